@@ -15,13 +15,25 @@ export interface ForeignSuite {
 
 /**
  * null when `record` is a run of `suiteDir` (a clean relative POSIX path, `.` for the working
- * folder itself) or has no item; else where the run's suite was.
+ * folder itself) or has no item; else where the run's suite was. `suitePath`, the suite folder's
+ * absolute POSIX path, when known: the record does not say which folder it ran in, so a run made
+ * in another folder of the same tree (`run` at the repository's root names `.agent-replay/...`;
+ * `accept --dir ../.agent-replay` from a subfolder) is of this suite when the folder its files name
+ * is the end of `suitePath`, whole names only.
  */
-export function foreignSuite(record: Pick<RunRecord, 'fixtures' | 'personas'>, suiteDir: string): ForeignSuite | null {
+export function foreignSuite(record: Pick<RunRecord, 'fixtures' | 'personas'>, suiteDir: string, suitePath: string | null = null): ForeignSuite | null {
   const files = [...record.fixtures, ...record.personas].map((i) => i.file.replace(/\\/g, '/'));
-  const prefix = suiteDir === '.' ? '' : `${suiteDir}/`;
-  if (files.length === 0 || files.some((f) => f.startsWith(prefix) && /^(?:fixtures|personas)\//.test(f.slice(prefix.length)))) return null;
+  const inSuite = (dir: string) => (f: string) => {
+    const prefix = dir === '.' ? '' : `${dir}/`;
+    return f.startsWith(prefix) && /^(?:fixtures|personas)\//.test(f.slice(prefix.length));
+  };
+  if (files.length === 0 || files.some(inSuite(suiteDir))) return null;
   const first = files[0] as string;
   const m = /^(?:(.*?)\/)?(?:fixtures|personas)\//.exec(first);
-  return { ranIn: m === null ? null : (m[1] ?? '.'), first };
+  const ranIn = m === null ? null : (m[1] ?? '.');
+  // A folder named down from where the run was (no `.`, `..` or empty name): this suite's when its
+  // path ends with it. A run of the suite folder itself (`.`) names none, so nothing to match.
+  const names = ranIn === null ? [] : ranIn.split('/');
+  if (suitePath !== null && ranIn !== null && names.every((n) => n !== '' && n !== '.' && n !== '..') && suitePath.endsWith(`/${ranIn}`) && files.some(inSuite(ranIn))) return null;
+  return { ranIn, first };
 }

@@ -8,6 +8,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { ActionContext } from './context.js';
+import { docsUrl } from '../version.js';
 
 const run = promisify(execFile);
 
@@ -57,6 +58,6 @@ export function checkoutMismatch(ctx: Pick<ActionContext, 'eventName' | 'sha' | 
   return (
     `this job checked out ${short(checkedOut.sha)}${which}: its fixtures and baselines are not ${merge ? "the head's" : "that commit's"}, ` +
     `so the comment would show another suite than the one accept-baseline commits to; nothing was replayed. ` +
-    `Check out ${what}: add "${refFor(ctx.eventName)}" under "with:" of the actions/checkout step (docs/action.md, "Check: replay on every pull request").`
+    `Check out ${what}: add "${refFor(ctx.eventName)}" under "with:" of the actions/checkout step (${docsUrl('action.md', 'Check: replay on every pull request')}).`
   );
 }

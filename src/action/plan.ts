@@ -8,6 +8,7 @@ import type { ActionContext, PullContext } from './context.js';
 import type { GitHubApi } from '../github/api.js';
 import { gitHubFailure } from './github-words.js';
 import { UserError } from '../errors.js';
+import { docsUrl } from '../version.js';
 
 /** The inputs event planning reads: an agent-url input wins over a deployment's URL, which agent-path extends. */
 export type PlanInputs = Pick<Inputs, 'agentUrl' | 'agentPath'>;
@@ -150,7 +151,7 @@ const EVENTS_WITHOUT_PULL = ['deployment_status', 'push', 'workflow_dispatch', '
 /** What to do instead of check mode on an event it refuses. */
 const INSTEAD: Record<string, string> = {
   workflow_run:
-    'to comment with the results of the run that completed, use mode: report (docs: "Report: combine shards, or comment for a fork"); to replay its commit, check it out and run check mode on the event that started that run',
+    `to comment with the results of the run that completed, use mode: report (${docsUrl('action.md', 'Report: combine shards, or comment for a fork')}); to replay its commit, check it out and run check mode on the event that started that run`,
   issue_comment:
     "to replay a pull request on demand, dispatch the check workflow on its branch (workflow_dispatch), or re-run the pull request's check",
 };

@@ -40,6 +40,7 @@ import { describeShape } from './tool-calls.js';
 import { decodeEventStream, decodeNdjson, watchFirstText } from './stream.js';
 import { bodyUsage, NO_USAGE, type UsageRead } from './usage.js';
 import { plusUsage } from '../evaluate/usage.js';
+import { docsUrl } from '../version.js';
 
 export interface AgentClientDeps {
   /** Used for backoff waits and Retry-After dates; defaults to real time. */
@@ -340,7 +341,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       deps.onWarning?.(
         `${name}: the agent's response reports token usage in a shape agent-replay does not read (found ${read.found}); ` +
           'its tokens are not counted and the turn is not an error. Send {inputTokens, outputTokens} or a vendor\'s own usage ' +
-          '(docs/latency.md, "Usage"). Told once per run.',
+          `(${docsUrl('latency.md', 'Usage: tokens reported')}). Told once per run.`,
       );
     }
     return null;

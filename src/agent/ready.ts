@@ -11,6 +11,7 @@ import { interruptedBy } from '../interrupt.js';
 import { tlsProblem } from '../http/tls.js';
 import { networkErrorCode } from '../http/error-code.js';
 import { basicAuthOf } from '../suite/url-credentials.js';
+import { docsUrl } from '../version.js';
 
 /** The longest `wait-for-agent` allowed: 10 minutes, in seconds. */
 export const MAX_WAIT_FOR_AGENT_S = 600;
@@ -108,7 +109,7 @@ export class ProxyNotReached extends AgentNotReady {
 
 /** What fixes a proxy the polls never reached. */
 export function proxyAdvice(proxy: ProxyRoute): string {
-  return `The polls go through the proxy in ${proxy.variable} and never reached it: check ${proxy.variable}, or NO_PROXY for hosts to reach directly (docs/configuration.md, "Behind a proxy").`;
+  return `The polls go through the proxy in ${proxy.variable} and never reached it: check ${proxy.variable}, or NO_PROXY for hosts to reach directly (${docsUrl('configuration.md', 'Behind a proxy')}).`;
 }
 
 /** What a failed poll observed, in words, without the URL (which may carry a token). */

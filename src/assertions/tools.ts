@@ -6,6 +6,7 @@
 import type { JsonValue, MatchMode, Outcome, ToolAssertion, ToolCall, ToolExpectation, Verdict } from '../types.js';
 import { callMatches } from '../evaluate/match.js';
 import { line } from './format.js';
+import { docsUrl } from '../version.js';
 
 /** "lookup_order", or with its input: 'lookup_order {"orderId":"1234"} (exact)'. */
 export function describeCall(tool: string, input: JsonValue | undefined, match: MatchMode): string {
@@ -48,7 +49,7 @@ export function toolMatch<C extends Pick<ToolCall, 'tool' | 'input'>>(
  */
 export const FIXTURE_NO_TOOL_CALLS =
   'the agent does not report tool calls: map agent.response.toolCalls to where its response lists them, ' +
-  'or see docs/traces.md ("Fixtures") for an agent that answers with text alone';
+  `or see ${docsUrl('traces.md', 'Fixtures')} for an agent that answers with text alone`;
 
 /**
  * A fixture's `assert: {toolCalled | toolNotCalled}` over its message turn's calls; null: the turn

@@ -5,7 +5,7 @@
 import { existsSync, lstatSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { createFileExclusively, writeFailureWords } from '../fs-safe.js';
-import { DOCS_URL, TOOL } from '../version.js';
+import { docsUrl, TOOL } from '../version.js';
 import { shellWord } from '../words.js';
 import { EXIT, isSystemError, UserError } from '../errors.js';
 import { UsageError } from '../engine.js';
@@ -214,7 +214,7 @@ function capComment(preset: InitPreset): string[] {
     `Sized for a starting suite: ${INIT_COST.capUsd.toFixed(2)} USD covers ${capFixtures(preset, false)} fixtures of ${turns} agent ${turns === 1 ? 'call' : 'calls'} each`,
     `(${why}). With a judge, each fixture with a baseline also counts one`,
     `meaning call at most, and a judge: assertion one more: ${capFixtures(preset, true)} judged fixtures`,
-    `with baselines (${DOCS_URL}/meaning.md#costs). Raise it as the suite grows.`,
+    `with baselines (${docsUrl('meaning.md', 'Costs')}). Raise it as the suite grows.`,
   ];
 }
 
@@ -409,7 +409,7 @@ function nextSteps(o: { dir: string; workflows: string; preset: InitPreset }, wr
   return `
 Next:
   1. ${first}
-     No preview host? Trigger it on pull_request and pass agent-url instead: ${DOCS_URL}/action.md#check-replay-on-every-pull-request
+     No preview host? Trigger it on pull_request and pass agent-url instead: ${docsUrl('action.md', 'Check: replay on every pull request')}
   2. Add the secrets the agent or the judge need (Settings > Secrets and variables > Actions):
      ${TEMPLATES[o.preset].key.secret} for the agent's ${TEMPLATES[o.preset].key.header} header, JUDGE_API_KEY for a judge; then uncomment
      agent-headers / judge-api-key in the workflow, and the header in ${slash(o.dir)}/config.yml to run it locally.

@@ -370,10 +370,18 @@ function printSelection(record: RunRecord, missing: readonly string[], io: CliIO
  * variable not set on this machine) is said in one line and the defaults are used.
  */
 async function compareLatency(dir: string, io: CliIO): Promise<LatencyThresholds> {
+  const defaults = '"slower" uses the default thresholds (latency.slowerBy 0.5, latency.minDeltaMs 300)';
+  // From a subfolder of the repository: the suite is in a parent folder, said with its fix as run
+  // says it (docs/troubleshooting.md); validate, which the line below sends to, would only say the same.
+  const above = suiteAboveIssue(io.cwd, dir, relative(io.cwd, resolvePath(io, dir)).split(sep).join('/') || '.');
+  if (above !== null) {
+    io.stderr(`compare: ${above.file}: ${above.message}, so ${defaults}\n  fix: ${above.fix}\n`);
+    return DEFAULT_LATENCY;
+  }
   const loaded = await loadSuiteConfig({ dir, env: io.env, cwd: io.cwd });
   if (loaded.config !== null) return loaded.config.latency ?? DEFAULT_LATENCY;
   const n = issueCount(loaded.errors);
-  io.stderr(`compare: ${dir}'s config.yml not read (${n} ${n === 1 ? 'error' : 'errors'}: run agent-replay validate); "slower" uses the default thresholds (latency.slowerBy 0.5, latency.minDeltaMs 300)\n`);
+  io.stderr(`compare: ${dir}'s config.yml not read (${n} ${n === 1 ? 'error' : 'errors'}: run agent-replay validate); ${defaults}\n`);
   return DEFAULT_LATENCY;
 }
 
@@ -432,7 +440,8 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   // accept flow refuses it (docs/cli.md, "What each command does").
   // A --dir that names a file is the loader's to say (a file, not a folder, with the suite folder it is in).
   const suiteDir = relative(io.cwd, resolvePath(io, dir)).split(sep).join('/') || '.';
-  const foreign = existsSync(resolvePath(io, dir)) && !isFolder(resolvePath(io, dir)) ? null : foreignSuite(record, suiteDir);
+  const suitePath = resolvePath(io, dir).split(sep).join('/');
+  const foreign = existsSync(resolvePath(io, dir)) && !isFolder(resolvePath(io, dir)) ? null : foreignSuite(record, suiteDir, suitePath);
   if (foreign !== null) {
     // The record's file names are untrusted text: one line, no control sequences (docs/security.md).
     const first = terminalLine(foreign.first);

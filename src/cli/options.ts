@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { FAIL_ON_CONDITIONS } from '../types.js';
 import { DEFAULT_FAIL_ON } from '../evaluate/index.js';
-import { DOCS_URL, TOOL } from '../version.js';
+import { docsUrl, TOOL } from '../version.js';
 import { UsageError } from '../engine.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { ASSERT_FORMS } from './probe.js';
@@ -112,7 +112,7 @@ export const COMMANDS = {
       shard: { value: 'i/n', help: 'replay shard i of n of the suite (merge the shards with report)' },
       timings: { value: 'FILE', help: 'balance --shard by the durations in this results file (else by a hash)' },
       repeat: { value: 'N', help: "attempts per item, 1 to 20, instead of repeat.count (minPass keeps its fraction of count)" },
-      'repeat-max': { value: 'M', help: 'at most M attempts per item, 1 to 20: extra attempts where a drop is unclear (docs/statistics.md)' },
+      'repeat-max': { value: 'M', help: 'at most M attempts per item, 1 to 20: extra attempts only where a drop is unclear' },
     },
     notes: [
       ...GATE_EXIT,
@@ -470,7 +470,7 @@ export function globalHelp(): string {
     '',
     "Run 'agent-replay <command> --help' for a command's options.",
     'agent-replay --version prints the version.',
-    `The pages messages cite as docs/<page>.md: ${DOCS_URL}/<page>.md`,
+    `Every command and option in full: ${docsUrl('cli.md')}`,
     '',
   ].join('\n');
 }

@@ -6,6 +6,7 @@
 // observed and the setting to check. Pure: data in, data out.
 
 import type { Check } from '../types.js';
+import { docsUrl } from '../version.js';
 
 /** What a cause is read from: a fixture or persona record (the gate may hold only part of one). */
 export interface CauseItem {
@@ -36,7 +37,7 @@ export interface CauseGroup extends Cause {
 function proxyHint(status: string, variable: string): string {
   return status === '407'
     ? `the proxy wants credentials, or refused those given: check the user and password in ${variable} (http://user:password@host:port)`
-    : `check ${variable}, and NO_PROXY for hosts to reach directly (docs/configuration.md, "Behind a proxy")`;
+    : `check ${variable}, and NO_PROXY for hosts to reach directly (${docsUrl('configuration.md', 'Behind a proxy')})`;
 }
 
 /** "the agent" when the record does not know where it was. */
@@ -125,7 +126,7 @@ function redirectCause(key: string, what: string, redirect: string | null, prote
  * address and variable are named, never its credentials (the clients name it without them).
  */
 function proxyDownCause(proxy: string, variable: string, text: string, toward: string, key: string): Cause {
-  const fix = `check ${variable}, or NO_PROXY for hosts to reach directly (docs/configuration.md, "Behind a proxy")`;
+  const fix = `check ${variable}, or NO_PROXY for hosts to reach directly (${docsUrl('configuration.md', 'Behind a proxy')})`;
   if (/ECONNREFUSED|connection refused/.test(text)) return { key, what: `connection refused at the proxy ${proxy} (${variable}), ${toward}`, hint: `nothing listens there: ${fix}` };
   if (/ENOTFOUND|EAI_AGAIN|host not found|host name lookup failed/.test(text)) return { key, what: `the host of the proxy ${proxy} (${variable}) did not resolve, ${toward}`, hint: fix };
   return { key, what: `could not reach the proxy ${proxy} (${variable}), ${toward}`, hint: fix };
@@ -264,14 +265,14 @@ function notEvaluatedCause(detail: string): Cause {
     return {
       key: 'traces:other-traces',
       what: `no spans of the run's traces arrived within ${spans[1] ?? ''}, though spans of other traces did`,
-      hint: 'start the agent\'s spans under the incoming traceparent, as HTTP instrumentation does (docs/traces.md, "Set-up", point 2)',
+      hint: `start the agent's spans under the incoming traceparent, as HTTP instrumentation does (${docsUrl('traces.md', 'Set-up')}, point 2)`,
     };
   }
   if (spans) {
     return {
       key: 'traces:no-spans',
       what: `no spans arrived within ${spans[1] ?? ''}`,
-      hint: 'point the agent\'s OTEL_EXPORTER_OTLP_ENDPOINT at the receiver (or check traces.query), or raise traces.waitMs (docs/traces.md, "When spans do not arrive")',
+      hint: `point the agent's OTEL_EXPORTER_OTLP_ENDPOINT at the receiver (or check traces.query), or raise traces.waitMs (${docsUrl('traces.md', 'When spans do not arrive')})`,
     };
   }
   // Some of a turn's spans came, not the span they hang from (docs/traces.md, "When a turn's spans are complete").
@@ -280,7 +281,7 @@ function notEvaluatedCause(detail: string): Cause {
     return {
       key: 'traces:incomplete',
       what: `a turn's spans incomplete within ${part[1] ?? ''}`,
-      hint: 'flush the agent\'s spans before it replies (forceFlush), or raise traces.waitMs (docs/traces.md, "When a turn\'s spans are complete")',
+      hint: `flush the agent's spans before it replies (forceFlush), or raise traces.waitMs (${docsUrl('traces.md', "When a turn's spans are complete")})`,
     };
   }
   // Records written before 2026-12-04 said "judge unreachable: " before both of these.
@@ -295,7 +296,7 @@ function notEvaluatedCause(detail: string): Cause {
       return {
         key: 'judge:no-score',
         what: 'the judge answered without a usable score',
-        hint: 'use a judge model that follows the prompt, or an endpoint with structured output (docs/judges.md)',
+        hint: `use a judge model that follows the prompt, or an endpoint with structured output (${docsUrl('judges.md', 'Structured output and its fallback')})`,
       };
     }
     const proxied = proxyCause(reason, 'judge', 'on the way to the judge');

@@ -11,8 +11,12 @@
 //   (GitHub's mention, reference and emoji filters also run over raw HTML text).
 // - block text (replies, multi-line messages): a fenced code block whose fence is longer than any
 //   backtick run inside, its lines wrapped to 100 characters (wrap.ts); GitHub links nothing there.
+// - one exception, in inline markdown and raw HTML: the address of one of agent-replay's own pages
+//   (version.ts docsUrl, which messages cite them by) becomes a link to it. What it matches is
+//   the repository's docs/ at a version tag and nothing else, so no text links anywhere else.
 
 import { unicodePattern } from '../patterns.js';
+import { citingCut, docsLinks } from '../version.js';
 
 // Built on first use (patterns.ts).
 const LETTER_OR_DIGIT = unicodePattern(String.raw`[\p{L}\p{N}]`, 'u');
@@ -70,10 +74,16 @@ const INLINE_RE = /[&<>@#\\`*_[\]()!|~:$.{}-]/g;
 /**
  * Markdown-safe inline text for table cells, list items and detail lines. Renders as the original
  * text (newlines as ` ⏎ `) and can neither start markup, nor inject HTML, nor end a table cell,
- * nor mention a user, nor reference an issue, nor become a link.
+ * nor mention a user, nor reference an issue, nor become a link: but for the address of one of
+ * agent-replay's own pages (version.ts docsUrl), which is a link to that page, labelled
+ * `docs/<page>.md#<section>`.
  */
 export function escapeInline(text: string): string {
-  const s = oneLine(text);
+  return docsLinks(oneLine(text), inlineText, (url, label) => `[${inlineText(label)}](${url})`);
+}
+
+/** escapeInline of text without a page's address. */
+function inlineText(s: string): string {
   return s.replace(INLINE_RE, (ch: string, offset: number) => {
     switch (ch) {
       case '&':
@@ -133,9 +143,17 @@ export function inertText(text: string): string {
     .replace(/(www)\./gi, '$1\u2060.');
 }
 
-/** One line of text inside raw HTML that GitHub post-processes (e.g. `<summary>`). */
+/**
+ * One line of text inside raw HTML that GitHub post-processes (e.g. `<summary>`); the address of
+ * one of agent-replay's own pages (version.ts docsUrl) is a link to it, as in escapeInline.
+ */
 export function escapeHtmlInline(text: string): string {
-  return breakReferences(escapeHtml(oneLine(text)));
+  return docsLinks(oneLine(text), (s) => breakReferences(escapeHtml(s)), htmlDocsLink);
+}
+
+/** A page's address in raw HTML: a link, labelled as docsLinks says. */
+function htmlDocsLink(url: string, label: string): string {
+  return `<a href="${escapeHtml(url)}">${breakReferences(escapeHtml(label))}</a>`;
 }
 
 /** Longest run of `ch` in `text`. */
@@ -176,12 +194,14 @@ export function fencedBlock(text: string, info = 'text'): string {
 
 /**
  * Shortens `text` to at most `max` UTF-16 units including the ellipsis, never splitting a
- * surrogate pair. Returns the text unchanged when it fits.
+ * surrogate pair, nor the address of a page it cites, which is not counted (version.ts
+ * citingCut). Returns the text unchanged when it fits.
  */
 export function clip(text: string, max: number): string {
   if (text.length <= max) return text;
   if (max <= 1) return max === 1 ? '…' : '';
-  let end = max - 1;
+  let end = citingCut(text, max, 1);
+  if (end === null) return text;
   const code = text.charCodeAt(end - 1);
   if (code >= 0xd800 && code <= 0xdbff) end--;
   return `${text.slice(0, end)}…`;

@@ -35,6 +35,7 @@ import { faultLine, liveWords } from './simulation.js';
 import { checksLine, lineChecks } from './persona.js';
 import { validSha } from './metadata.js';
 import { judgeFallbackText } from './judge-mode.js';
+import { docsLinks } from '../version.js';
 import {
   buildModel,
   DRIFT_WORDS,
@@ -75,6 +76,11 @@ const LIMITS = { label: 200, detail: 300, file: 200, group: 40 } as const;
 /** Text for HTML content or a quoted attribute value: entities, controls and bidi overrides dropped, one line. */
 function h(text: string): string {
   return escapeHtml(stripControl(oneLine(text)));
+}
+
+/** h of one of our own lines (a cause, a why, a notice): the address of an agent-replay page in it a link (escape.ts). */
+function hLinked(text: string): string {
+  return docsLinks(stripControl(oneLine(text)), escapeHtml, (url, label) => `<a href="${escapeHtml(url)}" rel="noreferrer noopener">${escapeHtml(label)}</a>`);
 }
 
 type VerdictKey = 'pass' | 'fail' | 'not_evaluated' | 'errored';
@@ -129,7 +135,7 @@ function row(v: ItemView, index: number, ctx: HtmlExtras['context'], open: boole
     `<span class="label">${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}${h(clip(v.label, LIMITS.label))}</span>` +
     `<span class="drift">${h(v.drift.join(' · '))}</span>` +
     fileLink(f, ctx) +
-    (why ? `<span class="why">${h(clip(why, LIMITS.detail))}</span>` : '') +
+    (why ? `<span class="why">${hLinked(clip(why, LIMITS.detail))}</span>` : '') +
     `</summary><div class="body"></div></details>`
   );
 }
@@ -314,13 +320,13 @@ function notices(run: RunRecord, total: number): string {
     const named = shown.named.map((b) => `${b.label} (${b.file})`).join(', ') + (shown.more > 0 ? `, and ${thousands(shown.more)} more` : '');
     out.push(`Removed (${thousands(removed.length)}): ${named}: accepted baselines whose fixture or persona script is not in the suite now; nothing was replayed for them.`);
   }
-  return out.map((n) => `<p class="notice">${h(n)}</p>`).join('');
+  return out.map((n) => `<p class="notice">${hLinked(n)}</p>`).join('');
 }
 
 /** The flaky items named in the header; nothing when none. */
 function flakyNotice(model: ReportModel): string {
   const text = flakyText(model);
-  return text === null ? '' : `<p class="notice">${h(text)}</p>`;
+  return text === null ? '' : `<p class="notice">${hLinked(text)}</p>`;
 }
 
 /**
@@ -345,7 +351,7 @@ function headlineState(model: ReportModel): 'bad' | 'grey' | 'good' {
 /** The headline, and under it the cause shared by most unverified items. */
 function headlineBlock(model: ReportModel): string {
   const cause = topCauseText(model);
-  return `<p class="headline ${headlineState(model)}">${h(headlineText(model))}</p>${cause === null ? '' : `<p class="cause"><b>Cause</b>: ${h(clip(cause, LIMITS.detail))}</p>`}`;
+  return `<p class="headline ${headlineState(model)}">${h(headlineText(model))}</p>${cause === null ? '' : `<p class="cause"><b>Cause</b>: ${hLinked(clip(cause, LIMITS.detail))}</p>`}`;
 }
 
 /** An errored or not evaluated section's rows, each cause group under its cause ("all 5: HTTP 404 from ..."). */
@@ -357,7 +363,7 @@ function rowsByCause(model: ReportModel, list: readonly Item[], rowOf: (f: Item,
       let head = '';
       if (group !== undefined && group !== current) {
         const labels = list.filter((x) => model.causeOf.get(x) === group).map((x) => x.label);
-        head = `<h3 class="cause">${h(clip(causeLine({ ...group, labels }, list.length), LIMITS.detail))}</h3>\n`;
+        head = `<h3 class="cause">${hLinked(clip(causeLine({ ...group, labels }, list.length), LIMITS.detail))}</h3>\n`;
       }
       current = group;
       return head + rowOf(f, i);

@@ -3,6 +3,7 @@
 
 import type { PathSegment, Position, SourceFile } from './yaml/source.js';
 import type * as z from 'zod';
+import { citingCut, docsUrl } from '../version.js';
 
 export interface ConfigIssue {
   /** Path relative to cwd, forward slashes (or a pseudo-source such as `command-line options`). */
@@ -322,7 +323,7 @@ function keyOfItem(schema: z.ZodType, rel: readonly PathSegment[], value: unknow
  */
 function panelFix(ctx: TranslateContext, full: readonly PathSegment[], rel: readonly PathSegment[], value: unknown): string | null {
   if (typeof value !== 'object' || value === null || !takesAsItem(ctx.schema, rel, value)) return null;
-  const head = 'a panel is a list of 3 or 5 judges (docs/judges.md, "Panels"):';
+  const head = `a panel is a list of 3 or 5 judges (${docsUrl('judges.md', 'Panels')}):`;
   const pos = ctx.src.valueAt(full);
   const line = lineOf(ctx.src, pos.line);
   const key = ctx.src.keyAt(full.slice(0, -1), full[full.length - 1] as PathSegment);
@@ -806,11 +807,12 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
 const MAX_ISSUES_PER_FILE = 20;
 /** Issues shown in all (errors and warnings each), after the per-file bound. */
 const MAX_ISSUES_TOTAL = 200;
-/** Characters of one message or fix; longer ones end with an ellipsis. */
+/** Characters of one message or fix (the address of a page it cites not counted: clipCiting); longer ones end with an ellipsis. */
 const MAX_ISSUE_TEXT = 300;
 
 function clipText(text: string): string {
-  return text.length > MAX_ISSUE_TEXT ? `${text.slice(0, MAX_ISSUE_TEXT - 1)}\u2026` : text;
+  const cut = citingCut(text, MAX_ISSUE_TEXT, 1);
+  return cut === null ? text : `${text.slice(0, cut)}\u2026`;
 }
 
 /**

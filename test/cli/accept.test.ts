@@ -263,6 +263,23 @@ describe('accept', () => {
     expect(existsSync(join(baselinesDir(cwd), 'passing.json'))).toBe(false);
   });
 
+  it('a run made at the root, accepted from a subfolder with --dir ../.agent-replay: the same suite, accepted; another suite still refused', async () => {
+    // The record names its files from the folder it ran in (.agent-replay/fixtures/f.yml), not from the subfolder.
+    const cwd = await recordedProject();
+    const sub = join(cwd, 'src');
+    await mkdir(join(cwd, 'bots', 'other', 'fixtures'), { recursive: true });
+    await mkdir(sub);
+    const other = await cli(['accept', '--results', '../r.json', '--dir', '../bots/other'], sub);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('../r.json: it is a run of the suite in .agent-replay (its first item is .agent-replay/fixtures/f.yml), not of ../bots/other;');
+    expect(existsSync(baselinesDir(cwd))).toBe(false);
+    const r = await cli(['accept', '--results', '../r.json', '--dir', '../.agent-replay'], sub);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/accepted +passing \(pass\)/);
+    expect(await listTree(baselinesDir(cwd))).toEqual(['failing.json', 'passing.json', 'probe.json']);
+  });
+
   it('a suite with configuration errors: they are listed, and the count says nothing was accepted (accept sends nothing to the agent)', async () => {
     const cwd = await recordedProject();
     await writeFile(join(cwd, '.agent-replay', 'config.yml'), 'agent:\n  timeoutMs: 0\n');

@@ -1,26 +1,47 @@
-// The pages messages cite as docs/<page>.md resolve where the package runs (docs/contributing.md,
-// "Releasing"): the npm package does not ship docs/, so `--help` and `init` name them at the
-// repository's tag of this version, each page and section one that docs/ has.
+// The pages a message cites resolve where the package runs (docs/contributing.md, "Releasing"): the
+// npm package does not ship docs/, so every message a user sees cites a page by its address at the
+// repository's tag of this version (version.ts docsUrl), each page and section one that docs/ has.
 
-import { readFile } from 'node:fs/promises';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DOCS_URL, TOOL } from '../../src/version.js';
+import { DOCS_URL, docsUrl, TOOL } from '../../src/version.js';
+import { anchorsOf } from '../support/doc-links.js';
 import { cli, makeProject, useCleanup } from './helpers.js';
 
 useCleanup();
 
-/** GitHub's anchor of a markdown heading: lower case, punctuation dropped, spaces as hyphens. */
-const anchor = (heading: string): string => heading.trim().toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-');
+const ROOT = join(import.meta.dirname, '../..');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : [];
+    });
+}
+
+const SOURCES = sourceFiles(join(ROOT, 'src')).map((file) => ({ file: relative(ROOT, file), text: readFileSync(file, 'utf8') }));
+
+/** Where docs/`page` has no such page or no heading whose anchor is `anchor`: null when it has. */
+function missing(page: string, anchor: string | undefined): string | null {
+  let doc: string;
+  try {
+    doc = readFileSync(join(ROOT, 'docs', page), 'utf8');
+  } catch {
+    return `no page docs/${page}`;
+  }
+  return anchor === undefined || anchorsOf(doc).has(anchor) ? null : `no heading of docs/${page} has the anchor #${anchor}`;
+}
 
 /** Every `${DOCS_URL}/<page>.md[#section]` in `text`, checked against docs/. */
-async function expectResolvable(text: string): Promise<number> {
+function expectResolvable(text: string): number {
   const cited = [...text.matchAll(/https:\/\/github\.com\/agent-replay\/agent-replay\/blob\/v[^/\s]+\/docs\/([a-z-]+\.md)(?:#([\w-]+))?/g)];
   for (const [url, page, section] of cited) {
     expect(url.startsWith(`${DOCS_URL}/`), url).toBe(true);
-    const doc = await readFile(join('docs', page!), 'utf8');
-    if (section !== undefined) expect([...doc.matchAll(/^#{1,4} (.+)$/gm)].map((m) => anchor(m[1]!)), url).toContain(section);
+    expect(missing(page!, section), url).toBe(null);
   }
   return cited.length;
 }
@@ -31,12 +52,47 @@ describe('docs/ cited where the package runs', () => {
     expect(pkg.files.some((f) => f.startsWith('docs'))).toBe(false);
     expect(pkg.repository.url).toBe('git+https://github.com/agent-replay/agent-replay.git');
     expect(DOCS_URL).toBe(`https://github.com/agent-replay/agent-replay/blob/v${TOOL.version}/docs`);
+    expect(docsUrl('traces.md', "When a turn's spans are complete")).toBe(`${DOCS_URL}/traces.md#when-a-turns-spans-are-complete`);
+    expect(docsUrl('action.md', 'Report: combine shards, or comment for a fork')).toBe(`${DOCS_URL}/action.md#report-combine-shards-or-comment-for-a-fork`);
   });
 
-  it('--help says where the pages cited as docs/<page>.md are', async () => {
+  it('every page and section the code cites (each docsUrl call) is one docs/ has, and no message cites a page any other way', () => {
+    const found: string[] = [];
+    let calls = 0;
+    for (const { file, text } of SOURCES) {
+      const lines = text.split('\n');
+      lines.forEach((line, i) => {
+        const at = `${file}:${i + 1}`;
+        const code = /^\s*(?:\/\/|\*|\/\*)/.test(line) ? '' : line.replace(/\s\/\/\s.*$/, '');
+        if (file === 'src/version.ts') return;
+        // A page cited in a string as a path, or an address written out: a user of the package cannot open the one, and the other skips the check below.
+        if (/docs\/[a-z-]+\.md/.test(code)) found.push(`${at}: cites docs/<page>.md in a string; cite it with docsUrl(page, heading)`);
+        if (/DOCS_URL|agent-replay\/agent-replay\/blob/.test(code)) found.push(`${at}: writes the docs' address out; cite the page with docsUrl(page, heading)`);
+      });
+      for (const m of text.matchAll(/\bdocsUrl\(([^)]*)\)/g)) {
+        const line = text.slice(0, m.index).split('\n').length;
+        if (file === 'src/version.ts') continue;
+        const args = /^\s*'([a-z-]+(?:\/[a-z-]+)?\.md)'\s*(?:,\s*(?:'([^'\\]*)'|"([^"\\]*)")\s*)?$/.exec(m[1]!);
+        if (args === null) {
+          found.push(`${file}:${line}: docsUrl(${m[1]}): a page and a heading written as literals, so that this test can check them`);
+          continue;
+        }
+        calls++;
+        const url = docsUrl(args[1]!, args[2] ?? args[3]);
+        const anchor = url.includes('#') ? url.slice(url.indexOf('#') + 1) : undefined;
+        const problem = missing(args[1]!, anchor);
+        if (problem !== null) found.push(`${file}:${line}: ${url}: ${problem}`);
+      }
+    }
+    expect(found).toEqual([]);
+    expect(calls).toBeGreaterThanOrEqual(18);
+  });
+
+  it('--help says where the commands are described in full', async () => {
     const cwd = await makeProject({});
     const help = await cli(['--help'], cwd);
-    expect(help.stdout).toContain(`The pages messages cite as docs/<page>.md: ${DOCS_URL}/<page>.md\n`);
+    expect(help.stdout).toContain(`Every command and option in full: ${DOCS_URL}/cli.md\n`);
+    expect(expectResolvable(help.stdout)).toBe(1);
   });
 
   it("init's output and the config.yml it writes cite agent-replay's pages by their address, each page and section one that docs/ has", async () => {
@@ -47,7 +103,7 @@ describe('docs/ cited where the package runs', () => {
     const config = await readFile(join(cwd, '.agent-replay/config.yml'), 'utf8');
     for (const text of [init.stdout, config]) {
       expect(text).not.toMatch(/[\s(]docs\/[a-z-]+\.md/);
-      expect(await expectResolvable(text)).toBe(1);
+      expect(expectResolvable(text)).toBe(1);
     }
   });
 });

@@ -2,7 +2,7 @@
 // coverage in the record, definitionHash per item, `run --rerun` and `--only` replaying exactly the
 // right items (counted at the agent), and `compare` on two real records.
 
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentServer } from '../support/agent-server.js';
@@ -219,6 +219,24 @@ describe('compare reads config.yml\'s latency thresholds', () => {
     const d = await cli(['compare', 'a.json', 'b.json'], defaults);
     expect(d.stdout).toContain('why: nothing changed');
     expect(d.stderr).toBe('');
+  });
+
+  it('from a subfolder of the repository: says the suite is in a parent folder, with the fix, not "run validate"; the defaults apply, and --dir reads it', async () => {
+    const root = await makeProject({ config: 'latency:\n  slowerBy: 0.2\n  minDeltaMs: 100\n' });
+    await mkdir(join(root, '.git'));
+    const sub = join(root, 'src', 'lib');
+    await mkdir(sub, { recursive: true });
+    await records(sub);
+    const r = await cli(['compare', 'a.json', 'b.json'], sub);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      `compare: .agent-replay: no suite folder here (${sub}), but a parent folder holds one: ../../.agent-replay; it was not read, so "slower" uses the default thresholds (latency.slowerBy 0.5, latency.minDeltaMs 300)\n` +
+        `  fix: run from ${root} (cd ../..), where .agent-replay is, or give --dir ../../.agent-replay (the dir input in the Action)\n`,
+    );
+    expect(r.stdout).toContain('why: nothing changed');
+    const given = await cli(['compare', 'a.json', 'b.json', '--dir', '../../.agent-replay'], sub);
+    expect(given.stderr).toBe('');
+    expect(given.stdout).toContain('why: 1 item slower');
   });
 
   it('a config.yml with errors is said in one line; the defaults apply and compare still runs', async () => {

@@ -10,6 +10,7 @@ import { startShopAgent } from '../support/shop-agent.js';
 import type { AgentServer } from '../support/agent-server.js';
 import { json, startServer, type Received, type TestServer } from '../judge/server.js';
 import { agentConfig, cli, makeProject, readResults, useCleanup } from './helpers.js';
+import { docsUrl } from '../../src/version.js';
 
 useCleanup();
 
@@ -268,7 +269,7 @@ describe('persona baselines, drift and acceptance', () => {
     expect(accepted.stdout).toContain('refused   breaks: errored: the run did not complete');
     // The judge's prose would come back on a run as it is: the refusal names the fix.
     expect(accepted.stdout).toContain(
-      'refused   only-prose: not evaluated (the judge answered without a usable score): use a judge model that follows the prompt, or an endpoint with structured output (docs/judges.md); then run it again',
+      `refused   only-prose: not evaluated (the judge answered without a usable score): use a judge model that follows the prompt, or an endpoint with structured output (${docsUrl('judges.md', 'Structured output and its fallback')}); then run it again`,
     );
     expect(accepted.stdout).toContain('4 accepted, 4 refused, 0 unchanged');
 

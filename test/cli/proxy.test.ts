@@ -13,6 +13,7 @@ import { startServer, type TestServer } from '../judge/server.js';
 import { startProxy, tlsFront, TEST_CA_FILE, type ProxyServer } from '../support/proxy-server.js';
 import { instantClock } from '../../src/agent/ready.js';
 import { agentConfig, byLabel, cli, makeProject, readResults, scriptedAgent, serve, spawnCli, useCleanup } from './helpers.js';
+import { docsUrl } from '../../src/version.js';
 
 useCleanup();
 
@@ -169,7 +170,7 @@ describe('a proxy that cannot be reached', () => {
     const cwd = await makeProject({ config: agentConfig('http://agent.test:8080/api/chat', NO_WELCOME), fixtures: { 'f.yml': FIXTURE } });
     const r = await cli(['run', '--out', 'results.json'], cwd, { HTTP_PROXY: `http://ci-user:pr0xy-pw@${dead}` });
     expect(r.stdout.split('\n')[1]).toBe(
-      `  cause: connection refused at the proxy http://${dead} (HTTP_PROXY), on the way to http://agent.test:8080/api/chat: nothing listens there: check HTTP_PROXY, or NO_PROXY for hosts to reach directly (docs/configuration.md, "Behind a proxy")`,
+      `  cause: connection refused at the proxy http://${dead} (HTTP_PROXY), on the way to http://agent.test:8080/api/chat: nothing listens there: check HTTP_PROXY, or NO_PROXY for hosts to reach directly (${docsUrl('configuration.md', 'Behind a proxy')})`,
     );
     const item = byLabel(await readResults(join(cwd, 'results.json'))).get('refund');
     expect(item?.error).toBe(`message turn: could not reach the proxy http://${dead} (HTTP_PROXY) after 1 attempt: connect ECONNREFUSED ${dead}`);
@@ -185,7 +186,7 @@ describe('a proxy that cannot be reached', () => {
     const cwd = await makeProject({ config, fixtures: { 'f.yml': fixtures } });
     const r = await cli(['run', '--out', 'results.json'], cwd, { https_proxy: `http://ci-user:pr0xy-pw@${dead}` });
     expect(r.stdout.split('\n')[1]).toBe(
-      `  cause: connection refused at the proxy http://${dead} (https_proxy), on the way to the judge: nothing listens there: check https_proxy, or NO_PROXY for hosts to reach directly (docs/configuration.md, "Behind a proxy")`,
+      `  cause: connection refused at the proxy http://${dead} (https_proxy), on the way to the judge: nothing listens there: check https_proxy, or NO_PROXY for hosts to reach directly (${docsUrl('configuration.md', 'Behind a proxy')})`,
     );
     expect(agent.requests).toHaveLength(1);
     expect(r.stdout + r.stderr).not.toContain('pr0xy-pw');

@@ -11,6 +11,7 @@ import { NO_BASELINES, replay, type ReplayOptions } from '../../src/replay/index
 import { resolveConfigFile } from '../../src/suite/config-file.js';
 import type { Assertion, Fixture } from '../../src/types.js';
 import { startAgentServer, type AgentHandler } from '../support/agent-server.js';
+import { docsUrl } from '../../src/version.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -118,7 +119,7 @@ describe('fixture tool assertions', () => {
     ]);
     expect(plain).toMatchObject({ verdict: 'not_evaluated', detail: FIXTURE_NO_TOOL_CALLS });
     expect(FIXTURE_NO_TOOL_CALLS).toContain('agent.response.toolCalls');
-    expect(FIXTURE_NO_TOOL_CALLS).toContain('docs/traces.md');
+    expect(FIXTURE_NO_TOOL_CALLS).toContain(docsUrl('traces.md', 'Fixtures'));
     expect(plain!.toolCalls).toBeUndefined();
     expect(probe).toMatchObject({ verdict: 'pass' });
     expect(listed).toMatchObject({ verdict: 'not_evaluated', detail: `1 of 2 checks not evaluated: ${FIXTURE_NO_TOOL_CALLS}` });

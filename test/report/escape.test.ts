@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { codeSpan, escapeInline, fencedBlock, utf8Length } from '../../src/report/index.js';
 import { clip, clipShown, escapeHtmlInline, oneLine, safeUrl, terminalLine } from '../../src/report/escape.js';
+import { docsUrl } from '../../src/version.js';
 import { count, decodeEntities, outsideCode, toHtml } from './helpers.js';
 
 /** Renders `text` as a table cell and returns the cell's HTML content. */
@@ -50,6 +51,17 @@ describe('escapeInline', () => {
   it('does not autolink URLs', () => {
     const html = toHtml(escapeInline('https://evil.example/x www.evil.example mailto:a@b.example'));
     expect(html).not.toContain('<a ');
+  });
+
+  it("links the address of one of agent-replay's pages (docsUrl), and no other address", () => {
+    const url = docsUrl('traces.md', 'Fixtures');
+    const html = toHtml(`- ${escapeInline(`see ${url}, or @someone's *page* https://github.com/agent-replay/agent-replay/blob/main/docs/cli.md https://github.com/evil/agent-replay/blob/v0.1.0/docs/cli.md`)}`);
+    expect([...html.matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)].map((m) => [m[1], m[2]!.replace(/\u2060/g, '')])).toEqual([[url, 'docs/traces.md#fixtures']]);
+    expect(html).not.toContain('<em>');
+    expect(html.replace(/\u2060/g, '')).toContain("@someone's *page* https://github.com/agent-replay/agent-replay/blob/main/docs/cli.md");
+    // In raw HTML (a <summary>), the same link, the rest entities.
+    const summary = toHtml(`<details><summary>${escapeHtmlInline(`see ${url} <b>`)}</summary>\n\n</details>`);
+    expect(summary).toContain(`see <a href="${url}">docs/traces.md#&#8288;fixtures</a> &lt;b&gt;`);
   });
 
   it('drops control characters and bidi overrides', () => {
@@ -120,6 +132,19 @@ describe('helpers', () => {
     expect(clip('ab😀cd', 4)).toBe('ab…');
     expect(clip('abc', 3)).toBe('abc');
     expect(clip('abcdef', 4)).toBe('abc…');
+  });
+
+  it("clip does not count the address of a page a line cites, and never cuts one: no link to a section cut short", () => {
+    const url = docsUrl('meaning.md', 'Configuration');
+    const line = `${'x'.repeat(250)} (${url}); then run it again`;
+    expect(clip(line, 300)).toBe(line);
+    const long = `${'x'.repeat(295)} ${url} and more`;
+    expect(clip(long, 300)).toBe(`${'x'.repeat(295)} ${url} an…`);
+    const cut = clip(`${'x'.repeat(290)} ${url}${'y'.repeat(300)}`, 200);
+    expect(cut).toBe(`${'x'.repeat(199)}…`);
+    // An address cut elsewhere (an older clip) is text, not a link to another section.
+    expect(toHtml(escapeInline(`${url.slice(0, -4)}…`))).not.toContain('<a ');
+    expect(clip('x'.repeat(10), 5)).toBe('xxxx…');
   });
 
   it('utf8Length counts bytes', () => {

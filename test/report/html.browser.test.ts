@@ -13,6 +13,7 @@ import { buildModel, SECTION_ORDER } from '../../src/report/model.js';
 import type { FixtureRecord, PersonaRecord, RunRecord } from '../../src/types.js';
 import { allGreen, baseline, check, decisiveScript as sharedDecisiveScript, fixture, hostilePersona, mixed, persona, personaScripts, route, run, simulatedRun } from './fixtures.js';
 import { launchChromium, SKIP_BROWSER_TESTS } from '../support/browser.js';
+import { docsUrl } from '../../src/version.js';
 
 let browser: Browser;
 let dir: string;
@@ -193,6 +194,23 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(await page.locator('section[data-section="errored"] .pill').allTextContents()).toEqual(Array(5).fill('errored'));
     expect(await page.textContent('section[data-section="errored"] h2')).toBe('Errored: not a failure5');
     expect(await page.locator('.card.fail').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("links the page a cause cites where it is shown: the cause, its group's heading, the row's why and the opened row's", async () => {
+    const detail = `the agent does not report tool calls: map agent.response.toolCalls to where its response lists them, or see ${docsUrl('traces.md', 'Fixtures')} for an agent that answers with text alone`;
+    const record = run([fixture('plain-text-agent', { verdict: 'not_evaluated', detail, drift: { reply: 'same', route: 'same', verdict: 'not_evaluated' } }), fixture('greeting')]);
+    const { page, errors } = await open(record);
+    await page.locator('details.item[data-label="plain-text-agent"] > summary').click();
+    const links = await page.locator('a[href*="/docs/"]').evaluateAll((as) => as.map((a) => [(a.closest('[class]') as Element).className, a.getAttribute('href'), a.textContent]));
+    const href = docsUrl('traces.md', 'Fixtures');
+    expect(links).toEqual([
+      ['cause', href, 'docs/traces.md#fixtures'],
+      ['cause', href, 'docs/traces.md#fixtures'],
+      ['why', href, 'docs/traces.md#fixtures'],
+      ['body', href, 'docs/traces.md#fixtures'],
+    ]);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -15,6 +15,7 @@ import type { FixtureRecord, Meaning, PersonaRecord, RunRecord } from '../../src
 import { ctx, fixture, resetLines, run } from './fixtures.js';
 import { differing, meaningRun, scriptChangedAtTurn3, scriptReworded } from './meaning-fixtures.js';
 import { expectGolden } from './helpers.js';
+import { docsUrl } from '../../src/version.js';
 
 const MEANING = meaningRun();
 const labelsOf = (items: readonly { label: string }[]): string[] => items.map((i) => i.label);
@@ -122,7 +123,7 @@ describe('a reason the meaning was not checked, shared by several items', () => 
     const md = renderComment({ ...sharedRun(), judge: { name: null } }, ctx);
     const changed = md.slice(md.indexOf('Changed (5)'));
     // No judge in the record: adding one is the fix (it makes meaning.check judge).
-    expect(changed).toContain(`Meaning not checked for 4 of the 5\\: ${FACTS}; add a judge to config.yml, which makes meaning.check judge, to have a model tell rewording from a change in meaning \\(docs/meaning.md\\).`);
+    expect(changed).toContain(`Meaning not checked for 4 of the 5\\: ${FACTS}; add a judge to config.yml, which makes meaning.check judge, to have a model tell rewording from a change in meaning \\([docs/meaning.md#&#8288;configuration](${docsUrl('meaning.md', 'Configuration')})\\).`);
     expect(md.split(FACTS)).toHaveLength(2);
     expect(changed).toContain('<b>refund</b> · pass · still passing · reply changed · meaning not checked · ');
     expect(changed).toContain(' · transcript changed · turn 3 meaning not checked · ');
@@ -131,10 +132,10 @@ describe('a reason the meaning was not checked, shared by several items', () => 
 
   it('the terminal likewise, once under the title', () => {
     const text = renderTerminal({ ...sharedRun(), judge: { name: null } }, { color: false });
-    expect(text).toContain(`Changed (5)\n  Meaning not checked for 4 of the 5: ${FACTS}; add a judge to config.yml, which makes meaning.check judge, to have a model tell rewording from a change in meaning (docs/meaning.md)\n`);
+    expect(text).toContain(`Changed (5)\n  Meaning not checked for 4 of the 5: ${FACTS}; add a judge to config.yml, which makes meaning.check judge, to have a model tell rewording from a change in meaning (${docsUrl('meaning.md', 'Configuration')})\n`);
     // With a judge configured, check: facts was chosen: the fix is to choose judge.
     const judged = renderTerminal({ ...sharedRun(), judge: { name: 'openai gpt-4.1-mini' } }, { color: false });
-    expect(judged).toContain(`${FACTS}; set meaning.check: judge to have the judge tell rewording from a change in meaning (docs/meaning.md)\n`);
+    expect(judged).toContain(`${FACTS}; set meaning.check: judge to have the judge tell rewording from a change in meaning (${docsUrl('meaning.md', 'Configuration')})\n`);
     expect(text.split(FACTS)).toHaveLength(2);
     expect(text).toContain('~ hours · pass · still passing · reply changed · meaning not checked · ');
   });

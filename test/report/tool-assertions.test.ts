@@ -9,6 +9,7 @@ import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../..
 import type { RunRecord, ToolAssertion, ToolCall } from '../../src/types.js';
 import { baseline, ctx, fixture, resetLines, route, run } from './fixtures.js';
 import { expectGolden } from './helpers.js';
+import { docsUrl } from '../../src/version.js';
 
 const CALL: ToolCall = { tool: 'issue_refund', input: { orderId: '1234', amount: 40 }, output: null, mocked: true };
 
@@ -60,5 +61,7 @@ describe('fixture tool assertions in the surfaces', () => {
     expect(html).toContain('tool not called: issue_refund');
     expect(html).toContain('issue_refund must not be called, but was');
     expect(html).toContain('the agent does not report tool calls: map agent.response.toolCalls');
+    // The page the cause cites is a link in the markup (the script links it in the detail alike).
+    expect(html).toContain(`or see <a href="${docsUrl('traces.md', 'Fixtures')}" rel="noreferrer noopener">docs/traces.md#fixtures</a> for an agent`);
   });
 });

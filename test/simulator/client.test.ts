@@ -11,6 +11,7 @@ import type { JudgeConfig } from '../../src/config.js';
 import type { Clock, SimulatorRequest } from '../../src/types.js';
 import { json, startServer, type TestServer } from '../judge/server.js';
 import { completion } from './server.js';
+import { docsUrl } from '../../src/version.js';
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -120,7 +121,7 @@ describe('simulator client', () => {
     const detail = fault.kind === 'fault' ? fault.fault : '';
     expect(causeOf({ label: 'p', errored: false, verdict: 'not_evaluated', checks: [{ status: 'not_evaluated', detail }] }, null)).toMatchObject({
       what: `connection refused at the proxy http://127.0.0.1:${port} (HTTPS_PROXY), on the way to the simulator`,
-      hint: 'nothing listens there: check HTTPS_PROXY, or NO_PROXY for hosts to reach directly (docs/configuration.md, "Behind a proxy")',
+      hint: `nothing listens there: check HTTPS_PROXY, or NO_PROXY for hosts to reach directly (${docsUrl('configuration.md', 'Behind a proxy')})`,
     });
   });
 });

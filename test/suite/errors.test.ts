@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../../src/suite/index.js';
 import { B, C, F, OK_FIXTURE, brief, load } from './helpers.js';
+import { docsUrl } from '../../src/version.js';
 
 const BASELINE = (label: string, extra = ''): string =>
   `{"label": "${label}", "reply": "r", "route": null, "verdict": "pass", "acceptedAt": "2026-01-01T00:00:00Z", "commit": null${extra}}\n`;
@@ -256,7 +257,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     });
     expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.fix}`)).toEqual([
       `${F}/a.yml:3:9: write the check as a mapping: assert: { contains: "30 days" }`,
-      `${F}/b.yml:3:9: write the check as a mapping, e.g. assert: { contains: "30 days" } (the reply contains that text); the kinds are in docs/fixtures.md, "Assertions"`,
+      `${F}/b.yml:3:9: write the check as a mapping, e.g. assert: { contains: "30 days" } (the reply contains that text); the kinds are in ${docsUrl('fixtures.md', 'Assertions')}`,
     ]);
   });
 
@@ -289,7 +290,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       `${C}:3:28: coverage.conversations must be a list, found the string "refunds"\n` +
         '  fix: make it a list of one: put the value in [ ], so that line 3 reads\n    coverage: { conversations: [ refunds ] }',
       // A panel has 3 or 5 members: a list of one is no fix (test/suite/fix-at-once.test.ts has what is said).
-      `${C}:5:10: judge.panel must be a list, found a mapping\n  fix: a panel is a list of 3 or 5 judges (docs/judges.md, "Panels"): write this one as its first "- " line (- { model: m }) and add 2 more; or, for this judge alone, remove panel: and write model: m under judge`,
+      `${C}:5:10: judge.panel must be a list, found a mapping\n  fix: a panel is a list of 3 or 5 judges (${docsUrl('judges.md', 'Panels')}): write this one as its first "- " line (- { model: m }) and add 2 more; or, for this judge alone, remove panel: and write model: m under judge`,
       `${P}/p.yml:3:12: persona script "p1": followUps must be a list, found the string "Order 1234"\n` +
         '  fix: make it a list of one: put the value in [ ], so that line 3 reads\n    followUps: [ Order 1234 ]   # the order',
       `${P}/p.yml:5:18: persona script "p1": expect.conversations must be a list, found the string "refunds"\n` +

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../../src/suite/index.js';
 import { C, F, OK_FIXTURE, load } from './helpers.js';
+import { docsUrl } from '../../src/version.js';
 
 describe('a quoted number: the checks read it as the number its fix writes', () => {
   it('repeat: { count: "3", minPass: 5 } says both at once, in config.yml, a fixture and a persona script', async () => {
@@ -61,19 +62,19 @@ describe('one value where a list belongs: the list that was meant, when it is va
     const flow = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\njudge:\n  panel: { model: a }\n' });
     expect(flow.errors.map(formatIssue)).toEqual([
       `${C}:4:10: judge.panel must be a list, found a mapping\n` +
-        '  fix: a panel is a list of 3 or 5 judges (docs/judges.md, "Panels"): write this one as its first "- " line (- { model: a }) and add 2 more; ' +
+        `  fix: a panel is a list of 3 or 5 judges (${docsUrl('judges.md', 'Panels')}): write this one as its first "- " line (- { model: a }) and add 2 more; ` +
         'or, for this judge alone, remove panel: and write model: a under judge',
     ]);
     // A key the judge sets already: the member's takes its place.
     const both = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\njudge:\n  model: b\n  panel: { model: a, label: x }\n' });
     expect(both.errors.map((e) => e.fix)).toEqual([
-      'a panel is a list of 3 or 5 judges (docs/judges.md, "Panels"): write this one as its first "- " line (- { model: a, label: x }) and add 2 more; ' +
+      `a panel is a list of 3 or 5 judges (${docsUrl('judges.md', 'Panels')}): write this one as its first "- " line (- { model: a, label: x }) and add 2 more; ` +
         'or, for this judge alone, remove panel: and write its keys (model, label) under judge (in place of its own model)',
     ]);
     const block = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\njudge:\n  panel:\n    model: a\n    label: cheap\n' });
     expect(block.errors.map(formatIssue)).toEqual([
       `${C}:5:5: judge.panel must be a list, found a mapping\n` +
-        '  fix: a panel is a list of 3 or 5 judges (docs/judges.md, "Panels"): start line 5 with "- " for this one, indent its other lines by two more spaces, and add 2 more; ' +
+        `  fix: a panel is a list of 3 or 5 judges (${docsUrl('judges.md', 'Panels')}): start line 5 with "- " for this one, indent its other lines by two more spaces, and add 2 more; ` +
         'or, for this judge alone, remove panel: and move its keys under judge',
     ]);
   });

@@ -10,6 +10,7 @@ import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-tra
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentConfig, cli, makeProject, readResults, serve, useCleanup } from '../cli/helpers.js';
 import { join } from 'node:path';
+import { docsUrl } from '../../src/version.js';
 
 useCleanup();
 const providers: BasicTracerProvider[] = [];
@@ -53,6 +54,6 @@ describe('spans that came under trace ids no request carried', () => {
     // The welcome turn's span and the message turn's two came, each under a trace id of the agent's own.
     expect(f.detail).toMatch(new RegExp(`^no spans for trace ${f.traceId} within 0 s: \\d+ spans of traces agent-replay did not send came to ${endpoint}/v1/traces; does the agent start its spans under the incoming traceparent\\?$`));
     expect(run.stdout).toContain("no spans of the run's traces arrived within 0 s, though spans of other traces did");
-    expect(run.stdout).toContain('start the agent\'s spans under the incoming traceparent, as HTTP instrumentation does (docs/traces.md, "Set-up", point 2)');
+    expect(run.stdout).toContain(`start the agent's spans under the incoming traceparent, as HTTP instrumentation does (${docsUrl('traces.md', 'Set-up')}, point 2)`);
   });
 });

@@ -8,6 +8,7 @@ import type { MeaningCheck } from '../../config.js';
 import type { FactsDifference, Meaning, MeaningBy, MeaningValue } from '../../types/meaning.js';
 import { compareFacts, factsDetail, factsOf, noFactsDiffer, sameFacts } from './facts.js';
 import { mayNormalizeAlike, normalizeReply, sameUrlPaths } from './normalize.js';
+import { docsUrl } from '../../version.js';
 
 export type { Meaning, MeaningBy, MeaningValue };
 export type { MeaningCheck };
@@ -34,8 +35,8 @@ export const FACTS_ONLY_CAUSE = 'the facts are the same and meaning.check is fac
  * one it is the default, and a judge makes `judge` the default.
  */
 export const FACTS_ONLY_FIX = {
-  judged: 'set meaning.check: judge to have the judge tell rewording from a change in meaning (docs/meaning.md)',
-  unjudged: 'add a judge to config.yml, which makes meaning.check judge, to have a model tell rewording from a change in meaning (docs/meaning.md)',
+  judged: `set meaning.check: judge to have the judge tell rewording from a change in meaning (${docsUrl('meaning.md', 'Configuration')})`,
+  unjudged: `add a judge to config.yml, which makes meaning.check judge, to have a model tell rewording from a change in meaning (${docsUrl('meaning.md', 'Configuration')})`,
 } as const;
 /** Why it is `unchecked` when the ladder needs a judge and none is configured. */
 export const NO_MEANING_JUDGE_CAUSE = 'no meaning judge configured (add a judge or a meaning section with a model to config.yml)';

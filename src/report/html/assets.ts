@@ -158,6 +158,24 @@ function el(tag, cls, text) {
   return e;
 }
 function add(parent, child) { parent.appendChild(child); return child; }
+// One of our own lines (a why, a check's detail), each address of an agent-replay page in it a link
+// labelled docs/<page>.md#<section>, as the markup draws them (escape.ts); the rest text nodes.
+var DOCS = /https:\\/\\/github\\.com\\/agent-replay\\/agent-replay\\/blob\\/v\\d+\\.\\d+\\.\\d+(?:-[0-9A-Za-z.]+)?\\/(docs\\/(?:[a-z-]+\\/)?[a-z-]+\\.md(?:#[a-z0-9_-]+)?)(?![\\w#\\u2026-])/g;
+function linked(tag, cls, text) {
+  var e = el(tag, cls);
+  if (text === undefined || text == null) return e;
+  var s = String(text), at = 0, m;
+  DOCS.lastIndex = 0;
+  while ((m = DOCS.exec(s)) !== null) {
+    e.appendChild(document.createTextNode(s.slice(at, m.index)));
+    var a = add(e, el('a', null, m[1]));
+    a.href = m[0];
+    a.rel = 'noreferrer noopener';
+    at = m.index + m[0].length;
+  }
+  e.appendChild(document.createTextNode(s.slice(at)));
+  return e;
+}
 // A count as the markup writes it (words.ts thousands): 2,001, not 2001.
 function grouped(n) { return String(n).replace(/\\B(?=(\\d{3})+(?!\\d))/g, ','); }
 
@@ -263,7 +281,7 @@ function dl(parent, pairs) {
   pairs.forEach(function (p) {
     if (p[1] == null || p[1] === undefined || p[1] === '') return;
     add(list, el('dt', null, p[0]));
-    add(list, el('dd', p[2] || null, p[1]));
+    add(list, (p[3] ? linked : el)('dd', p[2] || null, p[1]));
   });
   return list;
 }
@@ -288,9 +306,9 @@ function fixtureMain(body, f) {
     ['Message', f.message === '' ? '(empty)' : f.message],
     ['Persona', f.persona],
     ['Assertion', f.assertion],
-    ['Why', f.error == null ? f.detail : null],
+    ['Why', f.error == null ? f.detail : null, null, true],
     ['Judge', judge],
-    ['Error', f.error, 'warn'],
+    ['Error', f.error, 'warn', true],
     ['Route', f.routeChanged && f.baseline ? f.baseline.route + ' \\u2192 ' + f.route : null]
   ]);
   if (f.messageEdited) messageEdited(body, f);
@@ -330,7 +348,7 @@ function attemptsTable(body, attempts, what) {
     var tr = add(tb, el('tr'));
     add(tr, el('td', null, String(a.n) + (a.shown ? ' (shown)' : '')));
     add(add(tr, el('td')), el('span', 'pill ' + a.outcome, STATUS[a.outcome]));
-    add(tr, el('td', null, a.detail));
+    add(tr, linked('td', null, a.detail));
     var cell = add(tr, el('td'));
     if (a.note) add(cell, el('span', 'note', a.note + (a.reply != null ? ': ' : '')));
     if (a.reply != null) add(cell, el('div', 'text', a.reply));
@@ -354,7 +372,7 @@ function checksTable(body, checks) {
     add(tr, el('td', null, c.name));
     add(tr, el('td', null, c.expected));
     add(tr, el('td', null, c.observed));
-    var why = add(tr, el('td', null, c.detail));
+    var why = add(tr, linked('td', null, c.detail));
     if (c.members) panelList(why, c.members);
   });
 }
@@ -459,7 +477,7 @@ function personaBody(body, p) {
     ['Persona', p.persona],
     ['Visited', p.visited.length ? p.visited.join(' \\u2192 ') : 'none'],
     ['Outcome', p.outcome],
-    ['Error', p.error, 'warn'],
+    ['Error', p.error, 'warn', true],
     ['Simulated user', p.simulation ? 'goal: ' + p.simulation.goal + ' \\u00b7 ' + p.simulation.facts.join(' \\u00b7 ') : null],
     ['Not evaluated', p.simulation && p.simulation.fault ? p.simulation.fault + ' (not a failure: the agent was not measured)' : null]
   ]);
@@ -505,7 +523,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'RmAwi96YqYd7vQ9EP2thPa9YmrDNug+DrchyVfC/wvk=';
+const SCRIPT_SHA256 = 'bjpWFSXTWhTaX4nrEvFhDN3KPBDUW5EnNYx6vxCKV3A=';
 const STYLE_SHA256 = 'dIx8N9dj2Ojdgt7ysxpXHJaE5QHdNk+DzmSA3iuFOeg=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
