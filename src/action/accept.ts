@@ -28,6 +28,7 @@ import { downloadRunRecord } from './download.js';
 import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
 import { redactorOfKnown } from '../secrets.js';
+import { docsUrl } from '../version.js';
 
 const ALLOWED_PERMISSIONS = new Set(['admin', 'maintain', 'write']);
 
@@ -565,7 +566,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   // workflow's permissions say, so no notice could be posted nor the label removed; said in the log
   // and the summary only, before any request (docs/action.md, "Accept: the label commits the reviewed replies").
   if (ctx.eventName === 'pull_request' && ctx.pull.isFork) {
-    const reason = `this pull request comes from a fork, and the accept job ran on pull_request, whose token GitHub makes read-only for a fork's pull request: it cannot update the comment or remove the label, so nothing was written. Run the accept workflow on pull_request_target (docs/action.md, "Accept: the label commits the reviewed replies"), then remove the label and apply it again.`;
+    const reason = `this pull request comes from a fork, and the accept job ran on pull_request, whose token GitHub makes read-only for a fork's pull request: it cannot update the comment or remove the label, so nothing was written. Run the accept workflow on pull_request_target (${docsUrl('action.md', 'Accept: the label commits the reviewed replies')}), then remove the label and apply it again.`;
     await summarize({ kind: 'refused', pr, reason });
     core.setFailed(`baselines not accepted: ${reason}`);
     return;

@@ -10,6 +10,7 @@ import { parseCommentMetadata } from '../../src/report/index.js';
 import { metaLine } from '../../src/report/metadata.js';
 import { escapeInline } from '../../src/report/escape.js';
 import type { Baseline, RunRecord } from '../../src/types.js';
+import { docsUrl } from '../../src/version.js';
 
 const REPLIES: Record<string, string> = { hello: 'Welcome to the shop!', refund: 'No refunds, ever.', hours: 'Open 9 to 5.', boots: 'We have boots.', big: 'A very long answer. '.repeat(1500) };
 const handler: AgentHandler = (req) => {
@@ -599,7 +600,7 @@ describe('accept mode, end to end', () => {
     expect(run.code).toBe(1);
     expect(gh.requests.slice(before).filter((r) => r.method !== 'GET' && r.path !== '/graphql')).toEqual([]);
     expect(run.stdout).toContain(
-      '::error::baselines not accepted: this pull request comes from a fork, and the accept job ran on pull_request, whose token GitHub makes read-only for a fork\'s pull request: it cannot update the comment or remove the label, so nothing was written. Run the accept workflow on pull_request_target (docs/action.md, "Accept: the label commits the reviewed replies"), then remove the label and apply it again.',
+      `::error::baselines not accepted: this pull request comes from a fork, and the accept job ran on pull_request, whose token GitHub makes read-only for a fork's pull request: it cannot update the comment or remove the label, so nothing was written. Run the accept workflow on pull_request_target (${docsUrl('action.md', 'Accept: the label commits the reviewed replies')}), then remove the label and apply it again.`,
     );
     expect(run.summary).toContain('## agent-replay accept: baselines not accepted (pull request #7)');
     expect(gh.labels('octo', 'shop', 7)).toEqual(['accept-baseline']);
