@@ -366,11 +366,11 @@ function printSelection(record: RunRecord, missing: readonly string[], io: CliIO
 
 /**
  * config.yml's latency thresholds for compare's "slower" (docs/evaluations.md#compare); the defaults
- * when the suite has no config.yml. compare reads only records: a config.yml with errors (a key's
- * variable not set on this machine) is said in one line and the defaults are used.
+ * when the suite has no config.yml. compare reads only records: a key's variable not set on this
+ * machine is no error here, and a config.yml with errors is said in one line and the defaults are used.
  */
 async function compareLatency(dir: string, io: CliIO): Promise<LatencyThresholds> {
-  const loaded = await loadSuiteConfig({ dir, env: io.env, cwd: io.cwd });
+  const loaded = await loadSuiteConfig({ dir, env: io.env, cwd: io.cwd, unsetVariables: 'ignore' });
   if (loaded.config !== null) return loaded.config.latency ?? DEFAULT_LATENCY;
   const n = issueCount(loaded.errors);
   io.stderr(`compare: ${dir}'s config.yml not read (${n} ${n === 1 ? 'error' : 'errors'}: run agent-replay validate); "slower" uses the default thresholds (latency.slowerBy 0.5, latency.minDeltaMs 300)\n`);
@@ -441,9 +441,10 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     const fix = ranIn === null ? 'give --dir the folder the run replayed' : `give --dir ${shellWord(ranIn)}`;
     throw new UsageError(`${files[0] as string}: ${where}; its replies would be written where that suite does not read them, so nothing was written: ${fix}`);
   }
-  const loaded = await loadSuite({ dir, env: io.env, cwd: io.cwd });
+  // accept sends nothing anywhere: a secret only a run needs (the judge's key) is not asked for.
+  const loaded = await loadSuite({ dir, env: io.env, cwd: io.cwd, unsetVariables: 'ignore' });
   if (loaded.suite === null) {
-    // accept sends nothing anywhere: what the errors stop is the acceptance.
+    // What the errors stop is the acceptance.
     printConfigIssues(io, loaded.errors, loaded.warnings, 'nothing was accepted');
     return EXIT.usage;
   }
