@@ -13,6 +13,7 @@ import { shardLine } from '../report/shard.js';
 import { renderCapRefusalText } from '../report/cap.js';
 import { renderCompareMarkdown, renderCompareText } from '../report/compare.js';
 import { terminalBlock, terminalLine } from '../report/escape.js';
+import { attemptsRefusalFix } from '../report/blocks.js';
 import { cliWords, renderTerminal } from '../report/terminal.js';
 import { writeBaselines } from '../accept/write.js';
 import { screenAccepted } from '../accept/screen.js';
@@ -478,7 +479,11 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   // Unchanged and refused first: a write that fails below never hides them.
   for (const label of plan.unchanged) io.stdout(`unchanged ${label} (already the baseline)\n`);
   // A reason may quote the results file (a judge's words on a meaning): no control sequences on the terminal (docs/security.md, "Agent text is data").
-  for (const r of plan.refused) io.stdout(`refused   ${r.label}: ${terminalLine(r.reason)}\n`);
+  // Attempts that disagree: what to do, as the comment says it (report/blocks.ts).
+  for (const r of plan.refused) {
+    const fix = attemptsRefusalFix(r.reason);
+    io.stdout(`refused   ${r.label}: ${terminalLine(r.reason)}${fix === null ? '' : `; ${fix}`}\n`);
+  }
   const writes = await writeBaselines(loaded.suite.baselinesDir, plan.accepted);
   const verdictOf = new Map(plan.accepted.map((b) => [b.label, b.verdict]));
   for (const w of writes.written) io.stdout(`accepted  ${w.label} (${verdictOf.get(w.label)}) -> ${w.path}\n`);
