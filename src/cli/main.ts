@@ -13,6 +13,7 @@ import { shardLine } from '../report/shard.js';
 import { renderCapRefusalText } from '../report/cap.js';
 import { renderCompareMarkdown, renderCompareText } from '../report/compare.js';
 import { terminalBlock, terminalLine } from '../report/escape.js';
+import { attemptsRefusalFix } from '../report/blocks.js';
 import { cliWords, renderTerminal } from '../report/terminal.js';
 import { writeBaselines } from '../accept/write.js';
 import { screenAccepted } from '../accept/screen.js';
@@ -366,8 +367,8 @@ function printSelection(record: RunRecord, missing: readonly string[], io: CliIO
 
 /**
  * config.yml's latency thresholds for compare's "slower" (docs/evaluations.md#compare); the defaults
- * when the suite has no config.yml. compare reads only records: a config.yml with errors (a key's
- * variable not set on this machine) is said in one line and the defaults are used.
+ * when the suite has no config.yml. compare reads only records: a key's variable not set on this
+ * machine is no error here, and a config.yml with errors is said in one line and the defaults are used.
  */
 async function compareLatency(dir: string, io: CliIO): Promise<LatencyThresholds> {
   const defaults = '"slower" uses the default thresholds (latency.slowerBy 0.5, latency.minDeltaMs 300)';
@@ -378,7 +379,7 @@ async function compareLatency(dir: string, io: CliIO): Promise<LatencyThresholds
     io.stderr(`compare: ${above.file}: ${above.message}, so ${defaults}\n  fix: ${above.fix}\n`);
     return DEFAULT_LATENCY;
   }
-  const loaded = await loadSuiteConfig({ dir, env: io.env, cwd: io.cwd });
+  const loaded = await loadSuiteConfig({ dir, env: io.env, cwd: io.cwd, unsetVariables: 'ignore' });
   if (loaded.config !== null) return loaded.config.latency ?? DEFAULT_LATENCY;
   const n = issueCount(loaded.errors);
   io.stderr(`compare: ${dir}'s config.yml not read (${n} ${n === 1 ? 'error' : 'errors'}: run agent-replay validate); ${defaults}\n`);
@@ -450,9 +451,10 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     const fix = ranIn === null ? 'give --dir the folder the run replayed' : `give --dir ${shellWord(ranIn)}`;
     throw new UsageError(`${files[0] as string}: ${where}; its replies would be written where that suite does not read them, so nothing was written: ${fix}`);
   }
-  const loaded = await loadSuite({ dir, env: io.env, cwd: io.cwd });
+  // accept sends nothing anywhere: a secret only a run needs (the judge's key) is not asked for.
+  const loaded = await loadSuite({ dir, env: io.env, cwd: io.cwd, unsetVariables: 'ignore' });
   if (loaded.suite === null) {
-    // accept sends nothing anywhere: what the errors stop is the acceptance.
+    // What the errors stop is the acceptance.
     printConfigIssues(io, loaded.errors, loaded.warnings, 'nothing was accepted');
     return EXIT.usage;
   }
@@ -486,7 +488,11 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   // Unchanged and refused first: a write that fails below never hides them.
   for (const label of plan.unchanged) io.stdout(`unchanged ${label} (already the baseline)\n`);
   // A reason may quote the results file (a judge's words on a meaning): no control sequences on the terminal (docs/security.md, "Agent text is data").
-  for (const r of plan.refused) io.stdout(`refused   ${r.label}: ${terminalLine(r.reason)}\n`);
+  // Attempts that disagree: what to do, as the comment says it (report/blocks.ts).
+  for (const r of plan.refused) {
+    const fix = attemptsRefusalFix(r.reason);
+    io.stdout(`refused   ${r.label}: ${terminalLine(r.reason)}${fix === null ? '' : `; ${fix}`}\n`);
+  }
   const writes = await writeBaselines(loaded.suite.baselinesDir, plan.accepted);
   const verdictOf = new Map(plan.accepted.map((b) => [b.label, b.verdict]));
   for (const w of writes.written) io.stdout(`accepted  ${w.label} (${verdictOf.get(w.label)}) -> ${w.path}\n`);

@@ -232,6 +232,18 @@ function rewordedAgainstOneBaseline(before: Item, after: Item): boolean {
   return sameBaselineOf(before, after) && meansBaseline(before) && meansBaseline(after);
 }
 
+/**
+ * Both runs compared with one baseline, the earlier the same in meaning as it and the later changed
+ * in meaning against it: the later's meaning, "changed in meaning: numbers 30 → 14", said beside
+ * the reply (transcript) that changed (docs/evaluations.md#compare). An agent that rewords every
+ * reply differs from the earlier run everywhere, so the replies' snippet may not show the fact.
+ */
+function changedAgainstOneBaseline(before: Item, after: Item): string {
+  if (before.errored || after.errored || !sameBaselineOf(before, after) || !meansBaseline(before)) return '';
+  const m = replayed(after)?.meaning ?? null;
+  return m !== null && m.value === 'changed' ? `; against the baseline: ${meaningWords(m, kindOf(after) === 'script')}` : '';
+}
+
 /** The words of a same-meaning pair of runs: the later run's meaning, else the earlier's (the later replied the baseline itself). */
 function sharedRewordedWords(before: Item, after: Item): string {
   const m = replayed(after)?.meaning ?? replayed(before)?.meaning ?? null;
@@ -257,7 +269,7 @@ export const DIMENSIONS = {
       if (kindOf(before) !== 'fixture' || kindOf(after) !== 'fixture') return null;
       const [b, a] = [(before as FixtureRecord).reply, (after as FixtureRecord).reply];
       if (meaningComparable(before, after) || rewordedAgainstOneBaseline(before, after)) return null;
-      return b !== null && a !== null && b !== a ? `reply changed: ${changeSnippet(b, a)}` : null;
+      return b !== null && a !== null && b !== a ? `reply changed: ${changeSnippet(b, a)}${changedAgainstOneBaseline(before, after)}` : null;
     },
     rewritesBaseline: false,
     settle: (item) => (kindOf(item) === 'fixture' ? { ...item, drift: { ...item.drift, reply: 'same' } } : item),
@@ -278,8 +290,8 @@ export const DIMENSIONS = {
       if (kindOf(before) !== 'script' || kindOf(after) !== 'script') return null;
       const [b, a] = [(before as PersonaRecord).turns, (after as PersonaRecord).turns];
       if (meaningComparable(before, after) || rewordedAgainstOneBaseline(before, after)) return null;
-      if (b.length !== a.length) return `transcript changed (${b.length} -> ${a.length} turns)`;
-      if (b.some((t, i) => t.reply !== a[i]?.reply)) return 'transcript changed';
+      if (b.length !== a.length) return `transcript changed (${b.length} -> ${a.length} turns)${changedAgainstOneBaseline(before, after)}`;
+      if (b.some((t, i) => t.reply !== a[i]?.reply)) return `transcript changed${changedAgainstOneBaseline(before, after)}`;
       const ended = endingChange(before as PersonaRecord, after as PersonaRecord);
       return ended === null ? null : `transcript changed (${ended})`;
     },

@@ -151,6 +151,16 @@ export function labelList(labels: readonly string[]): string {
   return more > 0 ? `${shown.join(', ')} and ${thousands(more)} more` : shown.join(', ');
 }
 
+/**
+ * What to do about a repeated item refused because its attempts disagree (docs/meaning.md,
+ * "Repeats"): the fix the comment's sentence and the CLI's `accept` give; null for another reason.
+ */
+export function attemptsRefusalFix(reason: string): string | null {
+  if (/^replies vary across \d+ attempts$/.test(reason)) return 'make the agent answer consistently, or accept after a run whose attempts agree';
+  if (/^replies differ in meaning across \d+ attempts: /.test(reason)) return 'find out why the agent answers differently, or accept after a run whose attempts agree';
+  return null;
+}
+
 /** A refusal reason as a plain sentence. */
 export function refusalSentence(reason: string): string {
   if (reason === REFUSE_NOT_EVALUATED) return 'its check was not evaluated, so there is no verdict to store; run it again.';
@@ -160,10 +170,10 @@ export function refusalSentence(reason: string): string {
   if (reason === REFUSE_ERRORED) return 'the replay errored, so there is no reply to accept.';
   if (reason === REFUSE_PERSONA_ERRORED) return 'the script did not run to the end, so there is no transcript to accept.';
   const vary = /^replies vary across (\d+) attempts$/.exec(reason);
-  if (vary) return `replies vary across ${vary[1]} attempts, so there is no one reply to store; make the agent answer consistently, or accept after a run whose attempts agree.`;
+  if (vary) return `replies vary across ${vary[1]} attempts, so there is no one reply to store; ${attemptsRefusalFix(reason) as string}.`;
   // docs/meaning.md, "Repeats": the attempts that differ in meaning from attempt 1, each named.
   const meaning = /^replies differ in meaning across (\d+) attempts: (.+)$/s.exec(reason);
-  if (meaning) return `replies differ in meaning across ${meaning[1]} attempts (${meaning[2]}), so there is no one reply to store; find out why the agent answers differently, or accept after a run whose attempts agree.`;
+  if (meaning) return `replies differ in meaning across ${meaning[1]} attempts (${meaning[2]}), so there is no one reply to store; ${attemptsRefusalFix(reason) as string}.`;
   const text = reason.trim().replace(/_/g, ' ');
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }

@@ -27,8 +27,11 @@ export function spendText(spend: Spend | undefined): string | null {
   if (spend === undefined) return null;
   const retried = (n: number | undefined): string => (n !== undefined && n > 0 ? ` (${count(n, 'retry', 'retries')})` : '');
   const parts = [agentText(spend, retried)];
+  // The judge's retries count the meaning judge's too (docs/meaning.md, "Costs"): beside meaning
+  // calls they are said after those, as both's, never as one judge call's many retries.
+  const meaningAsked = (spend.meaningCalls ?? 0) > 0;
   if (spend.judgeCalls > 0 || spend.judgeReused > 0) {
-    parts.push(`${count(spend.judgeCalls, 'judge call', 'judge calls')} made${retried(spend.judgeRetries)}`);
+    parts.push(`${count(spend.judgeCalls, 'judge call', 'judge calls')} made${meaningAsked ? '' : retried(spend.judgeRetries)}`);
   }
   if (spend.judgeReused > 0) parts.push(`${count(spend.judgeReused, 'judge result', 'judge results')} reused`);
   // Simulated users (docs/simulated-users.md): only when a simulated script called the simulator or replayed a baseline.
@@ -41,6 +44,8 @@ export function spendText(spend: Spend | undefined): string | null {
     spend.meaningAvoided ? `${thousands(spend.meaningAvoided)} decided without a model` : null,
   ].filter((p) => p !== null);
   if (meaning.length > 0) parts.push(`meaning: ${meaning.join(', ')}`);
+  const judgeRetries = spend.judgeRetries ?? 0;
+  if (meaningAsked && judgeRetries > 0) parts.push(`${count(judgeRetries, 'retry', 'retries')} of ${spend.judgeCalls > 0 ? 'judge and meaning calls' : 'meaning calls'}`);
   const replayed = spend.baselineTurns ?? 0;
   if (replayed > 0) parts.push(`${count(replayed, 'user turn', 'user turns')} replayed from baselines`);
   return parts.join(', ');

@@ -110,6 +110,8 @@ export function resolveConfigFile(
   unread: readonly string[] = [],
   /** agent.preset in `data` is the flag `--preset`'s, not the file's (Resolution.presetFromFlag). */
   presetFromFlag = false,
+  /** `ignore`: a `${NAME}` not set is left empty, not an error (LoadOptions.unsetVariables). */
+  unsetVariables: 'error' | 'ignore' = 'error',
 ): ConfigFileResult {
   const r: Resolution = { src, issueAt: issueMaker(file, src), errors: [], warnings: [], presetFromFlag };
   const raw = data === null || data === undefined ? {} : data;
@@ -126,7 +128,7 @@ export function resolveConfigFile(
   // says a reference gives text): the variable is not also read, nor said to be unset.
   const notText = new Set(parsed.success ? [] : parsed.error.issues.filter((i) => i.code === 'invalid_type' && i.expected !== 'string').map((i) => JSON.stringify(i.path)));
   const skip = (path: readonly PathSegment[]): boolean => notText.has(JSON.stringify(path));
-  const substituted = src ? substituteEnv(raw, env, src, [], untrustedSuite === null ? null : untrustedEnvLimit(untrustedSuite), skip) : { value: raw, issues: [] as ConfigIssue[], secrets: [] as string[], unread: [] as PathSegment[][] };
+  const substituted = src ? substituteEnv(raw, env, src, [], untrustedSuite === null ? null : untrustedEnvLimit(untrustedSuite), skip) : { value: raw, issues: [] as ConfigIssue[], secrets: [] as string[], unread: [] as PathSegment[][], unset: [] as ConfigIssue[] };
   // A key or header written into the file itself (not from `${ENV}`) is a secret all the same:
   // redacted wherever the run or its errors would show it, a misspelt key's line included.
   substituted.secrets.push(...writtenSecrets(raw));
@@ -134,7 +136,7 @@ export function resolveConfigFile(
   const agentSection = (raw as Record<string, unknown>).agent;
   const writtenUrl = isMapping(agentSection) ? (agentSection as Record<string, unknown>).url : undefined;
   if (typeof writtenUrl === 'string') substituted.secrets.push(...urlCredentialSecrets(writtenUrl));
-  r.errors.push(...substituted.issues);
+  r.errors.push(...(unsetVariables === 'ignore' ? substituted.issues.filter((i) => !substituted.unset.includes(i)) : substituted.issues));
   // A value whose `${NAME}` was not read is checked once, as that reference: not again as the
   // text left without it (`${PREVIEW_URL}/api/chat` is not "not a valid URL" as well).
   r.leftOut = [...substituted.unread, ...unread.map((key) => [key])];

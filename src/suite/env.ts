@@ -24,6 +24,8 @@ export interface Substitution<T> {
   secrets: string[];
   /** The values with a reference that was not read (its issue is in `issues`): what they hold is not what the file means. */
   unread: PathSegment[][];
+  /** The issues of `issues` that say a variable is not set (or empty): what a command that sends nothing may leave unsaid. */
+  unset: ConfigIssue[];
 }
 
 /** Where references may be read (untrusted code), and the issue for one that may not. */
@@ -84,6 +86,7 @@ export function substituteEnv<T>(
   const issues: ConfigIssue[] = [];
   const secrets: string[] = [];
   const unread: PathSegment[][] = [];
+  const unset: ConfigIssue[] = [];
 
   const substituteString = (text: string, path: PathSegment[]): string => {
     if (skip(path)) return text;
@@ -107,7 +110,7 @@ export function substituteEnv<T>(
       const found = env[name];
       if (found === undefined || found === '') {
         const pos = src.valueAt(path);
-        issues.push({
+        const issue: ConfigIssue = {
           file: src.file,
           line: pos.line,
           column: pos.column,
@@ -116,7 +119,9 @@ export function substituteEnv<T>(
             found === undefined
               ? `export ${name}=... or set it in the workflow env`
               : `give ${name} a value; in a workflow, check that the secret it comes from exists (GitHub passes a missing secret as an empty string)`,
-        });
+        };
+        issues.push(issue);
+        unset.push(issue);
         unread.push(path);
         return '';
       }
@@ -135,5 +140,5 @@ export function substituteEnv<T>(
     return v;
   };
 
-  return { value: walk(value, [...base]) as T, issues, secrets, unread };
+  return { value: walk(value, [...base]) as T, issues, secrets, unread, unset };
 }

@@ -70,6 +70,12 @@ export interface LoadOptions {
    * environment only for the keys whose destination the run holds (suite/config-file.ts).
    */
   untrustedSuite?: string | null;
+  /**
+   * `ignore` for a command that sends nothing (accept, compare): a `${NAME}` in config.yml whose
+   * variable is not set (or empty) is left empty, not an error, so that a secret only a run needs
+   * (the judge's key) is not asked for (docs/cli.md, "What each command does"). Default `error`.
+   */
+  unsetVariables?: 'error' | 'ignore';
 }
 
 const CONFIG_NAMES = ['config.yml', 'config.yaml'];
@@ -89,7 +95,7 @@ async function loadSuiteOnce(opts: LoadOptions): Promise<LoadResult> {
   const root = suiteRoot(paths, found, opts.dir);
   if (root === null) return finish(paths, found, null, { fixtures: [], personas: [], baselines: new Map(), personaBaselines: new Map() });
 
-  const config = loadConfig(paths, root, opts.env, found, opts.overrides?.agentPreset, opts.untrustedSuite ?? null);
+  const config = loadConfig(paths, root, opts.env, found, opts.overrides?.agentPreset, opts.untrustedSuite ?? null, opts.unsetVariables);
   if (opts.overrides) overrideConfig(config, opts.overrides, opts.overridesSource ?? 'command-line options', found);
   agentUrlSecrets(config, opts.overrides, found);
   const errorsBeforeItems = found.errors.length;
@@ -127,7 +133,7 @@ function loadSuiteConfigOnce(opts: LoadOptions): { config: Config | null; errors
   const paths = suitePaths(opts);
   const found = newFindings();
   const root = suiteRoot(paths, found, opts.dir);
-  const config = root === null ? null : loadConfig(paths, root, opts.env, found, opts.overrides?.agentPreset);
+  const config = root === null ? null : loadConfig(paths, root, opts.env, found, opts.overrides?.agentPreset, null, opts.unsetVariables);
   if (opts.overrides) overrideConfig(config, opts.overrides, opts.overridesSource ?? 'command-line options', found);
   agentUrlSecrets(config, opts.overrides, found);
   const result = finish(paths, found, config, { fixtures: [], personas: [], baselines: new Map(), personaBaselines: new Map() });
@@ -266,7 +272,7 @@ function suiteRoot(paths: SuitePaths, found: Findings, dir: string): SuiteRoot |
 
 /** config.yml (or .yaml) resolved with defaults; defaults alone when there is none; null on errors. */
 /** `preset`: a preset given on the command line, resolved as if config.yml's `agent.preset` said so. */
-function loadConfig(paths: SuitePaths, root: SuiteRoot, env: LoadOptions['env'], found: Findings, preset?: AgentPreset, untrustedSuite: string | null = null): Config | null {
+function loadConfig(paths: SuitePaths, root: SuiteRoot, env: LoadOptions['env'], found: Findings, preset?: AgentPreset, untrustedSuite: string | null = null, unsetVariables: LoadOptions['unsetVariables'] = 'error'): Config | null {
   const configPath = paths.configPath;
   found.fileOrder.push(paths.configShown);
   configNamesIssues(paths, found);
@@ -279,14 +285,14 @@ function loadConfig(paths: SuitePaths, root: SuiteRoot, env: LoadOptions['env'],
       // Syntax errors: the sections they leave as written are checked, no config is resolved (docs/configuration.md, "How YAML is read").
       const part = soundSections(loaded.partly);
       const data = part.unread.includes('agent') ? part.data : withPreset(part.data, preset);
-      const checked = resolveConfigFile(loaded.partly, paths.configShown, data, env, untrustedSuite, part.unread, preset !== undefined && !part.unread.includes('agent'));
+      const checked = resolveConfigFile(loaded.partly, paths.configShown, data, env, untrustedSuite, part.unread, preset !== undefined && !part.unread.includes('agent'), unsetVariables);
       found.errors.push(...checked.errors);
       found.warnings.push(...checked.warnings);
       found.secrets.push(...checked.secrets);
     }
     return null;
   }
-  const resolved = resolveConfigFile(loaded.src, paths.configShown, withPreset(loaded.data, preset), env, untrustedSuite, [], preset !== undefined);
+  const resolved = resolveConfigFile(loaded.src, paths.configShown, withPreset(loaded.data, preset), env, untrustedSuite, [], preset !== undefined, unsetVariables);
   found.errors.push(...resolved.errors);
   found.warnings.push(...resolved.warnings);
   found.secrets.push(...resolved.secrets);

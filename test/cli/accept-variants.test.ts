@@ -74,7 +74,10 @@ describe('accept writes variants', () => {
 
     const r = await cli(['accept', '--results', 'r.json'], cwd);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('refused   jumpy: replies differ in meaning across 3 attempts: attempt 2: numbers 30 → 14');
+    // The refusal says what to do, as the comment's sentence does (report/blocks.ts refusalSentence).
+    expect(r.stdout).toContain(
+      'refused   jumpy: replies differ in meaning across 3 attempts: attempt 2: numbers 30 → 14; find out why the agent answers differently, or accept after a run whose attempts agree\n',
+    );
     expect(r.stdout).toContain('3 accepted, 1 refused, 0 unchanged');
 
     // Reworded: the previous reply and its variants, newest first, right under the new reply.
@@ -111,7 +114,7 @@ describe('a refusal read from the results file, on the terminal', () => {
     const r = await cli(['accept', '--results', 'r.json', '--only', 'jumpy'], cwd);
     expect(r.code, r.stderr).toBe(0);
     const shown = 'numbers \\u001b[2J\\u001b]0;owned\\u0007 30 \\u202e→ 14';
-    expect(r.stdout).toContain(`refused   jumpy: replies differ in meaning across 3 attempts: attempt 2: ${shown}; attempt 3: ${shown}\n`);
+    expect(r.stdout).toContain(`refused   jumpy: replies differ in meaning across 3 attempts: attempt 2: ${shown}; attempt 3: ${shown}; find out why`);
     for (const c of ['\u001b', '\u0007', '\u202E']) expect(r.stdout).not.toContain(c);
   });
 });

@@ -240,7 +240,8 @@ describe('compare reads config.yml\'s latency thresholds', () => {
   });
 
   it('a config.yml with errors is said in one line; the defaults apply and compare still runs', async () => {
-    const cwd = await makeProject({ config: 'latency:\n  slowerBy: 0.2\njudge:\n  apiKey: ${NOT_SET_ANYWHERE}\n' });
+    // A variable not set is no error for compare (it reads only the thresholds): a bad value is.
+    const cwd = await makeProject({ config: 'latency:\n  slowerBy: 0.2\njudge:\n  apiKey: ${NOT_SET_ANYWHERE}\n  timeoutMs: -5\n' });
     await records(cwd);
     const r = await cli(['compare', 'a.json', 'b.json', '--dir', '.agent-replay'], cwd);
     expect(r.code).toBe(0);

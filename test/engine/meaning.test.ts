@@ -33,6 +33,8 @@ const WORDINGS: Record<string, readonly string[]> = {
   shipping: ['Shipping is free above 50 euros, said plainly.', 'Orders over 50 euros ship for free.', 'Above 50 euros, shipping costs nothing.'],
   'I want my money back': ['Sure, what is your order number?', 'Of course. Which order is it?', 'Happy to help: tell me the order number.'],
   'My order is 1234': ['Refund issued for order 1234.', 'Order 1234 is refunded.', 'Done: order 1234 refunded.'],
+  // A hosted model bolds the number of a price and not its currency, or the whole price, from call to call.
+  price: ['The tent costs USD 120.', 'The tent costs USD **120**.', 'The tent costs **USD 120**.', 'The tent costs USD __120__.'],
 };
 
 type Mode = 'same' | 'reword' | 'number' | 'negation' | 'bold';
@@ -180,6 +182,19 @@ describe('meaning of fixtures', () => {
     await acceptWordingZero(cwd2, ['refund']);
     const r2 = await ran(cwd2);
     expect(byLabel(r2, 'refund').drift?.meaning).toEqual({ value: 'formatting', by: 'normalize', detail: null });
+    expect(judge.received).toHaveLength(0);
+  });
+
+  it('emphasis on the number of a price and not on its currency is formatting, with no model call', async () => {
+    const agent = await agentServer(() => 'reword');
+    const judge = await judgeServer();
+    const cwd = await project(agent.url, judge.url, { fixtures: 'fixtures:\n  - { label: price, message: price, repeat: { count: 3 } }\n' });
+    await acceptWordingZero(cwd, ['price']);
+    const record = await ran(cwd);
+    const f = byLabel(record, 'price');
+    // Attempts 1 to 3 reply "USD **120**", "**USD 120**" and "USD __120__": each the baseline's USD 120.
+    expect(f.drift?.meaning).toEqual({ value: 'formatting', by: 'normalize', detail: null });
+    expect(f.attempts?.map((a) => a.meaning?.value ?? null)).toEqual([null, 'formatting', 'formatting']);
     expect(judge.received).toHaveLength(0);
   });
 

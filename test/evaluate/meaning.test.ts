@@ -231,6 +231,9 @@ describe('facts: what a reply tells the user', () => {
     ['- $50 shipping\n- $10 returns\n- 20 days', ['amount USD 50', 'amount USD 10', 'number 20']],
     ['invoice USD-50', ['code USD-50']],
     ['30 dollars', ['number 30']],
+    // Emphasis between an amount's sign or code and its number is formatting: the amount stands.
+    ['USD **120**, $**5**, **30** EUR, **30**\u20ac, US$ __7__, \u20ac *-50*', ['amount USD 120', 'amount USD 5', 'amount EUR 30', 'amount EUR 30', 'amount USD 7', 'amount EUR -50']],
+    ['10**6 requests, 2 * 3 USD', ['amount USD 3', 'number 10', 'number 6', 'number 2']],
     // URLs (scheme, host, path) and e-mail addresses; their digits are not numbers.
     ['see https://Shop.example.com/returns/2024/?utm=1#top.', ['url https://shop.example.com/returns/2024']],
     ['[here](https://example.com/a_(b)) and https://example.com/', ['url https://example.com/a_(b)', 'url https://example.com']],

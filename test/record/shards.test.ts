@@ -149,7 +149,8 @@ describe('mergeRecords with shards', () => {
       expect(m.judge).toEqual({ name: 'judge', structured: false, structuredFallback: 'HTTP 400' });
       expect(m.simulator).toEqual({ name: 'sim', structured: true });
       const term = renderTerminal(m, { color: false });
-      expect(term).toContain('meaning: 3 calls made, 1 reused, 6 decided without a model, 3 user turns replayed from baselines');
+      // The judge's retries count the meaning judge's: said after the meaning calls (docs/meaning.md, "Costs").
+      expect(term).toContain('3 judge calls made, 1 judge result reused, 5 simulator calls made (1 retry), meaning: 3 calls made, 1 reused, 6 decided without a model, 1 retry of judge and meaning calls, 3 user turns replayed from baselines');
       expect(term).toContain('judge: the endpoint refused structured output');
     }
   });

@@ -32,6 +32,11 @@ describe('spend beside the estimate', () => {
     expect(spendText({ ...base, meaningCalls: 2, meaningReused: 1, meaningAvoided: 27 })).toBe('30 agent turns, meaning: 2 calls made, 1 reused, 27 decided without a model');
     expect(spendText({ ...base, meaningCalls: 0, meaningReused: 0, meaningAvoided: 1 })).toBe('30 agent turns, meaning: 1 decided without a model');
     expect(spendText({ ...base, meaningCalls: 0, meaningReused: 0, meaningAvoided: 0 })).toBe('30 agent turns');
+    // The judge's retries count the meaning judge's: said after the meaning calls, as both's.
+    expect(spendText({ ...base, judgeCalls: 1, judgeRetries: 26, meaningCalls: 12, meaningAvoided: 8 })).toBe(
+      '30 agent turns, 1 judge call made, meaning: 12 calls made, 8 decided without a model, 26 retries of judge and meaning calls',
+    );
+    expect(spendText({ ...base, judgeRetries: 1, meaningCalls: 2 })).toBe('30 agent turns, meaning: 2 calls made, 1 retry of meaning calls');
   });
 
   it('sits on the facts line of every surface, next to the estimate', () => {

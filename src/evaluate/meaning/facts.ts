@@ -64,6 +64,15 @@ const MINUS = String.raw`[\-\u2212\u2013]`;
  * after it) a list's dash.
  */
 const AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013A-Z${SIGNS}0-9])(?<![LN]|[N][.,])(?:(${MINUS})?(?:([A-Z]{0,2}[${SIGNS}])[ \u00a0]?(${MINUS})?|(${CODE_ALTERNATION})(?![L])(?:[ \u00a0](${MINUS})?)?)(${NUMERAL})|(${MINUS})?(${NUMERAL})[ \u00a0]?([${SIGNS}]|(?:${CODE_ALTERNATION})(?![LN])))`;
+/**
+ * Emphasis between an amount's sign or code and its number ("USD **120**", "$**5**", "**30** EUR",
+ * "**30**€"): taken away before the facts are read, so that the amount is read as it is when the
+ * whole amount is emphasised ("**USD 120**") or nothing is (docs/meaning.md, "Facts"). A hosted
+ * model bolds the number of a price, and not its currency, on one call and not the next.
+ */
+const EMPHASIS_AFTER_CURRENCY = new RegExp(String.raw`((?:[A-Z]{0,2}[${SIGNS}]|(?<![A-Za-z0-9])(?:${CODE_ALTERNATION}))[ \u00a0]?)(?:\*{1,3}|_{1,3})(?=${MINUS}?\d)`, 'g');
+const EMPHASIS_BEFORE_CURRENCY = new RegExp(String.raw`(\d)(?:\*{1,3}|_{1,3})(?=[ \u00a0]?(?:[${SIGNS}]|(?:${CODE_ALTERNATION})(?![A-Za-z0-9])))`, 'g');
+
 /** A sign's currency where it is not ambiguous ("¥" is yen or yuan, "C$" a Canadian dollar: kept as written). */
 const SIGN_CODES: Record<string, string> = { $: 'USD', US$: 'USD', '€': 'EUR', '£': 'GBP', '₹': 'INR', '₽': 'RUB', '₩': 'KRW', '₺': 'TRY', '₪': 'ILS', '₫': 'VND', '₱': 'PHP', '฿': 'THB', RMB: 'CNY' };
 
@@ -241,6 +250,7 @@ export function factsOf(reply: string): Fact[] {
   text = stripListMarkers(text, true);
   // A Markdown link whose text is its own address ([a@b.example](mailto:a@b.example)) states it once.
   if (text.includes('](')) text = text.replace(SELF_LINK, (link, shown: string, target: string) => (target === shown || target === `mailto:${shown}` ? shown : link));
+  if (text.includes('*') || text.includes('_')) text = text.replace(EMPHASIS_AFTER_CURRENCY, '$1').replace(EMPHASIS_BEFORE_CURRENCY, '$1');
   const out: Fact[] = [];
   const patterns = ascii ? patternsOf().ascii : patternsOf().unicode;
   // The text as written, before the facts below are blanked out of it (each blank keeps its
