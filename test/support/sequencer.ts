@@ -11,8 +11,8 @@
 // test-durations.json) at the end of a run of every test file with no test name filter, and only
 // then; the next run starts the files slowest first by those times, files the record does not know
 // (added since) first of all, as vitest does with unknown files. Without a record (a fresh clone,
-// or the cache folder removed) the hand-kept SLOWEST_FILES come first and the others follow in
-// vitest's order.
+// or the cache folder removed), or with one that knows fewer than nine in ten of the files, the
+// hand-kept SLOWEST_FILES come first and the others follow in vitest's order.
 
 import { relative, sep } from 'node:path';
 import { BaseSequencer, type Reporter, type TestModule, type TestRunEndReason, type TestSpecification, type Vitest } from 'vitest/node';
@@ -55,10 +55,13 @@ function keyOf(root: string, moduleId: string): string {
 }
 
 /**
- * The files in the order to start them. `files` is vitest's order; `durations` the last full run's
- * (null: none), else `fallback` (slowest first) ranks the files it names before the others.
+ * The files in the order to start them. `files` is vitest's order; `recorded` the last full run's
+ * durations (null: none), else `fallback` (slowest first) ranks the files it names before the others.
  */
-export function slowestFirst(files: readonly string[], durations: Readonly<Record<string, number>> | null, fallback: readonly string[] = SLOWEST_FILES): string[] {
+export function slowestFirst(files: readonly string[], recorded: Readonly<Record<string, number>> | null, fallback: readonly string[] = SLOWEST_FILES): string[] {
+  // A record that knows fewer than nine in ten of the files (another suite's, or one written by a
+  // run that was not a full one) would start most of them as unknown, in vitest's order: the list.
+  const durations = recorded !== null && files.filter((f) => Object.hasOwn(recorded, f)).length >= 0.9 * files.length ? recorded : null;
   const rank = (file: string): number => {
     if (durations !== null) {
       const ms = Object.hasOwn(durations, file) ? durations[file] : undefined;
