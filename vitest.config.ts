@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import SlowestFirst from './test/support/sequencer.js';
+import SlowestFirst, { DurationsRecorder } from './test/support/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -27,9 +27,11 @@ export default defineConfig({
     // Run before each test file: the temporary folders its tests made are removed when it is done
     // (a helper's own top-level hook would run for the first file of a worker only, see above).
     setupFiles: ['test/support/temp-setup.ts'],
-    // The slowest files start first, whatever durations the last run left in node_modules/.vite
+    // The slowest files start first, by the durations of the last full run (DurationsRecorder keeps
+    // them; without them, a list kept by hand), whatever a run of one file left in node_modules/.vite
     // (test/support/sequencer.ts): otherwise one worker can end the run alone on a long file.
     sequence: { sequencer: SlowestFirst },
+    reporters: ['default', new DurationsRecorder()],
     globalSetup: ['test/support/entry-bundles.ts', 'test/support/openapi-trim.ts', 'test/support/browser-setup.ts'],
     // @actions/workflow-parser imports its schema JSON without `with { type: 'json' }`, which Node
     // refuses; let Vite transform it.
