@@ -11,9 +11,12 @@ export default defineConfig({
     hookTimeout: 20000,
     pool: 'forks',
     // Vitest's default is one worker fewer than the cores: a single worker on a 2-core machine,
-    // idle while the Action and CLI child processes run. Two workers there halve the wall time
-    // (test/action: 157 s -> 80 s measured on 2 shared cores) for the same CPU time.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // idle while the Action and CLI child processes run. Two workers there halved the wall time
+    // (test/action: 157 s -> 80 s measured on 2 shared cores) for the same CPU time; a worker a core
+    // waits on those children still, and one more than the cores keeps them busy: npm test on an idle
+    // 2-core machine 183.5 s with 2 workers, 154.2 s with 3, 161.4 s with 4 (each worker imports the
+    // sources once; 2026-12-05, docs/contributing.md "The test suite's time").
+    maxWorkers: Math.max(3, availableParallelism() + 1),
     // A worker runs its test files in one module graph instead of a fresh one per file: importing
     // the sources again for each of the 184 files took 128 s of the workers' 436 s (npm test 265 s
     // -> 147 s on 2 cores). A test file that needs a graph of its own calls vi.resetModules() and
