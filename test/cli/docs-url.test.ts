@@ -2,26 +2,18 @@
 // npm package does not ship docs/, so every message a user sees cites a page by its address at the
 // repository's tag of this version (version.ts docsUrl), each page and section one that docs/ has.
 
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DOCS_URL, docsUrl, TOOL } from '../../src/version.js';
 import { anchorsOf } from '../support/doc-links.js';
 import { cli, makeProject, useCleanup } from './helpers.js';
+import { sourceFiles } from '../support/source-files.js';
 
 useCleanup();
 
 const ROOT = join(import.meta.dirname, '../..');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const path = join(dir, name);
-      return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : [];
-    });
-}
 
 const SOURCES = sourceFiles(join(ROOT, 'src')).map((file) => ({ file: relative(ROOT, file), text: readFileSync(file, 'utf8') }));
 
