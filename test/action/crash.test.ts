@@ -10,6 +10,7 @@ import { expect, it } from 'vitest';
 import { nativeEcho, type AgentServer } from '../support/agent-server.js';
 import type { FakeGitHub } from '../support/github-server.js';
 import { tempDir } from '../support/temp.js';
+import { crashPreload } from '../support/crash-preload.js';
 import { HEAD, makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
 import { parseRecord } from '../../src/record/index.js';
 
@@ -24,24 +25,10 @@ useServers(
   },
 );
 
-/** Loaded before the Action (--import): once check mode watches for signals, a callback throws with agent text in its message. */
-const PRELOAD = `
-const on = process.on.bind(process);
-let armed = false;
-process.on = (name, fn) => {
-  on(name, fn);
-  if (name === 'SIGTERM' && !armed) {
-    armed = true;
-    setImmediate(() => { throw new TypeError('the agent said: \\n::add-mask::x\\n##[error]y \\u001b[31mred'); });
-  }
-  return process;
-};
-`;
-
 it('an uncaught error fails the step as an internal error (exit 3), in one annotation, with no line the runner reads as a command', async () => {
   const dir = await tempDir('agent-replay-crash-');
   const preload = join(dir, 'preload.mjs');
-  await writeFile(preload, PRELOAD);
+  await writeFile(preload, crashPreload('throw'));
   const workspace = await makeWorkspace({ fixtures: 'fixtures:\n  - { label: a, message: one }\n', config: 'agent: { retries: 0 }\n' });
   const run = await runAction({ gh, workspace, inputs: { 'agent-url': agent.url, comment: 'false' }, event: { name: 'pull_request', payload: pullPayload() }, env: { NODE_OPTIONS: `--import=${preload}` } });
   expect(run.code, run.stdout + run.stderr).toBe(3);
@@ -57,7 +44,7 @@ it("the step's log closed under it (the runner's pipe gone): the Action ends ins
   const dir = await tempDir('agent-replay-crash-');
   const preload = join(dir, 'preload.mjs');
   // The log is closed before the Action writes its first line; every write then fails with EPIPE.
-  await writeFile(preload, PRELOAD);
+  await writeFile(preload, crashPreload('throw'));
   const workspace = await makeWorkspace({ fixtures: 'fixtures:\n  - { label: a, message: one }\n', config: 'agent: { retries: 0 }\n' });
   const run = await runAction({
     gh,

@@ -7,30 +7,16 @@ import { join } from 'node:path';
 import { expect, inject, it } from 'vitest';
 import { spawnCli } from './helpers.js';
 import { tempDir } from '../support/temp.js';
+import { crashPreload } from '../support/crash-preload.js';
 
 /** src/cli.ts bundled once per test run (test/support/entry-bundles.ts). */
 const CLI = inject('cliBundle');
-
-/** Loaded before the CLI (--import): once the CLI has set up its process (its signal handlers), a callback throws, or a promise is rejected, with agent text in its message. */
-const PRELOAD = (how: 'throw' | 'reject'): string => `
-const on = process.on.bind(process);
-let armed = false;
-process.on = (name, fn) => {
-  on(name, fn);
-  if (name === 'SIGTERM' && !armed) {
-    armed = true;
-    const e = new TypeError('the agent said: \\n::add-mask::x\\n##[error]y \\u001b[31mred');
-    setImmediate(() => { ${how === 'throw' ? 'throw e;' : 'void Promise.reject(e);'} });
-  }
-  return process;
-};
-`;
 
 for (const how of ['throw', 'reject'] as const) {
   it(`an uncaught error (${how}) is an internal error, exit 3, through the guard, its control characters escaped`, async () => {
     const dir = await tempDir('agent-replay-crash-');
     const preload = join(dir, 'preload.mjs');
-    await writeFile(preload, PRELOAD(how));
+    await writeFile(preload, crashPreload(how));
     for (const debug of ['0', '1']) {
       const r = await spawnCli(CLI, ['--version'], dir, { PATH: process.env.PATH ?? '', NODE_OPTIONS: `--import=${preload}`, AGENT_REPLAY_DEBUG: debug });
       expect(r.code, r.stderr).toBe(3);
