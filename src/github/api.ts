@@ -131,6 +131,9 @@ export interface GitHubApi {
   /**
    * The newest runs of a workflow (its file name, e.g. `ci.yml`, or its id) that match `filter`:
    * one page of at most `filter.limit` runs (`GET /repos/{o}/{r}/actions/workflows/{id}/runs`).
+   * One page is enough: GitHub applies branch, event and status before it pages, so the first page
+   * holds the newest `limit` that match, and nothing is filtered out here (the callers ask for 4
+   * and 10, src/action/history.ts).
    */
   listWorkflowRuns(owner: string, repo: string, workflow: string, filter: WorkflowRunsFilter): Promise<WorkflowRunSummary[]>;
   /** Artifacts of a workflow run, all pages; `name` filters by exact name. */
