@@ -123,9 +123,19 @@ it('an uncaught error while the record is written on a hung disk: the step ends 
   const workspace = await makeWorkspace({ fixtures: 'fixtures:\n  - { label: a, message: one }\n', config: 'agent: { retries: 0 }\n' });
   // The wait is injected: no test sleeps the 5 s the Action waits.
   const env = { NODE_OPTIONS: `--import=${preload}`, AGENT_REPLAY_TEST_RECORD_WAIT_MS: '0' };
-  const run = await runAction({ gh, workspace, inputs: { 'agent-url': agent.url }, event: { name: 'pull_request', payload: pullPayload() }, env });
+  const run = await runAction({
+    gh,
+    workspace,
+    inputs: { 'agent-url': agent.url },
+    event: { name: 'pull_request', payload: pullPayload() },
+    env,
+    // A step that waits without end (before the fix: until the job's 6 h timeout) is killed, not left behind.
+    onChild: (child) => {
+      const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      child.once('close', () => clearTimeout(kill));
+    },
+  });
 
-  // Before the fix the step waited for the rename without end (until the job's 6 h timeout).
   expect(run.code, run.stdout + run.stderr).toBe(3);
   const target = join(workspace, 'agent-replay-results', 'results.json');
   expect(run.stdout).toContain(`::warning::agent-replay: ${target} was still being written 0 s after the internal error; the step ends without waiting longer (a slow or hung disk?): the record may be missing or incomplete`);
