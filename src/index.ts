@@ -1,5 +1,6 @@
 // The Action's entry (action.yml runs dist/index.js, bundled from this file).
 import { reportFailure, run } from './main.js';
+import * as core from '@actions/core';
 import { recordWritesSettled } from './action/record-writes.js';
 
 // The step's log gone (the runner's pipe closed: a cancelled job, a killed parent): writes to it
@@ -18,9 +19,15 @@ process.stderr.on('error', logGone);
 // escaped, "internal error ... please report it", the stack only in the debug log), not as Node's
 // own stack trace, each line of which the runner would read as a workflow command when it quotes an
 // agent's text (docs/security.md, "Agent text is data"). The process then exits with the bug's
-// status, 3, once a results.json being written is in place (./action/record-writes.ts). One raised
-// after the first (a consequence, or the report failing) is not reported again
-// (docs/cli.md, "The gate and the exit status").
+// status, 3, once a results.json being written is in place (./action/record-writes.ts), or after
+// RECORD_WAIT_MS without it (a hung file system), saying so. One raised after the first (a
+// consequence, or the report failing) is not reported again (docs/cli.md, "The gate and the exit status").
+const RECORD_WAIT_MS = 5_000;
+/** Tests only: how long the end waits for a results.json being written, in milliseconds. */
+const recordWaitMs = (): number => {
+  const ms = Number(process.env.AGENT_REPLAY_TEST_RECORD_WAIT_MS);
+  return process.env.AGENT_REPLAY_TEST_RECORD_WAIT_MS !== undefined && Number.isFinite(ms) && ms >= 0 ? ms : RECORD_WAIT_MS;
+};
 let ending = false;
 const crash = (e: unknown): void => {
   if (ending) return;
@@ -29,7 +36,13 @@ const crash = (e: unknown): void => {
     reportFailure(e, process.env);
   } finally {
     const code = typeof process.exitCode === 'number' && process.exitCode !== 0 ? process.exitCode : 3;
-    void recordWritesSettled().then(() => process.exit(code));
+    const waitMs = recordWaitMs();
+    void recordWritesSettled(waitMs).then((unfinished) => {
+      for (const file of unfinished) {
+        core.warning(`agent-replay: ${file} was still being written ${waitMs / 1000} s after the internal error; the step ends without waiting longer (a slow or hung disk?): the record may be missing or incomplete`);
+      }
+      process.exit(code);
+    });
   }
 };
 process.on('uncaughtException', crash);

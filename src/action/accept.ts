@@ -11,7 +11,7 @@ import type { Inputs } from './inputs.js';
 import { sameLabel, type ActionContext } from './context.js';
 import type { ActionDeps } from './deps.js';
 import { publisher, publishSettings, writeSummary } from './publish.js';
-import type { GitHubApi, IssueComment } from '../github/api.js';
+import type { GitHubApi, IssueComment, LabelEvent, LabelEventsPage } from '../github/api.js';
 import { ACTIONS_BOT_LOGIN, findStickyComment, isOwnComment } from '../github/sticky.js';
 import { isGitHubError, type GitHubError } from '../github/errors.js';
 import { gitHubAnswer, gitHubFailure, gitHubTrouble } from './github-words.js';
@@ -98,8 +98,14 @@ function reportUpdatedAt(comment: Pick<IssueComment, 'body' | 'updated_at'>): st
   return time !== null && GITHUB_TIME.test(time) ? time : null;
 }
 
-/** How many of the pull request's newest label events are read to find when the accept label was applied. */
-const LABEL_EVENTS = 50;
+/**
+ * The pull request's label events are read newest first, this many a request (GitHub's most), to
+ * find when the accept label was applied, in at most LABEL_EVENT_PAGES requests: a timeline with
+ * more label events applied since than that (bots relabelling) is not read to its start, and the
+ * job is refused (docs/action.md, "Accept").
+ */
+const LABEL_EVENTS_PER_PAGE = 100;
+const LABEL_EVENT_PAGES = 10;
 
 /**
  * Refuses when the comment was rewritten after the accept label was applied, or in the same second
@@ -109,13 +115,25 @@ const LABEL_EVENTS = 50;
  * runs for: another user's application since (a triage user's) says nothing about what the sender
  * reviewed. The report's time is compared, not the comment's: an accept job's notice on it (a
  * refusal, a triage user's label) leaves the report as it was and says when that was written. When
- * the label's event is not found (GitHub not caught up), there is nothing to compare and the job goes on.
+ * the whole timeline does not show the label's event (GitHub not caught up), there is nothing to
+ * compare and the job goes on; when its newest LABEL_EVENT_PAGES pages do not, the job is refused.
  */
 async function checkReviewedBeforeLabel(github: GitHubApi, ctx: ActionContext, pr: number, found: Found, label: string, sender: string): Promise<void> {
-  const events = (await github.listLabelEvents(ctx.owner, ctx.repo, pr, LABEL_EVENTS)) ?? [];
   // GraphQL names a bot without the `[bot]` suffix that the event's sender has.
   const login = (name: string): string => name.toLowerCase().replace(/\[bot\]$/, '');
-  const applied = events.filter((e) => sameLabel(e.label, label) && e.actor !== null && login(e.actor) === login(sender)).at(-1);
+  let applied: LabelEvent | undefined;
+  let before: string | null = null;
+  for (let pages = 1; ; pages++) {
+    const page: LabelEventsPage | null = await github.listLabelEvents(ctx.owner, ctx.repo, pr, { last: LABEL_EVENTS_PER_PAGE, before });
+    applied = page?.events.filter((e) => sameLabel(e.label, label) && e.actor !== null && login(e.actor) === login(sender)).at(-1);
+    if (applied !== undefined || page === null || page.before === null) break;
+    if (pages === LABEL_EVENT_PAGES) {
+      throw new Refusal(
+        `the ${label} label applied by ${sender} is not among the newest ${LABEL_EVENT_PAGES * LABEL_EVENTS_PER_PAGE} label events of pull request #${pr} (labels applied since, by bots or people; no more are read): when it was applied cannot be compared with the comment's last change, so nothing was written. Apply the label again.`,
+      );
+    }
+    before = page.before;
+  }
   if (applied === undefined) {
     log.info(`accept: the timeline of pull request #${pr} does not show the ${label} label applied by ${sender} yet; the comment's last change is not compared with it`);
     return;

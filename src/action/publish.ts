@@ -180,7 +180,7 @@ export function publisher(settings: PublishSettings, ctx: ActionContext, deps: P
     const target = resolve(deps.cwd, settings.resultsPath);
     let resultsPath = target;
     try {
-      await recordWrite((stream ?? openRecordStream(target)).finish(run));
+      await recordWrite(target, (stream ?? openRecordStream(target)).finish(run));
     } catch (e) {
       if (!(e instanceof RecordWriteError) || e.fallback === null) throw e;
       core.setFailed(e.message);

@@ -131,6 +131,9 @@ export interface GitHubApi {
   /**
    * The newest runs of a workflow (its file name, e.g. `ci.yml`, or its id) that match `filter`:
    * one page of at most `filter.limit` runs (`GET /repos/{o}/{r}/actions/workflows/{id}/runs`).
+   * One page is enough: GitHub applies branch, event and status before it pages, so the first page
+   * holds the newest `limit` that match, and nothing is filtered out here (the callers ask for 4
+   * and 10, src/action/history.ts).
    */
   listWorkflowRuns(owner: string, repo: string, workflow: string, filter: WorkflowRunsFilter): Promise<WorkflowRunSummary[]>;
   /** Artifacts of a workflow run, all pages; `name` filters by exact name. */
@@ -149,10 +152,12 @@ export interface GitHubApi {
    */
   getBranchHistory(repoWithOwner: string, branch: string, depth: number): Promise<BranchCommit[] | null>;
   /**
-   * The newest `last` times a label was applied to the pull request, oldest first (GraphQL
-   * `pullRequest.timelineItems`, LabeledEvent, with its actor), or null when there is no such pull request.
+   * One page of the times a label was applied to the pull request, oldest first (GraphQL
+   * `pullRequest.timelineItems`, LabeledEvent, with its actor): the newest `last` (at most 100)
+   * before the cursor `before` (null: the newest of all), and the cursor of the page before it;
+   * null when there is no such pull request.
    */
-  listLabelEvents(owner: string, repo: string, pullNumber: number, last: number): Promise<LabelEvent[] | null>;
+  listLabelEvents(owner: string, repo: string, pullNumber: number, page: { last: number; before: string | null }): Promise<LabelEventsPage | null>;
 }
 
 /** A label applied to a pull request: its name, when (ISO 8601) and by whom (null when GitHub does not say: a deleted account). */
@@ -162,10 +167,19 @@ export interface LabelEvent {
   actor: string | null;
 }
 
-const LABEL_EVENTS_QUERY = `query agentReplayLabelEvents($owner: String!, $name: String!, $number: Int!, $last: Int!) {
+/** A page of a pull request's label events (`GitHubApi.listLabelEvents`). */
+export interface LabelEventsPage {
+  /** Oldest first. */
+  events: LabelEvent[];
+  /** The cursor to read the older events with; null when this page holds the oldest. */
+  before: string | null;
+}
+
+const LABEL_EVENTS_QUERY = `query agentReplayLabelEvents($owner: String!, $name: String!, $number: Int!, $last: Int!, $before: String) {
   repository(owner: $owner, name: $name) {
     pullRequest(number: $number) {
-      timelineItems(itemTypes: [LABELED_EVENT], last: $last) {
+      timelineItems(itemTypes: [LABELED_EVENT], last: $last, before: $before) {
+        pageInfo { hasPreviousPage startCursor }
         nodes { ... on LabeledEvent { createdAt label { name } actor { login } } }
       }
     }
@@ -173,7 +187,14 @@ const LABEL_EVENTS_QUERY = `query agentReplayLabelEvents($owner: String!, $name:
 }`;
 
 interface LabelEventsData {
-  repository: { pullRequest: { timelineItems: { nodes: ({ createdAt?: string; label?: { name: string }; actor?: { login: string } | null } | null)[] | null } } | null } | null;
+  repository: {
+    pullRequest: {
+      timelineItems: {
+        pageInfo: { hasPreviousPage: boolean; startCursor: string | null };
+        nodes: ({ createdAt?: string; label?: { name: string }; actor?: { login: string } | null } | null)[] | null;
+      };
+    } | null;
+  } | null;
 }
 
 const VIEWER_QUERY = 'query agentReplayViewer { viewer { login } }';
@@ -528,12 +549,16 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
       });
     },
 
-    listLabelEvents(owner, repo, pullNumber, last) {
+    listLabelEvents(owner, repo, pullNumber, page) {
       return call(`POST /graphql label events ${owner}/${repo}#${pullNumber}`, async () => {
-        const data = await octokit.graphql<LabelEventsData>(LABEL_EVENTS_QUERY, { owner, name: repo, number: pullNumber, last: Math.max(1, Math.min(100, Math.trunc(last))) });
+        const last = Math.max(1, Math.min(100, Math.trunc(page.last)));
+        const data = await octokit.graphql<LabelEventsData>(LABEL_EVENTS_QUERY, { owner, name: repo, number: pullNumber, last, before: page.before });
         const items = data.repository?.pullRequest?.timelineItems;
         if (!items) return null;
-        return (items.nodes ?? []).flatMap((n) => (n?.label && typeof n.createdAt === 'string' ? [{ label: n.label.name, createdAt: n.createdAt, actor: n.actor?.login ?? null }] : []));
+        const events = (items.nodes ?? []).flatMap((n) => (n?.label && typeof n.createdAt === 'string' ? [{ label: n.label.name, createdAt: n.createdAt, actor: n.actor?.login ?? null }] : []));
+        // An empty page has no start: there is nothing before it to read.
+        const before = items.pageInfo.hasPreviousPage && items.pageInfo.startCursor ? items.pageInfo.startCursor : null;
+        return { events, before };
       });
     },
   };

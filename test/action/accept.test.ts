@@ -358,6 +358,56 @@ describe('accept mode, end to end', () => {
     expect(gh.violations).toEqual([]);
   });
 
+  it("finds the sender's label behind more label events than one page holds (a bot relabelling since): the comment rewritten after it is refused", async () => {
+    const { run: check } = await reviewedCheck();
+    const name = check.outputs['artifact-name'] as string;
+    const text = readFileSync(check.outputs['results-path'] as string, 'utf8');
+    gh.addArtifact('octo', 'shop', 1001, { name: `${name}-attempt-2`, zip: await artifactZip([{ name: 'results.json', data: text }, { name: 'pr-number', data: '7\n' }]) });
+    gh.onNext({
+      method: 'GET',
+      path: '/repos/{owner}/{repo}/collaborators/{username}/permission',
+      then: () => {
+        const c = gh.comments('octo', 'shop', 7)[0]!;
+        gh.editComment(c.id, c.body.replace(name, `${name}-attempt-2`));
+        // 150 labels applied since by a bot: before the fix only the newest 50 were read, the
+        // sender's was not among them, and the rewritten report was committed.
+        for (let i = 0; i < 150; i++) gh.setLabels('octo', 'shop', 7, ['accept-baseline', `triage-${i}`], 'relabel[bot]');
+      },
+    });
+    const run = await accept();
+    expect(run.code, run.stdout).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    const mine = gh.labelTimeline('octo', 'shop', 7).find((e) => e.actor === 'maintainer')!;
+    expect(run.stdout).toMatch(new RegExp(`::error::baselines not accepted: the comment was updated at \\S+Z, after the accept-baseline label was applied at ${mine.createdAt}: it now shows workflow run 1001`));
+    // Two pages of the timeline, newest first: the sender's label is on the second.
+    expect(gh.requests.filter((r) => r.operationName === 'agentReplayLabelEvents')).toHaveLength(2);
+    expect(gh.violations).toEqual([]);
+  });
+
+  it("does not read a timeline without end: past the newest 1000 label events the job is refused (nothing written), and the label applied again commits", async () => {
+    await reviewedCheck();
+    gh.onNext({
+      method: 'GET',
+      path: '/repos/{owner}/{repo}/collaborators/{username}/permission',
+      then: () => {
+        for (let i = 0; i < 1000; i++) gh.setLabels('octo', 'shop', 7, ['accept-baseline', `triage-${i}`], 'relabel[bot]');
+      },
+    });
+    const run = await accept();
+    expect(run.code, run.stdout).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(run.stdout).toContain(
+      "::error::baselines not accepted: the accept-baseline label applied by maintainer is not among the newest 1000 label events of pull request #7 (labels applied since, by bots or people; no more are read): when it was applied cannot be compared with the comment's last change, so nothing was written. Apply the label again.",
+    );
+    expect(gh.requests.filter((r) => r.operationName === 'agentReplayLabelEvents')).toHaveLength(10);
+    expect(gh.violations).toEqual([]);
+    // Applied again, the label's event is the newest: found on the first page, and the reviewed report commits.
+    const again = await accept();
+    expect(again.code, again.stdout).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+    expect(gh.violations).toEqual([]);
+  });
+
   it('a re-run of a refused job, whose notice changed the comment after the label, is not refused for that: it commits', async () => {
     await reviewedCheck({ runStatus: 'in_progress' });
     const first = await accept();

@@ -105,6 +105,44 @@ it('an uncaught error ends the step: one "please report" annotation, exit 3, aft
   expect(run.stderr).toBe('');
 });
 
+/**
+ * Loaded before the Action: as PRELOAD_WHILE_WRITING, and the rename that puts the record in place
+ * never finishes, as on a hung file system (its pending call keeps the process alive).
+ */
+const PRELOAD_WRITE_HANGS = `${PRELOAD_WHILE_WRITING.replace('syncBuiltinESMExports();', '')}
+const rename = fs.promises.rename;
+fs.promises.rename = (from, to) => (/\\.results\\.json\\.[0-9a-f]{16}\\.tmp$/.test(String(from)) ? new Promise(() => { setInterval(() => {}, 60_000); }) : rename(from, to));
+syncBuiltinESMExports();
+`;
+
+it('an uncaught error while the record is written on a hung disk: the step ends after a bounded wait (exit 3), saying the record may be missing or incomplete', { timeout: 20_000 }, async () => {
+  const dir = await tempDir('agent-replay-crash-');
+  const preload = join(dir, 'preload.mjs');
+  await writeFile(preload, PRELOAD_WRITE_HANGS);
+  gh.addPull('octo', 'shop', { number: 7, headSha: HEAD });
+  const workspace = await makeWorkspace({ fixtures: 'fixtures:\n  - { label: a, message: one }\n', config: 'agent: { retries: 0 }\n' });
+  // The wait is injected: no test sleeps the 5 s the Action waits.
+  const env = { NODE_OPTIONS: `--import=${preload}`, AGENT_REPLAY_TEST_RECORD_WAIT_MS: '0' };
+  const run = await runAction({
+    gh,
+    workspace,
+    inputs: { 'agent-url': agent.url },
+    event: { name: 'pull_request', payload: pullPayload() },
+    env,
+    // A step that waits without end (before the fix: until the job's 6 h timeout) is killed, not left behind.
+    onChild: (child) => {
+      const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      child.once('close', () => clearTimeout(kill));
+    },
+  });
+
+  expect(run.code, run.stdout + run.stderr).toBe(3);
+  const target = join(workspace, 'agent-replay-results', 'results.json');
+  expect(run.stdout).toContain(`::warning::agent-replay: ${target} was still being written 0 s after the internal error; the step ends without waiting longer (a slow or hung disk?): the record may be missing or incomplete`);
+  expect(run.stdout.split('\n').filter((l) => l.startsWith('::error::'))).toHaveLength(1);
+  expect(gh.comments('octo', 'shop', 7)).toEqual([]);
+});
+
 /** Loaded before the Action: reading the event payload never finishes, and nothing else is left to do. */
 const PRELOAD_NEVER_SETTLES = `
 import fs from 'node:fs';

@@ -80,6 +80,14 @@ describe('docs/ cited where the package runs', () => {
     expect(calls).toBeGreaterThanOrEqual(18);
   });
 
+  it("action.yml's descriptions (GitHub's Marketplace page, the workflow editor) cite pages by their address, each page and section one that docs/ has", () => {
+    const text = readFileSync(join(ROOT, 'action.yml'), 'utf8');
+    // A relative path goes nowhere where the descriptions are shown.
+    const bare = text.split('\n').flatMap((line, i) => (/(?<!\/blob\/v[^/\s]+\/)docs\/[a-z-]+\.md/.test(line) ? [`action.yml:${i + 1}: cites docs/<page>.md as a path; write ${DOCS_URL}/<page>.md`] : []));
+    expect(bare).toEqual([]);
+    expect(expectResolvable(text)).toBeGreaterThanOrEqual(6);
+  });
+
   it('--help says where the commands are described in full', async () => {
     const cwd = await makeProject({});
     const help = await cli(['--help'], cwd);

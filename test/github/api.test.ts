@@ -554,12 +554,25 @@ describe('listLabelEvents', () => {
     h.gh.setLabels(O, R, 7, ['bug', 'accept-baseline']);
     h.gh.setLabels(O, R, 7, []);
     h.gh.setLabels(O, R, 7, ['Accept-Baseline'], 'labeler[bot]');
-    const events = await h.api.listLabelEvents(O, R, 7, 2);
-    expect(events?.map((e) => e.label)).toEqual(['accept-baseline', 'Accept-Baseline']);
+    const page = await h.api.listLabelEvents(O, R, 7, { last: 2, before: null });
+    const events = page!.events;
+    expect(events.map((e) => e.label)).toEqual(['accept-baseline', 'Accept-Baseline']);
     // Who applied it: GraphQL names a bot without the [bot] suffix.
-    expect(events?.map((e) => e.actor)).toEqual(['maintainer', 'labeler']);
-    expect(Date.parse(events![1]!.createdAt)).toBeGreaterThan(Date.parse(events![0]!.createdAt));
-    expect((h.gh.requests.at(-1)?.body as { variables: unknown }).variables).toEqual({ owner: O, name: R, number: 7, last: 2 });
+    expect(events.map((e) => e.actor)).toEqual(['maintainer', 'labeler']);
+    expect(Date.parse(events[1]!.createdAt)).toBeGreaterThan(Date.parse(events[0]!.createdAt));
+    expect((h.gh.requests.at(-1)?.body as { variables: unknown }).variables).toEqual({ owner: O, name: R, number: 7, last: 2, before: null });
+    expect(h.gh.violations).toEqual([]);
+  });
+
+  it('reads the timeline in pages, newest first: each page says where the one before it starts, the oldest that there is none', async () => {
+    h = await startHarness();
+    h.gh.addPull(O, R, { number: 7, headSha: 'a'.repeat(40) });
+    for (let i = 0; i < 150; i++) h.gh.setLabels(O, R, 7, [`l${i}`], 'relabel[bot]');
+    const newest = await h.api.listLabelEvents(O, R, 7, { last: 100, before: null });
+    expect(newest!.events.map((e) => e.label)).toEqual(Array.from({ length: 100 }, (_, i) => `l${50 + i}`));
+    expect(newest!.before).toEqual(expect.any(String));
+    const older = await h.api.listLabelEvents(O, R, 7, { last: 100, before: newest!.before });
+    expect(older).toEqual({ events: h.gh.labelTimeline(O, R, 7).slice(0, 50).map((e) => ({ ...e, actor: 'relabel' })), before: null });
     expect(h.gh.violations).toEqual([]);
   });
 });

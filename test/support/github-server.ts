@@ -40,7 +40,7 @@
 //   `viewer { login }` answers (default viewer.login; null = FORBIDDEN error). REST `GET /user` answers
 //   403 for a Bot identity, as it does for a GITHUB_TOKEN.
 // - Labels: `setLabels` (each label not there before is applied then, by its `by` user: a LabeledEvent of the pull
-//   request's GraphQL `timelineItems`, at the fake's clock), `labels`, `labelTimeline`. Collaborators: `setPermission(owner, repo, login, role)`
+//   request's GraphQL `timelineItems`, at the fake's clock; read in pages with `last` and `before`), `labels`, `labelTimeline`. Collaborators: `setPermission(owner, repo, login, role)`
 //   (unknown users: 404). Pulls: `addPull` (also sets the head branch). Runs and artifacts:
 //   `addWorkflowRun` (with its workflow file, branch, event, attempt and creation time),
 //   `addArtifact` (zip bytes; the download answers 302 to a blob URL on this server, expired
@@ -840,16 +840,33 @@ export class FakeGitHub {
     return { __typename: 'IssueComment', lastEditedAt: c.lastEditedAt, editor };
   }
 
-  /** `Repository.pullRequest`: only its timeline's LabeledEvents (setLabels), the newest `last`. */
+  /**
+   * `Repository.pullRequest`: only its timeline's LabeledEvents (setLabels), the newest `last` (at
+   * most 100, as GitHub allows) before the cursor `before`, with their pageInfo. A cursor is the
+   * index of an event, opaque as GitHub's are.
+   */
   private pullRequestJson(owner: string, repo: string, number: number): unknown {
     const k = issueKey(owner, repo, number);
     if (!this.pulls.has(k)) throw new FakeGraphqlError('NOT_FOUND', `Could not resolve to a PullRequest with the number of ${number}.`);
+    const cursor = (i: number): string => Buffer.from(`cursor:v2:${i}`).toString('base64');
     return {
       number,
-      timelineItems: (args: { itemTypes?: string[]; last?: number }) => {
-        if (args.itemTypes?.join() !== 'LABELED_EVENT' || args.last === undefined) throw new FakeGraphqlError('UNPROCESSABLE', 'the fake only answers timelineItems(itemTypes: [LABELED_EVENT], last: n)');
+      timelineItems: (args: { itemTypes?: string[]; last?: number; before?: string | null }) => {
+        if (args.itemTypes?.join() !== 'LABELED_EVENT' || args.last === undefined) throw new FakeGraphqlError('UNPROCESSABLE', 'the fake only answers timelineItems(itemTypes: [LABELED_EVENT], last: n, before?)');
+        if (args.last < 0 || args.last > 100) throw new FakeGraphqlError('UNPROCESSABLE', `Requesting ${args.last} records on the \`timelineItems\` connection exceeds the \`last\` limit of 100 records.`);
         const events = this.labelEvents.get(k) ?? [];
-        return { nodes: events.slice(-args.last).map((e) => ({ __typename: 'LabeledEvent', createdAt: e.createdAt, label: { name: e.label }, actor: { __typename: /\[bot\]$/.test(e.actor) ? 'Bot' : 'User', login: e.actor.replace(/\[bot\]$/, '') } })) };
+        let end = events.length;
+        if (args.before !== undefined && args.before !== null) {
+          const m = /^cursor:v2:(\d+)$/.exec(Buffer.from(args.before, 'base64').toString());
+          if (m === null) throw new FakeGraphqlError('INVALID_CURSOR_ARGUMENTS', `\`${args.before}\` does not appear to be a valid cursor.`);
+          end = Math.min(events.length, Number(m[1]));
+        }
+        const start = Math.max(0, end - args.last);
+        const page = events.slice(start, end);
+        return {
+          pageInfo: { hasPreviousPage: start > 0, hasNextPage: end < events.length, startCursor: page.length > 0 ? cursor(start) : null, endCursor: page.length > 0 ? cursor(end - 1) : null },
+          nodes: page.map((e) => ({ __typename: 'LabeledEvent', createdAt: e.createdAt, label: { name: e.label }, actor: { __typename: /\[bot\]$/.test(e.actor) ? 'Bot' : 'User', login: e.actor.replace(/\[bot\]$/, '') } })),
+        };
       },
     };
   }
