@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { FakeGitHub } from '../support/github-server.js';
-import type { AgentServer, AgentHandler } from '../support/agent-server.js';
+import { startAgentServer, type AgentServer, type AgentHandler } from '../support/agent-server.js';
 import { makeWorkspace, runAction, useServers } from './harness.js';
 import { parseRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
@@ -224,22 +224,27 @@ describe('deployment_status', () => {
   });
 
   it('any other state is a logged no-op: exit 0, nothing replayed, nothing asked of GitHub', async () => {
-    const payload = example('deployment_status', (e) => stateOf(e) !== 'success');
-    const state = stateOf(payload);
-    const before = agent.requests.length;
-    const run = await check({ name: 'deployment_status', payload }, { 'agent-path': '/chat' });
-    expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.stdout).toContain(`is "${state}", not "success": nothing to do`);
-    expect(agent.requests.length).toBe(before);
-    expect(gh.requests).toEqual([]);
-    expect(run.outputs['results-path']).toBeUndefined();
-    expect(run.outputs).toMatchObject({ gate: 'skipped', 'comment-status': 'skipped' });
-    for (const failed of ['failure', 'error', 'pending']) {
-      const r = await check({ name: 'deployment_status', payload: deploymentStatus(failed, origin(), DEPLOYED) });
-      expect(r.code).toBe(0);
-      expect(r.stdout).toContain(`is "${failed}", not "success"`);
+    // An agent of this test's own: a request an earlier test's run sent, read late by the shared
+    // agent on a loaded machine, is not counted as this test's.
+    const own = await startAgentServer(handler);
+    try {
+      const payload = example('deployment_status', (e) => stateOf(e) !== 'success');
+      const state = stateOf(payload);
+      const run = await check({ name: 'deployment_status', payload }, { 'agent-path': '/chat' });
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(run.stdout).toContain(`is "${state}", not "success": nothing to do`);
+      expect(gh.requests).toEqual([]);
+      expect(run.outputs['results-path']).toBeUndefined();
+      expect(run.outputs).toMatchObject({ gate: 'skipped', 'comment-status': 'skipped' });
+      for (const failed of ['failure', 'error', 'pending']) {
+        const r = await check({ name: 'deployment_status', payload: deploymentStatus(failed, new URL(own.url).origin, DEPLOYED) });
+        expect(r.code).toBe(0);
+        expect(r.stdout).toContain(`is "${failed}", not "success"`);
+      }
+      expect(own.requests).toEqual([]);
+    } finally {
+      await own.close();
     }
-    expect(agent.requests.length).toBe(before);
   });
 
   it('success without an environment_url fails, saying to set agent-url; the agent-url input works without one', async () => {
