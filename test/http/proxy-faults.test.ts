@@ -9,6 +9,7 @@ import { networkInterfaces } from 'node:os';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';
+import { instantClock, ProxyNotReached, waitForAgent } from '../../src/agent/ready.js';
 import { defaultConfig, type AgentConfig, type JudgeConfig } from '../../src/config.js';
 import { causeLine, causeOf } from '../../src/evaluate/causes.js';
 import { networkFrom, type Network } from '../../src/http/network.js';
@@ -138,6 +139,20 @@ describe('a proxy that resets or closes the connection', () => {
     expect(forwarded).toBe(`message turn: the proxy ${p.url} (HTTP_PROXY) closed the connection without answering (ECONNRESET), after 1 attempt; ${fix}`);
     expect(causeText('network', forwarded, 'http://agent.test/chat')).toBe(`the proxy ${p.url} (HTTP_PROXY) closed the connection without answering, on the way to http://agent.test/chat: ${fix}`);
     expect(forwarded).not.toContain(PASSWORD);
+  });
+
+  it('--wait-for-agent through a proxy that resets every poll: the wait names the proxy and its fix, not the agent URL', async () => {
+    const p = await proxy({ hosts: {}, fault: 'reset' });
+    const network = await networkFrom({ HTTPS_PROXY: `http://ci-user:${PASSWORD}@127.0.0.1:${portOf(p.url)}` });
+    const error = await waitForAgent({ url: 'https://agent.test/chat', headers: {}, seconds: 1, clock: instantClock(), network }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ProxyNotReached);
+    const message = (error as Error).message;
+    expect(message).toContain(`the last one got a connection closed without an answer (ECONNRESET) at the proxy ${p.url} (HTTPS_PROXY)`);
+    expect(message).toContain('The polls go through the proxy in HTTPS_PROXY and never reached it: check HTTPS_PROXY, or NO_PROXY for hosts to reach directly');
+    expect(message).not.toContain(PASSWORD);
   });
 
   // undici took a connection closed during CONNECT (UND_ERR_SOCKET) for one to open again, and
