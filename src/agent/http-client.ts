@@ -18,8 +18,8 @@
 // contain header values or the URL (either may carry a token).
 
 import type { EventEmitter } from 'node:events';
-import { request } from '../http/undici.js';
-import { DIRECT, proxyRefusal, unreachedProxy, type Network } from '../http/network.js';
+import { abortedConnecting, request } from '../http/undici.js';
+import { DIRECT, ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network } from '../http/network.js';
 import { networkCause, networkErrorCode } from '../http/error-code.js';
 import { redirectTarget } from '../http/redirect.js';
 import { tlsProblem } from '../http/tls.js';
@@ -65,8 +65,12 @@ export interface AgentClientDeps {
   observe?: (answered: { turn: 'welcome' | 'message'; json: unknown; mapping: AgentMapping }) => void;
   /** How the agent is reached: directly (the default) or through the environment's proxy (http/network.ts). */
   network?: Network;
+  /** The connect timeout (to the agent, or to its proxy and its answer to CONNECT); default 10 s, or agent.timeoutMs when shorter. */
+  connectTimeoutMs?: number;
 }
 
+/** undici's own connect timeout, the most a connection is given to open. */
+const CONNECT_TIMEOUT_MS = 10_000;
 /** Longest body snippet quoted in an error message. */
 export const SNIPPET_LENGTH = 200;
 /** Responses larger than this are refused (an agent reply is a chat message, not a download). */
@@ -136,6 +140,9 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     connections: Math.max(1, config.concurrency),
     pipelining: 1,
     maxResponseSize: MAX_RESPONSE_BYTES,
+    // Connecting is bounded by the turn's deadline too (undici's own 10 s when that is longer): a
+    // connection cut at the deadline is not left opening for longer (closing the client waits for it).
+    connectTimeout: deps.connectTimeoutMs ?? Math.min(CONNECT_TIMEOUT_MS, config.timeoutMs),
   });
   const limiter = deps.limiter ?? new AdaptiveLimiter(config.concurrency);
   let closed = false;
@@ -232,12 +239,19 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       return failed;
     } catch (err) {
       const code = networkErrorCode(err);
-      if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) {
+      // A proxy that never answered CONNECT times out as a request would: it is the proxy's, not the agent's.
+      if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code) && !(err instanceof ProxyConnectError))) {
         // An answer begun (a stream still coming) is said apart from no answer: the agent is up, and
         // agent.timeoutMs bounds the whole answer (docs/presets.md, "Retries and timeouts").
         if (answered !== null) {
           const got = answered;
           return fail('timeout', false, null, () => `the agent's answer (HTTP ${got}) did not end within ${config.timeoutMs} ms (agent.timeoutMs bounds the whole answer, a stream to its end)`);
+        }
+        // The deadline came while the connection was still opening: agent.timeoutMs bounds connecting
+        // too, and the message says the connection never opened, through the proxy if there is one.
+        if (abortedConnecting(err)) {
+          const through = route === null ? 'to the agent' : `through the proxy ${route.proxy} (${route.variable}) to the agent`;
+          return fail('timeout', false, null, () => `no connection ${through} opened within ${config.timeoutMs} ms (agent.timeoutMs bounds connecting too)`);
         }
         return fail('timeout', false, null, () => `agent did not answer within ${config.timeoutMs} ms`);
       }
@@ -254,6 +268,14 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         return fail('internal', false, null, () => `request could not be sent: ${errorMessage(err)}`);
       }
       if (err instanceof UndecodableBody) return fail('http', false, null, () => err.message);
+      // The proxy's own failure (its certificate, no answer to CONNECT, a connection it closed) is
+      // named as the proxy's, with its fix, not taken for the agent's (docs/configuration.md, "Behind a proxy").
+      const fault = route === null || answered !== null ? null : proxyFault(route, err);
+      const faultText = route === null || fault === null ? null : proxyFaultText(route, fault);
+      if (faultText !== null) {
+        const retried = fault?.kind === 'no-answer' || fault?.kind === 'closed';
+        return fail('network', retried, null, (n) => `${faultText.what}, after ${n}; ${faultText.fix}`);
+      }
       // A certificate Node refuses is refused again on every attempt: not retried, and the fix (a CA
       // in NODE_EXTRA_CA_CERTS, a renewal, the host name) said, never "turn verification off"
       // (docs/troubleshooting.md, "The agent").

@@ -3,7 +3,7 @@
 // fixture into an error and spend the run. GET only: nothing is sent that costs anything.
 
 import { request } from '../http/undici.js';
-import { DIRECT, proxyRefusal, unreachedProxy, type Network, type ProxyRoute } from '../http/network.js';
+import { DIRECT, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network, type ProxyRoute } from '../http/network.js';
 import { systemClock } from '../http/retry.js';
 import { UserError } from '../errors.js';
 import type { Clock } from '../types.js';
@@ -154,6 +154,14 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
       }
       observed = `HTTP ${status}`;
     } catch (e) {
+      // The proxy's certificate (or one presented through it) is refused on every poll too: named as
+      // the proxy's, with its fix (docs/configuration.md, "Behind a proxy").
+      const fault = proxyFault(route, e);
+      const faultText = route === null || fault === null ? null : proxyFaultText(route, fault);
+      if (faultText !== null && (fault?.kind === 'tls' || fault?.kind === 'intercepted')) {
+        o.log?.(`${faultText.what}; not waiting for the agent: ${faultText.fix}`);
+        return { polls, waitedMs: clock.now() - start, status: null };
+      }
       // A certificate Node refuses is refused on every poll: waiting does not change it. The wait
       // ends and says what fixes it; each item then errors with it, tried once
       // (docs/troubleshooting.md, "The agent").
@@ -169,8 +177,11 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
         o.log?.(`the proxy ${route.proxy} (${route.variable}) answered HTTP 407, proxy authentication required; not waiting for the agent: check the user and password in ${route.variable} (http://user:password@host:port)`);
         return { polls, waitedMs: clock.now() - start, status: null };
       }
-      unreached = unreachedProxy(route, networkErrorCode(e));
-      observed = unreached === null ? (refused ?? describePollError(e)) : `${describePollError(e)} at the proxy ${unreached.proxy} (${unreached.variable})`;
+      // A proxy that never answered CONNECT, or closed the connection, was not passed either.
+      unreached = unreachedProxy(route, networkErrorCode(e)) ?? (fault?.kind === 'no-answer' || fault?.kind === 'closed' ? route : null);
+      const at = unreached === null ? '' : ` at the proxy ${unreached.proxy} (${unreached.variable})`;
+      const seen = fault?.kind === 'no-answer' ? 'no answer to CONNECT in time' : fault?.kind === 'closed' ? `a connection closed without an answer (${fault.code})` : describePollError(e);
+      observed = unreached === null ? (refused ?? seen) : `${seen}${at}`;
     }
     const remaining = deadline - clock.now();
     if (interrupted()) throw new AgentWaitInterrupted(Math.round((clock.now() - start) / 1000), polls, observed, o.signal);

@@ -132,6 +132,36 @@ function proxyDownCause(proxy: string, variable: string, text: string, toward: s
   return { key, what: `could not reach the proxy ${proxy} (${variable}), ${toward}`, hint: fix };
 }
 
+/**
+ * A failure the proxy itself is named in (src/http/network.ts, proxyFaultText): its certificate, a
+ * certificate refused through it, no answer to CONNECT, a connection it closed or never opened; else
+ * a proxy that could not be reached. The fix is the one the message gives, after its first "; ".
+ * Null when the text names no proxy.
+ */
+function proxyFaultCause(text: string, toward: string, key: string): Cause | null {
+  const named = /the proxy (\S+) \(([A-Za-z_]+)\)/.exec(text);
+  if (named === null) return null;
+  const proxy = named[1] ?? '';
+  const variable = named[2] ?? '';
+  const at = `the proxy ${proxy} (${variable})`;
+  const given = text.includes('; ') ? text.slice(text.indexOf('; ') + 2) : null;
+  const fix = given ?? `check ${variable}, or NO_PROXY for hosts to reach directly (${docsUrl('configuration.md', 'Behind a proxy')})`;
+  const tls = /the TLS certificate (of the proxy|for (\S+), through the proxy) \S+ \([A-Za-z_]+\),? is refused: (.+?) \(([A-Z_]+)\)/.exec(text);
+  if (tls !== null) {
+    const whose = tls[2] === undefined ? `of ${at}` : `for ${tls[2]}, through ${at},`;
+    return { key: `proxy-tls:${tls[4] ?? ''}:${key}`, what: `the TLS certificate ${whose} is refused, ${toward}: ${tls[3] ?? ''} (${tls[4] ?? ''})`, hint: fix };
+  }
+  const connect = /did not answer CONNECT within (\d+) ms/.exec(text);
+  if (connect !== null) return { key: `proxy-connect:${key}`, what: `no answer from ${at} to CONNECT within ${connect[1] ?? ''} ms, ${toward}`, hint: fix };
+  if (/closed the connection without answering/.test(text)) return { key: `proxy-closed:${key}`, what: `${at} closed the connection without answering, ${toward}`, hint: fix };
+  const opening = /no connection through the proxy \S+ \([A-Za-z_]+\)(?: to \S+ \S+)? opened within (\d+) ms/.exec(text);
+  if (opening !== null) {
+    return { key: `proxy-opening:${key}`, what: `no connection through ${at} within ${opening[1] ?? ''} ms, ${toward}`, hint: `the proxy did not open it, or the server behind it did not answer: ${fix}` };
+  }
+  if (/could not reach the proxy|at the proxy/.test(text)) return proxyDownCause(proxy, variable, text, toward, `proxy-down:${key}`);
+  return null;
+}
+
 /** The cause of an errored replay, from its error class and message. */
 function errorCause(errorKind: string, error: string, endpoint: string | null, answered: boolean): Cause {
   const text = withoutTurn(error);
@@ -160,10 +190,10 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
         hint: proxyHint(proxied, refusal?.[1] === 'request (forwarded)' ? 'HTTP_PROXY' : 'HTTPS_PROXY'),
       };
     }
-    // The proxy itself could not be reached: the agent's address was never tried, so the fix is the
-    // proxy's variable, not agent.url (docs/configuration.md, "Behind a proxy").
-    const proxy = /could not reach the proxy (\S+) \(([A-Za-z_]+)\)/.exec(text);
-    if (proxy) return proxyDownCause(proxy[1] ?? '', proxy[2] ?? '', text, `on the way to ${at(endpoint)}`, `proxy-down:${url}`);
+    // The proxy itself could not be reached, or failed (its certificate, no answer to CONNECT, a
+    // connection it closed): the fix is the proxy's, not agent.url (docs/configuration.md, "Behind a proxy").
+    const failedProxy = proxyFaultCause(text, `on the way to ${at(endpoint)}`, url);
+    if (failedProxy !== null) return failedProxy;
     // A certificate Node refused: the message says what is wrong and the fix (src/http/tls.ts).
     const tls = /the agent's TLS certificate is refused, after [^:]+: (.+?) \(([A-Z_]+)\); (.+)$/.exec(text);
     if (tls) {
@@ -198,6 +228,16 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
   }
   if (errorKind === 'timeout') {
     const ms = /within (\d+) ms/.exec(text)?.[1];
+    // The deadline came while the connection was still opening (agent.timeoutMs bounds connecting too).
+    const opening = proxyFaultCause(text, `on the way to ${at(endpoint)}`, url);
+    if (opening !== null) return opening;
+    if (/^no connection to the agent opened within/.test(text)) {
+      return {
+        key: `timeout:connect:${url}`,
+        what: `no connection to ${at(endpoint)} within ${ms ?? 'its'} ms`,
+        hint: 'the host never completed the connection (a host that is down, or a firewall that drops packets, looks like this): check agent-url (agent.url) and that the agent is up; raise agent.timeoutMs if it is only slow',
+      };
+    }
     // The agent answered, and its answer (a stream) was still coming at the deadline: it is up.
     if (/answer \(HTTP \d{3}\) did not end within/.test(text)) {
       return {
@@ -242,14 +282,12 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
 
 /**
  * A judge's or simulator's call that failed at the proxy (src/judge/http.ts): the proxy could not
- * be reached, or it refused the tunnel. Null for any other reason.
+ * be reached, failed, or refused the tunnel. Null for any other reason.
  */
 function proxyCause(reason: string, who: string, toward: string): Cause | null {
-  const down = /at the proxy (\S+) \(([A-Za-z_]+)\)/.exec(reason);
-  if (down) return proxyDownCause(down[1] ?? '', down[2] ?? '', reason, toward, `${who}:proxy-down`);
   const refusal = /the proxy refused the (tunnel \(CONNECT\)|request \(forwarded\)): HTTP (\d{3})/.exec(reason);
   const refused = refusal?.[2];
-  if (refused === undefined) return null;
+  if (refused === undefined) return proxyFaultCause(reason, toward, who);
   return {
     key: `${who}:proxy:${refused}`,
     what: `the proxy refused to connect ${toward.replace(/^on the way /, '')} (HTTP ${refused})`,

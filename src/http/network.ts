@@ -12,7 +12,10 @@
 import { BlockList, isIP } from 'node:net';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import { UserError } from '../errors.js';
+import { networkErrorCode } from './error-code.js';
+import { ProxyConnectError } from './proxy-error.js';
 import { localhostConnect } from './localhost.js';
+import { tlsProblem, type TlsProblem } from './tls.js';
 import { Agent } from './undici.js';
 
 /** One entry of NO_PROXY: a host (or a domain, with `suffix`), perhaps with a port (0: any). */
@@ -37,7 +40,13 @@ export interface ProxySettings {
 export interface ProxyRoute {
   proxy: string;
   variable: string;
+  /** The target's host, as NO_PROXY would name it. */
+  host: string;
+  /** An http:// target through an http:// proxy: the request is forwarded, not tunnelled (CONNECT). */
+  forwarded: boolean;
 }
+
+export { ProxyConnectError };
 
 /** Opens the connections of one client: `target` is the origin it talks to. */
 export interface Network {
@@ -183,6 +192,77 @@ export function unreachedProxy(route: ProxyRoute | null, code: string | null | u
   return route !== null && code != null && UNREACHED.has(code) ? route : null;
 }
 
+/** What went wrong at the proxy, when the proxy itself failed (not the server behind it); `unreached`: see UNREACHED. */
+export type ProxyFault =
+  /** The proxy's own certificate (an https:// proxy). */
+  | { kind: 'tls'; tls: TlsProblem }
+  /** A certificate refused through the tunnel: the proxy's, if it inspects TLS, else the server's. */
+  | { kind: 'intercepted'; tls: TlsProblem }
+  /** No answer to CONNECT within the connect timeout. */
+  | { kind: 'no-answer'; timeoutMs: number }
+  /** A connection to the proxy closed or reset before any answer. */
+  | { kind: 'closed'; code: string }
+  | { kind: 'unreached'; code: string };
+
+const CLOSED = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
+/**
+ * The proxy's part in a failed request through `route` (null: none, or no proxy): a failure while
+ * opening the tunnel is the proxy's, as is a forwarding proxy's connection closed before an answer;
+ * a certificate refused through a tunnel may be the proxy's (docs/configuration.md, "Behind a proxy").
+ */
+export function proxyFault(route: ProxyRoute | null, err: unknown): ProxyFault | null {
+  if (route === null) return null;
+  const code = networkErrorCode(err);
+  if (code === undefined) return null;
+  const tls = tlsProblem(code);
+  if (err instanceof ProxyConnectError) {
+    if (tls !== null) return { kind: 'tls', tls };
+    if (code === 'UND_ERR_HEADERS_TIMEOUT') return { kind: 'no-answer', timeoutMs: err.timeoutMs };
+    if (UNREACHED.has(code)) return { kind: 'unreached', code };
+    return { kind: 'closed', code };
+  }
+  if (UNREACHED.has(code)) return { kind: 'unreached', code };
+  if (tls !== null) return route.forwarded ? null : { kind: 'intercepted', tls };
+  if (route.forwarded && CLOSED.has(code)) return { kind: 'closed', code };
+  return null;
+}
+
+/**
+ * A proxy's fault in words: what happened, naming the proxy (without credentials) and its variable, and the fix; null for `unreached`, which the
+ * clients word themselves. `the proxy http://proxy.corp:3128 (HTTPS_PROXY) did not answer CONNECT
+ * within 10000 ms (the connect timeout)`.
+ */
+export function proxyFaultText(route: ProxyRoute, fault: ProxyFault): { what: string; fix: string } | null {
+  const at = `the proxy ${route.proxy} (${route.variable})`;
+  const direct = `or name ${route.host} in NO_PROXY to reach it directly`;
+  switch (fault.kind) {
+    case 'tls': {
+      const { tls } = fault;
+      const fix =
+        tls.kind === 'untrusted'
+          ? `point NODE_EXTRA_CA_CERTS at the proxy's CA certificate (a PEM file), ${direct}`
+          : tls.kind === 'expired'
+            ? `the proxy's certificate must be renewed (${tls.fix}), ${direct}`
+            : `give the proxy in ${route.variable} by a host name its certificate names, ${direct}`;
+      return { what: `the TLS certificate of ${at} is refused: ${tls.what} (${tls.code})`, fix };
+    }
+    case 'intercepted': {
+      const { tls } = fault;
+      return {
+        what: `the TLS certificate for ${route.host}, through ${at}, is refused: ${tls.what} (${tls.code})`,
+        fix: `a proxy that inspects TLS presents its own: point NODE_EXTRA_CA_CERTS at the proxy's CA certificate (a PEM file), ${direct}; if it is ${route.host}'s own certificate: ${tls.fix}`,
+      };
+    }
+    case 'no-answer':
+      return { what: `${at} did not answer CONNECT within ${fault.timeoutMs} ms (the connect timeout)`, fix: `check that the proxy is up and lets ${route.host} through, ${direct}` };
+    case 'closed':
+      return { what: `${at} closed the connection without answering (${fault.code})`, fix: `see the proxy's log (it may refuse ${route.host}, or limit connections), ${direct}` };
+    case 'unreached':
+      return null;
+  }
+}
+
 /** How a proxy is named in a log line: its host, never its credentials. */
 export function proxyName(proxy: URL): string {
   return `${proxy.protocol}//${proxy.host}`;
@@ -205,7 +285,9 @@ export async function networkFrom(env: Record<string, string | undefined>): Prom
       // The client's connect timeout holds through the proxy too: undici's ProxyAgent opens its
       // connections (to the proxy, and TLS through the tunnel) with its own 10 s unless told.
       const timeout = options.connectTimeout ?? (typeof options.connect === 'object' ? options.connect.timeout : undefined);
-      const connect = timeout == null ? {} : { proxyTls: { timeout }, requestTls: { timeout } };
+      // A proxy at localhost is reached on either loopback family, as the agent is (src/http/localhost.ts).
+      const local = localhostConnect(proxy) ?? {};
+      const connect = timeout == null ? { proxyTls: local } : { proxyTls: { timeout, ...local }, requestTls: { timeout } };
       // The same timeout bounds the proxy's answer to a CONNECT (src/http/proxy-agent.ts).
       return new ProxyAgent({ ...options, uri: proxy.href, proxyTunnel: false, ...connect }, timeout ?? undefined);
     },
@@ -218,7 +300,7 @@ export async function networkFrom(env: Record<string, string | undefined>): Prom
       const proxy = proxyOf(url);
       if (proxy === null) return null;
       const variable = (url.protocol === 'https:' ? settings.variables.https : settings.variables.http) ?? (url.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY');
-      return { proxy: proxyName(proxy), variable };
+      return { proxy: proxyName(proxy), variable, host: url.hostname, forwarded: url.protocol === 'http:' && proxy.protocol === 'http:' };
     },
   };
 }

@@ -17,6 +17,8 @@ const WRONG_NAME = new Set(['ERR_TLS_CERT_ALTNAME_INVALID', 'HOSTNAME_MISMATCH']
 
 export interface TlsProblem {
   code: string;
+  /** Which kind of fix: a CA to trust, a certificate to renew, a host name to use. */
+  kind: 'untrusted' | 'expired' | 'name';
   /** What is wrong with the certificate, e.g. "expired". */
   what: string;
   /** What to do. */
@@ -29,16 +31,17 @@ export function tlsProblem(code: string | undefined): TlsProblem | null {
   if (UNTRUSTED.has(code)) {
     return {
       code,
+      kind: 'untrusted',
       what: 'self-signed, or signed by a CA Node does not trust',
       fix: 'point NODE_EXTRA_CA_CERTS at that CA\'s certificate (a PEM file) in the environment agent-replay runs in',
     };
   }
   if (EXPIRED.has(code)) {
     const what = code === 'CERT_NOT_YET_VALID' ? 'not valid yet' : code === 'CERT_REVOKED' ? 'revoked' : 'expired';
-    return { code, what, fix: code === 'CERT_NOT_YET_VALID' ? "check the runner's clock, or renew the certificate" : 'renew the certificate' };
+    return { code, kind: 'expired', what, fix: code === 'CERT_NOT_YET_VALID' ? "check the runner's clock, or renew the certificate" : 'renew the certificate' };
   }
   if (WRONG_NAME.has(code)) {
-    return { code, what: 'made out to another host name', fix: 'use a host name the certificate names in the URL' };
+    return { code, kind: 'name', what: 'made out to another host name', fix: 'use a host name the certificate names in the URL' };
   }
   return null;
 }

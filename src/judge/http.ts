@@ -9,11 +9,11 @@
 // Never throws: a failure is a reason string that says what was observed.
 
 import type { Dispatcher } from 'undici';
-import { proxyRefusal, unreachedProxy, type ProxyRoute } from '../http/network.js';
+import { ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type ProxyRoute } from '../http/network.js';
 import { redirectTarget } from '../http/redirect.js';
 import { tlsProblem } from '../http/tls.js';
 import { networkErrorCode, networkErrorText } from '../http/error-code.js';
-import { request } from '../http/undici.js';
+import { abortedConnecting, request } from '../http/undici.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import type { Clock } from '../types.js';
 import { askedRetryAfterOf, attemptsText, withRetries } from '../http/retry.js';
@@ -59,8 +59,9 @@ type Attempt =
   | { kind: 'ok'; json: unknown }
   | { kind: 'fatal'; reason: string }
   | { kind: 'http'; status: number; message: string | null; body: string; retryAfterMs: number | null }
-  | { kind: 'network'; reason: string }
-  | { kind: 'timeout' };
+  | { kind: 'network'; reason: string; fix?: string }
+  /** `connecting`: the deadline came while the connection was still opening. */
+  | { kind: 'timeout'; connecting?: boolean };
 
 /** The provider's own error message, when the body carries one (`{error: {message}}`). */
 function errorMessage(text: string): string | null {
@@ -104,7 +105,14 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 
 function describeNetworkError(err: unknown, route: ProxyRoute | null): Attempt {
   const code = networkErrorCode(err);
-  if (code && TIMEOUT_CODES.has(code)) return { kind: 'timeout' };
+  // The proxy's own failure (its certificate, no answer to CONNECT, a connection it closed) is named
+  // as the proxy's, with its fix; a certificate is refused again on every attempt (docs/configuration.md, "Behind a proxy").
+  const fault = route === null ? null : proxyFault(route, err);
+  const text = route === null || fault === null ? null : proxyFaultText(route, fault);
+  if (text !== null) {
+    return fault?.kind === 'tls' || fault?.kind === 'intercepted' ? { kind: 'fatal', reason: `${text.what}; ${text.fix}` } : { kind: 'network', reason: text.what, fix: text.fix };
+  }
+  if (code && TIMEOUT_CODES.has(code) && !(err instanceof ProxyConnectError)) return { kind: 'timeout' };
   // A certificate Node refuses is refused again on every attempt: not retried, its fix said, never
   // "turn verification off" (docs/troubleshooting.md, "Not evaluated").
   const tls = tlsProblem(code);
@@ -173,7 +181,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     const retryAfterMs = askedRetryAfterOf(res.headers, opts.clock.now());
     return { kind: 'http', status: res.statusCode, message: message ? oneLine(message, 120) : null, body: oneLine(text, 1000), retryAfterMs };
   } catch (err) {
-    if (timedOut) return { kind: 'timeout' };
+    if (timedOut) return { kind: 'timeout', connecting: abortedConnecting(err) };
     if (opts.signal?.aborted) return INTERRUPTED;
     // Too large, or not what its coding says: the same answer again would be too.
     if (networkErrorCode(err) === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return { kind: 'fatal', reason: `response is larger than ${MAX_RESPONSE_BYTES} bytes` };
@@ -189,15 +197,20 @@ function retryable(a: Attempt): boolean {
   return a.kind === 'http' && (a.status === 429 || a.status >= 500);
 }
 
-function describe(a: Attempt, result: Parameters<typeof attemptsText>[0], timeoutMs: number): string {
+function describe(a: Attempt, result: Parameters<typeof attemptsText>[0], timeoutMs: number, proxy: ProxyRoute | null): string {
   const attempts = result.attempts;
   const times = attempts === 1 && result.throttled === undefined ? '' : ` after ${attemptsText(result)}`;
   switch (a.kind) {
     case 'http':
       return `HTTP ${a.status}${times}${a.message ? `: ${a.message}` : ''}`;
     case 'network':
-      return `${a.reason}${times}`;
+      return `${a.reason}${times}${a.fix === undefined ? '' : `; ${a.fix}`}`;
     case 'timeout':
+      // timeoutMs bounds connecting too: a connection that never opened is said apart from a slow answer.
+      if (a.connecting === true) {
+        const through = proxy === null ? '' : ` through the proxy ${proxy.proxy} (${proxy.variable})`;
+        return `no connection${through} opened within ${timeoutMs} ms${attempts === 1 ? '' : ` (${attempts} attempts)`}`;
+      }
       return `timed out after ${timeoutMs} ms${attempts === 1 ? '' : ` (${attempts} attempts)`}`;
     case 'fatal':
       return a.reason;
@@ -230,7 +243,7 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
     { ...loop, budgetMs: opts.timeoutMs * (Math.max(0, opts.retries) + 1) },
   );
   if (result.ok) return { ok: true, json: result.value };
-  const reason = describe(result.failure, result, opts.timeoutMs);
+  const reason = describe(result.failure, result, opts.timeoutMs, opts.proxy ?? null);
   const failure = result.failure;
   return failure.kind === 'http' ? { ok: false, reason, status: failure.status, body: failure.body } : { ok: false, reason };
 }

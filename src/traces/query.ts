@@ -12,7 +12,8 @@
 // unknown route is its router's `404 page not found` (a gateway's: an HTML page).
 
 import { parseRetryAfter } from '../http/retry.js';
-import { DIRECT, unreachedProxy, type Network } from '../http/network.js';
+import { DIRECT, proxyFault, proxyFaultText, unreachedProxy, type Network } from '../http/network.js';
+import { tlsProblem } from '../http/tls.js';
 import { networkErrorCode, networkErrorText } from '../http/error-code.js';
 import { request } from '../http/undici.js';
 import type { Span, SpanSource, TracesConfig, TurnSpans } from '../types.js';
@@ -128,6 +129,15 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
       if (e instanceof TraceStoreError) throw e;
       if (e instanceof UndecodableBody) throw new TraceStoreError(e.message);
       if (signal?.aborted) return { kind: 'not found' };
+      // A certificate Node refuses is refused again on every poll: not asked again until waitMs, the
+      // fix said at once, as the agent's client says it; a proxy's is named as the proxy's
+      // (docs/traces.md, "Query: a trace store").
+      const fault = proxyFault(route, e);
+      const faultText = route === null || fault === null ? null : proxyFaultText(route, fault);
+      if (faultText !== null && (fault?.kind === 'tls' || fault?.kind === 'intercepted')) throw new TraceStoreError(`GET ${shown} failed: ${faultText.what}; ${faultText.fix}`);
+      const tls = tlsProblem(networkErrorCode(e));
+      if (tls !== null) throw new TraceStoreError(`GET ${shown} failed: the store's TLS certificate is refused: ${tls.what} (${tls.code}); ${tls.fix}`);
+      if (faultText !== null) return { kind: 'failed', why: `GET ${shown} failed: ${faultText.what}; ${faultText.fix}`, retryAfterMs: 0 };
       // Through a proxy, a connection that never opened is the proxy's: the store's address was not
       // tried, so the fix is the proxy's variable, not traces.query.url (docs/configuration.md, "Behind a proxy").
       const proxy = unreachedProxy(route, networkErrorCode(e));

@@ -204,6 +204,28 @@ describe('a proxy that cannot be reached', () => {
   });
 });
 
+describe('a proxy at fault', () => {
+  it("an https:// proxy whose certificate Node refuses: the cause names the proxy, its variable and its fix, not the agent's certificate; the password shown nowhere", async () => {
+    const p = await proxy({});
+    const front = await tlsFront(portOf(p.url));
+    closers.push(front.close);
+    const cwd = await makeProject({ config: agentConfig('https://agent.test/api/chat', NO_WELCOME), fixtures: { 'f.yml': FIXTURE } });
+    const r = await cli(['run', '--out', 'results.json', '--wait-for-agent', '5'], cwd, { HTTPS_PROXY: `https://ci-user:pr0xy-pw@127.0.0.1:${front.port}` }, { engine: { clock: instantClock() } });
+    const fix = "point NODE_EXTRA_CA_CERTS at the proxy's CA certificate (a PEM file), or name agent.test in NO_PROXY to reach it directly";
+    expect(r.stderr).toContain(`the TLS certificate of the proxy https://127.0.0.1:${front.port} (HTTPS_PROXY) is refused: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT); not waiting for the agent: ${fix}`);
+    expect(r.stdout.split('\n')[1]).toBe(
+      `  cause: the TLS certificate of the proxy https://127.0.0.1:${front.port} (HTTPS_PROXY) is refused, on the way to https://agent.test/api/chat: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT): ${fix}`,
+    );
+    const written = await readFile(join(cwd, 'results.json'), 'utf8');
+    expect(byLabel(await readResults(join(cwd, 'results.json'))).get('refund')?.error).toContain(`the TLS certificate of the proxy https://127.0.0.1:${front.port} (HTTPS_PROXY) is refused`);
+    for (const text of [r.stdout, r.stderr, written]) {
+      expect(text).not.toContain('pr0xy-pw');
+      expect(text).not.toContain("agent's TLS certificate");
+    }
+    expect(p.seen).toEqual([]);
+  });
+});
+
 describe('a proxy that refuses the credentials (407), before the judge and the wait', () => {
   it('the judge: the tunnel is asked once, not retried, and the cause is the proxy\'s credentials', async () => {
     const agent = await serve(scriptedAgent({ refund: 'Within 30 days.' }));

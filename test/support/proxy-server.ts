@@ -35,6 +35,19 @@ export interface ProxyOptions {
   hosts: Record<string, number>;
   /** The only Proxy-Authorization accepted (`Basic ...`); others are answered 407. Null: none asked. */
   requireAuth?: string | null;
+  /**
+   * A proxy at fault, for every CONNECT and forwarded request (each still recorded in `seen`): `reset`
+   * resets the connection, `close` closes it, `silent` never answers.
+   */
+  fault?: 'reset' | 'close' | 'silent';
+  /** The loopback address it listens on: 127.0.0.1 (the default) or ::1. */
+  host?: '127.0.0.1' | '::1';
+}
+
+/** What a proxy at fault does to the connection it was asked on. */
+function misbehave(fault: NonNullable<ProxyOptions['fault']>, socket: Socket): void {
+  if (fault === 'reset') socket.resetAndDestroy();
+  else if (fault === 'close') socket.end();
 }
 
 export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
@@ -50,6 +63,10 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
   const server = createServer((req, res) => {
     const auth = authOf(req.headers);
     seen.push({ kind: 'forward', line: `${req.method} ${req.url}`, auth });
+    if (o.fault !== undefined) {
+      misbehave(o.fault, req.socket);
+      return;
+    }
     if (refused(auth)) {
       res.writeHead(407, { 'proxy-authenticate': 'Basic realm="test"' }).end();
       return;
@@ -79,6 +96,10 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
   server.on('connect', (req, client: Socket, head: Buffer) => {
     const auth = authOf(req.headers);
     seen.push({ kind: 'connect', line: `CONNECT ${req.url}`, auth });
+    if (o.fault !== undefined) {
+      misbehave(o.fault, client);
+      return;
+    }
     if (refused(auth)) {
       client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\n\r\n');
       return;
@@ -95,8 +116,9 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
       pipeBoth(client, upstream, sockets);
     });
   });
-  const { port, close } = await listen(server, sockets);
-  return { url: `http://127.0.0.1:${port}`, seen, close };
+  const host = o.host ?? '127.0.0.1';
+  const { port, close } = await listen(server, sockets, host);
+  return { url: `http://${host === '::1' ? '[::1]' : host}:${port}`, seen, close };
 }
 
 /** Pipes two sockets both ways; either one's error ends both. `upstream` is closed with the server. */
@@ -114,9 +136,9 @@ function track(socket: Socket, sockets: Set<Socket>): void {
 }
 
 /** Listens on a free loopback port; `close` also destroys every socket still open (the server's and `sockets`). */
-async function listen(server: Server, sockets: Set<Socket>): Promise<{ port: number; close(): Promise<void> }> {
+async function listen(server: Server, sockets: Set<Socket>, host = '127.0.0.1'): Promise<{ port: number; close(): Promise<void> }> {
   server.on('connection', (s: Socket) => track(s, sockets));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   return {
     port: (server.address() as AddressInfo).port,
     close: async () => {

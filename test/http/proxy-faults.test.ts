@@ -1,0 +1,288 @@
+// A proxy at fault, named for what failed (docs/configuration.md, "Behind a proxy"): its own
+// certificate, a certificate refused through it, a connection it reset or closed, a CONNECT it never
+// answered, a connection still opening at a request's deadline, and a proxy at localhost on either
+// loopback family. Real proxies on loopback (test/support/proxy-server.ts), the agent's client, the
+// judge and a trace store as a run makes them; the messages read as the user reads them: the
+// right machine, the right fix, never the proxy's password.
+
+import { networkInterfaces } from 'node:os';
+import { createServer, type Server, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHttpAgentClient } from '../../src/agent/index.js';
+import { instantClock, ProxyNotReached, waitForAgent } from '../../src/agent/ready.js';
+import { defaultConfig, type AgentConfig, type JudgeConfig } from '../../src/config.js';
+import { causeLine, causeOf } from '../../src/evaluate/causes.js';
+import { networkFrom, type Network } from '../../src/http/network.js';
+import { createJudge } from '../../src/judge/index.js';
+import { createQuerySource, TraceStoreError, type PollClock } from '../../src/traces/query.js';
+import type { AgentOutcome, Judge } from '../../src/types.js';
+import { startAgentServer } from '../support/agent-server.js';
+import { startProxy, tlsFront, type ProxyOptions, type ProxyServer } from '../support/proxy-server.js';
+
+const PASSWORD = 'pr0xy-s3cret';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+async function proxy(o: ProxyOptions): Promise<ProxyServer> {
+  const p = await startProxy(o);
+  cleanups.push(() => p.close());
+  return p;
+}
+
+/** The agent on loopback, behind TLS with the test certificate (not trusted here: no NODE_EXTRA_CA_CERTS). */
+async function tlsAgent(): Promise<number> {
+  const agent = await startAgentServer(() => ({ json: { reply: 'Within 30 days.' } }));
+  cleanups.push(() => agent.close());
+  const front = await tlsFront(Number(new URL(agent.url).port));
+  cleanups.push(() => front.close());
+  return front.port;
+}
+
+/** A server that takes connections and never says a word (no TLS handshake, no answer to CONNECT). */
+async function silent(): Promise<number> {
+  const sockets: Socket[] = [];
+  const server: Server = createServer((s) => void sockets.push(s));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return (server.address() as { port: number }).port;
+}
+
+const portOf = (url: string): number => Number(new URL(url).port);
+
+function agentClient(over: Partial<AgentConfig>, network: Network, connectTimeoutMs?: number): { converse: () => Promise<AgentOutcome> } {
+  const c = createHttpAgentClient({ ...defaultConfig().agent, start: null, retries: 2, backoffMs: 0, ...over }, { network, ...(connectTimeoutMs === undefined ? {} : { connectTimeoutMs }) });
+  cleanups.push(() => c.close());
+  return { converse: () => c.converse({ session: 's', message: 'refund?', persona: 'p' }) };
+}
+
+function judge(over: Partial<JudgeConfig>, network: Network): Judge {
+  const config: JudgeConfig = { provider: 'openai', baseUrl: 'https://judge.test/v1', model: 'm', apiKey: 'k', timeoutMs: 5000, retries: 2, backoffMs: 0, concurrency: 1, label: null, ...over };
+  const j = createJudge(config, { network, clock: { now: () => 0, sleep: async () => undefined }, random: () => 0.5 });
+  cleanups.push(() => j.close());
+  return j;
+}
+
+const errorOf = (o: AgentOutcome): string => (o.kind === 'errored' ? o.error : `not errored: ${o.kind}`);
+
+/** The cause line a run prints for one errored item. */
+function causeText(errorKind: string, error: string, endpoint: string): string {
+  const cause = causeOf({ label: 'refund', errored: true, verdict: null, errorKind, error }, endpoint);
+  return cause === null ? 'no cause' : causeLine({ ...cause, labels: ['refund'] }, 1);
+}
+
+describe("the proxy's own certificate, and one refused through it", () => {
+  it('an https:// proxy whose certificate Node refuses: the agent, the judge and the cause name the proxy, its variable and its fix, tried once, never the password', async () => {
+    const p = await proxy({ hosts: {} });
+    const front = await tlsFront(portOf(p.url));
+    cleanups.push(() => front.close());
+    const network = await networkFrom({ HTTPS_PROXY: `https://ci-user:${PASSWORD}@127.0.0.1:${front.port}` });
+    const shown = `https://127.0.0.1:${front.port}`;
+
+    const outcome = await agentClient({ url: 'https://agent.test:8443/chat' }, network).converse();
+    const error = errorOf(outcome);
+    expect(error).toBe(
+      `message turn: the TLS certificate of the proxy ${shown} (HTTPS_PROXY) is refused: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT), after 1 attempt; ` +
+        "point NODE_EXTRA_CA_CERTS at the proxy's CA certificate (a PEM file), or name agent.test in NO_PROXY to reach it directly",
+    );
+    const cause = causeText('network', error, 'https://agent.test:8443/chat');
+    expect(cause).toBe(
+      `the TLS certificate of the proxy ${shown} (HTTPS_PROXY) is refused, on the way to https://agent.test:8443/chat: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT): ` +
+        "point NODE_EXTRA_CA_CERTS at the proxy's CA certificate (a PEM file), or name agent.test in NO_PROXY to reach it directly",
+    );
+
+    const scored = await judge({}, network).score('polite', 'Within 30 days.');
+    const reason = scored.ok ? 'scored' : scored.reason;
+    expect(reason).toBe(
+      `the TLS certificate of the proxy ${shown} (HTTPS_PROXY) is refused: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT); ` +
+        "point NODE_EXTRA_CA_CERTS at the proxy's CA certificate (a PEM file), or name judge.test in NO_PROXY to reach it directly",
+    );
+    // Before any CONNECT: the proxy's TLS failed, and no attempt was repeated.
+    expect(p.seen).toEqual([]);
+    for (const text of [error, cause, reason]) {
+      expect(text).not.toContain(PASSWORD);
+      expect(text).not.toContain("the agent's TLS certificate");
+    }
+  });
+
+  it('a certificate refused through a tunnel (a proxy that inspects TLS presents its own): named with the proxy, and both fixes', async () => {
+    const port = await tlsAgent();
+    const p = await proxy({ hosts: { 'agent.test': port } });
+    const network = await networkFrom({ HTTPS_PROXY: `http://ci-user:${PASSWORD}@127.0.0.1:${portOf(p.url)}` });
+    const error = errorOf(await agentClient({ url: `https://agent.test:${port}/chat` }, network).converse());
+    expect(error).toBe(
+      `message turn: the TLS certificate for agent.test, through the proxy ${p.url} (HTTPS_PROXY), is refused: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT), after 1 attempt; ` +
+        "a proxy that inspects TLS presents its own: point NODE_EXTRA_CA_CERTS at the proxy's CA certificate (a PEM file), or name agent.test in NO_PROXY to reach it directly; " +
+        "if it is agent.test's own certificate: point NODE_EXTRA_CA_CERTS at that CA's certificate (a PEM file) in the environment agent-replay runs in",
+    );
+    expect(causeText('network', error, `https://agent.test:${port}/chat`)).toMatch(
+      new RegExp(`^the TLS certificate for agent\\.test, through the proxy ${p.url.replace(/[.:/]/g, '\\$&')} \\(HTTPS_PROXY\\), is refused, on the way to .*: a proxy that inspects TLS presents its own: point NODE_EXTRA_CA_CERTS`),
+    );
+    expect(p.seen.map((s) => s.line)).toEqual([`CONNECT agent.test:${port}`]);
+    expect(error).not.toContain(PASSWORD);
+  });
+});
+
+describe('a proxy that resets or closes the connection', () => {
+  it('reset at CONNECT, and a forwarded request reset: the proxy named, not the agent; the cause says so', async () => {
+    const p = await proxy({ hosts: {}, fault: 'reset' });
+    const network = await networkFrom({ HTTPS_PROXY: p.url, HTTP_PROXY: `http://ci-user:${PASSWORD}@127.0.0.1:${portOf(p.url)}` });
+    const fix = 'see the proxy\'s log (it may refuse agent.test, or limit connections), or name agent.test in NO_PROXY to reach it directly';
+    const tunnelled = errorOf(await agentClient({ url: 'https://agent.test/chat', retries: 0 }, network).converse());
+    expect(tunnelled).toBe(`message turn: the proxy ${p.url} (HTTPS_PROXY) closed the connection without answering (ECONNRESET), after 1 attempt; ${fix}`);
+    const forwarded = errorOf(await agentClient({ url: 'http://agent.test/chat', retries: 0 }, network).converse());
+    expect(forwarded).toBe(`message turn: the proxy ${p.url} (HTTP_PROXY) closed the connection without answering (ECONNRESET), after 1 attempt; ${fix}`);
+    expect(causeText('network', forwarded, 'http://agent.test/chat')).toBe(`the proxy ${p.url} (HTTP_PROXY) closed the connection without answering, on the way to http://agent.test/chat: ${fix}`);
+    expect(forwarded).not.toContain(PASSWORD);
+  });
+
+  it('--wait-for-agent through a proxy that resets every poll: the wait names the proxy and its fix, not the agent URL', async () => {
+    const p = await proxy({ hosts: {}, fault: 'reset' });
+    const network = await networkFrom({ HTTPS_PROXY: `http://ci-user:${PASSWORD}@127.0.0.1:${portOf(p.url)}` });
+    const error = await waitForAgent({ url: 'https://agent.test/chat', headers: {}, seconds: 1, clock: instantClock(), network }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ProxyNotReached);
+    const message = (error as Error).message;
+    expect(message).toContain(`the last one got a connection closed without an answer (ECONNRESET) at the proxy ${p.url} (HTTPS_PROXY)`);
+    expect(message).toContain('The polls go through the proxy in HTTPS_PROXY and never reached it: check HTTPS_PROXY, or NO_PROXY for hosts to reach directly');
+    expect(message).not.toContain(PASSWORD);
+  });
+
+  // undici took a connection closed during CONNECT (UND_ERR_SOCKET) for one to open again, and
+  // opened another, for ever: the test's own timeout is the failure.
+  it('closed at CONNECT: the request fails once, naming the proxy, instead of reconnecting without end', { timeout: 5_000 }, async () => {
+    const p = await proxy({ hosts: {}, fault: 'close' });
+    const network = await networkFrom({ HTTPS_PROXY: p.url });
+    const error = errorOf(await agentClient({ url: 'https://agent.test/chat', retries: 0 }, network).converse());
+    expect(error).toMatch(new RegExp(`^message turn: the proxy ${p.url.replace(/[.:/]/g, '\\$&')} \\(HTTPS_PROXY\\) closed the connection without answering \\(UND_ERR_SOCKET\\), after 1 attempt`));
+    expect(p.seen).toHaveLength(1);
+  });
+});
+
+describe('a connection that does not open in time', () => {
+  it("a CONNECT the proxy never answers: the proxy did not answer within the connect timeout, not the agent's timeout", { timeout: 5_000 }, async () => {
+    const port = await silent();
+    const network = await networkFrom({ HTTPS_PROXY: `http://ci-user:${PASSWORD}@127.0.0.1:${port}` });
+    const outcome = await agentClient({ url: 'https://agent.test/chat', retries: 0, timeoutMs: 30_000 }, network, 150).converse();
+    expect(outcome).toMatchObject({ kind: 'errored', errorKind: 'network' });
+    const error = errorOf(outcome);
+    expect(error).toBe(
+      `message turn: the proxy http://127.0.0.1:${port} (HTTPS_PROXY) did not answer CONNECT within 150 ms (the connect timeout), after 1 attempt; check that the proxy is up and lets agent.test through, or name agent.test in NO_PROXY to reach it directly`,
+    );
+    expect(causeText('network', error, 'https://agent.test/chat')).toBe(
+      `no answer from the proxy http://127.0.0.1:${port} (HTTPS_PROXY) to CONNECT within 150 ms, on the way to https://agent.test/chat: check that the proxy is up and lets agent.test through, or name agent.test in NO_PROXY to reach it directly`,
+    );
+    expect(error).not.toContain(PASSWORD);
+  });
+
+  // undici's connect timeout is 10 s, and an abort only noted until the connection opened; this
+  // test's budget is 5 s, so it fails unless the deadline (200 ms) cuts the connection opening.
+  it('the deadline covers connecting: a host that never completes the handshake, directly and through a proxy that never answers CONNECT', { timeout: 5_000 }, async () => {
+    const port = await silent();
+    const started = Date.now();
+    const direct = await agentClient({ url: `https://127.0.0.1:${port}/chat`, timeoutMs: 200 }, await networkFrom({})).converse();
+    expect(direct).toMatchObject({ kind: 'errored', errorKind: 'timeout', error: 'message turn: no connection to the agent opened within 200 ms (agent.timeoutMs bounds connecting too)' });
+    expect(causeText('timeout', errorOf(direct), `https://127.0.0.1:${port}/chat`)).toMatch(new RegExp(`^no connection to https://127\\.0\\.0\\.1:${port}/chat within 200 ms: the host never completed the connection`));
+
+    const network = await networkFrom({ HTTPS_PROXY: `http://ci-user:${PASSWORD}@127.0.0.1:${port}` });
+    const proxied = await agentClient({ url: 'https://agent.test/chat', timeoutMs: 200 }, network).converse();
+    expect(proxied).toMatchObject({
+      kind: 'errored',
+      errorKind: 'timeout',
+      error: `message turn: no connection through the proxy http://127.0.0.1:${port} (HTTPS_PROXY) to the agent opened within 200 ms (agent.timeoutMs bounds connecting too)`,
+    });
+    expect(causeText('timeout', errorOf(proxied), 'https://agent.test/chat')).toMatch(/^no connection through the proxy http:\/\/127\.0\.0\.1:\d+ \(HTTPS_PROXY\) within 200 ms, on the way to https:\/\/agent\.test\/chat: /);
+    // The judge: its deadline (judge.timeoutMs) is its connect timeout too; the proxy is named, not a slow judge.
+    const scored = await judge({ timeoutMs: 200, retries: 0 }, network).score('polite', 'Within 30 days.');
+    expect(scored).toEqual({ ok: false, reason: `no connection through the proxy http://127.0.0.1:${port} (HTTPS_PROXY) opened within 200 ms` });
+    expect(Date.now() - started).toBeLessThan(4_000);
+  });
+});
+
+describe('a trace store', () => {
+  /** A poll clock that counts its sleeps and waits for nothing. */
+  const counting = (): PollClock & { sleeps: number } => {
+    let now = 0;
+    const clock = {
+      sleeps: 0,
+      now: () => now,
+      sleep: async (ms: number) => {
+        clock.sleeps++;
+        now += ms;
+      },
+    };
+    return clock;
+  };
+
+  it("a certificate Node refuses fails at once with its fix, not asked again until waitMs; a proxy's is the proxy's", async () => {
+    const store = await startAgentServer(() => ({ json: {} }));
+    cleanups.push(() => store.close());
+    const front = await tlsFront(portOf(store.url));
+    cleanups.push(() => front.close());
+    const clock = counting();
+    const direct = createQuerySource({ kind: 'tempo', url: `https://127.0.0.1:${front.port}`, apiKey: null, headers: {}, waitMs: 60_000, clock });
+    cleanups.push(async () => direct.close());
+    const error = await direct.collect('4bf92f3577b34da6a3ce929d0e0e4736', '00f067aa0ba902b7').then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(TraceStoreError);
+    expect((error as Error).message).toBe(
+      `GET https://127.0.0.1:${front.port}/api/v2/traces/4bf92f3577b34da6a3ce929d0e0e4736 failed: the store's TLS certificate is refused: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT); point NODE_EXTRA_CA_CERTS at that CA's certificate (a PEM file) in the environment agent-replay runs in`,
+    );
+    expect(clock.sleeps).toBe(0);
+
+    const p = await proxy({ hosts: {} });
+    const proxyTls = await tlsFront(portOf(p.url));
+    cleanups.push(() => proxyTls.close());
+    const network = await networkFrom({ HTTPS_PROXY: `https://u:${PASSWORD}@127.0.0.1:${proxyTls.port}` });
+    const proxied = createQuerySource({ kind: 'tempo', url: 'https://tempo.test', apiKey: null, headers: {}, waitMs: 60_000, clock, network });
+    cleanups.push(async () => proxied.close());
+    const viaProxy = await proxied.collect('4bf92f3577b34da6a3ce929d0e0e4736', '00f067aa0ba902b7').then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect((viaProxy as Error).message).toBe(
+      `GET https://tempo.test/api/v2/traces/4bf92f3577b34da6a3ce929d0e0e4736 failed: the TLS certificate of the proxy https://127.0.0.1:${proxyTls.port} (HTTPS_PROXY) is refused: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT); point NODE_EXTRA_CA_CERTS at the proxy's CA certificate (a PEM file), or name tempo.test in NO_PROXY to reach it directly`,
+    );
+    expect(clock.sleeps).toBe(0);
+  });
+});
+
+/** Whether this machine has an IPv6 loopback (a container may have none). */
+const hasIpv6Loopback = Object.values(networkInterfaces()).some((list) => list?.some((a) => a.family === 'IPv6' && a.address === '::1'));
+
+describe('a proxy at localhost', () => {
+  it('listening on 127.0.0.1 only: reached as http://localhost:PORT', async () => {
+    const agent = await startAgentServer(() => ({ json: { reply: 'Within 30 days.' } }));
+    cleanups.push(() => agent.close());
+    const p = await proxy({ hosts: { 'agent.test': portOf(agent.url) } });
+    const network = await networkFrom({ HTTP_PROXY: `http://localhost:${portOf(p.url)}` });
+    const outcome = await agentClient({ url: `http://agent.test:${portOf(agent.url)}/chat` }, network).converse();
+    expect(outcome).toMatchObject({ kind: 'replied', reply: 'Within 30 days.' });
+    expect(p.seen).toHaveLength(1);
+  });
+
+  // The system's resolver answers localhost with 127.0.0.1 alone on most machines: a proxy on ::1
+  // only was not reached. Skipped, and said so, on a machine without an IPv6 loopback.
+  it.skipIf(!hasIpv6Loopback)('listening on ::1 only: reached as http://localhost:PORT, as the agent and the judge reach localhost (skipped without ::1)', async () => {
+    const agent = await startAgentServer(() => ({ json: { reply: 'Within 30 days.' } }));
+    cleanups.push(() => agent.close());
+    const p = await proxy({ hosts: { 'agent.test': portOf(agent.url) }, host: '::1' });
+    const port = portOf(p.url);
+    const network = await networkFrom({ HTTP_PROXY: `http://localhost:${port}`, HTTPS_PROXY: `http://localhost:${port}` });
+    const outcome = await agentClient({ url: `http://agent.test:${portOf(agent.url)}/chat` }, network).converse();
+    expect(outcome).toMatchObject({ kind: 'replied', reply: 'Within 30 days.' });
+    // A tunnel too (CONNECT): the proxy answers it, and refuses a host it does not know with 502.
+    const tunnelled = errorOf(await agentClient({ url: 'https://unknown.test/chat', retries: 0 }, network).converse());
+    expect(tunnelled).toBe('message turn: could not reach the agent after 1 attempt: the proxy refused the tunnel (CONNECT): HTTP 502');
+    expect(p.seen.map((s) => s.kind)).toEqual(['forward', 'connect']);
+  });
+});
