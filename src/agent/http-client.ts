@@ -22,7 +22,7 @@ import { request } from '../http/undici.js';
 import { DIRECT, proxyRefusal, unreachedProxy, type Network } from '../http/network.js';
 import { networkCause, networkErrorCode } from '../http/error-code.js';
 import { redirectTarget } from '../http/redirect.js';
-import { tlsProblem } from '../http/tls.js';
+import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
 import { protectionOf } from '../http/protection.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import { basicAuthOf } from '../suite/url-credentials.js';
@@ -259,6 +259,10 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       // (docs/troubleshooting.md, "The agent").
       const tls = tlsProblem(code);
       if (tls !== null) return fail('network', false, null, (n) => `the agent's TLS certificate is refused, after ${n}: ${tls.what} (${tls.code}); ${tls.fix}`);
+      // An https:// URL to a port that speaks plain HTTP: the server is there and answers the same
+      // every time, so not retried, and said with the scheme to use, not "is the agent running?".
+      const plain = notTls(code);
+      if (plain !== null) return fail('network', false, null, (n) => `the agent answered without TLS, after ${n} (${plain}); ${NOT_TLS_FIX}`);
       if (answered !== null && deps.signal?.aborted !== true) {
         // The agent answered and its body broke off (not cut by the run's interrupt): it had the turn, so another attempt could
         // advance its session twice, as a timed-out one could (docs/presets.md, "Retries and timeouts").
