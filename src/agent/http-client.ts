@@ -32,8 +32,8 @@ import { traceContext } from './trace-context.js';
 import { askedRetryAfterOf, attemptsText, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
 import { TurnAbort } from '../http/turn-abort.js';
-import { callsOnly, mapPersonaFields, mapResponse, mapSignals, readReply, readToolCalls } from './response.js';
-import { describeFound, readPath, renderTemplate } from './template.js';
+import { callsOnly, mapPersonaFields, mapResponse, mapSignals, noReplyAt, readReply, readToolCalls } from './response.js';
+import { readPath, renderTemplate } from './template.js';
 import type { TemplateValues } from './template.js';
 import { decodeBody, type DecodedReply } from './decode.js';
 import { describeShape } from './tool-calls.js';
@@ -575,7 +575,7 @@ function sessionTurn(json: unknown, mapping: AgentMapping, kind: Turn, name: str
   if (typeof raw === 'string') reply = raw;
   else if (kind === 'welcome' || ((raw === null || raw === undefined) && callsOnly(json, mapping))) reply = '';
   else {
-    const error = `${name}: response has no string at "${mapping.reply}" (found ${describeFound(raw)}; the response is ${describeShape(json)})`;
+    const error = `${name}: ${noReplyAt(json, mapping.reply, raw)}`;
     // No reply and no call in the body: the calls may be in the turn's spans (docs/traces.md).
     const withoutReply = raw === null || raw === undefined ? { withoutReply: { kind: 'replied' as const, reply: '', ...signals, ...fields.fields } } : {};
     return { kind: 'errored', errorKind: 'missing_reply', error, ...withoutReply };

@@ -130,6 +130,19 @@ describe('--dir written with backslashes (a path typed on Windows) on macOS or L
   });
 });
 
+describe('a response.reply path of one\'s own that is not in the answer', () => {
+  it('names the last part of the path that is there and its keys, so that the path to write shows', async () => {
+    const agent = await serve(() => ({ json: { data: { answer: 'Returns within 30 days.' } } }));
+    const config = agentConfig(agent.url, '  request: { body: { input: "{{message}}" } }\n  response: { reply: data.text }\n');
+    const cwd = await makeProject({ config, fixtures: { 'a.yml': 'label: refund\nmessage: Can I get my money back?\n' } });
+    const r = await cli(['run'], cwd);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(
+      'message turn: response has no string at "data.text" (found undefined: "data" is an object (keys: answer), with no "text"; the response is an object (keys: data))',
+    );
+  });
+});
+
 describe('init from a subfolder of a git repository', () => {
   it('writes the files, and warns that GitHub reads workflows only at the repository root, with the command to run there', async () => {
     const root = await tempDir('agent-replay-monorepo-');
