@@ -467,6 +467,19 @@ function renamedAt(line: string | null, pos: Position, key: string, hint: string
   return line !== null && start >= 0 && line.startsWith(key, start) ? `${line.slice(0, start)}${hint}${line.slice(start + key.length)}` : null;
 }
 
+/**
+ * An unknown key that is an allowed key, a space and a value, with no value of its own (`assert: {
+ * contains hi }`): the ": " left out. The key meant and the line as it should read, so that the fix
+ * does not rename it to the key alone (`{ contains }`, which has no value); null otherwise.
+ */
+function missingColonFix(src: SourceFile, pos: Position, key: string, parent: unknown, allowed: readonly string[]): { key: string; fix: string } | null {
+  const split = /^(\S+)\s+(\S.*)$/.exec(key);
+  if (split === null || !allowed.includes(split[1] as string) || parent === null || typeof parent !== 'object' || (parent as Record<string, unknown>)[key] !== null) return null;
+  const [, meant = '', value = ''] = split;
+  const fixed = renamedAt(lineOf(src, pos.line), pos, key, `${meant}: ${value}`);
+  return { key: meant, fix: fixed === null ? `write ": " after ${quote(meant)}: ${meant}: ${value}` : `write ": " after ${quote(meant)}, so that line ${String(pos.line)} reads\n    ${fixed.trimEnd()}` };
+}
+
 /** A key of the mapping under a misspelt key that the key it stands for does not take either. */
 interface InnerSlip {
   key: string;
@@ -651,6 +664,9 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
         const missing = hint !== null && allowed.includes(hint) && parent !== null && typeof parent === 'object' && !(hint in parent) && isRequired(ctx.schema, [...rel, hint]);
         // Renaming onto a key the mapping already has would write it twice.
         const given = hint !== null && parent !== null && typeof parent === 'object' && hint in parent ? ctx.src.keyAt(full, hint) : null;
+        // `{ contains hi }`: an allowed key and its value without the ": " between them, read as one key.
+        const colon = missingColonFix(ctx.src, pos, key, parent, allowed);
+        if (colon !== null) return [at(pos, `${quote(key)} ${where ? `${where} ` : ''}is written without ": " after the key ${quote(colon.key)}, so YAML reads it as one key with no value`, colon.fix)];
         const fix =
           hint === null
             ? `remove ${quote(key)} or use one of the allowed keys`

@@ -277,6 +277,28 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('a key written without its colon, in a block or in { }, is said at its line with the line as it should read', async () => {
+    const r = await load({
+      [C]: 'agent:\n  url http://localhost:3000/api/chat   # local\n  timeoutMs: 1000\n',
+      [`${F}/a.yml`]: 'label: a\nmessage "Can I get my money back?"\nassert: { contains: "30" }\n',
+      [`${F}/b.yml`]: 'label: b\nmessage: hi\nassert\n  contains: hi\n',
+      [`${F}/c.yml`]: 'label: c\nmessage: hi\nassert: { contains hi }\n',
+      [`${F}/d.yml`]: 'label: d\nmessage: hi\npersona shopper\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      `${C}:2:3: invalid YAML: line 2 has no ":" after its key "url", so YAML cannot read "http://localhost:3000/api/chat" as its value\n` +
+        '  fix: write ": " after "url", so that line 2 reads\n      url: http://localhost:3000/api/chat   # local',
+      `${F}/a.yml:2:1: invalid YAML: line 2 has no ":" after its key "message", so YAML cannot read "\\"Can I get my money back?\\"" as its value\n` +
+        '  fix: write ": " after "message", so that line 2 reads\n    message: "Can I get my money back?"',
+      `${F}/b.yml:3:1: invalid YAML: line 3 has no ":" after its key "assert", so YAML cannot read the lines indented under it as its value\n` +
+        '  fix: write ":" after "assert", so that line 3 reads\n    assert:',
+      `${F}/c.yml:3:11: fixture "c": "contains hi" in assert is written without ": " after the key "contains", so YAML reads it as one key with no value\n` +
+        '  fix: write ": " after "contains", so that line 3 reads\n    assert: { contains: hi }',
+      `${F}/d.yml:3:1: invalid YAML: line 3 has no ":" after its key "persona", so YAML cannot read "shopper" as its value\n` +
+        '  fix: write ": " after "persona", so that line 3 reads\n    persona: shopper',
+    ]);
+  });
+
   it('one value where a list belongs: the fix shows it as a list of one, when the list takes it', async () => {
     const P = '.agent-replay/personas';
     const r = await load({
