@@ -584,11 +584,22 @@ function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name:
     if (quotedNumber(ctx.schema, rel, value) !== null) return `write the number without quotes: ${lead}${text}`;
     const duration = /^(\d+(?:\.\d+)?)\s*(ms|s|sec|m|min)$/i.exec(text);
     const last = rel[rel.length - 1];
+    // `capUsd: $1.00`, `agentTurnUsd: 0.01 USD`: an amount in USD written with its currency.
+    const usd = /^(?:\$\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*(?:\$|usd))$/i.exec(text);
+    const amount = usd === null ? undefined : (usd[1] ?? usd[2]);
+    if (amount !== undefined && typeof last === 'string' && /Usd$/.test(last) && takes(Number(amount))) {
+      return `write the amount without the currency (the key says USD): ${lead}${amount}`;
+    }
     if (duration !== null && typeof last === 'string' && /Ms$/.test(last)) {
       const ms = Number(duration[1]) * (UNIT_MS[(duration[2] as string).toLowerCase()] ?? 1);
       if (Number.isInteger(ms) && takes(ms)) return `write it as a number of milliseconds: ${lead}${String(ms)}`;
     }
     return null;
+  }
+  // `stream: yes`: YAML 1.1's words for true and false, which YAML 1.2 reads as text (docs/configuration.md, "How YAML is read").
+  const yesNo = expected === 'boolean' ? /^(?:(yes|y|on)|(no|n|off))$/i.exec(text) : null;
+  if (yesNo !== null && takes(yesNo[1] !== undefined)) {
+    return `YAML 1.2 reads ${text} as text, not as ${String(yesNo[1] !== undefined)}: write ${lead}${String(yesNo[1] !== undefined)}`;
   }
   // `meaning: facts`: one of the values a key of the mapping lists (its `check`), not a model's name.
   const listed = expected === 'object' ? strictKeysAt(ctx.schema, rel).filter((k) => schemasAt(ctx.schema, [...rel, k]).some((sch) => defOf(sch).type === 'enum' && sch.safeParse(text).success)) : [];

@@ -299,6 +299,18 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('an amount written with its currency, and yes or no for true or false: the fix writes the value the setting takes', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  stream: yes\ncost:\n  capUsd: $1.00\n  agentTurnUsd: 0.01 USD\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      `${C}:3:11: agent.stream must be true or false, found the string "yes"\n  fix: YAML 1.2 reads yes as text, not as true: write stream: true`,
+      `${C}:5:11: cost.capUsd must be a number, found the string "$1.00"\n  fix: write the amount without the currency (the key says USD): capUsd: 1.00`,
+      `${C}:6:17: cost.agentTurnUsd must be a number, found the string "0.01 USD"\n  fix: write the amount without the currency (the key says USD): agentTurnUsd: 0.01`,
+    ]);
+  });
+
   it('one value where a list belongs: the fix shows it as a list of one, when the list takes it', async () => {
     const P = '.agent-replay/personas';
     const r = await load({
