@@ -753,8 +753,11 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
     case 'invalid_value': {
       const allowed = (issue.values ?? []).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
       const pos = ctx.src.valueAt(full);
-      // `provider: OpenAI`: the value meant, written as the setting takes it.
-      const meant = typeof value === 'string' ? allowed.find((a) => a.toLowerCase() === value.toLowerCase()) : undefined;
+      // `provider: OpenAI`: the value meant, written as the setting takes it; `preset: openai_chat`,
+      // the closest; `preset: openai`, a family's name: each of its forms (as init --preset says them).
+      const family = typeof value === 'string' ? allowed.filter((a) => a.toLowerCase().startsWith(`${value.toLowerCase()}-`)) : [];
+      const meant =
+        typeof value === 'string' ? (allowed.find((a) => a.toLowerCase() === value.toLowerCase()) ?? (family.length === 1 ? family[0] : undefined) ?? (family.length === 0 ? (suggest(value, allowed) ?? undefined) : undefined)) : undefined;
       const line = lineOf(ctx.src, pos.line);
       const col = pos.column === null ? -1 : pos.column - 1;
       const fixed = meant !== undefined && line !== null && col >= 0 && line.startsWith(value as string, col) ? `${line.slice(0, col)}${meant}${line.slice(col + (value as string).length)}`.trim() : null;
@@ -762,7 +765,11 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
         at(
           pos,
           `${name} must be one of ${allowed.join(', ')}, found ${describeValue(value)}`,
-          fixed !== null ? `did you mean ${quote(meant as string)}? so that line ${String(pos.line)} reads\n    ${fixed}` : `use one of: ${allowed.join(', ')}`,
+          fixed !== null
+            ? `did you mean ${quote(meant as string)}? so that line ${String(pos.line)} reads\n    ${fixed}`
+            : family.length > 1
+              ? `did you mean ${family.map((f) => quote(f)).join(' or ')}? use one of: ${allowed.join(', ')}`
+              : `use one of: ${allowed.join(', ')}`,
         ),
       ];
     }

@@ -311,6 +311,17 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('a preset named by its family or misspelt: the fix names the presets meant, as init --preset does', async () => {
+    const family = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  preset: openai\n' });
+    expect(family.errors.map((e) => `${e.line}: ${e.fix}`)).toEqual([
+      '3: did you mean "openai-chat" or "openai-responses"? use one of: native, openai-chat, openai-responses, anthropic-messages, rasa-rest, vercel-ai, langgraph, mastra',
+    ]);
+    const one = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  preset: anthropic\n  model: m\n' });
+    expect(one.errors.map((e) => `${e.line}: ${e.fix}`)).toEqual(['3: did you mean "anthropic-messages"? so that line 3 reads\n    preset: anthropic-messages']);
+    const typo = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  preset: openai_chat\n  model: m\n' });
+    expect(typo.errors.map((e) => `${e.line}: ${e.fix}`)).toEqual(['3: did you mean "openai-chat"? so that line 3 reads\n    preset: openai-chat']);
+  });
+
   it('one value where a list belongs: the fix shows it as a list of one, when the list takes it', async () => {
     const P = '.agent-replay/personas';
     const r = await load({
