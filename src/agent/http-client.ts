@@ -22,7 +22,7 @@ import { abortedConnecting, request } from '../http/undici.js';
 import { DIRECT, ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network } from '../http/network.js';
 import { networkCause, networkErrorCode } from '../http/error-code.js';
 import { redirectTarget } from '../http/redirect.js';
-import { tlsProblem } from '../http/tls.js';
+import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
 import { protectionOf } from '../http/protection.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import { basicAuthOf } from '../suite/url-credentials.js';
@@ -32,8 +32,8 @@ import { traceContext } from './trace-context.js';
 import { askedRetryAfterOf, attemptsText, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
 import { TurnAbort } from '../http/turn-abort.js';
-import { callsOnly, mapPersonaFields, mapResponse, mapSignals, readReply, readToolCalls } from './response.js';
-import { describeFound, readPath, renderTemplate } from './template.js';
+import { callsOnly, mapPersonaFields, mapResponse, mapSignals, noReplyAt, readReply, readToolCalls } from './response.js';
+import { readPath, renderTemplate } from './template.js';
 import type { TemplateValues } from './template.js';
 import { decodeBody, type DecodedReply } from './decode.js';
 import { describeShape } from './tool-calls.js';
@@ -281,6 +281,10 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       // (docs/troubleshooting.md, "The agent").
       const tls = tlsProblem(code);
       if (tls !== null) return fail('network', false, null, (n) => `the agent's TLS certificate is refused, after ${n}: ${tls.what} (${tls.code}); ${tls.fix}`);
+      // An https:// URL to a port that speaks plain HTTP: the server is there and answers the same
+      // every time, so not retried, and said with the scheme to use, not "is the agent running?".
+      const plain = notTls(code);
+      if (plain !== null) return fail('network', false, null, (n) => `the agent answered without TLS, after ${n} (${plain}); ${NOT_TLS_FIX}`);
       if (answered !== null && deps.signal?.aborted !== true) {
         // The agent answered and its body broke off (not cut by the run's interrupt): it had the turn, so another attempt could
         // advance its session twice, as a timed-out one could (docs/presets.md, "Retries and timeouts").
@@ -593,7 +597,7 @@ function sessionTurn(json: unknown, mapping: AgentMapping, kind: Turn, name: str
   if (typeof raw === 'string') reply = raw;
   else if (kind === 'welcome' || ((raw === null || raw === undefined) && callsOnly(json, mapping))) reply = '';
   else {
-    const error = `${name}: response has no string at "${mapping.reply}" (found ${describeFound(raw)}; the response is ${describeShape(json)})`;
+    const error = `${name}: ${noReplyAt(json, mapping.reply, raw)}`;
     // No reply and no call in the body: the calls may be in the turn's spans (docs/traces.md).
     const withoutReply = raw === null || raw === undefined ? { withoutReply: { kind: 'replied' as const, reply: '', ...signals, ...fields.fields } } : {};
     return { kind: 'errored', errorKind: 'missing_reply', error, ...withoutReply };

@@ -8,7 +8,7 @@ import { systemClock } from '../http/retry.js';
 import { UserError } from '../errors.js';
 import type { Clock } from '../types.js';
 import { interruptedBy } from '../interrupt.js';
-import { tlsProblem } from '../http/tls.js';
+import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
 import { networkErrorCode } from '../http/error-code.js';
 import { basicAuthOf } from '../suite/url-credentials.js';
 import { docsUrl } from '../version.js';
@@ -168,6 +168,12 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
       const tls = tlsProblem(networkErrorCode(e));
       if (tls !== null) {
         o.log?.(`agent's TLS certificate is refused (${tls.code}): ${tls.what}; not waiting for it: ${tls.fix}`);
+        return { polls, waitedMs: clock.now() - start, status: null };
+      }
+      // An https:// URL to a port that speaks plain HTTP answers so on every poll: the server is up.
+      const plain = notTls(networkErrorCode(e));
+      if (plain !== null) {
+        o.log?.(`agent answered without TLS (${plain}); not waiting for it: ${NOT_TLS_FIX}`);
         return { polls, waitedMs: clock.now() - start, status: null };
       }
       // A proxy that wants credentials, or refuses those given, refuses every poll: the wait ends

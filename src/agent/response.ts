@@ -36,10 +36,29 @@ export function mapSignals(json: unknown, mapping: AgentMapping): Omit<MappedTur
 export function mapResponse(json: unknown, mapping: AgentMapping): MapResult {
   const found = readReply(json, mapping);
   const reply = (found === null || found === undefined) && callsOnly(json, mapping) ? '' : found;
-  if (typeof reply !== 'string') {
-    return { ok: false, error: `response has no string at "${mapping.reply}" (found ${describeFound(reply)}; the response is ${describeShape(json)})` };
-  }
+  if (typeof reply !== 'string') return { ok: false, error: noReplyAt(json, mapping.reply, reply) };
   return { ok: true, turn: { reply, ...mapSignals(json, mapping) } };
+}
+
+/**
+ * "response has no string at PATH (found ...)": what was found there and the response's shape, and,
+ * for a dotted path that stops part way (`data.text` in `{data: {answer}}`, `choices.0...` in
+ * `{choices: []}`), the last part that is there and what it holds in place of the next one, so
+ * that the path to write is in the message (docs/presets.md, "Any JSON API").
+ */
+export function noReplyAt(json: unknown, path: string, found: unknown): string {
+  return `response has no string at "${path}" (found ${describeFound(found)}${found === undefined ? stoppedAt(json, path) : ''}; the response is ${describeShape(json)})`;
+}
+
+/** Where a dotted path stops in `json` below its first part: `: "data" is an object (keys: answer), with no "text"`; '' otherwise. */
+function stoppedAt(json: unknown, path: string): string {
+  const parts = path.split('.');
+  for (let n = parts.length - 1; n >= 1; n--) {
+    const prefix = parts.slice(0, n).join('.');
+    const value = readPath(json, prefix);
+    if (value !== undefined) return `: "${prefix}" is ${describeShape(value)}, with no ${JSON.stringify(parts[n])}`;
+  }
+  return '';
 }
 
 /**

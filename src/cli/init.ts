@@ -448,11 +448,15 @@ function subfolderWarning(o: { dir: string }, cwd: string): string {
   );
 }
 
-export async function runInit(o: InitOptions, io: CliIO): Promise<number> {
+export async function runInit(given: InitOptions, io: CliIO): Promise<number> {
   // The templates are checked by the config loader (offeredPresets), which places a problem with
   // the `yaml` package: imported here, before that synchronous check (suite/yaml/package.ts).
   await loadYamlPackage();
-  const preset = checkPreset(o.preset);
+  const preset = checkPreset(given.preset);
+  // A folder given with backslashes (typed on Windows: bots\shop) is written with slashes, as the
+  // workflows read it on GitHub's runner; the commands init prints then name the folder it wrote,
+  // which a shell on macOS or Linux would not find by its backslashes (docs/cli.md, "init").
+  const o = { ...given, dir: slash(given.dir), workflows: slash(given.workflows) };
   checkInside(io.cwd, 'dir', o.dir);
   checkInside(io.cwd, 'workflows', o.workflows);
   const written: string[] = [];

@@ -409,7 +409,7 @@ async function cmdCompare(files: readonly string[], values: Values, io: CliIO): 
 async function cmdValidate(values: Values, io: CliIO): Promise<number> {
   const dir = values.dir ?? '.agent-replay';
   const loaded = await loadSuite({ dir, env: io.env, cwd: io.cwd });
-  printConfigIssues(io, loaded.errors, loaded.warnings, 'a run would send nothing until they are fixed');
+  printConfigIssues(io, loaded.errors, loaded.warnings, `a run would send nothing until ${issueCount(loaded.errors) === 1 ? 'it is' : 'they are'} fixed`);
   if (loaded.errors.length > 0 || loaded.suite === null) return EXIT.usage;
   const n = loaded.suite.fixtures.length;
   const p = loaded.suite.personas.length;

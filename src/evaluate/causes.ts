@@ -199,6 +199,16 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     if (tls) {
       return { key: `tls:${tls[2] ?? ''}:${url}`, what: `the TLS certificate of ${at(endpoint)} is refused: ${tls[1] ?? ''} (${tls[2] ?? ''})`, hint: tls[3] ?? null };
     }
+    // An https:// URL to a server that speaks plain HTTP there (src/http/tls.ts): up, and the fix is the scheme.
+    const plain = /the agent answered without TLS, after [^(]+\(([A-Z_]+)\)/.exec(text);
+    if (plain) {
+      const http = endpoint !== null && endpoint.startsWith('https://') ? `: http://${endpoint.slice('https://'.length)}` : '';
+      return {
+        key: `not-tls:${url}`,
+        what: `${at(endpoint)} answered without TLS (${plain[1] ?? ''})`,
+        hint: `the server speaks plain HTTP there, not HTTPS: write the URL with http:// in agent-url (agent.url)${http}`,
+      };
+    }
     if (/ECONNREFUSED/.test(text)) {
       // localhost names two addresses, and a dev server may listen on one only (Node's on [::1]):
       // the one refused is in the message (docs/troubleshooting.md, "The agent").

@@ -45,3 +45,19 @@ export function tlsProblem(code: string | undefined): TlsProblem | null {
   }
   return null;
 }
+
+/**
+ * The codes of a TLS handshake the server answered without TLS: an `https://` URL to a port that
+ * speaks plain HTTP (a dev server reached as `https://localhost:3000`). The server answers the same
+ * on every attempt, so it is not retried and a wait for it ends at once (docs/troubleshooting.md,
+ * "The agent").
+ */
+const NOT_TLS = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG']);
+
+/** The code when it says the server answered without TLS (see NOT_TLS); null otherwise. */
+export function notTls(code: string | undefined): string | null {
+  return code !== undefined && NOT_TLS.has(code) ? code : null;
+}
+
+/** What a server that answered without TLS is told, after the code: the scheme to use. */
+export const NOT_TLS_FIX = 'the server speaks plain HTTP at that address, not HTTPS: write the URL with http://';

@@ -467,6 +467,19 @@ function renamedAt(line: string | null, pos: Position, key: string, hint: string
   return line !== null && start >= 0 && line.startsWith(key, start) ? `${line.slice(0, start)}${hint}${line.slice(start + key.length)}` : null;
 }
 
+/**
+ * An unknown key that is an allowed key, a space and a value, with no value of its own (`assert: {
+ * contains hi }`): the ": " left out. The key meant and the line as it should read, so that the fix
+ * does not rename it to the key alone (`{ contains }`, which has no value); null otherwise.
+ */
+function missingColonFix(src: SourceFile, pos: Position, key: string, parent: unknown, allowed: readonly string[]): { key: string; fix: string } | null {
+  const split = /^(\S+)\s+(\S.*)$/.exec(key);
+  if (split === null || !allowed.includes(split[1] as string) || parent === null || typeof parent !== 'object' || (parent as Record<string, unknown>)[key] !== null) return null;
+  const [, meant = '', value = ''] = split;
+  const fixed = renamedAt(lineOf(src, pos.line), pos, key, `${meant}: ${value}`);
+  return { key: meant, fix: fixed === null ? `write ": " after ${quote(meant)}: ${meant}: ${value}` : `write ": " after ${quote(meant)}, so that line ${String(pos.line)} reads\n    ${fixed.trimEnd()}` };
+}
+
 /** A key of the mapping under a misspelt key that the key it stands for does not take either. */
 interface InnerSlip {
   key: string;
@@ -571,11 +584,22 @@ function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name:
     if (quotedNumber(ctx.schema, rel, value) !== null) return `write the number without quotes: ${lead}${text}`;
     const duration = /^(\d+(?:\.\d+)?)\s*(ms|s|sec|m|min)$/i.exec(text);
     const last = rel[rel.length - 1];
+    // `capUsd: $1.00`, `agentTurnUsd: 0.01 USD`: an amount in USD written with its currency.
+    const usd = /^(?:\$\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*(?:\$|usd))$/i.exec(text);
+    const amount = usd === null ? undefined : (usd[1] ?? usd[2]);
+    if (amount !== undefined && typeof last === 'string' && /Usd$/.test(last) && takes(Number(amount))) {
+      return `write the amount without the currency (the key says USD): ${lead}${amount}`;
+    }
     if (duration !== null && typeof last === 'string' && /Ms$/.test(last)) {
       const ms = Number(duration[1]) * (UNIT_MS[(duration[2] as string).toLowerCase()] ?? 1);
       if (Number.isInteger(ms) && takes(ms)) return `write it as a number of milliseconds: ${lead}${String(ms)}`;
     }
     return null;
+  }
+  // `stream: yes`: YAML 1.1's words for true and false, which YAML 1.2 reads as text (docs/configuration.md, "How YAML is read").
+  const yesNo = expected === 'boolean' ? /^(?:(yes|y|on)|(no|n|off))$/i.exec(text) : null;
+  if (yesNo !== null && takes(yesNo[1] !== undefined)) {
+    return `YAML 1.2 reads ${text} as text, not as ${String(yesNo[1] !== undefined)}: write ${lead}${String(yesNo[1] !== undefined)}`;
   }
   // `meaning: facts`: one of the values a key of the mapping lists (its `check`), not a model's name.
   const listed = expected === 'object' ? strictKeysAt(ctx.schema, rel).filter((k) => schemasAt(ctx.schema, [...rel, k]).some((sch) => defOf(sch).type === 'enum' && sch.safeParse(text).success)) : [];
@@ -651,6 +675,9 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
         const missing = hint !== null && allowed.includes(hint) && parent !== null && typeof parent === 'object' && !(hint in parent) && isRequired(ctx.schema, [...rel, hint]);
         // Renaming onto a key the mapping already has would write it twice.
         const given = hint !== null && parent !== null && typeof parent === 'object' && hint in parent ? ctx.src.keyAt(full, hint) : null;
+        // `{ contains hi }`: an allowed key and its value without the ": " between them, read as one key.
+        const colon = missingColonFix(ctx.src, pos, key, parent, allowed);
+        if (colon !== null) return [at(pos, `${quote(key)} ${where ? `${where} ` : ''}is written without ": " after the key ${quote(colon.key)}, so YAML reads it as one key with no value`, colon.fix)];
         const fix =
           hint === null
             ? `remove ${quote(key)} or use one of the allowed keys`
@@ -726,8 +753,11 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
     case 'invalid_value': {
       const allowed = (issue.values ?? []).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
       const pos = ctx.src.valueAt(full);
-      // `provider: OpenAI`: the value meant, written as the setting takes it.
-      const meant = typeof value === 'string' ? allowed.find((a) => a.toLowerCase() === value.toLowerCase()) : undefined;
+      // `provider: OpenAI`: the value meant, written as the setting takes it; `preset: openai_chat`,
+      // the closest; `preset: openai`, a family's name: each of its forms (as init --preset says them).
+      const family = typeof value === 'string' ? allowed.filter((a) => a.toLowerCase().startsWith(`${value.toLowerCase()}-`)) : [];
+      const meant =
+        typeof value === 'string' ? (allowed.find((a) => a.toLowerCase() === value.toLowerCase()) ?? (family.length === 1 ? family[0] : undefined) ?? (family.length === 0 ? (suggest(value, allowed) ?? undefined) : undefined)) : undefined;
       const line = lineOf(ctx.src, pos.line);
       const col = pos.column === null ? -1 : pos.column - 1;
       const fixed = meant !== undefined && line !== null && col >= 0 && line.startsWith(value as string, col) ? `${line.slice(0, col)}${meant}${line.slice(col + (value as string).length)}`.trim() : null;
@@ -735,7 +765,11 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
         at(
           pos,
           `${name} must be one of ${allowed.join(', ')}, found ${describeValue(value)}`,
-          fixed !== null ? `did you mean ${quote(meant as string)}? so that line ${String(pos.line)} reads\n    ${fixed}` : `use one of: ${allowed.join(', ')}`,
+          fixed !== null
+            ? `did you mean ${quote(meant as string)}? so that line ${String(pos.line)} reads\n    ${fixed}`
+            : family.length > 1
+              ? `did you mean ${family.map((f) => quote(f)).join(' or ')}? use one of: ${allowed.join(', ')}`
+              : `use one of: ${allowed.join(', ')}`,
         ),
       ];
     }

@@ -1,7 +1,8 @@
 // A suite folder that is not where it was looked for, but is in a parent folder: agent-replay run
 // from a subfolder of the repository (`cd src && npx agent-replay run`). Said, with the fix (run
 // from that folder, or --dir), instead of "no fixtures folder ... init"; the suite above is never
-// read or run in its place (docs/troubleshooting.md, "Configuration errors").
+// read or run in its place (docs/troubleshooting.md, "Configuration errors"). So is one named with
+// backslashes (`--dir bots\shop`, typed on Windows) on macOS or Linux, where they separate nothing.
 
 import { statSync } from 'node:fs';
 import path from 'node:path';
@@ -36,8 +37,33 @@ export function suiteAbove(cwd: string, dir: string): { folder: string; suite: s
   return null;
 }
 
-/** The error for a suite folder found above `cwd` (see suiteAbove), or null. `shown`: the suite folder as issues show it. */
+/**
+ * The suite folder `dir` names with backslashes (typed on Windows: `bots\shop`), where a backslash is
+ * part of a name, not a separator (macOS, Linux), when no such folder exists but the one with slashes
+ * does; null otherwise (and always on Windows, where both separate folders).
+ */
+function withSlashes(cwd: string, dir: string): string | null {
+  if (path.sep !== '/' || !dir.includes('\\')) return null;
+  const slashed = dir.split('\\').join('/');
+  return !exists(path.resolve(cwd, dir)) && isFolder(path.resolve(cwd, slashed)) ? slashed : null;
+}
+
+/**
+ * The error for a suite folder that is not where `dir` names it but near: written with backslashes
+ * on a system whose separator is `/` (see withSlashes), or in a parent folder of `cwd` (see
+ * suiteAbove); null otherwise. `shown`: the suite folder as issues show it.
+ */
 export function suiteAboveIssue(cwd: string, dir: string, shown: string): ConfigIssue | null {
+  const slashed = withSlashes(cwd, dir);
+  if (slashed !== null) {
+    return {
+      file: shown,
+      line: null,
+      column: null,
+      message: `no folder named ${shellWord(dir)} here: on this system a backslash is part of a folder's name, not a separator, and ${shellWord(slashed)} is the suite folder`,
+      fix: `give --dir ${shellWord(slashed)} (the dir input in the Action), with slashes`,
+    };
+  }
   const above = suiteAbove(cwd, dir);
   if (above === null) return null;
   const slash = (p: string): string => p.split(path.sep).join('/');

@@ -111,6 +111,14 @@ describe('waitForAgent', () => {
     }
   });
 
+  it('an https:// URL to a port that speaks plain HTTP ends the wait at the first poll, naming http:// (the server is up)', async () => {
+    const agent = await agentStartingAfter(0);
+    const lines: string[] = [];
+    const ready = await waitForAgent({ url: agent.url.replace(/^http:/, 'https:'), headers: {}, seconds: 60, clock: instantClock(), log: (l) => lines.push(l) });
+    expect(ready).toEqual({ polls: 1, waitedMs: 0, status: null });
+    expect(lines).toEqual(['agent answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER); not waiting for it: the server speaks plain HTTP at that address, not HTTPS: write the URL with http://']);
+  });
+
   it('a redirect is an answer, said as one that is not followed', async () => {
     const agent = await agentStartingAfter(Number.MAX_SAFE_INTEGER, 302);
     const lines: string[] = [];

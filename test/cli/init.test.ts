@@ -310,6 +310,24 @@ describe('agent-replay init', () => {
     expect((await cli(['validate', '--dir', 'qa/suite'], cwd)).code).toBe(0);
   });
 
+  it('folders given with backslashes (typed on Windows): written with slashes, and every command it prints names the folder it wrote', async () => {
+    const cwd = await emptyProject();
+    const run = await initIn(cwd, ['--dir', 'bots\\shop\\.agent-replay', '--workflows', 'ci\\wf']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(join(cwd, 'bots/shop/.agent-replay/config.yml'))).toBe(true);
+    expect((await readdir(join(cwd, 'ci/wf'))).sort()).toEqual([...WORKFLOWS].sort());
+    // No line of the next steps names the folder with a backslash: a shell on macOS or Linux would
+    // look for a folder named "bots\shop\.agent-replay", which init did not write.
+    expect(run.stdout).not.toContain('\\');
+    expect(run.stdout).toContain('npx agent-replay validate --dir bots/shop/.agent-replay\n');
+    expect(run.stdout).toContain('(bots/shop/.agent-replay/fixtures/*.yml)');
+    const commands = run.stdout.split('\n').flatMap((l) => /(npx agent-replay validate .*)$/.exec(l)?.[1] ?? []);
+    expect(commands.length).toBe(1);
+    const argv = execFileSync('sh', ['-c', commands[0]!.replace(/^npx agent-replay /, "printf '%s\\n' ")], { encoding: 'utf8' }).split('\n').slice(0, -1);
+    const validate = await cli(argv, cwd);
+    expect(validate.code, validate.stderr).toBe(0);
+  });
+
   it('a suite folder with a space and a #: each command it prints runs as pasted, and the workflows read that folder', async () => {
     const cwd = await emptyProject();
     const dir = "bot's suite #1";

@@ -2,8 +2,8 @@
 // repository, an agent URL written without its scheme. Each message names the fix that applies
 // (docs/troubleshooting.md, docs/cli.md "init").
 
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp.js';
 import { agentConfig, cli, makeProject, serve, useCleanup } from './helpers.js';
@@ -104,6 +104,42 @@ describe('--dir naming a file', () => {
     expect(loose.code).toBe(2);
     expect(loose.stderr).toContain('error: notes.txt: a file, not a folder');
     expect(loose.stderr).toContain('fix: point --dir (the dir input) at the suite folder (default .agent-replay); none yet? npx agent-replay init writes one');
+  });
+});
+
+describe('--dir written with backslashes (a path typed on Windows) on macOS or Linux', () => {
+  it.skipIf(sep !== '/')('says a backslash separates nothing here and gives the folder with slashes; nothing is sent or accepted', async () => {
+    const agent = await serve();
+    const cwd = await makeProject({ config: agentConfig(agent.url), fixtures: { 'a.yml': 'label: x\nmessage: q\n' } });
+    await mkdir(join(cwd, 'bots'));
+    await rename(join(cwd, '.agent-replay'), join(cwd, 'bots', '.agent-replay'));
+    for (const argv of [['validate'], ['run'], ['accept', '--results', 'r.json']]) {
+      const r = await cli([...argv, '--dir', 'bots\\.agent-replay'], cwd);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr, argv.join(' ')).toContain(
+        "error: bots\\.agent-replay: no folder named 'bots\\.agent-replay' here: on this system a backslash is part of a folder's name, not a separator, and bots/.agent-replay is the suite folder\n  fix: give --dir bots/.agent-replay (the dir input in the Action), with slashes\n",
+      );
+      expect(r.stderr).not.toContain('no fixtures folder');
+    }
+    expect(agent.requests.length).toBe(0);
+    // A folder that is named with a backslash is read as named.
+    await mkdir(join(cwd, 'odd\\name', 'fixtures'), { recursive: true });
+    await writeFile(join(cwd, 'odd\\name', 'fixtures', 'a.yml'), 'label: y\nmessage: q\n');
+    const named = await cli(['validate', '--dir', 'odd\\name'], cwd);
+    expect(named.code, named.stderr).toBe(0);
+  });
+});
+
+describe('a response.reply path of one\'s own that is not in the answer', () => {
+  it('names the last part of the path that is there and its keys, so that the path to write shows', async () => {
+    const agent = await serve(() => ({ json: { data: { answer: 'Returns within 30 days.' } } }));
+    const config = agentConfig(agent.url, '  request: { body: { input: "{{message}}" } }\n  response: { reply: data.text }\n');
+    const cwd = await makeProject({ config, fixtures: { 'a.yml': 'label: refund\nmessage: Can I get my money back?\n' } });
+    const r = await cli(['run'], cwd);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(
+      'message turn: response has no string at "data.text" (found undefined: "data" is an object (keys: answer), with no "text"; the response is an object (keys: data))',
+    );
   });
 });
 

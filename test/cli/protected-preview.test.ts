@@ -104,6 +104,21 @@ describe('a certificate Node refuses', () => {
   });
 });
 
+describe('an https:// URL to a server that speaks plain HTTP (https://localhost:3000 for a dev server)', () => {
+  it('is named as such with the http:// URL to use, tried once: not "could not reach" nor "is the agent running?"', async () => {
+    const agent = await serve();
+    const url = `${agent.url.replace(/^http:/, 'https:')}/chat`;
+    const r = await runAgainst(url);
+    expect(r.code).toBe(1);
+    expect(r.stdout.split('\n')[1]).toBe(
+      `  cause: all 2: ${url} answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER): the server speaks plain HTTP there, not HTTPS: write the URL with http:// in --agent-url (agent.url): ${agent.url}/chat`,
+    );
+    expect(r.stdout).toContain('the agent answered without TLS, after 1 attempt (ERR_SSL_WRONG_VERSION_NUMBER)');
+    expect(r.stdout).not.toContain('SSL routines');
+    expect(r.stdout).not.toContain('agent is running');
+  });
+});
+
 describe('a proxy that refuses the credentials (407)', () => {
   it('is asked once per turn, not retried, and the cause says the credentials given may be the wrong ones', async () => {
     const agent = await serve();

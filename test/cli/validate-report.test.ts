@@ -2,7 +2,7 @@
 // the shards of a matrix without replaying anything).
 
 import { existsSync } from 'node:fs';
-import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serializeRecord } from '../../src/record/index.js';
@@ -58,6 +58,11 @@ describe('validate', () => {
     expect(r.stderr).toContain('2 configuration errors; a run would send nothing until they are fixed.');
     expect(r.stdout).toBe('');
     expect(agent.requests).toHaveLength(0);
+    // One error: "it", not "they".
+    await rm(join(cwd, '.agent-replay', 'fixtures', 'c.yml'));
+    const one = await cli(['validate'], cwd);
+    expect(one.code).toBe(2);
+    expect(one.stderr).toContain('\n1 configuration error; a run would send nothing until it is fixed.\n');
   });
 
   it('a key or header written literally in config.yml is never printed, not even in the fix for a misspelt key beside it', async () => {

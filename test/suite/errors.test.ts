@@ -277,6 +277,51 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('a key written without its colon, in a block or in { }, is said at its line with the line as it should read', async () => {
+    const r = await load({
+      [C]: 'agent:\n  url http://localhost:3000/api/chat   # local\n  timeoutMs: 1000\n',
+      [`${F}/a.yml`]: 'label: a\nmessage "Can I get my money back?"\nassert: { contains: "30" }\n',
+      [`${F}/b.yml`]: 'label: b\nmessage: hi\nassert\n  contains: hi\n',
+      [`${F}/c.yml`]: 'label: c\nmessage: hi\nassert: { contains hi }\n',
+      [`${F}/d.yml`]: 'label: d\nmessage: hi\npersona shopper\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      `${C}:2:3: invalid YAML: line 2 has no ":" after its key "url", so YAML cannot read "http://localhost:3000/api/chat" as its value\n` +
+        '  fix: write ": " after "url", so that line 2 reads\n      url: http://localhost:3000/api/chat   # local',
+      `${F}/a.yml:2:1: invalid YAML: line 2 has no ":" after its key "message", so YAML cannot read "\\"Can I get my money back?\\"" as its value\n` +
+        '  fix: write ": " after "message", so that line 2 reads\n    message: "Can I get my money back?"',
+      `${F}/b.yml:3:1: invalid YAML: line 3 has no ":" after its key "assert", so YAML cannot read the lines indented under it as its value\n` +
+        '  fix: write ":" after "assert", so that line 3 reads\n    assert:',
+      `${F}/c.yml:3:11: fixture "c": "contains hi" in assert is written without ": " after the key "contains", so YAML reads it as one key with no value\n` +
+        '  fix: write ": " after "contains", so that line 3 reads\n    assert: { contains: hi }',
+      `${F}/d.yml:3:1: invalid YAML: line 3 has no ":" after its key "persona", so YAML cannot read "shopper" as its value\n` +
+        '  fix: write ": " after "persona", so that line 3 reads\n    persona: shopper',
+    ]);
+  });
+
+  it('an amount written with its currency, and yes or no for true or false: the fix writes the value the setting takes', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  stream: yes\ncost:\n  capUsd: $1.00\n  agentTurnUsd: 0.01 USD\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      `${C}:3:11: agent.stream must be true or false, found the string "yes"\n  fix: YAML 1.2 reads yes as text, not as true: write stream: true`,
+      `${C}:5:11: cost.capUsd must be a number, found the string "$1.00"\n  fix: write the amount without the currency (the key says USD): capUsd: 1.00`,
+      `${C}:6:17: cost.agentTurnUsd must be a number, found the string "0.01 USD"\n  fix: write the amount without the currency (the key says USD): agentTurnUsd: 0.01`,
+    ]);
+  });
+
+  it('a preset named by its family or misspelt: the fix names the presets meant, as init --preset does', async () => {
+    const family = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  preset: openai\n' });
+    expect(family.errors.map((e) => `${e.line}: ${e.fix}`)).toEqual([
+      '3: did you mean "openai-chat" or "openai-responses"? use one of: native, openai-chat, openai-responses, anthropic-messages, rasa-rest, vercel-ai, langgraph, mastra',
+    ]);
+    const one = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  preset: anthropic\n  model: m\n' });
+    expect(one.errors.map((e) => `${e.line}: ${e.fix}`)).toEqual(['3: did you mean "anthropic-messages"? so that line 3 reads\n    preset: anthropic-messages']);
+    const typo = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  preset: openai_chat\n  model: m\n' });
+    expect(typo.errors.map((e) => `${e.line}: ${e.fix}`)).toEqual(['3: did you mean "openai-chat"? so that line 3 reads\n    preset: openai-chat']);
+  });
+
   it('one value where a list belongs: the fix shows it as a list of one, when the list takes it', async () => {
     const P = '.agent-replay/personas';
     const r = await load({

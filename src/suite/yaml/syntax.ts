@@ -140,6 +140,58 @@ function missingSpace(src: SourceFile, first: number, last: number): ConfigIssue
   return null;
 }
 
+/** `url http://host/chat` or `- message hi`: a key, spaces, then its value, with no colon after the key. */
+const NO_COLON_AFTER_KEY = /^(\s*(?:-\s+)?)([A-Za-z_][A-Za-z0-9_-]*)[ \t]+([^\s#:][^#]*?)\s*(?:#.*)?$/;
+
+/**
+ * A line that is a key and its value with the colon left out (`message hi`, `url http://...`):
+ * YAML reads it as a key over several lines ("Implicit keys need to be on a single line") or a key
+ * with no value ("Implicit map keys need to be followed by map values"). Said at that line with the
+ * line as it should read; null when the line is a `key:` line or shows no such key.
+ */
+function missingColon(src: SourceFile, n: number | null): ConfigIssue | null {
+  const line = lineOf(src, n);
+  if (n === null || line === null || KEY_LINE.test(line)) return null;
+  // `assert` alone with its keys indented under it: the colon of a key whose value is below.
+  const bare = /^(\s*(?:-\s+)?)([A-Za-z_][A-Za-z0-9_-]*)\s*(#.*)?$/.exec(line);
+  const next = src.text.split('\n').slice(n).find((l) => !isBlank(l));
+  if (bare !== null && next !== undefined && (/^ */.exec(next)?.[0].length ?? 0) > (bare[1] ?? '').length) {
+    const [, lead = '', key = ''] = bare;
+    return {
+      file: src.file,
+      line: n,
+      column: lead.length + 1,
+      message: `invalid YAML: line ${String(n)} has no ":" after its key ${JSON.stringify(key)}, so YAML cannot read the lines indented under it as its value`,
+      fix: `write ":" after ${JSON.stringify(key)}, so that line ${String(n)} reads\n    ${lead}${key}:`,
+    };
+  }
+  const m = NO_COLON_AFTER_KEY.exec(line);
+  if (m === null) return null;
+  const [, lead = '', key = '', value = ''] = m;
+  // The rest of the line as written (a comment after the value keeps its spaces).
+  const rest = line.slice(lead.length + key.length).replace(/^[ \t]+/, '');
+  return {
+    file: src.file,
+    line: n,
+    column: lead.length + 1,
+    message: `invalid YAML: line ${String(n)} has no ":" after its key ${JSON.stringify(key)}, so YAML cannot read ${JSON.stringify(value.slice(0, 60))} as its value`,
+    fix: `write ": " after ${JSON.stringify(key)}, so that line ${String(n)} reads\n    ${`${lead}${key}: ${rest}`.trimEnd()}`,
+  };
+}
+
+/**
+ * missingColon for the last line above line `n` that is not blank, when it starts at the same column
+ * as line `n` (a key of the same mapping, not the next line of a text that runs on); null otherwise.
+ */
+function missingColonAbove(src: SourceFile, n: number | null): ConfigIssue | null {
+  const indent = (k: number): number => /^ */.exec(lineOf(src, k) ?? '')?.[0].length ?? 0;
+  for (let k = (n ?? 1) - 1; k >= 1; k -= 1) {
+    if (isBlank(lineOf(src, k) ?? '')) continue;
+    return n !== null && indent(k) === indent(n) ? missingColon(src, k) : null;
+  }
+  return null;
+}
+
 /**
  * One slip the parser reports twice ("Nested mappings are not allowed in compact mappings", then
  * "Implicit keys need to be on a single line", both at the value of the line above): a `key:` line
@@ -151,7 +203,7 @@ function implicitKeySlip(src: SourceFile, err: YamlSyntaxError): ConfigIssue | n
   const first = src.offsetAt(err.offset).line;
   const last = src.offsetAt(err.end).line;
   if (first === null || last === null) return null;
-  const noSpace = missingSpace(src, first, last);
+  const noSpace = missingSpace(src, first, last) ?? missingColon(src, first);
   if (noSpace !== null || last <= first) return noSpace;
   const above = /^(\s*(?:-\s+)?)([^\s#:][^:#]*?)\s*:\s/.exec(lineOf(src, first) ?? '');
   const deeper = /^(\s+)(\S.*)$/.exec(lineOf(src, last) ?? '');
@@ -633,15 +685,16 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
         continue;
       }
     } else if (err.code === 'MISSING_CHAR' && /^Implicit map keys need to be followed by map values/.test(err.message)) {
-      const noSpace = missingSpace(src, pos.line ?? 0, pos.line ?? -1);
+      const noSpace = missingSpace(src, pos.line ?? 0, pos.line ?? -1) ?? missingColon(src, pos.line);
       if (noSpace !== null) {
         out.push(noSpace);
         continue;
       }
     } else if (err.code === 'BAD_INDENT' && /^All mapping items must start at the same column/.test(err.message)) {
-      const key = misalignedKey(src, pos.line);
+      // A key line after one whose colon was left out and that ends in a comment (`url http://... # local`).
+      const key = misalignedKey(src, pos.line) ?? missingColonAbove(src, pos.line);
       if (key !== null) {
-        out.push(key);
+        if (!out.some((o) => o.line === key.line && o.message === key.message)) out.push(key);
         continue;
       }
     } else if (err.code === 'BAD_INDENT' && /^All sequence items must start at the same column/.test(err.message)) {
