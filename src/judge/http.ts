@@ -11,7 +11,7 @@
 import type { Dispatcher } from 'undici';
 import { ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type ProxyRoute } from '../http/network.js';
 import { redirectTarget } from '../http/redirect.js';
-import { tlsProblem } from '../http/tls.js';
+import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
 import { networkErrorCode, networkErrorText } from '../http/error-code.js';
 import { abortedConnecting, request } from '../http/undici.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
@@ -117,6 +117,10 @@ function describeNetworkError(err: unknown, route: ProxyRoute | null): Attempt {
   // "turn verification off" (docs/troubleshooting.md, "Not evaluated").
   const tls = tlsProblem(code);
   if (tls !== null) return { kind: 'fatal', reason: `its TLS certificate is refused: ${tls.what} (${tls.code}); ${tls.fix}` };
+  // An https:// base URL to a port that speaks plain HTTP answers so on every attempt: said as such,
+  // with the scheme to write, as the agent's client says it (docs/troubleshooting.md, "Not evaluated").
+  const plain = notTls(code);
+  if (plain !== null) return { kind: 'fatal', reason: `it answered without TLS (${plain}): ${NOT_TLS_FIX} in judge.baseUrl` };
   // Through a proxy, a connection that never opened is the proxy's: named with its variable, not
   // taken for the judge's (docs/configuration.md, "Behind a proxy").
   const proxy = unreachedProxy(route, code);

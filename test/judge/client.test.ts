@@ -206,6 +206,18 @@ describe('openai judge', () => {
     }
   });
 
+  it('an https:// base URL to a server that speaks plain HTTP: said as such with the scheme to write, once, not retried', async () => {
+    const s = await serve(openaiReply('{"score": 1}'));
+    const clock = fakeClock();
+    const r = await judge(config('openai', `${s.url.replace(/^http:/, 'https:')}`), clock).score('c', 'r');
+    expect(r).toEqual({
+      ok: false,
+      reason: 'it answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER): the server speaks plain HTTP at that address, not HTTPS: write the URL with http:// in judge.baseUrl',
+    });
+    expect(clock.sleeps).toEqual([]);
+    expect(s.received).toEqual([]);
+  });
+
   it('reports a response of the wrong shape', async () => {
     const s = await serve(json(200, { choices: [] }));
     expect(await judge(config('openai', s.url)).score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no choices[0].message.content', answered: true });
