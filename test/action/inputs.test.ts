@@ -78,7 +78,7 @@ describe('readInputs', () => {
   it('rejects bad enum values quoting the value and the allowed set', () => {
     expect(() => readInputs(env({ mode: 'deploy' }))).toThrow('input mode: "deploy" is not allowed; use one of: check, accept, report');
     expect(() => readInputs(env({ 'judge-provider': 'gemini' }))).toThrow('use one of: openai, anthropic');
-    expect(() => readInputs(env({ 'fail-on': 'newly_failing,slow' }))).toThrow(/"slow" is not a known condition; allowed: newly_failing/);
+    expect(() => readInputs(env({ 'fail-on': 'newly_failing,slow' }))).toThrow(/"slow" is not a known condition: did you mean "slower"\? Allowed: newly_failing/);
     // none never fails: beside a condition it would say both (docs/semantics.md, "The gate").
     expect(() => readInputs(env({ 'fail-on': 'none, failed' }))).toThrow(
       'input fail-on: "none" (never fail) cannot be combined with "failed"; give none alone, or the conditions without none (allowed: newly_failing, unverified, failed,',

@@ -215,7 +215,11 @@ describe('gate', () => {
   it('parses lists and rejects unknown conditions with the allowed set', () => {
     expect(parseFailOn('newly-failing, errored', FAIL_ON_CONDITIONS)).toEqual(['newly_failing', 'errored']);
     expect(parseFailOn('', FAIL_ON_CONDITIONS)).toEqual(['newly_failing', 'unverified']);
-    expect(() => parseFailOn('slow', FAIL_ON_CONDITIONS)).toThrow(/"slow" is not a known condition; allowed: newly_failing, unverified, failed/);
+    expect(() => parseFailOn('sometimes', FAIL_ON_CONDITIONS)).toThrow(/^fail-on: "sometimes" is not a known condition; allowed: newly_failing, unverified, failed/);
+    // A condition written short or misspelt names the one meant first.
+    expect(() => parseFailOn('slow', FAIL_ON_CONDITIONS)).toThrow(/^fail-on: "slow" is not a known condition: did you mean "slower"\? Allowed: newly_failing, unverified, failed/);
+    expect(() => parseFailOn('newly_failing,errors', FAIL_ON_CONDITIONS)).toThrow(/^fail-on: "errors" is not a known condition: did you mean "errored"\? Allowed:/);
+    expect(() => parseFailOn('regresed', FAIL_ON_CONDITIONS)).toThrow(/did you mean "regressed"\?/);
   });
 });
 
