@@ -9,6 +9,7 @@ import { clip, codeSpan, escapeInline, fencedBlock, safeUrl } from './escape.js'
 import { LIMITS } from './item-parts.js';
 import { markerLine, metaLine } from './metadata.js';
 import { spendText } from './spend.js';
+import { tooFewText } from './rates.js';
 import { usageText } from './usage.js';
 import { estimateText, headlineParts, headlineText, itemsCount, itemsNoun, plural, removedShown, shortSha, thousands, topCauseText, type Item, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
@@ -125,13 +126,21 @@ export function factsLine(run: RunRecord, ctx: ReportContext): string {
 
 /**
  * The run's pass-rate change (docs/statistics.md, "The run"): "📈 **Pass rate 93% → 71%**: −22
- * points (95% interval −35 to −9) over 24 items with a baseline, beyond noise"; null without stats.
+ * points (95% interval −35 to −9) over 24 items with a baseline, beyond noise", then the `too_few`
+ * items whose rate did not fall, once ("🔍 Too few attempts to tell ..."); null with neither.
  */
-export function runRateLine(model: Pick<ReportModel, 'runRate'>): string | null {
+export function runRateLine(model: Pick<ReportModel, 'runRate' | 'tooFew'>): string | null {
   const r = model.runRate;
-  if (r === null) return null;
-  const head = r.head.charAt(0).toUpperCase() + r.head.slice(1);
-  return `📈 **${head}**: ${[r.detail, r.mcnemar].filter((x) => x !== null).join(' · ')}`;
+  const few = model.tooFew === null ? null : `🔍 ${capitalized(tooFewText(model.tooFew, codeSpan))}.`;
+  if (r === null) return few;
+  const head = capitalized(r.head);
+  const line = `📈 **${head}**: ${[r.detail, r.mcnemar].filter((x) => x !== null).join(' · ')}`;
+  // Said once for the run, right under it, not on each item's line (docs/statistics.md, "Too few attempts, said once").
+  return few === null ? line : `${line}\n\n${few}`;
+}
+
+function capitalized(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 /** The judge fell back from the schema mechanism to the plain prompt: one line, or null. */
