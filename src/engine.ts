@@ -1,9 +1,10 @@
 // The engine shared by the CLI and the Action: load -> estimate -> replay -> record. Entries
 // (cli.ts, main.ts) decide where output goes; this module decides nothing about the surface.
 
+import { resolve as resolvePath } from 'node:path';
 import { JUDGE_DEFAULTS, panelMemberConfig, type Config } from './config.js';
 import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluator, RemovedBaseline, RunRecord, Simulator, Spend, TurnObserver } from './types.js';
-import { loadSuite, removedBaselines, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
+import { loadSuite, removedBaselines, repoPathOf, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
 import { personaTurns } from './evaluate/personas.js';
 import { agentTurnsOf, criteriaCount, estimateCost, withAdaptiveRange, meaningCallsAtMost, simulatorCalls, gateRun, mayRun, judgeCalls, rerunLabels, reusedCount, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
 import { replay, type Progress, type ReplayDeps } from './replay/index.js';
@@ -524,8 +525,11 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
     if (traces !== null) fillLateSpans(record, traces.source);
     const listed = runCoverage(config.coverage ?? null, record);
     const stats = runStatsOf(record.fixtures, record.personas, statsSeed([...record.fixtures, ...record.personas], sharded?.info));
+    // The suite folder in its repository, by which accept matches this run to it (docs/results-json.md).
+    const repo = await repoPathOf(resolvePath(options.cwd ?? process.cwd(), options.dir));
     const full: RunRecord = {
       ...record,
+      ...(repo !== null ? { suitePath: repo.path } : {}),
       ...(stats !== null ? { stats } : {}),
       ...(listed !== null ? { coverage: listed } : {}),
       meaning: { check: meaningSettings.check, model: meaningJudge?.model ?? null, promptVersion: MEANING_PROMPT_VERSION },

@@ -202,10 +202,19 @@ function repoSuiteDir(dir: string): string {
  * committed where the suite does not read them (docs/action.md, "Accept").
  */
 function checkSuiteDir(record: RunRecord, suiteDir: string): void {
+  const shown = (text: string): string => clip(text, 200);
+  // A record that says where its suite is in the repository is matched by that path, which two
+  // suites' folders of the same name do not share (docs/results-json.md, `suitePath`).
+  if (record.suitePath !== undefined) {
+    const ran = posix.normalize(record.suitePath);
+    if (ran === suiteDir) return;
+    throw new Refusal(
+      `the reviewed run's suite is ${shown(ran)} in the repository (its results.json's suitePath), not ${suiteDir}, the accept job's dir input: its baselines would be written where the suite does not read them, so nothing was written. Set the dir input of the accept job to ${shown(ran)} (as the check workflow's), then apply the label again.`,
+    );
+  }
   const foreign = foreignSuite(record, suiteDir);
   if (foreign === null) return;
   const { ranIn, first } = foreign;
-  const shown = (text: string): string => clip(text, 200);
   throw new Refusal(
     ranIn !== null
       ? `the reviewed run's suite is in ${shown(ranIn)} (the first of its files is ${shown(first)}), not in ${suiteDir}, the accept job's dir input: its baselines would be written where the suite does not read them, so nothing was written. Set the dir input of the accept job to ${shown(ranIn)} (as the check workflow's), then apply the label again.`

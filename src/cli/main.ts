@@ -6,7 +6,7 @@ import { FAIL_ON_CONDITIONS, type Estimate, type FailOnCondition, type LatencyTh
 import { compareRuns, DEFAULT_FAIL_ON, parseFailOn, parseOnly, planAcceptance, gateMerged, type StoredBaseline } from '../evaluate/index.js';
 import { runCheck, UsageError, type CheckOptions, type CheckResult, type ShardRun } from '../engine.js';
 import { parseShard, timingsOf } from '../evaluate/shard.js';
-import { issueCount, loadSuite, loadSuiteConfig, suiteAboveIssue, type ConfigIssue } from '../suite/index.js';
+import { issueCount, loadSuite, loadSuiteConfig, repoPathOf, suiteAboveIssue, type ConfigIssue } from '../suite/index.js';
 import { DEFAULT_LATENCY } from '../config.js';
 import { mergeRecords, openRecordStream, readRecord, RecordError, writeRecord } from '../record/index.js';
 import { shardLine } from '../report/shard.js';
@@ -34,7 +34,7 @@ import { MAX_REPEAT } from '../suite/repeat.js';
 import { MAX_CONCURRENCY } from '../suite/config/shared.js';
 import { existsSync } from 'node:fs';
 import { isFolder } from '../fs-safe.js';
-import { dirname, relative, sep } from 'node:path';
+import { dirname, join, posix, relative, sep } from 'node:path';
 import { describeFailure, EXIT, stackOf, UserError } from '../errors.js';
 import { redactorOfKnown } from '../secrets.js';
 import { plural, shellWord } from '../words.js';
@@ -442,7 +442,20 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   // A --dir that names a file is the loader's to say (a file, not a folder, with the suite folder it is in).
   const suiteDir = relative(io.cwd, resolvePath(io, dir)).split(sep).join('/') || '.';
   const suitePath = resolvePath(io, dir).split(sep).join('/');
-  const foreign = existsSync(resolvePath(io, dir)) && !isFolder(resolvePath(io, dir)) ? null : foreignSuite(record, suiteDir, suitePath);
+  const aFile = existsSync(resolvePath(io, dir)) && !isFolder(resolvePath(io, dir));
+  // A record that says where its suite is in the repository is matched by that path: two suites of
+  // one repository may have folders of the same name (apps/a/.agent-replay, apps/b/.agent-replay).
+  // Else, or outside a repository, by the folder its files name (docs/results-json.md, `suitePath`).
+  const repo = aFile || record.suitePath === undefined ? null : await repoPathOf(resolvePath(io, dir));
+  if (repo !== null && record.suitePath !== undefined && posix.normalize(record.suitePath) !== repo.path) {
+    // The recorded path is untrusted text: one line, no control sequences (docs/security.md).
+    const ran = terminalLine(record.suitePath);
+    const there = relative(io.cwd, join(repo.root, ...posix.normalize(record.suitePath).split('/'))).split(sep).join('/') || '.';
+    throw new UsageError(
+      `${files[0] as string}: it is a run of the suite in ${ran} of the repository (its suitePath), not of ${repo.path}; its replies would be written where that suite does not read them, so nothing was written: give --dir ${shellWord(terminalLine(there))}`,
+    );
+  }
+  const foreign = aFile || repo !== null ? null : foreignSuite(record, suiteDir, suitePath);
   if (foreign !== null) {
     // The record's file names are untrusted text: one line, no control sequences (docs/security.md).
     const first = terminalLine(foreign.first);

@@ -452,6 +452,8 @@ function buildRunRecordSchema() {
     finishedAt: z.string(),
     durationMs: z.number().nonnegative(),
     commit: z.string().nullable(),
+    // Within schema version 1 (docs/results-json.md): absent outside a git repository and in older records.
+    suitePath: z.string().min(1).optional(),
     agent: z.strictObject({ host: z.string().nullable(), endpoint: z.string().nullable().optional() }),
     // structured / structuredFallback added within schema version 1: older records have neither.
     judge: z.strictObject({ name: z.string().nullable(), structured: z.boolean().optional(), structuredFallback: z.string().optional() }),

@@ -9,6 +9,7 @@ import { clip, codeSpan, escapeInline, fencedBlock, safeUrl } from './escape.js'
 import { LIMITS } from './item-parts.js';
 import { markerLine, metaLine } from './metadata.js';
 import { spendText } from './spend.js';
+import { tooFewText } from './rates.js';
 import { usageText } from './usage.js';
 import { estimateText, headlineParts, headlineText, itemsCount, itemsNoun, plural, removedShown, shortSha, thousands, topCauseText, type Item, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
@@ -125,13 +126,21 @@ export function factsLine(run: RunRecord, ctx: ReportContext): string {
 
 /**
  * The run's pass-rate change (docs/statistics.md, "The run"): "📈 **Pass rate 93% → 71%**: −22
- * points (95% interval −35 to −9) over 24 items with a baseline, beyond noise"; null without stats.
+ * points (95% interval −35 to −9) over 24 items with a baseline, beyond noise", then the `too_few`
+ * items whose rate did not fall, once ("🔍 Too few attempts to tell ..."); null with neither.
  */
-export function runRateLine(model: Pick<ReportModel, 'runRate'>): string | null {
+export function runRateLine(model: Pick<ReportModel, 'runRate' | 'tooFew'>): string | null {
   const r = model.runRate;
-  if (r === null) return null;
-  const head = r.head.charAt(0).toUpperCase() + r.head.slice(1);
-  return `📈 **${head}**: ${[r.detail, r.mcnemar].filter((x) => x !== null).join(' · ')}`;
+  const few = model.tooFew === null ? null : `🔍 ${capitalized(tooFewText(model.tooFew, codeSpan))}.`;
+  if (r === null) return few;
+  const head = capitalized(r.head);
+  const line = `📈 **${head}**: ${[r.detail, r.mcnemar].filter((x) => x !== null).join(' · ')}`;
+  // Said once for the run, right under it, not on each item's line (docs/statistics.md, "Too few attempts, said once").
+  return few === null ? line : `${line}\n\n${few}`;
+}
+
+function capitalized(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 /** The judge fell back from the schema mechanism to the plain prompt: one line, or null. */
@@ -241,8 +250,12 @@ export interface CallToAction {
   acceptable: number;
   /** How many of them are shown in full. */
   shownInFull: number;
-  /** Reworded items the accept label would store too: their wording kept as a variant (docs/meaning.md, "Variants"). */
-  reworded: number;
+  /**
+   * Reworded items the accept label would store too, with the baseline it would write: the new
+   * wording as the reply, the other wordings kept as known variants, a tally that moved (docs/meaning.md,
+   * "Variants"; docs/statistics.md, "A baseline's attempts").
+   */
+  reworded: readonly Refreshed[];
   /**
    * Unchanged items (same reply and verdict) whose baseline the accept label would still rewrite,
    * with that baseline: a pass rate that moved, a slower latency, another judge (docs/statistics.md, "A baseline's attempts").
@@ -296,6 +309,32 @@ function refreshedFields({ item, baseline }: Refreshed): string[] {
   return words;
 }
 
+/**
+ * What the label writes for the reworded items, as accept writes it (evaluate/acceptance.ts): "the
+ * new wording of the 4 reworded items as their baseline replies, the baselines' wordings kept as
+ * known variants where they differ by more than formatting", and their tallies where the run's
+ * replace them: ", with the run's attempts for 1 of them (`faq`: attempts passed 10/10 → 9/10)".
+ */
+function rewordedWrites(items: readonly Refreshed[], counted: boolean): string {
+  const n = items.length;
+  // A repeated item's other attempts' wordings become variants too (docs/meaning.md, "Repeats").
+  const attempts = items.some((r) => r.item.attempts !== undefined) ? " and the other attempts'" : '';
+  const wording = counted ? `the new wording of the ${n === 1 ? '1 reworded item' : `${thousands(n)} reworded items`}` : `${n === 1 ? 'its' : 'their'} new wording`;
+  const head =
+    n === 1
+      ? `${wording} as its baseline reply, the baseline's wording${attempts} kept as known variants where they differ by more than formatting`
+      : `${wording} as their baseline replies, the baselines' wordings${attempts} kept as known variants where they differ by more than formatting`;
+  const tallies = items.filter((r) => r.item.baseline !== null && JSON.stringify(r.item.baseline.attempts ?? null) !== JSON.stringify(r.baseline.attempts ?? null));
+  if (tallies.length === 0) return head;
+  const named = tallies.slice(0, REFRESHED_NAMED).map((r) => {
+    const a = baselineAttemptsOf(r.item.baseline as Baseline | PersonaBaseline);
+    const b = baselineAttemptsOf(r.baseline);
+    return `${codeSpan(clip(r.item.label, LIMITS.label))}: attempts passed ${a.passed}/${a.total} → ${b.passed}/${b.total}`;
+  });
+  const more = tallies.length > REFRESHED_NAMED ? `; and ${thousands(tallies.length - REFRESHED_NAMED)} more` : '';
+  return `${head}, with the run's attempts${n === 1 ? '' : ` for ${thousands(tallies.length)} of them`} (${named.join('; ')}${more})`;
+}
+
 /** The unchanged items the "To accept" line names before counting the rest. */
 const REFRESHED_NAMED = 5;
 
@@ -311,7 +350,8 @@ function callToAction(ctx: ReportContext, p: Profile, cta: CallToAction, model: 
   const a = ctx.acceptance;
   if (a && a.accepted.length > 0 && !a.commitSha) return 'Nothing was committed: run the commands above in a clone of the pull request\'s branch to accept.';
   const refused = refusedWords(cta.refused);
-  if (cta.acceptable === 0 && cta.reworded === 0 && cta.refreshed.length === 0) {
+  const reworded = cta.reworded.length;
+  if (cta.acceptable === 0 && reworded === 0 && cta.refreshed.length === 0) {
     return cta.refused.length === 0 ? 'Nothing to accept: no pass or fail reply differs from its baseline.' : `Nothing the label would accept.${refused}`;
   }
   const label = codeSpan(clip(ctx.acceptLabel, LIMITS.label));
@@ -320,13 +360,14 @@ function callToAction(ctx: ReportContext, p: Profile, cta: CallToAction, model: 
       ? `apply the ${label} label to this pull request`
       : `apply the ${label} label to the pull request (or run \`agent-replay accept\`)`;
   const never = model.scripts > 0 ? 'fixtures and persona scripts' : 'fixtures';
-  // Reworded items need no acceptance (they mean the same as their baselines), but accepting keeps
-  // their wording as a known variant (docs/meaning.md, "Variants"): counted apart, never as changed.
+  // Reworded items need no acceptance (they mean the same as their baselines), but the label
+  // rewrites their baselines all the same: counted apart, never as changed, and said as accept
+  // writes them (docs/meaning.md, "In the comment").
   const items = (n: number): string => (n === 1 ? '1 reworded item' : `${thousands(n)} reworded items`);
   if (cta.acceptable === 0 && cta.refreshed.length === 0) {
-    return `**Nothing needs accepting**: the ${items(cta.reworded)} ${cta.reworded === 1 ? 'means' : 'mean'} the same as ${cta.reworded === 1 ? 'its baseline' : 'their baselines'}. To keep the new wording as a known variant, so that later runs decide it with no meaning call, ${how}.${refused} Not evaluated and errored ${never} are never accepted.`;
+    return `**Nothing needs accepting**: the ${items(reworded)} ${reworded === 1 ? 'means' : 'mean'} the same as ${reworded === 1 ? 'its baseline' : 'their baselines'}. To store ${rewordedWrites(cta.reworded, false)}, so that later runs decide ${reworded === 1 ? 'its wordings' : 'their wordings'} with no meaning call, ${how}.${refused} Not evaluated and errored ${never} are never accepted.`;
   }
-  const also = cta.reworded === 0 ? '' : ` It also keeps the new wording of the ${items(cta.reworded)} as known variants; they need no acceptance.`;
+  const also = reworded === 0 ? '' : ` It also stores ${rewordedWrites(cta.reworded, true)}; they need no acceptance.`;
   const results = cta.acceptable === 0 ? null : cta.acceptable === 1 ? 'the new or changed pass/fail result' : `the ${thousands(cta.acceptable)} new or changed pass/fail results`;
   const refreshed = cta.refreshed.length === 0 ? null : refreshedWords(cta.refreshed);
   const what = results === null ? `${refreshed ?? ''}` : refreshed === null ? `${results} as baselines` : `${results} as baselines, and refresh ${refreshed}`;

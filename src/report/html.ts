@@ -26,7 +26,7 @@ import { CSP, SCRIPT, STYLE } from './html/assets.js';
 import { trendSvg, type HtmlTrendPoint } from './html/chart.js';
 import { latencyPanel } from './html/latency.js';
 import { forestPanel } from './html/forest.js';
-import { forestRows } from './rates.js';
+import { forestRows, tooFewText } from './rates.js';
 import { changeText, compactCount } from './usage.js';
 import { spendText } from './spend.js';
 import { usageSummary } from '../evaluate/usage.js';
@@ -172,9 +172,11 @@ function cards(model: ReportModel, a: Agreement, run: RunRecord): string {
  */
 function runRateBlock(model: ReportModel): string {
   const r = model.runRate;
-  if (r === null) return '';
+  // The too_few items whose rate did not fall, once (docs/statistics.md, "Too few attempts, said once").
+  const t = model.tooFew === null ? '' : `<p class="run-rate">🔍 ${tooFewText(model.tooFew, (flag) => `<code>${h(flag)}</code>`).replace(/^t/, 'T')}</p>\n`;
+  if (r === null) return t;
   const head = r.head.charAt(0).toUpperCase() + r.head.slice(1);
-  return `<p class="run-rate">📈 <b>${h(head)}</b>: ${h([r.detail, r.mcnemar].filter((x) => x !== null).join(' · '))}</p>\n`;
+  return `<p class="run-rate">📈 <b>${h(head)}</b>: ${h([r.detail, r.mcnemar].filter((x) => x !== null).join(' · '))}</p>\n${t}`;
 }
 
 /**

@@ -326,7 +326,10 @@ export function assemble(doc: Doc, plan: Plan): string {
   const cta: CallToAction = {
     acceptable: [...doc.acceptable.keys()].filter(needed).length,
     shownInFull: shown.filter(needed).length,
-    reworded: model.sections.reworded.filter((f) => doc.acceptable.has(f)).length,
+    reworded: model.sections.reworded.flatMap((item) => {
+      const baseline = doc.acceptable.get(item);
+      return baseline === undefined ? [] : [{ item, baseline }];
+    }),
     refreshed: model.sections.unchanged.flatMap((item) => {
       const baseline = doc.acceptable.get(item);
       return baseline === undefined ? [] : [{ item, baseline }];

@@ -7,7 +7,7 @@
 import type { DriftVerdict, Estimate, FixtureRecord, ItemStats, PersonaRecord, RemovedBaseline, RunRecord, Tallies, Tier } from '../types.js';
 import { causeLine, causeOf, changesOf, isReworded, decideAcceptance, decidePersonaAcceptance, isScript, asAccepted, tallies, verificationOf, type CauseGroup, type Change, type ItemKind, type Verification } from '../evaluate/index.js';
 import { formatUsdPair } from './money.js';
-import { runRateParts, tierCountsText, tierWords, type RunRateParts } from './rates.js';
+import { runRateParts, tierCountsText, tierWords, tooFewOfRun, type RunRateParts, type TooFew } from './rates.js';
 import { plural, thousands } from '../words.js';
 import { showInvisible } from './diff.js';
 import { showLookalikes } from './lookalike.js';
@@ -73,7 +73,8 @@ export function itemView(item: Item): ItemView {
   const changes = shownChanges(item);
   const verdict = verdictWords(item);
   const stats = statsOf(item);
-  const drift = [...driftWordsOf(item, changes), ...(stats === null ? [] : [tierWords(stats)])];
+  const rate = stats === null ? null : tierWords(stats);
+  const drift = [...driftWordsOf(item, changes), ...(rate === null ? [] : [rate])];
   const base: ItemViewBase = { label: item.label, file: item.file, line: item.line, section: sectionFrom(item, changes), changes, icon: verdictIcon(item), verdict, drift, tier: stats?.tier ?? null, status: [verdict, ...drift] };
   return isPersona(item) ? { ...base, kind: 'script', item } : { ...base, kind: 'fixture', item };
 }
@@ -85,7 +86,8 @@ export function itemView(item: Item): ItemView {
  */
 export function rewordedRepeatWords(v: ItemView): string[] {
   const stats = statsOf(v.item);
-  return [...(v.item.repeat !== undefined ? [v.verdict] : []), ...(stats === null ? [] : [tierWords(stats)])];
+  const rate = stats === null ? null : tierWords(stats);
+  return [...(v.item.repeat !== undefined ? [v.verdict] : []), ...(rate === null ? [] : [rate])];
 }
 
 /** The item's view, built on its first use and kept in the model (built now for an item of another model). */
@@ -121,6 +123,8 @@ export interface ReportModel {
   tiers: Readonly<Record<Tier, number>>;
   /** The run's pass-rate change from its `stats` (docs/statistics.md, "The run"); null when the record has none. */
   runRate: RunRateParts | null;
+  /** The `too_few` items whose rate did not fall, said once under the run's pass-rate line (docs/statistics.md, "Too few attempts, said once"); null when none. */
+  tooFew: TooFew | null;
   /** Baselines whose fixture or script is gone from the suite (docs/action.md, "The PR comment", "Removed"): nothing was replayed for them. */
   removed: readonly RemovedBaseline[];
 }
@@ -202,7 +206,7 @@ export function buildModel(run: RunRecord): ReportModel {
   sections.errored.sort(byCause);
   const counts = tallies(items);
   const runRate = run.stats == null ? null : runRateParts(run.stats, { errored: counts.errored, notEvaluated: counts.notEvaluated });
-  return { sections, views, tallies: counts, total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes, flaky, verification, causeOf: causes, tiers, runRate, removed: run.removed ?? [] };
+  return { sections, views, tallies: counts, total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes, flaky, verification, causeOf: causes, tiers, runRate, tooFew: tooFewOfRun(items), removed: run.removed ?? [] };
 }
 
 /** "fixtures", "persona scripts" or "items" (both kinds) for `n` of these items. */

@@ -4,7 +4,7 @@
 // Pure.
 
 import type { FixtureRecord, ItemStats, McNemar, PersonaRecord, RunStats, Tally, Tier } from '../types.js';
-import { below, TIERS, wilson } from '../evaluate/stats.js';
+import { attemptsNeeded, below, DEFAULT_ALPHA, TIERS, wilson } from '../evaluate/stats.js';
 import { isScript } from '../evaluate/kind.js';
 import { thousands } from '../words.js';
 
@@ -122,11 +122,21 @@ function fell(s: ItemStats): boolean {
 }
 
 /**
- * What `too_few` says: how many attempts in one run would call the drop at the same observed
- * rate ("needs 7 attempts"), that none up to 20 would, or nothing when the rate did not fall.
+ * A `too_few` item whose rate did not fall against a baseline (10/10 then one attempt that passed):
+ * no test could call anything, and nothing fell, so its line says nothing of its pass rate; the
+ * run says it once for all of them (tooFewOfRun). An unchanged agent run once against 10-attempt
+ * baselines would otherwise say "too few attempts" on every line (docs/statistics.md, "Too few
+ * attempts, said once"). results.json keeps the tier.
+ */
+export function quietTooFew(s: ItemStats): boolean {
+  return s.tier === 'too_few' && s.baseline.total > 0 && !fell(s);
+}
+
+/**
+ * What `too_few` says where the rate fell: how many attempts in one run would call the drop at the
+ * same observed rate ("needs 7"), or that none up to 20 would.
  */
 function tooFewWords(s: ItemStats): string {
-  if (!fell(s)) return TIER_WORDS.too_few;
   if (s.attemptsNeeded === null) return `${TIER_WORDS.too_few} (no number up to 20 would tell)`;
   return `${TIER_WORDS.too_few} (needs ${thousands(s.attemptsNeeded)})`;
 }
@@ -134,15 +144,63 @@ function tooFewWords(s: ItemStats): string {
 /**
  * An item's pass rate and tier, beside its drift: "pass rate 10/10 → 0/3 (p = 0.003): regressed",
  * "pass rate 5/5 → 4/5: within noise", "pass rate 1/1 → 0/2: too few attempts (needs 20)"; an item
- * without a baseline has its rate alone: "pass rate 2/3".
+ * without a baseline has its rate alone: "pass rate 2/3". null for a `too_few` item whose rate did
+ * not fall (quietTooFew): the run's line says those once.
  */
-export function tierWords(s: ItemStats): string {
+export function tierWords(s: ItemStats): string | null {
   const now = `${thousands(s.passed)}/${thousands(s.total)}`;
   if (s.baseline.total === 0) return `pass rate ${now}`;
+  if (quietTooFew(s)) return null;
   const rates = `pass rate ${thousands(s.baseline.passed)}/${thousands(s.baseline.total)} → ${now}`;
   const p = decidingP(s);
   const tier = s.tier === 'too_few' ? tooFewWords(s) : TIER_WORDS[s.tier];
   return p === null ? `${rates}: ${tier}` : `${rates} (p ${pText(p)}${levelWords(s)}): ${tier}`;
+}
+
+/** The run's `too_few` items whose rate did not fall, said once (docs/statistics.md, "Too few attempts, said once"). */
+export interface TooFew {
+  /** How many: their lines leave their pass rate out. */
+  items: number;
+  /**
+   * The fewest attempts per item with which every attempt failing would be called `regressed` for
+   * each of them that such a number up to 20 has (the largest of theirs); null when none has.
+   */
+  repeat: number | null;
+  /** Those for which no number of attempts up to 20 would (a baseline of no pass, or too few attempts of its own). */
+  never: number;
+}
+
+/**
+ * The `too_few` items of a run whose rate did not fall, with what `--repeat` would tell them: for
+ * each, the least N up to 20 at which N failing attempts give a drop's p below its level (alpha
+ * over its looks), from the recorded tallies, as report.html's baseline interval is; null when the
+ * run has none.
+ */
+export function tooFewOfRun(items: readonly (FixtureRecord | PersonaRecord)[]): TooFew | null {
+  let n = 0;
+  let repeat: number | null = null;
+  let never = 0;
+  for (const item of items) {
+    const s = item.stats;
+    if (s === undefined || !quietTooFew(s)) continue;
+    n++;
+    const needed = attemptsNeeded(s.baseline, { passed: 0, total: 1 }, (s.alpha ?? DEFAULT_ALPHA) / s.maxLooks);
+    if (needed === null) never++;
+    else repeat = Math.max(repeat ?? 0, needed);
+  }
+  return n === 0 ? null : { items: n, repeat, never };
+}
+
+/**
+ * The run's one line for them, `code` setting a flag in each surface's markup: "too few attempts to
+ * tell a drop from noise for 20 items whose pass rate did not fall (not said on their lines); with
+ * --repeat 2, every attempt failing would be called regressed".
+ */
+export function tooFewText(t: TooFew, code: (flag: string) => string = (f) => f): string {
+  const head = `too few attempts to tell a drop from noise for ${thousands(t.items)} ${t.items === 1 ? 'item' : 'items'} whose pass rate did not fall (not said on ${t.items === 1 ? 'its line' : 'their lines'})`;
+  if (t.repeat === null) return `${head}; no number of attempts up to 20 would tell a drop of ${t.items === 1 ? 'it' : 'theirs'}`;
+  const them = t.never > 0 ? `${thousands(t.items - t.never)} of them (for the other ${thousands(t.never)}, no number up to 20 would)` : t.items === 1 ? 'it' : 'each of them';
+  return `${head}; with ${code(`--repeat ${t.repeat}`)}, every attempt failing would be called regressed for ${them}`;
 }
 
 /** The tiers the headline counts, worst first. */
@@ -246,7 +304,8 @@ export function forestRows(items: readonly (FixtureRecord | PersonaRecord)[]): F
   const rows: (ForestRow & { pDrop: number })[] = [];
   for (const item of items) {
     const s = item.stats;
-    if (s === undefined || s.baseline.total === 0) continue;
+    // A too_few item whose rate did not fall draws nothing worth reading: the run's line counts it.
+    if (s === undefined || s.baseline.total === 0 || quietTooFew(s)) continue;
     rows.push({
       label: item.label,
       script: isScript(item),
@@ -256,7 +315,7 @@ export function forestRows(items: readonly (FixtureRecord | PersonaRecord)[]): F
       baselineRate: s.baseline.passed / s.baseline.total,
       baselineCi: wilson(s.baseline),
       counts: `${thousands(s.baseline.passed)}/${thousands(s.baseline.total)} → ${thousands(s.passed)}/${thousands(s.total)}`,
-      words: tierWords(s),
+      words: tierWords(s) ?? '',
       pDrop: s.pDrop,
     });
   }

@@ -11,6 +11,7 @@ import { clip, clipShown, terminalBlock, terminalLine } from './escape.js';
 import { decisiveReply } from './item-parts.js';
 import { diffText, MARK } from './diff-text.js';
 import { MAX_DIFF_CHARS } from './diff.js';
+import { tooFewText } from './rates.js';
 import {
   ATTENTION_ORDER,
   SCRIPT_MARK,
@@ -105,6 +106,8 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
     const r = model.runRate;
     lines.push(fit([`${r.head}: ${r.detail}`, r.mcnemar].filter((x) => x !== null).join(' · ')));
   }
+  // Said once, not on each item's line (docs/statistics.md, "Too few attempts, said once").
+  if (model.tooFew !== null) lines.push(fit(tooFewText(model.tooFew)));
 
   const facts = [estimateText(run.estimate)];
   const spent = spendText(run.spend);

@@ -19,6 +19,12 @@ export interface RunRecord {
   durationMs: number;
   commit: string | null;
   /**
+   * The suite folder the run replayed, relative to the root of its git repository (POSIX, `.` for
+   * the root itself): accept matches a run to its suite by it (docs/results-json.md). Absent outside a
+   * repository and in older records, which accept matches by the folder their files name.
+   */
+  suitePath?: string;
+  /**
    * Where the agent was called: `endpoint` is its URL without credentials, query or fragment (the
    * causes of errors name it); absent in older records.
    */

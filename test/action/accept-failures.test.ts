@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { FakeGitHub } from '../support/github-server.js';
 import type { AgentHandler, AgentServer } from '../support/agent-server.js';
 import { artifactZip } from '../support/zip.js';
+import { git } from '../support/fork-clone.js';
 import { HEAD, makeWorkspace, pullPayload, runAction, runAcceptLabel, seedPullForAccept, useServers, type ActionRun } from './harness.js';
 import type { Baseline } from '../../src/types.js';
 
@@ -364,6 +365,35 @@ describe('the accept job\'s dir input against the reviewed run\'s suite folder',
     const run = await accept({}, { dir });
     expect(run.code, run.stdout).toBe(0);
     expect(gh.commits[0]!.additions.map((a) => a.path).sort()).toEqual([`${at}greeting.json`, `${at}refund-policy.json`]);
+  });
+});
+
+describe('the accept job\'s dir input against the suitePath the reviewed run recorded', () => {
+  async function reviewedCheckIn(dir: string): Promise<void> {
+    const workspace = await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' });
+    git(workspace, 'init', '-q');
+    await mkdir(join(workspace, dir, 'fixtures'), { recursive: true });
+    await writeFile(join(workspace, dir, 'fixtures', 'suite.yml'), FIXTURES);
+    await writeFile(join(workspace, dir, 'config.yml'), CONFIG);
+    const check = await runAction({ gh, workspace, runId: 1001, inputs: { 'agent-url': agent.url, 'fail-on': 'none', dir }, event: { name: 'pull_request', payload: pullPayload() } });
+    expect(check.code, check.stdout).toBe(0);
+    const results = readFileSync(check.outputs['results-path'] as string, 'utf8');
+    expect(JSON.parse(results).suitePath).toBe(dir);
+    gh.addWorkflowRun('octo', 'shop', { id: 1001, headSha: HEAD });
+    gh.addArtifact('octo', 'shop', 1001, { name: check.outputs['artifact-name'] as string, zip: await artifactZip([{ name: 'results.json', data: results }]) });
+  }
+
+  it('refuses another suite folder of the same name, and commits into the one the run recorded', async () => {
+    await reviewedCheckIn('apps/a/.agent-replay');
+    const other = await accept({}, { dir: 'apps/b/.agent-replay' });
+    expect(other.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(other.stdout).toContain(
+      "::error::baselines not accepted: the reviewed run's suite is apps/a/.agent-replay in the repository (its results.json's suitePath), not apps/b/.agent-replay, the accept job's dir input:",
+    );
+    const run = await accept({}, { dir: 'apps/a/.agent-replay' });
+    expect(run.code, run.stdout).toBe(0);
+    expect(gh.commits[0]!.additions.map((a) => a.path).sort()).toEqual(['apps/a/.agent-replay/baselines/greeting.json', 'apps/a/.agent-replay/baselines/refund-policy.json']);
   });
 });
 

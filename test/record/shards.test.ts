@@ -26,6 +26,15 @@ function shardRun(index: number, total: number, labels: string[], suiteHash = SU
 }
 
 describe('mergeRecords with shards', () => {
+  it('a merge of 150 fixtures built in one test keeps their order: the builders number lines without wrapping', () => {
+    const labels = Array.from({ length: 150 }, (_, i) => `f${String(i).padStart(3, '0')}`);
+    const first = shardRun(1, 2, labels.slice(0, 75));
+    const merged = mergeRecords([shardRun(2, 2, labels.slice(75)), first], ['2.json', '1.json']);
+    expect(merged.fixtures.map((f) => f.label)).toEqual(labels);
+    const lines = merged.fixtures.map((f) => f.line);
+    expect(lines.every((l, i) => i === 0 || l > (lines[i - 1] as number))).toBe(true);
+  });
+
   it('all shards of one suite: one whole run, no shard and no incomplete field', () => {
     const merged = mergeRecords([shardRun(2, 3, ['c', 'd']), shardRun(1, 3, ['a', 'b']), shardRun(3, 3, ['e'])], ['2.json', '1.json', '3.json']);
     expect(merged.fixtures.map((f) => f.label).sort()).toEqual(['a', 'b', 'c', 'd', 'e']);

@@ -56,3 +56,39 @@ describe('accepting a reworded run with fewer attempts', () => {
     expect((await file('chat')).attempts).toEqual({ passed: 3, total: 3 });
   });
 });
+
+// A repeated run's accept rewrote the baselines of reworded items (the new wording as the reply, the
+// run's tally), while the comment said it "keeps the new wording ... as known variants; they need no
+// acceptance". The comment now says what accept writes; both are read here.
+describe('the accept line of a repeated run with reworded items', () => {
+  it('says what accept writes: the new wording as the reply, the old one a known variant, the run\'s attempts', async () => {
+    const OLD = 'Refunds within 30 days.';
+    const NEW = 'You have 30 days to ask for a refund.';
+    // Attempt 10 gets no answer: 9 of 10 pass (minPass 9), the same meaning every time.
+    const agent = await serve((req) => {
+      const body = (req.json ?? {}) as { session?: string; start?: boolean };
+      if (body.start === true) return { json: { reply: 'Welcome!', route: null } };
+      if (/-10$/.test(body.session ?? '')) return { status: 503, json: { error: 'busy' } };
+      return { json: { reply: NEW, route: null } };
+    });
+    const stored = { label: 'policy', reply: OLD, variants: [NEW], route: null, verdict: 'pass' as const, attempts: { passed: 10, total: 10 }, acceptedAt: '2026-11-01T10:00:00.000Z', commit: 'a'.repeat(40) };
+    const cwd = await makeProject({
+      config: `${agentConfig(agent.url)}cost: { capUsd: 1 }\nmeaning: { check: facts }\nrepeat: { count: 10, minPass: 9 }\n`,
+      fixtures: { 'f.yml': FIXTURES },
+      baselines: [stored],
+    });
+    expect((await cli(['run', '--out', 'r.json', '--markdown', 'r.md', '--fail-on', 'none'], cwd)).code).toBe(0);
+    const r = await readResults(join(cwd, 'r.json'));
+    expect(r.fixtures[0]?.drift?.meaning?.value).toBe('variant');
+    const md = await readFile(join(cwd, 'r.md'), 'utf8');
+    expect(md).toContain('Reworded (1)');
+    expect(md).toContain(
+      "**Nothing needs accepting**: the 1 reworded item means the same as its baseline. To store its new wording as its baseline reply, the baseline's wording and the other attempts' kept as known variants where they differ by more than formatting, with the run's attempts (`policy`: attempts passed 10/10 → 9/10), so that later runs decide its wordings with no meaning call, apply the `accept-baseline` label",
+    );
+    expect(md).not.toContain('keeps the new wording');
+
+    expect((await cli(['accept', '--results', 'r.json'], cwd)).stdout).toContain('1 accepted, 0 refused, 0 unchanged');
+    const written = JSON.parse(await readFile(join(cwd, '.agent-replay', 'baselines', 'policy.json'), 'utf8'));
+    expect(written).toMatchObject({ reply: NEW, variants: [OLD], attempts: { passed: 9, total: 10 } });
+  });
+});

@@ -173,17 +173,19 @@ describe('500 reworded items', () => {
 });
 
 describe('the call to accept', () => {
-  it('counts reworded items apart from the new or changed ones: they need no acceptance, accepting keeps their wording', () => {
+  it('counts reworded items apart from the new or changed ones: they need no acceptance, and says what accepting writes for them', () => {
     const md = renderComment(MEANING, ctx);
     expect(md).toContain('**To accept** the 6 new or changed pass/fail results as baselines');
-    expect(md).toContain('It also keeps the new wording of the 4 reworded items as known variants; they need no acceptance.');
+    expect(md).toContain("It also stores the new wording of the 4 reworded items as their baseline replies, the baselines' wordings kept as known variants where they differ by more than formatting; they need no acceptance.");
   });
 
   it('with only reworded items, says nothing needs accepting and what accepting would keep', () => {
     resetLines();
     const m: Meaning = { value: 'reworded', by: 'judge', detail: null, score: 0.92 };
     const md = renderComment(run([differing('faq-1', 'Open 9 to 5.', 'We open at 9 and close at 5.', m), differing('faq-2', 'Free shipping.', 'Shipping costs nothing.', m)]), ctx);
-    expect(md).toContain('**Nothing needs accepting**: the 2 reworded items mean the same as their baselines. To keep the new wording as a known variant');
+    expect(md).toContain(
+      "**Nothing needs accepting**: the 2 reworded items mean the same as their baselines. To store their new wording as their baseline replies, the baselines' wordings kept as known variants where they differ by more than formatting, so that later runs decide their wordings with no meaning call, apply the `accept-baseline` label to this pull request.",
+    );
     expect(md).not.toContain('new or changed');
   });
 });

@@ -8,8 +8,9 @@ import { itemStats } from '../../src/evaluate/index.js';
 import { pairedBootstrap } from '../../src/evaluate/stats.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
 import { afterAcceptance, buildModel, headlineText, viewOf } from '../../src/report/model.js';
-import { forestRows, pText, runRateText, tierWords } from '../../src/report/rates.js';
+import { forestRows, pText, runRateText, tierWords, tooFewOfRun, tooFewText } from '../../src/report/rates.js';
 import { renderHtml } from '../../src/report/html.js';
+import { runRateLine } from '../../src/report/blocks.js';
 import type { FixtureRecord, ItemStats, RunRecord, Tally } from '../../src/types.js';
 import { ctx, resetLines } from './fixtures.js';
 import { expectGolden, structure } from './helpers.js';
@@ -17,7 +18,7 @@ import { flipsRun, manyStats, oneAttemptBaselines, repeated, statsRun, withRunSt
 
 const STATS = statsRun();
 
-function words(base: Tally, now: Tally): string {
+function words(base: Tally, now: Tally): string | null {
   const s = itemStats(base, now, { alpha: 0.05, maxLooks: 1 });
   if (s === null) throw new Error('no stats');
   return tierWords(s);
@@ -33,7 +34,9 @@ describe("an item's pass rate in words", () => {
     [{ passed: 0, total: 10 }, { passed: 3, total: 3 }, 'pass rate 0/10 → 3/3 (p = 0.003): improved'],
     [{ passed: 1, total: 1 }, { passed: 0, total: 2 }, 'pass rate 1/1 → 0/2: too few attempts (needs 20)'],
     [{ passed: 3, total: 3 }, { passed: 1, total: 2 }, 'pass rate 3/3 → 1/2: too few attempts (no number up to 20 would tell)'],
-    [{ passed: 1, total: 1 }, { passed: 2, total: 2 }, 'pass rate 1/1 → 2/2: too few attempts'],
+    // too_few where the rate did not fall: nothing on the line; the run says it once (test/repeat/too-few-once.test.ts).
+    [{ passed: 1, total: 1 }, { passed: 2, total: 2 }, null],
+    [{ passed: 10, total: 10 }, { passed: 1, total: 1 }, null],
     [{ passed: 0, total: 0 }, { passed: 2, total: 3 }, 'pass rate 2/3'],
   ])('%j against %j: %s', (base, now, expected) => {
     expect(words(base, now)).toBe(expected);
@@ -84,10 +87,24 @@ describe("an item's pass rate in words", () => {
       words({ passed: 0, total: 10 }, { passed: 3, total: 3 }),
       words({ passed: 5, total: 5 }, { passed: 4, total: 5 }),
       words({ passed: 1, total: 1 }, { passed: 0, total: 2 }),
-      words({ passed: 1, total: 1 }, { passed: 2, total: 2 }),
     ];
     for (const w of quoted) expect(doc).toContain(`${w}\``);
+    const twenty = Array.from({ length: 20 }, () => ({ stats: itemStats({ passed: 10, total: 10 }, { passed: 1, total: 1 }, { alpha: 0.05, maxLooks: 1 })! }) as FixtureRecord);
+    expect(doc).toContain(runRateLine({ runRate: null, tooFew: tooFewOfRun(twenty) }));
     expect(doc).toContain(`📈 ${runRateText(STATS.stats!).replace(/^pass rate/, 'Pass rate')}`);
+  });
+
+  it('the too_few items whose rate did not fall are counted once, with the --repeat that would tell a drop of each', () => {
+    const item = (base: Tally, now: Tally) => ({ stats: itemStats(base, now, { alpha: 0.05, maxLooks: 1 })! }) as FixtureRecord;
+    // 10/10: 0 of 2 gives p = 1/66 = 0.015; 3/3: 0 of 4 gives 1/35 = 0.029 (0 of 3: exactly 1/20, not below 0.05); 0/10 cannot fall.
+    const run = [item({ passed: 10, total: 10 }, { passed: 1, total: 1 }), item({ passed: 3, total: 3 }, { passed: 2, total: 2 }), item({ passed: 0, total: 10 }, { passed: 0, total: 1 })];
+    // One that fell says it on its line, one without a baseline has none: neither is counted.
+    const others = [item({ passed: 1, total: 1 }, { passed: 0, total: 2 }), item({ passed: 0, total: 0 }, { passed: 2, total: 3 })];
+    const t = tooFewOfRun([...run, ...others]);
+    expect(t).toEqual({ items: 3, repeat: 4, never: 1 });
+    expect(tooFewText(t!)).toBe('too few attempts to tell a drop from noise for 3 items whose pass rate did not fall (not said on their lines); with --repeat 4, every attempt failing would be called regressed for 2 of them (for the other 1, no number up to 20 would)');
+    expect(tooFewText(tooFewOfRun(run.slice(0, 1))!)).toBe('too few attempts to tell a drop from noise for 1 item whose pass rate did not fall (not said on its line); with --repeat 2, every attempt failing would be called regressed for it');
+    expect(tooFewOfRun(others)).toBeNull();
   });
 
   it('p-values: three decimals below 0.1, two above, halves rounded up, "< 0.001" below that', () => {

@@ -2,8 +2,9 @@
 // made with tempDir (test/support/temp.ts) are removed when it is done, and the record builders'
 // line numbers start again at each test. With `isolate: false` a worker's files share the
 // builders' counters: a test's lines depended on the tests that ran before it in that worker, and
-// the counter's wrap at 400 could put a fixture built later above one built earlier (a shard
-// merge, which keeps suite order, then came out reordered in one full run of three).
+// the counter's wrap at 400 (since removed: test/report/fixtures.ts) could put a fixture built later
+// above one built earlier (a shard merge, which keeps suite order, then came out reordered in one
+// full run of three).
 import { afterAll, beforeEach } from 'vitest';
 import { removeTempDirs } from './temp.js';
 import { resetLines } from '../report/fixtures.js';
