@@ -296,7 +296,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
     if (result.shard) printShard(result.shard, io);
     if (result.selection) printSelection(result.record, result.selection.missing, io);
     const written = await emitRun(result.record, { ...values, out }, io, stream);
-    if (result.record.interrupted) return interruptedExit(result.record, result.suite.fixtures.length + result.suite.personas.length, io);
+    if (result.record.interrupted) return interruptedExit(result.record, result.suite, io);
     // The results are in the summary and the temporary file the error named, but not where asked.
     if (!written) return EXIT.usage;
   }
