@@ -68,7 +68,7 @@ export async function runDemo(options: { out: string | null }, io: CliIO): Promi
       throw new Error(`the demo suite is above its cost cap (${result.estimate.usd} > ${result.estimate.capUsd})`);
     }
     const written = await emitRun(result.record, { out: join(outDir, 'results.json'), markdown: join(outDir, 'report.md'), junit: join(outDir, 'junit.xml'), html: join(outDir, 'report.html') }, io);
-    if (result.record.interrupted) return interruptedExit(result.record, result.suite.fixtures.length + result.suite.personas.length, io);
+    if (result.record.interrupted) return interruptedExit(result.record, result.suite, io);
     if (!written) return 2;
     io.stdout(closingWords(result.gate, suiteDir));
     return 0;

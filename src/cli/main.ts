@@ -19,6 +19,7 @@ import { writeBaselines } from '../accept/write.js';
 import { screenAccepted } from '../accept/screen.js';
 import { foreignSuite } from '../accept/suite-dir.js';
 import { fixtureDefinitionHash, personaDefinitionHash } from '../evaluate/definition.js';
+import { meansTheSame } from '../evaluate/variants.js';
 import { SIMULATOR_PROMPT_VERSION } from '../simulator/index.js';
 import { TOOL } from '../version.js';
 import { ArgvError, commandHelp, globalHelp, helpHint, parseArgv, type CommandName, type Values } from './options.js';
@@ -295,7 +296,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
     if (result.shard) printShard(result.shard, io);
     if (result.selection) printSelection(result.record, result.selection.missing, io);
     const written = await emitRun(result.record, { ...values, out }, io, stream);
-    if (result.record.interrupted) return interruptedExit(result.record, result.suite.fixtures.length + result.suite.personas.length, io);
+    if (result.record.interrupted) return interruptedExit(result.record, result.suite, io);
     // The results are in the summary and the temporary file the error named, but not where asked.
     if (!written) return EXIT.usage;
   }
@@ -508,7 +509,17 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   }
   const writes = await writeBaselines(loaded.suite.baselinesDir, plan.accepted);
   const verdictOf = new Map(plan.accepted.map((b) => [b.label, b.verdict]));
-  for (const w of writes.written) io.stdout(`accepted  ${w.label} (${verdictOf.get(w.label)}) -> ${w.path}\n`);
+  // A reworded item is accepted only to keep its wordings as known variants (docs/meaning.md,
+  // "Variants"), as the comment's "Nothing needs accepting" says: the line says so too.
+  const reworded = new Set(
+    [...record.fixtures, ...record.personas]
+      .filter((i) => !i.errored && (i.drift?.verdict === 'still_passing' || i.drift?.verdict === 'still_failing') && meansTheSame(i.drift.meaning))
+      .map((i) => i.label),
+  );
+  for (const w of writes.written) {
+    const why = reworded.has(w.label) ? '; reworded: its earlier wording kept as a known variant' : '';
+    io.stdout(`accepted  ${w.label} (${verdictOf.get(w.label)}${why}) -> ${w.path}\n`);
+  }
   for (const f of writes.failed) io.stderr(`not written ${f.label}: ${f.reason}\n`);
   const failed = writes.failed.length > 0 ? `, ${writes.failed.length} not written` : '';
   io.stdout(`\n${writes.written.length} accepted, ${plan.refused.length} refused, ${plan.unchanged.length} unchanged${failed}\n`);

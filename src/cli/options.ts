@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { FAIL_ON_CONDITIONS } from '../types.js';
 import { DEFAULT_FAIL_ON } from '../evaluate/index.js';
 import { docsUrl, TOOL } from '../version.js';
+import { shellWord } from '../words.js';
 import { UsageError } from '../engine.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { ASSERT_FORMS } from './probe.js';
@@ -326,6 +327,13 @@ export function parseArgv(argv: readonly string[]): Parsed {
   if (args.length < spec.positionals.min) throw new ArgvError(spec.positionals.missing ?? `${command} needs ${spec.args}`, command);
   if (args.length > spec.positionals.max) {
     const extra = args[spec.positionals.max] as string;
+    // `report --results shards/*.json`: the shell gave the files after one --results, which takes
+    // one file; say how to give each, as a command to paste (docs/cli.md, "Commands").
+    const repeated = Object.entries(spec.flags).find(([name, f]: [string, FlagHelp]) => f.repeats === true && Array.isArray(values[name]))?.[0];
+    if (repeated !== undefined && spec.positionals.max === 0) {
+      const files = [...(values[repeated] as string[]), ...args].map((a) => `--${repeated} ${shellWord(a)}`).join(' ');
+      throw new ArgvError(`unexpected argument "${extra}": --${repeated} takes one file; give each its own --${repeated}: ${files}`, command);
+    }
     const hint = command === 'probe' ? ' (quote the message: it is one argument)' : spec.positionals.max === 0 ? ` (${command} takes no arguments, only flags)` : '';
     throw new ArgvError(`unexpected argument "${extra}"${hint}`, command);
   }

@@ -312,11 +312,12 @@ export function writtenText(results: string | null, values: { markdown?: string;
 }
 
 /** Says that the run was interrupted and what its record holds; returns 130 (SIGINT) or 143 (SIGTERM). */
-export function interruptedExit(record: RunRecord, total: number, io: CliIO): number {
+export function interruptedExit(record: RunRecord, suite: { fixtures: readonly unknown[]; personas: readonly unknown[] }, io: CliIO): number {
   const signal = interruptedBy(io.signal) ?? 'SIGINT';
   const n = record.fixtures.length + record.personas.length;
-  // `total` counts fixtures and persona scripts alike: with scripts in the run they are "items".
-  const noun = record.personas.length > 0 ? (total === 1 ? 'item' : 'items') : total === 1 ? 'fixture' : 'fixtures';
+  const total = suite.fixtures.length + suite.personas.length;
+  // `total` counts fixtures and persona scripts alike: with scripts in the run (finished or not) they are "items".
+  const noun = suite.personas.length > 0 ? (total === 1 ? 'item' : 'items') : total === 1 ? 'fixture' : 'fixtures';
   io.stderr(
     `\ninterrupted by ${signal}: ${n} of ${total} ${noun} finished; the record lists only ${n === 1 ? 'that one' : 'those'} and is marked interrupted. ` +
       `The other ${total - n} were not recorded, and the gate was not applied.\n`,

@@ -294,7 +294,11 @@ async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps, net
   let judge: Judge | null = null;
   let toolCalls: string | null = null;
   const observe = (a: { turn: 'welcome' | 'message'; json: unknown; mapping: Config['agent']['mapping'] }): void => {
-    if (a.turn === 'message') toolCalls = toolCallsHint(a.json, a.mapping);
+    if (a.turn !== 'message') return;
+    const hint = toolCallsHint(a.json, a.mapping);
+    // An agent traced for its tool calls (docs/traces.md, "Fixtures") reports none in its response:
+    // a run reads them from its spans, which probe, with no receiver of its own, does not.
+    toolCalls = config.traces != null && hint.startsWith('not reported') ? `${hint}; a run reads the calls from the agent's spans (traces: in config.yml), which probe does not read` : hint;
   };
   try {
     agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock, observe, network });

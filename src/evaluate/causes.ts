@@ -17,6 +17,10 @@ export interface CauseItem {
   error?: string | null;
   detail?: string | null;
   checks?: readonly Pick<Check, 'status' | 'detail'>[];
+  /** A fixture's message turn spans, counted (docs/traces.md); absent without `traces:`. */
+  spans?: { count: number } | null;
+  /** A script's turns, for their spans. */
+  turns?: readonly { spans?: { count: number } | null }[];
 }
 
 export interface Cause {
@@ -305,8 +309,8 @@ function proxyCause(reason: string, who: string, toward: string): Cause | null {
   };
 }
 
-/** The cause of a check that did not run, from its detail line. */
-function notEvaluatedCause(detail: string): Cause {
+/** The cause of a check that did not run, from its detail line. `spansCame`: other turns of the run had spans (`spansInRun`). */
+function notEvaluatedCause(detail: string, spansCame = false): Cause {
   // A turn's spans never came (docs/traces.md, "When spans do not arrive"): one cause for every trace id.
   const spans = /^(?:turn \d+: )?no spans for trace [0-9a-f]{32} within ([^:]+?)(?::| at )/.exec(detail);
   if (spans && / of traces agent-replay did not send came to /.test(detail)) {
@@ -314,6 +318,15 @@ function notEvaluatedCause(detail: string): Cause {
       key: 'traces:other-traces',
       what: `no spans of the run's traces arrived within ${spans[1] ?? ''}, though spans of other traces did`,
       hint: `start the agent's spans under the incoming traceparent, as HTTP instrumentation does (${docsUrl('traces.md', 'Set-up')}, point 2)`,
+    };
+  }
+  // The agent exports under the traceparent, for other turns: the turns without spans are requests
+  // it makes no span for, as a welcome turn answered without the model (docs/traces.md, "When spans do not arrive").
+  if (spans && spansCame) {
+    return {
+      key: 'traces:no-spans',
+      what: `no spans arrived within ${spans[1] ?? ''} for some turns, though other turns of the run had theirs`,
+      hint: `give every request of the agent a span of its own, the welcome turn's too: a server span around the handler, as HTTP instrumentation makes (${docsUrl('traces.md', 'When spans do not arrive')})`,
     };
   }
   if (spans) {
@@ -379,11 +392,11 @@ function notEvaluatedCause(detail: string): Cause {
  * Why this item is not verified; null when it is (it has a pass or fail verdict). `answered`: the
  * agent replied to other items of the run (`answeredInRun`), which changes the fix a 502/503/504 reads.
  */
-export function causeOf(item: CauseItem, endpoint: string | null, answered = false): Cause | null {
+export function causeOf(item: CauseItem, endpoint: string | null, answered = false, spansCame = false): Cause | null {
   if (item.errored) return errorCause(item.errorKind ?? 'internal', item.error ?? 'the replay did not complete', endpoint, answered);
   if (item.verdict !== 'not_evaluated') return null;
   const check = item.checks?.find((c) => c.status === 'not_evaluated');
-  return notEvaluatedCause(check?.detail ?? item.detail ?? 'the check did not run');
+  return notEvaluatedCause(check?.detail ?? item.detail ?? 'the check did not run', spansCame);
 }
 
 /** Did the agent reply to any item of the run: one that is not errored completed its replay. */
@@ -391,12 +404,18 @@ export function answeredInRun(items: readonly CauseItem[]): boolean {
   return items.some((i) => !i.errored);
 }
 
+/** Did any turn of the run read spans (docs/traces.md): the agent exports, and continues the traceparent. */
+export function spansInRun(items: readonly CauseItem[]): boolean {
+  return items.some((i) => (i.spans?.count ?? 0) > 0 || (i.turns ?? []).some((t) => (t.spans?.count ?? 0) > 0));
+}
+
 /** Unverified items grouped by cause, largest group first (ties: first seen first). */
 export function groupCauses(items: readonly CauseItem[], endpoint: string | null): CauseGroup[] {
   const groups = new Map<string, CauseGroup>();
   const answered = answeredInRun(items);
+  const spansCame = spansInRun(items);
   for (const item of items) {
-    const cause = causeOf(item, endpoint, answered);
+    const cause = causeOf(item, endpoint, answered, spansCame);
     if (cause === null) continue;
     const group = groups.get(cause.key);
     if (group) group.labels.push(item.label);

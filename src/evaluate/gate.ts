@@ -9,8 +9,8 @@ import { suggest } from '../suite/issues.js';
 
 /** What the gate reads of an item: a fixture, or a persona script (whose reply drift is its transcript drift). */
 export type GateItem =
-  | (Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'drift'> & Partial<Pick<FixtureRecord, 'repeat' | 'slower' | 'stats'>>)
-  | (Pick<PersonaRecord, 'label' | 'errored' | 'verdict' | 'drift'> & Partial<Pick<PersonaRecord, 'repeat' | 'slower' | 'stats'>>);
+  | (Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'drift'> & Partial<Pick<FixtureRecord, 'repeat' | 'slower' | 'stats' | 'spans'>>)
+  | (Pick<PersonaRecord, 'label' | 'errored' | 'verdict' | 'drift'> & Partial<Pick<PersonaRecord, 'repeat' | 'slower' | 'stats' | 'turns'>>);
 
 /** Did this item go unmeasured: its replay errored, or its check did not run? */
 export function isUnverified(record: Pick<GateItem, 'errored' | 'verdict'>): boolean {

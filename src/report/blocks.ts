@@ -82,9 +82,11 @@ export function incompleteBlock(run: RunRecord): string | null {
 /** An interrupted run lists only what finished: say so before anything is read as complete. */
 export function interruptedBlock(run: RunRecord, model: ReportModel): string | null {
   if (!run.interrupted) return null;
+  // With persona scripts among what finished, the count is of "items" (fixtures and scripts alike).
+  const noun = run.personas.length > 0 ? 'item' : 'fixture';
   return (
-    `> [!WARNING]\n> **Interrupted.** The run was stopped (cancelled or signalled) before every fixture finished. ` +
-    `Only the ${plural(model.total, 'fixture that finished is', 'fixtures that finished are')} counted and shown; the others were not replayed.`
+    `> [!WARNING]\n> **Interrupted.** The run was stopped (cancelled or signalled) before every ${noun} finished. ` +
+    `Only the ${plural(model.total, `${noun} that finished is`, `${noun}s that finished are`)} counted and shown; the others were not replayed.`
   );
 }
 

@@ -139,7 +139,7 @@ export interface SharedMeaning {
   heads: Map<Item, string>;
   /** How many items of the section are listed (the denominator of "3 of the 5"). */
   of: number;
-  /** What to do about the cause, when it is ours to say (meaning.check facts); null otherwise. */
+  /** What to do about the cause, when it is ours to say (meaning.check facts, a meaning judge unreachable); null otherwise. */
   fix: string | null;
 }
 
@@ -158,8 +158,13 @@ export function sharedMeaning(items: readonly Item[], judged: boolean): SharedMe
   if (cause === null || sharing < 2) return null;
   const heads = new Map<Item, string>();
   for (const [item, p] of parts) if (p.cause === cause) heads.set(item, p.head);
-  return { cause: showLookalikes(cause), heads, of: items.length, fix: cause === FACTS_ONLY_CAUSE ? FACTS_ONLY_FIX[judged ? 'judged' : 'unjudged'] : null };
+  const fix = cause === FACTS_ONLY_CAUSE ? FACTS_ONLY_FIX[judged ? 'judged' : 'unjudged'] : MEANING_JUDGE_DOWN.test(cause) ? MEANING_JUDGE_DOWN_FIX : null;
+  return { cause: showLookalikes(cause), heads, of: items.length, fix };
 }
+
+/** A meaning judge that could not be reached (judge/meaning.ts): its settings are the judge's, as for a criterion (evaluate/causes.ts). */
+const MEANING_JUDGE_DOWN = /^meaning judge unreachable\b/;
+const MEANING_JUDGE_DOWN_FIX = 'check judge.baseUrl, the judge key and meaning.model (else judge.model); raise judge.timeoutMs if it is slow';
 
 /** The shared meaning's line: "Meaning not checked for all 4: CAUSE", "… for 3 of the 5: CAUSE"; then "; FIX" when there is one. */
 export function sharedMeaningLine(s: SharedMeaning): string {

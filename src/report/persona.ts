@@ -183,8 +183,10 @@ export function lineChecks(p: PersonaRecord): { prefix: string; checks: readonly
  * Where a repeated script's decisive attempt (the first with the script's verdict, when it is not
  * the attempt shown: lineChecks) first replied otherwise than the attempt shown, so that its checks
  * are read beside the reply they checked (docs/fixtures.md, "Reports"): both attempts' numbers, the
- * turn, and each attempt's turn there (null: that attempt has no such turn). Null when there is no
- * such attempt, or it replied the shown attempt's replies.
+ * turn, and each attempt's turn there (null: that attempt has no such turn). An agent that words
+ * every reply differently differs on every turn, so a turn whose meaning against the attempt shown
+ * is changed (else not checked) comes before the first that is only reworded (docs/meaning.md,
+ * "Repeats"). Null when there is no such attempt, or it replied the shown attempt's replies.
  */
 export function decisiveTurn(pr: PersonaRecord): { number: number; shownNumber: number; verdict: Verdict; index: number; shown: Turn | null; turn: Turn | null } | null {
   if (pr.errored || pr.attempts === undefined) return null;
@@ -192,14 +194,19 @@ export function decisiveTurn(pr: PersonaRecord): { number: number; shownNumber: 
   if (d === null) return null;
   const shownNumber = pr.attempts.findIndex((a) => !a.errored) + 1;
   const theirs = d.attempt.turns;
+  const rank = (t: Turn | null): number => (t?.meaning?.value === 'changed' ? 2 : t?.meaning?.value === 'unchecked' ? 1 : 0);
+  let pick = -1;
   for (let i = 0; i < Math.max(theirs.length, pr.turns.length); i++) {
     const shown = pr.turns[i] ?? null;
     const turn = theirs[i] ?? null;
     if (shown !== null && turn !== null && shown.reply === turn.reply) continue;
-    const index = (turn ?? shown)?.index ?? i;
-    return { number: d.number, shownNumber, verdict: d.verdict, index, shown, turn };
+    if (pick === -1 || rank(turn) > rank(theirs[pick] ?? null)) pick = i;
+    if (rank(turn) === 2) break;
   }
-  return null;
+  if (pick === -1) return null;
+  const shown = pr.turns[pick] ?? null;
+  const turn = theirs[pick] ?? null;
+  return { number: d.number, shownNumber, verdict: d.verdict, index: (turn ?? shown)?.index ?? pick, shown, turn };
 }
 
 /** checksCount, then the first check that failed (else did not run): "2 of 5 checks passed · ❌ tool not called: … (+1 more)". */

@@ -88,7 +88,9 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   const flaky = flakyText(model);
   if (flaky !== null) lines.push(paint('yellow', fit(flaky)));
   if (run.interrupted) {
-    lines.push(paint('yellow', fit(`interrupted: only the ${model.total} ${model.total === 1 ? 'fixture that finished is' : 'fixtures that finished are'} counted; the others were not replayed`)));
+    // With persona scripts among them, what finished are "items", as the comment says (blocks.ts interruptedBlock).
+    const noun = run.personas.length > 0 ? 'item' : 'fixture';
+    lines.push(paint('yellow', fit(`interrupted: only the ${model.total} ${model.total === 1 ? `${noun} that finished is` : `${noun}s that finished are`} counted; the others were not replayed`)));
   }
 
   const tallies: [Colour, string][] = [['green', `passed ${t.passed}`]];

@@ -10,7 +10,7 @@ import { describeValue, quote, suggest, translateZodIssues } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 import { itemFileRule, itemsOfFile, soundItemsOfFile, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix } from './labels.js';
-import { regexSlashesNote } from './regex-advice.js';
+import { COMPILE_FIX, inlineFlagsFix, regexSlashesNote } from './regex-advice.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 
 const DEFAULT_MAX_TURNS = 20;
@@ -205,7 +205,7 @@ function checkReplies(src: SourceFile, raw: Record<string, unknown>, path: PathS
             file: src.file,
             ...src.valueAt([...at, 'regex']),
             message: `${name}: pattern does not compile: ${(x as Error).message}; that check will be not evaluated at run time`,
-            fix: 'correct the pattern (JavaScript RegExp syntax); escape a literal ( [ { . * + ? with a backslash',
+            fix: inlineFlagsFix(r.regex, flags) ?? COMPILE_FIX,
           });
         }
       }

@@ -65,10 +65,27 @@ export function regexCompileAdvice(pattern: string, flags: string, error: string
       };
     }
   }
+  const inline = inlineFlagsFix(pattern, flags);
   return {
     message: `pattern does not compile: ${error}; the fixture will be not evaluated at run time`,
-    fix: 'correct the pattern (JavaScript RegExp syntax); escape a literal ( [ { . * + ? with a backslash',
+    fix: inline ?? COMPILE_FIX,
   };
+}
+
+/** The general fix for a pattern that does not compile. */
+export const COMPILE_FIX = 'correct the pattern (JavaScript RegExp syntax); escape a literal ( [ { . * + ? with a backslash';
+
+/**
+ * `(?i)monday`, the inline flags of PCRE, Python and Go at a pattern's start, which JavaScript does
+ * not have: the fix that writes them under `flags:`, when the rest compiles with them. null otherwise.
+ */
+export function inlineFlagsFix(pattern: string, flags: string): string | null {
+  const m = /^\(\?([ims]+)\)/.exec(pattern);
+  if (m === null) return null;
+  const rest = pattern.slice(m[0].length);
+  const all = [...new Set([...flags, ...(m[1] as string)])].join('');
+  if (rest === '' || !compiles(rest, all)) return null;
+  return `JavaScript has no inline flags such as ${m[0]}: write the pattern without it and the flags apart, regex: ${yamlSingle(rest)}, flags: ${all}`;
 }
 
 /**

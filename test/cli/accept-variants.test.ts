@@ -79,6 +79,10 @@ describe('accept writes variants', () => {
       'refused   jumpy: replies differ in meaning across 3 attempts: attempt 2: numbers 30 → 14; find out why the agent answers differently, or accept after a run whose attempts agree\n',
     );
     expect(r.stdout).toContain('3 accepted, 1 refused, 0 unchanged');
+    // A reworded item is accepted for its wordings, as the comment's "Nothing needs accepting" says: its line says so.
+    expect(r.stdout).toContain('accepted  refund (pass; reworded: its earlier wording kept as a known variant) -> ');
+    expect(r.stdout).toContain('accepted  hours (pass) -> ');
+    expect(r.stdout).toContain('accepted  wobbly (pass) -> ');
 
     // Reworded: the previous reply and its variants, newest first, right under the new reply.
     expect(await stored('refund')).toMatchObject({ reply: NEW_REFUND, variants: [OLD_REFUND, 'Returns: 30 days.'] });

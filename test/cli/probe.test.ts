@@ -75,6 +75,13 @@ describe('agent-replay probe: what it prints', () => {
     expect(read.stdout).toContain('  tool calls   find_order (read at "response.messages")\n');
   });
 
+  it('tool calls of a suite with traces: a run reads them from spans, which probe does not: said, not "no path would read one" alone', async () => {
+    const agent = await serve(routed);
+    const r = await cli(['probe', 'hello'], await project(agent.url, 'traces:\n  receive: { port: 0 }\n'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`  tool calls   not reported ("toolCalls" is not in the response); nothing in the response is a list of tool calls, so no path would read one; a run reads the calls from the agent's spans (traces: in config.yml), which probe does not read\n`);
+  });
+
   it('sends one message in one fresh session and prints the reply, the route trace (welcome turn included) and the verdict', async () => {
     const agent = await serve(routed);
     const cwd = await project(agent.url);

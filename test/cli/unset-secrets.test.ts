@@ -46,7 +46,7 @@ describe('a secret the command does not use', () => {
     const r = await cli(['accept', '--results', 'r.json'], cwd, {});
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('accepted  returns (pass)');
+    expect(r.stdout).toContain('accepted  returns (pass; reworded: its earlier wording kept as a known variant)');
     const stored = JSON.parse(await readFile(join(cwd, '.agent-replay', 'baselines', 'returns.json'), 'utf8')) as Record<string, unknown>;
     expect(stored.reply).toBe(WORDINGS[0]);
     expect(stored.variants).toEqual([BASELINE]);

@@ -44,6 +44,8 @@ describe('usage errors', () => {
     [['run', '-shard', '1/2'], 'unknown option -shard for "run"; did you mean --shard?', "Run 'agent-replay run --help' for its options."],
     [['report', '-result=a.json'], 'unknown option -result for "report"; did you mean --results?', "Run 'agent-replay report --help' for its options."],
     [['run', 'now'], 'unexpected argument "now" (run takes no arguments, only flags)', "Run 'agent-replay run --help' for its options."],
+    // `--results shards/*.json`: the shell's files after one --results, said as the command to paste.
+    [['report', '--results', 's1.json', 's2.json', 'my shard.json'], `unexpected argument "s2.json": --results takes one file; give each its own --results: --results s1.json --results s2.json --results 'my shard.json'`, "Run 'agent-replay report --help' for its options."],
     [['compare', 'a.json'], 'compare needs exactly two results files', "Run 'agent-replay compare --help' for its options."],
     [['--agent-url', 'http://x'], '--agent-url comes after a command', "Run 'agent-replay --help' for the commands."],
     [['run', '--concurrency', 'many'], '--concurrency must be an integer from 1 to 256, got "many"', "Run 'agent-replay run --help' for its options."],

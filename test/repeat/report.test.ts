@@ -202,6 +202,26 @@ describe('k/N in every report', () => {
     expect(junit).toContain('transcript (attempt 1):');
   });
 
+  it('with an agent that rewords every reply, the failing attempt\'s turn shown is the one that changed in meaning, not the first reworded one: every surface', () => {
+    const { script, lastIndex } = decisiveScript((turn) => `turn ${turn}: reply does not contain "30 days"`);
+    const attempts = script.attempts as NonNullable<ReplayedPersonaRecord['attempts']>;
+    const second = attempts[1] as (typeof attempts)[number];
+    const last = second.turns.length - 1;
+    // Attempt 2 rewords every turn before the last (reworded against attempt 1), and changes the last one's facts.
+    const turns = second.turns.map((t, i) =>
+      i === last ? { ...t, meaning: { value: 'changed' as const, by: 'facts' as const, detail: 'numbers 30 → 90' } } : { ...t, reply: `In other words: ${t.reply}`, meaning: { value: 'reworded' as const, by: 'judge' as const, detail: null, score: 0.95 } },
+    );
+    const record = run([], { personas: [{ ...script, attempts: [attempts[0], { ...second, turns }, attempts[2]] } as PersonaRecord] });
+    const md = renderComment(record, ctx);
+    expect(md).toContain(`then attempt 2's checks, the first that failed, and its turn ${lastIndex}`);
+    expect(md).toContain(`**Attempt 2, turn ${lastIndex}**, against attempt 1's`);
+    expect(md).toContain('+ Refunds take 90 days.');
+    const terminal = renderTerminal(record, { color: false });
+    expect(terminal).toContain(`attempt 2's turn ${lastIndex} vs attempt 1's`);
+    expect(terminal).not.toContain('In other words');
+    expect(renderJUnit(record)).toContain(`attempt 2&apos;s turn ${lastIndex}: Refunds take 90 days.`);
+  });
+
   it("a reply check on a numbered turn does not say the turn twice in the terminal: `reply contains \"$50\", turn 2: reply does not contain`", () => {
     const base = persona('refund-chat') as ReplayedPersonaRecord;
     const check = { kind: 'reply' as const, status: 'fail' as const, expected: { contains: '$50', turn: 2 }, detail: 'turn 2: reply does not contain "$50"' };

@@ -140,6 +140,15 @@ describe('a reason the meaning was not checked, shared by several items', () => 
     expect(text).toContain('~ hours · pass · still passing · reply changed · meaning not checked · ');
   });
 
+  it('a meaning judge that could not be reached, shared by an agent\'s reworded replies: the line says which settings to check', () => {
+    resetLines();
+    const down = unchecked('meaning judge unreachable: HTTP 503 after 3 attempts: overloaded');
+    const record = run([differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', down), differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', down)]);
+    const fix = 'check judge.baseUrl, the judge key and meaning.model (else judge.model); raise judge.timeoutMs if it is slow';
+    expect(renderTerminal(record, { color: false })).toContain(`Changed (2)\n  Meaning not checked for all 2: meaning judge unreachable: HTTP 503 after 3 attempts: overloaded; ${fix}\n`);
+    expect(renderComment(record, ctx)).toContain('overloaded; check judge.baseUrl, the judge key and meaning.model');
+  });
+
   it('one item alone keeps its reason on its line, as do JUnit and report.html, which show each item by itself', () => {
     resetLines();
     const one = run([differing('refund', 'A 30 day window.', 'Thirty days to return.', unchecked(FACTS))]);

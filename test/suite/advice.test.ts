@@ -283,6 +283,26 @@ describe('regex backslashes, read as JavaScript reads them', () => {
   });
 });
 
+describe('inline flags, (?i) of PCRE, Python and Go, which JavaScript does not have', () => {
+  it('"(?i)monday" in a fixture and in a script\'s reply check: the fix writes the pattern and the flags apart', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: q\nmessage: hi\nassert: { regex: "(?i)monday", flags: m }\n',
+      ['.agent-replay/personas/p.yml']: 'label: p\nopening: hi\nexpect:\n  reply:\n    - { regex: "(?is)open.*late" }\n',
+    });
+    expect(r.errors).toEqual([]);
+    const fixes = r.warnings.map((w) => w.fix);
+    expect(fixes).toEqual([
+      "JavaScript has no inline flags such as (?i): write the pattern without it and the flags apart, regex: 'monday', flags: mi",
+      "JavaScript has no inline flags such as (?is): write the pattern without it and the flags apart, regex: 'open.*late', flags: is",
+    ]);
+  });
+
+  it('a pattern that does not compile for another reason keeps the general fix', async () => {
+    const r = await load({ [`${F}/a.yml`]: 'label: q\nmessage: hi\nassert: { regex: "(?i)(monday" }\n' });
+    expect(r.warnings.map((w) => w.fix)).toEqual(['correct the pattern (JavaScript RegExp syntax); escape a literal ( [ { . * + ? with a backslash']);
+  });
+});
+
 describe('a regex written between slashes, as /pattern/flags (docs/fixtures.md, "Assertions")', () => {
   const warningsOf = async (assert: string): Promise<string[]> => {
     const r = await load({ [`${F}/a.yml`]: `label: q\nmessage: hi\nassert: ${assert}\n` });

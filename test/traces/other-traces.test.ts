@@ -5,6 +5,7 @@
 // and the cause says that spans came, of other traces, and asks about the traceparent, instead of
 // asking whether the agent exports at all.
 import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import { sentContext } from '../support/otel-spans.js';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -55,5 +56,45 @@ describe('spans that came under trace ids no request carried', () => {
     expect(f.detail).toMatch(new RegExp(`^no spans for trace ${f.traceId} within 0 s: \\d+ spans of traces agent-replay did not send came to ${endpoint}/v1/traces; does the agent start its spans under the incoming traceparent\\?$`));
     expect(run.stdout).toContain("no spans of the run's traces arrived within 0 s, though spans of other traces did");
     expect(run.stdout).toContain(`start the agent's spans under the incoming traceparent, as HTTP instrumentation does (${docsUrl('traces.md', 'Set-up')}, point 2)`);
+  });
+
+  it('a welcome turn the agent makes no span for, while its other turns have theirs: the cause asks for a span per request, not for the export', async () => {
+    let provider: BasicTracerProvider | null = null;
+    const agent = await serve(async (req) => {
+      const body = (req.json ?? {}) as { start?: boolean };
+      if (body.start === true) return { json: { reply: 'Welcome!' } };
+      const [, traceId, spanId] = /^00-([0-9a-f]{32})-([0-9a-f]{16})-/.exec(String(req.headers.traceparent)) ?? [];
+      if (provider !== null && traceId !== undefined && spanId !== undefined) {
+        // Under the incoming traceparent, as HTTP instrumentation starts them, but only for message turns.
+        const tracer = provider.getTracer('agent');
+        const parent = sentContext(traceId, spanId);
+        const top = tracer.startSpan('POST /chat', {}, parent);
+        tracer.startSpan('execute_tool find_order', { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'find_order' } }, trace.setSpan(parent, top)).end();
+        top.end();
+        await provider.forceFlush();
+      }
+      return { json: { reply: 'Order 1234 is on its way.' } };
+    });
+    const cwd = await makeProject({
+      config: agentConfig(agent.url, 'traces:\n  receive: { port: 0 }\n  waitMs: 0\n'),
+      fixtures: {},
+      personas: { 'p.yml': 'label: order-chat\nopening: Where is order 1234?\nexpect:\n  toolNotCalled: [ { tool: issue_refund } ]\n' },
+    });
+    const run = await cli(['run', '--confirm-cost'], cwd, {}, {
+      stderr: (t) => {
+        const at = /receiving OTLP\/HTTP on (http:\/\/127\.0\.0\.1:\d+)/.exec(t);
+        if (at) {
+          provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url: `${at[1]!}/v1/traces` }))] });
+          providers.push(provider);
+        }
+      },
+    });
+    const record = await readResults(join(cwd, '.agent-replay', 'results', 'results.json'));
+    const p = record.personas![0]!;
+    expect(p.verdict).toBe('not_evaluated');
+    expect(p.turns.map((t) => t.spans?.count ?? 0)).toEqual([0, 2]);
+    expect(run.stdout).toContain('no spans arrived within 0 s for some turns, though other turns of the run had theirs');
+    expect(run.stdout).toContain(`give every request of the agent a span of its own, the welcome turn's too: a server span around the handler, as HTTP instrumentation makes (${docsUrl('traces.md', 'When spans do not arrive')})`);
+    expect(run.stdout).not.toContain('OTEL_EXPORTER_OTLP_ENDPOINT');
   });
 });
