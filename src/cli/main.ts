@@ -509,15 +509,26 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   }
   const writes = await writeBaselines(loaded.suite.baselinesDir, plan.accepted);
   const verdictOf = new Map(plan.accepted.map((b) => [b.label, b.verdict]));
-  // A reworded item is accepted only to keep its wordings as known variants (docs/meaning.md,
-  // "Variants"), as the comment's "Nothing needs accepting" says: the line says so too.
-  const reworded = new Set(
+  // A reworded item's new wording becomes its baseline reply, and the earlier one a known variant
+  // where it differs by more than formatting (docs/meaning.md, "Variants"): the line says which.
+  const reworded = new Map(
     [...record.fixtures, ...record.personas]
       .filter((i) => !i.errored && (i.drift?.verdict === 'still_passing' || i.drift?.verdict === 'still_failing') && meansTheSame(i.drift.meaning))
-      .map((i) => i.label),
+      .map((i) => [i.label, i.baseline] as const),
   );
+  const acceptedOf = new Map(plan.accepted.map((b) => [b.label, b]));
+  /** Whether the written baseline keeps the earlier baseline's wording (a reply, or a script turn's) as a variant. */
+  const keptEarlier = (label: string): boolean => {
+    const before = reworded.get(label);
+    const after = acceptedOf.get(label);
+    if (before === undefined || before === null || after === undefined) return false;
+    if ('transcript' in before && 'transcript' in after) {
+      return before.transcript.some((t, i) => after.transcript[i]?.reply !== t.reply && (after.transcript[i]?.variants ?? []).includes(t.reply));
+    }
+    return 'reply' in before && 'reply' in after && (after.variants ?? []).includes(before.reply);
+  };
   for (const w of writes.written) {
-    const why = reworded.has(w.label) ? '; reworded: its earlier wording kept as a known variant' : '';
+    const why = !reworded.has(w.label) ? '' : keptEarlier(w.label) ? '; reworded: its earlier wording kept as a known variant' : '; reworded: its new wording stored, the earlier one differing only in formatting';
     io.stdout(`accepted  ${w.label} (${verdictOf.get(w.label)}${why}) -> ${w.path}\n`);
   }
   for (const f of writes.failed) io.stderr(`not written ${f.label}: ${f.reason}\n`);

@@ -24,13 +24,14 @@ const handler: AgentHandler = (req) => {
   const body = (req.json ?? {}) as Record<string, unknown>;
   if (body.start === true) return { json: { reply: 'Welcome!', route: null, ended: false } };
   const attempt = Number(/-(\d+)$/.exec(String(body.session))?.[1] ?? '1');
-  const replies: Record<string, string> = { refund: NEW_REFUND, hours: 'Open 9 to 5.', wobbly: WOBBLY[attempt - 1] ?? '?', jumpy: JUMPY[attempt - 1] ?? '?' };
+  const replies: Record<string, string> = { refund: NEW_REFUND, hours: 'Open 9 to 5.', sundays: 'Closed on Sundays.', wobbly: WOBBLY[attempt - 1] ?? '?', jumpy: JUMPY[attempt - 1] ?? '?' };
   return { json: { reply: replies[String(body.message)] ?? '?', route: null, ended: false } };
 };
 
 const FIXTURES = `fixtures:
   - { label: refund, message: refund, assert: { contains: "30 days" } }
   - { label: hours, message: hours }
+  - { label: sundays, message: sundays }
   - { label: wobbly, message: wobbly, assert: { contains: "50" }, repeat: { count: 3 } }
   - { label: jumpy, message: jumpy, repeat: { count: 3 } }
 `;
@@ -47,6 +48,7 @@ const changed = (from: string, to: string): Meaning => ({
 function withMeanings(f: FixtureRecord): FixtureRecord {
   if (f.errored) return f;
   if (f.label === 'refund') return fixtureRecord({ drift: { ...f.drift, meaning: REWORDED } }, f);
+  if (f.label === 'sundays') return fixtureRecord({ drift: { ...f.drift, meaning: { value: 'formatting', by: 'normalize', detail: null } } }, f);
   if (f.label === 'hours') return fixtureRecord({ drift: { ...f.drift, meaning: changed('6', '5') } }, f);
   const meanings = f.label === 'wobbly' ? [REWORDED, REWORDED] : [changed('30', '14'), REWORDED];
   return fixtureRecord({ attempts: f.attempts?.map((a, i) => (i === 0 ? a : { ...a, meaning: meanings[i - 1] })) }, f);
@@ -61,6 +63,7 @@ describe('accept writes variants', () => {
       baselines: [
         { ...baseline('refund', OLD_REFUND, null, 'pass'), variants: ['Returns: 30 days.'] },
         { ...baseline('hours', 'Open 9 to 6.', null, 'pass'), variants: ['We open at 9 and close at 6.'] },
+        baseline('sundays', '**Closed** on Sundays.', null, 'pass'),
       ],
     });
     const dir = join(cwd, '.agent-replay', 'baselines');
@@ -78,10 +81,14 @@ describe('accept writes variants', () => {
     expect(r.stdout).toContain(
       'refused   jumpy: replies differ in meaning across 3 attempts: attempt 2: numbers 30 → 14; find out why the agent answers differently, or accept after a run whose attempts agree\n',
     );
-    expect(r.stdout).toContain('3 accepted, 1 refused, 0 unchanged');
+    expect(r.stdout).toContain('4 accepted, 1 refused, 0 unchanged');
     // A reworded item is accepted for its wordings, as the comment's "Nothing needs accepting" says: its line says so.
     expect(r.stdout).toContain('accepted  refund (pass; reworded: its earlier wording kept as a known variant) -> ');
     expect(r.stdout).toContain('accepted  hours (pass) -> ');
+    // Reworded in formatting only: the new wording is stored and the earlier one is not a variant, as the line says.
+    expect(r.stdout).toContain('accepted  sundays (pass; reworded: its new wording stored, the earlier one differing only in formatting) -> ');
+    expect(await stored('sundays')).toMatchObject({ reply: 'Closed on Sundays.' });
+    expect(await stored('sundays')).not.toHaveProperty('variants');
     expect(r.stdout).toContain('accepted  wobbly (pass) -> ');
 
     // Reworded: the previous reply and its variants, newest first, right under the new reply.
