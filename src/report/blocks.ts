@@ -369,7 +369,8 @@ function callToAction(ctx: ReportContext, p: Profile, cta: CallToAction, model: 
   if (cta.acceptable === 0 && cta.refreshed.length === 0) {
     return `**Nothing needs accepting**: the ${items(reworded)} ${reworded === 1 ? 'means' : 'mean'} the same as ${reworded === 1 ? 'its baseline' : 'their baselines'}. To store ${rewordedWrites(cta.reworded, false)}, so that later runs decide ${reworded === 1 ? 'its wordings' : 'their wordings'} with no meaning call, ${how}.${refused} Not evaluated and errored ${never} are never accepted.`;
   }
-  const also = reworded === 0 ? '' : ` It also stores ${rewordedWrites(cta.reworded, true)}; they need no acceptance.`;
+  // The reassurance first: a reviewer reads what needs doing, then what the label does besides.
+  const also = reworded === 0 ? '' : ` The ${items(reworded)} need${reworded === 1 ? 's' : ''} no acceptance; accepting also stores ${rewordedWrites(cta.reworded, false)}.`;
   const results = cta.acceptable === 0 ? null : cta.acceptable === 1 ? 'the new or changed pass/fail result' : `the ${thousands(cta.acceptable)} new or changed pass/fail results`;
   const refreshed = cta.refreshed.length === 0 ? null : refreshedWords(cta.refreshed);
   const what = results === null ? `${refreshed ?? ''}` : refreshed === null ? `${results} as baselines` : `${results} as baselines, and refresh ${refreshed}`;

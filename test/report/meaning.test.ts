@@ -185,7 +185,7 @@ describe('the call to accept', () => {
   it('counts reworded items apart from the new or changed ones: they need no acceptance, and says what accepting writes for them', () => {
     const md = renderComment(MEANING, ctx);
     expect(md).toContain('**To accept** the 6 new or changed pass/fail results as baselines');
-    expect(md).toContain("It also stores the new wording of the 4 reworded items as their baseline replies, the baselines' wordings kept as known variants where they differ by more than formatting; they need no acceptance.");
+    expect(md).toContain("label to this pull request. The 4 reworded items need no acceptance; accepting also stores their new wording as their baseline replies, the baselines' wordings kept as known variants where they differ by more than formatting.");
   });
 
   it('with only reworded items, says nothing needs accepting and what accepting would keep', () => {
