@@ -31,7 +31,7 @@ const SECTION_INTRO: Record<SectionKey, string> = {
   still_failing: 'These failed at the baseline too.',
   // Composed from the change dimensions its items call for (changedIntro, evaluate/changes.ts).
   changed: '',
-  reworded: 'Same meaning, other words: decided by formatting, a known variant or the meaning judge. Accepting one keeps the old wording as a variant.',
+  reworded: 'Same meaning, other words: decided by formatting, a known variant or the meaning judge. Accepting one keeps the old wording as a variant, unless the two differ only in formatting.',
   new: 'No baseline yet: nothing to compare with.',
   not_evaluated: 'The check did not run, so the reply was not measured. Run it again, or look at the assertion.',
   errored: 'The replay did not complete, so there is no reply to check or accept.',

@@ -230,7 +230,10 @@ describe('facts: what a reply tells the user', () => {
     ['$40-$50, $40-50, \u20ac40-50, 40-50 \u20ac, 10-20%, 18:00-20', ['amount USD 40', 'amount USD 50', 'amount USD 40', 'amount EUR 40', 'amount EUR 50', 'time 18:00', 'number 50', 'number 50', 'number 40', 'number 10', 'number 20', 'number 20']],
     ['- $50 shipping\n- $10 returns\n- 20 days', ['amount USD 50', 'amount USD 10', 'number 20']],
     ['invoice USD-50', ['code USD-50']],
-    ['30 dollars', ['number 30']],
+    // An amount written with its currency's word is that amount; "pounds" alone may be a weight, "cents" alone a number.
+    ['30 dollars, 3 pounds, 50 cents', ['amount USD 30', 'number 3', 'number 50']],
+    ['5 Australian dollars, 5 UK dollars, a 5 days delay', ['number 5', 'number 5', 'number 5']],
+    ['-5 dollars, 5.5 dollars and 3 cents, 10-5 dollars, 5 dollarsx', ['amount USD -5', 'amount USD 5.5', 'number 3', 'amount USD 5', 'number 10', 'number 5']],
     // Emphasis between an amount's sign or code and its number is formatting: the amount stands.
     ['USD **120**, $**5**, **30** EUR, **30**\u20ac, US$ __7__, \u20ac *-50*', ['amount USD 120', 'amount USD 5', 'amount EUR 30', 'amount EUR 30', 'amount USD 7', 'amount EUR -50']],
     ['10**6 requests, 2 * 3 USD', ['amount USD 3', 'number 10', 'number 6', 'number 2']],
@@ -253,6 +256,26 @@ describe('facts: what a reply tells the user', () => {
     ['मूल्य ३० रुपये', ['number 30']],
   ])('%s', (text, expected) => {
     expect(facts(text)).toEqual(expected);
+  });
+
+  it('reads an amount written with its currency\u2019s word as the amount written with its sign or code', () => {
+    // docs/meaning.md, "Facts": a hosted model writes "$5" on one call and "5 dollars" on the next.
+    const same: [string, string[]][] = [
+      ['Shipping is $5.', ['Shipping is 5 dollars.', 'Shipping is 5 US dollars.', 'Shipping is 5 USD.', 'Shipping is USD 5.', 'Shipping is 5$.', 'Shipping is 5 Dollars.', 'Shipping is 5 DOLLARS.', 'A 5-dollar shipping fee.']],
+      ['It is $1.', ['It is 1 dollar.', 'It is 1 US Dollar.']],
+      ['It is \u20ac10.', ['It is 10 euros.', 'It is 10 EUR.', 'It is 10 Euro.', 'It is 10\u00a0euros.']],
+      ['It is \u00a33.', ['It is GBP 3.', 'It is 3 pounds sterling.', 'It is 3 British pounds.', 'It is 3 UK pounds.']],
+      ['It is \u00a5100.', ['It is 100 yen.', 'It is 100 Yen.', 'It is 100 yuan.']],
+      ['It is $5.50.', ['It is 5 dollars and 50 cents.', 'It is 5 dollars 50 cents.', 'It is 5.5 dollars.']],
+      ['It is $5.05.', ['It is 5 dollars and 5 cents.']],
+      ['It is -$5.', ['It is -5 dollars.']],
+      ['Es kostet 10 \u20ac, \u00e9', ['Es kostet 10 Euro, \u00e9']],
+    ];
+    for (const [sign, words] of same) for (const word of words) expect(facts(word), word).toEqual(facts(sign));
+    // "pounds" alone is as often a weight: a number, not GBP. Other dollars are not USD.
+    expect(facts('It is 3 pounds.')).toEqual(['number 3']);
+    expect(facts('It is 5 Canadian dollars.')).toEqual(['number 5']);
+    expect(detailOf('Shipping is $5.', 'Shipping is 7 dollars.')).toBe('amounts USD 5 \u2192 USD 7');
   });
 
   it('reads a numeral the same wherever it is written', () => {
@@ -309,7 +332,7 @@ describe('facts: what a reply tells the user', () => {
   it('scans long and hostile text in time linear in its length', () => {
     // Shapes that make a careless pattern backtrack: long runs of one character class, an address
     // without its end, digits and separators without end, a URL of one character repeated.
-    const hostile = ['a'.repeat(50_000) + '@', '1,'.repeat(30_000) + 'x', '_'.repeat(50_000) + 'a', 'x@' + 'a.'.repeat(30_000), 'https://' + 'a'.repeat(50_000), '.'.repeat(50_000) + 'x', ' '.repeat(50_000) + '>', '```\n'.repeat(30_000), '```\n' + ' '.repeat(50_000) + 'x', '>'.repeat(50_000) + '$', '`'.repeat(50_000), '`\n'.repeat(30_000), '` '.repeat(30_000) + '``', Array.from({ length: 300 }, (_, i) => '`'.repeat(i + 1)).join(' '), '*'.repeat(50_000) + ' ', ' *'.repeat(30_000), '.'.repeat(50_000) + ' x', '!'.repeat(50_000) + '\t'.repeat(50_000), '1 '.repeat(30_000) + 'MB', '1,'.repeat(30_000) + '000'];
+    const hostile = ['a'.repeat(50_000) + '@', '1,'.repeat(30_000) + 'x', '_'.repeat(50_000) + 'a', 'x@' + 'a.'.repeat(30_000), 'https://' + 'a'.repeat(50_000), '.'.repeat(50_000) + 'x', ' '.repeat(50_000) + '>', '```\n'.repeat(30_000), '```\n' + ' '.repeat(50_000) + 'x', '>'.repeat(50_000) + '$', '`'.repeat(50_000), '`\n'.repeat(30_000), '` '.repeat(30_000) + '``', Array.from({ length: 300 }, (_, i) => '`'.repeat(i + 1)).join(' '), '*'.repeat(50_000) + ' ', ' *'.repeat(30_000), '.'.repeat(50_000) + ' x', '!'.repeat(50_000) + '\t'.repeat(50_000), '1 '.repeat(30_000) + 'MB', '1,'.repeat(30_000) + '000', '1 US '.repeat(10_000) + 'dollar', '1 dollars and '.repeat(10_000) + '5 cent', '1-'.repeat(10_000) + 'euro', '5 pounds '.repeat(10_000)];
     for (const text of hostile) {
       // Completing at all is the assertion that matters; the result is checked so the work is not skipped.
       expect(Array.isArray(factsOf(text))).toBe(true);

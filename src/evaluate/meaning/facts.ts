@@ -73,6 +73,33 @@ const AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013A-Z${SIGNS}0-9])(?<![LN]|[N][
 const EMPHASIS_AFTER_CURRENCY = new RegExp(String.raw`((?:[A-Z]{0,2}[${SIGNS}]|(?<![A-Za-z0-9])(?:${CODE_ALTERNATION}))[ \u00a0]?)(?:\*{1,3}|_{1,3})(?=${MINUS}?\d)`, 'g');
 const EMPHASIS_BEFORE_CURRENCY = new RegExp(String.raw`(\d)(?:\*{1,3}|_{1,3})(?=[ \u00a0]?(?:[${SIGNS}]|(?:${CODE_ALTERNATION})(?![A-Za-z0-9])))`, 'g');
 
+/**
+ * An amount written with its currency's word after its number (docs/meaning.md, "Facts"): "5 dollars",
+ * "5 US dollars", "a 5-dollar fee", "10 euros", "3 pounds sterling", "3 British pounds", "100 yen",
+ * in any case, with a minus as an amount written with its sign has one ("-5 dollars"), and cents
+ * after dollars or euros ("5 dollars and 50 cents" is USD 5.5). Read after the amounts with a sign
+ * or a code. Each part is followed by something it cannot match (a word ends at a non-letter), so
+ * the pattern is scanned once. The groups: a minus, the number, a qualifier, the word, "sterling",
+ * the cents. Compiled with the `i` flag: `[A-Z]` and the words match either case.
+ */
+const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![LN]|[N][.,])(${MINUS})?(${NUMERAL})[ \u00a0\-](?:(US|UK|British)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan)(?:[ \u00a0](sterling))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})[ \u00a0]cents?)?(?![LN])`;
+/** What a worded amount needs: a digit, then a currency's word (a cheap test before the pattern). */
+const MAY_HAVE_WORD_AMOUNT = /[0-9][ \u00a0-](?:[A-Za-z]{2,7}[ \u00a0])?(?:[dD][oO][lL]|[eE][uU][rR]|[pP][oO][uU]|[yY][eE]|[yY][uU])/;
+/**
+ * A currency word's code. `$` is USD (SIGN_CODES), and so is "dollar". "yen" and "yuan" are kept
+ * as `¥` is (it writes both): "100 yen" is "¥100". "pound" alone is as often a weight ("a 5 pound
+ * parcel") and is left a number; "pounds sterling" and "British pounds" are GBP.
+ */
+function wordCurrency(word: string, qualifier: string | undefined, sterling: string | undefined): string | undefined {
+  const w = word.toLowerCase();
+  const q = qualifier?.toLowerCase();
+  if (w.startsWith('pound')) return q !== 'us' && (q !== undefined || sterling !== undefined) ? 'GBP' : undefined;
+  if (sterling !== undefined) return undefined;
+  if (w.startsWith('dollar')) return q === undefined || q === 'us' ? 'USD' : undefined;
+  if (q !== undefined) return undefined;
+  return w.startsWith('euro') ? 'EUR' : '\u00a5';
+}
+
 /** A sign's currency where it is not ambiguous ("¥" is yen or yuan, "C$" a Canadian dollar: kept as written). */
 const SIGN_CODES: Record<string, string> = { $: 'USD', US$: 'USD', '€': 'EUR', '£': 'GBP', '₹': 'INR', '₽': 'RUB', '₩': 'KRW', '₺': 'TRY', '₪': 'ILS', '₫': 'VND', '₱': 'PHP', '฿': 'THB', RMB: 'CNY' };
 
@@ -86,6 +113,7 @@ interface Patterns {
   amount: RegExp;
   time12: RegExp;
   time24: RegExp;
+  wordAmount: RegExp;
 }
 
 /**
@@ -96,8 +124,8 @@ interface Patterns {
 function compile(ascii: boolean): Patterns {
   const classes = ascii ? { L: 'A-Za-z', N: '0-9' } : { L: String.raw`\p{L}`, N: String.raw`\p{N}` };
   // The ASCII forms without the `u` flag: on ASCII text they match the same, and run faster.
-  const make = (source: string): RegExp => new RegExp(source.replace(/\[([^\]]*)\]/g, (_m, inner: string) => `[${inner.replace(/[LN]/g, (c) => classes[c as 'L' | 'N'])}]`), ascii ? 'g' : 'gu');
-  return { email: make(EMAIL_SOURCE), amount: make(AMOUNT_SOURCE), time12: make(TIME_12_SOURCE), time24: make(TIME_24_SOURCE) };
+  const make = (source: string, flags = ''): RegExp => new RegExp(source.replace(/\[([^\]]*)\]/g, (_m, inner: string) => `[${inner.replace(/[LN]/g, (c) => classes[c as 'L' | 'N'])}]`), (ascii ? 'g' : 'gu') + flags);
+  return { email: make(EMAIL_SOURCE), amount: make(AMOUNT_SOURCE), time12: make(TIME_12_SOURCE), time24: make(TIME_24_SOURCE), wordAmount: make(WORD_AMOUNT_SOURCE, 'i') };
 }
 
 // Compiled on first use, not when the module loads: a command that never reads facts should not
@@ -230,7 +258,7 @@ const OTHER_THOUSANDS = /([0-9])[\u00a0\u202f\u2009'\u2019](?=[0-9]{3}(?![0-9]))
 
 /**
  * The facts of a reply, in the order they appear within each kind (docs/meaning.md, "Facts"):
- * URLs (scheme, host, path), e-mail addresses, amounts (a currency sign or code with a number),
+ * URLs (scheme, host, path), e-mail addresses, amounts (a currency sign, code or word with a number),
  * times (12-hour read as 24-hour), codes (3 or more letters, digits and hyphens, with a letter and a
  * digit), and numbers written with digits of any script. The digits of a URL, an address, an
  * amount, a time or a code are not numbers again. Numbers in words ("thirty") are not facts.
@@ -285,6 +313,20 @@ export function factsOf(reply: string): Fact[] {
       const minus = (s1 ?? s2 ?? s3 ?? s4) !== undefined && /[1-9]/.test(amount) ? '-' : '';
       out.push({ kind: 'amount', value: `${SIGN_CODES[currency] ?? currency} ${minus}${amount}` });
       for (const n of rest) out.push({ kind: 'number', value: n });
+      return blank(raw.length);
+    });
+  }
+  if (MAY_HAVE_WORD_AMOUNT.test(text)) {
+    text = text.replace(patterns.wordAmount, (raw: string, sign?: string, numeral?: string, qualifier?: string, word?: string, sterling?: string, cents?: string) => {
+      const currency = wordCurrency(word as string, qualifier, sterling);
+      if (currency === undefined) return raw;
+      const [whole = '', ...rest] = numbersOf(numeral as string);
+      // Cents join a whole number of dollars or euros; after a decimal, or after pounds, they are a number of their own.
+      const joined = cents !== undefined && currency !== 'GBP' && WHOLE.test(whole) ? canonicalDecimal(whole, cents.padStart(2, '0')) : undefined;
+      const amount = joined ?? whole;
+      out.push({ kind: 'amount', value: `${currency} ${sign !== undefined && /[1-9]/.test(amount) ? '-' : ''}${amount}` });
+      for (const n of rest) out.push({ kind: 'number', value: n });
+      if (cents !== undefined && joined === undefined) pushNumbers(cents, false, out);
       return blank(raw.length);
     });
   }
