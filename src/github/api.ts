@@ -552,7 +552,14 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
     listLabelEvents(owner, repo, pullNumber, page) {
       return call(`POST /graphql label events ${owner}/${repo}#${pullNumber}`, async () => {
         const last = Math.max(1, Math.min(100, Math.trunc(page.last)));
-        const data = await octokit.graphql<LabelEventsData>(LABEL_EVENTS_QUERY, { owner, name: repo, number: pullNumber, last, before: page.before });
+        let data: LabelEventsData;
+        try {
+          data = await octokit.graphql<LabelEventsData>(LABEL_EVENTS_QUERY, { owner, name: repo, number: pullNumber, last, before: page.before });
+        } catch (error) {
+          // No such pull request: GitHub answers NOT_FOUND ("Could not resolve to a PullRequest"), which Octokit throws.
+          if ((error as { errors?: { type?: unknown }[] }).errors?.some((e) => e.type === 'NOT_FOUND')) return null;
+          throw error;
+        }
         const items = data.repository?.pullRequest?.timelineItems;
         if (!items) return null;
         const events = (items.nodes ?? []).flatMap((n) => (n?.label && typeof n.createdAt === 'string' ? [{ label: n.label.name, createdAt: n.createdAt, actor: n.actor?.login ?? null }] : []));

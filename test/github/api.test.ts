@@ -575,6 +575,14 @@ describe('listLabelEvents', () => {
     expect(older).toEqual({ events: h.gh.labelTimeline(O, R, 7).slice(0, 50).map((e) => ({ ...e, actor: 'relabel' })), before: null });
     expect(h.gh.violations).toEqual([]);
   });
+
+  it('null for a pull request that does not exist: GitHub answers NOT_FOUND, and that is not thrown', async () => {
+    h = await startHarness();
+    h.gh.addPull(O, R, { number: 7, headSha: 'a'.repeat(40) });
+    expect(await h.api.listLabelEvents(O, R, 8, { last: 100, before: null })).toBeNull();
+    expect(h.gh.requests.filter((r) => r.operationName === 'agentReplayLabelEvents')).toHaveLength(1);
+    expect(h.gh.violations).toEqual([]);
+  });
 });
 
 describe('commentLastEdit', () => {
