@@ -540,6 +540,13 @@ async function afterCommitFailure(
   if (head.oid === found.headSha) {
     throw new Refusal(`${what}, and the branch ${branch} still points at ${reviewed}, the reviewed head, so nothing was written. ${kept}: re-run this job, or apply the label again, to commit them.`);
   }
+  // The newest HISTORY_DEPTH commits, none ours, and the reviewed head not among them: ours may be
+  // further down, under the pushes made since, so whether it landed is not known (docs/action.md, "Accept").
+  if (history.length >= HISTORY_DEPTH && !history.some((c) => c.oid === found.headSha)) {
+    throw new Refusal(
+      `${what}, and the branch ${branch} is now at ${head.oid.slice(0, 7)}, more than ${String(HISTORY_DEPTH)} commits past the reviewed head ${reviewed} (only the newest ${String(HISTORY_DEPTH)} are read back), so whether the baseline commit landed under them is unknown. Look at the branch's history (git log ${branch}): if a commit "${message.headline}" on ${reviewed} is there, the baselines are in; if not, nothing was written: wait for the check on the new head, review its comment, then apply the label again. ${kept}.`,
+    );
+  }
   throw new Refusal(
     e.kind === 'conflict'
       ? `the branch ${branch} moved to ${head.oid.slice(0, 7)} (another push) while the baselines were being committed, so nothing was written. Wait for the check on the new head, review its comment, then apply the label again.`
