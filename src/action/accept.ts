@@ -246,7 +246,7 @@ async function findReviewedRun(github: GitHubApi, ctx: ActionContext, prNumber: 
   const [viewer, { comments, more }] = await Promise.all([github.viewerLogin(), github.listIssueComments(ctx.owner, ctx.repo, prNumber)]);
   const comment = findStickyComment(comments, viewer, marker, hasMarker);
   if (comment === null && more) {
-    throw new Refusal(`${commentPastBound(prNumber)}, so the reviewed run cannot be found, and nothing was written. Accept in a clone instead: download the results artifact of the reviewed check run, then run agent-replay accept --results <its results.json> (docs/cli.md) and push.`);
+    throw new Refusal(`${commentPastBound(prNumber)}, so the reviewed run cannot be found, and nothing was written. Accept in a clone instead: download the results artifact of the reviewed check run, then run agent-replay accept --results <its results.json> (${docsUrl('cli.md', 'What each command does')}) and push.`);
   }
   if (comment === null) {
     // Our comments under other keys: the accept job's comment-key names the check workflow's comment (docs/action.md, "Accept").
