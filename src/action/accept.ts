@@ -12,7 +12,7 @@ import { sameLabel, type ActionContext } from './context.js';
 import type { ActionDeps } from './deps.js';
 import { publisher, publishSettings, writeSummary } from './publish.js';
 import type { GitHubApi, IssueComment, LabelEvent, LabelEventsPage } from '../github/api.js';
-import { ACTIONS_BOT_LOGIN, findStickyComment, isOwnComment } from '../github/sticky.js';
+import { ACTIONS_BOT_LOGIN, commentPastBound, findStickyComment, isOwnComment } from '../github/sticky.js';
 import { isGitHubError, type GitHubError } from '../github/errors.js';
 import { gitHubAnswer, gitHubFailure, gitHubTrouble } from './github-words.js';
 import { shellQuote } from '../words.js';
@@ -243,8 +243,11 @@ interface Found {
 }
 
 async function findReviewedRun(github: GitHubApi, ctx: ActionContext, prNumber: number, marker: string): Promise<Found> {
-  const [viewer, comments] = await Promise.all([github.viewerLogin(), github.listIssueComments(ctx.owner, ctx.repo, prNumber)]);
+  const [viewer, { comments, more }] = await Promise.all([github.viewerLogin(), github.listIssueComments(ctx.owner, ctx.repo, prNumber)]);
   const comment = findStickyComment(comments, viewer, marker, hasMarker);
+  if (comment === null && more) {
+    throw new Refusal(`${commentPastBound(prNumber)}, so the reviewed run cannot be found, and nothing was written. Accept in a clone instead: download the results artifact of the reviewed check run, then run agent-replay accept --results <its results.json> (${docsUrl('cli.md', 'What each command does')}) and push.`);
+  }
   if (comment === null) {
     // Our comments under other keys: the accept job's comment-key names the check workflow's comment (docs/action.md, "Accept").
     const others = [...new Set(comments.filter((c) => isOwnComment(c, viewer)).map((c) => parseCommentMetadata(c.body)?.marker).filter((m): m is string => m !== undefined && m !== marker))];
@@ -352,8 +355,9 @@ export function refusalNotice(reason: string): string {
  */
 async function addNotice(github: GitHubApi, ctx: ActionContext, prNumber: number, marker: string, notice: string, dropMetadata = false): Promise<void> {
   try {
-    const [viewer, comments] = await Promise.all([github.viewerLogin(), github.listIssueComments(ctx.owner, ctx.repo, prNumber)]);
+    const [viewer, { comments, more }] = await Promise.all([github.viewerLogin(), github.listIssueComments(ctx.owner, ctx.repo, prNumber)]);
     const ours = findStickyComment(comments, viewer, marker, hasMarker);
+    if (ours === null && more) throw new Error(commentPastBound(prNumber));
     if (ours) await github.updateComment(ctx.owner, ctx.repo, ours.id, withNotice(ours.body, notice, reportUpdatedAt(ours), dropMetadata));
     else await github.createComment(ctx.owner, ctx.repo, prNumber, withNotice(markerLine(marker), notice));
   } catch (e) {
@@ -376,7 +380,7 @@ type CommentOutcome = { kind: 'updated' } | { kind: 'newer'; runId: string | nul
  * update then fails as not found).
  */
 async function updateReviewedComment(github: GitHubApi, ctx: ActionContext, pr: number, found: Found, body: string): Promise<CommentOutcome> {
-  const now = (await github.listIssueComments(ctx.owner, ctx.repo, pr)).find((c) => c.id === found.comment.id);
+  const now = (await github.listIssueComments(ctx.owner, ctx.repo, pr)).comments.find((c) => c.id === found.comment.id);
   const meta = now === undefined ? null : parseCommentMetadata(now.body);
   if (now !== undefined && (meta === null || meta.runId === null || Number(meta.runId) !== found.runId || meta.headSha !== found.headSha)) {
     const runId = meta?.runId ?? null;
@@ -539,6 +543,13 @@ async function afterCommitFailure(
   }
   if (head.oid === found.headSha) {
     throw new Refusal(`${what}, and the branch ${branch} still points at ${reviewed}, the reviewed head, so nothing was written. ${kept}: re-run this job, or apply the label again, to commit them.`);
+  }
+  // The newest HISTORY_DEPTH commits, none ours, and the reviewed head not among them: ours may be
+  // further down, under the pushes made since, so whether it landed is not known (docs/action.md, "Accept").
+  if (history.length >= HISTORY_DEPTH && !history.some((c) => c.oid === found.headSha)) {
+    throw new Refusal(
+      `${what}, and the branch ${branch} is now at ${head.oid.slice(0, 7)}, more than ${String(HISTORY_DEPTH)} commits past the reviewed head ${reviewed} (only the newest ${String(HISTORY_DEPTH)} are read back), so whether the baseline commit landed under them is unknown. Look at the branch's history (git log ${branch}): if a commit "${message.headline}" on ${reviewed} is there, the baselines are in; if not, nothing was written: wait for the check on the new head, review its comment, then apply the label again. ${kept}.`,
+    );
   }
   throw new Refusal(
     e.kind === 'conflict'

@@ -37,7 +37,7 @@ function why(e: unknown): string {
 export async function previousRun(github: GitHubApi, ctx: ActionContext, marker: string, run: RunRecord, latency?: LatencyThresholds): Promise<PreviousRunView | null> {
   if (ctx.pull === null) return null;
   try {
-    const [viewer, comments] = await Promise.all([github.viewerLogin(), github.listIssueComments(ctx.owner, ctx.repo, ctx.pull.number)]);
+    const [viewer, { comments }] = await Promise.all([github.viewerLogin(), github.listIssueComments(ctx.owner, ctx.repo, ctx.pull.number)]);
     const comment = findStickyComment(comments, viewer, marker, hasMarker);
     const meta = comment ? parseCommentMetadata(comment.body) : null;
     if (meta === null || meta.runId === null || meta.artifactName === null) return null;

@@ -301,6 +301,11 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         return fail('network', true, null, (n) => `could not reach the proxy ${proxy.proxy} (${proxy.variable}) after ${n}: ${errorMessage(err)}`);
       }
       if (code !== undefined && CLOSED_CODES.has(code)) {
+        // Through a tunnel the proxy opened (it answered CONNECT 200), the close may be the agent's or
+        // the proxy's passing one on: the message names both (docs/troubleshooting.md, "The agent").
+        if (route !== null) {
+          return fail('network', true, null, (n) => `the connection to the agent, through the proxy ${route.proxy} (${route.variable}), was closed without an answer, after ${n}: ${errorMessage(err)}`);
+        }
         return fail('network', true, null, (n) => `the agent closed the connection without answering, after ${n}: ${errorMessage(err)}`);
       }
       return fail('network', true, null, (n) => `could not reach the agent after ${n}: ${errorMessage(err)}`);

@@ -148,6 +148,10 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
   const proxy = named[1] ?? '';
   const variable = named[2] ?? '';
   const at = `the proxy ${proxy} (${variable})`;
+  // A tunnel the proxy opened, closed before an answer: the agent's close or the proxy's, either one.
+  if (/, was closed without an answer/.test(text)) {
+    return { key: `tunnel-closed:${key}`, what: `the connection ${toward.replace(/^on the way /, '')}, through ${at}, was closed without an answer`, hint: "see the agent's log for a crash on the request, and the proxy's log for a connection it closed" };
+  }
   const given = text.includes('; ') ? text.slice(text.indexOf('; ') + 2) : null;
   const fix = given ?? `check ${variable}, or NO_PROXY for hosts to reach directly (${docsUrl('configuration.md', 'Behind a proxy')})`;
   const tls = /the TLS certificate (of the proxy|for (\S+), through the proxy) \S+ \([A-Za-z_]+\),? is refused: (.+?) \(([A-Z_]+)\)/.exec(text);

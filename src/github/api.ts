@@ -9,6 +9,15 @@ import { cappedFetch, createOctokit, OVER_LIMIT_HEADER, type CreateOctokitOption
 export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
 const PERMISSIONS: readonly Permission[] = ['admin', 'maintain', 'write', 'triage', 'read', 'none'] as const;
 
+/** The comments read of an issue (`GitHubApi.listIssueComments`): `more` when some past the bound were not read. */
+export interface IssueComments {
+  comments: IssueComment[];
+  more: boolean;
+}
+
+/** The most pages of 100 comments read of one pull request: its 3,000 oldest, where our comment is (it is written at the first check). */
+export const MAX_COMMENT_PAGES = 30;
+
 export interface IssueComment {
   id: number;
   body: string;
@@ -103,8 +112,11 @@ export interface BranchCommit {
 export interface GitHubApi {
   /** Login of the token's identity (GraphQL `viewer`), or null when GitHub will not say. */
   viewerLogin(): Promise<string | null>;
-  /** Every comment on the issue or pull request, all pages. */
-  listIssueComments(owner: string, repo: string, issueNumber: number): Promise<IssueComment[]>;
+  /**
+   * The comments on the issue or pull request, oldest first, up to MAX_COMMENT_PAGES pages of 100;
+   * `more`: there are comments past them, not read (docs/action.md, "The PR comment").
+   */
+  listIssueComments(owner: string, repo: string, issueNumber: number): Promise<IssueComments>;
   /** Who last edited the comment (its `node_id`), or null when there is no such comment. */
   commentLastEdit(nodeId: string): Promise<CommentEdit | null>;
   createComment(owner: string, repo: string, issueNumber: number, body: string): Promise<CommentRef>;
@@ -316,20 +328,25 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
 
     listIssueComments(owner, repo, issueNumber) {
       return call(`GET /repos/${owner}/${repo}/issues/${issueNumber}/comments`, async () => {
-        const comments = await octokit.paginate(octokit.rest.issues.listComments, {
-          owner,
-          repo,
-          issue_number: issueNumber,
-          per_page: 100,
+        // Bounded: a pull request with tens of thousands of comments is not read to its end.
+        let pages = 0;
+        let more = false;
+        const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 }, (response, done) => {
+          pages++;
+          if (pages >= MAX_COMMENT_PAGES) {
+            more = /rel="next"/.test(response.headers.link ?? '');
+            done();
+          }
+          return response.data;
         });
-        return comments.map((c) => ({
+        return { more, comments: comments.map((c) => ({
           id: c.id,
           body: c.body ?? '',
           user: c.user ? { login: c.user.login, type: c.user.type } : null,
           html_url: c.html_url,
           updated_at: c.updated_at,
           node_id: c.node_id,
-        }));
+        })) };
       });
     },
 
@@ -552,7 +569,14 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
     listLabelEvents(owner, repo, pullNumber, page) {
       return call(`POST /graphql label events ${owner}/${repo}#${pullNumber}`, async () => {
         const last = Math.max(1, Math.min(100, Math.trunc(page.last)));
-        const data = await octokit.graphql<LabelEventsData>(LABEL_EVENTS_QUERY, { owner, name: repo, number: pullNumber, last, before: page.before });
+        let data: LabelEventsData;
+        try {
+          data = await octokit.graphql<LabelEventsData>(LABEL_EVENTS_QUERY, { owner, name: repo, number: pullNumber, last, before: page.before });
+        } catch (error) {
+          // No such pull request: GitHub answers NOT_FOUND ("Could not resolve to a PullRequest"), which Octokit throws.
+          if ((error as { errors?: { type?: unknown }[] }).errors?.some((e) => e.type === 'NOT_FOUND')) return null;
+          throw error;
+        }
         const items = data.repository?.pullRequest?.timelineItems;
         if (!items) return null;
         const events = (items.nodes ?? []).flatMap((n) => (n?.label && typeof n.createdAt === 'string' ? [{ label: n.label.name, createdAt: n.createdAt, actor: n.actor?.login ?? null }] : []));

@@ -2,7 +2,7 @@
 // (every page), updated in place, created only when none of ours exists. A comment that carries
 // our marker but was written by someone else is never touched: markers are easy to copy.
 
-import type { GitHubApi, IssueComment } from './api.js';
+import { MAX_COMMENT_PAGES, type GitHubApi, type IssueComment } from './api.js';
 
 /** The identity of a GITHUB_TOKEN, as REST reports the author of its comments. */
 export const ACTIONS_BOT_LOGIN = 'github-actions[bot]';
@@ -56,10 +56,22 @@ export function findStickyComment(
   return comments.find((c) => isOwnComment(c, viewer) && hasMarker(c.body, marker)) ?? null;
 }
 
+/**
+ * Why our comment cannot be told missing: the pull request has more comments than are read, and it
+ * is not among those read (docs/action.md, "The PR comment").
+ */
+export function commentPastBound(issueNumber: number): string {
+  const most = (MAX_COMMENT_PAGES * 100).toLocaleString('en-US');
+  return `pull request #${issueNumber} has more than ${most} comments and agent-replay reads its oldest ${most} (where its comment is, written at the first check): its comment is not among them`;
+}
+
 export async function upsertStickyComment(api: GitHubApi, input: StickyCommentInput): Promise<StickyCommentResult> {
   const { owner, repo, issueNumber, marker, body, hasMarker } = input;
-  const [viewer, comments] = await Promise.all([api.viewerLogin(), api.listIssueComments(owner, repo, issueNumber)]);
+  const [viewer, { comments, more }] = await Promise.all([api.viewerLogin(), api.listIssueComments(owner, repo, issueNumber)]);
   const ours = findStickyComment(comments, viewer, marker, hasMarker);
+  // Not among the comments read, with more unread: a new one would land past them too, and be
+  // posted again by every run; none is posted.
+  if (ours === null && more) throw new Error(`${commentPastBound(issueNumber)}, so no new one was posted (each run would post another)`);
   if (ours) {
     const reason = input.keep ? await input.keep(ours) : null;
     if (reason !== null) return { status: 'kept', id: ours.id, url: ours.html_url, reason };

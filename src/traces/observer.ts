@@ -101,7 +101,8 @@ function earliestStart(spans: readonly Span[]): number {
 }
 
 /**
- * "no spans for trace <id> within 5 s: is the agent exporting to http://127.0.0.1:4318/v1/traces?";
+ * "no spans for trace <id> within 5 s: none came to http://127.0.0.1:4318/v1/traces for this request; does
+ * the agent export there, with a span for each request it answers?";
  * when the receiver got spans of traces the run never sent (`foreign`), the agent does export, under
  * trace ids of its own: the cause says so and asks about the traceparent instead.
  */
@@ -110,8 +111,11 @@ export function noSpansCause(traceId: string, opts: Pick<TraceObserverOptions, '
   if (opts.receiving && foreign > 0) {
     return `no spans for trace ${traceId} ${within}: ${String(foreign)} span${foreign === 1 ? '' : 's'} of traces agent-replay did not send came to ${opts.endpoint}; does the agent start its spans under the incoming traceparent?`;
   }
+  // Worded true whether the agent exports nothing or only no span for this request: the turn is read
+  // before later turns' spans arrive, so whether other turns had theirs is not known here (the run's
+  // cause says which, src/evaluate/causes.ts).
   return opts.receiving
-    ? `no spans for trace ${traceId} ${within}: is the agent exporting to ${opts.endpoint}?`
+    ? `no spans for trace ${traceId} ${within}: none came to ${opts.endpoint} for this request; does the agent export there, with a span for each request it answers?`
     : `no spans for trace ${traceId} ${within} at ${opts.endpoint}: does the agent export to this store, and is traces.waitMs long enough for it to index them?`;
 }
 

@@ -49,7 +49,7 @@ const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 /** Langfuse v2 observations asked per page (its most), and the most pages one turn's trace may take. */
 const LANGFUSE_PAGE = 1000;
 const LANGFUSE_MAX_PAGES = 10;
-/** One request's time limit (each poll also stops at waitMs). */
+/** One request's time limit (each poll also stops at waitMs), and undici's own connect timeout. */
 const REQUEST_TIMEOUT_MS = 10_000;
 /** How long a request may run past the turn's `waitMs` before it is cut off. */
 const REQUEST_GRACE_MS = 1000;
@@ -61,6 +61,8 @@ export interface QuerySourceOptions extends StoreQuery {
   clock?: PollClock;
   /** How the store is reached: directly (the default) or through the environment's proxy (http/network.ts). */
   network?: Network;
+  /** The connect timeout (to the store, or to its proxy); default 10 s, or waitMs and its second when shorter. */
+  connectTimeoutMs?: number;
 }
 
 export { TraceStoreError };
@@ -75,7 +77,12 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
   const clock = opts.clock ?? realPollClock;
   const headers = headersOf(opts);
   const base = opts.url.replace(/\/+$/, '');
-  const dispatcher = (opts.network ?? DIRECT).dispatcher(base, { connections: 8, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS });
+  // Connecting is bounded by the wait too (undici's own 10 s when that is longer), as the agent's
+  // client bounds it by agent.timeoutMs: a store whose address takes no connection (or no TLS
+  // handshake) is not left opening once its request is cut off, and closing the client, at the
+  // run's end, waits for nothing longer (docs/traces.md, "Query: a trace store").
+  const connectTimeout = opts.connectTimeoutMs ?? Math.min(REQUEST_TIMEOUT_MS, opts.waitMs + REQUEST_GRACE_MS);
+  const dispatcher = (opts.network ?? DIRECT).dispatcher(base, { connections: 8, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS, connectTimeout });
   // The proxy the queries go through (null: none), named when it cannot be reached, as the agent's client names it.
   const route = (opts.network ?? DIRECT).route(base);
   // Tempo and Langfuse: the v2 API first; one without it is asked the v1 way from then on (Tempo's

@@ -142,6 +142,22 @@ describe('the connection to GitHub fails during the baseline commit', () => {
     expect(gh.violations).toEqual([]);
   });
 
+  it('dropped after GitHub made the commit, and more commits pushed on top than are read back: the refusal says it cannot know, and how to check', async () => {
+    await reviewedCheck();
+    const pushes = (): void => {
+      for (let i = 0; i < 21; i++) gh.pushOnTop('octo/shop', 'feature', (0xc0 + i).toString(16).repeat(20));
+    };
+    gh.failNext({ method: 'POST', path: '/graphql', operation: COMMIT_OPERATION, status: 'network', after: true, then: pushes });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(1);
+    expect(run.stdout).not.toContain('nothing was written.');
+    expect(run.stdout).toContain(
+      `::error::baselines not accepted: GitHub said the branch feature moved while the baselines were being committed, and the branch feature is now at d4d4d4d, more than 20 commits past the reviewed head 1111111 (only the newest 20 are read back), so whether the baseline commit landed under them is unknown. Look at the branch's history (git log feature): if a commit "${gh.commits[0]!.headline}" on 1111111 is there, the baselines are in; if not, nothing was written: wait for the check on the new head`,
+    );
+    expect(gh.violations).toEqual([]);
+  });
+
   it('dropped, and meanwhile someone else pushed: nothing of ours was written, and the refusal says to wait for the check on the new head', async () => {
     await reviewedCheck();
     gh.moveBranch('octo/shop', 'feature', '3'.repeat(40));

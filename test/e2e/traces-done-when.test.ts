@@ -232,7 +232,7 @@ describe('tools and time from traces (receive mode)', () => {
     const check = silent.checks?.[1];
     expect(silent.checks?.[0]?.status).toBe('pass');
     expect(check?.status).toBe('not_evaluated');
-    expect(check?.detail).toMatch(/^no spans for trace [0-9a-f]{32} within 0\.4 s: is the agent exporting to http:\/\/127\.0\.0\.1:\d+\/v1\/traces\?$/);
+    expect(check?.detail).toMatch(/^no spans for trace [0-9a-f]{32} within 0\.4 s: none came to http:\/\/127\.0\.0\.1:\d+\/v1\/traces for this request; does the agent export there, with a span for each request it answers\?$/);
 
     const p = new Map(record.personas.map((x) => [x.label, x]));
     const script = p.get('order-script')!;
@@ -249,7 +249,7 @@ describe('tools and time from traces (receive mode)', () => {
     // Mocked mode and a turn whose spans never came: not evaluated (an unmocked call there could not be seen), never failed.
     const silentScript = p.get('silent-script')!;
     expect(silentScript.verdict).toBe('not_evaluated');
-    expect(silentScript.checks[0]?.detail).toMatch(/^turn 1: no spans for trace [0-9a-f]{32} within 0\.4 s: is the agent exporting to http:\/\/127\.0\.0\.1:\d+\/v1\/traces\? \(mocked mode/);
+    expect(silentScript.checks[0]?.detail).toMatch(/^turn 1: no spans for trace [0-9a-f]{32} within 0\.4 s: none came to http:\/\/127\.0\.0\.1:\d+\/v1\/traces for this request; does the agent export there, with a span for each request it answers\? \(mocked mode/);
     expect(brokenScript.error).toBe('turn 1: the agent reported an error (span_error, tool lookup_order): span execute_tool lookup_order failed: database unavailable');
   });
 

@@ -60,7 +60,7 @@ describe('errors and retries', () => {
   it('a dropped connection is retried, and reported as kind network when it persists', async () => {
     h = await startHarness({ retries: 1 });
     h.gh.failNext({ method: 'GET', path: COMMENTS, status: 'network', times: 1 });
-    expect(await h.api.listIssueComments(O, R, 5)).toEqual([]);
+    expect(await h.api.listIssueComments(O, R, 5)).toEqual({ comments: [], more: false });
     h.gh.failNext({ method: 'GET', path: COMMENTS, status: 'network', times: 5 });
     const error = await caught(h.api.listIssueComments(O, R, 5));
     expect(error).toMatchObject({ kind: 'network', status: null });
@@ -83,7 +83,7 @@ describe('errors and retries', () => {
     h = await startHarness({ retries: 1, requestTimeoutMs: 1500 });
     h.gh.addComments(O, R, 5, 1, { login: 'someone', type: 'User' });
     h.gh.failNext({ method: 'GET', path: COMMENTS, status: 'hang', times: 1 });
-    expect(await h.api.listIssueComments(O, R, 5)).toHaveLength(1);
+    expect((await h.api.listIssueComments(O, R, 5)).comments).toHaveLength(1);
   });
 
   it('an answer whose body stops coming is given up after the wait too, not read as empty', async () => {
@@ -575,6 +575,14 @@ describe('listLabelEvents', () => {
     expect(older).toEqual({ events: h.gh.labelTimeline(O, R, 7).slice(0, 50).map((e) => ({ ...e, actor: 'relabel' })), before: null });
     expect(h.gh.violations).toEqual([]);
   });
+
+  it('null for a pull request that does not exist: GitHub answers NOT_FOUND, and that is not thrown', async () => {
+    h = await startHarness();
+    h.gh.addPull(O, R, { number: 7, headSha: 'a'.repeat(40) });
+    expect(await h.api.listLabelEvents(O, R, 8, { last: 100, before: null })).toBeNull();
+    expect(h.gh.requests.filter((r) => r.operationName === 'agentReplayLabelEvents')).toHaveLength(1);
+    expect(h.gh.violations).toEqual([]);
+  });
 });
 
 describe('commentLastEdit', () => {
@@ -582,7 +590,7 @@ describe('commentLastEdit', () => {
     h = await startHarness();
     h.gh.addPull(O, R, { number: 7, headSha: 'a'.repeat(40) });
     const ours = h.gh.addComment(O, R, 7, { body: 'report' });
-    const [listed] = await h.api.listIssueComments(O, R, 7);
+    const [listed] = (await h.api.listIssueComments(O, R, 7)).comments;
     expect(listed!.node_id).toBe(`IC_${ours.id}`);
     expect(await h.api.commentLastEdit(listed!.node_id)).toEqual({ editedAt: null, editor: null });
     await h.api.updateComment(O, R, ours.id, 'report, again');

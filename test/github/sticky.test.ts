@@ -57,6 +57,21 @@ describe('upsertStickyComment', () => {
     expect(h.gh.responseViolations).toEqual([]);
   });
 
+  it('reads at most 30 pages: past them, without our comment, posts none (each run would post another) and says why', async () => {
+    h = await startHarness();
+    h.gh.addComments(O, R, PR, 3001, { login: 'reviewer', type: 'User' }, (i) => `looks good ${i}`);
+    const error = await upsert(withMarker('report')).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect((error as Error).message).toBe(
+      `pull request #${PR} has more than 3,000 comments and agent-replay reads its oldest 3,000 (where its comment is, written at the first check): its comment is not among them, so no new one was posted (each run would post another)`,
+    );
+    expect(h.gh.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/comments'))).toHaveLength(30);
+    expect(writes(h.gh)).toEqual([]);
+    expect(h.gh.violations).toEqual([]);
+  });
+
   it('never touches a copied marker from another user and creates its own comment', async () => {
     h = await startHarness();
     const forged = h.gh.addComment(O, R, PR, { body: withMarker('I copied the marker'), user: { login: 'mallory', type: 'User' } });

@@ -155,6 +155,23 @@ describe('a proxy that resets or closes the connection', () => {
     expect(message).not.toContain(PASSWORD);
   });
 
+  it('a tunnel the proxy opened (CONNECT 200), reset behind it: the connection to the agent through the proxy was closed, not "the agent closed"', async () => {
+    // The agent's side resets each connection at its first bytes: the proxy answered CONNECT 200, and passes the close on.
+    const resets = createServer((s) => s.once('data', () => s.resetAndDestroy()));
+    await new Promise<void>((resolve) => resets.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => resets.close(resolve)));
+    const port = (resets.address() as { port: number }).port;
+    const p = await proxy({ hosts: { 'agent.test': port } });
+    const network = await networkFrom({ HTTPS_PROXY: `http://ci-user:${PASSWORD}@127.0.0.1:${portOf(p.url)}` });
+    const error = errorOf(await agentClient({ url: `https://agent.test:${port}/chat`, retries: 0 }, network).converse());
+    expect(error).toMatch(new RegExp(`^message turn: the connection to the agent, through the proxy ${p.url.replace(/[.:/]/g, '\\$&')} \\(HTTPS_PROXY\\), was closed without an answer, after 1 attempt: .*ECONNRESET`));
+    expect(causeText('network', error, `https://agent.test:${port}/chat`)).toBe(
+      `the connection to https://agent.test:${port}/chat, through the proxy ${p.url} (HTTPS_PROXY), was closed without an answer: see the agent's log for a crash on the request, and the proxy's log for a connection it closed`,
+    );
+    expect(p.seen.map((s) => s.line)).toEqual([`CONNECT agent.test:${port}`]);
+    expect(error).not.toContain(PASSWORD);
+  });
+
   // undici took a connection closed during CONNECT (UND_ERR_SOCKET) for one to open again, and
   // opened another, for ever: the test's own timeout is the failure.
   it('closed at CONNECT: the request fails once, naming the proxy, instead of reconnecting without end', { timeout: 5_000 }, async () => {

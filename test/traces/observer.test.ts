@@ -22,7 +22,7 @@ describe('traceObserver', () => {
     const observer = traceObserver(source(async () => ({ spans: [], complete: false })), { endpoint: 'http://127.0.0.1:4318/v1/traces', receiving: true, waitMs: 5000 });
     const report = await observer.afterReply({ traceId: TRACE, spanId: SENT }, { ...response, usage: { inputTokens: 1, outputTokens: 2 } });
     expect(report).toMatchObject({ toolCalls: null, usage: { inputTokens: 1, outputTokens: 2 }, spans: { count: 0, ignored: 0, late: 0 }, time: null, waterfall: null });
-    expect(report.toolCallsProblem).toBe(`no spans for trace ${TRACE} within 5 s: is the agent exporting to http://127.0.0.1:4318/v1/traces?`);
+    expect(report.toolCallsProblem).toBe(`no spans for trace ${TRACE} within 5 s: none came to http://127.0.0.1:4318/v1/traces for this request; does the agent export there, with a span for each request it answers?`);
   });
 
   it('spans that came without the span they hang from, at waitMs: the calls unknown, never "none called" from part of the turn', async () => {

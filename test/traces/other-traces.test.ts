@@ -80,10 +80,12 @@ describe('spans that came under trace ids no request carried', () => {
       fixtures: {},
       personas: { 'p.yml': 'label: order-chat\nopening: Where is order 1234?\nexpect:\n  toolNotCalled: [ { tool: issue_refund } ]\n' },
     });
+    let receiver = '';
     const run = await cli(['run', '--confirm-cost'], cwd, {}, {
       stderr: (t) => {
         const at = /receiving OTLP\/HTTP on (http:\/\/127\.0\.0\.1:\d+)/.exec(t);
         if (at) {
+          receiver = at[1]!;
           provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url: `${at[1]!}/v1/traces` }))] });
           providers.push(provider);
         }
@@ -93,6 +95,9 @@ describe('spans that came under trace ids no request carried', () => {
     const p = record.personas![0]!;
     expect(p.verdict).toBe('not_evaluated');
     expect(p.turns.map((t) => t.spans?.count ?? 0)).toEqual([0, 2]);
+    // The check's detail, decided when the welcome turn was read (before the next turn's spans came),
+    // agrees with the run's cause: it does not ask whether the agent exports at all.
+    expect(p.checks[0]?.detail).toBe(`turn 0: no spans for trace ${p.turns[0]!.traceId!} within 0 s: none came to ${receiver}/v1/traces for this request; does the agent export there, with a span for each request it answers?`);
     expect(run.stdout).toContain('no spans arrived within 0 s for some turns, though other turns of the run had theirs');
     expect(run.stdout).toContain(`give every request of the agent a span of its own, the welcome turn's too: a server span around the handler, as HTTP instrumentation makes (${docsUrl('traces.md', 'When spans do not arrive')})`);
     expect(run.stdout).not.toContain('OTEL_EXPORTER_OTLP_ENDPOINT');

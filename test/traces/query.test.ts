@@ -3,7 +3,7 @@
 // injected, so the polling waits for nothing.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readTurnSpans } from '../../src/traces/map.js';
 import { createQuerySource, TraceStoreError, type PollClock, type QuerySourceOptions } from '../../src/traces/query.js';
@@ -528,6 +528,25 @@ describe('Jaeger and Langfuse, as their sources answer (jaegertracing/jaeger api
 });
 
 describe('waiting and failing', () => {
+  it('a store that takes the connection and never finishes the TLS handshake: the request and closing the client end at the connect timeout, not undici\'s 10 s', { timeout: 5_000 }, async () => {
+    const sockets: Socket[] = [];
+    const silent = createNetServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = `https://127.0.0.1:${String((silent.address() as AddressInfo).port)}`;
+    // By default the shorter of 10 s and waitMs with its second; shorter here, so that the test waits for little.
+    // A clock past waitMs at its second reading: one request, then the failure.
+    let t = 0;
+    const late: PollClock = { now: () => (t += 2500), sleep: () => Promise.resolve() };
+    const src = createQuerySource({ kind: 'tempo', url, apiKey: null, waitMs: 2000, clock: late, connectTimeoutMs: 100 });
+    const started = performance.now();
+    await expect(src.collect(TRACE, SENT)).rejects.toThrow(new RegExp(`^GET ${url.replace(/[.:/]/g, '\\$&')}/api/v2/traces/${TRACE} failed: .*UND_ERR_CONNECT_TIMEOUT.*until traces.waitMs \\(2000 ms\\) passed$`));
+    await src.close();
+    // undici's timers tick every half second: well before the request's own cut-off (waitMs and its second).
+    expect(performance.now() - started).toBeLessThan(2500);
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+  });
+
   it('a trace never found: at waitMs no spans, incomplete; the sleeps add up to waitMs', async () => {
     const s = await store(() => [NOT_FOUND]);
     const c = clock();
