@@ -26,6 +26,8 @@ export type ResponseDecoder = 'openai-responses' | 'anthropic-messages' | 'rasa-
 export interface AgentMapping {
   body: JsonValue;
   reply: string;
+  /** Where config.yml sets `agent.response.reply` to `path` ("config.yml:12"): named when no reply is there. */
+  replyAt?: { path: string; at: string };
   conversation: string | null;
   stage: string | null;
   ended: string | null;

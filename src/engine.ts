@@ -4,7 +4,7 @@
 import { resolve as resolvePath } from 'node:path';
 import { JUDGE_DEFAULTS, panelMemberConfig, type Config } from './config.js';
 import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluator, RemovedBaseline, RunRecord, Simulator, Spend, TurnObserver } from './types.js';
-import { loadSuite, removedBaselines, repoPathOf, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
+import { loadSuite, noAgentUrlIssue, removedBaselines, repoPathOf, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
 import { personaTurns } from './evaluate/personas.js';
 import { agentTurnsOf, criteriaCount, estimateCost, withAdaptiveRange, meaningCallsAtMost, simulatorCalls, gateRun, mayRun, judgeCalls, rerunLabels, reusedCount, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
 import { replay, type Progress, type ReplayDeps } from './replay/index.js';
@@ -323,15 +323,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     return {
       kind: 'config_errors',
       warnings: loaded.warnings,
-      errors: [
-        {
-          file: `${options.dir}/config.yml`,
-          line: null,
-          column: null,
-          message: 'no agent URL is configured',
-          fix: "set agent.url in config.yml, pass --agent-url URL to the CLI, or set the Action's agent-url input",
-        },
-      ],
+      errors: [noAgentUrlIssue(options.dir, options.cwd ?? process.cwd(), "pass --agent-url URL to the CLI, or set the Action's agent-url input")],
     };
   }
   const policy = policyOf(config);

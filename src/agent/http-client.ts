@@ -602,7 +602,7 @@ function sessionTurn(json: unknown, mapping: AgentMapping, kind: Turn, name: str
   if (typeof raw === 'string') reply = raw;
   else if (kind === 'welcome' || ((raw === null || raw === undefined) && callsOnly(json, mapping))) reply = '';
   else {
-    const error = `${name}: ${noReplyAt(json, mapping.reply, raw)}`;
+    const error = `${name}: ${noReplyAt(json, mapping.reply, raw, mapping)}`;
     // No reply and no call in the body: the calls may be in the turn's spans (docs/traces.md).
     const withoutReply = raw === null || raw === undefined ? { withoutReply: { kind: 'replied' as const, reply: '', ...signals, ...fields.fields } } : {};
     return { kind: 'errored', errorKind: 'missing_reply', error, ...withoutReply };

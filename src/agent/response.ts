@@ -36,7 +36,7 @@ export function mapSignals(json: unknown, mapping: AgentMapping): Omit<MappedTur
 export function mapResponse(json: unknown, mapping: AgentMapping): MapResult {
   const found = readReply(json, mapping);
   const reply = (found === null || found === undefined) && callsOnly(json, mapping) ? '' : found;
-  if (typeof reply !== 'string') return { ok: false, error: noReplyAt(json, mapping.reply, reply) };
+  if (typeof reply !== 'string') return { ok: false, error: noReplyAt(json, mapping.reply, reply, mapping) };
   return { ok: true, turn: { reply, ...mapSignals(json, mapping) } };
 }
 
@@ -46,8 +46,10 @@ export function mapResponse(json: unknown, mapping: AgentMapping): MapResult {
  * `{choices: []}`), the last part that is there and what it holds in place of the next one, so
  * that the path to write is in the message (docs/presets.md, "Any JSON API").
  */
-export function noReplyAt(json: unknown, path: string, found: unknown): string {
-  return `response has no string at "${path}" (found ${describeFound(found)}${found === undefined ? stoppedAt(json, path) : ''}; the response is ${describeShape(json)})`;
+export function noReplyAt(json: unknown, path: string, found: unknown, mapping?: Pick<AgentMapping, 'replyAt'>): string {
+  // The line of config.yml that sets this path, when it does (a preset's own path has none).
+  const at = mapping?.replyAt !== undefined && mapping.replyAt.path === path ? `; agent.response.reply is set at ${mapping.replyAt.at}` : '';
+  return `response has no string at "${path}" (found ${describeFound(found)}${found === undefined ? stoppedAt(json, path) : ''}; the response is ${describeShape(json)})${at}`;
 }
 
 /** Where a dotted path stops in `json` below its first part: `: "data" is an object (keys: answer), with no "text"`; '' otherwise. */

@@ -58,6 +58,11 @@ export const FIXTURE_NO_TOOL_CALLS =
  */
 export function evaluateToolAssertion(a: ToolAssertion, calls: readonly ToolCall[] | null, problem: string | null = null): Outcome {
   if (calls === null) return { verdict: 'not_evaluated', detail: problem ?? FIXTURE_NO_TOOL_CALLS };
-  const m = toolMatch(a.kind, a, calls, (c) => ` (input ${line(JSON.stringify(c.input))})`);
+  // The call's input, unless the expectation already says it as it was (`called find_order {"orderId":"1234"}`, said once).
+  const wanted = a.input === undefined ? null : line(JSON.stringify(a.input));
+  const m = toolMatch(a.kind, a, calls, (c) => {
+    const input = line(JSON.stringify(c.input));
+    return input === wanted ? '' : ` (input ${input})`;
+  });
   return { verdict: m.status, detail: m.detail };
 }

@@ -3,8 +3,8 @@
 // neither imports the other's importer.
 
 import { isFolder, repositoryFor, writeFailureWords, writeFileSafely } from '../fs-safe.js';
-import { dirname, join, relative, resolve } from 'node:path';
-import { existsSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { existsSync, lstatSync, statSync } from 'node:fs';
 import type { RunRecord } from '../types.js';
 import type { EngineDeps } from '../engine.js';
 import { openRecordStream, RecordWriteError, type RecordStream } from '../record/index.js';
@@ -13,6 +13,7 @@ import { renderTerminal } from '../report/terminal.js';
 import type { Progress } from '../replay/index.js';
 import { interruptedBy, interruptExitCode } from '../interrupt.js';
 import { isSystemError, UserError } from '../errors.js';
+import { shellWord } from '../words.js';
 import { formatIssue, issueCount, type ConfigIssue } from '../suite/index.js';
 
 export interface CliIO {
@@ -114,6 +115,15 @@ export function checkOutputPaths(
   for (const flag of ['out', 'markdown', 'junit', 'html'] as const) {
     const given = values[flag];
     if (given === undefined) continue;
+    // A path typed on Windows (`out\r.json`) on macOS or Linux, where a backslash is part of a
+    // name, not a separator: refused with the path in slashes, as --dir is (src/suite/suite-above.ts),
+    // unless a file already has that name (docs/cli.md, "What each command does").
+    if (sep === '/' && given.includes('\\') && lstatSync(resolvePath(io, given), { throwIfNoEntry: false }) === undefined) {
+      const slashed = given.split('\\').join('/');
+      throw new UserError(
+        `--${flag} ${shellWord(given)}: on this system a backslash is part of a file's name, not a separator, so this would write one file named ${shellWord(given)}: give --${flag} ${shellWord(slashed)}, with slashes`,
+      );
+    }
     if (isFolder(resolvePath(io, given))) {
       throw new UserError(`--${flag} ${given} is a folder: give a file path, e.g. --${flag} ${join(given, flag === 'out' ? 'results.json' : `report.${flag === 'markdown' ? 'md' : flag === 'junit' ? 'xml' : 'html'}`)}`);
     }

@@ -31,7 +31,7 @@ import { TOOL } from '../version.js';
 import { shellWord } from '../words.js';
 import { EXIT, UserError } from '../errors.js';
 import { createFileExclusively } from '../fs-safe.js';
-import { formatIssue, isValidLabel, LABEL_RULE, loadSuite, loadSuiteConfig, type ConfigOverrides } from '../suite/index.js';
+import { formatIssue, isValidLabel, LABEL_RULE, loadSuite, loadSuiteConfig, noAgentUrlIssue, type ConfigOverrides } from '../suite/index.js';
 import { checkFixtureFile, DEFAULT_THRESHOLD } from '../suite/fixtures.js';
 import { suggestLabel } from '../suite/labels.js';
 import { loadYamlPackage, readYaml, yamlPackage } from '../suite/yaml/index.js';
@@ -378,7 +378,7 @@ export async function runProbe(o: ProbeOptions, io: CliIO): Promise<number> {
   const config = loaded.config;
   const deps = io.engine ?? {};
   if (config.agent.url === null && deps.makeAgent === undefined) {
-    printConfigIssues(io, [{ file: `${o.dir}/config.yml`, line: null, column: null, message: 'no agent URL is configured', fix: 'set agent.url in config.yml, or pass --agent-url URL' }], []);
+    printConfigIssues(io, [noAgentUrlIssue(o.dir, io.cwd, 'or pass --agent-url URL')], []);
     return EXIT.usage;
   }
   const save = o.save === undefined ? null : await checkSave(o.save, o, io);

@@ -283,7 +283,9 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
   if (errorKind === 'missing_reply') {
     const path = /has no string at "([^"]*)"/.exec(text)?.[1];
     if (path !== undefined) {
-      return { key: `missing_reply:${path}`, what: `no reply at "${path}" in the agent's answers`, hint: 'check agent.preset, or agent.response.reply in config.yml' };
+      // The line that sets the path, when config.yml does (src/agent/response.ts, noReplyAt).
+      const set = /; agent\.response\.reply is set at (\S+)$/.exec(text)?.[1];
+      return { key: `missing_reply:${path}`, what: `no reply at "${path}" in the agent's answers`, hint: `check agent.preset, or agent.response.reply ${set === undefined ? 'in config.yml' : `at ${set}`}` };
     }
   }
   if (errorKind === 'unmocked_tool') {

@@ -24,7 +24,7 @@ import type {
 } from '../types.js';
 import { callMatches, jsonEqual } from './match.js';
 import { line, quote, showPattern } from '../assertions/format.js';
-import { plural } from '../words.js';
+import { plural, thousands } from '../words.js';
 import { judgeOutcome } from '../assertions/judge.js';
 import { toolMatch } from '../assertions/tools.js';
 import { isRewordedApartFromLatency, rewritesBaseline } from './changes.js';
@@ -184,6 +184,12 @@ export function deterministicChecks(script: Pick<PersonaScript, 'expect'>, turns
   return checks;
 }
 
+/** A latency in ms as the reports write it: digits grouped ("3,250"), tenths kept when it has them ("3,250.5"). */
+function msWords(ms: number): string {
+  const tenths = Number(ms.toFixed(1));
+  return `${thousands(tenths)}${String(tenths).slice(String(Math.trunc(tenths)).length)}`;
+}
+
 /**
  * `expect.maxTurnLatencyMs` (docs/latency.md): one check over the message turns (the welcome turn
  * apart) that names the slowest; a turn over the budget (strictly more) fails, and the detail
@@ -197,10 +203,11 @@ export function turnLatencyCheck(budgetMs: number, turns: readonly Turn[]): Chec
   const over = measured.filter((t) => t.latencyMs > budgetMs);
   const observed = { ...base, observed: slowest.latencyMs, turn: slowest.index };
   if (over.length === 0) {
-    return { ...observed, status: 'pass', detail: `slowest turn ${slowest.index}: ${slowest.latencyMs} ms, within ${budgetMs} ms (${plural(measured.length, 'turn', 'turns')})` };
+    return { ...observed, status: 'pass', detail: `slowest turn ${slowest.index}: ${msWords(slowest.latencyMs)} ms, within ${thousands(budgetMs)} ms (${plural(measured.length, 'turn', 'turns')})` };
   }
-  const named = over.map((t) => `turn ${t.index} ${t.latencyMs} ms`).join(', ');
-  return { ...observed, status: 'fail', detail: `${plural(over.length, 'turn', 'turns')} over ${budgetMs} ms: ${named}` };
+  // Milliseconds written as the report's expected column writes the budget ("at most 3,000 ms a turn").
+  const named = over.map((t) => `turn ${t.index} ${msWords(t.latencyMs)} ms`).join(', ');
+  return { ...observed, status: 'fail', detail: `${plural(over.length, 'turn', 'turns')} over ${thousands(budgetMs)} ms: ${named}` };
 }
 
 /** A criterion's check from the judge's answer: pass iff score >= threshold; no usable score: not evaluated. */

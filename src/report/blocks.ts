@@ -373,7 +373,9 @@ function callToAction(ctx: ReportContext, p: Profile, cta: CallToAction, model: 
   const also = reworded === 0 ? '' : ` The ${items(reworded)} need${reworded === 1 ? 's' : ''} no acceptance; accepting also stores ${rewordedWrites(cta.reworded, false)}.`;
   const results = cta.acceptable === 0 ? null : cta.acceptable === 1 ? 'the new or changed pass/fail result' : `the ${thousands(cta.acceptable)} new or changed pass/fail results`;
   const refreshed = cta.refreshed.length === 0 ? null : refreshedWords(cta.refreshed);
-  const what = results === null ? `${refreshed ?? ''}` : refreshed === null ? `${results} as baselines` : `${results} as baselines, and refresh ${refreshed}`;
+  // One result is one baseline: the count agrees ("the new or changed pass/fail result as a baseline").
+  const as = cta.acceptable === 1 ? 'as a baseline' : 'as baselines';
+  const what = results === null ? `${refreshed ?? ''}` : refreshed === null ? `${results} ${as}` : `${results} ${as}, and refresh ${refreshed}`;
   const seen =
     cta.acceptable === 0 || cta.shownInFull >= cta.acceptable
       ? ''

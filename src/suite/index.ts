@@ -32,6 +32,7 @@ export { baselinePath, isValidLabel, LABEL_RE, LABEL_RULE } from './labels.js';
 import { baselinePath } from './labels.js';
 export type { ConfigOverrides } from './overrides.js';
 export { suiteAboveIssue } from './suite-above.js';
+export { noAgentUrlIssue } from './agent-url-missing.js';
 export { repoPathOf, type RepoPath } from './repo-path.js';
 
 export interface Suite {

@@ -596,11 +596,8 @@ function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name:
     }
     return null;
   }
-  // `stream: yes`: YAML 1.1's words for true and false, which YAML 1.2 reads as text (docs/configuration.md, "How YAML is read").
-  const yesNo = expected === 'boolean' ? /^(?:(yes|y|on)|(no|n|off))$/i.exec(text) : null;
-  if (yesNo !== null && takes(yesNo[1] !== undefined)) {
-    return `YAML 1.2 reads ${text} as text, not as ${String(yesNo[1] !== undefined)}: write ${lead}${String(yesNo[1] !== undefined)}`;
-  }
+  const yesNo = expected === 'boolean' ? yesNoFix(ctx, rel, value, lead) : null;
+  if (yesNo !== null) return yesNo;
   // `meaning: facts`: one of the values a key of the mapping lists (its `check`), not a model's name.
   const listed = expected === 'object' ? strictKeysAt(ctx.schema, rel).filter((k) => schemasAt(ctx.schema, [...rel, k]).some((sch) => defOf(sch).type === 'enum' && sch.safeParse(text).success)) : [];
   if (listed.length === 1 && takes({ [listed[0] as string]: text })) return `write it as a mapping: ${lead}{ ${listed[0] as string}: ${text} }`;
@@ -611,6 +608,21 @@ function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name:
   const entry = expected === 'object' || expected === 'record' ? /^([A-Za-z0-9_-]+):\s+(\S.*)$/.exec(text) : null;
   if (entry !== null && takes({ [entry[1] as string]: entry[2] })) return `write it as a mapping: ${lead}{ ${entry[1] as string}: ${JSON.stringify(entry[2])} }`;
   return null;
+}
+
+/**
+ * `stream: yes`, `start: off`: YAML 1.1's words for true and false, which YAML 1.2 reads as text
+ * (docs/configuration.md, "How YAML is read"), where the setting takes true or false (alone, or
+ * among other forms); null otherwise.
+ */
+function yesNoFix(ctx: TranslateContext, rel: readonly PathSegment[], value: unknown, lead: string): string | null {
+  if (typeof value !== 'string') return null;
+  const text = value.trim();
+  const yesNo = /^(?:(yes|y|on)|(no|n|off))$/i.exec(text);
+  if (yesNo === null) return null;
+  const meant = yesNo[1] !== undefined;
+  if (!schemasAt(ctx.schema, rel).some((sch) => defOf(sch).type === 'boolean' && sch.safeParse(meant).success)) return null;
+  return `YAML 1.2 reads ${text} as text, not as ${String(meant)}: write ${lead}${String(meant)}`;
 }
 
 /**
@@ -640,6 +652,52 @@ function percentFix(ctx: TranslateContext, rel: readonly PathSegment[], value: u
  * may be left out may also lose its line); null when the value was written (`null`, `~`) or is no
  * mapping's.
  */
+/** Numbers up to twenty, and the tens, as words: `concurrency: four` is `concurrency: 4`. */
+const NUMBER_WORDS: Record<string, number> = Object.fromEntries(
+  [
+    ...'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty'.split(' ').map((w, i) => [w, i] as const),
+    ...'thirty forty fifty sixty seventy eighty ninety'.split(' ').map((w, i) => [w, (i + 3) * 10] as const),
+    ['hundred', 100] as const,
+  ],
+);
+
+/**
+ * The range a number setting takes, in words, read from its schema ("a whole number from 1 to
+ * 256", "a number of at least 0"); null when the schema bounds it on neither side.
+ */
+function numberRange(ctx: TranslateContext, rel: readonly PathSegment[]): { words: string; example: number | null } | null {
+  const num = schemasAt(ctx.schema, rel).find((sch) => defOf(sch).type === 'number') as (z.ZodType & { minValue?: number | null; maxValue?: number | null; isInt?: boolean }) | undefined;
+  if (num === undefined) return null;
+  // An unbounded side reads as ±Infinity, or as the largest safe integer for a whole number.
+  const bound = (v: number | null | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) < Number.MAX_SAFE_INTEGER ? v : null);
+  const min = bound(num.minValue);
+  const max = bound(num.maxValue);
+  const kind = num.isInt === true ? 'a whole number' : 'a number';
+  // The example: the least value of a count (concurrency: 1), the middle of a fraction (threshold: 0.5).
+  if (min !== null && max !== null) return { words: `${kind} from ${String(min)} to ${String(max)}`, example: num.isInt === true ? min : (min + max) / 2 };
+  if (min !== null) return { words: `${kind} of at least ${String(min)}`, example: min };
+  if (max !== null) return { words: `${kind} of at most ${String(max)}`, example: null };
+  return null;
+}
+
+/**
+ * The fix for a number setting given something else (`concurrency: four`): the range it takes, read
+ * from its schema, with the line as it should read when the value is a number word in that range,
+ * else with an example; null when the schema states no range.
+ */
+function numberFix(ctx: TranslateContext, rel: readonly PathSegment[], name: string, value: unknown, lead: string): string | null {
+  const range = numberRange(ctx, rel);
+  if (range === null) return null;
+  const meant = typeof value === 'string' ? NUMBER_WORDS[value.trim().toLowerCase()] : undefined;
+  const takes = (v: number): boolean => schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(v).success);
+  if (meant !== undefined && takes(meant)) return `write the number in digits (${name} is ${range.words}): ${lead}${String(meant)}`;
+  // A duration's example is a plausible wait (30 seconds), not its least value (1 ms).
+  const last = rel[rel.length - 1];
+  const ms = typeof last === 'string' && /Ms$/.test(last) && takes(30000);
+  const example = ms ? `, e.g. ${lead}30000 (30 seconds)` : range.example !== null && takes(range.example) ? `, e.g. ${lead}${String(range.example)}` : '';
+  return `change ${name} to ${range.words}${example}`;
+}
+
 function emptyValueFix(ctx: TranslateContext, full: readonly PathSegment[], rel: readonly PathSegment[], value: unknown): string | null {
   const last = rel[rel.length - 1];
   if (value !== null || typeof last !== 'string' || ctx.src.file.endsWith('.json') || ctx.src.writtenAt(full) !== null) return null;
@@ -747,6 +805,7 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
               meantValueFix(ctx, rel, name, issue.expected, value, lead) ??
               emptyValueFix(ctx, full, rel, value) ??
               (issue.expected === 'object' ? mappingFix(ctx, rel, name, value) : null) ??
+              (issue.expected === 'number' || issue.expected === 'int' ? numberFix(ctx, rel, name, value, lead) : null) ??
               `change ${name} to ${expected}`);
       return [at(pos, `${name} must be ${expected}, found ${found}`, quoteFix)];
     }
@@ -808,8 +867,9 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
           ctx.src.valueAt(full),
           custom ? `${name} ${custom}, found ${describeValue(value)}` : `${name} must be ${expected.join(' or ')}, found ${describeValue(value)}`,
           custom
-            ? `change ${name}: it ${custom}`
-            : ((expected.includes(typeWord('array')) ? listOfOneFix(ctx, full, rel, name, value) : null) ??
+            ? (yesNoFix(ctx, rel, value, `${String(rel[rel.length - 1] ?? 'value')}: `) ?? `change ${name}: it ${custom}`)
+            : (yesNoFix(ctx, rel, value, `${String(rel[rel.length - 1] ?? 'value')}: `) ??
+              (expected.includes(typeWord('array')) ? listOfOneFix(ctx, full, rel, name, value) : null) ??
               emptyValueFix(ctx, full, rel, value) ??
               // `toolCalled: find_order`: the mapping form, with the text as the one key that takes it.
               (expected.includes(typeWord('object')) ? mappingFix(ctx, rel, name, value) : null) ??

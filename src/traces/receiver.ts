@@ -35,6 +35,8 @@ export const realTimers: Timers = {
 export interface ReceiverOptions {
   /** The port on 127.0.0.1; 0 picks a free one (read it from `port` / `endpoint`). */
   port: number;
+  /** Where config.yml sets the port ("config.yml:12"), named when it is in use; absent: the default port. */
+  portAt?: string;
   waitMs: number;
   timers?: Timers;
   /** The body limit after decompression (tests lower it); default MAX_BODY_BYTES. */
@@ -124,7 +126,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   // A slow or stalled exporter must not hold a socket for ever.
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
-  await listen(server, opts.port);
+  await listen(server, opts.port, opts.portAt ?? null);
   const port = (server.address() as AddressInfo).port;
 
   const stateOf = (traceId: string, sentSpanId: string): TraceState => {
@@ -192,13 +194,20 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   };
 }
 
-function listen(server: Server, port: number): Promise<void> {
+/**
+ * Listens on 127.0.0.1:`port`; a port in use or refused is a UserError that names config.yml's line
+ * when it sets the port (`portAt`), else says the default port is taken and how to set another
+ * (docs/traces.md, "Set-up").
+ */
+function listen(server: Server, port: number, portAt: string | null): Promise<void> {
+  const setting = portAt === null ? `the default traces port ${String(port)}` : `traces.receive.port ${String(port)} (${portAt})`;
+  const change = portAt === null ? 'set another in config.yml with traces: { receive: { port: N } }' : `choose another port at ${portAt}`;
   return new Promise((resolve, reject) => {
     const failed = (e: NodeJS.ErrnoException): void => {
       if (e.code === 'EADDRINUSE') {
-        reject(new UserError(`traces.receive.port ${String(port)} is in use on 127.0.0.1: another process (perhaps another OTLP receiver or collector) listens there; choose another port, or port: 0 for any free one`));
+        reject(new UserError(`${setting} is in use on 127.0.0.1: another process (perhaps another OTLP receiver or collector) listens there; ${change}, or port: 0 for any free one`));
       } else if (e.code === 'EACCES') {
-        reject(new UserError(`traces.receive.port ${String(port)} may not be opened by this user: choose a port above 1023, or port: 0 for any free one`));
+        reject(new UserError(`${setting} may not be opened by this user: ${portAt === null ? 'set' : 'choose'} a port above 1023${portAt === null ? ' in config.yml with traces: { receive: { port: N } }' : ` at ${portAt}`}, or port: 0 for any free one`));
       } else reject(e);
     };
     server.once('error', failed);

@@ -4,8 +4,9 @@
 // report over `report --results r.json` or `compare a.json b.json --out a.json` destroyed a
 // recorded run (docs/cli.md, "What each command does").
 
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { agentConfig, cli, makeProject, scriptedAgent, serve, useCleanup } from './helpers.js';
 
@@ -18,6 +19,24 @@ async function recorded(): Promise<{ cwd: string; requests: () => number }> {
   expect(r.code).toBe(0);
   return { cwd, requests: () => agent.requests.length };
 }
+
+describe('an output path written with backslashes (typed on Windows) on macOS or Linux', () => {
+  it.skipIf(sep !== '/')('is refused with the path in slashes, as --dir is, before anything is sent; a file already so named is written as named', async () => {
+    const agent = await serve(scriptedAgent({ a: 'A-reply' }));
+    const cwd = await makeProject({ config: agentConfig(agent.url), fixtures: { 'f.yml': 'label: passing\nmessage: a\n' } });
+    for (const flag of ['--out', '--markdown', '--junit', '--html']) {
+      const r = await cli(['run', flag, 'out\\r.x', '--fail-on', 'none'], cwd);
+      expect(r.code, flag).toBe(2);
+      expect(r.stderr).toBe(
+        `agent-replay: ${flag} 'out\\r.x': on this system a backslash is part of a file's name, not a separator, so this would write one file named 'out\\r.x': give ${flag} out/r.x, with slashes\n`,
+      );
+    }
+    expect(agent.requests.length).toBe(0);
+    expect(existsSync(join(cwd, 'out\\r.x'))).toBe(false);
+    await writeFile(join(cwd, 'odd\\name.json'), '');
+    expect((await cli(['run', '--out', 'odd\\name.json', '--fail-on', 'none'], cwd)).code).toBe(0);
+  });
+});
 
 describe('outputs on one file, or over a results file read', () => {
   it('run: two flags naming one file, or a report on the default results file, are refused before anything is sent', async () => {

@@ -299,6 +299,11 @@ describe('agent-replay probe: usage errors send nothing', () => {
     expect(noUrl.code).toBe(2);
     expect(noUrl.stderr).toContain('no agent URL is configured');
     expect(noUrl.stderr).toContain('nothing was sent to the agent');
+    // init's config.yml, its url line still commented out: that line, to uncomment.
+    const commented = await makeProject({ config: 'agent:\n  # url: http://localhost:3000/api/chat\n', fixtures: { 'a.yml': 'label: a\nmessage: hi\n' } });
+    expect((await cli(['probe', 'hi'], commented)).stderr).toContain(
+      ".agent-replay/config.yml:2:3: no agent URL is configured: the url line under agent: is commented out (# url: http://localhost:3000/api/chat)\n  fix: uncomment line 2 and set it to your agent's address (url: http://...), or pass --agent-url URL",
+    );
   });
 
   it('--preset speaks that preset instead of config.yml\'s: an OpenAI chat completion, a tool-call-only answer read as ""', async () => {

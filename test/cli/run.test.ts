@@ -531,6 +531,20 @@ describe('run: exit status', () => {
     expect(existsSync(join(cwd, '.agent-replay', 'results', 'results.json'))).toBe(false);
   });
 
+  it('with the url line init writes still commented out, names that line and says to uncomment it', async () => {
+    const config = 'agent:\n  # The agent\'s endpoint.\n  # url: http://localhost:3000/api/chat\n  preset: native\n# judge:\n#   url: http://judge\n';
+    const cwd = await makeProject({ config, fixtures: { 'f.yml': 'label: x\nmessage: q\n' } });
+    const r = await cli(['run'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      '.agent-replay/config.yml:3:3: no agent URL is configured: the url line under agent: is commented out (# url: http://localhost:3000/api/chat)\n' +
+        "  fix: uncomment line 3 and set it to your agent's address (url: http://...), pass --agent-url URL to the CLI, or set the Action's agent-url input",
+    );
+    // A commented url: under another key is not the agent's.
+    const other = await makeProject({ config: 'agent:\n  preset: native\njudge:\n  # url: http://judge\n', fixtures: { 'f.yml': 'label: x\nmessage: q\n' } });
+    expect((await cli(['run'], other)).stderr).toContain("error: .agent-replay/config.yml: no agent URL is configured\n  fix: set agent.url in config.yml, pass --agent-url URL");
+  });
+
   it('is 2 for a --dir that is not a suite folder, and creates no folder there (a mistyped --dir, a file)', async () => {
     const agent = await serve();
     const cwd = await makeProject({ fixtures: { 'f.yml': 'label: x\nmessage: q\n' } });

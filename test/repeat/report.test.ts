@@ -297,7 +297,7 @@ describe('k/N in every report', () => {
       'The label would refuse `shipping` (replies differ in meaning across 3 attempts\\: attempt 2\\: amounts USD 50 → USD 75): a repeated item is accepted only when its attempts agree (the same reply, or the same meaning).';
     const hours = fixture('hours', { reply: 'Open 9 to 6.', baseline: baseline('hours', 'Open 9 to 5.'), drift: { reply: 'different', route: 'same', verdict: 'still_passing' } });
     const md = renderComment(run([shipping, steady, hours]), ctx);
-    expect(md).toContain(`**To accept** the new or changed pass/fail result as baselines, apply the \`accept-baseline\` label to this pull request. ${said} Not evaluated and errored fixtures are never accepted.`);
+    expect(md).toContain(`**To accept** the new or changed pass/fail result as a baseline, apply the \`accept-baseline\` label to this pull request. ${said} Not evaluated and errored fixtures are never accepted.`);
     expect(md).not.toContain('refuse `steady`');
     // With nothing else to accept, the footer does not say there is nothing to accept and stop there.
     const alone = renderComment(run([shipping]), ctx);

@@ -10,6 +10,7 @@ import { parseRecord, serializeRecord } from '../../src/record/index.js';
 import { NO_BASELINES, replay, type ReplayOptions } from '../../src/replay/index.js';
 import type { Clock, Fixture, Judge, PersonaScript } from '../../src/types.js';
 import { decideAcceptance } from '../../src/evaluate/index.js';
+import { turnLatencyCheck } from '../../src/evaluate/personas.js';
 import { nativeEcho, startAgentServer } from '../support/agent-server.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -83,6 +84,15 @@ describe('latency in the record', () => {
     expect(record.fixtures.map((f) => f.verdict)).toEqual(['pass', 'pass', 'pass']);
     // The fields are part of results.json: written and read back unchanged.
     expect(parseRecord(serializeRecord(record), 'results.json')).toEqual(record);
+  });
+
+  it('expect.maxTurnLatencyMs writes its milliseconds as the report writes the budget (3,000 ms), tenths kept', () => {
+    const turns = [
+      { index: 1, latencyMs: 2500 },
+      { index: 2, latencyMs: 3250.5 },
+    ] as unknown as Parameters<typeof turnLatencyCheck>[1];
+    expect(turnLatencyCheck(3000, turns).detail).toBe('1 turn over 3,000 ms: turn 2 3,250.5 ms');
+    expect(turnLatencyCheck(4000, turns).detail).toBe('slowest turn 2: 3,250.5 ms, within 4,000 ms (2 turns)');
   });
 
   it('expect.maxTurnLatencyMs is one check over the message turns: it names the slowest and fails every turn over budget', async () => {

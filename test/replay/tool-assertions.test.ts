@@ -108,7 +108,7 @@ describe('fixture tool assertions', () => {
     ]);
     expect(called).toMatchObject({ verdict: 'pass', reply: 'It has shipped.' });
     expect(called!.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234' }, output: { status: 'shipped' }, mocked: false }]);
-    expect(notCalled).toMatchObject({ verdict: 'fail', detail: 'find_order {"orderId":"1234"} (exact) must not be called, but was (input {"orderId":"1234"})' });
+    expect(notCalled).toMatchObject({ verdict: 'fail', detail: 'find_order {"orderId":"1234"} (exact) must not be called, but was' });
   });
 
   it('a turn that reports no tool calls leaves the check not evaluated, never failed, and says how to fix it', async () => {

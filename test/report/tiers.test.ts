@@ -311,7 +311,7 @@ describe('the "To accept" line and unchanged items whose baselines the label wou
     const md = renderComment(repeats(), ctx);
     expect(md).toContain('### 🔴 1 newly failing · 2 unchanged');
     expect(md).toContain(
-      '**To accept** the new or changed pass/fail result as baselines, and refresh the baseline of 1 unchanged item whose measurements moved (`shipping`: attempts passed 3/5 → 5/5), apply the',
+      '**To accept** the new or changed pass/fail result as a baseline, and refresh the baseline of 1 unchanged item whose measurements moved (`shipping`: attempts passed 3/5 → 5/5), apply the',
     );
     expect(md).not.toContain('the 2 new or changed pass/fail results');
   });

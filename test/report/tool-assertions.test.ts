@@ -42,10 +42,16 @@ const TOOLS = toolsRun();
 describe('fixture tool assertions in the surfaces', () => {
   it('decide as persona scripts do, and say why a check did not run', () => {
     expect(TOOLS.fixtures.map((f) => [f.label, f.verdict, f.detail])).toEqual([
-      ['order-status', 'pass', 'called find_order {"orderId":"1234"} (input {"orderId":"1234"})'],
+      // The input said once: the expectation already says it as the call had it.
+      ['order-status', 'pass', 'called find_order {"orderId":"1234"}'],
       ['refund-guard', 'fail', 'issue_refund must not be called, but was (input {"orderId":"1234","amount":40})'],
       ['plain-text-agent', 'not_evaluated', FIXTURE_NO_TOOL_CALLS],
     ]);
+    // A call that matched with more input than expected (subset) still shows what it was called with.
+    const more: ToolCall = { tool: 'find_order', input: { orderId: '1234', verbose: true }, output: null, mocked: false };
+    expect(evaluateToolAssertion({ kind: 'toolCalled', tool: 'find_order', input: { orderId: '1234' }, match: 'subset' }, [more]).detail).toBe(
+      'called find_order {"orderId":"1234"} (input {"orderId":"1234","verbose":true})',
+    );
   });
 
   it('PR comment, job summary, terminal and JUnit show each detail as for any fixture check (goldens)', () => {

@@ -200,7 +200,10 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
     // A value the setting would refuse in its turn is not offered: 15 minutes is past the 10 a timeout may be.
     const far = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  timeoutMs: 15m\n  concurrency: "0"\n' });
-    expect(far.errors.map((e) => e.fix)).toEqual(['change agent.timeoutMs to a number', 'change agent.concurrency to a number']);
+    expect(far.errors.map((e) => e.fix)).toEqual([
+      'change agent.timeoutMs to a whole number from 1 to 600000, e.g. timeoutMs: 30000 (30 seconds)',
+      'change agent.concurrency to a whole number from 1 to 256, e.g. concurrency: 1',
+    ]);
   });
 
   it('a key left without its value, and headers written as one line of text, get what to write', async () => {
@@ -308,6 +311,25 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       `${C}:3:11: agent.stream must be true or false, found the string "yes"\n  fix: YAML 1.2 reads yes as text, not as true: write stream: true`,
       `${C}:5:11: cost.capUsd must be a number, found the string "$1.00"\n  fix: write the amount without the currency (the key says USD): capUsd: 1.00`,
       `${C}:6:17: cost.agentTurnUsd must be a number, found the string "0.01 USD"\n  fix: write the amount without the currency (the key says USD): agentTurnUsd: 0.01`,
+    ]);
+  });
+
+  it('a number written as a word, or no number: the fix says the range the schema takes and the line as it should read', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  concurrency: four\n  retries: many\n  timeoutMs: forever\n',
+    });
+    expect(r.errors.map((e) => `${e.line}: ${e.fix}`)).toEqual([
+      '3: write the number in digits (agent.concurrency is a whole number from 1 to 256): concurrency: 4',
+      '4: change agent.retries to a whole number from 0 to 10, e.g. retries: 0',
+      '5: change agent.timeoutMs to a whole number from 1 to 600000, e.g. timeoutMs: 30000 (30 seconds)',
+    ]);
+  });
+
+  it('yes, no, on or off for a key that takes true, false or a mapping: the same YAML 1.2 advice as a plain true/false key', async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  start: off\n' });
+    expect(r.errors.map((e) => `${e.line}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      '3: agent.start must be true, false, or a mapping with body and/or response, found the string "off"\n  fix: YAML 1.2 reads off as text, not as false: write start: false',
     ]);
   });
 

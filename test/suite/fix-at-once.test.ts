@@ -158,7 +158,7 @@ describe('a section written as one of the values a key of it lists', () => {
 describe('a list of one value where one value belongs', () => {
   it('simulator: { model: [gpt-4o] } gets model: gpt-4o; a list the setting would not take as its value is left to its words', async () => {
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\nsimulator: { model: [gpt-4o] }\nmeaning: { threshold: [2] }\n' });
-    expect(r.errors.map((e) => `${e.line}: ${e.fix}`)).toEqual(['3: write the one value without [ ]: model: gpt-4o', '4: change meaning.threshold to a number']);
+    expect(r.errors.map((e) => `${e.line}: ${e.fix}`)).toEqual(['3: write the one value without [ ]: model: gpt-4o', '4: change meaning.threshold to a number from 0 to 1, e.g. threshold: 0.5']);
   });
 });
 

@@ -216,8 +216,11 @@ describe('loadSuite: config resolution', () => {
       outcome: null,
       errors: null,
       absentToolCallsAreNone: false,
+      // Where the file sets the reply's path, named when no reply is there.
+      replyAt: { path: '0.text', at: '.agent-replay/config.yml:5' },
     });
-    expect(agent.start).toEqual({ ...agent.mapping, body: NATIVE_START.body });
+    const { replyAt: _replyAt, ...read } = agent.mapping;
+    expect(agent.start).toEqual({ ...read, body: NATIVE_START.body });
     // Without start, a request body of one's own has no welcome turn.
     const custom = await load({ [F + '/ok.yml']: OK_FIXTURE, [C]: 'agent:\n  request:\n    body: { text: "{{message}}" }\n' });
     expect(custom.suite!.config.agent.start).toBeNull();

@@ -17,7 +17,8 @@ describe('config.yml traces', () => {
   it('receive: the port (default 4318; 0 for any free port) and waitMs (default 5000)', async () => {
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'traces:\n  receive: { port: 0 }\n' });
     expect(r.errors).toEqual([]);
-    expect(r.suite!.config.traces).toEqual({ receive: { port: 0 }, query: null, waitMs: 5000 });
+    // Where the file sets the port, for the error of a port in use.
+    expect(r.suite!.config.traces).toEqual({ receive: { port: 0, portAt: '.agent-replay/config.yml:2' }, query: null, waitMs: 5000 });
     const dflt = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'traces:\n  receive: {}\n  waitMs: 12000\n' });
     expect(dflt.suite!.config.traces).toEqual({ receive: { port: 4318 }, query: null, waitMs: 12000 });
   });

@@ -356,10 +356,15 @@ describe('OTLP/HTTP receiver: answers as the OTLP specification says', () => {
     expect(refused).not.toBe('connected');
   });
 
-  it('a port in use is a user error naming the setting', async () => {
+  it('a port in use is a user error naming the setting and config.yml\'s line, or the default port and how to set another', async () => {
     const { r } = await receiver();
     await expect(startReceiver({ port: r.port, waitMs: 10 })).rejects.toThrow(UserError);
-    await expect(startReceiver({ port: r.port, waitMs: 10 })).rejects.toThrow(`traces.receive.port ${String(r.port)} is in use on 127.0.0.1`);
+    await expect(startReceiver({ port: r.port, portAt: '.agent-replay/config.yml:7', waitMs: 10 })).rejects.toThrow(
+      `traces.receive.port ${String(r.port)} (.agent-replay/config.yml:7) is in use on 127.0.0.1: another process (perhaps another OTLP receiver or collector) listens there; choose another port at .agent-replay/config.yml:7, or port: 0 for any free one`,
+    );
+    await expect(startReceiver({ port: r.port, waitMs: 10 })).rejects.toThrow(
+      `the default traces port ${String(r.port)} is in use on 127.0.0.1: another process (perhaps another OTLP receiver or collector) listens there; set another in config.yml with traces: { receive: { port: N } }, or port: 0 for any free one`,
+    );
   });
 });
 

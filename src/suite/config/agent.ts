@@ -75,6 +75,9 @@ function resolveAgent(config: Config, agent: AgentSection, written: AgentSection
   const mapping = withResponse({ ...presetMapping, body: agent.request?.body ?? presetBody }, agent.response ?? undefined, lends);
   config.agent.mapping = mapping;
   config.agent.start = resolveWelcomeTurn(preset, agent.start, agent.request?.body !== undefined, mapping, r);
+  // Where the file sets the reply's path, for the cause of a reply not there (src/evaluate/causes.ts).
+  const replyAt = agent.response?.reply === undefined || r.src === null ? null : r.issueAt(['agent', 'response', 'reply'], '', '');
+  if (replyAt !== null && replyAt.line !== null) config.agent.mapping = { ...mapping, replyAt: { path: mapping.reply, at: `${replyAt.file}:${String(replyAt.line)}` } };
   warnAboutTemplate(config, agent, mapping, r);
 }
 

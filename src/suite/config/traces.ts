@@ -73,7 +73,10 @@ export function resolve(config: Config, resolved: TracesSection | null | undefin
   }
   const waitMs = resolved.waitMs ?? TRACES_DEFAULTS.waitMs;
   if (receive) {
-    config.traces = { receive: { port: receive.port ?? TRACES_DEFAULTS.port }, query: null, waitMs };
+    // Where the file sets the port, for the error of a port in use (src/traces/receiver.ts).
+    const at = receive.port === undefined || r.src === null ? null : r.issueAt(['traces', 'receive', 'port'], '', '');
+    const portAt = at === null ? {} : { portAt: at.line === null ? at.file : `${at.file}:${String(at.line)}` };
+    config.traces = { receive: { port: receive.port ?? TRACES_DEFAULTS.port, ...portAt }, query: null, waitMs };
     return;
   }
   const q = query!;
