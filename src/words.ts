@@ -17,6 +17,12 @@ export function thousands(n: number): string {
   return groupDigits(String(Math.trunc(n)));
 }
 
+/** A latency in ms as the reports write it: digits grouped ("3,250"), tenths kept when it has them ("3,250.5"). */
+export function msWords(ms: number): string {
+  const tenths = Number(ms.toFixed(1));
+  return `${thousands(tenths)}${String(tenths).slice(String(Math.trunc(tenths)).length)}`;
+}
+
 /** `text` as one single-quoted shell word (a quote inside it closes, escapes and reopens the word). */
 export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, "'\\''")}'`;

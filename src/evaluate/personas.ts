@@ -24,7 +24,7 @@ import type {
 } from '../types.js';
 import { callMatches, jsonEqual } from './match.js';
 import { line, quote, showPattern } from '../assertions/format.js';
-import { plural, thousands } from '../words.js';
+import { msWords, plural, thousands } from '../words.js';
 import { judgeOutcome } from '../assertions/judge.js';
 import { toolMatch } from '../assertions/tools.js';
 import { isRewordedApartFromLatency, rewritesBaseline } from './changes.js';
@@ -182,12 +182,6 @@ export function deterministicChecks(script: Pick<PersonaScript, 'expect'>, turns
   for (const t of e.toolNotCalled) checks.push(toolCheck('toolNotCalled', t, turns));
   if (e.maxTurnLatencyMs !== undefined) checks.push(turnLatencyCheck(e.maxTurnLatencyMs, turns));
   return checks;
-}
-
-/** A latency in ms as the reports write it: digits grouped ("3,250"), tenths kept when it has them ("3,250.5"). */
-function msWords(ms: number): string {
-  const tenths = Number(ms.toFixed(1));
-  return `${thousands(tenths)}${String(tenths).slice(String(Math.trunc(tenths)).length)}`;
 }
 
 /**

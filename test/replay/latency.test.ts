@@ -11,6 +11,7 @@ import { NO_BASELINES, replay, type ReplayOptions } from '../../src/replay/index
 import type { Clock, Fixture, Judge, PersonaScript } from '../../src/types.js';
 import { decideAcceptance } from '../../src/evaluate/index.js';
 import { turnLatencyCheck } from '../../src/evaluate/personas.js';
+import { evaluateMaxLatency } from '../../src/assertions/latency.js';
 import { nativeEcho, startAgentServer } from '../support/agent-server.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -93,6 +94,10 @@ describe('latency in the record', () => {
     ] as unknown as Parameters<typeof turnLatencyCheck>[1];
     expect(turnLatencyCheck(3000, turns).detail).toBe('1 turn over 3,000 ms: turn 2 3,250.5 ms');
     expect(turnLatencyCheck(4000, turns).detail).toBe('slowest turn 2: 3,250.5 ms, within 4,000 ms (2 turns)');
+    // A fixture's maxLatencyMs writes its numbers the same way.
+    expect(evaluateMaxLatency(2000, 2450)).toEqual({ verdict: 'fail', detail: 'latency 2,450 ms, over the budget of 2,000 ms' });
+    expect(evaluateMaxLatency(3000, 1250.25)).toEqual({ verdict: 'pass', detail: 'latency 1,250.3 ms, within 3,000 ms' });
+    expect(evaluateMaxLatency(2000, null).detail).toBe('latency not measured: the agent client reported no time for the message turn (budget 2,000 ms)');
   });
 
   it('expect.maxTurnLatencyMs is one check over the message turns: it names the slowest and fails every turn over budget', async () => {
