@@ -244,6 +244,23 @@ function changedAgainstOneBaseline(before: Item, after: Item): string {
   return m !== null && m.value === 'changed' ? `; against the baseline: ${meaningWords(m, kindOf(after) === 'script')}` : '';
 }
 
+/**
+ * Both runs compared the same replies with one baseline and the meaning judge answered them
+ * differently, one the same in meaning and the other changed: the judge disagreed with itself, the
+ * agent did not change (docs/meaning.md, "A judge that answers differently"). The cause is the
+ * later answer's; the detail says both.
+ */
+function judgeDisagreed(before: Item, after: Item): { cause: DimensionCause; detail: string } | null {
+  if (before.errored || after.errored || !sameBaselineOf(before, after) || differentWords(before, after)) return null;
+  const [mb, ma] = [replayed(before)?.meaning ?? null, replayed(after)?.meaning ?? null];
+  if (mb === null || ma === null || mb.by !== 'judge' || ma.by !== 'judge' || REWORDED.has(mb.value) === REWORDED.has(ma.value)) return null;
+  const script = kindOf(after) === 'script';
+  // A script's words name the turn already ("turn 2 changed in meaning: ..."); a fixture's say the score too.
+  const words = (m: Meaning): string => (REWORDED.has(m.value) || script ? meaningWords(m, script) : `changed in meaning (${howDecided(m)})${m.detail ? `: ${m.detail}` : ''}`);
+  const cause: DimensionCause = REWORDED.has(ma.value) ? 'reworded' : 'meaning_changed';
+  return { cause, detail: `the meaning judge answered the same replies differently: ${words(mb)} -> ${words(ma)}` };
+}
+
 /** The words of a same-meaning pair of runs: the later run's meaning, else the earlier's (the later replied the baseline itself). */
 function sharedRewordedWords(before: Item, after: Item): string {
   const m = replayed(after)?.meaning ?? replayed(before)?.meaning ?? null;
@@ -318,6 +335,8 @@ export const DIMENSIONS = {
     // Only where the later run was compared with the earlier run's replies (its baselines); else
     // the reply or transcript dimension names "reply changed" as before (docs/evaluations.md#compare).
     between: (before, after) => {
+      const disagreed = judgeDisagreed(before, after);
+      if (disagreed !== null) return disagreed;
       // Both compared with one baseline, each the same in meaning as it: reworded, when the words differ.
       if (!meaningComparable(before, after) && rewordedAgainstOneBaseline(before, after)) {
         return differentWords(before, after) ? { cause: 'reworded', detail: sharedRewordedWords(before, after) } : null;

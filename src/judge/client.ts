@@ -13,7 +13,7 @@ import { makeRedactor } from '../secrets.js';
 import { JUDGE_PROVIDERS, type Judge, type JudgeResult, type JudgeStructuredOutput, type Turn } from '../types.js';
 import { parseJudgeObject, parseJudgeOutput, snippet } from './parse.js';
 import { JUDGE_SYSTEM_PROMPT, judgeUserMessage, TRANSCRIPT_SYSTEM_PROMPT, transcriptUserMessage } from './prompt.js';
-import { createStructuredClient, type StructuredAnswer, type StructuredDeps } from './structured.js';
+import { createStructuredClient, noAnswerWords, type StructuredAnswer, type StructuredDeps } from './structured.js';
 
 export { isRefusal } from './structured.js';
 export type { JudgeStructuredOutput };
@@ -49,7 +49,7 @@ function parsedVerdict(answer: StructuredAnswer, provider: JudgeConfig['provider
     case 'refusal':
       return { ok: false, reason: `the judge model declined: "${snippet(answer.text)}"` };
     case 'none':
-      return { ok: false, reason: provider === 'anthropic' ? 'unexpected response: no verdict tool call and no content[0].text' : 'unexpected response: no choices[0].message.content' };
+      return { ok: false, reason: `unexpected response: ${noAnswerWords(answer, provider, VERDICT_TOOL)}` };
   }
 }
 

@@ -14,9 +14,9 @@ import { randomBytes } from 'node:crypto';
 import type { JudgeConfig } from '../config.js';
 import { makeRedactor } from '../secrets.js';
 import type { JudgeStructuredOutput } from '../types.js';
-import { ambiguousScores, formatScoreValue, keyedCandidates, snippet } from './parse.js';
+import { ambiguousScores, field, formatScoreValue, keyedCandidates, scoredObjects, snippet } from './parse.js';
 import { MEANING_PROMPT_VERSION, MEANING_SYSTEM_PROMPT, meaningBoundary, meaningUserMessage, type MeaningRequest } from './meaning-prompt.js';
-import { createStructuredClient, type StructuredAnswer, type StructuredDeps } from './structured.js';
+import { createStructuredClient, noAnswerWords, type StructuredAnswer, type StructuredDeps } from './structured.js';
 
 export { MEANING_PROMPT_VERSION, type ConversationTurn, type MeaningRequest } from './meaning-prompt.js';
 
@@ -63,13 +63,15 @@ function toScore(value: unknown): number | null {
   return null;
 }
 
-/** The answer from one object; null when it carries no score. */
+/** The answer from one object, its keys in any case as the judge's are (parse.ts); null when it carries no score. */
 function fromObject(obj: Record<string, unknown>): Parsed | null {
-  if (!('score' in obj)) return null;
-  const score = toScore(obj.score);
-  if (score === null) return { ok: false, reason: `meaning judge gave no usable answer: score ${JSON.stringify(obj.score) ?? String(obj.score)} is not a number` };
+  const raw = field(obj, 'score');
+  if (raw === undefined) return null;
+  const score = toScore(raw);
+  if (score === null) return { ok: false, reason: `meaning judge gave no usable answer: score ${JSON.stringify(raw) ?? String(raw)} is not a number` };
   if (score < 0 || score > 1) return { ok: false, reason: `meaning judge gave no usable answer: score ${score} is outside [0,1]` };
-  return { ok: true, score, difference: typeof obj.difference === 'string' ? obj.difference : '' };
+  const difference = field(obj, 'difference');
+  return { ok: true, score, difference: typeof difference === 'string' ? difference : '' };
 }
 
 /** The answer from a response, or what the response looked like instead. */
@@ -82,10 +84,12 @@ function answerOf(answer: StructuredAnswer, provider: JudgeConfig['provider']): 
     }
     case 'text': {
       // An answer with more than one score is not read (parse.ts): a judge that quoted the reply's own "score" must not decide by it.
-      const { values, repeated } = keyedCandidates(answer.text.trim(), ['score']);
+      // An answer wrapped in an object of its own ({"result": {...}}) is read inside it, as the judge's is.
+      const { values: outer, repeated } = keyedCandidates(answer.text.trim(), ['score']);
+      const values = outer.flatMap((obj) => scoredObjects(obj));
       const parsed = values.map(fromObject).filter((p): p is Parsed => p !== null);
       const usable = parsed.filter((p): p is Extract<Parsed, { ok: true }> => p.ok);
-      const unusable = values.filter((obj) => fromObject(obj)?.ok === false).map((obj) => formatScoreValue(obj.score));
+      const unusable = values.filter((obj) => fromObject(obj)?.ok === false).map((obj) => formatScoreValue(field(obj, 'score')));
       const ambiguous = ambiguousScores(usable.map((p) => p.score), repeated, unusable);
       if (ambiguous !== null) return { ok: false, reason: `meaning judge gave no usable answer: ${ambiguous}` };
       return usable[0] ?? parsed[0] ?? { ok: false, reason: `meaning judge gave no usable answer: "${snippet(answer.text)}"` };
@@ -93,10 +97,7 @@ function answerOf(answer: StructuredAnswer, provider: JudgeConfig['provider']): 
     case 'refusal':
       return { ok: false, reason: `meaning judge declined: "${snippet(answer.text)}"` };
     case 'none':
-      return {
-        ok: false,
-        reason: provider === 'anthropic' ? 'meaning judge gave no usable answer: no meaning_verdict tool call and no text' : 'meaning judge gave no usable answer: no choices[0].message.content',
-      };
+      return { ok: false, reason: `meaning judge gave no usable answer: ${noAnswerWords(answer, provider, MEANING_TOOL)}` };
   }
 }
 

@@ -140,7 +140,8 @@ export function ambiguousScores(scores: readonly number[], repeated: boolean, un
   return null;
 }
 
-function field(obj: Candidate, name: string): unknown {
+/** An object's field by name in any case (`Score`, `SCORE`): a model's answer is read as meant. */
+export function field(obj: Candidate, name: string): unknown {
   if (name in obj) return obj[name];
   const key = Object.keys(obj).find((k) => k.toLowerCase() === name);
   return key === undefined ? undefined : obj[key];
@@ -189,14 +190,21 @@ function fromObject(obj: Candidate): JudgeResult | null {
 }
 
 /**
- * The scores an object carries: its own `score` when it has one (right or wrong, it decides), else
- * those of the objects nested in it (a model that wrapped its answer: {"result": {...}}).
+ * The objects that carry a score in an answer's object: itself when it names `score` (right or
+ * wrong, its own decides), else those nested in it (a model that wrapped its answer: {"result": {...}}).
  */
-function scoresIn(obj: Candidate, depth = 0): { result: JudgeResult; given: string }[] {
-  const own = fromObject(obj);
-  if (own !== null) return [{ result: own, given: formatScoreValue(field(obj, 'score')) }];
+export function scoredObjects(obj: Candidate, depth = 0): Candidate[] {
+  if (field(obj, 'score') !== undefined) return [obj];
   if (depth >= 4) return [];
-  return Object.values(obj).flatMap((value) => (isObject(value) ? scoresIn(value, depth + 1) : []));
+  return Object.values(obj).flatMap((value) => (isObject(value) ? scoredObjects(value, depth + 1) : []));
+}
+
+/** The scores an object carries (`scoredObjects`), each read, with the score as written. */
+function scoresIn(obj: Candidate): { result: JudgeResult; given: string }[] {
+  return scoredObjects(obj).flatMap((o) => {
+    const result = fromObject(o);
+    return result === null ? [] : [{ result, given: formatScoreValue(field(o, 'score')) }];
+  });
 }
 
 export function parseJudgeOutput(text: string): JudgeResult {

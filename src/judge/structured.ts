@@ -44,9 +44,10 @@ export interface StructuredRequestShape {
 /** What a response held: the schema's object (Anthropic's tool input), a text, the model's refusal, or none of these. */
 export type StructuredAnswer =
   | { kind: 'object'; value: unknown }
-  | { kind: 'text'; text: string; /** Set when the text is the inputs of several tool calls that differ: not free text. */ calls?: number }
+  | { kind: 'text'; text: string; /** Set when the text is the input of tool calls (several that differ, or one not JSON): not free text. */ calls?: number }
   | { kind: 'refusal'; text: string }
-  | { kind: 'none' };
+  /** `instead`: what the response held in place of an answer, in a few words (`a tool call "lookup"`), when it held something. */
+  | { kind: 'none'; instead?: string };
 
 /** A call's outcome: the response read, or the HTTP failure (its reason not yet redacted). */
 export type StructuredResult = { ok: true; answer: StructuredAnswer } | { ok: false; reason: string };
@@ -89,14 +90,49 @@ const openai: Provider = {
       },
     };
   },
-  answer(json) {
-    const content = get(json, 'choices', 0, 'message', 'content');
+  answer(json, shape) {
+    const message = get(json, 'choices', 0, 'message');
+    const content = get(message, 'content');
+    if (typeof content === 'string' && content.trim() !== '') return { kind: 'text', text: content };
+    const refusal = get(message, 'refusal');
+    if (typeof refusal === 'string' && refusal.trim() !== '') return { kind: 'refusal', text: refusal };
+    // An endpoint (or a proxy in front of it) that answers the schema as a tool call, with empty
+    // content: the call named as the schema is the answer (docs/judges.md, "What the judge reads").
+    const calls = get(message, 'tool_calls');
+    if (Array.isArray(calls) && calls.length > 0) return openaiToolAnswer(calls, shape);
     if (typeof content === 'string') return { kind: 'text', text: content };
-    const refusal = get(json, 'choices', 0, 'message', 'refusal');
-    if (typeof refusal === 'string') return { kind: 'refusal', text: refusal };
     return { kind: 'none' };
   },
 };
+
+/** A tool call's arguments as the object they encode (OpenAI sends them as a JSON string), else as written. */
+function toolArguments(call: unknown): unknown {
+  const args = get(call, 'function', 'arguments');
+  if (typeof args !== 'string') return args;
+  try {
+    return JSON.parse(args) as unknown;
+  } catch {
+    return args;
+  }
+}
+
+/**
+ * The answer in an OpenAI-compatible message's `tool_calls`: the one call named as the schema (its
+ * arguments); several that say different things are the text of them all, so that the caller reads
+ * no answer from them (as Anthropic's below); none named so is no answer, naming what was called.
+ */
+function openaiToolAnswer(calls: readonly unknown[], shape: StructuredRequestShape): StructuredAnswer {
+  const named = calls.filter((c) => get(c, 'function', 'name') === shape.name);
+  const inputs = named.map((c) => JSON.stringify(toolArguments(c)) ?? 'null');
+  if (new Set(inputs).size > 1) return { kind: 'text', text: inputs.join('\n'), calls: named.length };
+  const first = named[0];
+  if (first !== undefined) {
+    const value = toolArguments(first);
+    return typeof value === 'string' ? { kind: 'text', text: value, calls: 1 } : { kind: 'object', value };
+  }
+  const names = calls.map((c) => get(c, 'function', 'name')).map((n) => JSON.stringify(typeof n === 'string' ? n : null));
+  return { kind: 'none', instead: `${calls.length === 1 ? 'a tool call' : `${calls.length} tool calls`} ${names.join(', ')}, not ${JSON.stringify(shape.name)}` };
+}
 
 const anthropic: Provider = {
   call(config, shape, system, user, structured) {
@@ -141,6 +177,12 @@ const anthropic: Provider = {
 };
 
 const PROVIDERS: Record<JudgeConfig['provider'], Provider> = { openai, anthropic };
+
+/** A response with no answer, in words: where the answer was looked for, and what was there instead. */
+export function noAnswerWords(answer: Extract<StructuredAnswer, { kind: 'none' }>, provider: JudgeConfig['provider'], tool: string): string {
+  const where = provider === 'anthropic' ? `no ${tool} tool call and no text` : 'no choices[0].message.content';
+  return answer.instead === undefined ? where : `${where}: ${answer.instead}`;
+}
 
 /**
  * The words that name the schema mechanism: OpenAI's and LiteLLM's `response_format`, vLLM's "JSON

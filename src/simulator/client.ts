@@ -8,7 +8,7 @@
 import type { JudgeConfig } from '../config.js';
 import { makeRedactor } from '../secrets.js';
 import type { JudgeStructuredOutput, Simulator, SimulatorAnswer, SimulatorRequest } from '../types.js';
-import { createStructuredClient, type StructuredAnswer, type StructuredDeps } from '../judge/structured.js';
+import { createStructuredClient, noAnswerWords, type StructuredAnswer, type StructuredDeps } from '../judge/structured.js';
 import { snippet } from '../judge/parse.js';
 import { parseSimulatorObject, parseSimulatorText, type ParsedAnswer } from './parse.js';
 import { SIMULATOR_SYSTEM_PROMPT, simulatorUserMessage } from './prompt.js';
@@ -42,10 +42,7 @@ function answerOf(answer: StructuredAnswer, provider: JudgeConfig['provider']): 
     case 'refusal':
       return { kind: 'fault', fault: `simulator answered no usable JSON: the model declined: "${snippet(answer.text)}"` };
     case 'none':
-      return {
-        kind: 'fault',
-        fault: provider === 'anthropic' ? 'simulator answered no usable JSON: no simulated_user tool call and no text' : 'simulator answered no usable JSON: no choices[0].message.content',
-      };
+      return { kind: 'fault', fault: `simulator answered no usable JSON: ${noAnswerWords(answer, provider, SIMULATOR_TOOL)}` };
   }
 }
 

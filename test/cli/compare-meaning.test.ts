@@ -2,11 +2,17 @@
 // agent rewords every reply, so the later run's reply differs from the earlier's everywhere; where
 // the later changed a fact against the baseline, compare names that fact beside the replies.
 
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentHandler } from '../support/agent-server.js';
 import { completion } from '../simulator/server.js';
-import { startServer } from '../judge/server.js';
-import { agentConfig, baseline, cli, makeProject, serve, useCleanup } from './helpers.js';
+import { startServer, type Responder } from '../judge/server.js';
+import { prng } from '../support/prng.js';
+import { agentConfig, baseline, cli, makeProject, readResults, serve, useCleanup } from './helpers.js';
+import { compareRuns } from '../../src/evaluate/index.js';
+import { renderComment } from '../../src/report/markdown.js';
+import { DEFAULT_CONTEXT } from '../../src/report/context.js';
 
 useCleanup();
 
@@ -41,5 +47,47 @@ describe('compare, two runs against one baseline', () => {
     const line = r.stdout.split('\n').find((l) => l.includes('returns')) ?? '';
     expect(line).toContain('reply changed: ');
     expect(line).toContain('; against the baseline: changed in meaning: numbers 30 → 14');
+  });
+
+  // A hosted meaning judge answers the same pair one way on one run and the other way on the next
+  // (docs/meaning.md, "A judge that answers differently"), in a shape drawn from a seed each time.
+  it('names a meaning judge that answered the same replies differently, not a change of the agent', async () => {
+    const random = prng(1205);
+    const scores = [0.9, 0.55, 0.9];
+    const shapes = [
+      (a: string) => a,
+      (a: string) => `\`\`\`json\n${a}\n\`\`\``,
+      (a: string) => `${a}\nThe replies are close.`,
+    ];
+    let calls = 0;
+    const noisy: Responder = (res, req) => {
+      const score = scores[calls++ % scores.length] as number;
+      const answer = JSON.stringify({ difference: score < 0.8 ? 'the new reply | drops <b>the card</b>' : '', score });
+      completion((shapes[Math.floor(random() * shapes.length)] as (a: string) => string)(answer))(res, req);
+    };
+    const server = await serve(() => ({ json: { reply: 'You have 30 days from delivery, and the full price goes back to your card.', route: null, ended: false } }));
+    const judge = await startServer([noisy]);
+    const cwd = await makeProject({
+      config: `${agentConfig(server.url)}judge: { provider: openai, baseUrl: "${judge.url}", model: m, apiKey: k, retries: 0 }\ncost: { capUsd: 1 }\n`,
+      fixtures: { 'f.yml': 'fixtures:\n  - { label: returns, message: returns? }\n' },
+      baselines: [baseline('returns', BASELINE, null, 'pass')],
+    });
+    await cli(['run', '--out', 'a.json', '--fail-on', 'none'], cwd);
+    await cli(['run', '--out', 'b.json', '--fail-on', 'none'], cwd);
+    await cli(['run', '--out', 'c.json', '--fail-on', 'none'], cwd);
+    await judge.close();
+    const worse = await cli(['compare', 'a.json', 'b.json', '--markdown', 'ab.md'], cwd);
+    const line = worse.stdout.split('\n').find((l) => l.includes('returns')) ?? '';
+    expect(line).toContain('the meaning judge answered the same replies differently: reworded (judge 0.90) -> changed in meaning (judge 0.55): the new reply | drops <b>the card</b>');
+    expect(worse.stdout).toContain('1 changed in meaning');
+    const md = await readFile(join(cwd, 'ab.md'), 'utf8');
+    expect(md).toContain('the meaning judge answered the same replies differently');
+    expect(md).not.toContain('<b>the card</b>');
+    // The comment's "Since the previous run" says it too, escaped.
+    const [a, b] = [await readResults(join(cwd, 'a.json')), await readResults(join(cwd, 'b.json'))];
+    const comment = renderComment(b, { ...DEFAULT_CONTEXT, previous: { runId: '41', comparison: compareRuns(a, b) } });
+    expect(comment).toContain('- `returns`: ' + String.raw`the meaning judge answered the same replies differently\: reworded \(judge 0.90\) -&gt; changed in meaning \(judge 0.55\)\: the new reply \| drops &lt;b&gt;the card&lt;/b&gt;`);
+    const better = await cli(['compare', 'b.json', 'c.json'], cwd);
+    expect(better.stdout.split('\n').find((l) => l.includes('returns'))).toContain('the meaning judge answered the same replies differently: changed in meaning (judge 0.55): the new reply | drops <b>the card</b> -> reworded (judge 0.90)');
   });
 });

@@ -223,6 +223,14 @@ describe('openai judge', () => {
     expect(await judge(config('openai', s.url)).score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no choices[0].message.content', answered: true });
   });
 
+  it('reads a verdict given as a tool call with empty content, and names a tool call that is not one', async () => {
+    const verdict = { id: 'call_1', type: 'function', function: { name: 'verdict', arguments: '{"rationale": "Gives the window.", "score": 0.9}' } };
+    const s = await serve(json(200, { choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [verdict] } }] }));
+    expect(await judge(config('openai', s.url)).score('c', 'r')).toEqual({ ok: true, score: 0.9, rationale: 'Gives the window.' });
+    const other = await serve(json(200, { choices: [{ index: 0, message: { role: 'assistant', content: '', tool_calls: [{ ...verdict, function: { name: 'search', arguments: '{}' } }] } }] }));
+    expect(await judge(config('openai', other.url)).score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no choices[0].message.content: a tool call "search", not "verdict"', answered: true });
+  });
+
   it('reports a server that closes the connection without answering', async () => {
     const s = await serve(hangUp);
     const clock = fakeClock();

@@ -10,6 +10,7 @@ import { MEANING_SYSTEM_PROMPT } from '../../src/judge/meaning-prompt.js';
 import { makeRedactor } from '../../src/secrets.js';
 import type { Clock } from '../../src/types.js';
 import { json, startServer, type Received, type Responder, type TestServer } from './server.js';
+import { prng } from '../support/prng.js';
 
 const API_KEY = 'sk-meaning-secret-789';
 const SECRET = 'tok-customer-4471-secret';
@@ -153,6 +154,45 @@ describe('the meaning judge on an OpenAI-compatible endpoint', () => {
       res.end(brotliCompressSync(answer));
     });
     expect(await meaningJudge('openai', s.url).ask(request('a', 'b'))).toEqual({ ok: true, score: 0.95, difference: '', reused: false });
+  });
+});
+
+// A hosted judge words the same answer differently from call to call (docs/judges.md, "What the
+// judge reads"). Each shape below is one a real endpoint gave; the score is drawn from a seed, so a
+// failing case can be made again.
+describe('a noisy judge: every shape of one answer', () => {
+  const message = (m: object): Responder => json(200, { choices: [{ index: 0, message: { role: 'assistant', ...m }, finish_reason: 'stop' }] });
+  const call = (name: string, args: string) => ({ id: 'call_1', type: 'function', function: { name, arguments: args } });
+  const SHAPES: Record<string, (answer: string, score: number) => Responder> = {
+    'in ```json fences': (a) => message({ content: `\`\`\`json\n${a}\n\`\`\`` }),
+    'with trailing prose': (a) => message({ content: `${a}\nI hope this helps: the two replies are close.` }),
+    'with an extra field': (_a, score) => message({ content: JSON.stringify({ difference: 'the new reply adds a receipt', score, confidence: 'high' }) }),
+    'with its keys in another case': (_a, score) => message({ content: JSON.stringify({ Difference: 'the new reply adds a receipt', SCORE: score }) }),
+    'wrapped in an object of its own': (a) => message({ content: `{"result": ${a}}` }),
+    'as a tool call, content null': (a) => message({ content: null, tool_calls: [call(MEANING_TOOL, a)] }),
+    'as a tool call, content empty': (a) => message({ content: '', tool_calls: [call(MEANING_TOOL, a)] }),
+  };
+
+  it.each(Object.keys(SHAPES))('reads an unambiguous answer %s', async (shape) => {
+    const random = prng(20261205 + shape.length);
+    const score = Math.round(random() * 100) / 100;
+    const s = await serve(SHAPES[shape]!(JSON.stringify({ difference: 'the new reply adds a receipt', score }), score));
+    expect(await meaningJudge('openai', s.url).ask(request('a', 'b'))).toEqual({ ok: true, score, difference: 'the new reply adds a receipt', reused: false });
+  });
+
+  it('refuses an answer that is not one, naming what came instead: another tool, two tool calls that disagree', async () => {
+    const other = await serve(message({ content: null, tool_calls: [call('lookup_<order>', '{"id": 1}')] }));
+    expect(await meaningJudge('openai', other.url).ask(request('a', 'b'))).toEqual({
+      ok: false,
+      reason: 'meaning judge gave no usable answer: no choices[0].message.content: a tool call "lookup_<order>", not "meaning_verdict"',
+      reused: false,
+    });
+    const two = await serve(message({ content: null, tool_calls: [call(MEANING_TOOL, '{"difference": "", "score": 1}'), call(MEANING_TOOL, '{"difference": "14 days", "score": 0.1}')] }));
+    expect(await meaningJudge('openai', two.url).ask(request('a', 'b'))).toEqual({
+      ok: false,
+      reason: 'meaning judge gave no usable answer: the answer gives 2 different scores (1, 0.1): which one is meant is unknown',
+      reused: false,
+    });
   });
 });
 
