@@ -681,18 +681,21 @@ function augment(left: Group[], right: Group[], steps: number): void {
   const seenRight = new Int32Array(right.length).fill(-1);
   const parentOfRight = new Int32Array(right.length);
   const parentOfLeft = new Int32Array(left.length);
+  const queue = new Int32Array(left.length);
+  const none: number[] = [];
   let stamp = 0;
   for (let s = 0; s < left.length; s++) {
     const source = left[s] as Group;
     while (source.left > 0) {
       stamp++;
       seenLeft[s] = stamp;
-      const queue = [s];
+      queue[0] = s;
+      let tail = 1;
       let found = -1;
-      for (let head = 0; head < queue.length && found === -1; head++) {
+      for (let head = 0; head < tail && found === -1; head++) {
         const l = queue[head] as number;
         for (const atom of (left[l] as Group).atoms) {
-          for (const r of byAtom.get(atom) ?? []) {
+          for (const r of byAtom.get(atom) ?? none) {
             if (--steps < 0) return;
             if (seenRight[r] === stamp) continue;
             seenRight[r] = stamp;
@@ -707,7 +710,7 @@ function augment(left: Group[], right: Group[], steps: number): void {
               if (n > 0 && seenLeft[l2] !== stamp) {
                 seenLeft[l2] = stamp;
                 parentOfLeft[l2] = r;
-                queue.push(l2);
+                queue[tail++] = l2;
               }
             }
           }
