@@ -8,6 +8,12 @@ export type FactKind = 'number' | 'time' | 'amount' | 'url' | 'email' | 'code';
 export interface Fact {
   kind: FactKind;
   value: string;
+  /**
+   * A wording that may be one of several facts ("3 pounds": the number 3 or GBP 3; "¥100": JPY 100
+   * or CNY 100): every fact it may be, `value` the one a detail names it by. Read by the comparison
+   * (docs/meaning.md, "Facts"), never recorded: a FactsDifference holds `kind` and `value` only.
+   */
+  may?: readonly Fact[];
 }
 
 /** The facts of the baseline that the reply lacks, and those of the reply that the baseline lacks (multisets). */

@@ -272,6 +272,35 @@ describe('meaning, not bytes: an agent that rewords every reply (docs/meaning.md
     }
   });
 
+  it('an amount worded "£3" on one run and "3 pounds" on the next is reworded, not changed, and the accepted wordings stay quiet', async () => {
+    // docs/meaning.md, "Facts": "3 pounds" may be GBP 3. Before, it was the number 3, so the second
+    // run was changed by the facts and each acceptance cleared the other wording.
+    const sign = 'About question 9: refunds are accepted within 30 days, for a fee of \u00a33.';
+    const words = 'About question 9: refunds are accepted within 30 days, for a fee of 3 pounds.';
+    try {
+      state.overrides.set('question 9', sign);
+      await run(['--only', 'item-9']);
+      expect((await cli(['accept', '--results', `r${n}.json`], cwd)).code).toBe(0);
+      state.overrides.set('question 9', words);
+      const r = await run(['--only', 'item-9']);
+      expect(r.record.fixtures.map((f) => [f.label, f.drift?.meaning?.value, f.drift?.meaning?.by])).toEqual([['item-9', 'reworded', 'judge']]);
+      expect(judge.meaningCalls.at(-1)).toBe(words);
+      expect(r.cli.code, r.cli.stderr).toBe(0);
+      expect(r.comment).toContain('#### 💬 Reworded (1)');
+      expect(r.comment).not.toContain('Changed (');
+      expect(r.comment).not.toContain('changed in meaning');
+      // Accepted, the reworded reply keeps the other wording as a variant: the next run's "£3" is quiet.
+      expect((await cli(['accept', '--results', `r${n}.json`], cwd)).code).toBe(0);
+      const stored = JSON.parse(await readFile(join(cwd, '.agent-replay', 'baselines', 'item-9.json'), 'utf8')) as Record<string, unknown>;
+      expect(stored).toMatchObject({ reply: words, variants: [sign] });
+      state.overrides.set('question 9', sign);
+      const back = await run(['--only', 'item-9']);
+      expect(back.record.fixtures.map((f) => [f.label, f.drift?.meaning?.value, f.drift?.meaning?.by])).toEqual([['item-9', 'variant', 'variant']]);
+    } finally {
+      state.overrides.clear();
+    }
+  });
+
   it('an accepted simulated user replayed against the rewording agent makes zero simulator calls', () => {
     // The first run simulated both users live; the second replayed their stored messages.
     expect(first.record.spend?.simulatorCalls).toBe(4);

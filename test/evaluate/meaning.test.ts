@@ -14,6 +14,7 @@ import {
   normalizeReply,
   numbersOf,
   scriptMeaning,
+  type Fact,
   type LadderOptions,
   type Meaning,
   type MeaningJudgeAnswer,
@@ -232,7 +233,7 @@ describe('facts: what a reply tells the user', () => {
     ['invoice USD-50', ['code USD-50']],
     // An amount written with its currency's word is that amount; "pounds" alone may be a weight, "cents" alone a number.
     ['30 dollars, 3 pounds, 50 cents', ['amount USD 30', 'number 3', 'number 50']],
-    ['5 Australian dollars, 5 UK dollars, a 5 days delay', ['number 5', 'number 5', 'number 5']],
+    ['5 Australian dollars, 5 UK dollars, a 5 days delay', ['amount AUD 5', 'number 5', 'number 5']],
     ['-5 dollars, 5.5 dollars and 3 cents, 10-5 dollars, 5 dollarsx', ['amount USD -5', 'amount USD 5.5', 'number 3', 'amount USD 5', 'number 10', 'number 5']],
     // Emphasis between an amount's sign or code and its number is formatting: the amount stands.
     ['USD **120**, $**5**, **30** EUR, **30**\u20ac, US$ __7__, \u20ac *-50*', ['amount USD 120', 'amount USD 5', 'amount EUR 30', 'amount EUR 30', 'amount USD 7', 'amount EUR -50']],
@@ -265,17 +266,101 @@ describe('facts: what a reply tells the user', () => {
       ['It is $1.', ['It is 1 dollar.', 'It is 1 US Dollar.']],
       ['It is \u20ac10.', ['It is 10 euros.', 'It is 10 EUR.', 'It is 10 Euro.', 'It is 10\u00a0euros.']],
       ['It is \u00a33.', ['It is GBP 3.', 'It is 3 pounds sterling.', 'It is 3 British pounds.', 'It is 3 UK pounds.']],
-      ['It is \u00a5100.', ['It is 100 yen.', 'It is 100 Yen.', 'It is 100 yuan.']],
+      ['It is JPY 100.', ['It is 100 yen.', 'It is 100 Yen.', 'It is JP\u00a5100.']],
+      ['It is CNY 100.', ['It is 100 yuan.', 'It is RMB 100.', 'It is CN\u00a5 100.']],
+      ['It is CAD 5.', ['It is 5 Canadian dollars.', 'It is CA$5.']],
       ['It is $5.50.', ['It is 5 dollars and 50 cents.', 'It is 5 dollars 50 cents.', 'It is 5.5 dollars.']],
       ['It is $5.05.', ['It is 5 dollars and 5 cents.']],
       ['It is -$5.', ['It is -5 dollars.']],
       ['Es kostet 10 \u20ac, \u00e9', ['Es kostet 10 Euro, \u00e9']],
     ];
     for (const [sign, words] of same) for (const word of words) expect(facts(word), word).toEqual(facts(sign));
-    // "pounds" alone is as often a weight: a number, not GBP. Other dollars are not USD.
+    // "pounds" alone is named as the number it may be (it may be GBP too: see below). UK dollars are no currency.
     expect(facts('It is 3 pounds.')).toEqual(['number 3']);
-    expect(facts('It is 5 Canadian dollars.')).toEqual(['number 5']);
+    expect(facts('It is 5 UK dollars.')).toEqual(['number 5']);
     expect(detailOf('Shipping is $5.', 'Shipping is 7 dollars.')).toBe('amounts USD 5 \u2192 USD 7');
+  });
+
+  // docs/meaning.md, "Facts": a wording that may be several facts is matched to one of them. Each
+  // group below is the wordings of one amount a hosted model writes on alternate calls.
+  const sameDiff = { baseline: [], now: [] };
+  it.each([
+    ['pounds', ['It costs \u00a33.', 'It costs 3 pounds.', 'It costs GBP 3.', 'It costs 3 Pounds.']],
+    ['cents', ['It costs $0.50.', 'It costs 50 cents.', 'It costs USD 0.50.']],
+    ['euro cents', ['It costs \u20ac0.05.', 'It costs 5 cents.']],
+    ['yen', ['It costs \u00a5100.', 'It costs 100 yen.', 'It costs JPY 100.', 'It costs \uffe5100.']],
+    ['yuan', ['It costs \u00a5100.', 'It costs 100 yuan.', 'It costs CNY 100.', 'It costs RMB 100.']],
+    ['Canadian dollars', ['It costs C$5.', 'It costs 5 Canadian dollars.', 'It costs CAD 5.', 'It costs CA$5.']],
+    ['Australian dollars', ['It costs A$5.', 'It costs 5 Australian dollars.', 'It costs AUD 5.']],
+    ['rupees', ['It costs \u20b9500.', 'It costs 500 rupees.', 'It costs Rs. 500.', 'It costs INR 500.', 'It costs Rs 500.', 'It costs \u20a8500.', 'It costs 500 Indian rupees.']],
+    ['Swiss francs', ['It costs CHF 20.', 'It costs 20 Swiss francs.', 'It costs 20 francs.']],
+    ['pesos', ['It costs MX$50.', 'It costs 50 pesos.', 'It costs MXN 50.', 'It costs 50 Mexican pesos.']],
+    ['bucks', ['It costs $5.', 'It costs 5 bucks.', 'It costs USD 5.']],
+  ])('reads the wordings of one amount in %s as the same fact, each against each, both ways', (_name, wordings) => {
+    for (const a of wordings) {
+      for (const b of wordings) {
+        expect([a, b, compareFacts(factsOf(a), factsOf(b))]).toEqual([a, b, sameDiff]);
+        // The ladder asks the judge (unchecked under check: facts, which asks none), or sees formatting: never `changed` by the facts.
+        if (a !== b) expect([a, b, meaningWithoutModel(a, b, [], 'facts')]).toContainEqual(expect.objectContaining({ value: expect.stringMatching(/^(unchecked|formatting)$/) }));
+      }
+    }
+  });
+
+  it.each([
+    // "pounds" after a weight's word, before "of", or joined by a hyphen is a weight: the number only.
+    ['a weight in pounds', 'Your parcel of 3 pounds ships today.', 'Your parcel ships today for \u00a33.', 'numbers 3 \u2192 none; amounts none \u2192 GBP 3'],
+    ['a weight, weighed', 'It weighs 3 pounds.', 'It is \u00a33.', 'numbers 3 \u2192 none; amounts none \u2192 GBP 3'],
+    ['a weight, of', 'Buy 3 pounds of flour.', 'Buy \u00a33 of flour.', 'numbers 3 \u2192 none; amounts none \u2192 GBP 3'],
+    ['a weight, hyphened', 'A 3-pound bag.', 'A \u00a33 bag.', 'numbers 3 \u2192 none; amounts none \u2192 GBP 3'],
+    // A sign flip, another number, another currency.
+    ['a sign flip in pounds', 'Your balance is \u00a33.', 'Your balance is -3 pounds.', 'numbers none \u2192 -3; amounts GBP 3 \u2192 none'],
+    ['a sign flip in cents', 'It is $0.50.', 'It is -50 cents.', 'numbers none \u2192 -50; amounts USD 0.5 \u2192 none'],
+    ['another number of pounds', 'It is \u00a33.', 'It is 4 pounds.', 'numbers none \u2192 4; amounts GBP 3 \u2192 none'],
+    ['another number of cents', 'It is $0.50.', 'It is 5 cents.', 'numbers none \u2192 5; amounts USD 0.5 \u2192 none'],
+    ['another number of yen', 'It is \u00a5100.', 'It is JPY 1000.', 'amounts \u00a5 100 \u2192 JPY 1000'],
+    ['yen against euros', 'It is \u00a5100.', 'It is EUR 100.', 'amounts \u00a5 100 \u2192 EUR 100'],
+    ['yen against yuan', 'It is 100 yen.', 'It is 100 yuan.', 'amounts JPY 100 \u2192 CNY 100'],
+    ['Canadian against US dollars', 'It is C$5.', 'It is $5.', 'amounts C$ 5 \u2192 USD 5'],
+    ['Canadian against Australian dollars', 'It is 5 Canadian dollars.', 'It is A$5.', 'amounts CAD 5 \u2192 AUD 5'],
+    ['rupees against euros', 'It is 500 rupees.', 'It is EUR 500.', 'amounts rupees 500 \u2192 EUR 500'],
+    ['Indian against Pakistani rupees', 'It is \u20b9500.', 'It is 500 Pakistani rupees.', 'amounts INR 500 \u2192 PKR 500'],
+    ['francs against euros', 'It is 20 francs.', 'It is \u20ac20.', 'amounts francs 20 \u2192 EUR 20'],
+    ['pesos against US dollars', 'It is 50 pesos.', 'It is $50.', 'amounts pesos 50 \u2192 USD 50'],
+    ['pounds against euros', 'It is 3 pounds.', 'It is \u20ac3.', 'numbers 3 \u2192 none; amounts none \u2192 EUR 3'],
+    ['cents against pence', 'It is 50 cents.', 'It is \u00a30.50.', 'numbers 50 \u2192 none; amounts none \u2192 GBP 0.5'],
+    // One to one: a wording is one fact, whichever it is.
+    ['one wording, two amounts', 'It is \u00a33, or 3 pounds.', 'It is \u00a33.', 'numbers 3 \u2192 none'],
+    ['one wording, an amount and a number', 'It is 3 pounds.', 'It is \u00a33 for 3 items.', 'amounts none \u2192 GBP 3'],
+  ])('%s stays changed', (_name, a, b, detail) => {
+    expect(detailOf(a, b)).toBe(detail);
+    expect(meaningWithoutModel(a, b, [], 'judge')).toMatchObject({ value: 'changed', by: 'facts', detail });
+    expect(meaningWithoutModel(b, a, [], 'judge')).toMatchObject({ value: 'changed', by: 'facts' });
+  });
+
+  it('matches each fact to one it may be, the best way round, and records a difference without what a fact may be', () => {
+    // Matching "3 pounds" to the other side's number 3 first would leave £3 against nothing.
+    expect(compareFacts(factsOf('It is 3 pounds for 3 items.'), factsOf('It is \u00a33 for 3 items.'))).toEqual(sameDiff);
+    expect(compareFacts(factsOf('3 items for 3 pounds, 3 pounds each.'), factsOf('\u00a33 each, 3 items for \u00a33.'))).toEqual(sameDiff);
+    // "3 pounds" may still be a plain number, as it was read before: against "3 kg" it is the same.
+    expect(compareFacts(factsOf('It is 3 pounds.'), factsOf('It is 3 kg.'))).toEqual(sameDiff);
+    // What is recorded (results.json's meaning.facts) is each fact's kind and value, as before.
+    const diff = compareFacts(factsOf('It is 4 pounds, 100 yen or \u00a5200.'), factsOf('It is \u00a33, 5 cents.'));
+    expect(diff).toStrictEqual({
+      baseline: [{ kind: 'amount', value: '\u00a5 200' }, { kind: 'number', value: '4' }, { kind: 'amount', value: 'JPY 100' }],
+      now: [{ kind: 'amount', value: 'GBP 3' }, { kind: 'number', value: '5' }],
+    });
+  });
+
+  it('matches the facts of a reply of 10,000 amounts in pounds in bounded time', () => {
+    const pounds = Array.from({ length: 10_000 }, (_, i) => `${i + 1} pounds`).join(', ');
+    const signs = Array.from({ length: 10_000 }, (_, i) => `\u00a3${10_000 - i}`).join(', ');
+    expect(compareFacts(factsOf(pounds), factsOf(signs))).toEqual(sameDiff);
+    // 10,000 of one wording are one group: one search matches them all.
+    const [fivePounds, fiveSign, sixPounds, five] = [...factsOf('5 pounds'), ...factsOf('\u00a35, 6 pounds, 5')] as Fact[];
+    const many = Array.from({ length: 10_000 }, () => fivePounds as Fact);
+    expect(compareFacts(many, [...Array.from({ length: 9_998 }, () => fiveSign as Fact), five as Fact, sixPounds as Fact])).toEqual({ baseline: [{ kind: 'number', value: '5' }], now: [{ kind: 'number', value: '6' }] });
+    // The new readings scan once: rupees before the number, weights before "pounds", cents alone.
+    for (const text of ['Rs. 5 '.repeat(2_000), 'a parcel of 3 pounds, '.repeat(2_000), '1 Swiss '.repeat(2_000) + 'francs', '5 cents '.repeat(2_000)]) expect(factsOf(text).length).toBeGreaterThan(0);
   });
 
   it('reads a numeral the same wherever it is written', () => {

@@ -76,32 +76,105 @@ const EMPHASIS_BEFORE_CURRENCY = new RegExp(String.raw`(\d)(?:\*{1,3}|_{1,3})(?=
 /**
  * An amount written with its currency's word after its number (docs/meaning.md, "Facts"): "5 dollars",
  * "5 US dollars", "a 5-dollar fee", "10 euros", "3 pounds sterling", "3 British pounds", "100 yen",
- * in any case, with a minus as an amount written with its sign has one ("-5 dollars"), and cents
- * after dollars or euros ("5 dollars and 50 cents" is USD 5.5). Read after the amounts with a sign
- * or a code. Each part is followed by something it cannot match (a word ends at a non-letter), so
- * the pattern is scanned once. The groups: a minus, the number, a qualifier, the word, "sterling",
- * the cents. Compiled with the `i` flag: `[A-Z]` and the words match either case.
+ * "5 Canadian dollars", "500 rupees", "20 Swiss francs", "50 pesos", "5 bucks", "50 cents", in any
+ * case, with a minus as an amount written with its sign has one ("-5 dollars"), and cents after
+ * dollars or euros ("5 dollars and 50 cents" is USD 5.5). Read after the amounts with a sign or a
+ * code. Each part is followed by something it cannot match (a word ends at a non-letter), so the
+ * pattern is scanned once. The groups: a minus, the number, the character between the number and
+ * the words, a qualifier, the word, "sterling", the cents. Compiled with the `i` flag: `[A-Z]` and
+ * the words match either case.
  */
-const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![LN]|[N][.,])(${MINUS})?(${NUMERAL})[ \u00a0\-](?:(US|UK|British)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan)(?:[ \u00a0](sterling))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})[ \u00a0]cents?)?(?![LN])`;
+const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![LN]|[N][.,])(${MINUS})?(${NUMERAL})([ \u00a0\-])(?:(US|UK|British|Canadian|Australian|Singapore|Mexican|Swiss|Indian|Pakistani|Japanese|Chinese)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|pesos?|bucks?|cents?)(?:[ \u00a0](sterling))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})[ \u00a0]cents?)?(?![LN])`;
 /** What a worded amount needs: a digit, then a currency's word (a cheap test before the pattern). */
-const MAY_HAVE_WORD_AMOUNT = /[0-9][ \u00a0-](?:[A-Za-z]{2,7}[ \u00a0])?(?:[dD][oO][lL]|[eE][uU][rR]|[pP][oO][uU]|[yY][eE]|[yY][uU])/;
+const MAY_HAVE_WORD_AMOUNT = /[0-9][ \u00a0-](?:[A-Za-z]{2,10}[ \u00a0])?(?:[dD][oO][lL]|[eE][uU][rR]|[pP][oO][uU]|[yY][eE]|[yY][uU]|[rR][uU][pP]|[fF][rR][aA]|[pP][eE][sS]|[bB][uU][cC]|[cC][eE][nN])/;
+/** "Rs. 500", "Rs 500", "Rs.500" (and "₨500", which NFKC writes "Rs500"): rupees, as "500 rupees" is. */
+const RUPEES_BEFORE_SOURCE = String.raw`(?=R)(?<![LN])Rs\.?[ \u00a0]?(${NUMERAL})(?![LN])`;
+
 /**
- * A currency word's code. `$` is USD (SIGN_CODES), and so is "dollar". "yen" and "yuan" are kept
- * as `¥` is (it writes both): "100 yen" is "¥100". "pound" alone is as often a weight ("a 5 pound
- * parcel") and is left a number; "pounds sterling" and "British pounds" are GBP.
+ * How a currency's word or sign reads (docs/meaning.md, "Facts"): the currencies it may be
+ * (`codes`), the label a detail names the amount by ("USD 5", "rupees 500", "¥ 100"), and `number`
+ * when it may be a plain number too ("3 pounds" may weigh 3 pounds; "50 cents" is the number 50,
+ * or the half of a currency whose hundredth is a cent: `cents`).
  */
-function wordCurrency(word: string, qualifier: string | undefined, sterling: string | undefined): string | undefined {
-  const w = word.toLowerCase();
-  const q = qualifier?.toLowerCase();
-  if (w.startsWith('pound')) return q !== 'us' && (q !== undefined || sterling !== undefined) ? 'GBP' : undefined;
-  if (sterling !== undefined) return undefined;
-  if (w.startsWith('dollar')) return q === undefined || q === 'us' ? 'USD' : undefined;
-  if (q !== undefined) return undefined;
-  return w.startsWith('euro') ? 'EUR' : '\u00a5';
+interface Reading {
+  codes: readonly string[];
+  label: string;
+  number?: true;
+  cents?: true;
 }
 
-/** A sign's currency where it is not ambiguous ("¥" is yen or yuan, "C$" a Canadian dollar: kept as written). */
-const SIGN_CODES: Record<string, string> = { $: 'USD', US$: 'USD', '€': 'EUR', '£': 'GBP', '₹': 'INR', '₽': 'RUB', '₩': 'KRW', '₺': 'TRY', '₪': 'ILS', '₫': 'VND', '₱': 'PHP', '฿': 'THB', RMB: 'CNY' };
+const one = (code: string): Reading => ({ codes: [code], label: code });
+const RUPEES: Reading = { codes: ['INR', 'PKR', 'LKR', 'NPR'], label: 'rupees' };
+const FRANCS: Reading = { codes: ['CHF', 'XOF', 'XAF'], label: 'francs' };
+const PESOS: Reading = { codes: ['MXN', 'ARS', 'CLP', 'COP', 'PHP', 'UYU', 'DOP', 'CUP'], label: 'pesos' };
+const POUNDS: Reading = { codes: ['GBP'], label: 'GBP', number: true };
+/** The currencies whose hundredth is a cent: "5 dollars and 50 cents" is USD 5.5. */
+const CENT_CURRENCIES = new Set(['USD', 'EUR', 'CAD', 'AUD', 'SGD']);
+const CENTS: Reading = { codes: ['USD', 'EUR', 'CAD', 'AUD'], label: 'cents', number: true, cents: true };
+/** A dollar's country: "dollar" alone and "buck" are USD, as `$` is (SIGN_CODES). */
+const DOLLARS: Record<string, string> = { '': 'USD', us: 'USD', canadian: 'CAD', australian: 'AUD', singapore: 'SGD' };
+/** What a word other than "dollar" and "pound" names, alone ('') or after a qualifier: anything else is no amount ("5 Swiss pesos"). */
+const WORD_CURRENCIES: Record<string, Record<string, Reading>> = {
+  euro: { '': one('EUR') },
+  yen: { '': one('JPY'), japanese: one('JPY') },
+  yuan: { '': one('CNY'), chinese: one('CNY') },
+  rupee: { '': RUPEES, indian: one('INR'), pakistani: one('PKR') },
+  franc: { '': FRANCS, swiss: one('CHF') },
+  peso: { '': PESOS, mexican: one('MXN') },
+  cent: { '': CENTS },
+};
+/** A weight's words shortly before "3 pounds" on its line ("a parcel of 3 pounds", "it weighs 3 pounds"): that "pounds" is no price. */
+const WEIGHT_BEFORE = /\b(?:weigh(?:s|ed|ing)?|weights?|heavy|heavier|parcels?|packages?|box(?:es)?|bags?|luggage|baggage|suitcases?)\b[^\n]{0,40}$/i;
+/** "3 pounds of flour": a weight (so is "a 3-pound bag": the hyphen, read where the pattern matches). */
+const WEIGHT_AFTER = /^[ \u00a0]+of\b/i;
+
+/**
+ * A currency word's reading, or undefined where it names no currency ("5 UK dollars", "a parcel of
+ * 3 pounds"). `weight`: whether the text around says this "pound" is a weight.
+ */
+function wordReading(word: string, qualifier: string | undefined, sterling: string | undefined, weight: () => boolean): Reading | undefined {
+  const w = word.toLowerCase();
+  const q = qualifier?.toLowerCase() ?? '';
+  if (w.startsWith('pound')) {
+    if (q === 'uk' || q === 'british' || (q === '' && sterling !== undefined)) return one('GBP');
+    return q === '' && !weight() ? POUNDS : undefined;
+  }
+  if (sterling !== undefined) return undefined;
+  if (w.startsWith('dollar') || w.startsWith('buck')) {
+    const code = DOLLARS[q];
+    return code === undefined ? undefined : one(code);
+  }
+  return WORD_CURRENCIES[w.endsWith('s') ? w.slice(0, -1) : w]?.[q];
+}
+
+/** A number of cents as the amount it makes: "50" is "0.5", "5" is "0.05", "150" is "1.5"; undefined for a numeral kept as written ("1.500"). */
+function centsValue(n: string): string | undefined {
+  if (!PLAIN.test(n) || POINT_THOUSANDS.test(n)) return undefined;
+  const [int = '', frac = ''] = n.split('.');
+  const padded = int.padStart(3, '0');
+  return canonicalDecimal(padded.slice(0, -2), padded.slice(-2) + frac);
+}
+
+/** The fact of `amount` (canonical, with its minus) read as `reading`: one fact, or one that may be several. */
+function readingFact(reading: Reading, amount: string): Fact {
+  if (reading.number === true) {
+    const number: Fact = { kind: 'number', value: amount };
+    const sign = amount.startsWith('-') ? '-' : '';
+    const money = reading.cents === true ? centsValue(amount.slice(sign.length)) : amount.slice(sign.length);
+    if (money === undefined) return number;
+    return { kind: 'number', value: amount, may: [number, ...reading.codes.map((c): Fact => ({ kind: 'amount', value: `${c} ${sign}${money}` }))] };
+  }
+  if (reading.codes.length === 1) return { kind: 'amount', value: `${reading.label} ${amount}` };
+  return { kind: 'amount', value: `${reading.label} ${amount}`, may: reading.codes.map((c): Fact => ({ kind: 'amount', value: `${c} ${amount}` })) };
+}
+
+/** A sign's currency where it is not ambiguous ("US$", "A$", "MX$"; "¥" and "C$" are: AMBIGUOUS_SIGNS). */
+const SIGN_CODES: Record<string, string> = {
+  $: 'USD', US$: 'USD', '€': 'EUR', '£': 'GBP', '₹': 'INR', '₽': 'RUB', '₩': 'KRW', '₺': 'TRY', '₪': 'ILS', '₫': 'VND', '₱': 'PHP', '฿': 'THB', RMB: 'CNY',
+  A$: 'AUD', AU$: 'AUD', CA$: 'CAD', NZ$: 'NZD', HK$: 'HKD', S$: 'SGD', MX$: 'MXN', R$: 'BRL', NT$: 'TWD', 'JP¥': 'JPY', 'CN¥': 'CNY',
+};
+/** A sign that names several currencies: kept as written, and read as any of them ("¥100" is JPY 100 or CNY 100; "C$" is a Canadian dollar or a córdoba). */
+const AMBIGUOUS_SIGNS: Record<string, Reading> = { '¥': { codes: ['JPY', 'CNY'], label: '¥' }, C$: { codes: ['CAD', 'NIO'], label: 'C$' } };
 
 /** A 12-hour time: "6pm", "6 p.m.", "12:30 AM". */
 const TIME_12_SOURCE = String.raw`(?=\d)(?<![LN:.,])(\d{1,2})(?::([0-5]\d)(?::([0-5]\d))?)?[ \u00a0]?([aApP])\.?[mM]\.?(?![LN])`;
@@ -114,6 +187,7 @@ interface Patterns {
   time12: RegExp;
   time24: RegExp;
   wordAmount: RegExp;
+  rupeesBefore: RegExp;
 }
 
 /**
@@ -125,7 +199,7 @@ function compile(ascii: boolean): Patterns {
   const classes = ascii ? { L: 'A-Za-z', N: '0-9' } : { L: String.raw`\p{L}`, N: String.raw`\p{N}` };
   // The ASCII forms without the `u` flag: on ASCII text they match the same, and run faster.
   const make = (source: string, flags = ''): RegExp => new RegExp(source.replace(/\[([^\]]*)\]/g, (_m, inner: string) => `[${inner.replace(/[LN]/g, (c) => classes[c as 'L' | 'N'])}]`), (ascii ? 'g' : 'gu') + flags);
-  return { email: make(EMAIL_SOURCE), amount: make(AMOUNT_SOURCE), time12: make(TIME_12_SOURCE), time24: make(TIME_24_SOURCE), wordAmount: make(WORD_AMOUNT_SOURCE, 'i') };
+  return { email: make(EMAIL_SOURCE), amount: make(AMOUNT_SOURCE), time12: make(TIME_12_SOURCE), time24: make(TIME_24_SOURCE), wordAmount: make(WORD_AMOUNT_SOURCE, 'i'), rupeesBefore: make(RUPEES_BEFORE_SOURCE) };
 }
 
 // Compiled on first use, not when the module loads: a command that never reads facts should not
@@ -311,22 +385,34 @@ export function factsOf(reply: string): Fact[] {
       const [amount = '', ...rest] = numbersOf(n1 ?? n2 ?? '');
       // The sign is part of the amount (docs/meaning.md, "Facts"): "-$50" is not "$50". A zero has none.
       const minus = (s1 ?? s2 ?? s3 ?? s4) !== undefined && /[1-9]/.test(amount) ? '-' : '';
-      out.push({ kind: 'amount', value: `${SIGN_CODES[currency] ?? currency} ${minus}${amount}` });
+      const ambiguous = AMBIGUOUS_SIGNS[currency];
+      out.push(ambiguous === undefined ? { kind: 'amount', value: `${SIGN_CODES[currency] ?? currency} ${minus}${amount}` } : readingFact(ambiguous, `${minus}${amount}`));
       for (const n of rest) out.push({ kind: 'number', value: n });
       return blank(raw.length);
     });
   }
   if (MAY_HAVE_WORD_AMOUNT.test(text)) {
-    text = text.replace(patterns.wordAmount, (raw: string, sign?: string, numeral?: string, qualifier?: string, word?: string, sterling?: string, cents?: string) => {
-      const currency = wordCurrency(word as string, qualifier, sterling);
-      if (currency === undefined) return raw;
-      const [whole = '', ...rest] = numbersOf(numeral as string);
-      // Cents join a whole number of dollars or euros; after a decimal, or after pounds, they are a number of their own.
-      const joined = cents !== undefined && currency !== 'GBP' && WHOLE.test(whole) ? canonicalDecimal(whole, cents.padStart(2, '0')) : undefined;
+    // The groups by position, as for the amounts above; `at` is where the match starts.
+    text = text.replace(patterns.wordAmount, (raw: string, sign: string | undefined, numeral: string, between: string, qualifier: string | undefined, word: string, sterling: string | undefined, cents: string | undefined, at: number) => {
+      // "pounds" is a weight after a weight's word ("a parcel of 3 pounds"), before "of" ("3 pounds of flour"), or joined by a hyphen ("a 3-pound bag").
+      const weight = (): boolean => between === '-' || WEIGHT_AFTER.test(written.slice(at + raw.length, at + raw.length + 8)) || WEIGHT_BEFORE.test(written.slice(Math.max(0, at - 60), at));
+      const reading = wordReading(word, qualifier, sterling, weight);
+      if (reading === undefined) return raw;
+      const [whole = '', ...rest] = numbersOf(numeral);
+      // Cents join a whole number of a currency whose hundredth is a cent; after a decimal, or after pounds, they are a number of their own.
+      const joined = cents !== undefined && reading.number === undefined && reading.codes.length === 1 && CENT_CURRENCIES.has(reading.codes[0] as string) && WHOLE.test(whole) ? canonicalDecimal(whole, cents.padStart(2, '0')) : undefined;
       const amount = joined ?? whole;
-      out.push({ kind: 'amount', value: `${currency} ${sign !== undefined && /[1-9]/.test(amount) ? '-' : ''}${amount}` });
+      out.push(readingFact(reading, `${sign !== undefined && /[1-9]/.test(amount) ? '-' : ''}${amount}`));
       for (const n of rest) out.push({ kind: 'number', value: n });
       if (cents !== undefined && joined === undefined) pushNumbers(cents, false, out);
+      return blank(raw.length);
+    });
+  }
+  if (text.includes('Rs')) {
+    text = text.replace(patterns.rupeesBefore, (raw: string, numeral: string) => {
+      const [amount = '', ...rest] = numbersOf(numeral);
+      out.push(readingFact(RUPEES, amount));
+      for (const n of rest) out.push({ kind: 'number', value: n });
       return blank(raw.length);
     });
   }
@@ -479,9 +565,18 @@ export function sameFacts(a: string, b: string | readonly Fact[]): boolean {
 /**
  * The two multisets' differences, each in the order of its reply; both empty when the facts are the same.
  * A fact of `now` that the baseline has too is matched from the end, so that the extra ones of a
- * value in `now` are its first ones.
+ * value in `now` are its first ones. A fact that may be several (`may`: "3 pounds" is the number 3
+ * or GBP 3) is matched to one fact of the other side that it may be, each fact used once
+ * (matchAmbiguous); the difference names it by its `value`, without `may`.
  */
 export function compareFacts(baseline: readonly Fact[], now: readonly Fact[]): FactsDifference {
+  if (baseline.some(isAmbiguous) || now.some(isAmbiguous)) return matchAmbiguous(baseline, now);
+  return compareExact(baseline, now);
+}
+
+const isAmbiguous = (f: Fact): boolean => f.may !== undefined;
+
+function compareExact(baseline: readonly Fact[], now: readonly Fact[]): FactsDifference {
   // A reply tells a handful of facts: comparing each pair costs less than keys in a map. Many facts: the map.
   if (baseline.length * now.length > 1024) return compareByKeys(baseline, now);
   const matched: boolean[] = new Array<boolean>(now.length).fill(false);
@@ -498,6 +593,153 @@ export function compareFacts(baseline: readonly Fact[], now: readonly Fact[]): F
   const gained: Fact[] = [];
   for (let j = 0; j < now.length; j++) if (!matched[j]) gained.push(now[j] as Fact);
   return { baseline: lost, now: gained };
+}
+
+/** The steps the matching of facts that may be several may take: a base, and this many per fact (a hostile reply's facts are compared in bounded time). */
+const MATCH_STEPS_BASE = 4096;
+const MATCH_STEPS_PER_FACT = 64;
+
+/** Facts of one side not matched yet that may be the same facts: one group for every "5 pounds" of a reply. */
+interface Group {
+  /** The keys of the facts each member may be. */
+  atoms: string[];
+  /** The indices of its facts, in the reply's order. */
+  members: number[];
+  /** How many of them are not matched yet. */
+  left: number;
+  /** A group of `now`: how many of its facts each group of the baseline is matched to (made on the first). */
+  from: Map<number, number> | undefined;
+}
+
+function groupsOf(facts: readonly Fact[], matched: readonly boolean[]): Group[] {
+  const groups = new Map<string, Group>();
+  for (let i = 0; i < facts.length; i++) {
+    if (matched[i]) continue;
+    const f = facts[i] as Fact;
+    const atoms = f.may === undefined ? [keyOf(f)] : f.may.map(keyOf);
+    const key = atoms.length === 1 ? (atoms[0] as string) : atoms.join('\u0001');
+    let g = groups.get(key);
+    if (g === undefined) groups.set(key, (g = { atoms, members: [], left: 0, from: undefined }));
+    g.members.push(i);
+    g.left++;
+  }
+  return [...groups.values()];
+}
+
+/**
+ * compareFacts where some facts may be several: a largest matching of the baseline's facts to the
+ * reply's, each to one of the other side that shares a fact it may be. A fact that is one fact is
+ * first matched to an equal one, from the end as compareExact does (some largest matching holds
+ * that pair). The others are grouped by what they may be, and matched group to group by augmenting
+ * paths (a breadth-first search from a baseline group through the reply's groups it may be and
+ * back through what they are matched to), each path carrying as many facts as it can. The search
+ * is bounded (MATCH_STEPS_*): past it, what is not matched yet is a difference, as the rule errs on
+ * the side of a change (docs/meaning.md, "Facts").
+ */
+function matchAmbiguous(baseline: readonly Fact[], now: readonly Fact[]): FactsDifference {
+  const matchedBaseline = new Array<boolean>(baseline.length).fill(false);
+  const matchedNow = new Array<boolean>(now.length).fill(false);
+  const single = new Map<string, number[]>();
+  for (let j = 0; j < now.length; j++) {
+    const g = now[j] as Fact;
+    if (g.may !== undefined) continue;
+    const key = keyOf(g);
+    const list = single.get(key);
+    if (list === undefined) single.set(key, [j]);
+    else list.push(j);
+  }
+  for (let i = 0; i < baseline.length; i++) {
+    const f = baseline[i] as Fact;
+    if (f.may !== undefined) continue;
+    const j = single.get(keyOf(f))?.pop();
+    if (j === undefined) continue;
+    matchedBaseline[i] = true;
+    matchedNow[j] = true;
+  }
+  const left = groupsOf(baseline, matchedBaseline);
+  const right = groupsOf(now, matchedNow);
+  if (left.length > 0 && right.length > 0) augment(left, right, MATCH_STEPS_BASE + MATCH_STEPS_PER_FACT * (baseline.length + now.length));
+  // The baseline's first facts of a group are the matched ones, the reply's last ones (as compareExact).
+  for (const g of left) for (const i of g.members.slice(0, g.members.length - g.left)) matchedBaseline[i] = true;
+  for (const g of right) for (const j of g.members.slice(g.left)) matchedNow[j] = true;
+  const plain = (f: Fact): Fact => (f.may === undefined ? f : { kind: f.kind, value: f.value });
+  return { baseline: baseline.filter((_, i) => !matchedBaseline[i]).map(plain), now: now.filter((_, j) => !matchedNow[j]).map(plain) };
+}
+
+/** Matches `left` (the baseline's groups) to `right` (the reply's) as far as `steps` allow: `left` and `from` say what is matched. */
+function augment(left: Group[], right: Group[], steps: number): void {
+  const byAtom = new Map<string, number[]>();
+  for (let r = 0; r < right.length; r++) {
+    for (const atom of (right[r] as Group).atoms) {
+      const list = byAtom.get(atom);
+      if (list === undefined) byAtom.set(atom, [r]);
+      else list.push(r);
+    }
+  }
+  // Per search: where each group was reached from (its stamp says whether it was, in this search).
+  const seenLeft = new Int32Array(left.length).fill(-1);
+  const seenRight = new Int32Array(right.length).fill(-1);
+  const parentOfRight = new Int32Array(right.length);
+  const parentOfLeft = new Int32Array(left.length);
+  const queue = new Int32Array(left.length);
+  const none: number[] = [];
+  let stamp = 0;
+  for (let s = 0; s < left.length; s++) {
+    const source = left[s] as Group;
+    while (source.left > 0) {
+      stamp++;
+      seenLeft[s] = stamp;
+      queue[0] = s;
+      let tail = 1;
+      let found = -1;
+      for (let head = 0; head < tail && found === -1; head++) {
+        const l = queue[head] as number;
+        for (const atom of (left[l] as Group).atoms) {
+          for (const r of byAtom.get(atom) ?? none) {
+            if (--steps < 0) return;
+            if (seenRight[r] === stamp) continue;
+            seenRight[r] = stamp;
+            parentOfRight[r] = l;
+            const g = right[r] as Group;
+            if (g.left > 0) {
+              found = r;
+              break;
+            }
+            for (const [l2, n] of g.from ?? []) {
+              if (--steps < 0) return;
+              if (n > 0 && seenLeft[l2] !== stamp) {
+                seenLeft[l2] = stamp;
+                parentOfLeft[l2] = r;
+                queue[tail++] = l2;
+              }
+            }
+          }
+          if (found !== -1) break;
+        }
+      }
+      if (found === -1) break;
+      // The path: s -> r1 <- l1 -> r2 ... -> found. As many facts as its narrowest step carries.
+      let carried = Math.min(source.left, (right[found] as Group).left);
+      for (let r = found, l = parentOfRight[r] as number; l !== s; r = parentOfLeft[l] as number, l = parentOfRight[r] as number) {
+        carried = Math.min(carried, (right[parentOfLeft[l] as number] as Group).from?.get(l) ?? 0);
+      }
+      for (let r = found, l = parentOfRight[r] as number; ; r = parentOfLeft[l] as number, l = parentOfRight[r] as number) {
+        shift(right[r] as Group, l, carried);
+        if (l === s) break;
+        shift(right[parentOfLeft[l] as number] as Group, l, -carried);
+      }
+      source.left -= carried;
+      (right[found] as Group).left -= carried;
+    }
+  }
+}
+
+/** `n` more (or fewer) of group `l`'s facts matched to `g`'s. */
+function shift(g: Group, l: number, n: number): void {
+  const from = (g.from ??= new Map());
+  const m = (from.get(l) ?? 0) + n;
+  if (m === 0) from.delete(l);
+  else from.set(l, m);
 }
 
 /** compareFacts by counting keys: the same differences, for replies with many facts. */
