@@ -278,7 +278,8 @@ describe('the job summary says what the label did', () => {
         '',
       ].join('\n'),
     );
-    // The label again, on the head this very commit made (one accepted job for both: docs/contributing.md, "The test suite's time").
+    // The label again, on the head this very commit made: one accept job for both summaries
+    // (docs/contributing.md, "What an Action start waits for, and what it spends").
     gh.addPull('octo', 'shop', { number: 7, headSha: oid, headRef: 'feature' });
     const again = await accept();
     expect(again.code, again.stdout).toBe(0);

@@ -701,7 +701,8 @@ describe('refusals keep the report and its metadata (a triage user can label)', 
     expect(body).toContain('applied by triager, who has triage permission; accepting baselines needs write, maintain or admin');
     expect(gh.labels('octo', 'shop', 7)).toEqual([]);
 
-    // A second refusal, over the first one's notice (one refused job for both tests: docs/contributing.md, "The test suite's time").
+    // A second refusal, over the first one's notice: one refused job for both steps
+    // (docs/contributing.md, "What an Action start waits for, and what it spends").
     await accept({ sender: 'visitor' });
     const again = gh.comments('octo', 'shop', 7)[0]!.body;
     expect(count(again, NOTICE)).toBe(1);
@@ -786,7 +787,8 @@ describe('the check on the new head (workflow_dispatch)', () => {
     expect(gh.violations).toEqual([]);
     expect(gh.responseViolations).toEqual([]);
 
-    // The check the dispatch started, after this very accept job (docs/contributing.md, "The test suite's time").
+    // The check the dispatch started, after this very accept job
+    // (docs/contributing.md, "What an Action start waits for, and what it spends").
     const commit = gh.commits[0]!;
     const dispatched = gh.dispatches[0]!;
     // GitHub starts the run on the branch's head, which is now the baseline commit.

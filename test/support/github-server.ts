@@ -247,9 +247,9 @@ function loadGraphqlSchema(): GraphQLSchema {
 
 /**
  * Each GraphQL document, parsed and validated against the schema once per process: the Action
- * sends the same few documents in every run (about 1 ms of the worker's CPU each time otherwise;
- * docs/contributing.md, "The test suite's time"). The variables are still coerced, and the
- * document run, for every request.
+ * sends the same few documents in every run, and each check took about 1 ms of the worker's CPU
+ * (docs/contributing.md, "What an Action start waits for, and what it spends"). The variables
+ * are still coerced, and the document run, for every request.
  */
 const checkedDocuments = new Map<string, { document: DocumentNode } | { problems: string[] }>();
 
