@@ -119,8 +119,28 @@ const ourComment = () => {
   return c ? { ...c, body: c.body.replace(/\\([!-/:-@[-`{-~])/g, '$1') } : undefined;
 };
 
+/**
+ * Attempt 2 of the reviewed check's run: its own results artifact, and its report written over the
+ * comment once the label is on, while the accept job runs (as it reads the sender's permission),
+ * at `at()` (default: the fake's clock, after the label); `alongside` happens in that moment too.
+ */
+async function rewriteAfterLabel(check: ActionRun, opts: { at?: () => string; alongside?: () => void } = {}): Promise<void> {
+  const name = check.outputs['artifact-name'] as string;
+  const text = readFileSync(check.outputs['results-path'] as string, 'utf8');
+  gh.addArtifact('octo', 'shop', 1001, { name: `${name}-attempt-2`, zip: await artifactZip([{ name: 'results.json', data: text }, { name: 'pr-number', data: '7\n' }]) });
+  gh.onNext({
+    method: 'GET',
+    path: '/repos/{owner}/{repo}/collaborators/{username}/permission',
+    then: () => {
+      const c = gh.comments('octo', 'shop', 7)[0]!;
+      gh.editComment(c.id, c.body.replace(name, `${name}-attempt-2`), opts.at?.());
+      opts.alongside?.();
+    },
+  });
+}
+
 describe('accept mode, end to end', () => {
-  it('commits exactly the reviewed pass/fail replies, refuses the rest, removes the label, updates the comment', async () => {
+  it('commits exactly the reviewed pass/fail replies, refuses the rest, removes the label, updates the comment; a label applied again after the acceptance is a no-op that says so', async () => {
     const { record } = await reviewedCheck();
     const run = await accept();
     expect(run.code, run.stdout + run.stderr).toBe(0);
@@ -164,6 +184,25 @@ describe('accept mode, end to end', () => {
     expect(body).toContain('set the check-workflow input');
     expect(gh.dispatches).toEqual([]);
     expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
+
+    // A label applied again after the acceptance (a second label event, a re-run of the job) is a
+    // no-op that says so: on the head this very job committed (docs/contributing.md, "What an
+    // Action start waits for, and what it spends").
+    gh.addPull('octo', 'shop', { number: 7, headSha: commit.oid, headRef: 'feature' });
+    const accepted = gh.comments('octo', 'shop', 7)[0]!.body;
+    const second = await accept();
+    expect(second.code, second.stdout).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+    expect(second.stdout).toContain(`accept: the replies of workflow run 1001 were already accepted in ${commit.oid.slice(0, 7)}, the pull request's head; nothing to do.`);
+    expect(second.stdout).not.toContain('::error::');
+    expect(gh.comments('octo', 'shop', 7)[0]!.body).toBe(accepted); // no "not accepted" notice over "accepted"
+    expect(gh.labels('octo', 'shop', 7)).toEqual([]);
+    // A push after the acceptance: the head moved past it, and the refusal says so as before.
+    gh.addPull('octo', 'shop', { number: 7, headSha: '4'.repeat(40), headRef: 'feature' });
+    const third = await accept();
+    expect(third.code).toBe(1);
+    expect(ourComment()!.body).toContain('head has moved since the run the comment shows (reviewed 1111111, head is now 4444444)');
+    expect(gh.violations).toEqual([]);
   });
 
   it('after the commit, a comment that a newer check replaced in the meantime is left as it is, and the summary says so', async () => {
@@ -282,19 +321,8 @@ describe('accept mode, end to end', () => {
 
   it('refuses when the comment was rewritten after the label was applied (a re-run of the check finished in between); the label applied again afterwards commits', async () => {
     const { run: check } = await reviewedCheck();
-    const name = check.outputs['artifact-name'] as string;
-    const text = readFileSync(check.outputs['results-path'] as string, 'utf8');
-    // Attempt 2 of the check's run: its own artifact, and its report written over the comment
-    // once the label is on, before the accept job reads the comment.
-    gh.addArtifact('octo', 'shop', 1001, { name: `${name}-attempt-2`, zip: await artifactZip([{ name: 'results.json', data: text }, { name: 'pr-number', data: '7\n' }]) });
-    gh.onNext({
-      method: 'GET',
-      path: '/repos/{owner}/{repo}/collaborators/{username}/permission',
-      then: () => {
-        const c = gh.comments('octo', 'shop', 7)[0]!;
-        gh.editComment(c.id, c.body.replace(name, `${name}-attempt-2`));
-      },
-    });
+    // Attempt 2 of the check's run rewrites the comment once the label is on, before the accept job reads the comment.
+    await rewriteAfterLabel(check);
     const run = await accept();
     expect(run.code).toBe(1);
     expect(gh.commits).toHaveLength(0);
@@ -314,18 +342,7 @@ describe('accept mode, end to end', () => {
 
   it('refuses when the comment was rewritten in the same second as the label was applied: GitHub\'s times are to the second, and no one reviewed that report before the label', async () => {
     const { run: check } = await reviewedCheck();
-    const name = check.outputs['artifact-name'] as string;
-    const text = readFileSync(check.outputs['results-path'] as string, 'utf8');
-    gh.addArtifact('octo', 'shop', 1001, { name: `${name}-attempt-2`, zip: await artifactZip([{ name: 'results.json', data: text }, { name: 'pr-number', data: '7\n' }]) });
-    gh.onNext({
-      method: 'GET',
-      path: '/repos/{owner}/{repo}/collaborators/{username}/permission',
-      then: () => {
-        const c = gh.comments('octo', 'shop', 7)[0]!;
-        const labelled = gh.labelTimeline('octo', 'shop', 7).at(-1)!.createdAt;
-        gh.editComment(c.id, c.body.replace(name, `${name}-attempt-2`), labelled);
-      },
-    });
+    await rewriteAfterLabel(check, { at: () => gh.labelTimeline('octo', 'shop', 7).at(-1)!.createdAt });
     const run = await accept();
     expect(run.code).toBe(1);
     expect(gh.commits).toHaveLength(0);
@@ -336,15 +353,8 @@ describe('accept mode, end to end', () => {
 
   it('compares with the label this job\'s sender applied, not a later application by someone else (a triage user applying it again after the report was rewritten)', async () => {
     const { run: check } = await reviewedCheck();
-    const name = check.outputs['artifact-name'] as string;
-    const text = readFileSync(check.outputs['results-path'] as string, 'utf8');
-    gh.addArtifact('octo', 'shop', 1001, { name: `${name}-attempt-2`, zip: await artifactZip([{ name: 'results.json', data: text }, { name: 'pr-number', data: '7\n' }]) });
-    gh.onNext({
-      method: 'GET',
-      path: '/repos/{owner}/{repo}/collaborators/{username}/permission',
-      then: () => {
-        const c = gh.comments('octo', 'shop', 7)[0]!;
-        gh.editComment(c.id, c.body.replace(name, `${name}-attempt-2`));
+    await rewriteAfterLabel(check, {
+      alongside: () => {
         gh.setLabels('octo', 'shop', 7, []);
         gh.setLabels('octo', 'shop', 7, ['accept-baseline'], 'triager');
       },
@@ -360,17 +370,10 @@ describe('accept mode, end to end', () => {
 
   it("finds the sender's label behind more label events than one page holds (a bot relabelling since): the comment rewritten after it is refused", async () => {
     const { run: check } = await reviewedCheck();
-    const name = check.outputs['artifact-name'] as string;
-    const text = readFileSync(check.outputs['results-path'] as string, 'utf8');
-    gh.addArtifact('octo', 'shop', 1001, { name: `${name}-attempt-2`, zip: await artifactZip([{ name: 'results.json', data: text }, { name: 'pr-number', data: '7\n' }]) });
-    gh.onNext({
-      method: 'GET',
-      path: '/repos/{owner}/{repo}/collaborators/{username}/permission',
-      then: () => {
-        const c = gh.comments('octo', 'shop', 7)[0]!;
-        gh.editComment(c.id, c.body.replace(name, `${name}-attempt-2`));
-        // 150 labels applied since by a bot: before the fix only the newest 50 were read, the
-        // sender's was not among them, and the rewritten report was committed.
+    await rewriteAfterLabel(check, {
+      // 150 labels applied since by a bot: before the fix only the newest 50 were read, the
+      // sender's was not among them, and the rewritten report was committed.
+      alongside: () => {
         for (let i = 0; i < 150; i++) gh.setLabels('octo', 'shop', 7, ['accept-baseline', `triage-${i}`], 'relabel[bot]');
       },
     });
@@ -697,9 +700,10 @@ const NOTICE = '<!-- agent-replay:notice';
 const count = (text: string, part: string) => text.split(part).length - 1;
 
 describe('refusals keep the report and its metadata (a triage user can label)', () => {
-  it('a triage user\'s label adds a notice to the comment; a maintainer\'s label afterwards commits', async () => {
+  it('a triage user\'s label adds a notice to the comment; a second refusal replaces the first notice instead of stacking; a maintainer\'s label afterwards commits', async () => {
     await reviewedCheck();
     const reviewed = gh.comments('octo', 'shop', 7)[0]!.body;
+    const reportAt = gh.comments('octo', 'shop', 7)[0]!.updatedAt;
     const meta = parseCommentMetadata(reviewed);
     expect(meta).toMatchObject({ headSha: HEAD, runId: '1001' });
 
@@ -716,6 +720,18 @@ describe('refusals keep the report and its metadata (a triage user can label)', 
     expect(body).toContain('applied by triager, who has triage permission; accepting baselines needs write, maintain or admin');
     expect(gh.labels('octo', 'shop', 7)).toEqual([]);
 
+    // A second refusal, over the first one's notice: one refused job for both steps
+    // (docs/contributing.md, "What an Action start waits for, and what it spends").
+    await accept({ sender: 'visitor' });
+    const again = gh.comments('octo', 'shop', 7)[0]!.body;
+    expect(count(again, NOTICE)).toBe(1);
+    // Each notice says when the report under it was written: the check's, not the first notice's.
+    expect(again).toContain(`<!-- agent-replay:notice report-updated=${reportAt} -->`);
+    expect(count(again, 'Baselines not accepted')).toBe(1);
+    expect(ourComment()!.body).toContain('applied by visitor, who has read permission');
+    expect(again).not.toContain('triager');
+    expect(parseCommentMetadata(again)).toMatchObject({ headSha: HEAD, runId: '1001' });
+
     const accepted = await accept();
     expect(accepted.code, accepted.stdout).toBe(0);
     expect(gh.commits).toHaveLength(1);
@@ -725,21 +741,6 @@ describe('refusals keep the report and its metadata (a triage user can label)', 
     expect(after).not.toContain(NOTICE);
     expect(after).toContain(gh.commits[0]!.oid.slice(0, 7));
     expect(gh.violations).toEqual([]);
-  });
-
-  it('a second refusal replaces the first notice instead of stacking', async () => {
-    await reviewedCheck();
-    const reportAt = gh.comments('octo', 'shop', 7)[0]!.updatedAt;
-    await accept({ sender: 'triager' });
-    await accept({ sender: 'visitor' });
-    const raw = gh.comments('octo', 'shop', 7)[0]!.body;
-    expect(count(raw, NOTICE)).toBe(1);
-    // Each notice says when the report under it was written: the check's, not the first notice's.
-    expect(raw).toContain(`<!-- agent-replay:notice report-updated=${reportAt} -->`);
-    expect(count(raw, 'Baselines not accepted')).toBe(1);
-    expect(ourComment()!.body).toContain('applied by visitor, who has read permission');
-    expect(raw).not.toContain('triager');
-    expect(parseCommentMetadata(raw)).toMatchObject({ headSha: HEAD, runId: '1001' });
   });
 
   it('a comment-key that names no comment, while the check\'s comment is there under another key: the refusal names the input and its value', async () => {
@@ -790,7 +791,7 @@ describe('the check on the new head (workflow_dispatch)', () => {
     }
   });
 
-  it('dispatches the check workflow on the branch after the commit, and says so', async () => {
+  it('dispatches the check workflow on the branch after the commit, and says so; the dispatched check runs on the new head, finds the pull request from the branch and compares with the new baselines', async () => {
     gh.addWorkflow('octo', 'shop', 'agent-replay.yml');
     await reviewedCheck();
     const run = await accept({ inputs: { 'check-workflow': 'agent-replay.yml' } });
@@ -804,12 +805,9 @@ describe('the check on the new head (workflow_dispatch)', () => {
     expect(run.stdout).toContain('accept: dispatched agent-replay.yml on feature');
     expect(gh.violations).toEqual([]);
     expect(gh.responseViolations).toEqual([]);
-  });
 
-  it('the dispatched check runs on the new head, finds the pull request from the branch and compares with the new baselines', async () => {
-    gh.addWorkflow('octo', 'shop', 'agent-replay.yml');
-    await reviewedCheck();
-    await accept({ inputs: { 'check-workflow': 'agent-replay.yml' } });
+    // The check the dispatch started, after this very accept job
+    // (docs/contributing.md, "What an Action start waits for, and what it spends").
     const commit = gh.commits[0]!;
     const dispatched = gh.dispatches[0]!;
     // GitHub starts the run on the branch's head, which is now the baseline commit.
@@ -862,7 +860,7 @@ describe('the check on the new head (workflow_dispatch)', () => {
 });
 
 
-describe('a commit GitHub refuses, and a label after the acceptance', () => {
+describe('a commit GitHub refuses', () => {
   it.each([
     [
       'a ruleset or branch protection',
@@ -889,28 +887,6 @@ describe('a commit GitHub refuses, and a label after the acceptance', () => {
     expect(ourComment()!.body).toContain(`**Baselines not accepted.** ${message}`);
     expect(run.stdout).toContain(`::error::baselines not accepted: ${message}`);
     expect(run.outputs['commit-sha']).toBeUndefined();
-    expect(gh.violations).toEqual([]);
-  });
-
-  it('a label applied again after the acceptance (a second label event, a re-run of the job) is a no-op that says so', async () => {
-    await reviewedCheck();
-    const first = await accept();
-    expect(first.code).toBe(0);
-    const commit = gh.commits[0]!;
-    gh.addPull('octo', 'shop', { number: 7, headSha: commit.oid, headRef: 'feature' });
-    const accepted = gh.comments('octo', 'shop', 7)[0]!.body;
-    const second = await accept();
-    expect(second.code, second.stdout).toBe(0);
-    expect(gh.commits).toHaveLength(1);
-    expect(second.stdout).toContain(`accept: the replies of workflow run 1001 were already accepted in ${commit.oid.slice(0, 7)}, the pull request's head; nothing to do.`);
-    expect(second.stdout).not.toContain('::error::');
-    expect(gh.comments('octo', 'shop', 7)[0]!.body).toBe(accepted); // no "not accepted" notice over "accepted"
-    expect(gh.labels('octo', 'shop', 7)).toEqual([]);
-    // A push after the acceptance: the head moved past it, and the refusal says so as before.
-    gh.addPull('octo', 'shop', { number: 7, headSha: '4'.repeat(40), headRef: 'feature' });
-    const third = await accept();
-    expect(third.code).toBe(1);
-    expect(ourComment()!.body).toContain('head has moved since the run the comment shows (reviewed 1111111, head is now 4444444)');
     expect(gh.violations).toEqual([]);
   });
 });

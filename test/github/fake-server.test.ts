@@ -114,6 +114,24 @@ describe('fake GitHub: GraphQL documents are checked against the schema', () => 
     await octokit.graphql('query { viewer { login }').catch(() => undefined);
     expect(gh.violations[0]?.problems[0]).toMatch(/^GraphQL syntax: Syntax Error/);
   });
+
+  it('checks a document sent again as the first time: each sending of a wrong one is flagged, a right one is run with its own variables', async () => {
+    // A document is parsed and validated once per process (github-server.ts checkDocument).
+    const { gh, octokit } = await start();
+    for (let i = 0; i < 2; i++) await octokit.graphql('query { viewer { loginName } }').catch(() => undefined);
+    expect(gh.violations.map((v) => v.problems)).toEqual([
+      ['GraphQL validation: Cannot query field "loginName" on type "User". Did you mean "login"?'],
+      ['GraphQL validation: Cannot query field "loginName" on type "User". Did you mean "login"?'],
+    ]);
+    gh.addComment('o', 'r', 5, { body: 'first' });
+    const second = gh.addComment('o', 'r', 5, { body: 'second' });
+    gh.editComment(second.id, 'edited');
+    const query = 'query agentReplayCommentEdit($id: ID!) { node(id: $id) { ... on IssueComment { lastEditedAt } } }';
+    const edits = [];
+    for (const id of [second.id - 1, second.id]) edits.push(await octokit.graphql<{ node: { lastEditedAt: string | null } }>(query, { id: `IC_${id}` }));
+    expect(edits.map((e) => e.node.lastEditedAt === null)).toEqual([true, false]);
+    expect(gh.violations).toHaveLength(2);
+  });
 });
 
 describe('OpenApiSpec', () => {
