@@ -57,7 +57,8 @@
 //   decodes base64 contents, applies deletions, moves the head; `commits` records each commit with
 //   its additions (decoded text) and deletions. GraphQL `repository { ref(qualifiedName) { target } }`
 //   answers the branch's head commit (oid, message, parents, history). `moveBranch` simulates a push
-//   by someone else (an unknown head), `pushOnTop` one on top of the head (history keeps what is under);
+//   by someone else (an unknown head), `pushOnTop` one on top of the head (history keeps what is under;
+//   an id the fake already knows, such as the reviewed head, is refused);
 //   `refuseCommits` makes the branch refuse commits (a protected branch, a ruleset).
 // - Pagination: list endpoints honour per_page (default 30, max 100) and page, with Link headers.
 
@@ -438,12 +439,36 @@ export class FakeGitHub {
     this.commitRefusals.set(branchKey(repoWithOwner, branch), error);
   }
 
-  /** Someone else pushed a commit on top of the branch's head (its history keeps what was under it). */
+  /**
+   * Someone else pushed a commit on top of the branch's head (its history keeps what was under it).
+   * `headOid` must be new: an id the fake already knows (a branch's head, a pull request's or a
+   * run's head, a commit made or pushed, or one under them) is refused, so that no test passes by a
+   * push that is the reviewed head again, or that loops the history back on itself.
+   */
   pushOnTop(repoWithOwner: string, branch: string, headOid: string, headline = 'Fix a typo'): void {
     const b = this.branches.get(branchKey(repoWithOwner, branch));
     if (!b) throw new Error(`fake-github: no branch ${repoWithOwner}:${branch}`);
+    const known = this.knownCommit(headOid);
+    if (known !== null) throw new Error(`fake-github: pushOnTop(${repoWithOwner}:${branch}, ${headOid}): that id is already ${known}; give the pushed commit an id of its own`);
     this.pushes.set(headOid, { parent: b.head, headline });
     b.head = headOid;
+  }
+
+  /** What the fake already knows `oid` as, in words, or null for an id it has never seen. */
+  private knownCommit(oid: string): string | null {
+    const id = oid.toLowerCase();
+    for (const [k, b] of this.branches) if (b.head.toLowerCase() === id) return `the head of the branch ${k}`;
+    for (const [k, p] of this.pulls) if (p.headSha.toLowerCase() === id) return `the head of pull request ${k}`;
+    for (const r of this.runs.values()) if (r.headSha.toLowerCase() === id) return `the head commit of workflow run ${r.id}`;
+    for (const c of this.commits) {
+      if (c.oid.toLowerCase() === id) return `the commit made on ${c.repo}:${c.branch} ("${c.headline}")`;
+      if (c.parent.toLowerCase() === id) return `the parent of the commit made on ${c.repo}:${c.branch} ("${c.headline}")`;
+    }
+    for (const [pushed, { parent }] of this.pushes) {
+      if (pushed.toLowerCase() === id) return 'a commit pushed on top before (pushOnTop)';
+      if (parent.toLowerCase() === id) return 'the parent of a commit pushed on top before (pushOnTop)';
+    }
+    return null;
   }
 
   /** Someone else pushed: the head moves, the files stay. */
