@@ -61,6 +61,8 @@
 //   an id the fake already knows, such as the reviewed head, is refused);
 //   `refuseCommits` makes the branch refuse commits (a protected branch, a ruleset).
 // - Pagination: list endpoints honour per_page (default 30, max 100) and page, with Link headers.
+//   `maxPerPage` (default 100, GitHub's own cap) lowers that cap: a test reaches a client's page bound
+//   (30 pages of comments: src/github/api.ts, MAX_COMMENT_PAGES) with 31 comments, not 3,001.
 
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -259,6 +261,8 @@ export class FakeGitHub {
   readonly token: string;
   readonly viewer: FakeUser;
   graphqlViewerLogin: string | null;
+  /** The most items a list page holds, whatever per_page asks (GitHub's cap is 100): lower, bounds are reached cheaply. */
+  maxPerPage = 100;
 
   private server: Server | null = null;
   private origin = '';
@@ -772,7 +776,7 @@ export class FakeGitHub {
 
   /** Serves one page of `items` with GitHub's per_page / page semantics and Link header. */
   private page<T>(ctx: RequestContext, items: readonly T[], toJson: (item: T) => unknown): Reply & { body: unknown[] } {
-    const perPage = Math.min(100, Math.max(1, Number(ctx.query.get('per_page') ?? 30)));
+    const perPage = Math.min(this.maxPerPage, 100, Math.max(1, Number(ctx.query.get('per_page') ?? 30)));
     const page = Math.max(1, Number(ctx.query.get('page') ?? 1));
     const last = Math.max(1, Math.ceil(items.length / perPage));
     const slice = items.slice((page - 1) * perPage, page * perPage).map(toJson);
