@@ -130,6 +130,23 @@ describe('--dir written with backslashes (a path typed on Windows) on macOS or L
   });
 });
 
+describe('--dir written with backslashes, naming no folder with slashes either', () => {
+  it.skipIf(sep !== '/')('says both: no such folder, and a backslash separates nothing here; not a bare "no fixtures folder" under the backslashed name', async () => {
+    const cwd = await tempDir('agent-replay-backslash-');
+    for (const argv of [['validate'], ['run', '--agent-url', 'http://127.0.0.1:9/api/chat'], ['accept', '--results', 'r.json'], ['calibrate']]) {
+      const r = await cli([...argv, '--dir', 'bots\\.agent-replay'], cwd);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr, argv.join(' ')).toContain(
+        "error: bots\\.agent-replay: no folder named 'bots\\.agent-replay' here, nor bots/.agent-replay: on this system a backslash is part of a folder's name, not a separator\n  fix: give --dir the suite folder with slashes, as in bots/.agent-replay (the dir input in the Action); none yet? npx agent-replay init --dir bots/.agent-replay writes one\n",
+      );
+      expect(r.stderr, argv.join(' ')).not.toContain('no fixtures folder');
+    }
+    // Without a backslash, a folder that is not there is said as before.
+    const plain = await cli(['validate', '--dir', 'bots/.agent-replay'], cwd);
+    expect(plain.stderr).toContain('no fixtures folder: bots/.agent-replay/fixtures does not exist');
+  });
+});
+
 describe('a response.reply path of one\'s own that is not in the answer', () => {
   it('names the last part of the path that is there and its keys, so that the path to write shows', async () => {
     const agent = await serve(() => ({ json: { data: { answer: 'Returns within 30 days.' } } }));
