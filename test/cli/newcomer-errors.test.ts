@@ -160,6 +160,30 @@ describe('a response.reply path of one\'s own that is not in the answer', () => 
     // The cause names the line of config.yml that sets the path, as other configuration messages do.
     expect(r.stdout).toContain('no reply at "data.text" in the agent\'s answers: check agent.preset, or agent.response.reply at .agent-replay/config.yml:6');
   });
+
+  it('an NDJSON answer: names the path as written (not the joined "reply" it is read into) and its line', async () => {
+    const agent = await serve(() => ({ headers: { 'content-type': 'application/x-ndjson' }, body: '{"data":{"answer":"Returns"}}\n{"data":{"answer":" within 30 days."}}\n' }));
+    const config = agentConfig(agent.url, '  request: { body: { input: "{{message}}" } }\n  response: { reply: data.text }\n');
+    const cwd = await makeProject({ config, fixtures: { 'a.yml': 'label: refund\nmessage: Can I get my money back?\n' } });
+    const r = await cli(['run'], cwd);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(
+      'message turn: response has no string at "data.text" on any of its NDJSON lines (the last line is an object (keys: data): "data" is an object (keys: answer), with no "text"); agent.response.reply is set at .agent-replay/config.yml:6',
+    );
+    expect(r.stdout).toContain('no reply at "data.text" in the agent\'s answers: check agent.preset, or agent.response.reply at .agent-replay/config.yml:6');
+    expect(r.stdout).not.toContain('no string at "reply"');
+  });
+
+  it('an event stream with no text: says the path of config.yml\'s line is not what is read from a stream', async () => {
+    const agent = await serve(() => ({ headers: { 'content-type': 'text/event-stream' }, body: 'data: {"type":"start"}\n\ndata: {"type":"finish"}\n\ndata: [DONE]\n\n' }));
+    const config = agentConfig(agent.url, '  request: { body: { input: "{{message}}" } }\n  response: { reply: data.text }\n');
+    const cwd = await makeProject({ config, fixtures: { 'a.yml': 'label: refund\nmessage: Can I get my money back?\n' } });
+    const r = await cli(['run'], cwd);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(
+      'message turn: no reply text and no tool call could be read from the stream (a vercel-ai stream, 2 events: start, finish); agent.response.reply, set at .agent-replay/config.yml:6, is not read from an event stream, whose text is read by its format',
+    );
+  });
 });
 
 describe('init from a subfolder of a git repository', () => {
