@@ -28,6 +28,11 @@ export interface AgentMapping {
   reply: string;
   /** Where config.yml sets `agent.response.reply` to `path` ("config.yml:12"): named when no reply is there. */
   replyAt?: { path: string; at: string };
+  /**
+   * An NDJSON answer's mapping (src/agent/http-client.ts, onLastLine): the reply path as configured,
+   * applied to each line, while `reply` reads the lines' joined strings; named when no line has one.
+   */
+  replyPerLine?: string;
   conversation: string | null;
   stage: string | null;
   ended: string | null;

@@ -8,15 +8,16 @@
 import * as core from '@actions/core';
 import * as log from './log.js';
 import { agreementReport, compareRuns, timingsOf } from '../evaluate/index.js';
-import type { ArtifactInfo, GitHubApi, WorkflowRunSummary } from '../github/api.js';
+import { MAX_COMMENT_PAGES, type ArtifactInfo, type GitHubApi, type WorkflowRunSummary } from '../github/api.js';
 import { isGitHubError } from '../github/errors.js';
 import { gitHubFailure } from './github-words.js';
-import { findStickyComment } from '../github/sticky.js';
+import { commentPastBound, findStickyComment } from '../github/sticky.js';
 import { hasMarker, parseCommentMetadata } from '../report/index.js';
 import type { PreviousRunView, TrendPoint, TrendView } from '../report/context.js';
 import type { LatencyThresholds, RunRecord } from '../types.js';
 import type { ActionContext } from './context.js';
 import { downloadProblem, downloadRunRecord } from './download.js';
+import { docsUrl } from '../version.js';
 
 /** At most this many runs of the default branch make the trend (and so at most this many downloads). */
 const TREND_RUNS = 10;
@@ -37,8 +38,16 @@ function why(e: unknown): string {
 export async function previousRun(github: GitHubApi, ctx: ActionContext, marker: string, run: RunRecord, latency?: LatencyThresholds): Promise<PreviousRunView | null> {
   if (ctx.pull === null) return null;
   try {
-    const [viewer, { comments }] = await Promise.all([github.viewerLogin(), github.listIssueComments(ctx.owner, ctx.repo, ctx.pull.number)]);
+    const [viewer, { comments, more }] = await Promise.all([github.viewerLogin(), github.listIssueComments(ctx.owner, ctx.repo, ctx.pull.number)]);
     const comment = findStickyComment(comments, viewer, marker, hasMarker);
+    if (comment === null && more) {
+      // Its comment, which names the previous run, is past the comments read: said, never silent.
+      const most = (MAX_COMMENT_PAGES * 100).toLocaleString('en-US');
+      log.info(
+        `since the previous run: not compared: ${commentPastBound(ctx.pull.number)}, and it names the previous run. The bound is fixed; to compare, download the results artifacts of both runs and run agent-replay compare BEFORE.json AFTER.json (${docsUrl('evaluations.md', 'Compare')})`,
+      );
+      return { runId: null, unavailable: `the comment naming it is not among the pull request's oldest ${most} comments, the most read` };
+    }
     const meta = comment ? parseCommentMetadata(comment.body) : null;
     if (meta === null || meta.runId === null || meta.artifactName === null) return null;
     const d = await downloadRunRecord(github, { owner: ctx.owner, repo: ctx.repo, runId: Number(meta.runId), artifact: meta.artifactName });

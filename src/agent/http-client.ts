@@ -528,7 +528,7 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
       if (decoded.read === undefined) return failed('http', decoded.error);
       // A welcome turn may legitimately say nothing, as a welcome whose body holds no reply.
       if (turn === 'welcome') return asRead(decoded.read, DECODED_MAPPING);
-      return { ok: false, errorKind: 'missing_reply', error: `${name}: ${decoded.error}`, unread: readWithoutReply(decoded.read, DECODED_MAPPING) };
+      return { ok: false, errorKind: 'missing_reply', error: `${name}: ${decoded.error}${streamIgnoresReplyPath(mapping)}`, unread: readWithoutReply(decoded.read, DECODED_MAPPING) };
     }
     return asRead(decoded.value, DECODED_MAPPING);
   }
@@ -556,6 +556,15 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
   return asRead(decoded.value, { ...mapping, decode: undefined });
 }
 
+/**
+ * For a stream with no reply: config.yml's `agent.response.reply`, when it sets one, is not what
+ * failed, since an event stream is read by its format, never by that path (docs/presets.md,
+ * "Streamed replies"); said with its line, so that the path is not taken for the cause.
+ */
+function streamIgnoresReplyPath(mapping: AgentMapping): string {
+  return mapping.replyAt === undefined ? '' : `; agent.response.reply, set at ${mapping.replyAt.at}, is not read from an event stream, whose text is read by its format`;
+}
+
 /** A decoded body as its paths read it: the value, the mapping that reads it, and its tokens. */
 function asRead(value: DecodedReply, mapping: AgentMapping): TurnResult {
   return { ok: true, json: value, mapping: readDecoded(mapping, value), usage: value.usage ?? NO_USAGE };
@@ -578,6 +587,7 @@ function onLastLine(mapping: AgentMapping): AgentMapping {
     ...mapping,
     decode: undefined,
     reply: 'reply',
+    replyPerLine: mapping.reply,
     conversation: on(mapping.conversation),
     stage: on(mapping.stage),
     ended: on(mapping.ended),

@@ -46,9 +46,15 @@ export function mapResponse(json: unknown, mapping: AgentMapping): MapResult {
  * `{choices: []}`), the last part that is there and what it holds in place of the next one, so
  * that the path to write is in the message (docs/presets.md, "Any JSON API").
  */
-export function noReplyAt(json: unknown, path: string, found: unknown, mapping?: Pick<AgentMapping, 'replyAt'>): string {
+export function noReplyAt(json: unknown, path: string, found: unknown, mapping?: Pick<AgentMapping, 'replyAt' | 'replyPerLine'>): string {
+  // An NDJSON answer: the path as configured, read on each line (`json` is {reply, last}).
+  const perLine = mapping?.replyPerLine;
   // The line of config.yml that sets this path, when it does (a preset's own path has none).
-  const at = mapping?.replyAt !== undefined && mapping.replyAt.path === path ? `; agent.response.reply is set at ${mapping.replyAt.at}` : '';
+  const at = mapping?.replyAt !== undefined && mapping.replyAt.path === (perLine ?? path) ? `; agent.response.reply is set at ${mapping.replyAt.at}` : '';
+  if (perLine !== undefined) {
+    const last = json !== null && typeof json === 'object' ? (json as { last?: unknown }).last : undefined;
+    return `response has no string at "${perLine}" on any of its NDJSON lines (the last line is ${describeShape(last)}${stoppedAt(last, perLine)})${at}`;
+  }
   return `response has no string at "${path}" (found ${describeFound(found)}${found === undefined ? stoppedAt(json, path) : ''}; the response is ${describeShape(json)})${at}`;
 }
 

@@ -24,9 +24,10 @@ export interface AcceptanceView {
 
 /**
  * The run the sticky comment showed before this one, compared with this run (compareRuns), or the
- * reason it could not be read (its artifact expired, for example): one calm line then.
+ * reason it could not be read (its artifact expired, for example): one calm line then. `runId` is
+ * null when the run is not known (the comment naming it is past the comments read).
  */
-export type PreviousRunView = { runId: string; comparison: Comparison } | { runId: string; unavailable: string };
+export type PreviousRunView = { runId: string; comparison: Comparison } | { runId: string | null; unavailable: string };
 
 /** One recorded run of the default branch (check mode on `push`), for the trend. */
 export interface TrendPoint {

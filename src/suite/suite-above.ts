@@ -2,7 +2,8 @@
 // from a subfolder of the repository (`cd src && npx agent-replay run`). Said, with the fix (run
 // from that folder, or --dir), instead of "no fixtures folder ... init"; the suite above is never
 // read or run in its place (docs/troubleshooting.md, "Configuration errors"). So is one named with
-// backslashes (`--dir bots\shop`, typed on Windows) on macOS or Linux, where they separate nothing.
+// backslashes (`--dir bots\shop`, typed on Windows) on macOS or Linux, where they separate nothing,
+// whether or not the folder with slashes is there.
 
 import { statSync } from 'node:fs';
 import path from 'node:path';
@@ -65,7 +66,7 @@ export function suiteAboveIssue(cwd: string, dir: string, shown: string): Config
     };
   }
   const above = suiteAbove(cwd, dir);
-  if (above === null) return null;
+  if (above === null) return backslashedNowhere(cwd, dir, shown);
   const slash = (p: string): string => p.split(path.sep).join('/');
   const up = slash(path.relative(path.resolve(cwd), above.folder));
   const suite = slash(path.relative(path.resolve(cwd), above.suite));
@@ -75,5 +76,23 @@ export function suiteAboveIssue(cwd: string, dir: string, shown: string): Config
     column: null,
     message: `no suite folder here (${slash(path.resolve(cwd))}), but a parent folder holds one: ${suite}; it was not read`,
     fix: `run from ${shellWord(slash(above.folder))} (cd ${shellWord(up)}), where ${shown} is, or give --dir ${shellWord(suite)} (the dir input in the Action)`,
+  };
+}
+
+/**
+ * A suite folder named with backslashes on a system whose separator is `/`, where neither that name
+ * nor the one with slashes is there: both said, the folder missing and the backslash that separates
+ * nothing here, instead of a bare "no fixtures folder" under the backslashed name; null otherwise.
+ */
+function backslashedNowhere(cwd: string, dir: string, shown: string): ConfigIssue | null {
+  if (path.sep !== '/' || !dir.includes('\\')) return null;
+  const slashed = dir.split('\\').join('/');
+  if (exists(path.resolve(cwd, dir)) || exists(path.resolve(cwd, slashed))) return null;
+  return {
+    file: shown,
+    line: null,
+    column: null,
+    message: `no folder named ${shellWord(dir)} here, nor ${shellWord(slashed)}: on this system a backslash is part of a folder's name, not a separator`,
+    fix: `give --dir the suite folder with slashes, as in ${shellWord(slashed)} (the dir input in the Action); none yet? npx agent-replay init --dir ${shellWord(slashed)} writes one`,
   };
 }

@@ -751,6 +751,25 @@ describe('refusals keep the report and its metadata (a triage user can label)', 
     expect(run.stdout).toContain('set the comment-key input of the accept job to "agent-replay"');
   });
 
+  it('past the 3,000 comments it reads, without the check\'s comment among them: refused with the steps to accept in a clone; no notice is posted past them', async () => {
+    // Pages of one comment: the 30 pages read (src/github/api.ts, MAX_COMMENT_PAGES) end before the
+    // 31st comment, as 30 pages of 100 end before the 3,001st.
+    gh.maxPerPage = 1;
+    gh.addComments('octo', 'shop', 7, 31, { login: 'bob', type: 'User' });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    const past = 'pull request #7 has more than 3,000 comments and agent-replay reads its oldest 3,000 (where its comment is, written at the first check): its comment is not among them';
+    expect(run.stdout).toContain(
+      `${past}, so the reviewed run cannot be found, and nothing was written. Accept in a clone instead: download the results artifact of the reviewed check run, then run agent-replay accept --results <its results.json> (${docsUrl('cli.md', 'What each command does')}) and push.`,
+    );
+    // The notice would land past the comments read too, and be posted again by every refusal.
+    expect(run.stdout).toContain(`::warning::comment: the notice was not added: ${past}`);
+    expect(gh.requests.filter((r) => r.method !== 'GET' && r.path !== '/graphql').map((r) => `${r.method} ${r.path}`)).toEqual(['DELETE /repos/octo/shop/issues/7/labels/accept-baseline']);
+    expect(gh.comments('octo', 'shop', 7)).toHaveLength(31);
+    expect(gh.commits).toHaveLength(0);
+    expect(gh.violations).toEqual([]);
+  });
+
   it('with no comment yet, posts a notice that names no run, and the next check run replaces it', async () => {
     const refused = await accept({ sender: 'triager' });
     expect(refused.code).toBe(1);

@@ -270,6 +270,24 @@ describe('check mode, end to end', () => {
     expect(gh.comments('octo', 'shop', 7)).toHaveLength(0);
   });
 
+  it('past the 3,000 comments it reads, without its own among them: posts none (each run would post another), says why in a warning, keeps the results', async () => {
+    // Pages of one comment: the 30 pages read (src/github/api.ts, MAX_COMMENT_PAGES) end before the
+    // 31st comment, as 30 pages of 100 end before the 3,001st.
+    gh.maxPerPage = 1;
+    gh.addComments('octo', 'shop', 7, 31, { login: 'bob', type: 'User' });
+    const run = await check({ inputs: { 'fail-on': 'none' } });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.outputs['comment-status']).toBe('failed');
+    expect(run.stdout).toContain(
+      '::warning::comment: not posted: pull request #7 has more than 3,000 comments and agent-replay reads its oldest 3,000 (where its comment is, written at the first check): its comment is not among them, so no new one was posted (each run would post another). The results are in the job summary and the artifact.',
+    );
+    expect(gh.requests.filter((r) => r.method !== 'GET' && r.path !== '/graphql')).toEqual([]);
+    expect(gh.comments('octo', 'shop', 7).filter((c) => c.user.login === 'github-actions[bot]')).toEqual([]);
+    expect(existsSync(run.outputs['results-path'] as string)).toBe(true);
+    expect(run.summary).toContain('refund-policy');
+    expect(gh.violations).toEqual([]);
+  });
+
   it('a 429 from GitHub is waited out as its Retry-After asks, and the wait is said in the job log', async () => {
     gh.failNext({ method: 'POST', path: '/repos/{owner}/{repo}/issues/{issue_number}/comments', status: 429, body: { message: 'Too many requests' }, headers: { 'retry-after': '3' } });
     const run = await check({ inputs: { 'fail-on': 'none' } });

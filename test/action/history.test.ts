@@ -13,6 +13,7 @@ import { artifactZip } from '../support/zip.js';
 import { HEAD, makeWorkspace, pullPayload, runAction, useServers, type ActionRun } from './harness.js';
 import { fixture, run as record } from '../report/fixtures.js';
 import { githubHtml, visibleText } from '../report/helpers.js';
+import { docsUrl } from '../../src/version.js';
 
 // The agent's replies, changed between runs by the tests.
 let replies: Record<string, string> = {};
@@ -127,6 +128,21 @@ describe('since the previous run', () => {
     expect(comment()).toContain('_Since the previous run: not compared (the results artifact is missing)._');
     expect(second.stdout).not.toMatch(/::(warning|error)::since the previous run/);
     expect(gh.violations).toEqual([]);
+  });
+
+  it('a comment past the 3,000 comments read: one log line naming the bound and how to compare, and one calm line in the summary', async () => {
+    // Pages of one comment: the 30 pages read (src/github/api.ts, MAX_COMMENT_PAGES) end before the
+    // 31st comment, as 30 pages of 100 end before the 3,001st.
+    gh.maxPerPage = 1;
+    gh.addComments('octo', 'shop', 7, 31, { login: 'bob', type: 'User' });
+    replies = SECOND;
+    const run = await check(1002);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain(
+      `since the previous run: not compared: pull request #7 has more than 3,000 comments and agent-replay reads its oldest 3,000 (where its comment is, written at the first check): its comment is not among them, and it names the previous run. The bound is fixed; to compare, download the results artifacts of both runs and run agent-replay compare BEFORE.json AFTER.json (${docsUrl('evaluations.md', 'Compare')})`,
+    );
+    expect(run.stdout).not.toMatch(/::(warning|error)::since the previous run/);
+    expect(run.summary).toContain("_Since the previous run: not compared (the comment naming it is not among the pull request's oldest 3,000 comments, the most read)._");
   });
 
   it('a GitHub error while looking it up is a warning, and the comment still posts', async () => {

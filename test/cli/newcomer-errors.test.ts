@@ -130,6 +130,23 @@ describe('--dir written with backslashes (a path typed on Windows) on macOS or L
   });
 });
 
+describe('--dir written with backslashes, naming no folder with slashes either', () => {
+  it.skipIf(sep !== '/')('says both: no such folder, and a backslash separates nothing here; not a bare "no fixtures folder" under the backslashed name', async () => {
+    const cwd = await tempDir('agent-replay-backslash-');
+    for (const argv of [['validate'], ['run', '--agent-url', 'http://127.0.0.1:9/api/chat'], ['accept', '--results', 'r.json'], ['calibrate']]) {
+      const r = await cli([...argv, '--dir', 'bots\\.agent-replay'], cwd);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr, argv.join(' ')).toContain(
+        "error: bots\\.agent-replay: no folder named 'bots\\.agent-replay' here, nor bots/.agent-replay: on this system a backslash is part of a folder's name, not a separator\n  fix: give --dir the suite folder with slashes, as in bots/.agent-replay (the dir input in the Action); none yet? npx agent-replay init --dir bots/.agent-replay writes one\n",
+      );
+      expect(r.stderr, argv.join(' ')).not.toContain('no fixtures folder');
+    }
+    // Without a backslash, a folder that is not there is said as before.
+    const plain = await cli(['validate', '--dir', 'bots/.agent-replay'], cwd);
+    expect(plain.stderr).toContain('no fixtures folder: bots/.agent-replay/fixtures does not exist');
+  });
+});
+
 describe('a response.reply path of one\'s own that is not in the answer', () => {
   it('names the last part of the path that is there and its keys, so that the path to write shows', async () => {
     const agent = await serve(() => ({ json: { data: { answer: 'Returns within 30 days.' } } }));
@@ -142,6 +159,30 @@ describe('a response.reply path of one\'s own that is not in the answer', () => 
     );
     // The cause names the line of config.yml that sets the path, as other configuration messages do.
     expect(r.stdout).toContain('no reply at "data.text" in the agent\'s answers: check agent.preset, or agent.response.reply at .agent-replay/config.yml:6');
+  });
+
+  it('an NDJSON answer: names the path as written (not the joined "reply" it is read into) and its line', async () => {
+    const agent = await serve(() => ({ headers: { 'content-type': 'application/x-ndjson' }, body: '{"data":{"answer":"Returns"}}\n{"data":{"answer":" within 30 days."}}\n' }));
+    const config = agentConfig(agent.url, '  request: { body: { input: "{{message}}" } }\n  response: { reply: data.text }\n');
+    const cwd = await makeProject({ config, fixtures: { 'a.yml': 'label: refund\nmessage: Can I get my money back?\n' } });
+    const r = await cli(['run'], cwd);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(
+      'message turn: response has no string at "data.text" on any of its NDJSON lines (the last line is an object (keys: data): "data" is an object (keys: answer), with no "text"); agent.response.reply is set at .agent-replay/config.yml:6',
+    );
+    expect(r.stdout).toContain('no reply at "data.text" in the agent\'s answers: check agent.preset, or agent.response.reply at .agent-replay/config.yml:6');
+    expect(r.stdout).not.toContain('no string at "reply"');
+  });
+
+  it('an event stream with no text: says the path of config.yml\'s line is not what is read from a stream', async () => {
+    const agent = await serve(() => ({ headers: { 'content-type': 'text/event-stream' }, body: 'data: {"type":"start"}\n\ndata: {"type":"finish"}\n\ndata: [DONE]\n\n' }));
+    const config = agentConfig(agent.url, '  request: { body: { input: "{{message}}" } }\n  response: { reply: data.text }\n');
+    const cwd = await makeProject({ config, fixtures: { 'a.yml': 'label: refund\nmessage: Can I get my money back?\n' } });
+    const r = await cli(['run'], cwd);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(
+      'message turn: no reply text and no tool call could be read from the stream (a vercel-ai stream, 2 events: start, finish); agent.response.reply, set at .agent-replay/config.yml:6, is not read from an event stream, whose text is read by its format',
+    );
   });
 });
 

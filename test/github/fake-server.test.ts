@@ -180,3 +180,27 @@ describe('fake GitHub: something that happens while a request is answered (onNex
     expect(gh.violations).toEqual([]);
   });
 });
+
+describe('fake GitHub: pushOnTop takes a commit id of its own', () => {
+  it('refuses an id it already knows (the reviewed head, a commit made, a push before): no test passes by a collision', async () => {
+    const { gh, octokit } = await start();
+    const HEAD = '1'.repeat(40);
+    gh.addPull('o', 'r', { number: 7, headSha: HEAD, headRef: 'feature' });
+    gh.addWorkflowRun('o', 'r', { id: 1001, headSha: '5'.repeat(40) });
+    const made = (await octokit.graphql(
+      'mutation m($input: CreateCommitOnBranchInput!) { createCommitOnBranch(input: $input) { commit { oid } } }',
+      { input: { branch: { repositoryNameWithOwner: 'o/r', branchName: 'feature' }, expectedHeadOid: HEAD, message: { headline: 'Accept' }, fileChanges: { additions: [{ path: 'a.json', contents: 'e30=' }] } } },
+    )) as { createCommitOnBranch: { commit: { oid: string } } };
+    const oid = made.createCommitOnBranch.commit.oid;
+    expect(() => gh.pushOnTop('o/r', 'feature', HEAD)).toThrow(`fake-github: pushOnTop(o/r:feature, ${HEAD}): that id is already the head of pull request o/r#7; give the pushed commit an id of its own`);
+    expect(() => gh.pushOnTop('o/r', 'feature', oid.toUpperCase())).toThrow(/that id is already the head of the branch o\/r:feature/);
+    expect(() => gh.pushOnTop('o/r', 'feature', '5'.repeat(40))).toThrow(/that id is already the head commit of workflow run 1001/);
+    gh.pushOnTop('o/r', 'feature', '4'.repeat(40));
+    expect(() => gh.pushOnTop('o/r', 'feature', oid)).toThrow(/that id is already the commit made on o\/r:feature \("Accept"\)/);
+    expect(() => gh.pushOnTop('o/r', 'feature', '4'.repeat(40))).toThrow(/that id is already the head of the branch o\/r:feature/);
+    gh.moveBranch('o/r', 'feature', '6'.repeat(40));
+    expect(() => gh.pushOnTop('o/r', 'feature', '4'.repeat(40))).toThrow(/that id is already a commit pushed on top before \(pushOnTop\)/);
+    expect(gh.branch('o/r', 'feature')?.head).toBe('6'.repeat(40));
+    expect(gh.violations).toEqual([]);
+  });
+});

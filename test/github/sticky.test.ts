@@ -59,7 +59,9 @@ describe('upsertStickyComment', () => {
 
   it('reads at most 30 pages: past them, without our comment, posts none (each run would post another) and says why', async () => {
     h = await startHarness();
-    h.gh.addComments(O, R, PR, 3001, { login: 'reviewer', type: 'User' }, (i) => `looks good ${i}`);
+    // Pages of one comment: the 30 pages are read past with 31 comments, as with 3,001 in pages of 100.
+    h.gh.maxPerPage = 1;
+    h.gh.addComments(O, R, PR, 31, { login: 'reviewer', type: 'User' }, (i) => `looks good ${i}`);
     const error = await upsert(withMarker('report')).then(
       () => null,
       (e: unknown) => e,

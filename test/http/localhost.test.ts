@@ -1,9 +1,13 @@
 // `http://localhost:PORT` reaches an agent (or a judge) listening on either loopback family only,
 // whatever this machine's /etc/hosts says localhost is (src/http/localhost.ts), and a localhost
 // with both families closed is still named as refused (docs/troubleshooting.md, "The agent").
+// The servers' ports are below the system's ephemeral range (quietPort): a port given for port 0
+// on one family is free on the other, where any process's next server on port 0 could be given it,
+// and the client, trying 127.0.0.1 first, would reach that server instead of the one on ::1.
 
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';
 import { instantClock, waitForAgent } from '../../src/agent/ready.js';
@@ -15,22 +19,73 @@ import type { Clock } from '../../src/types.js';
 const clock: Clock = { now: () => 0, sleep: async () => undefined };
 const ANSWER = JSON.stringify({ reply: 'Within 30 days.', choices: [{ index: 0, message: { role: 'assistant', content: '{"score": 1, "rationale": "ok"}' } }] });
 
-/** A server on one loopback address only; null when this machine has no such address. */
+/**
+ * Ports the system never hands out for port 0 (nor as a client's source port), below its ephemeral
+ * range (Linux 32768-60999 unless changed; macOS and Windows 49152-65535): a server on one family
+ * at such a port has the same port closed on the other family, where a server listening on port 0
+ * of any process on this machine could otherwise be given it.
+ */
+function quietPorts(): { from: number; to: number } | null {
+  let low = 32768;
+  try {
+    low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+  } catch {
+    // Not Linux: the others' ranges start at 49152.
+  }
+  const from = 10000;
+  const to = Math.min(low, 32768);
+  return to - from >= 1000 ? { from, to } : null;
+}
+
+/** Listens on `port` of `host`: the server, or the error code (EADDRINUSE, EADDRNOTAVAIL). */
+function listenAt(server: Server | NetServer, port: number, host: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    const failed = (e: NodeJS.ErrnoException): void => resolve(e.code ?? 'error');
+    server.once('error', failed);
+    server.listen(port, host, () => {
+      server.off('error', failed);
+      resolve(null);
+    });
+  });
+}
+
+/**
+ * A port below the ephemeral range free on both loopback families now, tried from a start of this
+ * process's own (another test process tries others), or 0 when none is (the system picks).
+ */
+async function quietPort(): Promise<number> {
+  const range = quietPorts();
+  if (range === null) return 0;
+  const span = range.to - range.from;
+  for (let i = 0; i < 50; i++) {
+    const port = range.from + ((process.pid * 7919 + i * 104729) % span);
+    const v4 = createServer();
+    const v6 = createServer();
+    const free = (await listenAt(v4, port, '127.0.0.1')) === null && ((await listenAt(v6, port, '::1')) ?? 'EADDRNOTAVAIL') !== 'EADDRINUSE';
+    await Promise.all([v4, v6].map((s) => new Promise<void>((resolve) => (s.listening ? s.close(() => resolve()) : resolve()))));
+    if (free) return port;
+  }
+  return 0;
+}
+
+/**
+ * A server on one loopback address only; null when this machine has no such address. Its port is
+ * one the system hands out to no one (quietPort): on the other family it stays closed, as the
+ * tests need, instead of being given to some other process's server listening on port 0.
+ */
 async function listenOn(host: '127.0.0.1' | '::1'): Promise<Server | null> {
   const server = createHttpServer((req, res) => {
     req.resume();
     req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(ANSWER));
   });
-  return new Promise((resolve) => {
-    server.once('error', () => resolve(null));
-    server.listen(0, host, () => resolve(server));
-  });
+  return (await listenAt(server, await quietPort(), host)) === null ? server : null;
 }
 
 const portOf = (s: Server): number => (s.address() as AddressInfo).port;
 const close = (s: Server | null): Promise<void> => new Promise((resolve) => (s === null ? resolve() : s.close(() => resolve())));
 
-const [v4, v6] = await Promise.all([listenOn('127.0.0.1'), listenOn('::1')]);
+const v4 = await listenOn('127.0.0.1');
+const v6 = await listenOn('::1');
 const HAS_IPV6 = v6 !== null;
 afterAll(async () => {
   await Promise.all([close(v4), close(v6)]);
@@ -77,11 +132,22 @@ describe('localhost: both loopback families', () => {
     expect(await reach(portOf(v6 as Server))).toEqual({ agent: 'Within 30 days.', ready: 'HTTP 200', judge: 'score 1' });
   });
 
+  it('the servers\' ports are below the ephemeral range: no server another process starts on port 0 can take the other family\'s side of them', () => {
+    const range = quietPorts();
+    if (range === null) return; // an ephemeral range that leaves no room below it: the system picks
+    for (const server of [v4, v6]) if (server !== null) expect(portOf(server)).toBeLessThan(range.to);
+  });
+
   it('localhost with both families closed: each client says the connection was refused', async () => {
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const port = (probe.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    // A port the system hands out to no one, free on both families (quietPort): not one a closed
+    // server on port 0 had, which the system may give the next server that asks, on either family.
+    let port = await quietPort();
+    if (port === 0) {
+      const probe = createServer();
+      await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+      port = (probe.address() as AddressInfo).port;
+      await new Promise<void>((resolve) => probe.close(() => resolve()));
+    }
     const got = await reach(port);
     expect(got.agent).toMatch(/^message turn: could not reach the agent after 1 attempt: connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
     expect(got.ready).toMatch(/^agent not ready after 1 s: \d+ polls \(GET\), the last one got connection refused \(ECONNREFUSED\);/);

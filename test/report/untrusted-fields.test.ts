@@ -4,13 +4,15 @@
 // with GitHub's own parser (cmark-gfm) or printed as the CLI prints it.
 
 import { describe, expect, it } from 'vitest';
-import { renderComment } from '../../src/report/index.js';
+import { renderComment, renderTerminal } from '../../src/report/index.js';
+import { renderHtml } from '../../src/report/html.js';
 import { rewordedBlock } from '../../src/report/items.js';
 import { fileRefHtml } from '../../src/report/item-parts.js';
 import { itemView } from '../../src/report/model.js';
 import { githubHtml } from './helpers.js';
 import { ctx, fixture, run } from './fixtures.js';
 import { differing } from './meaning-fixtures.js';
+import { repeated, withRunStats } from './stats-fixtures.js';
 
 const HOSTILE_MARKDOWN = '![](http://evil.example/x.png) [x](javascript:alert(1)) ~~strike~~ <https://evil.example>';
 
@@ -46,5 +48,25 @@ describe('untrusted record fields are escaped for the context they are written i
     expect(ref).toMatch(/^<code>/);
     expect(ref.includes('\u0000') || ref.includes('\u202E')).toBe(false);
     expect(ref).toContain('aevilx.yml');
+  });
+
+  it('the run\'s "too few attempts" line holds counts and a flag only: hostile labels of the items it counts are not in it, and are escaped where they are shown', () => {
+    // Two items whose pass rate did not fall (10/10, then 1/1): too_few, said once for the run.
+    const script = '<script>alert(1)</script>';
+    const labels = [script, `**bold** ${HOSTILE_MARKDOWN}`];
+    const record = withRunStats(labels.map((label) => repeated(label, { passed: 10, total: 10 }, { passed: 1, total: 1 }, 1)));
+    const line = 'too few attempts to tell a drop from noise for 2 items whose pass rate did not fall (not said on their lines); with --repeat 2, every attempt failing would be called regressed for each of them';
+    const html = renderHtml(record);
+    const runRate = /<p class="run-rate">🔍 ([^\n]*)<\/p>/.exec(html)?.[1] ?? '';
+    expect(runRate).toBe(`T${line.slice(1).replace('--repeat 2', '<code>--repeat 2</code>')}`);
+    expect(html).not.toContain(script);
+    const comment = githubHtml(renderComment(record, ctx));
+    const said = /🔍 ([^\n]*)/.exec(comment)?.[1] ?? '';
+    expect(said.replace(/<\/?(code|p)>/g, '')).toBe(`T${line.slice(1)}.`);
+    expect(comment).not.toContain(script);
+    expect(comment).not.toMatch(/<(img|del)\b/);
+    for (const href of links(comment)) expect(href).not.toMatch(/evil|javascript/);
+    const terminal = renderTerminal(record, { color: false });
+    expect(terminal.split('\n').filter((l) => l.includes('too few attempts'))).toEqual([line]);
   });
 });

@@ -57,9 +57,12 @@
 //   decodes base64 contents, applies deletions, moves the head; `commits` records each commit with
 //   its additions (decoded text) and deletions. GraphQL `repository { ref(qualifiedName) { target } }`
 //   answers the branch's head commit (oid, message, parents, history). `moveBranch` simulates a push
-//   by someone else (an unknown head), `pushOnTop` one on top of the head (history keeps what is under);
+//   by someone else (an unknown head), `pushOnTop` one on top of the head (history keeps what is under;
+//   an id the fake already knows, such as the reviewed head, is refused);
 //   `refuseCommits` makes the branch refuse commits (a protected branch, a ruleset).
 // - Pagination: list endpoints honour per_page (default 30, max 100) and page, with Link headers.
+//   `maxPerPage` (default 100, GitHub's own cap) lowers that cap: a test reaches a client's page bound
+//   (30 pages of comments: src/github/api.ts, MAX_COMMENT_PAGES) with 31 comments, not 3,001.
 
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -281,6 +284,8 @@ export class FakeGitHub {
   readonly token: string;
   readonly viewer: FakeUser;
   graphqlViewerLogin: string | null;
+  /** The most items a list page holds, whatever per_page asks (GitHub's cap is 100): lower, bounds are reached cheaply. */
+  maxPerPage = 100;
 
   private server: Server | null = null;
   private origin = '';
@@ -461,12 +466,36 @@ export class FakeGitHub {
     this.commitRefusals.set(branchKey(repoWithOwner, branch), error);
   }
 
-  /** Someone else pushed a commit on top of the branch's head (its history keeps what was under it). */
+  /**
+   * Someone else pushed a commit on top of the branch's head (its history keeps what was under it).
+   * `headOid` must be new: an id the fake already knows (a branch's head, a pull request's or a
+   * run's head, a commit made or pushed, or one under them) is refused, so that no test passes by a
+   * push that is the reviewed head again, or that loops the history back on itself.
+   */
   pushOnTop(repoWithOwner: string, branch: string, headOid: string, headline = 'Fix a typo'): void {
     const b = this.branches.get(branchKey(repoWithOwner, branch));
     if (!b) throw new Error(`fake-github: no branch ${repoWithOwner}:${branch}`);
+    const known = this.knownCommit(headOid);
+    if (known !== null) throw new Error(`fake-github: pushOnTop(${repoWithOwner}:${branch}, ${headOid}): that id is already ${known}; give the pushed commit an id of its own`);
     this.pushes.set(headOid, { parent: b.head, headline });
     b.head = headOid;
+  }
+
+  /** What the fake already knows `oid` as, in words, or null for an id it has never seen. */
+  private knownCommit(oid: string): string | null {
+    const id = oid.toLowerCase();
+    for (const [k, b] of this.branches) if (b.head.toLowerCase() === id) return `the head of the branch ${k}`;
+    for (const [k, p] of this.pulls) if (p.headSha.toLowerCase() === id) return `the head of pull request ${k}`;
+    for (const r of this.runs.values()) if (r.headSha.toLowerCase() === id) return `the head commit of workflow run ${r.id}`;
+    for (const c of this.commits) {
+      if (c.oid.toLowerCase() === id) return `the commit made on ${c.repo}:${c.branch} ("${c.headline}")`;
+      if (c.parent.toLowerCase() === id) return `the parent of the commit made on ${c.repo}:${c.branch} ("${c.headline}")`;
+    }
+    for (const [pushed, { parent }] of this.pushes) {
+      if (pushed.toLowerCase() === id) return 'a commit pushed on top before (pushOnTop)';
+      if (parent.toLowerCase() === id) return 'the parent of a commit pushed on top before (pushOnTop)';
+    }
+    return null;
   }
 
   /** Someone else pushed: the head moves, the files stay. */
@@ -770,7 +799,7 @@ export class FakeGitHub {
 
   /** Serves one page of `items` with GitHub's per_page / page semantics and Link header. */
   private page<T>(ctx: RequestContext, items: readonly T[], toJson: (item: T) => unknown): Reply & { body: unknown[] } {
-    const perPage = Math.min(100, Math.max(1, Number(ctx.query.get('per_page') ?? 30)));
+    const perPage = Math.min(this.maxPerPage, 100, Math.max(1, Number(ctx.query.get('per_page') ?? 30)));
     const page = Math.max(1, Number(ctx.query.get('page') ?? 1));
     const last = Math.max(1, Math.ceil(items.length / perPage));
     const slice = items.slice((page - 1) * perPage, page * perPage).map(toJson);
