@@ -1,0 +1,492 @@
+// Every example of the README and docs/ does what the page says (docs/contributing.md, "Examples in
+// the docs"): each ```yaml block is a config.yml, a fixture, a persona script or a workflow that the
+// project's own loaders (src/suite/) and GitHub's workflow parser accept; each ```json block a
+// baseline the loader accepts, or a part of results.json the record's schema accepts; each command
+// line `agent-replay ...` one the CLI's option table parses; and an output the page shows is the one
+// the CLI prints. A block's kind is told by its keys, or by a marker on the line above its fence:
+// `<!-- example: KIND -->` (KIND below), or `<!-- example: none (why) -->` for a block that is no
+// file at all. Examples whose page has its own test (test/docs/*.test.ts) are checked here too:
+// the kinds are what every block is held to, the page tests what one block shows.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
+import { parse, parseDocument } from 'yaml';
+import { envInputGetter, readInputs } from '../../src/action/inputs.js';
+import { COMMANDS, parseArgv, type CommandName } from '../../src/cli/options.js';
+import { AGENT_PRESETS, baselineSchema, formatIssue, personaBaselineSchema, serializeBaseline } from '../../src/suite/index.js';
+import { JUDGE_PROMPT_VERSION } from '../../src/judge/prompt.js';
+import { brief, load, B, C, F } from '../suite/helpers.js';
+
+const PAGES = ['README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`), ...readdirSync('docs/frameworks').filter((f) => f.endsWith('.md')).map((f) => `docs/frameworks/${f}`)];
+
+/**
+ * What a block is, as a marker names it:
+ * - `config`, `fixture`, `persona`, `baseline`: a whole file of that kind;
+ * - `config | fixture` (kinds joined by `|`): files of those kinds, one after the other, each
+ *   starting at a line that follows an empty one;
+ * - `fixture part`, `persona part`, `baseline part`: keys of one such file, added to the smallest
+ *   file of that kind; a block whose top-level lines each stand alone (`assert:` written twice, as
+ *   two ways of saying it) is one file per top-level entry;
+ * - `workflow`, `workflow excerpt` (jobs without their runs-on or steps), `steps` (a job's steps, or
+ *   a job from `steps:`): a GitHub workflow;
+ * - `results <path>`: the value at `path` of results.json (`fixtures.drift.meaning`);
+ * - `none (why)`: not a file (a directory listing, a request shape).
+ */
+type Kind = 'files' | 'config' | 'fixture' | 'persona' | 'baseline' | 'fixture part' | 'persona part' | 'baseline part' | 'workflow' | 'workflow excerpt' | 'steps' | 'results' | 'none';
+
+interface Block {
+  page: string;
+  /** 1-based line of the opening fence. */
+  line: number;
+  lang: string;
+  text: string;
+  /** The marker's text after `example: `, or null. */
+  marker: string | null;
+  /** The block right after this one on the page, when only blank lines or one line of prose part them. */
+  next: Block | null;
+}
+
+function blocksOf(page: string): Block[] {
+  const lines = readFileSync(page, 'utf8').split('\n');
+  const out: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(\s*)```(\S*)\s*$/.exec(lines[i]!);
+    if (open === null) continue;
+    const indent = open[1]!.length;
+    let end = i + 1;
+    while (end < lines.length && !/^\s*```\s*$/.test(lines[end]!)) end++;
+    const text = lines
+      .slice(i + 1, end)
+      .map((l) => l.slice(Math.min(indent, /^\s*/.exec(l)![0].length)))
+      .join('\n');
+    let above = i - 1;
+    while (above >= 0 && lines[above]!.trim() === '') above--;
+    const marker = /^<!-- example: (.+) -->$/.exec(lines[above] ?? '')?.[1] ?? null;
+    const block: Block = { page, line: i + 1, lang: open[2]!, text: `${text}\n`, marker, next: null };
+    const previous = out.at(-1);
+    if (previous !== undefined && previous.line + previous.text.split('\n').length >= i - 2) previous.next = block;
+    out.push(block);
+    i = end;
+  }
+  return out;
+}
+
+const BLOCKS = PAGES.flatMap(blocksOf);
+const where = (b: Block): string => `${b.page}:${b.line}`;
+
+// ---- kinds ----
+
+const CONFIG_KEYS = ['agent', 'judge', 'regex', 'cost', 'coverage', 'repeat', 'personas', 'simulator', 'latency', 'meaning', 'stats', 'traces'];
+const SCRIPT_KEYS = ['opening', 'followUps', 'user', 'expect', 'mocks', 'maxTurns', 'unmockedTools'];
+
+interface KindOf {
+  kind: Kind;
+  /** `files`: the kinds of its parts; `results`: the path; `none`: why. */
+  rest: string;
+}
+
+/** The kind of a yaml or json block: its marker's, else told by its top-level keys; null when neither says. */
+function kindOf(b: Block): KindOf | null {
+  if (b.marker !== null) {
+    if (/^[a-z]+(?: \| [a-z]+)+$/.test(b.marker)) return { kind: 'files', rest: b.marker };
+    const m = /^(none|results|[a-z]+(?: part| excerpt)?)(?:\s+(.*))?$/.exec(b.marker);
+    return m === null ? null : { kind: m[1] as Kind, rest: m[2] ?? '' };
+  }
+  let data: unknown;
+  try {
+    data = b.lang === 'json' ? JSON.parse(b.text) : parse(b.text);
+  } catch {
+    return null;
+  }
+  if (Array.isArray(data)) return data.every((s) => s !== null && typeof s === 'object' && ('uses' in s || 'run' in s)) ? { kind: 'steps', rest: '' } : null;
+  if (data === null || typeof data !== 'object') return null;
+  const keys = Object.keys(data);
+  if (b.lang === 'json') return keys.includes('label') && keys.includes('acceptedAt') ? { kind: 'baseline', rest: '' } : null;
+  if (keys.includes('jobs')) return { kind: 'workflow', rest: '' };
+  if (keys.includes('steps')) return { kind: 'steps', rest: '' };
+  if (keys.includes('label')) return { kind: keys.some((k) => SCRIPT_KEYS.includes(k)) ? 'persona' : 'fixture', rest: '' };
+  if (keys.length === 1 && keys[0] === 'fixtures') return { kind: 'fixture', rest: '' };
+  if (keys.every((k) => CONFIG_KEYS.includes(k))) return { kind: 'config', rest: '' };
+  return null;
+}
+
+const FILE_BLOCKS = BLOCKS.filter((b) => b.lang === 'yaml' || b.lang === 'json');
+
+describe('every yaml and json block of the docs', () => {
+  it('is of a kind: its keys say which, or a marker above it', () => {
+    expect(FILE_BLOCKS.length).toBeGreaterThan(40);
+    const untold = FILE_BLOCKS.filter((b) => kindOf(b) === null).map(where);
+    expect(untold, 'blocks whose kind neither their keys nor a marker (<!-- example: KIND -->) tells').toEqual([]);
+  });
+});
+
+// ---- suite files ----
+
+/** Every `${NAME}` of a text, with a value: an address for a name that says URL, else a word. */
+function envOf(text: string): Record<string, string> {
+  return Object.fromEntries([...text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => [m[1]!, /URL$/.test(m[1]!) ? 'https://preview.example.com' : 'value']));
+}
+
+/** The top-level entries of a YAML text, each with the lines under it (comments kept with the entry they follow). */
+function topLevelEntries(text: string): string[] {
+  const entries: string[] = [];
+  for (const line of text.split('\n')) {
+    if (/^[A-Za-z]/.test(line)) entries.push(`${line}\n`);
+    else if (entries.length > 0 && line.trim() !== '') entries[entries.length - 1] += `${line}\n`;
+  }
+  return entries;
+}
+
+/** A YAML text that repeats a top-level key: each entry is one way to write it. */
+const repeatsKeys = (text: string): boolean => parseDocument(text, { uniqueKeys: true }).errors.length > 0;
+
+const SMALLEST: Record<'fixture' | 'persona', string> = {
+  fixture: 'label: example\nmessage: hello\n',
+  persona: 'label: example\nopening: hello\n',
+};
+const OK_CONFIG = 'judge: { baseUrl: https://judge.example.com/v1, model: m, apiKey: key }\nsimulator: { model: m }\n';
+
+/** The files a suite block stands for: path -> text. */
+function suiteFiles(b: Block, { kind, rest }: KindOf): Record<string, string>[] {
+  const fixturePath = `${F}/example.yml`;
+  const personaPath = '.agent-replay/personas/example.yml';
+  switch (kind) {
+    case 'files': {
+      const kinds = rest.split('|').map((k) => k.trim());
+      const parts = b.text.split(/\n\s*\n/).filter((p) => p.trim() !== '');
+      expect(parts.length, `${where(b)}: ${kinds.length} parts, each after an empty line`).toBe(kinds.length);
+      const files: Record<string, string> = {};
+      kinds.forEach((k, i) => (files[k === 'config' ? C : k === 'fixture' ? fixturePath : personaPath] = `${parts[i]!}\n`));
+      if (!kinds.includes('fixture') && !kinds.includes('persona')) files[fixturePath] = SMALLEST.fixture;
+      return [files];
+    }
+    case 'config':
+      return [{ [C]: b.text, [fixturePath]: SMALLEST.fixture }];
+    case 'fixture':
+      return [{ [C]: OK_CONFIG, [fixturePath]: b.text }, ...commentedForms(b.text).map((form) => ({ [C]: OK_CONFIG, [fixturePath]: form }))];
+    case 'persona':
+      return [{ [C]: OK_CONFIG, [personaPath]: b.text }];
+    case 'fixture part':
+    case 'persona part': {
+      const base = kind === 'fixture part' ? SMALLEST.fixture : SMALLEST.persona;
+      const path = kind === 'fixture part' ? fixturePath : personaPath;
+      const entries = repeatsKeys(b.text) ? topLevelEntries(b.text) : [b.text];
+      return entries.map((e) => ({ [C]: OK_CONFIG, [path]: `${base}${e}` }));
+    }
+    default:
+      return [];
+  }
+}
+
+/**
+ * A fixture's other forms, written as comments under it (`#   assert: { contains: "30 days" }   literal`,
+ * `# or: assert: ...`): each one the fixture with that assertion instead. The words after two spaces
+ * or more, or after a `(`, are the comment's own.
+ */
+function commentedForms(text: string): string[] {
+  const forms = [...text.matchAll(/^#(?: or:)?\s+assert: (.+)$/gm)].map((m) => m[1]!.replace(/\s{2,}.*$|\s+\(.*$/, '').trim());
+  const without = text
+    .split('\n')
+    .filter((l) => !/^assert:/.test(l))
+    .join('\n');
+  return forms.map((form) => `${without.trimEnd()}\nassert: ${form}\n`);
+}
+
+/**
+ * A config.yml's keys written as comments (`  # model: gpt-4o-mini   # {{model}}: ...`), each one
+ * the file with that line written out: a key the page offers must be one the file takes. A key
+ * offered instead of the one above it (after a comment `# or, ...`) replaces that one; a key
+ * offered for some presets (its comment says "preset") is written with each preset until one takes
+ * it (a key its comment says is the native preset's left out then). A comment whose value is a sketch (`...`) is not a key to write.
+ */
+function commentedKeys(text: string): string[][] {
+  const lines = text.split('\n');
+  return lines.flatMap((l, i) => {
+    const m = /^(\s*)# ([A-Za-z]\w*: .*?)(?:\s{2,}#\s*(.*))?$/.exec(l);
+    if (m === null || m[2]!.includes('...')) return [];
+    const indent = m[1]!;
+    const written = [...lines];
+    written[i] = `${indent}${m[2]!}`;
+    if (/^\s*# or\b/.test(lines[i - 1] ?? '')) {
+      let sibling = i - 2;
+      while (sibling >= 0 && !(lines[sibling]!.startsWith(indent) && /^\w/.test(lines[sibling]!.slice(indent.length)))) sibling--;
+      if (sibling >= 0) written.splice(sibling, 1);
+    }
+    const form = written.join('\n');
+    if (!/preset/.test(m[3] ?? '')) return [[form]];
+    // With another preset, a key the comment says is the native preset's (start: true) is left out.
+    const others = form
+      .split('\n')
+      .filter((x) => !/^\s+(?!preset:)\w+:.*#.*\bnative\b/.test(x))
+      .join('\n');
+    return [[form, ...AGENT_PRESETS.map((p) => others.replace(/^(\s+preset:) \S+/m, `$1 ${p}`))]];
+  });
+}
+
+describe('the config.yml, fixture and persona script examples', () => {
+  const suites = FILE_BLOCKS.flatMap((b) => {
+    const k = kindOf(b);
+    return k === null || !['files', 'config', 'fixture', 'persona', 'fixture part', 'persona part'].includes(k.kind) ? [] : [{ b, k }];
+  });
+
+  it('are found on every page that shows one', () => {
+    expect(suites.length).toBeGreaterThan(30);
+  });
+
+  for (const { b, k } of suites) {
+    it(`${where(b)} (${b.marker ?? k.kind}) loads without an error`, async () => {
+      for (const files of suiteFiles(b, k)) {
+        const r = await load(files, { env: envOf(Object.values(files).join('\n')) });
+        expect(brief(r.errors), `${where(b)}\n${Object.entries(files).map(([p, t]) => `--- ${p}\n${t}`).join('')}`).toEqual([]);
+      }
+      if (k.kind !== 'config') return;
+      for (const ways of commentedKeys(b.text)) {
+        let first: string[] | null = null;
+        for (const text of ways) {
+          const errors = brief((await load({ [C]: text, [`${F}/example.yml`]: SMALLEST.fixture }, { env: envOf(text) })).errors);
+          first ??= errors;
+          if (errors.length === 0) {
+            first = [];
+            break;
+          }
+        }
+        expect(first, `${where(b)}: a key offered as a comment\n${ways[0]!}`).toEqual([]);
+      }
+    });
+  }
+});
+
+// ---- baselines and results.json ----
+
+/** A `baseline part` block (`"judge": {...},`) as the keys it adds. */
+const partKeys = (text: string): Record<string, unknown> => JSON.parse(`{${text.trim().replace(/,$/, '')}}`) as Record<string, unknown>;
+
+/** The suite a baseline needs to be read as one: the item of its label, a fixture or a persona script, beside it. */
+function baselineSuite(baseline: Record<string, unknown>): Record<string, string> {
+  const label = String(baseline.label);
+  const item: Record<string, string> =
+    baseline.kind === 'persona'
+      ? { ['.agent-replay/personas/example.yml']: `label: ${label}\nopening: hello\nexpect: { terminal: finish }\n` }
+      : { [`${F}/example.yml`]: `label: ${label}\nmessage: ${JSON.stringify(baseline.message ?? 'hello')}\n${baseline.judge !== undefined ? 'assert: { judge: "The reply states the refund window." }\n' : ''}` };
+  return { [C]: OK_CONFIG, ...item, [`${B}/${label}.json`]: `${JSON.stringify(baseline, null, 2)}\n` };
+}
+
+describe('the baseline examples', () => {
+  const baselines = FILE_BLOCKS.filter((b) => kindOf(b)?.kind === 'baseline' || kindOf(b)?.kind === 'baseline part');
+
+  it('are the fixture, persona and simulated baselines and the parts the pages add to one', () => {
+    expect(baselines.map(where).length).toBeGreaterThanOrEqual(6);
+  });
+
+  for (const b of baselines) {
+    it(`${where(b)} (${kindOf(b)!.kind}) is read without an error or a warning`, async () => {
+      let baseline: Record<string, unknown>;
+      if (kindOf(b)!.kind === 'baseline') baseline = JSON.parse(b.text) as Record<string, unknown>;
+      else {
+        // Added to the page's own baseline, right after the verdict, where the page says it goes.
+        const { verdict, acceptedAt, commit, ...head } = { label: 'refund-policy', reply: 'Refunds are accepted within 30 days of purchase.', route: null, verdict: 'pass', acceptedAt: '2026-11-30T10:00:00.000Z', commit: null };
+        const part = partKeys(b.text);
+        const judge = part.judge as { fingerprint?: { promptVersion?: string } } | undefined;
+        if (judge !== undefined) expect(judge.fingerprint?.promptVersion, `${where(b)}: the judge prompt's version`).toBe(JUDGE_PROMPT_VERSION);
+        baseline = { ...head, verdict, ...part, acceptedAt, commit };
+      }
+      const r = await load(baselineSuite(baseline));
+      expect(brief(r.errors), where(b)).toEqual([]);
+      expect(brief(r.warnings), where(b)).toEqual([]);
+      if (kindOf(b)!.kind !== 'baseline') return;
+      // In the key order acceptance writes; byte for byte when the page shows it as written (one key a line, no object on one line).
+      const written = serializeBaseline(baseline.kind === 'persona' ? personaBaselineSchema.parse(baseline) : baselineSchema.parse(baseline));
+      expect(JSON.stringify(baseline), `${where(b)}: the keys in the order acceptance writes them`).toBe(JSON.stringify(JSON.parse(written)));
+      if (!/[[{] "/.test(b.text)) expect(b.text, `${where(b)}: as acceptance writes it`).toBe(written);
+    });
+  }
+});
+
+// ---- workflows ----
+
+interface Step {
+  id?: string;
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+}
+interface Job {
+  'runs-on'?: unknown;
+  permissions?: Record<string, string> | string;
+  steps?: Step[];
+}
+interface Workflow {
+  on?: unknown;
+  permissions?: Record<string, string> | string;
+  jobs: Record<string, Job>;
+}
+
+interface ActionYml {
+  inputs: Record<string, { default?: string }>;
+  outputs: Record<string, unknown>;
+}
+const ACTION = parse(readFileSync('action.yml', 'utf8')) as ActionYml;
+const OURS = /^agent-replay\/agent-replay@/;
+
+/** A workflow block as a whole workflow: a job's steps or a job put in one, an excerpt's jobs given what it leaves out. */
+function asWorkflow(b: Block, kind: Kind): string {
+  if (kind === 'workflow') return b.text;
+  if (kind === 'workflow excerpt') {
+    const w = parse(b.text) as Workflow;
+    for (const job of Object.values(w.jobs)) {
+      job['runs-on'] ??= 'ubuntu-latest';
+      job.steps ??= [{ run: 'true' }];
+    }
+    return JSON.stringify({ name: 'excerpt', ...w });
+  }
+  const data = parse(b.text) as Step[] | { steps: Step[] };
+  const steps = Array.isArray(data) ? data : data.steps;
+  return JSON.stringify({ name: 'steps', on: 'pull_request', jobs: { job: { 'runs-on': 'ubuntu-latest', steps } } });
+}
+
+/** A permission level as a number: none 0, read 1, write 2. */
+const level = (p: Record<string, string> | string | undefined, scope: string): number => {
+  const v = typeof p === 'string' ? (p === 'write-all' ? 'write' : p === 'read-all' ? 'read' : 'none') : (p?.[scope] ?? 'none');
+  return v === 'write' ? 2 : v === 'read' ? 1 : 0;
+};
+
+/**
+ * What a step of ours needs of the job's token (docs/action.md): check mode comments (pull-requests:
+ * write) unless it is a shard or comments nothing; report mode comments; accept mode commits
+ * (contents: write), comments and removes the label, reads the run's artifact (actions: read), and
+ * dispatches the check (actions: write) when check-workflow is set.
+ */
+function needs(step: Step): Record<string, number> {
+  const w = step.with ?? {};
+  const mode = String(w.mode ?? 'check');
+  const comments = String(w.comment ?? 'true') !== 'false' && (mode !== 'check' || w.shard === undefined);
+  const out: Record<string, number> = comments ? { 'pull-requests': 2 } : {};
+  if (mode === 'accept') Object.assign(out, { contents: 2, 'pull-requests': 2, actions: w['check-workflow'] !== undefined ? 2 : 1 });
+  return out;
+}
+
+describe('the workflow examples', () => {
+  const workflows = FILE_BLOCKS.flatMap((b) => {
+    const k = kindOf(b)?.kind;
+    return k === 'workflow' || k === 'workflow excerpt' || k === 'steps' ? [{ b, kind: k }] : [];
+  });
+
+  it('are the check, preview, accept, shard, report, calibrate, nightly and traces workflows', () => {
+    expect(workflows.length).toBeGreaterThanOrEqual(12);
+  });
+
+  for (const { b, kind } of workflows) {
+    it(`${where(b)} (${kind}) passes GitHub's workflow parser, gives the Action only inputs it declares and reads only outputs it sets, with the permissions it needs`, async () => {
+      const text = asWorkflow(b, kind);
+      const parsed = parseWorkflow({ name: 'example.yml', content: text }, new NoOperationTraceWriter());
+      expect(parsed.context.errors.getErrors().map((e) => e.message), where(b)).toEqual([]);
+      const template = await convertWorkflowTemplate(parsed.context, parsed.value!);
+      expect(template.errors ?? [], where(b)).toEqual([]);
+      const w = parse(text) as Workflow;
+      for (const [name, job] of Object.entries(w.jobs)) {
+        const ours = (job.steps ?? []).filter((s) => s.uses !== undefined && OURS.test(s.uses));
+        for (const step of ours) {
+          const given = Object.keys(step.with ?? {});
+          expect(given.filter((k) => !Object.hasOwn(ACTION.inputs, k)), `${where(b)}: inputs action.yml does not declare`).toEqual([]);
+          // Each value as the Action reads it (an expression stands for a value it takes: 1).
+          const env = Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, String(v).replace(/\$\{\{[^}]*\}\}/g, '1')]));
+          expect(() => readInputs(envInputGetter(env)), `${where(b)}: ${JSON.stringify(step.with)}`).not.toThrow();
+          // The permissions of the job, or else the workflow's (a fragment's are not shown: not checked).
+          const permissions = job.permissions ?? w.permissions;
+          if (permissions === undefined || kind !== 'workflow') continue;
+          for (const [scope, want] of Object.entries(needs(step))) expect(level(permissions, scope), `${where(b)}: job ${name} needs ${scope}: ${want === 2 ? 'write' : 'read'}`).toBeGreaterThanOrEqual(want);
+        }
+        const ids = new Set(ours.map((s) => s.id).filter((id) => id !== undefined));
+        const read = [...JSON.stringify(job).matchAll(/steps\.([\w-]+)\.outputs\.([\w-]+)/g)].filter((m) => ids.has(m[1]!)).map((m) => m[2]!);
+        expect(read.filter((o) => !Object.hasOwn(ACTION.outputs, o)), `${where(b)}: outputs action.yml does not set`).toEqual([]);
+        // A checkout needs to read the repository.
+        const permissions = job.permissions ?? w.permissions;
+        if (permissions !== undefined && kind === 'workflow' && (job.steps ?? []).some((s) => s.uses?.startsWith('actions/checkout@'))) expect(level(permissions, 'contents'), `${where(b)}: job ${name} checks out`).toBeGreaterThanOrEqual(1);
+      }
+    });
+  }
+});
+
+// ---- command lines ----
+
+/** A command line split as a POSIX shell would (single and double quotes; no expansion is used). */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  for (const m of line.matchAll(/'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g)) words.push(m[1] ?? m[2]?.replace(/\\(.)/g, '$1') ?? m[3]!);
+  return words;
+}
+
+interface CommandLine {
+  at: string;
+  text: string;
+  /** In running text: it may name a command and its flags without the values (`agent-replay accept --only`). */
+  inline: boolean;
+}
+
+/** Every `agent-replay ...` command the pages show: in shell blocks, in workflow `run:` lines, and in inline code. */
+function commandLines(): CommandLine[] {
+  const out: CommandLine[] = [];
+  const START = /^(?:npx )?agent-replay(?:@[\w.]+)?(?: |$)/;
+  for (const b of BLOCKS) {
+    const lines = b.text.replace(/\\\n\s*/g, '').split('\n');
+    lines.forEach((l, i) => {
+      const line = b.lang === 'yaml' ? (/^\s*(?:- )?run: (.*)$/.exec(l)?.[1] ?? '') : l.trim();
+      if ((b.lang === 'sh' || b.lang === 'yaml') && START.test(line)) out.push({ at: `${b.page}:${b.line + 1 + i}`, text: line, inline: false });
+    });
+  }
+  for (const page of PAGES) {
+    const lines = readFileSync(page, 'utf8').split('\n');
+    let fence = false;
+    lines.forEach((l, i) => {
+      if (/^\s*```/.test(l)) fence = !fence;
+      if (fence) return;
+      for (const m of l.matchAll(/`((?:npx )?agent-replay(?:@[\w.]+)? [^`]+)`/g)) out.push({ at: `${page}:${i + 1}`, text: m[1]!, inline: true });
+    });
+  }
+  return out;
+}
+
+/** The words of a command line after `agent-replay`, as the CLI would get them: its comment, a synopsis's brackets and `...` left out, placeholders given a value. */
+function argvOf(text: string): string[] {
+  const line = text
+    .replace(/\s+#\s.*$/, '')
+    .replace(/^(?:npx )?agent-replay(?:@[\w.]+)?\s*/, '')
+    .replace(/[[\]]/g, '')
+    .replace(/"\$\w+"|\$\w+/g, '3')
+    .replace(/<[^>]+>/g, 'value');
+  return shellWords(line).filter((w) => w !== '...');
+}
+
+describe('the command lines of the docs', () => {
+  const commands = commandLines();
+
+  it('are found in the shell blocks, the workflows and the text', () => {
+    expect(commands.length).toBeGreaterThan(40);
+  });
+
+  it('each one shown whole parses with the CLI option table: its command and flags exist, each flag with its value', () => {
+    const refused = commands.filter((c) => !c.inline).flatMap((c) => {
+      try {
+        parseArgv(argvOf(c.text));
+        return [];
+      } catch (e) {
+        return [`${c.at}: ${c.text}: ${(e as Error).message}`];
+      }
+    });
+    expect(refused).toEqual([]);
+  });
+
+  it('each one named in the text is a command with its own flags (`<command>` stands for any)', () => {
+    const unknown = commands
+      .filter((c) => c.inline && !c.text.includes('<command>'))
+      .flatMap((c) => {
+        const [name, ...rest] = argvOf(c.text);
+        if (name === undefined || name.startsWith('-')) return name === '--help' || name === '--version' ? [] : [`${c.at}: ${c.text}`];
+        if (!Object.hasOwn(COMMANDS, name)) return [`${c.at}: ${c.text}: no command ${name}`];
+        const own = Object.keys(COMMANDS[name as CommandName].flags);
+        return rest.filter((w) => w.startsWith('--') && !own.includes(w.slice(2).split('=')[0]!) && w !== '--help').map((w) => `${c.at}: ${c.text}: ${name} has no ${w}`);
+      });
+    expect(unknown).toEqual([]);
+  });
+});
