@@ -9,14 +9,21 @@
 // the kinds are what every block is held to, the page tests what one block shows.
 
 import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
 import { parse, parseDocument } from 'yaml';
 import { envInputGetter, readInputs } from '../../src/action/inputs.js';
 import { COMMANDS, parseArgv, type CommandName } from '../../src/cli/options.js';
-import { AGENT_PRESETS, baselineSchema, formatIssue, personaBaselineSchema, serializeBaseline } from '../../src/suite/index.js';
+import { AGENT_PRESETS, baselineSchema, personaBaselineSchema, serializeBaseline } from '../../src/suite/index.js';
 import { JUDGE_PROMPT_VERSION } from '../../src/judge/prompt.js';
+import { startDemoServer } from '../../src/demo/server.js';
 import { brief, load, B, C, F } from '../suite/helpers.js';
+import { cli, makeProject, serve, useCleanup } from '../cli/helpers.js';
+
+useCleanup();
 
 const PAGES = ['README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`), ...readdirSync('docs/frameworks').filter((f) => f.endsWith('.md')).map((f) => `docs/frameworks/${f}`)];
 
@@ -43,8 +50,10 @@ interface Block {
   text: string;
   /** The marker's text after `example: `, or null. */
   marker: string | null;
-  /** The block right after this one on the page, when only blank lines or one line of prose part them. */
+  /** The block right after this one on the page, when only blank lines and one line of prose part them. */
   next: Block | null;
+  /** 0-based line of the closing fence. */
+  end: number;
 }
 
 function blocksOf(page: string): Block[] {
@@ -63,9 +72,9 @@ function blocksOf(page: string): Block[] {
     let above = i - 1;
     while (above >= 0 && lines[above]!.trim() === '') above--;
     const marker = /^<!-- example: (.+) -->$/.exec(lines[above] ?? '')?.[1] ?? null;
-    const block: Block = { page, line: i + 1, lang: open[2]!, text: `${text}\n`, marker, next: null };
+    const block: Block = { page, line: i + 1, lang: open[2]!, text: `${text}\n`, marker, next: null, end };
     const previous = out.at(-1);
-    if (previous !== undefined && previous.line + previous.text.split('\n').length >= i - 2) previous.next = block;
+    if (previous !== undefined && i - previous.end <= 4) previous.next = block;
     out.push(block);
     i = end;
   }
@@ -82,6 +91,8 @@ const SCRIPT_KEYS = ['opening', 'followUps', 'user', 'expect', 'mocks', 'maxTurn
 
 interface KindOf {
   kind: Kind;
+  /** `KIND, wrong`: an example of a mistake, the block after it the errors it gets. */
+  wrong: boolean;
   /** `files`: the kinds of its parts; `results`: the path; `none`: why. */
   rest: string;
 }
@@ -89,9 +100,9 @@ interface KindOf {
 /** The kind of a yaml or json block: its marker's, else told by its top-level keys; null when neither says. */
 function kindOf(b: Block): KindOf | null {
   if (b.marker !== null) {
-    if (/^[a-z]+(?: \| [a-z]+)+$/.test(b.marker)) return { kind: 'files', rest: b.marker };
-    const m = /^(none|results|[a-z]+(?: part| excerpt)?)(?:\s+(.*))?$/.exec(b.marker);
-    return m === null ? null : { kind: m[1] as Kind, rest: m[2] ?? '' };
+    if (/^[a-z]+(?: \| [a-z]+)+$/.test(b.marker)) return { kind: 'files', wrong: false, rest: b.marker };
+    const m = /^(none|results|[a-z]+(?: part| excerpt)?)(, wrong)?(?:\s+(.*))?$/.exec(b.marker);
+    return m === null ? null : { kind: m[1] as Kind, wrong: m[2] !== undefined, rest: m[3] ?? '' };
   }
   let data: unknown;
   try {
@@ -99,15 +110,16 @@ function kindOf(b: Block): KindOf | null {
   } catch {
     return null;
   }
-  if (Array.isArray(data)) return data.every((s) => s !== null && typeof s === 'object' && ('uses' in s || 'run' in s)) ? { kind: 'steps', rest: '' } : null;
+  const told = (kind: Kind): KindOf => ({ kind, wrong: false, rest: '' });
+  if (Array.isArray(data)) return data.every((s) => s !== null && typeof s === 'object' && ('uses' in s || 'run' in s)) ? told('steps') : null;
   if (data === null || typeof data !== 'object') return null;
   const keys = Object.keys(data);
-  if (b.lang === 'json') return keys.includes('label') && keys.includes('acceptedAt') ? { kind: 'baseline', rest: '' } : null;
-  if (keys.includes('jobs')) return { kind: 'workflow', rest: '' };
-  if (keys.includes('steps')) return { kind: 'steps', rest: '' };
-  if (keys.includes('label')) return { kind: keys.some((k) => SCRIPT_KEYS.includes(k)) ? 'persona' : 'fixture', rest: '' };
-  if (keys.length === 1 && keys[0] === 'fixtures') return { kind: 'fixture', rest: '' };
-  if (keys.every((k) => CONFIG_KEYS.includes(k))) return { kind: 'config', rest: '' };
+  if (b.lang === 'json') return keys.includes('label') && keys.includes('acceptedAt') ? told('baseline') : null;
+  if (keys.includes('jobs')) return told('workflow');
+  if (keys.includes('steps')) return told('steps');
+  if (keys.includes('label')) return told(keys.some((k) => SCRIPT_KEYS.includes(k)) ? 'persona' : 'fixture');
+  if (keys.length === 1 && keys[0] === 'fixtures') return told('fixture');
+  if (keys.every((k) => CONFIG_KEYS.includes(k))) return told('config');
   return null;
 }
 
@@ -227,7 +239,7 @@ function commentedKeys(text: string): string[][] {
 describe('the config.yml, fixture and persona script examples', () => {
   const suites = FILE_BLOCKS.flatMap((b) => {
     const k = kindOf(b);
-    return k === null || !['files', 'config', 'fixture', 'persona', 'fixture part', 'persona part'].includes(k.kind) ? [] : [{ b, k }];
+    return k === null || k.wrong || !['files', 'config', 'fixture', 'persona', 'fixture part', 'persona part'].includes(k.kind) ? [] : [{ b, k }];
   });
 
   it('are found on every page that shows one', () => {
@@ -253,6 +265,34 @@ describe('the config.yml, fixture and persona script examples', () => {
         }
         expect(first, `${where(b)}: a key offered as a comment\n${ways[0]!}`).toEqual([]);
       }
+    });
+  }
+});
+
+describe('the examples of a mistake', () => {
+  const wrong = FILE_BLOCKS.filter((b) => kindOf(b)?.wrong === true);
+
+  it('are shown with the errors they get', () => {
+    expect(wrong.map(where).length).toBeGreaterThanOrEqual(1);
+  });
+
+  for (const b of wrong) {
+    it(`${where(b)} gets from validate the errors the block after it shows, word for word`, async () => {
+      const shown = b.next?.text;
+      expect(b.next?.lang, `${where(b)}: the errors follow in a plain block`).toBe('');
+      // The file is the one the errors name.
+      const file = /^error: (\S+?):\d/.exec(shown ?? '')?.[1];
+      expect(file, `${where(b)}: the errors name the file`).toBeDefined();
+      const kind = kindOf(b)!.kind;
+      const dir = file!.split('/').slice(0, -1).join('/');
+      expect(dir, `${where(b)}: a ${kind} lives in its folder`).toBe(kind === 'persona' ? '.agent-replay/personas' : kind === 'fixture' ? F : '.agent-replay');
+      const cwd = await makeProject({});
+      await mkdir(join(cwd, dir), { recursive: true });
+      await writeFile(join(cwd, file!), b.text);
+      const r = await cli(['validate'], cwd);
+      expect(r.code).toBe(2);
+      const errors = r.stderr.split(/\n(?=\S)/).filter((e) => e.startsWith('error: ')).map((e) => e.trimEnd()).join('\n');
+      expect(`${errors}\n`, where(b)).toBe(shown);
     });
   }
 });
@@ -488,5 +528,98 @@ describe('the command lines of the docs', () => {
         return rest.filter((w) => w.startsWith('--') && !own.includes(w.slice(2).split('=')[0]!) && w !== '--help').map((w) => `${c.at}: ${c.text}: ${name} has no ${w}`);
       });
     expect(unknown).toEqual([]);
+  });
+});
+
+// ---- outputs ----
+
+/**
+ * The lines of `shown` (a page's excerpt of an output) are lines of `output`, one after the other,
+ * a line `…` standing for lines left out; a port number stands for any.
+ */
+function expectExcerpt(output: string, shown: string, at: string): void {
+  const norm = (t: string): string => t.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT');
+  const out = norm(output).split('\n');
+  let from = 0;
+  for (const part of norm(shown).trimEnd().split(/^…\n|\n…\n|\n…$/)) {
+    const want = part.split('\n');
+    const start = out.indexOf(want[0]!, from);
+    expect(start, `${at}: the output has the line ${want[0]!}\n${output}`).toBeGreaterThanOrEqual(0);
+    expect(out.slice(start, start + want.length).join('\n'), `${at}\n${output}`).toBe(want.join('\n'));
+    from = start + want.length;
+  }
+}
+
+/** The plain or text block under a heading of a page, the nth (0-based) after it. */
+function blockUnder(page: string, heading: string, nth = 0, lang?: string): Block {
+  const lines = readFileSync(page, 'utf8').split('\n');
+  const at = lines.indexOf(heading);
+  expect(at, `${page} has the heading ${heading}`).toBeGreaterThanOrEqual(0);
+  const found = BLOCKS.filter((b) => b.page === page && b.line > at && (lang === undefined || b.lang === lang))[nth];
+  expect(found, `${page}: block ${nth} under ${heading}`).toBeDefined();
+  return found!;
+}
+
+describe('the outputs the docs show', () => {
+  it("docs/cli.md's mistyped flag gets the two lines the page shows", async () => {
+    const shown = BLOCKS.find((b) => b.page === 'docs/cli.md' && b.text.startsWith('agent-replay: unknown option'))!;
+    const flag = /unknown option (--\S+) for "(\w+)"/.exec(shown.text)!;
+    const r = await cli([flag[2]!, flag[1]!, 'http://127.0.0.1:1/api/chat'], await makeProject({}));
+    expect(r.code).toBe(2);
+    expect(r.stderr, where(shown)).toBe(shown.text);
+  });
+
+  it("docs/simulated-users.md's worked example is what the demo's script prints against the demo agent and simulator, and what accepting it writes", async () => {
+    const page = 'docs/simulated-users.md';
+    const demoDir = 'examples/demo/.agent-replay';
+    const script = readFileSync(`${demoDir}/personas/refund-simulated.yml`, 'utf8');
+    // "The script above without its opening line": the page's script is the demo's.
+    const above = parse(blockUnder(page, '## The YAML', 0, 'yaml').text) as Record<string, unknown>;
+    delete above.opening;
+    expect(parse(script), `${page}: the script above without its opening line is ${demoDir}/personas/refund-simulated.yml`).toEqual(above);
+    const demo = await startDemoServer();
+    try {
+      // The demo's config.yml; the proxy below adds time of its own, which no line shown here is about.
+      const config = `${readFileSync(`${demoDir}/config.yml`, 'utf8')}latency: { minDeltaMs: 600000 }\n`;
+      const cwd = await makeProject({ config, personas: { 'refund-simulated.yml': script } });
+      const run = () => cli(['run', '--agent-url', demo.agentUrl, '--judge-url', demo.judgeBaseUrl], cwd);
+      const first = await run();
+      expectExcerpt(first.stdout, blockUnder(page, '## A worked example', 0).text, `${page}: the first run`);
+      expect((await cli(['accept'], cwd)).code).toBe(0);
+      const written = JSON.parse(readFileSync(join(cwd, '.agent-replay/baselines/refund-simulated.json'), 'utf8')) as Record<string, unknown>;
+      const shown = JSON.parse(blockUnder(page, '## A worked example', 1).text) as Record<string, unknown>;
+      // The latency is the run's own: any number of milliseconds where the page shows one.
+      expect(typeof written.latencyMs, `${page}: the accepted baseline keeps its latency`).toBe(typeof shown.latencyMs);
+      expect({ ...written, latencyMs: shown.latencyMs }, `${page}: the accepted baseline`).toEqual(shown);
+      const next = await run();
+      expect(next.code).toBe(0);
+      expectExcerpt(next.stdout, blockUnder(page, '## A worked example', 2).text, `${page}: the next run`);
+      // A pull request that rewords the reply of turn 2, then one that changes what it says: the demo agent behind a proxy that rewrites it.
+      const turn2 = 'Thanks: order 4321 (tent) is delivered. What went wrong with it?';
+      const rewrite = async (from: string, to: string) =>
+        serve(
+          (req) =>
+            new Promise((resolve, reject) => {
+              const upstream = request(demo.agentUrl, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+                let body = '';
+                res.setEncoding('utf8');
+                res.on('data', (chunk: string) => (body += chunk));
+                res.on('end', () => resolve({ status: res.statusCode, body: body.replace(from, to), headers: { 'content-type': 'application/json' } }));
+              });
+              upstream.on('error', reject);
+              upstream.end(req.body);
+            }),
+        );
+      const reworded = await rewrite(turn2, 'Order 4321 (tent) shows as delivered. What happened to it?');
+      const third = await cli(['run', '--agent-url', reworded.url, '--judge-url', demo.judgeBaseUrl], cwd);
+      expectExcerpt(third.stdout, blockUnder(page, '## A worked example', 3).text, `${page}: the reworded reply`);
+      const changed = await rewrite('is delivered.', 'is never delivered.');
+      const fourth = await cli(['run', '--agent-url', changed.url, '--judge-url', demo.judgeBaseUrl], cwd);
+      expectExcerpt(fourth.stdout, blockUnder(page, '## A worked example', 4).text, `${page}: the changed reply`);
+      const facts = /The facts line says `([^`]+)`/.exec(readFileSync(page, 'utf8'))?.[1]?.replace(/\s+/g, ' ');
+      expect(fourth.stdout, `${page}: the facts line`).toContain(facts);
+    } finally {
+      await demo.close();
+    }
   });
 });
