@@ -21,7 +21,9 @@ import { AGENT_PRESETS, baselineSchema, personaBaselineSchema, serializeBaseline
 import { JUDGE_PROMPT_VERSION } from '../../src/judge/prompt.js';
 import { startDemoServer } from '../../src/demo/server.js';
 import { brief, load, B, C, F } from '../suite/helpers.js';
-import { cli, makeProject, serve, useCleanup } from '../cli/helpers.js';
+import { agentConfig, baseline, cli, makeProject, scriptedAgent, serve, useCleanup } from '../cli/helpers.js';
+import { runRecordSchema } from '../../src/record/schema.js';
+import { startServer } from '../judge/server.js';
 
 useCleanup();
 
@@ -297,6 +299,49 @@ describe('the examples of a mistake', () => {
   }
 });
 
+describe("docs/troubleshooting.md's configuration errors", () => {
+  const page = readFileSync('docs/troubleshooting.md', 'utf8');
+  const P = '.agent-replay/personas/p.yml';
+  // A message the page's table quotes, and a suite that gets it. `...` in the quote stands for words left out.
+  const cases: [string, Record<string, string>][] = [
+    ['message must be a string, found 1e3, which YAML reads as the number 1000; fix: put the value in quotes: message: "1e3"', { [`${F}/a.yml`]: 'label: a\nmessage: 1e3\n' }],
+    ['repeat.minPass 4 is not a whole number from 1 to count (3); fix: use minPass: 3, or raise count', { [C]: 'repeat: { count: 3, minPass: 4 }\n', [`${F}/a.yml`]: SMALLEST.fixture }],
+    ['agent.url "localhost:3000/api/chat" has no scheme (http:// or https://): write http://localhost:3000/api/chat', { [C]: 'agent: { url: localhost:3000/api/chat }\n', [`${F}/a.yml`]: SMALLEST.fixture }],
+    ['unknown key "mesage" (and the required "message" is missing); ... fix: did you mean "message"? rename the key, so that line 4 reads ...', { [`${F}/a.yml`]: '# a fixture\n\nlabel: a\nmesage: hi\n' }],
+    ['followUps must be a list, found the string "Order 1234"', { [P]: 'label: a\nopening: hi\nfollowUps: Order 1234\nexpect: { terminal: finish }\n' }],
+    ['judge.concurrency must be a number, found the string "4"', { [C]: 'judge: { concurrency: "4" }\n', [`${F}/a.yml`]: SMALLEST.fixture }],
+    ['judge.provider must be one of openai, anthropic, found the string "OpenAI"', { [C]: 'judge: { provider: OpenAI }\n', [`${F}/a.yml`]: SMALLEST.fixture }],
+    ['simulator must be a mapping, found the string "gpt-4o"', { [C]: 'simulator: gpt-4o\n', [`${F}/a.yml`]: SMALLEST.fixture }],
+    ['assert must be a mapping or a list, found the string "contains 30 days"', { [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: contains 30 days\n' }],
+    ['invalid YAML: \\d inside double quotes is not a YAML escape', { [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: { regex: "\\d+" }\n' }],
+    ['invalid YAML: the key "message" appears twice in one mapping (first on line 2)', { [`${F}/a.yml`]: 'label: a\nmessage: hi\nmessage: hello\n' }],
+    ['invalid YAML: "message:hi" has no space after the colon, so YAML reads it as text, not as the key "message"', { [`${F}/a.yml`]: 'label: a\nmessage:hi\n' }],
+    ['invalid YAML: the value "Note: refunds take 30 days" holds ": ", which YAML reads as one more key on the same line', { [`${F}/a.yml`]: 'label: a\nmessage: Note: refunds take 30 days\n' }],
+    ['pattern does not compile with the u flag: \\q is not an escape in Unicode mode', { [`${F}/a.yml`]: "label: a\nmessage: hi\nassert: { regex: '\\q', flags: u }\n" }],
+    ['invalid YAML: line 2 has no ":" after its key "message", so YAML cannot read "hi" as its value', { [`${F}/a.yml`]: 'label: a\nmessage hi\n' }],
+    ['unknown key "cap" in cost (written "costs" on line 3)', { [C]: 'agent: { url: https://preview.example.com/api/chat }\n\ncosts:\n  cap: 1\n', [`${F}/a.yml`]: SMALLEST.fixture }],
+  ];
+
+  for (const [quoted, files] of cases) {
+    it(`says ${quoted.slice(0, 70)}`, async () => {
+      expect(page, 'the page quotes the message').toContain(quoted);
+      const r = await load(files);
+      const said = [...r.errors, ...r.warnings].map((i) => `${i.message}; fix: ${i.fix}`);
+      const parts = quoted.split(/\s*\.\.\.\s*/).filter((p) => p !== '');
+      const matches = (m: string): boolean => {
+        let from = 0;
+        for (const part of parts) {
+          const at = m.indexOf(part, from);
+          if (at < 0) return false;
+          from = at + part.length;
+        }
+        return true;
+      };
+      expect(said.filter(matches), `no issue says it:\n${said.join('\n')}`).not.toEqual([]);
+    });
+  }
+});
+
 // ---- baselines and results.json ----
 
 /** A `baseline part` block (`"judge": {...},`) as the keys it adds. */
@@ -341,6 +386,36 @@ describe('the baseline examples', () => {
       if (!/[[{] "/.test(b.text)) expect(b.text, `${where(b)}: as acceptance writes it`).toBe(written);
     });
   }
+});
+
+describe('the results.json excerpts', () => {
+  const excerpts = FILE_BLOCKS.filter((b) => kindOf(b)?.kind === 'results');
+
+  it('are found', () => {
+    expect(excerpts.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("each, put where its marker says in a run's record, passes the record's schema", async () => {
+    const agent = await serve(scriptedAgent({ 'Can I get my money back?': 'Refunds within 14 days.' }));
+    const cwd = await makeProject({ config: agentConfig(agent.url), fixtures: { 'refund.yml': 'label: refund-policy\nmessage: Can I get my money back?\n' } });
+    expect((await cli(['run'], cwd)).code).toBe(0);
+    const record = JSON.parse(readFileSync(join(cwd, '.agent-replay/results/results.json'), 'utf8')) as Record<string, unknown>;
+    expect(runRecordSchema.safeParse(record).success).toBe(true);
+    for (const b of excerpts) {
+      // `fixtures.drift.meaning`: a list's step is its first item.
+      const path = kindOf(b)!.rest.split('.');
+      const copy = structuredClone(record);
+      let at: Record<string, unknown> = copy;
+      for (const key of path.slice(0, -1)) {
+        const next = at[key];
+        at = (Array.isArray(next) ? next[0] : next) as Record<string, unknown>;
+        expect(at, `${where(b)}: results.json has ${key}`).toBeTypeOf('object');
+      }
+      at[path.at(-1)!] = JSON.parse(b.text);
+      const parsed = runRecordSchema.safeParse(copy);
+      expect(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`), where(b)).toEqual([]);
+    }
+  });
 });
 
 // ---- workflows ----
@@ -517,6 +592,18 @@ describe('the command lines of the docs', () => {
     expect(refused).toEqual([]);
   });
 
+  it('every flag the pages name (outside the pages about building agent-replay itself) is one the CLI reads, or another tool\'s named here', () => {
+    // Flags of other tools, as the pages use them; and the mistyped flag of docs/cli.md's usage error.
+    const OTHERS = new Set(['--open' /* cmark-gfm */, '--porcelain' /* git status */, '--title', '--body' /* gh pr create */, '--port', '--no-browser' /* langgraph-cli dev */, '--agent-ur']);
+    const known = new Set([...Object.keys(COMMANDS).flatMap((c) => Object.keys(COMMANDS[c as CommandName].flags)), 'help', 'version'].map((f) => `--${f}`));
+    const unknown = PAGES.filter((p) => !/(performance|contributing|architecture)\.md$/.test(p)).flatMap((p) =>
+      readFileSync(p, 'utf8')
+        .split('\n')
+        .flatMap((l, i) => [...l.matchAll(/(?<![\w-])--[a-z][a-z-]*[a-z]/g)].map((m) => m[0]).filter((f) => !known.has(f) && !OTHERS.has(f)).map((f) => `${p}:${i + 1}: ${f}`)),
+    );
+    expect(unknown).toEqual([]);
+  });
+
   it('each one named in the text is a command with its own flags (`<command>` stands for any)', () => {
     const unknown = commands
       .filter((c) => c.inline && !c.text.includes('<command>'))
@@ -567,6 +654,70 @@ describe('the outputs the docs show', () => {
     const r = await cli([flag[2]!, flag[1]!, 'http://127.0.0.1:1/api/chat'], await makeProject({}));
     expect(r.code).toBe(2);
     expect(r.stderr, where(shown)).toBe(shown.text);
+  });
+
+  it("docs/cli.md's quoted messages are the CLI's: a value that is an option, a negative number, files after one --results, validate's count", async () => {
+    const page = readFileSync('docs/cli.md', 'utf8').replace(/\s+/g, ' ');
+    const says = async (argv: string[], quoted: string, files: Record<string, string> = {}): Promise<void> => {
+      expect(page, `docs/cli.md quotes ${quoted}`).toContain(quoted);
+      const cwd = await makeProject({ fixtures: files });
+      const r = await cli(argv, cwd);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stdout + r.stderr, argv.join(' ')).toContain(quoted.replace(/`/g, ''));
+    };
+    await says(['run', '--out', '--junit', 'r.xml'], '`--out` needs a value');
+    await says(['run', '--concurrency', '-1'], '--concurrency must be an integer from 1 to 256, got "-1"');
+    await says(['report', '--results', 's1.json', 's2.json'], '--results s1.json --results s2.json');
+    await says(['validate'], '2 configuration errors; a run would send nothing until they are fixed.', { 'a.yml': 'label: a\n', 'b.yml': 'label: b\n' });
+    await says(['validate'], 'until it is fixed', { 'a.yml': 'label: a\n' });
+  });
+
+  it("docs/calibration.md's output is what calibrate prints for the suite it describes: 2 criteria, 6 baselines re-judged 3 times, one disagreement", async () => {
+    const page = 'docs/calibration.md';
+    const shown = blockUnder(page, '## How to read it', 0);
+    // Each baseline's reply and the scores the judge gives it, in any order of the three calls.
+    const scores: Record<string, { scores: number[]; rationale: string }> = {
+      'Thank you, happy to help.': { scores: [0.9, 0.9, 0.9], rationale: 'Polite.' },
+      'Ask someone else.': { scores: [0.1, 0.1, 0.1], rationale: 'Curt.' },
+      'Figure it out yourself.': { scores: [0.1, 0.2, 0.3], rationale: 'The reply dismisses the user.' },
+      'Sure, one moment please.': { scores: [0.6, 0.75, 0.9], rationale: 'Polite enough.' },
+      'Order 77 left today.': { scores: [0.9, 0.9, 0.9], rationale: 'Names it.' },
+      'Order 78 arrives tomorrow.': { scores: [0.9, 0.9, 0.9], rationale: 'Names it.' },
+    };
+    const calls = new Map<string, number>();
+    const judge = await startServer([
+      (res, req) => {
+        const user = (req.body as { messages: { role: string; content: string }[] }).messages.find((m) => m.role === 'user')?.content ?? '';
+        const reply = /<(reply-[0-9a-f-]+)>\n([\s\S]*)\n<\/\1>/.exec(user)?.[2] ?? '';
+        const nth = calls.get(reply) ?? 0;
+        calls.set(reply, nth + 1);
+        const answer = scores[reply]!;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify({ rationale: answer.rationale, score: answer.scores[nth % 3] }) } }] }));
+      },
+    ]);
+    try {
+      const polite = (label: string, threshold: number) => `  - { label: ${label}, message: hi, assert: { judge: "The reply is polite", threshold: ${threshold} } }`;
+      const order = (label: string) => `  - { label: ${label}, message: where is my order?, assert: { judge: "Mentioned the order number" } }`;
+      const cwd = await makeProject({
+        config: `agent: { url: http://127.0.0.1:9/api/chat }\njudge: { provider: openai, baseUrl: "${judge.url}/v1", model: gpt-4o-mini, apiKey: key, retries: 0 }\n`,
+        fixtures: { 'judged.yml': ['fixtures:', polite('polite-a', 0.5), polite('polite-b', 0.5), polite('polite-c', 0.5), polite('polite-d', 0.7), order('order-a'), order('order-b'), ''].join('\n') },
+        baselines: [
+          baseline('polite-a', 'Thank you, happy to help.', null, 'pass'),
+          baseline('polite-b', 'Ask someone else.', null, 'fail'),
+          baseline('polite-c', 'Figure it out yourself.', null, 'pass'),
+          baseline('polite-d', 'Sure, one moment please.', null, 'pass'),
+          baseline('order-a', 'Order 77 left today.', null, 'pass'),
+          baseline('order-b', 'Order 78 arrives tomorrow.', null, 'pass'),
+        ],
+      });
+      const r = await cli(['calibrate', '--repeat', '3'], cwd);
+      expect(r.code, r.stderr).toBe(0);
+      expect(judge.received).toHaveLength(18);
+      expectExcerpt(r.stdout, shown.text, where(shown));
+    } finally {
+      await judge.close();
+    }
   });
 
   it("docs/simulated-users.md's worked example is what the demo's script prints against the demo agent and simulator, and what accepting it writes", async () => {
