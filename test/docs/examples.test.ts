@@ -672,6 +672,36 @@ describe('the outputs the docs show', () => {
     await says(['validate'], 'until it is fixed', { 'a.yml': 'label: a\n' });
   });
 
+  it('the native protocol requests of docs/presets.md and docs/personas.md are the ones the agent gets', async () => {
+    /** The request lines (`POST <agent.url> {...}`) of a block: each body's keys, a mock's too. */
+    const requests = (b: Block): string[][] =>
+      [...b.text.replace(/\n\s+(?=")/g, ' ').matchAll(/^POST <agent\.url>\s+(\{.*\})/gm)].map((m) => {
+        const body = JSON.parse(m[1]!.replace(/\{\.\.\.\}/g, '{}')) as Record<string, unknown>;
+        const mocks = Array.isArray(body.mocks) ? Object.keys(body.mocks[0] as object).map((k) => `mocks.${k}`) : [];
+        return [...Object.keys(body), ...mocks].sort();
+      });
+    const native = blockUnder('docs/presets.md', '## The native protocol', 0);
+    const additions = blockUnder('docs/personas.md', '## The protocol additions', 0);
+    expect(requests(native)).toHaveLength(2);
+    expect(requests(additions)).toHaveLength(1);
+    const agent = await serve((req) => {
+      const body = req.json as { start?: boolean };
+      return { json: { reply: body.start === true ? 'Welcome!' : 'Order 1234 is delivered.', route: { conversation: 'orders', stage: 's' }, ended: false, outcome: 'finish' } };
+    });
+    const cwd = await makeProject({
+      config: agentConfig(agent.url),
+      fixtures: { 'f.yml': 'label: f\nmessage: Where is my order?\npersona: returning-customer\n' },
+      personas: { 'p.yml': 'label: p\npersona: impatient\nopening: Where is order 1234?\nmocks:\n  - { tool: find_order, input: { orderId: "1234" }, match: subset, output: { status: delivered } }\nexpect: { terminal: finish }\n' },
+    });
+    expect((await cli(['run'], cwd)).code).toBe(0);
+    const sent = agent.requests.map((r) => {
+      const body = r.json as Record<string, unknown>;
+      const mocks = Array.isArray(body.mocks) ? Object.keys(body.mocks[0] as object).map((k) => `mocks.${k}`) : [];
+      return [...Object.keys(body), ...mocks].sort();
+    });
+    for (const shape of [...requests(native), ...requests(additions)]) expect(sent, `a request whose keys are ${shape.join(', ')}`).toContainEqual(shape);
+  });
+
   it("docs/calibration.md's output is what calibrate prints for the suite it describes: 2 criteria, 6 baselines re-judged 3 times, one disagreement", async () => {
     const page = 'docs/calibration.md';
     const shown = blockUnder(page, '## How to read it', 0);
