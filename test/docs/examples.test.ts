@@ -702,6 +702,39 @@ describe('the outputs the docs show', () => {
     for (const shape of [...requests(native), ...requests(additions)]) expect(sent, `a request whose keys are ${shape.join(', ')}`).toContainEqual(shape);
   });
 
+  it("the README's comment is the top of test/golden/mixed.comment.md, abridged: each line of it, in order, as GitHub shows it", () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const quoted = /^What the comment looks like \(the top of `(test\/golden\/[\w.-]+)`/m.exec(readme);
+    expect(quoted, 'README.md names the golden file it quotes').not.toBeNull();
+    const after = readme.slice(quoted!.index).split('\n');
+    const first = after.findIndex((l) => l.startsWith('>'));
+    const end = after.findIndex((l, i) => i > first && !l.startsWith('>'));
+    const excerpt = after
+      .slice(first, end)
+      .map((l) => l.replace(/^> ?/, ''))
+      .join('\n')
+      .replace(/<br>\n/g, '<br>')
+      .split('\n')
+      .filter((l) => l !== '');
+    expect(excerpt.length).toBeGreaterThan(8);
+    // The golden file's markup as the README writes it: headings in bold, a summary's line as text.
+    const golden = readFileSync(quoted![1]!, 'utf8')
+      .split('\n')
+      .map((l) =>
+        l
+          .replace(/^#{3,4} (.*)$/, '**$1**')
+          .replace(/<details(?: open)?><summary>|<\/summary>/g, '')
+          .replace(/<b>(.*?)<\/b>/g, '**$1**')
+          .replace(/<a href="[^"]*">(.*?)<\/a>/g, '$1'),
+      );
+    let from = 0;
+    for (const line of excerpt) {
+      const at = golden.indexOf(line, from);
+      expect(at, `README.md: a line ${quoted![1]!} does not have (after line ${from}): ${line}`).toBeGreaterThanOrEqual(0);
+      from = at + 1;
+    }
+  });
+
   it("docs/calibration.md's output is what calibrate prints for the suite it describes: 2 criteria, 6 baselines re-judged 3 times, one disagreement", async () => {
     const page = 'docs/calibration.md';
     const shown = blockUnder(page, '## How to read it', 0);
