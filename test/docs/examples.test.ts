@@ -492,6 +492,16 @@ describe('the workflow examples', () => {
     expect(workflows.length).toBeGreaterThanOrEqual(12);
   });
 
+  it("name, in comment-key and workflow_run, a check workflow a page shows: the accept and report jobs find the check's comment and run by it", () => {
+    const names = new Set(workflows.map(({ b }) => (parse(b.text) as { name?: string }).name).filter((n) => n !== undefined));
+    expect(names).toContain('agent-replay');
+    for (const { b } of workflows) {
+      const w = parse(b.text) as Workflow & { on?: { workflow_run?: { workflows?: string[] } } };
+      const keys = Object.values(w.jobs ?? {}).flatMap((j) => (j.steps ?? []).map((s) => s.with?.['comment-key']).filter((k) => k !== undefined));
+      for (const named of [...keys, ...(w.on?.workflow_run?.workflows ?? [])]) expect(names, `${where(b)}: ${String(named)}`).toContain(named);
+    }
+  });
+
   for (const { b, kind } of workflows) {
     it(`${where(b)} (${kind}) passes GitHub's workflow parser, gives the Action only inputs it declares and reads only outputs it sets, with the permissions it needs`, async () => {
       const text = asWorkflow(b, kind);
@@ -516,9 +526,11 @@ describe('the workflow examples', () => {
         const ids = new Set(ours.map((s) => s.id).filter((id) => id !== undefined));
         const read = [...JSON.stringify(job).matchAll(/steps\.([\w-]+)\.outputs\.([\w-]+)/g)].filter((m) => ids.has(m[1]!)).map((m) => m[2]!);
         expect(read.filter((o) => !Object.hasOwn(ACTION.outputs, o)), `${where(b)}: outputs action.yml does not set`).toEqual([]);
-        // A checkout needs to read the repository.
+        // A checkout needs to read the repository; a download of another run's artifacts, its actions.
         const permissions = job.permissions ?? w.permissions;
-        if (permissions !== undefined && kind === 'workflow' && (job.steps ?? []).some((s) => s.uses?.startsWith('actions/checkout@'))) expect(level(permissions, 'contents'), `${where(b)}: job ${name} checks out`).toBeGreaterThanOrEqual(1);
+        if (permissions === undefined || kind !== 'workflow') continue;
+        if ((job.steps ?? []).some((s) => s.uses?.startsWith('actions/checkout@'))) expect(level(permissions, 'contents'), `${where(b)}: job ${name} checks out`).toBeGreaterThanOrEqual(1);
+        if ((job.steps ?? []).some((s) => s.uses?.startsWith('actions/download-artifact@') && s.with?.['run-id'] !== undefined)) expect(level(permissions, 'actions'), `${where(b)}: job ${name} downloads another run's artifacts`).toBeGreaterThanOrEqual(1);
       }
     });
   }
@@ -603,6 +615,13 @@ describe('the command lines of the docs', () => {
         .flatMap((l, i) => [...l.matchAll(/(?<![\w-])--[a-z][a-z-]*[a-z]/g)].map((m) => m[0]).filter((f) => !known.has(f) && !OTHERS.has(f)).map((f) => `${p}:${i + 1}: ${f}`)),
     );
     expect(unknown).toEqual([]);
+  });
+
+  it("each one run with npx at a version (a workflow's) names the package's version", () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    const pinned = commands.flatMap((c) => [...c.text.matchAll(/agent-replay@(\d[\w.-]*)/g)].map((m) => `${c.at}: ${m[1]!}`));
+    expect(pinned.length).toBeGreaterThanOrEqual(3);
+    expect(pinned.filter((p) => !p.endsWith(`: ${version}`))).toEqual([]);
   });
 
   it('each one named in the text is a command with its own flags (`<command>` stands for any)', () => {
