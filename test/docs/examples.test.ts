@@ -17,11 +17,11 @@ import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from '
 import { parse, parseDocument } from 'yaml';
 import { envInputGetter, readInputs } from '../../src/action/inputs.js';
 import { COMMANDS, parseArgv, type CommandName } from '../../src/cli/options.js';
-import { AGENT_PRESETS, baselineSchema, personaBaselineSchema, serializeBaseline } from '../../src/suite/index.js';
+import { AGENT_PRESETS, baselineSchema, loadSuite, personaBaselineSchema, serializeBaseline } from '../../src/suite/index.js';
 import { JUDGE_PROMPT_VERSION } from '../../src/judge/prompt.js';
 import { startDemoServer } from '../../src/demo/server.js';
 import { incompleteCause, noSpansCause, notUnderAttemptCause } from '../../src/traces/observer.js';
-import { brief, load, B, C, F } from '../suite/helpers.js';
+import { brief, load, repo, B, C, F } from '../suite/helpers.js';
 import { agentConfig, baseline, cli, makeProject, scriptedAgent, serve, useCleanup } from '../cli/helpers.js';
 import { runRecordSchema } from '../../src/record/schema.js';
 import { startServer } from '../judge/server.js';
@@ -256,10 +256,13 @@ describe('the config.yml, fixture and persona script examples', () => {
         expect(brief(r.errors), `${where(b)}\n${Object.entries(files).map(([p, t]) => `--- ${p}\n${t}`).join('')}`).toEqual([]);
       }
       if (k.kind !== 'config') return;
+      // One suite folder, its config.yml written again for each form.
+      const cwd = await repo({ [`${F}/example.yml`]: SMALLEST.fixture });
       for (const ways of commentedKeys(b.text)) {
         let first: string[] | null = null;
         for (const text of ways) {
-          const errors = brief((await load({ [C]: text, [`${F}/example.yml`]: SMALLEST.fixture }, { env: envOf(text) })).errors);
+          await writeFile(join(cwd, C), text);
+          const errors = brief((await loadSuite({ dir: '.agent-replay', cwd, env: envOf(text), untrustedSuite: null })).errors);
           first ??= errors;
           if (errors.length === 0) {
             first = [];
