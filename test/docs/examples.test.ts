@@ -1,12 +1,14 @@
-// Every example of the README and docs/ does what the page says (docs/contributing.md, "Examples in
-// the docs"): each ```yaml block is a config.yml, a fixture, a persona script or a workflow that the
-// project's own loaders (src/suite/) and GitHub's workflow parser accept; each ```json block a
-// baseline the loader accepts, or a part of results.json the record's schema accepts; each command
-// line `agent-replay ...` one the CLI's option table parses; and an output the page shows is the one
-// the CLI prints. A block's kind is told by its keys, or by a marker on the line above its fence:
-// `<!-- example: KIND -->` (KIND below), or `<!-- example: none (why) -->` for a block that is no
-// file at all. Examples whose page has its own test (test/docs/*.test.ts) are checked here too:
-// the kinds are what every block is held to, the page tests what one block shows.
+// Every example of the README and docs/ does what its page says
+// (docs/contributing.md, "Examples in the docs"): each ```yaml block is a config.yml, a fixture, a
+// persona script or a workflow that the project's own loaders (src/suite/) and GitHub's workflow
+// parser accept, with the Action's declared inputs and outputs and the permissions it needs; each
+// ```json block a baseline the loader accepts as acceptance writes it, or a part of results.json the
+// record's schema accepts; each command line `agent-replay ...` one the CLI's option table parses;
+// an example of a mistake gets the error printed after it; and an output a page shows is the one
+// the CLI prints, run in-process against the demo agent or a loopback one. A block's kind is told by
+// its keys, or by a marker on the line above its fence, `<!-- example: KIND -->` (the kinds are
+// listed at `Kind` below). Pages with a test of their own (test/docs/*.test.ts) are held to these
+// rules too: the kinds are what every block is held to, a page's test what one block shows.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -41,7 +43,9 @@ const PAGES = ['README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md
  * - `workflow`, `workflow excerpt` (jobs without their runs-on or steps), `steps` (a job's steps, or
  *   a job from `steps:`): a GitHub workflow;
  * - `results <path>`: the value at `path` of results.json (`fixtures.drift.meaning`);
- * - `none (why)`: not a file (a directory listing, a request shape).
+ * - `none (why)`: not a file (a directory listing, a request shape);
+ * - `KIND, wrong` (`persona, wrong`): an example of a mistake, the plain block after it the errors
+ *   `validate` prints for it.
  */
 type Kind = 'files' | 'config' | 'fixture' | 'persona' | 'baseline' | 'fixture part' | 'persona part' | 'baseline part' | 'workflow' | 'workflow excerpt' | 'steps' | 'results' | 'none';
 
