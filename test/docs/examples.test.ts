@@ -142,9 +142,13 @@ describe('every yaml and json block of the docs', () => {
 
 // ---- suite files ----
 
-/** Every `${NAME}` of a text, with a value: an address for a name that says URL, else a word. */
+/**
+ * Every `${NAME}` of a text, with a value: an address for a name that says URL, else a word. Each is
+ * a secret the process remembers for its last-resort handler (src/secrets.ts), for every test file
+ * run after this one in the worker: a value no other test's output can hold.
+ */
 function envOf(text: string): Record<string, string> {
-  return Object.fromEntries([...text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => [m[1]!, /URL$/.test(m[1]!) ? 'https://preview.example.com' : 'value']));
+  return Object.fromEntries([...text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => [m[1]!, /URL$/.test(m[1]!) ? `https://docs-example-${m[1]!.toLowerCase()}.example.test` : `docs-example-${m[1]!}-value`]));
 }
 
 /** The top-level entries of a YAML text, each with the lines under it (comments kept with the entry they follow). */
@@ -164,7 +168,7 @@ const SMALLEST: Record<'fixture' | 'persona', string> = {
   fixture: 'label: example\nmessage: hello\n',
   persona: 'label: example\nopening: hello\n',
 };
-const OK_CONFIG = 'judge: { baseUrl: https://judge.example.com/v1, model: m, apiKey: key }\nsimulator: { model: m }\n';
+const OK_CONFIG = 'judge: { baseUrl: https://judge.example.com/v1, model: m, apiKey: sk-docs-example-judge }\nsimulator: { model: m }\n';
 
 /** The files a suite block stands for: path -> text. */
 function suiteFiles(b: Block, { kind, rest }: KindOf): Record<string, string>[] {
@@ -799,7 +803,7 @@ describe('the outputs the docs show', () => {
       const polite = (label: string, threshold: number) => `  - { label: ${label}, message: hi, assert: { judge: "The reply is polite", threshold: ${threshold} } }`;
       const order = (label: string) => `  - { label: ${label}, message: where is my order?, assert: { judge: "Mentioned the order number" } }`;
       const cwd = await makeProject({
-        config: `agent: { url: http://127.0.0.1:9/api/chat }\njudge: { provider: openai, baseUrl: "${judge.url}/v1", model: gpt-4o-mini, apiKey: key, retries: 0 }\n`,
+        config: `agent: { url: http://127.0.0.1:9/api/chat }\njudge: { provider: openai, baseUrl: "${judge.url}/v1", model: gpt-4o-mini, apiKey: sk-docs-example-calibrate, retries: 0 }\n`,
         fixtures: { 'judged.yml': ['fixtures:', polite('polite-a', 0.5), polite('polite-b', 0.5), polite('polite-c', 0.5), polite('polite-d', 0.7), order('order-a'), order('order-b'), ''].join('\n') },
         baselines: [
           baseline('polite-a', 'Thank you, happy to help.', null, 'pass'),
