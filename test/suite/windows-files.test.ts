@@ -1,0 +1,63 @@
+// Suite files as Windows leaves them: CRLF line endings (core.autocrlf=true checks text files out
+// that way) and a UTF-8 byte-order mark (some editors save one). They read as the same files with
+// LF and no mark, and errors are placed as an editor shows them (docs/configuration.md, "How YAML
+// is read"; docs/fixtures.md, "Baselines").
+
+import { describe, expect, it } from 'vitest';
+import { serializeBaseline } from '../../src/suite/index.js';
+import { B, C, F, load } from './helpers.js';
+
+const P = '.agent-replay/personas';
+
+/** The text as a Windows checkout and editor leave it: a byte-order mark, then CRLF line endings. */
+const windows = (text: string): string => `\uFEFF${text.replace(/\n/g, '\r\n')}`;
+
+const BASELINE = serializeBaseline({
+  label: 'multi',
+  message: 'hello',
+  reply: 'Line one\nLine two',
+  route: null,
+  verdict: 'pass',
+  acceptedAt: '2026-12-01T12:00:00.000Z',
+  commit: null,
+});
+
+describe('suite files with CRLF line endings and a byte-order mark', () => {
+  it('load as their LF twins: config, fixtures (block scalars without \\r), persona scripts and baselines', async () => {
+    const files = {
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  timeoutMs: 5000\n',
+      [`${F}/multi.yml`]: 'label: multi\nmessage: |\n  hello\n  there\nassert:\n  contains: >\n    folded\n    text\n',
+      [`${P}/p.yml`]: 'label: script\nopening: hi\nexpect:\n  reply:\n    - { contains: "ok" }\n',
+      [`${B}/multi.json`]: BASELINE,
+    };
+    const lf = await load(files);
+    const win = await load(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, windows(v)])));
+    expect(lf.errors).toEqual([]);
+    expect(win.errors).toEqual([]);
+    expect(win.warnings).toEqual(lf.warnings);
+    const fixture = win.suite!.fixtures[0]!;
+    expect(fixture.label).toBe('multi');
+    expect(fixture.message).toBe('hello\nthere\n');
+    expect(fixture.assertion).toEqual({ kind: 'contains', value: 'folded text\n' });
+    expect(win.suite!.fixtures).toEqual(lf.suite!.fixtures);
+    expect(win.suite!.personas.map((p) => p.label)).toEqual(['script']);
+    expect(win.suite!.config.agent.timeoutMs).toBe(5000);
+    // The baseline with a byte-order mark is read, not refused as invalid JSON at 1:1.
+    expect(win.suite!.baselines.get('multi')?.reply).toBe('Line one\nLine two');
+  });
+
+  it('errors name the line and the column an editor shows, with no \\r in what they quote', async () => {
+    const r = await load({
+      [C]: windows('agent:\n  preset: native\n  timeoutMs: -5\n'),
+      [`${F}/a.yml`]: windows('label: a\nmessage: hi\nasert: { contains: "x" }\n'),
+      [`${F}/b.yml`]: windows('label: b\nmessage: hi\n  bad: indent\n'),
+      [`${B}/a.json`]: windows('{\n  "label": "a",\n  "reply": "x",\n  "route": null,\n  "verdict": "maybe",\n  "acceptedAt": "t",\n  "commit": null\n}\n'),
+    });
+    const at = (file: string) => r.errors.filter((e) => e.file === file).map((e) => [e.line, e.column]);
+    expect(at(C)).toEqual([[3, 14]]);
+    expect(at(`${F}/a.yml`)).toEqual([[3, 1]]);
+    expect(at(`${F}/b.yml`)).toEqual([[3, 3]]);
+    expect(at(`${B}/a.json`)).toEqual([[5, 14]]);
+    for (const e of r.errors) expect(`${e.message}\n${e.fix}`).not.toMatch(/[\r\uFEFF]/);
+  });
+});
