@@ -4,7 +4,7 @@
 // is read"; docs/fixtures.md, "Baselines").
 
 import { describe, expect, it } from 'vitest';
-import { serializeBaseline } from '../../src/suite/index.js';
+import { baselinePath, serializeBaseline } from '../../src/suite/index.js';
 import { B, C, F, load } from './helpers.js';
 
 const P = '.agent-replay/personas';
@@ -59,5 +59,23 @@ describe('suite files with CRLF line endings and a byte-order mark', () => {
     expect(at(`${F}/b.yml`)).toEqual([[3, 3]]);
     expect(at(`${B}/a.json`)).toEqual([[5, 14]]);
     for (const e of r.errors) expect(`${e.message}\n${e.fix}`).not.toMatch(/[\r\uFEFF]/);
+  });
+
+  it('labels that name a file Windows refuses are configuration errors at the label, with a label to use', async () => {
+    const r = await load({
+      [`${F}/list.yml`]: 'fixtures:\n  - { label: CON, message: hi }\n  - { label: nul.orders, message: hi }\n  - { label: com1, message: hi }\n  - { label: console, message: hi }\n  - { label: lpt-1, message: hi }\n',
+      [`${P}/p.yml`]: 'label: Aux\nopening: hi\nexpect:\n  reply:\n    - { contains: "ok" }\n',
+    });
+    expect(r.errors.map((e) => [e.file, e.line, e.column, e.fix])).toEqual([
+      [`${F}/list.yml`, 2, 14, 'rename it, e.g. label: CON-1'],
+      [`${F}/list.yml`, 3, 14, 'rename it, e.g. label: nul-1.orders'],
+      [`${F}/list.yml`, 4, 14, 'rename it, e.g. label: com1-1'],
+      [`${P}/p.yml`, 1, 8, 'rename it, e.g. label: Aux-1'],
+    ]);
+    expect(r.errors[1]?.message).toBe(
+      'label "nul.orders" names its baseline file nul.orders.json, which cannot be created on Windows (nor checked out there by git): nul is one of the names Windows keeps for devices (CON, PRN, AUX, NUL, COM0-COM9, LPT0-LPT9), alone or before a dot',
+    );
+    // Acceptance never writes one either.
+    expect(() => baselinePath('/suite/baselines', 'CON')).toThrow(/CON\.json, which cannot be created on Windows/);
   });
 });
