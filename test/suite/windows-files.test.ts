@@ -78,4 +78,21 @@ describe('suite files with CRLF line endings and a byte-order mark', () => {
     // Acceptance never writes one either.
     expect(() => baselinePath('/suite/baselines', 'CON')).toThrow(/CON\.json, which cannot be created on Windows/);
   });
+
+  it('two baseline files whose names differ only in case are an error on the one no item is labelled by, which is not read', async () => {
+    const stored = (label: string) => serializeBaseline({ label, reply: label, route: null, verdict: 'pass', acceptedAt: '2026-12-01T12:00:00.000Z', commit: null });
+    // A fixture renamed from Refund to refund on Linux, and accepted: both files are in the repository.
+    const r = await load({ [`${F}/a.yml`]: 'label: refund\nmessage: hi\n', [`${B}/Refund.json`]: stored('Refund'), [`${B}/refund.json`]: stored('refund') });
+    expect(r.errors).toEqual([
+      {
+        file: `${B}/Refund.json`,
+        line: null,
+        column: null,
+        message: 'baseline file Refund.json differs only in case from refund.json: on macOS and Windows they are one file, and a checkout there keeps only one of them',
+        fix: `delete ${B}/Refund.json (git rm ${B}/Refund.json): no fixture or persona script is labelled "Refund", and ${B}/refund.json is the baseline of "refund"`,
+      },
+    ]);
+    // No orphan warning besides: the one file is said once.
+    expect(r.warnings).toEqual([]);
+  });
 });
