@@ -367,6 +367,7 @@ async function loadFixtures(paths: SuitePaths, root: SuiteRoot, found: Findings)
     return { fixtures, labels, listed, fileErrors: 0 };
   }
   if (listed === null) return { fixtures, labels, listed, fileErrors: 0 };
+  namesDifferingInCase(listed.map((ref) => shownUnder(fixturesShown, ref)), 'fixtures', found);
   let fileErrors = 0;
   for (const ref of listed) {
     const shown = shownUnder(fixturesShown, ref);
@@ -416,6 +417,7 @@ async function loadPersonas(paths: SuitePaths, root: SuiteRoot, found: Findings)
     found.errors.push(outsideIssue(shown, `the personas folder ${shown}`, `the suite folder ${root.shown}`));
     return { personas, labels, files: 0 };
   }
+  namesDifferingInCase((listed ?? []).map((ref) => paths.show(ref.path)), 'persona scripts', found);
   for (const ref of listed ?? []) {
     const shown = paths.show(ref.path);
     found.fileOrder.push(shown);
@@ -572,6 +574,30 @@ function kindWarning(shown: string, label: string, persona: boolean): ConfigIssu
     message: `${shown} is a ${persona ? 'persona script' : 'fixture'} baseline, but ${JSON.stringify(label)} is a ${persona ? 'fixture' : 'persona script'} now: it is not compared against`,
     fix: `delete ${shown} and accept ${JSON.stringify(label)} again`,
   };
+}
+
+/**
+ * Fixture or persona files whose paths differ only in case (`Refund.yml`, `refund.yml`): one file on
+ * macOS and Windows, where a checkout keeps only one of them and its items are silently not run.
+ * An error on each but the first (docs/fixtures.md, "A fixture"); both are still read.
+ */
+function namesDifferingInCase(shown: readonly string[], what: string, found: Findings): void {
+  const first = new Map<string, string>();
+  for (const file of shown) {
+    const key = file.toLowerCase();
+    const earlier = first.get(key);
+    if (earlier === undefined) {
+      first.set(key, file);
+      continue;
+    }
+    found.errors.push({
+      file,
+      line: null,
+      column: null,
+      message: `file name differs only in case from ${earlier}: on macOS and Windows they are one file, and a checkout there keeps only one of them, whose ${what} alone would run`,
+      fix: `rename one of them (git mv ${shellWord(file)} <new name>), or move its ${what} into the other`,
+    });
+  }
 }
 
 /**

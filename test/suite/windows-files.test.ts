@@ -95,4 +95,29 @@ describe('suite files with CRLF line endings and a byte-order mark', () => {
     // No orphan warning besides: the one file is said once.
     expect(r.warnings).toEqual([]);
   });
+
+  it('fixture or persona files whose names differ only in case are an error on the second; folders that do are not', async () => {
+    const script = (label: string) => `label: ${label}\nopening: hi\nexpect:\n  reply:\n    - { contains: "ok" }\n`;
+    const r = await load({
+      [`${F}/Refund.yml`]: 'label: refund-a\nmessage: hi\n',
+      [`${F}/refund.yml`]: 'label: refund-b\nmessage: hi\n',
+      // Two folders that differ in case become one on macOS, and no file of theirs is lost.
+      [`${F}/Sub/x.yml`]: 'label: x\nmessage: hi\n',
+      [`${F}/sub/y.yml`]: 'label: y\nmessage: hi\n',
+      [`${P}/P.yml`]: script('p1'),
+      [`${P}/p.yml`]: script('p2'),
+    });
+    expect(r.errors.map((e) => [e.file, e.message, e.fix])).toEqual([
+      [
+        `${F}/refund.yml`,
+        `file name differs only in case from ${F}/Refund.yml: on macOS and Windows they are one file, and a checkout there keeps only one of them, whose fixtures alone would run`,
+        `rename one of them (git mv ${F}/refund.yml <new name>), or move its fixtures into the other`,
+      ],
+      [
+        `${P}/p.yml`,
+        `file name differs only in case from ${P}/P.yml: on macOS and Windows they are one file, and a checkout there keeps only one of them, whose persona scripts alone would run`,
+        `rename one of them (git mv ${P}/p.yml <new name>), or move its persona scripts into the other`,
+      ],
+    ]);
+  });
 });
