@@ -4,6 +4,8 @@
 // is written through an exclusively created temporary file renamed over the target, so a link
 // planted at `<label>.json` (or anywhere else in the folder) is replaced, never written through.
 
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { stageFile, type PendingFile } from '../fs-safe.js';
 import { UserError } from '../errors.js';
@@ -28,7 +30,10 @@ export async function writeBaselines(baselinesDir: string, baselines: readonly (
   const paths = baselines.map((b) => baselinePath(baselinesDir, b.label)); // validate all before writing any
   const pending: PendingFile[] = [];
   try {
-    for (const [i, b] of baselines.entries()) pending.push(await stageFile(paths[i] as string, serializeBaseline(b), { within: suiteDir }));
+    for (const [i, b] of baselines.entries()) {
+      const at = paths[i] as string;
+      pending.push(await stageFile(at, inStyleOf(await writtenStyle(at), serializeBaseline(b)), { within: suiteDir }));
+    }
   } catch (e) {
     await Promise.all(pending.map((p) => p.discard()));
     throw new UserError(
@@ -47,6 +52,49 @@ export async function writeBaselines(baselinesDir: string, baselines: readonly (
     }
   }
   return out;
+}
+
+/** How a baseline file on disk ends its lines and whether it starts with a byte-order mark. */
+interface FileStyle {
+  crlf: boolean;
+  bom: boolean;
+}
+
+const LF_NO_BOM: FileStyle = { crlf: false, bom: false };
+
+/**
+ * The style of the baseline file at `at`, for its rewrite (docs/fixtures.md, "Line endings and
+ * byte-order marks"): a file checked out with CRLF line endings (Windows, core.autocrlf) or saved
+ * with a byte-order mark keeps them, so that the acceptance's diff shows the lines that changed,
+ * not every line. Its first line ending decides; no file (a new baseline), a link or anything but
+ * a regular file: LF without a mark. Only the first bytes are read, and never through a link.
+ */
+async function writtenStyle(at: string): Promise<FileStyle> {
+  let handle;
+  try {
+    handle = await open(at, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return LF_NO_BOM;
+  }
+  try {
+    if (!(await handle.stat()).isFile()) return LF_NO_BOM;
+    const head = Buffer.alloc(4096);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    const bytes = head.subarray(0, bytesRead);
+    const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+    const lf = bytes.indexOf(0x0a);
+    return { crlf: lf > 0 && bytes[lf - 1] === 0x0d, bom };
+  } catch {
+    return LF_NO_BOM;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** `text` (serializeBaseline's: LF line endings; every line break inside a value is escaped as \n) in `style`. */
+function inStyleOf(style: FileStyle, text: string): string {
+  const lines = style.crlf ? text.replace(/\n/g, '\r\n') : text;
+  return style.bom ? `\uFEFF${lines}` : lines;
 }
 
 /** Why a baseline file could not be put in place, and the fix. */

@@ -7,6 +7,7 @@ import { parseFailOn, parseShard } from '../evaluate/index.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { MAX_REPEAT } from '../suite/repeat.js';
 import { MAX_CONCURRENCY } from '../suite/config/shared.js';
+import { windowsPathRefusal } from '../windows-path.js';
 
 const MODES = ['check', 'accept', 'report'] as const;
 export type Mode = (typeof MODES)[number];
@@ -154,6 +155,16 @@ function shardInput(value: string): { index: number; total: number } | null {
   }
 }
 
+/**
+ * A path input as given; one written for Windows (`C:\suite`, `\\server\share`) on a Linux or
+ * macOS runner is refused (docs/action.md, "Inputs"; src/windows-path.ts).
+ */
+function pathInput(name: string, value: string, example: string): string {
+  const refusal = windowsPathRefusal(value, `input ${name}`, `${name}: ${example}`);
+  if (refusal !== null) throw new InputError(refusal);
+  return value;
+}
+
 export function readInputs(get: Get): Inputs {
   const failOnText = get('fail-on');
   let failOn: FailOnCondition[];
@@ -199,7 +210,7 @@ export function readInputs(get: Get): Inputs {
     agentHeaders: Object.freeze(parseHeaders(get('agent-headers'))),
     agentPath: agentPathInput(get('agent-path')),
     waitForAgent: waitForAgentInput(get('wait-for-agent')),
-    dir: get('dir') || '.agent-replay',
+    dir: pathInput('dir', get('dir'), '.agent-replay') || '.agent-replay',
     judgeProvider: get('judge-provider') === '' ? null : oneOf('judge-provider', get('judge-provider'), JUDGE_PROVIDERS, 'openai'),
     judgeBaseUrl: orNull(get('judge-base-url')),
     judgeModel: orNull(get('judge-model')),
@@ -215,13 +226,13 @@ export function readInputs(get: Get): Inputs {
     acceptLabel: get('accept-label') || 'accept-baseline',
     confirmLabel: get('confirm-label') || 'confirm-cost',
     commentKey: orNull(get('comment-key')),
-    resultsPath: get('results-path') || 'agent-replay-results/results.json',
+    resultsPath: pathInput('results-path', get('results-path'), 'agent-replay-results/results.json') || 'agent-replay-results/results.json',
     prNumber: positiveNumber('pr-number', get('pr-number'), true),
     checkWorkflow,
     shard,
-    timings: orNull(get('timings')),
+    timings: orNull(pathInput('timings', get('timings'), 'timings/results.json')),
     allowIncomplete,
-    results: Object.freeze(get('results').split(/\r?\n/).map((s) => s.trim()).filter(Boolean)),
+    results: Object.freeze(get('results').split(/\r?\n/).map((s) => s.trim()).filter(Boolean).map((s) => pathInput('results', s, 'shards'))),
   });
 }
 

@@ -22,6 +22,7 @@ import { fixtureDefinitionHash, personaDefinitionHash } from '../evaluate/defini
 import { meansTheSame } from '../evaluate/variants.js';
 import { SIMULATOR_PROMPT_VERSION } from '../simulator/index.js';
 import { TOOL } from '../version.js';
+import { windowsPathRefusal } from '../windows-path.js';
 import { ArgvError, commandHelp, globalHelp, helpHint, parseArgv, type CommandName, type Values } from './options.js';
 import { defaultOut, ensureIgnoredFolder } from './results-dir.js';
 import { gitHead } from './git.js';
@@ -93,7 +94,36 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
   }
 }
 
+/** Each path flag with a relative path to give in its place, for the fix (src/windows-path.ts). */
+const PATH_FLAGS = {
+  dir: '.agent-replay',
+  out: 'results.json',
+  markdown: 'report.md',
+  junit: 'report.xml',
+  html: 'report.html',
+  results: 'results.json',
+  rerun: 'results.json',
+  timings: 'results.json',
+  workflows: '.github/workflows',
+} as const satisfies Partial<Record<keyof Values, string>>;
+
+/**
+ * A path flag written for Windows (`--dir C:\suite`, `--out \\server\share\r.json`) on macOS or
+ * Linux: a usage error before anything is read, written or sent (docs/cli.md, "Paths written for Windows").
+ */
+function refuseWindowsPaths(command: CommandName, values: Values): void {
+  for (const [flag, example] of Object.entries(PATH_FLAGS) as [keyof typeof PATH_FLAGS, string][]) {
+    const given = values[flag];
+    for (const one of given === undefined ? [] : Array.isArray(given) ? given : [given]) {
+      const relative = command === 'demo' && flag === 'out' ? 'demo' : example;
+      const refusal = windowsPathRefusal(one, `--${flag}`, `--${flag} ${relative}`);
+      if (refusal !== null) throw new UsageError(refusal);
+    }
+  }
+}
+
 async function dispatch(command: CommandName, values: Values, positionals: readonly string[], io: CliIO): Promise<number> {
+  refuseWindowsPaths(command, values);
   switch (command) {
     case 'run':
       return cmdRun(values, io);

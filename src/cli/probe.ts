@@ -33,7 +33,7 @@ import { EXIT, UserError } from '../errors.js';
 import { createFileExclusively } from '../fs-safe.js';
 import { formatIssue, isValidLabel, LABEL_RULE, loadSuite, loadSuiteConfig, noAgentUrlIssue, type ConfigOverrides } from '../suite/index.js';
 import { checkFixtureFile, DEFAULT_THRESHOLD } from '../suite/fixtures.js';
-import { suggestLabel } from '../suite/labels.js';
+import { suggestLabel, windowsNameIssue } from '../suite/labels.js';
 import { loadYamlPackage, readYaml, yamlPackage } from '../suite/yaml/index.js';
 import { terminalBlock, terminalLine } from '../report/escape.js';
 import { printConfigIssues, type CliIO } from './output.js';
@@ -249,6 +249,9 @@ async function checkSave(label: string, o: ProbeOptions, io: CliIO): Promise<{ t
     const close = suggestLabel(label);
     throw new UsageError(`--save ${JSON.stringify(label)} is not a valid label: a label is ${LABEL_RULE} (it names the fixture and its baseline file)${close === null ? '' : `; use --save ${shellWord(close)}`}`);
   }
+  // A name Windows refuses (docs/fixtures.md, "A fixture"): the suite would not check out there.
+  const windows = windowsNameIssue(label);
+  if (windows !== null) throw new UsageError(`--save ${windows.message}; ${windows.fix.replace('rename it, e.g. label: ', 'use --save ')}`);
   const suiteDir = path.resolve(io.cwd, o.dir);
   const target = path.join(suiteDir, 'fixtures', `${label}.yml`);
   const shown = path.relative(io.cwd, target).split(path.sep).join('/');

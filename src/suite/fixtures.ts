@@ -7,7 +7,7 @@ import type { Assertion, Fixture, SingleAssertion } from '../types.js';
 import { describeValue, quote, translateZodIssues } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 import { itemFileRule, itemsOfFile, soundItemsOfFile, type ItemFileFindings } from './item-file.js';
-import { isValidLabel, LABEL_RULE, labelFix } from './labels.js';
+import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 import { toExpectation, toolExpectationSchema } from './tools.js';
 import { regexCompileAdvice, regexMeaningNote, regexSlashesNote } from './regex-advice.js';
@@ -138,6 +138,9 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
         `label ${quote(labelText, 100)} is not valid: a label is ${LABEL_RULE} (it names the baseline file)`,
         labelFix(labelText),
       );
+    } else {
+      const windows = windowsNameIssue(labelText);
+      if (windows !== null) err([...path, 'label'], windows.message, windows.fix);
     }
   }
   if (typeof raw.message === 'string' && raw.message.trim() === '') {

@@ -24,6 +24,7 @@ import { outsideIssue, readSuiteText, realPathOrNull, type SuiteFileRef } from '
 import { readYaml, withYamlPackage, type LoadedYaml } from './yaml/index.js';
 import { judgeAssertionOf } from '../assertions/list.js';
 import { suiteAboveIssue } from './suite-above.js';
+import { shellWord } from '../words.js';
 
 export { baselineSchema, personaBaselineSchema, routeSchema, serializeBaseline, serializePersonaBaseline } from './baselines.js';
 export { AGENT_PRESETS } from './config/agent.js';
@@ -366,6 +367,7 @@ async function loadFixtures(paths: SuitePaths, root: SuiteRoot, found: Findings)
     return { fixtures, labels, listed, fileErrors: 0 };
   }
   if (listed === null) return { fixtures, labels, listed, fileErrors: 0 };
+  namesDifferingInCase(listed.map((ref) => shownUnder(fixturesShown, ref)), 'fixtures', found);
   let fileErrors = 0;
   for (const ref of listed) {
     const shown = shownUnder(fixturesShown, ref);
@@ -415,6 +417,7 @@ async function loadPersonas(paths: SuitePaths, root: SuiteRoot, found: Findings)
     found.errors.push(outsideIssue(shown, `the personas folder ${shown}`, `the suite folder ${root.shown}`));
     return { personas, labels, files: 0 };
   }
+  namesDifferingInCase((listed ?? []).map((ref) => paths.show(ref.path)), 'persona scripts', found);
   for (const ref of listed ?? []) {
     const shown = paths.show(ref.path);
     found.fileOrder.push(shown);
@@ -521,9 +524,11 @@ async function loadBaselines(
     found.errors.push(outsideIssue(shown, `the baselines folder ${shown}`, `the suite folder ${root.shown}`));
     return { baselines, personaBaselines };
   }
+  const colliding = caseCollisions(listed ?? [], items, paths, found);
   for (const ref of listed ?? []) {
     const shown = paths.show(ref.path);
     found.fileOrder.push(shown);
+    if (colliding.has(ref.path)) continue;
     const read = readSuiteText(ref, shown, root.real, root.shown);
     if ('issue' in read) {
       found.errors.push(read.issue);
@@ -569,6 +574,67 @@ function kindWarning(shown: string, label: string, persona: boolean): ConfigIssu
     message: `${shown} is a ${persona ? 'persona script' : 'fixture'} baseline, but ${JSON.stringify(label)} is a ${persona ? 'fixture' : 'persona script'} now: it is not compared against`,
     fix: `delete ${shown} and accept ${JSON.stringify(label)} again`,
   };
+}
+
+/**
+ * Fixture or persona files whose paths differ only in case (`Refund.yml`, `refund.yml`): one file on
+ * macOS and Windows, where a checkout keeps only one of them and its items are silently not run.
+ * An error on each but the first (docs/fixtures.md, "A fixture"); both are still read.
+ */
+function namesDifferingInCase(shown: readonly string[], what: string, found: Findings): void {
+  const first = new Map<string, string>();
+  for (const file of shown) {
+    const key = file.toLowerCase();
+    const earlier = first.get(key);
+    if (earlier === undefined) {
+      first.set(key, file);
+      continue;
+    }
+    found.errors.push({
+      file,
+      line: null,
+      column: null,
+      message: `file name differs only in case from ${earlier}: on macOS and Windows they are one file, and a checkout there keeps only one of them, whose ${what} alone would run`,
+      fix: `rename one of them (git mv ${shellWord(file)} <new name>), or move its ${what} into the other`,
+    });
+  }
+}
+
+/**
+ * Baseline files whose names differ only in case (`Refund.json`, `refund.json`: a fixture renamed
+ * on a case-sensitive system): one file on macOS and Windows, where a checkout keeps only one of
+ * them. Each is an error but the one whose label is an item's (docs/fixtures.md, "A fixture");
+ * returns the paths of those errors, which are not read.
+ */
+function caseCollisions(listed: readonly { path: string }[], items: ItemsRead, paths: SuitePaths, found: Findings): Set<string> {
+  const byName = new Map<string, { path: string }[]>();
+  for (const ref of listed) {
+    const key = path.basename(ref.path).toLowerCase();
+    byName.set(key, [...(byName.get(key) ?? []), ref]);
+  }
+  const out = new Set<string>();
+  for (const group of byName.values()) {
+    if (group.length < 2) continue;
+    const labelOf = (ref: { path: string }): string => path.basename(ref.path).slice(0, -'.json'.length);
+    const keeper = group.find((ref) => items.labels.has(labelOf(ref))) ?? (group[0] as { path: string });
+    for (const ref of group) {
+      if (ref === keeper) continue;
+      out.add(ref.path);
+      const shown = paths.show(ref.path);
+      const kept = paths.show(keeper.path);
+      const isItem = items.labels.has(labelOf(keeper));
+      found.errors.push({
+        file: shown,
+        line: null,
+        column: null,
+        message: `baseline file ${path.basename(ref.path)} differs only in case from ${path.basename(keeper.path)}: on macOS and Windows they are one file, and a checkout there keeps only one of them`,
+        fix: isItem
+          ? `delete ${shown} (git rm ${shellWord(shown)}): no fixture or persona script is labelled ${JSON.stringify(labelOf(ref))}, and ${kept} is the baseline of ${JSON.stringify(labelOf(keeper))}`
+          : `keep the one whose label is a fixture's or persona script's and delete the other (${shown} or ${kept})`,
+      });
+    }
+  }
+  return out;
 }
 
 function orphanWarning(shown: string, label: string): ConfigIssue {

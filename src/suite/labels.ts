@@ -58,12 +58,30 @@ export function labelFix(s: string): string {
 }
 
 /**
+ * Names Windows keeps for devices, alone or before a dot (`nul.txt` is NUL too): a file of that name
+ * cannot be created there, and git cannot check it out. Case does not matter (docs/fixtures.md, "A fixture").
+ */
+const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])(?=\.|$)/i;
+
+/** Why a label (valid by LABEL_RULE) names a baseline file Windows refuses, with the fix; null when it does not. */
+export function windowsNameIssue(label: string): { message: string; fix: string } | null {
+  const device = WINDOWS_DEVICE.exec(label)?.[0];
+  if (device === undefined) return null;
+  return {
+    message: `label ${JSON.stringify(label)} names its baseline file ${label}.json, which cannot be created on Windows (nor checked out there by git): ${device} is one of the names Windows keeps for devices (CON, PRN, AUX, NUL, COM0-COM9, LPT0-LPT9), alone or before a dot`,
+    fix: `rename it, e.g. label: ${device}-1${label.slice(device.length)}`,
+  };
+}
+
+/**
  * The baseline file of `label` (`<baselinesDir>/<label>.json`, relative if `baselinesDir` is).
- * Throws on an invalid label or a path outside `baselinesDir`. */
+ * Throws on an invalid label, one that names a file Windows refuses, or a path outside `baselinesDir`. */
 export function baselinePath(baselinesDir: string, label: string): string {
   if (!isValidLabel(label)) {
     throw new Error(`invalid label ${JSON.stringify(label)}: a label is ${LABEL_RULE}`);
   }
+  const windows = windowsNameIssue(label);
+  if (windows !== null) throw new Error(`${windows.message}; ${windows.fix}`);
   const root = path.resolve(baselinesDir);
   // Joined by hand: the bundler rewrites path.resolve(<dynamic>, <literal>) into an asset path.
   const fileName = `${label}.json`;

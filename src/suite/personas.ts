@@ -9,7 +9,7 @@ import { jsonValue, matchMode, toExpectation, toolExpectationSchema } from './to
 import { describeValue, quote, suggest, translateZodIssues } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 import { itemFileRule, itemsOfFile, soundItemsOfFile, type ItemFileFindings } from './item-file.js';
-import { isValidLabel, LABEL_RULE, labelFix } from './labels.js';
+import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
 import { COMPILE_FIX, inlineFlagsFix, regexSlashesNote } from './regex-advice.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 
@@ -116,6 +116,9 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
     result.labels.push({ label: labelText, file: src.file, ...src.valueAt([...path, 'label']) });
     if (!isValidLabel(labelText)) {
       err([...path, 'label'], `label ${quote(labelText, 100)} is not valid: a label is ${LABEL_RULE} (it names the baseline file)`, labelFix(labelText));
+    } else {
+      const windows = windowsNameIssue(labelText);
+      if (windows !== null) err([...path, 'label'], windows.message, windows.fix);
     }
   }
   if (typeof raw.opening === 'string' && raw.opening.trim() === '') {

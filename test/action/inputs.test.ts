@@ -68,6 +68,15 @@ describe('action.yml and docs/action.md agree', () => {
 
 describe('readInputs', () => {
   const env = (vars: Record<string, string>) => envInputGetter(Object.fromEntries(Object.entries(vars).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])));
+  it('refuses a path written for Windows (a drive letter, a network share) on this runner, with the fix', () => {
+    expect(() => readInputs(env({ dir: 'C:\\repo\\.agent-replay' }))).toThrow(
+      "input dir 'C:\\repo\\.agent-replay' is a Windows path (drive C:), and this system is not Windows: here it is a name in the working folder, not drive C:. Give the path as this system writes it: relative to the working folder (dir: .agent-replay), or absolute (/mnt/c/repo/.agent-replay under WSL)",
+    );
+    expect(() => readInputs(env({ 'results-path': '\\\\server\\share\\r.json' }))).toThrow(/^input results-path '.+' is a Windows network path \(UNC\)/);
+    expect(() => readInputs(env({ mode: 'report', results: 'shards\nD:/a/results.json' }))).toThrow(/^input results D:\/a\/results\.json is a Windows path \(drive D:\)/);
+    expect(readInputs(env({ dir: 'bots/shop' })).dir).toBe('bots/shop');
+  });
+
   it('gives the defaults when nothing is set', () => {
     const i = readInputs(env({}));
     expect(i).toMatchObject({ mode: 'check', dir: '.agent-replay', comment: true, failOn: ['newly_failing', 'unverified'], confirmCost: false, costCap: null, concurrency: null, acceptLabel: 'accept-baseline', commentKey: null });

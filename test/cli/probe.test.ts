@@ -276,6 +276,8 @@ describe('agent-replay probe: usage errors send nothing', () => {
     // The fix a fixture's label gets (docs/fixtures.md, "A fixture"), as a flag to paste.
     ['a label with a space', ['--save', 'refund policy'], /--save "refund policy" is not a valid label: a label is 1-80 characters.*; use --save refund-policy$/m],
     ['a label with accents', ['--save', 'rückgabe'], /; use --save ruckgabe$/m],
+    // A name Windows keeps for a device: the fixture and its baseline would not check out there.
+    ['a label Windows refuses', ['--save', 'NUL.orders'], /--save label "NUL\.orders" names its baseline file NUL\.orders\.json, which cannot be created on Windows.*; use --save NUL-1\.orders$/m],
     ['an empty persona', ['--persona', ' '], /--persona needs a tag/],
     ['an option of another command', ['--fail-on', 'failing'], /--fail-on is not an option of "probe"/],
     ['a second argument', ['extra'], /unexpected argument "extra" \(quote the message/],

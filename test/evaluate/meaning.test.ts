@@ -48,6 +48,9 @@ describe('normalize: formatting only', () => {
     ['Unicode NFKC: full-width letters and digits', '\uff32\uff45\uff46\uff55\uff4e\uff44 in \uff13\uff10 days', 'Refund in 30 days'],
     ['invisible characters', 'Refund\u200b in 30 days', 'Refund in 30 days'],
     ['each line\u2019s end punctuation', '- Open settings.\n- Tap Refund!', '- Open settings\n- Tap Refund'],
+    // Line endings are formatting (an agent on Windows answers with \r\n, an old Mac with \r): a numbered list's markers are no facts in either.
+    ['CRLF line endings, a numbered list and a code block', '1. Open settings\r\n2. Tap Refund\r\n```\r\n  npm i\r\n```', '1. Open settings\n2. Tap Refund\n```\n  npm i\n```'],
+    ['CR line endings and a numbered list', '1. Open settings\r2. Tap Refund', '1. Open settings\n2. Tap Refund'],
   ])('%s', (_name, a, b) => {
     expect(normalizeReply(a)).toBe(normalizeReply(b));
     expect(meaningWithoutModel(a, b, [], 'judge')).toEqual({ value: 'formatting', by: 'normalize', detail: null });

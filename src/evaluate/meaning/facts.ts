@@ -330,6 +330,9 @@ function blank(length: number): string {
 // Its digit before it is matched and put back (a pattern that starts with a lookbehind is tried at every position).
 const OTHER_THOUSANDS = /([0-9])[\u00a0\u202f\u2009'\u2019](?=[0-9]{3}(?![0-9]))/g;
 
+/** A line ending other than \n: \r\n (Windows) or a lone \r. */
+const CARRIAGE_RETURNS = /\r\n?/g;
+
 /**
  * The facts of a reply, in the order they appear within each kind (docs/meaning.md, "Facts"):
  * URLs (scheme, host, path), e-mail addresses, amounts (a currency sign, code or word with a number),
@@ -348,6 +351,8 @@ export function factsOf(reply: string): Fact[] {
   const ascii = !wide || !NON_ASCII.test(text);
   if (!ascii) text = asciiDigits(text);
   if (!MAY_HAVE_FACTS.test(text)) return [];
+  // Line endings are formatting (docs/meaning.md, "Formatting"): a list written with \r line endings is still a list.
+  if (text.includes('\r')) text = text.replace(CARRIAGE_RETURNS, '\n');
   // A list's numbering is formatting; a lone "30." line is not a list, and its 30 is a fact.
   text = stripListMarkers(text, true);
   // A Markdown link whose text is its own address ([a@b.example](mailto:a@b.example)) states it once.

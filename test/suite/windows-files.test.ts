@@ -1,0 +1,123 @@
+// Suite files as Windows leaves them: CRLF line endings (core.autocrlf=true checks text files out
+// that way) and a UTF-8 byte-order mark (some editors save one). They read as the same files with
+// LF and no mark, and errors are placed as an editor shows them (docs/configuration.md, "How YAML
+// is read"; docs/fixtures.md, "Baselines").
+
+import { describe, expect, it } from 'vitest';
+import { baselinePath, serializeBaseline } from '../../src/suite/index.js';
+import { B, C, F, load } from './helpers.js';
+
+const P = '.agent-replay/personas';
+
+/** The text as a Windows checkout and editor leave it: a byte-order mark, then CRLF line endings. */
+const windows = (text: string): string => `\uFEFF${text.replace(/\n/g, '\r\n')}`;
+
+const BASELINE = serializeBaseline({
+  label: 'multi',
+  message: 'hello',
+  reply: 'Line one\nLine two',
+  route: null,
+  verdict: 'pass',
+  acceptedAt: '2026-12-01T12:00:00.000Z',
+  commit: null,
+});
+
+describe('suite files with CRLF line endings and a byte-order mark', () => {
+  it('load as their LF twins: config, fixtures (block scalars without \\r), persona scripts and baselines', async () => {
+    const files = {
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  timeoutMs: 5000\n',
+      [`${F}/multi.yml`]: 'label: multi\nmessage: |\n  hello\n  there\nassert:\n  contains: >\n    folded\n    text\n',
+      [`${P}/p.yml`]: 'label: script\nopening: hi\nexpect:\n  reply:\n    - { contains: "ok" }\n',
+      [`${B}/multi.json`]: BASELINE,
+    };
+    const lf = await load(files);
+    const win = await load(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, windows(v)])));
+    expect(lf.errors).toEqual([]);
+    expect(win.errors).toEqual([]);
+    expect(win.warnings).toEqual(lf.warnings);
+    const fixture = win.suite!.fixtures[0]!;
+    expect(fixture.label).toBe('multi');
+    expect(fixture.message).toBe('hello\nthere\n');
+    expect(fixture.assertion).toEqual({ kind: 'contains', value: 'folded text\n' });
+    expect(win.suite!.fixtures).toEqual(lf.suite!.fixtures);
+    expect(win.suite!.personas.map((p) => p.label)).toEqual(['script']);
+    expect(win.suite!.config.agent.timeoutMs).toBe(5000);
+    // The baseline with a byte-order mark is read, not refused as invalid JSON at 1:1.
+    expect(win.suite!.baselines.get('multi')?.reply).toBe('Line one\nLine two');
+  });
+
+  it('errors name the line and the column an editor shows, with no \\r in what they quote', async () => {
+    const r = await load({
+      [C]: windows('agent:\n  preset: native\n  timeoutMs: -5\n'),
+      [`${F}/a.yml`]: windows('label: a\nmessage: hi\nasert: { contains: "x" }\n'),
+      [`${F}/b.yml`]: windows('label: b\nmessage: hi\n  bad: indent\n'),
+      [`${B}/a.json`]: windows('{\n  "label": "a",\n  "reply": "x",\n  "route": null,\n  "verdict": "maybe",\n  "acceptedAt": "t",\n  "commit": null\n}\n'),
+    });
+    const at = (file: string) => r.errors.filter((e) => e.file === file).map((e) => [e.line, e.column]);
+    expect(at(C)).toEqual([[3, 14]]);
+    expect(at(`${F}/a.yml`)).toEqual([[3, 1]]);
+    expect(at(`${F}/b.yml`)).toEqual([[3, 3]]);
+    expect(at(`${B}/a.json`)).toEqual([[5, 14]]);
+    for (const e of r.errors) expect(`${e.message}\n${e.fix}`).not.toMatch(/[\r\uFEFF]/);
+  });
+
+  it('labels that name a file Windows refuses are configuration errors at the label, with a label to use', async () => {
+    const r = await load({
+      [`${F}/list.yml`]: 'fixtures:\n  - { label: CON, message: hi }\n  - { label: nul.orders, message: hi }\n  - { label: com1, message: hi }\n  - { label: console, message: hi }\n  - { label: lpt-1, message: hi }\n',
+      [`${P}/p.yml`]: 'label: Aux\nopening: hi\nexpect:\n  reply:\n    - { contains: "ok" }\n',
+    });
+    expect(r.errors.map((e) => [e.file, e.line, e.column, e.fix])).toEqual([
+      [`${F}/list.yml`, 2, 14, 'rename it, e.g. label: CON-1'],
+      [`${F}/list.yml`, 3, 14, 'rename it, e.g. label: nul-1.orders'],
+      [`${F}/list.yml`, 4, 14, 'rename it, e.g. label: com1-1'],
+      [`${P}/p.yml`, 1, 8, 'rename it, e.g. label: Aux-1'],
+    ]);
+    expect(r.errors[1]?.message).toBe(
+      'label "nul.orders" names its baseline file nul.orders.json, which cannot be created on Windows (nor checked out there by git): nul is one of the names Windows keeps for devices (CON, PRN, AUX, NUL, COM0-COM9, LPT0-LPT9), alone or before a dot',
+    );
+    // Acceptance never writes one either.
+    expect(() => baselinePath('/suite/baselines', 'CON')).toThrow(/CON\.json, which cannot be created on Windows/);
+  });
+
+  it('two baseline files whose names differ only in case are an error on the one no item is labelled by, which is not read', async () => {
+    const stored = (label: string) => serializeBaseline({ label, reply: label, route: null, verdict: 'pass', acceptedAt: '2026-12-01T12:00:00.000Z', commit: null });
+    // A fixture renamed from Refund to refund on Linux, and accepted: both files are in the repository.
+    const r = await load({ [`${F}/a.yml`]: 'label: refund\nmessage: hi\n', [`${B}/Refund.json`]: stored('Refund'), [`${B}/refund.json`]: stored('refund') });
+    expect(r.errors).toEqual([
+      {
+        file: `${B}/Refund.json`,
+        line: null,
+        column: null,
+        message: 'baseline file Refund.json differs only in case from refund.json: on macOS and Windows they are one file, and a checkout there keeps only one of them',
+        fix: `delete ${B}/Refund.json (git rm ${B}/Refund.json): no fixture or persona script is labelled "Refund", and ${B}/refund.json is the baseline of "refund"`,
+      },
+    ]);
+    // No orphan warning besides: the one file is said once.
+    expect(r.warnings).toEqual([]);
+  });
+
+  it('fixture or persona files whose names differ only in case are an error on the second; folders that do are not', async () => {
+    const script = (label: string) => `label: ${label}\nopening: hi\nexpect:\n  reply:\n    - { contains: "ok" }\n`;
+    const r = await load({
+      [`${F}/Refund.yml`]: 'label: refund-a\nmessage: hi\n',
+      [`${F}/refund.yml`]: 'label: refund-b\nmessage: hi\n',
+      // Two folders that differ in case become one on macOS, and no file of theirs is lost.
+      [`${F}/Sub/x.yml`]: 'label: x\nmessage: hi\n',
+      [`${F}/sub/y.yml`]: 'label: y\nmessage: hi\n',
+      [`${P}/P.yml`]: script('p1'),
+      [`${P}/p.yml`]: script('p2'),
+    });
+    expect(r.errors.map((e) => [e.file, e.message, e.fix])).toEqual([
+      [
+        `${F}/refund.yml`,
+        `file name differs only in case from ${F}/Refund.yml: on macOS and Windows they are one file, and a checkout there keeps only one of them, whose fixtures alone would run`,
+        `rename one of them (git mv ${F}/refund.yml <new name>), or move its fixtures into the other`,
+      ],
+      [
+        `${P}/p.yml`,
+        `file name differs only in case from ${P}/P.yml: on macOS and Windows they are one file, and a checkout there keeps only one of them, whose persona scripts alone would run`,
+        `rename one of them (git mv ${P}/p.yml <new name>), or move its persona scripts into the other`,
+      ],
+    ]);
+  });
+});
