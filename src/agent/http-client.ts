@@ -18,7 +18,7 @@
 // contain header values or the URL (either may carry a token).
 
 import type { EventEmitter } from 'node:events';
-import { abortedConnecting, request } from '../http/undici.js';
+import { abortedConnecting, closeDispatcher, request } from '../http/undici.js';
 import { DIRECT, ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network } from '../http/network.js';
 import { networkCause, networkErrorCode } from '../http/error-code.js';
 import { redirectTarget } from '../http/redirect.js';
@@ -485,7 +485,8 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     if (closed) return;
     closed = true;
     deps.signal?.removeEventListener('abort', onInterrupt);
-    await dispatcher.close();
+    // A request cut while its connection was still opening is not waited for (src/http/undici.ts).
+    await closeDispatcher(dispatcher);
   }
 
   return { converse, session, close };

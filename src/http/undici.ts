@@ -36,6 +36,9 @@ export function abortedConnecting(err: unknown): boolean {
   return typeof err === 'object' && err !== null && cutConnecting.has(err);
 }
 
+/** Per dispatcher, the requests cut while connecting that undici still holds (until their connection opens or fails). */
+const held = new WeakMap<Dispatcher, number>();
+
 /**
  * The handler's `abort` until its connection opens: undici's abort listener calls it (with the
  * signal's reason) when it finds one, so an abort fails the request at once instead of being noted
@@ -47,11 +50,19 @@ function cut(this: WatchedRequest, reason: unknown): void {
   // Fails the request now (its callback, once; the abort listener removed). undici still holds it:
   // onConnect aborts it with the reason RequestHandler kept, or its connection fails it.
   this.onError(err as Error);
+  this.holding = true;
+  held.set(this.dispatcher, (held.get(this.dispatcher) ?? 0) + 1);
 }
 
 /** undici's RequestHandler, which an abort fails at once while its connection is still opening. */
 class WatchedRequest extends RequestHandler {
-  constructor(opts: Dispatcher.RequestOptions, callback: Callback) {
+  /** Cut while connecting, and still held by undici. */
+  holding = false;
+  constructor(
+    opts: Dispatcher.RequestOptions,
+    callback: Callback,
+    readonly dispatcher: Dispatcher,
+  ) {
     super(opts, callback);
     this.abort = cut;
   }
@@ -59,7 +70,21 @@ class WatchedRequest extends RequestHandler {
   override onConnect(abort: Abort, context: unknown): void {
     // From here undici's own abort ends it (RequestHandler aborts it at once if it was cut).
     this.abort = null;
+    this.release();
     super.onConnect(abort, context);
+  }
+
+  override onError(err: Error): void {
+    this.release();
+    super.onError(err);
+  }
+
+  private release(): void {
+    if (!this.holding) return;
+    this.holding = false;
+    const n = (held.get(this.dispatcher) ?? 1) - 1;
+    if (n === 0) held.delete(this.dispatcher);
+    else held.set(this.dispatcher, n);
   }
 }
 
@@ -84,7 +109,7 @@ export function request(url: string | URL, opts: RequestOptions): Promise<Dispat
   return new Promise((resolve, reject) => {
     let handler: WatchedRequest;
     try {
-      handler = new WatchedRequest(o, (err, data) => (err === null ? resolve(data) : reject(err)));
+      handler = new WatchedRequest(o, (err, data) => (err === null ? resolve(data) : reject(err)), dispatcher);
       dispatcher.dispatch(o, handler as unknown as Dispatcher.DispatchHandler);
     } catch (err) {
       reject(err as Error);
@@ -94,4 +119,13 @@ export function request(url: string | URL, opts: RequestOptions): Promise<Dispat
     // connection is already open (then undici has aborted it).
     if (handler.reason !== null && handler.abort === cut) handler.abort(handler.reason);
   });
+}
+
+/**
+ * Closes a client's dispatcher: as `close()` does (the requests in flight end first), but at once
+ * when it holds a request cut while its connection was still opening, which close() would wait for
+ * until that connection opens or times out (each connection still opening is closed when it does).
+ */
+export function closeDispatcher(dispatcher: Dispatcher): Promise<void> {
+  return held.has(dispatcher) ? dispatcher.destroy() : dispatcher.close();
 }

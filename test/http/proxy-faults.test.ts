@@ -41,17 +41,22 @@ async function tlsAgent(): Promise<number> {
   return front.port;
 }
 
-/** A server that takes connections and never says a word (no TLS handshake, no answer to CONNECT). */
-async function silent(): Promise<number> {
+/** A server that takes connections and never says a word (no TLS handshake, no answer to CONNECT); `drop` ends those it took. */
+async function silentServer(): Promise<{ port: number; drop: () => void }> {
   const sockets: Socket[] = [];
   const server: Server = createServer((s) => void sockets.push(s));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(async () => {
+  const drop = (): void => {
     for (const s of sockets) s.destroy();
+  };
+  cleanups.push(async () => {
+    drop();
     await new Promise((resolve) => server.close(resolve));
   });
-  return (server.address() as { port: number }).port;
+  return { port: (server.address() as { port: number }).port, drop };
 }
+
+const silent = async (): Promise<number> => (await silentServer()).port;
 
 const portOf = (url: string): number => Number(new URL(url).port);
 
@@ -220,6 +225,24 @@ describe('a connection that does not open in time', () => {
     const scored = await judge({ timeoutMs: 200, retries: 0 }, network).score('polite', 'Within 30 days.');
     expect(scored).toEqual({ ok: false, reason: `no connection through the proxy http://127.0.0.1:${port} (HTTPS_PROXY) opened within 200 ms` });
     expect(Date.now() - started).toBeLessThan(4_000);
+  });
+
+  it('closing the client does not wait for a request cut at its deadline while its connection was opening', { timeout: 5_000 }, async () => {
+    const server = await silentServer();
+    // A connect timeout far past the deadline: only the server dropping the connection ends the attempt.
+    const client = createHttpAgentClient({ ...defaultConfig().agent, start: null, url: `https://127.0.0.1:${server.port}/chat`, timeoutMs: 100, retries: 0 }, { network: await networkFrom({}), connectTimeoutMs: 60_000 });
+    cleanups.push(() => client.close());
+    const outcome = await client.converse({ session: 's', message: 'refund?', persona: 'p' });
+    expect(errorOf(outcome)).toBe('message turn: no connection to the agent opened within 100 ms (agent.timeoutMs bounds connecting too)');
+    const events: string[] = [];
+    const closed = client.close().then(() => events.push('closed'));
+    // A turn of the event loop later, the server drops the connection it never answered: close()
+    // has returned by then, instead of waiting for that connection to fail.
+    await new Promise((resolve) => setImmediate(resolve));
+    events.push('connection dropped');
+    server.drop();
+    await closed;
+    expect(events).toEqual(['closed', 'connection dropped']);
   });
 });
 
