@@ -5,6 +5,7 @@
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import AgentImpl from 'undici/lib/dispatcher/agent.js';
 import apiRequest from 'undici/lib/api/api-request.js';
+import type { TunnelStep } from './proxy-error.js';
 
 export type Agent = UndiciAgent;
 export const Agent = AgentImpl as unknown as typeof UndiciAgent;
@@ -36,6 +37,18 @@ export function abortedConnecting(err: unknown): boolean {
   return typeof err === 'object' && err !== null && cutConnecting.has(err);
 }
 
+/** The step a tunnel through a proxy was at when its request was cut (src/http/proxy-agent.ts), by the error the request failed with. */
+const cutAtStep = new WeakMap<object, TunnelStep>();
+
+/**
+ * For an error of abortedConnecting() through a proxy: the step its tunnel was still at (connecting
+ * to the proxy, waiting for its answer to CONNECT, the TLS handshake through the tunnel); null when
+ * not known, or not through a proxy.
+ */
+export function connectingStep(err: unknown): TunnelStep | null {
+  return typeof err === 'object' && err !== null ? (cutAtStep.get(err) ?? null) : null;
+}
+
 /** Per dispatcher, the requests cut while connecting that undici still holds (until their connection opens or fails). */
 const held = new WeakMap<Dispatcher, number>();
 
@@ -47,6 +60,9 @@ const held = new WeakMap<Dispatcher, number>();
 function cut(this: WatchedRequest, reason: unknown): void {
   const err = typeof reason === 'object' && reason !== null ? reason : new Error('the request was aborted before its connection opened');
   cutConnecting.add(err);
+  // A ProxyAgent (src/http/proxy-agent.ts) says how far its tunnels still opening had got.
+  const step = (this.dispatcher as { openingStep?: () => TunnelStep | null }).openingStep?.() ?? null;
+  if (step !== null) cutAtStep.set(err, step);
   // Fails the request now (its callback, once; the abort listener removed). undici still holds it:
   // onConnect aborts it with the reason RequestHandler kept, or its connection fails it.
   this.onError(err as Error);
