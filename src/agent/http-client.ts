@@ -18,8 +18,8 @@
 // contain header values or the URL (either may carry a token).
 
 import type { EventEmitter } from 'node:events';
-import { abortedConnecting, request } from '../http/undici.js';
-import { DIRECT, ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network } from '../http/network.js';
+import { abortedConnecting, closeDispatcher, request } from '../http/undici.js';
+import { DIRECT, ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, stallText, unreachedProxy, type Network } from '../http/network.js';
 import { networkCause, networkErrorCode } from '../http/error-code.js';
 import { redirectTarget } from '../http/redirect.js';
 import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
@@ -250,9 +250,14 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         // The deadline came while the connection was still opening: agent.timeoutMs bounds connecting
         // too, and the message says the connection never opened, through the proxy if there is one.
         if (abortedConnecting(err)) {
-          const through = route === null ? 'to the agent' : `through the proxy ${route.proxy} (${route.variable}) to the agent`;
-          return fail('timeout', false, null, () => `no connection ${through} opened within ${config.timeoutMs} ms (agent.timeoutMs bounds connecting too)`);
+          if (route === null) return fail('timeout', false, null, () => `no connection to the agent opened within ${config.timeoutMs} ms (agent.timeoutMs bounds connecting too)`);
+          // Through a proxy, the step the tunnel stalled at is named (docs/configuration.md, "Behind a proxy").
+          const fault = proxyFault(route, err);
+          const step = fault?.kind === 'stalled' && fault.step !== null ? `, ${stallText(route, fault.step)}` : '';
+          return fail('timeout', false, null, () => `no connection through the proxy ${route.proxy} (${route.variable}) to the agent opened within ${config.timeoutMs} ms${step} (agent.timeoutMs bounds connecting too)`);
         }
+        // Through a proxy, the connection was open: the proxy, or the agent behind it, did not answer.
+        if (route !== null) return fail('timeout', false, null, () => `agent did not answer within ${config.timeoutMs} ms through the proxy ${route.proxy} (${route.variable}): ${stallText(route, 'answer')}`);
         return fail('timeout', false, null, () => `agent did not answer within ${config.timeoutMs} ms`);
       }
       if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
@@ -485,7 +490,8 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     if (closed) return;
     closed = true;
     deps.signal?.removeEventListener('abort', onInterrupt);
-    await dispatcher.close();
+    // A request cut while its connection was still opening is not waited for (src/http/undici.ts).
+    await closeDispatcher(dispatcher);
   }
 
   return { converse, session, close };

@@ -2,7 +2,7 @@
 // starting (connection refused, or the host's 502/503/504 while it boots) would otherwise turn every
 // fixture into an error and spend the run. GET only: nothing is sent that costs anything.
 
-import { request } from '../http/undici.js';
+import { closeDispatcher, request } from '../http/undici.js';
 import { DIRECT, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network, type ProxyRoute } from '../http/network.js';
 import { systemClock } from '../http/retry.js';
 import { UserError } from '../errors.js';
@@ -242,6 +242,6 @@ export const httpProbe: Probe = async (url, headers, timeoutMs, network = DIRECT
     await res.body.dump().catch(() => undefined);
     return res.statusCode;
   } finally {
-    await dispatcher.close().catch(() => undefined);
+    await closeDispatcher(dispatcher).catch(() => undefined);
   }
 };

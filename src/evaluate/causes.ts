@@ -162,9 +162,24 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
   const connect = /did not answer CONNECT within (\d+) ms/.exec(text);
   if (connect !== null) return { key: `proxy-connect:${key}`, what: `no answer from ${at} to CONNECT within ${connect[1] ?? ''} ms, ${toward}`, hint: fix };
   if (/closed the connection without answering/.test(text)) return { key: `proxy-closed:${key}`, what: `${at} closed the connection without answering, ${toward}`, hint: fix };
-  const opening = /no connection through the proxy \S+ \([A-Za-z_]+\)(?: to \S+ \S+)? opened within (\d+) ms/.exec(text);
+  const opening = /no connection through the proxy \S+ \([A-Za-z_]+\)(?: to \S+ \S+)? opened within (\d+) ms(?:, (stalled (?:connecting to the proxy|waiting for the proxy's answer to CONNECT|in the TLS handshake with (\S+) through the tunnel)))?/.exec(text);
   if (opening !== null) {
-    return { key: `proxy-opening:${key}`, what: `no connection through ${at} within ${opening[1] ?? ''} ms, ${toward}`, hint: `the proxy did not open it, or the server behind it did not answer: ${fix}` };
+    // The step the tunnel stalled at (src/http/network.ts, stallText) says whose it is.
+    const step = opening[2];
+    const hint =
+      step === undefined
+        ? `the proxy did not open it, or the server behind it did not answer: ${fix}`
+        : step === 'stalled connecting to the proxy'
+          ? `the proxy did not take the connection (a proxy that is down, or a firewall that drops packets, looks like this): ${fix}`
+          : step.startsWith('stalled waiting')
+            ? `the proxy took the connection and did not answer its CONNECT: see the proxy's log; ${fix}`
+            : `the proxy opened the tunnel, and ${opening[3] ?? 'the server'} did not complete the TLS handshake: check that the address's port serves https (a plain-HTTP port, or a server that is down behind the proxy, looks like this)`;
+    return { key: `proxy-opening:${key}`, what: `no connection through ${at} within ${opening[1] ?? ''} ms${step === undefined ? '' : ` (${step})`}, ${toward}`, hint };
+  }
+  // The connection through the proxy was open (a tunnel, or a forwarded request) and no answer came back in time.
+  const answer = /did not answer within (\d+) ms through the proxy \S+ \([A-Za-z_]+\): (.+)$/.exec(text);
+  if (answer !== null) {
+    return { key: `proxy-answer:${key}`, what: `no answer within ${answer[1] ?? ''} ms through ${at}, ${toward} (${answer[2] ?? ''})`, hint: `raise agent.timeoutMs in config.yml if the agent is slow; else see the proxy's log for the request it holds` };
   }
   if (/could not reach the proxy|at the proxy/.test(text)) return proxyDownCause(proxy, variable, text, toward, `proxy-down:${key}`);
   return null;

@@ -13,10 +13,10 @@ import { BlockList, isIP } from 'node:net';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import { UserError } from '../errors.js';
 import { networkErrorCode } from './error-code.js';
-import { ProxyConnectError } from './proxy-error.js';
+import { ProxyConnectError, type TunnelStep } from './proxy-error.js';
 import { localhostConnect } from './localhost.js';
 import { tlsProblem, type TlsProblem } from './tls.js';
-import { Agent } from './undici.js';
+import { abortedConnecting, Agent, connectingStep } from './undici.js';
 
 /** One entry of NO_PROXY: a host (or a domain, with `suffix`), perhaps with a port (0: any). */
 interface NoProxyEntry {
@@ -202,6 +202,8 @@ export type ProxyFault =
   | { kind: 'no-answer'; timeoutMs: number }
   /** A connection to the proxy closed or reset before any answer. */
   | { kind: 'closed'; code: string }
+  /** The request's deadline came while its tunnel was still opening, at `step` (null: not known). */
+  | { kind: 'stalled'; step: TunnelStep | null }
   | { kind: 'unreached'; code: string };
 
 const CLOSED = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
@@ -213,6 +215,7 @@ const CLOSED = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
  */
 export function proxyFault(route: ProxyRoute | null, err: unknown): ProxyFault | null {
   if (route === null) return null;
+  if (abortedConnecting(err)) return { kind: 'stalled', step: connectingStep(err) };
   const code = networkErrorCode(err);
   if (code === undefined) return null;
   const tls = tlsProblem(code);
@@ -259,7 +262,27 @@ export function proxyFaultText(route: ProxyRoute, fault: ProxyFault): { what: st
     case 'closed':
       return { what: `${at} closed the connection without answering (${fault.code})`, fix: `see the proxy's log (it may refuse ${route.host}, or limit connections), ${direct}` };
     case 'unreached':
+    case 'stalled':
       return null;
+  }
+}
+
+/**
+ * Where a request through `route` stood at its deadline, in words: a tunnel still opening at `step`
+ * (src/http/proxy-error.ts), or `answer`, its connection open and no answer back. The clients put it
+ * in their deadline's message (`no connection through the proxy ... opened within 200 ms, stalled
+ * waiting for the proxy's answer to CONNECT`).
+ */
+export function stallText(route: ProxyRoute, step: TunnelStep | 'answer'): string {
+  switch (step) {
+    case 'proxy':
+      return 'stalled connecting to the proxy';
+    case 'connect':
+      return "stalled waiting for the proxy's answer to CONNECT";
+    case 'tls':
+      return `stalled in the TLS handshake with ${route.host} through the tunnel`;
+    case 'answer':
+      return route.forwarded ? 'the proxy took the request, and no answer came back' : `the tunnel to ${route.host} opened, and no answer came through it`;
   }
 }
 

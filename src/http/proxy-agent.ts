@@ -12,20 +12,47 @@ import type { Dispatcher, ProxyAgent as UndiciProxyAgent } from 'undici';
 import apiConnect from 'undici/lib/api/api-connect.js';
 import PoolImpl from 'undici/lib/dispatcher/pool.js';
 import ProxyAgentImpl from 'undici/lib/dispatcher/proxy-agent.js';
-import { ProxyConnectError } from './proxy-error.js';
+import { ProxyConnectError, type TunnelStep } from './proxy-error.js';
 
 const UndiciProxy = ProxyAgentImpl as typeof UndiciProxyAgent;
 const Pool = PoolImpl as new (origin: URL | string, options: object) => Dispatcher;
 
 type Connect = (this: Dispatcher, options: Dispatcher.ConnectOptions) => Promise<Dispatcher.ConnectData>;
+/** undici's connector: opens a socket and calls back once it is ready (or failed). */
+type Connector = (options: object, callback: (err: Error | null, socket: unknown) => void) => unknown;
+
+/** The tunnels a ProxyAgent is opening, counted at each step (a tunnel asked is counted at `connect` from the start). */
+type Opening = Record<TunnelStep, number>;
+
+/** `connector`, with the connections it is opening counted at `step`. */
+function counted(connector: Connector, opening: Opening, step: TunnelStep): Connector {
+  return (options, callback) => {
+    opening[step]++;
+    return connector(options, (err, socket) => {
+      opening[step]--;
+      callback(err, socket);
+    });
+  };
+}
 
 /** The client to the proxy itself: a Pool that can open tunnels; a tunnel it cannot open fails as a ProxyConnectError. */
-function proxyClient(origin: URL, options: object, timeoutMs: number): Dispatcher {
-  const pool = new Pool(origin, options);
-  const connect = (o: Dispatcher.ConnectOptions): Promise<Dispatcher.ConnectData> =>
-    (apiConnect as Connect).call(pool, o).catch((err: unknown) => {
-      throw new ProxyConnectError(err, timeoutMs);
-    });
+function proxyClient(origin: URL, options: { connect?: unknown; headersTimeout: number }, timeoutMs: number, opening: Opening): Dispatcher {
+  // The connections to the proxy (undici's connector for it, from proxyTls) are counted while they open.
+  const o = typeof options.connect === 'function' ? { ...options, connect: counted(options.connect as Connector, opening, 'proxy') } : options;
+  const pool = new Pool(origin, o);
+  const connect = (c: Dispatcher.ConnectOptions): Promise<Dispatcher.ConnectData> => {
+    opening.connect++;
+    return (apiConnect as Connect).call(pool, c).then(
+      (data) => {
+        opening.connect--;
+        return data;
+      },
+      (err: unknown) => {
+        opening.connect--;
+        throw new ProxyConnectError(err, timeoutMs);
+      },
+    );
+  };
   return Object.assign(pool, { connect: connect as Dispatcher['connect'] });
 }
 
@@ -33,13 +60,35 @@ function proxyClient(origin: URL, options: object, timeoutMs: number): Dispatche
 const CONNECT_TIMEOUT_MS = 10_000;
 
 export class ProxyAgent extends UndiciProxy {
+  /** The tunnels being opened, at each step: read when a request's deadline cuts it (openingStep). */
+  private readonly opening: Opening;
+
   /**
    * `tunnelTimeoutMs` bounds the wait for the proxy's answer to a CONNECT: opening the tunnel is part
    * of connecting, and a request's own deadline does not stop a connection being opened (a proxy that
    * took the connection and never answered held every https:// request for undici's 300 s).
    */
   constructor(options: UndiciProxyAgent.Options, tunnelTimeoutMs: number = CONNECT_TIMEOUT_MS) {
-    const factory = (origin: URL, o: object): Dispatcher => proxyClient(origin, { ...o, headersTimeout: tunnelTimeoutMs }, tunnelTimeoutMs);
+    const opening: Opening = { proxy: 0, connect: 0, tls: 0 };
+    const factory = (origin: URL, o: object): Dispatcher => proxyClient(origin, { ...o, headersTimeout: tunnelTimeoutMs }, tunnelTimeoutMs, opening);
     super({ ...options, clientFactory: factory as UndiciProxyAgent.Options['clientFactory'] });
+    this.opening = opening;
+    // The TLS handshake with the server through the tunnel: undici's connector for it is a field
+    // under a symbol of its own (lib/dispatcher/proxy-agent.js); counted when it is found.
+    const self = this as unknown as Record<symbol, unknown>;
+    const endpoint = Object.getOwnPropertySymbols(self).find((s) => s.description === 'connect endpoint function');
+    if (endpoint !== undefined && typeof self[endpoint] === 'function') self[endpoint] = counted(self[endpoint] as Connector, opening, 'tls');
+  }
+
+  /**
+   * The step the tunnels still opening are at, the earliest when they differ (src/http/undici.ts
+   * asks when a request's deadline cuts it while connecting); null: none opening.
+   */
+  openingStep(): TunnelStep | null {
+    const { proxy, connect, tls } = this.opening;
+    if (proxy > 0) return 'proxy';
+    if (connect > 0) return 'connect';
+    if (tls > 0) return 'tls';
+    return null;
   }
 }

@@ -18,3 +18,10 @@ export class ProxyConnectError extends Error {
     super(cause instanceof Error && cause.message !== '' ? cause.message : 'the proxy failed while opening a tunnel (CONNECT)', { cause });
   }
 }
+
+/**
+ * How far a tunnel through a proxy had got while it was still opening (src/http/proxy-agent.ts):
+ * `proxy`, connecting to the proxy (its TLS too, for an https:// proxy); `connect`, waiting for its
+ * answer to CONNECT; `tls`, the TLS handshake with the server through the tunnel.
+ */
+export type TunnelStep = 'proxy' | 'connect' | 'tls';

@@ -1,6 +1,6 @@
 // The abort handle of one agent request: what undici's request API accepts as a `signal` (an
-// EventEmitter shape: `on` / `once` / `removeListener`, `aborted`, `reason`), with room for the two
-// listeners a request adds (undici's, and src/http/undici.ts's for a connection still opening). An AbortController per request (an EventTarget, its signal, the listener
+// EventEmitter shape: `on` / `once` / `removeListener`, `aborted`, `reason`), with room for the one
+// listener undici adds. An AbortController per request (an EventTarget, its signal, the listener
 // bookkeeping, then their garbage) cost about 10 us of CPU a request, the largest single item of the
 // engine's own code in a profile of 5,000 fixtures; this is a few fields (docs/performance.md).
 
@@ -9,13 +9,10 @@ type Listener = () => void;
 export class TurnAbort {
   aborted = false;
   reason: unknown = undefined;
-  private first: Listener | null = null;
-  private second: Listener | null = null;
+  private listener: Listener | null = null;
 
   on(event: string, listener: Listener): this {
-    if (event !== 'abort') return this;
-    if (this.first === null) this.first = listener;
-    else this.second = listener;
+    if (event === 'abort') this.listener = listener;
     return this;
   }
 
@@ -24,9 +21,7 @@ export class TurnAbort {
   }
 
   removeListener(event: string, listener: Listener): this {
-    if (event !== 'abort') return this;
-    if (this.first === listener) this.first = null;
-    else if (this.second === listener) this.second = null;
+    if (event === 'abort' && this.listener === listener) this.listener = null;
     return this;
   }
 
@@ -35,10 +30,8 @@ export class TurnAbort {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = reason;
-    const { first, second } = this;
-    this.first = null;
-    this.second = null;
-    first?.();
-    second?.();
+    const listener = this.listener;
+    this.listener = null;
+    listener?.();
   }
 }

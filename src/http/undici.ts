@@ -5,23 +5,26 @@
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import AgentImpl from 'undici/lib/dispatcher/agent.js';
 import apiRequest from 'undici/lib/api/api-request.js';
+import type { TunnelStep } from './proxy-error.js';
 
 export type Agent = UndiciAgent;
 export const Agent = AgentImpl as unknown as typeof UndiciAgent;
 
 export type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path'> & { dispatcher: Dispatcher };
 
-/** The abort handles a request takes: an AbortSignal, or an EventEmitter-shaped one (src/http/turn-abort.ts). */
-type AbortHandle = {
-  aborted: boolean;
-  reason?: unknown;
-  addEventListener?: (event: 'abort', listener: () => void) => void;
-  removeEventListener?: (event: 'abort', listener: () => void) => void;
-  on?: (event: 'abort', listener: () => void) => unknown;
-  removeListener?: (event: 'abort', listener: () => void) => unknown;
-};
-
 type Callback = (err: Error | null, data: Dispatcher.ResponseData) => void;
+type Abort = (reason?: unknown) => void;
+
+/** undici's handler of one request of its request API (lib/api/api-request.js): what is read of it here. */
+interface UndiciRequestHandler {
+  /** The signal's reason once it aborted (before that, null). */
+  reason: unknown;
+  /** Cuts the request; null until its connection is open (onConnect). */
+  abort: Abort | null;
+  onConnect(abort: Abort, context: unknown): void;
+  onError(err: Error): void;
+}
+const RequestHandler = (apiRequest as { RequestHandler: new (opts: Dispatcher.RequestOptions, callback: Callback) => UndiciRequestHandler }).RequestHandler;
 
 /** Errors a request was failed with because its signal was aborted before its connection opened. */
 const cutConnecting = new WeakSet<object>();
@@ -34,6 +37,73 @@ export function abortedConnecting(err: unknown): boolean {
   return typeof err === 'object' && err !== null && cutConnecting.has(err);
 }
 
+/** The step a tunnel through a proxy was at when its request was cut (src/http/proxy-agent.ts), by the error the request failed with. */
+const cutAtStep = new WeakMap<object, TunnelStep>();
+
+/**
+ * For an error of abortedConnecting() through a proxy: the step its tunnel was still at (connecting
+ * to the proxy, waiting for its answer to CONNECT, the TLS handshake through the tunnel); null when
+ * not known, or not through a proxy.
+ */
+export function connectingStep(err: unknown): TunnelStep | null {
+  return typeof err === 'object' && err !== null ? (cutAtStep.get(err) ?? null) : null;
+}
+
+/** Per dispatcher, the requests cut while connecting that undici still holds (until their connection opens or fails). */
+const held = new WeakMap<Dispatcher, number>();
+
+/**
+ * The handler's `abort` until its connection opens: undici's abort listener calls it (with the
+ * signal's reason) when it finds one, so an abort fails the request at once instead of being noted
+ * until then. One function for every request, not a closure per request.
+ */
+function cut(this: WatchedRequest, reason: unknown): void {
+  const err = typeof reason === 'object' && reason !== null ? reason : new Error('the request was aborted before its connection opened');
+  cutConnecting.add(err);
+  // A ProxyAgent (src/http/proxy-agent.ts) says how far its tunnels still opening had got.
+  const step = (this.dispatcher as { openingStep?: () => TunnelStep | null }).openingStep?.() ?? null;
+  if (step !== null) cutAtStep.set(err, step);
+  // Fails the request now (its callback, once; the abort listener removed). undici still holds it:
+  // onConnect aborts it with the reason RequestHandler kept, or its connection fails it.
+  this.onError(err as Error);
+  this.holding = true;
+  held.set(this.dispatcher, (held.get(this.dispatcher) ?? 0) + 1);
+}
+
+/** undici's RequestHandler, which an abort fails at once while its connection is still opening. */
+class WatchedRequest extends RequestHandler {
+  /** Cut while connecting, and still held by undici. */
+  holding = false;
+  constructor(
+    opts: Dispatcher.RequestOptions,
+    callback: Callback,
+    readonly dispatcher: Dispatcher,
+  ) {
+    super(opts, callback);
+    this.abort = cut;
+  }
+
+  override onConnect(abort: Abort, context: unknown): void {
+    // From here undici's own abort ends it (RequestHandler aborts it at once if it was cut).
+    this.abort = null;
+    this.release();
+    super.onConnect(abort, context);
+  }
+
+  override onError(err: Error): void {
+    this.release();
+    super.onError(err);
+  }
+
+  private release(): void {
+    if (!this.holding) return;
+    this.holding = false;
+    const n = (held.get(this.dispatcher) ?? 1) - 1;
+    if (n === 0) held.delete(this.dispatcher);
+    else held.set(this.dispatcher, n);
+  }
+}
+
 /**
  * `undici.request(url, opts)` with an explicit dispatcher.
  *
@@ -41,62 +111,37 @@ export function abortedConnecting(err: unknown): boolean {
  * only notes the reason until the request has a socket, so a request's deadline did not cut a
  * connection that never opened (a host that never completed the handshake held it for undici's 10 s
  * connect timeout, a proxy that never closed a connection it dropped, for ever). The request undici
- * still holds is aborted when its connection opens, or fails with it.
+ * still holds is aborted when its connection opens, or fails with it. This makes nothing per request
+ * that undici's own request API does not (docs/performance.md, "2026-12-05 (afternoon)"): the handler
+ * is undici's, with `cut` as its abort until the connection opens.
  */
 export function request(url: string | URL, opts: RequestOptions): Promise<Dispatcher.ResponseData> {
   const u = typeof url === 'string' ? new URL(url) : url;
   const { dispatcher, ...rest } = opts;
-  const signal = (rest.signal ?? null) as AbortHandle | null;
+  const o = rest as Dispatcher.RequestOptions;
+  o.origin = u.origin;
+  o.path = u.search ? `${u.pathname}${u.search}` : u.pathname;
+  o.method = rest.method ?? 'GET';
   return new Promise((resolve, reject) => {
-    let connected = false;
-    let settled = false;
-    const onAbort = (): void => {
-      if (connected || settled) return;
-      settled = true;
-      unlisten();
-      const reason = signal?.reason;
-      const err = typeof reason === 'object' && reason !== null ? reason : new Error('the request was aborted before its connection opened');
-      cutConnecting.add(err);
-      reject(err);
-    };
-    const unlisten = (): void => {
-      if (signal === null) return;
-      if (signal.removeEventListener !== undefined) signal.removeEventListener('abort', onAbort);
-      else signal.removeListener?.('abort', onAbort);
-    };
-    const callback: Callback = (err, data) => {
-      if (settled) {
-        // Cut while connecting: what undici gives back later is nobody's.
-        if (err === null) data.body.destroy();
-        return;
-      }
-      settled = true;
-      unlisten();
-      if (err !== null) reject(err);
-      else resolve(data);
-    };
-    // The request's handler is told when its connection is open (onConnect): from then on, undici's
-    // own abort ends it.
-    const watched = {
-      dispatch(o: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-        const legacy = handler as { onConnect?: (...args: unknown[]) => unknown };
-        const onConnect = legacy.onConnect;
-        legacy.onConnect = function (this: unknown, ...args: unknown[]) {
-          connected = true;
-          return onConnect?.apply(this, args);
-        };
-        return dispatcher.dispatch(o, handler);
-      },
-    };
-    (apiRequest as (this: unknown, o: Dispatcher.RequestOptions, cb: Callback) => void).call(
-      watched,
-      { ...rest, origin: u.origin, path: u.search ? `${u.pathname}${u.search}` : u.pathname, method: rest.method ?? 'GET' },
-      callback,
-    );
-    if (signal !== null && !settled && !connected) {
-      if (signal.aborted) onAbort();
-      else if (signal.addEventListener !== undefined) signal.addEventListener('abort', onAbort);
-      else signal.on?.('abort', onAbort);
+    let handler: WatchedRequest;
+    try {
+      handler = new WatchedRequest(o, (err, data) => (err === null ? resolve(data) : reject(err)), dispatcher);
+      dispatcher.dispatch(o, handler as unknown as Dispatcher.DispatchHandler);
+    } catch (err) {
+      reject(err as Error);
+      return;
     }
+    // A signal aborted before the request was made: undici noted its reason; failed now unless the
+    // connection is already open (then undici has aborted it).
+    if (handler.reason !== null && handler.abort === cut) handler.abort(handler.reason);
   });
+}
+
+/**
+ * Closes a client's dispatcher: as `close()` does (the requests in flight end first), but at once
+ * when it holds a request cut while its connection was still opening, which close() would wait for
+ * until that connection opens or times out (each connection still opening is closed when it does).
+ */
+export function closeDispatcher(dispatcher: Dispatcher): Promise<void> {
+  return held.has(dispatcher) ? dispatcher.destroy() : dispatcher.close();
 }

@@ -9,7 +9,8 @@
 // Never throws: a failure is a reason string that says what was observed.
 
 import type { Dispatcher } from 'undici';
-import { ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type ProxyRoute } from '../http/network.js';
+import { ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, stallText, unreachedProxy, type ProxyRoute } from '../http/network.js';
+import type { TunnelStep } from '../http/proxy-error.js';
 import { redirectTarget } from '../http/redirect.js';
 import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
 import { networkErrorCode, networkErrorText } from '../http/error-code.js';
@@ -60,8 +61,8 @@ type Attempt =
   | { kind: 'fatal'; reason: string }
   | { kind: 'http'; status: number; message: string | null; body: string; retryAfterMs: number | null }
   | { kind: 'network'; reason: string; fix?: string }
-  /** `connecting`: the deadline came while the connection was still opening. */
-  | { kind: 'timeout'; connecting?: boolean };
+  /** `connecting`: the deadline came while the connection was still opening; `step`: how far its tunnel through a proxy had got. */
+  | { kind: 'timeout'; connecting?: boolean; step?: TunnelStep | null };
 
 /** The provider's own error message, when the body carries one (`{error: {message}}`). */
 function errorMessage(text: string): string | null {
@@ -185,7 +186,10 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     const retryAfterMs = askedRetryAfterOf(res.headers, opts.clock.now());
     return { kind: 'http', status: res.statusCode, message: message ? oneLine(message, 120) : null, body: oneLine(text, 1000), retryAfterMs };
   } catch (err) {
-    if (timedOut) return { kind: 'timeout', connecting: abortedConnecting(err) };
+    if (timedOut) {
+      const fault = proxyFault(opts.proxy ?? null, err);
+      return { kind: 'timeout', connecting: abortedConnecting(err), step: fault?.kind === 'stalled' ? fault.step : null };
+    }
     if (opts.signal?.aborted) return INTERRUPTED;
     // Too large, or not what its coding says: the same answer again would be too.
     if (networkErrorCode(err) === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return { kind: 'fatal', reason: `response is larger than ${MAX_RESPONSE_BYTES} bytes` };
@@ -213,8 +217,11 @@ function describe(a: Attempt, result: Parameters<typeof attemptsText>[0], timeou
       // timeoutMs bounds connecting too: a connection that never opened is said apart from a slow answer.
       if (a.connecting === true) {
         const through = proxy === null ? '' : ` through the proxy ${proxy.proxy} (${proxy.variable})`;
-        return `no connection${through} opened within ${timeoutMs} ms${attempts === 1 ? '' : ` (${attempts} attempts)`}`;
+        const step = proxy === null || a.step == null ? '' : `, ${stallText(proxy, a.step)}`;
+        return `no connection${through} opened within ${timeoutMs} ms${step}${attempts === 1 ? '' : ` (${attempts} attempts)`}`;
       }
+      // Through a proxy, the connection was open: the proxy, or the judge behind it, did not answer.
+      if (proxy !== null) return `timed out after ${timeoutMs} ms${attempts === 1 ? '' : ` (${attempts} attempts)`} through the proxy ${proxy.proxy} (${proxy.variable}): ${stallText(proxy, 'answer')}`;
       return `timed out after ${timeoutMs} ms${attempts === 1 ? '' : ` (${attempts} attempts)`}`;
     case 'fatal':
       return a.reason;

@@ -13,6 +13,7 @@ import type { Clock, JudgeStructuredOutput } from '../types.js';
 import { MAX_RESPONSE_BYTES, postJson, type PostResult } from './http.js';
 import { systemClock } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
+import { closeDispatcher } from '../http/undici.js';
 
 const ANTHROPIC_VERSION = '2023-06-01';
 
@@ -301,7 +302,7 @@ export function createStructuredClient(config: JudgeConfig, shape: StructuredReq
     },
     structuredOutput: () => structured,
     async close() {
-      await dispatcher.close().catch(() => undefined);
+      await closeDispatcher(dispatcher).catch(() => undefined);
     },
   };
 }

@@ -15,7 +15,7 @@ import { parseRetryAfter } from '../http/retry.js';
 import { DIRECT, proxyFault, proxyFaultText, unreachedProxy, type Network } from '../http/network.js';
 import { tlsProblem } from '../http/tls.js';
 import { networkErrorCode, networkErrorText } from '../http/error-code.js';
-import { request } from '../http/undici.js';
+import { closeDispatcher, request } from '../http/undici.js';
 import type { Span, SpanSource, TracesConfig, TurnSpans } from '../types.js';
 import { spansOfLangfuse, spansOfLangfusePage } from './langfuse.js';
 import { spansOfOtlp } from './otlp.js';
@@ -215,7 +215,7 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
       return 0;
     },
     close() {
-      return dispatcher.close();
+      return closeDispatcher(dispatcher);
     },
   };
 

@@ -41,17 +41,22 @@ async function tlsAgent(): Promise<number> {
   return front.port;
 }
 
-/** A server that takes connections and never says a word (no TLS handshake, no answer to CONNECT). */
-async function silent(): Promise<number> {
+/** A server that takes connections and never says a word (no TLS handshake, no answer to CONNECT); `drop` ends those it took. */
+async function silentServer(): Promise<{ port: number; drop: () => void }> {
   const sockets: Socket[] = [];
   const server: Server = createServer((s) => void sockets.push(s));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(async () => {
+  const drop = (): void => {
     for (const s of sockets) s.destroy();
+  };
+  cleanups.push(async () => {
+    drop();
     await new Promise((resolve) => server.close(resolve));
   });
-  return (server.address() as { port: number }).port;
+  return { port: (server.address() as { port: number }).port, drop };
 }
+
+const silent = async (): Promise<number> => (await silentServer()).port;
 
 const portOf = (url: string): number => Number(new URL(url).port);
 
@@ -213,13 +218,63 @@ describe('a connection that does not open in time', () => {
     expect(proxied).toMatchObject({
       kind: 'errored',
       errorKind: 'timeout',
-      error: `message turn: no connection through the proxy http://127.0.0.1:${port} (HTTPS_PROXY) to the agent opened within 200 ms (agent.timeoutMs bounds connecting too)`,
+      error: `message turn: no connection through the proxy http://127.0.0.1:${port} (HTTPS_PROXY) to the agent opened within 200 ms, stalled waiting for the proxy's answer to CONNECT (agent.timeoutMs bounds connecting too)`,
     });
-    expect(causeText('timeout', errorOf(proxied), 'https://agent.test/chat')).toMatch(/^no connection through the proxy http:\/\/127\.0\.0\.1:\d+ \(HTTPS_PROXY\) within 200 ms, on the way to https:\/\/agent\.test\/chat: /);
+    expect(causeText('timeout', errorOf(proxied), 'https://agent.test/chat')).toMatch(
+      /^no connection through the proxy http:\/\/127\.0\.0\.1:\d+ \(HTTPS_PROXY\) within 200 ms \(stalled waiting for the proxy's answer to CONNECT\), on the way to https:\/\/agent\.test\/chat: the proxy took the connection and did not answer its CONNECT/,
+    );
     // The judge: its deadline (judge.timeoutMs) is its connect timeout too; the proxy is named, not a slow judge.
     const scored = await judge({ timeoutMs: 200, retries: 0 }, network).score('polite', 'Within 30 days.');
-    expect(scored).toEqual({ ok: false, reason: `no connection through the proxy http://127.0.0.1:${port} (HTTPS_PROXY) opened within 200 ms` });
+    expect(scored).toEqual({ ok: false, reason: `no connection through the proxy http://127.0.0.1:${port} (HTTPS_PROXY) opened within 200 ms, stalled waiting for the proxy's answer to CONNECT` });
     expect(Date.now() - started).toBeLessThan(4_000);
+  });
+
+  it("a deadline through a proxy names the step it stalled at: connecting to the proxy, the TLS handshake through the tunnel, the agent's answer", { timeout: 5_000 }, async () => {
+    const quiet = await silent();
+    // Connect timeouts far past the deadline (150 ms): the deadline is what cuts each request.
+    const toProxy = await networkFrom({ HTTPS_PROXY: `https://ci-user:${PASSWORD}@127.0.0.1:${quiet}` });
+    const atProxy = errorOf(await agentClient({ url: 'https://agent.test/chat', timeoutMs: 150, retries: 0 }, toProxy, 10_000).converse());
+    expect(atProxy).toBe(`message turn: no connection through the proxy https://127.0.0.1:${quiet} (HTTPS_PROXY) to the agent opened within 150 ms, stalled connecting to the proxy (agent.timeoutMs bounds connecting too)`);
+    expect(causeText('timeout', atProxy, 'https://agent.test/chat')).toMatch(/\(stalled connecting to the proxy\), on the way to https:\/\/agent\.test\/chat: the proxy did not take the connection/);
+
+    // The proxy answers CONNECT 200; the server behind it never completes the TLS handshake.
+    const tunnel = await proxy({ hosts: { 'agent.test': quiet, 'judge.test': quiet } });
+    const through = await networkFrom({ HTTPS_PROXY: `http://ci-user:${PASSWORD}@127.0.0.1:${portOf(tunnel.url)}` });
+    const atTls = errorOf(await agentClient({ url: 'https://agent.test/chat', timeoutMs: 150, retries: 0 }, through, 10_000).converse());
+    expect(atTls).toBe(
+      `message turn: no connection through the proxy ${tunnel.url} (HTTPS_PROXY) to the agent opened within 150 ms, stalled in the TLS handshake with agent.test through the tunnel (agent.timeoutMs bounds connecting too)`,
+    );
+    expect(causeText('timeout', atTls, 'https://agent.test/chat')).toMatch(/: the proxy opened the tunnel, and agent\.test did not complete the TLS handshake/);
+    const scored = await judge({ timeoutMs: 150, retries: 0 }, through).score('polite', 'Within 30 days.');
+    expect(scored).toEqual({ ok: false, reason: `no connection through the proxy ${tunnel.url} (HTTPS_PROXY) opened within 150 ms, stalled in the TLS handshake with judge.test through the tunnel` });
+
+    // A forwarded request (http:// through HTTP_PROXY) the agent behind the proxy never answers.
+    const agent = await startAgentServer(() => 'hang');
+    cleanups.push(() => agent.close());
+    const forward = await proxy({ hosts: { 'agent.test': portOf(agent.url) } });
+    const forwarded = await networkFrom({ HTTP_PROXY: `http://127.0.0.1:${portOf(forward.url)}` });
+    const atAnswer = errorOf(await agentClient({ url: `http://agent.test:${portOf(agent.url)}/chat`, timeoutMs: 150, retries: 0 }, forwarded).converse());
+    expect(atAnswer).toBe(`message turn: agent did not answer within 150 ms through the proxy ${forward.url} (HTTP_PROXY): the proxy took the request, and no answer came back`);
+    expect(causeText('timeout', atAnswer, `http://agent.test:${portOf(agent.url)}/chat`)).toMatch(new RegExp(`^no answer within 150 ms through the proxy ${forward.url.replace(/\./g, '\\.')} \\(HTTP_PROXY\\), on the way to `));
+    for (const text of [atProxy, atTls, atAnswer]) expect(text).not.toContain(PASSWORD);
+  });
+
+  it('closing the client does not wait for a request cut at its deadline while its connection was opening', { timeout: 5_000 }, async () => {
+    const server = await silentServer();
+    // A connect timeout far past the deadline: only the server dropping the connection ends the attempt.
+    const client = createHttpAgentClient({ ...defaultConfig().agent, start: null, url: `https://127.0.0.1:${server.port}/chat`, timeoutMs: 100, retries: 0 }, { network: await networkFrom({}), connectTimeoutMs: 60_000 });
+    cleanups.push(() => client.close());
+    const outcome = await client.converse({ session: 's', message: 'refund?', persona: 'p' });
+    expect(errorOf(outcome)).toBe('message turn: no connection to the agent opened within 100 ms (agent.timeoutMs bounds connecting too)');
+    const events: string[] = [];
+    const closed = client.close().then(() => events.push('closed'));
+    // A turn of the event loop later, the server drops the connection it never answered: close()
+    // has returned by then, instead of waiting for that connection to fail.
+    await new Promise((resolve) => setImmediate(resolve));
+    events.push('connection dropped');
+    server.drop();
+    await closed;
+    expect(events).toEqual(['closed', 'connection dropped']);
   });
 });
 
