@@ -52,8 +52,10 @@ const FIXTURES = [
 ].join('\n');
 
 // Only judge calls for criteria reach this judge: meaning stops at the facts (docs/meaning.md), which ask no model.
+// No "slower" from the machine's load: an item 300 ms slower than its baseline is rewritten by accept
+// (docs/latency.md), which made "1 unchanged" read "accepted" on a loaded machine.
 function config(agentUrl: string, judgeUrl: string, model = 'm1', extra = ''): string {
-  return `${agentConfig(agentUrl, extra)}judge: { provider: openai, baseUrl: "${judgeUrl}", model: ${model}, apiKey: k, retries: 0, backoffMs: 0 }\ncost: { capUsd: 5 }\nmeaning: { check: facts }\n`;
+  return `${agentConfig(agentUrl, extra)}judge: { provider: openai, baseUrl: "${judgeUrl}", model: ${model}, apiKey: k, retries: 0, backoffMs: 0 }\ncost: { capUsd: 5 }\nmeaning: { check: facts }\nlatency: { slowerBy: 0.5, minDeltaMs: 600000 }\n`;
 }
 
 const baselinePath = (cwd: string, label: string): string => join(cwd, '.agent-replay', 'baselines', `${label}.json`);

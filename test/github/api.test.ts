@@ -95,11 +95,13 @@ describe('errors and retries', () => {
   });
 
   it('a GraphQL request GitHub never answers is retried and then named the same way', async () => {
-    h = await startHarness({ retries: 1, requestTimeoutMs: 20 });
+    // Long enough for the fake to read each try's body and record it on a loaded machine (at 20 ms a
+    // try could be given up before it was recorded).
+    h = await startHarness({ retries: 1, requestTimeoutMs: 250 });
     h.gh.failNext({ path: '/graphql', operation: 'agentReplayBranchHistory', status: 'hang', times: 2 });
     const error = await caught(h.api.getBranchHistory(`${O}/${R}`, 'feature', 5));
     expect(error).toMatchObject({ kind: 'network', status: null });
-    expect(error.message).toMatch(/^POST \/graphql ref history octo\/shop@feature -> network no answer within 20 ms \(each of the 2 tries/);
+    expect(error.message).toMatch(/^POST \/graphql ref history octo\/shop@feature -> network no answer within 250 ms \(each of the 2 tries/);
     expect(h.gh.requests.filter((r) => r.operationName === 'agentReplayBranchHistory')).toHaveLength(2);
   });
 
