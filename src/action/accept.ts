@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import type { Inputs } from './inputs.js';
-import { sameLabel, type ActionContext } from './context.js';
+import { DEFAULT_SUITE_DIR, sameLabel, suiteName, suiteSlug, type ActionContext } from './context.js';
 import type { ActionDeps } from './deps.js';
 import { publisher, publishSettings, writeSummary } from './publish.js';
 import type { GitHubApi, IssueComment, LabelEvent, LabelEventsPage } from '../github/api.js';
@@ -18,7 +18,7 @@ import { gitHubAnswer, gitHubFailure, gitHubTrouble } from './github-words.js';
 import { shellQuote } from '../words.js';
 import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSummary, renderComment, type AcceptSummary, type AcceptSummaryComment } from '../report/index.js';
 import { clip, escapeInline, inertText } from '../report/escape.js';
-import { markerLine } from '../report/metadata.js';
+import { markerLine, sanitizeMarker } from '../report/metadata.js';
 import { MAX_COMMANDS_CHARS } from '../report/blocks.js';
 import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
 import { screenAccepted } from '../accept/screen.js';
@@ -250,7 +250,17 @@ async function findReviewedRun(github: GitHubApi, ctx: ActionContext, prNumber: 
   }
   if (comment === null) {
     // Our comments under other keys: the accept job's comment-key names the check workflow's comment (docs/action.md, "Accept").
-    const others = [...new Set(comments.filter((c) => isOwnComment(c, viewer)).map((c) => parseCommentMetadata(c.body)?.marker).filter((m): m is string => m !== undefined && m !== marker))];
+    const others = [...new Set(comments.filter((c) => isOwnComment(c, viewer)).map((c) => parseCommentMetadata(c.body)?.marker).filter((m): m is string => m !== undefined && m !== sanitizeMarker(marker)))];
+    // A marker is the key, then `:` and the suite's folder when it is not the default one
+    // (docs/action.md, "Two suites in one repository"): the same key with another folder is another suite's comment.
+    const keyOf = (m: string): string => m.split(':', 1)[0] as string;
+    const suiteOf = (m: string): string => (m.includes(':') ? m.slice(m.indexOf(':') + 1) : DEFAULT_SUITE_DIR);
+    const suites = others.filter((m) => keyOf(m) === keyOf(sanitizeMarker(marker)));
+    if (suites.length > 0) {
+      throw new Refusal(
+        `there is no agent-replay comment for the suite in ${suiteOf(sanitizeMarker(marker))} (the accept job's dir input) on this pull request, only for the suite in ${suites.map((m) => suiteOf(m)).join(' and the suite in ')}: set the dir input of the accept job to ${suites.map((m) => suiteOf(m)).join(' or ')} (as the check workflow's), or, when the check of ${suiteOf(sanitizeMarker(marker))} has not commented yet, let it finish and review its comment; then apply the label again.`,
+      );
+    }
     if (others.length > 0) {
       throw new Refusal(
         `there is no agent-replay comment with the key "${marker}" on this pull request, but there is one with the key ${others.map((m) => `"${m}"`).join(', ')}: set the comment-key input of the accept job to "${others[0] as string}" (the check workflow's name), then apply the label again.`,
@@ -699,7 +709,8 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     if (pull.isFork) {
       const staged = await stageBaselineFiles(files);
       // A re-run of the job cannot upload a name an earlier attempt of the run used: each attempt has its own, as the results artifact does (docs/security.md, "The accept flow").
-      const artifactName = `agent-replay-baselines-${reviewedRun.headSha}${ctx.runAttempt > 1 ? `-attempt-${ctx.runAttempt}` : ''}`;
+      const suite = suiteName(inputs.dir);
+      const artifactName = `agent-replay-baselines-${suite === null ? '' : `${suiteSlug(suite)}-`}${reviewedRun.headSha}${ctx.runAttempt > 1 ? `-attempt-${ctx.runAttempt}` : ''}`;
       // The folder only feeds the upload: a self-hosted runner keeps its temporary folder between jobs.
       const uploaded = await deps.artifacts.upload(artifactName, staged.paths, staged.root).finally(() => rm(staged.root, { recursive: true, force: true }));
       const download = uploaded.kind === 'uploaded' && ctx.runId ? { runId: ctx.runId, repo: `${ctx.owner}/${ctx.repo}`, artifactName } : null;

@@ -7,6 +7,7 @@ import { parseFailOn, parseShard } from '../evaluate/index.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { MAX_REPEAT } from '../suite/repeat.js';
 import { MAX_CONCURRENCY } from '../suite/config/shared.js';
+import { suiteName, suiteSlug } from './context.js';
 
 const MODES = ['check', 'accept', 'report'] as const;
 export type Mode = (typeof MODES)[number];
@@ -154,6 +155,20 @@ function shardInput(value: string): { index: number; total: number } | null {
   }
 }
 
+/** action.yml's default of results-path. */
+const DEFAULT_RESULTS_PATH = 'agent-replay-results/results.json';
+
+/**
+ * Where the record goes: the results-path input, whose default is one folder per suite when the
+ * suite is not in the default folder, so that two suites' steps in one job do not write over each
+ * other's results.json (docs/action.md, "Two suites in one repository").
+ */
+function resultsPathInput(value: string, dir: string): string {
+  const suite = suiteName(dir);
+  if (value !== '' && value !== DEFAULT_RESULTS_PATH) return value;
+  return suite === null ? DEFAULT_RESULTS_PATH : `agent-replay-results/${suiteSlug(suite)}/results.json`;
+}
+
 export function readInputs(get: Get): Inputs {
   const failOnText = get('fail-on');
   let failOn: FailOnCondition[];
@@ -215,7 +230,7 @@ export function readInputs(get: Get): Inputs {
     acceptLabel: get('accept-label') || 'accept-baseline',
     confirmLabel: get('confirm-label') || 'confirm-cost',
     commentKey: orNull(get('comment-key')),
-    resultsPath: get('results-path') || 'agent-replay-results/results.json',
+    resultsPath: resultsPathInput(get('results-path'), get('dir') || '.agent-replay'),
     prNumber: positiveNumber('pr-number', get('pr-number'), true),
     checkWorkflow,
     shard,
