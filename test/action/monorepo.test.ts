@@ -139,3 +139,62 @@ describe('two check steps, one per suite', () => {
   });
 });
 
+/** One step of the accept job, on the label `maintainer` applied to pull request 7: the suite in `dir`. */
+function acceptStep(dir: string): Promise<ActionRun> {
+  return runAction({
+    gh,
+    workspace: ws0,
+    runId: 2002,
+    workflow: 'agent-replay-accept',
+    inputs: { mode: 'accept', 'comment-key': 'agent-replay', dir },
+    event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }) },
+  });
+}
+let ws0 = '';
+
+/** GitHub's pull request follows its branch: after a commit on it, its head is the branch's. */
+function pullFollowsBranch(): void {
+  gh.addPull('octo', 'shop', { number: 7, headSha: gh.branch('octo/shop', 'feature')?.head as string, headRef: 'feature' });
+}
+
+describe('two accept steps, one per suite, on one label', () => {
+  it("each commits its own suite's baselines, the second on top of the first's commit", async () => {
+    await checkedRun();
+    ws0 = await tempDir('agent-replay-accept-');
+    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+    const support = await acceptStep(SUPPORT);
+    expect(support.code, support.stdout).toBe(0);
+    pullFollowsBranch();
+    const sales = await acceptStep(SALES);
+    expect(sales.code, sales.stdout).toBe(0);
+    expect(gh.commits.map((c) => c.additions.map((a) => a.path).sort())).toEqual([
+      [`${SUPPORT}/baselines/greeting.json`, `${SUPPORT}/baselines/refund.json`],
+      [`${SALES}/baselines/greeting.json`, `${SALES}/baselines/pricing.json`],
+    ]);
+    expect(gh.commits[1]?.parent).toBe(gh.commits[0]?.oid);
+    expect(gh.commits[1]?.body).toContain(`for the suite in ${SALES}:`);
+    expect(JSON.parse(gh.commits[1]?.additions[1]?.contents ?? '{}').reply).toBe('About pricing: ask us.');
+    expect(sales.outputs['commit-sha']).toBe(gh.branch('octo/shop', 'feature')?.head);
+    // Each comment says what became of its own suite.
+    expect(commentOf(SUPPORT)).toContain(`Baselines accepted in`);
+    expect(commentOf(SUPPORT)).toContain((gh.commits[0]?.oid ?? '').slice(0, 7));
+    expect(commentOf(SALES)).toContain((gh.commits[1]?.oid ?? '').slice(0, 7));
+  });
+
+  it('the second refuses a head someone else moved, on its own comment, and the first keeps its acceptance', async () => {
+    await checkedRun();
+    ws0 = await tempDir('agent-replay-accept-');
+    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+    const support = await acceptStep(SUPPORT);
+    expect(support.code, support.stdout).toBe(0);
+    gh.pushOnTop('octo/shop', 'feature', '8'.repeat(40));
+    pullFollowsBranch();
+    const sales = await acceptStep(SALES);
+    expect(sales.code).toBe(1);
+    expect(gh.commits).toHaveLength(1);
+    expect(sales.stdout).toContain("::error::baselines not accepted: the pull request's head has moved since the run the comment shows");
+    expect(commentOf(SALES)).toContain('Baselines not accepted.');
+    expect(commentOf(SUPPORT)).not.toContain('Baselines not accepted.');
+    expect(commentOf(SUPPORT)).toContain((gh.commits[0]?.oid ?? '').slice(0, 7));
+  });
+});
