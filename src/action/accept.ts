@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import type { Inputs } from './inputs.js';
-import { sameLabel, type ActionContext } from './context.js';
+import { DEFAULT_SUITE_DIR, sameLabel, suiteName, suiteSlug, type ActionContext } from './context.js';
 import type { ActionDeps } from './deps.js';
 import { publisher, publishSettings, writeSummary } from './publish.js';
 import type { GitHubApi, IssueComment, LabelEvent, LabelEventsPage } from '../github/api.js';
@@ -18,7 +18,7 @@ import { gitHubAnswer, gitHubFailure, gitHubTrouble } from './github-words.js';
 import { shellQuote } from '../words.js';
 import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSummary, renderComment, type AcceptSummary, type AcceptSummaryComment } from '../report/index.js';
 import { clip, escapeInline, inertText } from '../report/escape.js';
-import { markerLine } from '../report/metadata.js';
+import { markerLine, sanitizeMarker } from '../report/metadata.js';
 import { MAX_COMMANDS_CHARS } from '../report/blocks.js';
 import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
 import { screenAccepted } from '../accept/screen.js';
@@ -222,6 +222,23 @@ function checkSuiteDir(record: RunRecord, suiteDir: string): void {
   );
 }
 
+/**
+ * Whether the branch moved from the reviewed head `base` to `head` only by baseline commits of
+ * other suites: the accept step of another suite, run on the same label before this one
+ * (docs/action.md, "Two suites in one repository"). So it did when `head` is `base` with commits
+ * on top and nothing else, each an acceptance of the replies recorded at `base`, and every file
+ * they change a baseline (`.../baselines/....json`) outside `suiteDir`: this suite, its baselines
+ * and the agent's code are then at `head` as they were reviewed. Anything else (a push, a commit
+ * that touches this suite, more than GitHub lists at once) is a moved head, as before.
+ */
+async function movedByOtherSuites(github: GitHubApi, ctx: ActionContext, base: string, head: string, suiteDir: string): Promise<boolean> {
+  const c = await github.compareCommits(ctx.owner, ctx.repo, base, head);
+  if (c.status !== 'ahead' || c.commits.length === 0 || c.commits.length !== c.totalCommits || c.files.length === 0 || c.files.length >= 300) return false;
+  const acceptances = c.commits.every((k) => k.message.startsWith(COMMIT_HEADLINE) && k.message.includes(`\n\n${recordedAt(base)}`));
+  const inSuite = (path: string): boolean => suiteDir === '.' || path.startsWith(`${suiteDir}/`);
+  return acceptances && c.files.every((f) => (f.status === 'added' || f.status === 'modified') && /(?:^|\/)baselines\/.+\.json$/.test(f.path) && !inSuite(f.path));
+}
+
 /** `<suiteDir>/baselines/<label>.json` in the repository; baselinePath refuses a label that is invalid or would leave the folder. */
 function baselineRepoPath(suiteDir: string, label: string): string {
   const baselinesDir = posix.join(suiteDir, 'baselines');
@@ -250,7 +267,17 @@ async function findReviewedRun(github: GitHubApi, ctx: ActionContext, prNumber: 
   }
   if (comment === null) {
     // Our comments under other keys: the accept job's comment-key names the check workflow's comment (docs/action.md, "Accept").
-    const others = [...new Set(comments.filter((c) => isOwnComment(c, viewer)).map((c) => parseCommentMetadata(c.body)?.marker).filter((m): m is string => m !== undefined && m !== marker))];
+    const others = [...new Set(comments.filter((c) => isOwnComment(c, viewer)).map((c) => parseCommentMetadata(c.body)?.marker).filter((m): m is string => m !== undefined && m !== sanitizeMarker(marker)))];
+    // A marker is the key, then `:` and the suite's folder when it is not the default one
+    // (docs/action.md, "Two suites in one repository"): the same key with another folder is another suite's comment.
+    const keyOf = (m: string): string => m.split(':', 1)[0] as string;
+    const suiteOf = (m: string): string => (m.includes(':') ? m.slice(m.indexOf(':') + 1) : DEFAULT_SUITE_DIR);
+    const suites = others.filter((m) => keyOf(m) === keyOf(sanitizeMarker(marker)));
+    if (suites.length > 0) {
+      throw new Refusal(
+        `there is no agent-replay comment for the suite in ${suiteOf(sanitizeMarker(marker))} (the accept job's dir input) on this pull request, only for the suite in ${suites.map((m) => suiteOf(m)).join(' and the suite in ')}: set the dir input of the accept job to ${suites.map((m) => suiteOf(m)).join(' or ')} (as the check workflow's), or, when the check of ${suiteOf(sanitizeMarker(marker))} has not commented yet, let it finish and review its comment; then apply the label again.`,
+      );
+    }
     if (others.length > 0) {
       throw new Refusal(
         `there is no agent-replay comment with the key "${marker}" on this pull request, but there is one with the key ${others.map((m) => `"${m}"`).join(', ')}: set the comment-key input of the accept job to "${others[0] as string}" (the check workflow's name), then apply the label again.`,
@@ -292,13 +319,17 @@ async function downloadRecord(github: GitHubApi, ctx: ActionContext, found: Foun
   return d.record;
 }
 
-function commitMessage(plan: AcceptPlan, found: Found): { headline: string; body: string } {
+/** How every baseline commit's message starts (the headline), and what its body says first: `movedByOtherSuites` reads them back. */
+const COMMIT_HEADLINE = 'Accept agent-replay baselines: ';
+const recordedAt = (sha: string): string => `Accepted the replies recorded at ${sha} (`;
+
+function commitMessage(plan: AcceptPlan, found: Found, suite: string | null): { headline: string; body: string } {
   const labels = plan.accepted.map((b) => b.label);
   const shown = labels.length <= 3 ? labels.join(', ') : `${labels.slice(0, 3).join(', ')} and ${labels.length - 3} more`;
   return {
-    headline: `Accept agent-replay baselines: ${shown}`,
+    headline: `${COMMIT_HEADLINE}${shown}`,
     body: [
-      `Accepted the replies recorded at ${found.headSha} (workflow run ${found.runId}):`,
+      `${recordedAt(found.headSha)}workflow run ${found.runId})${suite === null ? '' : ` for the suite in ${suite}`}:`,
       '',
       ...plan.accepted.map((b) => `- ${b.label} (${b.verdict})`),
       // A reason may quote the agent or a judge (a meaning's difference): inert in a commit message (docs/security.md, "The accept flow").
@@ -513,12 +544,12 @@ const sameText = (a: string, b: string): boolean => a.replace(/\s+/g, ' ').trim(
 async function afterCommitFailure(
   github: GitHubApi,
   e: GitHubError,
-  target: { repoWithOwner: string; branch: string; serverUrl: string },
+  target: { repoWithOwner: string; branch: string; serverUrl: string; onto: string },
   found: Found,
   message: { headline: string; body: string },
 ): Promise<{ oid: string; url: string }> {
-  const { repoWithOwner, branch } = target;
-  const reviewed = found.headSha.slice(0, 7);
+  const { repoWithOwner, branch, onto } = target;
+  const reviewed = onto.slice(0, 7);
   const kept = `The reviewed results are kept (workflow run ${found.runId} and its results artifact)`;
   const what = e.kind === 'conflict' ? `GitHub said the branch ${branch} moved while the baselines were being committed` : `${gitHubTrouble(e)} while committing the baselines`;
   let history;
@@ -535,18 +566,18 @@ async function afterCommitFailure(
     throw new Refusal(`${what}, and there is no branch ${branch} any more (deleted or renamed), so nothing was written. Push the branch again, then apply the label again. ${kept}.`);
   }
   // Ours: on the reviewed head, with our message; the head itself, or under a push made since.
-  const ours = history.find((c) => c.parent === found.headSha && sameText(c.headline, message.headline) && sameText(c.body, message.body));
+  const ours = history.find((c) => c.parent === onto && sameText(c.headline, message.headline) && sameText(c.body, message.body));
   if (ours !== undefined) {
     const since = ours.oid === head.oid ? '' : `, and ${head.oid.slice(0, 7)} was pushed on top of it since`;
     log.info(`accept: ${what}, but the baseline commit ${ours.oid.slice(0, 7)} is on the branch ${branch}${since}: it landed`);
     return { oid: ours.oid, url: `${target.serverUrl.replace(/\/+$/, '')}/${repoWithOwner}/commit/${ours.oid}` };
   }
-  if (head.oid === found.headSha) {
+  if (head.oid === onto) {
     throw new Refusal(`${what}, and the branch ${branch} still points at ${reviewed}, the reviewed head, so nothing was written. ${kept}: re-run this job, or apply the label again, to commit them.`);
   }
   // The newest HISTORY_DEPTH commits, none ours, and the reviewed head not among them: ours may be
   // further down, under the pushes made since, so whether it landed is not known (docs/action.md, "Accept").
-  if (history.length >= HISTORY_DEPTH && !history.some((c) => c.oid === found.headSha)) {
+  if (history.length >= HISTORY_DEPTH && !history.some((c) => c.oid === onto)) {
     throw new Refusal(
       `${what}, and the branch ${branch} is now at ${head.oid.slice(0, 7)}, more than ${String(HISTORY_DEPTH)} commits past the reviewed head ${reviewed} (only the newest ${String(HISTORY_DEPTH)} are read back), so whether the baseline commit landed under them is unknown. Look at the branch's history (git log ${branch}): if a commit "${message.headline}" on ${reviewed} is there, the baselines are in; if not, nothing was written: wait for the check on the new head, review its comment, then apply the label again. ${kept}.`,
     );
@@ -648,7 +679,18 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       await summarize({ kind: 'already', pr, runId: String(found.runId), acceptedSha: found.acceptedSha });
       return;
     }
-    if (pull.headSha !== found.headSha) {
+    const suiteDir = repoSuiteDir(inputs.dir);
+    // The commit goes on the reviewed head, or on the head now when only another suite's accept
+    // step committed on it since (docs/action.md, "Two suites in one repository").
+    let onto = found.headSha;
+    if (pull.headSha !== found.headSha && !pull.isFork) {
+      step = `comparing the reviewed head ${found.headSha.slice(0, 7)} with the head of pull request #${pr}`;
+      if (await movedByOtherSuites(github, ctx, found.headSha, pull.headSha, suiteDir)) {
+        log.info(`accept: the head moved from the reviewed ${found.headSha.slice(0, 7)} to ${pull.headSha.slice(0, 7)} only by baseline commits of other suites: ${suiteDir} is as reviewed, so its baselines are committed on ${pull.headSha.slice(0, 7)}`);
+        onto = pull.headSha;
+      }
+    }
+    if (pull.headSha !== onto) {
       throw new Refusal(
         `the pull request's head has moved since the run the comment shows (reviewed ${found.headSha.slice(0, 7)}, head is now ${pull.headSha.slice(0, 7)}). Wait for the check to run on the new head, review the updated comment, then apply the label again.`,
       );
@@ -663,7 +705,6 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     const current = new Map<string, Baseline | PersonaBaseline>();
     for (const f of record.fixtures) if (f.baseline) current.set(f.label, f.baseline);
     for (const p of record.personas) if (p.baseline) current.set(p.label, p.baseline);
-    const suiteDir = repoSuiteDir(inputs.dir);
     checkSuiteDir(record, suiteDir);
     // Read back as the loader will read it: a baseline its own record contradicts is refused, not committed.
     const plan = await screenAccepted(planAcceptance(record, current, { only: null, acceptedAt: new Date().toISOString() }), posix.join(suiteDir, 'baselines'));
@@ -699,7 +740,8 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     if (pull.isFork) {
       const staged = await stageBaselineFiles(files);
       // A re-run of the job cannot upload a name an earlier attempt of the run used: each attempt has its own, as the results artifact does (docs/security.md, "The accept flow").
-      const artifactName = `agent-replay-baselines-${reviewedRun.headSha}${ctx.runAttempt > 1 ? `-attempt-${ctx.runAttempt}` : ''}`;
+      const suite = suiteName(inputs.dir);
+      const artifactName = `agent-replay-baselines-${suite === null ? '' : `${suiteSlug(suite)}-`}${reviewedRun.headSha}${ctx.runAttempt > 1 ? `-attempt-${ctx.runAttempt}` : ''}`;
       // The folder only feeds the upload: a self-hosted runner keeps its temporary folder between jobs.
       const uploaded = await deps.artifacts.upload(artifactName, staged.paths, staged.root).finally(() => rm(staged.root, { recursive: true, force: true }));
       const download = uploaded.kind === 'uploaded' && ctx.runId ? { runId: ctx.runId, repo: `${ctx.owner}/${ctx.repo}`, artifactName } : null;
@@ -743,15 +785,15 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     }
     step = 'committing the baselines';
     const repoWithOwner = pull.headRepoFullName ?? `${ctx.owner}/${ctx.repo}`;
-    const message = commitMessage(plan, reviewedRun);
+    const message = commitMessage(plan, reviewedRun, suiteName(inputs.dir));
     try {
-      committed = await github.createCommitOnBranch({ repoWithOwner, branch: pull.headRef, expectedHeadOid: reviewedRun.headSha, message, additions: files });
+      committed = await github.createCommitOnBranch({ repoWithOwner, branch: pull.headRef, expectedHeadOid: onto, message, additions: files });
     } catch (e) {
       if (!isGitHubError(e)) throw e;
       const refused = e.kind === 'conflict' || unanswered(e) ? null : commitRefusal(e, pull.headRef);
       if (refused !== null) throw new Refusal(refused);
       if (e.kind !== 'conflict' && !unanswered(e)) throw e;
-      committed = await afterCommitFailure(github, e, { repoWithOwner, branch: pull.headRef, serverUrl: ctx.serverUrl }, reviewedRun, message);
+      committed = await afterCommitFailure(github, e, { repoWithOwner, branch: pull.headRef, serverUrl: ctx.serverUrl, onto }, reviewedRun, message);
     }
     const commit = committed;
     log.info(`accept: committed ${commit.oid} with ${files.length} baselines`);

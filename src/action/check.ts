@@ -6,7 +6,7 @@ import * as log from './log.js';
 import { resolve } from 'node:path';
 import type { Inputs } from './inputs.js';
 import { inputSecrets } from './inputs.js';
-import { sameLabel, type ActionContext, type PullContext } from './context.js';
+import { sameLabel, suiteName, type ActionContext, type PullContext } from './context.js';
 import type { ActionDeps } from './deps.js';
 import { planCheck } from './plan.js';
 import { checkedOutCommit, checkoutMismatch } from './checkout.js';
@@ -20,6 +20,7 @@ import { timingsOf } from '../evaluate/index.js';
 import { shardLine } from '../report/shard.js';
 import { formatUsdPair, renderCapRefusal, renderComment, usdDecimal, type ReportContext, terminalLine } from '../report/index.js';
 import { renderConfigErrors } from '../report/config-errors.js';
+import { suiteLine } from '../report/blocks.js';
 import { markerLine, metaLine } from '../report/metadata.js';
 import { escapeInline } from '../report/escape.js';
 import { AgentNotReady, AgentWaitInterrupted, instantClock, ProxyNotReached, proxyAdvice } from '../agent/ready.js';
@@ -40,7 +41,7 @@ function annotateConfigIssues(errors: readonly ConfigIssue[], warnings: readonly
  * The durations that balance this run's shard: the timings input (a results.json; unreadable is a
  * failure, since it was asked for), else the last successful default-branch run's, else none.
  */
-async function shardTimings(timingsInput: string | null, ctx: ActionContext, deps: ActionDeps): Promise<Map<string, number> | null> {
+async function shardTimings(timingsInput: string | null, suite: string | null, ctx: ActionContext, deps: ActionDeps): Promise<Map<string, number> | null> {
   if (timingsInput !== null) {
     const timings = timingsOf(await readRecord(resolve(deps.cwd, timingsInput)));
     log.info(`timings: ${timings.size} durations from ${timingsInput}`);
@@ -50,9 +51,15 @@ async function shardTimings(timingsInput: string | null, ctx: ActionContext, dep
     log.info('timings: none (no github-token to look up the default branch runs); shards are chosen by a hash of each label');
     return null;
   }
-  const found = await defaultBranchTimings(deps.github, ctx);
+  const found = await defaultBranchTimings(deps.github, ctx, suite);
   if (found !== null) log.info(`timings: ${found.timings.size} durations from run ${found.runId} of the default branch`);
   return found?.timings ?? null;
+}
+
+/** The suite's line and a blank line, when the run names its suite (docs/action.md, "Two suites in one repository"). */
+function suiteLines(rctx: ReportContext): string[] {
+  const line = suiteLine(rctx);
+  return line === null ? [] : [line, ''];
 }
 
 /**
@@ -64,6 +71,7 @@ function renderNotReady(e: AgentNotReady, rctx: ReportContext): string {
     return [
       markerLine(rctx.marker),
       metaLine({ headSha: rctx.headSha, runId: null, artifactName: null }),
+      ...suiteLines(rctx),
       '## agent-replay: cancelled while waiting for the agent',
       '',
       `**The job was ${escapeInline(e.message)}.**`,
@@ -75,6 +83,7 @@ function renderNotReady(e: AgentNotReady, rctx: ReportContext): string {
   return [
     markerLine(rctx.marker),
     metaLine({ headSha: rctx.headSha, runId: null, artifactName: null }),
+    ...suiteLines(rctx),
     '## agent-replay: agent not ready',
     '',
     `**agent not ready after ${e.seconds} s.** ${e.polls} ${e.polls === 1 ? 'poll' : 'polls'} (GET) of the agent URL, the last one got ${escapeInline(e.lastObserved)}. Nothing was replayed and nothing was spent.`,
@@ -150,7 +159,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
           warned = true;
           annotateConfigIssues([], warnings);
         },
-        ...(inputs.shard !== null ? { shard: { ...inputs.shard, timings: await shardTimings(inputs.timings, ctx, deps) } } : {}),
+        ...(inputs.shard !== null ? { shard: { ...inputs.shard, timings: await shardTimings(inputs.timings, suiteName(inputs.dir), ctx, deps) } } : {}),
         // Tests only: the readiness wait does not really sleep.
         ...(deps.env.AGENT_REPLAY_TEST_NO_DELAYS === '1' ? { waitClock: instantClock() } : {}),
       },
@@ -230,7 +239,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
       : await Promise.all([
           inputs.comment && !readOnlyToken ? previousRun(gh, ctx, out.marker, run, result.suite.config.latency) : Promise.resolve(null),
           // One shard's agreement is not the suite's: its summary has no trend (the merge job's record is the run's).
-          run.shard === undefined ? defaultBranchTrend(gh, ctx, run) : Promise.resolve(null),
+          run.shard === undefined ? defaultBranchTrend(gh, ctx, run, suiteName(inputs.dir)) : Promise.resolve(null),
         ]);
 
   // 4. The artifact: the record, report.html (with the trend) and, for a workflow_run report, the

@@ -2,6 +2,7 @@
 // from the environment and the event payload; plain data afterwards.
 
 import { readFile } from 'node:fs/promises';
+import { posix } from 'node:path';
 import type { PullInfo } from '../github/api.js';
 import { UserError } from '../errors.js';
 
@@ -136,15 +137,53 @@ export function sameLabel(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
 }
 
-/** One sticky comment per workflow: the marker is the workflow's name, reduced to safe characters. */
-export function markerFor(workflow: string): string {
-  const slug = workflow.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
-  return slug || 'default';
+/** The suite folder `init` writes and the `dir` input defaults to: a suite there is not named (docs/action.md, "Two suites in one repository"). */
+export const DEFAULT_SUITE_DIR = '.agent-replay';
+
+/**
+ * The suite folder as the Action names it in the comment's key, the artifacts' names and the
+ * headings: the `dir` input as a clean POSIX path (`apps/sales/.agent-replay`), or null for the
+ * default folder, whose names stay as they were for a repository with one suite
+ * (docs/action.md, "Two suites in one repository").
+ */
+export function suiteName(dir: string): string | null {
+  const clean = posix.normalize(dir.replace(/\\/g, '/')).replace(/(.)\/+$/, '$1');
+  return clean === DEFAULT_SUITE_DIR ? null : clean;
 }
 
-/** The results artifact of a run is named from the commit it replayed. */
-export function artifactNameFor(sha: string | null, runAttempt: number, shard?: { index: number; total: number }): string {
+/**
+ * One sticky comment per workflow (or comment-key) and suite: the marker is the key, reduced to
+ * safe characters, then `:` and the suite's folder when it is not the default one. A key never
+ * holds a `:`, so two suites' markers never meet.
+ */
+export function markerFor(workflow: string, suite: string | null = null): string {
+  const slug = workflow.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+  return `${slug || 'default'}${suite === null ? '' : `:${suite.slice(0, 120)}`}`;
+}
+
+/** A suite's folder in an artifact's name: `apps/sales/.agent-replay` is `apps-sales-.agent-replay`; the root `.` is `root`. */
+export function suiteSlug(suite: string): string {
+  const slug = suite.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 100);
+  return slug === '' || slug === '.' ? 'root' : slug;
+}
+
+/**
+ * The results artifact of a run is named from the commit it replayed, after the suite's folder
+ * when it is not the default one: two suites' steps upload in one workflow run, which takes a
+ * name once (docs/action.md, "Two suites in one repository").
+ */
+export function artifactNameFor(sha: string | null, runAttempt: number, shard?: { index: number; total: number }, suite: string | null = null): string {
   // The shards of a matrix upload in one workflow run: each needs its own name (docs/action.md, "Shards: one suite over a CI matrix").
-  const base = `agent-replay-results-${sha && /^[0-9a-f]{7,40}$/.test(sha) ? sha : 'unknown'}${shard ? `-shard-${shard.index}-of-${shard.total}` : ''}`;
+  const base = `agent-replay-results-${suite === null ? '' : `${suiteSlug(suite)}-`}${sha && /^[0-9a-f]{7,40}$/.test(sha) ? sha : 'unknown'}${shard ? `-shard-${shard.index}-of-${shard.total}` : ''}`;
   return runAttempt > 1 ? `${base}-attempt-${runAttempt}` : base;
+}
+
+/**
+ * Whether `name` is a results artifact of the suite (artifactNameFor's names, any commit, shard or
+ * attempt): the default folder's suite does not take another suite's `agent-replay-results-apps-...`,
+ * nor one suite another's (docs/action.md, "Two suites in one repository").
+ */
+export function isResultsArtifactOf(name: string, suite: string | null): boolean {
+  const prefix = `agent-replay-results-${suite === null ? '' : `${suiteSlug(suite)}-`}`;
+  return name.startsWith(prefix) && /^(?:[0-9a-f]{7,40}|unknown)(?:-shard-\d+-of-\d+)?(?:-attempt-\d+)?$/.test(name.slice(prefix.length));
 }

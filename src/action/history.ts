@@ -15,7 +15,7 @@ import { commentPastBound, findStickyComment } from '../github/sticky.js';
 import { hasMarker, parseCommentMetadata } from '../report/index.js';
 import type { PreviousRunView, TrendPoint, TrendView } from '../report/context.js';
 import type { LatencyThresholds, RunRecord } from '../types.js';
-import type { ActionContext } from './context.js';
+import { isResultsArtifactOf, type ActionContext } from './context.js';
 import { downloadProblem, downloadRunRecord } from './download.js';
 import { docsUrl } from '../version.js';
 
@@ -83,11 +83,13 @@ export function isShardArtifact(name: string): boolean {
 }
 
 /**
- * Of a run's artifacts, our results (the latest attempt's), if any: the whole run's (a check of
- * the whole suite, or the merge of its shards) before any single shard's.
+ * Of a run's artifacts, the suite's results (the latest attempt's), if any: the whole run's (a
+ * check of the whole suite, or the merge of its shards) before any single shard's. Another suite's
+ * results, uploaded by another step of the same run, are not this suite's (docs/action.md, "Two
+ * suites in one repository").
  */
-export function resultsArtifact(artifacts: readonly ArtifactInfo[]): ArtifactInfo | undefined {
-  const ours = artifacts.filter((a) => a.name.startsWith('agent-replay-results-') && !a.expired).sort((a, b) => b.id - a.id);
+export function resultsArtifact(artifacts: readonly ArtifactInfo[], suite: string | null = null): ArtifactInfo | undefined {
+  const ours = artifacts.filter((a) => isResultsArtifactOf(a.name, suite) && !a.expired).sort((a, b) => b.id - a.id);
   return ours.find((a) => !isShardArtifact(a.name)) ?? ours[0];
 }
 
@@ -99,7 +101,7 @@ const TIMINGS_RUNS = 3;
  * (its whole-run results artifact, else every shard's), to balance the shards of this run. Null
  * when none is found; every failure is an info line in the log, never a failure of the job.
  */
-export async function defaultBranchTimings(github: GitHubApi, ctx: ActionContext): Promise<{ timings: Map<string, number>; runId: number } | null> {
+export async function defaultBranchTimings(github: GitHubApi, ctx: ActionContext, suite: string | null = null): Promise<{ timings: Map<string, number>; runId: number } | null> {
   const file = workflowFile(ctx.workflowRef);
   const branch = defaultBranch(ctx);
   if (file === null || branch === null) {
@@ -109,8 +111,8 @@ export async function defaultBranchTimings(github: GitHubApi, ctx: ActionContext
   try {
     const listed = await github.listWorkflowRuns(ctx.owner, ctx.repo, file, { branch, event: 'push', status: 'success', limit: TIMINGS_RUNS + 1 });
     for (const r of listed.filter((x) => String(x.id) !== ctx.runId).slice(0, TIMINGS_RUNS)) {
-      const artifacts = (await github.listRunArtifacts(ctx.owner, ctx.repo, r.id)).filter((a) => a.name.startsWith('agent-replay-results-') && !a.expired);
-      const whole = resultsArtifact(artifacts);
+      const artifacts = (await github.listRunArtifacts(ctx.owner, ctx.repo, r.id)).filter((a) => isResultsArtifactOf(a.name, suite) && !a.expired);
+      const whole = resultsArtifact(artifacts, suite);
       if (whole === undefined) {
         log.info(`timings: run ${r.id} has no results artifact`);
         continue;
@@ -162,7 +164,7 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
  * default branch, oldest first; on a push to the default branch this run is the last point. Null
  * when there is nothing to show; a failure is logged as a warning and leaves the trend out.
  */
-export async function defaultBranchTrend(github: GitHubApi, ctx: ActionContext, run: RunRecord): Promise<TrendView | null> {
+export async function defaultBranchTrend(github: GitHubApi, ctx: ActionContext, run: RunRecord, suite: string | null = null): Promise<TrendView | null> {
   const file = workflowFile(ctx.workflowRef);
   const branch = defaultBranch(ctx);
   if (file === null || branch === null) {
@@ -174,7 +176,7 @@ export async function defaultBranchTrend(github: GitHubApi, ctx: ActionContext, 
     const listed = await github.listWorkflowRuns(ctx.owner, ctx.repo, file, { branch, event: 'push', status: 'success', limit: TREND_RUNS });
     const runs = listed.filter((r) => String(r.id) !== ctx.runId).slice(0, thisRunOnBranch ? TREND_RUNS - 1 : TREND_RUNS);
     const points = await mapLimited(runs, TREND_CONCURRENCY, async (r: WorkflowRunSummary): Promise<TrendPoint | null> => {
-      const d = await downloadRunRecord(github, { owner: ctx.owner, repo: ctx.repo, runId: r.id, artifact: resultsArtifact, checkRun: false });
+      const d = await downloadRunRecord(github, { owner: ctx.owner, repo: ctx.repo, runId: r.id, artifact: (artifacts) => resultsArtifact(artifacts, suite), checkRun: false });
       if (d.kind !== 'ok') {
         log.info(`trend: run ${r.id} left out: ${downloadProblem(d)}`);
         return null;

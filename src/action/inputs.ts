@@ -8,6 +8,7 @@ import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { MAX_REPEAT } from '../suite/repeat.js';
 import { MAX_CONCURRENCY } from '../suite/config/shared.js';
 import { windowsPathRefusal } from '../windows-path.js';
+import { suiteName, suiteSlug } from './context.js';
 
 const MODES = ['check', 'accept', 'report'] as const;
 export type Mode = (typeof MODES)[number];
@@ -165,6 +166,20 @@ function pathInput(name: string, value: string, example: string): string {
   return value;
 }
 
+/** action.yml's default of results-path. */
+const DEFAULT_RESULTS_PATH = 'agent-replay-results/results.json';
+
+/**
+ * Where the record goes: the results-path input, whose default is one folder per suite when the
+ * suite is not in the default folder, so that two suites' steps in one job do not write over each
+ * other's results.json (docs/action.md, "Two suites in one repository").
+ */
+function resultsPathInput(value: string, dir: string): string {
+  const suite = suiteName(dir);
+  if (value !== '' && value !== DEFAULT_RESULTS_PATH) return value;
+  return suite === null ? DEFAULT_RESULTS_PATH : `agent-replay-results/${suiteSlug(suite)}/results.json`;
+}
+
 export function readInputs(get: Get): Inputs {
   const failOnText = get('fail-on');
   let failOn: FailOnCondition[];
@@ -196,6 +211,7 @@ export function readInputs(get: Get): Inputs {
   if (allowIncomplete && mode !== 'report') {
     throw new InputError(`input allow-incomplete: only report mode merges shards, and only a merge can be incomplete; mode ${mode} ${doing} (set it on the merge job, with mode: report, or remove allow-incomplete here)`);
   }
+  const dir = pathInput('dir', get('dir'), '.agent-replay') || '.agent-replay';
   const repeat = attemptsInput('repeat', get('repeat'));
   const repeatMax = attemptsInput('repeat-max', get('repeat-max'));
   if ((repeat !== null || repeatMax !== null) && mode !== 'check') {
@@ -210,7 +226,7 @@ export function readInputs(get: Get): Inputs {
     agentHeaders: Object.freeze(parseHeaders(get('agent-headers'))),
     agentPath: agentPathInput(get('agent-path')),
     waitForAgent: waitForAgentInput(get('wait-for-agent')),
-    dir: pathInput('dir', get('dir'), '.agent-replay') || '.agent-replay',
+    dir,
     judgeProvider: get('judge-provider') === '' ? null : oneOf('judge-provider', get('judge-provider'), JUDGE_PROVIDERS, 'openai'),
     judgeBaseUrl: orNull(get('judge-base-url')),
     judgeModel: orNull(get('judge-model')),
@@ -226,7 +242,7 @@ export function readInputs(get: Get): Inputs {
     acceptLabel: get('accept-label') || 'accept-baseline',
     confirmLabel: get('confirm-label') || 'confirm-cost',
     commentKey: orNull(get('comment-key')),
-    resultsPath: pathInput('results-path', get('results-path'), 'agent-replay-results/results.json') || 'agent-replay-results/results.json',
+    resultsPath: resultsPathInput(pathInput('results-path', get('results-path'), DEFAULT_RESULTS_PATH), dir),
     prNumber: positiveNumber('pr-number', get('pr-number'), true),
     checkWorkflow,
     shard,

@@ -8,7 +8,7 @@ import { EOL } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Inputs } from './inputs.js';
 import type { ActionContext, PullContext } from './context.js';
-import { artifactNameFor, markerFor } from './context.js';
+import { artifactNameFor, markerFor, suiteName } from './context.js';
 import type { ActionDeps } from './deps.js';
 import type { ConfigOverrides } from '../suite/index.js';
 import { openRecordStream, RecordWriteError, type RecordStream } from '../record/index.js';
@@ -25,13 +25,18 @@ import type { RunRecord } from '../types.js';
 
 export type CommentStatus = 'created' | 'updated' | 'kept-newer' | 'skipped' | 'skipped-fork' | 'failed';
 
-/** The inputs the publisher reads: whether to comment, under which key, the labels it names, where the record goes. */
-export type PublishSettings = Pick<Inputs, 'comment' | 'commentKey' | 'acceptLabel' | 'confirmLabel' | 'resultsPath'>;
+/**
+ * The inputs the publisher reads: whether to comment, under which key, the labels it names, where
+ * the record goes, and the suite folder, which names the comment, the artifact and the headings
+ * when it is not the default one (docs/action.md, "Two suites in one repository").
+ */
+export type PublishSettings = Pick<Inputs, 'comment' | 'commentKey' | 'acceptLabel' | 'confirmLabel' | 'resultsPath' | 'dir'>;
 
 export function publishSettings(inputs: PublishSettings): PublishSettings {
   return {
     comment: inputs.comment,
     commentKey: inputs.commentKey,
+    dir: inputs.dir,
     acceptLabel: inputs.acceptLabel,
     confirmLabel: inputs.confirmLabel,
     resultsPath: inputs.resultsPath,
@@ -61,9 +66,9 @@ export function overridesFrom(inputs: OverrideInputs): ConfigOverrides {
   };
 }
 
-/** One sticky comment per key: the comment-key input, else the workflow's name. */
-function commentMarker(commentKey: string | null, ctx: Pick<ActionContext, 'workflow'>): string {
-  return markerFor(commentKey ?? ctx.workflow);
+/** One sticky comment per key (the comment-key input, else the workflow's name) and suite folder. */
+function commentMarker(settings: Pick<PublishSettings, 'commentKey' | 'dir'>, ctx: Pick<ActionContext, 'workflow'>): string {
+  return markerFor(settings.commentKey ?? ctx.workflow, suiteName(settings.dir));
 }
 
 /** report.html for the results artifact, written next to results.json (docs/action.md, "report.html"). */
@@ -139,12 +144,14 @@ export interface Publisher {
 }
 
 export function publisher(settings: PublishSettings, ctx: ActionContext, deps: Pick<ActionDeps, 'cwd' | 'github' | 'artifacts'>): Publisher {
-  const marker = commentMarker(settings.commentKey, ctx);
+  const marker = commentMarker(settings, ctx);
+  const suite = suiteName(settings.dir);
 
   const reportContext = (at: ActionContext, artifactName: string | null, artifactUploaded = artifactName !== null): ReportContext => {
     const runUrl = at.runId ? `${at.serverUrl}/${at.owner}/${at.repo}/actions/runs/${at.runId}` : null;
     return {
-      marker: commentMarker(settings.commentKey, at),
+      marker: commentMarker(settings, at),
+      suite,
       headSha: at.sha,
       runId: at.runId,
       artifactName,
@@ -198,7 +205,7 @@ export function publisher(settings: PublishSettings, ctx: ActionContext, deps: P
       await writeFileSafely(path, f.text); // never through a link planted next to the results
       files.push(path);
     }
-    const artifactName = artifactNameFor(run.commit, ctx.runAttempt, run.shard);
+    const artifactName = artifactNameFor(run.commit, ctx.runAttempt, run.shard, suite);
     const uploaded = await deps.artifacts.upload(artifactName, files);
     if (uploaded.kind === 'uploaded') log.info(`artifact: ${artifactName}`);
     else core.warning(`artifact ${artifactName} not uploaded: ${uploaded.reason}`);
@@ -234,7 +241,7 @@ async function newerComment(github: GitHubApi, ctx: ActionContext, shown: string
 
 async function postComment(
   github: GitHubApi | null,
-  settings: Pick<PublishSettings, 'comment' | 'commentKey'>,
+  settings: Pick<PublishSettings, 'comment' | 'commentKey' | 'dir'>,
   ctx: ActionContext,
   body: string,
   readOnlyToken: boolean,
@@ -256,7 +263,9 @@ async function postComment(
       owner: ctx.owner,
       repo: ctx.repo,
       issueNumber: ctx.pull.number,
-      marker: commentMarker(settings.commentKey, ctx),
+      marker: commentMarker(settings, ctx),
+      // A suite's comment from before its key named the suite's folder is taken over, not left behind (docs/action.md, "Two suites in one repository").
+      ...(suiteName(settings.dir) !== null ? { formerMarker: markerFor(settings.commentKey ?? ctx.workflow) } : {}),
       body,
       hasMarker,
       keep: (existing) => newerComment(github, ctx, existing.body, body),

@@ -6,7 +6,7 @@ import * as log from './log.js';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Inputs } from './inputs.js';
-import type { ActionContext, PullContext } from './context.js';
+import { suiteName, type ActionContext, type PullContext } from './context.js';
 import { gitHubFailure } from './github-words.js';
 import { isGitHubError } from '../github/errors.js';
 import type { ActionDeps } from './deps.js';
@@ -123,7 +123,7 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   const [previous, trend] =
     gh === null
       ? [null, null]
-      : await Promise.all([inputs.comment ? previousRun(gh, at, out.marker, run) : Promise.resolve(null), defaultBranchTrend(gh, at, run)]);
+      : await Promise.all([inputs.comment ? previousRun(gh, at, out.marker, run) : Promise.resolve(null), defaultBranchTrend(gh, at, run, suiteName(inputs.dir))]);
   // The merged record is this run's record: saved and uploaded like check mode's, so the
   // comment's metadata points at an artifact the accept flow can download.
   const { artifactName, uploaded } = await out.save(run, [htmlReportFile(run, out.reportContext(at, null), trend?.points)]);

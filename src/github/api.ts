@@ -109,6 +109,17 @@ export interface BranchCommit {
   body: string;
 }
 
+/** What changed from one commit to another, as `GitHubApi.compareCommits` reads it. */
+export interface CommitComparison {
+  /** `ahead`: `head` is `base` with commits on top, and nothing else. */
+  status: 'ahead' | 'behind' | 'identical' | 'diverged';
+  /** The commits on top of `base`, oldest first, with their messages (GitHub lists at most 250). */
+  commits: { sha: string; message: string }[];
+  totalCommits: number;
+  /** The files they change (GitHub lists at most 300) and how. */
+  files: { path: string; status: string }[];
+}
+
 export interface GitHubApi {
   /** Login of the token's identity (GraphQL `viewer`), or null when GitHub will not say. */
   viewerLogin(): Promise<string | null>;
@@ -163,6 +174,12 @@ export interface GitHubApi {
    * it landed (also under a push made since).
    */
   getBranchHistory(repoWithOwner: string, branch: string, depth: number): Promise<BranchCommit[] | null>;
+  /**
+   * The commits and files from `base` to `head` (`GET /repos/{o}/{r}/compare/{base}...{head}`):
+   * after another suite's accept step committed on the reviewed head, whether that commit is all
+   * that moved the branch (docs/action.md, "Two suites in one repository").
+   */
+  compareCommits(owner: string, repo: string, base: string, head: string): Promise<CommitComparison>;
   /**
    * One page of the times a label was applied to the pull request, oldest first (GraphQL
    * `pullRequest.timelineItems`, LabeledEvent, with its actor): the newest `last` (at most 100)
@@ -563,6 +580,18 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
         const nodes = (target.history?.nodes ?? []).filter((n): n is HistoryNode => n !== null);
         if (nodes.length === 0) return [{ oid: target.oid, parent: null, headline: '', body: '' }];
         return nodes.map((n) => ({ oid: n.oid, parent: n.parents.nodes?.[0]?.oid ?? null, headline: n.messageHeadline, body: n.messageBody }));
+      });
+    },
+
+    compareCommits(owner, repo, base, head) {
+      return call(`GET /repos/${owner}/${repo}/compare/${base}...${head}`, async () => {
+        const { data } = await octokit.rest.repos.compareCommitsWithBasehead({ owner, repo, basehead: `${base}...${head}`, per_page: 100 });
+        return {
+          status: data.status,
+          commits: data.commits.map((c) => ({ sha: c.sha, message: c.commit.message })),
+          totalCommits: data.total_commits,
+          files: (data.files ?? []).map((f) => ({ path: f.filename, status: f.status })),
+        };
       });
     },
 

@@ -20,6 +20,12 @@ export interface StickyCommentInput {
    * run than `body` does), or null to update it.
    */
   keep?: (existing: IssueComment) => Promise<string | null>;
+  /**
+   * The marker our comment had before `marker` (a suite's key before it named the suite's folder):
+   * with no comment under `marker`, ours under this one is updated, and so takes `marker`, rather
+   * than left behind with a new one posted beside it.
+   */
+  formerMarker?: string;
 }
 
 export interface StickyCommentResult {
@@ -68,7 +74,7 @@ export function commentPastBound(issueNumber: number): string {
 export async function upsertStickyComment(api: GitHubApi, input: StickyCommentInput): Promise<StickyCommentResult> {
   const { owner, repo, issueNumber, marker, body, hasMarker } = input;
   const [viewer, { comments, more }] = await Promise.all([api.viewerLogin(), api.listIssueComments(owner, repo, issueNumber)]);
-  const ours = findStickyComment(comments, viewer, marker, hasMarker);
+  const ours = findStickyComment(comments, viewer, marker, hasMarker) ?? (input.formerMarker === undefined ? null : findStickyComment(comments, viewer, input.formerMarker, hasMarker));
   // Not among the comments read, with more unread: a new one would land past them too, and be
   // posted again by every run; none is posted.
   if (ours === null && more) throw new Error(`${commentPastBound(issueNumber)}, so no new one was posted (each run would post another)`);

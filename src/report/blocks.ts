@@ -20,6 +20,11 @@ export function hiddenHead(ctx: ReportContext): string {
   return `${markerLine(ctx.marker)}\n${metaLine({ ...ctx, acceptedSha: a && a.commitSha && a.accepted.length > 0 ? a.commitSha : null })}`;
 }
 
+/** The line that names the suite above the report, or null when the context names none (docs/action.md, "Two suites in one repository"). */
+export function suiteLine(ctx: Pick<ReportContext, 'suite'>): string | null {
+  return ctx.suite ? `**Suite** ${codeSpan(clip(ctx.suite, LIMITS.ref))}` : null;
+}
+
 export function headline(model: ReportModel, endpoint: string | null = null): string {
   const h = headlineParts(model);
   const cause = topCauseText(model);

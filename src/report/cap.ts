@@ -6,6 +6,7 @@ import type { Estimate } from '../types.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan } from './escape.js';
 import { markerLine, metaLine } from './metadata.js';
+import { suiteLine } from './blocks.js';
 import { formatUsdPair } from './money.js';
 import { plural } from './model.js';
 
@@ -58,6 +59,7 @@ export function renderCapRefusal(estimate: Estimate, fixtureCount: number, judge
   const [estimated, cap] = formatUsdPair(estimate.usd, estimate.capUsd);
   return [
     `${markerLine(ctx.marker)}\n${metaLine(ctx)}`,
+    ...(suiteLine(ctx) === null ? [] : [suiteLine(ctx) as string]),
     '### ⏸️ Not run: the estimated cost is above the cap',
     `**≈ ${estimated} estimated** for ${capScope(fixtureCount, judgeCalls, personaCount, simulatorCalls, estimate.meaningCalls ?? 0, agentTurns)}; ` +
       `the cap is **${cap}**${rangeNote(estimate)}. Nothing was replayed and nothing was spent.`,

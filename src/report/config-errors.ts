@@ -3,14 +3,17 @@
 import { issueCount, type ConfigIssue } from '../suite/issues.js';
 import type { ReportContext } from './context.js';
 import { markerLine, metaLine } from './metadata.js';
+import { suiteLine } from './blocks.js';
 import { codeSpan, escapeInline, fencedBlock } from './escape.js';
 
 export function renderConfigErrors(errors: readonly ConfigIssue[], ctx: ReportContext): string {
   const shown = errors.slice(0, 50);
   const n = issueCount(errors);
+  const suite = suiteLine(ctx);
   const lines = [
     markerLine(ctx.marker),
     metaLine({ headSha: ctx.headSha, runId: null, artifactName: null }),
+    ...(suite === null ? [] : [suite, '']),
     '## agent-replay: configuration errors',
     '',
     `**${n} configuration ${n === 1 ? 'error' : 'errors'}** in the suite. Nothing was sent to the agent and nothing was spent.`,

@@ -48,6 +48,11 @@ export interface TrendView {
 export interface ReportContext {
   /** Workflow key for the hidden sticky marker, e.g. "agent-replay:ci.yml". */
   marker: string;
+  /**
+   * The suite folder the run is of, named above the report when a repository has several
+   * (docs/action.md, "Two suites in one repository"); absent or null: not named.
+   */
+  suite?: string | null;
   headSha: string | null;
   runId: string | null;
   artifactName: string | null;

@@ -7,7 +7,7 @@
 import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import { causeLine, changedIntro, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
-import { causeMarkdown, factsLine, judgeFallbackLine, footerBlocks, runRateLine, fullReportWhere, headline, hiddenHead, acceptanceBlock, incompleteBlock, interruptedBlock, flakyBlock, removedBlock, talliesTable, type CallToAction } from './blocks.js';
+import { causeMarkdown, suiteLine, factsLine, judgeFallbackLine, footerBlocks, runRateLine, fullReportWhere, headline, hiddenHead, acceptanceBlock, incompleteBlock, interruptedBlock, flakyBlock, removedBlock, talliesTable, type CallToAction } from './blocks.js';
 import { itemBlock, itemRow, levelsOf, rewordedBlock, rewordedLine, tableHead } from './items.js';
 import { diffable, LIMITS, type Level } from './item-parts.js';
 import { clip, escapeInline } from './escape.js';
@@ -293,6 +293,8 @@ export function assemble(doc: Doc, plan: Plan): string {
   const { run, ctx, model, p, pieces } = doc;
   const blocks: string[] = [];
   if (p.kind === 'comment') blocks.push(hiddenHead(ctx));
+  const suite = suiteLine(ctx);
+  if (suite !== null) blocks.push(suite);
   if (ctx.acceptance) blocks.push(acceptanceBlock(ctx.acceptance));
   blocks.push(headline(model, run.agent.endpoint ?? null));
   const incomplete = incompleteBlock(run);

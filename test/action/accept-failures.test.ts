@@ -374,7 +374,8 @@ describe('the accept job\'s dir input against the reviewed run\'s suite folder',
     expect(run.code).toBe(1);
     expect(gh.commits).toHaveLength(0);
     expect(run.stdout).toContain(
-      '::error::baselines not accepted: the reviewed run\'s suite is in tests/agent (the first of its files is tests/agent/fixtures/suite.yml), not in .agent-replay, the accept job\'s dir input: its baselines would be written where the suite does not read them, so nothing was written. Set the dir input of the accept job to tests/agent (as the check workflow\'s), then apply the label again.',
+      // The comment's key names the suite's folder (docs/action.md, "Two suites in one repository"): the accept job's is another.
+      "::error::baselines not accepted: there is no agent-replay comment for the suite in .agent-replay (the accept job's dir input) on this pull request, only for the suite in tests/agent: set the dir input of the accept job to tests/agent (as the check workflow's), or, when the check of .agent-replay has not commented yet, let it finish and review its comment; then apply the label again.",
     );
     expect(gh.violations).toEqual([]);
   });
@@ -411,7 +412,7 @@ describe('the accept job\'s dir input against the suitePath the reviewed run rec
     expect(other.code).toBe(1);
     expect(gh.commits).toHaveLength(0);
     expect(other.stdout).toContain(
-      "::error::baselines not accepted: the reviewed run's suite is apps/a/.agent-replay in the repository (its results.json's suitePath), not apps/b/.agent-replay, the accept job's dir input:",
+      "::error::baselines not accepted: there is no agent-replay comment for the suite in apps/b/.agent-replay (the accept job's dir input) on this pull request, only for the suite in apps/a/.agent-replay: set the dir input of the accept job to apps/a/.agent-replay (as the check workflow's)",
     );
     const run = await accept({}, { dir: 'apps/a/.agent-replay' });
     expect(run.code, run.stdout).toBe(0);

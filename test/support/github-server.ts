@@ -52,6 +52,9 @@
 //   the run's URLs when `return_run_details` is true) and records `{repo, workflow, ref}` in
 //   `dispatches`. `GET /repos/{o}/{r}/pulls` filters by `state` and `head` (`owner:branch`);
 //   `GET /repos/{o}/{r}/commits/{sha}/pulls` lists the pulls (any state) whose head is that sha.
+//   `GET /repos/{o}/{r}/compare/{base}...{head}` walks from head down to base through the commits
+//   made here (their files) and the pushes on top (each changes src/<oid>.ts): `ahead` with them,
+//   `identical`, or `diverged` when base is not found under head.
 // - Branches: `setBranch(repoWithOwner, branch, headOid, files?)`, `branch(...)` (head + files);
 //   `createCommitOnBranch` checks `expectedHeadOid` (STALE_DATA error when the head moved),
 //   decodes base64 contents, applies deletions, moves the head; `commits` records each commit with
@@ -719,6 +722,35 @@ export class FakeGitHub {
           .filter((pull) => head === null || `${(pull.headRepo ?? '').split('/')[0]}:${pull.headRef}`.toLowerCase() === head.toLowerCase())
           .sort((a, b) => b.number - a.number);
         return this.page(ctx, list, (pull) => ({ ...this.pullJson(owner, repo, pull), labels: this.labels(owner, repo, pull.number).map((n) => ({ ...this.labelJson(n), description: '' })) }));
+      },
+
+      // From base to head: the commits made here and pushed on top (a push changes a file of its
+      // own, src/<oid>.ts), oldest first, and the files they change; `diverged` when base is not
+      // under head in what the fake knows.
+      'GET /repos/{owner}/{repo}/compare/{basehead}': (ctx) => {
+        const [base = '', head = ''] = p(ctx, 'basehead').split('...');
+        const chain: { sha: string; parent: string; message: string; files: { path: string; status: string }[] }[] = [];
+        for (let at = head; at !== base; ) {
+          const made = [...this.commits].reverse().find((c) => c.oid === at);
+          const pushed = this.pushes.get(at);
+          if (made) {
+            const files = [...made.additions.map((f) => ({ path: f.path, status: 'modified' })), ...made.deletions.map((path) => ({ path, status: 'removed' }))];
+            chain.unshift({ sha: at, parent: made.parent, message: made.body === null ? made.headline : `${made.headline}\n\n${made.body}`, files });
+            at = made.parent;
+          } else if (pushed) {
+            chain.unshift({ sha: at, parent: pushed.parent, message: pushed.headline, files: [{ path: `src/${at}.ts`, status: 'modified' }] });
+            at = pushed.parent;
+          } else {
+            return { status: 200, body: { ...this.spec.sample('commit-comparison'), status: 'diverged', ahead_by: 1, behind_by: 1, total_commits: 1, commits: [], files: [] } };
+          }
+        }
+        const commit = (c: (typeof chain)[number]): unknown => {
+          const sample = this.spec.sample('commit');
+          return { ...sample, sha: c.sha, commit: { ...(sample.commit as Record<string, unknown>), message: c.message }, parents: [{ sha: c.parent, url: 'https://example.invalid/' }] };
+        };
+        const files = chain.flatMap((c) => c.files).map((f) => ({ ...this.spec.sample('diff-entry'), filename: f.path, status: f.status }));
+        const status = chain.length === 0 ? 'identical' : 'ahead';
+        return { status: 200, body: { ...this.spec.sample('commit-comparison'), status, ahead_by: chain.length, behind_by: 0, total_commits: chain.length, commits: chain.map(commit), files } };
       },
 
       // Pull requests that contain the commit: here, those whose head is that commit (open or closed).

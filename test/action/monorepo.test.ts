@@ -1,0 +1,200 @@
+// Two suites in one repository, two Action steps in one workflow (docs/action.md, "Two suites in
+// one repository"): apps/support/.agent-replay and apps/sales/.agent-replay, each step with its own
+// `dir`, against the OpenAPI-checked fake GitHub. Each suite keeps its own comment, artifact,
+// summary heading, previous run and trend, and its own acceptance.
+
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FakeGitHub } from '../support/github-server.js';
+import type { AgentHandler, AgentServer } from '../support/agent-server.js';
+import { artifactZip } from '../support/zip.js';
+import { git } from '../support/fork-clone.js';
+import { tempDir } from '../support/temp.js';
+import { HEAD, pullPayload, runAction, seedPullForAccept, useServers, type ActionRun } from './harness.js';
+import { parseCommentMetadata } from '../../src/report/index.js';
+
+const handler: AgentHandler = (req) => {
+  const message = String(((req.json ?? {}) as Record<string, unknown>).message);
+  return { json: { reply: message === 'hello' ? 'Welcome!' : `About ${message}: ask us.`, route: { conversation: message, stage: 'answer' } } };
+};
+
+const SUPPORT = 'apps/support/.agent-replay';
+const SALES = 'apps/sales/.agent-replay';
+/** Both suites have a `greeting`: the labels of two suites may overlap. */
+const SUITES: Record<string, string> = {
+  [SUPPORT]: 'fixtures:\n  - { label: greeting, message: hello, assert: { contains: Welcome } }\n  - { label: refund, message: refund }\n',
+  [SALES]: 'fixtures:\n  - { label: greeting, message: hello, assert: { contains: Welcome } }\n  - { label: pricing, message: pricing }\n',
+};
+const CONFIG = 'agent:\n  retries: 0\ncost: { capUsd: 1 }\n';
+
+let agent: AgentServer;
+let gh: FakeGitHub;
+useServers(handler, seedPullForAccept, (a, g) => {
+  agent = a;
+  gh = g;
+});
+
+/** The monorepo's checkout: a git repository (so that each run records its suitePath) with both suites. */
+async function monorepo(): Promise<string> {
+  const ws = await tempDir('agent-replay-monorepo-');
+  git(ws, 'init', '-q');
+  for (const [dir, fixtures] of Object.entries(SUITES)) {
+    await mkdir(join(ws, dir, 'fixtures'), { recursive: true });
+    await writeFile(join(ws, dir, 'fixtures', 'suite.yml'), fixtures);
+    await writeFile(join(ws, dir, 'config.yml'), CONFIG);
+  }
+  return ws;
+}
+
+/** One step of the check job: the suite in `dir`, in workflow run `runId`. */
+function step(workspace: string, dir: string, runId: number): Promise<ActionRun> {
+  return runAction({ gh, workspace, runId, inputs: { 'agent-url': agent.url, 'fail-on': 'none', dir }, event: { name: 'pull_request', payload: pullPayload() } });
+}
+
+const ours = (): string[] => gh.comments('octo', 'shop', 7).filter((c) => c.user.login === gh.viewer.login).map((c) => c.body);
+const commentOf = (dir: string): string | undefined => ours().find((b) => b.includes(dir));
+
+/** The two check steps of workflow run 1001, made once for the file: what a later test's fresh fake GitHub gets again. */
+let checked: { comments: string[]; runs: Record<string, ActionRun>; results: Record<string, string> } | null = null;
+
+/** The check job of run 1001 (its two steps) on this test's fake GitHub: its comments, the workflow run and both results artifacts. */
+async function checkedRun(): Promise<{ runs: Record<string, ActionRun>; ids: Record<string, number> }> {
+  if (checked === null) {
+    const ws = await monorepo();
+    const runs = { [SUPPORT]: await step(ws, SUPPORT, 1001), [SALES]: await step(ws, SALES, 1001) };
+    checked = {
+      comments: ours(),
+      runs,
+      results: Object.fromEntries(Object.entries(runs).map(([dir, r]) => [dir, readFileSync(r.outputs['results-path'] as string, 'utf8')])),
+    };
+  } else {
+    for (const body of checked.comments) gh.addComment('octo', 'shop', 7, { body, user: gh.viewer });
+  }
+  gh.addWorkflowRun('octo', 'shop', { id: 1001, headSha: HEAD });
+  const ids: Record<string, number> = {};
+  for (const [dir, run] of Object.entries(checked.runs)) {
+    ids[dir] = gh.addArtifact('octo', 'shop', 1001, { name: run.outputs['artifact-name'] as string, zip: await artifactZip([{ name: 'results.json', data: checked.results[dir] as string }]) }).id;
+  }
+  return { runs: checked.runs, ids };
+}
+
+describe('two check steps, one per suite', () => {
+  it('keep a comment, an artifact and a summary heading each, named by the suite', async () => {
+    const { runs } = await checkedRun();
+    const support = runs[SUPPORT] as ActionRun;
+    const sales = runs[SALES] as ActionRun;
+    expect(support.code, support.stdout).toBe(0);
+    expect(sales.code, sales.stdout).toBe(0);
+    // Two comments, each naming its suite: the second step does not overwrite the first's.
+    expect(ours()).toHaveLength(2);
+    expect(support.outputs['comment-status']).toBe('created');
+    expect(sales.outputs['comment-status']).toBe('created');
+    expect(commentOf(SUPPORT)).toContain(`**Suite** \`${SUPPORT}\``);
+    expect(commentOf(SUPPORT)).toContain('refund');
+    expect(commentOf(SALES)).toContain('pricing');
+    expect(commentOf(SALES)).not.toContain('refund');
+    // Two artifact names: one workflow run cannot upload one name twice.
+    expect(support.outputs['artifact-name']).toBe(`agent-replay-results-apps-support-.agent-replay-${HEAD}`);
+    expect(sales.outputs['artifact-name']).toBe(`agent-replay-results-apps-sales-.agent-replay-${HEAD}`);
+    expect(parseCommentMetadata(commentOf(SALES) ?? '')?.artifactName).toBe(sales.outputs['artifact-name']);
+    // Each summary names its suite; each record, its folder in the repository.
+    expect(support.summary).toContain(`**Suite** \`${SUPPORT}\``);
+    expect(sales.summary).toContain(`**Suite** \`${SALES}\``);
+    expect(support.outputs['results-path']).toBe(join(support.workspace, 'agent-replay-results', 'apps-support-.agent-replay', 'results.json'));
+    expect(JSON.parse(checked?.results[SUPPORT] ?? '{}').suitePath).toBe(SUPPORT);
+    expect(JSON.parse(checked?.results[SALES] ?? '{}').suitePath).toBe(SALES);
+  });
+
+  it('takes over the comment its key alone named before, rather than posting one beside it', async () => {
+    gh.addComment('octo', 'shop', 7, { body: '<!-- agent-replay:marker=agent-replay -->\n<!-- agent-replay:meta {"headSha":null,"runId":null,"artifactName":null} -->\nthe report of an older version', user: gh.viewer });
+    const run = await step(await monorepo(), SALES, 1001);
+    expect(run.outputs['comment-status']).toBe('updated');
+    expect(ours()).toHaveLength(1);
+    expect(ours()[0]).toContain(`**Suite** \`${SALES}\``);
+  });
+
+  it("reads its own comment's run as the previous run, and its own artifacts for the trend", async () => {
+    const { ids } = await checkedRun();
+    // The default branch's last push run uploaded both suites' results (the sales suite's last).
+    gh.addWorkflowRun('octo', 'shop', { id: 900, headSha: '9'.repeat(40), event: 'push', branch: 'main' });
+    const mainSupport = gh.addArtifact('octo', 'shop', 900, { name: `agent-replay-results-apps-support-.agent-replay-${'9'.repeat(40)}`, zip: await artifactZip([{ name: 'results.json', data: checked?.results[SUPPORT] as string }]) }).id;
+    const mainSales = gh.addArtifact('octo', 'shop', 900, { name: `agent-replay-results-apps-sales-.agent-replay-${'9'.repeat(40)}`, zip: await artifactZip([{ name: 'results.json', data: checked?.results[SALES] as string }]) }).id;
+    const again = await runAction({
+      gh,
+      workspace: await monorepo(),
+      runId: 1002,
+      inputs: { 'agent-url': agent.url, 'fail-on': 'none', dir: SUPPORT },
+      event: { name: 'pull_request', payload: pullPayload() },
+      env: { GITHUB_WORKFLOW_REF: 'octo/shop/.github/workflows/agent-replay.yml@refs/pull/7/merge' },
+    });
+    expect(again.code, again.stdout).toBe(0);
+    expect(again.outputs['comment-status']).toBe('updated');
+    expect(commentOf(SUPPORT)).toContain('**Since the previous run** (run 1001): nothing changed');
+    const downloaded = gh.requests.filter((r) => r.method === 'GET' && /\/actions\/artifacts\/\d+\/zip$/.test(r.path)).map((r) => Number(r.path.split('/').at(-2)));
+    expect(downloaded.sort()).toEqual([ids[SUPPORT], mainSupport].sort());
+    expect(downloaded).not.toContain(mainSales);
+    expect(commentOf(SALES)).toBe(checked?.comments.find((b) => b.includes(SALES)));
+  });
+});
+
+/** One step of the accept job, on the label `maintainer` applied to pull request 7: the suite in `dir`. */
+function acceptStep(dir: string): Promise<ActionRun> {
+  return runAction({
+    gh,
+    workspace: ws0,
+    runId: 2002,
+    workflow: 'agent-replay-accept',
+    inputs: { mode: 'accept', 'comment-key': 'agent-replay', dir },
+    event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }) },
+  });
+}
+let ws0 = '';
+
+/** GitHub's pull request follows its branch: after a commit on it, its head is the branch's. */
+function pullFollowsBranch(): void {
+  gh.addPull('octo', 'shop', { number: 7, headSha: gh.branch('octo/shop', 'feature')?.head as string, headRef: 'feature' });
+}
+
+describe('two accept steps, one per suite, on one label', () => {
+  it("each commits its own suite's baselines, the second on top of the first's commit", async () => {
+    await checkedRun();
+    ws0 = await tempDir('agent-replay-accept-');
+    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+    const support = await acceptStep(SUPPORT);
+    expect(support.code, support.stdout).toBe(0);
+    pullFollowsBranch();
+    const sales = await acceptStep(SALES);
+    expect(sales.code, sales.stdout).toBe(0);
+    expect(gh.commits.map((c) => c.additions.map((a) => a.path).sort())).toEqual([
+      [`${SUPPORT}/baselines/greeting.json`, `${SUPPORT}/baselines/refund.json`],
+      [`${SALES}/baselines/greeting.json`, `${SALES}/baselines/pricing.json`],
+    ]);
+    expect(gh.commits[1]?.parent).toBe(gh.commits[0]?.oid);
+    expect(gh.commits[1]?.body).toContain(`for the suite in ${SALES}:`);
+    expect(JSON.parse(gh.commits[1]?.additions[1]?.contents ?? '{}').reply).toBe('About pricing: ask us.');
+    expect(sales.outputs['commit-sha']).toBe(gh.branch('octo/shop', 'feature')?.head);
+    // Each comment says what became of its own suite.
+    expect(commentOf(SUPPORT)).toContain(`Baselines accepted in`);
+    expect(commentOf(SUPPORT)).toContain((gh.commits[0]?.oid ?? '').slice(0, 7));
+    expect(commentOf(SALES)).toContain((gh.commits[1]?.oid ?? '').slice(0, 7));
+  });
+
+  it('the second refuses a head someone else moved, on its own comment, and the first keeps its acceptance', async () => {
+    await checkedRun();
+    ws0 = await tempDir('agent-replay-accept-');
+    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+    const support = await acceptStep(SUPPORT);
+    expect(support.code, support.stdout).toBe(0);
+    gh.pushOnTop('octo/shop', 'feature', '8'.repeat(40));
+    pullFollowsBranch();
+    const sales = await acceptStep(SALES);
+    expect(sales.code).toBe(1);
+    expect(gh.commits).toHaveLength(1);
+    expect(sales.stdout).toContain("::error::baselines not accepted: the pull request's head has moved since the run the comment shows");
+    expect(commentOf(SALES)).toContain('Baselines not accepted.');
+    expect(commentOf(SUPPORT)).not.toContain('Baselines not accepted.');
+    expect(commentOf(SUPPORT)).toContain((gh.commits[0]?.oid ?? '').slice(0, 7));
+  });
+});
