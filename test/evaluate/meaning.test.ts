@@ -238,6 +238,9 @@ describe('facts: what a reply tells the user', () => {
     ['30 dollars, 3 pounds, 50 cents', ['amount USD 30', 'number 3', 'number 50']],
     ['5 Australian dollars, 5 UK dollars, a 5 days delay', ['amount AUD 5', 'number 5', 'number 5']],
     ['-5 dollars, 5.5 dollars and 3 cents, 10-5 dollars, 5 dollarsx', ['amount USD -5', 'amount USD 5.5', 'number 3', 'amount USD 5', 'number 10', 'number 5']],
+    // Pence and cents with their letter or sign are named as the numbers they may be; "5pm" and "5p.m." are times, "5pcs" a number.
+    ['50 pence, 50p, 50\u00a2, 50 \u00a2, -50p, 720p, 5pm, 5p.m., 5pcs', ['number 50', 'number 50', 'number 50', 'number 50', 'number -50', 'number 720', 'time 17:00', 'time 17:00', 'number 5']],
+    ['5 New Zealand dollars, 5 Hong\u00a0Kong dollars, 5 NZ dollars, 5 HK dollars, 5 Taiwan dollars, 50 Chilean pesos, 50 Argentine pesos', ['amount NZD 5', 'amount HKD 5', 'amount NZD 5', 'amount HKD 5', 'amount TWD 5', 'amount CLP 50', 'amount ARS 50']],
     // Emphasis between an amount's sign or code and its number is formatting: the amount stands.
     ['USD **120**, $**5**, **30** EUR, **30**\u20ac, US$ __7__, \u20ac *-50*', ['amount USD 120', 'amount USD 5', 'amount EUR 30', 'amount EUR 30', 'amount USD 7', 'amount EUR -50']],
     ['10**6 requests, 2 * 3 USD', ['amount USD 3', 'number 10', 'number 6', 'number 2']],
@@ -299,6 +302,18 @@ describe('facts: what a reply tells the user', () => {
     ['Swiss francs', ['It costs CHF 20.', 'It costs 20 Swiss francs.', 'It costs 20 francs.']],
     ['pesos', ['It costs MX$50.', 'It costs 50 pesos.', 'It costs MXN 50.', 'It costs 50 Mexican pesos.']],
     ['bucks', ['It costs $5.', 'It costs 5 bucks.', 'It costs USD 5.']],
+    ['pence', ['It costs \u00a30.50.', 'It costs 50p.', 'It costs 50 pence.', 'It costs GBP 0.50.', 'It costs 50 Pence.']],
+    ['the cent sign', ['It costs $0.50.', 'It costs 50\u00a2.', 'It costs 50 \u00a2.', 'It costs 50 cents.', 'It costs USD 0.50.', 'It costs 50\uffe0.']],
+    ['New Zealand dollars', ['It costs NZ$5.', 'It costs 5 New Zealand dollars.', 'It costs NZD 5.', 'It costs 5 NZ dollars.', 'It costs 5 New\u00a0Zealand dollars.']],
+    ['Hong Kong dollars', ['It costs HK$5.', 'It costs 5 Hong Kong dollars.', 'It costs HKD 5.', 'It costs 5 HK dollars.']],
+    ['Singapore dollars', ['It costs S$5.', 'It costs 5 Singapore dollars.', 'It costs SGD 5.']],
+    ['Chilean pesos', ['It costs CLP 5000.', 'It costs 5000 Chilean pesos.', 'It costs 5000 pesos.', 'It costs $5000.']],
+    // "$" alone and "dollars" alone name no country: in Mexico "$50" is 50 pesos, in Canada "$5" is 5 Canadian dollars.
+    ['a bare $ in Mexico', ['It costs $50.', 'It costs MX$50.', 'It costs MXN 50.', 'It costs 50 pesos.', 'It costs 50 Mexican pesos.', 'It costs 50$.']],
+    ['a bare $ in Canada', ['It costs $5.', 'It costs C$5.', 'It costs CAD 5.', 'It costs 5 Canadian dollars.', 'It costs CA$5.', 'It costs 5 dollars.']],
+    ['a bare $ in Australia', ['It costs $5.50.', 'It costs A$5.50.', 'It costs 5 dollars and 50 cents.', 'It costs AUD 5.50.']],
+    // Cents after a decimal amount do not join it: they are read as "3 cents" alone is.
+    ['cents after a decimal', ['It is 5.5 dollars and 3 cents.', 'It is $5.50 and $0.03.', 'It is $5.50 and 3 cents.', 'It is USD 5.5 and 3\u00a2.']],
   ])('reads the wordings of one amount in %s as the same fact, each against each, both ways', (_name, wordings) => {
     for (const a of wordings) {
       for (const b of wordings) {
@@ -323,14 +338,34 @@ describe('facts: what a reply tells the user', () => {
     ['another number of yen', 'It is \u00a5100.', 'It is JPY 1000.', 'amounts \u00a5 100 \u2192 JPY 1000'],
     ['yen against euros', 'It is \u00a5100.', 'It is EUR 100.', 'amounts \u00a5 100 \u2192 EUR 100'],
     ['yen against yuan', 'It is 100 yen.', 'It is 100 yuan.', 'amounts JPY 100 \u2192 CNY 100'],
-    ['Canadian against US dollars', 'It is C$5.', 'It is $5.', 'amounts C$ 5 \u2192 USD 5'],
+    // "$5" alone may be Canadian ("a bare $ in Canada" above): a country's change is seen where both wordings name it.
+    ['Canadian against US dollars', 'It is C$5.', 'It is US$5.', 'amounts C$ 5 \u2192 USD 5'],
+    ['Canadian against US dollars, in words', 'It is 5 Canadian dollars.', 'It is 5 US dollars.', 'amounts CAD 5 \u2192 USD 5'],
+    ['New Zealand against Australian dollars', 'It is 5 New Zealand dollars.', 'It is A$5.', 'amounts NZD 5 \u2192 AUD 5'],
+    ['Hong Kong against US dollars', 'It is HK$5.', 'It is USD 5.', 'amounts HKD 5 \u2192 USD 5'],
+    ['a bare $ against euros', 'It is $50.', 'It is \u20ac50.', 'amounts USD 50 \u2192 EUR 50'],
+    ['a bare $ against pounds', 'It is $50.', 'It is \u00a350.', 'amounts USD 50 \u2192 GBP 50'],
+    ['a bare $ against the Philippine peso, written \u20b1', 'It is $50.', 'It is \u20b150.', 'amounts USD 50 \u2192 PHP 50'],
+    ['another number of pesos', 'It is $50.', 'It is 51 pesos.', 'amounts USD 50 \u2192 pesos 51'],
+    ['a sign flip in pesos', 'It is $50.', 'It is -50 pesos.', 'amounts USD 50 \u2192 pesos -50'],
+    ['a sign flip, a bare $', 'It is $50.', 'It is -$50.', 'amounts USD 50 \u2192 USD -50'],
+    ['dollars against pesos, in words', 'It is 50 dollars.', 'It is 50 pesos.', 'amounts USD 50 \u2192 pesos 50'],
+    ['Chilean against Mexican pesos', 'It is 50 Chilean pesos.', 'It is MX$50.', 'amounts CLP 50 \u2192 MXN 50'],
     ['Canadian against Australian dollars', 'It is 5 Canadian dollars.', 'It is A$5.', 'amounts CAD 5 \u2192 AUD 5'],
     ['rupees against euros', 'It is 500 rupees.', 'It is EUR 500.', 'amounts rupees 500 \u2192 EUR 500'],
     ['Indian against Pakistani rupees', 'It is \u20b9500.', 'It is 500 Pakistani rupees.', 'amounts INR 500 \u2192 PKR 500'],
     ['francs against euros', 'It is 20 francs.', 'It is \u20ac20.', 'amounts francs 20 \u2192 EUR 20'],
-    ['pesos against US dollars', 'It is 50 pesos.', 'It is $50.', 'amounts pesos 50 \u2192 USD 50'],
+    ['pesos against US dollars', 'It is 50 pesos.', 'It is USD 50.', 'amounts pesos 50 \u2192 USD 50'],
     ['pounds against euros', 'It is 3 pounds.', 'It is \u20ac3.', 'numbers 3 \u2192 none; amounts none \u2192 EUR 3'],
     ['cents against pence', 'It is 50 cents.', 'It is \u00a30.50.', 'numbers 50 \u2192 none; amounts none \u2192 GBP 0.5'],
+    ['pence against cents, with the sign', 'It is \u00a30.50.', 'It is 50\u00a2.', 'numbers none \u2192 50; amounts GBP 0.5 \u2192 none'],
+    ['cents against pence, with the letter', 'It is $0.50.', 'It is 50p.', 'numbers none \u2192 50; amounts USD 0.5 \u2192 none'],
+    ['another number of pence', 'It is \u00a30.50.', 'It is 5p.', 'numbers none \u2192 5; amounts GBP 0.5 \u2192 none'],
+    ['another number of pence, in words', 'It is \u00a30.50.', 'It is 60 pence.', 'numbers none \u2192 60; amounts GBP 0.5 \u2192 none'],
+    ['a sign flip in pence', 'It is \u00a30.50.', 'It is -50p.', 'numbers none \u2192 -50; amounts GBP 0.5 \u2192 none'],
+    ['a sign flip with the cent sign', 'It is $0.50.', 'It is -50\u00a2.', 'numbers none \u2192 -50; amounts USD 0.5 \u2192 none'],
+    ['pence against euros', 'It is 50p.', 'It is \u20ac50.', 'numbers 50 \u2192 none; amounts none \u2192 EUR 50'],
+    ['cents after a decimal against their sum', 'It is 5.5 dollars and 3 cents.', 'It is $5.53.', 'numbers 3 \u2192 none; amounts USD 5.5 \u2192 USD 5.53'],
     // One to one: a wording is one fact, whichever it is.
     ['one wording, two amounts', 'It is \u00a33, or 3 pounds.', 'It is \u00a33.', 'numbers 3 \u2192 none'],
     ['one wording, an amount and a number', 'It is 3 pounds.', 'It is \u00a33 for 3 items.', 'amounts none \u2192 GBP 3'],
@@ -363,7 +398,12 @@ describe('facts: what a reply tells the user', () => {
     const many = Array.from({ length: 10_000 }, () => fivePounds as Fact);
     expect(compareFacts(many, [...Array.from({ length: 9_998 }, () => fiveSign as Fact), five as Fact, sixPounds as Fact])).toEqual({ baseline: [{ kind: 'number', value: '5' }], now: [{ kind: 'number', value: '6' }] });
     // The new readings scan once: rupees before the number, weights before "pounds", cents alone.
-    for (const text of ['Rs. 5 '.repeat(2_000), 'a parcel of 3 pounds, '.repeat(2_000), '1 Swiss '.repeat(2_000) + 'francs', '5 cents '.repeat(2_000)]) expect(factsOf(text).length).toBeGreaterThan(0);
+    for (const text of ['Rs. 5 '.repeat(2_000), 'a parcel of 3 pounds, '.repeat(2_000), '1 Swiss '.repeat(2_000) + 'francs', '5 cents '.repeat(2_000), '5p '.repeat(2_000), '5\u00a2 '.repeat(2_000)]) expect(factsOf(text).length).toBeGreaterThan(0);
+    // Every "$" may be any dollar or a peso: a price list of 1,000 matches the same list in pesos, and itself.
+    const dollars = Array.from({ length: 1_000 }, (_, i) => `$${i + 1}`).join(', ');
+    const pesos = Array.from({ length: 1_000 }, (_, i) => `${1_000 - i} pesos`).join(', ');
+    expect(compareFacts(factsOf(dollars), factsOf(pesos))).toEqual(sameDiff);
+    expect(compareFacts(factsOf(dollars), factsOf(dollars))).toEqual(sameDiff);
   });
 
   it('reads a numeral the same wherever it is written', () => {
@@ -420,7 +460,7 @@ describe('facts: what a reply tells the user', () => {
   it('scans long and hostile text in time linear in its length', () => {
     // Shapes that make a careless pattern backtrack: long runs of one character class, an address
     // without its end, digits and separators without end, a URL of one character repeated.
-    const hostile = ['a'.repeat(50_000) + '@', '1,'.repeat(30_000) + 'x', '_'.repeat(50_000) + 'a', 'x@' + 'a.'.repeat(30_000), 'https://' + 'a'.repeat(50_000), '.'.repeat(50_000) + 'x', ' '.repeat(50_000) + '>', '```\n'.repeat(30_000), '```\n' + ' '.repeat(50_000) + 'x', '>'.repeat(50_000) + '$', '`'.repeat(50_000), '`\n'.repeat(30_000), '` '.repeat(30_000) + '``', Array.from({ length: 300 }, (_, i) => '`'.repeat(i + 1)).join(' '), '*'.repeat(50_000) + ' ', ' *'.repeat(30_000), '.'.repeat(50_000) + ' x', '!'.repeat(50_000) + '\t'.repeat(50_000), '1 '.repeat(30_000) + 'MB', '1,'.repeat(30_000) + '000', '1 US '.repeat(10_000) + 'dollar', '1 dollars and '.repeat(10_000) + '5 cent', '1-'.repeat(10_000) + 'euro', '5 pounds '.repeat(10_000)];
+    const hostile = ['a'.repeat(50_000) + '@', '1,'.repeat(30_000) + 'x', '_'.repeat(50_000) + 'a', 'x@' + 'a.'.repeat(30_000), 'https://' + 'a'.repeat(50_000), '.'.repeat(50_000) + 'x', ' '.repeat(50_000) + '>', '```\n'.repeat(30_000), '```\n' + ' '.repeat(50_000) + 'x', '>'.repeat(50_000) + '$', '`'.repeat(50_000), '`\n'.repeat(30_000), '` '.repeat(30_000) + '``', Array.from({ length: 300 }, (_, i) => '`'.repeat(i + 1)).join(' '), '*'.repeat(50_000) + ' ', ' *'.repeat(30_000), '.'.repeat(50_000) + ' x', '!'.repeat(50_000) + '\t'.repeat(50_000), '1 '.repeat(30_000) + 'MB', '1,'.repeat(30_000) + '000', '1 US '.repeat(10_000) + 'dollar', '1 dollars and '.repeat(10_000) + '5 cent', '1-'.repeat(10_000) + 'euro', '5 pounds '.repeat(10_000), '1.'.repeat(30_000) + '\u00a2x', '1.'.repeat(30_000) + 'px', '1 New '.repeat(10_000) + 'Zealand dollar'];
     for (const text of hostile) {
       // Completing at all is the assertion that matters; the result is checked so the work is not skipped.
       expect(Array.isArray(factsOf(text))).toBe(true);

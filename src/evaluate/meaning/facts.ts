@@ -76,17 +76,26 @@ const EMPHASIS_BEFORE_CURRENCY = new RegExp(String.raw`(\d)(?:\*{1,3}|_{1,3})(?=
 /**
  * An amount written with its currency's word after its number (docs/meaning.md, "Facts"): "5 dollars",
  * "5 US dollars", "a 5-dollar fee", "10 euros", "3 pounds sterling", "3 British pounds", "100 yen",
- * "5 Canadian dollars", "500 rupees", "20 Swiss francs", "50 pesos", "5 bucks", "50 cents", in any
- * case, with a minus as an amount written with its sign has one ("-5 dollars"), and cents after
- * dollars or euros ("5 dollars and 50 cents" is USD 5.5). Read after the amounts with a sign or a
- * code. Each part is followed by something it cannot match (a word ends at a non-letter), so the
- * pattern is scanned once. The groups: a minus, the number, the character between the number and
- * the words, a qualifier, the word, "sterling", the cents. Compiled with the `i` flag: `[A-Z]` and
- * the words match either case.
+ * "5 Canadian dollars", "5 New Zealand dollars", "500 rupees", "20 Swiss francs", "50 pesos", "50
+ * Chilean pesos", "5 bucks", "50 cents", "50 pence", in any case, with a minus as an amount written
+ * with its sign has one ("-5 dollars"), and cents after a whole number of dollars or euros ("5
+ * dollars and 50 cents" is USD 5.5). Read after the amounts with a sign or a code. Each part is
+ * followed by something it cannot match (a word ends at a non-letter), so the pattern is scanned
+ * once. The groups: a minus, the number, the character between the number and the words, a
+ * qualifier, the word, "sterling", the cents. Compiled with the `i` flag: `[A-Z]` and the words
+ * match either case.
  */
-const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![LN]|[N][.,])(${MINUS})?(${NUMERAL})([ \u00a0\-])(?:(US|UK|British|Canadian|Australian|Singapore|Mexican|Swiss|Indian|Pakistani|Japanese|Chinese)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|pesos?|bucks?|cents?)(?:[ \u00a0](sterling))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})[ \u00a0]cents?)?(?![LN])`;
+const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![LN]|[N][.,])(${MINUS})?(${NUMERAL})([ \u00a0\-])(?:(US|UK|British|Canadian|Australian|Singapore|New[ \u00a0]Zealand|NZ|Hong[ \u00a0]Kong|HK|New[ \u00a0]Taiwan|Taiwan|Mexican|Argentine|Argentinian|Chilean|Colombian|Philippine|Uruguayan|Dominican|Cuban|Swiss|Indian|Pakistani|Japanese|Chinese)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|pesos?|bucks?|cents?|pence)(?:[ \u00a0](sterling))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})[ \u00a0]cents?)?(?![LN])`;
 /** What a worded amount needs: a digit, then a currency's word (a cheap test before the pattern). */
-const MAY_HAVE_WORD_AMOUNT = /[0-9][ \u00a0-](?:[A-Za-z]{2,10}[ \u00a0])?(?:[dD][oO][lL]|[eE][uU][rR]|[pP][oO][uU]|[yY][eE]|[yY][uU]|[rR][uU][pP]|[fF][rR][aA]|[pP][eE][sS]|[bB][uU][cC]|[cC][eE][nN])/;
+const MAY_HAVE_WORD_AMOUNT = /[0-9][ \u00a0-](?:[A-Za-z]{2,11}[ \u00a0]){0,2}(?:[dD][oO][lL]|[eE][uU][rR]|[pP][oO][uU]|[yY][eE]|[yY][uU]|[rR][uU][pP]|[fF][rR][aA]|[pP][eE][sS]|[bB][uU][cC]|[cC][eE][nN]|[pP][eE][nN])/;
+/**
+ * "50p" and "50¢" (and "50 ¢"): pence and cents written with their letter or sign, as "50 pence"
+ * and "50 cents" are. The "p" is right after the number, in lower case, and no time's ("5p.m.").
+ * The groups: a minus, the number, the cent sign (none: the "p").
+ */
+const SMALL_CHANGE_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![LN]|[N][.,])(${MINUS})?(${NUMERAL})(?:[ \u00a0]?(\u00a2)|p)(?![LN]|\.[mM])`;
+/** What "50p" or "50¢" needs (a cheap test before the pattern). */
+const MAY_HAVE_SMALL_CHANGE = /[0-9]p|\u00a2/;
 /** "Rs. 500", "Rs 500", "Rs.500" (and "₨500", which NFKC writes "Rs500"): rupees, as "500 rupees" is. */
 const RUPEES_BEFORE_SOURCE = String.raw`(?=R)(?<![LN])Rs\.?[ \u00a0]?(${NUMERAL})(?![LN])`;
 
@@ -108,11 +117,23 @@ const RUPEES: Reading = { codes: ['INR', 'PKR', 'LKR', 'NPR'], label: 'rupees' }
 const FRANCS: Reading = { codes: ['CHF', 'XOF', 'XAF'], label: 'francs' };
 const PESOS: Reading = { codes: ['MXN', 'ARS', 'CLP', 'COP', 'PHP', 'UYU', 'DOP', 'CUP'], label: 'pesos' };
 const POUNDS: Reading = { codes: ['GBP'], label: 'GBP', number: true };
-/** The currencies whose hundredth is a cent: "5 dollars and 50 cents" is USD 5.5. */
-const CENT_CURRENCIES = new Set(['USD', 'EUR', 'CAD', 'AUD', 'SGD']);
+/** The currencies whose hundredth is a cent: "5 dollars and 50 cents" is USD 5.5 (or CAD 5.5, ...). */
+const CENT_CURRENCIES = new Set(['USD', 'EUR', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'TWD']);
 const CENTS: Reading = { codes: ['USD', 'EUR', 'CAD', 'AUD'], label: 'cents', number: true, cents: true };
-/** A dollar's country: "dollar" alone and "buck" are USD, as `$` is (SIGN_CODES). */
-const DOLLARS: Record<string, string> = { '': 'USD', us: 'USD', canadian: 'CAD', australian: 'AUD', singapore: 'SGD' };
+/** "50 pence" and "50p": the number 50, or GBP 0.5. */
+const PENCE: Reading = { codes: ['GBP'], label: 'pence', number: true, cents: true };
+/**
+ * "dollars" alone and "bucks": the dollar of the country the reply is written for, which it does
+ * not name. Named as USD ("USD 5"), as it was read before it could be another.
+ */
+const DOLLAR_WORD: Reading = { codes: ['USD', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'TWD'], label: 'USD' };
+/** `$` alone: any dollar, or a peso of a country that writes it with `$` (Mexico, Argentina, Chile, ...). Named as USD. */
+const DOLLAR_SIGN: Reading = { codes: [...DOLLAR_WORD.codes, 'MXN', 'ARS', 'CLP', 'COP', 'UYU', 'DOP', 'CUP'], label: 'USD' };
+/** A dollar's country: "dollar" alone and "buck" are any dollar, as `$` is (AMBIGUOUS_SIGNS); "US dollar" is USD. */
+const DOLLARS: Record<string, Reading> = {
+  '': DOLLAR_WORD, us: one('USD'), canadian: one('CAD'), australian: one('AUD'), singapore: one('SGD'), 'new zealand': one('NZD'), nz: one('NZD'),
+  'hong kong': one('HKD'), hk: one('HKD'), taiwan: one('TWD'), 'new taiwan': one('TWD'),
+};
 /** What a word other than "dollar" and "pound" names, alone ('') or after a qualifier: anything else is no amount ("5 Swiss pesos"). */
 const WORD_CURRENCIES: Record<string, Record<string, Reading>> = {
   euro: { '': one('EUR') },
@@ -120,8 +141,9 @@ const WORD_CURRENCIES: Record<string, Record<string, Reading>> = {
   yuan: { '': one('CNY'), chinese: one('CNY') },
   rupee: { '': RUPEES, indian: one('INR'), pakistani: one('PKR') },
   franc: { '': FRANCS, swiss: one('CHF') },
-  peso: { '': PESOS, mexican: one('MXN') },
+  peso: { '': PESOS, mexican: one('MXN'), argentine: one('ARS'), argentinian: one('ARS'), chilean: one('CLP'), colombian: one('COP'), philippine: one('PHP'), uruguayan: one('UYU'), dominican: one('DOP'), cuban: one('CUP') },
   cent: { '': CENTS },
+  pence: { '': PENCE },
 };
 /** A weight's words shortly before "3 pounds" on its line ("a parcel of 3 pounds", "it weighs 3 pounds"): that "pounds" is no price. */
 const WEIGHT_BEFORE = /\b(?:weigh(?:s|ed|ing)?|weights?|heavy|heavier|parcels?|packages?|box(?:es)?|bags?|luggage|baggage|suitcases?)\b[^\n]{0,40}$/i;
@@ -134,15 +156,14 @@ const WEIGHT_AFTER = /^[ \u00a0]+of\b/i;
  */
 function wordReading(word: string, qualifier: string | undefined, sterling: string | undefined, weight: () => boolean): Reading | undefined {
   const w = word.toLowerCase();
-  const q = qualifier?.toLowerCase() ?? '';
+  const q = qualifier?.toLowerCase().replace('\u00a0', ' ') ?? '';
   if (w.startsWith('pound')) {
     if (q === 'uk' || q === 'british' || (q === '' && sterling !== undefined)) return one('GBP');
     return q === '' && !weight() ? POUNDS : undefined;
   }
   if (sterling !== undefined) return undefined;
   if (w.startsWith('dollar') || w.startsWith('buck')) {
-    const code = DOLLARS[q];
-    return code === undefined ? undefined : one(code);
+    return DOLLARS[q];
   }
   return WORD_CURRENCIES[w.endsWith('s') ? w.slice(0, -1) : w]?.[q];
 }
@@ -155,8 +176,27 @@ function centsValue(n: string): string | undefined {
   return canonicalDecimal(padded.slice(0, -2), padded.slice(-2) + frac);
 }
 
+/**
+ * The facts that may be several, made once for each reading and amount: a reply's "$5" and its
+ * baseline's share theirs (a "$" may be 14 currencies). At most 256 amounts a reading are kept.
+ */
+const readingFacts = new Map<Reading, Map<string, Fact>>();
+
 /** The fact of `amount` (canonical, with its minus) read as `reading`: one fact, or one that may be several. */
 function readingFact(reading: Reading, amount: string): Fact {
+  if (reading.number !== true && reading.codes.length === 1) return { kind: 'amount', value: `${reading.label} ${amount}` };
+  let made = readingFacts.get(reading);
+  if (made === undefined) readingFacts.set(reading, (made = new Map()));
+  let fact = made.get(amount);
+  if (fact === undefined) {
+    if (made.size >= 256) made.clear();
+    fact = severalFact(reading, amount);
+    made.set(amount, fact);
+  }
+  return fact;
+}
+
+function severalFact(reading: Reading, amount: string): Fact {
   if (reading.number === true) {
     const number: Fact = { kind: 'number', value: amount };
     const sign = amount.startsWith('-') ? '-' : '';
@@ -164,17 +204,19 @@ function readingFact(reading: Reading, amount: string): Fact {
     if (money === undefined) return number;
     return { kind: 'number', value: amount, may: [number, ...reading.codes.map((c): Fact => ({ kind: 'amount', value: `${c} ${sign}${money}` }))] };
   }
-  if (reading.codes.length === 1) return { kind: 'amount', value: `${reading.label} ${amount}` };
   return { kind: 'amount', value: `${reading.label} ${amount}`, may: reading.codes.map((c): Fact => ({ kind: 'amount', value: `${c} ${amount}` })) };
 }
 
-/** A sign's currency where it is not ambiguous ("US$", "A$", "MX$"; "¥" and "C$" are: AMBIGUOUS_SIGNS). */
+/** A sign's currency where it is not ambiguous ("US$", "A$", "MX$"; "$", "¥" and "C$" are: AMBIGUOUS_SIGNS). */
 const SIGN_CODES: Record<string, string> = {
-  $: 'USD', US$: 'USD', '€': 'EUR', '£': 'GBP', '₹': 'INR', '₽': 'RUB', '₩': 'KRW', '₺': 'TRY', '₪': 'ILS', '₫': 'VND', '₱': 'PHP', '฿': 'THB', RMB: 'CNY',
+  US$: 'USD', '€': 'EUR', '£': 'GBP', '₹': 'INR', '₽': 'RUB', '₩': 'KRW', '₺': 'TRY', '₪': 'ILS', '₫': 'VND', '₱': 'PHP', '฿': 'THB', RMB: 'CNY',
   A$: 'AUD', AU$: 'AUD', CA$: 'CAD', NZ$: 'NZD', HK$: 'HKD', S$: 'SGD', MX$: 'MXN', R$: 'BRL', NT$: 'TWD', 'JP¥': 'JPY', 'CN¥': 'CNY',
 };
-/** A sign that names several currencies: kept as written, and read as any of them ("¥100" is JPY 100 or CNY 100; "C$" is a Canadian dollar or a córdoba). */
-const AMBIGUOUS_SIGNS: Record<string, Reading> = { '¥': { codes: ['JPY', 'CNY'], label: '¥' }, C$: { codes: ['CAD', 'NIO'], label: 'C$' } };
+/**
+ * A sign that names several currencies: read as any of them ("¥100" is JPY 100 or CNY 100; "C$" is a
+ * Canadian dollar or a córdoba; "$" any dollar or a peso, named as USD).
+ */
+const AMBIGUOUS_SIGNS: Record<string, Reading> = { $: DOLLAR_SIGN, '¥': { codes: ['JPY', 'CNY'], label: '¥' }, C$: { codes: ['CAD', 'NIO'], label: 'C$' } };
 
 /** A 12-hour time: "6pm", "6 p.m.", "12:30 AM". */
 const TIME_12_SOURCE = String.raw`(?=\d)(?<![LN:.,])(\d{1,2})(?::([0-5]\d)(?::([0-5]\d))?)?[ \u00a0]?([aApP])\.?[mM]\.?(?![LN])`;
@@ -188,6 +230,7 @@ interface Patterns {
   time24: RegExp;
   wordAmount: RegExp;
   rupeesBefore: RegExp;
+  smallChange: RegExp;
 }
 
 /**
@@ -199,7 +242,7 @@ function compile(ascii: boolean): Patterns {
   const classes = ascii ? { L: 'A-Za-z', N: '0-9' } : { L: String.raw`\p{L}`, N: String.raw`\p{N}` };
   // The ASCII forms without the `u` flag: on ASCII text they match the same, and run faster.
   const make = (source: string, flags = ''): RegExp => new RegExp(source.replace(/\[([^\]]*)\]/g, (_m, inner: string) => `[${inner.replace(/[LN]/g, (c) => classes[c as 'L' | 'N'])}]`), (ascii ? 'g' : 'gu') + flags);
-  return { email: make(EMAIL_SOURCE), amount: make(AMOUNT_SOURCE), time12: make(TIME_12_SOURCE), time24: make(TIME_24_SOURCE), wordAmount: make(WORD_AMOUNT_SOURCE, 'i'), rupeesBefore: make(RUPEES_BEFORE_SOURCE) };
+  return { email: make(EMAIL_SOURCE), amount: make(AMOUNT_SOURCE), time12: make(TIME_12_SOURCE), time24: make(TIME_24_SOURCE), wordAmount: make(WORD_AMOUNT_SOURCE, 'i'), rupeesBefore: make(RUPEES_BEFORE_SOURCE), smallChange: make(SMALL_CHANGE_SOURCE) };
 }
 
 // Compiled on first use, not when the module loads: a command that never reads facts should not
@@ -404,12 +447,20 @@ export function factsOf(reply: string): Fact[] {
       const reading = wordReading(word, qualifier, sterling, weight);
       if (reading === undefined) return raw;
       const [whole = '', ...rest] = numbersOf(numeral);
-      // Cents join a whole number of a currency whose hundredth is a cent; after a decimal, or after pounds, they are a number of their own.
-      const joined = cents !== undefined && reading.number === undefined && reading.codes.length === 1 && CENT_CURRENCIES.has(reading.codes[0] as string) && WHOLE.test(whole) ? canonicalDecimal(whole, cents.padStart(2, '0')) : undefined;
+      // Cents join a whole number of a currency whose hundredth is a cent; after a decimal, or after pounds, they are read as "3 cents" alone is.
+      const joined = cents !== undefined && reading.number === undefined && reading.codes.every((c) => CENT_CURRENCIES.has(c)) && WHOLE.test(whole) ? canonicalDecimal(whole, cents.padStart(2, '0')) : undefined;
       const amount = joined ?? whole;
       out.push(readingFact(reading, `${sign !== undefined && /[1-9]/.test(amount) ? '-' : ''}${amount}`));
       for (const n of rest) out.push({ kind: 'number', value: n });
-      if (cents !== undefined && joined === undefined) pushNumbers(cents, false, out);
+      if (cents !== undefined && joined === undefined) out.push(readingFact(CENTS, canonicalDecimal(cents, '')));
+      return blank(raw.length);
+    });
+  }
+  if (MAY_HAVE_SMALL_CHANGE.test(text)) {
+    text = text.replace(patterns.smallChange, (raw: string, sign: string | undefined, numeral: string, cent: string | undefined) => {
+      const [amount = '', ...rest] = numbersOf(numeral);
+      out.push(readingFact(cent === undefined ? PENCE : CENTS, `${sign !== undefined && /[1-9]/.test(amount) ? '-' : ''}${amount}`));
+      for (const n of rest) out.push({ kind: 'number', value: n });
       return blank(raw.length);
     });
   }
@@ -575,8 +626,15 @@ export function sameFacts(a: string, b: string | readonly Fact[]): boolean {
  * (matchAmbiguous); the difference names it by its `value`, without `may`.
  */
 export function compareFacts(baseline: readonly Fact[], now: readonly Fact[]): FactsDifference {
-  if (baseline.some(isAmbiguous) || now.some(isAmbiguous)) return matchAmbiguous(baseline, now);
-  return compareExact(baseline, now);
+  if (!(baseline.some(isAmbiguous) || now.some(isAmbiguous))) return compareExact(baseline, now);
+  // A reply's few facts, each equal to one of the other side's, are a matching of them all: equal
+  // facts may be the same one (a fact's value is one it may be, or both are of one wording). Most
+  // replies with "$5" in them are such, and skip the search; many facts go to it directly.
+  if (baseline.length * now.length <= 1024) {
+    const exact = compareExact(baseline, now);
+    if (noFactsDiffer(exact)) return exact;
+  }
+  return matchAmbiguous(baseline, now);
 }
 
 const isAmbiguous = (f: Fact): boolean => f.may !== undefined;
