@@ -601,8 +601,6 @@ function onLastLine(mapping: AgentMapping): AgentMapping {
     toolCalls: on(mapping.toolCalls),
     outcome: on(mapping.outcome),
     errors: on(mapping.errors),
-    // The refusal is a sibling of the reply (openai-chat): read on the last line, as the other paths are.
-    ...(mapping.refusal === undefined ? {} : { refusal: on(mapping.refusal)! }),
   };
 }
 
