@@ -21,5 +21,11 @@ describe('a welcome answer with nothing at agent.start.response.reply', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('response has no string at "greting" (found undefined; the response is an object (keys: greeting, x\\u001b[31m)); agent.start.response.reply is set at .agent-replay/config.yml:7.');
     expect(r.stderr).not.toContain('\u001b[31m');
+    // probe, where a config is tried first, says it too.
+    const probe = await cli(['probe', 'hi'], cwd);
+    expect(probe.code, probe.stderr).toBe(0);
+    expect(probe.stderr.split('\n').filter((l) => l.startsWith('warning: welcome turn: response has no string at "greting"'))).toHaveLength(1);
+    expect(probe.stderr).toContain('x\\u001b[31m');
+    expect(probe.stderr + probe.stdout).not.toContain('\u001b[31m');
   });
 });
