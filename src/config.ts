@@ -26,8 +26,11 @@ export type ResponseDecoder = 'openai-responses' | 'anthropic-messages' | 'rasa-
 export interface AgentMapping {
   body: JsonValue;
   reply: string;
-  /** Where config.yml sets `agent.response.reply` to `path` ("config.yml:12"): named when no reply is there. */
-  replyAt?: { path: string; at: string };
+  /**
+   * Where config.yml sets the reply's path to `path` ("config.yml:12"): named when no reply is there.
+   * `key` is the setting, when not `agent.response.reply` (the welcome turn's `agent.start.response.reply`).
+   */
+  replyAt?: { path: string; at: string; key?: string };
   /**
    * An NDJSON answer's mapping (src/agent/http-client.ts, onLastLine): the reply path as configured,
    * applied to each line, while `reply` reads the lines' joined strings; named when no line has one.

@@ -154,7 +154,8 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
         waitForAgent: inputs.waitForAgent,
         onWaitLog: (line) => log.info(line),
         onLog: (line) => log.info(line),
-        onWarning: (message) => core.warning(message),
+        // A warning may quote what the agent sent (the keys of its answer): controls shown escaped (docs/security.md).
+        onWarning: (message) => core.warning(terminalLine(message)),
         onLoadWarnings: (warnings) => {
           warned = true;
           annotateConfigIssues([], warnings);

@@ -32,7 +32,7 @@ import { traceContext } from './trace-context.js';
 import { askedRetryAfterOf, attemptsText, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
 import { TurnAbort } from '../http/turn-abort.js';
-import { callsOnly, mapPersonaFields, mapResponse, mapSignals, noReplyAt, readReply, readToolCalls } from './response.js';
+import { callsOnly, mapPersonaFields, mapResponse, mapSignals, noReplyAt, readReply, readToolCalls, welcomeReplyMissed } from './response.js';
 import { readPath, renderTemplate } from './template.js';
 import type { TemplateValues } from './template.js';
 import { decodeBody, type DecodedReply } from './decode.js';
@@ -147,6 +147,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   const limiter = deps.limiter ?? new AdaptiveLimiter(config.concurrency);
   let closed = false;
   let usageWarned = false;
+  let welcomeWarned = false;
   // The run's interrupt aborts every attempt in flight through one listener, instead of an
   // AbortSignal.any per attempt (weak references and a finalizer each, which outlive the request
   // and were a large part of what a big run promoted to the old generation).
@@ -369,6 +370,22 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     return { ok: false, errorKind: result.failure.errorKind, error: `${name}: ${result.failure.describe(attemptsText(result))}`, trace };
   }
 
+  /**
+   * A welcome answer with fields but nothing at the reply path config.yml sets for it: read as a
+   * welcome with no greeting, as a silent one is, and said once for the whole client, since the path
+   * is most likely mistyped (docs/presets.md, "Any JSON API").
+   */
+  function checkWelcomeReply(json: unknown, mapping: AgentMapping): void {
+    if (welcomeWarned) return;
+    const missed = welcomeReplyMissed(json, mapping);
+    if (missed === null) return;
+    welcomeWarned = true;
+    deps.onWarning?.(
+      `welcome turn: ${missed}. The welcome is read as having no greeting; correct the path, or have the agent answer null or "" there when it greets no one ` +
+        `(${docsUrl('presets.md', 'Any JSON API: templates and paths')}). Told once per run.`,
+    );
+  }
+
   /** A turn's tokens; a malformed usage is ignored, with one warning for the whole client. */
   function usageOfTurn(read: UsageRead, name: string): TokenUsage | null {
     if (read.kind === 'usage') return read.usage;
@@ -396,6 +413,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         if (!welcome.ok) return errored(welcome.errorKind, welcome.error);
         turns++;
         req.onAnswered?.();
+        checkWelcomeReply(welcome.json, welcome.mapping);
         const signals = mapSignals(welcome.json, welcome.mapping);
         if (signals.ended) {
           return errored('ended_in_welcome', 'conversation ended during the welcome turn; there is no reply', turns, welcome.usage);
@@ -465,6 +483,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
           if (withoutReply === undefined) return failed;
           return { ...failed, withoutReply: { ...withoutReply, reply: '', timing: unread.timing, ...usageOrNothing(spent), ...traced } };
         }
+        if (kind === 'welcome') checkWelcomeReply(posted.json, posted.mapping);
         const answered = sessionTurn(posted.json, posted.mapping, kind, name);
         if (answered.kind !== 'replied') {
           if (answered.withoutReply === undefined) return { ...answered, ...traced, answered: true, ...usageOrNothing(posted.usage) };
@@ -601,6 +620,8 @@ function onLastLine(mapping: AgentMapping): AgentMapping {
     toolCalls: on(mapping.toolCalls),
     outcome: on(mapping.outcome),
     errors: on(mapping.errors),
+    // The refusal is a sibling of the reply (openai-chat): read on the last line, as the other paths are.
+    ...(mapping.refusal === undefined ? {} : { refusal: on(mapping.refusal)! }),
   };
 }
 

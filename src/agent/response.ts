@@ -50,12 +50,28 @@ export function noReplyAt(json: unknown, path: string, found: unknown, mapping?:
   // An NDJSON answer: the path as configured, read on each line (`json` is {reply, last}).
   const perLine = mapping?.replyPerLine;
   // The line of config.yml that sets this path, when it does (a preset's own path has none).
-  const at = mapping?.replyAt !== undefined && mapping.replyAt.path === (perLine ?? path) ? `; agent.response.reply is set at ${mapping.replyAt.at}` : '';
+  const at = mapping?.replyAt !== undefined && mapping.replyAt.path === (perLine ?? path) ? `; ${mapping.replyAt.key ?? 'agent.response.reply'} is set at ${mapping.replyAt.at}` : '';
   if (perLine !== undefined) {
     const last = json !== null && typeof json === 'object' ? (json as { last?: unknown }).last : undefined;
     return `response has no string at "${perLine}" on any of its NDJSON lines (the last line is ${describeShape(last)}${stoppedAt(last, perLine)})${at}`;
   }
   return `response has no string at "${path}" (found ${describeFound(found)}${found === undefined ? stoppedAt(json, path) : ''}; the response is ${describeShape(json)})${at}`;
+}
+
+/**
+ * A welcome answer read with a reply path config.yml sets for it (`agent.start.response.reply`) that
+ * holds no value there, in an answer that has other fields: most likely a typo in the path, said
+ * (docs/presets.md, "Any JSON API"); null when the welcome is simply silent: no such path, a null or
+ * a string ('' included) there, only tool calls, or an answer with no fields (a 204, `{}`).
+ */
+export function welcomeReplyMissed(json: unknown, mapping: AgentMapping): string | null {
+  if (mapping.replyAt?.key === undefined) return null;
+  const found = readReply(json, mapping);
+  if (typeof found === 'string' || found === null || callsOnly(json, mapping)) return null;
+  // An NDJSON answer (`{reply, last}`): its fields are its last line's.
+  const body = mapping.replyPerLine === undefined ? json : json !== null && typeof json === 'object' ? (json as { last?: unknown }).last : undefined;
+  if (body === null || typeof body !== 'object' || Object.keys(body).length === 0) return null;
+  return noReplyAt(json, mapping.reply, found, mapping);
 }
 
 /** Where a dotted path stops in `json` below its first part: `: "data" is an object (keys: answer), with no "text"`; '' otherwise. */

@@ -226,6 +226,10 @@ function onEvent(state: StreamState, ev: SseEvent): void {
   }
   const format = isRecord(obj) ? formatOf(obj) : null;
   if (format === null || !isRecord(obj)) {
+    // A JSON object of no known format (a keep-alive `{"type":"ping"}`, a server's metadata) is no
+    // text: skipped, as comments are, and named among the events a missing reply lists; it does not
+    // make the stream plain text either (docs/presets.md, "Streamed replies").
+    if (isRecord(obj)) return;
     // Not an event of a known format: plain text, appended as it comes, unless the stream is of a
     // known format (whose other events, such as metadata, carry no reply text).
     if (state.format === null || state.format === 'plain') {

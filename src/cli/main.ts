@@ -292,7 +292,8 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
       waitForAgent,
       onWaitLog: (line) => io.stderr(`${cliWords(line)}\n`),
       onLog: (line) => io.stderr(`${line}\n`),
-      onWarning: (message) => io.stderr(`warning: ${message}\n`),
+      // A warning may quote what the agent sent (the keys of its answer): controls shown escaped (docs/security.md).
+      onWarning: (message) => io.stderr(`warning: ${terminalLine(message)}\n`),
       onLoadWarnings: (warnings) => {
         warned = true;
         printConfigIssues(io, [], warnings);

@@ -288,7 +288,8 @@ function parsePreset(value: string): AgentPreset {
   return found;
 }
 
-async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps, network: Network): Promise<ProbeResult> {
+/** `warn`: what the agent client says once for the probe (a welcome with nothing at its own reply path), redacted. */
+async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps, network: Network, warn: (message: string) => void): Promise<ProbeResult> {
   const redact = makeRedactor(config.secrets);
   const seen: AgentOutcome[] = [];
   const session = `agent-replay-probe-${randomUUID().slice(0, 8)}`;
@@ -304,7 +305,7 @@ async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps, net
     toolCalls = config.traces != null && hint.startsWith('not reported') ? `${hint}; a run reads the calls from the agent's spans (traces: in config.yml), which probe does not read` : hint;
   };
   try {
-    agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock, observe, network });
+    agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock, observe, network, onWarning: (m) => warn(redact(m)) });
     regex = deps.makeRegex ? deps.makeRegex(config) : createRegexPool({ size: 1, timeoutMs: config.regex.timeoutMs });
     judge = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createConfiguredJudge(config.judge, { clock: deps.clock, network }) : null;
     const estimate = { usd: 0, capUsd: config.cost.capUsd, aboveCap: false, confirmed: false };
@@ -393,7 +394,8 @@ export async function runProbe(o: ProbeOptions, io: CliIO): Promise<number> {
   if (wait > 0 && config.agent.url !== null) {
     await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: deps.clock, log: (line) => io.stderr(`${cliWords(line)}\n`), network });
   }
-  const result = await probeOnce(config, fixture, deps, network);
+  // As run says them (src/cli/main.ts): agent text in a warning is shown with its controls escaped.
+  const result = await probeOnce(config, fixture, deps, network, (m) => io.stderr(`warning: ${terminalLine(m)}\n`));
   io.stdout(renderProbe(result, { color: io.color, preset: o.preset }));
 
   const failed = result.record.errored || result.record.verdict === 'fail';

@@ -19,6 +19,8 @@ const REPLIES: Record<string, string> = {
 const handler: AgentHandler = (req) => {
   const body = (req.json ?? {}) as Record<string, unknown>;
   if (body.start === true) return { json: { reply: 'hi', route: { conversation: 'welcome', stage: 'greeting' }, ended: false } };
+  // A welcome of one's own whose answer has a key with a control character in it.
+  if (body.hello === true) return { json: { greeting: 'hi', 'x\u001b[31m': 1 } };
   const message = String(body.message);
   return { json: { reply: REPLIES[message] ?? '?', route: { conversation: message, stage: 'answer' }, ended: false } };
 };
@@ -77,8 +79,10 @@ async function firstCheck(): Promise<ActionRun> {
 }
 
 describe('check mode, the suite\'s warnings', () => {
-  it('annotates a load warning once, at its file and line, before the replay\'s progress', async () => {
-    const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG, baselines: BASELINES });
+  it('annotates a load warning once, at its file and line, before the replay\'s progress; a run\'s warning quoting the agent shows its controls escaped', async () => {
+    // A welcome of one's own whose reply path matches nothing in an answer with a key holding a control character.
+    const config = CONFIG.replace('cost:', '  start: { body: { hello: true }, response: { reply: greting } }\ncost:');
+    const workspace = await makeWorkspace({ fixtures: FIXTURES, config, baselines: BASELINES });
     writeFileSync(join(workspace, '.agent-replay', 'fixtures', 'empty.yml'), 'fixtures: []\n');
     const run = await runAction({ gh, workspace, inputs: { 'agent-url': agent.url, 'fail-on': 'none' }, event: { name: 'pull_request', payload: pullPayload() }, env: { AGENT_TOKEN: 's3cr3t-agent-token' } });
     expect(run.code, run.stdout + run.stderr).toBe(0);
@@ -88,6 +92,10 @@ describe('check mode, the suite\'s warnings', () => {
     const progress = run.stdout.indexOf('progress: 3/3');
     expect(progress).toBeGreaterThan(-1);
     expect(at).toBeLessThan(progress);
+    const welcome = run.stdout.split('\n').filter((l) => l.startsWith('::warning::welcome turn'));
+    expect(welcome).toHaveLength(1);
+    expect(welcome[0]).toContain('(keys: greeting, x\\u001b[31m)); agent.start.response.reply is set at .agent-replay/config.yml:4.');
+    expect(run.stdout + run.stderr).not.toContain('\u001b[31m');
   });
 });
 

@@ -1005,6 +1005,30 @@ describe('native and any mapping', () => {
     });
   });
 
+  it('NDJSON: the openai-chat refusal on the last line is the reply when no line has content', async () => {
+    const refusal = "I'm sorry, I can't help with that.";
+    const server = await serve(() => ({
+      type: 'application/x-ndjson',
+      body: ['{"choices":[{"index":0,"message":{"role":"assistant","content":null}}]}\n', `${JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: null, refusal }, finish_reason: 'stop' }] })}\n`],
+    }));
+    expect(await clientFor({ url: server.url, preset: 'openai-chat', model: 'm' }).converse(request)).toMatchObject({ kind: 'replied', reply: refusal });
+    const turn = await clientFor({ url: server.url, preset: 'openai-chat', model: 'm' }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: refusal });
+  });
+
+  it('a stream event that is a JSON object of no known format (a heartbeat) is skipped, never text of the reply', async () => {
+    const plain = await serve(() => ({ type: 'text/event-stream', body: ['data: {"type":"heartbeat"}\n\n', 'data: Within \n\n', 'data: {"status":"working","elapsedMs":120}\n\n', 'data: 30 days.\n\n'] }));
+    expect(await clientFor({ url: plain.url }).converse(request)).toMatchObject({ kind: 'replied', reply: 'Within 30 days.' });
+    // A heartbeat before OpenAI chunks leaves the stream OpenAI's: its tool calls are read and its end is checked.
+    const chunk = (delta: unknown, finish: string | null = null) => ({ object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
+    const chat = await serve(() => ({ type: 'text/event-stream', body: sse([{ type: 'heartbeat' }, chunk({ role: 'assistant', content: 'Hi' }), { type: 'heartbeat' }, chunk({}, 'stop'), '[DONE]']) }));
+    const turn = await clientFor({ url: chat.url, preset: 'openai-chat', model: 'm', stream: true }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: 'Hi', toolCalls: [] });
+    // Only heartbeats: no text, a missing reply that names them.
+    const beats = await serve(() => ({ type: 'text/event-stream', body: sse([{ type: 'heartbeat' }, { type: 'heartbeat' }]) }));
+    expect(await clientFor({ url: beats.url }).converse(request)).toMatchObject({ kind: 'errored', errorKind: 'missing_reply', error: expect.stringContaining('2 events: heartbeat') });
+  });
+
   it('an NDJSON line that is not JSON is errored with its line number', async () => {
     const server = await serve(() => ({ type: 'application/x-ndjson', body: '{"reply":"a"}\nnot json\n' }));
     expect(await clientFor({ url: server.url }).converse(request)).toEqual({

@@ -30,7 +30,9 @@ describe('parseEventStream', () => {
 
 describe('decodeEventStream', () => {
   it('plain data is appended as it comes, JSON-looking or not; plain text has no end event to miss', () => {
-    expect(decodeEventStream('data: Hello,\n\ndata:  world\n\ndata: {"a":1}\n\n')).toEqual({ ok: true, value: { reply: 'Hello, world{"a":1}', toolCalls: null } });
+    expect(decodeEventStream('data: Hello,\n\ndata:  world\n\ndata: [1]\n\ndata: {"a":\n\n')).toEqual({ ok: true, value: { reply: 'Hello, world[1]{"a":', toolCalls: null } });
+    // A JSON object of no known format is an event, not text (docs/presets.md, "Streamed replies").
+    expect(decodeEventStream('data: Hello,\n\ndata: {"a":1}\n\ndata:  world\n\n')).toEqual({ ok: true, value: { reply: 'Hello, world', toolCalls: null } });
   });
 
   it('events of a known format that carry no text are ignored, not appended', () => {

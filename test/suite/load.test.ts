@@ -268,6 +268,8 @@ describe('loadSuite: config resolution', () => {
       absentToolCallsAreNone: true,
       // The preset's reply path, so its refusal beside it is read too.
       refusal: 'choices.0.message.refusal',
+      // Where the file sets the welcome's own reply path, for the warning of a welcome with nothing there.
+      replyAt: { path: 'choices.0.message.content', at: '.agent-replay/config.yml:6', key: 'agent.start.response.reply' },
     });
   });
 

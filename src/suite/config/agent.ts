@@ -154,7 +154,11 @@ function resolveWelcomeTurn(preset: AgentPreset, startSetting: AgentSection['sta
     );
     return null;
   }
-  return withResponse({ ...mapping, body }, start === true ? undefined : start.response, true);
+  const welcome = withResponse({ ...mapping, body }, start === true ? undefined : start.response, true);
+  // Where the file sets the welcome's own reply path: a welcome answer with fields but none there is said (docs/presets.md, "Any JSON API").
+  const replyAt = start === true || start.response?.reply === undefined || r.src === null ? null : r.issueAt(['agent', 'start', 'response', 'reply'], '', '');
+  if (replyAt === null || replyAt.line === null) return welcome;
+  return { ...welcome, replyAt: { path: welcome.reply, at: `${replyAt.file}:${String(replyAt.line)}`, key: 'agent.start.response.reply' } };
 }
 
 /** The preset as a message names it: the flag that gave it (probe's --preset), else the file's setting. */
