@@ -18,7 +18,7 @@ export default defineConfig({
     // (test/action: 157 s -> 80 s measured on 2 shared cores) for the same CPU time; a worker a core
     // waits on those children still, and one more than the cores keeps them busy: npm test on an idle
     // 2-core machine 183.5 s with 2 workers, 154.2 s with 3, 161.4 s with 4 (each worker imports the
-    // sources once; 2026-12-05, docs/contributing.md "The test suite's time").
+    // sources once; 2026-12-05, docs/contributing.md, "Speed").
     maxWorkers: Math.max(3, availableParallelism() + 1),
     // A worker runs its test files in one module graph instead of a fresh one per file: importing
     // the sources again for each of the 184 files took 128 s of the workers' 436 s (npm test 265 s

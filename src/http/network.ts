@@ -62,9 +62,8 @@ export interface Network {
  * loopback families (src/http/localhost.ts).
  */
 function directAgent(target: string | URL, options: UndiciAgent.Options): Dispatcher {
-  const localhost = localhostConnect(typeof target === 'string' ? new URL(target) : target);
-  if (localhost === null || typeof options.connect === 'function') return new Agent(options);
-  return new Agent({ ...options, connect: { ...options.connect, ...localhost } });
+  const localhost = localhostConnect(typeof target === 'string' ? new URL(target) : target, options);
+  return new Agent(localhost === null ? options : { ...options, connect: localhost });
 }
 
 /** Every server reached directly. */
@@ -308,9 +307,8 @@ export async function networkFrom(env: Record<string, string | undefined>): Prom
       // The client's connect timeout holds through the proxy too: undici's ProxyAgent opens its
       // connections (to the proxy, and TLS through the tunnel) with its own 10 s unless told.
       const timeout = options.connectTimeout ?? (typeof options.connect === 'object' ? options.connect.timeout : undefined);
-      // A proxy at localhost is reached on either loopback family, as the agent is (src/http/localhost.ts).
-      const local = localhostConnect(proxy) ?? {};
-      const connect = timeout == null ? { proxyTls: local } : { proxyTls: { timeout, ...local }, requestTls: { timeout } };
+      // A proxy at localhost is reached on either loopback family, as the agent is (src/http/proxy-agent.ts).
+      const connect = timeout == null ? {} : { proxyTls: { timeout }, requestTls: { timeout } };
       // The same timeout bounds the proxy's answer to a CONNECT (src/http/proxy-agent.ts).
       return new ProxyAgent({ ...options, uri: proxy.href, proxyTunnel: false, ...connect }, timeout ?? undefined);
     },

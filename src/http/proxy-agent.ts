@@ -12,6 +12,7 @@ import type { Dispatcher, ProxyAgent as UndiciProxyAgent } from 'undici';
 import apiConnect from 'undici/lib/api/api-connect.js';
 import PoolImpl from 'undici/lib/dispatcher/pool.js';
 import ProxyAgentImpl from 'undici/lib/dispatcher/proxy-agent.js';
+import { isLocalhostName, loopbackInTurn } from './localhost.js';
 import { ProxyConnectError, type TunnelStep } from './proxy-error.js';
 
 const UndiciProxy = ProxyAgentImpl as typeof UndiciProxyAgent;
@@ -20,6 +21,7 @@ const Pool = PoolImpl as new (origin: URL | string, options: object) => Dispatch
 type Connect = (this: Dispatcher, options: Dispatcher.ConnectOptions) => Promise<Dispatcher.ConnectData>;
 /** undici's connector: opens a socket and calls back once it is ready (or failed). */
 type Connector = (options: object, callback: (err: Error | null, socket: unknown) => void) => unknown;
+type LoopbackConnector = Parameters<typeof loopbackInTurn>[0];
 
 /** The tunnels a ProxyAgent is opening, counted at each step (a tunnel asked is counted at `connect` from the start). */
 type Opening = Record<TunnelStep, number>;
@@ -70,8 +72,16 @@ export class ProxyAgent extends UndiciProxy {
    */
   constructor(options: UndiciProxyAgent.Options, tunnelTimeoutMs: number = CONNECT_TIMEOUT_MS) {
     const opening: Opening = { proxy: 0, connect: 0, tls: 0 };
-    const factory = (origin: URL, o: object): Dispatcher => proxyClient(origin, { ...o, headersTimeout: tunnelTimeoutMs }, tunnelTimeoutMs, opening);
-    super({ ...options, clientFactory: factory as UndiciProxyAgent.Options['clientFactory'] });
+    // A proxy at localhost is reached on 127.0.0.1, then on ::1 when refused (src/http/localhost.ts):
+    // its connector, undici's from proxyTls, is given to the client that tunnels (clientFactory) and
+    // to the one that forwards http:// requests (factory, called with the proxy's address).
+    const proxy = new URL(options.uri);
+    const toProxy = <O extends { connect?: unknown }>(o: O): O =>
+      isLocalhostName(proxy.hostname) && typeof o.connect === 'function' ? { ...o, connect: loopbackInTurn(o.connect as LoopbackConnector) } : o;
+    const clientFactory = (origin: URL, o: { connect?: unknown }): Dispatcher => proxyClient(origin, { ...toProxy(o), headersTimeout: tunnelTimeoutMs }, tunnelTimeoutMs, opening);
+    const agentFactory = options.factory ?? ((origin: string | URL, o: object): Dispatcher => new Pool(origin, o));
+    const factory = (origin: string | URL, o: { connect?: unknown }): Dispatcher => agentFactory(origin, (String(origin) === proxy.href ? toProxy(o) : o) as never);
+    super({ ...options, clientFactory: clientFactory as UndiciProxyAgent.Options['clientFactory'], factory: factory as UndiciProxyAgent.Options['factory'] });
     this.opening = opening;
     // The TLS handshake with the server through the tunnel: undici's connector for it is a field
     // under a symbol of its own (lib/dispatcher/proxy-agent.js); counted when it is found.

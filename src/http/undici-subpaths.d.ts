@@ -19,3 +19,7 @@ declare module 'undici/lib/dispatcher/pool.js' {
   const Pool: unknown;
   export default Pool;
 }
+declare module 'undici/lib/core/connect.js' {
+  const buildConnector: typeof import('undici').buildConnector;
+  export default buildConnector;
+}

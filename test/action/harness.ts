@@ -8,6 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
+import { endWithTest } from '../support/children.js';
 import { tempDir } from '../support/temp.js';
 import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
 import { startAgentServer, type AgentHandler, type AgentServer } from '../support/agent-server.js';
@@ -86,6 +87,8 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
     ...o.env,
   };
   const child = spawn(process.execPath, [ACTION], { cwd: o.workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Killed when the test ends, if still running (a timeout, a failed assertion): its writes would race the clean-up of its folders.
+  endWithTest(child);
   o.onChild?.(child);
   let stdout = '';
   let stderr = '';

@@ -4,13 +4,15 @@
 // or, for a quoted output line in lower case, the line itself. A page renamed or a section
 // retitled leaves a comment pointing nowhere.
 
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anchorsOf } from '../support/doc-links.js';
+import { tempDir } from '../support/temp.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const CITE = /docs\/([\w/-]+\.md)(?:#([\w-]+)|, "((?:[^"\\]|\\.)+)")?/g;
+// The section after the page, with its comma or without (`docs/contributing.md "Speed"` cites it too).
+const CITE = /docs\/([\w/-]+\.md)(?:#([\w-]+)|,? "((?:[^"\\]|\\.)+)")?/g;
 
 function sources(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -68,9 +70,17 @@ function missingCitations(files: string[]): string[] {
 describe('sections of the docs cited in code comments', () => {
   it('exist, in src/, the tests, scripts/ and the demo suite', () => {
     const dirs = ['src', 'test', 'scripts', 'examples'];
-    const files = dirs.flatMap((d) => sources(join(ROOT, d))).filter(
+    // The configuration files at the top (vitest.config.ts, eslint.config.js, action.yml) are code too.
+    const top = readdirSync(ROOT).filter((n) => /\.(ts|mts|js|mjs|ya?ml)$/.test(n) && statSync(join(ROOT, n)).isFile()).map((n) => join(ROOT, n));
+    const files = [...top, ...dirs.flatMap((d) => sources(join(ROOT, d)))].filter(
       (f) => !f.endsWith(join('test', 'docs', 'links.test.ts')) && !f.endsWith(join('test', 'docs', 'cited-sections.test.ts')),
     );
     expect(missingCitations(files)).toEqual([]);
+  });
+
+  it('are read with the comma after the page or without it', async () => {
+    const file = join(await tempDir('cited-'), 'config.ts');
+    writeFileSync(file, ['// (docs/contributing.md, "No such section")', '// (2026-12-05, docs/contributing.md "Nor this one")', '// docs/contributing.md, "Speed" and docs/contributing.md "Speed"'].join('\n'));
+    expect(missingCitations([file]).map((p) => p.replace(/^.*config\.ts:/, ''))).toEqual(['1: docs/contributing.md has no section "No such section"', '2: docs/contributing.md has no section "Nor this one"']);
   });
 });

@@ -5,9 +5,15 @@
 // the counter's wrap at 400 (since removed: test/report/fixtures.ts) could put a fixture built later
 // above one built earlier (a shard merge, which keeps suite order, then came out reordered in one
 // full run of three).
+// The child processes its hooks started end before the folders go (test/support/children.ts; those
+// a test started end with it).
 import { afterAll, beforeEach } from 'vitest';
+import { endChildren } from './children.js';
 import { removeTempDirs } from './temp.js';
 import { resetLines } from '../report/fixtures.js';
 
 beforeEach(resetLines);
-afterAll(removeTempDirs);
+afterAll(async () => {
+  await endChildren();
+  await removeTempDirs();
+});
