@@ -24,7 +24,9 @@ describe('compare, a rubric judge that answered the same reply differently', () 
     let score = 0.8;
     const shapes = [(a: string) => a, (a: string) => `\`\`\`json\n${a}\n\`\`\``, (a: string) => `${a}\nThe reply is close to the criterion.`];
     const noisy: Responder = (res, req) => {
-      const answer = JSON.stringify({ rationale: score >= 0.7 ? 'polite enough' : 'a little curt', score });
+      // "Stayed calm" is always met: a script's other criterion is the one that moves.
+      const steady = JSON.stringify(req.body).includes('Stayed calm');
+      const answer = JSON.stringify({ rationale: score >= 0.7 ? 'polite enough' : 'a little curt', score: steady ? 0.9 : score });
       completion((shapes[Math.floor(random() * shapes.length)] as (a: string) => string)(answer))(res, req);
     };
     let run = 0;
@@ -47,6 +49,7 @@ describe('compare, a rubric judge that answered the same reply differently', () 
           '',
         ].join('\n'),
       },
+      personas: { 'p.yml': 'label: calm-script\nopening: hello?\nexpect:\n  criteria: [ "Stayed calm", "The reply is polite" ]\n' },
     });
     await cli(['run', '--out', 'a.json', '--fail-on', 'none'], cwd);
     run = 1;
@@ -56,12 +59,14 @@ describe('compare, a rubric judge that answered the same reply differently', () 
     const r = await cli(['compare', 'a.json', 'b.json', '--markdown', 'ab.md'], cwd);
     const line = (label: string): string => r.stdout.split('\n').find((l) => l.includes(label)) ?? '';
     expect(line('returns')).toContain('the judge answered the same reply differently: pass (0.80) -> fail (0.40)');
+    // A persona script whose transcript is the same names the criterion that moved.
+    expect(line('calm-script')).toContain('the judge answered the same transcript differently: criterion 2 pass (0.80) -> fail (0.40)');
     // An assertion list whose judge check is the one that moved says it too.
     expect(line('listed')).toContain('the judge answered the same reply differently: pass (0.80) -> fail (0.40)');
     // A reply that changed is the agent's doing, named as such.
     expect(line('changing')).toContain('reply changed: ');
     expect(line('changing')).not.toContain('the same reply');
-    expect(r.stdout).toContain('why: 1 reply changed; 2 verdicts changed');
+    expect(r.stdout).toContain('why: 1 reply changed; 3 verdicts changed');
     const md = await readFile(join(cwd, 'ab.md'), 'utf8');
     expect(md).toContain('the judge answered the same reply differently');
     // The comment's "Since the previous run" says it beside the move.
