@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import type { JudgeConfig } from '../config.js';
 import { makeRedactor } from '../secrets.js';
 import type { JudgeStructuredOutput } from '../types.js';
-import { ambiguousScores, field, formatScoreValue, keyedCandidates, scoredObjects, snippet } from './parse.js';
+import { ambiguousScores, field, formatScoreValue, keyedCandidates, scoredObjects, snippet, toNumber } from './parse.js';
 import { MEANING_PROMPT_VERSION, MEANING_SYSTEM_PROMPT, meaningBoundary, meaningUserMessage, type MeaningRequest } from './meaning-prompt.js';
 import { createStructuredClient, noAnswerWords, type StructuredAnswer, type StructuredDeps } from './structured.js';
 
@@ -57,17 +57,11 @@ export interface MeaningJudge {
   close(): Promise<void>;
 }
 
-function toScore(value: unknown): number | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (typeof value === 'string' && /^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$/.test(value)) return Number(value);
-  return null;
-}
-
 /** The answer from one object, its keys in any case as the judge's are (parse.ts); null when it carries no score. */
 function fromObject(obj: Record<string, unknown>): Parsed | null {
   const raw = field(obj, 'score');
   if (raw === undefined) return null;
-  const score = toScore(raw);
+  const score = toNumber(raw);
   if (score === null) return { ok: false, reason: `meaning judge gave no usable answer: score ${JSON.stringify(raw) ?? String(raw)} is not a number` };
   if (score < 0 || score > 1) return { ok: false, reason: `meaning judge gave no usable answer: score ${score} is outside [0,1]` };
   const difference = field(obj, 'difference');

@@ -147,7 +147,11 @@ export function field(obj: Candidate, name: string): unknown {
   return key === undefined ? undefined : obj[key];
 }
 
-function toNumber(value: unknown): number | null {
+/**
+ * A score as a number: a JSON number, or a string that reads as one ("0.9", " .9 ", "9e-1"); null
+ * otherwise. The rubric judge and the meaning judge read a score the same way (docs/judges.md).
+ */
+export function toNumber(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value === 'string' && /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/.test(value)) {
     const n = Number(value);

@@ -11,7 +11,7 @@ import { markerLine, metaLine } from './metadata.js';
 import { spendText } from './spend.js';
 import { tooFewText } from './rates.js';
 import { usageText } from './usage.js';
-import { estimateText, headlineParts, headlineText, itemsCount, itemsNoun, plural, removedShown, shortSha, thousands, topCauseText, type Item, type ReportModel } from './model.js';
+import { estimateText, headlineParts, headlineText, itemsCount, itemsNoun, meaningModelShown, plural, removedShown, shortSha, thousands, topCauseText, type Item, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
 
 export function hiddenHead(ctx: ReportContext): string {
@@ -128,6 +128,8 @@ export function factsLine(run: RunRecord, ctx: ReportContext): string {
   else if (sha) parts.push(`commit ${codeSpan(sha)}`);
   else if (ref) parts.push(`baselines from ${ref}`);
   if (run.judge.name) parts.push(`judge: ${escapeInline(clip(run.judge.name, LIMITS.ref))}`);
+  const meaning = meaningModelShown(run);
+  if (meaning !== null) parts.push(`meaning judge: ${escapeInline(clip(meaning, LIMITS.ref))}`);
   return parts.join(' · ');
 }
 

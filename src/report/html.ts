@@ -46,6 +46,7 @@ import {
   flakyText,
   isPersona,
   itemsCount,
+  meaningModelShown,
   SCRIPT_MARK,
   SECTION_WORDS,
   shortSha,
@@ -291,6 +292,7 @@ function metaLine(run: RunRecord): string {
     `${(run.durationMs / 1000).toFixed(1)} s`,
     run.agent.host ? `agent ${run.agent.host}` : null,
     run.judge.name ? `judge ${run.judge.name}` : null,
+    meaningModelShown(run) !== null ? `meaning judge ${meaningModelShown(run) as string}` : null,
     `${run.tool.name} ${run.tool.version}`,
   ].filter((p): p is string => p !== null);
   return `<p class="meta">${parts.map(h).join(' · ')}</p>`;

@@ -466,6 +466,19 @@ export function estimateText(e: Estimate): string {
   return base;
 }
 
+/**
+ * The meaning judge's model where a surface must name it beside the judge (docs/meaning.md, "The
+ * meaning judge"): the run asked a meaning judge (`meaning.check` judge) whose model the judge's
+ * name does not name (a `meaning.model` of its own, a judge named by its label, or a run whose only
+ * model is the meaning judge's); null otherwise, and for a record from before `meaning` was kept.
+ */
+export function meaningModelShown(run: Pick<RunRecord, 'judge' | 'meaning'>): string | null {
+  const m = run.meaning;
+  if (m === undefined || m.check !== 'judge' || m.model === null || m.model === '') return null;
+  // The judge's name is "provider model", its label, or a panel's "panel of 3: provider model, ...".
+  return (run.judge.name ?? '').split(/[\s,:]+/).includes(m.model) ? null : m.model;
+}
+
 export function shortSha(sha: string | null | undefined): string | null {
   if (typeof sha !== 'string' || sha === '') return null;
   return /^[0-9a-f]{7,64}$/i.test(sha) ? sha.slice(0, 7).toLowerCase() : sha;

@@ -21,6 +21,7 @@ import {
   headlineParts,
   headlineText,
   flakyText,
+  meaningModelShown,
   personasOf,
   removedShown,
   shortSha,
@@ -120,6 +121,8 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   const sha = shortSha(run.commit);
   if (sha) facts.push(`commit ${terminalLine(sha)}`);
   if (run.judge.name) facts.push(`judge: ${terminalLine(run.judge.name)}`);
+  const meaning = meaningModelShown(run);
+  if (meaning !== null) facts.push(`meaning judge: ${terminalLine(meaning)}`);
   lines.push(paint('grey', fit(facts.join(' · '))));
   if (run.judge.structured === false) lines.push(paint('grey', fit(judgeFallbackText(run.judge.structuredFallback, terminalLine))));
 

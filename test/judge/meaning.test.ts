@@ -155,6 +155,13 @@ describe('the meaning judge on an OpenAI-compatible endpoint', () => {
     });
     expect(await meaningJudge('openai', s.url).ask(request('a', 'b'))).toEqual({ ok: true, score: 0.95, difference: '', reused: false });
   });
+
+  it('reads a score written as a string the way the rubric judge reads it: "9e-1" is 0.9 (docs/judges.md)', async () => {
+    const s = await serve(openaiServer({ difference: '', score: '9e-1' }));
+    expect(await meaningJudge('openai', s.url).ask(request('a', 'b'))).toEqual({ ok: true, score: 0.9, difference: '', reused: false });
+    const words = await serve(openaiServer({ difference: '', score: 'high' }));
+    expect(await meaningJudge('openai', words.url).ask(request('a', 'b'))).toEqual({ ok: false, reason: 'meaning judge gave no usable answer: score "high" is not a number', reused: false });
+  });
 });
 
 // A hosted judge words the same answer differently from call to call (docs/judges.md, "What the

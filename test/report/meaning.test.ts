@@ -102,6 +102,27 @@ describe('surfaces (goldens)', () => {
   });
 });
 
+describe('the meaning judge named beside the judge (docs/meaning.md, "The meaning judge")', () => {
+  const withMeaning = (judge: string | null, model: string | null): RunRecord => ({ ...MEANING, judge: { name: judge }, meaning: { check: 'judge', model, promptVersion: 'meaning-1' } });
+  const surfaces = (r: RunRecord): string[] => [renderComment(r, ctx), renderSummary(r, ctx), renderTerminal(r, { color: false }), renderHtml(r, {})];
+
+  it('names a meaning.model of its own on the comment, summary, terminal and report.html, escaped', () => {
+    const [comment, summary, terminal, html] = surfaces(withMeaning('openai gpt-4o-mini', 'gpt-4.1-mini<b>'));
+    expect(comment).toContain('judge: openai gpt-4o-mini · meaning judge: gpt-4.1-mini&lt;b&gt;');
+    expect(summary).toContain('judge: openai gpt-4o-mini · meaning judge: gpt-4.1-mini&lt;b&gt;');
+    expect(terminal).toContain('judge: openai gpt-4o-mini · meaning judge: gpt-4.1-mini<b>');
+    expect(html).toContain('judge openai gpt-4o-mini · meaning judge gpt-4.1-mini&lt;b&gt;');
+    // A run whose only model is the meaning judge's names it too.
+    expect(renderTerminal(withMeaning(null, 'gpt-4.1-mini'), { color: false })).toContain('meaning judge: gpt-4.1-mini');
+  });
+
+  it('says nothing more when the judge\u2019s name names the model: the judge itself, or a member of its panel', () => {
+    for (const r of [withMeaning('openai gpt-4o-mini', 'gpt-4o-mini'), withMeaning('panel of 3: openai gpt-4o-mini, anthropic claude-haiku-4-5, openai o3', 'claude-haiku-4-5'), { ...withMeaning('openai gpt-4o-mini', 'gpt-4.1-mini'), meaning: { check: 'facts', model: null, promptVersion: 'meaning-1' } } as RunRecord]) {
+      for (const text of surfaces(r)) expect(text).not.toMatch(/ · meaning judge:? /);
+    }
+  });
+});
+
 describe('a reason the meaning was not checked, shared by several items', () => {
   const FACTS = 'the facts are the same and meaning.check is facts, which asks no model';
   const unchecked = (detail: string): Meaning => ({ value: 'unchecked', by: null, detail });
