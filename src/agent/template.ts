@@ -117,7 +117,7 @@ export function readPath(value: unknown, path: string): unknown {
 
 /** A short description of what was found at a path, for error messages (never the whole value). */
 export function describeFound(value: unknown): string {
-  if (value === undefined) return 'undefined';
+  if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return `an array of ${value.length}`;
   if (typeof value === 'object') return 'an object';

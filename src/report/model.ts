@@ -475,8 +475,12 @@ export function estimateText(e: Estimate): string {
 export function meaningModelShown(run: Pick<RunRecord, 'judge' | 'meaning'>): string | null {
   const m = run.meaning;
   if (m === undefined || m.check !== 'judge' || m.model === null || m.model === '') return null;
-  // The judge's name is "provider model", its label, or a panel's "panel of 3: provider model, ...".
-  return (run.judge.name ?? '').split(/[\s,:]+/).includes(m.model) ? null : m.model;
+  // The judge's name is "provider model", its label, or a panel's "panel of 3: provider model, ...";
+  // a label whose words spell the model ("demo judge (keyword rules)" for demo-judge) names it too.
+  const words = new Set((run.judge.name ?? '').toLowerCase().split(/[\s,:()]+/));
+  const model = m.model.toLowerCase();
+  const parts = model.split(/[-_]+/);
+  return words.has(model) || (parts.length > 1 && parts.every((p) => words.has(p))) ? null : m.model;
 }
 
 export function shortSha(sha: string | null | undefined): string | null {

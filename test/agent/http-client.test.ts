@@ -451,7 +451,7 @@ describe('errored replays', () => {
   it('reports a missing reply with the path and what was found', async () => {
     const server = await serve(() => ({ json: { answer: 'wrong field' } }));
     const outcome = await client({ url: server.url, start: null }).converse(request);
-    expect(outcome).toEqual({ kind: 'errored', errorKind: 'missing_reply', error: 'message turn: response has no string at "reply" (found undefined; the response is an object (keys: answer))', answered: 1 });
+    expect(outcome).toEqual({ kind: 'errored', errorKind: 'missing_reply', error: 'message turn: response has no string at "reply" (found nothing; the response is an object (keys: answer))', answered: 1 });
   });
 
   it('never puts header values in error messages', async () => {

@@ -81,20 +81,20 @@ describe('mapResponse', () => {
   });
 
   it('names the path and what was found when there is no string reply', () => {
-    expect(mapResponse({}, NATIVE_MAPPING)).toEqual({ ok: false, error: 'response has no string at "reply" (found undefined; the response is an object (keys: none))' });
+    expect(mapResponse({}, NATIVE_MAPPING)).toEqual({ ok: false, error: 'response has no string at "reply" (found nothing; the response is an object (keys: none))' });
     expect(mapResponse({ reply: 42 }, NATIVE_MAPPING)).toEqual({ ok: false, error: 'response has no string at "reply" (found number 42; the response is an object (keys: reply))' });
     expect(mapResponse({ choices: [] }, OPENAI_CHAT_MAPPING)).toEqual({
       ok: false,
-      error: 'response has no string at "choices.0.message.content" (found undefined: "choices" is an array of 0, with no "0"; the response is an object (keys: choices))',
+      error: 'response has no string at "choices.0.message.content" (found nothing: "choices" is an array of 0, with no "0"; the response is an object (keys: choices))',
     });
     // A path of one's own that stops part way: the last part there and what it holds, not only the top keys.
     const own: AgentMapping = { ...NATIVE_MAPPING, reply: 'data.text' };
     expect(mapResponse({ data: { answer: 'hi' } }, own)).toEqual({
       ok: false,
-      error: 'response has no string at "data.text" (found undefined: "data" is an object (keys: answer), with no "text"; the response is an object (keys: data))',
+      error: 'response has no string at "data.text" (found nothing: "data" is an object (keys: answer), with no "text"; the response is an object (keys: data))',
     });
-    expect(mapResponse({ data: 'hi' }, own)).toMatchObject({ error: expect.stringContaining('(found undefined: "data" is a string, with no "text";') });
-    expect(mapResponse({ other: 1 }, own)).toMatchObject({ error: expect.stringContaining('(found undefined; the response is an object (keys: other))') });
+    expect(mapResponse({ data: 'hi' }, own)).toMatchObject({ error: expect.stringContaining('(found nothing: "data" is a string, with no "text";') });
+    expect(mapResponse({ other: 1 }, own)).toMatchObject({ error: expect.stringContaining('(found nothing; the response is an object (keys: other))') });
     expect(mapResponse({ reply: null }, NATIVE_MAPPING)).toMatchObject({ error: expect.stringContaining('(found null;') });
   });
 });

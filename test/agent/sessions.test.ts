@@ -91,7 +91,7 @@ describe('native protocol sessions', () => {
       kind: 'errored',
       answered: true,
       errorKind: 'missing_reply',
-      error: 'turn 5: response has no string at "reply" (found undefined; the response is an object (keys: nope))',
+      error: 'turn 5: response has no string at "reply" (found nothing; the response is an object (keys: nope))',
       withoutReply: { kind: 'replied', reply: '', route: null, offTrack: [], ended: false, toolCalls: null, outcome: null, outcomeReported: false, errors: [], timing: expect.any(Object), trace: TRACE },
     });
   });

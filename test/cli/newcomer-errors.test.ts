@@ -155,7 +155,7 @@ describe('a response.reply path of one\'s own that is not in the answer', () => 
     const r = await cli(['run'], cwd);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(
-      'message turn: response has no string at "data.text" (found undefined: "data" is an object (keys: answer), with no "text"; the response is an object (keys: data)); agent.response.reply is set at .agent-replay/config.yml:6',
+      'message turn: response has no string at "data.text" (found nothing: "data" is an object (keys: answer), with no "text"; the response is an object (keys: data)); agent.response.reply is set at .agent-replay/config.yml:6',
     );
     // The cause names the line of config.yml that sets the path, as other configuration messages do.
     expect(r.stdout).toContain('no reply at "data.text" in the agent\'s answers: check agent.preset, or agent.response.reply at .agent-replay/config.yml:6');

@@ -116,8 +116,8 @@ describe('the meaning judge named beside the judge (docs/meaning.md, "The meanin
     expect(renderTerminal(withMeaning(null, 'gpt-4.1-mini'), { color: false })).toContain('meaning judge: gpt-4.1-mini');
   });
 
-  it('says nothing more when the judge\u2019s name names the model: the judge itself, or a member of its panel', () => {
-    for (const r of [withMeaning('openai gpt-4o-mini', 'gpt-4o-mini'), withMeaning('panel of 3: openai gpt-4o-mini, anthropic claude-haiku-4-5, openai o3', 'claude-haiku-4-5'), { ...withMeaning('openai gpt-4o-mini', 'gpt-4.1-mini'), meaning: { check: 'facts', model: null, promptVersion: 'meaning-1' } } as RunRecord]) {
+  it('says nothing more when the judge\u2019s name names the model: the judge itself, a member of its panel, or a label whose words spell it (the demo\u2019s)', () => {
+    for (const r of [withMeaning('openai gpt-4o-mini', 'gpt-4o-mini'), withMeaning('panel of 3: openai gpt-4o-mini, anthropic claude-haiku-4-5, openai o3', 'claude-haiku-4-5'), withMeaning('demo judge (keyword rules, not a real model)', 'demo-judge'), { ...withMeaning('openai gpt-4o-mini', 'gpt-4.1-mini'), meaning: { check: 'facts', model: null, promptVersion: 'meaning-1' } } as RunRecord]) {
       for (const text of surfaces(r)) expect(text).not.toMatch(/ · meaning judge:? /);
     }
   });
