@@ -187,8 +187,9 @@ describe('the dogfood workflow\'s Action step under @github/local-action', () =>
       expect(Number(outputs.passed), run.stdout).toBeGreaterThan(0);
       expect(outputs).toMatchObject({ gate: 'passed', 'comment-status': 'created' });
       // the demo agent answered: its replies are in the record
-      // in the workspace, where action.yml's default results-path puts it
-      expect(outputs['results-path']).toBe(join(ws, 'agent-replay-results', 'results.json'));
+      // in the workspace, where action.yml's default results-path puts a suite outside .agent-replay:
+      // in a folder named after the suite (docs/action.md, "Two suites in one repository")
+      expect(outputs['results-path']).toBe(join(ws, 'agent-replay-results', 'examples-demo-.agent-replay', 'results.json'));
       const results = JSON.parse(await readFile(outputs['results-path']!, 'utf8')) as { fixtures: { label: string; reply: string | null }[] };
       expect(results.fixtures.length).toBeGreaterThan(0);
       expect(results.fixtures.filter((f) => typeof f.reply === 'string' && f.reply.length > 0).length).toBeGreaterThan(0);
