@@ -221,6 +221,10 @@ export function decodeEventStream(text: string, replyPath?: ReplyPath): DecodeRe
   if (state.text === '' && (toolCalls.length === 0 || ((format === 'openai-responses' || format === 'anthropic') && !holdsACall(toolCalls)))) {
     const read = { reply: undefined, toolCalls: format === 'plain' ? null : toolCalls, ...usageField(state.usage) };
     if (state.anthropicRefusal !== undefined) return { ok: false, error: anthropicRefusal(state.anthropicRefusal), read };
+    // Every event a JSON object of no known format: the agent's own, which a reply path of config.yml's reads (docs/presets.md, "Streamed replies").
+    if (state.format === null && state.events > 0) {
+      return { ok: false, error: `no reply text and no tool call could be read from the stream (JSON events of no known format, ${arrived(state)}): set agent.response.reply in config.yml to the path of the text in each event`, read };
+    }
     const what = format === 'plain' ? 'a stream of plain data' : `a ${format} stream${stoppedBecause(state.stopReason)}`;
     return { ok: false, error: `no reply text and no tool call could be read from the stream (${what}, ${arrived(state)})`, read };
   }
