@@ -36,6 +36,13 @@ export interface AgentMapping {
    * applied to each line, while `reply` reads the lines' joined strings; named when no line has one.
    */
   replyPerLine?: string;
+  /** `replyPerLine` was read on the events of a stream, not the lines of an NDJSON answer. */
+  replyPerEvent?: true;
+  /**
+   * config.yml gives the reply path (`agent.response.reply`, the welcome's own): it is read on each
+   * event of a stream of no known format too (docs/presets.md, "Streamed replies").
+   */
+  ownReply?: true;
   conversation: string | null;
   stage: string | null;
   ended: string | null;

@@ -37,7 +37,7 @@ import { readPath, renderTemplate } from './template.js';
 import type { TemplateValues } from './template.js';
 import { decodeBody, type DecodedReply } from './decode.js';
 import { describeShape } from './tool-calls.js';
-import { decodeEventStream, decodeNdjson, watchFirstText } from './stream.js';
+import { decodeEventStream, decodeNdjson, watchFirstText, type ReplyPath } from './stream.js';
 import { bodyUsage, NO_USAGE, type UsageRead } from './usage.js';
 import { plusUsage } from '../evaluate/usage.js';
 import { docsUrl } from '../version.js';
@@ -157,7 +157,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   };
   deps.signal?.addEventListener('abort', onInterrupt, { once: true });
 
-  async function attempt(body: string, turn: Turn, isLast: boolean, sent: Record<string, string>): Promise<Attempt> {
+  async function attempt(body: string, turn: Turn, mapping: AgentMapping, isLast: boolean, sent: Record<string, string>): Promise<Attempt> {
     const controller = new TurnAbort();
     if (deps.signal?.aborted) controller.abort(deps.signal.reason);
     inFlight.add(controller);
@@ -195,7 +195,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         let text: string;
         let firstAt: number | null = null;
         if (mediaType === 'text/event-stream') {
-          const watch = watchFirstText();
+          const watch = watchFirstText(eventReplyPath(mapping));
           const decoder = new TextDecoder();
           const parts: string[] = [];
           for await (const chunk of body) {
@@ -343,7 +343,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
           // waits for one is not a retry made (docs/semantics.md, "Cost").
           deps.onRequest?.();
           if (attempts > 1) deps.onRetry?.();
-          return attempt(body, turn, isLast, header === null ? headers : { ...headers, traceparent: header });
+          return attempt(body, turn, mapping, isLast, header === null ? headers : { ...headers, traceparent: header });
         },
         outcomeOf,
         {
@@ -546,7 +546,9 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
   const { mediaType, text } = received;
   const failed = (errorKind: ErrorKind, error: string): TurnResult => ({ ok: false, errorKind, error: `${name}: ${error}` });
   if (mediaType === 'text/event-stream') {
-    const decoded = decodeEventStream(text);
+    const decoded = decodeEventStream(text, eventReplyPath(mapping));
+    // Events of the agent's own JSON, read by config.yml's reply path: as an NDJSON answer's lines.
+    if ('byPath' in decoded) return { ok: true, json: decoded.byPath, mapping: onLastLine(mapping, 'event'), usage: bodyUsage(decoded.byPath.last) };
     if (!decoded.ok) {
       // A stream that ended as its format ends but held nothing to read was answered without a reply,
       // as a whole body can be: kept as read (its usage, and for a span reader the turn as calls-only).
@@ -560,7 +562,7 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
   if (mediaType === 'application/x-ndjson' || mediaType === 'application/jsonl' || mediaType === 'application/jsonlines') {
     const decoded = decodeNdjson(text, (line) => readPath(line, mapping.reply));
     if (!decoded.ok) return failed('invalid_json', decoded.error);
-    return { ok: true, json: { reply: decoded.reply, last: decoded.last }, mapping: onLastLine(mapping), usage: bodyUsage(decoded.last) };
+    return { ok: true, json: { reply: decoded.reply, last: decoded.last }, mapping: onLastLine(mapping, 'line'), usage: bodyUsage(decoded.last) };
   }
   // A welcome turn may legitimately answer with no body (e.g. 204): nothing to check.
   if (turn === 'welcome' && text.trim() === '') return { ok: true, json: {}, mapping, usage: NO_USAGE };
@@ -582,12 +584,23 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
 }
 
 /**
- * For a stream with no reply: config.yml's `agent.response.reply`, when it sets one, is not what
- * failed, since an event stream is read by its format, never by that path (docs/presets.md,
- * "Streamed replies"); said with its line, so that the path is not taken for the cause.
+ * The reply path config.yml gives (`agent.response.reply`, or the welcome's own), read on each event
+ * of a stream of no known format (docs/presets.md, "Streamed replies"); undefined: the path is the
+ * preset's, and such events are skipped.
+ */
+function eventReplyPath(mapping: AgentMapping): ReplyPath | undefined {
+  if (mapping.ownReply !== true) return undefined;
+  const path = mapping.reply;
+  return (event) => readPath(event, path);
+}
+
+/**
+ * For a stream of a known format with no reply: config.yml's `agent.response.reply`, when it sets
+ * one, is not what failed, since such a stream is read by its format (docs/presets.md, "Streamed
+ * replies"); said with its line, so that the path is not taken for the cause.
  */
 function streamIgnoresReplyPath(mapping: AgentMapping): string {
-  return mapping.replyAt === undefined ? '' : `; agent.response.reply, set at ${mapping.replyAt.at}, is not read from an event stream, whose text is read by its format`;
+  return mapping.replyAt === undefined ? '' : `; agent.response.reply, set at ${mapping.replyAt.at}, is read only on events of no known format, and this stream is read by its format`;
 }
 
 /** A decoded body as its paths read it: the value, the mapping that reads it, and its tokens. */
@@ -605,14 +618,15 @@ function readDecoded(mapping: AgentMapping, value: DecodedReply): AgentMapping {
   return value.toolCalls === null ? { ...mapping, toolCalls: null } : mapping;
 }
 
-/** The mapping for `{reply, last}`: the joined reply, every other path read on the last line. */
-function onLastLine(mapping: AgentMapping): AgentMapping {
+/** The mapping for `{reply, last}`: the joined reply, every other path read on the last line (or stream event). */
+function onLastLine(mapping: AgentMapping, unit: 'line' | 'event'): AgentMapping {
   const on = (path: string | null): string | null => (path === null ? null : path === '' ? 'last' : `last.${path}`);
   return {
     ...mapping,
     decode: undefined,
     reply: 'reply',
     replyPerLine: mapping.reply,
+    ...(unit === 'event' ? { replyPerEvent: true as const } : {}),
     conversation: on(mapping.conversation),
     stage: on(mapping.stage),
     ended: on(mapping.ended),

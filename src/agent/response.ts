@@ -46,14 +46,15 @@ export function mapResponse(json: unknown, mapping: AgentMapping): MapResult {
  * `{choices: []}`), the last part that is there and what it holds in place of the next one, so
  * that the path to write is in the message (docs/presets.md, "Any JSON API").
  */
-export function noReplyAt(json: unknown, path: string, found: unknown, mapping?: Pick<AgentMapping, 'replyAt' | 'replyPerLine'>): string {
-  // An NDJSON answer: the path as configured, read on each line (`json` is {reply, last}).
+export function noReplyAt(json: unknown, path: string, found: unknown, mapping?: Pick<AgentMapping, 'replyAt' | 'replyPerLine' | 'replyPerEvent'>): string {
+  // An NDJSON answer, or a stream of the agent's own events: the path as configured, read on each line (`json` is {reply, last}).
   const perLine = mapping?.replyPerLine;
   // The line of config.yml that sets this path, when it does (a preset's own path has none).
   const at = mapping?.replyAt !== undefined && mapping.replyAt.path === (perLine ?? path) ? `; ${mapping.replyAt.key ?? 'agent.response.reply'} is set at ${mapping.replyAt.at}` : '';
   if (perLine !== undefined) {
     const last = json !== null && typeof json === 'object' ? (json as { last?: unknown }).last : undefined;
-    return `response has no string at "${perLine}" on any of its NDJSON lines (the last line is ${describeShape(last)}${stoppedAt(last, perLine)})${at}`;
+    const [lines, line] = mapping?.replyPerEvent === true ? ['stream events', 'event'] : ['NDJSON lines', 'line'];
+    return `response has no string at "${perLine}" on any of its ${lines} (the last ${line} is ${describeShape(last)}${stoppedAt(last, perLine)})${at}`;
   }
   return `response has no string at "${path}" (found ${describeFound(found)}${found === undefined ? stoppedAt(json, path) : ''}; the response is ${describeShape(json)})${at}`;
 }
@@ -68,7 +69,7 @@ export function welcomeReplyMissed(json: unknown, mapping: AgentMapping): string
   if (mapping.replyAt?.key === undefined) return null;
   const found = readReply(json, mapping);
   if (typeof found === 'string' || found === null || callsOnly(json, mapping)) return null;
-  // An NDJSON answer (`{reply, last}`): its fields are its last line's.
+  // An NDJSON answer or a stream read by the path (`{reply, last}`): its fields are its last line's.
   const body = mapping.replyPerLine === undefined ? json : json !== null && typeof json === 'object' ? (json as { last?: unknown }).last : undefined;
   if (body === null || typeof body !== 'object' || Object.keys(body).length === 0) return null;
   return noReplyAt(json, mapping.reply, found, mapping);

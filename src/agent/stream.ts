@@ -6,7 +6,9 @@
 // it comes). The format is recognised from the events themselves. A format with an end event
 // (`[DONE]` or a finish_reason, `response.completed`, `message_stop`, `finish`) that never sends it
 // ended early; an error event errors the turn; a stream from which no reply text and no tool call
-// could be read is an error naming the events that came, never a silent "". Pure: the client reads
+// could be read is an error naming the events that came, never a silent "". A stream of none of
+// these formats whose events are JSON objects is read by the reply path config.yml gives
+// (`agent.response.reply`), on each event, as an NDJSON answer's lines are. Pure: the client reads
 // the body.
 
 import { ANTHROPIC_NOT_TOOLS, anthropicRefusal, decodeLangGraph, errorText, isRecord, holdsACall, isResponsesToolItem, usageField, type DecodeResult } from './decode.js';
@@ -136,9 +138,16 @@ class StreamState {
   anthropicRefusal: unknown = undefined;
   /** Mastra tool calls by id, to attach the result that follows. */
   mastraCalls = new Map<string, { tool: string; input: unknown; output: unknown; mocked: boolean }>();
+  /**
+   * Events that are JSON objects of no known format, read by config.yml's reply path when it gives
+   * one: the strings there joined (undefined: no event had one) and the last such event.
+   */
+  byPath: { reply: string | undefined; last: unknown } | null = null;
   /** What arrived, for the error when nothing could be read: the first distinct event types (or `data` text). */
   seen: string[] = [];
   events = 0;
+  /** config.yml's reply path, read on each event of no known format; null: none given. */
+  replyPath: ReplyPath | null = null;
 }
 
 /** At most this many distinct event types are named in a "nothing could be read" error. */
@@ -169,13 +178,35 @@ function arrived(state: StreamState): string {
   return `${state.events} event${state.events === 1 ? '' : 's'}: ${state.seen.join(', ')}${state.seen.length === SEEN_NAMED ? ', …' : ''}`;
 }
 
-/** Decodes an event-stream body into `{reply, toolCalls}`, or says why the stream failed. */
-export function decodeEventStream(text: string): DecodeResult {
+/** Reads the reply path config.yml gives (`agent.response.reply`) in one event's JSON. */
+export type ReplyPath = (event: unknown) => unknown;
+
+/**
+ * A stream whose events are JSON objects of no known format, read by config.yml's reply path: the
+ * strings at the path joined (undefined: no event had one) and the last event, from which the other
+ * fields are read, as an NDJSON answer's are (decodeNdjson).
+ */
+export interface ReadByPath {
+  ok: true;
+  byPath: { reply: string | undefined; last: unknown };
+}
+
+/**
+ * Decodes an event-stream body into `{reply, toolCalls}`, or says why the stream failed. With
+ * `replyPath` (config.yml gives `agent.response.reply`), a stream whose events are JSON objects of
+ * no known format is read by that path on each event (docs/presets.md, "Streamed replies").
+ */
+export function decodeEventStream(text: string): DecodeResult;
+export function decodeEventStream(text: string, replyPath: ReplyPath | undefined): DecodeResult | ReadByPath;
+export function decodeEventStream(text: string, replyPath?: ReplyPath): DecodeResult | ReadByPath {
   const state = new StreamState();
+  state.replyPath = replyPath ?? null;
   for (const ev of parseEventStream(text)) {
     onEvent(state, ev);
     if (state.error !== null) return { ok: false, error: state.error };
   }
+  // No event of a known format and no plain text: the events are the agent's own JSON.
+  if (state.format === null && state.byPath !== null) return { ok: true, byPath: state.byPath };
   const format = state.format ?? 'plain';
   if (format === 'langgraph') {
     if (state.lastValues === undefined) return { ok: false, error: 'the LangGraph stream sent no values event (stream it with stream_mode "values")' };
@@ -190,6 +221,10 @@ export function decodeEventStream(text: string): DecodeResult {
   if (state.text === '' && (toolCalls.length === 0 || ((format === 'openai-responses' || format === 'anthropic') && !holdsACall(toolCalls)))) {
     const read = { reply: undefined, toolCalls: format === 'plain' ? null : toolCalls, ...usageField(state.usage) };
     if (state.anthropicRefusal !== undefined) return { ok: false, error: anthropicRefusal(state.anthropicRefusal), read };
+    // Every event a JSON object of no known format: the agent's own, which a reply path of config.yml's reads (docs/presets.md, "Streamed replies").
+    if (state.format === null && state.events > 0) {
+      return { ok: false, error: `no reply text and no tool call could be read from the stream (JSON events of no known format, ${arrived(state)}): set agent.response.reply in config.yml to the path of the text in each event`, read };
+    }
     const what = format === 'plain' ? 'a stream of plain data' : `a ${format} stream${stoppedBecause(state.stopReason)}`;
     return { ok: false, error: `no reply text and no tool call could be read from the stream (${what}, ${arrived(state)})`, read };
   }
@@ -228,8 +263,16 @@ function onEvent(state: StreamState, ev: SseEvent): void {
   if (format === null || !isRecord(obj)) {
     // A JSON object of no known format (a keep-alive `{"type":"ping"}`, a server's metadata) is no
     // text: skipped, as comments are, and named among the events a missing reply lists; it does not
-    // make the stream plain text either (docs/presets.md, "Streamed replies").
-    if (isRecord(obj)) return;
+    // make the stream plain text either (docs/presets.md, "Streamed replies"). With a reply path of
+    // config.yml's, such events are the agent's own format: the string at the path is text.
+    if (isRecord(obj)) {
+      if (state.replyPath !== null) {
+        const part = state.replyPath(obj);
+        const reply = state.byPath?.reply;
+        state.byPath = { reply: typeof part === 'string' ? (reply ?? '') + part : reply, last: obj };
+      }
+      return;
+    }
     // Not an event of a known format: plain text, appended as it comes, unless the stream is of a
     // known format (whose other events, such as metadata, carry no reply text).
     if (state.format === null || state.format === 'plain') {
@@ -594,8 +637,9 @@ export function decodeNdjson(text: string, replyPath: (line: unknown) => unknown
  * mid-event waits for the rest. `push` returns true once text has been seen; the caller stops
  * pushing then (the decoding of the whole body happens once it has ended).
  */
-export function watchFirstText(): { push(chunk: string): boolean } {
+export function watchFirstText(replyPath?: ReplyPath): { push(chunk: string): boolean } {
   const state = new StreamState();
+  state.replyPath = replyPath ?? null;
   let pending = '';
   let seen = false;
   return {
@@ -610,7 +654,7 @@ export function watchFirstText(): { push(chunk: string): boolean } {
         onEvent(state, ev);
         if (state.error !== null) return false;
         // A LangGraph stream carries whole states, not deltas: its text is not counted here.
-        if (state.format !== 'langgraph' && state.text !== '') {
+        if (state.format !== 'langgraph' && (state.text !== '' || (state.format === null && (state.byPath?.reply ?? '') !== ''))) {
           seen = true;
           return true;
         }

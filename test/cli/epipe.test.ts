@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, inject, it } from 'vitest';
 import { parseRecord } from '../../src/record/index.js';
+import { endWithTest } from '../support/children.js';
 import { agentConfig, makeProject, serve, useCleanup } from './helpers.js';
 
 useCleanup();
@@ -26,6 +27,8 @@ it('a closed stdout (| head) drops the rest of the output, keeps the files and t
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? cwd, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Ended with the test (test/support/children.ts): a failed or timed-out test leaves no CLI running.
+  endWithTest(child);
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   // Like `head -1`: read one chunk, then close the read end of the pipe.

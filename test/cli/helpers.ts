@@ -11,6 +11,7 @@ import { serializeBaseline } from '../../src/suite/index.js';
 import { runRecordSchema } from '../../src/record/schema.js';
 import type { Baseline, RunRecord } from '../../src/types.js';
 import { startAgentServer, type AgentHandler, type AgentServer } from '../support/agent-server.js';
+import { endWithTest } from '../support/children.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 
@@ -79,11 +80,14 @@ export async function cli(argv: string[], cwd: string, env: Record<string, strin
 
 /**
  * The bundled CLI (`cli`: test/support/entry-bundles.ts's, from `inject('cliBundle')`) in a child
- * process, in `cwd`, with `env` as its whole environment; its exit status and output.
+ * process, in `cwd`, with `env` as its whole environment; its exit status and output. The child
+ * ends with the test that started it (test/support/children.ts): a test that fails or times out
+ * while it runs (an agent that never answers) leaves no process behind.
  */
 export function spawnCli(cli: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cli, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    endWithTest(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -6,6 +6,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { parseRecord } from '../../src/record/index.js';
+import { endWithTest } from '../support/children.js';
 import { agentConfig, makeProject, serve, useCleanup } from './helpers.js';
 
 useCleanup();
@@ -41,6 +42,8 @@ describe.each([
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? cwd, NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // Ended with the test (test/support/children.ts): a failed or timed-out test leaves no CLI running.
+    endWithTest(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

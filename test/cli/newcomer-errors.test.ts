@@ -181,7 +181,7 @@ describe('a response.reply path of one\'s own that is not in the answer', () => 
     const r = await cli(['run'], cwd);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(
-      'message turn: no reply text and no tool call could be read from the stream (a vercel-ai stream, 2 events: start, finish); agent.response.reply, set at .agent-replay/config.yml:6, is not read from an event stream, whose text is read by its format',
+      'message turn: no reply text and no tool call could be read from the stream (a vercel-ai stream, 2 events: start, finish); agent.response.reply, set at .agent-replay/config.yml:6, is read only on events of no known format, and this stream is read by its format',
     );
   });
 });

@@ -218,6 +218,8 @@ describe('loadSuite: config resolution', () => {
       absentToolCallsAreNone: false,
       // Where the file sets the reply's path, named when no reply is there.
       replyAt: { path: '0.text', at: '.agent-replay/config.yml:5' },
+      // A reply path of one's own: read on the events of a stream of the agent's own JSON too.
+      ownReply: true,
     });
     const { replyAt: _replyAt, ...read } = agent.mapping;
     expect(agent.start).toEqual({ ...read, body: NATIVE_START.body });
@@ -270,6 +272,7 @@ describe('loadSuite: config resolution', () => {
       refusal: 'choices.0.message.refusal',
       // Where the file sets the welcome's own reply path, for the warning of a welcome with nothing there.
       replyAt: { path: 'choices.0.message.content', at: '.agent-replay/config.yml:6', key: 'agent.start.response.reply' },
+      ownReply: true,
     });
   });
 

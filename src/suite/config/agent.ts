@@ -230,6 +230,8 @@ function withResponse(mapping: AgentMapping, response: ResponseFields | undefine
     absentToolCallsAreNone: response.toolCalls !== undefined && response.toolCalls !== mapping.toolCalls ? false : mapping.absentToolCallsAreNone,
     // The preset's refusal is a sibling of its reply: a reply path of one's own reads no refusal.
     ...(mapping.refusal !== undefined && (response.reply === undefined || response.reply === mapping.reply) ? { refusal: mapping.refusal } : {}),
+    // A reply path of one's own (or the message turn's, for the welcome) is read on a stream's own events too (docs/presets.md, "Streamed replies").
+    ...(response.reply !== undefined || mapping.ownReply === true ? { ownReply: true as const } : {}),
   };
 }
 
