@@ -314,6 +314,10 @@ describe('facts: what a reply tells the user', () => {
     ['a bare $ in Australia', ['It costs $5.50.', 'It costs A$5.50.', 'It costs 5 dollars and 50 cents.', 'It costs AUD 5.50.']],
     // Cents after a decimal amount do not join it: they are read as "3 cents" alone is.
     ['cents after a decimal', ['It is 5.5 dollars and 3 cents.', 'It is $5.50 and $0.03.', 'It is $5.50 and 3 cents.', 'It is USD 5.5 and 3\u00a2.']],
+    // The hundredths after a whole number of their currency join it: one amount, not two facts.
+    ['pounds and pence', ['It costs \u00a33.50.', 'It costs 3 pounds and 50 pence.', 'It costs 3 pounds 50.', 'It costs 3 pounds 50p.', 'It costs 3 pounds and 50p.', 'It costs GBP 3.50.', 'It costs 3 British pounds and 50 pence.']],
+    ['dollars and cents', ['It costs $5.03.', 'It costs 5 dollars and 3 cents.', 'It costs 5 dollars 3 cents.', 'It costs USD 5.03.']],
+    ['euros and cents', ['It costs \u20ac2.50.', 'It costs 2 euros 50.', 'It costs 2 euros and 50 cents.', 'It costs EUR 2.50.', 'It costs 2,50 \u20ac.', 'It costs **2 euros 50**.']],
   ])('reads the wordings of one amount in %s as the same fact, each against each, both ways', (_name, wordings) => {
     for (const a of wordings) {
       for (const b of wordings) {
@@ -366,6 +370,17 @@ describe('facts: what a reply tells the user', () => {
     ['a sign flip with the cent sign', 'It is $0.50.', 'It is -50\u00a2.', 'numbers none \u2192 -50; amounts USD 0.5 \u2192 none'],
     ['pence against euros', 'It is 50p.', 'It is \u20ac50.', 'numbers 50 \u2192 none; amounts none \u2192 EUR 50'],
     ['cents after a decimal against their sum', 'It is 5.5 dollars and 3 cents.', 'It is $5.53.', 'numbers 3 \u2192 none; amounts USD 5.5 \u2192 USD 5.53'],
+    ['pounds and pence against another number of pence', 'It is 3 pounds and 50 pence.', 'It is \u00a33.05.', 'amounts GBP 3.5 \u2192 GBP 3.05'],
+    ['pounds and pence against euros', 'It is 3 pounds and 50 pence.', 'It is \u20ac3.50.', 'amounts GBP 3.5 \u2192 EUR 3.5'],
+    ['pounds and two digits against another amount', 'It is 3 pounds 50.', 'It is \u00a33.40.', 'amounts GBP 3.5 \u2192 GBP 3.4'],
+    ['a sign flip in pounds and pence', 'It is -3 pounds 50p.', 'It is \u00a33.50.', 'amounts GBP -3.5 \u2192 GBP 3.5'],
+    ['dollars and cents against other cents', 'It is 5 dollars and 3 cents.', 'It is $5.30.', 'amounts USD 5.03 \u2192 USD 5.3'],
+    ['euros and two digits against other cents', 'It is 2 euros 50.', 'It is \u20ac2.05.', 'amounts EUR 2.5 \u2192 EUR 2.05'],
+    ['euros and two digits against pounds', 'It is 2 euros 50.', 'It is \u00a32.50.', 'amounts EUR 2.5 \u2192 GBP 2.5'],
+    // Pence join pounds only; two digits alone join only at a clause's end ("50 each" may count something); a weight's pounds join nothing.
+    ['dollars and pence', 'It is 5 dollars and 50 pence.', 'It is $5.50.', 'numbers 50 \u2192 none; amounts USD 5 \u2192 USD 5.5'],
+    ['euros and two digits before a word', 'It is 2 euros 50 each.', 'It is \u20ac2.50 each.', 'numbers 50 \u2192 none; amounts EUR 2 \u2192 EUR 2.5'],
+    ['a weight in pounds and two digits', 'A parcel of 3 pounds 50.', 'A parcel for \u00a33.50.', 'numbers 3, 50 \u2192 none; amounts none \u2192 GBP 3.5'],
     // One to one: a wording is one fact, whichever it is.
     ['one wording, two amounts', 'It is \u00a33, or 3 pounds.', 'It is \u00a33.', 'numbers 3 \u2192 none'],
     ['one wording, an amount and a number', 'It is 3 pounds.', 'It is \u00a33 for 3 items.', 'amounts none \u2192 GBP 3'],
@@ -460,7 +475,7 @@ describe('facts: what a reply tells the user', () => {
   it('scans long and hostile text in time linear in its length', () => {
     // Shapes that make a careless pattern backtrack: long runs of one character class, an address
     // without its end, digits and separators without end, a URL of one character repeated.
-    const hostile = ['a'.repeat(50_000) + '@', '1,'.repeat(30_000) + 'x', '_'.repeat(50_000) + 'a', 'x@' + 'a.'.repeat(30_000), 'https://' + 'a'.repeat(50_000), '.'.repeat(50_000) + 'x', ' '.repeat(50_000) + '>', '```\n'.repeat(30_000), '```\n' + ' '.repeat(50_000) + 'x', '>'.repeat(50_000) + '$', '`'.repeat(50_000), '`\n'.repeat(30_000), '` '.repeat(30_000) + '``', Array.from({ length: 300 }, (_, i) => '`'.repeat(i + 1)).join(' '), '*'.repeat(50_000) + ' ', ' *'.repeat(30_000), '.'.repeat(50_000) + ' x', '!'.repeat(50_000) + '\t'.repeat(50_000), '1 '.repeat(30_000) + 'MB', '1,'.repeat(30_000) + '000', '1 US '.repeat(10_000) + 'dollar', '1 dollars and '.repeat(10_000) + '5 cent', '1-'.repeat(10_000) + 'euro', '5 pounds '.repeat(10_000), '1.'.repeat(30_000) + '\u00a2x', '1.'.repeat(30_000) + 'px', '1 New '.repeat(10_000) + 'Zealand dollar'];
+    const hostile = ['a'.repeat(50_000) + '@', '1,'.repeat(30_000) + 'x', '_'.repeat(50_000) + 'a', 'x@' + 'a.'.repeat(30_000), 'https://' + 'a'.repeat(50_000), '.'.repeat(50_000) + 'x', ' '.repeat(50_000) + '>', '```\n'.repeat(30_000), '```\n' + ' '.repeat(50_000) + 'x', '>'.repeat(50_000) + '$', '`'.repeat(50_000), '`\n'.repeat(30_000), '` '.repeat(30_000) + '``', Array.from({ length: 300 }, (_, i) => '`'.repeat(i + 1)).join(' '), '*'.repeat(50_000) + ' ', ' *'.repeat(30_000), '.'.repeat(50_000) + ' x', '!'.repeat(50_000) + '\t'.repeat(50_000), '1 '.repeat(30_000) + 'MB', '1,'.repeat(30_000) + '000', '1 US '.repeat(10_000) + 'dollar', '1 dollars and '.repeat(10_000) + '5 cent', '1-'.repeat(10_000) + 'euro', '5 pounds '.repeat(10_000), '1.'.repeat(30_000) + '\u00a2x', '1.'.repeat(30_000) + 'px', '1 New '.repeat(10_000) + 'Zealand dollar', '1 pounds and 5'.repeat(10_000) + 'px', '1 euros 55'.repeat(10_000)];
     for (const text of hostile) {
       // Completing at all is the assertion that matters; the result is checked so the work is not skipped.
       expect(Array.isArray(factsOf(text))).toBe(true);

@@ -78,14 +78,17 @@ const EMPHASIS_BEFORE_CURRENCY = new RegExp(String.raw`(\d)(?:\*{1,3}|_{1,3})(?=
  * "5 US dollars", "a 5-dollar fee", "10 euros", "3 pounds sterling", "3 British pounds", "100 yen",
  * "5 Canadian dollars", "5 New Zealand dollars", "500 rupees", "20 Swiss francs", "50 pesos", "50
  * Chilean pesos", "5 bucks", "50 cents", "50 pence", in any case, with a minus as an amount written
- * with its sign has one ("-5 dollars"), and cents after a whole number of dollars or euros ("5
- * dollars and 50 cents" is USD 5.5). Read after the amounts with a sign or a code. Each part is
- * followed by something it cannot match (a word ends at a non-letter), so the pattern is scanned
- * once. The groups: a minus, the number, the character between the number and the words, a
- * qualifier, the word, "sterling", the cents. Compiled with the `i` flag: `[A-Z]` and the words
- * match either case.
+ * with its sign has one ("-5 dollars"), and the hundredths after a whole number of a currency that
+ * has them: cents after dollars or euros ("5 dollars and 50 cents" is USD 5.5), pence after pounds
+ * ("3 pounds and 50 pence", "3 pounds 50p" are GBP 3.5), or two digits alone at the end of a clause
+ * ("2 euros 50." is EUR 2.5, "3 pounds 50" GBP 3.5). Read after the amounts with a sign or a code.
+ * Each part is followed by something it cannot match (a word ends at a non-letter), so the pattern
+ * is scanned once. The groups: a minus, the number, the character between the number and the
+ * words, a qualifier, the word, "sterling", the hundredths with their word ("cents", "pence") or
+ * their "p", and the two digits alone. Compiled with the `i` flag: `[A-Z]` and the words match
+ * either case.
  */
-const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![LN]|[N][.,])(${MINUS})?(${NUMERAL})([ \u00a0\-])(?:(US|UK|British|Canadian|Australian|Singapore|New[ \u00a0]Zealand|NZ|Hong[ \u00a0]Kong|HK|New[ \u00a0]Taiwan|Taiwan|Mexican|Argentine|Argentinian|Chilean|Colombian|Philippine|Uruguayan|Dominican|Cuban|Swiss|Indian|Pakistani|Japanese|Chinese)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|pesos?|bucks?|cents?|pence)(?:[ \u00a0](sterling))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})[ \u00a0]cents?)?(?![LN])`;
+const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![LN]|[N][.,])(${MINUS})?(${NUMERAL})([ \u00a0\-])(?:(US|UK|British|Canadian|Australian|Singapore|New[ \u00a0]Zealand|NZ|Hong[ \u00a0]Kong|HK|New[ \u00a0]Taiwan|Taiwan|Mexican|Argentine|Argentinian|Chilean|Colombian|Philippine|Uruguayan|Dominican|Cuban|Swiss|Indian|Pakistani|Japanese|Chinese)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|pesos?|bucks?|cents?|pence)(?:[ \u00a0](sterling))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})(?:[ \u00a0](cents?|pence)|(p)(?![LN]|\.[mM]))|[ \u00a0](\d{2})(?=$|[\n.,;:!?)*_"'](?![N])))?(?![LN])`;
 /** What a worded amount needs: a digit, then a currency's word (a cheap test before the pattern). */
 const MAY_HAVE_WORD_AMOUNT = /[0-9][ \u00a0-](?:[A-Za-z]{2,11}[ \u00a0]){0,2}(?:[dD][oO][lL]|[eE][uU][rR]|[pP][oO][uU]|[yY][eE]|[yY][uU]|[rR][uU][pP]|[fF][rR][aA]|[pP][eE][sS]|[bB][uU][cC]|[cC][eE][nN]|[pP][eE][nN])/;
 /**
@@ -117,7 +120,8 @@ const RUPEES: Reading = { codes: ['INR', 'PKR', 'LKR', 'NPR'], label: 'rupees' }
 const FRANCS: Reading = { codes: ['CHF', 'XOF', 'XAF'], label: 'francs' };
 const PESOS: Reading = { codes: ['MXN', 'ARS', 'CLP', 'COP', 'PHP', 'UYU', 'DOP', 'CUP'], label: 'pesos' };
 const POUNDS: Reading = { codes: ['GBP'], label: 'GBP', number: true };
-/** The currencies whose hundredth is a cent: "5 dollars and 50 cents" is USD 5.5 (or CAD 5.5, ...). */
+const GBP = one('GBP');
+/** The currencies whose hundredth is a cent: "5 dollars and 50 cents" is USD 5.5 (or CAD 5.5, ...); a pound's is a penny. */
 const CENT_CURRENCIES = new Set(['USD', 'EUR', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'TWD']);
 const CENTS: Reading = { codes: ['USD', 'EUR', 'CAD', 'AUD'], label: 'cents', number: true, cents: true };
 /** "50 pence" and "50p": the number 50, or GBP 0.5. */
@@ -158,7 +162,7 @@ function wordReading(word: string, qualifier: string | undefined, sterling: stri
   const w = word.toLowerCase();
   const q = qualifier?.toLowerCase().replace('\u00a0', ' ') ?? '';
   if (w.startsWith('pound')) {
-    if (q === 'uk' || q === 'british' || (q === '' && sterling !== undefined)) return one('GBP');
+    if (q === 'uk' || q === 'british' || (q === '' && sterling !== undefined)) return GBP;
     return q === '' && !weight() ? POUNDS : undefined;
   }
   if (sterling !== undefined) return undefined;
@@ -441,20 +445,31 @@ export function factsOf(reply: string): Fact[] {
   }
   if (MAY_HAVE_WORD_AMOUNT.test(text)) {
     // The groups by position, as for the amounts above; `at` is where the match starts.
-    text = text.replace(patterns.wordAmount, (raw: string, sign: string | undefined, numeral: string, between: string, qualifier: string | undefined, word: string, sterling: string | undefined, cents: string | undefined, at: number) => {
-      // "pounds" is a weight after a weight's word ("a parcel of 3 pounds"), before "of" ("3 pounds of flour"), or joined by a hyphen ("a 3-pound bag").
-      const weight = (): boolean => between === '-' || WEIGHT_AFTER.test(written.slice(at + raw.length, at + raw.length + 8)) || WEIGHT_BEFORE.test(written.slice(Math.max(0, at - 60), at));
-      const reading = wordReading(word, qualifier, sterling, weight);
-      if (reading === undefined) return raw;
-      const [whole = '', ...rest] = numbersOf(numeral);
-      // Cents join a whole number of a currency whose hundredth is a cent; after a decimal, or after pounds, they are read as "3 cents" alone is.
-      const joined = cents !== undefined && reading.number === undefined && reading.codes.every((c) => CENT_CURRENCIES.has(c)) && WHOLE.test(whole) ? canonicalDecimal(whole, cents.padStart(2, '0')) : undefined;
-      const amount = joined ?? whole;
-      out.push(readingFact(reading, `${sign !== undefined && /[1-9]/.test(amount) ? '-' : ''}${amount}`));
-      for (const n of rest) out.push({ kind: 'number', value: n });
-      if (cents !== undefined && joined === undefined) out.push(readingFact(CENTS, canonicalDecimal(cents, '')));
-      return blank(raw.length);
-    });
+    text = text.replace(
+      patterns.wordAmount,
+      (raw: string, sign: string | undefined, numeral: string, between: string, qualifier: string | undefined, word: string, sterling: string | undefined, part: string | undefined, partWord: string | undefined, p: string | undefined, bare: string | undefined, at: number) => {
+        // "pounds" is a weight after a weight's word ("a parcel of 3 pounds"), before "of" ("3 pounds of flour"), or joined by a hyphen ("a 3-pound bag").
+        const weight = (): boolean => between === '-' || WEIGHT_AFTER.test(written.slice(at + raw.length, at + raw.length + 8)) || WEIGHT_BEFORE.test(written.slice(Math.max(0, at - 60), at));
+        const reading = wordReading(word, qualifier, sterling, weight);
+        if (reading === undefined) return raw;
+        const [whole = '', ...rest] = numbersOf(numeral);
+        // The hundredths join a whole number of their currency: cents a currency whose hundredth is a
+        // cent, pence pounds, two digits alone either. Otherwise cents and pence are read as "3 cents"
+        // and "3 pence" alone are, and two digits alone are a number.
+        const pence = p !== undefined || partWord?.toLowerCase() === 'pence';
+        const pounds = reading.codes.length === 1 && reading.codes[0] === 'GBP';
+        const cents = reading.number === undefined && reading.codes.every((c) => CENT_CURRENCIES.has(c));
+        const hundredths = part ?? bare;
+        const joins = hundredths !== undefined && WHOLE.test(whole) && (bare !== undefined ? pounds || cents : pence ? pounds : cents);
+        const amount = joins ? canonicalDecimal(whole, hundredths.padStart(2, '0')) : whole;
+        // "3 pounds and 50 pence" is money: GBP 3.5, no longer the number 3 that "3 pounds" alone may be.
+        out.push(readingFact(joins && pounds ? GBP : reading, `${sign !== undefined && /[1-9]/.test(amount) ? '-' : ''}${amount}`));
+        for (const n of rest) out.push({ kind: 'number', value: n });
+        if (!joins && part !== undefined) out.push(readingFact(pence ? PENCE : CENTS, canonicalDecimal(part, '')));
+        if (!joins && bare !== undefined) pushNumbers(bare, false, out);
+        return blank(raw.length);
+      },
+    );
   }
   if (MAY_HAVE_SMALL_CHANGE.test(text)) {
     text = text.replace(patterns.smallChange, (raw: string, sign: string | undefined, numeral: string, cent: string | undefined) => {
