@@ -240,6 +240,8 @@ describe('facts: what a reply tells the user', () => {
     ['-5 dollars, 5.5 dollars and 3 cents, 10-5 dollars, 5 dollarsx', ['amount USD -5', 'amount USD 5.5', 'number 3', 'amount USD 5', 'number 10', 'number 5']],
     // Pence and cents with their letter or sign are named as the numbers they may be; "5pm" and "5p.m." are times, "5pcs" a number.
     ['50 pence, 50p, 50\u00a2, 50 \u00a2, -50p, 720p, 5pm, 5p.m., 5pcs', ['number 50', 'number 50', 'number 50', 'number 50', 'number -50', 'number 720', 'time 17:00', 'time 17:00', 'number 5']],
+    // "won" may be a count's verb ("3 won"), named as its number; "real" without "Brazilian" is no currency; "z\u0142otych" (Polish) is not read.
+    ['Team A: 3 won, 2 lost; 5 real fixes, 100 z\u0142otych, 100 baht', ['number 3', 'amount THB 100', 'number 2', 'number 5', 'number 100']],
     ['5 New Zealand dollars, 5 Hong\u00a0Kong dollars, 5 NZ dollars, 5 HK dollars, 5 Taiwan dollars, 50 Chilean pesos, 50 Argentine pesos', ['amount NZD 5', 'amount HKD 5', 'amount NZD 5', 'amount HKD 5', 'amount TWD 5', 'amount CLP 50', 'amount ARS 50']],
     // Emphasis between an amount's sign or code and its number is formatting: the amount stands.
     ['USD **120**, $**5**, **30** EUR, **30**\u20ac, US$ __7__, \u20ac *-50*', ['amount USD 120', 'amount USD 5', 'amount EUR 30', 'amount EUR 30', 'amount USD 7', 'amount EUR -50']],
@@ -317,6 +319,23 @@ describe('facts: what a reply tells the user', () => {
     // The hundredths after a whole number of their currency join it: one amount, not two facts.
     ['pounds and pence', ['It costs \u00a33.50.', 'It costs 3 pounds and 50 pence.', 'It costs 3 pounds 50.', 'It costs 3 pounds 50p.', 'It costs 3 pounds and 50p.', 'It costs GBP 3.50.', 'It costs 3 British pounds and 50 pence.']],
     ['dollars and cents', ['It costs $5.03.', 'It costs 5 dollars and 3 cents.', 'It costs 5 dollars 3 cents.', 'It costs USD 5.03.']],
+    // The currencies' words besides dollars, pounds, euros, yen, yuan, rupees, francs and pesos: each as its ISO code and its sign.
+    ['won', ['It costs \u20a95000.', 'It costs 5000 won.', 'It costs KRW 5000.', 'It costs 5000 South Korean won.', 'It costs 5,000 Won.']],
+    ['lira', ['It costs \u20ba100.', 'It costs 100 lira.', 'It costs 100 Turkish lira.', 'It costs 100 liras.']],
+    ['shekels', ['It costs \u20aa50.', 'It costs 50 shekels.', 'It costs ILS 50.', 'It costs 50 new Israeli shekels.', 'It costs 50 Shekels.']],
+    ['baht', ['It costs \u0e3f100.', 'It costs 100 baht.', 'It costs THB 100.', 'It costs 100 Thai baht.']],
+    ['roubles', ['It costs \u20bd100.', 'It costs 100 roubles.', 'It costs 100 rubles.', 'It costs RUB 100.', 'It costs 100 Russian rubles.']],
+    ['reais', ['It costs R$50.', 'It costs 50 reais.', 'It costs BRL 50.', 'It costs 50 Brazilian reals.']],
+    ['dong', ['It costs \u20ab50000.', 'It costs 50000 dong.', 'It costs VND 50000.', 'It costs 50,000 Vietnamese dong.']],
+    ['zloty', ['It costs PLN 100.', 'It costs 100 zloty.', 'It costs 100 z\u0142oty.', 'It costs 100 Polish zlotys.', 'It costs 100 Z\u0141OTY.']],
+    ['Swedish kronor', ['It costs SEK 100.', 'It costs 100 kronor.', 'It costs 100 krona.', 'It costs 100 Swedish kronor.']],
+    ['Norwegian kroner', ['It costs NOK 100.', 'It costs 100 kroner.', 'It costs 100 Norwegian kroner.', 'It costs 100 krone.']],
+    ['Danish kroner', ['It costs DKK 100.', 'It costs 100 kroner.', 'It costs 100 Danish kroner.']],
+    ['Icelandic kr\u00f3nur', ['It costs ISK 100.', 'It costs 100 krona.', 'It costs 100 kronur.', 'It costs 100 Icelandic kronur.']],
+    ['rand', ['It costs ZAR 100.', 'It costs 100 rand.', 'It costs 100 South African rand.']],
+    ['dirhams', ['It costs AED 100.', 'It costs 100 dirhams.', 'It costs 100 UAE dirhams.', 'It costs 100 Emirati dirham.']],
+    ['Moroccan dirhams', ['It costs MAD 100.', 'It costs 100 dirhams.', 'It costs 100 Moroccan dirhams.']],
+    ['ringgit', ['It costs MYR 100.', 'It costs 100 ringgit.', 'It costs 100 Malaysian ringgit.']],
     ['euros and cents', ['It costs \u20ac2.50.', 'It costs 2 euros 50.', 'It costs 2 euros and 50 cents.', 'It costs EUR 2.50.', 'It costs 2,50 \u20ac.', 'It costs **2 euros 50**.']],
   ])('reads the wordings of one amount in %s as the same fact, each against each, both ways', (_name, wordings) => {
     for (const a of wordings) {
@@ -377,6 +396,22 @@ describe('facts: what a reply tells the user', () => {
     ['dollars and cents against other cents', 'It is 5 dollars and 3 cents.', 'It is $5.30.', 'amounts USD 5.03 \u2192 USD 5.3'],
     ['euros and two digits against other cents', 'It is 2 euros 50.', 'It is \u20ac2.05.', 'amounts EUR 2.5 \u2192 EUR 2.05'],
     ['euros and two digits against pounds', 'It is 2 euros 50.', 'It is \u00a32.50.', 'amounts EUR 2.5 \u2192 GBP 2.5'],
+    ['baht against another number', 'It is 100 baht.', 'It is THB 1000.', 'amounts THB 100 \u2192 THB 1000'],
+    ['baht against yen', 'It is 100 baht.', 'It is \u00a5100.', 'amounts THB 100 \u2192 \u00a5 100'],
+    ['won against another number', 'It is \u20a95000.', 'It is 500 won.', 'numbers none \u2192 500; amounts KRW 5000 \u2192 none'],
+    ['won against yen', 'It is 5000 won.', 'It is JPY 5000.', 'numbers 5000 \u2192 none; amounts none \u2192 JPY 5000'],
+    ['Swedish kronor against Norwegian kroner', 'It is 100 kronor.', 'It is NOK 100.', 'amounts SEK 100 \u2192 NOK 100'],
+    ['kroner against kronor', 'It is 100 kroner.', 'It is 100 kronor.', 'amounts kroner 100 \u2192 SEK 100'],
+    ['krona against Danish kroner', 'It is 100 krona.', 'It is DKK 100.', 'amounts krona 100 \u2192 DKK 100'],
+    ['rand against US dollars', 'It is 100 rand.', 'It is US$100.', 'amounts ZAR 100 \u2192 USD 100'],
+    ['dirhams against riyals', 'It is 100 dirhams.', 'It is SAR 100.', 'amounts dirhams 100 \u2192 SAR 100'],
+    ['Moroccan against Emirati dirhams', 'It is 100 Moroccan dirhams.', 'It is AED 100.', 'amounts MAD 100 \u2192 AED 100'],
+    ['a sign flip in roubles', 'It is 100 roubles.', 'It is -100 rubles.', 'amounts RUB 100 \u2192 RUB -100'],
+    ['lira against euros', 'It is 100 lira.', 'It is \u20ac100.', 'amounts TRY 100 \u2192 EUR 100'],
+    ['another number of shekels', 'It is 50 shekels.', 'It is \u20aa5.', 'amounts ILS 50 \u2192 ILS 5'],
+    ['reais against US dollars', 'It is 50 reais.', 'It is US$50.', 'amounts BRL 50 \u2192 USD 50'],
+    ['ringgit against rupees', 'It is 100 ringgit.', 'It is 100 rupees.', 'amounts MYR 100 \u2192 rupees 100'],
+    ['zloty against dong', 'It is 100 zloty.', 'It is 100 dong.', 'amounts PLN 100 \u2192 VND 100'],
     // Pence join pounds only; two digits alone join only at a clause's end ("50 each" may count something); a weight's pounds join nothing.
     ['dollars and pence', 'It is 5 dollars and 50 pence.', 'It is $5.50.', 'numbers 50 \u2192 none; amounts USD 5 \u2192 USD 5.5'],
     ['euros and two digits before a word', 'It is 2 euros 50 each.', 'It is \u20ac2.50 each.', 'numbers 50 \u2192 none; amounts EUR 2 \u2192 EUR 2.5'],
@@ -475,7 +510,7 @@ describe('facts: what a reply tells the user', () => {
   it('scans long and hostile text in time linear in its length', () => {
     // Shapes that make a careless pattern backtrack: long runs of one character class, an address
     // without its end, digits and separators without end, a URL of one character repeated.
-    const hostile = ['a'.repeat(50_000) + '@', '1,'.repeat(30_000) + 'x', '_'.repeat(50_000) + 'a', 'x@' + 'a.'.repeat(30_000), 'https://' + 'a'.repeat(50_000), '.'.repeat(50_000) + 'x', ' '.repeat(50_000) + '>', '```\n'.repeat(30_000), '```\n' + ' '.repeat(50_000) + 'x', '>'.repeat(50_000) + '$', '`'.repeat(50_000), '`\n'.repeat(30_000), '` '.repeat(30_000) + '``', Array.from({ length: 300 }, (_, i) => '`'.repeat(i + 1)).join(' '), '*'.repeat(50_000) + ' ', ' *'.repeat(30_000), '.'.repeat(50_000) + ' x', '!'.repeat(50_000) + '\t'.repeat(50_000), '1 '.repeat(30_000) + 'MB', '1,'.repeat(30_000) + '000', '1 US '.repeat(10_000) + 'dollar', '1 dollars and '.repeat(10_000) + '5 cent', '1-'.repeat(10_000) + 'euro', '5 pounds '.repeat(10_000), '1.'.repeat(30_000) + '\u00a2x', '1.'.repeat(30_000) + 'px', '1 New '.repeat(10_000) + 'Zealand dollar', '1 pounds and 5'.repeat(10_000) + 'px', '1 euros 55'.repeat(10_000)];
+    const hostile = ['a'.repeat(50_000) + '@', '1,'.repeat(30_000) + 'x', '_'.repeat(50_000) + 'a', 'x@' + 'a.'.repeat(30_000), 'https://' + 'a'.repeat(50_000), '.'.repeat(50_000) + 'x', ' '.repeat(50_000) + '>', '```\n'.repeat(30_000), '```\n' + ' '.repeat(50_000) + 'x', '>'.repeat(50_000) + '$', '`'.repeat(50_000), '`\n'.repeat(30_000), '` '.repeat(30_000) + '``', Array.from({ length: 300 }, (_, i) => '`'.repeat(i + 1)).join(' '), '*'.repeat(50_000) + ' ', ' *'.repeat(30_000), '.'.repeat(50_000) + ' x', '!'.repeat(50_000) + '\t'.repeat(50_000), '1 '.repeat(30_000) + 'MB', '1,'.repeat(30_000) + '000', '1 US '.repeat(10_000) + 'dollar', '1 dollars and '.repeat(10_000) + '5 cent', '1-'.repeat(10_000) + 'euro', '5 pounds '.repeat(10_000), '1.'.repeat(30_000) + '\u00a2x', '1.'.repeat(30_000) + 'px', '1 New '.repeat(10_000) + 'Zealand dollar', '1 pounds and 5'.repeat(10_000) + 'px', '1 euros 55'.repeat(10_000), '1 South '.repeat(10_000) + 'African rand', '1 z\u0142'.repeat(10_000) + 'oty'];
     for (const text of hostile) {
       // Completing at all is the assertion that matters; the result is checked so the work is not skipped.
       expect(Array.isArray(factsOf(text))).toBe(true);

@@ -77,20 +77,21 @@ const EMPHASIS_BEFORE_CURRENCY = new RegExp(String.raw`(\d)(?:\*{1,3}|_{1,3})(?=
  * An amount written with its currency's word after its number (docs/meaning.md, "Facts"): "5 dollars",
  * "5 US dollars", "a 5-dollar fee", "10 euros", "3 pounds sterling", "3 British pounds", "100 yen",
  * "5 Canadian dollars", "5 New Zealand dollars", "500 rupees", "20 Swiss francs", "50 pesos", "50
- * Chilean pesos", "5 bucks", "50 cents", "50 pence", in any case, with a minus as an amount written
- * with its sign has one ("-5 dollars"), and the hundredths after a whole number of a currency that
- * has them: cents after dollars or euros ("5 dollars and 50 cents" is USD 5.5), pence after pounds
- * ("3 pounds and 50 pence", "3 pounds 50p" are GBP 3.5), or two digits alone at the end of a clause
- * ("2 euros 50." is EUR 2.5, "3 pounds 50" GBP 3.5). Read after the amounts with a sign or a code.
- * Each part is followed by something it cannot match (a word ends at a non-letter), so the pattern
- * is scanned once. The groups: a minus, the number, the character between the number and the
- * words, a qualifier, the word, "sterling", the hundredths with their word ("cents", "pence") or
- * their "p", and the two digits alone. Compiled with the `i` flag: `[A-Z]` and the words match
- * either case.
+ * Chilean pesos", "5 bucks", "50 cents", "50 pence", "100 baht", "100 Swedish kronor", in any
+ * case, with a minus as an amount written with its sign has one ("-5 dollars"), and the hundredths
+ * after a whole number of a currency that has them: cents after dollars or euros ("5 dollars and
+ * 50 cents" is USD 5.5), pence after pounds ("3 pounds and 50 pence", "3 pounds 50p" are GBP 3.5),
+ * or two digits alone at the end of a clause ("2 euros 50." is EUR 2.5, "3 pounds 50" GBP 3.5).
+ * Read after the amounts with a sign or a code. Each part is followed by something it cannot match
+ * (a word ends at a non-letter), so the pattern is scanned once. The groups: a minus, the number,
+ * the character between the number and the words, a qualifier, the word, "sterling", the
+ * hundredths with their word ("cents", "pence") or their "p", and the two digits alone. Compiled
+ * with the `i` flag: `[A-Z]` and the words match either case.
  */
-const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![LN]|[N][.,])(${MINUS})?(${NUMERAL})([ \u00a0\-])(?:(US|UK|British|Canadian|Australian|Singapore|New[ \u00a0]Zealand|NZ|Hong[ \u00a0]Kong|HK|New[ \u00a0]Taiwan|Taiwan|Mexican|Argentine|Argentinian|Chilean|Colombian|Philippine|Uruguayan|Dominican|Cuban|Swiss|Indian|Pakistani|Japanese|Chinese)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|pesos?|bucks?|cents?|pence)(?:[ \u00a0](sterling))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})(?:[ \u00a0](cents?|pence)|(p)(?![LN]|\.[mM]))|[ \u00a0](\d{2})(?=$|[\n.,;:!?)*_"'](?![N])))?(?![LN])`;
+const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![LN]|[N][.,])(${MINUS})?(${NUMERAL})([ \u00a0\-])(?:(US|UK|British|Canadian|Australian|Singapore|New[ \u00a0]Zealand|NZ|Hong[ \u00a0]Kong|HK|New[ \u00a0]Taiwan|Taiwan|Mexican|Argentine|Argentinian|Chilean|Colombian|Philippine|Uruguayan|Dominican|Cuban|Swiss|Indian|Pakistani|Japanese|Chinese|South[ \u00a0]Korean|Korean|Turkish|New[ \u00a0]Israeli|Israeli|Thai|Russian|Brazilian|Vietnamese|Polish|Swedish|Danish|Norwegian|Icelandic|South[ \u00a0]African|Emirati|UAE|Moroccan|Malaysian)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|pesos?|bucks?|cents?|pence|won|liras?|shekels?|baht|roubles?|rubles?|reais|reals?|dong|zlotys?|z\u0142otys?|krona|krone|kronor|kroner|kronur|rand|dirhams?|ringgits?)(?:[ \u00a0](sterling))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})(?:[ \u00a0](cents?|pence)|(p)(?![LN]|\.[mM]))|[ \u00a0](\d{2})(?=$|[\n.,;:!?)*_"'](?![N])))?(?![LN])`;
 /** What a worded amount needs: a digit, then a currency's word (a cheap test before the pattern). */
-const MAY_HAVE_WORD_AMOUNT = /[0-9][ \u00a0-](?:[A-Za-z]{2,11}[ \u00a0]){0,2}(?:[dD][oO][lL]|[eE][uU][rR]|[pP][oO][uU]|[yY][eE]|[yY][uU]|[rR][uU][pP]|[fF][rR][aA]|[pP][eE][sS]|[bB][uU][cC]|[cC][eE][nN]|[pP][eE][nN])/;
+const MAY_HAVE_WORD_AMOUNT =
+  /[0-9][ \u00a0-](?:[A-Za-z]{2,11}[ \u00a0]){0,2}(?:[dD][oO][lL]|[eE][uU][rR]|[pP][oO][uU]|[yY][eE]|[yY][uU]|[rR][uU][pP]|[fF][rR][aA]|[pP][eE][sS]|[bB][uU][cC]|[cC][eE][nN]|[pP][eE][nN]|[wW][oO][nN]|[lL][iI][rR]|[sS][hH][eE]|[bB][aA][hH]|[rR][oO][uU]|[rR][uU][bB]|[rR][eE][aA]|[dD][oO][nN]|[zZ](?:[lL]|\u0142|\u0141)|[kK][rR][oO]|[rR][aA][nN]|[dD][iI][rR]|[rR][iI][nN])/;
 /**
  * "50p" and "50¢" (and "50 ¢"): pence and cents written with their letter or sign, as "50 pence"
  * and "50 cents" are. The "p" is right after the number, in lower case, and no time's ("5p.m.").
@@ -138,7 +139,15 @@ const DOLLARS: Record<string, Reading> = {
   '': DOLLAR_WORD, us: one('USD'), canadian: one('CAD'), australian: one('AUD'), singapore: one('SGD'), 'new zealand': one('NZD'), nz: one('NZD'),
   'hong kong': one('HKD'), hk: one('HKD'), taiwan: one('TWD'), 'new taiwan': one('TWD'),
 };
-/** What a word other than "dollar" and "pound" names, alone ('') or after a qualifier: anything else is no amount ("5 Swiss pesos"). */
+/** "5000 won": KRW, or the number of a count that won ("3 won, 2 lost"), as "3 pounds" may be a weight. */
+const WON: Reading = { codes: ['KRW'], label: 'KRW', number: true };
+/** "kroner" and "krone" alone: the Danish or the Norwegian krone. */
+const KRONER: Reading = { codes: ['DKK', 'NOK'], label: 'kroner' };
+/**
+ * What a word other than "dollar" and "pound" names, alone ('') or after a qualifier: anything else
+ * is no amount ("5 Swiss pesos", "5 real" without "Brazilian"). Looked up as written, then without
+ * a last "s" ("reais", "kronor" and "kroner" are their own words).
+ */
 const WORD_CURRENCIES: Record<string, Record<string, Reading>> = {
   euro: { '': one('EUR') },
   yen: { '': one('JPY'), japanese: one('JPY') },
@@ -148,6 +157,24 @@ const WORD_CURRENCIES: Record<string, Record<string, Reading>> = {
   peso: { '': PESOS, mexican: one('MXN'), argentine: one('ARS'), argentinian: one('ARS'), chilean: one('CLP'), colombian: one('COP'), philippine: one('PHP'), uruguayan: one('UYU'), dominican: one('DOP'), cuban: one('CUP') },
   cent: { '': CENTS },
   pence: { '': PENCE },
+  won: { '': WON, korean: one('KRW'), 'south korean': one('KRW') },
+  lira: { '': one('TRY'), turkish: one('TRY') },
+  shekel: { '': one('ILS'), israeli: one('ILS'), 'new israeli': one('ILS') },
+  baht: { '': one('THB'), thai: one('THB') },
+  rouble: { '': one('RUB'), russian: one('RUB') },
+  ruble: { '': one('RUB'), russian: one('RUB') },
+  reais: { '': one('BRL'), brazilian: one('BRL') },
+  real: { brazilian: one('BRL') },
+  dong: { '': one('VND'), vietnamese: one('VND') },
+  zloty: { '': one('PLN'), polish: one('PLN') },
+  krona: { '': { codes: ['SEK', 'ISK'], label: 'krona' }, swedish: one('SEK'), icelandic: one('ISK') },
+  kronor: { '': one('SEK'), swedish: one('SEK') },
+  kronur: { '': one('ISK'), icelandic: one('ISK') },
+  krone: { '': KRONER, danish: one('DKK'), norwegian: one('NOK') },
+  kroner: { '': KRONER, danish: one('DKK'), norwegian: one('NOK') },
+  rand: { '': one('ZAR'), 'south african': one('ZAR') },
+  dirham: { '': { codes: ['AED', 'MAD'], label: 'dirhams' }, emirati: one('AED'), uae: one('AED'), moroccan: one('MAD') },
+  ringgit: { '': one('MYR'), malaysian: one('MYR') },
 };
 /** A weight's words shortly before "3 pounds" on its line ("a parcel of 3 pounds", "it weighs 3 pounds"): that "pounds" is no price. */
 const WEIGHT_BEFORE = /\b(?:weigh(?:s|ed|ing)?|weights?|heavy|heavier|parcels?|packages?|box(?:es)?|bags?|luggage|baggage|suitcases?)\b[^\n]{0,40}$/i;
@@ -169,7 +196,8 @@ function wordReading(word: string, qualifier: string | undefined, sterling: stri
   if (w.startsWith('dollar') || w.startsWith('buck')) {
     return DOLLARS[q];
   }
-  return WORD_CURRENCIES[w.endsWith('s') ? w.slice(0, -1) : w]?.[q];
+  const written = w.replace('\u0142', 'l');
+  return (WORD_CURRENCIES[written] ?? (written.endsWith('s') ? WORD_CURRENCIES[written.slice(0, -1)] : undefined))?.[q];
 }
 
 /** A number of cents as the amount it makes: "50" is "0.5", "5" is "0.05", "150" is "1.5"; undefined for a numeral kept as written ("1.500"). */
