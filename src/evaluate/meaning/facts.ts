@@ -129,11 +129,12 @@ const CENTS: Reading = { codes: ['USD', 'EUR', 'CAD', 'AUD'], label: 'cents', nu
 const PENCE: Reading = { codes: ['GBP'], label: 'pence', number: true, cents: true };
 /**
  * "dollars" alone and "bucks": the dollar of the country the reply is written for, which it does
- * not name. Named as USD ("USD 5"), as it was read before it could be another.
+ * not name. Named as written ("dollars 5"), as "rupees 500" is: a detail that said "USD 5" named a
+ * country the reply did not.
  */
-const DOLLAR_WORD: Reading = { codes: ['USD', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'TWD'], label: 'USD' };
-/** `$` alone: any dollar, or a peso of a country that writes it with `$` (Mexico, Argentina, Chile, ...). Named as USD. */
-const DOLLAR_SIGN: Reading = { codes: [...DOLLAR_WORD.codes, 'MXN', 'ARS', 'CLP', 'COP', 'UYU', 'DOP', 'CUP'], label: 'USD' };
+const DOLLAR_WORD: Reading = { codes: ['USD', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'TWD'], label: 'dollars' };
+/** `$` alone: any dollar, or a peso of a country that writes it with `$` (Mexico, Argentina, Chile, ...). Named as written ("$ 5"), as "¥ 100" is. */
+const DOLLAR_SIGN: Reading = { codes: [...DOLLAR_WORD.codes, 'MXN', 'ARS', 'CLP', 'COP', 'UYU', 'DOP', 'CUP'], label: '$' };
 /** A dollar's country: "dollar" alone and "buck" are any dollar, as `$` is (AMBIGUOUS_SIGNS); "US dollar" is USD. */
 const DOLLARS: Record<string, Reading> = {
   '': DOLLAR_WORD, us: one('USD'), canadian: one('CAD'), australian: one('AUD'), singapore: one('SGD'), 'new zealand': one('NZD'), nz: one('NZD'),
@@ -246,7 +247,7 @@ const SIGN_CODES: Record<string, string> = {
 };
 /**
  * A sign that names several currencies: read as any of them ("¥100" is JPY 100 or CNY 100; "C$" is a
- * Canadian dollar or a córdoba; "$" any dollar or a peso, named as USD).
+ * Canadian dollar or a córdoba; "$" any dollar or a peso).
  */
 const AMBIGUOUS_SIGNS: Record<string, Reading> = { $: DOLLAR_SIGN, '¥': { codes: ['JPY', 'CNY'], label: '¥' }, C$: { codes: ['CAD', 'NIO'], label: 'C$' } };
 
