@@ -466,6 +466,30 @@ describe('facts: what a reply tells the user', () => {
     expect(compareFacts(factsOf(dollars), factsOf(dollars))).toEqual(sameDiff);
   });
 
+  it('matches a reply of 2,000 "$" amounts to its own facts in another order or wording, each difference named', () => {
+    // Above 1,024 pairs the facts go past the quick pairwise check; the same facts in another order
+    // pair up by key, and a rewording goes to the bounded search (docs/meaning.md, "Facts"): neither
+    // may leave a fact unmatched. Seeded, so that a failure is the same case again.
+    const random = prng(2_000);
+    const values = Array.from({ length: 2_000 }, () => 1 + Math.floor(random() * 500));
+    const shuffled = [...values];
+    for (let i = shuffled.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [shuffled[i], shuffled[j]] = [shuffled[j] as number, shuffled[i] as number];
+    }
+    const wordings = [(v: number) => `$${v}`, (v: number) => `${v} dollars`, (v: number) => `USD ${v}`, (v: number) => `MXN ${v}`, (v: number) => `${v} pesos`, (v: number) => `C$${v}`];
+    const reworded = shuffled.map((v) => (wordings[Math.floor(random() * wordings.length)] as (v: number) => string)(v));
+    const baseline = factsOf(values.map((v) => `$${v}`).join(', '));
+    const reordered = factsOf(shuffled.map((v) => `$${v}`).join(', '));
+    const rewordedFacts = factsOf(reworded.join(', '));
+    expect(compareFacts(baseline, reordered)).toEqual(sameDiff);
+    expect(compareFacts(reordered, baseline)).toEqual(sameDiff);
+    expect(compareFacts(baseline, rewordedFacts)).toEqual(sameDiff);
+    // One price in euros: that one, and only that one, differs.
+    const changed = factsOf([`\u20ac${shuffled[7] as number}`, ...reworded.filter((_, i) => i !== 7)].join(', '));
+    expect(compareFacts(baseline, changed)).toEqual({ baseline: [{ kind: 'amount', value: `$ ${shuffled[7] as number}` }], now: [{ kind: 'amount', value: `EUR ${shuffled[7] as number}` }] });
+  });
+
   it('reads a numeral the same wherever it is written', () => {
     expect(numbersOf('1,000,000.50')).toEqual(['1000000.5']);
     expect(numbersOf('0')).toEqual(['0']);

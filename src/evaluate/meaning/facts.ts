@@ -671,17 +671,52 @@ export function sameFacts(a: string, b: string | readonly Fact[]): boolean {
  */
 export function compareFacts(baseline: readonly Fact[], now: readonly Fact[]): FactsDifference {
   if (!(baseline.some(isAmbiguous) || now.some(isAmbiguous))) return compareExact(baseline, now);
-  // A reply's few facts, each equal to one of the other side's, are a matching of them all: equal
-  // facts may be the same one (a fact's value is one it may be, or both are of one wording). Most
-  // replies with "$5" in them are such, and skip the search; many facts go to it directly.
-  if (baseline.length * now.length <= 1024) {
-    const exact = compareExact(baseline, now);
-    if (noFactsDiffer(exact)) return exact;
-  }
+  // Most replies with "$5" in them tell the facts of their baseline, in its order or another: they
+  // pair up at once, at any size, and skip the search.
+  if (pairUp(baseline, now)) return { baseline: [], now: [] };
   return matchAmbiguous(baseline, now);
 }
 
 const isAmbiguous = (f: Fact): boolean => f.may !== undefined;
+
+/** The first fact a fact may be ("$5": USD 5, "5 dollars": USD 5, "3 pounds": the number 3); a fact that is one fact, itself. */
+const firstReading = (f: Fact): Fact => f.may?.[0] ?? f;
+
+/**
+ * Whether the facts of each side pair up, each with one of the other side's whose first reading is
+ * equal: then they are a matching of them all (two facts that may both be one fact may be the same),
+ * and nothing differs. Pairwise for a few facts, by counting keys for many (as compareExact). False
+ * says only that the search must decide.
+ */
+function pairUp(baseline: readonly Fact[], now: readonly Fact[]): boolean {
+  if (baseline.length !== now.length) return false;
+  if (baseline.length * now.length <= 1024) {
+    const used = new Array<boolean>(now.length).fill(false);
+    for (const f of baseline) {
+      const a = firstReading(f);
+      let j = now.length - 1;
+      for (; j >= 0; j--) {
+        const b = firstReading(now[j] as Fact);
+        if (!used[j] && b.value === a.value && b.kind === a.kind) break;
+      }
+      if (j < 0) return false;
+      used[j] = true;
+    }
+    return true;
+  }
+  const counts = new Map<string, number>();
+  for (const g of now) {
+    const k = keyOf(firstReading(g));
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  for (const f of baseline) {
+    const k = keyOf(firstReading(f));
+    const n = counts.get(k) ?? 0;
+    if (n === 0) return false;
+    counts.set(k, n - 1);
+  }
+  return true;
+}
 
 function compareExact(baseline: readonly Fact[], now: readonly Fact[]): FactsDifference {
   // A reply tells a handful of facts: comparing each pair costs less than keys in a map. Many facts: the map.
