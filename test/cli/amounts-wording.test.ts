@@ -90,8 +90,8 @@ describe('"$5" and "5 dollars" from an unchanged agent', () => {
       for (const label of ['shipping', 'shipping-repeat']) expect(meaningsOf(record, label), `run ${n}, ${label}`).not.toContain('changed');
       expect(record.fixtures.find((f) => f.label === 'shipping')?.reply).toBe(WORD);
       expect(record.fixtures.find((f) => f.label === 'shipping')?.drift?.meaning).toMatchObject({ value: 'reworded' });
-      // The price did change: "$5" against "7 dollars", amounts 5 -> 7, named as the docs word it.
-      expect(record.fixtures.find((f) => f.label === 'price')?.drift?.meaning).toMatchObject({ value: 'changed', by: 'facts', detail: 'amounts USD 5 \u2192 USD 7' });
+      // The price did change: "$5" against "7 dollars", amounts 5 -> 7, named as the reply wrote them (neither says USD).
+      expect(record.fixtures.find((f) => f.label === 'price')?.drift?.meaning).toMatchObject({ value: 'changed', by: 'facts', detail: 'amounts $ 5 \u2192 dollars 7' });
     }
   });
 });

@@ -77,17 +77,21 @@ const EMPHASIS_BEFORE_CURRENCY = new RegExp(String.raw`(\d)(?:\*{1,3}|_{1,3})(?=
  * An amount written with its currency's word after its number (docs/meaning.md, "Facts"): "5 dollars",
  * "5 US dollars", "a 5-dollar fee", "10 euros", "3 pounds sterling", "3 British pounds", "100 yen",
  * "5 Canadian dollars", "5 New Zealand dollars", "500 rupees", "20 Swiss francs", "50 pesos", "50
- * Chilean pesos", "5 bucks", "50 cents", "50 pence", in any case, with a minus as an amount written
- * with its sign has one ("-5 dollars"), and cents after a whole number of dollars or euros ("5
- * dollars and 50 cents" is USD 5.5). Read after the amounts with a sign or a code. Each part is
- * followed by something it cannot match (a word ends at a non-letter), so the pattern is scanned
- * once. The groups: a minus, the number, the character between the number and the words, a
- * qualifier, the word, "sterling", the cents. Compiled with the `i` flag: `[A-Z]` and the words
- * match either case.
+ * Chilean pesos", "5 bucks", "50 cents", "50 pence", "100 baht", "100 Swedish kronor", in any
+ * case, with a minus as an amount written with its sign has one ("-5 dollars"), and the hundredths
+ * after a whole number of a currency that has them: cents after dollars or euros ("5 dollars and
+ * 50 cents" is USD 5.5), pence after pounds ("3 pounds and 50 pence", "3 pounds 50p" are GBP 3.5),
+ * or two digits alone at the end of a clause ("2 euros 50." is EUR 2.5, "3 pounds 50" GBP 3.5).
+ * Read after the amounts with a sign or a code. Each part is followed by something it cannot match
+ * (a word ends at a non-letter), so the pattern is scanned once. The groups: a minus, the number,
+ * the character between the number and the words, a qualifier, the word, "sterling", the
+ * hundredths with their word ("cents", "pence") or their "p", and the two digits alone. Compiled
+ * with the `i` flag: `[A-Z]` and the words match either case.
  */
-const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![LN]|[N][.,])(${MINUS})?(${NUMERAL})([ \u00a0\-])(?:(US|UK|British|Canadian|Australian|Singapore|New[ \u00a0]Zealand|NZ|Hong[ \u00a0]Kong|HK|New[ \u00a0]Taiwan|Taiwan|Mexican|Argentine|Argentinian|Chilean|Colombian|Philippine|Uruguayan|Dominican|Cuban|Swiss|Indian|Pakistani|Japanese|Chinese)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|pesos?|bucks?|cents?|pence)(?:[ \u00a0](sterling))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})[ \u00a0]cents?)?(?![LN])`;
+const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![LN]|[N][.,])(${MINUS})?(${NUMERAL})([ \u00a0\-])(?:(US|UK|British|Canadian|Australian|Singapore|New[ \u00a0]Zealand|NZ|Hong[ \u00a0]Kong|HK|New[ \u00a0]Taiwan|Taiwan|Mexican|Argentine|Argentinian|Chilean|Colombian|Philippine|Uruguayan|Dominican|Cuban|Swiss|Indian|Pakistani|Japanese|Chinese|South[ \u00a0]Korean|Korean|Turkish|New[ \u00a0]Israeli|Israeli|Thai|Russian|Brazilian|Vietnamese|Polish|Swedish|Danish|Norwegian|Icelandic|South[ \u00a0]African|Emirati|UAE|Moroccan|Malaysian)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|pesos?|bucks?|cents?|pence|won|liras?|shekels?|baht|roubles?|rubles?|reais|reals?|dong|zlotys?|z\u0142otys?|krona|krone|kronor|kroner|kronur|rand|dirhams?|ringgits?)(?:[ \u00a0](sterling))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})(?:[ \u00a0](cents?|pence)|(p)(?![LN]|\.[mM]))|[ \u00a0](\d{2})(?=$|[\n.,;:!?)*_"'](?![N])))?(?![LN])`;
 /** What a worded amount needs: a digit, then a currency's word (a cheap test before the pattern). */
-const MAY_HAVE_WORD_AMOUNT = /[0-9][ \u00a0-](?:[A-Za-z]{2,11}[ \u00a0]){0,2}(?:[dD][oO][lL]|[eE][uU][rR]|[pP][oO][uU]|[yY][eE]|[yY][uU]|[rR][uU][pP]|[fF][rR][aA]|[pP][eE][sS]|[bB][uU][cC]|[cC][eE][nN]|[pP][eE][nN])/;
+const MAY_HAVE_WORD_AMOUNT =
+  /[0-9][ \u00a0-](?:[A-Za-z]{2,11}[ \u00a0]){0,2}(?:[dD][oO][lL]|[eE][uU][rR]|[pP][oO][uU]|[yY][eE]|[yY][uU]|[rR][uU][pP]|[fF][rR][aA]|[pP][eE][sS]|[bB][uU][cC]|[cC][eE][nN]|[pP][eE][nN]|[wW][oO][nN]|[lL][iI][rR]|[sS][hH][eE]|[bB][aA][hH]|[rR][oO][uU]|[rR][uU][bB]|[rR][eE][aA]|[dD][oO][nN]|[zZ](?:[lL]|\u0142|\u0141)|[kK][rR][oO]|[rR][aA][nN]|[dD][iI][rR]|[rR][iI][nN])/;
 /**
  * "50p" and "50¢" (and "50 ¢"): pence and cents written with their letter or sign, as "50 pence"
  * and "50 cents" are. The "p" is right after the number, in lower case, and no time's ("5p.m.").
@@ -117,24 +121,34 @@ const RUPEES: Reading = { codes: ['INR', 'PKR', 'LKR', 'NPR'], label: 'rupees' }
 const FRANCS: Reading = { codes: ['CHF', 'XOF', 'XAF'], label: 'francs' };
 const PESOS: Reading = { codes: ['MXN', 'ARS', 'CLP', 'COP', 'PHP', 'UYU', 'DOP', 'CUP'], label: 'pesos' };
 const POUNDS: Reading = { codes: ['GBP'], label: 'GBP', number: true };
-/** The currencies whose hundredth is a cent: "5 dollars and 50 cents" is USD 5.5 (or CAD 5.5, ...). */
+const GBP = one('GBP');
+/** The currencies whose hundredth is a cent: "5 dollars and 50 cents" is USD 5.5 (or CAD 5.5, ...); a pound's is a penny. */
 const CENT_CURRENCIES = new Set(['USD', 'EUR', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'TWD']);
 const CENTS: Reading = { codes: ['USD', 'EUR', 'CAD', 'AUD'], label: 'cents', number: true, cents: true };
 /** "50 pence" and "50p": the number 50, or GBP 0.5. */
 const PENCE: Reading = { codes: ['GBP'], label: 'pence', number: true, cents: true };
 /**
  * "dollars" alone and "bucks": the dollar of the country the reply is written for, which it does
- * not name. Named as USD ("USD 5"), as it was read before it could be another.
+ * not name. Named as written ("dollars 5"), as "rupees 500" is: a detail that said "USD 5" named a
+ * country the reply did not.
  */
-const DOLLAR_WORD: Reading = { codes: ['USD', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'TWD'], label: 'USD' };
-/** `$` alone: any dollar, or a peso of a country that writes it with `$` (Mexico, Argentina, Chile, ...). Named as USD. */
-const DOLLAR_SIGN: Reading = { codes: [...DOLLAR_WORD.codes, 'MXN', 'ARS', 'CLP', 'COP', 'UYU', 'DOP', 'CUP'], label: 'USD' };
+const DOLLAR_WORD: Reading = { codes: ['USD', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'TWD'], label: 'dollars' };
+/** `$` alone: any dollar, or a peso of a country that writes it with `$` (Mexico, Argentina, Chile, ...). Named as written ("$ 5"), as "¥ 100" is. */
+const DOLLAR_SIGN: Reading = { codes: [...DOLLAR_WORD.codes, 'MXN', 'ARS', 'CLP', 'COP', 'UYU', 'DOP', 'CUP'], label: '$' };
 /** A dollar's country: "dollar" alone and "buck" are any dollar, as `$` is (AMBIGUOUS_SIGNS); "US dollar" is USD. */
 const DOLLARS: Record<string, Reading> = {
   '': DOLLAR_WORD, us: one('USD'), canadian: one('CAD'), australian: one('AUD'), singapore: one('SGD'), 'new zealand': one('NZD'), nz: one('NZD'),
   'hong kong': one('HKD'), hk: one('HKD'), taiwan: one('TWD'), 'new taiwan': one('TWD'),
 };
-/** What a word other than "dollar" and "pound" names, alone ('') or after a qualifier: anything else is no amount ("5 Swiss pesos"). */
+/** "5000 won": KRW, or the number of a count that won ("3 won, 2 lost"), as "3 pounds" may be a weight. */
+const WON: Reading = { codes: ['KRW'], label: 'KRW', number: true };
+/** "kroner" and "krone" alone: the Danish or the Norwegian krone. */
+const KRONER: Reading = { codes: ['DKK', 'NOK'], label: 'kroner' };
+/**
+ * What a word other than "dollar" and "pound" names, alone ('') or after a qualifier: anything else
+ * is no amount ("5 Swiss pesos", "5 real" without "Brazilian"). Looked up as written, then without
+ * a last "s" ("reais", "kronor" and "kroner" are their own words).
+ */
 const WORD_CURRENCIES: Record<string, Record<string, Reading>> = {
   euro: { '': one('EUR') },
   yen: { '': one('JPY'), japanese: one('JPY') },
@@ -144,6 +158,24 @@ const WORD_CURRENCIES: Record<string, Record<string, Reading>> = {
   peso: { '': PESOS, mexican: one('MXN'), argentine: one('ARS'), argentinian: one('ARS'), chilean: one('CLP'), colombian: one('COP'), philippine: one('PHP'), uruguayan: one('UYU'), dominican: one('DOP'), cuban: one('CUP') },
   cent: { '': CENTS },
   pence: { '': PENCE },
+  won: { '': WON, korean: one('KRW'), 'south korean': one('KRW') },
+  lira: { '': one('TRY'), turkish: one('TRY') },
+  shekel: { '': one('ILS'), israeli: one('ILS'), 'new israeli': one('ILS') },
+  baht: { '': one('THB'), thai: one('THB') },
+  rouble: { '': one('RUB'), russian: one('RUB') },
+  ruble: { '': one('RUB'), russian: one('RUB') },
+  reais: { '': one('BRL'), brazilian: one('BRL') },
+  real: { brazilian: one('BRL') },
+  dong: { '': one('VND'), vietnamese: one('VND') },
+  zloty: { '': one('PLN'), polish: one('PLN') },
+  krona: { '': { codes: ['SEK', 'ISK'], label: 'krona' }, swedish: one('SEK'), icelandic: one('ISK') },
+  kronor: { '': one('SEK'), swedish: one('SEK') },
+  kronur: { '': one('ISK'), icelandic: one('ISK') },
+  krone: { '': KRONER, danish: one('DKK'), norwegian: one('NOK') },
+  kroner: { '': KRONER, danish: one('DKK'), norwegian: one('NOK') },
+  rand: { '': one('ZAR'), 'south african': one('ZAR') },
+  dirham: { '': { codes: ['AED', 'MAD'], label: 'dirhams' }, emirati: one('AED'), uae: one('AED'), moroccan: one('MAD') },
+  ringgit: { '': one('MYR'), malaysian: one('MYR') },
 };
 /** A weight's words shortly before "3 pounds" on its line ("a parcel of 3 pounds", "it weighs 3 pounds"): that "pounds" is no price. */
 const WEIGHT_BEFORE = /\b(?:weigh(?:s|ed|ing)?|weights?|heavy|heavier|parcels?|packages?|box(?:es)?|bags?|luggage|baggage|suitcases?)\b[^\n]{0,40}$/i;
@@ -158,14 +190,15 @@ function wordReading(word: string, qualifier: string | undefined, sterling: stri
   const w = word.toLowerCase();
   const q = qualifier?.toLowerCase().replace('\u00a0', ' ') ?? '';
   if (w.startsWith('pound')) {
-    if (q === 'uk' || q === 'british' || (q === '' && sterling !== undefined)) return one('GBP');
+    if (q === 'uk' || q === 'british' || (q === '' && sterling !== undefined)) return GBP;
     return q === '' && !weight() ? POUNDS : undefined;
   }
   if (sterling !== undefined) return undefined;
   if (w.startsWith('dollar') || w.startsWith('buck')) {
     return DOLLARS[q];
   }
-  return WORD_CURRENCIES[w.endsWith('s') ? w.slice(0, -1) : w]?.[q];
+  const written = w.replace('\u0142', 'l');
+  return (WORD_CURRENCIES[written] ?? (written.endsWith('s') ? WORD_CURRENCIES[written.slice(0, -1)] : undefined))?.[q];
 }
 
 /** A number of cents as the amount it makes: "50" is "0.5", "5" is "0.05", "150" is "1.5"; undefined for a numeral kept as written ("1.500"). */
@@ -214,7 +247,7 @@ const SIGN_CODES: Record<string, string> = {
 };
 /**
  * A sign that names several currencies: read as any of them ("¥100" is JPY 100 or CNY 100; "C$" is a
- * Canadian dollar or a córdoba; "$" any dollar or a peso, named as USD).
+ * Canadian dollar or a córdoba; "$" any dollar or a peso).
  */
 const AMBIGUOUS_SIGNS: Record<string, Reading> = { $: DOLLAR_SIGN, '¥': { codes: ['JPY', 'CNY'], label: '¥' }, C$: { codes: ['CAD', 'NIO'], label: 'C$' } };
 
@@ -441,20 +474,31 @@ export function factsOf(reply: string): Fact[] {
   }
   if (MAY_HAVE_WORD_AMOUNT.test(text)) {
     // The groups by position, as for the amounts above; `at` is where the match starts.
-    text = text.replace(patterns.wordAmount, (raw: string, sign: string | undefined, numeral: string, between: string, qualifier: string | undefined, word: string, sterling: string | undefined, cents: string | undefined, at: number) => {
-      // "pounds" is a weight after a weight's word ("a parcel of 3 pounds"), before "of" ("3 pounds of flour"), or joined by a hyphen ("a 3-pound bag").
-      const weight = (): boolean => between === '-' || WEIGHT_AFTER.test(written.slice(at + raw.length, at + raw.length + 8)) || WEIGHT_BEFORE.test(written.slice(Math.max(0, at - 60), at));
-      const reading = wordReading(word, qualifier, sterling, weight);
-      if (reading === undefined) return raw;
-      const [whole = '', ...rest] = numbersOf(numeral);
-      // Cents join a whole number of a currency whose hundredth is a cent; after a decimal, or after pounds, they are read as "3 cents" alone is.
-      const joined = cents !== undefined && reading.number === undefined && reading.codes.every((c) => CENT_CURRENCIES.has(c)) && WHOLE.test(whole) ? canonicalDecimal(whole, cents.padStart(2, '0')) : undefined;
-      const amount = joined ?? whole;
-      out.push(readingFact(reading, `${sign !== undefined && /[1-9]/.test(amount) ? '-' : ''}${amount}`));
-      for (const n of rest) out.push({ kind: 'number', value: n });
-      if (cents !== undefined && joined === undefined) out.push(readingFact(CENTS, canonicalDecimal(cents, '')));
-      return blank(raw.length);
-    });
+    text = text.replace(
+      patterns.wordAmount,
+      (raw: string, sign: string | undefined, numeral: string, between: string, qualifier: string | undefined, word: string, sterling: string | undefined, part: string | undefined, partWord: string | undefined, p: string | undefined, bare: string | undefined, at: number) => {
+        // "pounds" is a weight after a weight's word ("a parcel of 3 pounds"), before "of" ("3 pounds of flour"), or joined by a hyphen ("a 3-pound bag").
+        const weight = (): boolean => between === '-' || WEIGHT_AFTER.test(written.slice(at + raw.length, at + raw.length + 8)) || WEIGHT_BEFORE.test(written.slice(Math.max(0, at - 60), at));
+        const reading = wordReading(word, qualifier, sterling, weight);
+        if (reading === undefined) return raw;
+        const [whole = '', ...rest] = numbersOf(numeral);
+        // The hundredths join a whole number of their currency: cents a currency whose hundredth is a
+        // cent, pence pounds, two digits alone either. Otherwise cents and pence are read as "3 cents"
+        // and "3 pence" alone are, and two digits alone are a number.
+        const pence = p !== undefined || partWord?.toLowerCase() === 'pence';
+        const pounds = reading.codes.length === 1 && reading.codes[0] === 'GBP';
+        const cents = reading.number === undefined && reading.codes.every((c) => CENT_CURRENCIES.has(c));
+        const hundredths = part ?? bare;
+        const joins = hundredths !== undefined && WHOLE.test(whole) && (bare !== undefined ? pounds || cents : pence ? pounds : cents);
+        const amount = joins ? canonicalDecimal(whole, hundredths.padStart(2, '0')) : whole;
+        // "3 pounds and 50 pence" is money: GBP 3.5, no longer the number 3 that "3 pounds" alone may be.
+        out.push(readingFact(joins && pounds ? GBP : reading, `${sign !== undefined && /[1-9]/.test(amount) ? '-' : ''}${amount}`));
+        for (const n of rest) out.push({ kind: 'number', value: n });
+        if (!joins && part !== undefined) out.push(readingFact(pence ? PENCE : CENTS, canonicalDecimal(part, '')));
+        if (!joins && bare !== undefined) pushNumbers(bare, false, out);
+        return blank(raw.length);
+      },
+    );
   }
   if (MAY_HAVE_SMALL_CHANGE.test(text)) {
     text = text.replace(patterns.smallChange, (raw: string, sign: string | undefined, numeral: string, cent: string | undefined) => {
@@ -627,17 +671,52 @@ export function sameFacts(a: string, b: string | readonly Fact[]): boolean {
  */
 export function compareFacts(baseline: readonly Fact[], now: readonly Fact[]): FactsDifference {
   if (!(baseline.some(isAmbiguous) || now.some(isAmbiguous))) return compareExact(baseline, now);
-  // A reply's few facts, each equal to one of the other side's, are a matching of them all: equal
-  // facts may be the same one (a fact's value is one it may be, or both are of one wording). Most
-  // replies with "$5" in them are such, and skip the search; many facts go to it directly.
-  if (baseline.length * now.length <= 1024) {
-    const exact = compareExact(baseline, now);
-    if (noFactsDiffer(exact)) return exact;
-  }
+  // Most replies with "$5" in them tell the facts of their baseline, in its order or another: they
+  // pair up at once, at any size, and skip the search.
+  if (pairUp(baseline, now)) return { baseline: [], now: [] };
   return matchAmbiguous(baseline, now);
 }
 
 const isAmbiguous = (f: Fact): boolean => f.may !== undefined;
+
+/** The first fact a fact may be ("$5": USD 5, "5 dollars": USD 5, "3 pounds": the number 3); a fact that is one fact, itself. */
+const firstReading = (f: Fact): Fact => f.may?.[0] ?? f;
+
+/**
+ * Whether the facts of each side pair up, each with one of the other side's whose first reading is
+ * equal: then they are a matching of them all (two facts that may both be one fact may be the same),
+ * and nothing differs. Pairwise for a few facts, by counting keys for many (as compareExact). False
+ * says only that the search must decide.
+ */
+function pairUp(baseline: readonly Fact[], now: readonly Fact[]): boolean {
+  if (baseline.length !== now.length) return false;
+  if (baseline.length * now.length <= 1024) {
+    const used = new Array<boolean>(now.length).fill(false);
+    for (const f of baseline) {
+      const a = firstReading(f);
+      let j = now.length - 1;
+      for (; j >= 0; j--) {
+        const b = firstReading(now[j] as Fact);
+        if (!used[j] && b.value === a.value && b.kind === a.kind) break;
+      }
+      if (j < 0) return false;
+      used[j] = true;
+    }
+    return true;
+  }
+  const counts = new Map<string, number>();
+  for (const g of now) {
+    const k = keyOf(firstReading(g));
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  for (const f of baseline) {
+    const k = keyOf(firstReading(f));
+    const n = counts.get(k) ?? 0;
+    if (n === 0) return false;
+    counts.set(k, n - 1);
+  }
+  return true;
+}
 
 function compareExact(baseline: readonly Fact[], now: readonly Fact[]): FactsDifference {
   // A reply tells a handful of facts: comparing each pair costs less than keys in a map. Many facts: the map.
