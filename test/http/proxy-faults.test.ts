@@ -237,7 +237,9 @@ describe('a connection that does not open in time', () => {
     expect(atProxy).toBe(`message turn: no connection through the proxy https://127.0.0.1:${quiet} (HTTPS_PROXY) to the agent opened within 150 ms, stalled connecting to the proxy (agent.timeoutMs bounds connecting too)`);
     expect(causeText('timeout', atProxy, 'https://agent.test/chat')).toMatch(/\(stalled connecting to the proxy\), on the way to https:\/\/agent\.test\/chat: the proxy did not take the connection/);
 
-    // The proxy answers CONNECT 200; the server behind it never completes the TLS handshake.
+    // The proxy answers CONNECT 200; the server behind it never completes the TLS handshake. This
+    // step is counted through ProxyAgent's public options (src/http/proxy-agent.ts): an undici that
+    // stops calling them fails here, instead of the step silently leaving the message.
     const tunnel = await proxy({ hosts: { 'agent.test': quiet, 'judge.test': quiet } });
     const through = await networkFrom({ HTTPS_PROXY: `http://ci-user:${PASSWORD}@127.0.0.1:${portOf(tunnel.url)}` });
     const atTls = errorOf(await agentClient({ url: 'https://agent.test/chat', timeoutMs: 150, retries: 0 }, through, 10_000).converse());
