@@ -9,7 +9,7 @@ import { networkInterfaces } from 'node:os';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';
-import { instantClock, ProxyNotReached, waitForAgent } from '../../src/agent/ready.js';
+import { instantClock, ProxyNotReached, waitForAgent, type AgentNotReady } from '../../src/agent/ready.js';
 import { defaultConfig, type AgentConfig, type JudgeConfig } from '../../src/config.js';
 import { causeLine, causeOf } from '../../src/evaluate/causes.js';
 import { networkFrom, type Network } from '../../src/http/network.js';
@@ -249,6 +249,9 @@ describe('a connection that does not open in time', () => {
     expect(causeText('timeout', atTls, 'https://agent.test/chat')).toMatch(/: the proxy opened the tunnel, and agent\.test did not complete the TLS handshake/);
     const scored = await judge({ timeoutMs: 150, retries: 0 }, through).score('polite', 'Within 30 days.');
     expect(scored).toEqual({ ok: false, reason: `no connection through the proxy ${tunnel.url} (HTTPS_PROXY) opened within 150 ms, stalled in the TLS handshake with judge.test through the tunnel` });
+    // --wait-for-agent's poll, in the same words.
+    const waited = await waitForAgent({ url: 'https://agent.test/chat', headers: {}, seconds: 0.001, clock: instantClock(), network: through, pollTimeoutMs: 150 }).catch((e: unknown) => e);
+    expect((waited as AgentNotReady).lastObserved).toBe(`no connection through the proxy ${tunnel.url} (HTTPS_PROXY) to the agent opened within 150 ms, stalled in the TLS handshake with agent.test through the tunnel`);
 
     // A forwarded request (http:// through HTTP_PROXY) the agent behind the proxy never answers.
     const agent = await startAgentServer(() => 'hang');
