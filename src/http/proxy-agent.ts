@@ -19,6 +19,7 @@ import PoolImpl from 'undici/lib/dispatcher/pool.js';
 import ProxyAgentImpl from 'undici/lib/dispatcher/proxy-agent.js';
 import { isLocalhostName, loopbackInTurn } from './localhost.js';
 import { ProxyConnectError, type TunnelStep } from './proxy-error.js';
+import { OpeningSockets, watchOpening } from './undici.js';
 
 const UndiciProxy = ProxyAgentImpl as typeof UndiciProxyAgent;
 const Pool = PoolImpl as new (origin: URL | string, options: object) => Dispatcher;
@@ -52,7 +53,7 @@ function counted(connector: Connector, opening: Opening, key: 'proxy' | 'tunnels
 }
 
 /** The client to the proxy itself: a Pool that can open tunnels; a tunnel it cannot open fails as a ProxyConnectError. */
-function proxyClient(origin: URL, options: { connect?: unknown; headersTimeout: number }, timeoutMs: number, opening: Opening): Dispatcher {
+function proxyClient(origin: URL, options: { connect?: unknown; headersTimeout: number }, timeoutMs: number, opening: Opening, sockets: OpeningSockets): Dispatcher {
   // The connections to the proxy (undici's connector for it, from proxyTls) are counted while they open.
   const o = typeof options.connect === 'function' ? { ...options, connect: counted(options.connect as Connector, opening, 'proxy') } : options;
   const pool = new Pool(origin, o);
@@ -61,6 +62,8 @@ function proxyClient(origin: URL, options: { connect?: unknown; headersTimeout: 
     return (apiConnect as Connect).call(pool, c).then(
       (data) => {
         opening.connect--;
+        // The tunnel is the pool's no longer: held until it closes, for a close that cuts it (closeDispatcher).
+        sockets.hold(data.socket);
         return data;
       },
       (err: unknown) => {
@@ -86,13 +89,18 @@ export class ProxyAgent extends UndiciProxy {
    */
   constructor(options: UndiciProxyAgent.Options, tunnelTimeoutMs: number = CONNECT_TIMEOUT_MS) {
     const opening: Opening = { proxy: 0, connect: 0, tunnels: 0 };
+    // The sockets to the proxy still opening, and the tunnels: destroyed by a close that cuts a request (src/http/undici.ts, closeDispatcher).
+    const sockets = new OpeningSockets();
     // A proxy at localhost is reached on 127.0.0.1, then on ::1 when refused (src/http/localhost.ts):
     // its connector, undici's from proxyTls, is given to the client that tunnels (clientFactory) and
     // to the one that forwards http:// requests (factory, called with the proxy's address).
     const proxy = new URL(options.uri);
-    const toProxy = <O extends { connect?: unknown }>(o: O): O =>
-      isLocalhostName(proxy.hostname) && typeof o.connect === 'function' ? { ...o, connect: loopbackInTurn(o.connect as LoopbackConnector) } : o;
-    const clientFactory = (origin: URL, o: { connect?: unknown }): Dispatcher => proxyClient(origin, { ...toProxy(o), headersTimeout: tunnelTimeoutMs }, tunnelTimeoutMs, opening);
+    const toProxy = <O extends { connect?: unknown }>(o: O): O => {
+      if (typeof o.connect !== 'function') return o;
+      const tracked = sockets.track(o.connect as LoopbackConnector);
+      return { ...o, connect: isLocalhostName(proxy.hostname) ? loopbackInTurn(tracked) : tracked };
+    };
+    const clientFactory = (origin: URL, o: { connect?: unknown }): Dispatcher => proxyClient(origin, { ...toProxy(o), headersTimeout: tunnelTimeoutMs }, tunnelTimeoutMs, opening, sockets);
     // The pool of each server behind the proxy is made by `factory` with the Agent's options, whose
     // connector opens the whole tunnel (CONNECT, then TLS with the server for https://): each tunnel
     // is counted from its start until it is ready or failed (a forwarding proxy's own pool, made with
@@ -104,6 +112,7 @@ export class ProxyAgent extends UndiciProxy {
     };
     super({ ...options, clientFactory: clientFactory as UndiciProxyAgent.Options['clientFactory'], factory: factory as UndiciProxyAgent.Options['factory'] });
     this.opening = opening;
+    watchOpening(this as unknown as Dispatcher, sockets);
   }
 
   /**

@@ -283,6 +283,48 @@ describe('a connection that does not open in time', () => {
   });
 });
 
+describe('closing a client whose connection is still opening', () => {
+  /** A server that takes connections and never answers; `ended` resolves when the first one is closed by the client. */
+  async function watchedServer(): Promise<{ port: number; ended: Promise<void> }> {
+    const sockets: Socket[] = [];
+    let end = (): void => undefined;
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    const server = createServer((s) => {
+      sockets.push(s);
+      // Read (and drop) what comes, so that the client's close is seen.
+      s.resume();
+      s.on('close', end);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    });
+    return { port: (server.address() as { port: number }).port, ended };
+  }
+
+  // undici leaves a socket it is opening to its connect timeout (60 s here), and the process cannot
+  // exit while it is open: the test's 5 s is the failure.
+  it('the connection still opening is closed with the client, directly and through a proxy (in the TLS handshake behind the tunnel), not at its connect timeout', { timeout: 5_000 }, async () => {
+    const direct = await watchedServer();
+    const client = createHttpAgentClient({ ...defaultConfig().agent, start: null, url: `https://127.0.0.1:${direct.port}/chat`, timeoutMs: 100, retries: 0 }, { network: await networkFrom({}), connectTimeoutMs: 60_000 });
+    expect(errorOf(await client.converse({ session: 's', message: 'refund?', persona: 'p' }))).toBe('message turn: no connection to the agent opened within 100 ms (agent.timeoutMs bounds connecting too)');
+    await client.close();
+    await direct.ended;
+
+    const behind = await watchedServer();
+    const tunnel = await proxy({ hosts: { 'agent.test': behind.port } });
+    const through = createHttpAgentClient(
+      { ...defaultConfig().agent, start: null, url: 'https://agent.test/chat', timeoutMs: 150, retries: 0 },
+      { network: await networkFrom({ HTTPS_PROXY: tunnel.url }), connectTimeoutMs: 60_000 },
+    );
+    expect(errorOf(await through.converse({ session: 's', message: 'refund?', persona: 'p' }))).toMatch(/stalled in the TLS handshake with agent\.test through the tunnel/);
+    await through.close();
+    // The tunnel closed, the proxy closes its side to the server behind it.
+    await behind.ended;
+  });
+});
+
 describe('a trace store', () => {
   /** A poll clock that counts its sleeps and waits for nothing. */
   const counting = (): PollClock & { sleeps: number } => {
