@@ -2,8 +2,8 @@
 // starting (connection refused, or the host's 502/503/504 while it boots) would otherwise turn every
 // fixture into an error and spend the run. GET only: nothing is sent that costs anything.
 
-import { closeDispatcher, request } from '../http/undici.js';
-import { DIRECT, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network, type ProxyRoute } from '../http/network.js';
+import { abortedConnecting, closeDispatcher, request } from '../http/undici.js';
+import { DIRECT, proxyFault, proxyFaultText, proxyRefusal, stallText, unreachedProxy, type Network, type ProxyRoute } from '../http/network.js';
 import { systemClock } from '../http/retry.js';
 import { UserError } from '../errors.js';
 import type { Clock } from '../types.js';
@@ -82,6 +82,8 @@ export interface WaitForAgentOptions {
   log?: (line: string) => void;
   /** How the agent is reached: directly (the default) or through the environment's proxy. */
   network?: Network;
+  /** One poll's longest wait; default: 10 s, at least 2 s, the rest of the wait when that is shorter (tests give a short one). */
+  pollTimeoutMs?: number;
 }
 
 export interface Ready {
@@ -122,6 +124,24 @@ export function describePollError(e: unknown): string {
 }
 
 /**
+ * A poll cut at its timeout, in the agent client's words: no connection opened (through a proxy,
+ * with the step its tunnel stalled at), or the connection opened and no answer came; null: the poll
+ * did not time out. The body is not waited for: any status is an answer.
+ */
+function pollTimeout(e: unknown, timeoutMs: number, route: ProxyRoute | null): string | null {
+  const code = networkErrorCode(e);
+  if (abortedConnecting(e) || (route === null && code === 'UND_ERR_CONNECT_TIMEOUT')) {
+    if (route === null) return `no connection to the agent opened within ${timeoutMs} ms`;
+    const fault = proxyFault(route, e);
+    const step = fault?.kind === 'stalled' && fault.step !== null ? `, ${stallText(route, fault.step)}` : '';
+    return `no connection through the proxy ${route.proxy} (${route.variable}) to the agent opened within ${timeoutMs} ms${step}`;
+  }
+  if (code !== 'UND_ERR_HEADERS_TIMEOUT' && (e as Error | null)?.name !== 'TimeoutError') return null;
+  if (route !== null) return `no answer within ${timeoutMs} ms through the proxy ${route.proxy} (${route.variable}): ${stallText(route, 'answer')}`;
+  return `no answer within ${timeoutMs} ms (the connection opened, and the agent did not answer)`;
+}
+
+/**
  * Polls `url` with GET until it answers with anything but 502/503/504 (a 404 or 405 is an answer:
  * the server is up), backing off from 0.5 s to 10 s. Throws AgentNotReady when `seconds` pass
  * without such an answer. `seconds` 0: no wait, no poll.
@@ -144,7 +164,7 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
     polls++;
     /** The proxy this poll could not reach (null: it was reached, or there is none). */
     let unreached: ProxyRoute | null = null;
-    const timeoutMs = Math.max(MIN_POLL_TIMEOUT_MS, Math.min(POLL_TIMEOUT_MS, deadline - clock.now()));
+    const timeoutMs = o.pollTimeoutMs ?? Math.max(MIN_POLL_TIMEOUT_MS, Math.min(POLL_TIMEOUT_MS, deadline - clock.now()));
     let observed: string;
     try {
       const status = await probe(o.url, headers, timeoutMs, o.network);
@@ -186,7 +206,8 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
       // A proxy that never answered CONNECT, or closed the connection, was not passed either.
       unreached = unreachedProxy(route, networkErrorCode(e)) ?? (fault?.kind === 'no-answer' || fault?.kind === 'closed' ? route : null);
       const at = unreached === null ? '' : ` at the proxy ${unreached.proxy} (${unreached.variable})`;
-      const seen = fault?.kind === 'no-answer' ? 'no answer to CONNECT in time' : fault?.kind === 'closed' ? `a connection closed without an answer (${fault.code})` : describePollError(e);
+      const seen =
+        fault?.kind === 'no-answer' ? 'no answer to CONNECT in time' : fault?.kind === 'closed' ? `a connection closed without an answer (${fault.code})` : (pollTimeout(e, timeoutMs, route) ?? describePollError(e));
       observed = unreached === null ? (refused ?? seen) : `${seen}${at}`;
     }
     const remaining = deadline - clock.now();

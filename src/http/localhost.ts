@@ -80,18 +80,13 @@ interface ClientConnectOptions {
   allowH2?: boolean | undefined;
 }
 
-/**
- * The connector of a client to `target` that reaches localhost on either family in turn
- * (loopbackInTurn), built from the client's options as undici builds its own; null for another host
- * or a client with a connector of its own.
- */
-export function localhostConnect(target: URL, options: ClientConnectOptions): Connector | null {
-  if (!isLocalhostName(target.hostname) || typeof options.connect === 'function') return null;
-  const built = buildUndiciConnector({
+/** undici's connector for a client, built from the client's options as undici builds its own (a client with a connector of its own: that one). */
+export function clientConnector(options: ClientConnectOptions): Connector {
+  if (typeof options.connect === 'function') return options.connect;
+  return buildUndiciConnector({
     ...(options.maxCachedSessions != null ? { maxCachedSessions: options.maxCachedSessions } : {}),
     ...(options.allowH2 !== undefined ? { allowH2: options.allowH2 } : {}),
     ...(options.connectTimeout != null ? { timeout: options.connectTimeout } : {}),
     ...options.connect,
   });
-  return loopbackInTurn(built);
 }

@@ -14,9 +14,9 @@ import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import { UserError } from '../errors.js';
 import { networkErrorCode } from './error-code.js';
 import { ProxyConnectError, type TunnelStep } from './proxy-error.js';
-import { localhostConnect } from './localhost.js';
+import { clientConnector, isLocalhostName, loopbackInTurn } from './localhost.js';
 import { tlsProblem, type TlsProblem } from './tls.js';
-import { abortedConnecting, Agent, connectingStep } from './undici.js';
+import { abortedConnecting, Agent, connectingStep, OpeningSockets, watchOpening } from './undici.js';
 
 /** One entry of NO_PROXY: a host (or a domain, with `suffix`), perhaps with a port (0: any). */
 interface NoProxyEntry {
@@ -59,11 +59,14 @@ export interface Network {
 
 /**
  * The pool of a client that reaches `target` directly: a localhost address is tried on both
- * loopback families (src/http/localhost.ts).
+ * loopback families (src/http/localhost.ts); the sockets it is opening are held, for
+ * closeDispatcher to destroy (src/http/undici.ts).
  */
 function directAgent(target: string | URL, options: UndiciAgent.Options): Dispatcher {
-  const localhost = localhostConnect(typeof target === 'string' ? new URL(target) : target, options);
-  return new Agent(localhost === null ? options : { ...options, connect: localhost });
+  const url = typeof target === 'string' ? new URL(target) : target;
+  const opening = new OpeningSockets();
+  const connector = opening.track(clientConnector(options));
+  return watchOpening(new Agent({ ...options, connect: isLocalhostName(url.hostname) ? loopbackInTurn(connector) : connector }), opening);
 }
 
 /** Every server reached directly. */

@@ -137,11 +137,69 @@ export function request(url: string | URL, opts: RequestOptions): Promise<Dispat
   });
 }
 
+/** What undici's connectors return and destroy: the socket being opened. */
+interface OpeningSocket {
+  destroy(err?: Error): unknown;
+  once(event: 'close', listener: () => void): unknown;
+}
+
+/** undici's connector: opens a socket (returned) and calls back once it is ready, or failed. */
+type Connector = (options: never, callback: (err: Error | null, socket: unknown) => void) => unknown;
+
+/**
+ * The sockets a dispatcher is still opening (src/http/network.ts, src/http/proxy-agent.ts). undici
+ * gives up on one only at its connect timeout, and the process cannot exit while one is open: a
+ * dispatcher closed holding a request cut while connecting destroys them (closeDispatcher), so that
+ * the run's end, and the CLI's exit, wait for none of them.
+ */
+export class OpeningSockets {
+  private readonly sockets = new Set<OpeningSocket>();
+
+  /** `connector`, with each socket it opens held here until it is ready or failed. */
+  track<C extends Connector>(connector: C): C {
+    return ((options: never, callback: (err: Error | null, socket: unknown) => void) => {
+      let settled = false;
+      const socket = connector(options, (err, ready) => {
+        settled = true;
+        this.sockets.delete(socket as OpeningSocket);
+        callback(err, ready);
+      }) as OpeningSocket | undefined;
+      if (!settled && socket != null) this.sockets.add(socket);
+      return socket;
+    }) as C;
+  }
+
+  /** `socket`, held here until it closes (a tunnel through a proxy, from its CONNECT until then). */
+  hold(socket: OpeningSocket): void {
+    this.sockets.add(socket);
+    socket.once('close', () => this.sockets.delete(socket));
+  }
+
+  /** Destroys every socket held: its connector fails with `err`. */
+  destroyAll(err: Error): void {
+    for (const s of this.sockets) s.destroy(err);
+    this.sockets.clear();
+  }
+}
+
+/** Per dispatcher, the sockets it is opening (watchOpening). */
+const openingOf = new WeakMap<Dispatcher, OpeningSockets>();
+
+/** `dispatcher`, whose sockets still opening `opening` holds: closeDispatcher destroys them with it. */
+export function watchOpening<D extends Dispatcher>(dispatcher: D, opening: OpeningSockets): D {
+  openingOf.set(dispatcher, opening);
+  return dispatcher;
+}
+
 /**
  * Closes a client's dispatcher: as `close()` does (the requests in flight end first), but at once
  * when it holds a request cut while its connection was still opening, which close() would wait for
- * until that connection opens or times out (each connection still opening is closed when it does).
+ * until that connection opens or times out; the sockets it is still opening are destroyed then,
+ * which undici would leave to their connect timeout (the process could not exit until then).
  */
 export function closeDispatcher(dispatcher: Dispatcher): Promise<void> {
-  return held.has(dispatcher) ? dispatcher.destroy() : dispatcher.close();
+  if (!held.has(dispatcher)) return dispatcher.close();
+  const destroyed = dispatcher.destroy();
+  openingOf.get(dispatcher)?.destroyAll(new Error('the client was closed while this connection was still opening'));
+  return destroyed;
 }

@@ -12,10 +12,10 @@
 // unknown route is its router's `404 page not found` (a gateway's: an HTML page).
 
 import { parseRetryAfter } from '../http/retry.js';
-import { DIRECT, proxyFault, proxyFaultText, unreachedProxy, type Network } from '../http/network.js';
+import { DIRECT, proxyFault, proxyFaultText, stallText, unreachedProxy, type Network } from '../http/network.js';
 import { tlsProblem } from '../http/tls.js';
 import { networkErrorCode, networkErrorText } from '../http/error-code.js';
-import { closeDispatcher, request } from '../http/undici.js';
+import { abortedConnecting, closeDispatcher, request } from '../http/undici.js';
 import type { Span, SpanSource, TracesConfig, TurnSpans } from '../types.js';
 import { spansOfLangfuse, spansOfLangfusePage } from './langfuse.js';
 import { spansOfOtlp } from './otlp.js';
@@ -63,6 +63,8 @@ export interface QuerySourceOptions extends StoreQuery {
   network?: Network;
   /** The connect timeout (to the store, or to its proxy); default 10 s, or waitMs and its second when shorter. */
   connectTimeoutMs?: number;
+  /** How long a request may run past waitMs before it is cut off; default 1 s (tests give a short one). */
+  graceMs?: number;
 }
 
 export { TraceStoreError };
@@ -71,7 +73,10 @@ export { TraceStoreError };
  * `cursor`: Langfuse v2's next page (null: the last page; absent for the other APIs).
  * `retryAfterMs`: the wait a 429 or 503 asked for (Retry-After), 0 without one.
  */
-type Answer = { kind: 'spans'; spans: Span[]; cursor?: string | null } | { kind: 'not found' } | { kind: 'failed'; why: string; retryAfterMs: number } | { kind: 'missing route' };
+type Answer = { kind: 'spans'; spans: Span[]; cursor?: string | null } | { kind: 'not found' } | { kind: 'failed'; why: string; retryAfterMs: number } | { kind: 'missing route' } | { kind: 'cut'; why: string };
+
+/** How far a request had got when a deadline cut it: its connection still opening, waiting for the answer, or reading its body (with the answer's status). */
+type Stage = { at: 'connecting' } | { at: 'answer' } | { at: 'body'; status: number };
 
 export function createQuerySource(opts: QuerySourceOptions): SpanSource {
   const clock = opts.clock ?? realPollClock;
@@ -81,7 +86,8 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
   // client bounds it by agent.timeoutMs: a store whose address takes no connection (or no TLS
   // handshake) is not left opening once its request is cut off, and closing the client, at the
   // run's end, waits for nothing longer (docs/traces.md, "Query: a trace store").
-  const connectTimeout = opts.connectTimeoutMs ?? Math.min(REQUEST_TIMEOUT_MS, opts.waitMs + REQUEST_GRACE_MS);
+  const graceMs = opts.graceMs ?? REQUEST_GRACE_MS;
+  const connectTimeout = opts.connectTimeoutMs ?? Math.min(REQUEST_TIMEOUT_MS, opts.waitMs + graceMs);
   const dispatcher = (opts.network ?? DIRECT).dispatcher(base, { connections: 8, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS, connectTimeout });
   // The proxy the queries go through (null: none), named when it cannot be reached, as the agent's client names it.
   const route = (opts.network ?? DIRECT).route(base);
@@ -120,9 +126,11 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
     let status: number;
     let text: string;
     let retryAfter: string | string[] | undefined;
+    let stage: Stage = { at: 'answer' };
     try {
       const res = await request(url, { method: 'GET', headers, dispatcher, signal: signal ?? null });
       status = res.statusCode;
+      stage = { at: 'body', status };
       retryAfter = res.headers['retry-after'];
       // Compressed though not asked to be (a proxy in front of the store): decoded as the agent's
       // answers are (docs/traces.md, "Query"), readText holding the size limit on the decoded bytes.
@@ -135,7 +143,9 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
     } catch (e) {
       if (e instanceof TraceStoreError) throw e;
       if (e instanceof UndecodableBody) throw new TraceStoreError(e.message);
-      if (signal?.aborted) return { kind: 'not found' };
+      if (abortedConnecting(e)) stage = { at: 'connecting' };
+      // Cut off a second after waitMs (or by the run's interrupt): how far it got, in the agent client's words.
+      if (signal?.aborted) return { kind: 'cut', why: `GET ${shown} failed: ${stalled(stage, `traces.waitMs (${String(opts.waitMs)} ms) and ${String(graceMs)} ms more (the cut-off of each request)`, e)}` };
       // A certificate Node refuses is refused again on every poll: not asked again until waitMs, the
       // fix said at once, as the agent's client says it; a proxy's is named as the proxy's
       // (docs/traces.md, "Query: a trace store").
@@ -148,6 +158,12 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
       // Through a proxy, a connection that never opened is the proxy's: the store's address was not
       // tried, so the fix is the proxy's variable, not traces.query.url (docs/configuration.md, "Behind a proxy").
       const proxy = unreachedProxy(route, networkErrorCode(e));
+      // undici's own limits, in the same words: connecting (the connect timeout), the answer (10 s).
+      const limit = proxy === null ? undiciLimit(networkErrorCode(e)) : null;
+      if (limit !== null) {
+        const within = `${String(limit.at === 'connecting' ? connectTimeout : REQUEST_TIMEOUT_MS)} ms (${limit.name}, ${String(networkErrorCode(e))})`;
+        return { kind: 'failed', why: `GET ${shown} failed: ${stalled({ at: limit.at }, within, e)}`, retryAfterMs: 0 };
+      }
       const why = proxy === null ? networkErrorText(e) : `could not reach the proxy ${proxy.proxy} (${proxy.variable}): ${networkErrorText(e)}; check ${proxy.variable}, or NO_PROXY for hosts to reach directly`;
       return { kind: 'failed', why: `GET ${shown} failed: ${why}`, retryAfterMs: 0 };
     }
@@ -191,6 +207,18 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
     }
   };
 
+  /** A request cut at `stage` by a limit (`within`: "traces.waitMs (2000 ms) and its second", "100 ms (the connect timeout, ...)"), in the agent client's words. */
+  function stalled(stage: Stage, within: string, e: unknown): string {
+    if (stage.at === 'connecting') {
+      if (route === null) return `no connection to the store opened within ${within}`;
+      const fault = proxyFault(route, e);
+      const step = fault?.kind === 'stalled' && fault.step !== null ? `, ${stallText(route, fault.step)}` : '';
+      return `no connection through the proxy ${route.proxy} (${route.variable}) to the store opened within ${within}${step}`;
+    }
+    if (stage.at === 'answer') return `the store did not answer within ${within}${route === null ? '' : ` through the proxy ${route.proxy} (${route.variable}): ${stallText(route, 'answer')}`}`;
+    return `the store's answer (HTTP ${String(stage.status)}) did not end within ${within}`;
+  }
+
   return {
     register() {
       // A store needs no registration: the trace is asked for by id after the turn.
@@ -201,11 +229,11 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
       // or never, is cut off there (undici's own timeouts only bound the gaps between bytes).
       // A real timer, whatever the poll clock: it bounds what the network takes, not the polling.
       const cutOff = new AbortController();
-      const timer = setTimeout(() => cutOff.abort(), opts.waitMs + REQUEST_GRACE_MS);
+      const timer = setTimeout(() => cutOff.abort(), opts.waitMs + graceMs);
       timer.unref?.();
       const signal = given === undefined ? cutOff.signal : AbortSignal.any([given, cutOff.signal]);
       try {
-        return await collectUntil(traceId, sentSpanId, signal, deadline);
+        return await collectUntil(traceId, sentSpanId, signal, deadline, cutOff.signal);
       } finally {
         clearTimeout(timer);
       }
@@ -219,7 +247,7 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
     },
   };
 
-  async function collectUntil(traceId: string, sentSpanId: string, signal: AbortSignal, deadline: number): Promise<TurnSpans> {
+  async function collectUntil(traceId: string, sentSpanId: string, signal: AbortSignal, deadline: number, cutOff: AbortSignal): Promise<TurnSpans> {
       let latest: Span[] = [];
       let answered = false;
       // The last attempt's failure (a 429, a 5xx, no connection); null after a 404 or an answer.
@@ -230,6 +258,8 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
           v1 = true;
           continue;
         }
+        // A request the cut-off stopped, nothing answered before it: the store's failure, with how far the request got.
+        if (answer.kind === 'cut' && cutOff.aborted && !answered) throw new TraceStoreError(answer.why);
         failure = answer.kind === 'failed' ? answer.why : null;
         if (answer.kind === 'spans') {
           answered = true;
@@ -347,4 +377,11 @@ async function readText(body: AsyncIterable<Uint8Array> & { destroy?: () => void
 /** A URL as shown in messages: no user, password (up to the last `@` before the host, as URLs read it) or query string. */
 function shownUrl(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1').replace(/[?#].*$/, '');
+}
+
+/** undici's timeout of `code` before an answer: the step it bounds and its name; null for another error. */
+function undiciLimit(code: string | undefined): { at: 'connecting' | 'answer'; name: string } | null {
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return { at: 'connecting', name: 'the connect timeout' };
+  if (code === 'UND_ERR_HEADERS_TIMEOUT') return { at: 'answer', name: 'the wait for an answer' };
+  return null;
 }

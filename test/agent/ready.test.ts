@@ -3,7 +3,7 @@
 // servers; a clock whose sleep returns at once and moves virtual time on, so nothing really waits.
 
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentNotReady, instantClock, waitForAgent } from '../../src/agent/ready.js';
 import { runCheck } from '../../src/engine.js';
@@ -93,6 +93,25 @@ describe('waitForAgent', () => {
     expect(error).toBeInstanceOf(AgentNotReady);
     expect((error as Error).message).toContain('agent not ready after 3 s');
     expect((error as AgentNotReady).lastObserved).toBe('connection refused (ECONNREFUSED)');
+  });
+
+  it('a poll cut at its timeout says how far it got, in the agent client\'s words: no connection opened, or no answer', async () => {
+    // Takes the TCP connection and says nothing: an https:// poll never finishes its TLS handshake
+    // (connecting), an http:// one is never answered.
+    const sockets: Socket[] = [];
+    const silent = createNetServer((socket) => void sockets.push(socket));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const port = (silent.address() as AddressInfo).port;
+    try {
+      const wait = (url: string): Promise<unknown> => waitForAgent({ url, headers: {}, seconds: 0.1, clock: instantClock(), pollTimeoutMs: 100 }).catch((e: unknown) => e);
+      const connecting = await wait(`https://127.0.0.1:${port}/api/chat`);
+      expect((connecting as AgentNotReady).message).toMatch(/^agent not ready after 0\.1 s: 2 polls \(GET\), the last one got no connection to the agent opened within 100 ms; nothing was replayed/);
+      const unanswered = await wait(`http://127.0.0.1:${port}/api/chat`);
+      expect((unanswered as AgentNotReady).lastObserved).toBe('no answer within 100 ms (the connection opened, and the agent did not answer)');
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => silent.close(r));
+    }
   });
 
   it('a certificate Node refuses ends the wait at the first poll, naming the fix (waiting would not change it)', async () => {

@@ -9,7 +9,7 @@ import { networkInterfaces } from 'node:os';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';
-import { instantClock, ProxyNotReached, waitForAgent } from '../../src/agent/ready.js';
+import { instantClock, ProxyNotReached, waitForAgent, type AgentNotReady } from '../../src/agent/ready.js';
 import { defaultConfig, type AgentConfig, type JudgeConfig } from '../../src/config.js';
 import { causeLine, causeOf } from '../../src/evaluate/causes.js';
 import { networkFrom, type Network } from '../../src/http/network.js';
@@ -237,7 +237,9 @@ describe('a connection that does not open in time', () => {
     expect(atProxy).toBe(`message turn: no connection through the proxy https://127.0.0.1:${quiet} (HTTPS_PROXY) to the agent opened within 150 ms, stalled connecting to the proxy (agent.timeoutMs bounds connecting too)`);
     expect(causeText('timeout', atProxy, 'https://agent.test/chat')).toMatch(/\(stalled connecting to the proxy\), on the way to https:\/\/agent\.test\/chat: the proxy did not take the connection/);
 
-    // The proxy answers CONNECT 200; the server behind it never completes the TLS handshake.
+    // The proxy answers CONNECT 200; the server behind it never completes the TLS handshake. This
+    // step is counted through ProxyAgent's public options (src/http/proxy-agent.ts): an undici that
+    // stops calling them fails here, instead of the step silently leaving the message.
     const tunnel = await proxy({ hosts: { 'agent.test': quiet, 'judge.test': quiet } });
     const through = await networkFrom({ HTTPS_PROXY: `http://ci-user:${PASSWORD}@127.0.0.1:${portOf(tunnel.url)}` });
     const atTls = errorOf(await agentClient({ url: 'https://agent.test/chat', timeoutMs: 150, retries: 0 }, through, 10_000).converse());
@@ -247,6 +249,9 @@ describe('a connection that does not open in time', () => {
     expect(causeText('timeout', atTls, 'https://agent.test/chat')).toMatch(/: the proxy opened the tunnel, and agent\.test did not complete the TLS handshake/);
     const scored = await judge({ timeoutMs: 150, retries: 0 }, through).score('polite', 'Within 30 days.');
     expect(scored).toEqual({ ok: false, reason: `no connection through the proxy ${tunnel.url} (HTTPS_PROXY) opened within 150 ms, stalled in the TLS handshake with judge.test through the tunnel` });
+    // --wait-for-agent's poll, in the same words.
+    const waited = await waitForAgent({ url: 'https://agent.test/chat', headers: {}, seconds: 0.001, clock: instantClock(), network: through, pollTimeoutMs: 150 }).catch((e: unknown) => e);
+    expect((waited as AgentNotReady).lastObserved).toBe(`no connection through the proxy ${tunnel.url} (HTTPS_PROXY) to the agent opened within 150 ms, stalled in the TLS handshake with agent.test through the tunnel`);
 
     // A forwarded request (http:// through HTTP_PROXY) the agent behind the proxy never answers.
     const agent = await startAgentServer(() => 'hang');
@@ -275,6 +280,48 @@ describe('a connection that does not open in time', () => {
     server.drop();
     await closed;
     expect(events).toEqual(['closed', 'connection dropped']);
+  });
+});
+
+describe('closing a client whose connection is still opening', () => {
+  /** A server that takes connections and never answers; `ended` resolves when the first one is closed by the client. */
+  async function watchedServer(): Promise<{ port: number; ended: Promise<void> }> {
+    const sockets: Socket[] = [];
+    let end = (): void => undefined;
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    const server = createServer((s) => {
+      sockets.push(s);
+      // Read (and drop) what comes, so that the client's close is seen.
+      s.resume();
+      s.on('close', end);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    });
+    return { port: (server.address() as { port: number }).port, ended };
+  }
+
+  // undici leaves a socket it is opening to its connect timeout (60 s here), and the process cannot
+  // exit while it is open: the test's 5 s is the failure.
+  it('the connection still opening is closed with the client, directly and through a proxy (in the TLS handshake behind the tunnel), not at its connect timeout', { timeout: 5_000 }, async () => {
+    const direct = await watchedServer();
+    const client = createHttpAgentClient({ ...defaultConfig().agent, start: null, url: `https://127.0.0.1:${direct.port}/chat`, timeoutMs: 100, retries: 0 }, { network: await networkFrom({}), connectTimeoutMs: 60_000 });
+    expect(errorOf(await client.converse({ session: 's', message: 'refund?', persona: 'p' }))).toBe('message turn: no connection to the agent opened within 100 ms (agent.timeoutMs bounds connecting too)');
+    await client.close();
+    await direct.ended;
+
+    const behind = await watchedServer();
+    const tunnel = await proxy({ hosts: { 'agent.test': behind.port } });
+    const through = createHttpAgentClient(
+      { ...defaultConfig().agent, start: null, url: 'https://agent.test/chat', timeoutMs: 150, retries: 0 },
+      { network: await networkFrom({ HTTPS_PROXY: tunnel.url }), connectTimeoutMs: 60_000 },
+    );
+    expect(errorOf(await through.converse({ session: 's', message: 'refund?', persona: 'p' }))).toMatch(/stalled in the TLS handshake with agent\.test through the tunnel/);
+    await through.close();
+    // The tunnel closed, the proxy closes its side to the server behind it.
+    await behind.ended;
   });
 });
 

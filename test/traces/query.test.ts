@@ -539,7 +539,9 @@ describe('waiting and failing', () => {
     const late: PollClock = { now: () => (t += 2500), sleep: () => Promise.resolve() };
     const src = createQuerySource({ kind: 'tempo', url, apiKey: null, waitMs: 2000, clock: late, connectTimeoutMs: 100 });
     const started = performance.now();
-    await expect(src.collect(TRACE, SENT)).rejects.toThrow(new RegExp(`^GET ${url.replace(/[.:/]/g, '\\$&')}/api/v2/traces/${TRACE} failed: .*UND_ERR_CONNECT_TIMEOUT.*until traces.waitMs \\(2000 ms\\) passed$`));
+    await expect(src.collect(TRACE, SENT)).rejects.toThrow(
+      `GET ${url}/api/v2/traces/${TRACE} failed: no connection to the store opened within 100 ms (the connect timeout, UND_ERR_CONNECT_TIMEOUT), until traces.waitMs (2000 ms) passed`,
+    );
     await src.close();
     // undici's timers tick every half second: well before the request's own cut-off (waitMs and its second).
     expect(performance.now() - started).toBeLessThan(2500);
@@ -629,7 +631,7 @@ describe('waiting and failing', () => {
 describe('a store that answers slowly', () => {
   // Before, a body sent a byte at a time kept the turn waiting without end (undici's body timeout
   // bounds only the gap between bytes): the test's own timeout is the failure.
-  it('a body that never ends is cut off a second after traces.waitMs: the turn reads what it has', { timeout: 8_000 }, async () => {
+  it('a body that never ends is cut off a second after traces.waitMs, and said so: the answer did not end', { timeout: 8_000 }, async () => {
     const sockets = new Set<NodeJS.Timeout>();
     const server = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -640,10 +642,37 @@ describe('a store that answers slowly', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     servers.push(server);
-    const src = createQuerySource({ kind: 'tempo', url: `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`, apiKey: null, waitMs: 200 });
+    const url = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
+    const src = createQuerySource({ kind: 'tempo', url, apiKey: null, waitMs: 200, graceMs: 50 });
     sources.push(src);
-    const got = await src.collect(TRACE, SENT);
-    expect(got).toEqual({ spans: [], complete: false });
+    // Nothing answered before the cut-off: the store's failure, with how far the request got, not a turn without spans.
+    await expect(src.collect(TRACE, SENT)).rejects.toThrow(
+      `GET ${url}/api/v2/traces/${TRACE} failed: the store's answer (HTTP 200) did not end within traces.waitMs (200 ms) and 50 ms more (the cut-off of each request)`,
+    );
     for (const t of sockets) clearInterval(t);
+  });
+
+  it('a store cut off before it answered names the step, in the agent client\'s words: no connection opened, or no answer', async () => {
+    // Takes the TCP connection and says nothing: https:// never finishes its TLS handshake, http:// is never answered.
+    const sockets: Socket[] = [];
+    const silent = createNetServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = String((silent.address() as AddressInfo).port);
+    try {
+      // A connect timeout far past the cut-off: the cut-off is what ends the request.
+      const tls = createQuerySource({ kind: 'tempo', url: `https://127.0.0.1:${port}`, apiKey: null, waitMs: 50, graceMs: 50, connectTimeoutMs: 60_000, clock: clock() });
+      sources.push(tls);
+      await expect(tls.collect(TRACE, SENT)).rejects.toThrow(
+        `GET https://127.0.0.1:${port}/api/v2/traces/${TRACE} failed: no connection to the store opened within traces.waitMs (50 ms) and 50 ms more (the cut-off of each request)`,
+      );
+      const plain = createQuerySource({ kind: 'jaeger', url: `http://127.0.0.1:${port}`, apiKey: null, waitMs: 50, graceMs: 50, clock: clock() });
+      sources.push(plain);
+      await expect(plain.collect(TRACE, SENT)).rejects.toThrow(
+        `GET http://127.0.0.1:${port}/api/v3/traces/${TRACE} failed: the store did not answer within traces.waitMs (50 ms) and 50 ms more (the cut-off of each request)`,
+      );
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });
