@@ -23,7 +23,7 @@ import { MAX_COMMANDS_CHARS } from '../report/blocks.js';
 import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
 import { screenAccepted } from '../accept/screen.js';
 import { foreignSuite } from '../accept/suite-dir.js';
-import { baselinePath, serializeBaseline } from '../suite/index.js';
+import { baselinePath, CONFIG_NAMES, serializeBaseline } from '../suite/index.js';
 import { downloadRunRecord } from './download.js';
 import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
@@ -222,21 +222,57 @@ function checkSuiteDir(record: RunRecord, suiteDir: string): void {
   );
 }
 
+/** The head moved only by other suites' accept steps (`byOthers`), or not: then `why`, naming the file, when the commits on top were all baseline commits. */
+interface HeadMove {
+  byOthers: boolean;
+  why: string | null;
+}
+
 /**
  * Whether the branch moved from the reviewed head `base` to `head` only by baseline commits of
  * other suites: the accept step of another suite, run on the same label before this one
  * (docs/action.md, "Two suites in one repository"). So it did when `head` is `base` with commits
  * on top and nothing else, each an acceptance of the replies recorded at `base`, and every file
- * they change a baseline (`.../baselines/....json`) outside `suiteDir`: this suite, its baselines
- * and the agent's code are then at `head` as they were reviewed. Anything else (a push, a commit
- * that touches this suite, more than GitHub lists at once) is a moved head, as before.
+ * they change (added or changed, never removed) is `<suite>/baselines/<label>.json` of another
+ * suite: a folder outside `suiteDir` that holds a configuration file (config.yml) at `head`. A
+ * commit message can be copied by anyone who can push, so the files decide: a `baselines` folder
+ * that is no suite's (a prompt the agent reads, `src/prompts/baselines/system.json`) is a moved
+ * head. The commits on top change no configuration file (only `.json` files), so a folder holds
+ * one at each of them as it does at `head`. This suite, its baselines and the agent's code are
+ * then at `head` as they were reviewed. Anything else (a push, a commit that touches this suite,
+ * more than GitHub lists at once) is a moved head, as before. GitHub's commit verification is not
+ * asked: a commit signed by GitHub may be anyone's edit in the web editor or through the API, and
+ * GitHub Enterprise Server signs none unless its administrator set it up.
  */
-async function movedByOtherSuites(github: GitHubApi, ctx: ActionContext, base: string, head: string, suiteDir: string): Promise<boolean> {
+async function movedByOtherSuites(github: GitHubApi, ctx: ActionContext, base: string, head: string, suiteDir: string): Promise<HeadMove> {
+  const no = (why: string | null = null): HeadMove => ({ byOthers: false, why });
   const c = await github.compareCommits(ctx.owner, ctx.repo, base, head);
-  if (c.status !== 'ahead' || c.commits.length === 0 || c.commits.length !== c.totalCommits || c.files.length === 0 || c.files.length >= 300) return false;
+  if (c.status !== 'ahead' || c.commits.length === 0 || c.commits.length !== c.totalCommits || c.files.length === 0 || c.files.length >= 300) return no();
   const acceptances = c.commits.every((k) => k.message.startsWith(COMMIT_HEADLINE) && k.message.includes(`\n\n${recordedAt(base)}`));
+  if (!acceptances) return no();
   const inSuite = (path: string): boolean => suiteDir === '.' || path.startsWith(`${suiteDir}/`);
-  return acceptances && c.files.every((f) => (f.status === 'added' || f.status === 'modified') && /(?:^|\/)baselines\/.+\.json$/.test(f.path) && !inSuite(f.path));
+  const shown = (path: string): string => clip(path, 200);
+  const notOthers = (path: string, because: string): HeadMove => no(`the commits on top of it read as baseline commits, but they change ${shown(path)}, which is not another suite's baseline (${because})`);
+  const suites = new Map<string, string>(); // another suite's folder, and the first file changed in it
+  for (const f of c.files) {
+    if (f.status !== 'added' && f.status !== 'modified') return notOthers(f.path, `${f.status}: an accept step only adds and changes baselines`);
+    const m = /^(?:(.+)\/)?baselines\/[^/]+\.json$/.exec(f.path);
+    if (m === null) return notOthers(f.path, 'a baseline is <suite folder>/baselines/<label>.json');
+    if (inSuite(f.path)) return notOthers(f.path, `it is in ${suiteDir}, this suite's folder`);
+    const folder = m[1] ?? '.';
+    if (!suites.has(folder)) suites.set(folder, f.path);
+  }
+  for (const [folder, first] of suites) {
+    let isSuite = false;
+    for (const name of CONFIG_NAMES) {
+      if ((await github.getContent(ctx.owner, ctx.repo, posix.join(folder, name), head))?.kind === 'file') {
+        isSuite = true;
+        break;
+      }
+    }
+    if (!isSuite) return notOthers(first, `${shown(folder)} holds no ${CONFIG_NAMES.join(' or ')} at ${head.slice(0, 7)}, so it is not a suite's folder`);
+  }
+  return { byOthers: true, why: null };
 }
 
 /** `<suiteDir>/baselines/<label>.json` in the repository; baselinePath refuses a label that is invalid or would leave the folder. */
@@ -683,16 +719,19 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     // The commit goes on the reviewed head, or on the head now when only another suite's accept
     // step committed on it since (docs/action.md, "Two suites in one repository").
     let onto = found.headSha;
+    let moved: string | null = null;
     if (pull.headSha !== found.headSha && !pull.isFork) {
       step = `comparing the reviewed head ${found.headSha.slice(0, 7)} with the head of pull request #${pr}`;
-      if (await movedByOtherSuites(github, ctx, found.headSha, pull.headSha, suiteDir)) {
+      const move = await movedByOtherSuites(github, ctx, found.headSha, pull.headSha, suiteDir);
+      moved = move.why;
+      if (move.byOthers) {
         log.info(`accept: the head moved from the reviewed ${found.headSha.slice(0, 7)} to ${pull.headSha.slice(0, 7)} only by baseline commits of other suites: ${suiteDir} is as reviewed, so its baselines are committed on ${pull.headSha.slice(0, 7)}`);
         onto = pull.headSha;
       }
     }
     if (pull.headSha !== onto) {
       throw new Refusal(
-        `the pull request's head has moved since the run the comment shows (reviewed ${found.headSha.slice(0, 7)}, head is now ${pull.headSha.slice(0, 7)}). Wait for the check to run on the new head, review the updated comment, then apply the label again.`,
+        `the pull request's head has moved since the run the comment shows (reviewed ${found.headSha.slice(0, 7)}, head is now ${pull.headSha.slice(0, 7)})${moved === null ? '' : `: ${moved}`}. Wait for the check to run on the new head, review the updated comment, then apply the label again.`,
       );
     }
     step = `reading when the ${inputs.acceptLabel} label was applied to pull request #${pr}`;
