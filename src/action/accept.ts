@@ -24,6 +24,7 @@ import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
 import { screenAccepted } from '../accept/screen.js';
 import { foreignSuite } from '../accept/suite-dir.js';
 import { baselinePath, CONFIG_NAMES, serializeBaseline } from '../suite/index.js';
+import { FILE_STYLES, gitBlobSha, inStyleOf, LF_NO_BOM, styleOfBytes, type FileStyle } from '../accept/file-style.js';
 import { downloadRunRecord } from './download.js';
 import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
@@ -273,6 +274,67 @@ async function movedByOtherSuites(github: GitHubApi, ctx: ActionContext, base: s
     if (!isSuite) return notOthers(first, `${shown(folder)} holds no ${CONFIG_NAMES.join(' or ')} at ${head.slice(0, 7)}, so it is not a suite's folder`);
   }
   return { byOthers: true, why: null };
+}
+
+/** The most stored baselines read whole for their line endings: past them, a file is written as a new one (docs/fixtures.md). */
+const MAX_STYLE_READS = 100;
+
+/**
+ * The accepted baselines as files of the commit on `onto`, each in the style (line endings,
+ * byte-order mark) of the file it replaces as stored there, so that the commit's diff shows the
+ * lines that changed, not every line (docs/fixtures.md, "Line endings and byte-order marks"). The
+ * baselines folder is listed at `onto` (one request); a file's style is known from its blob's id
+ * when it is the record's baseline in one of the styles (what an acceptance wrote), else its blob
+ * is read. A new file, or one past MAX_STYLE_READS reads, takes the style of the folder's first
+ * baseline; no baseline there: LF without a mark.
+ */
+async function filesInStoredStyle(
+  github: GitHubApi,
+  ctx: ActionContext,
+  onto: string,
+  suiteDir: string,
+  accepted: readonly (Baseline | PersonaBaseline)[],
+  stored: ReadonlyMap<string, Baseline | PersonaBaseline>,
+): Promise<{ path: string; contents: string }[]> {
+  const folder = await github.getContent(ctx.owner, ctx.repo, posix.join(suiteDir, 'baselines'), onto);
+  const listed = folder?.kind === 'folder' ? folder.entries : [];
+  const entries = listed.filter((e) => e.type === 'file' && e.name.endsWith('.json'));
+  // GitHub lists at most 1,000 entries of a folder: past them, each file is asked for.
+  const whole = listed.length < 1000;
+  const ids = new Map(entries.map((e) => [e.name, e.sha]));
+  const styles = new Map<string, FileStyle>();
+  let reads = 0;
+  const styleOf = async (sha: string, label: string): Promise<FileStyle | null> => {
+    const known = styles.get(sha);
+    if (known !== undefined) return known;
+    const recorded = stored.get(label);
+    let style = recorded === undefined ? undefined : FILE_STYLES.find((st) => gitBlobSha(inStyleOf(st, serializeBaseline(recorded))) === sha);
+    if (style === undefined) {
+      if (reads >= MAX_STYLE_READS) return null;
+      reads++;
+      style = styleOfBytes(await github.getBlob(ctx.owner, ctx.repo, sha));
+    }
+    styles.set(sha, style);
+    return style;
+  };
+  let folderStyle: FileStyle | null = null;
+  const newStyle = async (): Promise<FileStyle> => {
+    const first = entries[0];
+    folderStyle ??= first === undefined ? LF_NO_BOM : ((await styleOf(first.sha, first.name.slice(0, -'.json'.length))) ?? LF_NO_BOM);
+    return folderStyle;
+  };
+  const files: { path: string; contents: string }[] = [];
+  for (const b of accepted) {
+    const path = baselineRepoPath(suiteDir, b.label);
+    let sha = ids.get(`${b.label}.json`);
+    if (sha === undefined && !whole) {
+      const file = await github.getContent(ctx.owner, ctx.repo, path, onto);
+      if (file?.kind === 'file') sha = file.sha;
+    }
+    const style = (sha === undefined ? null : await styleOf(sha, b.label)) ?? (await newStyle());
+    files.push({ path, contents: inStyleOf(style, serializeBaseline(b)) });
+  }
+  return files;
 }
 
 /** `<suiteDir>/baselines/<label>.json` in the repository; baselinePath refuses a label that is invalid or would leave the folder. */
@@ -747,7 +809,8 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     checkSuiteDir(record, suiteDir);
     // Read back as the loader will read it: a baseline its own record contradicts is refused, not committed.
     const plan = await screenAccepted(planAcceptance(record, current, { only: null, acceptedAt: new Date().toISOString() }), posix.join(suiteDir, 'baselines'));
-    const files = plan.accepted.map((b) => ({ path: baselineRepoPath(suiteDir, b.label), contents: serializeBaseline(b) }));
+    // As written for a fork's clone (LF; its commands and artifact); the commit keeps the stored files' styles.
+    let files = plan.accepted.map((b) => ({ path: baselineRepoPath(suiteDir, b.label), contents: serializeBaseline(b) }));
     core.setOutput('refused', plan.refused.map((r) => r.label).join(','));
     const rctx = out.reportContext(ctx, reviewedRun.artifactName);
     const acceptanceView = (commitSha: string | null, commitUrl: string | null, note: string | null, commands: string | null = null) => ({
@@ -803,6 +866,8 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       return;
     }
 
+    step = `reading the stored baselines of ${posix.join(suiteDir, 'baselines')} at ${onto.slice(0, 7)}`;
+    files = await filesInStoredStyle(github, ctx, onto, suiteDir, plan.accepted, current);
     // Read again right before the commit: closed (or merged) while the artifact was downloaded and
     // screened, its branch would take a commit that never reaches the base branch; the label
     // removed in that time takes the acceptance back. A push in that time needs no read: the

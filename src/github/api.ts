@@ -194,6 +194,8 @@ export interface GitHubApi {
    * (docs/action.md, "Accept").
    */
   getContent(owner: string, repo: string, path: string, ref: string): Promise<RepoContent | null>;
+  /** The bytes of a file as stored, by its blob's id (`GET /repos/{o}/{r}/git/blobs/{sha}`). */
+  getBlob(owner: string, repo: string, sha: string): Promise<Buffer>;
   /**
    * One page of the times a label was applied to the pull request, oldest first (GraphQL
    * `pullRequest.timelineItems`, LabeledEvent, with its actor): the newest `last` (at most 100)
@@ -619,6 +621,13 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
           if ((error as { status?: unknown }).status === 404) return null;
           throw error;
         }
+      });
+    },
+
+    getBlob(owner, repo, sha) {
+      return call(`GET /repos/${owner}/${repo}/git/blobs/${sha}`, async () => {
+        const { data } = await octokit.rest.git.getBlob({ owner, repo, file_sha: sha });
+        return Buffer.from(data.content, data.encoding === 'base64' ? 'base64' : 'utf8');
       });
     },
 
