@@ -11,6 +11,7 @@ import { stageFile, type PendingFile } from '../fs-safe.js';
 import { UserError } from '../errors.js';
 import type { Baseline, PersonaBaseline } from '../types.js';
 import { baselinePath, serializeBaseline } from '../suite/index.js';
+import { inStyleOf, LF_NO_BOM, styleOfBytes, type FileStyle } from './file-style.js';
 
 export interface BaselineWrites {
   /** Written, in the order given. */
@@ -54,14 +55,6 @@ export async function writeBaselines(baselinesDir: string, baselines: readonly (
   return out;
 }
 
-/** How a baseline file on disk ends its lines and whether it starts with a byte-order mark. */
-interface FileStyle {
-  crlf: boolean;
-  bom: boolean;
-}
-
-const LF_NO_BOM: FileStyle = { crlf: false, bom: false };
-
 /**
  * The style of the baseline file at `at`, for its rewrite (docs/fixtures.md, "Line endings and
  * byte-order marks"): a file checked out with CRLF line endings (Windows, core.autocrlf) or saved
@@ -80,21 +73,12 @@ async function writtenStyle(at: string): Promise<FileStyle> {
     if (!(await handle.stat()).isFile()) return LF_NO_BOM;
     const head = Buffer.alloc(4096);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    const bytes = head.subarray(0, bytesRead);
-    const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-    const lf = bytes.indexOf(0x0a);
-    return { crlf: lf > 0 && bytes[lf - 1] === 0x0d, bom };
+    return styleOfBytes(head.subarray(0, bytesRead));
   } catch {
     return LF_NO_BOM;
   } finally {
     await handle.close();
   }
-}
-
-/** `text` (serializeBaseline's: LF line endings; every line break inside a value is escaped as \n) in `style`. */
-function inStyleOf(style: FileStyle, text: string): string {
-  const lines = style.crlf ? text.replace(/\n/g, '\r\n') : text;
-  return style.bom ? `\uFEFF${lines}` : lines;
 }
 
 /** Why a baseline file could not be put in place, and the fix. */

@@ -23,7 +23,8 @@ import { MAX_COMMANDS_CHARS } from '../report/blocks.js';
 import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
 import { screenAccepted } from '../accept/screen.js';
 import { foreignSuite } from '../accept/suite-dir.js';
-import { baselinePath, serializeBaseline } from '../suite/index.js';
+import { baselinePath, CONFIG_NAMES, serializeBaseline } from '../suite/index.js';
+import { FILE_STYLES, gitBlobSha, inStyleOf, LF_NO_BOM, styleOfBytes, type FileStyle } from '../accept/file-style.js';
 import { downloadRunRecord } from './download.js';
 import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
@@ -222,21 +223,118 @@ function checkSuiteDir(record: RunRecord, suiteDir: string): void {
   );
 }
 
+/** The head moved only by other suites' accept steps (`byOthers`), or not: then `why`, naming the file, when the commits on top were all baseline commits. */
+interface HeadMove {
+  byOthers: boolean;
+  why: string | null;
+}
+
 /**
  * Whether the branch moved from the reviewed head `base` to `head` only by baseline commits of
  * other suites: the accept step of another suite, run on the same label before this one
  * (docs/action.md, "Two suites in one repository"). So it did when `head` is `base` with commits
  * on top and nothing else, each an acceptance of the replies recorded at `base`, and every file
- * they change a baseline (`.../baselines/....json`) outside `suiteDir`: this suite, its baselines
- * and the agent's code are then at `head` as they were reviewed. Anything else (a push, a commit
- * that touches this suite, more than GitHub lists at once) is a moved head, as before.
+ * they change (added or changed, never removed) is `<suite>/baselines/<label>.json` of another
+ * suite: a folder outside `suiteDir` that holds a configuration file (config.yml) at `head`. A
+ * commit message can be copied by anyone who can push, so the files decide: a `baselines` folder
+ * that is no suite's (a prompt the agent reads, `src/prompts/baselines/system.json`) is a moved
+ * head. The commits on top change no configuration file (only `.json` files), so a folder holds
+ * one at each of them as it does at `head`. This suite, its baselines and the agent's code are
+ * then at `head` as they were reviewed. Anything else (a push, a commit that touches this suite,
+ * more than GitHub lists at once) is a moved head, as before. GitHub's commit verification is not
+ * asked: a commit signed by GitHub may be anyone's edit in the web editor or through the API, and
+ * GitHub Enterprise Server signs none unless its administrator set it up.
  */
-async function movedByOtherSuites(github: GitHubApi, ctx: ActionContext, base: string, head: string, suiteDir: string): Promise<boolean> {
+async function movedByOtherSuites(github: GitHubApi, ctx: ActionContext, base: string, head: string, suiteDir: string): Promise<HeadMove> {
+  const no = (why: string | null = null): HeadMove => ({ byOthers: false, why });
   const c = await github.compareCommits(ctx.owner, ctx.repo, base, head);
-  if (c.status !== 'ahead' || c.commits.length === 0 || c.commits.length !== c.totalCommits || c.files.length === 0 || c.files.length >= 300) return false;
+  if (c.status !== 'ahead' || c.commits.length === 0 || c.commits.length !== c.totalCommits || c.files.length === 0 || c.files.length >= 300) return no();
   const acceptances = c.commits.every((k) => k.message.startsWith(COMMIT_HEADLINE) && k.message.includes(`\n\n${recordedAt(base)}`));
+  if (!acceptances) return no();
   const inSuite = (path: string): boolean => suiteDir === '.' || path.startsWith(`${suiteDir}/`);
-  return acceptances && c.files.every((f) => (f.status === 'added' || f.status === 'modified') && /(?:^|\/)baselines\/.+\.json$/.test(f.path) && !inSuite(f.path));
+  const shown = (path: string): string => clip(path, 200);
+  const notOthers = (path: string, because: string): HeadMove => no(`the commits on top of it read as baseline commits, but they change ${shown(path)}, which is not another suite's baseline (${because})`);
+  const suites = new Map<string, string>(); // another suite's folder, and the first file changed in it
+  for (const f of c.files) {
+    if (f.status !== 'added' && f.status !== 'modified') return notOthers(f.path, `${f.status}: an accept step only adds and changes baselines`);
+    const m = /^(?:(.+)\/)?baselines\/[^/]+\.json$/.exec(f.path);
+    if (m === null) return notOthers(f.path, 'a baseline is <suite folder>/baselines/<label>.json');
+    if (inSuite(f.path)) return notOthers(f.path, `it is in ${suiteDir}, this suite's folder`);
+    const folder = m[1] ?? '.';
+    if (!suites.has(folder)) suites.set(folder, f.path);
+  }
+  for (const [folder, first] of suites) {
+    let isSuite = false;
+    for (const name of CONFIG_NAMES) {
+      if ((await github.getContent(ctx.owner, ctx.repo, posix.join(folder, name), head))?.kind === 'file') {
+        isSuite = true;
+        break;
+      }
+    }
+    if (!isSuite) return notOthers(first, `${shown(folder)} holds no ${CONFIG_NAMES.join(' or ')} at ${head.slice(0, 7)}, so it is not a suite's folder`);
+  }
+  return { byOthers: true, why: null };
+}
+
+/** The most stored baselines read whole for their line endings: past them, a file is written as a new one (docs/fixtures.md). */
+const MAX_STYLE_READS = 100;
+
+/**
+ * The accepted baselines as files of the commit on `onto`, each in the style (line endings,
+ * byte-order mark) of the file it replaces as stored there, so that the commit's diff shows the
+ * lines that changed, not every line (docs/fixtures.md, "Line endings and byte-order marks"). The
+ * baselines folder is listed at `onto` (one request); a file's style is known from its blob's id
+ * when it is the record's baseline in one of the styles (what an acceptance wrote), else its blob
+ * is read. A new file, or one past MAX_STYLE_READS reads, takes the style of the folder's first
+ * baseline; no baseline there: LF without a mark.
+ */
+async function filesInStoredStyle(
+  github: GitHubApi,
+  ctx: ActionContext,
+  onto: string,
+  suiteDir: string,
+  accepted: readonly (Baseline | PersonaBaseline)[],
+  stored: ReadonlyMap<string, Baseline | PersonaBaseline>,
+): Promise<{ path: string; contents: string }[]> {
+  const folder = await github.getContent(ctx.owner, ctx.repo, posix.join(suiteDir, 'baselines'), onto);
+  const listed = folder?.kind === 'folder' ? folder.entries : [];
+  const entries = listed.filter((e) => e.type === 'file' && e.name.endsWith('.json'));
+  // GitHub lists at most 1,000 entries of a folder: past them, each file is asked for.
+  const whole = listed.length < 1000;
+  const ids = new Map(entries.map((e) => [e.name, e.sha]));
+  const styles = new Map<string, FileStyle>();
+  let reads = 0;
+  const styleOf = async (sha: string, label: string): Promise<FileStyle | null> => {
+    const known = styles.get(sha);
+    if (known !== undefined) return known;
+    const recorded = stored.get(label);
+    let style = recorded === undefined ? undefined : FILE_STYLES.find((st) => gitBlobSha(inStyleOf(st, serializeBaseline(recorded))) === sha);
+    if (style === undefined) {
+      if (reads >= MAX_STYLE_READS) return null;
+      reads++;
+      style = styleOfBytes(await github.getBlob(ctx.owner, ctx.repo, sha));
+    }
+    styles.set(sha, style);
+    return style;
+  };
+  let folderStyle: FileStyle | null = null;
+  const newStyle = async (): Promise<FileStyle> => {
+    const first = entries[0];
+    folderStyle ??= first === undefined ? LF_NO_BOM : ((await styleOf(first.sha, first.name.slice(0, -'.json'.length))) ?? LF_NO_BOM);
+    return folderStyle;
+  };
+  const files: { path: string; contents: string }[] = [];
+  for (const b of accepted) {
+    const path = baselineRepoPath(suiteDir, b.label);
+    let sha = ids.get(`${b.label}.json`);
+    if (sha === undefined && !whole) {
+      const file = await github.getContent(ctx.owner, ctx.repo, path, onto);
+      if (file?.kind === 'file') sha = file.sha;
+    }
+    const style = (sha === undefined ? null : await styleOf(sha, b.label)) ?? (await newStyle());
+    files.push({ path, contents: inStyleOf(style, serializeBaseline(b)) });
+  }
+  return files;
 }
 
 /** `<suiteDir>/baselines/<label>.json` in the repository; baselinePath refuses a label that is invalid or would leave the folder. */
@@ -683,16 +781,19 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     // The commit goes on the reviewed head, or on the head now when only another suite's accept
     // step committed on it since (docs/action.md, "Two suites in one repository").
     let onto = found.headSha;
+    let moved: string | null = null;
     if (pull.headSha !== found.headSha && !pull.isFork) {
       step = `comparing the reviewed head ${found.headSha.slice(0, 7)} with the head of pull request #${pr}`;
-      if (await movedByOtherSuites(github, ctx, found.headSha, pull.headSha, suiteDir)) {
+      const move = await movedByOtherSuites(github, ctx, found.headSha, pull.headSha, suiteDir);
+      moved = move.why;
+      if (move.byOthers) {
         log.info(`accept: the head moved from the reviewed ${found.headSha.slice(0, 7)} to ${pull.headSha.slice(0, 7)} only by baseline commits of other suites: ${suiteDir} is as reviewed, so its baselines are committed on ${pull.headSha.slice(0, 7)}`);
         onto = pull.headSha;
       }
     }
     if (pull.headSha !== onto) {
       throw new Refusal(
-        `the pull request's head has moved since the run the comment shows (reviewed ${found.headSha.slice(0, 7)}, head is now ${pull.headSha.slice(0, 7)}). Wait for the check to run on the new head, review the updated comment, then apply the label again.`,
+        `the pull request's head has moved since the run the comment shows (reviewed ${found.headSha.slice(0, 7)}, head is now ${pull.headSha.slice(0, 7)})${moved === null ? '' : `: ${moved}`}. Wait for the check to run on the new head, review the updated comment, then apply the label again.`,
       );
     }
     step = `reading when the ${inputs.acceptLabel} label was applied to pull request #${pr}`;
@@ -708,7 +809,8 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     checkSuiteDir(record, suiteDir);
     // Read back as the loader will read it: a baseline its own record contradicts is refused, not committed.
     const plan = await screenAccepted(planAcceptance(record, current, { only: null, acceptedAt: new Date().toISOString() }), posix.join(suiteDir, 'baselines'));
-    const files = plan.accepted.map((b) => ({ path: baselineRepoPath(suiteDir, b.label), contents: serializeBaseline(b) }));
+    // As written for a fork's clone (LF; its commands and artifact); the commit keeps the stored files' styles.
+    let files = plan.accepted.map((b) => ({ path: baselineRepoPath(suiteDir, b.label), contents: serializeBaseline(b) }));
     core.setOutput('refused', plan.refused.map((r) => r.label).join(','));
     const rctx = out.reportContext(ctx, reviewedRun.artifactName);
     const acceptanceView = (commitSha: string | null, commitUrl: string | null, note: string | null, commands: string | null = null) => ({
@@ -764,6 +866,8 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       return;
     }
 
+    step = `reading the stored baselines of ${posix.join(suiteDir, 'baselines')} at ${onto.slice(0, 7)}`;
+    files = await filesInStoredStyle(github, ctx, onto, suiteDir, plan.accepted, current);
     // Read again right before the commit: closed (or merged) while the artifact was downloaded and
     // screened, its branch would take a commit that never reaches the base branch; the label
     // removed in that time takes the acceptance back. A push in that time needs no read: the

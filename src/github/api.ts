@@ -120,6 +120,13 @@ export interface CommitComparison {
   files: { path: string; status: string }[];
 }
 
+/** What is at a path at a commit, as `GitHubApi.getContent` reads it. */
+export type RepoContent =
+  | { kind: 'file'; sha: string; size: number }
+  /** A folder's entries: files, folders, links and submodules, each with its git id (a blob's for a file). */
+  | { kind: 'folder'; entries: { name: string; path: string; type: string; sha: string; size: number }[] }
+  | { kind: 'other' };
+
 export interface GitHubApi {
   /** Login of the token's identity (GraphQL `viewer`), or null when GitHub will not say. */
   viewerLogin(): Promise<string | null>;
@@ -180,6 +187,15 @@ export interface GitHubApi {
    * that moved the branch (docs/action.md, "Two suites in one repository").
    */
   compareCommits(owner: string, repo: string, base: string, head: string): Promise<CommitComparison>;
+  /**
+   * What is at `path` (never empty) at the commit `ref` (`GET /repos/{o}/{r}/contents/{path}?ref=`):
+   * a file with its blob's id, a folder's entries (GitHub lists at most 1,000), or null when nothing
+   * is there: whether a folder is another suite's, which baselines a commit replaces
+   * (docs/action.md, "Accept").
+   */
+  getContent(owner: string, repo: string, path: string, ref: string): Promise<RepoContent | null>;
+  /** The bytes of a file as stored, by its blob's id (`GET /repos/{o}/{r}/git/blobs/{sha}`). */
+  getBlob(owner: string, repo: string, sha: string): Promise<Buffer>;
   /**
    * One page of the times a label was applied to the pull request, oldest first (GraphQL
    * `pullRequest.timelineItems`, LabeledEvent, with its actor): the newest `last` (at most 100)
@@ -592,6 +608,26 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
           totalCommits: data.total_commits,
           files: (data.files ?? []).map((f) => ({ path: f.filename, status: f.status })),
         };
+      });
+    },
+
+    getContent(owner, repo, path, ref) {
+      return call(`GET /repos/${owner}/${repo}/contents/${path}?ref=${ref}`, async () => {
+        try {
+          const { data } = await octokit.rest.repos.getContent({ owner, repo, path, ref });
+          if (Array.isArray(data)) return { kind: 'folder', entries: data.map((e) => ({ name: e.name, path: e.path, type: e.type, sha: e.sha, size: e.size })) };
+          return data.type === 'file' ? { kind: 'file', sha: data.sha, size: data.size } : { kind: 'other' };
+        } catch (error) {
+          if ((error as { status?: unknown }).status === 404) return null;
+          throw error;
+        }
+      });
+    },
+
+    getBlob(owner, repo, sha) {
+      return call(`GET /repos/${owner}/${repo}/git/blobs/${sha}`, async () => {
+        const { data } = await octokit.rest.git.getBlob({ owner, repo, file_sha: sha });
+        return Buffer.from(data.content, data.encoding === 'base64' ? 'base64' : 'utf8');
       });
     },
 

@@ -81,7 +81,8 @@ export interface LoadOptions {
   unsetVariables?: 'error' | 'ignore';
 }
 
-const CONFIG_NAMES = ['config.yml', 'config.yaml'];
+/** The names a suite folder's configuration file may have, the first preferred. */
+export const CONFIG_NAMES = ['config.yml', 'config.yaml'];
 const EXAMPLE_FIXTURE = 'label: greeting\nmessage: hello';
 
 /**

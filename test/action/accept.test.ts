@@ -11,6 +11,7 @@ import { metaLine } from '../../src/report/metadata.js';
 import { escapeInline } from '../../src/report/escape.js';
 import type { Baseline, RunRecord } from '../../src/types.js';
 import { docsUrl } from '../../src/version.js';
+import { serializeBaseline } from '../../src/suite/index.js';
 
 const REPLIES: Record<string, string> = { hello: 'Welcome to the shop!', refund: 'No refunds, ever.', hours: 'Open 9 to 5.', boots: 'We have boots.', big: 'A very long answer. '.repeat(1500) };
 const handler: AgentHandler = (req) => {
@@ -233,6 +234,32 @@ describe('accept mode, end to end', () => {
     expect(run.summary).toContain('The comment was left as it is: it now shows workflow run 3003, a check newer than the reviewed run');
     expect(run.outputs['commit-sha']).toBe(oid);
     expect(gh.violations).toEqual([]);
+  });
+
+  it("keeps each stored baseline's line endings and byte-order mark (CRLF, a mark), so that only the changed lines differ; a new baseline follows the folder's", async () => {
+    // The record stored at the reviewed head: refund-policy as an acceptance writes it, opening-hours edited by hand.
+    const hours: Baseline = { label: 'opening-hours', reply: 'Open 8 to 4.', route: { conversation: 'hours', stage: 'answer' }, verdict: 'pass', acceptedAt: '2026-11-01T00:00:00.000Z', commit: 'a'.repeat(40) };
+    await reviewedCheck({ baselines: [REFUND_BASELINE, hours] });
+    const refundStored = `\uFEFF${serializeBaseline(REFUND_BASELINE).replace(/\n/g, '\r\n')}`;
+    const hoursStored = `${JSON.stringify(hours, null, 4).replace(/\n/g, '\r\n')}\r\n`;
+    gh.setBranch('octo/shop', 'feature', HEAD, { '.agent-replay/baselines/refund-policy.json': refundStored, '.agent-replay/baselines/opening-hours.json': hoursStored, '.agent-replay/config.yml': CONFIG });
+    const run = await accept();
+    expect(run.code, run.stdout).toBe(0);
+    expect(gh.violations).toEqual([]);
+    const committed = (name: string): string => gh.commits[0]!.additions.find((a) => a.path === `.agent-replay/baselines/${name}.json`)!.contents;
+    // CRLF and the mark kept: the lines that did not change are the stored lines, byte for byte.
+    const refund = committed('refund-policy');
+    expect(refund.startsWith('\uFEFF{\r\n')).toBe(true);
+    expect(refund.replace(/\r\n/g, '')).not.toContain('\n');
+    const before = refundStored.split('\r\n');
+    const after = refund.split('\r\n');
+    expect(before.filter((l) => !after.includes(l)).map((l) => l.trim().split('"')[1])).toEqual(['reply', 'verdict', 'acceptedAt', 'commit']);
+    // Known from its blob's id (what an acceptance wrote), so not read; the file edited by hand is read: CRLF, no mark.
+    expect(committed('opening-hours')).toBe(serializeBaseline(JSON.parse(committed('opening-hours')) as Baseline).replace(/\n/g, '\r\n'));
+    const blobs = gh.requests.filter((r) => r.operation === 'GET /repos/{owner}/{repo}/git/blobs/{file_sha}');
+    expect(blobs).toHaveLength(1);
+    // A new baseline takes the style of the folder's first (opening-hours.json).
+    expect(committed('greeting')).toBe(serializeBaseline(JSON.parse(committed('greeting')) as Baseline).replace(/\n/g, '\r\n'));
   });
 
   it('refuses when the head moved since the reviewed run, and writes nothing', async () => {

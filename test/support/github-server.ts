@@ -53,15 +53,20 @@
 //   `dispatches`. `GET /repos/{o}/{r}/pulls` filters by `state` and `head` (`owner:branch`);
 //   `GET /repos/{o}/{r}/commits/{sha}/pulls` lists the pulls (any state) whose head is that sha.
 //   `GET /repos/{o}/{r}/compare/{base}...{head}` walks from head down to base through the commits
-//   made here (their files) and the pushes on top (each changes src/<oid>.ts): `ahead` with them,
-//   `identical`, or `diverged` when base is not found under head.
+//   made here (their files) and the pushes on top (each changes src/<oid>.ts, or the files it was
+//   given): `ahead` with them, `identical`, or `diverged` when base is not found under head.
+// - Files: the fake keeps the files of every commit it knows (setBranch, a commit made, a push).
+//   `GET /repos/{o}/{r}/contents/{path}?ref=` answers a file (base64, with its blob's id) or a
+//   folder's entries at that commit (404 when nothing is there, or for an unknown ref);
+//   `GET /repos/{o}/{r}/git/blobs/{sha}` a file's bytes by its blob's id.
 // - Branches: `setBranch(repoWithOwner, branch, headOid, files?)`, `branch(...)` (head + files);
 //   `createCommitOnBranch` checks `expectedHeadOid` (STALE_DATA error when the head moved),
 //   decodes base64 contents, applies deletions, moves the head; `commits` records each commit with
 //   its additions (decoded text) and deletions. GraphQL `repository { ref(qualifiedName) { target } }`
 //   answers the branch's head commit (oid, message, parents, history). `moveBranch` simulates a push
 //   by someone else (an unknown head), `pushOnTop` one on top of the head (history keeps what is under;
-//   an id the fake already knows, such as the reviewed head, is refused);
+//   an id the fake already knows, such as the reviewed head, is refused; `body` and `files`: its
+//   message's body and the files it writes, a forged commit);
 //   `refuseCommits` makes the branch refuse commits (a protected branch, a ruleset).
 // - Pagination: list endpoints honour per_page (default 30, max 100) and page, with Link headers.
 //   `maxPerPage` (default 100, GitHub's own cap) lowers that cap: a test reaches a client's page bound
@@ -296,7 +301,11 @@ export class FakeGitHub {
   private readonly faults: (Fault & { remaining: number })[] = [];
   private readonly happenings: Happening[] = [];
   /** Commits pushed by someone else on top of a branch (`pushOnTop`): their parent and message. */
-  private readonly pushes = new Map<string, { parent: string; headline: string }>();
+  private readonly pushes = new Map<string, { parent: string; headline: string; body: string | null; files: string[] }>();
+  /** The files of every commit the fake knows (`owner/repo@oid`): GET .../contents/{path}?ref= reads them. */
+  private readonly trees = new Map<string, Map<string, string>>();
+  /** File contents by their blob's id (git's SHA-1 of the bytes): GET .../git/blobs/{sha}. */
+  private readonly blobs = new Map<string, string>();
   private nextId = 1_000_000;
   private clock = Date.parse('2026-01-01T00:00:00Z');
 
@@ -459,6 +468,13 @@ export class FakeGitHub {
 
   setBranch(repoWithOwner: string, branch: string, headOid: string, files: Record<string, string> = {}): void {
     this.branches.set(branchKey(repoWithOwner, branch), { head: headOid, files: new Map(Object.entries(files)) });
+    this.keepTree(repoWithOwner, headOid, new Map(Object.entries(files)));
+  }
+
+  /** The files of the commit `oid` of the repository, as they are now in `files` (kept apart from later changes). */
+  private keepTree(repoWithOwner: string, oid: string, files: Map<string, string>): void {
+    this.trees.set(`${repoWithOwner.toLowerCase()}@${oid}`, new Map(files));
+    for (const contents of files.values()) this.blobs.set(blobSha(contents), contents);
   }
 
   /**
@@ -475,12 +491,16 @@ export class FakeGitHub {
    * run's head, a commit made or pushed, or one under them) is refused, so that no test passes by a
    * push that is the reviewed head again, or that loops the history back on itself.
    */
-  pushOnTop(repoWithOwner: string, branch: string, headOid: string, headline = 'Fix a typo'): void {
+  pushOnTop(repoWithOwner: string, branch: string, headOid: string, headline = 'Fix a typo', commit: { body?: string; files?: Record<string, string> } = {}): void {
     const b = this.branches.get(branchKey(repoWithOwner, branch));
     if (!b) throw new Error(`fake-github: no branch ${repoWithOwner}:${branch}`);
     const known = this.knownCommit(headOid);
     if (known !== null) throw new Error(`fake-github: pushOnTop(${repoWithOwner}:${branch}, ${headOid}): that id is already ${known}; give the pushed commit an id of its own`);
-    this.pushes.set(headOid, { parent: b.head, headline });
+    // Without `files`, the push changes a file of its own, src/<oid>.ts.
+    const files = commit.files ?? { [`src/${headOid}.ts`]: `// ${headline}\n` };
+    this.pushes.set(headOid, { parent: b.head, headline, body: commit.body ?? null, files: Object.keys(files) });
+    for (const [path, contents] of Object.entries(files)) b.files.set(path, contents);
+    this.keepTree(repoWithOwner, headOid, b.files);
     b.head = headOid;
   }
 
@@ -505,6 +525,7 @@ export class FakeGitHub {
   moveBranch(repoWithOwner: string, branch: string, headOid: string): void {
     const b = this.branches.get(branchKey(repoWithOwner, branch));
     if (!b) throw new Error(`fake-github: no branch ${repoWithOwner}:${branch}`);
+    this.keepTree(repoWithOwner, headOid, b.files);
     b.head = headOid;
   }
 
@@ -738,7 +759,9 @@ export class FakeGitHub {
             chain.unshift({ sha: at, parent: made.parent, message: made.body === null ? made.headline : `${made.headline}\n\n${made.body}`, files });
             at = made.parent;
           } else if (pushed) {
-            chain.unshift({ sha: at, parent: pushed.parent, message: pushed.headline, files: [{ path: `src/${at}.ts`, status: 'modified' }] });
+            const under = this.trees.get(`${key(p(ctx, 'owner'), p(ctx, 'repo'))}@${pushed.parent}`);
+            const files = pushed.files.map((path) => ({ path, status: under?.has(path) === true ? 'modified' : 'added' }));
+            chain.unshift({ sha: at, parent: pushed.parent, message: pushed.body === null ? pushed.headline : `${pushed.headline}\n\n${pushed.body}`, files });
             at = pushed.parent;
           } else {
             return { status: 200, body: { ...this.spec.sample('commit-comparison'), status: 'diverged', ahead_by: 1, behind_by: 1, total_commits: 1, commits: [], files: [] } };
@@ -751,6 +774,52 @@ export class FakeGitHub {
         const files = chain.flatMap((c) => c.files).map((f) => ({ ...this.spec.sample('diff-entry'), filename: f.path, status: f.status }));
         const status = chain.length === 0 ? 'identical' : 'ahead';
         return { status: 200, body: { ...this.spec.sample('commit-comparison'), status, ahead_by: chain.length, behind_by: 0, total_commits: chain.length, commits: chain.map(commit), files } };
+      },
+
+      // A file (its text, base64, and its blob's id) or a folder's entries at the commit `ref` (an
+      // oid the fake knows the files of, or a branch), as the contents API gives them; 404 when
+      // nothing is there or the ref is unknown.
+      'GET /repos/{owner}/{repo}/contents/{path}': (ctx) => {
+        const repoName = `${p(ctx, 'owner')}/${p(ctx, 'repo')}`;
+        const ref = ctx.query.get('ref') ?? 'main';
+        const files = this.trees.get(`${repoName.toLowerCase()}@${ref}`) ?? this.branches.get(branchKey(repoName, ref))?.files;
+        const path = p(ctx, 'path').replace(/\/+$/, '');
+        if (!files) return { status: 404, body: { message: `No commit found for the ref ${ref}`, documentation_url: 'https://docs.github.com/rest/repos/contents#get-repository-content', status: '404' } };
+        const api = `https://api.github.com/repos/${repoName}`;
+        const entry = (name: string, at: string, type: 'file' | 'dir', sha: string, size: number): Record<string, unknown> => ({
+          type,
+          size,
+          name,
+          path: at,
+          sha,
+          url: `${api}/contents/${at}?ref=${ref}`,
+          git_url: `${api}/git/${type === 'file' ? 'blobs' : 'trees'}/${sha}`,
+          html_url: `https://github.com/${repoName}/${type === 'file' ? 'blob' : 'tree'}/${ref}/${at}`,
+          download_url: type === 'file' ? `https://raw.githubusercontent.com/${repoName}/${ref}/${at}` : null,
+          _links: { self: `${api}/contents/${at}?ref=${ref}`, git: `${api}/git/${type === 'file' ? 'blobs' : 'trees'}/${sha}`, html: `https://github.com/${repoName}/blob/${ref}/${at}` },
+        });
+        const file = files.get(path);
+        if (file !== undefined) {
+          const bytes = Buffer.from(file, 'utf8');
+          return { status: 200, body: { ...entry(path.split('/').at(-1) ?? path, path, 'file', blobSha(file), bytes.length), encoding: 'base64', content: bytes.toString('base64') } };
+        }
+        const children = new Map<string, Record<string, unknown>>();
+        for (const [at, contents] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+          if (!at.startsWith(`${path}/`)) continue;
+          const [name = '', ...deeper] = at.slice(path.length + 1).split('/');
+          if (deeper.length === 0) children.set(name, entry(name, at, 'file', blobSha(contents), Buffer.byteLength(contents)));
+          else if (!children.has(name)) children.set(name, entry(name, `${path}/${name}`, 'dir', createHash('sha1').update(`tree ${ref}:${path}/${name}`).digest('hex'), 0));
+        }
+        if (children.size === 0) return notFound;
+        return { status: 200, body: [...children.values()] };
+      },
+
+      'GET /repos/{owner}/{repo}/git/blobs/{file_sha}': (ctx) => {
+        const contents = this.blobs.get(p(ctx, 'file_sha'));
+        if (contents === undefined) return notFound;
+        const bytes = Buffer.from(contents, 'utf8');
+        const sha = p(ctx, 'file_sha');
+        return { status: 200, body: { sha, node_id: `B_${sha}`, size: bytes.length, url: `https://api.github.com/repos/${p(ctx, 'owner')}/${p(ctx, 'repo')}/git/blobs/${sha}`, content: bytes.toString('base64'), encoding: 'base64' } };
       },
 
       // Pull requests that contain the commit: here, those whose head is that commit (open or closed).
@@ -962,7 +1031,7 @@ export class FakeGitHub {
       return {
         oid,
         messageHeadline: made?.headline ?? pushed?.headline ?? `Someone else's commit ${oid.slice(0, 7)}`,
-        messageBody: made?.body ?? '',
+        messageBody: made?.body ?? pushed?.body ?? '',
         parents: { nodes: parent === null ? [] : [{ oid: parent }] },
         parent,
       };
@@ -1011,6 +1080,7 @@ export class FakeGitHub {
     this.commits.push({ repo, branch: branchName, parent: b.head, oid, headline: input.message.headline, body: input.message.body ?? null, additions, deletions });
     for (const path of deletions) b.files.delete(path);
     for (const a of additions) b.files.set(a.path, a.contents);
+    this.keepTree(repo, oid, b.files);
     b.head = oid;
     return {
       commit: { oid, url: `https://github.com/${repo}/commit/${oid}` },
@@ -1169,6 +1239,12 @@ interface CommitInput {
 
 function validationFailed(message: string): Reply {
   return { status: 422, body: { message: 'Validation Failed', errors: [{ resource: 'IssueComment', code: 'custom', field: 'body', message }], documentation_url: 'https://docs.github.com/rest' } };
+}
+
+/** The id git gives a file of this text: the SHA-1 of `blob <length>\0` and its bytes. */
+function blobSha(text: string): string {
+  const bytes = Buffer.from(text, 'utf8');
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {

@@ -1,0 +1,35 @@
+// How a baseline file ends its lines and whether it starts with a UTF-8 byte-order mark, so that a
+// rewrite keeps them (docs/fixtures.md, "Line endings and byte-order marks"): the CLI reads the
+// file it replaces (write.ts), the Action the blob stored at the reviewed head (src/action/accept.ts).
+
+import { createHash } from 'node:crypto';
+
+/** How a baseline file ends its lines and whether it starts with a byte-order mark. */
+export interface FileStyle {
+  crlf: boolean;
+  bom: boolean;
+}
+
+export const LF_NO_BOM: FileStyle = { crlf: false, bom: false };
+
+/** Every style a baseline is written in. */
+export const FILE_STYLES: readonly FileStyle[] = [LF_NO_BOM, { crlf: true, bom: false }, { crlf: false, bom: true }, { crlf: true, bom: true }];
+
+/** The style of a file from its first bytes: a mark is EF BB BF at the start; its first line ending decides CRLF. */
+export function styleOfBytes(bytes: Uint8Array): FileStyle {
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const lf = bytes.indexOf(0x0a);
+  return { crlf: lf > 0 && bytes[lf - 1] === 0x0d, bom };
+}
+
+/** `text` (serializeBaseline's: LF line endings; every line break inside a value is escaped as \n) in `style`. */
+export function inStyleOf(style: FileStyle, text: string): string {
+  const lines = style.crlf ? text.replace(/\n/g, '\r\n') : text;
+  return style.bom ? `\uFEFF${lines}` : lines;
+}
+
+/** The id git gives a file of this text (a blob's SHA-1), as GitHub's trees and contents list it. */
+export function gitBlobSha(text: string): string {
+  const bytes = Buffer.from(text, 'utf8');
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
