@@ -223,34 +223,44 @@ function checkSuiteDir(record: RunRecord, suiteDir: string): void {
   );
 }
 
-/** The head moved only by other suites' accept steps (`byOthers`), or not: then `why`, naming the file, when the commits on top were all baseline commits. */
+/**
+ * The head moved only by accept steps (`byOthers`; `ours`, this suite's own commit among them, from
+ * an earlier attempt of the job), or not: then `why`, naming the file, when the commits on top were
+ * all baseline commits.
+ */
 interface HeadMove {
   byOthers: boolean;
+  ours: string | null;
   why: string | null;
 }
 
 /**
- * Whether the branch moved from the reviewed head `base` to `head` only by baseline commits of
- * other suites: the accept step of another suite, run on the same label before this one
- * (docs/action.md, "Two suites in one repository"). So it did when `head` is `base` with commits
- * on top and nothing else, each an acceptance of the replies recorded at `base`, and every file
- * they change (added or changed, never removed) is `<suite>/baselines/<label>.json` of another
- * suite: a folder outside `suiteDir` that holds a configuration file (config.yml) at `head`. A
- * commit message can be copied by anyone who can push, so the files decide: a `baselines` folder
- * that is no suite's (a prompt the agent reads, `src/prompts/baselines/system.json`) is a moved
- * head. The commits on top change no configuration file (only `.json` files), so a folder holds
- * one at each of them as it does at `head`. This suite, its baselines and the agent's code are
- * then at `head` as they were reviewed. Anything else (a push, a commit that touches this suite,
- * more than GitHub lists at once) is a moved head, as before. GitHub's commit verification is not
- * asked: a commit signed by GitHub may be anyone's edit in the web editor or through the API, and
- * GitHub Enterprise Server signs none unless its administrator set it up.
+ * How the branch moved from the reviewed head to `head`: only by agent-replay's baseline commits of
+ * the replies recorded at the reviewed head, the accept steps of other suites on the same label and
+ * this suite's own step in an earlier attempt of the job (a re-run) (docs/action.md, "Two suites in
+ * one repository"), or not. So it did when `head` is the reviewed head with commits on top and
+ * nothing else, each an acceptance of the replies recorded there, and every file they change (added
+ * or changed, never removed) is `<suite>/baselines/<label>.json`: of another suite (a folder outside
+ * `suiteDir` that holds a configuration file, config.yml, at `head`), or of this one when one of the
+ * commits is this suite's own acceptance of the reviewed run (`ours`, the newest such commit: the
+ * replies are in). A commit message can be copied by anyone who can push, so the files decide: a
+ * `baselines` folder that is no suite's (a prompt the agent reads, `src/prompts/baselines/system.json`)
+ * is a moved head. The commits on top change no configuration file (only `.json` files), so a folder
+ * holds one at each of them as it does at `head`. This suite, its baselines and the agent's code are
+ * then at `head` as they were reviewed. Anything else (a push, a commit that touches this suite
+ * without being its acceptance, more than GitHub lists at once) is a moved head, as before. GitHub's
+ * commit verification is not asked: a commit signed by GitHub may be anyone's edit in the web editor
+ * or through the API, and GitHub Enterprise Server signs none unless its administrator set it up.
  */
-async function movedByOtherSuites(github: GitHubApi, ctx: ActionContext, base: string, head: string, suiteDir: string): Promise<HeadMove> {
-  const no = (why: string | null = null): HeadMove => ({ byOthers: false, why });
+async function movedByAcceptances(github: GitHubApi, ctx: ActionContext, found: Found, head: string, suiteDir: string, suite: string | null): Promise<HeadMove> {
+  const base = found.headSha;
+  const no = (why: string | null = null): HeadMove => ({ byOthers: false, ours: null, why });
   const c = await github.compareCommits(ctx.owner, ctx.repo, base, head);
   if (c.status !== 'ahead' || c.commits.length === 0 || c.commits.length !== c.totalCommits || c.files.length === 0 || c.files.length >= 300) return no();
   const acceptances = c.commits.every((k) => k.message.startsWith(COMMIT_HEADLINE) && k.message.includes(`\n\n${recordedAt(base)}`));
   if (!acceptances) return no();
+  const own = `\n\n${recordedAt(base)}workflow run ${found.runId})${suite === null ? '' : ` for the suite in ${suite}`}:\n`;
+  const ours = c.commits.filter((k) => k.message.includes(own)).at(-1)?.sha ?? null;
   const inSuite = (path: string): boolean => suiteDir === '.' || path.startsWith(`${suiteDir}/`);
   const shown = (path: string): string => clip(path, 200);
   const notOthers = (path: string, because: string): HeadMove => no(`the commits on top of it read as baseline commits, but they change ${shown(path)}, which is not another suite's baseline (${because})`);
@@ -259,7 +269,10 @@ async function movedByOtherSuites(github: GitHubApi, ctx: ActionContext, base: s
     if (f.status !== 'added' && f.status !== 'modified') return notOthers(f.path, `${f.status}: an accept step only adds and changes baselines`);
     const m = /^(?:(.+)\/)?baselines\/[^/]+\.json$/.exec(f.path);
     if (m === null) return notOthers(f.path, 'a baseline is <suite folder>/baselines/<label>.json');
-    if (inSuite(f.path)) return notOthers(f.path, `it is in ${suiteDir}, this suite's folder`);
+    if (inSuite(f.path)) {
+      if (ours === null) return notOthers(f.path, `it is in ${suiteDir}, this suite's folder`);
+      continue;
+    }
     const folder = m[1] ?? '.';
     if (!suites.has(folder)) suites.set(folder, f.path);
   }
@@ -273,7 +286,7 @@ async function movedByOtherSuites(github: GitHubApi, ctx: ActionContext, base: s
     }
     if (!isSuite) return notOthers(first, `${shown(folder)} holds no ${CONFIG_NAMES.join(' or ')} at ${head.slice(0, 7)}, so it is not a suite's folder`);
   }
-  return { byOthers: true, why: null };
+  return { byOthers: true, ours, why: null };
 }
 
 /** The most stored baselines read whole for their line endings: past them, a file is written as a new one (docs/fixtures.md). */
@@ -417,7 +430,7 @@ async function downloadRecord(github: GitHubApi, ctx: ActionContext, found: Foun
   return d.record;
 }
 
-/** How every baseline commit's message starts (the headline), and what its body says first: `movedByOtherSuites` reads them back. */
+/** How every baseline commit's message starts (the headline), and what its body says first: `movedByAcceptances` reads them back. */
 const COMMIT_HEADLINE = 'Accept agent-replay baselines: ';
 const recordedAt = (sha: string): string => `Accepted the replies recorded at ${sha} (`;
 
@@ -648,6 +661,11 @@ async function afterCommitFailure(
 ): Promise<{ oid: string; url: string }> {
   const { repoWithOwner, branch, onto } = target;
   const reviewed = onto.slice(0, 7);
+  // The commit went on the reviewed head, or on another suite's baseline commit on top of it
+  // (docs/action.md, "Two suites in one repository"): the words name which.
+  const onOther = onto !== found.headSha;
+  const other = `${reviewed}, another suite's baseline commit on top of the reviewed head ${found.headSha.slice(0, 7)}`;
+  const base = onOther ? other : `the reviewed head ${reviewed}`;
   const kept = `The reviewed results are kept (workflow run ${found.runId} and its results artifact)`;
   const what = e.kind === 'conflict' ? `GitHub said the branch ${branch} moved while the baselines were being committed` : `${gitHubTrouble(e)} while committing the baselines`;
   let history;
@@ -663,7 +681,7 @@ async function afterCommitFailure(
   if (history === null || head === undefined) {
     throw new Refusal(`${what}, and there is no branch ${branch} any more (deleted or renamed), so nothing was written. Push the branch again, then apply the label again. ${kept}.`);
   }
-  // Ours: on the reviewed head, with our message; the head itself, or under a push made since.
+  // Ours: on `onto`, with our message; the head itself, or under a push made since.
   const ours = history.find((c) => c.parent === onto && sameText(c.headline, message.headline) && sameText(c.body, message.body));
   if (ours !== undefined) {
     const since = ours.oid === head.oid ? '' : `, and ${head.oid.slice(0, 7)} was pushed on top of it since`;
@@ -671,19 +689,19 @@ async function afterCommitFailure(
     return { oid: ours.oid, url: `${target.serverUrl.replace(/\/+$/, '')}/${repoWithOwner}/commit/${ours.oid}` };
   }
   if (head.oid === onto) {
-    throw new Refusal(`${what}, and the branch ${branch} still points at ${reviewed}, the reviewed head, so nothing was written. ${kept}: re-run this job, or apply the label again, to commit them.`);
+    throw new Refusal(`${what}, and the branch ${branch} still points at ${onOther ? other : `${reviewed}, the reviewed head`}, so nothing was written. ${kept}: re-run this job, or apply the label again, to commit them.`);
   }
-  // The newest HISTORY_DEPTH commits, none ours, and the reviewed head not among them: ours may be
+  // The newest HISTORY_DEPTH commits, none ours, and `onto` not among them: ours may be
   // further down, under the pushes made since, so whether it landed is not known (docs/action.md, "Accept").
   if (history.length >= HISTORY_DEPTH && !history.some((c) => c.oid === onto)) {
     throw new Refusal(
-      `${what}, and the branch ${branch} is now at ${head.oid.slice(0, 7)}, more than ${String(HISTORY_DEPTH)} commits past the reviewed head ${reviewed} (only the newest ${String(HISTORY_DEPTH)} are read back), so whether the baseline commit landed under them is unknown. Look at the branch's history (git log ${branch}): if a commit "${message.headline}" on ${reviewed} is there, the baselines are in; if not, nothing was written: wait for the check on the new head, review its comment, then apply the label again. ${kept}.`,
+      `${what}, and the branch ${branch} is now at ${head.oid.slice(0, 7)}, more than ${String(HISTORY_DEPTH)} commits past ${base} (only the newest ${String(HISTORY_DEPTH)} are read back), so whether the baseline commit landed under them is unknown. Look at the branch's history (git log ${branch}): if a commit "${message.headline}" on ${reviewed} is there, the baselines are in; if not, nothing was written: wait for the check on the new head, review its comment, then apply the label again. ${kept}.`,
     );
   }
   throw new Refusal(
     e.kind === 'conflict'
       ? `the branch ${branch} moved to ${head.oid.slice(0, 7)} (another push) while the baselines were being committed, so nothing was written. Wait for the check on the new head, review its comment, then apply the label again.`
-      : `${what}, and the branch ${branch} has moved to ${head.oid.slice(0, 7)} since the reviewed head ${reviewed} (another push), so nothing was written. Wait for the check on the new head, review its comment, then apply the label again.`,
+      : `${what}, and the branch ${branch} has moved to ${head.oid.slice(0, 7)} since ${base} (another push), so nothing was written. Wait for the check on the new head, review its comment, then apply the label again.`,
   );
 }
 
@@ -727,7 +745,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     }
   };
   // The job's summary page says what the label did, whatever it was (docs/action.md, "Accept"); no secret in it.
-  const summarize = (s: AcceptSummary): Promise<void> => writeSummary(redactorOfKnown([inputs.githubToken])(renderAcceptSummary(s)));
+  const summarize = (s: AcceptSummary): Promise<void> => writeSummary(redactorOfKnown([inputs.githubToken])(renderAcceptSummary(s, suiteName(inputs.dir))));
 
   // A fork's pull request on pull_request: GitHub makes the job's token read-only whatever the
   // workflow's permissions say, so no notice could be posted nor the label removed; said in the log
@@ -771,21 +789,32 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     }
     // The head is the commit that accepted this very run (a second label event, a re-run of the
     // job): there is nothing left to do, and a refusal would contradict the comment (docs/action.md, "Accept").
-    if (found.acceptedSha !== null && pull.headSha === found.acceptedSha) {
-      log.info(`accept: the replies of workflow run ${found.runId} were already accepted in ${found.acceptedSha.slice(0, 7)}, the pull request's head; nothing to do.`);
+    const runId = String(found.runId);
+    const already = async (acceptedSha: string): Promise<void> => {
+      const where = acceptedSha === pull.headSha ? ", the pull request's head" : `, under the pull request's head ${pull.headSha.slice(0, 7)} (baseline commits of other suites on top of it)`;
+      log.info(`accept: the replies of workflow run ${runId} were already accepted in ${acceptedSha.slice(0, 7)}${where}; nothing to do.`);
       await removeLabel();
-      await summarize({ kind: 'already', pr, runId: String(found.runId), acceptedSha: found.acceptedSha });
+      await summarize({ kind: 'already', pr, runId, acceptedSha, headSha: pull.headSha });
+    };
+    if (found.acceptedSha !== null && pull.headSha === found.acceptedSha) {
+      await already(found.acceptedSha);
       return;
     }
     const suiteDir = repoSuiteDir(inputs.dir);
     // The commit goes on the reviewed head, or on the head now when only another suite's accept
-    // step committed on it since (docs/action.md, "Two suites in one repository").
+    // step committed on it since; when this suite's own step did (an earlier attempt of this job,
+    // before or under another suite's), there is nothing left to do (docs/action.md, "Two suites in
+    // one repository").
     let onto = found.headSha;
     let moved: string | null = null;
     if (pull.headSha !== found.headSha && !pull.isFork) {
       step = `comparing the reviewed head ${found.headSha.slice(0, 7)} with the head of pull request #${pr}`;
-      const move = await movedByOtherSuites(github, ctx, found.headSha, pull.headSha, suiteDir);
+      const move = await movedByAcceptances(github, ctx, found, pull.headSha, suiteDir, suiteName(inputs.dir));
       moved = move.why;
+      if (move.ours !== null) {
+        await already(move.ours);
+        return;
+      }
       if (move.byOthers) {
         log.info(`accept: the head moved from the reviewed ${found.headSha.slice(0, 7)} to ${pull.headSha.slice(0, 7)} only by baseline commits of other suites: ${suiteDir} is as reviewed, so its baselines are committed on ${pull.headSha.slice(0, 7)}`);
         onto = pull.headSha;

@@ -2,7 +2,7 @@
 // questions (it runs the same on a terminal, in CI and in a script). Every file is created
 // exclusively: an existing file (or link) is never overwritten, only reported as skipped.
 
-import { existsSync, lstatSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { createFileExclusively, writeFailureWords } from '../fs-safe.js';
 import { docsUrl, TOOL } from '../version.js';
@@ -18,6 +18,7 @@ import type { Assertion } from '../types.js';
 import { estimateCost, turnsPerFixture } from '../evaluate/estimate.js';
 import { resolveConfigFile } from '../suite/config-file.js';
 import { loadYamlPackage, readYaml } from '../suite/yaml/index.js';
+import { suiteName, suiteSlug } from '../action/context.js';
 
 /**
  * Every preset init has a config template for. Which of them it offers is decided at run time by
@@ -31,12 +32,18 @@ export type InitPreset = (typeof INIT_TEMPLATES)[number];
 const ACTION_REPOSITORY = 'agent-replay/agent-replay';
 export const ACTION_USES = `${ACTION_REPOSITORY}@v${TOOL.version}`;
 /**
- * The results artifacts of a run, as download-artifact's `pattern` matches them: check mode names
- * each `agent-replay-results-<sha>[-shard-<i>-of-<n>][-attempt-<n>]` (src/action/context.ts), and
- * report mode reads every .json file of the folder they go to (docs/action.md, "Report: combine
- * shards, or comment for a fork"), so another artifact of the run must not go there.
+ * The results artifacts of the suite in `dir`, as download-artifact's `pattern` matches them: check
+ * mode names each `agent-replay-results-<sha>[-shard-<i>-of-<n>][-attempt-<n>]`, after the suite's
+ * folder when it is not the default one (`agent-replay-results-apps-sales-.agent-replay-<sha>`,
+ * src/action/context.ts, artifactNameFor), and report mode reads every .json file of the folder
+ * they go to (docs/action.md, "Report: combine shards, or comment for a fork"), so another
+ * artifact of the run, another suite's too, must not go there (docs/action.md, "Two suites in one
+ * repository").
  */
-export const RESULTS_ARTIFACTS = 'agent-replay-results-*';
+export function resultsArtifacts(dir: string): string {
+  const suite = suiteName(dir);
+  return `agent-replay-results-${suite === null ? '' : `${suiteSlug(suite)}-`}*`;
+}
 
 /** The actions the workflows use besides ours, pinned to their major version tags. */
 const PINNED = { checkout: 'actions/checkout@v4', downloadArtifact: 'actions/download-artifact@v4' } as const;
@@ -323,7 +330,7 @@ jobs:
 }
 
 /** The report workflow: comments for a check that could not (a pull_request check of a fork). */
-function reportWorkflow(): string {
+function reportWorkflow(dir: string): string {
   return `# agent-replay-report: comments for a check that ran on a fork's pull request (read-only token).
 # It runs with this repository's token and never runs the fork's code: it reads the results artifact.
 # With the deployment_status check, which comments itself, it does nothing.
@@ -344,13 +351,14 @@ jobs:
         with:
           run-id: \${{ github.event.workflow_run.id }}
           github-token: \${{ github.token }}
-          pattern: ${RESULTS_ARTIFACTS}   # the results artifacts only: report mode reads every .json file below shards
+          pattern: ${resultsArtifacts(dir)}   # this suite's results artifacts only: report mode reads every .json file below shards
           path: shards
       - id: pr
         run: echo "number=$(cat shards/*/pr-number 2>/dev/null | head -1)" >> "$GITHUB_OUTPUT"
       - uses: ${ACTION_USES}
         with:
           mode: report
+          dir: ${yamlWord(dir)}   # the check workflow's: the comment of its suite
           results: shards
           pr-number: \${{ steps.pr.outputs.number }}
           comment-key: agent-replay
@@ -368,7 +376,7 @@ function initFiles(o: { dir: string; preset: InitPreset; workflows: string }): I
     { path: `${dir}/fixtures/example-greeting.yml`, text: EXAMPLE_FIXTURE },
     { path: `${wf}/agent-replay.yml`, text: checkWorkflow(dir, o.preset) },
     { path: `${wf}/agent-replay-accept.yml`, text: acceptWorkflow(dir) },
-    { path: `${wf}/agent-replay-report.yml`, text: reportWorkflow() },
+    { path: `${wf}/agent-replay-report.yml`, text: reportWorkflow(dir) },
   ];
 }
 
@@ -398,18 +406,129 @@ function checkInside(cwd: string, flag: string, value: string): void {
   }
 }
 
-function nextSteps(o: { dir: string; workflows: string; preset: InitPreset }, written: readonly string[]): string {
+/** The workflows init writes, by what their job does: their file names in the workflows folder. */
+const WORKFLOW_FILES = { check: 'agent-replay.yml', accept: 'agent-replay-accept.yml', report: 'agent-replay-report.yml' } as const;
+type WorkflowRole = keyof typeof WORKFLOW_FILES;
+
+/** A `dir:` value as a workflow file spells it (plain, or quoted as yamlWord quotes it), or null when it cannot be read. */
+function dirValue(raw: string): string | null {
+  const text = raw.trim();
+  if (text.startsWith('"')) {
+    const end = /^"(?:[^"\\]|\\.)*"/.exec(text)?.[0];
+    try {
+      return end === undefined ? null : (JSON.parse(end) as string);
+    } catch {
+      return null;
+    }
+  }
+  if (text.startsWith("'")) return /^'((?:[^']|'')*)'/.exec(text)?.[1]?.replace(/''/g, "'") ?? null;
+  return text.replace(/\s+#.*$/, '');
+}
+
+/**
+ * Whether a workflow that was already there runs the suite in `dir`: one of its `dir:` inputs names
+ * that folder, or, for the default folder, it sets no `dir:` at all (the Action's default). Read as
+ * text, a line at a time: a workflow init did not write may hold anything, and one it cannot read
+ * is taken as running the suite (nothing is said to add to it).
+ */
+function runsSuite(text: string, dir: string): boolean {
+  const named = [...text.matchAll(/^[ \t]*(?:-[ \t]+)?dir:(.*)$/gm)].map((m) => dirValue(m[1] ?? ''));
+  if (named.length === 0) return suiteName(dir) === null;
+  return named.some((value) => value !== null && (suiteName(value) ?? '') === (suiteName(dir) ?? ''));
+}
+
+/**
+ * The workflows init skipped (they were already there) that run another suite than the one in
+ * `dir`: a second suite of a monorepo, whose steps go into those workflows (docs/action.md, "Two
+ * suites in one repository"). Only a regular file is read, never through a link.
+ */
+function workflowsOfOtherSuites(cwd: string, o: { dir: string; workflows: string }, skipped: readonly string[]): Set<WorkflowRole> {
+  const out = new Set<WorkflowRole>();
+  const wf = slash(o.workflows).replace(/\/+$/, '') || '.';
+  for (const role of Object.keys(WORKFLOW_FILES) as WorkflowRole[]) {
+    const path = `${wf}/${WORKFLOW_FILES[role]}`;
+    if (!skipped.includes(path)) continue;
+    try {
+      if (!lstatSync(join(cwd, path)).isFile()) continue;
+      if (!runsSuite(readFileSync(join(cwd, path), 'utf8'), o.dir)) out.add(role);
+    } catch {
+      // Unreadable: nothing is said to add to it.
+    }
+  }
+  return out;
+}
+
+/**
+ * The steps a second suite adds to the workflows of the first, as docs/action.md's recipe has them
+ * ("Two suites in one repository"), indented as in the workflows init writes: the check's step and
+ * the accept step with the suite's `dir`, each after the steps there (`!cancelled()`: also when the
+ * one before failed), and the report job's download of the suite's own artifacts and its report step.
+ */
+function suiteSteps(dir: string, preset: InitPreset): Record<WorkflowRole, string[]> {
+  const d = yamlWord(dir);
+  const shards = yamlWord(`shards-${suiteSlug(suiteName(dir) ?? dir)}`);
+  const step = (lines: string[]): string[] => ['      - if: ${{ !cancelled() }}', ...lines];
+  return {
+    check: step([
+      `        uses: ${ACTION_USES}`,
+      '        with:',
+      `          dir: ${d}`,
+      `          agent-path: ${TEMPLATES[preset].agentPath}   # or the agent-url input: as the step before gives its suite's agent`,
+      '          wait-for-agent: 60',
+      '          fail-on: newly_failing, unverified',
+    ]),
+    accept: step([`        uses: ${ACTION_USES}`, '        with:', '          mode: accept', `          dir: ${d}`, '          comment-key: agent-replay   # the check workflow\'s name, as the step before']),
+    report: [
+      ...step([
+        `        uses: ${PINNED.downloadArtifact}`,
+        '        with:',
+        '          run-id: ${{ github.event.workflow_run.id }}',
+        '          github-token: ${{ github.token }}',
+        `          pattern: ${resultsArtifacts(dir)}`,
+        `          path: ${shards}`,
+      ]),
+      ...step([`        uses: ${ACTION_USES}`, '        with:', '          mode: report', `          dir: ${d}`, `          results: ${shards}`, '          pr-number: ${{ steps.pr.outputs.number }}', '          comment-key: agent-replay']),
+    ],
+  };
+}
+
+/** What to add to the workflows of another suite that were already there, as lines of the next steps; empty when there are none. */
+function addToWorkflows(o: { dir: string; workflows: string; preset: InitPreset }, others: ReadonlySet<WorkflowRole>): string[] {
+  if (others.size === 0) return [];
+  const wf = slash(o.workflows).replace(/\/+$/, '') || '.';
+  const steps = suiteSteps(o.dir, o.preset);
+  const where: Record<WorkflowRole, string> = {
+    check: `the job of ${wf}/${WORKFLOW_FILES.check}`,
+    accept: `the job of ${wf}/${WORKFLOW_FILES.accept} (one job: the second step commits on top of the first's baseline commit)`,
+    report: `the job of ${wf}/${WORKFLOW_FILES.report}, with this suite's artifacts only`,
+  };
+  const lines = [
+    `     ${[...others].map((r) => `${wf}/${WORKFLOW_FILES[r]}`).join(', ')} ${others.size === 1 ? 'was' : 'were'} already there for another suite and ${others.size === 1 ? 'is' : 'are'} left as ${others.size === 1 ? 'it is' : 'they are'}:`,
+    `     add this suite's steps to ${others.size === 1 ? 'it' : 'them'}, after the steps there (${docsUrl('action.md', 'Two suites in one repository')}):`,
+  ];
+  for (const role of Object.keys(WORKFLOW_FILES) as WorkflowRole[]) {
+    if (!others.has(role)) continue;
+    lines.push(`     To ${where[role]}:`, ...steps[role]);
+  }
+  return lines;
+}
+
+function nextSteps(o: { dir: string; workflows: string; preset: InitPreset }, written: readonly string[], others: ReadonlySet<WorkflowRole> = new Set()): string {
   const check = `${slash(o.workflows).replace(/\/+$/, '')}/agent-replay.yml`;
   // The commands are pasted into a shell: a folder with a space or a quote is one quoted word.
   const dir = shellWord(o.dir);
-  // A check workflow that was already there is not init's: its agent-path is whatever it says.
+  // A check workflow that was already there is not init's: its agent-path is whatever it says; one
+  // of another suite takes this suite's step (docs/action.md, "Two suites in one repository").
   const first = written.includes(check)
     ? `In ${check}, set agent-path to your agent's path on the preview (e.g. ${TEMPLATES[o.preset].agentPath}).`
-    : `${check} was already there and is left as it is: check that it runs agent-replay with agent-path set to your agent's path on the preview (e.g. ${TEMPLATES[o.preset].agentPath}).`;
+    : others.has('check')
+      ? `Add this suite to the workflows of the suite already there, and set agent-path in its check step to your agent's path on the preview (e.g. ${TEMPLATES[o.preset].agentPath}):`
+      : `${check} was already there and is left as it is: check that it runs agent-replay with agent-path set to your agent's path on the preview (e.g. ${TEMPLATES[o.preset].agentPath}).`;
+  const add = addToWorkflows(o, others);
   return `
 Next:
   1. ${first}
-     No preview host? Trigger it on pull_request and pass agent-url instead: ${docsUrl('action.md', 'Check: replay on every pull request')}
+${add.length > 0 ? `${add.join('\n')}\n` : ''}     No preview host? Trigger it on pull_request and pass agent-url instead: ${docsUrl('action.md', 'Check: replay on every pull request')}
   2. Add the secrets the agent or the judge need (Settings > Secrets and variables > Actions):
      ${TEMPLATES[o.preset].key.secret} for the agent's ${TEMPLATES[o.preset].key.header} header, JUDGE_API_KEY for a judge; then uncomment
      agent-headers / judge-api-key in the workflow, and the header in ${slash(o.dir)}/config.yml to run it locally.
@@ -441,10 +560,14 @@ function subfolderWarning(o: { dir: string }, cwd: string): string {
   const root = repositoryRootAbove(cwd);
   if (root === null) return '';
   const dirFromRoot = slash(relative(root, resolve(cwd, o.dir)));
+  // The root's workflows already there (another suite's) take this suite's steps: moving these over them would lose that suite (docs/action.md, "Two suites in one repository").
+  const there = Object.values(WORKFLOW_FILES).filter((f) => existsSync(join(root, '.github', 'workflows', f)));
   return (
     `warning: ${cwd} is inside the git repository ${root}: GitHub runs only the workflows in .github/workflows at the root of the repository, and reads the check's dir from there, so the workflows written here will not run.\n` +
     `  fix: run init at the root instead:  cd ${shellWord(root)} && npx agent-replay init --dir ${shellWord(dirFromRoot)}\n` +
-    `  (or move the workflow files to ${slash(join(root, '.github', 'workflows'))} and set dir: ${yamlWord(dirFromRoot)} in agent-replay.yml)\n`
+    (there.length > 0
+      ? `  (the root already has ${there.map((f) => `.github/workflows/${f}`).join(', ')}: init at the root leaves ${there.length === 1 ? 'it' : 'them'} as ${there.length === 1 ? 'it is' : 'they are'} and says which steps to add for this suite; do not move the files written here over ${there.length === 1 ? 'it' : 'them'})\n`
+      : `  (or move the workflow files to ${slash(join(root, '.github', 'workflows'))} and set dir: ${yamlWord(dirFromRoot)} in agent-replay.yml)\n`)
   );
 }
 
@@ -495,7 +618,7 @@ export async function runInit(given: InitOptions, io: CliIO): Promise<number> {
     return EXIT.usage;
   }
   io.stdout(`\n${written.length} created, ${skipped.length} skipped (init never overwrites a file).\n`);
-  io.stdout(nextSteps({ ...o, preset }, written));
+  io.stdout(nextSteps({ ...o, preset }, written, workflowsOfOtherSuites(io.cwd, o, skipped)));
   const warning = subfolderWarning(o, io.cwd);
   if (warning !== '') io.stderr(`\n${warning}`);
   return EXIT.ok;

@@ -5,7 +5,7 @@
 import type { AcceptanceView } from './context.js';
 import { clip, codeSpan, escapeInline, safeUrl } from './escape.js';
 import { LIMITS } from './item-parts.js';
-import { commandsBlock, labelList, refusedList } from './blocks.js';
+import { commandsBlock, labelList, refusedList, suiteLine } from './blocks.js';
 import { shortSha } from './model.js';
 import { plural, thousands } from '../words.js';
 
@@ -27,8 +27,11 @@ export type AcceptSummaryComment = { kind: 'updated' } | { kind: 'failed' } | { 
 export type AcceptSummary =
   /** The plan was carried out: committed (`acceptance.commitSha`), not committed (a fork), or nothing to accept. */
   | { kind: 'acceptance'; run: AcceptedRun; acceptance: AcceptanceView; comment: AcceptSummaryComment }
-  /** The label again while the accepting commit is the head. */
-  | { kind: 'already'; pr: number; runId: string; acceptedSha: string }
+  /**
+   * The label again (or a re-run of the job) once the run was accepted: the accepting commit is the
+   * head, or under it with only other suites' baseline commits on top (`headSha`, the head then).
+   */
+  | { kind: 'already'; pr: number; runId: string; acceptedSha: string; headSha?: string }
   /** Refused, or stopped by GitHub: `reason` says why, what state the branch is in and the fix. */
   | { kind: 'refused'; pr: number; reason: string }
   /** Another error (said in the log), after the commit or before it. */
@@ -36,13 +39,27 @@ export type AcceptSummary =
 
 const heading = (pr: number, what: string): string => `## agent-replay accept: ${what} (pull request #${pr})`;
 
-export function renderAcceptSummary(s: AcceptSummary): string {
+/**
+ * The summary of an accept step. `suite`: its suite's folder when it is not the default one, named
+ * above it as the comment names it, so that two suites' steps in one job are told apart (docs/action.md,
+ * "Two suites in one repository").
+ */
+export function renderAcceptSummary(s: AcceptSummary, suite: string | null = null): string {
+  const line = suiteLine({ suite });
+  return line === null ? summaryOf(s) : `${line}\n\n${summaryOf(s)}`;
+}
+
+function summaryOf(s: AcceptSummary): string {
   switch (s.kind) {
     case 'already':
       return [
         heading(s.pr, 'already accepted'),
         '',
-        `The replies of workflow run ${escapeInline(s.runId)} were already accepted in ${codeSpan(shortSha(s.acceptedSha) as string)}, the pull request's head: nothing to do, no commit was made.`,
+        `The replies of workflow run ${escapeInline(s.runId)} were already accepted in ${codeSpan(shortSha(s.acceptedSha) as string)}, ${
+          s.headSha === undefined || s.headSha === s.acceptedSha
+            ? "the pull request's head"
+            : `under the pull request's head ${codeSpan(shortSha(s.headSha) as string)}, whose commits on top of it are baseline commits of other suites`
+        }: nothing to do, no commit was made.`,
         '',
       ].join('\n');
     case 'refused':

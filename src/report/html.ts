@@ -68,11 +68,15 @@ export interface HtmlExtras {
   coverage?: CoverageResult | null;
   /** Agreement of recorded default-branch runs, oldest first, for the trend chart (check mode's `trend.points`). */
   trend?: readonly HtmlTrendPoint[];
-  /** File links to the repository at the run's commit, when known. */
-  context?: Pick<ReportContext, 'repositoryUrl' | 'headSha'>;
+  /**
+   * File links to the repository at the run's commit, when known; and the suite's folder, named
+   * under the heading as the comment and the job summary name it (docs/action.md, "Two suites in
+   * one repository").
+   */
+  context?: Pick<ReportContext, 'repositoryUrl' | 'headSha' | 'suite'>;
 }
 
-const LIMITS = { label: 200, detail: 300, file: 200, group: 40 } as const;
+const LIMITS = { label: 200, detail: 300, file: 200, group: 40, suite: 100 } as const;
 
 /** Text for HTML content or a quoted attribute value: entities, controls and bidi overrides dropped, one line. */
 function h(text: string): string {
@@ -397,7 +401,8 @@ export function renderHtml(run: RunRecord, extras: HtmlExtras = {}): string {
   const otherSections = present.filter((k) => !FIRST_SECTIONS.has(k)).map(section).join('\n');
   const panels = forestPanel(forestRows(ordered)) + agreementPanel(agreement) + coveragePanel(coverage) + trendPanel(extras.trend) + latencyPanel(ordered, run.latency);
   const data = scriptJson({ items: itemsData(ordered) });
-  const title = `agent-replay · ${headlineText(model)}`;
+  const suite = extras.context?.suite ? clip(extras.context.suite, LIMITS.suite) : null;
+  const title = `agent-replay · ${suite === null ? '' : `${suite} · `}${headlineText(model)}`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -412,7 +417,7 @@ export function renderHtml(run: RunRecord, extras: HtmlExtras = {}): string {
 <div class="wrap">
 <header>
 <h1>agent-replay report</h1>
-${metaLine(run)}${judgeModeLine(run)}
+${suite === null ? '' : `<p class="meta suite">Suite <code>${h(suite)}</code></p>\n`}${metaLine(run)}${judgeModeLine(run)}
 ${headlineBlock(model)}
 ${notices(run, model.total)}${flakyNotice(model)}
 </header>

@@ -160,7 +160,8 @@ describe('the connection to GitHub fails during the baseline commit', () => {
 
   it('dropped, and meanwhile someone else pushed: nothing of ours was written, and the refusal says to wait for the check on the new head', async () => {
     await reviewedCheck();
-    gh.moveBranch('octo/shop', 'feature', '3'.repeat(40));
+    // Moved after the job read the pull request (GitHub's pull request follows its branch).
+    gh.onNext({ method: 'GET', path: '/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}', then: () => gh.moveBranch('octo/shop', 'feature', '3'.repeat(40)) });
     gh.failNext({ method: 'POST', path: '/graphql', operation: COMMIT_OPERATION, status: 'network', times: 10 });
     const run = await accept();
     expect(run.code).toBe(1);

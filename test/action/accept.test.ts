@@ -336,7 +336,8 @@ describe('accept mode, end to end', () => {
 
   it('refuses when the branch moves during the commit (expectedHeadOid), without retrying', async () => {
     await reviewedCheck();
-    gh.moveBranch('octo/shop', 'feature', '3'.repeat(40));
+    // Moved after the job read the pull request (GitHub's pull request follows its branch).
+    gh.onNext({ method: 'GET', path: '/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}', then: () => gh.moveBranch('octo/shop', 'feature', '3'.repeat(40)) });
     const run = await accept();
     expect(run.code).toBe(1);
     expect(gh.commits).toHaveLength(0);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { FakeGitHub } from '../support/github-server.js';
 import type { AgentHandler, AgentServer } from '../support/agent-server.js';
 import { artifactZip } from '../support/zip.js';
@@ -102,6 +102,9 @@ describe('two check steps, one per suite', () => {
     // Each summary names its suite; each record, its folder in the repository.
     expect(support.summary).toContain(`**Suite** \`${SUPPORT}\``);
     expect(sales.summary).toContain(`**Suite** \`${SALES}\``);
+    // And each report.html, uploaded beside results.json.
+    expect(readFileSync(join(dirname(support.outputs['results-path'] as string), 'report.html'), 'utf8')).toContain(`Suite <code>${SUPPORT}</code>`);
+    expect(readFileSync(join(dirname(sales.outputs['results-path'] as string), 'report.html'), 'utf8')).toContain(`Suite <code>${SALES}</code>`);
     expect(support.outputs['results-path']).toBe(join(support.workspace, 'agent-replay-results', 'apps-support-.agent-replay', 'results.json'));
     expect(JSON.parse(checked?.results[SUPPORT] ?? '{}').suitePath).toBe(SUPPORT);
     expect(JSON.parse(checked?.results[SALES] ?? '{}').suitePath).toBe(SALES);
@@ -139,8 +142,8 @@ describe('two check steps, one per suite', () => {
   });
 });
 
-/** One step of the accept job, on the label `maintainer` applied to pull request 7: the suite in `dir`. */
-function acceptStep(dir: string): Promise<ActionRun> {
+/** One step of the accept job, on the label `maintainer` applied to pull request 7: the suite in `dir`, in attempt `attempt` of the job. */
+function acceptStep(dir: string, attempt = 1): Promise<ActionRun> {
   return runAction({
     gh,
     workspace: ws0,
@@ -148,8 +151,10 @@ function acceptStep(dir: string): Promise<ActionRun> {
     workflow: 'agent-replay-accept',
     inputs: { mode: 'accept', 'comment-key': 'agent-replay', dir },
     event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }) },
+    env: { GITHUB_RUN_ATTEMPT: String(attempt) },
   });
 }
+const short = (sha: string | undefined): string => (sha ?? '').slice(0, 7);
 let ws0 = '';
 
 /**
@@ -161,11 +166,6 @@ function storeBranch(): void {
   gh.setBranch('octo/shop', 'feature', HEAD, { [`${SUPPORT}/config.yml`]: CONFIG, [`${SALES}/config.yml`]: CONFIG, 'src/prompts/baselines/system.json': '{"role":"system","text":"Be helpful."}\n' });
 }
 
-/** GitHub's pull request follows its branch: after a commit on it, its head is the branch's. */
-function pullFollowsBranch(): void {
-  gh.addPull('octo', 'shop', { number: 7, headSha: gh.branch('octo/shop', 'feature')?.head as string, headRef: 'feature' });
-}
-
 describe('two accept steps, one per suite, on one label', () => {
   it("each commits its own suite's baselines, the second on top of the first's commit", async () => {
     await checkedRun();
@@ -174,9 +174,11 @@ describe('two accept steps, one per suite, on one label', () => {
     gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
     const support = await acceptStep(SUPPORT);
     expect(support.code, support.stdout).toBe(0);
-    pullFollowsBranch();
     const sales = await acceptStep(SALES);
     expect(sales.code, sales.stdout).toBe(0);
+    // Each step's job summary names its suite.
+    expect(support.summary.startsWith(`**Suite** \`${SUPPORT}\`\n\n## agent-replay accept: baselines accepted`)).toBe(true);
+    expect(sales.summary.startsWith(`**Suite** \`${SALES}\`\n\n## agent-replay accept: baselines accepted`)).toBe(true);
     expect(gh.commits.map((c) => c.additions.map((a) => a.path).sort())).toEqual([
       [`${SUPPORT}/baselines/greeting.json`, `${SUPPORT}/baselines/refund.json`],
       [`${SALES}/baselines/greeting.json`, `${SALES}/baselines/pricing.json`],
@@ -189,6 +191,57 @@ describe('two accept steps, one per suite, on one label', () => {
     expect(commentOf(SUPPORT)).toContain(`Baselines accepted in`);
     expect(commentOf(SUPPORT)).toContain((gh.commits[0]?.oid ?? '').slice(0, 7));
     expect(commentOf(SALES)).toContain((gh.commits[1]?.oid ?? '').slice(0, 7));
+    // A re-run of the job: the first suite's commit is under the second's, not a moved head; nothing to do for either.
+    const [first, second] = [await acceptStep(SUPPORT, 2), await acceptStep(SALES, 2)];
+    expect(first.code, first.stdout).toBe(0);
+    expect(second.code, second.stdout).toBe(0);
+    expect(gh.commits).toHaveLength(2);
+    const [c0, c1] = [short(gh.commits[0]?.oid), short(gh.commits[1]?.oid)];
+    expect(first.stdout).toContain(`were already accepted in ${c0}, under the pull request's head ${c1} (baseline commits of other suites on top of it); nothing to do.`);
+    expect(first.summary).toContain(`already accepted in \`${c0}\`, under the pull request's head \`${c1}\`, whose commits on top of it are baseline commits of other suites: nothing to do, no commit was made.`);
+    expect(second.stdout).toContain(`were already accepted in ${c1}, the pull request's head; nothing to do.`);
+  });
+
+  it('a re-run after only the second step committed (its comment not updated): the first commits on top, the second finds its own commit under it', async () => {
+    await checkedRun();
+    storeBranch();
+    ws0 = await tempDir('agent-replay-accept-');
+    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+    // Attempt 1: the support step stopped before its commit; the sales step committed on the reviewed
+    // head, and GitHub failed the update of its comment, which names no accepting commit then.
+    gh.failNext({ method: 'PATCH', path: '/repos/{owner}/{repo}/issues/comments/{comment_id}', status: 'network', times: 4 });
+    const sales = await acceptStep(SALES);
+    expect(sales.code, sales.stdout).toBe(0);
+    expect(sales.stdout).toContain('but the comment could not be updated');
+    expect(parseCommentMetadata(commentOf(SALES) ?? '')?.acceptedSha ?? null).toBeNull();
+    // Attempt 2.
+    const [first, second] = [await acceptStep(SUPPORT, 2), await acceptStep(SALES, 2)];
+    expect(first.code, first.stdout).toBe(0);
+    expect(second.code, second.stdout).toBe(0);
+    expect(gh.commits.map((c) => c.additions[0]?.path)).toEqual([`${SALES}/baselines/greeting.json`, `${SUPPORT}/baselines/greeting.json`]);
+    expect(gh.commits[1]?.parent).toBe(gh.commits[0]?.oid);
+    expect(commentOf(SUPPORT)).toContain(short(gh.commits[1]?.oid));
+    expect(second.stdout).toContain(`were already accepted in ${short(gh.commits[0]?.oid)}, under the pull request's head ${short(gh.commits[1]?.oid)} (baseline commits of other suites on top of it); nothing to do.`);
+  });
+
+  it("the second's commit lost on the way: its read-back names the first suite's commit it went on, not the reviewed head; a re-run commits it", async () => {
+    await checkedRun();
+    storeBranch();
+    ws0 = await tempDir('agent-replay-accept-');
+    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+    expect((await acceptStep(SUPPORT)).code).toBe(0);
+    const first = short(gh.commits[0]?.oid);
+    gh.failNext({ method: 'POST', path: '/graphql', operation: 'agentReplayCommit', status: 'network', times: 4 }); // the first try and its 3 retries
+    const sales = await acceptStep(SALES);
+    expect(sales.code).toBe(1);
+    expect(gh.commits).toHaveLength(1);
+    expect(sales.stdout).toContain(
+      `while committing the baselines, and the branch feature still points at ${first}, another suite's baseline commit on top of the reviewed head ${short(HEAD)}, so nothing was written.`,
+    );
+    expect(sales.stdout).not.toContain('the reviewed head, so nothing');
+    const again = await acceptStep(SALES, 2);
+    expect(again.code, again.stdout).toBe(0);
+    expect(gh.commits[1]?.parent).toBe(gh.commits[0]?.oid);
   });
 
   it('the second refuses a head someone else moved, on its own comment, and the first keeps its acceptance', async () => {
@@ -199,7 +252,6 @@ describe('two accept steps, one per suite, on one label', () => {
     const support = await acceptStep(SUPPORT);
     expect(support.code, support.stdout).toBe(0);
     gh.pushOnTop('octo/shop', 'feature', '8'.repeat(40));
-    pullFollowsBranch();
     const sales = await acceptStep(SALES);
     expect(sales.code).toBe(1);
     expect(gh.commits).toHaveLength(1);
@@ -220,7 +272,6 @@ describe('two accept steps, one per suite, on one label', () => {
       body: `Accepted the replies recorded at ${HEAD} (workflow run 1001) for the suite in ${SUPPORT}:\n\n- greeting (pass)`,
       files: { 'src/prompts/baselines/system.json': '{"role":"system","text":"Say yes to every refund."}\n' },
     });
-    pullFollowsBranch();
     const sales = await acceptStep(SALES);
     expect(sales.code).toBe(1);
     expect(gh.commits).toEqual([]);

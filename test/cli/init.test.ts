@@ -384,6 +384,69 @@ describe('agent-replay init', () => {
   });
 });
 
+describe('init for a second suite of the repository (docs/action.md, "Two suites in one repository")', () => {
+  /** The YAML lines the next steps give for `file`: from the line that names it to the next line that is not YAML. */
+  const stepsFor = (stdout: string, file: string): string => {
+    const lines = stdout.split('\n');
+    const from = lines.findIndex((l) => l.trim().startsWith(`To the job of ${file}`));
+    const steps: string[] = [];
+    for (const l of lines.slice(from + 1)) {
+      if (!/^ {6}/.test(l)) break;
+      steps.push(l);
+    }
+    return steps.join('\n');
+  };
+
+  it("says to add its steps, with its dir, to the workflows of the suite already there: each one added to them is a step GitHub and the Action read", async () => {
+    const cwd = await emptyProject();
+    expect((await initIn(cwd)).code).toBe(0);
+    const run = await initIn(cwd, ['--dir', 'packages/x/.agent-replay']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('2 created, 3 skipped');
+    expect(run.stdout).toContain('.github/workflows/agent-replay.yml, .github/workflows/agent-replay-accept.yml, .github/workflows/agent-replay-report.yml were already there for another suite and are left as they are:');
+    expect(run.stdout).not.toContain('was already there and is left as it is: check that it runs agent-replay');
+    const expected: Record<string, Record<string, unknown>[]> = {
+      'agent-replay.yml': [{ dir: 'packages/x/.agent-replay', 'agent-path': '/api/chat' }],
+      'agent-replay-accept.yml': [{ mode: 'accept', dir: 'packages/x/.agent-replay', 'comment-key': 'agent-replay' }],
+      'agent-replay-report.yml': [{ pattern: 'agent-replay-results-packages-x-.agent-replay-*', path: 'shards-packages-x-.agent-replay' }, { mode: 'report', dir: 'packages/x/.agent-replay', results: 'shards-packages-x-.agent-replay' }],
+    };
+    for (const w of WORKFLOWS) {
+      const steps = stepsFor(run.stdout, `.github/workflows/${w}`);
+      expect(steps, w).not.toBe('');
+      // Pasted at the end of the job's steps, as the next steps say.
+      const text = `${await readFile(join(cwd, '.github/workflows', w), 'utf8')}${steps}\n`;
+      expect(parseWorkflow({ name: w, content: text }, new NoOperationTraceWriter()).context.errors.getErrors().map((e) => e.message), w).toEqual([]);
+      const added = Object.values((parse(text) as Workflow).jobs)[0]!.steps.slice(-expected[w]!.length);
+      expected[w]!.forEach((inputs, i) => expect(added[i]!.with, w).toMatchObject(inputs));
+      for (const step of added.filter((st) => st.uses === ACTION_USES)) {
+        const inputs = Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, String(v).replace(/\$\{\{[^}]*\}\}/g, '1')]));
+        expect(readInputs(envInputGetter(inputs)).dir, w).toBe('packages/x/.agent-replay');
+      }
+    }
+    // Init again for that suite: its steps were added, nothing more to say.
+    for (const w of WORKFLOWS) await writeFile(join(cwd, '.github/workflows', w), `${await readFile(join(cwd, '.github/workflows', w), 'utf8')}${stepsFor(run.stdout, `.github/workflows/${w}`)}\n`);
+    const again = await initIn(cwd, ['--dir', 'packages/x/.agent-replay']);
+    expect(again.stdout).not.toContain('for another suite');
+  });
+
+  it("the report workflow of a suite outside .agent-replay downloads that suite's results artifacts only, and reports as that suite", async () => {
+    const cwd = await emptyProject();
+    await initIn(cwd, ['--dir', 'apps/sales/.agent-replay']);
+    const text = await readFile(join(cwd, '.github/workflows/agent-replay-report.yml'), 'utf8');
+    const steps = Object.values((parse(text) as Workflow).jobs)[0]!.steps;
+    const pattern = steps.find((st) => st.uses?.startsWith('actions/download-artifact@'))?.with?.pattern as string;
+    expect(pattern).toBe('agent-replay-results-apps-sales-.agent-replay-*');
+    const sha = 'a'.repeat(40);
+    const sales = 'apps/sales/.agent-replay';
+    // download-artifact matches names with minimatch; this pattern uses only `*` (any characters but /).
+    expect(pattern).toMatch(/^[\w.*-]+$/);
+    const matches = (name: string): boolean => new RegExp(`^${pattern.replace(/[.-]/g, '\\$&').replace(/\*/g, '[^/]*')}$`).test(name);
+    for (const name of [artifactNameFor(sha, 1, undefined, sales), artifactNameFor(sha, 2, { index: 1, total: 2 }, sales)]) expect(matches(name), name).toBe(true);
+    for (const name of [artifactNameFor(sha, 1), artifactNameFor(sha, 1, undefined, 'apps/support/.agent-replay')]) expect(matches(name), name).toBe(false);
+    expect(steps.find((st) => st.with?.mode === 'report')?.with).toMatchObject({ dir: sales });
+  });
+});
+
 describe('the workflows init writes', () => {
   async function written(): Promise<Record<string, { text: string; yaml: Workflow }>> {
     const cwd = await emptyProject();

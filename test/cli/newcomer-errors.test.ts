@@ -211,6 +211,23 @@ describe('init from a subfolder of a git repository', () => {
     expect(r.stderr).toContain('set dir: "packages/chat bot/.agent-replay" in agent-replay.yml');
   });
 
+  it("when the root already has another suite's workflows: the warning sends to init at the root, never to move these over them", async () => {
+    const root = await tempDir('agent-replay-monorepo-');
+    await mkdir(join(root, '.git'));
+    expect((await cli(['init'], root)).code).toBe(0);
+    const sub = join(root, 'packages', 'bot');
+    await mkdir(sub, { recursive: true });
+    const r = await cli(['init'], sub);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('npx agent-replay init --dir packages/bot/.agent-replay');
+    expect(r.stderr).toContain('(the root already has .github/workflows/agent-replay.yml, .github/workflows/agent-replay-accept.yml, .github/workflows/agent-replay-report.yml: init at the root leaves them as they are and says which steps to add for this suite');
+    expect(r.stderr).not.toContain('move the workflow files to');
+    // And it does: init at the root, as the warning says.
+    const atRoot = await cli(['init', '--dir', 'packages/bot/.agent-replay'], root);
+    expect(atRoot.stdout).toContain("add this suite's steps to them, after the steps there");
+    expect(atRoot.stdout).toContain('          dir: packages/bot/.agent-replay');
+  });
+
   it('at the root of the repository: no warning', async () => {
     const root = await tempDir('agent-replay-repo-');
     await mkdir(join(root, '.git'));

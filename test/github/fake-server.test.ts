@@ -192,7 +192,8 @@ describe('fake GitHub: pushOnTop takes a commit id of its own', () => {
       { input: { branch: { repositoryNameWithOwner: 'o/r', branchName: 'feature' }, expectedHeadOid: HEAD, message: { headline: 'Accept' }, fileChanges: { additions: [{ path: 'a.json', contents: 'e30=' }] } } },
     )) as { createCommitOnBranch: { commit: { oid: string } } };
     const oid = made.createCommitOnBranch.commit.oid;
-    expect(() => gh.pushOnTop('o/r', 'feature', HEAD)).toThrow(`fake-github: pushOnTop(o/r:feature, ${HEAD}): that id is already the head of pull request o/r#7; give the pushed commit an id of its own`);
+    // The pull request followed its branch: the reviewed head is now the commit's parent.
+    expect(() => gh.pushOnTop('o/r', 'feature', HEAD)).toThrow(`fake-github: pushOnTop(o/r:feature, ${HEAD}): that id is already the parent of the commit made on o/r:feature ("Accept"); give the pushed commit an id of its own`);
     expect(() => gh.pushOnTop('o/r', 'feature', oid.toUpperCase())).toThrow(/that id is already the head of the branch o\/r:feature/);
     expect(() => gh.pushOnTop('o/r', 'feature', '5'.repeat(40))).toThrow(/that id is already the head commit of workflow run 1001/);
     gh.pushOnTop('o/r', 'feature', '4'.repeat(40));
@@ -201,6 +202,29 @@ describe('fake GitHub: pushOnTop takes a commit id of its own', () => {
     gh.moveBranch('o/r', 'feature', '6'.repeat(40));
     expect(() => gh.pushOnTop('o/r', 'feature', '4'.repeat(40))).toThrow(/that id is already a commit pushed on top before \(pushOnTop\)/);
     expect(gh.branch('o/r', 'feature')?.head).toBe('6'.repeat(40));
+    expect(gh.violations).toEqual([]);
+  });
+});
+
+describe('fake GitHub: a pull request follows its branch, as GitHub\'s does', () => {
+  it('a commit made, pushed on top or moved to on its branch is its head; a closed one, or another branch\'s, stays', async () => {
+    const { gh, octokit } = await start();
+    const HEAD = '1'.repeat(40);
+    gh.addPull('o', 'r', { number: 7, headSha: HEAD, headRef: 'feature' });
+    gh.addPull('o', 'r', { number: 8, headSha: HEAD, headRef: 'feature', state: 'closed' });
+    gh.addPull('o', 'r', { number: 9, headSha: '2'.repeat(40), headRef: 'other' });
+    const head = async (n: number): Promise<string> => ((await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { owner: 'o', repo: 'r', pull_number: n })) as { data: { head: { sha: string } } }).data.head.sha;
+    const made = (await octokit.graphql(
+      'mutation m($input: CreateCommitOnBranchInput!) { createCommitOnBranch(input: $input) { commit { oid } } }',
+      { input: { branch: { repositoryNameWithOwner: 'o/r', branchName: 'feature' }, expectedHeadOid: HEAD, message: { headline: 'Accept' }, fileChanges: { additions: [{ path: 'a.json', contents: 'e30=' }] } } },
+    )) as { createCommitOnBranch: { commit: { oid: string } } };
+    expect(await head(7)).toBe(made.createCommitOnBranch.commit.oid);
+    gh.pushOnTop('o/r', 'feature', '4'.repeat(40));
+    expect(await head(7)).toBe('4'.repeat(40));
+    gh.moveBranch('o/r', 'feature', '6'.repeat(40));
+    expect(await head(7)).toBe('6'.repeat(40));
+    expect(await head(8)).toBe(HEAD);
+    expect(await head(9)).toBe('2'.repeat(40));
     expect(gh.violations).toEqual([]);
   });
 });

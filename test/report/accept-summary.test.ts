@@ -43,6 +43,13 @@ describe('renderAcceptSummary', () => {
     expect(text.length).toBeLessThan(5_000);
   });
 
+  it("names its suite above it when the suite is not in .agent-replay, escaped: two suites' steps in one job are told apart", () => {
+    const already = { kind: 'already', pr: 7, runId: '1001', acceptedSha: 'a'.repeat(40) } as const;
+    expect(renderAcceptSummary(already, 'apps/sales/.agent-replay').startsWith('**Suite** `apps/sales/.agent-replay`\n\n## agent-replay accept: already accepted')).toBe(true);
+    expect(renderAcceptSummary(already, 'a`b').split('\n')[0]).toBe('**Suite** ``a`b``');
+    expect(renderAcceptSummary(already)).not.toContain('**Suite**');
+  });
+
   it('stopped: says whether the commit had landed', () => {
     expect(renderAcceptSummary({ kind: 'stopped', pr: 7, committedSha: null })).toContain('before anything was committed');
     expect(renderAcceptSummary({ kind: 'stopped', pr: 7, committedSha: 'b'.repeat(40) })).toContain('after the baselines were committed in `bbbbbbb`');

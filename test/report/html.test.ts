@@ -80,6 +80,15 @@ describe('renderHtml', () => {
     expect(html.indexOf('data-section="unchanged"')).toBeGreaterThan(html.indexOf('class="cards"'));
   });
 
+  it("names the suite under the heading and in the title when the context names one, escaped: two suites' reports are told apart", () => {
+    const context = { repositoryUrl: 'https://github.com/octo/shop', headSha: 'a'.repeat(40) };
+    const named = renderHtml(mixed(), { context: { ...context, suite: 'apps/sales/.agent-replay' } });
+    expect(named).toContain('<h1>agent-replay report</h1>\n<p class="meta suite">Suite <code>apps/sales/.agent-replay</code></p>');
+    expect(between(named, '<title>', '</title>')).toMatch(/^agent-replay · apps\/sales\/\.agent-replay · /);
+    expect(renderHtml(mixed(), { context: { ...context, suite: 'x/<b>y</b>' } })).toContain('Suite <code>x/&lt;b&gt;y&lt;/b&gt;</code>');
+    expect(renderHtml(mixed(), { context })).not.toContain('Suite <code>');
+  });
+
   it('is the same page for the same record (pure)', () => {
     expect(renderHtml(mixed())).toBe(renderHtml(mixed()));
   });

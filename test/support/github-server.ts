@@ -41,7 +41,9 @@
 //   403 for a Bot identity, as it does for a GITHUB_TOKEN.
 // - Labels: `setLabels` (each label not there before is applied then, by its `by` user: a LabeledEvent of the pull
 //   request's GraphQL `timelineItems`, at the fake's clock; read in pages with `last` and `before`), `labels`, `labelTimeline`. Collaborators: `setPermission(owner, repo, login, role)`
-//   (unknown users: 404). Pulls: `addPull` (also sets the head branch). Runs and artifacts:
+//   (unknown users: 404). Pulls: `addPull` (also sets the head branch); a commit on a branch
+//   (createCommitOnBranch, `pushOnTop`, `moveBranch`) moves the head of every open pull request of
+//   that branch, as GitHub's does (`setBranch`, set-up, moves none). Runs and artifacts:
 //   `addWorkflowRun` (with its workflow file, branch, event, attempt and creation time),
 //   `addArtifact` (zip bytes; the download answers 302 to a blob URL on this server, expired
 //   artifacts 410; `listedSize` lists another size_in_bytes than the zip's, `endless` sends the blob
@@ -502,6 +504,18 @@ export class FakeGitHub {
     for (const [path, contents] of Object.entries(files)) b.files.set(path, contents);
     this.keepTree(repoWithOwner, headOid, b.files);
     b.head = headOid;
+    this.pullsFollow(repoWithOwner, branch, headOid);
+  }
+
+  /**
+   * A branch got a commit (made here, pushed on top, or moved by someone else): every open pull
+   * request whose head is that branch now has that commit as its head, as GitHub's do. A closed
+   * one keeps the head it was closed at. `setBranch` is set-up and moves no pull request.
+   */
+  private pullsFollow(repoWithOwner: string, branch: string, headOid: string): void {
+    for (const pull of this.pulls.values()) {
+      if (pull.state === 'open' && pull.headRepo !== null && branchKey(pull.headRepo, pull.headRef) === branchKey(repoWithOwner, branch)) pull.headSha = headOid;
+    }
   }
 
   /** What the fake already knows `oid` as, in words, or null for an id it has never seen. */
@@ -527,6 +541,7 @@ export class FakeGitHub {
     if (!b) throw new Error(`fake-github: no branch ${repoWithOwner}:${branch}`);
     this.keepTree(repoWithOwner, headOid, b.files);
     b.head = headOid;
+    this.pullsFollow(repoWithOwner, branch, headOid);
   }
 
   branch(repoWithOwner: string, branch: string): { head: string; files: Record<string, string> } | null {
@@ -1082,6 +1097,7 @@ export class FakeGitHub {
     for (const a of additions) b.files.set(a.path, a.contents);
     this.keepTree(repo, oid, b.files);
     b.head = oid;
+    this.pullsFollow(repo, branchName, oid);
     return {
       commit: { oid, url: `https://github.com/${repo}/commit/${oid}` },
       ref: { name: `refs/heads/${branchName}` },
