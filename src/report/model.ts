@@ -11,6 +11,7 @@ import { runRateParts, tierCountsText, tierWords, tooFewOfRun, type RunRateParts
 import { plural, thousands } from '../words.js';
 import { showInvisible } from './diff.js';
 import { showLookalikes } from './lookalike.js';
+import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
 
 export type SectionKey = 'newly_failing' | 'still_failing' | 'changed' | 'reworded' | 'new' | 'not_evaluated' | 'errored' | 'unchanged';
 
@@ -394,13 +395,26 @@ export function repeatWords(f: Pick<Item, 'repeat'>): string | null {
   return `${thousands(r.passed)}/${thousands(r.count)}${r.flaky ? ' (flaky)' : ''}`;
 }
 
+/**
+ * The flaky items whose every attempt got the same reply, which the judge answered differently: the
+ * judge made them flaky, not the agent (docs/judges.md, "A judge that answers differently").
+ */
+export function flakyByTheJudge(model: Pick<ReportModel, 'flaky'>): Item[] {
+  return model.flaky.filter((i) => !isPersona(i) && judgeAcrossAttempts(i) !== null);
+}
+
+/** How the headline area names them, after the flaky items. */
+export const FLAKY_BY_THE_JUDGE = 'the same reply on every attempt, judged differently';
+
 /** The headline area's mention of flaky items: "2 flaky items (their attempts disagree): a, b"; null when none. */
 export function flakyText(model: Pick<ReportModel, 'flaky'>, listed = 10): string | null {
   const n = model.flaky.length;
   if (n === 0) return null;
   const labels = model.flaky.slice(0, listed).map((i) => i.label);
   const more = n > listed ? `, +${thousands(n - listed)} more` : '';
-  return `${thousands(n)} flaky ${itemsNoun(model.flaky, n)} (attempts disagree; passes/attempts shown as k/N): ${labels.join(', ')}${more}`;
+  const judged = flakyByTheJudge(model);
+  const judge = judged.length === 0 ? '' : `; ${FLAKY_BY_THE_JUDGE}: ${judged.slice(0, listed).map((i) => i.label).join(', ')}${judged.length > listed ? `, +${thousands(judged.length - listed)} more` : ''}`;
+  return `${thousands(n)} flaky ${itemsNoun(model.flaky, n)} (attempts disagree; passes/attempts shown as k/N): ${labels.join(', ')}${more}${judge}`;
 }
 
 export function verdictIcon(f: Item): string {
