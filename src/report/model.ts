@@ -483,18 +483,34 @@ export function estimateText(e: Estimate): string {
 /**
  * The meaning judge's model where a surface must name it beside the judge (docs/meaning.md, "The
  * meaning judge"): the run asked a meaning judge (`meaning.check` judge) whose model the judge's
- * name does not name (a `meaning.model` of its own, a judge named by its label, or a run whose only
- * model is the meaning judge's); null otherwise, and for a record from before `meaning` was kept.
+ * name does not name (a `meaning.model` of its own, a judge named by a label that does not name it,
+ * or a run whose only model is the meaning judge's); null otherwise, and for a record from before
+ * `meaning` was kept.
  */
 export function meaningModelShown(run: Pick<RunRecord, 'judge' | 'meaning'>): string | null {
   const m = run.meaning;
   if (m === undefined || m.check !== 'judge' || m.model === null || m.model === '') return null;
-  // The judge's name is "provider model", its label, or a panel's "panel of 3: provider model, ...";
-  // a label whose words spell the model ("demo judge (keyword rules)" for demo-judge) names it too.
-  const words = new Set((run.judge.name ?? '').toLowerCase().split(/[\s,:()]+/));
-  const model = m.model.toLowerCase();
-  const parts = model.split(/[-_]+/);
-  return words.has(model) || (parts.length > 1 && parts.every((p) => words.has(p))) ? null : m.model;
+  return namesModel(run.judge.name ?? '', m.model) ? null : m.model;
+}
+
+/**
+ * Does a judge's name (its "provider model", a panel's "panel of 3: provider model, ...", or its
+ * label) name the model: the model's parts, in order, are whole words of it, one word ("openai
+ * gpt-4o-mini", "GPT-4o-mini") or several that spell it with spaces ("demo judge (keyword rules)"
+ * for demo-judge, "gpt-4o mini" for gpt-4o-mini)? Case aside; never a part of a word ("gpt-4o-mini"
+ * does not name gpt-4o), nor the parts out of order or apart ("judge for demo").
+ */
+export function namesModel(name: string, model: string): boolean {
+  const parts = (word: string): string[] => word.split(/[-_\s]+/).filter((p) => p !== '');
+  const wanted = parts(model.toLowerCase().trim());
+  const words = name.toLowerCase().split(/[\s,:;()[\]"'·]+/).filter((w) => w !== '');
+  if (wanted.length === 0) return false;
+  for (let i = 0; i < words.length; i++) {
+    const run: string[] = [];
+    for (let j = i; j < words.length && run.length < wanted.length; j++) run.push(...parts(words[j] as string));
+    if (run.length === wanted.length && run.every((p, k) => p === wanted[k])) return true;
+  }
+  return false;
 }
 
 export function shortSha(sha: string | null | undefined): string | null {
