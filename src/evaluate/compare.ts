@@ -8,7 +8,7 @@ import { causeOf } from './causes.js';
 import { changeBetween, DIMENSIONS, type CauseWords, type DimensionCause } from './changes.js';
 import { coverageChange, type CoverageChange } from './coverage.js';
 import { judgeDifferences, sameJudge } from './definition.js';
-import { isJudgeFlip, judgeFlip } from './judge-flip.js';
+import { isJudgeFlip, judgeFlip, meaningJudgeChange, withMeaningJudgeChange } from './judge-flip.js';
 import { kindOf } from './kind.js';
 import { DEFAULT_LATENCY } from '../config.js';
 import { mcnemarExact } from './stats.js';
@@ -356,6 +356,8 @@ export function compareRuns(first: RunRecord, second: RunRecord, files: { first?
   const commonBefore: Item[] = [];
   const commonAfter: Item[] = [];
   let unchanged = 0;
+  // Another meaning judge on each side: its flips are not one judge disagreeing with itself.
+  const meaningJudge = meaningJudgeChange(before.meaning, after.meaning);
   for (const label of labels) {
     const x = b.get(label);
     const y = a.get(label);
@@ -381,7 +383,7 @@ export function compareRuns(first: RunRecord, second: RunRecord, files: { first?
       unchanged += 1;
       continue;
     }
-    changes.push({ label, kind: itemKind(y), before: side(x), after: side(y), ...cause, movement: movementOf(resultOf(x), resultOf(y)) });
+    changes.push({ label, kind: itemKind(y), before: side(x), after: side(y), ...cause, detail: withMeaningJudgeChange(cause.detail, meaningJudge), movement: movementOf(resultOf(x), resultOf(y)) });
   }
   const causes = Object.fromEntries(CHANGE_CAUSES.map((c) => [c, changes.filter((ch) => ch.cause === c).length])) as Record<ChangeCause, number>;
   const ab = agreement([...before.fixtures, ...before.personas]);

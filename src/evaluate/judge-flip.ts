@@ -3,7 +3,7 @@
 // (a script: the same transcript), the same judge read it, and its answers moved the item. One
 // line says both answers, so that the move is not read as the agent's. Pure.
 
-import type { FixtureRecord, PersonaRecord } from '../types.js';
+import type { FixtureRecord, PersonaRecord, RunRecord } from '../types.js';
 import { judgeGaveNoVerdict } from '../assertions/judge.js';
 import { sameJudge } from './definition.js';
 import { kindOf } from './kind.js';
@@ -165,4 +165,30 @@ export function judgeAcrossAttempts(f: FixtureRecord): string | null {
   const parts = [group('pass', 'passed'), group('fail', 'failed'), group('not_evaluated', 'not evaluated')].filter((p): p is string => p !== null);
   const how = statuses.has('not_evaluated') && statuses.size === 2 ? 'did not judge the same reply every time' : 'answered the same reply differently';
   return `the judge ${how} across the attempts: ${parts.join(', ')}`;
+}
+
+/**
+ * The meaning judge two runs asked, when it is not the same one (docs/meaning.md, "A judge that
+ * answers differently"): "openai m -> anthropic m", "gpt-4.1-mini -> gpt-4o-mini", with the prompt
+ * versions when they differ; null when it is the same, when either run asked none, or when only
+ * one record says its provider (a record from before it was kept: unknown is not "changed").
+ */
+export function meaningJudgeChange(before: RunRecord['meaning'], after: RunRecord['meaning']): string | null {
+  if (before?.check !== 'judge' || after?.check !== 'judge') return null;
+  const providers = before.provider !== undefined && after.provider !== undefined;
+  const prompt = before.promptVersion !== after.promptVersion;
+  if (before.model === after.model && (!providers || before.provider === after.provider) && !prompt) return null;
+  const who = (m: NonNullable<RunRecord['meaning']>): string =>
+    `${providers ? `${m.provider as string} ` : ''}${m.model ?? 'no model'}${prompt ? ` (prompt ${m.promptVersion})` : ''}`;
+  return `${who(before)} -> ${who(after)}`;
+}
+
+/**
+ * A meaning judge's flip between two runs that asked another meaning judge: said as such, "the
+ * meaning judge changed (openai m -> anthropic m) and answered the same replies differently: ...",
+ * since it is not the one judge disagreeing with itself. Any other detail as it is.
+ */
+export function withMeaningJudgeChange(detail: string, change: string | null): string {
+  const opening = 'the meaning judge ';
+  return change === null || !detail.startsWith(`${opening}answered the same `) ? detail : `${opening}changed (${change}) and ${detail.slice(opening.length)}`;
 }
