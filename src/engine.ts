@@ -524,7 +524,7 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
       ...(repo !== null ? { suitePath: repo.path } : {}),
       ...(stats !== null ? { stats } : {}),
       ...(listed !== null ? { coverage: listed } : {}),
-      meaning: { check: meaningSettings.check, model: meaningJudge?.model ?? null, promptVersion: MEANING_PROMPT_VERSION },
+      meaning: { check: meaningSettings.check, model: meaningJudge?.model ?? null, ...(meaningJudge !== null ? { provider: meaningJudge.provider } : {}), promptVersion: MEANING_PROMPT_VERSION },
       ...(selected !== null ? { selection: selected.selection } : {}),
       // Calls are counted where they are made; reused results are read from the record.
       spend: { ...meter.spend(), judgeReused: reusedCount(record) },

@@ -10,7 +10,19 @@ export const NO_JUDGE_REASON = 'no judge configured (add a judge section to conf
  */
 function unusableDetail(result: Extract<JudgeResult, { ok: false }> | { reason: string; answered: true }): string {
   if (result.reason === NO_JUDGE_REASON) return NO_JUDGE_REASON;
-  return `${result.answered === true ? 'judge gave no usable answer' : 'judge unreachable'}: ${line(result.reason)}`;
+  return `${result.answered === true ? UNUSABLE : UNREACHABLE}: ${line(result.reason)}`;
+}
+
+const UNUSABLE = 'judge gave no usable answer';
+const UNREACHABLE = 'judge unreachable';
+
+/**
+ * Was a judge check not evaluated by the judge's doing: it was asked and could not be reached, or
+ * gave no usable answer (not: no judge configured, a run that did not complete)? Read from the
+ * check's detail, as unusableDetail writes it.
+ */
+export function judgeGaveNoVerdict(detail: string): boolean {
+  return detail.startsWith(`${UNUSABLE}: `) || detail.startsWith(`${UNREACHABLE}: `);
 }
 
 /** Members a panel's majority needs: more than half of them (2 of 3, 3 of 5). */

@@ -11,6 +11,7 @@
 import type { Drift, FailOnCondition, FixtureRecord, LatencyThresholds, Meaning, PersonaDrift, PersonaRecord, Route, Slower } from '../types.js';
 import { sameRoute, sameRoutes } from './drift.js';
 import { kindOf, type ItemKind } from './kind.js';
+import { judgeFlipLine } from './judge-flip.js';
 import { itemLatencyMs, slowerText, slowerThanBaseline } from './latency.js';
 
 /** The ways an item can differ from its baseline, besides its verdict. */
@@ -258,7 +259,7 @@ function judgeDisagreed(before: Item, after: Item): { cause: DimensionCause; det
   // A script's words name the turn already ("turn 2 changed in meaning: ..."); a fixture's say the score too.
   const words = (m: Meaning): string => (REWORDED.has(m.value) || script ? meaningWords(m, script) : `changed in meaning (${howDecided(m)})${m.detail ? `: ${m.detail}` : ''}`);
   const cause: DimensionCause = REWORDED.has(ma.value) ? 'reworded' : 'meaning_changed';
-  return { cause, detail: `the meaning judge answered the same replies differently: ${words(mb)} -> ${words(ma)}` };
+  return { cause, detail: judgeFlipLine('meaning judge', 'replies', { words: words(mb), answered: true }, { words: words(ma), answered: true }) };
 }
 
 /** The words of a same-meaning pair of runs: the later run's meaning, else the earlier's (the later replied the baseline itself). */

@@ -8,6 +8,7 @@ import { causeOf } from './causes.js';
 import { changeBetween, DIMENSIONS, type CauseWords, type DimensionCause } from './changes.js';
 import { coverageChange, type CoverageChange } from './coverage.js';
 import { judgeDifferences, sameJudge } from './definition.js';
+import { isJudgeFlip, judgeFlip, meaningJudgeChange, withMeaningJudgeChange } from './judge-flip.js';
 import { kindOf } from './kind.js';
 import { DEFAULT_LATENCY } from '../config.js';
 import { mcnemarExact } from './stats.js';
@@ -240,65 +241,11 @@ function repeatChange(before: Item, after: Item): [string, string] | null {
  */
 export function verdictMoveDetail(c: Pick<ItemChange, 'before' | 'after' | 'detail'>): string {
   // The judge that answered the same reply differently is said in full: the move alone reads as the agent's.
-  if (c.detail.startsWith(JUDGE_FLIP)) return c.detail;
+  if (isJudgeFlip(c.detail)) return c.detail;
   if (c.after?.error !== undefined) return c.after.error;
   if (c.before?.error === undefined) return '';
   const turn = /^(turn \d+): (.*)$/s.exec(c.before.error);
   return turn === null ? `before: ${c.before.error}` : `before, on ${turn[1] as string}: ${turn[2] as string}`;
-}
-
-/** How a rubric judge's flip on one reply (a script: one transcript) opens (docs/judges.md, "A judge that answers differently"). */
-const JUDGE_FLIP = 'the judge answered the same ';
-
-/** A fixture's judge check as it was decided: its verdict and score; null when the judge gave none, or the item has no one judge check. */
-function judgedCheck(f: Extract<FixtureRecord, { errored: false }>, index: number | null): { verdict: 'pass' | 'fail'; score: number } | null {
-  const c = index === null ? { status: f.verdict, score: f.score } : f.checks?.[index];
-  if (c === undefined || c.score === null || (c.status !== 'pass' && c.status !== 'fail')) return null;
-  return { verdict: c.status, score: c.score };
-}
-
-/**
- * Both runs' fixture got the byte-identical reply to the same message, judged by the same judge,
- * criterion and threshold, and its judge check passed in one and failed in the other: the judge
- * disagreed with itself, the agent did not change (docs/judges.md, "A judge that answers
- * differently"). "the judge answered the same reply differently: pass (0.80) -> fail (0.40)"; null
- * otherwise. An assertion list says it only when its judge check is the one check that moved.
- */
-function judgeFlip(before: Item, after: Item): string | null {
-  if (before.errored || after.errored) return null;
-  if (kindOf(before) === 'script' && kindOf(after) === 'script') return scriptJudgeFlip(before as Extract<PersonaRecord, { errored: false }>, after as Extract<PersonaRecord, { errored: false }>);
-  if (kindOf(before) !== 'fixture' || kindOf(after) !== 'fixture') return null;
-  const [b, a] = [before as Extract<FixtureRecord, { errored: false }>, after as Extract<FixtureRecord, { errored: false }>];
-  if (b.reply !== a.reply || b.message !== a.message || b.attempts !== undefined || a.attempts !== undefined) return null;
-  if (b.judgeFingerprint == null || a.judgeFingerprint == null || !sameJudge(b.judgeFingerprint, a.judgeFingerprint)) return null;
-  let index: number | null = null;
-  if (b.assertion?.kind === 'all' && a.assertion?.kind === 'all') {
-    const [cb, ca] = [b.checks ?? [], a.checks ?? []];
-    const moved = cb.flatMap((c, i) => (c.status !== ca[i]?.status ? [i] : []));
-    if (cb.length !== ca.length || moved.length !== 1 || cb[moved[0] as number]?.assertion.kind !== 'judge') return null;
-    index = moved[0] as number;
-  } else if (b.assertion?.kind !== 'judge' || a.assertion?.kind !== 'judge') return null;
-  const [jb, ja] = [judgedCheck(b, index), judgedCheck(a, index)];
-  if (jb === null || ja === null || jb.verdict === ja.verdict) return null;
-  return `${JUDGE_FLIP}reply differently: ${jb.verdict} (${jb.score.toFixed(2)}) -> ${ja.verdict} (${ja.score.toFixed(2)})`;
-}
-
-/**
- * A persona script's: both runs' transcript as the judge read it is the same (`transcriptHash`),
- * judged by the same judge and criteria, and the one check that moved is a criterion, between pass
- * and fail: "the judge answered the same transcript differently: criterion 2 pass (0.80) -> fail (0.40)".
- */
-function scriptJudgeFlip(b: Extract<PersonaRecord, { errored: false }>, a: Extract<PersonaRecord, { errored: false }>): string | null {
-  if (b.transcriptHash == null || b.transcriptHash !== a.transcriptHash || b.attempts !== undefined || a.attempts !== undefined) return null;
-  if (b.judgeFingerprint == null || a.judgeFingerprint == null || !sameJudge(b.judgeFingerprint, a.judgeFingerprint)) return null;
-  if (b.checks.length !== a.checks.length) return null;
-  const moved = b.checks.flatMap((c, i) => (c.status !== a.checks[i]?.status ? [i] : []));
-  if (moved.length !== 1) return null;
-  const i = moved[0] as number;
-  const [cb, ca] = [b.checks[i], a.checks[i]];
-  if (cb?.kind !== 'criterion' || ca?.kind !== 'criterion' || cb.score === null || ca.score === null || cb.status === 'not_evaluated' || ca.status === 'not_evaluated') return null;
-  const n = b.checks.slice(0, i + 1).filter((c) => c.kind === 'criterion').length;
-  return `${JUDGE_FLIP}transcript differently: criterion ${n} ${cb.status} (${cb.score.toFixed(2)}) -> ${ca.status} (${ca.score.toFixed(2)})`;
 }
 
 /** The first cause of a change between two runs of one item, with its detail; null: unchanged. */
@@ -409,6 +356,8 @@ export function compareRuns(first: RunRecord, second: RunRecord, files: { first?
   const commonBefore: Item[] = [];
   const commonAfter: Item[] = [];
   let unchanged = 0;
+  // Another meaning judge on each side: its flips are not one judge disagreeing with itself.
+  const meaningJudge = meaningJudgeChange(before.meaning, after.meaning);
   for (const label of labels) {
     const x = b.get(label);
     const y = a.get(label);
@@ -434,7 +383,7 @@ export function compareRuns(first: RunRecord, second: RunRecord, files: { first?
       unchanged += 1;
       continue;
     }
-    changes.push({ label, kind: itemKind(y), before: side(x), after: side(y), ...cause, movement: movementOf(resultOf(x), resultOf(y)) });
+    changes.push({ label, kind: itemKind(y), before: side(x), after: side(y), ...cause, detail: withMeaningJudgeChange(cause.detail, meaningJudge), movement: movementOf(resultOf(x), resultOf(y)) });
   }
   const causes = Object.fromEntries(CHANGE_CAUSES.map((c) => [c, changes.filter((ch) => ch.cause === c).length])) as Record<ChangeCause, number>;
   const ab = agreement([...before.fixtures, ...before.personas]);

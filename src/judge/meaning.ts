@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import type { JudgeConfig } from '../config.js';
 import { makeRedactor } from '../secrets.js';
-import type { JudgeStructuredOutput } from '../types.js';
+import type { JudgeProvider, JudgeStructuredOutput } from '../types.js';
 import { ambiguousScores, field, formatScoreValue, keyedCandidates, scoredObjects, snippet, toNumber } from './parse.js';
 import { MEANING_PROMPT_VERSION, MEANING_SYSTEM_PROMPT, meaningBoundary, meaningUserMessage, type MeaningRequest } from './meaning-prompt.js';
 import { createStructuredClient, noAnswerWords, type StructuredAnswer, type StructuredDeps } from './structured.js';
@@ -50,6 +50,8 @@ export interface MeaningJudge {
   /** Shown wherever the meaning judge is named. */
   name: string;
   model: string;
+  /** The provider whose API it is asked through (its endpoint's kind), recorded beside the model. */
+  provider: JudgeProvider;
   promptVersion: string;
   /** Does `now` tell the user the same as `baseline`? Never throws. */
   ask(request: MeaningRequest): Promise<MeaningAnswer>;
@@ -121,6 +123,7 @@ export function createMeaningJudge(config: JudgeConfig, deps: MeaningJudgeDeps =
   return {
     name: config.label ?? `${config.provider} ${config.model}`,
     model: config.model,
+    provider: config.provider,
     promptVersion: MEANING_PROMPT_VERSION,
     async ask(request) {
       const r: MeaningRequest = {

@@ -3,7 +3,7 @@
 
 import * as z from 'zod';
 import { toolOutput } from './tool-output.js';
-import { TIERS, type RunRecord } from '../types.js';
+import { JUDGE_PROVIDERS, TIERS, type RunRecord } from '../types.js';
 // One label rule, one route and one baseline schema: the suite's.
 import { LABEL_RE, LABEL_RULE } from '../suite/labels.js';
 import { baselineSchema, judgeFingerprintSchema, panelMemberSchema, personaBaselineSchema, routeSchema, timeSplitSchema, tokenUsageSchema, turnSourceSchema } from '../suite/baselines.js';
@@ -459,7 +459,8 @@ function buildRunRecordSchema() {
     judge: z.strictObject({ name: z.string().nullable(), structured: z.boolean().optional(), structuredFallback: z.string().optional() }),
     // Within schema version 1 (docs/simulated-users.md): absent when the run had no simulator.
     simulator: z.strictObject({ name: z.string(), structured: z.boolean().optional(), structuredFallback: z.string().optional() }).optional(),
-    meaning: z.strictObject({ check: z.enum(['judge', 'facts', 'off']), model: z.string().nullable(), promptVersion: z.string() }).optional(),
+    // provider: within schema version 1 (docs/results-json.md), absent without a meaning judge and in older records.
+    meaning: z.strictObject({ check: z.enum(['judge', 'facts', 'off']), model: z.string().nullable(), provider: z.enum(JUDGE_PROVIDERS).optional(), promptVersion: z.string() }).optional(),
     // meaningCalls: within schema version 1 (docs/meaning.md, "Costs").
     estimate: z.strictObject({ usd: z.number(), capUsd: z.number(), aboveCap: z.boolean(), confirmed: z.boolean(), meaningCalls: z.number().int().nonnegative().optional(), adaptive: z.strictObject({ items: z.number().int().min(1), lowUsd: z.number() }).optional() }),
     tallies: z.strictObject({

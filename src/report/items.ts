@@ -10,6 +10,7 @@ import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from '
 import { reuseWords } from '../evaluate/reuse.js';
 import { howDecided } from '../evaluate/changes.js';
 import { meansTheSame } from '../evaluate/variants.js';
+import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
 import { attemptsHead, ATTEMPT_WORDS, decisiveReply, firstThat, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, messageDiffBlock, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { editedSinceBaseline } from '../evaluate/drift.js';
 import { isPersona, itemsNoun, rewordedRepeatWords, routeText, SCRIPT_MARK, thousands, type FixtureView, type Item, type ItemView } from './model.js';
@@ -84,7 +85,9 @@ function attemptsLine(f: FixtureRecord): string | null {
   // The detail's attempt (decisiveParts) follows when its reply is another.
   const then = decisive !== null ? `, then attempt ${decisive.number}'s, ${firstThat(decisive.verdict)}` : '';
   const tail = shown === -1 ? '' : `; the reply below is attempt ${shown + 1}'s${replies > 1 ? ways : ''}${then}`;
-  return `${attemptsHead(f.repeat, attempts)}${tail}`;
+  // Every attempt got the same reply and the judge moved the verdict (docs/judges.md, "A judge that answers differently").
+  const judge = judgeAcrossAttempts(f);
+  return `${attemptsHead(f.repeat, attempts)}${tail}${judge === null ? '' : `; ${escapeInline(clip(judge, LIMITS.detail))}`}`;
 }
 
 function hasDiff(f: FixtureRecord): boolean {

@@ -11,6 +11,7 @@ import { runRateParts, tierCountsText, tierWords, tooFewOfRun, type RunRateParts
 import { plural, thousands } from '../words.js';
 import { showInvisible } from './diff.js';
 import { showLookalikes } from './lookalike.js';
+import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
 
 export type SectionKey = 'newly_failing' | 'still_failing' | 'changed' | 'reworded' | 'new' | 'not_evaluated' | 'errored' | 'unchanged';
 
@@ -394,13 +395,26 @@ export function repeatWords(f: Pick<Item, 'repeat'>): string | null {
   return `${thousands(r.passed)}/${thousands(r.count)}${r.flaky ? ' (flaky)' : ''}`;
 }
 
+/**
+ * The flaky items whose every attempt got the same reply, which the judge answered differently: the
+ * judge made them flaky, not the agent (docs/judges.md, "A judge that answers differently").
+ */
+export function flakyByTheJudge(model: Pick<ReportModel, 'flaky'>): Item[] {
+  return model.flaky.filter((i) => !isPersona(i) && judgeAcrossAttempts(i) !== null);
+}
+
+/** How the headline area names them, after the flaky items. */
+export const FLAKY_BY_THE_JUDGE = 'the same reply on every attempt, judged differently';
+
 /** The headline area's mention of flaky items: "2 flaky items (their attempts disagree): a, b"; null when none. */
 export function flakyText(model: Pick<ReportModel, 'flaky'>, listed = 10): string | null {
   const n = model.flaky.length;
   if (n === 0) return null;
   const labels = model.flaky.slice(0, listed).map((i) => i.label);
   const more = n > listed ? `, +${thousands(n - listed)} more` : '';
-  return `${thousands(n)} flaky ${itemsNoun(model.flaky, n)} (attempts disagree; passes/attempts shown as k/N): ${labels.join(', ')}${more}`;
+  const judged = flakyByTheJudge(model);
+  const judge = judged.length === 0 ? '' : `; ${FLAKY_BY_THE_JUDGE}: ${judged.slice(0, listed).map((i) => i.label).join(', ')}${judged.length > listed ? `, +${thousands(judged.length - listed)} more` : ''}`;
+  return `${thousands(n)} flaky ${itemsNoun(model.flaky, n)} (attempts disagree; passes/attempts shown as k/N): ${labels.join(', ')}${more}${judge}`;
 }
 
 export function verdictIcon(f: Item): string {
@@ -469,18 +483,34 @@ export function estimateText(e: Estimate): string {
 /**
  * The meaning judge's model where a surface must name it beside the judge (docs/meaning.md, "The
  * meaning judge"): the run asked a meaning judge (`meaning.check` judge) whose model the judge's
- * name does not name (a `meaning.model` of its own, a judge named by its label, or a run whose only
- * model is the meaning judge's); null otherwise, and for a record from before `meaning` was kept.
+ * name does not name (a `meaning.model` of its own, a judge named by a label that does not name it,
+ * or a run whose only model is the meaning judge's); null otherwise, and for a record from before
+ * `meaning` was kept.
  */
 export function meaningModelShown(run: Pick<RunRecord, 'judge' | 'meaning'>): string | null {
   const m = run.meaning;
   if (m === undefined || m.check !== 'judge' || m.model === null || m.model === '') return null;
-  // The judge's name is "provider model", its label, or a panel's "panel of 3: provider model, ...";
-  // a label whose words spell the model ("demo judge (keyword rules)" for demo-judge) names it too.
-  const words = new Set((run.judge.name ?? '').toLowerCase().split(/[\s,:()]+/));
-  const model = m.model.toLowerCase();
-  const parts = model.split(/[-_]+/);
-  return words.has(model) || (parts.length > 1 && parts.every((p) => words.has(p))) ? null : m.model;
+  return namesModel(run.judge.name ?? '', m.model) ? null : m.model;
+}
+
+/**
+ * Does a judge's name (its "provider model", a panel's "panel of 3: provider model, ...", or its
+ * label) name the model: the model's parts, in order, are whole words of it, one word ("openai
+ * gpt-4o-mini", "GPT-4o-mini") or several that spell it with spaces ("demo judge (keyword rules)"
+ * for demo-judge, "gpt-4o mini" for gpt-4o-mini)? Case aside; never a part of a word ("gpt-4o-mini"
+ * does not name gpt-4o), nor the parts out of order or apart ("judge for demo").
+ */
+export function namesModel(name: string, model: string): boolean {
+  const parts = (word: string): string[] => word.split(/[-_\s]+/).filter((p) => p !== '');
+  const wanted = parts(model.toLowerCase().trim());
+  const words = name.toLowerCase().split(/[\s,:;()[\]"'·]+/).filter((w) => w !== '');
+  if (wanted.length === 0) return false;
+  for (let i = 0; i < words.length; i++) {
+    const run: string[] = [];
+    for (let j = i; j < words.length && run.length < wanted.length; j++) run.push(...parts(words[j] as string));
+    if (run.length === wanted.length && run.every((p, k) => p === wanted[k])) return true;
+  }
+  return false;
 }
 
 export function shortSha(sha: string | null | undefined): string | null {

@@ -3,7 +3,7 @@
 import type { Baseline, PersonaBaseline } from './baseline.js';
 import type { Meaning } from './meaning.js';
 import type { Assertion, AssertionCheck, ErrorKind, RepeatSummary, Route } from './fixture.js';
-import type { JudgeFingerprint, JudgeReuse, PanelMember } from './judge.js';
+import type { JudgeFingerprint, JudgeProvider, JudgeReuse, PanelMember } from './judge.js';
 import type { RunLatency, Slower, TokenUsage } from './latency.js';
 import type { Check, PersonaErrorKind, ToolCall, Turn } from './persona.js';
 import type { SpanCounts, TimeSplit, WaterfallSpan } from './trace.js';
@@ -41,9 +41,10 @@ export interface RunRecord {
   simulator?: { name: string; structured?: boolean; structuredFallback?: string };
   /**
    * How differing replies got their meaning (docs/meaning.md): `meaning.check`, the meaning judge's
-   * model (null without one) and its prompt version. Absent in older records.
+   * model (null without one), its provider (absent without one, and in older records) and its
+   * prompt version. Absent in older records.
    */
-  meaning?: { check: 'judge' | 'facts' | 'off'; model: string | null; promptVersion: string };
+  meaning?: { check: 'judge' | 'facts' | 'off'; model: string | null; provider?: JudgeProvider; promptVersion: string };
   estimate: Estimate;
   tallies: Tallies;
   /**

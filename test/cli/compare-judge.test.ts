@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentHandler } from '../support/agent-server.js';
 import { completion } from '../simulator/server.js';
-import { startServer, type Responder } from '../judge/server.js';
+import { json, startServer, type Responder } from '../judge/server.js';
 import { prng } from '../support/prng.js';
 import { agentConfig, cli, makeProject, readResults, serve, useCleanup } from './helpers.js';
 import { compareRuns } from '../../src/evaluate/index.js';
@@ -75,4 +75,110 @@ describe('compare, a rubric judge that answered the same reply differently', () 
     expect(comment).toContain('- `returns`: pass → fail · the judge answered the same reply differently\\: pass \\(0.80\\) -&gt; fail \\(0.40\\)');
     expect(comment).toContain('- `changing`: pass → fail · reply changed');
   });
+
+  // The judge could not be reached, or gave no usable answer, for a reply it judged before: the item
+  // is not evaluated with the very same reply, which reads as the agent's doing unless it is named.
+  it('names a judge that gave no verdict on the same reply, in either direction', async () => {
+    let mode: 'answer' | 'down' = 'answer';
+    const judging: Responder = (res, req) => {
+      const body = JSON.stringify(req.body);
+      if (mode === 'answer' || body.includes('Stayed calm')) return completion(JSON.stringify({ rationale: 'polite enough', score: 0.8 }))(res, req);
+      // `returns` and the script's second criterion: unreachable; `listed`: an answer with no score.
+      if (body.includes('The reply is kind')) return completion('I would rather not score this.')(res, req);
+      return json(503, { error: { message: 'overloaded' } })(res, req);
+    };
+    const server = await serve(() => ({ json: { reply: 'You have 30 days from delivery.', route: null, ended: false } }));
+    const judge = await startServer([judging]);
+    const cwd = await makeProject({
+      config: `${agentConfig(server.url)}judge: { provider: openai, baseUrl: "${judge.url}", model: m, apiKey: k, retries: 0 }\ncost: { capUsd: 1 }\n`,
+      fixtures: {
+        'f.yml': [
+          'fixtures:',
+          '  - { label: returns, message: returns?, assert: { judge: "The reply is polite", threshold: 0.7 } }',
+          '  - { label: listed, message: listed?, assert: [{ contains: "30 days" }, { judge: "The reply is kind", threshold: 0.7 }] }',
+          '',
+        ].join('\n'),
+      },
+      personas: { 'p.yml': 'label: calm-script\nopening: hello?\nexpect:\n  criteria: [ "Stayed calm", "The reply is polite" ]\n' },
+    });
+    await cli(['run', '--out', 'a.json', '--fail-on', 'none'], cwd);
+    mode = 'down';
+    await cli(['run', '--out', 'b.json', '--fail-on', 'none'], cwd);
+    mode = 'answer';
+    await cli(['run', '--out', 'c.json', '--fail-on', 'none'], cwd);
+    await judge.close();
+    const down = await cli(['compare', 'a.json', 'b.json'], cwd);
+    const line = (out: string, label: string): string => out.split('\n').find((l) => l.includes(label)) ?? '';
+    expect(line(down.stdout, 'returns')).toContain('pass -> not evaluated  verdict changed: the judge did not judge the same reply both times: pass (0.80) -> not evaluated (judge unreachable: HTTP 503');
+    expect(line(down.stdout, 'listed')).toContain('the judge did not judge the same reply both times: pass (0.80) -> not evaluated (judge gave no usable answer: ');
+    expect(line(down.stdout, 'calm-script')).toContain('the judge did not judge the same transcript both times: criterion 2 pass (0.80) -> not evaluated (judge unreachable: HTTP 503');
+    const back = await cli(['compare', 'b.json', 'c.json'], cwd);
+    expect(line(back.stdout, 'returns')).toMatch(/the judge did not judge the same reply both times: not evaluated \(judge unreachable: HTTP 503[^)]*\) -> pass \(0\.80\)/);
+    // The comment's "Since the previous run" says it beside the move, escaped.
+    const [b, c] = [await readResults(join(cwd, 'b.json')), await readResults(join(cwd, 'c.json'))];
+    const comment = renderComment(c, { ...DEFAULT_CONTEXT, previous: { runId: '41', comparison: compareRuns(b, c) } });
+    expect(comment).toContain('- `returns`: not evaluated → pass · the judge did not judge the same reply both times\\: not evaluated \\(judge unreachable\\: HTTP 503');
+  });
+
+  // A repeated item (docs/statistics.md): a judge that answers each call differently (drawn from a
+  // seed) moves the pass rate of a reply that never changed; compare says it in one line per item,
+  // and the run's own report says it on the item's attempts line.
+  it('names a judge that answered the same reply differently across the attempts of a repeated item', async () => {
+    const random = prng(4242);
+    let run = 0;
+    // Each run draws from its own band, so that the verdict moves between the runs; the judge's own log is the truth.
+    const bands = [[0.55, 0.95], [0.3, 0.75]] as const;
+    const given: number[][] = [[], []];
+    const noisy: Responder = (res, req) => {
+      const [lo, hi] = bands[run] as readonly [number, number];
+      const score = Math.round((lo + random() * (hi - lo)) * 100) / 100;
+      if (!JSON.stringify(req.body).includes('courteous')) given[run]?.push(score);
+      completion(JSON.stringify({ rationale: score >= 0.7 ? 'polite enough' : 'a little curt', score }))(res, req);
+    };
+    let calls = 0;
+    const agent: AgentHandler = (req) => {
+      const message = String(((req.json ?? {}) as Record<string, unknown>).message ?? '');
+      // `wording` answers each attempt in other words: its flakiness may be the agent's, and is not named.
+      return { json: { reply: message === 'wording?' ? `Attempt ${calls++}: thanks for asking.` : 'You have 30 days from delivery.', route: null, ended: false } };
+    };
+    const server = await serve(agent);
+    const judge = await startServer([noisy]);
+    const cwd = await makeProject({
+      config: `${agentConfig(server.url)}judge: { provider: openai, baseUrl: "${judge.url}", model: m, apiKey: k, retries: 0 }\ncost: { capUsd: 1 }\n`,
+      fixtures: {
+        'f.yml': [
+          'fixtures:',
+          '  - { label: returns, message: returns?, repeat: { count: 5, minPass: 3 }, assert: { judge: "The reply is polite", threshold: 0.7 } }',
+          '  - { label: wording, message: wording?, repeat: { count: 5, minPass: 3 }, assert: { judge: "The reply is courteous", threshold: 0.7 } }',
+          '',
+        ].join('\n'),
+      },
+    });
+    const first = await cli(['run', '--out', 'a.json', '--fail-on', 'none'], cwd);
+    run = 1;
+    await cli(['run', '--out', 'b.json', '--fail-on', 'none'], cwd);
+    await judge.close();
+    const [a, b] = [await readResults(join(cwd, 'a.json')), await readResults(join(cwd, 'b.json'))];
+    const [fa, fb] = [a.fixtures.find((f) => f.label === 'returns'), b.fixtures.find((f) => f.label === 'returns')];
+    // The seed gives a flaky first run whose verdict moves in the second.
+    expect(fa?.repeat?.flaky).toBe(true);
+    expect(fa?.verdict).not.toBe(fb?.verdict);
+    const range = (xs: readonly number[]): string => (Math.min(...xs) === Math.max(...xs) ? Math.min(...xs).toFixed(2) : `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`);
+    const words = (xs: readonly number[]): string => `${xs.filter((x) => x >= 0.7).length}/5 passed (${range(xs)})`;
+    const r = await cli(['compare', 'a.json', 'b.json'], cwd);
+    const line = (label: string): string => r.stdout.split('\n').find((l) => l.includes(label)) ?? '';
+    expect(line('returns')).toContain(`the judge answered the same reply differently: ${words(given[0] as number[])} -> ${words(given[1] as number[])}`);
+    expect(line('wording')).not.toContain('the same reply');
+    // The run's comment: one line on the item's attempts, never one per attempt.
+    const passed = (given[0] as number[]).filter((x) => x >= 0.7);
+    const failed = (given[0] as number[]).filter((x) => x < 0.7);
+    const comment = renderComment(a, DEFAULT_CONTEXT);
+    const across = String.raw`the judge answered the same reply differently across the attempts\: ${passed.length} passed \(${range(passed)}\), ${failed.length} failed \(${range(failed)}\)`;
+    expect(comment).toContain(across);
+    expect(comment.split(across)).toHaveLength(2);
+    expect(comment).toContain('the same reply on every attempt, judged differently: `returns`\n');
+    // The terminal names it beside the flaky items.
+    expect(first.stdout).toContain('the same reply on every attempt, judged differently: returns');
+  });
 });
+

@@ -2,12 +2,13 @@
 // agent rewords every reply, so the later run's reply differs from the earlier's everywhere; where
 // the later changed a fact against the baseline, compare names that fact beside the replies.
 
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentHandler } from '../support/agent-server.js';
 import { completion } from '../simulator/server.js';
-import { startServer, type Responder } from '../judge/server.js';
+import { json, startServer, type Responder } from '../judge/server.js';
+import { MEANING_TOOL } from '../../src/judge/meaning.js';
 import { prng } from '../support/prng.js';
 import { agentConfig, baseline, cli, makeProject, readResults, serve, useCleanup } from './helpers.js';
 import { compareRuns } from '../../src/evaluate/index.js';
@@ -90,4 +91,37 @@ describe('compare, two runs against one baseline', () => {
     const better = await cli(['compare', 'b.json', 'c.json'], cwd);
     expect(better.stdout.split('\n').find((l) => l.includes('returns'))).toContain('the meaning judge answered the same replies differently: changed in meaning (judge 0.55): the new reply | drops <b>the card</b> -> reworded (judge 0.90)');
   });
+
+  // The record names the meaning judge's provider (docs/results-json.md): a run that asks another
+  // provider's model of the same name is told apart, and its answers are not one judge's flip.
+  it('records the meaning judge\u2019s provider, and names a change of it rather than a judge disagreeing with itself', async () => {
+    const answer = (score: number): object => ({ difference: score < 0.8 ? 'drops the card' : '', score });
+    const openai = await startServer([completion(JSON.stringify(answer(0.9)))]);
+    const anthropic = await startServer([
+      (res, req) => {
+        const tools = typeof req.body === 'object' && req.body !== null && 'tools' in req.body;
+        const content = tools ? [{ type: 'tool_use', id: 'toolu_1', name: MEANING_TOOL, input: answer(0.55) }] : [{ type: 'text', text: JSON.stringify(answer(0.55)) }];
+        json(200, { content, stop_reason: tools ? 'tool_use' : 'end_turn' })(res, req);
+      },
+    ]);
+    const server = await serve(() => ({ json: { reply: 'You have 30 days from delivery, and the full price goes back to your card.', route: null, ended: false } }));
+    const config = (provider: string, url: string): string =>
+      `${agentConfig(server.url)}judge: { provider: openai, baseUrl: "${openai.url}", model: m, apiKey: k, retries: 0 }\nmeaning: { check: judge, provider: ${provider}, baseUrl: "${url}", model: m, apiKey: k2 }\ncost: { capUsd: 1 }\n`;
+    const cwd = await makeProject({
+      config: config('openai', openai.url),
+      fixtures: { 'f.yml': 'fixtures:\n  - { label: returns, message: returns? }\n' },
+      baselines: [baseline('returns', BASELINE, null, 'pass')],
+    });
+    await cli(['run', '--out', 'a.json', '--fail-on', 'none'], cwd);
+    await writeFile(join(cwd, '.agent-replay', 'config.yml'), config('anthropic', anthropic.url));
+    await cli(['run', '--out', 'b.json', '--fail-on', 'none'], cwd);
+    await Promise.all([openai.close(), anthropic.close()]);
+    const [a, b] = [await readResults(join(cwd, 'a.json')), await readResults(join(cwd, 'b.json'))];
+    expect(a.meaning).toMatchObject({ check: 'judge', model: 'm', provider: 'openai' });
+    expect(b.meaning).toMatchObject({ check: 'judge', model: 'm', provider: 'anthropic' });
+    const r = await cli(['compare', 'a.json', 'b.json'], cwd);
+    const line = r.stdout.split('\n').find((l) => l.includes('returns')) ?? '';
+    expect(line).toContain('the meaning judge changed (openai m -> anthropic m) and answered the same replies differently: reworded (judge 0.90) -> changed in meaning (judge 0.55): drops the card');
+  });
 });
+

@@ -9,7 +9,7 @@ import { gateRun, isReworded } from '../../src/evaluate/index.js';
 import { renderCompareText } from '../../src/report/compare.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
-import { buildModel, headlineText } from '../../src/report/model.js';
+import { buildModel, headlineText, meaningModelShown, namesModel } from '../../src/report/model.js';
 import { COMMENT_MAX_CHARS, COMMENT_REWORDED_ROWS } from '../../src/report/profile.js';
 import type { FixtureRecord, Meaning, PersonaRecord, RunRecord } from '../../src/types.js';
 import { ctx, fixture, resetLines, run } from './fixtures.js';
@@ -120,6 +120,35 @@ describe('the meaning judge named beside the judge (docs/meaning.md, "The meanin
     for (const r of [withMeaning('openai gpt-4o-mini', 'gpt-4o-mini'), withMeaning('panel of 3: openai gpt-4o-mini, anthropic claude-haiku-4-5, openai o3', 'claude-haiku-4-5'), withMeaning('demo judge (keyword rules, not a real model)', 'demo-judge'), { ...withMeaning('openai gpt-4o-mini', 'gpt-4.1-mini'), meaning: { check: 'facts', model: null, promptVersion: 'meaning-1' } } as RunRecord]) {
       for (const text of surfaces(r)) expect(text).not.toMatch(/ · meaning judge:? /);
     }
+  });
+});
+
+describe('does the judge\u2019s name name the meaning model (docs/meaning.md, "The meaning judge")', () => {
+  // [judge name or label, meaning model, named]
+  const cases: [string, string, boolean][] = [
+    // One word: the model itself, in any case; never a part of it or a longer model.
+    ['mini', 'mini', true],
+    ['Mini', 'mini', true],
+    ['GPT-4o-mini', 'gpt-4o-mini', true],
+    ['gpt', 'gpt-4o', false],
+    ['demo', 'demo-judge', false],
+    ['gpt-4o-mini', 'gpt-4o', false],
+    ['openai gpt-4o-mini', 'gpt-4o', false],
+    // Several words that spell it in order, with spaces for its dashes or underscores.
+    ['demo judge (keyword rules, not a real model)', 'demo-judge', true],
+    ['Demo Judge', 'demo_judge', true],
+    ['fast gpt-4o mini judge', 'gpt-4o-mini', true],
+    ['openai gpt-4o-mini', 'GPT-4o-Mini', true],
+    ['panel of 3: openai gpt-4o-mini, anthropic claude-haiku-4-5, openai o3', 'claude-haiku-4-5', true],
+    // The parts apart or out of order do not name it.
+    ['judge for demo', 'demo-judge', false],
+    ['mini gpt 4o', 'gpt-4o-mini', false],
+    ['gpt 4o fast mini', 'gpt-4o-mini', false],
+    ['', 'gpt-4o', false],
+  ];
+  it.each(cases)('%j names %j: %s', (name, model, named) => {
+    expect(namesModel(name, model)).toBe(named);
+    expect(meaningModelShown({ judge: { name }, meaning: { check: 'judge', model, promptVersion: 'meaning-1' } })).toBe(named ? null : model);
   });
 });
 

@@ -1,0 +1,194 @@
+// A judge that answered the same input differently (docs/judges.md, "A judge that answers
+// differently"; docs/meaning.md, "A judge that answers differently"): the agent gave the same reply
+// (a script: the same transcript), the same judge read it, and its answers moved the item. One
+// line says both answers, so that the move is not read as the agent's. Pure.
+
+import type { FixtureRecord, PersonaRecord, RunRecord } from '../types.js';
+import { judgeGaveNoVerdict } from '../assertions/judge.js';
+import { sameJudge } from './definition.js';
+import { kindOf } from './kind.js';
+
+type Item = FixtureRecord | PersonaRecord;
+type ReplayedFixture = Extract<FixtureRecord, { errored: false }>;
+type ReplayedScript = Extract<PersonaRecord, { errored: false }>;
+
+/** How every judge flip opens: `compare` says such a detail in full beside a verdict's move. */
+const FLIP_OPENING = /^the (?:meaning )?judge (?:answered|did not judge) the same /;
+
+/** Is a change's detail a judge's flip (judgeFlipLine)? */
+export function isJudgeFlip(detail: string): boolean {
+  return FLIP_OPENING.test(detail);
+}
+
+/** One side of a flip: its words, and whether the judge gave it an answer (a score) at all. */
+export interface FlipSide {
+  words: string;
+  answered: boolean;
+}
+
+/**
+ * The line of a judge that read the same input on both sides and answered it differently, both
+ * answers said once: "the judge answered the same reply differently: pass (0.80) -> fail (0.40)",
+ * "the meaning judge answered the same replies differently: reworded (judge 0.90) -> changed in
+ * meaning (judge 0.55)"; "the judge did not judge the same reply both times: pass (0.80) -> not
+ * evaluated (judge unreachable: ...)" when one side got no answer it could use.
+ */
+export function judgeFlipLine(judge: 'judge' | 'meaning judge', input: 'reply' | 'replies' | 'transcript', before: FlipSide, after: FlipSide): string {
+  const how = before.answered && after.answered ? `answered the same ${input} differently` : `did not judge the same ${input} both times`;
+  return `the ${judge} ${how}: ${before.words} -> ${after.words}`;
+}
+
+/** A judge check as it was decided: its status, score (null without one) and detail. */
+interface Judged {
+  status: 'pass' | 'fail' | 'not_evaluated';
+  score: number | null;
+  detail: string;
+}
+
+/** Decided by the judge: a pass or fail with its score, or not evaluated because the judge gave no verdict. */
+function byTheJudge(j: Judged): boolean {
+  return j.status === 'not_evaluated' ? judgeGaveNoVerdict(j.detail) : j.score !== null;
+}
+
+/** "0.80", or a range "0.40–0.85". */
+function scoreRange(scores: readonly number[]): string {
+  const [lo, hi] = [Math.min(...scores), Math.max(...scores)];
+  return lo === hi ? lo.toFixed(2) : `${lo.toFixed(2)}–${hi.toFixed(2)}`;
+}
+
+/**
+ * One side's answers in words, one line whatever the number of attempts: "pass (0.80)", "not
+ * evaluated (judge unreachable: ...)"; a repeated item's "1/3 passed (0.40–0.85)", "2/3 passed
+ * (0.80–0.85), 1 not evaluated (judge unreachable: ...)".
+ */
+export function judgedWords(answers: readonly Judged[], repeated: boolean): FlipSide {
+  const scores = answers.flatMap((j) => (j.status !== 'not_evaluated' && j.score !== null ? [j.score] : []));
+  const missing = answers.filter((j) => j.status === 'not_evaluated');
+  const answered = scores.length > 0;
+  const first = answers[0];
+  if (!repeated && first !== undefined) return { words: first.status === 'not_evaluated' ? `not evaluated (${first.detail})` : `${first.status} (${scoreRange(scores)})`, answered };
+  const passed = answers.filter((j) => j.status === 'pass').length;
+  const noVerdict = missing.length === 0 ? '' : `, ${missing.length} not evaluated (${(missing[0] as Judged).detail})`;
+  return { words: `${passed}/${answers.length} passed${answered ? ` (${scoreRange(scores)})` : ''}${noVerdict}`, answered };
+}
+
+/** A fixture's replies, one per attempt (an item run once: its reply); null when an attempt errored. */
+function repliesOf(f: ReplayedFixture): string[] | null {
+  if (f.attempts === undefined) return [f.reply];
+  return f.attempts.every((a) => !a.errored && a.reply !== null) ? f.attempts.map((a) => a.reply as string) : null;
+}
+
+/** A fixture's judge answers, one per attempt, when its assertion is a judge assertion; null otherwise. */
+function judgeAnswersOf(f: ReplayedFixture): Judged[] | null {
+  if (f.assertion?.kind !== 'judge') return null;
+  if (f.attempts === undefined) return [{ status: f.verdict, score: f.score, detail: f.detail }];
+  return f.attempts.map((a) => ({ status: a.verdict ?? 'not_evaluated', score: a.score, detail: a.detail }));
+}
+
+/**
+ * Both runs' fixture got the byte-identical reply to the same message (a repeated one: on every
+ * attempt of both), judged by the same judge, criterion and threshold, and the judge's answers moved
+ * its verdict: the judge disagreed with itself, the agent did not change. An assertion list (run
+ * once) says it only when its judge check is the one check that moved. Null otherwise.
+ */
+function fixtureFlip(b: ReplayedFixture, a: ReplayedFixture): string | null {
+  if (b.message !== a.message || b.judgeFingerprint == null || a.judgeFingerprint == null || !sameJudge(b.judgeFingerprint, a.judgeFingerprint)) return null;
+  const replies = [repliesOf(b), repliesOf(a)];
+  if (replies.some((r) => r === null) || new Set(replies.flat()).size !== 1) return null;
+  let sides: [Judged[], Judged[]] | null = null;
+  if (b.assertion?.kind === 'all' && a.assertion?.kind === 'all' && b.attempts === undefined && a.attempts === undefined) {
+    const [cb, ca] = [b.checks ?? [], a.checks ?? []];
+    const moved = cb.flatMap((c, i) => (c.status !== ca[i]?.status ? [i] : []));
+    const i = moved[0] as number;
+    const [xb, xa] = [cb[i], ca[i]];
+    if (cb.length !== ca.length || moved.length !== 1 || xb?.assertion.kind !== 'judge' || xa === undefined) return null;
+    sides = [[xb], [xa]];
+  } else {
+    const [jb, ja] = [judgeAnswersOf(b), judgeAnswersOf(a)];
+    if (jb !== null && ja !== null) sides = [jb, ja];
+  }
+  if (sides === null || !sides.every((s) => s.length > 0 && s.every(byTheJudge))) return null;
+  const repeated = b.attempts !== undefined || a.attempts !== undefined;
+  return judgeFlipLine('judge', 'reply', judgedWords(sides[0], repeated), judgedWords(sides[1], repeated));
+}
+
+/**
+ * A persona script's: both runs' transcript as the judge read it is the same (`transcriptHash`),
+ * judged by the same judge and criteria, and the one check that moved is a criterion decided by the
+ * judge on both sides: "the judge answered the same transcript differently: criterion 2 pass (0.80)
+ * -> fail (0.40)". A repeated script is left to its other words (its attempts' transcripts are not hashed).
+ */
+function scriptFlip(b: ReplayedScript, a: ReplayedScript): string | null {
+  if (b.transcriptHash == null || b.transcriptHash !== a.transcriptHash || b.attempts !== undefined || a.attempts !== undefined) return null;
+  if (b.judgeFingerprint == null || a.judgeFingerprint == null || !sameJudge(b.judgeFingerprint, a.judgeFingerprint)) return null;
+  if (b.checks.length !== a.checks.length) return null;
+  const moved = b.checks.flatMap((c, i) => (c.status !== a.checks[i]?.status ? [i] : []));
+  if (moved.length !== 1) return null;
+  const i = moved[0] as number;
+  const [cb, ca] = [b.checks[i], a.checks[i]];
+  if (cb?.kind !== 'criterion' || ca?.kind !== 'criterion' || !byTheJudge(cb) || !byTheJudge(ca)) return null;
+  const n = b.checks.slice(0, i + 1).filter((c) => c.kind === 'criterion').length;
+  const [wb, wa] = [judgedWords([cb], false), judgedWords([ca], false)];
+  return judgeFlipLine('judge', 'transcript', { ...wb, words: `criterion ${n} ${wb.words}` }, wa);
+}
+
+/**
+ * The rubric judge's flip between two runs of one item whose verdict moved (docs/judges.md, "A
+ * judge that answers differently"), or null: the agent's own change, or one this cannot tell.
+ */
+export function judgeFlip(before: Item, after: Item): string | null {
+  if (before.errored || after.errored) return null;
+  if (kindOf(before) === 'script' && kindOf(after) === 'script') return scriptFlip(before as ReplayedScript, after as ReplayedScript);
+  if (kindOf(before) !== 'fixture' || kindOf(after) !== 'fixture') return null;
+  return fixtureFlip(before as ReplayedFixture, after as ReplayedFixture);
+}
+
+/**
+ * Within one run (docs/judges.md, "A judge that answers differently"): a repeated fixture whose
+ * every attempt got the same reply, judged by its judge assertion, while the attempts' verdicts
+ * differ: the judge, not the agent, made it flaky. "the judge answered the same reply differently
+ * across the attempts: 2 passed (0.80–0.85), 1 failed (0.40)"; null otherwise.
+ */
+export function judgeAcrossAttempts(f: FixtureRecord): string | null {
+  if (f.errored || f.attempts === undefined || f.attempts.length < 2) return null;
+  const replies = repliesOf(f);
+  const answers = judgeAnswersOf(f);
+  if (replies === null || new Set(replies).size !== 1 || answers === null || !answers.every(byTheJudge)) return null;
+  const statuses = new Set(answers.map((j) => j.status));
+  if (statuses.size < 2) return null;
+  const group = (status: Judged['status'], word: string): string | null => {
+    const these = answers.filter((j) => j.status === status);
+    if (these.length === 0) return null;
+    const scores = these.flatMap((j) => (j.score === null ? [] : [j.score]));
+    return `${these.length} ${word} (${status === 'not_evaluated' ? (these[0] as Judged).detail : scoreRange(scores)})`;
+  };
+  const parts = [group('pass', 'passed'), group('fail', 'failed'), group('not_evaluated', 'not evaluated')].filter((p): p is string => p !== null);
+  const how = statuses.has('not_evaluated') && statuses.size === 2 ? 'did not judge the same reply every time' : 'answered the same reply differently';
+  return `the judge ${how} across the attempts: ${parts.join(', ')}`;
+}
+
+/**
+ * The meaning judge two runs asked, when it is not the same one (docs/meaning.md, "A judge that
+ * answers differently"): "openai m -> anthropic m", "gpt-4.1-mini -> gpt-4o-mini", with the prompt
+ * versions when they differ; null when it is the same, when either run asked none, or when only
+ * one record says its provider (a record from before it was kept: unknown is not "changed").
+ */
+export function meaningJudgeChange(before: RunRecord['meaning'], after: RunRecord['meaning']): string | null {
+  if (before?.check !== 'judge' || after?.check !== 'judge') return null;
+  const providers = before.provider !== undefined && after.provider !== undefined;
+  const prompt = before.promptVersion !== after.promptVersion;
+  if (before.model === after.model && (!providers || before.provider === after.provider) && !prompt) return null;
+  const who = (m: NonNullable<RunRecord['meaning']>): string =>
+    `${providers ? `${m.provider as string} ` : ''}${m.model ?? 'no model'}${prompt ? ` (prompt ${m.promptVersion})` : ''}`;
+  return `${who(before)} -> ${who(after)}`;
+}
+
+/**
+ * A meaning judge's flip between two runs that asked another meaning judge: said as such, "the
+ * meaning judge changed (openai m -> anthropic m) and answered the same replies differently: ...",
+ * since it is not the one judge disagreeing with itself. Any other detail as it is.
+ */
+export function withMeaningJudgeChange(detail: string, change: string | null): string {
+  const opening = 'the meaning judge ';
+  return change === null || !detail.startsWith(`${opening}answered the same `) ? detail : `${opening}changed (${change}) and ${detail.slice(opening.length)}`;
+}
