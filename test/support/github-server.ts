@@ -295,8 +295,10 @@ export class FakeGitHub {
   private readonly spec = OpenApiSpec.load();
   private readonly faults: (Fault & { remaining: number })[] = [];
   private readonly happenings: Happening[] = [];
-  /** Commits pushed by someone else on top of a branch (`pushOnTop`): their parent and message. */
-  private readonly pushes = new Map<string, { parent: string; headline: string }>();
+  /** Commits pushed by someone else on top of a branch (`pushOnTop`): their parent, message, author and the files they change (null: deleted). */
+  private readonly pushes = new Map<string, { parent: string; headline: string; author: string; files: Record<string, string | null> | null }>();
+  /** Every file of a commit the fake knows the files of (setBranch, createCommitOnBranch, pushOnTop with files): `GET .../contents/{path}?ref=`. */
+  private readonly snapshots = new Map<string, Map<string, string>>();
   private nextId = 1_000_000;
   private clock = Date.parse('2026-01-01T00:00:00Z');
 
@@ -459,6 +461,7 @@ export class FakeGitHub {
 
   setBranch(repoWithOwner: string, branch: string, headOid: string, files: Record<string, string> = {}): void {
     this.branches.set(branchKey(repoWithOwner, branch), { head: headOid, files: new Map(Object.entries(files)) });
+    this.snapshots.set(headOid, new Map(Object.entries(files)));
   }
 
   /**
@@ -475,12 +478,19 @@ export class FakeGitHub {
    * run's head, a commit made or pushed, or one under them) is refused, so that no test passes by a
    * push that is the reviewed head again, or that loops the history back on itself.
    */
-  pushOnTop(repoWithOwner: string, branch: string, headOid: string, headline = 'Fix a typo'): void {
+  pushOnTop(repoWithOwner: string, branch: string, headOid: string, headline = 'Fix a typo', change: { files?: Record<string, string | null>; author?: string } = {}): void {
     const b = this.branches.get(branchKey(repoWithOwner, branch));
     if (!b) throw new Error(`fake-github: no branch ${repoWithOwner}:${branch}`);
     const known = this.knownCommit(headOid);
     if (known !== null) throw new Error(`fake-github: pushOnTop(${repoWithOwner}:${branch}, ${headOid}): that id is already ${known}; give the pushed commit an id of its own`);
-    this.pushes.set(headOid, { parent: b.head, headline });
+    this.pushes.set(headOid, { parent: b.head, headline, author: change.author ?? 'contributor', files: change.files ?? null });
+    if (change.files) {
+      for (const [path, text] of Object.entries(change.files)) {
+        if (text === null) b.files.delete(path);
+        else b.files.set(path, text);
+      }
+      this.snapshots.set(headOid, new Map(b.files));
+    }
     b.head = headOid;
   }
 
@@ -729,28 +739,63 @@ export class FakeGitHub {
       // under head in what the fake knows.
       'GET /repos/{owner}/{repo}/compare/{basehead}': (ctx) => {
         const [base = '', head = ''] = p(ctx, 'basehead').split('...');
-        const chain: { sha: string; parent: string; message: string; files: { path: string; status: string }[] }[] = [];
+        type Link = { sha: string; parent: string; message: string; author: FakeUser; committer: FakeUser; verified: boolean; files: { path: string; status: string }[] };
+        const chain: Link[] = [];
+        // A file's status against the parent's files, when the fake knows them (else: modified).
+        const statusOf = (parent: string, path: string, deleted: boolean): string => (deleted ? 'removed' : this.snapshots.get(parent)?.has(path) === false ? 'added' : 'modified');
         for (let at = head; at !== base; ) {
           const made = [...this.commits].reverse().find((c) => c.oid === at);
           const pushed = this.pushes.get(at);
           if (made) {
-            const files = [...made.additions.map((f) => ({ path: f.path, status: 'modified' })), ...made.deletions.map((path) => ({ path, status: 'removed' }))];
-            chain.unshift({ sha: at, parent: made.parent, message: made.body === null ? made.headline : `${made.headline}\n\n${made.body}`, files });
+            const files = [...made.additions.map((f) => ({ path: f.path, status: statusOf(made.parent, f.path, false) })), ...made.deletions.map((path) => ({ path, status: 'removed' }))];
+            // createCommitOnBranch: authored by the token's identity, committed and signed by GitHub.
+            const web = { login: 'web-flow', type: 'User' as const };
+            chain.unshift({ sha: at, parent: made.parent, message: made.body === null ? made.headline : `${made.headline}\n\n${made.body}`, author: this.viewer, committer: web, verified: true, files });
             at = made.parent;
           } else if (pushed) {
-            chain.unshift({ sha: at, parent: pushed.parent, message: pushed.headline, files: [{ path: `src/${at}.ts`, status: 'modified' }] });
+            const files = pushed.files ? Object.entries(pushed.files).map(([path, text]) => ({ path, status: statusOf(pushed.parent, path, text === null) })) : [{ path: `src/${at}.ts`, status: 'modified' }];
+            const who = { login: pushed.author, type: (pushed.author.endsWith('[bot]') ? 'Bot' : 'User') as FakeUser['type'] };
+            chain.unshift({ sha: at, parent: pushed.parent, message: pushed.headline, author: who, committer: who, verified: false, files });
             at = pushed.parent;
           } else {
             return { status: 200, body: { ...this.spec.sample('commit-comparison'), status: 'diverged', ahead_by: 1, behind_by: 1, total_commits: 1, commits: [], files: [] } };
           }
         }
-        const commit = (c: (typeof chain)[number]): unknown => {
+        const commit = (c: Link): unknown => {
           const sample = this.spec.sample('commit');
-          return { ...sample, sha: c.sha, commit: { ...(sample.commit as Record<string, unknown>), message: c.message }, parents: [{ sha: c.parent, url: 'https://example.invalid/' }] };
+          const inner = sample.commit as Record<string, unknown>;
+          const verification = { verified: c.verified, reason: c.verified ? 'valid' : 'unsigned', signature: null, payload: null, verified_at: null };
+          return { ...sample, sha: c.sha, author: this.userJson(c.author), committer: this.userJson(c.committer), commit: { ...inner, message: c.message, verification }, parents: [{ sha: c.parent, url: 'https://example.invalid/' }] };
         };
-        const files = chain.flatMap((c) => c.files).map((f) => ({ ...this.spec.sample('diff-entry'), filename: f.path, status: f.status }));
+        // Each file once, as GitHub lists the change from base to head.
+        const byPath = new Map<string, string>();
+        for (const f of chain.flatMap((c) => c.files)) byPath.set(f.path, byPath.has(f.path) && f.status !== 'removed' ? (byPath.get(f.path) === 'added' ? 'added' : f.status) : f.status);
+        const files = [...byPath].map(([path, status]) => ({ ...this.spec.sample('diff-entry'), filename: path, status }));
         const status = chain.length === 0 ? 'identical' : 'ahead';
-        return { status: 200, body: { ...this.spec.sample('commit-comparison'), status, ahead_by: chain.length, behind_by: 0, total_commits: chain.length, commits: chain.map(commit), files } };
+        const mergeBase = { ...this.spec.sample('commit'), sha: base };
+        return {
+          status: 200,
+          body: { ...this.spec.sample('commit-comparison'), status, ahead_by: chain.length, behind_by: 0, total_commits: chain.length, commits: chain.map(commit), files, merge_base_commit: mergeBase },
+        };
+      },
+
+      // A file at a commit whose files the fake knows: its text in base64, as GitHub answers for a file under 1 MB.
+      'GET /repos/{owner}/{repo}/contents/{path}': (ctx) => {
+        const ref = ctx.query.get('ref') ?? '';
+        const path = p(ctx, 'path');
+        const text = this.snapshots.get(ref)?.get(path);
+        if (text === undefined) return notFound;
+        const content = Buffer.from(text, 'utf8').toString('base64');
+        const name = path.split('/').pop() ?? path;
+        const sha = createHash('sha1').update(text).digest('hex');
+        const url = `https://api.github.com/repos/${p(ctx, 'owner')}/${p(ctx, 'repo')}/contents/${path}?ref=${ref}`;
+        return {
+          status: 200,
+          body: {
+            type: 'file', encoding: 'base64', size: Buffer.byteLength(text), name, path, content, sha, url,
+            git_url: null, html_url: null, download_url: null, _links: { git: null, html: null, self: url },
+          },
+        };
       },
 
       // Pull requests that contain the commit: here, those whose head is that commit (open or closed).
@@ -1011,6 +1056,7 @@ export class FakeGitHub {
     this.commits.push({ repo, branch: branchName, parent: b.head, oid, headline: input.message.headline, body: input.message.body ?? null, additions, deletions });
     for (const path of deletions) b.files.delete(path);
     for (const a of additions) b.files.set(a.path, a.contents);
+    this.snapshots.set(oid, new Map(b.files));
     b.head = oid;
     return {
       commit: { oid, url: `https://github.com/${repo}/commit/${oid}` },
