@@ -109,7 +109,7 @@ async function checkPull(steps: Step[]): Promise<ActionRun> {
 }
 
 const comment = (): string => gh.comments('octo', 'shop', 7)[0]?.body ?? '';
-const record = async (run: ActionRun) => parseRecord(await readFile(run.outputs['results-path'] as string, 'utf8'));
+const record = async (run: ActionRun) => parseRecord(await readFile(run.outputs['results-path'] as string, 'utf8'), 'results.json');
 const section = (body: string): string => {
   const start = body.indexOf('#### ✏️ This pull request edits the suite');
   if (start < 0) return '';
