@@ -101,13 +101,14 @@ function renderNotReady(e: AgentNotReady, rctx: ReportContext): string {
 
 /**
  * What the pull request changed in the suite it is checked by, against its base (docs/action.md,
- * "The PR comment", "Suite edited"); null outside a pull request, or when it changed nothing of it.
+ * "The PR comment", "Suite edited"); null outside a pull request, with comment: false (no request
+ * to GitHub then), or when it changed nothing of it.
  * GitHub not answering is said in the comment, never taken as "nothing changed".
  */
 async function pullSuiteEdits(gh: GitHubApi | null, ctx: ActionContext, pull: PullContext | null, suiteDir: string | null): Promise<SuiteEdits | null> {
   if (gh === null || pull === null || pull.baseSha === null || ctx.sha === null || suiteDir === null) return null;
   try {
-    return await suiteEditsFor(gh, ctx, pull.baseSha, ctx.sha, suiteDir, await gh.viewerLogin());
+    return await suiteEditsFor(gh, ctx, pull.baseSha, ctx.sha, suiteDir, () => gh.viewerLogin());
   } catch (e) {
     const why = gitHubFailure(e, 'contents: read');
     core.warning(`suite edits: not compared with the base ${pull.baseSha.slice(0, 7)}: ${why}`);
@@ -243,7 +244,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
     return;
   }
 
-  const edits = await pullSuiteEdits(deps.github, ctx, ctx.pull ?? (pulls.length === 1 ? (pulls[0] as PullContext) : null), suiteRepoPath(result.record.suitePath, inputs.dir));
+  const edits = await pullSuiteEdits(inputs.comment ? deps.github : null, ctx, ctx.pull ?? (pulls.length === 1 ? (pulls[0] as PullContext) : null), suiteRepoPath(result.record.suitePath, inputs.dir));
   const run = edits === null ? result.record : { ...result.record, suiteEdits: edits };
   if (result.shard) log.info(shardLine(result.shard));
   // 1. The record, before anything else can fail.

@@ -23,13 +23,11 @@ const MAX_SEGMENTS = 20;
  * `createCommitOnBranch` does. A message alone is not enough: anyone can write one.
  */
 export function isAcceptCommit(c: ComparedCommit, viewer: string | null): boolean {
-  return (
-    viewer !== null &&
-    c.author === viewer &&
-    c.verified === true &&
-    c.message.startsWith(COMMIT_HEADLINE) &&
-    /\n\nAccepted the replies recorded at [0-9a-f]{40} \(/.test(c.message)
-  );
+  return viewer !== null && c.author === viewer && c.verified === true && hasAcceptMessage(c);
+}
+
+function hasAcceptMessage(c: ComparedCommit): boolean {
+  return c.message.startsWith(COMMIT_HEADLINE) && /\n\nAccepted the replies recorded at [0-9a-f]{40} \(/.test(c.message);
 }
 
 /** The suite folder's path in the repository (`.` or `apps/a/.agent-replay`), or null when it is outside. */
@@ -42,9 +40,17 @@ export function suiteRepoPath(suitePath: string | undefined, dirInput: string): 
 
 /**
  * The suite edits between `base` (the pull request's base commit) and `head`, or null when the pull
- * request changed nothing of them. `viewer`: the token's login, which made the accept commits.
+ * request changed nothing of them. `viewer`: the token's login, which made the accept commits, asked
+ * only when a changed baseline may come from one.
  */
-export async function suiteEditsFor(github: GitHubApi, at: { owner: string; repo: string }, base: string, head: string, suiteDir: string, viewer: string | null): Promise<SuiteEdits | null> {
+export async function suiteEditsFor(
+  github: GitHubApi,
+  at: { owner: string; repo: string },
+  base: string,
+  head: string,
+  suiteDir: string,
+  viewer: () => Promise<string | null>,
+): Promise<SuiteEdits | null> {
   const { owner, repo } = at;
   const c = await github.compareCommits(owner, repo, base, head);
   const from = c.mergeBase ?? base;
@@ -74,7 +80,8 @@ export async function suiteEditsFor(github: GitHubApi, at: { owner: string; repo
   if (changedBaselines.length > 0) {
     const complete = c.commits.length === c.totalCommits;
     if (!complete) unknown.push(`GitHub lists only ${c.commits.length} of the ${c.totalCommits} commits, so no baseline is taken as made by an accept commit`);
-    const accepts = c.commits.map((k) => complete && isAcceptCommit(k, viewer));
+    const login = complete && c.commits.some(hasAcceptMessage) ? await viewer() : null;
+    const accepts = c.commits.map((k) => complete && isAcceptCommit(k, login));
     if (accepts.some(Boolean)) {
       let prev = from;
       let segments = 0;
