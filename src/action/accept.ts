@@ -431,7 +431,7 @@ async function downloadRecord(github: GitHubApi, ctx: ActionContext, found: Foun
 }
 
 /** How every baseline commit's message starts (the headline), and what its body says first: `movedByAcceptances` reads them back. */
-const COMMIT_HEADLINE = 'Accept agent-replay baselines: ';
+export const COMMIT_HEADLINE = 'Accept agent-replay baselines: ';
 const recordedAt = (sha: string): string => `Accepted the replies recorded at ${sha} (`;
 
 function commitMessage(plan: AcceptPlan, found: Found, suite: string | null): { headline: string; body: string } {

@@ -25,6 +25,10 @@ import { markerLine, metaLine } from '../report/metadata.js';
 import { escapeInline } from '../report/escape.js';
 import { AgentNotReady, AgentWaitInterrupted, instantClock, ProxyNotReached, proxyAdvice } from '../agent/ready.js';
 import { makeRedactor, secretForms } from '../secrets.js';
+import { suiteEditsFor, suiteRepoPath } from './suite-edits.js';
+import { gitHubFailure } from './github-words.js';
+import type { GitHubApi } from '../github/api.js';
+import type { SuiteEdits } from '../types.js';
 
 /**
  * The events GitHub runs, for a fork's pull request, with a read-only token and without the
@@ -93,6 +97,23 @@ function renderNotReady(e: AgentNotReady, rctx: ReportContext): string {
       : 'Check that the preview deployed and that the agent URL is right, or raise `wait-for-agent` (`agent.waitForAgent` in config.yml) if the agent starts slowly.',
     '',
   ].join('\n');
+}
+
+/**
+ * What the pull request changed in the suite it is checked by, against its base (docs/action.md,
+ * "The PR comment", "Suite edited"); null outside a pull request, with comment: false (no request
+ * to GitHub then), or when it changed nothing of it.
+ * GitHub not answering is said in the comment, never taken as "nothing changed".
+ */
+async function pullSuiteEdits(gh: GitHubApi | null, ctx: ActionContext, pull: PullContext | null, suiteDir: string | null): Promise<SuiteEdits | null> {
+  if (gh === null || pull === null || pull.baseSha === null || ctx.sha === null || suiteDir === null) return null;
+  try {
+    return await suiteEditsFor(gh, ctx, pull.baseSha, ctx.sha, suiteDir, () => gh.viewerLogin());
+  } catch (e) {
+    const why = gitHubFailure(e, 'contents: read');
+    core.warning(`suite edits: not compared with the base ${pull.baseSha.slice(0, 7)}: ${why}`);
+    return { base: pull.baseSha, fixtures: [], baselines: [], unknown: `the pull request could not be compared with its base: ${why}.` };
+  }
 }
 
 /**
@@ -223,7 +244,8 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
     return;
   }
 
-  const run = result.record;
+  const edits = await pullSuiteEdits(inputs.comment ? deps.github : null, ctx, ctx.pull ?? (pulls.length === 1 ? (pulls[0] as PullContext) : null), suiteRepoPath(result.record.suitePath, inputs.dir));
+  const run = edits === null ? result.record : { ...result.record, suiteEdits: edits };
   if (result.shard) log.info(shardLine(result.shard));
   // 1. The record, before anything else can fail.
   const resultsPath = await out.writeRecord(run, stream);

@@ -70,6 +70,7 @@ export function pullFromPayload(payload: Json, repoFullName: string): PullContex
     headRef: str(head.ref) ?? '',
     headRepoFullName: headRepo,
     baseRepoFullName: baseRepo,
+    baseSha: str(base.sha),
     isFork: headRepo === null || headRepo.toLowerCase() !== baseRepo.toLowerCase(),
     labels,
   };

@@ -76,7 +76,7 @@ async function pullForReport(prNumber: number | null, ctx: ActionContext, run: R
     // Where the job goes on without it: a warning in words, and the merged results still saved,
     // summarized and uploaded (docs/action.md, "GitHub's rate limits").
     if (!isGitHubError(e)) throw e;
-    const unread: PullContext = { number, headSha: '', headRef: '', headRepoFullName: null, baseRepoFullName: `${ctx.owner}/${ctx.repo}`, isFork: false, labels: [] };
+    const unread: PullContext = { number, headSha: '', headRef: '', headRepoFullName: null, baseRepoFullName: `${ctx.owner}/${ctx.repo}`, baseSha: null, isFork: false, labels: [] };
     return { ctx: { ...ctx, pull: unread }, refused: `the pull request could not be read: ${gitHubFailure(e, 'pull-requests: read')}` };
   }
   const { state: _state, ...pull } = read;

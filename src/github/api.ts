@@ -49,6 +49,11 @@ export interface PullInfo {
   /** null when the head repository was deleted. */
   headRepoFullName: string | null;
   baseRepoFullName: string;
+  /**
+   * The base branch's commit as GitHub names it (`base.sha`), or null when not given: what the
+   * pull request is compared with to say whether it edits the suite (docs/action.md, "The PR comment").
+   */
+  baseSha: string | null;
   /** The head lives in another repository (or in a deleted one). */
   isFork: boolean;
   state: 'open' | 'closed';
@@ -114,10 +119,23 @@ export interface CommitComparison {
   /** `ahead`: `head` is `base` with commits on top, and nothing else. */
   status: 'ahead' | 'behind' | 'identical' | 'diverged';
   /** The commits on top of `base`, oldest first, with their messages (GitHub lists at most 250). */
-  commits: { sha: string; message: string }[];
+  commits: ComparedCommit[];
   totalCommits: number;
-  /** The files they change (GitHub lists at most 300) and how. */
-  files: { path: string; status: string }[];
+  /** The files they change (GitHub lists at most 300) and how; `previous`: a renamed file's old path. */
+  files: { path: string; status: string; previous?: string }[];
+  /** The commit the comparison starts from (`merge_base_commit`): base and head's common ancestor. */
+  mergeBase: string | null;
+}
+
+/** One commit of a comparison. */
+export interface ComparedCommit {
+  sha: string;
+  message: string;
+  /** The GitHub account GitHub matched the author to (null when none), and the committer's. */
+  author?: string | null;
+  committer?: string | null;
+  /** GitHub verified its signature (`commit.verification.verified`). */
+  verified?: boolean;
 }
 
 /** What is at a path at a commit, as `GitHubApi.getContent` reads it. */
@@ -196,6 +214,11 @@ export interface GitHubApi {
   getContent(owner: string, repo: string, path: string, ref: string): Promise<RepoContent | null>;
   /** The bytes of a file as stored, by its blob's id (`GET /repos/{o}/{r}/git/blobs/{sha}`). */
   getBlob(owner: string, repo: string, sha: string): Promise<Buffer>;
+  /**
+   * A file's text at a commit (`GET /repos/{o}/{r}/contents/{path}?ref=`), or null when the
+   * commit has no such file: the suite's files at a pull request's base (docs/action.md, "The PR comment").
+   */
+  getFileText(owner: string, repo: string, path: string, ref: string): Promise<string | null>;
   /**
    * One page of the times a label was applied to the pull request, oldest first (GraphQL
    * `pullRequest.timelineItems`, LabeledEvent, with its actor): the newest `last` (at most 100)
@@ -293,7 +316,7 @@ interface PullData {
   number: number;
   state: string;
   head: { sha: string; ref: string; repo: { full_name: string } | null };
-  base: { repo: { full_name: string } };
+  base: { sha?: string; repo: { full_name: string } };
 }
 
 function pullInfo(data: PullData): PullInfo {
@@ -305,6 +328,7 @@ function pullInfo(data: PullData): PullInfo {
     headRef: data.head.ref,
     headRepoFullName,
     baseRepoFullName,
+    baseSha: typeof data.base.sha === 'string' ? data.base.sha : null,
     isFork: headRepoFullName === null || headRepoFullName.toLowerCase() !== baseRepoFullName.toLowerCase(),
     state: data.state === 'closed' ? 'closed' : 'open',
   };
@@ -604,9 +628,16 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
         const { data } = await octokit.rest.repos.compareCommitsWithBasehead({ owner, repo, basehead: `${base}...${head}`, per_page: 100 });
         return {
           status: data.status,
-          commits: data.commits.map((c) => ({ sha: c.sha, message: c.commit.message })),
+          commits: data.commits.map((c) => ({
+            sha: c.sha,
+            message: c.commit.message,
+            author: c.author?.login ?? null,
+            committer: c.committer?.login ?? null,
+            verified: c.commit.verification?.verified === true,
+          })),
           totalCommits: data.total_commits,
-          files: (data.files ?? []).map((f) => ({ path: f.filename, status: f.status })),
+          files: (data.files ?? []).map((f) => ({ path: f.filename, status: f.status, ...(f.previous_filename ? { previous: f.previous_filename } : {}) })),
+          mergeBase: data.merge_base_commit?.sha ?? null,
         };
       });
     },
@@ -619,6 +650,19 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
           return data.type === 'file' ? { kind: 'file', sha: data.sha, size: data.size } : { kind: 'other' };
         } catch (error) {
           if ((error as { status?: unknown }).status === 404) return null;
+          throw error;
+        }
+      });
+    },
+
+    getFileText(owner, repo, path, ref) {
+      return call(`GET /repos/${owner}/${repo}/contents/${path}?ref=${ref}`, async () => {
+        try {
+          const { data } = await octokit.rest.repos.getContent({ owner, repo, path, ref });
+          if (Array.isArray(data) || data.type !== 'file' || !('content' in data)) return null;
+          return Buffer.from(data.content, 'base64').toString('utf8');
+        } catch (error) {
+          if ((error as { status?: number }).status === 404) return null;
           throw error;
         }
       });

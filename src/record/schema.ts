@@ -506,6 +506,17 @@ function buildRunRecordSchema() {
     shard: z.strictObject({ index: z.number().int().min(1), total: z.number().int().min(1).max(256), suiteHash: z.string(), partition: z.string().optional() })
       .refine((s) => s.index <= s.total, { error: 'shard index must not exceed the shard total' })
       .optional(),
+    // Within schema version 1 (docs/results-json.md): absent when the pull request did not edit the suite, and in older records.
+    suiteEdits: z
+      .strictObject({
+        base: z.string(),
+        fixtures: z.array(
+          z.strictObject({ label: z.string(), file: z.string(), change: z.enum(['assertion', 'deleted']), before: z.string().nullable(), after: z.string().nullable() }),
+        ),
+        baselines: z.array(z.strictObject({ file: z.string(), status: z.string() })),
+        unknown: z.string().nullable(),
+      })
+      .optional(),
     incomplete: z
       .strictObject({
         total: z.number().int().min(1).max(256),

@@ -7,7 +7,7 @@
 import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import { causeLine, changedIntro, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
-import { causeMarkdown, suiteLine, factsLine, judgeFallbackLine, footerBlocks, runRateLine, fullReportWhere, headline, hiddenHead, acceptanceBlock, incompleteBlock, interruptedBlock, flakyBlock, removedBlock, talliesTable, type CallToAction } from './blocks.js';
+import { causeMarkdown, suiteLine, factsLine, judgeFallbackLine, footerBlocks, runRateLine, fullReportWhere, headline, hiddenHead, acceptanceBlock, incompleteBlock, interruptedBlock, flakyBlock, removedBlock, suiteEditsBlock, talliesTable, type CallToAction } from './blocks.js';
 import { itemBlock, itemRow, levelsOf, rewordedBlock, rewordedLine, tableHead } from './items.js';
 import { diffable, LIMITS, type Level } from './item-parts.js';
 import { clip, escapeInline } from './escape.js';
@@ -305,6 +305,8 @@ export function assemble(doc: Doc, plan: Plan): string {
   if (flaky) blocks.push(flaky);
   const notice = noticeBlock(model, plan, ctx, p);
   if (notice) blocks.push(notice);
+  const edits = suiteEditsBlock(run);
+  if (edits) blocks.push(edits);
   const ev = doc.evaluations;
   blocks.push(talliesTable(model), factsLine(run, ctx));
   const fallback = judgeFallbackLine(run);

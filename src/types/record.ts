@@ -76,6 +76,42 @@ export interface RunRecord {
   removed?: RemovedBaseline[];
   /** A merge of shard records that lacks some shards or excluded foreign ones; absent when complete. */
   incomplete?: Incomplete;
+  /**
+   * What the pull request changed in the suite itself, against its base (docs/action.md, "The PR
+   * comment", "Suite edited"); absent when it changed nothing the reviewer needs told, outside a
+   * pull request, and in older records.
+   */
+  suiteEdits?: SuiteEdits;
+}
+
+/** A fixture whose check a pull request changed or removed, or that it deleted. */
+export interface FixtureEdit {
+  label: string;
+  /** The fixture's file at the head, relative to the repository (at the base, when deleted). */
+  file: string;
+  /** `assertion`: its check is another one now (or none); `deleted`: the fixture is gone. */
+  change: 'assertion' | 'deleted';
+  /** The check at the base, in words (`contains "30 days"`), or null for a probe. */
+  before: string | null;
+  /** The check at the head, in words; null for a probe, and for a deleted fixture. */
+  after: string | null;
+}
+
+/** A baseline file a pull request changed in a commit other than an accept commit. */
+export interface BaselineEdit {
+  /** The baseline file, relative to the repository. */
+  file: string;
+  /** As GitHub lists the change: `added`, `modified`, `removed`, `renamed`. */
+  status: string;
+}
+
+export interface SuiteEdits {
+  /** The commit the pull request's head was compared with (the merge base). */
+  base: string;
+  fixtures: FixtureEdit[];
+  baselines: BaselineEdit[];
+  /** Why the comparison could not be made, or made only in part; null when it was made whole. */
+  unknown: string | null;
 }
 
 export interface Tallies {

@@ -410,6 +410,7 @@ describe('lookups', () => {
       headRef: 'fix-refunds',
       headRepoFullName: 'octo/shop',
       baseRepoFullName: 'octo/shop',
+      baseSha: '0'.repeat(40),
       isFork: false,
       state: 'open',
       labels: ['accept-baseline', 'bug'],
@@ -430,7 +431,7 @@ describe('lookups', () => {
     h.gh.addPull(O, R, { number: 8, headSha: 'f'.repeat(40), headRef: 'other' });
     h.gh.setLabels(O, R, 5, ['confirm-cost']);
     expect(await h.api.listOpenPullsForBranch(O, R, 'fix-refunds')).toEqual([
-      { number: 5, headSha: 'c'.repeat(40), headRef: 'fix-refunds', headRepoFullName: 'octo/shop', baseRepoFullName: 'octo/shop', isFork: false, state: 'open', labels: ['confirm-cost'] },
+      { number: 5, headSha: 'c'.repeat(40), headRef: 'fix-refunds', headRepoFullName: 'octo/shop', baseRepoFullName: 'octo/shop', baseSha: '0'.repeat(40), isFork: false, state: 'open', labels: ['confirm-cost'] },
     ]);
     expect(await h.api.listOpenPullsForBranch(O, R, 'nobody')).toEqual([]);
     expect(h.gh.requests.find((r) => r.method === 'GET' && r.path === `/repos/${O}/${R}/pulls`)?.query).toMatchObject({ head: `${O}:fix-refunds`, state: 'open' });
@@ -545,6 +546,39 @@ describe('getBranchHistory', () => {
       { owner: O, name: R, ref: 'refs/heads/gone', depth: 2 },
     ]);
     expect(h.gh.violations).toEqual([]);
+  });
+});
+
+describe('compareCommits and getFileText', () => {
+  const BASE = 'a'.repeat(40);
+
+  it("reads each commit's author, committer and signature, the merge base, and a file's text at a commit (null when it has none)", async () => {
+    h = await startHarness();
+    h.gh.setBranch(`${O}/${R}`, 'feature', BASE, { 's/f.yml': 'label: a\nmessage: hi\n' });
+    const made = await h.api.createCommitOnBranch({
+      repoWithOwner: `${O}/${R}`,
+      branch: 'feature',
+      expectedHeadOid: BASE,
+      message: { headline: 'Accept agent-replay baselines: a', body: 'Accepted the replies' },
+      additions: [{ path: 's/baselines/a.json', contents: '{}' }],
+    });
+    h.gh.pushOnTop(`${O}/${R}`, 'feature', 'c'.repeat(40), 'Edit a fixture', { files: { 's/f.yml': 'label: a\nmessage: hello\n' }, author: 'someone' });
+    const c = await h.api.compareCommits(O, R, BASE, 'c'.repeat(40));
+    expect(c.mergeBase).toBe(BASE);
+    expect(c.commits).toEqual([
+      { sha: made.oid, message: 'Accept agent-replay baselines: a\n\nAccepted the replies', author: 'github-actions[bot]', committer: 'web-flow', verified: true },
+      { sha: 'c'.repeat(40), message: 'Edit a fixture', author: 'someone', committer: 'someone', verified: false },
+    ]);
+    expect(c.files).toEqual([
+      { path: 's/baselines/a.json', status: 'added' },
+      { path: 's/f.yml', status: 'modified' },
+    ]);
+    expect(await h.api.getFileText(O, R, 's/f.yml', BASE)).toBe('label: a\nmessage: hi\n');
+    expect(await h.api.getFileText(O, R, 's/f.yml', 'c'.repeat(40))).toBe('label: a\nmessage: hello\n');
+    expect(await h.api.getFileText(O, R, 's/baselines/a.json', BASE)).toBeNull();
+    expect(h.gh.requests.filter((r) => r.operation === 'GET /repos/{owner}/{repo}/contents/{path}').map((r) => r.query.ref)).toEqual([BASE, 'c'.repeat(40), BASE]);
+    expect(h.gh.violations).toEqual([]);
+    expect(h.gh.responseViolations).toEqual([]);
   });
 });
 

@@ -302,8 +302,8 @@ export class FakeGitHub {
   private readonly spec = OpenApiSpec.load();
   private readonly faults: (Fault & { remaining: number })[] = [];
   private readonly happenings: Happening[] = [];
-  /** Commits pushed by someone else on top of a branch (`pushOnTop`): their parent and message. */
-  private readonly pushes = new Map<string, { parent: string; headline: string; body: string | null; files: string[] }>();
+  /** Commits pushed by someone else on top of a branch (`pushOnTop`): their parent, message, author and the files they change (null: deleted). */
+  private readonly pushes = new Map<string, { parent: string; headline: string; body: string | null; author: string; files: Record<string, string | null> }>();
   /** The files of every commit the fake knows (`owner/repo@oid`): GET .../contents/{path}?ref= reads them. */
   private readonly trees = new Map<string, Map<string, string>>();
   /** File contents by their blob's id (git's SHA-1 of the bytes): GET .../git/blobs/{sha}. */
@@ -493,15 +493,18 @@ export class FakeGitHub {
    * run's head, a commit made or pushed, or one under them) is refused, so that no test passes by a
    * push that is the reviewed head again, or that loops the history back on itself.
    */
-  pushOnTop(repoWithOwner: string, branch: string, headOid: string, headline = 'Fix a typo', commit: { body?: string; files?: Record<string, string> } = {}): void {
+  pushOnTop(repoWithOwner: string, branch: string, headOid: string, headline = 'Fix a typo', commit: { body?: string; files?: Record<string, string | null>; author?: string } = {}): void {
     const b = this.branches.get(branchKey(repoWithOwner, branch));
     if (!b) throw new Error(`fake-github: no branch ${repoWithOwner}:${branch}`);
     const known = this.knownCommit(headOid);
     if (known !== null) throw new Error(`fake-github: pushOnTop(${repoWithOwner}:${branch}, ${headOid}): that id is already ${known}; give the pushed commit an id of its own`);
     // Without `files`, the push changes a file of its own, src/<oid>.ts.
     const files = commit.files ?? { [`src/${headOid}.ts`]: `// ${headline}\n` };
-    this.pushes.set(headOid, { parent: b.head, headline, body: commit.body ?? null, files: Object.keys(files) });
-    for (const [path, contents] of Object.entries(files)) b.files.set(path, contents);
+    this.pushes.set(headOid, { parent: b.head, headline, body: commit.body ?? null, author: commit.author ?? 'contributor', files });
+    for (const [path, contents] of Object.entries(files)) {
+      if (contents === null) b.files.delete(path);
+      else b.files.set(path, contents);
+    }
     this.keepTree(repoWithOwner, headOid, b.files);
     b.head = headOid;
     this.pullsFollow(repoWithOwner, branch, headOid);
@@ -765,30 +768,44 @@ export class FakeGitHub {
       // under head in what the fake knows.
       'GET /repos/{owner}/{repo}/compare/{basehead}': (ctx) => {
         const [base = '', head = ''] = p(ctx, 'basehead').split('...');
-        const chain: { sha: string; parent: string; message: string; files: { path: string; status: string }[] }[] = [];
+        type Link = { sha: string; parent: string; message: string; author: FakeUser; committer: FakeUser; verified: boolean; files: { path: string; status: string }[] };
+        const chain: Link[] = [];
+        // A file's status against the parent's files, when the fake knows them (else: modified).
+        const statusOf = (parent: string, path: string, deleted: boolean): string => (deleted ? 'removed' : this.trees.get(`${key(p(ctx, 'owner'), p(ctx, 'repo'))}@${parent}`)?.has(path) === false ? 'added' : 'modified');
         for (let at = head; at !== base; ) {
           const made = [...this.commits].reverse().find((c) => c.oid === at);
           const pushed = this.pushes.get(at);
           if (made) {
-            const files = [...made.additions.map((f) => ({ path: f.path, status: 'modified' })), ...made.deletions.map((path) => ({ path, status: 'removed' }))];
-            chain.unshift({ sha: at, parent: made.parent, message: made.body === null ? made.headline : `${made.headline}\n\n${made.body}`, files });
+            const files = [...made.additions.map((f) => ({ path: f.path, status: statusOf(made.parent, f.path, false) })), ...made.deletions.map((path) => ({ path, status: 'removed' }))];
+            // createCommitOnBranch: authored by the token's identity, committed and signed by GitHub.
+            const web = { login: 'web-flow', type: 'User' as const };
+            chain.unshift({ sha: at, parent: made.parent, message: made.body === null ? made.headline : `${made.headline}\n\n${made.body}`, author: this.viewer, committer: web, verified: true, files });
             at = made.parent;
           } else if (pushed) {
-            const under = this.trees.get(`${key(p(ctx, 'owner'), p(ctx, 'repo'))}@${pushed.parent}`);
-            const files = pushed.files.map((path) => ({ path, status: under?.has(path) === true ? 'modified' : 'added' }));
-            chain.unshift({ sha: at, parent: pushed.parent, message: pushed.body === null ? pushed.headline : `${pushed.headline}\n\n${pushed.body}`, files });
+            const files = Object.entries(pushed.files).map(([path, text]) => ({ path, status: statusOf(pushed.parent, path, text === null) }));
+            const who = { login: pushed.author, type: (pushed.author.endsWith('[bot]') ? 'Bot' : 'User') as FakeUser['type'] };
+            chain.unshift({ sha: at, parent: pushed.parent, message: pushed.body === null ? pushed.headline : `${pushed.headline}\n\n${pushed.body}`, author: who, committer: who, verified: false, files });
             at = pushed.parent;
           } else {
             return { status: 200, body: { ...this.spec.sample('commit-comparison'), status: 'diverged', ahead_by: 1, behind_by: 1, total_commits: 1, commits: [], files: [] } };
           }
         }
-        const commit = (c: (typeof chain)[number]): unknown => {
+        const commit = (c: Link): unknown => {
           const sample = this.spec.sample('commit');
-          return { ...sample, sha: c.sha, commit: { ...(sample.commit as Record<string, unknown>), message: c.message }, parents: [{ sha: c.parent, url: 'https://example.invalid/' }] };
+          const inner = sample.commit as Record<string, unknown>;
+          const verification = { verified: c.verified, reason: c.verified ? 'valid' : 'unsigned', signature: null, payload: null, verified_at: null };
+          return { ...sample, sha: c.sha, author: this.userJson(c.author), committer: this.userJson(c.committer), commit: { ...inner, message: c.message, verification }, parents: [{ sha: c.parent, url: 'https://example.invalid/' }] };
         };
-        const files = chain.flatMap((c) => c.files).map((f) => ({ ...this.spec.sample('diff-entry'), filename: f.path, status: f.status }));
+        // Each file once, as GitHub lists the change from base to head.
+        const byPath = new Map<string, string>();
+        for (const f of chain.flatMap((c) => c.files)) byPath.set(f.path, byPath.has(f.path) && f.status !== 'removed' ? (byPath.get(f.path) === 'added' ? 'added' : f.status) : f.status);
+        const files = [...byPath].map(([path, status]) => ({ ...this.spec.sample('diff-entry'), filename: path, status }));
         const status = chain.length === 0 ? 'identical' : 'ahead';
-        return { status: 200, body: { ...this.spec.sample('commit-comparison'), status, ahead_by: chain.length, behind_by: 0, total_commits: chain.length, commits: chain.map(commit), files } };
+        const mergeBase = { ...this.spec.sample('commit'), sha: base };
+        return {
+          status: 200,
+          body: { ...this.spec.sample('commit-comparison'), status, ahead_by: chain.length, behind_by: 0, total_commits: chain.length, commits: chain.map(commit), files, merge_base_commit: mergeBase },
+        };
       },
 
       // A file (its text, base64, and its blob's id) or a folder's entries at the commit `ref` (an

@@ -1,0 +1,108 @@
+// Whether the pull request edits the suite it is checked by (docs/action.md, "The PR comment",
+// "Suite edited"): fixtures whose check it changed or removed, fixtures it deleted, and baselines it
+// changed in a commit other than an accept commit. Everything is read from GitHub, at the two
+// commits GitHub names (the pull request's base and the replayed head): nothing in the head's
+// files can say what the base was.
+
+import { posix } from 'node:path';
+import type { ComparedCommit, GitHubApi } from '../github/api.js';
+import type { BaselineEdit, SuiteEdits } from '../types.js';
+import { fixtureEdits, type ChangedFixtureFile } from '../suite/edits.js';
+import { COMMIT_HEADLINE } from './accept.js';
+
+/** GitHub's comparison lists at most 300 files: with that many, some may be left out. */
+const MAX_LISTED_FILES = 300;
+/** The most fixture files read at each side (two requests each). */
+const MAX_FIXTURE_FILES = 50;
+/** The most runs of accept and other commits told apart (a request each). */
+const MAX_SEGMENTS = 20;
+
+/**
+ * A commit that the accept flow made: its message is the accept commit's, and GitHub says the
+ * token's own identity (the account this check comments as) made it and signed it, as
+ * `createCommitOnBranch` does. A message alone is not enough: anyone can write one.
+ */
+export function isAcceptCommit(c: ComparedCommit, viewer: string | null): boolean {
+  return viewer !== null && c.author === viewer && c.verified === true && hasAcceptMessage(c);
+}
+
+function hasAcceptMessage(c: ComparedCommit): boolean {
+  return c.message.startsWith(COMMIT_HEADLINE) && /\n\nAccepted the replies recorded at [0-9a-f]{40} \(/.test(c.message);
+}
+
+/** The suite folder's path in the repository (`.` or `apps/a/.agent-replay`), or null when it is outside. */
+export function suiteRepoPath(suitePath: string | undefined, dirInput: string): string | null {
+  if (suitePath !== undefined) return suitePath;
+  const dir = posix.normalize(dirInput.replace(/\\/g, '/')).replace(/\/+$/, '');
+  if (dir === '' || dir.startsWith('/') || dir === '..' || dir.startsWith('../')) return null;
+  return dir;
+}
+
+/**
+ * The suite edits between `base` (the pull request's base commit) and `head`, or null when the pull
+ * request changed nothing of them. `viewer`: the token's login, which made the accept commits, asked
+ * only when a changed baseline may come from one.
+ */
+export async function suiteEditsFor(
+  github: GitHubApi,
+  at: { owner: string; repo: string },
+  base: string,
+  head: string,
+  suiteDir: string,
+  viewer: () => Promise<string | null>,
+): Promise<SuiteEdits | null> {
+  const { owner, repo } = at;
+  const c = await github.compareCommits(owner, repo, base, head);
+  const from = c.mergeBase ?? base;
+  const prefix = suiteDir === '.' ? '' : `${suiteDir}/`;
+  const isFixture = (p: string): boolean => p.startsWith(`${prefix}fixtures/`) && /\.ya?ml$/i.test(p);
+  const isBaseline = (p: string): boolean => p.startsWith(`${prefix}baselines/`) && p.endsWith('.json');
+  const unknown: string[] = [];
+  if (c.files.length >= MAX_LISTED_FILES) unknown.push(`GitHub lists only the first ${MAX_LISTED_FILES} files this pull request changes`);
+
+  // Fixtures: the changed files' texts at the base and at the head, compared by label.
+  const fixtureSides: { path: string; at: string }[] = [];
+  for (const f of c.files) {
+    if (f.status !== 'added' && isFixture(f.previous ?? f.path)) fixtureSides.push({ path: f.previous ?? f.path, at: from });
+    if (f.status !== 'removed' && isFixture(f.path)) fixtureSides.push({ path: f.path, at: head });
+  }
+  const read = fixtureSides.slice(0, MAX_FIXTURE_FILES * 2);
+  if (read.length < fixtureSides.length) unknown.push(`${fixtureSides.length - read.length} more fixture file versions were not compared`);
+  const texts = await Promise.all(read.map((s) => github.getFileText(owner, repo, s.path, s.at)));
+  const files: ChangedFixtureFile[] = read.map((s, i) => ({ path: s.path, before: s.at === from ? (texts[i] ?? null) : null, after: s.at === head ? (texts[i] ?? null) : null }));
+  const fixtures = await fixtureEdits(files);
+
+  // Baselines: each changed one, made by an accept commit or not. Runs of accept commits and of
+  // other commits are compared one by one, so that a hand edit under a later acceptance of
+  // another baseline is still seen; the last run that touched a file decides.
+  const changedBaselines = c.files.filter((f) => isBaseline(f.path) || (f.previous !== undefined && isBaseline(f.previous)));
+  const madeBy = new Map<string, 'accept' | 'other'>();
+  if (changedBaselines.length > 0) {
+    const complete = c.commits.length === c.totalCommits;
+    if (!complete) unknown.push(`GitHub lists only ${c.commits.length} of the ${c.totalCommits} commits, so no baseline is taken as made by an accept commit`);
+    const login = complete && c.commits.some(hasAcceptMessage) ? await viewer() : null;
+    const accepts = c.commits.map((k) => complete && isAcceptCommit(k, login));
+    if (accepts.some(Boolean)) {
+      let prev = from;
+      let segments = 0;
+      for (let i = 0; i < c.commits.length; ) {
+        let j = i;
+        while (j + 1 < c.commits.length && accepts[j + 1] === accepts[i]) j++;
+        const end = (c.commits[j] as ComparedCommit).sha;
+        if (++segments > MAX_SEGMENTS) {
+          unknown.push(`more than ${MAX_SEGMENTS} runs of accept and other commits, so the later ones are not told apart`);
+          break;
+        }
+        const seg = await github.compareCommits(owner, repo, prev, end);
+        // An accept commit writes baselines and nothing else: one that touched another file is not ours.
+        const ours = accepts[i] === true && seg.files.every((f) => isBaseline(f.path) && f.status !== 'renamed');
+        for (const f of seg.files) for (const p of [f.path, f.previous]) if (p !== undefined && isBaseline(p)) madeBy.set(p, ours ? 'accept' : 'other');
+        prev = end;
+        i = j + 1;
+      }
+    }
+  }
+  const baselines: BaselineEdit[] = changedBaselines.filter((f) => madeBy.get(f.path) !== 'accept').map((f) => ({ file: f.path, status: f.status }));
+  if (fixtures.length === 0 && baselines.length === 0 && unknown.length === 0) return null;
+  return { base: from, fixtures, baselines, unknown: unknown.length > 0 ? `${unknown.join('; ')}.` : null };
+}

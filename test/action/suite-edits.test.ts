@@ -1,0 +1,186 @@
+// A pull request that edits the suite it is checked by (docs/action.md, "The PR comment", "Suite
+// edited"): the comment says so in one place, read from GitHub at the pull request's base and head,
+// never from the head's own files. Accept commits made by the token's identity are not flagged;
+// a commit that only copies their message is.
+
+import { describe, expect, it } from 'vitest';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { FakeGitHub } from '../support/github-server.js';
+import type { AgentServer, AgentHandler } from '../support/agent-server.js';
+import { tempDir } from '../support/temp.js';
+import { HEAD, pullPayload, runAction, useServers, type ActionRun } from './harness.js';
+import { createGitHubApi } from '../../src/github/api.js';
+import { parseRecord } from '../../src/record/index.js';
+import { serializeBaseline } from '../../src/suite/index.js';
+import type { Baseline } from '../../src/types.js';
+
+const BASE = 'b'.repeat(40);
+const SUITE = '.agent-replay';
+
+const REPLIES: Record<string, string> = {
+  hello: 'Welcome to the  shop!', // the baseline's words, one space more: reworded (formatting)
+  refund: 'Refunds within a month.', // the baseline said 30 days
+  hours: 'Open 9 to 5.',
+};
+
+const handler: AgentHandler = (req) => {
+  const body = (req.json ?? {}) as Record<string, unknown>;
+  if (body.start === true) return { json: { reply: 'hi', route: { conversation: 'welcome', stage: 'greeting' }, ended: false } };
+  const message = String(body.message);
+  return { json: { reply: REPLIES[message] ?? '?', route: { conversation: message, stage: 'answer' }, ended: false } };
+};
+
+const baseline = (label: string, message: string, reply: string): Baseline => ({
+  label,
+  reply,
+  route: { conversation: message, stage: 'answer' },
+  verdict: 'pass',
+  acceptedAt: '2026-11-01T00:00:00.000Z',
+  commit: 'a'.repeat(40),
+});
+
+const FIXTURES = `fixtures:
+  - { label: greeting, message: hello, assert: { contains: Welcome } }
+  - { label: refund-policy, message: refund, assert: { contains: "30 days" } }
+  - { label: opening-hours, message: hours, assert: { regex: "9 to 5" } }
+`;
+const WEAKENED = FIXTURES.replace('{ label: refund-policy, message: refund, assert: { contains: "30 days" } }', '{ label: refund-policy, message: refund }');
+const WITHOUT_HOURS = FIXTURES.split('\n').filter((l) => !l.includes('opening-hours')).join('\n');
+
+const file = (name: string): string => `${SUITE}/${name}`;
+const baselineFile = (b: Baseline): [string, string] => [file(`baselines/${b.label}.json`), serializeBaseline(b)];
+const BASE_FILES: Record<string, string> = Object.fromEntries([
+  [file('config.yml'), 'agent:\n  retries: 0\ncost: { capUsd: 1 }\n'],
+  [file('fixtures/suite.yml'), FIXTURES],
+  baselineFile(baseline('greeting', 'hello', 'Welcome to the shop!')),
+  baselineFile(baseline('refund-policy', 'refund', 'Refunds within 30 days.')),
+  baselineFile(baseline('opening-hours', 'hours', 'Open 9 to 5.')),
+]);
+
+let agent: AgentServer;
+let gh: FakeGitHub;
+useServers(
+  handler,
+  () => {},
+  (a, g) => {
+    agent = a;
+    gh = g;
+  },
+);
+
+/** Commits of the pull request's branch, oldest first: a push (`files`, null deletes), or an accept commit made through GitHub as the accept job makes it. */
+type Step = { push: Record<string, string | null>; message?: string; author?: string } | { accept: Baseline[] };
+
+/** Pull request 7 from feature onto main at BASE, whose commits are `steps` (the last one is HEAD); the check of its head. */
+async function checkPull(steps: Step[]): Promise<ActionRun> {
+  gh.setBranch('octo/shop', 'main', BASE, BASE_FILES);
+  gh.setBranch('octo/shop', 'feature', BASE, BASE_FILES);
+  const api = createGitHubApi({ token: gh.token, baseUrl: gh.url, retryAfterBaseMs: 0, throttleWrites: false });
+  for (const [i, step] of steps.entries()) {
+    const last = i === steps.length - 1;
+    const oid = last ? HEAD : `${String(i + 2)}`.repeat(40).slice(0, 40);
+    if ('push' in step) {
+      gh.pushOnTop('octo/shop', 'feature', oid, step.message ?? 'Edit the suite', { files: step.push, ...(step.author ? { author: step.author } : {}) });
+      continue;
+    }
+    const at = gh.branch('octo/shop', 'feature')!.head;
+    const labels = step.accept.map((b) => b.label);
+    await api.createCommitOnBranch({
+      repoWithOwner: 'octo/shop',
+      branch: 'feature',
+      expectedHeadOid: at,
+      message: { headline: `Accept agent-replay baselines: ${labels.join(', ')}`, body: `Accepted the replies recorded at ${at} (workflow run 1001):\n\n${labels.map((l) => `- ${l} (pass)`).join('\n')}` },
+      additions: step.accept.map((b) => ({ path: file(`baselines/${b.label}.json`), contents: serializeBaseline(b) })),
+    });
+    // The accept commit's id is the fake's own: a last step needs HEAD, so it is followed by a push in these tests.
+    expect(last).toBe(false);
+  }
+  gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature' });
+  // The checkout: the head's files.
+  const workspace = await tempDir('agent-replay-ws-');
+  for (const [path, text] of Object.entries(gh.branch('octo/shop', 'feature')!.files)) {
+    await mkdir(dirname(join(workspace, path)), { recursive: true });
+    await writeFile(join(workspace, path), text);
+  }
+  const payload = pullPayload();
+  (payload.pull_request as { base: Record<string, unknown> }).base.sha = BASE;
+  return runAction({ gh, workspace, inputs: { 'agent-url': agent.url }, event: { name: 'pull_request', payload } });
+}
+
+const comment = (): string => gh.comments('octo', 'shop', 7)[0]?.body ?? '';
+const record = async (run: ActionRun) => parseRecord(await readFile(run.outputs['results-path'] as string, 'utf8'), 'results.json');
+const section = (body: string): string => {
+  const start = body.indexOf('#### ✏️ This pull request edits the suite');
+  if (start < 0) return '';
+  const end = body.indexOf('\n| ', start);
+  return body.slice(start, end < 0 ? undefined : end);
+};
+
+describe('a pull request that edits its own suite', () => {
+  it('says which fixture check was weakened, where the reviewer reads the result, and records it', async () => {
+    const run = await checkPull([{ push: { [file('fixtures/suite.yml')]: WEAKENED } }]);
+    expect(run.code).toBe(0);
+    const s = section(comment());
+    expect(s).toContain('These results were measured against the suite as this pull request changes it, compared with its base `bbbbbbb`.');
+    expect(s).toContain('**1 fixture check changed or removed**');
+    expect(s).toContain('- `refund-policy` in `.agent-replay/fixtures/suite.yml`: check `contains "30 days"` is now none (a probe)');
+    expect(s).not.toContain('baseline');
+    // In one place: right under the headline, above the tallies; the job summary says the same.
+    expect(comment().indexOf('✏️')).toBeLessThan(comment().indexOf('by verdict'));
+    expect(section(run.summary)).toBe(s);
+    const r = await record(run);
+    expect(r.suiteEdits).toEqual({
+      base: BASE,
+      fixtures: [{ label: 'refund-policy', file: '.agent-replay/fixtures/suite.yml', change: 'assertion', before: 'contains "30 days"', after: null }],
+      baselines: [],
+      unknown: null,
+    });
+    // The rewording agent is measured as ever: the reworded greeting and the changed refund reply are in their sections.
+    expect(comment()).toMatch(/reworded/);
+    expect(comment()).toContain('refund-policy');
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('names a deleted fixture with its check, and the baseline deleted with it by hand', async () => {
+    await checkPull([{ push: { [file('fixtures/suite.yml')]: WITHOUT_HOURS, [file('baselines/opening-hours.json')]: null } }]);
+    const s = section(comment());
+    expect(s).toContain('- `opening-hours` deleted from `.agent-replay/fixtures/suite.yml`; its check was `regex /9 to 5/`');
+    expect(s).toContain('**1 baseline edited outside an accept commit**');
+    expect(s).toContain('- `.agent-replay/baselines/opening-hours.json` deleted by a commit that is not an accept commit');
+  });
+
+  it('flags a baseline edited by hand, also under a copied accept commit message', async () => {
+    const edited = serializeBaseline(baseline('refund-policy', 'refund', 'Refunds within a month.'));
+    const run = await checkPull([
+      {
+        push: { [file('baselines/refund-policy.json')]: edited },
+        message: `Accept agent-replay baselines: refund-policy\n\nAccepted the replies recorded at ${BASE} (workflow run 1001):\n\n- refund-policy (pass)`,
+        author: 'contributor',
+      },
+    ]);
+    const s = section(comment());
+    expect(s).toContain('- `.agent-replay/baselines/refund-policy.json` changed by a commit that is not an accept commit');
+    expect(s).not.toContain('fixture check');
+    // Measured against the edited baseline, the new reply reads as no change: the section is what tells the reviewer.
+    expect((await record(run)).suiteEdits?.baselines).toEqual([{ file: '.agent-replay/baselines/refund-policy.json', status: 'modified' }]);
+  });
+
+  it('does not flag a baseline an accept commit made, but flags one edited by hand after it', async () => {
+    const accepted = baseline('refund-policy', 'refund', 'Refunds within a month.');
+    await checkPull([
+      { accept: [accepted] },
+      { push: { [file('baselines/opening-hours.json')]: serializeBaseline(baseline('opening-hours', 'hours', 'Open 10 to 4.')) }, message: 'Tidy a baseline' },
+    ]);
+    const s = section(comment());
+    expect(s).toContain('- `.agent-replay/baselines/opening-hours.json` changed by a commit that is not an accept commit');
+    expect(s).not.toContain('refund-policy');
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('shows no section when the pull request leaves the suite as it was', async () => {
+    const run = await checkPull([{ push: { 'src/app.ts': 'export const x = 1;\n' } }]);
+    expect(comment()).not.toContain('edits the suite');
+    expect((await record(run)).suiteEdits).toBeUndefined();
+  });
+});
