@@ -6,7 +6,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp.js';
-import { agentConfig, cli, makeProject, serve, useCleanup } from './helpers.js';
+import { agentConfig, cli, makeProject, serve, useCleanup, type CliRun } from './helpers.js';
 
 useCleanup();
 
@@ -148,12 +148,18 @@ describe('--dir written with backslashes, naming no folder with slashes either',
 });
 
 describe('a response.reply path of one\'s own that is not in the answer', () => {
-  it('names the last part of the path that is there and its keys, so that the path to write shows', async () => {
-    const agent = await serve(() => ({ json: { data: { answer: 'Returns within 30 days.' } } }));
-    const config = agentConfig(agent.url, '  request: { body: { input: "{{message}}" } }\n  response: { reply: data.text }\n');
+  /** `run` of one fixture against `url`, with agent.response.reply set to data.text at config.yml:6: it fails (exit 1). */
+  async function runReadingDataText(url: string): Promise<CliRun> {
+    const config = agentConfig(url, '  request: { body: { input: "{{message}}" } }\n  response: { reply: data.text }\n');
     const cwd = await makeProject({ config, fixtures: { 'a.yml': 'label: refund\nmessage: Can I get my money back?\n' } });
     const r = await cli(['run'], cwd);
     expect(r.code).toBe(1);
+    return r;
+  }
+
+  it('names the last part of the path that is there and its keys, so that the path to write shows', async () => {
+    const agent = await serve(() => ({ json: { data: { answer: 'Returns within 30 days.' } } }));
+    const r = await runReadingDataText(agent.url);
     expect(r.stdout).toContain(
       'message turn: response has no string at "data.text" (found nothing: "data" is an object (keys: answer), with no "text"; the response is an object (keys: data)); agent.response.reply is set at .agent-replay/config.yml:6',
     );
@@ -163,10 +169,7 @@ describe('a response.reply path of one\'s own that is not in the answer', () => 
 
   it('an NDJSON answer: names the path as written (not the joined "reply" it is read into) and its line', async () => {
     const agent = await serve(() => ({ headers: { 'content-type': 'application/x-ndjson' }, body: '{"data":{"answer":"Returns"}}\n{"data":{"answer":" within 30 days."}}\n' }));
-    const config = agentConfig(agent.url, '  request: { body: { input: "{{message}}" } }\n  response: { reply: data.text }\n');
-    const cwd = await makeProject({ config, fixtures: { 'a.yml': 'label: refund\nmessage: Can I get my money back?\n' } });
-    const r = await cli(['run'], cwd);
-    expect(r.code).toBe(1);
+    const r = await runReadingDataText(agent.url);
     expect(r.stdout).toContain(
       'message turn: response has no string at "data.text" on any of its NDJSON lines (the last line is an object (keys: data): "data" is an object (keys: answer), with no "text"); agent.response.reply is set at .agent-replay/config.yml:6',
     );
@@ -176,10 +179,7 @@ describe('a response.reply path of one\'s own that is not in the answer', () => 
 
   it('an event stream with no text: says the path of config.yml\'s line is not what is read from a stream', async () => {
     const agent = await serve(() => ({ headers: { 'content-type': 'text/event-stream' }, body: 'data: {"type":"start"}\n\ndata: {"type":"finish"}\n\ndata: [DONE]\n\n' }));
-    const config = agentConfig(agent.url, '  request: { body: { input: "{{message}}" } }\n  response: { reply: data.text }\n');
-    const cwd = await makeProject({ config, fixtures: { 'a.yml': 'label: refund\nmessage: Can I get my money back?\n' } });
-    const r = await cli(['run'], cwd);
-    expect(r.code).toBe(1);
+    const r = await runReadingDataText(agent.url);
     expect(r.stdout).toContain(
       'message turn: no reply text and no tool call could be read from the stream (a vercel-ai stream, 2 events: start, finish); agent.response.reply, set at .agent-replay/config.yml:6, is read only on events of no known format, and this stream is read by its format',
     );
