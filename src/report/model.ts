@@ -503,7 +503,7 @@ export function meaningModelShown(run: Pick<RunRecord, 'judge' | 'meaning'>): st
 export function namesModel(name: string, model: string): boolean {
   const parts = (word: string): string[] => word.split(/[-_\s]+/).filter((p) => p !== '');
   const wanted = parts(model.toLowerCase().trim());
-  const words = name.toLowerCase().split(/[\s,:;()[\]"'·]+/).filter((w) => w !== '');
+  const words = name.toLowerCase().split(/[\s,:;()[\]"'\u00b7]+/).filter((w) => w !== '');
   if (wanted.length === 0) return false;
   for (let i = 0; i < words.length; i++) {
     const run: string[] = [];
