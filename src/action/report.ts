@@ -18,9 +18,13 @@ import { gateMerged, incompleteText } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
 
-/** Expands each line of the results input: a file, a folder (every .json file below it: `results-path` may name a record otherwise; docs/action.md), or a `*` pattern in the last segment. */
-async function expandResults(patterns: readonly string[], cwd: string): Promise<string[]> {
+/**
+ * Expands each line of the results input: a file, a folder (every .json file below it: `results-path` may name a record otherwise; docs/action.md), or a `*` pattern in the last segment.
+ * `missing`: the folders of patterns that do not exist (no artifact downloaded there), for the error when nothing matches.
+ */
+async function expandResults(patterns: readonly string[], cwd: string): Promise<{ files: string[]; missing: string[] }> {
   const out: string[] = [];
+  const missing: string[] = [];
   const walk = async (dir: string): Promise<void> => {
     for (const e of await readdir(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
@@ -33,7 +37,15 @@ async function expandResults(patterns: readonly string[], cwd: string): Promise<
     if (abs.includes('*')) {
       const dir = dirname(abs);
       const re = new RegExp(`^${basename(abs).replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
-      for (const name of (await readdir(dir)).sort()) if (re.test(name)) out.push(join(dir, name));
+      let names: string[];
+      try {
+        names = await readdir(dir);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT' && (e as NodeJS.ErrnoException).code !== 'ENOTDIR') throw e;
+        missing.push(relative(cwd, dir) || '.');
+        continue;
+      }
+      for (const name of names.sort()) if (re.test(name)) out.push(join(dir, name));
     } else {
       try {
         await walk(abs);
@@ -42,7 +54,7 @@ async function expandResults(patterns: readonly string[], cwd: string): Promise<
       }
     }
   }
-  return [...new Set(out)];
+  return { files: [...new Set(out)], missing };
 }
 
 /** What a workflow_run event says about the run it reports: its head commit and repository (GitHub's, not the artifact's). */
@@ -96,8 +108,11 @@ async function pullForReport(prNumber: number | null, ctx: ActionContext, run: R
 
 export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
   if (inputs.results.length === 0) throw new UserError('report mode needs the results input: one results file, folder or pattern per line');
-  const files = await expandResults(inputs.results, deps.cwd);
-  if (files.length === 0) throw new UserError(`report mode: no results files match ${inputs.results.join(', ')}`);
+  const { files, missing } = await expandResults(inputs.results, deps.cwd);
+  if (files.length === 0) {
+    const folders = missing.length === 0 ? '' : ` (no folder ${missing.join(', ')} in the workspace: check that the step that downloads the results artifacts ran before this one and wrote there)`;
+    throw new UserError(`report mode: no results files match ${inputs.results.join(', ')}${folders}`);
+  }
   const records: RunRecord[] = [];
   for (const f of files) records.push(await readRecord(f));
   const run = mergeRecords(

@@ -115,6 +115,16 @@ describe('report mode', () => {
     expect(gh.requests.filter((r) => r.method !== 'GET')).toHaveLength(0);
   });
 
+  it('a pattern whose folder does not exist (no artifact downloaded there) says so, not ENOENT', async () => {
+    const workspace = await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' });
+    const run = await runAction({ gh, workspace, inputs: { mode: 'report', results: 'shards/*.json' }, event: { name: 'workflow_run', payload: {} } });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      '::error::agent-replay: report mode: no results files match shards/*.json (no folder shards in the workspace: check that the step that downloads the results artifacts ran before this one and wrote there)',
+    );
+    expect(run.stdout).not.toContain('ENOENT');
+  });
+
   it('compares with the run the comment showed before (since the previous run), as check mode does', async () => {
     const event = { name: 'workflow_run', payload: { action: 'completed', workflow_run: { id: 1001, head_sha: HEAD, pull_requests: [{ number: 7 }] } } };
     const inputs = { mode: 'report', results: 'shards/*.json', 'fail-on': 'none' };
