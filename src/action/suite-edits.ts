@@ -68,7 +68,10 @@ export async function suiteEditsFor(
   }
   const read = fixtureSides.slice(0, MAX_FIXTURE_FILES * 2);
   if (read.length < fixtureSides.length) unknown.push(`${fixtureSides.length - read.length} more fixture file versions were not compared`);
-  const texts = await Promise.all(read.map((s) => github.getFileText(owner, repo, s.path, s.at)));
+  const texts = await Promise.all(read.map(async (s) => {
+    const file = await github.getContent(owner, repo, s.path, s.at);
+    return file?.kind === 'file' ? file.text : null;
+  }));
   const files: ChangedFixtureFile[] = read.map((s, i) => ({ path: s.path, before: s.at === from ? (texts[i] ?? null) : null, after: s.at === head ? (texts[i] ?? null) : null }));
   const fixtures = await fixtureEdits(files);
 

@@ -140,7 +140,8 @@ export interface ComparedCommit {
 
 /** What is at a path at a commit, as `GitHubApi.getContent` reads it. */
 export type RepoContent =
-  | { kind: 'file'; sha: string; size: number }
+  /** `text`: the file's text as GitHub gave it (base64 under 1 MB), null when it gave none (larger files). */
+  | { kind: 'file'; sha: string; size: number; text: string | null }
   /** A folder's entries: files, folders, links and submodules, each with its git id (a blob's for a file). */
   | { kind: 'folder'; entries: { name: string; path: string; type: string; sha: string; size: number }[] }
   | { kind: 'other' };
@@ -207,18 +208,13 @@ export interface GitHubApi {
   compareCommits(owner: string, repo: string, base: string, head: string): Promise<CommitComparison>;
   /**
    * What is at `path` (never empty) at the commit `ref` (`GET /repos/{o}/{r}/contents/{path}?ref=`):
-   * a file with its blob's id, a folder's entries (GitHub lists at most 1,000), or null when nothing
-   * is there: whether a folder is another suite's, which baselines a commit replaces
-   * (docs/action.md, "Accept").
+   * a file with its blob's id and text, a folder's entries (GitHub lists at most 1,000), or null when
+   * nothing is there: whether a folder is another suite's, which baselines a commit replaces
+   * (docs/action.md, "Accept"), the suite's files at a pull request's base (docs/action.md, "The PR comment").
    */
   getContent(owner: string, repo: string, path: string, ref: string): Promise<RepoContent | null>;
   /** The bytes of a file as stored, by its blob's id (`GET /repos/{o}/{r}/git/blobs/{sha}`). */
   getBlob(owner: string, repo: string, sha: string): Promise<Buffer>;
-  /**
-   * A file's text at a commit (`GET /repos/{o}/{r}/contents/{path}?ref=`), or null when the
-   * commit has no such file: the suite's files at a pull request's base (docs/action.md, "The PR comment").
-   */
-  getFileText(owner: string, repo: string, path: string, ref: string): Promise<string | null>;
   /**
    * One page of the times a label was applied to the pull request, oldest first (GraphQL
    * `pullRequest.timelineItems`, LabeledEvent, with its actor): the newest `last` (at most 100)
@@ -647,22 +643,11 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
         try {
           const { data } = await octokit.rest.repos.getContent({ owner, repo, path, ref });
           if (Array.isArray(data)) return { kind: 'folder', entries: data.map((e) => ({ name: e.name, path: e.path, type: e.type, sha: e.sha, size: e.size })) };
-          return data.type === 'file' ? { kind: 'file', sha: data.sha, size: data.size } : { kind: 'other' };
+          if (data.type !== 'file') return { kind: 'other' };
+          const text = 'content' in data && typeof data.content === 'string' && data.encoding === 'base64' ? Buffer.from(data.content, 'base64').toString('utf8') : null;
+          return { kind: 'file', sha: data.sha, size: data.size, text };
         } catch (error) {
           if ((error as { status?: unknown }).status === 404) return null;
-          throw error;
-        }
-      });
-    },
-
-    getFileText(owner, repo, path, ref) {
-      return call(`GET /repos/${owner}/${repo}/contents/${path}?ref=${ref}`, async () => {
-        try {
-          const { data } = await octokit.rest.repos.getContent({ owner, repo, path, ref });
-          if (Array.isArray(data) || data.type !== 'file' || !('content' in data)) return null;
-          return Buffer.from(data.content, 'base64').toString('utf8');
-        } catch (error) {
-          if ((error as { status?: number }).status === 404) return null;
           throw error;
         }
       });

@@ -549,7 +549,7 @@ describe('getBranchHistory', () => {
   });
 });
 
-describe('compareCommits and getFileText', () => {
+describe('compareCommits and getContent', () => {
   const BASE = 'a'.repeat(40);
 
   it("reads each commit's author, committer and signature, the merge base, and a file's text at a commit (null when it has none)", async () => {
@@ -573,9 +573,13 @@ describe('compareCommits and getFileText', () => {
       { path: 's/baselines/a.json', status: 'added' },
       { path: 's/f.yml', status: 'modified' },
     ]);
-    expect(await h.api.getFileText(O, R, 's/f.yml', BASE)).toBe('label: a\nmessage: hi\n');
-    expect(await h.api.getFileText(O, R, 's/f.yml', 'c'.repeat(40))).toBe('label: a\nmessage: hello\n');
-    expect(await h.api.getFileText(O, R, 's/baselines/a.json', BASE)).toBeNull();
+    const text = async (path: string, ref: string): Promise<string | null> => {
+      const file = await h!.api.getContent(O, R, path, ref);
+      return file?.kind === 'file' ? file.text : null;
+    };
+    expect(await text('s/f.yml', BASE)).toBe('label: a\nmessage: hi\n');
+    expect(await text('s/f.yml', 'c'.repeat(40))).toBe('label: a\nmessage: hello\n');
+    expect(await text('s/baselines/a.json', BASE)).toBeNull();
     expect(h.gh.requests.filter((r) => r.operation === 'GET /repos/{owner}/{repo}/contents/{path}').map((r) => r.query.ref)).toEqual([BASE, 'c'.repeat(40), BASE]);
     expect(h.gh.violations).toEqual([]);
     expect(h.gh.responseViolations).toEqual([]);
