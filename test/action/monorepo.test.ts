@@ -166,12 +166,17 @@ function storeBranch(): void {
   gh.setBranch('octo/shop', 'feature', HEAD, { [`${SUPPORT}/config.yml`]: CONFIG, [`${SALES}/config.yml`]: CONFIG, 'src/prompts/baselines/system.json': '{"role":"system","text":"Be helpful."}\n' });
 }
 
+/** Both suites checked on pull request 7, its branch as GitHub stores it, and the accept label applied. */
+async function labelled(): Promise<void> {
+  await checkedRun();
+  storeBranch();
+  ws0 = await tempDir('agent-replay-accept-');
+  gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+}
+
 describe('two accept steps, one per suite, on one label', () => {
   it("each commits its own suite's baselines, the second on top of the first's commit", async () => {
-    await checkedRun();
-    storeBranch();
-    ws0 = await tempDir('agent-replay-accept-');
-    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+    await labelled();
     const support = await acceptStep(SUPPORT);
     expect(support.code, support.stdout).toBe(0);
     const sales = await acceptStep(SALES);
@@ -203,10 +208,7 @@ describe('two accept steps, one per suite, on one label', () => {
   });
 
   it('a re-run after only the second step committed (its comment not updated): the first commits on top, the second finds its own commit under it', async () => {
-    await checkedRun();
-    storeBranch();
-    ws0 = await tempDir('agent-replay-accept-');
-    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+    await labelled();
     // Attempt 1: the support step stopped before its commit; the sales step committed on the reviewed
     // head, and GitHub failed the update of its comment, which names no accepting commit then.
     gh.failNext({ method: 'PATCH', path: '/repos/{owner}/{repo}/issues/comments/{comment_id}', status: 'network', times: 4 });
@@ -225,10 +227,7 @@ describe('two accept steps, one per suite, on one label', () => {
   });
 
   it("the second's commit lost on the way: its read-back names the first suite's commit it went on, not the reviewed head; a re-run commits it", async () => {
-    await checkedRun();
-    storeBranch();
-    ws0 = await tempDir('agent-replay-accept-');
-    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+    await labelled();
     expect((await acceptStep(SUPPORT)).code).toBe(0);
     const first = short(gh.commits[0]?.oid);
     gh.failNext({ method: 'POST', path: '/graphql', operation: 'agentReplayCommit', status: 'network', times: 4 }); // the first try and its 3 retries
@@ -245,10 +244,7 @@ describe('two accept steps, one per suite, on one label', () => {
   });
 
   it('the second refuses a head someone else moved, on its own comment, and the first keeps its acceptance', async () => {
-    await checkedRun();
-    storeBranch();
-    ws0 = await tempDir('agent-replay-accept-');
-    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+    await labelled();
     const support = await acceptStep(SUPPORT);
     expect(support.code, support.stdout).toBe(0);
     gh.pushOnTop('octo/shop', 'feature', '8'.repeat(40));
@@ -262,10 +258,7 @@ describe('two accept steps, one per suite, on one label', () => {
   });
 
   it("the second refuses a commit that copies a baseline commit's message but changes a file in a baselines folder of no suite, naming it", async () => {
-    await checkedRun();
-    storeBranch();
-    ws0 = await tempDir('agent-replay-accept-');
-    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+    await labelled();
     // Someone who can push: the support suite's acceptance, as its message reads, but a prompt the agent reads.
     const forged = '5'.repeat(40);
     gh.pushOnTop('octo/shop', 'feature', forged, 'Accept agent-replay baselines: greeting', {
