@@ -17,6 +17,22 @@ import { DEFAULT_CONTEXT } from '../../src/report/context.js';
 
 useCleanup();
 
+/**
+ * The agent `agent` and the judge answering by `judging`, on loopback, and a project whose
+ * fixtures are `fixtures` (lines of f.yml) judged by that judge; with `script`, also a persona
+ * script of two criteria, "Stayed calm" and "The reply is polite".
+ */
+async function judgedProject(agent: AgentHandler, judging: Responder, fixtures: string[], o: { script?: boolean } = {}): Promise<{ cwd: string; judge: { url: string; close(): Promise<void> } }> {
+  const server = await serve(agent);
+  const judge = await startServer([judging]);
+  const cwd = await makeProject({
+    config: `${agentConfig(server.url)}judge: { provider: openai, baseUrl: "${judge.url}", model: m, apiKey: k, retries: 0 }\ncost: { capUsd: 1 }\n`,
+    fixtures: { 'f.yml': ['fixtures:', ...fixtures, ''].join('\n') },
+    ...(o.script ? { personas: { 'p.yml': 'label: calm-script\nopening: hello?\nexpect:\n  criteria: [ "Stayed calm", "The reply is polite" ]\n' } } : {}),
+  });
+  return { cwd, judge };
+}
+
 describe('compare, a rubric judge that answered the same reply differently', () => {
   it('names the judge and both scores for an identical reply, not for a reply that changed', async () => {
     // The run decides the score; the shape of each answer is drawn from a seed, as a hosted judge words it.
@@ -36,21 +52,11 @@ describe('compare, a rubric judge that answered the same reply differently', () 
       const reply = message === 'changing?' ? `Run ${run}: thanks for asking.` : 'You have 30 days from delivery.';
       return { json: { reply, route: null, ended: false } };
     };
-    const server = await serve(agent);
-    const judge = await startServer([noisy]);
-    const cwd = await makeProject({
-      config: `${agentConfig(server.url)}judge: { provider: openai, baseUrl: "${judge.url}", model: m, apiKey: k, retries: 0 }\ncost: { capUsd: 1 }\n`,
-      fixtures: {
-        'f.yml': [
-          'fixtures:',
-          '  - { label: returns, message: returns?, assert: { judge: "The reply is polite", threshold: 0.7 } }',
-          '  - { label: listed, message: listed?, assert: [{ contains: "30 days" }, { judge: "The reply is polite", threshold: 0.7 }] }',
-          '  - { label: changing, message: changing?, assert: { judge: "The reply is polite", threshold: 0.7 } }',
-          '',
-        ].join('\n'),
-      },
-      personas: { 'p.yml': 'label: calm-script\nopening: hello?\nexpect:\n  criteria: [ "Stayed calm", "The reply is polite" ]\n' },
-    });
+    const { cwd, judge } = await judgedProject(agent, noisy, [
+      '  - { label: returns, message: returns?, assert: { judge: "The reply is polite", threshold: 0.7 } }',
+      '  - { label: listed, message: listed?, assert: [{ contains: "30 days" }, { judge: "The reply is polite", threshold: 0.7 }] }',
+      '  - { label: changing, message: changing?, assert: { judge: "The reply is polite", threshold: 0.7 } }',
+    ], { script: true });
     await cli(['run', '--out', 'a.json', '--fail-on', 'none'], cwd);
     run = 1;
     score = 0.4;
@@ -87,20 +93,10 @@ describe('compare, a rubric judge that answered the same reply differently', () 
       if (body.includes('The reply is kind')) return completion('I would rather not score this.')(res, req);
       return json(503, { error: { message: 'overloaded' } })(res, req);
     };
-    const server = await serve(() => ({ json: { reply: 'You have 30 days from delivery.', route: null, ended: false } }));
-    const judge = await startServer([judging]);
-    const cwd = await makeProject({
-      config: `${agentConfig(server.url)}judge: { provider: openai, baseUrl: "${judge.url}", model: m, apiKey: k, retries: 0 }\ncost: { capUsd: 1 }\n`,
-      fixtures: {
-        'f.yml': [
-          'fixtures:',
-          '  - { label: returns, message: returns?, assert: { judge: "The reply is polite", threshold: 0.7 } }',
-          '  - { label: listed, message: listed?, assert: [{ contains: "30 days" }, { judge: "The reply is kind", threshold: 0.7 }] }',
-          '',
-        ].join('\n'),
-      },
-      personas: { 'p.yml': 'label: calm-script\nopening: hello?\nexpect:\n  criteria: [ "Stayed calm", "The reply is polite" ]\n' },
-    });
+    const { cwd, judge } = await judgedProject(() => ({ json: { reply: 'You have 30 days from delivery.', route: null, ended: false } }), judging, [
+      '  - { label: returns, message: returns?, assert: { judge: "The reply is polite", threshold: 0.7 } }',
+      '  - { label: listed, message: listed?, assert: [{ contains: "30 days" }, { judge: "The reply is kind", threshold: 0.7 }] }',
+    ], { script: true });
     await cli(['run', '--out', 'a.json', '--fail-on', 'none'], cwd);
     mode = 'down';
     await cli(['run', '--out', 'b.json', '--fail-on', 'none'], cwd);
@@ -141,19 +137,10 @@ describe('compare, a rubric judge that answered the same reply differently', () 
       // `wording` answers each attempt in other words: its flakiness may be the agent's, and is not named.
       return { json: { reply: message === 'wording?' ? `Attempt ${calls++}: thanks for asking.` : 'You have 30 days from delivery.', route: null, ended: false } };
     };
-    const server = await serve(agent);
-    const judge = await startServer([noisy]);
-    const cwd = await makeProject({
-      config: `${agentConfig(server.url)}judge: { provider: openai, baseUrl: "${judge.url}", model: m, apiKey: k, retries: 0 }\ncost: { capUsd: 1 }\n`,
-      fixtures: {
-        'f.yml': [
-          'fixtures:',
-          '  - { label: returns, message: returns?, repeat: { count: 5, minPass: 3 }, assert: { judge: "The reply is polite", threshold: 0.7 } }',
-          '  - { label: wording, message: wording?, repeat: { count: 5, minPass: 3 }, assert: { judge: "The reply is courteous", threshold: 0.7 } }',
-          '',
-        ].join('\n'),
-      },
-    });
+    const { cwd, judge } = await judgedProject(agent, noisy, [
+      '  - { label: returns, message: returns?, repeat: { count: 5, minPass: 3 }, assert: { judge: "The reply is polite", threshold: 0.7 } }',
+      '  - { label: wording, message: wording?, repeat: { count: 5, minPass: 3 }, assert: { judge: "The reply is courteous", threshold: 0.7 } }',
+    ]);
     const first = await cli(['run', '--out', 'a.json', '--fail-on', 'none'], cwd);
     run = 1;
     await cli(['run', '--out', 'b.json', '--fail-on', 'none'], cwd);
