@@ -119,6 +119,8 @@ class StreamState {
   calls: unknown[] = [];
   /** Vercel tool calls by id, to attach the output that follows. */
   vercelCalls = new Map<string, { tool: string; input: unknown; output: unknown; mocked: boolean }>();
+  /** Vercel: the input text of calls begun by tool-input-start and not yet sent whole, by id. */
+  vercelInputs = new Map<string, { text: string; encoding: 'json' | 'text' }>();
   /** Vercel: where the current step's text starts, and the calls it added: what a `reset-step` drops. */
   vercelStepText = 0;
   vercelStepCalls: string[] = [];
@@ -138,11 +140,17 @@ class StreamState {
   anthropicRefusal: unknown = undefined;
   /** Mastra tool calls by id, to attach the result that follows. */
   mastraCalls = new Map<string, { tool: string; input: unknown; output: unknown; mocked: boolean }>();
+  /** Mastra: the argument text of calls begun by tool-call-input-streaming-start and not yet sent whole, by id. */
+  mastraInputs = new Map<string, string>();
   /**
    * Events that are JSON objects of no known format, read by config.yml's reply path when it gives
    * one: the strings there joined (undefined: no event had one) and the last such event.
    */
   byPath: { reply: string | undefined; last: unknown } | null = null;
+  /** config.yml's tool-call path read on each such event, joined (JoinedCalls). */
+  byPathCalls = new JoinedCalls();
+  /** config.yml's tool-call path, read on each event of no known format; null: none given. */
+  toolCallsPath: ReplyPath | null = null;
   /** What arrived, for the error when nothing could be read: the first distinct event types (or `data` text). */
   seen: string[] = [];
   events = 0;
@@ -188,7 +196,7 @@ export type ReplyPath = (event: unknown) => unknown;
  */
 export interface ReadByPath {
   ok: true;
-  byPath: { reply: string | undefined; last: unknown };
+  byPath: { reply: string | undefined; last: unknown; toolCalls: unknown };
 }
 
 /**
@@ -197,16 +205,17 @@ export interface ReadByPath {
  * no known format is read by that path on each event (docs/presets.md, "Streamed replies").
  */
 export function decodeEventStream(text: string): DecodeResult;
-export function decodeEventStream(text: string, replyPath: ReplyPath | undefined): DecodeResult | ReadByPath;
-export function decodeEventStream(text: string, replyPath?: ReplyPath): DecodeResult | ReadByPath {
+export function decodeEventStream(text: string, replyPath: ReplyPath | undefined, toolCallsPath?: ReplyPath): DecodeResult | ReadByPath;
+export function decodeEventStream(text: string, replyPath?: ReplyPath, toolCallsPath?: ReplyPath): DecodeResult | ReadByPath {
   const state = new StreamState();
   state.replyPath = replyPath ?? null;
+  state.toolCallsPath = toolCallsPath ?? null;
   for (const ev of parseEventStream(text)) {
     onEvent(state, ev);
     if (state.error !== null) return { ok: false, error: state.error };
   }
   // No event of a known format and no plain text: the events are the agent's own JSON.
-  if (state.format === null && state.byPath !== null) return { ok: true, byPath: state.byPath };
+  if (state.format === null && state.byPath !== null) return { ok: true, byPath: { ...state.byPath, toolCalls: state.byPathCalls.value() } };
   const format = state.format ?? 'plain';
   if (format === 'langgraph') {
     if (state.lastValues === undefined) return { ok: false, error: 'the LangGraph stream sent no values event (stream it with stream_mode "values")' };
@@ -266,11 +275,7 @@ function onEvent(state: StreamState, ev: SseEvent): void {
     // make the stream plain text either (docs/presets.md, "Streamed replies"). With a reply path of
     // config.yml's, such events are the agent's own format: the string at the path is text.
     if (isRecord(obj)) {
-      if (state.replyPath !== null) {
-        const part = state.replyPath(obj);
-        const reply = state.byPath?.reply;
-        state.byPath = { reply: typeof part === 'string' ? (reply ?? '') + part : reply, last: obj };
-      }
+      readByPath(state, obj);
       return;
     }
     // Not an event of a known format: plain text, appended as it comes, unless the stream is of a
@@ -290,6 +295,15 @@ function onEvent(state: StreamState, ev: SseEvent): void {
   else if (format === 'anthropic') onAnthropicEvent(state, obj);
   else if (format === 'mastra') onMastraChunk(state, obj);
   else onVercelPart(state, obj);
+}
+
+/** An event of the agent's own JSON: the string at config.yml's reply path joins the reply (none given: skipped). */
+function readByPath(state: StreamState, obj: Record<string, unknown>): void {
+  if (state.replyPath === null) return;
+  const part = state.replyPath(obj);
+  const reply = state.byPath?.reply;
+  state.byPath = { reply: typeof part === 'string' ? (reply ?? '') + part : reply, last: obj };
+  if (state.toolCallsPath !== null) state.byPathCalls.add(state.toolCallsPath(obj));
 }
 
 /** `chat.completion.chunk`: `choices[0].delta.content` and `delta.tool_calls[]` by index. */
@@ -462,11 +476,33 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
       // step's start-step (from the message's start without one): its text and the tool calls it
       // made; an output it brought for an earlier step's call stays with that call (docs/presets.md, "Streamed replies").
       state.text = state.text.slice(0, state.vercelStepText);
-      for (const id of state.vercelStepCalls) state.vercelCalls.delete(id);
+      for (const id of state.vercelStepCalls) {
+        state.vercelCalls.delete(id);
+        state.vercelInputs.delete(id);
+      }
       state.vercelStepCalls = [];
       state.vercelStepSaid = false;
       return;
+    case 'tool-input-start':
+      // The input streams in pieces after this (tool-input-delta), then comes whole
+      // (tool-input-available). A call whose input never came whole (the stream stopped, or a route
+      // that writes its own parts sent the output straight after the pieces) is still the one call,
+      // its input the pieces joined (docs/presets.md, "Streamed replies").
+      if (typeof obj.toolCallId === 'string' && typeof obj.toolName === 'string' && !state.vercelCalls.has(obj.toolCallId)) {
+        addVercelCall(state, obj.toolCallId, { tool: obj.toolName, input: null, output: null, mocked: true });
+        state.vercelInputs.set(obj.toolCallId, { text: '', encoding: obj.inputEncoding === 'text' ? 'text' : 'json' });
+      }
+      return;
+    case 'tool-input-delta': {
+      const pending = typeof obj.toolCallId === 'string' ? state.vercelInputs.get(obj.toolCallId) : undefined;
+      const call = typeof obj.toolCallId === 'string' ? state.vercelCalls.get(obj.toolCallId) : undefined;
+      if (pending === undefined || call === undefined || typeof obj.inputTextDelta !== 'string') return;
+      pending.text += obj.inputTextDelta;
+      call.input = pending.encoding === 'text' ? pending.text : parseJsonText(pending.text);
+      return;
+    }
     case 'tool-input-available':
+      if (typeof obj.toolCallId === 'string') state.vercelInputs.delete(obj.toolCallId);
       if (typeof obj.toolCallId === 'string' && typeof obj.toolName === 'string') {
         addVercelCall(state, obj.toolCallId, { tool: obj.toolName, input: obj.input ?? null, output: null, mocked: true });
       }
@@ -475,6 +511,7 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
       // The model called a tool with input its schema refused, or one the route does not have (the
       // AI SDK's invalid tool call, sent instead of tool-input-available): a call all the same, as
       // the chat shows it, but nothing ran (no side effect), its error the output (docs/presets.md, "Presets").
+      if (typeof obj.toolCallId === 'string') state.vercelInputs.delete(obj.toolCallId);
       if (typeof obj.toolCallId === 'string' && typeof obj.toolName === 'string') {
         addVercelCall(state, obj.toolCallId, { tool: obj.toolName, input: obj.input ?? null, output: { error: typeof obj.errorText === 'string' ? obj.errorText : 'the tool input was invalid' }, mocked: true });
       }
@@ -529,7 +566,25 @@ function onMastraChunk(state: StreamState, obj: Record<string, unknown>): void {
     case 'text-delta':
       if (typeof payload.text === 'string') state.text += payload.text;
       return;
+    case 'tool-call-input-streaming-start':
+      // The arguments stream in pieces (tool-call-delta), then the call comes whole (tool-call): a
+      // call whose whole never came is still the one call, its input the pieces joined (docs/presets.md, "Streamed replies").
+      if (typeof payload.toolCallId === 'string' && typeof payload.toolName === 'string' && !state.mastraCalls.has(payload.toolCallId)) {
+        state.mastraCalls.set(payload.toolCallId, { tool: payload.toolName, input: null, output: null, mocked: true });
+        state.mastraInputs.set(payload.toolCallId, '');
+      }
+      return;
+    case 'tool-call-delta': {
+      const id = typeof payload.toolCallId === 'string' ? payload.toolCallId : undefined;
+      const text = id === undefined ? undefined : state.mastraInputs.get(id);
+      const call = id === undefined ? undefined : state.mastraCalls.get(id);
+      if (id === undefined || text === undefined || call === undefined || typeof payload.argsTextDelta !== 'string') return;
+      state.mastraInputs.set(id, text + payload.argsTextDelta);
+      call.input = parseJsonText(text + payload.argsTextDelta);
+      return;
+    }
     case 'tool-call':
+      if (typeof payload.toolCallId === 'string') state.mastraInputs.delete(payload.toolCallId);
       if (typeof payload.toolCallId === 'string' && typeof payload.toolName === 'string') {
         state.mastraCalls.set(payload.toolCallId, { tool: payload.toolName, input: payload.args ?? null, output: null, mocked: true });
       }
@@ -610,13 +665,71 @@ function parseJsonText(text: string): unknown {
 }
 
 /**
+ * The tool calls of an answer read line by line or event by event (NDJSON, a stream of the agent's
+ * own JSON): config.yml's `response.toolCalls` path read on each, the lists joined in order, as the
+ * reply's pieces are (docs/presets.md, "Streamed replies"). A call sent in pieces, as OpenAI's
+ * streamed `tool_calls` deltas are (`{index, id, function: {name, arguments: ""}}`, then
+ * `{index, function: {arguments: "{\"ci"}}`...), is put together as one call with its whole
+ * arguments: a piece joins the call at its `index` unless it names another id (a later model call of
+ * the same answer numbers its calls from 0 again). A call with an id sent again whole is one call.
+ */
+class JoinedCalls {
+  private readonly items: unknown[] = [];
+  /** A value at the path that is no list (the tool-call reader reports it, never drops it); null: a null there. */
+  private other: unknown = undefined;
+  private lists = 0;
+  private readonly pieces = new Map<number, { id?: string; type: 'function'; function: { name: string; arguments: unknown } }>();
+  private readonly whole = new Set<string>();
+
+  add(value: unknown): void {
+    if (value === undefined) return;
+    if (!Array.isArray(value)) {
+      if (this.other === undefined || this.other === null) this.other = value;
+      return;
+    }
+    this.lists += 1;
+    for (const item of value) {
+      if (isRecord(item) && typeof item.index === 'number' && isRecord(item.function)) this.addPiece(item.index, item, item.function);
+      else if (isRecord(item) && typeof (item.id ?? item.call_id ?? item.toolCallId) === 'string') {
+        const text = JSON.stringify(item);
+        if (this.whole.has(text)) continue;
+        this.whole.add(text);
+        this.items.push(item);
+      } else this.items.push(item);
+    }
+  }
+
+  private addPiece(index: number, item: Record<string, unknown>, fn: Record<string, unknown>): void {
+    let call = this.pieces.get(index);
+    if (call === undefined || (typeof item.id === 'string' && call.id !== undefined && item.id !== call.id)) {
+      call = { ...(typeof item.id === 'string' ? { id: item.id } : {}), type: 'function', function: { name: '', arguments: '' } };
+      this.pieces.set(index, call);
+      this.items.push(call);
+    }
+    if (call.id === undefined && typeof item.id === 'string') call.id = item.id;
+    // As a chat stream's deltas (onChatChunk): a name sent again whole adds nothing.
+    if (typeof fn.name === 'string' && fn.name !== call.function.name) call.function.name += fn.name;
+    if (typeof fn.arguments === 'string' && typeof call.function.arguments === 'string') call.function.arguments += fn.arguments;
+    else if (fn.arguments !== undefined) call.function.arguments = fn.arguments;
+  }
+
+  /** The joined list; a value of another kind when one came (no list: that value, null included); undefined: the path was in no line. */
+  value(): unknown {
+    if (this.other !== undefined && this.other !== null) return this.other;
+    return this.lists > 0 ? this.items : this.other;
+  }
+}
+
+/**
  * NDJSON (`application/x-ndjson`): each non-empty line is JSON; the strings at the reply path are
  * concatenated (a line without one adds nothing). Returns the joined reply (undefined when no line
- * had one) and the last line, from which the other fields are read.
+ * had one), the tool calls at `toolCallsPath` joined over the lines (JoinedCalls), and the last
+ * line, from which the other fields are read.
  */
-export function decodeNdjson(text: string, replyPath: (line: unknown) => unknown): { ok: true; reply: string | undefined; last: unknown } | { ok: false; error: string } {
+export function decodeNdjson(text: string, replyPath: (line: unknown) => unknown, toolCallsPath?: ReplyPath): { ok: true; reply: string | undefined; last: unknown; toolCalls: unknown } | { ok: false; error: string } {
   let reply: string | undefined;
   let last: unknown = null;
+  const calls = new JoinedCalls();
   const lines = text.split(/\r?\n/);
   for (const [i, line] of lines.entries()) {
     if (line.trim() === '') continue;
@@ -627,8 +740,9 @@ export function decodeNdjson(text: string, replyPath: (line: unknown) => unknown
     }
     const part = replyPath(last);
     if (typeof part === 'string') reply = (reply ?? '') + part;
+    if (toolCallsPath !== undefined) calls.add(toolCallsPath(last));
   }
-  return { ok: true, reply, last };
+  return { ok: true, reply, last, toolCalls: calls.value() };
 }
 
 /**

@@ -76,7 +76,7 @@ describe('decodeEventStream and watchFirstText with a reply path', () => {
   const path = (event: unknown): unknown => (event as { delta?: { content?: unknown } }).delta?.content;
 
   it('plain text or an event of a known format makes the stream theirs; a path is read only on a stream of the agent\'s own JSON', () => {
-    expect(decodeEventStream(sse([{ delta: { content: 'a' } }]), path)).toEqual({ ok: true, byPath: { reply: 'a', last: { delta: { content: 'a' } } } });
+    expect(decodeEventStream(sse([{ delta: { content: 'a' } }]), path)).toEqual({ ok: true, byPath: { reply: 'a', last: { delta: { content: 'a' } }, toolCalls: undefined } });
     expect(decodeEventStream('data: plain\n\ndata: {"delta":{"content":"a"}}\n\n', path)).toEqual({ ok: true, value: { reply: 'plain', toolCalls: null } });
     expect(decodeEventStream(sse([{ delta: { content: 'a' } }, { type: 'text-delta', id: 't', delta: 'b' }, { type: 'finish' }]), path)).toEqual({ ok: true, value: { reply: 'b', toolCalls: [] } });
   });
