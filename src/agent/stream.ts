@@ -263,6 +263,13 @@ function onEvent(state: StreamState, ev: SseEvent): void {
     state.error = `the stream sent an error event: ${clip(ev.data.replace(/\s+/g, ' ').trim()) || '(no message)'}`;
     return;
   }
+  // Text read by config.yml's reply path makes the stream the agent's own: a later event that looks
+  // like a known format's (a `{"type": "finish"}`, a `{"choices": []}`) is read by the path too, and
+  // one that is not a JSON object adds nothing, so that the text read so far is kept (docs/presets.md, "Streamed replies").
+  if (state.format === null && state.byPath !== null && state.byPath.reply !== undefined) {
+    if (isRecord(obj)) readByPath(state, obj);
+    return;
+  }
   if (ev.event !== null && LANGGRAPH_EVENTS.has(ev.event.split('|')[0]!) && (state.format === null || state.format === 'langgraph')) {
     state.format = 'langgraph';
     if (ev.event === 'values') state.lastValues = obj;

@@ -113,3 +113,11 @@ describe('a tool call sent in pieces is one call with its whole arguments', () =
     expect(await client.converse(request)).toMatchObject({ kind: 'replied', reply: 'Delivered.', toolCalls: [{ tool: 'find_order', input: { orderId: '1234' }, output: { status: 'delivered' }, mocked: false }] });
   });
 });
+
+describe('text read by agent.response.reply is kept when an event of a known format\'s look follows it', () => {
+  it('a {"type": "finish"} and a {"choices": []} after the agent\'s own events leave the reply read by the path', async () => {
+    const body = sse([{ delta: { content: 'Within ' } }, { delta: { content: '30 days.' } }, { type: 'finish' }, { choices: [] }, '[DONE]']);
+    const client = await clientFor('  response: { reply: delta.content }\n', stream(body));
+    expect(await client.converse(request)).toMatchObject({ kind: 'replied', reply: 'Within 30 days.' });
+  });
+});
