@@ -555,7 +555,9 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
       if (decoded.read === undefined) return failed('http', decoded.error);
       // A welcome turn may legitimately say nothing, as a welcome whose body holds no reply.
       if (turn === 'welcome') return asRead(decoded.read, DECODED_MAPPING);
-      return { ok: false, errorKind: 'missing_reply', error: `${name}: ${decoded.error}${streamIgnoresReplyPath(mapping)}`, unread: readWithoutReply(decoded.read, DECODED_MAPPING) };
+      // A stream of no events (only keep-alives) was read by no format: config.yml's reply path is not in question.
+      const hint = 'noEvents' in decoded ? '' : streamIgnoresReplyPath(mapping);
+      return { ok: false, errorKind: 'missing_reply', error: `${name}: ${decoded.error}${hint}`, unread: readWithoutReply(decoded.read, DECODED_MAPPING) };
     }
     return asRead(decoded.value, DECODED_MAPPING);
   }

@@ -11,7 +11,7 @@
 // (`agent.response.reply`), on each event, as an NDJSON answer's lines are. Pure: the client reads
 // the body.
 
-import { ANTHROPIC_NOT_TOOLS, anthropicRefusal, decodeLangGraph, errorText, isRecord, holdsACall, isResponsesToolItem, usageField, type DecodeResult } from './decode.js';
+import { ANTHROPIC_NOT_TOOLS, anthropicRefusal, decodeLangGraph, errorText, isRecord, holdsACall, isResponsesToolItem, usageField, type DecodedReply, type DecodeResult } from './decode.js';
 import { NO_USAGE, readUsage, type UsageRead } from './usage.js';
 
 export interface SseEvent {
@@ -153,13 +153,38 @@ class StreamState {
   toolCallsPath: ReplyPath | null = null;
   /** What arrived, for the error when nothing could be read: the first distinct event types (or `data` text). */
   seen: string[] = [];
+  /** Events that carried something: every event but keep-alives (KEEP_ALIVES, empty `data:`). */
   events = 0;
+  /** Keep-alive events (`event: ping`, `{"type": "ping"}`, an empty `data:`): no text, no format. */
+  pings = 0;
   /** config.yml's reply path, read on each event of no known format; null: none given. */
   replyPath: ReplyPath | null = null;
 }
 
 /** At most this many distinct event types are named in a "nothing could be read" error. */
 const SEEN_NAMED = 6;
+
+/** Event names (the `event:` field, or a JSON event's `type`) of keep-alives, which carry nothing. */
+const KEEP_ALIVES = new Set(['ping', 'heartbeat', 'keepalive', 'keep-alive']);
+
+/**
+ * A keep-alive: an event named as one (Anthropic's `{"type": "ping"}`, a server's `event: ping` or
+ * `heartbeat`), or an unnamed empty `data:`. It holds no text, decides no format and is no event of
+ * the reply: a stream of nothing else carried no events (docs/presets.md, "Streamed replies").
+ */
+function isKeepAlive(ev: SseEvent, obj: unknown): boolean {
+  const name = ev.event ?? (isRecord(obj) && typeof obj.type === 'string' ? obj.type : null);
+  if (name !== null) return KEEP_ALIVES.has(name.toLowerCase());
+  return ev.data === '';
+}
+
+/** "only keep-alives: 2 comments, 1 ping": what a stream that carried no events held. */
+function keepAlivesOf(state: StreamState, text: string): string {
+  const comments = text.split(/\r\n|\r|\n/).filter((line) => line.startsWith(':')).length;
+  const pings = [...(comments > 0 ? [`${comments} comment${comments === 1 ? '' : 's'}`] : []), ...(state.pings > 0 ? [`${state.pings} ping${state.pings === 1 ? '' : 's'}`] : [])];
+  const parts = [...(pings.length > 0 ? [`keep-alives: ${pings.join(', ')}`] : []), ...(state.ended ? ['data: [DONE]'] : [])];
+  return parts.length === 0 ? 'an empty body' : `only ${parts.join('; ')}`;
+}
 
 function noteSeen(state: StreamState, ev: SseEvent, obj: unknown): void {
   state.events += 1;
@@ -200,13 +225,19 @@ export interface ReadByPath {
 }
 
 /**
+ * A decoded stream, or why it failed; `noEvents`: it carried no event at all (only keep-alives), so
+ * no reply path or format was wrong.
+ */
+export type StreamDecoded = DecodeResult | { ok: false; error: string; read: DecodedReply; noEvents: true };
+
+/**
  * Decodes an event-stream body into `{reply, toolCalls}`, or says why the stream failed. With
  * `replyPath` (config.yml gives `agent.response.reply`), a stream whose events are JSON objects of
  * no known format is read by that path on each event (docs/presets.md, "Streamed replies").
  */
-export function decodeEventStream(text: string): DecodeResult;
-export function decodeEventStream(text: string, replyPath: ReplyPath | undefined, toolCallsPath?: ReplyPath): DecodeResult | ReadByPath;
-export function decodeEventStream(text: string, replyPath?: ReplyPath, toolCallsPath?: ReplyPath): DecodeResult | ReadByPath {
+export function decodeEventStream(text: string): StreamDecoded;
+export function decodeEventStream(text: string, replyPath: ReplyPath | undefined, toolCallsPath?: ReplyPath): StreamDecoded | ReadByPath;
+export function decodeEventStream(text: string, replyPath?: ReplyPath, toolCallsPath?: ReplyPath): StreamDecoded | ReadByPath {
   const state = new StreamState();
   state.replyPath = replyPath ?? null;
   state.toolCallsPath = toolCallsPath ?? null;
@@ -230,6 +261,10 @@ export function decodeEventStream(text: string, replyPath?: ReplyPath, toolCalls
   if (state.text === '' && (toolCalls.length === 0 || ((format === 'openai-responses' || format === 'anthropic') && !holdsACall(toolCalls)))) {
     const read = { reply: undefined, toolCalls: format === 'plain' ? null : toolCalls, ...usageField(state.usage) };
     if (state.anthropicRefusal !== undefined) return { ok: false, error: anthropicRefusal(state.anthropicRefusal), read };
+    // Only keep-alives (comments, pings) or nothing: no event came that any path or format could read.
+    if (state.events === 0) {
+      return { ok: false, error: `no reply text and no tool call could be read from the stream: it carried no events (${keepAlivesOf(state, text)}); the agent ended the stream without answering`, read, noEvents: true };
+    }
     // Every event a JSON object of no known format: the agent's own, which a reply path of config.yml's reads (docs/presets.md, "Streamed replies").
     if (state.format === null && state.events > 0) {
       return { ok: false, error: `no reply text and no tool call could be read from the stream (JSON events of no known format, ${arrived(state)}): set agent.response.reply in config.yml to the path of the text in each event`, read };
@@ -251,6 +286,10 @@ function onEvent(state: StreamState, ev: SseEvent): void {
     obj = JSON.parse(ev.data);
   } catch {
     obj = undefined;
+  }
+  if (ev.event !== 'error' && !(isRecord(obj) && obj.type === 'error') && isKeepAlive(ev, obj)) {
+    state.pings += 1;
+    return;
   }
   noteSeen(state, ev, obj);
   if (isRecord(obj) && (ev.event === 'error' || obj.type === 'error' || (obj.error !== undefined && obj.error !== null && formatOf(obj) === null))) {
@@ -277,7 +316,7 @@ function onEvent(state: StreamState, ev: SseEvent): void {
   }
   const format = isRecord(obj) ? formatOf(obj) : null;
   if (format === null || !isRecord(obj)) {
-    // A JSON object of no known format (a keep-alive `{"type":"ping"}`, a server's metadata) is no
+    // A JSON object of no known format (a server's `{"status": "working"}`, its metadata) is no
     // text: skipped, as comments are, and named among the events a missing reply lists; it does not
     // make the stream plain text either (docs/presets.md, "Streamed replies"). With a reply path of
     // config.yml's, such events are the agent's own format: the string at the path is text.

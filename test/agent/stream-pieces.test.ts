@@ -121,3 +121,22 @@ describe('text read by agent.response.reply is kept when an event of a known for
     expect(await client.converse(request)).toMatchObject({ kind: 'replied', reply: 'Within 30 days.' });
   });
 });
+
+describe('a stream of only keep-alives carried no events', () => {
+  it('comments or ping events alone: said so, with no advice about agent.response.reply', async () => {
+    const comments = await clientFor('  response: { reply: delta.content }\n', stream(': ping\n\n: ping\n\n: ping\n\n'));
+    // The native preset's welcome turn streams the same: a welcome with no greeting, then the message turn.
+    expect(await comments.converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'missing_reply',
+      answered: 2,
+      error: 'message turn: no reply text and no tool call could be read from the stream: it carried no events (only keep-alives: 3 comments); the agent ended the stream without answering',
+    });
+    const pings = await clientFor('', stream('event: ping\ndata: {}\n\n: keep-alive\n\nevent: ping\ndata: {}\n\ndata: [DONE]\n\n'));
+    expect(await pings.converse(request)).toMatchObject({
+      kind: 'errored',
+      errorKind: 'missing_reply',
+      error: 'message turn: no reply text and no tool call could be read from the stream: it carried no events (only keep-alives: 1 comment, 2 pings; data: [DONE]); the agent ended the stream without answering',
+    });
+  });
+});
