@@ -546,7 +546,7 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
   const { mediaType, text } = received;
   const failed = (errorKind: ErrorKind, error: string): TurnResult => ({ ok: false, errorKind, error: `${name}: ${error}` });
   if (mediaType === 'text/event-stream') {
-    const decoded = decodeEventStream(text, eventReplyPath(mapping));
+    const decoded = decodeEventStream(text, eventReplyPath(mapping), toolCallsPath(mapping));
     // Events of the agent's own JSON, read by config.yml's reply path: as an NDJSON answer's lines.
     if ('byPath' in decoded) return { ok: true, json: decoded.byPath, mapping: onLastLine(mapping, 'event'), usage: bodyUsage(decoded.byPath.last) };
     if (!decoded.ok) {
@@ -555,14 +555,16 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
       if (decoded.read === undefined) return failed('http', decoded.error);
       // A welcome turn may legitimately say nothing, as a welcome whose body holds no reply.
       if (turn === 'welcome') return asRead(decoded.read, DECODED_MAPPING);
-      return { ok: false, errorKind: 'missing_reply', error: `${name}: ${decoded.error}${streamIgnoresReplyPath(mapping)}`, unread: readWithoutReply(decoded.read, DECODED_MAPPING) };
+      // A stream of no events (only keep-alives) was read by no format: config.yml's reply path is not in question.
+      const hint = 'noEvents' in decoded ? '' : streamIgnoresReplyPath(mapping);
+      return { ok: false, errorKind: 'missing_reply', error: `${name}: ${decoded.error}${hint}`, unread: readWithoutReply(decoded.read, DECODED_MAPPING) };
     }
     return asRead(decoded.value, DECODED_MAPPING);
   }
   if (mediaType === 'application/x-ndjson' || mediaType === 'application/jsonl' || mediaType === 'application/jsonlines') {
-    const decoded = decodeNdjson(text, (line) => readPath(line, mapping.reply));
+    const decoded = decodeNdjson(text, (line) => readPath(line, mapping.reply), toolCallsPath(mapping));
     if (!decoded.ok) return failed('invalid_json', decoded.error);
-    return { ok: true, json: { reply: decoded.reply, last: decoded.last }, mapping: onLastLine(mapping, 'line'), usage: bodyUsage(decoded.last) };
+    return { ok: true, json: { reply: decoded.reply, last: decoded.last, toolCalls: decoded.toolCalls }, mapping: onLastLine(mapping, 'line'), usage: bodyUsage(decoded.last) };
   }
   // A welcome turn may legitimately answer with no body (e.g. 204): nothing to check.
   if (turn === 'welcome' && text.trim() === '') return { ok: true, json: {}, mapping, usage: NO_USAGE };
@@ -595,6 +597,17 @@ function eventReplyPath(mapping: AgentMapping): ReplyPath | undefined {
 }
 
 /**
+ * The tool-call path (`agent.response.toolCalls`, or the preset's), read on each line of an NDJSON
+ * answer and each event of a stream of the agent's own JSON, the calls joined (docs/presets.md,
+ * "Streamed replies"); undefined: the mapping reads no tool calls.
+ */
+function toolCallsPath(mapping: AgentMapping): ReplyPath | undefined {
+  const path = mapping.toolCalls;
+  if (path === null) return undefined;
+  return (event) => readPath(event, path);
+}
+
+/**
  * For a stream of a known format with no reply: config.yml's `agent.response.reply`, when it sets
  * one, is not what failed, since such a stream is read by its format (docs/presets.md, "Streamed
  * replies"); said with its line, so that the path is not taken for the cause.
@@ -618,7 +631,7 @@ function readDecoded(mapping: AgentMapping, value: DecodedReply): AgentMapping {
   return value.toolCalls === null ? { ...mapping, toolCalls: null } : mapping;
 }
 
-/** The mapping for `{reply, last}`: the joined reply, every other path read on the last line (or stream event). */
+/** The mapping for `{reply, last, toolCalls}`: the joined reply and tool calls, every other path read on the last line (or stream event). */
 function onLastLine(mapping: AgentMapping, unit: 'line' | 'event'): AgentMapping {
   const on = (path: string | null): string | null => (path === null ? null : path === '' ? 'last' : `last.${path}`);
   return {
@@ -631,7 +644,8 @@ function onLastLine(mapping: AgentMapping, unit: 'line' | 'event'): AgentMapping
     stage: on(mapping.stage),
     ended: on(mapping.ended),
     offTrack: on(mapping.offTrack),
-    toolCalls: on(mapping.toolCalls),
+    // Read on every line or event and joined (stream.ts, JoinedCalls): a call may come in pieces.
+    toolCalls: mapping.toolCalls === null ? null : 'toolCalls',
     outcome: on(mapping.outcome),
     errors: on(mapping.errors),
     // The refusal is a sibling of the reply (openai-chat): read on the last line, as the other paths are.

@@ -11,7 +11,7 @@
 // (`agent.response.reply`), on each event, as an NDJSON answer's lines are. Pure: the client reads
 // the body.
 
-import { ANTHROPIC_NOT_TOOLS, anthropicRefusal, decodeLangGraph, errorText, isRecord, holdsACall, isResponsesToolItem, usageField, type DecodeResult } from './decode.js';
+import { ANTHROPIC_NOT_TOOLS, anthropicRefusal, decodeLangGraph, errorText, isRecord, holdsACall, isResponsesToolItem, usageField, type DecodedReply, type DecodeResult } from './decode.js';
 import { NO_USAGE, readUsage, type UsageRead } from './usage.js';
 
 export interface SseEvent {
@@ -119,6 +119,8 @@ class StreamState {
   calls: unknown[] = [];
   /** Vercel tool calls by id, to attach the output that follows. */
   vercelCalls = new Map<string, { tool: string; input: unknown; output: unknown; mocked: boolean }>();
+  /** Vercel: the input text of calls begun by tool-input-start and not yet sent whole, by id. */
+  vercelInputs = new Map<string, { text: string; encoding: 'json' | 'text' }>();
   /** Vercel: where the current step's text starts, and the calls it added: what a `reset-step` drops. */
   vercelStepText = 0;
   vercelStepCalls: string[] = [];
@@ -138,20 +140,51 @@ class StreamState {
   anthropicRefusal: unknown = undefined;
   /** Mastra tool calls by id, to attach the result that follows. */
   mastraCalls = new Map<string, { tool: string; input: unknown; output: unknown; mocked: boolean }>();
+  /** Mastra: the argument text of calls begun by tool-call-input-streaming-start and not yet sent whole, by id. */
+  mastraInputs = new Map<string, string>();
   /**
    * Events that are JSON objects of no known format, read by config.yml's reply path when it gives
    * one: the strings there joined (undefined: no event had one) and the last such event.
    */
   byPath: { reply: string | undefined; last: unknown } | null = null;
+  /** config.yml's tool-call path read on each such event, joined (JoinedCalls). */
+  byPathCalls = new JoinedCalls();
+  /** config.yml's tool-call path, read on each event of no known format; null: none given. */
+  toolCallsPath: ReplyPath | null = null;
   /** What arrived, for the error when nothing could be read: the first distinct event types (or `data` text). */
   seen: string[] = [];
+  /** Events that carried something: every event but keep-alives (KEEP_ALIVES, empty `data:`). */
   events = 0;
+  /** Keep-alive events (`event: ping`, `{"type": "ping"}`, an empty `data:`): no text, no format. */
+  pings = 0;
   /** config.yml's reply path, read on each event of no known format; null: none given. */
   replyPath: ReplyPath | null = null;
 }
 
 /** At most this many distinct event types are named in a "nothing could be read" error. */
 const SEEN_NAMED = 6;
+
+/** Event names (the `event:` field, or a JSON event's `type`) of keep-alives, which carry nothing. */
+const KEEP_ALIVES = new Set(['ping', 'heartbeat', 'keepalive', 'keep-alive']);
+
+/**
+ * A keep-alive: an event named as one (Anthropic's `{"type": "ping"}`, a server's `event: ping` or
+ * `heartbeat`), or an unnamed empty `data:`. It holds no text, decides no format and is no event of
+ * the reply: a stream of nothing else carried no events (docs/presets.md, "Streamed replies").
+ */
+function isKeepAlive(ev: SseEvent, obj: unknown): boolean {
+  const name = ev.event ?? (isRecord(obj) && typeof obj.type === 'string' ? obj.type : null);
+  if (name !== null) return KEEP_ALIVES.has(name.toLowerCase());
+  return ev.data === '';
+}
+
+/** "only keep-alives: 2 comments, 1 ping": what a stream that carried no events held. */
+function keepAlivesOf(state: StreamState, text: string): string {
+  const comments = text.split(/\r\n|\r|\n/).filter((line) => line.startsWith(':')).length;
+  const pings = [...(comments > 0 ? [`${comments} comment${comments === 1 ? '' : 's'}`] : []), ...(state.pings > 0 ? [`${state.pings} ping${state.pings === 1 ? '' : 's'}`] : [])];
+  const parts = [...(pings.length > 0 ? [`keep-alives: ${pings.join(', ')}`] : []), ...(state.ended ? ['data: [DONE]'] : [])];
+  return parts.length === 0 ? 'an empty body' : `only ${parts.join('; ')}`;
+}
 
 function noteSeen(state: StreamState, ev: SseEvent, obj: unknown): void {
   state.events += 1;
@@ -188,25 +221,32 @@ export type ReplyPath = (event: unknown) => unknown;
  */
 export interface ReadByPath {
   ok: true;
-  byPath: { reply: string | undefined; last: unknown };
+  byPath: { reply: string | undefined; last: unknown; toolCalls: unknown };
 }
+
+/**
+ * A decoded stream, or why it failed; `noEvents`: it carried no event at all (only keep-alives), so
+ * no reply path or format was wrong.
+ */
+export type StreamDecoded = DecodeResult | { ok: false; error: string; read: DecodedReply; noEvents: true };
 
 /**
  * Decodes an event-stream body into `{reply, toolCalls}`, or says why the stream failed. With
  * `replyPath` (config.yml gives `agent.response.reply`), a stream whose events are JSON objects of
  * no known format is read by that path on each event (docs/presets.md, "Streamed replies").
  */
-export function decodeEventStream(text: string): DecodeResult;
-export function decodeEventStream(text: string, replyPath: ReplyPath | undefined): DecodeResult | ReadByPath;
-export function decodeEventStream(text: string, replyPath?: ReplyPath): DecodeResult | ReadByPath {
+export function decodeEventStream(text: string): StreamDecoded;
+export function decodeEventStream(text: string, replyPath: ReplyPath | undefined, toolCallsPath?: ReplyPath): StreamDecoded | ReadByPath;
+export function decodeEventStream(text: string, replyPath?: ReplyPath, toolCallsPath?: ReplyPath): StreamDecoded | ReadByPath {
   const state = new StreamState();
   state.replyPath = replyPath ?? null;
+  state.toolCallsPath = toolCallsPath ?? null;
   for (const ev of parseEventStream(text)) {
     onEvent(state, ev);
     if (state.error !== null) return { ok: false, error: state.error };
   }
   // No event of a known format and no plain text: the events are the agent's own JSON.
-  if (state.format === null && state.byPath !== null) return { ok: true, byPath: state.byPath };
+  if (state.format === null && state.byPath !== null) return { ok: true, byPath: { ...state.byPath, toolCalls: state.byPathCalls.value() } };
   const format = state.format ?? 'plain';
   if (format === 'langgraph') {
     if (state.lastValues === undefined) return { ok: false, error: 'the LangGraph stream sent no values event (stream it with stream_mode "values")' };
@@ -221,6 +261,10 @@ export function decodeEventStream(text: string, replyPath?: ReplyPath): DecodeRe
   if (state.text === '' && (toolCalls.length === 0 || ((format === 'openai-responses' || format === 'anthropic') && !holdsACall(toolCalls)))) {
     const read = { reply: undefined, toolCalls: format === 'plain' ? null : toolCalls, ...usageField(state.usage) };
     if (state.anthropicRefusal !== undefined) return { ok: false, error: anthropicRefusal(state.anthropicRefusal), read };
+    // Only keep-alives (comments, pings) or nothing: no event came that any path or format could read.
+    if (state.events === 0) {
+      return { ok: false, error: `no reply text and no tool call could be read from the stream: it carried no events (${keepAlivesOf(state, text)}); the agent ended the stream without answering`, read, noEvents: true };
+    }
     // Every event a JSON object of no known format: the agent's own, which a reply path of config.yml's reads (docs/presets.md, "Streamed replies").
     if (state.format === null && state.events > 0) {
       return { ok: false, error: `no reply text and no tool call could be read from the stream (JSON events of no known format, ${arrived(state)}): set agent.response.reply in config.yml to the path of the text in each event`, read };
@@ -243,6 +287,10 @@ function onEvent(state: StreamState, ev: SseEvent): void {
   } catch {
     obj = undefined;
   }
+  if (ev.event !== 'error' && !(isRecord(obj) && obj.type === 'error') && isKeepAlive(ev, obj)) {
+    state.pings += 1;
+    return;
+  }
   noteSeen(state, ev, obj);
   if (isRecord(obj) && (ev.event === 'error' || obj.type === 'error' || (obj.error !== undefined && obj.error !== null && formatOf(obj) === null))) {
     state.error = `the stream sent an error event: ${errorEventText(obj)}`;
@@ -254,6 +302,13 @@ function onEvent(state: StreamState, ev: SseEvent): void {
     state.error = `the stream sent an error event: ${clip(ev.data.replace(/\s+/g, ' ').trim()) || '(no message)'}`;
     return;
   }
+  // Text read by config.yml's reply path makes the stream the agent's own: a later event that looks
+  // like a known format's (a `{"type": "finish"}`, a `{"choices": []}`) is read by the path too, and
+  // one that is not a JSON object adds nothing, so that the text read so far is kept (docs/presets.md, "Streamed replies").
+  if (state.format === null && state.byPath !== null && state.byPath.reply !== undefined) {
+    if (isRecord(obj)) readByPath(state, obj);
+    return;
+  }
   if (ev.event !== null && LANGGRAPH_EVENTS.has(ev.event.split('|')[0]!) && (state.format === null || state.format === 'langgraph')) {
     state.format = 'langgraph';
     if (ev.event === 'values') state.lastValues = obj;
@@ -261,16 +316,12 @@ function onEvent(state: StreamState, ev: SseEvent): void {
   }
   const format = isRecord(obj) ? formatOf(obj) : null;
   if (format === null || !isRecord(obj)) {
-    // A JSON object of no known format (a keep-alive `{"type":"ping"}`, a server's metadata) is no
+    // A JSON object of no known format (a server's `{"status": "working"}`, its metadata) is no
     // text: skipped, as comments are, and named among the events a missing reply lists; it does not
     // make the stream plain text either (docs/presets.md, "Streamed replies"). With a reply path of
     // config.yml's, such events are the agent's own format: the string at the path is text.
     if (isRecord(obj)) {
-      if (state.replyPath !== null) {
-        const part = state.replyPath(obj);
-        const reply = state.byPath?.reply;
-        state.byPath = { reply: typeof part === 'string' ? (reply ?? '') + part : reply, last: obj };
-      }
+      readByPath(state, obj);
       return;
     }
     // Not an event of a known format: plain text, appended as it comes, unless the stream is of a
@@ -290,6 +341,15 @@ function onEvent(state: StreamState, ev: SseEvent): void {
   else if (format === 'anthropic') onAnthropicEvent(state, obj);
   else if (format === 'mastra') onMastraChunk(state, obj);
   else onVercelPart(state, obj);
+}
+
+/** An event of the agent's own JSON: the string at config.yml's reply path joins the reply (none given: skipped). */
+function readByPath(state: StreamState, obj: Record<string, unknown>): void {
+  if (state.replyPath === null) return;
+  const part = state.replyPath(obj);
+  const reply = state.byPath?.reply;
+  state.byPath = { reply: typeof part === 'string' ? (reply ?? '') + part : reply, last: obj };
+  if (state.toolCallsPath !== null) state.byPathCalls.add(state.toolCallsPath(obj));
 }
 
 /** `chat.completion.chunk`: `choices[0].delta.content` and `delta.tool_calls[]` by index. */
@@ -462,11 +522,33 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
       // step's start-step (from the message's start without one): its text and the tool calls it
       // made; an output it brought for an earlier step's call stays with that call (docs/presets.md, "Streamed replies").
       state.text = state.text.slice(0, state.vercelStepText);
-      for (const id of state.vercelStepCalls) state.vercelCalls.delete(id);
+      for (const id of state.vercelStepCalls) {
+        state.vercelCalls.delete(id);
+        state.vercelInputs.delete(id);
+      }
       state.vercelStepCalls = [];
       state.vercelStepSaid = false;
       return;
+    case 'tool-input-start':
+      // The input streams in pieces after this (tool-input-delta), then comes whole
+      // (tool-input-available). A call whose input never came whole (the stream stopped, or a route
+      // that writes its own parts sent the output straight after the pieces) is still the one call,
+      // its input the pieces joined (docs/presets.md, "Streamed replies").
+      if (typeof obj.toolCallId === 'string' && typeof obj.toolName === 'string' && !state.vercelCalls.has(obj.toolCallId)) {
+        addVercelCall(state, obj.toolCallId, { tool: obj.toolName, input: null, output: null, mocked: true });
+        state.vercelInputs.set(obj.toolCallId, { text: '', encoding: obj.inputEncoding === 'text' ? 'text' : 'json' });
+      }
+      return;
+    case 'tool-input-delta': {
+      const pending = typeof obj.toolCallId === 'string' ? state.vercelInputs.get(obj.toolCallId) : undefined;
+      const call = typeof obj.toolCallId === 'string' ? state.vercelCalls.get(obj.toolCallId) : undefined;
+      if (pending === undefined || call === undefined || typeof obj.inputTextDelta !== 'string') return;
+      pending.text += obj.inputTextDelta;
+      call.input = pending.encoding === 'text' ? pending.text : parseJsonText(pending.text);
+      return;
+    }
     case 'tool-input-available':
+      if (typeof obj.toolCallId === 'string') state.vercelInputs.delete(obj.toolCallId);
       if (typeof obj.toolCallId === 'string' && typeof obj.toolName === 'string') {
         addVercelCall(state, obj.toolCallId, { tool: obj.toolName, input: obj.input ?? null, output: null, mocked: true });
       }
@@ -475,6 +557,7 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
       // The model called a tool with input its schema refused, or one the route does not have (the
       // AI SDK's invalid tool call, sent instead of tool-input-available): a call all the same, as
       // the chat shows it, but nothing ran (no side effect), its error the output (docs/presets.md, "Presets").
+      if (typeof obj.toolCallId === 'string') state.vercelInputs.delete(obj.toolCallId);
       if (typeof obj.toolCallId === 'string' && typeof obj.toolName === 'string') {
         addVercelCall(state, obj.toolCallId, { tool: obj.toolName, input: obj.input ?? null, output: { error: typeof obj.errorText === 'string' ? obj.errorText : 'the tool input was invalid' }, mocked: true });
       }
@@ -529,7 +612,25 @@ function onMastraChunk(state: StreamState, obj: Record<string, unknown>): void {
     case 'text-delta':
       if (typeof payload.text === 'string') state.text += payload.text;
       return;
+    case 'tool-call-input-streaming-start':
+      // The arguments stream in pieces (tool-call-delta), then the call comes whole (tool-call): a
+      // call whose whole never came is still the one call, its input the pieces joined (docs/presets.md, "Streamed replies").
+      if (typeof payload.toolCallId === 'string' && typeof payload.toolName === 'string' && !state.mastraCalls.has(payload.toolCallId)) {
+        state.mastraCalls.set(payload.toolCallId, { tool: payload.toolName, input: null, output: null, mocked: true });
+        state.mastraInputs.set(payload.toolCallId, '');
+      }
+      return;
+    case 'tool-call-delta': {
+      const id = typeof payload.toolCallId === 'string' ? payload.toolCallId : undefined;
+      const text = id === undefined ? undefined : state.mastraInputs.get(id);
+      const call = id === undefined ? undefined : state.mastraCalls.get(id);
+      if (id === undefined || text === undefined || call === undefined || typeof payload.argsTextDelta !== 'string') return;
+      state.mastraInputs.set(id, text + payload.argsTextDelta);
+      call.input = parseJsonText(text + payload.argsTextDelta);
+      return;
+    }
     case 'tool-call':
+      if (typeof payload.toolCallId === 'string') state.mastraInputs.delete(payload.toolCallId);
       if (typeof payload.toolCallId === 'string' && typeof payload.toolName === 'string') {
         state.mastraCalls.set(payload.toolCallId, { tool: payload.toolName, input: payload.args ?? null, output: null, mocked: true });
       }
@@ -610,13 +711,71 @@ function parseJsonText(text: string): unknown {
 }
 
 /**
+ * The tool calls of an answer read line by line or event by event (NDJSON, a stream of the agent's
+ * own JSON): config.yml's `response.toolCalls` path read on each, the lists joined in order, as the
+ * reply's pieces are (docs/presets.md, "Streamed replies"). A call sent in pieces, as OpenAI's
+ * streamed `tool_calls` deltas are (`{index, id, function: {name, arguments: ""}}`, then
+ * `{index, function: {arguments: "{\"ci"}}`...), is put together as one call with its whole
+ * arguments: a piece joins the call at its `index` unless it names another id (a later model call of
+ * the same answer numbers its calls from 0 again). A call with an id sent again whole is one call.
+ */
+class JoinedCalls {
+  private readonly items: unknown[] = [];
+  /** A value at the path that is no list (the tool-call reader reports it, never drops it); null: a null there. */
+  private other: unknown = undefined;
+  private lists = 0;
+  private readonly pieces = new Map<number, { id?: string; type: 'function'; function: { name: string; arguments: unknown } }>();
+  private readonly whole = new Set<string>();
+
+  add(value: unknown): void {
+    if (value === undefined) return;
+    if (!Array.isArray(value)) {
+      if (this.other === undefined || this.other === null) this.other = value;
+      return;
+    }
+    this.lists += 1;
+    for (const item of value) {
+      if (isRecord(item) && typeof item.index === 'number' && isRecord(item.function)) this.addPiece(item.index, item, item.function);
+      else if (isRecord(item) && typeof (item.id ?? item.call_id ?? item.toolCallId) === 'string') {
+        const text = JSON.stringify(item);
+        if (this.whole.has(text)) continue;
+        this.whole.add(text);
+        this.items.push(item);
+      } else this.items.push(item);
+    }
+  }
+
+  private addPiece(index: number, item: Record<string, unknown>, fn: Record<string, unknown>): void {
+    let call = this.pieces.get(index);
+    if (call === undefined || (typeof item.id === 'string' && call.id !== undefined && item.id !== call.id)) {
+      call = { ...(typeof item.id === 'string' ? { id: item.id } : {}), type: 'function', function: { name: '', arguments: '' } };
+      this.pieces.set(index, call);
+      this.items.push(call);
+    }
+    if (call.id === undefined && typeof item.id === 'string') call.id = item.id;
+    // As a chat stream's deltas (onChatChunk): a name sent again whole adds nothing.
+    if (typeof fn.name === 'string' && fn.name !== call.function.name) call.function.name += fn.name;
+    if (typeof fn.arguments === 'string' && typeof call.function.arguments === 'string') call.function.arguments += fn.arguments;
+    else if (fn.arguments !== undefined) call.function.arguments = fn.arguments;
+  }
+
+  /** The joined list; a value of another kind when one came (no list: that value, null included); undefined: the path was in no line. */
+  value(): unknown {
+    if (this.other !== undefined && this.other !== null) return this.other;
+    return this.lists > 0 ? this.items : this.other;
+  }
+}
+
+/**
  * NDJSON (`application/x-ndjson`): each non-empty line is JSON; the strings at the reply path are
  * concatenated (a line without one adds nothing). Returns the joined reply (undefined when no line
- * had one) and the last line, from which the other fields are read.
+ * had one), the tool calls at `toolCallsPath` joined over the lines (JoinedCalls), and the last
+ * line, from which the other fields are read.
  */
-export function decodeNdjson(text: string, replyPath: (line: unknown) => unknown): { ok: true; reply: string | undefined; last: unknown } | { ok: false; error: string } {
+export function decodeNdjson(text: string, replyPath: (line: unknown) => unknown, toolCallsPath?: ReplyPath): { ok: true; reply: string | undefined; last: unknown; toolCalls: unknown } | { ok: false; error: string } {
   let reply: string | undefined;
   let last: unknown = null;
+  const calls = new JoinedCalls();
   const lines = text.split(/\r?\n/);
   for (const [i, line] of lines.entries()) {
     if (line.trim() === '') continue;
@@ -627,8 +786,9 @@ export function decodeNdjson(text: string, replyPath: (line: unknown) => unknown
     }
     const part = replyPath(last);
     if (typeof part === 'string') reply = (reply ?? '') + part;
+    if (toolCallsPath !== undefined) calls.add(toolCallsPath(last));
   }
-  return { ok: true, reply, last };
+  return { ok: true, reply, last, toolCalls: calls.value() };
 }
 
 /**
