@@ -14,6 +14,7 @@ import {
   normalizeReply,
   numbersOf,
   scriptMeaning,
+  severalFactsWork,
   type Fact,
   type LadderOptions,
   type Meaning,
@@ -488,6 +489,25 @@ describe('facts: what a reply tells the user', () => {
     // One price in euros: that one, and only that one, differs.
     const changed = factsOf([`\u20ac${shuffled[7] as number}`, ...reworded.filter((_, i) => i !== 7)].join(', '));
     expect(compareFacts(baseline, changed)).toEqual({ baseline: [{ kind: 'amount', value: `$ ${shuffled[7] as number}` }], now: [{ kind: 'amount', value: `EUR ${shuffled[7] as number}` }] });
+  });
+
+  it('makes each amount\u2019s readings, and builds their keys, once, however often the amount is written', () => {
+    // Counted, not timed (docs/meaning.md, "Facts"): 1,200 amounts of 300 values, each written as
+    // "$5" (14 currencies), "5 dollars" (7), "5 pesos" (8) or "C$5" (2), read and compared twice.
+    const random = prng(1_200);
+    const values = Array.from({ length: 1_200 }, () => 5_001 + Math.floor(random() * 300));
+    const wordings = [(v: number) => `$${v}`, (v: number) => `${v} dollars`, (v: number) => `${v} pesos`, (v: number) => `C$${v}`];
+    const baselineText = values.map((v) => `$${v}`).join(', ');
+    const rewordedText = values.map((v, i) => (wordings[i % wordings.length] as (v: number) => string)(v)).join(', ');
+    const before = { ...severalFactsWork };
+    expect(compareFacts(factsOf(baselineText), factsOf(rewordedText))).toEqual(sameDiff);
+    // At most one fact for each reading and value, and its keys once: 300 values of 14 + 7 + 8 + 2 keys.
+    expect(severalFactsWork.made - before.made).toBeLessThanOrEqual(4 * 300);
+    expect(severalFactsWork.keys - before.keys).toBeLessThanOrEqual(300 * (14 + 7 + 8 + 2));
+    // The same replies read again (the next item, the next run's baseline) make nothing and build no key.
+    const again = { ...severalFactsWork };
+    expect(compareFacts(factsOf(baselineText), factsOf(rewordedText))).toEqual(sameDiff);
+    expect(severalFactsWork).toEqual(again);
   });
 
   it('reads a numeral the same wherever it is written', () => {

@@ -210,21 +210,36 @@ function centsValue(n: string): string | undefined {
 }
 
 /**
- * The facts that may be several, made once for each reading and amount: a reply's "$5" and its
- * baseline's share theirs (a "$" may be 14 currencies). At most 256 amounts a reading are kept.
+ * The work the facts that may be several cost (observable, for tests and diagnostics): `made`, the
+ * facts made for a reading and an amount (readingFact); `keys`, the keys of what a fact may be that
+ * the comparison built (atomsOf). Each is once for each amount, not once for each time it is written.
  */
-const readingFacts = new Map<Reading, Map<string, Fact>>();
+export const severalFactsWork = { made: 0, keys: 0 };
+
+/**
+ * The facts that may be several, made once for each reading and amount: a reply's "$5" and its
+ * baseline's share theirs (a "$" may be 14 currencies), and so the keys the comparison builds for
+ * them (atomsOf). Kept in two generations of READING_FACTS_KEPT amounts a reading: a full young
+ * one becomes the old one, and an amount found in the old one moves back to the young, so a reply
+ * and its baseline of up to that many amounts each share every fact, however long they are.
+ */
+const readingFacts = new Map<Reading, { young: Map<string, Fact>; old: Map<string, Fact> }>();
+const READING_FACTS_KEPT = 4096;
 
 /** The fact of `amount` (canonical, with its minus) read as `reading`: one fact, or one that may be several. */
 function readingFact(reading: Reading, amount: string): Fact {
   if (reading.number !== true && reading.codes.length === 1) return { kind: 'amount', value: `${reading.label} ${amount}` };
-  let made = readingFacts.get(reading);
-  if (made === undefined) readingFacts.set(reading, (made = new Map()));
-  let fact = made.get(amount);
+  let kept = readingFacts.get(reading);
+  if (kept === undefined) readingFacts.set(reading, (kept = { young: new Map(), old: new Map() }));
+  let fact = kept.young.get(amount);
   if (fact === undefined) {
-    if (made.size >= 256) made.clear();
-    fact = severalFact(reading, amount);
-    made.set(amount, fact);
+    fact = kept.old.get(amount);
+    if (fact === undefined) {
+      severalFactsWork.made++;
+      fact = severalFact(reading, amount);
+    }
+    if (kept.young.size >= READING_FACTS_KEPT) readingFacts.set(reading, (kept = { young: new Map(), old: kept.young }));
+    kept.young.set(amount, fact);
   }
   return fact;
 }
@@ -753,15 +768,43 @@ interface Group {
   from: Map<number, number> | undefined;
 }
 
+/** What a fact that may be several may be, as keys, and the key of a group of such facts. */
+interface Atoms {
+  atoms: string[];
+  key: string;
+}
+/** Built once for each such fact: readingFact makes one for each reading and amount, shared by every reply that writes it. */
+const atomsOfFact = new WeakMap<Fact, Atoms>();
+
+function atomsOf(f: Fact, may: readonly Fact[]): Atoms {
+  let made = atomsOfFact.get(f);
+  if (made === undefined) {
+    const atoms = may.map(keyOf);
+    severalFactsWork.keys += atoms.length;
+    made = { atoms, key: atoms.join('\u0001') };
+    atomsOfFact.set(f, made);
+  }
+  return made;
+}
+
+/**
+ * The facts not matched yet, grouped by what they may be: a fact that is one fact by its key, one
+ * that may be several by itself (readingFact shares one for each amount), then by its keys (atomsOf).
+ */
 function groupsOf(facts: readonly Fact[], matched: readonly boolean[]): Group[] {
   const groups = new Map<string, Group>();
+  const byFact = new Map<Fact, Group>();
   for (let i = 0; i < facts.length; i++) {
     if (matched[i]) continue;
     const f = facts[i] as Fact;
-    const atoms = f.may === undefined ? [keyOf(f)] : f.may.map(keyOf);
-    const key = atoms.length === 1 ? (atoms[0] as string) : atoms.join('\u0001');
-    let g = groups.get(key);
-    if (g === undefined) groups.set(key, (g = { atoms, members: [], left: 0, from: undefined }));
+    let g = f.may === undefined ? undefined : byFact.get(f);
+    if (g === undefined) {
+      const single = f.may === undefined ? keyOf(f) : undefined;
+      const { atoms, key } = single !== undefined ? { atoms: [single], key: single } : atomsOf(f, f.may as readonly Fact[]);
+      g = groups.get(key);
+      if (g === undefined) groups.set(key, (g = { atoms, members: [], left: 0, from: undefined }));
+      if (single === undefined) byFact.set(f, g);
+    }
     g.members.push(i);
     g.left++;
   }
