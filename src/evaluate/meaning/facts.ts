@@ -115,7 +115,7 @@ const RUPEES_BEFORE_SOURCE = String.raw`(?=R)(?<![LN])Rs\.?[ \u00a0]?(${NUMERAL}
  */
 const LETTER_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013TRk0-9]|NIS)(?<![LN]|[N][.,])(?:(${MINUS})?(TRY|RM|R|NIS(?=[ \u00a0])|kr\.?)(?:[ \u00a0](${MINUS})?)?(${NUMERAL})(?![LN]|-[LN])|(${MINUS})?(${NUMERAL})[ \u00a0]?(TRY|NIS|kr|z\u0142)(?![LN]))`;
 /** What LETTER_AMOUNT_SOURCE needs: the letters, then a number, or a number, then the letters (a cheap test before the pattern). */
-const MAY_HAVE_LETTER_AMOUNT = /(?:TRY|RM?|NIS|kr\.?)[ \u00a0]?[-\u2212\u2013]?[0-9]|[0-9][ \u00a0]?(?:TRY|NIS|kr|z\u0142)/;
+const MAY_HAVE_LETTER_AMOUNT = /(?:TRY|RM?|NIS|kr\.?)(?:[ \u00a0][-\u2212\u2013]?)?[0-9]|[0-9][ \u00a0]?(?:TRY|NIS|kr|z\u0142)/;
 
 /**
  * How a currency's word or sign reads (docs/meaning.md, "Facts"): the currencies it may be
