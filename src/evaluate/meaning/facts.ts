@@ -246,7 +246,7 @@ export const severalFactsWork = { made: 0, keys: 0 };
  * and its baseline of up to that many amounts each share every fact, however long they are.
  */
 const readingFacts = new Map<Reading, { young: Map<string, Fact>; old: Map<string, Fact> }>();
-const READING_FACTS_KEPT = 4096;
+const READING_FACTS_KEPT = 1024;
 
 /** The fact of `amount` (canonical, with its minus) read as `reading`: one fact, or one that may be several. */
 function readingFact(reading: Reading, amount: string): Fact {
