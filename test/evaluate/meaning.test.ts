@@ -14,6 +14,7 @@ import {
   normalizeReply,
   numbersOf,
   scriptMeaning,
+  severalFactsWork,
   type Fact,
   type LadderOptions,
   type Meaning,
@@ -240,8 +241,15 @@ describe('facts: what a reply tells the user', () => {
     ['-5 dollars, 5.5 dollars and 3 cents, 10-5 dollars, 5 dollarsx', ['amount dollars -5', 'amount dollars 5.5', 'number 3', 'amount dollars 5', 'number 10', 'number 5']],
     // Pence and cents with their letter or sign are named as the numbers they may be; "5pm" and "5p.m." are times, "5pcs" a number.
     ['50 pence, 50p, 50\u00a2, 50 \u00a2, -50p, 720p, 5pm, 5p.m., 5pcs', ['number 50', 'number 50', 'number 50', 'number 50', 'number -50', 'number 720', 'time 17:00', 'time 17:00', 'number 5']],
-    // "won" may be a count's verb ("3 won"), named as its number; "real" without "Brazilian" is no currency; "z\u0142otych" (Polish) is not read.
-    ['Team A: 3 won, 2 lost; 5 real fixes, 100 z\u0142otych, 100 baht', ['number 3', 'amount THB 100', 'number 2', 'number 5', 'number 100']],
+    // "won" may be a count's verb ("3 won"), named as its number; "real" without "Brazilian" is no currency; "z\u0142otych" is the Polish plural of the z\u0142oty.
+    ['Team A: 3 won, 2 lost; 5 real fixes, 100 z\u0142otych, 100 baht', ['number 3', 'amount PLN 100', 'amount THB 100', 'number 2', 'number 5']],
+    // A currency's letters that are also a word or a name, next to a number, may be the number: named as it.
+    ['TRY 100, 100 TRY, TRY -50, R49.99, R 1,500, RM 50, NIS 50, 50 NIS', ['number 100', 'number 100', 'number -50', 'number 49.99', 'number 1500', 'number 50', 'number 50', 'number 50']],
+    // "try" in a sentence is never an amount: in other cases than capitals it is not read at all.
+    ['Try 3 times, then try 2 more. TRY 3 TIMES.', ['number 3', 'number 3', 'number 2']],
+    // "kr" and "z\u0142" are no word: amounts. A code or a time is what it was: "R2-D2", "R-5521", "NIS2", "R 10:30".
+    ['100 kr, kr. 100, -100 kr, 100 z\u0142, 100z\u0142, 1000 lire, 100 lira', ['amount ITL 1000', 'amount lira 100', 'amount kr 100', 'amount kr 100', 'amount kr -100', 'amount PLN 100', 'amount PLN 100']],
+    ['R2-D2, R-5521, NIS2, R 10:30, Rs 500, R$50, RMB 50', ['amount BRL 50', 'amount CNY 50', 'amount rupees 500', 'time 10:30', 'code R2-D2', 'code R-5521', 'code NIS2']],
     ['5 New Zealand dollars, 5 Hong\u00a0Kong dollars, 5 NZ dollars, 5 HK dollars, 5 Taiwan dollars, 50 Chilean pesos, 50 Argentine pesos', ['amount NZD 5', 'amount HKD 5', 'amount NZD 5', 'amount HKD 5', 'amount TWD 5', 'amount CLP 50', 'amount ARS 50']],
     // Emphasis between an amount's sign or code and its number is formatting: the amount stands.
     ['USD **120**, $**5**, **30** EUR, **30**\u20ac, US$ __7__, \u20ac *-50*', ['amount USD 120', 'amount $ 5', 'amount EUR 30', 'amount EUR 30', 'amount USD 7', 'amount EUR -50']],
@@ -346,6 +354,21 @@ describe('facts: what a reply tells the user', () => {
     ['dirhams', ['It costs AED 100.', 'It costs 100 dirhams.', 'It costs 100 UAE dirhams.', 'It costs 100 Emirati dirham.']],
     ['Moroccan dirhams', ['It costs MAD 100.', 'It costs 100 dirhams.', 'It costs 100 Moroccan dirhams.']],
     ['ringgit', ['It costs MYR 100.', 'It costs 100 ringgit.', 'It costs 100 Malaysian ringgit.']],
+    // A currency's letters next to a number (docs/meaning.md, "Facts"): TRY, R, RM and NIS may also be the number; kr and z\u0142 are amounts.
+    ['Turkish lira by its code', ['It costs TRY 100.', 'It costs 100 TRY.', 'It costs 100 lira.', 'It costs \u20ba100.', 'It costs 100 Turkish lira.', 'It costs TRY100.']],
+    ['rand written R', ['It costs R100.', 'It costs R 100.', 'It costs ZAR 100.', 'It costs 100 rand.']],
+    ['ringgit written RM', ['It costs RM50.', 'It costs RM 50.', 'It costs MYR 50.', 'It costs 50 ringgit.']],
+    ['shekels written NIS', ['It costs NIS 50.', 'It costs 50 NIS.', 'It costs \u20aa50.', 'It costs ILS 50.', 'It costs 50 shekels.']],
+    ['Swedish kronor written kr', ['It costs 100 kr.', 'It costs kr 100.', 'It costs kr. 100.', 'It costs 100kr.', 'It costs SEK 100.', 'It costs 100 kronor.']],
+    ['Norwegian kroner written kr', ['It costs 100 kr.', 'It costs NOK 100.', 'It costs 100 kroner.']],
+    ['z\u0142oty written z\u0142 and in Polish', ['It costs 100 z\u0142.', 'It costs 100z\u0142.', 'It costs PLN 100.', 'It costs 100 z\u0142otych.', 'It costs 100 zlotych.', 'It costs 100 z\u0142oty.']],
+    ['z\u0142ote', ['It costs 3 z\u0142ote.', 'It costs 3 z\u0142.', 'It costs PLN 3.']],
+    ['Italian lire', ['It cost 1000 lire.', 'It cost 1000 Italian lire.', 'It cost 1000 lira.', 'It cost 1000 Italian lira.']],
+    // ...and where they are a word or a name, the number they may be: TRY the verb, R the language, RM a room, NIS the directive.
+    ['the verb "try" in capitals', ['TRY 3 TIMES.', 'Try 3 times.', 'try 3 times.']],
+    ['R the language', ['Use R 4.3 or later.', 'Use R version 4.3 or later.']],
+    ['a room', ['Meet in RM 101.', 'Meet in room 101.']],
+    ['the NIS 2 directive', ['Under NIS 2, report within 24 hours.', 'Under directive 2, report within 24 hours.']],
     ['euros and cents', ['It costs \u20ac2.50.', 'It costs 2 euros 50.', 'It costs 2 euros and 50 cents.', 'It costs EUR 2.50.', 'It costs 2,50 \u20ac.', 'It costs **2 euros 50**.']],
   ])('reads the wordings of one amount in %s as the same fact, each against each, both ways', (_name, wordings) => {
     for (const a of wordings) {
@@ -417,7 +440,23 @@ describe('facts: what a reply tells the user', () => {
     ['dirhams against riyals', 'It is 100 dirhams.', 'It is SAR 100.', 'amounts dirhams 100 \u2192 SAR 100'],
     ['Moroccan against Emirati dirhams', 'It is 100 Moroccan dirhams.', 'It is AED 100.', 'amounts MAD 100 \u2192 AED 100'],
     ['a sign flip in roubles', 'It is 100 roubles.', 'It is -100 rubles.', 'amounts RUB 100 \u2192 RUB -100'],
-    ['lira against euros', 'It is 100 lira.', 'It is \u20ac100.', 'amounts TRY 100 \u2192 EUR 100'],
+    ['lira against euros', 'It is 100 lira.', 'It is \u20ac100.', 'amounts lira 100 \u2192 EUR 100'],
+    ['Turkish against Italian lira', 'It is 100 Turkish lira.', 'It is 100 lire.', 'amounts TRY 100 \u2192 ITL 100'],
+    ['TRY against euros', 'It is TRY 100.', 'It is \u20ac100.', 'numbers 100 \u2192 none; amounts none \u2192 EUR 100'],
+    ['TRY against another number of lira', 'It is TRY 100.', 'It is 200 lira.', 'numbers 100 \u2192 none; amounts none \u2192 lira 200'],
+    ['a sign flip after TRY', 'It is TRY 100.', 'It is TRY -100.', 'numbers 100 \u2192 -100'],
+    ['"try" in a sentence against the lira', 'Try 100 times.', 'It is \u20ba100.', 'numbers 100 \u2192 none; amounts none \u2192 TRY 100'],
+    ['another number of rand', 'It is R49.99.', 'It is R59.99.', 'numbers 49.99 \u2192 59.99'],
+    ['rand against rupees', 'It is R 100.', 'It is Rs 100.', 'numbers 100 \u2192 none; amounts none \u2192 rupees 100'],
+    ['RM against another number of ringgit', 'It is RM 50.', 'It is MYR 60.', 'numbers 50 \u2192 none; amounts none \u2192 MYR 60'],
+    ['NIS against euros', 'It is 50 NIS.', 'It is \u20ac50.', 'numbers 50 \u2192 none; amounts none \u2192 EUR 50'],
+    ['kr against euros', 'It is 100 kr.', 'It is \u20ac100.', 'amounts kr 100 \u2192 EUR 100'],
+    ['kr against another number of kronor', 'It is kr 100.', 'It is 150 kronor.', 'amounts kr 100 \u2192 SEK 150'],
+    ['z\u0142 against euros', 'It is 100 z\u0142.', 'It is \u20ac100.', 'amounts PLN 100 \u2192 EUR 100'],
+    ['z\u0142otych against another number', 'It is 100 z\u0142otych.', 'It is PLN 10.', 'amounts PLN 100 \u2192 PLN 10'],
+    ['z\u0142ote against another number', 'It is 3 z\u0142ote.', 'It is 4 z\u0142.', 'amounts PLN 3 \u2192 PLN 4'],
+    ['lire against euros', 'It cost 1000 lire.', 'It cost \u20ac1000.', 'amounts ITL 1000 \u2192 EUR 1000'],
+    ['another number of shekels, written NIS', 'It is NIS 50.', 'It is 60 shekels.', 'numbers 50 \u2192 none; amounts none \u2192 ILS 60'],
     ['another number of shekels', 'It is 50 shekels.', 'It is \u20aa5.', 'amounts ILS 50 \u2192 ILS 5'],
     ['reais against US dollars', 'It is 50 reais.', 'It is US$50.', 'amounts BRL 50 \u2192 USD 50'],
     ['ringgit against rupees', 'It is 100 ringgit.', 'It is 100 rupees.', 'amounts MYR 100 \u2192 rupees 100'],
@@ -490,6 +529,25 @@ describe('facts: what a reply tells the user', () => {
     expect(compareFacts(baseline, changed)).toEqual({ baseline: [{ kind: 'amount', value: `$ ${shuffled[7] as number}` }], now: [{ kind: 'amount', value: `EUR ${shuffled[7] as number}` }] });
   });
 
+  it('makes each amount\u2019s readings, and builds their keys, once, however often the amount is written', () => {
+    // Counted, not timed (docs/meaning.md, "Facts"): 1,200 amounts of 300 values, each written as
+    // "$5" (14 currencies), "5 dollars" (7), "5 pesos" (8) or "C$5" (2), read and compared twice.
+    const random = prng(1_200);
+    const values = Array.from({ length: 1_200 }, () => 5_001 + Math.floor(random() * 300));
+    const wordings = [(v: number) => `$${v}`, (v: number) => `${v} dollars`, (v: number) => `${v} pesos`, (v: number) => `C$${v}`];
+    const baselineText = values.map((v) => `$${v}`).join(', ');
+    const rewordedText = values.map((v, i) => (wordings[i % wordings.length] as (v: number) => string)(v)).join(', ');
+    const before = { ...severalFactsWork };
+    expect(compareFacts(factsOf(baselineText), factsOf(rewordedText))).toEqual(sameDiff);
+    // At most one fact for each reading and value, and its keys once: 300 values of 14 + 7 + 8 + 2 keys.
+    expect(severalFactsWork.made - before.made).toBeLessThanOrEqual(4 * 300);
+    expect(severalFactsWork.keys - before.keys).toBeLessThanOrEqual(300 * (14 + 7 + 8 + 2));
+    // The same replies read again (the next item, the next run's baseline) make nothing and build no key.
+    const again = { ...severalFactsWork };
+    expect(compareFacts(factsOf(baselineText), factsOf(rewordedText))).toEqual(sameDiff);
+    expect(severalFactsWork).toEqual(again);
+  });
+
   it('reads a numeral the same wherever it is written', () => {
     expect(numbersOf('1,000,000.50')).toEqual(['1000000.5']);
     expect(numbersOf('0')).toEqual(['0']);
@@ -522,7 +580,7 @@ describe('facts: what a reply tells the user', () => {
   });
 
   it('reads an amount\u2019s minus, and a range\u2019s hyphen, in ASCII text as the pattern for any text does', () => {
-    const texts = ['Balance: -$50.00 (was $-20, then USD -5)', '-50 EUR, -50\u20ac... no: 40-50 EUR and $40-$50', 'invoice USD-50, fee $40-50, 18:00-20', '- $5 shipping\n- $2 returns'];
+    const texts = ['Balance: -$50.00 (was $-20, then USD -5)', '-50 EUR, -50\u20ac... no: 40-50 EUR and $40-$50', 'invoice USD-50, fee $40-50, 18:00-20', '- $5 shipping\n- $2 returns', 'TRY -100, R49.99, RM 50, NIS 50, -100 kr, 100 TRY, R2-D2, R 10:30'];
     for (const text of texts) expect(factsOf(text)).toEqual(factsOf(`${text} \u00e9`));
   });
 
@@ -544,7 +602,7 @@ describe('facts: what a reply tells the user', () => {
   it('scans long and hostile text in time linear in its length', () => {
     // Shapes that make a careless pattern backtrack: long runs of one character class, an address
     // without its end, digits and separators without end, a URL of one character repeated.
-    const hostile = ['a'.repeat(50_000) + '@', '1,'.repeat(30_000) + 'x', '_'.repeat(50_000) + 'a', 'x@' + 'a.'.repeat(30_000), 'https://' + 'a'.repeat(50_000), '.'.repeat(50_000) + 'x', ' '.repeat(50_000) + '>', '```\n'.repeat(30_000), '```\n' + ' '.repeat(50_000) + 'x', '>'.repeat(50_000) + '$', '`'.repeat(50_000), '`\n'.repeat(30_000), '` '.repeat(30_000) + '``', Array.from({ length: 300 }, (_, i) => '`'.repeat(i + 1)).join(' '), '*'.repeat(50_000) + ' ', ' *'.repeat(30_000), '.'.repeat(50_000) + ' x', '!'.repeat(50_000) + '\t'.repeat(50_000), '1 '.repeat(30_000) + 'MB', '1,'.repeat(30_000) + '000', '1 US '.repeat(10_000) + 'dollar', '1 dollars and '.repeat(10_000) + '5 cent', '1-'.repeat(10_000) + 'euro', '5 pounds '.repeat(10_000), '1.'.repeat(30_000) + '\u00a2x', '1.'.repeat(30_000) + 'px', '1 New '.repeat(10_000) + 'Zealand dollar', '1 pounds and 5'.repeat(10_000) + 'px', '1 euros 55'.repeat(10_000), '1 South '.repeat(10_000) + 'African rand', '1 z\u0142'.repeat(10_000) + 'oty'];
+    const hostile = ['a'.repeat(50_000) + '@', '1,'.repeat(30_000) + 'x', '_'.repeat(50_000) + 'a', 'x@' + 'a.'.repeat(30_000), 'https://' + 'a'.repeat(50_000), '.'.repeat(50_000) + 'x', ' '.repeat(50_000) + '>', '```\n'.repeat(30_000), '```\n' + ' '.repeat(50_000) + 'x', '>'.repeat(50_000) + '$', '`'.repeat(50_000), '`\n'.repeat(30_000), '` '.repeat(30_000) + '``', Array.from({ length: 300 }, (_, i) => '`'.repeat(i + 1)).join(' '), '*'.repeat(50_000) + ' ', ' *'.repeat(30_000), '.'.repeat(50_000) + ' x', '!'.repeat(50_000) + '\t'.repeat(50_000), '1 '.repeat(30_000) + 'MB', '1,'.repeat(30_000) + '000', '1 US '.repeat(10_000) + 'dollar', '1 dollars and '.repeat(10_000) + '5 cent', '1-'.repeat(10_000) + 'euro', '5 pounds '.repeat(10_000), '1.'.repeat(30_000) + '\u00a2x', '1.'.repeat(30_000) + 'px', '1 New '.repeat(10_000) + 'Zealand dollar', '1 pounds and 5'.repeat(10_000) + 'px', '1 euros 55'.repeat(10_000), '1 South '.repeat(10_000) + 'African rand', '1 z\u0142'.repeat(10_000) + 'oty', '1,'.repeat(30_000) + 'kr', 'R 1.'.repeat(10_000) + 'x', 'NIS '.repeat(10_000) + '1x', 'TRY 1 '.repeat(10_000), '1 TRY'.repeat(10_000)];
     for (const text of hostile) {
       // Completing at all is the assertion that matters; the result is checked so the work is not skipped.
       expect(Array.isArray(factsOf(text))).toBe(true);

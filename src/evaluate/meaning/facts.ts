@@ -45,7 +45,8 @@ const TOP_LEVEL_DOMAIN = unicodePattern(String.raw`^\p{L}{2,}$`, 'u');
 const SIGNS = '$€£¥₹₽₩₺₪₫₱฿';
 /**
  * ISO 4217 codes read as a currency next to a number, in capitals. Left out: codes that are also
- * common capitalised words or names ("PHP 8" is a programming language, "TRY", "ALL", "TOP").
+ * common capitalised words or names ("PHP 8" is a programming language, "ALL", "TOP"); "TRY" is
+ * read as the lira or the number it may be (LETTER_AMOUNT_SOURCE: "TRY 3 TIMES").
  */
 const CURRENCY_CODES = [
   'USD', 'EUR', 'GBP', 'JPY', 'CNY', 'RMB', 'INR', 'CAD', 'AUD', 'NZD', 'CHF', 'SEK', 'NOK', 'DKK', 'ISK', 'PLN', 'CZK', 'HUF', 'RON', 'BGN',
@@ -88,7 +89,7 @@ const EMPHASIS_BEFORE_CURRENCY = new RegExp(String.raw`(\d)(?:\*{1,3}|_{1,3})(?=
  * hundredths with their word ("cents", "pence") or their "p", and the two digits alone. Compiled
  * with the `i` flag: `[A-Z]` and the words match either case.
  */
-const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![LN]|[N][.,])(${MINUS})?(${NUMERAL})([ \u00a0\-])(?:(US|UK|British|Canadian|Australian|Singapore|New[ \u00a0]Zealand|NZ|Hong[ \u00a0]Kong|HK|New[ \u00a0]Taiwan|Taiwan|Mexican|Argentine|Argentinian|Chilean|Colombian|Philippine|Uruguayan|Dominican|Cuban|Swiss|Indian|Pakistani|Japanese|Chinese|South[ \u00a0]Korean|Korean|Turkish|New[ \u00a0]Israeli|Israeli|Thai|Russian|Brazilian|Vietnamese|Polish|Swedish|Danish|Norwegian|Icelandic|South[ \u00a0]African|Emirati|UAE|Moroccan|Malaysian)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|pesos?|bucks?|cents?|pence|won|liras?|shekels?|baht|roubles?|rubles?|reais|reals?|dong|zlotys?|z\u0142otys?|krona|krone|kronor|kroner|kronur|rand|dirhams?|ringgits?)(?:[ \u00a0](sterling))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})(?:[ \u00a0](cents?|pence)|(p)(?![LN]|\.[mM]))|[ \u00a0](\d{2})(?=$|[\n.,;:!?)*_"'](?![N])))?(?![LN])`;
+const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![LN]|[N][.,])(${MINUS})?(${NUMERAL})([ \u00a0\-])(?:(US|UK|British|Canadian|Australian|Singapore|New[ \u00a0]Zealand|NZ|Hong[ \u00a0]Kong|HK|New[ \u00a0]Taiwan|Taiwan|Mexican|Argentine|Argentinian|Chilean|Colombian|Philippine|Uruguayan|Dominican|Cuban|Swiss|Indian|Pakistani|Japanese|Chinese|South[ \u00a0]Korean|Korean|Turkish|Italian|New[ \u00a0]Israeli|Israeli|Thai|Russian|Brazilian|Vietnamese|Polish|Swedish|Danish|Norwegian|Icelandic|South[ \u00a0]African|Emirati|UAE|Moroccan|Malaysian)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|pesos?|bucks?|cents?|pence|won|liras?|lire|shekels?|baht|roubles?|rubles?|reais|reals?|dong|z(?:l|\u0142)ot(?:ys?|e|ych)|krona|krone|kronor|kroner|kronur|rand|dirhams?|ringgits?)(?:[ \u00a0](sterling))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})(?:[ \u00a0](cents?|pence)|(p)(?![LN]|\.[mM]))|[ \u00a0](\d{2})(?=$|[\n.,;:!?)*_"'](?![N])))?(?![LN])`;
 /** What a worded amount needs: a digit, then a currency's word (a cheap test before the pattern). */
 const MAY_HAVE_WORD_AMOUNT =
   /[0-9][ \u00a0-](?:[A-Za-z]{2,11}[ \u00a0]){0,2}(?:[dD][oO][lL]|[eE][uU][rR]|[pP][oO][uU]|[yY][eE]|[yY][uU]|[rR][uU][pP]|[fF][rR][aA]|[pP][eE][sS]|[bB][uU][cC]|[cC][eE][nN]|[pP][eE][nN]|[wW][oO][nN]|[lL][iI][rR]|[sS][hH][eE]|[bB][aA][hH]|[rR][oO][uU]|[rR][uU][bB]|[rR][eE][aA]|[dD][oO][nN]|[zZ](?:[lL]|\u0142|\u0141)|[kK][rR][oO]|[rR][aA][nN]|[dD][iI][rR]|[rR][iI][nN])/;
@@ -102,6 +103,19 @@ const SMALL_CHANGE_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![LN]|[N][.,])(${
 const MAY_HAVE_SMALL_CHANGE = /[0-9]p|\u00a2/;
 /** "Rs. 500", "Rs 500", "Rs.500" (and "₨500", which NFKC writes "Rs500"): rupees, as "500 rupees" is. */
 const RUPEES_BEFORE_SOURCE = String.raw`(?=R)(?<![LN])Rs\.?[ \u00a0]?(${NUMERAL})(?![LN])`;
+/**
+ * A currency's letters that are also a word or a name, read only right next to a number
+ * (docs/meaning.md, "Facts"; LETTER_READINGS says what each may be): before it, "TRY 100", "R 49.99",
+ * "R1,500", "RM 50", "NIS 50" (with its space: "NIS2" is a code), "kr 100", "kr. 100"; after it, "100
+ * TRY", "50 NIS", "100 kr", "100 zł". In capitals (TRY, R, RM, NIS) or in small letters (kr, zł)
+ * as written, never another case ("try 3 times"). A minus as an amount with a code has one ("TRY
+ * -50", "-100 kr"). Not after a letter or digit, nor before one ("R2-D2" is a code). Read after
+ * the times ("R 10:30" holds a time). The groups: a minus, the letters, a minus, the number; or a
+ * minus, the number, the letters.
+ */
+const LETTER_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013TRk0-9]|NIS)(?<![LN]|[N][.,])(?:(${MINUS})?(TRY|RM|R|NIS(?=[ \u00a0])|kr\.?)(?:[ \u00a0](${MINUS})?)?(${NUMERAL})(?![LN]|-[LN])|(${MINUS})?(${NUMERAL})[ \u00a0]?(TRY|NIS|kr|z\u0142)(?![LN]))`;
+/** What LETTER_AMOUNT_SOURCE needs: the letters, then a number, or a number, then the letters (a cheap test before the pattern). */
+const MAY_HAVE_LETTER_AMOUNT = /(?:TRY|RM?|NIS|kr\.?)(?:[ \u00a0][-\u2212\u2013]?)?[0-9]|[0-9][ \u00a0]?(?:TRY|NIS|kr|z\u0142)/;
 
 /**
  * How a currency's word or sign reads (docs/meaning.md, "Facts"): the currencies it may be
@@ -142,6 +156,11 @@ const DOLLARS: Record<string, Reading> = {
 };
 /** "5000 won": KRW, or the number of a count that won ("3 won, 2 lost"), as "3 pounds" may be a weight. */
 const WON: Reading = { codes: ['KRW'], label: 'KRW', number: true };
+/**
+ * "lira" alone: the Turkish lira, or the Italian lira of before the euro (ITL; its plural is
+ * "lire", the Turkish one's "lira" or "liras").
+ */
+const LIRA: Reading = { codes: ['TRY', 'ITL'], label: 'lira' };
 /** "kroner" and "krone" alone: the Danish or the Norwegian krone. */
 const KRONER: Reading = { codes: ['DKK', 'NOK'], label: 'kroner' };
 /**
@@ -159,7 +178,8 @@ const WORD_CURRENCIES: Record<string, Record<string, Reading>> = {
   cent: { '': CENTS },
   pence: { '': PENCE },
   won: { '': WON, korean: one('KRW'), 'south korean': one('KRW') },
-  lira: { '': one('TRY'), turkish: one('TRY') },
+  lira: { '': LIRA, turkish: one('TRY'), italian: one('ITL') },
+  lire: { '': one('ITL'), italian: one('ITL') },
   shekel: { '': one('ILS'), israeli: one('ILS'), 'new israeli': one('ILS') },
   baht: { '': one('THB'), thai: one('THB') },
   rouble: { '': one('RUB'), russian: one('RUB') },
@@ -168,6 +188,8 @@ const WORD_CURRENCIES: Record<string, Record<string, Reading>> = {
   real: { brazilian: one('BRL') },
   dong: { '': one('VND'), vietnamese: one('VND') },
   zloty: { '': one('PLN'), polish: one('PLN') },
+  zlote: { '': one('PLN'), polish: one('PLN') },
+  zlotych: { '': one('PLN'), polish: one('PLN') },
   krona: { '': { codes: ['SEK', 'ISK'], label: 'krona' }, swedish: one('SEK'), icelandic: one('ISK') },
   kronor: { '': one('SEK'), swedish: one('SEK') },
   kronur: { '': one('ISK'), icelandic: one('ISK') },
@@ -210,21 +232,36 @@ function centsValue(n: string): string | undefined {
 }
 
 /**
- * The facts that may be several, made once for each reading and amount: a reply's "$5" and its
- * baseline's share theirs (a "$" may be 14 currencies). At most 256 amounts a reading are kept.
+ * The work the facts that may be several cost (observable, for tests and diagnostics): `made`, the
+ * facts made for a reading and an amount (readingFact); `keys`, the keys of what a fact may be that
+ * the comparison built (atomsOf). Each is once for each amount, not once for each time it is written.
  */
-const readingFacts = new Map<Reading, Map<string, Fact>>();
+export const severalFactsWork = { made: 0, keys: 0 };
+
+/**
+ * The facts that may be several, made once for each reading and amount: a reply's "$5" and its
+ * baseline's share theirs (a "$" may be 14 currencies), and so the keys the comparison builds for
+ * them (atomsOf). Kept in two generations of READING_FACTS_KEPT amounts a reading: a full young
+ * one becomes the old one, and an amount found in the old one moves back to the young, so a reply
+ * and its baseline of up to that many amounts each share every fact, however long they are.
+ */
+const readingFacts = new Map<Reading, { young: Map<string, Fact>; old: Map<string, Fact> }>();
+const READING_FACTS_KEPT = 1024;
 
 /** The fact of `amount` (canonical, with its minus) read as `reading`: one fact, or one that may be several. */
 function readingFact(reading: Reading, amount: string): Fact {
   if (reading.number !== true && reading.codes.length === 1) return { kind: 'amount', value: `${reading.label} ${amount}` };
-  let made = readingFacts.get(reading);
-  if (made === undefined) readingFacts.set(reading, (made = new Map()));
-  let fact = made.get(amount);
+  let kept = readingFacts.get(reading);
+  if (kept === undefined) readingFacts.set(reading, (kept = { young: new Map(), old: new Map() }));
+  let fact = kept.young.get(amount);
   if (fact === undefined) {
-    if (made.size >= 256) made.clear();
-    fact = severalFact(reading, amount);
-    made.set(amount, fact);
+    fact = kept.old.get(amount);
+    if (fact === undefined) {
+      severalFactsWork.made++;
+      fact = severalFact(reading, amount);
+    }
+    if (kept.young.size >= READING_FACTS_KEPT) readingFacts.set(reading, (kept = { young: new Map(), old: kept.young }));
+    kept.young.set(amount, fact);
   }
   return fact;
 }
@@ -239,6 +276,21 @@ function severalFact(reading: Reading, amount: string): Fact {
   }
   return { kind: 'amount', value: `${reading.label} ${amount}`, may: reading.codes.map((c): Fact => ({ kind: 'amount', value: `${c} ${amount}` })) };
 }
+
+/**
+ * How the letters of LETTER_AMOUNT_SOURCE read (docs/meaning.md, "Facts"). Those that are also an
+ * English word or a name may be the plain number too, as "3 won" may count games: "TRY" is the verb
+ * in capitals ("TRY 3 TIMES"), "R" the language ("R 4.3"), "RM" a room ("RM 101"), "NIS" the EU
+ * directive ("NIS 2"). "kr" (the Scandinavian krona and krone) and "zł" (the złoty) are no word.
+ */
+const LETTER_READINGS: Record<string, Reading> = {
+  TRY: { codes: ['TRY'], label: 'TRY', number: true },
+  R: { codes: ['ZAR'], label: 'ZAR', number: true },
+  RM: { codes: ['MYR'], label: 'MYR', number: true },
+  NIS: { codes: ['ILS'], label: 'ILS', number: true },
+  kr: { codes: ['SEK', 'NOK', 'DKK', 'ISK'], label: 'kr' },
+  'z\u0142': one('PLN'),
+};
 
 /** A sign's currency where it is not ambiguous ("US$", "A$", "MX$"; "$", "¥" and "C$" are: AMBIGUOUS_SIGNS). */
 const SIGN_CODES: Record<string, string> = {
@@ -263,6 +315,7 @@ interface Patterns {
   time24: RegExp;
   wordAmount: RegExp;
   rupeesBefore: RegExp;
+  letterAmount: RegExp;
   smallChange: RegExp;
 }
 
@@ -275,7 +328,7 @@ function compile(ascii: boolean): Patterns {
   const classes = ascii ? { L: 'A-Za-z', N: '0-9' } : { L: String.raw`\p{L}`, N: String.raw`\p{N}` };
   // The ASCII forms without the `u` flag: on ASCII text they match the same, and run faster.
   const make = (source: string, flags = ''): RegExp => new RegExp(source.replace(/\[([^\]]*)\]/g, (_m, inner: string) => `[${inner.replace(/[LN]/g, (c) => classes[c as 'L' | 'N'])}]`), (ascii ? 'g' : 'gu') + flags);
-  return { email: make(EMAIL_SOURCE), amount: make(AMOUNT_SOURCE), time12: make(TIME_12_SOURCE), time24: make(TIME_24_SOURCE), wordAmount: make(WORD_AMOUNT_SOURCE, 'i'), rupeesBefore: make(RUPEES_BEFORE_SOURCE), smallChange: make(SMALL_CHANGE_SOURCE) };
+  return { email: make(EMAIL_SOURCE), amount: make(AMOUNT_SOURCE), time12: make(TIME_12_SOURCE), time24: make(TIME_24_SOURCE), wordAmount: make(WORD_AMOUNT_SOURCE, 'i'), rupeesBefore: make(RUPEES_BEFORE_SOURCE), letterAmount: make(LETTER_AMOUNT_SOURCE), smallChange: make(SMALL_CHANGE_SOURCE) };
 }
 
 // Compiled on first use, not when the module loads: a command that never reads facts should not
@@ -533,6 +586,15 @@ export function factsOf(reply: string): Fact[] {
       return blank(raw.length);
     });
   }
+  if (MAY_HAVE_LETTER_AMOUNT.test(text)) {
+    text = text.replace(patterns.letterAmount, (raw: string, s1?: string, before?: string, s2?: string, n1?: string, s3?: string, n2?: string, after?: string) => {
+      const [amount = '', ...rest] = numbersOf(n1 ?? n2 ?? '');
+      const minus = (s1 ?? s2 ?? s3) !== undefined && /[1-9]/.test(amount) ? '-' : '';
+      out.push(readingFact(LETTER_READINGS[(before ?? after ?? '').replace('.', '')] as Reading, `${minus}${amount}`));
+      for (const n of rest) out.push({ kind: 'number', value: n });
+      return blank(raw.length);
+    });
+  }
   for (const run of runsWithDigits(text)) {
     const before = run.start === 0 ? '' : text[run.start - 1];
     const sign = (before === '-' || before === '\u2212' || before === '\u2013') && (run.start < 2 || !LETTER_OR_DIGIT().test(written[run.start - 2] as string)) ? '-' : '';
@@ -753,15 +815,43 @@ interface Group {
   from: Map<number, number> | undefined;
 }
 
+/** What a fact that may be several may be, as keys, and the key of a group of such facts. */
+interface Atoms {
+  atoms: string[];
+  key: string;
+}
+/** Built once for each such fact: readingFact makes one for each reading and amount, shared by every reply that writes it. */
+const atomsOfFact = new WeakMap<Fact, Atoms>();
+
+function atomsOf(f: Fact, may: readonly Fact[]): Atoms {
+  let made = atomsOfFact.get(f);
+  if (made === undefined) {
+    const atoms = may.map(keyOf);
+    severalFactsWork.keys += atoms.length;
+    made = { atoms, key: atoms.join('\u0001') };
+    atomsOfFact.set(f, made);
+  }
+  return made;
+}
+
+/**
+ * The facts not matched yet, grouped by what they may be: a fact that is one fact by its key, one
+ * that may be several by itself (readingFact shares one for each amount), then by its keys (atomsOf).
+ */
 function groupsOf(facts: readonly Fact[], matched: readonly boolean[]): Group[] {
   const groups = new Map<string, Group>();
+  const byFact = new Map<Fact, Group>();
   for (let i = 0; i < facts.length; i++) {
     if (matched[i]) continue;
     const f = facts[i] as Fact;
-    const atoms = f.may === undefined ? [keyOf(f)] : f.may.map(keyOf);
-    const key = atoms.length === 1 ? (atoms[0] as string) : atoms.join('\u0001');
-    let g = groups.get(key);
-    if (g === undefined) groups.set(key, (g = { atoms, members: [], left: 0, from: undefined }));
+    let g = f.may === undefined ? undefined : byFact.get(f);
+    if (g === undefined) {
+      const single = f.may === undefined ? keyOf(f) : undefined;
+      const { atoms, key } = single !== undefined ? { atoms: [single], key: single } : atomsOf(f, f.may as readonly Fact[]);
+      g = groups.get(key);
+      if (g === undefined) groups.set(key, (g = { atoms, members: [], left: 0, from: undefined }));
+      if (single === undefined) byFact.set(f, g);
+    }
     g.members.push(i);
     g.left++;
   }
