@@ -23,6 +23,18 @@ export function expectGolden(name: string, actual: string): void {
   expect(actual, `golden ${name} differs (UPDATE_GOLDEN=1 to accept)`).toBe(expected);
 }
 
+/** Every tag of `xml` (JUnit) closes the one opened last, and none is left open; `<?xml ...?>` and `<x/>` are passed over. */
+export function expectBalancedTags(xml: string): void {
+  const tags = [...xml.matchAll(/<(\/?)([a-z]+)[^>]*?(\/?)>/g)].filter((m) => m[2] !== 'xml');
+  const stack: string[] = [];
+  for (const m of tags) {
+    if (m[3] === '/') continue;
+    if (m[1] === '/') expect(stack.pop()).toBe(m[2]);
+    else stack.push(m[2] as string);
+  }
+  expect(stack).toEqual([]);
+}
+
 /** GitHub-flavoured HTML, with raw HTML passed through so tests can see what survives. */
 export function toHtml(markdown: string): string {
   return micromark(markdown, { allowDangerousHtml: true, extensions: [gfm()], htmlExtensions: [gfmHtml()] });
