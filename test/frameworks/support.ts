@@ -1,6 +1,8 @@
 // Shared by the real-framework tests: a suite folder in a temp project, the real CLI run as a child
 // process (`node --import tsx src/cli.ts ...`, as a user runs it), results.json read back, and a
-// small node:http JSON helper for routes.
+// small node:http JSON helper for routes. Each CLI child ends with the test that started it
+// (test/support/children.ts): a run that hangs (a receiver that never hears its spans, an agent
+// that never answers) is killed when its test times out, not left running past the file.
 
 import { execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -8,6 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { endChildren, endWithTest } from '../support/children.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'esm', 'index.mjs');
@@ -33,7 +36,9 @@ export async function makeProject(suite: Suite): Promise<string> {
   return cwd;
 }
 
+/** Ends the CLI children a hook started (initConfig in a beforeAll), then removes the projects; each file's afterAll. */
 export async function removeProjects(): Promise<void> {
+  await endChildren();
   for (const t of temps.splice(0)) await rm(t, { recursive: true, force: true });
 }
 
@@ -43,15 +48,16 @@ export interface CliRun {
   stderr: string;
 }
 
-/** The real CLI in `cwd`. */
+/** The real CLI in `cwd`; it ends with the test (or, started in a hook, with the file's removeProjects). */
 export function cli(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       ['--import', TSX, join(ROOT, 'src', 'cli.ts'), ...args],
       { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, maxBuffer: 16 << 20 },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );
+    endWithTest(child);
   });
 }
 
@@ -62,6 +68,7 @@ export function cli(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): P
 export function runStreaming(cwd: string, onLine: (line: string) => void): Promise<CliRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src', 'cli.ts'), 'run', '--out', 'results.json', '--fail-on', 'none', '--confirm-cost'], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    endWithTest(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
