@@ -94,6 +94,20 @@ export function allCodeBlocks(html: string): string[] {
   return [...html.matchAll(/<pre[^>]*><code[^>]*>([\s\S]*?)<\/code><\/pre>/g)].map((m) => decodeEntities(m[1] as string));
 }
 
+/** The HTML of one item's `<details>` (summary and body, nested blocks included), as GitHub renders the comment. */
+export function itemHtml(html: string, label: string): string {
+  const start = html.lastIndexOf('<details', html.indexOf(`<b>${label}</b>`));
+  expect(start, `${label} is shown in full`).toBeGreaterThanOrEqual(0);
+  const re = /<details[ >]|<\/details>/g;
+  re.lastIndex = start;
+  let depth = 0;
+  for (let m = re.exec(html); m; m = re.exec(html)) {
+    depth += m[0] === '</details>' ? -1 : 1;
+    if (depth === 0) return html.slice(start, m.index + m[0].length);
+  }
+  throw new Error(`unbalanced <details> after ${label}`);
+}
+
 /** The comment's structure read back from cmark-gfm's HTML. */
 export function structure(md: string): {
   headline: [string, number][];
