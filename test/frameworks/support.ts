@@ -128,6 +128,28 @@ export interface Results {
   usage?: TokenCounts | null;
 }
 
+/**
+ * The refund persona script the framework tests replay against each framework's support agent:
+ * three turns, find_order then issue_refund called with the order, the refund confirmed on turn 3.
+ * `mocks` is its mocks block (REFUND_MOCKS, one of its own, or '' for live mode).
+ */
+export const refundScript = (label: string, mocks: string): string => `label: ${label}
+opening: I want my money back
+followUps: ["Order 1234", "It arrived broken"]
+${mocks}expect:
+  toolCalled:
+    - { tool: find_order, input: { orderId: "1234" } }
+    - { tool: issue_refund, input: { orderId: "1234", reason: I want my money back }, match: exact }
+  toolNotCalled: [ { tool: escalate } ]
+  reply: [ { contains: "is on its way", turn: 3 } ]
+`;
+
+/** Both tools answered by mocks: the order in transit, refund R-MOCK. */
+export const REFUND_MOCKS = `mocks:
+  - { tool: find_order, input: { orderId: "1234" }, output: { orderId: "1234", status: in-transit-mock } }
+  - { tool: issue_refund, input: { orderId: "1234" }, output: { refundId: R-MOCK } }
+`;
+
 /** `run --out results.json` in the project, and the record it wrote. */
 export async function runSuite(cwd: string, args: string[] = []): Promise<{ run: CliRun; results: Results }> {
   const run = await cli(cwd, ['run', '--out', 'results.json', '--fail-on', 'failed,errored', ...args]);
