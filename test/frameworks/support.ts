@@ -62,10 +62,21 @@ export function cli(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): P
 }
 
 /**
- * `run` in a child process, as `cli` does, with `onLine` seeing each stderr line as it comes: a
- * test reads the trace receiver's URL from the run's log line while the run goes on.
+ * config.yml for a traces test: the agent at `url`, one turn at a time, no retry, and agent-replay's
+ * own receiver on a free port (`traces.receive.port: 0`), its URL said in the run's log line.
  */
-export function runStreaming(cwd: string, onLine: (line: string) => void): Promise<CliRun> {
+export function receiverConfig(url: string): string {
+  return `agent:\n  url: ${url}\n  concurrency: 1\n  retries: 0\n  backoffMs: 0\ntraces:\n  receive: { port: 0 }\n  waitMs: 5000\n`;
+}
+
+/** The run's log line that gives the receiver's URL (docs/traces.md). */
+const RECEIVER_LINE = /^traces: receiving OTLP\/HTTP on (http:\/\/127\.0\.0\.1:\d+) \(set OTEL_EXPORTER_OTLP_ENDPOINT to it\)$/;
+
+/**
+ * `run` in a child process, as `cli` does, with `onReceiver` given the trace receiver's URL from
+ * the run's log line as it comes (the test's route sends its spans there while the run goes on).
+ */
+export function runStreaming(cwd: string, onReceiver: (url: string) => void): Promise<CliRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src', 'cli.ts'), 'run', '--out', 'results.json', '--fail-on', 'none', '--confirm-cost'], { cwd, env: { ...process.env, NO_COLOR: '1' } });
     endWithTest(child);
@@ -75,7 +86,10 @@ export function runStreaming(cwd: string, onLine: (line: string) => void): Promi
     child.stderr.on('data', (d: Buffer) => {
       const text = d.toString();
       stderr += text;
-      for (const line of text.split('\n')) onLine(line);
+      for (const line of text.split('\n')) {
+        const url = RECEIVER_LINE.exec(line)?.[1];
+        if (url !== undefined) onReceiver(url);
+      }
     });
     child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
   });
