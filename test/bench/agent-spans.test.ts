@@ -2,7 +2,7 @@
 // agent process with BENCH_OTLP_URL set sends five spans of each turn's trace to the real receiver,
 // complete (the server span under the sent span id), read as one tool call and a time split.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -12,23 +12,27 @@ import { parentOf, turnSpansBody } from '../../bench/agent-spans.js';
 import { readTurnSpans } from '../../src/traces/map.js';
 import { spansOfOtlp } from '../../src/traces/otlp.js';
 import { startReceiver, type Receiver } from '../../src/traces/receiver.js';
+import { endWithTest } from '../support/children.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const children: ChildProcess[] = [];
 const receivers: Receiver[] = [];
 afterEach(async () => {
-  for (const c of children.splice(0)) c.stdin?.end();
   for (const r of receivers.splice(0)) await r.close();
 });
 
-/** The bench agent as bench/run.ts starts it, with spans exported to `otlpUrl`. */
+/**
+ * The bench agent as bench/run.ts starts it, with spans exported to `otlpUrl`. It is killed when
+ * the test ends, and the test waits for it to exit (test/support/children.ts): closing its stdin
+ * (bench/run.ts's way to end it) asked it to stop but waited for nothing, and the agent could
+ * outlive the test and the file.
+ */
 async function agent(otlpUrl: string): Promise<{ url: string; stats: () => Promise<{ exported: number; exportFailed: number }> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/agent-server.ts'), '0'], {
     cwd: ROOT,
     env: { ...process.env, BENCH_OTLP_URL: otlpUrl },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  children.push(child);
+  endWithTest(child);
   const lines = createInterface({ input: child.stdout! });
   const next = (): Promise<string> => new Promise((resolve) => lines.once('line', resolve));
   const { url } = JSON.parse(await next()) as { url: string };

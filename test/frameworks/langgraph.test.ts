@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkStatuses, cli, fixture, initConfig, makeProject, persona, removeProjects, ROOT, runSuite } from './support.js';
+import { checkStatuses, cli, fixture, initConfig, makeProject, persona, REFUND_MOCKS, refundScript, removeProjects, ROOT, runSuite } from './support.js';
 
 const HERE = join(ROOT, 'test', 'frameworks');
 let server: ChildProcess;
@@ -57,28 +57,12 @@ afterAll(async () => {
 let graphId = 'agent';
 const config = () => `agent:\n  url: ${base}/runs/wait\n  preset: langgraph\n  assistantId: ${graphId}\n  concurrency: 1\n  timeoutMs: 30000\ncost: { capUsd: 5 }\n`;
 
-const script = (label: string, mocks: string) => `label: ${label}
-opening: I want my money back
-followUps: ["Order 1234", "It arrived broken"]
-${mocks}expect:
-  toolCalled:
-    - { tool: find_order, input: { orderId: "1234" } }
-    - { tool: issue_refund, input: { orderId: "1234", reason: I want my money back }, match: exact }
-  toolNotCalled: [ { tool: escalate } ]
-  reply: [ { contains: "is on its way", turn: 3 } ]
-`;
-
-const MOCKS = `mocks:
-  - { tool: find_order, input: { orderId: "1234" }, output: { orderId: "1234", status: in-transit-mock } }
-  - { tool: issue_refund, input: { orderId: "1234" }, output: { refundId: R-MOCK } }
-`;
-
 for (const [id, api] of [['agent', 'createAgent'], ['react', 'createReactAgent']] as const) describe(`LangGraph API dev server (${api})`, () => {
   beforeAll(() => {
     graphId = id;
   });
   it('mocked mode: three turns with the whole history, tools answered from config.configurable.mocks', async () => {
-    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': script('refund-mocked', MOCKS) } });
+    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': refundScript('refund-mocked', REFUND_MOCKS) } });
     const { run, results } = await runSuite(cwd);
     const p = persona(results, 'refund-mocked');
     expect(p.errored, p.error ?? '').toBe(false);
@@ -90,7 +74,7 @@ for (const [id, api] of [['agent', 'createAgent'], ['react', 'createReactAgent']
   });
 
   it('live mode: no mocks, the graph runs its tools for real, recorded as real calls, not errors', async () => {
-    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': script('refund-live', '') } });
+    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': refundScript('refund-live', '') } });
     const { run, results } = await runSuite(cwd);
     const p = persona(results, 'refund-live');
     expect(p.errored, p.error ?? '').toBe(false);
@@ -113,7 +97,7 @@ for (const [id, api] of [['agent', 'createAgent'], ['react', 'createReactAgent']
 
   it('mocked mode: a call no mock answers errors the script (unmocked tool)', async () => {
     const onlyFind = `mocks:\n  - { tool: find_order, input: { orderId: "1234" }, output: { orderId: "1234", status: lost } }\n`;
-    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': script('refund-unmocked', onlyFind) } });
+    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': refundScript('refund-unmocked', onlyFind) } });
     const { run, results } = await runSuite(cwd);
     const p = persona(results, 'refund-unmocked');
     expect(p.errored).toBe(true);
@@ -126,7 +110,7 @@ for (const [id, api] of [['agent', 'createAgent'], ['react', 'createReactAgent']
     const wrong = `label: refund-wrong
 opening: I want my money back
 followUps: ["Order 1234", "It arrived broken"]
-${MOCKS}expect:
+${REFUND_MOCKS}expect:
   toolCalled: [ { tool: issue_refund, input: { reason: "money back" } } ]
   toolNotCalled: [ { tool: find_order } ]
 `;
@@ -164,7 +148,7 @@ ${MOCKS}expect:
   it('init --preset langgraph with the URL line changed (and assistantId, for the second graph): the three-turn mocked script passes', async () => {
     const text = (await initConfig('langgraph', 'http://localhost:2024/runs/wait', `${base}/runs/wait`)).replace('assistantId: agent ', `assistantId: ${graphId} `);
     expect(text).toContain(`  assistantId: ${graphId} `);
-    const cwd = await makeProject({ config: text, personas: { 'refund.yml': script('refund-init', MOCKS) } });
+    const cwd = await makeProject({ config: text, personas: { 'refund.yml': refundScript('refund-init', REFUND_MOCKS) } });
     const { run, results } = await runSuite(cwd);
     const p = persona(results, 'refund-init');
     expect(p.errored, p.error ?? '').toBe(false);

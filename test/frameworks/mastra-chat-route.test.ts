@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mastra } from './mastra/chat.js';
 import { ranForReal } from './mastra/db.js';
 import { startMastra } from './mastra/server.js';
-import { checkStatuses, makeProject, persona, removeProjects, ROOT, runSuite } from './support.js';
+import { checkStatuses, makeProject, persona, REFUND_MOCKS, refundScript, removeProjects, ROOT, runSuite } from './support.js';
 
 let server: ServerType;
 let base: string;
@@ -36,25 +36,9 @@ function docsConfig(): string {
   return `${block.replace(example, `url: ${base}/chat/support`)}cost: { capUsd: 5 }\n`;
 }
 
-const script = (label: string, mocks: string) => `label: ${label}
-opening: I want my money back
-followUps: ["Order 1234", "It arrived broken"]
-${mocks}expect:
-  toolCalled:
-    - { tool: find_order, input: { orderId: "1234" } }
-    - { tool: issue_refund, input: { orderId: "1234", reason: I want my money back }, match: exact }
-  toolNotCalled: [ { tool: escalate } ]
-  reply: [ { contains: "is on its way", turn: 3 } ]
-`;
-
-const MOCKS = `mocks:
-  - { tool: find_order, input: { orderId: "1234" }, output: { orderId: "1234", status: in-transit-mock } }
-  - { tool: issue_refund, input: { orderId: "1234" }, output: { refundId: R-MOCK } }
-`;
-
 describe('Mastra chatRoute with the vercel-ai preset (docs/frameworks/mastra.md, "The alternative: a chatRoute")', () => {
   it('mocked mode: three turns with the whole history, the mocks reach the tools through requestContext, nothing run for real', async () => {
-    const cwd = await makeProject({ config: docsConfig(), personas: { 'refund.yml': script('chat-mocked', MOCKS) } });
+    const cwd = await makeProject({ config: docsConfig(), personas: { 'refund.yml': refundScript('chat-mocked', REFUND_MOCKS) } });
     const { run, results } = await runSuite(cwd);
     const p = persona(results, 'chat-mocked');
     expect(p.errored, p.error ?? '').toBe(false);
@@ -66,7 +50,7 @@ describe('Mastra chatRoute with the vercel-ai preset (docs/frameworks/mastra.md,
   });
 
   it('live mode: no mocks, the tools run for real and are recorded as real calls', async () => {
-    const cwd = await makeProject({ config: docsConfig(), personas: { 'refund.yml': script('chat-live', '') } });
+    const cwd = await makeProject({ config: docsConfig(), personas: { 'refund.yml': refundScript('chat-live', '') } });
     const { run, results } = await runSuite(cwd);
     const p = persona(results, 'chat-live');
     expect(p.errored, p.error ?? '').toBe(false);

@@ -6,7 +6,7 @@ import type { ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ranForReal } from './mastra/db.js';
 import { startMastra } from './mastra/server.js';
-import { checkStatuses, cli, fixture, initConfig, makeProject, persona, removeProjects, runSuite } from './support.js';
+import { checkStatuses, cli, fixture, initConfig, makeProject, persona, REFUND_MOCKS, refundScript, removeProjects, runSuite } from './support.js';
 
 let server: ServerType;
 let base: string;
@@ -23,22 +23,6 @@ beforeEach(() => {
   bodies.length = 0;
 });
 
-const script = (label: string, mocks: string) => `label: ${label}
-opening: I want my money back
-followUps: ["Order 1234", "It arrived broken"]
-${mocks}expect:
-  toolCalled:
-    - { tool: find_order, input: { orderId: "1234" } }
-    - { tool: issue_refund, input: { orderId: "1234", reason: I want my money back }, match: exact }
-  toolNotCalled: [ { tool: escalate } ]
-  reply: [ { contains: "is on its way", turn: 3 } ]
-`;
-
-const MOCKS = `mocks:
-  - { tool: find_order, input: { orderId: "1234" }, output: { orderId: "1234", status: in-transit-mock } }
-  - { tool: issue_refund, input: { orderId: "1234" }, output: { refundId: R-MOCK } }
-`;
-
 /** config.yml as `init --preset mastra` writes it, the URL line changed (and, for /stream, the stream line init comments for it). */
 async function initProject(endpoint: 'generate' | 'stream'): Promise<string> {
   const text = await initConfig('mastra', 'http://localhost:4111/api/agents/support/generate', `${base}/api/agents/support/${endpoint}`);
@@ -53,7 +37,7 @@ for (const endpoint of ['generate', 'stream'] as const) {
     });
 
     it('mocked mode: three turns with the whole history, tools answered from requestContext.mocks, nothing run for real', async () => {
-      const cwd = await makeProject({ config, personas: { 'refund.yml': script(`refund-mocked-${endpoint}`, MOCKS) } });
+      const cwd = await makeProject({ config, personas: { 'refund.yml': refundScript(`refund-mocked-${endpoint}`, REFUND_MOCKS) } });
       const { run, results } = await runSuite(cwd);
       const p = persona(results, `refund-mocked-${endpoint}`);
       expect(p.errored, p.error ?? '').toBe(false);
@@ -68,7 +52,7 @@ for (const endpoint of ['generate', 'stream'] as const) {
     });
 
     it('live mode: no mocks, the tools run for real and are recorded as real calls', async () => {
-      const cwd = await makeProject({ config, personas: { 'refund.yml': script(`refund-live-${endpoint}`, '') } });
+      const cwd = await makeProject({ config, personas: { 'refund.yml': refundScript(`refund-live-${endpoint}`, '') } });
       const { run, results } = await runSuite(cwd);
       const p = persona(results, `refund-live-${endpoint}`);
       expect(p.errored, p.error ?? '').toBe(false);
@@ -80,7 +64,7 @@ for (const endpoint of ['generate', 'stream'] as const) {
 
     it('mocked mode: a call no mock answers errors the script as an unmocked tool (the error the tool threw read from the steps), the real tool not run', async () => {
       const onlyFind = `mocks:\n  - { tool: find_order, input: { orderId: "1234" }, output: { orderId: "1234", status: lost } }\n`;
-      const cwd = await makeProject({ config, personas: { 'refund.yml': script(`refund-unmocked-${endpoint}`, onlyFind) } });
+      const cwd = await makeProject({ config, personas: { 'refund.yml': refundScript(`refund-unmocked-${endpoint}`, onlyFind) } });
       const { results } = await runSuite(cwd);
       const p = persona(results, `refund-unmocked-${endpoint}`);
       expect(p.errored).toBe(true);

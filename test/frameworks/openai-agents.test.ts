@@ -4,7 +4,7 @@
 
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { checkStatuses, cli, fixture, makeProject, persona, removeProjects, runSuite } from './support.js';
+import { checkStatuses, cli, fixture, makeProject, persona, REFUND_MOCKS, refundScript, removeProjects, runSuite } from './support.js';
 import { ranForReal, startRoute } from './openai-agents/route.js';
 import { POST } from './openai-agents/agent-route.js';
 import { ranForReal as ranForRealDocs } from './openai-agents/db.js';
@@ -34,25 +34,9 @@ const config = (extra = '') => `agent:
 ${extra}cost: { capUsd: 5 }
 `;
 
-const script = (label: string, mocks: string) => `label: ${label}
-opening: I want my money back
-followUps: ["Order 1234", "It arrived broken"]
-${mocks}expect:
-  toolCalled:
-    - { tool: find_order, input: { orderId: "1234" } }
-    - { tool: issue_refund, input: { orderId: "1234", reason: I want my money back }, match: exact }
-  toolNotCalled: [ { tool: escalate } ]
-  reply: [ { contains: "is on its way", turn: 3 } ]
-`;
-
-const MOCKS = `mocks:
-  - { tool: find_order, input: { orderId: "1234" }, output: { orderId: "1234", status: in-transit-mock } }
-  - { tool: issue_refund, input: { orderId: "1234" }, output: { refundId: R-MOCK } }
-`;
-
 describe('OpenAI Agents SDK route', () => {
   it('mocked mode: three turns with the whole history, tools answered from the run context mocks', async () => {
-    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': script('refund-mocked', MOCKS) } });
+    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': refundScript('refund-mocked', REFUND_MOCKS) } });
     const { run, results } = await runSuite(cwd);
     const p = persona(results, 'refund-mocked');
     expect(p.errored, p.error ?? '').toBe(false);
@@ -66,7 +50,7 @@ describe('OpenAI Agents SDK route', () => {
   });
 
   it('live mode: no mocks, the function tools run for real, recorded as real calls, not errors', async () => {
-    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': script('refund-live', '') } });
+    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': refundScript('refund-live', '') } });
     const { run, results } = await runSuite(cwd);
     const p = persona(results, 'refund-live');
     expect(p.errored, p.error ?? '').toBe(false);
@@ -80,7 +64,7 @@ describe('OpenAI Agents SDK route', () => {
 
   it('mocked mode: a call no mock answers errors the script (unmocked tool), the real tool not run', async () => {
     const onlyFind = `mocks:\n  - { tool: find_order, input: { orderId: "1234" }, output: { orderId: "1234", status: lost } }\n`;
-    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': script('refund-unmocked', onlyFind) } });
+    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': refundScript('refund-unmocked', onlyFind) } });
     const { run, results } = await runSuite(cwd);
     const p = persona(results, 'refund-unmocked');
     expect(p.errored).toBe(true);
@@ -94,7 +78,7 @@ describe('OpenAI Agents SDK route', () => {
     const wrong = `label: refund-wrong
 opening: I want my money back
 followUps: ["Order 1234", "It arrived broken"]
-${MOCKS}expect:
+${REFUND_MOCKS}expect:
   toolCalled: [ { tool: issue_refund, input: { orderId: "9" } } ]
   toolNotCalled: [ { tool: find_order, input: { orderId: "1234" } } ]
 `;
@@ -138,7 +122,7 @@ ${MOCKS}expect:
   retries: 0
 cost: { capUsd: 5 }
 `;
-    const cwd = await makeProject({ config: custom, personas: { 'refund.yml': script('refund-custom', MOCKS) } });
+    const cwd = await makeProject({ config: custom, personas: { 'refund.yml': refundScript('refund-custom', REFUND_MOCKS) } });
     const { run, results } = await runSuite(cwd);
     const p = persona(results, 'refund-custom');
     expect(p.errored, p.error ?? '').toBe(false);
@@ -172,7 +156,7 @@ describe('the docs route (docs/frameworks/openai-agents.md, as written)', () => 
   const docsConfig = () => config().replace(url, docs.url);
 
   it('mocked mode: three turns, the tools answered from the mocks, nothing run for real', async () => {
-    const cwd = await makeProject({ config: docsConfig(), personas: { 'refund.yml': script('docs-mocked', MOCKS) } });
+    const cwd = await makeProject({ config: docsConfig(), personas: { 'refund.yml': refundScript('docs-mocked', REFUND_MOCKS) } });
     const { run, results } = await runSuite(cwd);
     const p = persona(results, 'docs-mocked');
     expect(p.errored, p.error ?? '').toBe(false);
@@ -183,7 +167,7 @@ describe('the docs route (docs/frameworks/openai-agents.md, as written)', () => 
   });
 
   it('live mode: the tools run for real and are recorded as real calls', async () => {
-    const cwd = await makeProject({ config: docsConfig(), personas: { 'refund.yml': script('docs-live', '') } });
+    const cwd = await makeProject({ config: docsConfig(), personas: { 'refund.yml': refundScript('docs-live', '') } });
     const { run, results } = await runSuite(cwd);
     const p = persona(results, 'docs-live');
     expect(p.errored, p.error ?? '').toBe(false);

@@ -1,6 +1,8 @@
 // Shared by the real-framework tests: a suite folder in a temp project, the real CLI run as a child
 // process (`node --import tsx src/cli.ts ...`, as a user runs it), results.json read back, and a
-// small node:http JSON helper for routes.
+// small node:http JSON helper for routes. Each CLI child ends with the test that started it
+// (test/support/children.ts): a run that hangs (a receiver that never hears its spans, an agent
+// that never answers) is killed when its test times out, not left running past the file.
 
 import { execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -8,6 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { endChildren, endWithTest } from '../support/children.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'esm', 'index.mjs');
@@ -33,7 +36,9 @@ export async function makeProject(suite: Suite): Promise<string> {
   return cwd;
 }
 
+/** Ends the CLI children a hook started (initConfig in a beforeAll), then removes the projects; each file's afterAll. */
 export async function removeProjects(): Promise<void> {
+  await endChildren();
   for (const t of temps.splice(0)) await rm(t, { recursive: true, force: true });
 }
 
@@ -43,32 +48,48 @@ export interface CliRun {
   stderr: string;
 }
 
-/** The real CLI in `cwd`. */
+/** The real CLI in `cwd`; it ends with the test (or, started in a hook, with the file's removeProjects). */
 export function cli(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       ['--import', TSX, join(ROOT, 'src', 'cli.ts'), ...args],
       { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, maxBuffer: 16 << 20 },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );
+    endWithTest(child);
   });
 }
 
 /**
- * `run` in a child process, as `cli` does, with `onLine` seeing each stderr line as it comes: a
- * test reads the trace receiver's URL from the run's log line while the run goes on.
+ * config.yml for a traces test: the agent at `url`, one turn at a time, no retry, and agent-replay's
+ * own receiver on a free port (`traces.receive.port: 0`), its URL said in the run's log line.
  */
-export function runStreaming(cwd: string, onLine: (line: string) => void): Promise<CliRun> {
+export function receiverConfig(url: string): string {
+  return `agent:\n  url: ${url}\n  concurrency: 1\n  retries: 0\n  backoffMs: 0\ntraces:\n  receive: { port: 0 }\n  waitMs: 5000\n`;
+}
+
+/** The run's log line that gives the receiver's URL (docs/traces.md). */
+const RECEIVER_LINE = /^traces: receiving OTLP\/HTTP on (http:\/\/127\.0\.0\.1:\d+) \(set OTEL_EXPORTER_OTLP_ENDPOINT to it\)$/;
+
+/**
+ * `run` in a child process, as `cli` does, with `onReceiver` given the trace receiver's URL from
+ * the run's log line as it comes (the test's route sends its spans there while the run goes on).
+ */
+export function runStreaming(cwd: string, onReceiver: (url: string) => void): Promise<CliRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src', 'cli.ts'), 'run', '--out', 'results.json', '--fail-on', 'none', '--confirm-cost'], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    endWithTest(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => {
       const text = d.toString();
       stderr += text;
-      for (const line of text.split('\n')) onLine(line);
+      for (const line of text.split('\n')) {
+        const url = RECEIVER_LINE.exec(line)?.[1];
+        if (url !== undefined) onReceiver(url);
+      }
     });
     child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
   });
@@ -120,6 +141,28 @@ export interface Results {
   personas: PersonaResult[];
   usage?: TokenCounts | null;
 }
+
+/**
+ * The refund persona script the framework tests replay against each framework's support agent:
+ * three turns, find_order then issue_refund called with the order, the refund confirmed on turn 3.
+ * `mocks` is its mocks block (REFUND_MOCKS, one of its own, or '' for live mode).
+ */
+export const refundScript = (label: string, mocks: string): string => `label: ${label}
+opening: I want my money back
+followUps: ["Order 1234", "It arrived broken"]
+${mocks}expect:
+  toolCalled:
+    - { tool: find_order, input: { orderId: "1234" } }
+    - { tool: issue_refund, input: { orderId: "1234", reason: I want my money back }, match: exact }
+  toolNotCalled: [ { tool: escalate } ]
+  reply: [ { contains: "is on its way", turn: 3 } ]
+`;
+
+/** Both tools answered by mocks: the order in transit, refund R-MOCK. */
+export const REFUND_MOCKS = `mocks:
+  - { tool: find_order, input: { orderId: "1234" }, output: { orderId: "1234", status: in-transit-mock } }
+  - { tool: issue_refund, input: { orderId: "1234" }, output: { refundId: R-MOCK } }
+`;
 
 /** `run --out results.json` in the project, and the record it wrote. */
 export async function runSuite(cwd: string, args: string[] = []): Promise<{ run: CliRun; results: Results }> {

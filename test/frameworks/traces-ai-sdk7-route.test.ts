@@ -11,7 +11,7 @@ import type { Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeProject, removeProjects, runStreaming, type Results } from './support.js';
+import { makeProject, receiverConfig, removeProjects, type Results, runStreaming } from './support.js';
 import { ranForReal } from './vercel-ai/db.js';
 import { serveFetch } from './vercel-ai/serve-fetch.js';
 import { tracedRoute } from './vercel-ai/traced-route.js';
@@ -29,7 +29,7 @@ describe('an AI SDK 7 route that answers with text alone, its @ai-sdk/otel spans
     let handler: ((req: Request) => Promise<Response>) | null = null;
     route = await serveFetch((req) => (handler ??= tracedRoute(receiver))(req), '/api/agent');
     const cwd = await makeProject({
-      config: `agent:\n  url: ${route.url}\n  concurrency: 1\n  retries: 0\n  backoffMs: 0\ntraces:\n  receive: { port: 0 }\n  waitMs: 5000\n`,
+      config: receiverConfig(route.url),
       fixtures: {
         'order-status.yaml': 'label: order-status\nmessage: Where is order 1234?\nassert: [ { toolCalled: { tool: find_order, input: { orderId: "1234" } } }, { toolNotCalled: { tool: issue_refund } } ]\n',
         'order-broken.yaml': 'label: order-broken\nmessage: Where is order 0?\nassert: { contains: "Order" }\n',
@@ -51,10 +51,7 @@ describe('an AI SDK 7 route that answers with text alone, its @ai-sdk/otel spans
 `,
       },
     });
-    const r = await runStreaming(cwd, (line) => {
-      const url = /^traces: receiving OTLP\/HTTP on (http:\/\/127\.0\.0\.1:\d+) \(set OTEL_EXPORTER_OTLP_ENDPOINT to it\)$/.exec(line)?.[1];
-      if (url !== undefined) receiver = url;
-    });
+    const r = await runStreaming(cwd, (url) => (receiver = url));
     expect(r.code, r.stderr).toBe(0);
     expect(receiver).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     // The requests carried no tool calls back: every reply is the text alone.

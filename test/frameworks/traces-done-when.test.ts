@@ -20,7 +20,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { mockTools } from '../../src/mocks/index.js';
 import { useAsyncContext } from '../support/otel-spans.js';
-import { makeProject, readJson, removeProjects, runStreaming, type Results } from './support.js';
+import { makeProject, readJson, receiverConfig, removeProjects, type Results, runStreaming } from './support.js';
 
 const tools = {
   find_order: tool({
@@ -106,7 +106,7 @@ describe('a Vercel AI SDK route that answers with text alone, its spans sent to 
     let receiver = '';
     route = await startRoute(() => receiver);
     const cwd = await makeProject({
-      config: `agent:\n  url: ${route.url}\n  concurrency: 1\n  retries: 0\n  backoffMs: 0\ntraces:\n  receive: { port: 0 }\n  waitMs: 5000\n`,
+      config: receiverConfig(route.url),
       fixtures: {
         'order-status.yaml': 'label: order-status\nmessage: Where is order 1234?\nassert: [ { toolCalled: { tool: find_order, input: { orderId: "1234" } } }, { toolNotCalled: { tool: issue_refund } } ]\n',
         'refund-broken.yaml': 'label: refund-broken\nmessage: Refund order broken\nassert: { contains: "Order" }\n',
@@ -128,10 +128,7 @@ describe('a Vercel AI SDK route that answers with text alone, its spans sent to 
 `,
       },
     });
-    const r = await runStreaming(cwd, (line) => {
-      const url = /^traces: receiving OTLP\/HTTP on (http:\/\/127\.0\.0\.1:\d+) \(set OTEL_EXPORTER_OTLP_ENDPOINT to it\)$/.exec(line)?.[1];
-      if (url !== undefined) receiver = url;
-    });
+    const r = await runStreaming(cwd, (url) => (receiver = url));
     expect(r.code, r.stderr).toBe(0);
     expect(receiver).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     type Fixture = Results['fixtures'][number] & { checks?: { status: string }[]; toolCalls?: unknown[] };

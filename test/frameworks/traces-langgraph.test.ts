@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useAsyncContext } from '../support/otel-spans.js';
 import { tracedChat, type Chat } from './langgraph/traced-route.js';
-import { ROOT, makeProject, readJson, removeProjects, runStreaming, type Results } from './support.js';
+import { makeProject, readJson, receiverConfig, removeProjects, type Results, ROOT, runStreaming } from './support.js';
 
 /** The route: the traced chat made on the first request, once the receiver's URL is known. */
 async function startRoute(endpoint: () => string): Promise<{ server: Server; url: string }> {
@@ -47,7 +47,7 @@ describe('a LangGraph route that answers with text alone, its OpenInference span
     let receiver = '';
     route = await startRoute(() => receiver);
     const cwd = await makeProject({
-      config: `agent:\n  url: ${route.url}\n  concurrency: 1\n  retries: 0\n  backoffMs: 0\ntraces:\n  receive: { port: 0 }\n  waitMs: 5000\n`,
+      config: receiverConfig(route.url),
       personas: {
         'shop.yaml': `personas:
   - label: mocked-lookup
@@ -60,10 +60,7 @@ describe('a LangGraph route that answers with text alone, its OpenInference span
         'order-status.yaml': 'label: order-status\nmessage: Where is order 1234?\nassert: [ { toolCalled: { tool: find_order } }, { toolNotCalled: { tool: issue_refund } } ]\n',
       },
     });
-    const r = await runStreaming(cwd, (line) => {
-      const url = /^traces: receiving OTLP\/HTTP on (http:\/\/127\.0\.0\.1:\d+) \(set OTEL_EXPORTER_OTLP_ENDPOINT to it\)$/.exec(line)?.[1];
-      if (url !== undefined) receiver = url;
-    });
+    const r = await runStreaming(cwd, (url) => (receiver = url));
     expect(r.code, r.stderr).toBe(0);
     expect(receiver).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     type Fixture = Results['fixtures'][number] & { checks?: { status: string }[]; toolCalls?: unknown[] };

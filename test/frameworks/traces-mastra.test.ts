@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { Mastra } from '@mastra/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { answer, tracedMastra } from './mastra/traced.js';
-import { makeProject, readJson, removeProjects, runStreaming, type Results } from './support.js';
+import { makeProject, readJson, receiverConfig, removeProjects, type Results, runStreaming } from './support.js';
 
 /** The route: `{message}` in, `{reply}` out; the Mastra instance is made on the first request, once the receiver's URL is known. */
 async function startRoute(endpoint: () => string): Promise<{ server: Server; url: string }> {
@@ -43,15 +43,12 @@ describe('a Mastra agent that answers with text alone, its spans exported by @ma
     let receiver = '';
     route = await startRoute(() => receiver);
     const cwd = await makeProject({
-      config: `agent:\n  url: ${route.url}\n  concurrency: 1\n  retries: 0\n  backoffMs: 0\ntraces:\n  receive: { port: 0 }\n  waitMs: 5000\n`,
+      config: receiverConfig(route.url),
       fixtures: {
         'order-status.yaml': 'label: order-status\nmessage: Where is order 1234?\nassert: [ { toolCalled: { tool: find_order, input: { orderId: "1234" } } }, { toolNotCalled: { tool: issue_refund } } ]\n',
       },
     });
-    const r = await runStreaming(cwd, (line) => {
-      const url = /^traces: receiving OTLP\/HTTP on (http:\/\/127\.0\.0\.1:\d+) \(set OTEL_EXPORTER_OTLP_ENDPOINT to it\)$/.exec(line)?.[1];
-      if (url !== undefined) receiver = url;
-    });
+    const r = await runStreaming(cwd, (url) => (receiver = url));
     expect(r.code, r.stderr).toBe(0);
     expect(receiver).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     type Fixture = Results['fixtures'][number] & { checks?: { status: string }[]; toolCalls?: unknown[]; usage?: unknown; time?: { tools: Record<string, number> } | null };

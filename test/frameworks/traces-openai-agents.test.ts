@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { mockAgentsTool } from '../../src/mocks/index.js';
 import { ScriptedModel } from './openai-agents/route.js';
 import { inRequestSpan, traceAgents } from './openai-agents/traced.js';
-import { makeProject, readJson, removeProjects, runStreaming, type Results } from './support.js';
+import { makeProject, readJson, receiverConfig, removeProjects, type Results, runStreaming } from './support.js';
 
 const ranForReal: { tool: string; input: unknown }[] = [];
 
@@ -109,7 +109,7 @@ describe('an OpenAI Agents SDK route that answers with text alone, its OpenInfer
     let receiver = '';
     route = await startRoute(() => receiver);
     const cwd = await makeProject({
-      config: `agent:\n  url: ${route.url}\n  concurrency: 1\n  retries: 0\n  backoffMs: 0\ntraces:\n  receive: { port: 0 }\n  waitMs: 5000\n`,
+      config: receiverConfig(route.url),
       fixtures: {
         'order-status.yaml': 'label: order-status\nmessage: Where is order 1234?\nassert: [ { toolCalled: { tool: find_order, input: { orderId: "1234" } } }, { toolNotCalled: { tool: issue_refund } } ]\n',
         'order-broken.yaml': 'label: order-broken\nmessage: Where is order 404?\nassert: { contains: "Order" }\n',
@@ -137,10 +137,7 @@ describe('an OpenAI Agents SDK route that answers with text alone, its OpenInfer
 `,
       },
     });
-    const r = await runStreaming(cwd, (line) => {
-      const url = /^traces: receiving OTLP\/HTTP on (http:\/\/127\.0\.0\.1:\d+) \(set OTEL_EXPORTER_OTLP_ENDPOINT to it\)$/.exec(line)?.[1];
-      if (url !== undefined) receiver = url;
-    });
+    const r = await runStreaming(cwd, (url) => (receiver = url));
     expect(r.code, r.stderr).toBe(0);
     expect(receiver).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     type Fixture = Results['fixtures'][number] & { checks?: { status: string }[]; toolCalls?: unknown[]; usage?: unknown; time?: { tools?: Record<string, number> } | null };

@@ -5,7 +5,7 @@
 
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { checkStatuses, cli, fixture, initConfig, makeProject, persona, removeProjects, runSuite } from './support.js';
+import { checkStatuses, cli, fixture, initConfig, makeProject, persona, REFUND_MOCKS, refundScript, removeProjects, runSuite } from './support.js';
 import { POST } from './vercel-ai/chat-route.js';
 import { ranForReal as ranForReal7 } from './vercel-ai/db.js';
 import { ranForReal as ranForReal5, startRoute } from './vercel-ai/route.js';
@@ -38,25 +38,9 @@ beforeEach(() => {
 
 const config = () => `agent:\n  url: ${url}\n  preset: vercel-ai\n  concurrency: 1\ncost: { capUsd: 5 }\n`;
 
-const script = (label: string, mocks: string) => `label: ${label}
-opening: I want my money back
-followUps: ["Order 1234", "It arrived broken"]
-${mocks}expect:
-  toolCalled:
-    - { tool: find_order, input: { orderId: "1234" } }
-    - { tool: issue_refund, input: { orderId: "1234", reason: I want my money back }, match: exact }
-  toolNotCalled: [ { tool: escalate } ]
-  reply: [ { contains: "is on its way", turn: 3 } ]
-`;
-
-const MOCKS = `mocks:
-  - { tool: find_order, input: { orderId: "1234" }, output: { orderId: "1234", status: in-transit-mock } }
-  - { tool: issue_refund, input: { orderId: "1234" }, output: { refundId: R-MOCK } }
-`;
-
 {
   it('mocked mode: three turns with the whole history, tools answered by the mocks helper, nothing run for real', async () => {
-    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': script('refund-mocked', MOCKS) } });
+    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': refundScript('refund-mocked', REFUND_MOCKS) } });
     const { run, results } = await runSuite(cwd);
     const p = persona(results, 'refund-mocked');
     expect(p.errored, p.error ?? '').toBe(false);
@@ -75,7 +59,7 @@ const MOCKS = `mocks:
   });
 
   it('live mode: no mocks, the server tools run for real and are recorded as real calls, not errors', async () => {
-    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': script('refund-live', '') } });
+    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': refundScript('refund-live', '') } });
     const { run, results } = await runSuite(cwd);
     const p = persona(results, 'refund-live');
     expect(p.errored, p.error ?? '').toBe(false);
@@ -88,7 +72,7 @@ const MOCKS = `mocks:
 
   it('mocked mode: a call no mock answers is an unmocked tool, the script errored, the real tool not run', async () => {
     const onlyFind = `mocks:\n  - { tool: find_order, input: { orderId: "1234" }, output: { orderId: "1234", status: lost } }\n`;
-    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': script('refund-unmocked', onlyFind) } });
+    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': refundScript('refund-unmocked', onlyFind) } });
     const { run, results } = await runSuite(cwd);
     const p = persona(results, 'refund-unmocked');
     expect(p.errored).toBe(true);
@@ -102,7 +86,7 @@ const MOCKS = `mocks:
     const wrong = `label: refund-wrong
 opening: I want my money back
 followUps: ["Order 1234", "It arrived broken"]
-${MOCKS}expect:
+${REFUND_MOCKS}expect:
   toolCalled: [ { tool: issue_refund, input: { orderId: "1234" , reason: "money back" }, match: exact } ]
   toolNotCalled: [ { tool: find_order, input: { orderId: "1234" } } ]
 `;
@@ -131,7 +115,7 @@ ${MOCKS}expect:
   });
 
   it('usage: the totalUsage the route sends as finish message metadata is each turn\'s tokens, summed per script and run', async () => {
-    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': script('refund-tokens', MOCKS) } });
+    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': refundScript('refund-tokens', REFUND_MOCKS) } });
     const { results } = await runSuite(cwd);
     const p = persona(results, 'refund-tokens');
     expect(p.errored, p.error ?? '').toBe(false);
@@ -146,7 +130,7 @@ ${MOCKS}expect:
   });
 
   it('init --preset vercel-ai with the URL line changed: the three-turn mocked script passes as it is', async () => {
-    const cwd = await makeProject({ config: await initConfig('vercel-ai', 'http://localhost:3000/api/chat', url), personas: { 'refund.yml': script('refund-init', MOCKS) } });
+    const cwd = await makeProject({ config: await initConfig('vercel-ai', 'http://localhost:3000/api/chat', url), personas: { 'refund.yml': refundScript('refund-init', REFUND_MOCKS) } });
     const { run, results } = await runSuite(cwd);
     const p = persona(results, 'refund-init');
     expect(p.errored, p.error ?? '').toBe(false);

@@ -1,27 +1,16 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JudgeConfig } from '../../src/config.js';
 import { evaluateAssertion } from '../../src/assertions/index.js';
 import { createJudge, dataTag, JUDGE_SYSTEM_PROMPT, TRANSCRIPT_SYSTEM_PROMPT } from '../../src/judge/index.js';
 import type { Clock, Judge, RegexEvaluator } from '../../src/types.js';
-import { hangUp, json, silence, startServer, type Responder, type TestServer } from './server.js';
+import { hangUp, json, serversPerTest, silence, startServer, type Responder } from './server.js';
 import { noTranscripts } from '../support/fakes.js';
 import { tlsFront } from '../support/proxy-server.js';
 
 const API_KEY = 'sk-test-very-secret-key-123';
 
-const servers: TestServer[] = [];
-const judges: Judge[] = [];
-afterEach(async () => {
-  await Promise.all(judges.splice(0).map((j) => j.close()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function serve(...responders: Responder[]): Promise<TestServer> {
-  const s = await startServer(responders);
-  servers.push(s);
-  return s;
-}
+const { serve, closeAfter } = serversPerTest();
 
 function fakeClock(): Clock & { sleeps: number[] } {
   const sleeps: number[] = [];
@@ -34,7 +23,7 @@ function config(provider: JudgeConfig['provider'], baseUrl: string, over: Partia
 
 function judge(cfg: JudgeConfig, clock: Clock = fakeClock()): Judge {
   const j = createJudge(cfg, { clock, random: () => 0.5 });
-  judges.push(j);
+  closeAfter(() => j.close());
   return j;
 }
 
@@ -331,7 +320,7 @@ describe('an interrupted run', () => {
     const server = await serve(silence);
     const interrupt = new AbortController();
     const j = createJudge(config('openai', server.url, { concurrency: 1, timeoutMs: 60_000 }), { clock: fakeClock(), random: () => 0.5, signal: interrupt.signal });
-    judges.push(j);
+    closeAfter(() => j.close());
     const inFlight = j.score('polite', 'hello');
     const waiting = j.score('polite', 'again'); // waits for the one slot
     while (server.received.length < 1) await new Promise((r) => setImmediate(r));
@@ -348,7 +337,7 @@ describe('an interrupted run', () => {
     const stuck: Clock = { now: () => 1_000_000, sleep: () => new Promise(() => undefined) };
     let retries = 0;
     const j = createJudge(config('openai', server.url), { clock: stuck, random: () => 0.5, signal: interrupt.signal, onRetry: () => void retries++ });
-    judges.push(j);
+    closeAfter(() => j.close());
     const call = j.score('polite', 'hello');
     while (server.received.length < 1) await new Promise((r) => setImmediate(r));
     await new Promise((r) => setImmediate(r));

@@ -2,38 +2,27 @@
 // mechanism and its one fallback, reuse within a run, redaction both ways, the random boundary
 // around the quoted replies, and the ladder in front of it (docs/meaning.md).
 import { brotliCompressSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JudgeConfig } from '../../src/config.js';
 import { decideMeaning } from '../../src/evaluate/meaning/index.js';
 import { createMeaningJudge, MEANING_PROMPT_VERSION, MEANING_SCHEMA, MEANING_TOOL, type MeaningJudgeDeps, type MeaningRequest } from '../../src/judge/meaning.js';
 import { MEANING_SYSTEM_PROMPT } from '../../src/judge/meaning-prompt.js';
 import { makeRedactor } from '../../src/secrets.js';
 import type { Clock } from '../../src/types.js';
-import { json, startServer, type Received, type Responder, type TestServer } from './server.js';
+import { json, serversPerTest, type Received, type Responder } from './server.js';
 import { prng } from '../support/prng.js';
 
 const API_KEY = 'sk-meaning-secret-789';
 const SECRET = 'tok-customer-4471-secret';
 
-const servers: TestServer[] = [];
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((c) => c()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function serve(responder: Responder): Promise<TestServer> {
-  const s = await startServer([responder]);
-  servers.push(s);
-  return s;
-}
+const { serve, closeAfter } = serversPerTest();
 
 const clock: Clock = { now: () => 1_000_000, sleep: async () => undefined };
 
 function meaningJudge(provider: JudgeConfig['provider'], baseUrl: string, deps: MeaningJudgeDeps = {}) {
   const cfg: JudgeConfig = { provider, baseUrl, model: 'meaning-model-1', apiKey: API_KEY, timeoutMs: 2000, retries: 0, backoffMs: 0, concurrency: 2, label: null };
   const j = createMeaningJudge(cfg, { clock, random: () => 0.5, boundary: () => 'b0b0b0b0b0b0b0b0b0b0b0b0', ...deps });
-  closers.push(() => j.close());
+  closeAfter(() => j.close());
   return j;
 }
 

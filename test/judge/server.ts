@@ -1,6 +1,7 @@
 // A real HTTP server on 127.0.0.1 (port 0) that answers from a script and records what it got.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { afterEach } from 'vitest';
 
 export interface Received {
   method: string;
@@ -68,5 +69,27 @@ export async function startServer(responders: Responder[]): Promise<TestServer> 
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * A test file's servers, each closed after the test that started it, and what else `closeAfter`
+ * is given (a judge's client), closed before them. Call once at the file's top (it registers the
+ * afterEach there).
+ */
+export function serversPerTest(): { serve: (...responders: Responder[]) => Promise<TestServer>; closeAfter: (close: () => Promise<void>) => void } {
+  const servers: TestServer[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    await Promise.all(closers.splice(0).map((c) => c()));
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  });
+  return {
+    async serve(...responders) {
+      const s = await startServer(responders);
+      servers.push(s);
+      return s;
+    },
+    closeAfter: (close) => void closers.push(close),
   };
 }

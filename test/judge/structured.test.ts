@@ -1,32 +1,21 @@
 // Structured output against real loopback judge servers: every call carries the provider's schema
 // mechanism; an endpoint that refuses it gets exactly one refused call, then plain calls.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JudgeConfig } from '../../src/config.js';
 import { createJudge, isRefusal, JUDGE_SYSTEM_PROMPT, VERDICT_SCHEMA, VERDICT_TOOL } from '../../src/judge/index.js';
 import type { Clock } from '../../src/types.js';
-import { json, startServer, type Received, type Responder, type TestServer } from './server.js';
+import { json, serversPerTest, type Received, type Responder } from './server.js';
 
 const API_KEY = 'sk-structured-secret-456';
 
-const servers: TestServer[] = [];
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((c) => c()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function serve(responder: Responder): Promise<TestServer> {
-  const s = await startServer([responder]);
-  servers.push(s);
-  return s;
-}
+const { serve, closeAfter } = serversPerTest();
 
 const clock: Clock = { now: () => 1_000_000, sleep: async () => undefined };
 
 function judge(provider: JudgeConfig['provider'], baseUrl: string) {
   const cfg: JudgeConfig = { provider, baseUrl, model: 'judge-model-1', apiKey: API_KEY, timeoutMs: 2000, retries: 2, backoffMs: 100, concurrency: 1, label: null };
   const j = createJudge(cfg, { clock, random: () => 0.5 });
-  closers.push(() => j.close());
+  closeAfter(() => j.close());
   return j;
 }
 

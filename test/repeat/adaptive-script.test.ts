@@ -10,24 +10,17 @@ import { createRegexPool } from '../../src/assertions/index.js';
 import { defaultConfig } from '../../src/config.js';
 import { policyOf } from '../../src/evaluate/finish.js';
 import { runRecordSchema } from '../../src/record/schema.js';
-import { replay, type ReplayOptions } from '../../src/replay/index.js';
+import { replay } from '../../src/replay/index.js';
 import type { PersonaBaseline, PersonaScript } from '../../src/types.js';
 import { startAgentServer } from '../support/agent-server.js';
+import { replayOptions } from '../support/replay-options.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
 
-const OPTIONS: ReplayOptions = {
-  concurrency: 3,
-  estimate: { usd: 0, capUsd: 0.1, aboveCap: false, confirmed: false },
-  commit: null,
-  tool: { name: 'agent-replay', version: 'test' },
-  agentHost: null,
-  judgeName: null,
-  policy: policyOf({ repeat: { count: 2, minPass: 1, max: 6 } }),
-};
+const OPTIONS = replayOptions({ policy: policyOf({ repeat: { count: 2, minPass: 1, max: 6 } }) });
 
 const script = (label: string): PersonaScript => ({
   label,

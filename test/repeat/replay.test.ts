@@ -11,23 +11,17 @@ import { combineAttempts, type AttemptOutcome } from '../../src/evaluate/repeat.
 import { gateRun } from '../../src/evaluate/index.js';
 import { policyOf } from '../../src/evaluate/finish.js';
 import { runRecordSchema } from '../../src/record/schema.js';
-import { NO_BASELINES, replay, type Progress, type ReplayOptions } from '../../src/replay/index.js';
+import { NO_BASELINES, replay, type Progress } from '../../src/replay/index.js';
 import type { AgentClient, Fixture, PersonaScript, RegexEvaluator, Repeat } from '../../src/types.js';
 import { startAgentServer, type AgentHandler, type AgentServer } from '../support/agent-server.js';
+import { replayOptions } from '../support/replay-options.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
 
-const OPTIONS: ReplayOptions = {
-  concurrency: 4,
-  estimate: { usd: 0, capUsd: 0.1, aboveCap: false, confirmed: false },
-  commit: null,
-  tool: { name: 'agent-replay', version: 'test' },
-  agentHost: null,
-  judgeName: null,
-};
+const OPTIONS = replayOptions({ concurrency: 4 });
 
 function fixture(label: string, repeat?: Repeat, assertion: Fixture['assertion'] = { kind: 'contains', value: 'yes' }): Fixture {
   return { label, message: label, persona: null, assertion, file: '.agent-replay/fixtures/f.yml', line: 1, ...(repeat ? { repeat } : {}) };

@@ -10,24 +10,17 @@ import { defaultConfig } from '../../src/config.js';
 import { gateRun, itemStats, seededRandom } from '../../src/evaluate/index.js';
 import { policyOf } from '../../src/evaluate/finish.js';
 import { runRecordSchema } from '../../src/record/schema.js';
-import { replay, type ReplayOptions } from '../../src/replay/index.js';
+import { replay } from '../../src/replay/index.js';
 import type { Baseline, Fixture } from '../../src/types.js';
 import { startAgentServer } from '../support/agent-server.js';
+import { replayOptions } from '../support/replay-options.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
 
-const OPTIONS: ReplayOptions = {
-  concurrency: 4,
-  estimate: { usd: 0, capUsd: 0.1, aboveCap: false, confirmed: false },
-  commit: null,
-  tool: { name: 'agent-replay', version: 'test' },
-  agentHost: null,
-  judgeName: null,
-  policy: policyOf({ repeat: { count: 3, minPass: 2 } }),
-};
+const OPTIONS = replayOptions({ concurrency: 4, policy: policyOf({ repeat: { count: 3, minPass: 2 } }) });
 
 const fixture = (label: string): Fixture => ({ label, message: label, persona: null, assertion: { kind: 'contains', value: 'yes' }, file: '.agent-replay/fixtures/f.yml', line: 1 });
 const baseline = (label: string): Baseline =>

@@ -9,10 +9,11 @@ import { createHttpAgentClient } from '../../src/agent/index.js';
 import { defaultConfig } from '../../src/config.js';
 import { AdaptiveLimiter } from '../../src/http/limiter.js';
 import { createJudge } from '../../src/judge/index.js';
-import { NO_BASELINES, replay, type ReplayOptions } from '../../src/replay/index.js';
+import { NO_BASELINES, replay } from '../../src/replay/index.js';
 import type { Clock, Fixture, RegexEvaluator } from '../../src/types.js';
 import { nativeEcho, startAgentServer, type AgentReply } from '../support/agent-server.js';
 import { startServer } from '../judge/server.js';
+import { replayOptions } from '../support/replay-options.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -56,14 +57,7 @@ function settled(history: readonly number[]): number[] {
   return history.slice(first);
 }
 
-const OPTIONS: ReplayOptions = {
-  concurrency: 16,
-  estimate: { usd: 0, capUsd: 0.1, aboveCap: false, confirmed: false },
-  commit: null,
-  tool: { name: 'agent-replay', version: 'test' },
-  agentHost: null,
-  judgeName: null,
-};
+const OPTIONS = replayOptions({ concurrency: 16 });
 
 describe('adaptive concurrency', () => {
   it('the agent: 200 fixtures at concurrency 16 against an agent that refuses above 4 in flight', async () => {

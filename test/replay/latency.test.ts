@@ -7,26 +7,20 @@ import { createHttpAgentClient } from '../../src/agent/index.js';
 import { createRegexPool } from '../../src/assertions/index.js';
 import { defaultConfig } from '../../src/config.js';
 import { parseRecord, serializeRecord } from '../../src/record/index.js';
-import { NO_BASELINES, replay, type ReplayOptions } from '../../src/replay/index.js';
+import { NO_BASELINES, replay } from '../../src/replay/index.js';
 import type { Clock, Fixture, Judge, PersonaScript } from '../../src/types.js';
 import { decideAcceptance } from '../../src/evaluate/index.js';
 import { turnLatencyCheck } from '../../src/evaluate/personas.js';
 import { evaluateMaxLatency } from '../../src/assertions/latency.js';
 import { nativeEcho, startAgentServer } from '../support/agent-server.js';
+import { replayOptions } from '../support/replay-options.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
 
-const OPTIONS: ReplayOptions = {
-  concurrency: 1,
-  estimate: { usd: 0, capUsd: 0.1, aboveCap: false, confirmed: false },
-  commit: null,
-  tool: { name: 'agent-replay', version: 'test' },
-  agentHost: null,
-  judgeName: null,
-};
+const OPTIONS = replayOptions({ concurrency: 1 });
 
 function fixture(label: string, message: string): Fixture {
   return { label, message, persona: null, assertion: { kind: 'contains', value: 'echo' }, file: '.agent-replay/fixtures/f.yml', line: 1 };

@@ -6,23 +6,17 @@ import { createHttpAgentClient } from '../../src/agent/index.js';
 import { createRegexPool } from '../../src/assertions/index.js';
 import { defaultConfig } from '../../src/config.js';
 import { parseRecord, serializeRecord } from '../../src/record/index.js';
-import { NO_BASELINES, replay, type Progress, type ReplayOptions } from '../../src/replay/index.js';
+import { NO_BASELINES, replay, type Progress } from '../../src/replay/index.js';
 import type { AgentClient, Fixture, PersonaScript } from '../../src/types.js';
 import { startAgentServer } from '../support/agent-server.js';
+import { replayOptions } from '../support/replay-options.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
 
-const OPTIONS: ReplayOptions = {
-  concurrency: 3,
-  estimate: { usd: 0, capUsd: 0.1, aboveCap: false, confirmed: false },
-  commit: null,
-  tool: { name: 'agent-replay', version: 'test' },
-  agentHost: null,
-  judgeName: null,
-};
+const OPTIONS = replayOptions();
 
 function script(label: string, turns: number): PersonaScript {
   return {

@@ -5,10 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';
 import { createRegexPool } from '../../src/assertions/index.js';
 import { defaultConfig } from '../../src/config.js';
-import { NO_BASELINES, replay, type Progress, type ReplayOptions } from '../../src/replay/index.js';
+import { NO_BASELINES, replay, type Progress } from '../../src/replay/index.js';
 import type { AgentClient, Baseline, Fixture, RegexEvaluator } from '../../src/types.js';
 import { startAgentServer, type AgentServer } from '../support/agent-server.js';
 import { noSessions } from '../support/fakes.js';
+import { replayOptions } from '../support/replay-options.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -19,14 +20,7 @@ function fixture(label: string, message = label, assertion: Fixture['assertion']
   return { label, message, persona: null, assertion, file: '.agent-replay/fixtures/f.yml', line: 1 };
 }
 
-const OPTIONS: ReplayOptions = {
-  concurrency: 3,
-  estimate: { usd: 0, capUsd: 0.1, aboveCap: false, confirmed: false },
-  commit: null,
-  tool: { name: 'agent-replay', version: 'test' },
-  agentHost: null,
-  judgeName: null,
-};
+const OPTIONS = replayOptions();
 
 function regexPool(): RegexEvaluator {
   const pool = createRegexPool({ size: 1, timeoutMs: 1000 });

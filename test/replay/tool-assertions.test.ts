@@ -7,25 +7,19 @@ import { createHttpAgentClient } from '../../src/agent/index.js';
 import { createRegexPool } from '../../src/assertions/index.js';
 import { FIXTURE_NO_TOOL_CALLS } from '../../src/assertions/tools.js';
 import { parseRecord, serializeRecord } from '../../src/record/index.js';
-import { NO_BASELINES, replay, type ReplayOptions } from '../../src/replay/index.js';
+import { NO_BASELINES, replay } from '../../src/replay/index.js';
 import { resolveConfigFile } from '../../src/suite/config-file.js';
 import type { Assertion, Fixture } from '../../src/types.js';
 import { startAgentServer, type AgentHandler } from '../support/agent-server.js';
 import { docsUrl } from '../../src/version.js';
+import { replayOptions } from '../support/replay-options.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
 
-const OPTIONS: ReplayOptions = {
-  concurrency: 2,
-  estimate: { usd: 0, capUsd: 0.1, aboveCap: false, confirmed: false },
-  commit: null,
-  tool: { name: 'agent-replay', version: 'test' },
-  agentHost: null,
-  judgeName: null,
-};
+const OPTIONS = replayOptions({ concurrency: 2 });
 
 const CALLED: Assertion = { kind: 'toolCalled', tool: 'find_order', input: { orderId: '1234' }, match: 'subset' };
 const NOT_CALLED: Assertion = { kind: 'toolNotCalled', tool: 'find_order', match: 'subset' };

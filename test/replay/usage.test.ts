@@ -10,20 +10,14 @@ import { defaultConfig } from '../../src/config.js';
 import { decideAcceptance, decidePersonaAcceptance } from '../../src/evaluate/index.js';
 import { parseRecord, serializeRecord } from '../../src/record/index.js';
 import { renderComment, renderSummary, renderTerminal } from '../../src/report/index.js';
-import { NO_BASELINES, replay, type ReplayItems, type ReplayOptions } from '../../src/replay/index.js';
+import { NO_BASELINES, replay, type ReplayItems } from '../../src/replay/index.js';
 import { checkBaselineFile, serializeBaseline } from '../../src/suite/baselines.js';
 import type { AgentClient, Baseline, Fixture, PersonaBaseline, PersonaScript, RegexEvaluator } from '../../src/types.js';
 import { startAgentServer, type AgentServer } from '../support/agent-server.js';
 import { ctx } from '../report/fixtures.js';
+import { replayOptions } from '../support/replay-options.js';
 
-const OPTIONS: ReplayOptions = {
-  concurrency: 1,
-  estimate: { usd: 0.04, capUsd: 0.1, aboveCap: false, confirmed: false },
-  commit: null,
-  tool: { name: 'agent-replay', version: 'test' },
-  agentHost: null,
-  judgeName: null,
-};
+const OPTIONS = replayOptions({ concurrency: 1, estimate: { usd: 0.04, capUsd: 0.1, aboveCap: false, confirmed: false } });
 
 function fixture(label: string, message: string): Fixture {
   return { label, message, persona: null, assertion: { kind: 'contains', value: 'echo' }, file: '.agent-replay/fixtures/f.yml', line: 1 };

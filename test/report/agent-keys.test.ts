@@ -10,7 +10,7 @@ import { noReplyAt, readToolCalls } from '../../src/agent/response.js';
 import { renderComment, renderMarkdownReport, renderSummary } from '../../src/report/index.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderJUnit } from '../../src/report/junit.js';
-import { count, githubHtml, outsideCode, visibleText } from './helpers.js';
+import { count, expectBalancedTags, githubHtml, outsideCode, visibleText } from './helpers.js';
 import { ctx, fixture, persona, run } from './fixtures.js';
 
 /** An agent's answer whose keys would close a <details>, start emphasis, colour a terminal, run a script, mention someone. */
@@ -68,13 +68,6 @@ describe("an agent's JSON keys quoted in an error", () => {
     expect(xml).not.toContain('\u001b');
     expect(xml).not.toMatch(/<script|<img|<\/details>|<\/summary>/);
     expect(xml).toContain('&lt;/details&gt;`**x**, [31m, &lt;script&gt;alert(1)&lt;/script&gt;');
-    const tags = [...xml.matchAll(/<(\/?)([a-z]+)[^>]*?(\/?)>/g)].filter((m) => m[2] !== 'xml');
-    const stack: string[] = [];
-    for (const m of tags) {
-      if (m[3] === '/') continue;
-      if (m[1] === '/') expect(stack.pop()).toBe(m[2]);
-      else stack.push(m[2] as string);
-    }
-    expect(stack).toEqual([]);
+    expectBalancedTags(xml);
   });
 });

@@ -5,7 +5,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.js';
@@ -13,7 +12,7 @@ import { forestRows } from '../../src/report/rates.js';
 import type { RunRecord } from '../../src/types.js';
 import { HOSTILE, mixed } from './fixtures.js';
 import { repeated, statsRun, withRunStats } from './stats-fixtures.js';
-import { launchChromium, SKIP_BROWSER_TESTS } from '../support/browser.js';
+import { launchChromium, openReport, SKIP_BROWSER_TESTS } from '../support/browser.js';
 
 describe('report.html forest plot', () => {
   // Launched by the one test that draws, so that without a browser only that test fails (or is skipped).
@@ -54,20 +53,8 @@ describe('report.html forest plot', () => {
   // Skipped, with one line saying so, when no browser is installed (test/support/browser.ts).
   it.skipIf(SKIP_BROWSER_TESTS)('draws baseline and now with their intervals on one scale, coloured by tier; no request, no error', { timeout: 60_000 }, async () => {
     const record: RunRecord = statsRun();
-    const file = join(dir, 'forest.html');
-    await writeFile(file, renderHtml(record));
-    const url = pathToFileURL(file).href;
     browser = await launchChromium();
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const requests: string[] = [];
-    const errors: string[] = [];
-    page.on('request', (q) => requests.push(q.url()));
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
-    });
-    await page.route('**/*', (q) => (q.request().url() === url ? q.continue() : q.abort()));
-    await page.goto(url, { waitUntil: 'load' });
+    const { page, requests, errors, url } = await openReport(browser, join(dir, 'forest.html'), renderHtml(record));
 
     const panel = page.locator('.panel', { has: page.locator('h3', { hasText: 'Pass rates' }) });
     await panel.scrollIntoViewIfNeeded();

@@ -23,6 +23,18 @@ export function expectGolden(name: string, actual: string): void {
   expect(actual, `golden ${name} differs (UPDATE_GOLDEN=1 to accept)`).toBe(expected);
 }
 
+/** Every tag of `xml` (JUnit) closes the one opened last, and none is left open; `<?xml ...?>` and `<x/>` are passed over. */
+export function expectBalancedTags(xml: string): void {
+  const tags = [...xml.matchAll(/<(\/?)([a-z]+)[^>]*?(\/?)>/g)].filter((m) => m[2] !== 'xml');
+  const stack: string[] = [];
+  for (const m of tags) {
+    if (m[3] === '/') continue;
+    if (m[1] === '/') expect(stack.pop()).toBe(m[2]);
+    else stack.push(m[2] as string);
+  }
+  expect(stack).toEqual([]);
+}
+
 /** GitHub-flavoured HTML, with raw HTML passed through so tests can see what survives. */
 export function toHtml(markdown: string): string {
   return micromark(markdown, { allowDangerousHtml: true, extensions: [gfm()], htmlExtensions: [gfmHtml()] });
@@ -80,6 +92,20 @@ export function visibleText(html: string): string {
 /** Decoded contents of every code block, whatever its language. */
 export function allCodeBlocks(html: string): string[] {
   return [...html.matchAll(/<pre[^>]*><code[^>]*>([\s\S]*?)<\/code><\/pre>/g)].map((m) => decodeEntities(m[1] as string));
+}
+
+/** The HTML of one item's `<details>` (summary and body, nested blocks included), as GitHub renders the comment. */
+export function itemHtml(html: string, label: string): string {
+  const start = html.lastIndexOf('<details', html.indexOf(`<b>${label}</b>`));
+  expect(start, `${label} is shown in full`).toBeGreaterThanOrEqual(0);
+  const re = /<details[ >]|<\/details>/g;
+  re.lastIndex = start;
+  let depth = 0;
+  for (let m = re.exec(html); m; m = re.exec(html)) {
+    depth += m[0] === '</details>' ? -1 : 1;
+    if (depth === 0) return html.slice(start, m.index + m[0].length);
+  }
+  throw new Error(`unbalanced <details> after ${label}`);
 }
 
 /** The comment's structure read back from cmark-gfm's HTML. */

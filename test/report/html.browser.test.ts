@@ -5,50 +5,21 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml, type HtmlExtras } from '../../src/report/html.js';
 import { buildModel, SECTION_ORDER } from '../../src/report/model.js';
 import type { FixtureRecord, PersonaRecord, RunRecord } from '../../src/types.js';
 import { allGreen, baseline, check, decisiveScript as sharedDecisiveScript, fixture, hostilePersona, mixed, persona, personaScripts, route, run, simulatedRun } from './fixtures.js';
-import { launchChromium, SKIP_BROWSER_TESTS } from '../support/browser.js';
+import { launchChromium, openReport, SKIP_BROWSER_TESTS, type OpenedReport } from '../support/browser.js';
 import { docsUrl } from '../../src/version.js';
 
 let browser: Browser;
 let dir: string;
 
-interface Opened {
-  page: Page;
-  /** Every request the page made (the document itself included). */
-  requests: string[];
-  dialogs: string[];
-  errors: string[];
-  url: string;
-}
-
 let n = 0;
-async function open(record: RunRecord, extras: HtmlExtras = {}, viewport = { width: 1280, height: 900 }): Promise<Opened> {
-  const file = join(dir, `report-${n++}.html`);
-  await writeFile(file, renderHtml(record, extras));
-  const url = pathToFileURL(file).href;
-  const page = await browser.newPage({ viewport });
-  const requests: string[] = [];
-  const dialogs: string[] = [];
-  const errors: string[] = [];
-  page.on('request', (r) => requests.push(r.url()));
-  // Anything the page asks the network for is refused (and recorded above).
-  await page.route('**/*', (r) => (r.request().url() === url ? r.continue() : r.abort()));
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(url, { waitUntil: 'load' });
-  return { page, requests, dialogs, errors, url };
+function open(record: RunRecord, extras: HtmlExtras = {}, viewport = { width: 1280, height: 900 }): Promise<OpenedReport> {
+  return openReport(browser, join(dir, `report-${n++}.html`), renderHtml(record, extras), viewport);
 }
 
 function withPersonas(): RunRecord {

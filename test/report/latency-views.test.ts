@@ -5,7 +5,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderComment, renderMarkdownReport, renderSummary } from '../../src/report/index.js';
@@ -16,7 +15,7 @@ import { DEFAULT_LATENCY } from '../../src/config.js';
 import { itemLatencyMs, slowerThanBaseline } from '../../src/evaluate/latency.js';
 import type { FixtureRecord, PersonaRecord, RunRecord } from '../../src/types.js';
 import { baseline, ctx, fixture, mixed, personaScripts, run } from './fixtures.js';
-import { launchChromium, SKIP_BROWSER_TESTS } from '../support/browser.js';
+import { launchChromium, openReport, SKIP_BROWSER_TESTS } from '../support/browser.js';
 
 /**
  * A fixture measured at `now` ms whose baseline kept `before` ms (null: a baseline without latency),
@@ -138,20 +137,8 @@ describe('report.html latency view', () => {
     const r = timedRun();
     r.fixtures[0] = { ...r.fixtures[0]!, usage: { inputTokens: 9000, outputTokens: 3400 }, baseline: { ...r.fixtures[0]!.baseline!, usage: { inputTokens: 8000, outputTokens: 2500 } } } as FixtureRecord;
     const record = { ...r, personas: [script] };
-    const file = join(dir, 'latency.html');
-    await writeFile(file, renderHtml(record));
-    const url = pathToFileURL(file).href;
     browser = await launchChromium();
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const requests: string[] = [];
-    const errors: string[] = [];
-    page.on('request', (q) => requests.push(q.url()));
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
-    });
-    await page.route('**/*', (q) => (q.request().url() === url ? q.continue() : q.abort()));
-    await page.goto(url, { waitUntil: 'load' });
+    const { page, requests, errors, url } = await openReport(browser, join(dir, 'latency.html'), renderHtml(record));
 
     const panel = page.locator('.panel', { has: page.locator('h3', { hasText: 'Latency' }) });
     await panel.scrollIntoViewIfNeeded();

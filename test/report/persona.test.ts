@@ -24,21 +24,7 @@ import {
   SHA,
   turn,
 } from './fixtures.js';
-import { allCodeBlocks, count, decodeEntities, deepFreeze, expectGolden, githubHtml, outsideCode, structure, toHtml, visibleText } from './helpers.js';
-
-/** The HTML of one item's `<details>` (summary and body, nested blocks included), as GitHub renders the comment. */
-function itemHtml(html: string, label: string): string {
-  const start = html.lastIndexOf('<details', html.indexOf(`<b>${label}</b>`));
-  expect(start, `${label} is shown in full`).toBeGreaterThanOrEqual(0);
-  const re = /<details[ >]|<\/details>/g;
-  re.lastIndex = start;
-  let depth = 0;
-  for (let m = re.exec(html); m; m = re.exec(html)) {
-    depth += m[0] === '</details>' ? -1 : 1;
-    if (depth === 0) return html.slice(start, m.index + m[0].length);
-  }
-  throw new Error(`unbalanced <details> after ${label}`);
-}
+import { allCodeBlocks, count, decodeEntities, deepFreeze, expectGolden, githubHtml, itemHtml, outsideCode, structure, toHtml, visibleText } from './helpers.js';
 
 /** Rows of the checks table of one item: [icon, check, expected, observed] as visible text. */
 function checkRows(item: string): string[][] {

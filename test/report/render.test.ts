@@ -13,7 +13,7 @@ import {
   type ReportContext,
 } from '../../src/report/index.js';
 import { allGreen, baseline, ctx, fixture, HOSTILE, hostile, longReplies, many, mixed, mixedMany, run, SHA } from './fixtures.js';
-import { allCodeBlocks, codeBlocks, count, deepFreeze, expectGolden, githubHtml, outsideCode, structure, toHtml, visibleText } from './helpers.js';
+import { allCodeBlocks, codeBlocks, count, deepFreeze, expectBalancedTags, expectGolden, githubHtml, outsideCode, structure, toHtml, visibleText } from './helpers.js';
 import { thousands } from '../../src/words.js';
 import { noticeBlock, type Plan } from '../../src/report/layout.js';
 import { buildModel } from '../../src/report/model.js';
@@ -289,15 +289,7 @@ describe('hostile agent text stays inert', () => {
     expect(count(xml, '<testcase ')).toBe(4);
     expect(count(xml, '<failure ')).toBe(2);
     expect(count(xml, '<error ')).toBe(1);
-    // Every tag is balanced: strip text, count opens and closes.
-    const tags = [...xml.matchAll(/<(\/?)([a-z]+)[^>]*?(\/?)>/g)].filter((m) => m[2] !== 'xml');
-    const stack: string[] = [];
-    for (const m of tags) {
-      if (m[3] === '/') continue;
-      if (m[1] === '/') expect(stack.pop()).toBe(m[2]);
-      else stack.push(m[2] as string);
-    }
-    expect(stack).toEqual([]);
+    expectBalancedTags(xml);
     expect(xml).toMatch(/classname="\.agent-replay\/fixtures\/we\|ird`name\.yml"/);
   });
 

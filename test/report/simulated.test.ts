@@ -12,7 +12,7 @@ import { costWords } from '../../src/report/simulation.js';
 import { causeOf, groupCauses, verificationOf } from '../../src/evaluate/index.js';
 import type { PersonaRecord, ReplayedPersonaRecord, RunRecord } from '../../src/types.js';
 import { ctx, HOSTILE, persona, personaScripts, run, simulatedRun, simulatedScripts } from './fixtures.js';
-import { count, decodeEntities, deepFreeze, expectGolden, githubHtml, outsideCode, visibleText } from './helpers.js';
+import { count, decodeEntities, deepFreeze, expectGolden, githubHtml, itemHtml, outsideCode, visibleText } from './helpers.js';
 
 /** What a reader sees, tags dropped without adding spaces. */
 function words(html: string): string {
@@ -24,20 +24,6 @@ function script(label: string): ReplayedPersonaRecord {
   const p = simulatedScripts().find((s) => s.label === label);
   if (!p || p.errored) throw new Error(`no replayed simulated script ${label}`);
   return p;
-}
-
-/** The HTML of one item's `<details>` as GitHub renders the comment. */
-function itemHtml(html: string, label: string): string {
-  const start = html.lastIndexOf('<details', html.indexOf(`<b>${label}</b>`));
-  expect(start, `${label} is shown in full`).toBeGreaterThanOrEqual(0);
-  const re = /<details[ >]|<\/details>/g;
-  re.lastIndex = start;
-  let depth = 0;
-  for (let m = re.exec(html); m; m = re.exec(html)) {
-    depth += m[0] === '</details>' ? -1 : 1;
-    if (depth === 0) return html.slice(start, m.index + m[0].length);
-  }
-  throw new Error('unbalanced <details>');
 }
 
 /** The "N · User (who)" labels of an item's transcript, in order. */

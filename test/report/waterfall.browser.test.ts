@@ -6,11 +6,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.js';
-import { launchChromium, SKIP_BROWSER_TESTS } from '../support/browser.js';
+import { launchChromium, openReport, SKIP_BROWSER_TESTS } from '../support/browser.js';
 import { tracesRun } from './traces.fixtures.js';
 
 interface Bar {
@@ -58,20 +57,8 @@ describe('report.html span waterfall', () => {
   });
 
   it.skipIf(SKIP_BROWSER_TESTS)('draws each turn with spans, collapsed until opened, bars on the turn time; no request, no error', { timeout: 60_000 }, async () => {
-    const file = join(dir, 'report.html');
-    await writeFile(file, renderHtml(tracesRun()));
-    const url = pathToFileURL(file).href;
     browser = await launchChromium();
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    const requests: string[] = [];
-    const errors: string[] = [];
-    page.on('request', (q) => requests.push(q.url()));
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
-    });
-    await page.route('**/*', (q) => (q.request().url() === url ? q.continue() : q.abort()));
-    await page.goto(url, { waitUntil: 'load' });
+    const { page, requests, errors, url } = await openReport(browser, join(dir, 'report.html'), renderHtml(tracesRun()), { width: 1280, height: 1000 });
 
     // The fixture's row is in Changed (closed): open it, then its spans.
     const fx = page.locator('details.item[data-label="order-status"]');
@@ -139,11 +126,8 @@ describe('report.html span waterfall', () => {
   it.skipIf(SKIP_BROWSER_TESTS)('marks no call of a live script "not mocked"', { timeout: 60_000 }, async () => {
     const r = tracesRun();
     r.personas = r.personas.map((p) => (p.label === 'refund-guard' ? { ...p, toolMode: 'live' as const } : p));
-    const file = join(dir, 'live.html');
-    await writeFile(file, renderHtml(r));
     browser ??= await launchChromium();
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+    const { page } = await openReport(browser, join(dir, 'live.html'), renderHtml(r), { width: 1280, height: 1000 });
     const calls = await page.locator('details.item[data-label="refund-guard"] .calls li').allTextContents();
     expect(calls.map((c) => c.split(' ')[1])).toContain('issue_refund');
     expect(calls.join('\n')).not.toContain('not mocked');

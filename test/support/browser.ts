@@ -11,9 +11,11 @@
 // failure instead. See docs/contributing.md, "Tests".
 
 import { accessSync, constants, readdirSync, statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import { pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -130,4 +132,39 @@ export async function launchChromium(): Promise<Browser> {
   // before any test starts) and a run without one do not load playwright-core (0.6 s).
   const { chromium } = await import('playwright-core');
   return chromium.launch({ executablePath: CHROMIUM.path, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** A page openReport opened, and what it did. */
+export interface OpenedReport {
+  page: Page;
+  /** Every request the page made (the document itself included). */
+  requests: string[];
+  /** The message of each dialog the page opened (each dismissed). */
+  dialogs: string[];
+  /** The page's uncaught errors, and its console errors and warnings. */
+  errors: string[];
+  /** The report's file:// URL. */
+  url: string;
+}
+
+/** `html` (a report.html) written to `file` and loaded from file:// in a new page of `browser`: anything else it asks the network for is refused, and recorded. */
+export async function openReport(browser: Browser, file: string, html: string, viewport = { width: 1280, height: 900 }): Promise<OpenedReport> {
+  await writeFile(file, html);
+  const url = pathToFileURL(file).href;
+  const page = await browser.newPage({ viewport });
+  const requests: string[] = [];
+  const dialogs: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await page.route('**/*', (r) => (r.request().url() === url ? r.continue() : r.abort()));
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url, { waitUntil: 'load' });
+  return { page, requests, dialogs, errors, url };
 }
