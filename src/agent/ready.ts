@@ -207,7 +207,9 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
       unreached = unreachedProxy(route, networkErrorCode(e)) ?? (fault?.kind === 'no-answer' || fault?.kind === 'closed' ? route : null);
       const at = unreached === null ? '' : ` at the proxy ${unreached.proxy} (${unreached.variable})`;
       const seen =
-        fault?.kind === 'no-answer' ? 'no answer to CONNECT in time' : fault?.kind === 'closed' ? `a connection closed without an answer (${fault.code})` : (pollTimeout(e, timeoutMs, route) ?? describePollError(e));
+        fault?.kind === 'no-answer'
+          ? `no answer to CONNECT within ${fault.timeoutMs} ms (the connect timeout)`
+          : fault?.kind === 'closed' ? `a connection closed without an answer (${fault.code})` : (pollTimeout(e, timeoutMs, route) ?? describePollError(e));
       observed = unreached === null ? (refused ?? seen) : `${seen}${at}`;
     }
     const remaining = deadline - clock.now();

@@ -202,6 +202,14 @@ describe('a connection that does not open in time', () => {
       `no answer from the proxy http://127.0.0.1:${port} (HTTPS_PROXY) to CONNECT within 150 ms, on the way to https://agent.test/chat: check that the proxy is up and lets agent.test through, or name agent.test in NO_PROXY to reach it directly`,
     );
     expect(error).not.toContain(PASSWORD);
+
+    // --wait-for-agent's poll through the same proxy, its connect timeout (150 ms) shorter than the
+    // poll's: the milliseconds are named, as every other deadline names them.
+    const short: Network = { ...network, dispatcher: (target, o) => network.dispatcher(target, { ...o, connectTimeout: 150 }) };
+    const waited = await waitForAgent({ url: 'https://agent.test/chat', headers: {}, seconds: 0.001, clock: instantClock(), network: short, pollTimeoutMs: 3_000 }).catch((e: unknown) => e);
+    expect(waited).toBeInstanceOf(ProxyNotReached);
+    expect((waited as AgentNotReady).lastObserved).toBe(`no answer to CONNECT within 150 ms (the connect timeout) at the proxy http://127.0.0.1:${port} (HTTPS_PROXY)`);
+    expect((waited as Error).message).not.toContain(PASSWORD);
   });
 
   // undici's connect timeout is 10 s, and an abort only noted until the connection opened; this
