@@ -381,6 +381,42 @@ describe('a trace store', () => {
     );
     expect(clock.sleeps).toBe(0);
   });
+
+  it('a proxy that never answers CONNECT, and a request cut through a proxy: the proxy, its variable and the step named, as for the agent', { timeout: 5_000 }, async () => {
+    const quiet = await silent();
+    const network = await networkFrom({ HTTPS_PROXY: `http://u:${PASSWORD}@127.0.0.1:${quiet}` });
+    const failure = (src: ReturnType<typeof createQuerySource>): Promise<string> => {
+      cleanups.push(async () => src.close());
+      return src.collect('4bf92f3577b34da6a3ce929d0e0e4736', '00f067aa0ba902b7').then(
+        () => 'no error',
+        (e: unknown) => (e as Error).message,
+      );
+    };
+    const url = 'https://tempo.test/api/v2/traces/4bf92f3577b34da6a3ce929d0e0e4736';
+    // The connect timeout (100 ms) first: the proxy's failure, asked again until waitMs (here
+    // passed at the clock's second reading: undici's timer for it ticks every half second).
+    let t = 0;
+    const late: PollClock = { now: () => (t += 2500), sleep: () => Promise.resolve() };
+    const unanswered = await failure(createQuerySource({ kind: 'tempo', url: 'https://tempo.test', apiKey: null, headers: {}, waitMs: 2000, graceMs: 60_000, connectTimeoutMs: 100, clock: late, network }));
+    expect(unanswered).toBe(
+      `GET ${url} failed: the proxy http://127.0.0.1:${quiet} (HTTPS_PROXY) did not answer CONNECT within 100 ms (the connect timeout); check that the proxy is up and lets tempo.test through, or name tempo.test in NO_PROXY to reach it directly, until traces.waitMs (2000 ms) passed`,
+    );
+    // The cut-off (waitMs and its grace) first: the step the tunnel stalled at.
+    const cut = await failure(createQuerySource({ kind: 'tempo', url: 'https://tempo.test', apiKey: null, headers: {}, waitMs: 50, graceMs: 50, connectTimeoutMs: 60_000, clock: counting(), network }));
+    expect(cut).toBe(
+      `GET ${url} failed: no connection through the proxy http://127.0.0.1:${quiet} (HTTPS_PROXY) to the store opened within traces.waitMs (50 ms) and 50 ms more (the cut-off of each request), stalled waiting for the proxy's answer to CONNECT`,
+    );
+    // A forwarded request (http:// through HTTP_PROXY) the store behind the proxy never answers.
+    const store = await startAgentServer(() => 'hang');
+    cleanups.push(() => store.close());
+    const forward = await proxy({ hosts: { 'tempo.test': portOf(store.url) } });
+    const forwarded = await networkFrom({ HTTP_PROXY: `http://u:${PASSWORD}@127.0.0.1:${portOf(forward.url)}` });
+    const held = await failure(createQuerySource({ kind: 'jaeger', url: `http://tempo.test:${portOf(store.url)}`, apiKey: null, headers: {}, waitMs: 50, graceMs: 50, clock: counting(), network: forwarded }));
+    expect(held).toBe(
+      `GET http://tempo.test:${portOf(store.url)}/api/v3/traces/4bf92f3577b34da6a3ce929d0e0e4736 failed: the store did not answer within traces.waitMs (50 ms) and 50 ms more (the cut-off of each request) through the proxy ${forward.url} (HTTP_PROXY): the proxy took the request, and no answer came back`,
+    );
+    for (const text of [unanswered, cut, held]) expect(text).not.toContain(PASSWORD);
+  });
 });
 
 /** Whether this machine has an IPv6 loopback (a container may have none). */
