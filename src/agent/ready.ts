@@ -3,7 +3,7 @@
 // fixture into an error and spend the run. GET only: nothing is sent that costs anything.
 
 import { abortedConnecting, closeDispatcher, request } from '../http/undici.js';
-import { DIRECT, proxyFault, proxyFaultText, proxyRefusal, stallText, unreachedProxy, type Network, type ProxyRoute } from '../http/network.js';
+import { cutStep, deadlineText, DIRECT, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network, type ProxyRoute } from '../http/network.js';
 import { systemClock } from '../http/retry.js';
 import { UserError } from '../errors.js';
 import type { Clock } from '../types.js';
@@ -130,15 +130,10 @@ export function describePollError(e: unknown): string {
  */
 function pollTimeout(e: unknown, timeoutMs: number, route: ProxyRoute | null): string | null {
   const code = networkErrorCode(e);
-  if (abortedConnecting(e) || (route === null && code === 'UND_ERR_CONNECT_TIMEOUT')) {
-    if (route === null) return `no connection to the agent opened within ${timeoutMs} ms`;
-    const fault = proxyFault(route, e);
-    const step = fault?.kind === 'stalled' && fault.step !== null ? `, ${stallText(route, fault.step)}` : '';
-    return `no connection through the proxy ${route.proxy} (${route.variable}) to the agent opened within ${timeoutMs} ms${step}`;
-  }
+  if (abortedConnecting(e) || (route === null && code === 'UND_ERR_CONNECT_TIMEOUT')) return deadlineText({ at: 'connecting', step: cutStep(route, e) }, 'the agent', `${timeoutMs} ms`, route);
   if (code !== 'UND_ERR_HEADERS_TIMEOUT' && (e as Error | null)?.name !== 'TimeoutError') return null;
-  if (route !== null) return `no answer within ${timeoutMs} ms through the proxy ${route.proxy} (${route.variable}): ${stallText(route, 'answer')}`;
-  return `no answer within ${timeoutMs} ms (the connection opened, and the agent did not answer)`;
+  const text = deadlineText({ at: 'answer' }, null, `${timeoutMs} ms`, route);
+  return route === null ? `${text} (the connection opened, and the agent did not answer)` : text;
 }
 
 /**

@@ -9,7 +9,7 @@
 // Never throws: a failure is a reason string that says what was observed.
 
 import type { Dispatcher } from 'undici';
-import { ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, stallText, unreachedProxy, type ProxyRoute } from '../http/network.js';
+import { cutStep, deadlineText, ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type DeadlineCut, type ProxyRoute } from '../http/network.js';
 import type { TunnelStep } from '../http/proxy-error.js';
 import { redirectTarget } from '../http/redirect.js';
 import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
@@ -187,8 +187,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     return { kind: 'http', status: res.statusCode, message: message ? oneLine(message, 120) : null, body: oneLine(text, 1000), retryAfterMs };
   } catch (err) {
     if (timedOut) {
-      const fault = proxyFault(opts.proxy ?? null, err);
-      return { kind: 'timeout', connecting: abortedConnecting(err), step: fault?.kind === 'stalled' ? fault.step : null };
+      return { kind: 'timeout', connecting: abortedConnecting(err), step: cutStep(opts.proxy ?? null, err) };
     }
     if (opts.signal?.aborted) return INTERRUPTED;
     // Too large, or not what its coding says: the same answer again would be too.
@@ -213,16 +212,12 @@ function describe(a: Attempt, result: Parameters<typeof attemptsText>[0], timeou
       return `HTTP ${a.status}${times}${a.message ? `: ${a.message}` : ''}`;
     case 'network':
       return `${a.reason}${times}${a.fix === undefined ? '' : `; ${a.fix}`}`;
-    case 'timeout':
-      // timeoutMs bounds connecting too: a connection that never opened is said apart from a slow answer.
-      if (a.connecting === true) {
-        const through = proxy === null ? '' : ` through the proxy ${proxy.proxy} (${proxy.variable})`;
-        const step = proxy === null || a.step == null ? '' : `, ${stallText(proxy, a.step)}`;
-        return `no connection${through} opened within ${timeoutMs} ms${step}${attempts === 1 ? '' : ` (${attempts} attempts)`}`;
-      }
-      // Through a proxy, the connection was open: the proxy, or the judge behind it, did not answer.
-      if (proxy !== null) return `timed out after ${timeoutMs} ms${attempts === 1 ? '' : ` (${attempts} attempts)`} through the proxy ${proxy.proxy} (${proxy.variable}): ${stallText(proxy, 'answer')}`;
-      return `timed out after ${timeoutMs} ms${attempts === 1 ? '' : ` (${attempts} attempts)`}`;
+    case 'timeout': {
+      // timeoutMs bounds connecting too: a connection that never opened is said apart from a slow
+      // answer, in the agent client's words (through a proxy, the proxy, or the judge behind it, did not answer).
+      const cut: DeadlineCut = a.connecting === true ? { at: 'connecting', step: a.step ?? null } : { at: 'answer' };
+      return `${deadlineText(cut, null, `${timeoutMs} ms`, proxy)}${attempts === 1 ? '' : ` (${attempts} attempts)`}`;
+    }
     case 'fatal':
       return a.reason;
     case 'ok':

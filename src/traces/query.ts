@@ -12,7 +12,7 @@
 // unknown route is its router's `404 page not found` (a gateway's: an HTML page).
 
 import { parseRetryAfter } from '../http/retry.js';
-import { DIRECT, proxyFault, proxyFaultText, stallText, unreachedProxy, type Network } from '../http/network.js';
+import { cutStep, deadlineText, DIRECT, proxyFault, proxyFaultText, unreachedProxy, type Network } from '../http/network.js';
 import { tlsProblem } from '../http/tls.js';
 import { networkErrorCode, networkErrorText } from '../http/error-code.js';
 import { abortedConnecting, closeDispatcher, request } from '../http/undici.js';
@@ -217,13 +217,8 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
 
   /** A request cut at `stage` by a limit (`within`: "traces.waitMs (2000 ms) and its second", "100 ms (the connect timeout, ...)"), in the agent client's words. */
   function stalled(stage: Stage, within: string, e: unknown): string {
-    if (stage.at === 'connecting') {
-      if (route === null) return `no connection to the store opened within ${within}`;
-      const fault = proxyFault(route, e);
-      const step = fault?.kind === 'stalled' && fault.step !== null ? `, ${stallText(route, fault.step)}` : '';
-      return `no connection through the proxy ${route.proxy} (${route.variable}) to the store opened within ${within}${step}`;
-    }
-    if (stage.at === 'answer') return `the store did not answer within ${within}${route === null ? '' : ` through the proxy ${route.proxy} (${route.variable}): ${stallText(route, 'answer')}`}`;
+    if (stage.at === 'connecting') return deadlineText({ at: 'connecting', step: cutStep(route, e) }, 'the store', within, route);
+    if (stage.at === 'answer') return deadlineText({ at: 'answer' }, 'the store', within, route);
     return `the store's answer (HTTP ${String(stage.status)}) did not end within ${within}`;
   }
 

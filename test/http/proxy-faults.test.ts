@@ -272,6 +272,22 @@ describe('a connection that does not open in time', () => {
     for (const text of [atProxy, atTls, atAnswer]) expect(text).not.toContain(PASSWORD);
   });
 
+  it("the judge behind a forwarding proxy whose request is never answered: the agent client's words, and judge.timeoutMs in its cause", { timeout: 5_000 }, async () => {
+    const server = await startAgentServer(() => 'hang');
+    cleanups.push(() => server.close());
+    const forward = await proxy({ hosts: { 'judge.test': portOf(server.url) } });
+    const forwarded = await networkFrom({ HTTP_PROXY: `http://ci-user:${PASSWORD}@127.0.0.1:${portOf(forward.url)}` });
+    const unanswered = await judge({ baseUrl: `http://judge.test:${portOf(server.url)}/v1`, timeoutMs: 250, retries: 1 }, forwarded).score('polite', 'Within 30 days.');
+    const reason = unanswered.ok ? 'scored' : unanswered.reason;
+    expect(reason).toBe(`no answer within 250 ms through the proxy ${forward.url} (HTTP_PROXY): the proxy took the request, and no answer came back (2 attempts)`);
+    const judged = causeOf({ label: 'refund', errored: false, verdict: 'not_evaluated', detail: `judge unreachable: ${reason}` }, null);
+    expect(judged).toMatchObject({
+      what: `no answer within 250 ms through the proxy ${forward.url} (HTTP_PROXY), on the way to the judge (the proxy took the request, and no answer came back)`,
+      hint: "raise judge.timeoutMs in config.yml if the judge is slow; else see the proxy's log for the request it holds",
+    });
+    expect(reason).not.toContain(PASSWORD);
+  });
+
   it('closing the client does not wait for a request cut at its deadline while its connection was opening', { timeout: 5_000 }, async () => {
     const server = await silentServer();
     // A connect timeout far past the deadline: only the server dropping the connection ends the attempt.
@@ -401,19 +417,19 @@ describe('a trace store', () => {
     expect(unanswered).toBe(
       `GET ${url} failed: the proxy http://127.0.0.1:${quiet} (HTTPS_PROXY) did not answer CONNECT within 100 ms (the connect timeout); check that the proxy is up and lets tempo.test through, or name tempo.test in NO_PROXY to reach it directly, until traces.waitMs (2000 ms) passed`,
     );
-    // The cut-off (waitMs and its grace) first: the step the tunnel stalled at.
-    const cut = await failure(createQuerySource({ kind: 'tempo', url: 'https://tempo.test', apiKey: null, headers: {}, waitMs: 50, graceMs: 50, connectTimeoutMs: 60_000, clock: counting(), network }));
+    // The cut-off (waitMs and its grace, long enough for a loaded machine to reach the proxy) first: the step the tunnel stalled at.
+    const cut = await failure(createQuerySource({ kind: 'tempo', url: 'https://tempo.test', apiKey: null, headers: {}, waitMs: 50, graceMs: 200, connectTimeoutMs: 60_000, clock: counting(), network }));
     expect(cut).toBe(
-      `GET ${url} failed: no connection through the proxy http://127.0.0.1:${quiet} (HTTPS_PROXY) to the store opened within traces.waitMs (50 ms) and 50 ms more (the cut-off of each request), stalled waiting for the proxy's answer to CONNECT`,
+      `GET ${url} failed: no connection through the proxy http://127.0.0.1:${quiet} (HTTPS_PROXY) to the store opened within traces.waitMs (50 ms) and 200 ms more (the cut-off of each request), stalled waiting for the proxy's answer to CONNECT`,
     );
     // A forwarded request (http:// through HTTP_PROXY) the store behind the proxy never answers.
     const store = await startAgentServer(() => 'hang');
     cleanups.push(() => store.close());
     const forward = await proxy({ hosts: { 'tempo.test': portOf(store.url) } });
     const forwarded = await networkFrom({ HTTP_PROXY: `http://u:${PASSWORD}@127.0.0.1:${portOf(forward.url)}` });
-    const held = await failure(createQuerySource({ kind: 'jaeger', url: `http://tempo.test:${portOf(store.url)}`, apiKey: null, headers: {}, waitMs: 50, graceMs: 50, clock: counting(), network: forwarded }));
+    const held = await failure(createQuerySource({ kind: 'jaeger', url: `http://tempo.test:${portOf(store.url)}`, apiKey: null, headers: {}, waitMs: 50, graceMs: 200, clock: counting(), network: forwarded }));
     expect(held).toBe(
-      `GET http://tempo.test:${portOf(store.url)}/api/v3/traces/4bf92f3577b34da6a3ce929d0e0e4736 failed: the store did not answer within traces.waitMs (50 ms) and 50 ms more (the cut-off of each request) through the proxy ${forward.url} (HTTP_PROXY): the proxy took the request, and no answer came back`,
+      `GET http://tempo.test:${portOf(store.url)}/api/v3/traces/4bf92f3577b34da6a3ce929d0e0e4736 failed: the store did not answer within traces.waitMs (50 ms) and 200 ms more (the cut-off of each request) through the proxy ${forward.url} (HTTP_PROXY): the proxy took the request, and no answer came back`,
     );
     for (const text of [unanswered, cut, held]) expect(text).not.toContain(PASSWORD);
   });

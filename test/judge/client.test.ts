@@ -239,10 +239,10 @@ describe('openai judge', () => {
     expect(clock.sleeps).toHaveLength(1);
   });
 
-  it('reports a server that never answers as timed out', async () => {
+  it("reports a server that never answers in the agent client's words: no answer within the timeout", async () => {
     const s = await serve(silence);
     const r = await judge(config('openai', s.url, { retries: 0, timeoutMs: 200 })).score('c', 'r');
-    expect(r).toEqual({ ok: false, reason: 'timed out after 200 ms' });
+    expect(r).toEqual({ ok: false, reason: 'no answer within 200 ms' });
   });
 
   it('reports connection refused', async () => {
