@@ -9,7 +9,7 @@ import { UserError } from '../errors.js';
 import type { Clock } from '../types.js';
 import { interruptedBy } from '../interrupt.js';
 import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
-import { networkErrorCode } from '../http/error-code.js';
+import { connectionFailureText, networkErrorCode } from '../http/error-code.js';
 import { basicAuthOf } from '../suite/url-credentials.js';
 import { docsUrl } from '../version.js';
 
@@ -116,10 +116,11 @@ export function proxyAdvice(proxy: ProxyRoute): string {
 
 /** What a failed poll observed, in words, without the URL (which may carry a token). */
 export function describePollError(e: unknown): string {
-  const code = networkErrorCode(e) ?? null;
-  if (code === 'ECONNREFUSED') return 'connection refused (ECONNREFUSED)';
-  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || (e as Error).name === 'TimeoutError') return 'no answer in time';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the host name did not resolve (${code})`;
+  const code = networkErrorCode(e);
+  // In the judge's words for the same failures (http/error-code.ts).
+  const words = connectionFailureText(code);
+  if (words !== null) return words;
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || (e as Error).name === 'TimeoutError') return 'no answer in time';
   return code ? `a connection error (${code})` : 'a connection error';
 }
 
@@ -204,7 +205,7 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
       const seen =
         fault?.kind === 'no-answer'
           ? `no answer to CONNECT within ${fault.timeoutMs} ms (the connect timeout)`
-          : fault?.kind === 'closed' ? `a connection closed without an answer (${fault.code})` : (pollTimeout(e, timeoutMs, route) ?? describePollError(e));
+          : fault?.kind === 'closed' ? (connectionFailureText(fault.code) ?? `the connection was closed without an answer (${fault.code})`) : (pollTimeout(e, timeoutMs, route) ?? describePollError(e));
       observed = unreached === null ? (refused ?? seen) : `${seen}${at}`;
     }
     const remaining = deadline - clock.now();

@@ -13,7 +13,7 @@ import { cutStep, deadlineText, ProxyConnectError, proxyFault, proxyFaultText, p
 import type { TunnelStep } from '../http/proxy-error.js';
 import { redirectTarget } from '../http/redirect.js';
 import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
-import { networkErrorCode, networkErrorText } from '../http/error-code.js';
+import { connectionFailureText, networkErrorCode, networkErrorText } from '../http/error-code.js';
 import { abortedConnecting, request } from '../http/undici.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import type { Clock } from '../types.js';
@@ -89,19 +89,6 @@ function oneLine(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max)}\u2026` : flat;
 }
 
-const NETWORK_CODES: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  EPIPE: 'connection closed by the server',
-  UND_ERR_SOCKET: 'connection closed by the server',
-  UND_ERR_CLOSED: 'connection closed',
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'host name lookup failed',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  UND_ERR_CONNECT_TIMEOUT: 'timed out connecting',
-};
-
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 function describeNetworkError(err: unknown, route: ProxyRoute | null): Attempt {
@@ -124,9 +111,14 @@ function describeNetworkError(err: unknown, route: ProxyRoute | null): Attempt {
   if (plain !== null) return { kind: 'fatal', reason: `it answered without TLS (${plain}): ${NOT_TLS_FIX} in judge.baseUrl` };
   // Through a proxy, a connection that never opened is the proxy's: named with its variable, not
   // taken for the judge's (docs/configuration.md, "Behind a proxy").
+  // The words are the ones --wait-for-agent says them in (http/error-code.ts, connectionFailureText).
   const proxy = unreachedProxy(route, code);
-  if (proxy !== null && code) return { kind: 'network', reason: `${NETWORK_CODES[code] ?? `a connection error (${code})`} at the proxy ${proxy.proxy} (${proxy.variable})` };
-  if (code && NETWORK_CODES[code]) return { kind: 'network', reason: NETWORK_CODES[code] };
+  if (proxy !== null && code) return { kind: 'network', reason: `${connectionFailureText(code) ?? `a connection error (${code})`} at the proxy ${proxy.proxy} (${proxy.variable})` };
+  // undici's connect timeout is judge.timeoutMs: a connection that never opened, as when the deadline cuts it.
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return { kind: 'timeout', connecting: true, step: null };
+  if (code === 'UND_ERR_CLOSED') return { kind: 'network', reason: 'the connection was closed (UND_ERR_CLOSED)' };
+  const words = connectionFailureText(code);
+  if (words !== null) return { kind: 'network', reason: words };
   const message = err instanceof Error ? err.message : String(err);
   const refused = proxyRefusal(message);
   // A proxy that wants credentials, or refuses those given, refuses them again on every attempt:

@@ -155,7 +155,7 @@ describe('a proxy that resets or closes the connection', () => {
     );
     expect(error).toBeInstanceOf(ProxyNotReached);
     const message = (error as Error).message;
-    expect(message).toContain(`the last one got a connection closed without an answer (ECONNRESET) at the proxy ${p.url} (HTTPS_PROXY)`);
+    expect(message).toContain(`the last one got the connection was closed without an answer (ECONNRESET) at the proxy ${p.url} (HTTPS_PROXY)`);
     expect(message).toContain('The polls go through the proxy in HTTPS_PROXY and never reached it: check HTTPS_PROXY, or NO_PROXY for hosts to reach directly');
     expect(message).not.toContain(PASSWORD);
   });

@@ -235,7 +235,7 @@ describe('openai judge', () => {
     const s = await serve(hangUp);
     const clock = fakeClock();
     const r = await judge(config('openai', s.url, { retries: 1 }), clock).score('c', 'r');
-    expect(r).toEqual({ ok: false, reason: 'connection closed by the server after 2 attempts' });
+    expect(r).toEqual({ ok: false, reason: 'the connection was closed without an answer (UND_ERR_SOCKET) after 2 attempts' });
     expect(clock.sleeps).toHaveLength(1);
   });
 
@@ -250,7 +250,7 @@ describe('openai judge', () => {
     const url = s.url;
     await s.close();
     const r = await judge(config('openai', url, { retries: 0 })).score('c', 'r');
-    expect(r).toEqual({ ok: false, reason: 'connection refused' });
+    expect(r).toEqual({ ok: false, reason: 'connection refused (ECONNREFUSED)' });
   });
 });
 
