@@ -19,7 +19,7 @@
 
 import type { EventEmitter } from 'node:events';
 import { abortedConnecting, closeDispatcher, request } from '../http/undici.js';
-import { DIRECT, ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, stallText, unreachedProxy, type Network } from '../http/network.js';
+import { cutStep, deadlineText, DIRECT, ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network } from '../http/network.js';
 import { networkCause, networkErrorCode } from '../http/error-code.js';
 import { redirectTarget } from '../http/redirect.js';
 import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
@@ -250,16 +250,13 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         }
         // The deadline came while the connection was still opening: agent.timeoutMs bounds connecting
         // too, and the message says the connection never opened, through the proxy if there is one.
+        // Through a proxy, the step the tunnel stalled at is named (docs/configuration.md, "Behind a proxy").
         if (abortedConnecting(err)) {
-          if (route === null) return fail('timeout', false, null, () => `no connection to the agent opened within ${config.timeoutMs} ms (agent.timeoutMs bounds connecting too)`);
-          // Through a proxy, the step the tunnel stalled at is named (docs/configuration.md, "Behind a proxy").
-          const fault = proxyFault(route, err);
-          const step = fault?.kind === 'stalled' && fault.step !== null ? `, ${stallText(route, fault.step)}` : '';
-          return fail('timeout', false, null, () => `no connection through the proxy ${route.proxy} (${route.variable}) to the agent opened within ${config.timeoutMs} ms${step} (agent.timeoutMs bounds connecting too)`);
+          const text = deadlineText({ at: 'connecting', step: cutStep(route, err) }, 'the agent', `${config.timeoutMs} ms`, route);
+          return fail('timeout', false, null, () => `${text} (agent.timeoutMs bounds connecting too)`);
         }
         // Through a proxy, the connection was open: the proxy, or the agent behind it, did not answer.
-        if (route !== null) return fail('timeout', false, null, () => `agent did not answer within ${config.timeoutMs} ms through the proxy ${route.proxy} (${route.variable}): ${stallText(route, 'answer')}`);
-        return fail('timeout', false, null, () => `agent did not answer within ${config.timeoutMs} ms`);
+        return fail('timeout', false, null, () => deadlineText({ at: 'answer' }, 'agent', `${config.timeoutMs} ms`, route));
       }
       if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
         // The limit is fixed: said with what it is, so that no one looks for a setting (docs/troubleshooting.md, "The agent").

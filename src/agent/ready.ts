@@ -3,13 +3,13 @@
 // fixture into an error and spend the run. GET only: nothing is sent that costs anything.
 
 import { abortedConnecting, closeDispatcher, request } from '../http/undici.js';
-import { DIRECT, proxyFault, proxyFaultText, proxyRefusal, stallText, unreachedProxy, type Network, type ProxyRoute } from '../http/network.js';
+import { cutStep, deadlineText, DIRECT, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network, type ProxyRoute } from '../http/network.js';
 import { systemClock } from '../http/retry.js';
 import { UserError } from '../errors.js';
 import type { Clock } from '../types.js';
 import { interruptedBy } from '../interrupt.js';
 import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
-import { networkErrorCode } from '../http/error-code.js';
+import { connectionFailureText, networkErrorCode } from '../http/error-code.js';
 import { basicAuthOf } from '../suite/url-credentials.js';
 import { docsUrl } from '../version.js';
 
@@ -116,10 +116,11 @@ export function proxyAdvice(proxy: ProxyRoute): string {
 
 /** What a failed poll observed, in words, without the URL (which may carry a token). */
 export function describePollError(e: unknown): string {
-  const code = networkErrorCode(e) ?? null;
-  if (code === 'ECONNREFUSED') return 'connection refused (ECONNREFUSED)';
-  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || (e as Error).name === 'TimeoutError') return 'no answer in time';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the host name did not resolve (${code})`;
+  const code = networkErrorCode(e);
+  // In the judge's words for the same failures (http/error-code.ts).
+  const words = connectionFailureText(code);
+  if (words !== null) return words;
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || (e as Error).name === 'TimeoutError') return 'no answer in time';
   return code ? `a connection error (${code})` : 'a connection error';
 }
 
@@ -130,15 +131,10 @@ export function describePollError(e: unknown): string {
  */
 function pollTimeout(e: unknown, timeoutMs: number, route: ProxyRoute | null): string | null {
   const code = networkErrorCode(e);
-  if (abortedConnecting(e) || (route === null && code === 'UND_ERR_CONNECT_TIMEOUT')) {
-    if (route === null) return `no connection to the agent opened within ${timeoutMs} ms`;
-    const fault = proxyFault(route, e);
-    const step = fault?.kind === 'stalled' && fault.step !== null ? `, ${stallText(route, fault.step)}` : '';
-    return `no connection through the proxy ${route.proxy} (${route.variable}) to the agent opened within ${timeoutMs} ms${step}`;
-  }
+  if (abortedConnecting(e) || (route === null && code === 'UND_ERR_CONNECT_TIMEOUT')) return deadlineText({ at: 'connecting', step: cutStep(route, e) }, 'the agent', `${timeoutMs} ms`, route);
   if (code !== 'UND_ERR_HEADERS_TIMEOUT' && (e as Error | null)?.name !== 'TimeoutError') return null;
-  if (route !== null) return `no answer within ${timeoutMs} ms through the proxy ${route.proxy} (${route.variable}): ${stallText(route, 'answer')}`;
-  return `no answer within ${timeoutMs} ms (the connection opened, and the agent did not answer)`;
+  const text = deadlineText({ at: 'answer' }, null, `${timeoutMs} ms`, route);
+  return route === null ? `${text} (the connection opened, and the agent did not answer)` : text;
 }
 
 /**
@@ -207,7 +203,9 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
       unreached = unreachedProxy(route, networkErrorCode(e)) ?? (fault?.kind === 'no-answer' || fault?.kind === 'closed' ? route : null);
       const at = unreached === null ? '' : ` at the proxy ${unreached.proxy} (${unreached.variable})`;
       const seen =
-        fault?.kind === 'no-answer' ? 'no answer to CONNECT in time' : fault?.kind === 'closed' ? `a connection closed without an answer (${fault.code})` : (pollTimeout(e, timeoutMs, route) ?? describePollError(e));
+        fault?.kind === 'no-answer'
+          ? `no answer to CONNECT within ${fault.timeoutMs} ms (the connect timeout)`
+          : fault?.kind === 'closed' ? (connectionFailureText(fault.code) ?? `the connection was closed without an answer (${fault.code})`) : (pollTimeout(e, timeoutMs, route) ?? describePollError(e));
       observed = unreached === null ? (refused ?? seen) : `${seen}${at}`;
     }
     const remaining = deadline - clock.now();

@@ -177,9 +177,11 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
     return { key: `proxy-opening:${key}`, what: `no connection through ${at} within ${opening[1] ?? ''} ms${step === undefined ? '' : ` (${step})`}, ${toward}`, hint };
   }
   // The connection through the proxy was open (a tunnel, or a forwarded request) and no answer came back in time.
-  const answer = /did not answer within (\d+) ms through the proxy \S+ \([A-Za-z_]+\): (.+)$/.exec(text);
+  // The agent's "agent did not answer within ...", the judge's and the simulator's "no answer within ... (2 attempts)".
+  const answer = /(?:did not answer|no answer) within (\d+) ms through the proxy \S+ \([A-Za-z_]+\): (.+?)(?: \(\d+ attempts\))?$/.exec(text);
   if (answer !== null) {
-    return { key: `proxy-answer:${key}`, what: `no answer within ${answer[1] ?? ''} ms through ${at}, ${toward} (${answer[2] ?? ''})`, hint: `raise agent.timeoutMs in config.yml if the agent is slow; else see the proxy's log for the request it holds` };
+    const server = key === 'judge' || key === 'simulator' ? key : 'agent';
+    return { key: `proxy-answer:${key}`, what: `no answer within ${answer[1] ?? ''} ms through ${at}, ${toward} (${answer[2] ?? ''})`, hint: `raise ${server}.timeoutMs in config.yml if the ${server} is slow; else see the proxy's log for the request it holds` };
   }
   if (/could not reach the proxy|at the proxy/.test(text)) return proxyDownCause(proxy, variable, text, toward, `proxy-down:${key}`);
   return null;

@@ -41,6 +41,30 @@ export function networkErrorText(err: unknown): string {
   return text === '' ? cause.code : `${text} (${cause.code})`;
 }
 
+/**
+ * A connection that failed, in the words every client says it in (the judge's and the simulator's
+ * reasons, `--wait-for-agent`'s polls), by its code; the agent's client and a trace store quote
+ * Node's own message, which names the address (`connect ECONNREFUSED 127.0.0.1:3000`).
+ */
+const CONNECTION_WORDS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'the connection was closed without an answer',
+  EPIPE: 'the connection was closed without an answer',
+  UND_ERR_SOCKET: 'the connection was closed without an answer',
+  ENOTFOUND: 'the host name did not resolve',
+  EAI_AGAIN: 'the host name did not resolve',
+  EHOSTUNREACH: 'no route to the host',
+  ENETUNREACH: 'the network is unreachable',
+  ETIMEDOUT: 'no connection opened in time',
+  UND_ERR_CONNECT_TIMEOUT: 'no connection opened within the connect timeout',
+};
+
+/** A failed connection in words, with its code: `connection refused (ECONNREFUSED)`; null for a code of no such failure. */
+export function connectionFailureText(code: string | undefined): string | null {
+  const words = code === undefined ? undefined : CONNECTION_WORDS[code];
+  return words === undefined ? null : `${words} (${code})`;
+}
+
 function causeOf(err: unknown, seen: Set<unknown>, depth: number): ReturnType<typeof networkCause> {
   if (err === null || typeof err !== 'object' || seen.has(err) || depth > MAX_DEPTH) return null;
   seen.add(err);

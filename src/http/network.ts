@@ -288,6 +288,33 @@ export function stallText(route: ProxyRoute, step: TunnelStep | 'answer'): strin
   }
 }
 
+/** How far a request had got when a deadline cut it: its connection still opening (through a proxy, at `step`; null: not known), or open with no answer back. */
+export type DeadlineCut = { at: 'connecting'; step: TunnelStep | null } | { at: 'answer' };
+
+/**
+ * A request cut by a deadline, in the words every client uses (the agent's, `--wait-for-agent`'s,
+ * the judge's and the simulator's, a trace store's): `no connection to the agent opened within 200
+ * ms` (through a proxy, naming it and the step its tunnel stalled at), `the store did not answer
+ * within ...` (through a proxy, with what came of the request there). `who` names the server ("the
+ * agent"); null when the message's own prefix names it ("judge unreachable: no answer within ...").
+ * `within` is the limit as said ("200 ms", "traces.waitMs (2000 ms) and 1000 ms more").
+ */
+export function deadlineText(cut: DeadlineCut, who: string | null, within: string, route: ProxyRoute | null): string {
+  const through = route === null ? '' : ` through the proxy ${route.proxy} (${route.variable})`;
+  if (cut.at === 'connecting') {
+    const step = route === null || cut.step === null ? '' : `, ${stallText(route, cut.step)}`;
+    return `no connection${through}${who === null ? '' : ` to ${who}`} opened within ${within}${step}`;
+  }
+  const none = who === null ? `no answer within ${within}` : `${who} did not answer within ${within}`;
+  return route === null ? none : `${none}${through}: ${stallText(route, 'answer')}`;
+}
+
+/** The step a request cut while connecting through `route` had got to (null: not known, or no proxy). */
+export function cutStep(route: ProxyRoute | null, err: unknown): TunnelStep | null {
+  const fault = proxyFault(route, err);
+  return fault?.kind === 'stalled' ? fault.step : null;
+}
+
 /** How a proxy is named in a log line: its host, never its credentials. */
 export function proxyName(proxy: URL): string {
   return `${proxy.protocol}//${proxy.host}`;

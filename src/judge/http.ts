@@ -9,11 +9,11 @@
 // Never throws: a failure is a reason string that says what was observed.
 
 import type { Dispatcher } from 'undici';
-import { ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, stallText, unreachedProxy, type ProxyRoute } from '../http/network.js';
+import { cutStep, deadlineText, ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type DeadlineCut, type ProxyRoute } from '../http/network.js';
 import type { TunnelStep } from '../http/proxy-error.js';
 import { redirectTarget } from '../http/redirect.js';
 import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
-import { networkErrorCode, networkErrorText } from '../http/error-code.js';
+import { connectionFailureText, networkErrorCode, networkErrorText } from '../http/error-code.js';
 import { abortedConnecting, request } from '../http/undici.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import type { Clock } from '../types.js';
@@ -89,19 +89,6 @@ function oneLine(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max)}\u2026` : flat;
 }
 
-const NETWORK_CODES: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  EPIPE: 'connection closed by the server',
-  UND_ERR_SOCKET: 'connection closed by the server',
-  UND_ERR_CLOSED: 'connection closed',
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'host name lookup failed',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  UND_ERR_CONNECT_TIMEOUT: 'timed out connecting',
-};
-
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 function describeNetworkError(err: unknown, route: ProxyRoute | null): Attempt {
@@ -124,9 +111,14 @@ function describeNetworkError(err: unknown, route: ProxyRoute | null): Attempt {
   if (plain !== null) return { kind: 'fatal', reason: `it answered without TLS (${plain}): ${NOT_TLS_FIX} in judge.baseUrl` };
   // Through a proxy, a connection that never opened is the proxy's: named with its variable, not
   // taken for the judge's (docs/configuration.md, "Behind a proxy").
+  // The words are the ones --wait-for-agent says them in (http/error-code.ts, connectionFailureText).
   const proxy = unreachedProxy(route, code);
-  if (proxy !== null && code) return { kind: 'network', reason: `${NETWORK_CODES[code] ?? `a connection error (${code})`} at the proxy ${proxy.proxy} (${proxy.variable})` };
-  if (code && NETWORK_CODES[code]) return { kind: 'network', reason: NETWORK_CODES[code] };
+  if (proxy !== null && code) return { kind: 'network', reason: `${connectionFailureText(code) ?? `a connection error (${code})`} at the proxy ${proxy.proxy} (${proxy.variable})` };
+  // undici's connect timeout is judge.timeoutMs: a connection that never opened, as when the deadline cuts it.
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return { kind: 'timeout', connecting: true, step: null };
+  if (code === 'UND_ERR_CLOSED') return { kind: 'network', reason: 'the connection was closed (UND_ERR_CLOSED)' };
+  const words = connectionFailureText(code);
+  if (words !== null) return { kind: 'network', reason: words };
   const message = err instanceof Error ? err.message : String(err);
   const refused = proxyRefusal(message);
   // A proxy that wants credentials, or refuses those given, refuses them again on every attempt:
@@ -187,8 +179,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     return { kind: 'http', status: res.statusCode, message: message ? oneLine(message, 120) : null, body: oneLine(text, 1000), retryAfterMs };
   } catch (err) {
     if (timedOut) {
-      const fault = proxyFault(opts.proxy ?? null, err);
-      return { kind: 'timeout', connecting: abortedConnecting(err), step: fault?.kind === 'stalled' ? fault.step : null };
+      return { kind: 'timeout', connecting: abortedConnecting(err), step: cutStep(opts.proxy ?? null, err) };
     }
     if (opts.signal?.aborted) return INTERRUPTED;
     // Too large, or not what its coding says: the same answer again would be too.
@@ -213,16 +204,12 @@ function describe(a: Attempt, result: Parameters<typeof attemptsText>[0], timeou
       return `HTTP ${a.status}${times}${a.message ? `: ${a.message}` : ''}`;
     case 'network':
       return `${a.reason}${times}${a.fix === undefined ? '' : `; ${a.fix}`}`;
-    case 'timeout':
-      // timeoutMs bounds connecting too: a connection that never opened is said apart from a slow answer.
-      if (a.connecting === true) {
-        const through = proxy === null ? '' : ` through the proxy ${proxy.proxy} (${proxy.variable})`;
-        const step = proxy === null || a.step == null ? '' : `, ${stallText(proxy, a.step)}`;
-        return `no connection${through} opened within ${timeoutMs} ms${step}${attempts === 1 ? '' : ` (${attempts} attempts)`}`;
-      }
-      // Through a proxy, the connection was open: the proxy, or the judge behind it, did not answer.
-      if (proxy !== null) return `timed out after ${timeoutMs} ms${attempts === 1 ? '' : ` (${attempts} attempts)`} through the proxy ${proxy.proxy} (${proxy.variable}): ${stallText(proxy, 'answer')}`;
-      return `timed out after ${timeoutMs} ms${attempts === 1 ? '' : ` (${attempts} attempts)`}`;
+    case 'timeout': {
+      // timeoutMs bounds connecting too: a connection that never opened is said apart from a slow
+      // answer, in the agent client's words (through a proxy, the proxy, or the judge behind it, did not answer).
+      const cut: DeadlineCut = a.connecting === true ? { at: 'connecting', step: a.step ?? null } : { at: 'answer' };
+      return `${deadlineText(cut, null, `${timeoutMs} ms`, proxy)}${attempts === 1 ? '' : ` (${attempts} attempts)`}`;
+    }
     case 'fatal':
       return a.reason;
     case 'ok':

@@ -12,7 +12,7 @@
 // unknown route is its router's `404 page not found` (a gateway's: an HTML page).
 
 import { parseRetryAfter } from '../http/retry.js';
-import { DIRECT, proxyFault, proxyFaultText, stallText, unreachedProxy, type Network } from '../http/network.js';
+import { cutStep, deadlineText, DIRECT, proxyFault, proxyFaultText, unreachedProxy, type Network } from '../http/network.js';
 import { tlsProblem } from '../http/tls.js';
 import { networkErrorCode, networkErrorText } from '../http/error-code.js';
 import { abortedConnecting, closeDispatcher, request } from '../http/undici.js';
@@ -65,6 +65,8 @@ export interface QuerySourceOptions extends StoreQuery {
   connectTimeoutMs?: number;
   /** How long a request may run past waitMs before it is cut off; default 1 s (tests give a short one). */
   graceMs?: number;
+  /** undici's wait for an answer, and between the bytes of its body; default 10 s (tests give a short one). */
+  requestTimeoutMs?: number;
 }
 
 export { TraceStoreError };
@@ -88,7 +90,8 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
   // run's end, waits for nothing longer (docs/traces.md, "Query: a trace store").
   const graceMs = opts.graceMs ?? REQUEST_GRACE_MS;
   const connectTimeout = opts.connectTimeoutMs ?? Math.min(REQUEST_TIMEOUT_MS, opts.waitMs + graceMs);
-  const dispatcher = (opts.network ?? DIRECT).dispatcher(base, { connections: 8, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS, connectTimeout });
+  const requestTimeout = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const dispatcher = (opts.network ?? DIRECT).dispatcher(base, { connections: 8, headersTimeout: requestTimeout, bodyTimeout: requestTimeout, connectTimeout });
   // The proxy the queries go through (null: none), named when it cannot be reached, as the agent's client names it.
   const route = (opts.network ?? DIRECT).route(base);
   // Tempo and Langfuse: the v2 API first; one without it is asked the v1 way from then on (Tempo's
@@ -161,8 +164,13 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
       // undici's own limits, in the same words: connecting (the connect timeout), the answer (10 s).
       const limit = proxy === null ? undiciLimit(networkErrorCode(e)) : null;
       if (limit !== null) {
-        const within = `${String(limit.at === 'connecting' ? connectTimeout : REQUEST_TIMEOUT_MS)} ms (${limit.name}, ${String(networkErrorCode(e))})`;
+        const within = `${String(limit.at === 'connecting' ? connectTimeout : requestTimeout)} ms (${limit.name}, ${String(networkErrorCode(e))})`;
         return { kind: 'failed', why: `GET ${shown} failed: ${stalled({ at: limit.at }, within, e)}`, retryAfterMs: 0 };
+      }
+      // undici's wait between two bytes of the body (10 s): past a waitMs of about 9 s it comes before
+      // the cut-off, and is said in the cut-off's words, with what it bounds.
+      if (networkErrorCode(e) === 'UND_ERR_BODY_TIMEOUT' && stage.at === 'body') {
+        return { kind: 'failed', why: `GET ${shown} failed: the store's answer (HTTP ${String(stage.status)}) did not end: nothing more of it came within ${String(requestTimeout)} ms (the wait between its bytes, UND_ERR_BODY_TIMEOUT)`, retryAfterMs: 0 };
       }
       const why = proxy === null ? networkErrorText(e) : `could not reach the proxy ${proxy.proxy} (${proxy.variable}): ${networkErrorText(e)}; check ${proxy.variable}, or NO_PROXY for hosts to reach directly`;
       return { kind: 'failed', why: `GET ${shown} failed: ${why}`, retryAfterMs: 0 };
@@ -209,13 +217,8 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
 
   /** A request cut at `stage` by a limit (`within`: "traces.waitMs (2000 ms) and its second", "100 ms (the connect timeout, ...)"), in the agent client's words. */
   function stalled(stage: Stage, within: string, e: unknown): string {
-    if (stage.at === 'connecting') {
-      if (route === null) return `no connection to the store opened within ${within}`;
-      const fault = proxyFault(route, e);
-      const step = fault?.kind === 'stalled' && fault.step !== null ? `, ${stallText(route, fault.step)}` : '';
-      return `no connection through the proxy ${route.proxy} (${route.variable}) to the store opened within ${within}${step}`;
-    }
-    if (stage.at === 'answer') return `the store did not answer within ${within}${route === null ? '' : ` through the proxy ${route.proxy} (${route.variable}): ${stallText(route, 'answer')}`}`;
+    if (stage.at === 'connecting') return deadlineText({ at: 'connecting', step: cutStep(route, e) }, 'the store', within, route);
+    if (stage.at === 'answer') return deadlineText({ at: 'answer' }, 'the store', within, route);
     return `the store's answer (HTTP ${String(stage.status)}) did not end within ${within}`;
   }
 

@@ -7,6 +7,7 @@ import { createServer as createNetServer, type AddressInfo, type Socket } from '
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentNotReady, instantClock, waitForAgent } from '../../src/agent/ready.js';
 import { runCheck } from '../../src/engine.js';
+import { createJudge } from '../../src/judge/index.js';
 import { Interrupted } from '../../src/interrupt.js';
 import { cli, makeProject, useCleanup } from '../cli/helpers.js';
 import { tlsFront } from '../support/proxy-server.js';
@@ -111,6 +112,21 @@ describe('waitForAgent', () => {
     } finally {
       for (const s of sockets) s.destroy();
       await new Promise((r) => silent.close(r));
+    }
+  });
+
+  it('a server that resets every connection: the poll says what happened in the judge\'s words for it, not "a connection error"', async () => {
+    const resets = createNetServer((socket) => socket.once('data', () => socket.resetAndDestroy()));
+    await new Promise<void>((r) => resets.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(resets.address() as AddressInfo).port}`;
+    const judge = createJudge({ provider: 'openai', baseUrl: url, model: 'm', apiKey: 'k', timeoutMs: 2000, retries: 0, backoffMs: 0, concurrency: 1, label: null }, { clock: instantClock(), random: () => 0.5 });
+    try {
+      const error = await waitForAgent({ url: `${url}/api/chat`, headers: {}, seconds: 0.1, clock: instantClock() }).catch((e: unknown) => e);
+      expect((error as AgentNotReady).lastObserved).toBe('the connection was closed without an answer (ECONNRESET)');
+      expect(await judge.score('c', 'r')).toEqual({ ok: false, reason: 'the connection was closed without an answer (ECONNRESET)' });
+    } finally {
+      await judge.close();
+      await new Promise((r) => resets.close(r));
     }
   });
 

@@ -94,8 +94,8 @@ describe('the clients, at a host with an unreachable IPv6 address and a closed I
         (e: Error) => e.message,
       );
       expect(ready).toMatch(/the last one got connection refused \(ECONNREFUSED\);/);
-      expect(await judge.score('c', 'r')).toEqual({ ok: false, reason: 'connection refused' });
-      expect(await simulator.next({ goal: 'g', instructions: null, persona: null, turn: 1, maxTurns: 2, transcript: [] })).toEqual({ kind: 'fault', fault: 'simulator unreachable: connection refused', retries: 0 });
+      expect(await judge.score('c', 'r')).toEqual({ ok: false, reason: 'connection refused (ECONNREFUSED)' });
+      expect(await simulator.next({ goal: 'g', instructions: null, persona: null, turn: 1, maxTurns: 2, transcript: [] })).toEqual({ kind: 'fault', fault: 'simulator unreachable: connection refused (ECONNREFUSED)', retries: 0 });
     } finally {
       await Promise.all([agent.close(), judge.close(), simulator.close()]);
     }

@@ -155,7 +155,7 @@ describe('a proxy that resets or closes the connection', () => {
     );
     expect(error).toBeInstanceOf(ProxyNotReached);
     const message = (error as Error).message;
-    expect(message).toContain(`the last one got a connection closed without an answer (ECONNRESET) at the proxy ${p.url} (HTTPS_PROXY)`);
+    expect(message).toContain(`the last one got the connection was closed without an answer (ECONNRESET) at the proxy ${p.url} (HTTPS_PROXY)`);
     expect(message).toContain('The polls go through the proxy in HTTPS_PROXY and never reached it: check HTTPS_PROXY, or NO_PROXY for hosts to reach directly');
     expect(message).not.toContain(PASSWORD);
   });
@@ -202,6 +202,14 @@ describe('a connection that does not open in time', () => {
       `no answer from the proxy http://127.0.0.1:${port} (HTTPS_PROXY) to CONNECT within 150 ms, on the way to https://agent.test/chat: check that the proxy is up and lets agent.test through, or name agent.test in NO_PROXY to reach it directly`,
     );
     expect(error).not.toContain(PASSWORD);
+
+    // --wait-for-agent's poll through the same proxy, its connect timeout (150 ms) shorter than the
+    // poll's: the milliseconds are named, as every other deadline names them.
+    const short: Network = { ...network, dispatcher: (target, o) => network.dispatcher(target, { ...o, connectTimeout: 150 }) };
+    const waited = await waitForAgent({ url: 'https://agent.test/chat', headers: {}, seconds: 0.001, clock: instantClock(), network: short, pollTimeoutMs: 3_000 }).catch((e: unknown) => e);
+    expect(waited).toBeInstanceOf(ProxyNotReached);
+    expect((waited as AgentNotReady).lastObserved).toBe(`no answer to CONNECT within 150 ms (the connect timeout) at the proxy http://127.0.0.1:${port} (HTTPS_PROXY)`);
+    expect((waited as Error).message).not.toContain(PASSWORD);
   });
 
   // undici's connect timeout is 10 s, and an abort only noted until the connection opened; this
@@ -262,6 +270,22 @@ describe('a connection that does not open in time', () => {
     expect(atAnswer).toBe(`message turn: agent did not answer within 150 ms through the proxy ${forward.url} (HTTP_PROXY): the proxy took the request, and no answer came back`);
     expect(causeText('timeout', atAnswer, `http://agent.test:${portOf(agent.url)}/chat`)).toMatch(new RegExp(`^no answer within 150 ms through the proxy ${forward.url.replace(/\./g, '\\.')} \\(HTTP_PROXY\\), on the way to `));
     for (const text of [atProxy, atTls, atAnswer]) expect(text).not.toContain(PASSWORD);
+  });
+
+  it("the judge behind a forwarding proxy whose request is never answered: the agent client's words, and judge.timeoutMs in its cause", { timeout: 5_000 }, async () => {
+    const server = await startAgentServer(() => 'hang');
+    cleanups.push(() => server.close());
+    const forward = await proxy({ hosts: { 'judge.test': portOf(server.url) } });
+    const forwarded = await networkFrom({ HTTP_PROXY: `http://ci-user:${PASSWORD}@127.0.0.1:${portOf(forward.url)}` });
+    const unanswered = await judge({ baseUrl: `http://judge.test:${portOf(server.url)}/v1`, timeoutMs: 250, retries: 1 }, forwarded).score('polite', 'Within 30 days.');
+    const reason = unanswered.ok ? 'scored' : unanswered.reason;
+    expect(reason).toBe(`no answer within 250 ms through the proxy ${forward.url} (HTTP_PROXY): the proxy took the request, and no answer came back (2 attempts)`);
+    const judged = causeOf({ label: 'refund', errored: false, verdict: 'not_evaluated', detail: `judge unreachable: ${reason}` }, null);
+    expect(judged).toMatchObject({
+      what: `no answer within 250 ms through the proxy ${forward.url} (HTTP_PROXY), on the way to the judge (the proxy took the request, and no answer came back)`,
+      hint: "raise judge.timeoutMs in config.yml if the judge is slow; else see the proxy's log for the request it holds",
+    });
+    expect(reason).not.toContain(PASSWORD);
   });
 
   it('closing the client does not wait for a request cut at its deadline while its connection was opening', { timeout: 5_000 }, async () => {
@@ -372,6 +396,42 @@ describe('a trace store', () => {
       `GET https://tempo.test/api/v2/traces/4bf92f3577b34da6a3ce929d0e0e4736 failed: the TLS certificate of the proxy https://127.0.0.1:${proxyTls.port} (HTTPS_PROXY) is refused: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT); point NODE_EXTRA_CA_CERTS at the proxy's CA certificate (a PEM file), or name tempo.test in NO_PROXY to reach it directly`,
     );
     expect(clock.sleeps).toBe(0);
+  });
+
+  it('a proxy that never answers CONNECT, and a request cut through a proxy: the proxy, its variable and the step named, as for the agent', { timeout: 5_000 }, async () => {
+    const quiet = await silent();
+    const network = await networkFrom({ HTTPS_PROXY: `http://u:${PASSWORD}@127.0.0.1:${quiet}` });
+    const failure = (src: ReturnType<typeof createQuerySource>): Promise<string> => {
+      cleanups.push(async () => src.close());
+      return src.collect('4bf92f3577b34da6a3ce929d0e0e4736', '00f067aa0ba902b7').then(
+        () => 'no error',
+        (e: unknown) => (e as Error).message,
+      );
+    };
+    const url = 'https://tempo.test/api/v2/traces/4bf92f3577b34da6a3ce929d0e0e4736';
+    // The connect timeout (100 ms) first: the proxy's failure, asked again until waitMs (here
+    // passed at the clock's second reading: undici's timer for it ticks every half second).
+    let t = 0;
+    const late: PollClock = { now: () => (t += 2500), sleep: () => Promise.resolve() };
+    const unanswered = await failure(createQuerySource({ kind: 'tempo', url: 'https://tempo.test', apiKey: null, headers: {}, waitMs: 2000, graceMs: 60_000, connectTimeoutMs: 100, clock: late, network }));
+    expect(unanswered).toBe(
+      `GET ${url} failed: the proxy http://127.0.0.1:${quiet} (HTTPS_PROXY) did not answer CONNECT within 100 ms (the connect timeout); check that the proxy is up and lets tempo.test through, or name tempo.test in NO_PROXY to reach it directly, until traces.waitMs (2000 ms) passed`,
+    );
+    // The cut-off (waitMs and its grace, long enough for a loaded machine to reach the proxy) first: the step the tunnel stalled at.
+    const cut = await failure(createQuerySource({ kind: 'tempo', url: 'https://tempo.test', apiKey: null, headers: {}, waitMs: 50, graceMs: 200, connectTimeoutMs: 60_000, clock: counting(), network }));
+    expect(cut).toBe(
+      `GET ${url} failed: no connection through the proxy http://127.0.0.1:${quiet} (HTTPS_PROXY) to the store opened within traces.waitMs (50 ms) and 200 ms more (the cut-off of each request), stalled waiting for the proxy's answer to CONNECT`,
+    );
+    // A forwarded request (http:// through HTTP_PROXY) the store behind the proxy never answers.
+    const store = await startAgentServer(() => 'hang');
+    cleanups.push(() => store.close());
+    const forward = await proxy({ hosts: { 'tempo.test': portOf(store.url) } });
+    const forwarded = await networkFrom({ HTTP_PROXY: `http://u:${PASSWORD}@127.0.0.1:${portOf(forward.url)}` });
+    const held = await failure(createQuerySource({ kind: 'jaeger', url: `http://tempo.test:${portOf(store.url)}`, apiKey: null, headers: {}, waitMs: 50, graceMs: 200, clock: counting(), network: forwarded }));
+    expect(held).toBe(
+      `GET http://tempo.test:${portOf(store.url)}/api/v3/traces/4bf92f3577b34da6a3ce929d0e0e4736 failed: the store did not answer within traces.waitMs (50 ms) and 200 ms more (the cut-off of each request) through the proxy ${forward.url} (HTTP_PROXY): the proxy took the request, and no answer came back`,
+    );
+    for (const text of [unanswered, cut, held]) expect(text).not.toContain(PASSWORD);
   });
 });
 

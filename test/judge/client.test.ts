@@ -224,14 +224,14 @@ describe('openai judge', () => {
     const s = await serve(hangUp);
     const clock = fakeClock();
     const r = await judge(config('openai', s.url, { retries: 1 }), clock).score('c', 'r');
-    expect(r).toEqual({ ok: false, reason: 'connection closed by the server after 2 attempts' });
+    expect(r).toEqual({ ok: false, reason: 'the connection was closed without an answer (UND_ERR_SOCKET) after 2 attempts' });
     expect(clock.sleeps).toHaveLength(1);
   });
 
-  it('reports a server that never answers as timed out', async () => {
+  it("reports a server that never answers in the agent client's words: no answer within the timeout", async () => {
     const s = await serve(silence);
     const r = await judge(config('openai', s.url, { retries: 0, timeoutMs: 200 })).score('c', 'r');
-    expect(r).toEqual({ ok: false, reason: 'timed out after 200 ms' });
+    expect(r).toEqual({ ok: false, reason: 'no answer within 200 ms' });
   });
 
   it('reports connection refused', async () => {
@@ -239,7 +239,7 @@ describe('openai judge', () => {
     const url = s.url;
     await s.close();
     const r = await judge(config('openai', url, { retries: 0 })).score('c', 'r');
-    expect(r).toEqual({ ok: false, reason: 'connection refused' });
+    expect(r).toEqual({ ok: false, reason: 'connection refused (ECONNREFUSED)' });
   });
 });
 

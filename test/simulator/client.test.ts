@@ -117,7 +117,7 @@ describe('simulator client', () => {
     const sim = createSimulator({ ...config('openai', 'https://llm.test/v1'), retries: 0 }, { clock, network });
     const fault = await sim.next(REQUEST);
     await sim.close();
-    expect(fault).toEqual({ kind: 'fault', fault: `simulator unreachable: connection refused at the proxy http://127.0.0.1:${port} (HTTPS_PROXY)`, retries: 0 });
+    expect(fault).toEqual({ kind: 'fault', fault: `simulator unreachable: connection refused (ECONNREFUSED) at the proxy http://127.0.0.1:${port} (HTTPS_PROXY)`, retries: 0 });
     const detail = fault.kind === 'fault' ? fault.fault : '';
     expect(causeOf({ label: 'p', errored: false, verdict: 'not_evaluated', checks: [{ status: 'not_evaluated', detail }] }, null)).toMatchObject({
       what: `connection refused at the proxy http://127.0.0.1:${port} (HTTPS_PROXY), on the way to the simulator`,

@@ -652,6 +652,24 @@ describe('a store that answers slowly', () => {
     for (const t of sockets) clearInterval(t);
   });
 
+  // With traces.waitMs of 9 s or more, undici's 10 s between two bytes of a body comes before the
+  // cut-off (waitMs and its second): its own words ("Body Timeout Error") were shown. Here 100 ms.
+  it("a body that stops before its end for undici's body timeout is said in the same words as a cut-off: the answer did not end", async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"trace":');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+    const url = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
+    // The cut-off far past the body timeout; the poll clock passes waitMs at the first pause.
+    const src = source({ kind: 'tempo', url, apiKey: null, waitMs: 100, graceMs: 60_000, requestTimeoutMs: 100 });
+    await expect(src.collect(TRACE, SENT)).rejects.toThrow(
+      `GET ${url}/api/v2/traces/${TRACE} failed: the store's answer (HTTP 200) did not end: nothing more of it came within 100 ms (the wait between its bytes, UND_ERR_BODY_TIMEOUT), until traces.waitMs (100 ms) passed`,
+    );
+    server.closeAllConnections();
+  });
+
   it('a store cut off before it answered names the step, in the agent client\'s words: no connection opened, or no answer', async () => {
     // Takes the TCP connection and says nothing: https:// never finishes its TLS handshake, http:// is never answered.
     const sockets: Socket[] = [];
