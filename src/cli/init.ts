@@ -18,7 +18,7 @@ import type { Assertion } from '../types.js';
 import { estimateCost, turnsPerFixture } from '../evaluate/estimate.js';
 import { resolveConfigFile } from '../suite/config-file.js';
 import { loadYamlPackage, readYaml } from '../suite/yaml/index.js';
-import { suiteName, suiteSlug } from '../action/context.js';
+import { resultsArtifactsPattern, suiteName, suiteSlug } from '../action/context.js';
 
 /**
  * Every preset init has a config template for. Which of them it offers is decided at run time by
@@ -31,20 +31,6 @@ export type InitPreset = (typeof INIT_TEMPLATES)[number];
 /** The repository of the Action, as workflows name it in `uses:`; pinned to this version's tag. */
 const ACTION_REPOSITORY = 'agent-replay/agent-replay';
 export const ACTION_USES = `${ACTION_REPOSITORY}@v${TOOL.version}`;
-/**
- * The results artifacts of the suite in `dir`, as download-artifact's `pattern` matches them: check
- * mode names each `agent-replay-results-<sha>[-shard-<i>-of-<n>][-attempt-<n>]`, after the suite's
- * folder when it is not the default one (`agent-replay-results-apps-sales-.agent-replay-<sha>`,
- * src/action/context.ts, artifactNameFor), and report mode reads every .json file of the folder
- * they go to (docs/action.md, "Report: combine shards, or comment for a fork"), so another
- * artifact of the run, another suite's too, must not go there (docs/action.md, "Two suites in one
- * repository").
- */
-export function resultsArtifacts(dir: string): string {
-  const suite = suiteName(dir);
-  return `agent-replay-results-${suite === null ? '' : `${suiteSlug(suite)}-`}*`;
-}
-
 /** The actions the workflows use besides ours, pinned to their major version tags. */
 const PINNED = { checkout: 'actions/checkout@v4', downloadArtifact: 'actions/download-artifact@v4' } as const;
 
@@ -351,7 +337,7 @@ jobs:
         with:
           run-id: \${{ github.event.workflow_run.id }}
           github-token: \${{ github.token }}
-          pattern: ${resultsArtifacts(dir)}   # this suite's results artifacts only: report mode reads every .json file below shards
+          pattern: ${resultsArtifactsPattern(dir)}   # this suite's results artifacts only: report mode reads every .json file below shards
           path: shards
       - id: pr
         run: echo "number=$(cat shards/*/pr-number 2>/dev/null | head -1)" >> "$GITHUB_OUTPUT"
@@ -484,7 +470,7 @@ function suiteSteps(dir: string, preset: InitPreset): Record<WorkflowRole, strin
         '        with:',
         '          run-id: ${{ github.event.workflow_run.id }}',
         '          github-token: ${{ github.token }}',
-        `          pattern: ${resultsArtifacts(dir)}`,
+        `          pattern: ${resultsArtifactsPattern(dir)}`,
         `          path: ${shards}`,
       ]),
       ...step([`        uses: ${ACTION_USES}`, '        with:', '          mode: report', `          dir: ${d}`, `          results: ${shards}`, '          pr-number: ${{ steps.pr.outputs.number }}', '          comment-key: agent-replay']),
