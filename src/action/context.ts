@@ -180,6 +180,18 @@ export function artifactNameFor(sha: string | null, runAttempt: number, shard?: 
 }
 
 /**
+ * The results artifacts of the suite in `dir`, as download-artifact's `pattern` matches them
+ * (artifactNameFor's names, any commit, shard or attempt): a suite outside the default folder by
+ * its folder (`agent-replay-results-apps-sales-.agent-replay-*`). The default suite's
+ * `agent-replay-results-*` takes the other suites' artifacts too, which report mode skips
+ * (docs/action.md, "Two suites in one repository").
+ */
+export function resultsArtifactsPattern(dir: string): string {
+  const suite = suiteName(dir);
+  return `agent-replay-results-${suite === null ? '' : `${suiteSlug(suite)}-`}*`;
+}
+
+/**
  * Whether `name` is a results artifact of the suite (artifactNameFor's names, any commit, shard or
  * attempt): the default folder's suite does not take another suite's `agent-replay-results-apps-...`,
  * nor one suite another's (docs/action.md, "Two suites in one repository").

@@ -4,9 +4,10 @@
 import * as core from '@actions/core';
 import * as log from './log.js';
 import { readdir } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, posix, relative, resolve } from 'node:path';
 import type { Inputs } from './inputs.js';
-import { suiteName, type ActionContext, type PullContext } from './context.js';
+import { resultsArtifactsPattern, suiteName, type ActionContext, type PullContext } from './context.js';
+import { suiteRepoPath } from './suite-edits.js';
 import { gitHubFailure } from './github-words.js';
 import { isGitHubError } from '../github/errors.js';
 import type { ActionDeps } from './deps.js';
@@ -14,6 +15,7 @@ import { htmlReportFile, publisher, publishSettings, setRunOutputs, summaryWithN
 import { defaultBranchTrend, previousRun } from './history.js';
 import { mergeRecords, readRecord } from '../record/index.js';
 import { renderComment, terminalLine } from '../report/index.js';
+import { clip } from '../report/escape.js';
 import { gateMerged, incompleteText } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
@@ -55,6 +57,47 @@ async function expandResults(patterns: readonly string[], cwd: string): Promise<
     }
   }
   return { files: [...new Set(out)], missing };
+}
+
+/** A folder or file named by an artifact (a fork's run writes it), shown on one line and clipped. */
+const shown = (text: string): string => clip(terminalLine(text), 200);
+
+/** A results file read, by the name the log and the errors give it (relative to the workspace). */
+export interface ReadResults {
+  file: string;
+  record: RunRecord;
+}
+
+/**
+ * The records of the step's suite. A record whose `suitePath` is another folder of the repository
+ * than the `dir` input is another suite's run, downloaded beside this suite's by a pattern that
+ * takes both (a default suite's `agent-replay-results-*-shard-*` takes
+ * `agent-replay-results-apps-sales-.agent-replay-<sha>-shard-1-of-2`): it is skipped, named in
+ * `skipped`, rather than merged into this one's run. None left is an error that names the files
+ * and the fix. A record without `suitePath` (its suite in no git repository, or written before it),
+ * and every record when the dir input is no folder inside the repository, are kept as before
+ * (docs/action.md, "Two suites in one repository").
+ */
+export function ownSuiteResults(read: readonly ReadResults[], dir: string): { kept: ReadResults[]; skipped: { file: string; suitePath: string }[] } {
+  const own = suiteRepoPath(undefined, dir);
+  if (own === null) return { kept: [...read], skipped: [] };
+  const kept: ReadResults[] = [];
+  const skipped: { file: string; suitePath: string }[] = [];
+  for (const r of read) {
+    const ran: string = r.record.suitePath === undefined ? own : posix.normalize(r.record.suitePath);
+    if (ran === own) kept.push(r);
+    else skipped.push({ file: r.file, suitePath: ran });
+  }
+  if (kept.length === 0 && skipped.length > 0) {
+    const first = skipped[0] as { file: string; suitePath: string };
+    const suites = [...new Set(skipped.map((s) => s.suitePath))];
+    const more = skipped.length > 1 ? ` (${skipped.length} files in all, runs of ${suites.map(shown).join(', ')})` : '';
+    throw new UserError(
+      `report mode: no results file is a run of ${shown(own)}, this step's dir input: ${shown(first.file)} is a run of the suite in ${shown(first.suitePath)} (its suitePath)${more}. ` +
+        `Set dir: ${shown(first.suitePath)} on this step when it reports that suite (as its check step's dir), or download this suite's results artifacts only (pattern: ${resultsArtifactsPattern(dir)})`,
+    );
+  }
+  return { kept, skipped };
 }
 
 /** What a workflow_run event says about the run it reports: its head commit and repository (GitHub's, not the artifact's). */
@@ -113,15 +156,21 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     const folders = missing.length === 0 ? '' : ` (no folder ${missing.join(', ')} in the workspace: check that the step that downloads the results artifacts ran before this one and wrote there)`;
     throw new UserError(`report mode: no results files match ${inputs.results.join(', ')}${folders}`);
   }
-  const records: RunRecord[] = [];
-  for (const f of files) records.push(await readRecord(f));
+  const read: ReadResults[] = [];
+  for (const f of files) read.push({ file: relative(deps.cwd, f) || f, record: await readRecord(f) });
+  // Another suite's records, downloaded beside this suite's (the default suite's pattern takes
+  // them), are skipped with a line in the log (docs/action.md, "Two suites in one repository").
+  const { kept, skipped } = ownSuiteResults(read, inputs.dir);
+  for (const s of skipped) {
+    log.info(`report: skipped ${shown(s.file)}: it is a run of the suite in ${shown(s.suitePath)} (its suitePath), not of ${shown(suiteRepoPath(undefined, inputs.dir) ?? inputs.dir)}, this step's dir input; that suite's own report step reports it`);
+  }
   const run = mergeRecords(
-    records,
-    files.map((f) => relative(deps.cwd, f) || f),
+    kept.map((r) => r.record),
+    kept.map((r) => r.file),
     (line) => log.info(`report: ${line}`),
   );
   if (run.incomplete != null) core.warning(`report: ${incompleteText(run.incomplete)}${inputs.allowIncomplete ? ' (allow-incomplete: true, so the gate ignores it)' : ''}`);
-  log.info(`report: combined ${files.length} results ${files.length === 1 ? 'file' : 'files'}, ${run.fixtures.length} fixtures${run.personas.length ? `, ${run.personas.length} persona scripts` : ''}`);
+  log.info(`report: combined ${kept.length} results ${kept.length === 1 ? 'file' : 'files'}, ${run.fixtures.length} fixtures${run.personas.length ? `, ${run.personas.length} persona scripts` : ''}`);
   const found = await pullForReport(inputs.prNumber, ctx, run, deps);
   if (found.refused !== null) {
     core.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}. The results are in the job summary and the artifact.`);

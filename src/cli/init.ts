@@ -18,7 +18,8 @@ import type { Assertion } from '../types.js';
 import { estimateCost, turnsPerFixture } from '../evaluate/estimate.js';
 import { resolveConfigFile } from '../suite/config-file.js';
 import { loadYamlPackage, readYaml } from '../suite/yaml/index.js';
-import { suiteName, suiteSlug } from '../action/context.js';
+import { DEFAULT_SUITE_DIR, resultsArtifactsPattern, suiteName, suiteSlug } from '../action/context.js';
+import { clip, terminalLine } from '../report/escape.js';
 
 /**
  * Every preset init has a config template for. Which of them it offers is decided at run time by
@@ -31,20 +32,6 @@ export type InitPreset = (typeof INIT_TEMPLATES)[number];
 /** The repository of the Action, as workflows name it in `uses:`; pinned to this version's tag. */
 const ACTION_REPOSITORY = 'agent-replay/agent-replay';
 export const ACTION_USES = `${ACTION_REPOSITORY}@v${TOOL.version}`;
-/**
- * The results artifacts of the suite in `dir`, as download-artifact's `pattern` matches them: check
- * mode names each `agent-replay-results-<sha>[-shard-<i>-of-<n>][-attempt-<n>]`, after the suite's
- * folder when it is not the default one (`agent-replay-results-apps-sales-.agent-replay-<sha>`,
- * src/action/context.ts, artifactNameFor), and report mode reads every .json file of the folder
- * they go to (docs/action.md, "Report: combine shards, or comment for a fork"), so another
- * artifact of the run, another suite's too, must not go there (docs/action.md, "Two suites in one
- * repository").
- */
-export function resultsArtifacts(dir: string): string {
-  const suite = suiteName(dir);
-  return `agent-replay-results-${suite === null ? '' : `${suiteSlug(suite)}-`}*`;
-}
-
 /** The actions the workflows use besides ours, pinned to their major version tags. */
 const PINNED = { checkout: 'actions/checkout@v4', downloadArtifact: 'actions/download-artifact@v4' } as const;
 
@@ -351,7 +338,7 @@ jobs:
         with:
           run-id: \${{ github.event.workflow_run.id }}
           github-token: \${{ github.token }}
-          pattern: ${resultsArtifacts(dir)}   # this suite's results artifacts only: report mode reads every .json file below shards
+          pattern: ${resultsArtifactsPattern(dir)}   # this suite's results artifacts only: report mode reads every .json file below shards
           path: shards
       - id: pr
         run: echo "number=$(cat shards/*/pr-number 2>/dev/null | head -1)" >> "$GITHUB_OUTPUT"
@@ -429,33 +416,52 @@ function dirValue(raw: string): string | null {
  * Whether a workflow that was already there runs the suite in `dir`: one of its `dir:` inputs names
  * that folder, or, for the default folder, it sets no `dir:` at all (the Action's default). Read as
  * text, a line at a time: a workflow init did not write may hold anything, and one it cannot read
- * is taken as running the suite (nothing is said to add to it).
+ * is taken as running the suite (nothing is said to add to it). A `dir:` set by an expression
+ * (`dir: ${{ matrix.dir }}`, a matrix over the suites' folders) cannot be read: such a workflow runs
+ * the suite when it names the folder anywhere (the matrix's list), else init cannot tell, and says
+ * so with the expression (docs/cli.md, "init").
  */
-function runsSuite(text: string, dir: string): boolean {
+function runsSuite(text: string, dir: string): { runs: true } | { runs: false; expression: string | null } {
   const named = [...text.matchAll(/^[ \t]*(?:-[ \t]+)?dir:(.*)$/gm)].map((m) => dirValue(m[1] ?? ''));
-  if (named.length === 0) return suiteName(dir) === null;
-  return named.some((value) => value !== null && (suiteName(value) ?? '') === (suiteName(dir) ?? ''));
+  if (named.length === 0) return suiteName(dir) === null ? { runs: true } : { runs: false, expression: null };
+  if (named.some((value) => value !== null && (suiteName(value) ?? '') === (suiteName(dir) ?? ''))) return { runs: true };
+  const expression = named.find((value): value is string => value !== null && value.includes('${{'));
+  if (expression === undefined) return { runs: false, expression: null };
+  return namesFolder(text, dir) ? { runs: true } : { runs: false, expression };
+}
+
+/** Whether `text` holds the folder `dir` as a whole value (a list item, a quoted word), not as the end of a longer path. */
+function namesFolder(text: string, dir: string): boolean {
+  const folder = suiteName(dir) ?? DEFAULT_SUITE_DIR;
+  const escaped = folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?:^|[\\s'"[,:])(?:\\./)?${escaped}/?(?=$|[\\s'"\\],#])`, 'm').test(text);
 }
 
 /**
  * The workflows init skipped (they were already there) that run another suite than the one in
  * `dir`: a second suite of a monorepo, whose steps go into those workflows (docs/action.md, "Two
- * suites in one repository"). Only a regular file is read, never through a link.
+ * suites in one repository"). `unread`: those whose `dir:` is an expression that does not name the
+ * folder, by that expression: init cannot tell which suites they run. Only a regular file is read,
+ * never through a link.
  */
-function workflowsOfOtherSuites(cwd: string, o: { dir: string; workflows: string }, skipped: readonly string[]): Set<WorkflowRole> {
-  const out = new Set<WorkflowRole>();
+function workflowsOfOtherSuites(cwd: string, o: { dir: string; workflows: string }, skipped: readonly string[]): { others: Set<WorkflowRole>; unread: Map<WorkflowRole, string> } {
+  const others = new Set<WorkflowRole>();
+  const unread = new Map<WorkflowRole, string>();
   const wf = slash(o.workflows).replace(/\/+$/, '') || '.';
   for (const role of Object.keys(WORKFLOW_FILES) as WorkflowRole[]) {
     const path = `${wf}/${WORKFLOW_FILES[role]}`;
     if (!skipped.includes(path)) continue;
     try {
       if (!lstatSync(join(cwd, path)).isFile()) continue;
-      if (!runsSuite(readFileSync(join(cwd, path), 'utf8'), o.dir)) out.add(role);
+      const read = runsSuite(readFileSync(join(cwd, path), 'utf8'), o.dir);
+      if (read.runs) continue;
+      if (read.expression === null) others.add(role);
+      else unread.set(role, read.expression);
     } catch {
       // Unreadable: nothing is said to add to it.
     }
   }
-  return out;
+  return { others, unread };
 }
 
 /**
@@ -484,7 +490,7 @@ function suiteSteps(dir: string, preset: InitPreset): Record<WorkflowRole, strin
         '        with:',
         '          run-id: ${{ github.event.workflow_run.id }}',
         '          github-token: ${{ github.token }}',
-        `          pattern: ${resultsArtifacts(dir)}`,
+        `          pattern: ${resultsArtifactsPattern(dir)}`,
         `          path: ${shards}`,
       ]),
       ...step([`        uses: ${ACTION_USES}`, '        with:', '          mode: report', `          dir: ${d}`, `          results: ${shards}`, '          pr-number: ${{ steps.pr.outputs.number }}', '          comment-key: agent-replay']),
@@ -513,7 +519,21 @@ function addToWorkflows(o: { dir: string; workflows: string; preset: InitPreset 
   return lines;
 }
 
-function nextSteps(o: { dir: string; workflows: string; preset: InitPreset }, written: readonly string[], others: ReadonlySet<WorkflowRole> = new Set()): string {
+/**
+ * What to say of the workflows already there whose `dir:` is an expression that names no such
+ * folder (a matrix over the suites): init cannot tell whether they run this suite, so it says so,
+ * and where the folder goes (docs/cli.md, "init").
+ */
+function unreadWorkflows(o: { dir: string; workflows: string }, unread: ReadonlyMap<WorkflowRole, string>): string[] {
+  const wf = slash(o.workflows).replace(/\/+$/, '') || '.';
+  const folder = yamlWord(slash(o.dir).replace(/\/+$/, '') || '.');
+  return [...unread].map(
+    ([role, expression]) =>
+      `     ${wf}/${WORKFLOW_FILES[role]} sets dir: ${clip(terminalLine(expression), 80)}, which init cannot read, and names ${folder} nowhere: add ${folder} to the folders the expression takes (the matrix's list of suites), or add this suite's steps after the steps there (${docsUrl('action.md', 'Two suites in one repository')}).`,
+  );
+}
+
+function nextSteps(o: { dir: string; workflows: string; preset: InitPreset }, written: readonly string[], others: ReadonlySet<WorkflowRole> = new Set(), unread: ReadonlyMap<WorkflowRole, string> = new Map()): string {
   const check = `${slash(o.workflows).replace(/\/+$/, '')}/agent-replay.yml`;
   // The commands are pasted into a shell: a folder with a space or a quote is one quoted word.
   const dir = shellWord(o.dir);
@@ -524,7 +544,7 @@ function nextSteps(o: { dir: string; workflows: string; preset: InitPreset }, wr
     : others.has('check')
       ? `Add this suite to the workflows of the suite already there, and set agent-path in its check step to your agent's path on the preview (e.g. ${TEMPLATES[o.preset].agentPath}):`
       : `${check} was already there and is left as it is: check that it runs agent-replay with agent-path set to your agent's path on the preview (e.g. ${TEMPLATES[o.preset].agentPath}).`;
-  const add = addToWorkflows(o, others);
+  const add = [...addToWorkflows(o, others), ...unreadWorkflows(o, unread)];
   return `
 Next:
   1. ${first}
@@ -618,7 +638,8 @@ export async function runInit(given: InitOptions, io: CliIO): Promise<number> {
     return EXIT.usage;
   }
   io.stdout(`\n${written.length} created, ${skipped.length} skipped (init never overwrites a file).\n`);
-  io.stdout(nextSteps({ ...o, preset }, written, workflowsOfOtherSuites(io.cwd, o, skipped)));
+  const { others, unread } = workflowsOfOtherSuites(io.cwd, o, skipped);
+  io.stdout(nextSteps({ ...o, preset }, written, others, unread));
   const warning = subfolderWarning(o, io.cwd);
   if (warning !== '') io.stderr(`\n${warning}`);
   return EXIT.ok;

@@ -9,6 +9,7 @@ import type { RunRecord } from '../types.js';
 import type { EngineDeps } from '../engine.js';
 import { openRecordStream, RecordWriteError, type RecordStream } from '../record/index.js';
 import { DEFAULT_CONTEXT, type ReportContext } from '../report/context.js';
+import { suiteName } from '../action/context.js';
 import { renderTerminal } from '../report/terminal.js';
 import type { Progress } from '../replay/index.js';
 import { interruptedBy, interruptExitCode } from '../interrupt.js';
@@ -217,7 +218,10 @@ export function progressPrinter(io: CliIO): (p: Progress) => void {
 export function reportContext(record: RunRecord | null, env: Record<string, string | undefined>): ReportContext {
   // Inside GitHub Actions the repository is known: file references become links to the commit.
   const repositoryUrl = env.GITHUB_REPOSITORY ? `${env.GITHUB_SERVER_URL ?? 'https://github.com'}/${env.GITHUB_REPOSITORY}` : null;
-  return { ...DEFAULT_CONTEXT, headSha: record?.commit ?? null, baselinesRef: env.AGENT_REPLAY_BASELINES_REF ?? null, repositoryUrl };
+  // The suite's folder in its repository (the record's suitePath), named above the report as the
+  // Action names its dir: not for the default folder (docs/action.md, "Two suites in one repository").
+  const suite = record?.suitePath === undefined ? null : suiteName(record.suitePath);
+  return { ...DEFAULT_CONTEXT, headSha: record?.commit ?? null, baselinesRef: env.AGENT_REPLAY_BASELINES_REF ?? null, repositoryUrl, suite };
 }
 
 /**

@@ -92,8 +92,18 @@ describe('report mode', () => {
     expect(failure).not.toContain('\u001b');
   });
 
-  it('comments on a fork\'s pull request given pr-number (workflow_run does not name it)', async () => {
+  it("comments on a fork's pull request given pr-number (workflow_run does not name it), with its own suite's results only", async () => {
     const workspace = await shards();
+    // The default suite's records say where it is; a second suite's step of the same check run
+    // uploaded its own artifact, which a pattern taking both put in the same folder (docs/action.md,
+    // "Two suites in one repository").
+    const shard0 = join(workspace, 'shards', 'shard-0.json');
+    const record = JSON.parse(readFileSync(shard0, 'utf8')) as { suitePath?: string; fixtures: Record<string, unknown>[] };
+    writeFileSync(shard0, JSON.stringify({ ...record, suitePath: '.agent-replay' }));
+    const sales = join(workspace, 'shards', `agent-replay-results-apps-sales-.agent-replay-${HEAD}`);
+    await mkdir(sales, { recursive: true });
+    const salesFixtures = record.fixtures.map((f) => ({ ...f, label: 'pricing', file: 'apps/sales/.agent-replay/fixtures/suite.yml' }));
+    writeFileSync(join(sales, 'results.json'), JSON.stringify({ ...record, suitePath: 'apps/sales/.agent-replay', fixtures: salesFixtures }));
     const run = await runAction({
       gh,
       workspace,
@@ -104,6 +114,13 @@ describe('report mode', () => {
     expect(run.outputs['comment-status']).toBe('created');
     expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
     expect(gh.violations).toEqual([]);
+    // The sales suite's record is skipped, named, and nowhere in the default suite's comment or record.
+    expect(run.stdout).toContain(
+      `report: skipped shards/agent-replay-results-apps-sales-.agent-replay-${HEAD}/results.json: it is a run of the suite in apps/sales/.agent-replay (its suitePath), not of .agent-replay, this step's dir input; that suite's own report step reports it`,
+    );
+    expect(run.stdout).toContain('report: combined 2 results files, 2 fixtures');
+    expect(gh.comments('octo', 'shop', 7)[0]!.body).not.toContain('pricing');
+    expect(parseRecord(readFileSync(run.outputs['results-path'] as string, 'utf8'), 'merged').fixtures.map((f) => f.label)).toEqual(['a', 'b']);
   });
 
   it('refuses overlapping shards with a message naming the labels', async () => {

@@ -429,6 +429,29 @@ describe('init for a second suite of the repository (docs/action.md, "Two suites
     expect(again.stdout).not.toContain('for another suite');
   });
 
+  it('a workflow whose dir is an expression (a matrix over the suites): nothing to add when its list names the folder, else it says it cannot tell and where the folder goes', async () => {
+    const cwd = await emptyProject();
+    const matrix = (dirs: string[]): string =>
+      `name: agent-replay\non: pull_request\njobs:\n  replay:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n        dir: [${dirs.join(', ')}]\n    steps:\n      - uses: ${ACTION_USES}\n        with:\n          dir: \${{ matrix.dir }}\n`;
+    await mkdir(join(cwd, '.github/workflows'), { recursive: true });
+    await writeFile(join(cwd, '.github/workflows/agent-replay.yml'), matrix(['apps/support/.agent-replay', 'apps/sales/.agent-replay']));
+    // Its list names the folder: the matrix runs it, nothing to add (read as two suites' dir before).
+    const listed = await initIn(cwd, ['--dir', 'apps/sales/.agent-replay']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain('skipped  .github/workflows/agent-replay.yml');
+    expect(listed.stdout).not.toContain('for another suite');
+    expect(listed.stdout).not.toContain('cannot read');
+    // A folder its list does not name, nor the default folder, which is the end of the others' paths: said, with the expression, and no steps.
+    for (const dir of ['apps/billing/.agent-replay', '.agent-replay']) {
+      const run = await initIn(cwd, ['--dir', dir]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain(
+        `     .github/workflows/agent-replay.yml sets dir: \${{ matrix.dir }}, which init cannot read, and names ${dir} nowhere: add ${dir} to the folders the expression takes (the matrix's list of suites), or add this suite's steps after the steps there (`,
+      );
+      expect(run.stdout).not.toContain('To the job of .github/workflows/agent-replay.yml');
+    }
+  });
+
   it("the report workflow of a suite outside .agent-replay downloads that suite's results artifacts only, and reports as that suite", async () => {
     const cwd = await emptyProject();
     await initIn(cwd, ['--dir', 'apps/sales/.agent-replay']);

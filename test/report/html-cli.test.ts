@@ -40,6 +40,19 @@ describe('report.html from the CLI', () => {
     expect(r.code, r.stderr).toBe(0);
     const html = await readFile(join(cwd, 'page.html'), 'utf8');
     for (const f of mixed().fixtures) expect(html).toContain(`data-label="${f.label}"`);
+    // A run of one suite of a monorepo names its folder (its suitePath) under the heading and in the
+    // title, as the Action's report.html does; the default folder's is not named.
+    await writeFile(join(cwd, 'sales.json'), JSON.stringify({ ...mixed(), suitePath: 'apps/sales/.agent-replay' }));
+    await writeFile(join(cwd, 'default.json'), JSON.stringify({ ...mixed(), suitePath: '.agent-replay' }));
+    for (const [results, named] of [['sales.json', true], ['default.json', false]] as const) {
+      const page = await cli(['report', '--results', results, '--html', 'page.html', '--markdown', 'page.md', '--fail-on', 'none'], cwd);
+      expect(page.code, page.stderr).toBe(0);
+      const text = await readFile(join(cwd, 'page.html'), 'utf8');
+      expect(text.includes('<p class="meta suite">Suite <code>apps/sales/.agent-replay</code></p>'), results).toBe(named);
+      expect(/<title>agent-replay · apps\/sales\/\.agent-replay · /.test(text), results).toBe(named);
+      expect(text, results).not.toContain('Suite <code>.agent-replay</code>');
+      expect((await readFile(join(cwd, 'page.md'), 'utf8')).includes('**Suite** `apps/sales/.agent-replay`'), results).toBe(named);
+    }
   });
 
   it('--html is refused by commands that do not write reports', async () => {

@@ -1,0 +1,38 @@
+// Report mode reads the records of its own suite (docs/action.md, "Two suites in one repository"):
+// another suite's, downloaded beside them, are skipped; none of its own is an error naming the
+// files and the fix. The pure choice, without starting the Action (report.test.ts runs one report
+// step with both suites' artifacts).
+
+import { describe, expect, it } from 'vitest';
+import { ownSuiteResults, type ReadResults } from '../../src/action/report.js';
+import type { RunRecord } from '../../src/types.js';
+
+const record = (suitePath?: string): RunRecord => ({ ...(suitePath === undefined ? {} : { suitePath }) }) as RunRecord;
+const at = (file: string, suitePath?: string): ReadResults => ({ file, record: record(suitePath) });
+const SALES = 'shards/agent-replay-results-apps-sales-.agent-replay-1111111/results.json';
+
+describe('ownSuiteResults', () => {
+  it("keeps the step's suite's records and those that do not say, skips another suite's", () => {
+    const read = [at('shards/a/results.json', '.agent-replay'), at(SALES, 'apps/sales/.agent-replay'), at('shards/old/results.json')];
+    expect(ownSuiteResults(read, '.agent-replay')).toEqual({ kept: [read[0], read[2]], skipped: [{ file: SALES, suitePath: 'apps/sales/.agent-replay' }] });
+    // The dir input as a workflow may spell it: ./apps/sales/.agent-replay/ is that folder.
+    expect(ownSuiteResults(read, './apps/sales/.agent-replay/').kept).toEqual([read[1], read[2]]);
+  });
+
+  it("only another suite's records: an error naming the file, its suite and the dir to set", () => {
+    const read = [at(SALES, 'apps/sales/.agent-replay'), at('shards/x/results.json', 'apps/x/.agent-replay')];
+    expect(() => ownSuiteResults(read, '.agent-replay')).toThrow(
+      `report mode: no results file is a run of .agent-replay, this step's dir input: ${SALES} is a run of the suite in apps/sales/.agent-replay (its suitePath) (2 files in all, runs of apps/sales/.agent-replay, apps/x/.agent-replay). ` +
+        "Set dir: apps/sales/.agent-replay on this step when it reports that suite (as its check step's dir), or download this suite's results artifacts only (pattern: agent-replay-results-*)",
+    );
+  });
+
+  it("an artifact's suitePath is shown on one line, its control characters as escapes", () => {
+    expect(() => ownSuiteResults([at(SALES, 'evil\n::error::x\u001b[31m')], 'apps/sales/.agent-replay')).toThrow(/suite in evil ⏎ ::error::x\\u001b\[31m \(its suitePath\)/);
+  });
+
+  it('a dir input outside the repository cannot be told from a record: every record is kept, as before', () => {
+    const read = [at(SALES, 'apps/sales/.agent-replay')];
+    expect(ownSuiteResults(read, '/abs/suite')).toEqual({ kept: read, skipped: [] });
+  });
+});
