@@ -24,7 +24,7 @@ import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
 import { screenAccepted } from '../accept/screen.js';
 import { foreignSuite } from '../accept/suite-dir.js';
 import { baselinePath, CONFIG_NAMES, serializeBaseline } from '../suite/index.js';
-import { FILE_STYLES, gitBlobSha, inStyleOf, LF_NO_BOM, styleOfBytes, type FileStyle } from '../accept/file-style.js';
+import { FILE_STYLES, gitBlobSha, inStyleOf, LF_NO_BOM, styleOfBytes, styleOfNewBaseline, type FileStyle } from '../accept/file-style.js';
 import { downloadRunRecord } from './download.js';
 import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
@@ -292,14 +292,24 @@ async function movedByAcceptances(github: GitHubApi, ctx: ActionContext, found: 
 /** The most stored baselines read whole for their line endings: past them, a file is written as a new one (docs/fixtures.md). */
 const MAX_STYLE_READS = 100;
 
+/** An accepted baseline as a file of the repository: its text as serializeBaseline writes it (LF), and the style it is written in. */
+export interface BaselineFile {
+  path: string;
+  contents: string;
+  style: FileStyle;
+}
+
+/** The file's bytes as written: its text in its style. */
+export const styledText = (f: BaselineFile): string => inStyleOf(f.style, f.contents);
+
 /**
- * The accepted baselines as files of the commit on `onto`, each in the style (line endings,
- * byte-order mark) of the file it replaces as stored there, so that the commit's diff shows the
- * lines that changed, not every line (docs/fixtures.md, "Line endings and byte-order marks"). The
- * baselines folder is listed at `onto` (one request); a file's style is known from its blob's id
- * when it is the record's baseline in one of the styles (what an acceptance wrote), else its blob
- * is read. A new file, or one past MAX_STYLE_READS reads, takes the style of the folder's first
- * baseline; no baseline there: LF without a mark.
+ * The accepted baselines as files of the repository at `onto`, each in the style (line endings,
+ * byte-order mark) of the file it replaces as stored there, so that the diff of the commit (or of a
+ * fork's own commit of them) shows the lines that changed, not every line (docs/fixtures.md, "Line
+ * endings and byte-order marks"). The baselines folder is listed at `onto` (one request); a file's
+ * style is known from its blob's id when it is the record's baseline in one of the styles (what an
+ * acceptance wrote), else its blob is read. A new file, or one past MAX_STYLE_READS reads, takes the
+ * style of the folder's first baseline (styleOfNewBaseline, as the CLI's accept chooses it).
  */
 async function filesInStoredStyle(
   github: GitHubApi,
@@ -308,7 +318,7 @@ async function filesInStoredStyle(
   suiteDir: string,
   accepted: readonly (Baseline | PersonaBaseline)[],
   stored: ReadonlyMap<string, Baseline | PersonaBaseline>,
-): Promise<{ path: string; contents: string }[]> {
+): Promise<BaselineFile[]> {
   const folder = await github.getContent(ctx.owner, ctx.repo, posix.join(suiteDir, 'baselines'), onto);
   const listed = folder?.kind === 'folder' ? folder.entries : [];
   const entries = listed.filter((e) => e.type === 'file' && e.name.endsWith('.json'));
@@ -331,12 +341,12 @@ async function filesInStoredStyle(
     return style;
   };
   let folderStyle: FileStyle | null = null;
-  const newStyle = async (): Promise<FileStyle> => {
-    const first = entries[0];
-    folderStyle ??= first === undefined ? LF_NO_BOM : ((await styleOf(first.sha, first.name.slice(0, -'.json'.length))) ?? LF_NO_BOM);
-    return folderStyle;
-  };
-  const files: { path: string; contents: string }[] = [];
+  const newStyle = async (): Promise<FileStyle> =>
+    (folderStyle ??= await styleOfNewBaseline(
+      entries.map((e) => e.name),
+      (name) => styleOf(ids.get(name) as string, name.slice(0, -'.json'.length)),
+    ));
+  const files: BaselineFile[] = [];
   for (const b of accepted) {
     const path = baselineRepoPath(suiteDir, b.label);
     let sha = ids.get(`${b.label}.json`);
@@ -345,7 +355,7 @@ async function filesInStoredStyle(
       if (file?.kind === 'file') sha = file.sha;
     }
     const style = (sha === undefined ? null : await styleOf(sha, b.label)) ?? (await newStyle());
-    files.push({ path, contents: inStyleOf(style, serializeBaseline(b)) });
+    files.push({ path, contents: serializeBaseline(b), style });
   }
   return files;
 }
@@ -536,8 +546,11 @@ async function updateReviewedComment(github: GitHubApi, ctx: ActionContext, pr: 
   return { kind: 'updated' };
 }
 
+/** A baseline file for a fork: its text (LF), and its style, LF without a mark when not given. */
+type ForkFile = { path: string; contents: string; style?: FileStyle };
+
 export interface ForkCommandsInput {
-  files: readonly { path: string; contents: string }[];
+  files: readonly ForkFile[];
   headRef: string;
   /** The baselines folder in the repository, e.g. `.agent-replay/baselines`. */
   baselinesDir: string;
@@ -554,7 +567,9 @@ export interface ForkCommandsInput {
  * Shell commands that apply the baselines in a clone of a fork, which the workflow cannot push to.
  * With the artifact: download it from the base repository (`-R`) into a fresh temporary folder
  * (gh refuses to overwrite files, and most baselines already exist), then copy the files into the
- * baselines folder. Without it: the files' contents inline.
+ * baselines folder. Without it: the files' contents inline, each written in its style (a CRLF or
+ * marked file gets its line endings and mark from awk and printf, which every POSIX system has:
+ * the comment's text keeps neither).
  */
 export function forkCommands(input: ForkCommandsInput): string {
   const dir = shellQuote(input.baselinesDir);
@@ -579,20 +594,30 @@ export function forkCommands(input: ForkCommandsInput): string {
     for (const f of input.files) {
       let tag = 'AGENT_REPLAY_EOF';
       while (f.contents.split('\n').includes(tag)) tag += '_';
-      lines.push(`cat > ${shellQuote(f.path)} <<'${tag}'`, f.contents.replace(/\n$/, ''), tag);
+      lines.push(`${writeCommand(f)} <<'${tag}'`, f.contents.replace(/\n$/, ''), tag);
     }
   }
   lines.push(`git add ${dir}`, 'git commit -m "Accept agent-replay baselines"', 'git push');
   return lines.join('\n');
 }
 
-/** Writes the baseline files flat (`<label>.json`) into a new temporary folder, for the artifact. */
-export async function stageBaselineFiles(files: readonly { path: string; contents: string }[]): Promise<{ root: string; paths: string[] }> {
+/** The command that writes the here-document's text (LF, ending with a line break) to the file, in the file's style. */
+function writeCommand(f: ForkFile): string {
+  const target = shellQuote(f.path);
+  const style = f.style ?? LF_NO_BOM;
+  if (!style.crlf && !style.bom) return `cat > ${target}`;
+  const mark = style.bom ? "printf '\\357\\273\\277'; " : '';
+  const lines = style.crlf ? `awk '{ printf "%s\\r\\n", $0 }'` : 'cat';
+  return `{ ${mark}${lines}; } > ${target}`;
+}
+
+/** Writes the baseline files flat (`<label>.json`) into a new temporary folder, for the artifact, each in its style. */
+export async function stageBaselineFiles(files: readonly ForkFile[]): Promise<{ root: string; paths: string[] }> {
   const root = await mkdtemp(join(tmpdir(), 'agent-replay-baselines-'));
   const paths: string[] = [];
   for (const f of files) {
     const target = join(root, posix.basename(f.path));
-    await writeFile(target, f.contents, { encoding: 'utf8', flag: 'wx' });
+    await writeFile(target, inStyleOf(f.style ?? LF_NO_BOM, f.contents), { encoding: 'utf8', flag: 'wx' });
     paths.push(target);
   }
   return { root, paths };
@@ -838,8 +863,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     checkSuiteDir(record, suiteDir);
     // Read back as the loader will read it: a baseline its own record contradicts is refused, not committed.
     const plan = await screenAccepted(planAcceptance(record, current, { only: null, acceptedAt: new Date().toISOString() }), posix.join(suiteDir, 'baselines'));
-    // As written for a fork's clone (LF; its commands and artifact); the commit keeps the stored files' styles.
-    let files = plan.accepted.map((b) => ({ path: baselineRepoPath(suiteDir, b.label), contents: serializeBaseline(b) }));
+    for (const b of plan.accepted) baselineRepoPath(suiteDir, b.label); // refuses a label that would leave the folder, before anything else
     core.setOutput('refused', plan.refused.map((r) => r.label).join(','));
     const rctx = out.reportContext(ctx, reviewedRun.artifactName);
     const acceptanceView = (commitSha: string | null, commitUrl: string | null, note: string | null, commands: string | null = null) => ({
@@ -868,6 +892,11 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       return;
     }
 
+    // Each file in the style of the one it replaces as stored at the head, for the commit and for a
+    // fork's own commit of them alike (docs/fixtures.md, "Line endings and byte-order marks").
+    step = `reading the stored baselines of ${posix.join(suiteDir, 'baselines')} at ${onto.slice(0, 7)}`;
+    const files = await filesInStoredStyle(github, ctx, onto, suiteDir, plan.accepted, current);
+
     if (pull.isFork) {
       const staged = await stageBaselineFiles(files);
       // A re-run of the job cannot upload a name an earlier attempt of the run used: each attempt has its own, as the results artifact does (docs/security.md, "The accept flow").
@@ -895,8 +924,6 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       return;
     }
 
-    step = `reading the stored baselines of ${posix.join(suiteDir, 'baselines')} at ${onto.slice(0, 7)}`;
-    files = await filesInStoredStyle(github, ctx, onto, suiteDir, plan.accepted, current);
     // Read again right before the commit: closed (or merged) while the artifact was downloaded and
     // screened, its branch would take a commit that never reaches the base branch; the label
     // removed in that time takes the acceptance back. A push in that time needs no read: the
@@ -920,7 +947,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     const repoWithOwner = pull.headRepoFullName ?? `${ctx.owner}/${ctx.repo}`;
     const message = commitMessage(plan, reviewedRun, suiteName(inputs.dir));
     try {
-      committed = await github.createCommitOnBranch({ repoWithOwner, branch: pull.headRef, expectedHeadOid: onto, message, additions: files });
+      committed = await github.createCommitOnBranch({ repoWithOwner, branch: pull.headRef, expectedHeadOid: onto, message, additions: files.map((f) => ({ path: f.path, contents: styledText(f) })) });
     } catch (e) {
       if (!isGitHubError(e)) throw e;
       const refused = e.kind === 'conflict' || unanswered(e) ? null : commitRefusal(e, pull.headRef);
