@@ -16,7 +16,7 @@ import { ACTIONS_BOT_LOGIN, commentPastBound, findStickyComment, isOwnComment } 
 import { isGitHubError, type GitHubError } from '../github/errors.js';
 import { gitHubAnswer, gitHubFailure, gitHubTrouble } from './github-words.js';
 import { shellQuote } from '../words.js';
-import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSummary, renderComment, type AcceptSummary, type AcceptSummaryComment } from '../report/index.js';
+import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSummary, renderComment, type AcceptSummary, type AcceptSummaryComment, type ReportContext } from '../report/index.js';
 import { clip, escapeInline, inertText } from '../report/escape.js';
 import { markerLine, sanitizeMarker } from '../report/metadata.js';
 import { MAX_COMMANDS_CHARS } from '../report/blocks.js';
@@ -730,6 +730,51 @@ async function afterCommitFailure(
   );
 }
 
+/**
+ * Writes the reviewed run's comment as the accept job that committed its baselines in `acceptedSha`
+ * would have, when the comment does not show that acceptance: that job could not update it (GitHub
+ * failed after the commit; the baselines are in and the job passed), so the comment still asks for
+ * the label, and a re-run of the job or the label applied again finds the commit and has nothing
+ * else to do (docs/action.md, "Accept"). The results artifact is read again and planned as then:
+ * the record's baselines are the ones its replies were compared with, so the accepted, refused and
+ * unchanged items are the same. The check on the accepting commit is not dispatched again (the job
+ * that committed did, or said why not). A failure (GitHub, an artifact expired since) leaves the
+ * comment as it is, with a warning: the baselines are in, and the next check replaces it.
+ */
+async function showAcceptance(
+  github: GitHubApi,
+  inputs: Inputs,
+  ctx: ActionContext,
+  rctx: ReportContext,
+  pr: number,
+  found: Found,
+  pull: { headRef: string; headRepoFullName: string | null },
+  suiteDir: string,
+  acceptedSha: string,
+): Promise<AcceptSummaryComment> {
+  const short = acceptedSha.slice(0, 7);
+  try {
+    const record = await downloadRecord(github, ctx, found);
+    const current = new Map<string, Baseline | PersonaBaseline>();
+    for (const f of record.fixtures) if (f.baseline) current.set(f.label, f.baseline);
+    for (const p of record.personas) if (p.baseline) current.set(p.label, p.baseline);
+    const plan = await screenAccepted(planAcceptance(record, current, { only: null, acceptedAt: new Date().toISOString() }), posix.join(suiteDir, 'baselines'));
+    const repoWithOwner = pull.headRepoFullName ?? `${ctx.owner}/${ctx.repo}`;
+    const note =
+      inputs.checkWorkflow === null
+        ? `Commits made with the workflow token start no workflow, so no check will run on ${short} by itself: push another commit or re-run the check to compare against the new baselines.`
+        : `The accept job that made ${short} started the check workflow ${inputs.checkWorkflow} on ${pull.headRef} (its log says whether it could): that run compares ${short} with the new baselines and updates this comment.`;
+    const acceptance = { accepted: plan.accepted.map((b) => b.label), refused: plan.refused, skipped: plan.unchanged, commitSha: acceptedSha, commitUrl: `${ctx.serverUrl.replace(/\/+$/, '')}/${repoWithOwner}/commit/${acceptedSha}`, note, commands: null };
+    const outcome = await updateReviewedComment(github, ctx, pr, found, renderComment(record, { ...rctx, headSha: found.headSha, runId: String(found.runId), acceptance }));
+    if (outcome.kind === 'updated') log.info(`accept: the comment did not show the acceptance in ${short} (the job that committed could not update it); it does now`);
+    return commentState(outcome);
+  } catch (e) {
+    if (!isGitHubError(e) && !(e instanceof Refusal)) throw e;
+    core.warning(`accept: the comment does not show the acceptance in ${short} and could not be updated: ${isGitHubError(e) ? gitHubTrouble(e) : e.message}; it still shows the reviewed run until the next check replaces it.`);
+    return { kind: 'failed' };
+  }
+}
+
 /** A GitHub failure before the commit, with the step it stopped: what state things are in, and the fix. */
 function failureBeforeCommit(e: GitHubError, step: string, branch: string, found: Found | null): string {
   const kept = found ? `the reviewed results are kept (workflow run ${found.runId} and its results artifact)` : 'the comment and the results artifact of the check run are as they were';
@@ -815,17 +860,20 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     // The head is the commit that accepted this very run (a second label event, a re-run of the
     // job): there is nothing left to do, and a refusal would contradict the comment (docs/action.md, "Accept").
     const runId = String(found.runId);
+    const suiteDir = repoSuiteDir(inputs.dir);
+    const shown = found;
     const already = async (acceptedSha: string): Promise<void> => {
       const where = acceptedSha === pull.headSha ? ", the pull request's head" : `, under the pull request's head ${pull.headSha.slice(0, 7)} (baseline commits of other suites on top of it)`;
       log.info(`accept: the replies of workflow run ${runId} were already accepted in ${acceptedSha.slice(0, 7)}${where}; nothing to do.`);
+      // The job that committed could not update the comment: it still asks for the label, so it is written now.
+      const comment = shown.acceptedSha === acceptedSha ? undefined : await showAcceptance(github, inputs, ctx, out.reportContext(ctx, shown.artifactName), pr, shown, pull, suiteDir, acceptedSha);
       await removeLabel();
-      await summarize({ kind: 'already', pr, runId, acceptedSha, headSha: pull.headSha });
+      await summarize({ kind: 'already', pr, runId, acceptedSha, headSha: pull.headSha, ...(comment === undefined ? {} : { comment }) });
     };
     if (found.acceptedSha !== null && pull.headSha === found.acceptedSha) {
       await already(found.acceptedSha);
       return;
     }
-    const suiteDir = repoSuiteDir(inputs.dir);
     // The commit goes on the reviewed head, or on the head now when only another suite's accept
     // step committed on it since; when this suite's own step did (an earlier attempt of this job,
     // before or under another suite's), there is nothing left to do (docs/action.md, "Two suites in

@@ -224,6 +224,12 @@ describe('two accept steps, one per suite, on one label', () => {
     expect(gh.commits[1]?.parent).toBe(gh.commits[0]?.oid);
     expect(commentOf(SUPPORT)).toContain(short(gh.commits[1]?.oid));
     expect(second.stdout).toContain(`were already accepted in ${short(gh.commits[0]?.oid)}, under the pull request's head ${short(gh.commits[1]?.oid)} (baseline commits of other suites on top of it); nothing to do.`);
+    // Its comment, which still asked for the label, now shows the acceptance as the first attempt would have written it.
+    expect(parseCommentMetadata(commentOf(SALES) ?? '')?.acceptedSha).toBe(gh.commits[0]?.oid);
+    expect(commentOf(SALES)).toContain(`Baselines accepted in [\`${short(gh.commits[0]?.oid)}\`](https://github.com/octo/shop/commit/${gh.commits[0]?.oid})`);
+    expect(commentOf(SALES)).not.toContain('label to this pull request');
+    expect(second.summary).toContain('The comment did not show this acceptance (the accept job that committed could not update it): it does now.');
+    expect(gh.violations).toEqual([]);
   });
 
   it("the second's commit lost on the way: its read-back names the first suite's commit it went on, not the reviewed head; a re-run commits it", async () => {
