@@ -240,13 +240,17 @@ interface HeadMove {
  * this suite's own step in an earlier attempt of the job (a re-run) (docs/action.md, "Two suites in
  * one repository"), or not. So it did when `head` is the reviewed head with commits on top and
  * nothing else, each an acceptance of the replies recorded there, and every file they change (added
- * or changed, never removed) is `<suite>/baselines/<label>.json`: of another suite (a folder outside
- * `suiteDir` that holds a configuration file, config.yml, at `head`), or of this one when one of the
- * commits is this suite's own acceptance of the reviewed run (`ours`, the newest such commit: the
- * replies are in). A commit message can be copied by anyone who can push, so the files decide: a
- * `baselines` folder that is no suite's (a prompt the agent reads, `src/prompts/baselines/system.json`)
- * is a moved head. The commits on top change no configuration file (only `.json` files), so a folder
- * holds one at each of them as it does at `head`. This suite, its baselines and the agent's code are
+ * or changed, never removed) is `<suite>/baselines/<label>.json`: of another suite, or of this one
+ * when one of the commits is this suite's own acceptance of the reviewed run (`ours`, the newest
+ * such commit: the replies are in). Another suite's file is in a folder outside `suiteDir` that
+ * holds what a suite holds at `head` (a configuration file, config.yml, or, for a suite whose
+ * settings all come from the inputs, a fixtures or personas folder), and one of the commits accepts
+ * its label for that folder (its message names the folder as its suite's, as commitMessage writes
+ * it, and lists the label). A commit message can be copied by anyone who can push, so the files
+ * decide too: a `baselines` folder that is no suite's (a prompt the agent reads,
+ * `src/prompts/baselines/system.json`, beside another tool's config.yml) is a moved head. The
+ * commits on top change only `.json` files in `baselines` folders, so a folder holds at each of them
+ * what it holds at `head`. This suite, its baselines and the agent's code are
  * then at `head` as they were reviewed. Anything else (a push, a commit that touches this suite
  * without being its acceptance, more than GitHub lists at once) is a moved head, as before. GitHub's
  * commit verification is not asked: a commit signed by GitHub may be anyone's edit in the web editor
@@ -264,10 +268,12 @@ async function movedByAcceptances(github: GitHubApi, ctx: ActionContext, found: 
   const inSuite = (path: string): boolean => suiteDir === '.' || path.startsWith(`${suiteDir}/`);
   const shown = (path: string): string => clip(path, 200);
   const notOthers = (path: string, because: string): HeadMove => no(`the commits on top of it read as baseline commits, but they change ${shown(path)}, which is not another suite's baseline (${because})`);
+  const accepted = new Set(c.commits.flatMap((k) => acceptedInMessage(k.message)));
   const suites = new Map<string, string>(); // another suite's folder, and the first file changed in it
+  const unnamed: { path: string; folder: string; label: string }[] = []; // files no commit accepts for their folder
   for (const f of c.files) {
     if (f.status !== 'added' && f.status !== 'modified') return notOthers(f.path, `${f.status}: an accept step only adds and changes baselines`);
-    const m = /^(?:(.+)\/)?baselines\/[^/]+\.json$/.exec(f.path);
+    const m = /^(?:(.+)\/)?baselines\/([^/]+)\.json$/.exec(f.path);
     if (m === null) return notOthers(f.path, 'a baseline is <suite folder>/baselines/<label>.json');
     if (inSuite(f.path)) {
       if (ours === null) return notOthers(f.path, `it is in ${suiteDir}, this suite's folder`);
@@ -275,17 +281,21 @@ async function movedByAcceptances(github: GitHubApi, ctx: ActionContext, found: 
     }
     const folder = m[1] ?? '.';
     if (!suites.has(folder)) suites.set(folder, f.path);
+    if (!accepted.has(`${folder}\n${m[2] as string}`)) unnamed.push({ path: f.path, folder, label: m[2] as string });
   }
+  const holds = async (folder: string, name: string, kind: 'file' | 'folder'): Promise<boolean> => (await github.getContent(ctx.owner, ctx.repo, posix.join(folder, name), head))?.kind === kind;
   for (const [folder, first] of suites) {
     let isSuite = false;
-    for (const name of CONFIG_NAMES) {
-      if ((await github.getContent(ctx.owner, ctx.repo, posix.join(folder, name), head))?.kind === 'file') {
+    for (const [name, kind] of [...CONFIG_NAMES.map((n) => [n, 'file'] as const), ['fixtures', 'folder'] as const, ['personas', 'folder'] as const]) {
+      if (await holds(folder, name, kind)) {
         isSuite = true;
         break;
       }
     }
-    if (!isSuite) return notOthers(first, `${shown(folder)} holds no ${CONFIG_NAMES.join(' or ')} at ${head.slice(0, 7)}, so it is not a suite's folder`);
+    if (!isSuite) return notOthers(first, `${shown(folder)} holds no ${CONFIG_NAMES.join(' or ')}, fixtures or personas folder at ${head.slice(0, 7)}, so it is not a suite's folder`);
   }
+  const u = unnamed[0];
+  if (u !== undefined) return notOthers(u.path, `none of the commits accepts ${shown(u.label)} for the suite in ${shown(u.folder)}: their messages name other suites or labels`);
   return { byOthers: true, ours, why: null };
 }
 
@@ -443,6 +453,20 @@ async function downloadRecord(github: GitHubApi, ctx: ActionContext, found: Foun
 /** How every baseline commit's message starts (the headline), and what its body says first: `movedByAcceptances` reads them back. */
 export const COMMIT_HEADLINE = 'Accept agent-replay baselines: ';
 const recordedAt = (sha: string): string => `Accepted the replies recorded at ${sha} (`;
+
+/**
+ * What a baseline commit's message says it accepted, as commitMessage writes it: `<suite folder>\n<label>`
+ * for each label listed, the folder the one its body names (`for the suite in ...`), DEFAULT_SUITE_DIR
+ * when it names none. Nothing for a message that does not read so.
+ */
+function acceptedInMessage(message: string): string[] {
+  const m = /\n\nAccepted the replies recorded at [0-9a-f]{40} \(workflow run \d+\)(?: for the suite in ([^\n]+))?:\n([\s\S]*)$/.exec(message);
+  if (m === null) return [];
+  const folder = posix.normalize(m[1] ?? DEFAULT_SUITE_DIR);
+  // The accepted labels come first, one a line; the refused, after "Refused:", are not written.
+  const listed = (m[2] as string).split('\nRefused:')[0] as string;
+  return [...listed.matchAll(/^- ([A-Za-z0-9][A-Za-z0-9._-]*) \(/gm)].map((l) => `${folder}\n${l[1] as string}`);
+}
 
 function commitMessage(plan: AcceptPlan, found: Found, suite: string | null): { headline: string; body: string } {
   const labels = plan.accepted.map((b) => b.label);
