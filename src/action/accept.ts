@@ -303,14 +303,14 @@ async function movedByAcceptances(github: GitHubApi, ctx: ActionContext, found: 
 const MAX_STYLE_READS = 100;
 
 /** An accepted baseline as a file of the repository: its text as serializeBaseline writes it (LF), and the style it is written in. */
-export interface BaselineFile {
+interface BaselineFile {
   path: string;
   contents: string;
   style: FileStyle;
 }
 
 /** The file's bytes as written: its text in its style. */
-export const styledText = (f: BaselineFile): string => inStyleOf(f.style, f.contents);
+const styledText = (f: BaselineFile): string => inStyleOf(f.style, f.contents);
 
 /**
  * The accepted baselines as files of the repository at `onto`, each in the style (line endings,
@@ -885,12 +885,12 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     // job): there is nothing left to do, and a refusal would contradict the comment (docs/action.md, "Accept").
     const runId = String(found.runId);
     const suiteDir = repoSuiteDir(inputs.dir);
-    const shown = found;
+    const inComment = found;
     const already = async (acceptedSha: string): Promise<void> => {
       const where = acceptedSha === pull.headSha ? ", the pull request's head" : `, under the pull request's head ${pull.headSha.slice(0, 7)} (baseline commits of other suites on top of it)`;
       log.info(`accept: the replies of workflow run ${runId} were already accepted in ${acceptedSha.slice(0, 7)}${where}; nothing to do.`);
       // The job that committed could not update the comment: it still asks for the label, so it is written now.
-      const comment = shown.acceptedSha === acceptedSha ? undefined : await showAcceptance(github, inputs, ctx, out.reportContext(ctx, shown.artifactName), pr, shown, pull, suiteDir, acceptedSha);
+      const comment = inComment.acceptedSha === acceptedSha ? undefined : await showAcceptance(github, inputs, ctx, out.reportContext(ctx, inComment.artifactName), pr, inComment, pull, suiteDir, acceptedSha);
       await removeLabel();
       await summarize({ kind: 'already', pr, runId, acceptedSha, headSha: pull.headSha, ...(comment === undefined ? {} : { comment }) });
     };
