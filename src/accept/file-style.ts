@@ -1,6 +1,8 @@
 // How a baseline file ends its lines and whether it starts with a UTF-8 byte-order mark, so that a
 // rewrite keeps them (docs/fixtures.md, "Line endings and byte-order marks"): the CLI reads the
 // file it replaces (write.ts), the Action the blob stored at the reviewed head (src/action/accept.ts).
+// A new baseline takes the style of the folder's first baseline, chosen the same way in both
+// (styleOfNewBaseline).
 
 import { createHash } from 'node:crypto';
 
@@ -26,6 +28,20 @@ export function styleOfBytes(bytes: Uint8Array): FileStyle {
 export function inStyleOf(style: FileStyle, text: string): string {
   const lines = style.crlf ? text.replace(/\n/g, '\r\n') : text;
   return style.bom ? `\uFEFF${lines}` : lines;
+}
+
+/**
+ * The style a new baseline is written in (docs/fixtures.md, "Line endings and byte-order marks"):
+ * the style of the folder's first baseline by name (byte order, as git lists a folder), so that a
+ * folder whose baselines are all CRLF or all marked stays so; LF without a mark when the folder holds
+ * none, or its first one's style is not known. `names`: the names of the folder's regular files (not
+ * links, not folders); only `.json` ones count. `styleOf`: the style of one of them, null when
+ * unknown. Both accept flows choose so: the CLI from the working tree (write.ts), the Action from
+ * the folder as stored at the reviewed head (src/action/accept.ts).
+ */
+export async function styleOfNewBaseline(names: readonly string[], styleOf: (name: string) => Promise<FileStyle | null>): Promise<FileStyle> {
+  const first = names.filter((n) => n.endsWith('.json')).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))[0];
+  return first === undefined ? LF_NO_BOM : ((await styleOf(first)) ?? LF_NO_BOM);
 }
 
 /** The id git gives a file of this text (a blob's SHA-1), as GitHub's trees and contents list it. */

@@ -5,13 +5,13 @@
 // planted at `<label>.json` (or anywhere else in the folder) is replaced, never written through.
 
 import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { stageFile, type PendingFile } from '../fs-safe.js';
 import { UserError } from '../errors.js';
 import type { Baseline, PersonaBaseline } from '../types.js';
 import { baselinePath, serializeBaseline } from '../suite/index.js';
-import { inStyleOf, LF_NO_BOM, styleOfBytes, type FileStyle } from './file-style.js';
+import { inStyleOf, styleOfBytes, styleOfNewBaseline, type FileStyle } from './file-style.js';
 
 export interface BaselineWrites {
   /** Written, in the order given. */
@@ -30,10 +30,13 @@ export interface BaselineWrites {
 export async function writeBaselines(baselinesDir: string, baselines: readonly (Baseline | PersonaBaseline)[], suiteDir = path.dirname(path.resolve(baselinesDir))): Promise<BaselineWrites> {
   const paths = baselines.map((b) => baselinePath(baselinesDir, b.label)); // validate all before writing any
   const pending: PendingFile[] = [];
+  // A new baseline's style: the folder's first baseline's, as it was before this acceptance (nothing is put in place until all are staged).
+  let folderStyle: FileStyle | null = null;
+  const newStyle = async (): Promise<FileStyle> => (folderStyle ??= await styleOfNewBaseline(await regularFiles(baselinesDir), (name) => writtenStyle(path.join(baselinesDir, name))));
   try {
     for (const [i, b] of baselines.entries()) {
       const at = paths[i] as string;
-      pending.push(await stageFile(at, inStyleOf(await writtenStyle(at), serializeBaseline(b)), { within: suiteDir }));
+      pending.push(await stageFile(at, inStyleOf((await writtenStyle(at)) ?? (await newStyle()), serializeBaseline(b)), { within: suiteDir }));
     }
   } catch (e) {
     await Promise.all(pending.map((p) => p.discard()));
@@ -60,24 +63,34 @@ export async function writeBaselines(baselinesDir: string, baselines: readonly (
  * byte-order marks"): a file checked out with CRLF line endings (Windows, core.autocrlf) or saved
  * with a byte-order mark keeps them, so that the acceptance's diff shows the lines that changed,
  * not every line. Its first line ending decides; no file (a new baseline), a link or anything but
- * a regular file: LF without a mark. Only the first bytes are read, and never through a link.
+ * a regular file: null, and it is written as a new one. Only the first bytes are read, and never
+ * through a link.
  */
-async function writtenStyle(at: string): Promise<FileStyle> {
+async function writtenStyle(at: string): Promise<FileStyle | null> {
   let handle;
   try {
     handle = await open(at, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   } catch {
-    return LF_NO_BOM;
+    return null;
   }
   try {
-    if (!(await handle.stat()).isFile()) return LF_NO_BOM;
+    if (!(await handle.stat()).isFile()) return null;
     const head = Buffer.alloc(4096);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
     return styleOfBytes(head.subarray(0, bytesRead));
   } catch {
-    return LF_NO_BOM;
+    return null;
   } finally {
     await handle.close();
+  }
+}
+
+/** The names of the regular files in `dir` (no links, no folders); none when it cannot be listed (not there yet). */
+async function regularFiles(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name);
+  } catch {
+    return [];
   }
 }
 

@@ -16,7 +16,7 @@ import { ACTIONS_BOT_LOGIN, commentPastBound, findStickyComment, isOwnComment } 
 import { isGitHubError, type GitHubError } from '../github/errors.js';
 import { gitHubAnswer, gitHubFailure, gitHubTrouble } from './github-words.js';
 import { shellQuote } from '../words.js';
-import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSummary, renderComment, type AcceptSummary, type AcceptSummaryComment } from '../report/index.js';
+import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSummary, renderComment, type AcceptSummary, type AcceptSummaryComment, type ReportContext } from '../report/index.js';
 import { clip, escapeInline, inertText } from '../report/escape.js';
 import { markerLine, sanitizeMarker } from '../report/metadata.js';
 import { MAX_COMMANDS_CHARS } from '../report/blocks.js';
@@ -24,7 +24,7 @@ import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
 import { screenAccepted } from '../accept/screen.js';
 import { foreignSuite } from '../accept/suite-dir.js';
 import { baselinePath, CONFIG_NAMES, serializeBaseline } from '../suite/index.js';
-import { FILE_STYLES, gitBlobSha, inStyleOf, LF_NO_BOM, styleOfBytes, type FileStyle } from '../accept/file-style.js';
+import { FILE_STYLES, gitBlobSha, inStyleOf, LF_NO_BOM, styleOfBytes, styleOfNewBaseline, type FileStyle } from '../accept/file-style.js';
 import { downloadRunRecord } from './download.js';
 import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
@@ -240,13 +240,17 @@ interface HeadMove {
  * this suite's own step in an earlier attempt of the job (a re-run) (docs/action.md, "Two suites in
  * one repository"), or not. So it did when `head` is the reviewed head with commits on top and
  * nothing else, each an acceptance of the replies recorded there, and every file they change (added
- * or changed, never removed) is `<suite>/baselines/<label>.json`: of another suite (a folder outside
- * `suiteDir` that holds a configuration file, config.yml, at `head`), or of this one when one of the
- * commits is this suite's own acceptance of the reviewed run (`ours`, the newest such commit: the
- * replies are in). A commit message can be copied by anyone who can push, so the files decide: a
- * `baselines` folder that is no suite's (a prompt the agent reads, `src/prompts/baselines/system.json`)
- * is a moved head. The commits on top change no configuration file (only `.json` files), so a folder
- * holds one at each of them as it does at `head`. This suite, its baselines and the agent's code are
+ * or changed, never removed) is `<suite>/baselines/<label>.json`: of another suite, or of this one
+ * when one of the commits is this suite's own acceptance of the reviewed run (`ours`, the newest
+ * such commit: the replies are in). Another suite's file is in a folder outside `suiteDir` that
+ * holds what a suite holds at `head` (a configuration file, config.yml, or, for a suite whose
+ * settings all come from the inputs, a fixtures or personas folder), and one of the commits accepts
+ * its label for that folder (its message names the folder as its suite's, as commitMessage writes
+ * it, and lists the label). A commit message can be copied by anyone who can push, so the files
+ * decide too: a `baselines` folder that is no suite's (a prompt the agent reads,
+ * `src/prompts/baselines/system.json`, beside another tool's config.yml) is a moved head. The
+ * commits on top change only `.json` files in `baselines` folders, so a folder holds at each of them
+ * what it holds at `head`. This suite, its baselines and the agent's code are
  * then at `head` as they were reviewed. Anything else (a push, a commit that touches this suite
  * without being its acceptance, more than GitHub lists at once) is a moved head, as before. GitHub's
  * commit verification is not asked: a commit signed by GitHub may be anyone's edit in the web editor
@@ -264,10 +268,12 @@ async function movedByAcceptances(github: GitHubApi, ctx: ActionContext, found: 
   const inSuite = (path: string): boolean => suiteDir === '.' || path.startsWith(`${suiteDir}/`);
   const shown = (path: string): string => clip(path, 200);
   const notOthers = (path: string, because: string): HeadMove => no(`the commits on top of it read as baseline commits, but they change ${shown(path)}, which is not another suite's baseline (${because})`);
+  const accepted = new Set(c.commits.flatMap((k) => acceptedInMessage(k.message)));
   const suites = new Map<string, string>(); // another suite's folder, and the first file changed in it
+  const unnamed: { path: string; folder: string; label: string }[] = []; // files no commit accepts for their folder
   for (const f of c.files) {
     if (f.status !== 'added' && f.status !== 'modified') return notOthers(f.path, `${f.status}: an accept step only adds and changes baselines`);
-    const m = /^(?:(.+)\/)?baselines\/[^/]+\.json$/.exec(f.path);
+    const m = /^(?:(.+)\/)?baselines\/([^/]+)\.json$/.exec(f.path);
     if (m === null) return notOthers(f.path, 'a baseline is <suite folder>/baselines/<label>.json');
     if (inSuite(f.path)) {
       if (ours === null) return notOthers(f.path, `it is in ${suiteDir}, this suite's folder`);
@@ -275,31 +281,45 @@ async function movedByAcceptances(github: GitHubApi, ctx: ActionContext, found: 
     }
     const folder = m[1] ?? '.';
     if (!suites.has(folder)) suites.set(folder, f.path);
+    if (!accepted.has(`${folder}\n${m[2] as string}`)) unnamed.push({ path: f.path, folder, label: m[2] as string });
   }
+  const holds = async (folder: string, name: string, kind: 'file' | 'folder'): Promise<boolean> => (await github.getContent(ctx.owner, ctx.repo, posix.join(folder, name), head))?.kind === kind;
   for (const [folder, first] of suites) {
     let isSuite = false;
-    for (const name of CONFIG_NAMES) {
-      if ((await github.getContent(ctx.owner, ctx.repo, posix.join(folder, name), head))?.kind === 'file') {
+    for (const [name, kind] of [...CONFIG_NAMES.map((n) => [n, 'file'] as const), ['fixtures', 'folder'] as const, ['personas', 'folder'] as const]) {
+      if (await holds(folder, name, kind)) {
         isSuite = true;
         break;
       }
     }
-    if (!isSuite) return notOthers(first, `${shown(folder)} holds no ${CONFIG_NAMES.join(' or ')} at ${head.slice(0, 7)}, so it is not a suite's folder`);
+    if (!isSuite) return notOthers(first, `${shown(folder)} holds no ${CONFIG_NAMES.join(' or ')}, fixtures or personas folder at ${head.slice(0, 7)}, so it is not a suite's folder`);
   }
+  const u = unnamed[0];
+  if (u !== undefined) return notOthers(u.path, `none of the commits accepts ${shown(u.label)} for the suite in ${shown(u.folder)}: their messages name other suites or labels`);
   return { byOthers: true, ours, why: null };
 }
 
 /** The most stored baselines read whole for their line endings: past them, a file is written as a new one (docs/fixtures.md). */
 const MAX_STYLE_READS = 100;
 
+/** An accepted baseline as a file of the repository: its text as serializeBaseline writes it (LF), and the style it is written in. */
+interface BaselineFile {
+  path: string;
+  contents: string;
+  style: FileStyle;
+}
+
+/** The file's bytes as written: its text in its style. */
+const styledText = (f: BaselineFile): string => inStyleOf(f.style, f.contents);
+
 /**
- * The accepted baselines as files of the commit on `onto`, each in the style (line endings,
- * byte-order mark) of the file it replaces as stored there, so that the commit's diff shows the
- * lines that changed, not every line (docs/fixtures.md, "Line endings and byte-order marks"). The
- * baselines folder is listed at `onto` (one request); a file's style is known from its blob's id
- * when it is the record's baseline in one of the styles (what an acceptance wrote), else its blob
- * is read. A new file, or one past MAX_STYLE_READS reads, takes the style of the folder's first
- * baseline; no baseline there: LF without a mark.
+ * The accepted baselines as files of the repository at `onto`, each in the style (line endings,
+ * byte-order mark) of the file it replaces as stored there, so that the diff of the commit (or of a
+ * fork's own commit of them) shows the lines that changed, not every line (docs/fixtures.md, "Line
+ * endings and byte-order marks"). The baselines folder is listed at `onto` (one request); a file's
+ * style is known from its blob's id when it is the record's baseline in one of the styles (what an
+ * acceptance wrote), else its blob is read. A new file, or one past MAX_STYLE_READS reads, takes the
+ * style of the folder's first baseline (styleOfNewBaseline, as the CLI's accept chooses it).
  */
 async function filesInStoredStyle(
   github: GitHubApi,
@@ -308,7 +328,7 @@ async function filesInStoredStyle(
   suiteDir: string,
   accepted: readonly (Baseline | PersonaBaseline)[],
   stored: ReadonlyMap<string, Baseline | PersonaBaseline>,
-): Promise<{ path: string; contents: string }[]> {
+): Promise<BaselineFile[]> {
   const folder = await github.getContent(ctx.owner, ctx.repo, posix.join(suiteDir, 'baselines'), onto);
   const listed = folder?.kind === 'folder' ? folder.entries : [];
   const entries = listed.filter((e) => e.type === 'file' && e.name.endsWith('.json'));
@@ -331,12 +351,12 @@ async function filesInStoredStyle(
     return style;
   };
   let folderStyle: FileStyle | null = null;
-  const newStyle = async (): Promise<FileStyle> => {
-    const first = entries[0];
-    folderStyle ??= first === undefined ? LF_NO_BOM : ((await styleOf(first.sha, first.name.slice(0, -'.json'.length))) ?? LF_NO_BOM);
-    return folderStyle;
-  };
-  const files: { path: string; contents: string }[] = [];
+  const newStyle = async (): Promise<FileStyle> =>
+    (folderStyle ??= await styleOfNewBaseline(
+      entries.map((e) => e.name),
+      (name) => styleOf(ids.get(name) as string, name.slice(0, -'.json'.length)),
+    ));
+  const files: BaselineFile[] = [];
   for (const b of accepted) {
     const path = baselineRepoPath(suiteDir, b.label);
     let sha = ids.get(`${b.label}.json`);
@@ -345,7 +365,7 @@ async function filesInStoredStyle(
       if (file?.kind === 'file') sha = file.sha;
     }
     const style = (sha === undefined ? null : await styleOf(sha, b.label)) ?? (await newStyle());
-    files.push({ path, contents: inStyleOf(style, serializeBaseline(b)) });
+    files.push({ path, contents: serializeBaseline(b), style });
   }
   return files;
 }
@@ -433,6 +453,20 @@ async function downloadRecord(github: GitHubApi, ctx: ActionContext, found: Foun
 /** How every baseline commit's message starts (the headline), and what its body says first: `movedByAcceptances` reads them back. */
 export const COMMIT_HEADLINE = 'Accept agent-replay baselines: ';
 const recordedAt = (sha: string): string => `Accepted the replies recorded at ${sha} (`;
+
+/**
+ * What a baseline commit's message says it accepted, as commitMessage writes it: `<suite folder>\n<label>`
+ * for each label listed, the folder the one its body names (`for the suite in ...`), DEFAULT_SUITE_DIR
+ * when it names none. Nothing for a message that does not read so.
+ */
+function acceptedInMessage(message: string): string[] {
+  const m = /\n\nAccepted the replies recorded at [0-9a-f]{40} \(workflow run \d+\)(?: for the suite in ([^\n]+))?:\n([\s\S]*)$/.exec(message);
+  if (m === null) return [];
+  const folder = posix.normalize(m[1] ?? DEFAULT_SUITE_DIR);
+  // The accepted labels come first, one a line; the refused, after "Refused:", are not written.
+  const listed = (m[2] as string).split('\nRefused:')[0] as string;
+  return [...listed.matchAll(/^- ([A-Za-z0-9][A-Za-z0-9._-]*) \(/gm)].map((l) => `${folder}\n${l[1] as string}`);
+}
 
 function commitMessage(plan: AcceptPlan, found: Found, suite: string | null): { headline: string; body: string } {
   const labels = plan.accepted.map((b) => b.label);
@@ -536,8 +570,11 @@ async function updateReviewedComment(github: GitHubApi, ctx: ActionContext, pr: 
   return { kind: 'updated' };
 }
 
+/** A baseline file for a fork: its text (LF), and its style, LF without a mark when not given. */
+type ForkFile = { path: string; contents: string; style?: FileStyle };
+
 export interface ForkCommandsInput {
-  files: readonly { path: string; contents: string }[];
+  files: readonly ForkFile[];
   headRef: string;
   /** The baselines folder in the repository, e.g. `.agent-replay/baselines`. */
   baselinesDir: string;
@@ -554,7 +591,9 @@ export interface ForkCommandsInput {
  * Shell commands that apply the baselines in a clone of a fork, which the workflow cannot push to.
  * With the artifact: download it from the base repository (`-R`) into a fresh temporary folder
  * (gh refuses to overwrite files, and most baselines already exist), then copy the files into the
- * baselines folder. Without it: the files' contents inline.
+ * baselines folder. Without it: the files' contents inline, each written in its style (a CRLF or
+ * marked file gets its line endings and mark from awk and printf, which every POSIX system has:
+ * the comment's text keeps neither).
  */
 export function forkCommands(input: ForkCommandsInput): string {
   const dir = shellQuote(input.baselinesDir);
@@ -579,20 +618,30 @@ export function forkCommands(input: ForkCommandsInput): string {
     for (const f of input.files) {
       let tag = 'AGENT_REPLAY_EOF';
       while (f.contents.split('\n').includes(tag)) tag += '_';
-      lines.push(`cat > ${shellQuote(f.path)} <<'${tag}'`, f.contents.replace(/\n$/, ''), tag);
+      lines.push(`${writeCommand(f)} <<'${tag}'`, f.contents.replace(/\n$/, ''), tag);
     }
   }
   lines.push(`git add ${dir}`, 'git commit -m "Accept agent-replay baselines"', 'git push');
   return lines.join('\n');
 }
 
-/** Writes the baseline files flat (`<label>.json`) into a new temporary folder, for the artifact. */
-export async function stageBaselineFiles(files: readonly { path: string; contents: string }[]): Promise<{ root: string; paths: string[] }> {
+/** The command that writes the here-document's text (LF, ending with a line break) to the file, in the file's style. */
+function writeCommand(f: ForkFile): string {
+  const target = shellQuote(f.path);
+  const style = f.style ?? LF_NO_BOM;
+  if (!style.crlf && !style.bom) return `cat > ${target}`;
+  const mark = style.bom ? "printf '\\357\\273\\277'; " : '';
+  const lines = style.crlf ? `awk '{ printf "%s\\r\\n", $0 }'` : 'cat';
+  return `{ ${mark}${lines}; } > ${target}`;
+}
+
+/** Writes the baseline files flat (`<label>.json`) into a new temporary folder, for the artifact, each in its style. */
+export async function stageBaselineFiles(files: readonly ForkFile[]): Promise<{ root: string; paths: string[] }> {
   const root = await mkdtemp(join(tmpdir(), 'agent-replay-baselines-'));
   const paths: string[] = [];
   for (const f of files) {
     const target = join(root, posix.basename(f.path));
-    await writeFile(target, f.contents, { encoding: 'utf8', flag: 'wx' });
+    await writeFile(target, inStyleOf(f.style ?? LF_NO_BOM, f.contents), { encoding: 'utf8', flag: 'wx' });
     paths.push(target);
   }
   return { root, paths };
@@ -705,6 +754,51 @@ async function afterCommitFailure(
   );
 }
 
+/**
+ * Writes the reviewed run's comment as the accept job that committed its baselines in `acceptedSha`
+ * would have, when the comment does not show that acceptance: that job could not update it (GitHub
+ * failed after the commit; the baselines are in and the job passed), so the comment still asks for
+ * the label, and a re-run of the job or the label applied again finds the commit and has nothing
+ * else to do (docs/action.md, "Accept"). The results artifact is read again and planned as then:
+ * the record's baselines are the ones its replies were compared with, so the accepted, refused and
+ * unchanged items are the same. The check on the accepting commit is not dispatched again (the job
+ * that committed did, or said why not). A failure (GitHub, an artifact expired since) leaves the
+ * comment as it is, with a warning: the baselines are in, and the next check replaces it.
+ */
+async function showAcceptance(
+  github: GitHubApi,
+  inputs: Inputs,
+  ctx: ActionContext,
+  rctx: ReportContext,
+  pr: number,
+  found: Found,
+  pull: { headRef: string; headRepoFullName: string | null },
+  suiteDir: string,
+  acceptedSha: string,
+): Promise<AcceptSummaryComment> {
+  const short = acceptedSha.slice(0, 7);
+  try {
+    const record = await downloadRecord(github, ctx, found);
+    const current = new Map<string, Baseline | PersonaBaseline>();
+    for (const f of record.fixtures) if (f.baseline) current.set(f.label, f.baseline);
+    for (const p of record.personas) if (p.baseline) current.set(p.label, p.baseline);
+    const plan = await screenAccepted(planAcceptance(record, current, { only: null, acceptedAt: new Date().toISOString() }), posix.join(suiteDir, 'baselines'));
+    const repoWithOwner = pull.headRepoFullName ?? `${ctx.owner}/${ctx.repo}`;
+    const note =
+      inputs.checkWorkflow === null
+        ? `Commits made with the workflow token start no workflow, so no check will run on ${short} by itself: push another commit or re-run the check to compare against the new baselines.`
+        : `The accept job that made ${short} started the check workflow ${inputs.checkWorkflow} on ${pull.headRef} (its log says whether it could): that run compares ${short} with the new baselines and updates this comment.`;
+    const acceptance = { accepted: plan.accepted.map((b) => b.label), refused: plan.refused, skipped: plan.unchanged, commitSha: acceptedSha, commitUrl: `${ctx.serverUrl.replace(/\/+$/, '')}/${repoWithOwner}/commit/${acceptedSha}`, note, commands: null };
+    const outcome = await updateReviewedComment(github, ctx, pr, found, renderComment(record, { ...rctx, headSha: found.headSha, runId: String(found.runId), acceptance }));
+    if (outcome.kind === 'updated') log.info(`accept: the comment did not show the acceptance in ${short} (the job that committed could not update it); it does now`);
+    return commentState(outcome);
+  } catch (e) {
+    if (!isGitHubError(e) && !(e instanceof Refusal)) throw e;
+    core.warning(`accept: the comment does not show the acceptance in ${short} and could not be updated: ${isGitHubError(e) ? gitHubTrouble(e) : e.message}; it still shows the reviewed run until the next check replaces it.`);
+    return { kind: 'failed' };
+  }
+}
+
 /** A GitHub failure before the commit, with the step it stopped: what state things are in, and the fix. */
 function failureBeforeCommit(e: GitHubError, step: string, branch: string, found: Found | null): string {
   const kept = found ? `the reviewed results are kept (workflow run ${found.runId} and its results artifact)` : 'the comment and the results artifact of the check run are as they were';
@@ -790,17 +884,20 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     // The head is the commit that accepted this very run (a second label event, a re-run of the
     // job): there is nothing left to do, and a refusal would contradict the comment (docs/action.md, "Accept").
     const runId = String(found.runId);
+    const suiteDir = repoSuiteDir(inputs.dir);
+    const inComment = found;
     const already = async (acceptedSha: string): Promise<void> => {
       const where = acceptedSha === pull.headSha ? ", the pull request's head" : `, under the pull request's head ${pull.headSha.slice(0, 7)} (baseline commits of other suites on top of it)`;
       log.info(`accept: the replies of workflow run ${runId} were already accepted in ${acceptedSha.slice(0, 7)}${where}; nothing to do.`);
+      // The job that committed could not update the comment: it still asks for the label, so it is written now.
+      const comment = inComment.acceptedSha === acceptedSha ? undefined : await showAcceptance(github, inputs, ctx, out.reportContext(ctx, inComment.artifactName), pr, inComment, pull, suiteDir, acceptedSha);
       await removeLabel();
-      await summarize({ kind: 'already', pr, runId, acceptedSha, headSha: pull.headSha });
+      await summarize({ kind: 'already', pr, runId, acceptedSha, headSha: pull.headSha, ...(comment === undefined ? {} : { comment }) });
     };
     if (found.acceptedSha !== null && pull.headSha === found.acceptedSha) {
       await already(found.acceptedSha);
       return;
     }
-    const suiteDir = repoSuiteDir(inputs.dir);
     // The commit goes on the reviewed head, or on the head now when only another suite's accept
     // step committed on it since; when this suite's own step did (an earlier attempt of this job,
     // before or under another suite's), there is nothing left to do (docs/action.md, "Two suites in
@@ -838,8 +935,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     checkSuiteDir(record, suiteDir);
     // Read back as the loader will read it: a baseline its own record contradicts is refused, not committed.
     const plan = await screenAccepted(planAcceptance(record, current, { only: null, acceptedAt: new Date().toISOString() }), posix.join(suiteDir, 'baselines'));
-    // As written for a fork's clone (LF; its commands and artifact); the commit keeps the stored files' styles.
-    let files = plan.accepted.map((b) => ({ path: baselineRepoPath(suiteDir, b.label), contents: serializeBaseline(b) }));
+    for (const b of plan.accepted) baselineRepoPath(suiteDir, b.label); // refuses a label that would leave the folder, before anything else
     core.setOutput('refused', plan.refused.map((r) => r.label).join(','));
     const rctx = out.reportContext(ctx, reviewedRun.artifactName);
     const acceptanceView = (commitSha: string | null, commitUrl: string | null, note: string | null, commands: string | null = null) => ({
@@ -868,6 +964,11 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       return;
     }
 
+    // Each file in the style of the one it replaces as stored at the head, for the commit and for a
+    // fork's own commit of them alike (docs/fixtures.md, "Line endings and byte-order marks").
+    step = `reading the stored baselines of ${posix.join(suiteDir, 'baselines')} at ${onto.slice(0, 7)}`;
+    const files = await filesInStoredStyle(github, ctx, onto, suiteDir, plan.accepted, current);
+
     if (pull.isFork) {
       const staged = await stageBaselineFiles(files);
       // A re-run of the job cannot upload a name an earlier attempt of the run used: each attempt has its own, as the results artifact does (docs/security.md, "The accept flow").
@@ -895,8 +996,6 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       return;
     }
 
-    step = `reading the stored baselines of ${posix.join(suiteDir, 'baselines')} at ${onto.slice(0, 7)}`;
-    files = await filesInStoredStyle(github, ctx, onto, suiteDir, plan.accepted, current);
     // Read again right before the commit: closed (or merged) while the artifact was downloaded and
     // screened, its branch would take a commit that never reaches the base branch; the label
     // removed in that time takes the acceptance back. A push in that time needs no read: the
@@ -920,7 +1019,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     const repoWithOwner = pull.headRepoFullName ?? `${ctx.owner}/${ctx.repo}`;
     const message = commitMessage(plan, reviewedRun, suiteName(inputs.dir));
     try {
-      committed = await github.createCommitOnBranch({ repoWithOwner, branch: pull.headRef, expectedHeadOid: onto, message, additions: files });
+      committed = await github.createCommitOnBranch({ repoWithOwner, branch: pull.headRef, expectedHeadOid: onto, message, additions: files.map((f) => ({ path: f.path, contents: styledText(f) })) });
     } catch (e) {
       if (!isGitHubError(e)) throw e;
       const refused = e.kind === 'conflict' || unanswered(e) ? null : commitRefusal(e, pull.headRef);

@@ -30,8 +30,10 @@ export type AcceptSummary =
   /**
    * The label again (or a re-run of the job) once the run was accepted: the accepting commit is the
    * head, or under it with only other suites' baseline commits on top (`headSha`, the head then).
+   * `comment`: what became of a comment that did not show that acceptance (the job that committed
+   * could not update it); absent when it did.
    */
-  | { kind: 'already'; pr: number; runId: string; acceptedSha: string; headSha?: string }
+  | { kind: 'already'; pr: number; runId: string; acceptedSha: string; headSha?: string; comment?: AcceptSummaryComment }
   /** Refused, or stopped by GitHub: `reason` says why, what state the branch is in and the fix. */
   | { kind: 'refused'; pr: number; reason: string }
   /** Another error (said in the log), after the commit or before it. */
@@ -60,6 +62,7 @@ function summaryOf(s: AcceptSummary): string {
             ? "the pull request's head"
             : `under the pull request's head ${codeSpan(shortSha(s.headSha) as string)}, whose commits on top of it are baseline commits of other suites`
         }: nothing to do, no commit was made.`,
+        ...(s.comment === undefined ? [] : ['', alreadyComment(s.comment)]),
         '',
       ].join('\n');
     case 'refused':
@@ -76,6 +79,18 @@ function summaryOf(s: AcceptSummary): string {
       ].join('\n');
     case 'acceptance':
       return acceptance(s.run, s.acceptance, s.comment);
+  }
+}
+
+/** A comment that did not show the acceptance found on the branch, and what became of it. */
+function alreadyComment(comment: AcceptSummaryComment): string {
+  switch (comment.kind) {
+    case 'updated':
+      return 'The comment did not show this acceptance (the accept job that committed could not update it): it does now.';
+    case 'failed':
+      return "The comment does not show this acceptance and could not be updated (the job's log says why): it still shows the reviewed run until the next check replaces it.";
+    case 'newer':
+      return `The comment was left as it is: it now shows ${comment.runId !== null ? `workflow run ${escapeInline(comment.runId)}` : 'another check'}, a check newer than the reviewed run.`;
   }
 }
 

@@ -25,7 +25,7 @@ const git = (cwd: string, ...args: string[]): string =>
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8' });
 
 describe('accept over an existing baseline file', () => {
-  it('keeps CRLF line endings and a byte-order mark; a new file is LF without a mark', async () => {
+  it("keeps CRLF line endings and a byte-order mark; a new file takes the style of the folder's first baseline", async () => {
     const suite = await tempDir('agent-replay-eol-');
     const dir = join(suite, 'baselines');
     await mkdir(dir);
@@ -45,9 +45,27 @@ describe('accept over an existing baseline file', () => {
     expect(await readFile(join(dir, 'crlf.json'), 'utf8')).toBe(expected('crlf').replace(/\n/g, '\r\n'));
     expect(await readFile(join(dir, 'bom.json'), 'utf8')).toBe(`\uFEFF${expected('bom').replace(/\n/g, '\r\n')}`);
     expect(await readFile(join(dir, 'lf.json'), 'utf8')).toBe(expected('lf'));
-    expect(await readFile(join(dir, 'new.json'), 'utf8')).toBe(expected('new'));
-    expect(await readFile(join(dir, 'link.json'), 'utf8')).toBe(expected('link'));
+    // New, and the link (no baseline of its own to keep): as bom.json, the folder's first by name, was (the Action chooses so too).
+    expect(await readFile(join(dir, 'new.json'), 'utf8')).toBe(`\uFEFF${expected('new').replace(/\n/g, '\r\n')}`);
+    expect(await readFile(join(dir, 'link.json'), 'utf8')).toBe(`\uFEFF${expected('link').replace(/\n/g, '\r\n')}`);
     expect(await readFile(outside, 'utf8')).toBe('a\r\nb\r\n');
+  });
+
+  it('a new baseline in a folder of CRLF baselines is CRLF; in an empty or missing folder, LF without a mark', async () => {
+    const suite = await tempDir('agent-replay-eol-new-');
+    const dir = join(suite, 'baselines');
+    await mkdir(dir);
+    // Only .json regular files count: not a folder named like one, not another file.
+    await mkdir(join(dir, 'a-folder.json'));
+    await writeFile(join(dir, 'README.md'), '\uFEFFnotes\n');
+    await writeFile(join(dir, 'b.json'), serializeBaseline(baseline('Hi', 'b')).replace(/\n/g, '\r\n'));
+    await writeFile(join(dir, 'c.json'), serializeBaseline(baseline('Hi', 'c')));
+    await writeBaselines(dir, [baseline('Hello', 'a'), baseline('Hello', 'd')]);
+    for (const label of ['a', 'd']) expect(await readFile(join(dir, `${label}.json`), 'utf8')).toBe(serializeBaseline(baseline('Hello', label)).replace(/\n/g, '\r\n'));
+
+    const fresh = join(await tempDir('agent-replay-eol-fresh-'), 'baselines');
+    await writeBaselines(fresh, [baseline('Hello', 'a')]);
+    expect(await readFile(join(fresh, 'a.json'), 'utf8')).toBe(serializeBaseline(baseline('Hello', 'a')));
   });
 
   it('in a repository that stores CRLF, and in a core.autocrlf=true checkout, the diff is the changed lines only', async () => {

@@ -3,6 +3,7 @@
 // then the commands the comment shows, run in a clone of the fork with a fake `gh` that serves
 // that artifact. The baselines must land in the fork's branch exactly as a commit would write them.
 
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -12,7 +13,7 @@ import type { FakeGitHub } from '../support/github-server.js';
 import type { AgentServer, AgentHandler } from '../support/agent-server.js';
 import { HEAD, makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
 import { artifactZip } from '../support/zip.js';
-import { pushed, runCommands, setUpFork } from '../support/fork-clone.js';
+import { runCommands, setUpFork } from '../support/fork-clone.js';
 import { acceptMode } from '../../src/action/accept.js';
 import { pullFromPayload, type ActionContext } from '../../src/action/context.js';
 import type { ArtifactStore } from '../../src/action/artifacts.js';
@@ -54,7 +55,11 @@ describe('accept on a fork: the commands in the comment, run for real', () => {
     gh.addArtifact('octo', 'shop', 1001, { name: check.outputs['artifact-name'] as string, zip: await artifactZip([{ name: 'results.json', data: text }]) });
 
     // 2. Accept, in process, with an artifact store that keeps the files like the service does.
-    const fork = await setUpFork('feature', { '.agent-replay/config.yml': 'agent: {}\n' });
+    // The fork stores its baseline with CRLF (committed from Windows without autocrlf): it stays so,
+    // and the new one takes the folder's style (docs/fixtures.md, "Line endings and byte-order marks").
+    const stored = { '.agent-replay/config.yml': 'agent: {}\n', '.agent-replay/baselines/greeting.json': '{\r\n  "label": "greeting",\r\n  "reply": "Hello."\r\n}\r\n' };
+    gh.setBranch('stranger/shop', 'feature', HEAD, stored);
+    const fork = await setUpFork('feature', stored);
     const uploads: { name: string; entries: string[] }[] = [];
     const staged: string[] = [];
     const store: ArtifactStore = {
@@ -109,7 +114,9 @@ describe('accept on a fork: the commands in the comment, run for real', () => {
     expect(ran.code, ran.stderr).toBe(0);
 
     for (const label of ['greeting', 'opening-hours']) {
-      const b = JSON.parse(pushed(fork, 'feature', `.agent-replay/baselines/${label}.json`)) as Baseline;
+      const text = execFileSync('git', ['cat-file', 'blob', `refs/heads/feature:.agent-replay/baselines/${label}.json`], { cwd: fork.origin, encoding: 'utf8' });
+      expect(text.split('\n').slice(0, -1).every((line) => line.endsWith('\r')), text).toBe(true);
+      const b = JSON.parse(text) as Baseline;
       const f = record.fixtures.find((x) => x.label === label)!;
       expect(b).toMatchObject({ label, reply: f.reply, route: f.route, verdict: f.verdict, commit: HEAD });
     }

@@ -7,10 +7,18 @@ import { join, relative } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { forkCommands, stageBaselineFiles } from '../../src/action/accept.js';
 import { git, pushed, runCommands, setUpFork as setUp } from '../support/fork-clone.js';
+import { execFileSync } from 'node:child_process';
+import { inStyleOf, LF_NO_BOM, type FileStyle } from '../../src/accept/file-style.js';
 
-const files = [
+const files: { path: string; contents: string; style?: FileStyle }[] = [
   { path: '.agent-replay/baselines/greeting.json', contents: '{\n  "label": "greeting",\n  "reply": "Welcome!"\n}\n' },
   { path: '.agent-replay/baselines/refund-policy.json', contents: '{\n  "label": "refund-policy",\n  "reply": "It\'s 30 days.\\nAGENT_REPLAY_EOF"\n}\n' },
+];
+
+const styledFiles = [
+  { path: '.agent-replay/baselines/crlf.json', contents: '{\n  "label": "crlf"\n}\n', style: { crlf: true, bom: false } },
+  { path: '.agent-replay/baselines/marked-crlf.json', contents: '{\n  "label": "marked-crlf",\n  "reply": "Hi"\n}\n', style: { crlf: true, bom: true } },
+  { path: '.agent-replay/baselines/marked.json', contents: '{\n  "label": "marked"\n}\n', style: { crlf: false, bom: true } },
 ];
 
 describe('fork instructions, run in a real clone', () => {
@@ -39,22 +47,28 @@ describe('fork instructions, run in a real clone', () => {
     expect(git(s.clone, 'status', '--porcelain')).toBe('');
   });
 
-  it('creates a missing baselines folder (a custom suite dir) when the files come inline', async () => {
+  it('creates a missing baselines folder (a custom suite dir) when the files come inline, each written in its style', async () => {
     const s = await setUp("o'brien/fix", { 'suite/agent/config.yml': 'agent: {}\n' });
-    const inline = files.map((f) => ({ ...f, path: f.path.replace('.agent-replay', 'suite/agent') }));
+    // LF, then as a repository may store them: CRLF, CRLF with a mark, a mark alone (docs/fixtures.md, "Line endings and byte-order marks").
+    const inline = [...files, ...styledFiles].map((f) => ({ ...f, path: f.path.replace('.agent-replay', 'suite/agent') }));
     expect(existsSync(join(s.clone, 'suite/agent/baselines'))).toBe(false);
     const commands = forkCommands({ files: inline, headRef: "o'brien/fix", baselinesDir: 'suite/agent/baselines', download: null });
+    // The comment's text keeps no carriage return nor mark: the commands write them.
+    expect(commands).not.toMatch(/\r|\uFEFF/);
     const r = runCommands(s, commands);
     expect(r.code, r.stderr).toBe(0);
-    for (const f of inline) expect(pushed(s, "o'brien/fix", f.path) + '\n').toBe(f.contents);
+    // The bytes as pushed, not as a checkout shows them.
+    for (const f of inline) expect(execFileSync('git', ['cat-file', 'blob', `refs/heads/o'brien/fix:${f.path}`], { cwd: s.origin, encoding: 'utf8' })).toBe(inStyleOf(f.style ?? LF_NO_BOM, f.contents));
     expect(readFileSync(s.ghLog, 'utf8')).toBe(''); // gh was not needed
   });
 
-  it('the artifact holds the files flat, named by label', async () => {
-    const staged = await stageBaselineFiles(files);
+  it('the artifact holds the files flat, named by label, each in its style (the commands copy them as they are)', async () => {
+    const staged = await stageBaselineFiles([...files, ...styledFiles]);
     onTestFinished(() => rm(staged.root, { recursive: true, force: true }));
-    expect(readdirSync(staged.root).sort()).toEqual(['greeting.json', 'refund-policy.json']);
-    expect(staged.paths.map((p) => relative(staged.root, p)).sort()).toEqual(['greeting.json', 'refund-policy.json']);
+    const names = ['crlf.json', 'greeting.json', 'marked-crlf.json', 'marked.json', 'refund-policy.json'];
+    expect(readdirSync(staged.root).sort()).toEqual(names);
+    expect(staged.paths.map((p) => relative(staged.root, p)).sort()).toEqual(names);
+    for (const f of styledFiles) expect(readFileSync(join(staged.root, f.path.split('/').at(-1)!), 'utf8')).toBe(inStyleOf(f.style, f.contents));
   });
 });
 

@@ -158,12 +158,18 @@ const short = (sha: string | undefined): string => (sha ?? '').slice(0, 7);
 let ws0 = '';
 
 /**
- * The branch at the reviewed head as GitHub stores it: each suite's config.yml (a folder is another
- * suite's when it holds one), and a prompt the agent reads, in a folder named `baselines` that is
- * no suite's.
+ * The branch at the reviewed head as GitHub stores it: the sales suite with its config.yml, the
+ * support suite with none (its settings all from the inputs: a fixtures folder makes it a suite),
+ * and a prompt the agent reads, in a folder named `baselines` that is no suite's, beside another
+ * tool's config.yml.
  */
 function storeBranch(): void {
-  gh.setBranch('octo/shop', 'feature', HEAD, { [`${SUPPORT}/config.yml`]: CONFIG, [`${SALES}/config.yml`]: CONFIG, 'src/prompts/baselines/system.json': '{"role":"system","text":"Be helpful."}\n' });
+  gh.setBranch('octo/shop', 'feature', HEAD, {
+    [`${SUPPORT}/fixtures/support.yml`]: 'fixtures: []\n',
+    [`${SALES}/config.yml`]: CONFIG,
+    'src/prompts/config.yml': 'model: gpt-4o\n',
+    'src/prompts/baselines/system.json': '{"role":"system","text":"Be helpful."}\n',
+  });
 }
 
 /** Both suites checked on pull request 7, its branch as GitHub stores it, and the accept label applied. */
@@ -175,7 +181,7 @@ async function labelled(): Promise<void> {
 }
 
 describe('two accept steps, one per suite, on one label', () => {
-  it("each commits its own suite's baselines, the second on top of the first's commit", async () => {
+  it("each commits its own suite's baselines, the second on top of the first's commit (of a suite with no config.yml)", async () => {
     await labelled();
     const support = await acceptStep(SUPPORT);
     expect(support.code, support.stdout).toBe(0);
@@ -224,6 +230,12 @@ describe('two accept steps, one per suite, on one label', () => {
     expect(gh.commits[1]?.parent).toBe(gh.commits[0]?.oid);
     expect(commentOf(SUPPORT)).toContain(short(gh.commits[1]?.oid));
     expect(second.stdout).toContain(`were already accepted in ${short(gh.commits[0]?.oid)}, under the pull request's head ${short(gh.commits[1]?.oid)} (baseline commits of other suites on top of it); nothing to do.`);
+    // Its comment, which still asked for the label, now shows the acceptance as the first attempt would have written it.
+    expect(parseCommentMetadata(commentOf(SALES) ?? '')?.acceptedSha).toBe(gh.commits[0]?.oid);
+    expect(commentOf(SALES)).toContain(`Baselines accepted in [\`${short(gh.commits[0]?.oid)}\`](https://github.com/octo/shop/commit/${gh.commits[0]?.oid})`);
+    expect(commentOf(SALES)).not.toContain('label to this pull request');
+    expect(second.summary).toContain('The comment did not show this acceptance (the accept job that committed could not update it): it does now.');
+    expect(gh.violations).toEqual([]);
   });
 
   it("the second's commit lost on the way: its read-back names the first suite's commit it went on, not the reviewed head; a re-run commits it", async () => {
@@ -257,7 +269,7 @@ describe('two accept steps, one per suite, on one label', () => {
     expect(commentOf(SUPPORT)).toContain((gh.commits[0]?.oid ?? '').slice(0, 7));
   });
 
-  it("the second refuses a commit that copies a baseline commit's message but changes a file in a baselines folder of no suite, naming it", async () => {
+  it("the second refuses a commit that copies a baseline commit's message but changes a file in a baselines folder of no suite (beside another tool's config.yml), naming it", async () => {
     await labelled();
     // Someone who can push: the support suite's acceptance, as its message reads, but a prompt the agent reads.
     const forged = '5'.repeat(40);
@@ -269,7 +281,7 @@ describe('two accept steps, one per suite, on one label', () => {
     expect(sales.code).toBe(1);
     expect(gh.commits).toEqual([]);
     expect(sales.stdout).toContain(
-      "::error::baselines not accepted: the pull request's head has moved since the run the comment shows (reviewed 1111111, head is now 5555555): the commits on top of it read as baseline commits, but they change src/prompts/baselines/system.json, which is not another suite's baseline (src/prompts holds no config.yml or config.yaml at 5555555, so it is not a suite's folder). Wait for the check to run on the new head",
+      "::error::baselines not accepted: the pull request's head has moved since the run the comment shows (reviewed 1111111, head is now 5555555): the commits on top of it read as baseline commits, but they change src/prompts/baselines/system.json, which is not another suite's baseline (none of the commits accepts system for the suite in src/prompts: their messages name other suites or labels). Wait for the check to run on the new head",
     );
     expect(commentOf(SALES)).toContain('src/prompts/baselines/system.json');
     expect(gh.violations).toEqual([]);

@@ -50,6 +50,14 @@ describe('renderAcceptSummary', () => {
     expect(renderAcceptSummary(already)).not.toContain('**Suite**');
   });
 
+  it('already accepted: says what became of a comment that did not show the acceptance, and nothing when it did', () => {
+    const already = { kind: 'already', pr: 7, runId: '1001', acceptedSha: 'a'.repeat(40) } as const;
+    expect(renderAcceptSummary(already)).not.toContain('The comment');
+    expect(renderAcceptSummary({ ...already, comment: { kind: 'updated' } })).toContain('The comment did not show this acceptance (the accept job that committed could not update it): it does now.');
+    expect(renderAcceptSummary({ ...already, comment: { kind: 'failed' } })).toContain('could not be updated (the job\'s log says why): it still shows the reviewed run until the next check replaces it.');
+    expect(renderAcceptSummary({ ...already, comment: { kind: 'newer', runId: '3003' } })).toContain('it now shows workflow run 3003, a check newer than the reviewed run.');
+  });
+
   it('stopped: says whether the commit had landed', () => {
     expect(renderAcceptSummary({ kind: 'stopped', pr: 7, committedSha: null })).toContain('before anything was committed');
     expect(renderAcceptSummary({ kind: 'stopped', pr: 7, committedSha: 'b'.repeat(40) })).toContain('after the baselines were committed in `bbbbbbb`');

@@ -59,7 +59,9 @@
 //   given): `ahead` with them, `identical`, or `diverged` when base is not found under head.
 // - Files: the fake keeps the files of every commit it knows (setBranch, a commit made, a push).
 //   `GET /repos/{o}/{r}/contents/{path}?ref=` answers a file (base64, with its blob's id) or a
-//   folder's entries at that commit (404 when nothing is there, or for an unknown ref);
+//   folder's entries at that commit (404 when nothing is there, or for an unknown ref); a fork's
+//   pull request's head is read through the base repository too, as GitHub keeps it there
+//   (`refs/pull/<n>/head`);
 //   `GET /repos/{o}/{r}/git/blobs/{sha}` a file's bytes by its blob's id.
 // - Branches: `setBranch(repoWithOwner, branch, headOid, files?)`, `branch(...)` (head + files);
 //   `createCommitOnBranch` checks `expectedHeadOid` (STALE_DATA error when the head moved),
@@ -814,7 +816,10 @@ export class FakeGitHub {
       'GET /repos/{owner}/{repo}/contents/{path}': (ctx) => {
         const repoName = `${p(ctx, 'owner')}/${p(ctx, 'repo')}`;
         const ref = ctx.query.get('ref') ?? 'main';
-        const files = this.trees.get(`${repoName.toLowerCase()}@${ref}`) ?? this.branches.get(branchKey(repoName, ref))?.files;
+        // A fork's pull request's head, through the base repository (GitHub keeps it as refs/pull/<n>/head).
+        const forkHead = [...this.pulls.entries()].find(([k, pull]) => k.startsWith(`${key(p(ctx, 'owner'), p(ctx, 'repo'))}#`) && pull.headSha === ref && pull.headRepo !== null)?.[1];
+        const files =
+          this.trees.get(`${repoName.toLowerCase()}@${ref}`) ?? this.branches.get(branchKey(repoName, ref))?.files ?? (forkHead ? this.trees.get(`${(forkHead.headRepo as string).toLowerCase()}@${ref}`) : undefined);
         const path = p(ctx, 'path').replace(/\/+$/, '');
         if (!files) return { status: 404, body: { message: `No commit found for the ref ${ref}`, documentation_url: 'https://docs.github.com/rest/repos/contents#get-repository-content', status: '404' } };
         const api = `https://api.github.com/repos/${repoName}`;
