@@ -190,5 +190,6 @@ export function meaningJudgeChange(before: RunRecord['meaning'], after: RunRecor
  */
 export function withMeaningJudgeChange(detail: string, change: string | null): string {
   const opening = 'the meaning judge ';
-  return change === null || !detail.startsWith(`${opening}answered the same `) ? detail : `${opening}changed (${change}) and ${detail.slice(opening.length)}`;
+  const flip = detail.startsWith(`${opening}answered the same `) || detail.startsWith(`${opening}did not judge the same `);
+  return change === null || !flip ? detail : `${opening}changed (${change}) and ${detail.slice(opening.length)}`;
 }
