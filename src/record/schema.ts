@@ -132,6 +132,8 @@ function buildRunRecordSchema() {
     durationMs: z.number().nonnegative(),
     // Within schema version 1: a panel of judges' members (absent for a single judge).
     members: z.array(panelMemberSchema).nullable().optional(),
+    // Within schema version 1: an assertion list's checks on this attempt (absent otherwise, and in older records).
+    checks: z.array(assertionCheckSchema).optional(),
   });
 
   /** A baseline file's schema; in a record its label is also checked (a baseline file's is its name). */
@@ -414,6 +416,8 @@ function buildRunRecordSchema() {
           visited: z.array(z.string()),
           outcome: z.string().nullable(),
           checks: z.array(checkSchema),
+          // Within schema version 1: this attempt's transcript as the judge read it, hashed (absent in older records).
+          transcriptHash: z.string().nullable().optional(),
           durationMs: z.number().nonnegative(),
           simulation: simulationRecordSchema.optional(),
           meaning: meaningSchema,

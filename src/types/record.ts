@@ -236,6 +236,8 @@ export interface FixtureAttempt {
   durationMs: number;
   /** A panel of judges judged this attempt: every member's answer, in the panel's order; absent for a single judge. */
   members?: PanelMember[] | null;
+  /** An assertion list only (`assertion.kind` "all"): this attempt's checks, each its own result, in order; absent otherwise and in older records. */
+  checks?: AssertionCheck[];
 }
 
 /**
@@ -328,6 +330,8 @@ export interface PersonaAttempt {
   visited: string[];
   outcome: string | null;
   checks: Check[];
+  /** Hash of this attempt's transcript as the judge read it (when its criteria were judged); absent otherwise and in older records. */
+  transcriptHash?: string | null;
   durationMs: number;
 }
 

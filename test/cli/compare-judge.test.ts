@@ -22,13 +22,13 @@ useCleanup();
  * fixtures are `fixtures` (lines of f.yml) judged by that judge; with `script`, also a persona
  * script of two criteria, "Stayed calm" and "The reply is polite".
  */
-async function judgedProject(agent: AgentHandler, judging: Responder, fixtures: string[], o: { script?: boolean } = {}): Promise<{ cwd: string; judge: { url: string; close(): Promise<void> } }> {
+async function judgedProject(agent: AgentHandler, judging: Responder, fixtures: string[], o: { script?: boolean; repeat?: string } = {}): Promise<{ cwd: string; judge: { url: string; close(): Promise<void> } }> {
   const server = await serve(agent);
   const judge = await startServer([judging]);
   const cwd = await makeProject({
     config: `${agentConfig(server.url)}judge: { provider: openai, baseUrl: "${judge.url}", model: m, apiKey: k, retries: 0 }\ncost: { capUsd: 1 }\n`,
     fixtures: { 'f.yml': ['fixtures:', ...fixtures, ''].join('\n') },
-    ...(o.script ? { personas: { 'p.yml': 'label: calm-script\nopening: hello?\nexpect:\n  criteria: [ "Stayed calm", "The reply is polite" ]\n' } } : {}),
+    ...(o.script ? { personas: { 'p.yml': `label: calm-script\nopening: hello?\nexpect:\n  criteria: [ "Stayed calm", "The reply is polite" ]\n${o.repeat ? `repeat: ${o.repeat}\n` : ''}` } } : {}),
   });
   return { cwd, judge };
 }
@@ -114,6 +114,29 @@ describe('compare, a rubric judge that answered the same reply differently', () 
     const [b, c] = [await readResults(join(cwd, 'b.json')), await readResults(join(cwd, 'c.json'))];
     const comment = renderComment(c, { ...DEFAULT_CONTEXT, previous: { runId: '41', comparison: compareRuns(b, c) } });
     expect(comment).toContain('- `returns`: not evaluated → pass · the judge did not judge the same reply both times\\: not evaluated \\(judge unreachable\\: HTTP 503');
+  });
+
+  // A repeated assertion list and a repeated persona script: every attempt of both runs got the
+  // same reply (transcript), and the judge's answers moved the verdict. Their attempts keep their
+  // checks and transcript hashes (docs/results-json.md), so the judge is named, not the agent.
+  it('names the judge for a repeated assertion list and a repeated persona script whose replies never changed', async () => {
+    let score = 0.8;
+    const judging: Responder = (res, req) => {
+      const steady = JSON.stringify(req.body).includes('Stayed calm');
+      completion(JSON.stringify({ rationale: 'as it reads', score: steady ? 0.9 : score }))(res, req);
+    };
+    const agent: AgentHandler = () => ({ json: { reply: 'You have 30 days from delivery.', route: null, ended: false } });
+    const { cwd, judge } = await judgedProject(agent, judging, [
+      '  - { label: listed, message: listed?, repeat: { count: 3, minPass: 2 }, assert: [{ contains: "30 days" }, { judge: "The reply is polite", threshold: 0.7 }] }',
+    ], { script: true, repeat: '{ count: 3, minPass: 2 }' });
+    await cli(['run', '--out', 'a.json', '--fail-on', 'none'], cwd);
+    score = 0.4;
+    await cli(['run', '--out', 'b.json', '--fail-on', 'none'], cwd);
+    await judge.close();
+    const r = await cli(['compare', 'a.json', 'b.json'], cwd);
+    const line = (label: string): string => r.stdout.split('\n').find((l) => l.includes(label)) ?? '';
+    expect(line('listed')).toContain('pass 3/3 -> fail 0/3  verdict changed: the judge answered the same reply differently: 3/3 passed (0.80) -> 0/3 passed (0.40)');
+    expect(line('calm-script')).toContain('pass 3/3 -> fail 0/3  verdict changed: the judge answered the same transcript differently: criterion 2 3/3 passed (0.80) -> 0/3 passed (0.40)');
   });
 
   // A repeated item (docs/statistics.md): a judge that answers each call differently (drawn from a
