@@ -207,17 +207,22 @@ export function judgeAcrossAttempts(f: FixtureRecord): string | null {
 
 /**
  * The meaning judge two runs asked, when it is not the same one (docs/meaning.md, "A judge that
- * answers differently"): "openai m -> anthropic m", "gpt-4.1-mini -> gpt-4o-mini", with the prompt
- * versions when they differ; null when it is the same, when either run asked none, or when only
- * one record says its provider (a record from before it was kept: unknown is not "changed").
+ * answers differently"): "openai m -> anthropic m", "gpt-4.1-mini -> gpt-4o-mini", "openai m at
+ * https://a.example/v1 -> openai m at https://b.example/v1" (the same model at another address),
+ * with the prompt versions when they differ; null when it is the same, when either run asked none,
+ * or when only one record says its provider or address (a record from before it was kept: unknown
+ * is not "changed").
  */
 export function meaningJudgeChange(before: RunRecord['meaning'], after: RunRecord['meaning']): string | null {
   if (before?.check !== 'judge' || after?.check !== 'judge') return null;
   const providers = before.provider !== undefined && after.provider !== undefined;
   const prompt = before.promptVersion !== after.promptVersion;
-  if (before.model === after.model && (!providers || before.provider === after.provider) && !prompt) return null;
+  const sameModel = before.model === after.model && (!providers || before.provider === after.provider);
+  // Another address serving a model of the same name is another judge; said only when it is the difference.
+  const endpoint = sameModel && before.endpoint !== undefined && after.endpoint !== undefined && before.endpoint !== after.endpoint;
+  if (sameModel && !endpoint && !prompt) return null;
   const who = (m: NonNullable<RunRecord['meaning']>): string =>
-    `${providers ? `${m.provider as string} ` : ''}${m.model ?? 'no model'}${prompt ? ` (prompt ${m.promptVersion})` : ''}`;
+    `${providers ? `${m.provider as string} ` : ''}${m.model ?? 'no model'}${endpoint ? ` at ${m.endpoint as string}` : ''}${prompt ? ` (prompt ${m.promptVersion})` : ''}`;
   return `${who(before)} -> ${who(after)}`;
 }
 

@@ -41,10 +41,10 @@ export interface RunRecord {
   simulator?: { name: string; structured?: boolean; structuredFallback?: string };
   /**
    * How differing replies got their meaning (docs/meaning.md): `meaning.check`, the meaning judge's
-   * model (null without one), its provider (absent without one, and in older records) and its
-   * prompt version. Absent in older records.
+   * model (null without one), its provider and its address without credentials, query or fragment
+   * (absent without one, and in older records) and its prompt version. Absent in older records.
    */
-  meaning?: { check: 'judge' | 'facts' | 'off'; model: string | null; provider?: JudgeProvider; promptVersion: string };
+  meaning?: { check: 'judge' | 'facts' | 'off'; model: string | null; provider?: JudgeProvider; endpoint?: string; promptVersion: string };
   estimate: Estimate;
   tallies: Tallies;
   /**

@@ -158,5 +158,28 @@ describe('compare, two runs against one baseline', () => {
     const line = r.stdout.split('\n').find((l) => l.includes('returns')) ?? '';
     expect(line).toContain('the meaning judge changed (openai m -> anthropic m) and answered the same replies differently: reworded (judge 0.90) -> changed in meaning (judge 0.55): drops the card');
   });
-});
 
+  // The same model name at another address (a proxy, a local server) is another meaning judge: the
+  // record keeps its address, without credentials or query, and compare names the change of it.
+  it('records the meaning judge\u2019s address, and names another address rather than a judge disagreeing with itself', async () => {
+    const answer = (score: number): string => JSON.stringify({ difference: score < 0.8 ? 'drops the card' : '', score });
+    const [first, second] = [await startServer([completion(answer(0.9))]), await startServer([completion(answer(0.55))])];
+    const server = await serve(() => ({ json: { reply: 'You have 30 days from delivery, and the full price goes back to your card.', route: null, ended: false } }));
+    const config = (url: string): string => `${agentConfig(server.url)}judge: { provider: openai, baseUrl: "${url}", model: m, apiKey: k, retries: 0 }\ncost: { capUsd: 1 }\n`;
+    const cwd = await makeProject({
+      config: config(first.url),
+      fixtures: { 'f.yml': 'fixtures:\n  - { label: returns, message: returns? }\n' },
+      baselines: [baseline('returns', BASELINE, null, 'pass')],
+    });
+    await cli(['run', '--out', 'a.json', '--fail-on', 'none'], cwd);
+    await writeFile(join(cwd, '.agent-replay', 'config.yml'), config(second.url));
+    await cli(['run', '--out', 'b.json', '--fail-on', 'none'], cwd);
+    await Promise.all([first.close(), second.close()]);
+    const [a, b] = [await readResults(join(cwd, 'a.json')), await readResults(join(cwd, 'b.json'))];
+    expect(a.meaning).toMatchObject({ model: 'm', provider: 'openai', endpoint: first.url });
+    expect(b.meaning).toMatchObject({ model: 'm', provider: 'openai', endpoint: second.url });
+    const r = await cli(['compare', 'a.json', 'b.json'], cwd);
+    const line = r.stdout.split('\n').find((l) => l.includes('returns')) ?? '';
+    expect(line).toContain(`the meaning judge changed (openai m at ${first.url} -> openai m at ${second.url}) and answered the same replies differently: reworded (judge 0.90) -> changed in meaning (judge 0.55): drops the card`);
+  });
+});
