@@ -2,8 +2,8 @@
 // (cli.ts, main.ts) decide where output goes; this module decides nothing about the surface.
 
 import { resolve as resolvePath } from 'node:path';
-import { JUDGE_DEFAULTS, panelMemberConfig, type Config } from './config.js';
-import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluator, RemovedBaseline, RunRecord, Simulator, Spend, TurnObserver } from './types.js';
+import { JUDGE_DEFAULTS, panelMemberConfig, type Config, type JudgeConfig } from './config.js';
+import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, JudgeProvider, RegexEvaluator, RemovedBaseline, RunRecord, Simulator, Spend, TurnObserver } from './types.js';
 import { loadSuite, noAgentUrlIssue, removedBaselines, repoPathOf, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
 import { personaTurns } from './evaluate/personas.js';
 import { agentTurnsOf, criteriaCount, estimateCost, withAdaptiveRange, meaningCallsAtMost, simulatorCalls, gateRun, mayRun, judgeCalls, rerunLabels, reusedCount, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
@@ -14,7 +14,8 @@ import { networkFrom, type Network } from './http/network.js';
 import { waitForAgent } from './agent/ready.js';
 import { createRegexPool } from './assertions/index.js';
 import { poolPatternCount, withInlineRegex } from './assertions/regex-inline.js';
-import { callsPerCriterion, configuredJudgeName, createConfiguredJudge, judgeModelOf } from './judge/index.js';
+import { callsPerCriterion, configuredJudgeName, createConfiguredJudge, judgeEndpointOf, judgeModelOf } from './judge/index.js';
+import { urlEndpoint } from './http/endpoint.js';
 import { createSimulator, simulatorConfig, SIMULATOR_PROMPT_VERSION } from './simulator/index.js';
 import { makeRedactor } from './secrets.js';
 import { createMeaningJudge, MEANING_PROMPT_VERSION, type MeaningJudge } from './judge/meaning.js';
@@ -155,6 +156,16 @@ export function agentEndpoint(url: string | null, redact: (text: string) => stri
   } catch {
     return null;
   }
+}
+
+/**
+ * The meaning judge's provider and address as the record keeps them (docs/results-json.md): the
+ * address without credentials, query or fragment; none when no meaning judge was made.
+ */
+function meaningJudgeWhere(settings: JudgeConfig | null, made: boolean, redact: (text: string) => string): { provider?: JudgeProvider; endpoint?: string } {
+  if (settings === null || !made) return {};
+  const endpoint = urlEndpoint(settings.baseUrl);
+  return { provider: settings.provider, ...(endpoint !== null ? { endpoint: redact(endpoint) } : {}) };
 }
 
 export function judgeName(config: Config): string | null {
@@ -509,6 +520,8 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
         agentEndpoint: agentEndpoint(config.agent.url, redact),
         judgeName: judge?.name ?? judgeName(config),
         judgeModel: config.judge !== null ? judgeModelOf(config.judge) : (judge?.name ?? null),
+        // Another address serving a model of the same name is another judge (docs/evaluations.md, "What defined each item").
+        judgeEndpoint: config.judge !== null ? judgeEndpointOf(config.judge, redact) : null,
         policy,
         unmockedTools: config.personas?.unmockedTools ?? null,
       },
@@ -524,7 +537,7 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
       ...(repo !== null ? { suitePath: repo.path } : {}),
       ...(stats !== null ? { stats } : {}),
       ...(listed !== null ? { coverage: listed } : {}),
-      meaning: { check: meaningSettings.check, model: meaningJudge?.model ?? null, ...(meaningJudge !== null ? { provider: meaningJudge.provider } : {}), promptVersion: MEANING_PROMPT_VERSION },
+      meaning: { check: meaningSettings.check, model: meaningJudge?.model ?? null, ...meaningJudgeWhere(meaningSettings.judge, meaningJudge !== null, redact), promptVersion: MEANING_PROMPT_VERSION },
       ...(selected !== null ? { selection: selected.selection } : {}),
       // Calls are counted where they are made; reused results are read from the record.
       spend: { ...meter.spend(), judgeReused: reusedCount(record) },

@@ -12,6 +12,7 @@ import type { Drift, FailOnCondition, FixtureRecord, LatencyThresholds, Meaning,
 import { sameRoute, sameRoutes } from './drift.js';
 import { kindOf, type ItemKind } from './kind.js';
 import { judgeFlipLine } from './judge-flip.js';
+import { meaningJudgeGaveNone } from './meaning/ladder.js';
 import { itemLatencyMs, slowerText, slowerThanBaseline } from './latency.js';
 
 /** The ways an item can differ from its baseline, besides its verdict. */
@@ -247,19 +248,32 @@ function changedAgainstOneBaseline(before: Item, after: Item): string {
 
 /**
  * Both runs compared the same replies with one baseline and the meaning judge answered them
- * differently, one the same in meaning and the other changed: the judge disagreed with itself, the
- * agent did not change (docs/meaning.md, "A judge that answers differently"). The cause is the
- * later answer's; the detail says both.
+ * differently, one the same in meaning and the other changed, or gave an answer in one run and
+ * none it could use in the other (unreachable, no usable answer: `unchecked`): the judge disagreed
+ * with itself, the agent did not change (docs/meaning.md, "A judge that answers differently"). The
+ * cause is the later answer's ("reworded", "changed in meaning"; a later answer not given: "reply
+ * changed", "transcript changed", as an item whose meaning was not checked reads); the detail says both.
  */
 function judgeDisagreed(before: Item, after: Item): { cause: DimensionCause; detail: string } | null {
   if (before.errored || after.errored || !sameBaselineOf(before, after) || differentWords(before, after)) return null;
   const [mb, ma] = [replayed(before)?.meaning ?? null, replayed(after)?.meaning ?? null];
-  if (mb === null || ma === null || mb.by !== 'judge' || ma.by !== 'judge' || REWORDED.has(mb.value) === REWORDED.has(ma.value)) return null;
   const script = kindOf(after) === 'script';
+  // The judge gave no answer it could use: its cause in two parts ("turn 2 meaning not checked", "meaning judge unreachable: ...").
+  const none = (m: Meaning): { head: string; cause: string } | null => {
+    const parts = uncheckedParts(m, script);
+    return parts !== null && meaningJudgeGaveNone(parts.cause) ? parts : null;
+  };
+  if (mb === null || ma === null || (mb.by !== 'judge' && none(mb) === null) || (ma.by !== 'judge' && none(ma) === null)) return null;
+  if (mb.by !== 'judge' && ma.by !== 'judge') return null;
+  if (mb.by === 'judge' && ma.by === 'judge' && REWORDED.has(mb.value) === REWORDED.has(ma.value)) return null;
   // A script's words name the turn already ("turn 2 changed in meaning: ..."); a fixture's say the score too.
-  const words = (m: Meaning): string => (REWORDED.has(m.value) || script ? meaningWords(m, script) : `changed in meaning (${howDecided(m)})${m.detail ? `: ${m.detail}` : ''}`);
-  const cause: DimensionCause = REWORDED.has(ma.value) ? 'reworded' : 'meaning_changed';
-  return { cause, detail: judgeFlipLine('meaning judge', 'replies', { words: words(mb), answered: true }, { words: words(ma), answered: true }) };
+  const words = (m: Meaning): string => {
+    const missing = m.by === 'judge' ? null : none(m);
+    if (missing !== null) return `${missing.head} (${missing.cause})`;
+    return REWORDED.has(m.value) || script ? meaningWords(m, script) : `changed in meaning (${howDecided(m)})${m.detail ? `: ${m.detail}` : ''}`;
+  };
+  const cause: DimensionCause = ma.by !== 'judge' ? (script ? 'transcript_changed' : 'reply_changed') : REWORDED.has(ma.value) ? 'reworded' : 'meaning_changed';
+  return { cause, detail: judgeFlipLine('meaning judge', 'replies', { words: words(mb), answered: mb.by === 'judge' }, { words: words(ma), answered: ma.by === 'judge' }) };
 }
 
 /** The words of a same-meaning pair of runs: the later run's meaning, else the earlier's (the later replied the baseline itself). */

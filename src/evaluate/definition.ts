@@ -94,21 +94,26 @@ function personaDefinition(p: Pick<PersonaScript, 'persona' | 'opening' | 'follo
 }
 
 /** A fixture's judge fingerprint: null unless its assertion is (or its list holds) a judge assertion. */
-function fixtureJudgeFingerprint(f: Pick<Fixture, 'assertion'>, model: string | null, promptVersion: string): JudgeFingerprint | null {
+function fixtureJudgeFingerprint(f: Pick<Fixture, 'assertion'>, model: string | null, promptVersion: string, endpoint: string | null): JudgeFingerprint | null {
   const a = judgeAssertionOf(f.assertion);
   if (a === null) return null;
-  return { model, promptVersion, criteria: [{ criterion: a.criterion, threshold: a.threshold }] };
+  return { model, ...(endpoint !== null ? { endpoint } : {}), promptVersion, criteria: [{ criterion: a.criterion, threshold: a.threshold }] };
 }
 
 /** A script's judge fingerprint: null when it has no criteria. */
-function personaJudgeFingerprint(p: Pick<PersonaScript, 'expect' | 'threshold'>, model: string | null, promptVersion: string): JudgeFingerprint | null {
+function personaJudgeFingerprint(p: Pick<PersonaScript, 'expect' | 'threshold'>, model: string | null, promptVersion: string, endpoint: string | null): JudgeFingerprint | null {
   if (p.expect.criteria.length === 0) return null;
-  return { model, promptVersion, criteria: p.expect.criteria.map((criterion) => ({ criterion, threshold: p.threshold })) };
+  return { model, ...(endpoint !== null ? { endpoint } : {}), promptVersion, criteria: p.expect.criteria.map((criterion) => ({ criterion, threshold: p.threshold })) };
 }
 
-/** Same judge: same model, prompt version, criteria and thresholds, in order. */
+/**
+ * Same judge: same model, prompt version, criteria and thresholds, in order, and the same address
+ * when both say theirs (one from before addresses were kept is not another judge for lacking it).
+ */
 export function sameJudge(a: JudgeFingerprint | null, b: JudgeFingerprint | null): boolean {
-  return canonicalJson(a) === canonicalJson(b);
+  const known = a?.endpoint !== undefined && b?.endpoint !== undefined;
+  const compared = (f: JudgeFingerprint | null): JudgeFingerprint | null => (f === null || known ? f : { ...f, endpoint: undefined });
+  return canonicalJson(compared(a)) === canonicalJson(compared(b));
 }
 
 /** What differs between two fingerprints, in words ("model", "criterion", "threshold", "judge prompt version"). */
@@ -116,6 +121,7 @@ export function judgeDifferences(a: JudgeFingerprint | null, b: JudgeFingerprint
   if (a === null || b === null) return a === b ? [] : [a === null ? 'a judge is now used' : 'no judge is used any more'];
   const out: string[] = [];
   if (a.model !== b.model) out.push(`model ${a.model ?? 'none'} -> ${b.model ?? 'none'}`);
+  if (a.endpoint !== undefined && b.endpoint !== undefined && a.endpoint !== b.endpoint) out.push(`endpoint ${a.endpoint} -> ${b.endpoint}`);
   if (a.promptVersion !== b.promptVersion) out.push(`judge prompt version ${a.promptVersion} -> ${b.promptVersion}`);
   const crit = (f: JudgeFingerprint): string => canonicalJson(f.criteria.map((c) => c.criterion));
   const thr = (f: JudgeFingerprint): string => canonicalJson(f.criteria.map((c) => c.threshold));
@@ -134,10 +140,16 @@ export function personaDefinitionHash(p: Pick<PersonaScript, 'persona' | 'openin
 
 /**
  * The evaluation fields of a fixture's entry; `judgeModel` is the configured judge ("provider/model"),
- * or null; `promptVersion` the judge prompt's version (JUDGE_PROMPT_VERSION in src/judge/prompt.ts).
+ * or null; `promptVersion` the judge prompt's version (JUDGE_PROMPT_VERSION in src/judge/prompt.ts);
+ * `judgeEndpoint` where the judge is asked (judgeEndpointOf in src/judge/panel.ts), or null.
  */
-export function fixtureEvaluationFields(f: Fixture, judgeModel: string | null, promptVersion: string): { definitionHash: string; judgeFingerprint: JudgeFingerprint | null } {
-  return { definitionHash: fixtureDefinitionHash(f), judgeFingerprint: fixtureJudgeFingerprint(f, judgeModel, promptVersion) };
+export function fixtureEvaluationFields(
+  f: Fixture,
+  judgeModel: string | null,
+  promptVersion: string,
+  judgeEndpoint: string | null = null,
+): { definitionHash: string; judgeFingerprint: JudgeFingerprint | null } {
+  return { definitionHash: fixtureDefinitionHash(f), judgeFingerprint: fixtureJudgeFingerprint(f, judgeModel, promptVersion, judgeEndpoint) };
 }
 
 export function personaEvaluationFields(
@@ -145,6 +157,7 @@ export function personaEvaluationFields(
   judgeModel: string | null,
   promptVersion: string,
   simulatorPromptVersion: string | null = null,
+  judgeEndpoint: string | null = null,
 ): { definitionHash: string; judgeFingerprint: JudgeFingerprint | null } {
-  return { definitionHash: personaDefinitionHash(p, simulatorPromptVersion), judgeFingerprint: personaJudgeFingerprint(p, judgeModel, promptVersion) };
+  return { definitionHash: personaDefinitionHash(p, simulatorPromptVersion), judgeFingerprint: personaJudgeFingerprint(p, judgeModel, promptVersion, judgeEndpoint) };
 }

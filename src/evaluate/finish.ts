@@ -306,6 +306,8 @@ export function combineFixtureAttempts(records: readonly FixtureRecord[], repeat
     ...(r.usage != null ? { usage: r.usage } : {}),
     durationMs: r.durationMs,
     ...(r.members != null ? { members: r.members } : {}),
+    // An assertion list's own checks on this attempt: compare tells a judge check that moved on the same replies (docs/judges.md).
+    ...(r.checks !== undefined ? { checks: r.checks } : {}),
     ...meaningField(meanings, k),
   }));
   const outcomes = records.map(outcomeOf);
@@ -335,6 +337,8 @@ export function combinePersonaAttempts(records: readonly PersonaRecord[], repeat
     visited: r.visited,
     outcome: r.outcome,
     checks: r.checks,
+    // The transcript as the judge read it: compare tells a criterion that moved on the same transcripts (docs/judges.md).
+    ...(r.transcriptHash != null ? { transcriptHash: r.transcriptHash } : {}),
     durationMs: r.durationMs,
     // A simulated script: each attempt's own simulation (each started from the baseline).
     ...(r.simulation !== undefined ? { simulation: r.simulation } : {}),

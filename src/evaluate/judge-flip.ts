@@ -3,7 +3,7 @@
 // (a script: the same transcript), the same judge read it, and its answers moved the item. One
 // line says both answers, so that the move is not read as the agent's. Pure.
 
-import type { FixtureRecord, PersonaRecord, RunRecord } from '../types.js';
+import type { AssertionCheck, Check, FixtureRecord, PersonaRecord, RunRecord } from '../types.js';
 import { judgeGaveNoVerdict } from '../assertions/judge.js';
 import { sameJudge } from './definition.js';
 import { kindOf } from './kind.js';
@@ -86,23 +86,52 @@ function judgeAnswersOf(f: ReplayedFixture): Judged[] | null {
 }
 
 /**
+ * Each attempt's checks (an item run once: its own), or null when an attempt has none recorded (a
+ * record from before attempts kept theirs: docs/results-json.md).
+ */
+function checksPerAttempt<C>(own: readonly C[] | undefined, attempts: readonly { checks?: readonly C[] | undefined }[] | undefined): (readonly C[])[] | null {
+  if (attempts === undefined) return own === undefined ? null : [own];
+  return attempts.every((a) => a.checks !== undefined) ? attempts.map((a) => a.checks as readonly C[]) : null;
+}
+
+/**
+ * The one check that moved between two runs, each check's statuses taken over the run's attempts
+ * (an item run once: its one), or null when none or several did, or the checks do not line up. A
+ * check did not move when both runs gave it one and the same status on every attempt, or the same
+ * statuses (a deterministic check of the same input gives one status however many attempts were made).
+ */
+function theOneMoved<C extends { status: Judged['status'] }>(before: readonly (readonly C[])[], after: readonly (readonly C[])[]): number | null {
+  const size = before[0]?.length ?? 0;
+  if (![...before, ...after].every((checks) => checks.length === size)) return null;
+  const statuses = (side: readonly (readonly C[])[], i: number): string[] => side.map((checks) => (checks[i] as C).status).sort();
+  const moved: number[] = [];
+  for (let i = 0; i < size; i++) {
+    const [sb, sa] = [statuses(before, i), statuses(after, i)];
+    const uniform = new Set(sb).size === 1 && new Set(sa).size === 1 && sb[0] === sa[0];
+    if (!uniform && sb.join() !== sa.join()) moved.push(i);
+  }
+  return moved.length === 1 ? (moved[0] as number) : null;
+}
+
+/**
  * Both runs' fixture got the byte-identical reply to the same message (a repeated one: on every
  * attempt of both), judged by the same judge, criterion and threshold, and the judge's answers moved
- * its verdict: the judge disagreed with itself, the agent did not change. An assertion list (run
- * once) says it only when its judge check is the one check that moved. Null otherwise.
+ * its verdict: the judge disagreed with itself, the agent did not change. An assertion list says it
+ * only when its judge check is the one check that moved (a repeated list: over its attempts' checks).
+ * Null otherwise.
  */
 function fixtureFlip(b: ReplayedFixture, a: ReplayedFixture): string | null {
   if (b.message !== a.message || b.judgeFingerprint == null || a.judgeFingerprint == null || !sameJudge(b.judgeFingerprint, a.judgeFingerprint)) return null;
   const replies = [repliesOf(b), repliesOf(a)];
   if (replies.some((r) => r === null) || new Set(replies.flat()).size !== 1) return null;
   let sides: [Judged[], Judged[]] | null = null;
-  if (b.assertion?.kind === 'all' && a.assertion?.kind === 'all' && b.attempts === undefined && a.attempts === undefined) {
-    const [cb, ca] = [b.checks ?? [], a.checks ?? []];
-    const moved = cb.flatMap((c, i) => (c.status !== ca[i]?.status ? [i] : []));
-    const i = moved[0] as number;
-    const [xb, xa] = [cb[i], ca[i]];
-    if (cb.length !== ca.length || moved.length !== 1 || xb?.assertion.kind !== 'judge' || xa === undefined) return null;
-    sides = [[xb], [xa]];
+  if (b.assertion?.kind === 'all' && a.assertion?.kind === 'all') {
+    const [cb, ca] = [checksPerAttempt(b.checks, b.attempts), checksPerAttempt(a.checks, a.attempts)];
+    const i = cb === null || ca === null ? null : theOneMoved(cb, ca);
+    if (cb === null || ca === null || i === null) return null;
+    const [xb, xa] = [cb.map((checks) => checks[i] as AssertionCheck), ca.map((checks) => checks[i] as AssertionCheck)];
+    if (![...xb, ...xa].every((c) => c.assertion.kind === 'judge')) return null;
+    sides = [xb, xa];
   } else {
     const [jb, ja] = [judgeAnswersOf(b), judgeAnswersOf(a)];
     if (jb !== null && ja !== null) sides = [jb, ja];
@@ -112,23 +141,32 @@ function fixtureFlip(b: ReplayedFixture, a: ReplayedFixture): string | null {
   return judgeFlipLine('judge', 'reply', judgedWords(sides[0], repeated), judgedWords(sides[1], repeated));
 }
 
+/** A script's transcript hashes as the judge read them, one per attempt (run once: its own); null when one is unknown or an attempt errored. */
+function transcriptHashesOf(s: ReplayedScript): string[] | null {
+  const hashes = s.attempts === undefined ? [s.transcriptHash] : s.attempts.map((a) => (a.errored ? null : a.transcriptHash));
+  return hashes.every((h): h is string => typeof h === 'string') ? hashes : null;
+}
+
 /**
- * A persona script's: both runs' transcript as the judge read it is the same (`transcriptHash`),
- * judged by the same judge and criteria, and the one check that moved is a criterion decided by the
- * judge on both sides: "the judge answered the same transcript differently: criterion 2 pass (0.80)
- * -> fail (0.40)". A repeated script is left to its other words (its attempts' transcripts are not hashed).
+ * A persona script's: both runs' transcript as the judge read it is the same (`transcriptHash`; a
+ * repeated script: on every attempt of both), judged by the same judge and criteria, and the one
+ * check that moved is a criterion decided by the judge on both sides: "the judge answered the same
+ * transcript differently: criterion 2 pass (0.80) -> fail (0.40)", a repeated script's "criterion 2
+ * 3/3 passed (0.80–0.85) -> 1/3 passed (0.40–0.80)".
  */
 function scriptFlip(b: ReplayedScript, a: ReplayedScript): string | null {
-  if (b.transcriptHash == null || b.transcriptHash !== a.transcriptHash || b.attempts !== undefined || a.attempts !== undefined) return null;
+  const hashes = [transcriptHashesOf(b), transcriptHashesOf(a)];
+  if (hashes.some((h) => h === null) || new Set(hashes.flat()).size !== 1) return null;
   if (b.judgeFingerprint == null || a.judgeFingerprint == null || !sameJudge(b.judgeFingerprint, a.judgeFingerprint)) return null;
-  if (b.checks.length !== a.checks.length) return null;
-  const moved = b.checks.flatMap((c, i) => (c.status !== a.checks[i]?.status ? [i] : []));
-  if (moved.length !== 1) return null;
-  const i = moved[0] as number;
-  const [cb, ca] = [b.checks[i], a.checks[i]];
-  if (cb?.kind !== 'criterion' || ca?.kind !== 'criterion' || !byTheJudge(cb) || !byTheJudge(ca)) return null;
-  const n = b.checks.slice(0, i + 1).filter((c) => c.kind === 'criterion').length;
-  const [wb, wa] = [judgedWords([cb], false), judgedWords([ca], false)];
+  const [cb, ca] = [checksPerAttempt(b.checks, b.attempts), checksPerAttempt(a.checks, a.attempts)];
+  const i = cb === null || ca === null ? null : theOneMoved(cb, ca);
+  if (cb === null || ca === null || i === null) return null;
+  const [xb, xa] = [cb.map((checks) => checks[i] as Check), ca.map((checks) => checks[i] as Check)];
+  const criteria = [...xb, ...xa].flatMap((c) => (c.kind === 'criterion' ? [c] : []));
+  if (criteria.length !== xb.length + xa.length || !criteria.every(byTheJudge)) return null;
+  const n = (cb[0] as readonly Check[]).slice(0, i + 1).filter((c) => c.kind === 'criterion').length;
+  const repeated = b.attempts !== undefined || a.attempts !== undefined;
+  const [wb, wa] = [judgedWords(criteria.slice(0, xb.length), repeated), judgedWords(criteria.slice(xb.length), repeated)];
   return judgeFlipLine('judge', 'transcript', { ...wb, words: `criterion ${n} ${wb.words}` }, wa);
 }
 
@@ -169,17 +207,22 @@ export function judgeAcrossAttempts(f: FixtureRecord): string | null {
 
 /**
  * The meaning judge two runs asked, when it is not the same one (docs/meaning.md, "A judge that
- * answers differently"): "openai m -> anthropic m", "gpt-4.1-mini -> gpt-4o-mini", with the prompt
- * versions when they differ; null when it is the same, when either run asked none, or when only
- * one record says its provider (a record from before it was kept: unknown is not "changed").
+ * answers differently"): "openai m -> anthropic m", "gpt-4.1-mini -> gpt-4o-mini", "openai m at
+ * https://a.example/v1 -> openai m at https://b.example/v1" (the same model at another address),
+ * with the prompt versions when they differ; null when it is the same, when either run asked none,
+ * or when only one record says its provider or address (a record from before it was kept: unknown
+ * is not "changed").
  */
 export function meaningJudgeChange(before: RunRecord['meaning'], after: RunRecord['meaning']): string | null {
   if (before?.check !== 'judge' || after?.check !== 'judge') return null;
   const providers = before.provider !== undefined && after.provider !== undefined;
   const prompt = before.promptVersion !== after.promptVersion;
-  if (before.model === after.model && (!providers || before.provider === after.provider) && !prompt) return null;
+  const sameModel = before.model === after.model && (!providers || before.provider === after.provider);
+  // Another address serving a model of the same name is another judge; said only when it is the difference.
+  const endpoint = sameModel && before.endpoint !== undefined && after.endpoint !== undefined && before.endpoint !== after.endpoint;
+  if (sameModel && !endpoint && !prompt) return null;
   const who = (m: NonNullable<RunRecord['meaning']>): string =>
-    `${providers ? `${m.provider as string} ` : ''}${m.model ?? 'no model'}${prompt ? ` (prompt ${m.promptVersion})` : ''}`;
+    `${providers ? `${m.provider as string} ` : ''}${m.model ?? 'no model'}${endpoint ? ` at ${m.endpoint as string}` : ''}${prompt ? ` (prompt ${m.promptVersion})` : ''}`;
   return `${who(before)} -> ${who(after)}`;
 }
 
@@ -190,5 +233,6 @@ export function meaningJudgeChange(before: RunRecord['meaning'], after: RunRecor
  */
 export function withMeaningJudgeChange(detail: string, change: string | null): string {
   const opening = 'the meaning judge ';
-  return change === null || !detail.startsWith(`${opening}answered the same `) ? detail : `${opening}changed (${change}) and ${detail.slice(opening.length)}`;
+  const flip = detail.startsWith(`${opening}answered the same `) || detail.startsWith(`${opening}did not judge the same `);
+  return change === null || !flip ? detail : `${opening}changed (${change}) and ${detail.slice(opening.length)}`;
 }

@@ -72,6 +72,8 @@ export function reusableCriterion(
   const judge = baseline?.judge;
   if (baseline === null || judge === undefined || fingerprint === null || transcript.redacted) return null;
   if (judge.model !== fingerprint.model || judge.promptVersion !== fingerprint.promptVersion || judge.transcriptHash !== transcript.hash) return null;
+  // Another address is another judge; a baseline from before addresses were kept says none (unknown: as before).
+  if (judge.endpoint !== undefined && fingerprint.endpoint !== undefined && judge.endpoint !== fingerprint.endpoint) return null;
   const b = baseline.transcript;
   const t = transcript.turns;
   if (b.length !== t.length || !b.every((x, i) => x.message === t[i]?.message && x.reply === t[i]?.reply)) return null;
@@ -91,11 +93,13 @@ export function personaBaselineJudgeOf(record: Pick<PersonaRecord, 'checks'> & P
       : [],
   );
   if (criteria.length === 0) return null;
-  return { model: fp.model, promptVersion: fp.promptVersion, transcriptHash: hash, criteria };
+  return { model: fp.model, ...(fp.endpoint !== undefined ? { endpoint: fp.endpoint } : {}), promptVersion: fp.promptVersion, transcriptHash: hash, criteria };
 }
 
-/** Judged under the same judge, transcript and criteria (scores aside). */
+/** Judged under the same judge (its address when both say it), transcript and criteria (scores aside). */
 export function samePersonaJudge(a: PersonaBaselineJudge, b: PersonaBaselineJudge): boolean {
-  const key = (j: PersonaBaselineJudge): string => canonicalJson({ model: j.model, promptVersion: j.promptVersion, transcriptHash: j.transcriptHash, criteria: j.criteria.map((c) => [c.criterion, c.threshold]) });
+  const known = a.endpoint !== undefined && b.endpoint !== undefined;
+  const key = (j: PersonaBaselineJudge): string =>
+    canonicalJson({ model: j.model, endpoint: known ? j.endpoint : undefined, promptVersion: j.promptVersion, transcriptHash: j.transcriptHash, criteria: j.criteria.map((c) => [c.criterion, c.threshold]) });
   return key(a) === key(b);
 }

@@ -132,6 +132,8 @@ function buildRunRecordSchema() {
     durationMs: z.number().nonnegative(),
     // Within schema version 1: a panel of judges' members (absent for a single judge).
     members: z.array(panelMemberSchema).nullable().optional(),
+    // Within schema version 1: an assertion list's checks on this attempt (absent otherwise, and in older records).
+    checks: z.array(assertionCheckSchema).optional(),
   });
 
   /** A baseline file's schema; in a record its label is also checked (a baseline file's is its name). */
@@ -414,6 +416,8 @@ function buildRunRecordSchema() {
           visited: z.array(z.string()),
           outcome: z.string().nullable(),
           checks: z.array(checkSchema),
+          // Within schema version 1: this attempt's transcript as the judge read it, hashed (absent in older records).
+          transcriptHash: z.string().nullable().optional(),
           durationMs: z.number().nonnegative(),
           simulation: simulationRecordSchema.optional(),
           meaning: meaningSchema,
@@ -459,8 +463,10 @@ function buildRunRecordSchema() {
     judge: z.strictObject({ name: z.string().nullable(), structured: z.boolean().optional(), structuredFallback: z.string().optional() }),
     // Within schema version 1 (docs/simulated-users.md): absent when the run had no simulator.
     simulator: z.strictObject({ name: z.string(), structured: z.boolean().optional(), structuredFallback: z.string().optional() }).optional(),
-    // provider: within schema version 1 (docs/results-json.md), absent without a meaning judge and in older records.
-    meaning: z.strictObject({ check: z.enum(['judge', 'facts', 'off']), model: z.string().nullable(), provider: z.enum(JUDGE_PROVIDERS).optional(), promptVersion: z.string() }).optional(),
+    // provider, endpoint: within schema version 1 (docs/results-json.md), absent without a meaning judge and in older records.
+    meaning: z
+      .strictObject({ check: z.enum(['judge', 'facts', 'off']), model: z.string().nullable(), provider: z.enum(JUDGE_PROVIDERS).optional(), endpoint: z.string().optional(), promptVersion: z.string() })
+      .optional(),
     // meaningCalls: within schema version 1 (docs/meaning.md, "Costs").
     estimate: z.strictObject({ usd: z.number(), capUsd: z.number(), aboveCap: z.boolean(), confirmed: z.boolean(), meaningCalls: z.number().int().nonnegative().optional(), adaptive: z.strictObject({ items: z.number().int().min(1), lowUsd: z.number() }).optional() }),
     tallies: z.strictObject({

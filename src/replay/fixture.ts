@@ -23,6 +23,8 @@ export interface FixtureReplayDeps {
   session: () => string;
   /** The judge in the fixture's judge fingerprint ("provider/model"); null: no judge. */
   judgeModel: string | null;
+  /** Where that judge is asked, in the fingerprint; null or absent: not known. */
+  judgeEndpoint?: string | null;
   /** How a reply that differs from its baseline gets its meaning (docs/meaning.md); absent or null: none. */
   meaning?: MeaningRung | null;
   /** Awaited once the agent answered, before the reply is checked (the runner's "replies first"); absent: none. */
@@ -32,7 +34,7 @@ export interface FixtureReplayDeps {
 /** What a fixture's record holds whether or not the agent answered. */
 type RecordBase = ReturnType<typeof recordBase>;
 
-function recordBase(fixture: Fixture, baseline: Baseline | null, judgeModel: string | null) {
+function recordBase(fixture: Fixture, baseline: Baseline | null, judgeModel: string | null, judgeEndpoint: string | null) {
   return {
     label: fixture.label,
     file: fixture.file,
@@ -42,7 +44,7 @@ function recordBase(fixture: Fixture, baseline: Baseline | null, judgeModel: str
     assertion: fixture.assertion,
     baseline,
     threshold: judgeAssertionOf(fixture.assertion)?.threshold ?? null,
-    ...fixtureEvaluationFields(fixture, judgeModel, JUDGE_PROMPT_VERSION),
+    ...fixtureEvaluationFields(fixture, judgeModel, JUDGE_PROMPT_VERSION, judgeEndpoint),
   };
 }
 
@@ -155,7 +157,7 @@ export async function replayFixture(fixture: Fixture, baseline: Baseline | null,
   try {
     return await replayOne(fixture, baseline, deps, started);
   } catch (e) {
-    const base = recordBase(fixture, baseline, deps.judgeModel);
+    const base = recordBase(fixture, baseline, deps.judgeModel, deps.judgeEndpoint ?? null);
     return erroredRecord(base, 'internal', `internal error replaying the fixture: ${(e as Error).message}`, Math.round(deps.now() - started), deps.redact);
   }
 }
@@ -171,7 +173,7 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
   if (deps.afterReply !== undefined) await deps.afterReply();
   // After the reply, not before the request: the request goes out without waiting for the
   // definition hash and the rest of the record's base (docs/performance.md).
-  const base = recordBase(fixture, baseline, deps.judgeModel);
+  const base = recordBase(fixture, baseline, deps.judgeModel, deps.judgeEndpoint ?? null);
   // The tokens of the turns the agent answered before it failed stay counted (docs/latency.md, "Usage").
   if (outcome.kind === 'errored') return erroredRecord(base, outcome.errorKind, outcome.error, Math.round(now() - started), redact, outcome.usage === undefined ? {} : { usage: outcome.usage });
   // Every agent-supplied text is redacted before it is recorded or compared: an agent that

@@ -121,6 +121,8 @@ export interface ReplayOptions {
   judgeName: string | null;
   /** The judge in each item's judge fingerprint ("provider/model"); null or absent: no judge. */
   judgeModel?: string | null;
+  /** Where that judge is asked, in the fingerprint (judgeEndpointOf, already redacted); null or absent: not known. */
+  judgeEndpoint?: string | null;
   /**
    * How items are finished (evaluate/finish.ts, `policyOf(config)`): the repeat for items without
    * their own, the latency thresholds; absent: each item runs once, the default thresholds.
@@ -215,6 +217,7 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
   const runId = randomUUID().slice(0, 8);
   const sessionId = deps.sessionId ?? ((f: { label: string }) => `agent-replay-${runId}-${f.label}`);
   const judgeModel = options.judgeModel ?? null;
+  const judgeEndpoint = options.judgeEndpoint ?? null;
   const startedAt = wall();
   const t0 = now();
   const records: (FixtureRecord | undefined)[] = new Array(fixtures.length);
@@ -223,7 +226,7 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
   const fixtureRepeats = fixtures.map((f) => itemRepeat(f, policy));
   const personaRepeats = personas.map((p) => itemRepeat(p, policy));
   // Each script's definition hash and judge fingerprint, computed once: its attempts and its record use them.
-  const evaluations = personas.map((p) => personaEvaluationFields(p, judgeModel, JUDGE_PROMPT_VERSION, SIMULATOR_PROMPT_VERSION));
+  const evaluations = personas.map((p) => personaEvaluationFields(p, judgeModel, JUDGE_PROMPT_VERSION, SIMULATOR_PROMPT_VERSION, judgeEndpoint));
   const jobs = scheduleJobs(personaRepeats, fixtureRepeats);
   const total = fixtures.length + personas.length;
   const collect = attemptCollector();
@@ -246,6 +249,7 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
       redact,
       session,
       judgeModel,
+      judgeEndpoint,
       meaning: deps.meaning ?? null,
       ...(afterReply !== undefined ? { afterReply } : {}),
     });

@@ -4,6 +4,7 @@
 // Every item is in exactly one section (docs/semantics.md#where-an-item-is-shown), the first that applies in SECTION_ORDER; the
 // headline lists the non-zero section counts in that order, so they add up to the total.
 
+import { JUDGE_PROVIDERS } from '../types.js';
 import type { DriftVerdict, Estimate, FixtureRecord, ItemStats, PersonaRecord, RemovedBaseline, RunRecord, Tallies, Tier } from '../types.js';
 import { causeLine, causeOf, changesOf, isReworded, decideAcceptance, decidePersonaAcceptance, isScript, asAccepted, tallies, verificationOf, type CauseGroup, type Change, type ItemKind, type Verification } from '../evaluate/index.js';
 import { formatUsdPair } from './money.js';
@@ -485,12 +486,18 @@ export function estimateText(e: Estimate): string {
  * meaning judge"): the run asked a meaning judge (`meaning.check` judge) whose model the judge's
  * name does not name (a `meaning.model` of its own, a judge named by a label that does not name it,
  * or a run whose only model is the meaning judge's); null otherwise, and for a record from before
- * `meaning` was kept.
+ * `meaning` was kept. A judge's name that names a provider ("openai gpt-4o-mini", a panel's
+ * members) names the meaning judge only with its provider: another provider's model of the same
+ * name is shown with its provider ("anthropic gpt-4o-mini"), never hidden behind the judge's.
  */
 export function meaningModelShown(run: Pick<RunRecord, 'judge' | 'meaning'>): string | null {
   const m = run.meaning;
   if (m === undefined || m.check !== 'judge' || m.model === null || m.model === '') return null;
-  return namesModel(run.judge.name ?? '', m.model) ? null : m.model;
+  const name = run.judge.name ?? '';
+  if (!namesModel(name, m.model)) return m.model;
+  // A label that names no provider ("demo judge (keyword rules)") cannot tell one apart: its model is enough.
+  if (m.provider === undefined || !JUDGE_PROVIDERS.some((p) => namesModel(name, p)) || namesModel(name, `${m.provider} ${m.model}`)) return null;
+  return `${m.provider} ${m.model}`;
 }
 
 /**

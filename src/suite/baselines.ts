@@ -15,6 +15,8 @@ export const routeSchema = z.strictObject({ conversation: z.string(), stage: z.s
 /** What judged an item (docs/fixtures.md#judge-reuse; shared with results.json, which imports it from here). */
 export const judgeFingerprintSchema = z.strictObject({
   model: z.string().nullable(),
+  // Added within schema version 1: where the judge was asked; absent in older records and baselines.
+  endpoint: z.string().optional(),
   promptVersion: z.string(),
   criteria: z.array(z.strictObject({ criterion: z.string(), threshold: z.number().min(0).max(1) })),
 });
@@ -126,6 +128,8 @@ export const personaBaselineSchema = z.strictObject({
   judge: z
     .strictObject({
       model: z.string().nullable(),
+      // Added within schema version 1: where the judge was asked; absent in older baselines.
+      endpoint: z.string().optional(),
       promptVersion: z.string(),
       transcriptHash: z.string(),
       criteria: z.array(
@@ -189,6 +193,7 @@ function serializeJudge(j: BaselineJudge): BaselineJudge {
     rationale: j.rationale,
     fingerprint: {
       model: j.fingerprint.model,
+      ...(j.fingerprint.endpoint !== undefined ? { endpoint: j.fingerprint.endpoint } : {}),
       promptVersion: j.fingerprint.promptVersion,
       criteria: j.fingerprint.criteria.map((c) => ({ criterion: c.criterion, threshold: c.threshold })),
     },
@@ -225,6 +230,7 @@ export function serializePersonaBaseline(b: PersonaBaseline): string {
       ? {
           judge: {
             model: b.judge.model,
+            ...(b.judge.endpoint !== undefined ? { endpoint: b.judge.endpoint } : {}),
             promptVersion: b.judge.promptVersion,
             transcriptHash: b.judge.transcriptHash,
             criteria: b.judge.criteria.map((c) => ({

@@ -100,6 +100,8 @@ export interface PersonaBaseline {
  */
 export interface PersonaBaselineJudge {
   model: string | null;
+  /** The judge's address as its fingerprint keeps it (JudgeFingerprint.endpoint); absent in older baselines. */
+  endpoint?: string;
   promptVersion: string;
   transcriptHash: string;
   criteria: Array<{ criterion: string; threshold: number; score: number; rationale: string; members?: PanelMember[] }>;

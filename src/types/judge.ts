@@ -7,6 +7,12 @@
 export interface JudgeFingerprint {
   /** "provider/model" of the configured judge (or the judge's name when it is not configured); null: no judge. */
   model: string | null;
+  /**
+   * Where the judge was asked: its base address without credentials, query or fragment (a panel's
+   * members', in order, joined by ", "). Absent for a judge that is not configured, and in older
+   * records and baselines: unknown, never a change (docs/evaluations.md, "What defined each item").
+   */
+  endpoint?: string;
   promptVersion: string;
   criteria: Array<{ criterion: string; threshold: number }>;
 }

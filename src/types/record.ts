@@ -41,10 +41,10 @@ export interface RunRecord {
   simulator?: { name: string; structured?: boolean; structuredFallback?: string };
   /**
    * How differing replies got their meaning (docs/meaning.md): `meaning.check`, the meaning judge's
-   * model (null without one), its provider (absent without one, and in older records) and its
-   * prompt version. Absent in older records.
+   * model (null without one), its provider and its address without credentials, query or fragment
+   * (absent without one, and in older records) and its prompt version. Absent in older records.
    */
-  meaning?: { check: 'judge' | 'facts' | 'off'; model: string | null; provider?: JudgeProvider; promptVersion: string };
+  meaning?: { check: 'judge' | 'facts' | 'off'; model: string | null; provider?: JudgeProvider; endpoint?: string; promptVersion: string };
   estimate: Estimate;
   tallies: Tallies;
   /**
@@ -236,6 +236,8 @@ export interface FixtureAttempt {
   durationMs: number;
   /** A panel of judges judged this attempt: every member's answer, in the panel's order; absent for a single judge. */
   members?: PanelMember[] | null;
+  /** An assertion list only (`assertion.kind` "all"): this attempt's checks, each its own result, in order; absent otherwise and in older records. */
+  checks?: AssertionCheck[];
 }
 
 /**
@@ -328,6 +330,8 @@ export interface PersonaAttempt {
   visited: string[];
   outcome: string | null;
   checks: Check[];
+  /** Hash of this attempt's transcript as the judge read it (when its criteria were judged); absent otherwise and in older records. */
+  transcriptHash?: string | null;
   durationMs: number;
 }
 

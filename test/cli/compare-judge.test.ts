@@ -3,14 +3,17 @@
 // and 0.40 on the next. compare and the comment's "Since the previous run" say the judge answered
 // the same reply differently, both scores, not a bare "verdict pass -> fail" that reads as the agent's.
 
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentHandler } from '../support/agent-server.js';
 import { completion } from '../simulator/server.js';
 import { json, startServer, type Responder } from '../judge/server.js';
 import { prng } from '../support/prng.js';
-import { agentConfig, cli, makeProject, readResults, serve, useCleanup } from './helpers.js';
+import { agentConfig, baseline, cli, makeProject, readResults, serve, useCleanup } from './helpers.js';
+import { JUDGE_PROMPT_VERSION } from '../../src/judge/prompt.js';
+import { judgeEndpointOf } from '../../src/judge/index.js';
+import { JUDGE_CLIENT_DEFAULTS } from '../../src/config.js';
 import { compareRuns } from '../../src/evaluate/index.js';
 import { renderComment } from '../../src/report/markdown.js';
 import { DEFAULT_CONTEXT } from '../../src/report/context.js';
@@ -22,13 +25,13 @@ useCleanup();
  * fixtures are `fixtures` (lines of f.yml) judged by that judge; with `script`, also a persona
  * script of two criteria, "Stayed calm" and "The reply is polite".
  */
-async function judgedProject(agent: AgentHandler, judging: Responder, fixtures: string[], o: { script?: boolean } = {}): Promise<{ cwd: string; judge: { url: string; close(): Promise<void> } }> {
+async function judgedProject(agent: AgentHandler, judging: Responder, fixtures: string[], o: { script?: boolean; repeat?: string } = {}): Promise<{ cwd: string; judge: { url: string; close(): Promise<void> } }> {
   const server = await serve(agent);
   const judge = await startServer([judging]);
   const cwd = await makeProject({
     config: `${agentConfig(server.url)}judge: { provider: openai, baseUrl: "${judge.url}", model: m, apiKey: k, retries: 0 }\ncost: { capUsd: 1 }\n`,
     fixtures: { 'f.yml': ['fixtures:', ...fixtures, ''].join('\n') },
-    ...(o.script ? { personas: { 'p.yml': 'label: calm-script\nopening: hello?\nexpect:\n  criteria: [ "Stayed calm", "The reply is polite" ]\n' } } : {}),
+    ...(o.script ? { personas: { 'p.yml': `label: calm-script\nopening: hello?\nexpect:\n  criteria: [ "Stayed calm", "The reply is polite" ]\n${o.repeat ? `repeat: ${o.repeat}\n` : ''}` } } : {}),
   });
   return { cwd, judge };
 }
@@ -116,6 +119,29 @@ describe('compare, a rubric judge that answered the same reply differently', () 
     expect(comment).toContain('- `returns`: not evaluated → pass · the judge did not judge the same reply both times\\: not evaluated \\(judge unreachable\\: HTTP 503');
   });
 
+  // A repeated assertion list and a repeated persona script: every attempt of both runs got the
+  // same reply (transcript), and the judge's answers moved the verdict. Their attempts keep their
+  // checks and transcript hashes (docs/results-json.md), so the judge is named, not the agent.
+  it('names the judge for a repeated assertion list and a repeated persona script whose replies never changed', async () => {
+    let score = 0.8;
+    const judging: Responder = (res, req) => {
+      const steady = JSON.stringify(req.body).includes('Stayed calm');
+      completion(JSON.stringify({ rationale: 'as it reads', score: steady ? 0.9 : score }))(res, req);
+    };
+    const agent: AgentHandler = () => ({ json: { reply: 'You have 30 days from delivery.', route: null, ended: false } });
+    const { cwd, judge } = await judgedProject(agent, judging, [
+      '  - { label: listed, message: listed?, repeat: { count: 3, minPass: 2 }, assert: [{ contains: "30 days" }, { judge: "The reply is polite", threshold: 0.7 }] }',
+    ], { script: true, repeat: '{ count: 3, minPass: 2 }' });
+    await cli(['run', '--out', 'a.json', '--fail-on', 'none'], cwd);
+    score = 0.4;
+    await cli(['run', '--out', 'b.json', '--fail-on', 'none'], cwd);
+    await judge.close();
+    const r = await cli(['compare', 'a.json', 'b.json'], cwd);
+    const line = (label: string): string => r.stdout.split('\n').find((l) => l.includes(label)) ?? '';
+    expect(line('listed')).toContain('pass 3/3 -> fail 0/3  verdict changed: the judge answered the same reply differently: 3/3 passed (0.80) -> 0/3 passed (0.40)');
+    expect(line('calm-script')).toContain('pass 3/3 -> fail 0/3  verdict changed: the judge answered the same transcript differently: criterion 2 3/3 passed (0.80) -> 0/3 passed (0.40)');
+  });
+
   // A repeated item (docs/statistics.md): a judge that answers each call differently (drawn from a
   // seed) moves the pass rate of a reply that never changed; compare says it in one line per item,
   // and the run's own report says it on the item's attempts line.
@@ -167,5 +193,50 @@ describe('compare, a rubric judge that answered the same reply differently', () 
     // The terminal names it beside the flaky items.
     expect(first.stdout).toContain('the same reply on every attempt, judged differently: returns');
   });
-});
 
+  // Two addresses serving a model of the same name (a proxy, another region, a local server) are two
+  // judges (docs/evaluations.md, "What defined each item"): their answers are not one judge's flip,
+  // and a result kept from one is not reused for the other.
+  it('takes the same model at another address for another judge: named as a change, never reused', async () => {
+    const [here, elsewhere] = [await startServer([completion(JSON.stringify({ rationale: 'curt', score: 0.4 }))]), await startServer([completion(JSON.stringify({ rationale: 'polite', score: 0.8 }))])];
+    const server = await serve(() => ({ json: { reply: 'You have 30 days from delivery.', route: null, ended: false } }));
+    const config = (url: string): string => `${agentConfig(server.url)}judge: { provider: openai, baseUrl: "${url}/v1/", model: m, apiKey: k, retries: 0 }\ncost: { capUsd: 1 }\n`;
+    const criterion = { criterion: 'The reply is polite', threshold: 0.7 };
+    // Baselines whose kept result was judged here, elsewhere, and before addresses were kept.
+    const kept = (label: string, endpoint: string | undefined) => ({
+      ...baseline(label, 'You have 30 days from delivery.', null, 'pass'),
+      judge: { score: 0.8, rationale: 'polite', fingerprint: { model: 'openai/m', ...(endpoint !== undefined ? { endpoint } : {}), promptVersion: JUDGE_PROMPT_VERSION, criteria: [criterion] } },
+    });
+    const fixture = (label: string): string => `  - { label: ${label}, message: returns?, assert: { judge: "The reply is polite", threshold: 0.7 } }`;
+    const cwd = await makeProject({
+      config: config(elsewhere.url),
+      fixtures: { 'f.yml': ['fixtures:', fixture('kept-here'), fixture('kept-elsewhere'), fixture('kept-before'), ''].join('\n') },
+      baselines: [kept('kept-here', `${here.url}/v1`), kept('kept-elsewhere', `${elsewhere.url}/v1`), kept('kept-before', undefined)],
+    });
+    await cli(['run', '--out', 'a.json', '--fail-on', 'none'], cwd);
+    await writeFile(join(cwd, '.agent-replay', 'config.yml'), config(here.url));
+    await cli(['run', '--out', 'b.json', '--fail-on', 'none'], cwd);
+    await Promise.all([here.close(), elsewhere.close()]);
+    const [a, b] = [await readResults(join(cwd, 'a.json')), await readResults(join(cwd, 'b.json'))];
+    const of = (r: typeof a, label: string) => r.fixtures.find((f) => f.label === label);
+    expect(of(b, 'kept-here')?.judgeFingerprint?.endpoint).toBe(`${here.url}/v1`);
+    // Kept at this address, or before addresses were kept (unknown: as before): reused; kept elsewhere: judged here.
+    expect(of(b, 'kept-here')?.judgeReused).not.toBeNull();
+    expect(of(b, 'kept-before')?.judgeReused).not.toBeNull();
+    expect(of(b, 'kept-elsewhere')).toMatchObject({ verdict: 'fail', score: 0.4 });
+    expect(of(b, 'kept-elsewhere')?.judgeReused ?? null).toBeNull();
+    expect(here.received).toHaveLength(1);
+    // The same reply judged at two addresses: the judge changed, not one judge disagreeing with itself.
+    const r = await cli(['compare', 'a.json', 'b.json'], cwd);
+    const line = r.stdout.split('\n').find((l) => l.includes('kept-elsewhere')) ?? '';
+    expect(line).toContain(`judge changed: endpoint ${elsewhere.url}/v1 -> ${here.url}/v1`);
+    expect(r.stdout).not.toContain('the judge answered the same reply');
+    expect(of(a, 'kept-elsewhere')?.judgeReused).not.toBeNull();
+  });
+
+  it('keeps a judge\u2019s address without the credentials, query or fragment it may carry', () => {
+    const judge = { provider: 'openai' as const, baseUrl: 'https://user:s3cret@proxy.example/v1/?token=t0ken#x', model: 'm', apiKey: null, ...JUDGE_CLIENT_DEFAULTS, label: null };
+    expect(judgeEndpointOf(judge)).toBe('https://proxy.example/v1');
+    expect(judgeEndpointOf({ ...judge, panel: [{}, { provider: 'anthropic' }, { baseUrl: 'http://127.0.0.1:9/x' }] })).toBe('https://proxy.example/v1, https://api.anthropic.com/v1, http://127.0.0.1:9/x');
+  });
+});

@@ -92,6 +92,41 @@ describe('compare, two runs against one baseline', () => {
     expect(better.stdout.split('\n').find((l) => l.includes('returns'))).toContain('the meaning judge answered the same replies differently: changed in meaning (judge 0.55): the new reply | drops <b>the card</b> -> reworded (judge 0.90)');
   });
 
+  // The meaning judge could not be reached on one run for replies it judged on the others: the item
+  // moves between Reworded, Changed and "meaning not checked" with the very same reply, which reads
+  // as the agent's doing (or as nothing at all) unless the judge is named.
+  it('names a meaning judge that gave no usable answer for the same replies, in either direction', async () => {
+    const answers: Responder[] = [
+      completion(JSON.stringify({ difference: '', score: 0.9 })),
+      json(503, { error: { message: 'overloaded' } }),
+      completion(JSON.stringify({ difference: 'drops <b>the card</b>', score: 0.55 })),
+    ];
+    let run = 0;
+    const judge = await startServer([(res, req) => (answers[run] as Responder)(res, req)]);
+    const server = await serve(() => ({ json: { reply: 'You have 30 days from delivery, and the full price goes back to your card.', route: null, ended: false } }));
+    const cwd = await makeProject({
+      config: `${agentConfig(server.url)}judge: { provider: openai, baseUrl: "${judge.url}", model: m, apiKey: k, retries: 0 }\ncost: { capUsd: 1 }\n`,
+      fixtures: { 'f.yml': 'fixtures:\n  - { label: returns, message: returns? }\n' },
+      baselines: [baseline('returns', BASELINE, null, 'pass')],
+    });
+    for (const out of ['a.json', 'b.json', 'c.json']) {
+      await cli(['run', '--out', out, '--fail-on', 'none'], cwd);
+      run += 1;
+    }
+    await judge.close();
+    const line = (out: string): string => out.split('\n').find((l) => l.includes('returns')) ?? '';
+    const down = await cli(['compare', 'a.json', 'b.json'], cwd);
+    expect(line(down.stdout)).toContain('reply changed: the meaning judge did not judge the same replies both times: reworded (judge 0.90) -> meaning not checked (meaning judge unreachable: HTTP 503');
+    expect(down.stdout).toContain('why: 1 reply changed');
+    const back = await cli(['compare', 'b.json', 'c.json'], cwd);
+    expect(line(back.stdout)).toMatch(/changed in meaning: the meaning judge did not judge the same replies both times: meaning not checked \(meaning judge unreachable: HTTP 503[^)]*\) -> changed in meaning \(judge 0\.55\): drops <b>the card<\/b>/);
+    // The comment's "Since the previous run" says it, escaped.
+    const [b, c] = [await readResults(join(cwd, 'b.json')), await readResults(join(cwd, 'c.json'))];
+    const comment = renderComment(c, { ...DEFAULT_CONTEXT, previous: { runId: '41', comparison: compareRuns(b, c) } });
+    expect(comment).toContain('- `returns`: ' + String.raw`the meaning judge did not judge the same replies both times\: meaning not checked \(meaning judge unreachable\: HTTP 503`);
+    expect(comment).toContain('drops &lt;b&gt;the card&lt;/b&gt;');
+  });
+
   // The record names the meaning judge's provider (docs/results-json.md): a run that asks another
   // provider's model of the same name is told apart, and its answers are not one judge's flip.
   it('records the meaning judge\u2019s provider, and names a change of it rather than a judge disagreeing with itself', async () => {
@@ -123,5 +158,28 @@ describe('compare, two runs against one baseline', () => {
     const line = r.stdout.split('\n').find((l) => l.includes('returns')) ?? '';
     expect(line).toContain('the meaning judge changed (openai m -> anthropic m) and answered the same replies differently: reworded (judge 0.90) -> changed in meaning (judge 0.55): drops the card');
   });
-});
 
+  // The same model name at another address (a proxy, a local server) is another meaning judge: the
+  // record keeps its address, without credentials or query, and compare names the change of it.
+  it('records the meaning judge\u2019s address, and names another address rather than a judge disagreeing with itself', async () => {
+    const answer = (score: number): string => JSON.stringify({ difference: score < 0.8 ? 'drops the card' : '', score });
+    const [first, second] = [await startServer([completion(answer(0.9))]), await startServer([completion(answer(0.55))])];
+    const server = await serve(() => ({ json: { reply: 'You have 30 days from delivery, and the full price goes back to your card.', route: null, ended: false } }));
+    const config = (url: string): string => `${agentConfig(server.url)}judge: { provider: openai, baseUrl: "${url}", model: m, apiKey: k, retries: 0 }\ncost: { capUsd: 1 }\n`;
+    const cwd = await makeProject({
+      config: config(first.url),
+      fixtures: { 'f.yml': 'fixtures:\n  - { label: returns, message: returns? }\n' },
+      baselines: [baseline('returns', BASELINE, null, 'pass')],
+    });
+    await cli(['run', '--out', 'a.json', '--fail-on', 'none'], cwd);
+    await writeFile(join(cwd, '.agent-replay', 'config.yml'), config(second.url));
+    await cli(['run', '--out', 'b.json', '--fail-on', 'none'], cwd);
+    await Promise.all([first.close(), second.close()]);
+    const [a, b] = [await readResults(join(cwd, 'a.json')), await readResults(join(cwd, 'b.json'))];
+    expect(a.meaning).toMatchObject({ model: 'm', provider: 'openai', endpoint: first.url });
+    expect(b.meaning).toMatchObject({ model: 'm', provider: 'openai', endpoint: second.url });
+    const r = await cli(['compare', 'a.json', 'b.json'], cwd);
+    const line = r.stdout.split('\n').find((l) => l.includes('returns')) ?? '';
+    expect(line).toContain(`the meaning judge changed (openai m at ${first.url} -> openai m at ${second.url}) and answered the same replies differently: reworded (judge 0.90) -> changed in meaning (judge 0.55): drops the card`);
+  });
+});

@@ -70,9 +70,10 @@ describe('a panel of three judges, end to end', () => {
       { label: 'openai m2', score: 0.2, rationale: 'm2: misses it', reason: null },
     ]);
     expect(f.get('plain')).not.toHaveProperty('members');
-    // The fingerprint names every member in order.
+    // The fingerprint names every member in order, and where each is asked.
     expect(f.get('two-pass')?.judgeFingerprint).toEqual({
       model: 'panel: openai/m0, openai/m1, openai/m2',
+      endpoint: [judge.url, judge.url, judge.url].join(', '),
       promptVersion: JUDGE_PROMPT_VERSION,
       criteria: [{ criterion: 'split PPF', threshold: 0.7 }],
     });

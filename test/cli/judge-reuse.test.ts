@@ -98,12 +98,12 @@ async function acceptedProject(): Promise<Setup> {
 
 describe('judge reuse', () => {
   it('accept keeps the judge result and its fingerprint in the baseline file; an unjudged fixture gets none', async () => {
-    const { cwd } = await acceptedProject();
+    const { cwd, judge } = await acceptedProject();
     const polite = JSON.parse(await readFile(baselinePath(cwd, 'polite'), 'utf8')) as Baseline;
     expect(polite.judge).toEqual({
       score: 0.9,
       rationale: 'judged Hello, nice to meet you.',
-      fingerprint: { model: 'openai/m1', promptVersion: JUDGE_PROMPT_VERSION, criteria: [{ criterion: 'The reply is polite', threshold: 0.5 }] },
+      fingerprint: { model: 'openai/m1', endpoint: judge.url, promptVersion: JUDGE_PROMPT_VERSION, criteria: [{ criterion: 'The reply is polite', threshold: 0.5 }] },
     });
     // Stable key order: the judge block sits between the verdict and the acceptance facts.
     expect(await readFile(baselinePath(cwd, 'polite'), 'utf8')).toBe(serializeBaseline(polite));

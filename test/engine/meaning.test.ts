@@ -146,7 +146,7 @@ describe('meaning of fixtures', () => {
     const cwd = await project(agent.url, judge.url);
     await acceptWordingZero(cwd);
     const record = await ran(cwd);
-    expect(record.meaning).toEqual({ check: 'judge', model: 'judge-model', provider: 'openai', promptVersion: MEANING_PROMPT_VERSION });
+    expect(record.meaning).toEqual({ check: 'judge', model: 'judge-model', provider: 'openai', endpoint: judge.url, promptVersion: MEANING_PROMPT_VERSION });
     // The estimate counts one meaning call at most per fixture with a baseline.
     expect(record.estimate).toMatchObject({ meaningCalls: 3 });
     const meanings = record.fixtures.map((f) => [f.label, f.drift?.reply, f.drift?.meaning?.value ?? null, f.drift?.meaning?.by ?? null]);

@@ -121,6 +121,22 @@ describe('the meaning judge named beside the judge (docs/meaning.md, "The meanin
       for (const text of surfaces(r)) expect(text).not.toMatch(/ · meaning judge:? /);
     }
   });
+
+  // The record names the meaning judge's provider: a judge named "openai gpt-4o-mini" does not name
+  // another provider's model of that name, which is shown with its provider.
+  it('names a meaning judge of another provider whose model has the judge\u2019s model\u2019s name, with its provider', () => {
+    const provided = (judge: string, provider: 'openai' | 'anthropic', model: string): RunRecord => ({ ...withMeaning(judge, model), meaning: { check: 'judge', model, provider, promptVersion: 'meaning-1' } });
+    const [comment, summary, terminal, html] = surfaces(provided('openai gpt-4o-mini', 'anthropic', 'gpt-4o-mini'));
+    expect(comment).toContain('judge: openai gpt-4o-mini · meaning judge: anthropic gpt-4o-mini');
+    expect(summary).toContain('judge: openai gpt-4o-mini · meaning judge: anthropic gpt-4o-mini');
+    expect(terminal).toContain('judge: openai gpt-4o-mini · meaning judge: anthropic gpt-4o-mini');
+    expect(html).toContain('judge openai gpt-4o-mini · meaning judge anthropic gpt-4o-mini');
+    expect(renderTerminal(provided('panel of 3: openai gpt-4o-mini, anthropic claude-haiku-4-5, openai o3', 'openai', 'claude-haiku-4-5'), { color: false })).toContain('meaning judge: openai claude-haiku-4-5');
+    // The judge itself, a member of its panel, and a label that names no provider: nothing more.
+    for (const r of [provided('openai gpt-4o-mini', 'openai', 'gpt-4o-mini'), provided('panel of 3: openai gpt-4o-mini, anthropic claude-haiku-4-5, openai o3', 'anthropic', 'claude-haiku-4-5'), provided('demo judge (keyword rules, not a real model)', 'openai', 'demo-judge')]) {
+      expect(renderTerminal(r, { color: false })).not.toMatch(/ · meaning judge:? /);
+    }
+  });
 });
 
 describe('does the judge\u2019s name name the meaning model (docs/meaning.md, "The meaning judge")', () => {

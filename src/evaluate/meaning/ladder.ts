@@ -81,6 +81,19 @@ function line(text: string): string | null {
   return flat.length > 200 ? `${flat.slice(0, 199)}\u2026` : flat;
 }
 
+/** The causes of an `unchecked` meaning that are the meaning judge's doing: asked, and it gave no answer that could be used. */
+const MEANING_JUDGE_GAVE_NONE = /^meaning judge (?:unreachable|gave no usable answer|declined|failed): /;
+
+/**
+ * Was a meaning left `unchecked` by the meaning judge (docs/meaning.md, "A judge that answers
+ * differently"): it was asked and could not be reached, gave no usable answer or declined (not: no
+ * meaning judge configured, `check: facts`)? Read from the cause, as src/judge/meaning.ts and
+ * decideMeaning write it.
+ */
+export function meaningJudgeGaveNone(cause: string): boolean {
+  return MEANING_JUDGE_GAVE_NONE.test(cause);
+}
+
 /** The judge's answer as a meaning: `reworded` at or above the threshold, `changed` below it, `unchecked` without a usable answer. */
 export function judgedMeaning(answer: MeaningJudgeAnswer, threshold: number): Meaning {
   if (!answer.ok) return { value: 'unchecked', by: null, detail: line(answer.reason), reused: answer.reused };
