@@ -522,6 +522,7 @@ function buildRunRecordSchema() {
         ),
         baselines: z.array(z.strictObject({ file: z.string(), status: z.string() })),
         unknown: z.string().nullable(),
+        source: z.literal('git').optional(),
       })
       .optional(),
     incomplete: z

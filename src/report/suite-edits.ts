@@ -43,9 +43,9 @@ function fixtureLine(f: FixtureEdit, code: CodeOf): string {
   return f.change === 'deleted' ? `${label} deleted from ${file}; its check was ${check(f.before)}` : `${label} in ${file}: check ${check(f.before)} is now ${check(f.after)}`;
 }
 
-function baselineLine(b: BaselineEdit, code: CodeOf): string {
+function baselineLine(b: BaselineEdit, code: CodeOf, git: boolean): string {
   const did = b.status === 'removed' ? 'deleted' : b.status === 'added' ? 'added' : b.status === 'renamed' ? 'renamed' : 'changed';
-  return `${code(b.file, LIMITS.file)} ${did} by a commit that is not an accept commit`;
+  return `${code(b.file, LIMITS.file)} ${did} ${git ? 'since the base' : 'by a commit that is not an accept commit'}`;
 }
 
 function shown<T>(items: readonly T[], line: (x: T) => string): string[] {
@@ -62,7 +62,14 @@ export function suiteEditsParts(e: SuiteEdits, code: CodeOf): SuiteEditsParts {
   const groups: SuiteEditsGroup[] = [];
   if (fixtures.length > 0) groups.push({ head: `${plural(fixtures.length, 'fixture check', 'fixture checks')} changed or removed`, lines: shown(fixtures, (f) => fixtureLine(f, code)) });
   if (scripts.length > 0) groups.push({ head: `${plural(scripts.length, 'persona script', 'persona scripts')} with checks changed or removed`, lines: shown(scripts, (f) => fixtureLine(f, code)) });
-  if (e.baselines.length > 0) groups.push({ head: `${plural(e.baselines.length, 'baseline', 'baselines')} edited outside an accept commit`, lines: shown(e.baselines, (b) => baselineLine(b, code)) });
+  // From git (the CLI's --base) no commit is known to be an accept commit: every changed baseline is listed, and said so.
+  const git = e.source === 'git';
+  if (e.baselines.length > 0) {
+    const head = git
+      ? `${plural(e.baselines.length, 'baseline', 'baselines')} changed since the base (git cannot tell an accept commit apart: baselines accepted on this branch are listed too)`
+      : `${plural(e.baselines.length, 'baseline', 'baselines')} edited outside an accept commit`;
+    groups.push({ head, lines: shown(e.baselines, (b) => baselineLine(b, code, git)) });
+  }
   return {
     intro: `These results were measured against the suite as this pull request changes it, compared with its base ${code(e.base.slice(0, 7), LIMITS.ref)}.`,
     groups,

@@ -117,6 +117,12 @@ export interface SuiteEdits {
   baselines: BaselineEdit[];
   /** Why the comparison could not be made, or made only in part; null when it was made whole. */
   unknown: string | null;
+  /**
+   * `git`: the CLI's `run --base`, read with git (docs/cli.md): every changed baseline is listed,
+   * as git cannot tell who made a commit. Absent: GitHub's comparison of the pull request, in which
+   * baselines written by accept commits are not listed.
+   */
+  source?: 'git';
 }
 
 export interface Tallies {

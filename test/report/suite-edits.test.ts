@@ -64,4 +64,12 @@ describe('the suite edits in report.html', () => {
     expect(notice).toContain('<code>x&lt;script&gt;alert(1)&lt;/script&gt;</code> deleted from <code>f.yml</code>; its check was none (a probe)');
     expect(notice).not.toContain('<script>');
   });
+
+  it('says the baselines of a git comparison (the CLI\'s --base) changed since the base, accept commits not told apart', () => {
+    const e: SuiteEdits = { ...EDITS, fixtures: [], source: 'git' };
+    const html = renderHtml(edited(e));
+    expect(html).toContain('<p>1 baseline changed since the base (git cannot tell an accept commit apart: baselines accepted on this branch are listed too):</p>');
+    expect(html).toContain('<code>.agent-replay/baselines/refund-policy.json</code> changed since the base</li>');
+    expect(renderComment(edited(e), ctx)).toContain('- `.agent-replay/baselines/refund-policy.json` changed since the base');
+  });
 });
