@@ -244,7 +244,12 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
     return;
   }
 
-  const edits = await pullSuiteEdits(inputs.comment ? deps.github : null, ctx, ctx.pull ?? (pulls.length === 1 ? (pulls[0] as PullContext) : null), suiteRepoPath(result.record.suitePath, inputs.dir));
+  // A deployed commit that is the head of several pull requests: each has its own base, so each
+  // comment says its own suite edits (below); the record, the job summary and report.html are the
+  // commit's and say none (docs/action.md, "The PR comment", "Suite edited").
+  const suiteDir = suiteRepoPath(result.record.suitePath, inputs.dir);
+  const several = pulls.length > 1;
+  const edits = await pullSuiteEdits(inputs.comment ? deps.github : null, ctx, several ? null : (ctx.pull ?? (pulls[0] ?? null)), suiteDir);
   const run = edits === null ? result.record : { ...result.record, suiteEdits: edits };
   if (result.shard) log.info(shardLine(result.shard));
   // 1. The record, before anything else can fail.
@@ -290,11 +295,13 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   // A deployed commit can be the head of several pull requests: each comment compares with the run
   // that pull request's own comment showed (the first one's was looked up above).
   const commentFor = async (pull: PullContext): Promise<string> => {
-    if (gh === null || pull.number === ctx.pull?.number || !inputs.comment || readOnlyToken) return renderComment(run, rctx);
+    const own = several ? await pullSuiteEdits(inputs.comment ? gh : null, ctx, pull, suiteDir) : null;
+    const shown = own === null ? run : { ...run, suiteEdits: own };
+    if (gh === null || pull.number === ctx.pull?.number || !inputs.comment || readOnlyToken) return renderComment(shown, rctx);
     const at = { ...ctx, pull };
-    return renderComment(run, { ...rctx, previous: await previousRun(gh, at, out.marker, run, result.suite.config.latency) });
+    return renderComment(shown, { ...rctx, previous: await previousRun(gh, at, out.marker, run, result.suite.config.latency) });
   };
-  await out.comment(pulls.length > 1 ? commentFor : renderComment(run, rctx), { readOnlyToken, pulls });
+  await out.comment(several ? commentFor : renderComment(run, rctx), { readOnlyToken, pulls });
 
   // 6. Gate.
   if (result.gate.failed) core.setFailed(`agent-replay gate failed: ${terminalLine(result.gate.reason)}`);

@@ -1,5 +1,5 @@
 // Whether the pull request edits the suite it is checked by (docs/action.md, "The PR comment",
-// "Suite edited"): fixtures whose check it changed or removed, fixtures it deleted, and baselines it
+// "Suite edited"): fixtures and persona scripts whose checks it changed or removed, those it deleted, and baselines it
 // changed in a commit other than an accept commit. Everything is read from GitHub, at the two
 // commits GitHub names (the pull request's base and the replayed head): nothing in the head's
 // files can say what the base was.
@@ -55,16 +55,19 @@ export async function suiteEditsFor(
   const c = await github.compareCommits(owner, repo, base, head);
   const from = c.mergeBase ?? base;
   const prefix = suiteDir === '.' ? '' : `${suiteDir}/`;
-  const isFixture = (p: string): boolean => p.startsWith(`${prefix}fixtures/`) && /\.ya?ml$/i.test(p);
+  // Fixture files and persona script files (docs/personas.md): both hold checks.
+  const kindOf = (p: string): 'fixture' | 'persona' | null =>
+    !/\.ya?ml$/i.test(p) ? null : p.startsWith(`${prefix}fixtures/`) ? 'fixture' : p.startsWith(`${prefix}personas/`) ? 'persona' : null;
+  const isItemFile = (p: string): boolean => kindOf(p) !== null;
   const isBaseline = (p: string): boolean => p.startsWith(`${prefix}baselines/`) && p.endsWith('.json');
   const unknown: string[] = [];
   if (c.files.length >= MAX_LISTED_FILES) unknown.push(`GitHub lists only the first ${MAX_LISTED_FILES} files this pull request changes`);
 
-  // Fixtures: the changed files' texts at the base and at the head, compared by label.
+  // Fixtures and scripts: the changed files' texts at the base and at the head, compared by label.
   const fixtureSides: { path: string; at: string }[] = [];
   for (const f of c.files) {
-    if (f.status !== 'added' && isFixture(f.previous ?? f.path)) fixtureSides.push({ path: f.previous ?? f.path, at: from });
-    if (f.status !== 'removed' && isFixture(f.path)) fixtureSides.push({ path: f.path, at: head });
+    if (f.status !== 'added' && isItemFile(f.previous ?? f.path)) fixtureSides.push({ path: f.previous ?? f.path, at: from });
+    if (f.status !== 'removed' && isItemFile(f.path)) fixtureSides.push({ path: f.path, at: head });
   }
   const read = fixtureSides.slice(0, MAX_FIXTURE_FILES * 2);
   if (read.length < fixtureSides.length) unknown.push(`${fixtureSides.length - read.length} more fixture file versions were not compared`);
@@ -72,7 +75,12 @@ export async function suiteEditsFor(
     const file = await github.getContent(owner, repo, s.path, s.at);
     return file?.kind === 'file' ? file.text : null;
   }));
-  const files: ChangedFixtureFile[] = read.map((s, i) => ({ path: s.path, before: s.at === from ? (texts[i] ?? null) : null, after: s.at === head ? (texts[i] ?? null) : null }));
+  const files: ChangedFixtureFile[] = read.map((s, i) => ({
+    path: s.path,
+    kind: kindOf(s.path) ?? 'fixture',
+    before: s.at === from ? (texts[i] ?? null) : null,
+    after: s.at === head ? (texts[i] ?? null) : null,
+  }));
   const fixtures = await fixtureEdits(files);
 
   // Baselines: each changed one, made by an accept commit or not. Runs of accept commits and of

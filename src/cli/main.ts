@@ -26,6 +26,7 @@ import { windowsPathRefusal } from '../windows-path.js';
 import { ArgvError, commandHelp, globalHelp, helpHint, parseArgv, type CommandName, type Values } from './options.js';
 import { defaultOut, ensureIgnoredFolder } from './results-dir.js';
 import { gitHead } from './git.js';
+import { gitSuiteEdits, resolveBase } from './suite-edits.js';
 import { runDemo } from './demo.js';
 import { runInit } from './init.js';
 import { runProbe } from './probe.js';
@@ -258,6 +259,9 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   const waitForAgent = parseWaitForAgent(values['wait-for-agent']);
   const dir = values.dir ?? '.agent-replay';
   const commit = parseCommit(values.commit) ?? commitOfEnv(io.env.GITHUB_SHA) ?? (await gitHead(io.cwd));
+  // --base: checked before anything is sent (git, the repository, the revision); a suite folder
+  // that is not there gets its configuration error from the load instead.
+  const base = values.base === undefined || !isFolder(resolvePath(io, dir)) ? null : await resolveBase(values.base, resolvePath(io, dir));
   const selection = await selectionOf(values, io);
   const shard = await shardOf(values, io);
   // results.json is written as items finish (record/stream.ts), renamed into place at the end; by
@@ -326,8 +330,11 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   if (result.kind === 'ran') {
     if (result.shard) printShard(result.shard, io);
     if (result.selection) printSelection(result.record, result.selection.missing, io);
-    const written = await emitRun(result.record, { ...values, out }, io, stream);
-    if (result.record.interrupted) return interruptedExit(result.record, result.suite, io);
+    // What the working tree changed in the suite since --base, as the Action says it of a pull request.
+    const edits = base === null ? null : await gitSuiteEdits(base);
+    const record = edits === null ? result.record : { ...result.record, suiteEdits: edits };
+    const written = await emitRun(record, { ...values, out }, io, stream);
+    if (record.interrupted) return interruptedExit(record, result.suite, io);
     // The results are in the summary and the temporary file the error named, but not where asked.
     if (!written) return EXIT.usage;
   }

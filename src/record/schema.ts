@@ -517,10 +517,18 @@ function buildRunRecordSchema() {
       .strictObject({
         base: z.string(),
         fixtures: z.array(
-          z.strictObject({ label: z.string(), file: z.string(), change: z.enum(['assertion', 'deleted']), before: z.string().nullable(), after: z.string().nullable() }),
+          z.strictObject({
+            label: z.string(),
+            kind: z.literal('persona').optional(),
+            file: z.string(),
+            change: z.enum(['assertion', 'deleted']),
+            before: z.string().nullable(),
+            after: z.string().nullable(),
+          }),
         ),
         baselines: z.array(z.strictObject({ file: z.string(), status: z.string() })),
         unknown: z.string().nullable(),
+        source: z.literal('git').optional(),
       })
       .optional(),
     incomplete: z

@@ -8,6 +8,7 @@ import type { AcceptanceView, ReportContext } from './context.js';
 import { clip, codeSpan, escapeInline, fencedBlock, safeUrl } from './escape.js';
 import { LIMITS } from './item-parts.js';
 import { markerLine, metaLine } from './metadata.js';
+import { SUITE_EDITS_TITLE, suiteEditsParts } from './suite-edits.js';
 import { spendText } from './spend.js';
 import { tooFewText } from './rates.js';
 import { usageText } from './usage.js';
@@ -69,38 +70,18 @@ export function removedBlock(model: ReportModel): string | null {
   ].join('\n\n');
 }
 
-/** The most fixtures, and baselines, named in the suite edits block; the rest are counted. */
-const SUITE_EDITS_SHOWN = 20;
-
 /**
  * What the pull request changed in the suite it is checked by (docs/action.md, "The PR comment",
  * "Suite edited"), in one place under the headline: the results were measured against the suite
  * as changed. Labels, files and checks come from the pull request: each in a code span. Null when
- * the record has none.
+ * the record has none. The words are the terminal's and report.html's too (suite-edits.ts).
  */
 export function suiteEditsBlock(run: RunRecord): string | null {
   const e = run.suiteEdits;
   if (e === undefined) return null;
-  const check = (words: string | null): string => (words === null ? 'none (a probe)' : codeSpan(clip(words, LIMITS.detail)));
-  const fixture = (f: (typeof e.fixtures)[number]): string =>
-    f.change === 'deleted'
-      ? `- ${codeSpan(clip(f.label, LIMITS.label))} deleted from ${codeSpan(clip(f.file, LIMITS.file))}; its check was ${check(f.before)}`
-      : `- ${codeSpan(clip(f.label, LIMITS.label))} in ${codeSpan(clip(f.file, LIMITS.file))}: check ${check(f.before)} is now ${check(f.after)}`;
-  const baseline = (b: (typeof e.baselines)[number]): string =>
-    `- ${codeSpan(clip(b.file, LIMITS.file))} ${b.status === 'removed' ? 'deleted' : b.status === 'added' ? 'added' : b.status === 'renamed' ? 'renamed' : 'changed'} by a commit that is not an accept commit`;
-  const list = <T>(items: readonly T[], line: (x: T) => string): string[] => [
-    ...items.slice(0, SUITE_EDITS_SHOWN).map(line),
-    ...(items.length > SUITE_EDITS_SHOWN ? [`- … and ${thousands(items.length - SUITE_EDITS_SHOWN)} more (results.json lists them all)`] : []),
-  ];
-  const parts = [
-    '#### ✏️ This pull request edits the suite',
-    `These results were measured against the suite as this pull request changes it, compared with its base ${codeSpan(e.base.slice(0, 7))}.`,
-  ];
-  if (e.fixtures.length > 0) parts.push(`**${plural(e.fixtures.length, 'fixture check', 'fixture checks')} changed or removed**\n\n${list(e.fixtures, fixture).join('\n')}`);
-  if (e.baselines.length > 0) {
-    parts.push(`**${plural(e.baselines.length, 'baseline', 'baselines')} edited outside an accept commit**\n\n${list(e.baselines, baseline).join('\n')}`);
-  }
-  if (e.unknown !== null) parts.push(`Not everything could be compared: ${escapeInline(clip(e.unknown, LIMITS.detailBlock))}`);
+  const p = suiteEditsParts(e, (text, max) => codeSpan(clip(text, max)));
+  const parts = [`#### ✏️ ${SUITE_EDITS_TITLE}`, p.intro, ...p.groups.map((g) => `**${g.head}**\n\n${g.lines.map((l) => `- ${l}`).join('\n')}`)];
+  if (p.unknown !== null) parts.push(`Not everything could be compared: ${escapeInline(clip(p.unknown, LIMITS.detailBlock))}`);
   return parts.join('\n\n');
 }
 

@@ -18,6 +18,7 @@
 import type { CoverageResult, DriftVerdict, RunRecord } from '../types.js';
 import { agreementReport, formatAgreement, type Agreement, type AgreementGroup, type AgreementReport } from '../evaluate/agreement.js';
 import { incompleteText } from '../evaluate/shard.js';
+import { SUITE_EDITS_TITLE, suiteEditsParts } from './suite-edits.js';
 import { causeLine, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
 import { DEFAULT_CONTEXT } from './context.js';
@@ -328,7 +329,19 @@ function notices(run: RunRecord, total: number): string {
     const named = shown.named.map((b) => `${b.label} (${b.file})`).join(', ') + (shown.more > 0 ? `, and ${thousands(shown.more)} more` : '');
     out.push(`Removed (${thousands(removed.length)}): ${named}: accepted baselines whose fixture or persona script is not in the suite now; nothing was replayed for them.`);
   }
-  return out.map((n) => `<p class="notice">${hLinked(n)}</p>`).join('');
+  return out.map((n) => `<p class="notice">${hLinked(n)}</p>`).join('') + suiteEditsNotice(run);
+}
+
+/**
+ * What the pull request changed in its own suite (docs/action.md, "The PR comment", "Suite
+ * edited"), in the comment's words: its labels, files and checks each in a <code>.
+ */
+function suiteEditsNotice(run: RunRecord): string {
+  if (run.suiteEdits === undefined) return '';
+  const p = suiteEditsParts(run.suiteEdits, (text, max) => `<code>${h(clip(text, max))}</code>`);
+  const groups = p.groups.map((g) => `<p>${g.head}:</p><ul>${g.lines.map((l) => `<li>${l}</li>`).join('')}</ul>`).join('');
+  const unknown = p.unknown === null ? '' : `<p>Not everything could be compared: ${h(clip(p.unknown, LIMITS.detail))}</p>`;
+  return `<div class="notice suite-edits"><p><b>${SUITE_EDITS_TITLE}.</b> ${p.intro}</p>${groups}${unknown}</div>`;
 }
 
 /** The flaky items named in the header; nothing when none. */

@@ -1,18 +1,24 @@
-// What a pull request changed in its own suite's fixtures: which fixtures' checks it changed or
-// removed, and which fixtures it deleted (docs/action.md, "The PR comment", "Suite edited"). Pure:
-// the texts of the changed fixture files at the base and at the head come in, the edits go out.
+// What a pull request changed in its own suite's fixtures and persona scripts: which fixtures'
+// checks (and scripts' `expect` checks) it changed or removed, and which it deleted (docs/action.md,
+// "The PR comment", "Suite edited"). Pure: the texts of the changed files at the base and at the
+// head come in, the edits go out.
 
-import type { Assertion, Fixture, FixtureEdit, SingleAssertion } from '../types.js';
+import type { Assertion, Fixture, FixtureEdit, PersonaScript, SingleAssertion } from '../types.js';
 import { quote, showPattern } from '../assertions/format.js';
 import { describeCall } from '../assertions/tools.js';
 import { checkFixtureFile } from './fixtures.js';
+import { checkPersonaFile } from './personas.js';
 import { readYaml, withYamlPackage } from './yaml/index.js';
 
-/** One fixture file the pull request changed: its path in the repository and its text on each side (null: not there). */
+/**
+ * One fixture or persona file the pull request changed: its path in the repository, its text on
+ * each side (null: not there), and `kind` (absent: a fixture file; `persona`: under personas/).
+ */
 export interface ChangedFixtureFile {
   path: string;
   before: string | null;
   after: string | null;
+  kind?: 'fixture' | 'persona';
 }
 
 /** A check in words, as a reviewer reads it: `contains "30 days"`, `judge "..." (threshold 0.7)`; null for a probe. */
@@ -38,40 +44,110 @@ function singleWords(a: SingleAssertion): string {
   }
 }
 
-/** The fixtures a file defines, by label (a file that does not read defines none that can be told apart). */
-function fixturesOf(path: string, text: string | null): Fixture[] {
+/** One check of a persona script's `expect` block: compared by `key` (whole), shown as `words`. */
+interface ScriptCheck {
+  key: string;
+  words: string;
+}
+
+/**
+ * A script's checks, in the order of its `expect` block, each in words as a reviewer reads it
+ * (`toolNotCalled refund`, `criterion "..." (threshold 0.7)`): the script's threshold is part of
+ * each criterion, so a lowered threshold is a changed check.
+ */
+export function scriptChecks(p: Pick<PersonaScript, 'expect' | 'threshold'>): ScriptCheck[] {
+  const e = p.expect;
+  const out: ScriptCheck[] = [];
+  const add = (value: unknown, words: string): void => {
+    out.push({ key: JSON.stringify(value), words });
+  };
+  if (e.conversations.length > 0) add(['conversations', e.conversations], `conversations ${e.conversations.map((c) => quote(c)).join(', ')}`);
+  if (e.terminal !== null) add(['terminal', e.terminal], `terminal ${e.terminal}`);
+  for (const t of e.toolCalled) add(['toolCalled', t], `toolCalled ${describeCall(t.tool, t.input, t.match)}`);
+  for (const t of e.toolNotCalled) add(['toolNotCalled', t], `toolNotCalled ${describeCall(t.tool, t.input, t.match)}`);
+  for (const r of e.reply ?? []) {
+    const what = 'contains' in r ? `contains ${quote(r.contains)}` : `regex ${showPattern(r.regex, r.flags)}`;
+    add(['reply', r], `reply ${what} (turn ${r.turn})`);
+  }
+  if (e.maxTurnLatencyMs !== undefined) add(['maxTurnLatencyMs', e.maxTurnLatencyMs], `maxTurnLatencyMs ${e.maxTurnLatencyMs}`);
+  for (const c of e.criteria) add(['criterion', c, p.threshold], `criterion ${quote(c)} (threshold ${p.threshold})`);
+  return out;
+}
+
+/** The checks' words joined as a fixture's list of checks is (`a and b`); null when there are none. */
+function joined(checks: readonly ScriptCheck[]): string | null {
+  return checks.length === 0 ? null : checks.map((c) => c.words).join(' and ');
+}
+
+/** The checks of `a` that `b` does not have, each matched once (a check written twice counts twice). */
+function without(a: readonly ScriptCheck[], b: readonly ScriptCheck[]): ScriptCheck[] {
+  const left = [...b];
+  return a.filter((c) => {
+    const i = left.findIndex((x) => x.key === c.key);
+    if (i < 0) return true;
+    left.splice(i, 1);
+    return false;
+  });
+}
+
+type Item = { kind: 'fixture'; fixture: Fixture } | { kind: 'persona'; script: PersonaScript };
+
+/** The fixtures or scripts a file defines, by label (a file that does not read defines none that can be told apart). */
+function itemsOf(path: string, text: string | null, kind: 'fixture' | 'persona'): Item[] {
   if (text === null) return [];
   const loaded = readYaml(path, text);
   if (loaded.src === null) return [];
-  return checkFixtureFile(loaded.src, loaded.data).fixtures;
+  if (kind === 'persona') return checkPersonaFile(loaded.src, loaded.data).personas.map((script) => ({ kind, script }));
+  return checkFixtureFile(loaded.src, loaded.data).fixtures.map((fixture) => ({ kind, fixture }));
 }
 
 /**
  * The fixtures whose check differs between the base and the head of the changed files (another
  * check, or none: a probe now), and the fixtures deleted (in a changed file at the base, in none
  * at the head: a fixture moved to another file keeps its label and is not deleted). Two checks
- * are compared whole, not as shown: a change past the words' cut is still a change. Files sorted by path.
+ * are compared whole, not as shown: a change past the words' cut is still a change. Persona
+ * scripts alike (`kind: 'persona'`), check by check: `before` holds the checks only the base has
+ * (changed or removed), `after` those only the head has; a deleted script's `before` holds all its
+ * checks. Files sorted by path; fixtures first, then scripts.
  */
 export async function fixtureEdits(files: readonly ChangedFixtureFile[]): Promise<FixtureEdit[]> {
   return withYamlPackage(() => {
-    const before = new Map<string, { fixture: Fixture; file: string }>();
-    const after = new Map<string, { fixture: Fixture; file: string }>();
+    const before = new Map<string, { item: Item; file: string }>();
+    const after = new Map<string, { item: Item; file: string }>();
+    const labelOf = (i: Item): string => (i.kind === 'fixture' ? i.fixture.label : i.script.label);
     for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
-      for (const fixture of fixturesOf(f.path, f.before)) if (!before.has(fixture.label)) before.set(fixture.label, { fixture, file: f.path });
-      for (const fixture of fixturesOf(f.path, f.after)) if (!after.has(fixture.label)) after.set(fixture.label, { fixture, file: f.path });
+      const kind = f.kind ?? 'fixture';
+      for (const item of itemsOf(f.path, f.before, kind)) if (!before.has(`${kind}:${labelOf(item)}`)) before.set(`${kind}:${labelOf(item)}`, { item, file: f.path });
+      for (const item of itemsOf(f.path, f.after, kind)) if (!after.has(`${kind}:${labelOf(item)}`)) after.set(`${kind}:${labelOf(item)}`, { item, file: f.path });
     }
     const edits: FixtureEdit[] = [];
-    for (const [label, was] of before) {
-      const now = after.get(label);
-      const old = was.fixture.assertion;
-      if (now === undefined) {
-        edits.push({ label, file: was.file, change: 'deleted', before: assertionWords(old), after: null });
+    const scripts: FixtureEdit[] = [];
+    for (const was of before.values()) {
+      const label = labelOf(was.item);
+      const now = after.get(`${was.item.kind}:${label}`)?.item;
+      const file = after.get(`${was.item.kind}:${label}`)?.file ?? was.file;
+      if (was.item.kind === 'persona') {
+        const old = scriptChecks(was.item.script);
+        if (now === undefined) {
+          scripts.push({ label, kind: 'persona', file, change: 'deleted', before: joined(old), after: null });
+          continue;
+        }
+        const current = scriptChecks((now as Extract<Item, { kind: 'persona' }>).script);
+        const gone = without(old, current);
+        const added = without(current, old);
+        if (gone.length > 0 || added.length > 0) scripts.push({ label, kind: 'persona', file, change: 'assertion', before: joined(gone), after: joined(added) });
         continue;
       }
-      if (JSON.stringify(old) !== JSON.stringify(now.fixture.assertion)) {
-        edits.push({ label, file: now.file, change: 'assertion', before: assertionWords(old), after: assertionWords(now.fixture.assertion) });
+      const old = was.item.fixture.assertion;
+      if (now === undefined) {
+        edits.push({ label, file, change: 'deleted', before: assertionWords(old), after: null });
+        continue;
+      }
+      const assertion = (now as Extract<Item, { kind: 'fixture' }>).fixture.assertion;
+      if (JSON.stringify(old) !== JSON.stringify(assertion)) {
+        edits.push({ label, file, change: 'assertion', before: assertionWords(old), after: assertionWords(assertion) });
       }
     }
-    return edits;
+    return [...edits, ...scripts];
   });
 }

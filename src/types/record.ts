@@ -84,16 +84,21 @@ export interface RunRecord {
   suiteEdits?: SuiteEdits;
 }
 
-/** A fixture whose check a pull request changed or removed, or that it deleted. */
+/** A fixture (or persona script) whose check a pull request changed or removed, or that it deleted. */
 export interface FixtureEdit {
   label: string;
+  /** `persona`: a persona script, whose `before` and `after` are the checks that differ; absent: a fixture. */
+  kind?: 'persona';
   /** The fixture's file at the head, relative to the repository (at the base, when deleted). */
   file: string;
   /** `assertion`: its check is another one now (or none); `deleted`: the fixture is gone. */
   change: 'assertion' | 'deleted';
-  /** The check at the base, in words (`contains "30 days"`), or null for a probe. */
+  /**
+   * The check at the base, in words (`contains "30 days"`), or null for a probe. A script's: the
+   * checks the head no longer has (`a and b`; all of them when deleted), or null when none.
+   */
   before: string | null;
-  /** The check at the head, in words; null for a probe, and for a deleted fixture. */
+  /** The check at the head, in words; null for a probe, and for a deleted fixture. A script's: the checks only the head has, or null. */
   after: string | null;
 }
 
@@ -112,6 +117,12 @@ export interface SuiteEdits {
   baselines: BaselineEdit[];
   /** Why the comparison could not be made, or made only in part; null when it was made whole. */
   unknown: string | null;
+  /**
+   * `git`: the CLI's `run --base`, read with git (docs/cli.md): every changed baseline is listed,
+   * as git cannot tell who made a commit. Absent: GitHub's comparison of the pull request, in which
+   * baselines written by accept commits are not listed.
+   */
+  source?: 'git';
 }
 
 export interface Tallies {

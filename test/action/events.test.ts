@@ -73,10 +73,15 @@ describe('deployment_status', () => {
     expect(deploymentAgentUrl('https://x.example//', null)).toBe('https://x.example');
   });
 
-  it('success: replays at environment_url + agent-path and comments on each open pull request whose head is the commit', async () => {
-    gh.addPull('octo', 'shop', { number: 7, headSha: DEPLOYED, headRef: 'fix-a' });
+  it('success: replays at environment_url + agent-path and comments on each open pull request whose head is the commit, each with its own suite edits', async () => {
+    // One branch in two pull requests: #8 (onto main) took the greeting's check out; #7 is onto another base, where it changed nothing of the suite.
+    const suiteFile = '.agent-replay/fixtures/suite.yml';
+    gh.setBranch('octo/shop', 'main', 'b'.repeat(40), { [suiteFile]: FIXTURES });
+    gh.setBranch('octo/shop', 'fix-b', 'b'.repeat(40), { [suiteFile]: FIXTURES });
+    gh.pushOnTop('octo/shop', 'fix-b', DEPLOYED, 'Loosen the greeting', { files: { [suiteFile]: 'fixtures:\n  - { label: greeting, message: hello }\n' } });
+    gh.addPull('octo', 'shop', { number: 7, headSha: DEPLOYED, headRef: 'fix-b', baseRef: 'release' });
     gh.addPull('octo', 'shop', { number: 8, headSha: DEPLOYED, headRef: 'fix-b' });
-    gh.addPull('octo', 'shop', { number: 9, headSha: DEPLOYED, headRef: 'fix-c', state: 'closed' });
+    gh.addPull('octo', 'shop', { number: 9, headSha: DEPLOYED, headRef: 'fix-b', state: 'closed' });
     gh.addPull('octo', 'shop', { number: 10, headSha: 'e'.repeat(40), headRef: 'other' });
     const before = agent.requests.length;
     const run = await check({ name: 'deployment_status', payload: deploymentStatus('success', `${origin()}/`, DEPLOYED) }, { 'agent-path': 'chat' });
@@ -92,12 +97,17 @@ describe('deployment_status', () => {
       expect(comments, `comment on #${n}`).toHaveLength(1);
       expect(parseCommentMetadata(comments[0]!.body)).toMatchObject({ headSha: DEPLOYED, artifactName: `agent-replay-results-${DEPLOYED}` });
     }
+    // Each pull request's comment says its own suite edits, against its own base; the record and the summary, the commit's, none.
+    expect(gh.comments('octo', 'shop', 8)[0]!.body).toContain('- `greeting` in `.agent-replay/fixtures/suite.yml`: check `contains "Welcome"` is now none (a probe)');
+    expect(gh.comments('octo', 'shop', 7)[0]!.body).not.toContain('edits the suite');
+    expect(run.summary).not.toContain('edits the suite');
     expect(gh.comments('octo', 'shop', 9)).toHaveLength(0); // closed
     expect(gh.comments('octo', 'shop', 10)).toHaveLength(0); // another head
     expect(run.outputs['comment-status']).toBe('created');
     expect(run.outputs['comment-url']).toContain('/pull/7#issuecomment-');
     const record = parseRecord(readFileSync(run.outputs['results-path'] as string, 'utf8'), 'results.json');
     expect(record.commit).toBe(DEPLOYED);
+    expect(record.suiteEdits).toBeUndefined();
     expect(run.outputs['artifact-name']).toBe(`agent-replay-results-${DEPLOYED}`);
     expect(gh.violations).toEqual([]);
     expect(gh.responseViolations).toEqual([]);

@@ -11,6 +11,7 @@ import type { AgentServer, AgentHandler } from '../support/agent-server.js';
 import { tempDir } from '../support/temp.js';
 import { HEAD, pullPayload, runAction, useServers, type ActionRun } from './harness.js';
 import { createGitHubApi } from '../../src/github/api.js';
+import { suiteEditsFor } from '../../src/action/suite-edits.js';
 import { parseRecord } from '../../src/record/index.js';
 import { serializeBaseline } from '../../src/suite/index.js';
 import type { Baseline } from '../../src/types.js';
@@ -182,5 +183,23 @@ describe('a pull request that edits its own suite', () => {
     const run = await checkPull([{ push: { 'src/app.ts': 'export const x = 1;\n' } }]);
     expect(comment()).not.toContain('edits the suite');
     expect((await record(run)).suiteEdits).toBeUndefined();
+  });
+});
+
+describe('the suite edits read from GitHub, without a run', () => {
+  it('compares the persona scripts a pull request changed, check by check', async () => {
+    const SCRIPT = 'label: refund-dialog\nopening: I want my money back\nexpect:\n  toolNotCalled: [{ tool: issue_refund }]\n  criteria: [stays polite]\n';
+    const files = { ...BASE_FILES, [file('personas/refund.yml')]: SCRIPT };
+    gh.setBranch('octo/shop', 'main', BASE, files);
+    gh.setBranch('octo/shop', 'feature', BASE, files);
+    gh.pushOnTop('octo/shop', 'feature', HEAD, 'Loosen the refund script', { files: { [file('personas/refund.yml')]: SCRIPT.replace('  toolNotCalled: [{ tool: issue_refund }]\n', '') } });
+    const api = createGitHubApi({ token: gh.token, baseUrl: gh.url, retryAfterBaseMs: 0, throttleWrites: false });
+    const edits = await suiteEditsFor(api, { owner: 'octo', repo: 'shop' }, BASE, HEAD, SUITE, async () => null);
+    expect(edits).toEqual({
+      base: BASE,
+      fixtures: [{ label: 'refund-dialog', kind: 'persona', file: file('personas/refund.yml'), change: 'assertion', before: 'toolNotCalled issue_refund', after: null }],
+      baselines: [],
+      unknown: null,
+    });
   });
 });

@@ -2,7 +2,7 @@
 // edited"): checks compared whole by label across the changed files, a moved fixture not deleted.
 
 import { describe, expect, it } from 'vitest';
-import { assertionWords, fixtureEdits } from '../../src/suite/edits.js';
+import { assertionWords, fixtureEdits, scriptChecks } from '../../src/suite/edits.js';
 
 describe('fixtureEdits', () => {
   it('names a check changed or removed, and a fixture deleted with its check', async () => {
@@ -34,5 +34,63 @@ describe('fixtureEdits', () => {
     expect(assertionWords({ kind: 'all', assertions: [{ kind: 'contains', value: 'a' }, { kind: 'maxLatency', ms: 2000 }] })).toBe('contains "a" and maxLatencyMs 2000');
     expect(assertionWords({ kind: 'toolCalled', tool: 'refund', match: 'subset' })).toBe('toolCalled refund');
     expect(assertionWords(null)).toBeNull();
+  });
+});
+
+const script = (label: string, expect: string, extra = ''): string => `- label: ${label}\n  opening: hi\n${extra}  expect:\n${expect}`;
+
+describe('fixtureEdits of persona scripts', () => {
+  const BASE = `personas:\n${script('refund', '    toolNotCalled: [{ tool: issue_refund }]\n    criteria: [never promises a refund over $100, stays polite]\n')}${script('hours', '    terminal: finish\n')}${script('gone', '    conversations: [refund]\n')}`;
+
+  it('names the checks a script lost or changed, a lowered threshold included, and a script deleted with its checks', async () => {
+    const head = `personas:\n${script('refund', '    criteria: [never promises a refund over $100, stays polite]\n', '  threshold: 0.5\n')}${script('hours', '    terminal: finish\n    maxTurnLatencyMs: 3000\n')}`;
+    expect(await fixtureEdits([{ path: 's/personas/p.yml', kind: 'persona', before: BASE, after: head }])).toEqual([
+      {
+        label: 'refund',
+        kind: 'persona',
+        file: 's/personas/p.yml',
+        change: 'assertion',
+        before: 'toolNotCalled issue_refund and criterion "never promises a refund over $100" (threshold 0.7) and criterion "stays polite" (threshold 0.7)',
+        after: 'criterion "never promises a refund over $100" (threshold 0.5) and criterion "stays polite" (threshold 0.5)',
+      },
+      { label: 'hours', kind: 'persona', file: 's/personas/p.yml', change: 'assertion', before: null, after: 'maxTurnLatencyMs 3000' },
+      { label: 'gone', kind: 'persona', file: 's/personas/p.yml', change: 'deleted', before: 'conversations "refund"', after: null },
+    ]);
+  });
+
+  it('lists nothing for a script whose checks are the same, reordered or moved to another file, and keeps fixtures and scripts apart', async () => {
+    const reordered = `personas:\n${script('refund', '    criteria: [never promises a refund over $100, stays polite]\n    toolNotCalled: [{ tool: issue_refund }]\n')}${script('hours', '    terminal: finish\n')}`;
+    const edits = await fixtureEdits([
+      { path: 's/personas/p.yml', kind: 'persona', before: BASE, after: reordered },
+      { path: 's/personas/q.yml', kind: 'persona', before: null, after: `personas:\n${script('gone', '    conversations: [refund]\n')}` },
+      // A fixture of the same label as a script is another item: its deletion is its own.
+      { path: 's/fixtures/f.yml', before: 'label: hours\nmessage: m\nassert: { contains: x }\n', after: null },
+    ]);
+    expect(edits).toEqual([{ label: 'hours', file: 's/fixtures/f.yml', change: 'deleted', before: 'contains "x"', after: null }]);
+  });
+
+  it('says every kind of script check in words', () => {
+    const checks = scriptChecks({
+      threshold: 0.8,
+      expect: {
+        conversations: ['refund', 'goodbye'],
+        terminal: 'handoff',
+        toolCalled: [{ tool: 'lookup', input: { id: 1 }, match: 'exact' }],
+        toolNotCalled: [{ tool: 'refund', match: 'subset' }],
+        criteria: ['polite'],
+        reply: [{ contains: '30 days', turn: 'last' }, { regex: 'x+', flags: 'i', turn: 2 }],
+        maxTurnLatencyMs: 2000,
+      },
+    });
+    expect(checks.map((c) => c.words)).toEqual([
+      'conversations "refund", "goodbye"',
+      'terminal handoff',
+      'toolCalled lookup {"id":1} (exact)',
+      'toolNotCalled refund',
+      'reply contains "30 days" (turn last)',
+      'reply regex /x+/i (turn 2)',
+      'maxTurnLatencyMs 2000',
+      'criterion "polite" (threshold 0.8)',
+    ]);
   });
 });

@@ -24,6 +24,7 @@ h3{font-size:13px;margin:0 0 8px;font-weight:600;color:var(--muted);text-transfo
 .cause{color:var(--muted);margin:-8px 0 16px;overflow-wrap:anywhere}
 h3.cause{margin:10px 0 2px;text-transform:none;letter-spacing:0;font-size:13px}
 .notice{border:1px solid #d4a72c;background:#fff8c5;border-radius:6px;padding:8px 12px;margin:0 0 16px}
+.suite-edits p{margin:4px 0}.suite-edits ul{margin:4px 0;padding-left:20px}
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(140px,1fr));gap:12px;margin:0 0 16px}
 .card{border:1px solid var(--line);border-radius:8px;padding:10px 14px}
 .card .n{font-size:24px;font-weight:600;display:block;line-height:1.3}
@@ -524,7 +525,7 @@ apply();
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
 const SCRIPT_SHA256 = 'bjpWFSXTWhTaX4nrEvFhDN3KPBDUW5EnNYx6vxCKV3A=';
-const STYLE_SHA256 = 'dIx8N9dj2Ojdgt7ysxpXHJaE5QHdNk+DzmSA3iuFOeg=';
+const STYLE_SHA256 = 'sPzWlgKJk/5eWZwQkWf3hU8AGgW3297YU+3a+IBWgxg=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [

@@ -1,0 +1,78 @@
+// What a pull request changed in the suite it is checked by (docs/action.md, "The PR comment",
+// "Suite edited"), in the same words on every surface: the comment and the job summary (blocks.ts),
+// the terminal (terminal.ts) and report.html (html.ts). Each surface gives `code`, which shows one
+// piece of the pull request's text (a label, a file, a check) escaped its own way; the words around
+// them are ours and need no escape. `unknown` comes back as it is recorded, for each surface to escape.
+
+import type { BaselineEdit, FixtureEdit, SuiteEdits } from '../types.js';
+import { LIMITS } from './item-parts.js';
+import { plural, thousands } from '../words.js';
+
+/** The most fixtures, scripts and baselines named in each group; the rest are counted. */
+export const SUITE_EDITS_SHOWN = 20;
+
+export const SUITE_EDITS_TITLE = 'This pull request edits the suite';
+
+/** One group of the block: its head (`2 fixture checks changed or removed`) and its lines, without a bullet. */
+export interface SuiteEditsGroup {
+  head: string;
+  lines: string[];
+}
+
+export interface SuiteEditsParts {
+  /** `These results were measured against the suite as this pull request changes it, compared with its base <sha>.` */
+  intro: string;
+  groups: SuiteEditsGroup[];
+  /** Why not everything could be compared, as recorded (unescaped); null when everything was. */
+  unknown: string | null;
+}
+
+/** `code(text, max)`: the pull request's text, clipped to `max` and escaped for the surface. */
+export type CodeOf = (text: string, max: number) => string;
+
+function fixtureLine(f: FixtureEdit, code: CodeOf): string {
+  const check = (words: string | null): string => (words === null ? 'none (a probe)' : code(words, LIMITS.detail));
+  const label = code(f.label, LIMITS.label);
+  const file = code(f.file, LIMITS.file);
+  if (f.kind === 'persona') {
+    if (f.change === 'deleted') return `${label} deleted from ${file}; its checks were ${f.before === null ? 'none' : code(f.before, LIMITS.detail)}`;
+    if (f.before === null) return `${label} in ${file}: check ${check(f.after)} added`;
+    if (f.after === null) return `${label} in ${file}: check ${check(f.before)} removed`;
+    return `${label} in ${file}: check ${check(f.before)} is now ${check(f.after)}`;
+  }
+  return f.change === 'deleted' ? `${label} deleted from ${file}; its check was ${check(f.before)}` : `${label} in ${file}: check ${check(f.before)} is now ${check(f.after)}`;
+}
+
+function baselineLine(b: BaselineEdit, code: CodeOf, git: boolean): string {
+  const did = b.status === 'removed' ? 'deleted' : b.status === 'added' ? 'added' : b.status === 'renamed' ? 'renamed' : 'changed';
+  return `${code(b.file, LIMITS.file)} ${did} ${git ? 'since the base' : 'by a commit that is not an accept commit'}`;
+}
+
+function shown<T>(items: readonly T[], line: (x: T) => string): string[] {
+  return [
+    ...items.slice(0, SUITE_EDITS_SHOWN).map(line),
+    ...(items.length > SUITE_EDITS_SHOWN ? [`… and ${thousands(items.length - SUITE_EDITS_SHOWN)} more (results.json lists them all)`] : []),
+  ];
+}
+
+/** The block's parts, in its order: fixtures, persona scripts, baselines; then why not everything was compared. */
+export function suiteEditsParts(e: SuiteEdits, code: CodeOf): SuiteEditsParts {
+  const fixtures = e.fixtures.filter((f) => f.kind !== 'persona');
+  const scripts = e.fixtures.filter((f) => f.kind === 'persona');
+  const groups: SuiteEditsGroup[] = [];
+  if (fixtures.length > 0) groups.push({ head: `${plural(fixtures.length, 'fixture check', 'fixture checks')} changed or removed`, lines: shown(fixtures, (f) => fixtureLine(f, code)) });
+  if (scripts.length > 0) groups.push({ head: `${plural(scripts.length, 'persona script', 'persona scripts')} with checks changed or removed`, lines: shown(scripts, (f) => fixtureLine(f, code)) });
+  // From git (the CLI's --base) no commit is known to be an accept commit: every changed baseline is listed, and said so.
+  const git = e.source === 'git';
+  if (e.baselines.length > 0) {
+    const head = git
+      ? `${plural(e.baselines.length, 'baseline', 'baselines')} changed since the base (git cannot tell an accept commit apart: baselines accepted on this branch are listed too)`
+      : `${plural(e.baselines.length, 'baseline', 'baselines')} edited outside an accept commit`;
+    groups.push({ head, lines: shown(e.baselines, (b) => baselineLine(b, code, git)) });
+  }
+  return {
+    intro: `These results were measured against the suite as this pull request changes it, compared with its base ${code(e.base.slice(0, 7), LIMITS.ref)}.`,
+    groups,
+    unknown: e.unknown,
+  };
+}

@@ -1,0 +1,75 @@
+// What a pull request changed in its own suite (docs/action.md, "The PR comment", "Suite edited")
+// is said on every surface that shows the run: the comment (the model), the terminal and
+// report.html, in the same words, with the pull request's text escaped for each.
+
+import { describe, expect, it } from 'vitest';
+import { renderComment, renderTerminal } from '../../src/report/index.js';
+import { renderHtml } from '../../src/report/html.js';
+import type { RunRecord, SuiteEdits } from '../../src/types.js';
+import { ctx, mixed, run } from './fixtures.js';
+
+const EDITS: SuiteEdits = {
+  base: 'b'.repeat(40),
+  fixtures: [
+    { label: 'refund-policy', file: '.agent-replay/fixtures/suite.yml', change: 'assertion', before: 'contains "30 days"', after: null },
+    { label: 'opening-hours', file: '.agent-replay/fixtures/suite.yml', change: 'deleted', before: 'regex /9 to 5/', after: null },
+    { label: 'refund-dialog', kind: 'persona', file: '.agent-replay/personas/refund.yml', change: 'assertion', before: 'toolNotCalled issue_refund', after: null },
+  ],
+  baselines: [{ file: '.agent-replay/baselines/refund-policy.json', status: 'modified' }],
+  unknown: null,
+};
+
+const edited = (e: SuiteEdits = EDITS): RunRecord => run(mixed().fixtures, { suiteEdits: e });
+
+describe('the suite edits in the terminal', () => {
+  it('says them under the headline in the comment\'s words: each check, script and baseline', () => {
+    const text = renderTerminal(edited(), { color: false });
+    const at = text.indexOf('This pull request edits the suite.');
+    expect(at).toBeGreaterThan(0);
+    expect(at).toBeLessThan(text.indexOf('verdicts:'));
+    expect(text).toContain('  These results were measured against the suite as this pull request changes it, compared with its base bbbbbbb.');
+    expect(text).toContain('  2 fixture checks changed or removed:\n    - refund-policy in .agent-replay/fixtures/suite.yml: check contains "30 days" is now none (a probe)\n');
+    expect(text).toContain('    - opening-hours deleted from .agent-replay/fixtures/suite.yml; its check was regex /9 to 5/\n');
+    expect(text).toContain('  1 persona script with checks changed or removed:\n    - refund-dialog in .agent-replay/personas/refund.yml: check toolNotCalled issue_refund removed\n');
+    expect(text).toContain('  1 baseline edited outside an accept commit:\n    - .agent-replay/baselines/refund-policy.json changed by a commit that is not an accept commit\n');
+    // The comment says the same things.
+    const comment = renderComment(edited(), ctx);
+    expect(comment).toContain('- `refund-dialog` in `.agent-replay/personas/refund.yml`: check `toolNotCalled issue_refund` removed');
+    expect(comment).toContain('**1 persona script with checks changed or removed**');
+  });
+
+  it('shows a label\'s control characters as escapes, and says what could not be compared', () => {
+    const text = renderTerminal(edited({ ...EDITS, fixtures: [{ ...EDITS.fixtures[0]!, label: 'evil\u001b[2Jlabel' }], baselines: [], unknown: 'GitHub lists only 250 of the 300 commits.' }), { color: false });
+    expect(text).not.toContain('\u001b[2J');
+    expect(text).toContain('evil\\u001b[2Jlabel in');
+    expect(text).toContain('  Not everything could be compared: GitHub lists only 250 of the 300 commits.');
+  });
+
+  it('says nothing of it when the record has none', () => {
+    expect(renderTerminal(run(mixed().fixtures), { color: false })).not.toContain('edits the suite');
+    expect(renderHtml(run(mixed().fixtures))).not.toContain('edits the suite');
+  });
+});
+
+describe('the suite edits in report.html', () => {
+  it('is a notice at the top with each label, file and check in a <code>, escaped', () => {
+    const html = renderHtml(edited({ ...EDITS, fixtures: [...EDITS.fixtures, { label: 'x<script>alert(1)</script>', file: 'f.yml', change: 'deleted', before: null, after: null }] }));
+    const start = html.indexOf('<div class="notice suite-edits">');
+    expect(start).toBeGreaterThan(0);
+    expect(start).toBeLessThan(html.indexOf('<main>'));
+    const notice = html.slice(start, html.indexOf('</div>', start));
+    expect(notice).toContain('<b>This pull request edits the suite.</b> These results were measured against the suite as this pull request changes it, compared with its base <code>bbbbbbb</code>.');
+    expect(notice).toContain('<li><code>refund-policy</code> in <code>.agent-replay/fixtures/suite.yml</code>: check <code>contains &quot;30 days&quot;</code> is now none (a probe)</li>');
+    expect(notice).toContain('<p>1 baseline edited outside an accept commit:</p><ul><li><code>.agent-replay/baselines/refund-policy.json</code> changed by a commit that is not an accept commit</li></ul>');
+    expect(notice).toContain('<code>x&lt;script&gt;alert(1)&lt;/script&gt;</code> deleted from <code>f.yml</code>; its check was none (a probe)');
+    expect(notice).not.toContain('<script>');
+  });
+
+  it('says the baselines of a git comparison (the CLI\'s --base) changed since the base, accept commits not told apart', () => {
+    const e: SuiteEdits = { ...EDITS, fixtures: [], source: 'git' };
+    const html = renderHtml(edited(e));
+    expect(html).toContain('<p>1 baseline changed since the base (git cannot tell an accept commit apart: baselines accepted on this branch are listed too):</p>');
+    expect(html).toContain('<code>.agent-replay/baselines/refund-policy.json</code> changed since the base</li>');
+    expect(renderComment(edited(e), ctx)).toContain('- `.agent-replay/baselines/refund-policy.json` changed since the base');
+  });
+});
