@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeRedactor } from '../../src/secrets.js';
+import { prng } from '../support/prng.js';
 
 const TOKEN = 'ab/c"d\\e f+g&h=i?j#k%l<m>n';
 
@@ -60,6 +61,35 @@ describe('makeRedactor: every form a secret takes', () => {
     expect(r('abc %61bc sekret-valu e')).toBe('abc %61bc sekret-valu e');
     expect(r('clipped: sekret-val\u2026')).toBe('clipped: ***\u2026');
     expect(makeRedactor([])('unchanged \\/ %2F')).toBe('unchanged \\/ %2F');
+  });
+
+  it('a secret clipped before each of several ellipses loses its beginning at each, the longest beginning of any secret', () => {
+    const r = makeRedactor(['ghp_0123456789abcdef', 'sk-live-XYZW']);
+    expect(r('a ghp_0123\u2026 b sk-live-X\u2026 c ghp_0\u2026 d ghp\u2026 e \u2026 ghp_0123456789abcde\u2026')).toBe('a ***\u2026 b ***\u2026 c ***\u2026 d ghp\u2026 e \u2026 ***\u2026');
+    // Two secrets sharing a beginning: the longer beginning before the ellipsis goes whole.
+    expect(makeRedactor(['abcdZZZZZZZZ', 'abcdefgh'])('x abcdefg\u2026')).toBe('x ***\u2026');
+    expect(r('\u2026\u2026 no secret here\u2026')).toBe('\u2026\u2026 no secret here\u2026');
+  });
+
+  it('clipped secrets: the same text as replacing each beginning before an ellipsis, longest first (seeded generated texts)', () => {
+    const next = prng(20261205);
+    const secret = 'tok_9f8e7d6c5b4a';
+    // The rule written the plain way, one length at a time over the whole text.
+    const plain = (text: string): string => {
+      let out = text.replaceAll(secret, '***');
+      for (let n = secret.length - 1; n >= 4; n--) out = out.split(`${secret.slice(0, n)}\u2026`).join('***\u2026');
+      return out;
+    };
+    const r = makeRedactor([secret]);
+    const parts = [secret, 'x', ' ', '\u2026', 'tok', 'tok_', 'zz'];
+    for (let i = 0; i < 300; i++) {
+      let text = '';
+      for (let k = 0; k < 12; k++) {
+        const part = parts[Math.floor(next() * parts.length)] as string;
+        text += part === secret ? secret.slice(0, 1 + Math.floor(next() * secret.length)) : part;
+      }
+      expect(r(text), JSON.stringify(text)).toBe(plain(text));
+    }
   });
 
   it('regular-expression characters in a secret are literal', () => {
