@@ -93,19 +93,22 @@ describe('npx agent-replay', () => {
       '.github/workflows/agent-replay-report.yml',
     ]);
     expect(await readFile(join(project, '.github/workflows/agent-replay.yml'), 'utf8')).toContain(`uses: agent-replay/agent-replay@v${TOOL.version}\n`);
-    const initValidate = await run(npx, ['--no', '--', 'agent-replay', 'validate'], { cwd: project, env });
+    // The next runs start the bin npx ran above (node_modules/.bin/agent-replay) directly: npm's own
+    // start, again each time, would prove nothing more.
+    const bin = join(project, 'node_modules', '.bin', 'agent-replay');
+    const initValidate = await run(bin, ['validate'], { cwd: project, env });
     expect(initValidate.stdout).toBe('.agent-replay: 1 fixture, 0 baselines, no configuration errors\n');
 
     const suite = join(project, 'qa');
     await mkdir(join(suite, 'fixtures'), { recursive: true });
     await writeFile(join(suite, 'config.yml'), 'agent:\n  url: https://preview.example.com/api/chat\ncost: { capUsd: 1 }\n');
     await writeFile(join(suite, 'fixtures', 'greeting.yml'), 'label: greeting\nmessage: hello\nassert: { contains: Welcome }\n');
-    const validate = await run(npx, ['--no', '--', 'agent-replay', 'validate', '--dir', 'qa'], { cwd: project, env });
+    const validate = await run(bin, ['validate', '--dir', 'qa'], { cwd: project, env });
     expect(validate.stdout).toBe('qa: 1 fixture, 0 baselines, no configuration errors\n');
 
     // and a broken suite fails with status 2 and the file and line
     await writeFile(join(suite, 'fixtures', 'broken.yml'), 'label: "bad label!"\nmessage: hi\n');
-    const broken = await run(npx, ['--no', '--', 'agent-replay', 'validate', '--dir', 'qa'], { cwd: project, env }).then(
+    const broken = await run(bin, ['validate', '--dir', 'qa'], { cwd: project, env }).then(
       () => null,
       (e: { code: number; stderr: string }) => e,
     );
