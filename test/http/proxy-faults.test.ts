@@ -237,7 +237,7 @@ describe('a connection that does not open in time', () => {
     expect(Date.now() - started).toBeLessThan(4_000);
   });
 
-  it("a deadline through a proxy names the step it stalled at: connecting to the proxy, the TLS handshake through the tunnel, the agent's answer", { timeout: 5_000 }, async () => {
+  it("a deadline through a proxy names the step it stalled at: connecting to the proxy, the TLS handshake through the tunnel, the agent's answer", { timeout: 10_000 }, async () => {
     const quiet = await silent();
     // Connect timeouts far past the deadline (150 ms): the deadline is what cuts each request.
     const toProxy = await networkFrom({ HTTPS_PROXY: `https://ci-user:${PASSWORD}@127.0.0.1:${quiet}` });
@@ -245,21 +245,25 @@ describe('a connection that does not open in time', () => {
     expect(atProxy).toBe(`message turn: no connection through the proxy https://127.0.0.1:${quiet} (HTTPS_PROXY) to the agent opened within 150 ms, stalled connecting to the proxy (agent.timeoutMs bounds connecting too)`);
     expect(causeText('timeout', atProxy, 'https://agent.test/chat')).toMatch(/\(stalled connecting to the proxy\), on the way to https:\/\/agent\.test\/chat: the proxy did not take the connection/);
 
-    // The proxy answers CONNECT 200; the server behind it never completes the TLS handshake. This
+    // The proxy answers CONNECT 200; the server behind it never completes the TLS handshake. The
+    // deadline leaves the proxy (in this process) time to answer CONNECT on a loaded machine: at
+    // 150 ms it had not yet answered in full runs at load 20, and the step read "the proxy's answer".
+    const TLS_MS = 500;
+    // This
     // step is counted through ProxyAgent's public options (src/http/proxy-agent.ts): an undici that
     // stops calling them fails here, instead of the step silently leaving the message.
     const tunnel = await proxy({ hosts: { 'agent.test': quiet, 'judge.test': quiet } });
     const through = await networkFrom({ HTTPS_PROXY: `http://ci-user:${PASSWORD}@127.0.0.1:${portOf(tunnel.url)}` });
-    const atTls = errorOf(await agentClient({ url: 'https://agent.test/chat', timeoutMs: 150, retries: 0 }, through, 10_000).converse());
+    const atTls = errorOf(await agentClient({ url: 'https://agent.test/chat', timeoutMs: TLS_MS, retries: 0 }, through, 10_000).converse());
     expect(atTls).toBe(
-      `message turn: no connection through the proxy ${tunnel.url} (HTTPS_PROXY) to the agent opened within 150 ms, stalled in the TLS handshake with agent.test through the tunnel (agent.timeoutMs bounds connecting too)`,
+      `message turn: no connection through the proxy ${tunnel.url} (HTTPS_PROXY) to the agent opened within ${TLS_MS} ms, stalled in the TLS handshake with agent.test through the tunnel (agent.timeoutMs bounds connecting too)`,
     );
     expect(causeText('timeout', atTls, 'https://agent.test/chat')).toMatch(/: the proxy opened the tunnel, and agent\.test did not complete the TLS handshake/);
-    const scored = await judge({ timeoutMs: 150, retries: 0 }, through).score('polite', 'Within 30 days.');
-    expect(scored).toEqual({ ok: false, reason: `no connection through the proxy ${tunnel.url} (HTTPS_PROXY) opened within 150 ms, stalled in the TLS handshake with judge.test through the tunnel` });
+    const scored = await judge({ timeoutMs: TLS_MS, retries: 0 }, through).score('polite', 'Within 30 days.');
+    expect(scored).toEqual({ ok: false, reason: `no connection through the proxy ${tunnel.url} (HTTPS_PROXY) opened within ${TLS_MS} ms, stalled in the TLS handshake with judge.test through the tunnel` });
     // --wait-for-agent's poll, in the same words.
-    const waited = await waitForAgent({ url: 'https://agent.test/chat', headers: {}, seconds: 0.001, clock: instantClock(), network: through, pollTimeoutMs: 150 }).catch((e: unknown) => e);
-    expect((waited as AgentNotReady).lastObserved).toBe(`no connection through the proxy ${tunnel.url} (HTTPS_PROXY) to the agent opened within 150 ms, stalled in the TLS handshake with agent.test through the tunnel`);
+    const waited = await waitForAgent({ url: 'https://agent.test/chat', headers: {}, seconds: 0.001, clock: instantClock(), network: through, pollTimeoutMs: TLS_MS }).catch((e: unknown) => e);
+    expect((waited as AgentNotReady).lastObserved).toBe(`no connection through the proxy ${tunnel.url} (HTTPS_PROXY) to the agent opened within ${TLS_MS} ms, stalled in the TLS handshake with agent.test through the tunnel`);
 
     // A forwarded request (http:// through HTTP_PROXY) the agent behind the proxy never answers.
     const agent = await startAgentServer(() => 'hang');
