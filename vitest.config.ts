@@ -1,4 +1,5 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import SlowestFirst, { DurationsRecorder } from './test/support/sequencer.js';
 
@@ -38,6 +39,12 @@ export default defineConfig({
     // (test/support/sequencer.ts): otherwise one worker can end the run alone on a long file.
     sequence: { sequencer: SlowestFirst },
     reporters: ['default', new DurationsRecorder()],
+    // Each run transformed every source and test file again (15.7 s of CPU) and the workers imported
+    // them (29.9 s); kept on disk between runs under the hash of each file, a run whose files did not
+    // change transforms almost nothing (3.5 s, imports 18.3 s; 2026-12-05, 2 cores). Beside the
+    // bundles' cache (setup-cache.ts), so that every checkout of the project shares it; a fresh
+    // machine starts without it (docs/contributing.md, "Speed").
+    experimental: { fsModuleCache: true, fsModuleCachePath: join(tmpdir(), 'agent-replay-test-cache', 'vitest-modules') },
     globalSetup: ['test/support/entry-bundles.ts', 'test/support/openapi-trim.ts', 'test/support/browser-setup.ts'],
     // @actions/workflow-parser imports its schema JSON without `with { type: 'json' }`, which Node
     // refuses; let Vite transform it.
