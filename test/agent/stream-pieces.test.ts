@@ -6,25 +6,10 @@
 // loaded from a real config.yml, the agent is a real server on 127.0.0.1 sending the vendors' shapes
 // (openai ChatCompletionChunk tool_calls deltas, ai UIMessageChunk, @mastra/core ChunkType, Ollama /api/chat).
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpAgentClient } from '../../src/agent/index.js';
-import type { AgentClient } from '../../src/types.js';
-import { startAgentServer, type AgentHandler } from '../support/agent-server.js';
-import { C, F, OK_FIXTURE, load } from '../suite/helpers.js';
+import { configClients } from './config-client.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
-
-async function clientFor(agentYaml: string, handler: AgentHandler): Promise<AgentClient> {
-  const server = await startAgentServer(handler);
-  cleanups.push(() => server.close());
-  const loaded = await load({ [F + '/ok.yml']: OK_FIXTURE, [C]: `agent:\n  url: ${server.url}\n${agentYaml}` });
-  expect(loaded.errors).toEqual([]);
-  const client = createHttpAgentClient({ ...loaded.suite!.config.agent, retries: 0 }, { clock: { now: () => 0, sleep: async () => undefined } });
-  cleanups.push(() => client.close());
-  return client;
-}
+const { clientFor, closeAll } = configClients();
+afterEach(closeAll);
 
 const request = { session: 's', message: 'hi', persona: null };
 const sse = (events: unknown[]): string => events.map((e) => `data: ${typeof e === 'string' ? e : JSON.stringify(e)}\n\n`).join('');

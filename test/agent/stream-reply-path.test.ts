@@ -4,26 +4,11 @@
 // has it is a missing reply that names the path and config.yml's line, once. The config is loaded
 // from a real config.yml, the agent is a real server on 127.0.0.1.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpAgentClient } from '../../src/agent/index.js';
 import { decodeEventStream, watchFirstText } from '../../src/agent/stream.js';
-import type { AgentClient } from '../../src/types.js';
-import { startAgentServer, type AgentHandler } from '../support/agent-server.js';
-import { C, F, OK_FIXTURE, load } from '../suite/helpers.js';
+import { configClients } from './config-client.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
-
-async function clientFor(agentYaml: string, handler: AgentHandler): Promise<AgentClient> {
-  const server = await startAgentServer(handler);
-  cleanups.push(() => server.close());
-  const loaded = await load({ [F + '/ok.yml']: OK_FIXTURE, [C]: `agent:\n  url: ${server.url}\n${agentYaml}` });
-  expect(loaded.errors).toEqual([]);
-  const client = createHttpAgentClient({ ...loaded.suite!.config.agent, retries: 0 }, { clock: { now: () => 0, sleep: async () => undefined } });
-  cleanups.push(() => client.close());
-  return client;
-}
+const { clientFor, closeAll } = configClients();
+afterEach(closeAll);
 
 const request = { session: 's', message: 'hi', persona: null };
 /** Line 4 of config.yml sets the reply path. */
