@@ -23,6 +23,7 @@ import { meansTheSame } from '../evaluate/variants.js';
 import { SIMULATOR_PROMPT_VERSION } from '../simulator/index.js';
 import { TOOL } from '../version.js';
 import { windowsPathRefusal } from '../windows-path.js';
+import { suiteName } from '../action/context.js';
 import { ArgvError, commandHelp, globalHelp, helpHint, parseArgv, type CommandName, type Values } from './options.js';
 import { defaultOut, ensureIgnoredFolder } from './results-dir.js';
 import { gitHead } from './git.js';
@@ -323,7 +324,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
     printConfigIssues(io, result.errors, warnings);
     // --markdown is the comment a workflow posts: it says what the terminal says, as the Action's
     // comment does, never what an earlier run left in the file (docs/cli.md, "What each command does").
-    if (values.markdown) await writeConfigErrorsMarkdown(result.errors, values.markdown, commit, io);
+    if (values.markdown) await writeConfigErrorsMarkdown(result.errors, values.markdown, commit, dir, io);
     return EXIT.usage;
   }
   printConfigIssues(io, [], warnings);
@@ -341,11 +342,17 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   return exitFor(result, io, dir);
 }
 
-/** The configuration errors, as the Action comments them (src/report/config-errors.ts), written to --markdown. */
-async function writeConfigErrorsMarkdown(errors: readonly ConfigIssue[], path: string, commit: string | null, io: CliIO): Promise<void> {
+/**
+ * The configuration errors, as the Action comments them (src/report/config-errors.ts), written to
+ * --markdown: under the suite's folder in its repository when it is not the default one, as a run's
+ * report names its record's suitePath (docs/action.md, "Two suites in one repository").
+ */
+async function writeConfigErrorsMarkdown(errors: readonly ConfigIssue[], path: string, commit: string | null, dir: string, io: CliIO): Promise<void> {
   const { renderConfigErrors } = await import('../report/config-errors.js');
+  const repo = await repoPathOf(resolvePath(io, dir));
+  const suite = repo === null ? null : suiteName(repo.path);
   try {
-    await writeText(resolvePath(io, path), renderConfigErrors(errors, { ...reportContext(null, io.env), headSha: commit }), 'markdown');
+    await writeText(resolvePath(io, path), renderConfigErrors(errors, { ...reportContext(null, io.env), headSha: commit, suite }), 'markdown');
     io.stdout(writtenText(null, { markdown: path }, io));
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
