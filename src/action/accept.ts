@@ -228,7 +228,7 @@ function checkSuiteDir(record: RunRecord, suiteDir: string): void {
  * an earlier attempt of the job), or not: then `why`, naming the file, when the commits on top were
  * all baseline commits.
  */
-interface HeadMove {
+export interface HeadMove {
   byOthers: boolean;
   ours: string | null;
   why: string | null;
@@ -256,7 +256,14 @@ interface HeadMove {
  * commit verification is not asked: a commit signed by GitHub may be anyone's edit in the web editor
  * or through the API, and GitHub Enterprise Server signs none unless its administrator set it up.
  */
-async function movedByAcceptances(github: GitHubApi, ctx: ActionContext, found: Found, head: string, suiteDir: string, suite: string | null): Promise<HeadMove> {
+export async function movedByAcceptances(
+  github: GitHubApi,
+  ctx: Pick<ActionContext, 'owner' | 'repo'>,
+  found: Pick<Found, 'headSha' | 'runId'>,
+  head: string,
+  suiteDir: string,
+  suite: string | null,
+): Promise<HeadMove> {
   const base = found.headSha;
   const no = (why: string | null = null): HeadMove => ({ byOthers: false, ours: null, why });
   const c = await github.compareCommits(ctx.owner, ctx.repo, base, head);

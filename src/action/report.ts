@@ -94,10 +94,21 @@ export function ownSuiteResults(read: readonly ReadResults[], dir: string): { ke
     const more = skipped.length > 1 ? ` (${skipped.length} files in all, runs of ${suites.map(shown).join(', ')})` : '';
     throw new UserError(
       `report mode: no results file is a run of ${shown(own)}, this step's dir input: ${shown(first.file)} is a run of the suite in ${shown(first.suitePath)} (its suitePath)${more}. ` +
-        `Set dir: ${shown(first.suitePath)} on this step when it reports that suite (as its check step's dir), or download this suite's results artifacts only (pattern: ${resultsArtifactsPattern(dir)})`,
+        `Set dir: ${shown(first.suitePath)} on this step when it reports that suite (as its check step's dir), or download this suite's results artifacts only (${ownPatternWords(dir)})`,
     );
   }
   return { kept, skipped };
+}
+
+/**
+ * The download pattern of the step's own suite, in words. A suite in another folder than the
+ * default one has its folder in its artifacts' names; the default folder's are named by the commit
+ * alone, so `agent-replay-results-*` takes every suite's, and its own pattern names the commit
+ * (docs/action.md, "Shards: one suite over a CI matrix").
+ */
+function ownPatternWords(dir: string): string {
+  if (suiteName(dir) !== null) return `pattern: ${resultsArtifactsPattern(dir)}`;
+  return `pattern: agent-replay-results-<commit>*, the commit the runs recorded, such as agent-replay-results-\${{ github.event.workflow_run.head_sha }}*: the default folder's artifacts are named by the commit alone, and ${resultsArtifactsPattern(dir)} takes every suite's`;
 }
 
 /** What a workflow_run event says about the run it reports: its head commit and repository (GitHub's, not the artifact's). */

@@ -17,7 +17,7 @@ import { PRESETS } from '../config.js';
 import type { Assertion } from '../types.js';
 import { estimateCost, turnsPerFixture } from '../evaluate/estimate.js';
 import { resolveConfigFile } from '../suite/config-file.js';
-import { loadYamlPackage, readYaml } from '../suite/yaml/index.js';
+import { loadYamlPackage, readYaml, yamlPackage } from '../suite/yaml/index.js';
 import { DEFAULT_SUITE_DIR, resultsArtifactsPattern, suiteName, suiteSlug } from '../action/context.js';
 import { clip, terminalLine } from '../report/escape.js';
 
@@ -338,7 +338,7 @@ jobs:
         with:
           run-id: \${{ github.event.workflow_run.id }}
           github-token: \${{ github.token }}
-          pattern: ${resultsArtifactsPattern(dir)}   # this suite's results artifacts only: report mode reads every .json file below shards
+          pattern: ${resultsArtifactsPattern(dir)}   # ${suiteName(dir) === null ? "the results artifacts only (another suite's among them are skipped, by dir)" : "this suite's results artifacts only"}: report mode reads every .json file below shards
           path: shards
       - id: pr
         run: echo "number=$(cat shards/*/pr-number 2>/dev/null | head -1)" >> "$GITHUB_OUTPUT"
@@ -418,8 +418,8 @@ function dirValue(raw: string): string | null {
  * text, a line at a time: a workflow init did not write may hold anything, and one it cannot read
  * is taken as running the suite (nothing is said to add to it). A `dir:` set by an expression
  * (`dir: ${{ matrix.dir }}`, a matrix over the suites' folders) cannot be read: such a workflow runs
- * the suite when it names the folder anywhere (the matrix's list), else init cannot tell, and says
- * so with the expression (docs/cli.md, "init").
+ * the suite when one of its values names the folder (the matrix's list; read as YAML: a comment
+ * names nothing), else init cannot tell, and says so with the expression (docs/cli.md, "init").
  */
 function runsSuite(text: string, dir: string): { runs: true } | { runs: false; expression: string | null } {
   const named = [...text.matchAll(/^[ \t]*(?:-[ \t]+)?dir:(.*)$/gm)].map((m) => dirValue(m[1] ?? ''));
@@ -430,11 +430,30 @@ function runsSuite(text: string, dir: string): { runs: true } | { runs: false; e
   return namesFolder(text, dir) ? { runs: true } : { runs: false, expression };
 }
 
-/** Whether `text` holds the folder `dir` as a whole value (a list item, a quoted word), not as the end of a longer path. */
+/**
+ * Whether the workflow `text` holds the folder `dir` as a whole value: read as YAML, a value (a
+ * matrix's list item, an `include:` entry) that is that folder, or a quoted word of an expression
+ * that is (`${{ ... 'apps/sales/.agent-replay' ... }}`); never a comment, nor the end of a longer
+ * path. A workflow that is not valid YAML cannot be read, and is taken as running the suite (GitHub
+ * does not run it either; docs/cli.md, "init").
+ */
 function namesFolder(text: string, dir: string): boolean {
   const folder = suiteName(dir) ?? DEFAULT_SUITE_DIR;
-  const escaped = folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?:^|[\\s'"[,:])(?:\\./)?${escaped}/?(?=$|[\\s'"\\],#])`, 'm').test(text);
+  const isFolder = (value: string): boolean => value.trim() !== '' && (suiteName(value.trim()) ?? DEFAULT_SUITE_DIR) === folder;
+  let data: unknown;
+  try {
+    const doc = yamlPackage().parseDocument(text);
+    if (doc.errors.length > 0) return true;
+    data = doc.toJS();
+  } catch {
+    return true;
+  }
+  const names = (value: unknown): boolean => {
+    if (typeof value === 'string') return isFolder(value) || (value.includes('${{') && [...value.matchAll(/'((?:[^']|'')*)'/g)].some((m) => isFolder((m[1] ?? '').replace(/''/g, "'"))));
+    if (Array.isArray(value)) return value.some(names);
+    return value !== null && typeof value === 'object' && Object.values(value).some(names);
+  };
+  return names(data);
 }
 
 /**

@@ -23,6 +23,7 @@ import { meansTheSame } from '../evaluate/variants.js';
 import { SIMULATOR_PROMPT_VERSION } from '../simulator/index.js';
 import { TOOL } from '../version.js';
 import { windowsPathRefusal } from '../windows-path.js';
+import { suiteName } from '../action/context.js';
 import { ArgvError, commandHelp, globalHelp, helpHint, parseArgv, type CommandName, type Values } from './options.js';
 import { defaultOut, ensureIgnoredFolder } from './results-dir.js';
 import { gitHead } from './git.js';
@@ -323,7 +324,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
     printConfigIssues(io, result.errors, warnings);
     // --markdown is the comment a workflow posts: it says what the terminal says, as the Action's
     // comment does, never what an earlier run left in the file (docs/cli.md, "What each command does").
-    if (values.markdown) await writeConfigErrorsMarkdown(result.errors, values.markdown, commit, io);
+    if (values.markdown) await writeConfigErrorsMarkdown(result.errors, values.markdown, commit, dir, io);
     return EXIT.usage;
   }
   printConfigIssues(io, [], warnings);
@@ -341,11 +342,17 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   return exitFor(result, io, dir);
 }
 
-/** The configuration errors, as the Action comments them (src/report/config-errors.ts), written to --markdown. */
-async function writeConfigErrorsMarkdown(errors: readonly ConfigIssue[], path: string, commit: string | null, io: CliIO): Promise<void> {
+/**
+ * The configuration errors, as the Action comments them (src/report/config-errors.ts), written to
+ * --markdown: under the suite's folder in its repository when it is not the default one, as a run's
+ * report names its record's suitePath (docs/action.md, "Two suites in one repository").
+ */
+async function writeConfigErrorsMarkdown(errors: readonly ConfigIssue[], path: string, commit: string | null, dir: string, io: CliIO): Promise<void> {
   const { renderConfigErrors } = await import('../report/config-errors.js');
+  const repo = await repoPathOf(resolvePath(io, dir));
+  const suite = repo === null ? null : suiteName(repo.path);
   try {
-    await writeText(resolvePath(io, path), renderConfigErrors(errors, { ...reportContext(null, io.env), headSha: commit }), 'markdown');
+    await writeText(resolvePath(io, path), renderConfigErrors(errors, { ...reportContext(null, io.env), headSha: commit, suite }), 'markdown');
     io.stdout(writtenText(null, { markdown: path }, io));
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
@@ -603,6 +610,33 @@ async function readShards(files: readonly string[], io: CliIO): Promise<RunRecor
   return problems.length > 0 ? null : records;
 }
 
+/**
+ * The refusal of --results files that are runs of two or more suites (their `suitePath`s differ:
+ * two suite folders of one repository), or null: a report is of one suite, and merging two would
+ * show one suite's items as the other's, so nothing is written and each suite's command is given
+ * (docs/cli.md, "What each command does"). A record without `suitePath` (made outside a git
+ * repository, or by an older agent-replay) does not say its suite: it is not held against the others.
+ */
+function mixedSuitesText(records: readonly RunRecord[], files: readonly string[]): string | null {
+  const bySuite = new Map<string, string[]>();
+  const unnamed: string[] = [];
+  records.forEach((r, i) => {
+    const file = files[i] as string;
+    if (r.suitePath === undefined) return void unnamed.push(file);
+    const suite = posix.normalize(r.suitePath).replace(/(.)\/+$/, '$1');
+    bySuite.set(suite, [...(bySuite.get(suite) ?? []), file]);
+  });
+  if (bySuite.size < 2) return null;
+  const suites = [...bySuite];
+  const which = suites.map(([suite, of]) => `${of.map(terminalLine).join(', ')} ${of.length === 1 ? 'is a run' : 'are runs'} of the suite in ${terminalLine(suite)}`).join('; ');
+  const commands = suites.map(([, of]) => `agent-replay report ${of.map((f) => `--results ${shellWord(terminalLine(f))}`).join(' ')}`).join(', then ');
+  const loose = unnamed.length === 0 ? '' : ` (${unnamed.map(terminalLine).join(', ')} ${unnamed.length === 1 ? 'does' : 'do'} not say ${unnamed.length === 1 ? 'its' : 'their'} suite: add ${unnamed.length === 1 ? 'it' : 'them'} to the command of ${unnamed.length === 1 ? 'its' : 'their'} suite)`;
+  return (
+    `the --results files are runs of ${suites.length} suites (their suitePath): ${which}. A report is of one suite, and these would be merged as one run, so nothing was written: ` +
+    `report each suite on its own: ${commands}${loose}`
+  );
+}
+
 async function cmdReport(values: Values, io: CliIO): Promise<number> {
   const files = values.results ?? [];
   if (files.length === 0) throw new UsageError('report needs at least one --results file');
@@ -610,6 +644,11 @@ async function cmdReport(values: Values, io: CliIO): Promise<number> {
   checkOutputPaths(values, io, { reads: files.map((f) => ({ what: `--results ${f}`, path: f })) });
   const records = await readShards(files, io);
   if (records === null) return EXIT.usage;
+  const mixed = mixedSuitesText(records, files);
+  if (mixed !== null) {
+    io.stderr(`agent-replay: ${mixed}\n`);
+    return EXIT.usage;
+  }
   const merged = mergeRecords(records, files, (line) => io.stderr(`${line}\n`));
   const allowIncomplete = values['allow-incomplete'] === true;
   if (values.out) await writeRecord(resolvePath(io, values.out), merged);

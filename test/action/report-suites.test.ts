@@ -23,7 +23,12 @@ describe('ownSuiteResults', () => {
     const read = [at(SALES, 'apps/sales/.agent-replay'), at('shards/x/results.json', 'apps/x/.agent-replay')];
     expect(() => ownSuiteResults(read, '.agent-replay')).toThrow(
       `report mode: no results file is a run of .agent-replay, this step's dir input: ${SALES} is a run of the suite in apps/sales/.agent-replay (its suitePath) (2 files in all, runs of apps/sales/.agent-replay, apps/x/.agent-replay). ` +
-        "Set dir: apps/sales/.agent-replay on this step when it reports that suite (as its check step's dir), or download this suite's results artifacts only (pattern: agent-replay-results-*)",
+        "Set dir: apps/sales/.agent-replay on this step when it reports that suite (as its check step's dir), or download this suite's results artifacts only " +
+        "(pattern: agent-replay-results-<commit>*, the commit the runs recorded, such as agent-replay-results-${{ github.event.workflow_run.head_sha }}*: the default folder's artifacts are named by the commit alone, and agent-replay-results-* takes every suite's)",
+    );
+    // A suite in another folder: its pattern names its folder.
+    expect(() => ownSuiteResults([at('shards/a/results.json', '.agent-replay')], 'apps/x/.agent-replay')).toThrow(
+      "or download this suite's results artifacts only (pattern: agent-replay-results-apps-x-.agent-replay-*)",
     );
   });
 

@@ -450,6 +450,18 @@ describe('init for a second suite of the repository (docs/action.md, "Two suites
       );
       expect(run.stdout).not.toContain('To the job of .github/workflows/agent-replay.yml');
     }
+    // The folder in a YAML comment only (beside the list, or a line of its own) is not in the list;
+    // a quoted item, one written ./ and /, and a quoted word of an expression are.
+    const commented = matrix(['apps/support/.agent-replay']).replace(']\n', ']   # apps/billing/.agent-replay next quarter\n        # - apps/billing/.agent-replay\n');
+    await writeFile(join(cwd, '.github/workflows/agent-replay.yml'), commented);
+    const comment = await initIn(cwd, ['--dir', 'apps/billing/.agent-replay']);
+    expect(comment.stdout).toContain('which init cannot read, and names apps/billing/.agent-replay nowhere');
+    for (const listed of [matrix(['"apps/support/.agent-replay"', "'./apps/billing/.agent-replay/'"]), matrix(['a']).replace('${{ matrix.dir }}', "${{ matrix.billing && 'apps/billing/.agent-replay' || 'apps/support/.agent-replay' }}")]) {
+      await writeFile(join(cwd, '.github/workflows/agent-replay.yml'), listed);
+      const named = await initIn(cwd, ['--dir', 'apps/billing/.agent-replay']);
+      expect(named.stdout, listed).not.toContain('cannot read');
+      expect(named.stdout, listed).not.toContain('To the job of .github/workflows/agent-replay.yml');
+    }
   });
 
   it("the report workflow of a suite outside .agent-replay downloads that suite's results artifacts only, and reports as that suite", async () => {
@@ -459,6 +471,7 @@ describe('init for a second suite of the repository (docs/action.md, "Two suites
     const steps = Object.values((parse(text) as Workflow).jobs)[0]!.steps;
     const pattern = steps.find((st) => st.uses?.startsWith('actions/download-artifact@'))?.with?.pattern as string;
     expect(pattern).toBe('agent-replay-results-apps-sales-.agent-replay-*');
+    expect(text).toContain("pattern: agent-replay-results-apps-sales-.agent-replay-*   # this suite's results artifacts only: report mode reads every .json file below shards\n");
     const sha = 'a'.repeat(40);
     const sales = 'apps/sales/.agent-replay';
     // download-artifact matches names with minimatch; this pattern uses only `*` (any characters but /).
@@ -499,6 +512,8 @@ describe('the workflows init writes', () => {
     const { text } = (await written())['agent-replay-report.yml']!;
     const parsed = parseWorkflow({ name: 'agent-replay-report.yml', content: text }, new NoOperationTraceWriter());
     expect(parsed.context.errors.getErrors().map((e) => e.message)).toEqual([]);
+    // The default suite's pattern takes another suite's artifacts too: its comment does not say "this suite's only".
+    expect(text).toContain("pattern: agent-replay-results-*   # the results artifacts only (another suite's among them are skipped, by dir): report mode reads every .json file below shards\n");
     const doc = await readFile('docs/action.md', 'utf8');
     const recipe = /```yaml\n(# \.github\/workflows\/agent-replay-report\.yml[\s\S]*?)```/.exec(doc)?.[1] ?? '';
     expect(recipe).toContain('actions/download-artifact@');

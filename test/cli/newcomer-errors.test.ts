@@ -286,6 +286,19 @@ describe('run --markdown with a configuration error', () => {
     expect(md).toContain('- `.agent-replay/fixtures/b.yml:2:1`: fixture "b"');
     expect(md).toContain('fix: did you mean "message"? rename the key, so that line 2 reads `message: hi`');
     expect(md).not.toContain('No new failures');
+    expect(md).not.toContain('**Suite**');
     expect(agent.requests.length).toBe(sent);
+  });
+
+  it('names the suite in another folder of its repository above them, as the Action comments them', async () => {
+    const cwd = await tempDir('agent-replay-config-errors-suite-');
+    await mkdir(join(cwd, '.git'));
+    const dir = 'apps/sales/.agent-replay';
+    await mkdir(join(cwd, dir, 'fixtures'), { recursive: true });
+    await writeFile(join(cwd, dir, 'fixtures', 'b.yml'), 'label: b\nmesage: hi\n');
+    const r = await cli(['run', '--dir', dir, '--agent-url', 'http://127.0.0.1:9/', '--markdown', 'r.md'], cwd);
+    expect(r.code, r.stderr).toBe(2);
+    const md = await readFile(join(cwd, 'r.md'), 'utf8');
+    expect(md).toMatch(/^(?:<!--[^\n]*-->\n)+\*\*Suite\*\* `apps\/sales\/\.agent-replay`\n\n## agent-replay: configuration errors\n/);
   });
 });

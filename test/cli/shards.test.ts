@@ -11,6 +11,8 @@ import type { AgentServer } from '../support/agent-server.js';
 import { agentConfig, cli, makeProject, readResults, scriptedAgent, serve, useCleanup } from './helpers.js';
 import type { RunRecord } from '../../src/types.js';
 import type { Comparison } from '../../src/evaluate/index.js';
+import { serializeRecord } from '../../src/record/index.js';
+import { fixture, run } from '../report/fixtures.js';
 
 useCleanup();
 
@@ -155,6 +157,32 @@ describe('run --shard i/n and report', () => {
       expect(r.stderr).toBe(`agent-replay: --results ${again}: the same file as --results r.json (${join(cwd, 'r.json')}), given twice; give each shard's results.json once\n`);
       expect(r.stderr).not.toContain('overlap');
     }
+  });
+
+  it('report refuses the runs of two suites of one repository (their suitePath), naming each file\'s suite and the command for each; nothing is written', async () => {
+    const cwd = await makeProject({});
+    const at = (suitePath: string, labels: string[]): string =>
+      serializeRecord(run(labels.map((l) => fixture(l, { file: `${suitePath}/fixtures/suite.yml` })), { suitePath }));
+    await writeFile(join(cwd, 'support.json'), at('apps/support/.agent-replay', ['refund']));
+    await writeFile(join(cwd, 'sales.json'), at('apps/sales/.agent-replay', ['pricing']));
+    await writeFile(join(cwd, 'sales 2.json'), at('apps/sales/.agent-replay/', ['discount']));
+    // A record that does not say its suite (made outside a git repository, or by an older agent-replay).
+    const { suitePath: _unsaid, ...older } = JSON.parse(at('apps/sales/.agent-replay', ['upsell'])) as RunRecord;
+    await writeFile(join(cwd, 'older.json'), JSON.stringify(older));
+    const r = await cli(['report', '--results', 'support.json', '--results', 'sales.json', '--results', 'older.json', '--results', 'sales 2.json', '--out', 'm.json', '--markdown', 'm.md'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'agent-replay: the --results files are runs of 2 suites (their suitePath): support.json is a run of the suite in apps/support/.agent-replay; sales.json, sales 2.json are runs of the suite in apps/sales/.agent-replay. ' +
+        'A report is of one suite, and these would be merged as one run, so nothing was written: ' +
+        "report each suite on its own: agent-replay report --results support.json, then agent-replay report --results sales.json --results 'sales 2.json' " +
+        '(older.json does not say its suite: add it to the command of its suite)\n',
+    );
+    expect(r.stdout).toBe('');
+    expect(existsSync(join(cwd, 'm.json')) || existsSync(join(cwd, 'm.md'))).toBe(false);
+    // One suite's files, and a record that does not say its suite beside them, merge as before.
+    const one = await cli(['report', '--results', 'sales.json', '--results', 'sales 2.json', '--results', 'older.json', '--out', 'm.json'], cwd);
+    expect(one.code, one.stderr).toBe(0);
+    expect(labelsOf(await readResults(join(cwd, 'm.json')))).toEqual(['discount', 'pricing', 'upsell']);
   });
 
   it('a shard of another suite is excluded and named', async () => {
