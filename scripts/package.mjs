@@ -1,57 +1,50 @@
-// Bundles the entries into the committed dist/ (the CLI with esbuild, the others with ncc): dist/cli.js (the CLI, the package's bin)
-// with its chunks in dist/chunks/, dist/index.js (the Action) and dist/mocks.js + dist/mocks.d.ts (the package's `agent-replay/mocks`
-// export). Output is deterministic so CI can diff it.
+// Bundles the entries into the committed dist/ (the CLI and the Action with esbuild, the mocks with ncc): dist/cli.js (the CLI, the
+// package's bin) with its chunks in dist/chunks/, dist/index.js (the Action) with its chunks in dist/action-chunks/, and dist/mocks.js +
+// dist/mocks.d.ts (the package's `agent-replay/mocks` export). Output is deterministic so CI can diff it.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { buildSync, transformSync } from 'esbuild';
+import { build, transformSync } from 'esbuild';
+import { actionsUndici, BUNDLE_OPTIONS } from './bundle.mjs';
 
 const entries = [
   // The CLI is bundled by esbuild, not ncc: one ESM file whose modules are hoisted into one scope, started
   // in about two thirds of the time of ncc's (webpack's module wrappers and its handling of the entry's
   // top-level await), docs/performance.md "2026-12-02 (morning): the cold start".
-  { src: 'src/cli.ts', out: 'cli.js', shebang: true, esbuild: true },
-  { src: 'src/index.ts', out: 'index.js', shebang: false },
+  { src: 'src/cli.ts', out: 'cli.js', shebang: true, esbuild: true, chunks: 'chunks' },
+  // The Action too, since 2026-12-05 (late evening): as the tests' bundles of it are made (the same
+  // options, scripts/bundle.mjs), and with @actions' undici bound to the two modules they use
+  // (scripts/actions-undici.cjs): docs/performance.md, "The Action's undici".
+  { src: 'src/index.ts', out: 'index.js', shebang: false, esbuild: true, chunks: 'action-chunks', plugins: [actionsUndici] },
   { src: 'src/mocks/index.ts', out: 'mocks.js', shebang: false },
 ];
-/** The CLI's chunks (dist/chunks/), shipped with it (package.json `files`). */
-const CHUNKS = 'chunks';
 const only = process.argv.slice(2);
 rmSync('build/ncc', { recursive: true, force: true });
 mkdirSync('dist', { recursive: true });
-// Old chunks of the Action bundle go when it is rebuilt.
+// ncc's chunks of the Action, from before it was bundled by esbuild, go when it is rebuilt.
 if (only.length === 0 || only.includes('index.js')) {
   for (const f of readdirSync('dist', { withFileTypes: true })) if (/^\d+\.index\.js$/.test(f.name)) rmSync(join('dist', f.name));
 }
 for (const entry of entries) {
   if (only.length > 0 && !only.includes(entry.out)) continue;
   if (entry.esbuild) {
-    const result = buildSync({
+    const result = await build({
+      ...BUNDLE_OPTIONS,
       entryPoints: [entry.src],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'es2022',
+      target: 'node20',
       write: false,
       outdir: 'dist',
       entryNames: entry.out.replace(/\.js$/, ''),
       // Code splitting: what a module imports dynamically (the span sources with protobufjs, the
-      // `yaml` package for placing a problem) is a chunk loaded only when used, not compiled at
-      // every start (docs/performance.md, "2026-12-02 (late morning): the cold start again").
-      splitting: true,
-      chunkNames: `${CHUNKS}/[name]-[hash]`,
-      // CommonJS dependencies (undici, yaml) require node builtins.
-      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-      // As below: ASCII-only text decodes on the fast path; whitespace/syntax minification, names kept.
-      charset: 'ascii',
-      minifyWhitespace: true,
-      minifySyntax: true,
-      legalComments: 'none',
+      // `yaml` package for placing a problem, the artifact client) is a chunk loaded only when used,
+      // not compiled at every start (docs/performance.md, "2026-12-02 (late morning): the cold start again").
+      chunkNames: `${entry.chunks}/[name]-[hash]`,
+      plugins: entry.plugins ?? [],
       logLevel: 'warning',
     });
     const main = join(process.cwd(), 'dist', entry.out);
     if (!result.outputFiles.some((f) => f.path === main)) throw new Error(`${entry.src}: esbuild wrote no ${main}`);
-    rmSync(join('dist', CHUNKS), { recursive: true, force: true });
+    rmSync(join('dist', entry.chunks), { recursive: true, force: true });
     for (const file of result.outputFiles) {
       let code = file.text.replace(/^#!.*\n/, '');
       const isMain = file.path === main;
@@ -68,10 +61,8 @@ for (const entry of entries) {
     stdio: 'inherit',
   });
   const files = readdirSync(outDir);
-  // Lazily imported modules become chunks next to the entry (e.g. 123.index.js); they ship too.
-  const chunks = files.filter((f) => /^\d+\.index\.js$/.test(f));
-  const extra = files.filter((f) => !['index.js', 'package.json', ...chunks].includes(f));
-  if (extra.length > 0) throw new Error(`ncc emitted assets we do not ship: ${extra.join(', ')}; bundle them or inline them`);
+  const extra = files.filter((f) => !['index.js', 'package.json'].includes(f));
+  if (extra.length > 0) throw new Error(`ncc emitted files we do not ship: ${extra.join(', ')}; bundle them or inline them`);
   let code = readFileSync(join(outDir, 'index.js'), 'utf8');
   // ncc's asset relocator rewrites some path expressions into paths inside dist/: never wanted here.
   if (code.includes('__nccwpck_require__.ab +')) throw new Error(`${entry.src}: ncc rewrote a path expression into an asset path; build that path without path.resolve/join of a literal`);
@@ -81,13 +72,6 @@ for (const entry of entries) {
   code = transformSync(code, { format: 'esm', charset: 'ascii', minifyWhitespace: true, minifySyntax: true, target: 'es2022', legalComments: 'none' }).code;
   if (entry.shebang) code = `#!/usr/bin/env node\n${code}`;
   writeFileSync(join('dist', entry.out), code);
-  for (const chunk of chunks) {
-    if (entry.out !== 'index.js') throw new Error(`${entry.src}: lazy chunks are only expected in the Action bundle (${chunk})`);
-    // As the entry: ASCII only and minified (the artifact client's chunk is 3.7 MB of source with
-    // non-ASCII text, decoded on V8's slow path otherwise whenever the Action uploads or downloads).
-    const chunkCode = transformSync(readFileSync(join(outDir, chunk), 'utf8'), { format: 'esm', charset: 'ascii', minifyWhitespace: true, minifySyntax: true, target: 'es2022', legalComments: 'none' }).code;
-    writeFileSync(join('dist', chunk), chunkCode);
-  }
   if (entry.shebang) chmodSync(join('dist', entry.out), 0o755);
   console.log(`dist/${entry.out}: ${(code.length / 1024).toFixed(0)} KiB`);
 }

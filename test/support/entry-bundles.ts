@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { BuildOptions } from 'esbuild';
 import type { TestProject } from 'vitest/node';
+import { actionsUndici, BUNDLE_OPTIONS } from '../../scripts/bundle.mjs';
 import { cachedEntry, hashOf, keepEntry, newEntryFolder, readCacheFile, writeCacheFile } from './setup-cache.js';
 
 declare module 'vitest' {
@@ -30,23 +31,15 @@ declare module 'vitest' {
 const ENTRIES = { action: 'src/index.ts', cli: 'src/cli.ts' } as const;
 
 const OPTIONS: BuildOptions = {
+  // As scripts/package.mjs builds dist/ (scripts/bundle.mjs): ASCII-only text (decoded on V8's fast
+  // path; 87 ms of each Action start decoded the 7 MB bundle's UTF-8 otherwise) and whitespace and
+  // syntax minified, names kept for readable stack traces (an Action start 525 -> 391 ms, median of
+  // 11); @actions' undici bound to the two modules they use (scripts/actions-undici.cjs).
+  ...BUNDLE_OPTIONS,
   entryPoints: Object.entries(ENTRIES).map(([out, src]) => ({ in: src, out })),
   outExtension: { '.js': '.mjs' },
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
   target: 'node20',
-  splitting: true,
-  // As scripts/package.mjs leaves dist/: ASCII-only text (decoded on V8's fast path; 87 ms of each
-  // Action start decoded the 7 MB bundle's UTF-8 otherwise) and whitespace and syntax minified,
-  // names kept for readable stack traces: an Action start 525 -> 391 ms (median of 11).
-  charset: 'ascii',
-  minifyWhitespace: true,
-  minifySyntax: true,
-  legalComments: 'none',
   logLevel: 'error',
-  // Bundled CommonJS dependencies call require(): give the ESM chunks one.
-  banner: { js: "import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);" },
 };
 
 /** The files under src/, by name. */
@@ -63,7 +56,8 @@ async function keyOf(setting: string, inputs: readonly string[]): Promise<string
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const setting = hashOf([createRequire(import.meta.url)('esbuild/package.json').version as string, JSON.stringify(OPTIONS)]);
+  // The shared options' module is in the key too: its plugin is code, not options JSON.stringify sees.
+  const setting = hashOf([createRequire(import.meta.url)('esbuild/package.json').version as string, JSON.stringify(OPTIONS), await readFile('scripts/bundle.mjs')]);
   // The inputs of the last bundles made with these options: when every one of them (and the rest of
   // the key) is as it was, so is the build (an input not among them is reached only through one).
   const indexName = `bundle-inputs-${setting}.json`;
@@ -74,7 +68,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const made = await newEntryFolder('bundles');
     const started = Date.now();
     const { build } = await import('esbuild');
-    const result = await build({ ...OPTIONS, outdir: made, metafile: true });
+    const result = await build({ ...OPTIONS, plugins: [actionsUndici], outdir: made, metafile: true });
     const inputs = Object.keys(result.metafile.inputs).sort();
     // A file saved while esbuild ran may be newer than what it read: these bundles serve this run only.
     const mtimes = await Promise.all(inputs.map((path) => stat(path).then((s) => s.mtimeMs)));
