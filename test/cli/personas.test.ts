@@ -4,7 +4,8 @@
 
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closedAfterEach } from '../support/per-test.js';
 import type { Check, PersonaRecord, RunRecord } from '../../src/types.js';
 import { startShopAgent } from '../support/shop-agent.js';
 import type { AgentServer } from '../support/agent-server.js';
@@ -14,10 +15,7 @@ import { docsUrl } from '../../src/version.js';
 
 useCleanup();
 
-const servers: (AgentServer | TestServer)[] = [];
-afterEach(async () => {
-  while (servers.length > 0) await servers.pop()?.close();
-});
+const { servers } = closedAfterEach();
 
 const COMMIT = 'c'.repeat(40);
 

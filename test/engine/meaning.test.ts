@@ -4,10 +4,11 @@
 // answers the meaning judge's calls (and counts them); a real loopback simulator that counts its
 // calls. Baselines are real files.
 
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closedAfterEach } from '../support/per-test.js';
 import { runCheck, type CheckOptions } from '../../src/engine.js';
 import { decidePersonaAcceptance } from '../../src/evaluate/personas.js';
 import { MEANING_PROMPT_VERSION } from '../../src/judge/meaning.js';
@@ -17,12 +18,7 @@ import { startAgentServer, type AgentServer } from '../support/agent-server.js';
 import { startServer, type Received, type TestServer } from '../judge/server.js';
 import { startSimulatorServer } from '../simulator/server.js';
 
-const dirs: string[] = [];
-const servers: (AgentServer | TestServer)[] = [];
-afterEach(async () => {
-  while (servers.length > 0) await servers.pop()?.close();
-  while (dirs.length > 0) await rm(dirs.pop() as string, { recursive: true, force: true });
-});
+const { servers, dirs } = closedAfterEach();
 
 const clock: Clock = { now: () => 1_000_000, sleep: async () => undefined };
 

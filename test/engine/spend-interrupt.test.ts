@@ -2,20 +2,16 @@
 // welcome turn was answered still counts that turn, against a real loopback agent whose message
 // turn hangs until the run is interrupted.
 
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closedAfterEach } from '../support/per-test.js';
 import { runCheck } from '../../src/engine.js';
 import type { Clock } from '../../src/types.js';
-import { nativeEcho, startAgentServer, type AgentServer } from '../support/agent-server.js';
+import { nativeEcho, startAgentServer } from '../support/agent-server.js';
 
-const dirs: string[] = [];
-const servers: AgentServer[] = [];
-afterEach(async () => {
-  while (servers.length > 0) await servers.pop()?.close();
-  while (dirs.length > 0) await rm(dirs.pop() as string, { recursive: true, force: true });
-});
+const { servers, dirs } = closedAfterEach();
 
 const clock: Clock = { now: () => 1_000_000, sleep: async () => undefined };
 

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker, WorkerOptions } from 'node:worker_threads';
 import { Worker as RealWorker } from 'node:worker_threads';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closedAfterEach } from '../support/per-test.js';
 import { runCheck, type CheckOptions } from '../../src/engine.js';
 import { withInlineRegex } from '../../src/assertions/regex-inline.js';
 import { createRegexPool } from '../../src/assertions/index.js';
@@ -18,12 +19,7 @@ import { nativeEcho, startAgentServer, type AgentServer } from '../support/agent
 import { json, startServer, type TestServer } from '../judge/server.js';
 import { fixture, run } from '../report/fixtures.js';
 
-const dirs: string[] = [];
-const servers: (AgentServer | TestServer)[] = [];
-afterEach(async () => {
-  while (servers.length > 0) await servers.pop()?.close();
-  while (dirs.length > 0) await rm(dirs.pop() as string, { recursive: true, force: true });
-});
+const { servers, dirs } = closedAfterEach();
 
 /** No real waits between retries. */
 const clock: Clock = { now: () => 1_000_000, sleep: async () => undefined };

@@ -5,13 +5,14 @@
 // gives, against the demo agent started as the workflow starts it, on a pull request of a fake
 // GitHub: it checks the demo agent, writes its job summary and posts the comment.
 
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endWithTest } from '../support/children.js';
 import { startFakeGitHub } from '../support/github-server.js';
 import { ROOT } from './support.js';
 
@@ -40,14 +41,24 @@ afterAll(async () => {
   await rm(resultsDir, { recursive: true, force: true });
 });
 
+/**
+ * local-action in `cwd`; it ends with the test (test/support/children.ts). It starts `npm exec tsx`
+ * and the Action under it: it runs in its own process group, and the whole group is killed when the
+ * test fails or times out while it runs, not its first process alone.
+ */
 function localAction(envFile: string, cwd = ROOT): Promise<{ code: number; stdout: string; stderr: string }> {
   const bin = join(ROOT, 'test', 'frameworks', 'node_modules', '.bin', 'local-action');
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     // cwd: the repository, or a workspace whose node_modules is the repository's (local-action runs
     // `npm exec tsx`, which the root's devDependencies provide).
-    execFile(bin, ['run', ROOT, 'src/main.ts', envFile], { cwd, env: { ...process.env, PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` }, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-    );
+    const child = spawn(bin, ['run', ROOT, 'src/main.ts', envFile], { cwd, detached: true, env: { ...process.env, PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` }, stdio: ['ignore', 'pipe', 'pipe'] });
+    endWithTest(child, { group: true });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
   });
 }
 
@@ -125,11 +136,6 @@ function evaluate(value: string, demo: Record<string, string>): string {
 }
 
 describe('the dogfood workflow\'s Action step under @github/local-action', () => {
-  let demoAgent: ChildProcess | undefined;
-  afterAll(() => {
-    demoAgent?.kill('SIGTERM');
-  });
-
   it('with the inputs dogfood.yml gives, checks the demo agent on a pull request: summary written, comment posted, outputs set', { timeout: 180_000 }, async () => {
     const { name, demoRun, inputs } = await dogfood();
     // 1. the demo agent, started by the command the workflow runs
@@ -137,11 +143,13 @@ describe('the dogfood workflow\'s Action step under @github/local-action', () =>
     expect(started, demoRun).not.toBeNull();
     const ws = await mkdtemp(join(tmpdir(), 'agent-replay-dogfood-'));
     const demoFile = join(ws, 'demo-agent.env');
-    demoAgent = spawn(process.execPath, ['--import', 'tsx', join(ROOT, started![1]!), demoFile], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    // it ends with the test (test/support/children.ts)
+    const demoAgent = spawn(process.execPath, ['--import', 'tsx', join(ROOT, started![1]!), demoFile], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    endWithTest(demoAgent);
     // it prints one line once the file is written
     await new Promise<void>((resolve, reject) => {
-      demoAgent!.stdout!.once('data', () => resolve());
-      demoAgent!.once('exit', (code) => reject(new Error(`scripts/demo-agent.ts exited with ${code} before it listened`)));
+      demoAgent.stdout.once('data', () => resolve());
+      demoAgent.once('exit', (code) => reject(new Error(`scripts/demo-agent.ts exited with ${code} before it listened`)));
     });
     const demoOutputs = outputLines(await readFile(demoFile, 'utf8'));
     expect(demoOutputs).toMatchObject({ 'agent-url': expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/api\/chat$/) });
@@ -201,8 +209,6 @@ describe('the dogfood workflow\'s Action step under @github/local-action', () =>
       expect(comments[0]!.body).toContain(results.fixtures[0]!.label);
       expect(gh.violations).toEqual([]);
     } finally {
-      demoAgent.kill('SIGTERM');
-      demoAgent = undefined;
       await gh.close();
       await rm(ws, { recursive: true, force: true });
     }

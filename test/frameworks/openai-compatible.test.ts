@@ -3,50 +3,23 @@
 // preset openai-chat, through the CLI. A model API runs no tools: its tool calls are requests
 // for the caller, so mocks and live mode read the same and nothing is an unmocked call.
 
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkStatuses, cli, fixture, makeProject, persona, removeProjects, ROOT, runSuite } from './support.js';
+import { checkStatuses, cli, fixture, makeProject, persona, removeProjects, ROOT, runSuite, startServerProcess } from './support.js';
 
 const HERE = join(ROOT, 'test', 'frameworks');
-let server: ChildProcess;
 let base: string;
-let log = '';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, [join(HERE, 'node_modules', '@dwmkerr', 'mock-llm', 'dist', 'main.js'), '--config', join(HERE, 'openai-compatible', 'mock-llm.yaml')], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    const onData = (d: Buffer): void => {
-      log += d.toString();
-      if (log.includes('server running on')) resolve();
-    };
-    server.stdout!.on('data', onData);
-    server.stderr!.on('data', onData);
-    server.on('exit', (code) => reject(new Error(`mock-llm exited (${code}):\n${log}`)));
-  });
+  base = await startServerProcess('mock-llm', 'server running on', (port) =>
+    spawn(process.execPath, [join(HERE, 'node_modules', '@dwmkerr', 'mock-llm', 'dist', 'main.js'), '--config', join(HERE, 'openai-compatible', 'mock-llm.yaml')], {
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
 });
 afterAll(async () => {
-  if (server.exitCode === null) {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
   await removeProjects();
 });
 

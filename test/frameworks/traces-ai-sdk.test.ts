@@ -5,15 +5,15 @@
 // only through the separate `@ai-sdk/otel` integration: traces-ai-sdk7.test.ts.
 
 import { context } from '@opentelemetry/api';
-import { generateText, stepCountIs, streamText, tool } from 'ai-v5';
+import { generateText, stepCountIs, streamText } from 'ai-v5';
 import { MockLanguageModelV2, simulateReadableStream } from 'ai-v5/test';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { markMockedCalls, reportedError } from '../../src/evaluate/personas.js';
 import { mockTools } from '../../src/mocks/index.js';
 import { readTurnSpans } from '../../src/traces/map.js';
 import type { Mock, Span, Turn } from '../../src/types.js';
 import { memoryTracing, sentContext, toSpan } from '../support/otel-spans.js';
+import { tools } from './vercel-ai/v5-tools.js';
 
 const { provider, exporter } = memoryTracing();
 const tracer = provider.getTracer('ai');
@@ -23,22 +23,6 @@ afterAll(async () => {
 beforeEach(() => {
   exporter.reset();
 });
-
-const tools = {
-  find_order: tool({
-    description: 'Look up an order',
-    inputSchema: z.object({ orderId: z.string() }),
-    execute: async ({ orderId }) => ({ orderId, status: 'delivered' }),
-  }),
-  issue_refund: tool({
-    description: 'Refund an order',
-    inputSchema: z.object({ orderId: z.string() }),
-    execute: async ({ orderId }): Promise<{ refundId: string }> => {
-      if (orderId === 'broken') throw new Error('refunds service unavailable');
-      return { refundId: `R-${orderId}` };
-    },
-  }),
-};
 
 /** A part of a LanguageModelV2 stream, as the mock model returns them. */
 type StreamPart = Awaited<ReturnType<MockLanguageModelV2['doStream']>>['stream'] extends ReadableStream<infer T> ? T : never;

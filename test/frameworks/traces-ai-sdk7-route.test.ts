@@ -8,10 +8,8 @@
 // alone, so the tool calls can only come from the spans. The real CLI runs the suite.
 
 import type { Server } from 'node:http';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeProject, receiverConfig, removeProjects, type Results, runStreaming } from './support.js';
+import { removeProjects, runTraced } from './support.js';
 import { ranForReal } from './vercel-ai/db.js';
 import { serveFetch } from './vercel-ai/serve-fetch.js';
 import { tracedRoute } from './vercel-ai/traced-route.js';
@@ -24,12 +22,14 @@ afterAll(async () => {
 
 describe('an AI SDK 7 route that answers with text alone, its @ai-sdk/otel spans sent to the receiver', () => {
   it('gets toolCalled and mocked-mode errors right in persona scripts and fixtures; a thrown tool error errors the script with its message', async () => {
-    let receiver = '';
     // The route is set up on the first request, once the receiver's URL is known.
     let handler: ((req: Request) => Promise<Response>) | null = null;
-    route = await serveFetch((req) => (handler ??= tracedRoute(receiver))(req), '/api/agent');
-    const cwd = await makeProject({
-      config: receiverConfig(route.url),
+    const start = async (receiver: () => string): Promise<string> => {
+      route = await serveFetch((req) => (handler ??= tracedRoute(receiver()))(req), '/api/agent');
+      return route.url;
+    };
+    // The requests carried no tool calls back: every reply is the text alone.
+    const { results, fixtures } = await runTraced(start, {
       fixtures: {
         'order-status.yaml': 'label: order-status\nmessage: Where is order 1234?\nassert: [ { toolCalled: { tool: find_order, input: { orderId: "1234" } } }, { toolNotCalled: { tool: issue_refund } } ]\n',
         'order-broken.yaml': 'label: order-broken\nmessage: Where is order 0?\nassert: { contains: "Order" }\n',
@@ -51,13 +51,6 @@ describe('an AI SDK 7 route that answers with text alone, its @ai-sdk/otel spans
 `,
       },
     });
-    const r = await runStreaming(cwd, (url) => (receiver = url));
-    expect(r.code, r.stderr).toBe(0);
-    expect(receiver).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    // The requests carried no tool calls back: every reply is the text alone.
-    type Fixture = Results['fixtures'][number] & { checks?: { status: string }[]; toolCalls?: unknown[]; usage?: unknown; time?: { tools?: Record<string, number> } | null; spans?: { count: number; ignored: number; late: number } };
-    const results = JSON.parse(await readFile(join(cwd, 'results.json'), 'utf8')) as Results;
-    const fixtures = results.fixtures as Fixture[];
 
     const status = fixtures.find((f) => f.label === 'order-status')!;
     expect(status.verdict, JSON.stringify(status)).toBe('pass');

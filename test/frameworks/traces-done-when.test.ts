@@ -5,38 +5,18 @@
 // @opentelemetry/core's W3CTraceContextPropagator. The model is the SDK's MockLanguageModelV2, which
 // answers at once: nothing waits.
 
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { ROOT_CONTEXT, SpanKind, defaultTextMapGetter } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { generateText, stepCountIs, tool } from 'ai-v5';
+import { generateText, stepCountIs } from 'ai-v5';
 import { MockLanguageModelV2 } from 'ai-v5/test';
 import { afterAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { mockTools } from '../../src/mocks/index.js';
 import { useAsyncContext } from '../support/otel-spans.js';
-import { makeProject, readJson, receiverConfig, removeProjects, type Results, runStreaming } from './support.js';
-
-const tools = {
-  find_order: tool({
-    description: 'Look up an order',
-    inputSchema: z.object({ orderId: z.string() }),
-    execute: async ({ orderId }) => ({ orderId, status: 'delivered' }),
-  }),
-  issue_refund: tool({
-    description: 'Refund an order',
-    inputSchema: z.object({ orderId: z.string() }),
-    execute: async ({ orderId }): Promise<{ refundId: string }> => {
-      if (orderId === 'broken') throw new Error('refunds service unavailable');
-      return { refundId: `R-${orderId}` };
-    },
-  }),
-};
+import { removeProjects, runTraced, serveReplies } from './support.js';
+import { tools } from './vercel-ai/v5-tools.js';
 
 /** The model calls the tool the message asks for (one step), then answers with text. */
 function modelFor(message: string): MockLanguageModelV2 {
@@ -56,57 +36,47 @@ function modelFor(message: string): MockLanguageModelV2 {
 const propagator = new W3CTraceContextPropagator();
 
 /** The route: its spans go to `endpoint()` (the receiver's), each request under the incoming traceparent. */
-async function startRoute(endpoint: () => string): Promise<{ server: Server; url: string }> {
+function startRoute(endpoint: () => string): Promise<string> {
   useAsyncContext();
-  const server = createServer((req, res) => {
-    void (async () => {
-      const body = await readJson(req);
-      const provider = new BasicTracerProvider({
-        resource: resourceFromAttributes({ 'service.name': 'shop-route' }),
-        spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url: `${endpoint()}/v1/traces` }))],
-      });
-      const tracer = provider.getTracer('shop-route');
-      const parent = propagator.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter);
-      // The route's own server span (what HTTP instrumentation would make): the turn's top span.
-      const reply = await tracer.startActiveSpan('POST /chat', { kind: SpanKind.SERVER }, parent, async (span) => {
-        try {
-          if (body.start === true) return 'Welcome!';
-          const message = String(body.message);
-          const result = await generateText({
-            model: modelFor(message),
-            tools: mockTools(tools, body.mocks),
-            prompt: message,
-            stopWhen: stepCountIs(3),
-            experimental_telemetry: { isEnabled: true, tracer },
-          });
-          return result.text;
-        } catch (e) {
-          return `Sorry: ${(e as Error).message}`;
-        } finally {
-          span.end();
-        }
-      });
-      await provider.forceFlush();
-      await provider.shutdown();
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ reply }));
-    })();
+  return serveReplies(async (body, headers) => {
+    const provider = new BasicTracerProvider({
+      resource: resourceFromAttributes({ 'service.name': 'shop-route' }),
+      spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url: `${endpoint()}/v1/traces` }))],
+    });
+    const tracer = provider.getTracer('shop-route');
+    const parent = propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
+    // The route's own server span (what HTTP instrumentation would make): the turn's top span.
+    const reply = await tracer.startActiveSpan('POST /chat', { kind: SpanKind.SERVER }, parent, async (span) => {
+      try {
+        if (body.start === true) return 'Welcome!';
+        const message = String(body.message);
+        const result = await generateText({
+          model: modelFor(message),
+          tools: mockTools(tools, body.mocks),
+          prompt: message,
+          stopWhen: stepCountIs(3),
+          experimental_telemetry: { isEnabled: true, tracer },
+        });
+        return result.text;
+      } catch (e) {
+        return `Sorry: ${(e as Error).message}`;
+      } finally {
+        span.end();
+      }
+    });
+    await provider.forceFlush();
+    await provider.shutdown();
+    return reply;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-let route: { server: Server; url: string } | null = null;
 afterAll(async () => {
-  await new Promise<void>((resolve) => (route ? route.server.close(() => resolve()) : resolve()));
   await removeProjects();
 });
 
 describe('a Vercel AI SDK route that answers with text alone, its spans sent to the receiver', () => {
   it('gets toolCalled and mocked-mode errors right in persona scripts and fixtures; a thrown tool error errors the script with its message', async () => {
-    let receiver = '';
-    route = await startRoute(() => receiver);
-    const cwd = await makeProject({
-      config: receiverConfig(route.url),
+    const { results, fixtures } = await runTraced(startRoute, {
       fixtures: {
         'order-status.yaml': 'label: order-status\nmessage: Where is order 1234?\nassert: [ { toolCalled: { tool: find_order, input: { orderId: "1234" } } }, { toolNotCalled: { tool: issue_refund } } ]\n',
         'refund-broken.yaml': 'label: refund-broken\nmessage: Refund order broken\nassert: { contains: "Order" }\n',
@@ -128,12 +98,6 @@ describe('a Vercel AI SDK route that answers with text alone, its spans sent to 
 `,
       },
     });
-    const r = await runStreaming(cwd, (url) => (receiver = url));
-    expect(r.code, r.stderr).toBe(0);
-    expect(receiver).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    type Fixture = Results['fixtures'][number] & { checks?: { status: string }[]; toolCalls?: unknown[] };
-    const results = JSON.parse(await readFile(join(cwd, 'results.json'), 'utf8')) as Results;
-    const fixtures = results.fixtures as Fixture[];
 
     const status = fixtures.find((f) => f.label === 'order-status')!;
     expect(status.verdict).toBe('pass');

@@ -6,48 +6,34 @@
 // `traceparent` is propagated with @opentelemetry/core's W3CTraceContextPropagator
 // (langgraph/traced-route.ts, the code the docs quote).
 
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useAsyncContext } from '../support/otel-spans.js';
 import { tracedChat, type Chat } from './langgraph/traced-route.js';
-import { makeProject, readJson, receiverConfig, removeProjects, type Results, ROOT, runStreaming } from './support.js';
+import { removeProjects, ROOT, runTraced, serveReplies } from './support.js';
 
 /** The route: the traced chat made on the first request, once the receiver's URL is known. */
-async function startRoute(endpoint: () => string): Promise<{ server: Server; url: string }> {
+function startRoute(endpoint: () => string): Promise<string> {
   useAsyncContext();
   let chat: Chat | null = null;
-  const server = createServer((req, res) => {
-    void (async () => {
-      const body = await readJson(req);
-      chat ??= tracedChat(endpoint());
-      let reply: string;
-      try {
-        reply = await chat(req.headers, { message: typeof body.message === 'string' ? body.message : undefined, start: body.start === true, mocks: body.mocks });
-      } catch (e) {
-        reply = `Sorry: ${(e as Error).message}`;
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ reply }));
-    })();
+  return serveReplies(async (body, headers) => {
+    chat ??= tracedChat(endpoint());
+    try {
+      return await chat(headers, { message: typeof body.message === 'string' ? body.message : undefined, start: body.start === true, mocks: body.mocks });
+    } catch (e) {
+      return `Sorry: ${(e as Error).message}`;
+    }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-let route: { server: Server; url: string } | null = null;
 afterAll(async () => {
-  await new Promise<void>((resolve) => (route ? route.server.close(() => resolve()) : resolve()));
   await removeProjects();
 });
 
 describe('a LangGraph route that answers with text alone, its OpenInference spans sent to the receiver', () => {
   it('toolCalled passes from the TOOL spans, the calls recorded with source trace, in a fixture and in a mocked script', async () => {
-    let receiver = '';
-    route = await startRoute(() => receiver);
-    const cwd = await makeProject({
-      config: receiverConfig(route.url),
+    const { results, fixtures } = await runTraced(startRoute, {
       personas: {
         'shop.yaml': `personas:
   - label: mocked-lookup
@@ -60,12 +46,7 @@ describe('a LangGraph route that answers with text alone, its OpenInference span
         'order-status.yaml': 'label: order-status\nmessage: Where is order 1234?\nassert: [ { toolCalled: { tool: find_order } }, { toolNotCalled: { tool: issue_refund } } ]\n',
       },
     });
-    const r = await runStreaming(cwd, (url) => (receiver = url));
-    expect(r.code, r.stderr).toBe(0);
-    expect(receiver).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    type Fixture = Results['fixtures'][number] & { checks?: { status: string }[]; toolCalls?: unknown[] };
-    const results = JSON.parse(await readFile(join(cwd, 'results.json'), 'utf8')) as Results;
-    const status = (results.fixtures as Fixture[]).find((f) => f.label === 'order-status')!;
+    const status = fixtures.find((f) => f.label === 'order-status')!;
     expect(status.reply).toBe('Order 1234 is delivered.');
     expect(status.verdict).toBe('pass');
     expect(status.checks?.map((c) => c.status)).toEqual(['pass', 'pass']);

@@ -7,10 +7,6 @@
 // (openai-agents/traced.ts, the code the docs quote). The SDK's own export to OpenAI is replaced,
 // so nothing leaves the machine.
 
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Agent, run, tool, withGenerationSpan, type AgentInputItem, type ModelRequest, type ModelResponse } from '@openai/agents';
 import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,7 +14,7 @@ import { z } from 'zod';
 import { mockAgentsTool } from '../../src/mocks/index.js';
 import { ScriptedModel } from './openai-agents/route.js';
 import { inRequestSpan, traceAgents } from './openai-agents/traced.js';
-import { makeProject, readJson, receiverConfig, removeProjects, type Results, runStreaming } from './support.js';
+import { removeProjects, runTraced, serveReplies } from './support.js';
 
 const ranForReal: { tool: string; input: unknown }[] = [];
 
@@ -71,45 +67,33 @@ const agent = new Agent({ name: 'support', instructions: 'Help with orders.', mo
  * The route (the native protocol): `{session, message}` in, `{reply}` out, the conversation kept per
  * session; tracing is set up on the first request, once the receiver's URL is known.
  */
-async function startRoute(endpoint: () => string): Promise<{ server: Server; url: string }> {
+function startRoute(endpoint: () => string): Promise<string> {
   let provider: NodeTracerProvider | null = null;
   const sessions = new Map<string, AgentInputItem[]>();
-  const server = createServer((req, res) => {
-    void (async () => {
-      const body = await readJson(req);
-      provider ??= traceAgents(endpoint());
-      let text: string;
-      try {
-        text = await inRequestSpan(provider, req.headers, async () => {
-          if (body.start === true) return 'Welcome!';
-          const session = String(body.session);
-          const input: AgentInputItem[] = [...(sessions.get(session) ?? []), { role: 'user', content: String(body.message) }];
-          const result = await run(agent, input, { context: { mocks: body.mocks } });
-          sessions.set(session, result.history);
-          return String(result.finalOutput ?? '');
-        });
-      } catch (e) {
-        text = `Sorry: ${(e as Error).message}`;
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ reply: text }));
-    })();
+  return serveReplies(async (body, headers) => {
+    provider ??= traceAgents(endpoint());
+    try {
+      return await inRequestSpan(provider, headers, async () => {
+        if (body.start === true) return 'Welcome!';
+        const session = String(body.session);
+        const input: AgentInputItem[] = [...(sessions.get(session) ?? []), { role: 'user', content: String(body.message) }];
+        const result = await run(agent, input, { context: { mocks: body.mocks } });
+        sessions.set(session, result.history);
+        return String(result.finalOutput ?? '');
+      });
+    } catch (e) {
+      return `Sorry: ${(e as Error).message}`;
+    }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-let route: { server: Server; url: string } | null = null;
 afterAll(async () => {
-  await new Promise<void>((resolve) => (route ? route.server.close(() => resolve()) : resolve()));
   await removeProjects();
 });
 
 describe('an OpenAI Agents SDK route that answers with text alone, its OpenInference spans sent to the receiver', () => {
   it('reads toolCalled from the spans in fixtures and scripts, errors an unmocked call in mocked mode, and errors a thrown tool error with the span message', async () => {
-    let receiver = '';
-    route = await startRoute(() => receiver);
-    const cwd = await makeProject({
-      config: receiverConfig(route.url),
+    const { results, fixtures } = await runTraced(startRoute, {
       fixtures: {
         'order-status.yaml': 'label: order-status\nmessage: Where is order 1234?\nassert: [ { toolCalled: { tool: find_order, input: { orderId: "1234" } } }, { toolNotCalled: { tool: issue_refund } } ]\n',
         'order-broken.yaml': 'label: order-broken\nmessage: Where is order 404?\nassert: { contains: "Order" }\n',
@@ -137,12 +121,6 @@ describe('an OpenAI Agents SDK route that answers with text alone, its OpenInfer
 `,
       },
     });
-    const r = await runStreaming(cwd, (url) => (receiver = url));
-    expect(r.code, r.stderr).toBe(0);
-    expect(receiver).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    type Fixture = Results['fixtures'][number] & { checks?: { status: string }[]; toolCalls?: unknown[]; usage?: unknown; time?: { tools?: Record<string, number> } | null };
-    const results = JSON.parse(await readFile(join(cwd, 'results.json'), 'utf8')) as Results;
-    const fixtures = results.fixtures as Fixture[];
 
     // A fixture: the calls come from the function span alone (OpenInference's TOOL span: tool.name,
     // input.value the arguments' JSON, output.value the tool's JSON text), marked source trace.

@@ -5,7 +5,7 @@
 
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { checkStatuses, cli, fixture, initConfig, makeProject, persona, REFUND_MOCKS, refundScript, removeProjects, runSuite } from './support.js';
+import { cli, helloAndCrash, initConfig, makeProject, probeOrder, refundLive, refundMocked, refundUnmocked, refundWrong, removeProjects } from './support.js';
 import { POST } from './vercel-ai/chat-route.js';
 import { ranForReal as ranForReal7 } from './vercel-ai/db.js';
 import { ranForReal as ranForReal5, startRoute } from './vercel-ai/route.js';
@@ -40,17 +40,7 @@ const config = () => `agent:\n  url: ${url}\n  preset: vercel-ai\n  concurrency:
 
 {
   it('mocked mode: three turns with the whole history, tools answered by the mocks helper, nothing run for real', async () => {
-    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': refundScript('refund-mocked', REFUND_MOCKS) } });
-    const { run, results } = await runSuite(cwd);
-    const p = persona(results, 'refund-mocked');
-    expect(p.errored, p.error ?? '').toBe(false);
-    expect(p.turns.map((t) => t.reply)).toEqual(['Which order is it about?', 'Order 1234 is in-transit-mock.', 'Refund R-MOCK is on its way.']);
-    // The third turn needed the first: the refund's reason is the opening message.
-    expect(p.turns[2]!.toolCalls).toEqual([{ tool: 'issue_refund', input: { orderId: '1234', reason: 'I want my money back' }, output: { refundId: 'R-MOCK' }, mocked: true }]); // the mock's output: answered by a mock
-    expect(checkStatuses(p)).toEqual(['toolCalled pass', 'toolCalled pass', 'toolNotCalled pass', 'reply pass']);
-    expect(p.verdict).toBe('pass');
-    expect(ranForReal).toEqual([]);
-    expect(run.code).toBe(0);
+    await refundMocked(config(), 'refund-mocked', ranForReal);
     // What the route received on the third turn: useChat's body, the history with distinct ids, the mocks beside it.
     const third = bodies.at(-1) as { messages: { id: string; role: string }[]; mocks: unknown[] };
     expect(third.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
@@ -59,66 +49,24 @@ const config = () => `agent:\n  url: ${url}\n  preset: vercel-ai\n  concurrency:
   });
 
   it('live mode: no mocks, the server tools run for real and are recorded as real calls, not errors', async () => {
-    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': refundScript('refund-live', '') } });
-    const { run, results } = await runSuite(cwd);
-    const p = persona(results, 'refund-live');
-    expect(p.errored, p.error ?? '').toBe(false);
-    expect(p.turns.map((t) => t.reply)).toEqual(['Which order is it about?', 'Order 1234 is delivered.', 'Refund R-LIVE-1234 is on its way.']);
-    expect(p.turns[1]!.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234' }, output: { orderId: '1234', status: 'delivered', source: 'orders-db' }, mocked: false }]);
-    expect(ranForReal.map((c) => c.tool)).toEqual(['find_order', 'issue_refund']);
-    expect(checkStatuses(p)).toEqual(['toolCalled pass', 'toolCalled pass', 'toolNotCalled pass', 'reply pass']);
-    expect(run.code).toBe(0);
+    await refundLive(config(), 'refund-live', ranForReal);
   });
 
   it('mocked mode: a call no mock answers is an unmocked tool, the script errored, the real tool not run', async () => {
-    const onlyFind = `mocks:\n  - { tool: find_order, input: { orderId: "1234" }, output: { orderId: "1234", status: lost } }\n`;
-    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': refundScript('refund-unmocked', onlyFind) } });
-    const { run, results } = await runSuite(cwd);
-    const p = persona(results, 'refund-unmocked');
-    expect(p.errored).toBe(true);
-    expect(p.errorKind, p.error ?? "").toBe("unmocked_tool");
-    expect(p.error).toContain('issue_refund');
-    expect(ranForReal).toEqual([]);
-    expect(run.code).toBe(1);
+    await refundUnmocked(config(), 'refund-unmocked', ranForReal);
   });
 
   it('toolCalled / toolNotCalled fail on what the route did (input matching, exact)', async () => {
-    const wrong = `label: refund-wrong
-opening: I want my money back
-followUps: ["Order 1234", "It arrived broken"]
-${REFUND_MOCKS}expect:
-  toolCalled: [ { tool: issue_refund, input: { orderId: "1234" , reason: "money back" }, match: exact } ]
-  toolNotCalled: [ { tool: find_order, input: { orderId: "1234" } } ]
-`;
-    const cwd = await makeProject({ config: config(), personas: { 'wrong.yml': wrong } });
-    const { run, results } = await runSuite(cwd);
-    const p = persona(results, 'refund-wrong');
-    expect(checkStatuses(p)).toEqual(['toolCalled fail', 'toolNotCalled fail']);
-    expect(p.verdict).toBe('fail');
-    expect(run.code).toBe(1);
+    await refundWrong(config(), '  toolCalled: [ { tool: issue_refund, input: { orderId: "1234" , reason: "money back" }, match: exact } ]\n  toolNotCalled: [ { tool: find_order, input: { orderId: "1234" } } ]\n');
   });
 
   it('a fixture: the streamed reply read to the end; an agent error is errored, not a pass', async () => {
-    const cwd = await makeProject({
-      config: config(),
-      fixtures: {
-        'hello.yml': 'label: hello\nmessage: I want my money back\nassert: { contains: "Which order" }\n',
-        'crash.yml': 'label: crash\nmessage: please crash\nassert: { contains: "anything" }\n',
-      },
-    });
-    const { run, results } = await runSuite(cwd);
-    expect(fixture(results, 'hello')).toMatchObject({ errored: false, reply: 'Which order is it about?', verdict: 'pass' });
-    const crash = fixture(results, 'crash');
-    expect(crash.errored).toBe(true);
+    const { crash } = await helloAndCrash(config());
     expect(crash.error).toMatch(/error/i);
-    expect(run.code).toBe(1);
   });
 
   it('usage: the totalUsage the route sends as finish message metadata is each turn\'s tokens, summed per script and run', async () => {
-    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': refundScript('refund-tokens', REFUND_MOCKS) } });
-    const { results } = await runSuite(cwd);
-    const p = persona(results, 'refund-tokens');
-    expect(p.errored, p.error ?? '').toBe(false);
+    const { p, results } = await refundMocked(config(), 'refund-tokens', ranForReal);
     // The scripted model reports 10 in and 5 out per step: one step for the question, two (tool call, then text) after.
     expect(p.turns.map((t) => t.usage)).toEqual([
       { inputTokens: 10, outputTokens: 5 },
@@ -130,20 +78,11 @@ ${REFUND_MOCKS}expect:
   });
 
   it('init --preset vercel-ai with the URL line changed: the three-turn mocked script passes as it is', async () => {
-    const cwd = await makeProject({ config: await initConfig('vercel-ai', 'http://localhost:3000/api/chat', url), personas: { 'refund.yml': refundScript('refund-init', REFUND_MOCKS) } });
-    const { run, results } = await runSuite(cwd);
-    const p = persona(results, 'refund-init');
-    expect(p.errored, p.error ?? '').toBe(false);
-    expect(checkStatuses(p)).toEqual(['toolCalled pass', 'toolCalled pass', 'toolNotCalled pass', 'reply pass']);
-    expect(ranForReal).toEqual([]);
-    expect(run.code, run.stdout + run.stderr).toBe(0);
+    await refundMocked(await initConfig('vercel-ai', 'http://localhost:3000/api/chat', url), 'refund-init', ranForReal);
   });
 
   it('probe: one message, the reply printed, exit 0', async () => {
-    const cwd = await makeProject({ config: config() });
-    const probe = await cli(cwd, ['probe', 'Order 1234', '--assert', 'contains:delivered']);
-    expect(probe.stdout).toContain('Order 1234 is delivered.');
-    expect(probe.code, probe.stderr).toBe(0);
+    await probeOrder(config());
     expect(ranForReal).toEqual([{ tool: 'find_order', input: { orderId: '1234' } }]);
 
     // --preset: a config.yml with only the URL probes the route as the vercel-ai preset.

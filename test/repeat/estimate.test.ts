@@ -1,22 +1,18 @@
 // Repeat and cost (docs/semantics.md, "Cost"): the estimate is a worst case, so a repeated item
 // costs every attempt; spend counts what the real loopback agent and judge answered.
 
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closedAfterEach } from '../support/per-test.js';
 import { runCheck, type CheckOptions } from '../../src/engine.js';
 import type { Clock } from '../../src/types.js';
 import { nativeEcho, startAgentServer, type AgentServer } from '../support/agent-server.js';
 import { json, startServer, type TestServer } from '../judge/server.js';
 import { capRefusalText } from '../../src/cli/main.js';
 
-const dirs: string[] = [];
-const servers: (AgentServer | TestServer)[] = [];
-afterEach(async () => {
-  while (servers.length > 0) await servers.pop()?.close();
-  while (dirs.length > 0) await rm(dirs.pop() as string, { recursive: true, force: true });
-});
+const { servers, dirs } = closedAfterEach();
 
 const clock: Clock = { now: () => 1_000_000, sleep: async () => undefined };
 const judgeAnswer = json(200, { choices: [{ message: { role: 'assistant', content: '{"rationale": "fine", "score": 0.9}' } }] });

@@ -3,20 +3,18 @@
 // from it, and the faults in the product's words.
 import { createServer, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closedAfterEach } from '../support/per-test.js';
 import { createSimulator } from '../../src/simulator/index.js';
 import { networkFrom } from '../../src/http/network.js';
 import { causeOf } from '../../src/evaluate/causes.js';
 import type { JudgeConfig } from '../../src/config.js';
 import type { Clock, SimulatorRequest } from '../../src/types.js';
-import { json, startServer, type TestServer } from '../judge/server.js';
+import { json, startServer } from '../judge/server.js';
 import { completion } from './server.js';
 import { docsUrl } from '../../src/version.js';
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  while (servers.length > 0) await servers.pop()?.close();
-});
+const { servers } = closedAfterEach();
 const clock: Clock = { now: () => 0, sleep: async () => undefined };
 
 function config(provider: 'openai' | 'anthropic', baseUrl: string): JudgeConfig {

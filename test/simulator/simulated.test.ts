@@ -3,10 +3,11 @@
 // (test/simulator/server.ts) that answers from what it is sent and records every call. A baseline
 // is accepted with the product's own acceptance rule and written with its own serializer.
 
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closedAfterEach } from '../support/per-test.js';
 import { runCheck, type CheckOptions } from '../../src/engine.js';
 import { decidePersonaAcceptance } from '../../src/evaluate/personas.js';
 import { changesOf } from '../../src/evaluate/changes.js';
@@ -15,15 +16,10 @@ import { personaData } from '../../src/report/html/data.js';
 import { serializePersonaBaseline } from '../../src/suite/index.js';
 import type { Clock, PersonaRecord, RunRecord } from '../../src/types.js';
 import { startAgentServer, type AgentServer, type ReceivedRequest } from '../support/agent-server.js';
-import { json, type TestServer } from '../judge/server.js';
+import { json } from '../judge/server.js';
 import { playUntil, startSimulatorServer, type Play, type SimulatorServer } from './server.js';
 
-const dirs: string[] = [];
-const servers: (AgentServer | TestServer)[] = [];
-afterEach(async () => {
-  while (servers.length > 0) await servers.pop()?.close();
-  while (dirs.length > 0) await rm(dirs.pop() as string, { recursive: true, force: true });
-});
+const { servers, dirs } = closedAfterEach();
 
 /** No real waits between retries. */
 const clock: Clock = { now: () => 1_000_000, sleep: async () => undefined };
