@@ -250,6 +250,8 @@ describe('facts: what a reply tells the user', () => {
     // "kr" and "z\u0142" are no word: amounts. A code or a time is what it was: "R2-D2", "R-5521", "NIS2", "R 10:30".
     ['100 kr, kr. 100, -100 kr, 100 z\u0142, 100z\u0142, 1000 lire, 100 lira', ['amount ITL 1000', 'amount lira 100', 'amount kr 100', 'amount kr 100', 'amount kr -100', 'amount PLN 100', 'amount PLN 100']],
     ['R2-D2, R-5521, NIS2, R 10:30, Rs 500, R$50, RMB 50', ['amount BRL 50', 'amount CNY 50', 'amount rupees 500', 'time 10:30', 'code R2-D2', 'code R-5521', 'code NIS2']],
+    // The codes and the adjectives of the Italian, Lebanese and Syrian lira, and of the pounds of Lebanon, Syria and Egypt.
+    ['ITL 1000, LBP 50000, SYP 100, 100 Lebanese lira, 100 Syrian liras, 100 Lebanese pounds, 100 Egyptian pounds', ['amount ITL 1000', 'amount LBP 50000', 'amount SYP 100', 'amount LBP 100', 'amount SYP 100', 'amount LBP 100', 'amount EGP 100']],
     ['5 New Zealand dollars, 5 Hong\u00a0Kong dollars, 5 NZ dollars, 5 HK dollars, 5 Taiwan dollars, 50 Chilean pesos, 50 Argentine pesos', ['amount NZD 5', 'amount HKD 5', 'amount NZD 5', 'amount HKD 5', 'amount TWD 5', 'amount CLP 50', 'amount ARS 50']],
     // Emphasis between an amount's sign or code and its number is formatting: the amount stands.
     ['USD **120**, $**5**, **30** EUR, **30**\u20ac, US$ __7__, \u20ac *-50*', ['amount USD 120', 'amount $ 5', 'amount EUR 30', 'amount EUR 30', 'amount USD 7', 'amount EUR -50']],
@@ -363,7 +365,10 @@ describe('facts: what a reply tells the user', () => {
     ['Norwegian kroner written kr', ['It costs 100 kr.', 'It costs NOK 100.', 'It costs 100 kroner.']],
     ['z\u0142oty written z\u0142 and in Polish', ['It costs 100 z\u0142.', 'It costs 100z\u0142.', 'It costs PLN 100.', 'It costs 100 z\u0142otych.', 'It costs 100 zlotych.', 'It costs 100 z\u0142oty.']],
     ['z\u0142ote', ['It costs 3 z\u0142ote.', 'It costs 3 z\u0142.', 'It costs PLN 3.']],
-    ['Italian lire', ['It cost 1000 lire.', 'It cost 1000 Italian lire.', 'It cost 1000 lira.', 'It cost 1000 Italian lira.']],
+    ['Italian lire', ['It cost 1000 lire.', 'It cost 1000 Italian lire.', 'It cost 1000 lira.', 'It cost 1000 Italian lira.', 'It cost ITL 1000.']],
+    ['Lebanese pounds', ['It costs LBP 50,000.', 'It costs 50,000 Lebanese pounds.', 'It costs 50,000 Lebanese lira.', 'It costs 50000 Lebanese liras.']],
+    ['Syrian pounds', ['It costs SYP 100.', 'It costs 100 Syrian pounds.', 'It costs 100 Syrian lira.']],
+    ['Egyptian pounds', ['It costs EGP 100.', 'It costs 100 Egyptian pounds.']],
     // ...and where they are a word or a name, the number they may be: TRY the verb, R the language, RM a room, NIS the directive.
     ['the verb "try" in capitals', ['TRY 3 TIMES.', 'Try 3 times.', 'try 3 times.']],
     ['R the language', ['Use R 4.3 or later.', 'Use R version 4.3 or later.']],
@@ -461,6 +466,12 @@ describe('facts: what a reply tells the user', () => {
     ['reais against US dollars', 'It is 50 reais.', 'It is US$50.', 'amounts BRL 50 \u2192 USD 50'],
     ['ringgit against rupees', 'It is 100 ringgit.', 'It is 100 rupees.', 'amounts MYR 100 \u2192 rupees 100'],
     ['zloty against dong', 'It is 100 zloty.', 'It is 100 dong.', 'amounts PLN 100 \u2192 VND 100'],
+    // The lira and pounds of Lebanon and Syria, and the Italian lira by its code.
+    ['Lebanese against Turkish lira', 'It is 100 Lebanese lira.', 'It is 100 Turkish lira.', 'amounts LBP 100 \u2192 TRY 100'],
+    ['Lebanese lira against lira alone', 'It is 100 Lebanese lira.', 'It is 100 lira.', 'amounts LBP 100 \u2192 lira 100'],
+    ['Syrian against Lebanese pounds', 'It is SYP 100.', 'It is 100 Lebanese pounds.', 'amounts SYP 100 \u2192 LBP 100'],
+    ['Lebanese against British pounds', 'It is 100 Lebanese pounds.', 'It is \u00a3100.', 'amounts LBP 100 \u2192 GBP 100'],
+    ['lire by their code against euros', 'It cost ITL 1000.', 'It cost \u20ac1000.', 'amounts ITL 1000 \u2192 EUR 1000'],
     // Pence join pounds only; two digits alone join only at a clause's end ("50 each" may count something); a weight's pounds join nothing.
     ['dollars and pence', 'It is 5 dollars and 50 pence.', 'It is $5.50.', 'numbers 50 \u2192 none; amounts dollars 5 \u2192 $ 5.5'],
     ['euros and two digits before a word', 'It is 2 euros 50 each.', 'It is \u20ac2.50 each.', 'numbers 50 \u2192 none; amounts EUR 2 \u2192 EUR 2.5'],

@@ -51,7 +51,7 @@ const SIGNS = '$€£¥₹₽₩₺₪₫₱฿';
 const CURRENCY_CODES = [
   'USD', 'EUR', 'GBP', 'JPY', 'CNY', 'RMB', 'INR', 'CAD', 'AUD', 'NZD', 'CHF', 'SEK', 'NOK', 'DKK', 'ISK', 'PLN', 'CZK', 'HUF', 'RON', 'BGN',
   'RUB', 'UAH', 'BRL', 'MXN', 'ARS', 'CLP', 'COP', 'PEN', 'ZAR', 'NGN', 'KES', 'EGP', 'MAD', 'KRW', 'SGD', 'HKD', 'TWD', 'THB', 'IDR', 'MYR',
-  'VND', 'PKR', 'BDT', 'LKR', 'ILS', 'AED', 'SAR', 'QAR', 'KWD',
+  'VND', 'PKR', 'BDT', 'LKR', 'ILS', 'AED', 'SAR', 'QAR', 'KWD', 'ITL', 'LBP', 'SYP',
 ];
 const NUMERAL = String.raw`\d+(?:[.,]\d+)*(?!\d)`;
 const CODE_ALTERNATION = CURRENCY_CODES.join('|');
@@ -89,7 +89,7 @@ const EMPHASIS_BEFORE_CURRENCY = new RegExp(String.raw`(\d)(?:\*{1,3}|_{1,3})(?=
  * hundredths with their word ("cents", "pence") or their "p", and the two digits alone. Compiled
  * with the `i` flag: `[A-Z]` and the words match either case.
  */
-const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![LN]|[N][.,])(${MINUS})?(${NUMERAL})([ \u00a0\-])(?:(US|UK|British|Canadian|Australian|Singapore|New[ \u00a0]Zealand|NZ|Hong[ \u00a0]Kong|HK|New[ \u00a0]Taiwan|Taiwan|Mexican|Argentine|Argentinian|Chilean|Colombian|Philippine|Uruguayan|Dominican|Cuban|Swiss|Indian|Pakistani|Japanese|Chinese|South[ \u00a0]Korean|Korean|Turkish|Italian|New[ \u00a0]Israeli|Israeli|Thai|Russian|Brazilian|Vietnamese|Polish|Swedish|Danish|Norwegian|Icelandic|South[ \u00a0]African|Emirati|UAE|Moroccan|Malaysian)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|pesos?|bucks?|cents?|pence|won|liras?|lire|shekels?|baht|roubles?|rubles?|reais|reals?|dong|z(?:l|\u0142)ot(?:ys?|e|ych)|krona|krone|kronor|kroner|kronur|rand|dirhams?|ringgits?)(?:[ \u00a0](sterling))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})(?:[ \u00a0](cents?|pence)|(p)(?![LN]|\.[mM]))|[ \u00a0](\d{2})(?=$|[\n.,;:!?)*_"'](?![N])))?(?![LN])`;
+const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![LN]|[N][.,])(${MINUS})?(${NUMERAL})([ \u00a0\-])(?:(US|UK|British|Canadian|Australian|Singapore|New[ \u00a0]Zealand|NZ|Hong[ \u00a0]Kong|HK|New[ \u00a0]Taiwan|Taiwan|Mexican|Argentine|Argentinian|Chilean|Colombian|Philippine|Uruguayan|Dominican|Cuban|Swiss|Indian|Pakistani|Japanese|Chinese|South[ \u00a0]Korean|Korean|Turkish|Italian|New[ \u00a0]Israeli|Israeli|Thai|Russian|Brazilian|Vietnamese|Polish|Swedish|Danish|Norwegian|Icelandic|South[ \u00a0]African|Emirati|UAE|Moroccan|Malaysian|Lebanese|Syrian|Egyptian)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|pesos?|bucks?|cents?|pence|won|liras?|lire|shekels?|baht|roubles?|rubles?|reais|reals?|dong|z(?:l|\u0142)ot(?:ys?|e|ych)|krona|krone|kronor|kroner|kronur|rand|dirhams?|ringgits?)(?:[ \u00a0](sterling))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})(?:[ \u00a0](cents?|pence)|(p)(?![LN]|\.[mM]))|[ \u00a0](\d{2})(?=$|[\n.,;:!?)*_"'](?![N])))?(?![LN])`;
 /** What a worded amount needs: a digit, then a currency's word (a cheap test before the pattern). */
 const MAY_HAVE_WORD_AMOUNT =
   /[0-9][ \u00a0-](?:[A-Za-z]{2,11}[ \u00a0]){0,2}(?:[dD][oO][lL]|[eE][uU][rR]|[pP][oO][uU]|[yY][eE]|[yY][uU]|[rR][uU][pP]|[fF][rR][aA]|[pP][eE][sS]|[bB][uU][cC]|[cC][eE][nN]|[pP][eE][nN]|[wW][oO][nN]|[lL][iI][rR]|[sS][hH][eE]|[bB][aA][hH]|[rR][oO][uU]|[rR][uU][bB]|[rR][eE][aA]|[dD][oO][nN]|[zZ](?:[lL]|\u0142|\u0141)|[kK][rR][oO]|[rR][aA][nN]|[dD][iI][rR]|[rR][iI][nN])/;
@@ -178,7 +178,7 @@ const WORD_CURRENCIES: Record<string, Record<string, Reading>> = {
   cent: { '': CENTS },
   pence: { '': PENCE },
   won: { '': WON, korean: one('KRW'), 'south korean': one('KRW') },
-  lira: { '': LIRA, turkish: one('TRY'), italian: one('ITL') },
+  lira: { '': LIRA, turkish: one('TRY'), italian: one('ITL'), lebanese: one('LBP'), syrian: one('SYP') },
   lire: { '': one('ITL'), italian: one('ITL') },
   shekel: { '': one('ILS'), israeli: one('ILS'), 'new israeli': one('ILS') },
   baht: { '': one('THB'), thai: one('THB') },
@@ -199,6 +199,8 @@ const WORD_CURRENCIES: Record<string, Record<string, Reading>> = {
   dirham: { '': { codes: ['AED', 'MAD'], label: 'dirhams' }, emirati: one('AED'), uae: one('AED'), moroccan: one('MAD') },
   ringgit: { '': one('MYR'), malaysian: one('MYR') },
 };
+/** The pounds of another country than the United Kingdom, by its adjective ("100 Lebanese pounds" is LBP 100, never GBP). */
+const OTHER_POUNDS: Record<string, Reading> = { lebanese: one('LBP'), syrian: one('SYP'), egyptian: one('EGP') };
 /** A weight's words shortly before "3 pounds" on its line ("a parcel of 3 pounds", "it weighs 3 pounds"): that "pounds" is no price. */
 const WEIGHT_BEFORE = /\b(?:weigh(?:s|ed|ing)?|weights?|heavy|heavier|parcels?|packages?|box(?:es)?|bags?|luggage|baggage|suitcases?)\b[^\n]{0,40}$/i;
 /** "3 pounds of flour": a weight (so is "a 3-pound bag": the hyphen, read where the pattern matches). */
@@ -213,6 +215,7 @@ function wordReading(word: string, qualifier: string | undefined, sterling: stri
   const q = qualifier?.toLowerCase().replace('\u00a0', ' ') ?? '';
   if (w.startsWith('pound')) {
     if (q === 'uk' || q === 'british' || (q === '' && sterling !== undefined)) return GBP;
+    if (sterling === undefined && OTHER_POUNDS[q] !== undefined) return OTHER_POUNDS[q];
     return q === '' && !weight() ? POUNDS : undefined;
   }
   if (sterling !== undefined) return undefined;
