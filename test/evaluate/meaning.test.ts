@@ -258,6 +258,8 @@ describe('facts: what a reply tells the user', () => {
     ['ITL 1000, LBP 50000, SYP 100, 100 Lebanese lira, 100 Syrian liras, 100 Lebanese pounds, 100 Egyptian pounds', ['amount ITL 1000', 'amount LBP 50000', 'amount SYP 100', 'amount LBP 100', 'amount SYP 100', 'amount LBP 100', 'amount EGP 100']],
     // Points between groups of three, twice or before a decimal comma, are thousands in an amount (one point is kept as written).
     ['1.234,50 \u20ac, \u20ac1.500.000, 1.500 \u20ac, version 1.234.567', ['amount EUR 1234.5', 'amount EUR 1500000', 'amount EUR 1.500', 'number 1', 'number 234', 'number 567']],
+    // A range after the letters is no amount, nor its first digits ("R 10" of "R 10.000-20.000"); a minus sign right after them is the number's.
+    ['R 10.000-20.000, Rp 10.000-20.000, R\u221250, TRY\u201350', ['number -50', 'number -50', 'number 10.000', 'number 20.000', 'number 10.000', 'number 20.000']],
     ['5 New Zealand dollars, 5 Hong\u00a0Kong dollars, 5 NZ dollars, 5 HK dollars, 5 Taiwan dollars, 50 Chilean pesos, 50 Argentine pesos', ['amount NZD 5', 'amount HKD 5', 'amount NZD 5', 'amount HKD 5', 'amount TWD 5', 'amount CLP 50', 'amount ARS 50']],
     // Emphasis between an amount's sign or code and its number is formatting: the amount stands.
     ['USD **120**, $**5**, **30** EUR, **30**\u20ac, US$ __7__, \u20ac *-50*', ['amount USD 120', 'amount $ 5', 'amount EUR 30', 'amount EUR 30', 'amount USD 7', 'amount EUR -50']],
@@ -395,6 +397,7 @@ describe('facts: what a reply tells the user', () => {
     ['R the language', ['Use R 4.3 or later.', 'Use R version 4.3 or later.']],
     ['a room', ['Meet in RM 101.', 'Meet in room 101.']],
     ['the NIS 2 directive', ['Under NIS 2, report within 24 hours.', 'Under directive 2, report within 24 hours.']],
+    ['R the language, by its full version', ['Use R 4.3.1 or later.', 'Use R version 4.3.1 or later.', 'Use r 4.3.1 or later.']],
     ['a key result', ['KR 1: grow sales by 10%.', 'Key result 1: grow sales by 10%.']],
     ['feet in a title', ['A 10 Ft Ladder.', 'A 10 ft ladder.']],
     ['euros and cents', ['It costs \u20ac2.50.', 'It costs 2 euros 50.', 'It costs 2 euros and 50 cents.', 'It costs EUR 2.50.', 'It costs 2,50 \u20ac.', 'It costs **2 euros 50**.']],
@@ -509,6 +512,9 @@ describe('facts: what a reply tells the user', () => {
     ['Lebanese against British pounds', 'It is 100 Lebanese pounds.', 'It is \u00a3100.', 'amounts LBP 100 \u2192 GBP 100'],
     ['lire by their code against euros', 'It cost ITL 1000.', 'It cost \u20ac1000.', 'amounts ITL 1000 \u2192 EUR 1000'],
     ['euros in points against their first group', 'It is 1.234,50 \u20ac.', 'It is \u20ac1.', 'amounts EUR 1234.5 \u2192 EUR 1'],
+    // A minus sign right after the letters is the number's, as after a space: a sign flip.
+    ['a sign flip with a minus sign right after R', 'It is R50.', 'It is R\u221250.', 'numbers 50 \u2192 -50'],
+    ['a sign flip with an en dash right after TRY', 'It is TRY 50.', 'It is TRY\u201350.', 'numbers 50 \u2192 -50'],
     // Pence join pounds only; two digits alone join only at a clause's end ("50 each" may count something); a weight's pounds join nothing.
     ['dollars and pence', 'It is 5 dollars and 50 pence.', 'It is $5.50.', 'numbers 50 \u2192 none; amounts dollars 5 \u2192 $ 5.5'],
     ['euros and two digits before a word', 'It is 2 euros 50 each.', 'It is \u20ac2.50 each.', 'numbers 50 \u2192 none; amounts EUR 2 \u2192 EUR 2.5'],
@@ -520,6 +526,13 @@ describe('facts: what a reply tells the user', () => {
     expect(detailOf(a, b)).toBe(detail);
     expect(meaningWithoutModel(a, b, [], 'judge')).toMatchObject({ value: 'changed', by: 'facts', detail });
     expect(meaningWithoutModel(b, a, [], 'judge')).toMatchObject({ value: 'changed', by: 'facts' });
+  });
+
+  it('reads a version after a currency\u2019s letters as its numbers, never as an amount it may be', () => {
+    // "R 4.3.1" is R the language's version, not 4 rand and the numbers 3 and 1 (docs/meaning.md, "Facts").
+    const numbers = (...values: string[]): Fact[] => values.map((value) => ({ kind: 'number', value }));
+    for (const text of ['Use R 4.3.1.', 'RM 1.2.3', 'Rp 4.3.1', 'TRY 1.2.3', 'KR 1.2.3', 'K\u010d 4.3.1']) expect([text, factsOf(text)]).toStrictEqual([text, numbers(...(text.match(/\d+/g) as string[]))]);
+    expect(compareFacts(factsOf('Install R 4.3.1 first.'), factsOf('Install it for ZAR 4, 3 or 1.'))).toEqual({ baseline: [{ kind: 'number', value: '4' }], now: [{ kind: 'amount', value: 'ZAR 4' }] });
   });
 
   it('matches each fact to one it may be, the best way round, and records a difference without what a fact may be', () => {
@@ -628,7 +641,7 @@ describe('facts: what a reply tells the user', () => {
   });
 
   it('reads an amount\u2019s minus, and a range\u2019s hyphen, in ASCII text as the pattern for any text does', () => {
-    const texts = ['Balance: -$50.00 (was $-20, then USD -5)', '-50 EUR, -50\u20ac... no: 40-50 EUR and $40-$50', 'invoice USD-50, fee $40-50, 18:00-20', '- $5 shipping\n- $2 returns', 'TRY -100, R49.99, RM 50, NIS 50, -100 kr, 100 TRY, R2-D2, R 10:30', 'Rp 50.000, Rp. 1.500.000, 100 zl, 100 Kr, KR 100, 12.500 Ft, 12 500 Ft, 1 500 kr, 1.234,50 EUR'];
+    const texts = ['Balance: -$50.00 (was $-20, then USD -5)', '-50 EUR, -50\u20ac... no: 40-50 EUR and $40-$50', 'invoice USD-50, fee $40-50, 18:00-20', '- $5 shipping\n- $2 returns', 'TRY -100, R49.99, RM 50, NIS 50, -100 kr, 100 TRY, R2-D2, R 10:30', 'Rp 50.000, Rp. 1.500.000, 100 zl, 100 Kr, KR 100, 12.500 Ft, 12 500 Ft, 1 500 kr, R 4.3.1, Rp 10.000-20.000, 1.234,50 EUR'];
     for (const text of texts) expect(factsOf(text)).toEqual(factsOf(`${text} \u00e9`));
   });
 
@@ -650,7 +663,7 @@ describe('facts: what a reply tells the user', () => {
   it('scans long and hostile text in time linear in its length', () => {
     // Shapes that make a careless pattern backtrack: long runs of one character class, an address
     // without its end, digits and separators without end, a URL of one character repeated.
-    const hostile = ['a'.repeat(50_000) + '@', '1,'.repeat(30_000) + 'x', '_'.repeat(50_000) + 'a', 'x@' + 'a.'.repeat(30_000), 'https://' + 'a'.repeat(50_000), '.'.repeat(50_000) + 'x', ' '.repeat(50_000) + '>', '```\n'.repeat(30_000), '```\n' + ' '.repeat(50_000) + 'x', '>'.repeat(50_000) + '$', '`'.repeat(50_000), '`\n'.repeat(30_000), '` '.repeat(30_000) + '``', Array.from({ length: 300 }, (_, i) => '`'.repeat(i + 1)).join(' '), '*'.repeat(50_000) + ' ', ' *'.repeat(30_000), '.'.repeat(50_000) + ' x', '!'.repeat(50_000) + '\t'.repeat(50_000), '1 '.repeat(30_000) + 'MB', '1,'.repeat(30_000) + '000', '1 US '.repeat(10_000) + 'dollar', '1 dollars and '.repeat(10_000) + '5 cent', '1-'.repeat(10_000) + 'euro', '5 pounds '.repeat(10_000), '1.'.repeat(30_000) + '\u00a2x', '1.'.repeat(30_000) + 'px', '1 New '.repeat(10_000) + 'Zealand dollar', '1 pounds and 5'.repeat(10_000) + 'px', '1 euros 55'.repeat(10_000), '1 South '.repeat(10_000) + 'African rand', '1 z\u0142'.repeat(10_000) + 'oty', '1,'.repeat(30_000) + 'kr', 'R 1.'.repeat(10_000) + 'x', 'NIS '.repeat(10_000) + '1x', 'TRY 1 '.repeat(10_000), '1 TRY'.repeat(10_000), '1 000 '.repeat(10_000) + 'x K\u010d', '1 000 '.repeat(10_000) + 'Ft', '1 00'.repeat(10_000) + ' zl', 'Rp 1.'.repeat(10_000) + 'x', '1.000'.repeat(10_000) + ',5 lei', 'KR '.repeat(10_000) + '1x'];
+    const hostile = ['a'.repeat(50_000) + '@', '1,'.repeat(30_000) + 'x', '_'.repeat(50_000) + 'a', 'x@' + 'a.'.repeat(30_000), 'https://' + 'a'.repeat(50_000), '.'.repeat(50_000) + 'x', ' '.repeat(50_000) + '>', '```\n'.repeat(30_000), '```\n' + ' '.repeat(50_000) + 'x', '>'.repeat(50_000) + '$', '`'.repeat(50_000), '`\n'.repeat(30_000), '` '.repeat(30_000) + '``', Array.from({ length: 300 }, (_, i) => '`'.repeat(i + 1)).join(' '), '*'.repeat(50_000) + ' ', ' *'.repeat(30_000), '.'.repeat(50_000) + ' x', '!'.repeat(50_000) + '\t'.repeat(50_000), '1 '.repeat(30_000) + 'MB', '1,'.repeat(30_000) + '000', '1 US '.repeat(10_000) + 'dollar', '1 dollars and '.repeat(10_000) + '5 cent', '1-'.repeat(10_000) + 'euro', '5 pounds '.repeat(10_000), '1.'.repeat(30_000) + '\u00a2x', '1.'.repeat(30_000) + 'px', '1 New '.repeat(10_000) + 'Zealand dollar', '1 pounds and 5'.repeat(10_000) + 'px', '1 euros 55'.repeat(10_000), '1 South '.repeat(10_000) + 'African rand', '1 z\u0142'.repeat(10_000) + 'oty', '1,'.repeat(30_000) + 'kr', 'R 1.'.repeat(10_000) + 'x', 'NIS '.repeat(10_000) + '1x', 'TRY 1 '.repeat(10_000), '1 TRY'.repeat(10_000), '1 000 '.repeat(10_000) + 'x K\u010d', '1 000 '.repeat(10_000) + 'Ft', '1 00'.repeat(10_000) + ' zl', 'Rp 1.'.repeat(10_000) + 'x', '1.000'.repeat(10_000) + ',5 lei', 'KR '.repeat(10_000) + '1x', 'R\u2212'.repeat(10_000) + '1'];
     for (const text of hostile) {
       // Completing at all is the assertion that matters; the result is checked so the work is not skipped.
       expect(Array.isArray(factsOf(text))).toBe(true);
