@@ -108,16 +108,17 @@ const RUPEES_BEFORE_SOURCE = String.raw`(?=R)(?<![LN])Rs\.?[ \u00a0]?(${NUMERAL}
  * says what each may be): before it, "TRY 100", "R 49.99", "R1,500", "RM 50", "NIS 50" (with its
  * space: "NIS2" is a code), "kr 100", "kr. 100", "Kr 100", "KR 100", "Rp 50.000", "Rp. 50.000",
  * "Kč 500"; after it, "100 TRY", "50 NIS", "100 kr", "100 Kr", "100 KR", "100 zł", "100 zl", "100
- * ZŁ", "500 Kč", "12.500 Ft". Each as written, never in another case ("try 3 times"). A minus as
+ * ZŁ", "500 Kč", "500,- Kč" (whole crowns, as Czech and Scandinavian prices write them), "12.500
+ * Ft". Each as written, never in another case ("try 3 times"). A minus as
  * an amount with a code has one ("TRY -50", "-100 kr"), and a minus sign or an en dash right after
  * the letters too ("R−50": a hyphen there makes a code, "R-5521"). Not after a letter or digit, nor
  * before one ("R2-D2" is a code). Read after the times ("R 10:30" holds a time). The groups: a
  * minus, the letters, a minus after a space, a minus right after them, the number; or a minus, the
  * number, the letters.
  */
-const LETTER_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013TRkK0-9]|NIS)(?<![LN]|[N][.,])(?:(${MINUS})?(TRY|RM|Rp\.?|R|NIS(?=[ \u00a0])|[kK]r\.?|KR|K\u010d)(?:[ \u00a0](${MINUS})?|([\u2212\u2013]))?(${NUMERAL})(?![LN]|-[LN]|[.,][N])|(${MINUS})?(${NUMERAL})[ \u00a0]?(TRY|NIS|[kK]r|KR|z\u0142|zl|Z\u0141|K\u010d|Ft)(?![LN]))`;
+const LETTER_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013TRkK0-9]|NIS)(?<![LN]|[N][.,])(?:(${MINUS})?(TRY|RM|Rp\.?|R|NIS(?=[ \u00a0])|[kK]r\.?|KR|K\u010d)(?:[ \u00a0](${MINUS})?|([\u2212\u2013]))?(${NUMERAL})(?![LN]|-[LN]|[.,][N])|(${MINUS})?(${NUMERAL})(?:,-)?[ \u00a0]?(TRY|NIS|[kK]r|KR|z\u0142|zl|Z\u0141|K\u010d|Ft)(?![LN]))`;
 /** What LETTER_AMOUNT_SOURCE needs: the letters, then a number, or a number, then the letters (a cheap test before the pattern). */
-const MAY_HAVE_LETTER_AMOUNT = /(?:TRY|R[Mp]?\.?|NIS|[kK][rR]\.?|K\u010d)(?:[ \u00a0][-\u2212\u2013]?|[\u2212\u2013])?[0-9]|[0-9][ \u00a0]?(?:TRY|NIS|[kK][rR]|z\u0142|zl|Z\u0141|K\u010d|Ft)/;
+const MAY_HAVE_LETTER_AMOUNT = /(?:TRY|R[Mp]?\.?|NIS|[kK][rR]\.?|K\u010d)(?:[ \u00a0][-\u2212\u2013]?|[\u2212\u2013])?[0-9]|[0-9](?:,-)?[ \u00a0]?(?:TRY|NIS|[kK][rR]|z\u0142|zl|Z\u0141|K\u010d|Ft)/;
 /**
  * Digit groups with plain spaces between them right before a mark written after the number in a
  * language that separates thousands with a space ("1 234,50 Kč", "12 500 Ft", "1 500 kr", "2 000
