@@ -51,7 +51,7 @@ const SIGNS = '$€£¥₹₽₩₺₪₫₱฿';
 const CURRENCY_CODES = [
   'USD', 'EUR', 'GBP', 'JPY', 'CNY', 'RMB', 'INR', 'CAD', 'AUD', 'NZD', 'CHF', 'SEK', 'NOK', 'DKK', 'ISK', 'PLN', 'CZK', 'HUF', 'RON', 'BGN',
   'RUB', 'UAH', 'BRL', 'MXN', 'ARS', 'CLP', 'COP', 'PEN', 'ZAR', 'NGN', 'KES', 'EGP', 'MAD', 'KRW', 'SGD', 'HKD', 'TWD', 'THB', 'IDR', 'MYR',
-  'VND', 'PKR', 'BDT', 'LKR', 'ILS', 'AED', 'SAR', 'QAR', 'KWD',
+  'VND', 'PKR', 'BDT', 'LKR', 'ILS', 'AED', 'SAR', 'QAR', 'KWD', 'ITL', 'LBP', 'SYP',
 ];
 const NUMERAL = String.raw`\d+(?:[.,]\d+)*(?!\d)`;
 const CODE_ALTERNATION = CURRENCY_CODES.join('|');
@@ -89,10 +89,10 @@ const EMPHASIS_BEFORE_CURRENCY = new RegExp(String.raw`(\d)(?:\*{1,3}|_{1,3})(?=
  * hundredths with their word ("cents", "pence") or their "p", and the two digits alone. Compiled
  * with the `i` flag: `[A-Z]` and the words match either case.
  */
-const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![LN]|[N][.,])(${MINUS})?(${NUMERAL})([ \u00a0\-])(?:(US|UK|British|Canadian|Australian|Singapore|New[ \u00a0]Zealand|NZ|Hong[ \u00a0]Kong|HK|New[ \u00a0]Taiwan|Taiwan|Mexican|Argentine|Argentinian|Chilean|Colombian|Philippine|Uruguayan|Dominican|Cuban|Swiss|Indian|Pakistani|Japanese|Chinese|South[ \u00a0]Korean|Korean|Turkish|Italian|New[ \u00a0]Israeli|Israeli|Thai|Russian|Brazilian|Vietnamese|Polish|Swedish|Danish|Norwegian|Icelandic|South[ \u00a0]African|Emirati|UAE|Moroccan|Malaysian)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|pesos?|bucks?|cents?|pence|won|liras?|lire|shekels?|baht|roubles?|rubles?|reais|reals?|dong|z(?:l|\u0142)ot(?:ys?|e|ych)|krona|krone|kronor|kroner|kronur|rand|dirhams?|ringgits?)(?:[ \u00a0](sterling))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})(?:[ \u00a0](cents?|pence)|(p)(?![LN]|\.[mM]))|[ \u00a0](\d{2})(?=$|[\n.,;:!?)*_"'](?![N])))?(?![LN])`;
+const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![LN]|[N][.,])(${MINUS})?(${NUMERAL})([ \u00a0\-])(?:(US|UK|British|Canadian|Australian|Singapore|New[ \u00a0]Zealand|NZ|Hong[ \u00a0]Kong|HK|New[ \u00a0]Taiwan|Taiwan|Mexican|Argentine|Argentinian|Chilean|Colombian|Philippine|Uruguayan|Dominican|Cuban|Swiss|Indian|Pakistani|Japanese|Chinese|South[ \u00a0]Korean|Korean|Turkish|Italian|New[ \u00a0]Israeli|Israeli|Thai|Russian|Brazilian|Vietnamese|Polish|Swedish|Danish|Norwegian|Icelandic|South[ \u00a0]African|Emirati|UAE|Moroccan|Malaysian|Lebanese|Syrian|Egyptian|Romanian|Moldovan)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|pesos?|bucks?|cents?|pence|won|liras?|lire|shekels?|baht|roubles?|rubles?|reais|reals?|dong|z(?:l|\u0142)ot(?:ys?|e|ych)|krona|krone|kronor|kroner|kronur|rand|dirhams?|ringgits?|lei|leu)(?:[ \u00a0](sterling))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})(?:[ \u00a0](cents?|pence)|(p)(?![LN]|\.[mM]))|[ \u00a0](\d{2})(?=$|[\n.,;:!?)*_"'](?![N])))?(?![LN])`;
 /** What a worded amount needs: a digit, then a currency's word (a cheap test before the pattern). */
 const MAY_HAVE_WORD_AMOUNT =
-  /[0-9][ \u00a0-](?:[A-Za-z]{2,11}[ \u00a0]){0,2}(?:[dD][oO][lL]|[eE][uU][rR]|[pP][oO][uU]|[yY][eE]|[yY][uU]|[rR][uU][pP]|[fF][rR][aA]|[pP][eE][sS]|[bB][uU][cC]|[cC][eE][nN]|[pP][eE][nN]|[wW][oO][nN]|[lL][iI][rR]|[sS][hH][eE]|[bB][aA][hH]|[rR][oO][uU]|[rR][uU][bB]|[rR][eE][aA]|[dD][oO][nN]|[zZ](?:[lL]|\u0142|\u0141)|[kK][rR][oO]|[rR][aA][nN]|[dD][iI][rR]|[rR][iI][nN])/;
+  /[0-9][ \u00a0-](?:[A-Za-z]{2,11}[ \u00a0]){0,2}(?:[dD][oO][lL]|[eE][uU][rR]|[pP][oO][uU]|[yY][eE]|[yY][uU]|[rR][uU][pP]|[fF][rR][aA]|[pP][eE][sS]|[bB][uU][cC]|[cC][eE][nN]|[pP][eE][nN]|[wW][oO][nN]|[lL][iI][rR]|[sS][hH][eE]|[bB][aA][hH]|[rR][oO][uU]|[rR][uU][bB]|[rR][eE][aA]|[dD][oO][nN]|[zZ](?:[lL]|\u0142|\u0141)|[kK][rR][oO]|[rR][aA][nN]|[dD][iI][rR]|[rR][iI][nN]|[lL][eE][iIuU])/;
 /**
  * "50p" and "50¢" (and "50 ¢"): pence and cents written with their letter or sign, as "50 pence"
  * and "50 cents" are. The "p" is right after the number, in lower case, and no time's ("5p.m.").
@@ -104,18 +104,30 @@ const MAY_HAVE_SMALL_CHANGE = /[0-9]p|\u00a2/;
 /** "Rs. 500", "Rs 500", "Rs.500" (and "₨500", which NFKC writes "Rs500"): rupees, as "500 rupees" is. */
 const RUPEES_BEFORE_SOURCE = String.raw`(?=R)(?<![LN])Rs\.?[ \u00a0]?(${NUMERAL})(?![LN])`;
 /**
- * A currency's letters that are also a word or a name, read only right next to a number
- * (docs/meaning.md, "Facts"; LETTER_READINGS says what each may be): before it, "TRY 100", "R 49.99",
- * "R1,500", "RM 50", "NIS 50" (with its space: "NIS2" is a code), "kr 100", "kr. 100"; after it, "100
- * TRY", "50 NIS", "100 kr", "100 zł". In capitals (TRY, R, RM, NIS) or in small letters (kr, zł)
- * as written, never another case ("try 3 times"). A minus as an amount with a code has one ("TRY
- * -50", "-100 kr"). Not after a letter or digit, nor before one ("R2-D2" is a code). Read after
- * the times ("R 10:30" holds a time). The groups: a minus, the letters, a minus, the number; or a
- * minus, the number, the letters.
+ * A currency's letters, read only right next to a number (docs/meaning.md, "Facts"; LETTER_READINGS
+ * says what each may be): before it, "TRY 100", "R 49.99", "R1,500", "RM 50", "NIS 50" (with its
+ * space: "NIS2" is a code), "kr 100", "kr. 100", "Kr 100", "KR 100", "Rp 50.000", "Rp. 50.000",
+ * "Kč 500"; after it, "100 TRY", "50 NIS", "100 kr", "100 Kr", "100 KR", "100 zł", "100 zl", "100
+ * ZŁ", "500 Kč", "500,- Kč" (whole crowns, as Czech and Scandinavian prices write them), "12.500
+ * Ft". Each as written, never in another case ("try 3 times"). A minus as
+ * an amount with a code has one ("TRY -50", "-100 kr"), and a minus sign or an en dash right after
+ * the letters too ("R−50": a hyphen there makes a code, "R-5521"). Not after a letter or digit, nor
+ * before one ("R2-D2" is a code). Read after the times ("R 10:30" holds a time). The groups: a
+ * minus, the letters, a minus after a space, a minus right after them, the number; or a minus, the
+ * number, the letters.
  */
-const LETTER_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013TRk0-9]|NIS)(?<![LN]|[N][.,])(?:(${MINUS})?(TRY|RM|R|NIS(?=[ \u00a0])|kr\.?)(?:[ \u00a0](${MINUS})?)?(${NUMERAL})(?![LN]|-[LN])|(${MINUS})?(${NUMERAL})[ \u00a0]?(TRY|NIS|kr|z\u0142)(?![LN]))`;
+const LETTER_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013TRkK0-9]|NIS)(?<![LN]|[N][.,])(?:(${MINUS})?(TRY|RM|Rp\.?|R|NIS(?=[ \u00a0])|[kK]r\.?|KR|K\u010d)(?:[ \u00a0](${MINUS})?|([\u2212\u2013]))?(${NUMERAL})(?![LN]|-[LN]|[.,][N])|(${MINUS})?(${NUMERAL})(?:,-)?[ \u00a0]?(TRY|NIS|[kK]r|KR|z\u0142|zl|Z\u0141|K\u010d|Ft)(?![LN]))`;
 /** What LETTER_AMOUNT_SOURCE needs: the letters, then a number, or a number, then the letters (a cheap test before the pattern). */
-const MAY_HAVE_LETTER_AMOUNT = /(?:TRY|RM?|NIS|kr\.?)(?:[ \u00a0][-\u2212\u2013]?)?[0-9]|[0-9][ \u00a0]?(?:TRY|NIS|kr|z\u0142)/;
+const MAY_HAVE_LETTER_AMOUNT = /(?:TRY|R[Mp]?\.?|NIS|[kK][rR]\.?|K\u010d)(?:[ \u00a0][-\u2212\u2013]?|[\u2212\u2013])?[0-9]|[0-9](?:,-)?[ \u00a0]?(?:TRY|NIS|[kK][rR]|z\u0142|zl|Z\u0141|K\u010d|Ft)/;
+/**
+ * Digit groups with plain spaces between them right before a mark written after the number in a
+ * language that separates thousands with a space ("1 234,50 Kč", "12 500 Ft", "1 500 kr", "2 000
+ * zł", "1 500 lei"): one number. Elsewhere a plain space separates numbers ("2 500g"). Starts only
+ * at a run's first group (the lookbehind), so a long run is scanned once.
+ */
+const SPACED_THOUSANDS_SOURCE = String.raw`(?<![N.,]|[N] )([N]{1,3})((?: [N]{3})+)(?=(?:,[N]{1,2})?[ \u00a0]?(?:K\u010d|Ft|z\u0142|zl|Z\u0141|[kK]r|KR|[lL]e[iu])(?![L]))`;
+/** What SPACED_THOUSANDS_SOURCE needs (a cheap test before the pattern). */
+const MAY_HAVE_SPACED_THOUSANDS = /[0-9] [0-9]{3}(?:,[0-9]{1,2})?[ \u00a0]?(?:K\u010d|Ft|z[l\u0142]|Z\u0141|[kK][rR]|[lL]e[iu])/;
 
 /**
  * How a currency's word or sign reads (docs/meaning.md, "Facts"): the currencies it may be
@@ -128,6 +140,12 @@ interface Reading {
   label: string;
   number?: true;
   cents?: true;
+  /**
+   * Written where a point separates thousands and a comma is the decimal one (Czech, Hungarian,
+   * Romanian, Indonesian, Polish, Scandinavian): "12.500 Ft" is HUF 12500, or HUF 12.500 as the
+   * code's "HUF 12.500" is kept as written (numbersOf), and may be either.
+   */
+  points?: true;
 }
 
 const one = (code: string): Reading => ({ codes: [code], label: code });
@@ -161,6 +179,8 @@ const WON: Reading = { codes: ['KRW'], label: 'KRW', number: true };
  * "lire", the Turkish one's "lira" or "liras").
  */
 const LIRA: Reading = { codes: ['TRY', 'ITL'], label: 'lira' };
+/** "lei" (and "leu", one of them): the Romanian or the Moldovan leu. */
+const LEI: Reading = { codes: ['RON', 'MDL'], label: 'lei', points: true };
 /** "kroner" and "krone" alone: the Danish or the Norwegian krone. */
 const KRONER: Reading = { codes: ['DKK', 'NOK'], label: 'kroner' };
 /**
@@ -178,7 +198,7 @@ const WORD_CURRENCIES: Record<string, Record<string, Reading>> = {
   cent: { '': CENTS },
   pence: { '': PENCE },
   won: { '': WON, korean: one('KRW'), 'south korean': one('KRW') },
-  lira: { '': LIRA, turkish: one('TRY'), italian: one('ITL') },
+  lira: { '': LIRA, turkish: one('TRY'), italian: one('ITL'), lebanese: one('LBP'), syrian: one('SYP') },
   lire: { '': one('ITL'), italian: one('ITL') },
   shekel: { '': one('ILS'), israeli: one('ILS'), 'new israeli': one('ILS') },
   baht: { '': one('THB'), thai: one('THB') },
@@ -198,7 +218,11 @@ const WORD_CURRENCIES: Record<string, Record<string, Reading>> = {
   rand: { '': one('ZAR'), 'south african': one('ZAR') },
   dirham: { '': { codes: ['AED', 'MAD'], label: 'dirhams' }, emirati: one('AED'), uae: one('AED'), moroccan: one('MAD') },
   ringgit: { '': one('MYR'), malaysian: one('MYR') },
+  lei: { '': LEI, romanian: one('RON'), moldovan: one('MDL') },
+  leu: { '': LEI, romanian: one('RON'), moldovan: one('MDL') },
 };
+/** The pounds of another country than the United Kingdom, by its adjective ("100 Lebanese pounds" is LBP 100, never GBP). */
+const OTHER_POUNDS: Record<string, Reading> = { lebanese: one('LBP'), syrian: one('SYP'), egyptian: one('EGP') };
 /** A weight's words shortly before "3 pounds" on its line ("a parcel of 3 pounds", "it weighs 3 pounds"): that "pounds" is no price. */
 const WEIGHT_BEFORE = /\b(?:weigh(?:s|ed|ing)?|weights?|heavy|heavier|parcels?|packages?|box(?:es)?|bags?|luggage|baggage|suitcases?)\b[^\n]{0,40}$/i;
 /** "3 pounds of flour": a weight (so is "a 3-pound bag": the hyphen, read where the pattern matches). */
@@ -213,6 +237,7 @@ function wordReading(word: string, qualifier: string | undefined, sterling: stri
   const q = qualifier?.toLowerCase().replace('\u00a0', ' ') ?? '';
   if (w.startsWith('pound')) {
     if (q === 'uk' || q === 'british' || (q === '' && sterling !== undefined)) return GBP;
+    if (sterling === undefined && OTHER_POUNDS[q] !== undefined) return OTHER_POUNDS[q];
     return q === '' && !weight() ? POUNDS : undefined;
   }
   if (sterling !== undefined) return undefined;
@@ -250,7 +275,9 @@ const READING_FACTS_KEPT = 1024;
 
 /** The fact of `amount` (canonical, with its minus) read as `reading`: one fact, or one that may be several. */
 function readingFact(reading: Reading, amount: string): Fact {
-  if (reading.number !== true && reading.codes.length === 1) return { kind: 'amount', value: `${reading.label} ${amount}` };
+  if (reading.number !== true && reading.codes.length === 1 && !(reading.points === true && POINT_THOUSANDS.test(amount.startsWith('-') ? amount.slice(1) : amount))) {
+    return { kind: 'amount', value: `${reading.label} ${amount}` };
+  }
   let kept = readingFacts.get(reading);
   if (kept === undefined) readingFacts.set(reading, (kept = { young: new Map(), old: new Map() }));
   let fact = kept.young.get(amount);
@@ -267,30 +294,51 @@ function readingFact(reading: Reading, amount: string): Fact {
 }
 
 function severalFact(reading: Reading, amount: string): Fact {
+  const sign = amount.startsWith('-') ? '-' : '';
+  const money = reading.cents === true ? centsValue(amount.slice(sign.length)) : amount.slice(sign.length);
+  // "12.500 Ft": HUF 12.500 as written, or HUF 12500 (Reading.points).
+  const values = money !== undefined && reading.points === true && POINT_THOUSANDS.test(money) ? [money, money.replace('.', '')] : [money];
+  const amounts = (): Fact[] => reading.codes.flatMap((c) => values.map((v): Fact => ({ kind: 'amount', value: `${c} ${sign}${v as string}` })));
   if (reading.number === true) {
     const number: Fact = { kind: 'number', value: amount };
-    const sign = amount.startsWith('-') ? '-' : '';
-    const money = reading.cents === true ? centsValue(amount.slice(sign.length)) : amount.slice(sign.length);
     if (money === undefined) return number;
-    return { kind: 'number', value: amount, may: [number, ...reading.codes.map((c): Fact => ({ kind: 'amount', value: `${c} ${sign}${money}` }))] };
+    return { kind: 'number', value: amount, may: [number, ...amounts()] };
   }
-  return { kind: 'amount', value: `${reading.label} ${amount}`, may: reading.codes.map((c): Fact => ({ kind: 'amount', value: `${c} ${amount}` })) };
+  return { kind: 'amount', value: `${reading.label} ${amount}`, may: amounts() };
 }
 
 /**
  * How the letters of LETTER_AMOUNT_SOURCE read (docs/meaning.md, "Facts"). Those that are also an
  * English word or a name may be the plain number too, as "3 won" may count games: "TRY" is the verb
  * in capitals ("TRY 3 TIMES"), "R" the language ("R 4.3"), "RM" a room ("RM 101"), "NIS" the EU
- * directive ("NIS 2"). "kr" (the Scandinavian krona and krone) and "zł" (the złoty) are no word.
+ * directive ("NIS 2"), "Ft" the feet of a title ("a 10 Ft Ladder"). "kr", "Kr" and "KR" (the
+ * Scandinavian krona and krone), "zł", "zl" and "ZŁ" (the złoty), "Kč" (the koruna) and "Rp" (the
+ * rupiah) are no word, but before a number "Kr" and "KR" may be a name (LETTER_READINGS_BEFORE).
+ * Written where a point separates thousands: `points`.
  */
+const KR: Reading = { codes: ['SEK', 'NOK', 'DKK', 'ISK'], label: 'kr', points: true };
+const PLN: Reading = { codes: ['PLN'], label: 'PLN', points: true };
 const LETTER_READINGS: Record<string, Reading> = {
   TRY: { codes: ['TRY'], label: 'TRY', number: true },
   R: { codes: ['ZAR'], label: 'ZAR', number: true },
   RM: { codes: ['MYR'], label: 'MYR', number: true },
   NIS: { codes: ['ILS'], label: 'ILS', number: true },
-  kr: { codes: ['SEK', 'NOK', 'DKK', 'ISK'], label: 'kr' },
-  'z\u0142': one('PLN'),
+  kr: KR,
+  Kr: KR,
+  KR,
+  'z\u0142': PLN,
+  zl: PLN,
+  'Z\u0141': PLN,
+  'K\u010d': { codes: ['CZK'], label: 'CZK', points: true },
+  Rp: { codes: ['IDR'], label: 'IDR', points: true },
+  // "10 Ft" may be ten feet, written as a title writes it.
+  Ft: { codes: ['HUF'], label: 'HUF', number: true, points: true },
 };
+/**
+ * The letters that are a word or a name too before a number, though not after it: "KR 1" is a key
+ * result of an OKR, "Kr 36" krypton's atomic number.
+ */
+const LETTER_READINGS_BEFORE: Record<string, Reading> = { Kr: { ...KR, number: true }, KR: { ...KR, number: true } };
 
 /** A sign's currency where it is not ambiguous ("US$", "A$", "MX$"; "$", "¥" and "C$" are: AMBIGUOUS_SIGNS). */
 const SIGN_CODES: Record<string, string> = {
@@ -317,6 +365,7 @@ interface Patterns {
   rupeesBefore: RegExp;
   letterAmount: RegExp;
   smallChange: RegExp;
+  spacedThousands: RegExp;
 }
 
 /**
@@ -328,7 +377,7 @@ function compile(ascii: boolean): Patterns {
   const classes = ascii ? { L: 'A-Za-z', N: '0-9' } : { L: String.raw`\p{L}`, N: String.raw`\p{N}` };
   // The ASCII forms without the `u` flag: on ASCII text they match the same, and run faster.
   const make = (source: string, flags = ''): RegExp => new RegExp(source.replace(/\[([^\]]*)\]/g, (_m, inner: string) => `[${inner.replace(/[LN]/g, (c) => classes[c as 'L' | 'N'])}]`), (ascii ? 'g' : 'gu') + flags);
-  return { email: make(EMAIL_SOURCE), amount: make(AMOUNT_SOURCE), time12: make(TIME_12_SOURCE), time24: make(TIME_24_SOURCE), wordAmount: make(WORD_AMOUNT_SOURCE, 'i'), rupeesBefore: make(RUPEES_BEFORE_SOURCE), letterAmount: make(LETTER_AMOUNT_SOURCE), smallChange: make(SMALL_CHANGE_SOURCE) };
+  return { email: make(EMAIL_SOURCE), amount: make(AMOUNT_SOURCE), time12: make(TIME_12_SOURCE), time24: make(TIME_24_SOURCE), wordAmount: make(WORD_AMOUNT_SOURCE, 'i'), rupeesBefore: make(RUPEES_BEFORE_SOURCE), letterAmount: make(LETTER_AMOUNT_SOURCE), smallChange: make(SMALL_CHANGE_SOURCE), spacedThousands: make(SPACED_THOUSANDS_SOURCE) };
 }
 
 // Compiled on first use, not when the module loads: a command that never reads facts should not
@@ -401,6 +450,20 @@ export function numbersOf(numeral: string): string[] {
     return [canonicalDecimal(int as string, frac)];
   }
   return numeral.split(/[.,]/).map((group) => canonicalDecimal(group, ''));
+}
+
+/** Points between groups of three digits, twice or more or before a decimal comma: "1.500.000", "1.234,50". Only thousands. */
+const POINT_GROUPS = /^\d{1,3}(?:(?:\.\d{3}){2,}(?:,\d{1,2})?|(?:\.\d{3})+,\d{1,2})$/;
+
+/**
+ * The numbers an amount's numeral says: as numbersOf, but "1.500.000" and "1.234,50" are one
+ * amount, 1500000 and 1234.5, as a language that separates thousands with a point writes them
+ * ("Rp 1.500.000", "1.234,50 €"); one point before three last digits is still kept as written.
+ */
+function amountNumbersOf(numeral: string): string[] {
+  if (numeral.length < 7 || !POINT_GROUPS.test(numeral)) return numbersOf(numeral);
+  const [int = '', frac = ''] = numeral.replace(/\./g, '').split(',');
+  return [canonicalDecimal(int, frac)];
 }
 
 function pad(n: number): string {
@@ -489,6 +552,7 @@ export function factsOf(reply: string): Fact[] {
   if (text.includes('*') || text.includes('_')) text = text.replace(EMPHASIS_AFTER_CURRENCY, '$1').replace(EMPHASIS_BEFORE_CURRENCY, '$1');
   const out: Fact[] = [];
   const patterns = ascii ? patternsOf().ascii : patternsOf().unicode;
+  if (MAY_HAVE_SPACED_THOUSANDS.test(text)) text = text.replace(patterns.spacedThousands, (_m, first: string, groups: string) => first + groups.replace(/ /g, ''));
   // The text as written, before the facts below are blanked out of it (each blank keeps its
   // length): a hyphen right after an amount's or a time's digit joins a range ("$40-50"), it is no
   // minus of the number after it (docs/meaning.md, "Facts").
@@ -516,7 +580,7 @@ export function factsOf(reply: string): Fact[] {
     // number after them (n1); or a minus (s4), the number (n2) and the sign or code after it (post).
     text = text.replace(patterns.amount, (raw: string, s1?: string, pre?: string, s2?: string, code?: string, s3?: string, n1?: string, s4?: string, n2?: string, post?: string) => {
       const currency = (pre ?? code ?? post ?? '').trim();
-      const [amount = '', ...rest] = numbersOf(n1 ?? n2 ?? '');
+      const [amount = '', ...rest] = amountNumbersOf(n1 ?? n2 ?? '');
       // The sign is part of the amount (docs/meaning.md, "Facts"): "-$50" is not "$50". A zero has none.
       const minus = (s1 ?? s2 ?? s3 ?? s4) !== undefined && /[1-9]/.test(amount) ? '-' : '';
       const ambiguous = AMBIGUOUS_SIGNS[currency];
@@ -534,7 +598,7 @@ export function factsOf(reply: string): Fact[] {
         const weight = (): boolean => between === '-' || WEIGHT_AFTER.test(written.slice(at + raw.length, at + raw.length + 8)) || WEIGHT_BEFORE.test(written.slice(Math.max(0, at - 60), at));
         const reading = wordReading(word, qualifier, sterling, weight);
         if (reading === undefined) return raw;
-        const [whole = '', ...rest] = numbersOf(numeral);
+        const [whole = '', ...rest] = amountNumbersOf(numeral);
         // The hundredths join a whole number of their currency: cents a currency whose hundredth is a
         // cent, pence pounds, two digits alone either. Otherwise cents and pence are read as "3 cents"
         // and "3 pence" alone are, and two digits alone are a number.
@@ -563,7 +627,7 @@ export function factsOf(reply: string): Fact[] {
   }
   if (text.includes('Rs')) {
     text = text.replace(patterns.rupeesBefore, (raw: string, numeral: string) => {
-      const [amount = '', ...rest] = numbersOf(numeral);
+      const [amount = '', ...rest] = amountNumbersOf(numeral);
       out.push(readingFact(RUPEES, amount));
       for (const n of rest) out.push({ kind: 'number', value: n });
       return blank(raw.length);
@@ -587,11 +651,13 @@ export function factsOf(reply: string): Fact[] {
     });
   }
   if (MAY_HAVE_LETTER_AMOUNT.test(text)) {
-    text = text.replace(patterns.letterAmount, (raw: string, s1?: string, before?: string, s2?: string, n1?: string, s3?: string, n2?: string, after?: string) => {
-      const [amount = '', ...rest] = numbersOf(n1 ?? n2 ?? '');
-      const minus = (s1 ?? s2 ?? s3) !== undefined && /[1-9]/.test(amount) ? '-' : '';
-      out.push(readingFact(LETTER_READINGS[(before ?? after ?? '').replace('.', '')] as Reading, `${minus}${amount}`));
-      for (const n of rest) out.push({ kind: 'number', value: n });
+    text = text.replace(patterns.letterAmount, (raw: string, s1?: string, before?: string, s2?: string, tight?: string, n1?: string, s3?: string, n2?: string, after?: string) => {
+      const [amount = '', ...rest] = amountNumbersOf(n1 ?? n2 ?? '');
+      // Several numbers are a version or a list, no amount: "R 4.3.1" is R the language's version (docs/meaning.md, "Facts").
+      if (rest.length > 0) return raw;
+      const minus = (s1 ?? s2 ?? tight ?? s3) !== undefined && /[1-9]/.test(amount) ? '-' : '';
+      const letters = (before ?? after ?? '').replace('.', '');
+      out.push(readingFact(((before !== undefined ? LETTER_READINGS_BEFORE[letters] : undefined) ?? LETTER_READINGS[letters]) as Reading, `${minus}${amount}`));
       return blank(raw.length);
     });
   }
