@@ -6,6 +6,7 @@
 import type { AssertionCheck, Check, FixtureRecord, PersonaRecord, RunRecord } from '../types.js';
 import { judgeGaveNoVerdict } from '../assertions/judge.js';
 import { sameJudge } from './definition.js';
+import { sameEndpoint } from '../endpoint.js';
 import { kindOf } from './kind.js';
 
 type Item = FixtureRecord | PersonaRecord;
@@ -219,7 +220,7 @@ export function meaningJudgeChange(before: RunRecord['meaning'], after: RunRecor
   const prompt = before.promptVersion !== after.promptVersion;
   const sameModel = before.model === after.model && (!providers || before.provider === after.provider);
   // Another address serving a model of the same name is another judge; said only when it is the difference.
-  const endpoint = sameModel && before.endpoint !== undefined && after.endpoint !== undefined && before.endpoint !== after.endpoint;
+  const endpoint = sameModel && before.endpoint !== undefined && after.endpoint !== undefined && !sameEndpoint(before.endpoint, after.endpoint);
   if (sameModel && !endpoint && !prompt) return null;
   const who = (m: NonNullable<RunRecord['meaning']>): string =>
     `${providers ? `${m.provider as string} ` : ''}${m.model ?? 'no model'}${endpoint ? ` at ${m.endpoint as string}` : ''}${prompt ? ` (prompt ${m.promptVersion})` : ''}`;
