@@ -15,7 +15,7 @@ import { waitForAgent } from './agent/ready.js';
 import { createRegexPool } from './assertions/index.js';
 import { poolPatternCount, withInlineRegex } from './assertions/regex-inline.js';
 import { callsPerCriterion, configuredJudgeName, createConfiguredJudge, judgeEndpointOf, judgeModelOf } from './judge/index.js';
-import { urlEndpoint } from './http/endpoint.js';
+import { urlEndpoint } from './endpoint.js';
 import { createSimulator, simulatorConfig, SIMULATOR_PROMPT_VERSION } from './simulator/index.js';
 import { makeRedactor } from './secrets.js';
 import { createMeaningJudge, MEANING_PROMPT_VERSION, type MeaningJudge } from './judge/meaning.js';
@@ -144,28 +144,14 @@ export function agentHost(url: string | null, redact: (text: string) => string =
 }
 
 /**
- * The agent's URL as reports name it in a cause ("HTTP 404 from https://host/api/chat"): scheme,
- * host and path only, never credentials, query or fragment, with any secret from config.yml
- * redacted (a path may carry a token).
- */
-export function agentEndpoint(url: string | null, redact: (text: string) => string = (t) => t): string | null {
-  if (url === null) return null;
-  try {
-    const u = new URL(url);
-    return redact(`${u.protocol}//${u.host}${u.pathname}`);
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The meaning judge's provider and address as the record keeps them (docs/results-json.md): the
- * address without credentials, query or fragment; none when no meaning judge was made.
+ * The meaning judge's provider and address as the record keeps them (docs/results-json.md): its
+ * address as the rubric judge's fingerprint keeps that judge's (judgeEndpointOf); none when no
+ * meaning judge was made.
  */
 function meaningJudgeWhere(settings: JudgeConfig | null, made: boolean, redact: (text: string) => string): { provider?: JudgeProvider; endpoint?: string } {
   if (settings === null || !made) return {};
-  const endpoint = urlEndpoint(settings.baseUrl);
-  return { provider: settings.provider, ...(endpoint !== null ? { endpoint: redact(endpoint) } : {}) };
+  const endpoint = judgeEndpointOf(settings, redact);
+  return { provider: settings.provider, ...(endpoint !== '' ? { endpoint } : {}) };
 }
 
 export function judgeName(config: Config): string | null {
@@ -517,7 +503,7 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
         commit: options.commit,
         tool: { ...TOOL },
         agentHost: agentHost(config.agent.url, redact),
-        agentEndpoint: agentEndpoint(config.agent.url, redact),
+        agentEndpoint: urlEndpoint(config.agent.url, redact),
         judgeName: judge?.name ?? judgeName(config),
         judgeModel: config.judge !== null ? judgeModelOf(config.judge) : (judge?.name ?? null),
         // Another address serving a model of the same name is another judge (docs/evaluations.md, "What defined each item").

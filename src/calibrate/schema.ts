@@ -54,6 +54,8 @@ function buildCalibrationSchema() {
       name: z.string(),
       /** provider/model of config.yml. */
       model: z.string().nullable(),
+      /** Where the judge was asked, as a run's judge fingerprint keeps it (docs/evaluations.md); absent in files written before it was kept. */
+      endpoint: z.string().optional(),
       promptVersion: z.string(),
       /** Whether the judge asked through the provider's schema mechanism, or fell back and why; null when it has none. */
       structuredOutput: z.union([z.strictObject({ structured: z.literal(true) }), z.strictObject({ structured: z.literal(false), reason: z.string() })]).nullable(),

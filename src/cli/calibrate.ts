@@ -9,7 +9,7 @@ import type { Judge, JudgeResult } from '../types.js';
 import { UsageError } from '../engine.js';
 import { EXIT } from '../errors.js';
 import { loadSuite } from '../suite/index.js';
-import { callsPerCriterion, createConfiguredJudge, judgeModelOf } from '../judge/index.js';
+import { callsPerCriterion, createConfiguredJudge, judgeEndpointOf, judgeModelOf } from '../judge/index.js';
 import { JUDGE_PROMPT_VERSION } from '../judge/prompt.js';
 import { makeRedactor } from '../secrets.js';
 import { TOOL } from '../version.js';
@@ -152,6 +152,8 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
     judge: {
       name: judge.name,
       model: judgeModelOf(config.judge),
+      // Where it was asked, as a run's judge fingerprint keeps it: the same model elsewhere is another judge.
+      endpoint: judgeEndpointOf(config.judge, redact),
       promptVersion: JUDGE_PROMPT_VERSION,
       structuredOutput: judge.structuredOutput ? judge.structuredOutput() : null,
     },

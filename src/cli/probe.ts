@@ -18,7 +18,8 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { AGENT_PRESET_NAMES, type AgentPreset, type Config } from '../config.js';
 import type { AgentClient, AgentOutcome, Assertion, Fixture, FixtureRecord, JsonValue, Judge, RegexEvaluator, SingleAssertion } from '../types.js';
-import { agentEndpoint, agentHost, judgeName, UsageError, type EngineDeps } from '../engine.js';
+import { agentHost, judgeName, UsageError, type EngineDeps } from '../engine.js';
+import { urlEndpoint } from '../endpoint.js';
 import { causeLine, causeOf } from '../evaluate/causes.js';
 import { cliWords } from '../report/terminal.js';
 import { createHttpAgentClient, toolCallsHint } from '../agent/index.js';
@@ -165,7 +166,7 @@ export interface ProbeResult {
   /** What the message turn's response says of its tool calls (toolCallsHint, redacted); null: an agent client of a test's own. */
   toolCalls: string | null;
   agentHost: string | null;
-  /** The agent's URL without credentials or query (agentEndpoint), which an error's cause names. */
+  /** The agent's URL without credentials or query (urlEndpoint), which an error's cause names. */
   agentEndpoint: string | null;
   judgeName: string | null;
 }
@@ -315,7 +316,7 @@ async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps, net
       commit: null,
       tool: { ...TOOL },
       agentHost: agentHost(config.agent.url, redact),
-      agentEndpoint: agentEndpoint(config.agent.url, redact),
+      agentEndpoint: urlEndpoint(config.agent.url, redact),
       judgeName: judge?.name ?? judgeName(config),
     });
     const record = run.fixtures[0] as FixtureRecord;

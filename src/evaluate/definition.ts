@@ -8,6 +8,7 @@
 import { hash } from 'node:crypto';
 import type { Fixture, JsonValue, JudgeFingerprint, PersonaScript, SingleAssertion } from '../types.js';
 import { judgeAssertionOf } from '../assertions/list.js';
+import { sameEndpoint } from '../endpoint.js';
 
 /** sha256 of a canonical text, hex, first 16 characters. */
 export function stableHash(canonical: string): string {
@@ -108,12 +109,13 @@ function personaJudgeFingerprint(p: Pick<PersonaScript, 'expect' | 'threshold'>,
 
 /**
  * Same judge: same model, prompt version, criteria and thresholds, in order, and the same address
- * when both say theirs (one from before addresses were kept is not another judge for lacking it).
+ * when both say theirs (sameEndpoint: one from before addresses were kept is not another judge for
+ * lacking it, nor one from before tokens in a path were hidden for holding one).
  */
 export function sameJudge(a: JudgeFingerprint | null, b: JudgeFingerprint | null): boolean {
-  const known = a?.endpoint !== undefined && b?.endpoint !== undefined;
-  const compared = (f: JudgeFingerprint | null): JudgeFingerprint | null => (f === null || known ? f : { ...f, endpoint: undefined });
-  return canonicalJson(compared(a)) === canonicalJson(compared(b));
+  if (a === null || b === null) return a === b;
+  const rest = (f: JudgeFingerprint): string => canonicalJson({ ...f, endpoint: undefined });
+  return rest(a) === rest(b) && sameEndpoint(a.endpoint, b.endpoint);
 }
 
 /** What differs between two fingerprints, in words ("model", "criterion", "threshold", "judge prompt version"). */
@@ -121,7 +123,7 @@ export function judgeDifferences(a: JudgeFingerprint | null, b: JudgeFingerprint
   if (a === null || b === null) return a === b ? [] : [a === null ? 'a judge is now used' : 'no judge is used any more'];
   const out: string[] = [];
   if (a.model !== b.model) out.push(`model ${a.model ?? 'none'} -> ${b.model ?? 'none'}`);
-  if (a.endpoint !== undefined && b.endpoint !== undefined && a.endpoint !== b.endpoint) out.push(`endpoint ${a.endpoint} -> ${b.endpoint}`);
+  if (a.endpoint !== undefined && b.endpoint !== undefined && !sameEndpoint(a.endpoint, b.endpoint)) out.push(`endpoint ${a.endpoint} -> ${b.endpoint}`);
   if (a.promptVersion !== b.promptVersion) out.push(`judge prompt version ${a.promptVersion} -> ${b.promptVersion}`);
   const crit = (f: JudgeFingerprint): string => canonicalJson(f.criteria.map((c) => c.criterion));
   const thr = (f: JudgeFingerprint): string => canonicalJson(f.criteria.map((c) => c.threshold));

@@ -3,9 +3,10 @@
 // (a script: the same transcript), the same judge read it, and its answers moved the item. One
 // line says both answers, so that the move is not read as the agent's. Pure.
 
-import type { AssertionCheck, Check, FixtureRecord, PersonaRecord, RunRecord } from '../types.js';
+import type { AssertionCheck, Check, FixtureRecord, PanelMember, PersonaRecord, RunRecord } from '../types.js';
 import { judgeGaveNoVerdict } from '../assertions/judge.js';
 import { sameJudge } from './definition.js';
+import { sameEndpoint } from '../endpoint.js';
 import { kindOf } from './kind.js';
 
 type Item = FixtureRecord | PersonaRecord;
@@ -181,11 +182,45 @@ export function judgeFlip(before: Item, after: Item): string | null {
   return fixtureFlip(before as ReplayedFixture, after as ReplayedFixture);
 }
 
+/** Answers over attempts, grouped by status: "2 passed (0.80–0.85)", "1 failed (0.40)", "1 not evaluated (judge unreachable: ...)". */
+function attemptGroups(answers: readonly Judged[]): string[] {
+  const group = (status: Judged['status'], word: string): string | null => {
+    const these = answers.filter((j) => j.status === status);
+    if (these.length === 0) return null;
+    const scores = these.flatMap((j) => (j.score === null ? [] : [j.score]));
+    return `${these.length} ${word} (${status === 'not_evaluated' ? (these[0] as Judged).detail : scoreRange(scores)})`;
+  };
+  return [group('pass', 'passed'), group('fail', 'failed'), group('not_evaluated', 'not evaluated')].filter((p): p is string => p !== null);
+}
+
+/**
+ * A panel's members whose own answers moved across the attempts (docs/judges.md, "Panels"): each
+ * member's score against the item's threshold on every attempt, "openai m2, 2 passed (0.90), 1
+ * failed (0.20)"; a member without a score on an attempt is not evaluated there, with its reason.
+ * Empty for a single judge, or when an attempt's members do not line up with the others'.
+ */
+function membersThatMoved(f: ReplayedFixture): string[] {
+  const attempts = f.attempts ?? [];
+  const threshold = f.threshold ?? (f.assertion?.kind === 'judge' ? f.assertion.threshold : null);
+  const lists = attempts.map((a) => a.members ?? null);
+  const first = lists[0];
+  if (threshold === null || first == null || !lists.every((l) => l != null && l.length === first.length && l.every((m, i) => m.label === first[i]?.label))) return [];
+  return first.flatMap((member, i) => {
+    const answers: Judged[] = lists.map((l) => {
+      const m = (l as PanelMember[])[i] as PanelMember;
+      return m.score === null ? { status: 'not_evaluated', score: null, detail: m.reason ?? 'no usable score' } : { status: m.score >= threshold ? 'pass' : 'fail', score: m.score, detail: '' };
+    });
+    return new Set(answers.map((j) => j.status)).size < 2 ? [] : [`${member.label}, ${attemptGroups(answers).join(', ')}`];
+  });
+}
+
 /**
  * Within one run (docs/judges.md, "A judge that answers differently"): a repeated fixture whose
  * every attempt got the same reply, judged by its judge assertion, while the attempts' verdicts
  * differ: the judge, not the agent, made it flaky. "the judge answered the same reply differently
- * across the attempts: 2 passed (0.80–0.85), 1 failed (0.40)"; null otherwise.
+ * across the attempts: 2 passed (0.80–0.85), 1 failed (0.40)"; a panel's names the members whose own
+ * answers moved: "...; the panel member that moved: openai m2, 2 passed (0.90), 1 failed (0.20)".
+ * Null otherwise.
  */
 export function judgeAcrossAttempts(f: FixtureRecord): string | null {
   if (f.errored || f.attempts === undefined || f.attempts.length < 2) return null;
@@ -194,15 +229,10 @@ export function judgeAcrossAttempts(f: FixtureRecord): string | null {
   if (replies === null || new Set(replies).size !== 1 || answers === null || !answers.every(byTheJudge)) return null;
   const statuses = new Set(answers.map((j) => j.status));
   if (statuses.size < 2) return null;
-  const group = (status: Judged['status'], word: string): string | null => {
-    const these = answers.filter((j) => j.status === status);
-    if (these.length === 0) return null;
-    const scores = these.flatMap((j) => (j.score === null ? [] : [j.score]));
-    return `${these.length} ${word} (${status === 'not_evaluated' ? (these[0] as Judged).detail : scoreRange(scores)})`;
-  };
-  const parts = [group('pass', 'passed'), group('fail', 'failed'), group('not_evaluated', 'not evaluated')].filter((p): p is string => p !== null);
   const how = statuses.has('not_evaluated') && statuses.size === 2 ? 'did not judge the same reply every time' : 'answered the same reply differently';
-  return `the judge ${how} across the attempts: ${parts.join(', ')}`;
+  const moved = membersThatMoved(f);
+  const members = moved.length === 0 ? '' : `; the panel ${moved.length === 1 ? 'member' : 'members'} that moved: ${moved.join('; ')}`;
+  return `the judge ${how} across the attempts: ${attemptGroups(answers).join(', ')}${members}`;
 }
 
 /**
@@ -219,7 +249,7 @@ export function meaningJudgeChange(before: RunRecord['meaning'], after: RunRecor
   const prompt = before.promptVersion !== after.promptVersion;
   const sameModel = before.model === after.model && (!providers || before.provider === after.provider);
   // Another address serving a model of the same name is another judge; said only when it is the difference.
-  const endpoint = sameModel && before.endpoint !== undefined && after.endpoint !== undefined && before.endpoint !== after.endpoint;
+  const endpoint = sameModel && before.endpoint !== undefined && after.endpoint !== undefined && !sameEndpoint(before.endpoint, after.endpoint);
   if (sameModel && !endpoint && !prompt) return null;
   const who = (m: NonNullable<RunRecord['meaning']>): string =>
     `${providers ? `${m.provider as string} ` : ''}${m.model ?? 'no model'}${endpoint ? ` at ${m.endpoint as string}` : ''}${prompt ? ` (prompt ${m.promptVersion})` : ''}`;

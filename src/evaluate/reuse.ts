@@ -4,6 +4,7 @@
 
 import type { Baseline, BaselineJudge, Check, FixtureRecord, JudgeFingerprint, JudgeReuse, PanelMember, PersonaBaseline, PersonaBaselineJudge, PersonaRecord, Turn } from '../types.js';
 import { canonicalJson, sameJudge } from './definition.js';
+import { sameEndpoint } from '../endpoint.js';
 
 /**
  * The baseline's judge result when it may be reused for this reply: the reply as recorded is
@@ -73,7 +74,7 @@ export function reusableCriterion(
   if (baseline === null || judge === undefined || fingerprint === null || transcript.redacted) return null;
   if (judge.model !== fingerprint.model || judge.promptVersion !== fingerprint.promptVersion || judge.transcriptHash !== transcript.hash) return null;
   // Another address is another judge; a baseline from before addresses were kept says none (unknown: as before).
-  if (judge.endpoint !== undefined && fingerprint.endpoint !== undefined && judge.endpoint !== fingerprint.endpoint) return null;
+  if (!sameEndpoint(judge.endpoint, fingerprint.endpoint)) return null;
   const b = baseline.transcript;
   const t = transcript.turns;
   if (b.length !== t.length || !b.every((x, i) => x.message === t[i]?.message && x.reply === t[i]?.reply)) return null;
@@ -98,8 +99,7 @@ export function personaBaselineJudgeOf(record: Pick<PersonaRecord, 'checks'> & P
 
 /** Judged under the same judge (its address when both say it), transcript and criteria (scores aside). */
 export function samePersonaJudge(a: PersonaBaselineJudge, b: PersonaBaselineJudge): boolean {
-  const known = a.endpoint !== undefined && b.endpoint !== undefined;
   const key = (j: PersonaBaselineJudge): string =>
-    canonicalJson({ model: j.model, endpoint: known ? j.endpoint : undefined, promptVersion: j.promptVersion, transcriptHash: j.transcriptHash, criteria: j.criteria.map((c) => [c.criterion, c.threshold]) });
-  return key(a) === key(b);
+    canonicalJson({ model: j.model, promptVersion: j.promptVersion, transcriptHash: j.transcriptHash, criteria: j.criteria.map((c) => [c.criterion, c.threshold]) });
+  return key(a) === key(b) && sameEndpoint(a.endpoint, b.endpoint);
 }

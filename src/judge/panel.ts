@@ -10,7 +10,7 @@ import { panelMembers, type JudgeConfig } from '../config.js';
 import type { Judge, JudgeResult, JudgeStructuredOutput, PanelMember, Turn } from '../types.js';
 import { median, panelMajority } from '../assertions/judge.js';
 import { createJudge, type JudgeDeps } from './client.js';
-import { urlEndpoint } from '../http/endpoint.js';
+import { urlEndpoint } from '../endpoint.js';
 
 /** "3 of 5" words for a reason; the members' own reasons follow, each named. */
 function unusableReason(members: readonly PanelMember[]): string {
@@ -98,14 +98,15 @@ export function judgeModelOf(config: JudgeConfig): string {
 }
 
 /**
- * Where the judge is asked, as its fingerprint keeps it (docs/evaluations.md, "What defined each
- * item"): its base address without credentials, query or fragment, or for a panel every member's in
- * order, joined by ", ", so that the same model name at another address is another judge (a kept
- * result is not reused for it). `redact` hides the run's secrets from it.
+ * Where the judge is asked, as its fingerprint, the run's meaning judge and calibration.json keep
+ * it (docs/evaluations.md, "What defined each item"): its base address without credentials, query,
+ * fragment, trailing "/" or a path segment that looks like a token (urlEndpoint), or for a panel
+ * every member's in order, joined by ", ", so that the same model name at another address is
+ * another judge (a kept result is not reused for it). `redact` hides the run's secrets from it.
  */
 export function judgeEndpointOf(config: JudgeConfig, redact: (text: string) => string = (t) => t): string {
   const members = panelMembers(config) ?? [config];
-  return redact(members.map((m) => urlEndpoint(m.baseUrl) ?? '').join(', '));
+  return members.map((m) => urlEndpoint(m.baseUrl, redact, { base: true }) ?? '').join(', ');
 }
 
 /** Judge calls one criterion costs: one per member of a panel, else one. */

@@ -6,6 +6,7 @@ import { toolOutput } from './tool-output.js';
 import { JUDGE_PROVIDERS, TIERS, type RunRecord } from '../types.js';
 // One label rule, one route and one baseline schema: the suite's.
 import { LABEL_RE, LABEL_RULE } from '../suite/labels.js';
+import { hideEndpointTokens } from '../endpoint.js';
 import { baselineSchema, judgeFingerprintSchema, panelMemberSchema, personaBaselineSchema, routeSchema, timeSplitSchema, tokenUsageSchema, turnSourceSchema } from '../suite/baselines.js';
 
 export { judgeFingerprintSchema };
@@ -463,9 +464,10 @@ function buildRunRecordSchema() {
     judge: z.strictObject({ name: z.string().nullable(), structured: z.boolean().optional(), structuredFallback: z.string().optional() }),
     // Within schema version 1 (docs/simulated-users.md): absent when the run had no simulator.
     simulator: z.strictObject({ name: z.string(), structured: z.boolean().optional(), structuredFallback: z.string().optional() }).optional(),
-    // provider, endpoint: within schema version 1 (docs/results-json.md), absent without a meaning judge and in older records.
+    // provider, endpoint: within schema version 1 (docs/results-json.md), absent without a meaning judge and in older records;
+    // an endpoint written before tokens in a path were hidden is read as it is written now (docs/security.md, "Secrets").
     meaning: z
-      .strictObject({ check: z.enum(['judge', 'facts', 'off']), model: z.string().nullable(), provider: z.enum(JUDGE_PROVIDERS).optional(), endpoint: z.string().optional(), promptVersion: z.string() })
+      .strictObject({ check: z.enum(['judge', 'facts', 'off']), model: z.string().nullable(), provider: z.enum(JUDGE_PROVIDERS).optional(), endpoint: z.string().transform(hideEndpointTokens).optional(), promptVersion: z.string() })
       .optional(),
     // meaningCalls: within schema version 1 (docs/meaning.md, "Costs").
     estimate: z.strictObject({ usd: z.number(), capUsd: z.number(), aboveCap: z.boolean(), confirmed: z.boolean(), meaningCalls: z.number().int().nonnegative().optional(), adaptive: z.strictObject({ items: z.number().int().min(1), lowUsd: z.number() }).optional() }),

@@ -8,6 +8,7 @@ import { documentSource, type Position, type SourceFile } from './yaml/index.js'
 import { isValidLabel, LABEL_RULE } from './labels.js';
 import { shellWord } from '../words.js';
 import { namedRecord } from './named-record.js';
+import { hideEndpointTokens } from '../endpoint.js';
 import { deepJsonOffset, jsonErrorOffset, jsonErrorWords, lineColumnAt, MAX_JSON_DEPTH } from './json-depth.js';
 
 export const routeSchema = z.strictObject({ conversation: z.string(), stage: z.string() });
@@ -16,7 +17,8 @@ export const routeSchema = z.strictObject({ conversation: z.string(), stage: z.s
 export const judgeFingerprintSchema = z.strictObject({
   model: z.string().nullable(),
   // Added within schema version 1: where the judge was asked; absent in older records and baselines.
-  endpoint: z.string().optional(),
+  // One written before tokens in a path were hidden is read as it is written now (docs/security.md, "Secrets").
+  endpoint: z.string().transform(hideEndpointTokens).optional(),
   promptVersion: z.string(),
   criteria: z.array(z.strictObject({ criterion: z.string(), threshold: z.number().min(0).max(1) })),
 });
@@ -128,8 +130,8 @@ export const personaBaselineSchema = z.strictObject({
   judge: z
     .strictObject({
       model: z.string().nullable(),
-      // Added within schema version 1: where the judge was asked; absent in older baselines.
-      endpoint: z.string().optional(),
+      // Added within schema version 1: where the judge was asked; absent in older baselines (read as judgeFingerprintSchema's).
+      endpoint: z.string().transform(hideEndpointTokens).optional(),
       promptVersion: z.string(),
       transcriptHash: z.string(),
       criteria: z.array(

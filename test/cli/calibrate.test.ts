@@ -159,7 +159,8 @@ describe('calibrate against an OpenAI-compatible judge', () => {
 
     const c = parseCalibration(await readFile(join(cwd, 'calibration.json'), 'utf8'), 'calibration.json');
     expect(c.spend).toEqual({ judgeCalls: 6, judgeRetries: 0 });
-    expect(c.judge).toMatchObject({ name: 'openai m1', model: 'openai/m1', structuredOutput: { structured: true } });
+    // Where it was asked, as a run's fingerprint keeps it: the same model at another address is another judge.
+    expect(c.judge).toMatchObject({ name: 'openai m1', model: 'openai/m1', endpoint: `${judge.url}/v1`, structuredOutput: { structured: true } });
     const polite = c.criteria.find((x) => x.criterion === 'The reply is polite');
     expect(polite?.items.map((i) => [i.label, i.accepted, i.median, i.agrees])).toEqual([
       ['polite-a', 'pass', 0.9, true],

@@ -6,12 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeRedactor } from '../../src/secrets.js';
-import { agentEndpoint, agentHost, runCheck, type CheckOptions, type EngineDeps } from '../../src/engine.js';
+import { agentHost, runCheck, type CheckOptions, type EngineDeps } from '../../src/engine.js';
+import { urlEndpoint } from '../../src/endpoint.js';
+import { startServer } from '../judge/server.js';
 import type { AgentClient, Judge, RegexEvaluator } from '../../src/types.js';
 import { noSessions, noTranscripts } from '../support/fakes.js';
 import { startAgentServer } from '../support/agent-server.js';
 import { renderComment, DEFAULT_CONTEXT } from '../../src/report/index.js';
 import { serializeRecord } from '../../src/record/index.js';
+import { serializeBaseline } from '../../src/suite/index.js';
+import { JUDGE_PROMPT_VERSION } from '../../src/judge/prompt.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -129,7 +133,7 @@ describe('runCheck', () => {
     expect(agentHost(null)).toBeNull();
   });
 
-  it('agentHost redacts a host that is a secret, as agentEndpoint does', () => {
+  it('agentHost redacts a host that is a secret, as urlEndpoint does', () => {
     expect(agentHost('http://preview-4f2a9c.internal.example/chat', makeRedactor(['preview-4f2a9c.internal.example']))).toBe('***');
   });
 
@@ -150,10 +154,46 @@ describe('runCheck', () => {
     }
   });
 
-  it('agentEndpoint keeps scheme, host and path: never credentials, query or fragment, and redacts secrets in the path', () => {
-    expect(agentEndpoint('https://user:pw@example.com/api/chat?token=x#f')).toBe('https://example.com/api/chat');
-    expect(agentEndpoint('https://hooks.example.com/agent/s3cr3t-path-token', makeRedactor(['s3cr3t-path-token']))).toBe('https://hooks.example.com/agent/***');
-    expect(agentEndpoint('not a url')).toBeNull();
-    expect(agentEndpoint(null)).toBeNull();
+  it('urlEndpoint keeps scheme, host and path: never credentials, query or fragment, and redacts secrets in the path', () => {
+    expect(urlEndpoint('https://user:pw@example.com/api/chat?token=x#f')).toBe('https://example.com/api/chat');
+    expect(urlEndpoint('https://hooks.example.com/agent/s3cr3t-path-token', makeRedactor(['s3cr3t-path-token']))).toBe('https://hooks.example.com/agent/***');
+    expect(urlEndpoint('not a url')).toBeNull();
+    expect(urlEndpoint(null)).toBeNull();
+  });
+
+  // A token in a judge's or the agent's path, written into config.yml rather than read from
+  // `${NAME}`, is no configured secret: it is hidden all the same (docs/security.md, "Secrets").
+  it('a token-looking path segment of the judge\'s or the agent\'s address is in neither results.json nor the comment', async () => {
+    const TOKEN = 'sk-live-4f9aC2b7D1e8F0a3B6c5';
+    const HOOK = 'AbCdEf0123456789XyZw';
+    const agent = await startAgentServer(() => ({ json: { reply: 'Hello', route: { conversation: 'c', stage: 's' } } }));
+    const judge = await startServer([(res) => (res.writeHead(200, { 'content-type': 'application/json' }), res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: '{"rationale": "fine", "score": 0.9}' } }] })))]);
+    try {
+      const cwd = await suite(
+        `agent:\n  url: ${agent.url}/hooks/${HOOK}/chat/\n  start: false\njudge: { provider: openai, baseUrl: "${judge.url}/gw/${TOKEN}/v1/", model: m, apiKey: k, retries: 0 }\ncost: { capUsd: 1 }\n`,
+        'fixtures:\n  - { label: a, message: hi, assert: { judge: "says hello" } }\n  - { label: kept, message: hi, assert: { judge: "greets" } }\n',
+      );
+      // A baseline accepted before tokens were hidden keeps the address as it was written: the same judge.
+      const fingerprint = { model: 'openai/m', endpoint: `${judge.url}/gw/${TOKEN}/v1`, promptVersion: JUDGE_PROMPT_VERSION, criteria: [{ criterion: 'greets', threshold: 0.7 }] };
+      await mkdir(join(cwd, '.agent-replay', 'baselines'));
+      await writeFile(join(cwd, '.agent-replay', 'baselines', 'kept.json'), serializeBaseline({ label: 'kept', reply: 'Hello', route: { conversation: 'c', stage: 's' }, verdict: 'pass', acceptedAt: '2026-11-01T10:00:00.000Z', commit: 'a'.repeat(40), judge: { score: 0.8, rationale: 'greets', fingerprint } }));
+      const result = await runCheck(options(cwd), { makeRegex: fakes().deps.makeRegex });
+      expect(result.kind).toBe('ran');
+      if (result.kind !== 'ran') return;
+      // The judge was asked at its address, token and all, once: only what is written down hides it.
+      expect(judge.received.map((r) => r.url)).toEqual([`/gw/${TOKEN}/v1/chat/completions`]);
+      expect(result.record.fixtures[0]?.verdict).toBe('pass');
+      expect(result.record.fixtures[1]?.judgeReused).toMatchObject({ commit: 'a'.repeat(40) });
+      expect(result.record.fixtures[0]?.judgeFingerprint?.endpoint).toBe(`${judge.url}/gw/***/v1`);
+      expect(result.record.meaning?.endpoint).toBe(`${judge.url}/gw/***/v1`);
+      // The agent's URL is asked as written: its trailing "/" is kept, its token is not.
+      expect(result.record.agent.endpoint).toBe(`${agent.url}/hooks/***/chat/`);
+      for (const text of [serializeRecord(result.record), renderComment(result.record, DEFAULT_CONTEXT)]) {
+        expect(text).not.toContain(TOKEN);
+        expect(text).not.toContain(HOOK);
+      }
+    } finally {
+      await Promise.all([agent.close(), judge.close()]);
+    }
   });
 });

@@ -8,7 +8,15 @@ import { judgeOutcome, panelVerdict } from '../../src/assertions/judge.js';
 import type { JudgeConfig } from '../../src/config.js';
 import type { Judge, PanelMember } from '../../src/types.js';
 import type { TestServer } from './server.js';
-import { startPanelJudge } from './panel-server.js';
+import { panelAnswer, startPanelJudge } from './panel-server.js';
+import { startServer } from './server.js';
+import { createHttpAgentClient } from '../../src/agent/index.js';
+import { defaultConfig } from '../../src/config.js';
+import { judgeAcrossAttempts } from '../../src/evaluate/judge-flip.js';
+import { NO_BASELINES, replay } from '../../src/replay/index.js';
+import type { FixtureRecord } from '../../src/types.js';
+import { startAgentServer } from '../support/agent-server.js';
+import { replayOptions } from '../support/replay-options.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -175,5 +183,38 @@ describe('panelVerdict (the rule, on members as recorded)', () => {
     [[0.7, 0.7, 0.69], 'pass'],
   ] as const)('%j at 0.7: %s', (scores, verdict) => {
     expect(panelVerdict(scores.map(m), 0.7).verdict).toBe(verdict);
+  });
+});
+
+// A panel over a repeated item (docs/judges.md, "A judge that answers differently"): the agent
+// gave the same reply on every attempt, and one member's answers moved the panel's verdict; the
+// attempts line names that member, not only the panel.
+describe('a panel over the attempts of a repeated item', () => {
+  it('names the member whose answers moved across the attempts, with its own passes and scores', async () => {
+    // m0 passes and m1 fails every time; m2 passes its first two calls and fails its third.
+    let m2Calls = 0;
+    const judgeServer = await startServer([
+      (res, req) => {
+        const model = (req.body as { model: string }).model;
+        const a = model === 'm2' ? { status: 200, body: { choices: [{ message: { role: 'assistant', content: JSON.stringify({ rationale: 'm2', score: ++m2Calls <= 2 ? 0.9 : 0.2 }) } }] } } : panelAnswer(req);
+        res.writeHead(a.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(a.body));
+      },
+    ]);
+    const agentServer = await startAgentServer(() => ({ json: { reply: 'Refunds within 30 days.', route: null } }));
+    const agent = createHttpAgentClient({ ...defaultConfig().agent, url: agentServer.url, start: null, concurrency: 3, retries: 0 });
+    const judge = createConfiguredJudge({ ...member('m0'), baseUrl: judgeServer.url, panel: [{ model: 'm0' }, { model: 'm1' }, { model: 'm2' }] });
+    try {
+      const fixture = { label: 'returns', message: 'returns?', persona: null, assertion: { kind: 'judge' as const, criterion: 'split PF', threshold: 0.7 }, file: 'f.yml', line: 1, repeat: { count: 3, minPass: 2 } };
+      const run = await replay({ fixtures: [fixture], personas: [], baselines: NO_BASELINES }, { agent, regex: { test: async () => ({ kind: 'no_match' }), close: async () => undefined }, judge }, replayOptions());
+      const f = run.fixtures[0] as FixtureRecord;
+      expect(f.attempts?.map((a) => a.verdict).sort()).toEqual(['fail', 'pass', 'pass']);
+      expect(judgeAcrossAttempts(f)).toBe(
+        'the judge answered the same reply differently across the attempts: 2 passed (0.90), 1 failed (0.20); the panel member that moved: openai m2, 2 passed (0.90), 1 failed (0.20)',
+      );
+    } finally {
+      await Promise.all([judge.close(), agent.close()]);
+      await Promise.all([judgeServer.close(), agentServer.close()]);
+    }
   });
 });
