@@ -128,6 +128,12 @@ class StreamState {
   stopReason: string | null = null;
   /** Responses: the message item the last text delta belonged to. */
   responsesItem: string | null = null;
+  /**
+   * Responses tool items by item id (or output index when an item has none), in output order: begun
+   * by output_item.added, their arguments joined from the deltas, replaced whole by output_item.done
+   * and by response.completed's output, each recorded once however many of these came.
+   */
+  responsesCalls = new Map<string, Record<string, unknown>>();
   /** Vercel: whether the current step has sent text yet (its first text follows an earlier step's after a blank line). */
   vercelStepSaid = false;
   /** The last LangGraph `values` event: the state the reply is read from. */
@@ -252,11 +258,13 @@ export function decodeEventStream(text: string, replyPath?: ReplyPath, toolCalls
     if (state.lastValues === undefined) return { ok: false, error: 'the LangGraph stream sent no values event (stream it with stream_mode "values")' };
     return decodeLangGraph(state.lastValues);
   }
+  const toolCalls = [...state.calls, ...state.responsesCalls.values(), ...[...state.chatCalls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => ({ type: 'function', ...(c.id === undefined ? {} : { id: c.id }), function: { name: c.name, arguments: c.arguments } })), ...state.vercelCalls.values(), ...state.mastraCalls.values()];
   if (format !== 'plain' && !state.ended) {
     const got = state.text.length === 0 ? 'no text' : `${state.text.length} characters`;
-    return { ok: false, error: `the stream ended early: no ${END_EVENT[format]} event (${format} stream, ${got} received)` };
+    // The calls begun are named by number: the turn is errored, so none is recorded, but the stream did ask for them.
+    const begun = toolCalls.length === 0 ? '' : `, ${toolCalls.length} tool call${toolCalls.length === 1 ? '' : 's'} begun`;
+    return { ok: false, error: `the stream ended early: no ${END_EVENT[format]} event (${format} stream, ${got} received${begun})` };
   }
-  const toolCalls = [...state.calls, ...[...state.chatCalls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => ({ type: 'function', ...(c.id === undefined ? {} : { id: c.id }), function: { name: c.name, arguments: c.arguments } })), ...state.vercelCalls.values(), ...state.mastraCalls.values()];
   // A Responses or Anthropic stream's items may be results or skipped items alone (a web search): no call (decode.ts, holdsACall).
   if (state.text === '' && (toolCalls.length === 0 || ((format === 'openai-responses' || format === 'anthropic') && !holdsACall(toolCalls)))) {
     const read = { reply: undefined, toolCalls: format === 'plain' ? null : toolCalls, ...usageField(state.usage) };
@@ -413,14 +421,43 @@ function onResponsesEvent(state: StreamState, obj: Record<string, unknown>): voi
       }
       state.text += obj.delta;
       return;
+    case 'response.output_item.added':
     case 'response.output_item.done':
       // Every item but a message or reasoning goes to the tool-call reader, as a whole response's do
-      // (decodeOpenAIResponse): a function call, a built-in or hosted tool's call, or an item it reports.
-      if (isRecord(obj.item) && isResponsesToolItem(obj.item)) state.calls.push(obj.item);
+      // (decodeOpenAIResponse): a function call, a built-in or hosted tool's call, or an item it
+      // reports. One begun (added) and never marked done is still the call, its arguments the deltas
+      // joined; the done item replaces it (docs/presets.md, "Streamed replies").
+      if (isRecord(obj.item) && isResponsesToolItem(obj.item)) state.responsesCalls.set(responsesKey(obj.item.id, obj.output_index), { ...obj.item });
       return;
+    case 'response.function_call_arguments.delta':
+    case 'response.custom_tool_call_input.delta': {
+      const field = obj.type === 'response.function_call_arguments.delta' ? 'arguments' : 'input';
+      const item = state.responsesCalls.get(responsesKey(obj.item_id, obj.output_index));
+      if (item !== undefined && typeof obj.delta === 'string') item[field] = (typeof item[field] === 'string' ? item[field] : '') + obj.delta;
+      return;
+    }
+    case 'response.function_call_arguments.done':
+    case 'response.custom_tool_call_input.done': {
+      const [field, type] = obj.type === 'response.function_call_arguments.done' ? ['arguments', 'function_call'] : ['input', 'custom_tool_call'];
+      const key = responsesKey(obj.item_id, obj.output_index);
+      const item = state.responsesCalls.get(key);
+      if (typeof obj[field] !== 'string') return;
+      if (item !== undefined) item[field] = obj[field];
+      // No output_item.added before it (a server that sends only these): the call as the event names it.
+      else if (typeof obj.name === 'string') state.responsesCalls.set(key, { type, ...(typeof obj.item_id === 'string' ? { id: obj.item_id } : {}), name: obj.name, [field]: obj[field] });
+      return;
+    }
     case 'response.completed': {
       state.ended = true;
-      const read = readUsage(isRecord(obj.response) ? obj.response.usage : undefined);
+      const response = isRecord(obj.response) ? obj.response : {};
+      // The response's output is every item whole: a server may send it alone, without item events;
+      // an item already read is replaced by its final form, never added again.
+      if (Array.isArray(response.output)) {
+        response.output.forEach((item: unknown, i) => {
+          if (isRecord(item) && isResponsesToolItem(item)) state.responsesCalls.set(responsesKey(item.id, i), item);
+        });
+      }
+      const read = readUsage(response.usage);
       if (read.kind !== 'none') state.usage = read;
       return;
     }
@@ -436,6 +473,11 @@ function onResponsesEvent(state: StreamState, obj: Record<string, unknown>): voi
       return;
     }
   }
+}
+
+/** A Responses item's key in StreamState.responsesCalls: its id, or its output index when it has none. */
+function responsesKey(id: unknown, outputIndex: unknown): string {
+  return typeof id === 'string' ? `id:${id}` : `index:${typeof outputIndex === 'number' ? outputIndex : -1}`;
 }
 
 /** Anthropic message stream: text_delta into the reply, tool_use blocks with input_json_delta. */

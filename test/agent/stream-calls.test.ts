@@ -1,0 +1,75 @@
+// Tool calls of a streamed answer recorded once each (docs/presets.md, "Streamed replies"): an
+// OpenAI Responses stream's calls whether the server sends output_item.done, only the item's
+// added and argument events, or only response.completed's output; a list of calls re-sent whole
+// on each event (a snapshot) of the agent's own JSON; a refused entry of such a list named by the
+// event or line and the path as configured; keep-alives as common servers send them. The config is
+// loaded from a real config.yml, the agent is a real server on 127.0.0.1 sending the vendors' shapes
+// (openai ResponseStreamEvent: ResponseOutputItemAddedEvent, ResponseFunctionCallArgumentsDeltaEvent
+// and DoneEvent, ResponseCustomToolCallInputDeltaEvent and DoneEvent, ResponseCompletedEvent).
+import { afterEach, describe, expect, it } from 'vitest';
+import { configClients } from './config-client.js';
+
+const { clientFor, closeAll } = configClients();
+afterEach(closeAll);
+
+const request = { session: 's', message: 'hi', persona: null };
+const sse = (events: unknown[]): string => events.map((e) => `data: ${typeof e === 'string' ? e : JSON.stringify(e)}\n\n`).join('');
+const named = (events: Record<string, unknown>[]): string => events.map((e, i) => `event: ${String(e.type)}\ndata: ${JSON.stringify({ ...e, sequence_number: i })}\n\n`).join('');
+const ndjson = (events: unknown[]): string => events.map((e) => `${JSON.stringify(e)}\n`).join('');
+const stream = (body: string) => () => ({ headers: { 'content-type': 'text/event-stream' }, body });
+
+describe('an OpenAI Responses stream records each call once, whichever of its events came', () => {
+  const RESPONSES = '  preset: openai-responses\n  model: gpt-test\n  stream: true\n';
+  const response = (status: string, output: unknown[]) => ({ id: 'resp_1', object: 'response', created_at: 1, status, model: 'gpt-test', output, usage: { input_tokens: 5, output_tokens: 7, total_tokens: 12 } });
+  const fc = { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'track_order', arguments: '{"id":"A1"}', status: 'completed' };
+  const custom = { type: 'custom_tool_call', id: 'ctc_1', call_id: 'call_2', name: 'run_sql', input: 'SELECT 1' };
+  const begun = [
+    { type: 'response.created', response: response('in_progress', []) },
+    { type: 'response.output_item.added', output_index: 0, item: { ...fc, arguments: '', status: 'in_progress' } },
+    { type: 'response.function_call_arguments.delta', item_id: 'fc_1', output_index: 0, delta: '{"id":' },
+    { type: 'response.function_call_arguments.delta', item_id: 'fc_1', output_index: 0, delta: '"A1"}' },
+    { type: 'response.output_item.added', output_index: 1, item: { ...custom, input: '' } },
+    { type: 'response.custom_tool_call_input.delta', item_id: 'ctc_1', output_index: 1, delta: 'SELECT ' },
+    { type: 'response.custom_tool_call_input.delta', item_id: 'ctc_1', output_index: 1, delta: '1' },
+  ];
+  const CALLS = [
+    { tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true },
+    { tool: 'run_sql', input: 'SELECT 1', output: null, mocked: true },
+  ];
+  const calls = (turn: unknown): unknown => (turn as { toolCalls?: unknown }).toolCalls;
+
+  it('output_item.added and the argument deltas without output_item.done, then response.completed without the output: each call with its whole arguments', async () => {
+    const client = await clientFor(RESPONSES, stream(named([...begun, { type: 'response.completed', response: response('completed', []) }])));
+    const turn = await client.converse(request);
+    expect(turn).toMatchObject({ kind: 'replied', reply: '' });
+    expect(calls(turn)).toEqual(CALLS);
+  });
+
+  it('the arguments done events alone (no item events), or every event and the output on response.completed too: each call once', async () => {
+    const argsDone = [
+      { type: 'response.function_call_arguments.done', item_id: 'fc_1', output_index: 0, name: 'track_order', arguments: '{"id":"A1"}' },
+      { type: 'response.custom_tool_call_input.done', item_id: 'ctc_1', output_index: 1, name: 'run_sql', input: 'SELECT 1' },
+    ];
+    const only = await clientFor(RESPONSES, stream(named([...argsDone, { type: 'response.completed', response: response('completed', []) }])));
+    expect(calls(await only.converse(request))).toEqual(CALLS);
+    const every = [
+      ...begun,
+      ...argsDone,
+      { type: 'response.output_item.done', output_index: 0, item: fc },
+      { type: 'response.output_item.done', output_index: 1, item: custom },
+      { type: 'response.completed', response: response('completed', [fc, custom]) },
+    ];
+    const all = await clientFor(RESPONSES, stream(named(every)));
+    expect(calls(await all.converse(request))).toEqual(CALLS);
+  });
+
+  it('only response.completed with the output list: its calls, read as a whole response\'s', async () => {
+    const client = await clientFor(RESPONSES, stream(named([{ type: 'response.completed', response: response('completed', [{ type: 'reasoning', id: 'rs_1', summary: [] }, fc, custom]) }])));
+    expect(calls(await client.converse(request))).toEqual(CALLS);
+  });
+
+  it('a stream cut after the deltas ended early, and says the calls it had begun', async () => {
+    const client = await clientFor(RESPONSES, stream(named(begun)));
+    expect(await client.converse(request)).toEqual({ kind: 'errored', errorKind: 'http', error: 'message turn: the stream ended early: no response.completed event (openai-responses stream, no text received, 2 tool calls begun)' });
+  });
+});
