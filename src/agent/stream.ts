@@ -170,8 +170,8 @@ class StreamState {
 /** At most this many distinct event types are named in a "nothing could be read" error. */
 const SEEN_NAMED = 6;
 
-/** Event names (the `event:` field, or a JSON event's `type`) of keep-alives, which carry nothing. */
-const KEEP_ALIVES = new Set(['ping', 'heartbeat', 'keepalive', 'keep-alive']);
+/** Event names (the `event:` field, or a JSON event's `type` or `event`) of keep-alives, which carry nothing. */
+const KEEP_ALIVES = new Set(['ping', 'heartbeat', 'keepalive', 'keep-alive', 'keep_alive']);
 
 /**
  * A keep-alive: an event named as one (Anthropic's `{"type": "ping"}`, a server's `event: ping` or
@@ -179,15 +179,30 @@ const KEEP_ALIVES = new Set(['ping', 'heartbeat', 'keepalive', 'keep-alive']);
  * the reply: a stream of nothing else carried no events (docs/presets.md, "Streamed replies").
  */
 function isKeepAlive(ev: SseEvent, obj: unknown): boolean {
-  const name = ev.event ?? (isRecord(obj) && typeof obj.type === 'string' ? obj.type : null);
+  // Dify names its JSON events by `event` (`{"event": "ping"}`), most servers by `type`.
+  const name = ev.event ?? (isRecord(obj) && typeof obj.type === 'string' ? obj.type : isRecord(obj) && typeof obj.event === 'string' ? obj.event : null);
   if (name !== null) return KEEP_ALIVES.has(name.toLowerCase());
   return ev.data === '';
 }
 
 /** "only keep-alives: 2 comments, 1 ping": what a stream that carried no events held. */
 function keepAlivesOf(state: StreamState, text: string): string {
-  const comments = text.split(/\r\n|\r|\n/).filter((line) => line.startsWith(':')).length;
-  const pings = [...(comments > 0 ? [`${comments} comment${comments === 1 ? '' : 's'}`] : []), ...(state.pings > 0 ? [`${state.pings} ping${state.pings === 1 ? '' : 's'}`] : [])];
+  const lines = text.split(/\r\n|\r|\n/);
+  const comments = lines.filter((line) => line.startsWith(':')).length;
+  // An `event: ping` with no data line (Dify's keep-alive) is no event to the parser (WHATWG): counted here.
+  let bare = 0;
+  let named: string | null = null;
+  let data = false;
+  for (const line of [...lines, '']) {
+    if (line === '') {
+      if (named !== null && !data && KEEP_ALIVES.has(named.toLowerCase())) bare += 1;
+      named = null;
+      data = false;
+    } else if (line.startsWith('data:') || line === 'data') data = true;
+    else if (line.startsWith('event:')) named = line.slice(6).replace(/^ /, '');
+  }
+  const pingCount = state.pings + bare;
+  const pings = [...(comments > 0 ? [`${comments} comment${comments === 1 ? '' : 's'}`] : []), ...(pingCount > 0 ? [`${pingCount} ping${pingCount === 1 ? '' : 's'}`] : [])];
   const parts = [...(pings.length > 0 ? [`keep-alives: ${pings.join(', ')}`] : []), ...(state.ended ? ['data: [DONE]'] : [])];
   return parts.length === 0 ? 'an empty body' : `only ${parts.join('; ')}`;
 }

@@ -73,3 +73,12 @@ describe('an OpenAI Responses stream records each call once, whichever of its ev
     expect(await client.converse(request)).toEqual({ kind: 'errored', errorKind: 'http', error: 'message turn: the stream ended early: no response.completed event (openai-responses stream, no text received, 2 tool calls begun)' });
   });
 });
+
+describe('keep-alives as servers send them carry no event', () => {
+  it('Dify\'s `event: ping` with no data, a JSON {"event": "ping"} and a {"type": "keep_alive"}: only keep-alives, counted', async () => {
+    const client = await clientFor('  request: { body: { input: "{{message}}" } }\n  response: { reply: answer }\n', stream('event: ping\n\nevent: ping\n\ndata: {"event": "ping"}\n\ndata: {"type": "keep_alive"}\n\n: keep-alive\n\n'));
+    const turn = await client.converse(request);
+    expect(turn).toMatchObject({ kind: 'errored', errorKind: 'missing_reply' });
+    expect((turn as { error: string }).error).toContain('it carried no events (only keep-alives: 1 comment, 4 pings)');
+  });
+});
