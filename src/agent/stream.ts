@@ -13,6 +13,7 @@
 
 import { ANTHROPIC_NOT_TOOLS, anthropicRefusal, decodeLangGraph, errorText, isRecord, holdsACall, isResponsesToolItem, usageField, type DecodedReply, type DecodeResult } from './decode.js';
 import { NO_USAGE, readUsage, type UsageRead } from './usage.js';
+import type { ToolCallOrigin, ToolCallsFrom } from '../config.js';
 
 export interface SseEvent {
   event: string | null;
@@ -159,6 +160,8 @@ class StreamState {
   toolCallsPath: ReplyPath | null = null;
   /** What arrived, for the error when nothing could be read: the first distinct event types (or `data` text). */
   seen: string[] = [];
+  /** The events parsed so far, keep-alives and `[DONE]` included: the number of the one being read, as the body shows it. */
+  eventNumber = 0;
   /** Events that carried something: every event but keep-alives (KEEP_ALIVES, empty `data:`). */
   events = 0;
   /** Keep-alive events (`event: ping`, `{"type": "ping"}`, an empty `data:`): no text, no format. */
@@ -243,6 +246,8 @@ export type ReplyPath = (event: unknown) => unknown;
 export interface ReadByPath {
   ok: true;
   byPath: { reply: string | undefined; last: unknown; toolCalls: unknown };
+  /** Where each of the joined tool calls came from (JoinedCalls). */
+  toolCallsFrom: ToolCallsFrom;
 }
 
 /**
@@ -267,7 +272,7 @@ export function decodeEventStream(text: string, replyPath?: ReplyPath, toolCalls
     if (state.error !== null) return { ok: false, error: state.error };
   }
   // No event of a known format and no plain text: the events are the agent's own JSON.
-  if (state.format === null && state.byPath !== null) return { ok: true, byPath: { ...state.byPath, toolCalls: state.byPathCalls.value() } };
+  if (state.format === null && state.byPath !== null) return { ok: true, byPath: { ...state.byPath, toolCalls: state.byPathCalls.value() }, toolCallsFrom: state.byPathCalls.origins() };
   const format = state.format ?? 'plain';
   if (format === 'langgraph') {
     if (state.lastValues === undefined) return { ok: false, error: 'the LangGraph stream sent no values event (stream it with stream_mode "values")' };
@@ -300,6 +305,7 @@ export function decodeEventStream(text: string, replyPath?: ReplyPath, toolCalls
 }
 
 function onEvent(state: StreamState, ev: SseEvent): void {
+  state.eventNumber += 1;
   if (ev.data === '[DONE]') {
     state.ended = true;
     return;
@@ -372,7 +378,7 @@ function readByPath(state: StreamState, obj: Record<string, unknown>): void {
   const part = state.replyPath(obj);
   const reply = state.byPath?.reply;
   state.byPath = { reply: typeof part === 'string' ? (reply ?? '') + part : reply, last: obj };
-  if (state.toolCallsPath !== null) state.byPathCalls.add(state.toolCallsPath(obj));
+  if (state.toolCallsPath !== null) state.byPathCalls.add(state.toolCallsPath(obj), `stream event ${state.eventNumber}`);
 }
 
 /** `chat.completion.chunk`: `choices[0].delta.content` and `delta.tool_calls[]` by index. */
@@ -774,40 +780,73 @@ function parseJsonText(text: string): unknown {
  * streamed `tool_calls` deltas are (`{index, id, function: {name, arguments: ""}}`, then
  * `{index, function: {arguments: "{\"ci"}}`...), is put together as one call with its whole
  * arguments: a piece joins the call at its `index` unless it names another id (a later model call of
- * the same answer numbers its calls from 0 again). A call with an id sent again whole is one call.
+ * the same answer numbers its calls from 0 again). A call with an id sent again is one call, its
+ * last form kept. A list sent again in full with more at its end (a snapshot of the calls so far,
+ * its last call perhaps grown: longer arguments, an output come) adds only what is new. Each call
+ * keeps where it came from (the line or event, its place in that list), for the error that names it.
  */
 class JoinedCalls {
-  private readonly items: unknown[] = [];
+  private readonly items: { value: unknown; from: ToolCallOrigin }[] = [];
   /** A value at the path that is no list (the tool-call reader reports it, never drops it); null: a null there. */
-  private other: unknown = undefined;
+  private other: { value: unknown; from: string } | undefined = undefined;
   private lists = 0;
   private readonly pieces = new Map<number, { id?: string; type: 'function'; function: { name: string; arguments: unknown } }>();
-  private readonly whole = new Set<string>();
+  /** Calls with an id, by their kind and id: where they are in `items`. */
+  private readonly byId = new Map<string, number>();
+  /** The last list of calls without pieces: each item's JSON and where it went in `items` (-1: nowhere, merged by id). */
+  private previous: { text: string; at: number; value: unknown }[] = [];
 
-  add(value: unknown): void {
+  /** `unit`: where the value was read, as the user finds it ("event 4", "line 4"). */
+  add(value: unknown, unit: string): void {
     if (value === undefined) return;
     if (!Array.isArray(value)) {
-      if (this.other === undefined || this.other === null) this.other = value;
+      if (this.other === undefined || this.other.value === null) this.other = { value, from: unit };
       return;
     }
     this.lists += 1;
-    for (const item of value) {
-      if (isRecord(item) && typeof item.index === 'number' && isRecord(item.function)) this.addPiece(item.index, item, item.function);
-      else if (isRecord(item) && typeof (item.id ?? item.call_id ?? item.toolCallId) === 'string') {
-        const text = JSON.stringify(item);
-        if (this.whole.has(text)) continue;
-        this.whole.add(text);
-        this.items.push(item);
-      } else this.items.push(item);
+    const hasPieces = value.some((item) => isRecord(item) && typeof item.index === 'number' && isRecord(item.function));
+    // A snapshot: the last list again, in full, with more after it (deltas carry pieces: never one).
+    let start = 0;
+    if (!hasPieces && this.previous.length > 0 && value.length >= this.previous.length) {
+      const last = this.previous.length - 1;
+      const same = this.previous.slice(0, last).every((p, i) => p.text === JSON.stringify(value[i]));
+      const lastItem = this.previous[last]!;
+      if (same && lastItem.text === JSON.stringify(value[last])) start = this.previous.length;
+      else if (same && lastItem.at !== -1 && grownFrom(lastItem.value, value[last])) {
+        this.items[lastItem.at] = { value: value[last], from: { unit, index: last } };
+        start = this.previous.length;
+      }
     }
+    const seen: { text: string; at: number; value: unknown }[] = this.previous.slice(0, start);
+    for (const [index, item] of value.entries()) {
+      if (index < start) continue;
+      const from = { unit, index };
+      if (isRecord(item) && typeof item.index === 'number' && isRecord(item.function)) this.addPiece(item.index, item, item.function, from);
+      else if (isRecord(item) && typeof (item.id ?? item.call_id ?? item.toolCallId) === 'string') {
+        const key = JSON.stringify([item.type ?? item.role ?? null, item.id ?? item.call_id ?? item.toolCallId]);
+        const at = this.byId.get(key);
+        if (at === undefined) {
+          this.byId.set(key, this.items.length);
+          seen.push({ text: JSON.stringify(item), at: this.items.length, value: item });
+          this.items.push({ value: item, from });
+        } else {
+          this.items[at] = { value: item, from };
+          seen.push({ text: JSON.stringify(item), at, value: item });
+        }
+      } else {
+        seen.push({ text: JSON.stringify(item), at: this.items.length, value: item });
+        this.items.push({ value: item, from });
+      }
+    }
+    this.previous = hasPieces ? [] : seen;
   }
 
-  private addPiece(index: number, item: Record<string, unknown>, fn: Record<string, unknown>): void {
+  private addPiece(index: number, item: Record<string, unknown>, fn: Record<string, unknown>, from: ToolCallOrigin): void {
     let call = this.pieces.get(index);
     if (call === undefined || (typeof item.id === 'string' && call.id !== undefined && item.id !== call.id)) {
       call = { ...(typeof item.id === 'string' ? { id: item.id } : {}), type: 'function', function: { name: '', arguments: '' } };
       this.pieces.set(index, call);
-      this.items.push(call);
+      this.items.push({ value: call, from });
     }
     if (call.id === undefined && typeof item.id === 'string') call.id = item.id;
     // As a chat stream's deltas (onChatChunk): a name sent again whole adds nothing.
@@ -818,10 +857,29 @@ class JoinedCalls {
 
   /** The joined list; a value of another kind when one came (no list: that value, null included); undefined: the path was in no line. */
   value(): unknown {
-    if (this.other !== undefined && this.other !== null) return this.other;
-    return this.lists > 0 ? this.items : this.other;
+    if (this.other !== undefined && this.other.value !== null) return this.other.value;
+    return this.lists > 0 ? this.items.map((i) => i.value) : this.other?.value;
+  }
+
+  /** Where each call of value() came from, and where a value of another kind did: what an error names. */
+  origins(): ToolCallsFrom {
+    return { items: this.items.map((i) => i.from), ...(this.other === undefined ? {} : { other: this.other.from }) };
   }
 }
+
+/**
+ * Whether `next` is `prev` sent again further on: the same call, its strings longer (arguments
+ * streamed on) and perhaps fields added (an output come), nothing else changed.
+ */
+function grownFrom(prev: unknown, next: unknown): boolean {
+  if (typeof prev === 'string' && typeof next === 'string') return next.startsWith(prev);
+  // A call's name, kind or id never grows: `search` then `search_web` are two calls.
+  if (isRecord(prev) && isRecord(next)) return Object.entries(prev).every(([key, value]) => key in next && (NAMES.has(key) ? JSON.stringify(value) === JSON.stringify(next[key]) : grownFrom(value, next[key])));
+  return JSON.stringify(prev) === JSON.stringify(next);
+}
+
+/** The fields of a call that name it (grownFrom): equal or another call. */
+const NAMES = new Set(['name', 'tool', 'toolName', 'type', 'role', 'id', 'call_id', 'toolCallId']);
 
 /**
  * NDJSON (`application/x-ndjson`): each non-empty line is JSON; the strings at the reply path are
@@ -829,7 +887,7 @@ class JoinedCalls {
  * had one), the tool calls at `toolCallsPath` joined over the lines (JoinedCalls), and the last
  * line, from which the other fields are read.
  */
-export function decodeNdjson(text: string, replyPath: (line: unknown) => unknown, toolCallsPath?: ReplyPath): { ok: true; reply: string | undefined; last: unknown; toolCalls: unknown } | { ok: false; error: string } {
+export function decodeNdjson(text: string, replyPath: (line: unknown) => unknown, toolCallsPath?: ReplyPath): { ok: true; reply: string | undefined; last: unknown; toolCalls: unknown; toolCallsFrom: ToolCallsFrom } | { ok: false; error: string } {
   let reply: string | undefined;
   let last: unknown = null;
   const calls = new JoinedCalls();
@@ -843,9 +901,9 @@ export function decodeNdjson(text: string, replyPath: (line: unknown) => unknown
     }
     const part = replyPath(last);
     if (typeof part === 'string') reply = (reply ?? '') + part;
-    if (toolCallsPath !== undefined) calls.add(toolCallsPath(last));
+    if (toolCallsPath !== undefined) calls.add(toolCallsPath(last), `NDJSON line ${i + 1}`);
   }
-  return { ok: true, reply, last, toolCalls: calls.value() };
+  return { ok: true, reply, last, toolCalls: calls.value(), toolCallsFrom: calls.origins() };
 }
 
 /**

@@ -74,6 +74,62 @@ describe('an OpenAI Responses stream records each call once, whichever of its ev
   });
 });
 
+describe('a list of calls sent again on each event is recorded once', () => {
+  const OWN = '  request: { body: { input: "{{message}}" } }\n  response: { reply: text, toolCalls: tool_calls }\n';
+  const lookup = (id: string) => ({ type: 'function', function: { name: 'lookup', arguments: `{"id":"${id}"}` } });
+  const refund = { type: 'function', function: { name: 'refund', arguments: '{"amount":5}' } };
+
+  it('snapshots without ids (the list so far on every event, its last call grown), as SSE events and as NDJSON lines', async () => {
+    const grown = { type: 'function', function: { name: 'refund', arguments: '{"amo' } };
+    const events = [
+      { text: 'Checking. ', tool_calls: [lookup('A1')] },
+      { text: '', tool_calls: [lookup('A1')] },
+      { text: '', tool_calls: [lookup('A1'), grown] },
+      { text: 'Done.', tool_calls: [lookup('A1'), refund] },
+    ];
+    const CALLS = [
+      { tool: 'lookup', input: { id: 'A1' }, output: null, mocked: true },
+      { tool: 'refund', input: { amount: 5 }, output: null, mocked: true },
+    ];
+    const overSse = await clientFor(OWN, stream(sse(events)));
+    expect(await overSse.converse(request)).toMatchObject({ kind: 'replied', reply: 'Checking. Done.', toolCalls: CALLS });
+    const overLines = await clientFor(OWN, () => ({ headers: { 'content-type': 'application/x-ndjson' }, body: ndjson(events) }));
+    expect(await overLines.converse(request)).toMatchObject({ kind: 'replied', reply: 'Checking. Done.', toolCalls: CALLS });
+  });
+
+  it('calls with ids merge by id, the last form kept (its output come); calls sent one per event stay each its own', async () => {
+    const asked = { id: 'c1', tool: 'lookup', input: { id: 'A1' }, output: null, mocked: true };
+    const answered = { ...asked, output: { status: 'shipped' }, mocked: false };
+    const byId = await clientFor(OWN, stream(sse([{ text: 'a', tool_calls: [asked] }, { text: 'b', tool_calls: [answered] }])));
+    expect(await byId.converse(request)).toMatchObject({ kind: 'replied', reply: 'ab', toolCalls: [{ tool: 'lookup', input: { id: 'A1' }, output: { status: 'shipped' }, mocked: false }] });
+    expect((await byId.converse(request) as { toolCalls: unknown[] }).toolCalls).toHaveLength(1);
+    // One call per event, the second to the same tool: two calls, not a snapshot.
+    const each = await clientFor(OWN, stream(sse([{ text: 'a', tool_calls: [lookup('A1')] }, { text: 'b', tool_calls: [lookup('B2')] }, { text: 'c', tool_calls: [refund] }])));
+    expect((await each.converse(request) as { toolCalls: unknown[] }).toolCalls).toEqual([
+      { tool: 'lookup', input: { id: 'A1' }, output: null, mocked: true },
+      { tool: 'lookup', input: { id: 'B2' }, output: null, mocked: true },
+      { tool: 'refund', input: { amount: 5 }, output: null, mocked: true },
+    ]);
+  });
+});
+
+describe('a refused entry of a joined list is named by its event or line and the path as configured', () => {
+  const OWN = '  request: { body: { input: "{{message}}" } }\n  response: { reply: delta.text, toolCalls: delta.tool_calls }\n';
+  const call = { type: 'function', function: { name: 'lookup', arguments: '{}' } };
+  const events = [{ delta: { text: 'a', tool_calls: [call] } }, { delta: { text: 'b' } }, { delta: { text: 'c', tool_calls: [{ ...call, function: { ...call.function, name: 'refund' } }, { type: 'robot_arm_call', call_id: 'call_r', move: 'left' }] } }];
+
+  it('SSE: "delta.tool_calls.1" on stream event 3; NDJSON: on NDJSON line 3; a value that is no list, on its event', async () => {
+    const problem = async (client: Awaited<ReturnType<typeof clientFor>>): Promise<string> => (await client.converse(request) as { toolCallsProblem?: string }).toolCallsProblem ?? '';
+    const overSse = await clientFor(OWN, stream(sse(events)));
+    expect(await problem(overSse)).toContain('"delta.tool_calls.1" on stream event 3 is not a tool call');
+    expect(await problem(overSse)).not.toContain('"toolCalls');
+    const overLines = await clientFor(OWN, () => ({ headers: { 'content-type': 'application/x-ndjson' }, body: ndjson(events) }));
+    expect(await problem(overLines)).toContain('"delta.tool_calls.1" on NDJSON line 3 is not a tool call');
+    const notList = await clientFor(OWN, stream(sse([{ delta: { text: 'a' } }, { delta: { text: 'b', tool_calls: 'lookup' } }])));
+    expect(await problem(notList)).toContain('"delta.tool_calls" on stream event 2 must be an array of tool calls (found a string');
+  });
+});
+
 describe('keep-alives as servers send them carry no event', () => {
   it('Dify\'s `event: ping` with no data, a JSON {"event": "ping"} and a {"type": "keep_alive"}: only keep-alives, counted', async () => {
     const client = await clientFor('  request: { body: { input: "{{message}}" } }\n  response: { reply: answer }\n', stream('event: ping\n\nevent: ping\n\ndata: {"event": "ping"}\n\ndata: {"type": "keep_alive"}\n\n: keep-alive\n\n'));
