@@ -7,6 +7,8 @@
 // (openai ResponseStreamEvent: ResponseOutputItemAddedEvent, ResponseFunctionCallArgumentsDeltaEvent
 // and DoneEvent, ResponseCustomToolCallInputDeltaEvent and DoneEvent, ResponseCompletedEvent).
 import { afterEach, describe, expect, it } from 'vitest';
+import { toolCallsHint } from '../../src/agent/response.js';
+import { DECODED_MAPPING } from '../../src/config.js';
 import { configClients } from './config-client.js';
 
 const { clientFor, closeAll } = configClients();
@@ -127,6 +129,15 @@ describe('a refused entry of a joined list is named by its event or line and the
     expect(await problem(overLines)).toContain('"delta.tool_calls.1" on NDJSON line 3 is not a tool call');
     const notList = await clientFor(OWN, stream(sse([{ delta: { text: 'a' } }, { delta: { text: 'b', tool_calls: 'lookup' } }])));
     expect(await problem(notList)).toContain('"delta.tool_calls" on stream event 2 must be an array of tool calls (found a string');
+  });
+});
+
+describe('what probe says of a joined list\'s calls names the path as configured', () => {
+  it('read on each event or line, or in none of them; never the joined list\'s own "toolCalls"', () => {
+    const mapping = { ...DECODED_MAPPING, toolCalls: 'toolCalls', absentToolCallsAreNone: false, replyPerLine: 'delta.text', replyPerEvent: true as const, toolCallsPerLine: { path: 'delta.tool_calls', from: { items: [{ unit: 'stream event 2', index: 0 }] } } };
+    expect(toolCallsHint({ reply: 'a', last: {}, toolCalls: [{ tool: 'lookup', input: {}, output: null, mocked: true }] }, mapping)).toBe('lookup (read at "delta.tool_calls" on each event)');
+    const { replyPerEvent: _event, ...perLine } = mapping;
+    expect(toolCallsHint({ reply: 'a', last: {} }, perLine)).toBe('not reported ("delta.tool_calls" is in none of its NDJSON lines); nothing in the response is a list of tool calls, so no path would read one');
   });
 });
 
