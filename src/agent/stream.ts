@@ -135,6 +135,8 @@ class StreamState {
    * and by response.completed's output, each recorded once however many of these came.
    */
   responsesCalls = new Map<string, Record<string, unknown>>();
+  /** Responses: the `response.created` events so far; an item without an id is keyed by its response's. */
+  responsesRun = 0;
   /** Vercel: whether the current step has sent text yet (its first text follows an earlier step's after a blank line). */
   vercelStepSaid = false;
   /** The last LangGraph `values` event: the state the reply is read from. */
@@ -442,25 +444,28 @@ function onResponsesEvent(state: StreamState, obj: Record<string, unknown>): voi
       }
       state.text += obj.delta;
       return;
+    case 'response.created':
+      state.responsesRun += 1;
+      return;
     case 'response.output_item.added':
     case 'response.output_item.done':
       // Every item but a message or reasoning goes to the tool-call reader, as a whole response's do
       // (decodeOpenAIResponse): a function call, a built-in or hosted tool's call, or an item it
       // reports. One begun (added) and never marked done is still the call, its arguments the deltas
       // joined; the done item replaces it (docs/presets.md, "Streamed replies").
-      if (isRecord(obj.item) && isResponsesToolItem(obj.item)) state.responsesCalls.set(responsesKey(obj.item.id, obj.output_index), { ...obj.item });
+      if (isRecord(obj.item) && isResponsesToolItem(obj.item)) state.responsesCalls.set(responsesKey(state, obj.item.id, obj.output_index), { ...obj.item });
       return;
     case 'response.function_call_arguments.delta':
     case 'response.custom_tool_call_input.delta': {
       const field = obj.type === 'response.function_call_arguments.delta' ? 'arguments' : 'input';
-      const item = state.responsesCalls.get(responsesKey(obj.item_id, obj.output_index));
+      const item = state.responsesCalls.get(responsesKey(state, obj.item_id, obj.output_index));
       if (item !== undefined && typeof obj.delta === 'string') item[field] = (typeof item[field] === 'string' ? item[field] : '') + obj.delta;
       return;
     }
     case 'response.function_call_arguments.done':
     case 'response.custom_tool_call_input.done': {
       const [field, type] = obj.type === 'response.function_call_arguments.done' ? ['arguments', 'function_call'] : ['input', 'custom_tool_call'];
-      const key = responsesKey(obj.item_id, obj.output_index);
+      const key = responsesKey(state, obj.item_id, obj.output_index);
       const item = state.responsesCalls.get(key);
       if (typeof obj[field] !== 'string') return;
       if (item !== undefined) item[field] = obj[field];
@@ -475,7 +480,7 @@ function onResponsesEvent(state: StreamState, obj: Record<string, unknown>): voi
       // an item already read is replaced by its final form, never added again.
       if (Array.isArray(response.output)) {
         response.output.forEach((item: unknown, i) => {
-          if (isRecord(item) && isResponsesToolItem(item)) state.responsesCalls.set(responsesKey(item.id, i), item);
+          if (isRecord(item) && isResponsesToolItem(item)) state.responsesCalls.set(responsesKey(state, item.id, i), item);
         });
       }
       const read = readUsage(response.usage);
@@ -496,9 +501,12 @@ function onResponsesEvent(state: StreamState, obj: Record<string, unknown>): voi
   }
 }
 
-/** A Responses item's key in StreamState.responsesCalls: its id, or its output index when it has none. */
-function responsesKey(id: unknown, outputIndex: unknown): string {
-  return typeof id === 'string' ? `id:${id}` : `index:${typeof outputIndex === 'number' ? outputIndex : -1}`;
+/**
+ * A Responses item's key in StreamState.responsesCalls: its id, or, when it has none, its output
+ * index in the response being streamed (a stream relaying several responses numbers each from 0).
+ */
+function responsesKey(state: StreamState, id: unknown, outputIndex: unknown): string {
+  return typeof id === 'string' ? `id:${id}` : `index:${state.responsesRun}:${typeof outputIndex === 'number' ? outputIndex : -1}`;
 }
 
 /** Anthropic message stream: text_delta into the reply, tool_use blocks with input_json_delta. */

@@ -70,6 +70,20 @@ describe('an OpenAI Responses stream records each call once, whichever of its ev
     expect(calls(await client.converse(request))).toEqual(CALLS);
   });
 
+  it('a stream relaying two responses, each with an item without an id at output index 0: two calls', async () => {
+    const item = (id: string) => ({ type: 'function_call', callId: id, name: 'track_order', arguments: `{"id":"${id}"}` });
+    const run = (id: string) => [
+      { type: 'response.created', response: response('in_progress', []) },
+      { type: 'response.output_item.done', output_index: 0, item: item(id) },
+      { type: 'response.completed', response: response('completed', [item(id)]) },
+    ];
+    const client = await clientFor(RESPONSES, stream(named([...run('A1'), ...run('B2')])));
+    expect(calls(await client.converse(request))).toEqual([
+      { tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true },
+      { tool: 'track_order', input: { id: 'B2' }, output: null, mocked: true },
+    ]);
+  });
+
   it('a stream cut after the deltas ended early, and says the calls it had begun', async () => {
     const client = await clientFor(RESPONSES, stream(named(begun)));
     expect(await client.converse(request)).toEqual({ kind: 'errored', errorKind: 'http', error: 'message turn: the stream ended early: no response.completed event (openai-responses stream, no text received, 2 tool calls begun)' });
