@@ -23,6 +23,18 @@ export type ResponseDecoder = 'openai-responses' | 'anthropic-messages' | 'rasa-
  * `{{mocks}}` becomes the script's mock list; a fixture has no mocks and the key is left out).
  * Response fields are dotted paths into the JSON reply (`choices.0.message.content`).
  */
+/** Where a joined tool call came from: the line or event ("stream event 4"), and its place in the list there. */
+export interface ToolCallOrigin {
+  unit: string;
+  index: number;
+}
+
+/** Where each call of a joined list came from (`items`, in order), and a value of another kind (`other`). */
+export interface ToolCallsFrom {
+  items: readonly ToolCallOrigin[];
+  other?: string;
+}
+
 export interface AgentMapping {
   body: JsonValue;
   reply: string;
@@ -38,6 +50,11 @@ export interface AgentMapping {
   replyPerLine?: string;
   /** `replyPerLine` was read on the events of a stream, not the lines of an NDJSON answer. */
   replyPerEvent?: true;
+  /**
+   * An NDJSON answer's or a stream's mapping (onLastLine): the tool-call path as configured, read on
+   * each line or event, and where each call of the joined list came from, which an error names.
+   */
+  toolCallsPerLine?: { path: string; from: ToolCallsFrom };
   /**
    * config.yml gives the reply path (`agent.response.reply`, the welcome's own): it is read on each
    * event of a stream of no known format too (docs/presets.md, "Streamed replies").

@@ -26,7 +26,7 @@ import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
 import { protectionOf } from '../http/protection.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import { basicAuthOf } from '../suite/url-credentials.js';
-import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue } from '../config.js';
+import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue, type ToolCallsFrom } from '../config.js';
 import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SentTrace, SessionRequest, SessionTurn, TokenUsage, TurnTiming } from '../types.js';
 import { traceContext } from './trace-context.js';
 import { askedRetryAfterOf, attemptsText, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
@@ -545,7 +545,7 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
   if (mediaType === 'text/event-stream') {
     const decoded = decodeEventStream(text, eventReplyPath(mapping), toolCallsPath(mapping));
     // Events of the agent's own JSON, read by config.yml's reply path: as an NDJSON answer's lines.
-    if ('byPath' in decoded) return { ok: true, json: decoded.byPath, mapping: onLastLine(mapping, 'event'), usage: bodyUsage(decoded.byPath.last) };
+    if ('byPath' in decoded) return { ok: true, json: decoded.byPath, mapping: onLastLine(mapping, 'event', decoded.toolCallsFrom), usage: bodyUsage(decoded.byPath.last) };
     if (!decoded.ok) {
       // A stream that ended as its format ends but held nothing to read was answered without a reply,
       // as a whole body can be: kept as read (its usage, and for a span reader the turn as calls-only).
@@ -561,7 +561,7 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
   if (mediaType === 'application/x-ndjson' || mediaType === 'application/jsonl' || mediaType === 'application/jsonlines') {
     const decoded = decodeNdjson(text, (line) => readPath(line, mapping.reply), toolCallsPath(mapping));
     if (!decoded.ok) return failed('invalid_json', decoded.error);
-    return { ok: true, json: { reply: decoded.reply, last: decoded.last, toolCalls: decoded.toolCalls }, mapping: onLastLine(mapping, 'line'), usage: bodyUsage(decoded.last) };
+    return { ok: true, json: { reply: decoded.reply, last: decoded.last, toolCalls: decoded.toolCalls }, mapping: onLastLine(mapping, 'line', decoded.toolCallsFrom), usage: bodyUsage(decoded.last) };
   }
   // A welcome turn may legitimately answer with no body (e.g. 204): nothing to check.
   if (turn === 'welcome' && text.trim() === '') return { ok: true, json: {}, mapping, usage: NO_USAGE };
@@ -629,7 +629,7 @@ function readDecoded(mapping: AgentMapping, value: DecodedReply): AgentMapping {
 }
 
 /** The mapping for `{reply, last, toolCalls}`: the joined reply and tool calls, every other path read on the last line (or stream event). */
-function onLastLine(mapping: AgentMapping, unit: 'line' | 'event'): AgentMapping {
+function onLastLine(mapping: AgentMapping, unit: 'line' | 'event', toolCallsFrom: ToolCallsFrom): AgentMapping {
   const on = (path: string | null): string | null => (path === null ? null : path === '' ? 'last' : `last.${path}`);
   return {
     ...mapping,
@@ -642,7 +642,9 @@ function onLastLine(mapping: AgentMapping, unit: 'line' | 'event'): AgentMapping
     ended: on(mapping.ended),
     offTrack: on(mapping.offTrack),
     // Read on every line or event and joined (stream.ts, JoinedCalls): a call may come in pieces.
+    // An error names a call by the path as configured and the line or event it came in, never by its place in the joined list.
     toolCalls: mapping.toolCalls === null ? null : 'toolCalls',
+    ...(mapping.toolCalls === null ? {} : { toolCallsPerLine: { path: mapping.toolCalls, from: toolCallsFrom } }),
     outcome: on(mapping.outcome),
     errors: on(mapping.errors),
     // The refusal is a sibling of the reply (openai-chat): read on the last line, as the other paths are.

@@ -143,10 +143,24 @@ export function readToolCalls(json: unknown, mapping: AgentMapping): { ok: true;
   if (mapping.toolCalls === null) return { ok: true, value: null };
   const value = readPath(json, mapping.toolCalls);
   if (value === undefined || value === null) return { ok: true, value: mapping.absentToolCallsAreNone ? [] : null };
-  if (!Array.isArray(value)) return { ok: false, error: `"${mapping.toolCalls}" must be an array of tool calls (found ${describeFound(value)})` };
+  if (!Array.isArray(value)) return { ok: false, error: `${toolCallsAt(mapping)} must be an array of tool calls (found ${describeFound(value)})` };
   const decoded = decodeToolCalls(value);
   if (decoded.ok) return decoded;
-  return { ok: false, error: `"${mapping.toolCalls}.${decoded.index}" is not a tool call: expected ${TOOL_CALL_SHAPES} (found ${decoded.found})` };
+  return { ok: false, error: `${toolCallsAt(mapping, decoded.index)} is not a tool call: expected ${TOOL_CALL_SHAPES} (found ${decoded.found})` };
+}
+
+/**
+ * The tool-call path, or one item of its list, as the user finds it: `"tool_calls.1"`; for the
+ * calls joined over an NDJSON answer's lines or a stream's events, the path as configured and the
+ * line or event that sent the item (`"delta.tool_calls.1" on stream event 4`), never its place in
+ * the joined list, which is in no body (docs/presets.md, "Streamed replies").
+ */
+function toolCallsAt(mapping: AgentMapping, index?: number): string {
+  const perLine = mapping.toolCallsPerLine;
+  if (perLine === undefined) return `"${mapping.toolCalls}${index === undefined ? '' : `.${index}`}"`;
+  if (index === undefined) return `"${perLine.path}"${perLine.from.other === undefined ? '' : ` on ${perLine.from.other}`}`;
+  const from = perLine.from.items[index];
+  return from === undefined ? `"${perLine.path}"` : `"${perLine.path}.${from.index}" on ${from.unit}`;
 }
 
 /**
@@ -160,9 +174,9 @@ export function toolCallsHint(json: unknown, mapping: AgentMapping): string {
   if (!read.ok) return read.error;
   if (read.value !== null && mapping.toolCalls !== null) {
     const names = read.value.map((c) => c.tool).join(', ');
-    return `${read.value.length === 0 ? 'none' : names} (read at "${mapping.toolCalls}")`;
+    return `${read.value.length === 0 ? 'none' : names} (read at ${mapping.toolCallsPerLine === undefined ? `"${mapping.toolCalls}"` : `"${mapping.toolCallsPerLine.path}" on each ${mapping.replyPerEvent === true ? 'event' : 'line'}`})`;
   }
-  const why = mapping.toolCalls === null ? 'not reported (no agent.response.toolCalls path)' : `not reported ("${mapping.toolCalls}" is not in the response)`;
+  const why = mapping.toolCalls === null ? 'not reported (no agent.response.toolCalls path)' : `not reported (${mapping.toolCallsPerLine === undefined ? `"${mapping.toolCalls}" is not in the response` : `"${mapping.toolCallsPerLine.path}" is in none of its ${mapping.replyPerEvent === true ? 'stream events' : 'NDJSON lines'}`})`;
   const paths = findToolCallPaths(json);
   if (paths.length === 0) return `${why}; nothing in the response is a list of tool calls, so no path would read one`;
   const shown = paths.map((p) => (p === '' ? 'the response itself ("")' : `"${p}"`)).join(' or ');

@@ -13,6 +13,7 @@
 
 import { ANTHROPIC_NOT_TOOLS, anthropicRefusal, decodeLangGraph, errorText, isRecord, holdsACall, isResponsesToolItem, usageField, type DecodedReply, type DecodeResult } from './decode.js';
 import { NO_USAGE, readUsage, type UsageRead } from './usage.js';
+import type { ToolCallOrigin, ToolCallsFrom } from '../config.js';
 
 export interface SseEvent {
   event: string | null;
@@ -128,6 +129,14 @@ class StreamState {
   stopReason: string | null = null;
   /** Responses: the message item the last text delta belonged to. */
   responsesItem: string | null = null;
+  /**
+   * Responses tool items by item id (or output index when an item has none), in output order: begun
+   * by output_item.added, their arguments joined from the deltas, replaced whole by output_item.done
+   * and by response.completed's output, each recorded once however many of these came.
+   */
+  responsesCalls = new Map<string, Record<string, unknown>>();
+  /** Responses: the `response.created` events so far; an item without an id is keyed by its response's. */
+  responsesRun = 0;
   /** Vercel: whether the current step has sent text yet (its first text follows an earlier step's after a blank line). */
   vercelStepSaid = false;
   /** The last LangGraph `values` event: the state the reply is read from. */
@@ -153,6 +162,8 @@ class StreamState {
   toolCallsPath: ReplyPath | null = null;
   /** What arrived, for the error when nothing could be read: the first distinct event types (or `data` text). */
   seen: string[] = [];
+  /** The events parsed so far, keep-alives and `[DONE]` included: the number of the one being read, as the body shows it. */
+  eventNumber = 0;
   /** Events that carried something: every event but keep-alives (KEEP_ALIVES, empty `data:`). */
   events = 0;
   /** Keep-alive events (`event: ping`, `{"type": "ping"}`, an empty `data:`): no text, no format. */
@@ -164,8 +175,8 @@ class StreamState {
 /** At most this many distinct event types are named in a "nothing could be read" error. */
 const SEEN_NAMED = 6;
 
-/** Event names (the `event:` field, or a JSON event's `type`) of keep-alives, which carry nothing. */
-const KEEP_ALIVES = new Set(['ping', 'heartbeat', 'keepalive', 'keep-alive']);
+/** Event names (the `event:` field, or a JSON event's `type` or `event`) of keep-alives, which carry nothing. */
+const KEEP_ALIVES = new Set(['ping', 'heartbeat', 'keepalive', 'keep-alive', 'keep_alive']);
 
 /**
  * A keep-alive: an event named as one (Anthropic's `{"type": "ping"}`, a server's `event: ping` or
@@ -173,15 +184,30 @@ const KEEP_ALIVES = new Set(['ping', 'heartbeat', 'keepalive', 'keep-alive']);
  * the reply: a stream of nothing else carried no events (docs/presets.md, "Streamed replies").
  */
 function isKeepAlive(ev: SseEvent, obj: unknown): boolean {
-  const name = ev.event ?? (isRecord(obj) && typeof obj.type === 'string' ? obj.type : null);
+  // Dify names its JSON events by `event` (`{"event": "ping"}`), most servers by `type`.
+  const name = ev.event ?? (isRecord(obj) && typeof obj.type === 'string' ? obj.type : isRecord(obj) && typeof obj.event === 'string' ? obj.event : null);
   if (name !== null) return KEEP_ALIVES.has(name.toLowerCase());
   return ev.data === '';
 }
 
 /** "only keep-alives: 2 comments, 1 ping": what a stream that carried no events held. */
 function keepAlivesOf(state: StreamState, text: string): string {
-  const comments = text.split(/\r\n|\r|\n/).filter((line) => line.startsWith(':')).length;
-  const pings = [...(comments > 0 ? [`${comments} comment${comments === 1 ? '' : 's'}`] : []), ...(state.pings > 0 ? [`${state.pings} ping${state.pings === 1 ? '' : 's'}`] : [])];
+  const lines = text.split(/\r\n|\r|\n/);
+  const comments = lines.filter((line) => line.startsWith(':')).length;
+  // An `event: ping` with no data line (Dify's keep-alive) is no event to the parser (WHATWG): counted here.
+  let bare = 0;
+  let named: string | null = null;
+  let data = false;
+  for (const line of [...lines, '']) {
+    if (line === '') {
+      if (named !== null && !data && KEEP_ALIVES.has(named.toLowerCase())) bare += 1;
+      named = null;
+      data = false;
+    } else if (line.startsWith('data:') || line === 'data') data = true;
+    else if (line.startsWith('event:')) named = line.slice(6).replace(/^ /, '');
+  }
+  const pingCount = state.pings + bare;
+  const pings = [...(comments > 0 ? [`${comments} comment${comments === 1 ? '' : 's'}`] : []), ...(pingCount > 0 ? [`${pingCount} ping${pingCount === 1 ? '' : 's'}`] : [])];
   const parts = [...(pings.length > 0 ? [`keep-alives: ${pings.join(', ')}`] : []), ...(state.ended ? ['data: [DONE]'] : [])];
   return parts.length === 0 ? 'an empty body' : `only ${parts.join('; ')}`;
 }
@@ -222,6 +248,8 @@ export type ReplyPath = (event: unknown) => unknown;
 export interface ReadByPath {
   ok: true;
   byPath: { reply: string | undefined; last: unknown; toolCalls: unknown };
+  /** Where each of the joined tool calls came from (JoinedCalls). */
+  toolCallsFrom: ToolCallsFrom;
 }
 
 /**
@@ -246,17 +274,19 @@ export function decodeEventStream(text: string, replyPath?: ReplyPath, toolCalls
     if (state.error !== null) return { ok: false, error: state.error };
   }
   // No event of a known format and no plain text: the events are the agent's own JSON.
-  if (state.format === null && state.byPath !== null) return { ok: true, byPath: { ...state.byPath, toolCalls: state.byPathCalls.value() } };
+  if (state.format === null && state.byPath !== null) return { ok: true, byPath: { ...state.byPath, toolCalls: state.byPathCalls.value() }, toolCallsFrom: state.byPathCalls.origins() };
   const format = state.format ?? 'plain';
   if (format === 'langgraph') {
     if (state.lastValues === undefined) return { ok: false, error: 'the LangGraph stream sent no values event (stream it with stream_mode "values")' };
     return decodeLangGraph(state.lastValues);
   }
+  const toolCalls = [...state.calls, ...state.responsesCalls.values(), ...[...state.chatCalls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => ({ type: 'function', ...(c.id === undefined ? {} : { id: c.id }), function: { name: c.name, arguments: c.arguments } })), ...state.vercelCalls.values(), ...state.mastraCalls.values()];
   if (format !== 'plain' && !state.ended) {
     const got = state.text.length === 0 ? 'no text' : `${state.text.length} characters`;
-    return { ok: false, error: `the stream ended early: no ${END_EVENT[format]} event (${format} stream, ${got} received)` };
+    // The calls begun are named by number: the turn is errored, so none is recorded, but the stream did ask for them.
+    const begun = toolCalls.length === 0 ? '' : `, ${toolCalls.length} tool call${toolCalls.length === 1 ? '' : 's'} begun`;
+    return { ok: false, error: `the stream ended early: no ${END_EVENT[format]} event (${format} stream, ${got} received${begun})` };
   }
-  const toolCalls = [...state.calls, ...[...state.chatCalls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => ({ type: 'function', ...(c.id === undefined ? {} : { id: c.id }), function: { name: c.name, arguments: c.arguments } })), ...state.vercelCalls.values(), ...state.mastraCalls.values()];
   // A Responses or Anthropic stream's items may be results or skipped items alone (a web search): no call (decode.ts, holdsACall).
   if (state.text === '' && (toolCalls.length === 0 || ((format === 'openai-responses' || format === 'anthropic') && !holdsACall(toolCalls)))) {
     const read = { reply: undefined, toolCalls: format === 'plain' ? null : toolCalls, ...usageField(state.usage) };
@@ -277,6 +307,7 @@ export function decodeEventStream(text: string, replyPath?: ReplyPath, toolCalls
 }
 
 function onEvent(state: StreamState, ev: SseEvent): void {
+  state.eventNumber += 1;
   if (ev.data === '[DONE]') {
     state.ended = true;
     return;
@@ -349,7 +380,7 @@ function readByPath(state: StreamState, obj: Record<string, unknown>): void {
   const part = state.replyPath(obj);
   const reply = state.byPath?.reply;
   state.byPath = { reply: typeof part === 'string' ? (reply ?? '') + part : reply, last: obj };
-  if (state.toolCallsPath !== null) state.byPathCalls.add(state.toolCallsPath(obj));
+  if (state.toolCallsPath !== null) state.byPathCalls.add(state.toolCallsPath(obj), `stream event ${state.eventNumber}`);
 }
 
 /** `chat.completion.chunk`: `choices[0].delta.content` and `delta.tool_calls[]` by index. */
@@ -413,14 +444,46 @@ function onResponsesEvent(state: StreamState, obj: Record<string, unknown>): voi
       }
       state.text += obj.delta;
       return;
+    case 'response.created':
+      state.responsesRun += 1;
+      return;
+    case 'response.output_item.added':
     case 'response.output_item.done':
       // Every item but a message or reasoning goes to the tool-call reader, as a whole response's do
-      // (decodeOpenAIResponse): a function call, a built-in or hosted tool's call, or an item it reports.
-      if (isRecord(obj.item) && isResponsesToolItem(obj.item)) state.calls.push(obj.item);
+      // (decodeOpenAIResponse): a function call, a built-in or hosted tool's call, or an item it
+      // reports. One begun (added) and never marked done is still the call, its arguments the deltas
+      // joined; the done item replaces it (docs/presets.md, "Streamed replies").
+      if (isRecord(obj.item) && isResponsesToolItem(obj.item)) state.responsesCalls.set(responsesKey(state, obj.item.id, obj.output_index), { ...obj.item });
       return;
+    case 'response.function_call_arguments.delta':
+    case 'response.custom_tool_call_input.delta': {
+      const field = obj.type === 'response.function_call_arguments.delta' ? 'arguments' : 'input';
+      const item = state.responsesCalls.get(responsesKey(state, obj.item_id, obj.output_index));
+      if (item !== undefined && typeof obj.delta === 'string') item[field] = (typeof item[field] === 'string' ? item[field] : '') + obj.delta;
+      return;
+    }
+    case 'response.function_call_arguments.done':
+    case 'response.custom_tool_call_input.done': {
+      const [field, type] = obj.type === 'response.function_call_arguments.done' ? ['arguments', 'function_call'] : ['input', 'custom_tool_call'];
+      const key = responsesKey(state, obj.item_id, obj.output_index);
+      const item = state.responsesCalls.get(key);
+      if (typeof obj[field] !== 'string') return;
+      if (item !== undefined) item[field] = obj[field];
+      // No output_item.added before it (a server that sends only these): the call as the event names it.
+      else if (typeof obj.name === 'string') state.responsesCalls.set(key, { type, ...(typeof obj.item_id === 'string' ? { id: obj.item_id } : {}), name: obj.name, [field]: obj[field] });
+      return;
+    }
     case 'response.completed': {
       state.ended = true;
-      const read = readUsage(isRecord(obj.response) ? obj.response.usage : undefined);
+      const response = isRecord(obj.response) ? obj.response : {};
+      // The response's output is every item whole: a server may send it alone, without item events;
+      // an item already read is replaced by its final form, never added again.
+      if (Array.isArray(response.output)) {
+        response.output.forEach((item: unknown, i) => {
+          if (isRecord(item) && isResponsesToolItem(item)) state.responsesCalls.set(responsesKey(state, item.id, i), item);
+        });
+      }
+      const read = readUsage(response.usage);
       if (read.kind !== 'none') state.usage = read;
       return;
     }
@@ -436,6 +499,14 @@ function onResponsesEvent(state: StreamState, obj: Record<string, unknown>): voi
       return;
     }
   }
+}
+
+/**
+ * A Responses item's key in StreamState.responsesCalls: its id, or, when it has none, its output
+ * index in the response being streamed (a stream relaying several responses numbers each from 0).
+ */
+function responsesKey(state: StreamState, id: unknown, outputIndex: unknown): string {
+  return typeof id === 'string' ? `id:${id}` : `index:${state.responsesRun}:${typeof outputIndex === 'number' ? outputIndex : -1}`;
 }
 
 /** Anthropic message stream: text_delta into the reply, tool_use blocks with input_json_delta. */
@@ -717,40 +788,73 @@ function parseJsonText(text: string): unknown {
  * streamed `tool_calls` deltas are (`{index, id, function: {name, arguments: ""}}`, then
  * `{index, function: {arguments: "{\"ci"}}`...), is put together as one call with its whole
  * arguments: a piece joins the call at its `index` unless it names another id (a later model call of
- * the same answer numbers its calls from 0 again). A call with an id sent again whole is one call.
+ * the same answer numbers its calls from 0 again). A call with an id sent again is one call, its
+ * last form kept. A list sent again in full with more at its end (a snapshot of the calls so far,
+ * its last call perhaps grown: longer arguments, an output come) adds only what is new. Each call
+ * keeps where it came from (the line or event, its place in that list), for the error that names it.
  */
 class JoinedCalls {
-  private readonly items: unknown[] = [];
+  private readonly items: { value: unknown; from: ToolCallOrigin }[] = [];
   /** A value at the path that is no list (the tool-call reader reports it, never drops it); null: a null there. */
-  private other: unknown = undefined;
+  private other: { value: unknown; from: string } | undefined = undefined;
   private lists = 0;
   private readonly pieces = new Map<number, { id?: string; type: 'function'; function: { name: string; arguments: unknown } }>();
-  private readonly whole = new Set<string>();
+  /** Calls with an id, by their kind and id: where they are in `items`. */
+  private readonly byId = new Map<string, number>();
+  /** The last list of calls without pieces: each item's JSON and where it went in `items` (-1: nowhere, merged by id). */
+  private previous: { text: string; at: number; value: unknown }[] = [];
 
-  add(value: unknown): void {
+  /** `unit`: where the value was read, as the user finds it ("event 4", "line 4"). */
+  add(value: unknown, unit: string): void {
     if (value === undefined) return;
     if (!Array.isArray(value)) {
-      if (this.other === undefined || this.other === null) this.other = value;
+      if (this.other === undefined || this.other.value === null) this.other = { value, from: unit };
       return;
     }
     this.lists += 1;
-    for (const item of value) {
-      if (isRecord(item) && typeof item.index === 'number' && isRecord(item.function)) this.addPiece(item.index, item, item.function);
-      else if (isRecord(item) && typeof (item.id ?? item.call_id ?? item.toolCallId) === 'string') {
-        const text = JSON.stringify(item);
-        if (this.whole.has(text)) continue;
-        this.whole.add(text);
-        this.items.push(item);
-      } else this.items.push(item);
+    const hasPieces = value.some((item) => isRecord(item) && typeof item.index === 'number' && isRecord(item.function));
+    // A snapshot: the last list again, in full, with more after it (deltas carry pieces: never one).
+    let start = 0;
+    if (!hasPieces && this.previous.length > 0 && value.length >= this.previous.length) {
+      const last = this.previous.length - 1;
+      const same = this.previous.slice(0, last).every((p, i) => p.text === JSON.stringify(value[i]));
+      const lastItem = this.previous[last]!;
+      if (same && lastItem.text === JSON.stringify(value[last])) start = this.previous.length;
+      else if (same && lastItem.at !== -1 && grownFrom(lastItem.value, value[last])) {
+        this.items[lastItem.at] = { value: value[last], from: { unit, index: last } };
+        start = this.previous.length;
+      }
     }
+    const seen: { text: string; at: number; value: unknown }[] = this.previous.slice(0, start);
+    for (const [index, item] of value.entries()) {
+      if (index < start) continue;
+      const from = { unit, index };
+      if (isRecord(item) && typeof item.index === 'number' && isRecord(item.function)) this.addPiece(item.index, item, item.function, from);
+      else if (isRecord(item) && typeof (item.id ?? item.call_id ?? item.toolCallId) === 'string') {
+        const key = JSON.stringify([item.type ?? item.role ?? null, item.id ?? item.call_id ?? item.toolCallId]);
+        const at = this.byId.get(key);
+        if (at === undefined) {
+          this.byId.set(key, this.items.length);
+          seen.push({ text: JSON.stringify(item), at: this.items.length, value: item });
+          this.items.push({ value: item, from });
+        } else {
+          this.items[at] = { value: item, from };
+          seen.push({ text: JSON.stringify(item), at, value: item });
+        }
+      } else {
+        seen.push({ text: JSON.stringify(item), at: this.items.length, value: item });
+        this.items.push({ value: item, from });
+      }
+    }
+    this.previous = hasPieces ? [] : seen;
   }
 
-  private addPiece(index: number, item: Record<string, unknown>, fn: Record<string, unknown>): void {
+  private addPiece(index: number, item: Record<string, unknown>, fn: Record<string, unknown>, from: ToolCallOrigin): void {
     let call = this.pieces.get(index);
     if (call === undefined || (typeof item.id === 'string' && call.id !== undefined && item.id !== call.id)) {
       call = { ...(typeof item.id === 'string' ? { id: item.id } : {}), type: 'function', function: { name: '', arguments: '' } };
       this.pieces.set(index, call);
-      this.items.push(call);
+      this.items.push({ value: call, from });
     }
     if (call.id === undefined && typeof item.id === 'string') call.id = item.id;
     // As a chat stream's deltas (onChatChunk): a name sent again whole adds nothing.
@@ -761,10 +865,29 @@ class JoinedCalls {
 
   /** The joined list; a value of another kind when one came (no list: that value, null included); undefined: the path was in no line. */
   value(): unknown {
-    if (this.other !== undefined && this.other !== null) return this.other;
-    return this.lists > 0 ? this.items : this.other;
+    if (this.other !== undefined && this.other.value !== null) return this.other.value;
+    return this.lists > 0 ? this.items.map((i) => i.value) : this.other?.value;
+  }
+
+  /** Where each call of value() came from, and where a value of another kind did: what an error names. */
+  origins(): ToolCallsFrom {
+    return { items: this.items.map((i) => i.from), ...(this.other === undefined ? {} : { other: this.other.from }) };
   }
 }
+
+/**
+ * Whether `next` is `prev` sent again further on: the same call, its strings longer (arguments
+ * streamed on) and perhaps fields added (an output come), nothing else changed.
+ */
+function grownFrom(prev: unknown, next: unknown): boolean {
+  if (typeof prev === 'string' && typeof next === 'string') return next.startsWith(prev);
+  // A call's name, kind or id never grows: `search` then `search_web` are two calls.
+  if (isRecord(prev) && isRecord(next)) return Object.entries(prev).every(([key, value]) => key in next && (NAMES.has(key) ? JSON.stringify(value) === JSON.stringify(next[key]) : grownFrom(value, next[key])));
+  return JSON.stringify(prev) === JSON.stringify(next);
+}
+
+/** The fields of a call that name it (grownFrom): equal or another call. */
+const NAMES = new Set(['name', 'tool', 'toolName', 'type', 'role', 'id', 'call_id', 'toolCallId']);
 
 /**
  * NDJSON (`application/x-ndjson`): each non-empty line is JSON; the strings at the reply path are
@@ -772,7 +895,7 @@ class JoinedCalls {
  * had one), the tool calls at `toolCallsPath` joined over the lines (JoinedCalls), and the last
  * line, from which the other fields are read.
  */
-export function decodeNdjson(text: string, replyPath: (line: unknown) => unknown, toolCallsPath?: ReplyPath): { ok: true; reply: string | undefined; last: unknown; toolCalls: unknown } | { ok: false; error: string } {
+export function decodeNdjson(text: string, replyPath: (line: unknown) => unknown, toolCallsPath?: ReplyPath): { ok: true; reply: string | undefined; last: unknown; toolCalls: unknown; toolCallsFrom: ToolCallsFrom } | { ok: false; error: string } {
   let reply: string | undefined;
   let last: unknown = null;
   const calls = new JoinedCalls();
@@ -786,9 +909,9 @@ export function decodeNdjson(text: string, replyPath: (line: unknown) => unknown
     }
     const part = replyPath(last);
     if (typeof part === 'string') reply = (reply ?? '') + part;
-    if (toolCallsPath !== undefined) calls.add(toolCallsPath(last));
+    if (toolCallsPath !== undefined) calls.add(toolCallsPath(last), `NDJSON line ${i + 1}`);
   }
-  return { ok: true, reply, last, toolCalls: calls.value() };
+  return { ok: true, reply, last, toolCalls: calls.value(), toolCallsFrom: calls.origins() };
 }
 
 /**

@@ -813,7 +813,7 @@ describe('vercel-ai', () => {
     expect(await clientFor({ url: cut.url, preset: 'vercel-ai' }).converse(request)).toEqual({
       kind: 'errored',
       errorKind: 'http',
-      error: 'message turn: the stream ended early: no finish event (vercel-ai stream, 15 characters received)',
+      error: 'message turn: the stream ended early: no finish event (vercel-ai stream, 15 characters received, 1 tool call begun)',
     });
   });
 });

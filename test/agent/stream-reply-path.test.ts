@@ -61,11 +61,11 @@ describe('decodeEventStream and watchFirstText with a reply path', () => {
   const path = (event: unknown): unknown => (event as { delta?: { content?: unknown } }).delta?.content;
 
   it('plain text or an event of a known format first makes the stream theirs; a path is read only on a stream of the agent\'s own JSON', () => {
-    expect(decodeEventStream(sse([{ delta: { content: 'a' } }]), path)).toEqual({ ok: true, byPath: { reply: 'a', last: { delta: { content: 'a' } }, toolCalls: undefined } });
+    expect(decodeEventStream(sse([{ delta: { content: 'a' } }]), path)).toEqual({ ok: true, byPath: { reply: 'a', last: { delta: { content: 'a' } }, toolCalls: undefined }, toolCallsFrom: { items: [] } });
     expect(decodeEventStream('data: plain\n\ndata: {"delta":{"content":"a"}}\n\n', path)).toEqual({ ok: true, value: { reply: 'plain', toolCalls: null } });
     expect(decodeEventStream(sse([{ type: 'text-delta', id: 't', delta: 'b' }, { delta: { content: 'a' } }, { type: 'finish' }]), path)).toEqual({ ok: true, value: { reply: 'b', toolCalls: [] } });
     // Text read by the path first makes the stream the agent's own: a later event of a known format's look is read by the path, and the text is kept.
-    expect(decodeEventStream(sse([{ delta: { content: 'a' } }, { type: 'finish' }]), path)).toEqual({ ok: true, byPath: { reply: 'a', last: { type: 'finish' }, toolCalls: undefined } });
+    expect(decodeEventStream(sse([{ delta: { content: 'a' } }, { type: 'finish' }]), path)).toEqual({ ok: true, byPath: { reply: 'a', last: { type: 'finish' }, toolCalls: undefined }, toolCallsFrom: { items: [] } });
   });
 
   it('the first token is the first event with text at the path', () => {
