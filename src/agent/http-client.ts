@@ -246,7 +246,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         // agent.timeoutMs bounds the whole answer (docs/presets.md, "Retries and timeouts").
         if (answered !== null) {
           const got = answered;
-          return fail('timeout', false, null, () => `the agent's answer (HTTP ${got}) did not end within ${config.timeoutMs} ms (agent.timeoutMs bounds the whole answer, a stream to its end)`);
+          return fail('timeout', false, null, () => `${deadlineText({ at: 'body', status: got }, 'the agent', `${config.timeoutMs} ms`, route)} (agent.timeoutMs bounds the whole answer, a stream to its end)`);
         }
         // The deadline came while the connection was still opening: agent.timeoutMs bounds connecting
         // too, and the message says the connection never opened, through the proxy if there is one.
@@ -256,7 +256,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
           return fail('timeout', false, null, () => `${text} (agent.timeoutMs bounds connecting too)`);
         }
         // Through a proxy, the connection was open: the proxy, or the agent behind it, did not answer.
-        return fail('timeout', false, null, () => deadlineText({ at: 'answer' }, 'agent', `${config.timeoutMs} ms`, route));
+        return fail('timeout', false, null, () => deadlineText({ at: 'answer' }, 'the agent', `${config.timeoutMs} ms`, route));
       }
       if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
         // The limit is fixed: said with what it is, so that no one looks for a setting (docs/troubleshooting.md, "The agent").

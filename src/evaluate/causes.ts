@@ -162,7 +162,7 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
   const connect = /did not answer CONNECT within (\d+) ms/.exec(text);
   if (connect !== null) return { key: `proxy-connect:${key}`, what: `no answer from ${at} to CONNECT within ${connect[1] ?? ''} ms, ${toward}`, hint: fix };
   if (/closed the connection without answering/.test(text)) return { key: `proxy-closed:${key}`, what: `${at} closed the connection without answering, ${toward}`, hint: fix };
-  const opening = /no connection through the proxy \S+ \([A-Za-z_]+\)(?: to \S+ \S+)? opened within (\d+) ms(?:, (stalled (?:connecting to the proxy|waiting for the proxy's answer to CONNECT|in the TLS handshake with (\S+) through the tunnel)))?/.exec(text);
+  const opening = /no connection through the proxy \S+ \([A-Za-z_]+\)(?: to [a-z ]+?)? opened within (\d+) ms(?:, (stalled (?:connecting to the proxy|waiting for the proxy's answer to CONNECT|in the TLS handshake with (\S+) through the tunnel)))?/.exec(text);
   if (opening !== null) {
     // The step the tunnel stalled at (src/http/network.ts, stallText) says whose it is.
     const step = opening[2];
@@ -177,8 +177,9 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
     return { key: `proxy-opening:${key}`, what: `no connection through ${at} within ${opening[1] ?? ''} ms${step === undefined ? '' : ` (${step})`}, ${toward}`, hint };
   }
   // The connection through the proxy was open (a tunnel, or a forwarded request) and no answer came back in time.
-  // The agent's "agent did not answer within ...", the judge's and the simulator's "no answer within ... (2 attempts)".
-  const answer = /(?:did not answer|no answer) within (\d+) ms through the proxy \S+ \([A-Za-z_]+\): (.+?)(?: \(\d+ attempts\))?$/.exec(text);
+  // "no answer from the agent within ..." ("from the judge ... (2 attempts)"); records written before
+  // 2026-12-06 said "agent did not answer within ..." and the judge's "no answer within ...".
+  const answer = /(?:did not answer|no answer(?: from [a-z ]+?)?) within (\d+) ms through the proxy \S+ \([A-Za-z_]+\): (.+?)(?: \(\d+ attempts\))?$/.exec(text);
   if (answer !== null) {
     const server = key === 'judge' || key === 'simulator' ? key : 'agent';
     return { key: `proxy-answer:${key}`, what: `no answer within ${answer[1] ?? ''} ms through ${at}, ${toward} (${answer[2] ?? ''})`, hint: `raise ${server}.timeoutMs in config.yml if the ${server} is slow; else see the proxy's log for the request it holds` };

@@ -217,9 +217,7 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
 
   /** A request cut at `stage` by a limit (`within`: "traces.waitMs (2000 ms) and its second", "100 ms (the connect timeout, ...)"), in the agent client's words. */
   function stalled(stage: Stage, within: string, e: unknown): string {
-    if (stage.at === 'connecting') return deadlineText({ at: 'connecting', step: cutStep(route, e) }, 'the store', within, route);
-    if (stage.at === 'answer') return deadlineText({ at: 'answer' }, 'the store', within, route);
-    return `the store's answer (HTTP ${String(stage.status)}) did not end within ${within}`;
+    return deadlineText(stage.at === 'connecting' ? { at: 'connecting', step: cutStep(route, e) } : stage, 'the store', within, route);
   }
 
   return {

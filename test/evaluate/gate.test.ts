@@ -55,7 +55,9 @@ describe('causes', () => {
     ['invalid_json', 'message turn: response is not valid JSON: ok', `a response that is not JSON from ${URL_}`, /agent\.preset/],
     ['http', 'message turn: agent returned HTTP 401 after 1 attempt: unauthorized', `HTTP 401 from ${URL_}`, /agent\.headers/],
     ['http', 'message turn: agent returned HTTP 403 after 1 attempt: forbidden', `HTTP 403 from ${URL_}`, /agent\.headers/],
+    // A record written before 2026-12-06, and one written now: one cause.
     ['timeout', 'message turn: agent did not answer within 30000 ms', `no answer within 30000 ms from ${URL_}`, /agent\.timeoutMs/],
+    ['timeout', 'message turn: no answer from the agent within 30000 ms', `no answer within 30000 ms from ${URL_}`, /agent\.timeoutMs/],
     ['timeout', "message turn: the agent's answer (HTTP 200) did not end within 30000 ms (agent.timeoutMs bounds the whole answer, a stream to its end)", `an answer from ${URL_} that did not end within 30000 ms`, /^the agent answered but was still sending: raise agent\.timeoutMs/],
     ['http', 'message turn: agent returned HTTP 503 after 3 attempts: booting', `HTTP 503 from ${URL_}`, /wait-for-agent/],
   ] as const)('%s: %s names what was observed and the setting to check', (kind, error, what, hint) => {

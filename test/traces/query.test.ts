@@ -686,7 +686,7 @@ describe('a store that answers slowly', () => {
       const plain = createQuerySource({ kind: 'jaeger', url: `http://127.0.0.1:${port}`, apiKey: null, waitMs: 50, graceMs: 50, clock: clock() });
       sources.push(plain);
       await expect(plain.collect(TRACE, SENT)).rejects.toThrow(
-        `GET http://127.0.0.1:${port}/api/v3/traces/${TRACE} failed: the store did not answer within traces.waitMs (50 ms) and 50 ms more (the cut-off of each request)`,
+        `GET http://127.0.0.1:${port}/api/v3/traces/${TRACE} failed: no answer from the store within traces.waitMs (50 ms) and 50 ms more (the cut-off of each request)`,
       );
     } finally {
       for (const s of sockets) s.destroy();
