@@ -15,6 +15,8 @@ export interface CauseItem {
   verdict: string | null;
   errorKind?: string | null;
   error?: string | null;
+  /** Where an errored item's connection that failed was tried (`127.0.0.1:3000`), as its record keeps it; absent in older records. */
+  errorAddress?: string | null;
   detail?: string | null;
   checks?: readonly Pick<Check, 'status' | 'detail'>[];
   /** A fixture's message turn spans, counted (docs/traces.md); absent without `traces:`. */
@@ -189,7 +191,7 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
 }
 
 /** The cause of an errored replay, from its error class and message. */
-function errorCause(errorKind: string, error: string, endpoint: string | null, answered: boolean): Cause {
+function errorCause(errorKind: string, error: string, endpoint: string | null, answered: boolean, address: string | null): Cause {
   const text = withoutTurn(error);
   const url = endpoint ?? '';
   if (errorKind === 'http') {
@@ -237,8 +239,8 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     }
     if (/ECONNREFUSED/.test(text)) {
       // localhost names two addresses, and a dev server may listen on one only (Node's on [::1]):
-      // the one refused is in the message (docs/troubleshooting.md, "The agent").
-      const other = /ECONNREFUSED (127\.0\.0\.1|::1):/.exec(text)?.[1];
+      // the one refused is the record's address, kept from the error (docs/troubleshooting.md, "The agent").
+      const other = /^(127\.0\.0\.1|\[::1\]):\d+$/.exec(address ?? '')?.[1]?.replace(/^\[(.*)\]$/, '$1');
       const local = URL.canParse(url) && new URL(url).hostname === 'localhost' && other !== undefined;
       const family = other === '::1' ? 'IPv4 (http://127.0.0.1:PORT/...)' : 'IPv6 (http://[::1]:PORT/...)';
       return {
@@ -259,7 +261,8 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
         hint: "see the agent's log for a crash on the request, or a proxy in front of it that closes connections",
       };
     }
-    const code = /\(([A-Z][A-Z0-9_]+)\)\s*$/.exec(text)?.[1] ?? 'network';
+    // The code ends the failure's words, before any fix after "; " ("... (EHOSTUNREACH); check agent-url ...").
+    const code = /\(([A-Z][A-Z0-9_]+)\)(?:;[^;]*)?\s*$/.exec(text)?.[1] ?? 'network';
     return { key: `network:${code}:${url}`, what: `could not reach ${at(endpoint)} (${code})`, hint: 'check agent-url (agent.url) and that the agent is running' };
   }
   if (errorKind === 'timeout') {
@@ -417,7 +420,7 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
  * agent replied to other items of the run (`answeredInRun`), which changes the fix a 502/503/504 reads.
  */
 export function causeOf(item: CauseItem, endpoint: string | null, answered = false, spansCame = false): Cause | null {
-  if (item.errored) return errorCause(item.errorKind ?? 'internal', item.error ?? 'the replay did not complete', endpoint, answered);
+  if (item.errored) return errorCause(item.errorKind ?? 'internal', item.error ?? 'the replay did not complete', endpoint, answered, item.errorAddress ?? null);
   if (item.verdict !== 'not_evaluated') return null;
   const check = item.checks?.find((c) => c.status === 'not_evaluated');
   return notEvaluatedCause(check?.detail ?? item.detail ?? 'the check did not run', spansCame);
