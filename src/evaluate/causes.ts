@@ -266,7 +266,8 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     return { key: `network:${code}:${url}`, what: `could not reach ${at(endpoint)} (${code})`, hint: 'check agent-url (agent.url) and that the agent is running' };
   }
   if (errorKind === 'timeout') {
-    const ms = /within (\d+) ms/.exec(text)?.[1];
+    // A record from an older run may say "agent call timed out after 30000 ms": one cause with today's words.
+    const ms = /(?:within|timed out after) (\d+) ms/.exec(text)?.[1];
     // The deadline came while the connection was still opening (agent.timeoutMs bounds connecting too).
     const opening = proxyFaultCause(text, `on the way to ${at(endpoint)}`, url);
     if (opening !== null) return opening;
