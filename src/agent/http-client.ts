@@ -20,7 +20,7 @@
 import type { EventEmitter } from 'node:events';
 import { abortedConnecting, closeDispatcher, request } from '../http/undici.js';
 import { cutStep, deadlineText, DIRECT, ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network } from '../http/network.js';
-import { networkCause, networkErrorCode } from '../http/error-code.js';
+import { connectionFailureText, networkAddress, networkCause, networkErrorCode } from '../http/error-code.js';
 import { redirectTarget } from '../http/redirect.js';
 import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
 import { protectionOf } from '../http/protection.js';
@@ -89,7 +89,7 @@ type TurnResult = { ok: true; json: unknown; mapping: AgentMapping; usage: Usage
 type Unread = { unread?: { json: unknown; mapping: AgentMapping; usage: UsageRead; timing?: TurnTiming } };
 
 /** A posted turn: decoded, with the answered attempt's timing and the tokens it reported (null: none). */
-type PostedTurn = ({ ok: true; json: unknown; mapping: AgentMapping; timing: TurnTiming; usage: TokenUsage | null } | ({ ok: false; errorKind: ErrorKind; error: string } & Unread)) & Traced;
+type PostedTurn = ({ ok: true; json: unknown; mapping: AgentMapping; timing: TurnTiming; usage: TokenUsage | null } | ({ ok: false; errorKind: ErrorKind; error: string; address?: string } & Unread)) & Traced;
 
 /** The trace context the turn's last attempt carried (the answered one, when one answered); null when none was sent (the run was interrupted first) or the user's own `traceparent` is not one we can read. */
 type Traced = { trace: SentTrace | null };
@@ -112,6 +112,8 @@ interface AttemptFailure {
   throttled?: boolean;
   /** Builds the message once the number of attempts (and any rate-limit time) is known. */
   describe: (attempts: string) => string;
+  /** Where a connection that failed was tried (`127.0.0.1:3000`), from the error, not its message; absent: not known, or not such a failure. */
+  address?: string;
 }
 
 type Attempt = AttemptResult<Received, AttemptFailure>;
@@ -246,7 +248,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         // agent.timeoutMs bounds the whole answer (docs/presets.md, "Retries and timeouts").
         if (answered !== null) {
           const got = answered;
-          return fail('timeout', false, null, () => `the agent's answer (HTTP ${got}) did not end within ${config.timeoutMs} ms (agent.timeoutMs bounds the whole answer, a stream to its end)`);
+          return fail('timeout', false, null, () => `${deadlineText({ at: 'body', status: got }, 'the agent', `${config.timeoutMs} ms`, route)} (agent.timeoutMs bounds the whole answer, a stream to its end)`);
         }
         // The deadline came while the connection was still opening: agent.timeoutMs bounds connecting
         // too, and the message says the connection never opened, through the proxy if there is one.
@@ -256,7 +258,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
           return fail('timeout', false, null, () => `${text} (agent.timeoutMs bounds connecting too)`);
         }
         // Through a proxy, the connection was open: the proxy, or the agent behind it, did not answer.
-        return fail('timeout', false, null, () => deadlineText({ at: 'answer' }, 'agent', `${config.timeoutMs} ms`, route));
+        return fail('timeout', false, null, () => deadlineText({ at: 'answer' }, 'the agent', `${config.timeoutMs} ms`, route));
       }
       if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
         // The limit is fixed: said with what it is, so that no one looks for a setting (docs/troubleshooting.md, "The agent").
@@ -294,15 +296,20 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         const got = answered;
         return fail('network', false, null, (n) => `the agent's answer (HTTP ${got}) broke off before its end, after ${n}: ${errorMessage(err)} (not retried: the agent had the turn)`);
       }
-      // A connection the agent accepted and closed before any answer (a crash on this request, a
-      // keep-alive connection it closed, a proxy in front of it) reached it: say so, not "could not
-      // reach" (docs/troubleshooting.md, "The agent").
+      // A connection that failed is said in the words every client uses, with the address it was
+      // tried at, which the outcome also keeps as data (src/http/error-code.ts, connectionFailureText).
+      const address = networkAddress(err);
+      const failed = connectionFailureText(code, address);
+      const words = failed ?? errorMessage(err);
       // Through a proxy, a connection that never opened is the proxy's: the agent's address was not
       // tried, so the fix is the proxy variable, not agent.url (docs/configuration.md, "Behind a proxy").
       const proxy = unreachedProxy(route, code);
       if (proxy !== null) {
-        return fail('network', true, null, (n) => `could not reach the proxy ${proxy.proxy} (${proxy.variable}) after ${n}: ${errorMessage(err)}`);
+        return triedAt(fail('network', true, null, (n) => `could not reach the proxy ${proxy.proxy} (${proxy.variable}) after ${n}: ${words}; check ${proxy.variable}, or NO_PROXY for hosts to reach directly`), address);
       }
+      // A connection the agent accepted and closed before any answer (a crash on this request, a
+      // keep-alive connection it closed, a proxy in front of it) reached it: say so, not "could not
+      // reach" (docs/troubleshooting.md, "The agent").
       if (code !== undefined && CLOSED_CODES.has(code)) {
         // Through a tunnel the proxy opened (it answered CONNECT 200), the close may be the agent's or
         // the proxy's passing one on: the message names both (docs/troubleshooting.md, "The agent").
@@ -311,7 +318,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         }
         return fail('network', true, null, (n) => `the agent closed the connection without answering, after ${n}: ${errorMessage(err)}`);
       }
-      return fail('network', true, null, (n) => `could not reach the agent after ${n}: ${errorMessage(err)}`);
+      return triedAt(fail('network', true, null, (n) => `could not reach the agent after ${n}: ${failed === null ? words : `${failed}; ${unreachedFix(code)}`}`), address);
     } finally {
       clearTimeout(timer);
       inFlight.delete(controller);
@@ -364,7 +371,8 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       deps.observe?.({ turn, json: decoded.json, mapping: decoded.mapping });
       return { ok: true, json: decoded.json, mapping: decoded.mapping, timing: result.value.timing, usage: usageOfTurn(decoded.usage, name), trace };
     }
-    return { ok: false, errorKind: result.failure.errorKind, error: `${name}: ${result.failure.describe(attemptsText(result))}`, trace };
+    const { address } = result.failure;
+    return { ok: false, errorKind: result.failure.errorKind, error: `${name}: ${result.failure.describe(attemptsText(result))}`, trace, ...(address === undefined ? {} : { address }) };
   }
 
   /**
@@ -407,7 +415,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       let welcomeUsage: TokenUsage | null = null;
       if (config.start !== null) {
         const welcome = await postTurn('welcome', config.start, values);
-        if (!welcome.ok) return errored(welcome.errorKind, welcome.error);
+        if (!welcome.ok) return errored(welcome.errorKind, welcome.error, 0, null, welcome.address);
         turns++;
         req.onAnswered?.();
         checkWelcomeReply(welcome.json, welcome.mapping);
@@ -425,7 +433,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       // An errored fixture keeps the tokens its answered turns reported (docs/latency.md, "Usage").
       if (!message.ok) {
         const unread = message.unread === undefined ? null : usageOfTurn(message.unread.usage, 'message turn');
-        return errored(message.errorKind, message.error, message.unread !== undefined ? turns + 1 : turns, plusUsage(welcomeUsage, unread));
+        return errored(message.errorKind, message.error, message.unread !== undefined ? turns + 1 : turns, plusUsage(welcomeUsage, unread), message.address);
       }
       turns++;
       const mapped = mapResponse(message.json, message.mapping);
@@ -473,7 +481,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
           // A response read but holding no reply was still answered.
           // Its tokens are spent all the same (docs/latency.md, "Usage").
           const spent = unread === undefined ? null : usageOfTurn(unread.usage, name);
-          const failed: SessionTurn = { kind: 'errored', errorKind: posted.errorKind, error: posted.error, ...traced, ...(unread !== undefined ? { answered: true as const } : {}), ...usageOrNothing(spent) };
+          const failed: SessionTurn = { kind: 'errored', errorKind: posted.errorKind, error: posted.error, ...traced, ...(unread !== undefined ? { answered: true as const } : {}), ...usageOrNothing(spent), ...(posted.address === undefined ? {} : { address: posted.address }) };
           if (unread === undefined || unread.timing === undefined) return failed;
           const read = sessionTurn(unread.json, unread.mapping, kind, name);
           const withoutReply = read.kind === 'replied' ? read : read.withoutReply;
@@ -689,8 +697,21 @@ function fail(
   return { ok: false, failure: { errorKind, describe }, retryable, retryAfterMs };
 }
 
-function errored(errorKind: ErrorKind, error: string, answered = 0, usage: TokenUsage | null = null): AgentOutcome {
-  return { kind: 'errored', errorKind, error, ...(answered > 0 ? { answered } : {}), ...usageOrNothing(usage) };
+/** A failed attempt that keeps where its connection was tried (null: not known). */
+function triedAt(attempt: Attempt, address: string | null): Attempt {
+  if (!attempt.ok && address !== null) attempt.failure.address = address;
+  return attempt;
+}
+
+/** What to do about an agent that could not be reached, by the error's code (docs/troubleshooting.md, "The agent"). */
+function unreachedFix(code: string | undefined): string {
+  if (code === 'ECONNREFUSED') return 'nothing listens there: check agent-url (agent.url) and that the agent is running';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'check the host name in agent-url (agent.url)';
+  return 'check agent-url (agent.url) and that the agent is running';
+}
+
+function errored(errorKind: ErrorKind, error: string, answered = 0, usage: TokenUsage | null = null, address?: string): AgentOutcome {
+  return { kind: 'errored', errorKind, error, ...(answered > 0 ? { answered } : {}), ...usageOrNothing(usage), ...(address === undefined ? {} : { address }) };
 }
 
 function checkUrl(value: string | null): string {

@@ -133,8 +133,7 @@ function pollTimeout(e: unknown, timeoutMs: number, route: ProxyRoute | null): s
   const code = networkErrorCode(e);
   if (abortedConnecting(e) || (route === null && code === 'UND_ERR_CONNECT_TIMEOUT')) return deadlineText({ at: 'connecting', step: cutStep(route, e) }, 'the agent', `${timeoutMs} ms`, route);
   if (code !== 'UND_ERR_HEADERS_TIMEOUT' && (e as Error | null)?.name !== 'TimeoutError') return null;
-  const text = deadlineText({ at: 'answer' }, null, `${timeoutMs} ms`, route);
-  return route === null ? `${text} (the connection opened, and the agent did not answer)` : text;
+  return deadlineText({ at: 'answer' }, 'the agent', `${timeoutMs} ms`, route);
 }
 
 /**

@@ -15,6 +15,8 @@ export interface CauseItem {
   verdict: string | null;
   errorKind?: string | null;
   error?: string | null;
+  /** Where an errored item's connection that failed was tried (`127.0.0.1:3000`), as its record keeps it; absent in older records. */
+  errorAddress?: string | null;
   detail?: string | null;
   checks?: readonly Pick<Check, 'status' | 'detail'>[];
   /** A fixture's message turn spans, counted (docs/traces.md); absent without `traces:`. */
@@ -162,7 +164,7 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
   const connect = /did not answer CONNECT within (\d+) ms/.exec(text);
   if (connect !== null) return { key: `proxy-connect:${key}`, what: `no answer from ${at} to CONNECT within ${connect[1] ?? ''} ms, ${toward}`, hint: fix };
   if (/closed the connection without answering/.test(text)) return { key: `proxy-closed:${key}`, what: `${at} closed the connection without answering, ${toward}`, hint: fix };
-  const opening = /no connection through the proxy \S+ \([A-Za-z_]+\)(?: to \S+ \S+)? opened within (\d+) ms(?:, (stalled (?:connecting to the proxy|waiting for the proxy's answer to CONNECT|in the TLS handshake with (\S+) through the tunnel)))?/.exec(text);
+  const opening = /no connection through the proxy \S+ \([A-Za-z_]+\)(?: to [a-z ]+?)? opened within (\d+) ms(?:, (stalled (?:connecting to the proxy|waiting for the proxy's answer to CONNECT|in the TLS handshake with (\S+) through the tunnel)))?/.exec(text);
   if (opening !== null) {
     // The step the tunnel stalled at (src/http/network.ts, stallText) says whose it is.
     const step = opening[2];
@@ -177,8 +179,9 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
     return { key: `proxy-opening:${key}`, what: `no connection through ${at} within ${opening[1] ?? ''} ms${step === undefined ? '' : ` (${step})`}, ${toward}`, hint };
   }
   // The connection through the proxy was open (a tunnel, or a forwarded request) and no answer came back in time.
-  // The agent's "agent did not answer within ...", the judge's and the simulator's "no answer within ... (2 attempts)".
-  const answer = /(?:did not answer|no answer) within (\d+) ms through the proxy \S+ \([A-Za-z_]+\): (.+?)(?: \(\d+ attempts\))?$/.exec(text);
+  // "no answer from the agent within ..." ("from the judge ... (2 attempts)"); records written before
+  // 2026-12-06 said "agent did not answer within ..." and the judge's "no answer within ...".
+  const answer = /(?:did not answer|no answer(?: from [a-z ]+?)?) within (\d+) ms through the proxy \S+ \([A-Za-z_]+\): (.+?)(?: \(\d+ attempts\))?$/.exec(text);
   if (answer !== null) {
     const server = key === 'judge' || key === 'simulator' ? key : 'agent';
     return { key: `proxy-answer:${key}`, what: `no answer within ${answer[1] ?? ''} ms through ${at}, ${toward} (${answer[2] ?? ''})`, hint: `raise ${server}.timeoutMs in config.yml if the ${server} is slow; else see the proxy's log for the request it holds` };
@@ -188,7 +191,7 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
 }
 
 /** The cause of an errored replay, from its error class and message. */
-function errorCause(errorKind: string, error: string, endpoint: string | null, answered: boolean): Cause {
+function errorCause(errorKind: string, error: string, endpoint: string | null, answered: boolean, address: string | null): Cause {
   const text = withoutTurn(error);
   const url = endpoint ?? '';
   if (errorKind === 'http') {
@@ -236,8 +239,8 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     }
     if (/ECONNREFUSED/.test(text)) {
       // localhost names two addresses, and a dev server may listen on one only (Node's on [::1]):
-      // the one refused is in the message (docs/troubleshooting.md, "The agent").
-      const other = /ECONNREFUSED (127\.0\.0\.1|::1):/.exec(text)?.[1];
+      // the one refused is the record's address, kept from the error (docs/troubleshooting.md, "The agent").
+      const other = /^(127\.0\.0\.1|\[::1\]):\d+$/.exec(address ?? '')?.[1]?.replace(/^\[(.*)\]$/, '$1');
       const local = URL.canParse(url) && new URL(url).hostname === 'localhost' && other !== undefined;
       const family = other === '::1' ? 'IPv4 (http://127.0.0.1:PORT/...)' : 'IPv6 (http://[::1]:PORT/...)';
       return {
@@ -258,11 +261,13 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
         hint: "see the agent's log for a crash on the request, or a proxy in front of it that closes connections",
       };
     }
-    const code = /\(([A-Z][A-Z0-9_]+)\)\s*$/.exec(text)?.[1] ?? 'network';
+    // The code ends the failure's words, before any fix after "; " ("... (EHOSTUNREACH); check agent-url ...").
+    const code = /\(([A-Z][A-Z0-9_]+)\)(?:;[^;]*)?\s*$/.exec(text)?.[1] ?? 'network';
     return { key: `network:${code}:${url}`, what: `could not reach ${at(endpoint)} (${code})`, hint: 'check agent-url (agent.url) and that the agent is running' };
   }
   if (errorKind === 'timeout') {
-    const ms = /within (\d+) ms/.exec(text)?.[1];
+    // A record from an older run may say "agent call timed out after 30000 ms": one cause with today's words.
+    const ms = /(?:within|timed out after) (\d+) ms/.exec(text)?.[1];
     // The deadline came while the connection was still opening (agent.timeoutMs bounds connecting too).
     const opening = proxyFaultCause(text, `on the way to ${at(endpoint)}`, url);
     if (opening !== null) return opening;
@@ -416,7 +421,7 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
  * agent replied to other items of the run (`answeredInRun`), which changes the fix a 502/503/504 reads.
  */
 export function causeOf(item: CauseItem, endpoint: string | null, answered = false, spansCame = false): Cause | null {
-  if (item.errored) return errorCause(item.errorKind ?? 'internal', item.error ?? 'the replay did not complete', endpoint, answered);
+  if (item.errored) return errorCause(item.errorKind ?? 'internal', item.error ?? 'the replay did not complete', endpoint, answered, item.errorAddress ?? null);
   if (item.verdict !== 'not_evaluated') return null;
   const check = item.checks?.find((c) => c.status === 'not_evaluated');
   return notEvaluatedCause(check?.detail ?? item.detail ?? 'the check did not run', spansCame);

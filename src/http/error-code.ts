@@ -42,27 +42,50 @@ export function networkErrorText(err: unknown): string {
 }
 
 /**
- * A connection that failed, in the words every client says it in (the judge's and the simulator's
- * reasons, `--wait-for-agent`'s polls), by its code; the agent's client and a trace store quote
- * Node's own message, which names the address (`connect ECONNREFUSED 127.0.0.1:3000`).
+ * A connection that failed, in the words every client says it in (the agent's turns and a trace
+ * store's requests, the judge's and the simulator's reasons, `--wait-for-agent`'s polls), by its
+ * code, with the address it was tried at when the client gives it, never in Node's own message
+ * (`connect ECONNREFUSED 127.0.0.1:3000`).
  */
-const CONNECTION_WORDS: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'the connection was closed without an answer',
-  EPIPE: 'the connection was closed without an answer',
-  UND_ERR_SOCKET: 'the connection was closed without an answer',
-  ENOTFOUND: 'the host name did not resolve',
-  EAI_AGAIN: 'the host name did not resolve',
-  EHOSTUNREACH: 'no route to the host',
-  ENETUNREACH: 'the network is unreachable',
-  ETIMEDOUT: 'no connection opened in time',
-  UND_ERR_CONNECT_TIMEOUT: 'no connection opened within the connect timeout',
+const CLOSED = (address: string): string => `the connection${address === '' ? '' : ` to ${address}`} was closed without an answer`;
+const UNRESOLVED = (address: string): string => `the host name${address === '' ? '' : ` ${address}`} did not resolve`;
+const CONNECTION_WORDS: Readonly<Record<string, (address: string) => string>> = {
+  ECONNREFUSED: (address) => `connection refused${address === '' ? '' : ` at ${address}`}`,
+  ECONNRESET: CLOSED,
+  EPIPE: CLOSED,
+  UND_ERR_SOCKET: CLOSED,
+  ENOTFOUND: UNRESOLVED,
+  EAI_AGAIN: UNRESOLVED,
+  EHOSTUNREACH: (address) => `no route to the host${address === '' ? '' : ` ${address}`}`,
+  ENETUNREACH: (address) => `the network is unreachable${address === '' ? '' : ` (to ${address})`}`,
+  ETIMEDOUT: (address) => `no connection${address === '' ? '' : ` to ${address}`} opened in time`,
+  UND_ERR_CONNECT_TIMEOUT: (address) => `no connection${address === '' ? '' : ` to ${address}`} opened within the connect timeout`,
 };
 
-/** A failed connection in words, with its code: `connection refused (ECONNREFUSED)`; null for a code of no such failure. */
-export function connectionFailureText(code: string | undefined): string | null {
+/**
+ * A failed connection in words, with its code: `connection refused (ECONNREFUSED)`; with the
+ * `address` it was tried at (networkAddress), `connection refused at 127.0.0.1:3000 (ECONNREFUSED)`,
+ * `the host name agent.test did not resolve (ENOTFOUND)`. Null for a code of no such failure.
+ */
+export function connectionFailureText(code: string | undefined, address: string | null = null): string | null {
   const words = code === undefined ? undefined : CONNECTION_WORDS[code];
-  return words === undefined ? null : `${words} (${code})`;
+  return words === undefined ? null : `${words(address ?? '')} (${code})`;
+}
+
+/**
+ * Where a connection that failed was tried, read from the error Node made (never from its message):
+ * `127.0.0.1:3000`, `[::1]:3000`, or the host name that did not resolve; null when it says none
+ * (undici's own errors: a socket closed, a connect timeout).
+ */
+export function networkAddress(err: unknown): string | null {
+  const cause = networkCause(err);
+  if (cause === null) return null;
+  const { address, port, hostname } = cause.error as { address?: unknown; port?: unknown; hostname?: unknown };
+  if (typeof address === 'string' && address !== '') {
+    const host = address.includes(':') ? `[${address}]` : address;
+    return typeof port === 'number' ? `${host}:${port}` : host;
+  }
+  return typeof hostname === 'string' && hostname !== '' ? hostname : null;
 }
 
 function causeOf(err: unknown, seen: Set<unknown>, depth: number): ReturnType<typeof networkCause> {

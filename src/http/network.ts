@@ -288,24 +288,30 @@ export function stallText(route: ProxyRoute, step: TunnelStep | 'answer'): strin
   }
 }
 
-/** How far a request had got when a deadline cut it: its connection still opening (through a proxy, at `step`; null: not known), or open with no answer back. */
-export type DeadlineCut = { at: 'connecting'; step: TunnelStep | null } | { at: 'answer' };
+/**
+ * How far a request had got when a deadline cut it: its connection still opening (through a proxy,
+ * at `step`; null: not known), open with no answer back, or answered (`status`, its headers) with
+ * the body not ended.
+ */
+export type DeadlineCut = { at: 'connecting'; step: TunnelStep | null } | { at: 'answer' } | { at: 'body'; status: number };
 
 /**
- * A request cut by a deadline, in the words every client uses (the agent's, `--wait-for-agent`'s,
- * the judge's and the simulator's, a trace store's): `no connection to the agent opened within 200
- * ms` (through a proxy, naming it and the step its tunnel stalled at), `the store did not answer
- * within ...` (through a proxy, with what came of the request there). `who` names the server ("the
- * agent"); null when the message's own prefix names it ("judge unreachable: no answer within ...").
+ * A request cut by a deadline, in the one pattern every client says it in (the agent's,
+ * `--wait-for-agent`'s, the judge's and the simulator's, a trace store's), `who` naming the server
+ * ("the agent", "the judge", "the store"): `no connection to the agent opened within 200 ms`
+ * (through a proxy, naming it and the step its tunnel stalled at), `no answer from the agent within
+ * 200 ms` (the connection opened; through a proxy, with what came of the request there), `the
+ * agent's answer (HTTP 200) did not end within 200 ms` (the headers came, the body stopped).
  * `within` is the limit as said ("200 ms", "traces.waitMs (2000 ms) and 1000 ms more").
  */
-export function deadlineText(cut: DeadlineCut, who: string | null, within: string, route: ProxyRoute | null): string {
+export function deadlineText(cut: DeadlineCut, who: string, within: string, route: ProxyRoute | null): string {
   const through = route === null ? '' : ` through the proxy ${route.proxy} (${route.variable})`;
   if (cut.at === 'connecting') {
     const step = route === null || cut.step === null ? '' : `, ${stallText(route, cut.step)}`;
-    return `no connection${through}${who === null ? '' : ` to ${who}`} opened within ${within}${step}`;
+    return `no connection${through} to ${who} opened within ${within}${step}`;
   }
-  const none = who === null ? `no answer within ${within}` : `${who} did not answer within ${within}`;
+  if (cut.at === 'body') return `${who}'s answer (HTTP ${cut.status}) did not end within ${within}`;
+  const none = `no answer from ${who} within ${within}`;
   return route === null ? none : `${none}${through}: ${stallText(route, 'answer')}`;
 }
 

@@ -57,7 +57,7 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps = {}): Judge & 
   const redact = makeRedactor(config.apiKey ? [config.apiKey] : []);
   const client = createStructuredClient(
     config,
-    { name: VERDICT_TOOL, description: VERDICT_DESCRIPTION, schema: VERDICT_SCHEMA, maxTokens: ANTHROPIC_MAX_TOKENS, temperature: 0 },
+    { name: VERDICT_TOOL, description: VERDICT_DESCRIPTION, schema: VERDICT_SCHEMA, maxTokens: ANTHROPIC_MAX_TOKENS, temperature: 0, peer: 'the judge' },
     deps,
     redact,
   );

@@ -51,6 +51,8 @@ export interface PostOptions {
   onHttpFailure?: (failure: { status: number; body: string; reason: string }) => void;
   /** The proxy the calls go through (null or absent: none), named when it cannot be reached. */
   proxy?: ProxyRoute | null;
+  /** The server, as a deadline's words name it ("the judge", "the simulator"; src/http/network.ts, deadlineText). */
+  peer: string;
 }
 
 /** The largest answer read from a judge, simulator or meaning judge: received, and decoded (docs/judges.md, "Compressed answers"). */
@@ -61,8 +63,11 @@ type Attempt =
   | { kind: 'fatal'; reason: string }
   | { kind: 'http'; status: number; message: string | null; body: string; retryAfterMs: number | null }
   | { kind: 'network'; reason: string; fix?: string }
-  /** `connecting`: the deadline came while the connection was still opening; `step`: how far its tunnel through a proxy had got. */
-  | { kind: 'timeout'; connecting?: boolean; step?: TunnelStep | null };
+  /**
+   * `connecting`: the deadline came while the connection was still opening; `step`: how far its
+   * tunnel through a proxy had got; `status`: the answer's headers had come, and its body had not ended.
+   */
+  | { kind: 'timeout'; connecting?: boolean; step?: TunnelStep | null; status?: number };
 
 /** The provider's own error message, when the body carries one (`{error: {message}}`). */
 function errorMessage(text: string): string | null {
@@ -137,6 +142,8 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     timedOut = true;
     controller.abort();
   }, opts.timeoutMs);
+  /** The answer's status, once its headers came: a deadline after that cut its body, not the wait for an answer. */
+  let status: number | null = null;
   try {
     const res = await request(opts.url, {
       method: 'POST',
@@ -145,6 +152,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
       dispatcher: opts.dispatcher,
       signal: opts.signal ? AbortSignal.any([controller.signal, opts.signal]) : controller.signal,
     });
+    status = res.statusCode;
     const answered = res.statusCode >= 200 && res.statusCode < 300;
     const body = decodedBody(res.body, res.headers['content-encoding'], MAX_RESPONSE_BYTES, 'response');
     let text: string;
@@ -178,6 +186,9 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     const retryAfterMs = askedRetryAfterOf(res.headers, opts.clock.now());
     return { kind: 'http', status: res.statusCode, message: message ? oneLine(message, 120) : null, body: oneLine(text, 1000), retryAfterMs };
   } catch (err) {
+    // A body that stopped after the headers (undici's wait between its bytes is timeoutMs too) is
+    // said as the answer that did not end, not as no answer (docs/troubleshooting.md, "Not evaluated").
+    if (status !== null && (timedOut || networkErrorCode(err) === 'UND_ERR_BODY_TIMEOUT') && opts.signal?.aborted !== true) return { kind: 'timeout', status };
     if (timedOut) {
       return { kind: 'timeout', connecting: abortedConnecting(err), step: cutStep(opts.proxy ?? null, err) };
     }
@@ -196,7 +207,7 @@ function retryable(a: Attempt): boolean {
   return a.kind === 'http' && (a.status === 429 || a.status >= 500);
 }
 
-function describe(a: Attempt, result: Parameters<typeof attemptsText>[0], timeoutMs: number, proxy: ProxyRoute | null): string {
+function describe(a: Attempt, result: Parameters<typeof attemptsText>[0], timeoutMs: number, proxy: ProxyRoute | null, peer: string): string {
   const attempts = result.attempts;
   const times = attempts === 1 && result.throttled === undefined ? '' : ` after ${attemptsText(result)}`;
   switch (a.kind) {
@@ -206,9 +217,10 @@ function describe(a: Attempt, result: Parameters<typeof attemptsText>[0], timeou
       return `${a.reason}${times}${a.fix === undefined ? '' : `; ${a.fix}`}`;
     case 'timeout': {
       // timeoutMs bounds connecting too: a connection that never opened is said apart from a slow
-      // answer, in the agent client's words (through a proxy, the proxy, or the judge behind it, did not answer).
-      const cut: DeadlineCut = a.connecting === true ? { at: 'connecting', step: a.step ?? null } : { at: 'answer' };
-      return `${deadlineText(cut, null, `${timeoutMs} ms`, proxy)}${attempts === 1 ? '' : ` (${attempts} attempts)`}`;
+      // answer, and an answer whose body stopped after its headers from both, in the agent client's
+      // words (through a proxy, the proxy, or the judge behind it, did not answer).
+      const cut: DeadlineCut = a.status !== undefined ? { at: 'body', status: a.status } : a.connecting === true ? { at: 'connecting', step: a.step ?? null } : { at: 'answer' };
+      return `${deadlineText(cut, peer, `${timeoutMs} ms`, proxy)}${attempts === 1 ? '' : ` (${attempts} attempts)`}`;
     }
     case 'fatal':
       return a.reason;
@@ -241,7 +253,7 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
     { ...loop, budgetMs: opts.timeoutMs * (Math.max(0, opts.retries) + 1) },
   );
   if (result.ok) return { ok: true, json: result.value };
-  const reason = describe(result.failure, result, opts.timeoutMs, opts.proxy ?? null);
+  const reason = describe(result.failure, result, opts.timeoutMs, opts.proxy ?? null, opts.peer);
   const failure = result.failure;
   return failure.kind === 'http' ? { ok: false, reason, status: failure.status, body: failure.body } : { ok: false, reason };
 }

@@ -103,7 +103,7 @@ export function createMeaningJudge(config: JudgeConfig, deps: MeaningJudgeDeps =
   const draw = deps.boundary ?? ((): string => randomBytes(12).toString('hex'));
   const client = createStructuredClient(
     config,
-    { name: MEANING_TOOL, description: MEANING_DESCRIPTION, schema: MEANING_SCHEMA, maxTokens: MEANING_MAX_TOKENS, temperature: 0 },
+    { name: MEANING_TOOL, description: MEANING_DESCRIPTION, schema: MEANING_SCHEMA, maxTokens: MEANING_MAX_TOKENS, temperature: 0, peer: 'the meaning judge' },
     deps,
     redact,
   );

@@ -40,6 +40,8 @@ export interface StructuredRequestShape {
   maxTokens: number;
   /** Sent when set (the judge asks for 0); absent: the provider's default. */
   temperature?: number;
+  /** The server, as a deadline's words name it: "the judge", "the simulator", "the meaning judge". */
+  peer: string;
 }
 
 /** What a response held: the schema's object (Anthropic's tool input), a text, the model's refusal, or none of these. */
@@ -278,6 +280,7 @@ export function createStructuredClient(config: JudgeConfig, shape: StructuredReq
       signal: deps.signal,
       onHttpFailure: refused,
       proxy,
+      peer: shape.peer,
     });
     return { res, structured: sent };
   }

@@ -214,6 +214,8 @@ function buildRunRecordSchema() {
     message: z.string(),
     persona: z.string().nullable(),
     assertion: assertionSchema.nullable(),
+    // Within schema version 1 (docs/results-json.md): absent in older records and for other errors.
+    errorAddress: z.string().nullable().optional(),
     // Within schema version 1 (docs/latency.md): absent in older records and from unmeasured clients.
     latencyMs: latencyValue,
     firstTokenMs: latencyValue,
@@ -391,6 +393,8 @@ function buildRunRecordSchema() {
     persona: z.string().nullable(),
     turns: z.array(turnSchema),
     stats: itemStatsSchema,
+    // Within schema version 1 (docs/results-json.md): absent in older records and for other errors.
+    errorAddress: z.string().nullable().optional(),
     latencyMs: latencyValue,
     firstTokenMs: latencyValue,
     slower: slowerSchema,

@@ -69,5 +69,5 @@ export async function converse(session: AgentSession, source: MessageSource, dep
 }
 
 function failureOf(turn: SessionTurn & { kind: 'errored' }): NonNullable<Transcript['failure']> {
-  return { errorKind: turn.errorKind, error: turn.error, ...(turn.usage !== undefined ? { usage: turn.usage } : {}) };
+  return { errorKind: turn.errorKind, error: turn.error, ...(turn.usage !== undefined ? { usage: turn.usage } : {}), ...(turn.address !== undefined ? { address: turn.address } : {}) };
 }

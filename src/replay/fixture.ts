@@ -54,13 +54,14 @@ function erroredRecord(
   message: string,
   durationMs: number,
   redact: (text: string) => string,
-  traced: Partial<Pick<FixtureRecord, 'traceId' | 'spans' | 'time' | 'waterfall' | 'toolCalls' | 'latencyMs' | 'usage'>> & Partial<Pick<ErroredFixtureRecord, 'reply' | 'route'>> = {},
+  traced: Partial<Pick<FixtureRecord, 'traceId' | 'spans' | 'time' | 'waterfall' | 'toolCalls' | 'latencyMs' | 'usage' | 'errorAddress'>> & Partial<Pick<ErroredFixtureRecord, 'reply' | 'route'>> = {},
 ): FixtureRecord {
   const error = redact(message);
   return fixtureRecord(base, {
     errored: true,
     error,
     errorKind,
+    errorAddress: undefined,
     reply: null,
     route: null,
     verdict: null,
@@ -123,6 +124,7 @@ function fixtureRecord(base: RecordBase, rest: RecordRest): FixtureRecord {
     errored: rest.errored,
     error: rest.error,
     errorKind: rest.errorKind,
+    errorAddress: rest.errorAddress,
     reply: rest.reply,
     route: rest.route,
     verdict: rest.verdict,
@@ -175,7 +177,10 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
   // definition hash and the rest of the record's base (docs/performance.md).
   const base = recordBase(fixture, baseline, deps.judgeModel, deps.judgeEndpoint ?? null);
   // The tokens of the turns the agent answered before it failed stay counted (docs/latency.md, "Usage").
-  if (outcome.kind === 'errored') return erroredRecord(base, outcome.errorKind, outcome.error, Math.round(now() - started), redact, outcome.usage === undefined ? {} : { usage: outcome.usage });
+  if (outcome.kind === 'errored') {
+    const kept = { ...(outcome.usage === undefined ? {} : { usage: outcome.usage }), ...(outcome.address === undefined ? {} : { errorAddress: redact(outcome.address) }) };
+    return erroredRecord(base, outcome.errorKind, outcome.error, Math.round(now() - started), redact, kept);
+  }
   // Every agent-supplied text is redacted before it is recorded or compared: an agent that
   // echoes a header must not leak it through the reply, the route or a detail line.
   const reply = redact(outcome.reply);
@@ -243,6 +248,7 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     errored: false,
     error: null,
     errorKind: null,
+    errorAddress: undefined,
     reply,
     route,
     verdict: result.verdict,

@@ -150,7 +150,10 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
     ...(simulation !== null ? { simulation } : {}),
   };
   if (failure !== null) {
-    return { ...base, errored: true, error: deps.redact(failure.error), errorKind: failure.errorKind, verdict: null, drift: null, durationMs: Math.round(deps.now() - started) };
+    // Where a connection that failed was tried, as the transcript's failing turn kept it (docs/results-json.md).
+    const tried = transcript.failure?.address;
+    const address = tried === undefined ? {} : { errorAddress: deps.redact(tried) };
+    return { ...base, errored: true, error: deps.redact(failure.error), errorKind: failure.errorKind, ...address, verdict: null, drift: null, durationMs: Math.round(deps.now() - started) };
   }
   // Mocked mode (docs/traces.md, "When spans do not arrive"): a turn whose calls are unknown may
   // hold an unmocked call, so the script is not evaluated rather than passed; its tool checks say why.

@@ -48,7 +48,7 @@ function answerOf(answer: StructuredAnswer, provider: JudgeConfig['provider']): 
 
 export function createSimulator(config: JudgeConfig, deps: SimulatorDeps = {}): Simulator & { structuredOutput(): JudgeStructuredOutput } {
   const redact = makeRedactor(config.apiKey ? [config.apiKey] : []);
-  const client = createStructuredClient(config, { name: SIMULATOR_TOOL, description: TOOL_DESCRIPTION, schema: SIMULATOR_SCHEMA, maxTokens: SIMULATOR_MAX_TOKENS }, deps, redact);
+  const client = createStructuredClient(config, { name: SIMULATOR_TOOL, description: TOOL_DESCRIPTION, schema: SIMULATOR_SCHEMA, maxTokens: SIMULATOR_MAX_TOKENS, peer: 'the simulator' }, deps, redact);
 
   async function next(request: SimulatorRequest): Promise<SimulatorAnswer> {
     let retries = 0;

@@ -14,7 +14,7 @@
 import { parseRetryAfter } from '../http/retry.js';
 import { cutStep, deadlineText, DIRECT, proxyFault, proxyFaultText, unreachedProxy, type Network } from '../http/network.js';
 import { tlsProblem } from '../http/tls.js';
-import { networkErrorCode, networkErrorText } from '../http/error-code.js';
+import { connectionFailureText, networkAddress, networkErrorCode, networkErrorText } from '../http/error-code.js';
 import { abortedConnecting, closeDispatcher, request } from '../http/undici.js';
 import type { Span, SpanSource, TracesConfig, TurnSpans } from '../types.js';
 import { spansOfLangfuse, spansOfLangfusePage } from './langfuse.js';
@@ -172,7 +172,15 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
       if (networkErrorCode(e) === 'UND_ERR_BODY_TIMEOUT' && stage.at === 'body') {
         return { kind: 'failed', why: `GET ${shown} failed: the store's answer (HTTP ${String(stage.status)}) did not end: nothing more of it came within ${String(requestTimeout)} ms (the wait between its bytes, UND_ERR_BODY_TIMEOUT)`, retryAfterMs: 0 };
       }
-      const why = proxy === null ? networkErrorText(e) : `could not reach the proxy ${proxy.proxy} (${proxy.variable}): ${networkErrorText(e)}; check ${proxy.variable}, or NO_PROXY for hosts to reach directly`;
+      // A connection that failed, in the words every client says it in, with the address it was tried at (src/http/error-code.ts).
+      const code = networkErrorCode(e);
+      const failed = connectionFailureText(code, networkAddress(e));
+      const why =
+        proxy !== null
+          ? `could not reach the proxy ${proxy.proxy} (${proxy.variable}): ${failed ?? networkErrorText(e)}; check ${proxy.variable}, or NO_PROXY for hosts to reach directly`
+          : failed === null
+            ? networkErrorText(e)
+            : `${failed}; ${code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'check the host name in traces.query.url' : 'check traces.query.url and that the store is running'}`;
       return { kind: 'failed', why: `GET ${shown} failed: ${why}`, retryAfterMs: 0 };
     }
     // Langfuse v2 answers a trace it has nothing for with 200 and no data: a 404 (or 501) is the API missing.
@@ -217,9 +225,7 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
 
   /** A request cut at `stage` by a limit (`within`: "traces.waitMs (2000 ms) and its second", "100 ms (the connect timeout, ...)"), in the agent client's words. */
   function stalled(stage: Stage, within: string, e: unknown): string {
-    if (stage.at === 'connecting') return deadlineText({ at: 'connecting', step: cutStep(route, e) }, 'the store', within, route);
-    if (stage.at === 'answer') return deadlineText({ at: 'answer' }, 'the store', within, route);
-    return `the store's answer (HTTP ${String(stage.status)}) did not end within ${within}`;
+    return deadlineText(stage.at === 'connecting' ? { at: 'connecting', step: cutStep(route, e) } : stage, 'the store', within, route);
   }
 
   return {

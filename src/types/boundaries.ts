@@ -68,6 +68,8 @@ export type AgentOutcome =
       answered?: number;
       /** Tokens those answered turns reported (docs/latency.md, "Usage"): the fixture's record keeps them; absent: none. */
       usage?: TokenUsage;
+      /** Where a connection that failed was tried (`127.0.0.1:3000`, `[::1]:3000`), from the error, not its message; absent: not such a failure, or not known. */
+      address?: string;
     };
 
 /** Opens a persona session: every turn carries the session id, the persona and the mocks. */
@@ -121,6 +123,8 @@ export type SessionTurn =
       answered?: true;
       /** Tokens that answered turn reported (docs/latency.md, "Usage"): the script's usage keeps them; absent: none. */
       usage?: TokenUsage;
+      /** Where a connection that failed was tried (`127.0.0.1:3000`); absent: not such a failure, or not known. */
+      address?: string;
     };
 
 /** The trace context a request carried: `traceparent`'s trace id and parent span id (docs/traces.md). */

@@ -185,6 +185,8 @@ interface FixtureRecordBase {
   rationale: string | null;
   baseline: Baseline | null;
   durationMs: number;
+  /** An errored item's connection that failed: where it was tried (`127.0.0.1:3000`, `[::1]:3000`, a host name that did not resolve), kept from the error, not read back from its message (docs/results-json.md); absent otherwise and in older records. */
+  errorAddress?: string | null;
   /** The message turn's latency (docs/latency.md); null when it was not answered; absent in older records. */
   latencyMs?: number | null;
   /** The message turn's time to first text of a streamed reply; null otherwise. */
@@ -297,6 +299,8 @@ interface PersonaRecordBase {
   checks: Check[];
   baseline: PersonaBaseline | null;
   durationMs: number;
+  /** An errored item's connection that failed: where it was tried (`127.0.0.1:3000`, `[::1]:3000`, a host name that did not resolve), kept from the error, not read back from its message (docs/results-json.md); absent otherwise and in older records. */
+  errorAddress?: string | null;
   /** Sum of the completed turns' latency, welcome included (docs/latency.md); absent in older records. */
   latencyMs?: number | null;
   /** Sum of the completed turns' time to first text (streamed turns only); null when none streamed. */

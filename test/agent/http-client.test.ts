@@ -406,7 +406,7 @@ describe('errored replays', () => {
     const started = Date.now();
     // 600 ms: at 200 a loaded machine (a load of 24) gave up before the server had recorded the request.
     const outcome = await client({ url: server.url, start: null, timeoutMs: 600, retries: 2 }, clock).converse(request);
-    expect(outcome).toEqual({ kind: 'errored', errorKind: 'timeout', error: 'message turn: agent did not answer within 600 ms' });
+    expect(outcome).toEqual({ kind: 'errored', errorKind: 'timeout', error: 'message turn: no answer from the agent within 600 ms' });
     expect(Date.now() - started).toBeLessThan(2000);
     expect(server.requests).toHaveLength(1);
     expect(clock.sleeps).toEqual([]);

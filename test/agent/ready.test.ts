@@ -108,7 +108,7 @@ describe('waitForAgent', () => {
       const connecting = await wait(`https://127.0.0.1:${port}/api/chat`);
       expect((connecting as AgentNotReady).message).toMatch(/^agent not ready after 0\.1 s: 2 polls \(GET\), the last one got no connection to the agent opened within 100 ms; nothing was replayed/);
       const unanswered = await wait(`http://127.0.0.1:${port}/api/chat`);
-      expect((unanswered as AgentNotReady).lastObserved).toBe('no answer within 100 ms (the connection opened, and the agent did not answer)');
+      expect((unanswered as AgentNotReady).lastObserved).toBe('no answer from the agent within 100 ms');
     } finally {
       for (const s of sockets) s.destroy();
       await new Promise((r) => silent.close(r));

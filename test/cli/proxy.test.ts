@@ -173,7 +173,8 @@ describe('a proxy that cannot be reached', () => {
       `  cause: connection refused at the proxy http://${dead} (HTTP_PROXY), on the way to http://agent.test:8080/api/chat: nothing listens there: check HTTP_PROXY, or NO_PROXY for hosts to reach directly (${docsUrl('configuration.md', 'Behind a proxy')})`,
     );
     const item = byLabel(await readResults(join(cwd, 'results.json'))).get('refund');
-    expect(item?.error).toBe(`message turn: could not reach the proxy http://${dead} (HTTP_PROXY) after 1 attempt: connect ECONNREFUSED ${dead}`);
+    expect(item?.error).toBe(`message turn: could not reach the proxy http://${dead} (HTTP_PROXY) after 1 attempt: connection refused at ${dead} (ECONNREFUSED); check HTTP_PROXY, or NO_PROXY for hosts to reach directly`);
+    expect(item?.errorAddress).toBe(dead);
     const written = await readFile(join(cwd, 'results.json'), 'utf8');
     for (const text of [r.stdout, r.stderr, written]) expect(text).not.toContain('pr0xy-pw');
   });

@@ -245,7 +245,7 @@ describe('run', () => {
     expect(f.get('ok')).toMatchObject({ errored: false, verdict: 'pass' });
     const expected: Record<string, [string, RegExp]> = {
       'http-error': ['http', /message turn: agent returned HTTP 502 after 2 attempts: bad gateway/],
-      timeout: ['timeout', /message turn: agent did not answer within 400 ms/],
+      timeout: ['timeout', /message turn: no answer from the agent within 400 ms/],
       'invalid-json': ['invalid_json', /message turn: response is not valid JSON/],
       ended: ['ended_in_welcome', /ended during the welcome turn/],
       'missing-reply': ['missing_reply', /message turn: response has no string at "reply"/],

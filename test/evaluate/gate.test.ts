@@ -55,7 +55,9 @@ describe('causes', () => {
     ['invalid_json', 'message turn: response is not valid JSON: ok', `a response that is not JSON from ${URL_}`, /agent\.preset/],
     ['http', 'message turn: agent returned HTTP 401 after 1 attempt: unauthorized', `HTTP 401 from ${URL_}`, /agent\.headers/],
     ['http', 'message turn: agent returned HTTP 403 after 1 attempt: forbidden', `HTTP 403 from ${URL_}`, /agent\.headers/],
+    // A record written before 2026-12-06, and one written now: one cause.
     ['timeout', 'message turn: agent did not answer within 30000 ms', `no answer within 30000 ms from ${URL_}`, /agent\.timeoutMs/],
+    ['timeout', 'message turn: no answer from the agent within 30000 ms', `no answer within 30000 ms from ${URL_}`, /agent\.timeoutMs/],
     ['timeout', "message turn: the agent's answer (HTTP 200) did not end within 30000 ms (agent.timeoutMs bounds the whole answer, a stream to its end)", `an answer from ${URL_} that did not end within 30000 ms`, /^the agent answered but was still sending: raise agent\.timeoutMs/],
     ['http', 'message turn: agent returned HTTP 503 after 3 attempts: booting', `HTTP 503 from ${URL_}`, /wait-for-agent/],
   ] as const)('%s: %s names what was observed and the setting to check', (kind, error, what, hint) => {
@@ -66,13 +68,29 @@ describe('causes', () => {
 
   it('connection refused at localhost names the address tried, and the other one, where a dev server may listen alone', () => {
     const local = 'http://localhost:3000/api/chat';
-    const v4 = causeOf(errored('x', 'network', 'message turn: could not reach the agent after 3 attempts: connect ECONNREFUSED 127.0.0.1:3000'), local);
+    // The address is the record's, kept from the error: the message is not read for it.
+    const refused = (address: string | undefined): FixtureRecord => ({
+      ...errored('x', 'network', 'message turn: could not reach the agent after 3 attempts: connection refused at 127.0.0.1:3000 (ECONNREFUSED); nothing listens there: check agent-url (agent.url) and that the agent is running'),
+      ...(address === undefined ? {} : { errorAddress: address }),
+    });
+    const v4 = causeOf(refused('127.0.0.1:3000'), local);
     expect(v4?.what).toBe(`connection refused at ${local} (tried at 127.0.0.1)`);
     expect(v4?.hint).toMatch(/; an agent that listens on IPv6 \(http:\/\/\[::1\]:PORT\/\.\.\.\) only is reached at that address$/);
-    const v6 = causeOf(errored('x', 'network', 'message turn: could not reach the agent after 3 attempts: connect ECONNREFUSED ::1:3000'), local);
+    const v6 = causeOf(refused('[::1]:3000'), local);
+    expect(v6?.what).toBe(`connection refused at ${local} (tried at ::1)`);
     expect(v6?.hint).toMatch(/IPv4 \(http:\/\/127\.0\.0\.1:PORT\/\.\.\.\) only/);
-    // Another host: as before.
-    expect(causeOf(errored('x', 'network', 'message turn: could not reach the agent after 3 attempts: connect ECONNREFUSED 127.0.0.1:3000'), URL_)?.hint).not.toMatch(/IPv6/);
+    // Another host: as before; a record without the address (an older one): no address named, one cause all the same.
+    expect(causeOf(refused('127.0.0.1:3000'), URL_)?.hint).not.toMatch(/IPv6/);
+    const old = causeOf(errored('x', 'network', 'message turn: could not reach the agent after 3 attempts: connect ECONNREFUSED 127.0.0.1:3000'), local);
+    expect(old).toEqual({ ...v4, what: `connection refused at ${local}`, hint: expect.not.stringMatching(/IPv6/) as unknown });
+  });
+
+  it('a connection failure in the words of the clients, and in Node\'s of an older record: one cause, its code read before the fix', () => {
+    const now = errored('a', 'network', 'message turn: could not reach the agent after 3 attempts: connection refused at 127.0.0.1:9 (ECONNREFUSED); nothing listens there: check agent-url (agent.url) and that the agent is running');
+    const before = errored('b', 'network', 'message turn: could not reach the agent after 3 attempts: connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)');
+    expect(groupCauses([now, before], URL_).map((g) => [g.what, g.labels])).toEqual([[`connection refused at ${URL_}`, ['a', 'b']]]);
+    const noRoute = errored('c', 'network', 'message turn: could not reach the agent after 3 attempts: no route to the host 10.0.0.9:443 (EHOSTUNREACH); check agent-url (agent.url) and that the agent is running');
+    expect(causeOf(noRoute, URL_)?.what).toBe(`could not reach ${URL_} (EHOSTUNREACH)`);
   });
 
   it('a 502/503/504 when the agent replied to other items: it is up, so the fix is not to wait for it', () => {

@@ -88,7 +88,11 @@ describe('the clients, at a host with an unreachable IPv6 address and a closed I
     const simulator = createSimulator(judgeConfig, { clock, network: TWO_ADDRESSES });
     try {
       const turn = await agent.converse({ session: 's', message: 'hi', persona: null });
-      expect(turn.kind === 'errored' ? turn.error : turn.kind).toBe(`message turn: could not reach the agent after 1 attempt: connect ECONNREFUSED 127.0.0.1:${port}`);
+      expect(turn.kind === 'errored' ? turn.error : turn.kind).toBe(
+        `message turn: could not reach the agent after 1 attempt: connection refused at 127.0.0.1:${port} (ECONNREFUSED); nothing listens there: check agent-url (agent.url) and that the agent is running`,
+      );
+      // The address is kept as data beside the words, for the cause (src/evaluate/causes.ts).
+      expect(turn.kind === 'errored' ? turn.address : turn.kind).toBe(`127.0.0.1:${port}`);
       const ready = await waitForAgent({ url: `${base}/chat`, headers: {}, seconds: 1, clock: instantClock(), network: TWO_ADDRESSES }).then(
         () => 'ready',
         (e: Error) => e.message,

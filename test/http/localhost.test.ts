@@ -177,7 +177,7 @@ describe('localhost: both loopback families', () => {
       await new Promise<void>((resolve) => probe.close(() => resolve()));
     }
     const got = await reach(port);
-    expect(got.agent).toMatch(/^message turn: could not reach the agent after 1 attempt: connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
+    expect(got.agent).toMatch(/^message turn: could not reach the agent after 1 attempt: connection refused at 127\.0\.0\.1:\d+ \(ECONNREFUSED\); nothing listens there: check agent-url \(agent\.url\) and that the agent is running$/);
     expect(got.ready).toMatch(/^agent not ready after 1 s: \d+ polls \(GET\), the last one got connection refused \(ECONNREFUSED\);/);
     // The judge in --wait-for-agent's words for it.
     expect(got.judge).toBe('connection refused (ECONNREFUSED)');

@@ -233,7 +233,7 @@ describe('a connection that does not open in time', () => {
     );
     // The judge: its deadline (judge.timeoutMs) is its connect timeout too; the proxy is named, not a slow judge.
     const scored = await judge({ timeoutMs: 200, retries: 0 }, network).score('polite', 'Within 30 days.');
-    expect(scored).toEqual({ ok: false, reason: `no connection through the proxy http://127.0.0.1:${port} (HTTPS_PROXY) opened within 200 ms, stalled waiting for the proxy's answer to CONNECT` });
+    expect(scored).toEqual({ ok: false, reason: `no connection through the proxy http://127.0.0.1:${port} (HTTPS_PROXY) to the judge opened within 200 ms, stalled waiting for the proxy's answer to CONNECT` });
     expect(Date.now() - started).toBeLessThan(4_000);
   });
 
@@ -260,7 +260,7 @@ describe('a connection that does not open in time', () => {
     );
     expect(causeText('timeout', atTls, 'https://agent.test/chat')).toMatch(/: the proxy opened the tunnel, and agent\.test did not complete the TLS handshake/);
     const scored = await judge({ timeoutMs: TLS_MS, retries: 0 }, through).score('polite', 'Within 30 days.');
-    expect(scored).toEqual({ ok: false, reason: `no connection through the proxy ${tunnel.url} (HTTPS_PROXY) opened within ${TLS_MS} ms, stalled in the TLS handshake with judge.test through the tunnel` });
+    expect(scored).toEqual({ ok: false, reason: `no connection through the proxy ${tunnel.url} (HTTPS_PROXY) to the judge opened within ${TLS_MS} ms, stalled in the TLS handshake with judge.test through the tunnel` });
     // --wait-for-agent's poll, in the same words.
     const waited = await waitForAgent({ url: 'https://agent.test/chat', headers: {}, seconds: 0.001, clock: instantClock(), network: through, pollTimeoutMs: TLS_MS }).catch((e: unknown) => e);
     expect((waited as AgentNotReady).lastObserved).toBe(`no connection through the proxy ${tunnel.url} (HTTPS_PROXY) to the agent opened within ${TLS_MS} ms, stalled in the TLS handshake with agent.test through the tunnel`);
@@ -271,7 +271,7 @@ describe('a connection that does not open in time', () => {
     const forward = await proxy({ hosts: { 'agent.test': portOf(agent.url) } });
     const forwarded = await networkFrom({ HTTP_PROXY: `http://127.0.0.1:${portOf(forward.url)}` });
     const atAnswer = errorOf(await agentClient({ url: `http://agent.test:${portOf(agent.url)}/chat`, timeoutMs: 150, retries: 0 }, forwarded).converse());
-    expect(atAnswer).toBe(`message turn: agent did not answer within 150 ms through the proxy ${forward.url} (HTTP_PROXY): the proxy took the request, and no answer came back`);
+    expect(atAnswer).toBe(`message turn: no answer from the agent within 150 ms through the proxy ${forward.url} (HTTP_PROXY): the proxy took the request, and no answer came back`);
     expect(causeText('timeout', atAnswer, `http://agent.test:${portOf(agent.url)}/chat`)).toMatch(new RegExp(`^no answer within 150 ms through the proxy ${forward.url.replace(/\./g, '\\.')} \\(HTTP_PROXY\\), on the way to `));
     for (const text of [atProxy, atTls, atAnswer]) expect(text).not.toContain(PASSWORD);
   });
@@ -283,7 +283,7 @@ describe('a connection that does not open in time', () => {
     const forwarded = await networkFrom({ HTTP_PROXY: `http://ci-user:${PASSWORD}@127.0.0.1:${portOf(forward.url)}` });
     const unanswered = await judge({ baseUrl: `http://judge.test:${portOf(server.url)}/v1`, timeoutMs: 250, retries: 1 }, forwarded).score('polite', 'Within 30 days.');
     const reason = unanswered.ok ? 'scored' : unanswered.reason;
-    expect(reason).toBe(`no answer within 250 ms through the proxy ${forward.url} (HTTP_PROXY): the proxy took the request, and no answer came back (2 attempts)`);
+    expect(reason).toBe(`no answer from the judge within 250 ms through the proxy ${forward.url} (HTTP_PROXY): the proxy took the request, and no answer came back (2 attempts)`);
     const judged = causeOf({ label: 'refund', errored: false, verdict: 'not_evaluated', detail: `judge unreachable: ${reason}` }, null);
     expect(judged).toMatchObject({
       what: `no answer within 250 ms through the proxy ${forward.url} (HTTP_PROXY), on the way to the judge (the proxy took the request, and no answer came back)`,
@@ -433,7 +433,7 @@ describe('a trace store', () => {
     const forwarded = await networkFrom({ HTTP_PROXY: `http://u:${PASSWORD}@127.0.0.1:${portOf(forward.url)}` });
     const held = await failure(createQuerySource({ kind: 'jaeger', url: `http://tempo.test:${portOf(store.url)}`, apiKey: null, headers: {}, waitMs: 50, graceMs: 200, clock: counting(), network: forwarded }));
     expect(held).toBe(
-      `GET http://tempo.test:${portOf(store.url)}/api/v3/traces/4bf92f3577b34da6a3ce929d0e0e4736 failed: the store did not answer within traces.waitMs (50 ms) and 200 ms more (the cut-off of each request) through the proxy ${forward.url} (HTTP_PROXY): the proxy took the request, and no answer came back`,
+      `GET http://tempo.test:${portOf(store.url)}/api/v3/traces/4bf92f3577b34da6a3ce929d0e0e4736 failed: no answer from the store within traces.waitMs (50 ms) and 200 ms more (the cut-off of each request) through the proxy ${forward.url} (HTTP_PROXY): the proxy took the request, and no answer came back`,
     );
     for (const text of [unanswered, cut, held]) expect(text).not.toContain(PASSWORD);
   });

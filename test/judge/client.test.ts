@@ -228,10 +228,20 @@ describe('openai judge', () => {
     expect(clock.sleeps).toHaveLength(1);
   });
 
-  it("reports a server that never answers in the agent client's words: no answer within the timeout", async () => {
+  it("reports a server that never answers in the agent client's words: no answer from the judge within the timeout", async () => {
     const s = await serve(silence);
     const r = await judge(config('openai', s.url, { retries: 0, timeoutMs: 200 })).score('c', 'r');
-    expect(r).toEqual({ ok: false, reason: 'no answer within 200 ms' });
+    expect(r).toEqual({ ok: false, reason: 'no answer from the judge within 200 ms' });
+  });
+
+  it('reports a server that sent its headers and stalled the body as an answer that did not end, not as no answer', async () => {
+    // Headers and the first bytes of the body, then nothing: the judge's timeout cuts the body.
+    const s = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"choices": [');
+    });
+    const r = await judge(config('openai', s.url, { retries: 0, timeoutMs: 200 })).score('c', 'r');
+    expect(r).toEqual({ ok: false, reason: "the judge's answer (HTTP 200) did not end within 200 ms" });
   });
 
   it('reports connection refused', async () => {

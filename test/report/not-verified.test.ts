@@ -36,11 +36,25 @@ function notVerified(): ReturnType<typeof run> {
 /** Every fixture on a closed port: one cause, "all 3". */
 function allRefused(): ReturnType<typeof run> {
   resetLines();
-  const refused = 'welcome turn: could not reach the agent after 3 attempts: connect ECONNREFUSED 127.0.0.1:3000 (ECONNREFUSED)';
+  const refused = 'welcome turn: could not reach the agent after 3 attempts: connection refused at 127.0.0.1:3000 (ECONNREFUSED); nothing listens there: check agent-url (agent.url) and that the agent is running';
   return run(['a', 'b', 'c'].map((l) => errored(`fixture-${l}`, refused, 'network')), { agent: { host: '127.0.0.1:3000', endpoint: 'http://127.0.0.1:3000/api/chat' }, judge: { name: null } });
 }
 
 describe('a run that is not verified', () => {
+  it('reads a record from an older run as it is: its words then ("agent call timed out after 30000 ms"), under the cause they name', () => {
+    resetLines();
+    const old = 'agent call timed out after 30000 ms';
+    const record = run(
+      [fixture('loyalty-points', { errored: true, errorKind: 'timeout', error: old, detail: old, reply: null, route: null, verdict: null, drift: null, baseline: baseline('loyalty-points', 'You have 120 points.') })],
+      { agent: { host: '127.0.0.1:3000', endpoint: 'http://127.0.0.1:3000/api/chat' }, judge: { name: null } },
+    );
+    const term = renderTerminal(record, { color: false });
+    expect(term).toContain('no answer within 30000 ms from http://127.0.0.1:3000/api/chat: raise agent.timeoutMs in config.yml');
+    expect(term).toContain(old);
+    expect(renderComment(record, ctx)).toContain('agent call timed out after 30000 ms');
+    expect(renderJUnit(record)).toContain(`<error message="${old}" type="timeout">`);
+  });
+
   it('comment', () => expectGolden('not-verified.comment.md', renderComment(notVerified(), ctx)));
   it('job summary', () => expectGolden('not-verified.summary.md', renderSummary(notVerified(), ctx)));
   it('terminal', () => expectGolden('not-verified.terminal.txt', renderTerminal(notVerified(), { color: false })));

@@ -608,14 +608,14 @@ describe('waiting and failing', () => {
     const network = await networkFrom({ HTTPS_PROXY: `http://user:pw-5555@127.0.0.1:${port}` });
     const src = source({ kind: 'tempo', url: 'https://tempo.example', apiKey: null, waitMs: 300, network });
     await expect(src.collect(TRACE, SENT)).rejects.toThrow(
-      `GET https://tempo.example/api/v2/traces/${TRACE} failed: could not reach the proxy http://127.0.0.1:${port} (HTTPS_PROXY): connect ECONNREFUSED 127.0.0.1:${port}; check HTTPS_PROXY, or NO_PROXY for hosts to reach directly, until traces.waitMs (300 ms) passed`,
+      `GET https://tempo.example/api/v2/traces/${TRACE} failed: could not reach the proxy http://127.0.0.1:${port} (HTTPS_PROXY): connection refused at 127.0.0.1:${port} (ECONNREFUSED); check HTTPS_PROXY, or NO_PROXY for hosts to reach directly, until traces.waitMs (300 ms) passed`,
     );
   });
 
   it('a store at localhost with both loopback families closed names the refusal (an AggregateError, whose own message is empty)', async () => {
     const port = await closedPort();
     const src = source({ kind: 'jaeger', url: `http://localhost:${port}`, apiKey: null, waitMs: 300 });
-    await expect(src.collect(TRACE, SENT)).rejects.toThrow(`GET http://localhost:${port}/api/v3/traces/${TRACE} failed: connect ECONNREFUSED 127.0.0.1:${port}, until traces.waitMs (300 ms) passed`);
+    await expect(src.collect(TRACE, SENT)).rejects.toThrow(`GET http://localhost:${port}/api/v3/traces/${TRACE} failed: connection refused at 127.0.0.1:${port} (ECONNREFUSED); check traces.query.url and that the store is running, until traces.waitMs (300 ms) passed`);
   });
 
   it('an answer that is not a trace names the setting to check', async () => {
@@ -686,7 +686,7 @@ describe('a store that answers slowly', () => {
       const plain = createQuerySource({ kind: 'jaeger', url: `http://127.0.0.1:${port}`, apiKey: null, waitMs: 50, graceMs: 50, clock: clock() });
       sources.push(plain);
       await expect(plain.collect(TRACE, SENT)).rejects.toThrow(
-        `GET http://127.0.0.1:${port}/api/v3/traces/${TRACE} failed: the store did not answer within traces.waitMs (50 ms) and 50 ms more (the cut-off of each request)`,
+        `GET http://127.0.0.1:${port}/api/v3/traces/${TRACE} failed: no answer from the store within traces.waitMs (50 ms) and 50 ms more (the cut-off of each request)`,
       );
     } finally {
       for (const s of sockets) s.destroy();
