@@ -157,8 +157,8 @@ export async function gitSuiteEdits(base: GitBase): Promise<SuiteEdits | null> {
     const fixtures = await fixtureEdits(files);
     const baselines: BaselineEdit[] = changed.filter((f) => isBaseline(f.path) || (f.previous !== undefined && isBaseline(f.previous))).map((f) => ({ file: f.path, status: statusWord(f.status) }));
     if (fixtures.length === 0 && baselines.length === 0) return null;
-    return { base: from, fixtures, baselines, unknown: null, source: 'git' };
+    return { base: from, fixtures, baselines, unknown: null, source: 'git', rev: base.rev };
   } catch (e) {
-    return { base: from, fixtures: [], baselines: [], unknown: `the working tree could not be compared with ${base.rev} (${from.slice(0, 7)}): ${gitWords(e)}.`, source: 'git' };
+    return { base: from, fixtures: [], baselines: [], unknown: `the working tree could not be compared with ${base.rev} (${from.slice(0, 7)}): ${gitWords(e)}.`, source: 'git', rev: base.rev };
   }
 }

@@ -49,7 +49,11 @@ describe('run --base', () => {
     const r = await cli(['run', '--base', 'main', '--only', 'refund,greeting', '--html', 'r.html'], cwd);
     expect(r.stderr).not.toContain('agent-replay:');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`This pull request edits the suite.\n  These results were measured against the suite as this pull request changes it, compared with its base ${main.slice(0, 7)}.\n`);
+    // A checkout against a revision, not a pull request: the revision named as given.
+    expect(r.stdout).toContain(
+      `This checkout edits the suite, against main.\n  These results were measured against the suite as this checkout has it (uncommitted and untracked files included), compared with main (${main.slice(0, 7)}).\n`,
+    );
+    expect(r.stdout).not.toContain('pull request');
     expect(r.stdout).toContain('  2 fixture checks changed or removed:\n    - refund in .agent-replay/fixtures/suite.yml: check contains "echo" is now none (a probe)\n    - hours deleted from .agent-replay/fixtures/suite.yml; its check was regex /echo/\n');
     expect(r.stdout).toContain('  1 persona script with checks changed or removed:\n    - refund-dialog in .agent-replay/personas/refund.yml: check toolNotCalled issue_refund removed\n');
     expect(r.stdout).toContain('  1 baseline changed since the base (git cannot tell an accept commit apart: baselines accepted on this branch are listed too):\n    - .agent-replay/baselines/refund.json changed since the base\n');
@@ -64,6 +68,7 @@ describe('run --base', () => {
       baselines: [{ file: '.agent-replay/baselines/refund.json', status: 'modified' }],
       unknown: null,
       source: 'git',
+      rev: 'main',
     });
     expect(await readFile(join(cwd, 'r.html'), 'utf8')).toContain('<div class="notice suite-edits">');
     // The base was read with git, no checkout: the working tree is as it was.
