@@ -138,7 +138,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   const { ctx, pulls, note } = plan;
   // The run is recorded, commented and accepted as ctx.sha: the suite must be that commit's, not
   // the merge commit pull_request checks out by default (docs/action.md, "Check: replay on every pull request").
-  const mismatch = checkoutMismatch(ctx, await checkedOutCommit(resolve(deps.cwd, inputs.dir)));
+  const mismatch = checkoutMismatch(ctx, await checkedOutCommit(resolve(deps.cwd, inputs.dir), deps.env));
   if (mismatch !== null) {
     core.setOutput('gate', 'failed');
     core.setOutput('verified', 'false');
