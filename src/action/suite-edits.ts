@@ -9,11 +9,16 @@ import type { ComparedCommit, GitHubApi } from '../github/api.js';
 import type { BaselineEdit, SuiteEdits } from '../types.js';
 import { fixtureEdits, type ChangedFixtureFile } from '../suite/edits.js';
 import { COMMIT_HEADLINE } from './accept.js';
+import { plural } from '../words.js';
 
 /** GitHub's comparison lists at most 300 files: with that many, some may be left out. */
 const MAX_LISTED_FILES = 300;
-/** The most fixture files read at each side (two requests each). */
-const MAX_FIXTURE_FILES = 50;
+/**
+ * The most changed files with checks compared (fixture files and persona scripts alike): a bound on
+ * the requests, two a file (its text at the base and at the head). Counted by file, never by side:
+ * a file read at the base and not at the head would list all its items as deleted.
+ */
+export const MAX_SUITE_FILES = 50;
 /** The most runs of accept and other commits told apart (a request each). */
 const MAX_SEGMENTS = 20;
 
@@ -41,7 +46,7 @@ export function suiteRepoPath(suitePath: string | undefined, dirInput: string): 
 /**
  * The suite edits between `base` (the pull request's base commit) and `head`, or null when the pull
  * request changed nothing of them. `viewer`: the token's login, which made the accept commits, asked
- * only when a changed baseline may come from one.
+ * only when a changed baseline may come from one. `maxFiles`: MAX_SUITE_FILES (a test gives fewer).
  */
 export async function suiteEditsFor(
   github: GitHubApi,
@@ -50,6 +55,7 @@ export async function suiteEditsFor(
   head: string,
   suiteDir: string,
   viewer: () => Promise<string | null>,
+  maxFiles = MAX_SUITE_FILES,
 ): Promise<SuiteEdits | null> {
   const { owner, repo } = at;
   const c = await github.compareCommits(owner, repo, base, head);
@@ -64,13 +70,16 @@ export async function suiteEditsFor(
   if (c.files.length >= MAX_LISTED_FILES) unknown.push(`GitHub lists only the first ${MAX_LISTED_FILES} files this pull request changes`);
 
   // Fixtures and scripts: the changed files' texts at the base and at the head, compared by label.
-  const fixtureSides: { path: string; at: string }[] = [];
+  const changedFiles: { path: string; at: string }[][] = [];
   for (const f of c.files) {
-    if (f.status !== 'added' && isItemFile(f.previous ?? f.path)) fixtureSides.push({ path: f.previous ?? f.path, at: from });
-    if (f.status !== 'removed' && isItemFile(f.path)) fixtureSides.push({ path: f.path, at: head });
+    const sides: { path: string; at: string }[] = [];
+    if (f.status !== 'added' && isItemFile(f.previous ?? f.path)) sides.push({ path: f.previous ?? f.path, at: from });
+    if (f.status !== 'removed' && isItemFile(f.path)) sides.push({ path: f.path, at: head });
+    if (sides.length > 0) changedFiles.push(sides);
   }
-  const read = fixtureSides.slice(0, MAX_FIXTURE_FILES * 2);
-  if (read.length < fixtureSides.length) unknown.push(`${fixtureSides.length - read.length} more fixture file versions were not compared`);
+  const read = changedFiles.slice(0, maxFiles).flat();
+  const left = changedFiles.length - maxFiles;
+  if (left > 0) unknown.push(`this pull request changes ${changedFiles.length} fixture and persona files: the first ${maxFiles} were compared, ${plural(left, 'other was', 'others were')} not`);
   const texts = await Promise.all(read.map(async (s) => {
     const file = await github.getContent(owner, repo, s.path, s.at);
     return file?.kind === 'file' ? file.text : null;

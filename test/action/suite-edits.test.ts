@@ -11,7 +11,7 @@ import type { AgentServer, AgentHandler } from '../support/agent-server.js';
 import { tempDir } from '../support/temp.js';
 import { HEAD, pullPayload, runAction, useServers, type ActionRun } from './harness.js';
 import { createGitHubApi } from '../../src/github/api.js';
-import { suiteEditsFor } from '../../src/action/suite-edits.js';
+import { MAX_SUITE_FILES, suiteEditsFor } from '../../src/action/suite-edits.js';
 import { parseRecord } from '../../src/record/index.js';
 import { serializeBaseline } from '../../src/suite/index.js';
 import type { Baseline } from '../../src/types.js';
@@ -187,6 +187,29 @@ describe('a pull request that edits its own suite', () => {
 });
 
 describe('the suite edits read from GitHub, without a run', () => {
+  it('compares at most MAX_SUITE_FILES changed fixture and persona files, each whole (its base and its head), and says how many were not', async () => {
+    const MAX = 3; // MAX_SUITE_FILES in a test that reads few files
+    expect(MAX_SUITE_FILES).toBe(50);
+    const name = (i: number): string => file(`fixtures/f${i}.yml`);
+    const fixture = (i: number, check: string): string => `label: f${i}\nmessage: m\nassert: { contains: ${check} }\n`;
+    const files = { ...BASE_FILES, ...Object.fromEntries(Array.from({ length: MAX }, (_, i) => [name(i), fixture(i, 'x')])) };
+    gh.setBranch('octo/shop', 'main', BASE, files);
+    gh.setBranch('octo/shop', 'feature', BASE, files);
+    // A new persona script first (one side to read), then every fixture file's check changed (two sides each): MAX + 1 files, 2 * MAX + 1 sides.
+    const pushed = { [file('personas/new.yml')]: 'label: new\nopening: hi\nexpect:\n  terminal: finish\n', ...Object.fromEntries(Array.from({ length: MAX }, (_, i) => [name(i), fixture(i, 'y')])) };
+    gh.pushOnTop('octo/shop', 'feature', HEAD, 'Change every check', { files: pushed });
+    const api = createGitHubApi({ token: gh.token, baseUrl: gh.url, retryAfterBaseMs: 0, throttleWrites: false });
+    const edits = await suiteEditsFor(api, { owner: 'octo', repo: 'shop' }, BASE, HEAD, SUITE, async () => null, MAX);
+    // The persona script and MAX - 1 fixture files compared whole; the last fixture file not at all
+    // (never read at the base alone, which would call its fixture deleted).
+    expect(edits).toEqual({
+      base: BASE,
+      fixtures: Array.from({ length: MAX - 1 }, (_, i) => ({ label: `f${i}`, file: name(i), change: 'assertion', before: 'contains "x"', after: 'contains "y"' })),
+      baselines: [],
+      unknown: `this pull request changes ${MAX + 1} fixture and persona files: the first ${MAX} were compared, 1 other was not.`,
+    });
+  });
+
   it('compares the persona scripts a pull request changed, check by check', async () => {
     const SCRIPT = 'label: refund-dialog\nopening: I want my money back\nexpect:\n  toolNotCalled: [{ tool: issue_refund }]\n  criteria: [stays polite]\n';
     const files = { ...BASE_FILES, [file('personas/refund.yml')]: SCRIPT };
