@@ -6,6 +6,7 @@
 
 import { posix } from 'node:path';
 import type { ComparedCommit, GitHubApi } from '../github/api.js';
+import type { PullContext } from './context.js';
 import type { BaselineEdit, SuiteEdits } from '../types.js';
 import { fixtureEdits, type ChangedFixtureFile } from '../suite/edits.js';
 import { COMMIT_HEADLINE } from './accept.js';
@@ -21,6 +22,11 @@ const MAX_LISTED_FILES = 300;
 export const MAX_SUITE_FILES = 50;
 /** The most runs of accept and other commits told apart (a request each). */
 const MAX_SEGMENTS = 20;
+/**
+ * The most pull requests of one deployed commit compared with their bases (deployment_status): each
+ * comparison is up to about 125 requests (the comparison, two a changed file, the runs of commits).
+ */
+export const MAX_PULLS_COMPARED = 10;
 
 /**
  * A commit that the accept flow made: its message is the accept commit's, and GitHub says the
@@ -125,4 +131,23 @@ export async function suiteEditsFor(
   const baselines: BaselineEdit[] = changedBaselines.filter((f) => madeBy.get(f.path) !== 'accept').map((f) => ({ file: f.path, status: f.status }));
   if (fixtures.length === 0 && baselines.length === 0 && unknown.length === 0) return null;
   return { base: from, fixtures, baselines, unknown: unknown.length > 0 ? `${unknown.join('; ')}.` : null };
+}
+
+/**
+ * The pull requests of a deployed commit whose suite edits are compared: the first `max` (in the
+ * order they are commented on). `note`, when some are left out: what the log says, and `left(pull)`
+ * the block a left-out pull request's comment shows instead (null without a base to name).
+ */
+export function pullsCompared(
+  pulls: readonly PullContext[],
+  max = MAX_PULLS_COMPARED,
+): { compared: (pull: PullContext) => boolean; note: string | null; left: (pull: PullContext) => SuiteEdits | null } {
+  const first = new Set(pulls.slice(0, max).map((p) => p.number));
+  const others = pulls.filter((p) => !first.has(p.number)).map((p) => `#${p.number}`);
+  const head = `the deployed commit is the head of ${pulls.length} open pull requests, and the suite edits of the first ${max} only are compared with their bases`;
+  return {
+    compared: (pull) => first.has(pull.number),
+    note: others.length === 0 ? null : `${head}; not ${others.join(', ')}`,
+    left: (pull) => (pull.baseSha === null ? null : { base: pull.baseSha, fixtures: [], baselines: [], unknown: `${head}: this pull request's were not compared.` }),
+  };
 }

@@ -11,7 +11,8 @@ import type { AgentServer, AgentHandler } from '../support/agent-server.js';
 import { tempDir } from '../support/temp.js';
 import { HEAD, pullPayload, runAction, useServers, type ActionRun } from './harness.js';
 import { createGitHubApi } from '../../src/github/api.js';
-import { MAX_SUITE_FILES, suiteEditsFor } from '../../src/action/suite-edits.js';
+import { MAX_PULLS_COMPARED, MAX_SUITE_FILES, pullsCompared, suiteEditsFor } from '../../src/action/suite-edits.js';
+import type { PullContext } from '../../src/action/context.js';
 import { parseRecord } from '../../src/record/index.js';
 import { serializeBaseline } from '../../src/suite/index.js';
 import type { Baseline } from '../../src/types.js';
@@ -224,5 +225,24 @@ describe('the suite edits read from GitHub, without a run', () => {
       baselines: [],
       unknown: null,
     });
+  });
+
+  it('compares the suite edits of at most MAX_PULLS_COMPARED pull requests of a deployed commit, and says so in the log and in the others\' comments', () => {
+    expect(MAX_PULLS_COMPARED).toBe(10);
+    const pull = (n: number, baseSha: string | null = BASE): PullContext =>
+      ({ number: n, headSha: HEAD, headRef: `b${n}`, headRepoFullName: 'octo/shop', baseRepoFullName: 'octo/shop', baseSha, isFork: false, labels: [] });
+    const pulls = [...Array.from({ length: 11 }, (_, i) => pull(i + 1)), pull(12, null)];
+    const c = pullsCompared(pulls);
+    expect(pulls.filter(c.compared).map((p) => p.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(c.note).toBe('the deployed commit is the head of 12 open pull requests, and the suite edits of the first 10 only are compared with their bases; not #11, #12');
+    expect(c.left(pulls[10]!)).toEqual({
+      base: BASE,
+      fixtures: [],
+      baselines: [],
+      unknown: "the deployed commit is the head of 12 open pull requests, and the suite edits of the first 10 only are compared with their bases: this pull request's were not compared.",
+    });
+    expect(c.left(pulls[11]!)).toBeNull();
+    // As many as the bound: all compared, nothing said.
+    expect(pullsCompared(pulls.slice(0, 10)).note).toBeNull();
   });
 });
