@@ -220,6 +220,7 @@ describe('fake GitHub: addPull keeps the files of its head commit', () => {
     await expect(read(HEAD)).resolves.toBeTruthy();
     gh.addPull('o', 'r', { number: 7, headSha: HEAD, headRef: 'main' });
     gh.addPull('o', 'r', { number: 8, headSha: '2'.repeat(40), headRef: 'other' });
+    gh.addPull('o', 'r', { number: 9, headSha: '2'.repeat(40), headRef: 'another' });
     expect(gh.branch('o/r', 'other')?.head).toBe('2'.repeat(40));
     expect(gh.violations).toEqual([]);
   });
