@@ -25,7 +25,7 @@ import { markerLine, metaLine } from '../report/metadata.js';
 import { escapeInline } from '../report/escape.js';
 import { AgentNotReady, AgentWaitInterrupted, instantClock, ProxyNotReached, proxyAdvice } from '../agent/ready.js';
 import { makeRedactor, secretForms } from '../secrets.js';
-import { suiteEditsFor, suiteRepoPath } from './suite-edits.js';
+import { pullsCompared, suiteEditsFor, suiteRepoPath } from './suite-edits.js';
 import { gitHubFailure } from './github-words.js';
 import type { GitHubApi } from '../github/api.js';
 import type { SuiteEdits } from '../types.js';
@@ -138,7 +138,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   const { ctx, pulls, note } = plan;
   // The run is recorded, commented and accepted as ctx.sha: the suite must be that commit's, not
   // the merge commit pull_request checks out by default (docs/action.md, "Check: replay on every pull request").
-  const mismatch = checkoutMismatch(ctx, await checkedOutCommit(resolve(deps.cwd, inputs.dir)));
+  const mismatch = checkoutMismatch(ctx, await checkedOutCommit(resolve(deps.cwd, inputs.dir), deps.env));
   if (mismatch !== null) {
     core.setOutput('gate', 'failed');
     core.setOutput('verified', 'false');
@@ -249,6 +249,10 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   // commit's and say none (docs/action.md, "The PR comment", "Suite edited").
   const suiteDir = suiteRepoPath(result.record.suitePath, inputs.dir);
   const several = pulls.length > 1;
+  // Each comparison is many requests: a commit that heads many pull requests compares the first few (log and comments say so).
+  const comparing = pullsCompared(pulls);
+  const canCompare = inputs.comment && deps.github !== null && suiteDir !== null && ctx.sha !== null;
+  if (several && canCompare && comparing.note !== null) log.info(`suite edits: ${comparing.note}`);
   const edits = await pullSuiteEdits(inputs.comment ? deps.github : null, ctx, several ? null : (ctx.pull ?? (pulls[0] ?? null)), suiteDir);
   const run = edits === null ? result.record : { ...result.record, suiteEdits: edits };
   if (result.shard) log.info(shardLine(result.shard));
@@ -295,7 +299,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   // A deployed commit can be the head of several pull requests: each comment compares with the run
   // that pull request's own comment showed (the first one's was looked up above).
   const commentFor = async (pull: PullContext): Promise<string> => {
-    const own = several ? await pullSuiteEdits(inputs.comment ? gh : null, ctx, pull, suiteDir) : null;
+    const own = !several ? null : comparing.compared(pull) ? await pullSuiteEdits(inputs.comment ? gh : null, ctx, pull, suiteDir) : canCompare ? comparing.left(pull) : null;
     const shown = own === null ? run : { ...run, suiteEdits: own };
     if (gh === null || pull.number === ctx.pull?.number || !inputs.comment || readOnlyToken) return renderComment(shown, rctx);
     const at = { ...ctx, pull };

@@ -5,12 +5,9 @@
 // reviewer another suite than the head's, link lines of other files, and let accept-baseline
 // commit baselines for it to the head's branch (docs/action.md, "Check: replay on every pull request").
 
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { ActionContext } from './context.js';
+import { runGit } from '../git-command.js';
 import { docsUrl } from '../version.js';
-
-const run = promisify(execFile);
 
 export interface CheckedOut {
   sha: string;
@@ -18,13 +15,16 @@ export interface CheckedOut {
   parents: string[];
 }
 
-/** HEAD of the git repository holding `dir`; null when there is none (no git, not a repository, no commit). */
-export async function checkedOutCommit(dir: string): Promise<CheckedOut | null> {
+/**
+ * HEAD of the git repository holding `dir`; null when there is none (no git, not a repository, no
+ * commit). `env`: the Action's (deps.env), which git runs with.
+ */
+export async function checkedOutCommit(dir: string, env: Record<string, string | undefined>): Promise<CheckedOut | null> {
   try {
-    const opts = { cwd: dir, timeout: 10_000, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } };
-    const sha = (await run('git', ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], opts)).stdout.trim().toLowerCase();
+    const opts = { env, timeoutMs: 10_000 };
+    const sha = (await runGit(dir, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], opts)).toString('utf8').trim().toLowerCase();
     if (!/^[0-9a-f]{40}$/.test(sha)) return null;
-    const object = (await run('git', ['cat-file', 'commit', sha], opts)).stdout;
+    const object = (await runGit(dir, ['cat-file', 'commit', sha], opts)).toString('utf8');
     const header = object.slice(0, object.indexOf('\n\n'));
     const parents = header.split('\n').filter((l) => l.startsWith('parent ')).map((l) => l.slice('parent '.length).trim().toLowerCase());
     return { sha, parents };

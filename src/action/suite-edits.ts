@@ -6,16 +6,27 @@
 
 import { posix } from 'node:path';
 import type { ComparedCommit, GitHubApi } from '../github/api.js';
+import type { PullContext } from './context.js';
 import type { BaselineEdit, SuiteEdits } from '../types.js';
 import { fixtureEdits, type ChangedFixtureFile } from '../suite/edits.js';
 import { COMMIT_HEADLINE } from './accept.js';
+import { plural } from '../words.js';
 
 /** GitHub's comparison lists at most 300 files: with that many, some may be left out. */
 const MAX_LISTED_FILES = 300;
-/** The most fixture files read at each side (two requests each). */
-const MAX_FIXTURE_FILES = 50;
+/**
+ * The most changed files with checks compared (fixture files and persona scripts alike): a bound on
+ * the requests, two a file (its text at the base and at the head). Counted by file, never by side:
+ * a file read at the base and not at the head would list all its items as deleted.
+ */
+export const MAX_SUITE_FILES = 50;
 /** The most runs of accept and other commits told apart (a request each). */
 const MAX_SEGMENTS = 20;
+/**
+ * The most pull requests of one deployed commit compared with their bases (deployment_status): each
+ * comparison is up to about 125 requests (the comparison, two a changed file, the runs of commits).
+ */
+export const MAX_PULLS_COMPARED = 10;
 
 /**
  * A commit that the accept flow made: its message is the accept commit's, and GitHub says the
@@ -41,7 +52,7 @@ export function suiteRepoPath(suitePath: string | undefined, dirInput: string): 
 /**
  * The suite edits between `base` (the pull request's base commit) and `head`, or null when the pull
  * request changed nothing of them. `viewer`: the token's login, which made the accept commits, asked
- * only when a changed baseline may come from one.
+ * only when a changed baseline may come from one. `maxFiles`: MAX_SUITE_FILES (a test gives fewer).
  */
 export async function suiteEditsFor(
   github: GitHubApi,
@@ -50,6 +61,7 @@ export async function suiteEditsFor(
   head: string,
   suiteDir: string,
   viewer: () => Promise<string | null>,
+  maxFiles = MAX_SUITE_FILES,
 ): Promise<SuiteEdits | null> {
   const { owner, repo } = at;
   const c = await github.compareCommits(owner, repo, base, head);
@@ -64,13 +76,16 @@ export async function suiteEditsFor(
   if (c.files.length >= MAX_LISTED_FILES) unknown.push(`GitHub lists only the first ${MAX_LISTED_FILES} files this pull request changes`);
 
   // Fixtures and scripts: the changed files' texts at the base and at the head, compared by label.
-  const fixtureSides: { path: string; at: string }[] = [];
+  const changedFiles: { path: string; at: string }[][] = [];
   for (const f of c.files) {
-    if (f.status !== 'added' && isItemFile(f.previous ?? f.path)) fixtureSides.push({ path: f.previous ?? f.path, at: from });
-    if (f.status !== 'removed' && isItemFile(f.path)) fixtureSides.push({ path: f.path, at: head });
+    const sides: { path: string; at: string }[] = [];
+    if (f.status !== 'added' && isItemFile(f.previous ?? f.path)) sides.push({ path: f.previous ?? f.path, at: from });
+    if (f.status !== 'removed' && isItemFile(f.path)) sides.push({ path: f.path, at: head });
+    if (sides.length > 0) changedFiles.push(sides);
   }
-  const read = fixtureSides.slice(0, MAX_FIXTURE_FILES * 2);
-  if (read.length < fixtureSides.length) unknown.push(`${fixtureSides.length - read.length} more fixture file versions were not compared`);
+  const read = changedFiles.slice(0, maxFiles).flat();
+  const left = changedFiles.length - maxFiles;
+  if (left > 0) unknown.push(`this pull request changes ${changedFiles.length} fixture and persona files: the first ${maxFiles} were compared, ${plural(left, 'other was', 'others were')} not`);
   const texts = await Promise.all(read.map(async (s) => {
     const file = await github.getContent(owner, repo, s.path, s.at);
     return file?.kind === 'file' ? file.text : null;
@@ -116,4 +131,23 @@ export async function suiteEditsFor(
   const baselines: BaselineEdit[] = changedBaselines.filter((f) => madeBy.get(f.path) !== 'accept').map((f) => ({ file: f.path, status: f.status }));
   if (fixtures.length === 0 && baselines.length === 0 && unknown.length === 0) return null;
   return { base: from, fixtures, baselines, unknown: unknown.length > 0 ? `${unknown.join('; ')}.` : null };
+}
+
+/**
+ * The pull requests of a deployed commit whose suite edits are compared: the first `max` (in the
+ * order they are commented on). `note`, when some are left out: what the log says, and `left(pull)`
+ * the block a left-out pull request's comment shows instead (null without a base to name).
+ */
+export function pullsCompared(
+  pulls: readonly PullContext[],
+  max = MAX_PULLS_COMPARED,
+): { compared: (pull: PullContext) => boolean; note: string | null; left: (pull: PullContext) => SuiteEdits | null } {
+  const first = new Set(pulls.slice(0, max).map((p) => p.number));
+  const others = pulls.filter((p) => !first.has(p.number)).map((p) => `#${p.number}`);
+  const head = `the deployed commit is the head of ${pulls.length} open pull requests, and the suite edits of the first ${max} only are compared with their bases`;
+  return {
+    compared: (pull) => first.has(pull.number),
+    note: others.length === 0 ? null : `${head}; not ${others.join(', ')}`,
+    left: (pull) => (pull.baseSha === null ? null : { base: pull.baseSha, fixtures: [], baselines: [], unknown: `${head}: this pull request's were not compared.` }),
+  };
 }

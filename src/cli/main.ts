@@ -262,7 +262,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   const commit = parseCommit(values.commit) ?? commitOfEnv(io.env.GITHUB_SHA) ?? (await gitHead(io.cwd));
   // --base: checked before anything is sent (git, the repository, the revision); a suite folder
   // that is not there gets its configuration error from the load instead.
-  const base = values.base === undefined || !isFolder(resolvePath(io, dir)) ? null : await resolveBase(values.base, resolvePath(io, dir));
+  const base = values.base === undefined || !isFolder(resolvePath(io, dir)) ? null : await resolveBase(values.base, resolvePath(io, dir), io.env);
   const selection = await selectionOf(values, io);
   const shard = await shardOf(values, io);
   // results.json is written as items finish (record/stream.ts), renamed into place at the end; by

@@ -4,32 +4,24 @@
 // merge base against the working tree (and the untracked files), the base's side of each fixture
 // and persona file from `git cat-file`, the working tree's side from the files themselves.
 
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { BaselineEdit, SuiteEdits } from '../types.js';
 import { fixtureEdits, type ChangedFixtureFile } from '../suite/edits.js';
 import { UsageError } from '../engine.js';
+import { runGit } from '../git-command.js';
 import { shellWord } from '../words.js';
 
-const exec = promisify(execFile);
-
-/** What `run --base` compares with: the repository's root, the suite folder in it (`.agent-replay/`, `''` at the root) and the commit REV names. */
+/**
+ * What `run --base` compares with: the repository's root, the suite folder in it (`.agent-replay/`,
+ * `''` at the root), the commit REV names, and the environment git runs with (the CLI's io.env).
+ */
 export interface GitBase {
   root: string;
   prefix: string;
   rev: string;
   sha: string;
-}
-
-async function git(cwd: string, args: readonly string[], input?: Buffer): Promise<Buffer> {
-  const opts = { cwd, timeout: 30_000, maxBuffer: 256 * 1024 * 1024, encoding: 'buffer' as const, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } };
-  if (input === undefined) return (await exec('git', [...args], opts)).stdout;
-  return new Promise((resolve, reject) => {
-    const child = execFile('git', [...args], opts, (e, stdout) => (e ? reject(e) : resolve(stdout)));
-    child.stdin?.end(input);
-  });
+  env: Record<string, string | undefined>;
 }
 
 /** git's own words for a failed command: its stderr's first line, or the error's message. */
@@ -44,7 +36,8 @@ function gitWords(e: unknown): string {
  * Checks `--base REV` before anything is sent: git runs, the suite folder is in a repository, and
  * REV names a commit there. A usage error that says which and what to do otherwise.
  */
-export async function resolveBase(rev: string, suiteDir: string): Promise<GitBase> {
+export async function resolveBase(rev: string, suiteDir: string, env: Record<string, string | undefined>): Promise<GitBase> {
+  const git = (cwd: string, args: readonly string[]): Promise<Buffer> => runGit(cwd, args, { env });
   if (rev.startsWith('-')) throw new UsageError(`--base ${shellWord(rev)}: a revision does not start with "-": give a branch, tag or commit (--base main)`);
   let top: string;
   try {
@@ -63,7 +56,7 @@ export async function resolveBase(rev: string, suiteDir: string): Promise<GitBas
   if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha)) {
     throw new UsageError(`--base ${shellWord(rev)}: no commit of that name in the repository at ${root} (git rev-parse ${shellWord(rev)}): give a branch, tag or commit it has, e.g. fetch it first (git fetch origin main, then --base origin/main)`);
   }
-  return { root, prefix, rev, sha };
+  return { root, prefix, rev, sha, env };
 }
 
 /** One changed path: git's status letter, the path, and the path before a rename or copy. */
@@ -96,9 +89,9 @@ function statusWord(letter: string): string {
 }
 
 /** The blobs `rev:path` of each path, by one `git cat-file --batch`; null for a path not there. */
-async function blobsAt(root: string, sha: string, paths: readonly string[]): Promise<(string | null)[]> {
+async function blobsAt(root: string, sha: string, paths: readonly string[], env: Record<string, string | undefined>): Promise<(string | null)[]> {
   if (paths.length === 0) return [];
-  const out = await git(root, ['cat-file', '--batch'], Buffer.from(paths.map((p) => `${sha}:${p}\n`).join('')));
+  const out = await runGit(root, ['cat-file', '--batch'], { env, input: Buffer.from(paths.map((p) => `${sha}:${p}\n`).join('')) });
   const texts: (string | null)[] = [];
   let at = 0;
   for (let i = 0; i < paths.length; i++) {
@@ -125,6 +118,7 @@ async function blobsAt(root: string, sha: string, paths: readonly string[]): Pro
  */
 export async function gitSuiteEdits(base: GitBase): Promise<SuiteEdits | null> {
   const { root, prefix } = base;
+  const git = (cwd: string, args: readonly string[], input?: Buffer): Promise<Buffer> => runGit(cwd, args, { env: base.env, ...(input === undefined ? {} : { input }) });
   let from = base.sha;
   try {
     from = (await git(root, ['merge-base', base.sha, 'HEAD'])).toString('utf8').trim() || base.sha;
@@ -147,7 +141,7 @@ export async function gitSuiteEdits(base: GitBase): Promise<SuiteEdits | null> {
       if (f.status !== 'A' && f.status !== 'C' && kindOf(was) !== null) sides.push({ path: was, at: 'base' });
       if (f.status !== 'D' && kindOf(f.path) !== null) sides.push({ path: f.path, at: 'head' });
     }
-    const baseTexts = await blobsAt(root, from, sides.filter((s) => s.at === 'base').map((s) => s.path));
+    const baseTexts = await blobsAt(root, from, sides.filter((s) => s.at === 'base').map((s) => s.path), base.env);
     let b = 0;
     const files: ChangedFixtureFile[] = [];
     for (const s of sides) {
@@ -157,8 +151,8 @@ export async function gitSuiteEdits(base: GitBase): Promise<SuiteEdits | null> {
     const fixtures = await fixtureEdits(files);
     const baselines: BaselineEdit[] = changed.filter((f) => isBaseline(f.path) || (f.previous !== undefined && isBaseline(f.previous))).map((f) => ({ file: f.path, status: statusWord(f.status) }));
     if (fixtures.length === 0 && baselines.length === 0) return null;
-    return { base: from, fixtures, baselines, unknown: null, source: 'git' };
+    return { base: from, fixtures, baselines, unknown: null, source: 'git', rev: base.rev };
   } catch (e) {
-    return { base: from, fixtures: [], baselines: [], unknown: `the working tree could not be compared with ${base.rev} (${from.slice(0, 7)}): ${gitWords(e)}.`, source: 'git' };
+    return { base: from, fixtures: [], baselines: [], unknown: `the working tree could not be compared with ${base.rev} (${from.slice(0, 7)}): ${gitWords(e)}.`, source: 'git', rev: base.rev };
   }
 }

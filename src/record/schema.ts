@@ -527,7 +527,7 @@ function buildRunRecordSchema() {
             label: z.string(),
             kind: z.literal('persona').optional(),
             file: z.string(),
-            change: z.enum(['assertion', 'deleted']),
+            change: z.enum(['assertion', 'deleted', 'script']),
             before: z.string().nullable(),
             after: z.string().nullable(),
           }),
@@ -535,6 +535,7 @@ function buildRunRecordSchema() {
         baselines: z.array(z.strictObject({ file: z.string(), status: z.string() })),
         unknown: z.string().nullable(),
         source: z.literal('git').optional(),
+        rev: z.string().optional(),
       })
       .optional(),
     incomplete: z

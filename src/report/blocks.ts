@@ -8,7 +8,7 @@ import type { AcceptanceView, ReportContext } from './context.js';
 import { clip, codeSpan, escapeInline, fencedBlock, safeUrl } from './escape.js';
 import { LIMITS } from './item-parts.js';
 import { markerLine, metaLine } from './metadata.js';
-import { SUITE_EDITS_TITLE, suiteEditsParts } from './suite-edits.js';
+import { suiteEditsParts } from './suite-edits.js';
 import { spendText } from './spend.js';
 import { tooFewText } from './rates.js';
 import { usageText } from './usage.js';
@@ -80,7 +80,7 @@ export function suiteEditsBlock(run: RunRecord): string | null {
   const e = run.suiteEdits;
   if (e === undefined) return null;
   const p = suiteEditsParts(e, (text, max) => codeSpan(clip(text, max)));
-  const parts = [`#### ✏️ ${SUITE_EDITS_TITLE}`, p.intro, ...p.groups.map((g) => `**${g.head}**\n\n${g.lines.map((l) => `- ${l}`).join('\n')}`)];
+  const parts = [`#### ✏️ ${p.title}`, p.intro, ...p.groups.map((g) => `**${g.head}**\n\n${g.lines.map((l) => `- ${l}`).join('\n')}`)];
   if (p.unknown !== null) parts.push(`Not everything could be compared: ${escapeInline(clip(p.unknown, LIMITS.detailBlock))}`);
   return parts.join('\n\n');
 }

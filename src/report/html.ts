@@ -18,7 +18,7 @@
 import type { CoverageResult, DriftVerdict, RunRecord } from '../types.js';
 import { agreementReport, formatAgreement, type Agreement, type AgreementGroup, type AgreementReport } from '../evaluate/agreement.js';
 import { incompleteText } from '../evaluate/shard.js';
-import { SUITE_EDITS_TITLE, suiteEditsParts } from './suite-edits.js';
+import { suiteEditsParts } from './suite-edits.js';
 import { causeLine, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
 import { DEFAULT_CONTEXT } from './context.js';
@@ -341,7 +341,7 @@ function suiteEditsNotice(run: RunRecord): string {
   const p = suiteEditsParts(run.suiteEdits, (text, max) => `<code>${h(clip(text, max))}</code>`);
   const groups = p.groups.map((g) => `<p>${g.head}:</p><ul>${g.lines.map((l) => `<li>${l}</li>`).join('')}</ul>`).join('');
   const unknown = p.unknown === null ? '' : `<p>Not everything could be compared: ${h(clip(p.unknown, LIMITS.detail))}</p>`;
-  return `<div class="notice suite-edits"><p><b>${SUITE_EDITS_TITLE}.</b> ${p.intro}</p>${groups}${unknown}</div>`;
+  return `<div class="notice suite-edits"><p><b>${p.title}.</b> ${p.intro}</p>${groups}${unknown}</div>`;
 }
 
 /** The flaky items named in the header; nothing when none. */

@@ -11,6 +11,7 @@ import { plural, thousands } from '../words.js';
 /** The most fixtures, scripts and baselines named in each group; the rest are counted. */
 export const SUITE_EDITS_SHOWN = 20;
 
+/** The title on a pull request (the Action's comparison); a `run --base` record has its own (suiteEditsParts). */
 export const SUITE_EDITS_TITLE = 'This pull request edits the suite';
 
 /** One group of the block: its head (`2 fixture checks changed or removed`) and its lines, without a bullet. */
@@ -20,6 +21,8 @@ export interface SuiteEditsGroup {
 }
 
 export interface SuiteEditsParts {
+  /** `This pull request edits the suite`; from git (the CLI's `run --base main`): `This checkout edits the suite, against main`. */
+  title: string;
   /** `These results were measured against the suite as this pull request changes it, compared with its base <sha>.` */
   intro: string;
   groups: SuiteEditsGroup[];
@@ -35,6 +38,12 @@ function fixtureLine(f: FixtureEdit, code: CodeOf): string {
   const label = code(f.label, LIMITS.label);
   const file = code(f.file, LIMITS.file);
   if (f.kind === 'persona') {
+    if (f.change === 'script') {
+      const part = (words: string | null): string => (words === null ? 'nothing' : code(words, LIMITS.detail));
+      if (f.before === null) return `${label} in ${file}: replays ${part(f.after)} now too`;
+      if (f.after === null) return `${label} in ${file}: replays ${part(f.before)} no more`;
+      return `${label} in ${file}: replayed ${part(f.before)} is now ${part(f.after)}`;
+    }
     if (f.change === 'deleted') return `${label} deleted from ${file}; its checks were ${f.before === null ? 'none' : code(f.before, LIMITS.detail)}`;
     if (f.before === null) return `${label} in ${file}: check ${check(f.after)} added`;
     if (f.after === null) return `${label} in ${file}: check ${check(f.before)} removed`;
@@ -61,7 +70,14 @@ export function suiteEditsParts(e: SuiteEdits, code: CodeOf): SuiteEditsParts {
   const scripts = e.fixtures.filter((f) => f.kind === 'persona');
   const groups: SuiteEditsGroup[] = [];
   if (fixtures.length > 0) groups.push({ head: `${plural(fixtures.length, 'fixture check', 'fixture checks')} changed or removed`, lines: shown(fixtures, (f) => fixtureLine(f, code)) });
-  if (scripts.length > 0) groups.push({ head: `${plural(scripts.length, 'persona script', 'persona scripts')} with checks changed or removed`, lines: shown(scripts, (f) => fixtureLine(f, code)) });
+  if (scripts.length > 0) {
+    // A script can have two lines (its checks, what it replays): counted once.
+    const count = new Set(scripts.map((f) => f.label)).size;
+    const replay = scripts.some((f) => f.change === 'script');
+    const checks = scripts.some((f) => f.change !== 'script');
+    const what = !replay ? 'checks changed or removed' : !checks ? 'what is replayed changed' : 'checks or what is replayed changed';
+    groups.push({ head: `${plural(count, 'persona script', 'persona scripts')} with ${what}`, lines: shown(scripts, (f) => fixtureLine(f, code)) });
+  }
   // From git (the CLI's --base) no commit is known to be an accept commit: every changed baseline is listed, and said so.
   const git = e.source === 'git';
   if (e.baselines.length > 0) {
@@ -70,8 +86,14 @@ export function suiteEditsParts(e: SuiteEdits, code: CodeOf): SuiteEditsParts {
       : `${plural(e.baselines.length, 'baseline', 'baselines')} edited outside an accept commit`;
     groups.push({ head, lines: shown(e.baselines, (b) => baselineLine(b, code, git)) });
   }
+  const base = code(e.base.slice(0, 7), LIMITS.ref);
+  // From git there is no pull request: the checkout (its working tree) is compared with the revision given to --base.
+  const rev = e.rev === undefined ? null : code(e.rev, LIMITS.ref);
   return {
-    intro: `These results were measured against the suite as this pull request changes it, compared with its base ${code(e.base.slice(0, 7), LIMITS.ref)}.`,
+    title: !git ? SUITE_EDITS_TITLE : `This checkout edits the suite${rev === null ? '' : `, against ${rev}`}`,
+    intro: !git
+      ? `These results were measured against the suite as this pull request changes it, compared with its base ${base}.`
+      : `These results were measured against the suite as this checkout has it (uncommitted and untracked files included), compared with ${rev === null ? base : `${rev} (${base})`}.`,
     groups,
     unknown: e.unknown,
   };

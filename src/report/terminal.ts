@@ -41,7 +41,7 @@ import { judgeFallbackText } from './judge-mode.js';
 import { groupTexts, sharedLine, sharedMeaningLine, sharedMeanings, withMeaningHead, type Own } from './cause-details.js';
 import { agreementReport, causeLine, formatAgreement, incompleteText, type AgreementGroup, type CauseGroup } from '../evaluate/index.js';
 import { agreementBasis } from './evaluations.js';
-import { SUITE_EDITS_TITLE, suiteEditsParts } from './suite-edits.js';
+import { suiteEditsParts } from './suite-edits.js';
 
 const ANSI = {
   reset: '\u001b[0m',
@@ -97,7 +97,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   // What the pull request changed in its own suite (docs/action.md, "The PR comment", "Suite edited"), as the comment says it.
   if (run.suiteEdits !== undefined) {
     const p = suiteEditsParts(run.suiteEdits, (text, max) => terminalLine(clip(text, max)));
-    lines.push(paint('yellow', fit(`${SUITE_EDITS_TITLE}.`)), fit(`  ${p.intro}`));
+    lines.push(paint('yellow', fit(`${p.title}.`)), fit(`  ${p.intro}`));
     for (const g of p.groups) lines.push(fit(`  ${g.head}:`), ...g.lines.map((l) => fit(`    - ${l}`)));
     if (p.unknown !== null) lines.push(fit(`  Not everything could be compared: ${terminalLine(clip(p.unknown, 2000))}`));
   }

@@ -1,10 +1,10 @@
 // What a pull request changed in its own suite's fixtures and persona scripts: which fixtures'
-// checks (and scripts' `expect` checks) it changed or removed, and which it deleted (docs/action.md,
-// "The PR comment", "Suite edited"). Pure: the texts of the changed files at the base and at the
-// head come in, the edits go out.
+// checks (and scripts' `expect` checks, and what scripts replay) it changed or removed, and which
+// it deleted (docs/action.md, "The PR comment", "Suite edited"). Pure: the texts of the changed
+// files at the base and at the head come in, the edits go out.
 
 import type { Assertion, Fixture, FixtureEdit, PersonaScript, SingleAssertion } from '../types.js';
-import { quote, showPattern } from '../assertions/format.js';
+import { line, quote, showPattern } from '../assertions/format.js';
 import { describeCall } from '../assertions/tools.js';
 import { checkFixtureFile } from './fixtures.js';
 import { checkPersonaFile } from './personas.js';
@@ -74,6 +74,28 @@ export function scriptChecks(p: Pick<PersonaScript, 'expect' | 'threshold'>): Sc
   return out;
 }
 
+/**
+ * What a script replays, part by part, in the order it is sent (`opening "..."`, `follow-up "..."
+ * (turn 2)`, `mock find_order {"id":1} answers {...}`): the agent is sent these, so an edit to one
+ * changes what the script measures as a changed check does. The persona handle, the opening, each
+ * follow-up (by its turn), the simulated user (its goal, instructions and turns, whole), each mock
+ * (its call and its answer, whole) and `unmockedTools`. Compared by `key`, as checks are.
+ */
+export function scriptReplay(p: Pick<PersonaScript, 'persona' | 'opening' | 'followUps' | 'user' | 'mocks' | 'unmockedTools'>): ScriptCheck[] {
+  const out: ScriptCheck[] = [];
+  const add = (value: unknown, words: string): void => {
+    out.push({ key: JSON.stringify(value), words });
+  };
+  if (p.persona !== null) add(['persona', p.persona], `persona ${quote(p.persona)}`);
+  if (p.opening !== null) add(['opening', p.opening], `opening ${quote(p.opening)}`);
+  p.followUps.forEach((t, i) => add(['followUp', i, t], `follow-up ${quote(t)} (turn ${i + 2})`));
+  const u = p.user ?? null;
+  if (u !== null) add(['user', u], `simulated user goal ${quote(u.goal)}${u.instructions === null ? '' : `, instructions ${quote(u.instructions)}`} (maxTurns ${u.maxTurns})`);
+  for (const m of p.mocks) add(['mock', m], `mock ${describeCall(m.tool, m.input, m.match)} answers ${line(JSON.stringify(m.output))}`);
+  if (p.unmockedTools !== undefined) add(['unmockedTools', p.unmockedTools], `unmockedTools ${p.unmockedTools}`);
+  return out;
+}
+
 /** The checks' words joined as a fixture's list of checks is (`a and b`); null when there are none. */
 function joined(checks: readonly ScriptCheck[]): string | null {
   return checks.length === 0 ? null : checks.map((c) => c.words).join(' and ');
@@ -108,7 +130,9 @@ function itemsOf(path: string, text: string | null, kind: 'fixture' | 'persona')
  * are compared whole, not as shown: a change past the words' cut is still a change. Persona
  * scripts alike (`kind: 'persona'`), check by check: `before` holds the checks only the base has
  * (changed or removed), `after` those only the head has; a deleted script's `before` holds all its
- * checks. Files sorted by path; fixtures first, then scripts.
+ * checks. A script whose opening, follow-ups, simulated user or mocks changed has one more entry,
+ * `change: 'script'`, whose `before` and `after` are the parts only the base or the head sends
+ * (scriptReplay). Files sorted by path; fixtures first, then scripts.
  */
 export async function fixtureEdits(files: readonly ChangedFixtureFile[]): Promise<FixtureEdit[]> {
   return withYamlPackage(() => {
@@ -132,10 +156,17 @@ export async function fixtureEdits(files: readonly ChangedFixtureFile[]): Promis
           scripts.push({ label, kind: 'persona', file, change: 'deleted', before: joined(old), after: null });
           continue;
         }
-        const current = scriptChecks((now as Extract<Item, { kind: 'persona' }>).script);
+        const script = (now as Extract<Item, { kind: 'persona' }>).script;
+        const current = scriptChecks(script);
         const gone = without(old, current);
         const added = without(current, old);
         if (gone.length > 0 || added.length > 0) scripts.push({ label, kind: 'persona', file, change: 'assertion', before: joined(gone), after: joined(added) });
+        // What it replays: another opening, follow-up or mock is another test under the same label.
+        const wasSent = scriptReplay(was.item.script);
+        const sent = scriptReplay(script);
+        const unsent = without(wasSent, sent);
+        const newly = without(sent, wasSent);
+        if (unsent.length > 0 || newly.length > 0) scripts.push({ label, kind: 'persona', file, change: 'script', before: joined(unsent), after: joined(newly) });
         continue;
       }
       const old = was.item.fixture.assertion;

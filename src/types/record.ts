@@ -91,8 +91,12 @@ export interface FixtureEdit {
   kind?: 'persona';
   /** The fixture's file at the head, relative to the repository (at the base, when deleted). */
   file: string;
-  /** `assertion`: its check is another one now (or none); `deleted`: the fixture is gone. */
-  change: 'assertion' | 'deleted';
+  /**
+   * `assertion`: its check is another one now (or none); `deleted`: the fixture is gone; `script`
+   * (a persona script only): what it replays changed (its opening, follow-ups, simulated user,
+   * mocks), `before` and `after` being the parts only the base sends and only the head sends.
+   */
+  change: 'assertion' | 'deleted' | 'script';
   /**
    * The check at the base, in words (`contains "30 days"`), or null for a probe. A script's: the
    * checks the head no longer has (`a and b`; all of them when deleted), or null when none.
@@ -123,6 +127,8 @@ export interface SuiteEdits {
    * baselines written by accept commits are not listed.
    */
   source?: 'git';
+  /** With `source: 'git'`: the revision given to `run --base` (`main`, `origin/main`), as given; absent in older records. */
+  rev?: string;
 }
 
 export interface Tallies {

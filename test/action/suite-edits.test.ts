@@ -11,7 +11,8 @@ import type { AgentServer, AgentHandler } from '../support/agent-server.js';
 import { tempDir } from '../support/temp.js';
 import { HEAD, pullPayload, runAction, useServers, type ActionRun } from './harness.js';
 import { createGitHubApi } from '../../src/github/api.js';
-import { suiteEditsFor } from '../../src/action/suite-edits.js';
+import { MAX_PULLS_COMPARED, MAX_SUITE_FILES, pullsCompared, suiteEditsFor } from '../../src/action/suite-edits.js';
+import type { PullContext } from '../../src/action/context.js';
 import { parseRecord } from '../../src/record/index.js';
 import { serializeBaseline } from '../../src/suite/index.js';
 import type { Baseline } from '../../src/types.js';
@@ -187,6 +188,29 @@ describe('a pull request that edits its own suite', () => {
 });
 
 describe('the suite edits read from GitHub, without a run', () => {
+  it('compares at most MAX_SUITE_FILES changed fixture and persona files, each whole (its base and its head), and says how many were not', async () => {
+    const MAX = 3; // MAX_SUITE_FILES in a test that reads few files
+    expect(MAX_SUITE_FILES).toBe(50);
+    const name = (i: number): string => file(`fixtures/f${i}.yml`);
+    const fixture = (i: number, check: string): string => `label: f${i}\nmessage: m\nassert: { contains: ${check} }\n`;
+    const files = { ...BASE_FILES, ...Object.fromEntries(Array.from({ length: MAX }, (_, i) => [name(i), fixture(i, 'x')])) };
+    gh.setBranch('octo/shop', 'main', BASE, files);
+    gh.setBranch('octo/shop', 'feature', BASE, files);
+    // A new persona script first (one side to read), then every fixture file's check changed (two sides each): MAX + 1 files, 2 * MAX + 1 sides.
+    const pushed = { [file('personas/new.yml')]: 'label: new\nopening: hi\nexpect:\n  terminal: finish\n', ...Object.fromEntries(Array.from({ length: MAX }, (_, i) => [name(i), fixture(i, 'y')])) };
+    gh.pushOnTop('octo/shop', 'feature', HEAD, 'Change every check', { files: pushed });
+    const api = createGitHubApi({ token: gh.token, baseUrl: gh.url, retryAfterBaseMs: 0, throttleWrites: false });
+    const edits = await suiteEditsFor(api, { owner: 'octo', repo: 'shop' }, BASE, HEAD, SUITE, async () => null, MAX);
+    // The persona script and MAX - 1 fixture files compared whole; the last fixture file not at all
+    // (never read at the base alone, which would call its fixture deleted).
+    expect(edits).toEqual({
+      base: BASE,
+      fixtures: Array.from({ length: MAX - 1 }, (_, i) => ({ label: `f${i}`, file: name(i), change: 'assertion', before: 'contains "x"', after: 'contains "y"' })),
+      baselines: [],
+      unknown: `this pull request changes ${MAX + 1} fixture and persona files: the first ${MAX} were compared, 1 other was not.`,
+    });
+  });
+
   it('compares the persona scripts a pull request changed, check by check', async () => {
     const SCRIPT = 'label: refund-dialog\nopening: I want my money back\nexpect:\n  toolNotCalled: [{ tool: issue_refund }]\n  criteria: [stays polite]\n';
     const files = { ...BASE_FILES, [file('personas/refund.yml')]: SCRIPT };
@@ -201,5 +225,24 @@ describe('the suite edits read from GitHub, without a run', () => {
       baselines: [],
       unknown: null,
     });
+  });
+
+  it('compares the suite edits of at most MAX_PULLS_COMPARED pull requests of a deployed commit, and says so in the log and in the others\' comments', () => {
+    expect(MAX_PULLS_COMPARED).toBe(10);
+    const pull = (n: number, baseSha: string | null = BASE): PullContext =>
+      ({ number: n, headSha: HEAD, headRef: `b${n}`, headRepoFullName: 'octo/shop', baseRepoFullName: 'octo/shop', baseSha, isFork: false, labels: [] });
+    const pulls = [...Array.from({ length: 11 }, (_, i) => pull(i + 1)), pull(12, null)];
+    const c = pullsCompared(pulls);
+    expect(pulls.filter(c.compared).map((p) => p.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(c.note).toBe('the deployed commit is the head of 12 open pull requests, and the suite edits of the first 10 only are compared with their bases; not #11, #12');
+    expect(c.left(pulls[10]!)).toEqual({
+      base: BASE,
+      fixtures: [],
+      baselines: [],
+      unknown: "the deployed commit is the head of 12 open pull requests, and the suite edits of the first 10 only are compared with their bases: this pull request's were not compared.",
+    });
+    expect(c.left(pulls[11]!)).toBeNull();
+    // As many as the bound: all compared, nothing said.
+    expect(pullsCompared(pulls.slice(0, 10)).note).toBeNull();
   });
 });

@@ -206,6 +206,26 @@ describe('fake GitHub: pushOnTop takes a commit id of its own', () => {
   });
 });
 
+describe('fake GitHub: addPull keeps the files of its head commit', () => {
+  it('refuses a head branch it does not know over a commit whose files it knows, instead of wiping them', async () => {
+    const { gh, octokit } = await start();
+    const HEAD = '1'.repeat(40);
+    gh.setBranch('o/r', 'main', HEAD, { 'a.yml': 'a' });
+    expect(() => gh.addPull('o', 'r', { number: 7, headSha: HEAD, headRef: 'feature' })).toThrow(
+      `fake-github: addPull(o/r#7): its head branch o/r:feature is unknown, and making it would wipe the files of ${HEAD}; call setBranch('o/r', 'feature', ...) first, or give the pull request the headRef of the branch that has the commit`,
+    );
+    expect(await status(octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { owner: 'o', repo: 'r', pull_number: 7 }))).toBe(404);
+    // The commit still has its file; a known branch, or a commit with no files known, is taken as before.
+    const read = (ref: string) => octokit.request('GET /repos/{owner}/{repo}/contents/{path}', { owner: 'o', repo: 'r', path: 'a.yml', ref });
+    await expect(read(HEAD)).resolves.toBeTruthy();
+    gh.addPull('o', 'r', { number: 7, headSha: HEAD, headRef: 'main' });
+    gh.addPull('o', 'r', { number: 8, headSha: '2'.repeat(40), headRef: 'other' });
+    gh.addPull('o', 'r', { number: 9, headSha: '2'.repeat(40), headRef: 'another' });
+    expect(gh.branch('o/r', 'other')?.head).toBe('2'.repeat(40));
+    expect(gh.violations).toEqual([]);
+  });
+});
+
 describe('fake GitHub: a pull request follows its branch, as GitHub\'s does', () => {
   it('a commit made, pushed on top or moved to on its branch is its head; a closed one, or another branch\'s, stays', async () => {
     const { gh, octokit } = await start();

@@ -51,6 +51,47 @@ describe('the suite edits in the terminal', () => {
   });
 });
 
+describe('the suite edits of a checkout (the CLI\'s --base)', () => {
+  it('says the checkout edits the suite against the revision given, not a pull request, on every surface', () => {
+    const e: SuiteEdits = { ...EDITS, source: 'git', rev: 'origin/main' };
+    const text = renderTerminal(edited(e), { color: false });
+    expect(text).toContain('This checkout edits the suite, against origin/main.\n  These results were measured against the suite as this checkout has it (uncommitted and untracked files included), compared with origin/main (bbbbbbb).\n');
+    expect(text).not.toContain('pull request');
+    const comment = renderComment(edited(e), ctx);
+    expect(comment).toContain('#### ✏️ This checkout edits the suite, against `origin/main`\n\nThese results were measured against the suite as this checkout has it (uncommitted and untracked files included), compared with `origin/main` (`bbbbbbb`).');
+    expect(renderHtml(edited({ ...e, rev: 'x<b>' }))).toContain('<b>This checkout edits the suite, against <code>x&lt;b&gt;</code>.</b> These results were measured against the suite as this checkout has it');
+    // A record of an older CLI names no revision: the commit alone.
+    expect(renderTerminal(edited({ ...e, rev: undefined }), { color: false })).toContain('This checkout edits the suite.\n  These results were measured against the suite as this checkout has it (uncommitted and untracked files included), compared with bbbbbbb.\n');
+  });
+});
+
+describe('the suite edits of what a persona script replays', () => {
+  it('names the parts it replays no more, now too, or in place of others, and counts each script once', () => {
+    const file = '.agent-replay/personas/refund.yml';
+    const e: SuiteEdits = {
+      ...EDITS,
+      fixtures: [
+        EDITS.fixtures[2]!,
+        { label: 'refund-dialog', kind: 'persona', file, change: 'script', before: 'opening "I want my money back"', after: 'opening "Hi"' },
+        { label: 'hours', kind: 'persona', file, change: 'script', before: 'mock find_order answers {"status":"shipped"}', after: null },
+        { label: 'late', kind: 'persona', file, change: 'script', before: null, after: 'follow-up "thanks" (turn 2)' },
+      ],
+      baselines: [],
+    };
+    const text = renderTerminal(edited(e), { color: false });
+    expect(text).toContain(
+      '  3 persona scripts with checks or what is replayed changed:\n' +
+        `    - refund-dialog in ${file}: check toolNotCalled issue_refund removed\n` +
+        `    - refund-dialog in ${file}: replayed opening "I want my money back" is now opening "Hi"\n` +
+        `    - hours in ${file}: replays mock find_order answers {"status":"shipped"} no more\n` +
+        `    - late in ${file}: replays follow-up "thanks" (turn 2) now too\n`,
+    );
+    const comment = renderComment(edited({ ...e, fixtures: e.fixtures.slice(1, 2) }), ctx);
+    expect(comment).toContain('**1 persona script with what is replayed changed**');
+    expect(comment).toContain(`- \`refund-dialog\` in \`${file}\`: replayed \`opening "I want my money back"\` is now \`opening "Hi"\``);
+  });
+});
+
 describe('the suite edits in report.html', () => {
   it('is a notice at the top with each label, file and check in a <code>, escaped', () => {
     const html = renderHtml(edited({ ...EDITS, fixtures: [...EDITS.fixtures, { label: 'x<script>alert(1)</script>', file: 'f.yml', change: 'deleted', before: null, after: null }] }));

@@ -2,7 +2,7 @@
 // edited"): checks compared whole by label across the changed files, a moved fixture not deleted.
 
 import { describe, expect, it } from 'vitest';
-import { assertionWords, fixtureEdits, scriptChecks } from '../../src/suite/edits.js';
+import { assertionWords, fixtureEdits, scriptChecks, scriptReplay } from '../../src/suite/edits.js';
 
 describe('fixtureEdits', () => {
   it('names a check changed or removed, and a fixture deleted with its check', async () => {
@@ -67,6 +67,47 @@ describe('fixtureEdits of persona scripts', () => {
       { path: 's/fixtures/f.yml', before: 'label: hours\nmessage: m\nassert: { contains: x }\n', after: null },
     ]);
     expect(edits).toEqual([{ label: 'hours', file: 's/fixtures/f.yml', change: 'deleted', before: 'contains "x"', after: null }]);
+  });
+
+  it('names what a script replays when it changed: its opening, follow-ups and mocks, as its checks are', async () => {
+    const before = 'label: refund\nopening: I want my money back\nfollowUps: [order 1234, thanks]\nmocks:\n  - { tool: find_order, input: { id: 1234 }, output: { status: shipped } }\nexpect:\n  terminal: finish\n';
+    const after = 'label: refund\nopening: I want a refund\nfollowUps: [order 1234, thanks]\nmocks:\n  - { tool: find_order, input: { id: 1234 }, output: { status: delivered } }\n  - { tool: issue_refund, output: { ok: true } }\nexpect:\n  terminal: finish\n';
+    expect(await fixtureEdits([{ path: 's/personas/r.yml', kind: 'persona', before, after }])).toEqual([
+      {
+        label: 'refund',
+        kind: 'persona',
+        file: 's/personas/r.yml',
+        change: 'script',
+        before: 'opening "I want my money back" and mock find_order {"id":1234} answers {"status":"shipped"}',
+        after: 'opening "I want a refund" and mock find_order {"id":1234} answers {"status":"delivered"} and mock issue_refund answers {"ok":true}',
+      },
+    ]);
+    // A follow-up taken out: the ones after it are sent at another turn. With a check changed too, two entries, checks first.
+    const fewer = after.replace('[order 1234, thanks]', '[thanks]').replace('terminal: finish', 'terminal: handoff');
+    expect(await fixtureEdits([{ path: 's/personas/r.yml', kind: 'persona', before: after, after: fewer }])).toEqual([
+      { label: 'refund', kind: 'persona', file: 's/personas/r.yml', change: 'assertion', before: 'terminal finish', after: 'terminal handoff' },
+      { label: 'refund', kind: 'persona', file: 's/personas/r.yml', change: 'script', before: 'follow-up "order 1234" (turn 2) and follow-up "thanks" (turn 3)', after: 'follow-up "thanks" (turn 2)' },
+    ]);
+    // The same script, reformatted: nothing.
+    expect(await fixtureEdits([{ path: 's/personas/r.yml', kind: 'persona', before: after, after: `# reformatted\n${after.replace('followUps: [order 1234, thanks]', 'followUps:\n  - order 1234\n  - thanks')}` }])).toEqual([]);
+  });
+
+  it('says every part a script replays in words', () => {
+    const parts = scriptReplay({
+      persona: 'angry-customer',
+      opening: 'hi',
+      followUps: [],
+      user: { goal: 'get a refund', instructions: 'be curt', maxTurns: 6 },
+      mocks: [{ tool: 'find_order', input: { id: 1 }, match: 'exact', output: 'shipped' }],
+      unmockedTools: 'allow',
+    });
+    expect(parts.map((c) => c.words)).toEqual([
+      'persona "angry-customer"',
+      'opening "hi"',
+      'simulated user goal "get a refund", instructions "be curt" (maxTurns 6)',
+      'mock find_order {"id":1} (exact) answers "shipped"',
+      'unmockedTools allow',
+    ]);
   });
 
   it('says every kind of script check in words', () => {

@@ -448,8 +448,20 @@ export class FakeGitHub {
       user: { login: 'contributor', type: 'User' },
       ...pull,
     };
+    // An unknown head branch is made at the head, with no files: over a commit whose files the fake
+    // knows (another branch's head, a commit made or pushed), that would wipe them, and the test would
+    // read a commit with no files. Refused: name the branch first. (A commit known with no files, as
+    // another pull request's unknown branch made it, has nothing to wipe.)
+    if (p.headRepo && !this.branches.has(branchKey(p.headRepo, p.headRef))) {
+      if ((this.trees.get(`${p.headRepo.toLowerCase()}@${p.headSha}`)?.size ?? 0) > 0) {
+        throw new Error(
+          `fake-github: addPull(${owner}/${repo}#${p.number}): its head branch ${p.headRepo}:${p.headRef} is unknown, and making it would wipe the files of ${p.headSha}; ` +
+            `call setBranch('${p.headRepo}', '${p.headRef}', ...) first, or give the pull request the headRef of the branch that has the commit`,
+        );
+      }
+      this.setBranch(p.headRepo, p.headRef, p.headSha);
+    }
     this.pulls.set(issueKey(owner, repo, p.number), p);
-    if (p.headRepo && !this.branches.has(branchKey(p.headRepo, p.headRef))) this.setBranch(p.headRepo, p.headRef, p.headSha);
     return p;
   }
 
