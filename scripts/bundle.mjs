@@ -21,10 +21,10 @@ export const BUNDLE_OPTIONS = Object.freeze({
   banner: { js: "import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);" },
 });
 
-const ACTIONS_UNDICI = fileURLToPath(new URL('./actions-undici.cjs', import.meta.url));
+const ACTIONS_UNDICI = fileURLToPath(new URL('./actions-undici.mjs', import.meta.url));
 
 /**
- * `undici` imported by an @actions package is scripts/actions-undici.cjs: the two things those
+ * `undici` imported by an @actions package is scripts/actions-undici.mjs: the two things those
  * packages take from it without undici's whole index (that file says why).
  */
 export const actionsUndici = Object.freeze({

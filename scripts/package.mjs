@@ -14,7 +14,7 @@ const entries = [
   { src: 'src/cli.ts', out: 'cli.js', shebang: true, esbuild: true, chunks: 'chunks' },
   // The Action too, since 2026-12-05 (late evening): as the tests' bundles of it are made (the same
   // options, scripts/bundle.mjs), and with @actions' undici bound to the two modules they use
-  // (scripts/actions-undici.cjs): docs/performance.md, "The Action's undici".
+  // (scripts/actions-undici.mjs): docs/performance.md, "The Action's undici".
   { src: 'src/index.ts', out: 'index.js', shebang: false, esbuild: true, chunks: 'action-chunks', plugins: [actionsUndici] },
   { src: 'src/mocks/index.ts', out: 'mocks.js', shebang: false },
 ];

@@ -2,7 +2,7 @@
 // @actions/http-client) and @actions/github import undici's index for ProxyAgent and fetch; the
 // index loads all of undici and sets globalThis.Headers and its kin, which wakes Node's own copy of
 // undici: 131 M instructions of a 697 M start (callgrind; docs/performance.md, "the Action bundled by
-// esbuild, and its undici"). The bundles give those packages scripts/actions-undici.cjs instead.
+// esbuild, and its undici"). The bundles give those packages scripts/actions-undici.mjs instead.
 // Read from the tests' bundle of the Action, which scripts/package.mjs builds as dist/ is
 // (scripts/bundle.mjs): the modules a start loads (the entry and the chunks it imports statically).
 

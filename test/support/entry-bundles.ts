@@ -34,7 +34,7 @@ const OPTIONS: BuildOptions = {
   // As scripts/package.mjs builds dist/ (scripts/bundle.mjs): ASCII-only text (decoded on V8's fast
   // path; 87 ms of each Action start decoded the 7 MB bundle's UTF-8 otherwise) and whitespace and
   // syntax minified, names kept for readable stack traces (an Action start 525 -> 391 ms, median of
-  // 11); @actions' undici bound to the two modules they use (scripts/actions-undici.cjs).
+  // 11); @actions' undici bound to the two modules they use (scripts/actions-undici.mjs).
   ...BUNDLE_OPTIONS,
   entryPoints: Object.entries(ENTRIES).map(([out, src]) => ({ in: src, out })),
   outExtension: { '.js': '.mjs' },

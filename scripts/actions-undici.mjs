@@ -6,17 +6,15 @@
 // test/support/entry-bundles.ts) resolve those packages' `undici` to this file
 // (scripts/bundle.mjs, actionsUndici); our own code imports undici's modules by path already
 // (src/http/). docs/performance.md, "The Action's undici".
-'use strict';
-const ProxyAgent = require('undici/lib/dispatcher/proxy-agent.js');
-const { fetch: fetchImpl } = require('undici/lib/web/fetch/index.js');
+import ProxyAgent from 'undici/lib/dispatcher/proxy-agent.js';
+import fetchModule from 'undici/lib/web/fetch/index.js';
 
-module.exports = {
-  ProxyAgent,
-  // As undici's index wraps it: the caller's stack on an error (undici's own is an async one).
-  fetch: function fetch(init, options = undefined) {
-    return fetchImpl(init, options).catch((err) => {
-      if (err && typeof err === 'object') Error.captureStackTrace(err, fetch);
-      throw err;
-    });
-  },
-};
+export { ProxyAgent };
+
+/** As undici's index wraps it: the caller's stack on an error (undici's own is an async one). */
+export function fetch(init, options = undefined) {
+  return fetchModule.fetch(init, options).catch((err) => {
+    if (err && typeof err === 'object') Error.captureStackTrace(err, fetch);
+    throw err;
+  });
+}
