@@ -44,7 +44,7 @@ export function resolveMeaningSection(resolved: MeaningSection, written: Meaning
   if (resolved.apiKey !== undefined) out.apiKey = resolved.apiKey === '' ? null : resolved.apiKey;
   if (resolved.baseUrl !== undefined) {
     const example = resolved.provider === 'anthropic' ? 'https://api.anthropic.com/v1' : 'https://api.openai.com/v1';
-    const issue = urlIssue('meaning.baseUrl', written.baseUrl ?? '', resolved.baseUrl, { what: 'the API base address', key: 'baseUrl', example, or: ", or remove it to use the judge's" });
+    const issue = urlIssue('meaning.baseUrl', written.baseUrl ?? '', resolved.baseUrl, { what: 'the API base address', key: 'baseUrl', example, or: ", or remove it to use the judge's", apiBase: true });
     if (issue === null) out.baseUrl = resolved.baseUrl.replace(/\/+$/, '');
     else errors.push(issueAt(['meaning', 'baseUrl'], issue.message, issue.fix));
   }

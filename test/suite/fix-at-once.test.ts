@@ -190,6 +190,24 @@ describe('a warning beside a misspelt key names only what the file says', () => 
   });
 });
 
+describe('an API base address with a query or fragment', () => {
+  it('is an error for the judge, the simulator and the meaning judge (and a panel member), naming the line, never showing what follows ? or #', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [C]:
+        'agent:\n  url: "https://h/chat?code=AGENTQ1"\njudge:\n  apiKey: k\n  baseUrl: "https://gw.example.com/v1?api-key=SECRETQ1"\n' +
+        'simulator:\n  baseUrl: "https://sim.example.com/v1#SECRETF1"\nmeaning:\n  baseUrl: "${MEANING_BASE}"\n',
+    }, { env: { MEANING_BASE: 'https://m.example.com/v1?key=SECRETE1' } });
+    expect(r.errors.map((e) => `${e.line}: ${e.message} | ${e.fix}`)).toEqual([
+      '5: judge.baseUrl "https://gw.example.com/v1?\u2026" has a query or fragment (? or #): the API\'s paths are added after the base address, so each call would go to a wrong address | give the API base address alone, e.g. baseUrl: https://api.openai.com/v1; a key goes in apiKey, not in the address',
+      '7: simulator.baseUrl "https://sim.example.com/v1#\u2026" has a query or fragment (? or #): the API\'s paths are added after the base address, so each call would go to a wrong address | give the API base address alone, e.g. baseUrl: https://api.openai.com/v1; a key goes in apiKey, not in the address',
+      '9: meaning.baseUrl "${MEANING_BASE}" (with the value of MEANING_BASE) has a query or fragment (? or #): the API\'s paths are added after the base address, so each call would go to a wrong address | give the API base address alone, e.g. baseUrl: https://api.openai.com/v1; a key goes in apiKey, not in the address',
+    ]);
+    // The agent's address is requested as written: a query there is the agent's own.
+    expect(JSON.stringify(r.errors)).not.toMatch(/SECRET|AGENTQ1/);
+  });
+});
+
 describe('a password written in a base address that is no URL is not shown', () => {
   it('judge, simulator and meaning base addresses show the user and *** (as agent.url does), or *** for a token alone', async () => {
     const r = await load({

@@ -57,7 +57,7 @@ function resolveJudge(j: JudgeSection, written: JudgeSection, r: Resolution): Ju
     label: j.label === undefined || j.label === '' ? null : j.label,
   };
   if (j.baseUrl !== undefined && !unsure(r, ['judge', 'baseUrl'])) {
-    const issue = urlIssue('judge.baseUrl', written.baseUrl ?? '', j.baseUrl, { what: 'the API base address', key: 'baseUrl', example: JUDGE_DEFAULTS[provider].baseUrl });
+    const issue = urlIssue('judge.baseUrl', written.baseUrl ?? '', j.baseUrl, { what: 'the API base address', key: 'baseUrl', example: JUDGE_DEFAULTS[provider].baseUrl, apiBase: true });
     if (issue !== null) {
       r.errors.push(r.issueAt(['judge', 'baseUrl'], issue.message, issue.fix));
     } else {
@@ -111,7 +111,7 @@ function resolvePanel(panel: PanelSection, written: PanelSection, judge: JudgeCo
     if (m.label !== undefined && m.label !== null && m.label !== '') settings.label = m.label;
     if (m.baseUrl !== undefined && !unsure(r, ['judge', 'panel', i, 'baseUrl'])) {
       const provider = m.provider ?? judge.provider;
-      const issue = urlIssue(`judge.panel[${i}].baseUrl`, written[i]?.baseUrl ?? '', m.baseUrl, { what: 'the API base address', key: 'baseUrl', example: JUDGE_DEFAULTS[provider].baseUrl });
+      const issue = urlIssue(`judge.panel[${i}].baseUrl`, written[i]?.baseUrl ?? '', m.baseUrl, { what: 'the API base address', key: 'baseUrl', example: JUDGE_DEFAULTS[provider].baseUrl, apiBase: true });
       if (issue !== null) {
         r.errors.push(r.issueAt(['judge', 'panel', i, 'baseUrl'], issue.message, issue.fix));
       } else {

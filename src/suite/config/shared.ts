@@ -132,6 +132,23 @@ function withoutPassword(written: string): string {
   });
 }
 
+/**
+ * A query or fragment in an API's base address (`https://gw.example.com/v1?api-key=...`): the
+ * client adds its paths after the address, so the calls would go to `/v1?api-key=.../chat/completions`,
+ * and a key in it would be quoted by any error that quotes the address. Neither the query nor the
+ * fragment is shown: they may hold a key (docs/configuration.md, "config.yml").
+ */
+function apiBaseIssue(name: string, written: string, value: string, names: readonly string[], advice: UrlAdvice): { message: string; fix: string } | null {
+  const url = new URL(value);
+  if (url.search === '' && url.hash === '') return null;
+  const shown = quote(withoutPassword(written).replace(/[?#][\s\S]*$/, (rest) => `${rest[0] as string}\u2026`));
+  const from = names.length === 0 ? '' : ` (with the value of ${names.join(' and ')})`;
+  return {
+    message: `${name} ${shown}${from} has a query or fragment (? or #): the API's paths are added after the base address, so each call would go to a wrong address`,
+    fix: `give ${advice.what} alone, e.g. ${advice.key}: ${advice.example}; a key goes in apiKey, not in the address`,
+  };
+}
+
 /** How a URL setting's fix names what belongs there: `give the API base address, e.g. baseUrl: ...`. */
 export interface UrlAdvice {
   /** `the full address of the agent` */
@@ -141,6 +158,11 @@ export interface UrlAdvice {
   example: string;
   /** After the example: `, or remove it to use the judge's`. */
   or?: string;
+  /**
+   * An API's base address, which the client's paths (`/chat/completions`, `/messages`) are added to:
+   * a query or fragment in it would end up in the middle of each call's path.
+   */
+  apiBase?: boolean;
 }
 
 /**
@@ -151,8 +173,8 @@ export interface UrlAdvice {
  */
 export function urlIssue(name: string, written: string, value: string, advice: UrlAdvice): { message: string; fix: string } | null {
   const fault = urlFault(value);
-  if (fault === null) return null;
   const names = referencedNames(written);
+  if (fault === null) return advice.apiBase === true ? apiBaseIssue(name, written, value, names, advice) : null;
   const shown = quote(withoutPassword(written));
   if (names.length === 0) return { message: `${name} ${shown} ${fault.text}`, fix: `give ${advice.what}, e.g. ${advice.key}: ${advice.example}${advice.or ?? ''}` };
   const unshown = ' (its value is not shown here: an address may carry a password or a token)';

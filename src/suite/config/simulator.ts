@@ -28,7 +28,7 @@ function resolveSimulatorSettings(s: SimulatorSection, written: SimulatorSection
   if (s.model !== undefined) out.model = s.model;
   if (s.apiKey !== undefined) out.apiKey = s.apiKey === '' ? null : s.apiKey;
   if (s.baseUrl !== undefined && !unsure(r, ['simulator', 'baseUrl'])) {
-    const issue = urlIssue('simulator.baseUrl', written.baseUrl ?? '', s.baseUrl, { what: 'the API base address', key: 'baseUrl', example: JUDGE_DEFAULTS[s.provider ?? 'openai'].baseUrl });
+    const issue = urlIssue('simulator.baseUrl', written.baseUrl ?? '', s.baseUrl, { what: 'the API base address', key: 'baseUrl', example: JUDGE_DEFAULTS[s.provider ?? 'openai'].baseUrl, apiBase: true });
     if (issue !== null) r.errors.push(r.issueAt(['simulator', 'baseUrl'], issue.message, issue.fix));
     else out.baseUrl = s.baseUrl.replace(/\/+$/, '');
   }
