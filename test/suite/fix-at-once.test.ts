@@ -196,12 +196,14 @@ describe('an API base address with a query or fragment', () => {
       [`${F}/a.yml`]: OK_FIXTURE,
       [C]:
         'agent:\n  url: "https://h/chat?code=AGENTQ1"\njudge:\n  apiKey: k\n  baseUrl: "https://gw.example.com/v1?api-key=SECRETQ1"\n' +
+        '  panel:\n    - { model: a }\n    - { model: b, baseUrl: "https://user:SECRETP1@gw.example.com/v1" }\n    - { model: c }\n' +
         'simulator:\n  baseUrl: "https://sim.example.com/v1#SECRETF1"\nmeaning:\n  baseUrl: "${MEANING_BASE}"\n',
     }, { env: { MEANING_BASE: 'https://m.example.com/v1?key=SECRETE1' } });
     expect(r.errors.map((e) => `${e.line}: ${e.message} | ${e.fix}`)).toEqual([
       '5: judge.baseUrl "https://gw.example.com/v1?\u2026" has a query or fragment (? or #): the API\'s paths are added after the base address, so each call would go to a wrong address | give the API base address alone, e.g. baseUrl: https://api.openai.com/v1; a key goes in apiKey, not in the address',
-      '7: simulator.baseUrl "https://sim.example.com/v1#\u2026" has a query or fragment (? or #): the API\'s paths are added after the base address, so each call would go to a wrong address | give the API base address alone, e.g. baseUrl: https://api.openai.com/v1; a key goes in apiKey, not in the address',
-      '9: meaning.baseUrl "${MEANING_BASE}" (with the value of MEANING_BASE) has a query or fragment (? or #): the API\'s paths are added after the base address, so each call would go to a wrong address | give the API base address alone, e.g. baseUrl: https://api.openai.com/v1; a key goes in apiKey, not in the address',
+      '8: judge.panel[1].baseUrl "https://user:***@gw.example.com/v1" has a user or password (before the @): the API\'s client does not send them | give the API base address alone, e.g. baseUrl: https://api.openai.com/v1; a key goes in apiKey, not in the address',
+      '11: simulator.baseUrl "https://sim.example.com/v1#\u2026" has a query or fragment (? or #): the API\'s paths are added after the base address, so each call would go to a wrong address | give the API base address alone, e.g. baseUrl: https://api.openai.com/v1; a key goes in apiKey, not in the address',
+      '13: meaning.baseUrl "${MEANING_BASE}" (with the value of MEANING_BASE) has a query or fragment (? or #): the API\'s paths are added after the base address, so each call would go to a wrong address | give the API base address alone, e.g. baseUrl: https://api.openai.com/v1; a key goes in apiKey, not in the address',
     ]);
     // The agent's address is requested as written: a query there is the agent's own.
     expect(JSON.stringify(r.errors)).not.toMatch(/SECRET|AGENTQ1/);

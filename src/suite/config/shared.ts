@@ -136,15 +136,19 @@ function withoutPassword(written: string): string {
  * A query or fragment in an API's base address (`https://gw.example.com/v1?api-key=...`): the
  * client adds its paths after the address, so the calls would go to `/v1?api-key=.../chat/completions`,
  * and a key in it would be quoted by any error that quotes the address. Neither the query nor the
- * fragment is shown: they may hold a key (docs/configuration.md, "config.yml").
+ * fragment is shown: they may hold a key. A user and password in it (`https://user:pass@gw/v1`)
+ * were never sent: said too, the password as `***` (docs/configuration.md, "config.yml").
  */
 function apiBaseIssue(name: string, written: string, value: string, names: readonly string[], advice: UrlAdvice): { message: string; fix: string } | null {
   const url = new URL(value);
-  if (url.search === '' && url.hash === '') return null;
+  const query = url.search !== '' || url.hash !== '';
+  if (!query && url.username === '' && url.password === '') return null;
   const shown = quote(withoutPassword(written).replace(/[?#][\s\S]*$/, (rest) => `${rest[0] as string}\u2026`));
   const from = names.length === 0 ? '' : ` (with the value of ${names.join(' and ')})`;
   return {
-    message: `${name} ${shown}${from} has a query or fragment (? or #): the API's paths are added after the base address, so each call would go to a wrong address`,
+    message: query
+      ? `${name} ${shown}${from} has a query or fragment (? or #): the API's paths are added after the base address, so each call would go to a wrong address`
+      : `${name} ${shown}${from} has a user or password (before the @): the API's client does not send them`,
     fix: `give ${advice.what} alone, e.g. ${advice.key}: ${advice.example}; a key goes in apiKey, not in the address`,
   };
 }
