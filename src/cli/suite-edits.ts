@@ -118,7 +118,7 @@ async function blobsAt(root: string, sha: string, paths: readonly string[], env:
  */
 export async function gitSuiteEdits(base: GitBase): Promise<SuiteEdits | null> {
   const { root, prefix } = base;
-  const git = (cwd: string, args: readonly string[], input?: Buffer): Promise<Buffer> => runGit(cwd, args, { env: base.env, ...(input === undefined ? {} : { input }) });
+  const git = (cwd: string, args: readonly string[]): Promise<Buffer> => runGit(cwd, args, { env: base.env });
   let from = base.sha;
   try {
     from = (await git(root, ['merge-base', base.sha, 'HEAD'])).toString('utf8').trim() || base.sha;
