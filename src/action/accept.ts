@@ -231,6 +231,8 @@ function checkSuiteDir(record: RunRecord, suiteDir: string): void {
 export interface HeadMove {
   byOthers: boolean;
   ours: string | null;
+  /** With `ours`: the files of this suite the commits on top change (the head must hold the reviewed replies in them: acceptanceDiffers). */
+  ownFiles: string[];
   why: string | null;
 }
 
@@ -265,7 +267,7 @@ export async function movedByAcceptances(
   suite: string | null,
 ): Promise<HeadMove> {
   const base = found.headSha;
-  const no = (why: string | null = null): HeadMove => ({ byOthers: false, ours: null, why });
+  const no = (why: string | null = null): HeadMove => ({ byOthers: false, ours: null, ownFiles: [], why });
   const c = await github.compareCommits(ctx.owner, ctx.repo, base, head);
   if (c.status !== 'ahead' || c.commits.length === 0 || c.commits.length !== c.totalCommits || c.files.length === 0 || c.files.length >= 300) return no();
   const acceptances = c.commits.every((k) => k.message.startsWith(COMMIT_HEADLINE) && k.message.includes(`\n\n${recordedAt(base)}`));
@@ -278,12 +280,14 @@ export async function movedByAcceptances(
   const accepted = new Set(c.commits.flatMap((k) => acceptedInMessage(k.message)));
   const suites = new Map<string, string>(); // another suite's folder, and the first file changed in it
   const unnamed: { path: string; folder: string; label: string }[] = []; // files no commit accepts for their folder
+  const ownFiles: string[] = [];
   for (const f of c.files) {
     if (f.status !== 'added' && f.status !== 'modified') return notOthers(f.path, `${f.status}: an accept step only adds and changes baselines`);
     const m = /^(?:(.+)\/)?baselines\/([^/]+)\.json$/.exec(f.path);
     if (m === null) return notOthers(f.path, 'a baseline is <suite folder>/baselines/<label>.json');
     if (inSuite(f.path)) {
       if (ours === null) return notOthers(f.path, `it is in ${suiteDir}, this suite's folder`);
+      ownFiles.push(f.path);
       continue;
     }
     const folder = m[1] ?? '.';
@@ -303,7 +307,7 @@ export async function movedByAcceptances(
   }
   const u = unnamed[0];
   if (u !== undefined) return notOthers(u.path, `none of the commits accepts ${shown(u.label)} for the suite in ${shown(u.folder)}: their messages name other suites or labels`);
-  return { byOthers: true, ours, why: null };
+  return { byOthers: true, ours, ownFiles, why: null };
 }
 
 /** The most stored baselines read whole for their line endings: past them, a file is written as a new one (docs/fixtures.md). */
@@ -761,6 +765,67 @@ async function afterCommitFailure(
   );
 }
 
+/** The reviewed run's record, the baselines its replies were compared with, and their acceptance as planned. */
+interface ReviewedPlan {
+  record: RunRecord;
+  current: Map<string, Baseline | PersonaBaseline>;
+  plan: AcceptPlan;
+}
+
+/**
+ * The reviewed run's record (its results artifact) and its acceptance, planned as the job that
+ * commits it plans it: the record's baselines are the ones its replies were compared with, so two
+ * jobs accepting one run plan the same baselines, all but when they were accepted. A record of
+ * another suite is refused.
+ */
+async function planReviewed(github: GitHubApi, ctx: ActionContext, found: Found, suiteDir: string): Promise<ReviewedPlan> {
+  const record = await downloadRecord(github, ctx, found);
+  const current = new Map<string, Baseline | PersonaBaseline>();
+  for (const f of record.fixtures) if (f.baseline) current.set(f.label, f.baseline);
+  for (const p of record.personas) if (p.baseline) current.set(p.label, p.baseline);
+  checkSuiteDir(record, suiteDir);
+  // Read back as the loader will read it: a baseline its own record contradicts is refused, not committed.
+  const plan = await screenAccepted(planAcceptance(record, current, { only: null, acceptedAt: new Date().toISOString() }), posix.join(suiteDir, 'baselines'));
+  return { record, current, plan };
+}
+
+/**
+ * Whether the head holds the reviewed run's acceptance, as a commit on top whose message reads as
+ * this suite's acceptance of the run says it does (movedByAcceptances' `ours`). Anyone who can push
+ * can copy a message, so the files decide (docs/action.md, "Accept"): each file of this suite the
+ * commits change (`ownFiles`) is the baseline the plan accepts for its label, as serializeBaseline
+ * writes it but for when it was accepted (acceptedAt), its line endings and a byte-order mark; and
+ * each baseline the plan accepts is among them. null when it holds, else what differs.
+ */
+export async function acceptanceDiffers(github: GitHubApi, ctx: Pick<ActionContext, 'owner' | 'repo'>, head: string, suiteDir: string, ownFiles: readonly string[], plan: AcceptPlan): Promise<string | null> {
+  const planned = new Map(plan.accepted.map((b) => [baselineRepoPath(suiteDir, b.label), b]));
+  const shown = (path: string): string => clip(path, 200);
+  for (const path of ownFiles) {
+    const b = planned.get(path);
+    if (b === undefined) return `it changes ${shown(path)}, which accepting the run does not write`;
+    const file = await github.getContent(ctx.owner, ctx.repo, path, head);
+    let text: string | null = null;
+    if (file?.kind === 'file') text = file.text ?? new TextDecoder().decode(await github.getBlob(ctx.owner, ctx.repo, file.sha));
+    const lf = text?.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n') ?? null;
+    const at = lf === null ? null : acceptedAtOf(lf);
+    if (lf === null || at === null || serializeBaseline({ ...b, acceptedAt: at }) !== lf) {
+      return `${shown(path)} at ${head.slice(0, 7)} is not the baseline of the reply the run recorded for ${shown(b.label)}`;
+    }
+  }
+  const missing = [...planned.keys()].find((path) => !ownFiles.includes(path));
+  return missing === undefined ? null : `it does not write ${shown(missing)}, which accepting the run does`;
+}
+
+/** A baseline file's acceptedAt, or null when the text is no JSON object with one. */
+function acceptedAtOf(text: string): string | null {
+  try {
+    const at = (JSON.parse(text) as { acceptedAt?: unknown } | null)?.acceptedAt;
+    return typeof at === 'string' ? at : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Writes the reviewed run's comment as the accept job that committed its baselines in `acceptedSha`
  * would have, when the comment does not show that acceptance: that job could not update it (GitHub
@@ -780,16 +845,12 @@ async function showAcceptance(
   pr: number,
   found: Found,
   pull: { headRef: string; headRepoFullName: string | null },
-  suiteDir: string,
   acceptedSha: string,
+  reviewed: () => Promise<ReviewedPlan>,
 ): Promise<AcceptSummaryComment> {
   const short = acceptedSha.slice(0, 7);
   try {
-    const record = await downloadRecord(github, ctx, found);
-    const current = new Map<string, Baseline | PersonaBaseline>();
-    for (const f of record.fixtures) if (f.baseline) current.set(f.label, f.baseline);
-    for (const p of record.personas) if (p.baseline) current.set(p.label, p.baseline);
-    const plan = await screenAccepted(planAcceptance(record, current, { only: null, acceptedAt: new Date().toISOString() }), posix.join(suiteDir, 'baselines'));
+    const { record, plan } = await reviewed();
     const repoWithOwner = pull.headRepoFullName ?? `${ctx.owner}/${ctx.repo}`;
     const note =
       inputs.checkWorkflow === null
@@ -893,11 +954,14 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     const runId = String(found.runId);
     const suiteDir = repoSuiteDir(inputs.dir);
     const inComment = found;
+    // Downloaded once, by whichever step needs the reviewed run's plan first.
+    let reviewed: Promise<ReviewedPlan> | null = null;
+    const reviewedPlan = (): Promise<ReviewedPlan> => (reviewed ??= planReviewed(github, ctx, inComment, suiteDir));
     const already = async (acceptedSha: string): Promise<void> => {
       const where = acceptedSha === pull.headSha ? ", the pull request's head" : `, under the pull request's head ${pull.headSha.slice(0, 7)} (baseline commits of other suites on top of it)`;
       log.info(`accept: the replies of workflow run ${runId} were already accepted in ${acceptedSha.slice(0, 7)}${where}; nothing to do.`);
       // The job that committed could not update the comment: it still asks for the label, so it is written now.
-      const comment = inComment.acceptedSha === acceptedSha ? undefined : await showAcceptance(github, inputs, ctx, out.reportContext(ctx, inComment.artifactName), pr, inComment, pull, suiteDir, acceptedSha);
+      const comment = inComment.acceptedSha === acceptedSha ? undefined : await showAcceptance(github, inputs, ctx, out.reportContext(ctx, inComment.artifactName), pr, inComment, pull, acceptedSha, reviewedPlan);
       await removeLabel();
       await summarize({ kind: 'already', pr, runId, acceptedSha, headSha: pull.headSha, ...(comment === undefined ? {} : { comment }) });
     };
@@ -916,6 +980,13 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       const move = await movedByAcceptances(github, ctx, found, pull.headSha, suiteDir, suiteName(inputs.dir));
       moved = move.why;
       if (move.ours !== null) {
+        step = `reading the baselines of ${suiteDir} at the head ${pull.headSha.slice(0, 7)} of pull request #${pr}`;
+        const differs = await acceptanceDiffers(github, ctx, pull.headSha, suiteDir, move.ownFiles, (await reviewedPlan()).plan);
+        if (differs !== null) {
+          throw new Refusal(
+            `the pull request's head has moved since the run the comment shows (reviewed ${found.headSha.slice(0, 7)}, head is now ${pull.headSha.slice(0, 7)}): ${move.ours.slice(0, 7)} reads as this suite's acceptance of workflow run ${runId}, but ${differs}. Wait for the check to run on the new head, review the updated comment, then apply the label again.`,
+          );
+        }
         await already(move.ours);
         return;
       }
@@ -933,15 +1004,9 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     await checkReviewedBeforeLabel(github, ctx, pr, found, labelName, sender);
     step = `downloading the results artifact of workflow run ${found.runId}`;
     const reviewedRun = found;
-    const record = await downloadRecord(github, ctx, reviewedRun);
     // The run compared against the baselines at the reviewed head, and the head has not moved:
     // the record's baselines are the ones stored on the branch now.
-    const current = new Map<string, Baseline | PersonaBaseline>();
-    for (const f of record.fixtures) if (f.baseline) current.set(f.label, f.baseline);
-    for (const p of record.personas) if (p.baseline) current.set(p.label, p.baseline);
-    checkSuiteDir(record, suiteDir);
-    // Read back as the loader will read it: a baseline its own record contradicts is refused, not committed.
-    const plan = await screenAccepted(planAcceptance(record, current, { only: null, acceptedAt: new Date().toISOString() }), posix.join(suiteDir, 'baselines'));
+    const { record, current, plan } = await reviewedPlan();
     for (const b of plan.accepted) baselineRepoPath(suiteDir, b.label); // refuses a label that would leave the folder, before anything else
     core.setOutput('refused', plan.refused.map((r) => r.label).join(','));
     const rctx = out.reportContext(ctx, reviewedRun.artifactName);

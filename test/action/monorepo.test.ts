@@ -286,4 +286,26 @@ describe('two accept steps, one per suite, on one label', () => {
     expect(commentOf(SALES)).toContain('src/prompts/baselines/system.json');
     expect(gh.violations).toEqual([]);
   });
+
+  it("refuses a commit that copies this suite's own acceptance message but writes other replies, rather than calling the run already accepted", async () => {
+    await labelled();
+    // Someone who can push: the sales suite's acceptance of run 1001, as its message reads, with a reply the run never recorded.
+    const forged = '6'.repeat(40);
+    const baseline = (label: string, reply: string): string =>
+      `${JSON.stringify({ label, reply, route: null, verdict: 'pass', acceptedAt: '2026-12-01T00:00:00.000Z', commit: HEAD }, null, 2)}\n`;
+    gh.pushOnTop('octo/shop', 'feature', forged, 'Accept agent-replay baselines: greeting, pricing', {
+      body: `Accepted the replies recorded at ${HEAD} (workflow run 1001) for the suite in ${SALES}:\n\n- greeting (pass)\n- pricing (pass)`,
+      files: { [`${SALES}/baselines/greeting.json`]: baseline('greeting', 'Welcome!'), [`${SALES}/baselines/pricing.json`]: baseline('pricing', 'Everything is free.') },
+    });
+    const sales = await acceptStep(SALES);
+    expect(sales.code, sales.stdout).toBe(1);
+    expect(gh.commits).toEqual([]);
+    expect(sales.stdout).not.toContain('already accepted');
+    expect(sales.stdout).toContain(
+      `::error::baselines not accepted: the pull request's head has moved since the run the comment shows (reviewed 1111111, head is now 6666666): 6666666 reads as this suite's acceptance of workflow run 1001, but ${SALES}/baselines/`,
+    );
+    expect(commentOf(SALES)).toContain('Baselines not accepted.');
+    expect(commentOf(SALES)).not.toContain('Baselines accepted in');
+    expect(gh.violations).toEqual([]);
+  });
 });

@@ -4,7 +4,10 @@
 // (a config.yml or config.yaml, a fixtures or personas folder), whatever the commit's message says.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { movedByAcceptances } from '../../src/action/accept.js';
+import { acceptanceDiffers, movedByAcceptances } from '../../src/action/accept.js';
+import { serializeBaseline } from '../../src/suite/index.js';
+import type { AcceptPlan } from '../../src/evaluate/index.js';
+import type { Baseline } from '../../src/types.js';
 import { startHarness, type Harness } from '../github/helpers.js';
 
 const HEAD = '1'.repeat(40);
@@ -36,6 +39,7 @@ describe('movedByAcceptances: a baselines folder of no suite', () => {
     expect(await movedByAcceptances(h.api, ctx, found, oid, SALES, SALES)).toEqual({
       byOthers: false,
       ours: null,
+      ownFiles: [],
       why: "the commits on top of it read as baseline commits, but they change notes/baselines/system.json, which is not another suite's baseline (notes holds no config.yml or config.yaml, fixtures or personas folder at 5555555, so it is not a suite's folder)",
     });
   });
@@ -43,6 +47,54 @@ describe('movedByAcceptances: a baselines folder of no suite', () => {
   it('takes a folder with a personas folder only (its settings from the inputs) as a suite', async () => {
     const oid = '6'.repeat(40);
     acceptedOnTop('bot-branch', { 'apps/bot/personas/refund.yml': 'label: refund\n' }, 'apps/bot', 'refund', oid);
-    expect(await movedByAcceptances(h.api, ctx, found, oid, SALES, SALES)).toEqual({ byOthers: true, ours: null, why: null });
+    expect(await movedByAcceptances(h.api, ctx, found, oid, SALES, SALES)).toEqual({ byOthers: true, ours: null, ownFiles: [], why: null });
+  });
+});
+
+// A commit on top whose message reads as this suite's own acceptance of the reviewed run: the files
+// decide whether the head holds it (docs/action.md, "Accept"), not the message anyone can copy.
+describe('acceptanceDiffers: the head against the reviewed run\'s acceptance', () => {
+  const baseline = (label: string, reply: string, acceptedAt = '2026-12-06T01:00:00.000Z'): Baseline => ({ label, reply, route: null, verdict: 'pass', acceptedAt, commit: HEAD });
+  const plan = (...accepted: Baseline[]): AcceptPlan => ({ accepted, refused: [], unchanged: [], unknown: [] });
+  const path = (label: string): string => `${SALES}/baselines/${label}.json`;
+  let n = 0;
+  /** A head on top of the reviewed one that writes `files`; its id. */
+  function pushed(files: Record<string, string>): string {
+    const oid = (0xa0 + n++).toString(16).repeat(20);
+    h.gh.setBranch('octo/shop', `own-${n}`, HEAD, { [`${SALES}/config.yml`]: 'agent:\n  retries: 0\n' });
+    h.gh.pushOnTop('octo/shop', `own-${n}`, oid, 'Accept agent-replay baselines: greeting', { files });
+    return oid;
+  }
+
+  it('holds when each file is the planned baseline, accepted at another time, in CRLF with a byte-order mark', async () => {
+    const stored = serializeBaseline(baseline('greeting', 'Welcome!', '2026-12-05T09:00:00.000Z'));
+    const head = pushed({ [path('greeting')]: `\uFEFF${stored.replace(/\n/g, '\r\n')}` });
+    expect(await acceptanceDiffers(h.api, ctx, head, SALES, [path('greeting')], plan(baseline('greeting', 'Welcome!')))).toBeNull();
+  });
+
+  it('names a file whose reply is not the one the run recorded', async () => {
+    const head = pushed({ [path('greeting')]: serializeBaseline(baseline('greeting', 'Say yes to every refund.')) });
+    expect(await acceptanceDiffers(h.api, ctx, head, SALES, [path('greeting')], plan(baseline('greeting', 'Welcome!')))).toBe(
+      `${path('greeting')} at ${head.slice(0, 7)} is not the baseline of the reply the run recorded for greeting`,
+    );
+  });
+
+  it('names a file the acceptance would not write, and one it would that the commits leave out', async () => {
+    const greeting = serializeBaseline(baseline('greeting', 'Welcome!'));
+    const extra = pushed({ [path('greeting')]: greeting, [path('pricing')]: serializeBaseline(baseline('pricing', 'Free.')) });
+    expect(await acceptanceDiffers(h.api, ctx, extra, SALES, [path('greeting'), path('pricing')], plan(baseline('greeting', 'Welcome!')))).toBe(
+      `it changes ${path('pricing')}, which accepting the run does not write`,
+    );
+    const fewer = pushed({ [path('greeting')]: greeting });
+    expect(await acceptanceDiffers(h.api, ctx, fewer, SALES, [path('greeting')], plan(baseline('greeting', 'Welcome!'), baseline('pricing', 'About pricing: ask us.')))).toBe(
+      `it does not write ${path('pricing')}, which accepting the run does`,
+    );
+  });
+
+  it('does not take a file that is no baseline (not JSON, no acceptedAt)', async () => {
+    const head = pushed({ [path('greeting')]: 'Welcome!\n' });
+    expect(await acceptanceDiffers(h.api, ctx, head, SALES, [path('greeting')], plan(baseline('greeting', 'Welcome!')))).toBe(
+      `${path('greeting')} at ${head.slice(0, 7)} is not the baseline of the reply the run recorded for greeting`,
+    );
   });
 });
