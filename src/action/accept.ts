@@ -243,8 +243,8 @@ export interface HeadMove {
  * one repository"), or not. So it did when `head` is the reviewed head with commits on top and
  * nothing else, each an acceptance of the replies recorded there, and every file they change (added
  * or changed, never removed) is `<suite>/baselines/<label>.json`: of another suite, or of this one
- * when one of the commits is this suite's own acceptance of the reviewed run (`ours`, the newest
- * such commit: the replies are in). Another suite's file is in a folder outside `suiteDir` that
+ * when one of the commits reads as this suite's own acceptance of the reviewed run (`ours`, the
+ * newest such commit; whether its files hold the reviewed replies is acceptanceDiffers' to say). Another suite's file is in a folder outside `suiteDir` that
  * holds what a suite holds at `head` (a configuration file, config.yml, or, for a suite whose
  * settings all come from the inputs, a fixtures or personas folder), and one of the commits accepts
  * its label for that folder (its message names the folder as its suite's, as commitMessage writes
