@@ -254,7 +254,8 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     if (/ENOTFOUND|EAI_AGAIN/.test(text)) {
       return { key: `dns:${url}`, what: `the host of ${at(endpoint)} did not resolve`, hint: 'check the host name in agent-url (agent.url)' };
     }
-    if (/the agent closed the connection without answering/.test(text)) {
+    // "the agent at 127.0.0.1:3000 closed ..." (the address when the error named it); before 2026-12-06, without it.
+    if (/the agent(?: at \S+)? closed the connection without answering/.test(text)) {
       return {
         key: `closed:${url}`,
         what: `${at(endpoint)} closed the connection without answering`,
