@@ -180,7 +180,7 @@ describe('causes', () => {
 });
 
 describe('the default gate: a regression, or a run that was not verified', () => {
-  const closed = [1, 2, 3, 4, 5].map((i) => errored(`f${i}`, 'network', `message turn: could not reach the agent after 3 attempts: connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)`));
+  const closed = [1, 2, 3, 4, 5].map((i) => errored(`f${i}`, 'network', `message turn: could not reach the agent after 3 attempts: connection refused at 127.0.0.1:9 (ECONNREFUSED); nothing listens there: check agent-url (agent.url) and that the agent is running`));
 
   it('is newly_failing and unverified', () => {
     expect(DEFAULT_FAIL_ON).toEqual(['newly_failing', 'unverified']);
