@@ -20,7 +20,7 @@
 import type { EventEmitter } from 'node:events';
 import { abortedConnecting, closeDispatcher, request } from '../http/undici.js';
 import { cutStep, deadlineText, DIRECT, ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network } from '../http/network.js';
-import { connectionFailureText, networkAddress, networkCause, networkErrorCode } from '../http/error-code.js';
+import { connectionFailureText, networkAddress, networkCause, networkErrorCode, otherNetworkFailureText } from '../http/error-code.js';
 import { redirectTarget } from '../http/redirect.js';
 import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
 import { protectionOf } from '../http/protection.js';
@@ -294,7 +294,9 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         // The agent answered and its body broke off (not cut by the run's interrupt): it had the turn, so another attempt could
         // advance its session twice, as a timed-out one could (docs/presets.md, "Retries and timeouts").
         const got = answered;
-        return fail('network', false, null, (n) => `the agent's answer (HTTP ${got}) broke off before its end, after ${n}: ${errorMessage(err)} (not retried: the agent had the turn)`);
+        // In our words, not undici's ("other side closed"): a closed connection, else the error's code (src/http/error-code.ts).
+        const broke = code !== undefined && CLOSED_CODES.has(code) ? `the connection was closed (${code})` : (otherNetworkFailureText(err) ?? errorMessage(err));
+        return fail('network', false, null, (n) => `the agent's answer (HTTP ${got}) broke off before its end, after ${n}: ${broke} (not retried: the agent had the turn)`);
       }
       // A connection that failed is said in the words every client uses, with the address it was
       // tried at, which the outcome also keeps as data (src/http/error-code.ts, connectionFailureText).
@@ -314,9 +316,13 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         // Through a tunnel the proxy opened (it answered CONNECT 200), the close may be the agent's or
         // the proxy's passing one on: the message names both (docs/troubleshooting.md, "The agent").
         if (route !== null) {
-          return fail('network', true, null, (n) => `the connection to the agent, through the proxy ${route.proxy} (${route.variable}), was closed without an answer, after ${n}: ${errorMessage(err)}`);
+          return fail('network', true, null, (n) => `the connection to the agent, through the proxy ${route.proxy} (${route.variable}), was closed without an answer, after ${n} (${code})`);
         }
-        return fail('network', true, null, (n) => `the agent closed the connection without answering, after ${n}: ${errorMessage(err)}`);
+        // Said as the proxy's close is (src/http/network.ts, proxyFaultText), with the address the
+        // connection was open to when the error names it (undici's does; Node's `read ECONNRESET`
+        // does not), which the outcome also keeps as data.
+        const to = address === null ? '' : ` at ${address}`;
+        return triedAt(fail('network', true, null, (n) => `the agent${to} closed the connection without answering (${code}), after ${n}; ${CLOSED_FIX}`), address);
       }
       return triedAt(fail('network', true, null, (n) => `could not reach the agent after ${n}: ${failed === null ? words : `${failed}; ${unreachedFix(code)}`}`), address);
     } finally {
@@ -702,6 +708,9 @@ function triedAt(attempt: Attempt, address: string | null): Attempt {
   if (!attempt.ok && address !== null) attempt.failure.address = address;
   return attempt;
 }
+
+/** What to do about an agent that took the connection and closed it before any answer (docs/troubleshooting.md, "The agent"). */
+const CLOSED_FIX = "see the agent's log for a crash on the request, or a proxy in front of it that closes connections";
 
 /** What to do about an agent that could not be reached, by the error's code (docs/troubleshooting.md, "The agent"). */
 function unreachedFix(code: string | undefined): string {

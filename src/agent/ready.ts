@@ -9,7 +9,7 @@ import { UserError } from '../errors.js';
 import type { Clock } from '../types.js';
 import { interruptedBy } from '../interrupt.js';
 import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
-import { connectionFailureText, networkErrorCode } from '../http/error-code.js';
+import { connectionFailureText, networkAddress, networkErrorCode } from '../http/error-code.js';
 import { basicAuthOf } from '../suite/url-credentials.js';
 import { docsUrl } from '../version.js';
 
@@ -82,6 +82,8 @@ export interface WaitForAgentOptions {
   log?: (line: string) => void;
   /** How the agent is reached: directly (the default) or through the environment's proxy. */
   network?: Network;
+  /** Hides the run's secrets in what a poll observed (a host name read from `${NAME}`); default: none. */
+  redact?: (text: string) => string;
   /** One poll's longest wait; default: 10 s, at least 2 s, the rest of the wait when that is shorter (tests give a short one). */
   pollTimeoutMs?: number;
 }
@@ -114,11 +116,15 @@ export function proxyAdvice(proxy: ProxyRoute): string {
   return `The polls go through the proxy in ${proxy.variable} and never reached it: check ${proxy.variable}, or NO_PROXY for hosts to reach directly (${docsUrl('configuration.md', 'Behind a proxy')}).`;
 }
 
-/** What a failed poll observed, in words, without the URL (which may carry a token). */
-export function describePollError(e: unknown): string {
+/**
+ * What a failed poll observed, in words, without the URL (which may carry a token): `address`, where
+ * the connection was tried (networkAddress: an address and port, or a host name), as the agent's
+ * client names it; null: none named.
+ */
+export function describePollError(e: unknown, address: string | null = null): string {
   const code = networkErrorCode(e);
   // In the judge's words for the same failures (http/error-code.ts).
-  const words = connectionFailureText(code);
+  const words = connectionFailureText(code, address);
   if (words !== null) return words;
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || (e as Error).name === 'TimeoutError') return 'no answer in time';
   return code ? `a connection error (${code})` : 'a connection error';
@@ -155,6 +161,12 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
   const basic = URL.canParse(o.url) ? basicAuthOf(new URL(o.url)) : null;
   const headers = basic === null || Object.keys(o.headers).some((n) => n.toLowerCase() === 'authorization') ? o.headers : { authorization: `Basic ${basic}`, ...o.headers };
   const route = o.network?.route(o.url) ?? null;
+  // Where a poll's connection failed, reached directly (through a proxy, the proxy is named instead):
+  // an address and port, or a host name, with the run's secrets redacted (a host read from ${NAME}).
+  const triedAt = (e: unknown): string | null => {
+    const address = route === null ? networkAddress(e) : null;
+    return address === null ? null : (o.redact ?? ((t: string) => t))(address);
+  };
   for (;;) {
     polls++;
     /** The proxy this poll could not reach (null: it was reached, or there is none). */
@@ -204,7 +216,7 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
       const seen =
         fault?.kind === 'no-answer'
           ? `no answer to CONNECT within ${fault.timeoutMs} ms (the connect timeout)`
-          : fault?.kind === 'closed' ? (connectionFailureText(fault.code) ?? `the connection was closed without an answer (${fault.code})`) : (pollTimeout(e, timeoutMs, route) ?? describePollError(e));
+          : fault?.kind === 'closed' ? (connectionFailureText(fault.code) ?? `the connection was closed without an answer (${fault.code})`) : (pollTimeout(e, timeoutMs, route) ?? describePollError(e, triedAt(e)));
       observed = unreached === null ? (refused ?? seen) : `${seen}${at}`;
     }
     const remaining = deadline - clock.now();

@@ -393,7 +393,7 @@ export async function runProbe(o: ProbeOptions, io: CliIO): Promise<number> {
   const network = await networkFrom(io.env);
   const wait = o.waitForAgent ?? config.agent.waitForAgent;
   if (wait > 0 && config.agent.url !== null) {
-    await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: deps.clock, log: (line) => io.stderr(`${cliWords(line)}\n`), network });
+    await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: deps.clock, log: (line) => io.stderr(`${cliWords(line)}\n`), network, redact: makeRedactor(config.secrets) });
   }
   // As run says them (src/cli/main.ts): agent text in a warning is shown with its controls escaped.
   const result = await probeOnce(config, fixture, deps, network, (m) => io.stderr(`warning: ${terminalLine(m)}\n`));

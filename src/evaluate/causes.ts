@@ -162,7 +162,7 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
     return { key: `proxy-tls:${tls[4] ?? ''}:${key}`, what: `the TLS certificate ${whose} is refused, ${toward}: ${tls[3] ?? ''} (${tls[4] ?? ''})`, hint: fix };
   }
   const connect = /did not answer CONNECT within (\d+) ms/.exec(text);
-  if (connect !== null) return { key: `proxy-connect:${key}`, what: `no answer from ${at} to CONNECT within ${connect[1] ?? ''} ms, ${toward}`, hint: fix };
+  if (connect !== null) return { key: `proxy-connect:${key}`, what: `${at} did not answer CONNECT within ${connect[1] ?? ''} ms, ${toward}`, hint: fix };
   if (/closed the connection without answering/.test(text)) return { key: `proxy-closed:${key}`, what: `${at} closed the connection without answering, ${toward}`, hint: fix };
   const opening = /no connection through the proxy \S+ \([A-Za-z_]+\)(?: to [a-z ]+?)? opened within (\d+) ms(?:, (stalled (?:connecting to the proxy|waiting for the proxy's answer to CONNECT|in the TLS handshake with (\S+) through the tunnel)))?/.exec(text);
   if (opening !== null) {
@@ -176,7 +176,7 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
           : step.startsWith('stalled waiting')
             ? `the proxy took the connection and did not answer its CONNECT: see the proxy's log; ${fix}`
             : `the proxy opened the tunnel, and ${opening[3] ?? 'the server'} did not complete the TLS handshake: check that the address's port serves https (a plain-HTTP port, or a server that is down behind the proxy, looks like this)`;
-    return { key: `proxy-opening:${key}`, what: `no connection through ${at} within ${opening[1] ?? ''} ms${step === undefined ? '' : ` (${step})`}, ${toward}`, hint };
+    return { key: `proxy-opening:${key}`, what: `no connection through ${at} ${toward.replace(/^on the way /, '')} opened within ${opening[1] ?? ''} ms${step === undefined ? '' : `, ${step}`}`, hint };
   }
   // The connection through the proxy was open (a tunnel, or a forwarded request) and no answer came back in time.
   // "no answer from the agent within ..." ("from the judge ... (2 attempts)"); records written before
@@ -184,7 +184,7 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
   const answer = /(?:did not answer|no answer(?: from [a-z ]+?)?) within (\d+) ms through the proxy \S+ \([A-Za-z_]+\): (.+?)(?: \(\d+ attempts\))?$/.exec(text);
   if (answer !== null) {
     const server = key === 'judge' || key === 'simulator' ? key : 'agent';
-    return { key: `proxy-answer:${key}`, what: `no answer within ${answer[1] ?? ''} ms through ${at}, ${toward} (${answer[2] ?? ''})`, hint: `raise ${server}.timeoutMs in config.yml if the ${server} is slow; else see the proxy's log for the request it holds` };
+    return { key: `proxy-answer:${key}`, what: `no answer from ${toward.replace(/^on the way to /, '')} within ${answer[1] ?? ''} ms through ${at}: ${answer[2] ?? ''}`, hint: `raise ${server}.timeoutMs in config.yml if the ${server} is slow; else see the proxy's log for the request it holds` };
   }
   if (/could not reach the proxy|at the proxy/.test(text)) return proxyDownCause(proxy, variable, text, toward, `proxy-down:${key}`);
   return null;
@@ -254,7 +254,8 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     if (/ENOTFOUND|EAI_AGAIN/.test(text)) {
       return { key: `dns:${url}`, what: `the host of ${at(endpoint)} did not resolve`, hint: 'check the host name in agent-url (agent.url)' };
     }
-    if (/the agent closed the connection without answering/.test(text)) {
+    // "the agent at 127.0.0.1:3000 closed ..." (the address when the error named it); before 2026-12-06, without it.
+    if (/the agent(?: at \S+)? closed the connection without answering/.test(text)) {
       return {
         key: `closed:${url}`,
         what: `${at(endpoint)} closed the connection without answering`,
@@ -274,7 +275,7 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     if (/^no connection to the agent opened within/.test(text)) {
       return {
         key: `timeout:connect:${url}`,
-        what: `no connection to ${at(endpoint)} within ${ms ?? 'its'} ms`,
+        what: `no connection to ${at(endpoint)} opened within ${ms ?? 'its'} ms`,
         hint: 'the host never completed the connection (a host that is down, or a firewall that drops packets, looks like this): check agent-url (agent.url) and that the agent is up; raise agent.timeoutMs if it is only slow',
       };
     }
@@ -282,13 +283,13 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     if (/answer \(HTTP \d{3}\) did not end within/.test(text)) {
       return {
         key: `timeout:ended:${url}`,
-        what: `an answer from ${at(endpoint)} that did not end within ${ms ?? 'its'} ms`,
+        what: `the answer from ${at(endpoint)} did not end within ${ms ?? 'its'} ms`,
         hint: 'the agent answered but was still sending: raise agent.timeoutMs in config.yml (it bounds the whole answer, a stream to its end)',
       };
     }
     return {
       key: `timeout:${url}`,
-      what: `no answer${ms ? ` within ${ms} ms` : ' in time'} from ${at(endpoint)}`,
+      what: `no answer from ${at(endpoint)}${ms ? ` within ${ms} ms` : ' in time'}`,
       hint: 'raise agent.timeoutMs in config.yml if the agent is slow, or check that it is up',
     };
   }
@@ -334,6 +335,25 @@ function proxyCause(reason: string, who: string, toward: string): Cause | null {
     key: `${who}:proxy:${refused}`,
     what: `the proxy refused to connect ${toward.replace(/^on the way /, '')} (HTTP ${refused})`,
     hint: proxyHint(refused, refusal?.[1] === 'request (forwarded)' ? 'HTTP_PROXY' : 'HTTPS_PROXY'),
+  };
+}
+
+/**
+ * A judge's or simulator's answer that came (its status and headers) and did not end: its body
+ * stalled past the deadline, or its connection closed before the end (src/judge/http.ts). It was
+ * reached, so it is not "unreachable", and its status is no HTTP error. Null for any other reason.
+ */
+function unfinishedAnswer(reason: string, who: 'judge' | 'simulator'): Cause | null {
+  const cut = /answer \(HTTP \d{3}\) (?:did not end within (\d+) ms|(broke off before its end))/.exec(reason);
+  if (cut === null) return null;
+  const setting = who === 'judge' ? 'judge.timeoutMs' : "simulator.timeoutMs (else the judge's)";
+  if (cut[2] !== undefined) {
+    return { key: `${who}:broke-off`, what: `the ${who}'s answer broke off before its end`, hint: `the ${who} answered and its connection closed mid-answer: see its log, or that of a gateway or proxy in front of it` };
+  }
+  return {
+    key: `${who}:ended`,
+    what: `the ${who}'s answer did not end within ${cut[1] ?? ''} ms`,
+    hint: `the ${who} answered and its body stopped: a ${who} or a gateway in front of it that stalls; raise ${setting} if it is only slow`,
   };
 }
 
@@ -390,6 +410,8 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
     }
     const proxied = proxyCause(reason, 'judge', 'on the way to the judge');
     if (proxied !== null) return proxied;
+    const unfinished = unfinishedAnswer(reason, 'judge');
+    if (unfinished !== null) return unfinished;
     const status = /HTTP (\d{3})/.exec(reason)?.[1];
     // The reason of the first item (without its attempt count) says what the judge did.
     const shown = reason.replace(/ after \d+ (?:attempts?|retries)/, '').trim();
@@ -401,6 +423,8 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
   if (simulator) {
     const proxied = proxyCause(simulator[2] ?? '', 'simulator', 'on the way to the simulator');
     if (proxied !== null) return proxied;
+    const unfinished = unfinishedAnswer(simulator[2] ?? '', 'simulator');
+    if (unfinished !== null) return unfinished;
     const status = /HTTP (\d{3})/.exec(simulator[2] ?? '')?.[1];
     const kind = simulator[1] === 'unreachable' ? `unreachable${status ? `: HTTP ${status}` : ''}` : (simulator[1] ?? '');
     const what = status || simulator[1] !== 'unreachable' ? `simulator ${kind}` : detail.length > 160 ? `${detail.slice(0, 159)}…` : detail;

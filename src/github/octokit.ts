@@ -119,7 +119,8 @@ function boundedFetch(base: typeof fetch, timeoutMs: number, tries: number, maxB
       return answer;
     } catch (error) {
       if (!timer.signal.aborted || init?.signal?.aborted) throw error;
-      const why = `no answer within ${seconds} (each of the ${tries} tries waits ${seconds}): GitHub is slow or down; see https://www.githubstatus.com and re-run the job once it answers`;
+      // Named as every client names its peer at a deadline (src/http/network.ts, deadlineText).
+      const why = `no answer from GitHub's API within ${seconds} (each of the ${tries} tries waits ${seconds}): GitHub is slow or down; see https://www.githubstatus.com and re-run the job once it answers`;
       throw new TypeError('fetch failed', { cause: new Error(why) });
     } finally {
       clearTimeout(timeout);

@@ -73,19 +73,40 @@ export function connectionFailureText(code: string | undefined, address: string 
 }
 
 /**
- * Where a connection that failed was tried, read from the error Node made (never from its message):
- * `127.0.0.1:3000`, `[::1]:3000`, or the host name that did not resolve; null when it says none
- * (undici's own errors: a socket closed, a connect timeout).
+ * Where a connection that failed was tried, read from the error Node or undici made (never from its
+ * message): `127.0.0.1:3000`, `[::1]:3000`, or the host name that did not resolve; a connection
+ * closed under undici (`UND_ERR_SOCKET`), by the socket's remote end it keeps. Null when it says
+ * none (a reset read by Node, `read ECONNRESET`; a connect timeout).
  */
 export function networkAddress(err: unknown): string | null {
   const cause = networkCause(err);
   if (cause === null) return null;
-  const { address, port, hostname } = cause.error as { address?: unknown; port?: unknown; hostname?: unknown };
-  if (typeof address === 'string' && address !== '') {
-    const host = address.includes(':') ? `[${address}]` : address;
-    return typeof port === 'number' ? `${host}:${port}` : host;
-  }
-  return typeof hostname === 'string' && hostname !== '' ? hostname : null;
+  const { address, port, hostname, socket } = cause.error as { address?: unknown; port?: unknown; hostname?: unknown; socket?: { remoteAddress?: unknown; remotePort?: unknown } | null };
+  if (typeof address === 'string' && address !== '') return hostPort(address, port);
+  if (typeof hostname === 'string' && hostname !== '') return hostname;
+  // undici's SocketError: the socket's ends, as it saw them when the connection closed.
+  const remote = socket?.remoteAddress;
+  return typeof remote === 'string' && remote !== '' ? hostPort(remote, socket?.remotePort) : null;
+}
+
+function hostPort(address: string, port: unknown): string {
+  const host = address.includes(':') ? `[${address}]` : address;
+  return typeof port === 'number' ? `${host}:${port}` : host;
+}
+
+/**
+ * A network error of no failed connection that connectionFailureText words, in words of ours
+ * rather than Node's or undici's message: an answer that is not valid HTTP (undici's
+ * HTTPParserError, with llhttp's `HPE_` code when it has one), a body of another length than its
+ * header says, or `a connection error (CODE)`, as `--wait-for-agent` says any other. Null for an
+ * error with no code (not the network's: its own message says more).
+ */
+export function otherNetworkFailureText(err: unknown): string | null {
+  const code = networkErrorCode(err);
+  if ((err instanceof Error && err.name === 'HTTPParserError') || code?.startsWith('HPE_') === true) return `an answer that is not valid HTTP${code === undefined ? '' : ` (${code})`}`;
+  if (code === undefined) return null;
+  if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return `a body of another length than its Content-Length (${code})`;
+  return `a connection error (${code})`;
 }
 
 function causeOf(err: unknown, seen: Set<unknown>, depth: number): ReturnType<typeof networkCause> {

@@ -13,7 +13,7 @@ import { cutStep, deadlineText, ProxyConnectError, proxyFault, proxyFaultText, p
 import type { TunnelStep } from '../http/proxy-error.js';
 import { redirectTarget } from '../http/redirect.js';
 import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
-import { connectionFailureText, networkErrorCode, networkErrorText } from '../http/error-code.js';
+import { connectionFailureText, networkAddress, networkErrorCode, networkErrorText } from '../http/error-code.js';
 import { abortedConnecting, request } from '../http/undici.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import type { Clock } from '../types.js';
@@ -95,6 +95,8 @@ function oneLine(text: string, max: number): string {
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+/** A connection closed under a request: undici's, and Node's reset and broken pipe. */
+const CLOSED_CODES: ReadonlySet<string> = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 
 function describeNetworkError(err: unknown, route: ProxyRoute | null): Attempt {
   const code = networkErrorCode(err);
@@ -122,7 +124,9 @@ function describeNetworkError(err: unknown, route: ProxyRoute | null): Attempt {
   // undici's connect timeout is judge.timeoutMs: a connection that never opened, as when the deadline cuts it.
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return { kind: 'timeout', connecting: true, step: null };
   if (code === 'UND_ERR_CLOSED') return { kind: 'network', reason: 'the connection was closed (UND_ERR_CLOSED)' };
-  const words = connectionFailureText(code);
+  // With the address it was tried at, as the agent's client says it (http/error-code.ts, networkAddress):
+  // read from the error, an address and port or a host name, never the base URL's path, which may hold a token.
+  const words = connectionFailureText(code, route === null ? networkAddress(err) : null);
   if (words !== null) return { kind: 'network', reason: words };
   const message = err instanceof Error ? err.message : String(err);
   const refused = proxyRefusal(message);
@@ -196,6 +200,10 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     // Too large, or not what its coding says: the same answer again would be too.
     if (networkErrorCode(err) === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return { kind: 'fatal', reason: `response is larger than ${MAX_RESPONSE_BYTES} bytes` };
     if (err instanceof UndecodableBody) return { kind: 'fatal', reason: err.message };
+    // The answer's headers came and its connection closed before the body's end: the server was
+    // reached and answered, so not "closed without an answer"; retried as any network error.
+    const code = networkErrorCode(err);
+    if (status !== null && code !== undefined && CLOSED_CODES.has(code)) return { kind: 'network', reason: `${opts.peer}'s answer (HTTP ${status}) broke off before its end: the connection was closed (${code})` };
     return describeNetworkError(err, opts.proxy ?? null);
   } finally {
     clearTimeout(timer);

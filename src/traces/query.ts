@@ -12,9 +12,9 @@
 // unknown route is its router's `404 page not found` (a gateway's: an HTML page).
 
 import { parseRetryAfter } from '../http/retry.js';
-import { cutStep, deadlineText, DIRECT, proxyFault, proxyFaultText, unreachedProxy, type Network } from '../http/network.js';
+import { cutStep, deadlineText, DIRECT, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network } from '../http/network.js';
 import { tlsProblem } from '../http/tls.js';
-import { connectionFailureText, networkAddress, networkErrorCode, networkErrorText } from '../http/error-code.js';
+import { connectionFailureText, networkAddress, networkErrorCode, networkErrorText, otherNetworkFailureText } from '../http/error-code.js';
 import { abortedConnecting, closeDispatcher, request } from '../http/undici.js';
 import type { Span, SpanSource, TracesConfig, TurnSpans } from '../types.js';
 import { spansOfLangfuse, spansOfLangfusePage } from './langfuse.js';
@@ -76,6 +76,9 @@ export { TraceStoreError };
  * `retryAfterMs`: the wait a 429 or 503 asked for (Retry-After), 0 without one.
  */
 type Answer = { kind: 'spans'; spans: Span[]; cursor?: string | null } | { kind: 'not found' } | { kind: 'failed'; why: string; retryAfterMs: number } | { kind: 'missing route' } | { kind: 'cut'; why: string };
+
+/** The codes of a connection closed under a request (undici's, and Node's reset and broken pipe). */
+const CLOSED_CODES: ReadonlySet<string> = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 
 /** How far a request had got when a deadline cut it: its connection still opening, waiting for the answer, or reading its body (with the answer's status). */
 type Stage = { at: 'connecting' } | { at: 'answer' } | { at: 'body'; status: number };
@@ -174,12 +177,19 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
       }
       // A connection that failed, in the words every client says it in, with the address it was tried at (src/http/error-code.ts).
       const code = networkErrorCode(e);
+      // An answer begun and cut (a closed connection): the store was reached, and answered.
+      if (stage.at === 'body' && code !== undefined && CLOSED_CODES.has(code)) {
+        return { kind: 'failed', why: `GET ${shown} failed: the store's answer (HTTP ${String(stage.status)}) broke off before its end: the connection was closed (${code})`, retryAfterMs: 0 };
+      }
       const failed = connectionFailureText(code, networkAddress(e));
+      // Any other error in our words too, never undici's or Node's message: a proxy's refusal, an
+      // answer that is not valid HTTP, else its code (src/http/error-code.ts, otherNetworkFailureText).
+      const other = (): string => (e instanceof Error ? proxyRefusal(e.message) : null) ?? otherNetworkFailureText(e) ?? networkErrorText(e);
       const why =
         proxy !== null
-          ? `could not reach the proxy ${proxy.proxy} (${proxy.variable}): ${failed ?? networkErrorText(e)}; check ${proxy.variable}, or NO_PROXY for hosts to reach directly`
+          ? `could not reach the proxy ${proxy.proxy} (${proxy.variable}): ${failed ?? other()}; check ${proxy.variable}, or NO_PROXY for hosts to reach directly`
           : failed === null
-            ? networkErrorText(e)
+            ? other()
             : `${failed}; ${code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'check the host name in traces.query.url' : 'check traces.query.url and that the store is running'}`;
       return { kind: 'failed', why: `GET ${shown} failed: ${why}`, retryAfterMs: 0 };
     }

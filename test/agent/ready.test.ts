@@ -93,7 +93,17 @@ describe('waitForAgent', () => {
     const error = await waitForAgent({ url: await closedPortUrl(), headers: {}, seconds: 3, clock: instantClock() }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AgentNotReady);
     expect((error as Error).message).toContain('agent not ready after 3 s');
-    expect((error as AgentNotReady).lastObserved).toBe('connection refused (ECONNREFUSED)');
+    // At the address tried, as the agent's client says it (never the URL, whose path may hold a token).
+    expect((error as AgentNotReady).lastObserved).toMatch(/^connection refused at 127\.0\.0\.1:\d+ \(ECONNREFUSED\)$/);
+  });
+
+  it("a host name that does not resolve is named, with the run's secrets redacted (a host read from ${NAME})", async () => {
+    const wait = (redact?: (text: string) => string): Promise<unknown> =>
+      waitForAgent({ url: 'http://preview-4711.invalid:3000/api/chat', headers: {}, seconds: 0.1, clock: instantClock(), ...(redact === undefined ? {} : { redact }) }).catch((e: unknown) => e);
+    expect((await wait()) as AgentNotReady).toMatchObject({ lastObserved: expect.stringMatching(/^the host name preview-4711\.invalid did not resolve \((?:ENOTFOUND|EAI_AGAIN)\)$/) as unknown });
+    const hidden = (await wait((t) => t.replaceAll('preview-4711', '***'))) as AgentNotReady;
+    expect(hidden.lastObserved).toMatch(/^the host name \*\*\*\.invalid did not resolve/);
+    expect(hidden.message).not.toContain('preview-4711');
   });
 
   it('a poll cut at its timeout says how far it got, in the agent client\'s words: no connection opened, or no answer', async () => {
@@ -232,7 +242,7 @@ describe('agent.waitForAgent in config.yml and --wait-for-agent', () => {
     const run = await cli(['run', '--wait-for-agent', '3'], cwd, {}, { engine: { clock: instantClock() } });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('agent-replay: agent not ready after 3 s:');
-    expect(run.stderr).toContain('the last one got connection refused (ECONNREFUSED)');
+    expect(run.stderr).toMatch(/the last one got connection refused at 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
     // The fix in the CLI's words: the flag (report/terminal.ts cliWords), not the Action's input.
     expect(run.stderr).toContain('or raise --wait-for-agent (agent.waitForAgent) if it starts slowly.');
     const bad = await cli(['run', '--wait-for-agent', 'soon'], cwd);

@@ -87,7 +87,7 @@ describe('the meaning dimension (docs/meaning.md, "On every surface")', () => {
     ['reworded by the judge', { value: 'reworded', by: 'judge', detail: 'same facts', score: 0.934 }, ['reply changed', 'reworded (judge 0.93)'], 'reworded'],
     ['changed by facts', facts, ['reply changed', 'changed in meaning: numbers 30 → 14'], 'changed'],
     ['changed by the judge', { value: 'changed', by: 'judge', detail: 'a receipt is needed now', score: 0.1 }, ['reply changed', 'changed in meaning: a receipt is needed now'], 'changed'],
-    ['not checked', { value: 'unchecked', by: null, detail: 'the meaning judge timed out' }, ['reply changed', 'meaning not checked: the meaning judge timed out'], 'changed'],
+    ['not checked', { value: 'unchecked', by: null, detail: 'meaning judge unreachable: no answer from the meaning judge within 30000 ms' }, ['reply changed', 'meaning not checked: meaning judge unreachable: no answer from the meaning judge within 30000 ms'], 'changed'],
     ['none (check off)', null, ['reply changed'], 'changed'],
   ])('a fixture %s: its words and its section', (_name, meaning, words, section) => {
     const item = differs(meaning);

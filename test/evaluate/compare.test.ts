@@ -130,12 +130,12 @@ describe('compare: the first cause of each changed fixture', () => {
 
   it('error class changed: errored in both runs, for different reasons', () => {
     const c = compareRuns(
-      at(T1, [errored('a', 'timeout', { error: 'message turn: agent did not answer within 30000 ms' })]),
+      at(T1, [errored('a', 'timeout', { error: 'message turn: no answer from the agent within 30000 ms' })]),
       at(T2, [errored('a', 'http', { error: 'message turn: agent returned HTTP 503 after 1 attempt' })]),
     );
     // The errors in words, as the run's Errored section groups them, not their kinds ("timeout -> http").
-    expect(c.changes[0]).toMatchObject({ cause: 'error_class_changed', detail: 'no answer within 30000 ms from the agent -> HTTP 503 from the agent' });
-    expect(renderCompareText(c)).toContain('a  errored -> errored  error class changed: no answer within 30000 ms from the agent -> HTTP 503 from the agent\n');
+    expect(c.changes[0]).toMatchObject({ cause: 'error_class_changed', detail: 'no answer from the agent within 30000 ms -> HTTP 503 from the agent' });
+    expect(renderCompareText(c)).toContain('a  errored -> errored  error class changed: no answer from the agent within 30000 ms -> HTTP 503 from the agent\n');
     expect(causeOf(errored('a', 'http'), errored('a', 'http'))).toBeNull();
   });
 

@@ -49,16 +49,19 @@ describe('causes', () => {
   });
 
   it.each([
-    ['network', 'message turn: could not reach the agent after 3 attempts: connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)', `connection refused at ${URL_}`, /agent-url \(agent\.url\)/],
-    ['network', 'message turn: the agent closed the connection without answering, after 3 attempts: other side closed (UND_ERR_SOCKET)', `${URL_} closed the connection without answering`, /agent's log for a crash/],
+    ['network', 'message turn: could not reach the agent after 3 attempts: connection refused at 127.0.0.1:9 (ECONNREFUSED); nothing listens there: check agent-url (agent.url) and that the agent is running', `connection refused at ${URL_}`, /agent-url \(agent\.url\)/],
+    ['network', "message turn: the agent at 127.0.0.1:9 closed the connection without answering (UND_ERR_SOCKET), after 3 attempts; see the agent's log for a crash on the request, or a proxy in front of it that closes connections", `${URL_} closed the connection without answering`, /agent's log for a crash/],
+    ['network', "message turn: the agent closed the connection without answering (ECONNRESET), after 3 attempts; see the agent's log for a crash on the request, or a proxy in front of it that closes connections", `${URL_} closed the connection without answering`, /agent's log for a crash/],
     ['invalid_json', 'message turn: response is not valid JSON: <!DOCTYPE html><html lang="en"><div id="root"></div>', `an HTML page instead of JSON from ${URL_}`, /agent-path or agent\.url/],
     ['invalid_json', 'message turn: response is not valid JSON: ok', `a response that is not JSON from ${URL_}`, /agent\.preset/],
     ['http', 'message turn: agent returned HTTP 401 after 1 attempt: unauthorized', `HTTP 401 from ${URL_}`, /agent\.headers/],
     ['http', 'message turn: agent returned HTTP 403 after 1 attempt: forbidden', `HTTP 403 from ${URL_}`, /agent\.headers/],
     // A record written before 2026-12-06, and one written now: one cause.
-    ['timeout', 'message turn: agent did not answer within 30000 ms', `no answer within 30000 ms from ${URL_}`, /agent\.timeoutMs/],
-    ['timeout', 'message turn: no answer from the agent within 30000 ms', `no answer within 30000 ms from ${URL_}`, /agent\.timeoutMs/],
-    ['timeout', "message turn: the agent's answer (HTTP 200) did not end within 30000 ms (agent.timeoutMs bounds the whole answer, a stream to its end)", `an answer from ${URL_} that did not end within 30000 ms`, /^the agent answered but was still sending: raise agent\.timeoutMs/],
+    // In the item's order of words ("no answer from the agent within ..."), its peer the agent's address.
+    ['timeout', 'message turn: agent did not answer within 30000 ms', `no answer from ${URL_} within 30000 ms`, /agent\.timeoutMs/],
+    ['timeout', 'message turn: no answer from the agent within 30000 ms', `no answer from ${URL_} within 30000 ms`, /agent\.timeoutMs/],
+    ['timeout', 'message turn: no connection to the agent opened within 30000 ms (agent.timeoutMs bounds connecting too)', `no connection to ${URL_} opened within 30000 ms`, /the host never completed the connection/],
+    ['timeout', "message turn: the agent's answer (HTTP 200) did not end within 30000 ms (agent.timeoutMs bounds the whole answer, a stream to its end)", `the answer from ${URL_} did not end within 30000 ms`, /^the agent answered but was still sending: raise agent\.timeoutMs/],
     ['http', 'message turn: agent returned HTTP 503 after 3 attempts: booting', `HTTP 503 from ${URL_}`, /wait-for-agent/],
   ] as const)('%s: %s names what was observed and the setting to check', (kind, error, what, hint) => {
     const cause = causeOf(errored('x', kind, error), URL_);
@@ -121,6 +124,22 @@ describe('causes', () => {
     expect(causeOf(rec({ verdict: 'pass' }), URL_)).toBeNull();
   });
 
+  it('a judge or simulator that answered and whose body did not end is a cause of its own, not "unreachable: HTTP 200"', () => {
+    const detail = (d: string) => causeOf(rec({ verdict: 'not_evaluated', detail: d }), URL_);
+    const stalled = detail("judge unreachable: the judge's answer (HTTP 200) did not end within 200 ms (2 attempts)");
+    expect(stalled).toEqual({
+      key: 'judge:ended',
+      what: "the judge's answer did not end within 200 ms",
+      hint: 'the judge answered and its body stopped: a judge or a gateway in front of it that stalls; raise judge.timeoutMs if it is only slow',
+    });
+    // Another status, the same cause: it answered each time.
+    expect(detail("judge unreachable: the judge's answer (HTTP 206) did not end within 200 ms")?.key).toBe('judge:ended');
+    expect(detail("judge unreachable: the judge's answer (HTTP 200) broke off before its end: the connection was closed (UND_ERR_SOCKET) after 2 attempts")).toMatchObject({ key: 'judge:broke-off', what: "the judge's answer broke off before its end" });
+    expect(detail("simulator unreachable: the simulator's answer (HTTP 200) did not end within 300 ms")).toMatchObject({ key: 'simulator:ended', what: "the simulator's answer did not end within 300 ms", hint: expect.stringMatching(/raise simulator\.timeoutMs/) as unknown });
+    // An HTTP error stays what it was.
+    expect(detail('judge unreachable: HTTP 503 after 3 attempts')?.what).toBe('judge unreachable: HTTP 503');
+  });
+
   it('tells a judge that answered prose from one that could not be reached', () => {
     const prose = (text: string) => causeOf(rec({ verdict: 'not_evaluated', detail: `judge unreachable: no usable score in output: "${text}"` }), URL_);
     // Two different answers without a score are one cause, and the hint is about the model, not the address.
@@ -161,7 +180,7 @@ describe('causes', () => {
 });
 
 describe('the default gate: a regression, or a run that was not verified', () => {
-  const closed = [1, 2, 3, 4, 5].map((i) => errored(`f${i}`, 'network', `message turn: could not reach the agent after 3 attempts: connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)`));
+  const closed = [1, 2, 3, 4, 5].map((i) => errored(`f${i}`, 'network', `message turn: could not reach the agent after 3 attempts: connection refused at 127.0.0.1:9 (ECONNREFUSED); nothing listens there: check agent-url (agent.url) and that the agent is running`));
 
   it('is newly_failing and unverified', () => {
     expect(DEFAULT_FAIL_ON).toEqual(['newly_failing', 'unverified']);

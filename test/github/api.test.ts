@@ -74,7 +74,7 @@ describe('errors and retries', () => {
     const error = await caught(h.api.listIssueComments(O, R, 5));
     expect(error).toMatchObject({ kind: 'network', status: null });
     expect(error.message).toBe(
-      `GET /repos/${O}/${R}/issues/5/comments -> network no answer within 20 ms (each of the 3 tries waits 20 ms): GitHub is slow or down; see https://www.githubstatus.com and re-run the job once it answers`,
+      `GET /repos/${O}/${R}/issues/5/comments -> network no answer from GitHub's API within 20 ms (each of the 3 tries waits 20 ms): GitHub is slow or down; see https://www.githubstatus.com and re-run the job once it answers`,
     );
     expect(h.gh.requests.filter((r) => r.method === 'GET' && r.path === `/repos/${O}/${R}/issues/5/comments`)).toHaveLength(3);
   });
@@ -91,7 +91,7 @@ describe('errors and retries', () => {
     h.gh.failNext({ method: 'GET', path: COMMENTS, status: 'stall', times: 2 });
     const error = await caught(h.api.listIssueComments(O, R, 5));
     expect(error).toMatchObject({ kind: 'network', status: null });
-    expect(error.message).toContain('no answer within 20 ms');
+    expect(error.message).toContain("no answer from GitHub's API within 20 ms");
   });
 
   it('a GraphQL request GitHub never answers is retried and then named the same way', async () => {
@@ -101,7 +101,7 @@ describe('errors and retries', () => {
     h.gh.failNext({ path: '/graphql', operation: 'agentReplayBranchHistory', status: 'hang', times: 2 });
     const error = await caught(h.api.getBranchHistory(`${O}/${R}`, 'feature', 5));
     expect(error).toMatchObject({ kind: 'network', status: null });
-    expect(error.message).toMatch(/^POST \/graphql ref history octo\/shop@feature -> network no answer within 250 ms \(each of the 2 tries/);
+    expect(error.message).toMatch(/^POST \/graphql ref history octo\/shop@feature -> network no answer from GitHub's API within 250 ms \(each of the 2 tries/);
     expect(h.gh.requests.filter((r) => r.operationName === 'agentReplayBranchHistory')).toHaveLength(2);
   });
 

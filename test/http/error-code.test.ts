@@ -64,6 +64,7 @@ describe('networkErrorCode and networkErrorText', () => {
     expect(networkErrorCode(err)).toBe('ECONNREFUSED');
     expect(networkErrorText(err)).toBe(`connect ECONNREFUSED 127.0.0.1:${port}`);
     expect(describePollError(err)).toBe('connection refused (ECONNREFUSED)');
+    expect(describePollError(err, `127.0.0.1:${port}`)).toBe(`connection refused at 127.0.0.1:${port} (ECONNREFUSED)`);
   });
 
   it('a cause chain: the innermost code (a wrapper around a certificate error; fetch-style TypeError with none of its own)', () => {
@@ -97,9 +98,9 @@ describe('the clients, at a host with an unreachable IPv6 address and a closed I
         () => 'ready',
         (e: Error) => e.message,
       );
-      expect(ready).toMatch(/the last one got connection refused \(ECONNREFUSED\);/);
-      expect(await judge.score('c', 'r')).toEqual({ ok: false, reason: 'connection refused (ECONNREFUSED)' });
-      expect(await simulator.next({ goal: 'g', instructions: null, persona: null, turn: 1, maxTurns: 2, transcript: [] })).toEqual({ kind: 'fault', fault: 'simulator unreachable: connection refused (ECONNREFUSED)', retries: 0 });
+      expect(ready).toContain(`the last one got connection refused at 127.0.0.1:${port} (ECONNREFUSED);`);
+      expect(await judge.score('c', 'r')).toEqual({ ok: false, reason: `connection refused at 127.0.0.1:${port} (ECONNREFUSED)` });
+      expect(await simulator.next({ goal: 'g', instructions: null, persona: null, turn: 1, maxTurns: 2, transcript: [] })).toEqual({ kind: 'fault', fault: `simulator unreachable: connection refused at 127.0.0.1:${port} (ECONNREFUSED)`, retries: 0 });
     } finally {
       await Promise.all([agent.close(), judge.close(), simulator.close()]);
     }

@@ -178,8 +178,8 @@ describe('localhost: both loopback families', () => {
     }
     const got = await reach(port);
     expect(got.agent).toMatch(/^message turn: could not reach the agent after 1 attempt: connection refused at 127\.0\.0\.1:\d+ \(ECONNREFUSED\); nothing listens there: check agent-url \(agent\.url\) and that the agent is running$/);
-    expect(got.ready).toMatch(/^agent not ready after 1 s: \d+ polls \(GET\), the last one got connection refused \(ECONNREFUSED\);/);
-    // The judge in --wait-for-agent's words for it.
-    expect(got.judge).toBe('connection refused (ECONNREFUSED)');
+    expect(got.ready).toMatch(/^agent not ready after 1 s: \d+ polls \(GET\), the last one got connection refused at 127\.0\.0\.1:\d+ \(ECONNREFUSED\);/);
+    // The judge in --wait-for-agent's words for it, at the address the agent's client names.
+    expect(got.judge).toBe(`connection refused at 127.0.0.1:${port} (ECONNREFUSED)`);
   });
 });

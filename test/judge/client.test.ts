@@ -220,11 +220,11 @@ describe('openai judge', () => {
     expect(await judge(config('openai', other.url)).score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no choices[0].message.content: a tool call "search", not "verdict"', answered: true });
   });
 
-  it('reports a server that closes the connection without answering', async () => {
+  it('reports a server that closes the connection without answering, naming the address it was open to', async () => {
     const s = await serve(hangUp);
     const clock = fakeClock();
     const r = await judge(config('openai', s.url, { retries: 1 }), clock).score('c', 'r');
-    expect(r).toEqual({ ok: false, reason: 'the connection was closed without an answer (UND_ERR_SOCKET) after 2 attempts' });
+    expect(r).toEqual({ ok: false, reason: `the connection to ${new URL(s.url).host} was closed without an answer (UND_ERR_SOCKET) after 2 attempts` });
     expect(clock.sleeps).toHaveLength(1);
   });
 
@@ -244,12 +244,22 @@ describe('openai judge', () => {
     expect(r).toEqual({ ok: false, reason: "the judge's answer (HTTP 200) did not end within 200 ms" });
   });
 
-  it('reports connection refused', async () => {
+  it('reports an answer whose connection closed after its headers as an answer that broke off, not as closed without an answer', async () => {
+    const s = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"choices": [');
+      setImmediate(() => res.socket?.destroy());
+    });
+    const r = await judge(config('openai', s.url, { retries: 0 })).score('c', 'r');
+    expect(r).toEqual({ ok: false, reason: "the judge's answer (HTTP 200) broke off before its end: the connection was closed (UND_ERR_SOCKET)" });
+  });
+
+  it('reports connection refused, at the address tried (never the base URL, whose path may hold a token)', async () => {
     const s = await startServer([silence]);
     const url = s.url;
     await s.close();
-    const r = await judge(config('openai', url, { retries: 0 })).score('c', 'r');
-    expect(r).toEqual({ ok: false, reason: 'connection refused (ECONNREFUSED)' });
+    const r = await judge(config('openai', `${url}/key/sk4f9aC2d8E1b7F3a6c0/v1`, { retries: 0 })).score('c', 'r');
+    expect(r).toEqual({ ok: false, reason: `connection refused at ${new URL(url).host} (ECONNREFUSED)` });
   });
 });
 

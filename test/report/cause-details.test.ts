@@ -7,9 +7,10 @@ const errored = (label: string, error: string): Item => ({ label, errored: true,
 
 describe('groupText', () => {
   it('one text for all, same turn: said once with the turn, the items add nothing', () => {
-    const items = ['a', 'b', 'c'].map((l) => errored(l, 'message turn: could not reach the agent after 3 attempts: connect ECONNREFUSED'));
+    const text = 'message turn: could not reach the agent after 3 attempts: connection refused at 127.0.0.1:3000 (ECONNREFUSED); nothing listens there: check agent-url (agent.url) and that the agent is running';
+    const items = ['a', 'b', 'c'].map((l) => errored(l, text));
     const g = groupText(items);
-    expect(sharedLine(g, 3)).toBe('each: message turn: could not reach the agent after 3 attempts: connect ECONNREFUSED');
+    expect(sharedLine(g, 3)).toBe(`each: ${text}`);
     expect(items.map((i) => g.own.get(i))).toEqual(Array(3).fill({ turn: null, text: null }));
   });
 

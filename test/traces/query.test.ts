@@ -618,6 +618,28 @@ describe('waiting and failing', () => {
     await expect(src.collect(TRACE, SENT)).rejects.toThrow(`GET http://localhost:${port}/api/v3/traces/${TRACE} failed: connection refused at 127.0.0.1:${port} (ECONNREFUSED); check traces.query.url and that the store is running, until traces.waitMs (300 ms) passed`);
   });
 
+  it("a store's other failures are said in our words, never undici's or Node's message: an answer that broke off, one that is not HTTP", async () => {
+    // Answers 200 and closes before the end of its body: reached, and answering; not "closed without an answer".
+    const broke = createNetServer((socket) => socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"trace":')));
+    // Answers with something else than HTTP.
+    const garbage = createNetServer((socket) => socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n')));
+    const ports: string[] = [];
+    for (const server of [broke, garbage]) {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      ports.push(String((server.address() as AddressInfo).port));
+    }
+    try {
+      const a = source({ kind: 'tempo', url: `http://127.0.0.1:${ports[0]}`, apiKey: null, waitMs: 100 });
+      await expect(a.collect(TRACE, SENT)).rejects.toThrow(
+        `GET http://127.0.0.1:${ports[0]}/api/v2/traces/${TRACE} failed: the store's answer (HTTP 200) broke off before its end: the connection was closed (UND_ERR_SOCKET), until traces.waitMs (100 ms) passed`,
+      );
+      const b = source({ kind: 'tempo', url: `http://127.0.0.1:${ports[1]}`, apiKey: null, waitMs: 100 });
+      await expect(b.collect(TRACE, SENT)).rejects.toThrow(`GET http://127.0.0.1:${ports[1]}/api/v2/traces/${TRACE} failed: an answer that is not valid HTTP, until traces.waitMs (100 ms) passed`);
+    } finally {
+      for (const server of [broke, garbage]) await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('an answer that is not a trace names the setting to check', async () => {
     const s = await store(() => [{ status: 200, body: '<html>login</html>' }]);
     const src = source({ kind: 'tempo', url: s.url, apiKey: null, waitMs: 300 });
