@@ -24,7 +24,8 @@ export class GitHubError extends Error {
     graphqlTypes?: readonly string[];
     cause?: unknown;
   }) {
-    const outcome = init.status !== null ? String(init.status) : init.graphqlTypes?.length ? init.graphqlTypes.join(',') : init.kind;
+    // A kind stands where a status would, with a colon before its words: "-> network: no answer from GitHub's API within 30 s".
+    const outcome = init.status !== null ? String(init.status) : init.graphqlTypes?.length ? init.graphqlTypes.join(',') : init.detail.trim() === '' ? init.kind : `${init.kind}:`;
     super(`${init.request} -> ${outcome} ${init.detail}`.trim(), init.cause !== undefined ? { cause: init.cause } : undefined);
     this.request = init.request;
     this.status = init.status;

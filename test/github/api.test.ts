@@ -64,7 +64,7 @@ describe('errors and retries', () => {
     h.gh.failNext({ method: 'GET', path: COMMENTS, status: 'network', times: 5 });
     const error = await caught(h.api.listIssueComments(O, R, 5));
     expect(error).toMatchObject({ kind: 'network', status: null });
-    expect(error.message).toMatch(new RegExp(`^GET /repos/${O}/${R}/issues/5/comments -> network `));
+    expect(error.message).toMatch(new RegExp(`^GET /repos/${O}/${R}/issues/5/comments -> network: `));
   });
 
   // The waits below are tiny where every try goes unanswered, and ample where a try must be answered in time.
@@ -74,7 +74,7 @@ describe('errors and retries', () => {
     const error = await caught(h.api.listIssueComments(O, R, 5));
     expect(error).toMatchObject({ kind: 'network', status: null });
     expect(error.message).toBe(
-      `GET /repos/${O}/${R}/issues/5/comments -> network no answer from GitHub's API within 20 ms (each of the 3 tries waits 20 ms): GitHub is slow or down; see https://www.githubstatus.com and re-run the job once it answers`,
+      `GET /repos/${O}/${R}/issues/5/comments -> network: no answer from GitHub's API within 20 ms (each of the 3 tries waits 20 ms): GitHub is slow or down; see https://www.githubstatus.com and re-run the job once it answers`,
     );
     expect(h.gh.requests.filter((r) => r.method === 'GET' && r.path === `/repos/${O}/${R}/issues/5/comments`)).toHaveLength(3);
   });
@@ -101,7 +101,7 @@ describe('errors and retries', () => {
     h.gh.failNext({ path: '/graphql', operation: 'agentReplayBranchHistory', status: 'hang', times: 2 });
     const error = await caught(h.api.getBranchHistory(`${O}/${R}`, 'feature', 5));
     expect(error).toMatchObject({ kind: 'network', status: null });
-    expect(error.message).toMatch(/^POST \/graphql ref history octo\/shop@feature -> network no answer from GitHub's API within 250 ms \(each of the 2 tries/);
+    expect(error.message).toMatch(/^POST \/graphql ref history octo\/shop@feature -> network: no answer from GitHub's API within 250 ms \(each of the 2 tries/);
     expect(h.gh.requests.filter((r) => r.operationName === 'agentReplayBranchHistory')).toHaveLength(2);
   });
 
