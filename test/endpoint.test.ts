@@ -6,6 +6,16 @@ import { describe, expect, it } from 'vitest';
 import { hideEndpointTokens, looksLikeToken, sameEndpoint, urlEndpoint } from '../src/endpoint.js';
 import { sameJudge } from '../src/evaluate/definition.js';
 import { makeRedactor } from '../src/secrets.js';
+import { createHttpAgentClient } from '../src/agent/index.js';
+import { defaultConfig, JUDGE_CLIENT_DEFAULTS } from '../src/config.js';
+import { createConfiguredJudge, judgeEndpointOf } from '../src/judge/index.js';
+import { JUDGE_PROMPT_VERSION } from '../src/judge/prompt.js';
+import { replay } from '../src/replay/index.js';
+import type { Baseline } from '../src/types.js';
+import { startServer } from './judge/server.js';
+import { completion } from './simulator/server.js';
+import { startAgentServer } from './support/agent-server.js';
+import { replayOptions } from './support/replay-options.js';
 
 describe('urlEndpoint', () => {
   it('never keeps credentials, a query or a fragment, whatever they hold', () => {
@@ -65,5 +75,53 @@ describe('a judge\u2019s address across records', () => {
 
   it('reads ordinary segments as no token', () => {
     for (const s of ['v1', 'chat', 'completions', '2024-06-01', 'gpt-4o-mini-2024-07-18', 'claude-3-5-sonnet-20241022', 'deployments', '']) expect(looksLikeToken(s), s).toBe(false);
+  });
+});
+
+// The choice (docs/judges.md, "The judge's address"): a path segment that looks like a token is a
+// credential, never part of which judge it is. Two addresses that differ only in it are one judge:
+// a key rotated in a gateway's path keeps the kept results and reads as no change of judge; any
+// other segment (a deployment's name) still tells two judges apart. Real servers on 127.0.0.1.
+describe('two judge addresses that differ only in a token-looking path segment', () => {
+  it('are one judge: the kept result judged under the old key is reused under the new one, and no key is recorded', async () => {
+    const [oldKey, newKey] = ['sk-live-4f9aC2b7D1e8F0a3B6c5', 'sk-live-9Zq1Xw2Vu3Ts4Rp5On6M'];
+    const judgeServer = await startServer([completion(JSON.stringify({ rationale: 'curt', score: 0.4 }))]);
+    const agentServer = await startAgentServer(() => ({ json: { reply: 'You have 30 days from delivery.', route: null } }));
+    const agent = createHttpAgentClient({ ...defaultConfig().agent, url: agentServer.url, start: null, concurrency: 2, retries: 0 });
+    const config = { provider: 'openai' as const, baseUrl: `${judgeServer.url}/key/${newKey}/v1`, model: 'm', apiKey: 'k', ...JUDGE_CLIENT_DEFAULTS, retries: 0, label: null };
+    const judge = createConfiguredJudge(config);
+    const criterion = { criterion: 'The reply is polite', threshold: 0.7 };
+    const kept = (label: string, endpoint: string): Baseline => ({
+      label,
+      reply: 'You have 30 days from delivery.',
+      route: null,
+      verdict: 'pass',
+      acceptedAt: '2026-11-01T10:00:00.000Z',
+      commit: 'a'.repeat(40),
+      judge: { score: 0.8, rationale: 'polite', fingerprint: { model: 'openai/m', endpoint, promptVersion: JUDGE_PROMPT_VERSION, criteria: [criterion] } },
+    });
+    // Kept under the old key, as a run writes it now; as one written before tokens were hidden; at another deployment of the gateway.
+    const baselines = [kept('old-key', `${judgeServer.url}/key/***/v1`), kept('old-key-raw', `${judgeServer.url}/key/${oldKey}/v1`), kept('other-path', `${judgeServer.url}/team-b/***/v1`)];
+    const fixtures = baselines.map((b, i) => ({ label: b.label, message: 'returns?', persona: null, assertion: { kind: 'judge' as const, ...criterion }, file: 'f.yml', line: i + 1 }));
+    try {
+      const run = await replay(
+        { fixtures, personas: [], baselines: { fixtures: new Map(baselines.map((b) => [b.label, b])), personas: new Map() } },
+        { agent, regex: { test: async () => ({ kind: 'no_match' as const }), close: async () => undefined }, judge },
+        replayOptions({ judgeModel: 'openai/m', judgeEndpoint: judgeEndpointOf(config) }),
+      );
+      const of = (label: string) => run.fixtures.find((f) => f.label === label);
+      expect(of('old-key')?.judgeFingerprint?.endpoint).toBe(`${judgeServer.url}/key/***/v1`);
+      expect(of('old-key')).toMatchObject({ verdict: 'pass', score: 0.8 });
+      expect(of('old-key')?.judgeReused).toBeTruthy();
+      expect(of('old-key-raw')?.judgeReused).toBeTruthy();
+      // Another segment beside the key is another judge: judged again, at the new key's address.
+      expect(of('other-path')).toMatchObject({ verdict: 'fail', score: 0.4 });
+      expect(judgeServer.received.map((r) => r.url)).toEqual([`/key/${newKey}/v1/chat/completions`]);
+      expect(JSON.stringify(run)).not.toContain(newKey);
+      expect(sameJudge(of('old-key')?.judgeFingerprint ?? null, { ...(baselines[0] as Baseline).judge!.fingerprint })).toBe(true);
+    } finally {
+      await Promise.all([judge.close(), agent.close()]);
+      await Promise.all([judgeServer.close(), agentServer.close()]);
+    }
   });
 });

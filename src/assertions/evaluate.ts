@@ -54,8 +54,16 @@ export async function evaluateChecks(assertion: Assertion | null, input: CheckIn
     if (a.kind === 'judge') judged = o;
     checks.push({ assertion: a, status: o.verdict, detail: o.detail, score: o.score ?? null, threshold: o.threshold ?? null, rationale: o.rationale ?? null });
   }
-  // The judge check's score and rationale stand for the list's (the record keeps one judge's).
-  const outcome = { verdict: listVerdict(checks), detail: listDetail(checks), score: judged?.score ?? undefined, threshold: judged?.threshold, rationale: judged?.rationale ?? undefined } as Outcome;
+  // The judge check's score and rationale stand for the list's (the record keeps one judge's), and
+  // a panel's members with them: a kept result is decided by their majority again (docs/judges.md, "Panels").
+  const outcome = {
+    verdict: listVerdict(checks),
+    detail: listDetail(checks),
+    score: judged?.score ?? undefined,
+    threshold: judged?.threshold,
+    rationale: judged?.rationale ?? undefined,
+    ...(judged?.members !== undefined ? { members: judged.members } : {}),
+  } as Outcome;
   return { outcome, checks };
 }
 

@@ -10,6 +10,7 @@ import { columnsOf, padColumns } from '../report/columns.js';
 import { formatUsd } from '../report/money.js';
 import { judgeFallbackText } from '../report/judge-mode.js';
 import { plural } from '../words.js';
+import { hideEndpointTokens } from '../endpoint.js';
 import { unmeasured, type Calibration } from './schema.js';
 
 type Criterion = Calibration['criteria'][number];
@@ -47,11 +48,21 @@ function scoreText(b: Item): string {
   return `accepted ${b.accepted}, judged ${b.judged}: ${b.scores.length > 1 ? 'median ' : ''}${num(b.median)}${range} against ${num(b.threshold)}`;
 }
 
+/**
+ * Where the judge was asked, " at https://api.example/v1" (a panel's addresses, each once, in its
+ * members' order), as calibration.json's judge.endpoint keeps it: no credentials, query, fragment
+ * or token-looking path segment (src/endpoint.ts); "" in a file written before it was kept.
+ */
+function addressText(c: Calibration, line: (text: string) => string): string {
+  if (c.judge.endpoint === undefined || c.judge.endpoint === '') return '';
+  return ` at ${line([...new Set(hideEndpointTokens(c.judge.endpoint).split(', '))].join(', '))}`;
+}
+
 /** `line` renders untrusted text on one line: terminalLine on the terminal, oneLine in markdown (escaped after). */
 function headline(c: Calibration, line: (text: string) => string): string {
   const baselines = c.criteria.reduce((n, x) => n + x.baselines, 0);
   const each = c.repeat === 1 ? 'once each' : `${c.repeat} times each`;
-  return `calibrate: ${plural(c.criteria.length, 'criterion', 'criteria')}, ${plural(baselines, 'baseline', 'baselines')} re-judged ${each} by ${line(c.judge.name)}: ${plural(c.spend.judgeCalls, 'judge call', 'judge calls')}, ≈ ${formatUsd(c.estimate.usd)} estimated`;
+  return `calibrate: ${plural(c.criteria.length, 'criterion', 'criteria')}, ${plural(baselines, 'baseline', 'baselines')} re-judged ${each} by ${line(c.judge.name)}${addressText(c, line)}: ${plural(c.spend.judgeCalls, 'judge call', 'judge calls')}, ≈ ${formatUsd(c.estimate.usd)} estimated`;
 }
 
 /**

@@ -3,11 +3,12 @@
 // (a script: the same transcript), the same judge read it, and its answers moved the item. One
 // line says both answers, so that the move is not read as the agent's. Pure.
 
-import type { AssertionCheck, Check, FixtureRecord, PanelMember, PersonaRecord, RunRecord } from '../types.js';
+import type { AssertionCheck, Check, FixtureAttempt, FixtureRecord, PanelMember, PersonaAttempt, PersonaRecord, RunRecord } from '../types.js';
 import { judgeGaveNoVerdict } from '../assertions/judge.js';
+import { judgeAssertionOf } from '../assertions/list.js';
 import { sameJudge } from './definition.js';
 import { sameEndpoint } from '../endpoint.js';
-import { kindOf } from './kind.js';
+import { isScript, kindOf } from './kind.js';
 
 type Item = FixtureRecord | PersonaRecord;
 type ReplayedFixture = Extract<FixtureRecord, { errored: false }>;
@@ -139,7 +140,8 @@ function fixtureFlip(b: ReplayedFixture, a: ReplayedFixture): string | null {
   }
   if (sides === null || !sides.every((s) => s.length > 0 && s.every(byTheJudge))) return null;
   const repeated = b.attempts !== undefined || a.attempts !== undefined;
-  return judgeFlipLine('judge', 'reply', judgedWords(sides[0], repeated), judgedWords(sides[1], repeated));
+  const members = membersMovedBetween(memberListsOf(b), memberListsOf(a), thresholdOf(b), repeated);
+  return `${judgeFlipLine('judge', 'reply', judgedWords(sides[0], repeated), judgedWords(sides[1], repeated))}${members}`;
 }
 
 /** A script's transcript hashes as the judge read them, one per attempt (run once: its own); null when one is unknown or an attempt errored. */
@@ -168,7 +170,9 @@ function scriptFlip(b: ReplayedScript, a: ReplayedScript): string | null {
   const n = (cb[0] as readonly Check[]).slice(0, i + 1).filter((c) => c.kind === 'criterion').length;
   const repeated = b.attempts !== undefined || a.attempts !== undefined;
   const [wb, wa] = [judgedWords(criteria.slice(0, xb.length), repeated), judgedWords(criteria.slice(xb.length), repeated)];
-  return judgeFlipLine('judge', 'transcript', { ...wb, words: `criterion ${n} ${wb.words}` }, wa);
+  const threshold = (criteria[0] as Extract<Check, { kind: 'criterion' }>).threshold;
+  const members = membersMovedBetween(criteria.slice(0, xb.length).map((c) => c.members), criteria.slice(xb.length).map((c) => c.members), threshold, repeated);
+  return `${judgeFlipLine('judge', 'transcript', { ...wb, words: `criterion ${n} ${wb.words}` }, wa)}${members}`;
 }
 
 /**
@@ -193,46 +197,138 @@ function attemptGroups(answers: readonly Judged[]): string[] {
   return [group('pass', 'passed'), group('fail', 'failed'), group('not_evaluated', 'not evaluated')].filter((p): p is string => p !== null);
 }
 
-/**
- * A panel's members whose own answers moved across the attempts (docs/judges.md, "Panels"): each
- * member's score against the item's threshold on every attempt, "openai m2, 2 passed (0.90), 1
- * failed (0.20)"; a member without a score on an attempt is not evaluated there, with its reason.
- * Empty for a single judge, or when an attempt's members do not line up with the others'.
- */
-function membersThatMoved(f: ReplayedFixture): string[] {
-  const attempts = f.attempts ?? [];
-  const threshold = f.threshold ?? (f.assertion?.kind === 'judge' ? f.assertion.threshold : null);
-  const lists = attempts.map((a) => a.members ?? null);
-  const first = lists[0];
-  if (threshold === null || first == null || !lists.every((l) => l != null && l.length === first.length && l.every((m, i) => m.label === first[i]?.label))) return [];
-  return first.flatMap((member, i) => {
-    const answers: Judged[] = lists.map((l) => {
-      const m = (l as PanelMember[])[i] as PanelMember;
-      return m.score === null ? { status: 'not_evaluated', score: null, detail: m.reason ?? 'no usable score' } : { status: m.score >= threshold ? 'pass' : 'fail', score: m.score, detail: '' };
-    });
-    return new Set(answers.map((j) => j.status)).size < 2 ? [] : [`${member.label}, ${attemptGroups(answers).join(', ')}`];
-  });
+/** A fixture's panel answers, one list per attempt (an item run once: its own); a list's are its judge check's. */
+function memberListsOf(f: ReplayedFixture): (PanelMember[] | null | undefined)[] {
+  return f.attempts === undefined ? [f.members] : f.attempts.map((a) => a.members);
+}
+
+/** The threshold a fixture's judge scores are held against (its judge assertion's, in a list too); null without one. */
+function thresholdOf(f: ReplayedFixture): number | null {
+  return f.threshold ?? judgeAssertionOf(f.assertion)?.threshold ?? null;
 }
 
 /**
- * Within one run (docs/judges.md, "A judge that answers differently"): a repeated fixture whose
- * every attempt got the same reply, judged by its judge assertion, while the attempts' verdicts
- * differ: the judge, not the agent, made it flaky. "the judge answered the same reply differently
- * across the attempts: 2 passed (0.80–0.85), 1 failed (0.40)"; a panel's names the members whose own
- * answers moved: "...; the panel member that moved: openai m2, 2 passed (0.90), 1 failed (0.20)".
- * Null otherwise.
+ * A panel's members (docs/judges.md, "Panels"), each with its answers over the given lists (one per
+ * attempt, of one run or two), its score read against the item's threshold: a member without a
+ * score is not evaluated there, with its reason. Null for a single judge, or when the lists' members
+ * do not line up.
  */
-export function judgeAcrossAttempts(f: FixtureRecord): string | null {
-  if (f.errored || f.attempts === undefined || f.attempts.length < 2) return null;
-  const replies = repliesOf(f);
-  const answers = judgeAnswersOf(f);
-  if (replies === null || new Set(replies).size !== 1 || answers === null || !answers.every(byTheJudge)) return null;
+function memberAnswers(lists: readonly (readonly PanelMember[] | null | undefined)[], threshold: number | null): { label: string; answers: Judged[] }[] | null {
+  const first = lists[0];
+  if (threshold === null || first == null || !lists.every((l) => l != null && l.length === first.length && l.every((m, i) => m.label === first[i]?.label))) return null;
+  return first.map((member, i) => ({
+    label: member.label,
+    answers: lists.map((l) => {
+      const m = (l as readonly PanelMember[])[i] as PanelMember;
+      return m.score === null ? { status: 'not_evaluated', score: null, detail: m.reason ?? 'no usable score' } : { status: m.score >= threshold ? 'pass' : 'fail', score: m.score, detail: '' };
+    }),
+  }));
+}
+
+/**
+ * The one way every judge flip names a panel's members that moved, after its line: "; the panel
+ * member that moved: openai m2, ..." (several: "the panel members that moved: ...; ..."); "" when none.
+ */
+function panelMoved(moved: readonly string[]): string {
+  return moved.length === 0 ? '' : `; the panel ${moved.length === 1 ? 'member' : 'members'} that moved: ${moved.join('; ')}`;
+}
+
+/** Within one run: each member whose own answers moved across the attempts, "openai m2, 2 passed (0.90), 1 failed (0.20)". */
+function membersMovedAcross(lists: readonly (readonly PanelMember[] | null | undefined)[], threshold: number | null): string {
+  const members = memberAnswers(lists, threshold) ?? [];
+  return panelMoved(members.flatMap((m) => (new Set(m.answers.map((j) => j.status)).size < 2 ? [] : [`${m.label}, ${attemptGroups(m.answers).join(', ')}`])));
+}
+
+/**
+ * Between two runs: each member whose own answers moved from one run to the other (its statuses over
+ * the attempts), in the flip's words, "openai m2, pass (0.90) -> fail (0.20)", a repeated item's
+ * "openai m2, 3/3 passed (0.90) -> 1/3 passed (0.20–0.90)".
+ */
+function membersMovedBetween(
+  before: readonly (readonly PanelMember[] | null | undefined)[],
+  after: readonly (readonly PanelMember[] | null | undefined)[],
+  threshold: number | null,
+  repeated: boolean,
+): string {
+  const members = memberAnswers([...before, ...after], threshold) ?? [];
+  const statuses = (answers: readonly Judged[]): string => answers.map((j) => j.status).sort().join();
+  return panelMoved(
+    members.flatMap((m) => {
+      const [b, a] = [m.answers.slice(0, before.length), m.answers.slice(before.length)];
+      return statuses(b) === statuses(a) ? [] : [`${m.label}, ${judgedWords(b, repeated).words} -> ${judgedWords(a, repeated).words}`];
+    }),
+  );
+}
+
+/**
+ * The one check whose statuses moved across one run's attempts (the others gave one status on every
+ * attempt), or null when none or several did, or the checks do not line up.
+ */
+function theOneMovedAcross<C extends { status: Judged['status'] }>(attempts: readonly (readonly C[])[]): number | null {
+  const size = attempts[0]?.length ?? 0;
+  if (!attempts.every((checks) => checks.length === size)) return null;
+  const moved: number[] = [];
+  for (let i = 0; i < size; i++) if (new Set(attempts.map((checks) => (checks[i] as C).status)).size > 1) moved.push(i);
+  return moved.length === 1 ? (moved[0] as number) : null;
+}
+
+/** "did not judge the same reply every time" when its only other answer was none, else "answered the same reply differently". */
+function acrossHow(answers: readonly Judged[], input: 'reply' | 'transcript'): string {
   const statuses = new Set(answers.map((j) => j.status));
-  if (statuses.size < 2) return null;
-  const how = statuses.has('not_evaluated') && statuses.size === 2 ? 'did not judge the same reply every time' : 'answered the same reply differently';
-  const moved = membersThatMoved(f);
-  const members = moved.length === 0 ? '' : `; the panel ${moved.length === 1 ? 'member' : 'members'} that moved: ${moved.join('; ')}`;
-  return `the judge ${how} across the attempts: ${attemptGroups(answers).join(', ')}${members}`;
+  return statuses.has('not_evaluated') && statuses.size === 2 ? `did not judge the same ${input} every time` : `answered the same ${input} differently`;
+}
+
+/** A repeated fixture's: its judge answers over the attempts (a list's: its judge check's, when that is the one check that moved). */
+function fixtureAcrossAttempts(f: ReplayedFixture, attempts: readonly FixtureAttempt[]): string | null {
+  const replies = repliesOf(f);
+  if (replies === null || new Set(replies).size !== 1) return null;
+  let answers: Judged[] | null = judgeAnswersOf(f);
+  if (f.assertion?.kind === 'all') {
+    const per = checksPerAttempt(undefined, attempts);
+    const i = per === null ? null : theOneMovedAcross(per);
+    const moved = per === null || i === null ? [] : per.map((checks) => checks[i] as AssertionCheck);
+    answers = moved.length > 0 && moved.every((c) => c.assertion.kind === 'judge') ? moved : null;
+  }
+  if (answers === null || !answers.every(byTheJudge) || new Set(answers.map((j) => j.status)).size < 2) return null;
+  return `the judge ${acrossHow(answers, 'reply')} across the attempts: ${attemptGroups(answers).join(', ')}${membersMovedAcross(memberListsOf(f), thresholdOf(f))}`;
+}
+
+/** A repeated persona script's: every attempt's transcript the same as the judge read it, and one criterion the one check that moved. */
+function scriptAcrossAttempts(s: ReplayedScript, attempts: readonly PersonaAttempt[]): string | null {
+  const hashes = transcriptHashesOf(s);
+  if (hashes === null || new Set(hashes).size !== 1) return null;
+  const per = checksPerAttempt(s.checks, attempts);
+  const i = per === null ? null : theOneMovedAcross(per);
+  if (per === null || i === null) return null;
+  const criteria = per.flatMap((checks) => {
+    const c = checks[i] as Check;
+    return c.kind === 'criterion' ? [c] : [];
+  });
+  if (criteria.length !== per.length || !criteria.every(byTheJudge)) return null;
+  const n = (per[0] as readonly Check[]).slice(0, i + 1).filter((c) => c.kind === 'criterion').length;
+  const members = membersMovedAcross(
+    criteria.map((c) => c.members),
+    (criteria[0] as Extract<Check, { kind: 'criterion' }>).threshold,
+  );
+  return `the judge ${acrossHow(criteria, 'transcript')} across the attempts: criterion ${n}, ${attemptGroups(criteria).join(', ')}${members}`;
+}
+
+/**
+ * Within one run (docs/judges.md, "A judge that answers differently"): a repeated item whose every
+ * attempt got the same reply (a script: the same transcript as the judge read it), while the
+ * attempts' verdicts differ and the judge's answers are what moved: the judge, not the agent, made
+ * it flaky. "the judge answered the same reply differently across the attempts: 2 passed
+ * (0.80–0.85), 1 failed (0.40)"; an assertion list's says it when its judge check is the one check
+ * that moved; a script's names the criterion, "the judge answered the same transcript differently
+ * across the attempts: criterion 2, 2 passed (0.80), 1 failed (0.40)"; a panel's names the members
+ * whose own answers moved: "...; the panel member that moved: openai m2, 2 passed (0.90), 1 failed
+ * (0.20)". Null otherwise.
+ */
+export function judgeAcrossAttempts(item: Item): string | null {
+  if (item.errored || item.attempts === undefined || item.attempts.length < 2) return null;
+  if (new Set(item.attempts.map((a) => a.verdict)).size < 2) return null;
+  if (isScript(item)) return scriptAcrossAttempts(item as ReplayedScript, item.attempts as PersonaAttempt[]);
+  return fixtureAcrossAttempts(item as ReplayedFixture, item.attempts as FixtureAttempt[]);
 }
 
 /**

@@ -397,11 +397,12 @@ export function repeatWords(f: Pick<Item, 'repeat'>): string | null {
 }
 
 /**
- * The flaky items whose every attempt got the same reply, which the judge answered differently: the
- * judge made them flaky, not the agent (docs/judges.md, "A judge that answers differently").
+ * The flaky items whose every attempt got the same reply (a script: the same transcript), which the
+ * judge answered differently: the judge made them flaky, not the agent (docs/judges.md, "A judge
+ * that answers differently").
  */
 export function flakyByTheJudge(model: Pick<ReportModel, 'flaky'>): Item[] {
-  return model.flaky.filter((i) => !isPersona(i) && judgeAcrossAttempts(i) !== null);
+  return model.flaky.filter((i) => judgeAcrossAttempts(i) !== null);
 }
 
 /** How the headline area names them, after the flaky items. */

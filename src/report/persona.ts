@@ -15,6 +15,7 @@ import { quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
 import { attemptsHead, ATTEMPT_WORDS, decisiveAttempt, firstThat, diffBlock, fileRefHtml, labelled, LIMITS, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
+import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
 import { SCRIPT_MARK, routeText, thousands, type ScriptView } from './model.js';
 import type { Profile } from './profile.js';
 import { errorTurn, type Own } from './cause-details.js';
@@ -513,7 +514,9 @@ function attemptsLine(pr: PersonaRecord): string | null {
   const dt = decisiveTurn(pr);
   const then = decisive === null ? '' : `, then attempt ${decisive.number}'s checks, ${firstThat(decisive.verdict)}${dt === null ? '' : `, and its turn ${dt.index}`}`;
   const tail = shown === -1 ? '' : `; the checks and transcript shown are attempt ${shown + 1}'s${transcripts > 1 ? ways : ''}${then}`;
-  return `${attemptsHead(pr.repeat, attempts)}${tail}`;
+  // Every attempt had the same transcript and the judge moved the verdict (docs/judges.md, "A judge that answers differently").
+  const judge = judgeAcrossAttempts(pr);
+  return `${attemptsHead(pr.repeat, attempts)}${tail}${judge === null ? '' : `; ${escapeInline(clip(judge, LIMITS.detail))}`}`;
 }
 
 export function personaBlock(v: ScriptView, level: Level, ctx: ReportContext, p: Profile, open = false, own?: Own): string {

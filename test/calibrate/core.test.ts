@@ -330,6 +330,19 @@ describe('the figures', () => {
     expect(renderCalibrationMarkdown(structured)).not.toContain('structured output');
   });
 
+  it('the headline names where the judge was asked: a panel\u2019s addresses each once, a token in a path hidden; nothing in a file from before it was kept', () => {
+    const figures = summarizeCalibration({ targets: [target('a', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[ok(0.9)]], null);
+    const c = calibrationOf(figures, 1, null);
+    // A panel of three, two of them at a gateway whose path carries a key (a file written before such a segment was hidden).
+    c.judge.endpoint = 'https://gw.example/key/sk4f9aC2b7D1e8F3a6B0/v1, https://gw.example/key/sk4f9aC2b7D1e8F3a6B0/v1, https://api.anthropic.com/v1';
+    const head = renderCalibrationText(c).split('\n')[0];
+    expect(head).toBe('calibrate: 1 criterion, 1 baseline re-judged once each by openai m1 at https://gw.example/key/***/v1, https://api.anthropic.com/v1: 1 judge call, ≈ $0.005 estimated');
+    expect(renderCalibrationMarkdown(c)).not.toContain('sk4f9aC2');
+    expect(renderCalibrationMarkdown(c)).toContain('api.anthropic.com');
+    delete c.judge.endpoint;
+    expect(renderCalibrationText(c).split('\n')[0]).toBe('calibrate: 1 criterion, 1 baseline re-judged once each by openai m1: 1 judge call, ≈ $0.005 estimated');
+  });
+
   it('the estimate: baselines x repeat judge calls at judgeCallUsd, against the cap', () => {
     expect(estimateCalibration(3, 2, { judgeCallUsd: 0.005, capUsd: 0.1 }, false)).toEqual({ calls: 6, baselines: 3, repeat: 2, judgeCallUsd: 0.005, usd: 0.03, capUsd: 0.1, aboveCap: false, confirmed: false });
     expect(estimateCalibration(3, 1, { judgeCallUsd: 0.5, capUsd: 1 }, false).aboveCap).toBe(true);

@@ -10,6 +10,7 @@ import { serializePersonaBaseline } from '../../src/suite/index.js';
 import { transcriptText } from '../../src/judge/prompt.js';
 import { baselineTurns } from '../../src/calibrate/plan.js';
 import { calibrationSchema, parseCalibration } from '../../src/calibrate/schema.js';
+import { escapeInline } from '../../src/report/escape.js';
 import { startDemoServer, type DemoServer } from '../../src/demo/server.js';
 import type { PersonaBaseline } from '../../src/types.js';
 import type { AgentServer } from '../support/agent-server.js';
@@ -150,7 +151,8 @@ describe('calibrate against an OpenAI-compatible judge', () => {
     expect(judge.received).toHaveLength(6);
     expect(judge.received.every((q) => q.url === '/v1/chat/completions')).toBe(true);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toBe('calibrate: 2 criteria, 6 baselines re-judged once each by openai m1: 6 judge calls, ≈ $0.03 estimated');
+    // The judge's address, as calibration.json's judge.endpoint keeps it.
+    expect(lines[0]).toBe(`calibrate: 2 criteria, 6 baselines re-judged once each by openai m1 at ${judge.url}/v1: 6 judge calls, ≈ $0.03 estimated`);
     expect(lines.find((l) => l.includes('The reply is polite'))).toMatch(/^ {2}The reply is polite +4 +75% \(3\/4\) +0\.00 +0$/);
     expect(lines.find((l) => l.startsWith('  Mentioned the order number'))).toMatch(/2 +100% \(2\/2\) +0\.00 +0$/);
     expect(r.stdout).toContain("Disagreements (1): the judge's verdict is not the accepted one\n  \"The reply is polite\" (thresholds 0.5, 0.7)\n    .agent-replay/baselines/polite-c.json  accepted pass, judged fail: 0.2 against 0.5\n");
@@ -184,6 +186,7 @@ describe('calibrate against an OpenAI-compatible judge', () => {
 
     const md = await readFile(join(cwd, 'calibration.md'), 'utf8');
     expect(md).toContain('| The reply is polite | 4 | 75% \\(3/4\\) | 0.00 | 0 |');
+    expect(md).toContain(escapeInline(`by openai m1 at ${judge.url}/v1: 6 judge calls`));
     expect(md).toContain('- `.agent-replay/baselines/polite-c.json`: accepted pass, judged fail\\: 0.2 against 0.5');
   });
 

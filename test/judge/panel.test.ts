@@ -12,9 +12,12 @@ import { panelAnswer, startPanelJudge } from './panel-server.js';
 import { startServer } from './server.js';
 import { createHttpAgentClient } from '../../src/agent/index.js';
 import { defaultConfig } from '../../src/config.js';
-import { judgeAcrossAttempts } from '../../src/evaluate/judge-flip.js';
+import { judgeAcrossAttempts, judgeFlip } from '../../src/evaluate/judge-flip.js';
+import { baselineJudgeOf } from '../../src/evaluate/acceptance.js';
 import { NO_BASELINES, replay } from '../../src/replay/index.js';
-import type { FixtureRecord } from '../../src/types.js';
+import type { Fixture, FixtureRecord, PersonaRecord, PersonaScript, RunRecord } from '../../src/types.js';
+import { renderComment } from '../../src/report/markdown.js';
+import { DEFAULT_CONTEXT } from '../../src/report/context.js';
 import { startAgentServer } from '../support/agent-server.js';
 import { replayOptions } from '../support/replay-options.js';
 
@@ -186,35 +189,96 @@ describe('panelVerdict (the rule, on members as recorded)', () => {
   });
 });
 
-// A panel over a repeated item (docs/judges.md, "A judge that answers differently"): the agent
-// gave the same reply on every attempt, and one member's answers moved the panel's verdict; the
-// attempts line names that member, not only the panel.
-describe('a panel over the attempts of a repeated item', () => {
-  it('names the member whose answers moved across the attempts, with its own passes and scores', async () => {
-    // m0 passes and m1 fails every time; m2 passes its first two calls and fails its third.
-    let m2Calls = 0;
+// A panel whose one member moves (docs/judges.md, "A judge that answers differently"): the agent
+// gave the same reply every time, and one member's answers moved the panel's verdict; every flip
+// line, across the attempts of one run and between two runs, names that member, not only the panel.
+describe('a panel whose one member moved', () => {
+  const SCRIPT: PersonaScript = {
+    label: 'calm-script',
+    file: 'p.yml',
+    line: 1,
+    persona: null,
+    opening: 'hello?',
+    followUps: [],
+    maxTurns: 20,
+    threshold: 0.7,
+    mocks: [],
+    expect: { conversations: [], terminal: null, toolCalled: [], toolNotCalled: [], criteria: ['split PPP', 'split PF'] },
+  };
+  const fixture = (label: string, assertion: Fixture['assertion'], repeat?: Fixture['repeat']): Fixture => ({ label, message: `${label}?`, persona: null, assertion, file: 'f.yml', line: 1, ...(repeat ? { repeat } : {}) });
+  const judgeCheck = { kind: 'judge' as const, criterion: 'split PF', threshold: 0.7 };
+  const listed = { kind: 'all' as const, assertions: [{ kind: 'contains' as const, value: '30 days' }, judgeCheck] };
+
+  /**
+   * Replays the items against one agent (each message its own steady reply) and a panel of three
+   * on one loopback judge: m0 passes and m1 fails "split PF"; m2 answers it `m2(n)`, n counting its
+   * calls on that input (the reply or transcript it read) and `run` the run (0, then 1), over `runs` runs.
+   */
+  async function replayPanel(items: { fixtures: Fixture[]; personas: PersonaScript[] }, m2: (n: number, run: number) => number, runs = 1): Promise<RunRecord[]> {
+    let run = 0;
+    const calls = new Map<string, number>();
     const judgeServer = await startServer([
       (res, req) => {
-        const model = (req.body as { model: string }).model;
-        const a = model === 'm2' ? { status: 200, body: { choices: [{ message: { role: 'assistant', content: JSON.stringify({ rationale: 'm2', score: ++m2Calls <= 2 ? 0.9 : 0.2 }) } }] } } : panelAnswer(req);
+        const body = req.body as { model: string; messages: { role: string; content: string }[] };
+        const user = body.messages.find((m) => m.role === 'user')?.content ?? '';
+        const n = (calls.get(user) ?? 0) + 1;
+        if (body.model === 'm2' && user.includes('split PF\n')) calls.set(user, n);
+        const a = body.model === 'm2' && user.includes('split PF\n') ? { status: 200, body: { choices: [{ message: { role: 'assistant', content: JSON.stringify({ rationale: 'm2', score: m2(n, run) }) } }] } } : panelAnswer(req);
         res.writeHead(a.status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(a.body));
       },
     ]);
-    const agentServer = await startAgentServer(() => ({ json: { reply: 'Refunds within 30 days.', route: null } }));
+    const agentServer = await startAgentServer((req) => ({ json: { reply: `${String((req.json as { message?: unknown }).message)} Refunds within 30 days.`, route: null } }));
     const agent = createHttpAgentClient({ ...defaultConfig().agent, url: agentServer.url, start: null, concurrency: 3, retries: 0 });
     const judge = createConfiguredJudge({ ...member('m0'), baseUrl: judgeServer.url, panel: [{ model: 'm0' }, { model: 'm1' }, { model: 'm2' }] });
+    const regex = { test: async () => ({ kind: 'no_match' as const }), close: async () => undefined };
     try {
-      const fixture = { label: 'returns', message: 'returns?', persona: null, assertion: { kind: 'judge' as const, criterion: 'split PF', threshold: 0.7 }, file: 'f.yml', line: 1, repeat: { count: 3, minPass: 2 } };
-      const run = await replay({ fixtures: [fixture], personas: [], baselines: NO_BASELINES }, { agent, regex: { test: async () => ({ kind: 'no_match' }), close: async () => undefined }, judge }, replayOptions());
-      const f = run.fixtures[0] as FixtureRecord;
-      expect(f.attempts?.map((a) => a.verdict).sort()).toEqual(['fail', 'pass', 'pass']);
-      expect(judgeAcrossAttempts(f)).toBe(
-        'the judge answered the same reply differently across the attempts: 2 passed (0.90), 1 failed (0.20); the panel member that moved: openai m2, 2 passed (0.90), 1 failed (0.20)',
-      );
+      const records: RunRecord[] = [];
+      for (; run < runs; run++) records.push(await replay({ ...items, baselines: NO_BASELINES }, { agent, regex, judge }, replayOptions({ judgeModel: 'openai/m0' })));
+      return records;
     } finally {
       await Promise.all([judge.close(), agent.close()]);
       await Promise.all([judgeServer.close(), agentServer.close()]);
     }
+  }
+
+  it('across the attempts of a repeated judge assertion, assertion list and persona script: names the member, with its own passes and scores', async () => {
+    // m2 passes its first two calls on each input and fails its third.
+    const repeat = { count: 3, minPass: 2 };
+    const [run] = await replayPanel({ fixtures: [fixture('returns', judgeCheck, repeat), fixture('listed', listed, repeat)], personas: [{ ...SCRIPT, repeat }] }, (n) => (n <= 2 ? 0.9 : 0.2));
+    const [f, l] = (run as RunRecord).fixtures as [FixtureRecord, FixtureRecord];
+    const s = (run as RunRecord).personas[0] as PersonaRecord;
+    for (const item of [f, l, s]) expect(item.attempts?.map((a) => a.verdict).sort()).toEqual(['fail', 'pass', 'pass']);
+    const member = '; the panel member that moved: openai m2, 2 passed (0.90), 1 failed (0.20)';
+    expect(judgeAcrossAttempts(f)).toBe(`the judge answered the same reply differently across the attempts: 2 passed (0.90), 1 failed (0.20)${member}`);
+    // The list's judge check is the one check that moved ("30 days" is there on every attempt).
+    expect(judgeAcrossAttempts(l)).toBe(`the judge answered the same reply differently across the attempts: 2 passed (0.90), 1 failed (0.20)${member}`);
+    expect(judgeAcrossAttempts(s)).toBe(`the judge answered the same transcript differently across the attempts: criterion 2, 2 passed (0.90), 1 failed (0.20)${member}`);
+    // The comment's attempts lines and its flaky line say it for the list and the script too.
+    const comment = renderComment(run as RunRecord, DEFAULT_CONTEXT);
+    expect(comment.split('the judge answered the same reply differently across the attempts').length - 1).toBe(2);
+    expect(comment).toContain(String.raw`the judge answered the same transcript differently across the attempts\: criterion 2, 2 passed \(0.90\), 1 failed \(0.20\); the panel member that moved\: openai m2`);
+    expect(comment).toContain('the same reply on every attempt, judged differently: `returns`, `listed`, `calm-script`');
+  });
+
+  it('between two runs of a judge assertion, assertion list and persona script, once or repeated: names the member, with both runs\u2019 answers', async () => {
+    // m2 passes every call of the first run and fails every call of the second.
+    const [a, b] = await replayPanel(
+      { fixtures: [fixture('returns', judgeCheck), fixture('listed', listed), fixture('again', judgeCheck, { count: 3, minPass: 2 })], personas: [SCRIPT] },
+      (_, run) => (run === 0 ? 0.9 : 0.2),
+      2,
+    );
+    const flip = (label: string): string | null => {
+      const of = (r: RunRecord | undefined) => [...(r?.fixtures ?? []), ...(r?.personas ?? [])].find((i) => i.label === label) as FixtureRecord | PersonaRecord;
+      return judgeFlip(of(a), of(b));
+    };
+    // A list keeps its judge check's members, as a judge assertion does: an accepted result is decided by their majority again.
+    const listedRecord = a?.fixtures.find((f) => f.label === 'listed');
+    expect(listedRecord?.members?.map((m) => [m.label, m.score])).toEqual([['openai m0', 0.9], ['openai m1', 0.2], ['openai m2', 0.9]]);
+    expect(baselineJudgeOf(listedRecord as FixtureRecord)?.members).toHaveLength(3);
+    expect(flip('returns')).toBe('the judge answered the same reply differently: pass (0.90) -> fail (0.20); the panel member that moved: openai m2, pass (0.90) -> fail (0.20)');
+    expect(flip('listed')).toBe('the judge answered the same reply differently: pass (0.90) -> fail (0.20); the panel member that moved: openai m2, pass (0.90) -> fail (0.20)');
+    expect(flip('again')).toBe('the judge answered the same reply differently: 3/3 passed (0.90) -> 0/3 passed (0.20); the panel member that moved: openai m2, 3/3 passed (0.90) -> 0/3 passed (0.20)');
+    expect(flip('calm-script')).toBe('the judge answered the same transcript differently: criterion 2 pass (0.90) -> fail (0.20); the panel member that moved: openai m2, pass (0.90) -> fail (0.20)');
   });
 });
