@@ -6,7 +6,7 @@ import * as log from './log.js';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, join, posix, relative, resolve } from 'node:path';
 import type { Inputs } from './inputs.js';
-import { resultsArtifactsPattern, suiteName, type ActionContext, type PullContext } from './context.js';
+import { reportArtifactsPattern, resultsArtifactsPattern, suiteName, type ActionContext, type PullContext } from './context.js';
 import { suiteRepoPath } from './suite-edits.js';
 import { gitHubFailure } from './github-words.js';
 import { isGitHubError } from '../github/errors.js';
@@ -108,7 +108,7 @@ export function ownSuiteResults(read: readonly ReadResults[], dir: string): { ke
  */
 function ownPatternWords(dir: string): string {
   if (suiteName(dir) !== null) return `pattern: ${resultsArtifactsPattern(dir)}`;
-  return `pattern: agent-replay-results-<commit>*, the commit the runs recorded, such as agent-replay-results-\${{ github.event.workflow_run.head_sha }}*: the default folder's artifacts are named by the commit alone, and ${resultsArtifactsPattern(dir)} takes every suite's`;
+  return `pattern: agent-replay-results-<commit>*, the commit the runs recorded, such as ${reportArtifactsPattern(dir)}: the default folder's artifacts are named by the commit alone, and ${resultsArtifactsPattern(dir)} takes every suite's`;
 }
 
 /** What a workflow_run event says about the run it reports: its head commit and repository (GitHub's, not the artifact's). */

@@ -18,7 +18,7 @@ import type { Assertion } from '../types.js';
 import { estimateCost, turnsPerFixture } from '../evaluate/estimate.js';
 import { resolveConfigFile } from '../suite/config-file.js';
 import { loadYamlPackage, readYaml, yamlPackage } from '../suite/yaml/index.js';
-import { DEFAULT_SUITE_DIR, resultsArtifactsPattern, suiteName, suiteSlug } from '../action/context.js';
+import { DEFAULT_SUITE_DIR, reportArtifactsPattern, suiteName, suiteSlug } from '../action/context.js';
 import { clip, terminalLine } from '../report/escape.js';
 
 /**
@@ -338,7 +338,7 @@ jobs:
         with:
           run-id: \${{ github.event.workflow_run.id }}
           github-token: \${{ github.token }}
-          pattern: ${resultsArtifactsPattern(dir)}   # ${suiteName(dir) === null ? "the results artifacts only (another suite's among them are skipped, by dir)" : "this suite's results artifacts only"}: report mode reads every .json file below shards
+          pattern: ${reportArtifactsPattern(dir)}   # ${suiteName(dir) === null ? "this suite's results artifacts only, by the run's commit (agent-replay-results-* takes every suite's)" : "this suite's results artifacts only"}: report mode reads every .json file below shards
           path: shards
       - id: pr
         run: echo "number=$(cat shards/*/pr-number 2>/dev/null | head -1)" >> "$GITHUB_OUTPUT"
@@ -509,7 +509,7 @@ function suiteSteps(dir: string, preset: InitPreset): Record<WorkflowRole, strin
         '        with:',
         '          run-id: ${{ github.event.workflow_run.id }}',
         '          github-token: ${{ github.token }}',
-        `          pattern: ${resultsArtifactsPattern(dir)}`,
+        `          pattern: ${reportArtifactsPattern(dir)}`,
         `          path: ${shards}`,
       ]),
       ...step([`        uses: ${ACTION_USES}`, '        with:', '          mode: report', `          dir: ${d}`, `          results: ${shards}`, '          pr-number: ${{ steps.pr.outputs.number }}', '          comment-key: agent-replay']),
