@@ -8,7 +8,7 @@ import { runCheck, UsageError, type CheckOptions, type CheckResult, type ShardRu
 import { parseShard, timingsOf } from '../evaluate/shard.js';
 import { issueCount, loadSuite, loadSuiteConfig, repoPathOf, suiteAboveIssue, type ConfigIssue } from '../suite/index.js';
 import { DEFAULT_LATENCY } from '../config.js';
-import { mergeRecords, openRecordStream, readRecord, RecordError, writeRecord } from '../record/index.js';
+import { mergeRecords, mixedSuites, openRecordStream, readRecord, RecordError, writeRecord } from '../record/index.js';
 import { shardLine } from '../report/shard.js';
 import { renderCapRefusalText } from '../report/cap.js';
 import { renderCompareMarkdown, renderCompareText } from '../report/compare.js';
@@ -611,25 +611,15 @@ async function readShards(files: readonly string[], io: CliIO): Promise<RunRecor
 }
 
 /**
- * The refusal of --results files that are runs of two or more suites (their `suitePath`s differ:
- * two suite folders of one repository), or null: a report is of one suite, and merging two would
- * show one suite's items as the other's, so nothing is written and each suite's command is given
- * (docs/cli.md, "What each command does"). A record without `suitePath` (made outside a git
- * repository, or by an older agent-replay) does not say its suite: it is not held against the others.
+ * The refusal of --results files that are runs of two or more suites (the check report mode shares,
+ * mixedSuites), or null: nothing is written and each suite's command is given (docs/cli.md, "What
+ * each command does").
  */
 function mixedSuitesText(records: readonly RunRecord[], files: readonly string[]): string | null {
-  const bySuite = new Map<string, string[]>();
-  const unnamed: string[] = [];
-  records.forEach((r, i) => {
-    const file = files[i] as string;
-    if (r.suitePath === undefined) return void unnamed.push(file);
-    const suite = posix.normalize(r.suitePath).replace(/(.)\/+$/, '$1');
-    bySuite.set(suite, [...(bySuite.get(suite) ?? []), file]);
-  });
-  if (bySuite.size < 2) return null;
-  const suites = [...bySuite];
-  const which = suites.map(([suite, of]) => `${of.map(terminalLine).join(', ')} ${of.length === 1 ? 'is a run' : 'are runs'} of the suite in ${terminalLine(suite)}`).join('; ');
-  const commands = suites.map(([, of]) => `agent-replay report ${of.map((f) => `--results ${shellWord(terminalLine(f))}`).join(' ')}`).join(', then ');
+  const mixed = mixedSuites(records, files, terminalLine);
+  if (mixed === null) return null;
+  const { suites, unnamed, which } = mixed;
+  const commands = suites.map(({ files: of }) => `agent-replay report ${of.map((f) => `--results ${shellWord(terminalLine(f))}`).join(' ')}`).join(', then ');
   const loose = unnamed.length === 0 ? '' : ` (${unnamed.map(terminalLine).join(', ')} ${unnamed.length === 1 ? 'does' : 'do'} not say ${unnamed.length === 1 ? 'its' : 'their'} suite: add ${unnamed.length === 1 ? 'it' : 'them'} to the command of ${unnamed.length === 1 ? 'its' : 'their'} suite)`;
   return (
     `the --results files are runs of ${suites.length} suites (their suitePath): ${which}. A report is of one suite, and these would be merged as one run, so nothing was written: ` +
