@@ -469,6 +469,32 @@ describe('init for a second suite of the repository (docs/action.md, "Two suites
     }
   });
 
+  it("reads a workflow's dir inputs as YAML: a flow mapping's and a folded value count, a dir: line of a script does not; one that is not valid YAML is read a line at a time", async () => {
+    const cwd = await emptyProject();
+    await mkdir(join(cwd, '.github/workflows'), { recursive: true });
+    const workflow = (steps: string): string => `name: agent-replay\non: pull_request\njobs:\n  replay:\n    runs-on: ubuntu-latest\n    steps:\n${steps}`;
+    const sales = ['--dir', 'apps/sales/.agent-replay'];
+    const says = async (text: string): Promise<string> => {
+      await writeFile(join(cwd, '.github/workflows/agent-replay.yml'), text);
+      return (await initIn(cwd, sales)).stdout;
+    };
+    const toAdd = 'To the job of .github/workflows/agent-replay.yml';
+    // The step's with: as a flow mapping, and a folded value: they run the sales suite, nothing to add.
+    expect(await says(workflow(`      - uses: ${ACTION_USES}\n        with: { dir: apps/sales/.agent-replay, agent-path: /api/chat }\n`))).not.toContain(toAdd);
+    expect(await says(workflow(`      - uses: ${ACTION_USES}\n        with:\n          dir: >-\n            apps/sales/.agent-replay\n`))).not.toContain(toAdd);
+    // A dir: line in a script (a block scalar) is no input: the workflow runs the support suite only.
+    const script = workflow(`      - run: |\n          cat > suites.yml <<'EOF'\n          dir: apps/sales/.agent-replay\n          EOF\n      - uses: ${ACTION_USES}\n        with:\n          dir: apps/support/.agent-replay\n`);
+    expect(await says(script)).toContain(toAdd);
+    // Not valid YAML (a tab in the indentation; GitHub does not run it either): its dir: lines are
+    // read as written, as before, and one set by an expression is taken as running the suite.
+    const broken = workflow(`      - uses: ${ACTION_USES}\n        with:\n\t  dir: apps/support/.agent-replay\n`);
+    expect(await says(broken)).toContain(toAdd);
+    const brokenMatrix = broken.replace('apps/support/.agent-replay', '${{ matrix.dir }}');
+    const matrixSaid = await says(brokenMatrix);
+    expect(matrixSaid).not.toContain(toAdd);
+    expect(matrixSaid).not.toContain('cannot read');
+  });
+
   it("the report workflow of a suite outside .agent-replay downloads that suite's results artifacts only, and reports as that suite", async () => {
     const cwd = await emptyProject();
     await initIn(cwd, ['--dir', 'apps/sales/.agent-replay']);
