@@ -11,7 +11,7 @@ import { DEFAULT_LATENCY } from '../config.js';
 import { mergeRecords, mixedSuites, openRecordStream, readRecord, RecordError, writeRecord } from '../record/index.js';
 import { shardLine } from '../report/shard.js';
 import { renderCapRefusalText } from '../report/cap.js';
-import { renderCompareMarkdown, renderCompareText } from '../report/compare.js';
+import { renderCompareMarkdown, renderCompareText, type CompareSuites } from '../report/compare.js';
 import { terminalBlock, terminalLine } from '../report/escape.js';
 import { attemptsRefusalFix } from '../report/blocks.js';
 import { cliWords, renderTerminal } from '../report/terminal.js';
@@ -23,7 +23,7 @@ import { meansTheSame } from '../evaluate/variants.js';
 import { SIMULATOR_PROMPT_VERSION } from '../simulator/index.js';
 import { TOOL } from '../version.js';
 import { windowsPathRefusal } from '../windows-path.js';
-import { suiteName } from '../action/context.js';
+import { DEFAULT_SUITE_DIR, suiteName } from '../action/context.js';
 import { ArgvError, commandHelp, globalHelp, helpHint, parseArgv, type CommandName, type Values } from './options.js';
 import { defaultOut, ensureIgnoredFolder } from './results-dir.js';
 import { gitHead } from './git.js';
@@ -432,6 +432,19 @@ async function compareLatency(dir: string, io: CliIO): Promise<LatencyThresholds
   return DEFAULT_LATENCY;
 }
 
+/**
+ * compare's --markdown names the suite its runs are of, by their records' `suitePath`, as run's
+ * --markdown does: the one suite when it is in another folder than the default one, else each
+ * run's when they are of two; nothing for a record that does not say its suite (docs/cli.md, "What each command does").
+ */
+function compareSuites([before, after]: readonly [RunRecord, RunRecord]): CompareSuites {
+  const of = (r: RunRecord): string | null => (r.suitePath === undefined ? null : (suiteName(r.suitePath) ?? DEFAULT_SUITE_DIR));
+  const [b, a] = [of(before), of(after)];
+  if (b !== null && a !== null && b !== a) return { runs: { before: b, after: a } };
+  const one = b ?? a;
+  return { suite: one === null || one === DEFAULT_SUITE_DIR ? null : one };
+}
+
 /** compare BEFORE.json AFTER.json: agreement before and after and why; exit 0 whatever they show, 2 for a usage error (docs/cli.md). */
 async function cmdCompare(files: readonly string[], values: Values, io: CliIO): Promise<number> {
   if (files.length !== 2) throw new UsageError(`compare needs exactly two results files (BEFORE.json AFTER.json), got ${files.length}`);
@@ -447,7 +460,7 @@ async function cmdCompare(files: readonly string[], values: Values, io: CliIO): 
   const [a, b] = await Promise.all([readRecord(resolvePath(io, first)), readRecord(resolvePath(io, second))]);
   const comparison = compareRuns(a, b, { first, second }, { latency: await compareLatency(values.dir ?? '.agent-replay', io) });
   if (values.out) await writeText(resolvePath(io, values.out), `${JSON.stringify(comparison, null, 2)}\n`, 'out');
-  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCompareMarkdown(comparison), 'markdown');
+  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCompareMarkdown(comparison, compareSuites(comparison.swapped ? [b, a] : [a, b])), 'markdown');
   io.stdout(renderCompareText(comparison));
   return EXIT.ok;
 }
