@@ -192,6 +192,18 @@ export function resultsArtifactsPattern(dir: string): string {
 }
 
 /**
+ * The pattern a `workflow_run` report job downloads its suite's results artifacts with: a suite
+ * outside the default folder by its folder (resultsArtifactsPattern), the default folder's by the
+ * commit the run recorded (`agent-replay-results-${{ github.event.workflow_run.head_sha }}*`, with
+ * its shards and attempts), since its `agent-replay-results-*` takes every suite's and a record of
+ * another suite that does not say its suite (an older run's) would be merged (docs/action.md, "Two
+ * suites in one repository").
+ */
+export function reportArtifactsPattern(dir: string): string {
+  return suiteName(dir) === null ? 'agent-replay-results-${{ github.event.workflow_run.head_sha }}*' : resultsArtifactsPattern(dir);
+}
+
+/**
  * Whether `name` is a results artifact of the suite (artifactNameFor's names, any commit, shard or
  * attempt): the default folder's suite does not take another suite's `agent-replay-results-apps-...`,
  * nor one suite another's (docs/action.md, "Two suites in one repository").

@@ -6,14 +6,14 @@ import * as log from './log.js';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, join, posix, relative, resolve } from 'node:path';
 import type { Inputs } from './inputs.js';
-import { resultsArtifactsPattern, suiteName, type ActionContext, type PullContext } from './context.js';
+import { reportArtifactsPattern, resultsArtifactsPattern, suiteName, type ActionContext, type PullContext } from './context.js';
 import { suiteRepoPath } from './suite-edits.js';
 import { gitHubFailure } from './github-words.js';
 import { isGitHubError } from '../github/errors.js';
 import type { ActionDeps } from './deps.js';
 import { htmlReportFile, publisher, publishSettings, setRunOutputs, summaryWithNote, writeSummary } from './publish.js';
 import { defaultBranchTrend, previousRun } from './history.js';
-import { mergeRecords, readRecord } from '../record/index.js';
+import { mergeRecords, mixedSuites, readRecord } from '../record/index.js';
 import { renderComment, terminalLine } from '../report/index.js';
 import { clip } from '../report/escape.js';
 import { gateMerged, incompleteText } from '../evaluate/index.js';
@@ -74,13 +74,17 @@ export interface ReadResults {
  * takes both (a default suite's `agent-replay-results-*-shard-*` takes
  * `agent-replay-results-apps-sales-.agent-replay-<sha>-shard-1-of-2`): it is skipped, named in
  * `skipped`, rather than merged into this one's run. None left is an error that names the files
- * and the fix. A record without `suitePath` (its suite in no git repository, or written before it),
- * and every record when the dir input is no folder inside the repository, are kept as before
- * (docs/action.md, "Two suites in one repository").
+ * and the fix. A record without `suitePath` (its suite in no git repository, or written before it)
+ * is kept as before, and so is every record when the dir input is no folder inside the repository,
+ * unless they are runs of two or more suites, which are refused as the CLI's `report` refuses them
+ * (refuseMixedSuites; docs/action.md, "Two suites in one repository").
  */
 export function ownSuiteResults(read: readonly ReadResults[], dir: string): { kept: ReadResults[]; skipped: { file: string; suitePath: string }[] } {
   const own = suiteRepoPath(undefined, dir);
-  if (own === null) return { kept: [...read], skipped: [] };
+  if (own === null) {
+    refuseMixedSuites(read, dir);
+    return { kept: [...read], skipped: [] };
+  }
   const kept: ReadResults[] = [];
   const skipped: { file: string; suitePath: string }[] = [];
   for (const r of read) {
@@ -101,6 +105,27 @@ export function ownSuiteResults(read: readonly ReadResults[], dir: string): { ke
 }
 
 /**
+ * With a dir input that is no folder inside the repository, no record can be told to be the
+ * step's: records of two or more suites (mixedSuites, the check the CLI's `report` makes) are
+ * refused rather than merged as one run, naming each file's suite and the fix, a report step per
+ * suite with its folder as dir and its artifacts only (docs/action.md, "Two suites in one repository").
+ */
+function refuseMixedSuites(read: readonly ReadResults[], dir: string): void {
+  const mixed = mixedSuites(
+    read.map((r) => r.record),
+    read.map((r) => r.file),
+    shown,
+  );
+  if (mixed === null) return;
+  const steps = mixed.suites.map(({ suite }) => `dir: ${shown(suite)} with ${suiteName(suite) === null ? 'pattern: agent-replay-results-<commit>*' : `pattern: ${resultsArtifactsPattern(suite)}`}`).join(', then ');
+  const loose = mixed.unnamed.length === 0 ? '' : ` (${mixed.unnamed.map(shown).join(', ')} ${mixed.unnamed.length === 1 ? 'does' : 'do'} not say ${mixed.unnamed.length === 1 ? 'its' : 'their'} suite: ${mixed.unnamed.length === 1 ? 'it goes' : 'they go'} with the step whose pattern downloads ${mixed.unnamed.length === 1 ? 'it' : 'them'})`;
+  throw new UserError(
+    `report mode: the results files are runs of ${mixed.suites.length} suites (their suitePath): ${mixed.which}. A report is of one suite, and these would be merged as one run, so nothing was posted: ` +
+      `this step's dir input, ${shown(dir)}, is no folder inside the repository, so none of them can be told to be its suite. Report each suite in its own step, with its folder as dir (its check step's) and its results artifacts only: ${steps}${loose}`,
+  );
+}
+
+/**
  * The download pattern of the step's own suite, in words. A suite in another folder than the
  * default one has its folder in its artifacts' names; the default folder's are named by the commit
  * alone, so `agent-replay-results-*` takes every suite's, and its own pattern names the commit
@@ -108,7 +133,7 @@ export function ownSuiteResults(read: readonly ReadResults[], dir: string): { ke
  */
 function ownPatternWords(dir: string): string {
   if (suiteName(dir) !== null) return `pattern: ${resultsArtifactsPattern(dir)}`;
-  return `pattern: agent-replay-results-<commit>*, the commit the runs recorded, such as agent-replay-results-\${{ github.event.workflow_run.head_sha }}*: the default folder's artifacts are named by the commit alone, and ${resultsArtifactsPattern(dir)} takes every suite's`;
+  return `pattern: agent-replay-results-<commit>*, the commit the runs recorded, such as ${reportArtifactsPattern(dir)}: the default folder's artifacts are named by the commit alone, and ${resultsArtifactsPattern(dir)} takes every suite's`;
 }
 
 /** What a workflow_run event says about the run it reports: its head commit and repository (GitHub's, not the artifact's). */

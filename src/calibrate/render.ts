@@ -9,6 +9,7 @@ import { clip, clipShown, codeSpan, escapeInline, oneLine, terminalLine } from '
 import { columnsOf, padColumns } from '../report/columns.js';
 import { formatUsd } from '../report/money.js';
 import { judgeFallbackText } from '../report/judge-mode.js';
+import { suiteLine } from '../report/blocks.js';
 import { plural } from '../words.js';
 import { hideEndpointTokens } from '../endpoint.js';
 import { unmeasured, type Calibration } from './schema.js';
@@ -189,10 +190,15 @@ function cell(text: string): string {
   return escapeInline(text);
 }
 
-/** The markdown form (a PR comment, a job summary): every untrusted string escaped. */
-export function renderCalibrationMarkdown(c: Calibration): string {
+/**
+ * The markdown form (a PR comment, a job summary): every untrusted string escaped. `suite`: the
+ * suite's folder in its repository when it is not the default one, named above the heading as a
+ * run's report names it (docs/action.md, "Two suites in one repository").
+ */
+export function renderCalibrationMarkdown(c: Calibration, context: { suite?: string | null } = {}): string {
   const fallback = fallbackLine(c, (reason) => codeSpan(clip(oneLine(reason), 300)));
-  const out: string[] = ['## Judge calibration', '', escapeInline(headline(c, oneLine).replace(/^calibrate: /, '')), ...(fallback === null ? [] : ['', fallback]), ''];
+  const suite = suiteLine({ suite: context.suite ?? null });
+  const out: string[] = [...(suite === null ? [] : [suite, '']), '## Judge calibration', '', escapeInline(headline(c, oneLine).replace(/^calibrate: /, '')), ...(fallback === null ? [] : ['', fallback]), ''];
   if (c.criteria.length === 0) {
     out.push('Nothing to re-judge: no judged fixture or persona criterion has a baseline with a known accepted verdict.');
   } else {

@@ -8,7 +8,8 @@ import { panelMembers, type Config } from '../config.js';
 import type { Judge, JudgeResult } from '../types.js';
 import { UsageError } from '../engine.js';
 import { EXIT } from '../errors.js';
-import { loadSuite } from '../suite/index.js';
+import { loadSuite, repoPathOf } from '../suite/index.js';
+import { suiteName } from '../action/context.js';
 import { callsPerCriterion, createConfiguredJudge, judgeEndpointOf, judgeModelOf } from '../judge/index.js';
 import { JUDGE_PROMPT_VERSION } from '../judge/prompt.js';
 import { makeRedactor } from '../secrets.js';
@@ -164,7 +165,11 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
     ...figures,
   } satisfies Calibration);
   if (values.out) await writeText(resolvePath(io, values.out), `${JSON.stringify(calibration, null, 2)}\n`, 'out');
-  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCalibrationMarkdown(calibration), 'markdown');
+  if (values.markdown) {
+    // Under the suite's folder in its repository when it is not the default one, as run's --markdown names it.
+    const repo = await repoPathOf(resolvePath(io, dir));
+    await writeText(resolvePath(io, values.markdown), renderCalibrationMarkdown(calibration, { suite: repo === null ? null : suiteName(repo.path) }), 'markdown');
+  }
   io.stdout(renderCalibrationText(calibration));
   return belowMinimum(calibration).length > 0 || unmeasured(calibration).length > 0 ? EXIT.gate : EXIT.ok;
 }

@@ -18,7 +18,7 @@ import type { Assertion } from '../types.js';
 import { estimateCost, turnsPerFixture } from '../evaluate/estimate.js';
 import { resolveConfigFile } from '../suite/config-file.js';
 import { loadYamlPackage, readYaml, yamlPackage } from '../suite/yaml/index.js';
-import { DEFAULT_SUITE_DIR, resultsArtifactsPattern, suiteName, suiteSlug } from '../action/context.js';
+import { DEFAULT_SUITE_DIR, reportArtifactsPattern, suiteName, suiteSlug } from '../action/context.js';
 import { clip, terminalLine } from '../report/escape.js';
 
 /**
@@ -338,7 +338,7 @@ jobs:
         with:
           run-id: \${{ github.event.workflow_run.id }}
           github-token: \${{ github.token }}
-          pattern: ${resultsArtifactsPattern(dir)}   # ${suiteName(dir) === null ? "the results artifacts only (another suite's among them are skipped, by dir)" : "this suite's results artifacts only"}: report mode reads every .json file below shards
+          pattern: ${reportArtifactsPattern(dir)}   # ${suiteName(dir) === null ? "this suite's results artifacts only, by the run's commit (agent-replay-results-* takes every suite's)" : "this suite's results artifacts only"}: report mode reads every .json file below shards
           path: shards
       - id: pr
         run: echo "number=$(cat shards/*/pr-number 2>/dev/null | head -1)" >> "$GITHUB_OUTPUT"
@@ -397,7 +397,7 @@ function checkInside(cwd: string, flag: string, value: string): void {
 const WORKFLOW_FILES = { check: 'agent-replay.yml', accept: 'agent-replay-accept.yml', report: 'agent-replay-report.yml' } as const;
 type WorkflowRole = keyof typeof WORKFLOW_FILES;
 
-/** A `dir:` value as a workflow file spells it (plain, or quoted as yamlWord quotes it), or null when it cannot be read. */
+/** A `dir:` value as a workflow file spells it (plain, or quoted as yamlWord quotes it), or null when it cannot be read: a line of a workflow that is not valid YAML. */
 function dirValue(raw: string): string | null {
   const text = raw.trim();
   if (text.startsWith('"')) {
@@ -412,42 +412,73 @@ function dirValue(raw: string): string | null {
   return text.replace(/\s+#.*$/, '');
 }
 
+/** The workflow read as YAML, or undefined when it is not valid YAML (an error of the parser, or more than one document). */
+function workflowData(text: string): { data: unknown } | undefined {
+  try {
+    const doc = yamlPackage().parseDocument(text);
+    return doc.errors.length > 0 ? undefined : { data: doc.toJS() as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The values of the workflow's `dir` keys, at any depth (a step's `with:`, in a flow mapping too; a
+ * matrix's list of folders, each item), as YAML reads them: a `dir:` line in a comment or a block
+ * scalar (a `run: |` script) is none, and a quoted or folded value is its text. An empty `dir:` is
+ * the Action's default folder, as the input left empty is.
+ */
+function dirInputs(data: unknown): string[] {
+  const out: string[] = [];
+  const scalar = (v: unknown): string | null => (v === null ? '' : typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : null);
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(walk);
+    if (value === null || typeof value !== 'object') return;
+    for (const [key, v] of Object.entries(value)) {
+      if (key === 'dir') {
+        for (const item of Array.isArray(v) ? v : [v]) {
+          const text = scalar(item);
+          if (text !== null) out.push(text);
+        }
+      }
+      walk(v);
+    }
+  };
+  walk(data);
+  return out;
+}
+
 /**
  * Whether a workflow that was already there runs the suite in `dir`: one of its `dir:` inputs names
  * that folder, or, for the default folder, it sets no `dir:` at all (the Action's default). Read as
- * text, a line at a time: a workflow init did not write may hold anything, and one it cannot read
- * is taken as running the suite (nothing is said to add to it). A `dir:` set by an expression
- * (`dir: ${{ matrix.dir }}`, a matrix over the suites' folders) cannot be read: such a workflow runs
- * the suite when one of its values names the folder (the matrix's list; read as YAML: a comment
- * names nothing), else init cannot tell, and says so with the expression (docs/cli.md, "init").
+ * YAML (dirInputs): a workflow init did not write may hold anything. One that is not valid YAML
+ * (GitHub does not run it either) is read a line at a time instead, each `dir:` line's value as
+ * written, and one init cannot read at all is taken as running the suite (nothing is said to add to
+ * it). A `dir:` set by an expression (`dir: ${{ matrix.dir }}`, a matrix over the suites' folders)
+ * cannot be read: such a workflow runs the suite when one of its values names the folder (the
+ * matrix's list; a comment names nothing), else init cannot tell, and says so with the expression
+ * (docs/cli.md, "init").
  */
 function runsSuite(text: string, dir: string): { runs: true } | { runs: false; expression: string | null } {
-  const named = [...text.matchAll(/^[ \t]*(?:-[ \t]+)?dir:(.*)$/gm)].map((m) => dirValue(m[1] ?? ''));
+  const read = workflowData(text);
+  const named = read === undefined ? [...text.matchAll(/^[ \t]*(?:-[ \t]+)?dir:(.*)$/gm)].map((m) => dirValue(m[1] ?? '')) : dirInputs(read.data);
   if (named.length === 0) return suiteName(dir) === null ? { runs: true } : { runs: false, expression: null };
   if (named.some((value) => value !== null && (suiteName(value) ?? '') === (suiteName(dir) ?? ''))) return { runs: true };
   const expression = named.find((value): value is string => value !== null && value.includes('${{'));
   if (expression === undefined) return { runs: false, expression: null };
-  return namesFolder(text, dir) ? { runs: true } : { runs: false, expression };
+  // Not valid YAML: its values cannot be read, and it is taken as running the suite.
+  return read === undefined || namesFolder(read.data, dir) ? { runs: true } : { runs: false, expression };
 }
 
 /**
- * Whether the workflow `text` holds the folder `dir` as a whole value: read as YAML, a value (a
- * matrix's list item, an `include:` entry) that is that folder, or a quoted word of an expression
- * that is (`${{ ... 'apps/sales/.agent-replay' ... }}`); never a comment, nor the end of a longer
- * path. A workflow that is not valid YAML cannot be read, and is taken as running the suite (GitHub
- * does not run it either; docs/cli.md, "init").
+ * Whether the workflow's YAML `data` holds the folder `dir` as a whole value: a value (a matrix's
+ * list item, an `include:` entry) that is that folder, or a quoted word of an expression that is
+ * (`${{ ... 'apps/sales/.agent-replay' ... }}`); never a comment, nor the end of a longer path
+ * (docs/cli.md, "init").
  */
-function namesFolder(text: string, dir: string): boolean {
+function namesFolder(data: unknown, dir: string): boolean {
   const folder = suiteName(dir) ?? DEFAULT_SUITE_DIR;
   const isFolder = (value: string): boolean => value.trim() !== '' && (suiteName(value.trim()) ?? DEFAULT_SUITE_DIR) === folder;
-  let data: unknown;
-  try {
-    const doc = yamlPackage().parseDocument(text);
-    if (doc.errors.length > 0) return true;
-    data = doc.toJS();
-  } catch {
-    return true;
-  }
   const names = (value: unknown): boolean => {
     if (typeof value === 'string') return isFolder(value) || (value.includes('${{') && [...value.matchAll(/'((?:[^']|'')*)'/g)].some((m) => isFolder((m[1] ?? '').replace(/''/g, "'"))));
     if (Array.isArray(value)) return value.some(names);
@@ -509,7 +540,7 @@ function suiteSteps(dir: string, preset: InitPreset): Record<WorkflowRole, strin
         '        with:',
         '          run-id: ${{ github.event.workflow_run.id }}',
         '          github-token: ${{ github.token }}',
-        `          pattern: ${resultsArtifactsPattern(dir)}`,
+        `          pattern: ${reportArtifactsPattern(dir)}`,
         `          path: ${shards}`,
       ]),
       ...step([`        uses: ${ACTION_USES}`, '        with:', '          mode: report', `          dir: ${d}`, `          results: ${shards}`, '          pr-number: ${{ steps.pr.outputs.number }}', '          comment-key: agent-replay']),

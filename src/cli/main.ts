@@ -8,10 +8,10 @@ import { runCheck, UsageError, type CheckOptions, type CheckResult, type ShardRu
 import { parseShard, timingsOf } from '../evaluate/shard.js';
 import { issueCount, loadSuite, loadSuiteConfig, repoPathOf, suiteAboveIssue, type ConfigIssue } from '../suite/index.js';
 import { DEFAULT_LATENCY } from '../config.js';
-import { mergeRecords, openRecordStream, readRecord, RecordError, writeRecord } from '../record/index.js';
+import { mergeRecords, mixedSuites, openRecordStream, readRecord, RecordError, writeRecord } from '../record/index.js';
 import { shardLine } from '../report/shard.js';
 import { renderCapRefusalText } from '../report/cap.js';
-import { renderCompareMarkdown, renderCompareText } from '../report/compare.js';
+import { renderCompareMarkdown, renderCompareText, type CompareSuites } from '../report/compare.js';
 import { terminalBlock, terminalLine } from '../report/escape.js';
 import { attemptsRefusalFix } from '../report/blocks.js';
 import { cliWords, renderTerminal } from '../report/terminal.js';
@@ -23,7 +23,7 @@ import { meansTheSame } from '../evaluate/variants.js';
 import { SIMULATOR_PROMPT_VERSION } from '../simulator/index.js';
 import { TOOL } from '../version.js';
 import { windowsPathRefusal } from '../windows-path.js';
-import { suiteName } from '../action/context.js';
+import { DEFAULT_SUITE_DIR, suiteName } from '../action/context.js';
 import { ArgvError, commandHelp, globalHelp, helpHint, parseArgv, type CommandName, type Values } from './options.js';
 import { defaultOut, ensureIgnoredFolder } from './results-dir.js';
 import { gitHead } from './git.js';
@@ -432,6 +432,19 @@ async function compareLatency(dir: string, io: CliIO): Promise<LatencyThresholds
   return DEFAULT_LATENCY;
 }
 
+/**
+ * compare's --markdown names the suite its runs are of, by their records' `suitePath`, as run's
+ * --markdown does: the one suite when it is in another folder than the default one, else each
+ * run's when they are of two; nothing for a record that does not say its suite (docs/cli.md, "What each command does").
+ */
+function compareSuites([before, after]: readonly [RunRecord, RunRecord]): CompareSuites {
+  const of = (r: RunRecord): string | null => (r.suitePath === undefined ? null : (suiteName(r.suitePath) ?? DEFAULT_SUITE_DIR));
+  const [b, a] = [of(before), of(after)];
+  if (b !== null && a !== null && b !== a) return { runs: { before: b, after: a } };
+  const one = b ?? a;
+  return { suite: one === null || one === DEFAULT_SUITE_DIR ? null : one };
+}
+
 /** compare BEFORE.json AFTER.json: agreement before and after and why; exit 0 whatever they show, 2 for a usage error (docs/cli.md). */
 async function cmdCompare(files: readonly string[], values: Values, io: CliIO): Promise<number> {
   if (files.length !== 2) throw new UsageError(`compare needs exactly two results files (BEFORE.json AFTER.json), got ${files.length}`);
@@ -447,7 +460,7 @@ async function cmdCompare(files: readonly string[], values: Values, io: CliIO): 
   const [a, b] = await Promise.all([readRecord(resolvePath(io, first)), readRecord(resolvePath(io, second))]);
   const comparison = compareRuns(a, b, { first, second }, { latency: await compareLatency(values.dir ?? '.agent-replay', io) });
   if (values.out) await writeText(resolvePath(io, values.out), `${JSON.stringify(comparison, null, 2)}\n`, 'out');
-  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCompareMarkdown(comparison), 'markdown');
+  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCompareMarkdown(comparison, compareSuites(comparison.swapped ? [b, a] : [a, b])), 'markdown');
   io.stdout(renderCompareText(comparison));
   return EXIT.ok;
 }
@@ -611,25 +624,15 @@ async function readShards(files: readonly string[], io: CliIO): Promise<RunRecor
 }
 
 /**
- * The refusal of --results files that are runs of two or more suites (their `suitePath`s differ:
- * two suite folders of one repository), or null: a report is of one suite, and merging two would
- * show one suite's items as the other's, so nothing is written and each suite's command is given
- * (docs/cli.md, "What each command does"). A record without `suitePath` (made outside a git
- * repository, or by an older agent-replay) does not say its suite: it is not held against the others.
+ * The refusal of --results files that are runs of two or more suites (the check report mode shares,
+ * mixedSuites), or null: nothing is written and each suite's command is given (docs/cli.md, "What
+ * each command does").
  */
 function mixedSuitesText(records: readonly RunRecord[], files: readonly string[]): string | null {
-  const bySuite = new Map<string, string[]>();
-  const unnamed: string[] = [];
-  records.forEach((r, i) => {
-    const file = files[i] as string;
-    if (r.suitePath === undefined) return void unnamed.push(file);
-    const suite = posix.normalize(r.suitePath).replace(/(.)\/+$/, '$1');
-    bySuite.set(suite, [...(bySuite.get(suite) ?? []), file]);
-  });
-  if (bySuite.size < 2) return null;
-  const suites = [...bySuite];
-  const which = suites.map(([suite, of]) => `${of.map(terminalLine).join(', ')} ${of.length === 1 ? 'is a run' : 'are runs'} of the suite in ${terminalLine(suite)}`).join('; ');
-  const commands = suites.map(([, of]) => `agent-replay report ${of.map((f) => `--results ${shellWord(terminalLine(f))}`).join(' ')}`).join(', then ');
+  const mixed = mixedSuites(records, files, terminalLine);
+  if (mixed === null) return null;
+  const { suites, unnamed, which } = mixed;
+  const commands = suites.map(({ files: of }) => `agent-replay report ${of.map((f) => `--results ${shellWord(terminalLine(f))}`).join(' ')}`).join(', then ');
   const loose = unnamed.length === 0 ? '' : ` (${unnamed.map(terminalLine).join(', ')} ${unnamed.length === 1 ? 'does' : 'do'} not say ${unnamed.length === 1 ? 'its' : 'their'} suite: add ${unnamed.length === 1 ? 'it' : 'them'} to the command of ${unnamed.length === 1 ? 'its' : 'their'} suite)`;
   return (
     `the --results files are runs of ${suites.length} suites (their suitePath): ${which}. A report is of one suite, and these would be merged as one run, so nothing was written: ` +

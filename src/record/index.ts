@@ -1,6 +1,7 @@
 // Reading, writing and merging run records. A record is written once and never changed.
 
 import { constants } from 'node:fs';
+import { posix } from 'node:path';
 import { lstat, open, type FileHandle } from 'node:fs/promises';
 import type { Incomplete, RunRecord, ShardInfo, Spend } from '../types.js';
 import { coverage, runLatency, runStatsOf, runUsage, runVisited, statsSeed, tallies } from '../evaluate/index.js';
@@ -179,6 +180,39 @@ export async function readRecord(path: string, readText: (handle: FileHandle) =>
     await handle?.close();
   }
   return parseRecord(text, path);
+}
+
+/** Records given to be merged as one run that are of two or more suites (mixedSuites). */
+export interface MixedSuites {
+  /** Each suite (its `suitePath`, normalized) with its files, in the order the files come. */
+  suites: { suite: string; files: string[] }[];
+  /** The files whose record does not say its suite (no `suitePath`). */
+  unnamed: string[];
+  /** Each file's suite in words, the files and suites shown by `show`: `a.json is a run of the suite in apps/a/.agent-replay; b.json, c.json are runs of ...`. */
+  which: string;
+}
+
+/**
+ * The check the CLI's `report` and the Action's report mode share before merging: records of two or
+ * more suites (their `suitePath`s differ: two suite folders of one repository) would be merged as
+ * one run, one suite's items shown as the other's, so each refuses them with `which` and its own
+ * fix (docs/cli.md, "What each command does"; docs/action.md, "Two suites in one repository").
+ * Null when they are of one suite. A record without `suitePath` (made outside a git repository, or
+ * by an older agent-replay) does not say its suite: it is not held against the others.
+ */
+export function mixedSuites(records: readonly RunRecord[], files: readonly string[], show: (text: string) => string): MixedSuites | null {
+  const bySuite = new Map<string, string[]>();
+  const unnamed: string[] = [];
+  records.forEach((r, i) => {
+    const file = files[i] ?? `record ${i + 1}`;
+    if (r.suitePath === undefined) return void unnamed.push(file);
+    const suite = posix.normalize(r.suitePath).replace(/(.)\/+$/, '$1');
+    bySuite.set(suite, [...(bySuite.get(suite) ?? []), file]);
+  });
+  if (bySuite.size < 2) return null;
+  const suites = [...bySuite].map(([suite, of]) => ({ suite, files: of }));
+  const which = suites.map(({ suite, files: of }) => `${of.map(show).join(', ')} ${of.length === 1 ? 'is a run' : 'are runs'} of the suite in ${show(suite)}`).join('; ');
+  return { suites, unnamed, which };
 }
 
 /**

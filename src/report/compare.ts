@@ -5,7 +5,9 @@
 import type { Comparison, GroupComparison, ItemChange, ItemResult, PairedMcNemar } from '../evaluate/compare.js';
 import { CAUSE_WORDS, causeWords, CHANGE_CAUSES, verdictMoveDetail } from '../evaluate/compare.js';
 import { formatAgreement, type Agreement } from '../evaluate/agreement.js';
-import { codeSpan, escapeInline, terminalLine } from './escape.js';
+import { clip, codeSpan, escapeInline, terminalLine } from './escape.js';
+import { suiteLine } from './blocks.js';
+import { LIMITS } from './item-parts.js';
 import { showInvisible } from './diff.js';
 import { showLookalikes } from './lookalike.js';
 import { mcnemarText, signOf } from './rates.js';
@@ -136,12 +138,25 @@ function movedText(c: Comparison, movement: 'fixed' | 'broken'): string {
   return `${moved.length} (${flipped}, ${errored} errored ${movement === 'broken' ? 'now' : 'before'})`;
 }
 
+/**
+ * The suites of the two runs, for the markdown (a comment a workflow posts), as the driver reads
+ * their records' `suitePath`: `suite`, the one suite both are of when it is in another folder than
+ * the default one, named above the heading as a run's report names it; `runs`, each run's suite
+ * when they are of two (docs/action.md, "Two suites in one repository").
+ */
+export interface CompareSuites {
+  suite?: string | null;
+  runs?: { before: string; after: string } | null;
+}
+
 /** The comparison as markdown: agreement, why it changed, groups, changed items, items in one run only, coverage. */
-export function renderCompareMarkdown(c: Comparison): string {
-  const lines: string[] = ['## agent-replay: compare two runs', ''];
+export function renderCompareMarkdown(c: Comparison, suites: CompareSuites = {}): string {
+  const top = suiteLine({ suite: suites.suite ?? null });
+  const lines: string[] = [...(top === null ? [] : [top, '']), '## agent-replay: compare two runs', ''];
   const note = swapNote(c);
   if (note) lines.push(`> ${note}`, '');
-  lines.push(`- **Before**: ${runName(c.before, false)}`, `- **After**: ${runName(c.after, false)}`, '');
+  const of = (which: 'before' | 'after'): string => (suites.runs ? `, suite ${codeSpan(clip(suites.runs[which], LIMITS.ref))}` : '');
+  lines.push(`- **Before**: ${runName(c.before, false)}${of('before')}`, `- **After**: ${runName(c.after, false)}${of('after')}`, '');
   const { before: ab, after: aa } = c.agreement;
   const unpaired = unpairedText(c.mcnemar);
   lines.push(

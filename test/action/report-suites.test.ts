@@ -36,8 +36,17 @@ describe('ownSuiteResults', () => {
     expect(() => ownSuiteResults([at(SALES, 'evil\n::error::x\u001b[31m')], 'apps/sales/.agent-replay')).toThrow(/suite in evil ⏎ ::error::x\\u001b\[31m \(its suitePath\)/);
   });
 
-  it('a dir input outside the repository cannot be told from a record: every record is kept, as before', () => {
-    const read = [at(SALES, 'apps/sales/.agent-replay')];
+  it("a dir input outside the repository cannot be told from a record: one suite's records are kept, as before; two suites' are refused, as the CLI's report refuses them", () => {
+    const read = [at(SALES, 'apps/sales/.agent-replay'), at('shards/old/results.json')];
     expect(ownSuiteResults(read, '/abs/suite')).toEqual({ kept: read, skipped: [] });
+    const two = [...read, at('shards/a/results.json', '.agent-replay'), at('shards/s2/results.json', 'apps/sales/.agent-replay/')];
+    expect(() => ownSuiteResults(two, '/abs/suite')).toThrow(
+      `report mode: the results files are runs of 2 suites (their suitePath): ${SALES}, shards/s2/results.json are runs of the suite in apps/sales/.agent-replay; shards/a/results.json is a run of the suite in .agent-replay. ` +
+        "A report is of one suite, and these would be merged as one run, so nothing was posted: this step's dir input, /abs/suite, is no folder inside the repository, so none of them can be told to be its suite. " +
+        "Report each suite in its own step, with its folder as dir (its check step's) and its results artifacts only: dir: apps/sales/.agent-replay with pattern: agent-replay-results-apps-sales-.agent-replay-*, then dir: .agent-replay with pattern: agent-replay-results-<commit>* " +
+        '(shards/old/results.json does not say its suite: it goes with the step whose pattern downloads it)',
+    );
+    // An artifact's file and suite are shown on one line.
+    expect(() => ownSuiteResults([at('shards/a/results.json', '.agent-replay'), at('shards/x\n::error::y/results.json', 'apps/x\u001b[31m')], '../up')).toThrow(/shards\/x ⏎ ::error::y\/results\.json is a run of the suite in apps\/x\\u001b\[31m\. A report/);
   });
 });

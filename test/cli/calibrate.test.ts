@@ -2,7 +2,7 @@
 // and Anthropic, test/judge/server.ts) whose received requests are the truth, and a loopback
 // agent that must receive nothing.
 
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -425,6 +425,14 @@ describe('calibrate against an OpenAI-compatible judge', () => {
     expect(md).not.toContain('<img');
     expect(md).not.toMatch(/@team/);
     expect(md).toContain('| Says &lt;b&gt;hi&lt;/b&gt; \\| @&#8288;team | 1 | 0% \\(0/1\\) |');
+    expect(md).not.toContain('**Suite**');
+    // A suite in another folder of its repository (a second suite of a monorepo): named above the
+    // heading, as run's --markdown names it.
+    await mkdir(join(cwd, '.git'));
+    await mkdir(join(cwd, 'apps/sales'), { recursive: true });
+    await rename(join(cwd, '.agent-replay'), join(cwd, 'apps/sales/.agent-replay'));
+    expect((await cli(['calibrate', '--dir', 'apps/sales/.agent-replay', '--markdown', 'sales.md'], cwd)).code).toBe(0);
+    expect(await readFile(join(cwd, 'sales.md'), 'utf8')).toMatch(/^\*\*Suite\*\* `apps\/sales\/\.agent-replay`\n\n## Judge calibration\n/);
   });
 });
 

@@ -427,6 +427,11 @@ describe('init for a second suite of the repository (docs/action.md, "Two suites
     for (const w of WORKFLOWS) await writeFile(join(cwd, '.github/workflows', w), `${await readFile(join(cwd, '.github/workflows', w), 'utf8')}${stepsFor(run.stdout, `.github/workflows/${w}`)}\n`);
     const again = await initIn(cwd, ['--dir', 'packages/x/.agent-replay']);
     expect(again.stdout).not.toContain('for another suite');
+    // The default folder as the second suite: its artifacts are named by the commit alone, and so is its download.
+    const other = await emptyProject();
+    expect((await initIn(other, ['--dir', 'packages/x/.agent-replay'])).code).toBe(0);
+    const root = await initIn(other);
+    expect(stepsFor(root.stdout, '.github/workflows/agent-replay-report.yml')).toContain('          pattern: agent-replay-results-${{ github.event.workflow_run.head_sha }}*\n');
   });
 
   it('a workflow whose dir is an expression (a matrix over the suites): nothing to add when its list names the folder, else it says it cannot tell and where the folder goes', async () => {
@@ -462,6 +467,32 @@ describe('init for a second suite of the repository (docs/action.md, "Two suites
       expect(named.stdout, listed).not.toContain('cannot read');
       expect(named.stdout, listed).not.toContain('To the job of .github/workflows/agent-replay.yml');
     }
+  });
+
+  it("reads a workflow's dir inputs as YAML: a flow mapping's and a folded value count, a dir: line of a script does not; one that is not valid YAML is read a line at a time", async () => {
+    const cwd = await emptyProject();
+    await mkdir(join(cwd, '.github/workflows'), { recursive: true });
+    const workflow = (steps: string): string => `name: agent-replay\non: pull_request\njobs:\n  replay:\n    runs-on: ubuntu-latest\n    steps:\n${steps}`;
+    const sales = ['--dir', 'apps/sales/.agent-replay'];
+    const says = async (text: string): Promise<string> => {
+      await writeFile(join(cwd, '.github/workflows/agent-replay.yml'), text);
+      return (await initIn(cwd, sales)).stdout;
+    };
+    const toAdd = 'To the job of .github/workflows/agent-replay.yml';
+    // The step's with: as a flow mapping, and a folded value: they run the sales suite, nothing to add.
+    expect(await says(workflow(`      - uses: ${ACTION_USES}\n        with: { dir: apps/sales/.agent-replay, agent-path: /api/chat }\n`))).not.toContain(toAdd);
+    expect(await says(workflow(`      - uses: ${ACTION_USES}\n        with:\n          dir: >-\n            apps/sales/.agent-replay\n`))).not.toContain(toAdd);
+    // A dir: line in a script (a block scalar) is no input: the workflow runs the support suite only.
+    const script = workflow(`      - run: |\n          cat > suites.yml <<'EOF'\n          dir: apps/sales/.agent-replay\n          EOF\n      - uses: ${ACTION_USES}\n        with:\n          dir: apps/support/.agent-replay\n`);
+    expect(await says(script)).toContain(toAdd);
+    // Not valid YAML (a tab in the indentation; GitHub does not run it either): its dir: lines are
+    // read as written, as before, and one set by an expression is taken as running the suite.
+    const broken = workflow(`      - uses: ${ACTION_USES}\n        with:\n\t  dir: apps/support/.agent-replay\n`);
+    expect(await says(broken)).toContain(toAdd);
+    const brokenMatrix = broken.replace('apps/support/.agent-replay', '${{ matrix.dir }}');
+    const matrixSaid = await says(brokenMatrix);
+    expect(matrixSaid).not.toContain(toAdd);
+    expect(matrixSaid).not.toContain('cannot read');
   });
 
   it("the report workflow of a suite outside .agent-replay downloads that suite's results artifacts only, and reports as that suite", async () => {
@@ -512,8 +543,10 @@ describe('the workflows init writes', () => {
     const { text } = (await written())['agent-replay-report.yml']!;
     const parsed = parseWorkflow({ name: 'agent-replay-report.yml', content: text }, new NoOperationTraceWriter());
     expect(parsed.context.errors.getErrors().map((e) => e.message)).toEqual([]);
-    // The default suite's pattern takes another suite's artifacts too: its comment does not say "this suite's only".
-    expect(text).toContain("pattern: agent-replay-results-*   # the results artifacts only (another suite's among them are skipped, by dir): report mode reads every .json file below shards\n");
+    // The default suite's artifacts are named by the commit alone: its pattern names the run's commit,
+    // so that it takes no other suite's (agent-replay-results-* would, and an older record of theirs,
+    // without suitePath, would be merged).
+    expect(text).toContain("pattern: agent-replay-results-${{ github.event.workflow_run.head_sha }}*   # this suite's results artifacts only, by the run's commit (agent-replay-results-* takes every suite's): report mode reads every .json file below shards\n");
     const doc = await readFile('docs/action.md', 'utf8');
     const recipe = /```yaml\n(# \.github\/workflows\/agent-replay-report\.yml[\s\S]*?)```/.exec(doc)?.[1] ?? '';
     expect(recipe).toContain('actions/download-artifact@');
@@ -522,12 +555,16 @@ describe('the workflows init writes', () => {
       const download = Object.values(wf.jobs).flatMap((j) => j.steps).find((s) => s.uses?.startsWith('actions/download-artifact@'));
       const pattern = download?.with?.pattern;
       expect(typeof pattern, workflow).toBe('string');
-      // download-artifact matches names with minimatch; this pattern uses only `*` (any characters but /).
-      expect(pattern).toMatch(/^[\w.*-]+$/);
-      const matches = (name: string): boolean => new RegExp(`^${(pattern as string).replace(/[.-]/g, '\\$&').replace(/\*/g, '[^/]*')}$`).test(name);
+      // download-artifact matches names with minimatch; this pattern uses only `*` (any characters but /),
+      // after the run's commit, which GitHub puts in for the expression.
       const sha = 'a'.repeat(40);
-      for (const name of [artifactNameFor(sha, 1), artifactNameFor(sha, 2), artifactNameFor(sha, 1, { index: 2, total: 4 }), artifactNameFor(null, 1)]) expect(matches(name), name).toBe(true);
+      const given = (pattern as string).replace('${{ github.event.workflow_run.head_sha }}', sha);
+      expect(given).toMatch(/^[\w.*-]+$/);
+      const matches = (name: string): boolean => new RegExp(`^${given.replace(/[.-]/g, '\\$&').replace(/\*/g, '[^/]*')}$`).test(name);
+      for (const name of [artifactNameFor(sha, 1), artifactNameFor(sha, 2), artifactNameFor(sha, 1, { index: 2, total: 4 }), artifactNameFor(sha, 2, { index: 1, total: 4 })]) expect(matches(name), name).toBe(true);
       for (const name of [`agent-replay-baselines-${sha}`, 'coverage-report', 'build-output']) expect(matches(name), name).toBe(false);
+      // Not another suite's of the same run, nor another commit's.
+      for (const name of [artifactNameFor(sha, 1, undefined, 'apps/sales/.agent-replay'), artifactNameFor(sha, 1, { index: 1, total: 2 }, 'apps/sales/.agent-replay'), artifactNameFor('b'.repeat(40), 1)]) expect(matches(name), name).toBe(false);
     }
   });
 

@@ -185,6 +185,32 @@ describe('run --shard i/n and report', () => {
     expect(labelsOf(await readResults(join(cwd, 'm.json')))).toEqual(['discount', 'pricing', 'upsell']);
   });
 
+  it("compare --markdown names the suite its runs are of (their suitePath), as run's --markdown does", async () => {
+    const cwd = await makeProject({});
+    const at = (suitePath: string | undefined, labels: string[]): string =>
+      serializeRecord(run(labels.map((l) => fixture(l)), suitePath === undefined ? {} : { suitePath }));
+    await writeFile(join(cwd, 'sales.json'), at('apps/sales/.agent-replay', ['pricing']));
+    await writeFile(join(cwd, 'sales 2.json'), at('apps/sales/.agent-replay/', ['pricing', 'discount']));
+    await writeFile(join(cwd, 'support.json'), at('apps/support/.agent-replay', ['refund']));
+    await writeFile(join(cwd, 'root.json'), at('.agent-replay', ['refund']));
+    await writeFile(join(cwd, 'older.json'), at(undefined, ['refund']));
+    const md = async (first: string, second: string): Promise<string> => {
+      expect((await cli(['compare', first, second, '--markdown', 'c.md'], cwd)).code).toBe(0);
+      return readFile(join(cwd, 'c.md'), 'utf8');
+    };
+    // One suite in another folder: above the heading.
+    expect(await md('sales.json', 'sales 2.json')).toMatch(/^\*\*Suite\*\* `apps\/sales\/\.agent-replay`\n\n## agent-replay: compare two runs\n/);
+    // Runs of two suites: each run's on its line.
+    const two = await md('support.json', 'sales.json');
+    expect(two).toMatch(/^- \*\*Before\*\*: `support\.json`.*, suite `apps\/support\/\.agent-replay`$/m);
+    expect(two).toMatch(/^- \*\*After\*\*: `sales\.json`.*, suite `apps\/sales\/\.agent-replay`$/m);
+    // The default folder, and a record that does not say its suite beside it: nothing, as for one suite.
+    for (const out of [await md('root.json', 'older.json'), await md('older.json', 'older.json')]) {
+      expect(out).not.toContain('**Suite**');
+      expect(out).not.toContain(', suite `');
+    }
+  });
+
   it('a shard of another suite is excluded and named', async () => {
     const { cwd } = await setUp();
     for (const i of [1, 2]) expect((await cli(['run', '--shard', `${i}/2`, '--out', `s${i}.json`], cwd)).code).toBe(0);
