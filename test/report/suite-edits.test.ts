@@ -92,6 +92,35 @@ describe('the suite edits of what a persona script replays', () => {
   });
 });
 
+describe('the suite edits of a fixture\'s message and an item\'s repeat', () => {
+  it('names the message replayed in place of another and the repeat old and new, and counts each fixture once', () => {
+    const file = '.agent-replay/fixtures/suite.yml';
+    const e: SuiteEdits = {
+      ...EDITS,
+      fixtures: [
+        EDITS.fixtures[0]!,
+        { label: 'refund-policy', file, change: 'script', before: 'message "Can I get my money back?"', after: 'message "Hi"' },
+        { label: 'refund-policy', file, change: 'repeat', before: 'repeat count 3, minPass 3', after: 'repeat count 3, minPass 1' },
+        { label: 'hours', file, change: 'repeat', before: null, after: 'repeat count 5, minPass 1' },
+        { label: 'refund-dialog', kind: 'persona', file: '.agent-replay/personas/refund.yml', change: 'repeat', before: 'repeat count 2, minPass 2', after: null },
+      ],
+      baselines: [],
+    };
+    const text = renderTerminal(edited(e), { color: false });
+    expect(text).toContain(
+      '  2 fixtures with checks, what is replayed or repeat changed:\n' +
+        `    - refund-policy in ${file}: check contains "30 days" is now none (a probe)\n` +
+        `    - refund-policy in ${file}: replayed message "Can I get my money back?" is now message "Hi"\n` +
+        `    - refund-policy in ${file}: repeat count 3, minPass 3 is now repeat count 3, minPass 1\n` +
+        `    - hours in ${file}: config.yml's repeat (none of its own) is now repeat count 5, minPass 1\n`,
+    );
+    expect(text).toContain("  1 persona script with repeat changed:\n    - refund-dialog in .agent-replay/personas/refund.yml: repeat count 2, minPass 2 is now config.yml's repeat (none of its own)\n");
+    const comment = renderComment(edited({ ...e, fixtures: e.fixtures.slice(1, 2) }), ctx);
+    expect(comment).toContain('**1 fixture with what is replayed changed**');
+    expect(comment).toContain(`- \`refund-policy\` in \`${file}\`: replayed \`message "Can I get my money back?"\` is now \`message "Hi"\``);
+  });
+});
+
 describe('the suite edits in report.html', () => {
   it('is a notice at the top with each label, file and check in a <code>, escaped', () => {
     const html = renderHtml(edited({ ...EDITS, fixtures: [...EDITS.fixtures, { label: 'x<script>alert(1)</script>', file: 'f.yml', change: 'deleted', before: null, after: null }] }));
