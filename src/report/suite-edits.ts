@@ -14,6 +14,9 @@ export const SUITE_EDITS_SHOWN = 20;
 /** The title on a pull request (the Action's comparison); a `run --base` record has its own (suiteEditsParts). */
 export const SUITE_EDITS_TITLE = 'This pull request edits the suite';
 
+/** The title when nothing was found but not everything could be compared (GitHub did not answer, a cap): nothing said to be edited. */
+export const SUITE_EDITS_UNKNOWN_TITLE = 'Not known whether this pull request edits the suite';
+
 /** One group of the block: its head (`2 fixture checks changed or removed`) and its lines, without a bullet. */
 export interface SuiteEditsGroup {
   head: string;
@@ -21,7 +24,11 @@ export interface SuiteEditsGroup {
 }
 
 export interface SuiteEditsParts {
-  /** `This pull request edits the suite`; from git (the CLI's `run --base main`): `This checkout edits the suite, against main`. */
+  /**
+   * `This pull request edits the suite`; from git (the CLI's `run --base main`): `This checkout edits
+   * the suite, against main`. With no edit found and not everything compared: `Not known whether
+   * this pull request edits the suite` (`... this checkout ...`).
+   */
   title: string;
   /** `These results were measured against the suite as this pull request changes it, compared with its base <sha>.` */
   intro: string;
@@ -108,11 +115,23 @@ export function suiteEditsParts(e: SuiteEdits, code: CodeOf): SuiteEditsParts {
   const base = code(e.base.slice(0, 7), LIMITS.ref);
   // From git there is no pull request: the checkout (its working tree) is compared with the revision given to --base.
   const rev = e.rev === undefined ? null : code(e.rev, LIMITS.ref);
+  const against = rev === null ? base : `${rev} (${base})`;
+  if (groups.length === 0) {
+    // Nothing found, and not everything compared (or nothing at all): no title saying it edits the suite.
+    return {
+      title: !git ? SUITE_EDITS_UNKNOWN_TITLE : `Not known whether this checkout edits the suite${rev === null ? '' : `, against ${rev}`}`,
+      intro: !git
+        ? `These results were measured against the suite as this pull request changes it; no edit was found in what could be compared with its base ${base}.`
+        : `These results were measured against the suite as this checkout has it (uncommitted and untracked files included); no edit was found in what could be compared with ${against}.`,
+      groups,
+      unknown: e.unknown,
+    };
+  }
   return {
     title: !git ? SUITE_EDITS_TITLE : `This checkout edits the suite${rev === null ? '' : `, against ${rev}`}`,
     intro: !git
       ? `These results were measured against the suite as this pull request changes it, compared with its base ${base}.`
-      : `These results were measured against the suite as this checkout has it (uncommitted and untracked files included), compared with ${rev === null ? base : `${rev} (${base})`}.`,
+      : `These results were measured against the suite as this checkout has it (uncommitted and untracked files included), compared with ${against}.`,
     groups,
     unknown: e.unknown,
   };
