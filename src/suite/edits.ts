@@ -1,7 +1,8 @@
 // What a pull request changed in its own suite's fixtures and persona scripts: which fixtures'
-// checks (and scripts' `expect` checks), what they replay (a fixture's message, a script's opening,
-// follow-ups, mocks) and their own repeat it changed or removed, and which it deleted (docs/action.md, "The PR comment", "Suite edited"). Pure: the texts of the changed
-// files at the base and at the head come in, the edits go out.
+// checks (and scripts' `expect` checks), what they replay (a fixture's message, a script's
+// opening, follow-ups, mocks) and their own repeat it changed or removed, and which it deleted
+// (docs/action.md, "The PR comment", "Suite edited"). Pure: the texts of the changed files at the
+// base and at the head come in, the edits go out.
 
 import type { Assertion, Fixture, FixtureEdit, PersonaScript, Repeat, SingleAssertion } from '../types.js';
 import { line, quote, showPattern } from '../assertions/format.js';
