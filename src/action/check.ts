@@ -25,10 +25,7 @@ import { markerLine, metaLine } from '../report/metadata.js';
 import { escapeInline } from '../report/escape.js';
 import { AgentNotReady, AgentWaitInterrupted, instantClock, ProxyNotReached, proxyAdvice } from '../agent/ready.js';
 import { makeRedactor, secretForms } from '../secrets.js';
-import { pullsCompared, suiteEditsFor, suiteRepoPath } from './suite-edits.js';
-import { gitHubFailure } from './github-words.js';
-import type { GitHubApi } from '../github/api.js';
-import type { SuiteEdits } from '../types.js';
+import { runSuiteEdits, suiteRepoPath } from './suite-edits.js';
 
 /**
  * The events GitHub runs, for a fork's pull request, with a read-only token and without the
@@ -97,23 +94,6 @@ function renderNotReady(e: AgentNotReady, rctx: ReportContext): string {
       : 'Check that the preview deployed and that the agent URL is right, or raise `wait-for-agent` (`agent.waitForAgent` in config.yml) if the agent starts slowly.',
     '',
   ].join('\n');
-}
-
-/**
- * What the pull request changed in the suite it is checked by, against its base (docs/action.md,
- * "The PR comment", "Suite edited"); null outside a pull request, with comment: false (no request
- * to GitHub then), or when it changed nothing of it.
- * GitHub not answering is said in the comment, never taken as "nothing changed".
- */
-async function pullSuiteEdits(gh: GitHubApi | null, ctx: ActionContext, pull: PullContext | null, suiteDir: string | null): Promise<SuiteEdits | null> {
-  if (gh === null || pull === null || pull.baseSha === null || ctx.sha === null || suiteDir === null) return null;
-  try {
-    return await suiteEditsFor(gh, ctx, pull.baseSha, ctx.sha, suiteDir, () => gh.viewerLogin());
-  } catch (e) {
-    const why = gitHubFailure(e, 'contents: read');
-    core.warning(`suite edits: not compared with the base ${pull.baseSha.slice(0, 7)}: ${why}`);
-    return { base: pull.baseSha, fixtures: [], baselines: [], unknown: `the pull request could not be compared with its base: ${why}.` };
-  }
 }
 
 /**
@@ -247,14 +227,11 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   // A deployed commit that is the head of several pull requests: each has its own base, so each
   // comment says its own suite edits (below); the record, the job summary and report.html are the
   // commit's and say none (docs/action.md, "The PR comment", "Suite edited").
-  const suiteDir = suiteRepoPath(result.record.suitePath, inputs.dir);
   const several = pulls.length > 1;
-  // Each comparison is many requests: a commit that heads many pull requests compares the first few (log and comments say so).
-  const comparing = pullsCompared(pulls);
-  const canCompare = inputs.comment && deps.github !== null && suiteDir !== null && ctx.sha !== null;
-  if (several && canCompare && comparing.note !== null) log.info(`suite edits: ${comparing.note}`);
-  const edits = await pullSuiteEdits(inputs.comment ? deps.github : null, ctx, several ? null : (ctx.pull ?? (pulls[0] ?? null)), suiteDir);
-  const run = edits === null ? result.record : { ...result.record, suiteEdits: edits };
+  // With comment: false GitHub is asked nothing of it.
+  const edits = await runSuiteEdits(inputs.comment ? deps.github : null, ctx, pulls, suiteRepoPath(result.record.suitePath, inputs.dir), (line) => core.warning(line));
+  if (edits.note !== null) log.info(`suite edits: ${edits.note}`);
+  const run = edits.run === null ? result.record : { ...result.record, suiteEdits: edits.run };
   if (result.shard) log.info(shardLine(result.shard));
   // 1. The record, before anything else can fail.
   const resultsPath = await out.writeRecord(run, stream);
@@ -299,7 +276,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   // A deployed commit can be the head of several pull requests: each comment compares with the run
   // that pull request's own comment showed (the first one's was looked up above).
   const commentFor = async (pull: PullContext): Promise<string> => {
-    const own = !several ? null : comparing.compared(pull) ? await pullSuiteEdits(inputs.comment ? gh : null, ctx, pull, suiteDir) : canCompare ? comparing.left(pull) : null;
+    const own = await edits.forPull(pull);
     const shown = own === null ? run : { ...run, suiteEdits: own };
     if (gh === null || pull.number === ctx.pull?.number || !inputs.comment || readOnlyToken) return renderComment(shown, rctx);
     const at = { ...ctx, pull };

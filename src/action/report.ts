@@ -7,7 +7,7 @@ import { readdir } from 'node:fs/promises';
 import { basename, dirname, join, posix, relative, resolve } from 'node:path';
 import type { Inputs } from './inputs.js';
 import { reportArtifactsPattern, resultsArtifactsPattern, suiteName, type ActionContext, type PullContext } from './context.js';
-import { suiteRepoPath } from './suite-edits.js';
+import { runSuiteEdits, suiteRepoPath } from './suite-edits.js';
 import { gitHubFailure } from './github-words.js';
 import { isGitHubError } from '../github/errors.js';
 import type { ActionDeps } from './deps.js';
@@ -200,19 +200,32 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   for (const s of skipped) {
     log.info(`report: skipped ${shown(s.file)}: it is a run of the suite in ${shown(s.suitePath)} (its suitePath), not of ${shown(suiteRepoPath(undefined, inputs.dir) ?? inputs.dir)}, this step's dir input; that suite's own report step reports it`);
   }
-  const run = mergeRecords(
+  const merged = mergeRecords(
     kept.map((r) => r.record),
     kept.map((r) => r.file),
     (line) => log.info(`report: ${line}`),
   );
-  if (run.incomplete != null) core.warning(`report: ${incompleteText(run.incomplete)}${inputs.allowIncomplete ? ' (allow-incomplete: true, so the gate ignores it)' : ''}`);
-  log.info(`report: combined ${kept.length} results ${kept.length === 1 ? 'file' : 'files'}, ${run.fixtures.length} fixtures${run.personas.length ? `, ${run.personas.length} persona scripts` : ''}`);
-  const found = await pullForReport(inputs.prNumber, ctx, run, deps);
+  if (merged.incomplete != null) core.warning(`report: ${incompleteText(merged.incomplete)}${inputs.allowIncomplete ? ' (allow-incomplete: true, so the gate ignores it)' : ''}`);
+  log.info(`report: combined ${kept.length} results ${kept.length === 1 ? 'file' : 'files'}, ${merged.fixtures.length} fixtures${merged.personas.length ? `, ${merged.personas.length} persona scripts` : ''}`);
+  const found = await pullForReport(inputs.prNumber, ctx, merged, deps);
   if (found.refused !== null) {
     core.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}. The results are in the job summary and the artifact.`);
   }
   // A refused pull request is not commented on, nor compared with its comment: its head is not this run's.
   const here = found.refused === null ? found.ctx : { ...found.ctx, pull: null };
+  // What the pull request changed in its suite, as check mode says it (docs/action.md, "The PR
+  // comment", "Suite edited"): read from GitHub here, at its base and at the commit the records
+  // were made at, never taken from a record (a shard records none; a fork's run writes its own).
+  // With comment: false GitHub is asked nothing of it.
+  const { suiteEdits: _recorded, ...replayed } = merged;
+  const edits = await runSuiteEdits(
+    inputs.comment ? deps.github : null,
+    { ...here, sha: merged.commit },
+    here.pull === null ? [] : [here.pull],
+    suiteRepoPath(undefined, inputs.dir) ?? merged.suitePath ?? null,
+    (line) => core.warning(line),
+  );
+  const run: RunRecord = edits.run === null ? replayed : { ...replayed, suiteEdits: edits.run };
   const out = publisher(publishSettings(inputs), ctx, deps);
   const at = { ...here, sha: run.commit ?? ctx.sha };
   // What earlier runs say (docs/evaluations.md, "In the PR comment and job summary"), as in check

@@ -6,7 +6,8 @@
 
 import { posix } from 'node:path';
 import type { ComparedCommit, GitHubApi } from '../github/api.js';
-import type { PullContext } from './context.js';
+import type { ActionContext, PullContext } from './context.js';
+import { gitHubFailure } from './github-words.js';
 import type { BaselineEdit, SuiteEdits } from '../types.js';
 import { fixtureEdits, type ChangedFixtureFile } from '../suite/edits.js';
 import { COMMIT_HEADLINE } from './accept.js';
@@ -149,5 +150,73 @@ export function pullsCompared(
     compared: (pull) => first.has(pull.number),
     note: others.length === 0 ? null : `${head}; not ${others.join(', ')}`,
     left: (pull) => (pull.baseSha === null ? null : { base: pull.baseSha, fixtures: [], baselines: [], unknown: `${head}: this pull request's were not compared.` }),
+  };
+}
+
+/**
+ * What the pull request changed in the suite it is checked by, against its base (docs/action.md,
+ * "The PR comment", "Suite edited"); null without a token to ask with (`comment: false` asks GitHub
+ * nothing), outside a pull request, or when it changed nothing of it. GitHub not answering is
+ * `warn`ed and said in the block, never taken as "nothing changed".
+ */
+export async function pullSuiteEdits(
+  gh: GitHubApi | null,
+  at: Pick<ActionContext, 'owner' | 'repo' | 'sha'>,
+  pull: PullContext | null,
+  suiteDir: string | null,
+  warn: (line: string) => void,
+): Promise<SuiteEdits | null> {
+  if (gh === null || pull === null || pull.baseSha === null || at.sha === null || suiteDir === null) return null;
+  try {
+    return await suiteEditsFor(gh, at, pull.baseSha, at.sha, suiteDir, () => gh.viewerLogin());
+  } catch (e) {
+    const why = gitHubFailure(e, 'contents: read');
+    warn(`suite edits: not compared with the base ${pull.baseSha.slice(0, 7)}: ${why}`);
+    return { base: pull.baseSha, fixtures: [], baselines: [], unknown: `the pull request could not be compared with its base: ${why}.` };
+  }
+}
+
+/** A run's suite edits: the record's, and each pull request comment's. */
+export interface RunSuiteEdits {
+  /**
+   * The run's (results.json, the job summary, report.html): its one pull request's edits. Null
+   * with several pull requests (a deployed commit: each has its own base), with none, or when
+   * nothing of the suite changed.
+   */
+  run: SuiteEdits | null;
+  /** What the log says when some of several pull requests are not compared (pullsCompared); null otherwise. */
+  note: string | null;
+  /** The block of a pull request's comment: with several, its own (compared, or said not compared); otherwise the run's. */
+  forPull: (pull: PullContext) => Promise<SuiteEdits | null>;
+}
+
+/**
+ * The suite edits of a run at `at.sha` for its pull requests (`pulls`; `at.pull`, the event's, first
+ * when it has one), as check and report modes show them (docs/action.md, "The PR comment", "Suite
+ * edited"). `gh` null (`comment: false`, or no token) asks GitHub nothing: none. With several pull
+ * requests the first `max` are compared, each when its comment is written; the others' comments say
+ * theirs were not.
+ */
+export async function runSuiteEdits(
+  gh: GitHubApi | null,
+  at: Pick<ActionContext, 'owner' | 'repo' | 'sha' | 'pull'>,
+  pulls: readonly PullContext[],
+  suiteDir: string | null,
+  warn: (line: string) => void,
+  max = MAX_PULLS_COMPARED,
+): Promise<RunSuiteEdits> {
+  const several = pulls.length > 1;
+  // Each comparison is many requests: a commit that heads many pull requests compares the first few (log and comments say so).
+  const comparing = pullsCompared(pulls, max);
+  const canCompare = gh !== null && suiteDir !== null && at.sha !== null;
+  const run = several ? null : await pullSuiteEdits(gh, at, at.pull ?? pulls[0] ?? null, suiteDir, warn);
+  return {
+    run,
+    note: several && canCompare ? comparing.note : null,
+    forPull: async (pull) => {
+      if (!several) return run;
+      if (comparing.compared(pull)) return pullSuiteEdits(gh, at, pull, suiteDir, warn);
+      return canCompare ? comparing.left(pull) : null;
+    },
   };
 }

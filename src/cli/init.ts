@@ -327,6 +327,7 @@ on:
     workflows: [agent-replay]
     types: [completed]
 permissions:
+  contents: read          # the pull request's suite, compared with its base (never checked out)
   pull-requests: write    # the sticky comment
   actions: read           # download the check's results artifact
 jobs:

@@ -527,7 +527,7 @@ function buildRunRecordSchema() {
             label: z.string(),
             kind: z.literal('persona').optional(),
             file: z.string(),
-            change: z.enum(['assertion', 'deleted', 'script']),
+            change: z.enum(['assertion', 'deleted', 'script', 'repeat']),
             before: z.string().nullable(),
             after: z.string().nullable(),
           }),

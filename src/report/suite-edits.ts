@@ -14,6 +14,9 @@ export const SUITE_EDITS_SHOWN = 20;
 /** The title on a pull request (the Action's comparison); a `run --base` record has its own (suiteEditsParts). */
 export const SUITE_EDITS_TITLE = 'This pull request edits the suite';
 
+/** The title when nothing was found but not everything could be compared (GitHub did not answer, a cap): nothing said to be edited. */
+export const SUITE_EDITS_UNKNOWN_TITLE = 'Not known whether this pull request edits the suite';
+
 /** One group of the block: its head (`2 fixture checks changed or removed`) and its lines, without a bullet. */
 export interface SuiteEditsGroup {
   head: string;
@@ -21,7 +24,11 @@ export interface SuiteEditsGroup {
 }
 
 export interface SuiteEditsParts {
-  /** `This pull request edits the suite`; from git (the CLI's `run --base main`): `This checkout edits the suite, against main`. */
+  /**
+   * `This pull request edits the suite`; from git (the CLI's `run --base main`): `This checkout edits
+   * the suite, against main`. With no edit found and not everything compared: `Not known whether
+   * this pull request edits the suite` (`... this checkout ...`).
+   */
   title: string;
   /** `These results were measured against the suite as this pull request changes it, compared with its base <sha>.` */
   intro: string;
@@ -37,19 +44,35 @@ function fixtureLine(f: FixtureEdit, code: CodeOf): string {
   const check = (words: string | null): string => (words === null ? 'none (a probe)' : code(words, LIMITS.detail));
   const label = code(f.label, LIMITS.label);
   const file = code(f.file, LIMITS.file);
+  // What it replays (a fixture's message, a script's opening...), and its own repeat: fixtures and scripts alike.
+  if (f.change === 'script') {
+    const part = (words: string | null): string => (words === null ? 'nothing' : code(words, LIMITS.detail));
+    if (f.before === null) return `${label} in ${file}: replays ${part(f.after)} now too`;
+    if (f.after === null) return `${label} in ${file}: replays ${part(f.before)} no more`;
+    return `${label} in ${file}: replayed ${part(f.before)} is now ${part(f.after)}`;
+  }
+  if (f.change === 'repeat') {
+    const repeat = (words: string | null): string => (words === null ? "config.yml's repeat (none of its own)" : code(words, LIMITS.detail));
+    return `${label} in ${file}: ${repeat(f.before)} is now ${repeat(f.after)}`;
+  }
   if (f.kind === 'persona') {
-    if (f.change === 'script') {
-      const part = (words: string | null): string => (words === null ? 'nothing' : code(words, LIMITS.detail));
-      if (f.before === null) return `${label} in ${file}: replays ${part(f.after)} now too`;
-      if (f.after === null) return `${label} in ${file}: replays ${part(f.before)} no more`;
-      return `${label} in ${file}: replayed ${part(f.before)} is now ${part(f.after)}`;
-    }
     if (f.change === 'deleted') return `${label} deleted from ${file}; its checks were ${f.before === null ? 'none' : code(f.before, LIMITS.detail)}`;
     if (f.before === null) return `${label} in ${file}: check ${check(f.after)} added`;
     if (f.after === null) return `${label} in ${file}: check ${check(f.before)} removed`;
     return `${label} in ${file}: check ${check(f.before)} is now ${check(f.after)}`;
   }
   return f.change === 'deleted' ? `${label} deleted from ${file}; its check was ${check(f.before)}` : `${label} in ${file}: check ${check(f.before)} is now ${check(f.after)}`;
+}
+
+/** What changed of a group's items: `checks changed or removed`, `what is replayed changed`, `checks, what is replayed or repeat changed`. */
+function whatChanged(items: readonly FixtureEdit[]): string {
+  const parts = [
+    items.some((f) => f.change === 'assertion' || f.change === 'deleted') ? 'checks' : null,
+    items.some((f) => f.change === 'script') ? 'what is replayed' : null,
+    items.some((f) => f.change === 'repeat') ? 'repeat' : null,
+  ].filter((p): p is string => p !== null);
+  if (parts.length === 1 && parts[0] === 'checks') return 'checks changed or removed';
+  return `${parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}`} changed`;
 }
 
 function baselineLine(b: BaselineEdit, code: CodeOf, git: boolean): string {
@@ -69,14 +92,17 @@ export function suiteEditsParts(e: SuiteEdits, code: CodeOf): SuiteEditsParts {
   const fixtures = e.fixtures.filter((f) => f.kind !== 'persona');
   const scripts = e.fixtures.filter((f) => f.kind === 'persona');
   const groups: SuiteEditsGroup[] = [];
-  if (fixtures.length > 0) groups.push({ head: `${plural(fixtures.length, 'fixture check', 'fixture checks')} changed or removed`, lines: shown(fixtures, (f) => fixtureLine(f, code)) });
+  if (fixtures.length > 0) {
+    // Checks alone: one line a fixture, counted as checks (`2 fixture checks changed or removed`).
+    const head = fixtures.every((f) => f.change === 'assertion' || f.change === 'deleted')
+      ? `${plural(fixtures.length, 'fixture check', 'fixture checks')} changed or removed`
+      : `${plural(new Set(fixtures.map((f) => f.label)).size, 'fixture', 'fixtures')} with ${whatChanged(fixtures)}`;
+    groups.push({ head, lines: shown(fixtures, (f) => fixtureLine(f, code)) });
+  }
   if (scripts.length > 0) {
-    // A script can have two lines (its checks, what it replays): counted once.
+    // A script can have several lines (its checks, what it replays, its repeat): counted once.
     const count = new Set(scripts.map((f) => f.label)).size;
-    const replay = scripts.some((f) => f.change === 'script');
-    const checks = scripts.some((f) => f.change !== 'script');
-    const what = !replay ? 'checks changed or removed' : !checks ? 'what is replayed changed' : 'checks or what is replayed changed';
-    groups.push({ head: `${plural(count, 'persona script', 'persona scripts')} with ${what}`, lines: shown(scripts, (f) => fixtureLine(f, code)) });
+    groups.push({ head: `${plural(count, 'persona script', 'persona scripts')} with ${whatChanged(scripts)}`, lines: shown(scripts, (f) => fixtureLine(f, code)) });
   }
   // From git (the CLI's --base) no commit is known to be an accept commit: every changed baseline is listed, and said so.
   const git = e.source === 'git';
@@ -89,11 +115,23 @@ export function suiteEditsParts(e: SuiteEdits, code: CodeOf): SuiteEditsParts {
   const base = code(e.base.slice(0, 7), LIMITS.ref);
   // From git there is no pull request: the checkout (its working tree) is compared with the revision given to --base.
   const rev = e.rev === undefined ? null : code(e.rev, LIMITS.ref);
+  const against = rev === null ? base : `${rev} (${base})`;
+  if (groups.length === 0) {
+    // Nothing found, and not everything compared (or nothing at all): no title saying it edits the suite.
+    return {
+      title: !git ? SUITE_EDITS_UNKNOWN_TITLE : `Not known whether this checkout edits the suite${rev === null ? '' : `, against ${rev}`}`,
+      intro: !git
+        ? `These results were measured against the suite as this pull request changes it; no edit was found in what could be compared with its base ${base}.`
+        : `These results were measured against the suite as this checkout has it (uncommitted and untracked files included); no edit was found in what could be compared with ${against}.`,
+      groups,
+      unknown: e.unknown,
+    };
+  }
   return {
     title: !git ? SUITE_EDITS_TITLE : `This checkout edits the suite${rev === null ? '' : `, against ${rev}`}`,
     intro: !git
       ? `These results were measured against the suite as this pull request changes it, compared with its base ${base}.`
-      : `These results were measured against the suite as this checkout has it (uncommitted and untracked files included), compared with ${rev === null ? base : `${rev} (${base})`}.`,
+      : `These results were measured against the suite as this checkout has it (uncommitted and untracked files included), compared with ${against}.`,
     groups,
     unknown: e.unknown,
   };

@@ -1,9 +1,10 @@
 // What a pull request changed in its own suite's fixtures and persona scripts: which fixtures'
-// checks (and scripts' `expect` checks, and what scripts replay) it changed or removed, and which
-// it deleted (docs/action.md, "The PR comment", "Suite edited"). Pure: the texts of the changed
-// files at the base and at the head come in, the edits go out.
+// checks (and scripts' `expect` checks), what they replay (a fixture's message, a script's
+// opening, follow-ups, mocks) and their own repeat it changed or removed, and which it deleted
+// (docs/action.md, "The PR comment", "Suite edited"). Pure: the texts of the changed files at the
+// base and at the head come in, the edits go out.
 
-import type { Assertion, Fixture, FixtureEdit, PersonaScript, SingleAssertion } from '../types.js';
+import type { Assertion, Fixture, FixtureEdit, PersonaScript, Repeat, SingleAssertion } from '../types.js';
 import { line, quote, showPattern } from '../assertions/format.js';
 import { describeCall } from '../assertions/tools.js';
 import { checkFixtureFile } from './fixtures.js';
@@ -89,11 +90,36 @@ export function scriptReplay(p: Pick<PersonaScript, 'persona' | 'opening' | 'fol
   if (p.persona !== null) add(['persona', p.persona], `persona ${quote(p.persona)}`);
   if (p.opening !== null) add(['opening', p.opening], `opening ${quote(p.opening)}`);
   p.followUps.forEach((t, i) => add(['followUp', i, t], `follow-up ${quote(t)} (turn ${i + 2})`));
+  // The simulated user part by part: a lowered maxTurns reads `simulated user maxTurns 6` is now `... 3`.
   const u = p.user ?? null;
-  if (u !== null) add(['user', u], `simulated user goal ${quote(u.goal)}${u.instructions === null ? '' : `, instructions ${quote(u.instructions)}`} (maxTurns ${u.maxTurns})`);
+  if (u !== null) {
+    add(['userGoal', u.goal], `simulated user goal ${quote(u.goal)}`);
+    if (u.instructions !== null) add(['userInstructions', u.instructions], `simulated user instructions ${quote(u.instructions)}`);
+    add(['userMaxTurns', u.maxTurns], `simulated user maxTurns ${u.maxTurns}`);
+  }
   for (const m of p.mocks) add(['mock', m], `mock ${describeCall(m.tool, m.input, m.match)} answers ${line(JSON.stringify(m.output))}`);
   if (p.unmockedTools !== undefined) add(['unmockedTools', p.unmockedTools], `unmockedTools ${p.unmockedTools}`);
   return out;
+}
+
+/**
+ * What a fixture sends the agent (docs/fixtures.md): its message and its persona tag. The baseline
+ * answered the message as it was: another message is another test under the same label, as a
+ * script's opening is (scriptReplay). Compared by `key`, as checks are.
+ */
+export function fixtureReplay(f: Pick<Fixture, 'message' | 'persona'>): ScriptCheck[] {
+  const out: ScriptCheck[] = [{ key: JSON.stringify(['message', f.message]), words: `message ${quote(f.message)}` }];
+  if (f.persona !== null) out.push({ key: JSON.stringify(['persona', f.persona]), words: `persona ${quote(f.persona)}` });
+  return out;
+}
+
+/**
+ * An item's own `repeat` in words (`repeat count 3, minPass 2`, `, max 10` when adaptive), minPass
+ * as it applies (omitted: count); null when it has none (config.yml's applies: docs/fixtures.md, "Repeat").
+ */
+export function repeatWords(r: Repeat | undefined): string | null {
+  if (r === undefined) return null;
+  return `repeat count ${r.count}, minPass ${r.minPass}${r.max === undefined ? '' : `, max ${r.max}`}`;
 }
 
 /** The checks' words joined as a fixture's list of checks is (`a and b`); null when there are none. */
@@ -110,6 +136,13 @@ function without(a: readonly ScriptCheck[], b: readonly ScriptCheck[]): ScriptCh
     left.splice(i, 1);
     return false;
   });
+}
+
+/** An item's own repeat at the base and at the head, in words, when they differ; null when they do not. */
+function repeatEdit(was: Repeat | undefined, now: Repeat | undefined): { before: string | null; after: string | null } | null {
+  const before = repeatWords(was);
+  const after = repeatWords(now);
+  return before === after ? null : { before, after };
 }
 
 type Item = { kind: 'fixture'; fixture: Fixture } | { kind: 'persona'; script: PersonaScript };
@@ -132,7 +165,11 @@ function itemsOf(path: string, text: string | null, kind: 'fixture' | 'persona')
  * (changed or removed), `after` those only the head has; a deleted script's `before` holds all its
  * checks. A script whose opening, follow-ups, simulated user or mocks changed has one more entry,
  * `change: 'script'`, whose `before` and `after` are the parts only the base or the head sends
- * (scriptReplay). Files sorted by path; fixtures first, then scripts.
+ * (scriptReplay); a fixture whose message or persona tag changed, alike (fixtureReplay). An item
+ * whose own `repeat` changed (added, removed, another count, minPass or max) has one more,
+ * `change: 'repeat'`, `before` and `after` its repeat in words (null: none of its own). An item's
+ * entries in that order: checks, what it replays, repeat. Files sorted by path; fixtures first,
+ * then scripts.
  */
 export async function fixtureEdits(files: readonly ChangedFixtureFile[]): Promise<FixtureEdit[]> {
   return withYamlPackage(() => {
@@ -167,6 +204,9 @@ export async function fixtureEdits(files: readonly ChangedFixtureFile[]): Promis
         const unsent = without(wasSent, sent);
         const newly = without(sent, wasSent);
         if (unsent.length > 0 || newly.length > 0) scripts.push({ label, kind: 'persona', file, change: 'script', before: joined(unsent), after: joined(newly) });
+        // How many attempts must pass: another repeat is another verdict from the same replies.
+        const repeat = repeatEdit(was.item.script.repeat, script.repeat);
+        if (repeat !== null) scripts.push({ label, kind: 'persona', file, change: 'repeat', ...repeat });
         continue;
       }
       const old = was.item.fixture.assertion;
@@ -174,10 +214,19 @@ export async function fixtureEdits(files: readonly ChangedFixtureFile[]): Promis
         edits.push({ label, file, change: 'deleted', before: assertionWords(old), after: null });
         continue;
       }
-      const assertion = (now as Extract<Item, { kind: 'fixture' }>).fixture.assertion;
+      const fixture = (now as Extract<Item, { kind: 'fixture' }>).fixture;
+      const assertion = fixture.assertion;
       if (JSON.stringify(old) !== JSON.stringify(assertion)) {
         edits.push({ label, file, change: 'assertion', before: assertionWords(old), after: assertionWords(assertion) });
       }
+      // What it sends: another message (or persona tag) is another test under the same label.
+      const wasSent = fixtureReplay(was.item.fixture);
+      const sent = fixtureReplay(fixture);
+      const unsent = without(wasSent, sent);
+      const newly = without(sent, wasSent);
+      if (unsent.length > 0 || newly.length > 0) edits.push({ label, file, change: 'script', before: joined(unsent), after: joined(newly) });
+      const repeat = repeatEdit(was.item.fixture.repeat, fixture.repeat);
+      if (repeat !== null) edits.push({ label, file, change: 'repeat', ...repeat });
     }
     return [...edits, ...scripts];
   });

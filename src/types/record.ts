@@ -92,11 +92,13 @@ export interface FixtureEdit {
   /** The fixture's file at the head, relative to the repository (at the base, when deleted). */
   file: string;
   /**
-   * `assertion`: its check is another one now (or none); `deleted`: the fixture is gone; `script`
-   * (a persona script only): what it replays changed (its opening, follow-ups, simulated user,
-   * mocks), `before` and `after` being the parts only the base sends and only the head sends.
+   * `assertion`: its check is another one now (or none); `deleted`: the fixture is gone; `script`:
+   * what it replays changed (a fixture's message or persona tag; a script's opening, follow-ups,
+   * simulated user, mocks), `before` and `after` being the parts only the base sends and only the
+   * head sends; `repeat`: its own repeat changed, `before` and `after` in words (`repeat count 3,
+   * minPass 2`), null when it has none (config.yml's applies).
    */
-  change: 'assertion' | 'deleted' | 'script';
+  change: 'assertion' | 'deleted' | 'script' | 'repeat';
   /**
    * The check at the base, in words (`contains "30 days"`), or null for a probe. A script's: the
    * checks the head no longer has (`a and b`; all of them when deleted), or null when none.

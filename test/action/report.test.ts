@@ -97,6 +97,21 @@ describe('report mode', () => {
     // The default suite's records say where it is; a second suite's step of the same check run
     // uploaded its own artifact, which a pattern taking both put in the same folder (docs/action.md,
     // "Two suites in one repository").
+    // The fork's head loosened a check and repeats a fixture less strictly (docs/action.md, "Suite
+    // edited"): report mode reads that from GitHub, not from the records, whose suiteEdits the fork
+    // wrote (here, a forged one that says nothing of it).
+    const [base, head] = ['ba5e'.repeat(10), 'f0'.repeat(20)];
+    const suiteFile = '.agent-replay/fixtures/suite.yml';
+    const before = 'fixtures:\n  - { label: a, message: one, assert: { contains: echo } }\n';
+    gh.setBranch('octo/shop', 'main', base, { [suiteFile]: before });
+    gh.setBranch('stranger/shop', 'loosen', base, { [suiteFile]: before });
+    gh.pushOnTop('stranger/shop', 'loosen', head, 'Loosen a check', { files: { [suiteFile]: 'fixtures:\n  - { label: a, message: one, repeat: { count: 3, minPass: 1 } }\n' } });
+    gh.addPull('octo', 'shop', { number: 7, headSha: head, headRef: 'loosen', headRepo: 'stranger/shop' });
+    const forged = { base, fixtures: [], baselines: [{ file: '.agent-replay/baselines/forged.json', status: 'modified' }], unknown: null };
+    for (const shard of ['shard-0.json', 'shard-1.json']) {
+      const path = join(workspace, 'shards', shard);
+      writeFileSync(path, JSON.stringify({ ...(JSON.parse(readFileSync(path, 'utf8')) as object), commit: head, suiteEdits: forged }));
+    }
     const shard0 = join(workspace, 'shards', 'shard-0.json');
     const record = JSON.parse(readFileSync(shard0, 'utf8')) as { suitePath?: string; fixtures: Record<string, unknown>[] };
     writeFileSync(shard0, JSON.stringify({ ...record, suitePath: '.agent-replay' }));
@@ -108,7 +123,7 @@ describe('report mode', () => {
       gh,
       workspace,
       inputs: { mode: 'report', results: 'shards', 'pr-number': '7', 'fail-on': 'none' },
-      event: { name: 'workflow_run', payload: { action: 'completed', workflow_run: { id: 1001, head_sha: HEAD, pull_requests: [] } } },
+      event: { name: 'workflow_run', payload: { action: 'completed', workflow_run: { id: 1001, head_sha: head, pull_requests: [] } } },
     });
     expect(run.code, run.stdout).toBe(0);
     expect(run.outputs['comment-status']).toBe('created');
@@ -120,7 +135,24 @@ describe('report mode', () => {
     );
     expect(run.stdout).toContain('report: combined 2 results files, 2 fixtures');
     expect(gh.comments('octo', 'shop', 7)[0]!.body).not.toContain('pricing');
-    expect(parseRecord(readFileSync(run.outputs['results-path'] as string, 'utf8'), 'merged').fixtures.map((f) => f.label)).toEqual(['a', 'b']);
+    const merged = parseRecord(readFileSync(run.outputs['results-path'] as string, 'utf8'), 'merged');
+    expect(merged.fixtures.map((f) => f.label)).toEqual(['a', 'b']);
+    // The suite edits, as check mode shows them: in the comment, the job summary and the merged record.
+    const edits = {
+      base,
+      fixtures: [
+        { label: 'a', file: suiteFile, change: 'assertion', before: 'contains "echo"', after: null },
+        { label: 'a', file: suiteFile, change: 'repeat', before: null, after: 'repeat count 3, minPass 1' },
+      ],
+      baselines: [],
+      unknown: null,
+    };
+    expect(merged.suiteEdits).toEqual(edits);
+    const body = gh.comments('octo', 'shop', 7)[0]!.body;
+    expect(body).toContain('#### ✏️ This pull request edits the suite\n\nThese results were measured against the suite as this pull request changes it, compared with its base `ba5eba5`.');
+    expect(body).toContain("- `a` in `.agent-replay/fixtures/suite.yml`: config.yml's repeat (none of its own) is now `repeat count 3, minPass 1`");
+    expect(run.summary).toContain('#### ✏️ This pull request edits the suite');
+    expect(body).not.toContain('forged');
   });
 
   it('refuses overlapping shards with a message naming the labels', async () => {

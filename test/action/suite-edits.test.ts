@@ -11,7 +11,7 @@ import type { AgentServer, AgentHandler } from '../support/agent-server.js';
 import { tempDir } from '../support/temp.js';
 import { HEAD, pullPayload, runAction, useServers, type ActionRun } from './harness.js';
 import { createGitHubApi } from '../../src/github/api.js';
-import { MAX_PULLS_COMPARED, MAX_SUITE_FILES, pullsCompared, suiteEditsFor } from '../../src/action/suite-edits.js';
+import { MAX_PULLS_COMPARED, MAX_SUITE_FILES, pullsCompared, runSuiteEdits, suiteEditsFor } from '../../src/action/suite-edits.js';
 import type { PullContext } from '../../src/action/context.js';
 import { parseRecord } from '../../src/record/index.js';
 import { serializeBaseline } from '../../src/suite/index.js';
@@ -244,5 +244,55 @@ describe('the suite edits read from GitHub, without a run', () => {
     expect(c.left(pulls[11]!)).toBeNull();
     // As many as the bound: all compared, nothing said.
     expect(pullsCompared(pulls.slice(0, 10)).note).toBeNull();
+  });
+});
+
+describe('a run\'s suite edits, for its record and each pull request\'s comment (runSuiteEdits, as check and report modes wire them)', () => {
+  const pull = (n: number, baseSha: string | null = BASE): PullContext =>
+    ({ number: n, headSha: HEAD, headRef: `b${n}`, headRepoFullName: 'octo/shop', baseRepoFullName: 'octo/shop', baseSha, isFork: false, labels: [] });
+  const at = (p: PullContext | null) => ({ owner: 'octo', repo: 'shop', sha: HEAD, pull: p });
+  const WEAK = { base: BASE, fixtures: [{ label: 'refund-policy', file: file('fixtures/suite.yml'), change: 'assertion', before: 'contains "30 days"', after: null }], baselines: [], unknown: null };
+  const setUp = () => {
+    gh.setBranch('octo/shop', 'main', BASE, BASE_FILES);
+    gh.setBranch('octo/shop', 'feature', BASE, BASE_FILES);
+    gh.pushOnTop('octo/shop', 'feature', HEAD, 'Weaken a check', { files: { [file('fixtures/suite.yml')]: WEAKENED } });
+    return createGitHubApi({ token: gh.token, baseUrl: gh.url, retryAfterBaseMs: 0, throttleWrites: false });
+  };
+  const compares = (): number => gh.requests.filter((r) => r.path.includes('/compare/')).length;
+
+  it('compares one pull request for the record, and the first `max` of several each for its own comment, the others said not compared', async () => {
+    const api = setUp();
+    const warnings: string[] = [];
+    const one = await runSuiteEdits(api, at(pull(7)), [pull(7)], SUITE, (l) => warnings.push(l));
+    expect(one.run).toEqual(WEAK);
+    expect(one.note).toBeNull();
+    expect(await one.forPull(pull(7))).toBe(one.run);
+    expect(compares()).toBe(1);
+    // A deployed commit that heads three pull requests, two compared: none for the record, nothing asked until a comment is written.
+    const three = [pull(1), pull(2), pull(3)];
+    const several = await runSuiteEdits(api, at(null), three, SUITE, (l) => warnings.push(l), 2);
+    expect(several.run).toBeNull();
+    expect(compares()).toBe(1);
+    expect(several.note).toBe('the deployed commit is the head of 3 open pull requests, and the suite edits of the first 2 only are compared with their bases; not #3');
+    expect(await several.forPull(pull(2))).toEqual(WEAK);
+    expect(await several.forPull(pull(3))).toEqual({ base: BASE, fixtures: [], baselines: [], unknown: "the deployed commit is the head of 3 open pull requests, and the suite edits of the first 2 only are compared with their bases: this pull request's were not compared." });
+    expect(compares()).toBe(2);
+    expect(warnings).toEqual([]);
+  });
+
+  it('asks GitHub nothing without a token to ask with (comment: false) or a suite folder in the repository, and says a comparison GitHub refused', async () => {
+    const api = setUp();
+    const none = await runSuiteEdits(null, at(pull(7)), [pull(7), pull(8)], SUITE, () => {}, 1);
+    expect([none.run, none.note, await none.forPull(pull(7)), await none.forPull(pull(8))]).toEqual([null, null, null, null]);
+    const outside = await runSuiteEdits(api, at(pull(7)), [pull(7)], null, () => {});
+    expect(outside.run).toBeNull();
+    expect(gh.requests).toEqual([]);
+    // GitHub refuses the comparison: the block says so, never "nothing changed", and the log warns.
+    gh.failNext({ method: 'GET', path: '/repos/{owner}/{repo}/compare/{basehead}', status: 404 });
+    const warnings: string[] = [];
+    const refused = await runSuiteEdits(api, at(pull(7)), [pull(7)], SUITE, (l) => warnings.push(l));
+    expect(refused.run).toMatchObject({ base: BASE, fixtures: [], baselines: [] });
+    expect(refused.run?.unknown).toMatch(/^the pull request could not be compared with its base: /);
+    expect(warnings).toEqual([expect.stringMatching(/^suite edits: not compared with the base bbbbbbb: /)]);
   });
 });

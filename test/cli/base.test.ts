@@ -104,6 +104,30 @@ describe('run --base', () => {
     expect(await gitSuiteEdits(await resolveBase('HEAD', join(cwd, '.agent-replay'), {}))).toBeNull();
   });
 
+  it('names a fixture whose message changed and an item whose repeat changed, read with git (no run)', async () => {
+    const fixtures = join(cwd, '.agent-replay/fixtures/suite.yml');
+    const script = join(cwd, '.agent-replay/personas/refund.yml');
+    const [wasFixtures, wasScript] = [await readFile(fixtures, 'utf8'), await readFile(script, 'utf8')];
+    try {
+      // Not committed: the greeting sends another message and must pass 1 of 3; the script must pass 2 of 2.
+      await writeFile(fixtures, wasFixtures.replace('{ label: greeting, message: "hi?" }', '{ label: greeting, message: "hello?", repeat: { count: 3, minPass: 1 } }'));
+      await writeFile(script, `${wasScript}repeat: { count: 2 }\n`);
+      const edits = await gitSuiteEdits(await resolveBase('main', join(cwd, '.agent-replay'), {}));
+      expect(edits?.fixtures).toEqual([
+        { label: 'refund', file: '.agent-replay/fixtures/suite.yml', change: 'assertion', before: 'contains "echo"', after: null },
+        { label: 'hours', file: '.agent-replay/fixtures/suite.yml', change: 'deleted', before: 'regex /echo/', after: null },
+        { label: 'greeting', file: '.agent-replay/fixtures/suite.yml', change: 'script', before: 'message "hi?"', after: 'message "hello?"' },
+        { label: 'greeting', file: '.agent-replay/fixtures/suite.yml', change: 'repeat', before: null, after: 'repeat count 3, minPass 1' },
+        { label: 'refund-dialog', kind: 'persona', file: '.agent-replay/personas/refund.yml', change: 'assertion', before: 'toolNotCalled issue_refund', after: null },
+        { label: 'refund-dialog', kind: 'persona', file: '.agent-replay/personas/refund.yml', change: 'script', before: 'opening "I want my money back"', after: 'opening "I want a refund"' },
+        { label: 'refund-dialog', kind: 'persona', file: '.agent-replay/personas/refund.yml', change: 'repeat', before: null, after: 'repeat count 2, minPass 2' },
+      ]);
+    } finally {
+      await writeFile(fixtures, wasFixtures);
+      await writeFile(script, wasScript);
+    }
+  });
+
   it('refuses a revision git does not know, and a suite outside a repository, before anything is sent', async () => {
     const sent = agent.requests.length;
     const unknown = await cli(['run', '--base', 'origin/nope'], cwd);

@@ -572,7 +572,8 @@ describe('the workflows init writes', () => {
     const files = await written();
     expect(files['agent-replay.yml']!.yaml.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
     expect(files['agent-replay-accept.yml']!.yaml.permissions).toEqual({ contents: 'write', 'pull-requests': 'write', actions: 'read' });
-    expect(files['agent-replay-report.yml']!.yaml.permissions).toEqual({ 'pull-requests': 'write', actions: 'read' });
+    // The report compares the pull request's suite with its base (docs/action.md, "Suite edited"): contents: read.
+    expect(files['agent-replay-report.yml']!.yaml.permissions).toEqual({ contents: 'read', 'pull-requests': 'write', actions: 'read' });
   });
 
   it('pin every action to a version tag, ours to this version', async () => {

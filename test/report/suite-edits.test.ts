@@ -92,6 +92,58 @@ describe('the suite edits of what a persona script replays', () => {
   });
 });
 
+describe('the suite edits of a fixture\'s message and an item\'s repeat', () => {
+  it('names the message replayed in place of another and the repeat old and new, and counts each fixture once', () => {
+    const file = '.agent-replay/fixtures/suite.yml';
+    const e: SuiteEdits = {
+      ...EDITS,
+      fixtures: [
+        EDITS.fixtures[0]!,
+        { label: 'refund-policy', file, change: 'script', before: 'message "Can I get my money back?"', after: 'message "Hi"' },
+        { label: 'refund-policy', file, change: 'repeat', before: 'repeat count 3, minPass 3', after: 'repeat count 3, minPass 1' },
+        { label: 'hours', file, change: 'repeat', before: null, after: 'repeat count 5, minPass 1' },
+        { label: 'refund-dialog', kind: 'persona', file: '.agent-replay/personas/refund.yml', change: 'repeat', before: 'repeat count 2, minPass 2', after: null },
+      ],
+      baselines: [],
+    };
+    const text = renderTerminal(edited(e), { color: false });
+    expect(text).toContain(
+      '  2 fixtures with checks, what is replayed or repeat changed:\n' +
+        `    - refund-policy in ${file}: check contains "30 days" is now none (a probe)\n` +
+        `    - refund-policy in ${file}: replayed message "Can I get my money back?" is now message "Hi"\n` +
+        `    - refund-policy in ${file}: repeat count 3, minPass 3 is now repeat count 3, minPass 1\n` +
+        `    - hours in ${file}: config.yml's repeat (none of its own) is now repeat count 5, minPass 1\n`,
+    );
+    expect(text).toContain("  1 persona script with repeat changed:\n    - refund-dialog in .agent-replay/personas/refund.yml: repeat count 2, minPass 2 is now config.yml's repeat (none of its own)\n");
+    const comment = renderComment(edited({ ...e, fixtures: e.fixtures.slice(1, 2) }), ctx);
+    expect(comment).toContain('**1 fixture with what is replayed changed**');
+    expect(comment).toContain(`- \`refund-policy\` in \`${file}\`: replayed \`message "Can I get my money back?"\` is now \`message "Hi"\``);
+  });
+});
+
+describe('suite edits that could not be compared', () => {
+  it('never says the pull request edits the suite when nothing was found: not known, and why, on every surface', () => {
+    const e: SuiteEdits = { ...EDITS, fixtures: [], baselines: [], unknown: 'the pull request could not be compared with its base: GitHub answered 403.' };
+    const text = renderTerminal(edited(e), { color: false });
+    expect(text).not.toContain('This pull request edits the suite');
+    expect(text).toContain(
+      'Not known whether this pull request edits the suite.\n  These results were measured against the suite as this pull request changes it; no edit was found in what could be compared with its base bbbbbbb.\n' +
+        '  Not everything could be compared: the pull request could not be compared with its base: GitHub answered 403.\n',
+    );
+    const comment = renderComment(edited(e), ctx);
+    expect(comment).toContain('#### ✏️ Not known whether this pull request edits the suite\n\nThese results were measured against the suite as this pull request changes it; no edit was found in what could be compared with its base `bbbbbbb`.\n\nNot everything could be compared: the pull request could not be compared with its base');
+    expect(comment).not.toContain('This pull request edits the suite');
+    expect(renderHtml(edited(e))).toContain('<b>Not known whether this pull request edits the suite.</b> These results were measured against the suite as this pull request changes it; no edit was found in what could be compared with its base <code>bbbbbbb</code>.</p><p>Not everything could be compared: ');
+    // From git (run --base) alike.
+    const g = renderTerminal(edited({ ...e, source: 'git', rev: 'main', unknown: 'the working tree could not be compared with main (bbbbbbb): fatal: bad object.' }), { color: false });
+    expect(g).toContain('Not known whether this checkout edits the suite, against main.\n  These results were measured against the suite as this checkout has it (uncommitted and untracked files included); no edit was found in what could be compared with main (bbbbbbb).\n');
+    // With something found and something not compared, the title stands, and the block says what was not compared.
+    const partial = renderTerminal(edited({ ...EDITS, unknown: 'GitHub lists only the first 300 files this pull request changes.' }), { color: false });
+    expect(partial).toContain('This pull request edits the suite.');
+    expect(partial).toContain('  Not everything could be compared: GitHub lists only the first 300 files this pull request changes.');
+  });
+});
+
 describe('the suite edits in report.html', () => {
   it('is a notice at the top with each label, file and check in a <code>, escaped', () => {
     const html = renderHtml(edited({ ...EDITS, fixtures: [...EDITS.fixtures, { label: 'x<script>alert(1)</script>', file: 'f.yml', change: 'deleted', before: null, after: null }] }));

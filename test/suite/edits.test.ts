@@ -2,7 +2,7 @@
 // edited"): checks compared whole by label across the changed files, a moved fixture not deleted.
 
 import { describe, expect, it } from 'vitest';
-import { assertionWords, fixtureEdits, scriptChecks, scriptReplay } from '../../src/suite/edits.js';
+import { assertionWords, fixtureEdits, repeatWords, scriptChecks, scriptReplay } from '../../src/suite/edits.js';
 
 describe('fixtureEdits', () => {
   it('names a check changed or removed, and a fixture deleted with its check', async () => {
@@ -28,6 +28,32 @@ describe('fixtureEdits', () => {
     const edits = await fixtureEdits([{ path: 'f.yml', before: `label: a\nmessage: m\nassert: { contains: "${long}1" }\n`, after: `label: a\nmessage: m\nassert: { contains: "${long}2" }\n` }]);
     expect(edits).toHaveLength(1);
     expect(await fixtureEdits([{ path: 'f.yml', before: 'label: [\n', after: 'label: a\nmessage: m\n' }])).toEqual([]);
+  });
+
+  it('names a fixture whose message or persona tag changed: what it sends is the test', async () => {
+    const before = 'fixtures:\n  - { label: a, message: "Can I get my money back?", assert: { contains: "30 days" } }\n  - { label: b, message: hi, persona: returning }\n  - { label: c, message: same }\n';
+    const after = 'fixtures:\n  - { label: a, message: "Hi", assert: { contains: "30 days" } }\n  - { label: b, message: hi }\n  - { label: c, message: same, persona: new }\n';
+    expect(await fixtureEdits([{ path: 's/fixtures/f.yml', before, after }])).toEqual([
+      { label: 'a', file: 's/fixtures/f.yml', change: 'script', before: 'message "Can I get my money back?"', after: 'message "Hi"' },
+      { label: 'b', file: 's/fixtures/f.yml', change: 'script', before: 'persona "returning"', after: null },
+      { label: 'c', file: 's/fixtures/f.yml', change: 'script', before: null, after: 'persona "new"' },
+    ]);
+    // A message compared whole, past the words' cut; the same message reformatted is no edit.
+    const long = 'y'.repeat(300);
+    expect(await fixtureEdits([{ path: 'f.yml', before: `label: a\nmessage: "${long}1"\n`, after: `label: a\nmessage: "${long}2"\n` }])).toHaveLength(1);
+    expect(await fixtureEdits([{ path: 'f.yml', before: 'label: a\nmessage: hi\n', after: '# same\nlabel: a\nmessage: "hi"\n' }])).toEqual([]);
+  });
+
+  it('names a fixture whose own repeat changed, old and new, after its check', async () => {
+    const before = 'fixtures:\n  - { label: a, message: m, assert: { contains: x }, repeat: { count: 3 } }\n  - { label: b, message: m, repeat: { count: 5, minPass: 4 } }\n  - { label: c, message: m }\n  - { label: d, message: m, repeat: { count: 3, minPass: 3 } }\n';
+    const after = 'fixtures:\n  - { label: a, message: m, assert: { contains: y }, repeat: { count: 3, minPass: 1 } }\n  - { label: b, message: m }\n  - { label: c, message: m, repeat: { count: 3, minPass: 2, max: 10 } }\n  - { label: d, message: m, repeat: { count: 3 } }\n';
+    expect(await fixtureEdits([{ path: 'f.yml', before, after }])).toEqual([
+      { label: 'a', file: 'f.yml', change: 'assertion', before: 'contains "x"', after: 'contains "y"' },
+      { label: 'a', file: 'f.yml', change: 'repeat', before: 'repeat count 3, minPass 3', after: 'repeat count 3, minPass 1' },
+      { label: 'b', file: 'f.yml', change: 'repeat', before: 'repeat count 5, minPass 4', after: null },
+      { label: 'c', file: 'f.yml', change: 'repeat', before: null, after: 'repeat count 3, minPass 2, max 10' },
+    ]);
+    expect(repeatWords(undefined)).toBeNull();
   });
 
   it('says a list of checks and tool checks in words', () => {
@@ -92,6 +118,18 @@ describe('fixtureEdits of persona scripts', () => {
     expect(await fixtureEdits([{ path: 's/personas/r.yml', kind: 'persona', before: after, after: `# reformatted\n${after.replace('followUps: [order 1234, thanks]', 'followUps:\n  - order 1234\n  - thanks')}` }])).toEqual([]);
   });
 
+  it('names a script whose repeat or simulated user\'s maxTurns changed, old and new; its threshold is in its criteria, its own maxTurns only a limit', async () => {
+    const sim = (maxTurns: number, extra = ''): string => `label: sim\nopening: hi\nuser: { goal: get a refund, maxTurns: ${maxTurns} }\n${extra}expect:\n  terminal: finish\n`;
+    expect(await fixtureEdits([{ path: 'p.yml', kind: 'persona', before: sim(6, 'repeat: { count: 3, minPass: 2 }\n'), after: sim(3, 'repeat: { count: 3, minPass: 1 }\n') }])).toEqual([
+      { label: 'sim', kind: 'persona', file: 'p.yml', change: 'script', before: 'simulated user maxTurns 6', after: 'simulated user maxTurns 3' },
+      { label: 'sim', kind: 'persona', file: 'p.yml', change: 'repeat', before: 'repeat count 3, minPass 2', after: 'repeat count 3, minPass 1' },
+    ]);
+    // A scripted script's maxTurns is a limit checked when the suite loads (more turns is an error):
+    // it changes neither what is sent nor a verdict. Its threshold without criteria judges nothing.
+    const scripted = (extra: string): string => `label: s\nopening: hi\nfollowUps: [a]\n${extra}expect:\n  terminal: finish\n`;
+    expect(await fixtureEdits([{ path: 'p.yml', kind: 'persona', before: scripted('maxTurns: 5\nthreshold: 0.9\n'), after: scripted('maxTurns: 2\nthreshold: 0.1\n') }])).toEqual([]);
+  });
+
   it('says every part a script replays in words', () => {
     const parts = scriptReplay({
       persona: 'angry-customer',
@@ -104,7 +142,9 @@ describe('fixtureEdits of persona scripts', () => {
     expect(parts.map((c) => c.words)).toEqual([
       'persona "angry-customer"',
       'opening "hi"',
-      'simulated user goal "get a refund", instructions "be curt" (maxTurns 6)',
+      'simulated user goal "get a refund"',
+      'simulated user instructions "be curt"',
+      'simulated user maxTurns 6',
       'mock find_order {"id":1} (exact) answers "shipped"',
       'unmockedTools allow',
     ]);
