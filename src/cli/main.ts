@@ -43,6 +43,7 @@ import { describeFailure, EXIT, stackOf, UserError } from '../errors.js';
 import { redactorOfKnown } from '../secrets.js';
 import { plural, shellWord } from '../words.js';
 import { checkOutputPaths, emitRun, printConfigIssues, interruptedExit, progressPrinter, reportContext, resolvePath, withProgressLine, writeRenderings, writeText, writtenText, type CliIO } from './output.js';
+import type { ReportContext } from '../report/context.js';
 
 export { emitRun, interruptedExit, progressPrinter, reportContext, type CliIO } from './output.js';
 
@@ -327,6 +328,14 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
     if (values.markdown) await writeConfigErrorsMarkdown(result.errors, values.markdown, commit, dir, io);
     return EXIT.usage;
   }
+  if (result.kind === 'refused' && values.markdown) {
+    // Likewise the cost cap's refusal: the comment says the run was not made, as the Action's does.
+    const refused = result;
+    await writeRefusalMarkdown(values.markdown, commit, dir, io, async (ctx) => {
+      const { renderCapRefusal } = await import('../report/cap.js');
+      return renderCapRefusal(refused.estimate, refused.fixtureCount, refused.judgeCalls, ctx, refused.personaCount, refused.simulatorCalls, { dir }, refused.agentTurns);
+    });
+  }
   printConfigIssues(io, [], warnings);
   if (result.kind === 'ran') {
     if (result.shard) printShard(result.shard, io);
@@ -348,11 +357,18 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
  * report names its record's suitePath (docs/action.md, "Two suites in one repository").
  */
 async function writeConfigErrorsMarkdown(errors: readonly ConfigIssue[], path: string, commit: string | null, dir: string, io: CliIO): Promise<void> {
-  const { renderConfigErrors } = await import('../report/config-errors.js');
+  await writeRefusalMarkdown(path, commit, dir, io, async (ctx) => {
+    const { renderConfigErrors } = await import('../report/config-errors.js');
+    return renderConfigErrors(errors, ctx);
+  });
+}
+
+/** A run refused before anything was replayed, written to --markdown by `render` with the suite named as writeConfigErrorsMarkdown names it. */
+async function writeRefusalMarkdown(path: string, commit: string | null, dir: string, io: CliIO, render: (ctx: ReportContext) => Promise<string>): Promise<void> {
   const repo = await repoPathOf(resolvePath(io, dir));
   const suite = repo === null ? null : suiteName(repo.path);
   try {
-    await writeText(resolvePath(io, path), renderConfigErrors(errors, { ...reportContext(null, io.env), headSha: commit, suite }), 'markdown');
+    await writeText(resolvePath(io, path), await render({ ...reportContext(null, io.env), headSha: commit, suite }), 'markdown');
     io.stdout(writtenText(null, { markdown: path }, io));
   } catch (e) {
     if (!(e instanceof UserError)) throw e;

@@ -593,6 +593,18 @@ describe('run: cost cap', () => {
     expect(existsSync(join(cwd, '.agent-replay', 'results', 'results.json'))).toBe(false);
   });
 
+  it('writes the refusal to --markdown, never what an earlier run left there', async () => {
+    const { cwd } = await expensive();
+    await writeFile(join(cwd, 'report.md'), '## agent-replay: No new failures (an earlier run)\n');
+    const r = await cli(['run', '--markdown', 'report.md'], cwd);
+    expect(r.code).toBe(2);
+    const markdown = await readFile(join(cwd, 'report.md'), 'utf8');
+    expect(markdown).not.toContain('an earlier run');
+    expect(markdown).toContain('### ⏸️ Not run: the estimated cost is above the cap');
+    expect(markdown).toContain('the cap is **$0.01**');
+    expect(markdown).toContain('run the CLI with `--confirm-cost`');
+  });
+
   it('names the meaning calls its estimate prices, so the figures add up (a judge configured, fixtures with baselines)', async () => {
     const agent = await serve();
     const cwd = await makeProject({
