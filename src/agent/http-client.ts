@@ -633,7 +633,9 @@ function readWithoutReply(value: DecodedReply, mapping: AgentMapping): NonNullab
 
 /** A decoded body whose format does not report tool calls: its calls are "not reported", not "none". */
 function readDecoded(mapping: AgentMapping, value: DecodedReply): AgentMapping {
-  return value.toolCalls === null ? { ...mapping, toolCalls: null } : mapping;
+  if (value.toolCalls === null) return { ...mapping, toolCalls: null };
+  // An error names a call by where the vendor sent it, never by its place in the decoded list (response.ts, toolCallsAt).
+  return value.toolCallItems === undefined ? mapping : { ...mapping, toolCallItems: value.toolCallItems };
 }
 
 /** The mapping for `{reply, last, toolCalls}`: the joined reply and tool calls, every other path read on the last line (or stream event). */
