@@ -13,6 +13,7 @@
 
 import { ANTHROPIC_NOT_TOOLS, anthropicRefusal, decodeLangGraph, errorText, isRecord, holdsACall, isResponsesToolItem, usageField, type DecodedReply, type DecodeResult } from './decode.js';
 import { NO_USAGE, readUsage, type UsageRead } from './usage.js';
+import { decodeToolCalls } from './tool-calls.js';
 import type { ToolCallOrigin, ToolCallsFrom } from '../config.js';
 
 export interface SseEvent {
@@ -269,7 +270,17 @@ export interface ReadByPath {
  * A decoded stream, or why it failed; `noEvents`: it carried no event at all (only keep-alives), so
  * no reply path or format was wrong.
  */
-export type StreamDecoded = DecodeResult | { ok: false; error: string; read: DecodedReply; noEvents: true };
+export type StreamDecoded = DecodeResult | { ok: false; error: string; read: DecodedReply; noEvents: true } | { ok: false; error: string; cut: CutStream };
+
+/**
+ * What a stream that ended early had sent of its tool calls (docs/presets.md, "Streamed replies"):
+ * each call begun, its arguments as far as they came, and where each was sent; the turn is errored,
+ * and a fixture's record keeps them.
+ */
+export interface CutStream {
+  toolCalls: unknown[];
+  toolCallItems: string[];
+}
 
 /**
  * Decodes an event-stream body into `{reply, toolCalls}`, or says why the stream failed. With
@@ -308,9 +319,12 @@ export function decodeEventStream(text: string, replyPath?: ReplyPath, toolCalls
   const toolCallItems = placed.length === 0 ? {} : { toolCallItems: placed.map((p) => p.from) };
   if (format !== 'plain' && !state.ended) {
     const got = state.text.length === 0 ? 'no text' : `${state.text.length} characters`;
-    // The calls begun are named by number: the turn is errored, so none is recorded, but the stream did ask for them.
-    const begun = toolCalls.length === 0 ? '' : `, ${toolCalls.length} tool call${toolCalls.length === 1 ? '' : 's'} begun`;
-    return { ok: false, error: `the stream ended early: no ${END_EVENT[format]} event (${format} stream, ${got} received${begun})` };
+    // Every call begun is kept as received, an Anthropic tool_use block still open among them (its
+    // input the JSON so far), and named here: the turn is errored, and only a fixture's record has
+    // a place for them (docs/presets.md, "Streamed replies").
+    const open = [...state.blocks.values()].map((b) => ({ call: { type: b.type, ...(typeof b.id === 'string' ? { id: b.id } : {}), name: b.name, input: b.json === '' ? b.input : parseJsonText(b.json) }, from: b.from }));
+    const cut = { toolCalls: [...toolCalls, ...open.map((o) => o.call)], toolCallItems: [...placed.map((p) => p.from), ...open.map((o) => o.from)] };
+    return { ok: false, error: `the stream ended early: no ${END_EVENT[format]} event (${format} stream, ${got} received${begunCalls(cut.toolCalls)})`, cut };
   }
   // A Responses or Anthropic stream's items may be results or skipped items alone (a web search): no call (decode.ts, holdsACall).
   if (state.text === '' && (toolCalls.length === 0 || ((format === 'openai-responses' || format === 'anthropic') && !holdsACall(toolCalls)))) {
@@ -329,6 +343,17 @@ export function decodeEventStream(text: string, replyPath?: ReplyPath, toolCalls
   }
   // Plain text reports no tool calls (null: not reported); the vendor formats do (none is []).
   return { ok: true, value: { reply: state.text, toolCalls: format === 'plain' ? null : toolCalls, ...(format === 'plain' ? {} : toolCallItems), ...usageField(state.usage) } };
+}
+
+/** At most this many tool names are named in an early end's message. */
+const BEGUN_NAMED = 5;
+
+/** ", 2 tool calls begun: track_order, refund": the calls a stream cut early had begun, by name when the reader reads them. */
+function begunCalls(calls: unknown[]): string {
+  if (calls.length === 0) return '';
+  const read = decodeToolCalls(calls);
+  const names = read.ok && read.value.length > 0 ? `: ${read.value.slice(0, BEGUN_NAMED).map((c) => clip(c.tool)).join(', ')}${read.value.length > BEGUN_NAMED ? ', …' : ''}` : '';
+  return `, ${calls.length} tool call${calls.length === 1 ? '' : 's'} begun${names}`;
 }
 
 /**

@@ -84,9 +84,9 @@ describe('an OpenAI Responses stream records each call once, whichever of its ev
     ]);
   });
 
-  it('a stream cut after the deltas ended early, and says the calls it had begun', async () => {
+  it('a stream cut after the deltas ended early, names the calls it had begun and keeps them as received', async () => {
     const client = await clientFor(RESPONSES, stream(named(begun)));
-    expect(await client.converse(request)).toEqual({ kind: 'errored', errorKind: 'http', error: 'message turn: the stream ended early: no response.completed event (openai-responses stream, no text received, 2 tool calls begun)' });
+    expect(await client.converse(request)).toEqual({ kind: 'errored', errorKind: 'http', error: 'message turn: the stream ended early: no response.completed event (openai-responses stream, no text received, 2 tool calls begun: track_order, run_sql)', toolCalls: CALLS });
   });
 });
 

@@ -1,10 +1,16 @@
 // Streamed replies, their names and records (docs/presets.md, "Streamed replies"): a tool call of a
 // vendor's body or stream that the reader refuses is named where the vendor sent it, never by its
-// place in the decoded list ("toolCalls.N", in no body). The
+// place in the decoded list ("toolCalls.N", in no body); a stream cut early keeps the calls it had
+// begun (a fixture's errored record holds them, results.json reads them back). The
 // config is loaded from a real config.yml and the agent is a real server on 127.0.0.1 sending the
 // vendors' shapes (openai ChatCompletionChunk and Response / ResponseStreamEvent, @anthropic-ai/sdk
 // RawMessageStreamEvent and Message).
 import { afterEach, describe, expect, it } from 'vitest';
+import { createRegexPool } from '../../src/assertions/index.js';
+import { parseRecord, serializeRecord } from '../../src/record/index.js';
+import { NO_BASELINES, replay } from '../../src/replay/index.js';
+import type { Fixture } from '../../src/types.js';
+import { replayOptions } from '../support/replay-options.js';
 import { configClients } from './config-client.js';
 
 const { clientFor, closeAll } = configClients();
@@ -69,5 +75,45 @@ describe('a refused tool call of a vendor\'s body or stream is named where the v
     const streamed = await (await clientFor(ANTHROPIC, stream(named(events)))).converse(request);
     expect(problem(streamed)).toContain('"content_block" on stream event 5 (content_block_start) is not a tool call');
     expect(problem(streamed)).not.toContain('"toolCalls');
+  });
+});
+
+describe('a stream cut early keeps the tool calls it had begun', () => {
+  const events = [
+    { type: 'message_start', message: { ...message, content: [], stop_reason: null } },
+    { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+    { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Checking.' } },
+    { type: 'content_block_stop', index: 0 },
+    { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: 'track_order', input: {} } },
+    { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"id": "A1"}' } },
+    { type: 'content_block_stop', index: 1 },
+    // Cut in the second call's arguments: its input is the text as far as it came.
+    { type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 'toolu_2', name: 'refund', input: {} } },
+    { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"amount": 1' } },
+  ];
+  const BEGUN = [
+    { tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true },
+    { tool: 'refund', input: '{"amount": 1', output: null, mocked: true },
+  ];
+  const ERROR = 'message turn: the stream ended early: no message_stop event (anthropic stream, 9 characters received, 2 tool calls begun: track_order, refund)';
+
+  it('the errored turn names them and holds them as received, the one still open among them', async () => {
+    const client = await clientFor(ANTHROPIC, stream(named(events)));
+    expect(await client.converse(request)).toEqual({ kind: 'errored', errorKind: 'http', error: ERROR, toolCalls: BEGUN });
+    // A script's turn has no record of its own: its error names them.
+    expect(await client.session({ session: 's', persona: null, mocks: [] }).send('hi', 1)).toMatchObject({ kind: 'errored', error: ERROR.replace('message turn', 'turn 1') });
+  });
+
+  it("the fixture's errored record keeps them, and results.json reads them back", async () => {
+    const client = await clientFor(ANTHROPIC, stream(named(events)));
+    const fixture: Fixture = { label: 'refund', message: 'refund?', persona: null, assertion: { kind: 'contains', value: 'refund' }, file: '.agent-replay/fixtures/f.yml', line: 1 };
+    const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
+    try {
+      const record = await replay({ fixtures: [fixture], personas: [], baselines: NO_BASELINES }, { agent: client, regex, judge: null }, replayOptions({ concurrency: 1 }));
+      expect(record.fixtures[0]).toMatchObject({ errored: true, errorKind: 'http', error: ERROR, toolCalls: BEGUN });
+      expect(parseRecord(serializeRecord(record), 'results.json').fixtures[0]?.toolCalls).toEqual(BEGUN);
+    } finally {
+      await regex.close();
+    }
   });
 });
