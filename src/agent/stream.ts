@@ -180,8 +180,13 @@ class StreamState {
   eventNumber = 0;
   /** Events that carried something: every event but keep-alives (KEEP_ALIVES, empty `data:`). */
   events = 0;
-  /** Keep-alive events (`event: ping`, `{"type": "ping"}`, an empty `data:`): no text, no format. */
+  /** Keep-alive events (`event: ping`, `{"type": "ping"}`, an empty `data:`, a plain `data: ping`): no text, no format. */
   pings = 0;
+  /**
+   * The plain `data: ping` events (isPlainKeepAlive) counted among the pings, their text joined:
+   * the reply after all when the stream sent no other text or event (the agent may answer "ping").
+   */
+  plainPings = { count: 0, text: '' };
   /** config.yml's reply path, read on each event of no known format; null: none given. */
   replyPath: ReplyPath | null = null;
 }
@@ -202,6 +207,16 @@ function isKeepAlive(ev: SseEvent, obj: unknown): boolean {
   const name = ev.event ?? (isRecord(obj) && typeof obj.type === 'string' ? obj.type : isRecord(obj) && typeof obj.event === 'string' ? obj.event : null);
   if (name !== null) return KEEP_ALIVES.has(name.toLowerCase());
   return ev.data === '';
+}
+
+/**
+ * A plain-text keep-alive: an unnamed event whose whole data is a keep-alive's name (`data: ping`,
+ * `data: heartbeat`), as some servers send between the text's events. It is no text of the reply
+ * when the stream sends anything else; a stream of nothing else is read as that text, since the
+ * agent may have answered just "ping" (docs/presets.md, "Streamed replies").
+ */
+function isPlainKeepAlive(ev: SseEvent): boolean {
+  return ev.event === null && KEEP_ALIVES.has(ev.data);
 }
 
 /** "only keep-alives: 2 comments, 1 ping": what a stream that carried no events held. */
@@ -297,6 +312,15 @@ export function decodeEventStream(text: string, replyPath?: ReplyPath, toolCalls
     onEvent(state, ev);
     if (state.error !== null) return { ok: false, error: state.error };
   }
+  // Nothing but plain `data: ping` events (and other keep-alives): their text is the reply, as the
+  // agent may have answered just that; among any other event they were keep-alives (isPlainKeepAlive).
+  if (state.format === null && state.events === 0 && state.plainPings.count > 0) {
+    state.format = 'plain';
+    state.text = state.plainPings.text;
+    state.events = state.plainPings.count;
+    state.pings -= state.plainPings.count;
+    state.seen.push('text');
+  }
   // No event of a known format and no plain text: the events are the agent's own JSON.
   if (state.format === null && state.byPath !== null) return { ok: true, byPath: { ...state.byPath, toolCalls: state.byPathCalls.value() }, toolCallsFrom: state.byPathCalls.origins() };
   const format = state.format ?? 'plain';
@@ -380,6 +404,12 @@ function onEvent(state: StreamState, ev: SseEvent): void {
   }
   if (ev.event !== 'error' && !(isRecord(obj) && obj.type === 'error') && isKeepAlive(ev, obj)) {
     state.pings += 1;
+    return;
+  }
+  if (isPlainKeepAlive(ev)) {
+    state.pings += 1;
+    state.plainPings.count += 1;
+    state.plainPings.text += ev.data;
     return;
   }
   noteSeen(state, ev, obj);

@@ -1,7 +1,8 @@
 // Streamed replies, their names and records (docs/presets.md, "Streamed replies"): a tool call of a
 // vendor's body or stream that the reader refuses is named where the vendor sent it, never by its
 // place in the decoded list ("toolCalls.N", in no body); a stream cut early keeps the calls it had
-// begun (a fixture's errored record holds them, results.json reads them back). The
+// begun (a fixture's errored record holds them, results.json reads them back); a plain `data: ping`
+// among a stream's other events is a keep-alive, and a stream of nothing else is that text. The
 // config is loaded from a real config.yml and the agent is a real server on 127.0.0.1 sending the
 // vendors' shapes (openai ChatCompletionChunk and Response / ResponseStreamEvent, @anthropic-ai/sdk
 // RawMessageStreamEvent and Message).
@@ -115,5 +116,23 @@ describe('a stream cut early keeps the tool calls it had begun', () => {
     } finally {
       await regex.close();
     }
+  });
+});
+
+describe('a plain `data: ping` is a keep-alive among other events, and the reply when nothing else came', () => {
+  it('plain text: pings between the text are no text of it', async () => {
+    const client = await clientFor('', stream(sse(['ping', 'Within ', 'ping', '30 days.', 'heartbeat'])));
+    expect(await client.converse(request)).toMatchObject({ kind: 'replied', reply: 'Within 30 days.' });
+  });
+
+  it('an OpenAI chat stream led by a ping is still read as one: its tool calls are reported', async () => {
+    const events = ['ping', chunk({ role: 'assistant', content: null }), chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"id":"A1"}' } }] }), chunk({}, 'tool_calls'), '[DONE]'];
+    const client = await clientFor(CHAT, stream(sse(events)));
+    expect(await client.converse(request)).toMatchObject({ kind: 'replied', reply: '', toolCalls: [{ tool: 'lookup', input: { id: 'A1' }, output: null, mocked: true }] });
+  });
+
+  it('a stream of nothing but `data: ping` (and comments) is the reply "ping": the agent may have answered just that', async () => {
+    const client = await clientFor('', stream(`: keep-alive\n\n${sse(['ping', '[DONE]'])}`));
+    expect(await client.converse(request)).toMatchObject({ kind: 'replied', reply: 'ping' });
   });
 });
