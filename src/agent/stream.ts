@@ -981,13 +981,21 @@ class JoinedCalls {
 
 /**
  * Whether `next` is `prev` sent again further on: the same call, its strings longer (arguments
- * streamed on) and perhaps fields added (an output come), nothing else changed.
+ * streamed on) and perhaps fields added or filled in (an output come where it was null, `mocked`
+ * turned false as the tool ran), nothing else changed.
  */
 function grownFrom(prev: unknown, next: unknown): boolean {
   if (typeof prev === 'string' && typeof next === 'string') return next.startsWith(prev);
-  // A call's name, kind or id never grows: `search` then `search_web` are two calls.
-  if (isRecord(prev) && isRecord(next)) return Object.entries(prev).every(([key, value]) => key in next && (NAMES.has(key) ? JSON.stringify(value) === JSON.stringify(next[key]) : grownFrom(value, next[key])));
+  if (isRecord(prev) && isRecord(next)) return Object.entries(prev).every(([key, value]) => key in next && grownField(key, value, next[key]));
   return JSON.stringify(prev) === JSON.stringify(next);
+}
+
+/** One field of a call sent again (grownFrom): its name, kind or id never grows (`search` then `search_web` are two calls). */
+function grownField(key: string, prev: unknown, next: unknown): boolean {
+  if (NAMES.has(key)) return JSON.stringify(prev) === JSON.stringify(next);
+  // A null is a field not filled in yet (a call's output before its tool answered); `mocked` turns false when the tool has run.
+  if (prev === null || (key === 'mocked' && prev === true)) return prev === null || typeof next === 'boolean';
+  return grownFrom(prev, next);
 }
 
 /** The fields of a call that name it (grownFrom): equal or another call. */

@@ -113,6 +113,20 @@ describe('a list of calls sent again on each event is recorded once', () => {
     expect(await overLines.converse(request)).toMatchObject({ kind: 'replied', reply: 'Checking. Done.', toolCalls: CALLS });
   });
 
+  it('a snapshot of calls without ids whose output comes on a later event: one call with its output, as SSE events and as NDJSON lines', async () => {
+    const asked = { tool: 'lookup', input: { q: 'A1' }, output: null, mocked: true };
+    const answered = { ...asked, output: { status: 'shipped' }, mocked: false };
+    const events = [{ text: 'a', tool_calls: [asked] }, { text: 'b', tool_calls: [answered] }, { text: 'c', tool_calls: [answered, { ...asked, input: { q: 'B2' } }] }];
+    const CALLS = [
+      { tool: 'lookup', input: { q: 'A1' }, output: { status: 'shipped' }, mocked: false },
+      { tool: 'lookup', input: { q: 'B2' }, output: null, mocked: true },
+    ];
+    const overSse = await clientFor(OWN, stream(sse(events)));
+    expect((await overSse.converse(request) as { toolCalls: unknown[] }).toolCalls).toEqual(CALLS);
+    const overLines = await clientFor(OWN, () => ({ headers: { 'content-type': 'application/x-ndjson' }, body: ndjson(events) }));
+    expect((await overLines.converse(request) as { toolCalls: unknown[] }).toolCalls).toEqual(CALLS);
+  });
+
   it('calls with ids merge by id, the last form kept (its output come); calls sent one per event stay each its own', async () => {
     const asked = { id: 'c1', tool: 'lookup', input: { id: 'A1' }, output: null, mocked: true };
     const answered = { ...asked, output: { status: 'shipped' }, mocked: false };
