@@ -131,6 +131,11 @@ describe('a plain `data: ping` is a keep-alive among other events, and the reply
     expect(await client.converse(request)).toMatchObject({ kind: 'replied', reply: '', toolCalls: [{ tool: 'lookup', input: { id: 'A1' }, output: null, mocked: true }] });
   });
 
+  it("a stream of the agent's own JSON led by a ping is still read by config.yml's reply path", async () => {
+    const client = await clientFor('  request: { body: { input: "{{message}}" } }\n  response: { reply: delta.content }\n', stream(sse(['ping', { delta: { content: 'Within ' } }, 'ping', { delta: { content: '30 days.' } }])));
+    expect(await client.converse(request)).toMatchObject({ kind: 'replied', reply: 'Within 30 days.' });
+  });
+
   it('a stream of nothing but `data: ping` (and comments) is the reply "ping": the agent may have answered just that', async () => {
     const client = await clientFor('', stream(`: keep-alive\n\n${sse(['ping', '[DONE]'])}`));
     expect(await client.converse(request)).toMatchObject({ kind: 'replied', reply: 'ping' });
