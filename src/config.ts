@@ -56,6 +56,12 @@ export interface AgentMapping {
    */
   toolCallsPerLine?: { path: string; from: ToolCallsFrom };
   /**
+   * A vendor's body or stream decoded into `{reply, toolCalls}` (DECODED_MAPPING): where each entry
+   * of the decoded list was in what the agent sent (`"output.3"`, `"content_block" on stream event
+   * 4 (content_block_start)`), which an error names instead of a place in the decoded list.
+   */
+  toolCallItems?: readonly string[];
+  /**
    * config.yml gives the reply path (`agent.response.reply`, the welcome's own): it is read on each
    * event of a stream of no known format too (docs/presets.md, "Streamed replies").
    */

@@ -19,6 +19,11 @@ import { decodeToolCalls } from './tool-calls.js';
 export interface DecodedReply {
   reply: string | undefined;
   toolCalls: unknown[] | null;
+  /**
+   * Where each entry of `toolCalls` was in what the agent sent, as the user finds it there (`"output.3"`,
+   * `"content_block" on stream event 4 (content_block_start)`): what an error about it names; absent: not known.
+   */
+  toolCallItems?: string[];
   /** The tokens the response reported (docs/latency.md, "Usage"); absent: none. */
   usage?: UsageRead;
   /** Why `reply` is undefined when the response says so (an Anthropic refusal); absent: it does not. */
@@ -70,7 +75,8 @@ export function decodeOpenAIResponse(json: unknown): DecodeResult {
   // one message as sent (docs/presets.md, "Presets").
   const texts: string[] = [];
   const toolCalls: unknown[] = [];
-  for (const item of json.output) {
+  const toolCallItems: string[] = [];
+  for (const [i, item] of json.output.entries()) {
     if (!isRecord(item)) continue;
     if (item.type === 'message' && Array.isArray(item.content)) {
       const parts: string[] = [];
@@ -87,11 +93,12 @@ export function decodeOpenAIResponse(json: unknown): DecodeResult {
       // shell command the Agents SDK ran, an MCP server's tool), and an item it does not know,
       // which it reports instead of the call being dropped (docs/presets.md, "Tool calls").
       toolCalls.push(item);
+      toolCallItems.push(`"output.${i}"`);
     }
   }
   const said = texts.filter((t) => t !== '');
   const reply = texts.length > 0 || holdsACall(toolCalls) ? said.join('\n\n') : undefined;
-  return { ok: true, value: { reply, toolCalls, ...usageField(bodyUsage(json)) } };
+  return { ok: true, value: { reply, toolCalls, toolCallItems, ...usageField(bodyUsage(json)) } };
 }
 
 /** Anthropic content blocks that hold no tool call: text and the model's thinking. */
@@ -121,16 +128,20 @@ export function decodeAnthropicMessage(json: unknown): DecodeResult {
   if (!isRecord(json) || !Array.isArray(json.content)) return { ok: false, error: `response is not an Anthropic message: no "content" list (found ${describeFound(isRecord(json) ? json.content : json)})` };
   const texts: string[] = [];
   const toolCalls: unknown[] = [];
-  for (const block of json.content) {
+  const toolCallItems: string[] = [];
+  for (const [i, block] of json.content.entries()) {
     if (!isRecord(block)) continue;
     if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
     // Every other block but thinking goes to the tool-call reader: a tool_use, the tools Anthropic
     // ran (an MCP server's, its own) with their results, and a block it does not know, which it
     // reports rather than the call being dropped (docs/presets.md, "Tool calls").
-    else if (!ANTHROPIC_NOT_TOOLS.has(String(block.type))) toolCalls.push(block);
+    else if (!ANTHROPIC_NOT_TOOLS.has(String(block.type))) {
+      toolCalls.push(block);
+      toolCallItems.push(`"content.${i}"`);
+    }
   }
   const reply = texts.length > 0 || holdsACall(toolCalls) ? texts.join('') : undefined;
-  const decoded: DecodeResult = { ok: true, value: { reply, toolCalls, ...usageField(bodyUsage(json)) } };
+  const decoded: DecodeResult = { ok: true, value: { reply, toolCalls, toolCallItems, ...usageField(bodyUsage(json)) } };
   if (decoded.ok && decoded.value.reply === undefined && json.stop_reason === 'refusal') decoded.value.why = anthropicRefusal(json.stop_details);
   return decoded;
 }
@@ -205,40 +216,44 @@ export function decodeLangGraph(json: unknown): DecodeResult {
     return { ok: false, error: `the run failed: ${String(e.error ?? 'error')}: ${String(e.message ?? '')}` };
   }
   if (!isRecord(json) || !Array.isArray(json.messages)) return { ok: false, error: `response is not a LangGraph state: no "messages" list (found ${describeFound(isRecord(json) ? json.messages : json)})` };
-  const messages = json.messages.filter(isRecord);
+  // Each message with its place in the state's list, which an error about its calls names.
+  const messages = json.messages.flatMap((m: unknown, at) => (isRecord(m) ? [{ m, at }] : []));
   let start = 0;
-  messages.forEach((m, i) => {
+  messages.forEach(({ m }, i) => {
     if (messageType(m) === 'human') start = i + 1;
   });
   const turn = messages.slice(start);
   const outputs = new Map<string, unknown>();
   // A tool that threw answers with a tool message of `status: "error"` (LangChain's tool node catches
   // it for the model to see): its output is `{error}`, as a thrown AI SDK or Mastra tool's is (docs/presets.md, "Presets").
-  for (const m of turn) if (messageType(m) === 'tool' && typeof m.tool_call_id === 'string') outputs.set(m.tool_call_id, m.status === 'error' ? { error: toolMessageOutput(m.content) } : toolMessageOutput(m.content));
+  for (const { m } of turn) if (messageType(m) === 'tool' && typeof m.tool_call_id === 'string') outputs.set(m.tool_call_id, m.status === 'error' ? { error: toolMessageOutput(m.content) } : toolMessageOutput(m.content));
   const toolCalls: unknown[] = [];
+  const toolCallItems: string[] = [];
   let reply: string | undefined;
   // Each AI message of the turn reports its own call's tokens: the turn's are their sum.
-  const usage = sumUsage(turn.filter((m) => messageType(m) === 'ai').map((m) => readUsage(m.usage_metadata)));
-  for (const m of turn) {
+  const usage = sumUsage(turn.filter(({ m }) => messageType(m) === 'ai').map(({ m }) => readUsage(m.usage_metadata)));
+  for (const { m, at } of turn) {
     if (messageType(m) !== 'ai') continue;
     const text = contentText(m.content);
     if (text !== '') reply = text;
-    for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
+    for (const [j, call] of (Array.isArray(m.tool_calls) ? m.tool_calls : []).entries()) {
       if (!isRecord(call) || typeof call.name !== 'string') continue;
       const id = typeof call.id === 'string' ? call.id : null;
       const ran = id !== null && outputs.has(id);
       toolCalls.push({ tool: call.name, input: call.args ?? null, output: ran ? outputs.get(id) : null, mocked: !ran });
+      toolCallItems.push(`"messages.${at}.tool_calls.${j}"`);
     }
     // A call whose arguments LangChain could not parse (`invalid_tool_calls`): no tool node runs it,
     // so it is a call that ran nothing, its error the output, as the AI SDK's invalid tool call is
     // (docs/presets.md, "Presets"); dropped, a model that called the tool wrongly looked like one that never called it.
-    for (const call of Array.isArray(m.invalid_tool_calls) ? m.invalid_tool_calls : []) {
+    for (const [j, call] of (Array.isArray(m.invalid_tool_calls) ? m.invalid_tool_calls : []).entries()) {
       if (!isRecord(call) || typeof call.name !== 'string') continue;
       toolCalls.push({ tool: call.name, input: call.args ?? null, output: { error: typeof call.error === 'string' ? call.error : 'the call\'s arguments could not be parsed' }, mocked: true });
+      toolCallItems.push(`"messages.${at}.invalid_tool_calls.${j}"`);
     }
   }
   if (reply === undefined && toolCalls.length > 0) reply = '';
-  return { ok: true, value: { reply, toolCalls, ...usageField(usage) } };
+  return { ok: true, value: { reply, toolCalls, toolCallItems, ...usageField(usage) } };
 }
 
 /**
@@ -258,13 +273,17 @@ export function decodeMastra(json: unknown): DecodeResult {
   }
   // `toolResults` leaves out a tool that threw; the steps' content keeps its tool-result part
   // (output `{type: 'error-text', value}`), so the call is a real call that failed, not a request.
-  const stepResults = (Array.isArray(json.steps) ? json.steps : []).flatMap((step) =>
-    isRecord(step) && Array.isArray(step.content) ? step.content.filter((part) => isRecord(part) && (part.type === 'tool-result' || part.type === 'tool-error')) : [],
+  const placed = (list: unknown, path: string): { item: unknown; at: string }[] => (Array.isArray(list) ? list.map((item: unknown, i) => ({ item, at: `"${path}.${i}"` })) : []);
+  const stepResults = (Array.isArray(json.steps) ? json.steps : []).flatMap((step: unknown, s) =>
+    isRecord(step) ? placed(step.content, `steps.${s}.content`).filter(({ item }) => isRecord(item) && (item.type === 'tool-result' || item.type === 'tool-error')) : [],
   );
-  const toolCalls = [...(Array.isArray(json.toolCalls) ? json.toolCalls : []), ...stepResults, ...(Array.isArray(json.toolResults) ? json.toolResults : [])];
+  // Each entry with where it is in the result, which an error about it names.
+  const entries = [...placed(json.toolCalls, 'toolCalls'), ...stepResults, ...placed(json.toolResults, 'toolResults')];
+  const toolCalls = entries.map(({ item }) => item);
+  const toolCallItems = entries.map(({ at }) => at);
   const text = typeof json.text === 'string' ? json.text : '';
   const hasCalls = toolCalls.some((c) => isRecord(c) && c.type === 'tool-call');
-  return { ok: true, value: { reply: text !== '' || hasCalls ? text : undefined, toolCalls, ...usageField(readUsage(json.totalUsage ?? json.usage)) } };
+  return { ok: true, value: { reply: text !== '' || hasCalls ? text : undefined, toolCalls, toolCallItems, ...usageField(readUsage(json.totalUsage ?? json.usage)) } };
 }
 
 /** A tool message's content as the tool returned it: JSON text of an object or array is read back (record/tool-output.ts). */

@@ -27,7 +27,7 @@ import { protectionOf } from '../http/protection.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import { basicAuthOf } from '../suite/url-credentials.js';
 import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue, type ToolCallsFrom } from '../config.js';
-import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SentTrace, SessionRequest, SessionTurn, TokenUsage, TurnTiming } from '../types.js';
+import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SentTrace, SessionRequest, SessionTurn, TokenUsage, ToolCall, TurnTiming } from '../types.js';
 import { traceContext } from './trace-context.js';
 import { askedRetryAfterOf, attemptsText, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
@@ -37,7 +37,7 @@ import { readPath, renderTemplate } from './template.js';
 import type { TemplateValues } from './template.js';
 import { decodeBody, type DecodedReply } from './decode.js';
 import { describeShape } from './tool-calls.js';
-import { decodeEventStream, decodeNdjson, watchFirstText, type ReplyPath } from './stream.js';
+import { decodeEventStream, decodeNdjson, watchFirstText, type CutStream, type ReplyPath } from './stream.js';
 import { bodyUsage, NO_USAGE, type UsageRead } from './usage.js';
 import { plusUsage } from '../evaluate/usage.js';
 import { docsUrl } from '../version.js';
@@ -79,7 +79,10 @@ export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 type Turn = 'welcome' | 'message';
 
 /** `mapping` reads `json`: the configured one, or DECODED_MAPPING for a decoded or streamed body. */
-type TurnResult = { ok: true; json: unknown; mapping: AgentMapping; usage: UsageRead } | ({ ok: false; errorKind: ErrorKind; error: string } & Unread);
+type TurnResult = { ok: true; json: unknown; mapping: AgentMapping; usage: UsageRead } | ({ ok: false; errorKind: ErrorKind; error: string } & Unread & Begun);
+
+/** The tool calls a stream cut early had begun, as read (docs/presets.md, "Streamed replies"): a fixture's errored record keeps them. */
+type Begun = { begun?: ToolCall[] };
 
 /**
  * A response that held neither a reply nor a tool call, as read anyway: a session turn keeps it
@@ -89,7 +92,7 @@ type TurnResult = { ok: true; json: unknown; mapping: AgentMapping; usage: Usage
 type Unread = { unread?: { json: unknown; mapping: AgentMapping; usage: UsageRead; timing?: TurnTiming } };
 
 /** A posted turn: decoded, with the answered attempt's timing and the tokens it reported (null: none). */
-type PostedTurn = ({ ok: true; json: unknown; mapping: AgentMapping; timing: TurnTiming; usage: TokenUsage | null } | ({ ok: false; errorKind: ErrorKind; error: string; address?: string } & Unread)) & Traced;
+type PostedTurn = ({ ok: true; json: unknown; mapping: AgentMapping; timing: TurnTiming; usage: TokenUsage | null } | ({ ok: false; errorKind: ErrorKind; error: string; address?: string } & Unread & Begun)) & Traced;
 
 /** The trace context the turn's last attempt carried (the answered one, when one answered); null when none was sent (the run was interrupted first) or the user's own `traceparent` is not one we can read. */
 type Traced = { trace: SentTrace | null };
@@ -439,7 +442,9 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       // An errored fixture keeps the tokens its answered turns reported (docs/latency.md, "Usage").
       if (!message.ok) {
         const unread = message.unread === undefined ? null : usageOfTurn(message.unread.usage, 'message turn');
-        return errored(message.errorKind, message.error, message.unread !== undefined ? turns + 1 : turns, plusUsage(welcomeUsage, unread), message.address);
+        const outcome = errored(message.errorKind, message.error, message.unread !== undefined ? turns + 1 : turns, plusUsage(welcomeUsage, unread), message.address);
+        // A stream cut early: the calls it had begun, as received (AgentOutcome.toolCalls).
+        return message.begun === undefined || outcome.kind !== 'errored' ? outcome : { ...outcome, toolCalls: message.begun };
       }
       turns++;
       const mapped = mapResponse(message.json, message.mapping);
@@ -563,6 +568,7 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
     if (!decoded.ok) {
       // A stream that ended as its format ends but held nothing to read was answered without a reply,
       // as a whole body can be: kept as read (its usage, and for a span reader the turn as calls-only).
+      if ('cut' in decoded) return { ...failed('http', decoded.error), ...begunOf(decoded.cut) };
       if (decoded.read === undefined) return failed('http', decoded.error);
       // A welcome turn may legitimately say nothing, as a welcome whose body holds no reply.
       if (turn === 'welcome') return asRead(decoded.read, DECODED_MAPPING);
@@ -627,6 +633,13 @@ function streamIgnoresReplyPath(mapping: AgentMapping): string {
   return mapping.replyAt === undefined ? '' : `; agent.response.reply, set at ${mapping.replyAt.at}, is read only on events of no known format, and this stream is read by its format`;
 }
 
+/** The calls a stream cut early had begun, read as a whole stream's are; none when the reader refuses one (the error counts them). */
+function begunOf(cut: CutStream): Begun {
+  if (cut.toolCalls.length === 0) return {};
+  const read = readToolCalls({ toolCalls: cut.toolCalls }, { ...DECODED_MAPPING, toolCallItems: cut.toolCallItems });
+  return read.ok && read.value !== null && read.value.length > 0 ? { begun: read.value } : {};
+}
+
 /** A decoded body as its paths read it: the value, the mapping that reads it, and its tokens. */
 function asRead(value: DecodedReply, mapping: AgentMapping): TurnResult {
   return { ok: true, json: value, mapping: readDecoded(mapping, value), usage: value.usage ?? NO_USAGE };
@@ -639,7 +652,9 @@ function readWithoutReply(value: DecodedReply, mapping: AgentMapping): NonNullab
 
 /** A decoded body whose format does not report tool calls: its calls are "not reported", not "none". */
 function readDecoded(mapping: AgentMapping, value: DecodedReply): AgentMapping {
-  return value.toolCalls === null ? { ...mapping, toolCalls: null } : mapping;
+  if (value.toolCalls === null) return { ...mapping, toolCalls: null };
+  // An error names a call by where the vendor sent it, never by its place in the decoded list (response.ts, toolCallsAt).
+  return value.toolCallItems === undefined ? mapping : { ...mapping, toolCallItems: value.toolCallItems };
 }
 
 /** The mapping for `{reply, last, toolCalls}`: the joined reply and tool calls, every other path read on the last line (or stream event). */

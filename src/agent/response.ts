@@ -153,9 +153,13 @@ export function readToolCalls(json: unknown, mapping: AgentMapping): { ok: true;
  * The tool-call path, or one item of its list, as the user finds it: `"tool_calls.1"`; for the
  * calls joined over an NDJSON answer's lines or a stream's events, the path as configured and the
  * line or event that sent the item (`"delta.tool_calls.1" on stream event 4`), never its place in
- * the joined list, which is in no body (docs/presets.md, "Streamed replies").
+ * the joined list, which is in no body (docs/presets.md, "Streamed replies"); for a vendor's body
+ * or stream, decoded, the entry by the vendor's own path and the event that sent it (toolCallItems).
  */
 function toolCallsAt(mapping: AgentMapping, index?: number): string {
+  // A vendor's body or stream: the entry as the vendor sent it (`"output.3"`, `"choices.0.delta.tool_calls.1" on stream event 3`).
+  const item = index === undefined ? undefined : mapping.toolCallItems?.[index];
+  if (item !== undefined) return item;
   const perLine = mapping.toolCallsPerLine;
   if (perLine === undefined) return `"${mapping.toolCalls}${index === undefined ? '' : `.${index}`}"`;
   if (index === undefined) return `"${perLine.path}"${perLine.from.other === undefined ? '' : ` on ${perLine.from.other}`}`;

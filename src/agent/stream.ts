@@ -13,6 +13,7 @@
 
 import { ANTHROPIC_NOT_TOOLS, anthropicRefusal, decodeLangGraph, errorText, isRecord, holdsACall, isResponsesToolItem, usageField, type DecodedReply, type DecodeResult } from './decode.js';
 import { NO_USAGE, readUsage, type UsageRead } from './usage.js';
+import { decodeToolCalls } from './tool-calls.js';
 import type { ToolCallOrigin, ToolCallsFrom } from '../config.js';
 
 export interface SseEvent {
@@ -95,6 +96,8 @@ interface ChatToolCall {
   arguments: string;
   /** The call's id as its first delta gave it; absent: none given. */
   id?: string;
+  /** Where its first delta was (eventItem): what an error about the call names. */
+  from: string;
 }
 
 interface AnthropicBlock {
@@ -104,6 +107,8 @@ interface AnthropicBlock {
   name: string;
   input: unknown;
   json: string;
+  /** Its content_block_start (eventItem). */
+  from: string;
 }
 
 class StreamState {
@@ -118,8 +123,12 @@ class StreamState {
   /** Anthropic tool_use blocks by content index, their input from input_json_delta. */
   blocks = new Map<number, AnthropicBlock>();
   calls: unknown[] = [];
+  /** Where each of `calls` was sent (eventItem), in the same order. */
+  callsFrom: string[] = [];
   /** Vercel tool calls by id, to attach the output that follows. */
   vercelCalls = new Map<string, { tool: string; input: unknown; output: unknown; mocked: boolean }>();
+  /** Where each of vercelCalls was begun or sent whole, by id (eventItem). */
+  vercelFrom = new Map<string, string>();
   /** Vercel: the input text of calls begun by tool-input-start and not yet sent whole, by id. */
   vercelInputs = new Map<string, { text: string; encoding: 'json' | 'text' }>();
   /** Vercel: where the current step's text starts, and the calls it added: what a `reset-step` drops. */
@@ -135,12 +144,15 @@ class StreamState {
    * and by response.completed's output, each recorded once however many of these came.
    */
   responsesCalls = new Map<string, Record<string, unknown>>();
+  /** Where each of responsesCalls was last sent whole, by the same key (eventItem). */
+  responsesFrom = new Map<string, string>();
   /** Responses: the `response.created` events so far; an item without an id is keyed by its response's. */
   responsesRun = 0;
   /** Vercel: whether the current step has sent text yet (its first text follows an earlier step's after a blank line). */
   vercelStepSaid = false;
-  /** The last LangGraph `values` event: the state the reply is read from. */
+  /** The last LangGraph `values` event: the state the reply is read from, and its number. */
   lastValues: unknown = undefined;
+  lastValuesAt = 0;
   /** Tokens the stream reported (docs/latency.md, "Usage"): the last report wins, each format's totals being cumulative. */
   usage: UsageRead = NO_USAGE;
   /** Anthropic: message_start's usage, which message_delta's cumulative counts update. */
@@ -149,6 +161,8 @@ class StreamState {
   anthropicRefusal: unknown = undefined;
   /** Mastra tool calls by id, to attach the result that follows. */
   mastraCalls = new Map<string, { tool: string; input: unknown; output: unknown; mocked: boolean }>();
+  /** Where each of mastraCalls was begun or sent whole, by id (eventItem). */
+  mastraFrom = new Map<string, string>();
   /** Mastra: the argument text of calls begun by tool-call-input-streaming-start and not yet sent whole, by id. */
   mastraInputs = new Map<string, string>();
   /**
@@ -166,8 +180,13 @@ class StreamState {
   eventNumber = 0;
   /** Events that carried something: every event but keep-alives (KEEP_ALIVES, empty `data:`). */
   events = 0;
-  /** Keep-alive events (`event: ping`, `{"type": "ping"}`, an empty `data:`): no text, no format. */
+  /** Keep-alive events (`event: ping`, `{"type": "ping"}`, an empty `data:`, a plain `data: ping`): no text, no format. */
   pings = 0;
+  /**
+   * The plain `data: ping` events (isPlainKeepAlive) counted among the pings, their text joined:
+   * the reply after all when the stream sent no other text or event (the agent may answer "ping").
+   */
+  plainPings = { count: 0, text: '' };
   /** config.yml's reply path, read on each event of no known format; null: none given. */
   replyPath: ReplyPath | null = null;
 }
@@ -188,6 +207,16 @@ function isKeepAlive(ev: SseEvent, obj: unknown): boolean {
   const name = ev.event ?? (isRecord(obj) && typeof obj.type === 'string' ? obj.type : isRecord(obj) && typeof obj.event === 'string' ? obj.event : null);
   if (name !== null) return KEEP_ALIVES.has(name.toLowerCase());
   return ev.data === '';
+}
+
+/**
+ * A plain-text keep-alive: an unnamed event whose whole data is a keep-alive's name (`data: ping`,
+ * `data: heartbeat`), as some servers send between the text's events. It is no text of the reply
+ * when the stream sends anything else; a stream of nothing else is read as that text, since the
+ * agent may have answered just "ping" (docs/presets.md, "Streamed replies").
+ */
+function isPlainKeepAlive(ev: SseEvent): boolean {
+  return ev.event === null && KEEP_ALIVES.has(ev.data);
 }
 
 /** "only keep-alives: 2 comments, 1 ping": what a stream that carried no events held. */
@@ -256,7 +285,17 @@ export interface ReadByPath {
  * A decoded stream, or why it failed; `noEvents`: it carried no event at all (only keep-alives), so
  * no reply path or format was wrong.
  */
-export type StreamDecoded = DecodeResult | { ok: false; error: string; read: DecodedReply; noEvents: true };
+export type StreamDecoded = DecodeResult | { ok: false; error: string; read: DecodedReply; noEvents: true } | { ok: false; error: string; cut: CutStream };
+
+/**
+ * What a stream that ended early had sent of its tool calls (docs/presets.md, "Streamed replies"):
+ * each call begun, its arguments as far as they came, and where each was sent; the turn is errored,
+ * and a fixture's record keeps them.
+ */
+export interface CutStream {
+  toolCalls: unknown[];
+  toolCallItems: string[];
+}
 
 /**
  * Decodes an event-stream body into `{reply, toolCalls}`, or says why the stream failed. With
@@ -273,23 +312,47 @@ export function decodeEventStream(text: string, replyPath?: ReplyPath, toolCalls
     onEvent(state, ev);
     if (state.error !== null) return { ok: false, error: state.error };
   }
+  // Nothing but plain `data: ping` events (and other keep-alives): their text is the reply, as the
+  // agent may have answered just that; among any other event they were keep-alives (isPlainKeepAlive).
+  if (state.format === null && state.events === 0 && state.plainPings.count > 0) {
+    state.format = 'plain';
+    state.text = state.plainPings.text;
+    state.events = state.plainPings.count;
+    state.pings -= state.plainPings.count;
+    state.seen.push('text');
+  }
   // No event of a known format and no plain text: the events are the agent's own JSON.
   if (state.format === null && state.byPath !== null) return { ok: true, byPath: { ...state.byPath, toolCalls: state.byPathCalls.value() }, toolCallsFrom: state.byPathCalls.origins() };
   const format = state.format ?? 'plain';
   if (format === 'langgraph') {
     if (state.lastValues === undefined) return { ok: false, error: 'the LangGraph stream sent no values event (stream it with stream_mode "values")' };
-    return decodeLangGraph(state.lastValues);
+    const decoded = decodeLangGraph(state.lastValues);
+    // Its calls are where the last values event holds them.
+    if (!decoded.ok || decoded.value.toolCallItems === undefined) return decoded;
+    return { ok: true, value: { ...decoded.value, toolCallItems: decoded.value.toolCallItems.map((item) => `${item} on stream event ${state.lastValuesAt} (values)`) } };
   }
-  const toolCalls = [...state.calls, ...state.responsesCalls.values(), ...[...state.chatCalls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => ({ type: 'function', ...(c.id === undefined ? {} : { id: c.id }), function: { name: c.name, arguments: c.arguments } })), ...state.vercelCalls.values(), ...state.mastraCalls.values()];
+  const placed = [
+    ...state.calls.map((call, i) => ({ call, from: state.callsFrom[i]! })),
+    ...[...state.responsesCalls.entries()].map(([key, call]) => ({ call, from: state.responsesFrom.get(key)! })),
+    ...[...state.chatCalls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => ({ call: { type: 'function', ...(c.id === undefined ? {} : { id: c.id }), function: { name: c.name, arguments: c.arguments } }, from: c.from })),
+    ...[...state.vercelCalls.entries()].map(([id, call]) => ({ call, from: state.vercelFrom.get(id)! })),
+    ...[...state.mastraCalls.entries()].map(([id, call]) => ({ call, from: state.mastraFrom.get(id)! })),
+  ];
+  const toolCalls = placed.map((p) => p.call);
+  // Where each call was sent, which an error about it names instead of its place in this list (docs/presets.md, "Streamed replies").
+  const toolCallItems = placed.length === 0 ? {} : { toolCallItems: placed.map((p) => p.from) };
   if (format !== 'plain' && !state.ended) {
     const got = state.text.length === 0 ? 'no text' : `${state.text.length} characters`;
-    // The calls begun are named by number: the turn is errored, so none is recorded, but the stream did ask for them.
-    const begun = toolCalls.length === 0 ? '' : `, ${toolCalls.length} tool call${toolCalls.length === 1 ? '' : 's'} begun`;
-    return { ok: false, error: `the stream ended early: no ${END_EVENT[format]} event (${format} stream, ${got} received${begun})` };
+    // Every call begun is kept as received, an Anthropic tool_use block still open among them (its
+    // input the JSON so far), and named here: the turn is errored, and only a fixture's record has
+    // a place for them (docs/presets.md, "Streamed replies").
+    const open = [...state.blocks.values()].map((b) => ({ call: { type: b.type, ...(typeof b.id === 'string' ? { id: b.id } : {}), name: b.name, input: b.json === '' ? b.input : parseJsonText(b.json) }, from: b.from }));
+    const cut = { toolCalls: [...toolCalls, ...open.map((o) => o.call)], toolCallItems: [...placed.map((p) => p.from), ...open.map((o) => o.from)] };
+    return { ok: false, error: `the stream ended early: no ${END_EVENT[format]} event (${format} stream, ${got} received${begunCalls(cut.toolCalls)})`, cut };
   }
   // A Responses or Anthropic stream's items may be results or skipped items alone (a web search): no call (decode.ts, holdsACall).
   if (state.text === '' && (toolCalls.length === 0 || ((format === 'openai-responses' || format === 'anthropic') && !holdsACall(toolCalls)))) {
-    const read = { reply: undefined, toolCalls: format === 'plain' ? null : toolCalls, ...usageField(state.usage) };
+    const read = { reply: undefined, toolCalls: format === 'plain' ? null : toolCalls, ...(format === 'plain' ? {} : toolCallItems), ...usageField(state.usage) };
     if (state.anthropicRefusal !== undefined) return { ok: false, error: anthropicRefusal(state.anthropicRefusal), read };
     // Only keep-alives (comments, pings) or nothing: no event came that any path or format could read.
     if (state.events === 0) {
@@ -303,7 +366,28 @@ export function decodeEventStream(text: string, replyPath?: ReplyPath, toolCalls
     return { ok: false, error: `no reply text and no tool call could be read from the stream (${what}, ${arrived(state)})`, read };
   }
   // Plain text reports no tool calls (null: not reported); the vendor formats do (none is []).
-  return { ok: true, value: { reply: state.text, toolCalls: format === 'plain' ? null : toolCalls, ...usageField(state.usage) } };
+  return { ok: true, value: { reply: state.text, toolCalls: format === 'plain' ? null : toolCalls, ...(format === 'plain' ? {} : toolCallItems), ...usageField(state.usage) } };
+}
+
+/** At most this many tool names are named in an early end's message. */
+const BEGUN_NAMED = 5;
+
+/** ", 2 tool calls begun: track_order, refund": the calls a stream cut early had begun, by name when the reader reads them. */
+function begunCalls(calls: unknown[]): string {
+  if (calls.length === 0) return '';
+  const read = decodeToolCalls(calls);
+  const names = read.ok && read.value.length > 0 ? `: ${read.value.slice(0, BEGUN_NAMED).map((c) => clip(c.tool)).join(', ')}${read.value.length > BEGUN_NAMED ? ', …' : ''}` : '';
+  return `, ${calls.length} tool call${calls.length === 1 ? '' : 's'} begun${names}`;
+}
+
+/**
+ * An entry of a vendor's stream as the user finds it in the body: the path in the event's JSON and
+ * the event, counted from the stream's first, keep-alives included, with the event's type when it
+ * has one (`"content_block" on stream event 4 (content_block_start)`); without a path, the event itself.
+ */
+function eventItem(state: StreamState, path: string | null, type?: unknown): string {
+  const event = `stream event ${state.eventNumber}${typeof type === 'string' ? ` (${type})` : ''}`;
+  return path === null ? event : `"${path}" on ${event}`;
 }
 
 function onEvent(state: StreamState, ev: SseEvent): void {
@@ -320,6 +404,12 @@ function onEvent(state: StreamState, ev: SseEvent): void {
   }
   if (ev.event !== 'error' && !(isRecord(obj) && obj.type === 'error') && isKeepAlive(ev, obj)) {
     state.pings += 1;
+    return;
+  }
+  if (isPlainKeepAlive(ev)) {
+    state.pings += 1;
+    state.plainPings.count += 1;
+    state.plainPings.text += ev.data;
     return;
   }
   noteSeen(state, ev, obj);
@@ -342,7 +432,10 @@ function onEvent(state: StreamState, ev: SseEvent): void {
   }
   if (ev.event !== null && LANGGRAPH_EVENTS.has(ev.event.split('|')[0]!) && (state.format === null || state.format === 'langgraph')) {
     state.format = 'langgraph';
-    if (ev.event === 'values') state.lastValues = obj;
+    if (ev.event === 'values') {
+      state.lastValues = obj;
+      state.lastValuesAt = state.eventNumber;
+    }
     return;
   }
   const format = isRecord(obj) ? formatOf(obj) : null;
@@ -392,10 +485,10 @@ function onChatChunk(state: StreamState, obj: Record<string, unknown>): void {
   // A refusal streams in its own field (content null): it is what the user reads, so it is the reply.
   if (typeof delta.refusal === 'string') state.text += delta.refusal;
   if (Array.isArray(delta.tool_calls)) {
-    for (const part of delta.tool_calls) {
+    for (const [j, part] of delta.tool_calls.entries()) {
       if (!isRecord(part)) continue;
       const index = typeof part.index === 'number' ? part.index : unindexedSlot(state, part.id);
-      const call = state.chatCalls.get(index) ?? { name: '', arguments: '' };
+      const call = state.chatCalls.get(index) ?? { name: '', arguments: '', from: eventItem(state, `choices.0.delta.tool_calls.${j}`) };
       if (call.id === undefined && typeof part.id === 'string') call.id = part.id;
       const fn = isRecord(part.function) ? part.function : {};
       // The name comes once, or split across deltas; some servers (MiniMax through NVIDIA NIM,
@@ -453,7 +546,7 @@ function onResponsesEvent(state: StreamState, obj: Record<string, unknown>): voi
       // (decodeOpenAIResponse): a function call, a built-in or hosted tool's call, or an item it
       // reports. One begun (added) and never marked done is still the call, its arguments the deltas
       // joined; the done item replaces it (docs/presets.md, "Streamed replies").
-      if (isRecord(obj.item) && isResponsesToolItem(obj.item)) state.responsesCalls.set(responsesKey(state, obj.item.id, obj.output_index), { ...obj.item });
+      if (isRecord(obj.item) && isResponsesToolItem(obj.item)) setResponsesCall(state, responsesKey(state, obj.item.id, obj.output_index), { ...obj.item }, eventItem(state, 'item', obj.type));
       return;
     case 'response.function_call_arguments.delta':
     case 'response.custom_tool_call_input.delta': {
@@ -470,7 +563,7 @@ function onResponsesEvent(state: StreamState, obj: Record<string, unknown>): voi
       if (typeof obj[field] !== 'string') return;
       if (item !== undefined) item[field] = obj[field];
       // No output_item.added before it (a server that sends only these): the call as the event names it.
-      else if (typeof obj.name === 'string') state.responsesCalls.set(key, { type, ...(typeof obj.item_id === 'string' ? { id: obj.item_id } : {}), name: obj.name, [field]: obj[field] });
+      else if (typeof obj.name === 'string') setResponsesCall(state, key, { type, ...(typeof obj.item_id === 'string' ? { id: obj.item_id } : {}), name: obj.name, [field]: obj[field] }, eventItem(state, null, obj.type));
       return;
     }
     case 'response.completed': {
@@ -480,7 +573,7 @@ function onResponsesEvent(state: StreamState, obj: Record<string, unknown>): voi
       // an item already read is replaced by its final form, never added again.
       if (Array.isArray(response.output)) {
         response.output.forEach((item: unknown, i) => {
-          if (isRecord(item) && isResponsesToolItem(item)) state.responsesCalls.set(responsesKey(state, item.id, i), item);
+          if (isRecord(item) && isResponsesToolItem(item)) setResponsesCall(state, responsesKey(state, item.id, i), item, eventItem(state, `response.output.${i}`, obj.type));
         });
       }
       const read = readUsage(response.usage);
@@ -501,6 +594,12 @@ function onResponsesEvent(state: StreamState, obj: Record<string, unknown>): voi
   }
 }
 
+/** A Responses item read whole, and where it was (an item read again is kept in its last form, named where that came). */
+function setResponsesCall(state: StreamState, key: string, item: Record<string, unknown>, from: string): void {
+  state.responsesCalls.set(key, item);
+  state.responsesFrom.set(key, from);
+}
+
 /**
  * A Responses item's key in StreamState.responsesCalls: its id, or, when it has none, its output
  * index in the response being streamed (a stream relaying several responses numbers each from 0).
@@ -516,12 +615,13 @@ function onAnthropicEvent(state: StreamState, obj: Record<string, unknown>): voi
     case 'content_block_start': {
       const block = isRecord(obj.content_block) ? obj.content_block : {};
       if ((block.type === 'tool_use' || block.type === 'mcp_tool_use' || block.type === 'server_tool_use') && typeof block.name === 'string') {
-        state.blocks.set(index, { type: block.type, id: block.id, name: block.name, input: block.input ?? null, json: '' });
+        state.blocks.set(index, { type: block.type, id: block.id, name: block.name, input: block.input ?? null, json: '', from: eventItem(state, 'content_block', obj.type) });
       } else if (block.type === 'text') {
         if (typeof block.text === 'string') state.text += block.text;
       } else if (!ANTHROPIC_NOT_TOOLS.has(String(block.type))) {
         // A tool's result block (it comes whole) or a block the tool-call reader reports, as a whole message's (decodeAnthropicMessage).
         state.calls.push(block);
+        state.callsFrom.push(eventItem(state, 'content_block', obj.type));
       }
       return;
     }
@@ -539,6 +639,7 @@ function onAnthropicEvent(state: StreamState, obj: Record<string, unknown>): voi
       if (!block) return;
       state.blocks.delete(index);
       state.calls.push({ type: block.type, ...(typeof block.id === 'string' ? { id: block.id } : {}), name: block.name, input: block.json === '' ? block.input : parseJsonText(block.json) });
+      state.callsFrom.push(block.from);
       return;
     }
     case 'message_start': {
@@ -606,7 +707,7 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
       // that writes its own parts sent the output straight after the pieces) is still the one call,
       // its input the pieces joined (docs/presets.md, "Streamed replies").
       if (typeof obj.toolCallId === 'string' && typeof obj.toolName === 'string' && !state.vercelCalls.has(obj.toolCallId)) {
-        addVercelCall(state, obj.toolCallId, { tool: obj.toolName, input: null, output: null, mocked: true });
+        addVercelCall(state, obj.toolCallId, eventItem(state, null, obj.type), { tool: obj.toolName, input: null, output: null, mocked: true });
         state.vercelInputs.set(obj.toolCallId, { text: '', encoding: obj.inputEncoding === 'text' ? 'text' : 'json' });
       }
       return;
@@ -621,7 +722,7 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
     case 'tool-input-available':
       if (typeof obj.toolCallId === 'string') state.vercelInputs.delete(obj.toolCallId);
       if (typeof obj.toolCallId === 'string' && typeof obj.toolName === 'string') {
-        addVercelCall(state, obj.toolCallId, { tool: obj.toolName, input: obj.input ?? null, output: null, mocked: true });
+        addVercelCall(state, obj.toolCallId, eventItem(state, null, obj.type), { tool: obj.toolName, input: obj.input ?? null, output: null, mocked: true });
       }
       return;
     case 'tool-input-error':
@@ -630,7 +731,7 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
       // the chat shows it, but nothing ran (no side effect), its error the output (docs/presets.md, "Presets").
       if (typeof obj.toolCallId === 'string') state.vercelInputs.delete(obj.toolCallId);
       if (typeof obj.toolCallId === 'string' && typeof obj.toolName === 'string') {
-        addVercelCall(state, obj.toolCallId, { tool: obj.toolName, input: obj.input ?? null, output: { error: typeof obj.errorText === 'string' ? obj.errorText : 'the tool input was invalid' }, mocked: true });
+        addVercelCall(state, obj.toolCallId, eventItem(state, null, obj.type), { tool: obj.toolName, input: obj.input ?? null, output: { error: typeof obj.errorText === 'string' ? obj.errorText : 'the tool input was invalid' }, mocked: true });
       }
       return;
     case 'tool-output-available': {
@@ -666,9 +767,10 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
 }
 
 /** A Vercel tool call by its id; one the current step adds is the step's (a `reset-step` drops it). */
-function addVercelCall(state: StreamState, id: string, call: { tool: string; input: unknown; output: unknown; mocked: boolean }): void {
+function addVercelCall(state: StreamState, id: string, from: string, call: { tool: string; input: unknown; output: unknown; mocked: boolean }): void {
   if (!state.vercelCalls.has(id)) state.vercelStepCalls.push(id);
   state.vercelCalls.set(id, call);
+  state.vercelFrom.set(id, from);
 }
 
 /**
@@ -688,6 +790,7 @@ function onMastraChunk(state: StreamState, obj: Record<string, unknown>): void {
       // call whose whole never came is still the one call, its input the pieces joined (docs/presets.md, "Streamed replies").
       if (typeof payload.toolCallId === 'string' && typeof payload.toolName === 'string' && !state.mastraCalls.has(payload.toolCallId)) {
         state.mastraCalls.set(payload.toolCallId, { tool: payload.toolName, input: null, output: null, mocked: true });
+        state.mastraFrom.set(payload.toolCallId, eventItem(state, 'payload', obj.type));
         state.mastraInputs.set(payload.toolCallId, '');
       }
       return;
@@ -704,6 +807,7 @@ function onMastraChunk(state: StreamState, obj: Record<string, unknown>): void {
       if (typeof payload.toolCallId === 'string') state.mastraInputs.delete(payload.toolCallId);
       if (typeof payload.toolCallId === 'string' && typeof payload.toolName === 'string') {
         state.mastraCalls.set(payload.toolCallId, { tool: payload.toolName, input: payload.args ?? null, output: null, mocked: true });
+        state.mastraFrom.set(payload.toolCallId, eventItem(state, 'payload', obj.type));
       }
       return;
     case 'tool-result': {
@@ -877,13 +981,21 @@ class JoinedCalls {
 
 /**
  * Whether `next` is `prev` sent again further on: the same call, its strings longer (arguments
- * streamed on) and perhaps fields added (an output come), nothing else changed.
+ * streamed on) and perhaps fields added or filled in (an output come where it was null, `mocked`
+ * turned false as the tool ran), nothing else changed.
  */
 function grownFrom(prev: unknown, next: unknown): boolean {
   if (typeof prev === 'string' && typeof next === 'string') return next.startsWith(prev);
-  // A call's name, kind or id never grows: `search` then `search_web` are two calls.
-  if (isRecord(prev) && isRecord(next)) return Object.entries(prev).every(([key, value]) => key in next && (NAMES.has(key) ? JSON.stringify(value) === JSON.stringify(next[key]) : grownFrom(value, next[key])));
+  if (isRecord(prev) && isRecord(next)) return Object.entries(prev).every(([key, value]) => key in next && grownField(key, value, next[key]));
   return JSON.stringify(prev) === JSON.stringify(next);
+}
+
+/** One field of a call sent again (grownFrom): its name, kind or id never grows (`search` then `search_web` are two calls). */
+function grownField(key: string, prev: unknown, next: unknown): boolean {
+  if (NAMES.has(key)) return JSON.stringify(prev) === JSON.stringify(next);
+  // A null is a field not filled in yet (a call's output before its tool answered); `mocked` turns false when the tool has run.
+  if (prev === null || (key === 'mocked' && prev === true)) return prev === null || typeof next === 'boolean';
+  return grownFrom(prev, next);
 }
 
 /** The fields of a call that name it (grownFrom): equal or another call. */

@@ -178,7 +178,9 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
   const base = recordBase(fixture, baseline, deps.judgeModel, deps.judgeEndpoint ?? null);
   // The tokens of the turns the agent answered before it failed stay counted (docs/latency.md, "Usage").
   if (outcome.kind === 'errored') {
-    const kept = { ...(outcome.usage === undefined ? {} : { usage: outcome.usage }), ...(outcome.address === undefined ? {} : { errorAddress: redact(outcome.address) }) };
+    // A stream cut early keeps the tool calls it had begun, as received and redacted (docs/presets.md, "Streamed replies").
+    const begun = outcome.toolCalls === undefined || outcome.toolCalls.length === 0 ? {} : { toolCalls: recordedToolCalls(outcome.toolCalls, redact) };
+    const kept = { ...(outcome.usage === undefined ? {} : { usage: outcome.usage }), ...(outcome.address === undefined ? {} : { errorAddress: redact(outcome.address) }), ...begun };
     return erroredRecord(base, outcome.errorKind, outcome.error, Math.round(now() - started), redact, kept);
   }
   // Every agent-supplied text is redacted before it is recorded or compared: an agent that

@@ -70,6 +70,12 @@ export type AgentOutcome =
       usage?: TokenUsage;
       /** Where a connection that failed was tried (`127.0.0.1:3000`, `[::1]:3000`), from the error, not its message; absent: not such a failure, or not known. */
       address?: string;
+      /**
+       * The tool calls the message turn's stream had begun when it ended early, as received (their
+       * arguments as far as they came): the errored record keeps them (docs/presets.md, "Streamed
+       * replies"); absent: none, or not such a failure.
+       */
+      toolCalls?: ToolCall[];
     };
 
 /** Opens a persona session: every turn carries the session id, the persona and the mocks. */

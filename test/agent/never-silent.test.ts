@@ -103,7 +103,7 @@ describe('Mastra', () => {
     const ok = decodeEventStream(sse(MASTRA_STREAM).body);
     expect(ok).toEqual({
       ok: true,
-      value: { reply: 'Order 1234 is mocked.', toolCalls: [{ tool: 'find_order', input: { orderId: '1234' }, output: { orderId: '1234', status: 'mocked' }, mocked: false }], usage: { kind: 'usage', usage: { inputTokens: 20, outputTokens: 10 } } },
+      value: { reply: 'Order 1234 is mocked.', toolCalls: [{ tool: 'find_order', input: { orderId: '1234' }, output: { orderId: '1234', status: 'mocked' }, mocked: false }], toolCallItems: ['"payload" on stream event 3 (tool-call)'], usage: { kind: 'usage', usage: { inputTokens: 20, outputTokens: 10 } } },
     });
     const failed = decodeEventStream(sse([chunk('start', {}), chunk('error', { type: 'error', error: { message: 'the scripted model crashed (asked to)', name: 'Error' } }), '[DONE]']).body);
     expect(failed).toEqual({ ok: false, error: 'the stream sent an error event: the scripted model crashed (asked to)' });

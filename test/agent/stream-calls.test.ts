@@ -84,9 +84,9 @@ describe('an OpenAI Responses stream records each call once, whichever of its ev
     ]);
   });
 
-  it('a stream cut after the deltas ended early, and says the calls it had begun', async () => {
+  it('a stream cut after the deltas ended early, names the calls it had begun and keeps them as received', async () => {
     const client = await clientFor(RESPONSES, stream(named(begun)));
-    expect(await client.converse(request)).toEqual({ kind: 'errored', errorKind: 'http', error: 'message turn: the stream ended early: no response.completed event (openai-responses stream, no text received, 2 tool calls begun)' });
+    expect(await client.converse(request)).toEqual({ kind: 'errored', errorKind: 'http', error: 'message turn: the stream ended early: no response.completed event (openai-responses stream, no text received, 2 tool calls begun: track_order, run_sql)', toolCalls: CALLS });
   });
 });
 
@@ -111,6 +111,20 @@ describe('a list of calls sent again on each event is recorded once', () => {
     expect(await overSse.converse(request)).toMatchObject({ kind: 'replied', reply: 'Checking. Done.', toolCalls: CALLS });
     const overLines = await clientFor(OWN, () => ({ headers: { 'content-type': 'application/x-ndjson' }, body: ndjson(events) }));
     expect(await overLines.converse(request)).toMatchObject({ kind: 'replied', reply: 'Checking. Done.', toolCalls: CALLS });
+  });
+
+  it('a snapshot of calls without ids whose output comes on a later event: one call with its output, as SSE events and as NDJSON lines', async () => {
+    const asked = { tool: 'lookup', input: { q: 'A1' }, output: null, mocked: true };
+    const answered = { ...asked, output: { status: 'shipped' }, mocked: false };
+    const events = [{ text: 'a', tool_calls: [asked] }, { text: 'b', tool_calls: [answered] }, { text: 'c', tool_calls: [answered, { ...asked, input: { q: 'B2' } }] }];
+    const CALLS = [
+      { tool: 'lookup', input: { q: 'A1' }, output: { status: 'shipped' }, mocked: false },
+      { tool: 'lookup', input: { q: 'B2' }, output: null, mocked: true },
+    ];
+    const overSse = await clientFor(OWN, stream(sse(events)));
+    expect((await overSse.converse(request) as { toolCalls: unknown[] }).toolCalls).toEqual(CALLS);
+    const overLines = await clientFor(OWN, () => ({ headers: { 'content-type': 'application/x-ndjson' }, body: ndjson(events) }));
+    expect((await overLines.converse(request) as { toolCalls: unknown[] }).toolCalls).toEqual(CALLS);
   });
 
   it('calls with ids merge by id, the last form kept (its output come); calls sent one per event stay each its own', async () => {

@@ -83,7 +83,7 @@ describe('decodeEventStream', () => {
     ]);
     expect(decodeEventStream(stepped)).toEqual({
       ok: true,
-      value: { reply: 'Let me check. \n\nIt has shipped.', toolCalls: [{ tool: 'find_order', input: { id: 7 }, output: { status: 'shipped' }, mocked: false }] },
+      value: { reply: 'Let me check. \n\nIt has shipped.', toolCalls: [{ tool: 'find_order', input: { id: 7 }, output: { status: 'shipped' }, mocked: false }], toolCallItems: ['stream event 6 (tool-input-available)'] },
     });
   });
 
@@ -98,7 +98,7 @@ describe('decodeEventStream', () => {
       chunk('text-delta', { id: 'b', text: 'Sorry.' }),
       chunk('finish', {}),
     ].join('');
-    expect(decodeEventStream(text)).toEqual({ ok: true, value: { reply: 'Sorry.', toolCalls: [{ tool: 'find', input: { id: 'boom' }, output: { error: 'tool boom' }, mocked: false }] } });
+    expect(decodeEventStream(text)).toEqual({ ok: true, value: { reply: 'Sorry.', toolCalls: [{ tool: 'find', input: { id: 'boom' }, output: { error: 'tool boom' }, mocked: false }], toolCallItems: ['"payload" on stream event 2 (tool-call)'] } });
   });
 
   it('response.failed and response.incomplete are errors with their reason', () => {

@@ -1,0 +1,143 @@
+// Streamed replies, their names and records (docs/presets.md, "Streamed replies"): a tool call of a
+// vendor's body or stream that the reader refuses is named where the vendor sent it, never by its
+// place in the decoded list ("toolCalls.N", in no body); a stream cut early keeps the calls it had
+// begun (a fixture's errored record holds them, results.json reads them back); a plain `data: ping`
+// among a stream's other events is a keep-alive, and a stream of nothing else is that text. The
+// config is loaded from a real config.yml and the agent is a real server on 127.0.0.1 sending the
+// vendors' shapes (openai ChatCompletionChunk and Response / ResponseStreamEvent, @anthropic-ai/sdk
+// RawMessageStreamEvent and Message).
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRegexPool } from '../../src/assertions/index.js';
+import { parseRecord, serializeRecord } from '../../src/record/index.js';
+import { NO_BASELINES, replay } from '../../src/replay/index.js';
+import type { Fixture } from '../../src/types.js';
+import { replayOptions } from '../support/replay-options.js';
+import { configClients } from './config-client.js';
+
+const { clientFor, closeAll } = configClients();
+afterEach(closeAll);
+
+const request = { session: 's', message: 'hi', persona: null };
+const sse = (events: unknown[]): string => events.map((e) => `data: ${typeof e === 'string' ? e : JSON.stringify(e)}\n\n`).join('');
+const named = (events: Record<string, unknown>[]): string => events.map((e) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`).join('');
+const stream = (body: string) => () => ({ headers: { 'content-type': 'text/event-stream' }, body });
+const problem = (turn: unknown): string => (turn as { toolCallsProblem?: string }).toolCallsProblem ?? '';
+
+const CHAT = '  preset: openai-chat\n  model: gpt-test\n  stream: true\n';
+const RESPONSES = '  preset: openai-responses\n  model: gpt-test\n  stream: true\n';
+const ANTHROPIC = '  preset: anthropic-messages\n  model: claude-test\n  stream: true\n';
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-test', choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
+const message = { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test', stop_sequence: null, usage: { input_tokens: 5, output_tokens: 1 } };
+const response = (status: string, output: unknown[]) => ({ id: 'resp_1', object: 'response', created_at: 1, status, model: 'gpt-test', output });
+const robot = { type: 'robot_arm_call', id: 'ra_1', call_id: 'call_r', move: 'left' };
+
+describe('a refused tool call of a vendor\'s body or stream is named where the vendor sent it', () => {
+  it('OpenAI chat stream: "choices.0.delta.tool_calls.1" on the event that began the call', async () => {
+    // A call whose arguments nest deeper than any reader after this one could walk.
+    const deep = `${'['.repeat(300)}${']'.repeat(300)}`;
+    const events = [
+      chunk({ role: 'assistant', content: null }),
+      chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{}' } }, { index: 1, id: 'call_2', type: 'function', function: { name: 'dig', arguments: '' } }] }),
+      chunk({ tool_calls: [{ index: 1, function: { arguments: deep } }] }),
+      chunk({}, 'tool_calls'),
+      '[DONE]',
+    ];
+    const turn = await (await clientFor(CHAT, stream(sse(events)))).converse(request);
+    expect(problem(turn)).toContain('"choices.0.delta.tool_calls.1" on stream event 2 is not a tool call');
+    expect(problem(turn)).toContain('found a call of "dig" whose input nests deeper than 256 levels');
+    expect(problem(turn)).not.toContain('"toolCalls');
+  });
+
+  it('OpenAI Responses: "output.1" of a whole response; "response.output.1" of response.completed, or "item" of an output_item event, with the event', async () => {
+    const whole = await clientFor('  preset: openai-responses\n  model: gpt-test\n', () => ({ json: { ...response('completed', [{ type: 'message', id: 'm1', role: 'assistant', content: [{ type: 'output_text', text: 'Done.' }] }, robot]) } }));
+    expect(problem(await whole.converse(request))).toContain('"output.1" is not a tool call: expected');
+    const completed = await clientFor(RESPONSES, stream(named([{ type: 'response.created', response: response('in_progress', []) }, { type: 'response.output_text.delta', item_id: 'm1', output_index: 0, delta: 'Done.' }, { type: 'response.completed', response: response('completed', [{ type: 'message', id: 'm1' }, robot]) }])));
+    expect(problem(await completed.converse(request))).toContain('"response.output.1" on stream event 3 (response.completed) is not a tool call');
+    const added = await clientFor(RESPONSES, stream(named([{ type: 'response.output_text.delta', item_id: 'm1', output_index: 0, delta: 'Done.' }, { type: 'response.output_item.added', output_index: 1, item: robot }, { type: 'response.completed', response: response('completed', []) }])));
+    expect(problem(await added.converse(request))).toContain('"item" on stream event 2 (response.output_item.added) is not a tool call');
+  });
+
+  it('Anthropic: "content.0" of a whole message (a script\'s turn errors with it); "content_block" on its content_block_start streamed', async () => {
+    const block = { type: 'robot_arm_use', id: 'r1', move: 'left' };
+    const whole = await clientFor('  preset: anthropic-messages\n  model: claude-test\n', () => ({ json: { ...message, content: [block, { type: 'text', text: 'Done.' }], stop_reason: 'end_turn' } }));
+    const turn = await whole.session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({ kind: 'errored', errorKind: 'invalid_response' });
+    expect((turn as { error: string }).error).toContain('turn 1: "content.0" is not a tool call');
+    const events = [
+      { type: 'message_start', message: { ...message, content: [], stop_reason: null } },
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Done.' } },
+      { type: 'content_block_stop', index: 0 },
+      { type: 'content_block_start', index: 1, content_block: block },
+      { type: 'content_block_stop', index: 1 },
+      { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 3 } },
+      { type: 'message_stop' },
+    ];
+    const streamed = await (await clientFor(ANTHROPIC, stream(named(events)))).converse(request);
+    expect(problem(streamed)).toContain('"content_block" on stream event 5 (content_block_start) is not a tool call');
+    expect(problem(streamed)).not.toContain('"toolCalls');
+  });
+});
+
+describe('a stream cut early keeps the tool calls it had begun', () => {
+  const events = [
+    { type: 'message_start', message: { ...message, content: [], stop_reason: null } },
+    { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+    { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Checking.' } },
+    { type: 'content_block_stop', index: 0 },
+    { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: 'track_order', input: {} } },
+    { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"id": "A1"}' } },
+    { type: 'content_block_stop', index: 1 },
+    // Cut in the second call's arguments: its input is the text as far as it came.
+    { type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 'toolu_2', name: 'refund', input: {} } },
+    { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"amount": 1' } },
+  ];
+  const BEGUN = [
+    { tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true },
+    { tool: 'refund', input: '{"amount": 1', output: null, mocked: true },
+  ];
+  const ERROR = 'message turn: the stream ended early: no message_stop event (anthropic stream, 9 characters received, 2 tool calls begun: track_order, refund)';
+
+  it('the errored turn names them and holds them as received, the one still open among them', async () => {
+    const client = await clientFor(ANTHROPIC, stream(named(events)));
+    expect(await client.converse(request)).toEqual({ kind: 'errored', errorKind: 'http', error: ERROR, toolCalls: BEGUN });
+    // A script's turn has no record of its own: its error names them.
+    expect(await client.session({ session: 's', persona: null, mocks: [] }).send('hi', 1)).toMatchObject({ kind: 'errored', error: ERROR.replace('message turn', 'turn 1') });
+  });
+
+  it("the fixture's errored record keeps them, and results.json reads them back", async () => {
+    const client = await clientFor(ANTHROPIC, stream(named(events)));
+    const fixture: Fixture = { label: 'refund', message: 'refund?', persona: null, assertion: { kind: 'contains', value: 'refund' }, file: '.agent-replay/fixtures/f.yml', line: 1 };
+    const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
+    try {
+      const record = await replay({ fixtures: [fixture], personas: [], baselines: NO_BASELINES }, { agent: client, regex, judge: null }, replayOptions({ concurrency: 1 }));
+      expect(record.fixtures[0]).toMatchObject({ errored: true, errorKind: 'http', error: ERROR, toolCalls: BEGUN });
+      expect(parseRecord(serializeRecord(record), 'results.json').fixtures[0]?.toolCalls).toEqual(BEGUN);
+    } finally {
+      await regex.close();
+    }
+  });
+});
+
+describe('a plain `data: ping` is a keep-alive among other events, and the reply when nothing else came', () => {
+  it('plain text: pings between the text are no text of it', async () => {
+    const client = await clientFor('', stream(sse(['ping', 'Within ', 'ping', '30 days.', 'heartbeat'])));
+    expect(await client.converse(request)).toMatchObject({ kind: 'replied', reply: 'Within 30 days.' });
+  });
+
+  it('an OpenAI chat stream led by a ping is still read as one: its tool calls are reported', async () => {
+    const events = ['ping', chunk({ role: 'assistant', content: null }), chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"id":"A1"}' } }] }), chunk({}, 'tool_calls'), '[DONE]'];
+    const client = await clientFor(CHAT, stream(sse(events)));
+    expect(await client.converse(request)).toMatchObject({ kind: 'replied', reply: '', toolCalls: [{ tool: 'lookup', input: { id: 'A1' }, output: null, mocked: true }] });
+  });
+
+  it("a stream of the agent's own JSON led by a ping is still read by config.yml's reply path", async () => {
+    const client = await clientFor('  request: { body: { input: "{{message}}" } }\n  response: { reply: delta.content }\n', stream(sse(['ping', { delta: { content: 'Within ' } }, 'ping', { delta: { content: '30 days.' } }])));
+    expect(await client.converse(request)).toMatchObject({ kind: 'replied', reply: 'Within 30 days.' });
+  });
+
+  it('a stream of nothing but `data: ping` (and comments) is the reply "ping": the agent may have answered just that', async () => {
+    const client = await clientFor('', stream(`: keep-alive\n\n${sse(['ping', '[DONE]'])}`));
+    expect(await client.converse(request)).toMatchObject({ kind: 'replied', reply: 'ping' });
+  });
+});
