@@ -12,7 +12,7 @@ import { suiteEditsParts } from './suite-edits.js';
 import { spendText } from './spend.js';
 import { tooFewText } from './rates.js';
 import { usageText } from './usage.js';
-import { estimateText, FLAKY_BY_THE_JUDGE, flakyByTheJudge, headlineParts, headlineText, itemsCount, itemsNoun, meaningModelShown, plural, removedShown, shortSha, thousands, topCauseText, type Item, type ReportModel } from './model.js';
+import { estimateText, flakyByTheJudge, flakyByTheJudgeWords, headlineParts, headlineText, itemsCount, itemsNoun, meaningModelShown, plural, removedShown, shortSha, thousands, topCauseText, type Item, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
 
 export function hiddenHead(ctx: ReportContext): string {
@@ -49,7 +49,7 @@ export function flakyBlock(model: ReportModel): string | null {
   const more = n > listed.length ? `, and ${thousands(n - listed.length)} more` : '';
   const noun = itemsNoun(model.flaky, n);
   const judged = flakyByTheJudge(model);
-  const judge = judged.length === 0 ? '' : `; ${FLAKY_BY_THE_JUDGE}: ${judged.slice(0, 10).map((i) => codeSpan(clip(i.label, LIMITS.label))).join(', ')}${judged.length > 10 ? `, +${thousands(judged.length - 10)} more` : ''}`;
+  const judge = judged.length === 0 ? '' : `; ${flakyByTheJudgeWords(judged)}: ${judged.slice(0, 10).map((i) => codeSpan(clip(i.label, LIMITS.label))).join(', ')}${judged.length > 10 ? `, +${thousands(judged.length - 10)} more` : ''}`;
   return `🎲 **${thousands(n)} flaky ${noun}**: the attempts disagree (passes/attempts shown as k/N): ${listed.join(', ')}${more}${judge}`;
 }
 

@@ -405,8 +405,12 @@ export function flakyByTheJudge(model: Pick<ReportModel, 'flaky'>): Item[] {
   return model.flaky.filter((i) => judgeAcrossAttempts(i) !== null);
 }
 
-/** How the headline area names them, after the flaky items. */
-export const FLAKY_BY_THE_JUDGE = 'the same reply on every attempt, judged differently';
+/** How the headline area names them, after the flaky items: a script's attempts share a transcript, a fixture's a reply. */
+export function flakyByTheJudgeWords(judged: readonly Item[]): string {
+  const scripts = judged.filter(isPersona).length;
+  const same = scripts === 0 ? 'reply' : scripts === judged.length ? 'transcript' : 'reply or transcript';
+  return `the same ${same} on every attempt, judged differently`;
+}
 
 /** The headline area's mention of flaky items: "2 flaky items (their attempts disagree): a, b"; null when none. */
 export function flakyText(model: Pick<ReportModel, 'flaky'>, listed = 10): string | null {
@@ -415,7 +419,7 @@ export function flakyText(model: Pick<ReportModel, 'flaky'>, listed = 10): strin
   const labels = model.flaky.slice(0, listed).map((i) => i.label);
   const more = n > listed ? `, +${thousands(n - listed)} more` : '';
   const judged = flakyByTheJudge(model);
-  const judge = judged.length === 0 ? '' : `; ${FLAKY_BY_THE_JUDGE}: ${judged.slice(0, listed).map((i) => i.label).join(', ')}${judged.length > listed ? `, +${thousands(judged.length - listed)} more` : ''}`;
+  const judge = judged.length === 0 ? '' : `; ${flakyByTheJudgeWords(judged)}: ${judged.slice(0, listed).map((i) => i.label).join(', ')}${judged.length > listed ? `, +${thousands(judged.length - listed)} more` : ''}`;
   return `${thousands(n)} flaky ${itemsNoun(model.flaky, n)} (attempts disagree; passes/attempts shown as k/N): ${labels.join(', ')}${more}${judge}`;
 }
 

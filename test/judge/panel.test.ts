@@ -258,7 +258,11 @@ describe('a panel whose one member moved', () => {
     const comment = renderComment(run as RunRecord, DEFAULT_CONTEXT);
     expect(comment.split('the judge answered the same reply differently across the attempts').length - 1).toBe(2);
     expect(comment).toContain(String.raw`the judge answered the same transcript differently across the attempts\: criterion 2, 2 passed \(0.90\), 1 failed \(0.20\); the panel member that moved\: openai m2`);
-    expect(comment).toContain('the same reply on every attempt, judged differently: `returns`, `listed`, `calm-script`');
+    expect(comment).toContain('the same reply or transcript on every attempt, judged differently: `returns`, `listed`, `calm-script`');
+    // The script alone: its attempts share a transcript, not a reply.
+    const scriptOnly = renderComment({ ...(run as RunRecord), fixtures: [] }, DEFAULT_CONTEXT);
+    expect(scriptOnly).toContain('the same transcript on every attempt, judged differently: `calm-script`');
+    expect(scriptOnly).not.toContain('the same reply');
   });
 
   it('between two runs of a judge assertion, assertion list and persona script, once or repeated: names the member, with both runs\u2019 answers', async () => {
