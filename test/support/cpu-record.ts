@@ -31,11 +31,13 @@ if (out !== undefined && !('patched' in counts)) {
   };
   for (const name of ['spawn', 'execFile', 'exec', 'spawnSync', 'execFileSync', 'execSync', 'fork']) {
     const original = cp[name] as (...args: unknown[]) => unknown;
-    cp[name] = function (this: unknown, ...args: unknown[]) {
+    const counted = function (this: unknown, ...args: unknown[]) {
       const k = name === 'fork' ? 'node' : kind(args[0], args[1]);
       counts.set(k, (counts.get(k) ?? 0) + 1);
       return original.apply(this, args);
     };
+    // util.promisify(execFile) resolves { stdout, stderr } through the original's promisify.custom: kept.
+    cp[name] = Object.defineProperties(counted, Object.getOwnPropertyDescriptors(original));
   }
   syncBuiltinESMExports();
 }
