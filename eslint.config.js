@@ -42,10 +42,21 @@ export default tseslint.config(
   // (src/workflow-commands.ts; docs/security.md, "Agent text is data"): the Action's plain lines
   // through src/action/log.ts, the CLI's through its writers; core.info and console write a line
   // of outside text as it is, and the runner would run it as a workflow command.
+  //
+  // Node's global fetch classes are its own copy of undici, loaded on their first use (25-50 ms of
+  // CPU); the HTTP code uses undici's modules, which it loads anyway (docs/performance.md, "The
+  // Action's undici").
   {
     files: ['src/**'],
     rules: {
       'no-restricted-syntax': ['error', ...SRC_SYNTAX, ...UNGUARDED_LOG],
+      'no-restricted-globals': [
+        'error',
+        ...['Response', 'Headers', 'Request', 'FormData'].map((name) => ({
+          name,
+          message: `Node's global ${name} loads Node's own copy of undici on first use: import it from undici's module (src/github/octokit.ts does).`,
+        })),
+      ],
     },
   },
   { files: ['src/action/log.ts', 'src/github/octokit.ts'], rules: { 'no-restricted-syntax': ['error', ...SRC_SYNTAX] } },

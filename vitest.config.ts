@@ -33,7 +33,7 @@ export default defineConfig({
     // are skipped when no browser is installed.
     // Run before each test file: the temporary folders its tests made are removed when it is done
     // (a helper's own top-level hook would run for the first file of a worker only, see above).
-    setupFiles: ['test/support/temp-setup.ts'],
+    setupFiles: [...(process.env.AGENT_REPLAY_TEST_CPU !== undefined ? ['test/support/cpu-record.ts'] : []), 'test/support/temp-setup.ts'],
     // The slowest files start first, by the durations of the last full run (DurationsRecorder keeps
     // them; without them, a list kept by hand), whatever a run of one file left in node_modules/.vite
     // (test/support/sequencer.ts): otherwise one worker can end the run alone on a long file.

@@ -21,6 +21,8 @@
 import { GitHub, defaults as actionsDefaults, getOctokitOptions } from '@actions/github/lib/utils';
 import { retry } from '@octokit/plugin-retry';
 import { throttling, type ThrottlingOptions } from '@octokit/plugin-throttling';
+import HeadersModule from 'undici/lib/web/fetch/headers.js';
+import ResponseModule from 'undici/lib/web/fetch/response.js';
 import { httpDate } from '../http/retry.js';
 import { inertText } from '../workflow-commands.js';
 
@@ -87,6 +89,13 @@ const DO_NOT_RETRY: readonly number[] = [
 
 /** How long one try of a request may take by default (GitHub itself ends a request after 10 s). */
 export const REQUEST_TIMEOUT_MS = 30_000;
+
+// The answer rebuilt below is undici's Response, the class of the answers @actions/github's fetch
+// gives (scripts/actions-undici.mjs), loaded with it. Node's global Response and Headers are
+// another copy of undici, Node's own, which Node loads on their first use: 25-50 ms of CPU in each
+// Action run that asked GitHub anything (docs/performance.md, "The Action's undici").
+const { Headers } = HeadersModule;
+const { Response } = ResponseModule;
 
 /** Statuses whose answer has no body: a Response built with one throws. */
 const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);

@@ -1,4 +1,4 @@
-// undici ships no types for its internal files; these are the shapes src/http/undici.ts relies on.
+// undici ships no types for its internal files; these are the shapes src/http/ and src/github/octokit.ts rely on.
 declare module 'undici/lib/dispatcher/agent.js' {
   const Agent: unknown;
   export default Agent;
@@ -22,4 +22,12 @@ declare module 'undici/lib/dispatcher/pool.js' {
 declare module 'undici/lib/core/connect.js' {
   const buildConnector: typeof import('undici').buildConnector;
   export default buildConnector;
+}
+declare module 'undici/lib/web/fetch/headers.js' {
+  const headers: { Headers: typeof globalThis.Headers };
+  export default headers;
+}
+declare module 'undici/lib/web/fetch/response.js' {
+  const response: { Response: typeof globalThis.Response };
+  export default response;
 }

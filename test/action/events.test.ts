@@ -4,13 +4,17 @@
 
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { FakeGitHub } from '../support/github-server.js';
 import { startAgentServer, type AgentServer, type AgentHandler } from '../support/agent-server.js';
 import { makeWorkspace, runAction, useServers } from './harness.js';
 import { parseRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
-import { deploymentAgentUrl } from '../../src/action/plan.js';
+import { deploymentAgentUrl, planCheck, type CheckPlan } from '../../src/action/plan.js';
+import { readActionContext } from '../../src/action/context.js';
+import { tempDir } from '../support/temp.js';
 import { escapeInline } from '../../src/report/escape.js';
 import { artifactZip } from '../support/zip.js';
 import { startServer } from '../judge/server.js';
@@ -61,6 +65,19 @@ useServers(
 async function check(event: { name: string; payload: unknown }, inputs: Record<string, string> = {}) {
   const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG });
   return runAction({ gh, workspace, inputs: { 'fail-on': 'failed', ...inputs }, event });
+}
+
+/**
+ * What check mode plans for `event` (src/action/plan.ts), read from the event file as the Action
+ * reads it (readActionContext), without a GitHub client: for the events whose decision needs none.
+ * The Action's own start is kept for one event of each path below; the others of that path differ
+ * only in what the plan says (docs/contributing.md, "Speed").
+ */
+async function planOf(event: { name: string; payload: unknown }, env: Record<string, string> = {}, inputs: { agentUrl?: string } = {}): Promise<CheckPlan> {
+  const path = join(await tempDir('agent-replay-event-'), 'event.json');
+  await writeFile(path, JSON.stringify(event.payload));
+  const ctx = await readActionContext({ GITHUB_EVENT_NAME: event.name, GITHUB_EVENT_PATH: path, GITHUB_REPOSITORY: 'octo/shop', GITHUB_SHA: 'f'.repeat(40), ...env });
+  return planCheck({ agentUrl: inputs.agentUrl ?? null, agentPath: '/chat' }, ctx, null);
 }
 
 /** The agent server's origin: the deployment's environment_url in these tests. */
@@ -238,20 +255,22 @@ describe('deployment_status', () => {
     // agent on a loaded machine, is not counted as this test's.
     const own = await startAgentServer(handler);
     try {
+      // GitHub's example of a state other than success, announcing this test's agent.
       const payload = example('deployment_status', (e) => stateOf(e) !== 'success');
       const state = stateOf(payload);
+      (payload.deployment_status as Record<string, unknown>).environment_url = new URL(own.url).origin;
       const run = await check({ name: 'deployment_status', payload }, { 'agent-path': '/chat' });
       expect(run.code, run.stdout + run.stderr).toBe(0);
       expect(run.stdout).toContain(`is "${state}", not "success": nothing to do`);
       expect(gh.requests).toEqual([]);
       expect(run.outputs['results-path']).toBeUndefined();
       expect(run.outputs).toMatchObject({ gate: 'skipped', 'comment-status': 'skipped' });
-      for (const failed of ['failure', 'error', 'pending']) {
-        const r = await check({ name: 'deployment_status', payload: deploymentStatus(failed, new URL(own.url).origin, DEPLOYED) });
-        expect(r.code).toBe(0);
-        expect(r.stdout).toContain(`is "${failed}", not "success"`);
-      }
       expect(own.requests).toEqual([]);
+      // The other states take the same skip (planDeployment): its plan, without a start of the Action each.
+      for (const failed of ['failure', 'error', 'pending']) {
+        const plan = await planOf({ name: 'deployment_status', payload: deploymentStatus(failed, new URL(own.url).origin, DEPLOYED) });
+        expect(plan).toEqual({ kind: 'skip', reason: expect.stringMatching(new RegExp(`^deployment_status: the .*deployment of ddddddd is "${failed}", not "success": nothing to do`)) });
+      }
     } finally {
       await own.close();
     }
@@ -269,22 +288,33 @@ describe('deployment_status', () => {
 
 describe('a review of a fork\'s pull request (GitHub\'s example payloads)', () => {
   it('pull_request_review and pull_request_review_comment run with the fork\'s read-only token, as pull_request does: the comment is skipped-fork, the results are kept', async () => {
-    for (const name of ['pull_request_review', 'pull_request_review_comment']) {
+    const forkReview = (name: string) => {
       const payload = example(name);
       const pr = payload.pull_request as { number: number; state: string; head: { sha: string; repo: { full_name: string } }; base: { repo: { full_name: string } } };
       pr.state = 'open';
       pr.head.repo.full_name = 'stranger/shop';
       pr.base.repo.full_name = 'octo/shop';
-      const before = gh.requests.length;
-      const run = await check({ name, payload }, { 'agent-url': agent.url });
-      expect(run.code, run.stdout + run.stderr).toBe(0);
-      expect(run.outputs['comment-status']).toBe('skipped-fork');
-      expect(run.stdout).toContain('::warning::comment: not posted: this pull request comes from a fork, so the token is read-only.');
-      expect(gh.requests.slice(before).filter((r) => r.method !== 'GET')).toEqual([]);
-      expect(parseRecord(readFileSync(run.outputs['results-path'] as string, 'utf8'), 'results.json').commit).toBe(pr.head.sha);
-      expect(run.summary).toContain('greeting');
-    }
+      return { payload, pr };
+    };
+    // pull_request_review end to end.
+    const { payload, pr } = forkReview('pull_request_review');
+    const run = await check({ name: 'pull_request_review', payload }, { 'agent-url': agent.url });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.outputs['comment-status']).toBe('skipped-fork');
+    expect(run.stdout).toContain('::warning::comment: not posted: this pull request comes from a fork, so the token is read-only.');
+    expect(gh.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(parseRecord(readFileSync(run.outputs['results-path'] as string, 'utf8'), 'results.json').commit).toBe(pr.head.sha);
+    expect(run.summary).toContain('greeting');
     expect(gh.violations).toEqual([]);
+    // pull_request_review_comment: what the run is decided by, its plan, is the same run on the fork's head (the pull request read from its payload).
+    const comment = forkReview('pull_request_review_comment');
+    expect(await planOf({ name: 'pull_request_review_comment', payload: comment.payload })).toMatchObject({
+      kind: 'run',
+      agentUrl: null,
+      note: null,
+      ctx: { sha: comment.pr.head.sha },
+      pulls: [{ number: comment.pr.number, headSha: comment.pr.head.sha, headRepoFullName: 'stranger/shop', baseRepoFullName: 'octo/shop', isFork: true }],
+    });
   });
 });
 
@@ -332,17 +362,21 @@ describe('events check mode does not replay (GitHub\'s example payloads)', () =>
     const payload = example('pull_request', (e) => e.action === 'closed');
     const number = (payload.pull_request as { number: number }).number;
     gh.addPull('octo', 'shop', { number, headSha: (payload.pull_request as { head: { sha: string } }).head.sha });
-    for (const name of ['pull_request', 'pull_request_target']) {
-      const before = agent.requests.length;
-      const run = await check({ name, payload }, { 'agent-url': agent.url });
-      expect(run.code, run.stdout + run.stderr).toBe(0);
-      expect(run.stdout).toContain(`::notice::${name} (closed): pull request #${number} is closed: nothing is replayed and nothing commented`);
-      expect(agent.requests.length).toBe(before);
-      expect(gh.requests).toEqual([]);
-      expect(run.outputs).toMatchObject({ gate: 'skipped', 'comment-status': 'skipped' });
-      expect(run.outputs['results-path']).toBeUndefined();
-      expect(gh.comments('octo', 'shop', number)).toHaveLength(0);
-    }
+    const before = agent.requests.length;
+    const run = await check({ name: 'pull_request', payload }, { 'agent-url': agent.url });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain(`::notice::pull_request (closed): pull request #${number} is closed: nothing is replayed and nothing commented`);
+    expect(agent.requests.length).toBe(before);
+    expect(gh.requests).toEqual([]);
+    expect(run.outputs).toMatchObject({ gate: 'skipped', 'comment-status': 'skipped' });
+    expect(run.outputs['results-path']).toBeUndefined();
+    expect(gh.comments('octo', 'shop', number)).toHaveLength(0);
+    // pull_request_target takes the same skip, said as a notice: its plan (closedPull).
+    expect(await planOf({ name: 'pull_request_target', payload })).toEqual({
+      kind: 'skip',
+      notice: true,
+      reason: expect.stringMatching(new RegExp(`^pull_request_target \\(closed\\): pull request #${number} is closed: nothing is replayed and nothing commented`)),
+    });
   });
 
   it('issue_comment and workflow_run: refused, naming the event, the events check mode runs on and what to use instead; nothing replayed', async () => {
@@ -350,17 +384,28 @@ describe('events check mode does not replay (GitHub\'s example payloads)', () =>
       { name: 'issue_comment', payload: example('issue_comment', (e) => e.action === 'created'), instead: 'dispatch the check workflow on its branch (workflow_dispatch)' },
       { name: 'workflow_run', payload: example('workflow_run', (e) => e.action === 'completed'), instead: 'use mode: report' },
     ];
-    for (const c of cases) {
-      const before = agent.requests.length;
-      const run = await check({ name: c.name, payload: c.payload }, { 'agent-url': agent.url });
-      expect(run.code, run.stdout + run.stderr).toBe(1);
-      const error = run.stdout.split('\n').find((l) => l.startsWith('::error::')) ?? '';
-      expect(error).toContain(`agent-replay: check mode does not run on ${c.name} events: GitHub gives it the default branch's last commit, not the commit the event is about, so nothing was replayed.`);
-      expect(error).toContain('Check mode runs on pull_request and pull_request_target (and any event whose payload has a pull request), deployment_status, push, workflow_dispatch, schedule, merge_group');
-      expect(error).toContain(c.instead);
-      expect(agent.requests.length).toBe(before);
-      expect(gh.requests).toEqual([]);
-      expect(run.outputs['results-path']).toBeUndefined();
+    const said = (name: string): string[] => [
+      `check mode does not run on ${name} events: GitHub gives it the default branch's last commit, not the commit the event is about, so nothing was replayed.`,
+      'Check mode runs on pull_request and pull_request_target (and any event whose payload has a pull request), deployment_status, push, workflow_dispatch, schedule, merge_group',
+    ];
+    // The refusal end to end for the first event; the second's refusal is the same error (refuseEvent), with its own words.
+    const [first, ...rest] = cases as [(typeof cases)[number], ...typeof cases];
+    const before = agent.requests.length;
+    const run = await check({ name: first.name, payload: first.payload }, { 'agent-url': agent.url });
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    const error = run.stdout.split('\n').find((l) => l.startsWith('::error::')) ?? '';
+    expect(error).toContain(`agent-replay: ${said(first.name)[0]}`);
+    expect(error).toContain(said(first.name)[1]);
+    expect(error).toContain(first.instead);
+    expect(agent.requests.length).toBe(before);
+    expect(gh.requests).toEqual([]);
+    expect(run.outputs['results-path']).toBeUndefined();
+    for (const c of rest) {
+      const refused = await planOf({ name: c.name, payload: c.payload }).then(
+        () => '',
+        (e: Error) => e.message,
+      );
+      for (const words of [...said(c.name), c.instead]) expect(refused).toContain(words);
     }
   });
 
@@ -372,7 +417,11 @@ describe('events check mode does not replay (GitHub\'s example payloads)', () =>
       { name: 'schedule', payload: { schedule: '30 5 * * 1-5' }, sha: 'f'.repeat(40), said: `schedule: the default branch's commit fffffff is replayed and recorded` },
       { name: 'merge_group', payload: queued, sha: queuedSha, said: `merge_group: the merge queue's commit ${queuedSha.slice(0, 7)} is replayed and recorded` },
     ];
-    for (const c of cases) {
+    // merge_group end to end; schedule takes the same plan (planCommitOnly) with its own words and commit.
+    const [scheduled, merged] = cases as [(typeof cases)[number], (typeof cases)[number]];
+    const plan = await planOf({ name: scheduled.name, payload: scheduled.payload }, { GITHUB_SHA: scheduled.sha });
+    expect(plan).toMatchObject({ kind: 'run', pulls: [], agentUrl: null, note: expect.stringMatching(new RegExp(`^${scheduled.said}`)), ctx: { sha: scheduled.sha, pull: null } });
+    for (const c of [merged]) {
       const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG });
       const before = agent.requests.length;
       const run = await runAction({ gh, workspace, inputs: { 'agent-url': agent.url, 'fail-on': 'failed' }, event: { name: c.name, payload: c.payload }, env: { GITHUB_SHA: c.sha } });

@@ -10,6 +10,8 @@ import { parseRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
 import { artifactZip } from '../support/zip.js';
 import { githubHtml, visibleText } from '../report/helpers.js';
+import { createGitHubApi } from '../../src/github/api.js';
+import { gitHubFailure } from '../../src/action/github-words.js';
 
 let agent: AgentServer;
 let gh: FakeGitHub;
@@ -262,11 +264,19 @@ describe('report mode on workflow_run: the pull request must be the run\'s own',
 
   it('a pull request GitHub does not give (a 404 for pr-number, or a 502 on every try) loses nothing: the merged record, the artifact and the summary are written, the warning says why in words', async () => {
     const workspace = await shards();
+    // A 502 on every try fails the same read: its words, from the Action's client (src/main.ts) on this fake, without a start of its own.
+    const api = createGitHubApi({ token: gh.token, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, retryAfterBaseMs: 0, throttleWrites: false });
+    gh.failNext({ method: 'GET', path: '/repos/{owner}/{repo}/pulls/{pull_number}', status: 502, body: { message: 'Bad Gateway' }, times: 4 });
+    const failed = await api.getPull('octo', 'shop', 7).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(gitHubFailure(failed, 'pull-requests: read')).toBe('GitHub answered 502 Bad Gateway: re-run the job once GitHub answers (https://www.githubstatus.com)');
+    expect(gh.requests.filter((r) => r.path === '/repos/octo/shop/pulls/7')).toHaveLength(4);
     for (const fault of [
       { status: 404, body: { message: 'Not Found' }, said: "GitHub answered 404 Not Found: it is gone, or the job's token cannot see it (a token without pull-requests: read gets a 404); add pull-requests: read to the workflow's permissions if it is missing" },
-      { status: 502, body: { message: 'Bad Gateway' }, times: 4, said: 'GitHub answered 502 Bad Gateway: re-run the job once GitHub answers (https://www.githubstatus.com)' },
     ]) {
-      gh.failNext({ method: 'GET', path: '/repos/{owner}/{repo}/pulls/{pull_number}', status: fault.status, body: fault.body, times: fault.times ?? 1 });
+      gh.failNext({ method: 'GET', path: '/repos/{owner}/{repo}/pulls/{pull_number}', status: fault.status, body: fault.body });
       const run = await runAction({ gh, workspace, inputs: inputs('7'), event: { name: 'workflow_run', payload: forkWorkflowRun(HEAD, 'stranger/shop') } });
       expect(run.code, run.stdout).toBe(0);
       expect(run.stdout).toContain(`::warning::comment: not posted on #7: the pull request could not be read: ${fault.said}. The results are in the job summary and the artifact.`);

@@ -10,7 +10,8 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const SETUP_FILES = new Set(['test/support/temp-setup.ts']);
+// The set-up files vitest.config.ts names (cpu-record.ts only with AGENT_REPLAY_TEST_CPU set): run for every test file.
+const SETUP_FILES = new Set(['test/support/temp-setup.ts', 'test/support/cpu-record.ts']);
 
 function helperModules(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
