@@ -262,6 +262,17 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
         hint: "see the agent's log for a crash on the request, or a proxy in front of it that closes connections",
       };
     }
+    // Something answered at the agent's address, not in HTTP (another service on its port), or with a
+    // body of another length than its header says: reached, so not "could not reach" (docs/troubleshooting.md, "The agent").
+    const bad = /the agent at \S+ gave (an answer that is not valid HTTP|a body of another length than its Content-Length)/.exec(text);
+    if (bad) {
+      const notHttp = bad[1] === 'an answer that is not valid HTTP';
+      return {
+        key: `${notHttp ? 'not-http' : 'length'}:${url}`,
+        what: notHttp ? `${at(endpoint)} answered with something that is not HTTP` : `${at(endpoint)} answered with a body of another length than its Content-Length`,
+        hint: notHttp ? "something other than the agent's HTTP server answers there: check the port in agent-url (agent.url)" : "see the agent's log for a crash on the request, or a proxy in front of it that closes connections",
+      };
+    }
     // The code ends the failure's words, before any fix after "; " ("... (EHOSTUNREACH); check agent-url ...").
     const code = /\(([A-Z][A-Z0-9_]+)\)(?:;[^;]*)?\s*$/.exec(text)?.[1] ?? 'network';
     return { key: `network:${code}:${url}`, what: `could not reach ${at(endpoint)} (${code})`, hint: 'check agent-url (agent.url) and that the agent is running' };
