@@ -139,6 +139,13 @@ describe('causes', () => {
     expect(detail("judge unreachable: the judge's answer (HTTP 206) did not end within 200 ms")?.key).toBe('judge:ended');
     expect(detail("judge unreachable: the judge's answer (HTTP 200) broke off before its end: the connection was closed (UND_ERR_SOCKET) after 2 attempts")).toMatchObject({ key: 'judge:broke-off', what: "the judge's answer broke off before its end" });
     expect(detail("simulator unreachable: the simulator's answer (HTTP 200) did not end within 300 ms")).toMatchObject({ key: 'simulator:ended', what: "the simulator's answer did not end within 300 ms", hint: expect.stringMatching(/raise simulator\.timeoutMs/) as unknown });
+    // Something that is not HTTP answered at its address: reached, a cause of its own.
+    expect(detail("judge unreachable: the judge at 127.0.0.1:9 gave an answer that is not valid HTTP after 3 attempts; something other than the judge's HTTP server answers there: check the port in judge.baseUrl")).toEqual({
+      key: 'judge:not-http',
+      what: 'the judge answered with something that is not HTTP',
+      hint: "something other than the judge's HTTP server answers there: check the port in judge.baseUrl",
+    });
+    expect(detail('simulator unreachable: the simulator at 127.0.0.1:9 gave an answer that is not valid HTTP')).toMatchObject({ key: 'simulator:not-http', hint: expect.stringMatching(/simulator\.baseUrl \(else judge\.baseUrl\)/) as unknown });
     // An HTTP error stays what it was.
     expect(detail('judge unreachable: HTTP 503 after 3 attempts')?.what).toBe('judge unreachable: HTTP 503');
   });
