@@ -350,23 +350,23 @@ function proxyCause(reason: string, who: string, toward: string): Cause | null {
 }
 
 /**
- * A judge's or simulator's answer that came (its status and headers) and did not end: its body
- * stalled past the deadline, or its connection closed before the end (src/judge/http.ts); or one
- * that came and was not HTTP. It was reached, so it is not "unreachable", and its status is no
- * HTTP error. Null for any other reason.
+ * A judge's, simulator's or meaning judge's answer that came (its status and headers) and did not
+ * end: its body stalled past the deadline, or its connection closed before the end
+ * (src/judge/http.ts); or one that came and was not HTTP. It was reached, so it is not
+ * "unreachable", and its status is no HTTP error. Null for any other reason.
  */
-function unfinishedAnswer(reason: string, who: 'judge' | 'simulator'): Cause | null {
+export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'meaning judge'): Cause | null {
   // Something answered at its address, and not in HTTP (another service on its port), or with a body of another length than its header says (src/judge/http.ts).
   const bad = new RegExp(`^the ${who} at \\S+ gave (an answer that is not valid HTTP|a body of another length than its Content-Length)`).exec(reason);
   if (bad !== null) {
-    const setting = who === 'judge' ? 'judge.baseUrl' : 'simulator.baseUrl (else judge.baseUrl)';
+    const setting = who === 'simulator' ? 'simulator.baseUrl (else judge.baseUrl)' : 'judge.baseUrl';
     return bad[1] === 'an answer that is not valid HTTP'
       ? { key: `${who}:not-http`, what: `the ${who} answered with something that is not HTTP`, hint: `something other than the ${who}'s HTTP server answers there: check the port in ${setting}` }
       : { key: `${who}:length`, what: `the ${who} answered with a body of another length than its Content-Length`, hint: `see the ${who}'s log, or that of a gateway or proxy in front of it` };
   }
   const cut = /answer \(HTTP \d{3}\) (?:did not end within (\d+) ms|(broke off before its end))/.exec(reason);
   if (cut === null) return null;
-  const setting = who === 'judge' ? 'judge.timeoutMs' : "simulator.timeoutMs (else the judge's)";
+  const setting = who === 'simulator' ? "simulator.timeoutMs (else the judge's)" : 'judge.timeoutMs';
   if (cut[2] !== undefined) {
     return { key: `${who}:broke-off`, what: `the ${who}'s answer broke off before its end`, hint: `the ${who} answered and its connection closed mid-answer: see its log, or that of a gateway or proxy in front of it` };
   }
