@@ -337,8 +337,9 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         const fix = bad.startsWith('an answer that is not valid HTTP') ? NOT_HTTP_FIX : CLOSED_FIX;
         return triedAt(fail('network', true, null, (n) => `the agent at ${at} gave ${bad}, after ${n}; ${fix}`), at);
       }
-      // Any other code in our words too (`a connection error (CODE)`), not Node's or undici's message.
-      const other = failed === null ? otherNetworkFailureText(err) : null;
+      // A proxy's refusal in its own words (src/http/network.ts, proxyRefusal); any other code in
+      // ours (`a connection error (CODE)`), not Node's or undici's message.
+      const other = failed === null ? (refusalOf(err) ?? otherNetworkFailureText(err)) : null;
       return triedAt(fail('network', true, null, (n) => `could not reach the agent after ${n}: ${failed === null ? (other ?? words) : `${failed}; ${unreachedFix(code)}`}`), address);
     } finally {
       clearTimeout(timer);
@@ -807,12 +808,19 @@ export function snippet(text: string): string {
   return flat.length <= SNIPPET_LENGTH ? flat : `${flat.slice(0, SNIPPET_LENGTH - 1)}…`;
 }
 
+/** A proxy's refusal in its words (http/network.ts, proxyRefusal), from the error, or the one an empty AggregateError's code came from; null: none. */
+function refusalOf(err: unknown): string | null {
+  const cause = err instanceof AggregateError && err.message === '' ? networkCause(err) : null;
+  if (cause !== null && cause.error !== err) return refusalOf(cause.error);
+  return err instanceof Error ? proxyRefusal(err.message) : null;
+}
+
 function errorMessage(err: unknown): string {
   // An AggregateError (a host with two addresses) says nothing itself: the error its code came from does (http/error-code.ts).
   const cause = err instanceof AggregateError && err.message === '' ? networkCause(err) : null;
   if (cause !== null && cause.error !== err) return errorMessage(cause.error);
   if (err instanceof Error) {
-    const refused = proxyRefusal(err.message);
+    const refused = refusalOf(err);
     if (refused !== null) return refused;
     const code = networkErrorCode(err);
     const message = err.message || err.name;
