@@ -688,7 +688,7 @@ async function dispatchCheck(github: GitHubApi, inputs: Inputs, ctx: ActionConte
           : e.status === 422
             ? `GitHub answered ${answer}: the workflow ${wf} needs a workflow_dispatch trigger`
             : e.kind === 'network'
-              ? `the connection to GitHub failed: ${gitHubAnswer(e)}`
+              ? gitHubTrouble(e)
               : `GitHub answered ${gitHubAnswer(e)}`;
     core.warning(`accept: the baselines were committed in ${short}, but the check workflow ${wf} was not dispatched on ${branch}: ${why}`);
     return `The check workflow ${wf} could not be started on ${branch} (${why}), so no check will run on ${short} by itself: push another commit or re-run the check.`;

@@ -2,10 +2,10 @@
 // refusals the Action prints: never the raw request line (`DELETE /repos/o/r/issues/5/labels/x ->
 // 403 ...`), which names an endpoint rather than the fix (docs/action.md, "GitHub's rate limits").
 
-import { isGitHubError, type GitHubError } from '../github/errors.js';
+import { isGitHubError, networkWords, type GitHubError } from '../github/errors.js';
 import { clip } from '../report/escape.js';
 
-/** GitHub's answer (`502 Bad Gateway`, `FORBIDDEN Resource not accessible...`), or what the connection said (`other side closed`). */
+/** GitHub's answer (`502 Bad Gateway`, `FORBIDDEN Resource not accessible...`), or what became of the connection (`GitHub's API closed the connection without answering (UND_ERR_SOCKET)`). */
 export function gitHubAnswer(e: GitHubError): string {
   const detail = clip(e.detail.replace(/\s+/g, ' ').trim(), 300);
   if (e.kind === 'network') return detail || 'no answer';
@@ -13,9 +13,14 @@ export function gitHubAnswer(e: GitHubError): string {
   return `${outcome} ${detail}`.trim();
 }
 
-/** What GitHub (or the connection to it) did, in words: "the connection to GitHub failed (other side closed)", "GitHub answered 502 Bad Gateway". */
+/**
+ * What GitHub (or the connection to it) did, in words: "GitHub's API closed the connection without
+ * answering (UND_ERR_SOCKET)" (a network error with a code, said in our words: src/github/errors.ts),
+ * "the connection to GitHub failed (no answer from GitHub's API within 30 s ...)", "GitHub answered 502 Bad Gateway".
+ */
 export function gitHubTrouble(e: GitHubError): string {
-  return e.kind === 'network' ? `the connection to GitHub failed (${gitHubAnswer(e)})` : `GitHub answered ${gitHubAnswer(e)}`;
+  if (e.kind !== 'network') return `GitHub answered ${gitHubAnswer(e)}`;
+  return networkWords(e.cause) !== null ? gitHubAnswer(e) : `the connection to GitHub failed (${gitHubAnswer(e)})`;
 }
 
 /**

@@ -20,7 +20,7 @@
 import type { EventEmitter } from 'node:events';
 import { abortedConnecting, closeDispatcher, request } from '../http/undici.js';
 import { cutStep, deadlineText, DIRECT, ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network } from '../http/network.js';
-import { connectionFailureText, networkAddress, networkCause, networkErrorCode, otherNetworkFailureText } from '../http/error-code.js';
+import { badAnswerText, connectionFailureText, networkAddress, networkCause, networkErrorCode, otherNetworkFailureText } from '../http/error-code.js';
 import { redirectTarget } from '../http/redirect.js';
 import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
 import { protectionOf } from '../http/protection.js';
@@ -327,7 +327,20 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         const to = address === null ? '' : ` at ${address}`;
         return triedAt(fail('network', true, null, (n) => `the agent${to} closed the connection without answering (${code}), after ${n}; ${CLOSED_FIX}`), address);
       }
-      return triedAt(fail('network', true, null, (n) => `could not reach the agent after ${n}: ${failed === null ? words : `${failed}; ${unreachedFix(code)}`}`), address);
+      // Something answered at the agent's address, and not in HTTP (another service on its port) or
+      // with a body of another length than its header says: reached, so not "could not reach"; in
+      // our words, never llhttp's or undici's ("Response does not match the HTTP/1.1 protocol"), with
+      // the address, from the error, else agent.url's host and port, kept as data (docs/troubleshooting.md, "The agent").
+      const bad = failed === null && route === null ? badAnswerText(err) : null;
+      if (bad !== null) {
+        const at = address ?? hostAndPort(url);
+        const fix = bad.startsWith('an answer that is not valid HTTP') ? NOT_HTTP_FIX : CLOSED_FIX;
+        return triedAt(fail('network', true, null, (n) => `the agent at ${at} gave ${bad}, after ${n}; ${fix}`), at);
+      }
+      // A proxy's refusal in its own words (src/http/network.ts, proxyRefusal); any other code in
+      // ours (`a connection error (CODE)`), not Node's or undici's message.
+      const other = failed === null ? (refusalOf(err) ?? otherNetworkFailureText(err)) : null;
+      return triedAt(fail('network', true, null, (n) => `could not reach the agent after ${n}: ${failed === null ? (other ?? words) : `${failed}; ${unreachedFix(code)}`}`), address);
     } finally {
       clearTimeout(timer);
       inFlight.delete(controller);
@@ -727,6 +740,14 @@ function triedAt(attempt: Attempt, address: string | null): Attempt {
 /** What to do about an agent that took the connection and closed it before any answer (docs/troubleshooting.md, "The agent"). */
 const CLOSED_FIX = "see the agent's log for a crash on the request, or a proxy in front of it that closes connections";
 
+/** What to do about an answer that is not HTTP at the agent's address (docs/troubleshooting.md, "The agent"). */
+const NOT_HTTP_FIX = "something other than the agent's HTTP server answers there: check the port in agent-url (agent.url)";
+
+/** A URL's host and port, the default port said (`127.0.0.1:3000`, `[::1]:443`, `agent.test:80`). */
+function hostAndPort(url: URL): string {
+  return `${url.hostname}:${url.port === '' ? (url.protocol === 'https:' ? '443' : '80') : url.port}`;
+}
+
 /** What to do about an agent that could not be reached, by the error's code (docs/troubleshooting.md, "The agent"). */
 function unreachedFix(code: string | undefined): string {
   if (code === 'ECONNREFUSED') return 'nothing listens there: check agent-url (agent.url) and that the agent is running';
@@ -787,12 +808,19 @@ export function snippet(text: string): string {
   return flat.length <= SNIPPET_LENGTH ? flat : `${flat.slice(0, SNIPPET_LENGTH - 1)}…`;
 }
 
+/** A proxy's refusal in its words (http/network.ts, proxyRefusal), from the error, or the one an empty AggregateError's code came from; null: none. */
+function refusalOf(err: unknown): string | null {
+  const cause = err instanceof AggregateError && err.message === '' ? networkCause(err) : null;
+  if (cause !== null && cause.error !== err) return refusalOf(cause.error);
+  return err instanceof Error ? proxyRefusal(err.message) : null;
+}
+
 function errorMessage(err: unknown): string {
   // An AggregateError (a host with two addresses) says nothing itself: the error its code came from does (http/error-code.ts).
   const cause = err instanceof AggregateError && err.message === '' ? networkCause(err) : null;
   if (cause !== null && cause.error !== err) return errorMessage(cause.error);
   if (err instanceof Error) {
-    const refused = proxyRefusal(err.message);
+    const refused = refusalOf(err);
     if (refused !== null) return refused;
     const code = networkErrorCode(err);
     const message = err.message || err.name;

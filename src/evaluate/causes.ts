@@ -262,6 +262,17 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
         hint: "see the agent's log for a crash on the request, or a proxy in front of it that closes connections",
       };
     }
+    // Something answered at the agent's address, not in HTTP (another service on its port), or with a
+    // body of another length than its header says: reached, so not "could not reach" (docs/troubleshooting.md, "The agent").
+    const bad = /the agent at \S+ gave (an answer that is not valid HTTP|a body of another length than its Content-Length)/.exec(text);
+    if (bad) {
+      const notHttp = bad[1] === 'an answer that is not valid HTTP';
+      return {
+        key: `${notHttp ? 'not-http' : 'length'}:${url}`,
+        what: notHttp ? `${at(endpoint)} answered with something that is not HTTP` : `${at(endpoint)} answered with a body of another length than its Content-Length`,
+        hint: notHttp ? "something other than the agent's HTTP server answers there: check the port in agent-url (agent.url)" : "see the agent's log for a crash on the request, or a proxy in front of it that closes connections",
+      };
+    }
     // The code ends the failure's words, before any fix after "; " ("... (EHOSTUNREACH); check agent-url ...").
     const code = /\(([A-Z][A-Z0-9_]+)\)(?:;[^;]*)?\s*$/.exec(text)?.[1] ?? 'network';
     return { key: `network:${code}:${url}`, what: `could not reach ${at(endpoint)} (${code})`, hint: 'check agent-url (agent.url) and that the agent is running' };
@@ -339,14 +350,23 @@ function proxyCause(reason: string, who: string, toward: string): Cause | null {
 }
 
 /**
- * A judge's or simulator's answer that came (its status and headers) and did not end: its body
- * stalled past the deadline, or its connection closed before the end (src/judge/http.ts). It was
- * reached, so it is not "unreachable", and its status is no HTTP error. Null for any other reason.
+ * A judge's, simulator's or meaning judge's answer that came (its status and headers) and did not
+ * end: its body stalled past the deadline, or its connection closed before the end
+ * (src/judge/http.ts); or one that came and was not HTTP. It was reached, so it is not
+ * "unreachable", and its status is no HTTP error. Null for any other reason.
  */
-function unfinishedAnswer(reason: string, who: 'judge' | 'simulator'): Cause | null {
+export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'meaning judge'): Cause | null {
+  // Something answered at its address, and not in HTTP (another service on its port), or with a body of another length than its header says (src/judge/http.ts).
+  const bad = new RegExp(`^the ${who} at \\S+ gave (an answer that is not valid HTTP|a body of another length than its Content-Length)`).exec(reason);
+  if (bad !== null) {
+    const setting = who === 'simulator' ? 'simulator.baseUrl (else judge.baseUrl)' : 'judge.baseUrl';
+    return bad[1] === 'an answer that is not valid HTTP'
+      ? { key: `${who}:not-http`, what: `the ${who} answered with something that is not HTTP`, hint: `something other than the ${who}'s HTTP server answers there: check the port in ${setting}` }
+      : { key: `${who}:length`, what: `the ${who} answered with a body of another length than its Content-Length`, hint: `see the ${who}'s log, or that of a gateway or proxy in front of it` };
+  }
   const cut = /answer \(HTTP \d{3}\) (?:did not end within (\d+) ms|(broke off before its end))/.exec(reason);
   if (cut === null) return null;
-  const setting = who === 'judge' ? 'judge.timeoutMs' : "simulator.timeoutMs (else the judge's)";
+  const setting = who === 'simulator' ? "simulator.timeoutMs (else the judge's)" : 'judge.timeoutMs';
   if (cut[2] !== undefined) {
     return { key: `${who}:broke-off`, what: `the ${who}'s answer broke off before its end`, hint: `the ${who} answered and its connection closed mid-answer: see its log, or that of a gateway or proxy in front of it` };
   }

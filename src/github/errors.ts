@@ -2,6 +2,8 @@
 // said (`POST /repos/o/r/issues/5/comments -> 403 Resource not accessible by integration`),
 // never the token.
 
+import { badAnswerText, connectionFailureText, networkAddress, networkErrorCode, otherNetworkFailureText } from '../http/error-code.js';
+
 export type GitHubErrorKind = 'forbidden' | 'not_found' | 'conflict' | 'rate_limited' | 'server' | 'network' | 'other';
 
 export class GitHubError extends Error {
@@ -13,7 +15,7 @@ export class GitHubError extends Error {
   readonly request: string;
   /** GraphQL error types when the failure came from GraphQL (`STALE_DATA`, `FORBIDDEN`...). */
   readonly graphqlTypes: readonly string[];
-  /** What GitHub (or the connection) said, without the request: `Bad Gateway`, `other side closed`. */
+  /** What GitHub said, or what became of the connection in our words, without the request: `Bad Gateway`, `GitHub's API closed the connection without answering (UND_ERR_SOCKET)`. */
   readonly detail: string;
 
   constructor(init: {
@@ -33,6 +35,25 @@ export class GitHubError extends Error {
     this.graphqlTypes = init.graphqlTypes ?? [];
     this.detail = init.detail.trim();
   }
+}
+
+/** A connection that was open and closed by GitHub's side before any answer (undici's 'other side closed', a reset, a broken pipe). */
+const CLOSED_CODES: ReadonlySet<string> = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
+/**
+ * A request to GitHub's API that got no answer, in our words rather than undici's or Node's message
+ * (`other side closed`), as the agent's client says its own (src/http/error-code.ts): `GitHub's API
+ * closed the connection without answering (UND_ERR_SOCKET)`, `the connection to GitHub's API
+ * failed: connection refused at 127.0.0.1:443 (ECONNREFUSED)`. Null for an error with no network
+ * code (the request's deadline says its own words: src/github/octokit.ts).
+ */
+export function networkWords(error: unknown): string | null {
+  const code = networkErrorCode(error);
+  if (code !== undefined && CLOSED_CODES.has(code)) return `GitHub's API closed the connection without answering (${code})`;
+  const bad = badAnswerText(error);
+  if (bad !== null) return `GitHub's API gave ${bad}`;
+  const failed = connectionFailureText(code, networkAddress(error)) ?? otherNetworkFailureText(error);
+  return failed === null ? null : `the connection to GitHub's API failed: ${failed}`;
 }
 
 export function isGitHubError(error: unknown): error is GitHubError {
@@ -110,7 +131,7 @@ export function toGitHubError(error: unknown, request: string, redact: (text: st
   if (isHttpError(error)) {
     // Octokit reports a request that never got an answer (DNS, refused, reset) as a 500 with no response.
     if (error.response === undefined) {
-      return new GitHubError({ request, status: null, kind: 'network', detail: redact(error.message), cause: error });
+      return new GitHubError({ request, status: null, kind: 'network', detail: redact(networkWords(error) ?? error.message), cause: error });
     }
     const headers = error.response.headers ?? {};
     const detail = dataMessage(error.response.data) ?? error.message;
@@ -123,5 +144,5 @@ export function toGitHubError(error: unknown, request: string, redact: (text: st
     });
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new GitHubError({ request, status: null, kind: 'network', detail: redact(message), cause: error });
+  return new GitHubError({ request, status: null, kind: 'network', detail: redact(networkWords(error) ?? message), cause: error });
 }

@@ -103,10 +103,25 @@ function hostPort(address: string, port: unknown): string {
  */
 export function otherNetworkFailureText(err: unknown): string | null {
   const code = networkErrorCode(err);
-  if ((err instanceof Error && err.name === 'HTTPParserError') || code?.startsWith('HPE_') === true) return `an answer that is not valid HTTP${code === undefined ? '' : ` (${code})`}`;
-  if (code === undefined) return null;
+  return badAnswerText(err) ?? (code === undefined ? null : `a connection error (${code})`);
+}
+
+/**
+ * An answer that came and was not one HTTP reads, in otherNetworkFailureText's words: not valid
+ * HTTP (another service on the port), or a body of another length than its header says. Something
+ * answered, so the server was reached: a client says so, never "could not reach". Null for any other error.
+ */
+export function badAnswerText(err: unknown): string | null {
+  const code = networkErrorCode(err);
+  if (parserError(err) || code?.startsWith('HPE_') === true) return `an answer that is not valid HTTP${code === undefined ? '' : ` (${code})`}`;
   if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return `a body of another length than its Content-Length (${code})`;
-  return `a connection error (${code})`;
+  return null;
+}
+
+/** Is undici's HTTPParserError the error, or one it wraps (fetch's `TypeError: fetch failed`, Octokit's RequestError around it)? */
+function parserError(err: unknown, depth = 0): boolean {
+  if (!(err instanceof Error) || depth > MAX_DEPTH) return false;
+  return err.name === 'HTTPParserError' || parserError(err.cause, depth + 1);
 }
 
 function causeOf(err: unknown, seen: Set<unknown>, depth: number): ReturnType<typeof networkCause> {

@@ -13,7 +13,7 @@ import { cutStep, deadlineText, ProxyConnectError, proxyFault, proxyFaultText, p
 import type { TunnelStep } from '../http/proxy-error.js';
 import { redirectTarget } from '../http/redirect.js';
 import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
-import { connectionFailureText, networkAddress, networkErrorCode, networkErrorText } from '../http/error-code.js';
+import { badAnswerText, connectionFailureText, networkAddress, networkErrorCode, networkErrorText, otherNetworkFailureText } from '../http/error-code.js';
 import { abortedConnecting, request } from '../http/undici.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import type { Clock } from '../types.js';
@@ -98,7 +98,12 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 /** A connection closed under a request: undici's, and Node's reset and broken pipe. */
 const CLOSED_CODES: ReadonlySet<string> = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 
-function describeNetworkError(err: unknown, route: ProxyRoute | null): Attempt {
+/** The setting that holds a peer's base URL, for a fix ("the simulator": its own, else the judge's). */
+function baseUrlSetting(peer: string): string {
+  return peer === 'the simulator' ? 'simulator.baseUrl (else judge.baseUrl)' : 'judge.baseUrl';
+}
+
+function describeNetworkError(err: unknown, route: ProxyRoute | null, url: string, peer: string): Attempt {
   const code = networkErrorCode(err);
   // The proxy's own failure (its certificate, no answer to CONNECT, a connection it closed) is named
   // as the proxy's, with its fix; a certificate is refused again on every attempt (docs/configuration.md, "Behind a proxy").
@@ -133,7 +138,24 @@ function describeNetworkError(err: unknown, route: ProxyRoute | null): Attempt {
   // A proxy that wants credentials, or refuses those given, refuses them again on every attempt:
   // not retried, as the agent's client does not (docs/configuration.md, "Behind a proxy").
   if (refused !== null) return { kind: refused.includes('HTTP 407') ? 'fatal' : 'network', reason: refused };
-  return { kind: 'network', reason: `network error: ${oneLine(networkErrorText(err), 120)}` };
+  // Something answered at the server's address, and not in HTTP (another service on its port), or
+  // with a body of another length than its header says: reached, and said so in our words, never
+  // llhttp's or undici's, with the address (the error's, else the base URL's host and port, never
+  // its path), as the agent's client says it (docs/troubleshooting.md, "Not evaluated").
+  const bad = route === null ? badAnswerText(err) : null;
+  if (bad !== null) {
+    const at = networkAddress(err) ?? hostAndPort(url);
+    const fix = bad.startsWith('an answer that is not valid HTTP') ? `something other than ${peer}'s HTTP server answers there: check the port in ${baseUrlSetting(peer)}` : undefined;
+    return { kind: 'network', reason: `${peer} at ${at} gave ${bad}`, ...(fix === undefined ? {} : { fix }) };
+  }
+  // Any other code in our words too (`a connection error (CODE)`); an error with none is not the network's, its own message says more.
+  return { kind: 'network', reason: otherNetworkFailureText(err) ?? `network error: ${oneLine(networkErrorText(err), 120)}` };
+}
+
+/** A URL's host and port, the default port said (`127.0.0.1:11434`, `api.openai.com:443`). */
+function hostAndPort(raw: string): string {
+  const url = new URL(raw);
+  return `${url.hostname}:${url.port === '' ? (url.protocol === 'https:' ? '443' : '80') : url.port}`;
 }
 
 const INTERRUPTED: Attempt = { kind: 'fatal', reason: 'not judged: the run was interrupted' };
@@ -204,7 +226,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     // reached and answered, so not "closed without an answer"; retried as any network error.
     const code = networkErrorCode(err);
     if (status !== null && code !== undefined && CLOSED_CODES.has(code)) return { kind: 'network', reason: `${opts.peer}'s answer (HTTP ${status}) broke off before its end: the connection was closed (${code})` };
-    return describeNetworkError(err, opts.proxy ?? null);
+    return describeNetworkError(err, opts.proxy ?? null, opts.url, opts.peer);
   } finally {
     clearTimeout(timer);
   }

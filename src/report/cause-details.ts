@@ -6,7 +6,7 @@
 // markdown reports both use it.
 
 import { isPersona, type Item, type ItemView, type ReportModel, type SectionKey } from './model.js';
-import { uncheckedParts, type CauseGroup } from '../evaluate/index.js';
+import { unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
 import { showLookalikes } from './lookalike.js';
 import { FACTS_ONLY_CAUSE, FACTS_ONLY_FIX } from '../evaluate/meaning/ladder.js';
 import { thousands } from '../words.js';
@@ -158,12 +158,15 @@ export function sharedMeaning(items: readonly Item[], judged: boolean): SharedMe
   if (cause === null || sharing < 2) return null;
   const heads = new Map<Item, string>();
   for (const [item, p] of parts) if (p.cause === cause) heads.set(item, p.head);
-  const fix = cause === FACTS_ONLY_CAUSE ? FACTS_ONLY_FIX[judged ? 'judged' : 'unjudged'] : MEANING_JUDGE_DOWN.test(cause) ? MEANING_JUDGE_DOWN_FIX : null;
-  return { cause: showLookalikes(cause), heads, of: items.length, fix };
+  // A meaning judge that answered, and whose answer did not end, broke off or was not HTTP, was
+  // reached: said as a judge's cause says it ("the meaning judge's answer did not end within 200 ms"), not "unreachable".
+  const reached = MEANING_JUDGE_DOWN.test(cause) ? unfinishedAnswer(cause.replace(MEANING_JUDGE_DOWN, ''), 'meaning judge') : null;
+  const fix = cause === FACTS_ONLY_CAUSE ? FACTS_ONLY_FIX[judged ? 'judged' : 'unjudged'] : reached !== null ? reached.hint : MEANING_JUDGE_DOWN.test(cause) ? MEANING_JUDGE_DOWN_FIX : null;
+  return { cause: showLookalikes(reached?.what ?? cause), heads, of: items.length, fix };
 }
 
 /** A meaning judge that could not be reached (judge/meaning.ts): its settings are the judge's, as for a criterion (evaluate/causes.ts). */
-const MEANING_JUDGE_DOWN = /^meaning judge unreachable\b/;
+const MEANING_JUDGE_DOWN = /^meaning judge unreachable: /;
 const MEANING_JUDGE_DOWN_FIX = 'check judge.baseUrl, the judge key and meaning.model (else judge.model); raise judge.timeoutMs if it is slow';
 
 /** The shared meaning's line: "Meaning not checked for all 4: CAUSE", "… for 3 of the 5: CAUSE"; then "; FIX" when there is one. */

@@ -102,7 +102,7 @@ describe('the connection to GitHub fails during the baseline commit', () => {
     expect(gh.branch('octo/shop', 'feature')?.head).toBe(HEAD);
     expect(commitRequests()).toBe(4); // the first try and plugin-retry's three
     const said =
-      'the connection to GitHub failed (other side closed) while committing the baselines, and the branch feature still points at 1111111, the reviewed head, so nothing was written. ' +
+      'GitHub\'s API closed the connection without answering (UND_ERR_SOCKET) while committing the baselines, and the branch feature still points at 1111111, the reviewed head, so nothing was written. ' +
       'The reviewed results are kept (workflow run 1001 and its results artifact): re-run this job, or apply the label again, to commit them.';
     expect(run.stdout).toContain(`::error::baselines not accepted: ${said}`);
     expect(run.stdout).not.toContain('POST /graphql'); // not the raw request line
@@ -167,7 +167,7 @@ describe('the connection to GitHub fails during the baseline commit', () => {
     expect(run.code).toBe(1);
     expect(gh.commits).toHaveLength(0);
     expect(run.stdout).toContain(
-      '::error::baselines not accepted: the connection to GitHub failed (other side closed) while committing the baselines, and the branch feature has moved to 3333333 since the reviewed head 1111111 (another push), so nothing was written. Wait for the check on the new head, review its comment, then apply the label again.',
+      '::error::baselines not accepted: GitHub\'s API closed the connection without answering (UND_ERR_SOCKET) while committing the baselines, and the branch feature has moved to 3333333 since the reviewed head 1111111 (another push), so nothing was written. Wait for the check on the new head, review its comment, then apply the label again.',
     );
     expect(gh.violations).toEqual([]);
   });
@@ -180,7 +180,7 @@ describe('the connection to GitHub fails during the baseline commit', () => {
     const run = await accept();
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
-      '::error::baselines not accepted: the connection to GitHub failed (other side closed) while committing the baselines, and the branch feature could not be read back (other side closed), so whether the commit landed is unknown. ' +
+      '::error::baselines not accepted: GitHub\'s API closed the connection without answering (UND_ERR_SOCKET) while committing the baselines, and the branch feature could not be read back (GitHub\'s API closed the connection without answering (UND_ERR_SOCKET)), so whether the commit landed is unknown. ' +
         'Look at the branch: if its newest commit is "Accept agent-replay baselines: greeting, refund-policy", the baselines are in and the next check compares with them; if not, nothing was written: re-run this job, or apply the label again. The reviewed results are kept (workflow run 1001 and its results artifact).',
     );
     expect(gh.violations).toEqual([]);
@@ -205,7 +205,7 @@ describe('the connection to GitHub fails at another step of accept mode', () => 
     expect(run.code).toBe(1);
     expect(gh.commits).toHaveLength(0);
     expect(run.stdout).toContain(
-      '::error::baselines not accepted: the connection to GitHub failed (other side closed) while reading pull request #7, before anything was committed: the branch feature is unchanged and the reviewed results are kept (workflow run 1001 and its results artifact). Re-run this job, or apply the label again.',
+      '::error::baselines not accepted: GitHub\'s API closed the connection without answering (UND_ERR_SOCKET) while reading pull request #7, before anything was committed: the branch feature is unchanged and the reviewed results are kept (workflow run 1001 and its results artifact). Re-run this job, or apply the label again.',
     );
     expect(run.stdout).not.toContain('::error::agent-replay: GET /repos');
     expect(gh.violations).toEqual([]);
@@ -249,7 +249,7 @@ describe('the connection to GitHub fails at another step of accept mode', () => 
     expect(gh.commits).toHaveLength(1);
     const short = gh.commits[0]!.oid.slice(0, 7);
     expect(run.outputs['commit-sha']).toBe(gh.commits[0]!.oid);
-    expect(run.stdout).toContain(`::warning::accept: the baselines were committed in ${short}, but the comment could not be updated: the connection to GitHub failed (other side closed); it still shows the reviewed run until the next check replaces it.`);
+    expect(run.stdout).toContain(`::warning::accept: the baselines were committed in ${short}, but the comment could not be updated: GitHub's API closed the connection without answering (UND_ERR_SOCKET); it still shows the reviewed run until the next check replaces it.`);
     expect(gh.comments('octo', 'shop', 7)[0]!.body).toBe(before);
     expect(run.summary).toContain(`Committed 2 baselines in [\`${short}\`]`);
     expect(run.summary).toContain('The comment could not be updated');
@@ -341,7 +341,7 @@ describe('the dispatch of the check after the commit, without an answer', () => 
     expect(run.code, run.stdout).toBe(0);
     expect(gh.commits).toHaveLength(1);
     const short = gh.commits[0]!.oid.slice(0, 7);
-    expect(ourComment()).toContain(`The check workflow agent-replay.yml could not be started on feature (the connection to GitHub failed: other side closed), so no check will run on ${short} by itself`);
+    expect(ourComment()).toContain(`The check workflow agent-replay.yml could not be started on feature (GitHub's API closed the connection without answering (UND_ERR_SOCKET)), so no check will run on ${short} by itself`);
     expect(ourComment()).not.toContain('(network ');
   });
 });

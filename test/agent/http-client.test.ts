@@ -323,6 +323,19 @@ describe('retries', () => {
     }
   });
 
+  it("says a port that answers something other than HTTP as answered, in our words, never llhttp's, with the address kept as data", async () => {
+    // Another service on the agent's port (an SSH server): it answered, so not "could not reach", nor "Response does not match the HTTP/1.1 protocol".
+    const garbage = createServer((socket) => socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n')));
+    await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => garbage.close(() => resolve())));
+    const port = (garbage.address() as AddressInfo).port;
+    const outcome = await client({ url: `http://127.0.0.1:${port}/chat`, start: null, retries: 1 }).converse(request);
+    expect(outcome).toMatchObject({ kind: 'errored', errorKind: 'network' });
+    if (outcome.kind !== 'errored') throw new Error('expected errored');
+    expect(outcome.error).toBe(`message turn: the agent at 127.0.0.1:${port} gave an answer that is not valid HTTP, after 2 attempts; something other than the agent's HTTP server answers there: check the port in agent-url (agent.url)`);
+    expect(outcome.address).toBe(`127.0.0.1:${port}`);
+  });
+
   it('reports a refused connection as a network error after retries', async () => {
     const port = await freePort();
     const clock = fakeClock();

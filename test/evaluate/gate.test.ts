@@ -52,6 +52,9 @@ describe('causes', () => {
     ['network', 'message turn: could not reach the agent after 3 attempts: connection refused at 127.0.0.1:9 (ECONNREFUSED); nothing listens there: check agent-url (agent.url) and that the agent is running', `connection refused at ${URL_}`, /agent-url \(agent\.url\)/],
     ['network', "message turn: the agent at 127.0.0.1:9 closed the connection without answering (UND_ERR_SOCKET), after 3 attempts; see the agent's log for a crash on the request, or a proxy in front of it that closes connections", `${URL_} closed the connection without answering`, /agent's log for a crash/],
     ['network', "message turn: the agent closed the connection without answering (ECONNRESET), after 3 attempts; see the agent's log for a crash on the request, or a proxy in front of it that closes connections", `${URL_} closed the connection without answering`, /agent's log for a crash/],
+    // Something answered, and not in HTTP: reached, so not "could not reach".
+    ['network', "message turn: the agent at 127.0.0.1:9 gave an answer that is not valid HTTP, after 3 attempts; something other than the agent's HTTP server answers there: check the port in agent-url (agent.url)", `${URL_} answered with something that is not HTTP`, /check the port in agent-url/],
+    ['network', "message turn: the agent at 127.0.0.1:9 gave a body of another length than its Content-Length (UND_ERR_RES_CONTENT_LENGTH_MISMATCH), after 3 attempts; see the agent's log for a crash on the request, or a proxy in front of it that closes connections", `${URL_} answered with a body of another length than its Content-Length`, /agent's log for a crash/],
     ['invalid_json', 'message turn: response is not valid JSON: <!DOCTYPE html><html lang="en"><div id="root"></div>', `an HTML page instead of JSON from ${URL_}`, /agent-path or agent\.url/],
     ['invalid_json', 'message turn: response is not valid JSON: ok', `a response that is not JSON from ${URL_}`, /agent\.preset/],
     ['http', 'message turn: agent returned HTTP 401 after 1 attempt: unauthorized', `HTTP 401 from ${URL_}`, /agent\.headers/],
@@ -136,6 +139,13 @@ describe('causes', () => {
     expect(detail("judge unreachable: the judge's answer (HTTP 206) did not end within 200 ms")?.key).toBe('judge:ended');
     expect(detail("judge unreachable: the judge's answer (HTTP 200) broke off before its end: the connection was closed (UND_ERR_SOCKET) after 2 attempts")).toMatchObject({ key: 'judge:broke-off', what: "the judge's answer broke off before its end" });
     expect(detail("simulator unreachable: the simulator's answer (HTTP 200) did not end within 300 ms")).toMatchObject({ key: 'simulator:ended', what: "the simulator's answer did not end within 300 ms", hint: expect.stringMatching(/raise simulator\.timeoutMs/) as unknown });
+    // Something that is not HTTP answered at its address: reached, a cause of its own.
+    expect(detail("judge unreachable: the judge at 127.0.0.1:9 gave an answer that is not valid HTTP after 3 attempts; something other than the judge's HTTP server answers there: check the port in judge.baseUrl")).toEqual({
+      key: 'judge:not-http',
+      what: 'the judge answered with something that is not HTTP',
+      hint: "something other than the judge's HTTP server answers there: check the port in judge.baseUrl",
+    });
+    expect(detail('simulator unreachable: the simulator at 127.0.0.1:9 gave an answer that is not valid HTTP')).toMatchObject({ key: 'simulator:not-http', hint: expect.stringMatching(/simulator\.baseUrl \(else judge\.baseUrl\)/) as unknown });
     // An HTTP error stays what it was.
     expect(detail('judge unreachable: HTTP 503 after 3 attempts')?.what).toBe('judge unreachable: HTTP 503');
   });

@@ -1,4 +1,7 @@
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { gitHubTrouble } from '../../src/action/github-words.js';
+import { createGitHubApi } from '../../src/github/api.js';
 import { GitHubError } from '../../src/github/errors.js';
 import { retryAfterSeconds } from '../../src/github/octokit.js';
 import { startHarness, type Harness } from './helpers.js';
@@ -64,7 +67,35 @@ describe('errors and retries', () => {
     h.gh.failNext({ method: 'GET', path: COMMENTS, status: 'network', times: 5 });
     const error = await caught(h.api.listIssueComments(O, R, 5));
     expect(error).toMatchObject({ kind: 'network', status: null });
-    expect(error.message).toMatch(new RegExp(`^GET /repos/${O}/${R}/issues/5/comments -> network: `));
+    // In our words, as the agent's client says its own, never undici's ("other side closed").
+    expect(error.message).toBe(`GET /repos/${O}/${R}/issues/5/comments -> network: GitHub's API closed the connection without answering (UND_ERR_SOCKET)`);
+    expect(gitHubTrouble(error)).toBe("GitHub's API closed the connection without answering (UND_ERR_SOCKET)");
+    expect(h.gh.violations).toEqual([]);
+  });
+
+  it("a server that resets the connection, answers something other than HTTP, or refuses it, is said in our words, never Node's or undici's", async () => {
+    const reset = createNetServer((socket) => socket.once('data', () => socket.resetAndDestroy()));
+    const garbage = createNetServer((socket) => socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n')));
+    const refused = createNetServer();
+    const ports: number[] = [];
+    for (const server of [reset, garbage, refused]) {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      ports.push((server.address() as AddressInfo).port);
+    }
+    await new Promise<void>((resolve) => refused.close(() => resolve()));
+    const said = async (port: number | undefined): Promise<GitHubError> => {
+      const api = createGitHubApi({ token: 'ghs_test', baseUrl: `http://127.0.0.1:${port}`, graphqlUrl: `http://127.0.0.1:${port}/graphql`, retries: 0, retryAfterBaseMs: 0, throttleWrites: false });
+      return caught(api.listIssueComments(O, R, 5));
+    };
+    try {
+      const e1 = await said(ports[0]);
+      expect(e1).toMatchObject({ kind: 'network', status: null });
+      expect(gitHubTrouble(e1)).toBe("GitHub's API closed the connection without answering (ECONNRESET)");
+      expect(gitHubTrouble(await said(ports[1]))).toBe("GitHub's API gave an answer that is not valid HTTP");
+      expect(gitHubTrouble(await said(ports[2]))).toBe(`the connection to GitHub's API failed: connection refused at 127.0.0.1:${ports[2]} (ECONNREFUSED)`);
+    } finally {
+      for (const server of [reset, garbage]) await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   // The waits below are tiny where every try goes unanswered, and ample where a try must be answered in time.

@@ -1,3 +1,4 @@
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { JudgeConfig } from '../../src/config.js';
@@ -226,6 +227,16 @@ describe('openai judge', () => {
     const r = await judge(config('openai', s.url, { retries: 1 }), clock).score('c', 'r');
     expect(r).toEqual({ ok: false, reason: `the connection to ${new URL(s.url).host} was closed without an answer (UND_ERR_SOCKET) after 2 attempts` });
     expect(clock.sleeps).toHaveLength(1);
+  });
+
+  it("reports a port that answers something other than HTTP in our words, never llhttp's, with the address it answered at", async () => {
+    // Another service on the judge's port: it answered, and not "network error: Response does not match the HTTP/1.1 protocol".
+    const garbage = createNetServer((socket) => socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n')));
+    await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
+    closeAfter(() => new Promise<void>((resolve) => garbage.close(() => resolve())));
+    const host = `127.0.0.1:${(garbage.address() as AddressInfo).port}`;
+    const r = await judge(config('openai', `http://${host}/v1/secret-path`, { retries: 1 })).score('c', 'r');
+    expect(r).toEqual({ ok: false, reason: `the judge at ${host} gave an answer that is not valid HTTP after 2 attempts; something other than the judge's HTTP server answers there: check the port in judge.baseUrl` });
   });
 
   it("reports a server that never answers in the agent client's words: no answer from the judge within the timeout", async () => {

@@ -215,6 +215,19 @@ describe('a reason the meaning was not checked, shared by several items', () => 
     expect(renderComment(record, ctx)).toContain('overloaded; check judge.baseUrl, the judge key and meaning.model');
   });
 
+  it("a meaning judge that answered and whose answer stalled, or was not HTTP, is not said unreachable: the judge's words, and their fix", () => {
+    resetLines();
+    const stalled = unchecked("meaning judge unreachable: the meaning judge's answer (HTTP 200) did not end within 200 ms (3 attempts)");
+    const record = run([differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', stalled), differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', stalled)]);
+    const text = renderTerminal(record, { color: false });
+    expect(text).toContain("Changed (2)\n  Meaning not checked for all 2: the meaning judge's answer did not end within 200 ms; the meaning judge answered and its body stopped: a meaning judge or a gateway in front of it that stalls; raise judge.timeoutMs if it is only slow\n");
+    expect(text).not.toContain('unreachable');
+    const garbage = unchecked('meaning judge unreachable: the meaning judge at 127.0.0.1:9 gave an answer that is not valid HTTP after 3 attempts');
+    const other = run([differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', garbage), differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', garbage)]);
+    expect(renderTerminal(other, { color: false })).toContain("Meaning not checked for all 2: the meaning judge answered with something that is not HTTP; something other than the meaning judge's HTTP server answers there: check the port in judge.baseUrl\n");
+    expect(renderComment(other, ctx)).toContain('the meaning judge answered with something that is not HTTP');
+  });
+
   it('one item alone keeps its reason on its line, as do JUnit and report.html, which show each item by itself', () => {
     resetLines();
     const one = run([differing('refund', 'A 30 day window.', 'Thirty days to return.', unchecked(FACTS))]);
