@@ -9,7 +9,7 @@
 // wait for the agent, a judge's label, regex limits, the cost cap and prices, coverage. Pure.
 
 import type { ConfigEdit } from '../types.js';
-import { hideEndpointTokens, urlEndpoint } from '../endpoint.js';
+import { hideEndpointTokens, looksLikeToken, urlEndpoint } from '../endpoint.js';
 import { line } from '../assertions/format.js';
 import { SECRET_KEY } from './config-file.js';
 import { readYaml, withYamlPackage } from './yaml/index.js';
@@ -48,7 +48,10 @@ function leaves(data: unknown, path: string, secret: boolean, out: Map<string, L
     return;
   }
   const key = /([A-Za-z0-9_-]+)$/.exec(path)?.[1] ?? '';
-  out.set(path, { setting: path, value: data, secret, address: key === 'url' || key === 'baseUrl' });
+  const address = key === 'url' || key === 'baseUrl';
+  // A value that reads as a key under a key named otherwise (a request body's `key: sk-...`): a credential all the same.
+  const tokenLike = !address && typeof data === 'string' && data.split(/[\s:=,;"']+/).some(looksLikeToken);
+  out.set(path, { setting: path, value: data, secret: secret || tokenLike, address });
 }
 
 /** Whether a setting's path is one that can change what is replayed or a verdict. */
