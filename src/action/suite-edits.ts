@@ -10,6 +10,8 @@ import type { ActionContext, PullContext } from './context.js';
 import { gitHubFailure } from './github-words.js';
 import type { BaselineEdit, SuiteEdits } from '../types.js';
 import { fixtureEdits, type ChangedFixtureFile } from '../suite/edits.js';
+import { configEdits, type ChangedConfigFile } from '../suite/config-edits.js';
+import { CONFIG_NAMES } from '../suite/index.js';
 import { COMMIT_HEADLINE } from './accept.js';
 import { plural } from '../words.js';
 
@@ -99,6 +101,13 @@ export async function suiteEditsFor(
   }));
   const fixtures = await fixtureEdits(files);
 
+  // config.yml (else config.yaml) at both commits, when the pull request changed either: its
+  // settings that change what is replayed or how verdicts are reached.
+  const configPaths = CONFIG_NAMES.map((n) => `${prefix}${n}`);
+  const config = c.files.some((f) => configPaths.includes(f.path) || (f.previous !== undefined && configPaths.includes(f.previous)))
+    ? await configEdits(await configSides(github, at, configPaths, from, head))
+    : [];
+
   // Baselines: each changed one, made by an accept commit or not. Runs of accept commits and of
   // other commits are compared one by one, so that a hand edit under a later acceptance of
   // another baseline is still seen; the last run that touched a file decides.
@@ -130,8 +139,21 @@ export async function suiteEditsFor(
     }
   }
   const baselines: BaselineEdit[] = changedBaselines.filter((f) => madeBy.get(f.path) !== 'accept').map((f) => ({ file: f.path, status: f.status }));
-  if (fixtures.length === 0 && baselines.length === 0 && unknown.length === 0) return null;
-  return { base: from, fixtures, baselines, unknown: unknown.length > 0 ? `${unknown.join('; ')}.` : null };
+  if (fixtures.length === 0 && config.length === 0 && baselines.length === 0 && unknown.length === 0) return null;
+  return { base: from, fixtures, ...(config.length > 0 ? { config } : {}), baselines, unknown: unknown.length > 0 ? `${unknown.join('; ')}.` : null };
+}
+
+/** The config file read at each commit (config.yml, else config.yaml, as the suite loads it): its path and text, or null. */
+async function configSides(github: GitHubApi, at: { owner: string; repo: string }, paths: readonly string[], from: string, head: string): Promise<ChangedConfigFile> {
+  const side = async (ref: string): Promise<{ path: string; text: string } | null> => {
+    const texts = await Promise.all(paths.map(async (path): Promise<{ path: string; text: string } | null> => {
+      const file = await github.getContent(at.owner, at.repo, path, ref);
+      return file?.kind === 'file' && file.text !== null ? { path, text: file.text } : null;
+    }));
+    return texts.find((t) => t !== null) ?? null;
+  };
+  const [before, after] = await Promise.all([side(from), side(head)]);
+  return { before, after };
 }
 
 /**

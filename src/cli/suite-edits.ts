@@ -6,8 +6,10 @@
 
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BaselineEdit, SuiteEdits } from '../types.js';
+import type { BaselineEdit, ConfigEdit, SuiteEdits } from '../types.js';
 import { fixtureEdits, type ChangedFixtureFile } from '../suite/edits.js';
+import { configEdits } from '../suite/config-edits.js';
+import { CONFIG_NAMES } from '../suite/index.js';
 import { UsageError } from '../engine.js';
 import { runGit } from '../git-command.js';
 import { shellWord } from '../words.js';
@@ -126,7 +128,8 @@ export async function gitSuiteEdits(base: GitBase): Promise<SuiteEdits | null> {
     // No common history (or no HEAD yet): compared with REV itself, as GitHub compares with the base.
   }
   try {
-    const folders = ['fixtures', 'personas', 'baselines'].map((f) => `${prefix}${f}`);
+    const configPaths = CONFIG_NAMES.map((n) => `${prefix}${n}`);
+    const folders = [...['fixtures', 'personas', 'baselines'].map((f) => `${prefix}${f}`), ...configPaths];
     const diff = parseNameStatus(await git(root, ['diff', '--name-status', '-z', '-M', '--no-ext-diff', from, '--', ...folders]));
     const untracked = (await git(root, ['ls-files', '-z', '--others', '--exclude-standard', '--', ...folders])).toString('utf8').split('\0').filter((p) => p !== '');
     const changed: Changed[] = [...diff, ...untracked.map((path) => ({ status: 'A', path }))];
@@ -149,9 +152,20 @@ export async function gitSuiteEdits(base: GitBase): Promise<SuiteEdits | null> {
       files.push({ path: s.path, kind: kindOf(s.path) ?? 'fixture', before: s.at === 'base' ? text : null, after: s.at === 'head' ? text : null });
     }
     const fixtures = await fixtureEdits(files);
+    // config.yml (else config.yaml) at the base and in the working tree, when either changed.
+    let config: ConfigEdit[] = [];
+    if (changed.some((f) => configPaths.includes(f.path) || (f.previous !== undefined && configPaths.includes(f.previous)))) {
+      const wasTexts = await blobsAt(root, from, configPaths, base.env);
+      const nowTexts = await Promise.all(configPaths.map((p) => readFile(join(root, ...p.split('/')), 'utf8').catch(() => null)));
+      const side = (texts: readonly (string | null)[]): { path: string; text: string } | null => {
+        const i = texts.findIndex((t) => t !== null);
+        return i < 0 ? null : { path: configPaths[i] as string, text: texts[i] as string };
+      };
+      config = await configEdits({ before: side(wasTexts), after: side(nowTexts) });
+    }
     const baselines: BaselineEdit[] = changed.filter((f) => isBaseline(f.path) || (f.previous !== undefined && isBaseline(f.previous))).map((f) => ({ file: f.path, status: statusWord(f.status) }));
-    if (fixtures.length === 0 && baselines.length === 0) return null;
-    return { base: from, fixtures, baselines, unknown: null, source: 'git', rev: base.rev };
+    if (fixtures.length === 0 && config.length === 0 && baselines.length === 0) return null;
+    return { base: from, fixtures, ...(config.length > 0 ? { config } : {}), baselines, unknown: null, source: 'git', rev: base.rev };
   } catch (e) {
     return { base: from, fixtures: [], baselines: [], unknown: `the working tree could not be compared with ${base.rev} (${from.slice(0, 7)}): ${gitWords(e)}.`, source: 'git', rev: base.rev };
   }

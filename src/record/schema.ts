@@ -532,6 +532,18 @@ function buildRunRecordSchema() {
             after: z.string().nullable(),
           }),
         ),
+        // Within schema version 1 (docs/action.md, "Suite edited"): absent when config.yml's settings did not change, and in older records.
+        config: z
+          .array(
+            z.strictObject({
+              file: z.string(),
+              setting: z.string().nullable(),
+              change: z.enum(['setting', 'secret', 'unreadable']),
+              before: z.string().nullable(),
+              after: z.string().nullable(),
+            }),
+          )
+          .optional(),
         baselines: z.array(z.strictObject({ file: z.string(), status: z.string() })),
         unknown: z.string().nullable(),
         source: z.literal('git').optional(),

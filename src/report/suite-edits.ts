@@ -4,7 +4,7 @@
 // piece of the pull request's text (a label, a file, a check) escaped its own way; the words around
 // them are ours and need no escape. `unknown` comes back as it is recorded, for each surface to escape.
 
-import type { BaselineEdit, FixtureEdit, SuiteEdits } from '../types.js';
+import type { BaselineEdit, ConfigEdit, FixtureEdit, SuiteEdits } from '../types.js';
 import { LIMITS } from './item-parts.js';
 import { plural, thousands } from '../words.js';
 
@@ -75,6 +75,29 @@ function whatChanged(items: readonly FixtureEdit[]): string {
   return `${parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}`} changed`;
 }
 
+/**
+ * A setting of config.yml, old -> new (`judge.model` in `.agent-replay/config.yml`: `"gpt-4o"` is
+ * now `"gpt-4o-mini"`); a credential only said changed; a file that does not read on one side, why.
+ */
+function configLine(c: ConfigEdit, code: CodeOf): string {
+  const file = code(c.file, LIMITS.file);
+  if (c.change === 'unreadable' || c.setting === null) {
+    // Our own words (`does not read as YAML (line 3)`), kept to letters, digits and brackets: a record read back may hold anything.
+    const why = (text: string | null): string | null => (text === null ? null : text.replace(/[^A-Za-z0-9 ()]/g, '').slice(0, 80));
+    c = { ...c, before: why(c.before), after: why(c.after) };
+    const side = c.before !== null ? `at the base (it ${c.before})` : `at the head (it ${c.after ?? 'does not read'})`;
+    const both = c.before !== null && c.after !== null ? ` and at the head (it ${c.after})` : '';
+    return `${file} does not read ${side}${both}: its settings were not compared`;
+  }
+  const setting = code(c.setting, LIMITS.label);
+  if (c.change === 'secret') {
+    const what = c.before === null ? 'set now' : c.after === null ? 'no longer set' : 'changed';
+    return `${setting} in ${file}: ${what} (a credential: its value is not shown)`;
+  }
+  const value = (words: string | null): string => (words === null ? 'not set (the default)' : code(words, LIMITS.detail));
+  return `${setting} in ${file}: ${value(c.before)} is now ${value(c.after)}`;
+}
+
 function baselineLine(b: BaselineEdit, code: CodeOf, git: boolean): string {
   const did = b.status === 'removed' ? 'deleted' : b.status === 'added' ? 'added' : b.status === 'renamed' ? 'renamed' : 'changed';
   return `${code(b.file, LIMITS.file)} ${did} ${git ? 'since the base' : 'by a commit that is not an accept commit'}`;
@@ -103,6 +126,15 @@ export function suiteEditsParts(e: SuiteEdits, code: CodeOf): SuiteEditsParts {
     // A script can have several lines (its checks, what it replays, its repeat): counted once.
     const count = new Set(scripts.map((f) => f.label)).size;
     groups.push({ head: `${plural(count, 'persona script', 'persona scripts')} with ${whatChanged(scripts)}`, lines: shown(scripts, (f) => fixtureLine(f, code)) });
+  }
+  const config = e.config ?? [];
+  if (config.length > 0) {
+    // config.yml's settings apply to every item: another judge model or repeat is another verdict for all.
+    const name = code(config[0]!.file.split('/').pop() ?? config[0]!.file, LIMITS.file);
+    const head = config.every((c) => c.change === 'unreadable')
+      ? `${name} not compared`
+      : `${plural(config.filter((c) => c.change !== 'unreadable').length, 'setting', 'settings')} of ${name} changed (every item's replay or verdict can differ)`;
+    groups.push({ head, lines: shown(config, (c) => configLine(c, code)) });
   }
   // From git (the CLI's --base) no commit is known to be an accept commit: every changed baseline is listed, and said so.
   const git = e.source === 'git';

@@ -54,7 +54,7 @@ export interface ConfigFileResult {
  * Key names whose values are credentials, at any depth and however the key around them is spelt:
  * `apiKey`, a token, an `Authorization` or `X-Api-Key` header, a deployment's protection bypass.
  */
-const SECRET_KEY = /api[-_]?key|token$|secret|passw|auth|credential|cookie|bypass|signature/i;
+export const SECRET_KEY = /api[-_]?key|token$|secret|passw|auth|credential|cookie|bypass|signature/i;
 /** A value that is only a `${NAME}` reference: substituted, and a secret then, by substituteEnv. */
 const ENV_REFERENCE = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
 

@@ -108,6 +108,26 @@ export interface FixtureEdit {
   after: string | null;
 }
 
+/**
+ * A setting of config.yml a pull request changed that changes what is replayed or how verdicts are
+ * reached (docs/action.md, "Suite edited"): compared as written, before `${NAME}` is read.
+ */
+export interface ConfigEdit {
+  /** The config file, relative to the repository (the head's; the base's when the head has none). */
+  file: string;
+  /** `judge.model`, `judge.panel[0].model`, `repeat.minPass`; null with `unreadable`. */
+  setting: string | null;
+  /**
+   * `setting`: `before` and `after` are the value as written (JSON, an address without its
+   * credentials, query or tokens), null when not set; `secret`: a credential (an API key, a header
+   * value) changed, never shown: `before` and `after` are `set` or null; `unreadable`: the file does
+   * not read on one side, `before` and `after` say why (null: read), and no setting was compared.
+   */
+  change: 'setting' | 'secret' | 'unreadable';
+  before: string | null;
+  after: string | null;
+}
+
 /** A baseline file a pull request changed in a commit other than an accept commit. */
 export interface BaselineEdit {
   /** The baseline file, relative to the repository. */
@@ -120,6 +140,8 @@ export interface SuiteEdits {
   /** The commit the pull request's head was compared with (the merge base). */
   base: string;
   fixtures: FixtureEdit[];
+  /** config.yml's settings that change what is replayed or how verdicts are reached; absent when none, and in older records. */
+  config?: ConfigEdit[];
   baselines: BaselineEdit[];
   /** Why the comparison could not be made, or made only in part; null when it was made whole. */
   unknown: string | null;

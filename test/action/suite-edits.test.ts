@@ -15,7 +15,8 @@ import { MAX_PULLS_COMPARED, MAX_SUITE_FILES, pullsCompared, runSuiteEdits, suit
 import type { PullContext } from '../../src/action/context.js';
 import { parseRecord } from '../../src/record/index.js';
 import { serializeBaseline } from '../../src/suite/index.js';
-import type { Baseline } from '../../src/types.js';
+import type { Baseline, RunRecord } from '../../src/types.js';
+import { suiteEditsBlock } from '../../src/report/blocks.js';
 
 const BASE = 'b'.repeat(40);
 const SUITE = '.agent-replay';
@@ -225,6 +226,59 @@ describe('the suite edits read from GitHub, without a run', () => {
       baselines: [],
       unknown: null,
     });
+  });
+
+  it('lists the settings of config.yml that change what is replayed or a verdict, old and new, never a credential, and says a config.yml that does not read', async () => {
+    // The base: `agent:\n  retries: 0\ncost: { capUsd: 1 }\n` (BASE_FILES).
+    const CONFIG = [
+      'agent:',
+      '  retries: 3', // no verdict changes: not listed
+      '  url: https://user:pw-hidden@agent.example/api/K9f8d7s6a5q4w3e2r1t0?key=query-hidden',
+      '  headers: { X-Tenant: tenant-hidden }',
+      'judge:',
+      '  model: gpt-4o',
+      '  apiKey: sk-live-key-hidden',
+      '  baseUrl: https://proxy.example/v1/AbCdEf1234567890XyZ',
+      '  timeoutMs: 5000', // not listed
+      'repeat: { count: 3, minPass: 2 }',
+      'meaning: { threshold: 0.9 }',
+      'cost: { capUsd: 5 }', // not listed
+      '',
+    ].join('\n');
+    gh.setBranch('octo/shop', 'main', BASE, BASE_FILES);
+    gh.setBranch('octo/shop', 'feature', BASE, BASE_FILES);
+    gh.pushOnTop('octo/shop', 'feature', HEAD, 'Another judge', { files: { [file('config.yml')]: CONFIG } });
+    const api = createGitHubApi({ token: gh.token, baseUrl: gh.url, retryAfterBaseMs: 0, throttleWrites: false });
+    const edits = await suiteEditsFor(api, { owner: 'octo', repo: 'shop' }, BASE, HEAD, SUITE, async () => null);
+    const at = file('config.yml');
+    expect(edits).toEqual({
+      base: BASE,
+      fixtures: [],
+      config: [
+        { file: at, setting: 'agent.url', change: 'setting', before: null, after: '"https://agent.example/api/***"' },
+        { file: at, setting: 'agent.headers.X-Tenant', change: 'secret', before: null, after: 'set' },
+        { file: at, setting: 'judge.model', change: 'setting', before: null, after: '"gpt-4o"' },
+        { file: at, setting: 'judge.apiKey', change: 'secret', before: null, after: 'set' },
+        { file: at, setting: 'judge.baseUrl', change: 'setting', before: null, after: '"https://proxy.example/v1/***"' },
+        { file: at, setting: 'repeat.count', change: 'setting', before: null, after: '3' },
+        { file: at, setting: 'repeat.minPass', change: 'setting', before: null, after: '2' },
+        { file: at, setting: 'meaning.threshold', change: 'setting', before: null, after: '0.9' },
+      ],
+      baselines: [],
+      unknown: null,
+    });
+    // In the comment's block, under the fixtures' and before the baselines': no credential anywhere.
+    const block = suiteEditsBlock({ suiteEdits: edits } as RunRecord) ?? '';
+    expect(block).toContain('**8 settings of `config.yml` changed (every item\'s replay or verdict can differ)**');
+    expect(block).toContain('- `judge.model` in `.agent-replay/config.yml`: not set (the default) is now `"gpt-4o"`');
+    expect(block).toContain('- `judge.apiKey` in `.agent-replay/config.yml`: set now (a credential: its value is not shown)');
+    expect(`${JSON.stringify(edits)}${block}`).not.toMatch(/hidden|AbCdEf1234567890XyZ|K9f8d7s6a5q4w3e2r1t0/);
+
+    // Another push: the head's config.yml no longer reads. Said, nothing else compared, no failure.
+    gh.pushOnTop('octo/shop', 'feature', 'c'.repeat(40), 'Break the config', { files: { [file('config.yml')]: 'judge: [\n  model: x\n' } });
+    const broken = await suiteEditsFor(api, { owner: 'octo', repo: 'shop' }, BASE, 'c'.repeat(40), SUITE, async () => null);
+    expect(broken?.config).toEqual([{ file: at, setting: null, change: 'unreadable', before: null, after: expect.stringMatching(/^does not read as YAML( \(line \d+\))?$/) }]);
+    expect(suiteEditsBlock({ suiteEdits: broken } as RunRecord)).toContain('**`config.yml` not compared**\n\n- `.agent-replay/config.yml` does not read at the head (it does not read as YAML');
   });
 
   it('compares the suite edits of at most MAX_PULLS_COMPARED pull requests of a deployed commit, and says so in the log and in the others\' comments', () => {

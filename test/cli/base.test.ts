@@ -128,6 +128,29 @@ describe('run --base', () => {
     }
   });
 
+  it('lists the settings of config.yml the working tree changed, old and new, and says a config.yml that does not read, read with git (no run)', async () => {
+    const config = join(cwd, '.agent-replay/config.yml');
+    const was = await readFile(config, 'utf8');
+    try {
+      // Not committed: fewer retries (no verdict changes: not listed), a judge with a key, a stricter latency threshold.
+      await writeFile(config, `${was.replace('retries: 0', 'retries: 4')}judge: { model: gpt-4o, apiKey: sk-never-shown }\nlatency: { slowerBy: 0.2 }\n`);
+      const edits = await gitSuiteEdits(await resolveBase('main', join(cwd, '.agent-replay'), {}));
+      expect(edits?.config).toEqual([
+        { file: '.agent-replay/config.yml', setting: 'judge.model', change: 'setting', before: null, after: '"gpt-4o"' },
+        { file: '.agent-replay/config.yml', setting: 'judge.apiKey', change: 'secret', before: null, after: 'set' },
+        { file: '.agent-replay/config.yml', setting: 'latency.slowerBy', change: 'setting', before: null, after: '0.2' },
+      ]);
+      expect(JSON.stringify(edits)).not.toContain('sk-never-shown');
+      // A config.yml that does not read in the working tree: said, nothing of it compared, no failure.
+      await writeFile(config, 'agent: [\n');
+      const broken = await gitSuiteEdits(await resolveBase('main', join(cwd, '.agent-replay'), {}));
+      expect(broken?.unknown).toBeNull();
+      expect(broken?.config).toEqual([{ file: '.agent-replay/config.yml', setting: null, change: 'unreadable', before: null, after: expect.stringMatching(/^does not read as YAML/) }]);
+    } finally {
+      await writeFile(config, was);
+    }
+  });
+
   it('refuses a revision git does not know, and a suite outside a repository, before anything is sent', async () => {
     const sent = agent.requests.length;
     const unknown = await cli(['run', '--base', 'origin/nope'], cwd);

@@ -7,6 +7,7 @@ import { renderComment, renderTerminal } from '../../src/report/index.js';
 import { renderHtml } from '../../src/report/html.js';
 import type { RunRecord, SuiteEdits } from '../../src/types.js';
 import { ctx, mixed, run } from './fixtures.js';
+import { parseRecord } from '../../src/record/index.js';
 
 const EDITS: SuiteEdits = {
   base: 'b'.repeat(40),
@@ -164,5 +165,42 @@ describe('the suite edits in report.html', () => {
     expect(html).toContain('<p>1 baseline changed since the base (git cannot tell an accept commit apart: baselines accepted on this branch are listed too):</p>');
     expect(html).toContain('<code>.agent-replay/baselines/refund-policy.json</code> changed since the base</li>');
     expect(renderComment(edited(e), ctx)).toContain('- `.agent-replay/baselines/refund-policy.json` changed since the base');
+  });
+});
+
+describe('the settings of config.yml a pull request changed', () => {
+  const CONFIG: SuiteEdits = {
+    ...EDITS,
+    fixtures: [],
+    baselines: [],
+    config: [
+      { file: '.agent-replay/config.yml', setting: 'judge.model', change: 'setting', before: '"gpt-4o-mini"', after: '"gpt-4o"' },
+      { file: '.agent-replay/config.yml', setting: 'judge.apiKey', change: 'secret', before: 'set', after: 'set' },
+      { file: '.agent-replay/config.yml', setting: 'repeat.minPass', change: 'setting', before: '3', after: null },
+    ],
+  };
+
+  it('says each old and new, a credential only changed, in the same words on every surface, and results.json keeps them (schema version 1)', () => {
+    const text = renderTerminal(edited(CONFIG), { color: false });
+    expect(text).toContain(
+      '  3 settings of config.yml changed (every item\'s replay or verdict can differ):\n' +
+        '    - judge.model in .agent-replay/config.yml: "gpt-4o-mini" is now "gpt-4o"\n' +
+        '    - judge.apiKey in .agent-replay/config.yml: changed (a credential: its value is not shown)\n' +
+        '    - repeat.minPass in .agent-replay/config.yml: 3 is now not set (the default)\n',
+    );
+    expect(renderComment(edited(CONFIG), ctx)).toContain('- `judge.model` in `.agent-replay/config.yml`: `"gpt-4o-mini"` is now `"gpt-4o"`');
+    expect(renderHtml(edited(CONFIG))).toContain('<li><code>judge.model</code> in <code>.agent-replay/config.yml</code>: <code>&quot;gpt-4o-mini&quot;</code> is now <code>&quot;gpt-4o&quot;</code></li>');
+    const record = edited(CONFIG);
+    expect(parseRecord(JSON.stringify(record), 'results.json').suiteEdits?.config).toEqual(CONFIG.config);
+    expect(() => parseRecord(JSON.stringify({ ...record, suiteEdits: { ...CONFIG, config: [{ ...CONFIG.config![0]!, change: 'other' }] } }), 'results.json')).toThrow();
+  });
+
+  it('says a config.yml that does not read, in our words only (a record read back may hold anything)', () => {
+    const broken: SuiteEdits = { ...CONFIG, config: [{ file: '.agent-replay/config.yml', setting: null, change: 'unreadable', before: 'does not read as YAML (line 3)<script>\u001b[2J', after: null }] };
+    const text = renderTerminal(edited(broken), { color: false });
+    expect(text).toContain('  config.yml not compared:\n    - .agent-replay/config.yml does not read at the base (it does not read as YAML (line 3)script2J): its settings were not compared\n');
+    const html = renderHtml(edited(broken));
+    const notice = html.slice(html.indexOf('<div class="notice suite-edits">'), html.indexOf('</div>', html.indexOf('<div class="notice suite-edits">')));
+    expect(notice).toContain('<code>.agent-replay/config.yml</code> does not read at the base (it does not read as YAML (line 3)script2J)');
   });
 });
