@@ -205,8 +205,9 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   for (const s of skipped) {
     log.info(`report: skipped ${shown(s.file)}: it is a run of the suite in ${shown(s.suitePath)} (its suitePath), not of ${shown(suiteRepoPath(undefined, inputs.dir) ?? inputs.dir)}, this step's dir input; that suite's own report step reports it`);
   }
+  // The records' own suite edits are not read (below: GitHub's are), nor compared across shards.
   const merged = mergeRecords(
-    kept.map((r) => r.record),
+    kept.map(({ record: { suiteEdits: _recorded, ...record } }) => record),
     kept.map((r) => r.file),
     (line) => log.info(`report: ${line}`),
   );
@@ -222,7 +223,6 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   // comment", "Suite edited"): read from GitHub here, at its base and at the commit the records
   // were made at, never taken from a record (a shard records none; a fork's run writes its own).
   // With comment: false GitHub is asked nothing of it.
-  const { suiteEdits: _recorded, ...replayed } = merged;
   const edits = await runSuiteEdits(
     inputs.comment ? deps.github : null,
     { ...here, sha: merged.commit },
@@ -230,7 +230,7 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     suiteRepoPath(undefined, inputs.dir) ?? merged.suitePath ?? null,
     (line) => core.warning(line),
   );
-  const run: RunRecord = edits.run === null ? replayed : { ...replayed, suiteEdits: edits.run };
+  const run: RunRecord = edits.run === null ? merged : { ...merged, suiteEdits: edits.run };
   const out = publisher(publishSettings(inputs), ctx, deps);
   const at = { ...here, sha: run.commit ?? ctx.sha };
   // What earlier runs say (docs/evaluations.md, "In the PR comment and job summary"), as in check
