@@ -180,27 +180,27 @@ export function artifactNameFor(sha: string | null, runAttempt: number, shard?: 
 }
 
 /**
- * The results artifacts of the suite in `dir`, as download-artifact's `pattern` matches them
- * (artifactNameFor's names, any commit, shard or attempt): a suite outside the default folder by
- * its folder (`agent-replay-results-apps-sales-.agent-replay-*`). The default suite's
- * `agent-replay-results-*` takes the other suites' artifacts too, which report mode skips
- * (docs/action.md, "Two suites in one repository").
+ * The results artifacts of the suite in `dir` made at `commit`, as download-artifact's `pattern`
+ * matches them (artifactNameFor's names, with their shards and attempts): the suite's folder when
+ * it is not the default one, then the commit (`agent-replay-results-apps-sales-.agent-replay-<sha>*`).
+ * The commit is what ends the folder: a folder's name may go on in another's
+ * (`apps/sales/.agent-replay-v2`), and any character a slug ends with may go on in another slug, so
+ * `agent-replay-results-apps-sales-.agent-replay-*` takes that suite's too, and the default suite's
+ * `agent-replay-results-*` every suite's (docs/action.md, "Two suites in one repository").
  */
-export function resultsArtifactsPattern(dir: string): string {
+export function resultsArtifactsPattern(dir: string, commit: string): string {
   const suite = suiteName(dir);
-  return `agent-replay-results-${suite === null ? '' : `${suiteSlug(suite)}-`}*`;
+  return `agent-replay-results-${suite === null ? '' : `${suiteSlug(suite)}-`}${commit}*`;
 }
 
 /**
- * The pattern a `workflow_run` report job downloads its suite's results artifacts with: a suite
- * outside the default folder by its folder (resultsArtifactsPattern), the default folder's by the
- * commit the run recorded (`agent-replay-results-${{ github.event.workflow_run.head_sha }}*`, with
- * its shards and attempts), since its `agent-replay-results-*` takes every suite's and a record of
- * another suite that does not say its suite (an older run's) would be merged (docs/action.md, "Two
- * suites in one repository").
+ * The pattern a `workflow_run` report job downloads its suite's results artifacts with: those of
+ * the commit the run recorded (`${{ github.event.workflow_run.head_sha }}`), by resultsArtifactsPattern,
+ * so that it takes no other suite's, a record of which that does not say its suite (an older run's)
+ * would be merged (docs/action.md, "Two suites in one repository").
  */
 export function reportArtifactsPattern(dir: string): string {
-  return suiteName(dir) === null ? 'agent-replay-results-${{ github.event.workflow_run.head_sha }}*' : resultsArtifactsPattern(dir);
+  return resultsArtifactsPattern(dir, '${{ github.event.workflow_run.head_sha }}');
 }
 
 /**

@@ -117,7 +117,7 @@ function refuseMixedSuites(read: readonly ReadResults[], dir: string): void {
     shown,
   );
   if (mixed === null) return;
-  const steps = mixed.suites.map(({ suite }) => `dir: ${shown(suite)} with ${suiteName(suite) === null ? 'pattern: agent-replay-results-<commit>*' : `pattern: ${resultsArtifactsPattern(suite)}`}`).join(', then ');
+  const steps = mixed.suites.map(({ suite }) => `dir: ${shown(suite)} with pattern: ${resultsArtifactsPattern(suite, '<commit>')}`).join(', then ');
   const loose = mixed.unnamed.length === 0 ? '' : ` (${mixed.unnamed.map(shown).join(', ')} ${mixed.unnamed.length === 1 ? 'does' : 'do'} not say ${mixed.unnamed.length === 1 ? 'its' : 'their'} suite: ${mixed.unnamed.length === 1 ? 'it goes' : 'they go'} with the step whose pattern downloads ${mixed.unnamed.length === 1 ? 'it' : 'them'})`;
   throw new UserError(
     `report mode: the results files are runs of ${mixed.suites.length} suites (their suitePath): ${mixed.which}. A report is of one suite, and these would be merged as one run, so nothing was posted: ` +
@@ -126,14 +126,19 @@ function refuseMixedSuites(read: readonly ReadResults[], dir: string): void {
 }
 
 /**
- * The download pattern of the step's own suite, in words. A suite in another folder than the
- * default one has its folder in its artifacts' names; the default folder's are named by the commit
- * alone, so `agent-replay-results-*` takes every suite's, and its own pattern names the commit
- * (docs/action.md, "Shards: one suite over a CI matrix").
+ * The download pattern of the step's own suite, in words: the suite's folder when it is not the
+ * default one, and the commit, which ends it. Without the commit, the default folder's
+ * `agent-replay-results-*` takes every suite's, and a folder's another's whose folder's name goes on
+ * from it (`apps/sales/.agent-replay-v2`) (docs/action.md, "Two suites in one repository").
  */
 function ownPatternWords(dir: string): string {
-  if (suiteName(dir) !== null) return `pattern: ${resultsArtifactsPattern(dir)}`;
-  return `pattern: agent-replay-results-<commit>*, the commit the runs recorded, such as ${reportArtifactsPattern(dir)}: the default folder's artifacts are named by the commit alone, and ${resultsArtifactsPattern(dir)} takes every suite's`;
+  const suite = suiteName(dir);
+  const broad = resultsArtifactsPattern(dir, '');
+  const why =
+    suite === null
+      ? `the default folder's artifacts are named by the commit alone, and ${broad} takes every suite's`
+      : `the commit ends the folder's name, and ${broad} also takes the artifacts of a folder whose name goes on from this one's (${shown(`${suite}-v2`)})`;
+  return `pattern: ${resultsArtifactsPattern(dir, '<commit>')}, the commit the runs recorded, such as ${reportArtifactsPattern(dir)}: ${why}`;
 }
 
 /** What a workflow_run event says about the run it reports: its head commit and repository (GitHub's, not the artifact's). */
@@ -200,8 +205,9 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   for (const s of skipped) {
     log.info(`report: skipped ${shown(s.file)}: it is a run of the suite in ${shown(s.suitePath)} (its suitePath), not of ${shown(suiteRepoPath(undefined, inputs.dir) ?? inputs.dir)}, this step's dir input; that suite's own report step reports it`);
   }
+  // The records' own suite edits are not read (below: GitHub's are), nor compared across shards.
   const merged = mergeRecords(
-    kept.map((r) => r.record),
+    kept.map(({ record: { suiteEdits: _recorded, ...record } }) => record),
     kept.map((r) => r.file),
     (line) => log.info(`report: ${line}`),
   );
@@ -217,7 +223,6 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   // comment", "Suite edited"): read from GitHub here, at its base and at the commit the records
   // were made at, never taken from a record (a shard records none; a fork's run writes its own).
   // With comment: false GitHub is asked nothing of it.
-  const { suiteEdits: _recorded, ...replayed } = merged;
   const edits = await runSuiteEdits(
     inputs.comment ? deps.github : null,
     { ...here, sha: merged.commit },
@@ -225,7 +230,7 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     suiteRepoPath(undefined, inputs.dir) ?? merged.suitePath ?? null,
     (line) => core.warning(line),
   );
-  const run: RunRecord = edits.run === null ? replayed : { ...replayed, suiteEdits: edits.run };
+  const run: RunRecord = edits.run === null ? merged : { ...merged, suiteEdits: edits.run };
   const out = publisher(publishSettings(inputs), ctx, deps);
   const at = { ...here, sha: run.commit ?? ctx.sha };
   // What earlier runs say (docs/evaluations.md, "In the PR comment and job summary"), as in check

@@ -18,7 +18,7 @@ import type { Assertion } from '../types.js';
 import { estimateCost, turnsPerFixture } from '../evaluate/estimate.js';
 import { resolveConfigFile } from '../suite/config-file.js';
 import { loadYamlPackage, readYaml, yamlPackage } from '../suite/yaml/index.js';
-import { DEFAULT_SUITE_DIR, reportArtifactsPattern, suiteName, suiteSlug } from '../action/context.js';
+import { DEFAULT_SUITE_DIR, reportArtifactsPattern, resultsArtifactsPattern, suiteName, suiteSlug } from '../action/context.js';
 import { clip, terminalLine } from '../report/escape.js';
 
 /**
@@ -339,7 +339,7 @@ jobs:
         with:
           run-id: \${{ github.event.workflow_run.id }}
           github-token: \${{ github.token }}
-          pattern: ${reportArtifactsPattern(dir)}   # ${suiteName(dir) === null ? "this suite's results artifacts only, by the run's commit (agent-replay-results-* takes every suite's)" : "this suite's results artifacts only"}: report mode reads every .json file below shards
+          pattern: ${reportArtifactsPattern(dir)}   # this suite's results artifacts only, by the run's commit (${suiteName(dir) === null ? "agent-replay-results-* takes every suite's" : `${resultsArtifactsPattern(dir, '')} takes a folder's whose name goes on from this one's`}): report mode reads every .json file below shards
           path: shards
       - id: pr
         run: echo "number=$(cat shards/*/pr-number 2>/dev/null | head -1)" >> "$GITHUB_OUTPUT"

@@ -476,8 +476,9 @@ async function cmdCompare(files: readonly string[], values: Values, io: CliIO): 
   const [a, b] = await Promise.all([readRecord(resolvePath(io, first)), readRecord(resolvePath(io, second))]);
   const comparison = compareRuns(a, b, { first, second }, { latency: await compareLatency(values.dir ?? '.agent-replay', io) });
   if (values.out) await writeText(resolvePath(io, values.out), `${JSON.stringify(comparison, null, 2)}\n`, 'out');
-  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCompareMarkdown(comparison, compareSuites(comparison.swapped ? [b, a] : [a, b])), 'markdown');
-  io.stdout(renderCompareText(comparison));
+  const suites = compareSuites(comparison.swapped ? [b, a] : [a, b]);
+  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCompareMarkdown(comparison, suites), 'markdown');
+  io.stdout(renderCompareText(comparison, suites));
   return EXIT.ok;
 }
 

@@ -2,6 +2,7 @@
 
 import { constants } from 'node:fs';
 import { posix } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { lstat, open, type FileHandle } from 'node:fs/promises';
 import type { Incomplete, RunRecord, ShardInfo, Spend } from '../types.js';
 import { coverage, runLatency, runStatsOf, runUsage, runVisited, statsSeed, tallies } from '../evaluate/index.js';
@@ -275,7 +276,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   const finishedAt = records.map((r) => r.finishedAt).sort().at(-1) as string;
   const usd = Math.round(records.reduce((s, r) => s + r.estimate.usd, 0) * 1e6) / 1e6;
   // The shards' own latency figures are taken again over every merged turn (docs/latency.md).
-  const { latency: _shardLatency, usage: _shardUsage, stats: _shardStats, removed: _shardRemoved, ...shared } = first;
+  const { latency: _shardLatency, usage: _shardUsage, stats: _shardStats, removed: _shardRemoved, suiteEdits: _shardEdits, ...shared } = first;
   // Every shard loads the whole suite, so each names the same removed baselines: said once.
   const removed = [...new Map(records.flatMap((r) => r.removed ?? []).map((b) => [b.label, b])).values()].sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
   const latency = runLatency(fixtures, personas);
@@ -300,8 +301,29 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     ...mergedEvaluations(records, { fixtures, personas }),
     ...mergedSpend(records),
     ...(removed.length > 0 ? { removed } : {}),
+    ...mergedSuiteEdits(records, shard, log),
     ...incomplete,
   };
+}
+
+/**
+ * The suite edits of a merge: the shards of one commit compare the same suite with the same base,
+ * so their records say the same edits, which the merged run says. Records that say different
+ * ones (another --base, another working tree, a shard without --base, GitHub's answer lost for
+ * one) cannot tell which is the suite's: the merged run says none, and `log` says why, with what
+ * each record said (docs/cli.md, "What each command does").
+ */
+function mergedSuiteEdits(records: readonly RunRecord[], shard: (i: number) => string, log: (line: string) => void): Pick<RunRecord, 'suiteEdits'> {
+  const edits = (records[0] as RunRecord).suiteEdits;
+  if (records.every((r) => isDeepStrictEqual(r.suiteEdits, edits))) return edits === undefined ? {} : { suiteEdits: edits };
+  const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
+  const said = records.map((r, i) => {
+    const e = r.suiteEdits;
+    const what = e === undefined ? 'none' : `${plural(e.fixtures.length, 'item')} and ${plural(e.baselines.length, 'baseline')} edited${e.unknown === null ? '' : ', in part'}`;
+    return `${shard(i)}: ${what}`;
+  });
+  log(`the records say different suite edits (${said.join('; ')}): the merged run says none, as it cannot tell which is the suite's; replay every shard with the same --base`);
+  return {};
 }
 
 /** Items by file (compared as the suite loader sorts its files) then by line; a stable sort keeps the rest as given. */

@@ -139,10 +139,10 @@ function movedText(c: Comparison, movement: 'fixed' | 'broken'): string {
 }
 
 /**
- * The suites of the two runs, for the markdown (a comment a workflow posts), as the driver reads
- * their records' `suitePath`: `suite`, the one suite both are of when it is in another folder than
- * the default one, named above the heading as a run's report names it; `runs`, each run's suite
- * when they are of two (docs/action.md, "Two suites in one repository").
+ * The suites of the two runs, for the markdown (a comment a workflow posts) and the terminal, as
+ * the driver reads their records' `suitePath`: `suite`, the one suite both are of when it is in
+ * another folder than the default one, named above the heading as a run's report names it; `runs`,
+ * each run's suite when they are of two (docs/action.md, "Two suites in one repository").
  */
 export interface CompareSuites {
   suite?: string | null;
@@ -205,12 +205,18 @@ export function renderCompareMarkdown(c: Comparison, suites: CompareSuites = {})
   return `${lines.join('\n').replace(/\n+$/, '')}\n`;
 }
 
-/** The comparison for a terminal: plain text, one line per changed item. */
-export function renderCompareText(c: Comparison): string {
+/**
+ * The comparison for a terminal: plain text, one line per changed item. The suites are named as
+ * the markdown names them: the one suite in another folder on a line of its own first, each run's
+ * on its line when they are of two.
+ */
+export function renderCompareText(c: Comparison, suites: CompareSuites = {}): string {
   const out: string[] = [];
+  if (suites.suite) out.push(`suite: ${terminalLine(clip(suites.suite, LIMITS.ref))}`);
   const note = swapNote(c);
   if (note) out.push(note);
-  out.push(`before: ${runName(c.before, true)}`, `after:  ${runName(c.after, true)}`);
+  const of = (which: 'before' | 'after'): string => (suites.runs ? `, suite ${terminalLine(clip(suites.runs[which], LIMITS.ref))}` : '');
+  out.push(`before: ${runName(c.before, true)}${of('before')}`, `after:  ${runName(c.after, true)}${of('after')}`);
   out.push(`agreement: ${formatAgreement(c.agreement.before)} -> ${formatAgreement(c.agreement.after)} (${formatDelta(c.agreement.deltaPoints)})`);
   out.push(`  before: ${besides(c.agreement.before)}`, `  after:  ${besides(c.agreement.after)}`);
   if (showCommon(c)) out.push(`  over the items in both runs only: ${commonText(c, '->')}`);

@@ -26,9 +26,11 @@ describe('ownSuiteResults', () => {
         "Set dir: apps/sales/.agent-replay on this step when it reports that suite (as its check step's dir), or download this suite's results artifacts only " +
         "(pattern: agent-replay-results-<commit>*, the commit the runs recorded, such as agent-replay-results-${{ github.event.workflow_run.head_sha }}*: the default folder's artifacts are named by the commit alone, and agent-replay-results-* takes every suite's)",
     );
-    // A suite in another folder: its pattern names its folder.
+    // A suite in another folder: its pattern names its folder, then the commit, which ends the
+    // folder's name (agent-replay-results-apps-x-.agent-replay-* takes apps/x/.agent-replay-v2's too).
     expect(() => ownSuiteResults([at('shards/a/results.json', '.agent-replay')], 'apps/x/.agent-replay')).toThrow(
-      "or download this suite's results artifacts only (pattern: agent-replay-results-apps-x-.agent-replay-*)",
+      "or download this suite's results artifacts only (pattern: agent-replay-results-apps-x-.agent-replay-<commit>*, the commit the runs recorded, such as agent-replay-results-apps-x-.agent-replay-${{ github.event.workflow_run.head_sha }}*: " +
+        "the commit ends the folder's name, and agent-replay-results-apps-x-.agent-replay-* also takes the artifacts of a folder whose name goes on from this one's (apps/x/.agent-replay-v2))",
     );
   });
 
@@ -43,7 +45,7 @@ describe('ownSuiteResults', () => {
     expect(() => ownSuiteResults(two, '/abs/suite')).toThrow(
       `report mode: the results files are runs of 2 suites (their suitePath): ${SALES}, shards/s2/results.json are runs of the suite in apps/sales/.agent-replay; shards/a/results.json is a run of the suite in .agent-replay. ` +
         "A report is of one suite, and these would be merged as one run, so nothing was posted: this step's dir input, /abs/suite, is no folder inside the repository, so none of them can be told to be its suite. " +
-        "Report each suite in its own step, with its folder as dir (its check step's) and its results artifacts only: dir: apps/sales/.agent-replay with pattern: agent-replay-results-apps-sales-.agent-replay-*, then dir: .agent-replay with pattern: agent-replay-results-<commit>* " +
+        "Report each suite in its own step, with its folder as dir (its check step's) and its results artifacts only: dir: apps/sales/.agent-replay with pattern: agent-replay-results-apps-sales-.agent-replay-<commit>*, then dir: .agent-replay with pattern: agent-replay-results-<commit>* " +
         '(shards/old/results.json does not say its suite: it goes with the step whose pattern downloads it)',
     );
     // An artifact's file and suite are shown on one line.

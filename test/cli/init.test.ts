@@ -408,7 +408,7 @@ describe('init for a second suite of the repository (docs/action.md, "Two suites
     const expected: Record<string, Record<string, unknown>[]> = {
       'agent-replay.yml': [{ dir: 'packages/x/.agent-replay', 'agent-path': '/api/chat' }],
       'agent-replay-accept.yml': [{ mode: 'accept', dir: 'packages/x/.agent-replay', 'comment-key': 'agent-replay' }],
-      'agent-replay-report.yml': [{ pattern: 'agent-replay-results-packages-x-.agent-replay-*', path: 'shards-packages-x-.agent-replay' }, { mode: 'report', dir: 'packages/x/.agent-replay', results: 'shards-packages-x-.agent-replay' }],
+      'agent-replay-report.yml': [{ pattern: 'agent-replay-results-packages-x-.agent-replay-${{ github.event.workflow_run.head_sha }}*', path: 'shards-packages-x-.agent-replay' }, { mode: 'report', dir: 'packages/x/.agent-replay', results: 'shards-packages-x-.agent-replay' }],
     };
     for (const w of WORKFLOWS) {
       const steps = stepsFor(run.stdout, `.github/workflows/${w}`);
@@ -501,15 +501,26 @@ describe('init for a second suite of the repository (docs/action.md, "Two suites
     const text = await readFile(join(cwd, '.github/workflows/agent-replay-report.yml'), 'utf8');
     const steps = Object.values((parse(text) as Workflow).jobs)[0]!.steps;
     const pattern = steps.find((st) => st.uses?.startsWith('actions/download-artifact@'))?.with?.pattern as string;
-    expect(pattern).toBe('agent-replay-results-apps-sales-.agent-replay-*');
-    expect(text).toContain("pattern: agent-replay-results-apps-sales-.agent-replay-*   # this suite's results artifacts only: report mode reads every .json file below shards\n");
+    // The run's commit ends the folder: apps/sales/.agent-replay-v2's artifacts start as this suite's do.
+    expect(pattern).toBe('agent-replay-results-apps-sales-.agent-replay-${{ github.event.workflow_run.head_sha }}*');
+    expect(text).toContain(
+      "pattern: agent-replay-results-apps-sales-.agent-replay-${{ github.event.workflow_run.head_sha }}*   # this suite's results artifacts only, by the run's commit (agent-replay-results-apps-sales-.agent-replay-* takes a folder's whose name goes on from this one's): report mode reads every .json file below shards\n",
+    );
     const sha = 'a'.repeat(40);
     const sales = 'apps/sales/.agent-replay';
+    const given = pattern.replace('${{ github.event.workflow_run.head_sha }}', sha);
     // download-artifact matches names with minimatch; this pattern uses only `*` (any characters but /).
-    expect(pattern).toMatch(/^[\w.*-]+$/);
-    const matches = (name: string): boolean => new RegExp(`^${pattern.replace(/[.-]/g, '\\$&').replace(/\*/g, '[^/]*')}$`).test(name);
+    expect(given).toMatch(/^[\w.*-]+$/);
+    const matches = (name: string): boolean => new RegExp(`^${given.replace(/[.-]/g, '\\$&').replace(/\*/g, '[^/]*')}$`).test(name);
     for (const name of [artifactNameFor(sha, 1, undefined, sales), artifactNameFor(sha, 2, { index: 1, total: 2 }, sales)]) expect(matches(name), name).toBe(true);
-    for (const name of [artifactNameFor(sha, 1), artifactNameFor(sha, 1, undefined, 'apps/support/.agent-replay')]) expect(matches(name), name).toBe(false);
+    for (const name of [
+      artifactNameFor(sha, 1),
+      artifactNameFor(sha, 1, undefined, 'apps/support/.agent-replay'),
+      artifactNameFor(sha, 1, undefined, 'apps/sales/.agent-replay-v2'),
+      artifactNameFor(sha, 1, { index: 1, total: 2 }, 'apps/sales/.agent-replay-v2'),
+      artifactNameFor('b'.repeat(40), 1, undefined, sales),
+    ])
+      expect(matches(name), name).toBe(false);
     expect(steps.find((st) => st.with?.mode === 'report')?.with).toMatchObject({ dir: sales });
   });
 });

@@ -185,7 +185,7 @@ describe('run --shard i/n and report', () => {
     expect(labelsOf(await readResults(join(cwd, 'm.json')))).toEqual(['discount', 'pricing', 'upsell']);
   });
 
-  it("compare --markdown names the suite its runs are of (their suitePath), as run's --markdown does", async () => {
+  it("compare --markdown and its terminal output name the suite its runs are of (their suitePath), as run's --markdown does", async () => {
     const cwd = await makeProject({});
     const at = (suitePath: string | undefined, labels: string[]): string =>
       serializeRecord(run(labels.map((l) => fixture(l)), suitePath === undefined ? {} : { suitePath }));
@@ -194,21 +194,32 @@ describe('run --shard i/n and report', () => {
     await writeFile(join(cwd, 'support.json'), at('apps/support/.agent-replay', ['refund']));
     await writeFile(join(cwd, 'root.json'), at('.agent-replay', ['refund']));
     await writeFile(join(cwd, 'older.json'), at(undefined, ['refund']));
-    const md = async (first: string, second: string): Promise<string> => {
-      expect((await cli(['compare', first, second, '--markdown', 'c.md'], cwd)).code).toBe(0);
-      return readFile(join(cwd, 'c.md'), 'utf8');
+    await writeFile(join(cwd, 'evil.json'), at('apps/evil\u001b[31m\n::error::x/.agent-replay', ['refund']));
+    const compared = async (first: string, second: string): Promise<{ md: string; stdout: string }> => {
+      const r = await cli(['compare', first, second, '--markdown', 'c.md'], cwd);
+      expect(r.code, r.stderr).toBe(0);
+      return { md: await readFile(join(cwd, 'c.md'), 'utf8'), stdout: r.stdout };
     };
-    // One suite in another folder: above the heading.
-    expect(await md('sales.json', 'sales 2.json')).toMatch(/^\*\*Suite\*\* `apps\/sales\/\.agent-replay`\n\n## agent-replay: compare two runs\n/);
+    // One suite in another folder: above the heading, and on the terminal's first line.
+    const one = await compared('sales.json', 'sales 2.json');
+    expect(one.md).toMatch(/^\*\*Suite\*\* `apps\/sales\/\.agent-replay`\n\n## agent-replay: compare two runs\n/);
+    expect(one.stdout).toMatch(/^suite: apps\/sales\/\.agent-replay\nbefore: sales\.json, /);
     // Runs of two suites: each run's on its line.
-    const two = await md('support.json', 'sales.json');
-    expect(two).toMatch(/^- \*\*Before\*\*: `support\.json`.*, suite `apps\/support\/\.agent-replay`$/m);
-    expect(two).toMatch(/^- \*\*After\*\*: `sales\.json`.*, suite `apps\/sales\/\.agent-replay`$/m);
+    const two = await compared('support.json', 'sales.json');
+    expect(two.md).toMatch(/^- \*\*Before\*\*: `support\.json`.*, suite `apps\/support\/\.agent-replay`$/m);
+    expect(two.md).toMatch(/^- \*\*After\*\*: `sales\.json`.*, suite `apps\/sales\/\.agent-replay`$/m);
+    expect(two.stdout).toMatch(/^before: support\.json, .*, suite apps\/support\/\.agent-replay\nafter: {2}sales\.json, .*, suite apps\/sales\/\.agent-replay\n/m);
+    expect(two.stdout).not.toMatch(/^suite: /m);
     // The default folder, and a record that does not say its suite beside it: nothing, as for one suite.
-    for (const out of [await md('root.json', 'older.json'), await md('older.json', 'older.json')]) {
-      expect(out).not.toContain('**Suite**');
-      expect(out).not.toContain(', suite `');
+    for (const out of [await compared('root.json', 'older.json'), await compared('older.json', 'older.json')]) {
+      expect(out.md).not.toContain('**Suite**');
+      expect(out.md).not.toContain(', suite `');
+      expect(out.stdout).not.toMatch(/^suite: |, suite /m);
     }
+    // A record's suitePath is data: on one line, its control characters as escapes.
+    const evil = (await compared('evil.json', 'evil.json')).stdout;
+    expect(evil.split('\n')[0]).toBe('suite: apps/evil\\u001b[31m ⏎ ::error::x/.agent-replay');
+    expect(evil).not.toContain('\u001b');
   });
 
   it('a shard of another suite is excluded and named', async () => {

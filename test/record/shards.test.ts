@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { mergeRecords, parseRecord, serializeRecord } from '../../src/record/index.js';
 import { compareRuns, gateMerged } from '../../src/evaluate/index.js';
 import { selectShard } from '../../src/evaluate/shard.js';
-import type { RunRecord, ShardInfo } from '../../src/types.js';
+import type { RunRecord, ShardInfo, SuiteEdits } from '../../src/types.js';
 import { renderJUnit, renderMarkdownReport, renderTerminal } from '../../src/report/index.js';
 import { renderHtml } from '../../src/report/html.js';
 import { fixture, persona, resetLines, run } from '../report/fixtures.js';
@@ -215,6 +215,36 @@ describe('mergeRecords with shards', () => {
     );
     const c = run([fixture('a')], { personas: [persona('refund')] });
     expect(() => mergeRecords([a, c])).toThrow(/^shards overlap: 2 items \(1 fixture, 1 persona script\) are in more than one shard: "a" /);
+  });
+
+  it("the shards' suite edits: said once when every record says the same; none, with a line in the log, when they differ", () => {
+    const edits: SuiteEdits = {
+      base: 'b'.repeat(40),
+      fixtures: [{ label: 'refund', file: '.agent-replay/fixtures/refund.yml', change: 'assertion', before: 'contains "30 days"', after: 'contains "14 days"' }],
+      baselines: [{ file: '.agent-replay/baselines/refund.json', status: 'modified' }],
+      unknown: null,
+      source: 'git',
+      rev: 'main',
+    };
+    const withEdits = (index: number, labels: string[], e: SuiteEdits | null = edits): RunRecord => ({ ...shardRun(index, 3, labels), ...(e === null ? {} : { suiteEdits: structuredClone(e) }) });
+    const logged: string[] = [];
+    const same = mergeRecords([withEdits(2, ['c']), withEdits(1, ['a', 'b']), withEdits(3, ['d'])], ['2.json', '1.json', '3.json'], (l) => logged.push(l));
+    expect(same.suiteEdits).toEqual(edits);
+    expect(logged).toEqual([]);
+    // Through results.json too: a record read back says the same edits as the others.
+    expect(mergeRecords([parseRecord(serializeRecord(withEdits(1, ['a'])), '1.json'), withEdits(2, ['b']), withEdits(3, ['c'])]).suiteEdits).toEqual(edits);
+    // No record says any: the merged run says none, and nothing is logged.
+    expect('suiteEdits' in mergeRecords([shardRun(1, 2, ['a']), shardRun(2, 2, ['b'])], [], (l) => logged.push(l))).toBe(false);
+    expect(logged).toEqual([]);
+    // One shard made without --base (or against another base, or another working tree): which is the suite's cannot be told.
+    const other: SuiteEdits = { ...edits, baselines: [], unknown: 'git diff failed' };
+    const differ = mergeRecords([withEdits(1, ['a']), withEdits(2, ['b'], null), withEdits(3, ['c'], other)], ['1.json', '2.json', '3.json'], (l) => logged.push(l));
+    expect('suiteEdits' in differ).toBe(false);
+    expect(logged).toEqual([
+      "the records say different suite edits (shard 1 (1.json): 1 item and 1 baseline edited; shard 2 (2.json): none; shard 3 (3.json): 1 item and 0 baselines edited, in part): the merged run says none, as it cannot tell which is the suite's; replay every shard with the same --base",
+    ]);
+    // Whichever record comes first.
+    expect('suiteEdits' in mergeRecords([withEdits(2, ['b'], null), withEdits(1, ['a']), withEdits(3, ['c'])])).toBe(false);
   });
 
   it('a record whose shard index exceeds its total is refused', () => {
