@@ -138,9 +138,11 @@ function calmLine(c: Calibration): string | null {
 }
 
 /** The terminal form: reads in ten seconds, details below the table. */
-export function renderCalibrationText(c: Calibration): string {
+export function renderCalibrationText(c: Calibration, context: { suite?: string | null } = {}): string {
   const fallback = fallbackLine(c, (reason) => clipShown(terminalLine(reason), 300));
-  const out: string[] = [headline(c, terminalLine), ...(fallback === null ? [] : [fallback]), ''];
+  // The suite's folder in its repository when it is not the default one, as its markdown and compare's terminal name it.
+  const suite = context.suite ? [`suite: ${terminalLine(clip(context.suite, 200))}`] : [];
+  const out: string[] = [...suite, headline(c, terminalLine), ...(fallback === null ? [] : [fallback]), ''];
   if (c.criteria.length === 0) {
     out.push('Nothing to re-judge: no judged fixture or persona criterion has a baseline with a known accepted verdict.');
   } else {

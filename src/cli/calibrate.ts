@@ -165,11 +165,10 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
     ...figures,
   } satisfies Calibration);
   if (values.out) await writeText(resolvePath(io, values.out), `${JSON.stringify(calibration, null, 2)}\n`, 'out');
-  if (values.markdown) {
-    // Under the suite's folder in its repository when it is not the default one, as run's --markdown names it.
-    const repo = await repoPathOf(resolvePath(io, dir));
-    await writeText(resolvePath(io, values.markdown), renderCalibrationMarkdown(calibration, { suite: repo === null ? null : suiteName(repo.path) }), 'markdown');
-  }
-  io.stdout(renderCalibrationText(calibration));
+  // Under the suite's folder in its repository when it is not the default one, as run's --markdown names it.
+  const repo = await repoPathOf(resolvePath(io, dir));
+  const suiteShown = repo === null ? null : suiteName(repo.path);
+  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCalibrationMarkdown(calibration, { suite: suiteShown }), 'markdown');
+  io.stdout(renderCalibrationText(calibration, { suite: suiteShown }));
   return belowMinimum(calibration).length > 0 || unmeasured(calibration).length > 0 ? EXIT.gate : EXIT.ok;
 }

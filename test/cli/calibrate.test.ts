@@ -426,13 +426,16 @@ describe('calibrate against an OpenAI-compatible judge', () => {
     expect(md).not.toMatch(/@team/);
     expect(md).toContain('| Says &lt;b&gt;hi&lt;/b&gt; \\| @&#8288;team | 1 | 0% \\(0/1\\) |');
     expect(md).not.toContain('**Suite**');
+    expect(r.stdout).toMatch(/^calibrate: /);
     // A suite in another folder of its repository (a second suite of a monorepo): named above the
-    // heading, as run's --markdown names it.
+    // heading, as run's --markdown names it, and on the terminal's first line.
     await mkdir(join(cwd, '.git'));
     await mkdir(join(cwd, 'apps/sales'), { recursive: true });
     await rename(join(cwd, '.agent-replay'), join(cwd, 'apps/sales/.agent-replay'));
-    expect((await cli(['calibrate', '--dir', 'apps/sales/.agent-replay', '--markdown', 'sales.md'], cwd)).code).toBe(0);
+    const sales = await cli(['calibrate', '--dir', 'apps/sales/.agent-replay', '--markdown', 'sales.md'], cwd);
+    expect(sales.code).toBe(0);
     expect(await readFile(join(cwd, 'sales.md'), 'utf8')).toMatch(/^\*\*Suite\*\* `apps\/sales\/\.agent-replay`\n\n## Judge calibration\n/);
+    expect(sales.stdout).toMatch(/^suite: apps\/sales\/\.agent-replay\ncalibrate: /);
   });
 });
 
