@@ -805,10 +805,11 @@ export async function acceptanceDiffers(github: GitHubApi, ctx: Pick<ActionConte
     if (b === undefined) return `it changes ${shown(path)}, which accepting the run does not write`;
     const file = await github.getContent(ctx.owner, ctx.repo, path, head);
     let text: string | null = null;
-    if (file?.kind === 'file') text = file.text ?? new TextDecoder().decode(await github.getBlob(ctx.owner, ctx.repo, file.sha));
-    const lf = text?.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n') ?? null;
-    const at = lf === null ? null : acceptedAtOf(lf);
-    if (lf === null || at === null || serializeBaseline({ ...b, acceptedAt: at }) !== lf) {
+    if (file?.kind === 'file') text = file.text ?? (await github.getBlob(ctx.owner, ctx.repo, file.sha)).toString('utf8');
+    const at = text === null ? null : acceptedAtOf(text.replace(/^\uFEFF/, ''));
+    // In any of the styles an acceptance writes (filesInStoredStyle): the file's bytes as inStyleOf gives them.
+    const expected = at === null ? null : serializeBaseline({ ...b, acceptedAt: at });
+    if (text === null || expected === null || !FILE_STYLES.some((style) => inStyleOf(style, expected) === text)) {
       return `${shown(path)} at ${head.slice(0, 7)} is not the baseline of the reply the run recorded for ${shown(b.label)}`;
     }
   }
