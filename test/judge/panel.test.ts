@@ -17,6 +17,7 @@ import { baselineJudgeOf } from '../../src/evaluate/acceptance.js';
 import { NO_BASELINES, replay } from '../../src/replay/index.js';
 import type { Fixture, FixtureRecord, PersonaRecord, PersonaScript, RunRecord } from '../../src/types.js';
 import { renderComment } from '../../src/report/markdown.js';
+import { itemsData } from '../../src/report/html/data.js';
 import { DEFAULT_CONTEXT } from '../../src/report/context.js';
 import { startAgentServer } from '../support/agent-server.js';
 import { replayOptions } from '../support/replay-options.js';
@@ -263,6 +264,9 @@ describe('a panel whose one member moved', () => {
     const scriptOnly = renderComment({ ...(run as RunRecord), fixtures: [] }, DEFAULT_CONTEXT);
     expect(scriptOnly).toContain('the same transcript on every attempt, judged differently: `calm-script`');
     expect(scriptOnly).not.toContain('the same reply');
+    // report.html says it above each item's attempts, as the comment does.
+    expect(itemsData([f, l, s]).map((d) => d.attemptsJudge)).toEqual([judgeAcrossAttempts(f), judgeAcrossAttempts(l), judgeAcrossAttempts(s)]);
+    expect(itemsData([f]).map((d) => d.attemptsJudge)[0]).toContain('the panel member that moved: openai m2');
   });
 
   it('between two runs of a judge assertion, assertion list and persona script, once or repeated: names the member, with both runs\u2019 answers', async () => {

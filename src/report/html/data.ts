@@ -23,6 +23,7 @@ import { changesOf } from '../../evaluate/changes.js';
 import { editedSinceBaseline, sameRoute } from '../../evaluate/drift.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from '../simulation.js';
 import { thousands } from '../../words.js';
+import { judgeAcrossAttempts } from '../../evaluate/judge-flip.js';
 
 /** Any text in the data is clipped to this many characters (a note says so). */
 export const MAX_TEXT_CHARS = 100_000;
@@ -94,6 +95,8 @@ export interface FixtureData {
   diffNote: string | null;
   /** A repeated fixture's attempts, in order; absent when it ran once. */
   attempts?: AttemptData[];
+  /** Above the attempts: the judge answered the same reply differently across them (docs/judges.md, "A judge that answers differently"); absent otherwise. */
+  attemptsJudge?: string;
   /** The message turn's tool calls (docs/traces.md, "Fixtures"); absent when none were reported or seen. */
   toolCalls?: CallData[];
   /** The message turn's spans (docs/traces.md, "In the reports"); absent without spans. */
@@ -165,6 +168,8 @@ export interface PersonaData {
   error: string | null;
   /** A repeated script's attempts, in order; absent when it ran once. */
   attempts?: AttemptData[];
+  /** Above the attempts: the judge answered the same transcript differently across them; absent otherwise. */
+  attemptsJudge?: string;
   /** A repeated script: the attempt whose checks and transcript are shown; absent when it ran once or every attempt errored. */
   shownAttempt?: number;
   /**
@@ -180,8 +185,10 @@ export interface PersonaData {
 export type ItemData = FixtureData | PersonaData;
 
 /** The attempts of a repeated item, the shown one (the first that did not error, else the first) marked. */
-function attemptsData<T extends { errored: boolean; verdict: string | null }>(attempts: readonly T[] | undefined, describe: (a: T) => string, reply: (a: T, shown: T) => Pick<AttemptData, 'note' | 'reply'>): { attempts?: AttemptData[] } {
+function attemptsData<T extends { errored: boolean; verdict: string | null }>(item: Item, attempts: readonly T[] | undefined, describe: (a: T) => string, reply: (a: T, shown: T) => Pick<AttemptData, 'note' | 'reply'>): { attempts?: AttemptData[]; attemptsJudge?: string } {
   if (attempts === undefined || attempts.length === 0) return {};
+  // The line the comment gives the item (docs/judges.md, "A judge that answers differently").
+  const judge = judgeAcrossAttempts(item);
   const first = attempts.findIndex((a) => !a.errored);
   const shown = first === -1 ? 0 : first;
   return {
@@ -192,6 +199,7 @@ function attemptsData<T extends { errored: boolean; verdict: string | null }>(at
       detail: clip(normalizeBlock(describe(a)), 2000),
       ...(a.errored ? {} : reply(a, attempts[shown] as T)),
     })),
+    ...(judge === null ? {} : { attemptsJudge: clip(normalizeBlock(judge), 2000) }),
   };
 }
 
@@ -350,6 +358,7 @@ export function fixtureData(f: FixtureRecord): FixtureData {
     diffNote,
     // An attempt that replied as the one shown says so rather than repeat a reply that may be long.
     ...attemptsData(
+      f,
       f.attempts,
       (a) => a.error ?? a.detail,
       (a, shown) => (a === shown ? { note: 'the reply above' } : a.reply === shown.reply ? { note: `the same reply as attempt ${(f.attempts?.indexOf(shown) ?? 0) + 1}'s` } : a.reply === null ? {} : { reply: text(a.reply) }),
@@ -501,6 +510,7 @@ export function personaData(p: PersonaRecord): PersonaData {
     outcome: p.outcome,
     error: p.errored ? text(p.error) : null,
     ...attemptsData(
+      p,
       p.attempts,
       (a) => a.error ?? (a.checks.filter((c) => c.status !== 'pass').map((c) => `${CHECK_NAMES[c.kind]}: ${c.detail}`).join('; ') || 'every check passed'),
       (a) => unlikeShown(p, a),
