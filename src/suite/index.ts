@@ -108,15 +108,17 @@ async function loadSuiteOnce(opts: LoadOptions): Promise<LoadResult> {
   // One namespace: a label names one baseline file, whether a fixture's or a script's.
   const labels = [...fixtureFiles.labels, ...personaFiles.labels];
   checkLabelsUnique(labels, found);
+  requireSomething(paths, fixtureFiles, personaFiles, found);
   const items: ItemsRead = {
     labels: countLabels(labels),
     kinds: new Map<string, 'fixture' | 'persona'>([
       ...fixtureFiles.fixtures.map((f) => [f.label, 'fixture'] as const),
       ...personaFiles.personas.map((p) => [p.label, 'persona'] as const),
     ]),
+    // After requireSomething: a suite with no fixtures folder (or a file there) read no item, so
+    // it shows no baseline to be an orphan: one error, not also a warning per baseline.
     complete: found.errors.length === errorsBeforeItems,
   };
-  requireSomething(paths, fixtureFiles, personaFiles, found);
   const { baselines, personaBaselines } = await loadBaselines(paths, root, items, found);
   warnJudgeNotConfigured(config, fixtureFiles.fixtures, personaFiles.personas, paths.configShown, found);
   warnSimulatorNotConfigured(config, personaFiles.personas, paths.configShown, found);
@@ -418,6 +420,7 @@ async function loadPersonas(paths: SuitePaths, root: SuiteRoot, found: Findings)
     found.errors.push(outsideIssue(shown, `the personas folder ${shown}`, `the suite folder ${root.shown}`));
     return { personas, labels, files: 0 };
   }
+  if (listed === null) notAFolder(paths, paths.personasDir, 'persona scripts', found);
   namesDifferingInCase((listed ?? []).map((ref) => paths.show(ref.path)), 'persona scripts', found);
   for (const ref of listed ?? []) {
     const shown = paths.show(ref.path);
@@ -437,7 +440,11 @@ async function loadPersonas(paths: SuitePaths, root: SuiteRoot, found: Findings)
 
 /** A suite needs fixtures or persona scripts; a suite of persona scripts alone needs no fixtures folder. */
 function requireSomething(paths: SuitePaths, fixtures: FixtureFiles, personas: PersonaFiles, found: Findings): void {
-  if (fixtures.listed === 'outside' || personas.files > 0) return;
+  if (fixtures.listed === 'outside') return;
+  if (personas.files > 0) {
+    if (fixtures.listed === null) notAFolder(paths, paths.fixturesDir, 'fixtures', found);
+    return;
+  }
   const fixturesShown = paths.show(paths.fixturesDir);
   if (fixtures.listed === null) {
     const what = existsSync(paths.fixturesDir) ? `${fixturesShown} is a file, not a folder` : `${fixturesShown} does not exist`;
@@ -452,6 +459,30 @@ function requireSomething(paths: SuitePaths, fixtures: FixtureFiles, personas: P
   } else if (fixtures.fixtures.length === 0 && fixtures.fileErrors === 0) {
     found.errors.push(noFixturesIssue(fixturesShown, `no fixtures: the files in ${fixturesShown} define none`, ''));
   }
+}
+
+/**
+ * A suite folder's fixtures/, personas/ or baselines/ that is a file (or a link to one) is never
+ * read: said as an error, not passed over as a folder that is not there, which would run the
+ * suite without those items or baselines, every fixture "new" (docs/fixtures.md, "Baselines").
+ */
+function notAFolder(paths: SuitePaths, folder: string, what: 'fixtures' | 'persona scripts' | 'baselines', found: Findings): void {
+  let file: boolean;
+  try {
+    file = !statSync(folder).isDirectory();
+  } catch {
+    return;
+  }
+  if (!file) return;
+  const shown = paths.show(folder);
+  const holds = what === 'baselines' ? 'the .json files in that folder, one <label>.json per fixture or persona script, written by acceptance' : 'the .yml and .yaml files in that folder';
+  found.errors.push({
+    file: shown,
+    line: null,
+    column: null,
+    message: `a file, not a folder: ${what} are read from ${holds}, so none was read`,
+    fix: `rename or move the file, then make ${shown} a folder${what === 'baselines' ? '' : ` and move the ${what} there`}`,
+  });
 }
 
 function noFixturesIssue(fixturesShown: string, message: string, moreFix: string): ConfigIssue {
@@ -525,6 +556,7 @@ async function loadBaselines(
     found.errors.push(outsideIssue(shown, `the baselines folder ${shown}`, `the suite folder ${root.shown}`));
     return { baselines, personaBaselines };
   }
+  if (listed === null) notAFolder(paths, paths.baselinesDir, 'baselines', found);
   const colliding = caseCollisions(listed ?? [], items, paths, found);
   for (const ref of listed ?? []) {
     const shown = paths.show(ref.path);
