@@ -352,6 +352,25 @@ function notReadWarning(shown: string, what: 'fixtures' | 'persona scripts', fou
   });
 }
 
+/**
+ * A folder named like a suite file (`fixtures/refund.yml/`, made by `mkdir` where a file was
+ * meant) is no file: said as a warning, not passed over, since the file it looks like is not read
+ * (docs/fixtures.md, at its top). A fixtures or personas folder's files in it are still read, as
+ * any subfolder's; the baselines folder has no subfolders.
+ */
+function folderNamedLikeFile(shown: string, what: 'fixture' | 'persona script' | 'baseline', found: Findings): void {
+  found.warnings.push({
+    file: shown,
+    line: null,
+    column: null,
+    message:
+      what === 'baseline'
+        ? 'a folder, not a baseline file: it is not read, and acceptance cannot write the baseline of that name'
+        : `a folder named like a ${what} file: it is read as a subfolder (the .yml and .yaml files in it), not as a ${what}`,
+    fix: what === 'baseline' ? 'remove the folder (agent-replay accept writes the baseline as a file)' : `if it was meant to be a ${what} file, remove the folder and write the file in its place; else rename the folder without its .yml or .yaml`,
+  });
+}
+
 interface FixtureFiles {
   fixtures: Fixture[];
   labels: SeenLabel[];
@@ -364,7 +383,14 @@ async function loadFixtures(paths: SuitePaths, root: SuiteRoot, found: Findings)
   const fixtures: Fixture[] = [];
   const labels: SeenLabel[] = [];
   const fixturesShown = paths.show(paths.fixturesDir);
-  const listed = await listSuiteFiles(paths.fixturesDir, root, isYamlName, true, (file) => notReadWarning(paths.show(file), 'fixtures', found));
+  const listed = await listSuiteFiles(
+    paths.fixturesDir,
+    root,
+    isYamlName,
+    true,
+    (file) => notReadWarning(paths.show(file), 'fixtures', found),
+    (folder) => folderNamedLikeFile(paths.show(folder), 'fixture', found),
+  );
   if (listed === 'outside') {
     found.errors.push(outsideIssue(fixturesShown, `the fixtures folder ${fixturesShown}`, `the suite folder ${root.shown}`));
     return { fixtures, labels, listed, fileErrors: 0 };
@@ -414,7 +440,14 @@ interface PersonaFiles {
 async function loadPersonas(paths: SuitePaths, root: SuiteRoot, found: Findings): Promise<PersonaFiles> {
   const personas: PersonaScript[] = [];
   const labels: SeenLabel[] = [];
-  const listed = await listSuiteFiles(paths.personasDir, root, isYamlName, true, (file) => notReadWarning(paths.show(file), 'persona scripts', found));
+  const listed = await listSuiteFiles(
+    paths.personasDir,
+    root,
+    isYamlName,
+    true,
+    (file) => notReadWarning(paths.show(file), 'persona scripts', found),
+    (folder) => folderNamedLikeFile(paths.show(folder), 'persona script', found),
+  );
   if (listed === 'outside') {
     const shown = paths.show(paths.personasDir);
     found.errors.push(outsideIssue(shown, `the personas folder ${shown}`, `the suite folder ${root.shown}`));
@@ -550,7 +583,7 @@ async function loadBaselines(
 ): Promise<{ baselines: Map<string, Baseline>; personaBaselines: Map<string, PersonaBaseline> }> {
   const baselines = new Map<string, Baseline>();
   const personaBaselines = new Map<string, PersonaBaseline>();
-  const listed = await listSuiteFiles(paths.baselinesDir, root, (name) => name.endsWith('.json'), false);
+  const listed = await listSuiteFiles(paths.baselinesDir, root, (name) => name.endsWith('.json'), false, undefined, (folder) => folderNamedLikeFile(paths.show(folder), 'baseline', found));
   if (listed === 'outside') {
     const shown = paths.show(paths.baselinesDir);
     found.errors.push(outsideIssue(shown, `the baselines folder ${shown}`, `the suite folder ${root.shown}`));
@@ -854,6 +887,8 @@ async function listSuiteFiles(
   recursive: boolean,
   /** Told of each file `keep` refused (its path). */
   onSkipped?: (file: string) => void,
+  /** Told of each folder whose name `keep` takes (`refund.yml/`): it is walked as any folder (when recursive), never read as a file. */
+  onFolderNamedLikeFile?: (folder: string) => void,
 ): Promise<ListedFile[] | null | 'outside'> {
   try {
     if (!(await fs.stat(folder)).isDirectory()) return null;
@@ -874,6 +909,7 @@ async function listSuiteFiles(
       const real = path.join(realDir, entry.name);
       const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
       if (entry.isDirectory()) {
+        if (keep(entry.name)) onFolderNamedLikeFile?.(full);
         if (recursive) await walk(full, real, rel);
       } else if ((entry.isFile() || entry.isSymbolicLink()) && keep(entry.name)) {
         out.push({ path: full, real: entry.isSymbolicLink() ? null : real, rel });

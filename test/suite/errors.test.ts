@@ -1179,6 +1179,22 @@ describe('loadSuite: secrets', () => {
 });
 
 describe('loadSuite: files left out of the fixtures folder', () => {
+  it('warns of a folder named like a fixture, persona or baseline file (mkdir where a file was meant); a fixtures subfolder so named is still read', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${F}/billing.yml/b.yml`]: 'label: b\nmessage: hi\n',
+      '.agent-replay/personas/chat.yaml/.keep': '',
+      [`${B}/ok.json/.keep`]: '',
+    });
+    expect(r.errors).toEqual([]);
+    expect(r.suite!.fixtures.map((f) => f.label)).toEqual(['ok', 'b']);
+    expect(r.warnings.map(formatIssue)).toEqual([
+      `${F}/billing.yml: a folder named like a fixture file: it is read as a subfolder (the .yml and .yaml files in it), not as a fixture\n  fix: if it was meant to be a fixture file, remove the folder and write the file in its place; else rename the folder without its .yml or .yaml`,
+      `.agent-replay/personas/chat.yaml: a folder named like a persona script file: it is read as a subfolder (the .yml and .yaml files in it), not as a persona script\n  fix: if it was meant to be a persona script file, remove the folder and write the file in its place; else rename the folder without its .yml or .yaml`,
+      `${B}/ok.json: a folder, not a baseline file: it is not read, and acceptance cannot write the baseline of that name\n  fix: remove the folder (agent-replay accept writes the baseline as a file)`,
+    ]);
+  });
+
   it('warns of a file whose name looks meant to be read, and leaves a README alone', async () => {
     const r = await load({
       [`${F}/a.yml`]: OK_FIXTURE,
