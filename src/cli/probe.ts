@@ -192,7 +192,7 @@ function renderProbe(r: ProbeResult, opts: { color: boolean; preset: string | un
   const facts = [`session ${terminalLine(r.session)}`, ...(r.agentHost ? [`agent ${terminalLine(r.agentHost)}`] : []), `${f.durationMs} ms`];
   const lines = [paint('bold', `probe: ${terminalLine(f.message)}`), paint('grey', facts.join(' · ')), ''];
   if (f.errored) {
-    lines.push(`${paint('bold', 'errored')}: ${terminalLine(f.error ?? '')}`);
+    lines.push(`${paint('bold', 'errored')}: ${terminalLine(cliWords(f.error ?? ''))}`);
     // The cause and its fix, as run's summary says them for the same error (evaluate/causes.ts), in the CLI's words.
     const cause = causeOf(f, r.agentEndpoint);
     if (cause !== null) lines.push(paint('grey', `  cause: ${terminalLine(presetWords(cliWords(causeLine({ ...cause, labels: [f.label] }, 1)), opts.preset))}`));

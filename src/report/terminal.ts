@@ -157,7 +157,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
         lines.push(paint('grey', fit(`  ${terminalLine(clip(cliWords(causeLine({ ...g, labels: g.labels.slice(0, n) }, items.length)), 2000))}`)));
         // The text the group's items share, once; each item below shows only what differs.
         const shared = text === undefined ? null : sharedLine(text, n);
-        if (shared !== null) lines.push(fit(`    ${terminalLine(clip(shared, 300))}`));
+        if (shared !== null) lines.push(fit(`    ${terminalLine(clip(cliWords(shared), 300))}`));
       }
       group = g;
       const indent = g === undefined ? '  ' : '    ';
@@ -289,7 +289,9 @@ function fixtureLines(v: FixtureView, style: { mark: string; colour: Colour }, i
   const f = v.item;
   const head = `${indent}${style.mark} ${terminalLine(v.label)} · ${terminalLine(v.status.join(' · '))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
   const lines = [paint(style.colour, fit(head))];
-  const detail = own === undefined ? (f.errored ? f.error : f.detail) : own.text;
+  const said = own === undefined ? (f.errored ? f.error : f.detail) : own.text;
+  // An error's fix is said in the CLI's words, as its cause above (cliWords).
+  const detail = said && f.errored ? cliWords(said) : said;
   if (detail) lines.push(fit(`${indent}    ${terminalLine(clip(detail, 300))}`));
   lines.push(...replyLines(f, `${indent}    `, paint, fit, o.where));
   // The detail may name another attempt than the reply's (the first with the item's verdict): its reply follows.
@@ -351,7 +353,8 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   const last = p.turns[p.turns.length - 1];
   const unsent = p.unsent.length > 0 && !p.errored && last ? ` · ended on turn ${last.index}, ${p.unsent.length} not sent` : '';
   const fault = p.errored ? null : faultLine(p.simulation);
-  const error = own === undefined ? p.error : own.text;
+  const said = own === undefined ? p.error : own.text;
+  const error = said ? cliWords(said) : said;
   const detail = p.errored ? (error ? `${terminalLine(clip(error, 300))} · ${checks}` : checks) : fault !== null ? `${terminalLine(clip(fault, 300))} · ${checks}` : `${checks}${unsent}`;
   const head = `${indent}${style.mark} ${SCRIPT_MARK} ${terminalLine(v.label)} · ${terminalLine(v.status.join(' · '))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
   const lines = [paint(style.colour, fit(head)), fit(`${indent}    ${terminalLine(detail)}`)];

@@ -108,15 +108,17 @@ async function loadSuiteOnce(opts: LoadOptions): Promise<LoadResult> {
   // One namespace: a label names one baseline file, whether a fixture's or a script's.
   const labels = [...fixtureFiles.labels, ...personaFiles.labels];
   checkLabelsUnique(labels, found);
+  requireSomething(paths, fixtureFiles, personaFiles, found);
   const items: ItemsRead = {
     labels: countLabels(labels),
     kinds: new Map<string, 'fixture' | 'persona'>([
       ...fixtureFiles.fixtures.map((f) => [f.label, 'fixture'] as const),
       ...personaFiles.personas.map((p) => [p.label, 'persona'] as const),
     ]),
+    // After requireSomething: a suite with no fixtures folder (or a file there) read no item, so
+    // it shows no baseline to be an orphan: one error, not also a warning per baseline.
     complete: found.errors.length === errorsBeforeItems,
   };
-  requireSomething(paths, fixtureFiles, personaFiles, found);
   const { baselines, personaBaselines } = await loadBaselines(paths, root, items, found);
   warnJudgeNotConfigured(config, fixtureFiles.fixtures, personaFiles.personas, paths.configShown, found);
   warnSimulatorNotConfigured(config, personaFiles.personas, paths.configShown, found);
@@ -350,6 +352,25 @@ function notReadWarning(shown: string, what: 'fixtures' | 'persona scripts', fou
   });
 }
 
+/**
+ * A folder named like a suite file (`fixtures/refund.yml/`, made by `mkdir` where a file was
+ * meant) is no file: said as a warning, not passed over, since the file it looks like is not read
+ * (docs/fixtures.md, at its top). A fixtures or personas folder's files in it are still read, as
+ * any subfolder's; the baselines folder has no subfolders.
+ */
+function folderNamedLikeFile(shown: string, what: 'fixture' | 'persona script' | 'baseline', found: Findings): void {
+  found.warnings.push({
+    file: shown,
+    line: null,
+    column: null,
+    message:
+      what === 'baseline'
+        ? 'a folder, not a baseline file: it is not read, and acceptance cannot write the baseline of that name'
+        : `a folder named like a ${what} file: it is read as a subfolder (the .yml and .yaml files in it), not as a ${what}`,
+    fix: what === 'baseline' ? 'remove the folder (agent-replay accept writes the baseline as a file)' : `if it was meant to be a ${what} file, remove the folder and write the file in its place; else rename the folder without its .yml or .yaml`,
+  });
+}
+
 interface FixtureFiles {
   fixtures: Fixture[];
   labels: SeenLabel[];
@@ -362,7 +383,14 @@ async function loadFixtures(paths: SuitePaths, root: SuiteRoot, found: Findings)
   const fixtures: Fixture[] = [];
   const labels: SeenLabel[] = [];
   const fixturesShown = paths.show(paths.fixturesDir);
-  const listed = await listSuiteFiles(paths.fixturesDir, root, isYamlName, true, (file) => notReadWarning(paths.show(file), 'fixtures', found));
+  const listed = await listSuiteFiles(
+    paths.fixturesDir,
+    root,
+    isYamlName,
+    true,
+    (file) => notReadWarning(paths.show(file), 'fixtures', found),
+    (folder) => folderNamedLikeFile(paths.show(folder), 'fixture', found),
+  );
   if (listed === 'outside') {
     found.errors.push(outsideIssue(fixturesShown, `the fixtures folder ${fixturesShown}`, `the suite folder ${root.shown}`));
     return { fixtures, labels, listed, fileErrors: 0 };
@@ -412,12 +440,20 @@ interface PersonaFiles {
 async function loadPersonas(paths: SuitePaths, root: SuiteRoot, found: Findings): Promise<PersonaFiles> {
   const personas: PersonaScript[] = [];
   const labels: SeenLabel[] = [];
-  const listed = await listSuiteFiles(paths.personasDir, root, isYamlName, true, (file) => notReadWarning(paths.show(file), 'persona scripts', found));
+  const listed = await listSuiteFiles(
+    paths.personasDir,
+    root,
+    isYamlName,
+    true,
+    (file) => notReadWarning(paths.show(file), 'persona scripts', found),
+    (folder) => folderNamedLikeFile(paths.show(folder), 'persona script', found),
+  );
   if (listed === 'outside') {
     const shown = paths.show(paths.personasDir);
     found.errors.push(outsideIssue(shown, `the personas folder ${shown}`, `the suite folder ${root.shown}`));
     return { personas, labels, files: 0 };
   }
+  if (listed === null) notAFolder(paths, paths.personasDir, 'persona scripts', found);
   namesDifferingInCase((listed ?? []).map((ref) => paths.show(ref.path)), 'persona scripts', found);
   for (const ref of listed ?? []) {
     const shown = paths.show(ref.path);
@@ -437,7 +473,11 @@ async function loadPersonas(paths: SuitePaths, root: SuiteRoot, found: Findings)
 
 /** A suite needs fixtures or persona scripts; a suite of persona scripts alone needs no fixtures folder. */
 function requireSomething(paths: SuitePaths, fixtures: FixtureFiles, personas: PersonaFiles, found: Findings): void {
-  if (fixtures.listed === 'outside' || personas.files > 0) return;
+  if (fixtures.listed === 'outside') return;
+  if (personas.files > 0) {
+    if (fixtures.listed === null) notAFolder(paths, paths.fixturesDir, 'fixtures', found);
+    return;
+  }
   const fixturesShown = paths.show(paths.fixturesDir);
   if (fixtures.listed === null) {
     const what = existsSync(paths.fixturesDir) ? `${fixturesShown} is a file, not a folder` : `${fixturesShown} does not exist`;
@@ -452,6 +492,30 @@ function requireSomething(paths: SuitePaths, fixtures: FixtureFiles, personas: P
   } else if (fixtures.fixtures.length === 0 && fixtures.fileErrors === 0) {
     found.errors.push(noFixturesIssue(fixturesShown, `no fixtures: the files in ${fixturesShown} define none`, ''));
   }
+}
+
+/**
+ * A suite folder's fixtures/, personas/ or baselines/ that is a file (or a link to one) is never
+ * read: said as an error, not passed over as a folder that is not there, which would run the
+ * suite without those items or baselines, every fixture "new" (docs/fixtures.md, "Baselines").
+ */
+function notAFolder(paths: SuitePaths, folder: string, what: 'fixtures' | 'persona scripts' | 'baselines', found: Findings): void {
+  let file: boolean;
+  try {
+    file = !statSync(folder).isDirectory();
+  } catch {
+    return;
+  }
+  if (!file) return;
+  const shown = paths.show(folder);
+  const holds = what === 'baselines' ? 'the .json files in that folder, one <label>.json per fixture or persona script, written by acceptance' : 'the .yml and .yaml files in that folder';
+  found.errors.push({
+    file: shown,
+    line: null,
+    column: null,
+    message: `a file, not a folder: ${what} are read from ${holds}, so none was read`,
+    fix: `rename or move the file, then make ${shown} a folder${what === 'baselines' ? '' : ` and move the ${what} there`}`,
+  });
 }
 
 function noFixturesIssue(fixturesShown: string, message: string, moreFix: string): ConfigIssue {
@@ -519,12 +583,13 @@ async function loadBaselines(
 ): Promise<{ baselines: Map<string, Baseline>; personaBaselines: Map<string, PersonaBaseline> }> {
   const baselines = new Map<string, Baseline>();
   const personaBaselines = new Map<string, PersonaBaseline>();
-  const listed = await listSuiteFiles(paths.baselinesDir, root, (name) => name.endsWith('.json'), false);
+  const listed = await listSuiteFiles(paths.baselinesDir, root, (name) => name.endsWith('.json'), false, undefined, (folder) => folderNamedLikeFile(paths.show(folder), 'baseline', found));
   if (listed === 'outside') {
     const shown = paths.show(paths.baselinesDir);
     found.errors.push(outsideIssue(shown, `the baselines folder ${shown}`, `the suite folder ${root.shown}`));
     return { baselines, personaBaselines };
   }
+  if (listed === null) notAFolder(paths, paths.baselinesDir, 'baselines', found);
   const colliding = caseCollisions(listed ?? [], items, paths, found);
   for (const ref of listed ?? []) {
     const shown = paths.show(ref.path);
@@ -822,6 +887,8 @@ async function listSuiteFiles(
   recursive: boolean,
   /** Told of each file `keep` refused (its path). */
   onSkipped?: (file: string) => void,
+  /** Told of each folder whose name `keep` takes (`refund.yml/`): it is walked as any folder (when recursive), never read as a file. */
+  onFolderNamedLikeFile?: (folder: string) => void,
 ): Promise<ListedFile[] | null | 'outside'> {
   try {
     if (!(await fs.stat(folder)).isDirectory()) return null;
@@ -842,6 +909,7 @@ async function listSuiteFiles(
       const real = path.join(realDir, entry.name);
       const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
       if (entry.isDirectory()) {
+        if (keep(entry.name)) onFolderNamedLikeFile?.(full);
         if (recursive) await walk(full, real, rel);
       } else if ((entry.isFile() || entry.isSymbolicLink()) && keep(entry.name)) {
         out.push({ path: full, real: entry.isSymbolicLink() ? null : real, rel });

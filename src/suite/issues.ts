@@ -795,7 +795,8 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       // An item of a list in [ ] is written as it is (after its "[" or ",", or at the start of a line
       // the list runs on to): only an item after its "-" is shown with it.
       const before = pos.column === null ? null : lineOf(ctx.src, pos.line)?.slice(0, pos.column - 1).trimEnd();
-      const lead = item ? (before === null || before === undefined || before.endsWith('-') ? '- ' : '') : `${String(last ?? 'value')}: `;
+      // In a JSON file (a baseline) the key is written as JSON writes it, as a missing key's fix above.
+      const lead = item ? (before === null || before === undefined || before.endsWith('-') ? '- ' : '') : yaml ? `${String(last ?? 'value')}: ` : `"${String(last ?? 'value')}": `;
       const quoteFix =
         written !== null
           ? `put the value in quotes: ${lead}${JSON.stringify(written)}`

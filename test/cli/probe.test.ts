@@ -241,6 +241,14 @@ describe('agent-replay probe: an errored probe names its cause and fix, as run d
     return 'hang';
   };
 
+  it('a refused connection: the error line names the flag, as its cause line does, not the Action\'s input', async () => {
+    const cwd = await project('http://127.0.0.1:9/api/chat');
+    const probe = await cli(['probe', 'hi'], cwd);
+    expect(probe.code).toBe(1);
+    expect(probe.stdout).toMatch(/^errored: welcome turn: .*nothing listens there: check --agent-url \(agent\.url\) and that the agent is running$/m);
+    expect(probe.stdout).not.toMatch(/check agent-url/);
+  });
+
   it.each([
     ['boom', 'HTTP 500 from {url}: the agent failed: see its logs'],
     // In the CLI's words (report/terminal.ts cliWords): the flag, not the Action's input.

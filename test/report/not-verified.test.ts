@@ -90,5 +90,14 @@ describe('a run that is not verified', () => {
       'agent-replay: Not verified: 3 errored',
       '  cause: all 3: connection refused at http://127.0.0.1:3000/api/chat: nothing listens there: check --agent-url (agent.url) and that the agent is running; set --wait-for-agent (agent.waitForAgent) if it starts slowly',
     ]);
+    // The items' own error, said once for all of them, names the flag too, not the Action's input.
+    expect(t).toContain('    each: welcome turn: could not reach the agent after 3 attempts: connection refused at 127.0.0.1:3000 (ECONNREFUSED); nothing listens there: check --agent-url (agent.url) and that the agent is running\n');
+    expect(t).not.toMatch(/check agent-url/);
+    // An item whose error is its own (not shared) likewise.
+    resetLines();
+    const refused = 'message turn: could not reach the agent after 3 attempts: connection refused at 127.0.0.1:3000 (ECONNREFUSED); nothing listens there: check agent-url (agent.url) and that the agent is running';
+    const one = renderTerminal(run([errored('solo', refused, 'network')], { agent: { host: '127.0.0.1:3000', endpoint: 'http://127.0.0.1:3000/api/chat' }, judge: { name: null } }), { color: false });
+    expect(one).toContain('check --agent-url (agent.url) and that the agent is running');
+    expect(one).not.toMatch(/check agent-url/);
   });
 });

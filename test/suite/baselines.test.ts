@@ -118,6 +118,20 @@ describe('a time split read back (docs/traces.md, "Time")', () => {
   });
 });
 
+describe('a baseline edited by hand: the fix writes the line as JSON writes it', () => {
+  beforeAll(loadYamlPackage);
+  const text = (latency: string): string => `{\n  "label": "a",\n  "reply": "hi",\n  "route": null,\n  "verdict": "pass",\n  "latencyMs": ${latency},\n  "acceptedAt": "x",\n  "commit": null\n}\n`;
+
+  it.each([
+    ['"840"', 'write the number without quotes: "latencyMs": 840'],
+    ['"ten"', 'write the number in digits (latencyMs is a number of at least 0): "latencyMs": 10'],
+    ['"fast"', 'change latencyMs to a number of at least 0, e.g. "latencyMs": 30000 (30 seconds)'],
+  ])('latencyMs: %s', (latency, fix) => {
+    const r = checkBaselineFile('b/a.json', 'a', text(latency));
+    expect(r.errors.map((e) => [e.line, e.fix.split('; or ')[0]])).toEqual([[6, fix]]);
+  });
+});
+
 describe('a baseline nesting a hundred thousand levels (docs/fixtures.md, "Baselines")', () => {
   const N = 100_000;
   const deepFile = (label: string): string => `{\n  "label": "${label}",\n  "reply": ${'['.repeat(N)}${']'.repeat(N)},\n  "route": null,\n  "verdict": "pass",\n  "acceptedAt": "x",\n  "commit": null\n}\n`;

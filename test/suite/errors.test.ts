@@ -412,6 +412,31 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(brief(file.errors)[0]).toContain('no fixtures folder: .agent-replay/fixtures is a file, not a folder');
   });
 
+  it('a baselines, personas or fixtures path that is a file is an error that names it, not a folder passed over', async () => {
+    const baselines = await load({ [`${F}/a.yml`]: OK_FIXTURE, [B]: 'not a folder\n' });
+    expect(baselines.suite).toBeNull();
+    expect(baselines.errors.map((e) => `${e.file}: ${e.message} | ${e.fix}`)).toEqual([
+      `${B}: a file, not a folder: baselines are read from the .json files in that folder, one <label>.json per fixture or persona script, written by acceptance, so none was read | rename or move the file, then make ${B} a folder`,
+    ]);
+    const personas = await load({ [`${F}/a.yml`]: OK_FIXTURE, '.agent-replay/personas': 'label: p\n' });
+    expect(brief(personas.errors)).toEqual([`.agent-replay/personas:-: a file, not a folder: persona scripts are read from the .yml and .yaml files in that folder, so none was read`]);
+    expect(personas.errors[0]!.fix).toBe('rename or move the file, then make .agent-replay/personas a folder and move the persona scripts there');
+    // Persona scripts alone need no fixtures folder, but a file there is still not one.
+    const script = 'label: s\nopening: hi\nexpect: { terminal: finish }\n';
+    const fixtures = await load({ '.agent-replay/personas/s.yml': script, [F]: OK_FIXTURE });
+    expect(brief(fixtures.errors)).toEqual([`${F}:-: a file, not a folder: fixtures are read from the .yml and .yaml files in that folder, so none was read`]);
+    expect((await load({ '.agent-replay/personas/s.yml': script })).errors).toEqual([]);
+  });
+
+  it('a suite with no fixtures folder says so once, not also every baseline as an orphan', async () => {
+    const missing = await load({ [`${B}/a.json`]: BASELINE('a'), [`${B}/b.json`]: BASELINE('b') });
+    expect(brief(missing.errors)).toEqual([`${F}:-: no fixtures folder: ${F} does not exist`]);
+    expect(missing.warnings).toEqual([]);
+    const file = await load({ [F]: OK_FIXTURE, [`${B}/a.json`]: BASELINE('a') });
+    expect(brief(file.errors)).toEqual([`${F}:-: no fixtures folder: ${F} is a file, not a folder`]);
+    expect(file.warnings).toEqual([]);
+  });
+
   it('an empty value is placed at its key, not at the next token lines further on', async () => {
     const r = await load({ [`${F}/n.yml`]: 'label: n1\nmessage:\n\n# c\n\nassert: { contains: x }\n' });
     expect(brief(r.errors)).toEqual([`${F}/n.yml:2: fixture "n1": message must be a string, found an empty value (null)`]);
@@ -1154,6 +1179,22 @@ describe('loadSuite: secrets', () => {
 });
 
 describe('loadSuite: files left out of the fixtures folder', () => {
+  it('warns of a folder named like a fixture, persona or baseline file (mkdir where a file was meant); a fixtures subfolder so named is still read', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${F}/billing.yml/b.yml`]: 'label: b\nmessage: hi\n',
+      '.agent-replay/personas/chat.yaml/.keep': '',
+      [`${B}/ok.json/.keep`]: '',
+    });
+    expect(r.errors).toEqual([]);
+    expect(r.suite!.fixtures.map((f) => f.label)).toEqual(['ok', 'b']);
+    expect(r.warnings.map(formatIssue)).toEqual([
+      `${F}/billing.yml: a folder named like a fixture file: it is read as a subfolder (the .yml and .yaml files in it), not as a fixture\n  fix: if it was meant to be a fixture file, remove the folder and write the file in its place; else rename the folder without its .yml or .yaml`,
+      `.agent-replay/personas/chat.yaml: a folder named like a persona script file: it is read as a subfolder (the .yml and .yaml files in it), not as a persona script\n  fix: if it was meant to be a persona script file, remove the folder and write the file in its place; else rename the folder without its .yml or .yaml`,
+      `${B}/ok.json: a folder, not a baseline file: it is not read, and acceptance cannot write the baseline of that name\n  fix: remove the folder (agent-replay accept writes the baseline as a file)`,
+    ]);
+  });
+
   it('warns of a file whose name looks meant to be read, and leaves a README alone', async () => {
     const r = await load({
       [`${F}/a.yml`]: OK_FIXTURE,
