@@ -117,6 +117,9 @@ function describeNetworkError(err: unknown, route: ProxyRoute | null, url: strin
     return fault?.kind === 'tls' || fault?.kind === 'intercepted' ? { kind: 'fatal', reason: `${text.what}; ${text.fix}` } : { kind: 'network', reason: text.what, fix: text.fix };
   }
   if (code && TIMEOUT_CODES.has(code) && !(err instanceof ProxyConnectError)) return { kind: 'timeout' };
+  // A request undici will not send (a key with a line break, or a character outside Latin-1, in its
+  // header): nothing went out, and nothing would on a retry; said in our words, never the key.
+  if (code === 'UND_ERR_INVALID_ARG') return { kind: 'fatal', reason: `the request was not sent: ${notSentWords(err, peer)}` };
   // A certificate Node refuses is refused again on every attempt: not retried, its fix said, never
   // "turn verification off" (docs/troubleshooting.md, "Not evaluated").
   const tls = tlsProblem(code);
@@ -157,6 +160,19 @@ function describeNetworkError(err: unknown, route: ProxyRoute | null, url: strin
   }
   // Any other code in our words too (`a connection error (CODE)`); an error with none is not the network's, its own message says more.
   return { kind: 'network', reason: otherNetworkFailureText(err) ?? `network error: ${oneLine(networkErrorText(err), 120)}` };
+}
+
+/**
+ * Why undici refused to send a request (InvalidArgumentError, `invalid authorization header`): the
+ * key's header is the only one of a user's making, so that is the fix; any other argument by its name.
+ */
+function notSentWords(err: unknown, peer: string): string {
+  const header = /^invalid (\S+) header$/.exec(err instanceof Error ? err.message : '')?.[1];
+  if (header === 'authorization' || header === 'x-api-key') {
+    const key = peer === 'the simulator' ? "the simulator's key (simulator.apiKey, else the judge's)" : 'the judge key (judge.apiKey)';
+    return `${key} holds a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG): check its value, or that of the variable it is read from`;
+  }
+  return `undici refused ${header === undefined ? 'one of its arguments' : `its ${header} header`} (UND_ERR_INVALID_ARG)`;
 }
 
 /** A URL's host and port, the default port said (`127.0.0.1:11434`, `api.openai.com:443`). */

@@ -230,6 +230,21 @@ describe('openai judge', () => {
     expect(clock.sleeps).toHaveLength(1);
   });
 
+  it('a key that no HTTP header can carry (a line break pasted with it): said in our words, never the key nor undici\'s, and nothing sent or retried', async () => {
+    const s = await serve(openaiReply('{"score": 1, "rationale": "fine"}'));
+    const clock = fakeClock();
+    for (const [provider, apiKey] of [['openai', 'sk-secret\n'], ['anthropic', 'sk-sécret-ключ']] as const) {
+      const r = await judge(config(provider, s.url, { apiKey }), clock).score('c', 'r');
+      expect(r).toEqual({
+        ok: false,
+        reason: 'the request was not sent: the judge key (judge.apiKey) holds a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG): check its value, or that of the variable it is read from',
+      });
+    }
+    expect(s.received).toHaveLength(0);
+    // Not retried: no backoff was waited.
+    expect(clock.sleeps).toEqual([]);
+  });
+
   it("reports a port that answers something other than HTTP in our words, never llhttp's, with the address it answered at; answered, and not retried", async () => {
     // Another service on the judge's port: it answered, and not "network error: Response does not match the HTTP/1.1 protocol".
     // It answers the same on a retry: one connection, not judge.retries + 1 (docs/troubleshooting.md, "Not evaluated").
