@@ -707,6 +707,19 @@ const HISTORY_DEPTH = 20;
 const sameText = (a: string, b: string): boolean => a.replace(/\s+/g, ' ').trim() === b.replace(/\s+/g, ' ').trim();
 
 /**
+ * The refusal when the commit's answer was lost and the branch could not be read back either:
+ * `what` went wrong with the commit, then what the read got, after a colon rather than in brackets
+ * (a network error's words end in their own: "... without answering (UND_ERR_SOCKET)").
+ */
+export function unreadBranchText(what: string, branch: string, readError: GitHubError, headline: string, kept: string): string {
+  const read = readError.kind === 'network' ? gitHubAnswer(readError) : `GitHub answered ${gitHubAnswer(readError)}`;
+  return (
+    `${what}, and the branch ${branch} could not be read back: ${read}. Whether the commit landed is unknown. Look at the branch: if its newest commit is "${headline}", ` +
+    `the baselines are in and the next check compares with them; if not, nothing was written: re-run this job, or apply the label again. ${kept}.`
+  );
+}
+
+/**
  * The commit request failed without an answer to act on (the connection, a 5xx, after the
  * retries), or GitHub said the branch moved (which a retry of a commit that did land says too):
  * the branch is read back to tell whether our commit landed, nothing was written, or someone
@@ -733,9 +746,7 @@ async function afterCommitFailure(
     history = await github.getBranchHistory(repoWithOwner, branch, HISTORY_DEPTH);
   } catch (readError) {
     if (!isGitHubError(readError)) throw readError;
-    throw new Refusal(
-      `${what}, and the branch ${branch} could not be read back (${gitHubAnswer(readError)}), so whether the commit landed is unknown. Look at the branch: if its newest commit is "${message.headline}", the baselines are in and the next check compares with them; if not, nothing was written: re-run this job, or apply the label again. ${kept}.`,
-    );
+    throw new Refusal(unreadBranchText(what, branch, readError, message.headline, kept));
   }
   const head = history?.[0];
   if (history === null || head === undefined) {

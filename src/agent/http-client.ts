@@ -20,7 +20,7 @@
 import type { EventEmitter } from 'node:events';
 import { abortedConnecting, closeDispatcher, request } from '../http/undici.js';
 import { cutStep, deadlineText, DIRECT, ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network } from '../http/network.js';
-import { badAnswerText, connectionFailureText, networkAddress, networkCause, networkErrorCode, otherNetworkFailureText } from '../http/error-code.js';
+import { answersTheSame, badAnswerText, connectionFailureText, NOT_HTTP, networkAddress, networkCause, networkErrorCode, otherNetworkFailureText } from '../http/error-code.js';
 import { redirectTarget } from '../http/redirect.js';
 import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
 import { protectionOf } from '../http/protection.js';
@@ -331,11 +331,13 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       // with a body of another length than its header says: reached, so not "could not reach"; in
       // our words, never llhttp's or undici's ("Response does not match the HTTP/1.1 protocol"), with
       // the address, from the error, else agent.url's host and port, kept as data (docs/troubleshooting.md, "The agent").
+      // An answer that is not HTTP, or whose headers are over the size read, is not retried: the next
+      // attempt gets the same (another service on the port, the same headers).
       const bad = failed === null && route === null ? badAnswerText(err) : null;
       if (bad !== null) {
         const at = address ?? hostAndPort(url);
-        const fix = bad.startsWith('an answer that is not valid HTTP') ? NOT_HTTP_FIX : CLOSED_FIX;
-        return triedAt(fail('network', true, null, (n) => `the agent at ${at} gave ${bad}, after ${n}; ${fix}`), at);
+        const fix = bad === NOT_HTTP ? NOT_HTTP_FIX : answersTheSame(bad) ? HEADERS_FIX : CLOSED_FIX;
+        return triedAt(fail('network', !answersTheSame(bad), null, (n) => `the agent at ${at} gave ${bad}, after ${n}; ${fix}`), at);
       }
       // A proxy's refusal in its own words (src/http/network.ts, proxyRefusal); any other code in
       // ours (`a connection error (CODE)`), not Node's or undici's message.
@@ -740,8 +742,11 @@ function triedAt(attempt: Attempt, address: string | null): Attempt {
 /** What to do about an agent that took the connection and closed it before any answer (docs/troubleshooting.md, "The agent"). */
 const CLOSED_FIX = "see the agent's log for a crash on the request, or a proxy in front of it that closes connections";
 
-/** What to do about an answer that is not HTTP at the agent's address (docs/troubleshooting.md, "The agent"). */
-const NOT_HTTP_FIX = "something other than the agent's HTTP server answers there: check the port in agent-url (agent.url)";
+/** What to do about an answer whose headers are over the size read (docs/troubleshooting.md, "The agent"). */
+const HEADERS_FIX = 'see what makes the agent, or a proxy in front of it, send that many headers (a cookie set on every answer, a header that grows)';
+
+/** What to do about an answer that is not HTTP at the agent's address (docs/troubleshooting.md, "The agent"); `--wait-for-agent` says it too. */
+export const NOT_HTTP_FIX = "something other than the agent's HTTP server answers there: check the port in agent-url (agent.url)";
 
 /** A URL's host and port, the default port said (`127.0.0.1:3000`, `[::1]:443`, `agent.test:80`). */
 function hostAndPort(url: URL): string {

@@ -9,7 +9,8 @@ import { UserError } from '../errors.js';
 import type { Clock } from '../types.js';
 import { interruptedBy } from '../interrupt.js';
 import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
-import { connectionFailureText, networkAddress, networkErrorCode } from '../http/error-code.js';
+import { badAnswerText, connectionFailureText, networkAddress, networkErrorCode, NOT_HTTP } from '../http/error-code.js';
+import { NOT_HTTP_FIX } from './http-client.js';
 import { basicAuthOf } from '../suite/url-credentials.js';
 import { docsUrl } from '../version.js';
 
@@ -127,6 +128,9 @@ export function describePollError(e: unknown, address: string | null = null): st
   const words = connectionFailureText(code, address);
   if (words !== null) return words;
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || (e as Error).name === 'TimeoutError') return 'no answer in time';
+  // An answer that is not one HTTP reads, in the agent client's words (a body of another length, headers over the size read).
+  const bad = badAnswerText(e);
+  if (bad !== null) return bad;
   return code ? `a connection error (${code})` : 'a connection error';
 }
 
@@ -201,6 +205,13 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
       const plain = notTls(networkErrorCode(e));
       if (plain !== null) {
         o.log?.(`agent answered without TLS (${plain}); not waiting for it: ${NOT_TLS_FIX}`);
+        return { polls, waitedMs: clock.now() - start, status: null };
+      }
+      // Something other than HTTP answers at the agent's address (another service on its port): it
+      // answers so on every poll, so the wait ends and says which port to check; each item then
+      // errors with it, tried once (docs/troubleshooting.md, "The agent").
+      if (route === null && badAnswerText(e) === NOT_HTTP) {
+        o.log?.(`agent gave ${NOT_HTTP}; not waiting for it: ${NOT_HTTP_FIX}`);
         return { polls, waitedMs: clock.now() - start, status: null };
       }
       // A proxy that wants credentials, or refuses those given, refuses every poll: the wait ends

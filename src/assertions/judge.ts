@@ -5,8 +5,10 @@ export const NO_JUDGE_REASON = 'no judge configured (add a judge section to conf
 
 /**
  * A not evaluated judge check's detail (docs/judges.md): "judge unreachable: <reason>" when the
- * judge could not be asked or did not answer, "judge gave no usable answer: <reason>" when it
- * answered without a usable score, the reason alone when no judge is configured.
+ * judge could not be asked or nothing answered (or an HTTP error after the retries), "judge gave no
+ * usable answer: <reason>" when it answered without a usable score, or something answered at its
+ * address in a form not read (not HTTP, an answer that did not end), the reason alone when no judge
+ * is configured.
  */
 function unusableDetail(result: Extract<JudgeResult, { ok: false }> | { reason: string; answered: true }): string {
   if (result.reason === NO_JUDGE_REASON) return NO_JUDGE_REASON;

@@ -264,7 +264,14 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     }
     // Something answered at the agent's address, not in HTTP (another service on its port), or with a
     // body of another length than its header says: reached, so not "could not reach" (docs/troubleshooting.md, "The agent").
-    const bad = /the agent at \S+ gave (an answer that is not valid HTTP|a body of another length than its Content-Length)/.exec(text);
+    const bad = /the agent at \S+ gave (an answer that is not valid HTTP|a body of another length than its Content-Length|an answer with headers of more than (\d+) KB)/.exec(text);
+    if (bad?.[2] !== undefined) {
+      return {
+        key: `headers:${url}`,
+        what: `${at(endpoint)} answered with headers of more than ${bad[2]} KB, the most read`,
+        hint: "see what makes the agent, or a proxy in front of it, send that many headers (a cookie set on every answer, a header that grows)",
+      };
+    }
     if (bad) {
       const notHttp = bad[1] === 'an answer that is not valid HTTP';
       return {
@@ -357,7 +364,10 @@ function proxyCause(reason: string, who: string, toward: string): Cause | null {
  */
 export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'meaning judge'): Cause | null {
   // Something answered at its address, and not in HTTP (another service on its port), or with a body of another length than its header says (src/judge/http.ts).
-  const bad = new RegExp(`^the ${who} at \\S+ gave (an answer that is not valid HTTP|a body of another length than its Content-Length)`).exec(reason);
+  const bad = new RegExp(`^the ${who} at \\S+ gave (an answer that is not valid HTTP|a body of another length than its Content-Length|an answer with headers of more than (\\d+) KB)`).exec(reason);
+  if (bad?.[2] !== undefined) {
+    return { key: `${who}:headers`, what: `the ${who} answered with headers of more than ${bad[2]} KB, the most read`, hint: `see what makes the ${who}, or a gateway or proxy in front of it, send that many headers` };
+  }
   if (bad !== null) {
     const setting = who === 'simulator' ? 'simulator.baseUrl (else judge.baseUrl)' : 'judge.baseUrl';
     return bad[1] === 'an answer that is not valid HTTP'
@@ -420,6 +430,11 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
   const judge = /^judge (unreachable|gave no usable answer): (.*)$/.exec(detail);
   if (judge) {
     const reason = judge[2] ?? '';
+    // Something answered at the judge's address and not in a form read (not HTTP, an answer that did
+    // not end): "judge gave no usable answer: the judge at ... gave ..." since 2026-12-06, "judge
+    // unreachable: ..." before; one cause either way.
+    const unfinished = unfinishedAnswer(reason, 'judge');
+    if (unfinished !== null) return unfinished;
     // The judge answered, but not with a score: its address and key work; its model or mechanism does not.
     if (judge[1] === 'gave no usable answer' || /^no usable score\b/.test(reason)) {
       return {
@@ -430,8 +445,6 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
     }
     const proxied = proxyCause(reason, 'judge', 'on the way to the judge');
     if (proxied !== null) return proxied;
-    const unfinished = unfinishedAnswer(reason, 'judge');
-    if (unfinished !== null) return unfinished;
     const status = /HTTP (\d{3})/.exec(reason)?.[1];
     // The reason of the first item (without its attempt count) says what the judge did.
     const shown = reason.replace(/ after \d+ (?:attempts?|retries)/, '').trim();
@@ -439,7 +452,8 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
     return { key: `judge:${status ?? 'unreachable'}`, what, hint: 'check judge.baseUrl, judge.model and the judge key; raise judge.timeoutMs if it is slow' };
   }
   // A simulated user's simulator could not play the user (docs/personas.md, "Simulated users").
-  const simulator = /^simulator (unreachable|answered no usable JSON|wrote an empty message)(?::\s*(.*))?$/.exec(detail);
+  // "simulator gave no usable answer": something answered at its address, not in a form read (since 2026-12-06; "simulator unreachable" before).
+  const simulator = /^simulator (unreachable|gave no usable answer|answered no usable JSON|wrote an empty message)(?::\s*(.*))?$/.exec(detail);
   if (simulator) {
     const proxied = proxyCause(simulator[2] ?? '', 'simulator', 'on the way to the simulator');
     if (proxied !== null) return proxied;

@@ -11,6 +11,7 @@
 //   IPv6 address a runner cannot route times out after Node's 250 ms and the next one is tried; an
 //   absent IPv6 loopback answers EADDRNOTAVAIL), else the first.
 
+import { maxHeaderSize } from 'node:http';
 import { tlsProblem } from './tls.js';
 
 /** The codes of an address given up on, or whose family this machine lacks: another address's answer says more. */
@@ -98,7 +99,7 @@ function hostPort(address: string, port: unknown): string {
  * A network error of no failed connection that connectionFailureText words, in words of ours
  * rather than Node's or undici's message: an answer that is not valid HTTP (undici's
  * HTTPParserError, with llhttp's `HPE_` code when it has one), a body of another length than its
- * header says, or `a connection error (CODE)`, as `--wait-for-agent` says any other. Null for an
+ * header says, headers over the size read, or `a connection error (CODE)`, as `--wait-for-agent` says any other. Null for an
  * error with no code (not the network's: its own message says more).
  */
 export function otherNetworkFailureText(err: unknown): string | null {
@@ -106,17 +107,31 @@ export function otherNetworkFailureText(err: unknown): string | null {
   return badAnswerText(err) ?? (code === undefined ? null : `a connection error (${code})`);
 }
 
+/** badAnswerText's words for an answer that is not HTTP (another service on the port), which a client tells apart: it is not retried. */
+export const NOT_HTTP = 'an answer that is not valid HTTP';
+
 /**
  * An answer that came and was not one HTTP reads, in otherNetworkFailureText's words: not valid
- * HTTP (another service on the port), or a body of another length than its header says. Something
+ * HTTP (another service on the port), a body of another length than its header says, or headers
+ * over the size read. Something
  * answered, so the server was reached: a client says so, never "could not reach". Null for any other error.
  */
 export function badAnswerText(err: unknown): string | null {
   const code = networkErrorCode(err);
   // llhttp's code (HPE_INVALID_CONSTANT, ...) is left out: undici gives it on some reads of the same answer and not on others, and it tells a user nothing the words do not.
-  if (parserError(err) || code?.startsWith('HPE_') === true) return 'an answer that is not valid HTTP';
+  if (parserError(err) || code?.startsWith('HPE_') === true) return NOT_HTTP;
   if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return `a body of another length than its Content-Length (${code})`;
+  // undici reads at most Node's --max-http-header-size of headers (16 KB unless set): it gives up on the rest.
+  if (code === 'UND_ERR_HEADERS_OVERFLOW') return `an answer with headers of more than ${Math.round(maxHeaderSize / 1024)} KB, the most read (${code})`;
   return null;
+}
+
+/**
+ * Is badAnswerText's answer one the server gives again on every attempt (not HTTP: another service
+ * on the port; headers over the limit), so that a client does not retry it?
+ */
+export function answersTheSame(bad: string): boolean {
+  return bad === NOT_HTTP || bad.endsWith('(UND_ERR_HEADERS_OVERFLOW)');
 }
 
 /** Is undici's HTTPParserError the error, or one it wraps (fetch's `TypeError: fetch failed`, Octokit's RequestError around it)? */

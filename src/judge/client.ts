@@ -65,7 +65,9 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps = {}): Judge & 
   async function ask(prompt: { system: string; user: string }): Promise<JudgeResult> {
     if (!JUDGE_PROVIDERS.includes(config.provider)) return { ok: false, reason: `unknown judge provider "${String(config.provider)}"` };
     const res = await client.ask(prompt.system, prompt.user);
-    return res.ok ? verdictOf(res.answer, config.provider) : res;
+    if (res.ok) return verdictOf(res.answer, config.provider);
+    // Something answered at its address, and not in a form read (not HTTP, an answer that did not end): not unreachable.
+    return res.reached === true ? { ok: false, reason: res.reason, answered: true } : { ok: false, reason: res.reason };
   }
 
   /** Never throws; a reason never carries the API key. */

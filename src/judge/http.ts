@@ -13,7 +13,7 @@ import { cutStep, deadlineText, ProxyConnectError, proxyFault, proxyFaultText, p
 import type { TunnelStep } from '../http/proxy-error.js';
 import { redirectTarget } from '../http/redirect.js';
 import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
-import { badAnswerText, connectionFailureText, networkAddress, networkErrorCode, networkErrorText, otherNetworkFailureText } from '../http/error-code.js';
+import { answersTheSame, badAnswerText, connectionFailureText, NOT_HTTP, networkAddress, networkErrorCode, networkErrorText, otherNetworkFailureText } from '../http/error-code.js';
 import { abortedConnecting, request } from '../http/undici.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import type { Clock } from '../types.js';
@@ -23,8 +23,11 @@ import type { AdaptiveLimiter } from '../http/limiter.js';
 /**
  * A failure keeps the HTTP status and the start of the body when the server answered, so that the
  * caller can tell an endpoint that refuses a request's shape (client.ts, structured output).
+ * `reached`: something answered at the server's address, and not with an HTTP status to act on (an
+ * answer that is not valid HTTP, a body of another length than its header says, an answer that did
+ * not end or broke off): the server is not "unreachable" (docs/troubleshooting.md, "Not evaluated").
  */
-export type PostResult = { ok: true; json: unknown } | { ok: false; reason: string; status?: number; body?: string };
+export type PostResult = { ok: true; json: unknown } | { ok: false; reason: string; status?: number; body?: string; reached?: true };
 
 export interface PostOptions {
   url: string;
@@ -60,9 +63,10 @@ export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 type Attempt =
   | { kind: 'ok'; json: unknown }
-  | { kind: 'fatal'; reason: string }
+  | { kind: 'fatal'; reason: string; reached?: true }
   | { kind: 'http'; status: number; message: string | null; body: string; retryAfterMs: number | null }
-  | { kind: 'network'; reason: string; fix?: string }
+  /** `reached`: as PostResult's. */
+  | { kind: 'network'; reason: string; fix?: string; reached?: true }
   /**
    * `connecting`: the deadline came while the connection was still opening; `step`: how far its
    * tunnel through a proxy had got; `status`: the answer's headers had come, and its body had not ended.
@@ -113,6 +117,9 @@ function describeNetworkError(err: unknown, route: ProxyRoute | null, url: strin
     return fault?.kind === 'tls' || fault?.kind === 'intercepted' ? { kind: 'fatal', reason: `${text.what}; ${text.fix}` } : { kind: 'network', reason: text.what, fix: text.fix };
   }
   if (code && TIMEOUT_CODES.has(code) && !(err instanceof ProxyConnectError)) return { kind: 'timeout' };
+  // A request undici will not send (a key with a line break, or a character outside Latin-1, in its
+  // header): nothing went out, and nothing would on a retry; said in our words, never the key.
+  if (code === 'UND_ERR_INVALID_ARG') return { kind: 'fatal', reason: `the request was not sent: ${notSentWords(err, peer)}` };
   // A certificate Node refuses is refused again on every attempt: not retried, its fix said, never
   // "turn verification off" (docs/troubleshooting.md, "Not evaluated").
   const tls = tlsProblem(code);
@@ -142,14 +149,30 @@ function describeNetworkError(err: unknown, route: ProxyRoute | null, url: strin
   // with a body of another length than its header says: reached, and said so in our words, never
   // llhttp's or undici's, with the address (the error's, else the base URL's host and port, never
   // its path), as the agent's client says it (docs/troubleshooting.md, "Not evaluated").
+  // An answer that is not HTTP, or whose headers are over the size read, is not retried: the next
+  // attempt gets the same (another service on the port, the same headers) (docs/troubleshooting.md, "Not evaluated").
   const bad = route === null ? badAnswerText(err) : null;
   if (bad !== null) {
     const at = networkAddress(err) ?? hostAndPort(url);
-    const fix = bad.startsWith('an answer that is not valid HTTP') ? `something other than ${peer}'s HTTP server answers there: check the port in ${baseUrlSetting(peer)}` : undefined;
-    return { kind: 'network', reason: `${peer} at ${at} gave ${bad}`, ...(fix === undefined ? {} : { fix }) };
+    if (bad === NOT_HTTP) return { kind: 'fatal', reason: `${peer} at ${at} gave ${bad}; something other than ${peer}'s HTTP server answers there: check the port in ${baseUrlSetting(peer)}`, reached: true };
+    if (answersTheSame(bad)) return { kind: 'fatal', reason: `${peer} at ${at} gave ${bad}`, reached: true };
+    return { kind: 'network', reason: `${peer} at ${at} gave ${bad}`, reached: true };
   }
   // Any other code in our words too (`a connection error (CODE)`); an error with none is not the network's, its own message says more.
   return { kind: 'network', reason: otherNetworkFailureText(err) ?? `network error: ${oneLine(networkErrorText(err), 120)}` };
+}
+
+/**
+ * Why undici refused to send a request (InvalidArgumentError, `invalid authorization header`): the
+ * key's header is the only one of a user's making, so that is the fix; any other argument by its name.
+ */
+function notSentWords(err: unknown, peer: string): string {
+  const header = /^invalid (\S+) header$/.exec(err instanceof Error ? err.message : '')?.[1];
+  if (header === 'authorization' || header === 'x-api-key') {
+    const key = peer === 'the simulator' ? "the simulator's key (simulator.apiKey, else the judge's)" : 'the judge key (judge.apiKey)';
+    return `${key} holds a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG): check its value, or that of the variable it is read from`;
+  }
+  return `undici refused ${header === undefined ? 'one of its arguments' : `its ${header} header`} (UND_ERR_INVALID_ARG)`;
 }
 
 /** A URL's host and port, the default port said (`127.0.0.1:11434`, `api.openai.com:443`). */
@@ -225,7 +248,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     // The answer's headers came and its connection closed before the body's end: the server was
     // reached and answered, so not "closed without an answer"; retried as any network error.
     const code = networkErrorCode(err);
-    if (status !== null && code !== undefined && CLOSED_CODES.has(code)) return { kind: 'network', reason: `${opts.peer}'s answer (HTTP ${status}) broke off before its end: the connection was closed (${code})` };
+    if (status !== null && code !== undefined && CLOSED_CODES.has(code)) return { kind: 'network', reason: `${opts.peer}'s answer (HTTP ${status}) broke off before its end: the connection was closed (${code})`, reached: true };
     return describeNetworkError(err, opts.proxy ?? null, opts.url, opts.peer);
   } finally {
     clearTimeout(timer);
@@ -285,5 +308,8 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
   if (result.ok) return { ok: true, json: result.value };
   const reason = describe(result.failure, result, opts.timeoutMs, opts.proxy ?? null, opts.peer);
   const failure = result.failure;
-  return failure.kind === 'http' ? { ok: false, reason, status: failure.status, body: failure.body } : { ok: false, reason };
+  if (failure.kind === 'http') return { ok: false, reason, status: failure.status, body: failure.body };
+  // An answer began, or came and was not HTTP: the server was reached.
+  const reached = failure.kind === 'timeout' ? failure.status !== undefined : failure.reached === true;
+  return reached ? { ok: false, reason, reached: true } : { ok: false, reason };
 }

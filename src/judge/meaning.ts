@@ -112,7 +112,8 @@ export function createMeaningJudge(config: JudgeConfig, deps: MeaningJudgeDeps =
   async function call(r: MeaningRequest): Promise<Parsed> {
     try {
       const res = await client.ask(MEANING_SYSTEM_PROMPT, meaningUserMessage(r, meaningBoundary(r, draw)));
-      if (!res.ok) return { ok: false, reason: redact(`meaning judge unreachable: ${res.reason}`) };
+      // Something answered at its address (not HTTP, an answer that did not end): no usable answer, not unreachable.
+      if (!res.ok) return { ok: false, reason: redact(`meaning judge ${res.reached === true ? 'gave no usable answer' : 'unreachable'}: ${res.reason}`) };
       const parsed = answerOf(res.answer, config.provider);
       return parsed.ok ? { ...parsed, difference: redact(parsed.difference) } : { ok: false, reason: redact(parsed.reason) };
     } catch (err) {

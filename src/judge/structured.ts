@@ -52,8 +52,8 @@ export type StructuredAnswer =
   /** `instead`: what the response held in place of an answer, in a few words (`a tool call "lookup"`), when it held something. */
   | { kind: 'none'; instead?: string };
 
-/** A call's outcome: the response read, or the HTTP failure (its reason not yet redacted). */
-export type StructuredResult = { ok: true; answer: StructuredAnswer } | { ok: false; reason: string };
+/** A call's outcome: the response read, or the HTTP failure (its reason not yet redacted; `reached` as http.ts's PostResult). */
+export type StructuredResult = { ok: true; answer: StructuredAnswer } | { ok: false; reason: string; reached?: true };
 
 interface ProviderCall {
   path: string;
@@ -295,7 +295,7 @@ export function createStructuredClient(config: JudgeConfig, shape: StructuredReq
         if (structured.structured) structured = { structured: false, reason: redact(res.reason) };
         res = (await post(system, user, onRetry)).res;
       }
-      if (!res.ok) return { ok: false, reason: res.reason };
+      if (!res.ok) return res.reached === true ? { ok: false, reason: res.reason, reached: true } : { ok: false, reason: res.reason };
       const answer = provider.answer(res.json, shape);
       if (first.structured && res === first.res && structured.structured && ignoredSchema(answer)) {
         // Worded as a refusal's reason is ("HTTP 400: ..."), for the line every surface shows.

@@ -159,14 +159,17 @@ export function sharedMeaning(items: readonly Item[], judged: boolean): SharedMe
   const heads = new Map<Item, string>();
   for (const [item, p] of parts) if (p.cause === cause) heads.set(item, p.head);
   // A meaning judge that answered, and whose answer did not end, broke off or was not HTTP, was
-  // reached: said as a judge's cause says it ("the meaning judge's answer did not end within 200 ms"), not "unreachable".
-  const reached = MEANING_JUDGE_DOWN.test(cause) ? unfinishedAnswer(cause.replace(MEANING_JUDGE_DOWN, ''), 'meaning judge') : null;
+  // reached: said as a judge's cause says it ("the meaning judge's answer did not end within 200 ms"),
+  // not "unreachable" (the cause's words since 2026-12-06, "gave no usable answer: ..."; before, "unreachable: ...").
+  const reached = MEANING_JUDGE_ASKED.test(cause) ? unfinishedAnswer(cause.replace(MEANING_JUDGE_ASKED, ''), 'meaning judge') : null;
   const fix = cause === FACTS_ONLY_CAUSE ? FACTS_ONLY_FIX[judged ? 'judged' : 'unjudged'] : reached !== null ? reached.hint : MEANING_JUDGE_DOWN.test(cause) ? MEANING_JUDGE_DOWN_FIX : null;
   return { cause: showLookalikes(reached?.what ?? cause), heads, of: items.length, fix };
 }
 
 /** A meaning judge that could not be reached (judge/meaning.ts): its settings are the judge's, as for a criterion (evaluate/causes.ts). */
 const MEANING_JUDGE_DOWN = /^meaning judge unreachable: /;
+/** A meaning judge asked that gave nothing usable: nothing answered, or something did, in a form not read (judge/meaning.ts). */
+const MEANING_JUDGE_ASKED = /^meaning judge (?:unreachable|gave no usable answer): /;
 const MEANING_JUDGE_DOWN_FIX = 'check judge.baseUrl, the judge key and meaning.model (else judge.model); raise judge.timeoutMs if it is slow';
 
 /** The shared meaning's line: "Meaning not checked for all 4: CAUSE", "… for 3 of the 5: CAUSE"; then "; FIX" when there is one. */

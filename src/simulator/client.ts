@@ -57,7 +57,8 @@ export function createSimulator(config: JudgeConfig, deps: SimulatorDeps = {}): 
     };
     try {
       const res = await client.ask(SIMULATOR_SYSTEM_PROMPT, simulatorUserMessage(request), retried);
-      if (!res.ok) return { kind: 'fault', fault: redact(`simulator unreachable: ${res.reason}`), retries };
+      // Something answered at its address (not HTTP, an answer that did not end): no usable answer, not unreachable.
+      if (!res.ok) return { kind: 'fault', fault: redact(`simulator ${res.reached === true ? 'gave no usable answer' : 'unreachable'}: ${res.reason}`), retries };
       const answer = answerOf(res.answer, config.provider);
       return answer.kind === 'fault' ? { ...answer, fault: redact(answer.fault), retries } : { ...answer, retries };
     } catch (err) {

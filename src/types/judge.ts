@@ -19,8 +19,9 @@ export interface JudgeFingerprint {
 
 /**
  * A judge's answer: a score and its rationale, or why there is none. `answered`: the judge answered
- * but gave no usable score (it declined, gave none, or one out of range); absent when it could not
- * be asked or did not answer (docs/judges.md).
+ * but gave no usable score (it declined, gave none, or one out of range), or something answered at
+ * its address in a form not read (not HTTP, an answer that did not end or broke off); absent when it
+ * could not be asked or nothing answered (docs/judges.md).
  */
 export type JudgeResult =
   | { ok: true; score: number; rationale: string; members?: PanelMember[] }

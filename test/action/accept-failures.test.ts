@@ -180,7 +180,7 @@ describe('the connection to GitHub fails during the baseline commit', () => {
     const run = await accept();
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
-      '::error::baselines not accepted: GitHub\'s API closed the connection without answering (UND_ERR_SOCKET) while committing the baselines, and the branch feature could not be read back (GitHub\'s API closed the connection without answering (UND_ERR_SOCKET)), so whether the commit landed is unknown. ' +
+      '::error::baselines not accepted: GitHub\'s API closed the connection without answering (UND_ERR_SOCKET) while committing the baselines, and the branch feature could not be read back: GitHub\'s API closed the connection without answering (UND_ERR_SOCKET). Whether the commit landed is unknown. ' +
         'Look at the branch: if its newest commit is "Accept agent-replay baselines: greeting, refund-policy", the baselines are in and the next check compares with them; if not, nothing was written: re-run this job, or apply the label again. The reviewed results are kept (workflow run 1001 and its results artifact).',
     );
     expect(gh.violations).toEqual([]);

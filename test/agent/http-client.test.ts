@@ -1,6 +1,6 @@
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';
@@ -323,17 +323,36 @@ describe('retries', () => {
     }
   });
 
-  it("says a port that answers something other than HTTP as answered, in our words, never llhttp's, with the address kept as data", async () => {
+  it("says a port that answers something other than HTTP as answered, in our words, never llhttp's, with the address kept as data; not retried", async () => {
     // Another service on the agent's port (an SSH server): it answered, so not "could not reach", nor "Response does not match the HTTP/1.1 protocol".
-    const garbage = createServer((socket) => socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n')));
-    await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise<void>((resolve) => garbage.close(() => resolve())));
-    const port = (garbage.address() as AddressInfo).port;
-    const outcome = await client({ url: `http://127.0.0.1:${port}/chat`, start: null, retries: 1 }).converse(request);
+    // It answers the same on a retry: one connection, not agent.retries + 1 (docs/troubleshooting.md, "The agent").
+    const garbage = await rawServer((socket) => socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n')));
+    const outcome = await client({ url: `http://127.0.0.1:${garbage.port}/chat`, start: null, retries: 2 }).converse(request);
     expect(outcome).toMatchObject({ kind: 'errored', errorKind: 'network' });
     if (outcome.kind !== 'errored') throw new Error('expected errored');
-    expect(outcome.error).toBe(`message turn: the agent at 127.0.0.1:${port} gave an answer that is not valid HTTP, after 2 attempts; something other than the agent's HTTP server answers there: check the port in agent-url (agent.url)`);
-    expect(outcome.address).toBe(`127.0.0.1:${port}`);
+    expect(outcome.error).toBe(`message turn: the agent at 127.0.0.1:${garbage.port} gave an answer that is not valid HTTP, after 1 attempt; something other than the agent's HTTP server answers there: check the port in agent-url (agent.url)`);
+    expect(outcome.address).toBe(`127.0.0.1:${garbage.port}`);
+    expect(garbage.connections()).toBe(1);
+  });
+
+  it('says an answer whose headers are over the size read as answered, with what to look at; not retried', async () => {
+    // undici gives up at 16 KB of headers (UND_ERR_HEADERS_OVERFLOW): the agent answered, so not "could not reach the agent: a connection error (...)".
+    const big = await rawServer((socket) => socket.once('data', () => socket.end(`HTTP/1.1 200 OK\r\nset-cookie: ${'a'.repeat(70_000)}\r\ncontent-length: 2\r\n\r\n{}`)));
+    const outcome = await client({ url: `http://127.0.0.1:${big.port}/chat`, start: null, retries: 2 }).converse(request);
+    if (outcome.kind !== 'errored') throw new Error('expected errored');
+    expect(outcome.error).toBe(
+      `message turn: the agent at 127.0.0.1:${big.port} gave an answer with headers of more than 16 KB, the most read (UND_ERR_HEADERS_OVERFLOW), after 1 attempt; see what makes the agent, or a proxy in front of it, send that many headers (a cookie set on every answer, a header that grows)`,
+    );
+    expect(big.connections()).toBe(1);
+  });
+
+  it('says a network error of a code it has no words for as `a connection error (CODE)`, never OpenSSL\'s message, retried', async () => {
+    // A server that answers the TLS handshake with an alert (handshake_failure, 40), as one that wants a client certificate or another TLS version may.
+    const alert = await rawServer((socket) => socket.once('data', () => socket.end(Buffer.from([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28]))));
+    const outcome = await client({ url: `https://127.0.0.1:${alert.port}/chat`, start: null, retries: 1 }).converse(request);
+    if (outcome.kind !== 'errored') throw new Error('expected errored');
+    expect(outcome.error).toBe('message turn: could not reach the agent after 2 attempts: a connection error (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE)');
+    expect(alert.connections()).toBe(2);
   });
 
   it('reports a refused connection as a network error after retries', async () => {
@@ -577,6 +596,19 @@ describe('connections', () => {
     expect(server.connections).toBe(4);
   });
 });
+
+/** A TCP server on 127.0.0.1 that answers as `onSocket` does (not HTTP), counting the connections it gets; closed after the test. */
+async function rawServer(onSocket: (socket: Socket) => void): Promise<{ port: number; connections: () => number }> {
+  let connections = 0;
+  const server = createServer((socket) => {
+    connections++;
+    socket.on('error', () => undefined);
+    onSocket(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { port: (server.address() as AddressInfo).port, connections: () => connections };
+}
 
 async function freePort(): Promise<number> {
   const probe = createServer();

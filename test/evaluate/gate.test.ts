@@ -54,6 +54,7 @@ describe('causes', () => {
     ['network', "message turn: the agent closed the connection without answering (ECONNRESET), after 3 attempts; see the agent's log for a crash on the request, or a proxy in front of it that closes connections", `${URL_} closed the connection without answering`, /agent's log for a crash/],
     // Something answered, and not in HTTP: reached, so not "could not reach".
     ['network', "message turn: the agent at 127.0.0.1:9 gave an answer that is not valid HTTP, after 3 attempts; something other than the agent's HTTP server answers there: check the port in agent-url (agent.url)", `${URL_} answered with something that is not HTTP`, /check the port in agent-url/],
+    ['network', 'message turn: the agent at 127.0.0.1:9 gave an answer with headers of more than 16 KB, the most read (UND_ERR_HEADERS_OVERFLOW), after 1 attempt; see what makes the agent, or a proxy in front of it, send that many headers (a cookie set on every answer, a header that grows)', `${URL_} answered with headers of more than 16 KB, the most read`, /send that many headers/],
     ['network', "message turn: the agent at 127.0.0.1:9 gave a body of another length than its Content-Length (UND_ERR_RES_CONTENT_LENGTH_MISMATCH), after 3 attempts; see the agent's log for a crash on the request, or a proxy in front of it that closes connections", `${URL_} answered with a body of another length than its Content-Length`, /agent's log for a crash/],
     ['invalid_json', 'message turn: response is not valid JSON: <!DOCTYPE html><html lang="en"><div id="root"></div>', `an HTML page instead of JSON from ${URL_}`, /agent-path or agent\.url/],
     ['invalid_json', 'message turn: response is not valid JSON: ok', `a response that is not JSON from ${URL_}`, /agent\.preset/],
@@ -148,6 +149,27 @@ describe('causes', () => {
     expect(detail('simulator unreachable: the simulator at 127.0.0.1:9 gave an answer that is not valid HTTP')).toMatchObject({ key: 'simulator:not-http', hint: expect.stringMatching(/simulator\.baseUrl \(else judge\.baseUrl\)/) as unknown });
     // An HTTP error stays what it was.
     expect(detail('judge unreachable: HTTP 503 after 3 attempts')?.what).toBe('judge unreachable: HTTP 503');
+  });
+
+  it('the items of a judge or simulator that answered group under one cause, in the words they are written in since 2026-12-06 ("gave no usable answer") and before ("unreachable")', () => {
+    const keyOf = (d: string) => causeOf(rec({ verdict: 'not_evaluated', detail: d }), URL_)?.key;
+    const notHttp = "the judge at 127.0.0.1:9 gave an answer that is not valid HTTP; something other than the judge's HTTP server answers there: check the port in judge.baseUrl";
+    expect(keyOf(`judge gave no usable answer: ${notHttp}`)).toBe('judge:not-http');
+    expect(keyOf(`judge unreachable: ${notHttp}`)).toBe('judge:not-http');
+    expect(keyOf("judge gave no usable answer: the judge's answer (HTTP 200) did not end within 200 ms")).toBe('judge:ended');
+    expect(keyOf("judge gave no usable answer: the judge's answer (HTTP 200) broke off before its end: the connection was closed (UND_ERR_SOCKET) after 2 attempts")).toBe('judge:broke-off');
+    expect(keyOf('judge gave no usable answer: the judge at 127.0.0.1:9 gave a body of another length than its Content-Length (UND_ERR_RES_CONTENT_LENGTH_MISMATCH) after 3 attempts')).toBe('judge:length');
+    expect(causeOf(rec({ verdict: 'not_evaluated', detail: 'judge gave no usable answer: the judge at 127.0.0.1:9 gave an answer with headers of more than 16 KB, the most read (UND_ERR_HEADERS_OVERFLOW)' }), URL_)).toEqual({
+      key: 'judge:headers',
+      what: 'the judge answered with headers of more than 16 KB, the most read',
+      hint: 'see what makes the judge, or a gateway or proxy in front of it, send that many headers',
+    });
+    expect(keyOf('simulator gave no usable answer: the simulator at 127.0.0.1:9 gave an answer that is not valid HTTP; x')).toBe('simulator:not-http');
+    expect(keyOf('simulator unreachable: the simulator at 127.0.0.1:9 gave an answer that is not valid HTTP')).toBe('simulator:not-http');
+    expect(keyOf("simulator gave no usable answer: the simulator's answer (HTTP 200) did not end within 300 ms")).toBe('simulator:ended');
+    // Grouped: one cause for the items of either wording.
+    const items = [`judge gave no usable answer: ${notHttp}`, `judge unreachable: ${notHttp} after 3 attempts`].map((d, i) => rec({ label: `f${i}`, verdict: 'not_evaluated', detail: d }));
+    expect(groupCauses(items, URL_).map((g) => [g.key, g.labels])).toEqual([['judge:not-http', ['f0', 'f1']]]);
   });
 
   it('tells a judge that answered prose from one that could not be reached', () => {

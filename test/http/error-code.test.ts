@@ -14,7 +14,9 @@ import { defaultConfig } from '../../src/config.js';
 import { networkErrorCode, networkErrorText } from '../../src/http/error-code.js';
 import type { Network } from '../../src/http/network.js';
 import { Agent } from '../../src/http/undici.js';
+import { judgeOutcome } from '../../src/assertions/judge.js';
 import { createJudge } from '../../src/judge/index.js';
+import { createMeaningJudge } from '../../src/judge/meaning.js';
 import { createSimulator } from '../../src/simulator/index.js';
 import type { Clock } from '../../src/types.js';
 
@@ -103,6 +105,50 @@ describe('the clients, at a host with an unreachable IPv6 address and a closed I
       expect(await simulator.next({ goal: 'g', instructions: null, persona: null, turn: 1, maxTurns: 2, transcript: [] })).toEqual({ kind: 'fault', fault: `simulator unreachable: connection refused at 127.0.0.1:${port} (ECONNREFUSED)`, retries: 0 });
     } finally {
       await Promise.all([agent.close(), judge.close(), simulator.close()]);
+    }
+  });
+});
+
+describe('the clients, at a port where something other than HTTP answers (another service on it)', () => {
+  it('each says it answered, in our words, never "unreachable", and none asks it again (one connection each)', async () => {
+    let connections = 0;
+    const garbage = createServer((socket) => {
+      connections++;
+      socket.on('error', () => undefined);
+      socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n'));
+    });
+    await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
+    const host = `127.0.0.1:${(garbage.address() as AddressInfo).port}`;
+    const judgeConfig = { provider: 'openai' as const, baseUrl: `http://${host}/v1`, model: 'm', apiKey: 'k', timeoutMs: 2000, retries: 2, backoffMs: 1, concurrency: 1, label: null };
+    const agent = createHttpAgentClient({ ...defaultConfig().agent, url: `http://${host}/chat`, start: null, retries: 2 }, { clock });
+    const judge = createJudge(judgeConfig, { clock, random: () => 0.5 });
+    const meaning = createMeaningJudge(judgeConfig, { clock, random: () => 0.5 });
+    const simulator = createSimulator(judgeConfig, { clock });
+    const seen: string[] = [];
+    try {
+      const fix = (who: string, setting: string): string => `something other than ${who}'s HTTP server answers there: check the port in ${setting}`;
+      const turn = await agent.converse({ session: 's', message: 'hi', persona: null });
+      expect(turn.kind === 'errored' ? turn.error : turn.kind).toBe(`message turn: the agent at ${host} gave an answer that is not valid HTTP, after 1 attempt; ${fix('the agent', 'agent-url (agent.url)')}`);
+      const judged = await judge.score('c', 'r');
+      expect(judgeOutcome(judged, 0.7).detail).toBe(`judge gave no usable answer: the judge at ${host} gave an answer that is not valid HTTP; ${fix('the judge', 'judge.baseUrl')}`);
+      expect(await meaning.ask({ before: [], message: 'm', baseline: 'a', now: 'b' })).toEqual({
+        ok: false,
+        reason: `meaning judge gave no usable answer: the meaning judge at ${host} gave an answer that is not valid HTTP; ${fix('the meaning judge', 'judge.baseUrl')}`,
+        reused: false,
+      });
+      expect(await simulator.next({ goal: 'g', instructions: null, persona: null, turn: 1, maxTurns: 2, transcript: [] })).toEqual({
+        kind: 'fault',
+        fault: `simulator gave no usable answer: the simulator at ${host} gave an answer that is not valid HTTP; ${fix('the simulator', 'simulator.baseUrl (else judge.baseUrl)')}`,
+        retries: 0,
+      });
+      // --wait-for-agent ends at its first poll: the port answers the same on every poll.
+      const ready = await waitForAgent({ url: `http://${host}/chat`, headers: {}, seconds: 60, clock: instantClock(), log: (l) => seen.push(l) });
+      expect(ready).toMatchObject({ polls: 1, status: null });
+      expect(seen).toEqual([`agent gave an answer that is not valid HTTP; not waiting for it: ${fix('the agent', 'agent-url (agent.url)')}`]);
+      expect(connections).toBe(5);
+    } finally {
+      await Promise.all([agent.close(), judge.close(), meaning.close(), simulator.close()]);
+      await new Promise<void>((resolve) => garbage.close(() => resolve()));
     }
   });
 });

@@ -2,6 +2,7 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { JudgeConfig } from '../../src/config.js';
+import { judgeOutcome } from '../../src/assertions/judge.js';
 import { evaluateAssertion } from '../../src/assertions/index.js';
 import { createJudge, dataTag, JUDGE_SYSTEM_PROMPT, TRANSCRIPT_SYSTEM_PROMPT } from '../../src/judge/index.js';
 import type { Clock, Judge, RegexEvaluator } from '../../src/types.js';
@@ -229,14 +230,38 @@ describe('openai judge', () => {
     expect(clock.sleeps).toHaveLength(1);
   });
 
-  it("reports a port that answers something other than HTTP in our words, never llhttp's, with the address it answered at", async () => {
+  it('a key that no HTTP header can carry (a line break pasted with it): said in our words, never the key nor undici\'s, and nothing sent or retried', async () => {
+    const s = await serve(openaiReply('{"score": 1, "rationale": "fine"}'));
+    const clock = fakeClock();
+    for (const [provider, apiKey] of [['openai', 'sk-secret\n'], ['anthropic', 'sk-sécret-ключ']] as const) {
+      const r = await judge(config(provider, s.url, { apiKey }), clock).score('c', 'r');
+      expect(r).toEqual({
+        ok: false,
+        reason: 'the request was not sent: the judge key (judge.apiKey) holds a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG): check its value, or that of the variable it is read from',
+      });
+    }
+    expect(s.received).toHaveLength(0);
+    // Not retried: no backoff was waited.
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it("reports a port that answers something other than HTTP in our words, never llhttp's, with the address it answered at; answered, and not retried", async () => {
     // Another service on the judge's port: it answered, and not "network error: Response does not match the HTTP/1.1 protocol".
-    const garbage = createNetServer((socket) => socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n')));
+    // It answers the same on a retry: one connection, not judge.retries + 1 (docs/troubleshooting.md, "Not evaluated").
+    let connections = 0;
+    const garbage = createNetServer((socket) => {
+      connections++;
+      socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n'));
+    });
     await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
     closeAfter(() => new Promise<void>((resolve) => garbage.close(() => resolve())));
     const host = `127.0.0.1:${(garbage.address() as AddressInfo).port}`;
-    const r = await judge(config('openai', `http://${host}/v1/secret-path`, { retries: 1 })).score('c', 'r');
-    expect(r).toEqual({ ok: false, reason: `the judge at ${host} gave an answer that is not valid HTTP after 2 attempts; something other than the judge's HTTP server answers there: check the port in judge.baseUrl` });
+    const r = await judge(config('openai', `http://${host}/v1/secret-path`, { retries: 2 })).score('c', 'r');
+    const reason = `the judge at ${host} gave an answer that is not valid HTTP; something other than the judge's HTTP server answers there: check the port in judge.baseUrl`;
+    expect(r).toEqual({ ok: false, reason, answered: true });
+    expect(connections).toBe(1);
+    // The item's line: something answered, so not "judge unreachable".
+    expect(judgeOutcome(r, 0.7).detail).toBe(`judge gave no usable answer: ${reason}`);
   });
 
   it("reports a server that never answers in the agent client's words: no answer from the judge within the timeout", async () => {
@@ -252,7 +277,8 @@ describe('openai judge', () => {
       res.write('{"choices": [');
     });
     const r = await judge(config('openai', s.url, { retries: 0, timeoutMs: 200 })).score('c', 'r');
-    expect(r).toEqual({ ok: false, reason: "the judge's answer (HTTP 200) did not end within 200 ms" });
+    expect(r).toEqual({ ok: false, reason: "the judge's answer (HTTP 200) did not end within 200 ms", answered: true });
+    expect(judgeOutcome(r, 0.7).detail).toBe("judge gave no usable answer: the judge's answer (HTTP 200) did not end within 200 ms");
   });
 
   it('reports an answer whose connection closed after its headers as an answer that broke off, not as closed without an answer', async () => {
@@ -262,7 +288,7 @@ describe('openai judge', () => {
       setImmediate(() => res.socket?.destroy());
     });
     const r = await judge(config('openai', s.url, { retries: 0 })).score('c', 'r');
-    expect(r).toEqual({ ok: false, reason: "the judge's answer (HTTP 200) broke off before its end: the connection was closed (UND_ERR_SOCKET)" });
+    expect(r).toEqual({ ok: false, reason: "the judge's answer (HTTP 200) broke off before its end: the connection was closed (UND_ERR_SOCKET)", answered: true });
   });
 
   it('reports connection refused, at the address tried (never the base URL, whose path may hold a token)', async () => {

@@ -228,6 +228,22 @@ describe('a reason the meaning was not checked, shared by several items', () => 
     expect(renderComment(other, ctx)).toContain('the meaning judge answered with something that is not HTTP');
   });
 
+  it('a meaning judge that answered, in the words written since 2026-12-06 ("gave no usable answer"): the same shared line, and an item alone never says "unreachable"', () => {
+    resetLines();
+    const garbage = unchecked("meaning judge gave no usable answer: the meaning judge at 127.0.0.1:9 gave an answer that is not valid HTTP; something other than the meaning judge's HTTP server answers there: check the port in judge.baseUrl");
+    const two = run([differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', garbage), differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', garbage)]);
+    expect(renderTerminal(two, { color: false })).toContain("Meaning not checked for all 2: the meaning judge answered with something that is not HTTP; something other than the meaning judge's HTTP server answers there: check the port in judge.baseUrl\n");
+    const stalled = unchecked("meaning judge gave no usable answer: the meaning judge's answer (HTTP 200) did not end within 200 ms (3 attempts)");
+    const both = run([differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', stalled), differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', stalled)]);
+    expect(renderTerminal(both, { color: false })).toContain("Meaning not checked for all 2: the meaning judge's answer did not end within 200 ms; the meaning judge answered and its body stopped");
+    // One item: its own line, on every surface, says what answered.
+    const one = run([differing('refund', 'A 30 day window.', 'Thirty days to return.', garbage)]);
+    for (const text of [renderTerminal(one, { color: false }), renderComment(one, ctx), renderHtml(one)]) {
+      expect(text).toContain('meaning judge gave no usable answer: the meaning judge at 127.0.0.1:9 gave an answer that is not valid HTTP');
+      expect(text).not.toContain('unreachable');
+    }
+  });
+
   it('one item alone keeps its reason on its line, as do JUnit and report.html, which show each item by itself', () => {
     resetLines();
     const one = run([differing('refund', 'A 30 day window.', 'Thirty days to return.', unchecked(FACTS))]);
