@@ -43,7 +43,7 @@ const inUndici = (path) => new RegExp(`[\\\\/]node_modules[\\\\/]undici[\\\\/]li
  * a file `importer` matches: undici's HTTP/2 client (node:http2; we never ask for h2), node:zlib
  * for undici's fetch (a compressed body), and `tunnel` for @actions/http-client (an agent for a
  * proxy). And node:http wherever a module imports it (an `import`, not a require()): required
- * instead, since under Node 22 and 24 the import reads its exports that load Node's own undici.
+ * instead, since under Node 24 the import reads its exports that load Node's own undici.
  * docs/performance.md, "2026-12-06 (morning): what an Action start loads".
  */
 export const LAZY_MODULES = Object.freeze([

@@ -1,7 +1,7 @@
 // What a start does not use is loaded on first use in the bundles (scripts/bundle.mjs, lazyModules;
 // docs/performance.md, "2026-12-06 (morning): what an Action start loads"): undici's HTTP/2 client
 // with node:http2, node:zlib for undici's fetch, `tunnel` for @actions/http-client; and node:http is
-// required, never imported (under Node 22 and 24 an import of it loads Node's own undici). A small entry
+// required, never imported (under Node 24 an import of it loads Node's own undici). A small entry
 // that imports those modules as the Action does is bundled with the bundles' options and run as a
 // plain child process (not the Action): it reads process.moduleLoadList after a plain request, then
 // asks for each part (a gzip body, an h2 server, a proxy for @actions/http-client) and shows it
@@ -106,7 +106,7 @@ describe('the bundles load on first use what a start does not use', () => {
     expect(proxy.seen.map((s) => s.line)).toEqual([`CONNECT agent.test:${portOf(plain)}`]);
   });
 
-  it("requires node:http where a module imports it (ours, @actions/http-client's): Node 22 and 24 load their own undici for an import of it", async () => {
+  it("requires node:http where a module imports it (ours, @actions/http-client's): Node 24 loads its own undici for an import of it", async () => {
     const text = await readFile(join(dir, 'probe.mjs'), 'utf8');
     expect(text).toMatch(/\bhttp\.globalAgent\b/);
     expect(text.match(/\b(?:from|import)\s*"(?:node:)?http"/g)).toBeNull();
