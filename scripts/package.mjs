@@ -5,17 +5,19 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { build, transformSync } from 'esbuild';
-import { actionsUndici, BUNDLE_OPTIONS } from './bundle.mjs';
+import { actionsUndici, BUNDLE_OPTIONS, lazyModules } from './bundle.mjs';
 
 const entries = [
   // The CLI is bundled by esbuild, not ncc: one ESM file whose modules are hoisted into one scope, started
   // in about two thirds of the time of ncc's (webpack's module wrappers and its handling of the entry's
   // top-level await), docs/performance.md "2026-12-02 (morning): the cold start".
-  { src: 'src/cli.ts', out: 'cli.js', shebang: true, esbuild: true, chunks: 'chunks' },
+  // Both with what a start does not use loaded on first use (scripts/lazy/): docs/performance.md,
+  // "2026-12-06 (morning): what an Action start loads".
+  { src: 'src/cli.ts', out: 'cli.js', shebang: true, esbuild: true, chunks: 'chunks', plugins: [lazyModules] },
   // The Action too, since 2026-12-05 (late evening): as the tests' bundles of it are made (the same
   // options, scripts/bundle.mjs), and with @actions' undici bound to the two modules they use
   // (scripts/actions-undici.mjs): docs/performance.md, "The Action's undici".
-  { src: 'src/index.ts', out: 'index.js', shebang: false, esbuild: true, chunks: 'action-chunks', plugins: [actionsUndici] },
+  { src: 'src/index.ts', out: 'index.js', shebang: false, esbuild: true, chunks: 'action-chunks', plugins: [actionsUndici, lazyModules] },
   { src: 'src/mocks/index.ts', out: 'mocks.js', shebang: false },
 ];
 const only = process.argv.slice(2);

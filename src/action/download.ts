@@ -9,7 +9,6 @@ import { posix } from 'node:path';
 import type { ArtifactInfo, GitHubApi } from '../github/api.js';
 import { parseRecord } from '../record/index.js';
 import type { RunRecord } from '../types.js';
-import { MAX_TOTAL_BYTES, readZip } from './zip.js';
 
 export type RecordDownload =
   | { kind: 'ok'; record: RunRecord; artifact: ArtifactInfo }
@@ -49,6 +48,9 @@ export async function downloadRunRecord(github: GitHubApi, src: RecordSource): P
   const artifact = typeof wanted === 'string' ? artifacts.find((a) => a.name === wanted) : wanted(artifacts);
   if (artifact === undefined) return { kind: 'missing' };
   if (artifact.expired) return { kind: 'expired' };
+  // The zip reader (yauzl, and node:zlib with it) is loaded when there is an archive to read, not
+  // at every start of the Action (docs/performance.md, "2026-12-06 (morning): what an Action start loads").
+  const { MAX_TOTAL_BYTES, readZip } = await import('./zip.js');
   // The archive is bounded before it is held in memory: by the size GitHub lists, and while it
   // downloads, in case the listing is wrong (docs/action.md, "Accept: the label commits the reviewed replies").
   const max = src.maxZipBytes ?? MAX_TOTAL_BYTES;

@@ -3,11 +3,14 @@
 // real proxy on 127.0.0.1 that alone resolves `agent.test`; GitHub's API (here a loopback fake) is
 // reached directly, and the comment is posted as usual.
 
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentServer } from '../support/agent-server.js';
 import type { FakeGitHub } from '../support/github-server.js';
 import { startProxy, type ProxyServer } from '../support/proxy-server.js';
+import { tempDir } from '../support/temp.js';
 import { HEAD, makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
 
 let agent: AgentServer;
@@ -35,12 +38,15 @@ describe('check mode behind a proxy', () => {
     proxy = await startProxy({ hosts: { 'agent.test': port } });
     const before = agent.requests.length;
     const workspace = await makeWorkspace({ fixtures: 'fixtures:\n  - { label: hello, message: hello, assert: { contains: "echo: hello" } }\n', config: 'agent:\n  retries: 0\n  start: false\n' });
+    // What Node loaded, written at the exit by a preload.
+    const probe = await tempDir('agent-replay-loads-');
+    await writeFile(join(probe, 'preload.mjs'), `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(${JSON.stringify(join(probe, 'loaded'))}, process.moduleLoadList.join('\\n')));\n`);
     const run = await runAction({
       gh,
       workspace,
       inputs: { 'agent-url': `http://agent.test:${port}/chat` },
       event: { name: 'pull_request', payload: pullPayload() },
-      env: { HTTP_PROXY: proxy.url },
+      env: { HTTP_PROXY: proxy.url, NODE_OPTIONS: `--import=${join(probe, 'preload.mjs')}` },
     });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain(`network: the agent (http://agent.test:${port}) through the proxy ${proxy.url}`);
@@ -49,6 +55,10 @@ describe('check mode behind a proxy', () => {
     expect(run.outputs).toMatchObject({ gate: 'passed', 'comment-status': 'created' });
     expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
     expect(gh.violations).toEqual([]);
+    // Neither node:http2 nor node:zlib: undici's HTTP/2 client and fetch's decoders are loaded on first use (scripts/bundle.mjs, lazyModules).
+    const loaded = (await readFile(join(probe, 'loaded'), 'utf8')).split('\n');
+    expect(loaded).toContain('NativeModule http');
+    expect(loaded.filter((m) => m === 'NativeModule http2' || m === 'NativeModule zlib')).toEqual([]);
   });
 
   it('wait-for-agent through a proxy nothing listens on: the comment names the proxy and says to check HTTP_PROXY, not the agent URL', async () => {

@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { BuildOptions } from 'esbuild';
 import type { TestProject } from 'vitest/node';
-import { actionsUndici, BUNDLE_OPTIONS } from '../../scripts/bundle.mjs';
+import { actionsUndici, BUNDLE_OPTIONS, lazyModules } from '../../scripts/bundle.mjs';
 import { cachedEntry, hashOf, keepEntry, newEntryFolder, readCacheFile, writeCacheFile } from './setup-cache.js';
 
 declare module 'vitest' {
@@ -34,7 +34,8 @@ const OPTIONS: BuildOptions = {
   // As scripts/package.mjs builds dist/ (scripts/bundle.mjs): ASCII-only text (decoded on V8's fast
   // path; 87 ms of each Action start decoded the 7 MB bundle's UTF-8 otherwise) and whitespace and
   // syntax minified, names kept for readable stack traces (an Action start 525 -> 391 ms, median of
-  // 11); @actions' undici bound to the two modules they use (scripts/actions-undici.mjs).
+  // 11); @actions' undici bound to the two modules they use (scripts/actions-undici.mjs); what a
+  // start does not use loaded on first use (scripts/lazy/).
   ...BUNDLE_OPTIONS,
   entryPoints: Object.entries(ENTRIES).map(([out, src]) => ({ in: src, out })),
   outExtension: { '.js': '.mjs' },
@@ -68,7 +69,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const made = await newEntryFolder('bundles');
     const started = Date.now();
     const { build } = await import('esbuild');
-    const result = await build({ ...OPTIONS, plugins: [actionsUndici], outdir: made, metafile: true });
+    const result = await build({ ...OPTIONS, plugins: [actionsUndici, lazyModules], outdir: made, metafile: true });
     const inputs = Object.keys(result.metafile.inputs).sort();
     // A file saved while esbuild ran may be newer than what it read: these bundles serve this run only.
     const mtimes = await Promise.all(inputs.map((path) => stat(path).then((s) => s.mtimeMs)));
