@@ -24,6 +24,7 @@ import { existsSync, statSync, readdirSync } from 'node:fs';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createInterface } from 'node:readline';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -538,6 +539,18 @@ async function bundle(entry: string, outfile: string, options: { minify?: boolea
  * cold starts. Split as dist/cli.js is: what the entry imports dynamically is a chunk beside it
  * (in `<outfile without .mjs>-chunks/`), loaded only when used.
  */
+/**
+ * The plugins that checkout's dist/cli.js is built with (its scripts/bundle.mjs's lazyModules: the
+ * modules a start loads only when used), so that a cold start is timed as it ships; none for a
+ * checkout from before them.
+ */
+async function distPlugins(base: string): Promise<import('esbuild').Plugin[]> {
+  const file = path.join(base, 'scripts', 'bundle.mjs');
+  if (!existsSync(file)) return [];
+  const mod = (await import(pathToFileURL(file).href)) as { lazyModules?: import('esbuild').Plugin };
+  return mod.lazyModules === undefined ? [] : [mod.lazyModules];
+}
+
 async function bundleFrom(base: string, entry: string, outfile: string, options: { minify?: boolean } = {}): Promise<string> {
   const esbuild = (await import('esbuild')) as typeof import('esbuild');
   const name = path.basename(outfile).replace(/\.mjs$/, '');
@@ -555,7 +568,7 @@ async function bundleFrom(base: string, entry: string, outfile: string, options:
     logLevel: 'warning',
     // CommonJS dependencies (undici, yaml) require node builtins.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-    ...(options.minify ? { minifyWhitespace: true, minifySyntax: true, charset: 'ascii' as const, legalComments: 'none' as const } : {}),
+    ...(options.minify ? { minifyWhitespace: true, minifySyntax: true, charset: 'ascii' as const, legalComments: 'none' as const, plugins: await distPlugins(base) } : {}),
   });
   return outfile;
 }
