@@ -203,13 +203,22 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
           const watch = watchFirstText(eventReplyPath(mapping));
           const decoder = new TextDecoder();
           const parts: string[] = [];
+          // When the first plain `data: ping` came: the reply's first token if the stream sends nothing else (stream.ts, watchFirstText).
+          let pingAt: number | null = null;
           for await (const chunk of body) {
             const part = decoder.decode(chunk, { stream: true });
             parts.push(part);
-            if (firstAt === null && watch.push(part)) firstAt = clock.now();
+            if (firstAt !== null) continue;
+            const seen = watch.push(part);
+            if (seen === 'text') firstAt = clock.now();
+            else if (seen === 'ping') pingAt = clock.now();
           }
-          parts.push(decoder.decode());
+          const tail = decoder.decode();
+          parts.push(tail);
           text = parts.join('');
+          // The last event, when no blank line followed it, and a reply of nothing but `data: ping`.
+          const last = firstAt === null ? watch.end(tail) : null;
+          if (last !== null) firstAt = last === 'pings' ? (pingAt ?? clock.now()) : clock.now();
         } else {
           text = body === response.body ? await response.body.text() : await bodyText(body);
         }

@@ -1027,34 +1027,53 @@ export function decodeNdjson(text: string, replyPath: (line: unknown) => unknown
 }
 
 /**
- * Watches an event-stream body as it arrives and says when the first non-empty text delta has
- * come (docs/presets.md, "Streamed replies"): only complete events count, so a chunk that ends
- * mid-event waits for the rest. `push` returns true once text has been seen; the caller stops
- * pushing then (the decoding of the whole body happens once it has ended).
+ * Watches an event-stream body as it arrives and says when the first token of the reply has come
+ * (docs/latency.md, "What is measured"): only complete events count, so a chunk that ends mid-event
+ * waits for the rest. `push` returns 'text' once an event with non-empty reply text has been seen
+ * (the caller stops pushing then: the decoding of the whole body happens once it has ended), 'ping'
+ * for the chunk that completes the first plain `data: ping` (isPlainKeepAlive), which is the reply
+ * only if the stream sends nothing else, and false otherwise. `end`, given the body's last
+ * characters not pushed, reads the last event too (a body may end without a blank line after it)
+ * and says whether the reply's first token was in it ('text') or was the first plain ping ('pings':
+ * a stream of nothing else, whose reply is their text, as decodeEventStream reads it); null: no
+ * reply text, or its first token already reported.
  */
-export function watchFirstText(replyPath?: ReplyPath): { push(chunk: string): boolean } {
+export function watchFirstText(replyPath?: ReplyPath): { push(chunk: string): 'text' | 'ping' | false; end(rest?: string): 'text' | 'pings' | null } {
   const state = new StreamState();
   state.replyPath = replyPath ?? null;
   let pending = '';
   let seen = false;
+  const read = (complete: string): 'text' | 'ping' | false => {
+    const pinged = state.plainPings.count > 0;
+    for (const ev of parseEventStream(complete)) {
+      onEvent(state, ev);
+      if (state.error !== null) return false;
+      // A LangGraph stream carries whole states, not deltas: its text is not counted here.
+      if (state.format !== 'langgraph' && (state.text !== '' || (state.format === null && (state.byPath?.reply ?? '') !== ''))) {
+        seen = true;
+        return 'text';
+      }
+    }
+    return !pinged && state.plainPings.count > 0 ? 'ping' : false;
+  };
   return {
-    push(chunk: string): boolean {
-      if (seen) return true;
+    push(chunk: string): 'text' | 'ping' | false {
+      if (seen) return 'text';
+      if (state.error !== null) return false;
       pending += chunk;
       const end = lastEventEnd(pending);
       if (end === -1) return false;
       const complete = pending.slice(0, end);
       pending = pending.slice(end);
-      for (const ev of parseEventStream(complete)) {
-        onEvent(state, ev);
-        if (state.error !== null) return false;
-        // A LangGraph stream carries whole states, not deltas: its text is not counted here.
-        if (state.format !== 'langgraph' && (state.text !== '' || (state.format === null && (state.byPath?.reply ?? '') !== ''))) {
-          seen = true;
-          return true;
-        }
-      }
-      return false;
+      return read(complete);
+    },
+    end(rest = ''): 'text' | 'pings' | null {
+      if (seen || state.error !== null) return null;
+      const last = pending + rest;
+      pending = '';
+      if (read(last) === 'text') return 'text';
+      // Nothing but plain pings (and other keep-alives): their text is the reply (decodeEventStream).
+      return state.error === null && state.format === null && state.events === 0 && state.plainPings.count > 0 ? 'pings' : null;
     },
   };
 }
