@@ -105,6 +105,35 @@ describe('a stream cut early keeps the tool calls it had begun', () => {
     expect(await client.session({ session: 's', persona: null, mocks: [] }).send('hi', 1)).toMatchObject({ kind: 'errored', error: ERROR.replace('message turn', 'turn 1') });
   });
 
+  it('a call the reader refuses is named by where it was sent, and the others kept', async () => {
+    const robot = { type: 'content_block_start', index: 3, content_block: { type: 'robot_arm_use', id: 'r1', move: 'left' } };
+    const client = await clientFor(ANTHROPIC, stream(named([...events.slice(0, 7), robot, ...events.slice(7)])));
+    expect(await client.converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'http',
+      error: expect.stringMatching(/^message turn: the stream ended early: no message_stop event \(anthropic stream, 9 characters received, 3 tool calls begun: track_order, refund, 1 unreadable; "content_block" on stream event 8 \(content_block_start\) is not a tool call: expected .* \(found an object of type "robot_arm_use" \(keys: type, id, move\)\)\)$/),
+      toolCalls: BEGUN,
+    });
+  });
+
+  it('a stream whose connection is cut, or whose deadline comes, keeps them and names them too', async () => {
+    const cut = await clientFor(ANTHROPIC, () => ({ headers: { 'content-type': 'text/event-stream' }, body: named(events), breakOff: true }));
+    expect(await cut.converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'network',
+      error: "message turn: the agent's answer (HTTP 200) broke off before its end, after 1 attempt: the connection was closed (UND_ERR_SOCKET) (not retried: the agent had the turn; anthropic stream, 9 characters received, 2 tool calls begun: track_order, refund)",
+      toolCalls: BEGUN,
+    });
+    // The deadline, well after the events are sent: the stream is still open when it comes.
+    const held = await clientFor(`${ANTHROPIC}  timeoutMs: 400\n`, () => ({ headers: { 'content-type': 'text/event-stream' }, body: named(events), hold: true }));
+    expect(await held.converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'timeout',
+      error: expect.stringMatching(/^message turn: .* \(agent\.timeoutMs bounds the whole answer, a stream to its end; anthropic stream, 9 characters received, 2 tool calls begun: track_order, refund\)$/),
+      toolCalls: BEGUN,
+    });
+  });
+
   it("the fixture's errored record keeps them, and results.json reads them back", async () => {
     const client = await clientFor(ANTHROPIC, stream(named(events)));
     const fixture: Fixture = { label: 'refund', message: 'refund?', persona: null, assertion: { kind: 'contains', value: 'refund' }, file: '.agent-replay/fixtures/f.yml', line: 1 };
