@@ -521,7 +521,9 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
           // A response read but holding no reply was still answered.
           // Its tokens are spent all the same (docs/latency.md, "Usage").
           const spent = unread === undefined ? null : usageOfTurn(unread.usage, name);
-          const failed: SessionTurn = { kind: 'errored', errorKind: posted.errorKind, error: posted.error, ...traced, ...(unread !== undefined ? { answered: true as const } : {}), ...usageOrNothing(spent), ...(posted.address === undefined ? {} : { address: posted.address }) };
+          // A stream cut short: the calls it had begun, as received (SessionTurn.toolCalls).
+          const begun = posted.begun === undefined ? {} : { toolCalls: posted.begun };
+          const failed: SessionTurn = { kind: 'errored', errorKind: posted.errorKind, error: posted.error, ...traced, ...(unread !== undefined ? { answered: true as const } : {}), ...usageOrNothing(spent), ...(posted.address === undefined ? {} : { address: posted.address }), ...begun };
           if (unread === undefined || unread.timing === undefined) return failed;
           const read = sessionTurn(unread.json, unread.mapping, kind, name);
           const withoutReply = read.kind === 'replied' ? read : read.withoutReply;

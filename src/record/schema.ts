@@ -407,6 +407,8 @@ function buildRunRecordSchema() {
     durationMs: z.number().nonnegative(),
     // Added within schema version 1 (docs/results-json.md): older records have no mode.
     toolMode: z.enum(['mocked', 'live']).optional(),
+    // Within schema version 1 (docs/presets.md, "Streamed replies"): an errored script's failing turn's calls begun, absent otherwise and in older records.
+    errorToolCalls: z.array(toolCallSchema).optional(),
     ...evaluationFields,
     repeat: repeatSummarySchema.optional(),
     attempts: z

@@ -355,6 +355,12 @@ interface PersonaRecordBase {
   slower?: Slower;
   /** Mocked or live mode (docs/personas.md, "Mocks and real tool calls"). Absent in older records. */
   toolMode?: ToolMode;
+  /**
+   * An errored script whose failing turn's stream was cut short (it ended early, broke off or
+   * outlived the deadline): the tool calls that turn had begun, as received (docs/presets.md,
+   * "Streamed replies"); absent otherwise, and in older records.
+   */
+  errorToolCalls?: ToolCall[];
 }
 
 /** `mocked`: a tool call no mock answered errors the script; `live`: real calls are recorded and checked. */

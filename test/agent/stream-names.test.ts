@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createRegexPool } from '../../src/assertions/index.js';
 import { parseRecord, serializeRecord } from '../../src/record/index.js';
 import { NO_BASELINES, replay } from '../../src/replay/index.js';
-import type { Fixture } from '../../src/types.js';
+import type { Fixture, PersonaScript } from '../../src/types.js';
 import { replayOptions } from '../support/replay-options.js';
 import { configClients } from './config-client.js';
 
@@ -101,8 +101,8 @@ describe('a stream cut early keeps the tool calls it had begun', () => {
   it('the errored turn names them and holds them as received, the one still open among them', async () => {
     const client = await clientFor(ANTHROPIC, stream(named(events)));
     expect(await client.converse(request)).toEqual({ kind: 'errored', errorKind: 'http', error: ERROR, toolCalls: BEGUN });
-    // A script's turn has no record of its own: its error names them.
-    expect(await client.session({ session: 's', persona: null, mocks: [] }).send('hi', 1)).toMatchObject({ kind: 'errored', error: ERROR.replace('message turn', 'turn 1') });
+    // A script's turn names and holds them the same way: its script's errored record keeps them.
+    expect(await client.session({ session: 's', persona: null, mocks: [] }).send('hi', 1)).toMatchObject({ kind: 'errored', error: ERROR.replace('message turn', 'turn 1'), toolCalls: BEGUN });
   });
 
   it('a call the reader refuses is named by where it was sent, and the others kept', async () => {
@@ -142,6 +142,53 @@ describe('a stream cut early keeps the tool calls it had begun', () => {
       const record = await replay({ fixtures: [fixture], personas: [], baselines: NO_BASELINES }, { agent: client, regex, judge: null }, replayOptions({ concurrency: 1 }));
       expect(record.fixtures[0]).toMatchObject({ errored: true, errorKind: 'http', error: ERROR, toolCalls: BEGUN });
       expect(parseRecord(serializeRecord(record), 'results.json').fixtures[0]?.toolCalls).toEqual(BEGUN);
+    } finally {
+      await regex.close();
+    }
+  });
+});
+
+describe("a persona script's turn cut short keeps the tool calls it had begun", () => {
+  const done = [
+    { type: 'message_start', message: { ...message, content: [], stop_reason: null } },
+    { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+    { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello.' } },
+    { type: 'content_block_stop', index: 0 },
+    { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 2 } },
+    { type: 'message_stop' },
+  ];
+  const cutOff = [
+    { type: 'message_start', message: { ...message, content: [], stop_reason: null } },
+    { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'refund', input: {} } },
+    { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"order": "A1", "amount": 1' } },
+  ];
+  const script: PersonaScript = {
+    label: 'refund-chat',
+    file: '.agent-replay/personas/p.yml',
+    line: 1,
+    persona: null,
+    opening: 'hello',
+    followUps: ['refund A1 please', 'thanks'],
+    maxTurns: 20,
+    threshold: 0.7,
+    mocks: [],
+    expect: { conversations: [], terminal: null, toolCalled: [], toolNotCalled: [], criteria: [] },
+  };
+
+  it("the script's errored record keeps them, beside the turns that completed, and results.json reads them back", async () => {
+    // The opening is answered; the follow-up's stream breaks off inside the refund call's arguments.
+    const client = await clientFor(ANTHROPIC, (req) => {
+      const messages = (req.json as { messages: { content: unknown }[] }).messages;
+      const last = JSON.stringify(messages.at(-1)?.content);
+      return last.includes('refund') ? { headers: { 'content-type': 'text/event-stream' }, body: named(cutOff), breakOff: true } : stream(named(done))();
+    });
+    const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
+    try {
+      const record = await replay({ fixtures: [], personas: [script], baselines: NO_BASELINES }, { agent: client, regex, judge: null }, replayOptions({ concurrency: 1 }));
+      const begun = [{ tool: 'refund', input: '{"order": "A1", "amount": 1', output: null, mocked: true }];
+      expect(record.personas[0]).toMatchObject({ errored: true, errorKind: 'network', turns: [{ index: 1, reply: 'Hello.' }], unsent: ['refund A1 please', 'thanks'], errorToolCalls: begun });
+      expect(record.personas[0]?.error).toMatch(/^turn 2: the agent's answer \(HTTP 200\) broke off before its end, .* 1 tool call begun: refund\)$/);
+      expect(parseRecord(serializeRecord(record), 'results.json').personas[0]?.errorToolCalls).toEqual(begun);
     } finally {
       await regex.close();
     }

@@ -373,6 +373,17 @@ describe('persona scripts in the record', () => {
     expect(parseRecord(text(levels(256)), 'r.json').personas[0]?.turns[1]?.toolCalls?.[0]?.input).toEqual(JSON.parse(levels(256)));
   });
 
+  it("an errored script keeps the calls its failing turn's stream had begun; a record written before them reads without (docs/presets.md, \"Streamed replies\")", () => {
+    const begun = [{ tool: 'refund', input: '{"amount": 1', output: null, mocked: true }];
+    const errored = { ...script, errored: true, error: 'turn 2: the stream ended early: no message_stop event (anthropic stream, no text received, 1 tool call begun: refund)', errorKind: 'http', verdict: null, drift: null };
+    const read = (p: unknown) => parseRecord(JSON.stringify({ ...record([fixture('a')]), personas: [p] }), 'r.json').personas[0];
+    expect(read({ ...errored, errorToolCalls: begun })?.errorToolCalls).toEqual(begun);
+    const older = read(errored);
+    expect(older).toEqual(errored);
+    expect(older).not.toHaveProperty('errorToolCalls');
+    expect(() => read({ ...errored, errorToolCalls: [{ tool: 'refund' }] })).toThrow(/personas\.0\.errorToolCalls\.0\.input/);
+  });
+
   it('round-trips a script; an errored script with a verdict, or a label shared with a fixture, is rejected', () => {
     const text = JSON.stringify({ ...record([fixture('a')]), personas: [script] });
     expect(parseRecord(text, 'r.json').personas).toEqual([script]);

@@ -468,6 +468,23 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     await page.close();
   });
 
+  it("shows the calls begun by the turn an errored script stopped on, under its message, as the comment does", async () => {
+    const begun = [{ tool: 'refund', input: '{"order": "1234", "amount": 1', output: null, mocked: true }];
+    const turns = persona('refund-chat').turns;
+    const next = turns[turns.length - 1]!.index + 1;
+    const error = `turn ${next}: the stream ended early: no message_stop event (anthropic stream, no text received, 1 tool call begun: refund)`;
+    const script = persona('refund-chat', { turns, unsent: ['It arrived broken'], errored: true, error, errorKind: 'http', verdict: null, drift: null, errorToolCalls: begun });
+    const { page, errors } = await open(run([], { personas: [script], tallies: { passed: 0, failed: 0, notEvaluated: 0, errored: 1 } }));
+    const row = page.locator('details.item:has(.label:text-is("🎭 refund-chat"))');
+    if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
+    const stop = row.locator('.body > .turn').last();
+    await stop.waitFor();
+    expect(await stop.locator('p').allTextContents()).toEqual([`Turn ${next} · User`, 'Tool calls begun before the answer was cut short:', 'The run stopped on this turn: no answer was recorded.']);
+    expect(await stop.locator('ul.calls li').allTextContents()).toEqual(['⚙ refund "{\\"order\\": \\"1234\\", \\"amount\\": 1" → null']);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('fits a 400 px window with every row and panel open: nothing wider than the page', async () => {
     const { script } = decisiveScript();
     const r = withPersonas();

@@ -160,6 +160,8 @@ export interface PersonaData {
   unsentFirst?: number;
   /** The turn the run stopped on, whose message was sent; null when none. */
   stopped: { index: number; message: string } | null;
+  /** The tool calls the turn the run stopped on had begun when its stream was cut short (errorToolCalls); absent when none. */
+  stoppedCalls?: CallData[];
   visited: string[];
   outcome: string | null;
   error: string | null;
@@ -497,6 +499,7 @@ export function personaData(p: PersonaRecord): PersonaData {
     unsent: notSent(p).map(text),
     ...unsentWords(p),
     stopped: ((s) => (s === null ? null : { index: s.index, message: text(s.message) }))(stoppedOn(p)),
+    ...(p.errorToolCalls !== undefined && p.errorToolCalls.length > 0 ? { stoppedCalls: toolCallData(p.errorToolCalls) ?? [] } : {}),
     visited: p.visited,
     outcome: p.outcome,
     error: p.errored ? text(p.error) : null,
