@@ -79,23 +79,46 @@ describe('a refused tool call of a vendor\'s body or stream is named where the v
   });
 });
 
+const SCRIPT: PersonaScript = {
+  label: 'script',
+  file: '.agent-replay/personas/p.yml',
+  line: 1,
+  persona: null,
+  opening: 'hello',
+  followUps: [],
+  maxTurns: 20,
+  threshold: 0.7,
+  mocks: [],
+  expect: { conversations: [], terminal: null, toolCalled: [], toolNotCalled: [], criteria: [] },
+};
+/** A whole Anthropic stream: "Done." and message_stop. */
+const whole = [
+  { type: 'message_start', message: { ...message, content: [], stop_reason: null } },
+  { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+  { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Done.' } },
+  { type: 'content_block_stop', index: 0 },
+  { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 2 } },
+  { type: 'message_stop' },
+];
+/** An Anthropic stream cut inside its second tool call's arguments, and the calls it had begun. */
+const events = [
+  { type: 'message_start', message: { ...message, content: [], stop_reason: null } },
+  { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+  { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Checking.' } },
+  { type: 'content_block_stop', index: 0 },
+  { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: 'track_order', input: {} } },
+  { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"id": "A1"}' } },
+  { type: 'content_block_stop', index: 1 },
+  // Cut in the second call's arguments: its input is the text as far as it came.
+  { type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 'toolu_2', name: 'refund', input: {} } },
+  { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"amount": 1' } },
+];
+const BEGUN = [
+  { tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true },
+  { tool: 'refund', input: '{"amount": 1', output: null, mocked: true },
+];
+
 describe('a stream cut early keeps the tool calls it had begun', () => {
-  const events = [
-    { type: 'message_start', message: { ...message, content: [], stop_reason: null } },
-    { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-    { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Checking.' } },
-    { type: 'content_block_stop', index: 0 },
-    { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: 'track_order', input: {} } },
-    { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"id": "A1"}' } },
-    { type: 'content_block_stop', index: 1 },
-    // Cut in the second call's arguments: its input is the text as far as it came.
-    { type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 'toolu_2', name: 'refund', input: {} } },
-    { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"amount": 1' } },
-  ];
-  const BEGUN = [
-    { tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true },
-    { tool: 'refund', input: '{"amount": 1', output: null, mocked: true },
-  ];
   const ERROR = 'message turn: the stream ended early: no message_stop event (anthropic stream, 9 characters received, 2 tool calls begun: track_order, refund)';
 
   it('the errored turn names them and holds them as received, the one still open among them', async () => {
@@ -142,6 +165,32 @@ describe('a stream cut early keeps the tool calls it had begun', () => {
       const record = await replay({ fixtures: [fixture], personas: [], baselines: NO_BASELINES }, { agent: client, regex, judge: null }, replayOptions({ concurrency: 1 }));
       expect(record.fixtures[0]).toMatchObject({ errored: true, errorKind: 'http', error: ERROR, toolCalls: BEGUN });
       expect(parseRecord(serializeRecord(record), 'results.json').fixtures[0]?.toolCalls).toEqual(BEGUN);
+    } finally {
+      await regex.close();
+    }
+  });
+});
+
+describe("a repeated item's errored attempt keeps the tool calls its cut stream had begun", () => {
+  it('each errored attempt of a fixture and of a script keeps its own, as the item that ran once does, and results.json reads them back', async () => {
+    // Odd requests are cut inside the refund call; even ones answer whole.
+    let n = 0;
+    const client = await clientFor(ANTHROPIC, () => (n++ % 2 === 0 ? { headers: { 'content-type': 'text/event-stream' }, body: named(events), breakOff: true } : stream(named(whole))()));
+    const fixture: Fixture = { label: 'refund', message: 'refund?', persona: null, assertion: { kind: 'contains', value: 'Done' }, file: '.agent-replay/fixtures/f.yml', line: 1, repeat: { count: 2, minPass: 1 } };
+    const script: PersonaScript = { ...SCRIPT, label: 'refund-chat', followUps: [], repeat: { count: 2, minPass: 1 } };
+    const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
+    try {
+      const options = replayOptions({ concurrency: 1 });
+      const fixtures = await replay({ fixtures: [fixture], personas: [], baselines: NO_BASELINES }, { agent: client, regex, judge: null }, options);
+      const scripts = await replay({ fixtures: [], personas: [script], baselines: NO_BASELINES }, { agent: client, regex, judge: null }, options);
+      const f = fixtures.fixtures[0]!;
+      const p = scripts.personas[0]!;
+      expect(f).toMatchObject({ errored: false, verdict: 'pass', reply: 'Done.' });
+      expect(f.attempts?.map((a) => [a.errored, a.toolCalls])).toEqual([[true, BEGUN], [false, undefined]]);
+      expect(p).toMatchObject({ errored: false, verdict: 'pass' });
+      expect(p.attempts?.map((a) => [a.errored, a.errorToolCalls])).toEqual([[true, BEGUN], [false, undefined]]);
+      const read = parseRecord(serializeRecord({ ...fixtures, personas: scripts.personas }), 'results.json');
+      expect([read.fixtures[0]?.attempts?.[0]?.toolCalls, read.personas[0]?.attempts?.[0]?.errorToolCalls]).toEqual([BEGUN, BEGUN]);
     } finally {
       await regex.close();
     }

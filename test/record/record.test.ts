@@ -384,6 +384,18 @@ describe('persona scripts in the record', () => {
     expect(() => read({ ...errored, errorToolCalls: [{ tool: 'refund' }] })).toThrow(/personas\.0\.errorToolCalls\.0\.input/);
   });
 
+  it("a repeated fixture's errored attempt keeps the calls its cut stream had begun, a script's attempt likewise; older attempts read without", () => {
+    const begun = [{ tool: 'refund', input: '{"amount": 1', output: null, mocked: true }];
+    const attempt = { errored: true, error: 'message turn: the stream ended early', errorKind: 'http', reply: null, route: null, verdict: null, detail: 'the stream ended early', score: null, rationale: null, durationMs: 3 };
+    const repeated = { ...fixture('a'), repeat: { count: 2, minPass: 1, passed: 1, flaky: true }, attempts: [{ ...attempt, toolCalls: begun }, attempt] };
+    const scriptAttempt = { errored: true, error: 'turn 1: the stream ended early', errorKind: 'http', verdict: null, turns: [], unsent: ['hi'], visited: [], outcome: null, checks: [], durationMs: 3 };
+    const repeatedScript = { ...script, repeat: { count: 2, minPass: 1, passed: 1, flaky: true }, attempts: [{ ...scriptAttempt, errorToolCalls: begun }, scriptAttempt] };
+    const read = parseRecord(JSON.stringify({ ...record([repeated as FixtureRecord]), personas: [repeatedScript] }), 'r.json');
+    expect(read.fixtures[0]?.attempts?.map((a) => a.toolCalls)).toEqual([begun, undefined]);
+    expect(read.personas[0]?.attempts?.map((a) => a.errorToolCalls)).toEqual([begun, undefined]);
+    expect(read.fixtures[0]?.attempts?.[1]).toEqual(attempt);
+  });
+
   it('round-trips a script; an errored script with a verdict, or a label shared with a fixture, is rejected', () => {
     const text = JSON.stringify({ ...record([fixture('a')]), personas: [script] });
     expect(parseRecord(text, 'r.json').personas).toEqual([script]);

@@ -402,7 +402,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
         verdict: 'fail',
         detail: '1/3 attempts passed (minPass 2), flaky; attempt 2: reply contains "30 days"',
         repeat: { count: 4, minPass: 2, passed: 1, flaky: true },
-        attempts: [attempt(null, null, 'HTTP 500 from the agent'), attempt(yes, 'pass', 'reply contains "30 days"'), attempt(no, 'fail', 'reply does not contain "30 days"'), attempt(yes, 'pass', 'reply contains "30 days"')],
+        // Attempt 1's stream was cut short: the call it had begun is shown under its error (docs/presets.md, "Streamed replies").
+        attempts: [{ ...attempt(null, null, 'HTTP 500 from the agent'), toolCalls: [{ tool: 'refund', input: { order: 'A1' }, output: null, mocked: true }] }, attempt(yes, 'pass', 'reply contains "30 days"'), attempt(no, 'fail', 'reply does not contain "30 days"'), attempt(yes, 'pass', 'reply contains "30 days"')],
       }),
     ]);
     const { page, errors } = await open(record);
@@ -412,7 +413,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     await row.locator('table.checks').waitFor();
     const cells = await row.locator('table.checks tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
     expect(cells).toEqual([
-      ['1', 'errored', 'HTTP 500 from the agent', ''],
+      ['1', 'errored', 'HTTP 500 from the agent', 'tool calls begun before the answer was cut short:⚙ refund {"order":"A1"} → null'],
       ['2 (shown)', 'pass', 'reply contains "30 days"', 'the reply above'],
       ['3', 'fail', 'reply does not contain "30 days"', no],
       ['4', 'pass', 'reply contains "30 days"', "the same reply as attempt 2's"],

@@ -353,6 +353,11 @@ function attemptsTable(body, attempts, what) {
     var cell = add(tr, el('td'));
     if (a.note) add(cell, el('span', 'note', a.note + (a.reply != null ? ': ' : '')));
     if (a.reply != null) add(cell, el('div', 'text', a.reply));
+    // An errored attempt whose stream was cut short: the calls it had begun (docs/presets.md, "Streamed replies").
+    if (a.toolCalls) {
+      add(cell, el('span', 'note', 'tool calls begun before the answer was cut short:'));
+      callList(cell, a.toolCalls, true);
+    }
   });
 }
 function panelList(parent, lines) {
@@ -531,7 +536,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'r7APUe2ZkLKz59lWcepIjtSVwbfgL5yQsa750crayus=';
+const SCRIPT_SHA256 = 'VtNifvFYDZCR3FtreQ0n1u8XwWGmEcwSSRtAuecsBTI=';
 const STYLE_SHA256 = 'sPzWlgKJk/5eWZwQkWf3hU8AGgW3297YU+3a+IBWgxg=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */

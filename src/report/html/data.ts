@@ -115,6 +115,8 @@ export interface AttemptData {
   note?: string;
   /** A fixture attempt's reply that is not the shown attempt's, or a script's first reply unlike the shown attempt's; absent otherwise. */
   reply?: string;
+  /** An errored attempt whose stream was cut short: the tool calls it had begun (docs/presets.md, "Streamed replies"); absent otherwise. */
+  toolCalls?: CallData[];
 }
 
 export interface CheckData {
@@ -182,7 +184,7 @@ export interface PersonaData {
 export type ItemData = FixtureData | PersonaData;
 
 /** The attempts of a repeated item, the shown one (the first that did not error, else the first) marked. */
-function attemptsData<T extends { errored: boolean; verdict: string | null }>(attempts: readonly T[] | undefined, describe: (a: T) => string, reply: (a: T, shown: T) => Pick<AttemptData, 'note' | 'reply'>): { attempts?: AttemptData[] } {
+function attemptsData<T extends { errored: boolean; verdict: string | null; toolCalls?: ToolCall[] | null; errorToolCalls?: ToolCall[] }>(attempts: readonly T[] | undefined, describe: (a: T) => string, reply: (a: T, shown: T) => Pick<AttemptData, 'note' | 'reply'>): { attempts?: AttemptData[] } {
   if (attempts === undefined || attempts.length === 0) return {};
   const first = attempts.findIndex((a) => !a.errored);
   const shown = first === -1 ? 0 : first;
@@ -192,9 +194,14 @@ function attemptsData<T extends { errored: boolean; verdict: string | null }>(at
       outcome: a.errored || a.verdict === null ? 'errored' : (a.verdict as AttemptData['outcome']),
       shown: i === shown,
       detail: clip(normalizeBlock(describe(a)), 2000),
-      ...(a.errored ? {} : reply(a, attempts[shown] as T)),
+      ...(a.errored ? begunData(a.toolCalls ?? a.errorToolCalls) : reply(a, attempts[shown] as T)),
     })),
   };
+}
+
+/** An errored attempt's calls begun by its cut stream, shown under its error; nothing when none. */
+function begunData(calls: readonly ToolCall[] | null | undefined): Pick<AttemptData, 'toolCalls'> {
+  return calls != null && calls.length > 0 ? { toolCalls: toolCallData(calls) ?? [] } : {};
 }
 
 /**
