@@ -36,8 +36,8 @@ import { callsOnly, mapPersonaFields, mapResponse, mapSignals, noReplyAt, readRe
 import { readPath, renderTemplate } from './template.js';
 import type { TemplateValues } from './template.js';
 import { decodeBody, type DecodedReply } from './decode.js';
-import { describeShape } from './tool-calls.js';
-import { decodeEventStream, decodeNdjson, watchFirstText, type CutStream, type ReplyPath } from './stream.js';
+import { decodeEachToolCall, describeShape } from './tool-calls.js';
+import { decodeEventStream, decodeNdjson, streamSoFar, watchFirstText, type CutStream, type ReplyPath } from './stream.js';
 import { bodyUsage, NO_USAGE, type UsageRead } from './usage.js';
 import { plusUsage } from '../evaluate/usage.js';
 import { docsUrl } from '../version.js';
@@ -117,6 +117,8 @@ interface AttemptFailure {
   describe: (attempts: string) => string;
   /** Where a connection that failed was tried (`127.0.0.1:3000`), from the error, not its message; absent: not known, or not such a failure. */
   address?: string;
+  /** The tool calls a stream that broke off (or outlived the deadline) had begun (Begun); absent: none. */
+  begun?: ToolCall[];
 }
 
 type Attempt = AttemptResult<Received, AttemptFailure>;
@@ -169,6 +171,8 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     let timedOut = false;
     /** The status of a 2xx answer whose body is being read: set, a failure is not retried (the agent had the turn). */
     let answered: number | null = null;
+    /** An event stream's text as far as it came: what a stream that broke off or outlived the deadline had sent (cutShort). */
+    let streamed: string[] | null = null;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort(new Error('agent-replay: turn deadline'));
@@ -203,13 +207,23 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
           const watch = watchFirstText(eventReplyPath(mapping));
           const decoder = new TextDecoder();
           const parts: string[] = [];
+          streamed = parts;
+          // When the first plain `data: ping` came: the reply's first token if the stream sends nothing else (stream.ts, watchFirstText).
+          let pingAt: number | null = null;
           for await (const chunk of body) {
             const part = decoder.decode(chunk, { stream: true });
             parts.push(part);
-            if (firstAt === null && watch.push(part)) firstAt = clock.now();
+            if (firstAt !== null) continue;
+            const seen = watch.push(part);
+            if (seen === 'text') firstAt = clock.now();
+            else if (seen === 'ping') pingAt = clock.now();
           }
-          parts.push(decoder.decode());
+          const tail = decoder.decode();
+          parts.push(tail);
           text = parts.join('');
+          // The last event, when no blank line followed it, and a reply of nothing but `data: ping`.
+          const last = firstAt === null ? watch.end(tail) : null;
+          if (last !== null) firstAt = last === 'pings' ? (pingAt ?? clock.now()) : clock.now();
         } else {
           text = body === response.body ? await response.body.text() : await bodyText(body);
         }
@@ -251,7 +265,8 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         // agent.timeoutMs bounds the whole answer (docs/presets.md, "Retries and timeouts").
         if (answered !== null) {
           const got = answered;
-          return fail('timeout', false, null, () => `${deadlineText({ at: 'body', status: got }, 'the agent', `${config.timeoutMs} ms`, route)} (agent.timeoutMs bounds the whole answer, a stream to its end)`);
+          const cut = cutShort(streamed);
+          return withBegun(fail('timeout', false, null, () => `${deadlineText({ at: 'body', status: got }, 'the agent', `${config.timeoutMs} ms`, route)} (agent.timeoutMs bounds the whole answer, a stream to its end${cut.said})`), cut.begun);
         }
         // The deadline came while the connection was still opening: agent.timeoutMs bounds connecting
         // too, and the message says the connection never opened, through the proxy if there is one.
@@ -299,7 +314,8 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         const got = answered;
         // In our words, not undici's ("other side closed"): a closed connection, else the error's code (src/http/error-code.ts).
         const broke = code !== undefined && CLOSED_CODES.has(code) ? `the connection was closed (${code})` : (otherNetworkFailureText(err) ?? errorMessage(err));
-        return fail('network', false, null, (n) => `the agent's answer (HTTP ${got}) broke off before its end, after ${n}: ${broke} (not retried: the agent had the turn)`);
+        const cut = cutShort(streamed);
+        return withBegun(fail('network', false, null, (n) => `the agent's answer (HTTP ${got}) broke off before its end, after ${n}: ${broke} (not retried: the agent had the turn${cut.said})`), cut.begun);
       }
       // A connection that failed is said in the words every client uses, with the address it was
       // tried at, which the outcome also keeps as data (src/http/error-code.ts, connectionFailureText).
@@ -395,8 +411,8 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       deps.observe?.({ turn, json: decoded.json, mapping: decoded.mapping });
       return { ok: true, json: decoded.json, mapping: decoded.mapping, timing: result.value.timing, usage: usageOfTurn(decoded.usage, name), trace };
     }
-    const { address } = result.failure;
-    return { ok: false, errorKind: result.failure.errorKind, error: `${name}: ${result.failure.describe(attemptsText(result))}`, trace, ...(address === undefined ? {} : { address }) };
+    const { address, begun } = result.failure;
+    return { ok: false, errorKind: result.failure.errorKind, error: `${name}: ${result.failure.describe(attemptsText(result))}`, trace, ...(address === undefined ? {} : { address }), ...(begun === undefined ? {} : { begun }) };
   }
 
   /**
@@ -507,7 +523,9 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
           // A response read but holding no reply was still answered.
           // Its tokens are spent all the same (docs/latency.md, "Usage").
           const spent = unread === undefined ? null : usageOfTurn(unread.usage, name);
-          const failed: SessionTurn = { kind: 'errored', errorKind: posted.errorKind, error: posted.error, ...traced, ...(unread !== undefined ? { answered: true as const } : {}), ...usageOrNothing(spent), ...(posted.address === undefined ? {} : { address: posted.address }) };
+          // A stream cut short: the calls it had begun, as received (SessionTurn.toolCalls).
+          const begun = posted.begun === undefined ? {} : { toolCalls: posted.begun };
+          const failed: SessionTurn = { kind: 'errored', errorKind: posted.errorKind, error: posted.error, ...traced, ...(unread !== undefined ? { answered: true as const } : {}), ...usageOrNothing(spent), ...(posted.address === undefined ? {} : { address: posted.address }), ...begun };
           if (unread === undefined || unread.timing === undefined) return failed;
           const read = sessionTurn(unread.json, unread.mapping, kind, name);
           const withoutReply = read.kind === 'replied' ? read : read.withoutReply;
@@ -648,11 +666,10 @@ function streamIgnoresReplyPath(mapping: AgentMapping): string {
   return mapping.replyAt === undefined ? '' : `; agent.response.reply, set at ${mapping.replyAt.at}, is read only on events of no known format, and this stream is read by its format`;
 }
 
-/** The calls a stream cut early had begun, read as a whole stream's are; none when the reader refuses one (the error counts them). */
+/** The calls a stream cut early had begun, read as a whole stream's are; one the reader refuses is left out, the error naming it (stream.ts, begunCalls). */
 function begunOf(cut: CutStream): Begun {
-  if (cut.toolCalls.length === 0) return {};
-  const read = readToolCalls({ toolCalls: cut.toolCalls }, { ...DECODED_MAPPING, toolCallItems: cut.toolCallItems });
-  return read.ok && read.value !== null && read.value.length > 0 ? { begun: read.value } : {};
+  const read = decodeEachToolCall(cut.toolCalls);
+  return read.value.length > 0 ? { begun: read.value } : {};
 }
 
 /** A decoded body as its paths read it: the value, the mapping that reads it, and its tokens. */
@@ -731,6 +748,24 @@ function fail(
   describe: (attempts: string) => string,
 ): Attempt {
   return { ok: false, failure: { errorKind, describe }, retryable, retryAfterMs };
+}
+
+/**
+ * What an event stream cut short (its body broke off, or the deadline came while it was still
+ * coming) had sent, for its error ("; anthropic stream, 9 characters received, 2 tool calls begun:
+ * track_order, refund") and its record (the calls begun), as a stream that ended early says them
+ * (docs/presets.md, "Streamed replies"); nothing for another body, or a stream of no vendor format.
+ */
+function cutShort(streamed: string[] | null): { said: string; begun?: ToolCall[] } {
+  const soFar = streamed === null ? null : streamSoFar(streamed.join(''));
+  if (soFar === null) return { said: '' };
+  return { said: `; ${soFar.said}`, ...begunOf(soFar.cut) };
+}
+
+/** A failed attempt that keeps the tool calls its stream had begun (none: as it is). */
+function withBegun(attempt: Attempt, begun: ToolCall[] | undefined): Attempt {
+  if (!attempt.ok && begun !== undefined) attempt.failure.begun = begun;
+  return attempt;
 }
 
 /** A failed attempt that keeps where its connection was tried (null: not known). */

@@ -13,7 +13,7 @@
 
 import { ANTHROPIC_NOT_TOOLS, anthropicRefusal, decodeLangGraph, errorText, isRecord, holdsACall, isResponsesToolItem, usageField, type DecodedReply, type DecodeResult } from './decode.js';
 import { NO_USAGE, readUsage, type UsageRead } from './usage.js';
-import { decodeToolCalls } from './tool-calls.js';
+import { decodeEachToolCall, TOOL_CALL_SHAPES } from './tool-calls.js';
 import type { ToolCallOrigin, ToolCallsFrom } from '../config.js';
 
 export interface SseEvent {
@@ -331,24 +331,13 @@ export function decodeEventStream(text: string, replyPath?: ReplyPath, toolCalls
     if (!decoded.ok || decoded.value.toolCallItems === undefined) return decoded;
     return { ok: true, value: { ...decoded.value, toolCallItems: decoded.value.toolCallItems.map((item) => `${item} on stream event ${state.lastValuesAt} (values)`) } };
   }
-  const placed = [
-    ...state.calls.map((call, i) => ({ call, from: state.callsFrom[i]! })),
-    ...[...state.responsesCalls.entries()].map(([key, call]) => ({ call, from: state.responsesFrom.get(key)! })),
-    ...[...state.chatCalls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => ({ call: { type: 'function', ...(c.id === undefined ? {} : { id: c.id }), function: { name: c.name, arguments: c.arguments } }, from: c.from })),
-    ...[...state.vercelCalls.entries()].map(([id, call]) => ({ call, from: state.vercelFrom.get(id)! })),
-    ...[...state.mastraCalls.entries()].map(([id, call]) => ({ call, from: state.mastraFrom.get(id)! })),
-  ];
+  const placed = placedCalls(state);
   const toolCalls = placed.map((p) => p.call);
   // Where each call was sent, which an error about it names instead of its place in this list (docs/presets.md, "Streamed replies").
   const toolCallItems = placed.length === 0 ? {} : { toolCallItems: placed.map((p) => p.from) };
   if (format !== 'plain' && !state.ended) {
-    const got = state.text.length === 0 ? 'no text' : `${state.text.length} characters`;
-    // Every call begun is kept as received, an Anthropic tool_use block still open among them (its
-    // input the JSON so far), and named here: the turn is errored, and only a fixture's record has
-    // a place for them (docs/presets.md, "Streamed replies").
-    const open = [...state.blocks.values()].map((b) => ({ call: { type: b.type, ...(typeof b.id === 'string' ? { id: b.id } : {}), name: b.name, input: b.json === '' ? b.input : parseJsonText(b.json) }, from: b.from }));
-    const cut = { toolCalls: [...toolCalls, ...open.map((o) => o.call)], toolCallItems: [...placed.map((p) => p.from), ...open.map((o) => o.from)] };
-    return { ok: false, error: `the stream ended early: no ${END_EVENT[format]} event (${format} stream, ${got} received${begunCalls(cut.toolCalls)})`, cut };
+    const { said, cut } = cutOf(state, format);
+    return { ok: false, error: `the stream ended early: no ${END_EVENT[format]} event (${said})`, cut };
   }
   // A Responses or Anthropic stream's items may be results or skipped items alone (a web search): no call (decode.ts, holdsACall).
   if (state.text === '' && (toolCalls.length === 0 || ((format === 'openai-responses' || format === 'anthropic') && !holdsACall(toolCalls)))) {
@@ -369,15 +358,65 @@ export function decodeEventStream(text: string, replyPath?: ReplyPath, toolCalls
   return { ok: true, value: { reply: state.text, toolCalls: format === 'plain' ? null : toolCalls, ...(format === 'plain' ? {} : toolCallItems), ...usageField(state.usage) } };
 }
 
+/** Every call the stream sent, and where each was sent (eventItem), in the order the record lists them. */
+function placedCalls(state: StreamState): { call: unknown; from: string }[] {
+  return [
+    ...state.calls.map((call, i) => ({ call, from: state.callsFrom[i]! })),
+    ...[...state.responsesCalls.entries()].map(([key, call]) => ({ call, from: state.responsesFrom.get(key)! })),
+    ...[...state.chatCalls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => ({ call: { type: 'function', ...(c.id === undefined ? {} : { id: c.id }), function: { name: c.name, arguments: c.arguments } }, from: c.from })),
+    ...[...state.vercelCalls.entries()].map(([id, call]) => ({ call, from: state.vercelFrom.get(id)! })),
+    ...[...state.mastraCalls.entries()].map(([id, call]) => ({ call, from: state.mastraFrom.get(id)! })),
+  ];
+}
+
+/**
+ * What a stream of a vendor's format that stopped before its end event had sent: "anthropic stream,
+ * 9 characters received, 2 tool calls begun: track_order, refund", and the calls begun. Every call
+ * begun is kept as received, an Anthropic tool_use block still open among them (its input the JSON
+ * so far); one the tool-call reader refuses is named by where it was sent, the others kept: the turn
+ * is errored, and the record keeps them (docs/presets.md, "Streamed replies").
+ */
+function cutOf(state: StreamState, format: Exclude<Format, 'plain' | 'langgraph'>): { said: string; cut: CutStream } {
+  const placed = placedCalls(state);
+  const got = state.text.length === 0 ? 'no text' : `${state.text.length} characters`;
+  const open = [...state.blocks.values()].map((b) => ({ call: { type: b.type, ...(typeof b.id === 'string' ? { id: b.id } : {}), name: b.name, input: b.json === '' ? b.input : parseJsonText(b.json) }, from: b.from }));
+  const cut = { toolCalls: [...placed.map((p) => p.call), ...open.map((o) => o.call)], toolCallItems: [...placed.map((p) => p.from), ...open.map((o) => o.from)] };
+  return { said: `${format} stream, ${got} received${begunCalls(cut)}`, cut };
+}
+
+/**
+ * A stream of a vendor's format as far as it came, when its body broke off or its deadline came
+ * while it was still coming (docs/presets.md, "Streamed replies"): what it had sent, and the calls it
+ * had begun, as an early end says them (cutOf); null: no vendor format was recognised (plain text,
+ * the agent's own JSON, a LangGraph run stream), whose calls are not read from a part.
+ */
+export function streamSoFar(text: string): { said: string; cut: CutStream } | null {
+  const state = new StreamState();
+  for (const ev of parseEventStream(text)) {
+    onEvent(state, ev);
+    if (state.error !== null) break;
+  }
+  const format = state.format;
+  if (format === null || format === 'plain' || format === 'langgraph') return null;
+  return cutOf(state, format);
+}
+
 /** At most this many tool names are named in an early end's message. */
 const BEGUN_NAMED = 5;
 
-/** ", 2 tool calls begun: track_order, refund": the calls a stream cut early had begun, by name when the reader reads them. */
-function begunCalls(calls: unknown[]): string {
-  if (calls.length === 0) return '';
-  const read = decodeToolCalls(calls);
-  const names = read.ok && read.value.length > 0 ? `: ${read.value.slice(0, BEGUN_NAMED).map((c) => clip(c.tool)).join(', ')}${read.value.length > BEGUN_NAMED ? ', …' : ''}` : '';
-  return `, ${calls.length} tool call${calls.length === 1 ? '' : 's'} begun${names}`;
+/**
+ * ", 2 tool calls begun: track_order, refund": the calls a stream cut early had begun, by name when
+ * the reader reads them; one it refuses is counted apart and the first such named by where it was
+ * sent, with what it is (", 2 tool calls begun: track_order, 1 unreadable; \"content_block\" on
+ * stream event 5 (content_block_start) is not a tool call: ..."), the others kept (decodeEachToolCall).
+ */
+function begunCalls(cut: CutStream): string {
+  if (cut.toolCalls.length === 0) return '';
+  const read = decodeEachToolCall(cut.toolCalls);
+  const names = read.value.length > 0 ? `: ${read.value.slice(0, BEGUN_NAMED).map((c) => clip(c.tool)).join(', ')}${read.value.length > BEGUN_NAMED ? ', …' : ''}` : '';
+  const first = read.refused[0];
+  const refused = first === undefined ? '' : `${names === '' ? ':' : ','} ${read.refused.length} unreadable; ${cut.toolCallItems[first.index] ?? `call ${first.index + 1}`} is not a tool call: expected ${TOOL_CALL_SHAPES} (found ${first.found})`;
+  return `, ${cut.toolCalls.length} tool call${cut.toolCalls.length === 1 ? '' : 's'} begun${names}${refused}`;
 }
 
 /**
@@ -1027,34 +1066,53 @@ export function decodeNdjson(text: string, replyPath: (line: unknown) => unknown
 }
 
 /**
- * Watches an event-stream body as it arrives and says when the first non-empty text delta has
- * come (docs/presets.md, "Streamed replies"): only complete events count, so a chunk that ends
- * mid-event waits for the rest. `push` returns true once text has been seen; the caller stops
- * pushing then (the decoding of the whole body happens once it has ended).
+ * Watches an event-stream body as it arrives and says when the first token of the reply has come
+ * (docs/latency.md, "What is measured"): only complete events count, so a chunk that ends mid-event
+ * waits for the rest. `push` returns 'text' once an event with non-empty reply text has been seen
+ * (the caller stops pushing then: the decoding of the whole body happens once it has ended), 'ping'
+ * for the chunk that completes the first plain `data: ping` (isPlainKeepAlive), which is the reply
+ * only if the stream sends nothing else, and false otherwise. `end`, given the body's last
+ * characters not pushed, reads the last event too (a body may end without a blank line after it)
+ * and says whether the reply's first token was in it ('text') or was the first plain ping ('pings':
+ * a stream of nothing else, whose reply is their text, as decodeEventStream reads it); null: no
+ * reply text, or its first token already reported.
  */
-export function watchFirstText(replyPath?: ReplyPath): { push(chunk: string): boolean } {
+export function watchFirstText(replyPath?: ReplyPath): { push(chunk: string): 'text' | 'ping' | false; end(rest?: string): 'text' | 'pings' | null } {
   const state = new StreamState();
   state.replyPath = replyPath ?? null;
   let pending = '';
   let seen = false;
+  const read = (complete: string): 'text' | 'ping' | false => {
+    const pinged = state.plainPings.count > 0;
+    for (const ev of parseEventStream(complete)) {
+      onEvent(state, ev);
+      if (state.error !== null) return false;
+      // A LangGraph stream carries whole states, not deltas: its text is not counted here.
+      if (state.format !== 'langgraph' && (state.text !== '' || (state.format === null && (state.byPath?.reply ?? '') !== ''))) {
+        seen = true;
+        return 'text';
+      }
+    }
+    return !pinged && state.plainPings.count > 0 ? 'ping' : false;
+  };
   return {
-    push(chunk: string): boolean {
-      if (seen) return true;
+    push(chunk: string): 'text' | 'ping' | false {
+      if (seen) return 'text';
+      if (state.error !== null) return false;
       pending += chunk;
       const end = lastEventEnd(pending);
       if (end === -1) return false;
       const complete = pending.slice(0, end);
       pending = pending.slice(end);
-      for (const ev of parseEventStream(complete)) {
-        onEvent(state, ev);
-        if (state.error !== null) return false;
-        // A LangGraph stream carries whole states, not deltas: its text is not counted here.
-        if (state.format !== 'langgraph' && (state.text !== '' || (state.format === null && (state.byPath?.reply ?? '') !== ''))) {
-          seen = true;
-          return true;
-        }
-      }
-      return false;
+      return read(complete);
+    },
+    end(rest = ''): 'text' | 'pings' | null {
+      if (seen || state.error !== null) return null;
+      const last = pending + rest;
+      pending = '';
+      if (read(last) === 'text') return 'text';
+      // Nothing but plain pings (and other keep-alives): their text is the reply (decodeEventStream).
+      return state.error === null && state.format === null && state.events === 0 && state.plainPings.count > 0 ? 'pings' : null;
     },
   };
 }

@@ -272,6 +272,27 @@ export function decodeToolCalls(items: readonly unknown[]): ToolCallsResult {
 }
 
 /**
+ * Every call of a list whose items stand apart, as the calls a stream cut early had begun: an item
+ * the reader refuses (decodeToolCalls) is left out and said, by its index in `items` and what it is,
+ * and the others are read, so that one call cut unreadable does not lose the rest (docs/presets.md,
+ * "Streamed replies").
+ */
+export function decodeEachToolCall(items: readonly unknown[]): { value: ToolCall[]; refused: { index: number; found: string }[] } {
+  const refused: { index: number; found: string }[] = [];
+  let left = items.map((item, index) => ({ item, index }));
+  // Each refusal leaves one item out: at most items.length + 1 reads.
+  for (;;) {
+    const read = decodeToolCalls(left.map((l) => l.item));
+    if (read.ok) return { value: read.value, refused };
+    const out = left[read.index];
+    // Never an index outside the list; were it one, nothing is read rather than looping.
+    if (out === undefined) return { value: [], refused: [...refused, { index: read.index, found: read.found }] };
+    refused.push({ index: out.index, found: read.found });
+    left = left.filter((l) => l !== out);
+  }
+}
+
+/**
  * The built-in tools of the Responses API and the OpenAI Agents SDK that the caller runs (the SDK
  * runs them itself: a shell command, a computer action, a patch), by their call item's type: the
  * tool's name in the record and what it was asked to do. Each is answered by its output item (by

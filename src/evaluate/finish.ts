@@ -308,6 +308,8 @@ export function combineFixtureAttempts(records: readonly FixtureRecord[], repeat
     ...(r.members != null ? { members: r.members } : {}),
     // An assertion list's own checks on this attempt: compare tells a judge check that moved on the same replies (docs/judges.md).
     ...(r.checks !== undefined ? { checks: r.checks } : {}),
+    // An errored attempt's calls begun by its cut stream, as an errored fixture that ran once keeps them (docs/presets.md, "Streamed replies").
+    ...(r.errored && r.toolCalls != null && r.toolCalls.length > 0 ? { toolCalls: r.toolCalls } : {}),
     ...meaningField(meanings, k),
   }));
   const outcomes = records.map(outcomeOf);
@@ -339,6 +341,8 @@ export function combinePersonaAttempts(records: readonly PersonaRecord[], repeat
     checks: r.checks,
     // The transcript as the judge read it: compare tells a criterion that moved on the same transcripts (docs/judges.md).
     ...(r.transcriptHash != null ? { transcriptHash: r.transcriptHash } : {}),
+    // An errored attempt's failing turn's calls begun, as the script's record keeps them when it ran once (docs/presets.md, "Streamed replies").
+    ...(r.errorToolCalls !== undefined ? { errorToolCalls: r.errorToolCalls } : {}),
     durationMs: r.durationMs,
     // A simulated script: each attempt's own simulation (each started from the baseline).
     ...(r.simulation !== undefined ? { simulation: r.simulation } : {}),

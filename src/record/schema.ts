@@ -135,6 +135,8 @@ function buildRunRecordSchema() {
     members: z.array(panelMemberSchema).nullable().optional(),
     // Within schema version 1: an assertion list's checks on this attempt (absent otherwise, and in older records).
     checks: z.array(assertionCheckSchema).optional(),
+    // Within schema version 1 (docs/presets.md, "Streamed replies"): an errored attempt's calls begun by its cut stream, absent otherwise and in older records.
+    toolCalls: z.lazy(() => z.array(toolCallSchema)).optional(),
   });
 
   /** A baseline file's schema; in a record its label is also checked (a baseline file's is its name). */
@@ -407,6 +409,8 @@ function buildRunRecordSchema() {
     durationMs: z.number().nonnegative(),
     // Added within schema version 1 (docs/results-json.md): older records have no mode.
     toolMode: z.enum(['mocked', 'live']).optional(),
+    // Within schema version 1 (docs/presets.md, "Streamed replies"): an errored script's failing turn's calls begun, absent otherwise and in older records.
+    errorToolCalls: z.array(toolCallSchema).optional(),
     ...evaluationFields,
     repeat: repeatSummarySchema.optional(),
     attempts: z
@@ -423,6 +427,8 @@ function buildRunRecordSchema() {
           checks: z.array(checkSchema),
           // Within schema version 1: this attempt's transcript as the judge read it, hashed (absent in older records).
           transcriptHash: z.string().nullable().optional(),
+          // Within schema version 1: the calls begun by this attempt's failing turn (errorToolCalls above), absent otherwise and in older records.
+          errorToolCalls: z.array(toolCallSchema).optional(),
           durationMs: z.number().nonnegative(),
           simulation: simulationRecordSchema.optional(),
           meaning: meaningSchema,

@@ -69,5 +69,11 @@ export async function converse(session: AgentSession, source: MessageSource, dep
 }
 
 function failureOf(turn: SessionTurn & { kind: 'errored' }): NonNullable<Transcript['failure']> {
-  return { errorKind: turn.errorKind, error: turn.error, ...(turn.usage !== undefined ? { usage: turn.usage } : {}), ...(turn.address !== undefined ? { address: turn.address } : {}) };
+  return {
+    errorKind: turn.errorKind,
+    error: turn.error,
+    ...(turn.usage !== undefined ? { usage: turn.usage } : {}),
+    ...(turn.address !== undefined ? { address: turn.address } : {}),
+    ...(turn.toolCalls !== undefined && turn.toolCalls.length > 0 ? { toolCalls: turn.toolCalls } : {}),
+  };
 }

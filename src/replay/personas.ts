@@ -41,7 +41,7 @@ import { judgeReuseOf, reusableCriterion, type JudgedTranscript } from '../evalu
 import { transcriptText } from '../judge/prompt.js';
 import { knownWordings, plusUsage, scriptLatency, scriptUsage } from '../evaluate/index.js';
 import { stableHash } from '../evaluate/definition.js';
-import type { Transcript } from './turns.js';
+import { recordedToolCalls, type Transcript } from './turns.js';
 import { converse as converseWith, type MessageSource } from './conversation.js';
 import { baselineTurns, converseSimulated, writtenForAnotherUser } from './simulated.js';
 import { meaningOf, meaningOn, type MeaningRung } from './meaning.js';
@@ -153,7 +153,10 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
     // Where a connection that failed was tried, as the transcript's failing turn kept it (docs/results-json.md).
     const tried = transcript.failure?.address;
     const address = tried === undefined ? {} : { errorAddress: deps.redact(tried) };
-    return { ...base, errored: true, error: deps.redact(failure.error), errorKind: failure.errorKind, ...address, verdict: null, drift: null, durationMs: Math.round(deps.now() - started) };
+    // The calls the failing turn's stream had begun when it was cut short, as received and redacted, as a fixture's record keeps them (docs/presets.md, "Streamed replies").
+    const begun = transcript.failure?.toolCalls;
+    const calls = begun === undefined ? {} : { errorToolCalls: recordedToolCalls(begun, deps.redact) };
+    return { ...base, errored: true, error: deps.redact(failure.error), errorKind: failure.errorKind, ...address, ...calls, verdict: null, drift: null, durationMs: Math.round(deps.now() - started) };
   }
   // Mocked mode (docs/traces.md, "When spans do not arrive"): a turn whose calls are unknown may
   // hold an unmocked call, so the script is not evaluated rather than passed; its tool checks say why.

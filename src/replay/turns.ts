@@ -8,8 +8,8 @@ export interface Transcript {
   turns: Turn[];
   unsent: string[];
   /** `usage`: the tokens the failing turn reported when the agent answered it (docs/latency.md, "Usage"). */
-  /** `address`: where a connection that failed was tried (SessionTurn's). */
-  failure: { errorKind: PersonaErrorKind; error: string; usage?: TokenUsage; address?: string } | null;
+  /** `address`: where a connection that failed was tried (SessionTurn's); `toolCalls`: the calls its stream had begun when cut short, as received. */
+  failure: { errorKind: PersonaErrorKind; error: string; usage?: TokenUsage; address?: string; toolCalls?: ToolCall[] } | null;
   outcomesReported: boolean;
   /** Redaction changed some text of a turn (then no judge result is reused). */
   redacted?: boolean;

@@ -10,7 +10,7 @@
 // and wrapped to 100 characters, routes and JSON in code spans.
 
 import { callMatches, meansTheSame, reuseWords, sameRoute } from '../evaluate/index.js';
-import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpectation, Route, Turn, TurnSource, Verdict } from '../types.js';
+import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpectation, Route, ToolCall, Turn, TurnSource, Verdict } from '../types.js';
 import { quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
@@ -314,11 +314,16 @@ function differenceBlock(d: FirstDifference, p: Profile): string {
 
 /** A live script's calls ran for real by design (docs/personas.md, "Mocks and real tool calls"): only a mocked script's unmocked call is marked. */
 function toolCallsBlock(t: Turn, live: boolean): string | null {
-  if (!t.toolCalls || t.toolCalls.length === 0) return null;
-  const lines = t.toolCalls.map(
+  return callsBlock('Tool calls', t.toolCalls, live);
+}
+
+/** `title (n)` and a call a line; null: no calls. */
+function callsBlock(title: string, calls: readonly ToolCall[] | null | undefined, live: boolean): string | null {
+  if (!calls || calls.length === 0) return null;
+  const lines = calls.map(
     (c) => `${clip(c.tool, LIMITS.label)} ${clip(json(c.input), 1000)} → ${clip(json(c.output), 1000)}${c.mocked || live ? '' : '  (NOT MOCKED)'}${sourceMark(c)}`,
   );
-  return labelled(`Tool calls (${thousands(lines.length)})`, lines.join('\n'), LIMITS.detailBlock);
+  return labelled(`${title} (${thousands(lines.length)})`, lines.join('\n'), LIMITS.detailBlock);
 }
 
 function agentLine(t: Turn): string {
@@ -394,6 +399,9 @@ export function transcriptBlock(pr: PersonaRecord, p: Profile): string {
     // The message the run stopped on was sent: it stands in the transcript, above the error.
     const stopped = stoppedOn(pr);
     if (stopped !== null) blocks.push(userLine(stopped.index, stopped.message));
+    // The calls its stream had begun when it was cut short, as a fixture's record keeps them (docs/presets.md, "Streamed replies").
+    const begun = callsBlock('Tool calls begun before the answer was cut short', pr.errorToolCalls, pr.toolMode === 'live');
+    if (begun) blocks.push(begun);
     // The whole error is shown above the checks when it is long: here only its turn, not the text again.
     const first = normalizeBlock(pr.error).trim().split('\n')[0] ?? '';
     const turn = errorTurn(first);

@@ -131,6 +131,11 @@ export type SessionTurn =
       usage?: TokenUsage;
       /** Where a connection that failed was tried (`127.0.0.1:3000`); absent: not such a failure, or not known. */
       address?: string;
+      /**
+       * The tool calls the turn's stream had begun when it was cut short, as received: the script's
+       * errored record keeps them (docs/presets.md, "Streamed replies"); absent: none, or not such a failure.
+       */
+      toolCalls?: ToolCall[];
     };
 
 /** The trace context a request carried: `traceparent`'s trace id and parent span id (docs/traces.md). */

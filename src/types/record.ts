@@ -281,6 +281,12 @@ export interface FixtureAttempt {
   members?: PanelMember[] | null;
   /** An assertion list only (`assertion.kind` "all"): this attempt's checks, each its own result, in order; absent otherwise and in older records. */
   checks?: AssertionCheck[];
+  /**
+   * An errored attempt whose message turn's stream was cut short: the tool calls it had begun, as
+   * received, as an errored fixture that ran once keeps them (docs/presets.md, "Streamed replies");
+   * absent otherwise, and in older records.
+   */
+  toolCalls?: ToolCall[];
 }
 
 /**
@@ -355,6 +361,12 @@ interface PersonaRecordBase {
   slower?: Slower;
   /** Mocked or live mode (docs/personas.md, "Mocks and real tool calls"). Absent in older records. */
   toolMode?: ToolMode;
+  /**
+   * An errored script whose failing turn's stream was cut short (it ended early, broke off or
+   * outlived the deadline): the tool calls that turn had begun, as received (docs/presets.md,
+   * "Streamed replies"); absent otherwise, and in older records.
+   */
+  errorToolCalls?: ToolCall[];
 }
 
 /** `mocked`: a tool call no mock answered errors the script; `live`: real calls are recorded and checked. */
@@ -377,6 +389,8 @@ export interface PersonaAttempt {
   checks: Check[];
   /** Hash of this attempt's transcript as the judge read it (when its criteria were judged); absent otherwise and in older records. */
   transcriptHash?: string | null;
+  /** This attempt errored on a turn whose stream was cut short: the calls that turn had begun (PersonaRecordBase.errorToolCalls); absent otherwise and in older records. */
+  errorToolCalls?: ToolCall[];
   durationMs: number;
 }
 

@@ -437,6 +437,43 @@ describe('latency (docs/latency.md)', () => {
   });
 });
 
+describe('latency of a streamed reply led by keep-alives (docs/latency.md)', () => {
+  /** A server that sends `first`, waits for the client's next read of the clock, adds 300 ms, then sends `rest` and ends. */
+  async function twoPart(clock: ReturnType<typeof steppedClock>, first: string, rest: string): Promise<string> {
+    const http = createHttpServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        void (async () => {
+          clock.t += 50;
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write(first);
+          await clock.nextRead();
+          clock.t += 300;
+          res.end(rest);
+        })();
+      });
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => http.close(() => resolve())));
+    return `http://127.0.0.1:${(http.address() as AddressInfo).port}/chat`;
+  }
+
+  it('a reply of nothing but `data: ping` is timed to its first ping; pings before the text are not its first token', async () => {
+    const only = steppedClock();
+    const pings = await twoPart(only, ': keep-alive\n\ndata: ping\n\n', 'data: ping\n\ndata: [DONE]\n\n');
+    expect(await client({ url: pings, start: null, stream: true }, only).converse(request)).toMatchObject({ kind: 'replied', reply: 'pingping', timing: { latencyMs: 350, firstTokenMs: 50 } });
+    const led = steppedClock();
+    const text = await twoPart(led, 'data: ping\n\n', 'data: Within 30 days.\n\ndata: ping\n\n');
+    expect(await client({ url: text, start: null, stream: true }, led).converse(request)).toMatchObject({ kind: 'replied', reply: 'Within 30 days.', timing: { latencyMs: 350, firstTokenMs: 350 } });
+  });
+
+  it('a reply whose only text event ends the body without a blank line is timed too', async () => {
+    const plain = steppedClock();
+    const last = await twoPart(plain, 'data: ping\n\n', 'data: Within 30 days.');
+    expect(await client({ url: last, start: null, stream: true }, plain).converse(request)).toMatchObject({ kind: 'replied', reply: 'Within 30 days.', timing: { latencyMs: 350, firstTokenMs: 350 } });
+  });
+});
+
 describe('errored replays', () => {
   it('times out on an agent that never answers, without retrying', async () => {
     const server = await serve(() => 'hang');

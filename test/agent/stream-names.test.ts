@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createRegexPool } from '../../src/assertions/index.js';
 import { parseRecord, serializeRecord } from '../../src/record/index.js';
 import { NO_BASELINES, replay } from '../../src/replay/index.js';
-import type { Fixture } from '../../src/types.js';
+import type { Fixture, PersonaScript } from '../../src/types.js';
 import { replayOptions } from '../support/replay-options.js';
 import { configClients } from './config-client.js';
 
@@ -79,30 +79,82 @@ describe('a refused tool call of a vendor\'s body or stream is named where the v
   });
 });
 
+const SCRIPT: PersonaScript = {
+  label: 'script',
+  file: '.agent-replay/personas/p.yml',
+  line: 1,
+  persona: null,
+  opening: 'hello',
+  followUps: [],
+  maxTurns: 20,
+  threshold: 0.7,
+  mocks: [],
+  expect: { conversations: [], terminal: null, toolCalled: [], toolNotCalled: [], criteria: [] },
+};
+/** A whole Anthropic stream: "Done." and message_stop. */
+const whole = [
+  { type: 'message_start', message: { ...message, content: [], stop_reason: null } },
+  { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+  { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Done.' } },
+  { type: 'content_block_stop', index: 0 },
+  { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 2 } },
+  { type: 'message_stop' },
+];
+/** An Anthropic stream cut inside its second tool call's arguments, and the calls it had begun. */
+const events = [
+  { type: 'message_start', message: { ...message, content: [], stop_reason: null } },
+  { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+  { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Checking.' } },
+  { type: 'content_block_stop', index: 0 },
+  { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: 'track_order', input: {} } },
+  { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"id": "A1"}' } },
+  { type: 'content_block_stop', index: 1 },
+  // Cut in the second call's arguments: its input is the text as far as it came.
+  { type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 'toolu_2', name: 'refund', input: {} } },
+  { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"amount": 1' } },
+];
+const BEGUN = [
+  { tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true },
+  { tool: 'refund', input: '{"amount": 1', output: null, mocked: true },
+];
+
 describe('a stream cut early keeps the tool calls it had begun', () => {
-  const events = [
-    { type: 'message_start', message: { ...message, content: [], stop_reason: null } },
-    { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-    { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Checking.' } },
-    { type: 'content_block_stop', index: 0 },
-    { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: 'track_order', input: {} } },
-    { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"id": "A1"}' } },
-    { type: 'content_block_stop', index: 1 },
-    // Cut in the second call's arguments: its input is the text as far as it came.
-    { type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 'toolu_2', name: 'refund', input: {} } },
-    { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"amount": 1' } },
-  ];
-  const BEGUN = [
-    { tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true },
-    { tool: 'refund', input: '{"amount": 1', output: null, mocked: true },
-  ];
   const ERROR = 'message turn: the stream ended early: no message_stop event (anthropic stream, 9 characters received, 2 tool calls begun: track_order, refund)';
 
   it('the errored turn names them and holds them as received, the one still open among them', async () => {
     const client = await clientFor(ANTHROPIC, stream(named(events)));
     expect(await client.converse(request)).toEqual({ kind: 'errored', errorKind: 'http', error: ERROR, toolCalls: BEGUN });
-    // A script's turn has no record of its own: its error names them.
-    expect(await client.session({ session: 's', persona: null, mocks: [] }).send('hi', 1)).toMatchObject({ kind: 'errored', error: ERROR.replace('message turn', 'turn 1') });
+    // A script's turn names and holds them the same way: its script's errored record keeps them.
+    expect(await client.session({ session: 's', persona: null, mocks: [] }).send('hi', 1)).toMatchObject({ kind: 'errored', error: ERROR.replace('message turn', 'turn 1'), toolCalls: BEGUN });
+  });
+
+  it('a call the reader refuses is named by where it was sent, and the others kept', async () => {
+    const robot = { type: 'content_block_start', index: 3, content_block: { type: 'robot_arm_use', id: 'r1', move: 'left' } };
+    const client = await clientFor(ANTHROPIC, stream(named([...events.slice(0, 7), robot, ...events.slice(7)])));
+    expect(await client.converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'http',
+      error: expect.stringMatching(/^message turn: the stream ended early: no message_stop event \(anthropic stream, 9 characters received, 3 tool calls begun: track_order, refund, 1 unreadable; "content_block" on stream event 8 \(content_block_start\) is not a tool call: expected .* \(found an object of type "robot_arm_use" \(keys: type, id, move\)\)\)$/),
+      toolCalls: BEGUN,
+    });
+  });
+
+  it('a stream whose connection is cut, or whose deadline comes, keeps them and names them too', async () => {
+    const cut = await clientFor(ANTHROPIC, () => ({ headers: { 'content-type': 'text/event-stream' }, body: named(events), breakOff: true }));
+    expect(await cut.converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'network',
+      error: "message turn: the agent's answer (HTTP 200) broke off before its end, after 1 attempt: the connection was closed (UND_ERR_SOCKET) (not retried: the agent had the turn; anthropic stream, 9 characters received, 2 tool calls begun: track_order, refund)",
+      toolCalls: BEGUN,
+    });
+    // The deadline, well after the events are sent: the stream is still open when it comes.
+    const held = await clientFor(`${ANTHROPIC}  timeoutMs: 400\n`, () => ({ headers: { 'content-type': 'text/event-stream' }, body: named(events), hold: true }));
+    expect(await held.converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'timeout',
+      error: expect.stringMatching(/^message turn: .* \(agent\.timeoutMs bounds the whole answer, a stream to its end; anthropic stream, 9 characters received, 2 tool calls begun: track_order, refund\)$/),
+      toolCalls: BEGUN,
+    });
   });
 
   it("the fixture's errored record keeps them, and results.json reads them back", async () => {
@@ -113,6 +165,79 @@ describe('a stream cut early keeps the tool calls it had begun', () => {
       const record = await replay({ fixtures: [fixture], personas: [], baselines: NO_BASELINES }, { agent: client, regex, judge: null }, replayOptions({ concurrency: 1 }));
       expect(record.fixtures[0]).toMatchObject({ errored: true, errorKind: 'http', error: ERROR, toolCalls: BEGUN });
       expect(parseRecord(serializeRecord(record), 'results.json').fixtures[0]?.toolCalls).toEqual(BEGUN);
+    } finally {
+      await regex.close();
+    }
+  });
+});
+
+describe("a repeated item's errored attempt keeps the tool calls its cut stream had begun", () => {
+  it('each errored attempt of a fixture and of a script keeps its own, as the item that ran once does, and results.json reads them back', async () => {
+    // Odd requests are cut inside the refund call; even ones answer whole.
+    let n = 0;
+    const client = await clientFor(ANTHROPIC, () => (n++ % 2 === 0 ? { headers: { 'content-type': 'text/event-stream' }, body: named(events), breakOff: true } : stream(named(whole))()));
+    const fixture: Fixture = { label: 'refund', message: 'refund?', persona: null, assertion: { kind: 'contains', value: 'Done' }, file: '.agent-replay/fixtures/f.yml', line: 1, repeat: { count: 2, minPass: 1 } };
+    const script: PersonaScript = { ...SCRIPT, label: 'refund-chat', followUps: [], repeat: { count: 2, minPass: 1 } };
+    const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
+    try {
+      const options = replayOptions({ concurrency: 1 });
+      const fixtures = await replay({ fixtures: [fixture], personas: [], baselines: NO_BASELINES }, { agent: client, regex, judge: null }, options);
+      const scripts = await replay({ fixtures: [], personas: [script], baselines: NO_BASELINES }, { agent: client, regex, judge: null }, options);
+      const f = fixtures.fixtures[0]!;
+      const p = scripts.personas[0]!;
+      expect(f).toMatchObject({ errored: false, verdict: 'pass', reply: 'Done.' });
+      expect(f.attempts?.map((a) => [a.errored, a.toolCalls])).toEqual([[true, BEGUN], [false, undefined]]);
+      expect(p).toMatchObject({ errored: false, verdict: 'pass' });
+      expect(p.attempts?.map((a) => [a.errored, a.errorToolCalls])).toEqual([[true, BEGUN], [false, undefined]]);
+      const read = parseRecord(serializeRecord({ ...fixtures, personas: scripts.personas }), 'results.json');
+      expect([read.fixtures[0]?.attempts?.[0]?.toolCalls, read.personas[0]?.attempts?.[0]?.errorToolCalls]).toEqual([BEGUN, BEGUN]);
+    } finally {
+      await regex.close();
+    }
+  });
+});
+
+describe("a persona script's turn cut short keeps the tool calls it had begun", () => {
+  const done = [
+    { type: 'message_start', message: { ...message, content: [], stop_reason: null } },
+    { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+    { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello.' } },
+    { type: 'content_block_stop', index: 0 },
+    { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 2 } },
+    { type: 'message_stop' },
+  ];
+  const cutOff = [
+    { type: 'message_start', message: { ...message, content: [], stop_reason: null } },
+    { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'refund', input: {} } },
+    { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"order": "A1", "amount": 1' } },
+  ];
+  const script: PersonaScript = {
+    label: 'refund-chat',
+    file: '.agent-replay/personas/p.yml',
+    line: 1,
+    persona: null,
+    opening: 'hello',
+    followUps: ['refund A1 please', 'thanks'],
+    maxTurns: 20,
+    threshold: 0.7,
+    mocks: [],
+    expect: { conversations: [], terminal: null, toolCalled: [], toolNotCalled: [], criteria: [] },
+  };
+
+  it("the script's errored record keeps them, beside the turns that completed, and results.json reads them back", async () => {
+    // The opening is answered; the follow-up's stream breaks off inside the refund call's arguments.
+    const client = await clientFor(ANTHROPIC, (req) => {
+      const messages = (req.json as { messages: { content: unknown }[] }).messages;
+      const last = JSON.stringify(messages.at(-1)?.content);
+      return last.includes('refund') ? { headers: { 'content-type': 'text/event-stream' }, body: named(cutOff), breakOff: true } : stream(named(done))();
+    });
+    const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
+    try {
+      const record = await replay({ fixtures: [], personas: [script], baselines: NO_BASELINES }, { agent: client, regex, judge: null }, replayOptions({ concurrency: 1 }));
+      const begun = [{ tool: 'refund', input: '{"order": "A1", "amount": 1', output: null, mocked: true }];
+      expect(record.personas[0]).toMatchObject({ errored: true, errorKind: 'network', turns: [{ index: 1, reply: 'Hello.' }], unsent: ['refund A1 please', 'thanks'], errorToolCalls: begun });
+      expect(record.personas[0]?.error).toMatch(/^turn 2: the agent's answer \(HTTP 200\) broke off before its end, .* 1 tool call begun: refund\)$/);
+      expect(parseRecord(serializeRecord(record), 'results.json').personas[0]?.errorToolCalls).toEqual(begun);
     } finally {
       await regex.close();
     }

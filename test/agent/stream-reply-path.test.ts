@@ -72,7 +72,7 @@ describe('decodeEventStream and watchFirstText with a reply path', () => {
     const watch = watchFirstText(path);
     expect(watch.push('data: {"meta":{}}\n\n')).toBe(false);
     expect(watch.push('data: {"delta":{"content":""}}\n\ndata: {"delta":{"con')).toBe(false);
-    expect(watch.push('tent":"Hi"}}\n\n')).toBe(true);
+    expect(watch.push('tent":"Hi"}}\n\n')).toBe('text');
     expect(watchFirstText().push('data: {"delta":{"content":"Hi"}}\n\n')).toBe(false);
   });
 });

@@ -129,17 +129,40 @@ describe('watchFirstText', () => {
     expect(w.push('data: {"choices":[{"delta":{"role":"assistant","content":""}}]}\n\n')).toBe(false);
     expect(w.push('data: {"choices":[{"delta":{"content":"Hel')).toBe(false);
     expect(w.push('lo"}}]}\r\n')).toBe(false);
-    expect(w.push('\r\n')).toBe(true);
-    expect(w.push('data: [DONE]\n\n')).toBe(true);
+    expect(w.push('\r\n')).toBe('text');
+    expect(w.push('data: [DONE]\n\n')).toBe('text');
   });
 
   it('counts Vercel text deltas and plain text, not metadata or tool parts', () => {
     const v = watchFirstText();
     expect(v.push('data: {"type":"start"}\n\ndata: {"type":"tool-input-available","toolCallId":"1","toolName":"x","input":{}}\n\n')).toBe(false);
-    expect(v.push('data: {"type":"text-delta","id":"t","delta":"Hi"}\n\n')).toBe(true);
+    expect(v.push('data: {"type":"text-delta","id":"t","delta":"Hi"}\n\n')).toBe('text');
     const plain = watchFirstText();
     expect(plain.push('data: Hello')).toBe(false);
-    expect(plain.push('\n\n')).toBe(true);
+    expect(plain.push('\n\n')).toBe('text');
+  });
+
+  it('a plain `data: ping` before the text is no token of it; a stream of nothing else is the reply "ping", its first token the first ping (docs/latency.md)', () => {
+    const before = watchFirstText();
+    expect(before.push(': keep-alive\n\ndata: ping\n\n')).toBe('ping');
+    expect(before.push('data: ping\n\n')).toBe(false);
+    expect(before.push('data: Within 30 days.\n\n')).toBe('text');
+    expect(before.end()).toBeNull();
+    const only = watchFirstText();
+    expect(only.push('data: ping\n\n')).toBe('ping');
+    expect(only.push('data: [DONE]\n\n')).toBe(false);
+    expect(only.end()).toBe('pings');
+    // Pings among another event (a server's progress note) are keep-alives: that stream has no reply text.
+    const among = watchFirstText();
+    expect(among.push('data: ping\n\ndata: {"status":"working"}\n\n')).toBe('ping');
+    expect(among.end()).toBeNull();
+  });
+
+  it('reads the last event when the body ends without a blank line after it', () => {
+    const w = watchFirstText();
+    expect(w.push('data: {"type":"start"}\n\ndata: {"type":"text-delta","id":"t","delta":"Hi"}')).toBe(false);
+    expect(w.end('\n')).toBe('text');
+    expect(watchFirstText().end('data: Hello')).toBe('text');
   });
 
   it('never reports text for an error event or a LangGraph state stream', () => {

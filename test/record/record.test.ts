@@ -373,6 +373,29 @@ describe('persona scripts in the record', () => {
     expect(parseRecord(text(levels(256)), 'r.json').personas[0]?.turns[1]?.toolCalls?.[0]?.input).toEqual(JSON.parse(levels(256)));
   });
 
+  it("an errored script keeps the calls its failing turn's stream had begun; a record written before them reads without (docs/presets.md, \"Streamed replies\")", () => {
+    const begun = [{ tool: 'refund', input: '{"amount": 1', output: null, mocked: true }];
+    const errored = { ...script, errored: true, error: 'turn 2: the stream ended early: no message_stop event (anthropic stream, no text received, 1 tool call begun: refund)', errorKind: 'http', verdict: null, drift: null };
+    const read = (p: unknown) => parseRecord(JSON.stringify({ ...record([fixture('a')]), personas: [p] }), 'r.json').personas[0];
+    expect(read({ ...errored, errorToolCalls: begun })?.errorToolCalls).toEqual(begun);
+    const older = read(errored);
+    expect(older).toEqual(errored);
+    expect(older).not.toHaveProperty('errorToolCalls');
+    expect(() => read({ ...errored, errorToolCalls: [{ tool: 'refund' }] })).toThrow(/personas\.0\.errorToolCalls\.0\.input/);
+  });
+
+  it("a repeated fixture's errored attempt keeps the calls its cut stream had begun, a script's attempt likewise; older attempts read without", () => {
+    const begun = [{ tool: 'refund', input: '{"amount": 1', output: null, mocked: true }];
+    const attempt = { errored: true, error: 'message turn: the stream ended early', errorKind: 'http', reply: null, route: null, verdict: null, detail: 'the stream ended early', score: null, rationale: null, durationMs: 3 };
+    const repeated = { ...fixture('a'), repeat: { count: 2, minPass: 1, passed: 1, flaky: true }, attempts: [{ ...attempt, toolCalls: begun }, attempt] };
+    const scriptAttempt = { errored: true, error: 'turn 1: the stream ended early', errorKind: 'http', verdict: null, turns: [], unsent: ['hi'], visited: [], outcome: null, checks: [], durationMs: 3 };
+    const repeatedScript = { ...script, repeat: { count: 2, minPass: 1, passed: 1, flaky: true }, attempts: [{ ...scriptAttempt, errorToolCalls: begun }, scriptAttempt] };
+    const read = parseRecord(JSON.stringify({ ...record([repeated as FixtureRecord]), personas: [repeatedScript] }), 'r.json');
+    expect(read.fixtures[0]?.attempts?.map((a) => a.toolCalls)).toEqual([begun, undefined]);
+    expect(read.personas[0]?.attempts?.map((a) => a.errorToolCalls)).toEqual([begun, undefined]);
+    expect(read.fixtures[0]?.attempts?.[1]).toEqual(attempt);
+  });
+
   it('round-trips a script; an errored script with a verdict, or a label shared with a fixture, is rejected', () => {
     const text = JSON.stringify({ ...record([fixture('a')]), personas: [script] });
     expect(parseRecord(text, 'r.json').personas).toEqual([script]);

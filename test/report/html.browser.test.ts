@@ -402,7 +402,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
         verdict: 'fail',
         detail: '1/3 attempts passed (minPass 2), flaky; attempt 2: reply contains "30 days"',
         repeat: { count: 4, minPass: 2, passed: 1, flaky: true },
-        attempts: [attempt(null, null, 'HTTP 500 from the agent'), attempt(yes, 'pass', 'reply contains "30 days"'), attempt(no, 'fail', 'reply does not contain "30 days"'), attempt(yes, 'pass', 'reply contains "30 days"')],
+        // Attempt 1's stream was cut short: the call it had begun is shown under its error (docs/presets.md, "Streamed replies").
+        attempts: [{ ...attempt(null, null, 'HTTP 500 from the agent'), toolCalls: [{ tool: 'refund', input: { order: 'A1' }, output: null, mocked: true }] }, attempt(yes, 'pass', 'reply contains "30 days"'), attempt(no, 'fail', 'reply does not contain "30 days"'), attempt(yes, 'pass', 'reply contains "30 days"')],
       }),
     ]);
     const { page, errors } = await open(record);
@@ -412,7 +413,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     await row.locator('table.checks').waitFor();
     const cells = await row.locator('table.checks tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
     expect(cells).toEqual([
-      ['1', 'errored', 'HTTP 500 from the agent', ''],
+      ['1', 'errored', 'HTTP 500 from the agent', 'tool calls begun before the answer was cut short:⚙ refund {"order":"A1"} → null'],
       ['2 (shown)', 'pass', 'reply contains "30 days"', 'the reply above'],
       ['3', 'fail', 'reply does not contain "30 days"', no],
       ['4', 'pass', 'reply contains "30 days"', "the same reply as attempt 2's"],
@@ -464,6 +465,23 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     await row.locator('table.checks').first().waitFor();
     expect(await row.locator('.body > h3').last().textContent()).toBe(`Not sent (2), because the agent ended the conversation on turn ${last}`);
     expect(await row.locator('.body > ul.calls li').allTextContents()).toEqual([`${last + 1} · User: Thanks, bye`, `${last + 2} · User: One more thing`]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("shows the calls begun by the turn an errored script stopped on, under its message, as the comment does", async () => {
+    const begun = [{ tool: 'refund', input: '{"order": "1234", "amount": 1', output: null, mocked: true }];
+    const turns = persona('refund-chat').turns;
+    const next = turns[turns.length - 1]!.index + 1;
+    const error = `turn ${next}: the stream ended early: no message_stop event (anthropic stream, no text received, 1 tool call begun: refund)`;
+    const script = persona('refund-chat', { turns, unsent: ['It arrived broken'], errored: true, error, errorKind: 'http', verdict: null, drift: null, errorToolCalls: begun });
+    const { page, errors } = await open(run([], { personas: [script], tallies: { passed: 0, failed: 0, notEvaluated: 0, errored: 1 } }));
+    const row = page.locator('details.item:has(.label:text-is("🎭 refund-chat"))');
+    if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
+    const stop = row.locator('.body > .turn').last();
+    await stop.waitFor();
+    expect(await stop.locator('p').allTextContents()).toEqual([`Turn ${next} · User`, 'Tool calls begun before the answer was cut short:', 'The run stopped on this turn: no answer was recorded.']);
+    expect(await stop.locator('ul.calls li').allTextContents()).toEqual(['⚙ refund "{\\"order\\": \\"1234\\", \\"amount\\": 1" → null']);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -214,6 +214,23 @@ describe('one script in full', () => {
     );
   });
 
+  it("errored on a turn whose stream was cut short: the calls that turn had begun stand under its message, before the error (docs/presets.md, \"Streamed replies\")", () => {
+    const record = mixedWithPersonas();
+    const error = "turn 3: the agent's answer (HTTP 200) broke off before its end, after 1 attempt: the connection was closed (UND_ERR_SOCKET) (not retried: the agent had the turn; anthropic stream, no text received, 1 tool call begun: refund)";
+    const begun = [{ tool: 'refund', input: '{"order": "1234", "amount": 1', output: null, mocked: true }];
+    const personas = record.personas!.map((p): PersonaRecord => (p.label === 'refund-agent-500' && p.errored ? { ...p, error, errorKind: 'network', errorToolCalls: begun } : p));
+    const cut = { ...record, personas };
+    const item = itemHtml(githubHtml(renderComment(cut, ctx)), 'refund-agent-500');
+    const t = text(item.slice(item.indexOf('Transcript:')));
+    expect(t).toContain('3 · User : It arrived broken Tool calls begun before the answer was cut short (1): refund "{\\"order\\": \\"1234\\", \\"amount\\": 1" → null Stopped');
+    // The HTML report's data: the calls beside the turn the run stopped on.
+    const data = personaData(personas.find((p) => p.label === 'refund-agent-500')!);
+    expect([data.stopped, data.stoppedCalls]).toEqual([{ index: 3, message: 'It arrived broken' }, [{ tool: 'refund', input: '"{\\"order\\": \\"1234\\", \\"amount\\": 1"', output: 'null', mocked: true }]]);
+    // A script without them shows none.
+    expect(personaData(record.personas!.find((p) => p.label === 'refund-agent-500')!).stoppedCalls).toBeUndefined();
+    expect(text(itemHtml(githubHtml(renderComment(record, ctx)), 'refund-agent-500'))).not.toContain('Tool calls begun');
+  });
+
   it('a long error is said once: its cause above sums it up, the line names its turn, the Error block holds it whole', () => {
     const long =
       'turn 3: the agent reported a call to issue_refund {"orderId":"2718","amount":12,"reason":"arrived broken"} that no mock answered ' +

@@ -7,7 +7,8 @@
 //   await agent.close() // also destroys connections that are still open or hanging
 //
 // The handler may return a response (`json` is serialised; `body` is sent raw; with `breakOff` the
-// status, headers and body are sent and then the socket is cut, before the body's end), 'hang' to
+// status, headers and body are sent and then the socket is cut, before the body's end; with `hold`
+// they are sent and the answer is left open, never ended, until close()), 'hang' to
 // never answer, or 'destroy' to cut the socket without a response. It may be async.
 
 import { createServer } from 'node:http';
@@ -26,7 +27,7 @@ export interface ReceivedRequest {
 }
 
 export type AgentReply =
-  | { status?: number; headers?: Record<string, string>; json?: unknown; body?: string | Buffer; breakOff?: true }
+  | { status?: number; headers?: Record<string, string>; json?: unknown; body?: string | Buffer; breakOff?: true; hold?: true }
   | 'hang'
   | 'destroy';
 
@@ -104,5 +105,6 @@ function send(res: ServerResponse, reply: AgentReply): void {
   const body = reply.body ?? (reply.json === undefined ? '' : JSON.stringify(reply.json));
   res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
   if (reply.breakOff === true) res.write(body, () => res.socket?.destroy());
+  else if (reply.hold === true) res.write(body);
   else res.end(body);
 }

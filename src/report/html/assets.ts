@@ -354,6 +354,11 @@ function attemptsTable(body, attempts, what, judge) {
     var cell = add(tr, el('td'));
     if (a.note) add(cell, el('span', 'note', a.note + (a.reply != null ? ': ' : '')));
     if (a.reply != null) add(cell, el('div', 'text', a.reply));
+    // An errored attempt whose stream was cut short: the calls it had begun (docs/presets.md, "Streamed replies").
+    if (a.toolCalls) {
+      add(cell, el('span', 'note', 'tool calls begun before the answer was cut short:'));
+      callList(cell, a.toolCalls, true);
+    }
   });
 }
 function panelList(parent, lines) {
@@ -492,11 +497,18 @@ function personaBody(body, p) {
   add(body, el('h3', null, 'Transcript'));
   p.turns.forEach(function (t) { turnBlock(body, t, p.live); });
   if (p.droppedTurns > 0) add(body, el('p', 'drift', 'The baseline had ' + p.droppedTurns + ' more turn' + (p.droppedTurns === 1 ? '' : 's') + '.'));
-  if (p.stopped) {
+  if (p.stopped || p.stoppedCalls) {
     var stop = add(body, el('div', 'turn'));
-    add(add(stop, el('p', 'who')), el('b', null, 'Turn ' + p.stopped.index + ' \\u00b7 User'));
-    add(add(stop, el('div', 'reply user')), el('div', 'text', p.stopped.message === '' ? '(empty)' : p.stopped.message));
-    add(stop, el('p', 'drift', 'The run stopped on this turn: no answer was recorded.'));
+    if (p.stopped) {
+      add(add(stop, el('p', 'who')), el('b', null, 'Turn ' + p.stopped.index + ' \\u00b7 User'));
+      add(add(stop, el('div', 'reply user')), el('div', 'text', p.stopped.message === '' ? '(empty)' : p.stopped.message));
+    }
+    // The calls its stream had begun when it was cut short (docs/presets.md, "Streamed replies").
+    if (p.stoppedCalls) {
+      add(stop, el('p', 'drift', 'Tool calls begun before the answer was cut short:'));
+      callList(stop, p.stoppedCalls, p.live);
+    }
+    add(stop, el('p', 'drift', p.stopped ? 'The run stopped on this turn: no answer was recorded.' : 'The run stopped: no answer was recorded.'));
   }
   if (p.unsent.length > 0) {
     add(body, el('h3', null, p.unsentHead || 'Not sent'));
@@ -525,7 +537,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'OsEDcYp0j6X7JcsWh7Z1oFO9rBgtflRCuIsKKP0L90I=';
+const SCRIPT_SHA256 = 'uWISVTJSAq6dvyMSiX7BA42grv90tAa94QwvTb98o/c=';
 const STYLE_SHA256 = 'sPzWlgKJk/5eWZwQkWf3hU8AGgW3297YU+3a+IBWgxg=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */

@@ -118,6 +118,8 @@ export interface AttemptData {
   note?: string;
   /** A fixture attempt's reply that is not the shown attempt's, or a script's first reply unlike the shown attempt's; absent otherwise. */
   reply?: string;
+  /** An errored attempt whose stream was cut short: the tool calls it had begun (docs/presets.md, "Streamed replies"); absent otherwise. */
+  toolCalls?: CallData[];
 }
 
 export interface CheckData {
@@ -163,6 +165,8 @@ export interface PersonaData {
   unsentFirst?: number;
   /** The turn the run stopped on, whose message was sent; null when none. */
   stopped: { index: number; message: string } | null;
+  /** The tool calls the turn the run stopped on had begun when its stream was cut short (errorToolCalls); absent when none. */
+  stoppedCalls?: CallData[];
   visited: string[];
   outcome: string | null;
   error: string | null;
@@ -185,7 +189,7 @@ export interface PersonaData {
 export type ItemData = FixtureData | PersonaData;
 
 /** The attempts of a repeated item, the shown one (the first that did not error, else the first) marked. */
-function attemptsData<T extends { errored: boolean; verdict: string | null }>(item: Item, attempts: readonly T[] | undefined, describe: (a: T) => string, reply: (a: T, shown: T) => Pick<AttemptData, 'note' | 'reply'>): { attempts?: AttemptData[]; attemptsJudge?: string } {
+function attemptsData<T extends { errored: boolean; verdict: string | null; toolCalls?: ToolCall[] | null; errorToolCalls?: ToolCall[] }>(item: Item, attempts: readonly T[] | undefined, describe: (a: T) => string, reply: (a: T, shown: T) => Pick<AttemptData, 'note' | 'reply'>): { attempts?: AttemptData[]; attemptsJudge?: string } {
   if (attempts === undefined || attempts.length === 0) return {};
   // The line the comment gives the item (docs/judges.md, "A judge that answers differently").
   const judge = judgeAcrossAttempts(item);
@@ -197,10 +201,15 @@ function attemptsData<T extends { errored: boolean; verdict: string | null }>(it
       outcome: a.errored || a.verdict === null ? 'errored' : (a.verdict as AttemptData['outcome']),
       shown: i === shown,
       detail: clip(normalizeBlock(describe(a)), 2000),
-      ...(a.errored ? {} : reply(a, attempts[shown] as T)),
+      ...(a.errored ? begunData(a.toolCalls ?? a.errorToolCalls) : reply(a, attempts[shown] as T)),
     })),
     ...(judge === null ? {} : { attemptsJudge: clip(normalizeBlock(judge), 2000) }),
   };
+}
+
+/** An errored attempt's calls begun by its cut stream, shown under its error; nothing when none. */
+function begunData(calls: readonly ToolCall[] | null | undefined): Pick<AttemptData, 'toolCalls'> {
+  return calls != null && calls.length > 0 ? { toolCalls: toolCallData(calls) ?? [] } : {};
 }
 
 /**
@@ -506,6 +515,7 @@ export function personaData(p: PersonaRecord): PersonaData {
     unsent: notSent(p).map(text),
     ...unsentWords(p),
     stopped: ((s) => (s === null ? null : { index: s.index, message: text(s.message) }))(stoppedOn(p)),
+    ...(p.errorToolCalls !== undefined && p.errorToolCalls.length > 0 ? { stoppedCalls: toolCallData(p.errorToolCalls) ?? [] } : {}),
     visited: p.visited,
     outcome: p.outcome,
     error: p.errored ? text(p.error) : null,
