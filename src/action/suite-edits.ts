@@ -143,12 +143,15 @@ export async function suiteEditsFor(
   return { base: from, fixtures, ...(config.length > 0 ? { config } : {}), baselines, unknown: unknown.length > 0 ? `${unknown.join('; ')}.` : null };
 }
 
-/** The config file read at each commit (config.yml, else config.yaml, as the suite loads it): its path and text, or null. */
+/**
+ * The config file read at each commit (config.yml, else config.yaml, as the suite loads it): its
+ * path and text (null: GitHub gave none, as for a file over 1 MB: said, never read as no file), or null.
+ */
 async function configSides(github: GitHubApi, at: { owner: string; repo: string }, paths: readonly string[], from: string, head: string): Promise<ChangedConfigFile> {
-  const side = async (ref: string): Promise<{ path: string; text: string } | null> => {
-    const texts = await Promise.all(paths.map(async (path): Promise<{ path: string; text: string } | null> => {
+  const side = async (ref: string): Promise<{ path: string; text: string | null } | null> => {
+    const texts = await Promise.all(paths.map(async (path): Promise<{ path: string; text: string | null } | null> => {
       const file = await github.getContent(at.owner, at.repo, path, ref);
-      return file?.kind === 'file' && file.text !== null ? { path, text: file.text } : null;
+      return file?.kind === 'file' ? { path, text: file.text } : null;
     }));
     return texts.find((t) => t !== null) ?? null;
   };

@@ -77,25 +77,28 @@ function whatChanged(items: readonly FixtureEdit[]): string {
 
 /**
  * A setting of config.yml, old -> new (`judge.model` in `.agent-replay/config.yml`: `"gpt-4o"` is
- * now `"gpt-4o-mini"`); a credential only said changed; a file that does not read on one side, why.
+ * now `"gpt-4o-mini"`), a side that does not write it read as its default (`0.05` (the default));
+ * a credential only said changed; a file not compared on one side (it does not read, it is over
+ * 1 MB), why.
  */
 function configLine(c: ConfigEdit, code: CodeOf): string {
   const file = code(c.file, LIMITS.file);
   if (c.change === 'unreadable' || c.setting === null) {
     // Our own words (`does not read as YAML (line 3)`), kept to letters, digits and brackets: a record read back may hold anything.
     const why = (text: string | null): string | null => (text === null ? null : text.replace(/[^A-Za-z0-9 ()]/g, '').slice(0, 80));
-    c = { ...c, before: why(c.before), after: why(c.after) };
-    const side = c.before !== null ? `at the base (it ${c.before})` : `at the head (it ${c.after ?? 'does not read'})`;
-    const both = c.before !== null && c.after !== null ? ` and at the head (it ${c.after})` : '';
-    return `${file} does not read ${side}${both}: its settings were not compared`;
+    const sides = [why(c.before), why(c.after)].map((w, i) => (w === null ? null : `at the ${i === 0 ? 'base' : 'head'} ${w}`)).filter((w) => w !== null);
+    return `${file} ${sides.length === 0 ? 'does not read' : sides.join(' and ')}: its settings were not compared`;
   }
   const setting = code(c.setting, LIMITS.label);
   if (c.change === 'secret') {
     const what = c.before === null ? 'set now' : c.after === null ? 'no longer set' : 'changed';
     return `${setting} in ${file}: ${what} (a credential: its value is not shown)`;
   }
-  const value = (words: string | null): string => (words === null ? 'not set (the default)' : code(words, LIMITS.detail));
-  return `${setting} in ${file}: ${value(c.before)} is now ${value(c.after)}`;
+  const value = (words: string | null, side: 'before' | 'after'): string => {
+    const byDefault = c.default === side ? ' (the default)' : '';
+    return words === null ? `not set${byDefault}` : `${code(words, LIMITS.detail)}${byDefault}`;
+  };
+  return `${setting} in ${file}: ${value(c.before, 'before')} is now ${value(c.after, 'after')}`;
 }
 
 function baselineLine(b: BaselineEdit, code: CodeOf, git: boolean): string {
@@ -115,6 +118,8 @@ export function suiteEditsParts(e: SuiteEdits, code: CodeOf): SuiteEditsParts {
   const fixtures = e.fixtures.filter((f) => f.kind !== 'persona');
   const scripts = e.fixtures.filter((f) => f.kind === 'persona');
   const groups: SuiteEditsGroup[] = [];
+  // From git (the CLI's --base) no commit is known to be an accept commit: every changed baseline is listed, and said so.
+  const git = e.source === 'git';
   if (fixtures.length > 0) {
     // Checks alone: one line a fixture, counted as checks (`2 fixture checks changed or removed`).
     const head = fixtures.every((f) => f.change === 'assertion' || f.change === 'deleted')
@@ -136,8 +141,6 @@ export function suiteEditsParts(e: SuiteEdits, code: CodeOf): SuiteEditsParts {
       : `${plural(config.filter((c) => c.change !== 'unreadable').length, 'setting', 'settings')} of ${name} changed (every item's replay or verdict can differ)`;
     groups.push({ head, lines: shown(config, (c) => configLine(c, code)) });
   }
-  // From git (the CLI's --base) no commit is known to be an accept commit: every changed baseline is listed, and said so.
-  const git = e.source === 'git';
   if (e.baselines.length > 0) {
     const head = git
       ? `${plural(e.baselines.length, 'baseline', 'baselines')} changed since the base (git cannot tell an accept commit apart: baselines accepted on this branch are listed too)`
