@@ -101,6 +101,36 @@ function configLine(c: ConfigEdit, code: CodeOf): string {
   return `${setting} in ${file}: ${value(c.before, 'before')} is now ${value(c.after, 'after')}`;
 }
 
+/**
+ * The Action's inputs (action.yml) and the CLI's flags that set a setting of config.yml for the
+ * run they are given to, over the file's value. Not compared: the block says so beside an edit of
+ * one of these settings (docs/action.md, "Suite edited").
+ */
+const OVERRIDDEN_BY: readonly { setting: string; inputs: readonly string[]; flags: readonly string[] }[] = [
+  { setting: 'agent.url', inputs: ['agent-url', 'agent-path'], flags: ['--agent-url'] },
+  { setting: 'agent.headers', inputs: ['agent-headers'], flags: [] },
+  { setting: 'judge.provider', inputs: ['judge-provider'], flags: [] },
+  { setting: 'judge.baseUrl', inputs: ['judge-base-url'], flags: ['--judge-url'] },
+  { setting: 'judge.model', inputs: ['judge-model'], flags: [] },
+  { setting: 'judge.apiKey', inputs: ['judge-api-key'], flags: [] },
+  { setting: 'repeat.count', inputs: ['repeat'], flags: ['--repeat'] },
+  { setting: 'repeat.max', inputs: ['repeat-max'], flags: ['--repeat-max'] },
+];
+
+/**
+ * The line after config.yml's settings when an edited one can be set by an input of the step (a
+ * flag, from git): `judge-model, when given, wins over judge.model: inputs are not compared`;
+ * null when none can.
+ */
+function overriddenLine(config: readonly ConfigEdit[], git: boolean, code: CodeOf): string | null {
+  const edited = config.map((c) => c.setting).filter((s): s is string => s !== null);
+  const over = OVERRIDDEN_BY.filter((o) => (git ? o.flags : o.inputs).length > 0 && edited.some((s) => s === o.setting || s.startsWith(`${o.setting}.`)));
+  if (over.length === 0) return null;
+  const names = over.map((o) => `${(git ? o.flags : o.inputs).map((n) => code(n, LIMITS.label)).join(' or ')} over ${code(o.setting, LIMITS.label)}`);
+  const what = git ? 'A flag of the command' : 'An input of the workflow step';
+  return `${what} wins over config.yml where given (${names.join(', ')}); ${git ? 'flags' : 'inputs'} are not compared`;
+}
+
 function baselineLine(b: BaselineEdit, code: CodeOf, git: boolean): string {
   const did = b.status === 'removed' ? 'deleted' : b.status === 'added' ? 'added' : b.status === 'renamed' ? 'renamed' : 'changed';
   return `${code(b.file, LIMITS.file)} ${did} ${git ? 'since the base' : 'by a commit that is not an accept commit'}`;
@@ -139,7 +169,8 @@ export function suiteEditsParts(e: SuiteEdits, code: CodeOf): SuiteEditsParts {
     const head = config.every((c) => c.change === 'unreadable')
       ? `${name} not compared`
       : `${plural(config.filter((c) => c.change !== 'unreadable').length, 'setting', 'settings')} of ${name} changed (every item's replay or verdict can differ)`;
-    groups.push({ head, lines: shown(config, (c) => configLine(c, code)) });
+    const over = overriddenLine(config, git, code);
+    groups.push({ head, lines: [...shown(config, (c) => configLine(c, code)), ...(over === null ? [] : [over])] });
   }
   if (e.baselines.length > 0) {
     const head = git
