@@ -86,18 +86,24 @@ export async function suiteEditsFor(
     if (f.status !== 'removed' && isItemFile(f.path)) sides.push({ path: f.path, at: head });
     if (sides.length > 0) changedFiles.push(sides);
   }
-  const read = changedFiles.slice(0, maxFiles).flat();
   const left = changedFiles.length - maxFiles;
   if (left > 0) unknown.push(`this pull request changes ${changedFiles.length} fixture and persona files: the first ${maxFiles} were compared, ${plural(left, 'other was', 'others were')} not`);
-  const texts = await Promise.all(read.map(async (s) => {
+  // A side GitHub gives no text of (a file over 1 MB) is there all the same: its file is not compared, and said, never read as deleted.
+  const texts = await Promise.all(changedFiles.slice(0, maxFiles).map((sides) => Promise.all(sides.map(async (s) => {
     const file = await github.getContent(owner, repo, s.path, s.at);
-    return file?.kind === 'file' ? file.text : null;
-  }));
-  const files: ChangedFixtureFile[] = read.map((s, i) => ({
+    return { ...s, there: file?.kind === 'file', text: file?.kind === 'file' ? file.text : null };
+  }))));
+  const large = texts.filter((sides) => sides.some((s) => s.there && s.text === null));
+  if (large.length > 0) {
+    // Each by its path at the head (at the base when it was removed).
+    const paths = large.map((sides) => (sides[sides.length - 1] as { path: string }).path);
+    unknown.push(`${plural(large.length, 'fixture or persona file is', 'fixture and persona files are')} over 1 MB (GitHub gives no text of a file that large), so the items in ${large.length === 1 ? 'it' : 'them'} were not compared: ${paths.join(', ')}`);
+  }
+  const files: ChangedFixtureFile[] = texts.filter((sides) => !large.includes(sides)).flat().map((s) => ({
     path: s.path,
     kind: kindOf(s.path) ?? 'fixture',
-    before: s.at === from ? (texts[i] ?? null) : null,
-    after: s.at === head ? (texts[i] ?? null) : null,
+    before: s.at === from ? s.text : null,
+    after: s.at === head ? s.text : null,
   }));
   const fixtures = await fixtureEdits(files);
 

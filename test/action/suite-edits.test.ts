@@ -212,6 +212,21 @@ describe('the suite edits read from GitHub, without a run', () => {
     });
   });
 
+  it('says a fixture file over 1 MB (GitHub gives no text of it) not compared, never its fixtures deleted', async () => {
+    const files = { ...BASE_FILES, [file('fixtures/big.yml')]: 'label: big\nmessage: m\nassert: { contains: x }\n' };
+    gh.setBranch('octo/shop', 'main', BASE, files);
+    gh.setBranch('octo/shop', 'feature', BASE, files);
+    gh.pushOnTop('octo/shop', 'feature', HEAD, 'A large fixture file', { files: { [file('fixtures/big.yml')]: `label: big\nmessage: m\nassert: { contains: x }\n${'#'.repeat(1024 * 1024)}\n` } });
+    const api = createGitHubApi({ token: gh.token, baseUrl: gh.url, retryAfterBaseMs: 0, throttleWrites: false });
+    const edits = await suiteEditsFor(api, { owner: 'octo', repo: 'shop' }, BASE, HEAD, SUITE, async () => null);
+    expect(edits).toEqual({
+      base: BASE,
+      fixtures: [],
+      baselines: [],
+      unknown: `1 fixture or persona file is over 1 MB (GitHub gives no text of a file that large), so the items in it were not compared: ${file('fixtures/big.yml')}.`,
+    });
+  });
+
   it('compares the persona scripts a pull request changed, check by check', async () => {
     const SCRIPT = 'label: refund-dialog\nopening: I want my money back\nexpect:\n  toolNotCalled: [{ tool: issue_refund }]\n  criteria: [stays polite]\n';
     const files = { ...BASE_FILES, [file('personas/refund.yml')]: SCRIPT };
