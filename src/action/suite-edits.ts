@@ -86,18 +86,24 @@ export async function suiteEditsFor(
     if (f.status !== 'removed' && isItemFile(f.path)) sides.push({ path: f.path, at: head });
     if (sides.length > 0) changedFiles.push(sides);
   }
-  const read = changedFiles.slice(0, maxFiles).flat();
   const left = changedFiles.length - maxFiles;
   if (left > 0) unknown.push(`this pull request changes ${changedFiles.length} fixture and persona files: the first ${maxFiles} were compared, ${plural(left, 'other was', 'others were')} not`);
-  const texts = await Promise.all(read.map(async (s) => {
+  // A side GitHub gives no text of (a file over 1 MB) is there all the same: its file is not compared, and said, never read as deleted.
+  const texts = await Promise.all(changedFiles.slice(0, maxFiles).map((sides) => Promise.all(sides.map(async (s) => {
     const file = await github.getContent(owner, repo, s.path, s.at);
-    return file?.kind === 'file' ? file.text : null;
-  }));
-  const files: ChangedFixtureFile[] = read.map((s, i) => ({
+    return { ...s, there: file?.kind === 'file', text: file?.kind === 'file' ? file.text : null };
+  }))));
+  const large = texts.filter((sides) => sides.some((s) => s.there && s.text === null));
+  if (large.length > 0) {
+    // Each by its path at the head (at the base when it was removed).
+    const paths = large.map((sides) => (sides[sides.length - 1] as { path: string }).path);
+    unknown.push(`${plural(large.length, 'fixture or persona file is', 'fixture and persona files are')} over 1 MB (GitHub gives no text of a file that large), so the items in ${large.length === 1 ? 'it' : 'them'} were not compared: ${paths.join(', ')}`);
+  }
+  const files: ChangedFixtureFile[] = texts.filter((sides) => !large.includes(sides)).flat().map((s) => ({
     path: s.path,
     kind: kindOf(s.path) ?? 'fixture',
-    before: s.at === from ? (texts[i] ?? null) : null,
-    after: s.at === head ? (texts[i] ?? null) : null,
+    before: s.at === from ? s.text : null,
+    after: s.at === head ? s.text : null,
   }));
   const fixtures = await fixtureEdits(files);
 
@@ -143,12 +149,15 @@ export async function suiteEditsFor(
   return { base: from, fixtures, ...(config.length > 0 ? { config } : {}), baselines, unknown: unknown.length > 0 ? `${unknown.join('; ')}.` : null };
 }
 
-/** The config file read at each commit (config.yml, else config.yaml, as the suite loads it): its path and text, or null. */
+/**
+ * The config file read at each commit (config.yml, else config.yaml, as the suite loads it): its
+ * path and text (null: GitHub gave none, as for a file over 1 MB: said, never read as no file), or null.
+ */
 async function configSides(github: GitHubApi, at: { owner: string; repo: string }, paths: readonly string[], from: string, head: string): Promise<ChangedConfigFile> {
-  const side = async (ref: string): Promise<{ path: string; text: string } | null> => {
-    const texts = await Promise.all(paths.map(async (path): Promise<{ path: string; text: string } | null> => {
+  const side = async (ref: string): Promise<{ path: string; text: string | null } | null> => {
+    const texts = await Promise.all(paths.map(async (path): Promise<{ path: string; text: string | null } | null> => {
       const file = await github.getContent(at.owner, at.repo, path, ref);
-      return file?.kind === 'file' && file.text !== null ? { path, text: file.text } : null;
+      return file?.kind === 'file' ? { path, text: file.text } : null;
     }));
     return texts.find((t) => t !== null) ?? null;
   };

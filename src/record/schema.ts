@@ -547,6 +547,7 @@ function buildRunRecordSchema() {
               change: z.enum(['setting', 'secret', 'unreadable']),
               before: z.string().nullable(),
               after: z.string().nullable(),
+              default: z.enum(['before', 'after']).optional(),
             }),
           )
           .optional(),

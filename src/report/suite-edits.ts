@@ -77,25 +77,58 @@ function whatChanged(items: readonly FixtureEdit[]): string {
 
 /**
  * A setting of config.yml, old -> new (`judge.model` in `.agent-replay/config.yml`: `"gpt-4o"` is
- * now `"gpt-4o-mini"`); a credential only said changed; a file that does not read on one side, why.
+ * now `"gpt-4o-mini"`), a side that does not write it read as its default (`0.05` (the default));
+ * a credential only said changed; a file not compared on one side (it does not read, it is over
+ * 1 MB), why.
  */
 function configLine(c: ConfigEdit, code: CodeOf): string {
   const file = code(c.file, LIMITS.file);
   if (c.change === 'unreadable' || c.setting === null) {
     // Our own words (`does not read as YAML (line 3)`), kept to letters, digits and brackets: a record read back may hold anything.
     const why = (text: string | null): string | null => (text === null ? null : text.replace(/[^A-Za-z0-9 ()]/g, '').slice(0, 80));
-    c = { ...c, before: why(c.before), after: why(c.after) };
-    const side = c.before !== null ? `at the base (it ${c.before})` : `at the head (it ${c.after ?? 'does not read'})`;
-    const both = c.before !== null && c.after !== null ? ` and at the head (it ${c.after})` : '';
-    return `${file} does not read ${side}${both}: its settings were not compared`;
+    const sides = [why(c.before), why(c.after)].map((w, i) => (w === null ? null : `at the ${i === 0 ? 'base' : 'head'} ${w}`)).filter((w) => w !== null);
+    return `${file} ${sides.length === 0 ? 'does not read' : sides.join(' and ')}: its settings were not compared`;
   }
   const setting = code(c.setting, LIMITS.label);
   if (c.change === 'secret') {
     const what = c.before === null ? 'set now' : c.after === null ? 'no longer set' : 'changed';
     return `${setting} in ${file}: ${what} (a credential: its value is not shown)`;
   }
-  const value = (words: string | null): string => (words === null ? 'not set (the default)' : code(words, LIMITS.detail));
-  return `${setting} in ${file}: ${value(c.before)} is now ${value(c.after)}`;
+  const value = (words: string | null, side: 'before' | 'after'): string => {
+    const byDefault = c.default === side ? ' (the default)' : '';
+    return words === null ? `not set${byDefault}` : `${code(words, LIMITS.detail)}${byDefault}`;
+  };
+  return `${setting} in ${file}: ${value(c.before, 'before')} is now ${value(c.after, 'after')}`;
+}
+
+/**
+ * The Action's inputs (action.yml) and the CLI's flags that set a setting of config.yml for the
+ * run they are given to, over the file's value. Not compared: the block says so beside an edit of
+ * one of these settings (docs/action.md, "Suite edited").
+ */
+const OVERRIDDEN_BY: readonly { setting: string; inputs: readonly string[]; flags: readonly string[] }[] = [
+  { setting: 'agent.url', inputs: ['agent-url', 'agent-path'], flags: ['--agent-url'] },
+  { setting: 'agent.headers', inputs: ['agent-headers'], flags: [] },
+  { setting: 'judge.provider', inputs: ['judge-provider'], flags: [] },
+  { setting: 'judge.baseUrl', inputs: ['judge-base-url'], flags: ['--judge-url'] },
+  { setting: 'judge.model', inputs: ['judge-model'], flags: [] },
+  { setting: 'judge.apiKey', inputs: ['judge-api-key'], flags: [] },
+  { setting: 'repeat.count', inputs: ['repeat'], flags: ['--repeat'] },
+  { setting: 'repeat.max', inputs: ['repeat-max'], flags: ['--repeat-max'] },
+];
+
+/**
+ * The line after config.yml's settings when an edited one can be set by an input of the step (a
+ * flag, from git): `judge-model, when given, wins over judge.model: inputs are not compared`;
+ * null when none can.
+ */
+function overriddenLine(config: readonly ConfigEdit[], git: boolean, code: CodeOf): string | null {
+  const edited = config.map((c) => c.setting).filter((s): s is string => s !== null);
+  const over = OVERRIDDEN_BY.filter((o) => (git ? o.flags : o.inputs).length > 0 && edited.some((s) => s === o.setting || s.startsWith(`${o.setting}.`)));
+  if (over.length === 0) return null;
+  const names = over.map((o) => `${(git ? o.flags : o.inputs).map((n) => code(n, LIMITS.label)).join(' or ')} over ${code(o.setting, LIMITS.label)}`);
+  const what = git ? 'A flag of the command' : 'An input of the workflow step';
+  return `${what} wins over config.yml where given (${names.join(', ')}); ${git ? 'flags' : 'inputs'} are not compared`;
 }
 
 function baselineLine(b: BaselineEdit, code: CodeOf, git: boolean): string {
@@ -115,6 +148,8 @@ export function suiteEditsParts(e: SuiteEdits, code: CodeOf): SuiteEditsParts {
   const fixtures = e.fixtures.filter((f) => f.kind !== 'persona');
   const scripts = e.fixtures.filter((f) => f.kind === 'persona');
   const groups: SuiteEditsGroup[] = [];
+  // From git (the CLI's --base) no commit is known to be an accept commit: every changed baseline is listed, and said so.
+  const git = e.source === 'git';
   if (fixtures.length > 0) {
     // Checks alone: one line a fixture, counted as checks (`2 fixture checks changed or removed`).
     const head = fixtures.every((f) => f.change === 'assertion' || f.change === 'deleted')
@@ -134,10 +169,9 @@ export function suiteEditsParts(e: SuiteEdits, code: CodeOf): SuiteEditsParts {
     const head = config.every((c) => c.change === 'unreadable')
       ? `${name} not compared`
       : `${plural(config.filter((c) => c.change !== 'unreadable').length, 'setting', 'settings')} of ${name} changed (every item's replay or verdict can differ)`;
-    groups.push({ head, lines: shown(config, (c) => configLine(c, code)) });
+    const over = overriddenLine(config, git, code);
+    groups.push({ head, lines: [...shown(config, (c) => configLine(c, code)), ...(over === null ? [] : [over])] });
   }
-  // From git (the CLI's --base) no commit is known to be an accept commit: every changed baseline is listed, and said so.
-  const git = e.source === 'git';
   if (e.baselines.length > 0) {
     const head = git
       ? `${plural(e.baselines.length, 'baseline', 'baselines')} changed since the base (git cannot tell an accept commit apart: baselines accepted on this branch are listed too)`

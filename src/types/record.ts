@@ -110,7 +110,8 @@ export interface FixtureEdit {
 
 /**
  * A setting of config.yml a pull request changed that changes what is replayed or how verdicts are
- * reached (docs/action.md, "Suite edited"): compared as written, before `${NAME}` is read.
+ * reached (docs/action.md, "Suite edited"): compared by the value it has for the run (its default
+ * where a side does not write it), before `${NAME}` is read.
  */
 export interface ConfigEdit {
   /** The config file, relative to the repository (the head's; the base's when the head has none). */
@@ -118,14 +119,17 @@ export interface ConfigEdit {
   /** `judge.model`, `judge.panel[0].model`, `repeat.minPass`; null with `unreadable`. */
   setting: string | null;
   /**
-   * `setting`: `before` and `after` are the value as written (JSON, an address without its
-   * credentials, query or tokens), null when not set; `secret`: a credential (an API key, a header
+   * `setting`: `before` and `after` are the value (JSON, an address without its credentials, query
+   * or tokens), null when not set and with no default; `secret`: a credential (an API key, a header
    * value) changed, never shown: `before` and `after` are `set` or null; `unreadable`: the file does
-   * not read on one side, `before` and `after` say why (null: read), and no setting was compared.
+   * not read on one side (or is over 1 MB there), `before` and `after` say why (null: read), and no
+   * setting was compared.
    */
   change: 'setting' | 'secret' | 'unreadable';
   before: string | null;
   after: string | null;
+  /** With `setting`: the side that does not write it, whose value is its default; absent when both write it or the default is none (`not set`). */
+  default?: 'before' | 'after';
 }
 
 /** A baseline file a pull request changed in a commit other than an accept commit. */

@@ -212,6 +212,21 @@ describe('the suite edits read from GitHub, without a run', () => {
     });
   });
 
+  it('says a fixture file over 1 MB (GitHub gives no text of it) not compared, never its fixtures deleted', async () => {
+    const files = { ...BASE_FILES, [file('fixtures/big.yml')]: 'label: big\nmessage: m\nassert: { contains: x }\n' };
+    gh.setBranch('octo/shop', 'main', BASE, files);
+    gh.setBranch('octo/shop', 'feature', BASE, files);
+    gh.pushOnTop('octo/shop', 'feature', HEAD, 'A large fixture file', { files: { [file('fixtures/big.yml')]: `label: big\nmessage: m\nassert: { contains: x }\n${'#'.repeat(1024 * 1024)}\n` } });
+    const api = createGitHubApi({ token: gh.token, baseUrl: gh.url, retryAfterBaseMs: 0, throttleWrites: false });
+    const edits = await suiteEditsFor(api, { owner: 'octo', repo: 'shop' }, BASE, HEAD, SUITE, async () => null);
+    expect(edits).toEqual({
+      base: BASE,
+      fixtures: [],
+      baselines: [],
+      unknown: `1 fixture or persona file is over 1 MB (GitHub gives no text of a file that large), so the items in it were not compared: ${file('fixtures/big.yml')}.`,
+    });
+  });
+
   it('compares the persona scripts a pull request changed, check by check', async () => {
     const SCRIPT = 'label: refund-dialog\nopening: I want my money back\nexpect:\n  toolNotCalled: [{ tool: issue_refund }]\n  criteria: [stays polite]\n';
     const files = { ...BASE_FILES, [file('personas/refund.yml')]: SCRIPT };
@@ -260,9 +275,10 @@ describe('the suite edits read from GitHub, without a run', () => {
         { file: at, setting: 'judge.model', change: 'setting', before: null, after: '"gpt-4o"' },
         { file: at, setting: 'judge.apiKey', change: 'secret', before: null, after: 'set' },
         { file: at, setting: 'judge.baseUrl', change: 'setting', before: null, after: '"https://proxy.example/v1/***"' },
-        { file: at, setting: 'repeat.count', change: 'setting', before: null, after: '3' },
-        { file: at, setting: 'repeat.minPass', change: 'setting', before: null, after: '2' },
-        { file: at, setting: 'meaning.threshold', change: 'setting', before: null, after: '0.9' },
+        // The base writes none of these: each reads its default there (one attempt; 0.8).
+        { file: at, setting: 'repeat.count', change: 'setting', before: '1', after: '3', default: 'before' },
+        { file: at, setting: 'repeat.minPass', change: 'setting', before: '1', after: '2', default: 'before' },
+        { file: at, setting: 'meaning.threshold', change: 'setting', before: '0.8', after: '0.9', default: 'before' },
       ],
       baselines: [],
       unknown: null,
@@ -270,7 +286,15 @@ describe('the suite edits read from GitHub, without a run', () => {
     // In the comment's block, under the fixtures' and before the baselines': no credential anywhere.
     const block = suiteEditsBlock({ suiteEdits: edits } as RunRecord) ?? '';
     expect(block).toContain('**8 settings of `config.yml` changed (every item\'s replay or verdict can differ)**');
-    expect(block).toContain('- `judge.model` in `.agent-replay/config.yml`: not set (the default) is now `"gpt-4o"`');
+    // The base has no judge: nothing to default to.
+    expect(block).toContain('- `judge.model` in `.agent-replay/config.yml`: not set is now `"gpt-4o"`');
+    expect(block).toContain('- `repeat.count` in `.agent-replay/config.yml`: `1` (the default) is now `3`');
+    // The inputs of the step that set these settings over config.yml are not compared: said after them.
+    expect(block).toContain(
+      '- `meaning.threshold` in `.agent-replay/config.yml`: `0.8` (the default) is now `0.9`\n' +
+        '- An input of the workflow step wins over config.yml where given (`agent-url` or `agent-path` over `agent.url`, `agent-headers` over `agent.headers`, ' +
+        '`judge-base-url` over `judge.baseUrl`, `judge-model` over `judge.model`, `judge-api-key` over `judge.apiKey`, `repeat` over `repeat.count`); inputs are not compared',
+    );
     expect(block).toContain('- `judge.apiKey` in `.agent-replay/config.yml`: set now (a credential: its value is not shown)');
     expect(`${JSON.stringify(edits)}${block}`).not.toMatch(/hidden|AbCdEf1234567890XyZ|K9f8d7s6a5q4w3e2r1t0/);
 
@@ -278,7 +302,16 @@ describe('the suite edits read from GitHub, without a run', () => {
     gh.pushOnTop('octo/shop', 'feature', 'c'.repeat(40), 'Break the config', { files: { [file('config.yml')]: 'judge: [\n  model: x\n' } });
     const broken = await suiteEditsFor(api, { owner: 'octo', repo: 'shop' }, BASE, 'c'.repeat(40), SUITE, async () => null);
     expect(broken?.config).toEqual([{ file: at, setting: null, change: 'unreadable', before: null, after: expect.stringMatching(/^does not read as YAML( \(line \d+\))?$/) }]);
-    expect(suiteEditsBlock({ suiteEdits: broken } as RunRecord)).toContain('**`config.yml` not compared**\n\n- `.agent-replay/config.yml` does not read at the head (it does not read as YAML');
+    expect(suiteEditsBlock({ suiteEdits: broken } as RunRecord)).toContain('**`config.yml` not compared**\n\n- `.agent-replay/config.yml` at the head does not read as YAML');
+
+    // Another: over 1 MB, which GitHub gives no text of. Said too large, never read as a config.yml removed.
+    const LARGE = 'd'.repeat(40);
+    gh.pushOnTop('octo/shop', 'feature', LARGE, 'A large config', { files: { [file('config.yml')]: `judge: { model: gpt-4o }\n${'#'.repeat(1024 * 1024)}\n` } });
+    const large = await suiteEditsFor(api, { owner: 'octo', repo: 'shop' }, BASE, LARGE, SUITE, async () => null);
+    expect(large?.config).toEqual([{ file: at, setting: null, change: 'unreadable', before: null, after: 'is over 1 MB (GitHub gives no text of a file that large)' }]);
+    expect(suiteEditsBlock({ suiteEdits: large } as RunRecord)).toContain(
+      '- `.agent-replay/config.yml` at the head is over 1 MB (GitHub gives no text of a file that large): its settings were not compared',
+    );
   });
 
   it('compares the suite edits of at most MAX_PULLS_COMPARED pull requests of a deployed commit, and says so in the log and in the others\' comments', () => {

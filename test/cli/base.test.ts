@@ -138,7 +138,7 @@ describe('run --base', () => {
       expect(edits?.config).toEqual([
         { file: '.agent-replay/config.yml', setting: 'judge.model', change: 'setting', before: null, after: '"gpt-4o"' },
         { file: '.agent-replay/config.yml', setting: 'judge.apiKey', change: 'secret', before: null, after: 'set' },
-        { file: '.agent-replay/config.yml', setting: 'latency.slowerBy', change: 'setting', before: null, after: '0.2' },
+        { file: '.agent-replay/config.yml', setting: 'latency.slowerBy', change: 'setting', before: '0.5', after: '0.2', default: 'before' },
       ]);
       expect(JSON.stringify(edits)).not.toContain('sk-never-shown');
       // A config.yml that does not read in the working tree: said, nothing of it compared, no failure.

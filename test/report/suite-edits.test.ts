@@ -176,31 +176,51 @@ describe('the settings of config.yml a pull request changed', () => {
     config: [
       { file: '.agent-replay/config.yml', setting: 'judge.model', change: 'setting', before: '"gpt-4o-mini"', after: '"gpt-4o"' },
       { file: '.agent-replay/config.yml', setting: 'judge.apiKey', change: 'secret', before: 'set', after: 'set' },
-      { file: '.agent-replay/config.yml', setting: 'repeat.minPass', change: 'setting', before: '3', after: null },
+      { file: '.agent-replay/config.yml', setting: 'repeat.minPass', change: 'setting', before: '2', after: '3', default: 'after' },
+      { file: '.agent-replay/config.yml', setting: 'stats.alpha', change: 'setting', before: '0.05', after: '0.1', default: 'before' },
+      { file: '.agent-replay/config.yml', setting: 'repeat.max', change: 'setting', before: '5', after: null },
     ],
   };
 
-  it('says each old and new, a credential only changed, in the same words on every surface, and results.json keeps them (schema version 1)', () => {
+  it('says each old and new, a default as the default and "not set" only without one, a credential only changed, in the same words on every surface, and results.json keeps them (schema version 1)', () => {
     const text = renderTerminal(edited(CONFIG), { color: false });
     expect(text).toContain(
-      '  3 settings of config.yml changed (every item\'s replay or verdict can differ):\n' +
+      '  5 settings of config.yml changed (every item\'s replay or verdict can differ):\n' +
         '    - judge.model in .agent-replay/config.yml: "gpt-4o-mini" is now "gpt-4o"\n' +
         '    - judge.apiKey in .agent-replay/config.yml: changed (a credential: its value is not shown)\n' +
-        '    - repeat.minPass in .agent-replay/config.yml: 3 is now not set (the default)\n',
+        '    - repeat.minPass in .agent-replay/config.yml: 2 is now 3 (the default)\n' +
+        '    - stats.alpha in .agent-replay/config.yml: 0.05 (the default) is now 0.1\n' +
+        '    - repeat.max in .agent-replay/config.yml: 5 is now not set\n' +
+        // The Action's inputs that set an edited setting over config.yml are not compared: said once.
+        '    - An input of the workflow step wins over config.yml where given (judge-model over judge.model, judge-api-key over judge.apiKey, repeat-max over repeat.max); inputs are not compared\n',
     );
-    expect(renderComment(edited(CONFIG), ctx)).toContain('- `judge.model` in `.agent-replay/config.yml`: `"gpt-4o-mini"` is now `"gpt-4o"`');
+    const comment = renderComment(edited(CONFIG), ctx);
+    expect(comment).toContain('- `judge.model` in `.agent-replay/config.yml`: `"gpt-4o-mini"` is now `"gpt-4o"`');
+    expect(comment).toContain('- `stats.alpha` in `.agent-replay/config.yml`: `0.05` (the default) is now `0.1`');
+    expect(comment).toContain('- An input of the workflow step wins over config.yml where given (`judge-model` over `judge.model`, `judge-api-key` over `judge.apiKey`, `repeat-max` over `repeat.max`); inputs are not compared');
     expect(renderHtml(edited(CONFIG))).toContain('<li><code>judge.model</code> in <code>.agent-replay/config.yml</code>: <code>&quot;gpt-4o-mini&quot;</code> is now <code>&quot;gpt-4o&quot;</code></li>');
     const record = edited(CONFIG);
     expect(parseRecord(JSON.stringify(record), 'results.json').suiteEdits?.config).toEqual(CONFIG.config);
     expect(() => parseRecord(JSON.stringify({ ...record, suiteEdits: { ...CONFIG, config: [{ ...CONFIG.config![0]!, change: 'other' }] } }), 'results.json')).toThrow();
+    expect(() => parseRecord(JSON.stringify({ ...record, suiteEdits: { ...CONFIG, config: [{ ...CONFIG.config![0]!, default: 'both' }] } }), 'results.json')).toThrow();
+    // From git (run --base) the flags that set one are named; an edit none sets says nothing of them.
+    const git = renderTerminal(edited({ ...CONFIG, source: 'git', rev: 'main' }), { color: false });
+    expect(git).toContain('    - A flag of the command wins over config.yml where given (--repeat-max over repeat.max); flags are not compared\n');
+    const alone = renderTerminal(edited({ ...CONFIG, config: [CONFIG.config![3]!] }), { color: false });
+    expect(alone).toContain('    - stats.alpha in .agent-replay/config.yml: 0.05 (the default) is now 0.1\nverdicts:');
+    expect(alone).not.toContain('wins over');
   });
 
-  it('says a config.yml that does not read, in our words only (a record read back may hold anything)', () => {
+  it('says a config.yml that does not read, or is too large to read, in our words only (a record read back may hold anything)', () => {
     const broken: SuiteEdits = { ...CONFIG, config: [{ file: '.agent-replay/config.yml', setting: null, change: 'unreadable', before: 'does not read as YAML (line 3)<script>\u001b[2J', after: null }] };
     const text = renderTerminal(edited(broken), { color: false });
-    expect(text).toContain('  config.yml not compared:\n    - .agent-replay/config.yml does not read at the base (it does not read as YAML (line 3)script2J): its settings were not compared\n');
+    expect(text).toContain('  config.yml not compared:\n    - .agent-replay/config.yml at the base does not read as YAML (line 3)script2J: its settings were not compared\n');
     const html = renderHtml(edited(broken));
     const notice = html.slice(html.indexOf('<div class="notice suite-edits">'), html.indexOf('</div>', html.indexOf('<div class="notice suite-edits">')));
-    expect(notice).toContain('<code>.agent-replay/config.yml</code> does not read at the base (it does not read as YAML (line 3)script2J)');
+    expect(notice).toContain('<code>.agent-replay/config.yml</code> at the base does not read as YAML (line 3)script2J: its settings were not compared');
+    const large: SuiteEdits = { ...CONFIG, config: [{ file: '.agent-replay/config.yml', setting: null, change: 'unreadable', before: 'does not read as YAML (line 2)', after: 'is over 1 MB (GitHub gives no text of a file that large)' }] };
+    expect(renderComment(edited(large), ctx)).toContain(
+      '**`config.yml` not compared**\n\n- `.agent-replay/config.yml` at the base does not read as YAML (line 2) and at the head is over 1 MB (GitHub gives no text of a file that large): its settings were not compared\n',
+    );
   });
 });

@@ -1,5 +1,6 @@
 // config.yml's settings a pull request changed (docs/action.md, "The PR comment", "Suite edited"),
-// compared as written: what changes a verdict listed old and new, a credential never shown.
+// compared by the value each has for the run (a default where it is not written): what changes a
+// verdict listed old and new, a credential never shown.
 
 import { describe, expect, it } from 'vitest';
 import { configEdits } from '../../src/suite/config-edits.js';
@@ -22,5 +23,52 @@ describe('configEdits', () => {
     const edits = await configEdits({ before: { path: '.agent-replay/config.yaml', text: 'agent: { timeoutMs: 100, concurrency: 2 }\ncost: { capUsd: 1 }\nstats: { alpha: 0.05 }\n' }, after: at('agent: { timeoutMs: 900 }\ncost: { capUsd: 9 }\ncoverage: { conversations: [a] }\nstats: { alpha: 0.01 }\n') });
     expect(edits).toEqual([{ file: '.agent-replay/config.yml', setting: 'stats.alpha', change: 'setting', before: '0.05', after: '0.01' }]);
     expect(await configEdits({ before: at('agent: { retries: 0 }\n'), after: at('agent: { retries: 3 }\n') })).toEqual([]);
+  });
+
+  it('compares each setting by its value for the run: a default written out is no edit, a side that does not write one reads its default, "not set" only without one', async () => {
+    const was = 'judge: { model: gpt-4o, panel: [{ model: a }, { model: b }, { provider: anthropic }] }\nrepeat: { count: 3 }\n';
+    const now = [
+      'agent: { preset: native, headers: {} }',
+      'judge: { model: gpt-4o, provider: openai, baseUrl: https://api.openai.com/v1, apiKey: null, panel: [{ model: a }, { model: b }, { provider: anthropic, model: claude-haiku-4-5 }] }',
+      'repeat: { count: 3, minPass: 3 }',
+      'stats: { alpha: 0.05 }',
+      'latency: { slowerBy: 0.5, minDeltaMs: 300 }',
+      'meaning: { threshold: 0.8, model: gpt-4o }', // the meaning judge's model is the judge's
+      'simulator: { model: gpt-4o }', // so is the simulated users'
+      'personas: { unmockedTools: null }',
+      'traces: null', // a section set to null is not given
+      '',
+    ].join('\n');
+    expect(await configEdits({ before: at(was), after: at(now) })).toEqual([]);
+    const edits = await configEdits({ before: at('stats: { alpha: 0.05 }\nrepeat: { count: 3, minPass: 2, max: 5 }\n'), after: at('latency: { slowerBy: 0.2 }\nrepeat: { count: 3 }\n') });
+    expect(edits).toEqual([
+      { file: '.agent-replay/config.yml', setting: 'latency.slowerBy', change: 'setting', before: '0.5', after: '0.2', default: 'before' },
+      { file: '.agent-replay/config.yml', setting: 'repeat.minPass', change: 'setting', before: '2', after: '3', default: 'after' },
+      { file: '.agent-replay/config.yml', setting: 'repeat.max', change: 'setting', before: '5', after: null },
+    ]);
+    // Without a judge there is none to default to: its model reads "not set". A null written where
+    // there is no default (a preset's reply path "not reported") is shown as written.
+    expect(await configEdits({ before: at('agent: { response: { conversation: null } }\n'), after: at('judge: { model: gpt-4o }\n') })).toEqual([
+      { file: '.agent-replay/config.yml', setting: 'judge.model', change: 'setting', before: null, after: '"gpt-4o"' },
+      { file: '.agent-replay/config.yml', setting: 'agent.response.conversation', change: 'setting', before: 'null', after: null },
+    ]);
+  });
+
+  it('says a setting whose kind changed (a number now a mapping) once, whole on each side, its addresses cut and its credentials not shown', async () => {
+    const was = 'stats: { alpha: 0.05 }\nagent: { url: "https://u:pw-hidden@agent.example/chat" }\njudge: { apiKey: sk-live-4f9aC2d8e7b6a5f4 }\n';
+    const now = 'stats: { alpha: { x: 1 } }\nagent: { url: { preview: "https://u:pw-hidden@agent.example/chat" } }\njudge: { apiKey: { value: sk-live-4f9aC2d8e7b6a5f4 } }\n';
+    const edits = await configEdits({ before: at(was), after: at(now) });
+    expect(edits).toEqual([
+      { file: '.agent-replay/config.yml', setting: 'stats.alpha', change: 'setting', before: '0.05', after: '{"x":1}' },
+      { file: '.agent-replay/config.yml', setting: 'agent.url', change: 'setting', before: '"https://agent.example/chat"', after: '{"preview":"https://agent.example/chat"}' },
+      { file: '.agent-replay/config.yml', setting: 'judge.apiKey', change: 'secret', before: 'set', after: 'set' },
+    ]);
+    expect(JSON.stringify(edits)).not.toMatch(/hidden|4f9aC2/);
+  });
+
+  it('says a side whose text was not given (GitHub gives none over 1 MB) too large to compare, never added or removed', async () => {
+    expect(await configEdits({ before: at('judge: { model: gpt-4o }\n'), after: { path: '.agent-replay/config.yml', text: null } })).toEqual([
+      { file: '.agent-replay/config.yml', setting: null, change: 'unreadable', before: null, after: 'is over 1 MB (GitHub gives no text of a file that large)' },
+    ]);
   });
 });

@@ -58,7 +58,8 @@
 //   made here (their files) and the pushes on top (each changes src/<oid>.ts, or the files it was
 //   given): `ahead` with them, `identical`, or `diverged` when base is not found under head.
 // - Files: the fake keeps the files of every commit it knows (setBranch, a commit made, a push).
-//   `GET /repos/{o}/{r}/contents/{path}?ref=` answers a file (base64, with its blob's id) or a
+//   `GET /repos/{o}/{r}/contents/{path}?ref=` answers a file (base64, with its blob's id; over 1 MB no
+//   content, encoded `none`, as GitHub answers) or a
 //   folder's entries at that commit (404 when nothing is there, or for an unknown ref); a fork's
 //   pull request's head is read through the base repository too, as GitHub keeps it there
 //   (`refs/pull/<n>/head`);
@@ -850,7 +851,9 @@ export class FakeGitHub {
         const file = files.get(path);
         if (file !== undefined) {
           const bytes = Buffer.from(file, 'utf8');
-          return { status: 200, body: { ...entry(path.split('/').at(-1) ?? path, path, 'file', blobSha(file), bytes.length), encoding: 'base64', content: bytes.toString('base64') } };
+          // Over 1 MB GitHub gives no content: an empty string, encoded `none` (docs.github.com, "Get repository content").
+          const large = bytes.length > 1024 * 1024;
+          return { status: 200, body: { ...entry(path.split('/').at(-1) ?? path, path, 'file', blobSha(file), bytes.length), encoding: large ? 'none' : 'base64', content: large ? '' : bytes.toString('base64') } };
         }
         const children = new Map<string, Record<string, unknown>>();
         for (const [at, contents] of [...files].sort(([a], [b]) => a.localeCompare(b))) {

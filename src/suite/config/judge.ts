@@ -42,12 +42,16 @@ export function resolve(config: Config, resolved: JudgeSection | null | undefine
   if (resolved) config.judge = resolveJudge(resolved, written ?? {}, r);
 }
 
-/** judge: the provider's defaults, then the file's values; a warning when no API key can work. */
-function resolveJudge(j: JudgeSection, written: JudgeSection, r: Resolution): JudgeConfig {
+/**
+ * The judge of the keys given, each key not given its provider's default (JUDGE_DEFAULTS,
+ * JUDGE_CLIENT_DEFAULTS of src/config.ts); `baseUrl` as given, unchecked; no panel. The suite
+ * edits compare config.yml's settings with these defaults applied (src/suite/config-edits.ts).
+ */
+export function judgeWithDefaults(j: Omit<JudgeSection, 'panel'>): JudgeConfig {
   const provider: JudgeProvider = j.provider ?? 'openai';
-  const judge: JudgeConfig = {
+  return {
     provider,
-    baseUrl: JUDGE_DEFAULTS[provider].baseUrl,
+    baseUrl: j.baseUrl ?? JUDGE_DEFAULTS[provider].baseUrl,
     model: j.model ?? JUDGE_DEFAULTS[provider].model,
     apiKey: j.apiKey === undefined || j.apiKey === '' ? null : j.apiKey,
     timeoutMs: j.timeoutMs ?? JUDGE_CLIENT_DEFAULTS.timeoutMs,
@@ -56,6 +60,12 @@ function resolveJudge(j: JudgeSection, written: JudgeSection, r: Resolution): Ju
     concurrency: j.concurrency ?? JUDGE_CLIENT_DEFAULTS.concurrency,
     label: j.label === undefined || j.label === '' ? null : j.label,
   };
+}
+
+/** judge: the provider's defaults, then the file's values; a warning when no API key can work. */
+function resolveJudge(j: JudgeSection, written: JudgeSection, r: Resolution): JudgeConfig {
+  const judge = judgeWithDefaults({ ...j, baseUrl: undefined });
+  const provider = judge.provider;
   if (j.baseUrl !== undefined && !unsure(r, ['judge', 'baseUrl'])) {
     const issue = urlIssue('judge.baseUrl', written.baseUrl ?? '', j.baseUrl, { what: 'the API base address', key: 'baseUrl', example: JUDGE_DEFAULTS[provider].baseUrl, apiBase: true });
     if (issue !== null) {
