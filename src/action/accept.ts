@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import type { Inputs } from './inputs.js';
-import { DEFAULT_SUITE_DIR, sameLabel, suiteName, suiteSlug, type ActionContext } from './context.js';
+import { DEFAULT_SUITE_DIR, sameLabel, suiteName, suiteSlug, type ActionContext, type PullContext } from './context.js';
 import type { ActionDeps } from './deps.js';
 import { publisher, publishSettings, writeSummary } from './publish.js';
 import type { GitHubApi, IssueComment, LabelEvent, LabelEventsPage } from '../github/api.js';
@@ -500,7 +500,7 @@ function commitMessage(plan: AcceptPlan, found: Found, suite: string | null): { 
  * branch is gone, another GraphQL answer said as it is (docs/action.md, "Accept"). Null for the
  * others (a network or server failure).
  */
-function commitRefusal(e: GitHubError, branch: string): string | null {
+export function commitRefusal(e: GitHubError, branch: string): string | null {
   const answer = clip(e.message.slice(e.message.indexOf(' -> ') + 4).replace(/\s+/g, ' ').trim(), 300);
   switch (e.kind) {
     case 'forbidden':
@@ -679,20 +679,24 @@ async function dispatchCheck(github: GitHubApi, inputs: Inputs, ctx: ActionConte
     return `The check workflow ${wf} was started on ${branch}: its run compares ${short} with the new baselines and updates this comment.`;
   } catch (e) {
     if (!isGitHubError(e)) throw e;
-    const answer = e.message.slice(e.message.indexOf(' -> ') + 4);
-    const why =
-      e.status === 403
-        ? `GitHub answered ${answer}: the accept job needs the actions: write permission`
-        : e.status === 404
-          ? `GitHub answered ${answer}: there is no workflow ${wf} in this repository (the check-workflow input names its file in .github/workflows)`
-          : e.status === 422
-            ? `GitHub answered ${answer}: the workflow ${wf} needs a workflow_dispatch trigger`
-            : e.kind === 'network'
-              ? gitHubTrouble(e)
-              : `GitHub answered ${gitHubAnswer(e)}`;
+    const why = dispatchFailure(e, wf);
     core.warning(`accept: the baselines were committed in ${short}, but the check workflow ${wf} was not dispatched on ${branch}: ${why}`);
     return `The check workflow ${wf} could not be started on ${branch} (${why}), so no check will run on ${short} by itself: push another commit or re-run the check.`;
   }
+}
+
+/** Why GitHub did not start the check workflow `wf`, with what to change: the permission, the file, its trigger. */
+export function dispatchFailure(e: GitHubError, wf: string): string {
+  const answer = e.message.slice(e.message.indexOf(' -> ') + 4);
+  return e.status === 403
+    ? `GitHub answered ${answer}: the accept job needs the actions: write permission`
+    : e.status === 404
+      ? `GitHub answered ${answer}: there is no workflow ${wf} in this repository (the check-workflow input names its file in .github/workflows)`
+      : e.status === 422
+        ? `GitHub answered ${answer}: the workflow ${wf} needs a workflow_dispatch trigger`
+        : e.kind === 'network'
+          ? gitHubTrouble(e)
+          : `GitHub answered ${gitHubAnswer(e)}`;
 }
 
 /** A failure of GitHub itself rather than an answer about the request: the connection, a 5xx, a rate limit not waited out. */
@@ -892,20 +896,31 @@ function failureBeforeCommit(e: GitHubError, step: string, branch: string, found
   return `${gitHubTrouble(e)} while ${step}, before anything was committed: the branch ${branch} is unchanged and ${kept}. ${fix}`;
 }
 
-export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
+/**
+ * Whether the event is the accept label applied to a pull request: its label (as the repository
+ * spells it) and pull request, or what the log says when there is nothing to do (another event,
+ * another action, another label).
+ */
+export function acceptTrigger(acceptLabel: string, ctx: Pick<ActionContext, 'eventName' | 'payload' | 'pull'>): { label: string; pull: PullContext } | { skip: string } {
   const action = typeof ctx.payload.action === 'string' ? ctx.payload.action : '';
   const labelName = typeof (ctx.payload.label as { name?: unknown } | undefined)?.name === 'string' ? (ctx.payload.label as { name: string }).name : null;
   if (!['pull_request', 'pull_request_target'].includes(ctx.eventName) || action !== 'labeled' || ctx.pull === null) {
-    log.info(`accept: nothing to do for the ${ctx.eventName || 'unknown'} event${action ? ` (${action})` : ''}; accept mode runs when the ${inputs.acceptLabel} label is applied to a pull request.`);
+    return { skip: `accept: nothing to do for the ${ctx.eventName || 'unknown'} event${action ? ` (${action})` : ''}; accept mode runs when the ${acceptLabel} label is applied to a pull request.` };
+  }
+  if (labelName === null || !sameLabel(labelName, acceptLabel)) return { skip: `accept: the label "${labelName ?? ''}" is not ${acceptLabel}; nothing to do.` };
+  return { label: labelName, pull: ctx.pull };
+}
+
+export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
+  const trigger = acceptTrigger(inputs.acceptLabel, ctx);
+  if ('skip' in trigger) {
+    log.info(trigger.skip);
     return;
   }
-  if (labelName === null || !sameLabel(labelName, inputs.acceptLabel)) {
-    log.info(`accept: the label "${labelName ?? ''}" is not ${inputs.acceptLabel}; nothing to do.`);
-    return;
-  }
+  const { label: labelName, pull: labelledPull } = trigger;
   if (deps.github === null) throw new UserError('accept mode needs the github-token input');
   const github = deps.github;
-  const pr = ctx.pull.number;
+  const pr = labelledPull.number;
   const out = publisher(publishSettings(inputs), ctx, deps);
   const marker = out.marker;
   const sender = typeof (ctx.payload.sender as { login?: unknown } | undefined)?.login === 'string' ? (ctx.payload.sender as { login: string }).login : '';
@@ -924,7 +939,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   // A fork's pull request on pull_request: GitHub makes the job's token read-only whatever the
   // workflow's permissions say, so no notice could be posted nor the label removed; said in the log
   // and the summary only, before any request (docs/action.md, "Accept: the label commits the reviewed replies").
-  if (ctx.eventName === 'pull_request' && ctx.pull.isFork) {
+  if (ctx.eventName === 'pull_request' && labelledPull.isFork) {
     const reason = `this pull request comes from a fork, and the accept job ran on pull_request, whose token GitHub makes read-only for a fork's pull request: it cannot update the comment or remove the label, so nothing was written. Run the accept workflow on pull_request_target (${docsUrl('action.md', 'Accept: the label commits the reviewed replies')}), then remove the label and apply it again.`;
     await summarize({ kind: 'refused', pr, reason });
     core.setFailed(`baselines not accepted: ${reason}`);
@@ -1131,7 +1146,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     let e = caught;
     // GitHub failed us, or answered no (a 403, a 404, ...), before the commit: said with the step,
     // the state and the fix, as a refusal is, never as the request line (docs/action.md, "Accept").
-    if (committed === null && isGitHubError(e)) e = new Refusal(failureBeforeCommit(e, step, ctx.pull.headRef, found));
+    if (committed === null && isGitHubError(e)) e = new Refusal(failureBeforeCommit(e, step, labelledPull.headRef, found));
     if (!(e instanceof Refusal)) {
       await summarize({ kind: 'stopped', pr, committedSha: committed?.oid ?? null });
       throw e;

@@ -160,7 +160,7 @@ function workflowRunHead(ctx: ActionContext): { sha: string; repo: string | null
  * show, and on workflow_run also the head commit and repository of the run GitHub says it reports
  * (docs/action.md, "Report: combine shards, or comment for a fork"). Otherwise `refused` says why.
  */
-async function pullForReport(prNumber: number | null, ctx: ActionContext, run: RunRecord, deps: ActionDeps): Promise<{ ctx: ActionContext; refused: string | null }> {
+export async function pullForReport(prNumber: number | null, ctx: ActionContext, run: RunRecord, deps: Pick<ActionDeps, 'github'>): Promise<{ ctx: ActionContext; refused: string | null }> {
   if (ctx.pull !== null) return { ctx, refused: null };
   const fromRun = (ctx.payload.workflow_run as { pull_requests?: { number?: unknown }[] } | undefined)?.pull_requests?.[0]?.number;
   const number = prNumber ?? (typeof fromRun === 'number' ? fromRun : null);

@@ -9,7 +9,8 @@ import type { FakeGitHub } from '../support/github-server.js';
 import type { AgentHandler, AgentServer } from '../support/agent-server.js';
 import { artifactZip } from '../support/zip.js';
 import { git } from '../support/fork-clone.js';
-import { HEAD, makeWorkspace, pullPayload, runAction, runAcceptLabel, seedPullForAccept, useServers, type ActionRun } from './harness.js';
+import { commitOnFeature, gitHubApiOf, gitHubErrorOf, HEAD, makeWorkspace, pullPayload, runAction, runAcceptLabel, seedPullForAccept, useServers, type ActionRun } from './harness.js';
+import { commitRefusal, dispatchFailure } from '../../src/action/accept.js';
 import type { Baseline } from '../../src/types.js';
 
 const handler: AgentHandler = (req) => {
@@ -309,40 +310,34 @@ describe('the job summary says what the label did', () => {
 });
 
 describe('a commit GitHub refuses for another reason than a rule of the branch', () => {
+  // A refused commit ends the job as test/action/accept.test.ts's ruleset refusal shows end to end;
+  // these answers differ in the words only (commitRefusal): GitHub's answer to the commit, read by
+  // the Action's client, without a start of the Action each (docs/contributing.md, "Speed").
   it.each([
     ['a classic branch protection rule', { type: 'BRANCH_PROTECTION_RULE_VIOLATION', message: "protected branch 'feature' check failed: At least 1 approving review is required by reviewers with write access." }, 'a branch protection rule or a ruleset does not let this token push to it'],
     ['an answer about a path', { type: 'UNPROCESSABLE', message: 'A path was requested as a directory but exists as a file: .agent-replay/baselines' }, "GitHub refused the commit on the branch feature (UNPROCESSABLE A path was requested as a directory but exists as a file: .agent-replay/baselines), so nothing was written. Fix what the answer names on the branch (the baselines folder, a file in it), or run agent-replay accept in a clone of the branch and push; then apply the label again."],
   ])('%s: said as GitHub said it, with no cause it does not name', async (_name, error, said) => {
-    await reviewedCheck();
     gh.refuseCommits('octo/shop', 'feature', error);
-    const run = await accept();
-    expect(run.code).toBe(1);
+    const refusal = commitRefusal(await gitHubErrorOf(commitOnFeature(gh)), 'feature');
+    expect(refusal).toContain(said);
+    if (error.type === 'UNPROCESSABLE') expect(refusal).not.toContain('ruleset');
     expect(gh.commits).toHaveLength(0);
-    expect(run.stdout).toContain(said);
-    if (error.type === 'UNPROCESSABLE') expect(run.stdout).not.toContain('ruleset');
     expect(gh.violations).toEqual([]);
   });
 });
 
 describe('the dispatch of the check after the commit, without an answer', () => {
-  it('says the connection failed in words, not the raw error kind, and that no check will run by itself', async () => {
+  // A dispatch that fails ends the job as test/action/accept.test.ts's 403 shows end to end (the
+  // baselines committed, the comment saying no check will run by itself); without an answer, in words
+  // of its own (dispatchFailure): the failure as the Action's client meets it, without a start of the
+  // Action (docs/contributing.md, "Speed").
+  it('says the connection failed in words, not the raw error kind', async () => {
     gh.addWorkflow('octo', 'shop', 'agent-replay.yml');
-    await reviewedCheck();
     gh.failNext({ method: 'POST', path: '/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', status: 'network', times: 10 });
-    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
-    const run = await runAction({
-      gh,
-      workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
-      runId: 2002,
-      workflow: 'agent-replay-accept',
-      inputs: { mode: 'accept', 'comment-key': 'agent-replay', 'check-workflow': 'agent-replay.yml' },
-      event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }) },
-    });
-    expect(run.code, run.stdout).toBe(0);
-    expect(gh.commits).toHaveLength(1);
-    const short = gh.commits[0]!.oid.slice(0, 7);
-    expect(ourComment()).toContain(`The check workflow agent-replay.yml could not be started on feature (GitHub's API closed the connection without answering (UND_ERR_SOCKET)), so no check will run on ${short} by itself`);
-    expect(ourComment()).not.toContain('(network ');
+    const why = dispatchFailure(await gitHubErrorOf(gitHubApiOf(gh).dispatchWorkflow('octo', 'shop', 'agent-replay.yml', 'feature')), 'agent-replay.yml');
+    expect(why).toBe("GitHub's API closed the connection without answering (UND_ERR_SOCKET)");
+    expect(why).not.toContain('network');
+    expect(gh.dispatches).toEqual([]);
   });
 });
 

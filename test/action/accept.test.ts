@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
 import type { AgentServer, AgentHandler } from '../support/agent-server.js';
-import { HEAD, makeWorkspace, pullPayload, runAction, type ActionRun, useServers, seedPullForAccept } from './harness.js';
+import { actionContextOf, commitOnFeature, gitHubApiOf, gitHubErrorOf, HEAD, makeWorkspace, pullPayload, runAction, type ActionRun, useServers, seedPullForAccept } from './harness.js';
 import { artifactZip, renameEntry } from '../support/zip.js';
 import { parseRecord, serializeRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
@@ -12,6 +12,7 @@ import { escapeInline } from '../../src/report/escape.js';
 import type { Baseline, RunRecord } from '../../src/types.js';
 import { docsUrl } from '../../src/version.js';
 import { serializeBaseline } from '../../src/suite/index.js';
+import { acceptTrigger, commitRefusal, dispatchFailure } from '../../src/action/accept.js';
 
 const REPLIES: Record<string, string> = { hello: 'Welcome to the shop!', refund: 'No refunds, ever.', hours: 'Open 9 to 5.', boots: 'We have boots.', big: 'A very long answer. '.repeat(1500) };
 const handler: AgentHandler = (req) => {
@@ -705,11 +706,18 @@ describe('accept mode, end to end', () => {
   it('is a no-op for other labels and other events', async () => {
     const other = await accept({ label: 'needs-review' });
     expect(other.code).toBe(0);
-    expect(other.stdout).toContain('is not accept-baseline; nothing to do');
-    const push = await accept({ event: 'push' });
-    expect(push.code).toBe(0);
-    expect(push.stdout).toContain('accept: nothing to do for the push event');
+    expect(other.stdout).toContain('accept: the label "needs-review" is not accept-baseline; nothing to do.');
     expect(gh.requests).toHaveLength(0);
+    // Another event, or another action on a pull request, takes the same way out (acceptTrigger):
+    // its words, without a start of the Action each (docs/contributing.md, "Speed").
+    expect(acceptTrigger('accept-baseline', await actionContextOf('push', pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' })))).toEqual({
+      skip: 'accept: nothing to do for the push event (labeled); accept mode runs when the accept-baseline label is applied to a pull request.',
+    });
+    expect(acceptTrigger('accept-baseline', await actionContextOf('pull_request_target', pullPayload({ action: 'unlabeled', label: 'accept-baseline', sender: 'maintainer' })))).toEqual({
+      skip: 'accept: nothing to do for the pull_request_target event (unlabeled); accept mode runs when the accept-baseline label is applied to a pull request.',
+    });
+    const labelled = acceptTrigger('accept-baseline', await actionContextOf('pull_request_target', pullPayload({ action: 'labeled', label: 'Accept-Baseline', sender: 'maintainer' })));
+    expect(labelled).toMatchObject({ label: 'Accept-Baseline', pull: { number: 7, headRef: 'feature' } });
   });
 });
 
@@ -872,16 +880,10 @@ describe('the check on the new head (workflow_dispatch)', () => {
     expect(gh.violations).toEqual([]);
   });
 
-  it.each([
-    ['403 (the token lacks actions: write)', 403, 'GitHub answered 403 Resource not accessible by integration: the accept job needs the actions: write permission'],
-    ['404 (no such workflow file)', 404, 'GitHub answered 404 Not Found: there is no workflow agent-replay.yml in this repository'],
-    ['422 (no workflow_dispatch trigger)', 422, "GitHub answered 422 Workflow does not have 'workflow_dispatch' trigger: the workflow agent-replay.yml needs a workflow_dispatch trigger"],
-  ])('a dispatch that fails with %s is said plainly, and promises no check', async (_name, status, why) => {
-    if (status === 403) {
-      gh.addWorkflow('octo', 'shop', 'agent-replay.yml');
-      gh.failNext({ method: 'POST', path: '/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', status, body: { message: 'Resource not accessible by integration' } });
-    }
-    if (status === 422) gh.addWorkflow('octo', 'shop', 'agent-replay.yml', { dispatchable: false });
+  it('a dispatch that fails with 403 (the token lacks actions: write) is said plainly, and promises no check', async () => {
+    const why = 'GitHub answered 403 Resource not accessible by integration: the accept job needs the actions: write permission';
+    gh.addWorkflow('octo', 'shop', 'agent-replay.yml');
+    gh.failNext({ method: 'POST', path: '/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', status: 403, body: { message: 'Resource not accessible by integration' } });
     await reviewedCheck();
     const run = await accept({ inputs: { 'check-workflow': 'agent-replay.yml' } });
     expect(run.code, run.stdout).toBe(0); // the baselines are committed
@@ -897,6 +899,20 @@ describe('the check on the new head (workflow_dispatch)', () => {
     expect(run.stdout).not.toMatch(/::warning::.*\/repos\/octo/); // not the raw request line
     expect(gh.violations).toEqual([]);
   });
+
+  // The other answers take the same way as the 403 above, in words of their own (dispatchFailure):
+  // GitHub's answer to the dispatch, read by the Action's client, without a start of the Action
+  // each (docs/contributing.md, "Speed").
+  it.each([
+    ['404 (no such workflow file)', false, 'GitHub answered 404 Not Found: there is no workflow agent-replay.yml in this repository (the check-workflow input names its file in .github/workflows)'],
+    ['422 (no workflow_dispatch trigger)', true, "GitHub answered 422 Workflow does not have 'workflow_dispatch' trigger: the workflow agent-replay.yml needs a workflow_dispatch trigger"],
+  ])('a dispatch that fails with %s is said plainly', async (_name, present, why) => {
+    if (present) gh.addWorkflow('octo', 'shop', 'agent-replay.yml', { dispatchable: false });
+    const error = await gitHubErrorOf(gitHubApiOf(gh).dispatchWorkflow('octo', 'shop', 'agent-replay.yml', 'feature'));
+    expect(dispatchFailure(error, 'agent-replay.yml')).toBe(why);
+    expect(gh.dispatches).toEqual([]);
+    expect(gh.violations).toEqual([]);
+  });
 });
 
 
@@ -906,16 +922,6 @@ describe('a commit GitHub refuses', () => {
       'a ruleset or branch protection',
       { type: 'UNPROCESSABLE', message: 'Repository rule violations found\n\nChanges must be made through a pull request.\n\n' },
       'GitHub refused the commit on the branch feature (UNPROCESSABLE Repository rule violations found Changes must be made through a pull request.): a branch protection rule or a ruleset does not let this token push to it, so nothing was written. Let the accept job\'s token push to feature (or give the job a GitHub App token that may), or run agent-replay accept in a clone of the branch and push; then apply the label again.',
-    ],
-    [
-      'a token without contents: write',
-      { type: 'FORBIDDEN', message: 'Resource not accessible by integration' },
-      'GitHub refused the commit on the branch feature (FORBIDDEN Resource not accessible by integration): the accept job needs the contents: write permission, so nothing was written. Add it to the accept workflow\'s permissions, then apply the label again.',
-    ],
-    [
-      'a branch deleted since the check',
-      { type: 'NOT_FOUND', message: 'Could not resolve to a Ref with the name refs/heads/feature.' },
-      'GitHub found no branch feature to commit to (NOT_FOUND Could not resolve to a Ref with the name refs/heads/feature.): it was deleted or renamed, so nothing was written. Push the branch again, then apply the label again.',
     ],
   ])('a commit refused (%s) is a refusal in the comment that names the fix, and the label is removed', async (_name, error, message) => {
     await reviewedCheck();
@@ -927,6 +933,27 @@ describe('a commit GitHub refuses', () => {
     expect(ourComment()!.body).toContain(`**Baselines not accepted.** ${message}`);
     expect(run.stdout).toContain(`::error::baselines not accepted: ${message}`);
     expect(run.outputs['commit-sha']).toBeUndefined();
+    expect(gh.violations).toEqual([]);
+  });
+
+  // The other refusals take the same way as the ruleset's above, in words of their own
+  // (commitRefusal): GitHub's answer to the commit, read by the Action's client, without a start of
+  // the Action each (docs/contributing.md, "Speed").
+  it.each([
+    [
+      'a token without contents: write',
+      { type: 'FORBIDDEN', message: 'Resource not accessible by integration' },
+      'GitHub refused the commit on the branch feature (FORBIDDEN Resource not accessible by integration): the accept job needs the contents: write permission, so nothing was written. Add it to the accept workflow\'s permissions, then apply the label again.',
+    ],
+    [
+      'a branch deleted since the check',
+      { type: 'NOT_FOUND', message: 'Could not resolve to a Ref with the name refs/heads/feature.' },
+      'GitHub found no branch feature to commit to (NOT_FOUND Could not resolve to a Ref with the name refs/heads/feature.): it was deleted or renamed, so nothing was written. Push the branch again, then apply the label again.',
+    ],
+  ])('a commit refused (%s) names the fix', async (_name, refusal, message) => {
+    gh.refuseCommits('octo/shop', 'feature', refusal);
+    expect(commitRefusal(await gitHubErrorOf(commitOnFeature(gh)), 'feature')).toBe(message);
+    expect(gh.commits).toHaveLength(0);
     expect(gh.violations).toEqual([]);
   });
 });

@@ -277,9 +277,13 @@ describe('deployment_status', () => {
   });
 
   it('success without an environment_url fails, saying to set agent-url; the agent-url input works without one', async () => {
-    const missing = await check({ name: 'deployment_status', payload: deploymentStatus('success', null, DEPLOYED) });
-    expect(missing.code).toBe(1);
-    expect(missing.stdout).toMatch(/::error::agent-replay: deployment_status: the .*deployment of ddddddd has no environment_url, so the agent's address is unknown; set the agent-url input/);
+    // The refusal is planDeployment's UserError, which the Action fails with as it does with
+    // issue_comment's below (that one started end to end): its plan, without a start of the Action.
+    const missing = await planOf({ name: 'deployment_status', payload: deploymentStatus('success', null, DEPLOYED) }).then(
+      () => '',
+      (e: Error) => `${e.name}: ${e.message}`,
+    );
+    expect(missing).toMatch(/^UserError: deployment_status: the .*deployment of ddddddd has no environment_url, so the agent's address is unknown; set the agent-url input/);
     const given = await check({ name: 'deployment_status', payload: deploymentStatus('success', null, DEPLOYED) }, { 'agent-url': agent.url });
     expect(given.code, given.stdout).toBe(0);
     expect(given.outputs.passed).toBe('1');

@@ -15,6 +15,9 @@ import { startAgentServer, type AgentHandler, type AgentServer } from '../suppor
 import { serializeBaseline } from '../../src/suite/index.js';
 import { artifactZip } from '../support/zip.js';
 import type { Baseline } from '../../src/types.js';
+import { createGitHubApi, type GitHubApi } from '../../src/github/api.js';
+import { isGitHubError, type GitHubError } from '../../src/github/errors.js';
+import { readActionContext, type ActionContext } from '../../src/action/context.js';
 
 /** src/index.ts (the Action's entry) bundled once per test run (test/support/entry-bundles.ts). */
 const ACTION = inject('actionBundle');
@@ -207,6 +210,43 @@ export async function runAcceptLabel(g: FakeGitHub, over: { inputs?: Record<stri
     inputs: { mode: 'accept', 'comment-key': 'agent-replay', ...over.inputs },
     event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer', ...(over.headRepo !== undefined ? { headRepo: over.headRepo } : {}) }) },
     ...(over.env !== undefined ? { env: over.env } : {}),
+  });
+}
+
+/** The event as the Action reads it (readActionContext), from an event file, in the test's own process. */
+export async function actionContextOf(name: string, payload: unknown, env: Record<string, string> = {}): Promise<ActionContext> {
+  const path = join(await tempDir('agent-replay-event-'), 'event.json');
+  await writeFile(path, JSON.stringify(payload));
+  return readActionContext({ GITHUB_EVENT_NAME: name, GITHUB_EVENT_PATH: path, GITHUB_REPOSITORY: BASE_REPO, GITHUB_SHA: HEAD, ...env });
+}
+
+/**
+ * The Action's GitHub client in the test's own process, against the fake GitHub: for what GitHub's
+ * answer to one request makes of a decision, asserted on the function that takes it instead of
+ * a start of the Action (docs/contributing.md, "Speed").
+ */
+export function gitHubApiOf(g: FakeGitHub): GitHubApi {
+  return createGitHubApi({ token: g.token, baseUrl: g.url, graphqlUrl: g.graphqlUrl, retryAfterBaseMs: 0, throttleWrites: false });
+}
+
+/** The GitHubError `request` fails with (a test failure when it does not fail so). */
+export async function gitHubErrorOf(request: Promise<unknown>): Promise<GitHubError> {
+  const error = await request.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  if (!isGitHubError(error)) throw new Error(`expected a GitHubError, got ${String(error)}`);
+  return error;
+}
+
+/** What GitHub answers a commit on pull request 7's branch (seedPullForAccept) at HEAD, as the accept job makes it. */
+export function commitOnFeature(g: FakeGitHub): Promise<{ oid: string; url: string }> {
+  return gitHubApiOf(g).createCommitOnBranch({
+    repoWithOwner: 'octo/shop',
+    branch: 'feature',
+    expectedHeadOid: HEAD,
+    message: { headline: 'Accept agent-replay baselines: greeting' },
+    additions: [{ path: '.agent-replay/baselines/greeting.json', contents: '{}\n' }],
   });
 }
 

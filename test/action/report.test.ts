@@ -5,8 +5,10 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { FakeGitHub } from '../support/github-server.js';
 import { nativeEcho, type AgentServer } from '../support/agent-server.js';
-import { HEAD, makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
-import { parseRecord } from '../../src/record/index.js';
+import { actionContextOf, gitHubApiOf, HEAD, makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
+import { pullForReport } from '../../src/action/report.js';
+import { UserError } from '../../src/errors.js';
+import { mergeRecords, parseRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
 import { artifactZip } from '../support/zip.js';
 import { githubHtml, visibleText } from '../report/helpers.js';
@@ -160,12 +162,14 @@ describe('report mode', () => {
   });
 
   it('refuses overlapping shards with a message naming the labels', async () => {
+    // The merge's refusal (mergeRecords' UserError) ends report mode as the missing folder's below
+    // does end to end, before anything is written: the shards' own records merged here, without a
+    // start of the Action (docs/contributing.md, "Speed").
     const workspace = await shards();
-    await copyFile(join(workspace, 'shards', 'shard-0.json'), join(workspace, 'shards', 'shard-2.json'));
-    const run = await runAction({ gh, workspace, inputs: { mode: 'report', results: 'shards/*.json' }, event: { name: 'workflow_run', payload: {} } });
-    expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/::error::agent-replay: .*"a"/);
-    expect(gh.requests.filter((r) => r.method !== 'GET')).toHaveLength(0);
+    const shard = (name: string) => parseRecord(readFileSync(join(workspace, 'shards', name), 'utf8'), name);
+    const merge = () => mergeRecords([shard('shard-0.json'), shard('shard-1.json'), shard('shard-0.json')], ['shards/shard-0.json', 'shards/shard-1.json', 'shards/shard-2.json']);
+    expect(merge).toThrow(UserError);
+    expect(merge).toThrow(/^shards overlap: 1 fixture is in more than one shard: "a" \(shard 1 \(shards\/shard-0\.json\) and shard 3 \(shards\/shard-2\.json\)\)/);
   });
 
   it('a pattern whose folder does not exist (no artifact downloaded there) says so, not ENOENT', async () => {
@@ -176,6 +180,7 @@ describe('report mode', () => {
       '::error::agent-replay: report mode: no results files match shards/*.json (no folder shards in the workspace: check that the step that downloads the results artifacts ran before this one and wrote there)',
     );
     expect(run.stdout).not.toContain('ENOENT');
+    expect(gh.requests.filter((r) => r.method !== 'GET')).toHaveLength(0);
   });
 
   it('compares with the run the comment showed before (since the previous run), as check mode does', async () => {
@@ -230,18 +235,19 @@ describe('report mode on workflow_run: the pull request must be the run\'s own',
     expect(gh.violations).toEqual([]);
   });
 
+  // A refused pull request takes the way the test above shows end to end (a warning, no comment,
+  // the results kept); these are refused by the same decision (pullForReport), on what GitHub
+  // answers for the pull request, without a start of the Action each (docs/contributing.md, "Speed").
   it('a record claiming another pull request\'s head gets no comment there either', async () => {
     gh.addPull('octo', 'shop', { number: 5, headSha: VICTIM_HEAD, headRef: 'maintainer-work' });
     const workspace = await shards();
     // The fork rewrites its records to claim #5's head commit.
-    for (const f of ['shard-0.json', 'shard-1.json']) {
-      const path = join(workspace, 'shards', f);
-      writeFileSync(path, readFileSync(path, 'utf8').split(HEAD).join(VICTIM_HEAD));
-    }
-    const run = await runAction({ gh, workspace, inputs: inputs('5'), event: { name: 'workflow_run', payload: forkWorkflowRun(HEAD, 'stranger/shop') } });
-    expect(run.code, run.stdout).toBe(0);
-    expect(gh.comments('octo', 'shop', 5)).toHaveLength(0);
-    expect(run.outputs['comment-status']).toBe('skipped');
+    const claimed = parseRecord(readFileSync(join(workspace, 'shards', 'shard-0.json'), 'utf8').split(HEAD).join(VICTIM_HEAD), 'shard-0.json');
+    expect(claimed.commit).toBe(VICTIM_HEAD);
+    const ctx = await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop'));
+    const found = await pullForReport(5, ctx, claimed, { github: gitHubApiOf(gh) });
+    expect(found.refused).toBe('its head is aaaaaaa of octo/shop, but the workflow run 1001 ran on 1111111 of stranger/shop (another pull request, or a head that moved since: the check of the new head reports it)');
+    expect(found.ctx.pull?.number).toBe(5);
     expect(gh.violations).toEqual([]);
   });
 
@@ -292,12 +298,12 @@ describe('report mode on workflow_run: the pull request must be the run\'s own',
   });
 
   it('a pull request whose head moved since the run gets no comment from the older run (the newer run\'s report comments)', async () => {
+    // Refused as the first test of this block is end to end (pullForReport), without a start of its own.
     const workspace = await shards();
     gh.addPull('octo', 'shop', { number: 7, headSha: 'b'.repeat(40), headRef: 'feature', headRepo: 'stranger/shop' });
-    const run = await runAction({ gh, workspace, inputs: inputs('7'), event: { name: 'workflow_run', payload: forkWorkflowRun(HEAD, 'stranger/shop') } });
-    expect(run.code, run.stdout).toBe(0);
-    expect(gh.comments('octo', 'shop', 7)).toHaveLength(0);
-    expect(run.outputs['comment-status']).toBe('skipped');
-    expect(run.stdout).toContain('its head is bbbbbbb');
+    const record = parseRecord(readFileSync(join(workspace, 'shards', 'shard-0.json'), 'utf8'), 'shard-0.json');
+    const found = await pullForReport(7, await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop')), record, { github: gitHubApiOf(gh) });
+    expect(found.refused).toBe('its head is bbbbbbb of stranger/shop, but the workflow run 1001 ran on 1111111 of stranger/shop (another pull request, or a head that moved since: the check of the new head reports it)');
+    expect(gh.violations).toEqual([]);
   });
 });
