@@ -188,7 +188,7 @@ describe('items under one cause: the shared error text is said once, each item o
     expect(count(r.stdout, 'ECONNREFUSED')).toBe(1);
     expect(count(md, 'ECONNREFUSED')).toBe(1);
     expect(r.stdout).toContain(
-      `\n    each: welcome turn: could not reach the agent after 1 attempt: connection refused at ${new URL(url).host} (ECONNREFUSED); nothing listens there: check agent-url (agent.url) and that the agent is running\n`,
+      `\n    each: welcome turn: could not reach the agent after 1 attempt: connection refused at ${new URL(url).host} (ECONNREFUSED); nothing listens there: check --agent-url (agent.url) and that the agent is running\n`,
     );
     for (const l of ['a', 'b', 'c', 'd', 'e', 'f']) {
       expect(r.stdout).toMatch(new RegExp(`\\n {4}! item-${l} · errored · no reply · [^\\n]*f\\.yml:\\d+\\n`));
