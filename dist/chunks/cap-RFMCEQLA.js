@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-PKNS4H43.js";import"./chunk-LT6NTF3C.js";import"./chunk-6PLV5BZP.js";import"./chunk-XOTNIMEY.js";import"./chunk-KOFW2D2E.js";import"./chunk-DGG47HOG.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};
