@@ -455,7 +455,11 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       let welcomeUsage: TokenUsage | null = null;
       if (config.start !== null) {
         const welcome = await postTurn('welcome', config.start, values);
-        if (!welcome.ok) return errored(welcome.errorKind, welcome.error, 0, null, welcome.address);
+        if (!welcome.ok) {
+          const outcome = errored(welcome.errorKind, welcome.error, 0, null, welcome.address);
+          // A welcome stream cut early: the calls it had begun, as received, as a message turn's are (AgentOutcome.toolCalls).
+          return welcome.begun === undefined || outcome.kind !== 'errored' ? outcome : { ...outcome, toolCalls: welcome.begun };
+        }
         turns++;
         req.onAnswered?.();
         checkWelcomeReply(welcome.json, welcome.mapping);

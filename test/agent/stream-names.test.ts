@@ -157,6 +157,14 @@ describe('a stream cut early keeps the tool calls it had begun', () => {
     });
   });
 
+  it("a welcome turn's stream cut early keeps them, for a fixture as for a script", async () => {
+    // The welcome's stream breaks off inside the refund call; the message turn is never sent.
+    const client = await clientFor(`${ANTHROPIC}  start: { body: { start: true } }\n`, () => ({ headers: { 'content-type': 'text/event-stream' }, body: named(events), breakOff: true }));
+    const error = "welcome turn: the agent's answer (HTTP 200) broke off before its end, after 1 attempt: the connection was closed (UND_ERR_SOCKET) (not retried: the agent had the turn; anthropic stream, 9 characters received, 2 tool calls begun: track_order, refund)";
+    expect(await client.converse(request)).toEqual({ kind: 'errored', errorKind: 'network', error, toolCalls: BEGUN });
+    expect(await client.session({ session: 's', persona: null, mocks: [] }).welcome()).toMatchObject({ kind: 'errored', error, toolCalls: BEGUN });
+  });
+
   it("the fixture's errored record keeps them, and results.json reads them back", async () => {
     const client = await clientFor(ANTHROPIC, stream(named(events)));
     const fixture: Fixture = { label: 'refund', message: 'refund?', persona: null, assertion: { kind: 'contains', value: 'refund' }, file: '.agent-replay/fixtures/f.yml', line: 1 };
@@ -198,14 +206,6 @@ describe("a repeated item's errored attempt keeps the tool calls its cut stream 
 });
 
 describe("a persona script's turn cut short keeps the tool calls it had begun", () => {
-  const done = [
-    { type: 'message_start', message: { ...message, content: [], stop_reason: null } },
-    { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-    { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello.' } },
-    { type: 'content_block_stop', index: 0 },
-    { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 2 } },
-    { type: 'message_stop' },
-  ];
   const cutOff = [
     { type: 'message_start', message: { ...message, content: [], stop_reason: null } },
     { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'refund', input: {} } },
@@ -229,13 +229,13 @@ describe("a persona script's turn cut short keeps the tool calls it had begun", 
     const client = await clientFor(ANTHROPIC, (req) => {
       const messages = (req.json as { messages: { content: unknown }[] }).messages;
       const last = JSON.stringify(messages.at(-1)?.content);
-      return last.includes('refund') ? { headers: { 'content-type': 'text/event-stream' }, body: named(cutOff), breakOff: true } : stream(named(done))();
+      return last.includes('refund') ? { headers: { 'content-type': 'text/event-stream' }, body: named(cutOff), breakOff: true } : stream(named(whole))();
     });
     const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
     try {
       const record = await replay({ fixtures: [], personas: [script], baselines: NO_BASELINES }, { agent: client, regex, judge: null }, replayOptions({ concurrency: 1 }));
       const begun = [{ tool: 'refund', input: '{"order": "A1", "amount": 1', output: null, mocked: true }];
-      expect(record.personas[0]).toMatchObject({ errored: true, errorKind: 'network', turns: [{ index: 1, reply: 'Hello.' }], unsent: ['refund A1 please', 'thanks'], errorToolCalls: begun });
+      expect(record.personas[0]).toMatchObject({ errored: true, errorKind: 'network', turns: [{ index: 1, reply: 'Done.' }], unsent: ['refund A1 please', 'thanks'], errorToolCalls: begun });
       expect(record.personas[0]?.error).toMatch(/^turn 2: the agent's answer \(HTTP 200\) broke off before its end, .* 1 tool call begun: refund\)$/);
       expect(parseRecord(serializeRecord(record), 'results.json').personas[0]?.errorToolCalls).toEqual(begun);
     } finally {
