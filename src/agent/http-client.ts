@@ -265,7 +265,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         // agent.timeoutMs bounds the whole answer (docs/presets.md, "Retries and timeouts").
         if (answered !== null) {
           const got = answered;
-          const cut = cutShort(streamed);
+          const cut = cutShort(streamed, mapping);
           return withBegun(fail('timeout', false, null, () => `${deadlineText({ at: 'body', status: got }, 'the agent', `${config.timeoutMs} ms`, route)} (agent.timeoutMs bounds the whole answer, a stream to its end${cut.said})`), cut.begun);
         }
         // The deadline came while the connection was still opening: agent.timeoutMs bounds connecting
@@ -314,7 +314,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         const got = answered;
         // In our words, not undici's ("other side closed"): a closed connection, else the error's code (src/http/error-code.ts).
         const broke = code !== undefined && CLOSED_CODES.has(code) ? `the connection was closed (${code})` : (otherNetworkFailureText(err) ?? errorMessage(err));
-        const cut = cutShort(streamed);
+        const cut = cutShort(streamed, mapping);
         return withBegun(fail('network', false, null, (n) => `the agent's answer (HTTP ${got}) broke off before its end, after ${n}: ${broke} (not retried: the agent had the turn${cut.said})`), cut.begun);
       }
       // A connection that failed is said in the words every client uses, with the address it was
@@ -758,10 +758,11 @@ function fail(
  * What an event stream cut short (its body broke off, or the deadline came while it was still
  * coming) had sent, for its error ("; anthropic stream, 9 characters received, 2 tool calls begun:
  * track_order, refund") and its record (the calls begun), as a stream that ended early says them
- * (docs/presets.md, "Streamed replies"); nothing for another body, or a stream of no vendor format.
+ * (docs/presets.md, "Streamed replies"); a stream of the agent's own JSON is read by the mapping's
+ * paths, as a whole one is; nothing for another body, or a stream of plain text (it has no tool calls).
  */
-function cutShort(streamed: string[] | null): { said: string; begun?: ToolCall[] } {
-  const soFar = streamed === null ? null : streamSoFar(streamed.join(''));
+function cutShort(streamed: string[] | null, mapping: AgentMapping): { said: string; begun?: ToolCall[] } {
+  const soFar = streamed === null ? null : streamSoFar(streamed.join(''), eventReplyPath(mapping), toolCallsPath(mapping), mapping.toolCalls ?? undefined);
   if (soFar === null) return { said: '' };
   return { said: `; ${soFar.said}`, ...begunOf(soFar.cut) };
 }

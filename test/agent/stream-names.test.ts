@@ -179,6 +179,71 @@ describe('a stream cut early keeps the tool calls it had begun', () => {
   });
 });
 
+describe("a LangGraph run stream and a stream of the agent's own JSON, cut short, keep the calls they had begun", () => {
+  const LANGGRAPH = '  preset: langgraph\n  assistantId: agent\n  stream: true\n';
+  const cutOff = (body: string) => () => ({ headers: { 'content-type': 'text/event-stream' }, body, breakOff: true as const });
+  const lg = (events: [string, unknown][]): string => events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join('');
+  const human = { type: 'human', id: 'h1', content: 'refund A1?' };
+  const asked = { type: 'ai', id: 'ai1', content: 'Checking.', tool_calls: [{ name: 'track_order', args: { id: 'A1' }, id: 'call_1' }] };
+  const answered = { type: 'tool', id: 't1', tool_call_id: 'call_1', name: 'track_order', content: 'shipped' };
+
+  it('LangGraph: the calls of the values state, the updates after it, and a message streamed in chunks (messages mode), each named where it was sent', async () => {
+    const body = lg([
+      ['metadata', { run_id: 'r1' }],
+      ['values', { messages: [human] }],
+      ['updates', { agent: { messages: [asked] } }],
+      ['updates', { tools: { messages: [answered] } }],
+      // The refund call's arguments stream in pieces, cut mid-way.
+      ['messages', [{ type: 'AIMessageChunk', id: 'ai2', content: '', tool_call_chunks: [{ index: 0, id: 'call_2', name: 'refund', args: '' }] }, { langgraph_node: 'agent' }]],
+      ['messages', [{ type: 'AIMessageChunk', id: 'ai2', content: '', tool_call_chunks: [{ index: 0, args: '{"amount": 1' }] }, { langgraph_node: 'agent' }]],
+    ]);
+    const client = await clientFor(LANGGRAPH, cutOff(body));
+    const begun = [
+      { tool: 'track_order', input: { id: 'A1' }, output: 'shipped', mocked: false },
+      { tool: 'refund', input: '{"amount": 1', output: null, mocked: true },
+    ];
+    expect(await client.converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'network',
+      error: "message turn: the agent's answer (HTTP 200) broke off before its end, after 1 attempt: the connection was closed (UND_ERR_SOCKET) (not retried: the agent had the turn; langgraph stream, 9 characters received, 2 tool calls begun: track_order, refund)",
+      toolCalls: begun,
+    });
+    // A values event after them holds the state whole: read as it is.
+    const values = await clientFor(LANGGRAPH, cutOff(lg([['values', { messages: [human, asked] }]])));
+    expect(await values.converse(request)).toMatchObject({ kind: 'errored', toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true }] });
+  });
+
+  it('a refused call of a LangGraph stream is named by its path in the event that sent it', async () => {
+    const deep = `${'['.repeat(300)}${']'.repeat(300)}`;
+    const robot = { type: 'ai', id: 'ai1', content: '', tool_calls: [{ name: 'track_order', args: { id: 'A1' }, id: 'call_1' }, { name: 'dig', args: JSON.parse(deep) as unknown, id: 'call_2' }] };
+    const client = await clientFor(LANGGRAPH, cutOff(lg([['values', { messages: [human] }], ['updates', { agent: { messages: [robot] } }]])));
+    const turn = await client.converse(request);
+    expect(turn).toMatchObject({ kind: 'errored', toolCalls: [{ tool: 'track_order' }] });
+    expect((turn as { error: string }).error).toContain('2 tool calls begun: track_order, 1 unreadable; "agent.messages.0.tool_calls.1" on stream event 2 (updates) is not a tool call');
+  });
+
+  it("the agent's own JSON: the calls at config.yml's tool-call path on the events so far", async () => {
+    const own = '  request: { body: { input: "{{message}}" } }\n  response: { reply: delta.content, toolCalls: delta.tool_calls }\n';
+    const body = sse([{ delta: { content: 'Checking.' } }, { delta: { tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'track_order', arguments: '{"id": "A1"}' } }] } }]);
+    const client = await clientFor(own, cutOff(body));
+    expect(await client.converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'network',
+      error: "message turn: the agent's answer (HTTP 200) broke off before its end, after 1 attempt: the connection was closed (UND_ERR_SOCKET) (not retried: the agent had the turn; a stream of the agent's own JSON, 9 characters received, 1 tool call begun: track_order)",
+      toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true }],
+    });
+  });
+
+  it('plain text carries no tool calls: its cut says only how it broke off', async () => {
+    const client = await clientFor('  request: { body: { input: "{{message}}" } }\n', cutOff(sse(['Within ', '30 days'])));
+    expect(await client.converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'network',
+      error: "message turn: the agent's answer (HTTP 200) broke off before its end, after 1 attempt: the connection was closed (UND_ERR_SOCKET) (not retried: the agent had the turn)",
+    });
+  });
+});
+
 describe("a repeated item's errored attempt keeps the tool calls its cut stream had begun", () => {
   it('each errored attempt of a fixture and of a script keeps its own, as the item that ran once does, and results.json reads them back', async () => {
     // Odd requests are cut inside the refund call; even ones answer whole.
