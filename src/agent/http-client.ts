@@ -41,6 +41,7 @@ import { decodeEventStream, decodeNdjson, streamSoFar, watchFirstText, type CutS
 import { bodyUsage, NO_USAGE, type UsageRead } from './usage.js';
 import { plusUsage } from '../evaluate/usage.js';
 import { docsUrl } from '../version.js';
+import { interruptedBy } from '../interrupt.js';
 
 export interface AgentClientDeps {
   /** Used for backoff waits and Retry-After dates; defaults to real time. */
@@ -308,7 +309,16 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       // every time, so not retried, and said with the scheme to use, not "is the agent running?".
       const plain = notTls(code);
       if (plain !== null) return fail('network', false, null, (n) => `the agent answered without TLS, after ${n} (${plain}); ${NOT_TLS_FIX}`);
-      if (answered !== null && deps.signal?.aborted !== true) {
+      if (answered !== null && deps.signal?.aborted === true) {
+        // The run's interrupt (SIGINT, SIGTERM) cut an answer the agent had begun: said so, never
+        // "could not reach", and a stream keeps the calls it had begun as a broken-off one does
+        // (docs/presets.md, "Streamed replies").
+        const got = answered;
+        const by = interruptedBy(deps.signal);
+        const cut = cutShort(streamed, mapping);
+        return withBegun(fail('internal', false, null, () => `interrupted${by === null ? '' : ` by ${by}`} while the agent's answer (HTTP ${got}) was coming${cut.said === '' ? '' : ` (${cut.said.slice(2)})`}`), cut.begun);
+      }
+      if (answered !== null) {
         // The agent answered and its body broke off (not cut by the run's interrupt): it had the turn, so another attempt could
         // advance its session twice, as a timed-out one could (docs/presets.md, "Retries and timeouts").
         const got = answered;

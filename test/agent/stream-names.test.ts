@@ -8,6 +8,7 @@
 // RawMessageStreamEvent and Message).
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRegexPool } from '../../src/assertions/index.js';
+import { Interrupted } from '../../src/interrupt.js';
 import { parseRecord, serializeRecord } from '../../src/record/index.js';
 import { NO_BASELINES, replay } from '../../src/replay/index.js';
 import type { Fixture, PersonaScript } from '../../src/types.js';
@@ -153,6 +154,20 @@ describe('a stream cut early keeps the tool calls it had begun', () => {
       kind: 'errored',
       errorKind: 'timeout',
       error: expect.stringMatching(/^message turn: .* \(agent\.timeoutMs bounds the whole answer, a stream to its end; anthropic stream, 9 characters received, 2 tool calls begun: track_order, refund\)$/),
+      toolCalls: BEGUN,
+    });
+  });
+
+  it("a stream the run's interrupt cuts keeps them and names them too", async () => {
+    const interrupt = new AbortController();
+    let sent = false;
+    // The client reads the clock as the stream's first text comes (its first token): the events are all in by then, and the run is interrupted.
+    const clock = { now: () => (sent && !interrupt.signal.aborted ? (interrupt.abort(new Interrupted('SIGINT')), 0) : 0), sleep: async () => undefined };
+    const client = await clientFor(ANTHROPIC, () => ((sent = true), { headers: { 'content-type': 'text/event-stream' }, body: named(events), hold: true }), { clock, signal: interrupt.signal });
+    expect(await client.converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'internal',
+      error: "message turn: interrupted by SIGINT while the agent's answer (HTTP 200) was coming (anthropic stream, 9 characters received, 2 tool calls begun: track_order, refund)",
       toolCalls: BEGUN,
     });
   });
