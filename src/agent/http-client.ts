@@ -41,6 +41,7 @@ import { decodeEventStream, decodeNdjson, streamSoFar, watchFirstText, type CutS
 import { bodyUsage, NO_USAGE, type UsageRead } from './usage.js';
 import { plusUsage } from '../evaluate/usage.js';
 import { docsUrl } from '../version.js';
+import { interruptedBy } from '../interrupt.js';
 
 export interface AgentClientDeps {
   /** Used for backoff waits and Retry-After dates; defaults to real time. */
@@ -265,7 +266,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         // agent.timeoutMs bounds the whole answer (docs/presets.md, "Retries and timeouts").
         if (answered !== null) {
           const got = answered;
-          const cut = cutShort(streamed);
+          const cut = cutShort(streamed, mapping);
           return withBegun(fail('timeout', false, null, () => `${deadlineText({ at: 'body', status: got }, 'the agent', `${config.timeoutMs} ms`, route)} (agent.timeoutMs bounds the whole answer, a stream to its end${cut.said})`), cut.begun);
         }
         // The deadline came while the connection was still opening: agent.timeoutMs bounds connecting
@@ -308,13 +309,22 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       // every time, so not retried, and said with the scheme to use, not "is the agent running?".
       const plain = notTls(code);
       if (plain !== null) return fail('network', false, null, (n) => `the agent answered without TLS, after ${n} (${plain}); ${NOT_TLS_FIX}`);
-      if (answered !== null && deps.signal?.aborted !== true) {
+      if (answered !== null && deps.signal?.aborted === true) {
+        // The run's interrupt (SIGINT, SIGTERM) cut an answer the agent had begun: said so, never
+        // "could not reach", and a stream keeps the calls it had begun as a broken-off one does
+        // (docs/presets.md, "Streamed replies").
+        const got = answered;
+        const by = interruptedBy(deps.signal);
+        const cut = cutShort(streamed, mapping);
+        return withBegun(fail('internal', false, null, () => `interrupted${by === null ? '' : ` by ${by}`} while the agent's answer (HTTP ${got}) was coming${cut.said === '' ? '' : ` (${cut.said.slice(2)})`}`), cut.begun);
+      }
+      if (answered !== null) {
         // The agent answered and its body broke off (not cut by the run's interrupt): it had the turn, so another attempt could
         // advance its session twice, as a timed-out one could (docs/presets.md, "Retries and timeouts").
         const got = answered;
         // In our words, not undici's ("other side closed"): a closed connection, else the error's code (src/http/error-code.ts).
         const broke = code !== undefined && CLOSED_CODES.has(code) ? `the connection was closed (${code})` : (otherNetworkFailureText(err) ?? errorMessage(err));
-        const cut = cutShort(streamed);
+        const cut = cutShort(streamed, mapping);
         return withBegun(fail('network', false, null, (n) => `the agent's answer (HTTP ${got}) broke off before its end, after ${n}: ${broke} (not retried: the agent had the turn${cut.said})`), cut.begun);
       }
       // A connection that failed is said in the words every client uses, with the address it was
@@ -455,7 +465,11 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       let welcomeUsage: TokenUsage | null = null;
       if (config.start !== null) {
         const welcome = await postTurn('welcome', config.start, values);
-        if (!welcome.ok) return errored(welcome.errorKind, welcome.error, 0, null, welcome.address);
+        if (!welcome.ok) {
+          const outcome = errored(welcome.errorKind, welcome.error, 0, null, welcome.address);
+          // A welcome stream cut early: the calls it had begun, as received, as a message turn's are (AgentOutcome.toolCalls).
+          return welcome.begun === undefined || outcome.kind !== 'errored' ? outcome : { ...outcome, toolCalls: welcome.begun };
+        }
         turns++;
         req.onAnswered?.();
         checkWelcomeReply(welcome.json, welcome.mapping);
@@ -754,10 +768,11 @@ function fail(
  * What an event stream cut short (its body broke off, or the deadline came while it was still
  * coming) had sent, for its error ("; anthropic stream, 9 characters received, 2 tool calls begun:
  * track_order, refund") and its record (the calls begun), as a stream that ended early says them
- * (docs/presets.md, "Streamed replies"); nothing for another body, or a stream of no vendor format.
+ * (docs/presets.md, "Streamed replies"); a stream of the agent's own JSON is read by the mapping's
+ * paths, as a whole one is; nothing for another body, or a stream of plain text (it has no tool calls).
  */
-function cutShort(streamed: string[] | null): { said: string; begun?: ToolCall[] } {
-  const soFar = streamed === null ? null : streamSoFar(streamed.join(''));
+function cutShort(streamed: string[] | null, mapping: AgentMapping): { said: string; begun?: ToolCall[] } {
+  const soFar = streamed === null ? null : streamSoFar(streamed.join(''), eventReplyPath(mapping), toolCallsPath(mapping), mapping.toolCalls ?? undefined);
   if (soFar === null) return { said: '' };
   return { said: `; ${soFar.said}`, ...begunOf(soFar.cut) };
 }

@@ -111,6 +111,16 @@ interface AnthropicBlock {
   from: string;
 }
 
+/** A LangGraph message as a run stream sent it, and where: the path in the event's JSON and the event (eventItem). */
+interface GraphMessage {
+  id: string | null;
+  message: Record<string, unknown>;
+  path: string;
+  event: string;
+  /** A message streamed in chunks (`messages` mode): its tool_call_chunks joined by index. */
+  chunks?: Map<number, { name: string; args: string; id?: string }>;
+}
+
 class StreamState {
   format: Format | null = null;
   text = '';
@@ -153,6 +163,11 @@ class StreamState {
   /** The last LangGraph `values` event: the state the reply is read from, and its number. */
   lastValues: unknown = undefined;
   lastValuesAt = 0;
+  /**
+   * LangGraph: the run's messages as its events sent them so far (a `values` event's list, then the
+   * messages `updates` and `messages` events add or grow, by id): what a stream cut short had begun (streamSoFar).
+   */
+  graphMessages: GraphMessage[] = [];
   /** Tokens the stream reported (docs/latency.md, "Usage"): the last report wins, each format's totals being cumulative. */
   usage: UsageRead = NO_USAGE;
   /** Anthropic: message_start's usage, which message_delta's cumulative counts update. */
@@ -378,27 +393,146 @@ function placedCalls(state: StreamState): { call: unknown; from: string }[] {
  */
 function cutOf(state: StreamState, format: Exclude<Format, 'plain' | 'langgraph'>): { said: string; cut: CutStream } {
   const placed = placedCalls(state);
-  const got = state.text.length === 0 ? 'no text' : `${state.text.length} characters`;
+  const got = textReceived(state.text);
   const open = [...state.blocks.values()].map((b) => ({ call: { type: b.type, ...(typeof b.id === 'string' ? { id: b.id } : {}), name: b.name, input: b.json === '' ? b.input : parseJsonText(b.json) }, from: b.from }));
   const cut = { toolCalls: [...placed.map((p) => p.call), ...open.map((o) => o.call)], toolCallItems: [...placed.map((p) => p.from), ...open.map((o) => o.from)] };
   return { said: `${format} stream, ${got} received${begunCalls(cut)}`, cut };
 }
 
 /**
- * A stream of a vendor's format as far as it came, when its body broke off or its deadline came
+ * A stream as far as it came, when its body broke off, its deadline came or the run was interrupted
  * while it was still coming (docs/presets.md, "Streamed replies"): what it had sent, and the calls it
- * had begun, as an early end says them (cutOf); null: no vendor format was recognised (plain text,
- * the agent's own JSON, a LangGraph run stream), whose calls are not read from a part.
+ * had begun, as an early end says them (cutOf). A LangGraph run stream's are those of the messages
+ * its `values`, `updates` and `messages` events had sent (graphCut); the agent's own JSON's, those at
+ * config.yml's tool-call path (`toolCallsName`) on its events so far (ownCut). Null: plain text,
+ * which carries no tool calls, or nothing of a format read.
  */
-export function streamSoFar(text: string): { said: string; cut: CutStream } | null {
+export function streamSoFar(text: string, replyPath?: ReplyPath, toolCallsPath?: ReplyPath, toolCallsName?: string): { said: string; cut: CutStream } | null {
   const state = new StreamState();
+  state.replyPath = replyPath ?? null;
+  state.toolCallsPath = toolCallsPath ?? null;
   for (const ev of parseEventStream(text)) {
     onEvent(state, ev);
     if (state.error !== null) break;
   }
   const format = state.format;
-  if (format === null || format === 'plain' || format === 'langgraph') return null;
+  if (format === null && state.byPath !== null) return ownCut(state, toolCallsName ?? 'toolCalls');
+  if (format === 'langgraph') return graphCut(state);
+  if (format === null || format === 'plain') return null;
   return cutOf(state, format);
+}
+
+/** "no text", "9 characters": the reply text a cut stream had sent. */
+function textReceived(text: string): string {
+  return text.length === 0 ? 'no text' : `${text.length} characters`;
+}
+
+/**
+ * A stream of the agent's own JSON cut short: the text read by config.yml's reply path so far, and
+ * the calls at its tool-call path joined over the events (JoinedCalls), each named by that path and
+ * the event that sent it (`"delta.tool_calls.0" on stream event 3`).
+ */
+function ownCut(state: StreamState, toolCallsName: string): { said: string; cut: CutStream } {
+  const value = state.byPathCalls.value();
+  const from = state.byPathCalls.origins().items;
+  const toolCalls = Array.isArray(value) ? value : [];
+  const toolCallItems = toolCalls.map((_, i) => {
+    const at = from[i];
+    return at === undefined ? `"${toolCallsName}"` : `"${toolCallsName}.${at.index}" on ${at.unit}`;
+  });
+  const cut = { toolCalls, toolCallItems };
+  return { said: `a stream of the agent's own JSON, ${textReceived(state.byPath?.reply ?? '')} received${begunCalls(cut)}`, cut };
+}
+
+/**
+ * A LangGraph run stream cut short: its messages so far read as a whole state is (decodeLangGraph),
+ * the calls of the run's last turn begun (their arguments as far as they came), each named by where
+ * its message was sent (`"agent.messages.0.tool_calls.0" on stream event 3 (updates)`).
+ */
+function graphCut(state: StreamState): { said: string; cut: CutStream } {
+  const decoded = decodeLangGraph({ messages: state.graphMessages.map((g) => g.message) });
+  const read = decoded.ok ? decoded.value : { reply: undefined, toolCalls: [], toolCallItems: [] };
+  const toolCallItems = (read.toolCallItems ?? []).map((item) => {
+    const m = /^"messages\.(\d+)\.(.*)"$/.exec(item);
+    const g = m === null ? undefined : state.graphMessages[Number(m[1])];
+    if (m === null || g === undefined) return item;
+    // A message streamed in chunks: its calls are its chunks' tool_call_chunks, from its first event on.
+    return g.chunks === undefined ? `"${g.path}.${m[2]!}" on ${g.event}` : `"${g.path}.tool_call_chunks" on ${g.event}`;
+  });
+  const cut = { toolCalls: read.toolCalls ?? [], toolCallItems };
+  return { said: `langgraph stream, ${textReceived(read.reply ?? '')} received${begunCalls(cut)}`, cut };
+}
+
+/**
+ * A LangGraph run stream's event, for its messages so far (StreamState.graphMessages): a `values`
+ * event's state replaces them; an `updates` event's node outputs (`{agent: {messages: [...]}}`) and
+ * `messages/partial` or `messages/complete` lists add each message, or replace the one of its id; a
+ * `messages` event (`[chunk, metadata]`) grows the message of its id, its `tool_call_chunks` joined.
+ */
+function onGraphEvent(state: StreamState, name: string, obj: unknown): void {
+  const mode = name.split('|')[0]!;
+  const type = name === mode ? mode : name;
+  const event = eventItem(state, null, type);
+  if (mode === 'values') {
+    if (!isRecord(obj) || !Array.isArray(obj.messages)) return;
+    state.graphMessages = obj.messages.flatMap((m: unknown, i) => (isRecord(m) ? [{ id: typeof m.id === 'string' ? m.id : null, message: m, path: `messages.${i}`, event }] : []));
+  } else if (mode === 'updates') {
+    if (!isRecord(obj)) return;
+    for (const [node, update] of Object.entries(obj)) {
+      if (!isRecord(update)) continue;
+      const messages = Array.isArray(update.messages) ? update.messages : isRecord(update.messages) ? [update.messages] : [];
+      const listed = Array.isArray(update.messages);
+      messages.forEach((m: unknown, i) => {
+        if (isRecord(m)) putGraphMessage(state, m, listed ? `${node}.messages.${i}` : `${node}.messages`, event);
+      });
+    }
+  } else if (mode === 'messages/partial' || mode === 'messages/complete') {
+    if (Array.isArray(obj)) obj.forEach((m: unknown, i) => isRecord(m) && putGraphMessage(state, m, String(i), event));
+  } else if (mode === 'messages') {
+    const chunk = Array.isArray(obj) ? obj[0] : undefined;
+    if (isRecord(chunk)) growGraphMessage(state, chunk, event);
+  }
+}
+
+/** A whole message: replaces the one of its id, else is added. */
+function putGraphMessage(state: StreamState, m: Record<string, unknown>, path: string, event: string): void {
+  const id = typeof m.id === 'string' ? m.id : null;
+  const at = id === null ? -1 : state.graphMessages.findIndex((g) => g.id === id);
+  const entry = { id, message: m, path, event };
+  if (at === -1) state.graphMessages.push(entry);
+  else state.graphMessages[at] = entry;
+}
+
+/**
+ * A `messages` event's chunk (`AIMessageChunk`): its text and `tool_call_chunks` (`{index, id, name,
+ * args}`, the args in pieces) join the message of its id, whose calls are the pieces so far, their
+ * args parsed when they are whole JSON (else the text as far as it came); a message sent whole there
+ * (a tool's, or one a node did not stream) is put as it is.
+ */
+function growGraphMessage(state: StreamState, chunk: Record<string, unknown>, event: string): void {
+  const streamed = Array.isArray(chunk.tool_call_chunks) || (typeof chunk.type === 'string' && chunk.type.endsWith('Chunk'));
+  if (!streamed || (typeof chunk.type === 'string' && chunk.type !== 'ai' && !chunk.type.startsWith('AI'))) {
+    putGraphMessage(state, chunk, '0', event);
+    return;
+  }
+  const id = typeof chunk.id === 'string' ? chunk.id : null;
+  let g = id === null ? undefined : state.graphMessages.find((m) => m.id === id && m.chunks !== undefined);
+  if (g === undefined) {
+    g = { id, message: { type: 'ai', content: '', tool_calls: [] }, path: '0', event, chunks: new Map() };
+    state.graphMessages.push(g);
+  }
+  const chunks = g.chunks!;
+  if (typeof chunk.content === 'string') g.message.content = `${String(g.message.content)}${chunk.content}`;
+  for (const [j, piece] of (Array.isArray(chunk.tool_call_chunks) ? chunk.tool_call_chunks : []).entries()) {
+    if (!isRecord(piece)) continue;
+    const index = typeof piece.index === 'number' ? piece.index : j;
+    const call = chunks.get(index) ?? { name: '', args: '' };
+    if (typeof piece.name === 'string' && piece.name !== call.name) call.name += piece.name;
+    if (typeof piece.args === 'string') call.args += piece.args;
+    if (call.id === undefined && typeof piece.id === 'string') call.id = piece.id;
+    chunks.set(index, call);
+  }
+  g.message.tool_calls = [...chunks.values()].map((c) => ({ name: c.name, args: c.args === '' ? {} : parseJsonText(c.args), ...(c.id === undefined ? {} : { id: c.id }) }));
 }
 
 /** At most this many tool names are named in an early end's message. */
@@ -475,6 +609,7 @@ function onEvent(state: StreamState, ev: SseEvent): void {
       state.lastValues = obj;
       state.lastValuesAt = state.eventNumber;
     }
+    onGraphEvent(state, ev.event, obj);
     return;
   }
   const format = isRecord(obj) ? formatOf(obj) : null;

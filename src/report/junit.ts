@@ -119,7 +119,11 @@ function personaBody(v: ScriptView, cause: Cause | null): string {
     lines.push(`  [${t.index}] Agent (${routeText(t.route)}): ${t.reply}`);
   }
   const stopped = stoppedOn(p);
-  if (stopped !== null) lines.push(`  [${stopped.index}] User: ${stopped.message}`, `  [${stopped.index}] the run stopped: no answer to record`);
+  const at = stopped === null ? '  ' : `  [${stopped.index}] `;
+  if (stopped !== null) lines.push(`${at}User: ${stopped.message}`);
+  // The calls the turn it stopped on had begun when its stream was cut short, under its message, as the comment lists them (docs/presets.md, "Streamed replies").
+  for (const call of p.errorToolCalls ?? []) lines.push(`${at}tool ${call.tool} ${JSON.stringify(call.input)} (begun before the answer was cut short)`);
+  if (stopped !== null) lines.push(`${at}the run stopped: no answer to record`);
   for (const m of notSent(p)) lines.push(`  unsent: ${m}`);
   return xmlText(lines.join('\n'));
 }

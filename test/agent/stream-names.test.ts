@@ -8,6 +8,7 @@
 // RawMessageStreamEvent and Message).
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRegexPool } from '../../src/assertions/index.js';
+import { Interrupted } from '../../src/interrupt.js';
 import { parseRecord, serializeRecord } from '../../src/record/index.js';
 import { NO_BASELINES, replay } from '../../src/replay/index.js';
 import type { Fixture, PersonaScript } from '../../src/types.js';
@@ -157,6 +158,28 @@ describe('a stream cut early keeps the tool calls it had begun', () => {
     });
   });
 
+  it("a stream the run's interrupt cuts keeps them and names them too", async () => {
+    const interrupt = new AbortController();
+    let sent = false;
+    // The client reads the clock as the stream's first text comes (its first token): the events are all in by then, and the run is interrupted.
+    const clock = { now: () => (sent && !interrupt.signal.aborted ? (interrupt.abort(new Interrupted('SIGINT')), 0) : 0), sleep: async () => undefined };
+    const client = await clientFor(ANTHROPIC, () => ((sent = true), { headers: { 'content-type': 'text/event-stream' }, body: named(events), hold: true }), { clock, signal: interrupt.signal });
+    expect(await client.converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'internal',
+      error: "message turn: interrupted by SIGINT while the agent's answer (HTTP 200) was coming (anthropic stream, 9 characters received, 2 tool calls begun: track_order, refund)",
+      toolCalls: BEGUN,
+    });
+  });
+
+  it("a welcome turn's stream cut early keeps them, for a fixture as for a script", async () => {
+    // The welcome's stream breaks off inside the refund call; the message turn is never sent.
+    const client = await clientFor(`${ANTHROPIC}  start: { body: { start: true } }\n`, () => ({ headers: { 'content-type': 'text/event-stream' }, body: named(events), breakOff: true }));
+    const error = "welcome turn: the agent's answer (HTTP 200) broke off before its end, after 1 attempt: the connection was closed (UND_ERR_SOCKET) (not retried: the agent had the turn; anthropic stream, 9 characters received, 2 tool calls begun: track_order, refund)";
+    expect(await client.converse(request)).toEqual({ kind: 'errored', errorKind: 'network', error, toolCalls: BEGUN });
+    expect(await client.session({ session: 's', persona: null, mocks: [] }).welcome()).toMatchObject({ kind: 'errored', error, toolCalls: BEGUN });
+  });
+
   it("the fixture's errored record keeps them, and results.json reads them back", async () => {
     const client = await clientFor(ANTHROPIC, stream(named(events)));
     const fixture: Fixture = { label: 'refund', message: 'refund?', persona: null, assertion: { kind: 'contains', value: 'refund' }, file: '.agent-replay/fixtures/f.yml', line: 1 };
@@ -168,6 +191,71 @@ describe('a stream cut early keeps the tool calls it had begun', () => {
     } finally {
       await regex.close();
     }
+  });
+});
+
+describe("a LangGraph run stream and a stream of the agent's own JSON, cut short, keep the calls they had begun", () => {
+  const LANGGRAPH = '  preset: langgraph\n  assistantId: agent\n  stream: true\n';
+  const cutOff = (body: string) => () => ({ headers: { 'content-type': 'text/event-stream' }, body, breakOff: true as const });
+  const lg = (events: [string, unknown][]): string => events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join('');
+  const human = { type: 'human', id: 'h1', content: 'refund A1?' };
+  const asked = { type: 'ai', id: 'ai1', content: 'Checking.', tool_calls: [{ name: 'track_order', args: { id: 'A1' }, id: 'call_1' }] };
+  const answered = { type: 'tool', id: 't1', tool_call_id: 'call_1', name: 'track_order', content: 'shipped' };
+
+  it('LangGraph: the calls of the values state, the updates after it, and a message streamed in chunks (messages mode), each named where it was sent', async () => {
+    const body = lg([
+      ['metadata', { run_id: 'r1' }],
+      ['values', { messages: [human] }],
+      ['updates', { agent: { messages: [asked] } }],
+      ['updates', { tools: { messages: [answered] } }],
+      // The refund call's arguments stream in pieces, cut mid-way.
+      ['messages', [{ type: 'AIMessageChunk', id: 'ai2', content: '', tool_call_chunks: [{ index: 0, id: 'call_2', name: 'refund', args: '' }] }, { langgraph_node: 'agent' }]],
+      ['messages', [{ type: 'AIMessageChunk', id: 'ai2', content: '', tool_call_chunks: [{ index: 0, args: '{"amount": 1' }] }, { langgraph_node: 'agent' }]],
+    ]);
+    const client = await clientFor(LANGGRAPH, cutOff(body));
+    const begun = [
+      { tool: 'track_order', input: { id: 'A1' }, output: 'shipped', mocked: false },
+      { tool: 'refund', input: '{"amount": 1', output: null, mocked: true },
+    ];
+    expect(await client.converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'network',
+      error: "message turn: the agent's answer (HTTP 200) broke off before its end, after 1 attempt: the connection was closed (UND_ERR_SOCKET) (not retried: the agent had the turn; langgraph stream, 9 characters received, 2 tool calls begun: track_order, refund)",
+      toolCalls: begun,
+    });
+    // A values event after them holds the state whole: read as it is.
+    const values = await clientFor(LANGGRAPH, cutOff(lg([['values', { messages: [human, asked] }]])));
+    expect(await values.converse(request)).toMatchObject({ kind: 'errored', toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true }] });
+  });
+
+  it('a refused call of a LangGraph stream is named by its path in the event that sent it', async () => {
+    const deep = `${'['.repeat(300)}${']'.repeat(300)}`;
+    const robot = { type: 'ai', id: 'ai1', content: '', tool_calls: [{ name: 'track_order', args: { id: 'A1' }, id: 'call_1' }, { name: 'dig', args: JSON.parse(deep) as unknown, id: 'call_2' }] };
+    const client = await clientFor(LANGGRAPH, cutOff(lg([['values', { messages: [human] }], ['updates', { agent: { messages: [robot] } }]])));
+    const turn = await client.converse(request);
+    expect(turn).toMatchObject({ kind: 'errored', toolCalls: [{ tool: 'track_order' }] });
+    expect((turn as { error: string }).error).toContain('2 tool calls begun: track_order, 1 unreadable; "agent.messages.0.tool_calls.1" on stream event 2 (updates) is not a tool call');
+  });
+
+  it("the agent's own JSON: the calls at config.yml's tool-call path on the events so far", async () => {
+    const own = '  request: { body: { input: "{{message}}" } }\n  response: { reply: delta.content, toolCalls: delta.tool_calls }\n';
+    const body = sse([{ delta: { content: 'Checking.' } }, { delta: { tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'track_order', arguments: '{"id": "A1"}' } }] } }]);
+    const client = await clientFor(own, cutOff(body));
+    expect(await client.converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'network',
+      error: "message turn: the agent's answer (HTTP 200) broke off before its end, after 1 attempt: the connection was closed (UND_ERR_SOCKET) (not retried: the agent had the turn; a stream of the agent's own JSON, 9 characters received, 1 tool call begun: track_order)",
+      toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true }],
+    });
+  });
+
+  it('plain text carries no tool calls: its cut says only how it broke off', async () => {
+    const client = await clientFor('  request: { body: { input: "{{message}}" } }\n', cutOff(sse(['Within ', '30 days'])));
+    expect(await client.converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'network',
+      error: "message turn: the agent's answer (HTTP 200) broke off before its end, after 1 attempt: the connection was closed (UND_ERR_SOCKET) (not retried: the agent had the turn)",
+    });
   });
 });
 
@@ -198,14 +286,6 @@ describe("a repeated item's errored attempt keeps the tool calls its cut stream 
 });
 
 describe("a persona script's turn cut short keeps the tool calls it had begun", () => {
-  const done = [
-    { type: 'message_start', message: { ...message, content: [], stop_reason: null } },
-    { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-    { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello.' } },
-    { type: 'content_block_stop', index: 0 },
-    { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 2 } },
-    { type: 'message_stop' },
-  ];
   const cutOff = [
     { type: 'message_start', message: { ...message, content: [], stop_reason: null } },
     { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'refund', input: {} } },
@@ -229,13 +309,13 @@ describe("a persona script's turn cut short keeps the tool calls it had begun", 
     const client = await clientFor(ANTHROPIC, (req) => {
       const messages = (req.json as { messages: { content: unknown }[] }).messages;
       const last = JSON.stringify(messages.at(-1)?.content);
-      return last.includes('refund') ? { headers: { 'content-type': 'text/event-stream' }, body: named(cutOff), breakOff: true } : stream(named(done))();
+      return last.includes('refund') ? { headers: { 'content-type': 'text/event-stream' }, body: named(cutOff), breakOff: true } : stream(named(whole))();
     });
     const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
     try {
       const record = await replay({ fixtures: [], personas: [script], baselines: NO_BASELINES }, { agent: client, regex, judge: null }, replayOptions({ concurrency: 1 }));
       const begun = [{ tool: 'refund', input: '{"order": "A1", "amount": 1', output: null, mocked: true }];
-      expect(record.personas[0]).toMatchObject({ errored: true, errorKind: 'network', turns: [{ index: 1, reply: 'Hello.' }], unsent: ['refund A1 please', 'thanks'], errorToolCalls: begun });
+      expect(record.personas[0]).toMatchObject({ errored: true, errorKind: 'network', turns: [{ index: 1, reply: 'Done.' }], unsent: ['refund A1 please', 'thanks'], errorToolCalls: begun });
       expect(record.personas[0]?.error).toMatch(/^turn 2: the agent's answer \(HTTP 200\) broke off before its end, .* 1 tool call begun: refund\)$/);
       expect(parseRecord(serializeRecord(record), 'results.json').personas[0]?.errorToolCalls).toEqual(begun);
     } finally {

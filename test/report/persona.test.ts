@@ -223,6 +223,9 @@ describe('one script in full', () => {
     const item = itemHtml(githubHtml(renderComment(cut, ctx)), 'refund-agent-500');
     const t = text(item.slice(item.indexOf('Transcript:')));
     expect(t).toContain('3 · User : It arrived broken Tool calls begun before the answer was cut short (1): refund "{\\"order\\": \\"1234\\", \\"amount\\": 1" → null Stopped');
+    // The JUnit transcript lists them there too.
+    expect(renderJUnit(cut)).toContain('  [3] User: It arrived broken\n  [3] tool refund &quot;{\\&quot;order\\&quot;: \\&quot;1234\\&quot;, \\&quot;amount\\&quot;: 1&quot; (begun before the answer was cut short)\n  [3] the run stopped: no answer to record');
+    expect(renderJUnit(record)).not.toContain('begun before the answer');
     // The HTML report's data: the calls beside the turn the run stopped on.
     const data = personaData(personas.find((p) => p.label === 'refund-agent-500')!);
     expect([data.stopped, data.stoppedCalls]).toEqual([{ index: 3, message: 'It arrived broken' }, [{ tool: 'refund', input: '"{\\"order\\": \\"1234\\", \\"amount\\": 1"', output: 'null', mocked: true }]]);
