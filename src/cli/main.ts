@@ -479,6 +479,8 @@ async function cmdCompare(files: readonly string[], values: Values, io: CliIO): 
   const suites = compareSuites(comparison.swapped ? [b, a] : [a, b]);
   if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCompareMarkdown(comparison, suites), 'markdown');
   io.stdout(renderCompareText(comparison, suites));
+  // Where the files went, as run and report say it after their summary.
+  io.stdout(writtenText(values.out ? resolvePath(io, values.out) : null, values.markdown ? { markdown: values.markdown } : {}, io, 'comparison'));
   return EXIT.ok;
 }
 
