@@ -270,7 +270,7 @@ export interface BaselineFileResult {
 function rewriteFix(file: string): string {
   // The command as it can be pasted: the file's own path, quoted for the shell when it needs it.
   const path = shellWord(file);
-  return `fix it by hand; committed before it was edited? \`git checkout -- ${path}\` brings back the committed version (a baseline never committed has none)`;
+  return `fix it by hand; committed before the edit? \`git checkout -- ${path}\` brings back the committed version`;
 }
 
 /** Checks the text of one baseline file; `file` is its display path, `fileLabel` its name without `.json`. */

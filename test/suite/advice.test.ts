@@ -94,7 +94,7 @@ describe('advice about baselines: only what the suite proves', () => {
     });
     // The command names the file itself, ready to paste; it applies to a committed baseline only
     // (accept writes one uncommitted, and the loader runs no git), and says so.
-    const keep = (file: string): string => `fix it by hand; committed before it was edited? \`git checkout -- ${file}\` brings back the committed version (a baseline never committed has none)`;
+    const keep = (file: string): string => `fix it by hand; committed before the edit? \`git checkout -- ${file}\` brings back the committed version`;
     expect(r.errors.map((i) => `${i.file}: ${i.fix}`)).toEqual([
       `${B}/broken.json: ${keep(`${B}/broken.json`)}`,
       `${B}/my baseline.json: baseline files are named <label>.json by acceptance: rename it to the label of its fixture or persona script, or move it out of the baselines folder`,
