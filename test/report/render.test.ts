@@ -416,7 +416,7 @@ describe('render, then fit', () => {
   it("the CLI's --markdown report is the job summary's, not fitted to a comment (docs/cli.md, \"What each command does\")", () => {
     // A run whose comment is fitted to GitHub's 65,536 characters: the report keeps every item in
     // full, and is cut only at its own limit, which it names as docs/cli.md says.
-    const r = many(300);
+    const r = many(100);
     expect(renderComment(r, ctx).length).toBeLessThanOrEqual(65_536);
     const md = renderMarkdownReport(r, ctx);
     expect(md.length).toBeGreaterThan(65_536);
