@@ -281,7 +281,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       }
       if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
         // The limit is fixed: said with what it is, so that no one looks for a setting (docs/troubleshooting.md, "The agent").
-        return fail('http', false, null, () => `agent response is larger than ${MAX_RESPONSE_BYTES / (1024 * 1024)} MB, the most agent-replay reads of one answer (a fixed limit, not a setting)`);
+        return fail('http', false, null, () => `agent response is larger than ${MAX_RESPONSE_BYTES / (1024 * 1024)} MiB, the most agent-replay reads of one answer (a fixed limit, not a setting)`);
       }
       // A proxy that wants credentials, or refuses those given, refuses them again on every attempt
       // (docs/configuration.md, "Behind a proxy"); a forwarding proxy's 407 comes as an invalid argument.

@@ -21,7 +21,7 @@ import { rejudge } from '../calibrate/run.js';
 import { belowMinimum, calibrationSchema, unmeasured, CALIBRATION_VERSION, type Calibration } from '../calibrate/schema.js';
 import { renderCalibrationMarkdown, renderCalibrationText } from '../calibrate/render.js';
 import type { Values } from './options.js';
-import { checkOutputPaths, printConfigIssues, progressDrawer, redrawsProgress, resolvePath, writeText, type CliIO } from './output.js';
+import { checkOutputPaths, printConfigIssues, progressDrawer, redrawsProgress, resolvePath, writeText, writtenText, type CliIO } from './output.js';
 
 const MAX_REPEAT = 20;
 
@@ -170,5 +170,7 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
   const suiteShown = repo === null ? null : suiteName(repo.path);
   if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCalibrationMarkdown(calibration, { suite: suiteShown }), 'markdown');
   io.stdout(renderCalibrationText(calibration, { suite: suiteShown }));
+  // Where the files went, as run and report say it after their summary.
+  io.stdout(writtenText(values.out ? resolvePath(io, values.out) : null, values.markdown ? { markdown: values.markdown } : {}, io, 'calibration'));
   return belowMinimum(calibration).length > 0 || unmeasured(calibration).length > 0 ? EXIT.gate : EXIT.ok;
 }

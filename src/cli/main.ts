@@ -323,13 +323,14 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   const warnings = warned ? [] : result.warnings;
   if (result.kind === 'config_errors') {
     printConfigIssues(io, result.errors, warnings);
-    // --markdown is the comment a workflow posts: it says what the terminal says, as the Action's
-    // comment does, never what an earlier run left in the file (docs/cli.md, "What each command does").
+    // --markdown is the report a workflow shows (the job summary's, not fitted to a comment): it says
+    // what the terminal says, as the Action's comment does, never what an earlier run left in the
+    // file (docs/cli.md, "What each command does").
     if (values.markdown) await writeConfigErrorsMarkdown(result.errors, values.markdown, commit, dir, io);
     return EXIT.usage;
   }
   if (result.kind === 'refused' && values.markdown) {
-    // Likewise the cost cap's refusal: the comment says the run was not made, as the Action's does.
+    // Likewise the cost cap's refusal: the report says the run was not made, as the Action's comment does.
     const refused = result;
     await writeRefusalMarkdown(values.markdown, commit, dir, io, async (ctx) => {
       const { renderCapRefusal } = await import('../report/cap.js');
@@ -479,6 +480,8 @@ async function cmdCompare(files: readonly string[], values: Values, io: CliIO): 
   const suites = compareSuites(comparison.swapped ? [b, a] : [a, b]);
   if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCompareMarkdown(comparison, suites), 'markdown');
   io.stdout(renderCompareText(comparison, suites));
+  // Where the files went, as run and report say it after their summary.
+  io.stdout(writtenText(values.out ? resolvePath(io, values.out) : null, values.markdown ? { markdown: values.markdown } : {}, io, 'comparison'));
   return EXIT.ok;
 }
 

@@ -313,15 +313,18 @@ export async function emitRun(
   return failure === null && rendered.failed.length === 0;
 }
 
-/** "results: <path>" and a line per rendering written, after the summary (`run`, `report`); empty when nothing was written. */
-export function writtenText(results: string | null, values: { markdown?: string; junit?: string; html?: string }, io: CliIO): string {
+/**
+ * "results: <path>" and a line per rendering written, after the summary (`run`, `report`; `compare`
+ * and `calibrate` name their --out by what it holds: `out`); empty when nothing was written.
+ */
+export function writtenText(results: string | null, values: { markdown?: string; junit?: string; html?: string }, io: CliIO, out = 'results'): string {
   const written: Array<[string, string | undefined]> = [
-    ['results', results ?? undefined],
+    [out, results ?? undefined],
     ['markdown', values.markdown],
     ['junit', values.junit],
     ['html', values.html],
   ];
-  const lines = written.filter((w): w is [string, string] => w[1] !== undefined).map(([what, p]) => `${what}: ${what === 'results' ? p : resolvePath(io, p)}`);
+  const lines = written.filter((w): w is [string, string] => w[1] !== undefined).map(([what, p]) => `${what}: ${what === out ? p : resolvePath(io, p)}`);
   return lines.length === 0 ? '' : `\n${lines.join('\n')}\n`;
 }
 

@@ -201,7 +201,7 @@ function renderProbe(r: ProbeResult, opts: { color: boolean; preset: string | un
   }
   const reply = terminalBlock(f.reply ?? '');
   lines.push(paint('bold', 'reply'));
-  // One line at a time: a reply may have more lines than push(...lines) takes arguments (an 8 MB answer of newlines).
+  // One line at a time: a reply may have more lines than push(...lines) takes arguments (an 8 MiB answer of newlines).
   if (reply === '') lines.push('  (empty)');
   else for (const l of reply.split('\n')) lines.push(`  ${l}`);
   lines.push('');

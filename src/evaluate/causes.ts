@@ -199,12 +199,12 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     const redirect = /\(redirects to (\S+)\)/.exec(text)?.[1] ?? null;
     const protection = /\(protected by ([^)]+)\)/.exec(text)?.[1] ?? null;
     if (status) return httpCause(Number(status[1]), endpoint, looksLikeHtml(text), redirect, answered, protection);
-    // "8 MB", or "8388608 bytes" in a record written before 2026-12-05.
-    if (/larger than \d+ (?:bytes|MB)/.test(text)) {
+    // "8 MiB"; "8 MB" in a record written before 2026-12-06, "8388608 bytes" before 2026-12-05.
+    if (/larger than \d+ (?:bytes|MB|MiB)/.test(text)) {
       return {
         key: `too_large:${url}`,
         what: `a response too large from ${at(endpoint)}`,
-        hint: 'an answer is read up to 8 MB, a fixed limit: if the URL serves a file, not the agent, check agent-path or agent.url; else see what makes the agent answer that much (a stream that never ends)',
+        hint: 'an answer is read up to 8 MiB, a fixed limit: if the URL serves a file, not the agent, check agent-path or agent.url; else see what makes the agent answer that much (a stream that never ends)',
       };
     }
   }

@@ -243,7 +243,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     }
     if (opts.signal?.aborted) return INTERRUPTED;
     // Too large, or not what its coding says: the same answer again would be too.
-    if (networkErrorCode(err) === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return { kind: 'fatal', reason: `response is larger than ${MAX_RESPONSE_BYTES} bytes` };
+    if (networkErrorCode(err) === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return { kind: 'fatal', reason: `response is larger than ${MAX_RESPONSE_BYTES / 1_048_576} MiB` };
     if (err instanceof UndecodableBody) return { kind: 'fatal', reason: err.message };
     // The answer's headers came and its connection closed before the body's end: the server was
     // reached and answered, so not "closed without an answer"; retried as any network error.

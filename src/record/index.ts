@@ -140,15 +140,15 @@ const LINK_REFUSED =
   'is a symbolic link: refused, nothing was read from it (a results file may come from a pull request\'s artifact, and a link there could point at any file on the runner); give the file itself';
 
 /**
- * A record longer than Node's longest string (about 512 MB: buffer.constants.MAX_STRING_LENGTH) is
+ * A record longer than Node's longest string (about 512 MiB: buffer.constants.MAX_STRING_LENGTH) is
  * written in pieces but cannot be read back whole: said with what makes one that large and the fix
  * (docs/results-json.md, "When a results file cannot be read").
  */
 function tooLargeWords(bytes: number): string {
   const mb = Math.round(bytes / 1_048_576).toLocaleString('en-US');
   return (
-    `is ${mb} MB, more than Node can read as one text (about 512 MB), so it cannot be read back. ` +
-    'What makes a record that large is the text it keeps: very long replies (each answer is read up to 8 MB), tool call inputs and outputs, or the spans of traces, for every attempt of repeat. ' +
+    `is ${mb} MiB, more than Node can read as one text (about 512 MiB), so it cannot be read back. ` +
+    'What makes a record that large is the text it keeps: very long replies (each answer is read up to 8 MiB), tool call inputs and outputs, or the spans of traces, for every attempt of repeat. ' +
     "Replay the suite in parts (run --shard 1/4, 2/4, ...: each part's results.json is read on its own), and see what makes the agent's answers that long"
   );
 }

@@ -275,6 +275,8 @@ export function cliWords(text: string): string {
     .replace(/\bwait-for-agent \(agent\.waitForAgent\)/g, '--wait-for-agent (agent.waitForAgent)')
     .replace(/\bagent-headers \(agent\.headers\)/g, 'agent.headers in config.yml')
     .replace(/\bcheck agent-path or agent\.url\b/g, 'check agent.url (or --agent-url)')
+    // The judge's address: config.yml's key, or the flag given over it (the meaning judge's too: it is the judge's).
+    .replace(/\b(check|the port in) judge\.baseUrl\b/g, '$1 --judge-url (judge.baseUrl)')
     // The wait's fix (agent/ready.ts) speaks of the Action's preview; on the command line the agent may be local.
     .replace(/\bCheck that the preview deployed and that the agent URL is right\b/g, 'Check that the agent is running and that its URL is right (--agent-url, agent.url)');
 }

@@ -263,12 +263,14 @@ export interface BaselineFileResult {
 
 /**
  * A damaged baseline is not a stale one: it still holds the accepted reply. The fix keeps it
- * (git has the accepted version); deleting it would drop the reply every run compares against.
+ * (git has the accepted version, once committed); deleting it would drop the reply every run
+ * compares against. The loader runs no git, so the fix says when the command applies: `accept`
+ * writes a baseline uncommitted, and git checkout of a file git never had only errs.
  */
 function rewriteFix(file: string): string {
   // The command as it can be pasted: the file's own path, quoted for the shell when it needs it.
   const path = shellWord(file);
-  return `fix it by hand; edited since it was accepted? \`git checkout -- ${path}\` brings back the accepted version`;
+  return `fix it by hand; committed before the edit? \`git checkout -- ${path}\` brings back the committed version`;
 }
 
 /** Checks the text of one baseline file; `file` is its display path, `fileLabel` its name without `.json`. */

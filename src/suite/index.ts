@@ -423,7 +423,7 @@ async function loadFixtures(paths: SuitePaths, root: SuiteRoot, found: Findings)
 
 /**
  * `items` added to the end of `to`, one at a time: a file may hold more fixtures (or errors) than
- * push(...items) takes arguments (about 120,000; a suite file may be 8 MB).
+ * push(...items) takes arguments (about 120,000; a suite file may be 8 MiB).
  */
 function append<T>(to: T[], items: readonly T[]): void {
   for (const item of items) to.push(item);

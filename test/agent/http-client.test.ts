@@ -591,7 +591,7 @@ describe('content-encoding (RFC 9110: a request without Accept-Encoding accepts 
     expect(lying.requests).toHaveLength(1);
     // 9 MiB of spaces is a 9 KiB gzip body: the decoded bytes are held to the limit too.
     const bomb = await serve(() => ({ headers: { 'content-encoding': 'gzip' }, body: gzipSync(`{"reply":"x"${' '.repeat(9 * 1024 * 1024)}}`) }));
-    expect(await client({ url: bomb.url, start: null }).converse(request)).toEqual({ kind: 'errored', errorKind: 'http', error: 'message turn: agent response is larger than 8 MB, the most agent-replay reads of one answer (a fixed limit, not a setting)' });
+    expect(await client({ url: bomb.url, start: null }).converse(request)).toEqual({ kind: 'errored', errorKind: 'http', error: 'message turn: agent response is larger than 8 MiB, the most agent-replay reads of one answer (a fixed limit, not a setting)' });
   });
 });
 

@@ -1060,7 +1060,7 @@ describe('native and any mapping', () => {
     expect(await clientFor({ url: server.url }).converse(request)).toEqual({
       kind: 'errored',
       errorKind: 'http',
-      error: 'message turn: agent response is larger than 8 MB, the most agent-replay reads of one answer (a fixed limit, not a setting)',
+      error: 'message turn: agent response is larger than 8 MiB, the most agent-replay reads of one answer (a fixed limit, not a setting)',
     });
   });
 

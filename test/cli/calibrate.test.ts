@@ -158,6 +158,8 @@ describe('calibrate against an OpenAI-compatible judge', () => {
     expect(r.stdout).toContain("Disagreements (1): the judge's verdict is not the accepted one\n  \"The reply is polite\" (thresholds 0.5, 0.7)\n    .agent-replay/baselines/polite-c.json  accepted pass, judged fail: 0.2 against 0.5\n");
     expect(r.stdout).toContain('Not calibrated: 1 judged item has no baseline yet (fresh)');
     expect(r.stdout).not.toContain('The judge agrees with every accepted verdict');
+    // Where the files went, after the summary, as run and report say it.
+    expect(r.stdout.endsWith(`\ncalibration: ${join(cwd, 'calibration.json')}\nmarkdown: ${join(cwd, 'calibration.md')}\n`)).toBe(true);
 
     const c = parseCalibration(await readFile(join(cwd, 'calibration.json'), 'utf8'), 'calibration.json');
     expect(c.spend).toEqual({ judgeCalls: 6, judgeRetries: 0 });
@@ -244,7 +246,9 @@ describe('calibrate against an OpenAI-compatible judge', () => {
     const { cwd } = await project(`${judge.url}/v1`);
     const r = await cli(['calibrate', '--min-agreement', '0.8', '--markdown', 'c.md'], cwd);
     expect(r.code).toBe(1);
-    const notes = r.stdout.trimEnd().split('\n\n').at(-1);
+    // The notes end the summary; the file written is said after it.
+    const notes = r.stdout.trimEnd().split('\n\n').at(-2);
+    expect(r.stdout.trimEnd().split('\n\n').at(-1)).toBe(`markdown: ${join(cwd, 'c.md')}`);
     expect(notes).toBe('No criterion got a usable score, so nothing was measured, and --min-agreement 0.8 (80%) cannot be shown to hold, so it fails (exit 1): see No usable score above.');
     expect(r.stdout).not.toContain('Every criterion with a score');
     expect(r.stdout).not.toContain('Spread needs repeats');

@@ -102,7 +102,10 @@ describe('compare, a rubric judge that answered the same reply differently', () 
     ], { script: true });
     await cli(['run', '--out', 'a.json', '--fail-on', 'none'], cwd);
     mode = 'down';
-    await cli(['run', '--out', 'b.json', '--fail-on', 'none'], cwd);
+    // The judge's address given on the command line: the cause's fix names the flag (report/terminal.ts cliWords), as --agent-url's does.
+    const ran = await cli(['run', '--out', 'b.json', '--fail-on', 'none', '--judge-url', judge.url], cwd);
+    expect(ran.stdout).toContain('check --judge-url (judge.baseUrl), judge.model and the judge key; raise judge.timeoutMs if it is slow');
+    expect(ran.stdout).not.toContain('check judge.baseUrl');
     mode = 'answer';
     await cli(['run', '--out', 'c.json', '--fail-on', 'none'], cwd);
     await judge.close();

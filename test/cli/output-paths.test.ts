@@ -78,7 +78,11 @@ describe('outputs on one file, or over a results file read', () => {
     expect(md.code).toBe(2);
     expect(md.stderr).toContain('--markdown s.json is AFTER.json (s.json)');
     expect(await readFile(join(cwd, 'r.json'), 'utf8')).toBe(before);
-    expect((await cli(['compare', 'r.json', 's.json', '--out', 'c.json'], cwd)).code).toBe(0);
+    const ok = await cli(['compare', 'r.json', 's.json', '--out', 'c.json', '--markdown', 'c.md'], cwd);
+    expect(ok.code).toBe(0);
+    // Where the files went, after the comparison, as run and report say it.
+    expect(ok.stdout.endsWith(`\ncomparison: ${join(cwd, 'c.json')}\nmarkdown: ${join(cwd, 'c.md')}\n`)).toBe(true);
+    expect(existsSync(join(cwd, 'c.md'))).toBe(true);
   });
 
   it('calibrate: --out and --markdown on one file, or --out on a folder, are refused before any judge call is paid for', async () => {

@@ -450,14 +450,14 @@ describe('a compressed answer (docs/judges.md, "Compressed answers")', () => {
     // A limit of size, not of time: 9 MiB read on a loaded machine went past the 2 s timeout, and the
     // retries made three requests.
     const patient = { timeoutMs: 60_000 };
-    expect(await judge(config('openai', s.url, patient)).score('c', 'r')).toEqual({ ok: false, reason: 'response is larger than 8388608 bytes' });
+    expect(await judge(config('openai', s.url, patient)).score('c', 'r')).toEqual({ ok: false, reason: 'response is larger than 8 MiB' });
     expect(s.received).toHaveLength(1);
     // Received as it is, the same limit.
     const plain = await serve((res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(Buffer.alloc(9 * 1024 * 1024, 0x20));
     });
-    expect(await judge(config('openai', plain.url, patient)).score('c', 'r')).toEqual({ ok: false, reason: 'response is larger than 8388608 bytes' });
+    expect(await judge(config('openai', plain.url, patient)).score('c', 'r')).toEqual({ ok: false, reason: 'response is larger than 8 MiB' });
     expect(plain.received).toHaveLength(1);
   });
 

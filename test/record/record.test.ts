@@ -187,7 +187,7 @@ describe('readRecord and writeRecord', () => {
     const path = join(dir, 'results.json');
     await writeFile(path, '');
     await truncate(path, 3 * 1_048_576); // sparse: nothing is written
-    // The read Node does, at its limit (about 512 MB, buffer.constants.MAX_STRING_LENGTH): no test writes that much.
+    // The read Node does, at its limit (about 512 MiB, buffer.constants.MAX_STRING_LENGTH): no test writes that much.
     const atLimit = async (): Promise<string> => {
       throw Object.assign(new Error('Cannot create a string longer than 0x1fffffe8 characters'), { code: 'ERR_STRING_TOO_LONG' });
     };
@@ -196,8 +196,9 @@ describe('readRecord and writeRecord', () => {
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(RecordError);
-    expect((err as Error).message.startsWith(`${path}: is 3 MB, more than Node can read as one text (about 512 MB), so it cannot be read back. `)).toBe(true);
-    expect((err as Error).message).toContain('very long replies');
+    expect((err as Error).message.startsWith(`${path}: is 3 MiB, more than Node can read as one text (about 512 MiB), so it cannot be read back. `)).toBe(true);
+    // One unit with the limit it names (agent/http-client.ts): MiB.
+    expect((err as Error).message).toContain('very long replies (each answer is read up to 8 MiB)');
     expect((err as Error).message).toContain('run --shard 1/4');
     expect((err as Error).message).not.toContain('ERR_STRING_TOO_LONG');
   });

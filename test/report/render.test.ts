@@ -413,6 +413,20 @@ describe('render, then fit', () => {
     }
   });
 
+  it("the CLI's --markdown report is the job summary's, not fitted to a comment (docs/cli.md, \"What each command does\")", () => {
+    // A run whose comment is fitted to GitHub's 65,536 characters: the report keeps every item in
+    // full, and is cut only at its own limit, which it names as docs/cli.md says.
+    const r = many(100);
+    expect(renderComment(r, ctx).length).toBeLessThanOrEqual(65_536);
+    const md = renderMarkdownReport(r, ctx);
+    expect(md.length).toBeGreaterThan(65_536);
+    expect(utf8Length(md)).toBeLessThanOrEqual(1_048_576);
+    expect(md).not.toContain('Cut to fit');
+    const small = renderMarkdownReport(r, ctx, { maxChars: 20_000 });
+    expect(utf8Length(small)).toBeLessThanOrEqual(20_000);
+    expect(small).toContain('the report limit of 20,000 bytes');
+  });
+
   it('keeps the summary under 1 MiB measured in UTF-8 bytes, and diffs only the replies it shows', () => {
     const r = many(3000, 600);
     const emoji = { ...r, fixtures: r.fixtures.map((f) => (f.errored || !f.reply ? f : { ...f, reply: `${f.reply} 😀é⏎`.repeat(2) })) };

@@ -92,8 +92,9 @@ describe('advice about baselines: only what the suite proves', () => {
       [`${B}/typo2.json`]: '{\n  "label": "typo2",\n  "rely": "r",\n  "route": null,\n  "verdict": "pass",\n  "acceptedAt": "t",\n  "commit": null\n}\n',
       [`${B}/my baseline.json`]: BASELINE('x'),
     });
-    // The command names the file itself, ready to paste.
-    const keep = (file: string): string => `fix it by hand; edited since it was accepted? \`git checkout -- ${file}\` brings back the accepted version`;
+    // The command names the file itself, ready to paste; it applies to a committed baseline only
+    // (accept writes one uncommitted, and the loader runs no git), and says so.
+    const keep = (file: string): string => `fix it by hand; committed before the edit? \`git checkout -- ${file}\` brings back the committed version`;
     expect(r.errors.map((i) => `${i.file}: ${i.fix}`)).toEqual([
       `${B}/broken.json: ${keep(`${B}/broken.json`)}`,
       `${B}/my baseline.json: baseline files are named <label>.json by acceptance: rename it to the label of its fixture or persona script, or move it out of the baselines folder`,
