@@ -19,6 +19,7 @@ import { openRecordStream, readRecord } from '../record/index.js';
 import { timingsOf } from '../evaluate/index.js';
 import { shardLine } from '../report/shard.js';
 import { formatUsdPair, renderCapRefusal, renderComment, usdDecimal, type ReportContext, terminalLine } from '../report/index.js';
+import type { CapSource } from '../report/cap.js';
 import { renderConfigErrors } from '../report/config-errors.js';
 import { suiteLine } from '../report/blocks.js';
 import { markerLine, metaLine } from '../report/metadata.js';
@@ -94,6 +95,11 @@ function renderNotReady(e: AgentNotReady, rctx: ReportContext): string {
       : 'Check that the preview deployed and that the agent URL is right, or raise `wait-for-agent` (`agent.waitForAgent` in config.yml) if the agent starts slowly.',
     '',
   ].join('\n');
+}
+
+/** Where the cap a refused run was held to is set, for the refusal's "raise the cap" (docs/action.md, "Inputs"): the cost-cap input when given, else the dir input's config.yml. */
+export function capSource(inputs: Pick<Inputs, 'dir' | 'costCap'>): CapSource {
+  return { dir: inputs.dir, fromInput: inputs.costCap !== null };
 }
 
 /**
@@ -211,7 +217,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
 
   if (result.kind === 'refused') {
     const rctx = out.reportContext(ctx, null);
-    const body = renderCapRefusal(result.estimate, result.fixtureCount, result.judgeCalls, rctx, result.personaCount, result.simulatorCalls, { dir: inputs.dir, fromInput: inputs.costCap !== null }, result.agentTurns);
+    const body = renderCapRefusal(result.estimate, result.fixtureCount, result.judgeCalls, rctx, result.personaCount, result.simulatorCalls, capSource(inputs), result.agentTurns);
     await writeSummary(summaryNote + body);
     await out.comment(body, { readOnlyToken, pulls });
     core.setOutput('estimated-cost', usdDecimal(result.estimate.usd));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,10 @@ import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
 import type { AgentServer, AgentHandler } from '../support/agent-server.js';
 import { HEAD, makeWorkspace, pullPayload, runAction, useServers, type ActionRun } from './harness.js';
 import { parseRecord } from '../../src/record/index.js';
-import { formatUsdPair, parseCommentMetadata, usdDecimal } from '../../src/report/index.js';
+import { parseCommentMetadata, renderCapRefusal, usdDecimal } from '../../src/report/index.js';
+import { capSource } from '../../src/action/check.js';
+import { envInputGetter, readInputs } from '../../src/action/inputs.js';
+import { ctx as reportCtx } from '../report/fixtures.js';
 import { gateRun } from '../../src/evaluate/gate.js';
 
 const REPLIES: Record<string, string> = {
@@ -166,6 +169,8 @@ describe('check mode, end to end', () => {
     expect(record.tallies).toEqual({ passed: 2, failed: 1, notEvaluated: 0, errored: 0 });
     // outputs
     expect(run.outputs).toMatchObject({ passed: '2', failed: '1', 'not-evaluated': '0', errored: '0', 'newly-failing': '1', gate: 'failed', verified: 'true', 'comment-status': 'created', 'estimated-cost': '0.060' });
+    // The estimated-cost output is results.json's estimate as usdDecimal writes it ("0.00024", not "0.000": test/report/render.test.ts).
+    expect(run.outputs['estimated-cost']).toBe(usdDecimal(record.estimate.usd));
     expect(run.outputs['artifact-name']).toBe(`agent-replay-results-${HEAD}`);
     expect(run.stdout).toMatch(/::warning::artifact agent-replay-results-1+ not uploaded: no artifact service here/);
     // annotation at the fixture's file and line
@@ -357,28 +362,14 @@ describe('check mode, end to end', () => {
     expect(record.estimate).toMatchObject({ aboveCap: true, confirmed: true });
   });
 
-  it('the estimated-cost output keeps a cost below a tenth of a cent, as results.json has it, run or refused', async () => {
-    // 3 fixtures x 2 turns (the welcome turn and the message) x $0.00004: $0.00024, not "0.000".
-    const config = 'agent:\n  retries: 0\n  headers: { Authorization: "Bearer ${AGENT_TOKEN}" }\ncost: { agentTurnUsd: 0.00004, capUsd: 1 }\n';
-    const run = await check({ inputs: { 'fail-on': 'none' }, config });
-    expect(run.code, run.stdout + run.stderr).toBe(0);
-    const record = parseRecord(readFileSync(run.outputs['results-path'] as string, 'utf8'), 'results.json');
-    expect(record.estimate.usd).toBe(0.00024);
-    expect(run.outputs['estimated-cost']).toBe('0.00024');
-    // Refused, the same estimate is said by the same formatters (the refusal end to end: the test above).
-    expect(usdDecimal(record.estimate.usd)).toBe('0.00024');
-    expect(formatUsdPair(record.estimate.usd, 0.0001)).toEqual(['$0.00024', '$0.0001']);
-  });
-
-  it('above a cap set in config.yml, the comment names the config.yml of the dir input', async () => {
-    const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG.replace('capUsd: 1', 'capUsd: 0.01'), baselines: BASELINES });
-    mkdirSync(join(workspace, 'packages', 'bot'), { recursive: true });
-    renameSync(join(workspace, '.agent-replay'), join(workspace, 'packages', 'bot', '.agent-replay'));
-    const before = agent.requests.length;
-    const refused = await runAction({ gh, workspace, inputs: { 'agent-url': agent.url, dir: 'packages/bot/.agent-replay' }, event: { name: 'pull_request', payload: pullPayload() }, env: { AGENT_TOKEN: 's3cr3t-agent-token' } });
-    expect(refused.code, refused.stdout + refused.stderr).toBe(1);
-    expect(agent.requests.length).toBe(before);
-    expect(refused.summary).toContain('Or raise the cap (`cost.capUsd` in `packages/bot/.agent-replay/config.yml`).');
+  it('above a cap set in config.yml, the comment names the config.yml of the dir input (capSource)', () => {
+    // The refusal end to end, its cap from the cost-cap input: the test above. Which setting it names is capSource's.
+    const env = (vars: Record<string, string>) => envInputGetter(Object.fromEntries(Object.entries(vars).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])));
+    const fromConfig = capSource(readInputs(env({ dir: 'packages/bot/.agent-replay' })));
+    expect(fromConfig).toEqual({ dir: 'packages/bot/.agent-replay', fromInput: false });
+    const estimate = { usd: 0.06, capUsd: 0.01, aboveCap: true, confirmed: false };
+    expect(renderCapRefusal(estimate, 3, 0, reportCtx, 0, 0, fromConfig)).toContain('Or raise the cap (`cost.capUsd` in `packages/bot/.agent-replay/config.yml`).');
+    expect(capSource(readInputs(env({ dir: 'packages/bot/.agent-replay', 'cost-cap': '0.01' })))).toEqual({ dir: 'packages/bot/.agent-replay', fromInput: true });
   });
 
   it('reports configuration errors with file and line, in the log and the comment, and sends nothing', async () => {

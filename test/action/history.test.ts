@@ -14,7 +14,8 @@ import { actionContextOf, gitHubApiOf, HEAD, makeWorkspace, pullPayload, runActi
 import { defaultBranchTrend, previousRun } from '../../src/action/history.js';
 import type { ActionContext } from '../../src/action/context.js';
 import { parseRecord } from '../../src/record/index.js';
-import { fixture, run as record } from '../report/fixtures.js';
+import { ctx as reportCtx, fixture, run as record } from '../report/fixtures.js';
+import { renderComment } from '../../src/report/index.js';
 import { githubHtml, visibleText } from '../report/helpers.js';
 import { docsUrl } from '../../src/version.js';
 
@@ -115,21 +116,31 @@ describe('since the previous run', () => {
   });
 
   it('says one line when nothing changed', async () => {
-    await recordRun(await firstRun(), 1001);
-    const second = await check(1002);
-    expect(second.code).toBe(0);
-    expect(comment()).toContain('since the previous run: nothing changed');
-    expect(comment()).not.toContain('What moved since the previous run');
+    // The comparison end to end: the first test. The same record again, looked up and compared by
+    // previousRun on this fake GitHub and worded by the comment, without a start of the Action
+    // (docs/contributing.md, "Speed").
+    const first = await firstRun();
+    await recordRun(first, 1001);
+    const same = parseRecord(readFileSync(first.outputs['results-path'] as string, 'utf8'), 'results.json');
+    const previous = await previousRun(gitHubApiOf(gh), await actionContextOf('pull_request', pullPayload()), 'agent-replay', same);
+    expect(previous).toMatchObject({ runId: '1001' });
+    const body = renderComment(same, { ...reportCtx, previous });
+    expect(body).toContain('since the previous run: nothing changed');
+    expect(body).not.toContain('What moved since the previous run');
+    expect(gh.violations).toEqual([]);
   });
 
   it('a missing previous artifact does not fail the job: one calm line', async () => {
-    await firstRun();
+    // A comparison not made, said in one calm line of the summary and none of the log's warnings,
+    // end to end: the test below (a comment past the comments read). This reason, from the lookup
+    // on this fake GitHub, without a start of the Action.
+    const first = await firstRun();
     gh.addWorkflowRun('octo', 'shop', { id: 1001, headSha: HEAD }); // recorded, but its artifact is gone
-    const second = await check(1002);
-    expect(second.code, second.stdout + second.stderr).toBe(0);
-    expect(second.outputs['comment-status']).toBe('updated');
-    expect(comment()).toContain('_Since the previous run: not compared (the results artifact is missing)._');
-    expect(second.stdout).not.toMatch(/::(warning|error)::since the previous run/);
+    const record = parseRecord(readFileSync(first.outputs['results-path'] as string, 'utf8'), 'results.json');
+    const looked = await printedBy(async () => previousRun(gitHubApiOf(gh), await actionContextOf('pull_request', pullPayload()), 'agent-replay', record));
+    expect(looked.value).toEqual({ runId: '1001', unavailable: 'the results artifact is missing' });
+    expect(looked.printed).not.toMatch(/::(warning|error)::/);
+    expect(renderComment(record, { ...reportCtx, previous: looked.value })).toContain('_Since the previous run: not compared (the results artifact is missing)._');
     expect(gh.violations).toEqual([]);
   });
 

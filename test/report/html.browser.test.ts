@@ -1,6 +1,7 @@
 // report.html in headless Chromium: it renders with the right counts, the filters hide rows, the
 // details draw (side-by-side diff, persona transcript), a hostile record stays inert, and the page
-// makes no request at all. Real browser, real files in a temp dir, loaded from file://.
+// makes no request at all. Real browser, real files in a temp dir, loaded from file://. The tests
+// share one page (ReportTab, test/support/browser.ts), each loading its report in it in turn.
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,15 +12,16 @@ import { renderHtml, type HtmlExtras } from '../../src/report/html.js';
 import { buildModel, SECTION_ORDER } from '../../src/report/model.js';
 import type { FixtureRecord, PersonaRecord, RunRecord } from '../../src/types.js';
 import { allGreen, baseline, check, decisiveScript as sharedDecisiveScript, fixture, hostilePersona, mixed, persona, personaScripts, route, run, simulatedRun } from './fixtures.js';
-import { launchChromium, openReport, SKIP_BROWSER_TESTS, type OpenedReport } from '../support/browser.js';
+import { launchChromium, ReportTab, SKIP_BROWSER_TESTS, type OpenedReport } from '../support/browser.js';
 import { docsUrl } from '../../src/version.js';
 
 let browser: Browser;
+let tab: ReportTab;
 let dir: string;
 
 let n = 0;
 function open(record: RunRecord, extras: HtmlExtras = {}, viewport = { width: 1280, height: 900 }): Promise<OpenedReport> {
-  return openReport(browser, join(dir, `report-${n++}.html`), renderHtml(record, extras), viewport);
+  return tab.open(join(dir, `report-${n++}.html`), renderHtml(record, extras), viewport);
 }
 
 function withPersonas(): RunRecord {
@@ -50,12 +52,29 @@ const decisiveScript = (): ReturnType<typeof sharedDecisiveScript> => sharedDeci
 describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
   beforeAll(async () => {
     browser = await launchChromium();
+    tab = new ReportTab(browser);
     dir = await mkdtemp(join(tmpdir(), 'agent-replay-html-'));
   }, 60_000);
 
   afterAll(async () => {
+    await tab?.close();
     await browser?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('leaves nothing of one test\'s report to the next in the shared page: script state, errors, viewport', async () => {
+    const first = await open(allGreen(), {}, { width: 400, height: 800 });
+    await first.page.evaluate(() => {
+      (window as unknown as { __left?: number }).__left = 1;
+      document.body.dataset.left = '1';
+      console.error('an error of the first report');
+    });
+    expect(first.errors).toEqual(['an error of the first report']);
+    const next = await open(allGreen());
+    expect(next.page).toBe(first.page);
+    expect(await next.page.evaluate(() => [(window as unknown as { __left?: number }).__left, document.body.dataset.left, window.innerWidth])).toEqual([undefined, undefined, 1280]);
+    expect(next.errors).toEqual([]);
+    expect(next.requests).toEqual([next.url]);
   });
 
   it('renders every item with the right counts, and makes no request but the document', async () => {
@@ -88,7 +107,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(o.errors).toEqual([]);
     expect(o.dialogs).toEqual([]);
     expect(o.requests).toEqual([o.url]);
-    await page.close();
   });
 
   it('opens on what needs attention: at 1280x800 the first newly failing item\'s diff is on the first screen, the numbers below', async () => {
@@ -134,7 +152,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(shot.length).toBeGreaterThan(10_000);
     if (process.env.AGENT_REPLAY_SCREENSHOT) await writeFile(process.env.AGENT_REPLAY_SCREENSHOT, shot);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('a run not verified: a grey headline that says so, the shared cause under it, the errored items grouped by cause', async () => {
@@ -166,7 +183,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(await page.textContent('section[data-section="errored"] h2')).toBe('Errored: not a failure5');
     expect(await page.locator('.card.fail').count()).toBe(0);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it("links the page a cause cites where it is shown: the cause, its group's heading, the row's why and the opened row's", async () => {
@@ -183,7 +199,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
       ['body', href, 'docs/traces.md#fixtures'],
     ]);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('a filter hides the cause heading of a group with no row left, and shows it again with the rows', async () => {
@@ -201,7 +216,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     await page.fill('#ar-search', '');
     expect(await page.$$eval(heads, (hs) => hs.filter((x) => (x as HTMLElement).checkVisibility()).length)).toBe(2);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('counts with the digits grouped as the markup does, before and after a filter ("1,200 of 1,200 shown")', async () => {
@@ -213,7 +227,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     await page.fill('#ar-search', 'item-1');
     expect(await page.textContent('#ar-shown')).toBe('311 of 1,200 shown');
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('with nothing to attend to, the headline is followed by the numbers; zero tallies and empty panels are left out', async () => {
@@ -229,7 +242,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(cardsBox !== null && cardsBox.y + cardsBox.height <= 800).toBe(true);
     expect(await page.locator('details.item[open]').count()).toBe(0);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it("the agreement tables' headings sit over their columns: a number's heading is aligned as its numbers are", async () => {
@@ -246,7 +258,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     // "2 / 2" right-aligned under a left-aligned "passed / decided" read as the next column's ("left out").
     for (const t of tables) expect(t.heads).toEqual(t.cells);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('clicking a verdict filter hides the other rows; drift and label filters combine with it', async () => {
@@ -278,7 +289,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(await visibleRows(page)).toEqual([]);
     expect(await page.isVisible('#ar-none')).toBe(true);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('opens a changed fixture as a side-by-side diff with the changed words marked', async () => {
@@ -290,7 +300,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(await body.locator('td.ins ins').allTextContents()).toEqual(['14', ' and the original box']);
     expect(await body.locator('dd').allTextContents()).toContain('refunds / policy → refunds / exceptions');
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('says under a side-by-side diff what ⟨U+…⟩ means when the diff shows one, and not under one that shows none', async () => {
@@ -308,7 +317,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     }
     expect(captions).toEqual([['⟨U+…⟩ a character you cannot see, a look-alike from another script or one of these marks, by its code'], []]);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('opens a fixture edited since its baseline with the message the baseline answered beside the message now', async () => {
@@ -331,7 +339,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(await message.locator('td.ins ins').allTextContents()).toEqual([' for <b>digital</b> goods']);
     expect(await message.locator('td.ins b').count()).toBe(0);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('names the look-alike letters of a reply shown whole under it, the reply as written', async () => {
@@ -343,7 +350,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(await body.locator('.reply .text').last().textContent()).toBe('Pay at p\u0430ypal.com/acme.');
     expect(await body.locator('p.drift', { hasText: 'Look-alike' }).textContent()).toBe('Look-alike letters from another script, by their code: p⟨U+0430⟩ypal');
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it("shows a fixture errored by its spans with the reply the agent answered, not compared: no baseline reply beside it, never 'same as the baseline'", async () => {
@@ -377,7 +383,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
       expect(headings.some((h) => h.includes('same as the baseline') || h.startsWith('Baseline'))).toBe(false);
     }
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('opens a repeated fixture with its attempts: outcome, why and reply of each, the shown one marked, a reply like the shown one named, not repeated', async () => {
@@ -426,7 +431,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     });
     expect(whyLines).toBeLessThanOrEqual(3);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it("opens a repeated script that failed while attempt 1 passed with attempt 2's checks and its turn against attempt 1's, as the comment does", async () => {
@@ -453,7 +457,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
       ['3', "the same replies as attempt 1's"],
     ]);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it("names a script's messages not sent as the comment does: how many, why, and each one's turn", async () => {
@@ -466,7 +469,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(await row.locator('.body > h3').last().textContent()).toBe(`Not sent (2), because the agent ended the conversation on turn ${last}`);
     expect(await row.locator('.body > ul.calls li').allTextContents()).toEqual([`${last + 1} · User: Thanks, bye`, `${last + 2} · User: One more thing`]);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it("shows the calls begun by the turn an errored script stopped on, under its message, as the comment does", async () => {
@@ -483,7 +485,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(await stop.locator('p').allTextContents()).toEqual([`Turn ${next} · User`, 'Tool calls begun before the answer was cut short:', 'The run stopped on this turn: no answer was recorded.']);
     expect(await stop.locator('ul.calls li').allTextContents()).toEqual(['⚙ refund "{\\"order\\": \\"1234\\", \\"amount\\": 1" → null']);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('fits a 400 px window with every row and panel open: nothing wider than the page', async () => {
@@ -513,7 +514,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     );
     expect(spill).toEqual([]);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it("a script's checks table breaks no short word: its headings and check names stay whole beside a long why", async () => {
@@ -535,7 +535,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(lines.map(([text]) => text).filter((x) => x !== '')).toEqual(['check', 'expected', 'observed', 'why', 'ends with', 'criterion']);
     expect(cut).toEqual([]);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('opens a persona script as its checks and transcript: turns, routes, tool calls', async () => {
@@ -552,7 +551,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(await row.locator('ul.calls li').count()).toBe(calls.length);
     expect(await row.locator('table.checks tbody tr').count()).toBe(script?.checks.length);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('opens a simulated script with who wrote each user message, the live turn, the ending; a fault is its why', async () => {
@@ -569,7 +567,6 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(await fault.locator('.pill').first().textContent()).toBe('not evaluated');
     expect(await fault.locator('.why').textContent()).toMatch(/^simulator unreachable: HTTP 503/);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('keeps a hostile record inert: no dialog, no script, no <img>, no javascript: link, no request', async () => {
@@ -625,6 +622,5 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(text).toContain('bidi txt.exe isolated');
     expect(text).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
     expect(o.requests).toEqual([o.url]);
-    await page.close();
   });
 });

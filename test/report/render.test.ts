@@ -9,6 +9,7 @@ import {
   utf8Length,
   formatUsd,
   formatUsdPair,
+  usdDecimal,
   NOTICE_RESERVE_CHARS,
   type ReportContext,
 } from '../../src/report/index.js';
@@ -528,6 +529,16 @@ describe('money', () => {
     [Number.NaN, '$?'],
   ])('formatUsd(%s) = %s', (value, text) => {
     expect(formatUsd(value)).toBe(text);
+  });
+
+  it('the estimated-cost output keeps a cost below a tenth of a cent (usdDecimal): "0.00024", never "0.000"', () => {
+    // The Action writes its output with usdDecimal, run or refused (test/action/check.test.ts asserts that on a run).
+    expect(usdDecimal(0.00024)).toBe('0.00024');
+    expect(usdDecimal(0.06)).toBe('0.060');
+    expect(usdDecimal(0)).toBe('0.000');
+    expect(usdDecimal(1.5)).toBe('1.500');
+    expect(usdDecimal(0.000001)).toBe('0.000001');
+    expect(formatUsdPair(0.00024, 0.0001)).toEqual(['$0.00024', '$0.0001']);
   });
 
   it('never shows a refusal as "$0.10 is above the cap $0.10"', () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.js';
-import { launchChromium, openReport, SKIP_BROWSER_TESTS } from '../support/browser.js';
+import { launchChromium, ReportTab, SKIP_BROWSER_TESTS } from '../support/browser.js';
 import { tracesRun } from './traces.fixtures.js';
 
 interface Bar {
@@ -47,18 +47,21 @@ async function bars(page: Page, label: string, turn: number): Promise<{ open: bo
 
 describe('report.html span waterfall', () => {
   let browser: Browser | undefined;
+  let tab: ReportTab | undefined;
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'agent-replay-waterfall-'));
   }, 60_000);
   afterAll(async () => {
+    await tab?.close();
     await browser?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it.skipIf(SKIP_BROWSER_TESTS)('draws each turn with spans, collapsed until opened, bars on the turn time; no request, no error', { timeout: 60_000 }, async () => {
-    browser = await launchChromium();
-    const { page, requests, errors, url } = await openReport(browser, join(dir, 'report.html'), renderHtml(tracesRun()), { width: 1280, height: 1000 });
+    browser ??= await launchChromium();
+    tab ??= new ReportTab(browser);
+    const { page, requests, errors, url } = await tab.open(join(dir, 'report.html'), renderHtml(tracesRun()), { width: 1280, height: 1000 });
 
     // The fixture's row is in Changed (closed): open it, then its spans.
     const fx = page.locator('details.item[data-label="order-status"]');
@@ -119,7 +122,6 @@ describe('report.html span waterfall', () => {
     }
     expect(requests).toEqual([url]);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   // A live script's calls run for real by design (docs/personas.md, "Mocks and real tool calls").
@@ -127,10 +129,10 @@ describe('report.html span waterfall', () => {
     const r = tracesRun();
     r.personas = r.personas.map((p) => (p.label === 'refund-guard' ? { ...p, toolMode: 'live' as const } : p));
     browser ??= await launchChromium();
-    const { page } = await openReport(browser, join(dir, 'live.html'), renderHtml(r), { width: 1280, height: 1000 });
+    tab ??= new ReportTab(browser);
+    const { page } = await tab.open(join(dir, 'live.html'), renderHtml(r), { width: 1280, height: 1000 });
     const calls = await page.locator('details.item[data-label="refund-guard"] .calls li').allTextContents();
     expect(calls.map((c) => c.split(' ')[1])).toContain('issue_refund');
     expect(calls.join('\n')).not.toContain('not mocked');
-    await page.close();
   });
 });
