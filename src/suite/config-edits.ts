@@ -11,7 +11,7 @@
 
 import type * as z from 'zod';
 import type { ConfigEdit } from '../types.js';
-import { DEFAULT_ALPHA, DEFAULT_LATENCY, DEFAULT_MAX_TOKENS, defaultConfig, panelMemberConfig, PRESETS, type JudgeConfig } from '../config.js';
+import { DEFAULT_ALPHA, DEFAULT_LATENCY, DEFAULT_MAX_TOKENS, defaultConfig, modelFromJudge, panelMemberConfig, PRESETS, type JudgeConfig } from '../config.js';
 import { hideEndpointTokens, looksLikeToken, urlEndpoint } from '../endpoint.js';
 import { line } from '../assertions/format.js';
 import { SECRET_KEY } from './config-file.js';
@@ -105,7 +105,7 @@ function shaped<T>(schema: z.ZodType<T>, value: unknown): T | undefined {
 /**
  * The value each listed setting has on a side that does not write it, by its path, from the
  * defaults the suite loads with and the rules it reads them by (src/config.ts: defaultConfig,
- * DEFAULT_ALPHA, DEFAULT_LATENCY, JUDGE_DEFAULTS; judgeWithDefaults, panelMemberConfig, checkRepeat,
+ * DEFAULT_ALPHA, DEFAULT_LATENCY, JUDGE_DEFAULTS; judgeWithDefaults, panelMemberConfig, modelFromJudge, checkRepeat,
  * meaningCheckOf, TRACES_DEFAULTS; src/suite/config/agent.ts: streams, presetBody, responsePaths):
  * a judge's keys by its provider, a panel member's, the meaning judge's and the simulator's from
  * the judge, minPass from count, the agent's streaming, request body and response paths the
@@ -145,12 +145,12 @@ function defaultsOf(data: Record<string, unknown>): Map<string, unknown> {
   }
   // The meaning judge and the simulator take the keys they do not give from the judge, as a panel member does.
   const simulator = data.simulator === undefined ? undefined : shaped(simulatorSection.schema, data.simulator);
-  if (simulator !== undefined || judge !== null) set('simulator', model(panelMemberConfig(judge ?? judgeSection.judgeWithDefaults({}), simulator ?? {})));
+  if (simulator !== undefined || judge !== null) set('simulator', model(modelFromJudge(judge, simulator ?? {})));
   const meaning = data.meaning === undefined ? {} : shaped(meaningSchema, data.meaning);
   if (meaning !== undefined && meaning !== null) {
     const check = meaningCheckOf({ judge, meaning });
     set('meaning', { check, threshold: meaningThresholdOf({ meaning }) });
-    if (check === 'judge' && (judge !== null || ownModel(meaning))) set('meaning', model(panelMemberConfig(judge ?? judgeSection.judgeWithDefaults({}), meaning)));
+    if (check === 'judge' && (judge !== null || ownModel(meaning))) set('meaning', model(modelFromJudge(judge, meaning)));
   }
   const repeat = data.repeat === undefined ? repeatOf({}, null) : checkRepeat(data.repeat, ['repeat'], '', () => {});
   if (repeat !== null) set('repeat', { count: repeat.count, minPass: repeat.minPass });
