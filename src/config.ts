@@ -427,6 +427,19 @@ export function panelMemberConfig(judge: JudgeConfig, m: PanelMemberSettings): J
   };
 }
 
+/**
+ * The model the meaning judge or the simulated users ask (docs/meaning.md, "Configuration";
+ * docs/personas.md, "Simulated users"): the model keys `given`, each other taken from the judge as a
+ * panel member takes it (panelMemberConfig), or, with no judge, the openai provider's defaults; the
+ * client settings the judge's (JUDGE_CLIENT_DEFAULTS without one); no label. The run
+ * (meaningRunConfig, simulatorConfig) and the suite's edits (src/suite/config-edits.ts) read it here.
+ */
+export function modelFromJudge(judge: JudgeConfig | null, given: SimulatorSettings): JudgeConfig {
+  const { panel: _panel, ...from } = judge ?? { provider: 'openai' as const, ...JUDGE_DEFAULTS.openai, apiKey: null, ...JUDGE_CLIENT_DEFAULTS, label: null };
+  const own = { provider: given.provider, baseUrl: given.baseUrl, model: given.model, apiKey: given.apiKey };
+  return panelMemberConfig(from, Object.fromEntries(Object.entries(own).filter(([, v]) => v !== undefined)));
+}
+
 /** The judges of a panel in order, or null when the judge has none. */
 export function panelMembers(judge: JudgeConfig): JudgeConfig[] | null {
   return judge.panel ? judge.panel.map((m) => panelMemberConfig(judge, m)) : null;

@@ -2,7 +2,7 @@
 // starts, after the command-line and action-input overrides of the judge: `meaning:` of
 // config.yml, each model key not given taken from the judge, as a panel member takes them.
 
-import { JUDGE_CLIENT_DEFAULTS, JUDGE_DEFAULTS, panelMemberConfig, type Config, type JudgeConfig, type MeaningCheck } from '../config.js';
+import { modelFromJudge, type Config, type JudgeConfig, type MeaningCheck } from '../config.js';
 import { meaningCheckOf, meaningThresholdOf, ownModel } from '../suite/meaning-config.js';
 
 export interface MeaningRunConfig {
@@ -23,26 +23,7 @@ export function meaningRunConfig(config: Pick<Config, 'judge' | 'meaning'>): Mea
   const threshold = meaningThresholdOf(config);
   const m = config.meaning ?? {};
   if (check !== 'judge' || (config.judge === null && !ownModel(m))) return { check, threshold, judge: null };
-  const own = { provider: m.provider, baseUrl: m.baseUrl, model: m.model, apiKey: m.apiKey };
-  const given = Object.fromEntries(Object.entries(own).filter(([, v]) => v !== undefined));
-  if (config.judge !== null) {
-    const { panel: _panel, ...judge } = config.judge;
-    const all = !ownModel(m);
-    // The judge's label (the demo's "not a real model") names the meaning judge too when it is the judge's model.
-    const label = all && judge.label ? judge.label.replace(/\bjudge\b/, 'meaning judge') : null;
-    return { check, threshold, judge: { ...panelMemberConfig(judge, given), label } };
-  }
-  const provider = m.provider ?? 'openai';
-  return {
-    check,
-    threshold,
-    judge: {
-      provider,
-      baseUrl: m.baseUrl ?? JUDGE_DEFAULTS[provider].baseUrl,
-      model: m.model ?? JUDGE_DEFAULTS[provider].model,
-      apiKey: m.apiKey ?? null,
-      ...JUDGE_CLIENT_DEFAULTS,
-      label: null,
-    },
-  };
+  // The judge's label (the demo's "not a real model") names the meaning judge too when it is the judge's model.
+  const label = !ownModel(m) && config.judge?.label ? config.judge.label.replace(/\bjudge\b/, 'meaning judge') : null;
+  return { check, threshold, judge: { ...modelFromJudge(config.judge, m), label } };
 }

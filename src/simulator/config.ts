@@ -2,7 +2,7 @@
 // config.yml, each key not given taken from the judge, resolved when the run starts (after the
 // command-line and action-input overrides of the judge).
 
-import { JUDGE_CLIENT_DEFAULTS, JUDGE_DEFAULTS, type Config, type JudgeConfig } from '../config.js';
+import { modelFromJudge, type Config, type JudgeConfig } from '../config.js';
 
 /**
  * The simulator's client settings, or null when neither `simulator:` nor `judge:` is configured.
@@ -14,18 +14,9 @@ export function simulatorConfig(config: Pick<Config, 'judge' | 'simulator'>): Ju
   const judge = config.judge;
   if (s === undefined && judge === null) return null;
   const given = s ?? {};
-  const provider = given.provider ?? judge?.provider ?? 'openai';
-  const inherit = judge !== null && judge.provider === provider ? judge : null;
   const all = given.baseUrl === undefined && given.model === undefined && given.apiKey === undefined && given.provider === undefined;
   return {
-    provider,
-    baseUrl: given.baseUrl ?? inherit?.baseUrl ?? JUDGE_DEFAULTS[provider].baseUrl,
-    model: given.model ?? inherit?.model ?? JUDGE_DEFAULTS[provider].model,
-    apiKey: given.apiKey !== undefined ? given.apiKey : (inherit?.apiKey ?? null),
-    timeoutMs: judge?.timeoutMs ?? JUDGE_CLIENT_DEFAULTS.timeoutMs,
-    retries: judge?.retries ?? JUDGE_CLIENT_DEFAULTS.retries,
-    backoffMs: judge?.backoffMs ?? JUDGE_CLIENT_DEFAULTS.backoffMs,
-    concurrency: judge?.concurrency ?? JUDGE_CLIENT_DEFAULTS.concurrency,
+    ...modelFromJudge(judge, given),
     // The judge's label (the demo's "not a real model") names the simulator too when it is the judge's model.
     label: all && judge?.label ? judge.label.replace(/\bjudge\b/, 'simulator') : null,
   };

@@ -11,7 +11,7 @@
 
 import type * as z from 'zod';
 import type { ConfigEdit } from '../types.js';
-import { DEFAULT_ALPHA, DEFAULT_LATENCY, DEFAULT_MAX_TOKENS, defaultConfig, panelMemberConfig, type JudgeConfig } from '../config.js';
+import { DEFAULT_ALPHA, DEFAULT_LATENCY, DEFAULT_MAX_TOKENS, defaultConfig, modelFromJudge, panelMemberConfig, PRESETS, type JudgeConfig } from '../config.js';
 import { hideEndpointTokens, looksLikeToken, urlEndpoint } from '../endpoint.js';
 import { line } from '../assertions/format.js';
 import { SECRET_KEY } from './config-file.js';
@@ -105,10 +105,12 @@ function shaped<T>(schema: z.ZodType<T>, value: unknown): T | undefined {
 /**
  * The value each listed setting has on a side that does not write it, by its path, from the
  * defaults the suite loads with and the rules it reads them by (src/config.ts: defaultConfig,
- * DEFAULT_ALPHA, DEFAULT_LATENCY, JUDGE_DEFAULTS; judgeWithDefaults, panelMemberConfig, checkRepeat,
- * meaningCheckOf, TRACES_DEFAULTS): a judge's keys by its provider, a panel member's, the meaning
- * judge's and the simulator's from the judge, minPass from count. A setting with no default (an
- * address not given, `repeat.max`, a request body) has none here and reads "not set".
+ * DEFAULT_ALPHA, DEFAULT_LATENCY, JUDGE_DEFAULTS; judgeWithDefaults, panelMemberConfig, modelFromJudge, checkRepeat,
+ * meaningCheckOf, TRACES_DEFAULTS; src/suite/config/agent.ts: streams, presetBody, responsePaths):
+ * a judge's keys by its provider, a panel member's, the meaning judge's and the simulator's from
+ * the judge, minPass from count, the agent's streaming, request body and response paths the
+ * preset's. A setting with no default (an address not given, `repeat.max`, a response path of a
+ * preset that decodes its answer) has none here and reads "not set".
  */
 function defaultsOf(data: Record<string, unknown>): Map<string, unknown> {
   const out = new Map<string, unknown>();
@@ -122,8 +124,18 @@ function defaultsOf(data: Record<string, unknown>): Map<string, unknown> {
   const base = defaultConfig().agent;
   const agent = shaped(agentSection.schema, mappingAt(data, 'agent') ?? {});
   if (agent !== undefined) {
-    set('agent', { preset: base.preset, url: null, model: null, assistantId: null, stream: base.stream, headers: {} });
-    if ((agent.preset ?? base.preset) === 'anthropic-messages') out.set('agent.maxTokens', DEFAULT_MAX_TOKENS);
+    const preset = agent.preset ?? base.preset;
+    // The preset's own: whether it streams (vercel-ai always does), its request body, its response paths.
+    set('agent', { preset: base.preset, url: null, model: null, assistantId: null, stream: PRESETS[preset].alwaysStreams, headers: {} });
+    if (preset === 'anthropic-messages') out.set('agent.maxTokens', DEFAULT_MAX_TOKENS);
+    if (agent.request?.body === undefined) {
+      out.set('agent.request', {});
+      const body = new Map<string, Leaf>();
+      leaves(agentSection.presetBody(preset, agentSection.streams(preset, agent)), 'agent.request.body', false, body, new Map());
+      for (const [path, leaf] of body) out.set(path, leaf.value);
+    }
+    const paths = agentSection.responsePaths(preset, agent.response);
+    if (paths !== null) set('agent.response', paths);
   }
   const judgeWritten = data.judge === undefined ? undefined : shaped(judgeSection.schema, data.judge);
   const judge = judgeWritten === undefined || judgeWritten === null ? null : judgeSection.judgeWithDefaults(judgeWritten);
@@ -133,12 +145,12 @@ function defaultsOf(data: Record<string, unknown>): Map<string, unknown> {
   }
   // The meaning judge and the simulator take the keys they do not give from the judge, as a panel member does.
   const simulator = data.simulator === undefined ? undefined : shaped(simulatorSection.schema, data.simulator);
-  if (simulator !== undefined || judge !== null) set('simulator', model(panelMemberConfig(judge ?? judgeSection.judgeWithDefaults({}), simulator ?? {})));
+  if (simulator !== undefined || judge !== null) set('simulator', model(modelFromJudge(judge, simulator ?? {})));
   const meaning = data.meaning === undefined ? {} : shaped(meaningSchema, data.meaning);
   if (meaning !== undefined && meaning !== null) {
     const check = meaningCheckOf({ judge, meaning });
     set('meaning', { check, threshold: meaningThresholdOf({ meaning }) });
-    if (check === 'judge' && (judge !== null || ownModel(meaning))) set('meaning', model(panelMemberConfig(judge ?? judgeSection.judgeWithDefaults({}), meaning)));
+    if (check === 'judge' && (judge !== null || ownModel(meaning))) set('meaning', model(modelFromJudge(judge, meaning)));
   }
   const repeat = data.repeat === undefined ? repeatOf({}, null) : checkRepeat(data.repeat, ['repeat'], '', () => {});
   if (repeat !== null) set('repeat', { count: repeat.count, minPass: repeat.minPass });
@@ -237,14 +249,19 @@ export async function configEdits(change: ChangedConfigFile): Promise<ConfigEdit
     const retyped = [...after.nodes.keys()].filter((p) => before.nodes.has(p) && kindOf(before.nodes.get(p)) !== kindOf(after.nodes.get(p)));
     const outermost = retyped.filter((p) => !retyped.some((q) => under(p, q)));
     const settingOf = (p: string): string => outermost.find((q) => p === q || under(p, q)) ?? p;
-    const settings = [...new Set([...after.values.keys(), ...before.values.keys()].map(settingOf))].filter(listed);
+    // A request body or response paths written on one side: the other side's (the preset's) compared key by key, a key only it has too.
+    const preset = ['agent.request.body', 'agent.response'].filter((p) => sides.some((s) => s.nodes.has(p)));
+    const presetKeys = sides.flatMap((s) => [...s.defaults.keys()].filter((k) => preset.some((p) => under(k, p))));
+    const settings = [...new Set([...after.values.keys(), ...before.values.keys(), ...presetKeys].map(settingOf))].filter(listed);
     const edits: ConfigEdit[] = [];
     for (const setting of settings) {
       // An empty mapping or list on one side, one with entries on the other: its entries are compared.
       if (!outermost.includes(setting) && sides.some((s) => s.nodes.has(setting) && !s.values.has(setting))) continue;
       const a = valueAt(before, setting, outermost.includes(setting));
       const b = valueAt(after, setting, outermost.includes(setting));
-      if (a === undefined && b === undefined) continue;
+      // Not set on either side (no default, or a default of none: a persona path the preset does not read).
+      const none = (l: Leaf | undefined): boolean => l === undefined || (l.defaulted === true && l.value === null);
+      if (none(a) && none(b)) continue;
       if (a !== undefined && b !== undefined && JSON.stringify(a.value) === JSON.stringify(b.value)) continue;
       const secret = (a?.secret ?? false) || (b?.secret ?? false);
       const shownBefore = a === undefined || secret ? null : shownValue(a);

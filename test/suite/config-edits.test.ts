@@ -47,10 +47,34 @@ describe('configEdits', () => {
       { file: '.agent-replay/config.yml', setting: 'repeat.max', change: 'setting', before: '5', after: null },
     ]);
     // Without a judge there is none to default to: its model reads "not set". A null written where
-    // there is no default (a preset's reply path "not reported") is shown as written.
-    expect(await configEdits({ before: at('agent: { response: { conversation: null } }\n'), after: at('judge: { model: gpt-4o }\n') })).toEqual([
+    // there is no default (a path of a preset that decodes its answer: writing one drops the decoding) is shown as written.
+    expect(await configEdits({ before: at('agent: { preset: rasa-rest, response: { conversation: null } }\n'), after: at('agent: { preset: rasa-rest }\njudge: { model: gpt-4o }\n') })).toEqual([
       { file: '.agent-replay/config.yml', setting: 'judge.model', change: 'setting', before: null, after: '"gpt-4o"' },
       { file: '.agent-replay/config.yml', setting: 'agent.response.conversation', change: 'setting', before: 'null', after: null },
+    ]);
+  });
+
+  it("takes the preset's own request body, response paths and streaming as the defaults of agent.request, agent.response and agent.stream", async () => {
+    // Written out as the preset has them (openai-chat's streaming body; vercel-ai always streams): no edit.
+    const chat = 'agent: { preset: openai-chat, stream: true }\n';
+    const chatWritten = 'agent:\n  preset: openai-chat\n  stream: true\n  request: { body: { model: "{{model}}", messages: "{{messages}}", temperature: 0, stream: true, stream_options: { include_usage: true } } }\n  response: { reply: choices.0.message.content, toolCalls: choices.0.message.tool_calls }\n';
+    expect(await configEdits({ before: at(chat), after: at(chatWritten) })).toEqual([]);
+    expect(await configEdits({ before: at('agent: { preset: vercel-ai }\n'), after: at('agent: { preset: vercel-ai, stream: true }\n') })).toEqual([]);
+    // A body of one's own leaves the preset's keys it does not send; a reply path of one's own reads no
+    // persona path the native preset does not lend: each said against the preset's.
+    const edits = await configEdits({ before: at('agent: { url: "http://127.0.0.1:3000/chat" }\n'), after: at('agent:\n  url: "http://127.0.0.1:3000/chat"\n  request: { body: { session: "{{session}}", message: "{{message}}" } }\n  response: { reply: text }\n') });
+    const edit = (setting: string, before: string | null, after: string | null): object => ({ file: '.agent-replay/config.yml', setting, change: 'setting', before, after, default: 'before' });
+    expect(edits).toEqual([
+      edit('agent.response.reply', '"reply"', '"text"'),
+      edit('agent.request.body.persona', '"{{persona}}"', null),
+      edit('agent.request.body.mocks', '"{{mocks}}"', null),
+      edit('agent.response.toolCalls', '"toolCalls"', null),
+      edit('agent.response.outcome', '"outcome"', null),
+      edit('agent.response.errors', '"errors"', null),
+    ]);
+    // A preset's stream setting written where it has no other: "false (the default) is now true" only where it is an edit.
+    expect(await configEdits({ before: at('agent: { preset: openai-responses }\n'), after: at('agent: { preset: openai-responses, stream: true }\n') })).toEqual([
+      { file: '.agent-replay/config.yml', setting: 'agent.stream', change: 'setting', before: 'false', after: 'true', default: 'before' },
     ]);
   });
 

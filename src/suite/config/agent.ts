@@ -65,14 +65,10 @@ function resolveAgent(config: Config, agent: AgentSection, written: AgentSection
   config.agent.preset = preset;
   resolveAgentUrl(config, agent.url, written.url, r);
   applyAgentSettings(config, agent, r);
-  const info = PRESETS[preset];
-  const presetMapping = info.mapping;
+  const presetMapping = PRESETS[preset].mapping;
   const stream = resolveStream(preset, agent, r);
   config.agent.stream = stream;
-  const presetBody = stream && info.streamBody !== null ? info.streamBody(presetMapping.body) : presetMapping.body;
-  // Only a preset that reads the raw answer (openai-chat) lends its persona paths to response paths of one's own.
-  const lends = preset !== 'native' && presetMapping.decode === undefined && !info.alwaysStreams;
-  const mapping = withResponse({ ...presetMapping, body: agent.request?.body ?? presetBody }, agent.response ?? undefined, lends);
+  const mapping = withResponse({ ...presetMapping, body: agent.request?.body ?? presetBody(preset, stream) }, agent.response ?? undefined, lendsPersonaPaths(preset));
   config.agent.mapping = mapping;
   config.agent.start = resolveWelcomeTurn(preset, agent.start, agent.request?.body !== undefined, mapping, r);
   // Where the file sets the reply's path, for the cause of a reply not there (src/evaluate/causes.ts).
@@ -86,23 +82,53 @@ function resolveAgent(config: Config, agent: AgentSection, written: AgentSection
  * A preset whose API has no streaming form cannot stream (a custom request body may: the agent
  * then decides what it sends, and any stream is read).
  */
-function resolveStream(preset: AgentPreset, agent: AgentSection, r: Resolution): boolean {
+export function streams(preset: AgentPreset, agent: Pick<AgentSection, 'stream' | 'request'>): boolean {
   const info = PRESETS[preset];
-  if (info.alwaysStreams) return true;
-  if (agent.stream !== true) return false;
-  if (info.streamBody === null && agent.request?.body === undefined) {
-    // A preset or a request body with a shape error of its own: the preset's form is not known yet.
-    if (unsure(r, ['agent', 'preset'], ['agent', 'request', 'body'])) return false;
-    r.errors.push(
-      r.issueAt(
-        ['agent', 'stream'],
-        `agent.stream is true, but ${presetNamed(preset, r)} has no streaming form`,
-        'remove agent.stream (streams are read whenever the agent sends one), or give the request body yourself',
-      ),
-    );
-    return false;
-  }
-  return true;
+  return info.alwaysStreams || (agent.stream === true && (info.streamBody !== null || agent.request?.body !== undefined));
+}
+
+/** `streams`, and an error for `agent.stream: true` where the preset has no streaming form. */
+function resolveStream(preset: AgentPreset, agent: AgentSection, r: Resolution): boolean {
+  const stream = streams(preset, agent);
+  // A preset or a request body with a shape error of its own: the preset's form is not known yet.
+  if (agent.stream !== true || stream || unsure(r, ['agent', 'preset'], ['agent', 'request', 'body'])) return stream;
+  r.errors.push(
+    r.issueAt(
+      ['agent', 'stream'],
+      `agent.stream is true, but ${presetNamed(preset, r)} has no streaming form`,
+      'remove agent.stream (streams are read whenever the agent sends one), or give the request body yourself',
+    ),
+  );
+  return false;
+}
+
+/** The request body the preset sends when `agent.request.body` is not given: its own, or its streaming form (docs/presets.md). */
+export function presetBody(preset: AgentPreset, stream: boolean): JsonValue {
+  const info = PRESETS[preset];
+  return stream && info.streamBody !== null ? info.streamBody(info.mapping.body) : info.mapping.body;
+}
+
+/** Only a preset that reads the raw answer (openai-chat) lends its persona paths to response paths of one's own. */
+function lendsPersonaPaths(preset: AgentPreset): boolean {
+  const info = PRESETS[preset];
+  return preset !== 'native' && info.mapping.decode === undefined && !info.alwaysStreams;
+}
+
+/** The keys of `agent.response`, each a path the answer is read at. */
+export const RESPONSE_KEYS = ['reply', 'conversation', 'stage', 'ended', 'offTrack', 'toolCalls', 'outcome', 'errors'] as const;
+
+/**
+ * The path each `agent.response` key is read at for the run, the keys written and the rest as the
+ * loader takes them from the preset (withResponse: persona paths not written are not read unless the
+ * preset lends them). null for a preset that decodes its answer (openai-responses,
+ * anthropic-messages, rasa-rest, langgraph, mastra): its paths read the decoded answer, and writing
+ * any drops the decoding, so none is a default.
+ */
+export function responsePaths(preset: AgentPreset, response: ResponseFields | null | undefined): Record<(typeof RESPONSE_KEYS)[number], string | null> | null {
+  const info = PRESETS[preset];
+  if (info.mapping.decode !== undefined) return null;
+  const mapping = withResponse(info.mapping, response ?? undefined, lendsPersonaPaths(preset));
+  return Object.fromEntries(RESPONSE_KEYS.map((k) => [k, mapping[k]])) as Record<(typeof RESPONSE_KEYS)[number], string | null>;
 }
 
 function resolveAgentUrl(config: Config, url: string | null | undefined, writtenUrl: string | null | undefined, r: Resolution): void {
