@@ -778,7 +778,7 @@ function triedAt(attempt: Attempt, address: string | null): Attempt {
 const CLOSED_FIX = "see the agent's log for a crash on the request, or a proxy in front of it that closes connections";
 
 /** What to do about an answer whose headers are over the size read (docs/troubleshooting.md, "The agent"). */
-const HEADERS_FIX = 'see what makes the agent, or a proxy in front of it, send that many headers (a cookie set on every answer, a header that grows)';
+export const HEADERS_FIX = 'see what makes the agent, or a proxy in front of it, send that many headers (a cookie set on every answer, a header that grows)';
 
 /** What to do about an answer that is not HTTP at the agent's address (docs/troubleshooting.md, "The agent"); `--wait-for-agent` says it too. */
 export const NOT_HTTP_FIX = "something other than the agent's HTTP server answers there: check the port in agent-url (agent.url)";

@@ -9,8 +9,8 @@ import { UserError } from '../errors.js';
 import type { Clock } from '../types.js';
 import { interruptedBy } from '../interrupt.js';
 import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
-import { badAnswerText, connectionFailureText, networkAddress, networkErrorCode, NOT_HTTP } from '../http/error-code.js';
-import { NOT_HTTP_FIX } from './http-client.js';
+import { answersTheSame, badAnswerText, connectionFailureText, networkAddress, networkErrorCode, NOT_HTTP } from '../http/error-code.js';
+import { HEADERS_FIX, NOT_HTTP_FIX } from './http-client.js';
 import { basicAuthOf } from '../suite/url-credentials.js';
 import { docsUrl } from '../version.js';
 
@@ -207,11 +207,13 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
         o.log?.(`agent answered without TLS (${plain}); not waiting for it: ${NOT_TLS_FIX}`);
         return { polls, waitedMs: clock.now() - start, status: null };
       }
-      // Something other than HTTP answers at the agent's address (another service on its port): it
-      // answers so on every poll, so the wait ends and says which port to check; each item then
-      // errors with it, tried once (docs/troubleshooting.md, "The agent").
-      if (route === null && badAnswerText(e) === NOT_HTTP) {
-        o.log?.(`agent gave ${NOT_HTTP}; not waiting for it: ${NOT_HTTP_FIX}`);
+      // Something other than HTTP answers at the agent's address (another service on its port), or
+      // an answer with headers over the size read: it answers so on every poll, so the wait ends
+      // and says what to check, as the turns do not retry it; each item then errors with it, tried
+      // once (docs/troubleshooting.md, "The agent").
+      const bad = route === null ? badAnswerText(e) : null;
+      if (bad !== null && answersTheSame(bad)) {
+        o.log?.(`agent gave ${bad}; not waiting for it: ${bad === NOT_HTTP ? NOT_HTTP_FIX : HEADERS_FIX}`);
         return { polls, waitedMs: clock.now() - start, status: null };
       }
       // A proxy that wants credentials, or refuses those given, refuses every poll: the wait ends
