@@ -14,7 +14,7 @@ import { publisher, publishSettings, writeSummary } from './publish.js';
 import type { GitHubApi, IssueComment, LabelEvent, LabelEventsPage } from '../github/api.js';
 import { ACTIONS_BOT_LOGIN, commentPastBound, findStickyComment, isOwnComment } from '../github/sticky.js';
 import { isGitHubError, type GitHubError } from '../github/errors.js';
-import { gitHubAnswer, gitHubFailure, gitHubTrouble } from './github-words.js';
+import { deadlineWords, gitHubAnswer, gitHubFailure, gitHubTrouble } from './github-words.js';
 import { shellQuote } from '../words.js';
 import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSummary, renderComment, type AcceptSummary, type AcceptSummaryComment, type ReportContext } from '../report/index.js';
 import { clip, escapeInline, inertText } from '../report/escape.js';
@@ -716,7 +716,7 @@ const sameText = (a: string, b: string): boolean => a.replace(/\s+/g, ' ').trim(
  * (a network error's words end in their own: "... without answering (UND_ERR_SOCKET)").
  */
 export function unreadBranchText(what: string, branch: string, readError: GitHubError, headline: string, kept: string): string {
-  const read = readError.kind === 'network' ? gitHubAnswer(readError) : `GitHub answered ${gitHubAnswer(readError)}`;
+  const read = readError.kind === 'network' ? (deadlineWords(readError.detail) ?? gitHubAnswer(readError)) : `GitHub answered ${gitHubAnswer(readError)}`;
   return (
     `${what}, and the branch ${branch} could not be read back: ${read}. Whether the commit landed is unknown. Look at the branch: if its newest commit is "${headline}", ` +
     `the baselines are in and the next check compares with them; if not, nothing was written: re-run this job, or apply the label again. ${kept}.`

@@ -14,12 +14,28 @@ export function gitHubAnswer(e: GitHubError): string {
 }
 
 /**
+ * A deadline's words (src/github/octokit.ts): what happened, "no answer from GitHub's API within 30 s
+ * (each of the 3 tries waits 30 s)", without the advice the error's text ends in, which a message
+ * says last, after its own words ("... while committing the baselines"); null for any other text.
+ */
+export function deadlineWords(detail: string): string | null {
+  return /^(no answer from GitHub's API within [^(:]+\(each of the \d+ tries waits [^)]+\))/.exec(detail)?.[1] ?? null;
+}
+
+/** What to do about GitHub that did not answer in time, said last. */
+const SLOW_FIX = 'GitHub is slow or down: re-run the job once it answers (https://www.githubstatus.com)';
+
+/**
  * What GitHub (or the connection to it) did, in words: "GitHub's API closed the connection without
  * answering (UND_ERR_SOCKET)" (a network error with a code, said in our words: src/github/errors.ts),
- * "the connection to GitHub failed (no answer from GitHub's API within 30 s ...)", "GitHub answered 502 Bad Gateway".
+ * "no answer from GitHub's API within 30 s (each of the 3 tries waits 30 s)" (no advice: a message
+ * says its own words after these, and the fix last), "the connection to GitHub failed (fetch failed)",
+ * "GitHub answered 502 Bad Gateway".
  */
 export function gitHubTrouble(e: GitHubError): string {
   if (e.kind !== 'network') return `GitHub answered ${gitHubAnswer(e)}`;
+  const late = deadlineWords(e.detail);
+  if (late !== null) return late;
   return networkWords(e.cause) !== null ? gitHubAnswer(e) : `the connection to GitHub failed (${gitHubAnswer(e)})`;
 }
 
@@ -42,8 +58,7 @@ export function gitHubFailure(e: unknown, permission: string): string {
       return `${trouble}: the job's token hit GitHub's rate limit; re-run the job once the limit resets`;
     case 'network':
     case 'server':
-      // The timeout's own words already say what to do (src/github/octokit.ts).
-      return /re-run the job/.test(trouble) ? trouble : `${trouble}: re-run the job once GitHub answers (https://www.githubstatus.com)`;
+      return deadlineWords(e.detail) !== null && e.kind === 'network' ? `${trouble}: ${SLOW_FIX}` : `${trouble}: re-run the job once GitHub answers (https://www.githubstatus.com)`;
     default:
       return trouble;
   }

@@ -8,9 +8,9 @@ import { systemClock } from '../http/retry.js';
 import { UserError } from '../errors.js';
 import type { Clock } from '../types.js';
 import { interruptedBy } from '../interrupt.js';
-import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
-import { badAnswerText, connectionFailureText, networkAddress, networkErrorCode, NOT_HTTP } from '../http/error-code.js';
-import { NOT_HTTP_FIX } from './http-client.js';
+import { NOT_TLS_FIX, notTls, tlsAlert, tlsAlertFix, tlsProblem } from '../http/tls.js';
+import { answersTheSame, badAnswerText, connectionFailureText, networkAddress, networkErrorCode, NOT_HTTP } from '../http/error-code.js';
+import { HEADERS_FIX, NOT_HTTP_FIX } from './http-client.js';
 import { basicAuthOf } from '../suite/url-credentials.js';
 import { docsUrl } from '../version.js';
 
@@ -201,17 +201,26 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
         o.log?.(`agent's TLS certificate is refused (${tls.code}): ${tls.what}; not waiting for it: ${tls.fix}`);
         return { polls, waitedMs: clock.now() - start, status: null };
       }
+      // A server that answers the TLS handshake with an alert answers so on every poll: the wait
+      // ends and says what to check (docs/troubleshooting.md, "The agent").
+      const alert = tlsAlert(networkErrorCode(e));
+      if (alert !== null) {
+        o.log?.(`agent answered the TLS handshake with an alert: ${alert.name} (${alert.code}); not waiting for it: ${tlsAlertFix('agent-url (agent.url)')}`);
+        return { polls, waitedMs: clock.now() - start, status: null };
+      }
       // An https:// URL to a port that speaks plain HTTP answers so on every poll: the server is up.
       const plain = notTls(networkErrorCode(e));
       if (plain !== null) {
         o.log?.(`agent answered without TLS (${plain}); not waiting for it: ${NOT_TLS_FIX}`);
         return { polls, waitedMs: clock.now() - start, status: null };
       }
-      // Something other than HTTP answers at the agent's address (another service on its port): it
-      // answers so on every poll, so the wait ends and says which port to check; each item then
-      // errors with it, tried once (docs/troubleshooting.md, "The agent").
-      if (route === null && badAnswerText(e) === NOT_HTTP) {
-        o.log?.(`agent gave ${NOT_HTTP}; not waiting for it: ${NOT_HTTP_FIX}`);
+      // Something other than HTTP answers at the agent's address (another service on its port), or
+      // an answer with headers over the size read: it answers so on every poll, so the wait ends
+      // and says what to check, as the turns do not retry it; each item then errors with it, tried
+      // once (docs/troubleshooting.md, "The agent").
+      const bad = route === null ? badAnswerText(e) : null;
+      if (bad !== null && answersTheSame(bad)) {
+        o.log?.(`agent gave ${bad}; not waiting for it: ${bad === NOT_HTTP ? NOT_HTTP_FIX : HEADERS_FIX}`);
         return { polls, waitedMs: clock.now() - start, status: null };
       }
       // A proxy that wants credentials, or refuses those given, refuses every poll: the wait ends

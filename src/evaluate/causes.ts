@@ -6,6 +6,7 @@
 // observed and the setting to check. Pure: data in, data out.
 
 import type { Check } from '../types.js';
+import { tlsAlert, tlsAlertFix } from '../tls-alert.js';
 import { docsUrl } from '../version.js';
 
 /** What a cause is read from: a fixture or persona record (the gate may hold only part of one). */
@@ -237,6 +238,13 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
         hint: `the server speaks plain HTTP there, not HTTPS: write the URL with http:// in agent-url (agent.url)${http}`,
       };
     }
+    // A server that answered the TLS handshake with an alert (src/http/tls.ts): there, and the fix is
+    // its TLS set-up; records written before 2026-12-06 said "could not reach the agent ...: a
+    // connection error (ERR_SSL_..._ALERT_...)": one cause either way.
+    const alert = tlsAlert(/\((ERR_SSL_[A-Z0-9_]+)\)/.exec(text)?.[1]);
+    if (alert !== null) {
+      return { key: `tls-alert:${alert.code}:${url}`, what: `${at(endpoint)} answered the TLS handshake with an alert: ${alert.name} (${alert.code})`, hint: tlsAlertFix('agent-url (agent.url)') };
+    }
     if (/ECONNREFUSED/.test(text)) {
       // localhost names two addresses, and a dev server may listen on one only (Node's on [::1]):
       // the one refused is the record's address, kept from the error (docs/troubleshooting.md, "The agent").
@@ -359,8 +367,8 @@ function proxyCause(reason: string, who: string, toward: string): Cause | null {
 /**
  * A judge's, simulator's or meaning judge's answer that came (its status and headers) and did not
  * end: its body stalled past the deadline, or its connection closed before the end
- * (src/judge/http.ts); or one that came and was not HTTP. It was reached, so it is not
- * "unreachable", and its status is no HTTP error. Null for any other reason.
+ * (src/judge/http.ts); or one that came and was not HTTP, or in a form not read (answerNotRead). It
+ * was reached, so it is not "unreachable", and its status is no HTTP error. Null for any other reason.
  */
 export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'meaning judge'): Cause | null {
   // Something answered at its address, and not in HTTP (another service on its port), or with a body of another length than its header says (src/judge/http.ts).
@@ -374,6 +382,8 @@ export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'm
       ? { key: `${who}:not-http`, what: `the ${who} answered with something that is not HTTP`, hint: `something other than the ${who}'s HTTP server answers there: check the port in ${setting}` }
       : { key: `${who}:length`, what: `the ${who} answered with a body of another length than its Content-Length`, hint: `see the ${who}'s log, or that of a gateway or proxy in front of it` };
   }
+  const answer = answerNotRead(reason, who);
+  if (answer !== null) return answer;
   const cut = /answer \(HTTP \d{3}\) (?:did not end within (\d+) ms|(broke off before its end))/.exec(reason);
   if (cut === null) return null;
   const setting = who === 'simulator' ? "simulator.timeoutMs (else the judge's)" : 'judge.timeoutMs';
@@ -385,6 +395,31 @@ export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'm
     what: `the ${who}'s answer did not end within ${cut[1] ?? ''} ms`,
     hint: `the ${who} answered and its body stopped: a ${who} or a gateway in front of it that stalls; raise ${setting} if it is only slow`,
   };
+}
+
+/**
+ * A judge's, simulator's or meaning judge's answer in a form not read (src/judge/http.ts): the TLS
+ * handshake answered with an alert, a TLS port that answered without TLS, a body that is not JSON,
+ * in a coding not read, or too large. Said "gave no usable answer: ..." since 2026-12-06,
+ * "unreachable: ..." before (an alert: "unreachable: a connection error (ERR_SSL_..._ALERT_...)"):
+ * one cause either way. Null for any other reason.
+ */
+function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning judge'): Cause | null {
+  const setting = who === 'simulator' ? 'simulator.baseUrl (else judge.baseUrl)' : 'judge.baseUrl';
+  const alert = tlsAlert(/\((ERR_SSL_[A-Z0-9_]+)\)/.exec(reason)?.[1]);
+  if (alert !== null) return { key: `${who}:tls-alert:${alert.code}`, what: `the ${who} answered the TLS handshake with an alert: ${alert.name} (${alert.code})`, hint: tlsAlertFix(setting) };
+  const plain = /^it answered without TLS \(([A-Z0-9_]+)\)/.exec(reason);
+  if (plain !== null) return { key: `${who}:not-tls`, what: `the ${who} answered without TLS (${plain[1] ?? ''})`, hint: `the server speaks plain HTTP there, not HTTPS: write ${setting} with http://` };
+  if (/^response is not JSON\b/.test(reason)) {
+    return { key: `${who}:not-json`, what: `the ${who} answered with a body that is not JSON`, hint: `check that ${setting} is the API's base URL (an HTML page answers a wrong path), and see the ${who}'s log` };
+  }
+  if (/^response (?:is encoded as "|says it is encoded as )/.test(reason)) {
+    return { key: `${who}:encoding`, what: `the ${who} answered in a coding agent-replay does not read`, hint: `turn off that compression at the ${who}'s endpoint or a proxy in front of it (gzip, deflate and br are read) (${docsUrl('judges.md', 'Compressed answers')})` };
+  }
+  if (/^response is larger than /.test(reason)) {
+    return { key: `${who}:too-large`, what: `the ${who}'s answer is larger than agent-replay reads`, hint: `check that ${setting} is the API's base URL, not a file or a stream that never ends` };
+  }
+  return null;
 }
 
 /** The cause of a check that did not run, from its detail line. `spansCame`: other turns of the run had spans (`spansInRun`). */

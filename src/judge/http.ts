@@ -12,7 +12,7 @@ import type { Dispatcher } from 'undici';
 import { cutStep, deadlineText, ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type DeadlineCut, type ProxyRoute } from '../http/network.js';
 import type { TunnelStep } from '../http/proxy-error.js';
 import { redirectTarget } from '../http/redirect.js';
-import { NOT_TLS_FIX, notTls, tlsProblem } from '../http/tls.js';
+import { NOT_TLS_FIX, notTls, tlsAlert, tlsAlertFix, tlsProblem } from '../http/tls.js';
 import { answersTheSame, badAnswerText, connectionFailureText, NOT_HTTP, networkAddress, networkErrorCode, networkErrorText, otherNetworkFailureText } from '../http/error-code.js';
 import { abortedConnecting, request } from '../http/undici.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
@@ -25,7 +25,8 @@ import type { AdaptiveLimiter } from '../http/limiter.js';
  * caller can tell an endpoint that refuses a request's shape (client.ts, structured output).
  * `reached`: something answered at the server's address, and not with an HTTP status to act on (an
  * answer that is not valid HTTP, a body of another length than its header says, an answer that did
- * not end or broke off): the server is not "unreachable" (docs/troubleshooting.md, "Not evaluated").
+ * not end or broke off, a TLS port that answered without TLS, a body that is not JSON or in a coding
+ * not read): the server is not "unreachable" (docs/troubleshooting.md, "Not evaluated").
  */
 export type PostResult = { ok: true; json: unknown } | { ok: false; reason: string; status?: number; body?: string; reached?: true };
 
@@ -124,10 +125,16 @@ function describeNetworkError(err: unknown, route: ProxyRoute | null, url: strin
   // "turn verification off" (docs/troubleshooting.md, "Not evaluated").
   const tls = tlsProblem(code);
   if (tls !== null) return { kind: 'fatal', reason: `its TLS certificate is refused: ${tls.what} (${tls.code}); ${tls.fix}` };
+  // A server that answered the TLS handshake with an alert (a client certificate it wants, no TLS
+  // version in common) answers so on every attempt: not retried, said with what to check; it
+  // answered, so reached, not "unreachable" (docs/troubleshooting.md, "Not evaluated").
+  const alert = tlsAlert(code);
+  if (alert !== null) return { kind: 'fatal', reason: `it answered the TLS handshake with an alert: ${alert.name} (${alert.code}); ${tlsAlertFix(baseUrlSetting(peer))}`, reached: true };
   // An https:// base URL to a port that speaks plain HTTP answers so on every attempt: said as such,
-  // with the scheme to write, as the agent's client says it (docs/troubleshooting.md, "Not evaluated").
+  // with the scheme to write in the peer's own setting, as the agent's client says it; something
+  // answered, so it was reached, not "unreachable" (docs/troubleshooting.md, "Not evaluated").
   const plain = notTls(code);
-  if (plain !== null) return { kind: 'fatal', reason: `it answered without TLS (${plain}): ${NOT_TLS_FIX} in judge.baseUrl` };
+  if (plain !== null) return { kind: 'fatal', reason: `it answered without TLS (${plain}): ${NOT_TLS_FIX} in ${baseUrlSetting(peer)}`, reached: true };
   // Through a proxy, a connection that never opened is the proxy's: named with its variable, not
   // taken for the judge's (docs/configuration.md, "Behind a proxy").
   // The words are the ones --wait-for-agent says them in (http/error-code.ts, connectionFailureText).
@@ -207,7 +214,8 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     let text: string;
     if ('unknown' in body) {
       await res.body.dump().catch(() => undefined);
-      if (answered) return { kind: 'fatal', reason: `response is encoded as "${body.unknown}" (its Content-Encoding), which agent-replay cannot decode: answer uncompressed, or with gzip, deflate or br` };
+      // An answer came, in a form not read: reached, not "unreachable" (docs/troubleshooting.md, "Not evaluated").
+      if (answered) return { kind: 'fatal', reason: `response is encoded as "${body.unknown}" (its Content-Encoding), which agent-replay cannot decode: answer uncompressed, or with gzip, deflate or br`, reached: true };
       text = `(a body encoded as "${body.unknown}")`;
     } else if (answered) {
       text = await bodyText(body);
@@ -223,7 +231,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
       try {
         return { kind: 'ok', json: JSON.parse(text) as unknown };
       } catch {
-        return { kind: 'fatal', reason: `response is not JSON: "${oneLine(text, 80)}"` };
+        return { kind: 'fatal', reason: `response is not JSON: "${oneLine(text, 80)}"`, reached: true };
       }
     }
     if (res.statusCode >= 300 && res.statusCode < 400) {
@@ -243,8 +251,8 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     }
     if (opts.signal?.aborted) return INTERRUPTED;
     // Too large, or not what its coding says: the same answer again would be too.
-    if (networkErrorCode(err) === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return { kind: 'fatal', reason: `response is larger than ${MAX_RESPONSE_BYTES / 1_048_576} MiB` };
-    if (err instanceof UndecodableBody) return { kind: 'fatal', reason: err.message };
+    if (networkErrorCode(err) === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return { kind: 'fatal', reason: `response is larger than ${MAX_RESPONSE_BYTES / 1_048_576} MiB`, reached: true };
+    if (err instanceof UndecodableBody) return { kind: 'fatal', reason: err.message, reached: true };
     // The answer's headers came and its connection closed before the body's end: the server was
     // reached and answered, so not "closed without an answer"; retried as any network error.
     const code = networkErrorCode(err);

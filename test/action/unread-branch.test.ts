@@ -31,7 +31,8 @@ describe('unreadBranchText', () => {
         'if not, nothing was written: re-run this job, or apply the label again. The reviewed results are kept (workflow run 1001 and its results artifact).',
     );
     const late = unreadBranchText(what, 'feature', read('network', "no answer from GitHub's API within 30 s (each of the 3 tries waits 30 s): GitHub is slow or down; see https://www.githubstatus.com and re-run the job once it answers"), 'h', kept);
-    expect(late).toContain("could not be read back: no answer from GitHub's API within 30 s (each of the 3 tries waits 30 s): GitHub is slow or down; see https://www.githubstatus.com and re-run the job once it answers. Whether the commit landed is unknown.");
+    // The deadline's advice is not said mid-sentence: the refusal's own fix comes last.
+    expect(late).toContain("could not be read back: no answer from GitHub's API within 30 s (each of the 3 tries waits 30 s). Whether the commit landed is unknown.");
     const bad = unreadBranchText(what, 'feature', read('server', 'Bad Gateway', 502), 'h', kept);
     expect(bad).toContain('could not be read back: GitHub answered 502 Bad Gateway. Whether');
     for (const text of [closed, late, bad]) expect(depth(text)).toBe(1);

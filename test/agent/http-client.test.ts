@@ -9,6 +9,7 @@ import { AdaptiveLimiter } from '../../src/http/limiter.js';
 import type { AgentConfig } from '../../src/config.js';
 import type { AgentClient, Clock } from '../../src/types.js';
 import { nativeEcho, startAgentServer } from '../support/agent-server.js';
+import { clientCertServer } from '../support/proxy-server.js';
 import type { AgentHandler, AgentServer } from '../support/agent-server.js';
 
 /** A clock that records every requested sleep and never waits. */
@@ -346,13 +347,26 @@ describe('retries', () => {
     expect(big.connections()).toBe(1);
   });
 
-  it('says a network error of a code it has no words for as `a connection error (CODE)`, never OpenSSL\'s message, retried', async () => {
-    // A server that answers the TLS handshake with an alert (handshake_failure, 40), as one that wants a client certificate or another TLS version may.
-    const alert = await rawServer((socket) => socket.once('data', () => socket.end(Buffer.from([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28]))));
-    const outcome = await client({ url: `https://127.0.0.1:${alert.port}/chat`, start: null, retries: 1 }).converse(request);
-    if (outcome.kind !== 'errored') throw new Error('expected errored');
-    expect(outcome.error).toBe('message turn: could not reach the agent after 2 attempts: a connection error (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE)');
-    expect(alert.connections()).toBe(2);
+  it('says a server that answers the TLS handshake with an alert (it wants a client certificate) as answered, with what to check; not retried', async () => {
+    // A TLS server that requires a client certificate, as a mutual-TLS gateway does: it answers, so not "could not reach the agent: a connection error (...)".
+    const mtls = await clientCertServer();
+    try {
+      const outcome = await client({ url: `https://127.0.0.1:${mtls.port}/chat`, start: null, retries: 2 }).converse(request);
+      expect(outcome).toMatchObject({ kind: 'errored', errorKind: 'network' });
+      if (outcome.kind !== 'errored') throw new Error('expected errored');
+      expect(outcome.error).toBe(
+        'message turn: the agent answered the TLS handshake with an alert, after 1 attempt: handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE); check whether the server asks for a client certificate (agent-replay presents none), which TLS versions it accepts (agent-replay offers TLS 1.2 and 1.3), and that the URL in agent-url (agent.url) is its https:// port (http:// for a plain HTTP one)',
+      );
+      expect(mtls.connections()).toBe(1);
+    } finally {
+      await mtls.close();
+    }
+    // Another alert by its name: protocol_version (70), no TLS version in common.
+    const version = await rawServer((socket) => socket.once('data', () => socket.end(Buffer.from([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x46]))));
+    const other = await client({ url: `https://127.0.0.1:${version.port}/chat`, start: null, retries: 1 }).converse(request);
+    if (other.kind !== 'errored') throw new Error('expected errored');
+    expect(other.error).toMatch(/^message turn: the agent answered the TLS handshake with an alert, after 1 attempt: protocol version \(ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION\); /);
+    expect(version.connections()).toBe(1);
   });
 
   it('reports a refused connection as a network error after retries', async () => {

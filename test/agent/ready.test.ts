@@ -164,6 +164,29 @@ describe('waitForAgent', () => {
     expect(lines).toEqual(['agent answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER); not waiting for it: the server speaks plain HTTP at that address, not HTTPS: write the URL with http://']);
   });
 
+  it('an answer with headers over the size read ends the wait at the first poll, as the turns do not retry it', async () => {
+    // undici gives up at 16 KB of headers (UND_ERR_HEADERS_OVERFLOW): the agent answers the same on every poll.
+    let connections = 0;
+    const big = createNetServer((socket) => {
+      connections++;
+      socket.on('error', () => undefined);
+      socket.once('data', () => socket.end(`HTTP/1.1 200 OK\r\nset-cookie: ${'a'.repeat(70_000)}\r\ncontent-length: 0\r\n\r\n`));
+    });
+    await new Promise<void>((r) => big.listen(0, '127.0.0.1', r));
+    try {
+      const lines: string[] = [];
+      const url = `http://127.0.0.1:${(big.address() as AddressInfo).port}/api/chat`;
+      const ready = await waitForAgent({ url, headers: {}, seconds: 60, clock: instantClock(), log: (l) => lines.push(l) });
+      expect(ready).toEqual({ polls: 1, waitedMs: 0, status: null });
+      expect(lines).toEqual([
+        'agent gave an answer with headers of more than 16 KB, the most read (UND_ERR_HEADERS_OVERFLOW); not waiting for it: see what makes the agent, or a proxy in front of it, send that many headers (a cookie set on every answer, a header that grows)',
+      ]);
+      expect(connections).toBe(1);
+    } finally {
+      await new Promise((r) => big.close(r));
+    }
+  });
+
   it('a redirect is an answer, said as one that is not followed', async () => {
     const agent = await agentStartingAfter(Number.MAX_SAFE_INTEGER, 302);
     const lines: string[] = [];

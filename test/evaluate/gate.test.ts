@@ -172,6 +172,44 @@ describe('causes', () => {
     expect(groupCauses(items, URL_).map((g) => [g.key, g.labels])).toEqual([['judge:not-http', ['f0', 'f1']]]);
   });
 
+  it('a judge that answered in a form not read (a TLS alert, no TLS, not JSON, a coding not read, too large) is a cause of its own, in the words of 2026-12-06 and before', () => {
+    const causeOfDetail = (d: string) => causeOf(rec({ verdict: 'not_evaluated', detail: d }), URL_);
+    const alert = 'it answered the TLS handshake with an alert: handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE); check whether ...';
+    expect(causeOfDetail(`judge gave no usable answer: ${alert}`)).toEqual({
+      key: 'judge:tls-alert:ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE',
+      what: 'the judge answered the TLS handshake with an alert: handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE)',
+      hint: 'check whether the server asks for a client certificate (agent-replay presents none), which TLS versions it accepts (agent-replay offers TLS 1.2 and 1.3), and that the URL in judge.baseUrl is its https:// port (http:// for a plain HTTP one)',
+    });
+    // Before: "judge unreachable: a connection error (CODE) after 3 attempts", retried; the same cause.
+    expect(causeOfDetail('judge unreachable: a connection error (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE) after 3 attempts')?.key).toBe('judge:tls-alert:ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE');
+    const plain = 'it answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER): the server speaks plain HTTP at that address, not HTTPS: write the URL with http:// in judge.baseUrl';
+    expect(causeOfDetail(`judge gave no usable answer: ${plain}`)).toEqual({ key: 'judge:not-tls', what: 'the judge answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER)', hint: 'the server speaks plain HTTP there, not HTTPS: write judge.baseUrl with http://' });
+    const pairs = [
+      [plain, 'judge:not-tls'],
+      ['response is not JSON: "<html>sign in</html>"', 'judge:not-json'],
+      ['response is encoded as "zstd" (its Content-Encoding), which agent-replay cannot decode: ...', 'judge:encoding'],
+      ['response says it is encoded as gzip, but it is not (incorrect header check)', 'judge:encoding'],
+      ['response is larger than 8388608 bytes', 'judge:too-large'],
+    ];
+    for (const [reason, key] of pairs) {
+      // Not "the judge answered without a usable score" (its model), nor "judge unreachable" (its address).
+      const items = [`judge gave no usable answer: ${reason}`, `judge unreachable: ${reason}`].map((d, i) => rec({ label: `f${i}`, verdict: 'not_evaluated', detail: d }));
+      expect(groupCauses(items, URL_).map((g) => [g.key, g.labels])).toEqual([[key, ['f0', 'f1']]]);
+    }
+    expect(causeOfDetail('simulator gave no usable answer: response is not JSON: "x"')).toMatchObject({ key: 'simulator:not-json', hint: expect.stringMatching(/simulator\.baseUrl \(else judge\.baseUrl\)/) as unknown });
+    // An HTTP error keeps the contract's words.
+    expect(causeOfDetail('judge unreachable: HTTP 503 after 3 attempts')?.what).toBe('judge unreachable: HTTP 503');
+  });
+
+  it("an agent that answered the TLS handshake with an alert: a cause of its own, for today's words and the records' before", () => {
+    const now = errored('a', 'network', "message turn: the agent answered the TLS handshake with an alert, after 1 attempt: handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE); check whether the server asks ...");
+    const before = errored('b', 'network', 'message turn: could not reach the agent after 2 attempts: a connection error (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE)');
+    const groups = groupCauses([now, before], URL_);
+    expect(groups.map((g) => [g.key, g.labels])).toEqual([[`tls-alert:ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE:${URL_}`, ['a', 'b']]]);
+    expect(groups[0]?.what).toBe(`${URL_} answered the TLS handshake with an alert: handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE)`);
+    expect(groups[0]?.hint).toMatch(/client certificate .* TLS versions .* agent-url \(agent\.url\)/);
+  });
+
   it('tells a judge that answered prose from one that could not be reached', () => {
     const prose = (text: string) => causeOf(rec({ verdict: 'not_evaluated', detail: `judge unreachable: no usable score in output: "${text}"` }), URL_);
     // Two different answers without a score are one cause, and the hint is about the model, not the address.

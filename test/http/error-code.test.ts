@@ -11,13 +11,14 @@ import type { Dispatcher } from 'undici';
 import { createHttpAgentClient } from '../../src/agent/index.js';
 import { describePollError, instantClock, waitForAgent } from '../../src/agent/ready.js';
 import { defaultConfig } from '../../src/config.js';
-import { networkErrorCode, networkErrorText } from '../../src/http/error-code.js';
+import { networkErrorCode, networkErrorText, otherNetworkFailureText } from '../../src/http/error-code.js';
 import type { Network } from '../../src/http/network.js';
 import { Agent } from '../../src/http/undici.js';
 import { judgeOutcome } from '../../src/assertions/judge.js';
 import { createJudge } from '../../src/judge/index.js';
 import { createMeaningJudge } from '../../src/judge/meaning.js';
 import { createSimulator } from '../../src/simulator/index.js';
+import { clientCertServer } from '../support/proxy-server.js';
 import type { Clock } from '../../src/types.js';
 
 const clock: Clock = { now: () => 0, sleep: async () => undefined };
@@ -67,6 +68,11 @@ describe('networkErrorCode and networkErrorText', () => {
     expect(networkErrorText(err)).toBe(`connect ECONNREFUSED 127.0.0.1:${port}`);
     expect(describePollError(err)).toBe('connection refused (ECONNREFUSED)');
     expect(describePollError(err, `127.0.0.1:${port}`)).toBe(`connection refused at 127.0.0.1:${port} (ECONNREFUSED)`);
+  });
+
+  it('a code no words are had for: `a connection error (CODE)`, never its message', () => {
+    const err = new TypeError('fetch failed', { cause: Object.assign(new Error('decryption failed or bad record mac'), { code: 'ERR_SSL_DECRYPTION_FAILED_OR_BAD_RECORD_MAC' }) });
+    expect(otherNetworkFailureText(err)).toBe('a connection error (ERR_SSL_DECRYPTION_FAILED_OR_BAD_RECORD_MAC)');
   });
 
   it('a cause chain: the innermost code (a wrapper around a certificate error; fetch-style TypeError with none of its own)', () => {
@@ -149,6 +155,48 @@ describe('the clients, at a port where something other than HTTP answers (anothe
     } finally {
       await Promise.all([agent.close(), judge.close(), meaning.close(), simulator.close()]);
       await new Promise<void>((resolve) => garbage.close(() => resolve()));
+    }
+  });
+});
+
+describe('the clients, at a TLS server that requires a client certificate (it answers the handshake with an alert)', () => {
+  it('each names the alert and what to check, never "unreachable" nor "a connection error", and none asks it again (one connection each)', async () => {
+    const mtls = await clientCertServer();
+    const host = `127.0.0.1:${mtls.port}`;
+    const judgeConfig = { provider: 'openai' as const, baseUrl: `https://${host}/v1`, model: 'm', apiKey: 'k', timeoutMs: 2000, retries: 2, backoffMs: 1, concurrency: 1, label: null };
+    const agent = createHttpAgentClient({ ...defaultConfig().agent, url: `https://${host}/chat`, start: null, retries: 2 }, { clock });
+    const judge = createJudge(judgeConfig, { clock, random: () => 0.5 });
+    const meaning = createMeaningJudge(judgeConfig, { clock, random: () => 0.5 });
+    const simulator = createSimulator(judgeConfig, { clock });
+    const seen: string[] = [];
+    const alert = 'handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE)';
+    const fix = (setting: string): string =>
+      `check whether the server asks for a client certificate (agent-replay presents none), which TLS versions it accepts (agent-replay offers TLS 1.2 and 1.3), and that the URL in ${setting} is its https:// port (http:// for a plain HTTP one)`;
+    try {
+      const turn = await agent.converse({ session: 's', message: 'hi', persona: null });
+      expect(turn.kind === 'errored' ? turn.error : turn.kind).toBe(`message turn: the agent answered the TLS handshake with an alert, after 1 attempt: ${alert}; ${fix('agent-url (agent.url)')}`);
+      const judged = await judge.score('c', 'r');
+      expect(judged).toEqual({ ok: false, reason: `it answered the TLS handshake with an alert: ${alert}; ${fix('judge.baseUrl')}`, answered: true });
+      // The item's detail line is clipped at 200 characters; its cause says the fix (src/evaluate/causes.ts).
+      expect(judgeOutcome(judged, 0.7).detail.startsWith(`judge gave no usable answer: it answered the TLS handshake with an alert: ${alert}; check whether`)).toBe(true);
+      expect(await meaning.ask({ before: [], message: 'm', baseline: 'a', now: 'b' })).toEqual({
+        ok: false,
+        reason: `meaning judge gave no usable answer: it answered the TLS handshake with an alert: ${alert}; ${fix('judge.baseUrl')}`,
+        reused: false,
+      });
+      expect(await simulator.next({ goal: 'g', instructions: null, persona: null, turn: 1, maxTurns: 2, transcript: [] })).toEqual({
+        kind: 'fault',
+        fault: `simulator gave no usable answer: it answered the TLS handshake with an alert: ${alert}; ${fix('simulator.baseUrl (else judge.baseUrl)')}`,
+        retries: 0,
+      });
+      // --wait-for-agent ends at its first poll: the server answers the same on every poll.
+      const ready = await waitForAgent({ url: `https://${host}/chat`, headers: {}, seconds: 60, clock: instantClock(), log: (l) => seen.push(l) });
+      expect(ready).toMatchObject({ polls: 1, status: null });
+      expect(seen).toEqual([`agent answered the TLS handshake with an alert: ${alert}; not waiting for it: ${fix('agent-url (agent.url)')}`]);
+      expect(mtls.connections()).toBe(5);
+    } finally {
+      await Promise.all([agent.close(), judge.close(), meaning.close(), simulator.close()]);
+      await mtls.close();
     }
   });
 });

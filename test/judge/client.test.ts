@@ -204,9 +204,19 @@ describe('openai judge', () => {
     expect(r).toEqual({
       ok: false,
       reason: 'it answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER): the server speaks plain HTTP at that address, not HTTPS: write the URL with http:// in judge.baseUrl',
+      // Something answered: "judge gave no usable answer", not "judge unreachable" (src/assertions/judge.ts).
+      answered: true,
     });
     expect(clock.sleeps).toEqual([]);
     expect(s.received).toEqual([]);
+  });
+
+  it('a 200 whose body is not JSON is an answer: "judge gave no usable answer", once, not "judge unreachable"', async () => {
+    const s = await serve((res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>sign in</html>'));
+    const r = await judge(config('openai', s.url)).score('c', 'r');
+    expect(r).toEqual({ ok: false, reason: 'response is not JSON: "<html>sign in</html>"', answered: true });
+    expect(judgeOutcome(r, 0.7).detail).toBe('judge gave no usable answer: response is not JSON: "<html>sign in</html>"');
+    expect(s.received).toHaveLength(1);
   });
 
   it('reports a response of the wrong shape', async () => {
@@ -436,11 +446,13 @@ describe('a compressed answer (docs/judges.md, "Compressed answers")', () => {
     expect(await judge(config('openai', zstd.url)).score('c', 'r')).toEqual({
       ok: false,
       reason: 'response is encoded as "zstd" (its Content-Encoding), which agent-replay cannot decode: answer uncompressed, or with gzip, deflate or br',
+      answered: true,
     });
     expect(zstd.received).toHaveLength(1);
     const lying = await serve(encoded(200, 'gzip', answer));
     const r = await judge(config('openai', lying.url)).score('c', 'r');
     expect(r.ok === false && r.reason).toMatch(/^response says it is encoded as gzip, but it is not \(/);
+    expect(r).toMatchObject({ answered: true });
     expect(lying.received).toHaveLength(1);
   });
 
@@ -450,14 +462,14 @@ describe('a compressed answer (docs/judges.md, "Compressed answers")', () => {
     // A limit of size, not of time: 9 MiB read on a loaded machine went past the 2 s timeout, and the
     // retries made three requests.
     const patient = { timeoutMs: 60_000 };
-    expect(await judge(config('openai', s.url, patient)).score('c', 'r')).toEqual({ ok: false, reason: 'response is larger than 8 MiB' });
+    expect(await judge(config('openai', s.url, patient)).score('c', 'r')).toEqual({ ok: false, reason: 'response is larger than 8 MiB', answered: true });
     expect(s.received).toHaveLength(1);
     // Received as it is, the same limit.
     const plain = await serve((res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(Buffer.alloc(9 * 1024 * 1024, 0x20));
     });
-    expect(await judge(config('openai', plain.url, patient)).score('c', 'r')).toEqual({ ok: false, reason: 'response is larger than 8 MiB' });
+    expect(await judge(config('openai', plain.url, patient)).score('c', 'r')).toEqual({ ok: false, reason: 'response is larger than 8 MiB', answered: true });
     expect(plain.received).toHaveLength(1);
   });
 

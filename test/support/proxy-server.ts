@@ -157,3 +157,21 @@ export async function tlsFront(port: number): Promise<{ port: number; close(): P
   );
   return listen(server, sockets);
 }
+
+/**
+ * A TLS server (the test certificate) that requires a client certificate, as a mutual-TLS gateway
+ * does: TLS 1.2 at most, so that it refuses a client without one during the handshake, with a
+ * handshake_failure alert, before the client has read its certificate. `connections`: how many came.
+ */
+export async function clientCertServer(): Promise<{ port: number; connections(): number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let connections = 0;
+  const server = createTlsServer(
+    { key: readFileSync(join(import.meta.dirname, 'tls', 'proxy-test.key')), cert: readFileSync(TEST_CA_FILE), requestCert: true, rejectUnauthorized: true, maxVersion: 'TLSv1.2' },
+    (secure) => secure.end('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}'),
+  );
+  server.on('connection', () => connections++);
+  server.on('tlsClientError', () => undefined);
+  const listening = await listen(server, sockets);
+  return { ...listening, connections: () => connections };
+}
