@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-Z6U3E54L.js";import"./chunk-CL2ASZHF.js";import"./chunk-CGI7UYWQ.js";import"./chunk-RIUH6BAU.js";import"./chunk-KOFW2D2E.js";import"./chunk-DGG47HOG.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};
