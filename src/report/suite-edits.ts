@@ -17,10 +17,15 @@ export const SUITE_EDITS_TITLE = 'This pull request edits the suite';
 /** The title when nothing was found but not everything could be compared (GitHub did not answer, a cap): nothing said to be edited. */
 export const SUITE_EDITS_UNKNOWN_TITLE = 'Not known whether this pull request edits the suite';
 
-/** One group of the block: its head (`2 fixture checks changed or removed`) and its lines, without a bullet. */
+/**
+ * One group of the block: its head (`2 fixture checks changed or removed`), its lines without a
+ * bullet, and a note after them that is not one of the things counted in the head (config.yml's
+ * inputs that win over its settings).
+ */
 export interface SuiteEditsGroup {
   head: string;
   lines: string[];
+  note?: string;
 }
 
 export interface SuiteEditsParts {
@@ -128,7 +133,7 @@ function overriddenLine(config: readonly ConfigEdit[], git: boolean, code: CodeO
   if (over.length === 0) return null;
   const names = over.map((o) => `${(git ? o.flags : o.inputs).map((n) => code(n, LIMITS.label)).join(' or ')} over ${code(o.setting, LIMITS.label)}`);
   const what = git ? 'A flag of the command' : 'An input of the workflow step';
-  return `${what} wins over config.yml where given (${names.join(', ')}); ${git ? 'flags' : 'inputs'} are not compared`;
+  return `${what} wins over config.yml where given (${names.join(', ')}); ${git ? 'flags' : 'inputs'} are not compared.`;
 }
 
 function baselineLine(b: BaselineEdit, code: CodeOf, git: boolean): string {
@@ -170,7 +175,7 @@ export function suiteEditsParts(e: SuiteEdits, code: CodeOf): SuiteEditsParts {
       ? `${name} not compared`
       : `${plural(config.filter((c) => c.change !== 'unreadable').length, 'setting', 'settings')} of ${name} changed (every item's replay or verdict can differ)`;
     const over = overriddenLine(config, git, code);
-    groups.push({ head, lines: [...shown(config, (c) => configLine(c, code)), ...(over === null ? [] : [over])] });
+    groups.push({ head, lines: shown(config, (c) => configLine(c, code)), ...(over === null ? {} : { note: over }) });
   }
   if (e.baselines.length > 0) {
     const head = git

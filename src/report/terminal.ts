@@ -98,7 +98,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   if (run.suiteEdits !== undefined) {
     const p = suiteEditsParts(run.suiteEdits, (text, max) => terminalLine(clip(text, max)));
     lines.push(paint('yellow', fit(`${p.title}.`)), fit(`  ${p.intro}`));
-    for (const g of p.groups) lines.push(fit(`  ${g.head}:`), ...g.lines.map((l) => fit(`    - ${l}`)));
+    for (const g of p.groups) lines.push(fit(`  ${g.head}:`), ...g.lines.map((l) => fit(`    - ${l}`)), ...(g.note === undefined ? [] : [fit(`    ${g.note}`)]));
     if (p.unknown !== null) lines.push(fit(`  Not everything could be compared: ${terminalLine(clip(p.unknown, 2000))}`));
   }
 
