@@ -17,7 +17,7 @@ export interface TlsAlert {
  * not retried and a wait for it ends at once (docs/troubleshooting.md, "The agent"). Null for any other code.
  */
 export function tlsAlert(code: string | undefined): TlsAlert | null {
-  const name = code === undefined ? undefined : /^ERR_SSL_(?:SSLV3|TLSV1|TLSV13)_ALERT_([A-Z0-9_]+)$/.exec(code)?.[1];
+  const name = code === undefined ? undefined : /^ERR_SSL_(?:SSLV3|TLSV1|TLSV13|SSL\/TLS)_ALERT_([A-Z0-9_]+)$/.exec(code)?.[1];
   return code === undefined || name === undefined ? null : { code, name: name.toLowerCase().replaceAll('_', ' ') };
 }
 

@@ -241,7 +241,7 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     // A server that answered the TLS handshake with an alert (src/http/tls.ts): there, and the fix is
     // its TLS set-up; records written before 2026-12-06 said "could not reach the agent ...: a
     // connection error (ERR_SSL_..._ALERT_...)": one cause either way.
-    const alert = tlsAlert(/\((ERR_SSL_[A-Z0-9_]+)\)/.exec(text)?.[1]);
+    const alert = tlsAlert(/\((ERR_SSL_[A-Z0-9_/]+)\)/.exec(text)?.[1]);
     if (alert !== null) {
       return { key: `tls-alert:${alert.code}:${url}`, what: `${at(endpoint)} answered the TLS handshake with an alert: ${alert.name} (${alert.code})`, hint: tlsAlertFix('agent-url (agent.url)') };
     }
@@ -406,7 +406,7 @@ export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'm
  */
 function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning judge'): Cause | null {
   const setting = who === 'simulator' ? 'simulator.baseUrl (else judge.baseUrl)' : 'judge.baseUrl';
-  const alert = tlsAlert(/\((ERR_SSL_[A-Z0-9_]+)\)/.exec(reason)?.[1]);
+  const alert = tlsAlert(/\((ERR_SSL_[A-Z0-9_/]+)\)/.exec(reason)?.[1]);
   if (alert !== null) return { key: `${who}:tls-alert:${alert.code}`, what: `the ${who} answered the TLS handshake with an alert: ${alert.name} (${alert.code})`, hint: tlsAlertFix(setting) };
   const plain = /^it answered without TLS \(([A-Z0-9_]+)\)/.exec(reason);
   if (plain !== null) return { key: `${who}:not-tls`, what: `the ${who} answered without TLS (${plain[1] ?? ''})`, hint: `the server speaks plain HTTP there, not HTTPS: write ${setting} with http://` };

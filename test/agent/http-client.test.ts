@@ -9,7 +9,7 @@ import { AdaptiveLimiter } from '../../src/http/limiter.js';
 import type { AgentConfig } from '../../src/config.js';
 import type { AgentClient, Clock } from '../../src/types.js';
 import { nativeEcho, startAgentServer } from '../support/agent-server.js';
-import { clientCertServer } from '../support/proxy-server.js';
+import { clientCertServer, HANDSHAKE_FAILURE_CODE } from '../support/proxy-server.js';
 import type { AgentHandler, AgentServer } from '../support/agent-server.js';
 
 /** A clock that records every requested sleep and never waits. */
@@ -355,7 +355,7 @@ describe('retries', () => {
       expect(outcome).toMatchObject({ kind: 'errored', errorKind: 'network' });
       if (outcome.kind !== 'errored') throw new Error('expected errored');
       expect(outcome.error).toBe(
-        'message turn: the agent answered the TLS handshake with an alert, after 1 attempt: handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE); check whether the server asks for a client certificate (agent-replay presents none), which TLS versions it accepts (agent-replay offers TLS 1.2 and 1.3), and that the URL in agent-url (agent.url) is its https:// port (http:// for a plain HTTP one)',
+        `message turn: the agent answered the TLS handshake with an alert, after 1 attempt: handshake failure (${HANDSHAKE_FAILURE_CODE}); check whether the server asks for a client certificate (agent-replay presents none), which TLS versions it accepts (agent-replay offers TLS 1.2 and 1.3), and that the URL in agent-url (agent.url) is its https:// port (http:// for a plain HTTP one)`,
       );
       expect(mtls.connections()).toBe(1);
     } finally {

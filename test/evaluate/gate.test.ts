@@ -182,6 +182,8 @@ describe('causes', () => {
     });
     // Before: "judge unreachable: a connection error (CODE) after 3 attempts", retried; the same cause.
     expect(causeOfDetail('judge unreachable: a connection error (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE) after 3 attempts')?.key).toBe('judge:tls-alert:ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE');
+    // OpenSSL 3.2 and later (Node 24) spell the reason "ssl/tls alert": the same alert.
+    expect(causeOfDetail('judge gave no usable answer: it answered the TLS handshake with an alert: handshake failure (ERR_SSL_SSL/TLS_ALERT_HANDSHAKE_FAILURE); check whether ...')?.what).toBe('the judge answered the TLS handshake with an alert: handshake failure (ERR_SSL_SSL/TLS_ALERT_HANDSHAKE_FAILURE)');
     const plain = 'it answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER): the server speaks plain HTTP at that address, not HTTPS: write the URL with http:// in judge.baseUrl';
     expect(causeOfDetail(`judge gave no usable answer: ${plain}`)).toEqual({ key: 'judge:not-tls', what: 'the judge answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER)', hint: 'the server speaks plain HTTP there, not HTTPS: write judge.baseUrl with http://' });
     const pairs = [

@@ -18,7 +18,7 @@ import { judgeOutcome } from '../../src/assertions/judge.js';
 import { createJudge } from '../../src/judge/index.js';
 import { createMeaningJudge } from '../../src/judge/meaning.js';
 import { createSimulator } from '../../src/simulator/index.js';
-import { clientCertServer } from '../support/proxy-server.js';
+import { clientCertServer, HANDSHAKE_FAILURE_CODE } from '../support/proxy-server.js';
 import type { Clock } from '../../src/types.js';
 
 const clock: Clock = { now: () => 0, sleep: async () => undefined };
@@ -169,7 +169,7 @@ describe('the clients, at a TLS server that requires a client certificate (it an
     const meaning = createMeaningJudge(judgeConfig, { clock, random: () => 0.5 });
     const simulator = createSimulator(judgeConfig, { clock });
     const seen: string[] = [];
-    const alert = 'handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE)';
+    const alert = `handshake failure (${HANDSHAKE_FAILURE_CODE})`;
     const fix = (setting: string): string =>
       `check whether the server asks for a client certificate (agent-replay presents none), which TLS versions it accepts (agent-replay offers TLS 1.2 and 1.3), and that the URL in ${setting} is its https:// port (http:// for a plain HTTP one)`;
     try {

@@ -159,6 +159,16 @@ export async function tlsFront(port: number): Promise<{ port: number; close(): P
 }
 
 /**
+ * The code Node gives clientCertServer's handshake_failure alert: OpenSSL 3.2 renamed its reason
+ * "sslv3 alert handshake failure" to "ssl/tls alert handshake failure" (Node 20 has OpenSSL 3.0,
+ * Node 24 3.5).
+ */
+export const HANDSHAKE_FAILURE_CODE = ((): string => {
+  const [major = 0, minor = 0] = process.versions.openssl.split('.').map(Number);
+  return major > 3 || (major === 3 && minor >= 2) ? 'ERR_SSL_SSL/TLS_ALERT_HANDSHAKE_FAILURE' : 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE';
+})();
+
+/**
  * A TLS server (the test certificate) that requires a client certificate, as a mutual-TLS gateway
  * does: TLS 1.2 at most, so that it refuses a client without one during the handshake, with a
  * handshake_failure alert, before the client has read its certificate. `connections`: how many came.
