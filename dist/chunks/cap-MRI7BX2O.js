@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-DUXZXDG5.js";import"./chunk-3LH2SMJ3.js";import"./chunk-53CT64ZX.js";import"./chunk-55LT6EBK.js";import"./chunk-KOFW2D2E.js";import"./chunk-J2WZ7I2S.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};
