@@ -62,6 +62,5 @@ export function notTls(code: string | undefined): string | null {
 /** What a server that answered without TLS is told, after the code: the scheme to use. */
 export const NOT_TLS_FIX = 'the server speaks plain HTTP at that address, not HTTPS: write the URL with http://';
 
-
 // A TLS alert's words live apart from the network code, so that the report's causes read them too (docs/architecture.md, 'The import rule').
 export { tlsAlert, tlsAlertFix, type TlsAlert } from '../tls-alert.js';
