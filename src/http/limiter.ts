@@ -1,10 +1,10 @@
 // The adaptive concurrency limit of one HTTP client (docs/configuration.md, "Adaptive
 // concurrency"): it gates every request (every attempt, not every item, so a persona script's turns
 // and a retried request each take a slot only while on the wire, and a Retry-After wait holds
-// none). A 429 for too many in flight halves the limit (not below 1); a window of `limit` consecutive successes grows it
-// back by one, up to the configured maximum. A 429 from a request sent before the last decrease
-// does not halve again: it answers the load of the old limit, which is already gone. No clock: the
-// limit moves on answers, not on time.
+// none). A 429 for too many in flight halves the limit (not below 1); a window of `limit`
+// consecutive successes grows it back by one, up to the configured maximum. A 429 from a request
+// sent before the last decrease does not halve again: it answers the load of the old limit, which
+// is already gone. No clock: the limit moves on answers, not on time.
 //
 // No sawtooth: the limit a 429 answered is remembered as the ceiling. Below ceiling - 1 the limit
 // grows back as above; the step up to the ceiling (a probe of the server's capacity) waits
