@@ -12,8 +12,8 @@
 //
 // Every attempt is gated by an adaptive limit (http/limiter.ts): a 429 halves the requests in
 // flight, unless it reads as a rate limit (http/retry.ts, rateLimitOf), and successes grow them
-// back to `config.concurrency`. A 429 spends no retry: the request
-// waits its Retry-After holding no slot and goes again, within timeoutMs x attempts (http/retry.ts).
+// back to `config.concurrency`. A 429 spends no retry: the request waits its Retry-After holding
+// no slot and goes again, within timeoutMs x attempts (http/retry.ts).
 //
 // Messages name the turn, the HTTP status, the path, and a short snippet of the body; they never
 // contain header values or the URL (either may carry a token).

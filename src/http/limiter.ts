@@ -12,12 +12,12 @@
 // halving is for overloads, and a probe is not one), and doubles the patience (up to
 // MAX_PATIENCE). A probe that holds through its windows forgets the ceiling: capacity grew.
 //
-// A rate limit is not an overload: a 429 that says the server counts requests over time (a wait of a
-// second or more, or RateLimit headers: http/retry.ts, rateLimitOf) leaves the limit as it is. Fewer
-// requests in flight would not make the server's window open sooner, and at a latency L they carry at
-// most limit / L a second, which can fall below the rate allowed; the refused request waits the
-// Retry-After, holding no slot, and that wait is the pacing (docs/configuration.md, "Adaptive
-// concurrency").
+// A rate limit is not an overload: a 429 that says the server counts requests over time (a wait
+// of a second or more, or RateLimit headers: http/retry.ts, rateLimitOf) leaves the limit as it
+// is. Fewer requests in flight would not open the server's window sooner, and at a latency L they
+// carry at most limit / L a second, which can fall below the rate allowed; the refused request
+// waits the Retry-After, holding no slot, and that wait is the pacing (docs/configuration.md,
+// "Adaptive concurrency").
 
 /**
  * How the server answered an attempt: a success, a 429 that asks for fewer requests in flight
@@ -166,8 +166,9 @@ export class AdaptiveLimiter {
   }
 
   /**
-   * Runs `fn` in a slot; `classify` reads its result as a success, a 429 of either kind or neither. When `signal`
-   * is aborted before a slot is free, `fn` is not run and `aborted()` is the result.
+   * Runs `fn` in a slot; `classify` reads its result as a success, a 429 of either kind or
+   * neither. When `signal` is aborted before a slot is free, `fn` is not run and `aborted()` is
+   * the result.
    */
   async run<T>(
     fn: () => Promise<T>,
