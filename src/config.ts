@@ -128,7 +128,7 @@ export interface JudgeConfig {
   timeoutMs: number;
   retries: number;
   backoffMs: number;
-  /** Judge calls in flight at most; a 429 halves it for a while (http/limiter.ts). Default 4. */
+  /** Judge calls in flight at most; a 429 for too many in flight halves it for a while (http/limiter.ts). Default 4. */
   concurrency: number;
   /** Shown wherever the judge is named; the demo sets it to make clear it is not a real model. */
   label: string | null;

@@ -11,8 +11,9 @@
 // 4xx, invalid JSON and a missing reply are deterministic and not retried either.
 //
 // Every attempt is gated by an adaptive limit (http/limiter.ts): a 429 halves the requests in
-// flight, successes grow them back to `config.concurrency`. A 429 spends no retry: the request
-// waits its Retry-After holding no slot and goes again, within timeoutMs x attempts (http/retry.ts).
+// flight, unless it reads as a rate limit (http/retry.ts, rateLimitOf), and successes grow them
+// back to `config.concurrency`. A 429 spends no retry: the request waits its Retry-After holding
+// no slot and goes again, within timeoutMs x attempts (http/retry.ts).
 //
 // Messages name the turn, the HTTP status, the path, and a short snippet of the body; they never
 // contain header values or the URL (either may carry a token).
@@ -29,8 +30,8 @@ import { basicAuthOf } from '../suite/url-credentials.js';
 import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue, type ToolCallsFrom } from '../config.js';
 import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SentTrace, SessionRequest, SessionTurn, TokenUsage, ToolCall, TurnTiming } from '../types.js';
 import { traceContext } from './trace-context.js';
-import { askedRetryAfterOf, attemptsText, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
-import { AdaptiveLimiter } from '../http/limiter.js';
+import { askedRetryAfterOf, attemptsText, rateLimitOf, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
+import { AdaptiveLimiter, type Outcome } from '../http/limiter.js';
 import { TurnAbort } from '../http/turn-abort.js';
 import { callsOnly, mapPersonaFields, mapResponse, mapSignals, noReplyAt, readReply, readToolCalls, welcomeReplyMissed } from './response.js';
 import { readPath, renderTemplate } from './template.js';
@@ -112,8 +113,10 @@ interface Received {
 
 interface AttemptFailure {
   errorKind: ErrorKind;
-  /** The agent answered 429: the limiter halves the concurrency. */
+  /** The agent answered 429: the limiter halves the concurrency, unless `rateLimited`. */
   throttled?: boolean;
+  /** The 429 reads as a rate limit over time (rateLimitOf): the limiter leaves the concurrency as it is. */
+  rateLimited?: boolean;
   /** Builds the message once the number of attempts (and any rate-limit time) is known. */
   describe: (attempts: string) => string;
   /** Where a connection that failed was tried (`127.0.0.1:3000`), from the error, not its message; absent: not known, or not such a failure. */
@@ -255,6 +258,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       const failed = fail('http', retryable, retryAfterMs, (n) => `agent returned HTTP ${status} after ${n}${notes}: ${quoted}`);
       if (status === 429 && !failed.ok) {
         failed.failure.throttled = true;
+        failed.failure.rateLimited = rateLimitOf(response.headers, retryAfterMs);
         failed.throttled = true;
       }
       return failed;
@@ -754,10 +758,11 @@ function sessionTurn(json: unknown, mapping: AgentMapping, kind: Turn, name: str
   return { kind: 'replied', reply, ...signals, ...fields.fields };
 }
 
-/** How the limiter reads an attempt: success, a 429, or neither (a timeout, a 500, a network error). */
-function outcomeOf(a: Attempt): 'success' | 'throttled' | 'other' {
+/** How the limiter reads an attempt: success, a 429 of either kind, or neither (a timeout, a 500, a network error). */
+function outcomeOf(a: Attempt): Outcome {
   if (a.ok) return 'success';
-  return a.failure.throttled === true ? 'throttled' : 'other';
+  if (a.failure.throttled !== true) return 'other';
+  return a.failure.rateLimited === true ? 'rate-limited' : 'throttled';
 }
 
 function fail(

@@ -1,16 +1,29 @@
 // The adaptive concurrency limit of one HTTP client (docs/configuration.md, "Adaptive
 // concurrency"): it gates every request (every attempt, not every item, so a persona script's turns
 // and a retried request each take a slot only while on the wire, and a Retry-After wait holds
-// none). A 429 halves the limit (not below 1); a window of `limit` consecutive successes grows it
-// back by one, up to the configured maximum. A 429 from a request sent before the last decrease
-// does not halve again: it answers the load of the old limit, which is already gone. No clock: the
-// limit moves on answers, not on time.
+// none). A 429 for too many in flight halves the limit (not below 1); a window of `limit`
+// consecutive successes grows it back by one, up to the configured maximum. A 429 from a request
+// sent before the last decrease does not halve again: it answers the load of the old limit, which
+// is already gone. No clock: the limit moves on answers, not on time.
 //
 // No sawtooth: the limit a 429 answered is remembered as the ceiling. Below ceiling - 1 the limit
 // grows back as above; the step up to the ceiling (a probe of the server's capacity) waits
 // `patience` windows. A refused probe only steps back to ceiling - 1, the limit that held (the
 // halving is for overloads, and a probe is not one), and doubles the patience (up to
 // MAX_PATIENCE). A probe that holds through its windows forgets the ceiling: capacity grew.
+//
+// A rate limit is not an overload: a 429 that says the server counts requests over time (a wait
+// of a second or more, or RateLimit headers: http/retry.ts, rateLimitOf) leaves the limit as it
+// is. Fewer requests in flight would not open the server's window sooner, and at a latency L they
+// carry at most limit / L a second, which can fall below the rate allowed; the refused request
+// waits the Retry-After, holding no slot, and that wait is the pacing (docs/configuration.md,
+// "Adaptive concurrency").
+
+/**
+ * How the server answered an attempt: a success, a 429 that asks for fewer requests in flight
+ * ('throttled'), a 429 that asks for fewer requests a second ('rate-limited'), or neither.
+ */
+export type Outcome = 'success' | 'throttled' | 'rate-limited' | 'other';
 
 export interface Ticket {
   /** The decrease count when the request was sent. */
@@ -101,8 +114,8 @@ export class AdaptiveLimiter {
     );
   }
 
-  /** Frees the slot; `outcome` says how the server answered ('other': neither success nor 429). */
-  release(ticket: Ticket, outcome: 'success' | 'throttled' | 'other'): void {
+  /** Frees the slot; `outcome` says how the server answered (a rate limit's 429 changes nothing). */
+  release(ticket: Ticket, outcome: Outcome): void {
     this.inFlight -= 1;
     if (outcome === 'throttled') this.throttled(ticket);
     else if (outcome === 'success') this.succeeded();
@@ -153,17 +166,18 @@ export class AdaptiveLimiter {
   }
 
   /**
-   * Runs `fn` in a slot; `classify` reads its result as a success, a 429 or neither. When `signal`
-   * is aborted before a slot is free, `fn` is not run and `aborted()` is the result.
+   * Runs `fn` in a slot; `classify` reads its result as a success, a 429 of either kind or
+   * neither. When `signal` is aborted before a slot is free, `fn` is not run and `aborted()` is
+   * the result.
    */
   async run<T>(
     fn: () => Promise<T>,
-    classify: (value: T) => 'success' | 'throttled' | 'other',
+    classify: (value: T) => Outcome,
     interrupt?: { signal: AbortSignal | undefined; aborted: () => T },
   ): Promise<T> {
     const ticket = await this.acquire(interrupt?.signal);
     if (ticket === null) return (interrupt as NonNullable<typeof interrupt>).aborted();
-    let outcome: 'success' | 'throttled' | 'other' = 'other';
+    let outcome: Outcome = 'other';
     try {
       const value = await fn();
       outcome = classify(value);

@@ -17,7 +17,7 @@ import { answersTheSame, badAnswerText, connectionFailureText, NOT_HTTP, network
 import { abortedConnecting, request } from '../http/undici.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import type { Clock } from '../types.js';
-import { askedRetryAfterOf, attemptsText, withRetries } from '../http/retry.js';
+import { askedRetryAfterOf, attemptsText, rateLimitOf, withRetries } from '../http/retry.js';
 import type { AdaptiveLimiter } from '../http/limiter.js';
 
 /**
@@ -44,7 +44,7 @@ export interface PostOptions {
   random: () => number;
   /** Told as each retried request is sent (counted in `spend`: docs/semantics.md, "Cost"). */
   onRetry?: () => void;
-  /** Gates every attempt; a 429 halves the judge's concurrency. */
+  /** Gates every attempt; a 429 halves the judge's concurrency, unless it reads as a rate limit (rateLimitOf). */
   limiter: AdaptiveLimiter;
   /** Aborted when the run is interrupted: nothing more is sent, a request in flight is abandoned. */
   signal?: AbortSignal;
@@ -65,7 +65,7 @@ export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 type Attempt =
   | { kind: 'ok'; json: unknown }
   | { kind: 'fatal'; reason: string; reached?: true }
-  | { kind: 'http'; status: number; message: string | null; body: string; retryAfterMs: number | null }
+  | { kind: 'http'; status: number; message: string | null; body: string; retryAfterMs: number | null; rateLimited?: boolean }
   /** `reached`: as PostResult's. */
   | { kind: 'network'; reason: string; fix?: string; reached?: true }
   /**
@@ -241,7 +241,8 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     }
     const message = errorMessage(text);
     const retryAfterMs = askedRetryAfterOf(res.headers, opts.clock.now());
-    return { kind: 'http', status: res.statusCode, message: message ? oneLine(message, 120) : null, body: oneLine(text, 1000), retryAfterMs };
+    const rateLimited = res.statusCode === 429 && rateLimitOf(res.headers, retryAfterMs);
+    return { kind: 'http', status: res.statusCode, message: message ? oneLine(message, 120) : null, body: oneLine(text, 1000), retryAfterMs, rateLimited };
   } catch (err) {
     // A body that stopped after the headers (undici's wait between its bytes is timeoutMs too) is
     // said as the answer that did not end, not as no answer (docs/troubleshooting.md, "Not evaluated").
@@ -304,7 +305,7 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
           if (r.kind === 'http') opts.onHttpFailure?.({ status: r.status, body: r.body, reason: `HTTP ${r.status}${r.message ? `: ${r.message}` : ''}` });
           return r;
         },
-        (r) => (r.kind === 'ok' ? 'success' : r.kind === 'http' && r.status === 429 ? 'throttled' : 'other'),
+        (r) => (r.kind === 'ok' ? 'success' : r.kind === 'http' && r.status === 429 ? (r.rateLimited === true ? 'rate-limited' : 'throttled') : 'other'),
         { signal: opts.signal, aborted: () => INTERRUPTED },
       );
       if (a.kind === 'ok') return { ok: true, value: a.json };

@@ -3,9 +3,10 @@
 // item, evaluates each reply, and returns the run's record. It writes nothing; the caller does.
 //
 // `options.concurrency` bounds the items in progress; the requests actually in flight are bounded
-// below that by the agent client's adaptive limit (http/limiter.ts), which a 429 halves. Gating
-// requests rather than items keeps a script's turns in order without holding a slot between turns
-// or during a retry's wait, so a throttled run still keeps the agent as busy as it allows.
+// below that by the agent client's adaptive limit (http/limiter.ts), which a 429 for too many in
+// flight halves (a rate limit's leaves it). Gating requests rather than items keeps a script's
+// turns in order without holding a slot between turns or during a retry's wait, so a throttled run
+// still keeps the agent as busy as it allows.
 
 import { randomUUID } from 'node:crypto';
 import type {

@@ -165,6 +165,27 @@ describe('retries', () => {
     expect(clock.sleeps).toEqual([2125]);
   });
 
+  it('a 429 halves the limit when it reads as too many in flight, and leaves it when it reads as a rate limit', async () => {
+    const cases: [Record<string, string>, number[]][] = [
+      [{}, [8, 4]],
+      [{ 'retry-after': '0' }, [8, 4]],
+      [{ 'retry-after-ms': '500' }, [8, 4]],
+      [{ 'retry-after': '1' }, [8]],
+      [{ 'retry-after-ms': '1500' }, [8]],
+      [{ 'retry-after': '0', 'x-ratelimit-remaining-requests': '0' }, [8]],
+      [{ RateLimit: 'limit=5, remaining=0, reset=1' }, [8]],
+    ];
+    for (const [headers, history] of cases) {
+      let calls = 0;
+      const server = await serve(() => (++calls === 1 ? { status: 429, headers, body: 'slow down' } : { json: { reply: 'ok' } }));
+      const limiter = new AdaptiveLimiter(8);
+      const c = createHttpAgentClient({ ...defaultConfig().agent, url: server.url, start: null }, { clock: fakeClock(), random: () => 0.5, limiter });
+      cleanups.push(() => c.close());
+      expect(await c.converse(request)).toMatchObject({ kind: 'replied', reply: 'ok' });
+      expect(limiter.history, JSON.stringify(headers)).toEqual(history);
+    }
+  });
+
   it('honours retry-after-ms before Retry-After, as the OpenAI SDK does', async () => {
     let calls = 0;
     const server = await serve(() => (++calls === 1 ? { status: 429, headers: { 'retry-after-ms': '1500', 'retry-after': '2' }, body: 'slow down' } : { json: { reply: 'ok' } }));

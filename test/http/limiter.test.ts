@@ -1,12 +1,13 @@
-// The adaptive limit's arithmetic: a 429 halves it (not below 1, once per overload), a window of
-// `limit` consecutive successes grows it by one up to the maximum, the step back up to a limit the
-// server refused waits longer each time it is refused again, and acquire waits for a slot.
+// The adaptive limit's arithmetic: a 429 halves it (not below 1, once per overload; a rate limit's
+// not at all), a window of `limit` consecutive successes grows it by one up to the maximum, the step
+// back up to a limit the server refused waits longer each time it is refused again, and acquire
+// waits for a slot.
 
 import { describe, expect, it } from 'vitest';
-import { AdaptiveLimiter, INITIAL_PATIENCE, MAX_PATIENCE } from '../../src/http/limiter.js';
+import { AdaptiveLimiter, INITIAL_PATIENCE, MAX_PATIENCE, type Outcome } from '../../src/http/limiter.js';
 
 /** One request through the limiter, answered at once. */
-async function answer(l: AdaptiveLimiter, outcome: 'success' | 'throttled' | 'other'): Promise<void> {
+async function answer(l: AdaptiveLimiter, outcome: Outcome): Promise<void> {
   l.release(await l.acquire(), outcome);
 }
 
@@ -18,6 +19,17 @@ describe('AdaptiveLimiter', () => {
       expect(l.limit).toBe(expected);
     }
     expect(l.history).toEqual([16, 8, 4, 2, 1]);
+  });
+
+  it("a rate limit's 429 leaves the limit, the ceiling and the window of successes as they are", async () => {
+    const l = new AdaptiveLimiter(16);
+    for (let i = 0; i < 5; i++) await answer(l, 'rate-limited');
+    expect(l.history).toEqual([16]);
+    await answer(l, 'throttled'); // an overload still halves: 8
+    for (let i = 0; i < 7; i++) await answer(l, 'success');
+    await answer(l, 'rate-limited'); // not a success, not a break of the window
+    await answer(l, 'success'); // the eighth success at 8 -> 9
+    expect(l.history).toEqual([16, 8, 9]);
   });
 
   it('grows by one after `limit` consecutive successes, up to the maximum', async () => {

@@ -1,7 +1,7 @@
 // The one retry loop shared by the agent and judge clients.
 
 import { describe, expect, it } from 'vitest';
-import { attemptsText, MAX_RETRY_AFTER_MS, retryAfterOf, withRetries, type AttemptResult } from '../../src/http/retry.js';
+import { askedRetryAfterOf, attemptsText, MAX_RETRY_AFTER_MS, rateLimitOf, retryAfterOf, withRetries, type AttemptResult } from '../../src/http/retry.js';
 import type { Clock } from '../../src/types.js';
 
 function fakeClock(): Clock & { sleeps: number[] } {
@@ -125,5 +125,27 @@ describe('retryAfterOf: the wait a 429 or 5xx asks for (docs/configuration.md, "
     expect(retryAfterOf({ 'retry-after': 'Thursday, 01-Jan-26 00:00:04 GMT' }, now)).toBe(4000);
     expect(retryAfterOf({ 'retry-after': 'Thu Jan  1 00:00:05 2026' }, now)).toBe(5000);
     expect(retryAfterOf({ 'retry-after': 'Wed, 31 Dec 2025 23:00:00 GMT' }, now)).toBe(0);
+  });
+});
+
+describe('rateLimitOf: a 429 for too many requests a second, not too many in flight (docs/configuration.md, "Adaptive concurrency")', () => {
+  const now = Date.parse('2026-01-01T00:00:00Z');
+  const read = (headers: Record<string, string | undefined>): boolean => rateLimitOf(headers, askedRetryAfterOf(headers, now));
+  it('a wait of a second or more, however it is written, is a rate limit', () => {
+    for (const headers of [{ 'retry-after': '1' }, { 'retry-after': '120' }, { 'retry-after-ms': '1000' }, { 'retry-after-ms': '1000', 'retry-after': '0' }, { 'retry-after': 'Thu, 01 Jan 2026 00:00:02 GMT' }]) {
+      expect(read(headers), JSON.stringify(headers)).toBe(true);
+    }
+  });
+
+  it("a rate limit's own headers say so without a wait: the IETF RateLimit fields, X-RateLimit-*", () => {
+    for (const headers of [{ ratelimit: 'limit=5, remaining=0, reset=1' }, { 'ratelimit-policy': '5;w=1' }, { 'ratelimit-reset': '1' }, { 'x-ratelimit-remaining-requests': '0' }, { 'x-ratelimit-reset': '1767225601', 'retry-after': '0' }]) {
+      expect(read(headers), JSON.stringify(headers)).toBe(true);
+    }
+  });
+
+  it('no wait, a wait under a second, or no word of a rate: too many in flight', () => {
+    for (const headers of [{}, { 'retry-after': '0' }, { 'retry-after-ms': '999' }, { 'retry-after': 'soon' }, { 'retry-after': 'Wed, 31 Dec 2025 23:00:00 GMT' }, { 'x-request-id': 'r1', ratelimited: 'yes' }]) {
+      expect(read(headers), JSON.stringify(headers)).toBe(false);
+    }
   });
 });

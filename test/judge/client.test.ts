@@ -5,6 +5,7 @@ import type { JudgeConfig } from '../../src/config.js';
 import { judgeOutcome } from '../../src/assertions/judge.js';
 import { evaluateAssertion } from '../../src/assertions/index.js';
 import { createJudge, dataTag, JUDGE_SYSTEM_PROMPT, TRANSCRIPT_SYSTEM_PROMPT } from '../../src/judge/index.js';
+import { AdaptiveLimiter } from '../../src/http/limiter.js';
 import type { Clock, Judge, RegexEvaluator } from '../../src/types.js';
 import { hangUp, json, serversPerTest, silence, startServer, type Responder } from './server.js';
 import { noTranscripts } from '../support/fakes.js';
@@ -135,6 +136,22 @@ describe('openai judge', () => {
     expect((await judge(config('openai', s.url, { timeoutMs: 5000 }), clock).score('c', 'r')).ok).toBe(true);
     // The Retry-After and a jitter of up to backoffMs (100 x random 0.5).
     expect(clock.sleeps).toEqual([7050]);
+  });
+
+  it('a 429 halves the limit when it reads as too many in flight, and leaves it when it reads as a rate limit, as the agent client does', async () => {
+    const cases: [Record<string, string>, number[]][] = [
+      [{ 'retry-after': '0' }, [4, 2]],
+      [{ 'retry-after': '1' }, [4]],
+      [{ 'retry-after': '0', 'x-ratelimit-remaining-requests': '0' }, [4]],
+    ];
+    for (const [headers, history] of cases) {
+      const s = await serve(json(429, { error: { message: 'rate limited' } }, headers), openaiReply('{"score": 0.5, "rationale": "meh"}'));
+      const limiter = new AdaptiveLimiter(4);
+      const j = createJudge(config('openai', s.url), { clock: fakeClock(), random: () => 0.5, limiter });
+      closeAfter(() => j.close());
+      expect((await j.score('c', 'r')).ok).toBe(true);
+      expect(limiter.history, JSON.stringify(headers)).toEqual(history);
+    }
   });
 
   it('honours retry-after-ms before Retry-After, as the OpenAI SDK does', async () => {

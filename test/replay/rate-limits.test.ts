@@ -2,6 +2,8 @@
 // a judge that answer 429 above 4 requests in flight, or above N requests per second, with
 // "Retry-After: 0" or "Retry-After: N". A 429 spends no retry, so nothing errors; a server that
 // answers only 429 still ends the item errored once its time budget (timeoutMs x attempts) is spent.
+// A 429 with "Retry-After: 1" reads as a rate limit and leaves the concurrency as it is, so a server
+// that takes 400 ms a request is still sent 5 a second; one without halves it, as an overload.
 //
 // Time is virtual and in order (virtualClock below): the client's clock and the per-second server
 // read the same clock, waits end in the order of their wake times, and the jitter is seeded, so no
@@ -27,14 +29,23 @@ afterEach(async () => {
  * Virtual time, in order: `sleep(ms)` sets a timer at now + ms; the earliest timer (first set
  * first, on a tie) fires only when no request is on the wire (`idle`), and moves the clock to its
  * time. So a wait never ends before a shorter one set earlier, and the server reads the time the
- * requests were sent at, however the event loop interleaves the real sockets.
+ * requests were sent at, however the event loop interleaves the real sockets. `work(ms)` is the
+ * server's latency: a timer like the others, whose request is `parked` while it runs (on the wire,
+ * and waiting for the clock all the same: `idle` counts it out).
  */
-function virtualClock(idle: () => boolean = () => true): Clock & { sleeps: number[] } {
+function virtualClock(idle: () => boolean = () => true): Clock & { sleeps: number[]; parked: number; work: (ms: number) => Promise<void> } {
   let t = 0;
   let seq = 0;
   let pumping = false;
   const sleeps: number[] = [];
   const timers: { wake: number; seq: number; fire: () => void }[] = [];
+  const timer = (ms: number, fire: () => void): void => {
+    timers.push({ wake: t + ms, seq: seq++, fire });
+    if (!pumping) {
+      pumping = true;
+      setImmediate(step);
+    }
+  };
   const step = (): void => {
     if (timers.length === 0) {
       pumping = false;
@@ -48,19 +59,27 @@ function virtualClock(idle: () => boolean = () => true): Clock & { sleeps: numbe
     }
     setImmediate(step);
   };
-  return {
+  const clock = {
     sleeps,
+    /** Requests the server is working on (`work`): on the wire, and waiting for the clock all the same. */
+    parked: 0,
     now: () => t,
-    sleep: (ms) =>
+    sleep: (ms: number) =>
       new Promise<void>((resolve) => {
         sleeps.push(ms);
-        timers.push({ wake: t + ms, seq: seq++, fire: resolve });
-        if (!pumping) {
-          pumping = true;
-          setImmediate(step);
-        }
+        timer(ms, resolve);
+      }),
+    /** The server's latency: `ms` of virtual time, not counted among the client's sleeps. */
+    work: (ms: number) =>
+      new Promise<void>((resolve) => {
+        clock.parked += 1;
+        timer(ms, () => {
+          clock.parked -= 1;
+          resolve();
+        });
       }),
   };
+  return clock;
 }
 
 /** A seeded jitter source (mulberry32): the same backoffs on every run. */
@@ -77,11 +96,15 @@ function seeded(seed: number): () => number {
 const noRegex: RegexEvaluator = { test: () => Promise.reject(new Error('unused')), close: async () => undefined };
 
 const OPTIONS = replayOptions({ concurrency: 16 });
+type VirtualClock = ReturnType<typeof virtualClock>;
 
 type Limit = { kind: 'in-flight'; max: number } | { kind: 'per-second'; max: number };
 
-/** A server's admission rule: 429 (with `retryAfter`) above `limit`; else the request is worked on a moment and served. */
-function gate(limit: Limit, clock: Clock, retryAfter: string) {
+/**
+ * A server's admission rule: 429 (with `retryAfter`) above `limit`; else the request is worked on a
+ * moment (`latencyMs` of virtual time when given) and served.
+ */
+function gate(limit: Limit, clock: VirtualClock, retryAfter: string | null, latencyMs = 0) {
   let inFlight = 0;
   const perSecond = new Map<number, number>();
   const counts = { served: 0, throttled: 0, peakInFlight: 0, peakPerSecond: 0 };
@@ -106,8 +129,11 @@ function gate(limit: Limit, clock: Clock, retryAfter: string) {
       }
       inFlight += 1;
       counts.peakInFlight = Math.max(counts.peakInFlight, inFlight);
-      await new Promise((resolve) => setImmediate(resolve));
-      await new Promise((resolve) => setImmediate(resolve));
+      if (latencyMs > 0) await clock.work(latencyMs);
+      else {
+        await new Promise((resolve) => setImmediate(resolve));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       inFlight -= 1;
       counts.served += 1;
       return serve();
@@ -127,12 +153,12 @@ function fixtures(n: number): Fixture[] {
 }
 
 /** The defaults users run with (2 retries, 250 ms backoff), a 10 s turn deadline: a 30 s budget per request. */
-async function agentUnder(limit: Limit, retryAfter: string, handler?: (req: Parameters<typeof nativeEcho>[0]) => AgentReply) {
+async function agentUnder(limit: Limit, retryAfter: string | null, handler?: (req: Parameters<typeof nativeEcho>[0]) => AgentReply, latencyMs = 0) {
   const limiter = new AdaptiveLimiter(16);
-  const clock = virtualClock(() => limiter.active === 0);
-  const server = gate(limit, clock, retryAfter);
+  const clock: VirtualClock = virtualClock(() => limiter.active === clock.parked);
+  const server = gate(limit, clock, retryAfter, latencyMs);
   const agent = await startAgentServer((req) =>
-    handler ? handler(req) : server.admit<AgentReply>(() => nativeEcho(req) as AgentReply, () => ({ status: 429, headers: { 'retry-after': retryAfter }, json: { error: 'slow down' } })),
+    handler ? handler(req) : server.admit<AgentReply>(() => nativeEcho(req) as AgentReply, () => ({ status: 429, headers: retryAfter === null ? ({} as Record<string, string>) : { 'retry-after': retryAfter }, json: { error: 'slow down' } })),
   );
   cleanups.push(() => agent.close());
   let retried = 0;
@@ -187,6 +213,28 @@ describe('agent rate limits (default retries)', () => {
     expect(clock.now()).toBeLessThanOrEqual(13_200);
   });
 
+  // A per-second limit is not an in-flight limit: at 400 ms a request, a limit halved to 1 carries
+  // 2.5 requests a second of the 5 allowed (the run took 19.8 s of virtual time when every 429 halved).
+  it('429 above 5 per second with Retry-After: 1, the agent answering in 400 ms: the limit stays at 16 and 60 fixtures end within 1.1 x the 12 s floor', async () => {
+    const { server, client, clock, limiter } = await agentUnder({ kind: 'per-second', max: 5 }, '1', undefined, 400);
+    const record = await replay({ fixtures: fixtures(60), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
+    expect(record.tallies).toMatchObject({ errored: 0, passed: 60 });
+    expect(server.counts.served).toBe(60);
+    expect(server.counts.peakPerSecond).toBe(5);
+    expect(server.counts.throttled).toBeGreaterThan(0);
+    expect(clock.now()).toBeLessThanOrEqual(13_200);
+    expect(limiter.history).toEqual([16]);
+    expect(Math.min(...clock.sleeps)).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('429 above 4 in flight without Retry-After, the agent answering in 400 ms: still halved, as an overload', async () => {
+    const { server, client, limiter } = await agentUnder({ kind: 'in-flight', max: 4 }, null, undefined, 400);
+    const record = await replay({ fixtures: fixtures(60), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
+    expect(record.tallies).toMatchObject({ errored: 0, passed: 60 });
+    expect(server.counts.peakInFlight).toBeLessThanOrEqual(4);
+    expect(limiter.history.slice(0, 3)).toEqual([16, 8, 4]);
+  });
+
   it('an agent that answers only 429 (Retry-After: 0): each fixture ends errored once its 30 s budget is spent, not after 3 attempts', async () => {
     const { client, clock, agent } = await agentUnder({ kind: 'in-flight', max: 0 }, '0', () => ({ status: 429, headers: { 'retry-after': '0' }, json: { error: 'slow down' } }));
     const record = await replay({ fixtures: fixtures(3), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
@@ -215,10 +263,10 @@ describe('agent rate limits (default retries)', () => {
 
 const OK = { choices: [{ index: 0, message: { role: 'assistant', content: '{"rationale": "fine", "score": 0.9}' } }] };
 
-async function judgeUnder(limit: Limit | 'only-429', retryAfter: string) {
+async function judgeUnder(limit: Limit | 'only-429', retryAfter: string, latencyMs = 0) {
   const limiter = new AdaptiveLimiter(16);
-  const clock = virtualClock(() => limiter.active === 0);
-  const server = gate(limit === 'only-429' ? { kind: 'in-flight', max: 0 } : limit, clock, retryAfter);
+  const clock: VirtualClock = virtualClock(() => limiter.active === clock.parked);
+  const server = gate(limit === 'only-429' ? { kind: 'in-flight', max: 0 } : limit, clock, retryAfter, latencyMs);
   const judgeServer = await startServer([
     (res) => {
       void server.admit(
@@ -239,7 +287,7 @@ async function judgeUnder(limit: Limit | 'only-429', retryAfter: string) {
     { clock, limiter, random: seeded(27) },
   );
   cleanups.push(() => judge.close());
-  return { clock, server, judge, judgeServer };
+  return { clock, server, judge, judgeServer, limiter };
 }
 
 describe('judge rate limits (2 retries)', () => {
@@ -259,6 +307,17 @@ describe('judge rate limits (2 retries)', () => {
     expect(server.counts.served).toBe(40);
     expect(server.counts.peakPerSecond).toBe(5);
     if (retryAfter === '2') expect(Math.min(...clock.sleeps)).toBeGreaterThanOrEqual(2000);
+  });
+
+  // The judge's client reads a 429 as the agent's does (the calls took 15.0 s of virtual time when every 429 halved).
+  it('429 above 5 per second with Retry-After: 1, the judge answering in 400 ms: the limit stays at 16 and 40 calls end within 1.1 x the 8 s floor', async () => {
+    const { server, judge, clock, limiter } = await judgeUnder({ kind: 'per-second', max: 5 }, '1', 400);
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => judge.score('polite', `reply ${i}`)));
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+    expect(server.counts.served).toBe(40);
+    expect(server.counts.peakPerSecond).toBe(5);
+    expect(clock.now()).toBeLessThanOrEqual(8_800);
+    expect(limiter.history).toEqual([16]);
   });
 
   it('a judge that answers only 429: the call fails once its 30 s budget is spent, with the reason', async () => {
