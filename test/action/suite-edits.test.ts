@@ -292,8 +292,8 @@ describe('the suite edits read from GitHub, without a run', () => {
     // The inputs of the step that set these settings over config.yml are not compared: said after them.
     expect(block).toContain(
       '- `meaning.threshold` in `.agent-replay/config.yml`: `0.8` (the default) is now `0.9`\n\n' +
-        'An input of the workflow step wins over config.yml where given (`agent-url` or `agent-path` over `agent.url`, `agent-headers` over `agent.headers`, ' +
-        '`judge-base-url` over `judge.baseUrl`, `judge-model` over `judge.model`, `judge-api-key` over `judge.apiKey`, `repeat` over `repeat.count`); inputs are not compared.',
+        'An input of the workflow step sets its setting over `config.yml` when a step gives it (`agent-url` or `agent-path` over `agent.url`, `agent-headers` over `agent.headers`, ' +
+        "`judge-base-url` over `judge.baseUrl`, `judge-model` over `judge.model`, `judge-api-key` over `judge.apiKey`, `repeat` over `repeat.count`); the run does not record its step's inputs, and inputs are not compared.",
     );
     expect(block).toContain('- `judge.apiKey` in `.agent-replay/config.yml`: set now (a credential: its value is not shown)');
     expect(`${JSON.stringify(edits)}${block}`).not.toMatch(/hidden|AbCdEf1234567890XyZ|K9f8d7s6a5q4w3e2r1t0/);
