@@ -3,7 +3,7 @@
 // how, the judge (its model, panel, address, key), the meaning judge, the simulated users' model,
 // the suite's `repeat`, latency and statistics thresholds, unmocked tools, traces. Compared setting
 // by setting, each by the value it has for the run (a setting not written has its default: writing
-// one out is no edit), before `${NAME}` is read (the base's environment is not known): a reference
+// one out is no edit; a value written that the run does not use reads as not written), before `${NAME}` is read (the base's environment is not known): a reference
 // is a name and is shown; a credential (an API key, a token, a header's value) is compared and said
 // changed, never shown; an address is shown as records show one (src/endpoint.ts). Settings that
 // change no verdict are not listed: timeouts, retries, backoff, concurrency, the wait for the agent,
@@ -165,6 +165,34 @@ function defaultsOf(data: Record<string, unknown>): Map<string, unknown> {
   return out;
 }
 
+/** The agent's settings a request reads only through its placeholder in a body (src/agent/template.ts). */
+const BY_PLACEHOLDER: readonly [string, string][] = [
+  ['agent.model', '{{model}}'],
+  ['agent.maxTokens', '{{maxTokens}}'],
+  ['agent.assistantId', '{{assistantId}}'],
+];
+
+/**
+ * The agent's settings a side writes that the run does not use, read as not written (docs/action.md,
+ * "Suite edited"): a `stream` the preset overrides (vercel-ai streams whatever it says), and a
+ * `model`, `maxTokens` or `assistantId` that no body sent (the request's or the welcome turn's) has
+ * the placeholder of. What the run does is compared, not what the file says to no effect.
+ */
+function ignoredAgentSettings(data: Record<string, unknown>): string[] {
+  const agent = shaped(agentSection.schema, mappingAt(data, 'agent') ?? {});
+  if (agent === undefined) return [];
+  const preset = agent.preset ?? defaultConfig().agent.preset;
+  const stream = agentSection.streams(preset, agent);
+  const ignored = agent.stream !== undefined && agent.stream !== stream ? ['agent.stream'] : [];
+  const body = agent.request?.body ?? agentSection.presetBody(preset, stream);
+  // The welcome turn's body, as the loader picks it (src/suite/config/agent.ts, resolveWelcomeTurn).
+  const presetStart = PRESETS[preset].start?.body ?? null;
+  const start = agent.start === undefined ? (presetStart !== null && agent.request?.body === undefined ? presetStart : null) : agent.start === null || agent.start === false ? null : agent.start === true ? presetStart : (agent.start.body ?? presetStart);
+  const sent = JSON.stringify([body, start]);
+  for (const [setting, placeholder] of BY_PLACEHOLDER) if (!sent.includes(placeholder)) ignored.push(setting);
+  return ignored;
+}
+
 /** Whether a setting's path is one that can change what is replayed or a verdict. */
 function listed(setting: string): boolean {
   const section = /^[^.[]+/.exec(setting)?.[0] ?? '';
@@ -242,6 +270,10 @@ export async function configEdits(change: ChangedConfigFile): Promise<ConfigEdit
       const values = new Map<string, Leaf>();
       const nodes = new Map<string, unknown>();
       leaves(given, '', false, values, nodes);
+      for (const setting of ignoredAgentSettings(given)) {
+        values.delete(setting);
+        nodes.delete(setting);
+      }
       return { values, nodes, defaults: defaultsOf(given) };
     }) as [Side, Side];
     const [before, after] = sides;

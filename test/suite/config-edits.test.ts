@@ -78,6 +78,23 @@ describe('configEdits', () => {
     ]);
   });
 
+  it('reads a value the run does not use as not written: a stream the preset overrides, a model, maxTokens or assistantId no body sends', async () => {
+    // vercel-ai streams whatever `stream` says: `stream: false` written changes nothing the run does.
+    expect(await configEdits({ before: at('agent: { preset: vercel-ai }\n'), after: at('agent: { preset: vercel-ai, stream: false }\n') })).toEqual([]);
+    expect(await configEdits({ before: at('agent: { preset: vercel-ai, stream: true }\n'), after: at('agent: { preset: vercel-ai, stream: false }\n') })).toEqual([]);
+    // The native body has no {{model}}, rasa-rest's no {{maxTokens}}, openai-chat's no {{assistantId}}: nothing sent changes.
+    expect(await configEdits({ before: at('agent: { model: gpt-4o }\n'), after: at('agent: { model: gpt-4o-mini }\n') })).toEqual([]);
+    expect(await configEdits({ before: at('agent: { preset: rasa-rest }\n'), after: at('agent: { preset: rasa-rest, maxTokens: 50 }\n') })).toEqual([]);
+    expect(await configEdits({ before: at('agent: { preset: openai-chat, model: m }\n'), after: at('agent: { preset: openai-chat, model: m, assistantId: a }\n') })).toEqual([]);
+    // Where a body sends it, it is an edit: a preset's body, one of one's own, the welcome turn's.
+    const edit = (setting: string, before: string | null, after: string | null): object => ({ file: '.agent-replay/config.yml', setting, change: 'setting', before, after });
+    expect(await configEdits({ before: at('agent: { preset: openai-chat, model: gpt-4o }\n'), after: at('agent: { preset: openai-chat, model: gpt-4o-mini }\n') })).toEqual([edit('agent.model', '"gpt-4o"', '"gpt-4o-mini"')]);
+    const own = 'agent:\n  request: { body: { message: "{{message}}", model: "{{model}}" } }\n';
+    expect(await configEdits({ before: at(`${own}  model: a\n`), after: at(`${own}  model: b\n`) })).toEqual([edit('agent.model', '"a"', '"b"')]);
+    const welcome = 'agent:\n  start: { body: { hello: true, model: "{{model}}" } }\n';
+    expect(await configEdits({ before: at(`${welcome}  model: a\n`), after: at(`${welcome}  model: b\n`) })).toEqual([edit('agent.model', '"a"', '"b"')]);
+  });
+
   it('says a setting whose kind changed (a number now a mapping) once, whole on each side, its addresses cut and its credentials not shown', async () => {
     const was = 'stats: { alpha: 0.05 }\nagent: { url: "https://u:pw-hidden@agent.example/chat" }\njudge: { apiKey: sk-live-4f9aC2d8e7b6a5f4 }\n';
     const now = 'stats: { alpha: { x: 1 } }\nagent: { url: { preview: "https://u:pw-hidden@agent.example/chat" } }\njudge: { apiKey: { value: sk-live-4f9aC2d8e7b6a5f4 } }\n';
