@@ -100,7 +100,7 @@ function configLine(c: ConfigEdit, code: CodeOf): string {
     return `${setting} in ${file}: ${what} (a credential: its value is not shown)`;
   }
   const value = (words: string | null, side: 'before' | 'after'): string => {
-    const byDefault = c.default === side ? ' (the default)' : '';
+    const byDefault = c.default === side || c.default === 'both' ? ' (the default)' : '';
     return words === null ? `not set${byDefault}` : `${code(words, LIMITS.detail)}${byDefault}`;
   };
   return `${setting} in ${file}: ${value(c.before, 'before')} is now ${value(c.after, 'after')}`;

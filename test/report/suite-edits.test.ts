@@ -207,7 +207,10 @@ describe('the settings of config.yml a pull request changed', () => {
     const record = edited(CONFIG);
     expect(parseRecord(JSON.stringify(record), 'results.json').suiteEdits?.config).toEqual(CONFIG.config);
     expect(() => parseRecord(JSON.stringify({ ...record, suiteEdits: { ...CONFIG, config: [{ ...CONFIG.config![0]!, change: 'other' }] } }), 'results.json')).toThrow();
-    expect(() => parseRecord(JSON.stringify({ ...record, suiteEdits: { ...CONFIG, config: [{ ...CONFIG.config![0]!, default: 'both' }] } }), 'results.json')).toThrow();
+    expect(() => parseRecord(JSON.stringify({ ...record, suiteEdits: { ...CONFIG, config: [{ ...CONFIG.config![0]!, default: 'neither' }] } }), 'results.json')).toThrow();
+    // Neither side writes it and another setting changed it (a judge added): each side said by default.
+    const both = renderComment(edited({ ...CONFIG, config: [{ file: '.agent-replay/config.yml', setting: 'meaning.check', change: 'setting', before: '"facts"', after: '"judge"', default: 'both' }] }), ctx);
+    expect(both).toContain('- `meaning.check` in `.agent-replay/config.yml`: `"facts"` (the default) is now `"judge"` (the default)\n');
     // From git (run --base) the flags that set one are named; an edit none sets says nothing of them.
     const git = renderTerminal(edited({ ...CONFIG, source: 'git', rev: 'main' }), { color: false });
     expect(git).toContain('    A flag of the command sets its setting over config.yml when a command gives it (--repeat-max over repeat.max); the run does not record its flags, and flags are not compared.\n');
