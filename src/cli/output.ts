@@ -306,11 +306,19 @@ export async function emitRun(
   // A clipped reply names where its full text is: the record, as the user named it.
   io.stdout(renderTerminal(record, { color: io.color, where: failure === null ? (values.out ?? 'results.json') : 'the record named below' }));
   const rendered = await writeRenderings(record, values, io);
-  const results = failure === null ? out : failure.fallback === null ? `not written (${out}: see below)` : `${failure.fallback} (not ${out}: see below)`;
-  io.stdout(writtenText(results, rendered.written, io));
+  io.stdout(writtenText(resultsWhere(out, failure), rendered.written, io));
   if (failure !== null) io.stderr(`agent-replay: ${failure.message}\n`);
   for (const e of rendered.failed) io.stderr(`agent-replay: ${e.message}\n`);
   return failure === null && rendered.failed.length === 0;
+}
+
+/**
+ * Where results.json went, for its `results:` line (docs/cli.md, "What each command does"): `out`;
+ * the temporary folder's file when it could not be written there; or not written.
+ */
+export function resultsWhere(out: string, failure: Pick<RecordWriteError, 'fallback'> | null): string {
+  if (failure === null) return out;
+  return failure.fallback === null ? `not written (${out}: see below)` : `${failure.fallback} (not ${out}: see below)`;
 }
 
 /**

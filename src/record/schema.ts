@@ -547,7 +547,7 @@ function buildRunRecordSchema() {
               change: z.enum(['setting', 'secret', 'unreadable']),
               before: z.string().nullable(),
               after: z.string().nullable(),
-              default: z.enum(['before', 'after']).optional(),
+              default: z.enum(['before', 'after', 'both']).optional(),
             }),
           )
           .optional(),

@@ -7,6 +7,8 @@ import { CAUSE_WORDS, causeWords, CHANGE_CAUSES, verdictMoveDetail } from '../ev
 import { formatAgreement, type Agreement } from '../evaluate/agreement.js';
 import { clip, codeSpan, escapeInline, terminalLine } from './escape.js';
 import { suiteLine } from './blocks.js';
+import { trimToFit } from './fit.js';
+import { profile } from './profile.js';
 import { LIMITS } from './item-parts.js';
 import { showInvisible } from './diff.js';
 import { showLookalikes } from './lookalike.js';
@@ -150,7 +152,15 @@ export interface CompareSuites {
 }
 
 /** The comparison as markdown: agreement, why it changed, groups, changed items, items in one run only, coverage. */
-export function renderCompareMarkdown(c: Comparison, suites: CompareSuites = {}): string {
+export function renderCompareMarkdown(c: Comparison, suites: CompareSuites = {}, opts: { maxBytes?: number } = {}): string {
+  // The bound and the words of `run --markdown` (profile.ts, 'report'): a file for $GITHUB_STEP_SUMMARY,
+  // which GitHub drops whole over 1 MiB; cut on a line, what was left out said where to read it all
+  // (docs/cli.md, "What each command does").
+  const p = profile('report', opts.maxBytes);
+  return trimToFit(compareMarkdown(c, suites), p.max, p.measure, `> ✂️ Cut to fit ${p.limitWords}. The full comparison is in what \`agent-replay compare\` prints (and in its \`--out\` file, when given).\n`);
+}
+
+function compareMarkdown(c: Comparison, suites: CompareSuites): string {
   const top = suiteLine({ suite: suites.suite ?? null });
   const lines: string[] = [...(top === null ? [] : [top, '']), '## agent-replay: compare two runs', ''];
   const note = swapNote(c);

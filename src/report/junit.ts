@@ -6,7 +6,7 @@
 // whether the run was verified and list the causes.
 // Every text is XML-escaped and characters XML 1.0 cannot carry are removed.
 
-import type { Check, RunRecord } from '../types.js';
+import type { Check, RunRecord, ToolCall } from '../types.js';
 import { answeredInRun, causeLine, causeOf, incompleteText, tallies, unverifiedText, type Cause, type CauseItem } from '../evaluate/index.js';
 import { clip, oneLine } from './escape.js';
 import { buildModel, routeText, viewOf, type FixtureView, type ReportModel, type ScriptView } from './model.js';
@@ -66,7 +66,18 @@ function body(v: FixtureView, cause: Cause | null): string {
     // A fixture errored by its spans keeps the reply the agent answered with (docs/traces.md, "Fixtures").
     lines.push(`route: ${routeText(f.route)}`, '', 'reply:', f.reply);
   }
+  // An errored fixture keeps the tool calls of its turn: those its spans showed beside the reply, or,
+  // with no reply, those a stream cut short had begun (docs/presets.md, "Streamed replies"), as report.html lists them.
+  const calls = f.errored ? (f.toolCalls ?? []) : [];
+  if (calls.length > 0) {
+    lines.push('', f.reply === null ? 'tool calls begun before the answer was cut short:' : 'tool calls:', ...calls.map((call) => `  ${callText(call)}${sourceMark(call)}`));
+  }
   return xmlText(lines.join('\n'));
+}
+
+/** `tool refund {"order":"A1"}`: a tool call as a JUnit body names it, a fixture's and a script's alike. */
+function callText(call: ToolCall): string {
+  return `tool ${call.tool} ${JSON.stringify(call.input)}`;
 }
 
 function testcase(v: FixtureView, causeOf: CauseOfItem): string {
@@ -115,14 +126,14 @@ function personaBody(v: ScriptView, cause: Cause | null): string {
   lines.push('', dt === null ? 'transcript:' : `transcript (attempt ${dt.shownNumber}):`);
   for (const t of p.turns) {
     if (t.message !== null) lines.push(`  [${t.index}] User${t.source === undefined ? '' : ` (${SOURCE_WORDS[t.source]})`}: ${t.message}`);
-    for (const call of t.toolCalls ?? []) lines.push(`  [${t.index}] tool ${call.tool} ${JSON.stringify(call.input)}${call.mocked || p.toolMode === 'live' ? '' : ' (not mocked)'}${sourceMark(call)}`);
+    for (const call of t.toolCalls ?? []) lines.push(`  [${t.index}] ${callText(call)}${call.mocked || p.toolMode === 'live' ? '' : ' (not mocked)'}${sourceMark(call)}`);
     lines.push(`  [${t.index}] Agent (${routeText(t.route)}): ${t.reply}`);
   }
   const stopped = stoppedOn(p);
   const at = stopped === null ? '  ' : `  [${stopped.index}] `;
   if (stopped !== null) lines.push(`${at}User: ${stopped.message}`);
   // The calls the turn it stopped on had begun when its stream was cut short, under its message, as the comment lists them (docs/presets.md, "Streamed replies").
-  for (const call of p.errorToolCalls ?? []) lines.push(`${at}tool ${call.tool} ${JSON.stringify(call.input)} (begun before the answer was cut short)`);
+  for (const call of p.errorToolCalls ?? []) lines.push(`${at}${callText(call)} (begun before the answer was cut short)`);
   if (stopped !== null) lines.push(`${at}the run stopped: no answer to record`);
   for (const m of notSent(p)) lines.push(`  unsent: ${m}`);
   return xmlText(lines.join('\n'));

@@ -100,7 +100,7 @@ function configLine(c: ConfigEdit, code: CodeOf): string {
     return `${setting} in ${file}: ${what} (a credential: its value is not shown)`;
   }
   const value = (words: string | null, side: 'before' | 'after'): string => {
-    const byDefault = c.default === side ? ' (the default)' : '';
+    const byDefault = c.default === side || c.default === 'both' ? ' (the default)' : '';
     return words === null ? `not set${byDefault}` : `${code(words, LIMITS.detail)}${byDefault}`;
   };
   return `${setting} in ${file}: ${value(c.before, 'before')} is now ${value(c.after, 'after')}`;
@@ -124,16 +124,19 @@ const OVERRIDDEN_BY: readonly { setting: string; inputs: readonly string[]; flag
 
 /**
  * The line after config.yml's settings when an edited one can be set by an input of the step (a
- * flag, from git): `judge-model, when given, wins over judge.model: inputs are not compared`;
- * null when none can.
+ * flag, from git): `An input of the workflow step sets its setting over config.yml when a step
+ * gives it (judge-model over judge.model); ...`; null when none can.
  */
 function overriddenLine(config: readonly ConfigEdit[], git: boolean, code: CodeOf): string | null {
   const edited = config.map((c) => c.setting).filter((s): s is string => s !== null);
   const over = OVERRIDDEN_BY.filter((o) => (git ? o.flags : o.inputs).length > 0 && edited.some((s) => s === o.setting || s.startsWith(`${o.setting}.`)));
   if (over.length === 0) return null;
   const names = over.map((o) => `${(git ? o.flags : o.inputs).map((n) => code(n, LIMITS.label)).join(' or ')} over ${code(o.setting, LIMITS.label)}`);
-  const what = git ? 'A flag of the command' : 'An input of the workflow step';
-  return `${what} wins over config.yml where given (${names.join(', ')}); ${git ? 'flags' : 'inputs'} are not compared.`;
+  // Whether this run's step (or command) gave one is not recorded: said as the rule it is, not as what this run did.
+  const file = code('config.yml', LIMITS.file);
+  return git
+    ? `A flag of the command sets its setting over ${file} when a command gives it (${names.join(', ')}); the run does not record its flags, and flags are not compared.`
+    : `An input of the workflow step sets its setting over ${file} when a step gives it (${names.join(', ')}); the run does not record its step's inputs, and inputs are not compared.`;
 }
 
 function baselineLine(b: BaselineEdit, code: CodeOf, git: boolean): string {

@@ -3,7 +3,7 @@
 // how, the judge (its model, panel, address, key), the meaning judge, the simulated users' model,
 // the suite's `repeat`, latency and statistics thresholds, unmocked tools, traces. Compared setting
 // by setting, each by the value it has for the run (a setting not written has its default: writing
-// one out is no edit), before `${NAME}` is read (the base's environment is not known): a reference
+// one out is no edit; a value written that the run does not use reads as not written), before `${NAME}` is read (the base's environment is not known): a reference
 // is a name and is shown; a credential (an API key, a token, a header's value) is compared and said
 // changed, never shown; an address is shown as records show one (src/endpoint.ts). Settings that
 // change no verdict are not listed: timeouts, retries, backoff, concurrency, the wait for the agent,
@@ -136,6 +136,16 @@ function defaultsOf(data: Record<string, unknown>): Map<string, unknown> {
     }
     const paths = agentSection.responsePaths(preset, agent.response);
     if (paths !== null) set('agent.response', paths);
+    // The welcome turn: the preset's when it has one and the request body is its own, off otherwise;
+    // its body the preset's where the file gives none (src/suite/config/agent.ts, resolveWelcomeTurn).
+    const presetStart = PRESETS[preset].start?.body ?? null;
+    const start = agent.start === undefined ? presetStart !== null && agent.request?.body === undefined : agent.start !== null && agent.start !== false;
+    if (agent.start === undefined || typeof agent.start === 'boolean') out.set('agent.start', start);
+    if (start && presetStart !== null && (typeof agent.start !== 'object' || agent.start?.body === undefined)) {
+      const body = new Map<string, Leaf>();
+      leaves(presetStart, 'agent.start.body', false, body, new Map());
+      for (const [path, leaf] of body) out.set(path, leaf.value);
+    }
   }
   const judgeWritten = data.judge === undefined ? undefined : shaped(judgeSection.schema, data.judge);
   const judge = judgeWritten === undefined || judgeWritten === null ? null : judgeSection.judgeWithDefaults(judgeWritten);
@@ -165,9 +175,55 @@ function defaultsOf(data: Record<string, unknown>): Map<string, unknown> {
   return out;
 }
 
+/** The agent's settings a request reads only through its placeholder in a body (src/agent/template.ts). */
+const BY_PLACEHOLDER: readonly [string, string][] = [
+  ['agent.model', '{{model}}'],
+  ['agent.maxTokens', '{{maxTokens}}'],
+  ['agent.assistantId', '{{assistantId}}'],
+];
+
+/**
+ * The agent's settings a side writes that the run does not use, read as not written (docs/action.md,
+ * "Suite edited"): a `stream` the preset overrides (vercel-ai streams whatever it says), and a
+ * `model`, `maxTokens` or `assistantId` that no body sent (the request's or the welcome turn's) has
+ * the placeholder of. What the run does is compared, not what the file says to no effect.
+ */
+function ignoredAgentSettings(data: Record<string, unknown>): string[] {
+  const agent = shaped(agentSection.schema, mappingAt(data, 'agent') ?? {});
+  if (agent === undefined) return [];
+  const preset = agent.preset ?? defaultConfig().agent.preset;
+  const stream = agentSection.streams(preset, agent);
+  const ignored = agent.stream !== undefined && agent.stream !== stream ? ['agent.stream'] : [];
+  const body = agent.request?.body ?? agentSection.presetBody(preset, stream);
+  // The welcome turn's body, as the loader picks it (src/suite/config/agent.ts, resolveWelcomeTurn).
+  const presetStart = PRESETS[preset].start?.body ?? null;
+  const start = agent.start === undefined ? (presetStart !== null && agent.request?.body === undefined ? presetStart : null) : agent.start === null || agent.start === false ? null : agent.start === true ? presetStart : (agent.start.body ?? presetStart);
+  const sent = JSON.stringify([body, start]);
+  for (const [setting, placeholder] of BY_PLACEHOLDER) if (!sent.includes(placeholder)) ignored.push(setting);
+  return ignored;
+}
+
+/**
+ * The keys that, not written, are the judge's own (a panel member's, the meaning judge's, the
+ * simulated users'): a change of them where neither side writes them is the judge's, said once
+ * on its line, not again on each copy.
+ */
+const JUDGE_COPY = /^(?:judge\.panel\[\d+\]|meaning|simulator)\.(?:provider|baseUrl|model|apiKey)$/;
+
+/** `judge` of `judge.panel[0].model`. */
+function sectionOf(setting: string): string {
+  return /^[^.[]+/.exec(setting)?.[0] ?? '';
+}
+
+/** The sections a side writes that do not have their schema's shape: their values for the run are not known. */
+function unshapedSections(data: Record<string, unknown>): string[] {
+  const schemas: [string, z.ZodType][] = [['agent', agentSection.schema], ['judge', judgeSection.schema], ['simulator', simulatorSection.schema], ['meaning', meaningSchema]];
+  return schemas.filter(([key, schema]) => data[key] !== undefined && data[key] !== null && shaped(schema, data[key]) === undefined).map(([key]) => key);
+}
+
 /** Whether a setting's path is one that can change what is replayed or a verdict. */
 function listed(setting: string): boolean {
-  const section = /^[^.[]+/.exec(setting)?.[0] ?? '';
+  const section = sectionOf(setting);
   if (UNLISTED_SECTIONS.has(section)) return false;
   const keys = setting.split(/[.[\]]+/).filter((k) => k !== '');
   return !keys.some((k) => UNLISTED_KEYS.has(k));
@@ -242,6 +298,10 @@ export async function configEdits(change: ChangedConfigFile): Promise<ConfigEdit
       const values = new Map<string, Leaf>();
       const nodes = new Map<string, unknown>();
       leaves(given, '', false, values, nodes);
+      for (const setting of ignoredAgentSettings(given)) {
+        values.delete(setting);
+        nodes.delete(setting);
+      }
       return { values, nodes, defaults: defaultsOf(given) };
     }) as [Side, Side];
     const [before, after] = sides;
@@ -249,14 +309,25 @@ export async function configEdits(change: ChangedConfigFile): Promise<ConfigEdit
     const retyped = [...after.nodes.keys()].filter((p) => before.nodes.has(p) && kindOf(before.nodes.get(p)) !== kindOf(after.nodes.get(p)));
     const outermost = retyped.filter((p) => !retyped.some((q) => under(p, q)));
     const settingOf = (p: string): string => outermost.find((q) => p === q || under(p, q)) ?? p;
-    // A request body or response paths written on one side: the other side's (the preset's) compared key by key, a key only it has too.
-    const preset = ['agent.request.body', 'agent.response'].filter((p) => sides.some((s) => s.nodes.has(p)));
+    // A request body, response paths or a welcome body written on one side: the other side's (the preset's) compared key by key, a key only it has too.
+    const bodies = ['agent.request.body', 'agent.response', 'agent.start.body'];
+    const preset = bodies.filter((p) => sides.some((s) => s.nodes.has(p)));
     const presetKeys = sides.flatMap((s) => [...s.defaults.keys()].filter((k) => preset.some((p) => under(k, p))));
-    const settings = [...new Set([...after.values.keys(), ...before.values.keys(), ...presetKeys].map(settingOf))].filter(listed);
+    // A value neither side writes but the run's differs by (`judge: {}` added brings the judge's
+    // provider, address and model, and the meaning check by the judge): compared as the run uses it.
+    // A preset's bodies and paths are the preset's, named by `agent.preset`, unless a side writes its own (above).
+    // Not where a side's section does not load (its values for the run are not known; the loader says why).
+    const unknown = new Set([was.data, now.data].flatMap(unshapedSections));
+    const known = (k: string): boolean => !unknown.has(sectionOf(k)) && !(unknown.has('judge') && ['meaning', 'simulator'].includes(sectionOf(k)));
+    const derived = [after, before].flatMap((s) => [...s.defaults.entries()].filter(([k, v]) => kindOf(v) === 'value' && !bodies.some((p) => under(k, p)) && !JUDGE_COPY.test(k) && known(k)).map(([k]) => k));
+    const settings = [...new Set([...after.values.keys(), ...before.values.keys(), ...presetKeys, ...derived].map(settingOf))].filter(listed);
+    // An empty mapping written (`judge: {}`) whose entries have defaults: those are its values for the run.
+    const emptyWithDefaults = (setting: string): boolean =>
+      sides.some((s) => kindOf(s.values.get(setting)?.value) !== 'value') && sides.some((s) => [...s.defaults.keys()].some((k) => under(k, setting)));
     const edits: ConfigEdit[] = [];
     for (const setting of settings) {
-      // An empty mapping or list on one side, one with entries on the other: its entries are compared.
-      if (!outermost.includes(setting) && sides.some((s) => s.nodes.has(setting) && !s.values.has(setting))) continue;
+      // An empty mapping or list on one side, one with entries (or with defaults: `judge: {}`) on the other: its entries are compared.
+      if (!outermost.includes(setting) && (sides.some((s) => s.nodes.has(setting) && !s.values.has(setting)) || emptyWithDefaults(setting))) continue;
       const a = valueAt(before, setting, outermost.includes(setting));
       const b = valueAt(after, setting, outermost.includes(setting));
       // Not set on either side (no default, or a default of none: a persona path the preset does not read).
@@ -275,7 +346,8 @@ export async function configEdits(change: ChangedConfigFile): Promise<ConfigEdit
       // null: not set, with no default or a default of none (`agent.url`, `personas.unmockedTools`); a null written is shown as written.
       const shown = (l: Leaf | undefined, words: string | null): string | null => (l === undefined || (l.defaulted === true && l.value === null) ? null : words);
       const byDefault = (l: Leaf | undefined): boolean => l?.defaulted === true && l.value !== null;
-      const defaulted = byDefault(a) ? 'before' : byDefault(b) ? 'after' : null;
+      // Both by default: another setting changed it (`agent.preset`, a judge added), each side said so.
+      const defaulted = byDefault(a) ? (byDefault(b) ? 'both' : 'before') : byDefault(b) ? 'after' : null;
       edits.push({ file, setting, change: 'setting', before: shown(a, shownBefore), after: shown(b, shownAfter), ...(defaulted === null ? {} : { default: defaulted }) });
     }
     return edits;

@@ -128,8 +128,12 @@ export interface ConfigEdit {
   change: 'setting' | 'secret' | 'unreadable';
   before: string | null;
   after: string | null;
-  /** With `setting`: the side that does not write it, whose value is its default; absent when both write it or the default is none (`not set`). */
-  default?: 'before' | 'after';
+  /**
+   * With `setting`: the side that does not write it, whose value is its default (`both`: neither
+   * writes it, and another setting changed its default); absent when both write it or the default
+   * is none (`not set`).
+   */
+  default?: 'before' | 'after' | 'both';
 }
 
 /** A baseline file a pull request changed in a commit other than an accept commit. */

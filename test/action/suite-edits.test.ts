@@ -279,21 +279,25 @@ describe('the suite edits read from GitHub, without a run', () => {
         { file: at, setting: 'repeat.count', change: 'setting', before: '1', after: '3', default: 'before' },
         { file: at, setting: 'repeat.minPass', change: 'setting', before: '1', after: '2', default: 'before' },
         { file: at, setting: 'meaning.threshold', change: 'setting', before: '0.8', after: '0.9', default: 'before' },
+        // What the judge added brings, written by neither side: its provider, and the meaning check by the judge.
+        { file: at, setting: 'judge.provider', change: 'setting', before: null, after: '"openai"', default: 'after' },
+        { file: at, setting: 'meaning.check', change: 'setting', before: '"facts"', after: '"judge"', default: 'both' },
       ],
       baselines: [],
       unknown: null,
     });
     // In the comment's block, under the fixtures' and before the baselines': no credential anywhere.
     const block = suiteEditsBlock({ suiteEdits: edits } as RunRecord) ?? '';
-    expect(block).toContain('**8 settings of `config.yml` changed (every item\'s replay or verdict can differ)**');
+    expect(block).toContain('**10 settings of `config.yml` changed (every item\'s replay or verdict can differ)**');
+    expect(block).toContain('- `meaning.check` in `.agent-replay/config.yml`: `"facts"` (the default) is now `"judge"` (the default)\n');
     // The base has no judge: nothing to default to.
     expect(block).toContain('- `judge.model` in `.agent-replay/config.yml`: not set is now `"gpt-4o"`');
     expect(block).toContain('- `repeat.count` in `.agent-replay/config.yml`: `1` (the default) is now `3`');
     // The inputs of the step that set these settings over config.yml are not compared: said after them.
     expect(block).toContain(
-      '- `meaning.threshold` in `.agent-replay/config.yml`: `0.8` (the default) is now `0.9`\n\n' +
-        'An input of the workflow step wins over config.yml where given (`agent-url` or `agent-path` over `agent.url`, `agent-headers` over `agent.headers`, ' +
-        '`judge-base-url` over `judge.baseUrl`, `judge-model` over `judge.model`, `judge-api-key` over `judge.apiKey`, `repeat` over `repeat.count`); inputs are not compared.',
+      '- `meaning.check` in `.agent-replay/config.yml`: `"facts"` (the default) is now `"judge"` (the default)\n\n' +
+        'An input of the workflow step sets its setting over `config.yml` when a step gives it (`agent-url` or `agent-path` over `agent.url`, `agent-headers` over `agent.headers`, ' +
+        "`judge-provider` over `judge.provider`, `judge-base-url` over `judge.baseUrl`, `judge-model` over `judge.model`, `judge-api-key` over `judge.apiKey`, `repeat` over `repeat.count`); the run does not record its step's inputs, and inputs are not compared.",
     );
     expect(block).toContain('- `judge.apiKey` in `.agent-replay/config.yml`: set now (a credential: its value is not shown)');
     expect(`${JSON.stringify(edits)}${block}`).not.toMatch(/hidden|AbCdEf1234567890XyZ|K9f8d7s6a5q4w3e2r1t0/);

@@ -139,6 +139,10 @@ describe('run --base', () => {
         { file: '.agent-replay/config.yml', setting: 'judge.model', change: 'setting', before: null, after: '"gpt-4o"' },
         { file: '.agent-replay/config.yml', setting: 'judge.apiKey', change: 'secret', before: null, after: 'set' },
         { file: '.agent-replay/config.yml', setting: 'latency.slowerBy', change: 'setting', before: '0.5', after: '0.2', default: 'before' },
+        // What the judge added brings by default: its provider and address, the meaning check by the judge.
+        { file: '.agent-replay/config.yml', setting: 'judge.provider', change: 'setting', before: null, after: '"openai"', default: 'after' },
+        { file: '.agent-replay/config.yml', setting: 'judge.baseUrl', change: 'setting', before: null, after: '"https://api.openai.com/v1"', default: 'after' },
+        { file: '.agent-replay/config.yml', setting: 'meaning.check', change: 'setting', before: '"facts"', after: '"judge"', default: 'both' },
       ]);
       expect(JSON.stringify(edits)).not.toContain('sk-never-shown');
       // A config.yml that does not read in the working tree: said, nothing of it compared, no failure.

@@ -374,3 +374,23 @@ describe("compare on the terminal: an agent's control characters", () => {
     expect(md).toContain('bill\\[31ming/x');
   });
 });
+
+describe('compare --markdown: bounded as run --markdown is (docs/cli.md, "What each command does")', () => {
+  // Every changed item is a row (its detail clipped): 5,000 long labels whose replies changed make a file over GitHub's 1 MiB for a step summary.
+  const long = (n: number, side: string): string => `${side} ${String(n)} `.padEnd(300, side === 'was' ? 'a' : 'b');
+  const labels = Array.from({ length: 5000 }, (_, i) => `item-${String(i).padStart(4, '0')}-`.padEnd(60, 'x'));
+  const c = compareRuns(at(T1, labels.map((l, i) => fx(l, { reply: long(i, 'was') }))), at(T2, labels.map((l, i) => fx(l, { reply: long(i, 'now') }))));
+
+  it('is cut on a line to 1 MiB, says so last as run --markdown does, and names where the full comparison is', () => {
+    const md = renderCompareMarkdown(c);
+    expect(Buffer.byteLength(md, 'utf8')).toBeLessThanOrEqual(1_048_576);
+    expect(md.slice(md.lastIndexOf('\n\n'))).toBe('\n\n> ✂️ Cut to fit the report limit of 1,048,576 bytes. The full comparison is in what `agent-replay compare` prints (and in its `--out` file, when given).\n');
+    expect(md).toContain(`| \`${labels[0]!}\` | pass | pass | reply changed |`);
+    expect(md).not.toContain(labels[4999]!);
+    // What the terminal prints is whole.
+    expect(renderCompareText(c)).toContain(`${labels[4999]!}  pass -> pass  reply changed`);
+    // A comparison that fits is as it was: no cut line.
+    expect(renderCompareMarkdown(c, {}, { maxBytes: 10_000_000 })).not.toContain('Cut to fit');
+    expect(renderCompareMarkdown(c, {}, { maxBytes: 10_000_000 })).toContain(labels[4999]!);
+  });
+});

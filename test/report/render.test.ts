@@ -13,7 +13,7 @@ import {
   NOTICE_RESERVE_CHARS,
   type ReportContext,
 } from '../../src/report/index.js';
-import { allGreen, baseline, ctx, fixture, HOSTILE, hostile, longReplies, many, mixed, mixedMany, run, SHA } from './fixtures.js';
+import { allGreen, baseline, ctx, fixture, HOSTILE, hostile, longReplies, many, mixed, mixedMany, route, run, SHA, toolCall } from './fixtures.js';
 import { allCodeBlocks, codeBlocks, count, deepFreeze, expectBalancedTags, expectGolden, githubHtml, outsideCode, structure, toHtml, visibleText } from './helpers.js';
 import { thousands } from '../../src/words.js';
 import { noticeBlock, type Plan } from '../../src/report/layout.js';
@@ -299,6 +299,22 @@ describe('hostile agent text stays inert', () => {
     expect(text).not.toContain('\u001b');
     expect(text).not.toContain('\u0007');
     for (const line of text.split('\n')) expect(line).not.toContain('\r');
+  });
+});
+
+describe('JUnit of an errored fixture', () => {
+  const errored = (over: Partial<FixtureRecord>): FixtureRecord =>
+    fixture('refund-policy', { reply: null, route: null, verdict: null, errored: true, error: 'the stream ended early', errorKind: 'network', detail: 'the stream ended early', drift: null, ...over } as Partial<FixtureRecord>);
+
+  it('lists the tool calls its record keeps, as report.html does: those a cut stream had begun, or those beside the reply its spans errored', () => {
+    const cut = renderJUnit(run([errored({ toolCalls: [toolCall('refund', { order: 'A1' }, null), toolCall('track_order', { id: 7 }, null)] })]));
+    expect(cut).toContain(
+      'the stream ended early\n\ntool calls begun before the answer was cut short:\n  tool refund {&quot;order&quot;:&quot;A1&quot;}\n  tool track_order {&quot;id&quot;:7}</error>',
+    );
+    const traced = renderJUnit(run([errored({ errorKind: 'agent_error', reply: 'Refunded.', route: route('refunds', 'done'), toolCalls: [{ ...toolCall('refund', { order: 'A1' }, { ok: true }), source: 'trace' }] })]));
+    expect(traced).toContain('reply:\nRefunded.\n\ntool calls:\n  tool refund {&quot;order&quot;:&quot;A1&quot;} (from trace)</error>');
+    // None kept: no heading.
+    expect(renderJUnit(run([errored({})]))).not.toContain('tool calls');
   });
 });
 

@@ -193,25 +193,31 @@ describe('the settings of config.yml a pull request changed', () => {
         '    - repeat.max in .agent-replay/config.yml: 5 is now not set\n' +
         // The Action's inputs that set an edited setting over config.yml are not compared: said once.
         // After the settings, not one of them (the head counts 5).
-        '    An input of the workflow step wins over config.yml where given (judge-model over judge.model, judge-api-key over judge.apiKey, repeat-max over repeat.max); inputs are not compared.\n',
+        "    An input of the workflow step sets its setting over config.yml when a step gives it (judge-model over judge.model, judge-api-key over judge.apiKey, repeat-max over repeat.max); the run does not record its step's inputs, and inputs are not compared.\n",
     );
     const comment = renderComment(edited(CONFIG), ctx);
     expect(comment).toContain('- `judge.model` in `.agent-replay/config.yml`: `"gpt-4o-mini"` is now `"gpt-4o"`');
     expect(comment).toContain('- `stats.alpha` in `.agent-replay/config.yml`: `0.05` (the default) is now `0.1`');
-    expect(comment).toContain('- `repeat.max` in `.agent-replay/config.yml`: `5` is now not set\n\nAn input of the workflow step wins over config.yml where given (`judge-model` over `judge.model`, `judge-api-key` over `judge.apiKey`, `repeat-max` over `repeat.max`); inputs are not compared.');
+    // config.yml is code, as in the group's head; the sentence is the rule, not a claim about this run's inputs (not recorded).
+    expect(comment).toContain(
+      "- `repeat.max` in `.agent-replay/config.yml`: `5` is now not set\n\nAn input of the workflow step sets its setting over `config.yml` when a step gives it (`judge-model` over `judge.model`, `judge-api-key` over `judge.apiKey`, `repeat-max` over `repeat.max`); the run does not record its step's inputs, and inputs are not compared.",
+    );
     expect(comment).not.toContain('- An input of the workflow step');
     expect(renderHtml(edited(CONFIG))).toContain('<li><code>judge.model</code> in <code>.agent-replay/config.yml</code>: <code>&quot;gpt-4o-mini&quot;</code> is now <code>&quot;gpt-4o&quot;</code></li>');
     const record = edited(CONFIG);
     expect(parseRecord(JSON.stringify(record), 'results.json').suiteEdits?.config).toEqual(CONFIG.config);
     expect(() => parseRecord(JSON.stringify({ ...record, suiteEdits: { ...CONFIG, config: [{ ...CONFIG.config![0]!, change: 'other' }] } }), 'results.json')).toThrow();
-    expect(() => parseRecord(JSON.stringify({ ...record, suiteEdits: { ...CONFIG, config: [{ ...CONFIG.config![0]!, default: 'both' }] } }), 'results.json')).toThrow();
+    expect(() => parseRecord(JSON.stringify({ ...record, suiteEdits: { ...CONFIG, config: [{ ...CONFIG.config![0]!, default: 'neither' }] } }), 'results.json')).toThrow();
+    // Neither side writes it and another setting changed it (a judge added): each side said by default.
+    const both = renderComment(edited({ ...CONFIG, config: [{ file: '.agent-replay/config.yml', setting: 'meaning.check', change: 'setting', before: '"facts"', after: '"judge"', default: 'both' }] }), ctx);
+    expect(both).toContain('- `meaning.check` in `.agent-replay/config.yml`: `"facts"` (the default) is now `"judge"` (the default)\n');
     // From git (run --base) the flags that set one are named; an edit none sets says nothing of them.
     const git = renderTerminal(edited({ ...CONFIG, source: 'git', rev: 'main' }), { color: false });
-    expect(git).toContain('    A flag of the command wins over config.yml where given (--repeat-max over repeat.max); flags are not compared.\n');
-    expect(renderHtml(edited(CONFIG))).toContain('</ul><p>An input of the workflow step wins over config.yml where given');
+    expect(git).toContain('    A flag of the command sets its setting over config.yml when a command gives it (--repeat-max over repeat.max); the run does not record its flags, and flags are not compared.\n');
+    expect(renderHtml(edited(CONFIG))).toContain('</ul><p>An input of the workflow step sets its setting over <code>config.yml</code> when a step gives it');
     const alone = renderTerminal(edited({ ...CONFIG, config: [CONFIG.config![3]!] }), { color: false });
     expect(alone).toContain('    - stats.alpha in .agent-replay/config.yml: 0.05 (the default) is now 0.1\nverdicts:');
-    expect(alone).not.toContain('wins over');
+    expect(alone).not.toContain('sets its setting over');
   });
 
   it('says a config.yml that does not read, or is too large to read, in our words only (a record read back may hold anything)', () => {

@@ -48,10 +48,13 @@ describe('configEdits', () => {
     ]);
     // Without a judge there is none to default to: its model reads "not set". A null written where
     // there is no default (a path of a preset that decodes its answer: writing one drops the decoding) is shown as written.
-    expect(await configEdits({ before: at('agent: { preset: rasa-rest, response: { conversation: null } }\n'), after: at('agent: { preset: rasa-rest }\njudge: { model: gpt-4o }\n') })).toEqual([
+    const judged = await configEdits({ before: at('agent: { preset: rasa-rest, response: { conversation: null } }\n'), after: at('agent: { preset: rasa-rest }\njudge: { model: gpt-4o }\n') });
+    expect(judged.slice(0, 2)).toEqual([
       { file: '.agent-replay/config.yml', setting: 'judge.model', change: 'setting', before: null, after: '"gpt-4o"' },
       { file: '.agent-replay/config.yml', setting: 'agent.response.conversation', change: 'setting', before: 'null', after: null },
     ]);
+    // Then what the judge brings, by default (below).
+    expect(judged.slice(2).map((e) => e.setting)).toEqual(['judge.provider', 'judge.baseUrl', 'meaning.check']);
   });
 
   it("takes the preset's own request body, response paths and streaming as the defaults of agent.request, agent.response and agent.stream", async () => {
@@ -71,10 +74,64 @@ describe('configEdits', () => {
       edit('agent.response.toolCalls', '"toolCalls"', null),
       edit('agent.response.outcome', '"outcome"', null),
       edit('agent.response.errors', '"errors"', null),
+      // A body of one's own has no welcome turn unless `start` asks for one: the run's differs.
+      { file: '.agent-replay/config.yml', setting: 'agent.start', change: 'setting', before: 'true', after: 'false', default: 'both' },
     ]);
     // A preset's stream setting written where it has no other: "false (the default) is now true" only where it is an edit.
     expect(await configEdits({ before: at('agent: { preset: openai-responses }\n'), after: at('agent: { preset: openai-responses, stream: true }\n') })).toEqual([
       { file: '.agent-replay/config.yml', setting: 'agent.stream', change: 'setting', before: 'false', after: 'true', default: 'before' },
+    ]);
+  });
+
+  it('reads a value the run does not use as not written: a stream the preset overrides, a model, maxTokens or assistantId no body sends', async () => {
+    // vercel-ai streams whatever `stream` says: `stream: false` written changes nothing the run does.
+    expect(await configEdits({ before: at('agent: { preset: vercel-ai }\n'), after: at('agent: { preset: vercel-ai, stream: false }\n') })).toEqual([]);
+    expect(await configEdits({ before: at('agent: { preset: vercel-ai, stream: true }\n'), after: at('agent: { preset: vercel-ai, stream: false }\n') })).toEqual([]);
+    // The native body has no {{model}}, rasa-rest's no {{maxTokens}}, openai-chat's no {{assistantId}}: nothing sent changes.
+    expect(await configEdits({ before: at('agent: { model: gpt-4o }\n'), after: at('agent: { model: gpt-4o-mini }\n') })).toEqual([]);
+    expect(await configEdits({ before: at('agent: { preset: rasa-rest }\n'), after: at('agent: { preset: rasa-rest, maxTokens: 50 }\n') })).toEqual([]);
+    expect(await configEdits({ before: at('agent: { preset: openai-chat, model: m }\n'), after: at('agent: { preset: openai-chat, model: m, assistantId: a }\n') })).toEqual([]);
+    // Where a body sends it, it is an edit: a preset's body, one of one's own, the welcome turn's.
+    const edit = (setting: string, before: string | null, after: string | null): object => ({ file: '.agent-replay/config.yml', setting, change: 'setting', before, after });
+    expect(await configEdits({ before: at('agent: { preset: openai-chat, model: gpt-4o }\n'), after: at('agent: { preset: openai-chat, model: gpt-4o-mini }\n') })).toEqual([edit('agent.model', '"gpt-4o"', '"gpt-4o-mini"')]);
+    const own = 'agent:\n  request: { body: { message: "{{message}}", model: "{{model}}" } }\n';
+    expect(await configEdits({ before: at(`${own}  model: a\n`), after: at(`${own}  model: b\n`) })).toEqual([edit('agent.model', '"a"', '"b"')]);
+    const welcome = 'agent:\n  start: { body: { hello: true, model: "{{model}}" } }\n';
+    expect(await configEdits({ before: at(`${welcome}  model: a\n`), after: at(`${welcome}  model: b\n`) })).toEqual([edit('agent.model', '"a"', '"b"')]);
+  });
+
+  it('says what changed in the values the run uses where neither side writes them: what `judge: {}` brings, the welcome turn a preset has', async () => {
+    const edit = (setting: string, before: string | null, after: string | null, byDefault?: 'before' | 'after' | 'both'): object => ({
+      file: '.agent-replay/config.yml',
+      setting,
+      change: 'setting',
+      before,
+      after,
+      ...(byDefault === undefined ? {} : { default: byDefault }),
+    });
+    const agent = 'agent: { url: "http://127.0.0.1:3000/chat" }\n';
+    // A judge added with every default: its provider, address and model, and the meaning check it turns to the judge
+    // (the meaning judge and the simulated users take the judge's model: said once, on the judge's lines).
+    expect(await configEdits({ before: at(agent), after: at(`${agent}judge: {}\n`) })).toEqual([
+      edit('judge.provider', null, '"openai"', 'after'),
+      edit('judge.baseUrl', null, '"https://api.openai.com/v1"', 'after'),
+      edit('judge.model', null, '"gpt-4o-mini"', 'after'),
+      edit('meaning.check', '"facts"', '"judge"', 'both'),
+    ]);
+    // The judge's model changed: not said again of the meaning judge and the simulated users, which take it.
+    expect(await configEdits({ before: at(`${agent}judge: { model: a }\n`), after: at(`${agent}judge: { model: b }\n`) })).toEqual([edit('judge.model', '"a"', '"b"')]);
+    // The native preset's welcome turn: `start: true` written is what it does anyway; `start: false` turns it off.
+    expect(await configEdits({ before: at(agent), after: at('agent: { url: "http://127.0.0.1:3000/chat", start: true }\n') })).toEqual([]);
+    expect(await configEdits({ before: at(agent), after: at('agent: { url: "http://127.0.0.1:3000/chat", start: false }\n') })).toEqual([edit('agent.start', 'true', 'false', 'before')]);
+    // Another preset has none: said beside the preset, both sides by default.
+    expect(await configEdits({ before: at(agent), after: at('agent: { url: "http://127.0.0.1:3000/chat", preset: rasa-rest }\n') })).toEqual([
+      edit('agent.preset', '"native"', '"rasa-rest"', 'before'),
+      edit('agent.start', 'true', 'false', 'both'),
+    ]);
+    // A welcome body of one's own: compared key by key with the preset's.
+    expect(await configEdits({ before: at(agent), after: at('agent:\n  url: "http://127.0.0.1:3000/chat"\n  start: { body: { session: "{{session}}", persona: "{{persona}}", start: true, hello: 1 } }\n') })).toEqual([
+      edit('agent.start.body.hello', null, '1'),
+      edit('agent.start.body.mocks', '"{{mocks}}"', null, 'before'),
     ]);
   });
 
