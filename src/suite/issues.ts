@@ -638,10 +638,13 @@ export function quotedNumber(schema: z.ZodType, path: readonly PathSegment[], va
 /**
  * `threshold: 80` or `alpha: 5` where a fraction belongs (a score from 0 to 1, a probability): a
  * percentage, most likely, written as the fraction the setting takes; null when that is not it.
+ * A threshold is a score a reply must reach, written as a percentage in tens (70, 80): 1.5 or 2
+ * is not one, and reading it so would offer `threshold: 0.015`, under which every reply passes.
  */
 function percentFix(ctx: TranslateContext, rel: readonly PathSegment[], value: unknown): string | null {
   const key = rel[rel.length - 1];
   if (typeof value !== 'number' || typeof key !== 'string' || value <= 1 || value > 100) return null;
+  if (key === 'threshold' && value < 10) return null;
   const fraction = Number((value / 100).toFixed(6));
   if (!schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(fraction).success)) return null;
   return `write it as a fraction: ${key}: ${String(fraction)} (${String(value)}%)`;
