@@ -14,6 +14,7 @@ import { renderCapRefusalText } from '../report/cap.js';
 import { renderCompareMarkdown, renderCompareText, type CompareSuites } from '../report/compare.js';
 import { terminalBlock, terminalLine } from '../report/escape.js';
 import { attemptsRefusalFix } from '../report/blocks.js';
+import { where } from '../report/item-parts.js';
 import { cliWords, renderTerminal } from '../report/terminal.js';
 import { writeBaselines } from '../accept/write.js';
 import { screenAccepted } from '../accept/screen.js';
@@ -581,9 +582,13 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   for (const label of plan.unchanged) io.stdout(`unchanged ${label} (already the baseline)\n`);
   // A reason may quote the results file (a judge's words on a meaning): no control sequences on the terminal (docs/security.md, "Agent text is data").
   // Attempts that disagree: what to do, as the comment says it (report/blocks.ts).
+  // Each ends where the item is defined, as the run's lines do: the file to look at or fix.
+  const items = new Map([...record.fixtures, ...record.personas].map((i) => [i.label, i] as const));
   for (const r of plan.refused) {
     const fix = attemptsRefusalFix(r.reason);
-    io.stdout(`refused   ${r.label}: ${terminalLine(r.reason)}${fix === null ? '' : `; ${fix}`}\n`);
+    const item = items.get(r.label);
+    const at = item === undefined || !item.file ? '' : ` · ${terminalLine(where(item))}`;
+    io.stdout(`refused   ${r.label}: ${terminalLine(r.reason)}${fix === null ? '' : `; ${fix}`}${at}\n`);
   }
   const writes = await writeBaselines(loaded.suite.baselinesDir, plan.accepted);
   const verdictOf = new Map(plan.accepted.map((b) => [b.label, b.verdict]));
