@@ -344,11 +344,14 @@ function panelFix(ctx: TranslateContext, full: readonly PathSegment[], rel: read
  * stands for (`--repeat 3` on the command line is `count: 3`; docs/fixtures.md, "Repeat").
  */
 function mappingFix(ctx: TranslateContext, rel: PathSegment[], name: string, value: unknown): string | null {
-  if (value === null || typeof value === 'object') return null;
   const key = rel[rel.length - 1];
-  if (key === 'repeat' && typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 20) {
-    return `write it as repeat: { count: ${value} } (${value} attempts, every one must pass; add minPass to need fewer)`;
+  // `repeat: 3`, `repeat: "3"` and `repeat: [3]` all stand for 3 attempts.
+  const one = Array.isArray(value) && value.length === 1 ? (value[0] as unknown) : value;
+  const count = typeof one === 'number' ? one : typeof one === 'string' && /^[0-9]+$/.test(one.trim()) ? Number(one.trim()) : null;
+  if (key === 'repeat' && count !== null && Number.isInteger(count) && count >= 1 && count <= 20) {
+    return `write it as repeat: { count: ${count} } (${count} attempts, every one must pass; add minPass to need fewer)`;
   }
+  if (value === null || typeof value === 'object') return null;
   const keys = allowedKeysAt(ctx.schema, rel);
   // `url:http://...` under `agent:`: one of the mapping's keys written without the space after its
   // colon, which YAML reads as text (docs/troubleshooting.md, "has no space after the colon").
