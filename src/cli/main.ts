@@ -25,7 +25,8 @@ import { SIMULATOR_PROMPT_VERSION } from '../simulator/index.js';
 import { TOOL } from '../version.js';
 import { windowsPathRefusal } from '../windows-path.js';
 import { DEFAULT_SUITE_DIR, suiteName } from '../action/context.js';
-import { ArgvError, commandHelp, globalHelp, helpHint, parseArgv, wholeNumberArg, type CommandName, type Values } from './options.js';
+import { ArgvError, commandHelp, globalHelp, helpHint, parseArgv, type CommandName, type Values } from './options.js';
+import { wholeNumberText } from '../words.js';
 import { defaultOut, ensureIgnoredFolder } from './results-dir.js';
 import { gitHead } from './git.js';
 import { gitSuiteEdits, resolveBase } from './suite-edits.js';
@@ -166,7 +167,7 @@ async function dispatch(command: CommandName, values: Values, positionals: reado
 
 function parseConcurrency(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  const n = wholeNumberArg(text);
+  const n = wholeNumberText(text);
   if (n === null || n < 1 || n > MAX_CONCURRENCY) throw new UsageError(`--concurrency must be an integer from 1 to ${MAX_CONCURRENCY}, got "${text}"`);
   return n;
 }
@@ -174,14 +175,14 @@ function parseConcurrency(text: string | undefined): number | undefined {
 /** `--repeat N` / `--repeat-max M` of run (docs/statistics.md, "Adaptive attempts"): a whole number from 1 to 20. */
 function parseAttempts(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  const n = wholeNumberArg(text);
+  const n = wholeNumberText(text);
   if (n === null || n < 1 || n > MAX_REPEAT) throw new UsageError(`--${flag} must be a whole number from 1 to ${MAX_REPEAT}, got "${text}"`);
   return n;
 }
 
 function parseWaitForAgent(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  const n = wholeNumberArg(text);
+  const n = wholeNumberText(text);
   if (n === null || n > MAX_WAIT_FOR_AGENT_S) {
     throw new UsageError(`--wait-for-agent must be a whole number of seconds from 0 to ${MAX_WAIT_FOR_AGENT_S}, got "${text}"`);
   }

@@ -484,11 +484,3 @@ export function globalHelp(): string {
     '',
   ].join('\n');
 }
-
-/**
- * A flag's whole number as a person types it: decimal digits only, else null. `Number` alone reads
- * "1e1" as 10, "0x5" as 5 and "" as 0, so `--repeat 1e1` ran ten attempts without a word.
- */
-export function wholeNumberArg(text: string): number | null {
-  return /^[0-9]+$/.test(text) ? Number(text) : null;
-}
