@@ -32,3 +32,12 @@ export function shellQuote(text: string): string {
 export function shellWord(text: string): string {
   return /^[A-Za-z0-9._/@%+=:,-]+$/.test(text) ? text : shellQuote(text);
 }
+
+/**
+ * A count as a person types it (a flag's or an Action input's value): decimal digits only, else
+ * null. `Number` alone reads "1e1" as 10, "0x5" as 5 and "" as 0, so `--repeat 1e1` ran ten
+ * attempts without a word.
+ */
+export function wholeNumberText(text: string): number | null {
+  return /^[0-9]+$/.test(text) ? Number(text) : null;
+}

@@ -8,6 +8,7 @@ import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { MAX_REPEAT } from '../suite/repeat.js';
 import { MAX_CONCURRENCY } from '../suite/config/shared.js';
 import { windowsPathRefusal } from '../windows-path.js';
+import { wholeNumberText } from '../words.js';
 import { suiteName, suiteSlug } from './context.js';
 
 const MODES = ['check', 'accept', 'report'] as const;
@@ -80,8 +81,8 @@ function bool(name: string, value: string, fallback: boolean): boolean {
 
 function positiveNumber(name: string, value: string, integer: boolean): number | null {
   if (value === '') return null;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0 || (integer && (!Number.isInteger(n) || n < 1))) {
+  const n = integer ? (wholeNumberText(value) ?? Number.NaN) : Number(value);
+  if (!Number.isFinite(n) || n < 0 || (integer && n < 1)) {
     throw new InputError(`input ${name}: "${value}" is not ${integer ? 'a whole number of at least 1' : 'a non-negative number'}`);
   }
   return n;
@@ -90,16 +91,16 @@ function positiveNumber(name: string, value: string, integer: boolean): number |
 /** `concurrency`: a whole number from 1 to MAX_CONCURRENCY, as agent.concurrency; null when empty. */
 function concurrencyInput(value: string): number | null {
   if (value === '') return null;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_CONCURRENCY) throw new InputError(`input concurrency: "${value}" is not a whole number from 1 to ${MAX_CONCURRENCY}`);
+  const n = wholeNumberText(value);
+  if (n === null || n < 1 || n > MAX_CONCURRENCY) throw new InputError(`input concurrency: "${value}" is not a whole number from 1 to ${MAX_CONCURRENCY}`);
   return n;
 }
 
 /** `repeat` and `repeat-max`: a whole number from 1 to MAX_REPEAT; null when empty. */
 function attemptsInput(name: string, value: string): number | null {
   if (value === '') return null;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_REPEAT) throw new InputError(`input ${name}: "${value}" is not a whole number from 1 to ${MAX_REPEAT}`);
+  const n = wholeNumberText(value);
+  if (n === null || n < 1 || n > MAX_REPEAT) throw new InputError(`input ${name}: "${value}" is not a whole number from 1 to ${MAX_REPEAT}`);
   return n;
 }
 
@@ -115,8 +116,8 @@ function agentPathInput(value: string): string | null {
 /** Whole seconds from 0 to MAX_WAIT_FOR_AGENT_S. */
 function waitForAgentInput(value: string): number | null {
   if (value === '') return null;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > MAX_WAIT_FOR_AGENT_S) {
+  const n = wholeNumberText(value);
+  if (n === null || n > MAX_WAIT_FOR_AGENT_S) {
     throw new InputError(`input wait-for-agent: "${value}" is not a whole number of seconds from 0 to ${MAX_WAIT_FOR_AGENT_S}`);
   }
   return n;

@@ -12,6 +12,7 @@ import { judgeFallbackText } from '../report/judge-mode.js';
 import { suiteLine } from '../report/blocks.js';
 import { plural } from '../words.js';
 import { hideEndpointTokens } from '../endpoint.js';
+import { isNoScoreReason, JUDGE_NO_SCORE_HINT } from '../evaluate/index.js';
 import { unmeasured, type Calibration } from './schema.js';
 
 type Criterion = Calibration['criteria'][number];
@@ -131,6 +132,11 @@ function noScoreLine(c: Calibration): string | null {
   return `No criterion got a usable score, so nothing was measured${min}: see No usable score above.`;
 }
 
+/** The judge answered and gave no score that can be read, for one baseline at least: the fix a run's cause gives (evaluate/causes.ts). */
+function noScoreFix(u: ReturnType<typeof unscored>): boolean {
+  return u.some(({ item }) => item.notUsable.some(isNoScoreReason));
+}
+
 function calmLine(c: Calibration): string | null {
   const scored = scoredAnswers(c);
   if (scored === 0 || disagreements(c).length > 0) return null;
@@ -174,6 +180,7 @@ export function renderCalibrationText(c: Calibration, context: { suite?: string 
   if (u.length > 0) {
     out.push('', `No usable score (${u.length}): counted, never a score; left out of the agreement`);
     for (const { criterion, item } of u) out.push(`  ${item.baselineFile}  "${clipShown(terminalLine(criterion.criterion), 60)}": ${clipShown(terminalLine(item.notUsable[0] ?? 'no answer'), 160)}`);
+    if (noScoreFix(u)) out.push(`  fix: ${JUDGE_NO_SCORE_HINT}`);
   }
   if (c.skipped.length > 0) {
     out.push('', `Skipped (${c.skipped.length}): the accepted verdict is not known, nothing was asked`);
@@ -227,6 +234,7 @@ export function renderCalibrationMarkdown(c: Calibration, context: { suite?: str
   if (u.length > 0) {
     out.push('', `### No usable score (${u.length})`, '');
     for (const { criterion, item } of u) out.push(`- ${codeSpan(item.baselineFile)}: ${cell(criterion.criterion)}: ${cell(clip(oneLine(item.notUsable[0] ?? 'no answer'), 200))}`);
+    if (noScoreFix(u)) out.push('', `Fix: ${escapeInline(JUDGE_NO_SCORE_HINT)}`);
   }
   if (c.skipped.length > 0) {
     out.push('', `### Skipped: accepted verdict unknown (${c.skipped.length})`, '');

@@ -21,14 +21,15 @@ import { rejudge } from '../calibrate/run.js';
 import { belowMinimum, calibrationSchema, unmeasured, CALIBRATION_VERSION, type Calibration } from '../calibrate/schema.js';
 import { renderCalibrationMarkdown, renderCalibrationText } from '../calibrate/render.js';
 import type { Values } from './options.js';
+import { wholeNumberText } from '../words.js';
 import { checkOutputPaths, printConfigIssues, progressDrawer, redrawsProgress, resolvePath, writeText, writtenText, type CliIO } from './output.js';
 
 const MAX_REPEAT = 20;
 
 function parseRepeat(text: string | undefined): number {
   if (text === undefined) return 1;
-  const n = Number(text);
-  if (text.trim() === '' || !Number.isInteger(n) || n < 1 || n > MAX_REPEAT) throw new UsageError(`--repeat must be a whole number from 1 to ${MAX_REPEAT}, got "${text}"`);
+  const n = wholeNumberText(text);
+  if (n === null || n < 1 || n > MAX_REPEAT) throw new UsageError(`--repeat must be a whole number from 1 to ${MAX_REPEAT}, got "${text}"`);
   return n;
 }
 

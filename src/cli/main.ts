@@ -14,6 +14,7 @@ import { renderCapRefusalText } from '../report/cap.js';
 import { renderCompareMarkdown, renderCompareText, type CompareSuites } from '../report/compare.js';
 import { terminalBlock, terminalLine } from '../report/escape.js';
 import { attemptsRefusalFix } from '../report/blocks.js';
+import { where } from '../report/item-parts.js';
 import { cliWords, renderTerminal } from '../report/terminal.js';
 import { writeBaselines } from '../accept/write.js';
 import { screenAccepted } from '../accept/screen.js';
@@ -25,6 +26,7 @@ import { TOOL } from '../version.js';
 import { windowsPathRefusal } from '../windows-path.js';
 import { DEFAULT_SUITE_DIR, suiteName } from '../action/context.js';
 import { ArgvError, commandHelp, globalHelp, helpHint, parseArgv, type CommandName, type Values } from './options.js';
+import { wholeNumberText } from '../words.js';
 import { defaultOut, ensureIgnoredFolder } from './results-dir.js';
 import { gitHead } from './git.js';
 import { gitSuiteEdits, resolveBase } from './suite-edits.js';
@@ -165,23 +167,23 @@ async function dispatch(command: CommandName, values: Values, positionals: reado
 
 function parseConcurrency(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_CONCURRENCY) throw new UsageError(`--concurrency must be an integer from 1 to ${MAX_CONCURRENCY}, got "${text}"`);
+  const n = wholeNumberText(text);
+  if (n === null || n < 1 || n > MAX_CONCURRENCY) throw new UsageError(`--concurrency must be an integer from 1 to ${MAX_CONCURRENCY}, got "${text}"`);
   return n;
 }
 
 /** `--repeat N` / `--repeat-max M` of run (docs/statistics.md, "Adaptive attempts"): a whole number from 1 to 20. */
 function parseAttempts(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  const n = Number(text);
-  if (text.trim() === '' || !Number.isInteger(n) || n < 1 || n > MAX_REPEAT) throw new UsageError(`--${flag} must be a whole number from 1 to ${MAX_REPEAT}, got "${text}"`);
+  const n = wholeNumberText(text);
+  if (n === null || n < 1 || n > MAX_REPEAT) throw new UsageError(`--${flag} must be a whole number from 1 to ${MAX_REPEAT}, got "${text}"`);
   return n;
 }
 
 function parseWaitForAgent(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  const n = Number(text);
-  if (text.trim() === '' || !Number.isInteger(n) || n < 0 || n > MAX_WAIT_FOR_AGENT_S) {
+  const n = wholeNumberText(text);
+  if (n === null || n > MAX_WAIT_FOR_AGENT_S) {
     throw new UsageError(`--wait-for-agent must be a whole number of seconds from 0 to ${MAX_WAIT_FOR_AGENT_S}, got "${text}"`);
   }
   return n;
@@ -581,9 +583,13 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   for (const label of plan.unchanged) io.stdout(`unchanged ${label} (already the baseline)\n`);
   // A reason may quote the results file (a judge's words on a meaning): no control sequences on the terminal (docs/security.md, "Agent text is data").
   // Attempts that disagree: what to do, as the comment says it (report/blocks.ts).
+  // Each ends where the item is defined, as the run's lines do: the file to look at or fix.
+  const items = new Map([...record.fixtures, ...record.personas].map((i) => [i.label, i] as const));
   for (const r of plan.refused) {
     const fix = attemptsRefusalFix(r.reason);
-    io.stdout(`refused   ${r.label}: ${terminalLine(r.reason)}${fix === null ? '' : `; ${fix}`}\n`);
+    const item = items.get(r.label);
+    const at = item === undefined || !item.file ? '' : ` · ${terminalLine(where(item))}`;
+    io.stdout(`refused   ${r.label}: ${terminalLine(r.reason)}${fix === null ? '' : `; ${fix}`}${at}\n`);
   }
   const writes = await writeBaselines(loaded.suite.baselinesDir, plan.accepted);
   const verdictOf = new Map(plan.accepted.map((b) => [b.label, b.verdict]));

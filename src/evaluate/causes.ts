@@ -475,7 +475,7 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
       return {
         key: 'judge:no-score',
         what: 'the judge answered without a usable score',
-        hint: `use a judge model that follows the prompt, or an endpoint with structured output (${docsUrl('judges.md', 'Structured output and its fallback')})`,
+        hint: JUDGE_NO_SCORE_HINT,
       };
     }
     const proxied = proxyCause(reason, 'judge', 'on the way to the judge');
@@ -507,6 +507,17 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
   }
   if (/^regex worker failed/.test(detail)) return { key: 'regex:worker', what: 'regex worker failed', hint: 'run it again; lower regex.workers if memory is short' };
   return { key: `not_evaluated:${detail}`, what: detail, hint: null };
+}
+
+/** What to do about a judge that answered without a usable score: its address and key work; its model or mechanism does not. */
+export const JUDGE_NO_SCORE_HINT = `use a judge model that follows the prompt, or an endpoint with structured output (${docsUrl('judges.md', 'Structured output and its fallback')})`;
+
+/**
+ * A judge client's reason (judge/client.ts, judge/parse.ts) that says the model answered and gave
+ * no score that can be read: prose, a score not a number or outside 0 to 1, two scores, no content.
+ */
+export function isNoScoreReason(reason: string): boolean {
+  return /^(?:no usable score in output|score .* is (?:not a number|outside \[0,1\])|the answer (?:gives \d+ different scores|names "score" twice)|unexpected response: )/.test(reason);
 }
 
 /**

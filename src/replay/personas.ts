@@ -170,11 +170,28 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
   // A simulated user written anew (the script's user changed) or a conversation that ended another
   // way than the baseline's is a change even when every reply is the same (docs/simulated-users.md).
   const anew = script.user && baseline !== null ? writtenForAnotherUser(script, script.user, baseline, deps.redact) : null;
-  const ending = anew !== null ? `user simulated afresh: ${anew} changed since the baseline` : simulatedEnding(simulation ?? undefined, baseline);
+  // The number of turns, and how the conversation ended, are the agent's only while the user is the baseline's (docs/meaning.md, "Persona scripts").
+  const left = baseline !== null && userLeftBaseline(simulation, turns, baseline);
+  const ending = anew !== null ? `user simulated afresh: ${anew} changed since the baseline` : left ? null : simulatedEnding(simulation ?? undefined, baseline);
   const drift = personaDrift(verdict, turns, baseline, ending);
-  const byTurns = meanings === null || baseline === null ? null : scriptMeaning(turns.map((t) => ({ index: t.index, meaning: t.meaning ?? null })), { baseline: baseline.transcript.length, now: turns.length });
+  const counts = baseline === null || left ? { baseline: turns.length, now: turns.length } : { baseline: baseline.transcript.length, now: turns.length };
+  const byTurns = meanings === null || baseline === null ? null : scriptMeaning(turns.map((t) => ({ index: t.index, meaning: t.meaning ?? null })), counts);
   const meaning: Meaning | null = meanings === null ? byTurns : conversationMeaning(byTurns, ending, apart === -1 ? null : (turns[apart]?.index ?? null));
   return { ...base, errored: false, error: null, errorKind: null, verdict, drift: meaning === null ? drift : { ...drift, meaning }, durationMs: Math.round(deps.now() - started) };
+}
+
+/**
+ * Whether a simulated script's stored messages stopped at a turn the baseline has: the simulator
+ * was asked for it (it wrote it live, was done, or failed) because a reply before it diverged in
+ * meaning. From there the conversation is another user's, and how many turns it has is not the
+ * agent's doing: a simulator fault that cut it short, or a user who wrote more, is no change in
+ * meaning by `turns`. A simulator asked for a turn the baseline lacks (the agent no longer ended
+ * the conversation there) is not: that length is the agent's.
+ */
+function userLeftBaseline(simulation: SimulationRecord | null, turns: readonly Turn[], baseline: PersonaBaseline): boolean {
+  if (simulation === null) return false;
+  const asked = simulation.liveFromTurn ?? (simulation.endedBy === 'simulator_fault' || (simulation.endedBy === 'simulator' && simulation.calls > 0) ? (turns.at(-1)?.index ?? 0) + 1 : null);
+  return asked !== null && baselineTurns(baseline).has(asked);
 }
 
 /**

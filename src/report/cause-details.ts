@@ -10,6 +10,7 @@ import { unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/i
 import { showLookalikes } from './lookalike.js';
 import { FACTS_ONLY_CAUSE, FACTS_ONLY_FIX } from '../evaluate/meaning/ladder.js';
 import { thousands } from '../words.js';
+import { docsUrl } from '../version.js';
 import { needsBlock } from './item-parts.js';
 
 /** The text an item's cause was read from: its error, or a not evaluated fixture's detail; null otherwise. */
@@ -162,7 +163,16 @@ export function sharedMeaning(items: readonly Item[], judged: boolean): SharedMe
   // reached: said as a judge's cause says it ("the meaning judge's answer did not end within 200 ms"),
   // not "unreachable" (the cause's words since 2026-12-06, "gave no usable answer: ..."; before, "unreachable: ...").
   const reached = MEANING_JUDGE_ASKED.test(cause) ? unfinishedAnswer(cause.replace(MEANING_JUDGE_ASKED, ''), 'meaning judge') : null;
-  const fix = cause === FACTS_ONLY_CAUSE ? FACTS_ONLY_FIX[judged ? 'judged' : 'unjudged'] : reached !== null ? reached.hint : MEANING_JUDGE_DOWN.test(cause) ? MEANING_JUDGE_DOWN_FIX : null;
+  const fix =
+    cause === FACTS_ONLY_CAUSE
+      ? FACTS_ONLY_FIX[judged ? 'judged' : 'unjudged']
+      : reached !== null
+        ? reached.hint
+        : MEANING_JUDGE_DOWN.test(cause)
+          ? MEANING_JUDGE_DOWN_FIX
+          : MEANING_JUDGE_NO_SCORE.test(cause)
+            ? MEANING_JUDGE_NO_SCORE_FIX
+            : null;
   return { cause: showLookalikes(reached?.what ?? cause), heads, of: items.length, fix };
 }
 
@@ -171,6 +181,13 @@ const MEANING_JUDGE_DOWN = /^meaning judge unreachable: /;
 /** A meaning judge asked that gave nothing usable: nothing answered, or something did, in a form not read (judge/meaning.ts). */
 const MEANING_JUDGE_ASKED = /^meaning judge (?:unreachable|gave no usable answer): /;
 const MEANING_JUDGE_DOWN_FIX = 'check judge.baseUrl, the judge key and meaning.model (else judge.model); raise judge.timeoutMs if it is slow';
+/**
+ * A meaning model that answered, and not in the form asked for (judge/meaning.ts): prose or an
+ * object with no score, a score not a number or outside 0 to 1, two scores, no content. Not an
+ * answer the endpoint sent that no model wrote (TLS, not JSON, too large): those say their own fix.
+ */
+const MEANING_JUDGE_NO_SCORE = /^meaning judge gave no usable answer: (?:"|score |the answer (?:gives \d+ different scores|names "score" twice)|no choices\[0\]|no meaning_verdict tool call)/;
+const MEANING_JUDGE_NO_SCORE_FIX = `use a meaning judge model that follows the prompt (meaning.model, else judge.model), or an endpoint with structured output (${docsUrl('judges.md', 'Structured output and its fallback')})`;
 
 /** The shared meaning's line: "Meaning not checked for all 4: CAUSE", "… for 3 of the 5: CAUSE"; then "; FIX" when there is one. */
 export function sharedMeaningLine(s: SharedMeaning): string {

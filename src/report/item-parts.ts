@@ -57,7 +57,8 @@ function baseName(file: string): string {
 
 type Located = Pick<Item, 'file' | 'line'>;
 
-function where(f: Located): string {
+/** Where an item is defined, as its lines end: `file:line`, or the file alone when the line is not known. */
+export function where(f: Located): string {
   return Number.isInteger(f.line) && f.line > 0 ? `${f.file}:${f.line}` : f.file;
 }
 

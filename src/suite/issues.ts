@@ -344,11 +344,14 @@ function panelFix(ctx: TranslateContext, full: readonly PathSegment[], rel: read
  * stands for (`--repeat 3` on the command line is `count: 3`; docs/fixtures.md, "Repeat").
  */
 function mappingFix(ctx: TranslateContext, rel: PathSegment[], name: string, value: unknown): string | null {
-  if (value === null || typeof value === 'object') return null;
   const key = rel[rel.length - 1];
-  if (key === 'repeat' && typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 20) {
-    return `write it as repeat: { count: ${value} } (${value} attempts, every one must pass; add minPass to need fewer)`;
+  // `repeat: 3`, `repeat: "3"` and `repeat: [3]` all stand for 3 attempts.
+  const one = Array.isArray(value) && value.length === 1 ? (value[0] as unknown) : value;
+  const count = typeof one === 'number' ? one : typeof one === 'string' && /^[0-9]+$/.test(one.trim()) ? Number(one.trim()) : null;
+  if (key === 'repeat' && count !== null && Number.isInteger(count) && count >= 1 && count <= 20) {
+    return `write it as repeat: { count: ${count} } (${count} attempts, every one must pass; add minPass to need fewer)`;
   }
+  if (value === null || typeof value === 'object') return null;
   const keys = allowedKeysAt(ctx.schema, rel);
   // `url:http://...` under `agent:`: one of the mapping's keys written without the space after its
   // colon, which YAML reads as text (docs/troubleshooting.md, "has no space after the colon").
@@ -638,10 +641,13 @@ export function quotedNumber(schema: z.ZodType, path: readonly PathSegment[], va
 /**
  * `threshold: 80` or `alpha: 5` where a fraction belongs (a score from 0 to 1, a probability): a
  * percentage, most likely, written as the fraction the setting takes; null when that is not it.
+ * A threshold is a score a reply must reach, written as a percentage in tens (70, 80): 1.5 or 2
+ * is not one, and reading it so would offer `threshold: 0.015`, under which every reply passes.
  */
 function percentFix(ctx: TranslateContext, rel: readonly PathSegment[], value: unknown): string | null {
   const key = rel[rel.length - 1];
   if (typeof value !== 'number' || typeof key !== 'string' || value <= 1 || value > 100) return null;
+  if (key === 'threshold' && value < 10) return null;
   const fraction = Number((value / 100).toFixed(6));
   if (!schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(fraction).success)) return null;
   return `write it as a fraction: ${key}: ${String(fraction)} (${String(value)}%)`;

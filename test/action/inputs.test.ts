@@ -107,12 +107,13 @@ describe('readInputs', () => {
     expect(readInputs(env({})).waitForAgent).toBeNull();
     expect(readInputs(env({ 'wait-for-agent': '0' })).waitForAgent).toBe(0);
     expect(readInputs(env({ 'wait-for-agent': '600' })).waitForAgent).toBe(600);
-    for (const bad of ['601', '-1', '2.5', 'soon']) expect(() => readInputs(env({ 'wait-for-agent': bad }))).toThrow(`input wait-for-agent: "${bad}" is not a whole number of seconds from 0 to 600`);
+    for (const bad of ['601', '-1', '2.5', 'soon', '6e1']) expect(() => readInputs(env({ 'wait-for-agent': bad }))).toThrow(`input wait-for-agent: "${bad}" is not a whole number of seconds from 0 to 600`);
   });
   it('repeat and repeat-max: whole numbers from 1 to 20, check mode only, repeat-max not below repeat; they override config.yml as --repeat and --repeat-max do', () => {
     expect(readInputs(env({}))).toMatchObject({ repeat: null, repeatMax: null });
     expect(readInputs(env({ repeat: '5', 'repeat-max': '10' }))).toMatchObject({ repeat: 5, repeatMax: 10 });
-    for (const bad of ['0', '21', '2.5', 'many']) {
+    // Digits only: "1e1" is not read as 10, nor "0x5" as 5.
+    for (const bad of ['0', '21', '2.5', 'many', '1e1', '0x5']) {
       expect(() => readInputs(env({ repeat: bad }))).toThrow(`input repeat: "${bad}" is not a whole number from 1 to 20`);
       expect(() => readInputs(env({ 'repeat-max': bad }))).toThrow(`input repeat-max: "${bad}" is not a whole number from 1 to 20`);
     }

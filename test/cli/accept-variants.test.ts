@@ -79,7 +79,7 @@ describe('accept writes variants', () => {
     expect(r.code, r.stderr).toBe(0);
     // The refusal says what to do, as the comment's sentence does (report/blocks.ts refusalSentence).
     expect(r.stdout).toContain(
-      'refused   jumpy: replies differ in meaning across 3 attempts: attempt 2: numbers 30 → 14; find out why the agent answers differently, or accept after a run whose attempts agree\n',
+      'refused   jumpy: replies differ in meaning across 3 attempts: attempt 2: numbers 30 → 14; find out why the agent answers differently, or accept after a run whose attempts agree · .agent-replay/fixtures/f.yml:6\n',
     );
     expect(r.stdout).toContain('4 accepted, 1 refused, 0 unchanged');
     // A reworded item is accepted for its wordings, as the comment's "Nothing needs accepting" says: its line says so.

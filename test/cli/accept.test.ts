@@ -67,6 +67,11 @@ describe('accept', () => {
     // Its cause's fix: run again as it is, a pattern that does not compile is not evaluated again.
     expect(r.stdout).toContain('refused   unevaluated: not evaluated (regex does not compile): fix the pattern in the fixture file named on each item; then run it again');
     expect(r.stdout).toContain('refused   broken: errored: no reply to accept');
+    // Each refusal ends where its item is defined, as the run's lines do.
+    for (const label of ['unevaluated', 'broken']) {
+      const f = record.fixtures.find((x) => x.label === label);
+      expect(r.stdout.split('\n').find((l) => l.startsWith(`refused   ${label}: `))?.endsWith(` · ${f?.file ?? ''}:${f?.line ?? 0}`)).toBe(true);
+    }
     expect(r.stdout).toContain('3 accepted, 2 refused, 0 unchanged');
 
     // The accepted baselines are what the next run compares against.

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { serializePersonaBaseline } from '../../src/suite/index.js';
+import { docsUrl } from '../../src/version.js';
 import { transcriptText } from '../../src/judge/prompt.js';
 import { baselineTurns } from '../../src/calibrate/plan.js';
 import { calibrationSchema, parseCalibration } from '../../src/calibrate/schema.js';
@@ -239,6 +240,8 @@ describe('calibrate against an OpenAI-compatible judge', () => {
     expect(polite).toMatchObject({ baselines: 4, scored: 3, agreeing: 2, notUsableAnswers: 1 });
     expect(polite?.items[0]).toMatchObject({ label: 'polite-a', median: null, agrees: null, scores: [] });
     expect(r.stdout).toContain('No usable score (1): counted, never a score; left out of the agreement\n  .agent-replay/baselines/polite-a.json  "The reply is polite": no usable score in output');
+    // What to do about it, as a run's cause says it.
+    expect(r.stdout).toContain(`"The reply is polite": no usable score in output: "I would rather not put a number on it."\n  fix: use a judge model that follows the prompt, or an endpoint with structured output (${docsUrl('judges.md', 'Structured output and its fallback')})\n`);
   });
 
   it('a judge that gives no usable score at all: said so, and --min-agreement fails (exit 1), since it cannot be shown to hold', async () => {

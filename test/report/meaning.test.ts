@@ -244,6 +244,21 @@ describe('a reason the meaning was not checked, shared by several items', () => 
     }
   });
 
+  it('a meaning judge that answered without a usable score, shared by several items: the line says what to change, as a rubric judge\'s cause does', () => {
+    resetLines();
+    const prose = unchecked('meaning judge gave no usable answer: "I think these are probably similar, maybe."');
+    const record = run([differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', prose), differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', prose)]);
+    const fix = `use a meaning judge model that follows the prompt (meaning.model, else judge.model), or an endpoint with structured output (${docsUrl('judges.md', 'Structured output and its fallback')})`;
+    expect(renderTerminal(record, { color: false })).toContain(`Changed (2)\n  Meaning not checked for all 2: meaning judge gave no usable answer: "I think these are probably similar, maybe."; ${fix}\n`);
+    const outside = unchecked('meaning judge gave no usable answer: score 7 is outside [0,1]');
+    const two = run([differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', outside), differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', outside)]);
+    expect(renderTerminal(two, { color: false })).toContain(`score 7 is outside [0,1]; ${fix}\n`);
+    // What the endpoint sent and no model wrote (not JSON) is not the model's to fix.
+    const endpoint = unchecked('meaning judge gave no usable answer: response is not JSON: "<html>"');
+    const three = run([differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', endpoint), differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', endpoint)]);
+    expect(renderTerminal(three, { color: false })).not.toContain('follows the prompt');
+  });
+
   it('one item alone keeps its reason on its line, as do JUnit and report.html, which show each item by itself', () => {
     resetLines();
     const one = run([differing('refund', 'A 30 day window.', 'Thirty days to return.', unchecked(FACTS))]);

@@ -16,8 +16,8 @@ import { personaData } from '../../src/report/html/data.js';
 import { serializePersonaBaseline } from '../../src/suite/index.js';
 import type { Clock, PersonaRecord, RunRecord } from '../../src/types.js';
 import { startAgentServer, type AgentServer, type ReceivedRequest } from '../support/agent-server.js';
-import { json } from '../judge/server.js';
-import { playUntil, startSimulatorServer, type Play, type SimulatorServer } from './server.js';
+import { json, startServer } from '../judge/server.js';
+import { completion, playUntil, startSimulatorServer, type Play, type SimulatorServer } from './server.js';
 
 const { servers, dirs } = closedAfterEach();
 
@@ -28,6 +28,8 @@ const clock: Clock = { now: () => 1_000_000, sleep: async () => undefined };
 interface AgentBehaviour {
   /** The reply of this message turn differs from the usual one. */
   changedAt?: number;
+  /** The reply of this message turn says the same in other words (the same numbers). */
+  rewordedAt?: number;
   /** The agent ends the conversation at this message turn. */
   endAt?: number;
   /** This message turn is answered HTTP 500. */
@@ -44,7 +46,8 @@ async function agentServer(behaviour: AgentBehaviour): Promise<AgentServer> {
     const n = (turns.get(body.session) ?? 0) + 1;
     turns.set(body.session, n);
     if (behaviour.failAt === n) return { status: 500, body: 'boom' };
-    const reply = behaviour.changedAt === n ? `reply ${n}, said differently` : `reply ${n} to: ${String(body.message)}${behaviour.leak ?? ''}`;
+    const usual = `reply ${n} to: ${String(body.message)}${behaviour.leak ?? ''}`;
+    const reply = behaviour.changedAt === n ? `reply ${n}, said differently` : behaviour.rewordedAt === n ? `in other words, ${usual}` : usual;
     return { json: { reply, route: { conversation: 'refunds', stage: `s${n}` }, ended: behaviour.endAt === n } };
   });
   servers.push(agent);
@@ -298,6 +301,38 @@ describe('simulated users: live, accepted, replayed', () => {
     const same = only(await ran(cwd));
     expect(same.drift).toEqual({ transcript: 'same', route: 'same', verdict: 'still_passing' });
     expect(sim.asks).toHaveLength(0);
+  });
+
+  it("a reply whose meaning the judge could not decide hands over to the simulator: a conversation shortened by it (a fault) or written otherwise is not a change in meaning by its number of turns, the doubt is named", async () => {
+    const behaviour: AgentBehaviour = {};
+    const agent = await agentServer(behaviour);
+    let fault = false;
+    const sim = await simulatorServer((ask) => (fault ? { content: 'I would rather chat about the weather.' } : ask.userTurns >= 3 ? { done: true, reason: 'done' } : { message: `${ask.goal} - message ${ask.turn}` }));
+    // A meaning judge that answers with no score: every differing reply's meaning is not checked.
+    const judge = await startServer([completion('these look similar, maybe')]);
+    servers.push(judge);
+    const config = `meaning: { check: judge, provider: openai, baseUrl: "${judge.url}", model: m }\n`;
+    const cwd = await project(agent.url, sim.url, { config });
+    await accept(cwd, only(await ran(cwd)));
+    behaviour.rewordedAt = 2;
+    const doubt = { value: 'unchecked', detail: 'turn 2 meaning not checked: meaning judge gave no usable answer: "these look similar, maybe"' };
+
+    // The simulator, asked for turn 3, fails: 3 turns where the baseline has 4, by the simulator's doing.
+    fault = true;
+    const cut = only(await ran(cwd));
+    expect(cut.simulation).toMatchObject({ endedBy: 'simulator_fault', liveFromTurn: null });
+    expect(cut.turns.map((t) => t.index)).toEqual([0, 1, 2]);
+    expect(cut.drift?.meaning).toMatchObject(doubt);
+
+    // The simulator writes turn 3 otherwise and goes on to turn 4: 5 turns where the baseline has 4.
+    fault = false;
+    const longer = await startSimulatorServer((ask) => ({ message: `something else ${ask.turn}` }));
+    servers.push(longer);
+    await writeFile(join(cwd, '.agent-replay', 'config.yml'), (await readFile(join(cwd, '.agent-replay', 'config.yml'), 'utf8')).replace(sim.url, longer.url));
+    const other = only(await ran(cwd));
+    expect(other.simulation).toMatchObject({ liveFromTurn: 3, endedBy: 'max_turns' });
+    expect(other.turns.map((t) => t.index)).toEqual([0, 1, 2, 3, 4]);
+    expect(other.drift?.meaning).toMatchObject(doubt);
   });
 
   it('the agent ending the conversation ends it; the turn limit ends it without an error (the checks decide)', async () => {

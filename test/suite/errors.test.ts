@@ -22,6 +22,9 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       [`${F}/b.yml`]: 'label: b\nmessage: hi\nrepeat: 40\n',
       // A mapping or a list: the mapping, with the text as the one key that takes it.
       [`${F}/c.yml`]: 'label: c\nmessage: hi\nassert: { toolCalled: find_order }\n',
+      // The same count in quotes or as a list of one stands for the same mapping.
+      [`${F}/d.yml`]: 'label: d\nmessage: hi\nrepeat: "5"\n',
+      [`${F}/e.yml`]: 'label: e\nmessage: hi\nrepeat: [5]\n',
     });
     expect(r.errors.map((e) => `${e.file}:${e.line}: ${e.fix}`)).toEqual([
       `${C}:3: change cost to a mapping of agentTurnUsd, turnsPerFixture, judgeCallUsd, capUsd, simulatorCallUsd`,
@@ -29,6 +32,8 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       // 40 is more attempts than a repeat allows: the mapping's keys, not an example that is itself an error.
       `${F}/b.yml:3: change repeat to a mapping of count, minPass, max`,
       `${F}/c.yml:3: write it as a mapping with find_order as its tool: { tool: find_order } (the keys it takes: tool, input, match)`,
+      `${F}/d.yml:3: write it as repeat: { count: 5 } (5 attempts, every one must pass; add minPass to need fewer)`,
+      `${F}/e.yml:3: write it as repeat: { count: 5 } (5 attempts, every one must pass; add minPass to need fewer)`,
     ]);
   });
 

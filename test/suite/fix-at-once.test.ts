@@ -173,6 +173,9 @@ describe('a percentage where a fraction belongs', () => {
       '4: write it as a fraction: alpha: 0.05 (5%)',
       '5: set traces.receive.port to a value in that range',
     ]);
+    // A threshold of 1.5 is no percentage: 0.015 would let every reply through.
+    const low = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\nmeaning: { threshold: 1.5 }\nstats: { alpha: 2 }\n' });
+    expect(low.errors.map((e) => `${e.line}: ${e.fix}`)).toEqual(['3: set meaning.threshold to a value in that range', '4: write it as a fraction: alpha: 0.02 (2%)']);
   });
 });
 
