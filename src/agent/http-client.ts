@@ -23,6 +23,7 @@ import { cutStep, deadlineText, DIRECT, ProxyConnectError, proxyFault, proxyFaul
 import { answersTheSame, badAnswerText, connectionFailureText, NOT_HTTP, networkAddress, networkCause, networkErrorCode, otherNetworkFailureText } from '../http/error-code.js';
 import { redirectTarget } from '../http/redirect.js';
 import { NOT_TLS_FIX, notTls, tlsAlert, tlsAlertFix, tlsProblem } from '../http/tls.js';
+import { CLOSED_FIX, HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
 import { protectionOf } from '../http/protection.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import { basicAuthOf } from '../suite/url-credentials.js';
@@ -793,15 +794,6 @@ function triedAt(attempt: Attempt, address: string | null): Attempt {
   if (!attempt.ok && address !== null) attempt.failure.address = address;
   return attempt;
 }
-
-/** What to do about an agent that took the connection and closed it before any answer (docs/troubleshooting.md, "The agent"). */
-const CLOSED_FIX = "see the agent's log for a crash on the request, or a proxy in front of it that closes connections";
-
-/** What to do about an answer whose headers are over the size read (docs/troubleshooting.md, "The agent"). */
-export const HEADERS_FIX = 'see what makes the agent, or a proxy in front of it, send that many headers (a cookie set on every answer, a header that grows)';
-
-/** What to do about an answer that is not HTTP at the agent's address (docs/troubleshooting.md, "The agent"); `--wait-for-agent` says it too. */
-export const NOT_HTTP_FIX = "something other than the agent's HTTP server answers there: check the port in agent-url (agent.url)";
 
 /** A URL's host and port, the default port said (`127.0.0.1:3000`, `[::1]:443`, `agent.test:80`). */
 function hostAndPort(url: URL): string {

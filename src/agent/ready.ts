@@ -10,7 +10,7 @@ import type { Clock } from '../types.js';
 import { interruptedBy } from '../interrupt.js';
 import { NOT_TLS_FIX, notTls, tlsAlert, tlsAlertFix, tlsProblem } from '../http/tls.js';
 import { answersTheSame, badAnswerText, connectionFailureText, networkAddress, networkErrorCode, NOT_HTTP } from '../http/error-code.js';
-import { HEADERS_FIX, NOT_HTTP_FIX } from './http-client.js';
+import { HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
 import { basicAuthOf } from '../suite/url-credentials.js';
 import { docsUrl } from '../version.js';
 

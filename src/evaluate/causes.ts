@@ -6,6 +6,7 @@
 // observed and the setting to check. Pure: data in, data out.
 
 import type { Check } from '../types.js';
+import { CLOSED_FIX, HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
 import { tlsAlert, tlsAlertFix } from '../tls-alert.js';
 import { docsUrl } from '../version.js';
 
@@ -267,7 +268,7 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
       return {
         key: `closed:${url}`,
         what: `${at(endpoint)} closed the connection without answering`,
-        hint: "see the agent's log for a crash on the request, or a proxy in front of it that closes connections",
+        hint: CLOSED_FIX,
       };
     }
     // Something answered at the agent's address, not in HTTP (another service on its port), or with a
@@ -277,7 +278,7 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
       return {
         key: `headers:${url}`,
         what: `${at(endpoint)} answered with headers of more than ${bad[2]} KB, the most read`,
-        hint: "see what makes the agent, or a proxy in front of it, send that many headers (a cookie set on every answer, a header that grows)",
+        hint: HEADERS_FIX,
       };
     }
     if (bad) {
@@ -285,7 +286,7 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
       return {
         key: `${notHttp ? 'not-http' : 'length'}:${url}`,
         what: notHttp ? `${at(endpoint)} answered with something that is not HTTP` : `${at(endpoint)} answered with a body of another length than its Content-Length`,
-        hint: notHttp ? "something other than the agent's HTTP server answers there: check the port in agent-url (agent.url)" : "see the agent's log for a crash on the request, or a proxy in front of it that closes connections",
+        hint: notHttp ? NOT_HTTP_FIX : CLOSED_FIX,
       };
     }
     // The code ends the failure's words, before any fix after "; " ("... (EHOSTUNREACH); check agent-url ...").

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fixtureRecord } from '../support/fixture-record.js';
 import { causeLine, causeOf, gate, gateMerged, gateRun, groupCauses, parseFailOn, verificationOf, DEFAULT_FAIL_ON } from '../../src/evaluate/index.js';
 import { FAIL_ON_CONDITIONS, type FixtureRecord, type PersonaRecord } from '../../src/types.js';
+import { CLOSED_FIX, HEADERS_FIX, NOT_HTTP_FIX } from '../../src/agent-fixes.js';
 
 const URL_ = 'https://preview-42.example.com/api/chat';
 
@@ -46,6 +47,13 @@ describe('causes', () => {
       [`HTTP 500 from ${URL_}`, ['c']],
     ]);
     expect(causeLine(groups[0]!, 4)).toBe(`3 of 4: HTTP 404 from ${URL_}: check agent-path or agent.url: the path is probably wrong`);
+  });
+
+  it("an unread answer's cause gives the fix the agent's client gave, held once (src/agent-fixes.ts)", () => {
+    const hint = (error: string): string | null | undefined => causeOf(errored('x', 'network', error), URL_)?.hint;
+    expect(hint(`message turn: the agent at 127.0.0.1:9 gave an answer with headers of more than 16 KB, the most read (UND_ERR_HEADERS_OVERFLOW), after 1 attempt; ${HEADERS_FIX}`)).toBe(HEADERS_FIX);
+    expect(hint(`message turn: the agent at 127.0.0.1:9 gave an answer that is not valid HTTP, after 3 attempts; ${NOT_HTTP_FIX}`)).toBe(NOT_HTTP_FIX);
+    expect(hint(`message turn: the agent closed the connection without answering (ECONNRESET), after 3 attempts; ${CLOSED_FIX}`)).toBe(CLOSED_FIX);
   });
 
   it.each([
