@@ -22,7 +22,7 @@ import { abortedConnecting, closeDispatcher, request } from '../http/undici.js';
 import { cutStep, deadlineText, DIRECT, ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network } from '../http/network.js';
 import { answersTheSame, badAnswerText, connectionFailureText, NOT_HTTP, networkAddress, networkCause, networkErrorCode, otherNetworkFailureText } from '../http/error-code.js';
 import { redirectTarget } from '../http/redirect.js';
-import { NOT_TLS_FIX, notTls, tlsAlert, tlsAlertFix, tlsProblem } from '../http/tls.js';
+import { NOT_TLS_FIX, notTls, tlsAlert, tlsAlertFix, tlsAlertText, tlsProblem } from '../http/tls.js';
 import { CLOSED_FIX, HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
 import { protectionOf } from '../http/protection.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
@@ -310,7 +310,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       // TLS version in common): it is there and answers the same on every attempt, so not retried,
       // and said with what to check, never "could not reach" (docs/troubleshooting.md, "The agent").
       const alert = tlsAlert(code);
-      if (alert !== null) return fail('network', false, null, (n) => `the agent answered the TLS handshake with an alert, after ${n}: ${alert.name} (${alert.code}); ${tlsAlertFix('agent-url (agent.url)')}`);
+      if (alert !== null) return fail('network', false, null, (n) => `the agent ${tlsAlertText(alert, n)}; ${tlsAlertFix('agent-url (agent.url)')}`);
       // An https:// URL to a port that speaks plain HTTP: the server is there and answers the same
       // every time, so not retried, and said with the scheme to use, not "is the agent running?".
       const plain = notTls(code);

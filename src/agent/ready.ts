@@ -8,7 +8,7 @@ import { systemClock } from '../http/retry.js';
 import { UserError } from '../errors.js';
 import type { Clock } from '../types.js';
 import { interruptedBy } from '../interrupt.js';
-import { NOT_TLS_FIX, notTls, tlsAlert, tlsAlertFix, tlsProblem } from '../http/tls.js';
+import { NOT_TLS_FIX, notTls, tlsAlert, tlsAlertFix, tlsAlertText, tlsProblem } from '../http/tls.js';
 import { answersTheSame, badAnswerText, connectionFailureText, networkAddress, networkErrorCode, NOT_HTTP } from '../http/error-code.js';
 import { HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
 import { basicAuthOf } from '../suite/url-credentials.js';
@@ -205,7 +205,7 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
       // ends and says what to check (docs/troubleshooting.md, "The agent").
       const alert = tlsAlert(networkErrorCode(e));
       if (alert !== null) {
-        o.log?.(`agent answered the TLS handshake with an alert: ${alert.name} (${alert.code}); not waiting for it: ${tlsAlertFix('agent-url (agent.url)')}`);
+        o.log?.(`agent ${tlsAlertText(alert)}; not waiting for it: ${tlsAlertFix('agent-url (agent.url)')}`);
         return { polls, waitedMs: clock.now() - start, status: null };
       }
       // An https:// URL to a port that speaks plain HTTP answers so on every poll: the server is up.

@@ -7,7 +7,7 @@
 
 import type { Check } from '../types.js';
 import { CLOSED_FIX, HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
-import { tlsAlert, tlsAlertFix } from '../tls-alert.js';
+import { tlsAlert, tlsAlertFix, tlsAlertText } from '../tls-alert.js';
 import { docsUrl } from '../version.js';
 
 /** What a cause is read from: a fixture or persona record (the gate may hold only part of one). */
@@ -244,7 +244,7 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     // connection error (ERR_SSL_..._ALERT_...)": one cause either way.
     const alert = tlsAlert(/\((ERR_SSL_[A-Z0-9_/]+)\)/.exec(text)?.[1]);
     if (alert !== null) {
-      return { key: `tls-alert:${alert.code}:${url}`, what: `${at(endpoint)} answered the TLS handshake with an alert: ${alert.name} (${alert.code})`, hint: tlsAlertFix('agent-url (agent.url)') };
+      return { key: `tls-alert:${alert.code}:${url}`, what: `${at(endpoint)} ${tlsAlertText(alert)}`, hint: tlsAlertFix('agent-url (agent.url)') };
     }
     if (/ECONNREFUSED/.test(text)) {
       // localhost names two addresses, and a dev server may listen on one only (Node's on [::1]):
@@ -408,7 +408,7 @@ export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'm
 function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning judge'): Cause | null {
   const setting = who === 'simulator' ? 'simulator.baseUrl (else judge.baseUrl)' : 'judge.baseUrl';
   const alert = tlsAlert(/\((ERR_SSL_[A-Z0-9_/]+)\)/.exec(reason)?.[1]);
-  if (alert !== null) return { key: `${who}:tls-alert:${alert.code}`, what: `the ${who} answered the TLS handshake with an alert: ${alert.name} (${alert.code})`, hint: tlsAlertFix(setting) };
+  if (alert !== null) return { key: `${who}:tls-alert:${alert.code}`, what: `the ${who} ${tlsAlertText(alert)}`, hint: tlsAlertFix(setting) };
   const plain = /^it answered without TLS \(([A-Z0-9_]+)\)/.exec(reason);
   if (plain !== null) return { key: `${who}:not-tls`, what: `the ${who} answered without TLS (${plain[1] ?? ''})`, hint: `the server speaks plain HTTP there, not HTTPS: write ${setting} with http://` };
   if (/^response is not JSON\b/.test(reason)) {

@@ -12,7 +12,7 @@ import type { Dispatcher } from 'undici';
 import { cutStep, deadlineText, ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type DeadlineCut, type ProxyRoute } from '../http/network.js';
 import type { TunnelStep } from '../http/proxy-error.js';
 import { redirectTarget } from '../http/redirect.js';
-import { NOT_TLS_FIX, notTls, tlsAlert, tlsAlertFix, tlsProblem } from '../http/tls.js';
+import { NOT_TLS_FIX, notTls, tlsAlert, tlsAlertFix, tlsAlertText, tlsProblem } from '../http/tls.js';
 import { answersTheSame, badAnswerText, connectionFailureText, NOT_HTTP, networkAddress, networkErrorCode, networkErrorText, otherNetworkFailureText } from '../http/error-code.js';
 import { abortedConnecting, request } from '../http/undici.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
@@ -129,7 +129,7 @@ function describeNetworkError(err: unknown, route: ProxyRoute | null, url: strin
   // version in common) answers so on every attempt: not retried, said with what to check; it
   // answered, so reached, not "unreachable" (docs/troubleshooting.md, "Not evaluated").
   const alert = tlsAlert(code);
-  if (alert !== null) return { kind: 'fatal', reason: `it answered the TLS handshake with an alert: ${alert.name} (${alert.code}); ${tlsAlertFix(baseUrlSetting(peer))}`, reached: true };
+  if (alert !== null) return { kind: 'fatal', reason: `it ${tlsAlertText(alert)}; ${tlsAlertFix(baseUrlSetting(peer))}`, reached: true };
   // An https:// base URL to a port that speaks plain HTTP answers so on every attempt: said as such,
   // with the scheme to write in the peer's own setting, as the agent's client says it; something
   // answered, so it was reached, not "unreachable" (docs/troubleshooting.md, "Not evaluated").
