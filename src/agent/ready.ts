@@ -3,7 +3,7 @@
 // fixture into an error and spend the run. GET only: nothing is sent that costs anything.
 
 import { abortedConnecting, closeDispatcher, request } from '../http/undici.js';
-import { cutStep, deadlineText, DIRECT, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network, type ProxyRoute } from '../http/network.js';
+import { cutStep, deadlineText, DIRECT, lastingFault, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network, type ProxyRoute } from '../http/network.js';
 import { systemClock } from '../http/retry.js';
 import { UserError } from '../errors.js';
 import type { Clock } from '../types.js';
@@ -185,11 +185,11 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
       }
       observed = `HTTP ${status}`;
     } catch (e) {
-      // The proxy's certificate (or one presented through it) is refused on every poll too: named as
+      // The proxy's certificate (or one presented through it), or an alert in its handshake, is refused on every poll too: named as
       // the proxy's, with its fix (docs/configuration.md, "Behind a proxy").
       const fault = proxyFault(route, e);
       const faultText = route === null || fault === null ? null : proxyFaultText(route, fault);
-      if (faultText !== null && (fault?.kind === 'tls' || fault?.kind === 'intercepted')) {
+      if (faultText !== null && lastingFault(fault)) {
         o.log?.(`${faultText.what}; not waiting for the agent: ${faultText.fix}`);
         return { polls, waitedMs: clock.now() - start, status: null };
       }

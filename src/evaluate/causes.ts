@@ -163,6 +163,9 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
     const whose = tls[2] === undefined ? `of ${at}` : `for ${tls[2]}, through ${at},`;
     return { key: `proxy-tls:${tls[4] ?? ''}:${key}`, what: `the TLS certificate ${whose} is refused, ${toward}: ${tls[3] ?? ''} (${tls[4] ?? ''})`, hint: fix };
   }
+  // An https:// proxy that answered its own TLS handshake with an alert (src/http/network.ts): the fix is the proxy's, not the server's.
+  const alert = tlsAlert(/the proxy \S+ \([A-Za-z_]+\) answered the TLS handshake with an alert: [a-z0-9 ]+ \((ERR_SSL_[A-Z0-9_/]+)\)/.exec(text)?.[1]);
+  if (alert !== null) return { key: `proxy-alert:${alert.code}:${key}`, what: `${at} ${tlsAlertText(alert)}, ${toward}`, hint: fix };
   const connect = /did not answer CONNECT within (\d+) ms/.exec(text);
   if (connect !== null) return { key: `proxy-connect:${key}`, what: `${at} did not answer CONNECT within ${connect[1] ?? ''} ms, ${toward}`, hint: fix };
   if (/closed the connection without answering/.test(text)) return { key: `proxy-closed:${key}`, what: `${at} closed the connection without answering, ${toward}`, hint: fix };
@@ -407,7 +410,8 @@ export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'm
  */
 function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning judge'): Cause | null {
   const setting = who === 'simulator' ? 'simulator.baseUrl (else judge.baseUrl)' : 'judge.baseUrl';
-  const alert = tlsAlert(/\((ERR_SSL_[A-Z0-9_/]+)\)/.exec(reason)?.[1]);
+  // Its own alert ("it answered ...", before 2026-12-06 "a connection error (...)"), not a proxy's (proxyFaultCause).
+  const alert = tlsAlert(/^(?:it answered the TLS handshake with an alert: [a-z0-9 ]+ |a connection error )\((ERR_SSL_[A-Z0-9_/]+)\)/.exec(reason)?.[1]);
   if (alert !== null) return { key: `${who}:tls-alert:${alert.code}`, what: `the ${who} ${tlsAlertText(alert)}`, hint: tlsAlertFix(setting) };
   const plain = /^it answered without TLS \(([A-Z0-9_]+)\)/.exec(reason);
   if (plain !== null) return { key: `${who}:not-tls`, what: `the ${who} answered without TLS (${plain[1] ?? ''})`, hint: `the server speaks plain HTTP there, not HTTPS: write ${setting} with http://` };

@@ -9,7 +9,7 @@
 // Never throws: a failure is a reason string that says what was observed.
 
 import type { Dispatcher } from 'undici';
-import { cutStep, deadlineText, ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type DeadlineCut, type ProxyRoute } from '../http/network.js';
+import { cutStep, deadlineText, lastingFault, ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type DeadlineCut, type ProxyRoute } from '../http/network.js';
 import type { TunnelStep } from '../http/proxy-error.js';
 import { redirectTarget } from '../http/redirect.js';
 import { NOT_TLS_FIX, notTls, tlsAlert, tlsAlertFix, tlsAlertText, tlsProblem } from '../http/tls.js';
@@ -111,11 +111,11 @@ function baseUrlSetting(peer: string): string {
 function describeNetworkError(err: unknown, route: ProxyRoute | null, url: string, peer: string): Attempt {
   const code = networkErrorCode(err);
   // The proxy's own failure (its certificate, no answer to CONNECT, a connection it closed) is named
-  // as the proxy's, with its fix; a certificate is refused again on every attempt (docs/configuration.md, "Behind a proxy").
+  // as the proxy's, with its fix; a certificate, or an alert in the proxy's handshake, is refused again on every attempt (docs/configuration.md, "Behind a proxy").
   const fault = route === null ? null : proxyFault(route, err);
   const text = route === null || fault === null ? null : proxyFaultText(route, fault);
   if (text !== null) {
-    return fault?.kind === 'tls' || fault?.kind === 'intercepted' ? { kind: 'fatal', reason: `${text.what}; ${text.fix}` } : { kind: 'network', reason: text.what, fix: text.fix };
+    return lastingFault(fault) ? { kind: 'fatal', reason: `${text.what}; ${text.fix}` } : { kind: 'network', reason: text.what, fix: text.fix };
   }
   if (code && TIMEOUT_CODES.has(code) && !(err instanceof ProxyConnectError)) return { kind: 'timeout' };
   // A request undici will not send (a key with a line break, or a character outside Latin-1, in its

@@ -12,7 +12,7 @@
 // unknown route is its router's `404 page not found` (a gateway's: an HTML page).
 
 import { parseRetryAfter } from '../http/retry.js';
-import { cutStep, deadlineText, DIRECT, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network } from '../http/network.js';
+import { cutStep, deadlineText, DIRECT, lastingFault, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network } from '../http/network.js';
 import { tlsAlert, tlsAlertFix, tlsAlertText, tlsProblem } from '../http/tls.js';
 import { connectionFailureText, networkAddress, networkErrorCode, networkErrorText, otherNetworkFailureText } from '../http/error-code.js';
 import { abortedConnecting, closeDispatcher, request } from '../http/undici.js';
@@ -157,7 +157,7 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
       // (docs/traces.md, "Query: a trace store").
       const fault = proxyFault(route, e);
       const faultText = route === null || fault === null ? null : proxyFaultText(route, fault);
-      if (faultText !== null && (fault?.kind === 'tls' || fault?.kind === 'intercepted')) throw new TraceStoreError(`GET ${shown} failed: ${faultText.what}; ${faultText.fix}`);
+      if (faultText !== null && lastingFault(fault)) throw new TraceStoreError(`GET ${shown} failed: ${faultText.what}; ${faultText.fix}`);
       const tls = tlsProblem(networkErrorCode(e));
       if (tls !== null) throw new TraceStoreError(`GET ${shown} failed: the store's TLS certificate is refused: ${tls.what} (${tls.code}); ${tls.fix}`);
       // An alert in the TLS handshake (a store that wants a client certificate) answers so on every
