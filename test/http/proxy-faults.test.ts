@@ -18,6 +18,7 @@ import { createQuerySource, TraceStoreError, type PollClock } from '../../src/tr
 import type { AgentOutcome, Judge } from '../../src/types.js';
 import { startAgentServer } from '../support/agent-server.js';
 import { judgeOutcome } from '../../src/assertions/judge.js';
+import { docsUrl } from '../../src/version.js';
 import { clientCertServer, HANDSHAKE_FAILURE_CODE, startProxy, tlsFront, type ProxyOptions, type ProxyServer } from '../support/proxy-server.js';
 
 const PASSWORD = 'pr0xy-s3cret';
@@ -136,8 +137,12 @@ describe("the proxy's own certificate, and one refused through it", () => {
     expect(scored).toEqual({ ok: false, reason: `${what}; ${fix('judge.test')}` });
     const detail = judgeOutcome(scored, 0.7).detail;
     const judgeCause = causeOf({ label: 'refund', errored: false, verdict: 'not_evaluated', detail }, null);
-    expect(judgeCause?.what).toBe(`the proxy ${shown} (HTTPS_PROXY) answered the TLS handshake with an alert: handshake failure (${HANDSHAKE_FAILURE_CODE}), on the way to the judge`);
-    expect(judgeCause?.hint).toMatch(/^check whether the proxy asks/);
+    // The item's detail keeps what happened, never a fix cut mid-sentence; its cause says the fix whole.
+    expect(detail).toBe(`judge unreachable: ${what}`);
+    expect(judgeCause === null ? 'no cause' : causeLine({ ...judgeCause, labels: ['refund'] }, 1)).toBe(
+      `${what}, on the way to the judge: ${fix('judge.test').replace(/, or name judge\.test in NO_PROXY to reach it directly$/, '')}, ` +
+        `or NO_PROXY for hosts to reach directly (${docsUrl('configuration.md', 'Behind a proxy')})`,
+    );
 
     const seen: string[] = [];
     const ready = await waitForAgent({ url: 'https://agent.test:8443/chat', headers: {}, seconds: 60, clock: instantClock(), log: (l) => seen.push(l), network });
