@@ -6,14 +6,15 @@
 // MAX_RESPONSE_BYTES once decoded (docs/judges.md, "Compressed answers").
 // A 429 spends no retry: the call waits its Retry-After holding no slot and goes again, within
 // timeoutMs x attempts (http/retry.ts).
-// Never throws: a failure is a reason string that says what was observed.
+// Never throws for what the network or the server did: a failure is a reason string that says what
+// was observed. A fault of ours (a body that could not be made) is thrown, as it came.
 
 import type { Dispatcher } from 'undici';
 import { cutStep, deadlineText, lastingFault, ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type DeadlineCut, type ProxyRoute } from '../http/network.js';
 import type { TunnelStep } from '../http/proxy-error.js';
 import { redirectTarget } from '../http/redirect.js';
 import { NOT_TLS_FIX, notTls, tlsAlert, tlsAlertFix, tlsAlertText, tlsProblem } from '../http/tls.js';
-import { answersTheSame, badAnswerText, connectionFailureText, NOT_HTTP, networkAddress, networkErrorCode, networkErrorText, otherNetworkFailureText } from '../http/error-code.js';
+import { answersTheSame, badAnswerText, connectionFailureText, NOT_HTTP, networkAddress, networkErrorCode, otherNetworkFailureText } from '../http/error-code.js';
 import { abortedConnecting, request } from '../http/undici.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import type { Clock } from '../types.js';
@@ -165,8 +166,14 @@ function describeNetworkError(err: unknown, route: ProxyRoute | null, url: strin
     if (answersTheSame(bad)) return { kind: 'fatal', reason: `${peer} at ${at} gave ${bad}`, reached: true };
     return { kind: 'network', reason: `${peer} at ${at} gave ${bad}`, reached: true };
   }
-  // Any other code in our words too (`a connection error (CODE)`); an error with none is not the network's, its own message says more.
-  return { kind: 'network', reason: otherNetworkFailureText(err) ?? `network error: ${oneLine(networkErrorText(err), 120)}` };
+  // Any other code in our words too (`a connection error (CODE)`). Every error a request gets from
+  // the network or the server carries a code (undici's errors, Node's system and TLS errors; an
+  // HTTPParserError without one is read by its name above): one with none is not the network's but a
+  // fault of ours (a body that could not be made), thrown for the client that asked to say
+  // (`judge call failed: ...`), never retried nor called a network error.
+  const other = otherNetworkFailureText(err);
+  if (other === null) throw err;
+  return { kind: 'network', reason: other };
 }
 
 /**
