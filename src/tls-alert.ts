@@ -1,6 +1,7 @@
 // A TLS alert the server answered the handshake with, read from OpenSSL's code, and what to check
-// (docs/troubleshooting.md, "The agent"): pure, so that the clients (src/http/tls.ts re-exports it)
-// and the report's causes (src/evaluate/causes.ts) say it in the same words.
+// (docs/troubleshooting.md, "The agent"): pure, so that the clients (src/http/tls.ts re-exports it;
+// the agent's, the judge's, a trace store's, GitHub's API, an https:// proxy) and the report's causes
+// (src/evaluate/causes.ts) say it in the same words.
 
 /** A TLS alert the server answered the handshake with (see tlsAlert). */
 export interface TlsAlert {
@@ -21,7 +22,20 @@ export function tlsAlert(code: string | undefined): TlsAlert | null {
   return code === undefined || name === undefined ? null : { code, name: name.toLowerCase().replaceAll('_', ' ') };
 }
 
-/** What to check when the server answered the handshake with an alert, `setting` being where its URL is written. */
-export function tlsAlertFix(setting: string): string {
-  return `check whether the server asks for a client certificate (agent-replay presents none), which TLS versions it accepts (agent-replay offers TLS 1.2 and 1.3), and that the URL in ${setting} is its https:// port (http:// for a plain HTTP one)`;
+/**
+ * The alert in words, after the server it came from: `answered the TLS handshake with an alert:
+ * handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE)`; `after`: the attempts, for the agent's
+ * client (`..., after 1 attempt: handshake failure (...)`).
+ */
+export function tlsAlertText(alert: TlsAlert, after: string | null = null): string {
+  return `answered the TLS handshake with an alert${after === null ? '' : `, after ${after}`}: ${alert.name} (${alert.code})`;
+}
+
+/**
+ * What to check when a server answered the handshake with an alert, `setting` being where its URL
+ * is written and `server` what answered ("the server"; "the proxy" for an https:// proxy;
+ * "GitHub's API, or a proxy on its way,").
+ */
+export function tlsAlertFix(setting: string, server = 'the server'): string {
+  return `check whether ${server} asks for a client certificate (agent-replay presents none), which TLS versions it accepts (agent-replay offers TLS 1.2 and 1.3), and that the URL in ${setting} is its https:// port (http:// for a plain HTTP one)`;
 }

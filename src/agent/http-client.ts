@@ -23,7 +23,8 @@ import { abortedConnecting, closeDispatcher, request } from '../http/undici.js';
 import { cutStep, deadlineText, DIRECT, ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network } from '../http/network.js';
 import { answersTheSame, badAnswerText, connectionFailureText, NOT_HTTP, networkAddress, networkCause, networkErrorCode, otherNetworkFailureText } from '../http/error-code.js';
 import { redirectTarget } from '../http/redirect.js';
-import { NOT_TLS_FIX, notTls, tlsAlert, tlsAlertFix, tlsProblem } from '../http/tls.js';
+import { NOT_TLS_FIX, notTls, tlsAlert, tlsAlertFix, tlsAlertText, tlsProblem } from '../http/tls.js';
+import { CLOSED_FIX, HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
 import { protectionOf } from '../http/protection.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import { basicAuthOf } from '../suite/url-credentials.js';
@@ -313,7 +314,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       // TLS version in common): it is there and answers the same on every attempt, so not retried,
       // and said with what to check, never "could not reach" (docs/troubleshooting.md, "The agent").
       const alert = tlsAlert(code);
-      if (alert !== null) return fail('network', false, null, (n) => `the agent answered the TLS handshake with an alert, after ${n}: ${alert.name} (${alert.code}); ${tlsAlertFix('agent-url (agent.url)')}`);
+      if (alert !== null) return fail('network', false, null, (n) => `the agent ${tlsAlertText(alert, n)}; ${tlsAlertFix('agent-url (agent.url)')}`);
       // An https:// URL to a port that speaks plain HTTP: the server is there and answers the same
       // every time, so not retried, and said with the scheme to use, not "is the agent running?".
       const plain = notTls(code);
@@ -798,15 +799,6 @@ function triedAt(attempt: Attempt, address: string | null): Attempt {
   if (!attempt.ok && address !== null) attempt.failure.address = address;
   return attempt;
 }
-
-/** What to do about an agent that took the connection and closed it before any answer (docs/troubleshooting.md, "The agent"). */
-const CLOSED_FIX = "see the agent's log for a crash on the request, or a proxy in front of it that closes connections";
-
-/** What to do about an answer whose headers are over the size read (docs/troubleshooting.md, "The agent"). */
-export const HEADERS_FIX = 'see what makes the agent, or a proxy in front of it, send that many headers (a cookie set on every answer, a header that grows)';
-
-/** What to do about an answer that is not HTTP at the agent's address (docs/troubleshooting.md, "The agent"); `--wait-for-agent` says it too. */
-export const NOT_HTTP_FIX = "something other than the agent's HTTP server answers there: check the port in agent-url (agent.url)";
 
 /** A URL's host and port, the default port said (`127.0.0.1:3000`, `[::1]:443`, `agent.test:80`). */
 function hostAndPort(url: URL): string {

@@ -3,14 +3,14 @@
 // fixture into an error and spend the run. GET only: nothing is sent that costs anything.
 
 import { abortedConnecting, closeDispatcher, request } from '../http/undici.js';
-import { cutStep, deadlineText, DIRECT, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network, type ProxyRoute } from '../http/network.js';
+import { cutStep, deadlineText, DIRECT, lastingFault, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network, type ProxyRoute } from '../http/network.js';
 import { systemClock } from '../http/retry.js';
 import { UserError } from '../errors.js';
 import type { Clock } from '../types.js';
 import { interruptedBy } from '../interrupt.js';
-import { NOT_TLS_FIX, notTls, tlsAlert, tlsAlertFix, tlsProblem } from '../http/tls.js';
+import { NOT_TLS_FIX, notTls, tlsAlert, tlsAlertFix, tlsAlertText, tlsProblem } from '../http/tls.js';
 import { answersTheSame, badAnswerText, connectionFailureText, networkAddress, networkErrorCode, NOT_HTTP } from '../http/error-code.js';
-import { HEADERS_FIX, NOT_HTTP_FIX } from './http-client.js';
+import { HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
 import { basicAuthOf } from '../suite/url-credentials.js';
 import { docsUrl } from '../version.js';
 
@@ -185,11 +185,11 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
       }
       observed = `HTTP ${status}`;
     } catch (e) {
-      // The proxy's certificate (or one presented through it) is refused on every poll too: named as
+      // The proxy's certificate (or one presented through it), or an alert in its handshake, is refused on every poll too: named as
       // the proxy's, with its fix (docs/configuration.md, "Behind a proxy").
       const fault = proxyFault(route, e);
       const faultText = route === null || fault === null ? null : proxyFaultText(route, fault);
-      if (faultText !== null && (fault?.kind === 'tls' || fault?.kind === 'intercepted')) {
+      if (faultText !== null && lastingFault(fault)) {
         o.log?.(`${faultText.what}; not waiting for the agent: ${faultText.fix}`);
         return { polls, waitedMs: clock.now() - start, status: null };
       }
@@ -205,7 +205,7 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
       // ends and says what to check (docs/troubleshooting.md, "The agent").
       const alert = tlsAlert(networkErrorCode(e));
       if (alert !== null) {
-        o.log?.(`agent answered the TLS handshake with an alert: ${alert.name} (${alert.code}); not waiting for it: ${tlsAlertFix('agent-url (agent.url)')}`);
+        o.log?.(`agent ${tlsAlertText(alert)}; not waiting for it: ${tlsAlertFix('agent-url (agent.url)')}`);
         return { polls, waitedMs: clock.now() - start, status: null };
       }
       // An https:// URL to a port that speaks plain HTTP answers so on every poll: the server is up.

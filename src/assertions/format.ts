@@ -32,3 +32,22 @@ export function line(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max)}\u2026` : flat;
 }
+
+/** How the fix after a client's failure begins (src/judge/http.ts, src/http/network.ts): "; check whether ...", "; point NODE_EXTRA_CA_CERTS ...". */
+const FIX_START = /; (?:check|point|see|give|raise|use|write|name|something other than|a proxy that inspects|the proxy's certificate must) /;
+
+/**
+ * One line of a client's reason, written `<what happened>; <the fix>` (the judge's: src/judge/http.ts),
+ * bounded as `line` is: whole when it fits; else what happened alone, the fix left to the item's
+ * cause line, which says it whole (src/evaluate/causes.ts; docs/troubleshooting.md, "Not
+ * evaluated"), so that no fix is cut mid-sentence; else (no fix, as a panel's list of members, or
+ * what happened over the bound) clipped at a word boundary.
+ */
+export function reasonLine(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const fix = FIX_START.exec(flat)?.index ?? -1;
+  if (fix > 0 && fix <= max) return flat.slice(0, fix);
+  const space = flat.lastIndexOf(' ', max);
+  return `${flat.slice(0, space > max / 2 ? space : max)}\u2026`;
+}

@@ -1,5 +1,5 @@
 import type { Judge, JudgeResult, Outcome, PanelMember, Verdict } from '../types.js';
-import { formatPair, line } from './format.js';
+import { formatPair, reasonLine } from './format.js';
 
 export const NO_JUDGE_REASON = 'no judge configured (add a judge section to config.yml)';
 
@@ -12,7 +12,7 @@ export const NO_JUDGE_REASON = 'no judge configured (add a judge section to conf
  */
 function unusableDetail(result: Extract<JudgeResult, { ok: false }> | { reason: string; answered: true }): string {
   if (result.reason === NO_JUDGE_REASON) return NO_JUDGE_REASON;
-  return `${result.answered === true ? UNUSABLE : UNREACHABLE}: ${line(result.reason)}`;
+  return `${result.answered === true ? UNUSABLE : UNREACHABLE}: ${reasonLine(result.reason)}`;
 }
 
 const UNUSABLE = 'judge gave no usable answer';

@@ -6,7 +6,8 @@
 // observed and the setting to check. Pure: data in, data out.
 
 import type { Check } from '../types.js';
-import { tlsAlert, tlsAlertFix } from '../tls-alert.js';
+import { CLOSED_FIX, HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
+import { tlsAlert, tlsAlertFix, tlsAlertText } from '../tls-alert.js';
 import { docsUrl } from '../version.js';
 
 /** What a cause is read from: a fixture or persona record (the gate may hold only part of one). */
@@ -39,6 +40,13 @@ export interface CauseGroup extends Cause {
   /** The items of this cause, in run order. */
   labels: string[];
 }
+
+/**
+ * The judge's address in a fix, named where the Action takes it: its `judge-base-url` input, else
+ * config.yml's judge.baseUrl (action.yml), as the agent's is named "agent-url (agent.url)"; the
+ * terminal names the CLI's flag instead (src/report/terminal.ts, cliWords).
+ */
+export const JUDGE_URL_SETTING = 'judge-base-url (judge.baseUrl)';
 
 /** What a proxy's refusal reads: a 407, and any other status; `variable` names the proxy (a tunnel's is HTTPS_PROXY's, a forwarded request's HTTP_PROXY's). */
 function proxyHint(status: string, variable: string): string {
@@ -155,13 +163,20 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
   if (/, was closed without an answer/.test(text)) {
     return { key: `tunnel-closed:${key}`, what: `the connection ${toward.replace(/^on the way /, '')}, through ${at}, was closed without an answer`, hint: "see the agent's log for a crash on the request, and the proxy's log for a connection it closed" };
   }
-  const given = text.includes('; ') ? text.slice(text.indexOf('; ') + 2) : null;
-  const fix = given ?? `check ${variable}, or NO_PROXY for hosts to reach directly (${docsUrl('configuration.md', 'Behind a proxy')})`;
+  // A judge's detail over its bound keeps what happened and leaves the fix out (src/assertions/format.ts, reasonLine): said here instead.
+  // (A detail of a record written before 2026-12-06 may end in a fix cut short: not given either.)
+  const after = text.includes('; ') ? text.slice(text.indexOf('; ') + 2) : null;
+  const given = after === null || after.endsWith('\u2026') ? null : after;
+  const direct = `or NO_PROXY for hosts to reach directly (${docsUrl('configuration.md', 'Behind a proxy')})`;
+  const fix = given ?? `check ${variable}, ${direct}`;
   const tls = /the TLS certificate (of the proxy|for (\S+), through the proxy) \S+ \([A-Za-z_]+\),? is refused: (.+?) \(([A-Z_]+)\)/.exec(text);
   if (tls !== null) {
     const whose = tls[2] === undefined ? `of ${at}` : `for ${tls[2]}, through ${at},`;
     return { key: `proxy-tls:${tls[4] ?? ''}:${key}`, what: `the TLS certificate ${whose} is refused, ${toward}: ${tls[3] ?? ''} (${tls[4] ?? ''})`, hint: fix };
   }
+  // An https:// proxy that answered its own TLS handshake with an alert (src/http/network.ts): the fix is the proxy's, not the server's.
+  const alert = tlsAlert(/the proxy \S+ \([A-Za-z_]+\) answered the TLS handshake with an alert: [a-z0-9 ]+ \((ERR_SSL_[A-Z0-9_/]+)\)/.exec(text)?.[1]);
+  if (alert !== null) return { key: `proxy-alert:${alert.code}:${key}`, what: `${at} ${tlsAlertText(alert)}, ${toward}`, hint: given ?? `${tlsAlertFix(variable, 'the proxy')}, ${direct}` };
   const connect = /did not answer CONNECT within (\d+) ms/.exec(text);
   if (connect !== null) return { key: `proxy-connect:${key}`, what: `${at} did not answer CONNECT within ${connect[1] ?? ''} ms, ${toward}`, hint: fix };
   if (/closed the connection without answering/.test(text)) return { key: `proxy-closed:${key}`, what: `${at} closed the connection without answering, ${toward}`, hint: fix };
@@ -243,7 +258,7 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     // connection error (ERR_SSL_..._ALERT_...)": one cause either way.
     const alert = tlsAlert(/\((ERR_SSL_[A-Z0-9_/]+)\)/.exec(text)?.[1]);
     if (alert !== null) {
-      return { key: `tls-alert:${alert.code}:${url}`, what: `${at(endpoint)} answered the TLS handshake with an alert: ${alert.name} (${alert.code})`, hint: tlsAlertFix('agent-url (agent.url)') };
+      return { key: `tls-alert:${alert.code}:${url}`, what: `${at(endpoint)} ${tlsAlertText(alert)}`, hint: tlsAlertFix('agent-url (agent.url)') };
     }
     if (/ECONNREFUSED/.test(text)) {
       // localhost names two addresses, and a dev server may listen on one only (Node's on [::1]):
@@ -267,7 +282,7 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
       return {
         key: `closed:${url}`,
         what: `${at(endpoint)} closed the connection without answering`,
-        hint: "see the agent's log for a crash on the request, or a proxy in front of it that closes connections",
+        hint: CLOSED_FIX,
       };
     }
     // Something answered at the agent's address, not in HTTP (another service on its port), or with a
@@ -277,7 +292,7 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
       return {
         key: `headers:${url}`,
         what: `${at(endpoint)} answered with headers of more than ${bad[2]} KB, the most read`,
-        hint: "see what makes the agent, or a proxy in front of it, send that many headers (a cookie set on every answer, a header that grows)",
+        hint: HEADERS_FIX,
       };
     }
     if (bad) {
@@ -285,7 +300,7 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
       return {
         key: `${notHttp ? 'not-http' : 'length'}:${url}`,
         what: notHttp ? `${at(endpoint)} answered with something that is not HTTP` : `${at(endpoint)} answered with a body of another length than its Content-Length`,
-        hint: notHttp ? "something other than the agent's HTTP server answers there: check the port in agent-url (agent.url)" : "see the agent's log for a crash on the request, or a proxy in front of it that closes connections",
+        hint: notHttp ? NOT_HTTP_FIX : CLOSED_FIX,
       };
     }
     // The code ends the failure's words, before any fix after "; " ("... (EHOSTUNREACH); check agent-url ...").
@@ -377,7 +392,7 @@ export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'm
     return { key: `${who}:headers`, what: `the ${who} answered with headers of more than ${bad[2]} KB, the most read`, hint: `see what makes the ${who}, or a gateway or proxy in front of it, send that many headers` };
   }
   if (bad !== null) {
-    const setting = who === 'simulator' ? 'simulator.baseUrl (else judge.baseUrl)' : 'judge.baseUrl';
+    const setting = who === 'simulator' ? 'simulator.baseUrl (else judge.baseUrl)' : JUDGE_URL_SETTING;
     return bad[1] === 'an answer that is not valid HTTP'
       ? { key: `${who}:not-http`, what: `the ${who} answered with something that is not HTTP`, hint: `something other than the ${who}'s HTTP server answers there: check the port in ${setting}` }
       : { key: `${who}:length`, what: `the ${who} answered with a body of another length than its Content-Length`, hint: `see the ${who}'s log, or that of a gateway or proxy in front of it` };
@@ -405,9 +420,10 @@ export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'm
  * one cause either way. Null for any other reason.
  */
 function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning judge'): Cause | null {
-  const setting = who === 'simulator' ? 'simulator.baseUrl (else judge.baseUrl)' : 'judge.baseUrl';
-  const alert = tlsAlert(/\((ERR_SSL_[A-Z0-9_/]+)\)/.exec(reason)?.[1]);
-  if (alert !== null) return { key: `${who}:tls-alert:${alert.code}`, what: `the ${who} answered the TLS handshake with an alert: ${alert.name} (${alert.code})`, hint: tlsAlertFix(setting) };
+  const setting = who === 'simulator' ? 'simulator.baseUrl (else judge.baseUrl)' : JUDGE_URL_SETTING;
+  // Its own alert ("it answered ...", before 2026-12-06 "a connection error (...)"), not a proxy's (proxyFaultCause).
+  const alert = tlsAlert(/^(?:it answered the TLS handshake with an alert: [a-z0-9 ]+ |a connection error )\((ERR_SSL_[A-Z0-9_/]+)\)/.exec(reason)?.[1]);
+  if (alert !== null) return { key: `${who}:tls-alert:${alert.code}`, what: `the ${who} ${tlsAlertText(alert)}`, hint: tlsAlertFix(setting) };
   const plain = /^it answered without TLS \(([A-Z0-9_]+)\)/.exec(reason);
   if (plain !== null) return { key: `${who}:not-tls`, what: `the ${who} answered without TLS (${plain[1] ?? ''})`, hint: `the server speaks plain HTTP there, not HTTPS: write ${setting} with http://` };
   if (/^response is not JSON\b/.test(reason)) {
@@ -484,7 +500,7 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
     // The reason of the first item (without its attempt count) says what the judge did.
     const shown = reason.replace(/ after \d+ (?:attempts?|retries)/, '').trim();
     const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}` : ''}`;
-    return { key: `judge:${status ?? 'unreachable'}`, what, hint: 'check judge.baseUrl, judge.model and the judge key; raise judge.timeoutMs if it is slow' };
+    return { key: `judge:${status ?? 'unreachable'}`, what, hint: `check ${JUDGE_URL_SETTING}, judge.model and the judge key; raise judge.timeoutMs if it is slow` };
   }
   // A simulated user's simulator could not play the user (docs/personas.md, "Simulated users").
   // "simulator gave no usable answer": something answered at its address, not in a form read (since 2026-12-06; "simulator unreachable" before).

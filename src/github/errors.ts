@@ -3,6 +3,7 @@
 // never the token.
 
 import { badAnswerText, connectionFailureText, networkAddress, networkErrorCode, otherNetworkFailureText } from '../http/error-code.js';
+import { tlsAlert, tlsAlertFix, tlsAlertText } from '../tls-alert.js';
 
 export type GitHubErrorKind = 'forbidden' | 'not_found' | 'conflict' | 'rate_limited' | 'server' | 'network' | 'other';
 
@@ -44,7 +45,8 @@ const CLOSED_CODES: ReadonlySet<string> = new Set(['UND_ERR_SOCKET', 'ECONNRESET
  * A request to GitHub's API that got no answer, in our words rather than undici's or Node's message
  * (`other side closed`), as the agent's client says its own (src/http/error-code.ts): `GitHub's API
  * closed the connection without answering (UND_ERR_SOCKET)`, `the connection to GitHub's API
- * failed: connection refused at 127.0.0.1:443 (ECONNREFUSED)`. Null for an error with no network
+ * failed: connection refused at 127.0.0.1:443 (ECONNREFUSED)`, `GitHub's API answered the TLS
+ * handshake with an alert: handshake failure (...); check whether ...`. Null for an error with no network
  * code (the request's deadline says its own words: src/github/octokit.ts).
  */
 export function networkWords(error: unknown): string | null {
@@ -52,6 +54,10 @@ export function networkWords(error: unknown): string | null {
   if (code !== undefined && CLOSED_CODES.has(code)) return `GitHub's API closed the connection without answering (${code})`;
   const bad = badAnswerText(error);
   if (bad !== null) return `GitHub's API gave ${bad}`;
+  // An alert in the TLS handshake (a GitHub Enterprise Server, or a proxy on the way, that wants a
+  // client certificate): in the words the agent's client says it in (src/tls-alert.ts), with GitHub's fix.
+  const alert = tlsAlert(code);
+  if (alert !== null) return `GitHub's API ${tlsAlertText(alert)}; ${tlsAlertFix('GITHUB_API_URL', "GitHub's API, or a proxy on its way (HTTPS_PROXY),")}`;
   const failed = connectionFailureText(code, networkAddress(error)) ?? otherNetworkFailureText(error);
   return failed === null ? null : `the connection to GitHub's API failed: ${failed}`;
 }

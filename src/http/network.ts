@@ -15,7 +15,7 @@ import { UserError } from '../errors.js';
 import { networkErrorCode } from './error-code.js';
 import { ProxyConnectError, type TunnelStep } from './proxy-error.js';
 import { clientConnector, isLocalhostName, loopbackInTurn } from './localhost.js';
-import { tlsProblem, type TlsProblem } from './tls.js';
+import { tlsAlert, tlsAlertFix, tlsAlertText, tlsProblem, type TlsAlert, type TlsProblem } from './tls.js';
 import { abortedConnecting, Agent, connectingStep, OpeningSockets, watchOpening } from './undici.js';
 
 /** One entry of NO_PROXY: a host (or a domain, with `suffix`), perhaps with a port (0: any). */
@@ -198,6 +198,8 @@ export function unreachedProxy(route: ProxyRoute | null, code: string | null | u
 export type ProxyFault =
   /** The proxy's own certificate (an https:// proxy). */
   | { kind: 'tls'; tls: TlsProblem }
+  /** The proxy answered its own TLS handshake with an alert (an https:// proxy that wants a client certificate, or shares no TLS version). */
+  | { kind: 'alert'; alert: TlsAlert }
   /** A certificate refused through the tunnel: the proxy's, if it inspects TLS, else the server's. */
   | { kind: 'intercepted'; tls: TlsProblem }
   /** No answer to CONNECT within the connect timeout. */
@@ -223,6 +225,8 @@ export function proxyFault(route: ProxyRoute | null, err: unknown): ProxyFault |
   const tls = tlsProblem(code);
   if (err instanceof ProxyConnectError) {
     if (tls !== null) return { kind: 'tls', tls };
+    const alert = tlsAlert(code);
+    if (alert !== null) return { kind: 'alert', alert };
     if (code === 'UND_ERR_HEADERS_TIMEOUT') return { kind: 'no-answer', timeoutMs: err.timeoutMs };
     if (UNREACHED.has(code)) return { kind: 'unreached', code };
     return { kind: 'closed', code };
@@ -231,6 +235,14 @@ export function proxyFault(route: ProxyRoute | null, err: unknown): ProxyFault |
   if (tls !== null) return route.forwarded ? null : { kind: 'intercepted', tls };
   if (route.forwarded && CLOSED.has(code)) return { kind: 'closed', code };
   return null;
+}
+
+/**
+ * Is the proxy's fault one it gives on every attempt (its certificate, one refused through it, an
+ * alert in its TLS handshake), so that a client neither retries it nor waits for it?
+ */
+export function lastingFault(fault: ProxyFault | null): boolean {
+  return fault?.kind === 'tls' || fault?.kind === 'intercepted' || fault?.kind === 'alert';
 }
 
 /**
@@ -252,6 +264,8 @@ export function proxyFaultText(route: ProxyRoute, fault: ProxyFault): { what: st
             : `give the proxy in ${route.variable} by a host name its certificate names, ${direct}`;
       return { what: `the TLS certificate of ${at} is refused: ${tls.what} (${tls.code})`, fix };
     }
+    case 'alert':
+      return { what: `${at} ${tlsAlertText(fault.alert)}`, fix: `${tlsAlertFix(route.variable, 'the proxy')}, ${direct}` };
     case 'intercepted': {
       const { tls } = fault;
       return {

@@ -63,4 +63,4 @@ export function notTls(code: string | undefined): string | null {
 export const NOT_TLS_FIX = 'the server speaks plain HTTP at that address, not HTTPS: write the URL with http://';
 
 // A TLS alert's words live apart from the network code, so that the report's causes read them too (docs/architecture.md, 'The import rule').
-export { tlsAlert, tlsAlertFix, type TlsAlert } from '../tls-alert.js';
+export { tlsAlert, tlsAlertFix, tlsAlertText, type TlsAlert } from '../tls-alert.js';

@@ -6,14 +6,15 @@
 // MAX_RESPONSE_BYTES once decoded (docs/judges.md, "Compressed answers").
 // A 429 spends no retry: the call waits its Retry-After holding no slot and goes again, within
 // timeoutMs x attempts (http/retry.ts).
-// Never throws: a failure is a reason string that says what was observed.
+// Never throws for what the network or the server did: a failure is a reason string that says what
+// was observed. A fault of ours (a body that could not be made) is thrown, as it came.
 
 import type { Dispatcher } from 'undici';
-import { cutStep, deadlineText, ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type DeadlineCut, type ProxyRoute } from '../http/network.js';
+import { cutStep, deadlineText, lastingFault, ProxyConnectError, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type DeadlineCut, type ProxyRoute } from '../http/network.js';
 import type { TunnelStep } from '../http/proxy-error.js';
 import { redirectTarget } from '../http/redirect.js';
-import { NOT_TLS_FIX, notTls, tlsAlert, tlsAlertFix, tlsProblem } from '../http/tls.js';
-import { answersTheSame, badAnswerText, connectionFailureText, NOT_HTTP, networkAddress, networkErrorCode, networkErrorText, otherNetworkFailureText } from '../http/error-code.js';
+import { NOT_TLS_FIX, notTls, tlsAlert, tlsAlertFix, tlsAlertText, tlsProblem } from '../http/tls.js';
+import { answersTheSame, badAnswerText, connectionFailureText, NOT_HTTP, networkAddress, networkErrorCode, otherNetworkFailureText } from '../http/error-code.js';
 import { abortedConnecting, request } from '../http/undici.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import type { Clock } from '../types.js';
@@ -111,11 +112,11 @@ function baseUrlSetting(peer: string): string {
 function describeNetworkError(err: unknown, route: ProxyRoute | null, url: string, peer: string): Attempt {
   const code = networkErrorCode(err);
   // The proxy's own failure (its certificate, no answer to CONNECT, a connection it closed) is named
-  // as the proxy's, with its fix; a certificate is refused again on every attempt (docs/configuration.md, "Behind a proxy").
+  // as the proxy's, with its fix; a certificate, or an alert in the proxy's handshake, is refused again on every attempt (docs/configuration.md, "Behind a proxy").
   const fault = route === null ? null : proxyFault(route, err);
   const text = route === null || fault === null ? null : proxyFaultText(route, fault);
   if (text !== null) {
-    return fault?.kind === 'tls' || fault?.kind === 'intercepted' ? { kind: 'fatal', reason: `${text.what}; ${text.fix}` } : { kind: 'network', reason: text.what, fix: text.fix };
+    return lastingFault(fault) ? { kind: 'fatal', reason: `${text.what}; ${text.fix}` } : { kind: 'network', reason: text.what, fix: text.fix };
   }
   if (code && TIMEOUT_CODES.has(code) && !(err instanceof ProxyConnectError)) return { kind: 'timeout' };
   // A request undici will not send (a key with a line break, or a character outside Latin-1, in its
@@ -129,7 +130,7 @@ function describeNetworkError(err: unknown, route: ProxyRoute | null, url: strin
   // version in common) answers so on every attempt: not retried, said with what to check; it
   // answered, so reached, not "unreachable" (docs/troubleshooting.md, "Not evaluated").
   const alert = tlsAlert(code);
-  if (alert !== null) return { kind: 'fatal', reason: `it answered the TLS handshake with an alert: ${alert.name} (${alert.code}); ${tlsAlertFix(baseUrlSetting(peer))}`, reached: true };
+  if (alert !== null) return { kind: 'fatal', reason: `it ${tlsAlertText(alert)}; ${tlsAlertFix(baseUrlSetting(peer))}`, reached: true };
   // An https:// base URL to a port that speaks plain HTTP answers so on every attempt: said as such,
   // with the scheme to write in the peer's own setting, as the agent's client says it; something
   // answered, so it was reached, not "unreachable" (docs/troubleshooting.md, "Not evaluated").
@@ -165,8 +166,14 @@ function describeNetworkError(err: unknown, route: ProxyRoute | null, url: strin
     if (answersTheSame(bad)) return { kind: 'fatal', reason: `${peer} at ${at} gave ${bad}`, reached: true };
     return { kind: 'network', reason: `${peer} at ${at} gave ${bad}`, reached: true };
   }
-  // Any other code in our words too (`a connection error (CODE)`); an error with none is not the network's, its own message says more.
-  return { kind: 'network', reason: otherNetworkFailureText(err) ?? `network error: ${oneLine(networkErrorText(err), 120)}` };
+  // Any other code in our words too (`a connection error (CODE)`). Every error a request gets from
+  // the network or the server carries a code (undici's errors, Node's system and TLS errors; an
+  // HTTPParserError without one is read by its name above): one with none is not the network's but a
+  // fault of ours (a body that could not be made), thrown for the client that asked to say
+  // (`judge call failed: ...`), never retried nor called a network error.
+  const other = otherNetworkFailureText(err);
+  if (other === null) throw err;
+  return { kind: 'network', reason: other };
 }
 
 /**

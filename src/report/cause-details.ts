@@ -6,7 +6,7 @@
 // markdown reports both use it.
 
 import { isPersona, type Item, type ItemView, type ReportModel, type SectionKey } from './model.js';
-import { unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
+import { JUDGE_URL_SETTING, unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
 import { showLookalikes } from './lookalike.js';
 import { FACTS_ONLY_CAUSE, FACTS_ONLY_FIX } from '../evaluate/meaning/ladder.js';
 import { thousands } from '../words.js';
@@ -180,7 +180,7 @@ export function sharedMeaning(items: readonly Item[], judged: boolean): SharedMe
 const MEANING_JUDGE_DOWN = /^meaning judge unreachable: /;
 /** A meaning judge asked that gave nothing usable: nothing answered, or something did, in a form not read (judge/meaning.ts). */
 const MEANING_JUDGE_ASKED = /^meaning judge (?:unreachable|gave no usable answer): /;
-const MEANING_JUDGE_DOWN_FIX = 'check judge.baseUrl, the judge key and meaning.model (else judge.model); raise judge.timeoutMs if it is slow';
+const MEANING_JUDGE_DOWN_FIX = `check ${JUDGE_URL_SETTING}, the judge key and meaning.model (else judge.model); raise judge.timeoutMs if it is slow`;
 /**
  * A meaning model that answered, and not in the form asked for (judge/meaning.ts): prose or an
  * object with no score, a score not a number or outside 0 to 1, two scores, no content. Not an

@@ -77,7 +77,8 @@ export interface HtmlExtras {
   context?: Pick<ReportContext, 'repositoryUrl' | 'headSha' | 'suite'>;
 }
 
-const LIMITS = { label: 200, detail: 300, file: 200, group: 40, suite: 100 } as const;
+// A cause's line is our words with its fix, which is said whole (docs/troubleshooting.md, "Not evaluated"): a longer bound than an item's detail.
+const LIMITS = { label: 200, detail: 300, cause: 1000, file: 200, group: 40, suite: 100 } as const;
 
 /** Text for HTML content or a quoted attribute value: entities, controls and bidi overrides dropped, one line. */
 function h(text: string): string {
@@ -372,7 +373,7 @@ function headlineState(model: ReportModel): 'bad' | 'grey' | 'good' {
 /** The headline, and under it the cause shared by most unverified items. */
 function headlineBlock(model: ReportModel): string {
   const cause = topCauseText(model);
-  return `<p class="headline ${headlineState(model)}">${h(headlineText(model))}</p>${cause === null ? '' : `<p class="cause"><b>Cause</b>: ${hLinked(clip(cause, LIMITS.detail))}</p>`}`;
+  return `<p class="headline ${headlineState(model)}">${h(headlineText(model))}</p>${cause === null ? '' : `<p class="cause"><b>Cause</b>: ${hLinked(clip(cause, LIMITS.cause))}</p>`}`;
 }
 
 /** An errored or not evaluated section's rows, each cause group under its cause ("all 5: HTTP 404 from ..."). */
@@ -384,7 +385,7 @@ function rowsByCause(model: ReportModel, list: readonly Item[], rowOf: (f: Item,
       let head = '';
       if (group !== undefined && group !== current) {
         const labels = list.filter((x) => model.causeOf.get(x) === group).map((x) => x.label);
-        head = `<h3 class="cause">${hLinked(clip(causeLine({ ...group, labels }, list.length), LIMITS.detail))}</h3>\n`;
+        head = `<h3 class="cause">${hLinked(clip(causeLine({ ...group, labels }, list.length), LIMITS.cause))}</h3>\n`;
       }
       current = group;
       return head + rowOf(f, i);

@@ -146,7 +146,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
     lines.push('', paint('bold', `${SECTION_WORDS[key].title} (${thousands(items.length)})${SECTION_WORDS[key].suffix}`));
     // A reason the meaning was not checked that several items share: once, under the title.
     const meaning = meanings.bySection.get(key);
-    if (meaning !== undefined) lines.push(paint('grey', fit(`  ${terminalLine(clip(sharedMeaningLine(meaning), 300))}`)));
+    if (meaning !== undefined) lines.push(paint('grey', fit(`  ${terminalLine(clip(cliWords(sharedMeaningLine(meaning)), 300))}`)));
     let group: CauseGroup | undefined;
     const texts = groupTexts(model, items);
     for (const item of items.slice(0, TERMINAL_ITEMS)) {
@@ -275,7 +275,9 @@ export function cliWords(text: string): string {
     .replace(/\bwait-for-agent \(agent\.waitForAgent\)/g, '--wait-for-agent (agent.waitForAgent)')
     .replace(/\bagent-headers \(agent\.headers\)/g, 'agent.headers in config.yml')
     .replace(/\bcheck agent-path or agent\.url\b/g, 'check agent.url (or --agent-url)')
-    // The judge's address: config.yml's key, or the flag given over it (the meaning judge's too: it is the judge's).
+    // The judge's address: config.yml's key, or the flag given over it (the meaning judge's too: it is the judge's);
+    // a cause names the Action's input (evaluate/causes.ts, JUDGE_URL_SETTING), a client's reason the key alone.
+    .replace(/\bjudge-base-url \(judge\.baseUrl\)/g, '--judge-url (judge.baseUrl)')
     .replace(/\b(check|the port in) judge\.baseUrl\b/g, '$1 --judge-url (judge.baseUrl)')
     // The wait's fix (agent/ready.ts) speaks of the Action's preview; on the command line the agent may be local.
     .replace(/\bCheck that the preview deployed and that the agent URL is right\b/g, 'Check that the agent is running and that its URL is right (--agent-url, agent.url)');

@@ -8,8 +8,14 @@ import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } fro
 import { isInside } from '../fs-safe.js';
 import type { ConfigIssue } from './issues.js';
 
+const MIB = 1024 * 1024;
 /** Larger suite files are refused (a list of 5,000 fixtures is about 0.5 MB). */
-const MAX_SUITE_FILE_BYTES = 8 * 1024 * 1024;
+const MAX_SUITE_FILE_BYTES = 8 * MIB;
+
+/** A size in MiB, rounded up to a tenth, so that a file just over the limit does not read as the limit ("8.1", "12"). */
+function mibOver(bytes: number): string {
+  return String(Math.ceil((bytes / MIB) * 10) / 10);
+}
 
 /** The real path, or null when it does not exist (or cannot be resolved). */
 export function realPathOrNull(p: string): string | null {
@@ -69,7 +75,7 @@ export function readSuiteText(ref: SuiteFileRef, shown: string, realRoot: string
         : {
             issue: issue(
               shown,
-              `the file is ${read.size} bytes, more than the ${MAX_SUITE_FILE_BYTES} bytes a suite file may have`,
+              `the file is ${mibOver(read.size)} MiB, more than the ${MAX_SUITE_FILE_BYTES / MIB} MiB a suite file may have`,
               'split it into several files',
             ),
           };

@@ -12,8 +12,8 @@
 // unknown route is its router's `404 page not found` (a gateway's: an HTML page).
 
 import { parseRetryAfter } from '../http/retry.js';
-import { cutStep, deadlineText, DIRECT, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network } from '../http/network.js';
-import { tlsProblem } from '../http/tls.js';
+import { cutStep, deadlineText, DIRECT, lastingFault, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network } from '../http/network.js';
+import { tlsAlert, tlsAlertFix, tlsAlertText, tlsProblem } from '../http/tls.js';
 import { connectionFailureText, networkAddress, networkErrorCode, networkErrorText, otherNetworkFailureText } from '../http/error-code.js';
 import { abortedConnecting, closeDispatcher, request } from '../http/undici.js';
 import type { Span, SpanSource, TracesConfig, TurnSpans } from '../types.js';
@@ -157,9 +157,13 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
       // (docs/traces.md, "Query: a trace store").
       const fault = proxyFault(route, e);
       const faultText = route === null || fault === null ? null : proxyFaultText(route, fault);
-      if (faultText !== null && (fault?.kind === 'tls' || fault?.kind === 'intercepted')) throw new TraceStoreError(`GET ${shown} failed: ${faultText.what}; ${faultText.fix}`);
+      if (faultText !== null && lastingFault(fault)) throw new TraceStoreError(`GET ${shown} failed: ${faultText.what}; ${faultText.fix}`);
       const tls = tlsProblem(networkErrorCode(e));
       if (tls !== null) throw new TraceStoreError(`GET ${shown} failed: the store's TLS certificate is refused: ${tls.what} (${tls.code}); ${tls.fix}`);
+      // An alert in the TLS handshake (a store that wants a client certificate) answers so on every
+      // poll too: said at once, in the agent client's words (src/tls-alert.ts), with the store's setting.
+      const alert = tlsAlert(networkErrorCode(e));
+      if (alert !== null) throw new TraceStoreError(`GET ${shown} failed: the store ${tlsAlertText(alert)}; ${tlsAlertFix('traces.query.url')}`);
       if (faultText !== null) return { kind: 'failed', why: `GET ${shown} failed: ${faultText.what}; ${faultText.fix}`, retryAfterMs: 0 };
       // Through a proxy, a connection that never opened is the proxy's: the store's address was not
       // tried, so the fix is the proxy's variable, not traces.query.url (docs/configuration.md, "Behind a proxy").

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRegexPool, evaluateAssertion, formatPair, quote, type AssertionDeps } from '../../src/assertions/index.js';
 import type { Assertion, Judge, JudgeResult } from '../../src/types.js';
 import { noTranscripts } from '../support/fakes.js';
+import { reasonLine } from '../../src/assertions/format.js';
 
 const regex = createRegexPool({ size: 2, timeoutMs: 100 });
 const brokenRegex = createRegexPool({ size: 1, timeoutMs: 100, workerSource: "throw new Error('cannot start')" });
@@ -136,5 +137,19 @@ describe('seed 000: refund-policy with regex "30 days"', () => {
     const out = await evaluateAssertion(assertion, reply, { regex: evaluator(), judge: null });
     expect(out.verdict).toBe(verdict);
     expect(out.detail.length).toBeGreaterThan(0);
+  });
+});
+
+describe("a client's reason in an item's detail (reasonLine)", () => {
+  const what = `the proxy https://proxy.corp:3128 (HTTPS_PROXY) answered the TLS handshake with an alert: handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE)`;
+  it('whole when it fits; over the bound, what happened without its fix (the cause line says it), never a fix cut mid-sentence', () => {
+    expect(reasonLine('HTTP 503 after 3 attempts: overloaded')).toBe('HTTP 503 after 3 attempts: overloaded');
+    expect(reasonLine(`${what}; check whether the proxy asks for a client certificate (agent-replay presents none), which TLS versions it accepts`)).toBe(what);
+  });
+  it('a reason with no fix (a panel\'s members) or a long what: clipped at a word boundary', () => {
+    const members = `panel: 2 of 3 members gave no usable score: openai m1: no usable score in output: "${'word '.repeat(10)}"; openai m2: no usable score in output: "${'more '.repeat(20)}"`;
+    const clipped = reasonLine(members);
+    expect(clipped.length).toBeLessThanOrEqual(201);
+    expect(clipped).toMatch(/; openai m2: no usable score in output: "(?:more )*more…$/);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fixtureRecord } from '../support/fixture-record.js';
 import { causeLine, causeOf, gate, gateMerged, gateRun, groupCauses, parseFailOn, verificationOf, DEFAULT_FAIL_ON } from '../../src/evaluate/index.js';
 import { FAIL_ON_CONDITIONS, type FixtureRecord, type PersonaRecord } from '../../src/types.js';
+import { CLOSED_FIX, HEADERS_FIX, NOT_HTTP_FIX } from '../../src/agent-fixes.js';
 
 const URL_ = 'https://preview-42.example.com/api/chat';
 
@@ -46,6 +47,13 @@ describe('causes', () => {
       [`HTTP 500 from ${URL_}`, ['c']],
     ]);
     expect(causeLine(groups[0]!, 4)).toBe(`3 of 4: HTTP 404 from ${URL_}: check agent-path or agent.url: the path is probably wrong`);
+  });
+
+  it("an unread answer's cause gives the fix the agent's client gave, held once (src/agent-fixes.ts)", () => {
+    const hint = (error: string): string | null | undefined => causeOf(errored('x', 'network', error), URL_)?.hint;
+    expect(hint(`message turn: the agent at 127.0.0.1:9 gave an answer with headers of more than 16 KB, the most read (UND_ERR_HEADERS_OVERFLOW), after 1 attempt; ${HEADERS_FIX}`)).toBe(HEADERS_FIX);
+    expect(hint(`message turn: the agent at 127.0.0.1:9 gave an answer that is not valid HTTP, after 3 attempts; ${NOT_HTTP_FIX}`)).toBe(NOT_HTTP_FIX);
+    expect(hint(`message turn: the agent closed the connection without answering (ECONNRESET), after 3 attempts; ${CLOSED_FIX}`)).toBe(CLOSED_FIX);
   });
 
   it.each([
@@ -144,7 +152,7 @@ describe('causes', () => {
     expect(detail("judge unreachable: the judge at 127.0.0.1:9 gave an answer that is not valid HTTP after 3 attempts; something other than the judge's HTTP server answers there: check the port in judge.baseUrl")).toEqual({
       key: 'judge:not-http',
       what: 'the judge answered with something that is not HTTP',
-      hint: "something other than the judge's HTTP server answers there: check the port in judge.baseUrl",
+      hint: "something other than the judge's HTTP server answers there: check the port in judge-base-url (judge.baseUrl)",
     });
     expect(detail('simulator unreachable: the simulator at 127.0.0.1:9 gave an answer that is not valid HTTP')).toMatchObject({ key: 'simulator:not-http', hint: expect.stringMatching(/simulator\.baseUrl \(else judge\.baseUrl\)/) as unknown });
     // An HTTP error stays what it was.
@@ -178,14 +186,14 @@ describe('causes', () => {
     expect(causeOfDetail(`judge gave no usable answer: ${alert}`)).toEqual({
       key: 'judge:tls-alert:ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE',
       what: 'the judge answered the TLS handshake with an alert: handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE)',
-      hint: 'check whether the server asks for a client certificate (agent-replay presents none), which TLS versions it accepts (agent-replay offers TLS 1.2 and 1.3), and that the URL in judge.baseUrl is its https:// port (http:// for a plain HTTP one)',
+      hint: 'check whether the server asks for a client certificate (agent-replay presents none), which TLS versions it accepts (agent-replay offers TLS 1.2 and 1.3), and that the URL in judge-base-url (judge.baseUrl) is its https:// port (http:// for a plain HTTP one)',
     });
     // Before: "judge unreachable: a connection error (CODE) after 3 attempts", retried; the same cause.
     expect(causeOfDetail('judge unreachable: a connection error (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE) after 3 attempts')?.key).toBe('judge:tls-alert:ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE');
     // OpenSSL 3.2 and later (Node 24) spell the reason "ssl/tls alert": the same alert.
     expect(causeOfDetail('judge gave no usable answer: it answered the TLS handshake with an alert: handshake failure (ERR_SSL_SSL/TLS_ALERT_HANDSHAKE_FAILURE); check whether ...')?.what).toBe('the judge answered the TLS handshake with an alert: handshake failure (ERR_SSL_SSL/TLS_ALERT_HANDSHAKE_FAILURE)');
     const plain = 'it answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER): the server speaks plain HTTP at that address, not HTTPS: write the URL with http:// in judge.baseUrl';
-    expect(causeOfDetail(`judge gave no usable answer: ${plain}`)).toEqual({ key: 'judge:not-tls', what: 'the judge answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER)', hint: 'the server speaks plain HTTP there, not HTTPS: write judge.baseUrl with http://' });
+    expect(causeOfDetail(`judge gave no usable answer: ${plain}`)).toEqual({ key: 'judge:not-tls', what: 'the judge answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER)', hint: 'the server speaks plain HTTP there, not HTTPS: write judge-base-url (judge.baseUrl) with http://' });
     const pairs = [
       [plain, 'judge:not-tls'],
       ['response is not JSON: "<html>sign in</html>"', 'judge:not-json'],
@@ -225,7 +233,7 @@ describe('causes', () => {
     expect(none('no judge configured (add a judge section to config.yml)')?.what).toBe('no judge configured');
     expect(none('judge unreachable: no judge configured (add a judge section to config.yml)')?.key).toBe(none('no judge configured (add a judge section to config.yml)')?.key);
     const down = causeOf(rec({ verdict: 'not_evaluated', detail: 'judge unreachable: HTTP 503 after 3 retries' }), URL_);
-    expect([down?.what, down?.hint]).toEqual(['judge unreachable: HTTP 503', 'check judge.baseUrl, judge.model and the judge key; raise judge.timeoutMs if it is slow']);
+    expect([down?.what, down?.hint]).toEqual(['judge unreachable: HTTP 503', 'check judge-base-url (judge.baseUrl), judge.model and the judge key; raise judge.timeoutMs if it is slow']);
   });
 
   it('groups unmocked calls by tool, whatever input each call had', () => {

@@ -18,6 +18,8 @@ import { judgeOutcome } from '../../src/assertions/judge.js';
 import { createJudge } from '../../src/judge/index.js';
 import { createMeaningJudge } from '../../src/judge/meaning.js';
 import { createSimulator } from '../../src/simulator/index.js';
+import { createGitHubApi } from '../../src/github/api.js';
+import { createQuerySource } from '../../src/traces/query.js';
 import { clientCertServer, HANDSHAKE_FAILURE_CODE } from '../support/proxy-server.js';
 import type { Clock } from '../../src/types.js';
 
@@ -170,15 +172,15 @@ describe('the clients, at a TLS server that requires a client certificate (it an
     const simulator = createSimulator(judgeConfig, { clock });
     const seen: string[] = [];
     const alert = `handshake failure (${HANDSHAKE_FAILURE_CODE})`;
-    const fix = (setting: string): string =>
-      `check whether the server asks for a client certificate (agent-replay presents none), which TLS versions it accepts (agent-replay offers TLS 1.2 and 1.3), and that the URL in ${setting} is its https:// port (http:// for a plain HTTP one)`;
+    const fix = (setting: string, server = 'the server'): string =>
+      `check whether ${server} asks for a client certificate (agent-replay presents none), which TLS versions it accepts (agent-replay offers TLS 1.2 and 1.3), and that the URL in ${setting} is its https:// port (http:// for a plain HTTP one)`;
     try {
       const turn = await agent.converse({ session: 's', message: 'hi', persona: null });
       expect(turn.kind === 'errored' ? turn.error : turn.kind).toBe(`message turn: the agent answered the TLS handshake with an alert, after 1 attempt: ${alert}; ${fix('agent-url (agent.url)')}`);
       const judged = await judge.score('c', 'r');
       expect(judged).toEqual({ ok: false, reason: `it answered the TLS handshake with an alert: ${alert}; ${fix('judge.baseUrl')}`, answered: true });
-      // The item's detail line is clipped at 200 characters; its cause says the fix (src/evaluate/causes.ts).
-      expect(judgeOutcome(judged, 0.7).detail.startsWith(`judge gave no usable answer: it answered the TLS handshake with an alert: ${alert}; check whether`)).toBe(true);
+      // Over its 200 characters, the item's detail keeps what happened, not a fix cut mid-sentence; its cause says the fix whole (src/evaluate/causes.ts).
+      expect(judgeOutcome(judged, 0.7).detail).toBe(`judge gave no usable answer: it answered the TLS handshake with an alert: ${alert}`);
       expect(await meaning.ask({ before: [], message: 'm', baseline: 'a', now: 'b' })).toEqual({
         ok: false,
         reason: `meaning judge gave no usable answer: it answered the TLS handshake with an alert: ${alert}; ${fix('judge.baseUrl')}`,
@@ -193,7 +195,20 @@ describe('the clients, at a TLS server that requires a client certificate (it an
       const ready = await waitForAgent({ url: `https://${host}/chat`, headers: {}, seconds: 60, clock: instantClock(), log: (l) => seen.push(l) });
       expect(ready).toMatchObject({ polls: 1, status: null });
       expect(seen).toEqual([`agent answered the TLS handshake with an alert: ${alert}; not waiting for it: ${fix('agent-url (agent.url)')}`]);
-      expect(mtls.connections()).toBe(5);
+      // GitHub's API and a trace store say it in the same words, each with its own setting; the store asks once, not until traces.waitMs.
+      const github = createGitHubApi({ token: 't', baseUrl: `https://${host}`, retries: 0, retryAfterBaseMs: 0, throttleWrites: false });
+      await expect(github.listIssueComments('o', 'r', 5)).rejects.toThrow(
+        `GET /repos/o/r/issues/5/comments -> network: GitHub's API answered the TLS handshake with an alert: ${alert}; ${fix('GITHUB_API_URL', "GitHub's API, or a proxy on its way (HTTPS_PROXY),")}`,
+      );
+      const store = createQuerySource({ kind: 'tempo', url: `https://${host}`, apiKey: null, waitMs: 60_000, clock: instantClock() });
+      try {
+        await expect(store.collect('0'.repeat(32), '1'.repeat(16))).rejects.toThrow(
+          new RegExp(`^GET https://${host}/api/v2/traces/0{32} failed: the store answered the TLS handshake with an alert: ${alert.replace(/[()/]/g, '\\$&')}; ${fix('traces.query.url').replace(/[().]/g, '\\$&')}$`),
+        );
+      } finally {
+        await store.close();
+      }
+      expect(mtls.connections()).toBe(7);
     } finally {
       await Promise.all([agent.close(), judge.close(), meaning.close(), simulator.close()]);
       await mtls.close();

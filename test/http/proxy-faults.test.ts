@@ -17,7 +17,9 @@ import { createJudge } from '../../src/judge/index.js';
 import { createQuerySource, TraceStoreError, type PollClock } from '../../src/traces/query.js';
 import type { AgentOutcome, Judge } from '../../src/types.js';
 import { startAgentServer } from '../support/agent-server.js';
-import { startProxy, tlsFront, type ProxyOptions, type ProxyServer } from '../support/proxy-server.js';
+import { judgeOutcome } from '../../src/assertions/judge.js';
+import { docsUrl } from '../../src/version.js';
+import { clientCertServer, HANDSHAKE_FAILURE_CODE, startProxy, tlsFront, type ProxyOptions, type ProxyServer } from '../support/proxy-server.js';
 
 const PASSWORD = 'pr0xy-s3cret';
 
@@ -113,6 +115,46 @@ describe("the proxy's own certificate, and one refused through it", () => {
       expect(text).not.toContain(PASSWORD);
       expect(text).not.toContain("the agent's TLS certificate");
     }
+  });
+
+  it('an https:// proxy that answers its TLS handshake with an alert (it wants a client certificate): the proxy named with its fix, not the agent, the judge or the store; tried once', async () => {
+    const mtls = await clientCertServer();
+    cleanups.push(() => mtls.close());
+    const shown = `https://127.0.0.1:${mtls.port}`;
+    const network = await networkFrom({ HTTPS_PROXY: `https://ci-user:${PASSWORD}@127.0.0.1:${mtls.port}` });
+    const what = `the proxy ${shown} (HTTPS_PROXY) answered the TLS handshake with an alert: handshake failure (${HANDSHAKE_FAILURE_CODE})`;
+    const fix = (host: string): string =>
+      'check whether the proxy asks for a client certificate (agent-replay presents none), which TLS versions it accepts (agent-replay offers TLS 1.2 and 1.3), ' +
+      `and that the URL in HTTPS_PROXY is its https:// port (http:// for a plain HTTP one), or name ${host} in NO_PROXY to reach it directly`;
+
+    const error = errorOf(await agentClient({ url: 'https://agent.test:8443/chat' }, network).converse());
+    expect(error).toBe(`message turn: ${what}, after 1 attempt; ${fix('agent.test')}`);
+    expect(causeText('network', error, 'https://agent.test:8443/chat')).toBe(
+      `the proxy ${shown} (HTTPS_PROXY) answered the TLS handshake with an alert: handshake failure (${HANDSHAKE_FAILURE_CODE}), on the way to https://agent.test:8443/chat: ${fix('agent.test')}`,
+    );
+
+    const scored = await judge({}, network).score('polite', 'Within 30 days.');
+    expect(scored).toEqual({ ok: false, reason: `${what}; ${fix('judge.test')}` });
+    const detail = judgeOutcome(scored, 0.7).detail;
+    const judgeCause = causeOf({ label: 'refund', errored: false, verdict: 'not_evaluated', detail }, null);
+    // The item's detail keeps what happened, never a fix cut mid-sentence; its cause says the fix whole.
+    expect(detail).toBe(`judge unreachable: ${what}`);
+    expect(judgeCause === null ? 'no cause' : causeLine({ ...judgeCause, labels: ['refund'] }, 1)).toBe(
+      `${what}, on the way to the judge: ${fix('judge.test').replace(/, or name judge\.test in NO_PROXY to reach it directly$/, '')}, ` +
+        `or NO_PROXY for hosts to reach directly (${docsUrl('configuration.md', 'Behind a proxy')})`,
+    );
+
+    const seen: string[] = [];
+    const ready = await waitForAgent({ url: 'https://agent.test:8443/chat', headers: {}, seconds: 60, clock: instantClock(), log: (l) => seen.push(l), network });
+    expect(ready).toMatchObject({ polls: 1, status: null });
+    expect(seen).toEqual([`${what}; not waiting for the agent: ${fix('agent.test')}`]);
+
+    const store = createQuerySource({ kind: 'tempo', url: 'https://store.test', apiKey: null, waitMs: 60_000, clock: instantClock(), network });
+    cleanups.push(() => store.close());
+    await expect(store.collect('0'.repeat(32), '1'.repeat(16))).rejects.toThrow(`GET https://store.test/api/v2/traces/${'0'.repeat(32)} failed: ${what}; ${fix('store.test')}`);
+    // One handshake each: an alert is the proxy's answer on every attempt, so none is retried or waited on.
+    expect(mtls.connections()).toBe(4);
+    expect([error, detail, ...seen].join('\n')).not.toContain(PASSWORD);
   });
 
   it('a certificate refused through a tunnel (a proxy that inspects TLS presents its own): named with the proxy, and both fixes', async () => {

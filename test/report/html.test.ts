@@ -200,3 +200,16 @@ describe("a persona script's row", () => {
     expect(why).toBe('1 of 3 checks passed · ❌ tool not called: issue_refund must not be called, but was at turn 3 (+1 more)');
   });
 });
+
+describe("a cause's fix is said whole (docs/troubleshooting.md, \"Not evaluated\")", () => {
+  it('the cause under the headline and its group heading keep a fix of a few hundred characters, which an item detail would clip', () => {
+    const fix =
+      'check whether the proxy asks for a client certificate (agent-replay presents none), which TLS versions it accepts (agent-replay offers TLS 1.2 and 1.3), ' +
+      'and that the URL in HTTPS_PROXY is its https:// port (http:// for a plain HTTP one), or name agent.test in NO_PROXY to reach it directly';
+    const error = `message turn: the proxy https://proxy.corp:3128 (HTTPS_PROXY) answered the TLS handshake with an alert: handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE), after 1 attempt; ${fix}`;
+    const errored = (label: string) => fixture(label, { errored: true, errorKind: 'network', error, reply: null, verdict: null, drift: null });
+    const html = renderHtml(run([errored('refund'), errored('hours')]));
+    expect(between(html, '<p class="cause"><b>Cause</b>: ', '</p>')).toMatch(new RegExp(`${fix.replace(/[().]/g, '\\$&')}$`));
+    expect(between(html, '<h3 class="cause">', '</h3>')).toMatch(new RegExp(`${fix.replace(/[().]/g, '\\$&')}$`));
+  });
+});

@@ -210,9 +210,10 @@ describe('a reason the meaning was not checked, shared by several items', () => 
     resetLines();
     const down = unchecked('meaning judge unreachable: HTTP 503 after 3 attempts: overloaded');
     const record = run([differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', down), differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', down)]);
-    const fix = 'check judge.baseUrl, the judge key and meaning.model (else judge.model); raise judge.timeoutMs if it is slow';
+    // The terminal names the CLI's flag, the comment the Action's input (evaluate/causes.ts, JUDGE_URL_SETTING).
+    const fix = 'check --judge-url (judge.baseUrl), the judge key and meaning.model (else judge.model); raise judge.timeoutMs if it is slow';
     expect(renderTerminal(record, { color: false })).toContain(`Changed (2)\n  Meaning not checked for all 2: meaning judge unreachable: HTTP 503 after 3 attempts: overloaded; ${fix}\n`);
-    expect(renderComment(record, ctx)).toContain('overloaded; check judge.baseUrl, the judge key and meaning.model');
+    expect(renderComment(record, ctx)).toContain('overloaded; check judge-base-url \\(judge.baseUrl\\), the judge key and meaning.model');
   });
 
   it("a meaning judge that answered and whose answer stalled, or was not HTTP, is not said unreachable: the judge's words, and their fix", () => {
@@ -224,7 +225,7 @@ describe('a reason the meaning was not checked, shared by several items', () => 
     expect(text).not.toContain('unreachable');
     const garbage = unchecked('meaning judge unreachable: the meaning judge at 127.0.0.1:9 gave an answer that is not valid HTTP after 3 attempts');
     const other = run([differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', garbage), differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', garbage)]);
-    expect(renderTerminal(other, { color: false })).toContain("Meaning not checked for all 2: the meaning judge answered with something that is not HTTP; something other than the meaning judge's HTTP server answers there: check the port in judge.baseUrl\n");
+    expect(renderTerminal(other, { color: false })).toContain("Meaning not checked for all 2: the meaning judge answered with something that is not HTTP; something other than the meaning judge's HTTP server answers there: check the port in --judge-url (judge.baseUrl)\n");
     expect(renderComment(other, ctx)).toContain('the meaning judge answered with something that is not HTTP');
   });
 
@@ -232,7 +233,7 @@ describe('a reason the meaning was not checked, shared by several items', () => 
     resetLines();
     const garbage = unchecked("meaning judge gave no usable answer: the meaning judge at 127.0.0.1:9 gave an answer that is not valid HTTP; something other than the meaning judge's HTTP server answers there: check the port in judge.baseUrl");
     const two = run([differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', garbage), differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', garbage)]);
-    expect(renderTerminal(two, { color: false })).toContain("Meaning not checked for all 2: the meaning judge answered with something that is not HTTP; something other than the meaning judge's HTTP server answers there: check the port in judge.baseUrl\n");
+    expect(renderTerminal(two, { color: false })).toContain("Meaning not checked for all 2: the meaning judge answered with something that is not HTTP; something other than the meaning judge's HTTP server answers there: check the port in --judge-url (judge.baseUrl)\n");
     const stalled = unchecked("meaning judge gave no usable answer: the meaning judge's answer (HTTP 200) did not end within 200 ms (3 attempts)");
     const both = run([differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', stalled), differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', stalled)]);
     expect(renderTerminal(both, { color: false })).toContain("Meaning not checked for all 2: the meaning judge's answer did not end within 200 ms; the meaning judge answered and its body stopped");

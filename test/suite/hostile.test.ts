@@ -197,10 +197,10 @@ describe('an error about a file is clipped', () => {
     expect(brief(r.errors)).toEqual([`${F}/deep.yml:2: invalid YAML: lists or mappings are nested more than 100 levels deep`]);
   });
 
-  it('a file over 8 MB is refused without being parsed', async () => {
+  it('a file over 8 MiB is refused without being parsed, its size and the limit said in MiB', async () => {
     const cwd = await repo({ [`${F}/ok.yml`]: OK_FIXTURE });
     await fs.writeFile(path.join(cwd, F, 'huge.yml'), `message: "${'a'.repeat(8 * 1024 * 1024)}"\n`);
     const r = await loadAt(cwd);
-    expect(brief(r.errors)).toEqual([`${F}/huge.yml:-: the file is 8388620 bytes, more than the 8388608 bytes a suite file may have`]);
+    expect(brief(r.errors)).toEqual([`${F}/huge.yml:-: the file is 8.1 MiB, more than the 8 MiB a suite file may have`]);
   });
 });

@@ -1,0 +1,50 @@
+// postJson's last words (src/judge/http.ts): every failure the network or the server causes carries
+// a code and is said in our words; an error with none is a fault of ours (a body that could not be
+// made), thrown as it came for the client that asked to say, never "network error: ..." nor retried.
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { postJson, type PostOptions } from '../../src/judge/http.js';
+import { AdaptiveLimiter } from '../../src/http/limiter.js';
+import { Agent } from '../../src/http/undici.js';
+
+let server: Server | null = null;
+const agents: Agent[] = [];
+afterEach(async () => {
+  for (const a of agents.splice(0)) await a.close();
+  await new Promise<void>((resolve) => (server === null ? resolve() : server.close(() => resolve())));
+  server = null;
+});
+
+async function judgeServer(): Promise<{ url: string; requests: () => number }> {
+  let n = 0;
+  server = createServer((req, res) => {
+    n++;
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+  });
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`, requests: () => n };
+}
+
+function options(url: string, body: unknown): PostOptions {
+  const dispatcher = new Agent({});
+  agents.push(dispatcher);
+  return { url, headers: {}, body, dispatcher, timeoutMs: 2000, retries: 2, backoffMs: 0, clock: { now: () => 0, sleep: async () => undefined }, random: () => 0.5, limiter: new AdaptiveLimiter(1), peer: 'the judge' };
+}
+
+describe('postJson: an error with no code is not the network\'s', () => {
+  it('a body that cannot be made is thrown as it came, once, nothing sent; never "network error: ..."', async () => {
+    const s = await judgeServer();
+    let made = 0;
+    const failing = (): unknown => {
+      made++;
+      throw new TypeError('the prompt could not be built');
+    };
+    await expect(postJson(options(s.url, failing))).rejects.toThrow(new TypeError('the prompt could not be built'));
+    expect([made, s.requests()]).toEqual([1, 0]);
+    // The same call with a body: answered.
+    expect(await postJson(options(s.url, () => ({ model: 'm' })))).toEqual({ ok: true, json: { ok: true } });
+  });
+});
