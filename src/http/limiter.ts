@@ -131,6 +131,7 @@ export class AdaptiveLimiter {
   acquire(): Promise<Ticket>;
   acquire(signal: AbortSignal | undefined): Promise<Ticket | null>;
   async acquire(signal?: AbortSignal): Promise<Ticket | null> {
+    let stood: number | null = null;
     for (;;) {
       while (this.inFlight >= this.current) {
         if (signal?.aborted) return null;
@@ -139,9 +140,12 @@ export class AdaptiveLimiter {
         if (!woken) return null;
       }
       if (signal?.aborted) return null;
-      // Paced: a start waits its turn, holding no slot, and looks again for one when it comes.
-      const early = this.paceNow === null ? 0 : this.lastStartAt + this.paceNow.windowMs / this.paceNow.perWindow - this.clock.now();
+      // Paced: a start waits its turn, holding no slot, and looks again for one when it comes. A
+      // clock that did not move while it waited (a test's that stands still) lets it go.
+      const now = this.clock.now();
+      const early = this.paceNow === null || now === stood ? 0 : this.lastStartAt + this.paceNow.windowMs / this.paceNow.perWindow - now;
       if (early <= 0) break;
+      stood = now;
       if (!(await sleepUnlessAborted(this.clock, early, signal))) return null;
     }
     this.lastStartAt = this.clock.now();

@@ -302,6 +302,16 @@ describe('AdaptiveLimiter pacing after a rate limit', () => {
     expect(l.pace?.perWindow).toBe(4);
   });
 
+  it('a clock that stands still (a test double) does not hold a paced start forever: one wait, then it goes', async () => {
+    const sleeps: number[] = [];
+    const l = new AdaptiveLimiter(16, { now: () => 0, sleep: async (ms) => void sleeps.push(ms) });
+    for (let i = 0; i < 4; i++) await answer(l, 'success');
+    l.release(await l.acquire(), 'rate-limited', 1000); // 4 a second, the last start at 0
+    await answer(l, 'success'); // waits 250 ms once; 5 successes in the window now: 5 a second
+    await answer(l, 'success'); // waits 200 ms once
+    expect(sleeps).toEqual([250, 200]);
+  });
+
   it('an interrupt frees a request waiting for its paced start', async () => {
     let wake = (): void => undefined;
     const clock = { now: () => 0, sleep: () => new Promise<void>((resolve) => (wake = resolve)) };
