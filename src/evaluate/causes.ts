@@ -426,6 +426,15 @@ function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning jud
 function notEvaluatedCause(detail: string, spansCame = false): Cause {
   // A turn's spans never came (docs/traces.md, "When spans do not arrive"): one cause for every trace id.
   const spans = /^(?:turn \d+: )?no spans for trace [0-9a-f]{32} within ([^:]+?)(?::| at )/.exec(detail);
+  // They came, after the wait (docs/traces.md, "When a turn's spans are complete"): the agent exports
+  // and continues the traceparent, too late for the turn (the cause reworded at the run's end, traces/observer.ts).
+  if (spans && /: \d+ spans? came to \S+ after it; /.test(detail)) {
+    return {
+      key: 'traces:late',
+      what: `a turn's spans came after the wait of ${spans[1] ?? ''}`,
+      hint: `have the agent flush its spans before it replies (forceFlush), or raise traces.waitMs (${docsUrl('traces.md', "When a turn's spans are complete")})`,
+    };
+  }
   if (spans && / of traces agent-replay did not send came to /.test(detail)) {
     return {
       key: 'traces:other-traces',

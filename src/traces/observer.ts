@@ -217,12 +217,20 @@ function countsOf(counts: Omit<SpanCounts, 'late'>, got: TurnSpans): SpanCounts 
   return out;
 }
 
-/** Each traced turn's `spans.late`, from the source at the end of the run (docs/traces.md): the record's turns are updated in place. */
+/**
+ * Each traced turn's `spans.late`, from the source at the end of the run (docs/traces.md): the record's turns are updated in place.
+ * A turn none of whose spans came within `waitMs` and whose spans came after it was read is not a
+ * turn the agent made no span for: its cause, wherever the record says it (a check's detail, the
+ * item's, a script turn's `toolCallsProblem`), is reworded to say they came late, with that fix
+ * (`lateCause`; docs/traces.md, "When a turn's spans are complete").
+ */
 export function fillLateSpans(record: { fixtures: readonly FixtureRecord[]; personas: readonly PersonaRecord[] }, source: Pick<SpanSource, 'late'>): void {
+  const cameLate = new Map<string, number>();
   const fill = (item: { traceId?: string | null; spans?: SpanCounts | null }): void => {
     if (item.traceId == null || item.spans == null) return;
     const read = readOfCounts.get(item.spans);
     item.spans = { ...item.spans, late: source.late(item.traceId, read) };
+    if (item.spans.count === 0 && item.spans.late > 0 && !cameLate.has(item.traceId)) cameLate.set(item.traceId, item.spans.late);
     // A turn listed twice (a repeated script's shown attempt and its turns) is filled twice, alike.
     if (read !== undefined) readOfCounts.set(item.spans, read);
   };
@@ -234,4 +242,31 @@ export function fillLateSpans(record: { fixtures: readonly FixtureRecord[]; pers
     for (const t of p.turns) fill(t);
     for (const a of p.attempts ?? []) for (const t of a.turns) fill(t);
   }
+  if (cameLate.size === 0) return;
+  const reword = (text: string): string => text.replace(NONE_CAME, (whole: string, traceId: string, within: string, endpoint: string) => {
+    const late = cameLate.get(traceId);
+    return late === undefined ? whole : lateCause(traceId, within, endpoint, late);
+  });
+  type Texts = { detail?: string; checks?: readonly { detail: string }[]; turns?: readonly { toolCallsProblem?: string }[] };
+  const rewrite = (item: Texts): void => {
+    if (typeof item.detail === 'string') item.detail = reword(item.detail);
+    for (const c of item.checks ?? []) (c as { detail: string }).detail = reword(c.detail);
+    for (const t of item.turns ?? []) if (t.toolCallsProblem !== undefined) t.toolCallsProblem = reword(t.toolCallsProblem);
+  };
+  for (const item of [...record.fixtures, ...record.personas] as Texts[]) {
+    rewrite(item);
+    for (const a of (item as { attempts?: Texts[] }).attempts ?? []) rewrite(a);
+  }
+}
+
+/** The receiver's no-spans cause (`noSpansCause`), with its trace id, wait and endpoint. */
+const NONE_CAME = /no spans for trace ([0-9a-f]{32}) within ([^:]+): none came to (\S+) for this request; does the agent export there, with a span for each request it answers\?/g;
+
+/**
+ * "no spans for trace <id> within 5 s: 4 spans came to http://127.0.0.1:4318/v1/traces after it; have
+ * the agent flush its spans before it replies (forceFlush), or raise traces.waitMs": the agent
+ * exports, late (docs/traces.md, "When a turn's spans are complete").
+ */
+export function lateCause(traceId: string, within: string, endpoint: string, late: number): string {
+  return `no spans for trace ${traceId} within ${within}: ${String(late)} span${late === 1 ? '' : 's'} came to ${endpoint} after it; have the agent flush its spans before it replies (forceFlush), or raise traces.waitMs`;
 }
