@@ -435,6 +435,15 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
       hint: `have the agent flush its spans before it replies (forceFlush), or raise traces.waitMs (${docsUrl('traces.md', "When a turn's spans are complete")})`,
     };
   }
+  // Exports the receiver refused: the agent's endpoint or protocol is wrong (docs/traces.md, "When spans do not arrive").
+  const refused = spans ? /: none came to \S+, and \d+ exports? came (?:to (\S+) instead|as .+?) \(refused, (404|415)\); (set OTEL_EXPORTER_OTLP_.*?)(?= \(mocked mode: |$)/.exec(detail) : null;
+  if (spans && refused) {
+    return {
+      key: `traces:refused:${refused[2] ?? ''}`,
+      what: refused[1] !== undefined ? `no spans arrived within ${spans[1] ?? ''}: the agent exported them to ${refused[1]}, not /v1/traces` : `no spans arrived within ${spans[1] ?? ''}: the agent exported them in an encoding the receiver does not read`,
+      hint: `${refused[3] ?? ''} (${docsUrl('traces.md', 'Receive: an OTLP/HTTP receiver')})`,
+    };
+  }
   if (spans && / of traces agent-replay did not send came to /.test(detail)) {
     return {
       key: 'traces:other-traces',

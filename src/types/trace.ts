@@ -114,5 +114,18 @@ export interface SpanSource {
   late(traceId: string, read?: number): number;
   /** Spans received so far of trace ids this run never sent, while none of a trace it sent has come (the receiver's; a store is asked by trace id and has none). */
   foreign?(): number;
+  /**
+   * Exports the receiver refused, while none of a trace the run sent has come: the count, and the
+   * last refused one's path (another than /v1/traces: an OTEL_EXPORTER_OTLP_ENDPOINT that already
+   * ends in it) or content type (no OTLP/HTTP encoding); null when none (docs/traces.md, "When spans do not arrive").
+   */
+  refused?(): RefusedExports | null;
   close(): Promise<void>;
+}
+
+/** Exports the receiver refused: `path` when it was not /v1/traces, else `contentType`. */
+export interface RefusedExports {
+  count: number;
+  path: string | null;
+  contentType: string | null;
 }

@@ -771,7 +771,7 @@ describe('the outputs the docs show', () => {
     const shown = BLOCKS.filter((b) => b.page === page && b.lang === '' && /spans/.test(b.text)).map((b) => b.text.trim());
     const id = '4bf92f3577b34da6a3ce929d0e0e4736';
     const receiver = { endpoint: 'http://127.0.0.1:4318/v1/traces', receiving: true, waitMs: 5000 };
-    const causes = [incompleteCause(id, 2, '00f067aa0ba902b8', receiver), notUnderAttemptCause(id, 4, receiver), noSpansCause(id, receiver), noSpansCause(id, receiver, 12), lateCause(id, '5 s', receiver.endpoint, 4)];
+    const causes = [incompleteCause(id, 2, '00f067aa0ba902b8', receiver), notUnderAttemptCause(id, 4, receiver), noSpansCause(id, receiver), noSpansCause(id, receiver, 12), lateCause(id, '5 s', receiver.endpoint, 4), noSpansCause(id, receiver, 0, { count: 6, path: '/v1/traces/v1/traces', contentType: null })];
     for (const cause of causes) expect(shown, `${page} shows: ${cause}`).toContain(cause);
   });
 
