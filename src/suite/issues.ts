@@ -594,6 +594,14 @@ function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name:
       const ms = Number(duration[1]) * (UNIT_MS[(duration[2] as string).toLowerCase()] ?? 1);
       if (Number.isInteger(ms) && takes(ms)) return `write it as a number of milliseconds: ${lead}${String(ms)}`;
     }
+    // `slowerBy: 50%`, `threshold: 70 %`: a percentage, where the setting takes a fraction.
+    const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(text);
+    const fraction = percent === null ? null : Number((Number(percent[1]) / 100).toFixed(6));
+    if (fraction !== null && takes(fraction)) return `write it as a fraction: ${lead}${String(fraction)} (${text})`;
+    // `slowerBy: 1.5x`: a multiple of the baseline's latency; slowerBy is the part above it (docs/latency.md).
+    const times = last === 'slowerBy' ? /^(\d+(?:\.\d+)?)\s*(?:x|×|times)$/i.exec(text) : null;
+    const above = times === null ? null : Number((Number(times[1]) - 1).toFixed(6));
+    if (above !== null && takes(above)) return `write how much slower than the baseline, as a fraction: ${lead}${String(above)} (${text} the baseline's latency is ${String(Number((above * 100).toFixed(4)))} % slower)`;
     return null;
   }
   const yesNo = expected === 'boolean' ? yesNoFix(ctx, rel, value, lead) : null;
@@ -692,6 +700,8 @@ function numberFix(ctx: TranslateContext, rel: readonly PathSegment[], name: str
   const takes = (v: number): boolean => schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(v).success);
   if (meant !== undefined && takes(meant)) return `write the number in digits (${name} is ${range.words}): ${lead}${String(meant)}`;
   // A duration's example is a plausible wait (30 seconds), not its least value (1 ms).
+  // `minDeltaMs: 300.5`: the whole number nearest to what was written, not a made-up example.
+  if (typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value) && takes(Math.round(value))) return `change ${name} to ${range.words}: ${lead}${String(Math.round(value))}`;
   const last = rel[rel.length - 1];
   const ms = typeof last === 'string' && /Ms$/.test(last) && takes(30000);
   const example = ms ? `, e.g. ${lead}30000 (30 seconds)` : range.example !== null && takes(range.example) ? `, e.g. ${lead}${String(range.example)}` : '';

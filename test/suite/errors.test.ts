@@ -326,6 +326,20 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('a percentage or a multiple where a fraction goes, and a whole number written with a fraction: the fix is the value meant, not the least one', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\nlatency: { slowerBy: 50%, minDeltaMs: 300.5 }\nmeaning: { threshold: 80 % }\n',
+    });
+    expect(r.errors.map((e) => `${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      '3:22: latency.slowerBy must be a number, found the string "50%"\n  fix: write it as a fraction: slowerBy: 0.5 (50%)',
+      '3:39: latency.minDeltaMs must be a whole number, found the number 300.5\n  fix: change latency.minDeltaMs to a whole number from 0 to 600000: minDeltaMs: 301',
+      '4:23: meaning.threshold must be a number, found the string "80 %"\n  fix: write it as a fraction: threshold: 0.8 (80 %)',
+    ]);
+    const times = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\nlatency: { slowerBy: 1.5x }\n' });
+    expect(times.errors.map((e) => e.fix)).toEqual(["write how much slower than the baseline, as a fraction: slowerBy: 0.5 (1.5x the baseline's latency is 50 % slower)"]);
+  });
+
   it('yes, no, on or off for a key that takes true, false or a mapping: the same YAML 1.2 advice as a plain true/false key', async () => {
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  start: off\n' });
     expect(r.errors.map((e) => `${e.line}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
