@@ -129,7 +129,12 @@ export function suggest(key: string, allowed: readonly string[]): string | null 
  * fixture is its `label`; `endpoint:` in agent is its `url`, in judge its `baseUrl`).
  */
 const OTHER_NAMES: Record<string, readonly string[]> = {
-  name: ['label'],
+  // In a tool check (docs/traces.md, "Fixtures"; docs/personas.md), the tool's name and its arguments.
+  name: ['label', 'tool'],
+  args: ['input'],
+  arguments: ['input'],
+  params: ['input'],
+  parameters: ['input'],
   id: ['label'],
   title: ['label'],
   // A persona script's first message is its `opening` (docs/personas.md): written as a fixture's.

@@ -808,6 +808,31 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it("tool assertions' fixes say what to write: args is input, name is tool, a list is one check per call of the tools written", async () => {
+    const r = await load({
+      [`${F}/a.yml`]: `fixtures:
+  - label: extra
+    message: x
+    assert: { toolCalled: { tool: find_order, args: { id: 1 } } }
+  - label: named
+    message: x
+    assert: { toolNotCalled: { name: issue_refund } }
+  - label: many
+    message: x
+    assert: { toolCalled: [{ tool: find_order, input: { orderId: "1234" } }, { tool: "track order" }] }
+  - label: words
+    message: x
+    assert: { toolNotCalled: [issue_refund, "null"] }
+`,
+    });
+    expect(r.errors.map((e) => `${e.line}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      '4: fixture "extra": unknown key "args" in assert.toolCalled; allowed keys: tool, input, match\n  fix: did you mean "input"? rename the key, so that line 4 reads\n        assert: { toolCalled: { tool: find_order, input: { id: 1 } } }',
+      '7: fixture "named": unknown key "name" in assert.toolNotCalled (and the required "tool" is missing); allowed keys: tool, input, match\n  fix: did you mean "tool"? rename the key, so that line 7 reads\n        assert: { toolNotCalled: { tool: issue_refund } }',
+      '10: fixture "many": toolCalled names one call in a fixture, found a list\n  fix: write each call as its own check: assert: [{ toolCalled: { tool: find_order, input: {"orderId":"1234"} } }, { toolCalled: { tool: "track order" } }]',
+      '13: fixture "words": toolNotCalled names one call in a fixture, found a list\n  fix: write each call as its own check: assert: [{ toolNotCalled: { tool: issue_refund } }, { toolNotCalled: { tool: "null" } }]',
+    ]);
+  });
+
   it('baselines: invalid JSON, schema failure, label mismatch, verdict, bad file name', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'fixtures:\n' + ['broken', 'schema', 'mismatch', 'verdict', 'good'].map((l) => `  - { label: ${l}, message: x }\n`).join(''),
