@@ -460,6 +460,15 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
       hint: `give every request of the agent a span of its own, the welcome turn's too: a server span around the handler, as HTTP instrumentation makes (${docsUrl('traces.md', 'When spans do not arrive')})`,
     };
   }
+  // A trace store had nothing (query mode): there is no receiver to point the agent at.
+  const store = spans ? /^(?:turn \d+: )?no spans for trace [0-9a-f]{32} within [^:]+? at (.+?): does the agent export to this store/.exec(detail) : null;
+  if (spans && store) {
+    return {
+      key: 'traces:no-spans',
+      what: `no spans arrived within ${spans[1] ?? ''} at ${store[1] ?? ''}`,
+      hint: `check that the agent exports its spans to this store (traces.query.url names it), or raise traces.waitMs for the store to index them (${docsUrl('traces.md', 'When spans do not arrive')})`,
+    };
+  }
   if (spans) {
     return {
       key: 'traces:no-spans',
@@ -524,6 +533,12 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
     return { key: 'regex:timeout', what: 'regex over its time budget', hint: 'simplify the pattern, or raise regex.timeoutMs in config.yml' };
   }
   if (/^regex worker failed/.test(detail)) return { key: 'regex:worker', what: 'regex worker failed', hint: 'run it again; lower regex.workers if memory is short' };
+  // A trace store's failure names the URL asked, which holds the turn's trace id (docs/traces.md,
+  // "Query: a trace store"): one store that refuses or cannot be reached is one cause, not one per turn.
+  if (/\bGET \S*[0-9a-f]{32}\S* failed: /.test(detail)) {
+    const general = detail.replace(/\b[0-9a-f]{32}\b/g, '<trace id>');
+    return { key: `not_evaluated:${general}`, what: general, hint: null };
+  }
   return { key: `not_evaluated:${detail}`, what: detail, hint: null };
 }
 
