@@ -81,7 +81,14 @@ export interface TracesConfig {
   /** An OTLP/HTTP receiver on 127.0.0.1 for the run; port 0 picks a free port. */
   receive: { port: number; /** Where config.yml sets the port ("config.yml:12"), for its errors; absent: the default. */ portAt?: string } | null;
   /** A trace store queried by trace id after each turn; `headers` are sent with every request (a Tempo tenant's X-Scope-OrgID). */
-  query: { kind: 'tempo' | 'jaeger' | 'langfuse'; url: string; apiKey: string | null; headers?: Record<string, string> } | null;
+  query: {
+    kind: 'tempo' | 'jaeger' | 'langfuse';
+    url: string;
+    apiKey: string | null;
+    headers?: Record<string, string>;
+    /** Where config.yml sets each key ("config.yml:12"), named beside it in the store's errors; absent in a config built without a file. */
+    at?: Partial<Record<'kind' | 'url' | 'apiKey' | 'headers', string>>;
+  } | null;
   /** How long to wait for a turn's spans, in ms (default 5,000). */
   waitMs: number;
 }
