@@ -365,10 +365,13 @@ function mappingFix(ctx: TranslateContext, rel: PathSegment[], name: string, val
       return `put a space after the colon, so that line ${String(pos.line)} reads\n    ${`${line.slice(0, pos.column - 1)}${noSpace[1] as string}: ${line.slice(pos.column + (noSpace[1] as string).length)}`.trimEnd()}`;
     }
   }
-  // `mocks: [find_order]`: a mapping that takes the text as its one required key (a mock's `tool`).
-  const only = typeof value === 'string' && value.trim() !== '' ? keys.filter((k) => schemasAt(ctx.schema, rel).some((sch) => sch.safeParse({ [k]: value }).success)) : [];
+  // `mocks: [find_order]`: a mapping that takes the text as its one required key (a mock's `tool`);
+  // `traces: { receive: 4318 }`, `latency: 0.5`: the one key that takes the number.
+  // (Not repeat's count, whose range is checked after the schema: repeat: 40 would get a fix that is an error.)
+  const single = (typeof value === 'string' && value.trim() !== '') || (typeof value === 'number' && Number.isFinite(value) && key !== 'repeat');
+  const only = single ? keys.filter((k) => schemasAt(ctx.schema, rel).some((sch) => sch.safeParse({ [k]: value }).success)) : [];
   if (only.length === 1) {
-    const inner = /^[A-Za-z0-9_./-]+$/.test(value as string) ? (value as string) : JSON.stringify(value);
+    const inner = typeof value === 'number' || /^[A-Za-z0-9_./-]+$/.test(value as string) ? String(value) : JSON.stringify(value);
     return `write it as a mapping with ${inner} as its ${only[0] as string}: { ${only[0] as string}: ${inner} } (the keys it takes: ${keys.join(', ')})`;
   }
   return keys.length > 0 ? `change ${name} to a mapping of ${keys.join(', ')}` : null;

@@ -808,6 +808,14 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('a number where a mapping goes, which one key of the mapping takes: the mapping it stands for', async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\ntraces:\n  receive: 4318\nlatency: 0.5\n' });
+    expect(r.errors.map((e) => `${e.line}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      '4: traces.receive must be a mapping, found the number 4318\n  fix: write it as a mapping with 4318 as its port: { port: 4318 } (the keys it takes: port)',
+      '5: latency must be a mapping, found the number 0.5\n  fix: write it as a mapping with 0.5 as its slowerBy: { slowerBy: 0.5 } (the keys it takes: slowerBy, minDeltaMs)',
+    ]);
+  });
+
   it("tool assertions' fixes say what to write: args is input, name is tool, a list is one check per call of the tools written", async () => {
     const r = await load({
       [`${F}/a.yml`]: `fixtures:
