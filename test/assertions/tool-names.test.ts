@@ -31,3 +31,12 @@ describe('a tool check of a tool never called', () => {
     expect(evaluateToolAssertion({ kind: 'toolNotCalled', tool: 'issue_refund', match: 'subset' }, [call('lookup_order')])).toEqual({ verdict: 'pass', detail: 'not called: issue_refund' });
   });
 });
+
+describe("a list's checks that did not run for one reason", () => {
+  it('say the reason once; failures are each said', async () => {
+    const { listDetail } = await import('../../src/assertions/list.js');
+    const why = 'no spans for trace 4bf92f3577b34da6a3ce929d0e0e4736 within 5 s: none came to http://127.0.0.1:4318/v1/traces for this request; does the agent export there, with a span for each request it answers?';
+    expect(listDetail([{ status: 'not_evaluated', detail: why }, { status: 'not_evaluated', detail: why }, { status: 'pass', detail: 'reply contains "30"' }])).toBe(`2 of 3 checks not evaluated: ${why}`);
+    expect(listDetail([{ status: 'fail', detail: 'x was not called' }, { status: 'fail', detail: 'x was not called' }])).toBe('2 of 2 checks failed: x was not called; x was not called');
+  });
+});
