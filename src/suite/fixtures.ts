@@ -30,6 +30,22 @@ const assertionSchema = z.strictObject({
   toolNotCalled: z.union([toolExpectationSchema, z.array(z.unknown())]).optional(),
 });
 
+/**
+ * The checks a fixture's list of tool calls stands for, one per call, as written (`{ toolCalled: {
+ * tool: find_order } }, ...`); the placeholders `a` and `b` when an entry names no tool.
+ */
+function listedCalls(kind: string, value: readonly unknown[]): string {
+  const tools = value.map((v) => (typeof v === 'string' ? { tool: v } : v !== null && typeof v === 'object' && typeof (v as { tool?: unknown }).tool === 'string' ? (v as Record<string, unknown>) : null));
+  if (tools.length === 0 || tools.some((t) => t === null)) return `{ ${kind}: { tool: a } }, { ${kind}: { tool: b } }`;
+  const plain = (text: string): string => (/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(text) && !/^(?:true|false|null|yes|no|on|off)$/i.test(text) ? text : JSON.stringify(text));
+  return (tools as Record<string, unknown>[])
+    .map((t) => {
+      const rest = Object.entries(t).filter(([k]) => k !== 'tool').map(([k, v]) => `, ${k}: ${typeof v === 'string' ? plain(v) : JSON.stringify(v)}`).join('');
+      return `{ ${kind}: { tool: ${plain(t.tool as string)}${rest} } }`;
+    })
+    .join(', ');
+}
+
 export const fixtureSchema = z.strictObject({
   label: z.string(),
   message: z.string(),
@@ -255,7 +271,7 @@ function checkAssertion(
   if (kind === 'toolCalled' || kind === 'toolNotCalled') {
     const value = a[kind];
     if (Array.isArray(value)) {
-      err(kind, `${kind} names one call in a fixture, found a list`, `write each call as its own check: assert: [{ ${kind}: { tool: a } }, { ${kind}: { tool: b } }]`);
+      err(kind, `${kind} names one call in a fixture, found a list`, `write each call as its own check: assert: [${listedCalls(kind, value)}]`);
       return null;
     }
     // A missing tool, an unknown key, a bad match mode: reported by the schema, with their lines.

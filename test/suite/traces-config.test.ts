@@ -39,12 +39,12 @@ describe('config.yml traces', () => {
     );
     expect(r.errors).toEqual([]);
     expect(r.warnings).toEqual([]);
-    expect(r.suite!.config.traces).toEqual({ receive: null, query: { kind: 'langfuse', url: 'https://cloud.langfuse.com', apiKey: KEY }, waitMs: 30000 });
+    expect(r.suite!.config.traces).toEqual({ receive: null, query: { kind: 'langfuse', url: 'https://cloud.langfuse.com', apiKey: KEY, at: { kind: `${C}:2`, url: `${C}:2`, apiKey: `${C}:2` } }, waitMs: 30000 });
     expect(r.suite!.config.secrets).toContain(KEY);
     // As sent: basic auth's base64, which a store may echo back in an error.
     expect(r.suite!.config.secrets).toContain(Buffer.from(KEY, 'utf8').toString('base64'));
     const tempo = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'traces:\n  query: { kind: tempo, url: "http://127.0.0.1:3200" }\n' });
-    expect(tempo.suite!.config.traces).toEqual({ receive: null, query: { kind: 'tempo', url: 'http://127.0.0.1:3200', apiKey: null }, waitMs: 5000 });
+    expect(tempo.suite!.config.traces).toEqual({ receive: null, query: { kind: 'tempo', url: 'http://127.0.0.1:3200', apiKey: null, at: { kind: `${C}:2`, url: `${C}:2` } }, waitMs: 5000 });
   });
 
   it('a key written in the file is still a secret, with a warning that names no key', async () => {
@@ -119,7 +119,7 @@ describe('config.yml traces', () => {
     expect(r.errors).toEqual([]);
     expect(r.suite!.config.traces).toEqual({
       receive: null,
-      query: { kind: 'tempo', url: 'https://tempo.example.com', apiKey: null, headers: { 'X-Scope-OrgID': 'tenant-secret-4321', 'X-Version': '1.10' } },
+      query: { kind: 'tempo', url: 'https://tempo.example.com', apiKey: null, headers: { 'X-Scope-OrgID': 'tenant-secret-4321', 'X-Version': '1.10' }, at: { kind: `${C}:3`, url: `${C}:4`, headers: `${C}:6` } },
       waitMs: 5000,
     });
     expect(r.suite!.config.secrets).toContain('tenant-secret-4321');

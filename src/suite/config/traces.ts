@@ -138,7 +138,13 @@ export function resolve(config: Config, resolved: TracesSection | null | undefin
     config.secrets.push(apiKey, Buffer.from(apiKey, 'utf8').toString('base64'));
     if (apiKey.includes(':')) config.secrets.push(apiKey.slice(apiKey.indexOf(':') + 1));
   }
-  config.traces = { receive: null, query: { kind: q.kind, url: q.url.replace(/\/+$/, ''), apiKey, ...(Object.keys(headers).length > 0 ? { headers } : {}) }, waitMs };
+  // Where the file sets each key, for the store's errors that name it (src/traces/index.ts).
+  const at: Partial<Record<'kind' | 'url' | 'apiKey' | 'headers', string>> = {};
+  for (const key of ['kind', 'url', 'apiKey', 'headers'] as const) {
+    const pos = r.src === null || writtenQuery?.[key] === undefined ? null : r.issueAt(['traces', 'query', key], '', '');
+    if (pos !== null && pos.line !== null) at[key] = `${pos.file}:${String(pos.line)}`;
+  }
+  config.traces = { receive: null, query: { kind: q.kind, url: q.url.replace(/\/+$/, ''), apiKey, ...(Object.keys(headers).length > 0 ? { headers } : {}), ...(Object.keys(at).length > 0 ? { at } : {}) }, waitMs };
 }
 
 /** A URL as shown in a message: without a user and password (`https://user:p@ss@host` -> `https://host`: up to the last `@`, as URLs read it). */
