@@ -12,7 +12,8 @@ import { escapeInline } from '../../src/report/escape.js';
 import type { Baseline, RunRecord } from '../../src/types.js';
 import { docsUrl } from '../../src/version.js';
 import { serializeBaseline } from '../../src/suite/index.js';
-import { acceptTrigger, commitRefusal, dispatchFailure } from '../../src/action/accept.js';
+import { acceptTrigger, commitRefusal, dispatchFailure, labelRefusal, recordRefusal, type Found } from '../../src/action/accept.js';
+import { downloadRunRecord } from '../../src/action/download.js';
 
 const REPLIES: Record<string, string> = { hello: 'Welcome to the shop!', refund: 'No refunds, ever.', hours: 'Open 9 to 5.', boots: 'We have boots.', big: 'A very long answer. '.repeat(1500) };
 const handler: AgentHandler = (req) => {
@@ -141,6 +142,23 @@ async function rewriteAfterLabel(check: ActionRun, opts: { at?: () => string; al
   });
 }
 
+/** The reviewed run as the accept job finds it: the check's comment, read by the Action's client. */
+async function foundRun(check: ActionRun): Promise<Found> {
+  const { comments } = await gitHubApiOf(gh).listIssueComments('octo', 'shop', 7);
+  return { comment: comments[0]!, headSha: HEAD, runId: 1001, artifactName: check.outputs['artifact-name'] as string, acceptedSha: null };
+}
+
+/** The refusal (or null) of the accept job that `sender`'s label started, for the comment as it is now (labelRefusal). */
+async function labelRefusalNow(check: ActionRun, sender = 'maintainer'): Promise<string | null> {
+  return labelRefusal(gitHubApiOf(gh), { owner: 'octo', repo: 'shop' }, 7, await foundRun(check), 'accept-baseline', sender);
+}
+
+/** The reviewed run's results artifact as the accept job reads it, and the refusal (or null) it words (recordRefusal). */
+async function recordRefusalNow(check: ActionRun): Promise<string | null> {
+  const found = await foundRun(check);
+  return recordRefusal(await downloadRunRecord(gitHubApiOf(gh), { owner: 'octo', repo: 'shop', runId: 1001, artifact: found.artifactName }), found);
+}
+
 describe('accept mode, end to end', () => {
   it('commits exactly the reviewed pass/fail replies, refuses the rest, removes the label, updates the comment; a label applied again after the acceptance is a no-op that says so', async () => {
     const { record } = await reviewedCheck();
@@ -201,9 +219,15 @@ describe('accept mode, end to end', () => {
     expect(gh.labels('octo', 'shop', 7)).toEqual([]);
     // A push after the acceptance: the head moved past it, and the refusal says so as before.
     gh.addPull('octo', 'shop', { number: 7, headSha: '4'.repeat(40), headRef: 'feature' });
+    // (The refusal of a head moved since the reviewed run: this start asserts it, and that it writes nothing.)
     const third = await accept();
     expect(third.code).toBe(1);
-    expect(ourComment()!.body).toContain('head has moved since the run the comment shows (reviewed 1111111, head is now 4444444)');
+    expect(gh.commits).toHaveLength(1);
+    const moved = ourComment()!.body;
+    expect(moved).toContain('Baselines not accepted');
+    expect(moved).toContain('head has moved since the run the comment shows (reviewed 1111111, head is now 4444444)');
+    expect(moved).toContain('refund-policy'); // the results stay visible under the notice
+    expect(gh.labels('octo', 'shop', 7)).toEqual([]);
     expect(gh.violations).toEqual([]);
   });
 
@@ -261,20 +285,6 @@ describe('accept mode, end to end', () => {
     expect(blobs).toHaveLength(1);
     // A new baseline takes the style of the folder's first (opening-hours.json).
     expect(committed('greeting')).toBe(serializeBaseline(JSON.parse(committed('greeting')) as Baseline).replace(/\n/g, '\r\n'));
-  });
-
-  it('refuses when the head moved since the reviewed run, and writes nothing', async () => {
-    await reviewedCheck();
-    gh.addPull('octo', 'shop', { number: 7, headSha: '2'.repeat(40), headRef: 'feature' });
-    const run = await accept();
-    expect(run.code).toBe(1);
-    expect(gh.commits).toHaveLength(0);
-    const body = ourComment()!.body;
-    expect(body).toContain('Baselines not accepted');
-    expect(body).toContain('head has moved since the run the comment shows (reviewed 1111111, head is now 2222222)');
-    expect(body).toContain('refund-policy'); // the results stay visible under the notice
-    expect(gh.labels('octo', 'shop', 7)).toEqual([]);
-    expect(gh.violations).toEqual([]);
   });
 
   it('refuses a label on a closed or merged pull request: a commit on its branch would never reach the base branch', async () => {
@@ -362,81 +372,69 @@ describe('accept mode, end to end', () => {
     expect(ourComment()!.body).toContain('Baselines not accepted.** the comment was updated at');
     expect(gh.labels('octo', 'shop', 7)).toEqual([]);
     expect(gh.violations).toEqual([]);
-    // Reviewed as it is now (with the notice on it), the label applied again commits.
-    const again = await accept();
-    expect(again.code, again.stdout).toBe(0);
-    expect(gh.commits).toHaveLength(1);
-    expect(gh.violations).toEqual([]);
+    // Reviewed as it is now (with the notice on it), the label applied again commits: the start of
+    // the re-run test below asserts it, after the same refusal.
   });
 
+  // The other cases of the label's time take the same way as the rewrite above, in words of their
+  // own (labelRefusal): the timeline read by the Action's client, without a start of the Action
+  // each (docs/contributing.md, "Speed").
   it('refuses when the comment was rewritten in the same second as the label was applied: GitHub\'s times are to the second, and no one reviewed that report before the label', async () => {
     const { run: check } = await reviewedCheck();
-    await rewriteAfterLabel(check, { at: () => gh.labelTimeline('octo', 'shop', 7).at(-1)!.createdAt });
-    const run = await accept();
-    expect(run.code).toBe(1);
-    expect(gh.commits).toHaveLength(0);
+    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
     const at = gh.labelTimeline('octo', 'shop', 7).at(-1)!.createdAt;
-    expect(run.stdout).toContain(`::error::baselines not accepted: the comment was updated at ${at}, in the same second as the accept-baseline label was applied at ${at}: it now shows workflow run 1001`);
+    const c = gh.comments('octo', 'shop', 7)[0]!;
+    gh.editComment(c.id, c.body, at);
+    expect(await labelRefusalNow(check)).toBe(
+      `the comment was updated at ${at}, in the same second as the accept-baseline label was applied at ${at}: it now shows workflow run 1001, whose replies may not be the ones reviewed, so nothing was written. Review the comment as it is now, then apply the label again.`,
+    );
     expect(gh.violations).toEqual([]);
   });
 
   it('compares with the label this job\'s sender applied, not a later application by someone else (a triage user applying it again after the report was rewritten)', async () => {
     const { run: check } = await reviewedCheck();
-    await rewriteAfterLabel(check, {
-      alongside: () => {
-        gh.setLabels('octo', 'shop', 7, []);
-        gh.setLabels('octo', 'shop', 7, ['accept-baseline'], 'triager');
-      },
-    });
-    const run = await accept();
-    expect(run.code).toBe(1);
-    expect(gh.commits).toHaveLength(0);
+    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+    const c = gh.comments('octo', 'shop', 7)[0]!;
+    gh.editComment(c.id, c.body);
+    gh.setLabels('octo', 'shop', 7, []);
+    gh.setLabels('octo', 'shop', 7, ['accept-baseline'], 'triager');
     const [mine, theirs] = gh.labelTimeline('octo', 'shop', 7).slice(-2);
     expect(theirs).toMatchObject({ actor: 'triager' });
-    expect(run.stdout).toMatch(new RegExp(`::error::baselines not accepted: the comment was updated at \\S+Z, after the accept-baseline label was applied at ${mine!.createdAt}: it now shows workflow run 1001`));
+    expect(await labelRefusalNow(check)).toMatch(new RegExp(`^the comment was updated at \\S+Z, after the accept-baseline label was applied at ${mine!.createdAt}: it now shows workflow run 1001`));
     expect(gh.violations).toEqual([]);
   });
 
   it("finds the sender's label behind more label events than one page holds (a bot relabelling since): the comment rewritten after it is refused", async () => {
     const { run: check } = await reviewedCheck();
-    await rewriteAfterLabel(check, {
-      // 150 labels applied since by a bot: before the fix only the newest 50 were read, the
-      // sender's was not among them, and the rewritten report was committed.
-      alongside: () => {
-        for (let i = 0; i < 150; i++) gh.setLabels('octo', 'shop', 7, ['accept-baseline', `triage-${i}`], 'relabel[bot]');
-      },
-    });
-    const run = await accept();
-    expect(run.code, run.stdout).toBe(1);
-    expect(gh.commits).toHaveLength(0);
+    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+    const c = gh.comments('octo', 'shop', 7)[0]!;
+    gh.editComment(c.id, c.body);
+    // 150 labels applied since by a bot: before the fix only the newest 50 were read, the
+    // sender's was not among them, and the rewritten report was committed.
+    for (let i = 0; i < 150; i++) gh.setLabels('octo', 'shop', 7, ['accept-baseline', `triage-${i}`], 'relabel[bot]');
+    const before = gh.requests.length;
     const mine = gh.labelTimeline('octo', 'shop', 7).find((e) => e.actor === 'maintainer')!;
-    expect(run.stdout).toMatch(new RegExp(`::error::baselines not accepted: the comment was updated at \\S+Z, after the accept-baseline label was applied at ${mine.createdAt}: it now shows workflow run 1001`));
+    expect(await labelRefusalNow(check)).toMatch(new RegExp(`^the comment was updated at \\S+Z, after the accept-baseline label was applied at ${mine.createdAt}: it now shows workflow run 1001`));
     // Two pages of the timeline, newest first: the sender's label is on the second.
-    expect(gh.requests.filter((r) => r.operationName === 'agentReplayLabelEvents')).toHaveLength(2);
+    expect(gh.requests.slice(before).filter((r) => r.operationName === 'agentReplayLabelEvents')).toHaveLength(2);
     expect(gh.violations).toEqual([]);
   });
 
-  it("does not read a timeline without end: past the newest 1000 label events the job is refused (nothing written), and the label applied again commits", async () => {
-    await reviewedCheck();
-    gh.onNext({
-      method: 'GET',
-      path: '/repos/{owner}/{repo}/collaborators/{username}/permission',
-      then: () => {
-        for (let i = 0; i < 1000; i++) gh.setLabels('octo', 'shop', 7, ['accept-baseline', `triage-${i}`], 'relabel[bot]');
-      },
-    });
-    const run = await accept();
-    expect(run.code, run.stdout).toBe(1);
-    expect(gh.commits).toHaveLength(0);
-    expect(run.stdout).toContain(
-      "::error::baselines not accepted: the accept-baseline label applied by maintainer is not among the newest 1000 label events of pull request #7 (labels applied since, by bots or people; no more are read): when it was applied cannot be compared with the comment's last change, so nothing was written. Apply the label again.",
+  it('does not read a timeline without end: past the newest 1000 label events the job is refused (nothing written), and the label applied again is found', async () => {
+    const { run: check } = await reviewedCheck();
+    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+    for (let i = 0; i < 1000; i++) gh.setLabels('octo', 'shop', 7, ['accept-baseline', `triage-${i}`], 'relabel[bot]');
+    const before = gh.requests.length;
+    expect(await labelRefusalNow(check)).toBe(
+      "the accept-baseline label applied by maintainer is not among the newest 1000 label events of pull request #7 (labels applied since, by bots or people; no more are read): when it was applied cannot be compared with the comment's last change, so nothing was written. Apply the label again.",
     );
-    expect(gh.requests.filter((r) => r.operationName === 'agentReplayLabelEvents')).toHaveLength(10);
-    expect(gh.violations).toEqual([]);
-    // Applied again, the label's event is the newest: found on the first page, and the reviewed report commits.
-    const again = await accept();
-    expect(again.code, again.stdout).toBe(0);
-    expect(gh.commits).toHaveLength(1);
+    expect(gh.requests.slice(before).filter((r) => r.operationName === 'agentReplayLabelEvents')).toHaveLength(10);
+    // Applied again, the label's event is the newest: found on the first page, after the report.
+    gh.setLabels('octo', 'shop', 7, []);
+    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+    const again = gh.requests.length;
+    expect(await labelRefusalNow(check)).toBeNull();
+    expect(gh.requests.slice(again).filter((r) => r.operationName === 'agentReplayLabelEvents')).toHaveLength(1);
     expect(gh.violations).toEqual([]);
   });
 
@@ -444,7 +442,9 @@ describe('accept mode, end to end', () => {
     await reviewedCheck({ runStatus: 'in_progress' });
     const first = await accept();
     expect(first.code).toBe(1);
-    expect(ourComment()!.body).toContain('the workflow run 1001 is still running');
+    expect(ourComment()!.body).toContain('the workflow run 1001 is still running. Wait for it to finish');
+    expect(ourComment()!.body).not.toContain('in_progress');
+    expect(gh.commits).toHaveLength(0);
     gh.addWorkflowRun('octo', 'shop', { id: 1001, headSha: HEAD, status: 'completed', conclusion: 'success' });
     // The job re-run: the same label event (the label itself was removed by the first attempt).
     const rerun = await rerunAccept();
@@ -538,20 +538,19 @@ describe('accept mode, end to end', () => {
     expect(gh.responseViolations).toEqual([]);
   });
 
+  // What the results artifact holds, or that there is none to read: each refusal's words are
+  // recordRefusal's, on the artifact as the Action's client reads it from the fake GitHub, without a
+  // start of the Action each (docs/contributing.md, "Speed"); the way of such a refusal to the
+  // comment and the log is started once, by the run still running (the re-run test above).
   it('rejects a tampered artifact whose label would escape the baselines folder', async () => {
-    await reviewedCheck({
+    const { run: check } = await reviewedCheck({
       tamper: (text) => {
         const record = JSON.parse(text) as RunRecord;
         record.fixtures[0]!.label = '../../.github/workflows/x';
         return serializeRecord(record);
       },
     });
-    const run = await accept();
-    expect(run.code).toBe(1);
-    expect(gh.commits).toHaveLength(0);
-    const body = ourComment()!.body;
-    expect(body).toContain('Baselines not accepted');
-    expect(body).toMatch(/results artifact was rejected: .*fixtures\.0\.label: label must be 1-80 characters/);
+    expect(await recordRefusalNow(check)).toMatch(/^the results artifact was rejected: .*fixtures\.0\.label: label must be 1-80 characters/);
     expect(gh.violations).toEqual([]);
   });
 
@@ -575,25 +574,18 @@ describe('accept mode, end to end', () => {
   });
 
   it('rejects an artifact recorded at another commit than the reviewed one', async () => {
-    await reviewedCheck({ tamper: (text) => text.replace(/"commit": "1{40}"/, `"commit": "${'9'.repeat(40)}"`) });
-    const run = await accept();
-    expect(run.code).toBe(1);
-    expect(gh.commits).toHaveLength(0);
-    expect(ourComment()!.body).toContain('recorded at 9999999, not at the reviewed commit 1111111');
+    const { run: check } = await reviewedCheck({ tamper: (text) => text.replace(/"commit": "1{40}"/, `"commit": "${'9'.repeat(40)}"`) });
+    expect(await recordRefusalNow(check)).toBe('the results artifact was recorded at 9999999, not at the reviewed commit 1111111. Re-run the check.');
   });
 
   it.each([
     // A run not finished, in one of its states: each state's words are runStateSentence's (test/action/notice.test.ts).
-    [{ runStatus: 'in_progress' }, 'the workflow run 1001 is still running. Wait for it to finish'],
-    [{ artifact: 'expired' as const }, 'has expired. Re-run the check'],
-    [{ artifact: 'missing' as const }, 'is missing. Re-run the check'],
+    [{ runStatus: 'in_progress' }, () => 'the workflow run 1001 is still running. Wait for it to finish, then apply the label again.'],
+    [{ artifact: 'expired' as const }, (name: string) => `the results artifact ${name} of run 1001 has expired. Re-run the check, then apply the label again.`],
+    [{ artifact: 'missing' as const }, (name: string) => `the results artifact ${name} of run 1001 is missing. Re-run the check, then apply the label again.`],
   ])('refuses, saying what to do, when %o', async (opts, message) => {
-    await reviewedCheck(opts);
-    const run = await accept();
-    expect(run.code).toBe(1);
-    expect(gh.commits).toHaveLength(0);
-    expect(ourComment()!.body).toContain(message);
-    expect(ourComment()!.body).not.toContain('in_progress');
+    const { run: check } = await reviewedCheck(opts);
+    expect(await recordRefusalNow(check)).toBe(message(check.outputs['artifact-name'] as string));
     expect(gh.violations).toEqual([]);
   });
 
@@ -607,12 +599,11 @@ describe('accept mode, end to end', () => {
     ],
   ])('refuses %s clearly, writing nothing', async (_name, zip, message) => {
     const { run: check } = await reviewedCheck({ zip });
-    const run = await accept();
-    expect(run.code).toBe(1);
-    expect(gh.commits).toHaveLength(0);
-    expect(ourComment()!.body).toContain(message);
-    expect(run.stdout).toContain('::error::baselines not accepted: the results artifact could not be read');
-    for (const dir of [run.workspace, check.workspace, process.cwd()]) expect(existsSync(join(dir, '..', '..', 'agent-replay-escaped'))).toBe(false);
+    const refusal = await recordRefusalNow(check);
+    expect(refusal).toContain(message);
+    expect(refusal!.startsWith('the results artifact could not be read (')).toBe(true);
+    expect(refusal!.endsWith('). Re-run the check.')).toBe(true);
+    for (const dir of [check.workspace, process.cwd()]) expect(existsSync(join(dir, '..', '..', 'agent-replay-escaped'))).toBe(false);
     expect(gh.violations).toEqual([]);
   });
 
