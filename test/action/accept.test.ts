@@ -204,6 +204,26 @@ describe('accept mode, end to end', () => {
     expect(body).toContain('set the check-workflow input');
     expect(gh.dispatches).toEqual([]);
     expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
+    // The job summary: how many baselines, the commit, the branch and the reviewed run, what was accepted and refused.
+    const short = commit.oid.slice(0, 7);
+    expect(run.summary).toBe(
+      [
+        '## agent-replay accept: baselines accepted (pull request #7)',
+        '',
+        `Committed 3 baselines in [\`${short}\`](https://github.com/octo/shop/commit/${commit.oid}) to the branch \`feature\`: the replies recorded at \`1111111\` by workflow run 1001.`,
+        '',
+        '**Accepted (3)**: `greeting`, `refund-policy`, `opening-hours`',
+        '',
+        '**Refused (2)**:',
+        '',
+        '- `hiking-boots`: its check was not evaluated \\(regex does not compile\\), so there is no verdict to store\\: fix the pattern in the fixture file named on each item; then run it again.',
+        '- `order-status`: the replay errored, so there is no reply to accept.',
+        '',
+        `Commits made with the workflow token start no workflow, so no check will run on ${short} by itself\\: push another commit or re-run the check to compare against the new baselines. To have it run automatically, set the check-workflow input of the accept job \\(it needs actions\\: write\\), or give the accept job a GitHub App token.`,
+        '',
+        '',
+      ].join('\n'),
+    );
 
     // A label applied again after the acceptance (a second label event, a re-run of the job) is a
     // no-op that says so: on the head this very job committed (docs/contributing.md, "What an
@@ -215,6 +235,7 @@ describe('accept mode, end to end', () => {
     expect(gh.commits).toHaveLength(1);
     expect(second.stdout).toContain(`accept: the replies of workflow run 1001 were already accepted in ${commit.oid.slice(0, 7)}, the pull request's head; nothing to do.`);
     expect(second.stdout).not.toContain('::error::');
+    expect(second.summary).toBe(`## agent-replay accept: already accepted (pull request #7)\n\nThe replies of workflow run 1001 were already accepted in \`${short}\`, the pull request's head: nothing to do, no commit was made.\n\n`);
     expect(gh.comments('octo', 'shop', 7)[0]!.body).toBe(accepted); // no "not accepted" notice over "accepted"
     expect(gh.labels('octo', 'shop', 7)).toEqual([]);
     // A push after the acceptance: the head moved past it, and the refusal says so as before.
@@ -650,6 +671,12 @@ describe('accept mode, end to end', () => {
     expect(run.outputs['commit-sha']).toBeUndefined();
     expect(body).toContain('git push');
     expect(run.stdout).toContain('::warning::accept: fork pull request');
+    // The job summary: nothing pushed, the commands to accept by hand.
+    expect(run.summary).toContain(
+      '## agent-replay accept: baselines not committed (pull request #7)\n\nNothing was pushed: 3 baselines from the replies recorded at `1111111` by workflow run 1001 to accept by hand. Not committed\\: this pull request comes from a fork',
+    );
+    expect(run.summary).toContain("cat > '.agent-replay/baselines/greeting.json'");
+    expect(run.summary).toContain('**Ready to accept (3)**: `greeting`, `refund-policy`, `opening-hours`');
   });
 
   it('on a fork, on a pull_request event (a read-only token): refused before any write, naming pull_request_target', async () => {
