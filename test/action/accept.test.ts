@@ -641,22 +641,6 @@ describe('accept mode, end to end', () => {
     expect(gh.labels('octo', 'shop', 7)).toEqual([]);
   });
 
-  it('a second accept on an already-accepted head makes no empty commit', async () => {
-    await reviewedCheck();
-    const first = await accept();
-    expect(first.code).toBe(0);
-    const commit = gh.commits[0]!;
-    // The check runs again on the new head, with the accepted baselines in the suite.
-    gh.addPull('octo', 'shop', { number: 7, headSha: commit.oid, headRef: 'feature' });
-    const accepted = commit.additions.map((a) => JSON.parse(a.contents) as Baseline);
-    await reviewedCheck({ headSha: commit.oid, runId: 1002, baselines: accepted });
-    const second = await accept();
-    expect(second.code).toBe(0);
-    expect(gh.commits).toHaveLength(1);
-    expect(second.outputs.accepted).toBe('');
-    expect(ourComment()!.body).toContain('Nothing to accept');
-  });
-
   it('on a fork: commits nothing and comments the exact commands to apply the baselines', async () => {
     gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature', headRepo: 'stranger/shop' });
     await reviewedCheck();
@@ -857,7 +841,7 @@ describe('the check on the new head (workflow_dispatch)', () => {
     }
   });
 
-  it('dispatches the check workflow on the branch after the commit, and says so; the dispatched check runs on the new head, finds the pull request from the branch and compares with the new baselines', async () => {
+  it('dispatches the check workflow on the branch after the commit, and says so; the dispatched check runs on the new head, finds the pull request from the branch and compares with the new baselines; the label applied on its comment makes no empty commit', async () => {
     gh.addWorkflow('octo', 'shop', 'agent-replay.yml');
     await reviewedCheck();
     const run = await accept({ inputs: { 'check-workflow': 'agent-replay.yml' } });
@@ -895,6 +879,18 @@ describe('the check on the new head (workflow_dispatch)', () => {
     for (const label of ['greeting', 'refund-policy', 'opening-hours']) {
       expect(record.fixtures.find((f) => f.label === label)?.drift).toMatchObject({ reply: 'same', route: 'same' });
     }
+    expect(gh.violations).toEqual([]);
+
+    // The label applied on that check's comment (the accepted head, the accepted baselines in the
+    // suite) makes no empty commit: nothing to accept.
+    gh.addWorkflowRun('octo', 'shop', { id: 3003, headSha: commit.oid, status: 'completed', conclusion: 'success' });
+    const results = readFileSync(check.outputs['results-path'] as string, 'utf8');
+    gh.addArtifact('octo', 'shop', 3003, { name: check.outputs['artifact-name'] as string, zip: await artifactZip([{ name: 'results.json', data: results }, { name: 'pr-number', data: '7\n' }]) });
+    const second = await accept();
+    expect(second.code, second.stdout).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+    expect(second.outputs.accepted).toBe('');
+    expect(ourComment()!.body).toContain('Nothing to accept');
     expect(gh.violations).toEqual([]);
   });
 
