@@ -398,7 +398,12 @@ export interface Found {
   acceptedSha: string | null;
 }
 
-async function findReviewedRun(github: GitHubApi, ctx: ActionContext, prNumber: number, marker: string): Promise<Found> {
+/**
+ * The run the check's comment under `marker` names, read from the pull request's comments; a
+ * Refusal when there is none (past the comments read, under another key or suite folder, none yet)
+ * or it names no recorded run.
+ */
+export async function findReviewedRun(github: GitHubApi, ctx: Pick<ActionContext, 'owner' | 'repo'>, prNumber: number, marker: string): Promise<Found> {
   const [viewer, { comments, more }] = await Promise.all([github.viewerLogin(), github.listIssueComments(ctx.owner, ctx.repo, prNumber)]);
   const comment = findStickyComment(comments, viewer, marker, hasMarker);
   if (comment === null && more) {

@@ -9,8 +9,8 @@ import type { FakeGitHub } from '../support/github-server.js';
 import type { AgentHandler, AgentServer } from '../support/agent-server.js';
 import { artifactZip } from '../support/zip.js';
 import { git } from '../support/fork-clone.js';
-import { commitOnFeature, gitHubApiOf, gitHubErrorOf, HEAD, makeWorkspace, pullPayload, runAction, runAcceptLabel, seedPullForAccept, useServers, type ActionRun } from './harness.js';
-import { commitRefusal, dispatchFailure } from '../../src/action/accept.js';
+import { acceptMarker, commitOnFeature, gitHubApiOf, gitHubErrorOf, HEAD, makeWorkspace, pullPayload, runAction, runAcceptLabel, seedPullForAccept, useServers, type ActionRun } from './harness.js';
+import { commitRefusal, dispatchFailure, findReviewedRun } from '../../src/action/accept.js';
 import type { Baseline } from '../../src/types.js';
 
 const handler: AgentHandler = (req) => {
@@ -318,14 +318,16 @@ describe('the accept job\'s dir input against the reviewed run\'s suite folder',
     gh.addArtifact('octo', 'shop', 1001, { name: checked.artifact, zip: await artifactZip([{ name: 'results.json', data: checked.results }]) });
   }
 
+  // A refusal for want of the comment takes the way test/action/accept.test.ts's past 3,000
+  // comments shows end to end; its words here are findReviewedRun's, on the comments the Action's
+  // client reads, without a start of the Action (docs/contributing.md, "Speed").
   it('refuses to commit into a folder the suite is not in, naming the folder to set', async () => {
     await reviewedCheckIn('tests/agent');
-    const run = await accept(); // dir: the default, .agent-replay
-    expect(run.code).toBe(1);
-    expect(gh.commits).toHaveLength(0);
-    expect(run.stdout).toContain(
+    // dir: the default, .agent-replay
+    await expect(findReviewedRun(gitHubApiOf(gh), { owner: 'octo', repo: 'shop' }, 7, acceptMarker())).rejects.toHaveProperty(
+      'message',
       // The comment's key names the suite's folder (docs/action.md, "Two suites in one repository"): the accept job's is another.
-      "::error::baselines not accepted: there is no agent-replay comment for the suite in .agent-replay (the accept job's dir input) on this pull request, only for the suite in tests/agent: set the dir input of the accept job to tests/agent (as the check workflow's), or, when the check of .agent-replay has not commented yet, let it finish and review its comment; then apply the label again.",
+      "there is no agent-replay comment for the suite in .agent-replay (the accept job's dir input) on this pull request, only for the suite in tests/agent: set the dir input of the accept job to tests/agent (as the check workflow's), or, when the check of .agent-replay has not commented yet, let it finish and review its comment; then apply the label again.",
     );
     expect(gh.violations).toEqual([]);
   });
@@ -358,11 +360,9 @@ describe('the accept job\'s dir input against the suitePath the reviewed run rec
 
   it('refuses another suite folder of the same name, and commits into the one the run recorded', async () => {
     await reviewedCheckIn('apps/a/.agent-replay');
-    const other = await accept({}, { dir: 'apps/b/.agent-replay' });
-    expect(other.code).toBe(1);
-    expect(gh.commits).toHaveLength(0);
-    expect(other.stdout).toContain(
-      "::error::baselines not accepted: there is no agent-replay comment for the suite in apps/b/.agent-replay (the accept job's dir input) on this pull request, only for the suite in apps/a/.agent-replay: set the dir input of the accept job to apps/a/.agent-replay (as the check workflow's)",
+    // The accept job of dir apps/b/.agent-replay: findReviewedRun's refusal (no start of its own, as above).
+    await expect(findReviewedRun(gitHubApiOf(gh), { owner: 'octo', repo: 'shop' }, 7, acceptMarker({ dir: 'apps/b/.agent-replay' }))).rejects.toThrow(
+      "there is no agent-replay comment for the suite in apps/b/.agent-replay (the accept job's dir input) on this pull request, only for the suite in apps/a/.agent-replay: set the dir input of the accept job to apps/a/.agent-replay (as the check workflow's)",
     );
     const run = await accept({}, { dir: 'apps/a/.agent-replay' });
     expect(run.code, run.stdout).toBe(0);
