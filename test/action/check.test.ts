@@ -195,17 +195,6 @@ describe('check mode, end to end', () => {
     expect(agent.requests.at(-1)?.headers.authorization).toBe('Bearer s3cr3t-agent-token');
   });
 
-  it('updates the same comment on the second run instead of creating another', async () => {
-    const first = await firstCheck();
-    const second = await check();
-    expect(first.outputs['comment-status']).toBe('created');
-    expect(second.outputs['comment-status']).toBe('updated');
-    const comments = gh.comments('octo', 'shop', 7);
-    expect(comments).toHaveLength(1);
-    expect(comments[0]?.edits).toBe(1);
-    expect(gh.violations).toEqual([]);
-  });
-
   it('leaves a comment that reports the pull request\'s head now when this run checked an older commit (a late dispatched check)', async () => {
     const NEWER = 'b'.repeat(40);
     const first = await firstCheck();
@@ -236,14 +225,16 @@ describe('check mode, end to end', () => {
     expect(gh.violations).toEqual([]);
   });
 
-  it('finds its comment behind 250 earlier comments (pages through all of them)', async () => {
+  it('updates the same comment on the second run instead of creating another, and finds it among 261 comments (pages through all of them)', async () => {
+    const first = await firstCheck();
     gh.addComments('octo', 'shop', 7, 10, { login: 'alice', type: 'User' });
-    await check();
     gh.addComments('octo', 'shop', 7, 250, { login: 'bob', type: 'User' });
     const second = await check();
+    expect(first.outputs['comment-status']).toBe('created');
     expect(second.outputs['comment-status']).toBe('updated');
     const ours = gh.comments('octo', 'shop', 7).filter((c) => c.user.login === 'github-actions[bot]');
     expect(ours).toHaveLength(1);
+    expect(ours[0]?.edits).toBe(1);
     const pages = gh.requests.filter((r) => r.method === 'GET' && r.operation === 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments');
     expect(pages.some((r) => r.query.page === '3')).toBe(true);
     expect(gh.violations).toEqual([]);
@@ -256,7 +247,11 @@ describe('check mode, end to end', () => {
     // Remove ours from the picture: a fresh PR where only the forged one exists.
     gh.addPull('octo', 'shop', { number: 8, headSha: HEAD });
     gh.addComment('octo', 'shop', 8, { body: forged.body, user: { login: 'mallory', type: 'User' } });
+    // Its comment's POST is answered 429 first: waited out as its Retry-After asks, and the wait is
+    // said in the job log (this start asserts it, docs/contributing.md, "Speed").
+    gh.failNext({ method: 'POST', path: '/repos/{owner}/{repo}/issues/{issue_number}/comments', status: 429, body: { message: 'Too many requests' }, headers: { 'retry-after': '3' } });
     const run = await check({ payload: pullPayload({ number: 8 }) });
+    expect(run.stdout).toContain(`GitHub rate limit (429 Too Many Requests) hit by POST ${gh.url}/repos/octo/shop/issues/8/comments; retrying in 3s (1/2).`);
     expect(first.outputs['comment-status']).toBe('created');
     expect(run.outputs['comment-status']).toBe('created');
     const on8 = gh.comments('octo', 'shop', 8);
@@ -295,16 +290,6 @@ describe('check mode, end to end', () => {
     expect(gh.comments('octo', 'shop', 7).filter((c) => c.user.login === 'github-actions[bot]')).toEqual([]);
     expect(existsSync(run.outputs['results-path'] as string)).toBe(true);
     expect(run.summary).toContain('refund-policy');
-    expect(gh.violations).toEqual([]);
-  });
-
-  it('a 429 from GitHub is waited out as its Retry-After asks, and the wait is said in the job log', async () => {
-    gh.failNext({ method: 'POST', path: '/repos/{owner}/{repo}/issues/{issue_number}/comments', status: 429, body: { message: 'Too many requests' }, headers: { 'retry-after': '3' } });
-    const run = await check({ inputs: { 'fail-on': 'none' } });
-    expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.stdout).toContain(`GitHub rate limit (429 Too Many Requests) hit by POST ${gh.url}/repos/octo/shop/issues/7/comments; retrying in 3s (1/2).`);
-    expect(run.outputs['comment-status']).toBe('created');
-    expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
     expect(gh.violations).toEqual([]);
   });
 
