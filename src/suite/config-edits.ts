@@ -146,6 +146,8 @@ function defaultsOf(data: Record<string, unknown>): Map<string, unknown> {
       leaves(presetStart, 'agent.start.body', false, body, new Map());
       for (const [path, leaf] of body) out.set(path, leaf.value);
     }
+    // Its response paths the message turn's where the file gives none (withResponse): those the run reads.
+    if (start && paths !== null) set('agent.start.response', paths);
   }
   const judgeWritten = data.judge === undefined ? undefined : shaped(judgeSection.schema, data.judge);
   const judge = judgeWritten === undefined || judgeWritten === null ? null : judgeSection.judgeWithDefaults(judgeWritten);
@@ -298,6 +300,9 @@ export async function configEdits(change: ChangedConfigFile): Promise<ConfigEdit
       const values = new Map<string, Leaf>();
       const nodes = new Map<string, unknown>();
       leaves(given, '', false, values, nodes);
+      // `agent.start: null` is no welcome turn, as `false` is (src/suite/config/agent.ts, resolveWelcomeTurn): compared as the run reads it.
+      const start = values.get('agent.start');
+      if (start !== undefined && start.value === null) values.set('agent.start', { ...start, value: false });
       for (const setting of ignoredAgentSettings(given)) {
         values.delete(setting);
         nodes.delete(setting);
@@ -310,7 +315,7 @@ export async function configEdits(change: ChangedConfigFile): Promise<ConfigEdit
     const outermost = retyped.filter((p) => !retyped.some((q) => under(p, q)));
     const settingOf = (p: string): string => outermost.find((q) => p === q || under(p, q)) ?? p;
     // A request body, response paths or a welcome body written on one side: the other side's (the preset's) compared key by key, a key only it has too.
-    const bodies = ['agent.request.body', 'agent.response', 'agent.start.body'];
+    const bodies = ['agent.request.body', 'agent.response', 'agent.start.body', 'agent.start.response'];
     const preset = bodies.filter((p) => sides.some((s) => s.nodes.has(p)));
     const presetKeys = sides.flatMap((s) => [...s.defaults.keys()].filter((k) => preset.some((p) => under(k, p))));
     // A value neither side writes but the run's differs by (`judge: {}` added brings the judge's
