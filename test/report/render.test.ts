@@ -433,6 +433,21 @@ describe('render, then fit', () => {
     expect(renderSummary(r, ctx)).toContain('(first 20,000 of 100,000 characters; the whole text is in results.json)');
   });
 
+  it('the last resort\'s cut says how many items it left out, and nothing of them when it left none out (docs/cli.md)', () => {
+    const md = renderMarkdownReport(mixed(), ctx, { maxChars: 1500 });
+    expect(Buffer.byteLength(md, 'utf8')).toBeLessThanOrEqual(1500);
+    // Every item is only counted here (the notice says so): the counted lines the cut kept hold the items shown.
+    const counted = [...md.matchAll(/^_(?:… and )?(\d+) [^\n]* only counted here/gm)].reduce((n, m) => n + Number(m[1]), 0);
+    expect(counted).toBeGreaterThan(0);
+    expect(md.slice(md.lastIndexOf('\n\n'))).toBe(
+      `\n\n> ✂️ Cut to fit the report limit of 1,500 bytes: ${12 - counted} of 12 fixtures left out. The full report is in the [results artifact](https://github.com/acme/shop-bot/actions/runs/9876543210/artifacts/42).\n`,
+    );
+    // Cut after the last item: no count.
+    const later = renderMarkdownReport(mixed(), ctx, { maxChars: 3000 });
+    expect(later).toContain('_2 unchanged fixtures, only counted here');
+    expect(later.slice(later.lastIndexOf('\n\n'))).toBe('\n\n> ✂️ Cut to fit the report limit of 3,000 bytes. The full report is in the [results artifact](https://github.com/acme/shop-bot/actions/runs/9876543210/artifacts/42).\n');
+  });
+
   it('never exceeds a tiny limit and closes what it opened', () => {
     for (const max of [400, 1000, 3000, 8000]) {
       for (const r of [mixed(), hostile(), many(300)]) {
