@@ -384,7 +384,12 @@ describe('compare --markdown: bounded as run --markdown is (docs/cli.md, "What e
   it('is cut on a line to 1 MiB, says so last as run --markdown does, and names where the full comparison is', () => {
     const md = renderCompareMarkdown(c);
     expect(Buffer.byteLength(md, 'utf8')).toBeLessThanOrEqual(1_048_576);
-    expect(md.slice(md.lastIndexOf('\n\n'))).toBe('\n\n> ✂️ Cut to fit the report limit of 1,048,576 bytes. The full comparison is in what `agent-replay compare` prints (and in its `--out` file, when given).\n');
+    // It counts the items it left out: those whose row is not above it.
+    const shown = labels.filter((l) => md.includes(`| \`${l}\` |`)).length;
+    expect(shown).toBeGreaterThan(0);
+    expect(md.slice(md.lastIndexOf('\n\n'))).toBe(
+      `\n\n> ✂️ Cut to fit the report limit of 1,048,576 bytes: ${(5000 - shown).toLocaleString('en-US')} of 5,000 items left out. The full comparison is in what \`agent-replay compare\` prints (and in its \`--out\` file, when given).\n`,
+    );
     expect(md).toContain(`| \`${labels[0]!}\` | pass | pass | reply changed |`);
     expect(md).not.toContain(labels[4999]!);
     // What the terminal prints is whole.
