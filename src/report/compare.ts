@@ -97,6 +97,15 @@ function swapNote(c: Comparison): string | null {
   return c.swapped ? 'The later run was given first: they were swapped, so that the earlier run (by startedAt) is "before".' : null;
 }
 
+/**
+ * An item's label as a code span: a label is written in the pull request's files, so a backtick in
+ * it cannot close the span, nor a pipe end a table's cell; its look-alike letters and invisible
+ * characters are named, as the comment names them (docs/action.md, "The PR comment").
+ */
+function labelSpan(label: string, table: boolean): string {
+  return codeSpan(showLookalikes(showInvisible(clip(label, LIMITS.label))), { table });
+}
+
 function groupRows(title: string, groups: readonly GroupComparison[]): string[] {
   if (groups.length === 0) return [];
   const rows = groups.map((g) => {
@@ -200,7 +209,7 @@ function compareMarkdown(c: Comparison, suites: CompareSuites): { text: string; 
   if (changed.length > 0) {
     lines.push('### Changed items', '', '| item | before | after | first cause | detail |', '| --- | --- | --- | --- | --- |');
     for (const x of changed) {
-      lines.push(item(`| \`${x.label}\`${x.kind === 'persona' ? ' (script)' : ''} | ${sideWord(x, 'before')} | ${sideWord(x, 'after')} | ${CAUSE_WORDS[x.cause].title} | ${escapeInline(detailOnly(x))} |`));
+      lines.push(item(`| ${labelSpan(x.label, true)}${x.kind === 'persona' ? ' (script)' : ''} | ${sideWord(x, 'before')} | ${sideWord(x, 'after')} | ${CAUSE_WORDS[x.cause].title} | ${escapeInline(detailOnly(x))} |`));
     }
     lines.push('');
   }
@@ -208,7 +217,7 @@ function compareMarkdown(c: Comparison, suites: CompareSuites): { text: string; 
     const list = c.changes.filter((x) => x.cause === cause);
     if (list.length === 0) return;
     lines.push(`### ${title}`, '');
-    for (const x of list) lines.push(item(`- \`${x.label}\`${x.kind === 'persona' ? ' (script)' : ''}: ${sideWord(x, which)}`));
+    for (const x of list) lines.push(item(`- ${labelSpan(x.label, false)}${x.kind === 'persona' ? ' (script)' : ''}: ${sideWord(x, which)}`));
     lines.push('');
   };
   only('Only in the before run', 'removed', 'before');
@@ -248,9 +257,10 @@ export function renderCompareText(c: Comparison, suites: CompareSuites = {}): st
   const unpaired = unpairedText(c.mcnemar);
   out.push(`  mcnemar: ${pairedText(c.mcnemar)}${unpaired === null ? '' : `; ${unpaired}`}`);
   out.push(`why: ${terminalLine(c.summary)}${c.unchanged > 0 ? ` (${c.unchanged} unchanged)` : ''}`);
-  const width = Math.max(0, ...c.changes.map((x) => x.label.length));
-  for (const x of c.changes) {
-    out.push(`  ${x.label.padEnd(width)}  ${sideWord(x, 'before')} -> ${sideWord(x, 'after')}  ${causeAndDetail(x)}`);
+  const shown = c.changes.map((x) => terminalLine(showLookalikes(showInvisible(x.label))));
+  const width = Math.max(0, ...shown.map((l) => l.length));
+  for (const [i, x] of c.changes.entries()) {
+    out.push(`  ${shown[i]!.padEnd(width)}  ${sideWord(x, 'before')} -> ${sideWord(x, 'after')}  ${causeAndDetail(x)}`);
   }
   if (c.coverage !== null) {
     const ch = c.coverage.change;
