@@ -4,7 +4,7 @@
 
 import * as z from 'zod';
 import type { Assertion, Fixture, SingleAssertion } from '../types.js';
-import { describeValue, quote, translateZodIssues } from './issues.js';
+import { describeValue, quote, REFUSED_AFTER, translateZodIssues } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 import { itemFileRule, itemsOfFile, soundItemsOfFile, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
@@ -25,9 +25,10 @@ const assertionSchema = z.strictObject({
   threshold: z.number().optional(),
   maxLatencyMs: z.number().optional(),
   // One call each (docs/traces.md, "Fixtures"): {tool, input?, match?}, as a script's expect entries.
-  // A list is let through here and refused by checkAssertion, whose message says how to check several calls.
-  toolCalled: z.union([toolExpectationSchema, z.array(z.unknown())]).optional(),
-  toolNotCalled: z.union([toolExpectationSchema, z.array(z.unknown())]).optional(),
+  // A list is let through here and refused by checkAssertion, whose message says how to check several
+  // calls; another value is told it must be a mapping, not "a mapping or a list" (REFUSED_AFTER).
+  toolCalled: z.union([toolExpectationSchema, z.array(z.unknown(), { error: REFUSED_AFTER })]).optional(),
+  toolNotCalled: z.union([toolExpectationSchema, z.array(z.unknown(), { error: REFUSED_AFTER })]).optional(),
 });
 
 /**
@@ -211,7 +212,7 @@ function checkAssertionList(
       ok = false;
       return;
     }
-    const one = checkAssertion(src, item as Record<string, unknown>, [...path, i], `${prefix}check #${i + 1}: `, result);
+    const one = checkAssertion(src, item as Record<string, unknown>, [...path, i], `${prefix}check #${i + 1}: `, result, i);
     if (one === null || one.kind === 'all') ok = false;
     else checks.push(one);
   });
@@ -233,6 +234,8 @@ function checkAssertion(
   path: PathSegment[],
   prefix: string,
   result: FixtureFileResult,
+  /** Where `a` is in its assertion list, if it is in one. */
+  index: number | null = null,
 ): Assertion | null {
   const at = (key: string | null) => src.keyAt(path, key ?? '') ?? src.valueAt(path);
   const err = (key: string | null, message: string, fix: string): void => {
@@ -271,7 +274,14 @@ function checkAssertion(
   if (kind === 'toolCalled' || kind === 'toolNotCalled') {
     const value = a[kind];
     if (Array.isArray(value)) {
-      err(kind, `${kind} names one call in a fixture, found a list`, `write each call as its own check: assert: [${listedCalls(kind, value)}]`);
+      err(
+        kind,
+        `${kind} names one call in a fixture, found a list`,
+        // In a list of checks, the others stay: the calls' checks go in this one's place.
+        index === null
+          ? `write each call as its own check: assert: [${listedCalls(kind, value)}]`
+          : `write each call as its own check, in the list in place of check #${index + 1}: ${listedCalls(kind, value)} (the other checks stay as they are)`,
+      );
       return null;
     }
     // A missing tool, an unknown key, a bad match mode: reported by the schema, with their lines.

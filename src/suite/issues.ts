@@ -388,6 +388,13 @@ export function allowedKeysAt(schema: z.ZodType, path: readonly PathSegment[]): 
 
 // --- zod issues -> ConfigIssue -----------------------------------------------------------------
 
+/**
+ * The error of a union's branch that takes a form only to refuse it after the schema, with a
+ * message of its own (a fixture's `toolCalled: [...]`, docs/traces.md, "Fixtures"): a value of
+ * another form is not told that form is one it may take.
+ */
+export const REFUSED_AFTER = 'a form refused after the schema';
+
 interface ZodIssueLike {
   code: string;
   path: PropertyKey[];
@@ -881,7 +888,7 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       // (flattenUnions): here no branch, or several, matched, and the value is said to be wrong.
       const branches = issue.errors ?? [];
       const expected = [
-        ...new Set(branches.flatMap((b) => b.filter((i) => i.code === 'invalid_type' && i.path.length === 0).map((i) => typeWord(i.expected ?? '')))),
+        ...new Set(branches.flatMap((b) => b.filter((i) => i.code === 'invalid_type' && i.path.length === 0 && i.message !== REFUSED_AFTER).map((i) => typeWord(i.expected ?? '')))),
       ];
       const custom = issue.message && issue.message !== 'Invalid input' ? issue.message : null;
       if (typeof value === 'number' && !Number.isFinite(value) && expected.includes(typeWord('number'))) {

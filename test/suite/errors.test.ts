@@ -821,7 +821,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
-  it("tool assertions' fixes say what to write: args is input, name is tool, a list is one check per call of the tools written", async () => {
+  it("tool assertions' fixes say what to write: args is input, name is tool, a list is one check per call of the tools written (in a list of checks, in its place), another value a mapping", async () => {
     const r = await load({
       [`${F}/a.yml`]: `fixtures:
   - label: extra
@@ -836,6 +836,18 @@ describe('loadSuite: configuration errors, each with file and line', () => {
   - label: words
     message: x
     assert: { toolNotCalled: [issue_refund, "null"] }
+  - label: inlist
+    message: x
+    assert:
+      - { contains: "30 days" }
+      - toolCalled: [find_order, lookup]
+      - { maxLatencyMs: 2000 }
+  - label: text
+    message: x
+    assert: { toolCalled: lookup }
+  - label: number
+    message: x
+    assert: { toolNotCalled: 5 }
 `,
     });
     expect(r.errors.map((e) => `${e.line}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
@@ -843,6 +855,11 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       '7: fixture "named": unknown key "name" in assert.toolNotCalled (and the required "tool" is missing); allowed keys: tool, input, match\n  fix: did you mean "tool"? rename the key, so that line 7 reads\n        assert: { toolNotCalled: { tool: issue_refund } }',
       '10: fixture "many": toolCalled names one call in a fixture, found a list\n  fix: write each call as its own check: assert: [{ toolCalled: { tool: find_order, input: {"orderId":"1234"} } }, { toolCalled: { tool: "track order" } }]',
       '13: fixture "words": toolNotCalled names one call in a fixture, found a list\n  fix: write each call as its own check: assert: [{ toolNotCalled: { tool: issue_refund } }, { toolNotCalled: { tool: "null" } }]',
+      // In a list of checks, the calls' checks take this one's place: the others are kept.
+      '18: fixture "inlist": check #2: toolCalled names one call in a fixture, found a list\n  fix: write each call as its own check, in the list in place of check #2: { toolCalled: { tool: find_order } }, { toolCalled: { tool: lookup } } (the other checks stay as they are)',
+      // A list is refused after the schema: a value of another form is told the one form taken.
+      '22: fixture "text": assert.toolCalled must be a mapping, found the string "lookup"\n  fix: write it as a mapping with lookup as its tool: { tool: lookup } (the keys it takes: tool, input, match)',
+      '25: fixture "number": assert.toolNotCalled must be a mapping, found the number 5\n  fix: change assert.toolNotCalled to a mapping of tool, input, match',
     ]);
   });
 
