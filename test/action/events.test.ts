@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { FakeGitHub } from '../support/github-server.js';
 import { startAgentServer, type AgentServer, type AgentHandler } from '../support/agent-server.js';
-import { makeWorkspace, runAction, useServers } from './harness.js';
+import { gitHubApiOf, makeWorkspace, runAction, useServers } from './harness.js';
+import type { GitHubApi } from '../../src/github/api.js';
 import { parseRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
 import { deploymentAgentUrl, planCheck, type CheckPlan } from '../../src/action/plan.js';
@@ -69,15 +70,17 @@ async function check(event: { name: string; payload: unknown }, inputs: Record<s
 
 /**
  * What check mode plans for `event` (src/action/plan.ts), read from the event file as the Action
- * reads it (readActionContext), without a GitHub client: for the events whose decision needs none.
- * The Action's own start is kept for one event of each path below; the others of that path differ
- * only in what the plan says (docs/contributing.md, "Speed").
+ * reads it (readActionContext), without a GitHub client unless `github` is given (the Action's own
+ * client against the test's fake GitHub, gitHubApiOf): for the events whose decision needs none,
+ * or only GitHub's answers. The Action's own start is kept for one event of each path below, or
+ * in test/action/check.test.ts; the others of that path differ only in what the plan says
+ * (docs/contributing.md, "Speed").
  */
-async function planOf(event: { name: string; payload: unknown }, env: Record<string, string> = {}, inputs: { agentUrl?: string } = {}): Promise<CheckPlan> {
+async function planOf(event: { name: string; payload: unknown }, env: Record<string, string> = {}, inputs: { agentUrl?: string } = {}, github: GitHubApi | null = null): Promise<CheckPlan> {
   const path = join(await tempDir('agent-replay-event-'), 'event.json');
   await writeFile(path, JSON.stringify(event.payload));
   const ctx = await readActionContext({ GITHUB_EVENT_NAME: event.name, GITHUB_EVENT_PATH: path, GITHUB_REPOSITORY: 'octo/shop', GITHUB_SHA: 'f'.repeat(40), ...env });
-  return planCheck({ agentUrl: inputs.agentUrl ?? null, agentPath: '/chat' }, ctx, null);
+  return planCheck({ agentUrl: inputs.agentUrl ?? null, agentPath: '/chat' }, ctx, github);
 }
 
 /** The agent server's origin: the deployment's environment_url in these tests. */
@@ -343,22 +346,17 @@ describe('push to the default branch', () => {
 });
 
 describe('workflow_dispatch (GitHub\'s example payload)', () => {
-  it('finds the open pull request of the dispatched branch and comments on it', async () => {
+  // Its plan, with the Action's client: the run that comments on the pull request found is
+  // check.test.ts's dispatched check (its log's "pull request #7", its comment on the commit checked out).
+  it('finds the open pull request of the dispatched branch: the plan runs on the commit checked out, with that pull request to comment on', async () => {
     const payload = example('workflow_dispatch', (e) => typeof e.ref === 'string' && (e.ref as string).startsWith('refs/heads/'));
     const branch = (payload.ref as string).slice('refs/heads/'.length);
     const sha = 'c'.repeat(40);
     gh.addPull('octo', 'shop', { number: 12, headSha: sha, headRef: branch });
-    const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG });
-    const run = await runAction({
-      gh,
-      workspace,
-      inputs: { 'agent-url': agent.url, 'fail-on': 'failed' },
-      event: { name: 'workflow_dispatch', payload },
-      env: { GITHUB_SHA: sha, GITHUB_REF: payload.ref as string },
-    });
-    expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.stdout).toContain(`workflow_dispatch on ${branch}: pull request #12`);
-    expect(parseCommentMetadata(gh.comments('octo', 'shop', 12)[0]!.body)).toMatchObject({ headSha: sha });
+    const plan = await planOf({ name: 'workflow_dispatch', payload }, { GITHUB_SHA: sha, GITHUB_REF: payload.ref as string }, { agentUrl: agent.url }, gitHubApiOf(gh));
+    expect(plan).toMatchObject({ kind: 'run', pulls: [{ number: 12, headSha: sha }], ctx: { sha, pull: { number: 12 } } });
+    const list = gh.requests.find((r) => r.method === 'GET' && r.path === '/repos/octo/shop/pulls');
+    expect(list?.query).toMatchObject({ head: `octo:${branch}`, state: 'open' });
     expect(gh.violations).toEqual([]);
   });
 });
