@@ -617,7 +617,7 @@ function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name:
     const fraction = percent === null ? null : Number((Number(percent[1]) / 100).toFixed(6));
     if (fraction !== null && takes(fraction)) return `write it as a fraction: ${lead}${String(fraction)} (${text})`;
     // `slowerBy: 1.5x`: a multiple of the baseline's latency; slowerBy is the part above it (docs/latency.md).
-    const times = last === 'slowerBy' ? /^(\d+(?:\.\d+)?)\s*(?:x|×|times)$/i.exec(text) : null;
+    const times = last === 'slowerBy' ? /^(\d+(?:\.\d+)?)\s*(?:x|\u00d7|times)$/i.exec(text) : null;
     const above = times === null ? null : Number((Number(times[1]) - 1).toFixed(6));
     if (above !== null && takes(above)) return `write how much slower than the baseline, as a fraction: ${lead}${String(above)} (${text} the baseline's latency is ${String(Number((above * 100).toFixed(4)))} % slower)`;
     return null;
