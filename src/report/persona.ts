@@ -9,12 +9,12 @@
 // Agent text is escaped exactly as replies are: inline text through escapeInline, blocks fenced
 // and wrapped to 100 characters, routes and JSON in code spans.
 
-import { callMatches, meansTheSame, reuseWords, sameRoute } from '../evaluate/index.js';
+import { callMatches, reuseWords, sameRoute } from '../evaluate/index.js';
 import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpectation, Route, ToolCall, Turn, TurnSource, Verdict } from '../types.js';
 import { quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
-import { attemptsHead, ATTEMPT_WORDS, decisiveAttempt, firstThat, diffBlock, fileRefHtml, labelled, LIMITS, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
+import { attemptsHead, ATTEMPT_WORDS, decisiveAttempt, otherAttemptsWords, firstThat, diffBlock, fileRefHtml, labelled, LIMITS, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
 import { SCRIPT_MARK, routeText, thousands, type ScriptView } from './model.js';
 import type { Profile } from './profile.js';
@@ -511,17 +511,12 @@ function attemptsLine(pr: PersonaRecord): string | null {
   const attempts = pr.attempts;
   if (attempts === undefined || pr.repeat === undefined) return null;
   const shown = attempts.findIndex((a) => !a.errored);
-  const replied = attempts.filter((a) => !a.errored);
-  const transcripts = new Set(replied.map((a) => JSON.stringify(a.turns.map((t) => t.reply)))).size;
-  // An agent that rewords every reply gives as many transcripts as attempts: say when they all mean
-  // the same as the shown one (docs/meaning.md, "Repeats"), as acceptance reads them.
-  const first = replied[0] === undefined ? '' : JSON.stringify(replied[0].turns.map((t) => t.reply));
-  const wordingOnly = replied.every((a) => JSON.stringify(a.turns.map((t) => t.reply)) === first || meansTheSame(a.meaning));
-  const ways = wordingOnly ? ` (the attempts worded their replies ${thousands(transcripts)} ways, all the same in meaning)` : ` (the attempts replied differently in ${thousands(transcripts)} ways)`;
+  // The other attempts against the shown one, as acceptance reads them (docs/meaning.md, "Repeats").
+  const others = otherAttemptsWords(pr, 'it');
   const decisive = pr.errored ? null : decisiveAttempt(pr);
   const dt = decisiveTurn(pr);
   const then = decisive === null ? '' : `, then attempt ${decisive.number}'s checks, ${firstThat(decisive.verdict)}${dt === null ? '' : `, and its turn ${dt.index}`}`;
-  const tail = shown === -1 ? '' : `; the checks and transcript shown are attempt ${shown + 1}'s${transcripts > 1 ? ways : ''}${then}`;
+  const tail = shown === -1 ? '' : `; the checks and transcript shown are attempt ${shown + 1}'s${others === null ? '' : ` (${others})`}${then}`;
   // Every attempt had the same transcript and the judge moved the verdict (docs/judges.md, "A judge that answers differently").
   const judge = judgeAcrossAttempts(pr);
   return `${attemptsHead(pr.repeat, attempts)}${tail}${judge === null ? '' : `; ${escapeInline(clip(judge, LIMITS.detail))}`}`;

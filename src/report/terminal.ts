@@ -8,7 +8,7 @@
 
 import type { Check, FixtureRecord, RunRecord } from '../types.js';
 import { clip, clipShown, terminalBlock, terminalLine } from './escape.js';
-import { decisiveReply } from './item-parts.js';
+import { decisiveReply, otherAttemptsWords } from './item-parts.js';
 import { diffText, MARK } from './diff-text.js';
 import { MAX_DIFF_CHARS } from './diff.js';
 import { tooFewText } from './rates.js';
@@ -30,6 +30,7 @@ import {
   topCauseText,
   viewOf,
   type FixtureView,
+  type Item,
   type ScriptView,
   type SectionKey,
 } from './model.js';
@@ -288,6 +289,13 @@ function ownSuffix(own: Own | undefined): string {
   return own?.turn ? ` · ${terminalLine(clip(own.turn, 80))}` : '';
 }
 
+/** A repeated item's other attempts against the one shown, as the comment's attempts line says them (item-parts.ts). */
+function otherAttemptsLine(item: Item, indent: string, paint: Paint, fit: Fit): string[] {
+  const shown = (item.attempts ?? []).findIndex((a) => !a.errored);
+  const words = shown === -1 ? null : otherAttemptsWords(item, `attempt ${shown + 1}`);
+  return words === null ? [] : [paint('grey', fit(`${indent}    ${words}`))];
+}
+
 /** A fixture: its line (mark, label, status, file), its detail, then its reply or diff. */
 function fixtureLines(v: FixtureView, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string }, own?: Own): string[] {
   const f = v.item;
@@ -297,6 +305,7 @@ function fixtureLines(v: FixtureView, style: { mark: string; colour: Colour }, i
   // An error's fix is said in the CLI's words, as its cause above (cliWords).
   const detail = said && f.errored ? cliWords(said) : said;
   if (detail) lines.push(fit(`${indent}    ${terminalLine(clip(detail, 300))}`));
+  lines.push(...otherAttemptsLine(f, indent, paint, fit));
   lines.push(...replyLines(f, `${indent}    `, paint, fit, o.where));
   // The detail may name another attempt than the reply's (the first with the item's verdict): its reply follows.
   const decisive = decisiveReply(f);
@@ -361,7 +370,7 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   const error = said ? cliWords(said) : said;
   const detail = p.errored ? (error ? `${terminalLine(clip(error, 300))} · ${checks}` : checks) : fault !== null ? `${terminalLine(clip(fault, 300))} · ${checks}` : `${checks}${unsent}`;
   const head = `${indent}${style.mark} ${SCRIPT_MARK} ${terminalLine(v.label)} · ${terminalLine(v.status.join(' · '))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
-  const lines = [paint(style.colour, fit(head)), fit(`${indent}    ${terminalLine(detail)}`)];
+  const lines = [paint(style.colour, fit(head)), fit(`${indent}    ${terminalLine(detail)}`), ...otherAttemptsLine(p, indent, paint, fit)];
   // A simulated user (docs/simulated-users.md): from which turn it was live, how it ended, its calls.
   if (p.simulation) lines.push(paint('grey', fit(`${indent}    simulated user: ${terminalLine(clip(simulationFacts(p, p.simulation).join(' · '), 600))}`)));
   for (const c of named.checks) {
