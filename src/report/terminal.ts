@@ -34,7 +34,7 @@ import {
   type ScriptView,
   type SectionKey,
 } from './model.js';
-import { checkSubject, checksCount, decisiveTurn, firstDifference, lineChecks, matchMark, meaningTurn, CHECK_NAMES } from './persona.js';
+import { checkSubject, checksCount, decisiveTurn, differenceMeaning, firstDifference, lineChecks, matchMark, meaningTurn, CHECK_NAMES } from './persona.js';
 import { spendText } from './spend.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { usageText } from './usage.js';
@@ -393,15 +393,18 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   }
   const d = firstDifference(p);
   if (d !== null && d.baseline && d.current && d.baseline.reply !== d.current.reply) {
-    const by = d.current.source === undefined ? '' : `, user message ${SOURCE_WORDS[d.current.source]}`;
-    const what = `turn ${d.turn} reply vs baseline`;
-    lines.push(...diffLines(d.baseline.reply, d.current.reply, what, (marks) => `${what} (- baseline, + new${marks}${by})`, `${indent}    `, o.where, paint, fit));
-    // The turn that changed in meaning, when it is not the first difference (docs/meaning.md, "Persona scripts").
+    // The turn that decided the drift comes first, when it is not the first difference (docs/meaning.md,
+    // "Persona scripts"); the first difference, only a rewording then, follows, named as such.
     const m = meaningTurn(p);
-    if (m !== null && m.turn.index !== d.turn) {
+    const apart = m !== null && m.turn.index !== d.turn;
+    if (apart) {
       const words = terminalLine(clip(m.words, 300));
       lines.push(...diffLines(m.baseline.reply, m.turn.reply, words, () => words, `${indent}    `, o.where, paint, fit));
     }
+    const by = d.current.source === undefined ? '' : `, user message ${SOURCE_WORDS[d.current.source]}`;
+    const was = apart ? differenceMeaning(d) : null;
+    const what = `turn ${d.turn} reply vs baseline${was === null ? '' : `, ${was}`}`;
+    lines.push(...diffLines(d.baseline.reply, d.current.reply, what, (marks) => `${what} (- baseline, + new${marks}${by})`, `${indent}    `, o.where, paint, fit));
   } else if (d !== null) {
     lines.push(paint('grey', fit(`${indent}    first difference from the baseline: turn ${d.turn}${d.current === null ? ' (this run has no such turn)' : d.baseline === null ? ' (the baseline has no such turn)' : ' (message or route)'}`)));
   } else if (!p.errored && p.baseline === null && last && v.section !== 'unchanged' && !(dt !== null && dt.shown !== null && dt.index === last.index)) {

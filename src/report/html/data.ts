@@ -15,7 +15,7 @@ import { MAX_DIFF_CHARS, MAX_UNIT_EDITS, replyDiff, type Segment } from '../diff
 export { MAX_DIFF_CHARS };
 import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from '../lookalike.js';
 import { clip, normalizeBlock, stripControl } from '../escape.js';
-import { CHECK_NAMES, checkSubject, decisiveTurn, matchMark, notSent, replyWords, stoppedOn } from '../persona.js';
+import { CHECK_NAMES, checkSubject, decisiveTurn, matchMark, notSent, replyWords, stoppedOn, turnMeaningWords } from '../persona.js';
 import { decisiveAttempt, otherAttemptsWords } from '../item-parts.js';
 import { isPersona, routeText, type Item } from '../model.js';
 import { reuseWords } from '../../evaluate/reuse.js';
@@ -143,7 +143,15 @@ export interface TurnData {
   outcome: string | null;
   errors: string[];
   /** The baseline's turn at this position, when it differs (reply diffed, route and message named). */
-  baseline: { message: string | null; route: string | null; diff: SideBySide | null; missing: boolean; diffNote?: string } | null;
+  baseline: {
+    message: string | null;
+    route: string | null;
+    diff: SideBySide | null;
+    missing: boolean;
+    diffNote?: string;
+    /** The reply's meaning against the baseline's, "changed in meaning: numbers 50 → 90", "reworded"; absent when it has none. */
+    meaning?: string;
+  } | null;
   /** A simulated script's message turn: who wrote the user message ("simulated", "from the baseline", "script"). */
   source?: string;
   /** This turn's spans (docs/traces.md, "In the reports"); absent without spans. */
@@ -487,6 +495,7 @@ function baselineTurnData(b: BaselineTurn | undefined, t: Turn): TurnData['basel
   const same = b.reply === t.reply && b.message === t.message && sameRoute(b.route, t.route);
   if (same) return null;
   const diff = b.reply === t.reply ? null : sideBySide(b.reply, t.reply);
+  const meaning = b.reply === t.reply ? null : turnMeaningWords(t);
   return {
     message: b.message !== t.message ? b.message : null,
     route: sameRoute(b.route, t.route) ? null : routeText(b.route),
@@ -494,6 +503,8 @@ function baselineTurnData(b: BaselineTurn | undefined, t: Turn): TurnData['basel
     missing: false,
     // A reply that differs but is not diffed says so, and why (docs/action.md, "report.html").
     ...(b.reply !== t.reply && diff === null ? { diffNote: `not diffed (${notDiffedReason(b.reply, t.reply)}); the baseline's reply is in results.json` } : {}),
+    // What the reply is against the baseline's, so that the turn that decided the drift is told from a rewording (docs/meaning.md, "Persona scripts").
+    ...(meaning === null ? {} : { meaning }),
   };
 }
 
