@@ -10,6 +10,7 @@ import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from './lookal
 import { clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock, normalizeBlock, oneLine, safeUrl } from './escape.js';
 import { validSha } from './metadata.js';
 import { isPersona, thousands, type Item } from './model.js';
+import { MEANING_WORDS } from '../evaluate/meaning/index.js';
 import { attemptStanding, fixtureAttemptViews, personaAttemptViews, type AttemptStanding } from '../evaluate/variants.js';
 import type { Profile } from './profile.js';
 import { CONTINUATION, wrapBlock } from './wrap.js';
@@ -195,10 +196,10 @@ export function attemptsHead(
 }
 
 const STANDING_WORDS: Record<AttemptStanding, string> = {
-  changed: 'changed in meaning',
+  changed: MEANING_WORDS.changed,
   unchecked: 'not checked for meaning',
   unmeasured: 'replied otherwise, meaning not compared',
-  reworded: 'reworded',
+  reworded: MEANING_WORDS.reworded,
   same: 'replied the same',
 };
 
