@@ -9,6 +9,7 @@ import { DEFAULT_FAIL_ON } from '../evaluate/index.js';
 import { docsUrl, TOOL } from '../version.js';
 import { shellWord } from '../words.js';
 import { UsageError } from '../engine.js';
+import { editDistance, editsAllowed } from '../suite/issues.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { ASSERT_FORMS } from './probe.js';
 import { INIT_TEMPLATES } from './init.js';
@@ -367,23 +368,11 @@ function singleDash(word: string, command: CommandName): ArgvError {
   return new ArgvError(`unknown option ${word.split('=')[0] as string} for "${command}"${dym}`, command);
 }
 
-/** Levenshtein distance with adjacent transpositions (optimal string alignment). */
-export function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const row = d[i] as number[];
-      const up = d[i - 1] as number[];
-      row[j] = Math.min(up[j]! + 1, row[j - 1]! + 1, up[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, (d[i - 2] as number[])[j - 2]! + 1);
-    }
-  }
-  return (d[a.length] as number[])[b.length] as number;
-}
+/** The one edit distance of every "did you mean" (suite/issues.ts). */
+export { editDistance };
 
 /**
- * The candidate nearest to `input`: within a third of its length in edits (at least 1, at most 3),
+ * The candidate nearest to `input`: within the edits every hint allows (editsAllowed, suite/issues.ts),
  * or one it is the start of (`--confirm` for `--confirm-cost`). Null when nothing is that close.
  */
 export function closest(input: string, candidates: readonly string[]): string | null {
@@ -391,7 +380,7 @@ export function closest(input: string, candidates: readonly string[]): string | 
   let best: { name: string; distance: number } | null = null;
   for (const name of candidates) {
     const distance = editDistance(typed, name);
-    const near = distance <= Math.min(3, Math.max(1, Math.floor(name.length / 3))) || (typed.length >= 3 && name.startsWith(typed));
+    const near = distance <= editsAllowed(typed, name) || (typed.length >= 3 && name.startsWith(typed));
     if (near && (best === null || distance < best.distance)) best = { name, distance };
   }
   return best?.name ?? null;

@@ -83,12 +83,26 @@ export function sameVariants(a: readonly string[] | undefined, b: readonly strin
 /** Whether a repeated item's attempts can be accepted as one reply, and the variants they give it. */
 export type AttemptsAgreement = { kind: 'agree'; variants: string[] } | { kind: 'refuse'; reason: string };
 
-/** One attempt as acceptance reads it: whether it differs from the accepted one, and its meaning against attempt 1. */
-interface AttemptView {
+/** One attempt that replied, as acceptance reads it: whether it differs from the accepted one, and its meaning against attempt 1. */
+export interface AttemptView {
   /** 1-based, as the record lists the attempts. */
   number: number;
   differs: boolean;
   meaning: Meaning | null | undefined;
+}
+
+/**
+ * How an attempt stands against attempt 1 (docs/meaning.md, "Repeats"), the terms acceptance
+ * decides on: the same reply; reworded (formatting, a known variant or reworded); changed in
+ * meaning; meaning not checked; or different with no meaning recorded (`meaning.check: off`, an
+ * older record). The last three refuse acceptance.
+ */
+export type AttemptStanding = 'same' | 'reworded' | 'changed' | 'unchecked' | 'unmeasured';
+
+export function attemptStanding(v: AttemptView): AttemptStanding {
+  if (!v.differs) return 'same';
+  if (v.meaning == null) return 'unmeasured';
+  return meansTheSame(v.meaning) ? 'reworded' : v.meaning.value === 'changed' ? 'changed' : 'unchecked';
 }
 
 /** How a refusal names an attempt's meaning: the facts or the judge's difference; "meaning not checked: ..." when unchecked. */
@@ -121,16 +135,17 @@ function attemptsRefusal(views: readonly AttemptView[], total: number, script: b
  * formatting, variant or reworded; then the others' replies are variants, in attempt order.
  * Errored attempts have no reply and are left out (their effect is on the verdict).
  */
-export function fixtureAttemptsAgree(reply: string, attempts: readonly { errored: boolean; reply: string | null; meaning?: Meaning | null }[]): AttemptsAgreement {
-  const views: AttemptView[] = [];
-  const replies: string[] = [];
-  for (const [i, a] of attempts.entries()) {
-    if (a.errored || a.reply === null) continue;
-    views.push({ number: i + 1, differs: a.reply !== reply, meaning: a.meaning });
-    if (a.reply !== reply) replies.push(a.reply);
-  }
-  const reason = attemptsRefusal(views, attempts.length, false);
-  return reason !== null ? { kind: 'refuse', reason } : { kind: 'agree', variants: replies };
+export function fixtureAttemptsAgree(reply: string, attempts: readonly FixtureAttemptText[]): AttemptsAgreement {
+  const reason = attemptsRefusal(fixtureAttemptViews(reply, attempts), attempts.length, false);
+  if (reason !== null) return { kind: 'refuse', reason };
+  return { kind: 'agree', variants: attempts.flatMap((a) => (a.errored || a.reply === null || a.reply === reply ? [] : [a.reply])) };
+}
+
+type FixtureAttemptText = { errored: boolean; reply: string | null; meaning?: Meaning | null };
+
+/** A repeated fixture's attempts that replied, each against `reply` (attempt 1's, the one accepted and shown). */
+export function fixtureAttemptViews(reply: string, attempts: readonly FixtureAttemptText[]): AttemptView[] {
+  return attempts.flatMap((a, i) => (a.errored || a.reply === null ? [] : [{ number: i + 1, differs: a.reply !== reply, meaning: a.meaning }]));
 }
 
 /** A script's turn as acceptance reads it. */
@@ -151,21 +166,31 @@ export function personaAttemptsAgree(
   turns: readonly TurnText[],
   attempts: readonly { errored: boolean; turns: readonly TurnText[]; meaning?: Meaning | null }[],
 ): { kind: 'agree'; variants: string[][] } | { kind: 'refuse'; reason: string } {
-  const views: AttemptView[] = [];
+  const reason = attemptsRefusal(personaAttemptViews(turns, attempts), attempts.length, true);
+  if (reason !== null) return { kind: 'refuse', reason };
   const variants: string[][] = turns.map(() => []);
-  for (const [i, a] of attempts.entries()) {
+  for (const a of attempts) {
     if (a.errored) continue;
-    const apart = a.turns.findIndex((t, k) => k < turns.length && t.message !== turns[k]?.message);
-    const compared = apart === -1 ? a.turns : a.turns.slice(0, apart);
-    const differs = (apart === -1 && a.turns.length !== turns.length) || compared.some((t, k) => t.reply !== turns[k]?.reply);
-    views.push({ number: i + 1, differs, meaning: a.meaning });
     for (const [k, t] of a.turns.entries()) {
       const accepted = turns[k];
       if (accepted !== undefined && t.message === accepted.message && t.reply !== accepted.reply) variants[k]?.push(t.reply);
     }
   }
-  const reason = attemptsRefusal(views, attempts.length, true);
-  return reason !== null ? { kind: 'refuse', reason } : { kind: 'agree', variants };
+  return { kind: 'agree', variants };
+}
+
+/**
+ * A repeated script's attempts that completed, each against `turns` (attempt 1's, the transcript
+ * accepted and shown), compared while its user said what attempt 1's did.
+ */
+export function personaAttemptViews(turns: readonly TurnText[], attempts: readonly { errored: boolean; turns: readonly TurnText[]; meaning?: Meaning | null }[]): AttemptView[] {
+  return attempts.flatMap((a, i) => {
+    if (a.errored) return [];
+    const apart = a.turns.findIndex((t, k) => k < turns.length && t.message !== turns[k]?.message);
+    const compared = apart === -1 ? a.turns : a.turns.slice(0, apart);
+    const differs = (apart === -1 && a.turns.length !== turns.length) || compared.some((t, k) => t.reply !== turns[k]?.reply);
+    return [{ number: i + 1, differs, meaning: a.meaning }];
+  });
 }
 
 /** A persona baseline's turn as acceptance compares it with the record's turn at the same index. */

@@ -9,7 +9,9 @@ import { diffText, MARK } from './diff-text.js';
 import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from './lookalike.js';
 import { clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock, normalizeBlock, oneLine, safeUrl } from './escape.js';
 import { validSha } from './metadata.js';
-import { thousands, type Item } from './model.js';
+import { isPersona, thousands, type Item } from './model.js';
+import { MEANING_WORDS } from '../evaluate/meaning/index.js';
+import { attemptStanding, fixtureAttemptViews, personaAttemptViews, type AttemptStanding } from '../evaluate/variants.js';
 import type { Profile } from './profile.js';
 import { CONTINUATION, wrapBlock } from './wrap.js';
 
@@ -223,6 +225,34 @@ export function attemptsHead(
 ): string {
   const each = attempts.map((a, i) => `${i + 1} ${a.errored || a.verdict === null ? `⚪ errored (${a.errorKind ?? 'error'})` : ATTEMPT_WORDS[a.verdict]}`);
   return `**Attempts** (${thousands(repeat.passed)}/${thousands(repeat.count)} passed, ${thousands(repeat.minPass)} needed): ${each.join(' · ')}`;
+}
+
+const STANDING_WORDS: Record<AttemptStanding, string> = {
+  changed: MEANING_WORDS.changed,
+  unchecked: 'not checked for meaning',
+  unmeasured: 'replied otherwise, meaning not compared',
+  reworded: MEANING_WORDS.reworded,
+  same: 'replied the same',
+};
+
+/**
+ * A repeated item's other attempts against the one shown, in the terms acceptance decides on
+ * (docs/meaning.md, "Repeats"), counted: "the other attempts, compared with it: 2 changed in
+ * meaning, 2 reworded, 1 replied the same". `shown` names the attempt shown in the surface's words
+ * ("it", "attempt 1"). Null when every attempt that replied replied the same, or only one replied.
+ */
+export function otherAttemptsWords(item: Item, shown: string): string | null {
+  const views = isPersona(item)
+    ? item.attempts === undefined ? [] : personaAttemptViews(item.turns, item.attempts)
+    : item.attempts === undefined || item.reply === null ? [] : fixtureAttemptViews(item.reply, item.attempts);
+  const others = views.slice(1).map(attemptStanding);
+  if (others.every((s) => s === 'same')) return null;
+  const order: readonly AttemptStanding[] = ['changed', 'unchecked', 'unmeasured', 'reworded', 'same'];
+  const counted = order.flatMap((s) => {
+    const n = others.filter((o) => o === s).length;
+    return n === 0 ? [] : [`${thousands(n)} ${STANDING_WORDS[s]}`];
+  });
+  return `the other attempts, compared with ${shown}: ${counted.join(', ')}`;
 }
 
 /**

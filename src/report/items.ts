@@ -9,11 +9,10 @@ import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
 import { reuseWords } from '../evaluate/reuse.js';
 import { howDecided } from '../evaluate/changes.js';
-import { meansTheSame } from '../evaluate/variants.js';
 import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
-import { attemptsHead, ATTEMPT_WORDS, begunCalls, BEGUN_TITLE, decisiveReply, firstThat, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, messageDiffBlock, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
+import { attemptsHead, ATTEMPT_WORDS, begunCalls, BEGUN_TITLE, otherAttemptsWords, decisiveReply, firstThat, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, messageDiffBlock, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { editedSinceBaseline } from '../evaluate/drift.js';
-import { isPersona, itemsNoun, rewordedRepeatWords, routeText, SCRIPT_MARK, thousands, type FixtureView, type Item, type ItemView } from './model.js';
+import { isPersona, itemsNoun, rewordedRepeatWords, routeText, SCRIPT_MARK, type FixtureView, type Item, type ItemView } from './model.js';
 import { personaBlock, personaLevels } from './persona.js';
 import type { Profile } from './profile.js';
 import type { Own } from './cause-details.js';
@@ -76,15 +75,12 @@ function attemptsLine(f: FixtureRecord): string | null {
   const attempts = f.attempts;
   if (attempts === undefined || f.repeat === undefined) return null;
   const shown = attempts.findIndex((a) => !a.errored);
-  const replied = attempts.filter((a) => !a.errored);
-  const replies = new Set(replied.map((a) => a.reply)).size;
-  // Replies that all mean the same as the shown one are wordings (docs/meaning.md, "Repeats").
-  const wordingOnly = replied.every((a) => a.reply === replied[0]?.reply || meansTheSame(a.meaning));
-  const ways = wordingOnly ? ` (the attempts gave ${thousands(replies)} wordings, all the same in meaning)` : ` (the attempts gave ${thousands(replies)} different replies)`;
+  // The other attempts against the shown one, in the terms acceptance decides on (docs/meaning.md, "Repeats").
+  const others = otherAttemptsWords(f, 'it');
   const decisive = decisiveReply(f);
   // The detail's attempt (decisiveParts) follows when its reply is another.
   const then = decisive !== null ? `, then attempt ${decisive.number}'s, ${firstThat(decisive.verdict)}` : '';
-  const tail = shown === -1 ? '' : `; the reply below is attempt ${shown + 1}'s${replies > 1 ? ways : ''}${then}`;
+  const tail = shown === -1 ? '' : `; the reply below is attempt ${shown + 1}'s${others === null ? '' : ` (${others})`}${then}`;
   // Every attempt got the same reply and the judge moved the verdict (docs/judges.md, "A judge that answers differently").
   const judge = judgeAcrossAttempts(f);
   return `${attemptsHead(f.repeat, attempts)}${tail}${judge === null ? '' : `; ${escapeInline(clip(judge, LIMITS.detail))}`}`;

@@ -9,12 +9,13 @@
 // Agent text is escaped exactly as replies are: inline text through escapeInline, blocks fenced
 // and wrapped to 100 characters, routes and JSON in code spans.
 
-import { callMatches, meansTheSame, reuseWords, sameRoute } from '../evaluate/index.js';
+import { callMatches, reuseWords, sameRoute } from '../evaluate/index.js';
+import { MEANING_WORDS } from '../evaluate/meaning/index.js';
 import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpectation, Route, ToolCall, Turn, TurnSource, Verdict } from '../types.js';
 import { quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
-import { attemptsHead, ATTEMPT_WORDS, BEGUN_TITLE, decisiveAttempt, firstThat, diffBlock, fileRefHtml, labelled, LIMITS, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
+import { attemptsHead, ATTEMPT_WORDS, BEGUN_TITLE, decisiveAttempt, otherAttemptsWords, firstThat, diffBlock, fileRefHtml, labelled, LIMITS, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
 import { SCRIPT_MARK, routeText, thousands, type ScriptView } from './model.js';
 import type { Profile } from './profile.js';
@@ -279,8 +280,19 @@ export function meaningTurn(pr: PersonaRecord): { turn: Turn; baseline: Baseline
   const turn = pr.turns[worst];
   const baseline = pr.baseline.transcript[worst];
   if (turn === undefined || baseline === undefined || !turn.meaning) return null;
-  const head = turn.meaning.value === 'changed' ? 'changed in meaning' : 'meaning not checked';
-  return { turn, baseline, words: `turn ${turn.index} ${head}${turn.meaning.detail ? `: ${turn.meaning.detail}` : ''}` };
+  return { turn, baseline, words: `turn ${turn.index} ${turnMeaningWords(turn) as string}` };
+}
+
+/**
+ * A turn's meaning against the baseline's, in words (every surface: the comment's and terminal's
+ * first difference, report.html's transcript): "changed in meaning: numbers 50 → 90", "meaning not
+ * checked: <why>", "reworded"; null when its reply has none.
+ */
+export function turnMeaningWords(t: Pick<Turn, 'meaning'>): string | null {
+  const m = t.meaning;
+  if (!m) return null;
+  const why = (m.value === 'changed' || m.value === 'unchecked') && m.detail ? `: ${m.detail}` : '';
+  return `${MEANING_WORDS[m.value]}${why}`;
 }
 
 /** "**Turn 3 changed in meaning**: numbers 50 → 90", then that turn's diff. */
@@ -288,8 +300,14 @@ function meaningTurnBlock(m: { turn: Turn; baseline: BaselineTurn; words: string
   return [`**${escapeInline(clip(m.words.replace(/^t/, 'T'), LIMITS.detail))}**`, diffBlock(m.baseline.reply, m.turn.reply, p)].join('\n\n');
 }
 
-function differenceBlock(d: FirstDifference, p: Profile): string {
-  const parts = [`**First difference from the baseline: turn ${d.turn}**`];
+/** "reworded": what a first difference shown after the turn that decided the drift was, when its reply has a meaning; null otherwise. */
+export function differenceMeaning(d: FirstDifference): string | null {
+  return d.current === null ? null : turnMeaningWords(d.current);
+}
+
+function differenceBlock(d: FirstDifference, p: Profile, after: boolean): string {
+  const was = after ? differenceMeaning(d) : null;
+  const parts = [`**First difference from the baseline: turn ${d.turn}**${was === null ? '' : ` (${was})`}`];
   const { baseline: b, current: t } = d;
   const message = t?.message ?? b?.message ?? null;
   if (message !== null) parts.push(userLine(d.turn, message, t?.source));
@@ -487,9 +505,12 @@ function bodyParts(pr: PersonaRecord, level: Level, p: Profile): string[] {
     if (needsBlock(pr.error)) parts.push(labelled('**Error**', pr.error, LIMITS.detailBlock));
   }
   const d = firstDifference(pr);
-  if (d && level !== 'brief') parts.push(differenceBlock(d, p));
   const m = meaningTurn(pr);
-  if (m !== null && level !== 'brief' && m.turn.index !== d?.turn) parts.push(meaningTurnBlock(m, p));
+  // The turn that decided the drift comes first (docs/meaning.md, "Persona scripts"): a first
+  // difference that is only a rewording (a welcome turn, say) follows it, named as such.
+  const apart = m !== null && m.turn.index !== d?.turn ? m : null;
+  if (apart !== null && level !== 'brief') parts.push(meaningTurnBlock(apart, p));
+  if (d && level !== 'brief') parts.push(differenceBlock(d, p, apart !== null));
   if (pr.turns.length === 0) return parts;
   if (level === 'full') parts.push(transcriptBlock(pr, p));
   else parts.push(`_${d && level === 'brief' ? 'First difference and transcript' : 'Transcript'} left out to fit the size limit: see the full report._`);
@@ -511,17 +532,12 @@ function attemptsLine(pr: PersonaRecord): string | null {
   const attempts = pr.attempts;
   if (attempts === undefined || pr.repeat === undefined) return null;
   const shown = attempts.findIndex((a) => !a.errored);
-  const replied = attempts.filter((a) => !a.errored);
-  const transcripts = new Set(replied.map((a) => JSON.stringify(a.turns.map((t) => t.reply)))).size;
-  // An agent that rewords every reply gives as many transcripts as attempts: say when they all mean
-  // the same as the shown one (docs/meaning.md, "Repeats"), as acceptance reads them.
-  const first = replied[0] === undefined ? '' : JSON.stringify(replied[0].turns.map((t) => t.reply));
-  const wordingOnly = replied.every((a) => JSON.stringify(a.turns.map((t) => t.reply)) === first || meansTheSame(a.meaning));
-  const ways = wordingOnly ? ` (the attempts worded their replies ${thousands(transcripts)} ways, all the same in meaning)` : ` (the attempts replied differently in ${thousands(transcripts)} ways)`;
+  // The other attempts against the shown one, as acceptance reads them (docs/meaning.md, "Repeats").
+  const others = otherAttemptsWords(pr, 'it');
   const decisive = pr.errored ? null : decisiveAttempt(pr);
   const dt = decisiveTurn(pr);
   const then = decisive === null ? '' : `, then attempt ${decisive.number}'s checks, ${firstThat(decisive.verdict)}${dt === null ? '' : `, and its turn ${dt.index}`}`;
-  const tail = shown === -1 ? '' : `; the checks and transcript shown are attempt ${shown + 1}'s${transcripts > 1 ? ways : ''}${then}`;
+  const tail = shown === -1 ? '' : `; the checks and transcript shown are attempt ${shown + 1}'s${others === null ? '' : ` (${others})`}${then}`;
   // Every attempt had the same transcript and the judge moved the verdict (docs/judges.md, "A judge that answers differently").
   const judge = judgeAcrossAttempts(pr);
   return `${attemptsHead(pr.repeat, attempts)}${tail}${judge === null ? '' : `; ${escapeInline(clip(judge, LIMITS.detail))}`}`;

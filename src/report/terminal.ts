@@ -8,7 +8,7 @@
 
 import type { Check, FixtureRecord, RunRecord } from '../types.js';
 import { clip, clipShown, terminalBlock, terminalLine } from './escape.js';
-import { begunCalls, BEGUN_WORDS, decisiveReply } from './item-parts.js';
+import { begunCalls, BEGUN_WORDS, decisiveReply, otherAttemptsWords } from './item-parts.js';
 import { diffText, MARK } from './diff-text.js';
 import { MAX_DIFF_CHARS } from './diff.js';
 import { tooFewText } from './rates.js';
@@ -30,10 +30,11 @@ import {
   topCauseText,
   viewOf,
   type FixtureView,
+  type Item,
   type ScriptView,
   type SectionKey,
 } from './model.js';
-import { checkSubject, checksCount, decisiveTurn, firstDifference, lineChecks, matchMark, meaningTurn, CHECK_NAMES } from './persona.js';
+import { checkSubject, checksCount, decisiveTurn, differenceMeaning, firstDifference, lineChecks, matchMark, meaningTurn, CHECK_NAMES } from './persona.js';
 import { spendText } from './spend.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { usageText } from './usage.js';
@@ -288,6 +289,13 @@ function ownSuffix(own: Own | undefined): string {
   return own?.turn ? ` · ${terminalLine(clip(own.turn, 80))}` : '';
 }
 
+/** A repeated item's other attempts against the one shown, as the comment's attempts line says them (item-parts.ts). */
+function otherAttemptsLine(item: Item, indent: string, paint: Paint, fit: Fit): string[] {
+  const shown = (item.attempts ?? []).findIndex((a) => !a.errored);
+  const words = shown === -1 ? null : otherAttemptsWords(item, `attempt ${shown + 1}`);
+  return words === null ? [] : [paint('grey', fit(`${indent}    ${words}`))];
+}
+
 /** A fixture: its line (mark, label, status, file), its detail, then its reply or diff. */
 function fixtureLines(v: FixtureView, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string }, own?: Own): string[] {
   const f = v.item;
@@ -300,6 +308,7 @@ function fixtureLines(v: FixtureView, style: { mark: string; colour: Colour }, i
   // The calls its stream had begun when it was cut short, with their inputs (docs/presets.md, "Streamed replies").
   const begun = f.errored && f.reply === null ? begunCalls(f.toolCalls, terminalLine) : null;
   if (begun !== null) lines.push(fit(`${indent}    ${BEGUN_WORDS}: ${begun}`));
+  lines.push(...otherAttemptsLine(f, indent, paint, fit));
   lines.push(...replyLines(f, `${indent}    `, paint, fit, o.where));
   // The detail may name another attempt than the reply's (the first with the item's verdict): its reply follows.
   const decisive = decisiveReply(f);
@@ -368,6 +377,7 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   // The calls the turn it stopped on had begun when its stream was cut short, as a fixture's (docs/presets.md, "Streamed replies").
   const begun = p.errored ? begunCalls(p.errorToolCalls, terminalLine) : null;
   if (begun !== null) lines.push(fit(`${indent}    ${BEGUN_WORDS}: ${begun}`));
+  lines.push(...otherAttemptsLine(p, indent, paint, fit));
   // A simulated user (docs/simulated-users.md): from which turn it was live, how it ended, its calls.
   if (p.simulation) lines.push(paint('grey', fit(`${indent}    simulated user: ${terminalLine(clip(simulationFacts(p, p.simulation).join(' · '), 600))}`)));
   for (const c of named.checks) {
@@ -390,15 +400,18 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   }
   const d = firstDifference(p);
   if (d !== null && d.baseline && d.current && d.baseline.reply !== d.current.reply) {
-    const by = d.current.source === undefined ? '' : `, user message ${SOURCE_WORDS[d.current.source]}`;
-    const what = `turn ${d.turn} reply vs baseline`;
-    lines.push(...diffLines(d.baseline.reply, d.current.reply, what, (marks) => `${what} (- baseline, + new${marks}${by})`, `${indent}    `, o.where, paint, fit));
-    // The turn that changed in meaning, when it is not the first difference (docs/meaning.md, "Persona scripts").
+    // The turn that decided the drift comes first, when it is not the first difference (docs/meaning.md,
+    // "Persona scripts"); the first difference, only a rewording then, follows, named as such.
     const m = meaningTurn(p);
-    if (m !== null && m.turn.index !== d.turn) {
+    const apart = m !== null && m.turn.index !== d.turn;
+    if (apart) {
       const words = terminalLine(clip(m.words, 300));
       lines.push(...diffLines(m.baseline.reply, m.turn.reply, words, () => words, `${indent}    `, o.where, paint, fit));
     }
+    const by = d.current.source === undefined ? '' : `, user message ${SOURCE_WORDS[d.current.source]}`;
+    const was = apart ? differenceMeaning(d) : null;
+    const what = `turn ${d.turn} reply vs baseline${was === null ? '' : `, ${was}`}`;
+    lines.push(...diffLines(d.baseline.reply, d.current.reply, what, (marks) => `${what} (- baseline, + new${marks}${by})`, `${indent}    `, o.where, paint, fit));
   } else if (d !== null) {
     lines.push(paint('grey', fit(`${indent}    first difference from the baseline: turn ${d.turn}${d.current === null ? ' (this run has no such turn)' : d.baseline === null ? ' (the baseline has no such turn)' : ' (message or route)'}`)));
   } else if (!p.errored && p.baseline === null && last && v.section !== 'unchanged' && !(dt !== null && dt.shown !== null && dt.index === last.index)) {

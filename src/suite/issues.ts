@@ -89,7 +89,7 @@ function typeWord(expected: string): string {
  * Edit distance for "did you mean" hints: insertions, deletions, substitutions and swaps of two
  * neighbours (`modle` is one edit from `model`, as a typist sees it), each counting one.
  */
-function distance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i <= a.length; i++) {
     const row = rows[i] as number[];
@@ -107,6 +107,17 @@ function distance(a: string, b: string): number {
 /** The unit a key's name ends with (timeoutMs, capUsd): a key written without it still finds it. */
 const UNIT_SUFFIX = /(?:Ms|Usd)$/;
 
+/**
+ * The most edits a misspelling may hold and still be named by "did you mean" (every hint: config
+ * keys, flags, commands, fail-on conditions, presets): a third of the longer of the two names (at
+ * least 1, at most 3), and 2 once that has 5 letters or more, so that `alfa` finds `alpha` (a letter
+ * written as two) where a 4-letter word stays at one edit (`data` never finds `path`).
+ */
+export function editsAllowed(typed: string, name: string): number {
+  const longer = Math.max(typed.length, name.length);
+  return Math.min(3, Math.max(longer >= 5 ? 2 : 1, Math.floor(longer / 3)));
+}
+
 /** The allowed key a misspelt `key` stands for (the one "did you mean" names), or null. */
 export function suggest(key: string, allowed: readonly string[]): string | null {
   let best: string | null = null;
@@ -114,13 +125,13 @@ export function suggest(key: string, allowed: readonly string[]): string | null 
   for (const candidate of allowed) {
     // A key written without its unit ("timeout", "timout" for timeoutMs) is measured against the name without it too.
     const bare = candidate.replace(UNIT_SUFFIX, '').toLowerCase();
-    const d = candidate.toLowerCase() === key.toLowerCase() ? 0 : Math.min(distance(key.toLowerCase(), candidate.toLowerCase()), bare === candidate.toLowerCase() ? Infinity : distance(key.toLowerCase(), bare));
-    if (d < bestDistance) {
+    const d = candidate.toLowerCase() === key.toLowerCase() ? 0 : Math.min(editDistance(key.toLowerCase(), candidate.toLowerCase()), bare === candidate.toLowerCase() ? Infinity : editDistance(key.toLowerCase(), bare));
+    if (d < bestDistance && d <= editsAllowed(key, candidate)) {
       best = candidate;
       bestDistance = d;
     }
   }
-  return best !== null && bestDistance <= Math.max(1, Math.floor(key.length / 3)) ? best : null;
+  return best;
 }
 
 /**

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { C, F, load } from '../suite/helpers.js';
+import { editsAllowed, suggest } from '../../src/suite/issues.js';
+import { closest } from '../../src/cli/options.js';
 
 const P = '.agent-replay/personas';
 const SCRIPT = (label: string, extra = ''): string => `label: ${label}\nopening: hi\nexpect:\n  conversations: [refunds]\n${extra}`;
@@ -46,5 +48,16 @@ describe('repeat: config.yml and per item', () => {
       `${F}/e.yml:3: fixture "e": repeat must be a mapping, found the number 3 | write it as repeat: { count: 3 } (3 attempts, every one must pass; add minPass to need fewer)`,
       `${P}/s.yml:7: persona script "s": repeat.minPass 0 is not a whole number from 1 to count (2) | use minPass: 1, or raise count`,
     ]);
+  });
+
+  it('names alpha for stats: { alfa }: a 5-letter key is found within two edits, one rule for every "did you mean" (suite/issues.ts, editsAllowed)', async () => {
+    const r = await load({ [C]: 'stats:\n  alfa: 0.01\n' });
+    expect(r.errors.filter((e) => e.file === C).map((e) => `${e.line}: ${e.fix}`)).toEqual(['2: did you mean "alpha"? rename the key, so that line 2 reads\n      alpha: 0.01']);
+    // The same rule for the CLI's hints; a 4-letter word stays at one edit, so two edits never name another 4-letter key.
+    expect(suggest('alfa', ['alpha'])).toBe('alpha');
+    expect(closest('alfa', ['alpha'])).toBe('alpha');
+    expect(suggest('data', ['path'])).toBeNull();
+    expect(editsAllowed('alfa', 'alpha')).toBe(2);
+    expect(editsAllowed('url', 'uri')).toBe(1);
   });
 });

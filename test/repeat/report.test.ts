@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { compareRuns } from '../../src/evaluate/compare.js';
 import { renderCompareMarkdown, renderCompareText } from '../../src/report/compare.js';
 import { renderHtml } from '../../src/report/html.js';
+import { itemsData, type FixtureData } from '../../src/report/html/data.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
 import type { FixtureAttempt, FixtureRecord, PersonaRecord, ReplayedPersonaRecord, RunRecord } from '../../src/types.js';
 import { baseline, ctx, decisiveScript, fixture, persona, resetLines, route, run } from '../report/fixtures.js';
@@ -84,7 +85,7 @@ describe('k/N in every report', () => {
     expect(html).toContain('fail 1/3 (flaky)');
     expect(html).toContain('errored 0/2');
     expect(html).toContain('pass 1/2 (flaky)');
-    expect(md).toContain("**Attempts** (1/3 passed, 2 needed): 1 ✅ pass · 2 ❌ fail · 3 ❌ fail; the reply below is attempt 1's (the attempts gave 2 different replies)");
+    expect(md).toContain("**Attempts** (1/3 passed, 2 needed): 1 ✅ pass · 2 ❌ fail · 3 ❌ fail; the reply below is attempt 1's (the other attempts, compared with it: 2 replied otherwise, meaning not compared)");
     expect(md).toContain('**Attempts** (0/2 passed, 2 needed): 1 ⚪ errored (http) · 2 ⚪ errored (http)');
     expect(md).toMatch(/^🎲 \*\*2 flaky items\*\*: the attempts disagree \(passes\/attempts shown as k\/N\): `refund-window`, `refund-dialog`$/m);
     // The mention sits right under the headline (and the cause line that is part of it).
@@ -149,7 +150,7 @@ describe('k/N in every report', () => {
     // report.html's row says it too, in the same words as the comment (docs/fixtures.md, "Reports").
     const row = /<span class="why">([^<]*)<\/span>/.exec(renderHtml(run([], { personas: [script] })))?.[1];
     expect(row).toMatch(/^attempt 1: all \d+ checks passed$/);
-    expect(md).toContain("**Attempts** (1/2 passed, 2 needed): 1 ❌ fail · 2 ✅ pass; the checks and transcript shown are attempt 1's (the attempts replied differently in 2 ways)");
+    expect(md).toContain("**Attempts** (1/2 passed, 2 needed): 1 ❌ fail · 2 ✅ pass; the checks and transcript shown are attempt 1's (the other attempts, compared with it: 1 replied otherwise, meaning not compared)");
   });
 
   it('a repeated script that fails while attempt 1 passed names the attempt that failed, and its failed check, on every surface', () => {
@@ -231,7 +232,7 @@ describe('k/N in every report', () => {
     expect(terminal).not.toContain('turn 2: turn 2:');
   });
 
-  it('says when the attempts differ in wording only (docs/meaning.md, "Repeats")', () => {
+  it('says what the other attempts were against the one shown, in the terms acceptance decides on, once for every surface (docs/meaning.md, "Repeats")', () => {
     const base = persona('refund-chat') as ReplayedPersonaRecord;
     const other = base.turns.map((t) => ({ ...t, reply: `${t.reply} (again)` }));
     const reworded = { value: 'reworded' as const, by: 'judge' as const, detail: 'turn 1 reworded', score: 0.9 };
@@ -246,15 +247,38 @@ describe('k/N in every report', () => {
         { ...one, verdict: 'pass' as const, turns: other, meaning: reworded },
       ],
     };
-    expect(renderComment(run([], { personas: [script] }), ctx)).toContain("the checks and transcript shown are attempt 1's (the attempts worded their replies 2 ways, all the same in meaning)");
+    const words = 'the other attempts, compared with it: 1 reworded';
+    expect(renderComment(run([], { personas: [script] }), ctx)).toContain(`the checks and transcript shown are attempt 1's (${words})`);
+    // Six attempts, six replies: three reworded and two changed in meaning against attempt 1 read as
+    // what they are, not as "6 different replies", on the comment, the terminal and report.html alike.
+    const changed = { value: 'changed' as const, by: 'facts' as const, detail: 'numbers 30 → 14' };
+    const said = (n: number): FixtureAttempt => ({ ...attempt(`Returns: ${30 + n} days, said ${n}.`, 'pass', 'ok'), meaning: reworded });
     const f = fixture('window', {
       reply: 'Returns: 30 days.',
       verdict: 'fail',
       drift: { reply: 'same', route: 'same', verdict: 'newly_failing' },
-      repeat: { count: 2, minPass: 2, passed: 1, flaky: true },
-      attempts: [attempt('Returns: 30 days.', 'fail', 'no'), { ...attempt('You have 30 days.', 'pass', 'ok'), meaning: reworded }],
+      repeat: { count: 6, minPass: 6, passed: 4, flaky: true },
+      attempts: [
+        attempt('Returns: 30 days.', 'pass', 'ok'),
+        said(1),
+        { ...attempt('Returns: 14 days.', 'fail', 'no'), meaning: changed },
+        said(2),
+        { ...attempt('Returns: 7 days.', 'fail', 'no'), meaning: changed },
+        said(3),
+      ],
     });
-    expect(renderComment(run([f]), ctx)).toContain("the reply below is attempt 1's (the attempts gave 2 wordings, all the same in meaning)");
+    const counted = '2 changed in meaning, 3 reworded';
+    expect(renderComment(run([f]), ctx)).toContain(`the reply below is attempt 1's (the other attempts, compared with it: ${counted}), then attempt 3's, the first that failed`);
+    expect(renderTerminal(run([f]), { color: false })).toContain(`\n      the other attempts, compared with attempt 1: ${counted}\n`);
+    expect((itemsData([f])[0] as FixtureData).attemptsOthers).toBe(`the other attempts, compared with attempt 1: ${counted}`);
+    // One that replied the same, one not checked: every attempt after the shown one is counted once.
+    const unchecked = { value: 'unchecked' as const, by: 'facts' as const, detail: 'the facts are the same and meaning.check is facts' };
+    const mixed = fixture('mixed', { ...f, label: 'mixed', attempts: [...(f.attempts ?? []).slice(0, 3), attempt('Returns: 30 days.', 'pass', 'ok'), { ...attempt('Returns: 30 days!', 'pass', 'ok'), meaning: unchecked }] });
+    expect((itemsData([mixed])[0] as FixtureData).attemptsOthers).toBe('the other attempts, compared with attempt 1: 1 changed in meaning, 1 not checked for meaning, 1 reworded, 1 replied the same');
+    // Every attempt replied the same: nothing to say.
+    const same = fixture('same', { ...f, label: 'same', attempts: [attempt('Returns: 30 days.', 'pass', 'ok'), attempt('Returns: 30 days.', 'fail', 'no')] });
+    expect((itemsData([same])[0] as FixtureData).attemptsOthers).toBeUndefined();
+    expect(renderComment(run([same]), ctx)).toContain("the reply below is attempt 1's\n");
   });
 
   it('a reworded repeated item keeps its k/N, "(flaky)" and pass rate on its line (docs/fixtures.md, "Reports")', () => {

@@ -8,6 +8,7 @@ import { compareRuns } from '../../src/evaluate/compare.js';
 import { gateRun, isReworded } from '../../src/evaluate/index.js';
 import { renderCompareText } from '../../src/report/compare.js';
 import { renderHtml } from '../../src/report/html.js';
+import { itemsData, type PersonaData } from '../../src/report/html/data.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
 import { buildModel, headlineText, meaningModelShown, namesModel } from '../../src/report/model.js';
 import { COMMENT_MAX_CHARS, COMMENT_REWORDED_ROWS } from '../../src/report/profile.js';
@@ -64,6 +65,18 @@ describe('surfaces (goldens)', () => {
     expect(md).toContain('turn 3 changed in meaning: numbers 50 → 90');
     // The script's first difference is a reworded turn 1; the turn that changed in meaning gets its own diff.
     expect(md).toContain('**Turn 3 changed in meaning\\: numbers 50 → 90**\n\n**Baseline → new reply**');
+    // The turn that decided the drift comes first; the reworded first difference follows, named as such.
+    const script = md.slice(md.indexOf('<b>refund-dialog</b>'));
+    const decided = script.indexOf('**Turn 3 changed in meaning');
+    expect(decided).toBeGreaterThan(-1);
+    expect(script.indexOf('**First difference from the baseline: turn 1** (reworded)')).toBeGreaterThan(decided);
+    const t = renderTerminal(MEANING, { color: false });
+    const lines = t.slice(t.indexOf('refund-dialog'));
+    expect(lines.indexOf('turn 3 changed in meaning: numbers 50 → 90')).toBeGreaterThan(-1);
+    expect(lines.indexOf('turn 1 reply vs baseline, reworded (- baseline, + new')).toBeGreaterThan(lines.indexOf('turn 3 changed in meaning: numbers 50 → 90'));
+    // report.html's transcript says each differing turn's meaning, so the turn that decided is told from the rewording.
+    const turns = (itemsData([scriptChangedAtTurn3()])[0] as PersonaData).turns;
+    expect(turns.map((x) => x.baseline?.meaning ?? null)).toEqual([null, 'reworded', null, 'changed in meaning: numbers 50 → 90']);
     expect(md).not.toContain('<b>@admin</b>');
     expect(md).not.toContain('@admin');
     const section = md.slice(md.indexOf('Reworded (4)'));

@@ -295,7 +295,7 @@ function fixtureBody(body, f) {
   // A fixture has no mocks (docs/traces.md, "Fixtures"): its calls are real, and not flagged as unmocked.
   if (f.toolCalls) { add(body, el('h3', null, 'Tool calls')); callList(body, f.toolCalls, true); }
   spansBlock(body, f.trace);
-  attemptsTable(body, f.attempts, 'reply', f.attemptsJudge);
+  attemptsTable(body, f.attempts, 'reply', f.attemptsJudge, f.attemptsOthers);
 }
 function fixtureMain(body, f) {
   var judge = f.judge ? [
@@ -338,9 +338,10 @@ function messageEdited(body, f) {
   if ('personaWas' in e) add(body, el('p', 'drift', 'Persona edited since the baseline: ' + (e.personaWas == null ? 'none' : e.personaWas) + ' \\u2192 ' + (f.persona == null ? 'none' : f.persona)));
 }
 var STATUS = { pass: 'pass', fail: 'fail', not_evaluated: 'not evaluated', errored: 'errored' };
-function attemptsTable(body, attempts, what, judge) {
+function attemptsTable(body, attempts, what, judge, others) {
   if (!attempts) return;
   add(body, el('h3', null, 'Attempts'));
+  if (others) add(body, el('p', 'drift', others.charAt(0).toUpperCase() + others.slice(1) + '.'));
   if (judge) add(body, el('p', 'drift', judge.charAt(0).toUpperCase() + judge.slice(1) + '.'));
   var t = add(body, el('table', 'checks attempts'));
   var h = add(add(t, el('thead')), el('tr'));
@@ -394,6 +395,7 @@ function turnBlock(body, t, live) {
   add(agent, el('b', null, t.message == null ? 'Turn 0 \\u00b7 Agent (welcome)' : 'Agent'));
   add(agent, el('span', 'route', t.route));
   if (t.outcome != null) add(agent, el('span', null, ' \\u00b7 outcome ' + t.outcome));
+  if (t.baseline && t.baseline.meaning) add(box, el('p', 'drift', 'Against the baseline\\u2019s reply: ' + t.baseline.meaning));
   if (t.baseline && t.baseline.diff) {
     var note = t.baseline.route ? ' \\u00b7 route was ' + t.baseline.route : '';
     add(box, sideBySide(t.baseline.diff, 'Baseline' + note, 'This run \\u00b7 ' + t.route));
@@ -493,7 +495,7 @@ function personaBody(body, p) {
   add(body, el('h3', null, p.shownAttempt ? "Checks (attempt " + p.shownAttempt + "'s, the attempt shown)" : 'Checks'));
   checksTable(body, p.checks);
   if (p.decisive) decisiveBlock(body, p);
-  attemptsTable(body, p.attempts, 'first reply unlike the attempt shown', p.attemptsJudge);
+  attemptsTable(body, p.attempts, 'first reply unlike the attempt shown', p.attemptsJudge, p.attemptsOthers);
   add(body, el('h3', null, 'Transcript'));
   p.turns.forEach(function (t) { turnBlock(body, t, p.live); });
   if (p.droppedTurns > 0) add(body, el('p', 'drift', 'The baseline had ' + p.droppedTurns + ' more turn' + (p.droppedTurns === 1 ? '' : 's') + '.'));
@@ -537,7 +539,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'E90PzBOq4wSAjLkDKDRGo47uhbdCXpxIay4tbwhJbKs=';
+const SCRIPT_SHA256 = 'QtftypZ0UMn5WNPk37GhOhgH6H/dx1Gv4bOYfMAh2dY=';
 const STYLE_SHA256 = 'sPzWlgKJk/5eWZwQkWf3hU8AGgW3297YU+3a+IBWgxg=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */

@@ -15,8 +15,8 @@ import { MAX_DIFF_CHARS, MAX_UNIT_EDITS, replyDiff, type Segment } from '../diff
 export { MAX_DIFF_CHARS };
 import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from '../lookalike.js';
 import { clip, normalizeBlock, stripControl } from '../escape.js';
-import { CHECK_NAMES, checkSubject, decisiveTurn, matchMark, notSent, replyWords, stoppedOn } from '../persona.js';
-import { decisiveAttempt } from '../item-parts.js';
+import { CHECK_NAMES, checkSubject, decisiveTurn, matchMark, notSent, replyWords, stoppedOn, turnMeaningWords } from '../persona.js';
+import { decisiveAttempt, otherAttemptsWords } from '../item-parts.js';
 import { isPersona, routeText, type Item } from '../model.js';
 import { reuseWords } from '../../evaluate/reuse.js';
 import { changesOf } from '../../evaluate/changes.js';
@@ -97,6 +97,8 @@ export interface FixtureData {
   attempts?: AttemptData[];
   /** Above the attempts: the judge answered the same reply differently across them (docs/judges.md, "A judge that answers differently"); absent otherwise. */
   attemptsJudge?: string;
+  /** Above the attempts: the others against the one shown, "the other attempts, compared with attempt 1: 2 changed in meaning, 1 reworded"; absent when they replied the same. */
+  attemptsOthers?: string;
   /** The message turn's tool calls (docs/traces.md, "Fixtures"); absent when none were reported or seen. */
   toolCalls?: CallData[];
   /** The message turn's spans (docs/traces.md, "In the reports"); absent without spans. */
@@ -141,7 +143,15 @@ export interface TurnData {
   outcome: string | null;
   errors: string[];
   /** The baseline's turn at this position, when it differs (reply diffed, route and message named). */
-  baseline: { message: string | null; route: string | null; diff: SideBySide | null; missing: boolean; diffNote?: string } | null;
+  baseline: {
+    message: string | null;
+    route: string | null;
+    diff: SideBySide | null;
+    missing: boolean;
+    diffNote?: string;
+    /** The reply's meaning against the baseline's, "changed in meaning: numbers 50 → 90", "reworded"; absent when it has none. */
+    meaning?: string;
+  } | null;
   /** A simulated script's message turn: who wrote the user message ("simulated", "from the baseline", "script"). */
   source?: string;
   /** This turn's spans (docs/traces.md, "In the reports"); absent without spans. */
@@ -174,6 +184,8 @@ export interface PersonaData {
   attempts?: AttemptData[];
   /** Above the attempts: the judge answered the same transcript differently across them; absent otherwise. */
   attemptsJudge?: string;
+  /** Above the attempts: the others against the one shown, "the other attempts, compared with attempt 1: 2 changed in meaning, 1 reworded"; absent when they replied the same. */
+  attemptsOthers?: string;
   /** A repeated script: the attempt whose checks and transcript are shown; absent when it ran once or every attempt errored. */
   shownAttempt?: number;
   /**
@@ -189,12 +201,13 @@ export interface PersonaData {
 export type ItemData = FixtureData | PersonaData;
 
 /** The attempts of a repeated item, the shown one (the first that did not error, else the first) marked. */
-function attemptsData<T extends { errored: boolean; verdict: string | null; toolCalls?: ToolCall[] | null; errorToolCalls?: ToolCall[] }>(item: Item, attempts: readonly T[] | undefined, describe: (a: T) => string, reply: (a: T, shown: T) => Pick<AttemptData, 'note' | 'reply'>): { attempts?: AttemptData[]; attemptsJudge?: string } {
+function attemptsData<T extends { errored: boolean; verdict: string | null; toolCalls?: ToolCall[] | null; errorToolCalls?: ToolCall[] }>(item: Item, attempts: readonly T[] | undefined, describe: (a: T) => string, reply: (a: T, shown: T) => Pick<AttemptData, 'note' | 'reply'>): { attempts?: AttemptData[]; attemptsJudge?: string; attemptsOthers?: string } {
   if (attempts === undefined || attempts.length === 0) return {};
   // The line the comment gives the item (docs/judges.md, "A judge that answers differently").
   const judge = judgeAcrossAttempts(item);
   const first = attempts.findIndex((a) => !a.errored);
   const shown = first === -1 ? 0 : first;
+  const others = first === -1 ? null : otherAttemptsWords(item, `attempt ${first + 1}`);
   return {
     attempts: attempts.map((a, i) => ({
       n: i + 1,
@@ -204,6 +217,8 @@ function attemptsData<T extends { errored: boolean; verdict: string | null; tool
       ...(a.errored ? begunData(a.toolCalls ?? a.errorToolCalls) : reply(a, attempts[shown] as T)),
     })),
     ...(judge === null ? {} : { attemptsJudge: clip(normalizeBlock(judge), 2000) }),
+    // The other attempts against the shown one, as the comment's attempts line says them (item-parts.ts).
+    ...(others === null ? {} : { attemptsOthers: others }),
   };
 }
 
@@ -480,6 +495,7 @@ function baselineTurnData(b: BaselineTurn | undefined, t: Turn): TurnData['basel
   const same = b.reply === t.reply && b.message === t.message && sameRoute(b.route, t.route);
   if (same) return null;
   const diff = b.reply === t.reply ? null : sideBySide(b.reply, t.reply);
+  const meaning = b.reply === t.reply ? null : turnMeaningWords(t);
   return {
     message: b.message !== t.message ? b.message : null,
     route: sameRoute(b.route, t.route) ? null : routeText(b.route),
@@ -487,6 +503,8 @@ function baselineTurnData(b: BaselineTurn | undefined, t: Turn): TurnData['basel
     missing: false,
     // A reply that differs but is not diffed says so, and why (docs/action.md, "report.html").
     ...(b.reply !== t.reply && diff === null ? { diffNote: `not diffed (${notDiffedReason(b.reply, t.reply)}); the baseline's reply is in results.json` } : {}),
+    // What the reply is against the baseline's, so that the turn that decided the drift is told from a rewording (docs/meaning.md, "Persona scripts").
+    ...(meaning === null ? {} : { meaning }),
   };
 }
 
