@@ -8,6 +8,7 @@
 import type { Check } from '../types.js';
 import { CLOSED_FIX, HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
 import { tlsAlert, tlsAlertFix, tlsAlertText } from '../tls-alert.js';
+import { proxyCertificateFix, tlsProblem } from '../tls-certificate.js';
 import { docsUrl } from '../version.js';
 
 /** What a cause is read from: a fixture or persona record (the gate may hold only part of one). */
@@ -172,7 +173,10 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
   const tls = /the TLS certificate (of the proxy|for (\S+), through the proxy) \S+ \([A-Za-z_]+\),? is refused: (.+?) \(([A-Z_]+)\)/.exec(text);
   if (tls !== null) {
     const whose = tls[2] === undefined ? `of ${at}` : `for ${tls[2]}, through ${at},`;
-    return { key: `proxy-tls:${tls[4] ?? ''}:${key}`, what: `the TLS certificate ${whose} is refused, ${toward}: ${tls[3] ?? ''} (${tls[4] ?? ''})`, hint: fix };
+    // A fix left out is the certificate's own (src/tls-certificate.ts), as the client says it: never the general one.
+    const problem = tlsProblem(tls[4]);
+    const hint = given ?? (problem === null ? fix : proxyCertificateFix(problem, variable, direct, tls[2] ?? null));
+    return { key: `proxy-tls:${tls[4] ?? ''}:${key}`, what: `the TLS certificate ${whose} is refused, ${toward}: ${tls[3] ?? ''} (${tls[4] ?? ''})`, hint };
   }
   // An https:// proxy that answered its own TLS handshake with an alert (src/http/network.ts): the fix is the proxy's, not the server's.
   const alert = tlsAlert(/the proxy \S+ \([A-Za-z_]+\) answered the TLS handshake with an alert: [a-z0-9 ]+ \((ERR_SSL_[A-Z0-9_/]+)\)/.exec(text)?.[1]);
