@@ -9,6 +9,7 @@ import type { Check } from '../types.js';
 import { CLOSED_FIX, HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
 import { tlsAlert, tlsAlertFix, tlsAlertText } from '../tls-alert.js';
 import { proxyCertificateFix, tlsProblem } from '../tls-certificate.js';
+import { JUDGE_URL_SETTING, SIMULATOR_URL_SETTING } from '../judge/url-setting.js';
 import { docsUrl } from '../version.js';
 
 /** What a cause is read from: a fixture or persona record (the gate may hold only part of one). */
@@ -42,12 +43,8 @@ export interface CauseGroup extends Cause {
   labels: string[];
 }
 
-/**
- * The judge's address in a fix, named where the Action takes it: its `judge-base-url` input, else
- * config.yml's judge.baseUrl (action.yml), as the agent's is named "agent-url (agent.url)"; the
- * terminal names the CLI's flag instead (src/report/terminal.ts, cliWords).
- */
-export const JUDGE_URL_SETTING = 'judge-base-url (judge.baseUrl)';
+// The judge's address in a fix, held with its client's words (src/judge/url-setting.ts).
+export { JUDGE_URL_SETTING } from '../judge/url-setting.js';
 
 /** What a proxy's refusal reads: a 407, and any other status; `variable` names the proxy (a tunnel's is HTTPS_PROXY's, a forwarded request's HTTP_PROXY's). */
 function proxyHint(status: string, variable: string): string {
@@ -396,7 +393,7 @@ export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'm
     return { key: `${who}:headers`, what: `the ${who} answered with headers of more than ${bad[2]} KB, the most read`, hint: `see what makes the ${who}, or a gateway or proxy in front of it, send that many headers` };
   }
   if (bad !== null) {
-    const setting = who === 'simulator' ? 'simulator.baseUrl (else judge.baseUrl)' : JUDGE_URL_SETTING;
+    const setting = who === 'simulator' ? SIMULATOR_URL_SETTING : JUDGE_URL_SETTING;
     return bad[1] === 'an answer that is not valid HTTP'
       ? { key: `${who}:not-http`, what: `the ${who} answered with something that is not HTTP`, hint: `something other than the ${who}'s HTTP server answers there: check the port in ${setting}` }
       : { key: `${who}:length`, what: `the ${who} answered with a body of another length than its Content-Length`, hint: `see the ${who}'s log, or that of a gateway or proxy in front of it` };
@@ -424,7 +421,7 @@ export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'm
  * one cause either way. Null for any other reason.
  */
 function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning judge'): Cause | null {
-  const setting = who === 'simulator' ? 'simulator.baseUrl (else judge.baseUrl)' : JUDGE_URL_SETTING;
+  const setting = who === 'simulator' ? SIMULATOR_URL_SETTING : JUDGE_URL_SETTING;
   // Its own alert ("it answered ...", before 2026-12-06 "a connection error (...)"), not a proxy's (proxyFaultCause).
   const alert = tlsAlert(/^(?:it answered the TLS handshake with an alert: [a-z0-9 ]+ |a connection error )\((ERR_SSL_[A-Z0-9_/]+)\)/.exec(reason)?.[1]);
   if (alert !== null) return { key: `${who}:tls-alert:${alert.code}`, what: `the ${who} ${tlsAlertText(alert)}`, hint: tlsAlertFix(setting) };

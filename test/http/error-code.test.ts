@@ -138,10 +138,10 @@ describe('the clients, at a port where something other than HTTP answers (anothe
       const turn = await agent.converse({ session: 's', message: 'hi', persona: null });
       expect(turn.kind === 'errored' ? turn.error : turn.kind).toBe(`message turn: the agent at ${host} gave an answer that is not valid HTTP, after 1 attempt; ${fix('the agent', 'agent-url (agent.url)')}`);
       const judged = await judge.score('c', 'r');
-      expect(judgeOutcome(judged, 0.7).detail).toBe(`judge gave no usable answer: the judge at ${host} gave an answer that is not valid HTTP; ${fix('the judge', 'judge.baseUrl')}`);
+      expect(judgeOutcome(judged, 0.7).detail).toBe(`judge gave no usable answer: the judge at ${host} gave an answer that is not valid HTTP; ${fix('the judge', 'judge-base-url (judge.baseUrl)')}`);
       expect(await meaning.ask({ before: [], message: 'm', baseline: 'a', now: 'b' })).toEqual({
         ok: false,
-        reason: `meaning judge gave no usable answer: the meaning judge at ${host} gave an answer that is not valid HTTP; ${fix('the meaning judge', 'judge.baseUrl')}`,
+        reason: `meaning judge gave no usable answer: the meaning judge at ${host} gave an answer that is not valid HTTP; ${fix('the meaning judge', 'judge-base-url (judge.baseUrl)')}`,
         reused: false,
       });
       expect(await simulator.next({ goal: 'g', instructions: null, persona: null, turn: 1, maxTurns: 2, transcript: [] })).toEqual({
@@ -178,12 +178,12 @@ describe('the clients, at a TLS server that requires a client certificate (it an
       const turn = await agent.converse({ session: 's', message: 'hi', persona: null });
       expect(turn.kind === 'errored' ? turn.error : turn.kind).toBe(`message turn: the agent answered the TLS handshake with an alert, after 1 attempt: ${alert}; ${fix('agent-url (agent.url)')}`);
       const judged = await judge.score('c', 'r');
-      expect(judged).toEqual({ ok: false, reason: `it answered the TLS handshake with an alert: ${alert}; ${fix('judge.baseUrl')}`, answered: true });
+      expect(judged).toEqual({ ok: false, reason: `it answered the TLS handshake with an alert: ${alert}; ${fix('judge-base-url (judge.baseUrl)')}`, answered: true });
       // Over its 200 characters, the item's detail keeps what happened, not a fix cut mid-sentence; its cause says the fix whole (src/evaluate/causes.ts).
       expect(judgeOutcome(judged, 0.7).detail).toBe(`judge gave no usable answer: it answered the TLS handshake with an alert: ${alert}`);
       expect(await meaning.ask({ before: [], message: 'm', baseline: 'a', now: 'b' })).toEqual({
         ok: false,
-        reason: `meaning judge gave no usable answer: it answered the TLS handshake with an alert: ${alert}; ${fix('judge.baseUrl')}`,
+        reason: `meaning judge gave no usable answer: it answered the TLS handshake with an alert: ${alert}; ${fix('judge-base-url (judge.baseUrl)')}`,
         reused: false,
       });
       expect(await simulator.next({ goal: 'g', instructions: null, persona: null, turn: 1, maxTurns: 2, transcript: [] })).toEqual({
