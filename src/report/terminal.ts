@@ -291,11 +291,11 @@ function ownSuffix(own: Own | undefined): string {
 /** A fixture: its line (mark, label, status, file), its detail, then its reply or diff. */
 function fixtureLines(v: FixtureView, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string }, own?: Own): string[] {
   const f = v.item;
-  const head = `${indent}${style.mark} ${terminalLine(v.label)} · ${terminalLine(v.status.join(' · '))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
+  const head = `${indent}${style.mark} ${terminalLine(v.label)} · ${terminalLine(cliWords(v.status.join(' · ')))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
   const lines = [paint(style.colour, fit(head))];
   const said = own === undefined ? (f.errored ? f.error : f.detail) : own.text;
-  // An error's fix is said in the CLI's words, as its cause above (cliWords).
-  const detail = said && f.errored ? cliWords(said) : said;
+  // An error's fix, or a check's (a judge's: "in judge-base-url (judge.baseUrl)"), is said in the CLI's words, as its cause above (cliWords).
+  const detail = said ? cliWords(said) : said;
   if (detail) lines.push(fit(`${indent}    ${terminalLine(clip(detail, 300))}`));
   lines.push(...replyLines(f, `${indent}    `, paint, fit, o.where));
   // The detail may name another attempt than the reply's (the first with the item's verdict): its reply follows.
@@ -360,7 +360,7 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   const said = own === undefined ? p.error : own.text;
   const error = said ? cliWords(said) : said;
   const detail = p.errored ? (error ? `${terminalLine(clip(error, 300))} · ${checks}` : checks) : fault !== null ? `${terminalLine(clip(fault, 300))} · ${checks}` : `${checks}${unsent}`;
-  const head = `${indent}${style.mark} ${SCRIPT_MARK} ${terminalLine(v.label)} · ${terminalLine(v.status.join(' · '))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
+  const head = `${indent}${style.mark} ${SCRIPT_MARK} ${terminalLine(v.label)} · ${terminalLine(cliWords(v.status.join(' · ')))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
   const lines = [paint(style.colour, fit(head)), fit(`${indent}    ${terminalLine(detail)}`)];
   // A simulated user (docs/simulated-users.md): from which turn it was live, how it ended, its calls.
   if (p.simulation) lines.push(paint('grey', fit(`${indent}    simulated user: ${terminalLine(clip(simulationFacts(p, p.simulation).join(' · '), 600))}`)));
@@ -369,7 +369,7 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
     const subject = checkSubject(c);
     // The call that decided a tool check, when it was seen only in spans (docs/traces.md, "In the reports").
     const mark = c.kind === 'toolCalled' || c.kind === 'toolNotCalled' ? matchMark(c) : '';
-    const text = `${indent}    ${CHECK_MARK[c.status].mark} ${CHECK_NAMES[c.kind]}${subject ? ` ${terminalLine(clip(subject, 120))}` : ''}: ${terminalLine(clip(withoutTurn(c, c.detail), 300))}${mark}`;
+    const text = `${indent}    ${CHECK_MARK[c.status].mark} ${CHECK_NAMES[c.kind]}${subject ? ` ${terminalLine(clip(subject, 120))}` : ''}: ${terminalLine(clip(cliWords(withoutTurn(c, c.detail)), 300))}${mark}`;
     lines.push(paint(CHECK_MARK[c.status].colour, fit(text)));
   }
   // A repeated script's checks above may be another attempt's than the transcript's: the reply they read, where it differs.
