@@ -9,7 +9,7 @@ import type { Check } from '../types.js';
 import { CLOSED_FIX, HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
 import { tlsAlert, tlsAlertFix, tlsAlertText } from '../tls-alert.js';
 import { proxyCertificateFix, tlsProblem } from '../tls-certificate.js';
-import { JUDGE_URL_SETTING, SIMULATOR_URL_SETTING } from '../judge/url-setting.js';
+import { JUDGE_URL_SETTING, SIMULATOR_URL_SETTING } from '../judge-url-setting.js';
 import { docsUrl } from '../version.js';
 
 /** What a cause is read from: a fixture or persona record (the gate may hold only part of one). */
@@ -43,8 +43,8 @@ export interface CauseGroup extends Cause {
   labels: string[];
 }
 
-// The judge's address in a fix, held with its client's words (src/judge/url-setting.ts).
-export { JUDGE_URL_SETTING } from '../judge/url-setting.js';
+// The judge's address in a fix, held once for its client and the causes (src/judge-url-setting.ts).
+export { JUDGE_URL_SETTING } from '../judge-url-setting.js';
 
 /** What a proxy's refusal reads: a 407, and any other status; `variable` names the proxy (a tunnel's is HTTPS_PROXY's, a forwarded request's HTTP_PROXY's). */
 function proxyHint(status: string, variable: string): string {

@@ -20,7 +20,7 @@ import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding
 import type { Clock } from '../types.js';
 import { askedRetryAfterOf, attemptsText, rateLimitOf, withRetries } from '../http/retry.js';
 import type { AdaptiveLimiter } from '../http/limiter.js';
-import { baseUrlSetting } from './url-setting.js';
+import { baseUrlSetting } from '../judge-url-setting.js';
 
 /**
  * A failure keeps the HTTP status and the start of the body when the server answered, so that the

@@ -276,7 +276,7 @@ export function cliWords(text: string): string {
     .replace(/\bagent-headers \(agent\.headers\)/g, 'agent.headers in config.yml')
     .replace(/\bcheck agent-path or agent\.url\b/g, 'check agent.url (or --agent-url)')
     // The judge's address: config.yml's key, or the flag given over it (the meaning judge's too: it is the judge's);
-    // a cause and a client's reason name the Action's input (src/judge/url-setting.ts, JUDGE_URL_SETTING); a reason recorded before 2026-12-06, the key alone.
+    // a cause and a client's reason name the Action's input (src/judge-url-setting.ts, JUDGE_URL_SETTING); a reason recorded before 2026-12-06, the key alone.
     .replace(/\bjudge-base-url \(judge\.baseUrl\)/g, '--judge-url (judge.baseUrl)')
     .replace(/\b(check|the port in) judge\.baseUrl\b/g, '$1 --judge-url (judge.baseUrl)')
     // The wait's fix (agent/ready.ts) speaks of the Action's preview; on the command line the agent may be local.
