@@ -20,7 +20,7 @@ import { createMeaningJudge } from '../../src/judge/meaning.js';
 import { createSimulator } from '../../src/simulator/index.js';
 import { createGitHubApi } from '../../src/github/api.js';
 import { createQuerySource } from '../../src/traces/query.js';
-import { clientCertServer, HANDSHAKE_FAILURE_CODE } from '../support/proxy-server.js';
+import { clientCertServer, HANDSHAKE_FAILURE_CODE, tlsFront } from '../support/proxy-server.js';
 import type { Clock } from '../../src/types.js';
 
 const clock: Clock = { now: () => 0, sleep: async () => undefined };
@@ -196,7 +196,8 @@ describe('the clients, at a TLS server that requires a client certificate (it an
       expect(ready).toMatchObject({ polls: 1, status: null });
       expect(seen).toEqual([`agent answered the TLS handshake with an alert: ${alert}; not waiting for it: ${fix('agent-url (agent.url)')}`]);
       // GitHub's API and a trace store say it in the same words, each with its own setting; the store asks once, not until traces.waitMs.
-      const github = createGitHubApi({ token: 't', baseUrl: `https://${host}`, retries: 0, retryAfterBaseMs: 0, throttleWrites: false });
+      // Asked with retries: an alert is the same answer on every try, so none is made (src/github/octokit.ts).
+      const github = createGitHubApi({ token: 't', baseUrl: `https://${host}`, retries: 2, retryAfterBaseMs: 0, throttleWrites: false });
       await expect(github.listIssueComments('o', 'r', 5)).rejects.toThrow(
         `GET /repos/o/r/issues/5/comments -> network: GitHub's API answered the TLS handshake with an alert: ${alert}; ${fix('GITHUB_API_URL', "GitHub's API, or a proxy on its way (HTTPS_PROXY),")}`,
       );
@@ -212,6 +213,19 @@ describe('the clients, at a TLS server that requires a client certificate (it an
     } finally {
       await Promise.all([agent.close(), judge.close(), meaning.close(), simulator.close()]);
       await mtls.close();
+    }
+  });
+});
+
+describe("GitHub's API at a server whose certificate Node refuses", () => {
+  it('is asked once, not retried (the same certificate comes on every try), and says the certificate', async () => {
+    const front = await tlsFront(1);
+    try {
+      const github = createGitHubApi({ token: 't', baseUrl: `https://127.0.0.1:${front.port}`, retries: 2, retryAfterBaseMs: 0, throttleWrites: false });
+      await expect(github.listIssueComments('o', 'r', 5)).rejects.toThrow(/^GET \/repos\/o\/r\/issues\/5\/comments -> network: .*DEPTH_ZERO_SELF_SIGNED_CERT/);
+      expect(front.connections()).toBe(1);
+    } finally {
+      await front.close();
     }
   });
 });
