@@ -4,7 +4,7 @@
 import { brotliCompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { JudgeConfig } from '../../src/config.js';
-import { decideMeaning } from '../../src/evaluate/meaning/index.js';
+import { decideMeaning, meaningJudgeGaveNone } from '../../src/evaluate/meaning/index.js';
 import { createMeaningJudge, MEANING_PROMPT_VERSION, MEANING_SCHEMA, MEANING_TOOL, type MeaningJudgeDeps, type MeaningRequest } from '../../src/judge/meaning.js';
 import { MEANING_SYSTEM_PROMPT } from '../../src/judge/meaning-prompt.js';
 import { makeRedactor } from '../../src/secrets.js';
@@ -300,6 +300,19 @@ describe('untrusted replies', () => {
         'and that the URL in judge-base-url (judge.baseUrl) is its https:// port (http:// for a plain HTTP one)',
       reused: false,
     });
+  });
+
+  it('a request it could not make (an error of ours, not the network\'s): "meaning judge call failed", nothing sent, a meaning not checked by the judge', async () => {
+    const s = await serve(openaiServer({ difference: '', score: 1 }));
+    const j = meaningJudge('openai', s.url, {
+      boundary: () => {
+        throw new TypeError('no boundary could be drawn');
+      },
+    });
+    const m = await decideMeaning('You can cancel within 30 days.', 'You cannot cancel within 30 days.', [], { check: 'judge', threshold: 0.8, judge: (b, n) => j.ask(request(b, n)) });
+    expect(m).toEqual({ value: 'unchecked', by: null, detail: 'meaning judge call failed: no boundary could be drawn', reused: false });
+    expect(meaningJudgeGaveNone(m?.detail ?? '')).toBe(true);
+    expect(s.received).toHaveLength(0);
   });
 
   it('reasonWithFix bounds what happened and keeps the fix whole; a reason without a fix is clipped at a word', () => {

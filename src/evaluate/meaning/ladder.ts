@@ -83,7 +83,7 @@ function line(text: string): string | null {
 }
 
 /** The causes of an `unchecked` meaning that are the meaning judge's doing: asked, and it gave no answer that could be used. */
-const MEANING_JUDGE_GAVE_NONE = /^meaning judge (?:unreachable|gave no usable answer|declined|failed): /;
+const MEANING_JUDGE_GAVE_NONE = /^meaning judge (?:unreachable|gave no usable answer|declined|failed|call failed): /;
 
 /**
  * Was a meaning left `unchecked` by the meaning judge (docs/meaning.md, "A judge that answers
