@@ -11,8 +11,14 @@ const EXIT_RULE = {
   selector: "CallExpression[callee.object.name='process'][callee.property.name='exit']",
   message: "Only the entries may exit the process: the CLI's src/cli/process.ts, and the Action's src/index.ts on an error nothing caught.",
 };
+// Every message uses the straight apostrophe ('), never the curly one (U+2019, U+2018), written
+// as itself or as an escape. A pattern that reads a reply's curly quotes (a regex literal) may.
+const CURLY_QUOTE = '[Uu]201[89]|\u2018|\u2019';
+const CURLY_MESSAGE = "A message uses the straight apostrophe ' (\"the agent's\"), as every other message does: not the curly one (U+2019).";
 const SRC_SYNTAX = [
   EXIT_RULE,
+  { selector: `Literal[raw=/${CURLY_QUOTE}/]:not([regex])`, message: CURLY_MESSAGE },
+  { selector: `TemplateElement[value.raw=/${CURLY_QUOTE}/]`, message: CURLY_MESSAGE },
   { selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier[imported.name='z']", message: "import * as z from 'zod' (docs/performance.md): a named z import keeps all of zod in the bundle." },
 ];
 const UNGUARDED_LOG = [

@@ -25,7 +25,7 @@ import { screenAccepted } from '../accept/screen.js';
 import { foreignSuite } from '../accept/suite-dir.js';
 import { baselinePath, CONFIG_NAMES, serializeBaseline } from '../suite/index.js';
 import { FILE_STYLES, gitBlobSha, inStyleOf, LF_NO_BOM, styleOfBytes, styleOfNewBaseline, type FileStyle } from '../accept/file-style.js';
-import { downloadRunRecord } from './download.js';
+import { downloadRunRecord, type RecordDownload } from './download.js';
 import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
 import { redactorOfKnown } from '../secrets.js';
@@ -109,9 +109,9 @@ const LABEL_EVENTS_PER_PAGE = 100;
 const LABEL_EVENT_PAGES = 10;
 
 /**
- * Refuses when the comment was rewritten after the accept label was applied, or in the same second
- * (GitHub's times are to the second): a check that finished in between (a re-run, a check started
- * by the label) replaced the report, so the replies it shows now are not the ones reviewed before the
+ * Why the job is refused (or null) when the comment was rewritten after the accept label was
+ * applied, or in the same second (GitHub's times are to the second): a check that finished in
+ * between (a re-run, a check started by the label) replaced the report, so the replies it shows now are not the ones reviewed before the
  * label (docs/action.md, "Accept"). The label is the newest one `sender` applied, the event this job
  * runs for: another user's application since (a triage user's) says nothing about what the sender
  * reviewed. The report's time is compared, not the comment's: an accept job's notice on it (a
@@ -119,7 +119,7 @@ const LABEL_EVENT_PAGES = 10;
  * the whole timeline does not show the label's event (GitHub not caught up), there is nothing to
  * compare and the job goes on; when its newest LABEL_EVENT_PAGES pages do not, the job is refused.
  */
-async function checkReviewedBeforeLabel(github: GitHubApi, ctx: ActionContext, pr: number, found: Found, label: string, sender: string): Promise<void> {
+export async function labelRefusal(github: GitHubApi, ctx: Pick<ActionContext, 'owner' | 'repo'>, pr: number, found: Pick<Found, 'comment' | 'runId'>, label: string, sender: string): Promise<string | null> {
   // GraphQL names a bot without the `[bot]` suffix that the event's sender has.
   const login = (name: string): string => name.toLowerCase().replace(/\[bot\]$/, '');
   let applied: LabelEvent | undefined;
@@ -129,23 +129,19 @@ async function checkReviewedBeforeLabel(github: GitHubApi, ctx: ActionContext, p
     applied = page?.events.filter((e) => sameLabel(e.label, label) && e.actor !== null && login(e.actor) === login(sender)).at(-1);
     if (applied !== undefined || page === null || page.before === null) break;
     if (pages === LABEL_EVENT_PAGES) {
-      throw new Refusal(
-        `the ${label} label applied by ${sender} is not among the newest ${LABEL_EVENT_PAGES * LABEL_EVENTS_PER_PAGE} label events of pull request #${pr} (labels applied since, by bots or people; no more are read): when it was applied cannot be compared with the comment's last change, so nothing was written. Apply the label again.`,
-      );
+      return `the ${label} label applied by ${sender} is not among the newest ${LABEL_EVENT_PAGES * LABEL_EVENTS_PER_PAGE} label events of pull request #${pr} (labels applied since, by bots or people; no more are read): when it was applied cannot be compared with the comment's last change, so nothing was written. Apply the label again.`;
     }
     before = page.before;
   }
   if (applied === undefined) {
     log.info(`accept: the timeline of pull request #${pr} does not show the ${label} label applied by ${sender} yet; the comment's last change is not compared with it`);
-    return;
+    return null;
   }
   const reportAt = reportUpdatedAt(found.comment);
   // GitHub's times are to the second: a report written in the label's second was not reviewed before it.
-  if (reportAt === null || !(Date.parse(reportAt) >= Date.parse(applied.createdAt))) return;
+  if (reportAt === null || !(Date.parse(reportAt) >= Date.parse(applied.createdAt))) return null;
   const when = Date.parse(reportAt) === Date.parse(applied.createdAt) ? 'in the same second as' : 'after';
-  throw new Refusal(
-    `the comment was updated at ${reportAt}, ${when} the ${label} label was applied at ${applied.createdAt}: it now shows workflow run ${found.runId}, whose replies may not be the ones reviewed, so nothing was written. Review the comment as it is now, then apply the label again.`,
-  );
+  return `the comment was updated at ${reportAt}, ${when} the ${label} label was applied at ${applied.createdAt}: it now shows workflow run ${found.runId}, whose replies may not be the ones reviewed, so nothing was written. Review the comment as it is now, then apply the label again.`;
 }
 
 /**
@@ -392,7 +388,8 @@ function baselineRepoPath(suiteDir: string, label: string): string {
   return posix.join(baselinesDir, `${label}.json`);
 }
 
-interface Found {
+/** The reviewed run, as the check's comment names it. */
+export interface Found {
   comment: IssueComment;
   headSha: string;
   runId: number;
@@ -401,7 +398,12 @@ interface Found {
   acceptedSha: string | null;
 }
 
-async function findReviewedRun(github: GitHubApi, ctx: ActionContext, prNumber: number, marker: string): Promise<Found> {
+/**
+ * The run the check's comment under `marker` names, read from the pull request's comments; a
+ * Refusal when there is none (past the comments read, under another key or suite folder, none yet)
+ * or it names no recorded run.
+ */
+export async function findReviewedRun(github: GitHubApi, ctx: Pick<ActionContext, 'owner' | 'repo'>, prNumber: number, marker: string): Promise<Found> {
   const [viewer, { comments, more }] = await Promise.all([github.viewerLogin(), github.listIssueComments(ctx.owner, ctx.repo, prNumber)]);
   const comment = findStickyComment(comments, viewer, marker, hasMarker);
   if (comment === null && more) {
@@ -434,31 +436,40 @@ async function findReviewedRun(github: GitHubApi, ctx: ActionContext, prNumber: 
   return { comment, headSha: meta.headSha, runId: Number(meta.runId), artifactName: meta.artifactName, acceptedSha: meta.acceptedSha ?? null };
 }
 
-async function downloadRecord(github: GitHubApi, ctx: ActionContext, found: Found): Promise<RunRecord> {
-  const d = await downloadRunRecord(github, { owner: ctx.owner, repo: ctx.repo, runId: found.runId, artifact: found.artifactName });
+/**
+ * Why the reviewed run's record cannot be accepted, in the words of the refusal, or null when it
+ * can: what downloadRunRecord found, and a record made at another commit than the reviewed head.
+ */
+export function recordRefusal(d: RecordDownload, found: Pick<Found, 'headSha' | 'runId' | 'artifactName'>): string | null {
   const name = found.artifactName;
   switch (d.kind) {
     case 'no_run':
-      throw new Refusal(`the workflow run ${found.runId} that the comment shows no longer exists. Re-run the check, then apply the label again.`);
+      return `the workflow run ${found.runId} that the comment shows no longer exists. Re-run the check, then apply the label again.`;
     case 'not_completed':
-      throw new Refusal(`the workflow run ${found.runId} ${runStateSentence(d.status)}. Wait for it to finish, then apply the label again.`);
+      return `the workflow run ${found.runId} ${runStateSentence(d.status)}. Wait for it to finish, then apply the label again.`;
     case 'missing':
-      throw new Refusal(`the results artifact ${name} of run ${found.runId} is missing. Re-run the check, then apply the label again.`);
+      return `the results artifact ${name} of run ${found.runId} is missing. Re-run the check, then apply the label again.`;
     case 'expired':
-      throw new Refusal(`the results artifact ${name} of run ${found.runId} has expired. Re-run the check, then apply the label again.`);
+      return `the results artifact ${name} of run ${found.runId} has expired. Re-run the check, then apply the label again.`;
     case 'unreadable':
-      throw new Refusal(`the results artifact could not be read (${d.detail}). Re-run the check.`);
+      return `the results artifact could not be read (${d.detail}). Re-run the check.`;
     case 'no_results':
-      throw new Refusal('the results artifact holds no results.json. Re-run the check.');
+      return 'the results artifact holds no results.json. Re-run the check.';
     case 'rejected':
-      throw new Refusal(`the results artifact was rejected: ${d.detail}`);
+      return `the results artifact was rejected: ${d.detail}`;
     case 'ok':
-      break;
+      if (d.record.commit !== found.headSha) {
+        return `the results artifact was recorded at ${String(d.record.commit).slice(0, 7)}, not at the reviewed commit ${found.headSha.slice(0, 7)}. Re-run the check.`;
+      }
+      return null;
   }
-  if (d.record.commit !== found.headSha) {
-    throw new Refusal(`the results artifact was recorded at ${String(d.record.commit).slice(0, 7)}, not at the reviewed commit ${found.headSha.slice(0, 7)}. Re-run the check.`);
-  }
-  return d.record;
+}
+
+async function downloadRecord(github: GitHubApi, ctx: ActionContext, found: Found): Promise<RunRecord> {
+  const d = await downloadRunRecord(github, { owner: ctx.owner, repo: ctx.repo, runId: found.runId, artifact: found.artifactName });
+  const refusal = recordRefusal(d, found);
+  if (refusal !== null) throw new Refusal(refusal);
+  return (d as Extract<RecordDownload, { kind: 'ok' }>).record;
 }
 
 /** How every baseline commit's message starts (the headline), and what its body says first: `movedByAcceptances` reads them back. */
@@ -1028,7 +1039,8 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       );
     }
     step = `reading when the ${inputs.acceptLabel} label was applied to pull request #${pr}`;
-    await checkReviewedBeforeLabel(github, ctx, pr, found, labelName, sender);
+    const late = await labelRefusal(github, ctx, pr, found, labelName, sender);
+    if (late !== null) throw new Refusal(late);
     step = `downloading the results artifact of workflow run ${found.runId}`;
     const reviewedRun = found;
     // The run compared against the baselines at the reviewed head, and the head has not moved:

@@ -67,7 +67,7 @@ export function overridesFrom(inputs: OverrideInputs): ConfigOverrides {
 }
 
 /** One sticky comment per key (the comment-key input, else the workflow's name) and suite folder. */
-function commentMarker(settings: Pick<PublishSettings, 'commentKey' | 'dir'>, ctx: Pick<ActionContext, 'workflow'>): string {
+export function commentMarker(settings: Pick<PublishSettings, 'commentKey' | 'dir'>, ctx: Pick<ActionContext, 'workflow'>): string {
   return markerFor(settings.commentKey ?? ctx.workflow, suiteName(settings.dir));
 }
 

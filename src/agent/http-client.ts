@@ -11,8 +11,8 @@
 // 4xx, invalid JSON and a missing reply are deterministic and not retried either.
 //
 // Every attempt is gated by an adaptive limit (http/limiter.ts): a 429 halves the requests in
-// flight, unless it reads as a rate limit (http/retry.ts, rateLimitOf), and successes grow them
-// back to `config.concurrency`. A 429 spends no retry: the request waits its Retry-After holding
+// flight, unless it reads as a rate limit (http/retry.ts, rateLimitOf), which paces their starts
+// instead, and successes grow them back to `config.concurrency`. A 429 spends no retry: the request waits its Retry-After holding
 // no slot and goes again, within timeoutMs x attempts (http/retry.ts).
 //
 // Messages name the turn, the HTTP status, the path, and a short snippet of the body; they never
@@ -32,7 +32,7 @@ import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue, t
 import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SentTrace, SessionRequest, SessionTurn, TokenUsage, ToolCall, TurnTiming } from '../types.js';
 import { traceContext } from './trace-context.js';
 import { askedRetryAfterOf, attemptsText, rateLimitOf, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
-import { AdaptiveLimiter, type Outcome } from '../http/limiter.js';
+import { AdaptiveLimiter, type Answered, type Outcome } from '../http/limiter.js';
 import { TurnAbort } from '../http/turn-abort.js';
 import { callsOnly, mapPersonaFields, mapResponse, mapSignals, noReplyAt, readReply, readToolCalls, welcomeReplyMissed } from './response.js';
 import { readPath, renderTemplate } from './template.js';
@@ -116,7 +116,7 @@ interface AttemptFailure {
   errorKind: ErrorKind;
   /** The agent answered 429: the limiter halves the concurrency, unless `rateLimited`. */
   throttled?: boolean;
-  /** The 429 reads as a rate limit over time (rateLimitOf): the limiter leaves the concurrency as it is. */
+  /** The 429 reads as a rate limit over time (rateLimitOf): the limiter leaves the concurrency as it is and paces the starts. */
   rateLimited?: boolean;
   /** Builds the message once the number of attempts (and any rate-limit time) is known. */
   describe: (attempts: string) => string;
@@ -156,7 +156,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     // connection cut at the deadline is not left opening for longer (closing the client waits for it).
     connectTimeout: deps.connectTimeoutMs ?? Math.min(CONNECT_TIMEOUT_MS, config.timeoutMs),
   });
-  const limiter = deps.limiter ?? new AdaptiveLimiter(config.concurrency);
+  const limiter = deps.limiter ?? new AdaptiveLimiter(config.concurrency, clock);
   let closed = false;
   let usageWarned = false;
   let welcomeWarned = false;
@@ -760,10 +760,10 @@ function sessionTurn(json: unknown, mapping: AgentMapping, kind: Turn, name: str
 }
 
 /** How the limiter reads an attempt: success, a 429 of either kind, or neither (a timeout, a 500, a network error). */
-function outcomeOf(a: Attempt): Outcome {
+function outcomeOf(a: Attempt): Outcome | Answered {
   if (a.ok) return 'success';
   if (a.failure.throttled !== true) return 'other';
-  return a.failure.rateLimited === true ? 'rate-limited' : 'throttled';
+  return a.failure.rateLimited === true ? { outcome: 'rate-limited', waitMs: a.retryAfterMs } : 'throttled';
 }
 
 function fail(

@@ -35,5 +35,7 @@ export function listDetail(checks: readonly Pick<AssertionCheck, 'status' | 'det
   if (verdict === 'pass') return `all ${n} checks passed: ${checks.map((c) => c.detail).join('; ')}`;
   const named = checks.filter((c) => c.status === verdict);
   const words = verdict === 'fail' ? 'failed' : 'not evaluated';
-  return `${named.length} of ${n} checks ${words}: ${named.map((c) => c.detail).join('; ')}`;
+  // Checks that did not run for one reason (the turn's spans never came: docs/traces.md) say it once.
+  const details = verdict === 'fail' ? named.map((c) => c.detail) : [...new Set(named.map((c) => c.detail))];
+  return `${named.length} of ${n} checks ${words}: ${details.join('; ')}`;
 }

@@ -6,6 +6,7 @@
 import type { JsonValue, MatchMode, Outcome, ToolAssertion, ToolCall, ToolExpectation, Verdict } from '../types.js';
 import { callMatches } from '../evaluate/match.js';
 import { line } from './format.js';
+import { suggest } from '../suite/issues.js';
 import { docsUrl } from '../version.js';
 
 /** "lookup_order", or with its input: 'lookup_order {"orderId":"1234"} (exact)'. */
@@ -36,11 +37,34 @@ export function toolMatch<C extends Pick<ToolCall, 'tool' | 'input'>>(
   const first = sameTool.find((c) => callMatches(expected, c)) ?? null;
   const shown = sameTool.slice(0, 5).map((c) => line(JSON.stringify(c.input)));
   const more = sameTool.length > 5 ? `; +${sameTool.length - 5} more` : '';
-  const others = sameTool.length === 0 ? `${expected.tool} was not called` : `${expected.tool} was called with ${shown.join('; ')}${more}`;
+  const others = sameTool.length === 0 ? `${expected.tool} was not called${calledInstead(expected.tool, calls)}` : `${expected.tool} was called with ${shown.join('; ')}${more}`;
   if (kind === 'toolCalled') {
     return first ? { status: 'pass', detail: `called ${wanted}${where(first)}`, first } : { status: 'fail', detail: `expected a call of ${wanted}: ${others}`, first };
   }
-  return first ? { status: 'fail', detail: `${wanted} must not be called, but was${where(first)}`, first } : { status: 'pass', detail: `not called: ${wanted}`, first };
+  // A check of a tool never called passes; when a tool of a name near it was, the name may be a typo that would hide that call.
+  const near = sameTool.length === 0 ? nearName(expected.tool, calls) : null;
+  return first
+    ? { status: 'fail', detail: `${wanted} must not be called, but was${where(first)}`, first }
+    : { status: 'pass', detail: `not called: ${wanted}${near === null ? '' : ` (but ${near} was: is the check's tool name right?)`}`, first };
+}
+
+/** The tool among `calls` whose name is near `tool` (a letter off, another case), or null. */
+function nearName(tool: string, calls: readonly Pick<ToolCall, 'tool'>[]): string | null {
+  const names = [...new Set(calls.map((c) => c.tool))].filter((n) => n !== tool);
+  return suggest(tool, names);
+}
+
+/**
+ * "; the tools called: find_order, issue_refund (did you mean find_order?)": what a turn called
+ * instead of a tool it never called, so that a check naming a tool that does not exist (a typo, a
+ * renamed tool) says which ones do (docs/traces.md, "Fixtures"); "" when it called none.
+ */
+function calledInstead(tool: string, calls: readonly Pick<ToolCall, 'tool'>[]): string {
+  const names = [...new Set(calls.map((c) => c.tool))];
+  if (names.length === 0) return '';
+  const near = nearName(tool, calls);
+  const listed = `${names.slice(0, 5).join(', ')}${names.length > 5 ? ` and ${String(names.length - 5)} more` : ''}`;
+  return `; the tool${names.length === 1 ? '' : 's'} called: ${listed}${near === null ? '' : ` (did you mean ${near}?)`}`;
 }
 
 /**

@@ -17,6 +17,7 @@ import { PRESETS } from '../config.js';
 import type { Assertion } from '../types.js';
 import { estimateCost, turnsPerFixture } from '../evaluate/estimate.js';
 import { resolveConfigFile } from '../suite/config-file.js';
+import { TRACES_DEFAULTS } from '../suite/config/traces.js';
 import { loadYamlPackage, readYaml, yamlPackage } from '../suite/yaml/index.js';
 import { DEFAULT_SUITE_DIR, reportArtifactsPattern, resultsArtifactsPattern, suiteName, suiteSlug } from '../action/context.js';
 import { clip, terminalLine } from '../report/escape.js';
@@ -212,6 +213,22 @@ function capComment(preset: InitPreset): string[] {
   ];
 }
 
+/**
+ * The commented traces: section (docs/traces.md, "The traces: section"): a receiver for an agent
+ * started in the same job or on this machine, which the agent's exporter is pointed at.
+ */
+function tracesComment(): string[] {
+  const port = TRACES_DEFAULTS.port;
+  return [
+    "Read tool calls, errors and time from the agent's OpenTelemetry spans: agent-replay receives",
+    `them on 127.0.0.1 while it runs, from an agent started (in the same job, or on your machine) with`,
+    `OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:${port}. A deployed agent's spans are read from its`,
+    `trace store instead, with query: ${docsUrl('traces.md', 'The traces: section')}`,
+    'traces:',
+    `  receive: { port: ${port} }`,
+  ];
+}
+
 function configYml(preset: InitPreset): string {
   return `# agent-replay suite: how to reach the agent, the judge and the cost cap.
 # Every key is optional; action inputs and command-line flags override them.
@@ -222,6 +239,8 @@ ${agentSection(preset)}
 #   provider: openai      # openai (any OpenAI-compatible endpoint) | anthropic
 #   model: gpt-4o-mini
 #   apiKey: \${JUDGE_API_KEY}
+
+${tracesComment().map((l) => `# ${l}`).join('\n')}
 
 # The estimate of a run (flat guesses per call, not a bill) is checked against capUsd before
 # anything is sent; above it, nothing runs until someone confirms (the confirm-cost label, or

@@ -443,6 +443,24 @@ function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning jud
 function notEvaluatedCause(detail: string, spansCame = false): Cause {
   // A turn's spans never came (docs/traces.md, "When spans do not arrive"): one cause for every trace id.
   const spans = /^(?:turn \d+: )?no spans for trace [0-9a-f]{32} within ([^:]+?)(?::| at )/.exec(detail);
+  // They came, after the wait (docs/traces.md, "When a turn's spans are complete"): the agent exports
+  // and continues the traceparent, too late for the turn (the cause reworded at the run's end, traces/observer.ts).
+  if (spans && /: \d+ spans? came to \S+ after it; /.test(detail)) {
+    return {
+      key: 'traces:late',
+      what: `a turn's spans came after the wait of ${spans[1] ?? ''}`,
+      hint: `have the agent flush its spans before it replies (forceFlush), or raise traces.waitMs (${docsUrl('traces.md', "When a turn's spans are complete")})`,
+    };
+  }
+  // Exports the receiver refused: the agent's endpoint or protocol is wrong (docs/traces.md, "When spans do not arrive").
+  const refused = spans ? /: none came to \S+, and \d+ exports? came (?:to (\S+) instead|as .+?) \(refused, (404|415)\); (set OTEL_EXPORTER_OTLP_.*?)(?= \(mocked mode: |$)/.exec(detail) : null;
+  if (spans && refused) {
+    return {
+      key: `traces:refused:${refused[2] ?? ''}`,
+      what: refused[1] !== undefined ? `no spans arrived within ${spans[1] ?? ''}: the agent exported them to ${refused[1]}, not /v1/traces` : `no spans arrived within ${spans[1] ?? ''}: the agent exported them in an encoding the receiver does not read`,
+      hint: `${refused[3] ?? ''} (${docsUrl('traces.md', 'Receive: an OTLP/HTTP receiver')})`,
+    };
+  }
   if (spans && / of traces agent-replay did not send came to /.test(detail)) {
     return {
       key: 'traces:other-traces',
@@ -457,6 +475,15 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
       key: 'traces:no-spans',
       what: `no spans arrived within ${spans[1] ?? ''} for some turns, though other turns of the run had theirs`,
       hint: `give every request of the agent a span of its own, the welcome turn's too: a server span around the handler, as HTTP instrumentation makes (${docsUrl('traces.md', 'When spans do not arrive')})`,
+    };
+  }
+  // A trace store had nothing (query mode): there is no receiver to point the agent at.
+  const store = spans ? /^(?:turn \d+: )?no spans for trace [0-9a-f]{32} within [^:]+? at (.+?): does the agent export to this store/.exec(detail) : null;
+  if (spans && store) {
+    return {
+      key: 'traces:no-spans',
+      what: `no spans arrived within ${spans[1] ?? ''} at ${store[1] ?? ''}`,
+      hint: `check that the agent exports its spans to this store (traces.query.url names it), or raise traces.waitMs for the store to index them (${docsUrl('traces.md', 'When spans do not arrive')})`,
     };
   }
   if (spans) {
@@ -525,6 +552,12 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
     return { key: 'regex:timeout', what: 'regex over its time budget', hint: 'simplify the pattern, or raise regex.timeoutMs in config.yml' };
   }
   if (/^regex worker failed/.test(detail)) return { key: 'regex:worker', what: 'regex worker failed', hint: 'run it again; lower regex.workers if memory is short' };
+  // A trace store's failure names the URL asked, which holds the turn's trace id (docs/traces.md,
+  // "Query: a trace store"): one store that refuses or cannot be reached is one cause, not one per turn.
+  if (/\bGET \S*[0-9a-f]{32}\S* failed: /.test(detail)) {
+    const general = detail.replace(/\b[0-9a-f]{32}\b/g, '<trace id>');
+    return { key: `not_evaluated:${general}`, what: general, hint: null };
+  }
   return { key: `not_evaluated:${detail}`, what: detail, hint: null };
 }
 

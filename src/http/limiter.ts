@@ -16,8 +16,21 @@
 // of a second or more, or RateLimit headers: http/retry.ts, rateLimitOf) leaves the limit as it
 // is. Fewer requests in flight would not open the server's window sooner, and at a latency L they
 // carry at most limit / L a second, which can fall below the rate allowed; the refused request
-// waits the Retry-After, holding no slot, and that wait is the pacing (docs/configuration.md,
-// "Adaptive concurrency").
+// waits the Retry-After, holding no slot (docs/configuration.md, "Adaptive concurrency").
+//
+// It paces instead: once a rate limit's 429 comes after answers were counted, the limiter spaces
+// request starts (every attempt's, a retry's too) evenly at the rate the server just accepted, the
+// successes of the last window (the Retry-After asked, 1 s at least, 60 s at most), so that the
+// requests it would refuse are not sent: starts `windowMs / perWindow` apart fall at most
+// `perWindow` into any window of that length. More successes in a window than the pace raise it
+// to their count (a 429 may come before the answers sent with it); a window of successes at the
+// pace raises it by one. A 429 at the pace sets it to the successes measured again (half the pace
+// when none) and remembers the pace it answered as the ceiling, which a raise reaches only after
+// `patience` windows, as the limit's. A 429 sent at an older pace changes nothing. The pace lasts
+// the client's life; it reads the client's clock.
+
+import type { Clock } from '../types.js';
+import { sleepUnlessAborted, systemClock } from './retry.js';
 
 /**
  * How the server answered an attempt: a success, a 429 that asks for fewer requests in flight
@@ -25,12 +38,30 @@
  */
 export type Outcome = 'success' | 'throttled' | 'rate-limited' | 'other';
 
+/** An outcome, with the wait a rate limit's 429 asked for (its window for counting successes). */
+export interface Answered {
+  outcome: Outcome;
+  waitMs: number | null;
+}
+
 export interface Ticket {
   /** The decrease count when the request was sent. */
   readonly epoch: number;
   /** The limit when the request was sent: the load a 429 answers. */
   readonly limit: number;
+  /** The pace count when the request was sent. */
+  readonly paceEpoch: number;
 }
+
+/** Starts allowed per window: `perWindow` evenly spaced in each `windowMs`. */
+export interface Pace {
+  readonly perWindow: number;
+  readonly windowMs: number;
+}
+
+/** The shortest and longest windows in which successes are counted for a pace. */
+export const MIN_PACE_WINDOW_MS = 1000;
+export const MAX_PACE_WINDOW_MS = 60_000;
 
 /** Windows of successes before the first probe of a known ceiling. */
 export const INITIAL_PATIENCE = 8;
@@ -58,9 +89,23 @@ export class AdaptiveLimiter {
   readonly history: number[];
   /** The most requests in flight at once. */
   peakInFlight = 0;
+  private readonly clock: Clock;
+  /** When the successes answered, those of the last MAX_PACE_WINDOW_MS at least (older ones are dropped in batches). */
+  private readonly successTimes: number[] = [];
+  private paceNow: Pace | null = null;
+  private paceEpoch = 0;
+  private paceSuccesses = 0;
+  /** The lowest pace (per window) a rate limit's 429 answered, while it holds. */
+  private paceCeiling: number | null = null;
+  private pacePatience = INITIAL_PATIENCE;
+  /** When the last request started: the next waits a pace's interval from it. */
+  private lastStartAt = Number.NEGATIVE_INFINITY;
+  /** Every change of the pace (starts per window), for tests and benches. */
+  readonly paceHistory: Pace[] = [];
 
-  constructor(max: number) {
+  constructor(max: number, clock: Clock = systemClock) {
     this.max = Math.max(1, Math.floor(max));
+    this.clock = clock;
     this.current = this.max;
     this.history = [this.max];
   }
@@ -73,6 +118,11 @@ export class AdaptiveLimiter {
     return this.inFlight;
   }
 
+  /** The pace of request starts, or null while none is kept. */
+  get pace(): Pace | null {
+    return this.paceNow;
+  }
+
   /**
    * Resolves when a slot is free under the current limit; `release` must follow. With a signal
    * that is (or becomes) aborted while waiting, resolves null instead and takes no slot: an
@@ -81,16 +131,27 @@ export class AdaptiveLimiter {
   acquire(): Promise<Ticket>;
   acquire(signal: AbortSignal | undefined): Promise<Ticket | null>;
   async acquire(signal?: AbortSignal): Promise<Ticket | null> {
-    while (this.inFlight >= this.current) {
+    let stood: number | null = null;
+    for (;;) {
+      while (this.inFlight >= this.current) {
+        if (signal?.aborted) return null;
+        if (signal !== undefined) this.watch(signal);
+        const woken = await new Promise<boolean>((resolve) => this.waiting.push({ resolve, signal }));
+        if (!woken) return null;
+      }
       if (signal?.aborted) return null;
-      if (signal !== undefined) this.watch(signal);
-      const woken = await new Promise<boolean>((resolve) => this.waiting.push({ resolve, signal }));
-      if (!woken) return null;
+      // Paced: a start waits its turn, holding no slot, and looks again for one when it comes. A
+      // clock that did not move while it waited (a test's that stands still) lets it go.
+      const now = this.clock.now();
+      const early = this.paceNow === null || now === stood ? 0 : this.lastStartAt + this.paceNow.windowMs / this.paceNow.perWindow - now;
+      if (early <= 0) break;
+      stood = now;
+      if (!(await sleepUnlessAborted(this.clock, early, signal))) return null;
     }
-    if (signal?.aborted) return null;
+    this.lastStartAt = this.clock.now();
     this.inFlight += 1;
     if (this.inFlight > this.peakInFlight) this.peakInFlight = this.inFlight;
-    return { epoch: this.epoch, limit: this.current };
+    return { epoch: this.epoch, limit: this.current, paceEpoch: this.paceEpoch };
   }
 
   /**
@@ -114,12 +175,78 @@ export class AdaptiveLimiter {
     );
   }
 
-  /** Frees the slot; `outcome` says how the server answered (a rate limit's 429 changes nothing). */
-  release(ticket: Ticket, outcome: Outcome): void {
+  /**
+   * Frees the slot; `outcome` says how the server answered (a rate limit's 429 leaves the limit and
+   * sets the pace), `waitMs` the wait a rate limit's 429 asked for.
+   */
+  release(ticket: Ticket, outcome: Outcome, waitMs: number | null = null): void {
     this.inFlight -= 1;
     if (outcome === 'throttled') this.throttled(ticket);
-    else if (outcome === 'success') this.succeeded();
+    else if (outcome === 'rate-limited') this.rateLimited(ticket, waitMs);
+    else if (outcome === 'success') {
+      this.succeeded();
+      this.paced();
+    }
     this.wake();
+  }
+
+  /** A rate limit's 429: pace starts at the successes of the last window, or keep the pace it answered. */
+  private rateLimited(ticket: Ticket, waitMs: number | null): void {
+    if (ticket.paceEpoch !== this.paceEpoch) return;
+    const windowMs = Math.min(MAX_PACE_WINDOW_MS, Math.max(MIN_PACE_WINDOW_MS, waitMs ?? 0));
+    const measured = this.measure(windowMs);
+    const old = this.paceNow;
+    // Nothing answered yet, nothing to measure: the refused request waits its Retry-After.
+    if (measured === 0 && old === null) return;
+    if (old !== null) {
+      if (this.paceCeiling !== null && old.perWindow >= this.paceCeiling) this.pacePatience = Math.min(MAX_PATIENCE, this.pacePatience * 2);
+      this.paceCeiling = old.perWindow;
+    }
+    const perWindow = measured > 0 ? measured : Math.max(1, Math.floor((old as Pace).perWindow / 2));
+    this.setPace({ perWindow, windowMs });
+  }
+
+  /** A success: counted for the next measure, and a window of them at the pace raises it by one. */
+  private paced(): void {
+    const now = this.clock.now();
+    this.successTimes.push(now);
+    // Forget the successes older than the longest window, a batch at a time (not one shift each).
+    if (this.successTimes.length > 1024 && (this.successTimes[512] as number) <= now - MAX_PACE_WINDOW_MS) {
+      this.successTimes.splice(0, this.successTimes.findIndex((t) => t > now - MAX_PACE_WINDOW_MS));
+    }
+    const pace = this.paceNow;
+    if (pace === null) return;
+    // The measure taken at the 429 may have come before the answers sent with it: more successes
+    // in a window than the pace raise it to their count (up to below a ceiling).
+    const measured = this.measure(pace.windowMs);
+    const below = this.paceCeiling === null ? measured : Math.min(measured, this.paceCeiling - 1);
+    if (below > pace.perWindow) {
+      this.setPace({ perWindow: below, windowMs: pace.windowMs });
+      return;
+    }
+    this.paceSuccesses += 1;
+    const probing = this.paceCeiling !== null && pace.perWindow + 1 >= this.paceCeiling;
+    if (this.paceSuccesses < (probing ? pace.perWindow * this.pacePatience : pace.perWindow)) return;
+    if (this.paceCeiling !== null && pace.perWindow >= this.paceCeiling) {
+      this.paceCeiling = null;
+      this.pacePatience = INITIAL_PATIENCE;
+    }
+    this.setPace({ perWindow: pace.perWindow + 1, windowMs: pace.windowMs });
+  }
+
+  /** The successes of the last `windowMs`. */
+  private measure(windowMs: number): number {
+    const since = this.clock.now() - windowMs;
+    let n = 0;
+    for (let i = this.successTimes.length - 1; i >= 0 && (this.successTimes[i] as number) > since; i--) n += 1;
+    return n;
+  }
+
+  private setPace(pace: Pace): void {
+    this.paceSuccesses = 0;
+    this.paceEpoch += 1;
+    this.paceNow = pace;
+    this.paceHistory.push(pace);
   }
 
   private throttled(ticket: Ticket): void {
@@ -172,18 +299,19 @@ export class AdaptiveLimiter {
    */
   async run<T>(
     fn: () => Promise<T>,
-    classify: (value: T) => Outcome,
+    classify: (value: T) => Outcome | Answered,
     interrupt?: { signal: AbortSignal | undefined; aborted: () => T },
   ): Promise<T> {
     const ticket = await this.acquire(interrupt?.signal);
     if (ticket === null) return (interrupt as NonNullable<typeof interrupt>).aborted();
-    let outcome: Outcome = 'other';
+    let answered: Outcome | Answered = 'other';
     try {
       const value = await fn();
-      outcome = classify(value);
+      answered = classify(value);
       return value;
     } finally {
-      this.release(ticket, outcome);
+      if (typeof answered === 'string') this.release(ticket, answered);
+      else this.release(ticket, answered.outcome, answered.waitMs);
     }
   }
 }

@@ -146,7 +146,7 @@ export async function withRetries<T, F>(
 }
 
 /** Waits `ms` on the clock; false as soon as `signal` is aborted (the wait is abandoned). */
-async function sleepUnlessAborted(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+export async function sleepUnlessAborted(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   if (signal === undefined) {
     await clock.sleep(ms);
     return true;

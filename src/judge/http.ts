@@ -46,7 +46,7 @@ export interface PostOptions {
   random: () => number;
   /** Told as each retried request is sent (counted in `spend`: docs/semantics.md, "Cost"). */
   onRetry?: () => void;
-  /** Gates every attempt; a 429 halves the judge's concurrency, unless it reads as a rate limit (rateLimitOf). */
+  /** Gates every attempt; a 429 halves the judge's concurrency, unless it reads as a rate limit (rateLimitOf): that paces the starts. */
   limiter: AdaptiveLimiter;
   /** Aborted when the run is interrupted: nothing more is sent, a request in flight is abandoned. */
   signal?: AbortSignal;
@@ -308,7 +308,7 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
           if (r.kind === 'http') opts.onHttpFailure?.({ status: r.status, body: r.body, reason: `HTTP ${r.status}${r.message ? `: ${r.message}` : ''}` });
           return r;
         },
-        (r) => (r.kind === 'ok' ? 'success' : r.kind === 'http' && r.status === 429 ? (r.rateLimited === true ? 'rate-limited' : 'throttled') : 'other'),
+        (r) => (r.kind === 'ok' ? 'success' : r.kind === 'http' && r.status === 429 ? (r.rateLimited === true ? { outcome: 'rate-limited', waitMs: r.retryAfterMs } : 'throttled') : 'other'),
         { signal: opts.signal, aborted: () => INTERRUPTED },
       );
       if (a.kind === 'ok') return { ok: true, value: a.json };

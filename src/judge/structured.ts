@@ -236,7 +236,7 @@ export function createStructuredClient(config: JudgeConfig, shape: StructuredReq
   const provider = PROVIDERS[config.provider];
   const clock = deps.clock ?? systemClock;
   const random = deps.random ?? Math.random;
-  const limiter = deps.limiter ?? new AdaptiveLimiter(config.concurrency);
+  const limiter = deps.limiter ?? new AdaptiveLimiter(config.concurrency, clock);
   const base = config.baseUrl.replace(/\/+$/, '');
   const proxy = (deps.network ?? DIRECT).route(base);
   const dispatcher = (deps.network ?? DIRECT).dispatcher(base, { connect: { timeout: config.timeoutMs }, headersTimeout: config.timeoutMs, bodyTimeout: config.timeoutMs, maxResponseSize: MAX_RESPONSE_BYTES });

@@ -7,7 +7,7 @@ import { CAUSE_WORDS, causeWords, CHANGE_CAUSES, verdictMoveDetail } from '../ev
 import { formatAgreement, type Agreement } from '../evaluate/agreement.js';
 import { clip, codeSpan, escapeInline, terminalLine } from './escape.js';
 import { suiteLine } from './blocks.js';
-import { trimToFit } from './fit.js';
+import { cutLine, trimToFit } from './fit.js';
 import { profile } from './profile.js';
 import { LIMITS } from './item-parts.js';
 import { showInvisible } from './diff.js';
@@ -97,6 +97,15 @@ function swapNote(c: Comparison): string | null {
   return c.swapped ? 'The later run was given first: they were swapped, so that the earlier run (by startedAt) is "before".' : null;
 }
 
+/**
+ * An item's label as a code span: a label is written in the pull request's files, so a backtick in
+ * it cannot close the span, nor a pipe end a table's cell; its look-alike letters and invisible
+ * characters are named, as the comment names them (docs/action.md, "The PR comment").
+ */
+function labelSpan(label: string, table: boolean): string {
+  return codeSpan(showLookalikes(showInvisible(clip(label, LIMITS.label))), { table });
+}
+
 function groupRows(title: string, groups: readonly GroupComparison[]): string[] {
   if (groups.length === 0) return [];
   const rows = groups.map((g) => {
@@ -157,12 +166,22 @@ export function renderCompareMarkdown(c: Comparison, suites: CompareSuites = {},
   // which GitHub drops whole over 1 MiB; cut on a line, what was left out said where to read it all
   // (docs/cli.md, "What each command does").
   const p = profile('report', opts.maxBytes);
-  return trimToFit(compareMarkdown(c, suites), p.max, p.measure, `> ✂️ Cut to fit ${p.limitWords}. The full comparison is in what \`agent-replay compare\` prints (and in its \`--out\` file, when given).\n`);
+  const { text, starts } = compareMarkdown(c, suites);
+  const tail = (kept: number): string =>
+    cutLine(p.limitWords, starts.filter((s) => s >= kept).length, starts.length, (n) => (n === 1 ? 'item' : 'items'), 'The full comparison is in what `agent-replay compare` prints (and in its `--out` file, when given).');
+  return trimToFit(text, p.max, p.measure, tail);
 }
 
-function compareMarkdown(c: Comparison, suites: CompareSuites): string {
+/** The comparison's markdown, and where each item's line starts in it (a changed item's row, an item in one run only), for the cut's count. */
+function compareMarkdown(c: Comparison, suites: CompareSuites): { text: string; starts: number[] } {
   const top = suiteLine({ suite: suites.suite ?? null });
   const lines: string[] = [...(top === null ? [] : [top, '']), '## agent-replay: compare two runs', ''];
+  // The index of each item's line, pushed next.
+  const itemLines: number[] = [];
+  const item = (line: string): string => {
+    itemLines.push(lines.length);
+    return line;
+  };
   const note = swapNote(c);
   if (note) lines.push(`> ${note}`, '');
   const of = (which: 'before' | 'after'): string => (suites.runs ? `, suite ${codeSpan(clip(suites.runs[which], LIMITS.ref))}` : '');
@@ -190,14 +209,16 @@ function compareMarkdown(c: Comparison, suites: CompareSuites): string {
   if (changed.length > 0) {
     lines.push('### Changed items', '', '| item | before | after | first cause | detail |', '| --- | --- | --- | --- | --- |');
     for (const x of changed) {
-      lines.push(`| \`${x.label}\`${x.kind === 'persona' ? ' (script)' : ''} | ${sideWord(x, 'before')} | ${sideWord(x, 'after')} | ${CAUSE_WORDS[x.cause].title} | ${escapeInline(detailOnly(x))} |`);
+      lines.push(item(`| ${labelSpan(x.label, true)}${x.kind === 'persona' ? ' (script)' : ''} | ${sideWord(x, 'before')} | ${sideWord(x, 'after')} | ${CAUSE_WORDS[x.cause].title} | ${escapeInline(detailOnly(x))} |`));
     }
     lines.push('');
   }
   const only = (title: string, cause: 'added' | 'removed', which: 'before' | 'after'): void => {
     const list = c.changes.filter((x) => x.cause === cause);
     if (list.length === 0) return;
-    lines.push(`### ${title}`, '', ...list.map((x) => `- \`${x.label}\`${x.kind === 'persona' ? ' (script)' : ''}: ${sideWord(x, which)}`), '');
+    lines.push(`### ${title}`, '');
+    for (const x of list) lines.push(item(`- ${labelSpan(x.label, false)}${x.kind === 'persona' ? ' (script)' : ''}: ${sideWord(x, which)}`));
+    lines.push('');
   };
   only('Only in the before run', 'removed', 'before');
   only('Only in the after run', 'added', 'after');
@@ -212,7 +233,10 @@ function compareMarkdown(c: Comparison, suites: CompareSuites): string {
       '',
     );
   }
-  return `${lines.join('\n').replace(/\n+$/, '')}\n`;
+  // Each line's offset in the text, the lines joined by a line break.
+  const offsets: number[] = [];
+  lines.reduce((at, l) => (offsets.push(at), at + l.length + 1), 0);
+  return { text: `${lines.join('\n').replace(/\n+$/, '')}\n`, starts: itemLines.map((i) => offsets[i] as number) };
 }
 
 /**
@@ -233,9 +257,10 @@ export function renderCompareText(c: Comparison, suites: CompareSuites = {}): st
   const unpaired = unpairedText(c.mcnemar);
   out.push(`  mcnemar: ${pairedText(c.mcnemar)}${unpaired === null ? '' : `; ${unpaired}`}`);
   out.push(`why: ${terminalLine(c.summary)}${c.unchanged > 0 ? ` (${c.unchanged} unchanged)` : ''}`);
-  const width = Math.max(0, ...c.changes.map((x) => x.label.length));
-  for (const x of c.changes) {
-    out.push(`  ${x.label.padEnd(width)}  ${sideWord(x, 'before')} -> ${sideWord(x, 'after')}  ${causeAndDetail(x)}`);
+  const shown = c.changes.map((x) => terminalLine(showLookalikes(showInvisible(x.label))));
+  const width = Math.max(0, ...shown.map((l) => l.length));
+  for (const [i, x] of c.changes.entries()) {
+    out.push(`  ${shown[i]!.padEnd(width)}  ${sideWord(x, 'before')} -> ${sideWord(x, 'after')}  ${causeAndDetail(x)}`);
   }
   if (c.coverage !== null) {
     const ch = c.coverage.change;

@@ -14,7 +14,7 @@
 import { levelsOf, tableHead } from './items.js';
 import type { Level } from './item-parts.js';
 import { assemble, countedLine, isOpen, separatorLength, tableBlock, type Doc, type Plan, type SectionPlan } from './layout.js';
-import { ATTENTION_ORDER, SECTION_ORDER, type Item, type SectionKey } from './model.js';
+import { ATTENTION_ORDER, SECTION_ORDER, thousands, type Item, type SectionKey } from './model.js';
 
 function emptyPlan(): Plan {
   const empty = (): SectionPlan => ({ levels: [], rows: 0 });
@@ -148,7 +148,8 @@ function idealMayFit(doc: Doc, plan: Plan): boolean {
 /** The evaluations' details may take at most this share of the limit; beyond it only their lines are shown. */
 export const EVALUATIONS_SHARE = 0.2;
 
-export function fit(docIn: Doc): string {
+/** The document fitted, and the plan it was assembled from (what each section shows: layout.ts itemStarts). */
+export function fit(docIn: Doc): { text: string; plan: Plan } {
   const { p } = docIn;
   // The evaluations' details are bought first, whole or not at all: they are bounded (LISTED_ROWS)
   // and cheap next to the items, but never crowd the items out of a small limit.
@@ -167,15 +168,16 @@ export function fit(docIn: Doc): string {
     return sum;
   }, 0);
   const ideal = rowsOnly > p.max || !idealMayFit(doc, plan) ? null : assemble(doc, plan);
-  if (ideal !== null && p.measure(ideal) <= p.max) return ideal;
+  if (ideal !== null && p.measure(ideal) <= p.max) return { text: ideal, plan };
   const base = p.measure(assemble(doc, emptyPlan()));
   // The notice and the counts change length with the plan: start with some slack and widen it
   // until the rendering fits.
   let slack = 400;
-  let out = ideal ?? '';
+  let out = { text: ideal ?? '', plan };
   for (let attempt = 0; attempt < 6; attempt++) {
-    out = assemble(doc, budgetPlan(doc, Math.max(0, p.max - base - slack)));
-    const size = p.measure(out);
+    const budget = budgetPlan(doc, Math.max(0, p.max - base - slack));
+    out = { text: assemble(doc, budget), plan: budget };
+    const size = p.measure(out.text);
     if (size <= p.max) return out;
     slack += size - p.max + 400;
   }
@@ -198,11 +200,23 @@ function prefixWithin(text: string, max: number, measure: (s: string) => number)
 }
 
 /**
- * Last resort: keep whole lines from the top while they fit, then close whatever is open
- * (code fence, `<details>`) and append `tail`.
+ * The last line of a document trimToFit cut (docs/cli.md, "What each command does"): the limit, how
+ * many of its `total` items the cut left out (`noun` names them by a count; none left out: not said),
+ * then `where`, the sentence saying where the whole of it is.
  */
-export function trimToFit(text: string, max: number, measure: (s: string) => number, tail: string): string {
+export function cutLine(limitWords: string, left: number, total: number, noun: (n: number) => string, where: string): string {
+  const out = left > 0 ? `: ${thousands(left)} of ${thousands(total)} ${noun(total)} left out` : '';
+  return `> ✂️ Cut to fit ${limitWords}${out}. ${where}\n`;
+}
+
+/**
+ * Last resort: keep whole lines from the top while they fit, then close whatever is open
+ * (code fence, `<details>`) and append `tail`: given the length of `text` kept (a prefix of it),
+ * so that it can count what was left out; its words for nothing kept are the longest it says.
+ */
+export function trimToFit(text: string, max: number, measure: (s: string) => number, tailOf: (kept: number) => string): string {
   if (measure(text) <= max) return text;
+  const tail = tailOf(0);
   const lines = text.split('\n');
   let fence: string | null = null;
   let details = 0;
@@ -227,6 +241,7 @@ export function trimToFit(text: string, max: number, measure: (s: string) => num
     fence = f;
     details = d;
   }
-  const out = `${kept.join('\n')}${closers(fence, details)}\n\n${tail}`;
+  const shown = kept.join('\n');
+  const out = `${shown}${closers(fence, details)}\n\n${tailOf(shown.length)}`;
   return measure(out) <= max ? out : prefixWithin(out, max, measure);
 }

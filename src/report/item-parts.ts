@@ -1,7 +1,7 @@
 // The parts of an item's rendering that fixtures (items.ts) and persona scripts (persona.ts) both
 // use: the detail levels and size limits, file references, labelled text blocks and the reply diff.
 
-import type { PanelMember, RepeatSummary, Verdict } from '../types.js';
+import type { PanelMember, RepeatSummary, ToolCall, Verdict } from '../types.js';
 import { panelVerdict } from '../assertions/judge.js';
 import { decisiveIndex } from '../evaluate/repeat.js';
 import type { ReportContext } from './context.js';
@@ -35,6 +35,38 @@ export const LIMITS = {
 export function needsBlock(text: string): boolean {
   const normal = normalizeBlock(text);
   return normal.includes('\n') || normal.length > LIMITS.detail;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tool calls a cut stream had begun (docs/presets.md, "Streamed replies")
+
+/** What every surface calls the tool calls an errored turn's stream had begun when it was cut short. */
+export const BEGUN_WORDS = 'tool calls begun before the answer was cut short';
+/** The same words heading a block or a bold label. */
+export const BEGUN_TITLE = `T${BEGUN_WORDS.slice(1)}`;
+
+/** Calls named on an item's one line of them; the rest are counted. */
+const BEGUN_NAMED = 5;
+/** Characters of a begun call's input on that line (the whole input is in results.json and report.html). */
+const BEGUN_INPUT = 120;
+
+/**
+ * The calls an errored item's cut stream had begun, on one line (`refund {"order":"A1"}, lookup
+ * {"q":"A1"}`, its inputs clipped, then "and 2 more"), each call said as the surface says text
+ * (`say`: a code span, a terminal's escapes); null when there are none.
+ */
+export function begunCalls(calls: readonly ToolCall[] | null | undefined, say: (call: string) => string): string | null {
+  if (!calls || calls.length === 0) return null;
+  const input = (c: ToolCall): string => {
+    try {
+      return JSON.stringify(c.input) ?? 'null';
+    } catch {
+      return String(c.input);
+    }
+  };
+  const named = calls.slice(0, BEGUN_NAMED).map((c) => say(`${clip(c.tool, LIMITS.label)} ${clip(input(c), BEGUN_INPUT)}`));
+  const more = calls.length - named.length;
+  return `${named.join(', ')}${more > 0 ? `, and ${thousands(more)} more` : ''}`;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import { reuseWords } from '../evaluate/reuse.js';
 import { howDecided } from '../evaluate/changes.js';
 import { meansTheSame } from '../evaluate/variants.js';
 import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
-import { attemptsHead, ATTEMPT_WORDS, decisiveReply, firstThat, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, messageDiffBlock, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
+import { attemptsHead, ATTEMPT_WORDS, begunCalls, BEGUN_TITLE, decisiveReply, firstThat, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, messageDiffBlock, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { editedSinceBaseline } from '../evaluate/drift.js';
 import { isPersona, itemsNoun, rewordedRepeatWords, routeText, SCRIPT_MARK, thousands, type FixtureView, type Item, type ItemView } from './model.js';
 import { personaBlock, personaLevels } from './persona.js';
@@ -124,6 +124,9 @@ function shownParts(f: FixtureRecord, level: Level, p: Profile): string[] {
   if (needsBlock(detail)) {
     parts.push(labelled(f.errored ? '**Error**' : '**Detail**', detail, LIMITS.detailBlock));
   }
+  // The calls its stream had begun when it was cut short, with their inputs: one line (docs/presets.md, "Streamed replies").
+  const begun = f.errored && f.reply === null ? begunCalls(f.toolCalls, (call) => codeSpan(call)) : null;
+  if (begun !== null) parts.push(`**${BEGUN_TITLE}**: ${begun}`);
   if (f.reply === null) return parts;
   if (level === 'brief') {
     parts.push('_Reply left out to fit the size limit: see the full report._');

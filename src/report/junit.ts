@@ -13,7 +13,7 @@ import { buildModel, routeText, viewOf, type FixtureView, type ReportModel, type
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
 import { decisiveTurn, lineChecks, matchMark, notSent, stoppedOn } from './persona.js';
-import { decisiveAttempt, decisiveReply } from './item-parts.js';
+import { BEGUN_WORDS, decisiveAttempt, decisiveReply } from './item-parts.js';
 
 // Not allowed in XML 1.0 (incl. lone surrogates), plus C1 controls and DEL which are discouraged.
 const XML_INVALID = /[^\t\n\r\u0020-\u007E\u00A0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -70,7 +70,7 @@ function body(v: FixtureView, cause: Cause | null): string {
   // with no reply, those a stream cut short had begun (docs/presets.md, "Streamed replies"), as report.html lists them.
   const calls = f.errored ? (f.toolCalls ?? []) : [];
   if (calls.length > 0) {
-    lines.push('', f.reply === null ? 'tool calls begun before the answer was cut short:' : 'tool calls:', ...calls.map((call) => `  ${callText(call)}${sourceMark(call)}`));
+    lines.push('', f.reply === null ? `${BEGUN_WORDS}:` : 'tool calls:', ...calls.map((call) => `  ${callText(call)}${sourceMark(call)}`));
   }
   return xmlText(lines.join('\n'));
 }

@@ -181,6 +181,33 @@ function sectionBlocks(key: SectionKey, items: readonly Item[], plan: SectionPla
   return blocks;
 }
 
+/**
+ * Where each item's part of the document starts, in the document's order: its block, its table row,
+ * or the line that counts it (`text`, assembled from `plan`). A cut before that offset leaves the
+ * item out (fit.ts, cutLine); a part not found reads as at the end.
+ */
+export function itemStarts(doc: Doc, plan: Plan, text: string): number[] {
+  const starts: number[] = [];
+  let at = 0;
+  const find = (piece: string, n: number): void => {
+    const i = text.indexOf(piece, at);
+    if (i !== -1) at = i + piece.length;
+    for (let k = 0; k < n; k++) starts.push(i === -1 ? text.length : i);
+  };
+  for (const key of SECTION_ORDER) {
+    const items = doc.model.sections[key];
+    const s = plan[key];
+    // As sectionBlocks and rewordedBlocks render them: the Reworded block's items are never open.
+    const open = key !== 'reworded' && isOpen(key, items.length);
+    s.levels.forEach((level, i) => find(doc.pieces.block(items[i] as Item, level, open), 1));
+    const listed = items.slice(s.levels.length, s.levels.length + s.rows);
+    for (const f of listed) find(doc.pieces.row(f), 1);
+    const counted = items.slice(s.levels.length + listed.length);
+    if (counted.length > 0) find(countedLine(key, counted, counted.length < items.length), counted.length);
+  }
+  return starts;
+}
+
 function list(parts: readonly string[]): string {
   return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : (parts[0] ?? '');
 }

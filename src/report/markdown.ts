@@ -13,10 +13,10 @@ import { decideAcceptance, decidePersonaAcceptance, type AcceptDecision, type Pe
 import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import { fullReportWhere } from './blocks.js';
 import { DEFAULT_CONTEXT, type ReportContext } from './context.js';
-import { fit, trimToFit } from './fit.js';
-import { evaluationsOf, Pieces, type Doc } from './layout.js';
+import { cutLine, fit, trimToFit } from './fit.js';
+import { evaluationsOf, itemStarts, Pieces, type Doc } from './layout.js';
 import { ownTexts, sharedMeanings } from './cause-details.js';
-import { afterAcceptance, buildModel, personasOf, type Item } from './model.js';
+import { afterAcceptance, buildModel, itemsNoun, personasOf, SECTION_ORDER, type Item } from './model.js';
 import { profile, type Profile } from './profile.js';
 
 export { COMMENT_MAX_CHARS, NOTICE_RESERVE_CHARS, SUMMARY_MAX_BYTES } from './profile.js';
@@ -37,8 +37,16 @@ function render(record: RunRecord, ctx: ReportContext, p: Profile): string {
   for (const s of personasOf(run)) decided(s, decidePersonaAcceptance(s, '', run.commit));
   const model = buildModel(run);
   const doc: Doc = { run, ctx, model, p, pieces: new Pieces(ctx, p, model, ownTexts(model), sharedMeanings(model, run.judge.name !== null)), acceptable, refused, evaluations: evaluationsOf(run, ctx, p) };
-  const tail = `> ✂️ Cut to fit ${p.limitWords}. The full report is in ${fullReportWhere(ctx, p)}.\n`;
-  return trimToFit(fit(doc), p.max, p.measure, tail);
+  const fitted = fit(doc);
+  // The last resort's line counts the items it left out (docs/cli.md, "What each command does").
+  const items = SECTION_ORDER.flatMap((k) => model.sections[k]);
+  let starts: number[] | undefined;
+  const tail = (kept: number): string => {
+    starts ??= itemStarts(doc, fitted.plan, fitted.text);
+    const left = starts.filter((s) => s >= kept).length;
+    return cutLine(p.limitWords, left, starts.length, (n) => itemsNoun(items, n), `The full report is in ${fullReportWhere(ctx, p)}.`);
+  };
+  return trimToFit(fitted.text, p.max, p.measure, tail);
 }
 
 /**

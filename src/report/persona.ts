@@ -14,7 +14,7 @@ import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpe
 import { quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
-import { attemptsHead, ATTEMPT_WORDS, decisiveAttempt, firstThat, diffBlock, fileRefHtml, labelled, LIMITS, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
+import { attemptsHead, ATTEMPT_WORDS, BEGUN_TITLE, decisiveAttempt, firstThat, diffBlock, fileRefHtml, labelled, LIMITS, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
 import { SCRIPT_MARK, routeText, thousands, type ScriptView } from './model.js';
 import type { Profile } from './profile.js';
@@ -400,7 +400,7 @@ export function transcriptBlock(pr: PersonaRecord, p: Profile): string {
     const stopped = stoppedOn(pr);
     if (stopped !== null) blocks.push(userLine(stopped.index, stopped.message));
     // The calls its stream had begun when it was cut short, as a fixture's record keeps them (docs/presets.md, "Streamed replies").
-    const begun = callsBlock('Tool calls begun before the answer was cut short', pr.errorToolCalls, pr.toolMode === 'live');
+    const begun = callsBlock(BEGUN_TITLE, pr.errorToolCalls, pr.toolMode === 'live');
     if (begun) blocks.push(begun);
     // The whole error is shown above the checks when it is long: here only its turn, not the text again.
     const first = normalizeBlock(pr.error).trim().split('\n')[0] ?? '';

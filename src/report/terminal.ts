@@ -8,7 +8,7 @@
 
 import type { Check, FixtureRecord, RunRecord } from '../types.js';
 import { clip, clipShown, terminalBlock, terminalLine } from './escape.js';
-import { decisiveReply } from './item-parts.js';
+import { begunCalls, BEGUN_WORDS, decisiveReply } from './item-parts.js';
 import { diffText, MARK } from './diff-text.js';
 import { MAX_DIFF_CHARS } from './diff.js';
 import { tooFewText } from './rates.js';
@@ -297,6 +297,9 @@ function fixtureLines(v: FixtureView, style: { mark: string; colour: Colour }, i
   // An error's fix, or a check's (a judge's: "in judge-base-url (judge.baseUrl)"), is said in the CLI's words, as its cause above (cliWords).
   const detail = said ? cliWords(said) : said;
   if (detail) lines.push(fit(`${indent}    ${terminalLine(clip(detail, 300))}`));
+  // The calls its stream had begun when it was cut short, with their inputs (docs/presets.md, "Streamed replies").
+  const begun = f.errored && f.reply === null ? begunCalls(f.toolCalls, terminalLine) : null;
+  if (begun !== null) lines.push(fit(`${indent}    ${BEGUN_WORDS}: ${begun}`));
   lines.push(...replyLines(f, `${indent}    `, paint, fit, o.where));
   // The detail may name another attempt than the reply's (the first with the item's verdict): its reply follows.
   const decisive = decisiveReply(f);
@@ -362,6 +365,9 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   const detail = p.errored ? (error ? `${terminalLine(clip(error, 300))} · ${checks}` : checks) : fault !== null ? `${terminalLine(clip(fault, 300))} · ${checks}` : `${checks}${unsent}`;
   const head = `${indent}${style.mark} ${SCRIPT_MARK} ${terminalLine(v.label)} · ${terminalLine(cliWords(v.status.join(' · ')))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
   const lines = [paint(style.colour, fit(head)), fit(`${indent}    ${terminalLine(detail)}`)];
+  // The calls the turn it stopped on had begun when its stream was cut short, as a fixture's (docs/presets.md, "Streamed replies").
+  const begun = p.errored ? begunCalls(p.errorToolCalls, terminalLine) : null;
+  if (begun !== null) lines.push(fit(`${indent}    ${BEGUN_WORDS}: ${begun}`));
   // A simulated user (docs/simulated-users.md): from which turn it was live, how it ended, its calls.
   if (p.simulation) lines.push(paint('grey', fit(`${indent}    simulated user: ${terminalLine(clip(simulationFacts(p, p.simulation).join(' · '), 600))}`)));
   for (const c of named.checks) {

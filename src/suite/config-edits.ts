@@ -146,6 +146,8 @@ function defaultsOf(data: Record<string, unknown>): Map<string, unknown> {
       leaves(presetStart, 'agent.start.body', false, body, new Map());
       for (const [path, leaf] of body) out.set(path, leaf.value);
     }
+    // Its response paths the message turn's where the file gives none (withResponse): those the run reads.
+    if (start && paths !== null) set('agent.start.response', paths);
   }
   const judgeWritten = data.judge === undefined ? undefined : shaped(judgeSection.schema, data.judge);
   const judge = judgeWritten === undefined || judgeWritten === null ? null : judgeSection.judgeWithDefaults(judgeWritten);
@@ -174,6 +176,18 @@ function defaultsOf(data: Record<string, unknown>): Map<string, unknown> {
   }
   return out;
 }
+
+/**
+ * The agent's settings whose `null` written the loader reads as another value (src/suite/config/agent.ts),
+ * compared as the run reads them: `start: null` is no welcome turn, as `false` is; `headers`,
+ * `request` and `response` null are not given (undefined: read as not written).
+ */
+const NULL_READS: readonly [string, unknown][] = [
+  ['agent.start', false],
+  ['agent.headers', undefined],
+  ['agent.request', undefined],
+  ['agent.response', undefined],
+];
 
 /** The agent's settings a request reads only through its placeholder in a body (src/agent/template.ts). */
 const BY_PLACEHOLDER: readonly [string, string][] = [
@@ -298,6 +312,15 @@ export async function configEdits(change: ChangedConfigFile): Promise<ConfigEdit
       const values = new Map<string, Leaf>();
       const nodes = new Map<string, unknown>();
       leaves(given, '', false, values, nodes);
+      for (const [setting, read] of NULL_READS) {
+        const leaf = values.get(setting);
+        if (leaf === undefined || leaf.value !== null) continue;
+        if (read !== undefined) values.set(setting, { ...leaf, value: read });
+        else {
+          values.delete(setting);
+          nodes.delete(setting);
+        }
+      }
       for (const setting of ignoredAgentSettings(given)) {
         values.delete(setting);
         nodes.delete(setting);
@@ -310,15 +333,15 @@ export async function configEdits(change: ChangedConfigFile): Promise<ConfigEdit
     const outermost = retyped.filter((p) => !retyped.some((q) => under(p, q)));
     const settingOf = (p: string): string => outermost.find((q) => p === q || under(p, q)) ?? p;
     // A request body, response paths or a welcome body written on one side: the other side's (the preset's) compared key by key, a key only it has too.
-    const bodies = ['agent.request.body', 'agent.response', 'agent.start.body'];
+    const bodies = ['agent.request.body', 'agent.response', 'agent.start.body', 'agent.start.response'];
     const preset = bodies.filter((p) => sides.some((s) => s.nodes.has(p)));
-    const presetKeys = sides.flatMap((s) => [...s.defaults.keys()].filter((k) => preset.some((p) => under(k, p))));
-    // A value neither side writes but the run's differs by (`judge: {}` added brings the judge's
-    // provider, address and model, and the meaning check by the judge): compared as the run uses it.
-    // A preset's bodies and paths are the preset's, named by `agent.preset`, unless a side writes its own (above).
     // Not where a side's section does not load (its values for the run are not known; the loader says why).
     const unknown = new Set([was.data, now.data].flatMap(unshapedSections));
     const known = (k: string): boolean => !unknown.has(sectionOf(k)) && !(unknown.has('judge') && ['meaning', 'simulator'].includes(sectionOf(k)));
+    const presetKeys = sides.flatMap((s) => [...s.defaults.keys()].filter((k) => preset.some((p) => under(k, p)) && known(k)));
+    // A value neither side writes but the run's differs by (`judge: {}` added brings the judge's
+    // provider, address and model, and the meaning check by the judge): compared as the run uses it.
+    // A preset's bodies and paths are the preset's, named by `agent.preset`, unless a side writes its own (above).
     const derived = [after, before].flatMap((s) => [...s.defaults.entries()].filter(([k, v]) => kindOf(v) === 'value' && !bodies.some((p) => under(k, p)) && !JUDGE_COPY.test(k) && known(k)).map(([k]) => k));
     const settings = [...new Set([...after.values.keys(), ...before.values.keys(), ...presetKeys, ...derived].map(settingOf))].filter(listed);
     // An empty mapping written (`judge: {}`) whose entries have defaults: those are its values for the run.

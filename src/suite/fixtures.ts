@@ -4,7 +4,7 @@
 
 import * as z from 'zod';
 import type { Assertion, Fixture, SingleAssertion } from '../types.js';
-import { describeValue, quote, translateZodIssues } from './issues.js';
+import { describeValue, quote, REFUSED_AFTER, translateZodIssues } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 import { itemFileRule, itemsOfFile, soundItemsOfFile, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
@@ -25,10 +25,27 @@ const assertionSchema = z.strictObject({
   threshold: z.number().optional(),
   maxLatencyMs: z.number().optional(),
   // One call each (docs/traces.md, "Fixtures"): {tool, input?, match?}, as a script's expect entries.
-  // A list is let through here and refused by checkAssertion, whose message says how to check several calls.
-  toolCalled: z.union([toolExpectationSchema, z.array(z.unknown())]).optional(),
-  toolNotCalled: z.union([toolExpectationSchema, z.array(z.unknown())]).optional(),
+  // A list is let through here and refused by checkAssertion, whose message says how to check several
+  // calls; another value is told it must be a mapping, not "a mapping or a list" (REFUSED_AFTER).
+  toolCalled: z.union([toolExpectationSchema, z.array(z.unknown(), { error: REFUSED_AFTER })]).optional(),
+  toolNotCalled: z.union([toolExpectationSchema, z.array(z.unknown(), { error: REFUSED_AFTER })]).optional(),
 });
+
+/**
+ * The checks a fixture's list of tool calls stands for, one per call, as written (`{ toolCalled: {
+ * tool: find_order } }, ...`); the placeholders `a` and `b` when an entry names no tool.
+ */
+function listedCalls(kind: string, value: readonly unknown[]): string {
+  const tools = value.map((v) => (typeof v === 'string' ? { tool: v } : v !== null && typeof v === 'object' && typeof (v as { tool?: unknown }).tool === 'string' ? (v as Record<string, unknown>) : null));
+  if (tools.length === 0 || tools.some((t) => t === null)) return `{ ${kind}: { tool: a } }, { ${kind}: { tool: b } }`;
+  const plain = (text: string): string => (/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(text) && !/^(?:true|false|null|yes|no|on|off)$/i.test(text) ? text : JSON.stringify(text));
+  return (tools as Record<string, unknown>[])
+    .map((t) => {
+      const rest = Object.entries(t).filter(([k]) => k !== 'tool').map(([k, v]) => `, ${k}: ${typeof v === 'string' ? plain(v) : JSON.stringify(v)}`).join('');
+      return `{ ${kind}: { tool: ${plain(t.tool as string)}${rest} } }`;
+    })
+    .join(', ');
+}
 
 export const fixtureSchema = z.strictObject({
   label: z.string(),
@@ -195,7 +212,7 @@ function checkAssertionList(
       ok = false;
       return;
     }
-    const one = checkAssertion(src, item as Record<string, unknown>, [...path, i], `${prefix}check #${i + 1}: `, result);
+    const one = checkAssertion(src, item as Record<string, unknown>, [...path, i], `${prefix}check #${i + 1}: `, result, i);
     if (one === null || one.kind === 'all') ok = false;
     else checks.push(one);
   });
@@ -217,6 +234,8 @@ function checkAssertion(
   path: PathSegment[],
   prefix: string,
   result: FixtureFileResult,
+  /** Where `a` is in its assertion list, if it is in one. */
+  index: number | null = null,
 ): Assertion | null {
   const at = (key: string | null) => src.keyAt(path, key ?? '') ?? src.valueAt(path);
   const err = (key: string | null, message: string, fix: string): void => {
@@ -255,7 +274,14 @@ function checkAssertion(
   if (kind === 'toolCalled' || kind === 'toolNotCalled') {
     const value = a[kind];
     if (Array.isArray(value)) {
-      err(kind, `${kind} names one call in a fixture, found a list`, `write each call as its own check: assert: [{ ${kind}: { tool: a } }, { ${kind}: { tool: b } }]`);
+      err(
+        kind,
+        `${kind} names one call in a fixture, found a list`,
+        // In a list of checks, the others stay: the calls' checks go in this one's place.
+        index === null
+          ? `write each call as its own check: assert: [${listedCalls(kind, value)}]`
+          : `write each call as its own check, in the list in place of check #${index + 1}: ${listedCalls(kind, value)} (the other checks stay as they are)`,
+      );
       return null;
     }
     // A missing tool, an unknown key, a bad match mode: reported by the schema, with their lines.

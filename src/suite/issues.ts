@@ -129,7 +129,12 @@ export function suggest(key: string, allowed: readonly string[]): string | null 
  * fixture is its `label`; `endpoint:` in agent is its `url`, in judge its `baseUrl`).
  */
 const OTHER_NAMES: Record<string, readonly string[]> = {
-  name: ['label'],
+  // In a tool check (docs/traces.md, "Fixtures"; docs/personas.md), the tool's name and its arguments.
+  name: ['label', 'tool'],
+  args: ['input'],
+  arguments: ['input'],
+  params: ['input'],
+  parameters: ['input'],
   id: ['label'],
   title: ['label'],
   // A persona script's first message is its `opening` (docs/personas.md): written as a fixture's.
@@ -363,10 +368,13 @@ function mappingFix(ctx: TranslateContext, rel: PathSegment[], name: string, val
       return `put a space after the colon, so that line ${String(pos.line)} reads\n    ${`${line.slice(0, pos.column - 1)}${noSpace[1] as string}: ${line.slice(pos.column + (noSpace[1] as string).length)}`.trimEnd()}`;
     }
   }
-  // `mocks: [find_order]`: a mapping that takes the text as its one required key (a mock's `tool`).
-  const only = typeof value === 'string' && value.trim() !== '' ? keys.filter((k) => schemasAt(ctx.schema, rel).some((sch) => sch.safeParse({ [k]: value }).success)) : [];
+  // `mocks: [find_order]`: a mapping that takes the text as its one required key (a mock's `tool`);
+  // `traces: { receive: 4318 }`, `latency: 0.5`: the one key that takes the number.
+  // (Not repeat's count, whose range is checked after the schema: repeat: 40 would get a fix that is an error.)
+  const single = (typeof value === 'string' && value.trim() !== '') || (typeof value === 'number' && Number.isFinite(value) && key !== 'repeat');
+  const only = single ? keys.filter((k) => schemasAt(ctx.schema, rel).some((sch) => sch.safeParse({ [k]: value }).success)) : [];
   if (only.length === 1) {
-    const inner = /^[A-Za-z0-9_./-]+$/.test(value as string) ? (value as string) : JSON.stringify(value);
+    const inner = typeof value === 'number' || /^[A-Za-z0-9_./-]+$/.test(value as string) ? String(value) : JSON.stringify(value);
     return `write it as a mapping with ${inner} as its ${only[0] as string}: { ${only[0] as string}: ${inner} } (the keys it takes: ${keys.join(', ')})`;
   }
   return keys.length > 0 ? `change ${name} to a mapping of ${keys.join(', ')}` : null;
@@ -379,6 +387,13 @@ export function allowedKeysAt(schema: z.ZodType, path: readonly PathSegment[]): 
 }
 
 // --- zod issues -> ConfigIssue -----------------------------------------------------------------
+
+/**
+ * The error of a union's branch that takes a form only to refuse it after the schema, with a
+ * message of its own (a fixture's `toolCalled: [...]`, docs/traces.md, "Fixtures"): a value of
+ * another form is not told that form is one it may take.
+ */
+export const REFUSED_AFTER = 'a form refused after the schema';
 
 interface ZodIssueLike {
   code: string;
@@ -597,6 +612,14 @@ function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name:
       const ms = Number(duration[1]) * (UNIT_MS[(duration[2] as string).toLowerCase()] ?? 1);
       if (Number.isInteger(ms) && takes(ms)) return `write it as a number of milliseconds: ${lead}${String(ms)}`;
     }
+    // `slowerBy: 50%`, `threshold: 70 %`: a percentage, where the setting takes a fraction.
+    const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(text);
+    const fraction = percent === null ? null : Number((Number(percent[1]) / 100).toFixed(6));
+    if (fraction !== null && takes(fraction)) return `write it as a fraction: ${lead}${String(fraction)} (${text})`;
+    // `slowerBy: 1.5x`: a multiple of the baseline's latency; slowerBy is the part above it (docs/latency.md).
+    const times = last === 'slowerBy' ? /^(\d+(?:\.\d+)?)\s*(?:x|×|times)$/i.exec(text) : null;
+    const above = times === null ? null : Number((Number(times[1]) - 1).toFixed(6));
+    if (above !== null && takes(above)) return `write how much slower than the baseline, as a fraction: ${lead}${String(above)} (${text} the baseline's latency is ${String(Number((above * 100).toFixed(4)))} % slower)`;
     return null;
   }
   const yesNo = expected === 'boolean' ? yesNoFix(ctx, rel, value, lead) : null;
@@ -698,6 +721,8 @@ function numberFix(ctx: TranslateContext, rel: readonly PathSegment[], name: str
   const takes = (v: number): boolean => schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(v).success);
   if (meant !== undefined && takes(meant)) return `write the number in digits (${name} is ${range.words}): ${lead}${String(meant)}`;
   // A duration's example is a plausible wait (30 seconds), not its least value (1 ms).
+  // `minDeltaMs: 300.5`: the whole number nearest to what was written, not a made-up example.
+  if (typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value) && takes(Math.round(value))) return `change ${name} to ${range.words}: ${lead}${String(Math.round(value))}`;
   const last = rel[rel.length - 1];
   const ms = typeof last === 'string' && /Ms$/.test(last) && takes(30000);
   const example = ms ? `, e.g. ${lead}30000 (30 seconds)` : range.example !== null && takes(range.example) ? `, e.g. ${lead}${String(range.example)}` : '';
@@ -863,7 +888,7 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       // (flattenUnions): here no branch, or several, matched, and the value is said to be wrong.
       const branches = issue.errors ?? [];
       const expected = [
-        ...new Set(branches.flatMap((b) => b.filter((i) => i.code === 'invalid_type' && i.path.length === 0).map((i) => typeWord(i.expected ?? '')))),
+        ...new Set(branches.flatMap((b) => b.filter((i) => i.code === 'invalid_type' && i.path.length === 0 && i.message !== REFUSED_AFTER).map((i) => typeWord(i.expected ?? '')))),
       ];
       const custom = issue.message && issue.message !== 'Invalid input' ? issue.message : null;
       if (typeof value === 'number' && !Number.isFinite(value) && expected.includes(typeWord('number'))) {

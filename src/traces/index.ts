@@ -11,7 +11,8 @@ import type { Timers } from './receiver.js';
 // (late morning): the cold start again"): they are a chunk of their own in dist/.
 export type { Receiver, Timers } from './receiver.js';
 export type { PollClock } from './query.js';
-export { TraceStoreError } from './store-error.js';
+import { TraceStoreError } from './store-error.js';
+export { TraceStoreError };
 
 /** A started span source and the line that says where it reads spans (for the run's log). */
 export interface StartedSource {
@@ -37,8 +38,24 @@ export async function startSpanSource(config: TracesConfig, deps: { timers?: Tim
   }
   if (!config.query) throw new Error('traces has neither receive nor query');
   const { createQuerySource } = await import('./query.js');
-  const source = createQuerySource({ ...config.query, waitMs: config.waitMs, ...(deps.clock ? { clock: deps.clock } : {}), ...(deps.network ? { network: deps.network } : {}) });
+  const { at, ...query } = config.query;
+  const asked = createQuerySource({ ...query, waitMs: config.waitMs, ...(deps.clock ? { clock: deps.clock } : {}), ...(deps.network ? { network: deps.network } : {}) });
+  const source: SpanSource = at === undefined ? asked : { ...asked, collect: (traceId, spanId, signal) => asked.collect(traceId, spanId, signal).catch((e: unknown) => Promise.reject(e instanceof TraceStoreError ? new TraceStoreError(settingsAt(e.message, at)) : e)) };
   const shown = config.query.url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1');
   return { source, where: `traces: reading spans from ${config.query.kind} at ${shown}`, endpoint: `${config.query.kind} at ${shown}`, receiving: false };
 }
-export { fillLateSpans, noSpansCause, traceObserver, waterfallOf } from './observer.js';
+
+/**
+ * A store's error with config.yml's line beside each setting it names ("check traces.query.url
+ * (.agent-replay/config.yml:7)"), the first time it names it (docs/traces.md, "Query: a trace store").
+ */
+export function settingsAt(message: string, at: Partial<Record<'kind' | 'url' | 'apiKey' | 'headers', string>>): string {
+  const named = new Set<string>();
+  return message.replace(/\btraces\.query\.(kind|url|apiKey|headers)\b/g, (whole, key: 'kind' | 'url' | 'apiKey' | 'headers') => {
+    const line = at[key];
+    if (line === undefined || named.has(key)) return whole;
+    named.add(key);
+    return `${whole} (${line})`;
+  });
+}
+export { fillLateSpans, lateCause, noSpansCause, traceObserver, waterfallOf } from './observer.js';

@@ -7,7 +7,7 @@
 // not evaluated with that cause instead of failing.
 
 import { spanObserver } from '../agent/observe.js';
-import type { FixtureRecord, PersonaRecord, SentTrace, Span, SpanCounts, SpanSource, TurnObserver, TurnReport, TurnSpans, WaterfallSpan } from '../types.js';
+import type { FixtureRecord, PersonaRecord, RefusedExports, SentTrace, Span, SpanCounts, SpanSource, TurnObserver, TurnReport, TurnSpans, WaterfallSpan } from '../types.js';
 import { readTurnSpans, spanKind, spansOfAttempt, toolNameOf } from './map.js';
 import { TraceStoreError } from './store-error.js';
 
@@ -67,7 +67,7 @@ export function traceObserver(source: SpanSource, opts: TraceObserverOptions): T
     if (spans.length === 0) {
       // No span at all: the agent did not export, or the store has nothing. What the response
       // reported still stands; the calls it could not report are unknown, and said so.
-      const problem = failure ?? (retried && ofTrace.length > 0 ? notUnderAttemptCause(trace.traceId, ofTrace.length, opts) : noSpansCause(trace.traceId, opts, source.foreign?.() ?? 0));
+      const problem = failure ?? (retried && ofTrace.length > 0 ? notUnderAttemptCause(trace.traceId, ofTrace.length, opts) : noSpansCause(trace.traceId, opts, source.foreign?.() ?? 0, source.refused?.() ?? null));
       return { ...fromResponse, toolCalls: null, toolCallsProblem: problem, spans: countsOf({ count: 0, ignored: 0 }, got), time: null, waterfall: null };
     }
     const reading = readTurnSpans(spans, { traceId: trace.traceId, latencyMs: fromResponse.latencyMs ?? null }, { toolCalls: fromResponse.toolCalls, usage: fromResponse.usage, errors: fromResponse.errors });
@@ -106,8 +106,9 @@ function earliestStart(spans: readonly Span[]): number {
  * when the receiver got spans of traces the run never sent (`foreign`), the agent does export, under
  * trace ids of its own: the cause says so and asks about the traceparent instead.
  */
-export function noSpansCause(traceId: string, opts: Pick<TraceObserverOptions, 'endpoint' | 'receiving' | 'waitMs'>, foreign = 0): string {
+export function noSpansCause(traceId: string, opts: Pick<TraceObserverOptions, 'endpoint' | 'receiving' | 'waitMs'>, foreign = 0, refused: RefusedExports | null = null): string {
   const within = `within ${secondsOf(opts.waitMs)}`;
+  if (opts.receiving && refused !== null) return refusedCause(traceId, within, opts.endpoint, refused);
   if (opts.receiving && foreign > 0) {
     return `no spans for trace ${traceId} ${within}: ${String(foreign)} span${foreign === 1 ? '' : 's'} of traces agent-replay did not send came to ${opts.endpoint}; does the agent start its spans under the incoming traceparent?`;
   }
@@ -117,6 +118,22 @@ export function noSpansCause(traceId: string, opts: Pick<TraceObserverOptions, '
   return opts.receiving
     ? `no spans for trace ${traceId} ${within}: none came to ${opts.endpoint} for this request; does the agent export there, with a span for each request it answers?`
     : `no spans for trace ${traceId} ${within} at ${opts.endpoint}: does the agent export to this store, and is traces.waitMs long enough for it to index them?`;
+}
+
+/**
+ * "no spans for trace <id> within 5 s: none came to http://127.0.0.1:4318/v1/traces, and 6 exports
+ * came to /v1/traces/v1/traces instead (refused, 404); set OTEL_EXPORTER_OTLP_ENDPOINT to
+ * http://127.0.0.1:4318 (the SDK adds /v1/traces)": the agent exports to the receiver, refused for
+ * its path or its content type, which the receiver saw and says (docs/traces.md, "When spans do not arrive").
+ */
+function refusedCause(traceId: string, within: string, endpoint: string, refused: RefusedExports): string {
+  const base = endpoint.replace(/\/v1\/traces$/, '');
+  const exports = `${String(refused.count)} export${refused.count === 1 ? '' : 's'}`;
+  const head = `no spans for trace ${traceId} ${within}: none came to ${endpoint}, and ${exports}`;
+  if (refused.path !== null) {
+    return `${head} came to ${refused.path} instead (refused, 404); set OTEL_EXPORTER_OTLP_ENDPOINT to ${base} (the SDK adds /v1/traces), or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT to ${endpoint}`;
+  }
+  return `${head} came as ${refused.contentType ?? '(none)'} (refused, 415); set OTEL_EXPORTER_OTLP_PROTOCOL to http/protobuf or http/json`;
 }
 
 /** The first parent a span names that is neither among the spans nor the sent span id, or null: nothing is missing. */
@@ -217,12 +234,20 @@ function countsOf(counts: Omit<SpanCounts, 'late'>, got: TurnSpans): SpanCounts 
   return out;
 }
 
-/** Each traced turn's `spans.late`, from the source at the end of the run (docs/traces.md): the record's turns are updated in place. */
+/**
+ * Each traced turn's `spans.late`, from the source at the end of the run (docs/traces.md): the record's turns are updated in place.
+ * A turn none of whose spans came within `waitMs` and whose spans came after it was read is not a
+ * turn the agent made no span for: its cause, wherever the record says it (a check's detail, the
+ * item's, a script turn's `toolCallsProblem`), is reworded to say they came late, with that fix
+ * (`lateCause`; docs/traces.md, "When a turn's spans are complete").
+ */
 export function fillLateSpans(record: { fixtures: readonly FixtureRecord[]; personas: readonly PersonaRecord[] }, source: Pick<SpanSource, 'late'>): void {
+  const cameLate = new Map<string, number>();
   const fill = (item: { traceId?: string | null; spans?: SpanCounts | null }): void => {
     if (item.traceId == null || item.spans == null) return;
     const read = readOfCounts.get(item.spans);
     item.spans = { ...item.spans, late: source.late(item.traceId, read) };
+    if (item.spans.count === 0 && item.spans.late > 0 && !cameLate.has(item.traceId)) cameLate.set(item.traceId, item.spans.late);
     // A turn listed twice (a repeated script's shown attempt and its turns) is filled twice, alike.
     if (read !== undefined) readOfCounts.set(item.spans, read);
   };
@@ -234,4 +259,31 @@ export function fillLateSpans(record: { fixtures: readonly FixtureRecord[]; pers
     for (const t of p.turns) fill(t);
     for (const a of p.attempts ?? []) for (const t of a.turns) fill(t);
   }
+  if (cameLate.size === 0) return;
+  const reword = (text: string): string => text.replace(NONE_CAME, (whole: string, traceId: string, within: string, endpoint: string) => {
+    const late = cameLate.get(traceId);
+    return late === undefined ? whole : lateCause(traceId, within, endpoint, late);
+  });
+  type Texts = { detail?: string; checks?: readonly { detail: string }[]; turns?: readonly { toolCallsProblem?: string }[] };
+  const rewrite = (item: Texts): void => {
+    if (typeof item.detail === 'string') item.detail = reword(item.detail);
+    for (const c of item.checks ?? []) (c as { detail: string }).detail = reword(c.detail);
+    for (const t of item.turns ?? []) if (t.toolCallsProblem !== undefined) t.toolCallsProblem = reword(t.toolCallsProblem);
+  };
+  for (const item of [...record.fixtures, ...record.personas] as Texts[]) {
+    rewrite(item);
+    for (const a of (item as { attempts?: Texts[] }).attempts ?? []) rewrite(a);
+  }
+}
+
+/** The receiver's no-spans cause (`noSpansCause`), with its trace id, wait and endpoint. */
+const NONE_CAME = /no spans for trace ([0-9a-f]{32}) within ([^:]+): none came to (\S+) for this request; does the agent export there, with a span for each request it answers\?/g;
+
+/**
+ * "no spans for trace <id> within 5 s: 4 spans came to http://127.0.0.1:4318/v1/traces after it; have
+ * the agent flush its spans before it replies (forceFlush), or raise traces.waitMs": the agent
+ * exports, late (docs/traces.md, "When a turn's spans are complete").
+ */
+export function lateCause(traceId: string, within: string, endpoint: string, late: number): string {
+  return `no spans for trace ${traceId} within ${within}: ${String(late)} span${late === 1 ? '' : 's'} came to ${endpoint} after it; have the agent flush its spans before it replies (forceFlush), or raise traces.waitMs`;
 }

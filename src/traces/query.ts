@@ -380,7 +380,7 @@ function headersOf(opts: StoreQuery): Record<string, string> {
 function hintOf(kind: StoreQuery['kind'], status: number, text: string): string {
   // Tempo with multitenancy on answers a request without a tenant "no org id".
   if (kind === 'tempo' && status === 401 && /no org id/i.test(text)) return ': this Tempo is multi-tenant: name the tenant with traces.query.headers: { X-Scope-OrgID: <tenant> }';
-  if (status === 422 && kind === 'tempo') return ': the trace is over Tempo\u2019s size limit (max_bytes_per_trace), so the turn\u2019s tool calls are unknown';
+  if (status === 422 && kind === 'tempo') return ": the trace is over Tempo's size limit (max_bytes_per_trace), so the turn's tool calls are unknown";
   if (status === 401 || status === 403) return kind === 'langfuse' ? ': check traces.query.apiKey ("public:secret" of the project the agent sends its traces to)' : ': check traces.query.apiKey';
   if (status === 400) return ': is traces.query.kind right for this store?';
   return '';

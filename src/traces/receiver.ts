@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { createGunzip } from 'node:zlib';
 import { UserError } from '../errors.js';
-import type { Span, SpanSource, TurnSpans } from '../types.js';
+import type { RefusedExports, Span, SpanSource, TurnSpans } from '../types.js';
 import { exportResponse, OtlpFormatError, spansOfOtlp, spansOfProtobuf, statusBody, type SpansRead } from './otlp.js';
 import { MAX_TURN_SPANS, spansOfAttempt } from './map.js';
 
@@ -92,6 +92,13 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   // its health checks and the like, and say nothing about a turn whose spans did not come.
   let foreign = 0;
   let matched = false;
+  // Exports refused for their path or content type: an endpoint that already ends in /v1/traces
+  // (the SDK adds it again), or a protocol the receiver does not speak. Said in a turn's cause while
+  // no span of the run's traces has come (docs/traces.md, "When spans do not arrive").
+  let refused: RefusedExports | null = null;
+  const refuse = (path: string | null, contentType: string | null): void => {
+    refused = { count: (refused?.count ?? 0) + 1, path, contentType };
+  };
 
   const accept = (spans: Span[]): void => {
     // Turns are woken once the whole body is in: one export may list the top span before its
@@ -122,7 +129,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     for (const state of ended) state.wake?.fire();
   };
 
-  const server = createServer((req, res) => handle(req, res, maxBody, accept));
+  const server = createServer((req, res) => handle(req, res, maxBody, accept, refuse));
   // A slow or stalled exporter must not hold a socket for ever.
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
@@ -171,6 +178,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       });
     },
     foreign: () => (matched ? 0 : foreign),
+    refused: () => (matched ? null : refused),
     late(traceId, read) {
       const state = traces.get(traceId);
       if (state === undefined) return 0;
@@ -219,15 +227,21 @@ function listen(server: Server, port: number, portAt: string | null): Promise<vo
 }
 
 /** One request: route, content type and encoding, the body within its limit, then the answer. */
-function handle(req: IncomingMessage, res: ServerResponse, maxBody: number, accept: (spans: Span[]) => void): void {
+function handle(req: IncomingMessage, res: ServerResponse, maxBody: number, accept: (spans: Span[]) => void, refuse: (path: string | null, contentType: string | null) => void): void {
   const path = (req.url ?? '').split('?')[0];
   const encoding = encodingOf(req.headers['content-type']);
-  if (path !== '/v1/traces') return answer(req, res, 404, encoding ?? 'json', `no such path ${path ?? ''}: spans are received at POST /v1/traces`);
+  if (path !== '/v1/traces') {
+    if (req.method === 'POST') refuse(path ?? '', null);
+    return answer(req, res, 404, encoding ?? 'json', `no such path ${path ?? ''}: spans are received at POST /v1/traces`);
+  }
   if (req.method !== 'POST') {
     res.setHeader('allow', 'POST');
     return answer(req, res, 405, encoding ?? 'json', 'spans are received with POST /v1/traces');
   }
-  if (encoding === null) return answer(req, res, 415, 'json', `content type ${req.headers['content-type'] ?? '(none)'} is not supported: send application/x-protobuf or application/json`);
+  if (encoding === null) {
+    refuse(null, req.headers['content-type'] ?? '(none)');
+    return answer(req, res, 415, 'json', `content type ${req.headers['content-type'] ?? '(none)'} is not supported: send application/x-protobuf or application/json`);
+  }
   const contentEncoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase().trim();
   if (contentEncoding !== 'gzip' && contentEncoding !== 'identity' && contentEncoding !== '') {
     return answer(req, res, 415, encoding, `content encoding ${contentEncoding} is not supported: send gzip or no encoding`);

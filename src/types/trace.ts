@@ -81,7 +81,14 @@ export interface TracesConfig {
   /** An OTLP/HTTP receiver on 127.0.0.1 for the run; port 0 picks a free port. */
   receive: { port: number; /** Where config.yml sets the port ("config.yml:12"), for its errors; absent: the default. */ portAt?: string } | null;
   /** A trace store queried by trace id after each turn; `headers` are sent with every request (a Tempo tenant's X-Scope-OrgID). */
-  query: { kind: 'tempo' | 'jaeger' | 'langfuse'; url: string; apiKey: string | null; headers?: Record<string, string> } | null;
+  query: {
+    kind: 'tempo' | 'jaeger' | 'langfuse';
+    url: string;
+    apiKey: string | null;
+    headers?: Record<string, string>;
+    /** Where config.yml sets each key ("config.yml:12"), named beside it in the store's errors; absent in a config built without a file. */
+    at?: Partial<Record<'kind' | 'url' | 'apiKey' | 'headers', string>>;
+  } | null;
   /** How long to wait for a turn's spans, in ms (default 5,000). */
   waitMs: number;
 }
@@ -114,5 +121,18 @@ export interface SpanSource {
   late(traceId: string, read?: number): number;
   /** Spans received so far of trace ids this run never sent, while none of a trace it sent has come (the receiver's; a store is asked by trace id and has none). */
   foreign?(): number;
+  /**
+   * Exports the receiver refused, while none of a trace the run sent has come: the count, and the
+   * last refused one's path (another than /v1/traces: an OTEL_EXPORTER_OTLP_ENDPOINT that already
+   * ends in it) or content type (no OTLP/HTTP encoding); null when none (docs/traces.md, "When spans do not arrive").
+   */
+  refused?(): RefusedExports | null;
   close(): Promise<void>;
+}
+
+/** Exports the receiver refused: `path` when it was not /v1/traces, else `contentType`. */
+export interface RefusedExports {
+  count: number;
+  path: string | null;
+  contentType: string | null;
 }

@@ -195,17 +195,6 @@ describe('check mode, end to end', () => {
     expect(agent.requests.at(-1)?.headers.authorization).toBe('Bearer s3cr3t-agent-token');
   });
 
-  it('updates the same comment on the second run instead of creating another', async () => {
-    const first = await firstCheck();
-    const second = await check();
-    expect(first.outputs['comment-status']).toBe('created');
-    expect(second.outputs['comment-status']).toBe('updated');
-    const comments = gh.comments('octo', 'shop', 7);
-    expect(comments).toHaveLength(1);
-    expect(comments[0]?.edits).toBe(1);
-    expect(gh.violations).toEqual([]);
-  });
-
   it('leaves a comment that reports the pull request\'s head now when this run checked an older commit (a late dispatched check)', async () => {
     const NEWER = 'b'.repeat(40);
     const first = await firstCheck();
@@ -225,25 +214,21 @@ describe('check mode, end to end', () => {
     expect(gh.violations).toEqual([]);
   });
 
-  it('updates a comment that reports an older commit than the pull request\'s head this run checked', async () => {
+  it('updates the same comment on the second run instead of creating another, and finds it among 261 comments (pages through all of them); a comment that reports an older commit than the head this run checked is updated', async () => {
     const OLDER = 'c'.repeat(40);
-    await firstCheck();
-    const ours = gh.comments('octo', 'shop', 7)[0] as { id: number; body: string };
-    gh.editComment(ours.id, ours.body.replace(`"headSha":"${HEAD}"`, `"headSha":"${OLDER}"`));
-    const next = await check();
-    expect(next.outputs['comment-status']).toBe('updated');
-    expect(parseCommentMetadata(gh.comments('octo', 'shop', 7)[0]?.body ?? '')?.headSha).toBe(HEAD);
-    expect(gh.violations).toEqual([]);
-  });
-
-  it('finds its comment behind 250 earlier comments (pages through all of them)', async () => {
+    const first = await firstCheck();
+    // The comment reports an older commit than the pull request's head this run checks (a check of an earlier push).
+    const own = gh.comments('octo', 'shop', 7)[0] as { id: number; body: string };
+    gh.editComment(own.id, own.body.replace(`"headSha":"${HEAD}"`, `"headSha":"${OLDER}"`));
     gh.addComments('octo', 'shop', 7, 10, { login: 'alice', type: 'User' });
-    await check();
     gh.addComments('octo', 'shop', 7, 250, { login: 'bob', type: 'User' });
     const second = await check();
+    expect(first.outputs['comment-status']).toBe('created');
     expect(second.outputs['comment-status']).toBe('updated');
     const ours = gh.comments('octo', 'shop', 7).filter((c) => c.user.login === 'github-actions[bot]');
     expect(ours).toHaveLength(1);
+    expect(ours[0]?.edits).toBe(2); // the older commit's edit above, and this run's one
+    expect(parseCommentMetadata(ours[0]?.body ?? '')?.headSha).toBe(HEAD);
     const pages = gh.requests.filter((r) => r.method === 'GET' && r.operation === 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments');
     expect(pages.some((r) => r.query.page === '3')).toBe(true);
     expect(gh.violations).toEqual([]);
@@ -256,7 +241,11 @@ describe('check mode, end to end', () => {
     // Remove ours from the picture: a fresh PR where only the forged one exists.
     gh.addPull('octo', 'shop', { number: 8, headSha: HEAD });
     gh.addComment('octo', 'shop', 8, { body: forged.body, user: { login: 'mallory', type: 'User' } });
+    // Its comment's POST is answered 429 first: waited out as its Retry-After asks, and the wait is
+    // said in the job log (this start asserts it, docs/contributing.md, "Speed").
+    gh.failNext({ method: 'POST', path: '/repos/{owner}/{repo}/issues/{issue_number}/comments', status: 429, body: { message: 'Too many requests' }, headers: { 'retry-after': '3' } });
     const run = await check({ payload: pullPayload({ number: 8 }) });
+    expect(run.stdout).toContain(`GitHub rate limit (429 Too Many Requests) hit by POST ${gh.url}/repos/octo/shop/issues/8/comments; retrying in 3s (1/2).`);
     expect(first.outputs['comment-status']).toBe('created');
     expect(run.outputs['comment-status']).toBe('created');
     const on8 = gh.comments('octo', 'shop', 8);
@@ -295,16 +284,6 @@ describe('check mode, end to end', () => {
     expect(gh.comments('octo', 'shop', 7).filter((c) => c.user.login === 'github-actions[bot]')).toEqual([]);
     expect(existsSync(run.outputs['results-path'] as string)).toBe(true);
     expect(run.summary).toContain('refund-policy');
-    expect(gh.violations).toEqual([]);
-  });
-
-  it('a 429 from GitHub is waited out as its Retry-After asks, and the wait is said in the job log', async () => {
-    gh.failNext({ method: 'POST', path: '/repos/{owner}/{repo}/issues/{issue_number}/comments', status: 429, body: { message: 'Too many requests' }, headers: { 'retry-after': '3' } });
-    const run = await check({ inputs: { 'fail-on': 'none' } });
-    expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.stdout).toContain(`GitHub rate limit (429 Too Many Requests) hit by POST ${gh.url}/repos/octo/shop/issues/7/comments; retrying in 3s (1/2).`);
-    expect(run.outputs['comment-status']).toBe('created');
-    expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
     expect(gh.violations).toEqual([]);
   });
 
@@ -407,17 +386,22 @@ describe('check mode on workflow_dispatch (started by the accept flow on the bra
     });
   }
 
-  it('finds the pull request from the branch, replays the head and comments on it', async () => {
-    const run = await dispatched('refs/heads/feature', HEAD);
+  // The branch moved after the dispatch (its head 1111111, the commit checked out 3333333): the
+  // pull request is still found from the branch, and what is replayed, recorded, named and
+  // commented is the commit checked out, with a warning that names both.
+  it('finds the pull request from the branch, replays the commit checked out and comments on it; says so when the branch moved after the dispatch', async () => {
+    const MOVED = '3'.repeat(40);
+    const run = await dispatched('refs/heads/feature', MOVED);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const list = gh.requests.find((r) => r.method === 'GET' && r.path === '/repos/octo/shop/pulls');
     expect(list?.query).toMatchObject({ head: 'octo:feature', state: 'open' });
     const comments = gh.comments('octo', 'shop', 7);
     expect(comments).toHaveLength(1);
-    expect(parseCommentMetadata(comments[0]!.body)).toMatchObject({ headSha: HEAD, runId: '1001', artifactName: `agent-replay-results-${HEAD}` });
-    expect(parseRecord(readFileSync(run.outputs['results-path'] as string, 'utf8'), 'results.json').commit).toBe(HEAD);
+    expect(parseCommentMetadata(comments[0]!.body)).toMatchObject({ headSha: MOVED, runId: '1001', artifactName: `agent-replay-results-${MOVED}` });
+    expect(parseRecord(readFileSync(run.outputs['results-path'] as string, 'utf8'), 'results.json').commit).toBe(MOVED);
     expect(run.outputs['comment-status']).toBe('created');
     expect(run.stdout).toContain('workflow_dispatch on feature: pull request #7');
+    expect(run.stdout).toContain('::warning::workflow_dispatch on feature: this run checked out 3333333, but the head of #7 is now 1111111');
     expect(gh.violations).toEqual([]);
     expect(gh.responseViolations).toEqual([]);
   });
@@ -449,13 +433,6 @@ describe('check mode on workflow_dispatch (started by the accept flow on the bra
     expect(run.stdout).toContain('workflow_dispatch on elsewhere: no open pull request has this branch as its head');
     expect(run.outputs['comment-status']).toBe('skipped');
     expect(run.summary).not.toBe('');
-  });
-
-  it('says so when the branch moved after the dispatch, and shows the commit it replayed', async () => {
-    const run = await dispatched('refs/heads/feature', '3'.repeat(40));
-    expect(run.code, run.stdout).toBe(0);
-    expect(run.stdout).toContain('::warning::workflow_dispatch on feature: this run checked out 3333333, but the head of #7 is now 1111111');
-    expect(parseCommentMetadata(gh.comments('octo', 'shop', 7)[0]!.body)).toMatchObject({ headSha: '3'.repeat(40) });
   });
 });
 

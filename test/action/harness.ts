@@ -18,6 +18,8 @@ import type { Baseline } from '../../src/types.js';
 import { createGitHubApi, type GitHubApi } from '../../src/github/api.js';
 import { isGitHubError, type GitHubError } from '../../src/github/errors.js';
 import { readActionContext, type ActionContext } from '../../src/action/context.js';
+import { envInputGetter, readInputs } from '../../src/action/inputs.js';
+import { commentMarker } from '../../src/action/publish.js';
 
 /** src/index.ts (the Action's entry) bundled once per test run (test/support/entry-bundles.ts). */
 const ACTION = inject('actionBundle');
@@ -211,6 +213,17 @@ export async function runAcceptLabel(g: FakeGitHub, over: { inputs?: Record<stri
     event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer', ...(over.headRepo !== undefined ? { headRepo: over.headRepo } : {}) }) },
     ...(over.env !== undefined ? { env: over.env } : {}),
   });
+}
+
+/**
+ * The marker of the comment the accept job of runAcceptLabel looks for (workflow agent-replay-accept),
+ * with `inputs` over its own: as the Action reads its inputs (readInputs) and keys its comment
+ * (commentMarker).
+ */
+export function acceptMarker(inputs: Record<string, string> = {}): string {
+  const vars = { mode: 'accept', 'comment-key': 'agent-replay', ...inputs };
+  const read = readInputs(envInputGetter(Object.fromEntries(Object.entries(vars).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v]))));
+  return commentMarker(read, { workflow: 'agent-replay-accept' });
 }
 
 /** The event as the Action reads it (readActionContext), from an event file, in the test's own process. */

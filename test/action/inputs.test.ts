@@ -122,6 +122,10 @@ describe('readInputs', () => {
     expect(overridesFrom(readInputs(env({ repeat: '5', 'repeat-max': '10' })))).toMatchObject({ repeat: 5, repeatMax: 10 });
     expect(overridesFrom(readInputs(env({})))).not.toHaveProperty('repeat');
   });
+  it('judge-base-url and judge-api-key override config.yml\'s judge address and key (the address a fork\'s config.yml may not choose: test/engine/untrusted-panel.test.ts)', () => {
+    expect(overridesFrom(readInputs(env({ 'judge-base-url': 'https://judge.example/v1', 'judge-api-key': 'sk-1' })))).toMatchObject({ judge: { baseUrl: 'https://judge.example/v1', apiKey: 'sk-1' } });
+    expect(overridesFrom(readInputs(env({})))).not.toHaveProperty('judge');
+  });
   it('shard: i/n for check mode only; timings only with shard; allow-incomplete a boolean', () => {
     expect(readInputs(env({})).shard).toBeNull();
     expect(readInputs(env({ shard: '2/4', timings: 'prev/results.json' }))).toMatchObject({ shard: { index: 2, total: 4 }, timings: 'prev/results.json', allowIncomplete: false });

@@ -44,6 +44,28 @@ describe('movedByAcceptances: a baselines folder of no suite', () => {
     });
   });
 
+  it("refuses a commit that copies a baseline commit's message but changes a file in a baselines folder of no suite (beside another tool's config.yml), naming it", async () => {
+    // Someone who can push: the support suite's acceptance, as its message reads, but a prompt the
+    // agent reads (the refusal's way to the comment and the log: test/action/monorepo.test.ts).
+    const oid = '7'.repeat(40);
+    h.gh.setBranch('octo/shop', 'prompts-branch', HEAD, {
+      [`${SALES}/config.yml`]: 'agent:\n  retries: 0\n',
+      'apps/support/.agent-replay/fixtures/support.yml': 'fixtures: []\n',
+      'src/prompts/config.yml': 'model: gpt-4o\n',
+      'src/prompts/baselines/system.json': '{"role":"system","text":"Be helpful."}\n',
+    });
+    h.gh.pushOnTop('octo/shop', 'prompts-branch', oid, 'Accept agent-replay baselines: greeting', {
+      body: `Accepted the replies recorded at ${HEAD} (workflow run 1001) for the suite in apps/support/.agent-replay:\n\n- greeting (pass)`,
+      files: { 'src/prompts/baselines/system.json': '{"role":"system","text":"Say yes to every refund."}\n' },
+    });
+    expect(await movedByAcceptances(h.api, ctx, found, oid, SALES, SALES)).toEqual({
+      byOthers: false,
+      ours: null,
+      ownFiles: [],
+      why: "the commits on top of it read as baseline commits, but they change src/prompts/baselines/system.json, which is not another suite's baseline (none of the commits accepts system for the suite in src/prompts: their messages name other suites or labels)",
+    });
+  });
+
   it('takes a folder with a personas folder only (its settings from the inputs) as a suite', async () => {
     const oid = '6'.repeat(40);
     acceptedOnTop('bot-branch', { 'apps/bot/personas/refund.yml': 'label: refund\n' }, 'apps/bot', 'refund', oid);

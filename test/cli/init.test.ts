@@ -14,6 +14,8 @@ import { cli, makeProject, readResults, scriptedAgent, serve, useCleanup } from 
 import { RESULTS_GITIGNORE } from '../../src/cli/results-dir.js';
 import { ACTION_USES, INIT_COST, INIT_TEMPLATES, offeredPresets } from '../../src/cli/init.js';
 import { AGENT_PRESETS } from '../../src/suite/index.js';
+import { resolveConfigFile } from '../../src/suite/config-file.js';
+import { readYaml } from '../../src/suite/yaml/index.js';
 import { TOOL } from '../../src/version.js';
 import { envInputGetter, readInputs } from '../../src/action/inputs.js';
 import { artifactNameFor } from '../../src/action/context.js';
@@ -116,6 +118,15 @@ describe('agent-replay init', () => {
     expect(path).toMatch(/^\//);
     expect(text).toContain(`# url: http`);
     expect(text).toContain(String(path));
+    // The commented traces: section (docs/traces.md, "The traces: section"): uncommented as it is,
+    // the loader reads a receiver on the port the agent's exporter is told to send to.
+    const traces = text.replace(/^# (traces:\n)# ( {2}receive: .*)$/m, '$1$2');
+    expect(traces).not.toBe(text);
+    const loaded = readYaml('config.yml', traces);
+    const resolved = resolveConfigFile(loaded.src, 'config.yml', loaded.data, {});
+    expect(resolved.errors).toEqual([]);
+    expect(resolved.config?.traces).toMatchObject({ receive: { port: 4318 }, query: null });
+    expect(text).toContain('OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318');
   });
 
   it('init, then probe the agent with the config it wrote', async () => {

@@ -63,8 +63,11 @@ describe('npx agent-replay', () => {
     // The bundle imports only Node's built-ins: installing it fetches no other package.
     expect((await readdir(join(project, 'node_modules'))).filter((n) => !n.startsWith('.'))).toEqual(['agent-replay']);
 
-    // 3. npx runs the installed bin (--no: never fetch another package; -- ends npx's own options)
-    const version = await run(npx, ['--no', '--', 'agent-replay', '--version'], { cwd: project, env });
+    // 3. The installed bin (node_modules/.bin/agent-replay) runs; npx runs it too (init, below). The
+    // other runs start the bin directly: npm's own start (about 0.4 s of CPU), again each time,
+    // would prove nothing more.
+    const bin = join(project, 'node_modules', '.bin', 'agent-replay');
+    const version = await run(bin, ['--version'], { cwd: project, env });
     expect(version.stdout).toBe(`${TOOL.version}\n`);
 
     // the agent-side helpers import as agent-replay/mocks, with the engine's matching rule
@@ -77,12 +80,13 @@ describe('npx agent-replay', () => {
 
     // the embedded demo runs from the installed package as it does in a checkout (it exits 0)
     const demoOut = await temp('agent-replay-demo-');
-    const demo = await run(npx, ['--no', '--', 'agent-replay', 'demo', '--out', demoOut], { cwd: project, env, maxBuffer: 16 << 20 });
+    const demo = await run(bin, ['demo', '--out', demoOut], { cwd: project, env, maxBuffer: 16 << 20 });
     expect(demo.stdout).toMatch(/^agent-replay demo: example agent at http:\/\/127\.0\.0\.1:\d+\//);
     expect(demo.stdout).toContain('node_modules/agent-replay/examples/demo/.agent-replay');
     expect(JSON.parse(await readFile(join(demoOut, 'results.json'), 'utf8'))).toMatchObject({ schemaVersion: 1 });
 
-    // init writes a suite and the three workflows into the user's repository, pinned to this version, and the suite validates
+    // init, by npx (--no: never fetch another package; -- ends npx's own options), writes a suite and
+    // the three workflows into the user's repository, pinned to this version, and the suite validates
     const init = await run(npx, ['--no', '--', 'agent-replay', 'init'], { cwd: project, env });
     const created = [...init.stdout.matchAll(/^created {2}(\S+)$/gm)].map((m) => m[1]);
     expect(created).toEqual([
@@ -93,9 +97,6 @@ describe('npx agent-replay', () => {
       '.github/workflows/agent-replay-report.yml',
     ]);
     expect(await readFile(join(project, '.github/workflows/agent-replay.yml'), 'utf8')).toContain(`uses: agent-replay/agent-replay@v${TOOL.version}\n`);
-    // The next runs start the bin npx ran above (node_modules/.bin/agent-replay) directly: npm's own
-    // start, again each time, would prove nothing more.
-    const bin = join(project, 'node_modules', '.bin', 'agent-replay');
     const initValidate = await run(bin, ['validate'], { cwd: project, env });
     expect(initValidate.stdout).toBe('.agent-replay: 1 fixture, 0 baselines, no configuration errors\n');
 

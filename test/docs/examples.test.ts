@@ -22,7 +22,7 @@ import { COMMANDS, parseArgv, type CommandName } from '../../src/cli/options.js'
 import { AGENT_PRESETS, baselineSchema, loadSuite, personaBaselineSchema, serializeBaseline } from '../../src/suite/index.js';
 import { JUDGE_PROMPT_VERSION } from '../../src/judge/prompt.js';
 import { startDemoServer } from '../../src/demo/server.js';
-import { incompleteCause, noSpansCause, notUnderAttemptCause } from '../../src/traces/observer.js';
+import { incompleteCause, lateCause, noSpansCause, notUnderAttemptCause } from '../../src/traces/observer.js';
 import { brief, load, repo, B, C, F } from '../suite/helpers.js';
 import { agentConfig, baseline, cli, makeProject, scriptedAgent, serve, useCleanup } from '../cli/helpers.js';
 import { runRecordSchema } from '../../src/record/schema.js';
@@ -771,7 +771,7 @@ describe('the outputs the docs show', () => {
     const shown = BLOCKS.filter((b) => b.page === page && b.lang === '' && /spans/.test(b.text)).map((b) => b.text.trim());
     const id = '4bf92f3577b34da6a3ce929d0e0e4736';
     const receiver = { endpoint: 'http://127.0.0.1:4318/v1/traces', receiving: true, waitMs: 5000 };
-    const causes = [incompleteCause(id, 2, '00f067aa0ba902b8', receiver), notUnderAttemptCause(id, 4, receiver), noSpansCause(id, receiver), noSpansCause(id, receiver, 12)];
+    const causes = [incompleteCause(id, 2, '00f067aa0ba902b8', receiver), notUnderAttemptCause(id, 4, receiver), noSpansCause(id, receiver), noSpansCause(id, receiver, 12), lateCause(id, '5 s', receiver.endpoint, 4), noSpansCause(id, receiver, 0, { count: 6, path: '/v1/traces/v1/traces', contentType: null })];
     for (const cause of causes) expect(shown, `${page} shows: ${cause}`).toContain(cause);
   });
 

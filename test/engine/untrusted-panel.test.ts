@@ -1,6 +1,6 @@
 // A suite from untrusted code (a fork's pull request deployed by deployment_status, docs/security.md)
-// may not choose where a judge panel member's key is sent: a member's own baseUrl must be its
-// provider's own API or the judge address the workflow gave. Real loopback servers: the agent, the
+// may not choose where the judge's key, or a judge panel member's, is sent: the judge's baseUrl,
+// and a member's own, must be the provider's own API or the judge address the workflow gave. Real loopback servers: the agent, the
 // panel judge (the address the workflow gives) and a "thief" judge (the address the fork chose).
 
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -11,7 +11,7 @@ import { runCheck, type CheckOptions } from '../../src/engine.js';
 import type { Clock } from '../../src/types.js';
 import { startAgentServer, type AgentServer } from '../support/agent-server.js';
 import { startPanelJudge } from '../judge/panel-server.js';
-import type { TestServer } from '../judge/server.js';
+import { json, startServer, type TestServer } from '../judge/server.js';
 
 const dirs: string[] = [];
 const servers: (AgentServer | TestServer)[] = [];
@@ -84,5 +84,34 @@ describe('a judge panel from untrusted code', () => {
     expect(result.record.fixtures[0]?.verdict).toBe('pass');
     expect(judge.received.map((r) => (r.body as { model: string }).model).sort()).toEqual(['m0', 'm1', 'm2']);
     expect(judge.received.every((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+  });
+});
+
+describe('a judge from untrusted code', () => {
+  it("its config.yml's judge.baseUrl is refused, sending nothing; the same address given by the workflow (the judge-base-url input) is used, with the key", async () => {
+    const agent = await startAgentServer();
+    const thief = await startServer([json(200, { choices: [{ message: { role: 'assistant', content: '{"rationale": "ok", "score": 1}' } }] })]);
+    servers.push(agent, thief);
+    const cwd = await mkdtemp(join(tmpdir(), 'agent-replay-untrusted-judge-'));
+    dirs.push(cwd);
+    await mkdir(join(cwd, '.agent-replay', 'fixtures'), { recursive: true });
+    await writeFile(join(cwd, '.agent-replay', 'config.yml'), `agent:\n  url: ${agent.url}\n  retries: 0\njudge: { provider: openai, baseUrl: "${thief.url}", model: m, retries: 0 }\ncost: { capUsd: 5 }\n`);
+    await writeFile(join(cwd, '.agent-replay', 'fixtures', 'f.yml'), 'label: greeting\nmessage: hello\nassert: { judge: "Greets the user", threshold: 0.5 }\n');
+    const base: CheckOptions = { dir: '.agent-replay', cwd, env: {}, confirmCost: false, failOn: ['newly_failing'], commit: null, untrustedSuite: FORK };
+
+    const refused = await runCheck({ ...base, overrides: { judge: { apiKey: KEY } } }, { clock });
+    expect(refused.kind).toBe('config_errors');
+    if (refused.kind !== 'config_errors') return;
+    expect(refused.errors.map((e) => e.message)).toEqual([
+      `judge.baseUrl in this commit's config.yml is ${new URL(thief.url).origin}, but the commit is ${FORK}: its config.yml may not choose where the judge key is sent (only to https://api.openai.com/v1, the openai API)`,
+    ]);
+    expect(thief.received).toHaveLength(0);
+    expect(agent.requests).toHaveLength(0);
+
+    const allowed = await runCheck({ ...base, overrides: { judge: { apiKey: KEY, baseUrl: thief.url } } }, { clock });
+    expect(allowed.kind).toBe('ran');
+    if (allowed.kind !== 'ran') return;
+    expect(allowed.record.fixtures[0]?.verdict).toBe('pass');
+    expect(thief.received.map((r) => r.headers.authorization)).toEqual([`Bearer ${KEY}`]);
   });
 });

@@ -114,6 +114,19 @@ describe('compare: the first cause of each changed fixture', () => {
     expect(renderCompareMarkdown(c)).toContain('| `a` | pass | errored | verdict changed | HTTP 503 from the agent |');
   });
 
+  it('an item label with a backtick, a pipe or a control keeps its table row, list line and terminal line whole (labels come from the pull request)', () => {
+    const label = 'a`b|c';
+    const c = compareRuns(at(T1, [fx(label), fx('gone')]), at(T2, [fx(label, { verdict: 'fail' }), fx('new')]));
+    const md = renderCompareMarkdown(c);
+    expect(md).toContain('| ``a`b\\|c`` | pass | fail | verdict changed |  |');
+    expect(md).toContain('- `gone`: pass');
+    const row = md.split('\n').find((l) => l.startsWith('| ``a'));
+    // Four cell separators besides the escaped pipe: the row has the table's five cells.
+    expect(row?.replace(/\\\|/g, '').split('|').length).toBe(7);
+    const text = renderCompareText(compareRuns(at(T1, [fx('x\u001b[2Jy')]), at(T2, [fx('x\u001b[2Jy', { verdict: 'fail' })])));
+    expect(text).not.toContain('\u001b');
+  });
+
   it('a verdict change says the move once: beside the before and after, the detail is the error alone, or nothing', () => {
     const err = errored('a', 'http', { error: 'message turn: agent returned HTTP 503 after 1 attempt' });
     const broken = compareRuns(at(T1, [fx('a'), fx('b')]), at(T2, [err, fx('b', { verdict: 'fail' })]));
@@ -384,7 +397,12 @@ describe('compare --markdown: bounded as run --markdown is (docs/cli.md, "What e
   it('is cut on a line to 1 MiB, says so last as run --markdown does, and names where the full comparison is', () => {
     const md = renderCompareMarkdown(c);
     expect(Buffer.byteLength(md, 'utf8')).toBeLessThanOrEqual(1_048_576);
-    expect(md.slice(md.lastIndexOf('\n\n'))).toBe('\n\n> ✂️ Cut to fit the report limit of 1,048,576 bytes. The full comparison is in what `agent-replay compare` prints (and in its `--out` file, when given).\n');
+    // It counts the items it left out: those whose row is not above it.
+    const shown = labels.filter((l) => md.includes(`| \`${l}\` |`)).length;
+    expect(shown).toBeGreaterThan(0);
+    expect(md.slice(md.lastIndexOf('\n\n'))).toBe(
+      `\n\n> ✂️ Cut to fit the report limit of 1,048,576 bytes: ${(5000 - shown).toLocaleString('en-US')} of 5,000 items left out. The full comparison is in what \`agent-replay compare\` prints (and in its \`--out\` file, when given).\n`,
+    );
     expect(md).toContain(`| \`${labels[0]!}\` | pass | pass | reply changed |`);
     expect(md).not.toContain(labels[4999]!);
     // What the terminal prints is whole.

@@ -4,11 +4,26 @@
 // waits for a slot.
 
 import { describe, expect, it } from 'vitest';
-import { AdaptiveLimiter, INITIAL_PATIENCE, MAX_PATIENCE, type Outcome } from '../../src/http/limiter.js';
+import { AdaptiveLimiter, INITIAL_PATIENCE, MAX_PATIENCE, type Outcome, type Ticket } from '../../src/http/limiter.js';
 
 /** One request through the limiter, answered at once. */
 async function answer(l: AdaptiveLimiter, outcome: Outcome): Promise<void> {
   l.release(await l.acquire(), outcome);
+}
+
+/** A clock that moves only when told, or when a paced start sleeps (by the time it sleeps). */
+function manualClock(): { now: () => number; sleep: (ms: number) => Promise<void>; at: (t: number) => void; sleeps: number[] } {
+  let t = 0;
+  const sleeps: number[] = [];
+  return {
+    now: () => t,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      t += ms;
+    },
+    at: (to) => void (t = to),
+    sleeps,
+  };
 }
 
 describe('AdaptiveLimiter', () => {
@@ -22,7 +37,7 @@ describe('AdaptiveLimiter', () => {
   });
 
   it("a rate limit's 429 leaves the limit, the ceiling and the window of successes as they are", async () => {
-    const l = new AdaptiveLimiter(16);
+    const l = new AdaptiveLimiter(16, manualClock()); // it sets a pace: see below
     for (let i = 0; i < 5; i++) await answer(l, 'rate-limited');
     expect(l.history).toEqual([16]);
     await answer(l, 'throttled'); // an overload still halves: 8
@@ -203,5 +218,124 @@ describe('AdaptiveLimiter', () => {
     } finally {
       process.off('warning', onWarning);
     }
+  });
+});
+
+describe('AdaptiveLimiter pacing after a rate limit', () => {
+  it("a rate limit's 429 before any success sets no pace: nothing measured yet", async () => {
+    const clock = manualClock();
+    const l = new AdaptiveLimiter(16, clock);
+    l.release(await l.acquire(), 'rate-limited', 1000);
+    expect(l.pace).toBeNull();
+    await answer(l, 'success');
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('paces starts at the successes of the last window (the Retry-After asked, 1 s at least), spaced evenly', async () => {
+    const clock = manualClock();
+    const l = new AdaptiveLimiter(16, clock);
+    for (let i = 0; i < 5; i++) await answer(l, 'success'); // 5 at t = 0
+    clock.at(400);
+    l.release(await l.acquire(), 'rate-limited', 0); // a wait under 1 s counts over 1 s
+    expect(l.pace).toEqual({ perWindow: 5, windowMs: 1000 });
+    // The refused request started at 400: the next start waits 200 ms, and each one after it.
+    const starts: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t = await l.acquire();
+      starts.push(clock.now());
+      l.release(t, 'other');
+    }
+    expect(starts).toEqual([600, 800, 1000, 1200, 1400]);
+    expect(l.limit).toBe(16);
+  });
+
+  it('the window is the Retry-After asked, up to 60 s; successes older than it are not counted', async () => {
+    const clock = manualClock();
+    const l = new AdaptiveLimiter(16, clock);
+    for (let i = 0; i < 3; i++) await answer(l, 'success'); // at 0
+    clock.at(5000);
+    for (let i = 0; i < 4; i++) await answer(l, 'success'); // at 5000
+    clock.at(6000);
+    l.release(await l.acquire(), 'rate-limited', 2000);
+    expect(l.pace).toEqual({ perWindow: 4, windowMs: 2000 });
+    const late = new AdaptiveLimiter(16, clock);
+    await answer(late, 'success');
+    late.release(await late.acquire(), 'rate-limited', 3_600_000);
+    expect(late.pace).toEqual({ perWindow: 1, windowMs: 60_000 });
+  });
+
+  it('a 429 sent at an older pace changes nothing; one sent at the pace measures again and sets the ceiling', async () => {
+    const clock = manualClock();
+    const l = new AdaptiveLimiter(16, clock);
+    for (let i = 0; i < 6; i++) await answer(l, 'success');
+    const before = await Promise.all([l.acquire(), l.acquire()]);
+    l.release(before[0] as Ticket, 'rate-limited', 1000); // pace 6
+    l.release(before[1] as Ticket, 'rate-limited', 1000); // sent before it: nothing
+    expect(l.paceHistory).toEqual([{ perWindow: 6, windowMs: 1000 }]);
+    clock.at(5000); // the six successes are out of the window
+    for (let i = 0; i < 3; i++) await answer(l, 'success'); // paced: at 5000, 5167, 5333
+    l.release(await l.acquire(), 'rate-limited', 1000); // refused at 6: measured 3, ceiling 6
+    expect(l.pace).toEqual({ perWindow: 3, windowMs: 1000 });
+    // Starts now 333 ms apart: each window (the last second) holds 3 successes, the pace's own, and
+    // a window of them raises it by one, below the ceiling.
+    clock.at(10_000);
+    for (let i = 0; i < 3; i++) await answer(l, 'success');
+    expect(l.pace?.perWindow).toBe(4);
+    for (let i = 0; i < 4; i++) await answer(l, 'success');
+    expect(l.pace?.perWindow).toBe(5);
+    // 5 + 1 reaches the ceiling: that step waits INITIAL_PATIENCE windows.
+    for (let i = 0; i < 5 * INITIAL_PATIENCE - 1; i++) await answer(l, 'success');
+    expect(l.pace?.perWindow).toBe(5);
+    await answer(l, 'success');
+    expect(l.pace?.perWindow).toBe(6);
+    expect(clock.sleeps.every((ms) => ms > 0)).toBe(true);
+  });
+
+  it('a 429 at the pace with nothing answered in the window halves the pace', async () => {
+    const clock = manualClock();
+    const l = new AdaptiveLimiter(16, clock);
+    for (let i = 0; i < 8; i++) await answer(l, 'success');
+    l.release(await l.acquire(), 'rate-limited', 1000);
+    expect(l.pace?.perWindow).toBe(8);
+    clock.at(10_000);
+    l.release(await l.acquire(), 'rate-limited', 1000);
+    expect(l.pace?.perWindow).toBe(4);
+  });
+
+  it('a clock that stands still (a test double) does not hold a paced start forever: one wait, then it goes', async () => {
+    const sleeps: number[] = [];
+    const l = new AdaptiveLimiter(16, { now: () => 0, sleep: async (ms) => void sleeps.push(ms) });
+    for (let i = 0; i < 4; i++) await answer(l, 'success');
+    l.release(await l.acquire(), 'rate-limited', 1000); // 4 a second, the last start at 0
+    await answer(l, 'success'); // waits 250 ms once; 5 successes in the window now: 5 a second
+    await answer(l, 'success'); // waits 200 ms once
+    expect(sleeps).toEqual([250, 200]);
+  });
+
+  it('an interrupt frees a request waiting for its paced start', async () => {
+    let wake = (): void => undefined;
+    const clock = { now: () => 0, sleep: () => new Promise<void>((resolve) => (wake = resolve)) };
+    const l = new AdaptiveLimiter(16, clock);
+    await answer(l, 'success');
+    l.release(await l.acquire(), 'rate-limited', 1000); // 1 a second, the last start at 0
+    const interrupt = new AbortController();
+    const waiting = l.acquire(interrupt.signal);
+    await new Promise((resolve) => setImmediate(resolve));
+    interrupt.abort();
+    expect(await waiting).toBeNull();
+    expect(l.active).toBe(0);
+    wake();
+  });
+});
+
+describe('AdaptiveLimiter success times', () => {
+  it('counts only the successes of the window after many older ones are dropped', async () => {
+    const clock = manualClock();
+    const l = new AdaptiveLimiter(16, clock);
+    for (let i = 0; i < 3000; i++) await answer(l, 'success'); // at 0
+    clock.at(61_000);
+    for (let i = 0; i < 2; i++) await answer(l, 'success');
+    l.release(await l.acquire(), 'rate-limited', 60_000);
+    expect(l.pace).toEqual({ perWindow: 2, windowMs: 60_000 });
   });
 });

@@ -33,7 +33,7 @@ afterEach(async () => {
  * server's latency: a timer like the others, whose request is `parked` while it runs (on the wire,
  * and waiting for the clock all the same: `idle` counts it out).
  */
-function virtualClock(idle: () => boolean = () => true): Clock & { sleeps: number[]; parked: number; work: (ms: number) => Promise<void> } {
+function virtualClock(idle: () => boolean = () => true): Clock & { sleeps: number[]; parked: number; work: (ms: number) => Promise<void>; paced: Clock } {
   let t = 0;
   let seq = 0;
   let pumping = false;
@@ -69,6 +69,8 @@ function virtualClock(idle: () => boolean = () => true): Clock & { sleeps: numbe
         sleeps.push(ms);
         timer(ms, resolve);
       }),
+    /** The limiter's clock: its pacing waits are timers like the others, not counted among the retry loop's sleeps. */
+    paced: { now: () => t, sleep: (ms: number) => new Promise<void>((resolve) => timer(ms, resolve)) },
     /** The server's latency: `ms` of virtual time, not counted among the client's sleeps. */
     work: (ms: number) =>
       new Promise<void>((resolve) => {
@@ -154,8 +156,8 @@ function fixtures(n: number): Fixture[] {
 
 /** The defaults users run with (2 retries, 250 ms backoff), a 10 s turn deadline: a 30 s budget per request. */
 async function agentUnder(limit: Limit, retryAfter: string | null, handler?: (req: Parameters<typeof nativeEcho>[0]) => AgentReply, latencyMs = 0) {
-  const limiter = new AdaptiveLimiter(16);
   const clock: VirtualClock = virtualClock(() => limiter.active === clock.parked);
+  const limiter = new AdaptiveLimiter(16, clock.paced);
   const server = gate(limit, clock, retryAfter, latencyMs);
   const agent = await startAgentServer((req) =>
     handler ? handler(req) : server.admit<AgentReply>(() => nativeEcho(req) as AgentReply, () => ({ status: 429, headers: retryAfter === null ? ({} as Record<string, string>) : { 'retry-after': retryAfter }, json: { error: 'slow down' } })),
@@ -211,11 +213,16 @@ describe('agent rate limits (default retries)', () => {
     expect(Math.min(...clock.sleeps)).toBeGreaterThanOrEqual(1000);
     // The Retry-After and a jitter, not a backoff growing on top of it: within 1.1 x the 12 s floor.
     expect(clock.now()).toBeLessThanOrEqual(13_200);
+    // Paced to the 5 a second the agent accepted once its first 429 came: the first 16 sent at once
+    // are 11 refused, and few after them (149 when every second opened to 16 requests, not 5).
+    expect(server.counts.throttled).toBeLessThanOrEqual(20);
   });
 
   // A per-second limit is not an in-flight limit: at 400 ms a request, a limit halved to 1 carries
   // 2.5 requests a second of the 5 allowed (the run took 19.8 s of virtual time when every 429 halved).
-  it('429 above 5 per second with Retry-After: 1, the agent answering in 400 ms: the limit stays at 16 and 60 fixtures end within 1.1 x the 12 s floor', async () => {
+  // Nor is it knocked on: the starts are paced to the 5 a second it accepts (135 refused when every
+  // second's 16 were sent to be 11 refused).
+  it('429 above 5 per second with Retry-After: 1, the agent answering in 400 ms: the limit stays at 16, starts are paced at 5 a second, and 60 fixtures end within 1.1 x the 12 s floor with few refused', async () => {
     const { server, client, clock, limiter } = await agentUnder({ kind: 'per-second', max: 5 }, '1', undefined, 400);
     const record = await replay({ fixtures: fixtures(60), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
     expect(record.tallies).toMatchObject({ errored: 0, passed: 60 });
@@ -225,6 +232,26 @@ describe('agent rate limits (default retries)', () => {
     expect(clock.now()).toBeLessThanOrEqual(13_200);
     expect(limiter.history).toEqual([16]);
     expect(Math.min(...clock.sleeps)).toBeGreaterThanOrEqual(1000);
+    expect(server.counts.throttled).toBeLessThanOrEqual(20);
+    expect(limiter.pace).toEqual({ perWindow: 5, windowMs: 1000 });
+  });
+
+  // An agent limited in flight that answers with a wait of a second or more reads as a rate limit:
+  // the limit stays, and the starts are paced at the successes of the last window, which at 400 ms
+  // a request keep about 4 in flight. Unpaced, the run took 8.2 s (68 refused) with Retry-After: 1
+  // and 11.1 s (46 refused) with Retry-After: 2; halved, 6.7 s and 6.4 s. The floor is 6 s.
+  it.each([
+    ['1', 7_800],
+    ['2', 7_000],
+  ])('429 above 4 in flight with Retry-After: %s, the agent answering in 400 ms: paced, 60 fixtures within %d ms of virtual time and few refused', async (retryAfter, bound) => {
+    const { server, client, clock, limiter } = await agentUnder({ kind: 'in-flight', max: 4 }, retryAfter, undefined, 400);
+    const record = await replay({ fixtures: fixtures(60), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
+    expect(record.tallies).toMatchObject({ errored: 0, passed: 60 });
+    expect(server.counts.peakInFlight).toBeLessThanOrEqual(4);
+    expect(clock.now()).toBeLessThanOrEqual(bound);
+    // The first 16 sent at once are 12 refused; few after them.
+    expect(server.counts.throttled).toBeLessThanOrEqual(20);
+    expect(limiter.history).toEqual([16]);
   });
 
   it('429 above 4 in flight without Retry-After, the agent answering in 400 ms: still halved, as an overload', async () => {
@@ -264,8 +291,8 @@ describe('agent rate limits (default retries)', () => {
 const OK = { choices: [{ index: 0, message: { role: 'assistant', content: '{"rationale": "fine", "score": 0.9}' } }] };
 
 async function judgeUnder(limit: Limit | 'only-429', retryAfter: string, latencyMs = 0) {
-  const limiter = new AdaptiveLimiter(16);
   const clock: VirtualClock = virtualClock(() => limiter.active === clock.parked);
+  const limiter = new AdaptiveLimiter(16, clock.paced);
   const server = gate(limit === 'only-429' ? { kind: 'in-flight', max: 0 } : limit, clock, retryAfter, latencyMs);
   const judgeServer = await startServer([
     (res) => {
@@ -309,8 +336,9 @@ describe('judge rate limits (2 retries)', () => {
     if (retryAfter === '2') expect(Math.min(...clock.sleeps)).toBeGreaterThanOrEqual(2000);
   });
 
-  // The judge's client reads a 429 as the agent's does (the calls took 15.0 s of virtual time when every 429 halved).
-  it('429 above 5 per second with Retry-After: 1, the judge answering in 400 ms: the limit stays at 16 and 40 calls end within 1.1 x the 8 s floor', async () => {
+  // The judge's client reads a 429 as the agent's does (the calls took 15.0 s of virtual time when
+  // every 429 halved) and paces as it does (140 refused unpaced).
+  it('429 above 5 per second with Retry-After: 1, the judge answering in 400 ms: the limit stays at 16, starts are paced, and 40 calls end within 1.1 x the 8 s floor with few refused', async () => {
     const { server, judge, clock, limiter } = await judgeUnder({ kind: 'per-second', max: 5 }, '1', 400);
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => judge.score('polite', `reply ${i}`)));
     expect(results.filter((r) => !r.ok)).toEqual([]);
@@ -318,6 +346,9 @@ describe('judge rate limits (2 retries)', () => {
     expect(server.counts.peakPerSecond).toBe(5);
     expect(clock.now()).toBeLessThanOrEqual(8_800);
     expect(limiter.history).toEqual([16]);
+    // The 40 sent at once are 35 refused (a refusal frees its slot at once); few after them.
+    expect(server.counts.throttled).toBeLessThanOrEqual(45);
+    expect(limiter.pace?.perWindow).toBe(5);
   });
 
   it('a judge that answers only 429: the call fails once its 30 s budget is spent, with the reason', async () => {

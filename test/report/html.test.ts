@@ -176,7 +176,7 @@ describe("a persona script's turn whose reply is not diffed", () => {
     expect(turns[2]?.baseline?.diffNote).toBe("not diffed (a reply is longer than 20,000 characters); the baseline's reply is in results.json");
     // A turn that is diffed needs no note.
     expect(turns[1]?.baseline).toBeNull();
-    expect(SCRIPT).toContain("'The reply differs from the baseline\\u2019s: ' + t.baseline.diffNote");
+    expect(SCRIPT).toContain(`"The reply differs from the baseline's: " + t.baseline.diffNote`);
   });
 
   it("a repeated script's decisive turn says why it is not diffed against the shown attempt's", () => {

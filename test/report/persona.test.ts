@@ -226,6 +226,9 @@ describe('one script in full', () => {
     // The JUnit transcript lists them there too.
     expect(renderJUnit(cut)).toContain('  [3] User: It arrived broken\n  [3] tool refund &quot;{\\&quot;order\\&quot;: \\&quot;1234\\&quot;, \\&quot;amount\\&quot;: 1&quot; (begun before the answer was cut short)\n  [3] the run stopped: no answer to record');
     expect(renderJUnit(record)).not.toContain('begun before the answer');
+    // The terminal names them on a line under the script's error, as a fixture's.
+    expect(renderTerminal(cut, { color: false })).toContain('\n        tool calls begun before the answer was cut short: refund "{\\"order\\": \\"1234\\", \\"amount\\": 1"\n');
+    expect(renderTerminal(record, { color: false })).not.toContain('tool calls begun');
     // The HTML report's data: the calls beside the turn the run stopped on.
     const data = personaData(personas.find((p) => p.label === 'refund-agent-500')!);
     expect([data.stopped, data.stoppedCalls]).toEqual([{ index: 3, message: 'It arrived broken' }, [{ tool: 'refund', input: '"{\\"order\\": \\"1234\\", \\"amount\\": 1"', output: 'null', mocked: true }]]);

@@ -321,7 +321,7 @@ describe("a judge's fix in the terminal", () => {
   });
 });
 
-describe('JUnit of an errored fixture', () => {
+describe('an errored fixture whose stream was cut short', () => {
   const errored = (over: Partial<FixtureRecord>): FixtureRecord =>
     fixture('refund-policy', { reply: null, route: null, verdict: null, errored: true, error: 'the stream ended early', errorKind: 'network', detail: 'the stream ended early', drift: null, ...over } as Partial<FixtureRecord>);
 
@@ -334,6 +334,22 @@ describe('JUnit of an errored fixture', () => {
     expect(traced).toContain('reply:\nRefunded.\n\ntool calls:\n  tool refund {&quot;order&quot;:&quot;A1&quot;} (from trace)</error>');
     // None kept: no heading.
     expect(renderJUnit(run([errored({})]))).not.toContain('tool calls');
+  });
+
+  it('the comment and the terminal name the calls a cut stream had begun, with their inputs, on one line under its error (docs/presets.md, "Streamed replies")', () => {
+    const error = "the agent's answer (HTTP 200) broke off before its end, after 1 attempt: the connection was closed (UND_ERR_SOCKET) (not retried: the agent had the turn; anthropic stream, 9 characters received, 7 tool calls begun: refund, lookup, a, b, c, …)";
+    const calls = [toolCall('refund', { order: 'A1' }, null), toolCall('lookup', '{"q": "A`1", "fie', null), ...['a', 'b', 'c', 'd', 'e'].map((t) => toolCall(t, {}, null))];
+    const r = run([errored({ error, detail: error, toolCalls: calls })]);
+    const md = renderComment(r, ctx);
+    expect(md).toContain('**Tool calls begun before the answer was cut short**: `refund {"order":"A1"}`, ``lookup "{\\"q\\": \\"A`1\\", \\"fie"``, `a {}`, `b {}`, `c {}`, and 2 more\n');
+    // The terminal clips the error's line (300 characters): the calls have their own.
+    const t = renderTerminal(r, { color: false });
+    expect(t).toContain('\n        tool calls begun before the answer was cut short: refund {"order":"A1"}, lookup "{\\"q\\": \\"A`1\\", \\"fie", a {}, b {}, c {}, and 2 more\n');
+    // None kept, or the calls beside a reply its spans errored (shown in report.html and JUnit): no such line.
+    expect(renderComment(run([errored({ error, detail: error })]), ctx)).not.toContain('Tool calls begun');
+    const traced = run([errored({ errorKind: 'agent_error', reply: 'Refunded.', route: route('refunds', 'done'), toolCalls: [toolCall('refund', { order: 'A1' }, { ok: true })] })]);
+    expect(renderComment(traced, ctx)).not.toContain('Tool calls begun');
+    expect(renderTerminal(traced, { color: false })).not.toContain('tool calls begun');
   });
 });
 
@@ -434,6 +450,21 @@ describe('render, then fit', () => {
     expect(md).toContain('(first 4,000 of 100,000 characters; the whole text is in results.json)');
     expect(md).not.toContain('Shortened');
     expect(renderSummary(r, ctx)).toContain('(first 20,000 of 100,000 characters; the whole text is in results.json)');
+  });
+
+  it('the last resort\'s cut says how many items it left out, and nothing of them when it left none out (docs/cli.md)', () => {
+    const md = renderMarkdownReport(mixed(), ctx, { maxChars: 1500 });
+    expect(Buffer.byteLength(md, 'utf8')).toBeLessThanOrEqual(1500);
+    // Every item is only counted here (the notice says so): the counted lines the cut kept hold the items shown.
+    const counted = [...md.matchAll(/^_(?:… and )?(\d+) [^\n]* only counted here/gm)].reduce((n, m) => n + Number(m[1]), 0);
+    expect(counted).toBeGreaterThan(0);
+    expect(md.slice(md.lastIndexOf('\n\n'))).toBe(
+      `\n\n> ✂️ Cut to fit the report limit of 1,500 bytes: ${12 - counted} of 12 fixtures left out. The full report is in the [results artifact](https://github.com/acme/shop-bot/actions/runs/9876543210/artifacts/42).\n`,
+    );
+    // Cut after the last item: no count.
+    const later = renderMarkdownReport(mixed(), ctx, { maxChars: 3000 });
+    expect(later).toContain('_2 unchanged fixtures, only counted here');
+    expect(later.slice(later.lastIndexOf('\n\n'))).toBe('\n\n> ✂️ Cut to fit the report limit of 3,000 bytes. The full report is in the [results artifact](https://github.com/acme/shop-bot/actions/runs/9876543210/artifacts/42).\n');
   });
 
   it('never exceeds a tiny limit and closes what it opened', () => {

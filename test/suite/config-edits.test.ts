@@ -133,6 +133,18 @@ describe('configEdits', () => {
       edit('agent.start.body.hello', null, '1'),
       edit('agent.start.body.mocks', '"{{mocks}}"', null, 'before'),
     ]);
+    // `start: null` is no welcome turn, as `start: false` is (src/suite/config/agent.ts): said as the run reads it, and the same as false.
+    expect(await configEdits({ before: at(agent), after: at('agent: { url: "http://127.0.0.1:3000/chat", start: null }\n') })).toEqual([edit('agent.start', 'true', 'false', 'before')]);
+    expect(await configEdits({ before: at('agent: { url: "http://127.0.0.1:3000/chat", start: false }\n'), after: at('agent: { url: "http://127.0.0.1:3000/chat", start: null }\n') })).toEqual([]);
+    // `headers`, `request` and `response` null are not given: the run sends and reads as without them.
+    for (const none of ['headers: null', 'request: null', 'response: null']) {
+      expect(await configEdits({ before: at(agent), after: at(`agent: { url: "http://127.0.0.1:3000/chat", ${none} }\n`) })).toEqual([]);
+    }
+    // The welcome's response paths of one's own: compared with those it reads otherwise, the message turn's (the preset's, or agent.response's).
+    expect(await configEdits({ before: at(agent), after: at('agent:\n  url: "http://127.0.0.1:3000/chat"\n  start: { response: { reply: greeting } }\n') })).toEqual([edit('agent.start.response.reply', '"reply"', '"greeting"', 'before')]);
+    const own = 'agent:\n  url: "http://127.0.0.1:3000/chat"\n  response: { reply: answer }\n';
+    expect(await configEdits({ before: at(own), after: at(`${own}  start: { response: { reply: answer } }\n`) })).toEqual([]);
+    expect(await configEdits({ before: at(own), after: at(`${own}  start: { response: { reply: greeting } }\n`) })).toEqual([edit('agent.start.response.reply', '"answer"', '"greeting"', 'before')]);
   });
 
   it('says a setting whose kind changed (a number now a mapping) once, whole on each side, its addresses cut and its credentials not shown', async () => {

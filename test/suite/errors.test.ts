@@ -331,6 +331,20 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('a percentage or a multiple where a fraction goes, and a whole number written with a fraction: the fix is the value meant, not the least one', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\nlatency: { slowerBy: 50%, minDeltaMs: 300.5 }\nmeaning: { threshold: 80 % }\n',
+    });
+    expect(r.errors.map((e) => `${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      '3:22: latency.slowerBy must be a number, found the string "50%"\n  fix: write it as a fraction: slowerBy: 0.5 (50%)',
+      '3:39: latency.minDeltaMs must be a whole number, found the number 300.5\n  fix: change latency.minDeltaMs to a whole number from 0 to 600000: minDeltaMs: 301',
+      '4:23: meaning.threshold must be a number, found the string "80 %"\n  fix: write it as a fraction: threshold: 0.8 (80 %)',
+    ]);
+    const times = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\nlatency: { slowerBy: 1.5x }\n' });
+    expect(times.errors.map((e) => e.fix)).toEqual(["write how much slower than the baseline, as a fraction: slowerBy: 0.5 (1.5x the baseline's latency is 50 % slower)"]);
+  });
+
   it('yes, no, on or off for a key that takes true, false or a mapping: the same YAML 1.2 advice as a plain true/false key', async () => {
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  start: off\n' });
     expect(r.errors.map((e) => `${e.line}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
@@ -796,6 +810,56 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(ok.suite?.fixtures.map((f) => [f.label, f.assertion])).toEqual([
       ['called', { kind: 'toolCalled', tool: 'find_order', input: { orderId: '1234' }, match: 'exact' }],
       ['listed', { kind: 'all', assertions: [{ kind: 'contains', value: 'a' }, { kind: 'toolNotCalled', tool: 'issue_refund', match: 'subset' }] }],
+    ]);
+  });
+
+  it('a number where a mapping goes, which one key of the mapping takes: the mapping it stands for', async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\ntraces:\n  receive: 4318\nlatency: 0.5\n' });
+    expect(r.errors.map((e) => `${e.line}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      '4: traces.receive must be a mapping, found the number 4318\n  fix: write it as a mapping with 4318 as its port: { port: 4318 } (the keys it takes: port)',
+      '5: latency must be a mapping, found the number 0.5\n  fix: write it as a mapping with 0.5 as its slowerBy: { slowerBy: 0.5 } (the keys it takes: slowerBy, minDeltaMs)',
+    ]);
+  });
+
+  it("tool assertions' fixes say what to write: args is input, name is tool, a list is one check per call of the tools written (in a list of checks, in its place), another value a mapping", async () => {
+    const r = await load({
+      [`${F}/a.yml`]: `fixtures:
+  - label: extra
+    message: x
+    assert: { toolCalled: { tool: find_order, args: { id: 1 } } }
+  - label: named
+    message: x
+    assert: { toolNotCalled: { name: issue_refund } }
+  - label: many
+    message: x
+    assert: { toolCalled: [{ tool: find_order, input: { orderId: "1234" } }, { tool: "track order" }] }
+  - label: words
+    message: x
+    assert: { toolNotCalled: [issue_refund, "null"] }
+  - label: inlist
+    message: x
+    assert:
+      - { contains: "30 days" }
+      - toolCalled: [find_order, lookup]
+      - { maxLatencyMs: 2000 }
+  - label: text
+    message: x
+    assert: { toolCalled: lookup }
+  - label: number
+    message: x
+    assert: { toolNotCalled: 5 }
+`,
+    });
+    expect(r.errors.map((e) => `${e.line}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      '4: fixture "extra": unknown key "args" in assert.toolCalled; allowed keys: tool, input, match\n  fix: did you mean "input"? rename the key, so that line 4 reads\n        assert: { toolCalled: { tool: find_order, input: { id: 1 } } }',
+      '7: fixture "named": unknown key "name" in assert.toolNotCalled (and the required "tool" is missing); allowed keys: tool, input, match\n  fix: did you mean "tool"? rename the key, so that line 7 reads\n        assert: { toolNotCalled: { tool: issue_refund } }',
+      '10: fixture "many": toolCalled names one call in a fixture, found a list\n  fix: write each call as its own check: assert: [{ toolCalled: { tool: find_order, input: {"orderId":"1234"} } }, { toolCalled: { tool: "track order" } }]',
+      '13: fixture "words": toolNotCalled names one call in a fixture, found a list\n  fix: write each call as its own check: assert: [{ toolNotCalled: { tool: issue_refund } }, { toolNotCalled: { tool: "null" } }]',
+      // In a list of checks, the calls' checks take this one's place: the others are kept.
+      '18: fixture "inlist": check #2: toolCalled names one call in a fixture, found a list\n  fix: write each call as its own check, in the list in place of check #2: { toolCalled: { tool: find_order } }, { toolCalled: { tool: lookup } } (the other checks stay as they are)',
+      // A list is refused after the schema: a value of another form is told the one form taken.
+      '22: fixture "text": assert.toolCalled must be a mapping, found the string "lookup"\n  fix: write it as a mapping with lookup as its tool: { tool: lookup } (the keys it takes: tool, input, match)',
+      '25: fixture "number": assert.toolNotCalled must be a mapping, found the number 5\n  fix: change assert.toolNotCalled to a mapping of tool, input, match',
     ]);
   });
 

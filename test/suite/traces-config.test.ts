@@ -39,12 +39,12 @@ describe('config.yml traces', () => {
     );
     expect(r.errors).toEqual([]);
     expect(r.warnings).toEqual([]);
-    expect(r.suite!.config.traces).toEqual({ receive: null, query: { kind: 'langfuse', url: 'https://cloud.langfuse.com', apiKey: KEY }, waitMs: 30000 });
+    expect(r.suite!.config.traces).toEqual({ receive: null, query: { kind: 'langfuse', url: 'https://cloud.langfuse.com', apiKey: KEY, at: { kind: `${C}:2`, url: `${C}:2`, apiKey: `${C}:2` } }, waitMs: 30000 });
     expect(r.suite!.config.secrets).toContain(KEY);
     // As sent: basic auth's base64, which a store may echo back in an error.
     expect(r.suite!.config.secrets).toContain(Buffer.from(KEY, 'utf8').toString('base64'));
     const tempo = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'traces:\n  query: { kind: tempo, url: "http://127.0.0.1:3200" }\n' });
-    expect(tempo.suite!.config.traces).toEqual({ receive: null, query: { kind: 'tempo', url: 'http://127.0.0.1:3200', apiKey: null }, waitMs: 5000 });
+    expect(tempo.suite!.config.traces).toEqual({ receive: null, query: { kind: 'tempo', url: 'http://127.0.0.1:3200', apiKey: null, at: { kind: `${C}:2`, url: `${C}:2` } }, waitMs: 5000 });
   });
 
   it('a key written in the file is still a secret, with a warning that names no key', async () => {
@@ -59,7 +59,7 @@ describe('config.yml traces', () => {
   it('neither or both of receive and query are errors with the line', async () => {
     const none = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'traces:\n  waitMs: 100\n' });
     expect(none.suite).toBeNull();
-    expect(brief(none.errors)).toEqual([`${C}:2: traces needs receive or query: where the agent\u2019s spans come from`]);
+    expect(brief(none.errors)).toEqual([`${C}:2: traces needs receive or query: where the agent's spans come from`]);
     const both = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'traces:\n  receive: { port: 4318 }\n  query: { kind: jaeger, url: "http://127.0.0.1:16686" }\n' });
     expect(brief(both.errors)).toEqual([`${C}:2: traces has both receive and query: spans come from one place`]);
   });
@@ -91,12 +91,12 @@ describe('config.yml traces', () => {
     expect(brief(r.errors)).toEqual([
       `${C}:1: unknown key "modle" in judge; allowed keys: provider, baseUrl, model, apiKey, timeoutMs, retries, backoffMs, concurrency, label, panel`,
       `${C}:3: traces.query.url "ftp://lf.example" uses ftp, not http or https`,
-      `${C}:3: traces.query.apiKey for Langfuse must be "public:secret" (the project\u2019s public key, a colon, its secret key)`,
+      `${C}:3: traces.query.apiKey for Langfuse must be "public:secret" (the project's public key, a colon, its secret key)`,
     ]);
     expect(r.errors.map(formatIssue).join('\n')).not.toContain('no-colon-secret');
     const missing = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'traces:\n  query: { kind: langfuse, url: "https://cloud.langfuse.com?x=1" }\n' });
     expect(brief(missing.errors)).toEqual([
-      `${C}:2: traces.query.apiKey is not set: Langfuse answers only with a project\u2019s keys`,
+      `${C}:2: traces.query.apiKey is not set: Langfuse answers only with a project's keys`,
       `${C}:2: traces.query.url "https://cloud.langfuse.com?x=1" has a query string: the trace's path is added to the base address`,
     ]);
   });
@@ -119,7 +119,7 @@ describe('config.yml traces', () => {
     expect(r.errors).toEqual([]);
     expect(r.suite!.config.traces).toEqual({
       receive: null,
-      query: { kind: 'tempo', url: 'https://tempo.example.com', apiKey: null, headers: { 'X-Scope-OrgID': 'tenant-secret-4321', 'X-Version': '1.10' } },
+      query: { kind: 'tempo', url: 'https://tempo.example.com', apiKey: null, headers: { 'X-Scope-OrgID': 'tenant-secret-4321', 'X-Version': '1.10' }, at: { kind: `${C}:3`, url: `${C}:4`, headers: `${C}:6` } },
       waitMs: 5000,
     });
     expect(r.suite!.config.secrets).toContain('tenant-secret-4321');

@@ -64,6 +64,10 @@ describe('${VAR} in an untrusted config.yml', () => {
     expect(brief(trusted.errors)).toEqual([]);
     expect(trusted.suite!.config.agent.headers['X-Runtime']).toBe(ENV.RUNTIME);
     expect(trusted.suite!.config.traces?.query?.headers).toEqual({ 'X-Scope-OrgID': ENV.TENANT });
+    // The trace store's key too (refused from a fork: test/action/events.test.ts).
+    const withKey = file.replace('    headers: { X-Scope-OrgID', '    apiKey: "${TENANT}"\n    headers: { X-Scope-OrgID');
+    expect(brief((await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: withKey }, { env: ENV, untrustedSuite: FORK })).errors)).toContain(`${C}:10: \${TENANT} in traces.query.apiKey ${REFUSED}`);
+    expect((await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: withKey }, { env: ENV })).suite!.config.traces?.query?.apiKey).toBe(ENV.TENANT);
   });
 
   it('an escaped $${VAR} is text, not a reference, and stays allowed', async () => {

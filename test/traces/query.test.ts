@@ -239,7 +239,7 @@ describe('Tempo, as its source answers (grafana/tempo: modules/frontend/combiner
     const v1 = await store((path) => (path.startsWith('/api/v2/') ? [{ status: 404, body: '404 page not found\n' }] : [{ status: 422, body: 'trace exceeds max size' }]));
     const src1 = source({ kind: 'tempo', url: v1.url, apiKey: null, waitMs: 5000 });
     await expect(src1.collect(TRACE, SENT)).rejects.toThrow(
-      `tempo answered HTTP 422 for GET ${v1.url}/api/traces/${TRACE} ("trace exceeds max size"): the trace is over Tempo\u2019s size limit (max_bytes_per_trace), so the turn\u2019s tool calls are unknown`,
+      `tempo answered HTTP 422 for GET ${v1.url}/api/traces/${TRACE} ("trace exceeds max size"): the trace is over Tempo's size limit (max_bytes_per_trace), so the turn's tool calls are unknown`,
     );
   });
 });

@@ -399,11 +399,11 @@ function turnBlock(body, t, live) {
     add(box, sideBySide(t.baseline.diff, 'Baseline' + note, 'This run \\u00b7 ' + t.route));
   } else {
     add(add(box, el('div', 'reply')), el('div', 'text', t.reply === '' ? '(empty)' : t.reply));
-    if (t.baseline && t.baseline.diffNote) add(box, el('p', 'drift', 'The reply differs from the baseline\\u2019s: ' + t.baseline.diffNote));
+    if (t.baseline && t.baseline.diffNote) add(box, el('p', 'drift', "The reply differs from the baseline's: " + t.baseline.diffNote));
     if (t.baseline && t.baseline.route) add(box, el('p', 'drift', 'Route changed: the baseline was ' + t.baseline.route));
   }
   if (t.baseline && t.baseline.missing) add(box, el('p', 'drift', 'The baseline has no turn here.'));
-  if (t.baseline && t.baseline.message != null) add(box, el('p', 'drift', 'The script\\u2019s message changed; the baseline sent: ' + t.baseline.message));
+  if (t.baseline && t.baseline.message != null) add(box, el('p', 'drift', "The script's message changed; the baseline sent: " + t.baseline.message));
   callList(box, t.toolCalls, live);
   t.errors.forEach(function (e) { add(box, el('p', 'warn', 'Agent error: ' + e)); });
   spansBlock(box, t.trace);
@@ -537,7 +537,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'uWISVTJSAq6dvyMSiX7BA42grv90tAa94QwvTb98o/c=';
+const SCRIPT_SHA256 = 'E90PzBOq4wSAjLkDKDRGo47uhbdCXpxIay4tbwhJbKs=';
 const STYLE_SHA256 = 'sPzWlgKJk/5eWZwQkWf3hU8AGgW3297YU+3a+IBWgxg=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */

@@ -68,7 +68,7 @@ export function resolve(config: Config, resolved: TracesSection | null | undefin
   if (!receive && !query) {
     // A receive or query with a shape error of its own (already said) is not missing.
     if (unsure(r, ['traces', 'receive'], ['traces', 'query'])) return;
-    r.errors.push(r.issueAt(['traces'], 'traces needs receive or query: where the agent\u2019s spans come from', `add ${EXAMPLE_RECEIVE} (an agent started in the same job) or ${EXAMPLE_QUERY}`));
+    r.errors.push(r.issueAt(['traces'], "traces needs receive or query: where the agent's spans come from", `add ${EXAMPLE_RECEIVE} (an agent started in the same job) or ${EXAMPLE_QUERY}`));
     return;
   }
   const waitMs = resolved.waitMs ?? TRACES_DEFAULTS.waitMs;
@@ -106,7 +106,7 @@ export function resolve(config: Config, resolved: TracesSection | null | undefin
     r.errors.push(
       r.issueAt(
         apiKey === null ? ['traces', 'query'] : ['traces', 'query', 'apiKey'],
-        apiKey === null ? 'traces.query.apiKey is not set: Langfuse answers only with a project\u2019s keys' : 'traces.query.apiKey for Langfuse must be "public:secret" (the project\u2019s public key, a colon, its secret key)',
+        apiKey === null ? "traces.query.apiKey is not set: Langfuse answers only with a project's keys" : 'traces.query.apiKey for Langfuse must be "public:secret" (the project\'s public key, a colon, its secret key)',
         'set apiKey: "${LANGFUSE_PUBLIC_KEY}:${LANGFUSE_SECRET_KEY}" and export both (repository secrets in a workflow)',
       ),
     );
@@ -138,7 +138,13 @@ export function resolve(config: Config, resolved: TracesSection | null | undefin
     config.secrets.push(apiKey, Buffer.from(apiKey, 'utf8').toString('base64'));
     if (apiKey.includes(':')) config.secrets.push(apiKey.slice(apiKey.indexOf(':') + 1));
   }
-  config.traces = { receive: null, query: { kind: q.kind, url: q.url.replace(/\/+$/, ''), apiKey, ...(Object.keys(headers).length > 0 ? { headers } : {}) }, waitMs };
+  // Where the file sets each key, for the store's errors that name it (src/traces/index.ts).
+  const at: Partial<Record<'kind' | 'url' | 'apiKey' | 'headers', string>> = {};
+  for (const key of ['kind', 'url', 'apiKey', 'headers'] as const) {
+    const pos = r.src === null || writtenQuery?.[key] === undefined ? null : r.issueAt(['traces', 'query', key], '', '');
+    if (pos !== null && pos.line !== null) at[key] = `${pos.file}:${String(pos.line)}`;
+  }
+  config.traces = { receive: null, query: { kind: q.kind, url: q.url.replace(/\/+$/, ''), apiKey, ...(Object.keys(headers).length > 0 ? { headers } : {}), ...(Object.keys(at).length > 0 ? { at } : {}) }, waitMs };
 }
 
 /** A URL as shown in a message: without a user and password (`https://user:p@ss@host` -> `https://host`: up to the last `@`, as URLs read it). */

@@ -1,0 +1,35 @@
+// The run's causes for turns whose spans a trace store did not give (docs/traces.md, "Query: a trace
+// store", "When spans do not arrive"): one store failure is one cause, whatever trace id each turn
+// asked for, and a store that had nothing is not answered with the receiver's fix.
+import { describe, expect, it } from 'vitest';
+import { causeOf, groupCauses, type CauseItem } from '../../src/evaluate/causes.js';
+import { noSpansCause } from '../../src/traces/index.js';
+import { docsUrl } from '../../src/version.js';
+
+const ID1 = '72e05b7f160dab098f269aaf477e8d24';
+const ID2 = '6bbe1428d9e7dd39b9536310525920e4';
+const item = (label: string, detail: string): CauseItem => ({ label, errored: false, verdict: 'not_evaluated', detail, checks: [{ status: 'not_evaluated', detail }] });
+
+describe('causes of a trace store', () => {
+  it('one store that cannot be reached is one cause for every turn, its trace ids aside', () => {
+    // As the query client words it (src/traces/query.ts), for two turns of the run.
+    const failed = (id: string): string => `GET http://127.0.0.1:16999/api/v3/traces/${id} failed: connection refused at 127.0.0.1:16999 (ECONNREFUSED); check traces.query.url and that the store is running, until traces.waitMs (1500 ms) passed`;
+    const groups = groupCauses([item('order', failed(ID1)), item('refund', `turn 1: ${failed(ID2)}`), item('refund-2', failed(ID2))], null);
+    expect(groups.map((g) => [g.what, g.labels])).toEqual([
+      [failed('<trace id>'), ['order', 'refund-2']],
+      [`turn 1: ${failed('<trace id>')}`, ['refund']],
+    ]);
+  });
+
+  it('a store that had nothing: check the export to the store, not the receiver', () => {
+    const detail = noSpansCause(ID1, { endpoint: 'tempo at https://tempo.example.com', receiving: false, waitMs: 1500 });
+    expect(causeOf(item('order', detail), null)).toEqual({
+      key: 'traces:no-spans',
+      what: 'no spans arrived within 1.5 s at tempo at https://tempo.example.com',
+      hint: `check that the agent exports its spans to this store (traces.query.url names it), or raise traces.waitMs for the store to index them (${docsUrl('traces.md', 'When spans do not arrive')})`,
+    });
+    // The receiver's turn keeps the receiver's fix.
+    const received = noSpansCause(ID1, { endpoint: 'http://127.0.0.1:4318/v1/traces', receiving: true, waitMs: 1500 });
+    expect(causeOf(item('order', received), null)?.hint).toMatch(/^point the agent's OTEL_EXPORTER_OTLP_ENDPOINT at the receiver/);
+  });
+});
