@@ -51,3 +51,16 @@ export function reasonLine(text: string, max = 200): string {
   const space = flat.lastIndexOf(' ', max);
   return `${flat.slice(0, space > max / 2 ? space : max)}\u2026`;
 }
+
+/**
+ * One line of a client's reason, written `<what happened>; <the fix>`, where no cause line says the
+ * fix (a meaning judge's, src/evaluate/meaning/ladder.ts: an item alone has no shared line): the fix
+ * kept whole, what happened bounded as reasonLine bounds it; a reason with no fix is reasonLine's.
+ */
+export function reasonWithFix(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const fix = FIX_START.exec(flat)?.index ?? -1;
+  if (fix <= 0) return reasonLine(flat, max);
+  return `${fix <= max ? flat.slice(0, fix) : reasonLine(flat.slice(0, fix), max)}${flat.slice(fix)}`;
+}

@@ -224,7 +224,8 @@ function renderProbe(r: ProbeResult, opts: { color: boolean; preset: string | un
 }
 
 function verdictLine(f: FixtureRecord, paint: (c: keyof typeof ANSI, t: string) => string): string {
-  const detail = terminalLine(f.detail);
+  // A judge's fix in the CLI's words (--judge-url), as the run's summary says it (cliWords).
+  const detail = terminalLine(cliWords(f.detail));
   if (f.assertion === null) return `${paint('bold', 'verdict')} ${paint('green', 'pass (probe)')}: nothing to check${detail === PROBE_DETAIL ? '' : ` (${detail})`}`;
   const word = f.verdict === 'pass' ? paint('green', 'pass') : f.verdict === 'fail' ? paint('red', 'fail') : paint('grey', 'not evaluated (not a failure)');
   return `${paint('bold', 'verdict')} ${word}: ${detail}`;

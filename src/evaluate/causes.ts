@@ -8,6 +8,8 @@
 import type { Check } from '../types.js';
 import { CLOSED_FIX, HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
 import { tlsAlert, tlsAlertFix, tlsAlertText } from '../tls-alert.js';
+import { proxyCertificateFix, tlsProblem } from '../tls-certificate.js';
+import { JUDGE_URL_SETTING, SIMULATOR_URL_SETTING } from '../judge-url-setting.js';
 import { docsUrl } from '../version.js';
 
 /** What a cause is read from: a fixture or persona record (the gate may hold only part of one). */
@@ -41,12 +43,8 @@ export interface CauseGroup extends Cause {
   labels: string[];
 }
 
-/**
- * The judge's address in a fix, named where the Action takes it: its `judge-base-url` input, else
- * config.yml's judge.baseUrl (action.yml), as the agent's is named "agent-url (agent.url)"; the
- * terminal names the CLI's flag instead (src/report/terminal.ts, cliWords).
- */
-export const JUDGE_URL_SETTING = 'judge-base-url (judge.baseUrl)';
+// The judge's address in a fix, held once for its client and the causes (src/judge-url-setting.ts).
+export { JUDGE_URL_SETTING } from '../judge-url-setting.js';
 
 /** What a proxy's refusal reads: a 407, and any other status; `variable` names the proxy (a tunnel's is HTTPS_PROXY's, a forwarded request's HTTP_PROXY's). */
 function proxyHint(status: string, variable: string): string {
@@ -172,7 +170,10 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
   const tls = /the TLS certificate (of the proxy|for (\S+), through the proxy) \S+ \([A-Za-z_]+\),? is refused: (.+?) \(([A-Z_]+)\)/.exec(text);
   if (tls !== null) {
     const whose = tls[2] === undefined ? `of ${at}` : `for ${tls[2]}, through ${at},`;
-    return { key: `proxy-tls:${tls[4] ?? ''}:${key}`, what: `the TLS certificate ${whose} is refused, ${toward}: ${tls[3] ?? ''} (${tls[4] ?? ''})`, hint: fix };
+    // A fix left out is the certificate's own (src/tls-certificate.ts), as the client says it: never the general one.
+    const problem = tlsProblem(tls[4]);
+    const hint = given ?? (problem === null ? fix : proxyCertificateFix(problem, variable, direct, tls[2] ?? null));
+    return { key: `proxy-tls:${tls[4] ?? ''}:${key}`, what: `the TLS certificate ${whose} is refused, ${toward}: ${tls[3] ?? ''} (${tls[4] ?? ''})`, hint };
   }
   // An https:// proxy that answered its own TLS handshake with an alert (src/http/network.ts): the fix is the proxy's, not the server's.
   const alert = tlsAlert(/the proxy \S+ \([A-Za-z_]+\) answered the TLS handshake with an alert: [a-z0-9 ]+ \((ERR_SSL_[A-Z0-9_/]+)\)/.exec(text)?.[1]);
@@ -392,7 +393,7 @@ export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'm
     return { key: `${who}:headers`, what: `the ${who} answered with headers of more than ${bad[2]} KB, the most read`, hint: `see what makes the ${who}, or a gateway or proxy in front of it, send that many headers` };
   }
   if (bad !== null) {
-    const setting = who === 'simulator' ? 'simulator.baseUrl (else judge.baseUrl)' : JUDGE_URL_SETTING;
+    const setting = who === 'simulator' ? SIMULATOR_URL_SETTING : JUDGE_URL_SETTING;
     return bad[1] === 'an answer that is not valid HTTP'
       ? { key: `${who}:not-http`, what: `the ${who} answered with something that is not HTTP`, hint: `something other than the ${who}'s HTTP server answers there: check the port in ${setting}` }
       : { key: `${who}:length`, what: `the ${who} answered with a body of another length than its Content-Length`, hint: `see the ${who}'s log, or that of a gateway or proxy in front of it` };
@@ -420,7 +421,7 @@ export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'm
  * one cause either way. Null for any other reason.
  */
 function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning judge'): Cause | null {
-  const setting = who === 'simulator' ? 'simulator.baseUrl (else judge.baseUrl)' : JUDGE_URL_SETTING;
+  const setting = who === 'simulator' ? SIMULATOR_URL_SETTING : JUDGE_URL_SETTING;
   // Its own alert ("it answered ...", before 2026-12-06 "a connection error (...)"), not a proxy's (proxyFaultCause).
   const alert = tlsAlert(/^(?:it answered the TLS handshake with an alert: [a-z0-9 ]+ |a connection error )\((ERR_SSL_[A-Z0-9_/]+)\)/.exec(reason)?.[1]);
   if (alert !== null) return { key: `${who}:tls-alert:${alert.code}`, what: `the ${who} ${tlsAlertText(alert)}`, hint: tlsAlertFix(setting) };
@@ -531,7 +532,9 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
   }
   // A simulated user's simulator could not play the user (docs/personas.md, "Simulated users").
   // "simulator gave no usable answer": something answered at its address, not in a form read (since 2026-12-06; "simulator unreachable" before).
-  const simulator = /^simulator (unreachable|gave no usable answer|answered no usable JSON|wrote an empty message)(?::\s*(.*))?$/.exec(detail);
+  const simulator = /^simulator (unreachable|gave no usable answer|answered no usable JSON|wrote an empty message|call failed)(?::\s*(.*))?$/.exec(detail);
+  // A fault of ours (a request body that could not be made, src/simulator/client.ts): nothing was sent, so no setting of the simulator's is at fault.
+  if (simulator?.[1] === 'call failed') return { key: 'simulator:call-failed', what: detail.length > 160 ? `${detail.slice(0, 159)}\u2026` : detail, hint: SIMULATOR_CALL_FAILED_HINT };
   if (simulator) {
     const proxied = proxyCause(simulator[2] ?? '', 'simulator', 'on the way to the simulator');
     if (proxied !== null) return proxied;
@@ -557,6 +560,9 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
   }
   return { key: `not_evaluated:${detail}`, what: detail, hint: null };
 }
+
+/** What to do about a simulator call that failed before anything was sent: agent-replay's fault, not a setting's. */
+const SIMULATOR_CALL_FAILED_HINT = 'agent-replay could not make the request, and sent nothing: run it again, and report it with this message if it happens again';
 
 /** What to do about a judge that answered without a usable score: its address and key work; its model or mechanism does not. */
 export const JUDGE_NO_SCORE_HINT = `use a judge model that follows the prompt, or an endpoint with structured output (${docsUrl('judges.md', 'Structured output and its fallback')})`;

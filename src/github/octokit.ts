@@ -3,7 +3,8 @@
 //
 // Retries come from two plugins that cover different failures:
 // - @octokit/plugin-retry retries transient failures (5xx, network errors reported as 500) with a
-//   quadratic backoff: (retryCount + 1)^2 * retryAfterBaseMs.
+//   quadratic backoff: (retryCount + 1)^2 * retryAfterBaseMs; not a TLS alert or a refused
+//   certificate, the same on every try (lastingFailures).
 // - @octokit/plugin-throttling spaces writes, and retries primary rate limits (403 or 429 with an
 //   exhausted x-ratelimit-remaining) until their x-ratelimit-reset, through the handler below, a
 //   limited number of times.
@@ -19,14 +20,32 @@
 // Tests pass `retryAfterBaseMs: 0` and `throttleWrites: false` so nothing ever sleeps.
 
 import { GitHub, defaults as actionsDefaults, getOctokitOptions } from '@actions/github/lib/utils';
+import type { Octokit } from '@octokit/core';
 import { retry } from '@octokit/plugin-retry';
 import { throttling, type ThrottlingOptions } from '@octokit/plugin-throttling';
 import HeadersModule from 'undici/lib/web/fetch/headers.js';
 import ResponseModule from 'undici/lib/web/fetch/response.js';
 import { httpDate } from '../http/retry.js';
+import { networkErrorCode } from '../http/error-code.js';
+import { tlsAlert } from '../tls-alert.js';
+import { tlsProblem } from '../tls-certificate.js';
 import { inertText } from '../workflow-commands.js';
 
-const GitHubWithPlugins = GitHub.plugin(retry, throttling);
+/**
+ * A TLS alert in the handshake (a GitHub Enterprise Server, or a proxy on the way, that wants a client
+ * certificate) or a certificate Node refuses is the same answer on every try: not retried, as the
+ * agent's client does not retry it (docs/action.md, "When GitHub does not answer"). Registered before
+ * plugin-retry, so that its error hook sees the failure first and gives this request no retries.
+ */
+function lastingFailures(octokit: Octokit): void {
+  octokit.hook.error('request', (error, options) => {
+    const code = networkErrorCode(error);
+    if (tlsAlert(code) !== null || tlsProblem(code) !== null) options.request = { ...options.request, retries: 0 };
+    throw error;
+  });
+}
+
+const GitHubWithPlugins = GitHub.plugin(lastingFailures, retry, throttling);
 
 /** The Octokit type used across `src/github/`. */
 export type GitHubOctokit = InstanceType<typeof GitHubWithPlugins>;

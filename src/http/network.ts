@@ -15,7 +15,7 @@ import { UserError } from '../errors.js';
 import { networkErrorCode } from './error-code.js';
 import { ProxyConnectError, type TunnelStep } from './proxy-error.js';
 import { clientConnector, isLocalhostName, loopbackInTurn } from './localhost.js';
-import { tlsAlert, tlsAlertFix, tlsAlertText, tlsProblem, type TlsAlert, type TlsProblem } from './tls.js';
+import { proxyCertificateFix, tlsAlert, tlsAlertFix, tlsAlertText, tlsProblem, type TlsAlert, type TlsProblem } from './tls.js';
 import { abortedConnecting, Agent, connectingStep, OpeningSockets, watchOpening } from './undici.js';
 
 /** One entry of NO_PROXY: a host (or a domain, with `suffix`), perhaps with a port (0: any). */
@@ -256,13 +256,7 @@ export function proxyFaultText(route: ProxyRoute, fault: ProxyFault): { what: st
   switch (fault.kind) {
     case 'tls': {
       const { tls } = fault;
-      const fix =
-        tls.kind === 'untrusted'
-          ? `point NODE_EXTRA_CA_CERTS at the proxy's CA certificate (a PEM file), ${direct}`
-          : tls.kind === 'expired'
-            ? `the proxy's certificate must be renewed (${tls.fix}), ${direct}`
-            : `give the proxy in ${route.variable} by a host name its certificate names, ${direct}`;
-      return { what: `the TLS certificate of ${at} is refused: ${tls.what} (${tls.code})`, fix };
+      return { what: `the TLS certificate of ${at} is refused: ${tls.what} (${tls.code})`, fix: proxyCertificateFix(tls, route.variable, direct) };
     }
     case 'alert':
       return { what: `${at} ${tlsAlertText(fault.alert)}`, fix: `${tlsAlertFix(route.variable, 'the proxy')}, ${direct}` };
@@ -270,7 +264,7 @@ export function proxyFaultText(route: ProxyRoute, fault: ProxyFault): { what: st
       const { tls } = fault;
       return {
         what: `the TLS certificate for ${route.host}, through ${at}, is refused: ${tls.what} (${tls.code})`,
-        fix: `a proxy that inspects TLS presents its own: point NODE_EXTRA_CA_CERTS at the proxy's CA certificate (a PEM file), ${direct}; if it is ${route.host}'s own certificate: ${tls.fix}`,
+        fix: proxyCertificateFix(tls, route.variable, direct, route.host),
       };
     }
     case 'no-answer':

@@ -20,6 +20,7 @@ import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding
 import type { Clock } from '../types.js';
 import { askedRetryAfterOf, attemptsText, rateLimitOf, withRetries } from '../http/retry.js';
 import type { AdaptiveLimiter } from '../http/limiter.js';
+import { baseUrlSetting } from '../judge-url-setting.js';
 
 /**
  * A failure keeps the HTTP status and the start of the body when the server answered, so that the
@@ -103,11 +104,6 @@ function oneLine(text: string, max: number): string {
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 /** A connection closed under a request: undici's, and Node's reset and broken pipe. */
 const CLOSED_CODES: ReadonlySet<string> = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
-
-/** The setting that holds a peer's base URL, for a fix ("the simulator": its own, else the judge's). */
-function baseUrlSetting(peer: string): string {
-  return peer === 'the simulator' ? 'simulator.baseUrl (else judge.baseUrl)' : 'judge.baseUrl';
-}
 
 function describeNetworkError(err: unknown, route: ProxyRoute | null, url: string, peer: string): Attempt {
   const code = networkErrorCode(err);

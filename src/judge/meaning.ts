@@ -117,7 +117,9 @@ export function createMeaningJudge(config: JudgeConfig, deps: MeaningJudgeDeps =
       const parsed = answerOf(res.answer, config.provider);
       return parsed.ok ? { ...parsed, difference: redact(parsed.difference) } : { ok: false, reason: redact(parsed.reason) };
     } catch (err) {
-      return { ok: false, reason: redact(`meaning judge unreachable: ${err instanceof Error ? err.message : String(err)}`) };
+      // Thrown only for a fault of ours (a request that could not be made: src/judge/http.ts), never for
+      // what the network or the judge did: said as the judge's client says it, not "unreachable"; not retried.
+      return { ok: false, reason: redact(`meaning judge call failed: ${err instanceof Error ? err.message : String(err)}`) };
     }
   }
 

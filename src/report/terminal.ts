@@ -277,7 +277,7 @@ export function cliWords(text: string): string {
     .replace(/\bagent-headers \(agent\.headers\)/g, 'agent.headers in config.yml')
     .replace(/\bcheck agent-path or agent\.url\b/g, 'check agent.url (or --agent-url)')
     // The judge's address: config.yml's key, or the flag given over it (the meaning judge's too: it is the judge's);
-    // a cause names the Action's input (evaluate/causes.ts, JUDGE_URL_SETTING), a client's reason the key alone.
+    // a cause and a client's reason name the Action's input (src/judge-url-setting.ts, JUDGE_URL_SETTING); a reason recorded before 2026-12-06, the key alone.
     .replace(/\bjudge-base-url \(judge\.baseUrl\)/g, '--judge-url (judge.baseUrl)')
     .replace(/\b(check|the port in) judge\.baseUrl\b/g, '$1 --judge-url (judge.baseUrl)')
     // The wait's fix (agent/ready.ts) speaks of the Action's preview; on the command line the agent may be local.
@@ -299,11 +299,11 @@ function otherAttemptsLine(item: Item, indent: string, paint: Paint, fit: Fit): 
 /** A fixture: its line (mark, label, status, file), its detail, then its reply or diff. */
 function fixtureLines(v: FixtureView, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string }, own?: Own): string[] {
   const f = v.item;
-  const head = `${indent}${style.mark} ${terminalLine(v.label)} · ${terminalLine(v.status.join(' · '))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
+  const head = `${indent}${style.mark} ${terminalLine(v.label)} · ${terminalLine(cliWords(v.status.join(' · ')))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
   const lines = [paint(style.colour, fit(head))];
   const said = own === undefined ? (f.errored ? f.error : f.detail) : own.text;
-  // An error's fix is said in the CLI's words, as its cause above (cliWords).
-  const detail = said && f.errored ? cliWords(said) : said;
+  // An error's fix, or a check's (a judge's: "in judge-base-url (judge.baseUrl)"), is said in the CLI's words, as its cause above (cliWords).
+  const detail = said ? cliWords(said) : said;
   if (detail) lines.push(fit(`${indent}    ${terminalLine(clip(detail, 300))}`));
   // The calls its stream had begun when it was cut short, with their inputs (docs/presets.md, "Streamed replies").
   const begun = f.errored && f.reply === null ? begunCalls(f.toolCalls, terminalLine) : null;
@@ -372,7 +372,7 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   const said = own === undefined ? p.error : own.text;
   const error = said ? cliWords(said) : said;
   const detail = p.errored ? (error ? `${terminalLine(clip(error, 300))} · ${checks}` : checks) : fault !== null ? `${terminalLine(clip(fault, 300))} · ${checks}` : `${checks}${unsent}`;
-  const head = `${indent}${style.mark} ${SCRIPT_MARK} ${terminalLine(v.label)} · ${terminalLine(v.status.join(' · '))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
+  const head = `${indent}${style.mark} ${SCRIPT_MARK} ${terminalLine(v.label)} · ${terminalLine(cliWords(v.status.join(' · ')))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
   const lines = [paint(style.colour, fit(head)), fit(`${indent}    ${terminalLine(detail)}`)];
   // The calls the turn it stopped on had begun when its stream was cut short, as a fixture's (docs/presets.md, "Streamed replies").
   const begun = p.errored ? begunCalls(p.errorToolCalls, terminalLine) : null;
@@ -385,7 +385,7 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
     const subject = checkSubject(c);
     // The call that decided a tool check, when it was seen only in spans (docs/traces.md, "In the reports").
     const mark = c.kind === 'toolCalled' || c.kind === 'toolNotCalled' ? matchMark(c) : '';
-    const text = `${indent}    ${CHECK_MARK[c.status].mark} ${CHECK_NAMES[c.kind]}${subject ? ` ${terminalLine(clip(subject, 120))}` : ''}: ${terminalLine(clip(withoutTurn(c, c.detail), 300))}${mark}`;
+    const text = `${indent}    ${CHECK_MARK[c.status].mark} ${CHECK_NAMES[c.kind]}${subject ? ` ${terminalLine(clip(subject, 120))}` : ''}: ${terminalLine(clip(cliWords(withoutTurn(c, c.detail)), 300))}${mark}`;
     lines.push(paint(CHECK_MARK[c.status].colour, fit(text)));
   }
   // A repeated script's checks above may be another attempt's than the transcript's: the reply they read, where it differs.

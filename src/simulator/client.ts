@@ -62,7 +62,9 @@ export function createSimulator(config: JudgeConfig, deps: SimulatorDeps = {}): 
       const answer = answerOf(res.answer, config.provider);
       return answer.kind === 'fault' ? { ...answer, fault: redact(answer.fault), retries } : { ...answer, retries };
     } catch (err) {
-      return { kind: 'fault', fault: redact(`simulator unreachable: ${err instanceof Error ? err.message : String(err)}`), retries };
+      // Thrown only for a fault of ours (a request body that could not be made: src/judge/http.ts), never
+      // for what the network or the simulator did: said as the judge's client says it, not "unreachable"; not retried.
+      return { kind: 'fault', fault: redact(`simulator call failed: ${err instanceof Error ? err.message : String(err)}`), retries };
     }
   }
 

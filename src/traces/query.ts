@@ -13,7 +13,7 @@
 
 import { parseRetryAfter } from '../http/retry.js';
 import { cutStep, deadlineText, DIRECT, lastingFault, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network } from '../http/network.js';
-import { tlsAlert, tlsAlertFix, tlsAlertText, tlsProblem } from '../http/tls.js';
+import { NOT_TLS_FIX, notTls, tlsAlert, tlsAlertFix, tlsAlertText, tlsProblem } from '../http/tls.js';
 import { connectionFailureText, networkAddress, networkErrorCode, networkErrorText, otherNetworkFailureText } from '../http/error-code.js';
 import { abortedConnecting, closeDispatcher, request } from '../http/undici.js';
 import type { Span, SpanSource, TracesConfig, TurnSpans } from '../types.js';
@@ -164,6 +164,10 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
       // poll too: said at once, in the agent client's words (src/tls-alert.ts), with the store's setting.
       const alert = tlsAlert(networkErrorCode(e));
       if (alert !== null) throw new TraceStoreError(`GET ${shown} failed: the store ${tlsAlertText(alert)}; ${tlsAlertFix('traces.query.url')}`);
+      // An https:// URL to a port that speaks plain HTTP answers so on every poll: said at once, in the
+      // agent client's words (src/http/tls.ts), with the store's setting; never "a connection error".
+      const plain = notTls(networkErrorCode(e));
+      if (plain !== null) throw new TraceStoreError(`GET ${shown} failed: the store answered without TLS (${plain}); ${NOT_TLS_FIX} in traces.query.url`);
       if (faultText !== null) return { kind: 'failed', why: `GET ${shown} failed: ${faultText.what}; ${faultText.fix}`, retryAfterMs: 0 };
       // Through a proxy, a connection that never opened is the proxy's: the store's address was not
       // tried, so the fix is the proxy's variable, not traces.query.url (docs/configuration.md, "Behind a proxy").

@@ -20,7 +20,7 @@ import { createMeaningJudge } from '../../src/judge/meaning.js';
 import { createSimulator } from '../../src/simulator/index.js';
 import { createGitHubApi } from '../../src/github/api.js';
 import { createQuerySource } from '../../src/traces/query.js';
-import { clientCertServer, HANDSHAKE_FAILURE_CODE } from '../support/proxy-server.js';
+import { clientCertServer, HANDSHAKE_FAILURE_CODE, tlsFront } from '../support/proxy-server.js';
 import type { Clock } from '../../src/types.js';
 
 const clock: Clock = { now: () => 0, sleep: async () => undefined };
@@ -138,10 +138,10 @@ describe('the clients, at a port where something other than HTTP answers (anothe
       const turn = await agent.converse({ session: 's', message: 'hi', persona: null });
       expect(turn.kind === 'errored' ? turn.error : turn.kind).toBe(`message turn: the agent at ${host} gave an answer that is not valid HTTP, after 1 attempt; ${fix('the agent', 'agent-url (agent.url)')}`);
       const judged = await judge.score('c', 'r');
-      expect(judgeOutcome(judged, 0.7).detail).toBe(`judge gave no usable answer: the judge at ${host} gave an answer that is not valid HTTP; ${fix('the judge', 'judge.baseUrl')}`);
+      expect(judgeOutcome(judged, 0.7).detail).toBe(`judge gave no usable answer: the judge at ${host} gave an answer that is not valid HTTP; ${fix('the judge', 'judge-base-url (judge.baseUrl)')}`);
       expect(await meaning.ask({ before: [], message: 'm', baseline: 'a', now: 'b' })).toEqual({
         ok: false,
-        reason: `meaning judge gave no usable answer: the meaning judge at ${host} gave an answer that is not valid HTTP; ${fix('the meaning judge', 'judge.baseUrl')}`,
+        reason: `meaning judge gave no usable answer: the meaning judge at ${host} gave an answer that is not valid HTTP; ${fix('the meaning judge', 'judge-base-url (judge.baseUrl)')}`,
         reused: false,
       });
       expect(await simulator.next({ goal: 'g', instructions: null, persona: null, turn: 1, maxTurns: 2, transcript: [] })).toEqual({
@@ -178,12 +178,12 @@ describe('the clients, at a TLS server that requires a client certificate (it an
       const turn = await agent.converse({ session: 's', message: 'hi', persona: null });
       expect(turn.kind === 'errored' ? turn.error : turn.kind).toBe(`message turn: the agent answered the TLS handshake with an alert, after 1 attempt: ${alert}; ${fix('agent-url (agent.url)')}`);
       const judged = await judge.score('c', 'r');
-      expect(judged).toEqual({ ok: false, reason: `it answered the TLS handshake with an alert: ${alert}; ${fix('judge.baseUrl')}`, answered: true });
+      expect(judged).toEqual({ ok: false, reason: `it answered the TLS handshake with an alert: ${alert}; ${fix('judge-base-url (judge.baseUrl)')}`, answered: true });
       // Over its 200 characters, the item's detail keeps what happened, not a fix cut mid-sentence; its cause says the fix whole (src/evaluate/causes.ts).
       expect(judgeOutcome(judged, 0.7).detail).toBe(`judge gave no usable answer: it answered the TLS handshake with an alert: ${alert}`);
       expect(await meaning.ask({ before: [], message: 'm', baseline: 'a', now: 'b' })).toEqual({
         ok: false,
-        reason: `meaning judge gave no usable answer: it answered the TLS handshake with an alert: ${alert}; ${fix('judge.baseUrl')}`,
+        reason: `meaning judge gave no usable answer: it answered the TLS handshake with an alert: ${alert}; ${fix('judge-base-url (judge.baseUrl)')}`,
         reused: false,
       });
       expect(await simulator.next({ goal: 'g', instructions: null, persona: null, turn: 1, maxTurns: 2, transcript: [] })).toEqual({
@@ -196,7 +196,8 @@ describe('the clients, at a TLS server that requires a client certificate (it an
       expect(ready).toMatchObject({ polls: 1, status: null });
       expect(seen).toEqual([`agent answered the TLS handshake with an alert: ${alert}; not waiting for it: ${fix('agent-url (agent.url)')}`]);
       // GitHub's API and a trace store say it in the same words, each with its own setting; the store asks once, not until traces.waitMs.
-      const github = createGitHubApi({ token: 't', baseUrl: `https://${host}`, retries: 0, retryAfterBaseMs: 0, throttleWrites: false });
+      // Asked with retries: an alert is the same answer on every try, so none is made (src/github/octokit.ts).
+      const github = createGitHubApi({ token: 't', baseUrl: `https://${host}`, retries: 2, retryAfterBaseMs: 0, throttleWrites: false });
       await expect(github.listIssueComments('o', 'r', 5)).rejects.toThrow(
         `GET /repos/o/r/issues/5/comments -> network: GitHub's API answered the TLS handshake with an alert: ${alert}; ${fix('GITHUB_API_URL', "GitHub's API, or a proxy on its way (HTTPS_PROXY),")}`,
       );
@@ -212,6 +213,19 @@ describe('the clients, at a TLS server that requires a client certificate (it an
     } finally {
       await Promise.all([agent.close(), judge.close(), meaning.close(), simulator.close()]);
       await mtls.close();
+    }
+  });
+});
+
+describe("GitHub's API at a server whose certificate Node refuses", () => {
+  it('is asked once, not retried (the same certificate comes on every try), and says the certificate', async () => {
+    const front = await tlsFront(1);
+    try {
+      const github = createGitHubApi({ token: 't', baseUrl: `https://127.0.0.1:${front.port}`, retries: 2, retryAfterBaseMs: 0, throttleWrites: false });
+      await expect(github.listIssueComments('o', 'r', 5)).rejects.toThrow(/^GET \/repos\/o\/r\/issues\/5\/comments -> network: .*DEPTH_ZERO_SELF_SIGNED_CERT/);
+      expect(front.connections()).toBe(1);
+    } finally {
+      await front.close();
     }
   });
 });

@@ -109,6 +109,14 @@ describe("the proxy's own certificate, and one refused through it", () => {
       `the TLS certificate of the proxy ${shown} (HTTPS_PROXY) is refused: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT); ` +
         "point NODE_EXTRA_CA_CERTS at the proxy's CA certificate (a PEM file), or name judge.test in NO_PROXY to reach it directly",
     );
+    // The item's detail keeps what happened and leaves the fix out; its cause says the certificate's fix, not the general one.
+    const detail = judgeOutcome(scored, 0.7).detail;
+    expect(detail).toBe(`judge unreachable: the TLS certificate of the proxy ${shown} (HTTPS_PROXY) is refused: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT)`);
+    const judgeCause = causeOf({ label: 'refund', errored: false, verdict: 'not_evaluated', detail }, null);
+    expect(judgeCause === null ? 'no cause' : causeLine({ ...judgeCause, labels: ['refund'] }, 1)).toBe(
+      `the TLS certificate of the proxy ${shown} (HTTPS_PROXY) is refused, on the way to the judge: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT): ` +
+        `point NODE_EXTRA_CA_CERTS at the proxy's CA certificate (a PEM file), or NO_PROXY for hosts to reach directly (${docsUrl('configuration.md', 'Behind a proxy')})`,
+    );
     // Before any CONNECT: the proxy's TLS failed, and no attempt was repeated.
     expect(p.seen).toEqual([]);
     for (const text of [error, cause, reason]) {

@@ -10,6 +10,7 @@ import type { Clock, Judge, RegexEvaluator } from '../../src/types.js';
 import { hangUp, json, serversPerTest, silence, startServer, type Responder } from './server.js';
 import { noTranscripts } from '../support/fakes.js';
 import { tlsFront } from '../support/proxy-server.js';
+import { cliWords } from '../../src/report/terminal.js';
 
 const API_KEY = 'sk-test-very-secret-key-123';
 
@@ -220,10 +221,12 @@ describe('openai judge', () => {
     const r = await judge(config('openai', `${s.url.replace(/^http:/, 'https:')}`), clock).score('c', 'r');
     expect(r).toEqual({
       ok: false,
-      reason: 'it answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER): the server speaks plain HTTP at that address, not HTTPS: write the URL with http:// in judge.baseUrl',
+      // The setting as the cause lines name it, the Action's input beside config.yml's key (the terminal names the CLI's flag: cliWords).
+      reason: 'it answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER): the server speaks plain HTTP at that address, not HTTPS: write the URL with http:// in judge-base-url (judge.baseUrl)',
       // Something answered: "judge gave no usable answer", not "judge unreachable" (src/assertions/judge.ts).
       answered: true,
     });
+    expect(cliWords(r.ok ? '' : r.reason)).toBe('it answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER): the server speaks plain HTTP at that address, not HTTPS: write the URL with http:// in --judge-url (judge.baseUrl)');
     expect(clock.sleeps).toEqual([]);
     expect(s.received).toEqual([]);
   });
@@ -284,7 +287,7 @@ describe('openai judge', () => {
     closeAfter(() => new Promise<void>((resolve) => garbage.close(() => resolve())));
     const host = `127.0.0.1:${(garbage.address() as AddressInfo).port}`;
     const r = await judge(config('openai', `http://${host}/v1/secret-path`, { retries: 2 })).score('c', 'r');
-    const reason = `the judge at ${host} gave an answer that is not valid HTTP; something other than the judge's HTTP server answers there: check the port in judge.baseUrl`;
+    const reason = `the judge at ${host} gave an answer that is not valid HTTP; something other than the judge's HTTP server answers there: check the port in judge-base-url (judge.baseUrl)`;
     expect(r).toEqual({ ok: false, reason, answered: true });
     expect(connections).toBe(1);
     // The item's line: something answered, so not "judge unreachable".

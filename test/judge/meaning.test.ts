@@ -4,13 +4,15 @@
 import { brotliCompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { JudgeConfig } from '../../src/config.js';
-import { decideMeaning } from '../../src/evaluate/meaning/index.js';
+import { decideMeaning, meaningJudgeGaveNone } from '../../src/evaluate/meaning/index.js';
 import { createMeaningJudge, MEANING_PROMPT_VERSION, MEANING_SCHEMA, MEANING_TOOL, type MeaningJudgeDeps, type MeaningRequest } from '../../src/judge/meaning.js';
 import { MEANING_SYSTEM_PROMPT } from '../../src/judge/meaning-prompt.js';
 import { makeRedactor } from '../../src/secrets.js';
 import type { Clock } from '../../src/types.js';
 import { json, serversPerTest, type Received, type Responder } from './server.js';
 import { prng } from '../support/prng.js';
+import { clientCertServer, HANDSHAKE_FAILURE_CODE } from '../support/proxy-server.js';
+import { reasonLine, reasonWithFix } from '../../src/assertions/format.js';
 
 const API_KEY = 'sk-meaning-secret-789';
 const SECRET = 'tok-customer-4471-secret';
@@ -282,5 +284,42 @@ describe('untrusted replies', () => {
     const negated = await decideMeaning('You can cancel within 30 days.', 'You cannot cancel within 30 days.', [], { check: 'judge', threshold: 0.8, judge: (b, n) => j.ask(request(b, n)) });
     expect(negated).toEqual({ value: 'reworded', by: 'judge', detail: null, score: 1, reused: false });
     expect(s.received).toHaveLength(1);
+  });
+
+  it("a meaning judge's reason over 200 characters keeps its fix whole in the item's detail (an item alone has no shared line to say it)", async () => {
+    const mtls = await clientCertServer();
+    closeAfter(() => mtls.close());
+    const j = meaningJudge('openai', `https://127.0.0.1:${mtls.port}/v1`);
+    const m = await decideMeaning('You can cancel within 30 days.', 'You cannot cancel within 30 days.', [], { check: 'judge', threshold: 0.8, judge: (b, n) => j.ask(request(b, n)) });
+    expect(m).toEqual({
+      value: 'unchecked',
+      by: null,
+      detail:
+        `meaning judge gave no usable answer: it answered the TLS handshake with an alert: handshake failure (${HANDSHAKE_FAILURE_CODE}); ` +
+        'check whether the server asks for a client certificate (agent-replay presents none), which TLS versions it accepts (agent-replay offers TLS 1.2 and 1.3), ' +
+        'and that the URL in judge-base-url (judge.baseUrl) is its https:// port (http:// for a plain HTTP one)',
+      reused: false,
+    });
+  });
+
+  it('a request it could not make (an error of ours, not the network\'s): "meaning judge call failed", nothing sent, a meaning not checked by the judge', async () => {
+    const s = await serve(openaiServer({ difference: '', score: 1 }));
+    const j = meaningJudge('openai', s.url, {
+      boundary: () => {
+        throw new TypeError('no boundary could be drawn');
+      },
+    });
+    const m = await decideMeaning('You can cancel within 30 days.', 'You cannot cancel within 30 days.', [], { check: 'judge', threshold: 0.8, judge: (b, n) => j.ask(request(b, n)) });
+    expect(m).toEqual({ value: 'unchecked', by: null, detail: 'meaning judge call failed: no boundary could be drawn', reused: false });
+    expect(meaningJudgeGaveNone(m?.detail ?? '')).toBe(true);
+    expect(s.received).toHaveLength(0);
+  });
+
+  it('reasonWithFix bounds what happened and keeps the fix whole; a reason without a fix is clipped at a word', () => {
+    const what = `it failed ${'word '.repeat(60)}`.trim();
+    const fix = 'check judge.baseUrl and the judge key';
+    expect(reasonWithFix(`${what}; ${fix}`)).toBe(`${reasonLine(what)}; ${fix}`);
+    expect(reasonWithFix(what)).toBe(reasonLine(what));
+    expect(reasonWithFix('  short;  check it ')).toBe('short; check it');
   });
 });

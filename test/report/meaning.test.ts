@@ -256,6 +256,12 @@ describe('a reason the meaning was not checked, shared by several items', () => 
       expect(text).toContain('meaning judge gave no usable answer: the meaning judge at 127.0.0.1:9 gave an answer that is not valid HTTP');
       expect(text).not.toContain('unreachable');
     }
+    // Its fix names the judge's address where it is set: the Action's input in the comment, the CLI's flag in the terminal (cliWords).
+    const named = run([differing('refund', 'A 30 day window.', 'Thirty days to return.', unchecked("meaning judge gave no usable answer: the meaning judge at 127.0.0.1:9 gave an answer that is not valid HTTP; something other than the meaning judge's HTTP server answers there: check the port in judge-base-url (judge.baseUrl)"))]);
+    const terminal = renderTerminal(named, { color: false });
+    expect(terminal).toContain("answers there: check the port in --judge-url (judge.baseUrl) · ");
+    expect(terminal).not.toContain('judge-base-url');
+    expect(renderComment(named, ctx)).toContain('check the port in judge-base-url (judge.baseUrl)');
   });
 
   it('a meaning judge that answered without a usable score, shared by several items: the line says what to change, as a rubric judge\'s cause does', () => {

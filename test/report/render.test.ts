@@ -302,6 +302,25 @@ describe('hostile agent text stays inert', () => {
   });
 });
 
+describe("a judge's fix in the terminal", () => {
+  it("names the CLI's flag where the judge's reason names the Action's input (cliWords); the comment keeps the input", () => {
+    const reason = 'judge gave no usable answer: it answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER): the server speaks plain HTTP at that address, not HTTPS: write the URL with http:// in judge-base-url (judge.baseUrl)';
+    const record = run([
+      fixture('gift-cards', {
+        assertion: { kind: 'judge', criterion: 'Explains how gift cards work.', threshold: 0.7 },
+        reply: 'Gift cards never expire.',
+        verdict: 'not_evaluated',
+        detail: reason,
+        drift: { reply: 'same', route: 'same', verdict: 'not_evaluated' },
+      }),
+    ]);
+    const terminal = renderTerminal(record, { color: false });
+    expect(terminal).toContain('    judge gave no usable answer: it answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER): the server speaks plain HTTP at that address, not HTTPS: write the URL with http:// in --judge-url (judge.baseUrl)\n');
+    expect(terminal).not.toContain('judge-base-url');
+    expect(renderComment(record, ctx)).toContain('write the URL with http:// in judge-base-url (judge.baseUrl)');
+  });
+});
+
 describe('an errored fixture whose stream was cut short', () => {
   const errored = (over: Partial<FixtureRecord>): FixtureRecord =>
     fixture('refund-policy', { reply: null, route: null, verdict: null, errored: true, error: 'the stream ended early', errorKind: 'network', detail: 'the stream ended early', drift: null, ...over } as Partial<FixtureRecord>);

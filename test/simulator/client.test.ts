@@ -122,4 +122,31 @@ describe('simulator client', () => {
       hint: `nothing listens there: check HTTPS_PROXY, or NO_PROXY for hosts to reach directly (${docsUrl('configuration.md', 'Behind a proxy')})`,
     });
   });
+
+  it('a request it could not make (an error of ours, not the network\'s): "simulator call failed", nothing sent, not retried, and a cause of its own', async () => {
+    const server = await startServer([completion('{"done": false, "message": "hi", "reason": null}')]);
+    servers.push(server);
+    const sim = createSimulator(config('openai', server.url), { clock });
+    const turn = REQUEST.transcript[0];
+    const broken: SimulatorRequest = {
+      ...REQUEST,
+      transcript: [
+        Object.defineProperty({ ...turn }, 'reply', {
+          get: () => {
+            throw new TypeError('the transcript could not be read');
+          },
+        }) as NonNullable<typeof turn>,
+      ],
+    };
+    const fault = await sim.next(broken);
+    await sim.close();
+    expect(fault).toEqual({ kind: 'fault', fault: 'simulator call failed: the transcript could not be read', retries: 0 });
+    expect(server.received).toEqual([]);
+    const detail = fault.kind === 'fault' ? fault.fault : '';
+    expect(causeOf({ label: 'p', errored: false, verdict: 'not_evaluated', checks: [{ status: 'not_evaluated', detail }] }, null)).toEqual({
+      key: 'simulator:call-failed',
+      what: 'simulator call failed: the transcript could not be read',
+      hint: 'agent-replay could not make the request, and sent nothing: run it again, and report it with this message if it happens again',
+    });
+  });
 });

@@ -148,14 +148,17 @@ async function listen(server: Server, sockets: Set<Socket>, host = '127.0.0.1'):
   };
 }
 
-/** TLS (the test certificate) in front of a plain server on `port`; resolves with the TLS port. */
-export async function tlsFront(port: number): Promise<{ port: number; close(): Promise<void> }> {
+/** TLS (the test certificate) in front of a plain server on `port`; resolves with the TLS port. `connections`: how many came. */
+export async function tlsFront(port: number): Promise<{ port: number; connections(): number; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
+  let connections = 0;
   const server = createTlsServer(
     { key: readFileSync(join(import.meta.dirname, 'tls', 'proxy-test.key')), cert: readFileSync(TEST_CA_FILE) },
     (secure) => pipeBoth(secure, connect(port, '127.0.0.1'), sockets),
   );
-  return listen(server, sockets);
+  server.on('connection', () => connections++);
+  const listening = await listen(server, sockets);
+  return { ...listening, connections: () => connections };
 }
 
 /**

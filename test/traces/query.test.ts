@@ -582,6 +582,23 @@ describe('waiting and failing', () => {
     expect(s.seen).toHaveLength(1);
   });
 
+  it('an https:// URL to a port that speaks plain HTTP: said as the agent\'s client says it, with the scheme to write, and not asked again until waitMs', async () => {
+    const s = await store(() => [NOT_FOUND]);
+    const url = s.url.replace('http://', 'https://');
+    const c = clock();
+    const error = await source({ kind: 'tempo', url, apiKey: null, waitMs: 60_000 }, c).collect(TRACE, SENT).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(TraceStoreError);
+    expect((error as Error).message).toBe(
+      `GET ${url}/api/v2/traces/${TRACE} failed: the store answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER); the server speaks plain HTTP at that address, not HTTPS: write the URL with http:// in traces.query.url`,
+    );
+    // Stopped at once: no wait, and the store never read a request (its TLS handshake was plain HTTP's 400).
+    expect(c.slept).toEqual([]);
+    expect(s.seen).toEqual([]);
+  });
+
   it('a password holding "@" is not shown either: the user and password end at the last "@" before the host, as URLs read them', async () => {
     const s = await store(() => [{ status: 401, body: '{"message":"Invalid credentials"}' }]);
     const url = s.url.replace('http://', 'http://admin:p@ss-9999@');

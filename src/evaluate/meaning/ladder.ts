@@ -9,6 +9,7 @@ import type { FactsDifference, Meaning, MeaningBy, MeaningValue } from '../../ty
 import { compareFacts, factsDetail, factsOf, noFactsDiffer, sameFacts } from './facts.js';
 import { mayNormalizeAlike, normalizeReply, sameUrlPaths } from './normalize.js';
 import { docsUrl } from '../../version.js';
+import { reasonWithFix } from '../../assertions/format.js';
 
 export type { Meaning, MeaningBy, MeaningValue };
 export type { MeaningCheck };
@@ -82,7 +83,7 @@ function line(text: string): string | null {
 }
 
 /** The causes of an `unchecked` meaning that are the meaning judge's doing: asked, and it gave no answer that could be used. */
-const MEANING_JUDGE_GAVE_NONE = /^meaning judge (?:unreachable|gave no usable answer|declined|failed): /;
+const MEANING_JUDGE_GAVE_NONE = /^meaning judge (?:unreachable|gave no usable answer|declined|failed|call failed): /;
 
 /**
  * Was a meaning left `unchecked` by the meaning judge (docs/meaning.md, "A judge that answers
@@ -96,7 +97,8 @@ export function meaningJudgeGaveNone(cause: string): boolean {
 
 /** The judge's answer as a meaning: `reworded` at or above the threshold, `changed` below it, `unchecked` without a usable answer. */
 export function judgedMeaning(answer: MeaningJudgeAnswer, threshold: number): Meaning {
-  if (!answer.ok) return { value: 'unchecked', by: null, detail: line(answer.reason), reused: answer.reused };
+  // The reason's fix is kept whole: an item alone has no shared line to say it (src/assertions/format.ts, reasonWithFix).
+  if (!answer.ok) return { value: 'unchecked', by: null, detail: reasonWithFix(answer.reason) || null, reused: answer.reused };
   const value = answer.score >= threshold ? 'reworded' : 'changed';
   return { value, by: 'judge', detail: line(answer.difference), score: answer.score, reused: answer.reused };
 }

@@ -1,0 +1,18 @@
+// Where a model client's address is written, as a fix names it (docs/troubleshooting.md, "Not
+// evaluated"): the judge's client (src/judge/http.ts) and the report's causes (src/evaluate/causes.ts)
+// say it in the same words. Pure.
+
+/**
+ * The judge's address in a fix, named where the Action takes it: its `judge-base-url` input, else
+ * config.yml's judge.baseUrl (action.yml), as the agent's is named "agent-url (agent.url)"; the
+ * terminal names the CLI's flag instead (src/report/terminal.ts, cliWords).
+ */
+export const JUDGE_URL_SETTING = 'judge-base-url (judge.baseUrl)';
+
+/** The simulator's address in a fix: its own key, else the judge's (the Action has no input of its own for it). */
+export const SIMULATOR_URL_SETTING = 'simulator.baseUrl (else judge.baseUrl)';
+
+/** The setting that holds a peer's base URL, for a fix ("the simulator": its own, else the judge's). */
+export function baseUrlSetting(peer: string): string {
+  return peer === 'the simulator' ? SIMULATOR_URL_SETTING : JUDGE_URL_SETTING;
+}
