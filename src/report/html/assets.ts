@@ -395,7 +395,7 @@ function turnBlock(body, t, live) {
   add(agent, el('b', null, t.message == null ? 'Turn 0 \\u00b7 Agent (welcome)' : 'Agent'));
   add(agent, el('span', 'route', t.route));
   if (t.outcome != null) add(agent, el('span', null, ' \\u00b7 outcome ' + t.outcome));
-  if (t.baseline && t.baseline.meaning) add(box, el('p', 'drift', 'Against the baseline\\u2019s reply: ' + t.baseline.meaning));
+  if (t.baseline && t.baseline.meaning) add(box, el('p', 'drift', "Against the baseline's reply: " + t.baseline.meaning));
   if (t.baseline && t.baseline.diff) {
     var note = t.baseline.route ? ' \\u00b7 route was ' + t.baseline.route : '';
     add(box, sideBySide(t.baseline.diff, 'Baseline' + note, 'This run \\u00b7 ' + t.route));
@@ -539,7 +539,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'QtftypZ0UMn5WNPk37GhOhgH6H/dx1Gv4bOYfMAh2dY=';
+const SCRIPT_SHA256 = 'VcMo9X3XjyKWbtEYEiC3jbr1hWQpkVJeNNorNas5Nw4=';
 const STYLE_SHA256 = 'sPzWlgKJk/5eWZwQkWf3hU8AGgW3297YU+3a+IBWgxg=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
