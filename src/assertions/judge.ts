@@ -5,26 +5,31 @@ export const NO_JUDGE_REASON = 'no judge configured (add a judge section to conf
 
 /**
  * A not evaluated judge check's detail (docs/judges.md): "judge unreachable: <reason>" when the
- * judge could not be asked or nothing answered (or an HTTP error after the retries), "judge gave no
+ * judge could not be reached or nothing answered (or an HTTP error after the retries), "judge call
+ * failed: <message>" when agent-replay could not make the request (nothing was sent), "judge gave no
  * usable answer: <reason>" when it answered without a usable score, or something answered at its
  * address in a form not read (not HTTP, an answer that did not end), the reason alone when no judge
  * is configured.
  */
 function unusableDetail(result: Extract<JudgeResult, { ok: false }> | { reason: string; answered: true }): string {
   if (result.reason === NO_JUDGE_REASON) return NO_JUDGE_REASON;
+  // A request agent-replay could not make (src/judge/client.ts): nothing was sent, so the judge was not "unreachable".
+  if (result.reason.startsWith(`${CALL_FAILED}: `)) return reasonLine(result.reason);
   return `${result.answered === true ? UNUSABLE : UNREACHABLE}: ${reasonLine(result.reason)}`;
 }
 
 const UNUSABLE = 'judge gave no usable answer';
 const UNREACHABLE = 'judge unreachable';
+const CALL_FAILED = 'judge call failed';
 
 /**
  * Was a judge check not evaluated by the judge's doing: it was asked and could not be reached, or
- * gave no usable answer (not: no judge configured, a run that did not complete)? Read from the
+ * gave no usable answer, or its request could not be made (as the meaning judge's is counted:
+ * src/evaluate/meaning/ladder.ts), not: no judge configured, a run that did not complete? Read from the
  * check's detail, as unusableDetail writes it.
  */
 export function judgeGaveNoVerdict(detail: string): boolean {
-  return detail.startsWith(`${UNUSABLE}: `) || detail.startsWith(`${UNREACHABLE}: `);
+  return [UNUSABLE, UNREACHABLE, CALL_FAILED].some((words) => detail.startsWith(`${words}: `));
 }
 
 /** Members a panel's majority needs: more than half of them (2 of 3, 3 of 5). */

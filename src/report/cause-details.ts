@@ -6,7 +6,7 @@
 // markdown reports both use it.
 
 import { isPersona, type Item, type ItemView, type ReportModel, type SectionKey } from './model.js';
-import { JUDGE_URL_SETTING, unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
+import { CALL_FAILED_HINT, JUDGE_URL_SETTING, unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
 import { showLookalikes } from './lookalike.js';
 import { FACTS_ONLY_CAUSE, FACTS_ONLY_FIX } from '../evaluate/meaning/ladder.js';
 import { thousands } from '../words.js';
@@ -140,7 +140,7 @@ export interface SharedMeaning {
   heads: Map<Item, string>;
   /** How many items of the section are listed (the denominator of "3 of the 5"). */
   of: number;
-  /** What to do about the cause, when it is ours to say (meaning.check facts, a meaning judge unreachable); null otherwise. */
+  /** What to do about the cause, when it is ours to say (meaning.check facts, a meaning judge unreachable or whose request could not be made); null otherwise. */
   fix: string | null;
 }
 
@@ -172,12 +172,16 @@ export function sharedMeaning(items: readonly Item[], judged: boolean): SharedMe
           ? MEANING_JUDGE_DOWN_FIX
           : MEANING_JUDGE_NO_SCORE.test(cause)
             ? MEANING_JUDGE_NO_SCORE_FIX
-            : null;
+            : MEANING_JUDGE_CALL_FAILED.test(cause)
+              ? CALL_FAILED_HINT
+              : null;
   return { cause: showLookalikes(reached?.what ?? cause), heads, of: items.length, fix };
 }
 
 /** A meaning judge that could not be reached (judge/meaning.ts): its settings are the judge's, as for a criterion (evaluate/causes.ts). */
 const MEANING_JUDGE_DOWN = /^meaning judge unreachable: /;
+/** A meaning judge request agent-replay could not make (judge/meaning.ts): nothing was sent, so no setting is at fault. */
+const MEANING_JUDGE_CALL_FAILED = /^meaning judge call failed: /;
 /** A meaning judge asked that gave nothing usable: nothing answered, or something did, in a form not read (judge/meaning.ts). */
 const MEANING_JUDGE_ASKED = /^meaning judge (?:unreachable|gave no usable answer): /;
 const MEANING_JUDGE_DOWN_FIX = `check ${JUDGE_URL_SETTING}, the judge key and meaning.model (else judge.model); raise judge.timeoutMs if it is slow`;

@@ -2,7 +2,8 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { JudgeConfig } from '../../src/config.js';
-import { judgeOutcome } from '../../src/assertions/judge.js';
+import { judgeGaveNoVerdict, judgeOutcome } from '../../src/assertions/judge.js';
+import { causeOf } from '../../src/evaluate/causes.js';
 import { evaluateAssertion } from '../../src/assertions/index.js';
 import { createJudge, dataTag, JUDGE_SYSTEM_PROMPT, TRANSCRIPT_SYSTEM_PROMPT } from '../../src/judge/index.js';
 import { AdaptiveLimiter } from '../../src/http/limiter.js';
@@ -237,6 +238,17 @@ describe('openai judge', () => {
     expect(r).toEqual({ ok: false, reason: 'response is not JSON: "<html>sign in</html>"', answered: true });
     expect(judgeOutcome(r, 0.7).detail).toBe('judge gave no usable answer: response is not JSON: "<html>sign in</html>"');
     expect(s.received).toHaveLength(1);
+  });
+
+  it('a request it could not make (an error of ours, not the network\'s: the client\'s "judge call failed", nothing sent: test/judge/post-json.test.ts) is said so, with a cause of its own, never "judge unreachable" with the address to check', () => {
+    const detail = judgeOutcome({ ok: false, reason: 'judge call failed: the prompt could not be built' }, 0.7).detail;
+    expect(detail).toBe('judge call failed: the prompt could not be built');
+    expect(judgeGaveNoVerdict(detail)).toBe(true);
+    expect(causeOf({ label: 'f', errored: false, verdict: 'not_evaluated', checks: [{ status: 'not_evaluated', detail }] }, null)).toEqual({
+      key: 'judge:call-failed',
+      what: 'judge call failed: the prompt could not be built',
+      hint: 'agent-replay could not make the request, and sent nothing: run it again, and report it with this message if it happens again',
+    });
   });
 
   it('reports a response of the wrong shape', async () => {

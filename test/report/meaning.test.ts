@@ -277,6 +277,12 @@ describe('a reason the meaning was not checked, shared by several items', () => 
     const endpoint = unchecked('meaning judge gave no usable answer: response is not JSON: "<html>"');
     const three = run([differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', endpoint), differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', endpoint)]);
     expect(renderTerminal(three, { color: false })).not.toContain('follows the prompt');
+    // A request agent-replay could not make sent nothing: no setting is at fault, and the line says so (as the judge's and the simulator's causes do).
+    const ours = unchecked('meaning judge call failed: no boundary could be drawn');
+    const four = run([differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', ours), differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', ours)]);
+    expect(renderTerminal(four, { color: false })).toContain(
+      'Meaning not checked for all 2: meaning judge call failed: no boundary could be drawn; agent-replay could not make the request, and sent nothing: run it again, and report it with this message if it happens again\n',
+    );
   });
 
   it('one item alone keeps its reason on its line, as do JUnit and report.html, which show each item by itself', () => {
