@@ -155,12 +155,15 @@ function fixtures(n: number): Fixture[] {
 }
 
 /** The defaults users run with (2 retries, 250 ms backoff), a 10 s turn deadline: a 30 s budget per request. */
-async function agentUnder(limit: Limit, retryAfter: string | null, handler?: (req: Parameters<typeof nativeEcho>[0]) => AgentReply, latencyMs = 0) {
+async function agentUnder(limit: Limit, retryAfter: string | null, handler?: (req: Parameters<typeof nativeEcho>[0]) => AgentReply, latencyMs = 0, advertised: Record<string, string> = {}) {
   const clock: VirtualClock = virtualClock(() => limiter.active === clock.parked);
   const limiter = new AdaptiveLimiter(16, clock.paced);
   const server = gate(limit, clock, retryAfter, latencyMs);
   const agent = await startAgentServer((req) =>
-    handler ? handler(req) : server.admit<AgentReply>(() => nativeEcho(req) as AgentReply, () => ({ status: 429, headers: retryAfter === null ? ({} as Record<string, string>) : { 'retry-after': retryAfter }, json: { error: 'slow down' } })),
+    handler ? handler(req) : server.admit<AgentReply>(
+          () => ({ ...(nativeEcho(req) as Exclude<AgentReply, string>), headers: advertised }),
+          () => ({ status: 429, headers: retryAfter === null ? advertised : { ...advertised, 'retry-after': retryAfter }, json: { error: 'slow down' } }),
+        ),
   );
   cleanups.push(() => agent.close());
   let retried = 0;
@@ -260,6 +263,37 @@ describe('agent rate limits (default retries)', () => {
     expect(record.tallies).toMatchObject({ errored: 0, passed: 60 });
     expect(server.counts.peakInFlight).toBeLessThanOrEqual(4);
     expect(limiter.history.slice(0, 3)).toEqual([16, 8, 4]);
+  });
+
+  // A per-second limit that says nothing of a rate (`Retry-After: 0`, or none) reads as too many in
+  // flight and halves the limit, until a 429 comes to a request sent alone while others waited for
+  // its slot: no limit on requests in flight refuses a lone request from a server that served some.
+  // From then on its 429s are a rate limit's: the limit is back at 16 and the starts are paced. The
+  // run took 23.0 s of virtual time with 52 refused when every 429 halved.
+  it.each(['0', null])('429 above 5 per second with Retry-After: %s, the agent answering in 400 ms: read as a rate limit once a lone request is refused, 60 fixtures within 1.1 x the 12 s floor', async (retryAfter) => {
+    const { server, client, clock, limiter } = await agentUnder({ kind: 'per-second', max: 5 }, retryAfter, undefined, 400);
+    const record = await replay({ fixtures: fixtures(60), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
+    expect(record.tallies).toMatchObject({ errored: 0, passed: 60 });
+    expect(server.counts.peakPerSecond).toBe(5);
+    expect(clock.now()).toBeLessThanOrEqual(13_200);
+    expect(server.counts.throttled).toBeLessThanOrEqual(25);
+    expect(limiter.history.at(-1)).toBe(16);
+    expect(limiter.pace).toEqual({ perWindow: 5, windowMs: 1000 });
+  });
+
+  // The agent names its quota (`RateLimit-Policy: "default";q=5;w=1`) on every answer: the pace is
+  // set from the first, a 429 of the first burst, before any success could be measured. At 1.5 s a
+  // request the 429s of the first burst come before any success, so the pace measured waited for a
+  // later 429, and 20 were refused; read from the header, 11, all of the first burst.
+  it('an agent that names its quota of 5 a second in RateLimit-Policy, answering in 1.5 s: paced from its first answer, only the first burst refused', async () => {
+    const { server, client, clock, limiter } = await agentUnder({ kind: 'per-second', max: 5 }, '1', undefined, 1500, { 'ratelimit-policy': '"default";q=5;w=1' });
+    const record = await replay({ fixtures: fixtures(60), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
+    expect(record.tallies).toMatchObject({ errored: 0, passed: 60 });
+    expect(server.counts.peakPerSecond).toBe(5);
+    expect(server.counts.throttled).toBe(11);
+    expect(clock.now()).toBeLessThanOrEqual(13_400);
+    expect(limiter.paceHistory).toEqual([{ perWindow: 5, windowMs: 1000 }]);
+    expect(limiter.history).toEqual([16]);
   });
 
   it('an agent that answers only 429 (Retry-After: 0): each fixture ends errored once its 30 s budget is spent, not after 3 attempts', async () => {
