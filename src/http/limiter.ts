@@ -226,6 +226,13 @@ export class AdaptiveLimiter {
     const old = this.paceNow;
     // Nothing answered yet, nothing to measure: the refused request waits its Retry-After.
     if (measured === 0 && old === null) return;
+    // The server named its quota and nothing answered in its window: the window was spent by the
+    // requests sent before the pace (a first burst answered later). The quota stands; the next
+    // start waits for the window to open again, a window from now.
+    if (measured === 0 && this.advertisedPace !== null && old !== null && old.perWindow >= this.advertisedPace.perWindow) {
+      this.lastStartAt = Math.max(this.lastStartAt, this.clock.now() + windowMs - windowMs / old.perWindow);
+      return;
+    }
     if (old !== null) {
       if (this.paceCeiling !== null && old.perWindow >= this.paceCeiling) this.pacePatience = Math.min(MAX_PATIENCE, this.pacePatience * 2);
       this.paceCeiling = old.perWindow;

@@ -324,7 +324,7 @@ describe('agent rate limits (default retries)', () => {
 
 const OK = { choices: [{ index: 0, message: { role: 'assistant', content: '{"rationale": "fine", "score": 0.9}' } }] };
 
-async function judgeUnder(limit: Limit | 'only-429', retryAfter: string, latencyMs = 0) {
+async function judgeUnder(limit: Limit | 'only-429', retryAfter: string, latencyMs = 0, advertised: Record<string, string> = {}) {
   const clock: VirtualClock = virtualClock(() => limiter.active === clock.parked);
   const limiter = new AdaptiveLimiter(16, clock.paced);
   const server = gate(limit === 'only-429' ? { kind: 'in-flight', max: 0 } : limit, clock, retryAfter, latencyMs);
@@ -332,11 +332,11 @@ async function judgeUnder(limit: Limit | 'only-429', retryAfter: string, latency
     (res) => {
       void server.admit(
         () => {
-          res.writeHead(200, { 'content-type': 'application/json' });
+          res.writeHead(200, { 'content-type': 'application/json', ...advertised });
           res.end(JSON.stringify(OK));
         },
         () => {
-          res.writeHead(429, { 'content-type': 'application/json', 'retry-after': retryAfter });
+          res.writeHead(429, { 'content-type': 'application/json', 'retry-after': retryAfter, ...advertised });
           res.end(JSON.stringify({ error: { message: 'rate limited' } }));
         },
       );
@@ -383,6 +383,22 @@ describe('judge rate limits (2 retries)', () => {
     // The 40 sent at once are 35 refused (a refusal frees its slot at once); few after them.
     expect(server.counts.throttled).toBeLessThanOrEqual(45);
     expect(limiter.pace?.perWindow).toBe(5);
+  });
+
+  // The judge names its quota in a windowed X-RateLimit-Limit: paced from the first 429 of the 40
+  // sent at once. A paced start refused in the second the first burst spent waits for the next
+  // second instead of halving the pace (19.2 s when it halved). Measured after the 429s instead,
+  // 70 were refused in 9.4 s.
+  it('a judge that names its quota of 5 a second in X-RateLimit-Limit, answering in 1.5 s: paced from its first answer, few refused after the first burst', async () => {
+    const { server, judge, clock, limiter } = await judgeUnder({ kind: 'per-second', max: 5 }, '1', 1500, { 'x-ratelimit-limit': '5;window=1' });
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => judge.score('polite', `reply ${i}`)));
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+    expect(server.counts.peakPerSecond).toBe(5);
+    // The first 429 sets the pace before the other calls are sent: 12 refused, not the 35 of a
+    // burst of 40 (a refusal frees its slot at once).
+    expect(server.counts.throttled).toBeLessThanOrEqual(15);
+    expect(clock.now()).toBeLessThanOrEqual(9_600);
+    expect(limiter.paceHistory).toEqual([{ perWindow: 5, windowMs: 1000 }]);
   });
 
   it('a judge that answers only 429: the call fails once its 30 s budget is spent, with the reason', async () => {
