@@ -28,6 +28,18 @@
 // when none) and remembers the pace it answered as the ceiling, which a raise reaches only after
 // `patience` windows, as the limit's. A 429 sent at an older pace changes nothing. The pace lasts
 // the client's life; it reads the client's clock.
+//
+// A quota the server's headers name (http/ratelimit-policy.ts: `RateLimit-Policy`, a windowed
+// `X-RateLimit-Limit`) sets the pace from the first answer that carries it, before any 429; no
+// window of successes raises the pace above it. A 429 at it with nothing answered in its window
+// was sent into a window spent before the pace (by a first burst still on the wire): the quota
+// stands, and the next start waits a window.
+//
+// A 429 without a wait reads as an overload, unless it answers a request sent alone while others
+// waited for its slot, from a server that answered before: no limit on requests in flight refuses
+// that, so the server counts requests over time. From then on every 429 reads as a rate limit's,
+// and the limit goes back to the maximum (the halvings misread the earlier ones). Per request,
+// all of this is a few comparisons until a rate limit is seen.
 
 import type { Clock } from '../types.js';
 import { sleepUnlessAborted, systemClock } from './retry.js';
