@@ -32,7 +32,8 @@ import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue, t
 import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SentTrace, SessionRequest, SessionTurn, TokenUsage, ToolCall, TurnTiming } from '../types.js';
 import { traceContext } from './trace-context.js';
 import { askedRetryAfterOf, attemptsText, rateLimitOf, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
-import { AdaptiveLimiter, type Answered, type Outcome } from '../http/limiter.js';
+import { AdaptiveLimiter, type Answered, type Outcome, type Pace } from '../http/limiter.js';
+import { advertisedPace } from '../http/ratelimit-policy.js';
 import { TurnAbort } from '../http/turn-abort.js';
 import { callsOnly, mapPersonaFields, mapResponse, mapSignals, noReplyAt, readReply, readToolCalls, welcomeReplyMissed } from './response.js';
 import { readPath, renderTemplate } from './template.js';
@@ -110,6 +111,8 @@ interface Received {
   mediaType: string;
   text: string;
   timing: TurnTiming;
+  /** The pace the answer's rate limit headers advertise (http/ratelimit-policy.ts): the limiter paces at it. */
+  advertised?: Pace | null;
 }
 
 interface AttemptFailure {
@@ -118,6 +121,8 @@ interface AttemptFailure {
   throttled?: boolean;
   /** The 429 reads as a rate limit over time (rateLimitOf): the limiter leaves the concurrency as it is and paces the starts. */
   rateLimited?: boolean;
+  /** The pace the 429's rate limit headers advertise, as Received's. */
+  advertised?: Pace | null;
   /** Builds the message once the number of attempts (and any rate-limit time) is known. */
   describe: (attempts: string) => string;
   /** Where a connection that failed was tried (`127.0.0.1:3000`), from the error, not its message; absent: not known, or not such a failure. */
@@ -234,7 +239,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         }
         const doneAt = clock.now();
         const timing = { latencyMs: Math.max(0, doneAt - sentAt), firstTokenMs: firstAt === null ? null : Math.max(0, firstAt - sentAt) };
-        return { ok: true, value: { mediaType, text, timing } };
+        return { ok: true, value: { mediaType, text, timing, advertised: advertisedPace(response.headers) } };
       }
       const retryable = status === 429 || status >= 500;
       const retryAfterMs = retryable ? askedRetryAfterOf(response.headers, clock.now()) : null;
@@ -260,6 +265,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       if (status === 429 && !failed.ok) {
         failed.failure.throttled = true;
         failed.failure.rateLimited = rateLimitOf(response.headers, retryAfterMs);
+        failed.failure.advertised = advertisedPace(response.headers);
         failed.throttled = true;
       }
       return failed;
@@ -761,9 +767,10 @@ function sessionTurn(json: unknown, mapping: AgentMapping, kind: Turn, name: str
 
 /** How the limiter reads an attempt: success, a 429 of either kind, or neither (a timeout, a 500, a network error). */
 function outcomeOf(a: Attempt): Outcome | Answered {
-  if (a.ok) return 'success';
+  if (a.ok) return a.value.advertised ? { outcome: 'success', waitMs: null, advertised: a.value.advertised } : 'success';
   if (a.failure.throttled !== true) return 'other';
-  return a.failure.rateLimited === true ? { outcome: 'rate-limited', waitMs: a.retryAfterMs } : 'throttled';
+  const advertised = a.failure.advertised ?? null;
+  return a.failure.rateLimited === true ? { outcome: 'rate-limited', waitMs: a.retryAfterMs, advertised } : 'throttled';
 }
 
 function fail(

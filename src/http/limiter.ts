@@ -28,6 +28,18 @@
 // when none) and remembers the pace it answered as the ceiling, which a raise reaches only after
 // `patience` windows, as the limit's. A 429 sent at an older pace changes nothing. The pace lasts
 // the client's life; it reads the client's clock.
+//
+// A quota the server's headers name (http/ratelimit-policy.ts: `RateLimit-Policy`, a windowed
+// `X-RateLimit-Limit`) sets the pace from the first answer that carries it, before any 429; no
+// window of successes raises the pace above it. A 429 at it with nothing answered in its window
+// was sent into a window spent before the pace (by a first burst still on the wire): the quota
+// stands, and the next start waits a window.
+//
+// A 429 without a wait reads as an overload, unless it answers a request sent alone while others
+// waited for its slot, from a server that answered before: no limit on requests in flight refuses
+// that, so the server counts requests over time. From then on every 429 reads as a rate limit's,
+// and the limit goes back to the maximum (the halvings misread the earlier ones). Per request,
+// all of this is a few comparisons until a rate limit is seen.
 
 import type { Clock } from '../types.js';
 import { sleepUnlessAborted, systemClock } from './retry.js';
@@ -42,6 +54,8 @@ export type Outcome = 'success' | 'throttled' | 'rate-limited' | 'other';
 export interface Answered {
   outcome: Outcome;
   waitMs: number | null;
+  /** The pace the answer's rate limit headers advertise (http/ratelimit-policy.ts), when they do. */
+  advertised?: Pace | null;
 }
 
 export interface Ticket {
@@ -51,6 +65,8 @@ export interface Ticket {
   readonly limit: number;
   /** The pace count when the request was sent. */
   readonly paceEpoch: number;
+  /** Nothing else of this client's was in flight when it was sent. */
+  readonly alone: boolean;
 }
 
 /** Starts allowed per window: `perWindow` evenly spaced in each `windowMs`. */
@@ -100,6 +116,10 @@ export class AdaptiveLimiter {
   private pacePatience = INITIAL_PATIENCE;
   /** When the last request started: the next waits a pace's interval from it. */
   private lastStartAt = Number.NEGATIVE_INFINITY;
+  /** The pace the server's headers last advertised: the pace is set to it, and not raised above it. */
+  private advertisedPace: Pace | null = null;
+  /** A 429 without a wait came to a request sent alone (countsOverTime): every 429 reads as a rate limit's. */
+  private perWindow = false;
   /** Every change of the pace (starts per window), for tests and benches. */
   readonly paceHistory: Pace[] = [];
 
@@ -151,7 +171,7 @@ export class AdaptiveLimiter {
     this.lastStartAt = this.clock.now();
     this.inFlight += 1;
     if (this.inFlight > this.peakInFlight) this.peakInFlight = this.inFlight;
-    return { epoch: this.epoch, limit: this.current, paceEpoch: this.paceEpoch };
+    return { epoch: this.epoch, limit: this.current, paceEpoch: this.paceEpoch, alone: this.inFlight === 1 };
   }
 
   /**
@@ -179,10 +199,14 @@ export class AdaptiveLimiter {
    * Frees the slot; `outcome` says how the server answered (a rate limit's 429 leaves the limit and
    * sets the pace), `waitMs` the wait a rate limit's 429 asked for.
    */
-  release(ticket: Ticket, outcome: Outcome, waitMs: number | null = null): void {
+  release(ticket: Ticket, outcome: Outcome, waitMs: number | null = null, advertised: Pace | null = null): void {
     this.inFlight -= 1;
-    if (outcome === 'throttled') this.throttled(ticket);
-    else if (outcome === 'rate-limited') this.rateLimited(ticket, waitMs);
+    if (advertised !== null) this.advertise(advertised);
+    if (outcome === 'throttled' && !this.perWindow && !(ticket.alone && this.waiting.length > 0 && this.successTimes.length > 0)) this.throttled(ticket);
+    else if (outcome === 'throttled' || outcome === 'rate-limited') {
+      if (outcome === 'throttled') this.countsOverTime();
+      this.rateLimited(ticket, waitMs);
+    }
     else if (outcome === 'success') {
       this.succeeded();
       this.paced();
@@ -190,20 +214,57 @@ export class AdaptiveLimiter {
     this.wake();
   }
 
+  /**
+   * A 429 without a wait to a request sent alone, from a server that answered before: no limit on
+   * requests in flight refuses one request when it served any, so the server counts requests over
+   * time. From then on every 429 of this client reads as a rate limit's, and the halvings that
+   * misread the earlier ones are undone: back to the maximum, which only the pace holds back.
+   */
+  private countsOverTime(): void {
+    if (this.perWindow) return;
+    this.perWindow = true;
+    this.epoch += 1;
+    this.ceiling = null;
+    this.patience = INITIAL_PATIENCE;
+    this.set(this.max);
+  }
+
   /** A rate limit's 429: pace starts at the successes of the last window, or keep the pace it answered. */
   private rateLimited(ticket: Ticket, waitMs: number | null): void {
     if (ticket.paceEpoch !== this.paceEpoch) return;
-    const windowMs = Math.min(MAX_PACE_WINDOW_MS, Math.max(MIN_PACE_WINDOW_MS, waitMs ?? 0));
+    // The window the server's headers name, else the wait it asked for.
+    const windowMs = this.advertisedPace?.windowMs ?? Math.min(MAX_PACE_WINDOW_MS, Math.max(MIN_PACE_WINDOW_MS, waitMs ?? 0));
     const measured = this.measure(windowMs);
     const old = this.paceNow;
     // Nothing answered yet, nothing to measure: the refused request waits its Retry-After.
     if (measured === 0 && old === null) return;
+    // The server named its quota and nothing answered in its window: the window was spent by the
+    // requests sent before the pace (a first burst answered later). The quota stands; the next
+    // start waits for the window to open again, a window from now.
+    if (measured === 0 && this.advertisedPace !== null && old !== null && old.perWindow >= this.advertisedPace.perWindow) {
+      this.lastStartAt = Math.max(this.lastStartAt, this.clock.now() + windowMs - windowMs / old.perWindow);
+      return;
+    }
     if (old !== null) {
       if (this.paceCeiling !== null && old.perWindow >= this.paceCeiling) this.pacePatience = Math.min(MAX_PATIENCE, this.pacePatience * 2);
       this.paceCeiling = old.perWindow;
     }
     const perWindow = measured > 0 ? measured : Math.max(1, Math.floor((old as Pace).perWindow / 2));
     this.setPace({ perWindow, windowMs });
+  }
+
+  /**
+   * The server's headers name its quota: the pace is set to it from the first answer that says so,
+   * before any 429. The same quota said again changes nothing (a 429 at it may have lowered the pace
+   * since); another one sets the pace anew.
+   */
+  private advertise(pace: Pace): void {
+    const old = this.advertisedPace;
+    if (old !== null && old.perWindow === pace.perWindow && old.windowMs === pace.windowMs) return;
+    this.advertisedPace = pace;
+    this.paceCeiling = null;
+    this.pacePatience = INITIAL_PATIENCE;
+    this.setPace(pace);
   }
 
   /** A success: counted for the next measure, and a window of them at the pace raises it by one. */
@@ -219,11 +280,13 @@ export class AdaptiveLimiter {
     // The measure taken at the 429 may have come before the answers sent with it: more successes
     // in a window than the pace raise it to their count (up to below a ceiling).
     const measured = this.measure(pace.windowMs);
-    const below = this.paceCeiling === null ? measured : Math.min(measured, this.paceCeiling - 1);
+    const most = this.advertisedPace !== null && this.advertisedPace.windowMs === pace.windowMs ? this.advertisedPace.perWindow : Number.POSITIVE_INFINITY;
+    const below = Math.min(most, this.paceCeiling === null ? measured : Math.min(measured, this.paceCeiling - 1));
     if (below > pace.perWindow) {
       this.setPace({ perWindow: below, windowMs: pace.windowMs });
       return;
     }
+    if (pace.perWindow >= most) return;
     this.paceSuccesses += 1;
     const probing = this.paceCeiling !== null && pace.perWindow + 1 >= this.paceCeiling;
     if (this.paceSuccesses < (probing ? pace.perWindow * this.pacePatience : pace.perWindow)) return;
@@ -311,7 +374,7 @@ export class AdaptiveLimiter {
       return value;
     } finally {
       if (typeof answered === 'string') this.release(ticket, answered);
-      else this.release(ticket, answered.outcome, answered.waitMs);
+      else this.release(ticket, answered.outcome, answered.waitMs, answered.advertised ?? null);
     }
   }
 }

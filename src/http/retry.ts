@@ -190,8 +190,9 @@ export const RATE_LIMIT_WAIT_MS = 1000;
 /**
  * Whether a 429 says the server counts requests over time (docs/configuration.md, "Adaptive
  * concurrency"): it asks for a wait of a second or more (`asked`, from askedRetryAfterOf), or it
- * carries a rate limit's own headers, the IETF's `RateLimit`, `RateLimit-Policy` or
- * `RateLimit-Reset`, or an `X-RateLimit-*` (GitHub's, OpenAI's). Anything else, a 429 without a wait
+ * carries a rate limit's own headers, the IETF's `RateLimit`, `RateLimit-Policy`, or the earlier
+ * drafts' `RateLimit-Limit`, `RateLimit-Remaining` or `RateLimit-Reset`, or an `X-RateLimit-*`
+ * (GitHub's, OpenAI's). Anything else, a 429 without a wait
  * or with `Retry-After: 0`, reads as too many requests in flight. `headers` as undici gives them
  * (names in lower case).
  */
@@ -200,7 +201,7 @@ export function rateLimitOf(headers: Record<string, string | string[] | undefine
   return Object.keys(headers).some((name) => RATE_LIMIT_HEADERS.has(name) || name.startsWith('x-ratelimit-'));
 }
 
-const RATE_LIMIT_HEADERS = new Set(['ratelimit', 'ratelimit-policy', 'ratelimit-reset']);
+const RATE_LIMIT_HEADERS = new Set(['ratelimit', 'ratelimit-policy', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']);
 
 const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
 const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';

@@ -19,7 +19,8 @@ import { abortedConnecting, request } from '../http/undici.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import type { Clock } from '../types.js';
 import { askedRetryAfterOf, attemptsText, rateLimitOf, withRetries } from '../http/retry.js';
-import type { AdaptiveLimiter } from '../http/limiter.js';
+import type { AdaptiveLimiter, Pace } from '../http/limiter.js';
+import { advertisedPace } from '../http/ratelimit-policy.js';
 import { baseUrlSetting } from '../judge-url-setting.js';
 
 /**
@@ -65,9 +66,9 @@ export interface PostOptions {
 export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 type Attempt =
-  | { kind: 'ok'; json: unknown }
+  | { kind: 'ok'; json: unknown; advertised?: Pace | null }
   | { kind: 'fatal'; reason: string; reached?: true }
-  | { kind: 'http'; status: number; message: string | null; body: string; retryAfterMs: number | null; rateLimited?: boolean }
+  | { kind: 'http'; status: number; message: string | null; body: string; retryAfterMs: number | null; rateLimited?: boolean; advertised?: Pace | null }
   /** `reached`: as PostResult's. */
   | { kind: 'network'; reason: string; fix?: string; reached?: true }
   /**
@@ -232,7 +233,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     }
     if (answered) {
       try {
-        return { kind: 'ok', json: JSON.parse(text) as unknown };
+        return { kind: 'ok', json: JSON.parse(text) as unknown, advertised: advertisedPace(res.headers) };
       } catch {
         return { kind: 'fatal', reason: `response is not JSON: "${oneLine(text, 80)}"`, reached: true };
       }
@@ -245,7 +246,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     const message = errorMessage(text);
     const retryAfterMs = askedRetryAfterOf(res.headers, opts.clock.now());
     const rateLimited = res.statusCode === 429 && rateLimitOf(res.headers, retryAfterMs);
-    return { kind: 'http', status: res.statusCode, message: message ? oneLine(message, 120) : null, body: oneLine(text, 1000), retryAfterMs, rateLimited };
+    return { kind: 'http', status: res.statusCode, message: message ? oneLine(message, 120) : null, body: oneLine(text, 1000), retryAfterMs, rateLimited, advertised: rateLimited ? advertisedPace(res.headers) : null };
   } catch (err) {
     // A body that stopped after the headers (undici's wait between its bytes is timeoutMs too) is
     // said as the answer that did not end, not as no answer (docs/troubleshooting.md, "Not evaluated").
@@ -308,7 +309,16 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
           if (r.kind === 'http') opts.onHttpFailure?.({ status: r.status, body: r.body, reason: `HTTP ${r.status}${r.message ? `: ${r.message}` : ''}` });
           return r;
         },
-        (r) => (r.kind === 'ok' ? 'success' : r.kind === 'http' && r.status === 429 ? (r.rateLimited === true ? { outcome: 'rate-limited', waitMs: r.retryAfterMs } : 'throttled') : 'other'),
+        (r) =>
+          r.kind === 'ok'
+            ? r.advertised
+              ? { outcome: 'success', waitMs: null, advertised: r.advertised }
+              : 'success'
+            : r.kind === 'http' && r.status === 429
+              ? r.rateLimited === true
+                ? { outcome: 'rate-limited', waitMs: r.retryAfterMs, advertised: r.advertised ?? null }
+                : 'throttled'
+              : 'other',
         { signal: opts.signal, aborted: () => INTERRUPTED },
       );
       if (a.kind === 'ok') return { ok: true, value: a.json };

@@ -222,6 +222,57 @@ describe('AdaptiveLimiter', () => {
 });
 
 describe('AdaptiveLimiter pacing after a rate limit', () => {
+  it('a quota the headers advertise sets the pace from the first answer, before any 429; said again it changes nothing, and no raise passes it', async () => {
+    const clock = manualClock();
+    const l = new AdaptiveLimiter(16, clock);
+    l.release(await l.acquire(), 'success', null, { perWindow: 5, windowMs: 1000 });
+    expect(l.pace).toEqual({ perWindow: 5, windowMs: 1000 });
+    // Many successes in the window at the advertised pace: more would be refused, so no raise.
+    for (let i = 0; i < 40; i++) l.release(await l.acquire(), 'success', null, { perWindow: 5, windowMs: 1000 });
+    expect(l.paceHistory).toEqual([{ perWindow: 5, windowMs: 1000 }]);
+    // A 429 at it measures again (the window the headers name); the same quota said again keeps that.
+    clock.at(clock.now() + 10_000);
+    for (let i = 0; i < 3; i++) await answer(l, 'success');
+    l.release(await l.acquire(), 'rate-limited', 5000, { perWindow: 5, windowMs: 1000 });
+    expect(l.pace).toEqual({ perWindow: 3, windowMs: 1000 });
+    l.release(await l.acquire(), 'success', null, { perWindow: 5, windowMs: 1000 });
+    expect(l.pace?.perWindow).toBeLessThan(5);
+    // Another quota sets the pace anew.
+    l.release(await l.acquire(), 'success', null, { perWindow: 2, windowMs: 1000 });
+    expect(l.pace).toEqual({ perWindow: 2, windowMs: 1000 });
+    expect(l.history).toEqual([16]);
+  });
+
+  it('a 429 without a wait to a request sent alone while others wait for its slot reads as a rate limit: the halvings undone, the starts paced', async () => {
+    const clock = manualClock();
+    const l = new AdaptiveLimiter(4, clock);
+    for (let i = 0; i < 3; i++) await answer(l, 'success');
+    const tickets = await Promise.all([l.acquire(), l.acquire(), l.acquire(), l.acquire()]);
+    l.release(tickets[0] as Ticket, 'throttled'); // 4 in flight: an overload, halved -> 2
+    expect(l.limit).toBe(2);
+    for (const t of tickets.slice(1)) l.release(t, 'throttled'); // the same overload: not again
+    const alone = await l.acquire();
+    const waiting = [l.acquire(), l.acquire()]; // the first takes the other slot of 2, the second waits
+    l.release(alone, 'throttled'); // alone when sent, one waiting: no in-flight limit refuses that
+    expect(l.history).toEqual([4, 2, 4]);
+    expect(l.pace).toEqual({ perWindow: 3, windowMs: 1000 }); // the 3 successes of the last second
+    for (const t of await Promise.all(waiting)) l.release(t, 'throttled'); // every 429 a rate limit's now
+    expect(l.limit).toBe(4);
+  });
+
+  it('a lone request refused before any success, or with nothing waiting, is an overload as before', async () => {
+    const l = new AdaptiveLimiter(4, manualClock());
+    const first = await l.acquire();
+    const waiting = [l.acquire(), l.acquire(), l.acquire(), l.acquire()];
+    l.release(first, 'throttled'); // nothing served yet: the capacity may be below one
+    expect(l.limit).toBe(2);
+    for (const t of await Promise.all(waiting.slice(0, 2))) l.release(t, 'success');
+    for (const t of await Promise.all(waiting.slice(2))) l.release(t, 'success');
+    await answer(l, 'throttled'); // alone, but nothing waiting: sequential requests tell nothing
+    expect(l.history).toEqual([4, 2, 3, 1]);
+    expect(l.pace).toBeNull();
+  });
+
   it("a rate limit's 429 before any success sets no pace: nothing measured yet", async () => {
     const clock = manualClock();
     const l = new AdaptiveLimiter(16, clock);

@@ -137,8 +137,8 @@ describe('rateLimitOf: a 429 for too many requests a second, not too many in fli
     }
   });
 
-  it("a rate limit's own headers say so without a wait: the IETF RateLimit fields, X-RateLimit-*", () => {
-    for (const headers of [{ ratelimit: 'limit=5, remaining=0, reset=1' }, { 'ratelimit-policy': '5;w=1' }, { 'ratelimit-reset': '1' }, { 'x-ratelimit-remaining-requests': '0' }, { 'x-ratelimit-reset': '1767225601', 'retry-after': '0' }]) {
+  it("a rate limit's own headers say so without a wait: the IETF RateLimit fields (the earlier drafts' too), X-RateLimit-*", () => {
+    for (const headers of [{ ratelimit: 'limit=5, remaining=0, reset=1' }, { 'ratelimit-policy': '5;w=1' }, { 'ratelimit-reset': '1' }, { 'ratelimit-limit': '10, 10;w=1' }, { 'ratelimit-remaining': '0' }, { 'x-ratelimit-remaining-requests': '0' }, { 'x-ratelimit-reset': '1767225601', 'retry-after': '0' }]) {
       expect(read(headers), JSON.stringify(headers)).toBe(true);
     }
   });

@@ -155,12 +155,15 @@ function fixtures(n: number): Fixture[] {
 }
 
 /** The defaults users run with (2 retries, 250 ms backoff), a 10 s turn deadline: a 30 s budget per request. */
-async function agentUnder(limit: Limit, retryAfter: string | null, handler?: (req: Parameters<typeof nativeEcho>[0]) => AgentReply, latencyMs = 0) {
+async function agentUnder(limit: Limit, retryAfter: string | null, handler?: (req: Parameters<typeof nativeEcho>[0]) => AgentReply, latencyMs = 0, advertised: Record<string, string> = {}) {
   const clock: VirtualClock = virtualClock(() => limiter.active === clock.parked);
   const limiter = new AdaptiveLimiter(16, clock.paced);
   const server = gate(limit, clock, retryAfter, latencyMs);
   const agent = await startAgentServer((req) =>
-    handler ? handler(req) : server.admit<AgentReply>(() => nativeEcho(req) as AgentReply, () => ({ status: 429, headers: retryAfter === null ? ({} as Record<string, string>) : { 'retry-after': retryAfter }, json: { error: 'slow down' } })),
+    handler ? handler(req) : server.admit<AgentReply>(
+          () => ({ ...(nativeEcho(req) as Exclude<AgentReply, string>), headers: advertised }),
+          () => ({ status: 429, headers: retryAfter === null ? advertised : { ...advertised, 'retry-after': retryAfter }, json: { error: 'slow down' } }),
+        ),
   );
   cleanups.push(() => agent.close());
   let retried = 0;
@@ -262,6 +265,37 @@ describe('agent rate limits (default retries)', () => {
     expect(limiter.history.slice(0, 3)).toEqual([16, 8, 4]);
   });
 
+  // A per-second limit that says nothing of a rate (`Retry-After: 0`, or none) reads as too many in
+  // flight and halves the limit, until a 429 comes to a request sent alone while others waited for
+  // its slot: no limit on requests in flight refuses a lone request from a server that served some.
+  // From then on its 429s are a rate limit's: the limit is back at 16 and the starts are paced. The
+  // run took 23.0 s of virtual time with 52 refused when every 429 halved.
+  it.each(['0', null])('429 above 5 per second with Retry-After: %s, the agent answering in 400 ms: read as a rate limit once a lone request is refused, 60 fixtures within 1.1 x the 12 s floor', async (retryAfter) => {
+    const { server, client, clock, limiter } = await agentUnder({ kind: 'per-second', max: 5 }, retryAfter, undefined, 400);
+    const record = await replay({ fixtures: fixtures(60), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
+    expect(record.tallies).toMatchObject({ errored: 0, passed: 60 });
+    expect(server.counts.peakPerSecond).toBe(5);
+    expect(clock.now()).toBeLessThanOrEqual(13_200);
+    expect(server.counts.throttled).toBeLessThanOrEqual(25);
+    expect(limiter.history.at(-1)).toBe(16);
+    expect(limiter.pace).toEqual({ perWindow: 5, windowMs: 1000 });
+  });
+
+  // The agent names its quota (`RateLimit-Policy: "default";q=5;w=1`) on every answer: the pace is
+  // set from the first, a 429 of the first burst, before any success could be measured. At 1.5 s a
+  // request the 429s of the first burst come before any success, so the pace measured waited for a
+  // later 429, and 20 were refused; read from the header, 11, all of the first burst.
+  it('an agent that names its quota of 5 a second in RateLimit-Policy, answering in 1.5 s: paced from its first answer, only the first burst refused', async () => {
+    const { server, client, clock, limiter } = await agentUnder({ kind: 'per-second', max: 5 }, '1', undefined, 1500, { 'ratelimit-policy': '"default";q=5;w=1' });
+    const record = await replay({ fixtures: fixtures(60), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
+    expect(record.tallies).toMatchObject({ errored: 0, passed: 60 });
+    expect(server.counts.peakPerSecond).toBe(5);
+    expect(server.counts.throttled).toBe(11);
+    expect(clock.now()).toBeLessThanOrEqual(13_400);
+    expect(limiter.paceHistory).toEqual([{ perWindow: 5, windowMs: 1000 }]);
+    expect(limiter.history).toEqual([16]);
+  });
+
   it('an agent that answers only 429 (Retry-After: 0): each fixture ends errored once its 30 s budget is spent, not after 3 attempts', async () => {
     const { client, clock, agent } = await agentUnder({ kind: 'in-flight', max: 0 }, '0', () => ({ status: 429, headers: { 'retry-after': '0' }, json: { error: 'slow down' } }));
     const record = await replay({ fixtures: fixtures(3), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
@@ -290,7 +324,7 @@ describe('agent rate limits (default retries)', () => {
 
 const OK = { choices: [{ index: 0, message: { role: 'assistant', content: '{"rationale": "fine", "score": 0.9}' } }] };
 
-async function judgeUnder(limit: Limit | 'only-429', retryAfter: string, latencyMs = 0) {
+async function judgeUnder(limit: Limit | 'only-429', retryAfter: string, latencyMs = 0, advertised: Record<string, string> = {}) {
   const clock: VirtualClock = virtualClock(() => limiter.active === clock.parked);
   const limiter = new AdaptiveLimiter(16, clock.paced);
   const server = gate(limit === 'only-429' ? { kind: 'in-flight', max: 0 } : limit, clock, retryAfter, latencyMs);
@@ -298,11 +332,11 @@ async function judgeUnder(limit: Limit | 'only-429', retryAfter: string, latency
     (res) => {
       void server.admit(
         () => {
-          res.writeHead(200, { 'content-type': 'application/json' });
+          res.writeHead(200, { 'content-type': 'application/json', ...advertised });
           res.end(JSON.stringify(OK));
         },
         () => {
-          res.writeHead(429, { 'content-type': 'application/json', 'retry-after': retryAfter });
+          res.writeHead(429, { 'content-type': 'application/json', 'retry-after': retryAfter, ...advertised });
           res.end(JSON.stringify({ error: { message: 'rate limited' } }));
         },
       );
@@ -349,6 +383,22 @@ describe('judge rate limits (2 retries)', () => {
     // The 40 sent at once are 35 refused (a refusal frees its slot at once); few after them.
     expect(server.counts.throttled).toBeLessThanOrEqual(45);
     expect(limiter.pace?.perWindow).toBe(5);
+  });
+
+  // The judge names its quota in a windowed X-RateLimit-Limit: paced from the first 429 of the 40
+  // sent at once. A paced start refused in the second the first burst spent waits for the next
+  // second instead of halving the pace (19.2 s when it halved). Measured after the 429s instead,
+  // 70 were refused in 9.4 s.
+  it('a judge that names its quota of 5 a second in X-RateLimit-Limit, answering in 1.5 s: paced from its first answer, few refused after the first burst', async () => {
+    const { server, judge, clock, limiter } = await judgeUnder({ kind: 'per-second', max: 5 }, '1', 1500, { 'x-ratelimit-limit': '5;window=1' });
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => judge.score('polite', `reply ${i}`)));
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+    expect(server.counts.peakPerSecond).toBe(5);
+    // The first 429 sets the pace before the other calls are sent: 12 refused, not the 35 of a
+    // burst of 40 (a refusal frees its slot at once).
+    expect(server.counts.throttled).toBeLessThanOrEqual(15);
+    expect(clock.now()).toBeLessThanOrEqual(9_600);
+    expect(limiter.paceHistory).toEqual([{ perWindow: 5, windowMs: 1000 }]);
   });
 
   it('a judge that answers only 429: the call fails once its 30 s budget is spent, with the reason', async () => {
