@@ -146,7 +146,7 @@ describe('the clients, at a port where something other than HTTP answers (anothe
       });
       expect(await simulator.next({ goal: 'g', instructions: null, persona: null, turn: 1, maxTurns: 2, transcript: [] })).toEqual({
         kind: 'fault',
-        fault: `simulator gave no usable answer: the simulator at ${host} gave an answer that is not valid HTTP; ${fix('the simulator', 'simulator.baseUrl (else judge.baseUrl)')}`,
+        fault: `simulator gave no usable answer: the simulator at ${host} gave an answer that is not valid HTTP; ${fix('the simulator', 'simulator.baseUrl (else judge-base-url (judge.baseUrl))')}`,
         retries: 0,
       });
       // --wait-for-agent ends at its first poll: the port answers the same on every poll.
@@ -188,7 +188,7 @@ describe('the clients, at a TLS server that requires a client certificate (it an
       });
       expect(await simulator.next({ goal: 'g', instructions: null, persona: null, turn: 1, maxTurns: 2, transcript: [] })).toEqual({
         kind: 'fault',
-        fault: `simulator gave no usable answer: it answered the TLS handshake with an alert: ${alert}; ${fix('simulator.baseUrl (else judge.baseUrl)')}`,
+        fault: `simulator gave no usable answer: it answered the TLS handshake with an alert: ${alert}; ${fix('simulator.baseUrl (else judge-base-url (judge.baseUrl))')}`,
         retries: 0,
       });
       // --wait-for-agent ends at its first poll: the server answers the same on every poll.
