@@ -4,27 +4,32 @@ import { formatPair, reasonLine } from './format.js';
 export const NO_JUDGE_REASON = 'no judge configured (add a judge section to config.yml)';
 
 /**
- * A not evaluated judge check's detail (docs/judges.md): "judge unreachable: <reason>" when the
- * judge could not be asked or nothing answered (or an HTTP error after the retries), "judge gave no
- * usable answer: <reason>" when it answered without a usable score, or something answered at its
- * address in a form not read (not HTTP, an answer that did not end), the reason alone when no judge
- * is configured.
+ * A not evaluated judge check's detail (docs/judges.md): "judge unreachable: <reason>" when nothing
+ * answered (or an HTTP error after the retries), "judge gave no usable answer: <reason>" when it
+ * answered without a usable score, or something answered at its address in a form not read (not
+ * HTTP, an answer that did not end), the reason alone when no judge is configured or when the
+ * request could not be made ("judge call failed: ...": a fault of ours, nothing sent, so not
+ * "unreachable"; src/judge/client.ts).
  */
 function unusableDetail(result: Extract<JudgeResult, { ok: false }> | { reason: string; answered: true }): string {
   if (result.reason === NO_JUDGE_REASON) return NO_JUDGE_REASON;
+  if (result.reason.startsWith(`${CALL_FAILED}: `)) return reasonLine(result.reason);
   return `${result.answered === true ? UNUSABLE : UNREACHABLE}: ${reasonLine(result.reason)}`;
 }
 
 const UNUSABLE = 'judge gave no usable answer';
 const UNREACHABLE = 'judge unreachable';
+/** A judge request agent-replay could not make, as src/judge/client.ts and src/judge/panel.ts say it. */
+const CALL_FAILED = 'judge call failed';
 
 /**
- * Was a judge check not evaluated by the judge's doing: it was asked and could not be reached, or
- * gave no usable answer (not: no judge configured, a run that did not complete)? Read from the
- * check's detail, as unusableDetail writes it.
+ * Was a judge check not evaluated by the judge's doing: it was asked and could not be reached, gave
+ * no usable answer, or its request could not be made (not: no judge configured, a run that did not
+ * complete)? Read from the check's detail, as unusableDetail writes it; a meaning judge's call that
+ * failed counts too (src/evaluate/meaning/ladder.ts, meaningJudgeGaveNone).
  */
 export function judgeGaveNoVerdict(detail: string): boolean {
-  return detail.startsWith(`${UNUSABLE}: `) || detail.startsWith(`${UNREACHABLE}: `);
+  return detail.startsWith(`${UNUSABLE}: `) || detail.startsWith(`${UNREACHABLE}: `) || detail.startsWith(`${CALL_FAILED}: `);
 }
 
 /** Members a panel's majority needs: more than half of them (2 of 3, 3 of 5). */

@@ -506,6 +506,10 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
   if (/^(?:judge unreachable: )?no judge configured/.test(detail)) {
     return { key: 'judge:none', what: 'no judge configured', hint: 'add a judge section to config.yml (judge assertions and criteria need one)' };
   }
+  // A request of ours that could not be made (src/judge/client.ts): nothing was sent, so no setting of the judge's is at fault.
+  // Records written before 2026-12-06 said "judge unreachable: " before it.
+  const callFailed = /^(?:judge unreachable: )?(judge call failed: .*)$/.exec(detail)?.[1];
+  if (callFailed !== undefined) return { key: 'judge:call-failed', what: callFailed.length > 160 ? `${callFailed.slice(0, 159)}\u2026` : callFailed, hint: CALL_FAILED_HINT };
   const judge = /^judge (unreachable|gave no usable answer): (.*)$/.exec(detail);
   if (judge) {
     const reason = judge[2] ?? '';
@@ -534,7 +538,7 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
   // "simulator gave no usable answer": something answered at its address, not in a form read (since 2026-12-06; "simulator unreachable" before).
   const simulator = /^simulator (unreachable|gave no usable answer|answered no usable JSON|wrote an empty message|call failed)(?::\s*(.*))?$/.exec(detail);
   // A fault of ours (a request body that could not be made, src/simulator/client.ts): nothing was sent, so no setting of the simulator's is at fault.
-  if (simulator?.[1] === 'call failed') return { key: 'simulator:call-failed', what: detail.length > 160 ? `${detail.slice(0, 159)}\u2026` : detail, hint: SIMULATOR_CALL_FAILED_HINT };
+  if (simulator?.[1] === 'call failed') return { key: 'simulator:call-failed', what: detail.length > 160 ? `${detail.slice(0, 159)}\u2026` : detail, hint: CALL_FAILED_HINT };
   if (simulator) {
     const proxied = proxyCause(simulator[2] ?? '', 'simulator', 'on the way to the simulator');
     if (proxied !== null) return proxied;
@@ -561,8 +565,8 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
   return { key: `not_evaluated:${detail}`, what: detail, hint: null };
 }
 
-/** What to do about a simulator call that failed before anything was sent: agent-replay's fault, not a setting's. */
-const SIMULATOR_CALL_FAILED_HINT = 'agent-replay could not make the request, and sent nothing: run it again, and report it with this message if it happens again';
+/** What to do about a judge's or a simulator's call that failed before anything was sent: agent-replay's fault, not a setting's. */
+const CALL_FAILED_HINT = 'agent-replay could not make the request, and sent nothing: run it again, and report it with this message if it happens again';
 
 /** What to do about a judge that answered without a usable score: its address and key work; its model or mechanism does not. */
 export const JUDGE_NO_SCORE_HINT = `use a judge model that follows the prompt, or an endpoint with structured output (${docsUrl('judges.md', 'Structured output and its fallback')})`;
