@@ -213,6 +213,12 @@ describe('openai judge', () => {
       });
       expect(clock.sleeps).toEqual([]);
       expect(s.received).toEqual([]);
+      // Its cause says the certificate's fix, as the client does, not the judge's settings (check judge-base-url, judge.model and the key).
+      expect(causeOf({ label: 'refunds', errored: false, verdict: 'not_evaluated', detail: judgeOutcome(r, 0.7).detail }, null)).toEqual({
+        key: 'judge:tls:DEPTH_ZERO_SELF_SIGNED_CERT',
+        what: "the judge's TLS certificate is refused: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT)",
+        hint: "point NODE_EXTRA_CA_CERTS at that CA's certificate (a PEM file) in the environment agent-replay runs in",
+      });
     } finally {
       await tls.close();
     }
