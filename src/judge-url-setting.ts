@@ -9,8 +9,12 @@
  */
 export const JUDGE_URL_SETTING = 'judge-base-url (judge.baseUrl)';
 
-/** The simulator's address in a fix: its own key, else the judge's (the Action has no input of its own for it). */
-export const SIMULATOR_URL_SETTING = 'simulator.baseUrl (else judge.baseUrl)';
+/**
+ * The simulator's address in a fix: its own key, else the judge's, named where the Action takes it
+ * (JUDGE_URL_SETTING: the simulator has no input of its own, and takes the judge's `judge-base-url`
+ * when its key is not written); the terminal's cliWords names the CLI's flag in it.
+ */
+export const SIMULATOR_URL_SETTING = `simulator.baseUrl (else ${JUDGE_URL_SETTING})`;
 
 /** The setting that holds a peer's base URL, for a fix ("the simulator": its own, else the judge's). */
 export function baseUrlSetting(peer: string): string {

@@ -37,6 +37,15 @@ export function line(text: string, max = 200): string {
 const FIX_START = /; (?:check|point|see|give|raise|use|write|name|something other than|a proxy that inspects|the proxy's certificate must) /;
 
 /**
+ * Where the fix of a client's reason, written `<what happened>; <the fix>`, begins (the index of
+ * its "; "), or -1 when it has none: a shared line or the terminal keeps the fix whole, and a
+ * shared line adds no general fix after it (src/report/cause-details.ts, src/report/terminal.ts).
+ */
+export function fixStart(text: string): number {
+  return FIX_START.exec(text)?.index ?? -1;
+}
+
+/**
  * One line of a client's reason, written `<what happened>; <the fix>` (the judge's: src/judge/http.ts),
  * bounded as `line` is: whole when it fits; else what happened alone, the fix left to the item's
  * cause line, which says it whole (src/evaluate/causes.ts; docs/troubleshooting.md, "Not
@@ -46,7 +55,7 @@ const FIX_START = /; (?:check|point|see|give|raise|use|write|name|something othe
 export function reasonLine(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   if (flat.length <= max) return flat;
-  const fix = FIX_START.exec(flat)?.index ?? -1;
+  const fix = fixStart(flat);
   if (fix > 0 && fix <= max) return flat.slice(0, fix);
   const space = flat.lastIndexOf(' ', max);
   return `${flat.slice(0, space > max / 2 ? space : max)}\u2026`;
@@ -60,7 +69,7 @@ export function reasonLine(text: string, max = 200): string {
 export function reasonWithFix(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   if (flat.length <= max) return flat;
-  const fix = FIX_START.exec(flat)?.index ?? -1;
+  const fix = fixStart(flat);
   if (fix <= 0) return reasonLine(flat, max);
   return `${fix <= max ? flat.slice(0, fix) : reasonLine(flat.slice(0, fix), max)}${flat.slice(fix)}`;
 }

@@ -223,7 +223,12 @@ function renderProbe(r: ProbeResult, opts: { color: boolean; preset: string | un
   return `${lines.join('\n')}\n`;
 }
 
-function verdictLine(f: FixtureRecord, paint: (c: keyof typeof ANSI, t: string) => string): string {
+/**
+ * Probe's verdict line: "verdict pass (probe): nothing to check" without an assertion, else the
+ * verdict and the check's detail, a judge's fix in the CLI's words (--judge-url, cliWords). `paint`
+ * colours a word (none by default).
+ */
+export function verdictLine(f: Pick<FixtureRecord, 'assertion' | 'verdict' | 'detail'>, paint: (c: keyof typeof ANSI, t: string) => string = (_c, t) => t): string {
   // A judge's fix in the CLI's words (--judge-url), as the run's summary says it (cliWords).
   const detail = terminalLine(cliWords(f.detail));
   if (f.assertion === null) return `${paint('bold', 'verdict')} ${paint('green', 'pass (probe)')}: nothing to check${detail === PROBE_DETAIL ? '' : ` (${detail})`}`;

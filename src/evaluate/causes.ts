@@ -414,6 +414,16 @@ export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'm
 }
 
 /**
+ * A judge's or simulator's certificate Node refused (src/judge/http.ts: "its TLS certificate is
+ * refused: <what> (<code>); <fix>"): the certificate's own fix (src/tls-certificate.ts), as the
+ * client says it, never the settings' general one. Null for any other reason.
+ */
+function refusedCertificate(reason: string, who: 'judge' | 'simulator'): Cause | null {
+  const problem = tlsProblem(/^its TLS certificate is refused: .+? \(([A-Z_]+)\)/.exec(reason)?.[1]);
+  return problem === null ? null : { key: `${who}:tls:${problem.code}`, what: `the ${who}'s TLS certificate is refused: ${problem.what} (${problem.code})`, hint: problem.fix };
+}
+
+/**
  * A judge's, simulator's or meaning judge's answer in a form not read (src/judge/http.ts): the TLS
  * handshake answered with an alert, a TLS port that answered without TLS, a body that is not JSON,
  * in a coding not read, or too large. Said "gave no usable answer: ..." since 2026-12-06,
@@ -507,14 +517,16 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
     return { key: 'judge:none', what: 'no judge configured', hint: 'add a judge section to config.yml (judge assertions and criteria need one)' };
   }
   // A fault of ours (a request body that could not be made, src/judge/client.ts): nothing was sent, so no setting of the judge's is at fault.
-  if (/^judge call failed: /.test(detail)) return callFailedCause('judge', detail);
+  // Records written before 2026-12-06 said "judge unreachable: " before it.
+  const callFailed = /^(?:judge unreachable: )?(judge call failed: .*)$/.exec(detail)?.[1];
+  if (callFailed !== undefined) return callFailedCause('judge', callFailed);
   const judge = /^judge (unreachable|gave no usable answer): (.*)$/.exec(detail);
   if (judge) {
     const reason = judge[2] ?? '';
     // Something answered at the judge's address and not in a form read (not HTTP, an answer that did
     // not end): "judge gave no usable answer: the judge at ... gave ..." since 2026-12-06, "judge
     // unreachable: ..." before; one cause either way.
-    const unfinished = unfinishedAnswer(reason, 'judge');
+    const unfinished = unfinishedAnswer(reason, 'judge') ?? refusedCertificate(reason, 'judge');
     if (unfinished !== null) return unfinished;
     // The judge answered, but not with a score: its address and key work; its model or mechanism does not.
     if (judge[1] === 'gave no usable answer' || /^no usable score\b/.test(reason)) {
@@ -540,7 +552,7 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
   if (simulator) {
     const proxied = proxyCause(simulator[2] ?? '', 'simulator', 'on the way to the simulator');
     if (proxied !== null) return proxied;
-    const unfinished = unfinishedAnswer(simulator[2] ?? '', 'simulator');
+    const unfinished = unfinishedAnswer(simulator[2] ?? '', 'simulator') ?? refusedCertificate(simulator[2] ?? '', 'simulator');
     if (unfinished !== null) return unfinished;
     const status = /HTTP (\d{3})/.exec(simulator[2] ?? '')?.[1];
     const kind = simulator[1] === 'unreachable' ? `unreachable${status ? `: HTTP ${status}` : ''}` : (simulator[1] ?? '');

@@ -3,7 +3,7 @@
 // never the token.
 
 import { badAnswerText, connectionFailureText, networkAddress, networkErrorCode, otherNetworkFailureText } from '../http/error-code.js';
-import { tlsAlert, tlsAlertFix, tlsAlertText } from '../tls-alert.js';
+import { NOT_TLS_FIX, notTls, tlsAlert, tlsAlertFix, tlsAlertText } from '../http/tls.js';
 
 export type GitHubErrorKind = 'forbidden' | 'not_found' | 'conflict' | 'rate_limited' | 'server' | 'network' | 'other';
 
@@ -46,7 +46,8 @@ const CLOSED_CODES: ReadonlySet<string> = new Set(['UND_ERR_SOCKET', 'ECONNRESET
  * (`other side closed`), as the agent's client says its own (src/http/error-code.ts): `GitHub's API
  * closed the connection without answering (UND_ERR_SOCKET)`, `the connection to GitHub's API
  * failed: connection refused at 127.0.0.1:443 (ECONNREFUSED)`, `GitHub's API answered the TLS
- * handshake with an alert: handshake failure (...); check whether ...`. Null for an error with no network
+ * handshake with an alert: handshake failure (...); check whether ...`, `GitHub's API answered
+ * without TLS (ERR_SSL_WRONG_VERSION_NUMBER); ... write the URL with http:// in GITHUB_API_URL`. Null for an error with no network
  * code (the request's deadline says its own words: src/github/octokit.ts).
  */
 export function networkWords(error: unknown): string | null {
@@ -58,6 +59,9 @@ export function networkWords(error: unknown): string | null {
   // client certificate): in the words the agent's client says it in (src/tls-alert.ts), with GitHub's fix.
   const alert = tlsAlert(code);
   if (alert !== null) return `GitHub's API ${tlsAlertText(alert)}; ${tlsAlertFix('GITHUB_API_URL', "GitHub's API, or a proxy on its way (HTTPS_PROXY),")}`;
+  // An https:// URL to a port that speaks plain HTTP: in the agent client's words (src/http/tls.ts), with GitHub's setting.
+  const plain = notTls(code);
+  if (plain !== null) return `GitHub's API answered without TLS (${plain}); ${NOT_TLS_FIX} in GITHUB_API_URL`;
   const failed = connectionFailureText(code, networkAddress(error)) ?? otherNetworkFailureText(error);
   return failed === null ? null : `the connection to GitHub's API failed: ${failed}`;
 }

@@ -3,8 +3,8 @@
 //
 // Retries come from two plugins that cover different failures:
 // - @octokit/plugin-retry retries transient failures (5xx, network errors reported as 500) with a
-//   quadratic backoff: (retryCount + 1)^2 * retryAfterBaseMs; not a TLS alert or a refused
-//   certificate, the same on every try (lastingFailures).
+//   quadratic backoff: (retryCount + 1)^2 * retryAfterBaseMs; not a TLS alert, a refused
+//   certificate or a plain-HTTP answer to the handshake, the same on every try (lastingFailures).
 // - @octokit/plugin-throttling spaces writes, and retries primary rate limits (403 or 429 with an
 //   exhausted x-ratelimit-remaining) until their x-ratelimit-reset, through the handler below, a
 //   limited number of times.
@@ -27,20 +27,20 @@ import HeadersModule from 'undici/lib/web/fetch/headers.js';
 import ResponseModule from 'undici/lib/web/fetch/response.js';
 import { httpDate } from '../http/retry.js';
 import { networkErrorCode } from '../http/error-code.js';
-import { tlsAlert } from '../tls-alert.js';
-import { tlsProblem } from '../tls-certificate.js';
+import { notTls, tlsAlert, tlsProblem } from '../http/tls.js';
 import { inertText } from '../workflow-commands.js';
 
 /**
  * A TLS alert in the handshake (a GitHub Enterprise Server, or a proxy on the way, that wants a client
- * certificate) or a certificate Node refuses is the same answer on every try: not retried, as the
+ * certificate), a certificate Node refuses, or a server that answers the handshake in plain HTTP (an
+ * https:// GITHUB_API_URL to a plain-HTTP port) is the same answer on every try: not retried, as the
  * agent's client does not retry it (docs/action.md, "When GitHub does not answer"). Registered before
  * plugin-retry, so that its error hook sees the failure first and gives this request no retries.
  */
 function lastingFailures(octokit: Octokit): void {
   octokit.hook.error('request', (error, options) => {
     const code = networkErrorCode(error);
-    if (tlsAlert(code) !== null || tlsProblem(code) !== null) options.request = { ...options.request, retries: 0 };
+    if (tlsAlert(code) !== null || tlsProblem(code) !== null || notTls(code) !== null) options.request = { ...options.request, retries: 0 };
     throw error;
   });
 }

@@ -12,6 +12,7 @@ import { FACTS_ONLY_CAUSE, FACTS_ONLY_FIX } from '../evaluate/meaning/ladder.js'
 import { thousands } from '../words.js';
 import { docsUrl } from '../version.js';
 import { needsBlock } from './item-parts.js';
+import { fixStart } from '../assertions/format.js';
 
 /** The text an item's cause was read from: its error, or a not evaluated fixture's detail; null otherwise. */
 export function causeTextOf(item: Item): string | null {
@@ -163,12 +164,15 @@ export function sharedMeaning(items: readonly Item[], judged: boolean): SharedMe
   // reached: said as a judge's cause says it ("the meaning judge's answer did not end within 200 ms"),
   // not "unreachable" (the cause's words since 2026-12-06, "gave no usable answer: ..."; before, "unreachable: ...").
   const reached = MEANING_JUDGE_ASKED.test(cause) ? unfinishedAnswer(cause.replace(MEANING_JUDGE_ASKED, ''), 'meaning judge') : null;
+  // A meaning judge that could not be reached, whose reason says its own fix ("its TLS certificate is
+  // refused: ...; point NODE_EXTRA_CA_CERTS ..."), gets no second one after it.
+  const down = MEANING_JUDGE_DOWN.test(cause) && fixStart(cause) <= 0;
   const fix =
     cause === FACTS_ONLY_CAUSE
       ? FACTS_ONLY_FIX[judged ? 'judged' : 'unjudged']
       : reached !== null
         ? reached.hint
-        : MEANING_JUDGE_DOWN.test(cause)
+        : down
           ? MEANING_JUDGE_DOWN_FIX
           : MEANING_JUDGE_NO_SCORE.test(cause)
             ? MEANING_JUDGE_NO_SCORE_FIX

@@ -8,6 +8,7 @@
 
 import type { Check, FixtureRecord, RunRecord } from '../types.js';
 import { clip, clipShown, terminalBlock, terminalLine } from './escape.js';
+import { fixStart } from '../assertions/format.js';
 import { begunCalls, BEGUN_WORDS, decisiveReply, otherAttemptsWords } from './item-parts.js';
 import { diffText, MARK } from './diff-text.js';
 import { MAX_DIFF_CHARS } from './diff.js';
@@ -147,7 +148,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
     lines.push('', paint('bold', `${SECTION_WORDS[key].title} (${thousands(items.length)})${SECTION_WORDS[key].suffix}`));
     // A reason the meaning was not checked that several items share: once, under the title.
     const meaning = meanings.bySection.get(key);
-    if (meaning !== undefined) lines.push(paint('grey', fit(`  ${terminalLine(clip(cliWords(sharedMeaningLine(meaning)), 300))}`)));
+    if (meaning !== undefined) lines.push(paint('grey', fit(`  ${terminalLine(clipKeepingFix(cliWords(sharedMeaningLine(meaning)), 300))}`)));
     let group: CauseGroup | undefined;
     const texts = groupTexts(model, items);
     for (const item of items.slice(0, TERMINAL_ITEMS)) {
@@ -158,7 +159,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
         lines.push(paint('grey', fit(`  ${terminalLine(clip(cliWords(causeLine({ ...g, labels: g.labels.slice(0, n) }, items.length)), 2000))}`)));
         // The text the group's items share, once; each item below shows only what differs.
         const shared = text === undefined ? null : sharedLine(text, n);
-        if (shared !== null) lines.push(fit(`    ${terminalLine(clip(cliWords(shared), 300))}`));
+        if (shared !== null) lines.push(fit(`    ${terminalLine(clipKeepingFix(cliWords(shared), 300))}`));
       }
       group = g;
       const indent = g === undefined ? '  ' : '    ';
@@ -284,6 +285,17 @@ export function cliWords(text: string): string {
     .replace(/\bCheck that the preview deployed and that the agent URL is right\b/g, 'Check that the agent is running and that its URL is right (--agent-url, agent.url)');
 }
 
+/**
+ * `text` clipped at `max` characters as clip clips it, its fix kept whole when it says one
+ * (`<what happened>; <the fix>`, assertions/format.ts, fixStart): only what happened is clipped, as
+ * reasonWithFix bounds a reason, so that a long fix ("check whether the server asks for a client
+ * certificate ...") is never cut mid-sentence.
+ */
+function clipKeepingFix(text: string, max: number): string {
+  const fix = fixStart(text);
+  return fix <= 0 || text.length <= max ? clip(text, max) : `${clip(text.slice(0, fix), max)}${text.slice(fix)}`;
+}
+
 /** A turn ("message turn") that an item under a shared cause text adds to its line (cause-details.ts). */
 function ownSuffix(own: Own | undefined): string {
   return own?.turn ? ` · ${terminalLine(clip(own.turn, 80))}` : '';
@@ -304,7 +316,7 @@ function fixtureLines(v: FixtureView, style: { mark: string; colour: Colour }, i
   const said = own === undefined ? (f.errored ? f.error : f.detail) : own.text;
   // An error's fix, or a check's (a judge's: "in judge-base-url (judge.baseUrl)"), is said in the CLI's words, as its cause above (cliWords).
   const detail = said ? cliWords(said) : said;
-  if (detail) lines.push(fit(`${indent}    ${terminalLine(clip(detail, 300))}`));
+  if (detail) lines.push(fit(`${indent}    ${terminalLine(clipKeepingFix(detail, 300))}`));
   // The calls its stream had begun when it was cut short, with their inputs (docs/presets.md, "Streamed replies").
   const begun = f.errored && f.reply === null ? begunCalls(f.toolCalls, terminalLine) : null;
   if (begun !== null) lines.push(fit(`${indent}    ${BEGUN_WORDS}: ${begun}`));
@@ -371,7 +383,7 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   const fault = p.errored ? null : faultLine(p.simulation);
   const said = own === undefined ? p.error : own.text;
   const error = said ? cliWords(said) : said;
-  const detail = p.errored ? (error ? `${terminalLine(clip(error, 300))} · ${checks}` : checks) : fault !== null ? `${terminalLine(clip(fault, 300))} · ${checks}` : `${checks}${unsent}`;
+  const detail = p.errored ? (error ? `${terminalLine(clipKeepingFix(error, 300))} · ${checks}` : checks) : fault !== null ? `${terminalLine(clip(fault, 300))} · ${checks}` : `${checks}${unsent}`;
   const head = `${indent}${style.mark} ${SCRIPT_MARK} ${terminalLine(v.label)} · ${terminalLine(cliWords(v.status.join(' · ')))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
   const lines = [paint(style.colour, fit(head)), fit(`${indent}    ${terminalLine(detail)}`)];
   // The calls the turn it stopped on had begun when its stream was cut short, as a fixture's (docs/presets.md, "Streamed replies").

@@ -154,7 +154,7 @@ describe('causes', () => {
       what: 'the judge answered with something that is not HTTP',
       hint: "something other than the judge's HTTP server answers there: check the port in judge-base-url (judge.baseUrl)",
     });
-    expect(detail('simulator unreachable: the simulator at 127.0.0.1:9 gave an answer that is not valid HTTP')).toMatchObject({ key: 'simulator:not-http', hint: expect.stringMatching(/simulator\.baseUrl \(else judge\.baseUrl\)/) as unknown });
+    expect(detail('simulator unreachable: the simulator at 127.0.0.1:9 gave an answer that is not valid HTTP')).toMatchObject({ key: 'simulator:not-http', hint: expect.stringMatching(/simulator\.baseUrl \(else judge-base-url \(judge\.baseUrl\)\)/) as unknown });
     // An HTTP error stays what it was.
     expect(detail('judge unreachable: HTTP 503 after 3 attempts')?.what).toBe('judge unreachable: HTTP 503');
   });
@@ -206,7 +206,7 @@ describe('causes', () => {
       const items = [`judge gave no usable answer: ${reason}`, `judge unreachable: ${reason}`].map((d, i) => rec({ label: `f${i}`, verdict: 'not_evaluated', detail: d }));
       expect(groupCauses(items, URL_).map((g) => [g.key, g.labels])).toEqual([[key, ['f0', 'f1']]]);
     }
-    expect(causeOfDetail('simulator gave no usable answer: response is not JSON: "x"')).toMatchObject({ key: 'simulator:not-json', hint: expect.stringMatching(/simulator\.baseUrl \(else judge\.baseUrl\)/) as unknown });
+    expect(causeOfDetail('simulator gave no usable answer: response is not JSON: "x"')).toMatchObject({ key: 'simulator:not-json', hint: expect.stringMatching(/simulator\.baseUrl \(else judge-base-url \(judge\.baseUrl\)\)/) as unknown });
     // An HTTP error keeps the contract's words.
     expect(causeOfDetail('judge unreachable: HTTP 503 after 3 attempts')?.what).toBe('judge unreachable: HTTP 503');
   });

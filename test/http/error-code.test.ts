@@ -146,7 +146,7 @@ describe('the clients, at a port where something other than HTTP answers (anothe
       });
       expect(await simulator.next({ goal: 'g', instructions: null, persona: null, turn: 1, maxTurns: 2, transcript: [] })).toEqual({
         kind: 'fault',
-        fault: `simulator gave no usable answer: the simulator at ${host} gave an answer that is not valid HTTP; ${fix('the simulator', 'simulator.baseUrl (else judge.baseUrl)')}`,
+        fault: `simulator gave no usable answer: the simulator at ${host} gave an answer that is not valid HTTP; ${fix('the simulator', 'simulator.baseUrl (else judge-base-url (judge.baseUrl))')}`,
         retries: 0,
       });
       // --wait-for-agent ends at its first poll: the port answers the same on every poll.
@@ -188,7 +188,7 @@ describe('the clients, at a TLS server that requires a client certificate (it an
       });
       expect(await simulator.next({ goal: 'g', instructions: null, persona: null, turn: 1, maxTurns: 2, transcript: [] })).toEqual({
         kind: 'fault',
-        fault: `simulator gave no usable answer: it answered the TLS handshake with an alert: ${alert}; ${fix('simulator.baseUrl (else judge.baseUrl)')}`,
+        fault: `simulator gave no usable answer: it answered the TLS handshake with an alert: ${alert}; ${fix('simulator.baseUrl (else judge-base-url (judge.baseUrl))')}`,
         retries: 0,
       });
       // --wait-for-agent ends at its first poll: the server answers the same on every poll.
@@ -226,6 +226,32 @@ describe("GitHub's API at a server whose certificate Node refuses", () => {
       expect(front.connections()).toBe(1);
     } finally {
       await front.close();
+    }
+  });
+});
+
+describe("GitHub's API reached with https:// at a port that speaks plain HTTP", () => {
+  it('is asked once, not retried (the same plain-HTTP answer comes on every try), and says it in the agent client\'s words with GITHUB_API_URL', async () => {
+    const { createServer: createHttpServer } = await import('node:http');
+    let connections = 0;
+    const plain = createHttpServer((_req, res) => res.end('{}'));
+    plain.on('connection', () => connections++);
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = plain.address() as AddressInfo;
+      const github = createGitHubApi({ token: 't', baseUrl: `https://127.0.0.1:${port}`, retries: 2, retryAfterBaseMs: 0, throttleWrites: false });
+      const error = await github.listIssueComments('o', 'r', 5).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      // The code as this machine's OpenSSL names a plain-HTTP answer to the handshake (src/http/tls.ts, NOT_TLS).
+      expect((error as Error).message).toMatch(
+        /^GET \/repos\/o\/r\/issues\/5\/comments -> network: GitHub's API answered without TLS \((?:ERR_SSL_WRONG_VERSION_NUMBER|ERR_SSL_PACKET_LENGTH_TOO_LONG)\); the server speaks plain HTTP at that address, not HTTPS: write the URL with http:\/\/ in GITHUB_API_URL$/,
+      );
+      expect(connections).toBe(1);
+    } finally {
+      plain.closeAllConnections();
+      await new Promise<void>((resolve) => plain.close(() => resolve()));
     }
   });
 });

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { JudgeConfig } from '../../src/config.js';
 import { judgeGaveNoVerdict, judgeOutcome } from '../../src/assertions/judge.js';
 import { causeOf } from '../../src/evaluate/causes.js';
+import { Agent } from '../../src/http/undici.js';
+import type { Network } from '../../src/http/network.js';
 import { evaluateAssertion } from '../../src/assertions/index.js';
 import { createJudge, dataTag, JUDGE_SYSTEM_PROMPT, TRANSCRIPT_SYSTEM_PROMPT } from '../../src/judge/index.js';
 import { AdaptiveLimiter } from '../../src/http/limiter.js';
@@ -211,6 +213,12 @@ describe('openai judge', () => {
       });
       expect(clock.sleeps).toEqual([]);
       expect(s.received).toEqual([]);
+      // Its cause says the certificate's fix, as the client does, not the judge's settings (check judge-base-url, judge.model and the key).
+      expect(causeOf({ label: 'refunds', errored: false, verdict: 'not_evaluated', detail: judgeOutcome(r, 0.7).detail }, null)).toEqual({
+        key: 'judge:tls:DEPTH_ZERO_SELF_SIGNED_CERT',
+        what: "the judge's TLS certificate is refused: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT)",
+        hint: "point NODE_EXTRA_CA_CERTS at that CA's certificate (a PEM file) in the environment agent-replay runs in",
+      });
     } finally {
       await tls.close();
     }
@@ -513,5 +521,35 @@ describe('a compressed answer (docs/judges.md, "Compressed answers")', () => {
     const s = await serve(huge, openaiReply('{"score": 1, "rationale": "ok"}'));
     expect(await judge(config('openai', s.url), fakeClock()).score('c', 'r')).toEqual({ ok: true, score: 1, rationale: 'ok' });
     expect(s.received).toHaveLength(2);
+  });
+});
+
+describe('a judge request agent-replay could not make (a fault of ours, nothing sent)', () => {
+  it('reads "judge call failed: ...", never "judge unreachable: judge call failed: ...", with a cause of its own, not the judge\'s settings', async () => {
+    // A connection pool that cannot take the request: the error has no network code, so it is ours (src/judge/http.ts).
+    class Refusing extends Agent {
+      override dispatch(): boolean {
+        throw new TypeError('the request could not be built');
+      }
+    }
+    const network: Network = { dispatcher: (_target, options) => new Refusing(options), via: () => null, route: () => null };
+    const s = await serve(openaiReply('{"score": 0.9, "rationale": "ok"}'));
+    const j = createJudge(config('openai', s.url), { clock: fakeClock(), random: () => 0.5, network });
+    closeAfter(() => j.close());
+    const r = await j.score('Refuses politely.', 'Sorry, no refunds.');
+    expect(r).toEqual({ ok: false, reason: 'judge call failed: the request could not be built' });
+    expect(s.received).toEqual([]);
+    const { detail } = judgeOutcome(r, 0.7);
+    expect(detail).toBe('judge call failed: the request could not be built');
+    // Still the judge's giving no verdict (a judge flip says it), as a meaning judge's call that failed is.
+    expect(judgeGaveNoVerdict(detail)).toBe(true);
+    const cause = {
+      key: 'judge:call-failed',
+      what: 'judge call failed: the request could not be built',
+      hint: 'agent-replay could not make the request, and sent nothing: run it again, and report it with this message if it happens again',
+    };
+    expect(causeOf({ label: 'refunds', errored: false, verdict: 'not_evaluated', detail }, null)).toEqual(cause);
+    // A record written before 2026-12-06 said "judge unreachable: " before it: the same cause.
+    expect(causeOf({ label: 'refunds', errored: false, verdict: 'not_evaluated', detail: `judge unreachable: ${detail}` }, null)).toEqual(cause);
   });
 });

@@ -229,6 +229,17 @@ describe('a reason the meaning was not checked, shared by several items', () => 
     expect(renderComment(record, ctx)).toContain('overloaded; check judge-base-url \\(judge.baseUrl\\), the judge key and meaning.model');
   });
 
+  it("a meaning judge that could not be reached whose reason says its own fix: the shared line says that fix alone, not the general one after it", () => {
+    resetLines();
+    const own = "point NODE_EXTRA_CA_CERTS at that CA's certificate (a PEM file) in the environment agent-replay runs in";
+    const refused = unchecked(`meaning judge unreachable: its TLS certificate is refused: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT); ${own}`);
+    const record = run([differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', refused), differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', refused)]);
+    const terminal = renderTerminal(record, { color: false });
+    expect(terminal).toContain(`Changed (2)\n  Meaning not checked for all 2: meaning judge unreachable: its TLS certificate is refused: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT); ${own}\n`);
+    expect(terminal).not.toContain('the judge key and meaning.model');
+    expect(renderComment(record, ctx)).not.toContain('the judge key and meaning.model');
+  });
+
   it("a meaning judge that answered and whose answer stalled, or was not HTTP, is not said unreachable: the judge's words, and their fix", () => {
     resetLines();
     const stalled = unchecked("meaning judge unreachable: the meaning judge's answer (HTTP 200) did not end within 200 ms (3 attempts)");

@@ -321,6 +321,36 @@ describe("a judge's fix in the terminal", () => {
   });
 });
 
+describe("an error's fix in the terminal, past its 300 characters", () => {
+  const fix = 'check whether the server asks for a client certificate (agent-replay presents none), which TLS versions it accepts (agent-replay offers TLS 1.2 and 1.3), and that the URL in agent-url (agent.url) is its https:// port (http:// for a plain HTTP one)';
+  const errored = (label: string, error: string): FixtureRecord =>
+    fixture(label, { reply: null, route: null, verdict: null, errored: true, errorKind: 'network', error, detail: error, drift: null } as Partial<FixtureRecord>);
+
+  it('is kept whole on the line of the text items share, only what happened clipped (as reasonWithFix bounds a reason)', () => {
+    const error = `the agent answered the TLS handshake with an alert, after 1 attempt: handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE); ${fix}`;
+    expect(error.length).toBeGreaterThan(300);
+    const terminal = renderTerminal(run([errored('a', error), errored('b', error)]), { color: false });
+    // Whole, in the CLI's words (cliWords), however long.
+    expect(terminal).toContain(`    each: ${error.replace('agent-url (agent.url)', '--agent-url (agent.url)')}\n`);
+    // What happened past 300 characters is clipped, the fix still whole after it.
+    const long = `the agent answered the TLS handshake with an alert, after 1 attempt: ${'handshake failure '.repeat(20).trim()} (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE); ${fix}`;
+    const clipped = renderTerminal(run([errored('a', long), errored('b', long)]), { color: false });
+    expect(clipped).toMatch(/ {4}each: the agent answered the TLS handshake with an alert, after 1 attempt: handshake failure[a-z ]*\u2026; check whether the server asks for a client certificate .* \(http:\/\/ for a plain HTTP one\)\n/);
+  });
+
+  it("is kept whole on a fixture's own line when the CLI's words make its detail longer than 300 characters; a detail with no fix is clipped as before", () => {
+    const what = 'the agent failed: no answer'.padEnd(269, '.');
+    const error = `${what}; check agent-path or agent.url`;
+    expect(error.length).toBe(300);
+    const terminal = renderTerminal(run([errored('a', error)]), { color: false });
+    // cliWords names the flag ("check agent.url (or --agent-url)"): 303 characters, and not cut.
+    expect(terminal).toContain(`    ${what}; check agent.url (or --agent-url)\n`);
+    // Without a fix ("; check ..."), clipped at 300 as before.
+    const plain = renderTerminal(run([errored('a', error.replace('; check', ', check'))]), { color: false });
+    expect(plain).toContain(`    ${what}, check agent.url (or --agent-\u2026\n`);
+  });
+});
+
 describe('an errored fixture whose stream was cut short', () => {
   const errored = (over: Partial<FixtureRecord>): FixtureRecord =>
     fixture('refund-policy', { reply: null, route: null, verdict: null, errored: true, error: 'the stream ended early', errorKind: 'network', detail: 'the stream ended early', drift: null, ...over } as Partial<FixtureRecord>);
