@@ -353,6 +353,7 @@ function attemptsTable(body, attempts, what, judge, others) {
     add(add(tr, el('td')), el('span', 'pill ' + a.outcome, STATUS[a.outcome]));
     add(tr, linked('td', null, a.detail));
     var cell = add(tr, el('td'));
+    if (a.standing) add(cell, el('p', 'drift', a.standing));
     if (a.note) add(cell, el('span', 'note', a.note + (a.reply != null ? ': ' : '')));
     if (a.reply != null) add(cell, el('div', 'text', a.reply));
     // An errored attempt whose stream was cut short: the calls it had begun (docs/presets.md, "Streamed replies").
@@ -539,7 +540,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'VcMo9X3XjyKWbtEYEiC3jbr1hWQpkVJeNNorNas5Nw4=';
+const SCRIPT_SHA256 = 'coIJgWfUoxtwKZUCQF3CZ7QtKsre8brpOWXYRFphu1A=';
 const STYLE_SHA256 = 'sPzWlgKJk/5eWZwQkWf3hU8AGgW3297YU+3a+IBWgxg=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
