@@ -118,6 +118,23 @@ export function editsAllowed(typed: string, name: string): number {
   return Math.min(3, Math.max(longer >= 5 ? 2 : 1, Math.floor(longer / 3)));
 }
 
+/**
+ * The name a misspelt or shortened word stands for, for the hints of a fixed list of names (the
+ * CLI's commands and flags, `fail-on`'s conditions): the nearest within the edits every hint allows,
+ * or one the word is the start of, from 3 letters (`--confirm` for `--confirm-cost`, `slow` for
+ * `slower`). `typed` is compared in lower case. Null when nothing is that close.
+ */
+export function nearestName(typed: string, names: readonly string[]): string | null {
+  const word = typed.toLowerCase();
+  let best: { name: string; distance: number } | null = null;
+  for (const name of names) {
+    const distance = editDistance(word, name);
+    const near = distance <= editsAllowed(word, name) || (word.length >= 3 && name.startsWith(word));
+    if (near && (best === null || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name ?? null;
+}
+
 /** The allowed key a misspelt `key` stands for (the one "did you mean" names), or null. */
 export function suggest(key: string, allowed: readonly string[]): string | null {
   let best: string | null = null;
