@@ -49,6 +49,22 @@ export function quote(value: string, max = 60): string {
   return JSON.stringify(shown);
 }
 
+/**
+ * A value as a fix writes it, in YAML's flow style as the docs do (`{ orderId: "1234" }`): a word
+ * YAML reads as that text stays plain (`find_order`), any other text is double-quoted (digits,
+ * `true`, `null`, a space, `: ` or `#`), a list in [ ], a mapping in { }.
+ */
+export function flowYaml(value: unknown): string {
+  if (typeof value === 'string') return /^[A-Za-z_][A-Za-z0-9_.-]*$/.test(value) && !/^(?:true|false|null|yes|no|on|off)$/i.test(value) ? value : JSON.stringify(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : Number.isNaN(value) ? '.nan' : value > 0 ? '.inf' : '-.inf';
+  if (Array.isArray(value)) return `[${value.map(flowYaml).join(', ')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value);
+    return entries.length === 0 ? '{}' : `{ ${entries.map(([k, v]) => `${flowYaml(k)}: ${flowYaml(v)}`).join(', ')} }`;
+  }
+  return String(value);
+}
+
 /** What the file holds, in words: `the string "x"`, `the number 3`, `a list`. */
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
