@@ -305,8 +305,8 @@ export function differenceMeaning(d: FirstDifference): string | null {
   return d.current === null ? null : turnMeaningWords(d.current);
 }
 
-/** Who changed a turn's message: "The script's message changed", "The simulated user wrote another message". */
-function messageChanged(t: Turn): string {
+/** Who changed a turn's message: "The script's message changed", "The simulated user wrote another message" (the comment, the terminal, report.html). */
+export function messageChanged(t: Turn): string {
   return t.source === 'simulator' ? 'The simulated user wrote another message' : "The script's message changed";
 }
 

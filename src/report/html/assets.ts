@@ -406,7 +406,7 @@ function turnBlock(body, t, live) {
     if (t.baseline && t.baseline.route) add(box, el('p', 'drift', 'Route changed: the baseline was ' + t.baseline.route));
   }
   if (t.baseline && t.baseline.missing) add(box, el('p', 'drift', 'The baseline has no turn here.'));
-  if (t.baseline && t.baseline.message != null) add(box, el('p', 'drift', "The script's message changed; the baseline sent: " + t.baseline.message));
+  if (t.baseline && t.baseline.message != null) add(box, el('p', 'drift', (t.baseline.messageChanged || "The script's message changed") + '; the baseline sent: ' + t.baseline.message));
   callList(box, t.toolCalls, live);
   t.errors.forEach(function (e) { add(box, el('p', 'warn', 'Agent error: ' + e)); });
   spansBlock(box, t.trace);
@@ -540,7 +540,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'coIJgWfUoxtwKZUCQF3CZ7QtKsre8brpOWXYRFphu1A=';
+const SCRIPT_SHA256 = '+F0adigauDdo1YmAEArnZhgNzAr8M201bPqsxboTSdg=';
 const STYLE_SHA256 = 'sPzWlgKJk/5eWZwQkWf3hU8AGgW3297YU+3a+IBWgxg=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */

@@ -15,7 +15,7 @@ import { MAX_DIFF_CHARS, MAX_UNIT_EDITS, replyDiff, type Segment } from '../diff
 export { MAX_DIFF_CHARS };
 import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from '../lookalike.js';
 import { clip, normalizeBlock, stripControl } from '../escape.js';
-import { CHECK_NAMES, checkSubject, decisiveTurn, matchMark, notSent, replyWords, stoppedOn, turnMeaningWords } from '../persona.js';
+import { CHECK_NAMES, checkSubject, decisiveTurn, matchMark, messageChanged, notSent, replyWords, stoppedOn, turnMeaningWords } from '../persona.js';
 import { attemptStandings, decisiveAttempt, otherAttemptsWords } from '../item-parts.js';
 import { isPersona, routeText, type Item } from '../model.js';
 import { reuseWords } from '../../evaluate/reuse.js';
@@ -151,6 +151,8 @@ export interface TurnData {
   /** The baseline's turn at this position, when it differs (reply diffed, route and message named). */
   baseline: {
     message: string | null;
+    /** Who changed the message, when it changed: "The script's message changed", "The simulated user wrote another message". */
+    messageChanged?: string;
     route: string | null;
     diff: SideBySide | null;
     missing: boolean;
@@ -510,6 +512,7 @@ function baselineTurnData(b: BaselineTurn | undefined, t: Turn): TurnData['basel
   const meaning = b.reply === t.reply ? null : turnMeaningWords(t);
   return {
     message: b.message !== t.message ? b.message : null,
+    ...(b.message !== t.message && b.message !== null ? { messageChanged: messageChanged(t) } : {}),
     route: sameRoute(b.route, t.route) ? null : routeText(b.route),
     diff,
     missing: false,
