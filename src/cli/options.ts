@@ -9,7 +9,7 @@ import { DEFAULT_FAIL_ON } from '../evaluate/index.js';
 import { docsUrl, TOOL } from '../version.js';
 import { shellWord } from '../words.js';
 import { UsageError } from '../engine.js';
-import { editDistance, editsAllowed } from '../suite/issues.js';
+import { editDistance, nearestName } from '../suite/issues.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { ASSERT_FORMS } from './probe.js';
 import { INIT_TEMPLATES } from './init.js';
@@ -371,19 +371,9 @@ function singleDash(word: string, command: CommandName): ArgvError {
 /** The one edit distance of every "did you mean" (suite/issues.ts). */
 export { editDistance };
 
-/**
- * The candidate nearest to `input`: within the edits every hint allows (editsAllowed, suite/issues.ts),
- * or one it is the start of (`--confirm` for `--confirm-cost`). Null when nothing is that close.
- */
+/** The command or flag nearest to `input` (nearestName, suite/issues.ts), its `_` read as `-`. Null when nothing is that close. */
 export function closest(input: string, candidates: readonly string[]): string | null {
-  const typed = input.toLowerCase().replace(/_/g, '-');
-  let best: { name: string; distance: number } | null = null;
-  for (const name of candidates) {
-    const distance = editDistance(typed, name);
-    const near = distance <= editsAllowed(typed, name) || (typed.length >= 3 && name.startsWith(typed));
-    if (near && (best === null || distance < best.distance)) best = { name, distance };
-  }
-  return best?.name ?? null;
+  return nearestName(input.replace(/_/g, '-'), candidates);
 }
 
 /** The line under a usage error: where the fix is. */

@@ -5,7 +5,7 @@ import type { FailOnCondition, FixtureRecord, PersonaRecord, RunRecord } from '.
 import { causeLine, groupCauses, type CauseGroup, type CauseItem } from './causes.js';
 import { meetsChange } from './changes.js';
 import { incompleteText } from './shard.js';
-import { suggest } from '../suite/issues.js';
+import { nearestName } from '../suite/issues.js';
 
 /** What the gate reads of an item: a fixture, or a persona script (whose reply drift is its transcript drift). */
 export type GateItem =
@@ -205,8 +205,8 @@ export function parseFailOn(text: string, allowed: readonly FailOnCondition[]): 
   if (items.length === 0) return [...DEFAULT_FAIL_ON];
   for (const item of items) {
     if (!(allowed as readonly string[]).includes(item)) {
-      // A condition written short ("slow") or misspelt ("errors") names the one meant first.
-      const meant = suggest(item, allowed) ?? (item.length >= 3 ? (allowed.find((c) => c.startsWith(item)) ?? null) : null);
+      // A condition written short ("slow") or misspelt ("errors") names the one meant, by the rule of every hint.
+      const meant = nearestName(item, allowed);
       throw new Error(`fail-on: "${item}" is not a known condition${meant === null ? '; allowed' : `: did you mean "${meant}"? Allowed`}: ${allowed.join(', ')}`);
     }
   }

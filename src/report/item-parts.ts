@@ -11,7 +11,8 @@ import { clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock
 import { validSha } from './metadata.js';
 import { isPersona, thousands, type Item } from './model.js';
 import { MEANING_WORDS } from '../evaluate/meaning/index.js';
-import { attemptStanding, fixtureAttemptViews, personaAttemptViews, type AttemptStanding } from '../evaluate/variants.js';
+import { attemptStanding, fixtureAttemptViews, personaAttemptViews, type AttemptStanding, type AttemptView } from '../evaluate/variants.js';
+import { meaningWords } from '../evaluate/changes.js';
 import type { Profile } from './profile.js';
 import { CONTINUATION, wrapBlock } from './wrap.js';
 
@@ -242,10 +243,7 @@ const STANDING_WORDS: Record<AttemptStanding, string> = {
  * ("it", "attempt 1"). Null when every attempt that replied replied the same, or only one replied.
  */
 export function otherAttemptsWords(item: Item, shown: string): string | null {
-  const views = isPersona(item)
-    ? item.attempts === undefined ? [] : personaAttemptViews(item.turns, item.attempts)
-    : item.attempts === undefined || item.reply === null ? [] : fixtureAttemptViews(item.reply, item.attempts);
-  const others = views.slice(1).map(attemptStanding);
+  const others = attemptViews(item).slice(1).map(attemptStanding);
   if (others.every((s) => s === 'same')) return null;
   const order: readonly AttemptStanding[] = ['changed', 'unchecked', 'unmeasured', 'reworded', 'same'];
   const counted = order.flatMap((s) => {
@@ -253,6 +251,28 @@ export function otherAttemptsWords(item: Item, shown: string): string | null {
     return n === 0 ? [] : [`${thousands(n)} ${STANDING_WORDS[s]}`];
   });
   return `the other attempts, compared with ${shown}: ${counted.join(', ')}`;
+}
+
+/** A repeated item's attempts that replied, as acceptance reads them against the one shown (the first of them). */
+function attemptViews(item: Item): AttemptView[] {
+  if (isPersona(item)) return item.attempts === undefined ? [] : personaAttemptViews(item.turns, item.attempts);
+  return item.attempts === undefined || item.reply === null ? [] : fixtureAttemptViews(item.reply, item.attempts);
+}
+
+/**
+ * Each other attempt's standing against the one shown, by its number, in the words the item's
+ * meaning takes (report.html's attempts table, docs/meaning.md, "Repeats"): "changed in meaning:
+ * numbers 30 → 14", a script's "turn 3 changed in meaning: numbers 50 → 90", "reworded (judge
+ * 0.93)", "replied otherwise, meaning not compared". An attempt that replied the same has none.
+ */
+export function attemptStandings(item: Item): Map<number, string> {
+  const words = new Map<number, string>();
+  for (const v of attemptViews(item).slice(1)) {
+    const s = attemptStanding(v);
+    if (s === 'same') continue;
+    words.set(v.number, v.meaning == null ? STANDING_WORDS[s] : meaningWords(v.meaning, isPersona(item)));
+  }
+  return words;
 }
 
 /**

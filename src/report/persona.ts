@@ -305,6 +305,22 @@ export function differenceMeaning(d: FirstDifference): string | null {
   return d.current === null ? null : turnMeaningWords(d.current);
 }
 
+/** Who changed a turn's message: "The script's message changed", "The simulated user wrote another message" (the comment, the terminal, report.html). */
+export function messageChanged(t: Turn): string {
+  return t.source === 'simulator' ? 'The simulated user wrote another message' : "The script's message changed";
+}
+
+/**
+ * What a first difference whose reply is the baseline's changed, in words (the terminal's line): "the script's
+ * message changed, the reply the same", "route refunds / identify → handoff / queue, the reply the same".
+ */
+export function sameReplyWords(b: BaselineTurn, t: Turn): string {
+  const parts: string[] = [];
+  if (b.message !== t.message) parts.push(messageChanged(t).replace(/^T/, 't'));
+  if (!sameRoute(b.route, t.route)) parts.push(`route ${routeText(b.route)} → ${routeText(t.route)}`);
+  return [...parts, 'the reply the same'].join(', ');
+}
+
 function differenceBlock(d: FirstDifference, p: Profile, after: boolean): string {
   const was = after ? differenceMeaning(d) : null;
   const parts = [`**First difference from the baseline: turn ${d.turn}**${was === null ? '' : ` (${was})`}`];
@@ -313,8 +329,7 @@ function differenceBlock(d: FirstDifference, p: Profile, after: boolean): string
   if (message !== null) parts.push(userLine(d.turn, message, t?.source));
   if (b && t) {
     if (b.message !== t.message && b.message !== null) {
-      const whose = t.source === 'simulator' ? 'The simulated user wrote another message' : "The script's message changed";
-      parts.push(`${whose}; the baseline sent: ${escapeInline(clip(b.message, LIMITS.messageInline))}`);
+      parts.push(`${messageChanged(t)}; the baseline sent: ${escapeInline(clip(b.message, LIMITS.messageInline))}`);
     }
     if (!sameRoute(b.route, t.route)) parts.push(`**Route**: ${routeBadge(b.route)} → ${routeBadge(t.route)}`);
     if (b.reply !== t.reply) parts.push(diffBlock(b.reply, t.reply, p));

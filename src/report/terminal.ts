@@ -35,7 +35,7 @@ import {
   type ScriptView,
   type SectionKey,
 } from './model.js';
-import { checkSubject, checksCount, decisiveTurn, differenceMeaning, firstDifference, lineChecks, matchMark, meaningTurn, CHECK_NAMES } from './persona.js';
+import { checkSubject, checksCount, decisiveTurn, differenceMeaning, firstDifference, lineChecks, matchMark, meaningTurn, sameReplyWords, CHECK_NAMES } from './persona.js';
 import { spendText } from './spend.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { usageText } from './usage.js';
@@ -411,21 +411,22 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
     }
   }
   const d = firstDifference(p);
+  // The turn that decided the drift comes first, when it is not the first difference (docs/meaning.md,
+  // "Persona scripts"); the first difference, a rewording or a message or route change then, follows.
+  const m = meaningTurn(p);
+  const apart = m !== null && m.turn.index !== d?.turn ? m : null;
+  if (apart !== null) {
+    const words = terminalLine(clip(apart.words, 300));
+    lines.push(...diffLines(apart.baseline.reply, apart.turn.reply, words, () => words, `${indent}    `, o.where, paint, fit));
+  }
   if (d !== null && d.baseline && d.current && d.baseline.reply !== d.current.reply) {
-    // The turn that decided the drift comes first, when it is not the first difference (docs/meaning.md,
-    // "Persona scripts"); the first difference, only a rewording then, follows, named as such.
-    const m = meaningTurn(p);
-    const apart = m !== null && m.turn.index !== d.turn;
-    if (apart) {
-      const words = terminalLine(clip(m.words, 300));
-      lines.push(...diffLines(m.baseline.reply, m.turn.reply, words, () => words, `${indent}    `, o.where, paint, fit));
-    }
     const by = d.current.source === undefined ? '' : `, user message ${SOURCE_WORDS[d.current.source]}`;
-    const was = apart ? differenceMeaning(d) : null;
+    const was = apart !== null ? differenceMeaning(d) : null;
     const what = `turn ${d.turn} reply vs baseline${was === null ? '' : `, ${was}`}`;
     lines.push(...diffLines(d.baseline.reply, d.current.reply, what, (marks) => `${what} (- baseline, + new${marks}${by})`, `${indent}    `, o.where, paint, fit));
   } else if (d !== null) {
-    lines.push(paint('grey', fit(`${indent}    first difference from the baseline: turn ${d.turn}${d.current === null ? ' (this run has no such turn)' : d.baseline === null ? ' (the baseline has no such turn)' : ' (message or route)'}`)));
+    const what = d.current === null ? ' (this run has no such turn)' : d.baseline === null ? ' (the baseline has no such turn)' : `: ${terminalLine(clip(sameReplyWords(d.baseline, d.current), 300))}`;
+    lines.push(paint('grey', fit(`${indent}    first difference from the baseline: turn ${d.turn}${what}`)));
   } else if (!p.errored && p.baseline === null && last && v.section !== 'unchanged' && !(dt !== null && dt.shown !== null && dt.index === last.index)) {
     const whose = dt === null ? '' : `attempt ${dt.shownNumber}'s `;
     lines.push(paint('grey', fit(`${indent}    ${whose}last reply (turn ${last.index}):`)), ...textLines(last.reply, `${indent}      `, o.where, () => null, paint, fit));

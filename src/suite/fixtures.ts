@@ -4,7 +4,7 @@
 
 import * as z from 'zod';
 import type { Assertion, Fixture, SingleAssertion } from '../types.js';
-import { describeValue, quote, REFUSED_AFTER, translateZodIssues } from './issues.js';
+import { describeValue, flowYaml, quote, REFUSED_AFTER, translateZodIssues } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 import { itemFileRule, itemsOfFile, soundItemsOfFile, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
@@ -38,13 +38,8 @@ const assertionSchema = z.strictObject({
 function listedCalls(kind: string, value: readonly unknown[]): string {
   const tools = value.map((v) => (typeof v === 'string' ? { tool: v } : v !== null && typeof v === 'object' && typeof (v as { tool?: unknown }).tool === 'string' ? (v as Record<string, unknown>) : null));
   if (tools.length === 0 || tools.some((t) => t === null)) return `{ ${kind}: { tool: a } }, { ${kind}: { tool: b } }`;
-  const plain = (text: string): string => (/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(text) && !/^(?:true|false|null|yes|no|on|off)$/i.test(text) ? text : JSON.stringify(text));
-  return (tools as Record<string, unknown>[])
-    .map((t) => {
-      const rest = Object.entries(t).filter(([k]) => k !== 'tool').map(([k, v]) => `, ${k}: ${typeof v === 'string' ? plain(v) : JSON.stringify(v)}`).join('');
-      return `{ ${kind}: { tool: ${plain(t.tool as string)}${rest} } }`;
-    })
-    .join(', ');
+  // Each call's keys in the order written, the tool first; its input in flow style, as the docs write it.
+  return (tools as Record<string, unknown>[]).map(({ tool, ...rest }) => flowYaml({ [kind]: { tool, ...rest } })).join(', ');
 }
 
 export const fixtureSchema = z.strictObject({

@@ -49,6 +49,22 @@ export function quote(value: string, max = 60): string {
   return JSON.stringify(shown);
 }
 
+/**
+ * A value as a fix writes it, in YAML's flow style as the docs do (`{ orderId: "1234" }`): a word
+ * YAML reads as that text stays plain (`find_order`), any other text is double-quoted (digits,
+ * `true`, `null`, a space, `: ` or `#`), a list in [ ], a mapping in { }.
+ */
+export function flowYaml(value: unknown): string {
+  if (typeof value === 'string') return /^[A-Za-z_][A-Za-z0-9_.-]*$/.test(value) && !/^(?:true|false|null|yes|no|on|off)$/i.test(value) ? value : JSON.stringify(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : Number.isNaN(value) ? '.nan' : value > 0 ? '.inf' : '-.inf';
+  if (Array.isArray(value)) return `[${value.map(flowYaml).join(', ')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value);
+    return entries.length === 0 ? '{}' : `{ ${entries.map(([k, v]) => `${flowYaml(k)}: ${flowYaml(v)}`).join(', ')} }`;
+  }
+  return String(value);
+}
+
 /** What the file holds, in words: `the string "x"`, `the number 3`, `a list`. */
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
@@ -116,6 +132,23 @@ const UNIT_SUFFIX = /(?:Ms|Usd)$/;
 export function editsAllowed(typed: string, name: string): number {
   const longer = Math.max(typed.length, name.length);
   return Math.min(3, Math.max(longer >= 5 ? 2 : 1, Math.floor(longer / 3)));
+}
+
+/**
+ * The name a misspelt or shortened word stands for, for the hints of a fixed list of names (the
+ * CLI's commands and flags, `fail-on`'s conditions): the nearest within the edits every hint allows,
+ * or one the word is the start of, from 3 letters (`--confirm` for `--confirm-cost`, `slow` for
+ * `slower`). `typed` is compared in lower case. Null when nothing is that close.
+ */
+export function nearestName(typed: string, names: readonly string[]): string | null {
+  const word = typed.toLowerCase();
+  let best: { name: string; distance: number } | null = null;
+  for (const name of names) {
+    const distance = editDistance(word, name);
+    const near = distance <= editsAllowed(word, name) || (word.length >= 3 && name.startsWith(word));
+    if (near && (best === null || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name ?? null;
 }
 
 /** The allowed key a misspelt `key` stands for (the one "did you mean" names), or null. */

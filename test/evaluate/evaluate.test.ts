@@ -221,6 +221,14 @@ describe('gate', () => {
     expect(() => parseFailOn('newly_failing,errors', FAIL_ON_CONDITIONS)).toThrow(/^fail-on: "errors" is not a known condition: did you mean "errored"\? Allowed:/);
     expect(() => parseFailOn('regresed', FAIL_ON_CONDITIONS)).toThrow(/did you mean "regressed"\?/);
   });
+  it('names the condition meant by the one rule of every hint, as the CLI names a flag: in any case, short or misspelt (suite/issues.ts nearestName)', () => {
+    // Written in capitals and short, as `--Confirm` names --confirm-cost.
+    expect(() => parseFailOn('NOT-EVAL', FAIL_ON_CONDITIONS)).toThrow(/^fail-on: "NOT_EVAL" is not a known condition: did you mean "not_evaluated"\? Allowed:/);
+    expect(() => parseFailOn('Regr', FAIL_ON_CONDITIONS)).toThrow(/did you mean "regressed"\?/);
+    expect(() => parseFailOn('Errors', FAIL_ON_CONDITIONS)).toThrow(/did you mean "errored"\?/);
+    // From three letters: "re" is the start of reply_changed, route_changed and regressed, and names none.
+    expect(() => parseFailOn('re', FAIL_ON_CONDITIONS)).toThrow(/^fail-on: "re" is not a known condition; allowed:/);
+  });
 });
 
 describe('driftedCount (the Action output "drifted")', () => {

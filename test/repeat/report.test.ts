@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { compareRuns } from '../../src/evaluate/compare.js';
 import { renderCompareMarkdown, renderCompareText } from '../../src/report/compare.js';
 import { renderHtml } from '../../src/report/html.js';
-import { itemsData, type FixtureData } from '../../src/report/html/data.js';
+import { itemsData, type FixtureData, type PersonaData } from '../../src/report/html/data.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
 import type { FixtureAttempt, FixtureRecord, PersonaRecord, ReplayedPersonaRecord, RunRecord } from '../../src/types.js';
 import { baseline, ctx, decisiveScript, fixture, persona, resetLines, route, run } from '../report/fixtures.js';
@@ -279,6 +279,48 @@ describe('k/N in every report', () => {
     const same = fixture('same', { ...f, label: 'same', attempts: [attempt('Returns: 30 days.', 'pass', 'ok'), attempt('Returns: 30 days.', 'fail', 'no')] });
     expect((itemsData([same])[0] as FixtureData).attemptsOthers).toBeUndefined();
     expect(renderComment(run([same]), ctx)).toContain("the reply below is attempt 1's\n");
+  });
+
+  it("report.html's attempts table says of each attempt whether it changed in meaning or was only reworded against the one shown (docs/meaning.md, \"Repeats\")", () => {
+    const base = persona('refund-chat') as ReplayedPersonaRecord;
+    const one = { errored: false, error: null, errorKind: null, unsent: [], visited: base.visited, outcome: base.outcome, checks: base.checks, durationMs: 900 };
+    // Attempts 2 and 3 both differ first at turn 1; only attempt 3 changed in meaning (at turn 3).
+    const reworded = base.turns.map((t) => (t.index === 1 ? { ...t, reply: `${t.reply} Thanks.` } : t));
+    const changed = reworded.map((t) => (t.index === 3 ? { ...t, reply: 'A colleague will refund 90 EUR.' } : t));
+    const script: PersonaRecord = {
+      ...base,
+      verdict: 'fail',
+      drift: { transcript: 'same', route: 'same', verdict: 'newly_failing' },
+      repeat: { count: 5, minPass: 5, passed: 3, flaky: true },
+      attempts: [
+        { ...one, errored: true, error: 'agent returned HTTP 502', errorKind: 'http', verdict: null, turns: [] },
+        { ...one, verdict: 'pass' as const, turns: base.turns },
+        { ...one, verdict: 'pass' as const, turns: reworded, meaning: { value: 'reworded', by: 'judge', detail: 'turn 1 reworded', score: 0.93 } },
+        { ...one, verdict: 'fail' as const, turns: changed, meaning: { value: 'changed', by: 'facts', detail: 'turn 3 changed in meaning: numbers 50 → 90' } },
+        { ...one, verdict: 'pass' as const, turns: base.turns },
+      ],
+    };
+    const rows = (itemsData([script])[0] as PersonaData).attempts ?? [];
+    expect(rows.map((r) => [r.note ?? null, r.standing ?? null])).toEqual([
+      [null, null],
+      ['the transcript below', null],
+      ['turn 1', 'Against attempt 2: reworded (judge 0.93)'],
+      ['turn 1', 'Against attempt 2: turn 3 changed in meaning: numbers 50 → 90'],
+      ["the same replies as attempt 2's", null],
+    ]);
+    // A fixture's rows likewise: its facts, or that no meaning was compared (meaning.check off).
+    const f = fixture('window', {
+      reply: 'Returns: 30 days.',
+      verdict: 'fail',
+      drift: { reply: 'same', route: 'same', verdict: 'newly_failing' },
+      repeat: { count: 3, minPass: 3, passed: 2, flaky: true },
+      attempts: [attempt('Returns: 30 days.', 'pass', 'ok'), { ...attempt('Returns: 14 days.', 'fail', 'no'), meaning: { value: 'changed', by: 'facts', detail: 'numbers 30 → 14' } }, attempt('Returns are 30 days.', 'pass', 'ok')],
+    });
+    expect(((itemsData([f])[0] as FixtureData).attempts ?? []).map((r) => r.standing ?? null)).toEqual([
+      null,
+      'Against attempt 1: changed in meaning: numbers 30 → 14',
+      'Against attempt 1: replied otherwise, meaning not compared',
+    ]);
   });
 
   it('a reworded repeated item keeps its k/N, "(flaky)" and pass rate on its line (docs/fixtures.md, "Reports")', () => {

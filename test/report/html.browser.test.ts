@@ -420,7 +420,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(cells).toEqual([
       ['1', 'errored', 'HTTP 500 from the agent', 'tool calls begun before the answer was cut short:⚙ refund {"order":"A1"} → null'],
       ['2 (shown)', 'pass', 'reply contains "30 days"', 'the reply above'],
-      ['3', 'fail', 'reply does not contain "30 days"', no],
+      // No meaning recorded (meaning.check off): said so above the reply (docs/meaning.md, "Repeats").
+      ['3', 'fail', 'reply does not contain "30 days"', `Against attempt 2: replied otherwise, meaning not compared${no}`],
       ['4', 'pass', 'reply contains "30 days"', "the same reply as attempt 2's"],
     ]);
     // A long unbroken reply leaves the why column its words: "reply" is not cut into "repl|y".
@@ -453,7 +454,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(cells.map((r) => [r[0], r[3]])).toEqual([
       ['#', 'first reply unlike the attempt shown'],
       ['1 (shown)', 'the transcript below'],
-      ['2', `turn ${lastIndex}: Refunds take 90 days.`],
+      ['2', `Against attempt 1: replied otherwise, meaning not comparedturn ${lastIndex}: Refunds take 90 days.`],
       ['3', "the same replies as attempt 1's"],
     ]);
     expect(errors).toEqual([]);

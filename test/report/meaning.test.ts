@@ -13,7 +13,7 @@ import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../..
 import { buildModel, headlineText, meaningModelShown, namesModel } from '../../src/report/model.js';
 import { COMMENT_MAX_CHARS, COMMENT_REWORDED_ROWS } from '../../src/report/profile.js';
 import type { FixtureRecord, Meaning, PersonaRecord, RunRecord } from '../../src/types.js';
-import { ctx, fixture, resetLines, run } from './fixtures.js';
+import { ctx, fixture, resetLines, route, run } from './fixtures.js';
 import { differing, meaningRun, scriptChangedAtTurn3, scriptReworded } from './meaning-fixtures.js';
 import { expectGolden } from './helpers.js';
 import { docsUrl } from '../../src/version.js';
@@ -88,6 +88,26 @@ describe('surfaces (goldens)', () => {
     expect(section).toContain('<summary><b>bold-greeting</b> · formatting · ');
     expect(section).toContain('**Turn 0**');
     expect(section.slice(0, section.indexOf('Unchanged ('))).not.toContain('Message for');
+  });
+
+  it('a script whose first difference is only its message shows the turn that changed in meaning first, with its diff, on the terminal as in the comment', () => {
+    // The script's turn 1 message was edited (its reply the same); turn 3 changed in meaning.
+    const changed = scriptChangedAtTurn3();
+    const turns = changed.turns.map((t) => (t.index === 1 ? { ...t, message: 'I would like a refund', reply: (changed.baseline?.transcript[1]?.reply as string), meaning: undefined } : t));
+    const script = { ...changed, turns } as PersonaRecord;
+    const t = renderTerminal(run([], { personas: [script] }), { color: false });
+    const lines = t.slice(t.indexOf('refund-dialog')).split('\n');
+    const decided = lines.findIndex((l) => l.trim() === 'turn 3 changed in meaning: numbers 50 → 90:');
+    expect(decided).toBeGreaterThan(-1);
+    expect(lines.slice(decided + 1, decided + 4)).toContain('        + A colleague will refund 90 EUR within 5 days.');
+    const first = lines.findIndex((l) => l.trim() === "first difference from the baseline: turn 1: the script's message changed, the reply the same");
+    expect(first).toBeGreaterThan(decided);
+    // Only its route: which route, from which.
+    const routed = { ...changed, turns: changed.turns.map((x) => (x.index === 1 ? { ...turns[1], message: x.message, route: route('refunds', 'lookup') } : x)) } as PersonaRecord;
+    expect(renderTerminal(run([], { personas: [routed] }), { color: false })).toContain('\n      first difference from the baseline: turn 1: route refunds / identify → refunds / lookup, the reply the same\n');
+    // The comment, from the same record: the same turn first, the first difference after.
+    const md = renderComment(run([], { personas: [script] }), ctx);
+    expect(md.indexOf('**First difference from the baseline: turn 1**')).toBeGreaterThan(md.indexOf('**Turn 3 changed in meaning'));
   });
 
   it('the terminal gives a reworded item one line', () => {

@@ -138,6 +138,18 @@ describe('the terminal, JUnit and report.html', () => {
     expect(coloured.split('\n')[0]).not.toContain('\u001b[31m');
   });
 
+  it('a first difference that is only the simulated user\'s message is said as such on every surface, never as the script\'s edit', () => {
+    const live = script('refund-simulated-live');
+    const base = live.baseline?.transcript ?? [];
+    // Turn 2 replied as the baseline did: the first difference is turn 3, whose message the simulator wrote anew.
+    const p = { ...live, turns: live.turns.map((t, i) => (i === 1 ? { ...t, reply: base[1]?.reply as string } : t)) } as PersonaRecord;
+    const md = renderComment(run([], { personas: [p] }), ctx);
+    expect(md).toContain('The simulated user wrote another message; the baseline sent: Yes, refund it to my card please.');
+    expect(renderTerminal(run([], { personas: [p] }), { color: false })).toContain('\n      first difference from the baseline: turn 3: the simulated user wrote another message, the reply the same\n');
+    const turn3 = personaData(p).turns.find((t) => t.index === 3);
+    expect(turn3?.baseline).toMatchObject({ message: 'Yes, refund it to my card please.', messageChanged: 'The simulated user wrote another message' });
+  });
+
   it('JUnit skips a simulator fault (never a failure or an error) and keeps who wrote each message', () => {
     const xml = renderJUnit(simulatedRun());
     expect(xml).toContain('failures="0" errors="0" skipped="1"');

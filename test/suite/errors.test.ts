@@ -832,7 +832,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     assert: { toolNotCalled: { name: issue_refund } }
   - label: many
     message: x
-    assert: { toolCalled: [{ tool: find_order, input: { orderId: "1234" } }, { tool: "track order" }] }
+    assert: { toolCalled: [{ tool: find_order, input: { orderId: "1234", lines: [{ sku: A-1, qty: 2 }], note: "on: time", gift: true } }, { tool: "track order" }] }
   - label: words
     message: x
     assert: { toolNotCalled: [issue_refund, "null"] }
@@ -853,7 +853,8 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(r.errors.map((e) => `${e.line}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
       '4: fixture "extra": unknown key "args" in assert.toolCalled; allowed keys: tool, input, match\n  fix: did you mean "input"? rename the key, so that line 4 reads\n        assert: { toolCalled: { tool: find_order, input: { id: 1 } } }',
       '7: fixture "named": unknown key "name" in assert.toolNotCalled (and the required "tool" is missing); allowed keys: tool, input, match\n  fix: did you mean "tool"? rename the key, so that line 7 reads\n        assert: { toolNotCalled: { tool: issue_refund } }',
-      '10: fixture "many": toolCalled names one call in a fixture, found a list\n  fix: write each call as its own check: assert: [{ toolCalled: { tool: find_order, input: {"orderId":"1234"} } }, { toolCalled: { tool: "track order" } }]',
+      // Its input in YAML's flow style, as the docs write one (docs/traces.md, "Fixtures").
+      '10: fixture "many": toolCalled names one call in a fixture, found a list\n  fix: write each call as its own check: assert: [{ toolCalled: { tool: find_order, input: { orderId: "1234", lines: [{ sku: A-1, qty: 2 }], note: "on: time", gift: true } } }, { toolCalled: { tool: "track order" } }]',
       '13: fixture "words": toolNotCalled names one call in a fixture, found a list\n  fix: write each call as its own check: assert: [{ toolNotCalled: { tool: issue_refund } }, { toolNotCalled: { tool: "null" } }]',
       // In a list of checks, the calls' checks take this one's place: the others are kept.
       '18: fixture "inlist": check #2: toolCalled names one call in a fixture, found a list\n  fix: write each call as its own check, in the list in place of check #2: { toolCalled: { tool: find_order } }, { toolCalled: { tool: lookup } } (the other checks stay as they are)',
@@ -861,6 +862,17 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       '22: fixture "text": assert.toolCalled must be a mapping, found the string "lookup"\n  fix: write it as a mapping with lookup as its tool: { tool: lookup } (the keys it takes: tool, input, match)',
       '25: fixture "number": assert.toolNotCalled must be a mapping, found the number 5\n  fix: change assert.toolNotCalled to a mapping of tool, input, match',
     ]);
+    // The fix written as it says loads, with the very input that was written.
+    const many = r.errors.find((e) => e.line === 10)?.fix ?? '';
+    const fixed = await load({ [`${F}/a.yml`]: `label: many\nmessage: x\n${many.slice(many.indexOf('assert: '))}\n` });
+    expect(fixed.errors).toEqual([]);
+    expect(fixed.suite?.fixtures[0]?.assertion).toEqual({
+      kind: 'all',
+      assertions: [
+        { kind: 'toolCalled', tool: 'find_order', input: { orderId: '1234', lines: [{ sku: 'A-1', qty: 2 }], note: 'on: time', gift: true }, match: 'subset' },
+        { kind: 'toolCalled', tool: 'track order', match: 'subset' },
+      ],
+    });
   });
 
   it('baselines: invalid JSON, schema failure, label mismatch, verdict, bad file name', async () => {

@@ -353,6 +353,7 @@ function attemptsTable(body, attempts, what, judge, others) {
     add(add(tr, el('td')), el('span', 'pill ' + a.outcome, STATUS[a.outcome]));
     add(tr, linked('td', null, a.detail));
     var cell = add(tr, el('td'));
+    if (a.standing) add(cell, el('p', 'drift', a.standing));
     if (a.note) add(cell, el('span', 'note', a.note + (a.reply != null ? ': ' : '')));
     if (a.reply != null) add(cell, el('div', 'text', a.reply));
     // An errored attempt whose stream was cut short: the calls it had begun (docs/presets.md, "Streamed replies").
@@ -405,7 +406,7 @@ function turnBlock(body, t, live) {
     if (t.baseline && t.baseline.route) add(box, el('p', 'drift', 'Route changed: the baseline was ' + t.baseline.route));
   }
   if (t.baseline && t.baseline.missing) add(box, el('p', 'drift', 'The baseline has no turn here.'));
-  if (t.baseline && t.baseline.message != null) add(box, el('p', 'drift', "The script's message changed; the baseline sent: " + t.baseline.message));
+  if (t.baseline && t.baseline.message != null) add(box, el('p', 'drift', (t.baseline.messageChanged || "The script's message changed") + '; the baseline sent: ' + t.baseline.message));
   callList(box, t.toolCalls, live);
   t.errors.forEach(function (e) { add(box, el('p', 'warn', 'Agent error: ' + e)); });
   spansBlock(box, t.trace);
@@ -539,7 +540,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'VcMo9X3XjyKWbtEYEiC3jbr1hWQpkVJeNNorNas5Nw4=';
+const SCRIPT_SHA256 = '+F0adigauDdo1YmAEArnZhgNzAr8M201bPqsxboTSdg=';
 const STYLE_SHA256 = 'sPzWlgKJk/5eWZwQkWf3hU8AGgW3297YU+3a+IBWgxg=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */

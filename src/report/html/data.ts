@@ -15,8 +15,8 @@ import { MAX_DIFF_CHARS, MAX_UNIT_EDITS, replyDiff, type Segment } from '../diff
 export { MAX_DIFF_CHARS };
 import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from '../lookalike.js';
 import { clip, normalizeBlock, stripControl } from '../escape.js';
-import { CHECK_NAMES, checkSubject, decisiveTurn, matchMark, notSent, replyWords, stoppedOn, turnMeaningWords } from '../persona.js';
-import { decisiveAttempt, otherAttemptsWords } from '../item-parts.js';
+import { CHECK_NAMES, checkSubject, decisiveTurn, matchMark, messageChanged, notSent, replyWords, stoppedOn, turnMeaningWords } from '../persona.js';
+import { attemptStandings, decisiveAttempt, otherAttemptsWords } from '../item-parts.js';
 import { isPersona, routeText, type Item } from '../model.js';
 import { reuseWords } from '../../evaluate/reuse.js';
 import { changesOf } from '../../evaluate/changes.js';
@@ -118,6 +118,12 @@ export interface AttemptData {
    * a script's first reply unlike the attempt shown's ("turn 3", its reply in `reply`); absent when errored.
    */
   note?: string;
+  /**
+   * What the attempt is against the one shown, in the terms acceptance decides on: "Against attempt
+   * 1: changed in meaning: numbers 30 → 14", "... turn 3 changed in meaning: ...", "... reworded
+   * (judge 0.93)"; absent for the shown attempt, an errored one and one that replied the same.
+   */
+  standing?: string;
   /** A fixture attempt's reply that is not the shown attempt's, or a script's first reply unlike the shown attempt's; absent otherwise. */
   reply?: string;
   /** An errored attempt whose stream was cut short: the tool calls it had begun (docs/presets.md, "Streamed replies"); absent otherwise. */
@@ -145,6 +151,8 @@ export interface TurnData {
   /** The baseline's turn at this position, when it differs (reply diffed, route and message named). */
   baseline: {
     message: string | null;
+    /** Who changed the message, when it changed: "The script's message changed", "The simulated user wrote another message". */
+    messageChanged?: string;
     route: string | null;
     diff: SideBySide | null;
     missing: boolean;
@@ -208,14 +216,20 @@ function attemptsData<T extends { errored: boolean; verdict: string | null; tool
   const first = attempts.findIndex((a) => !a.errored);
   const shown = first === -1 ? 0 : first;
   const others = first === -1 ? null : otherAttemptsWords(item, `attempt ${first + 1}`);
+  const standings = attemptStandings(item);
   return {
-    attempts: attempts.map((a, i) => ({
-      n: i + 1,
-      outcome: a.errored || a.verdict === null ? 'errored' : (a.verdict as AttemptData['outcome']),
-      shown: i === shown,
-      detail: clip(normalizeBlock(describe(a)), 2000),
-      ...(a.errored ? begunData(a.toolCalls ?? a.errorToolCalls) : reply(a, attempts[shown] as T)),
-    })),
+    attempts: attempts.map((a, i) => {
+      const standing = standings.get(i + 1);
+      return {
+        n: i + 1,
+        outcome: a.errored || a.verdict === null ? 'errored' : (a.verdict as AttemptData['outcome']),
+        shown: i === shown,
+        detail: clip(normalizeBlock(describe(a)), 2000),
+        ...(a.errored ? begunData(a.toolCalls ?? a.errorToolCalls) : reply(a, attempts[shown] as T)),
+        // Whether it changed in meaning or was only reworded, in acceptance's terms (docs/meaning.md, "Repeats").
+        ...(standing === undefined ? {} : { standing: `Against attempt ${shown + 1}: ${clip(normalizeBlock(standing), 2000)}` }),
+      };
+    }),
     ...(judge === null ? {} : { attemptsJudge: clip(normalizeBlock(judge), 2000) }),
     // The other attempts against the shown one, as the comment's attempts line says them (item-parts.ts).
     ...(others === null ? {} : { attemptsOthers: others }),
@@ -498,6 +512,7 @@ function baselineTurnData(b: BaselineTurn | undefined, t: Turn): TurnData['basel
   const meaning = b.reply === t.reply ? null : turnMeaningWords(t);
   return {
     message: b.message !== t.message ? b.message : null,
+    ...(b.message !== t.message && b.message !== null ? { messageChanged: messageChanged(t) } : {}),
     route: sameRoute(b.route, t.route) ? null : routeText(b.route),
     diff,
     missing: false,
