@@ -676,7 +676,7 @@ function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name:
   }
   // `headers: "X-Tenant: acme"`: one entry written as a line of text.
   const entry = expected === 'object' || expected === 'record' ? /^([A-Za-z0-9_-]+):\s+(\S.*)$/.exec(text) : null;
-  if (entry !== null && takes({ [entry[1] as string]: entry[2] })) return `write it as a mapping: ${lead}{ ${entry[1] as string}: ${JSON.stringify(entry[2])} }`;
+  if (entry !== null && takes({ [entry[1] as string]: entry[2] })) return `write it as a mapping: ${lead}${flowYaml({ [entry[1] as string]: entry[2] })}`;
   return null;
 }
 

@@ -227,7 +227,18 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       [`${F}/a.yml`]: OK_FIXTURE,
       [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  headers: "X-Tenant: acme"\njudge:\n  apiKey: k\nsimulator:\n  url: http://127.0.0.1:9/v1\n',
     });
-    expect(headers.errors.map((e) => `${e.line}: ${e.fix}`)).toContainEqual('3: write it as a mapping: headers: { X-Tenant: "acme" }');
+    expect(headers.errors.map((e) => `${e.line}: ${e.fix}`)).toContainEqual('3: write it as a mapping: headers: { X-Tenant: acme }');
+    // The fix in YAML's flow style (flowYaml), quoting only what YAML would read otherwise; written as it says, it loads.
+    for (const [written, fix, sent] of [
+      ['X-Tenant: acme', 'headers: { X-Tenant: acme }', { 'X-Tenant': 'acme' }],
+      ['Authorization: Bearer t0k', 'headers: { Authorization: "Bearer t0k" }', { Authorization: 'Bearer t0k' }],
+    ] as const) {
+      const given = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: `agent:\n  url: http://127.0.0.1:9/chat\n  headers: "${written}"\n` });
+      expect(given.errors.map((e) => e.fix)).toEqual([`write it as a mapping: ${fix}`]);
+      const fixed = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: `agent:\n  url: http://127.0.0.1:9/chat\n  ${fix}\n` });
+      expect(fixed.errors).toEqual([]);
+      expect(fixed.suite?.config.agent.headers).toEqual(sent);
+    }
   });
 
   it('a key named as other tools name it (name, expected, endpoint, url, max_retries) is said once, with the key it stands for', async () => {
