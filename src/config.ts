@@ -217,7 +217,7 @@ export interface Config {
 /** The false alarm rate of the pass-rate tiers (docs/statistics.md, "The tier"). */
 export const DEFAULT_ALPHA = 0.05;
 
-/** More than 50 % and more than 300 ms over the baseline's latency is slower (docs/latency.md). */
+/** More than 50% and more than 300 ms over the baseline's latency is slower (docs/latency.md). */
 export const DEFAULT_LATENCY: LatencyThresholds = { slowerBy: 0.5, minDeltaMs: 300 };
 
 /** `personas.unmockedTools`: how a script without its own treats a tool call no mock answered; null: by its mocks. */

@@ -20,17 +20,13 @@ import { estimateCalibration, summarizeCalibration, type CalibrationEstimate } f
 import { rejudge } from '../calibrate/run.js';
 import { belowMinimum, calibrationSchema, unmeasured, CALIBRATION_VERSION, type Calibration } from '../calibrate/schema.js';
 import { renderCalibrationMarkdown, renderCalibrationText } from '../calibrate/render.js';
-import type { Values } from './options.js';
-import { wholeNumberText } from '../words.js';
+import { wholeNumberFlag, type Values } from './options.js';
 import { checkOutputPaths, printConfigIssues, progressDrawer, redrawsProgress, resolvePath, writeText, writtenText, type CliIO } from './output.js';
 
 const MAX_REPEAT = 20;
 
 function parseRepeat(text: string | undefined): number {
-  if (text === undefined) return 1;
-  const n = wholeNumberText(text);
-  if (n === null || n < 1 || n > MAX_REPEAT) throw new UsageError(`--repeat must be a whole number from 1 to ${MAX_REPEAT}, got "${text}"`);
-  return n;
+  return text === undefined ? 1 : wholeNumberFlag('repeat', text, 1, MAX_REPEAT);
 }
 
 function parseMinAgreement(text: string | undefined): number | null {

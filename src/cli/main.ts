@@ -25,8 +25,7 @@ import { SIMULATOR_PROMPT_VERSION } from '../simulator/index.js';
 import { TOOL } from '../version.js';
 import { windowsPathRefusal } from '../windows-path.js';
 import { DEFAULT_SUITE_DIR, suiteName } from '../action/context.js';
-import { ArgvError, commandHelp, globalHelp, helpHint, parseArgv, type CommandName, type Values } from './options.js';
-import { wholeNumberText } from '../words.js';
+import { ArgvError, commandHelp, globalHelp, helpHint, parseArgv, wholeNumberFlag, type CommandName, type Values } from './options.js';
 import { defaultOut, ensureIgnoredFolder } from './results-dir.js';
 import { gitHead } from './git.js';
 import { gitSuiteEdits, resolveBase } from './suite-edits.js';
@@ -166,27 +165,16 @@ async function dispatch(command: CommandName, values: Values, positionals: reado
 }
 
 function parseConcurrency(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const n = wholeNumberText(text);
-  if (n === null || n < 1 || n > MAX_CONCURRENCY) throw new UsageError(`--concurrency must be an integer from 1 to ${MAX_CONCURRENCY}, got "${text}"`);
-  return n;
+  return text === undefined ? undefined : wholeNumberFlag('concurrency', text, 1, MAX_CONCURRENCY);
 }
 
 /** `--repeat N` / `--repeat-max M` of run (docs/statistics.md, "Adaptive attempts"): a whole number from 1 to 20. */
 function parseAttempts(flag: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const n = wholeNumberText(text);
-  if (n === null || n < 1 || n > MAX_REPEAT) throw new UsageError(`--${flag} must be a whole number from 1 to ${MAX_REPEAT}, got "${text}"`);
-  return n;
+  return text === undefined ? undefined : wholeNumberFlag(flag, text, 1, MAX_REPEAT);
 }
 
 function parseWaitForAgent(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const n = wholeNumberText(text);
-  if (n === null || n > MAX_WAIT_FOR_AGENT_S) {
-    throw new UsageError(`--wait-for-agent must be a whole number of seconds from 0 to ${MAX_WAIT_FOR_AGENT_S}, got "${text}"`);
-  }
-  return n;
+  return text === undefined ? undefined : wholeNumberFlag('wait-for-agent', text, 0, MAX_WAIT_FOR_AGENT_S, 'seconds');
 }
 
 /** A commit as git and GitHub give it: 7 to 40 hex digits (docs/cli.md, "What each command does"). */

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { FAIL_ON_CONDITIONS } from '../types.js';
 import { DEFAULT_FAIL_ON } from '../evaluate/index.js';
 import { docsUrl, TOOL } from '../version.js';
-import { shellWord } from '../words.js';
+import { shellWord, wholeNumberText } from '../words.js';
 import { UsageError } from '../engine.js';
 import { editDistance, nearestName } from '../suite/issues.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
@@ -372,6 +372,17 @@ function singleDash(word: string, command: CommandName): ArgvError {
 export { editDistance };
 
 /** The command or flag nearest to `input` (nearestName, suite/issues.ts), its `_` read as `-`. Null when nothing is that close. */
+/**
+ * A count flag's value (`--concurrency`, `--repeat`, `--repeat-max`, `--wait-for-agent`): decimal
+ * digits from `min` to `max`, else the usage error every such flag words the same way
+ * (`--repeat must be a whole number from 1 to 20, got "-2"`); `unit` names what is counted.
+ */
+export function wholeNumberFlag(flag: string, text: string, min: number, max: number, unit?: string): number {
+  const n = wholeNumberText(text);
+  if (n === null || n < min || n > max) throw new UsageError(`--${flag} must be a whole number${unit === undefined ? '' : ` of ${unit}`} from ${min} to ${max}, got "${text}"`);
+  return n;
+}
+
 export function closest(input: string, candidates: readonly string[]): string | null {
   return nearestName(input.replace(/_/g, '-'), candidates);
 }

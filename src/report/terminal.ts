@@ -6,7 +6,7 @@
 // escapes included) shown as escapes (`\u001b`), so it cannot move the cursor or recolour the
 // terminal, and the reader sees they are there.
 
-import type { Check, FixtureRecord, RunRecord } from '../types.js';
+import type { Check, FixtureRecord, RunRecord, TurnSource } from '../types.js';
 import { clip, clipShown, terminalBlock, terminalLine } from './escape.js';
 import { fixStart } from '../assertions/format.js';
 import { begunCalls, BEGUN_WORDS, decisiveReply, otherAttemptsWords } from './item-parts.js';
@@ -247,6 +247,11 @@ function diffLines(a: string, b: string, what: string, head: (marks: string) => 
   return [paint('grey', fit(`${indent}${head(marks)}:`)), ...textLines(diff, `${indent}  `, where, diffColour, paint, fit)];
 }
 
+/** The key of a diff against the baseline, as every such diff heads it: "(- baseline, + new, changed words in ⟦ ⟧, user message simulated)". */
+function baselineKey(marks: string, source?: TurnSource): string {
+  return `(- baseline, + new${marks}${source === undefined ? '' : `, user message ${SOURCE_WORDS[source]}`})`;
+}
+
 /** A diff's line colour: removed red, added green, the rest grey. */
 function diffColour(l: string): Colour | null {
   return l.startsWith('- ') ? 'red' : l.startsWith('+ ') ? 'green' : 'grey';
@@ -259,7 +264,7 @@ function replyLines(f: FixtureRecord, indent: string, paint: Paint, fit: Fit, wh
   // An errored fixture with a reply (an ERROR span of its message turn: docs/traces.md, "Fixtures")
   // shows the reply the user saw, never compared.
   if (!f.errored && baseline !== undefined && f.drift?.reply === 'different') {
-    const out = diffLines(baseline, f.reply, 'reply vs baseline', (marks) => `reply vs baseline (- baseline, + new${marks})`, indent, where, paint, fit);
+    const out = diffLines(baseline, f.reply, 'reply vs baseline', (marks) => `reply vs baseline ${baselineKey(marks)}`, indent, where, paint, fit);
     if (out.length > 0) return out;
   }
   if (terminalBlock(f.reply).trim() === '') return [paint('grey', fit(`${indent}reply: (empty)`))];
@@ -417,13 +422,13 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   const apart = m !== null && m.turn.index !== d?.turn ? m : null;
   if (apart !== null) {
     const words = terminalLine(clip(apart.words, 300));
-    lines.push(...diffLines(apart.baseline.reply, apart.turn.reply, words, () => words, `${indent}    `, o.where, paint, fit));
+    lines.push(...diffLines(apart.baseline.reply, apart.turn.reply, words, (marks) => `${words} ${baselineKey(marks, apart.turn.source)}`, `${indent}    `, o.where, paint, fit));
   }
   if (d !== null && d.baseline && d.current && d.baseline.reply !== d.current.reply) {
-    const by = d.current.source === undefined ? '' : `, user message ${SOURCE_WORDS[d.current.source]}`;
     const was = apart !== null ? differenceMeaning(d) : null;
     const what = `turn ${d.turn} reply vs baseline${was === null ? '' : `, ${was}`}`;
-    lines.push(...diffLines(d.baseline.reply, d.current.reply, what, (marks) => `${what} (- baseline, + new${marks}${by})`, `${indent}    `, o.where, paint, fit));
+    const source = d.current.source;
+    lines.push(...diffLines(d.baseline.reply, d.current.reply, what, (marks) => `${what} ${baselineKey(marks, source)}`, `${indent}    `, o.where, paint, fit));
   } else if (d !== null) {
     const what = d.current === null ? ' (this run has no such turn)' : d.baseline === null ? ' (the baseline has no such turn)' : `: ${terminalLine(clip(sameReplyWords(d.baseline, d.current), 300))}`;
     lines.push(paint('grey', fit(`${indent}    first difference from the baseline: turn ${d.turn}${what}`)));

@@ -663,7 +663,7 @@ function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name:
     // `slowerBy: 1.5x`: a multiple of the baseline's latency; slowerBy is the part above it (docs/latency.md).
     const times = last === 'slowerBy' ? /^(\d+(?:\.\d+)?)\s*(?:x|\u00d7|times)$/i.exec(text) : null;
     const above = times === null ? null : Number((Number(times[1]) - 1).toFixed(6));
-    if (above !== null && takes(above)) return `write how much slower than the baseline, as a fraction: ${lead}${String(above)} (${text} the baseline's latency is ${String(Number((above * 100).toFixed(4)))} % slower)`;
+    if (above !== null && takes(above)) return `write how much slower than the baseline, as a fraction: ${lead}${String(above)} (${text} the baseline's latency is ${String(Number((above * 100).toFixed(4)))}% slower)`;
     return null;
   }
   const yesNo = expected === 'boolean' ? yesNoFix(ctx, rel, value, lead) : null;
@@ -676,7 +676,7 @@ function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name:
   }
   // `headers: "X-Tenant: acme"`: one entry written as a line of text.
   const entry = expected === 'object' || expected === 'record' ? /^([A-Za-z0-9_-]+):\s+(\S.*)$/.exec(text) : null;
-  if (entry !== null && takes({ [entry[1] as string]: entry[2] })) return `write it as a mapping: ${lead}{ ${entry[1] as string}: ${JSON.stringify(entry[2])} }`;
+  if (entry !== null && takes({ [entry[1] as string]: entry[2] })) return `write it as a mapping: ${lead}${flowYaml({ [entry[1] as string]: entry[2] })}`;
   return null;
 }
 

@@ -40,7 +40,7 @@ export interface Slower {
 
 /** config.yml `latency` (docs/latency.md): both thresholds strict ("more than"). */
 export interface LatencyThresholds {
-  /** A fraction of the baseline's latency: 0.5 is 50 % slower. */
+  /** A fraction of the baseline's latency: 0.5 is 50% slower. */
   slowerBy: number;
   minDeltaMs: number;
 }

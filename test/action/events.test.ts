@@ -381,6 +381,10 @@ describe('events check mode does not replay (GitHub\'s example payloads)', () =>
       notice: true,
       reason: expect.stringMatching(new RegExp(`^pull_request_target \\(closed\\): pull request #${number} is closed: nothing is replayed and nothing commented`)),
     });
+    // docs/troubleshooting.md quotes the notice whole, as the plan says it.
+    const plan = await planOf({ name: 'pull_request', payload });
+    const notice = plan.kind === 'skip' ? plan.reason.replace(`#${number}`, '#<n>') : '';
+    expect(readFileSync('docs/troubleshooting.md', 'utf8')).toContain(`| \`${notice}\` (notice) |`);
   });
 
   it('issue_comment and workflow_run: refused, naming the event, the events check mode runs on and what to use instead; nothing replayed', async () => {

@@ -48,15 +48,15 @@ describe('usage errors', () => {
     [['report', '--results', 's1.json', 's2.json', 'my shard.json'], `unexpected argument "s2.json": --results takes one file; give each its own --results: --results s1.json --results s2.json --results 'my shard.json'`, "Run 'agent-replay report --help' for its options."],
     [['compare', 'a.json'], 'compare needs exactly two results files', "Run 'agent-replay compare --help' for its options."],
     [['--agent-url', 'http://x'], '--agent-url comes after a command', "Run 'agent-replay --help' for the commands."],
-    [['run', '--concurrency', 'many'], '--concurrency must be an integer from 1 to 256, got "many"', "Run 'agent-replay run --help' for its options."],
+    [['run', '--concurrency', 'many'], '--concurrency must be a whole number from 1 to 256, got "many"', "Run 'agent-replay run --help' for its options."],
     // A negative number is the flag's value, said with its range: "write --concurrency=-1" led to that error.
-    [['run', '--concurrency', '-1'], '--concurrency must be an integer from 1 to 256, got "-1"', "Run 'agent-replay run --help' for its options."],
+    [['run', '--concurrency', '-1'], '--concurrency must be a whole number from 1 to 256, got "-1"', "Run 'agent-replay run --help' for its options."],
     [['run', '--repeat', '-2'], '--repeat must be a whole number from 1 to 20, got "-2"', "Run 'agent-replay run --help' for its options."],
     // Digits only: Number() would read "1e1" as 10 and "0x5" as 5, ten attempts (and their cost) without a word.
     [['run', '--repeat', '1e1'], '--repeat must be a whole number from 1 to 20, got "1e1"', "Run 'agent-replay run --help' for its options."],
     [['run', '--repeat-max', '0x5'], '--repeat-max must be a whole number from 1 to 20, got "0x5"', "Run 'agent-replay run --help' for its options."],
     [['calibrate', '--repeat', '2.0'], '--repeat must be a whole number from 1 to 20, got "2.0"', "Run 'agent-replay calibrate --help' for its options."],
-    [['run', '--concurrency', ' 4'], '--concurrency must be an integer from 1 to 256, got " 4"', "Run 'agent-replay run --help' for its options."],
+    [['run', '--concurrency', ' 4'], '--concurrency must be a whole number from 1 to 256, got " 4"', "Run 'agent-replay run --help' for its options."],
     [['run', '--wait-for-agent', '6e1'], '--wait-for-agent must be a whole number of seconds from 0 to 600, got "6e1"', "Run 'agent-replay run --help' for its options."],
     [['run', '--wait-for-agent', '-5'], '--wait-for-agent must be a whole number of seconds from 0 to 600, got "-5"', "Run 'agent-replay run --help' for its options."],
     [['probe', 'hi', '--assert', 'judge:kind', '--threshold', '-.5'], '--threshold must be a score from 0 to 1, got "-.5"', "Run 'agent-replay probe --help' for its options."],

@@ -697,7 +697,7 @@ describe('the outputs the docs show', () => {
       expect(r.stdout + r.stderr, argv.join(' ')).toContain(quoted.replace(/`/g, ''));
     };
     await says(['run', '--out', '--junit', 'r.xml'], '`--out` needs a value');
-    await says(['run', '--concurrency', '-1'], '--concurrency must be an integer from 1 to 256, got "-1"');
+    await says(['run', '--concurrency', '-1'], '--concurrency must be a whole number from 1 to 256, got "-1"');
     await says(['report', '--results', 's1.json', 's2.json'], '--results s1.json --results s2.json');
     await says(['validate'], '2 configuration errors; a run would send nothing until they are fixed.', { 'a.yml': 'label: a\n', 'b.yml': 'label: b\n' });
     await says(['validate'], 'until it is fixed', { 'a.yml': 'label: a\n' });

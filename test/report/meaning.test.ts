@@ -97,7 +97,7 @@ describe('surfaces (goldens)', () => {
     const script = { ...changed, turns } as PersonaRecord;
     const t = renderTerminal(run([], { personas: [script] }), { color: false });
     const lines = t.slice(t.indexOf('refund-dialog')).split('\n');
-    const decided = lines.findIndex((l) => l.trim() === 'turn 3 changed in meaning: numbers 50 → 90:');
+    const decided = lines.findIndex((l) => l.trim() === 'turn 3 changed in meaning: numbers 50 → 90 (- baseline, + new):');
     expect(decided).toBeGreaterThan(-1);
     expect(lines.slice(decided + 1, decided + 4)).toContain('        + A colleague will refund 90 EUR within 5 days.');
     const first = lines.findIndex((l) => l.trim() === "first difference from the baseline: turn 1: the script's message changed, the reply the same");

@@ -43,11 +43,14 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(r.errors).toEqual([]);
     expect(r.suite?.config.latency?.slowerBy).toBe(50);
     expect(r.warnings.map((w) => `${w.file}:${w.line}: ${w.message} | ${w.fix}`)).toEqual([
-      `${C}:4: latency.slowerBy 50 is read as a fraction: an item is slower only above 51 times its baseline's latency (5,000 % slower) | for 50 % slower write slowerBy: 0.5; keep 50 if 51 times is meant`,
+      `${C}:4: latency.slowerBy 50 is read as a fraction: an item is slower only above 51 times its baseline's latency (5,000% slower) | for 50% slower write slowerBy: 0.5; keep 50 if 51 times is meant`,
     ]);
     // 2 (three times the baseline) is a fraction someone means.
     const two = await load({ [C]: 'agent:\n  url: http://127.0.0.1:9/chat\nlatency: { slowerBy: 2 }\n', ...fixture });
     expect(two.warnings).toEqual([]);
+    // Below 0 is refused with the fraction's meaning, its percent written as every message writes it ("50%").
+    const negative = await load({ [C]: 'agent:\n  url: http://127.0.0.1:9/chat\nlatency: { slowerBy: -0.5 }\n', ...fixture });
+    expect(negative.errors.map((e) => e.message)).toEqual(['latency.slowerBy must be a fraction of the baseline latency, 0 or more (0.5 is 50% slower), found the number -0.5']);
   });
 
   it('an unclosed [ or { is placed where it opens, not on the next line or past the end of the file', async () => {
@@ -224,7 +227,18 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       [`${F}/a.yml`]: OK_FIXTURE,
       [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  headers: "X-Tenant: acme"\njudge:\n  apiKey: k\nsimulator:\n  url: http://127.0.0.1:9/v1\n',
     });
-    expect(headers.errors.map((e) => `${e.line}: ${e.fix}`)).toContainEqual('3: write it as a mapping: headers: { X-Tenant: "acme" }');
+    expect(headers.errors.map((e) => `${e.line}: ${e.fix}`)).toContainEqual('3: write it as a mapping: headers: { X-Tenant: acme }');
+    // The fix in YAML's flow style (flowYaml), quoting only what YAML would read otherwise; written as it says, it loads.
+    for (const [written, fix, sent] of [
+      ['X-Tenant: acme', 'headers: { X-Tenant: acme }', { 'X-Tenant': 'acme' }],
+      ['Authorization: Bearer t0k', 'headers: { Authorization: "Bearer t0k" }', { Authorization: 'Bearer t0k' }],
+    ] as const) {
+      const given = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: `agent:\n  url: http://127.0.0.1:9/chat\n  headers: "${written}"\n` });
+      expect(given.errors.map((e) => e.fix)).toEqual([`write it as a mapping: ${fix}`]);
+      const fixed = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: `agent:\n  url: http://127.0.0.1:9/chat\n  ${fix}\n` });
+      expect(fixed.errors).toEqual([]);
+      expect(fixed.suite?.config.agent.headers).toEqual(sent);
+    }
   });
 
   it('a key named as other tools name it (name, expected, endpoint, url, max_retries) is said once, with the key it stands for', async () => {
@@ -342,7 +356,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       '4:23: meaning.threshold must be a number, found the string "80 %"\n  fix: write it as a fraction: threshold: 0.8 (80 %)',
     ]);
     const times = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\nlatency: { slowerBy: 1.5x }\n' });
-    expect(times.errors.map((e) => e.fix)).toEqual(["write how much slower than the baseline, as a fraction: slowerBy: 0.5 (1.5x the baseline's latency is 50 % slower)"]);
+    expect(times.errors.map((e) => e.fix)).toEqual(["write how much slower than the baseline, as a fraction: slowerBy: 0.5 (1.5x the baseline's latency is 50% slower)"]);
   });
 
   it('yes, no, on or off for a key that takes true, false or a mapping: the same YAML 1.2 advice as a plain true/false key', async () => {

@@ -6,7 +6,7 @@ import { DEFAULT_LATENCY, type Config } from '../../config.js';
 import { ms, type Resolution } from './shared.js';
 
 export const schema = z.strictObject({
-  slowerBy: z.number().min(0, { error: 'must be a fraction of the baseline latency, 0 or more (0.5 is 50 % slower)' }).optional(),
+  slowerBy: z.number().min(0, { error: 'must be a fraction of the baseline latency, 0 or more (0.5 is 50% slower)' }).optional(),
   minDeltaMs: ms(0).optional(),
 });
 
@@ -15,7 +15,7 @@ type LatencySection = z.infer<typeof schema>;
 /** Sets `config.latency` when the section is given, each key not given from DEFAULT_LATENCY. */
 export function resolve(config: Config, resolved: LatencySection | null | undefined, _written: unknown, r: Resolution): void {
   if (resolved) {
-    // A fraction: `slowerBy: 50` is 5,000 % slower, which no item will be; 50 % is 0.5. Taken as
+    // A fraction: `slowerBy: 50` is 5,000% slower, which no item will be; 50% is 0.5. Taken as
     // written, with a warning at its line, since a large fraction can be meant (docs/latency.md).
     const by = resolved.slowerBy;
     if (by !== undefined && by >= 10) {
@@ -23,8 +23,8 @@ export function resolve(config: Config, resolved: LatencySection | null | undefi
       r.warnings.push(
         r.issueAt(
           ['latency', 'slowerBy'],
-          `latency.slowerBy ${shown} is read as a fraction: an item is slower only above ${(by + 1).toLocaleString('en-US')} times its baseline's latency (${(by * 100).toLocaleString('en-US')} % slower)`,
-          `for ${shown} % slower write slowerBy: ${String(by / 100)}; keep ${shown} if ${(by + 1).toLocaleString('en-US')} times is meant`,
+          `latency.slowerBy ${shown} is read as a fraction: an item is slower only above ${(by + 1).toLocaleString('en-US')} times its baseline's latency (${(by * 100).toLocaleString('en-US')}% slower)`,
+          `for ${shown}% slower write slowerBy: ${String(by / 100)}; keep ${shown} if ${(by + 1).toLocaleString('en-US')} times is meant`,
         ),
       );
     }
