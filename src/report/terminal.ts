@@ -317,7 +317,8 @@ function fixtureLines(v: FixtureView, style: { mark: string; colour: Colour }, i
   const f = v.item;
   const head = `${indent}${style.mark} ${terminalLine(v.label)} · ${terminalLine(cliWords(v.status.join(' · ')))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
   const lines = [paint(style.colour, fit(head))];
-  const said = own === undefined ? (f.errored ? f.error : f.detail) : own.text;
+  // Under a cause: its own text, or (too long for a line, the comment's block holds it) bounded as the item's own detail is.
+  const said = own === undefined ? (f.errored ? f.error : f.detail) : (own.text ?? own.long);
   // An error's fix, or a check's (a judge's: "in judge-base-url (judge.baseUrl)"), is said in the CLI's words, as its cause above (cliWords).
   const detail = said ? cliWords(said) : said;
   if (detail) lines.push(fit(`${indent}    ${terminalLine(clipKeepingFix(detail, 300))}`));
@@ -385,7 +386,7 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   const last = p.turns[p.turns.length - 1];
   const unsent = p.unsent.length > 0 && !p.errored && last ? ` · ended on turn ${last.index}, ${p.unsent.length} not sent` : '';
   const fault = p.errored ? null : faultLine(p.simulation);
-  const said = own === undefined ? p.error : own.text;
+  const said = own === undefined ? p.error : (own.text ?? own.long);
   const error = said ? cliWords(said) : said;
   const detail = p.errored ? (error ? `${terminalLine(clipKeepingFix(error, 300))} · ${checks}` : checks) : fault !== null ? `${terminalLine(clip(fault, 300))} · ${checks}` : `${checks}${unsent}`;
   const head = `${indent}${style.mark} ${SCRIPT_MARK} ${terminalLine(v.label)} · ${terminalLine(cliWords(v.status.join(' · ')))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;

@@ -354,6 +354,19 @@ describe("an error's fix in the terminal, past its 300 characters", () => {
     expect(clipped).toMatch(/ {4}each: the agent answered the TLS handshake with an alert, after 1 attempt: handshake failure[a-z ]*\u2026; check whether the server asks for a client certificate .* \(http:\/\/ for a plain HTTP one\)\n/);
   });
 
+  it('an item under a cause whose own text is too long for its line shows it below its line, bounded, its fix whole (the comment: in its block)', () => {
+    const short = `the agent answered the TLS handshake with an alert, after 1 attempt: handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE); ${fix}`;
+    const what = `the agent answered the TLS handshake with an alert, after 3 attempts: ${'handshake failure '.repeat(20).trim()} (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE)`;
+    const record = run([errored('a', short), errored('b', short), errored('c', `message turn: ${what}; ${fix}`)]);
+    const terminal = renderTerminal(record, { color: false });
+    const lines = terminal.split('\n');
+    const c = lines.findIndex((l) => /^ {4}. c · /.test(l));
+    expect(lines[c]).toMatch(/ · message turn$/);
+    expect(lines[c + 1]).toMatch(/^ {8}the agent answered the TLS handshake with an alert, after 3 attempts: handshake failure[a-z ]*\u2026; check whether the server asks for a client certificate .* \(http:\/\/ for a plain HTTP one\)$/);
+    expect(lines[c + 1]).toContain('--agent-url (agent.url)');
+    expect(renderComment(record, ctx)).toContain('after 3 attempts');
+  });
+
   it("is kept whole on a fixture's own line when the CLI's words make its detail longer than 300 characters; a detail with no fix is clipped as before", () => {
     const what = 'the agent failed: no answer'.padEnd(257, '.');
     const error = `${what}; raise wait-for-agent (agent.waitForAgent)`;
