@@ -1,6 +1,6 @@
 // The https:// proxy on the way to GitHub's API, for the words of an answer without TLS
 // (src/github/errors.ts, networkWords): its TLS handshake is the first, so a plain-HTTP answer is
-// most likely the proxy's (docs/action.md, "GitHub's rate limits" and the failures after it).
+// most likely the proxy's (docs/action.md, "Accept: the label commits the reviewed replies").
 
 import { proxyFor, proxyName, proxySettings } from '../http/network.js';
 import type { HttpsProxy } from './errors.js';
