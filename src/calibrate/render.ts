@@ -12,7 +12,7 @@ import { judgeFallbackText } from '../report/judge-mode.js';
 import { suiteLine } from '../report/blocks.js';
 import { plural } from '../words.js';
 import { hideEndpointTokens } from '../endpoint.js';
-import { isNoScoreReason, JUDGE_NO_SCORE_HINT } from '../evaluate/index.js';
+import { CALL_FAILED_HINT, isNoScoreReason, JUDGE_NO_SCORE_HINT } from '../evaluate/index.js';
 import { unmeasured, type Calibration } from './schema.js';
 
 type Criterion = Calibration['criteria'][number];
@@ -132,9 +132,17 @@ function noScoreLine(c: Calibration): string | null {
   return `No criterion got a usable score, so nothing was measured${min}: see No usable score above.`;
 }
 
-/** The judge answered and gave no score that can be read, for one baseline at least: the fix a run's cause gives (evaluate/causes.ts). */
-function noScoreFix(u: ReturnType<typeof unscored>): boolean {
-  return u.some(({ item }) => item.notUsable.some(isNoScoreReason));
+/**
+ * The fixes a run's causes give (evaluate/causes.ts) for the unusable answers listed: the judge
+ * answered and gave no score that can be read, for one baseline at least; a request agent-replay
+ * could not make ("judge call failed: ...", src/calibrate/run.ts), nothing sent, for one at least.
+ */
+function noScoreFixes(u: ReturnType<typeof unscored>): string[] {
+  const reasons = u.flatMap(({ item }) => item.notUsable);
+  return [
+    ...(reasons.some(isNoScoreReason) ? [JUDGE_NO_SCORE_HINT] : []),
+    ...(reasons.some((r) => r.startsWith('judge call failed: ')) ? [CALL_FAILED_HINT] : []),
+  ];
 }
 
 function calmLine(c: Calibration): string | null {
@@ -180,7 +188,7 @@ export function renderCalibrationText(c: Calibration, context: { suite?: string 
   if (u.length > 0) {
     out.push('', `No usable score (${u.length}): counted, never a score; left out of the agreement`);
     for (const { criterion, item } of u) out.push(`  ${item.baselineFile}  "${clipShown(terminalLine(criterion.criterion), 60)}": ${clipShown(terminalLine(item.notUsable[0] ?? 'no answer'), 160)}`);
-    if (noScoreFix(u)) out.push(`  fix: ${JUDGE_NO_SCORE_HINT}`);
+    for (const fix of noScoreFixes(u)) out.push(`  fix: ${fix}`);
   }
   if (c.skipped.length > 0) {
     out.push('', `Skipped (${c.skipped.length}): the accepted verdict is not known, nothing was asked`);
@@ -234,7 +242,7 @@ export function renderCalibrationMarkdown(c: Calibration, context: { suite?: str
   if (u.length > 0) {
     out.push('', `### No usable score (${u.length})`, '');
     for (const { criterion, item } of u) out.push(`- ${codeSpan(item.baselineFile)}: ${cell(criterion.criterion)}: ${cell(clip(oneLine(item.notUsable[0] ?? 'no answer'), 200))}`);
-    if (noScoreFix(u)) out.push('', `Fix: ${escapeInline(JUDGE_NO_SCORE_HINT)}`);
+    for (const fix of noScoreFixes(u)) out.push('', `Fix: ${escapeInline(fix)}`);
   }
   if (c.skipped.length > 0) {
     out.push('', `### Skipped: accepted verdict unknown (${c.skipped.length})`, '');

@@ -3,7 +3,8 @@
 // is thrown as a GitHubError that names the request.
 
 import { makeRedactor } from '../secrets.js';
-import { GitHubError, toGitHubError } from './errors.js';
+import { GitHubError, toGitHubError, type HttpsProxy } from './errors.js';
+import { httpsProxyOf } from './proxy.js';
 import { cappedFetch, createOctokit, OVER_LIMIT_HEADER, type CreateOctokitOptions, type GitHubOctokit } from './octokit.js';
 
 export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
@@ -304,6 +305,8 @@ export interface OctokitGitHubApiOptions {
   redact?: (text: string) => string;
   /** A fetch that reads at most `maxBodyBytes` of a body (octokit.ts, cappedFetch); without it, downloads are read whole. */
   cappedFetch?: (maxBodyBytes: number) => typeof fetch;
+  /** The https:// proxy on the way to GitHub's API (proxy.ts), named in an answer without TLS (errors.ts, networkWords). */
+  proxy?: HttpsProxy | null;
 }
 
 const enc = encodeURIComponent;
@@ -338,7 +341,7 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
     try {
       return await fn();
     } catch (error) {
-      throw toGitHubError(error, request, redact);
+      throw toGitHubError(error, request, redact, options.proxy ?? null);
     }
   }
 
@@ -684,5 +687,7 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
 
 /** Builds the Octokit and the GitHubApi over it; the token is redacted from every error message. */
 export function createGitHubApi(options: CreateOctokitOptions): GitHubApi {
-  return octokitGitHubApi(createOctokit(options), { redact: makeRedactor([options.token]), cappedFetch: (max) => cappedFetch(options, max) });
+  // @actions/github's own fetch goes through the environment's proxy; a fetch given goes where it goes.
+  const proxy = options.fetch === undefined ? httpsProxyOf(process.env) : null;
+  return octokitGitHubApi(createOctokit(options), { redact: makeRedactor([options.token]), cappedFetch: (max) => cappedFetch(options, max), proxy });
 }

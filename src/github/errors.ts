@@ -5,6 +5,12 @@
 import { badAnswerText, connectionFailureText, networkAddress, networkErrorCode, otherNetworkFailureText } from '../http/error-code.js';
 import { NOT_TLS_FIX, notTls, tlsAlert, tlsAlertFix, tlsAlertText } from '../http/tls.js';
 
+/** An https:// proxy on the way to GitHub's API, named without credentials, with the variable that names it (src/github/proxy.ts). */
+export interface HttpsProxy {
+  name: string;
+  variable: string;
+}
+
 export type GitHubErrorKind = 'forbidden' | 'not_found' | 'conflict' | 'rate_limited' | 'server' | 'network' | 'other';
 
 export class GitHubError extends Error {
@@ -47,10 +53,11 @@ const CLOSED_CODES: ReadonlySet<string> = new Set(['UND_ERR_SOCKET', 'ECONNRESET
  * closed the connection without answering (UND_ERR_SOCKET)`, `the connection to GitHub's API
  * failed: connection refused at 127.0.0.1:443 (ECONNREFUSED)`, `GitHub's API answered the TLS
  * handshake with an alert: handshake failure (...); check whether ...`, `GitHub's API answered
- * without TLS (ERR_SSL_WRONG_VERSION_NUMBER); ... write the URL with http:// in GITHUB_API_URL`. Null for an error with no network
+ * without TLS (ERR_SSL_WRONG_VERSION_NUMBER); ... write the URL with http:// in GITHUB_API_URL` (through
+ * an https:// `proxy`, HTTPS_PROXY's (src/github/proxy.ts): the proxy and its variable instead). Null for an error with no network
  * code (the request's deadline says its own words: src/github/octokit.ts).
  */
-export function networkWords(error: unknown): string | null {
+export function networkWords(error: unknown, proxy: HttpsProxy | null = null): string | null {
   const code = networkErrorCode(error);
   if (code !== undefined && CLOSED_CODES.has(code)) return `GitHub's API closed the connection without answering (${code})`;
   const bad = badAnswerText(error);
@@ -61,7 +68,13 @@ export function networkWords(error: unknown): string | null {
   if (alert !== null) return `GitHub's API ${tlsAlertText(alert)}; ${tlsAlertFix('GITHUB_API_URL', "GitHub's API, or a proxy on its way (HTTPS_PROXY),")}`;
   // An https:// URL to a port that speaks plain HTTP: in the agent client's words (src/http/tls.ts), with GitHub's setting.
   const plain = notTls(code);
-  if (plain !== null) return `GitHub's API answered without TLS (${plain}); ${NOT_TLS_FIX} in GITHUB_API_URL`;
+  if (plain !== null) {
+    // Through an https:// proxy the first TLS handshake is the proxy's: a plain-HTTP answer is most likely its.
+    if (proxy !== null) {
+      return `the proxy ${proxy.name} (${proxy.variable}) answered without TLS (${plain}); the proxy speaks plain HTTP at that address, not HTTPS: write its URL with http:// in ${proxy.variable} (if it does speak TLS, GitHub's API behind it answered without TLS: write GITHUB_API_URL with http://)`;
+    }
+    return `GitHub's API answered without TLS (${plain}); ${NOT_TLS_FIX} in GITHUB_API_URL`;
+  }
   const failed = connectionFailureText(code, networkAddress(error)) ?? otherNetworkFailureText(error);
   return failed === null ? null : `the connection to GitHub's API failed: ${failed}`;
 }
@@ -124,7 +137,7 @@ function kindOfGraphqlTypes(types: readonly string[], messages: string): GitHubE
  * Turns whatever Octokit threw into a GitHubError naming `request`. `redact` removes secrets from
  * anything GitHub echoed back.
  */
-export function toGitHubError(error: unknown, request: string, redact: (text: string) => string = (t) => t): GitHubError {
+export function toGitHubError(error: unknown, request: string, redact: (text: string) => string = (t) => t, proxy: HttpsProxy | null = null): GitHubError {
   if (error instanceof GitHubError) return error;
   if (isGraphqlError(error) && !isHttpError(error)) {
     const types = error.errors.map((e) => e.type).filter((t): t is string => typeof t === 'string');
@@ -141,7 +154,7 @@ export function toGitHubError(error: unknown, request: string, redact: (text: st
   if (isHttpError(error)) {
     // Octokit reports a request that never got an answer (DNS, refused, reset) as a 500 with no response.
     if (error.response === undefined) {
-      return new GitHubError({ request, status: null, kind: 'network', detail: redact(networkWords(error) ?? error.message), cause: error });
+      return new GitHubError({ request, status: null, kind: 'network', detail: redact(networkWords(error, proxy) ?? error.message), cause: error });
     }
     const headers = error.response.headers ?? {};
     const detail = dataMessage(error.response.data) ?? error.message;
@@ -154,5 +167,5 @@ export function toGitHubError(error: unknown, request: string, redact: (text: st
     });
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new GitHubError({ request, status: null, kind: 'network', detail: redact(networkWords(error) ?? message), cause: error });
+  return new GitHubError({ request, status: null, kind: 'network', detail: redact(networkWords(error, proxy) ?? message), cause: error });
 }

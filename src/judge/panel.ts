@@ -12,12 +12,20 @@ import { median, panelMajority } from '../assertions/judge.js';
 import { createJudge, type JudgeDeps } from './client.js';
 import { urlEndpoint } from '../endpoint.js';
 
-/** "3 of 5" words for a reason; the members' own reasons follow, each named. */
+/** A member's request agent-replay could not make (src/judge/client.ts, `ask` below): nothing was sent. */
+const CALL_FAILED = 'judge call failed: ';
+
+/**
+ * "3 of 5" words for a reason; the members' own reasons follow, each named. When every member
+ * without a usable score hit a request agent-replay could not make, the reason starts "judge call
+ * failed: " (docs/judges.md, "Panels"): the panel is not then "unreachable" (src/assertions/judge.ts).
+ */
 function unusableReason(members: readonly PanelMember[]): string {
   const failed = members.filter((m) => m.score === null);
   const needed = panelMajority(members.length);
   const reasons = failed.map((m) => `${m.label}: ${m.reason ?? 'no usable score'}`).join('; ');
-  return `panel: ${failed.length} of ${members.length} members gave no usable score (${needed} usable needed): ${reasons}`;
+  const ours = failed.every((m) => m.reason?.startsWith(CALL_FAILED) === true);
+  return `${ours ? CALL_FAILED : ''}panel: ${failed.length} of ${members.length} members gave no usable score (${needed} usable needed): ${reasons}`;
 }
 
 /** The panel's answer from its members' answers, in the panel's order. */
@@ -42,7 +50,7 @@ async function ask(call: () => Promise<JudgeResult>): Promise<JudgeResult> {
   try {
     return await call();
   } catch (err) {
-    return { ok: false, reason: `judge call failed: ${err instanceof Error ? err.message : String(err)}` };
+    return { ok: false, reason: `${CALL_FAILED}${err instanceof Error ? err.message : String(err)}` };
   }
 }
 

@@ -49,8 +49,12 @@ function splitTurn(text: string): [string | null, string] {
   return m ? [m[1] as string, text.slice(m[0].length)] : [null, text];
 }
 
-/** What an item under a shared text shows: the turn it happened on, or its own (different) text. */
-export type Own = { turn: string | null; text: null } | { turn: null; text: string };
+/**
+ * What an item under a shared text shows: the turn it happened on, or its own (different) text.
+ * `long`: its own text without the turn, too long for its line (needsBlock): the comment shows it
+ * whole in the item's block, the terminal bounded on the item's line (groupText).
+ */
+export type Own = { turn: string | null; text: null; long?: string } | { turn: null; text: string; long?: never };
 
 export interface GroupText {
   /** The text the group's items share, said once under the cause; null when fewer than two share one. */
@@ -68,8 +72,9 @@ export interface GroupText {
 /**
  * The shared text of one cause group's items: the text (without the turn it happened on) that most
  * of them have, when at least two have it; the turn too when every item has the same. An item
- * whose own text is too long for its line (needsBlock) shows only its turn: the cause above sums
- * the text up, and the item's block shows it whole, once.
+ * whose own text is too long for its line (needsBlock) shows its turn on its line: the cause above
+ * sums the text up, the comment's block shows it whole, once, and the terminal (which has no
+ * block) shows it bounded below the item's line (its `long`).
  */
 export function groupText(items: readonly Item[]): GroupText {
   const g = sharedText(items);
@@ -77,7 +82,8 @@ export function groupText(items: readonly Item[]): GroupText {
     const text = causeTextOf(item);
     const own = g.own.get(item);
     if (text === null || !needsBlock(text) || (own !== undefined && own.text === null)) continue;
-    g.own.set(item, { turn: errorTurn(text.trim()), text: null });
+    const [turn, long] = splitTurn(text.trim());
+    g.own.set(item, { turn, text: null, long });
   }
   return g;
 }

@@ -278,17 +278,21 @@ function replyLines(f: FixtureRecord, indent: string, paint: Paint, fit: Fit, wh
  */
 export function cliWords(text: string): string {
   return text
-    .replace(/\bagent-url \(agent\.url\)/g, '--agent-url (agent.url)')
+    .replace(/\bagent-url \(agent\.url\)/g, AGENT_URL_FLAG)
     .replace(/\bwait-for-agent \(agent\.waitForAgent\)/g, '--wait-for-agent (agent.waitForAgent)')
     .replace(/\bagent-headers \(agent\.headers\)/g, 'agent.headers in config.yml')
-    .replace(/\bcheck agent-path or agent\.url\b/g, 'check agent.url (or --agent-url)')
+    // The CLI has no agent-path: the path is in the agent's URL.
+    .replace(/\bcheck agent-path or agent\.url\b/g, `check ${AGENT_URL_FLAG}`)
     // The judge's address: config.yml's key, or the flag given over it (the meaning judge's too: it is the judge's);
     // a cause and a client's reason name the Action's input (src/judge-url-setting.ts, JUDGE_URL_SETTING); a reason recorded before 2026-12-06, the key alone.
     .replace(/\bjudge-base-url \(judge\.baseUrl\)/g, '--judge-url (judge.baseUrl)')
     .replace(/\b(check|the port in) judge\.baseUrl\b/g, '$1 --judge-url (judge.baseUrl)')
     // The wait's fix (agent/ready.ts) speaks of the Action's preview; on the command line the agent may be local.
-    .replace(/\bCheck that the preview deployed and that the agent URL is right\b/g, 'Check that the agent is running and that its URL is right (--agent-url, agent.url)');
+    .replace(/\bCheck that the preview deployed and that the agent URL is right\b/g, `Check that the agent is running and that ${AGENT_URL_FLAG} is right`);
 }
+
+/** The agent's URL on the command line: the flag, then config.yml's key it is given over; one form in every fix (cliWords). */
+const AGENT_URL_FLAG = '--agent-url (agent.url)';
 
 /**
  * `text` clipped at `max` characters as clip clips it, its fix kept whole when it says one
@@ -318,7 +322,8 @@ function fixtureLines(v: FixtureView, style: { mark: string; colour: Colour }, i
   const f = v.item;
   const head = `${indent}${style.mark} ${terminalLine(v.label)} · ${terminalLine(cliWords(v.status.join(' · ')))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
   const lines = [paint(style.colour, fit(head))];
-  const said = own === undefined ? (f.errored ? f.error : f.detail) : own.text;
+  // Under a cause: its own text, or (too long for a line, the comment's block holds it) bounded as the item's own detail is.
+  const said = own === undefined ? (f.errored ? f.error : f.detail) : (own.text ?? own.long);
   // An error's fix, or a check's (a judge's: "in judge-base-url (judge.baseUrl)"), is said in the CLI's words, as its cause above (cliWords).
   const detail = said ? cliWords(said) : said;
   if (detail) lines.push(fit(`${indent}    ${terminalLine(clipKeepingFix(detail, 300))}`));
@@ -386,7 +391,7 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   const last = p.turns[p.turns.length - 1];
   const unsent = p.unsent.length > 0 && !p.errored && last ? ` · ended on turn ${last.index}, ${p.unsent.length} not sent` : '';
   const fault = p.errored ? null : faultLine(p.simulation);
-  const said = own === undefined ? p.error : own.text;
+  const said = own === undefined ? p.error : (own.text ?? own.long);
   const error = said ? cliWords(said) : said;
   const detail = p.errored ? (error ? `${terminalLine(clipKeepingFix(error, 300))} · ${checks}` : checks) : fault !== null ? `${terminalLine(clip(fault, 300))} · ${checks}` : `${checks}${unsent}`;
   const head = `${indent}${style.mark} ${SCRIPT_MARK} ${terminalLine(v.label)} · ${terminalLine(cliWords(v.status.join(' · ')))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;

@@ -8,6 +8,8 @@ import { acceptedCriterion, baselineTurns, otherChecks, planCalibration, type Ca
 import { renderCalibrationMarkdown, renderCalibrationText } from '../../src/calibrate/render.js';
 import { calibrateBaseline, estimateCalibration, groupByCriterion, median, summarizeCalibration } from '../../src/calibrate/summary.js';
 import type { Baseline, Fixture, JudgeResult, PersonaBaseline, PersonaScript } from '../../src/types.js';
+import { CALL_FAILED_HINT, JUDGE_NO_SCORE_HINT } from '../../src/evaluate/index.js';
+import { escapeInline } from '../../src/report/escape.js';
 
 const AT = { acceptedAt: '2026-11-01T10:00:00.000Z', commit: null };
 
@@ -312,6 +314,18 @@ describe('the figures', () => {
     const text = renderCalibrationText(calibrationOf(figures, 2, 0.9));
     const judgeLine = text.split('\n').find((l) => l.startsWith('      judge: '));
     expect(judgeLine).toBe(`      judge: ${'x'.repeat(155)}…`);
+  });
+
+  it('answers agent-replay could not ask for ("judge call failed: ...") are listed with the fix a run gives them, on the terminal and in markdown', () => {
+    const failed: JudgeResult = { ok: false, reason: 'judge call failed: no boundary could be drawn' };
+    const figures = summarizeCalibration({ targets: [target('a', 'C', 'pass'), target('b', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[failed], [bad]], null);
+    const text = renderCalibrationText(calibrationOf(figures, 2, null));
+    expect(text).toContain(`"C": judge call failed: no boundary could be drawn\n`);
+    expect(text).toContain(`  fix: ${JUDGE_NO_SCORE_HINT}\n  fix: ${CALL_FAILED_HINT}\n`);
+    const md = renderCalibrationMarkdown(calibrationOf(figures, 2, null));
+    expect(md).toContain(`\n\nFix: ${escapeInline(CALL_FAILED_HINT)}\n`);
+    const own = summarizeCalibration({ targets: [target('a', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[bad]], null);
+    expect(renderCalibrationText(calibrationOf(own, 1, null))).not.toContain(CALL_FAILED_HINT);
   });
 
   it('a judge that fell back to the plain prompt says so in one line, as a run does; a structured one says nothing', () => {

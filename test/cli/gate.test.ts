@@ -74,12 +74,12 @@ describe('the default gate fails a broken preview as Not verified, with one caus
     expect(r.code).toBe(1);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('agent-replay: Not verified: 5 errored');
-    expect(lines[1]).toBe(`  cause: all 5: HTTP 404 from ${url}: check agent.url (or --agent-url): the path is probably wrong`);
+    expect(lines[1]).toBe(`  cause: all 5: HTTP 404 from ${url}: check --agent-url (agent.url): the path is probably wrong`);
     // The five items are listed once, under their one cause.
     const errored = lines.slice(lines.indexOf('Errored (5): not a failure') + 1);
-    expect(errored[0]).toBe(`  all 5: HTTP 404 from ${url}: check agent.url (or --agent-url): the path is probably wrong`);
+    expect(errored[0]).toBe(`  all 5: HTTP 404 from ${url}: check --agent-url (agent.url): the path is probably wrong`);
     expect(errored.filter((l) => /^ {4}! /.test(l))).toHaveLength(5);
-    expect(r.stderr).toContain(`gate failed: not verified: 5 errored (all 5: HTTP 404 from ${url}: check agent.url (or --agent-url)`);
+    expect(r.stderr).toContain(`gate failed: not verified: 5 errored (all 5: HTTP 404 from ${url}: check --agent-url (agent.url)`);
   });
 
   it('a URL that redirects: the address it redirects to and the setting, as redirects are not followed; a sign-in page names the protection', async () => {
@@ -106,7 +106,7 @@ describe('the default gate fails a broken preview as Not verified, with one caus
     const r = await runAgainst(host.url);
     expect(r.code).toBe(1);
     expect(r.stdout.split('\n')[1]).toBe(
-      `  cause: all 5: an HTML page instead of JSON from ${host.url}: the URL serves a web page (a site or an SPA), not the agent: check agent.url (or --agent-url)`,
+      `  cause: all 5: an HTML page instead of JSON from ${host.url}: the URL serves a web page (a site or an SPA), not the agent: check --agent-url (agent.url)`,
     );
   });
 

@@ -252,7 +252,7 @@ describe('agent-replay probe: an errored probe names its cause and fix, as run d
   it.each([
     ['boom', 'HTTP 500 from {url}: the agent failed: see its logs'],
     // In the CLI's words (report/terminal.ts cliWords): the flag, not the Action's input.
-    ['gone', 'HTTP 404 from {url}: check agent.url (or --agent-url): the path is probably wrong'],
+    ['gone', 'HTTP 404 from {url}: check --agent-url (agent.url): the path is probably wrong'],
     ['slow', 'no answer from {url} within 300 ms: raise agent.timeoutMs in config.yml if the agent is slow, or check that it is up'],
   ])('message %s: the cause line of run, under the error', async (message, cause) => {
     const agent = await serve(handler);
@@ -380,7 +380,7 @@ describe('agent-replay probe: usage errors send nothing', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('agent not ready after 3 s');
     // The fix in the CLI's words: the flag, not the Action's input (report/terminal.ts cliWords).
-    expect(r.stderr).toContain('Check that the agent is running and that its URL is right (--agent-url, agent.url), or raise --wait-for-agent (agent.waitForAgent) if it starts slowly.');
+    expect(r.stderr).toContain('Check that the agent is running and that --agent-url (agent.url) is right, or raise --wait-for-agent (agent.waitForAgent) if it starts slowly.');
     expect(r.stderr).not.toContain('preview');
     expect(agent.requests.filter((q) => q.method === 'POST')).toHaveLength(0);
     // Once it answers, the wait ends and the probe runs.
@@ -389,7 +389,7 @@ describe('agent-replay probe: usage errors send nothing', () => {
     expect(ok.code, ok.stderr).toBe(0);
     // A 404 is an answer (the server is up), but it is not called "ready": the path may be wrong.
     expect(ok.stderr).toContain('agent answered HTTP 404 after 1 poll: the server is up, but the path is probably wrong');
-    expect(ok.stderr).toContain('check agent.url (or --agent-url)');
+    expect(ok.stderr).toContain('check --agent-url (agent.url)');
     expect(ok.stderr).not.toContain('agent-path');
     expect(ok.stderr).not.toContain('agent ready');
   });

@@ -78,7 +78,7 @@ describe('an answer over the size limit', () => {
     const host = await serve(() => ({ headers: { 'content-type': 'application/json' }, body: `{"reply":"${'x'.repeat(9 * 1024 * 1024)}"}` }));
     const r = await runAgainst(host.url);
     expect(r.stdout.split('\n')[1]).toBe(
-      `  cause: all 2: a response too large from ${host.url}: an answer is read up to 8 MiB, a fixed limit: if the URL serves a file, not the agent, check agent.url (or --agent-url); else see what makes the agent answer that much (a stream that never ends)`,
+      `  cause: all 2: a response too large from ${host.url}: an answer is read up to 8 MiB, a fixed limit: if the URL serves a file, not the agent, check --agent-url (agent.url); else see what makes the agent answer that much (a stream that never ends)`,
     );
     expect(r.stdout).toContain('agent response is larger than 8 MiB, the most agent-replay reads of one answer (a fixed limit, not a setting)');
   });

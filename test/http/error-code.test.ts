@@ -19,6 +19,8 @@ import { createJudge } from '../../src/judge/index.js';
 import { createMeaningJudge } from '../../src/judge/meaning.js';
 import { createSimulator } from '../../src/simulator/index.js';
 import { createGitHubApi } from '../../src/github/api.js';
+import { networkWords } from '../../src/github/errors.js';
+import { httpsProxyOf } from '../../src/github/proxy.js';
 import { createQuerySource } from '../../src/traces/query.js';
 import { clientCertServer, HANDSHAKE_FAILURE_CODE, tlsFront } from '../support/proxy-server.js';
 import type { Clock } from '../../src/types.js';
@@ -226,6 +228,36 @@ describe("GitHub's API at a server whose certificate Node refuses", () => {
       expect(front.connections()).toBe(1);
     } finally {
       await front.close();
+    }
+  });
+});
+
+describe("GitHub's API reached through an https:// proxy that speaks plain HTTP", () => {
+  it('names the proxy and its variable, not GITHUB_API_URL; an http:// proxy, or none on the way, leaves GitHub\'s API named', async () => {
+    const { createServer: createHttpServer } = await import('node:http');
+    const { connect } = await import('node:tls');
+    const plain = createHttpServer((_req, res) => res.end('{}'));
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = plain.address() as AddressInfo;
+      // The error a TLS handshake with a plain-HTTP server gives on this machine (the proxy's, through an https:// one).
+      const error = await new Promise<Error>((resolve) => {
+        const socket = connect({ host: '127.0.0.1', port, servername: 'proxy.corp.example' }, () => resolve(new Error('handshake completed')));
+        socket.on('error', resolve);
+      });
+      const code = networkErrorCode(error) ?? '';
+      expect(code).toMatch(/^(?:ERR_SSL_WRONG_VERSION_NUMBER|ERR_SSL_PACKET_LENGTH_TOO_LONG)$/);
+      const env = { GITHUB_API_URL: 'https://ghe.corp.example/api/v3', HTTPS_PROXY: `https://user:secret@proxy.corp.example:${port}` };
+      expect(networkWords(error, httpsProxyOf(env))).toBe(
+        `the proxy https://proxy.corp.example:${port} (HTTPS_PROXY) answered without TLS (${code}); the proxy speaks plain HTTP at that address, not HTTPS: write its URL with http:// in HTTPS_PROXY (if it does speak TLS, GitHub's API behind it answered without TLS: write GITHUB_API_URL with http://)`,
+      );
+      expect(networkWords(error, httpsProxyOf({ ...env, HTTPS_PROXY: undefined, https_proxy: `https://proxy.corp.example:${port}` }))).toContain('(https_proxy) answered without TLS');
+      const api = `GitHub's API answered without TLS (${code}); the server speaks plain HTTP at that address, not HTTPS: write the URL with http:// in GITHUB_API_URL`;
+      expect(networkWords(error, httpsProxyOf({ ...env, HTTPS_PROXY: `http://proxy.corp.example:${port}` }))).toBe(api);
+      expect(networkWords(error, httpsProxyOf({ ...env, NO_PROXY: 'corp.example' }))).toBe(api);
+      expect(networkWords(error, httpsProxyOf({ GITHUB_API_URL: env.GITHUB_API_URL }))).toBe(api);
+    } finally {
+      await new Promise<void>((resolve) => plain.close(() => resolve()));
     }
   });
 });

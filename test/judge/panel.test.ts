@@ -4,7 +4,8 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConfiguredJudge, createJudge, createPanelJudge } from '../../src/judge/index.js';
-import { judgeOutcome, panelVerdict } from '../../src/assertions/judge.js';
+import { judgeGaveNoVerdict, judgeOutcome, panelVerdict } from '../../src/assertions/judge.js';
+import { CALL_FAILED_HINT, causeOf } from '../../src/evaluate/causes.js';
 import type { JudgeConfig } from '../../src/config.js';
 import type { Judge, PanelMember } from '../../src/types.js';
 import type { TestServer } from './server.js';
@@ -159,6 +160,27 @@ describe('the panel client', () => {
     expect(o.verdict).toBe('pass');
     expect(o.members?.[1]).toEqual({ label: 'broken', score: null, rationale: null, reason: 'judge call failed: boom' });
     await p.close();
+  });
+
+  it('a majority missed only by members whose request agent-replay could not make: "judge call failed: panel: ...", with that cause\'s fix; one member unreachable among them: unreachable', async () => {
+    const throwing = (name: string): Judge => ({
+      name,
+      score: () => Promise.reject(new Error('no boundary could be drawn')),
+      scoreTranscript: () => Promise.reject(new Error('no boundary could be drawn')),
+      close: () => Promise.resolve(),
+    });
+    const ours = createPanelJudge([createJudge(member('m0')), throwing('b1'), throwing('b2')]);
+    const o = judgeOutcome(await ours.score('split PPP', 'the reply'), 0.7);
+    expect(o.verdict).toBe('not_evaluated');
+    expect(o.detail).toBe('judge call failed: panel: 2 of 3 members gave no usable score (2 usable needed): b1: judge call failed: no boundary could be drawn; b2: judge call failed: no boundary could be drawn');
+    expect(judgeGaveNoVerdict(o.detail)).toBe(true);
+    expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: o.detail }, null)).toMatchObject({ key: 'judge:call-failed', hint: CALL_FAILED_HINT });
+    await ours.close();
+    // m1 answers HTTP 503 ("split PHx"): a setting of the judge's may be at fault, so the panel is unreachable.
+    const mixed = createPanelJudge([createJudge(member('m0')), createJudge(member('m1')), throwing('b2')]);
+    const m = judgeOutcome(await mixed.score('split PHP', 'the reply'), 0.7);
+    expect(m.detail).toMatch(/^judge unreachable: panel: 2 of 3 members gave no usable score \(2 usable needed\): openai m1: HTTP 503: .*; b2: judge call failed: no boundary could be drawn$/);
+    await mixed.close();
   });
 
   it('createConfiguredJudge builds the panel of config.yml, each member from its settings', async () => {

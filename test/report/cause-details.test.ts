@@ -36,15 +36,16 @@ describe('groupText', () => {
     expect(g.own.size).toBe(0);
   });
 
-  it('an item whose text is too long for its line shows only its turn: the cause sums the text up, its block holds it', () => {
-    const long = errored('a', `turn 3: the agent reported a call to issue_refund that no mock answered; ${'more advice, '.repeat(30)}done`);
+  it('an item whose text is too long for its line shows its turn on its line: the cause sums the text up, its block holds it, the terminal its long text', () => {
+    const body = `the agent reported a call to issue_refund that no mock answered; ${'more advice, '.repeat(30)}done`;
+    const long = errored('a', `turn 3: ${body}`);
     const short = errored('b', 'turn 2: a call to find_order that no mock answered');
     const g = groupText([long, short]);
     expect(sharedLine(g, 2)).toBeNull();
-    expect(g.own.get(long)).toEqual({ turn: 'turn 3', text: null });
+    expect(g.own.get(long)).toEqual({ turn: 'turn 3', text: null, long: body });
     expect(g.own.has(short)).toBe(false);
-    // Several lines are too long for one line too; a text without a turn shows nothing of it.
+    // Several lines are too long for one line too.
     const page = errored('c', 'agent returned HTTP 500:\n<html>\n<body>oops</body>');
-    expect(groupText([page]).own.get(page)).toEqual({ turn: null, text: null });
+    expect(groupText([page]).own.get(page)).toEqual({ turn: null, text: null, long: 'agent returned HTTP 500:\n<html>\n<body>oops</body>' });
   });
 });

@@ -74,7 +74,7 @@ describe('a run that is not verified', () => {
     const lines = renderTerminal(notVerified(), { color: false }).split('\n');
     const start = lines.indexOf('Errored (5): not a failure');
     expect(lines.slice(start + 1).filter((l) => /^ {2}\S/.test(l) || /^ {4}! /.test(l)).map((l) => l.trim().split(' · ')[0])).toEqual([
-      '4 of 5: HTTP 404 from https://preview-42.shop-bot.example.com/api/chat: check agent.url (or --agent-url): the path is probably wrong',
+      '4 of 5: HTTP 404 from https://preview-42.shop-bot.example.com/api/chat: check --agent-url (agent.url): the path is probably wrong',
       '! refund-policy',
       '! opening-hours',
       '! shipping-times',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  cliWords,
   renderCapRefusal,
   renderComment,
   renderJUnit,
@@ -321,6 +322,21 @@ describe("a judge's fix in the terminal", () => {
   });
 });
 
+describe("the agent's URL in the terminal's fixes", () => {
+  it('is named in one form, the flag then config.yml\'s key, whatever fix names it (cliWords)', () => {
+    const fixes = [
+      'HTTP 404 from https://host/api/chat: check agent-path or agent.url: the path is probably wrong',
+      'the connection failed; check that the URL in agent-url (agent.url) is right',
+      'Check that the preview deployed and that the agent URL is right, or raise wait-for-agent (agent.waitForAgent) if it starts slowly.',
+    ].map(cliWords);
+    expect(fixes).toEqual([
+      'HTTP 404 from https://host/api/chat: check --agent-url (agent.url): the path is probably wrong',
+      'the connection failed; check that the URL in --agent-url (agent.url) is right',
+      'Check that the agent is running and that --agent-url (agent.url) is right, or raise --wait-for-agent (agent.waitForAgent) if it starts slowly.',
+    ]);
+  });
+});
+
 describe("an error's fix in the terminal, past its 300 characters", () => {
   const fix = 'check whether the server asks for a client certificate (agent-replay presents none), which TLS versions it accepts (agent-replay offers TLS 1.2 and 1.3), and that the URL in agent-url (agent.url) is its https:// port (http:// for a plain HTTP one)';
   const errored = (label: string, error: string): FixtureRecord =>
@@ -338,16 +354,29 @@ describe("an error's fix in the terminal, past its 300 characters", () => {
     expect(clipped).toMatch(/ {4}each: the agent answered the TLS handshake with an alert, after 1 attempt: handshake failure[a-z ]*\u2026; check whether the server asks for a client certificate .* \(http:\/\/ for a plain HTTP one\)\n/);
   });
 
+  it('an item under a cause whose own text is too long for its line shows it below its line, bounded, its fix whole (the comment: in its block)', () => {
+    const short = `the agent answered the TLS handshake with an alert, after 1 attempt: handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE); ${fix}`;
+    const what = `the agent answered the TLS handshake with an alert, after 3 attempts: ${'handshake failure '.repeat(20).trim()} (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE)`;
+    const record = run([errored('a', short), errored('b', short), errored('c', `message turn: ${what}; ${fix}`)]);
+    const terminal = renderTerminal(record, { color: false });
+    const lines = terminal.split('\n');
+    const c = lines.findIndex((l) => /^ {4}. c · /.test(l));
+    expect(lines[c]).toMatch(/ · message turn$/);
+    expect(lines[c + 1]).toMatch(/^ {8}the agent answered the TLS handshake with an alert, after 3 attempts: handshake failure[a-z ]*\u2026; check whether the server asks for a client certificate .* \(http:\/\/ for a plain HTTP one\)$/);
+    expect(lines[c + 1]).toContain('--agent-url (agent.url)');
+    expect(renderComment(record, ctx)).toContain('after 3 attempts');
+  });
+
   it("is kept whole on a fixture's own line when the CLI's words make its detail longer than 300 characters; a detail with no fix is clipped as before", () => {
-    const what = 'the agent failed: no answer'.padEnd(269, '.');
-    const error = `${what}; check agent-path or agent.url`;
+    const what = 'the agent failed: no answer'.padEnd(257, '.');
+    const error = `${what}; raise wait-for-agent (agent.waitForAgent)`;
     expect(error.length).toBe(300);
     const terminal = renderTerminal(run([errored('a', error)]), { color: false });
-    // cliWords names the flag ("check agent.url (or --agent-url)"): 303 characters, and not cut.
-    expect(terminal).toContain(`    ${what}; check agent.url (or --agent-url)\n`);
-    // Without a fix ("; check ..."), clipped at 300 as before.
-    const plain = renderTerminal(run([errored('a', error.replace('; check', ', check'))]), { color: false });
-    expect(plain).toContain(`    ${what}, check agent.url (or --agent-\u2026\n`);
+    // cliWords names the flag ("raise --wait-for-agent (agent.waitForAgent)"): 302 characters, and not cut.
+    expect(terminal).toContain(`    ${what}; raise --wait-for-agent (agent.waitForAgent)\n`);
+    // Without a fix ("; raise ..."), clipped at 300 as before.
+    const plain = renderTerminal(run([errored('a', error.replace('; raise', ', raise'))]), { color: false });
+    expect(plain).toContain(`    ${what}, raise --wait-for-agent (agent.waitForAge\u2026\n`);
   });
 });
 
