@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-D5CVAUCY.js";import"./chunk-IGKF66VH.js";import"./chunk-PWVEKC7E.js";import"./chunk-MUK3XOIJ.js";import"./chunk-KOFW2D2E.js";import"./chunk-VWNCXT5K.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};
