@@ -66,6 +66,8 @@ describe('report.html span waterfall', () => {
     // The fixture's row is in Changed (closed): open it, then its spans.
     const fx = page.locator('details.item[data-label="order-status"]');
     await fx.locator('summary').first().click();
+    // The item's body is drawn on the toggle event, a task after the click: wait for it (seen lost under Node 24 in .ci/run).
+    await fx.locator('details.spans').first().waitFor({ state: 'attached' });
     const closed = await bars(page, 'order-status', 0);
     expect(closed.open).toBe(false);
     expect(closed.summary).toBe('Spans: 7 spans (2 ignored, 1 late) · model 900 ms · tool 1.9 s · other 140 ms');
