@@ -310,6 +310,12 @@ function ownSuffix(own: Own | undefined): string {
   return own?.turn ? ` · ${terminalLine(clip(own.turn, 80))}` : '';
 }
 
+/** The tool calls an errored item's cut stream had begun, on one line under its detail; none when it had begun none. */
+function begunLine(calls: FixtureRecord['toolCalls'], indent: string, fit: Fit): string[] {
+  const begun = begunCalls(calls, terminalLine);
+  return begun === null ? [] : [fit(`${indent}    ${BEGUN_WORDS}: ${begun}`)];
+}
+
 /** A repeated item's other attempts against the one shown, as the comment's attempts line says them (item-parts.ts). */
 function otherAttemptsLine(item: Item, indent: string, paint: Paint, fit: Fit): string[] {
   const shown = (item.attempts ?? []).findIndex((a) => !a.errored);
@@ -328,8 +334,7 @@ function fixtureLines(v: FixtureView, style: { mark: string; colour: Colour }, i
   const detail = said ? cliWords(said) : said;
   if (detail) lines.push(fit(`${indent}    ${terminalLine(clipKeepingFix(detail, 300))}`));
   // The calls its stream had begun when it was cut short, with their inputs (docs/presets.md, "Streamed replies").
-  const begun = f.errored && f.reply === null ? begunCalls(f.toolCalls, terminalLine) : null;
-  if (begun !== null) lines.push(fit(`${indent}    ${BEGUN_WORDS}: ${begun}`));
+  if (f.errored && f.reply === null) lines.push(...begunLine(f.toolCalls, indent, fit));
   lines.push(...otherAttemptsLine(f, indent, paint, fit));
   lines.push(...replyLines(f, `${indent}    `, paint, fit, o.where));
   // The detail may name another attempt than the reply's (the first with the item's verdict): its reply follows.
@@ -397,8 +402,7 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   const head = `${indent}${style.mark} ${SCRIPT_MARK} ${terminalLine(v.label)} · ${terminalLine(cliWords(v.status.join(' · ')))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
   const lines = [paint(style.colour, fit(head)), fit(`${indent}    ${terminalLine(detail)}`)];
   // The calls the turn it stopped on had begun when its stream was cut short, as a fixture's (docs/presets.md, "Streamed replies").
-  const begun = p.errored ? begunCalls(p.errorToolCalls, terminalLine) : null;
-  if (begun !== null) lines.push(fit(`${indent}    ${BEGUN_WORDS}: ${begun}`));
+  if (p.errored) lines.push(...begunLine(p.errorToolCalls, indent, fit));
   lines.push(...otherAttemptsLine(p, indent, paint, fit));
   // A simulated user (docs/simulated-users.md): from which turn it was live, how it ended, its calls.
   if (p.simulation) lines.push(paint('grey', fit(`${indent}    simulated user: ${terminalLine(clip(simulationFacts(p, p.simulation).join(' · '), 600))}`)));
