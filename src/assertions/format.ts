@@ -1,5 +1,7 @@
 // Small helpers for detail lines: one line each, values quoted and bounded.
 
+import { citingCut } from '../version.js';
+
 const MAX_QUOTED_CHARS = 80;
 
 /** `"value"` on one line (newlines and tabs shown as \n and \t), at most `max` characters. */
@@ -29,7 +31,7 @@ export function formatPair(score: number, threshold: number): [string, string] {
 
 /** One line of free text (a message from elsewhere), bounded. */
 export function line(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = flatten(text);
   return flat.length > max ? `${flat.slice(0, max)}\u2026` : flat;
 }
 
@@ -46,30 +48,60 @@ export function fixStart(text: string): number {
 }
 
 /**
- * One line of a client's reason, written `<what happened>; <the fix>` (the judge's: src/judge/http.ts),
- * bounded as `line` is: whole when it fits; else what happened alone, the fix left to the item's
- * cause line, which says it whole (src/evaluate/causes.ts; docs/troubleshooting.md, "Not
- * evaluated"), so that no fix is cut mid-sentence; else (no fix, as a panel's list of members, or
- * what happened over the bound) clipped at a word boundary.
+ * `text` shortened to at most `max` UTF-16 units including the ellipsis, cut at the last word
+ * boundary past half of it (mid-word only when there is none), never splitting a surrogate pair
+ * nor the address of a page it cites, which is not counted (version.ts citingCut). Returns the
+ * text unchanged when it fits. The one clipper of a reason and of a detail with its fix
+ * (reasonLine, clipKeepingFix).
  */
-export function reasonLine(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= max) return flat;
-  const fix = fixStart(flat);
-  if (fix > 0 && fix <= max) return flat.slice(0, fix);
-  const space = flat.lastIndexOf(' ', max);
-  return `${flat.slice(0, space > max / 2 ? space : max)}\u2026`;
+export function clipAtWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max <= 1) return max === 1 ? '\u2026' : '';
+  let end = citingCut(text, max, 1);
+  if (end === null) return text;
+  // A space is never inside an address, so a cut there cuts none.
+  const space = text.lastIndexOf(' ', end);
+  if (space > end / 2) end = space;
+  else {
+    const code = text.charCodeAt(end - 1);
+    if (code >= 0xd800 && code <= 0xdbff) end--;
+  }
+  return `${text.slice(0, end).trimEnd()}\u2026`;
+}
+
+/** Whitespace runs as one space, none at either end: a line that no newline can break. */
+function flatten(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 /**
- * One line of a client's reason, written `<what happened>; <the fix>`, where no cause line says the
- * fix (a meaning judge's, src/evaluate/meaning/ladder.ts: an item alone has no shared line): the fix
- * kept whole, what happened bounded as reasonLine bounds it; a reason with no fix is reasonLine's.
+ * One line of a client's reason, written `<what happened>; <the fix>` (the judge's: src/judge/http.ts),
+ * flattened and bounded: whole when it fits; else what happened alone, the fix left to the item's
+ * cause line, which says it whole (src/evaluate/causes.ts; docs/troubleshooting.md, "Not
+ * evaluated"), so that no fix is cut mid-sentence; else (no fix, as a panel's list of members, or
+ * what happened over the bound) clipped at a word (clipAtWord).
  */
-export function reasonWithFix(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+export function reasonLine(text: string, max = 200): string {
+  const flat = flatten(text);
   if (flat.length <= max) return flat;
   const fix = fixStart(flat);
-  if (fix <= 0) return reasonLine(flat, max);
-  return `${fix <= max ? flat.slice(0, fix) : reasonLine(flat.slice(0, fix), max)}${flat.slice(fix)}`;
+  if (fix > 0 && fix <= max) return flat.slice(0, fix);
+  return clipAtWord(flat, max);
+}
+
+/**
+ * `text` bounded at `max` characters with its fix kept whole when it says one (`<what happened>;
+ * <the fix>`, fixStart), where no cause line says the fix: only what happened is clipped
+ * (clipAtWord), so that a long fix ("check whether the server asks for a client certificate ...")
+ * is never cut mid-sentence; a text with no fix is clipAtWord's. `flat` first makes it one line
+ * (whitespace runs as one space), for a surface with no way to show a newline: a meaning judge's
+ * reason in an item's detail (src/evaluate/meaning/ladder.ts: an item alone has no shared line).
+ * The terminal (src/report/terminal.ts) keeps the text as it is, its newlines shown as ` ⏎ ` and
+ * a quoted value's spaces as written.
+ */
+export function clipKeepingFix(text: string, max: number, o: { flat?: boolean } = {}): string {
+  const shown = o.flat === true ? flatten(text) : text;
+  const fix = fixStart(shown);
+  if (fix <= 0 || shown.length <= max) return clipAtWord(shown, max);
+  return `${clipAtWord(shown.slice(0, fix), max)}${shown.slice(fix)}`;
 }

@@ -198,16 +198,16 @@ export const DEFAULT_FAIL_ON: readonly FailOnCondition[] = ['newly_failing', 'un
 
 /** Parses a fail-on list such as "newly_failing,errored"; throws naming the bad value and the allowed set. */
 export function parseFailOn(text: string, allowed: readonly FailOnCondition[]): FailOnCondition[] {
-  const items = text
-    .split(/[\s,]+/)
-    .map((s) => s.trim().replace(/-/g, '_'))
-    .filter((s) => s.length > 0);
+  const written = text.split(/[\s,]+/).filter((s) => s.length > 0);
+  // A dash may stand for an underscore (docs/cli.md, "The gate and the exit status"); the case may not: conditions are lower case.
+  const items = written.map((s) => s.replace(/-/g, '_'));
   if (items.length === 0) return [...DEFAULT_FAIL_ON];
-  for (const item of items) {
+  for (const [i, item] of items.entries()) {
     if (!(allowed as readonly string[]).includes(item)) {
-      // A condition written short ("slow") or misspelt ("errors") names the one meant, by the rule of every hint.
+      // A condition written short ("slow"), misspelt ("errors") or in capitals ("Newly-Failing") names the one meant, by the rule of every hint;
+      // the value is quoted as written, its dashes too.
       const meant = nearestName(item, allowed);
-      throw new Error(`fail-on: "${item}" is not a known condition${meant === null ? '; allowed' : `: did you mean "${meant}"? Allowed`}: ${allowed.join(', ')}`);
+      throw new Error(`fail-on: "${written[i]}" is not a known condition${meant === null ? '; allowed' : `: did you mean "${meant}"? Allowed`}: ${allowed.join(', ')}`);
     }
   }
   const conditions = [...new Set(items as FailOnCondition[])];

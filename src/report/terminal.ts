@@ -8,7 +8,7 @@
 
 import type { Check, FixtureRecord, RunRecord, TurnSource } from '../types.js';
 import { clip, clipShown, terminalBlock, terminalLine } from './escape.js';
-import { fixStart } from '../assertions/format.js';
+import { clipKeepingFix } from '../assertions/format.js';
 import { begunCalls, BEGUN_WORDS, decisiveReply, otherAttemptsWords } from './item-parts.js';
 import { diffText, MARK } from './diff-text.js';
 import { MAX_DIFF_CHARS } from './diff.js';
@@ -293,17 +293,6 @@ export function cliWords(text: string): string {
 
 /** The agent's URL on the command line: the flag, then config.yml's key it is given over; one form in every fix (cliWords). */
 const AGENT_URL_FLAG = '--agent-url (agent.url)';
-
-/**
- * `text` clipped at `max` characters as clip clips it, its fix kept whole when it says one
- * (`<what happened>; <the fix>`, assertions/format.ts, fixStart): only what happened is clipped, as
- * reasonWithFix bounds a reason, so that a long fix ("check whether the server asks for a client
- * certificate ...") is never cut mid-sentence.
- */
-function clipKeepingFix(text: string, max: number): string {
-  const fix = fixStart(text);
-  return fix <= 0 || text.length <= max ? clip(text, max) : `${clip(text.slice(0, fix), max)}${text.slice(fix)}`;
-}
 
 /** A turn ("message turn") that an item under a shared cause text adds to its line (cause-details.ts). */
 function ownSuffix(own: Own | undefined): string {

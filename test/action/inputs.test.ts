@@ -88,6 +88,8 @@ describe('readInputs', () => {
     expect(() => readInputs(env({ mode: 'deploy' }))).toThrow('input mode: "deploy" is not allowed; use one of: check, accept, report');
     expect(() => readInputs(env({ 'judge-provider': 'gemini' }))).toThrow('use one of: openai, anthropic');
     expect(() => readInputs(env({ 'fail-on': 'newly_failing,slow' }))).toThrow(/"slow" is not a known condition: did you mean "slower"\? Allowed: newly_failing/);
+    // Lower case, as documented; another case is refused as written, naming the spelling meant.
+    expect(() => readInputs(env({ 'fail-on': 'Newly-Failing' }))).toThrow(/^input fail-on: "Newly-Failing" is not a known condition: did you mean "newly_failing"\? Allowed: newly_failing/);
     // none never fails: beside a condition it would say both (docs/semantics.md, "The gate").
     expect(() => readInputs(env({ 'fail-on': 'none, failed' }))).toThrow(
       'input fail-on: "none" (never fail) cannot be combined with "failed"; give none alone, or the conditions without none (allowed: newly_failing, unverified, failed,',

@@ -2,7 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRegexPool, evaluateAssertion, formatPair, quote, type AssertionDeps } from '../../src/assertions/index.js';
 import type { Assertion, Judge, JudgeResult } from '../../src/types.js';
 import { noTranscripts } from '../support/fakes.js';
-import { reasonLine } from '../../src/assertions/format.js';
+import { clipKeepingFix, reasonLine } from '../../src/assertions/format.js';
+import { judgedMeaning } from '../../src/evaluate/meaning/ladder.js';
+import { docsUrl } from '../../src/version.js';
 
 const regex = createRegexPool({ size: 2, timeoutMs: 100 });
 const brokenRegex = createRegexPool({ size: 1, timeoutMs: 100, workerSource: "throw new Error('cannot start')" });
@@ -151,5 +153,47 @@ describe("a client's reason in an item's detail (reasonLine)", () => {
     const clipped = reasonLine(members);
     expect(clipped.length).toBeLessThanOrEqual(201);
     expect(clipped).toMatch(/; openai m2: no usable score in output: "(?:more )*more…$/);
+  });
+});
+
+describe("a detail's fix kept whole, what happened clipped (clipKeepingFix: the terminal's detail and a meaning judge's reason)", () => {
+  const fix = 'check whether the server asks for a client certificate (agent-replay presents none), which TLS versions it accepts';
+  const lone = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+  const unchecked = (reason: string): string | null => judgedMeaning({ ok: false, reason, reused: false }, 0.8).detail;
+
+  it('never splits a surrogate pair at the cut, and counts the ellipsis in the bound', () => {
+    for (let max = 195; max <= 205; max++) {
+      const text = `no usable score in output: "x${'\u{1F642}'.repeat(120)}"; ${fix}`;
+      const out = clipKeepingFix(text, max, { flat: true });
+      expect(out.endsWith(`\u2026; ${fix}`)).toBe(true);
+      expect(lone.test(out)).toBe(false);
+      expect(out.length - fix.length - 2).toBeLessThanOrEqual(max);
+    }
+    const detail = unchecked(`meaning judge unreachable: "x${'\u{1F642}'.repeat(120)}"; ${fix}`) ?? '';
+    expect(lone.test(detail)).toBe(false);
+  });
+
+  it('keeps a cited address whole, not counted in the bound, and the fix at the end whole after it', () => {
+    const url = docsUrl('troubleshooting.md', 'Not evaluated');
+    const what = `meaning judge unreachable: ${'bad request '.repeat(13).trim()} (${url})`;
+    expect(what.indexOf(url)).toBeLessThan(200);
+    expect(what.length).toBeGreaterThan(200);
+    // The address is not counted: what happened fits, and nothing is cut.
+    expect(unchecked(`${what};  ${fix}`)).toBe(`${what}; ${fix}`);
+    // Past the bound even without the address: the address kept whole, the cut at a word after it.
+    const longer = unchecked(`${what} and ${'more '.repeat(20).trim()}; ${fix}`) ?? '';
+    expect(longer).toMatch(/^meaning judge unreachable: (?:bad request ){12}bad request \(https:\/\/\S+\) and (?:more )*more\u2026; check whether /);
+    expect(longer).toContain(`(${url}) and more`);
+    expect(longer.length - url.length - fix.length - 2).toBeLessThanOrEqual(200);
+    expect(longer.endsWith(`; ${fix}`)).toBe(true);
+  });
+
+  it('cuts at a word (mid-word only with no space past half); as given on the terminal, one line when flat', () => {
+    const what = `the agent failed: ${'handshake failure '.repeat(20).trim()}`;
+    expect(clipKeepingFix(`${what}; ${fix}`, 60)).toBe(`the agent failed: handshake failure handshake failure\u2026; ${fix}`);
+    expect(clipKeepingFix(`${'x'.repeat(70)} y`, 60)).toBe(`${'x'.repeat(59)}\u2026`);
+    // The terminal shows a newline as it is (terminalLine's ⏎) and a quoted value's spaces as written; a flat line has neither.
+    expect(clipKeepingFix('expected "a  b"\nsaw none', 60)).toBe('expected "a  b"\nsaw none');
+    expect(clipKeepingFix('expected "a  b"\nsaw none', 60, { flat: true })).toBe('expected "a b" saw none');
   });
 });

@@ -6,13 +6,20 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { anchorsOf, checkDocs, linksOf, slugify } from '../support/doc-links.js';
+import { anchorsOf, checkDocs, linksOf, markdownFiles, slugify, spacedPercents } from '../support/doc-links.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
 describe('the docs of this repository', () => {
   it('have no broken link, no missing anchor and no page unreachable from the README', () => {
     expect(checkDocs(ROOT)).toEqual([]);
+  });
+
+  it('write a percent as the messages do ("50%", never "50 %"), but in code and quoted input', () => {
+    const pages = [join(ROOT, 'README.md'), ...markdownFiles(join(ROOT, 'docs'))];
+    const spaced = pages.flatMap((page) => spacedPercents(readFileSync(page, 'utf8')).map((n) => `${page.slice(ROOT.length + 1)}:${n}`));
+    expect(spaced).toEqual([]);
+    expect(spacedPercents('a 50 % rise\n`50 %` and "10 %"\n```\nslower by 50 %\n```\n1.5-2.0 % of it')).toEqual([1, 6]);
   });
 });
 

@@ -223,7 +223,10 @@ describe('gate', () => {
   });
   it('names the condition meant by the one rule of every hint, as the CLI names a flag: in any case, short or misspelt (suite/issues.ts nearestName)', () => {
     // Written in capitals and short, as `--Confirm` names --confirm-cost.
-    expect(() => parseFailOn('NOT-EVAL', FAIL_ON_CONDITIONS)).toThrow(/^fail-on: "NOT_EVAL" is not a known condition: did you mean "not_evaluated"\? Allowed:/);
+    // The value is quoted as written, its dashes too: the dash stands for an underscore only in a condition that is one.
+    expect(() => parseFailOn('NOT-EVAL', FAIL_ON_CONDITIONS)).toThrow(/^fail-on: "NOT-EVAL" is not a known condition: did you mean "not_evaluated"\? Allowed:/);
+    // Conditions are lower case (docs/semantics.md, "The gate"): one in another case is refused, naming it as written.
+    expect(() => parseFailOn('errored, Newly-Failing', FAIL_ON_CONDITIONS)).toThrow(/^fail-on: "Newly-Failing" is not a known condition: did you mean "newly_failing"\? Allowed:/);
     expect(() => parseFailOn('Regr', FAIL_ON_CONDITIONS)).toThrow(/did you mean "regressed"\?/);
     expect(() => parseFailOn('Errors', FAIL_ON_CONDITIONS)).toThrow(/did you mean "errored"\?/);
     // From three letters: "re" is the start of reply_changed, route_changed and regressed, and names none.

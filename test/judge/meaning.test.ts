@@ -12,7 +12,7 @@ import type { Clock } from '../../src/types.js';
 import { json, serversPerTest, type Received, type Responder } from './server.js';
 import { prng } from '../support/prng.js';
 import { clientCertServer, HANDSHAKE_FAILURE_CODE } from '../support/proxy-server.js';
-import { reasonLine, reasonWithFix } from '../../src/assertions/format.js';
+import { clipKeepingFix, reasonLine } from '../../src/assertions/format.js';
 
 const API_KEY = 'sk-meaning-secret-789';
 const SECRET = 'tok-customer-4471-secret';
@@ -315,9 +315,10 @@ describe('untrusted replies', () => {
     expect(s.received).toHaveLength(0);
   });
 
-  it('reasonWithFix bounds what happened and keeps the fix whole; a reason without a fix is clipped at a word', () => {
+  it('a flat clipKeepingFix bounds what happened and keeps the fix whole; a reason without a fix is clipped at a word', () => {
     const what = `it failed ${'word '.repeat(60)}`.trim();
     const fix = 'check judge.baseUrl and the judge key';
+    const reasonWithFix = (text: string): string => clipKeepingFix(text, 200, { flat: true });
     expect(reasonWithFix(`${what}; ${fix}`)).toBe(`${reasonLine(what)}; ${fix}`);
     expect(reasonWithFix(what)).toBe(reasonLine(what));
     expect(reasonWithFix('  short;  check it ')).toBe('short; check it');

@@ -342,7 +342,7 @@ describe("an error's fix in the terminal, past its 300 characters", () => {
   const errored = (label: string, error: string): FixtureRecord =>
     fixture(label, { reply: null, route: null, verdict: null, errored: true, errorKind: 'network', error, detail: error, drift: null } as Partial<FixtureRecord>);
 
-  it('is kept whole on the line of the text items share, only what happened clipped (as reasonWithFix bounds a reason)', () => {
+  it('is kept whole on the line of the text items share, only what happened clipped (assertions/format.ts, clipKeepingFix)', () => {
     const error = `the agent answered the TLS handshake with an alert, after 1 attempt: handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE); ${fix}`;
     expect(error.length).toBeGreaterThan(300);
     const terminal = renderTerminal(run([errored('a', error), errored('b', error)]), { color: false });
@@ -367,16 +367,16 @@ describe("an error's fix in the terminal, past its 300 characters", () => {
     expect(renderComment(record, ctx)).toContain('after 3 attempts');
   });
 
-  it("is kept whole on a fixture's own line when the CLI's words make its detail longer than 300 characters; a detail with no fix is clipped as before", () => {
+  it("is kept whole on a fixture's own line when the CLI's words make its detail longer than 300 characters; a detail with no fix is clipped at a word", () => {
     const what = 'the agent failed: no answer'.padEnd(257, '.');
     const error = `${what}; raise wait-for-agent (agent.waitForAgent)`;
     expect(error.length).toBe(300);
     const terminal = renderTerminal(run([errored('a', error)]), { color: false });
     // cliWords names the flag ("raise --wait-for-agent (agent.waitForAgent)"): 302 characters, and not cut.
     expect(terminal).toContain(`    ${what}; raise --wait-for-agent (agent.waitForAgent)\n`);
-    // Without a fix ("; raise ..."), clipped at 300 as before.
+    // Without a fix ("; raise ..."), clipped at 300, at a word (assertions/format.ts, clipAtWord), not mid-name.
     const plain = renderTerminal(run([errored('a', error.replace('; raise', ', raise'))]), { color: false });
-    expect(plain).toContain(`    ${what}, raise --wait-for-agent (agent.waitForAge\u2026\n`);
+    expect(plain).toContain(`    ${what}, raise --wait-for-agent\u2026\n`);
   });
 });
 

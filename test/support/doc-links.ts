@@ -74,7 +74,19 @@ export function linksOf(markdown: string): Link[] {
   return links;
 }
 
-function markdownFiles(dir: string): string[] {
+/**
+ * The lines of `markdown` that write a percent with a space ("50 %") outside code and quotes: the
+ * messages write "50%" (src/evaluate/latency.ts), and so do the pages; a code block or span, or a
+ * quoted input ("10 %" as a reply may write it), is left as it is written.
+ */
+export function spacedPercents(markdown: string): number[] {
+  return prose(markdown)
+    .filter(({ text }) => /\d %/.test(text.replace(/(`+)(?:(?!\1).)*?\1/g, '').replace(/"[^"]*"/g, '')))
+    .map(({ n }) => n);
+}
+
+/** The markdown files under `dir`, at any depth. */
+export function markdownFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);

@@ -9,7 +9,7 @@ import type { FactsDifference, Meaning, MeaningBy, MeaningValue } from '../../ty
 import { compareFacts, factsDetail, factsOf, noFactsDiffer, sameFacts } from './facts.js';
 import { mayNormalizeAlike, normalizeReply, sameUrlPaths } from './normalize.js';
 import { docsUrl } from '../../version.js';
-import { reasonWithFix } from '../../assertions/format.js';
+import { clipKeepingFix } from '../../assertions/format.js';
 
 export type { Meaning, MeaningBy, MeaningValue };
 export type { MeaningCheck };
@@ -97,8 +97,8 @@ export function meaningJudgeGaveNone(cause: string): boolean {
 
 /** The judge's answer as a meaning: `reworded` at or above the threshold, `changed` below it, `unchecked` without a usable answer. */
 export function judgedMeaning(answer: MeaningJudgeAnswer, threshold: number): Meaning {
-  // The reason's fix is kept whole: an item alone has no shared line to say it (src/assertions/format.ts, reasonWithFix).
-  if (!answer.ok) return { value: 'unchecked', by: null, detail: reasonWithFix(answer.reason) || null, reused: answer.reused };
+  // The reason's fix is kept whole: an item alone has no shared line to say it (src/assertions/format.ts, clipKeepingFix).
+  if (!answer.ok) return { value: 'unchecked', by: null, detail: clipKeepingFix(answer.reason, 200, { flat: true }) || null, reused: answer.reused };
   const value = answer.score >= threshold ? 'reworded' : 'changed';
   return { value, by: 'judge', detail: line(answer.difference), score: answer.score, reused: answer.reused };
 }
