@@ -36,8 +36,9 @@
 // stands, and the next start waits a window.
 //
 // A 429 without a wait reads as an overload, unless it answers a request sent alone while others
-// waited for its slot, from a server that answered before: no limit on requests in flight refuses
-// that, so the server counts requests over time. From then on every 429 reads as a rate limit's,
+// waited for its slot, or a second lone request in a row (nothing answered since the first: the
+// other requests were waiting out their backoffs, holding no slot), from a server that answered
+// before: no limit on requests in flight refuses that, so the server counts requests over time. From then on every 429 reads as a rate limit's,
 // and the limit goes back to the maximum (the halvings misread the earlier ones). Per request,
 // all of this is a few comparisons until a rate limit is seen.
 
@@ -120,6 +121,8 @@ export class AdaptiveLimiter {
   private advertisedPace: Pace | null = null;
   /** A 429 without a wait came to a request sent alone (countsOverTime): every 429 reads as a rate limit's. */
   private perWindow = false;
+  /** The last 429 came to a request sent alone, from a server that answered before, and no success since. */
+  private loneRefused = false;
   /** Every change of the pace (starts per window), for tests and benches. */
   readonly paceHistory: Pace[] = [];
 
@@ -202,7 +205,10 @@ export class AdaptiveLimiter {
   release(ticket: Ticket, outcome: Outcome, waitMs: number | null = null, advertised: Pace | null = null): void {
     this.inFlight -= 1;
     if (advertised !== null) this.advertise(advertised);
-    if (outcome === 'throttled' && !this.perWindow && !(ticket.alone && this.waiting.length > 0 && this.successTimes.length > 0)) this.throttled(ticket);
+    // A lone request refused by a server that answered before (countsOverTime): told so when others
+    // waited for its slot, or when the last 429 was to a lone request too, nothing answered between.
+    const lone = outcome === 'throttled' && ticket.alone && this.successTimes.length > 0;
+    if (outcome === 'throttled' && !this.perWindow && !(lone && (this.waiting.length > 0 || this.loneRefused))) this.throttled(ticket);
     else if (outcome === 'throttled' || outcome === 'rate-limited') {
       if (outcome === 'throttled') this.countsOverTime();
       this.rateLimited(ticket, waitMs);
@@ -211,6 +217,8 @@ export class AdaptiveLimiter {
       this.succeeded();
       this.paced();
     }
+    if (outcome === 'success') this.loneRefused = false;
+    else if (lone) this.loneRefused = true;
     this.wake();
   }
 

@@ -273,6 +273,20 @@ describe('AdaptiveLimiter pacing after a rate limit', () => {
     expect(l.pace).toBeNull();
   });
 
+  it('two lone requests refused in a row, nothing answered between, read as a rate limit even with nothing waiting; a success between, not', async () => {
+    const clock = manualClock();
+    const l = new AdaptiveLimiter(4, clock);
+    for (let i = 0; i < 3; i++) await answer(l, 'success');
+    await answer(l, 'throttled'); // alone, nothing waiting: an overload, halved
+    await answer(l, 'success'); // the server answered between: the next lone 429 starts again
+    await answer(l, 'throttled');
+    expect(l.history).toEqual([4, 2, 1]);
+    expect(l.pace).toBeNull();
+    await answer(l, 'throttled'); // the second in a row: no in-flight limit refuses a lone request twice
+    expect(l.history).toEqual([4, 2, 1, 4]);
+    expect(l.pace).toEqual({ perWindow: 4, windowMs: 1000 }); // the 4 successes of the last second
+  });
+
   it("a rate limit's 429 before any success sets no pace: nothing measured yet", async () => {
     const clock = manualClock();
     const l = new AdaptiveLimiter(16, clock);

@@ -281,6 +281,21 @@ describe('agent rate limits (default retries)', () => {
     expect(limiter.pace).toEqual({ perWindow: 5, windowMs: 1000 });
   });
 
+  // The same limit against an agent that answers at once: the refused requests wait out their backoff
+  // holding no slot, so none waits for the slot of the lone request refused, and the limit sat at 1,
+  // unpaced: 12.5 s, but 163 refused. Two lone requests refused in a row, nothing answered between,
+  // tell the same: 22 refused (17 of them the first burst, nothing measured yet), in 11.8 s.
+  it.each(['0', null])('429 above 5 per second with Retry-After: %s, the agent answering at once: read as a rate limit once two lone requests are refused in a row, paced, few refused', async (retryAfter) => {
+    const { server, client, clock, limiter } = await agentUnder({ kind: 'per-second', max: 5 }, retryAfter);
+    const record = await replay({ fixtures: fixtures(60), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
+    expect(record.tallies).toMatchObject({ errored: 0, passed: 60 });
+    expect(server.counts.peakPerSecond).toBe(5);
+    expect(clock.now()).toBeLessThanOrEqual(13_200);
+    expect(server.counts.throttled).toBeLessThanOrEqual(25);
+    expect(limiter.history.at(-1)).toBe(16);
+    expect(limiter.pace).toEqual({ perWindow: 5, windowMs: 1000 });
+  });
+
   // The agent names its quota (`RateLimit-Policy: "default";q=5;w=1`) on every answer: the pace is
   // set from the first, a 429 of the first burst, before any success could be measured. At 1.5 s a
   // request the 429s of the first burst come before any success, so the pace measured waited for a
