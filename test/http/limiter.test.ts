@@ -367,6 +367,19 @@ describe('AdaptiveLimiter pacing after a rate limit', () => {
     expect(l.pace?.perWindow).toBe(4);
   });
 
+  it('a 429 at the quota the headers name with nothing answered in its window: the quota stands, and the next start waits a window', async () => {
+    const clock = manualClock();
+    const l = new AdaptiveLimiter(16, clock);
+    const quota = { perWindow: 5, windowMs: 1000 };
+    l.release(await l.acquire(), 'success', null, quota);
+    clock.at(5000); // the success is out of the window: the window was spent by requests sent before the pace
+    l.release(await l.acquire(), 'rate-limited', 1000, quota);
+    expect(l.paceHistory).toEqual([quota]); // not halved, no ceiling
+    await l.acquire();
+    expect(clock.sleeps).toEqual([1000]); // a window from the 429, not the pace's 200 ms
+    expect(clock.now()).toBe(6000);
+  });
+
   it('a clock that stands still (a test double) does not hold a paced start forever: one wait, then it goes', async () => {
     const sleeps: number[] = [];
     const l = new AdaptiveLimiter(16, { now: () => 0, sleep: async (ms) => void sleeps.push(ms) });
