@@ -380,6 +380,21 @@ describe('AdaptiveLimiter pacing after a rate limit', () => {
     expect(clock.now()).toBe(6000);
   });
 
+  it('a quota the headers say is spent holds every start until its reset, on a success or a 429; a later reset said after it holds longer', async () => {
+    const clock = manualClock();
+    const l = new AdaptiveLimiter(4, clock);
+    const last = await l.acquire();
+    const other = await l.acquire();
+    l.release(last, 'success', null, null, 3000); // the last request of the quota answered: it resets in 3 s
+    expect(l.heldMs).toBe(3000);
+    l.release(other, 'rate-limited', 1000, null, 5000); // a 429 says 5 s: the later of the two
+    await l.acquire();
+    expect(clock.sleeps).toEqual([5000]);
+    expect(l.heldMs).toBe(0);
+    await l.acquire(); // the reset has come: only the pace the 429 set (1 success a second) spaces it
+    expect(clock.sleeps).toEqual([5000, 1000]);
+  });
+
   it('a clock that stands still (a test double) does not hold a paced start forever: one wait, then it goes', async () => {
     const sleeps: number[] = [];
     const l = new AdaptiveLimiter(16, { now: () => 0, sleep: async (ms) => void sleeps.push(ms) });
