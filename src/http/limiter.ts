@@ -36,7 +36,7 @@
 // stands, and the next start waits a window.
 //
 // A quota the headers say is spent (no request remaining, and when it resets: ratelimit-policy.ts,
-// spentQuota) holds every start until the reset, on an answer of any status.
+// spentQuota) holds every start until the reset, said on a success or on a 429.
 //
 // A 429 without a wait reads as an overload, unless it answers a request sent alone while others
 // waited for its slot, or a second lone request in a row (nothing answered since the first: the

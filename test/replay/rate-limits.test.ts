@@ -143,12 +143,18 @@ function gate(limit: Limit, clock: VirtualClock, retryAfter: string | null, late
   };
 }
 
+/** How a server says what is left of its quota and when it resets (whole seconds from now). */
+const SAID = {
+  'X-RateLimit': (left: number, reset: string): Record<string, string> => ({ 'x-ratelimit-remaining': String(left), 'x-ratelimit-reset': reset }),
+  RateLimit: (left: number, reset: string): Record<string, string> => ({ ratelimit: `"default";r=${left};t=${reset}` }),
+};
+
 /**
- * A quota of `quota` requests in each fixed window of `windowMs`, said on every answer as
- * X-RateLimit-Remaining and X-RateLimit-Reset (whole seconds to the window's end, rounded up), and
- * a 429 without a Retry-After once the window's quota is spent.
+ * A quota of `quota` requests in each fixed window of `windowMs`, said on every answer (`said`:
+ * the remaining count, and whole seconds to the window's end, rounded up), and a 429 without a
+ * Retry-After once the window's quota is spent.
  */
-function windowQuota(quota: number, windowMs: number) {
+function windowQuota(quota: number, windowMs: number, said: (left: number, reset: string) => Record<string, string>) {
   const used = new Map<number, number>();
   const counts = { served: 0, refused: 0 };
   return {
@@ -159,11 +165,11 @@ function windowQuota(quota: number, windowMs: number) {
       const reset = String(Math.ceil(((w + 1) * windowMs - clock.now()) / 1000));
       if (n >= quota) {
         counts.refused += 1;
-        return { status: 429, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }, json: { error: 'slow down' } };
+        return { status: 429, headers: said(0, reset), json: { error: 'slow down' } };
       }
       used.set(w, n + 1);
       counts.served += 1;
-      return { ...(nativeEcho(req) as Exclude<AgentReply, string>), headers: { 'x-ratelimit-remaining': String(quota - n - 1), 'x-ratelimit-reset': reset } };
+      return { ...(nativeEcho(req) as Exclude<AgentReply, string>), headers: said(quota - n - 1, reset) };
     },
   };
 }
@@ -330,14 +336,14 @@ describe('agent rate limits (default retries)', () => {
     expect(limiter.history).toEqual([16]);
   });
 
-  // The agent says what is left of its quota (X-RateLimit-Remaining) and when it resets
-  // (X-RateLimit-Reset, seconds from now): the answer that spends it holds every start until the
-  // reset. Unread, the 429s without a wait were each retried after a backoff, into the spent window:
+  // The agent says what is left of its quota and when it resets (X-RateLimit-Remaining and
+  // X-RateLimit-Reset in seconds from now, or the IETF draft's RateLimit r and t): the answer that
+  // spends it holds every start until the reset. Unread, the 429s without a wait were each retried after a backoff, into the spent window:
   // 30 fixtures took 26.5 s with 22 refused; read, 12.2 s with 15 refused, 11 of them the first burst
   // (its 16 sent before any answer). The floor is 10 s; the rest is the reset rounded up to whole
   // seconds, as the server writes it.
-  it('an agent that says its quota of 5 per 2 s is spent (X-RateLimit-Remaining: 0) and when it resets: no start until the reset, few refused', async () => {
-    const quota = windowQuota(5, 2000);
+  it.each(['X-RateLimit', 'RateLimit'] as const)('an agent that says in %s that its quota of 5 per 2 s is spent, and when it resets: no start until the reset, few refused', async (form) => {
+    const quota = windowQuota(5, 2000, SAID[form]);
     const { client, clock } = await agentUnder({ kind: 'in-flight', max: 0 }, null, (req, c) => quota.answer(req, c));
     const record = await replay({ fixtures: fixtures(30), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
     expect(record.tallies).toMatchObject({ errored: 0, passed: 30 });
