@@ -33,7 +33,7 @@ import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, Erro
 import { traceContext } from './trace-context.js';
 import { askedRetryAfterOf, attemptsText, rateLimitOf, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
 import { AdaptiveLimiter, type Answered, type Outcome, type Pace } from '../http/limiter.js';
-import { advertisedPace } from '../http/ratelimit-policy.js';
+import { advertisedPace, spentQuota, type Spent } from '../http/ratelimit-policy.js';
 import { TurnAbort } from '../http/turn-abort.js';
 import { callsOnly, mapPersonaFields, mapResponse, mapSignals, noReplyAt, readReply, readToolCalls, welcomeReplyMissed } from './response.js';
 import { readPath, renderTemplate } from './template.js';
@@ -113,6 +113,8 @@ interface Received {
   timing: TurnTiming;
   /** The pace the answer's rate limit headers advertise (http/ratelimit-policy.ts): the limiter paces at it. */
   advertised?: Pace | null;
+  /** The wait until the agent's quota resets, when its headers say none remains and it is within the time budget: the limiter holds the starts. */
+  spentMs?: number | null;
 }
 
 interface AttemptFailure {
@@ -123,6 +125,8 @@ interface AttemptFailure {
   rateLimited?: boolean;
   /** The pace the 429's rate limit headers advertise, as Received's. */
   advertised?: Pace | null;
+  /** As Received's. */
+  spentMs?: number | null;
   /** Builds the message once the number of attempts (and any rate-limit time) is known. */
   describe: (attempts: string) => string;
   /** Where a connection that failed was tried (`127.0.0.1:3000`), from the error, not its message; absent: not known, or not such a failure. */
@@ -162,6 +166,9 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     connectTimeout: deps.connectTimeoutMs ?? Math.min(CONNECT_TIMEOUT_MS, config.timeoutMs),
   });
   const limiter = deps.limiter ?? new AdaptiveLimiter(config.concurrency, clock);
+  const budgetMs = config.timeoutMs * (Math.max(0, config.retries) + 1);
+  /** A spent quota's reset the limiter holds the starts for: one beyond the time budget fails the 429 that says it at once instead (withRetries). */
+  const holdable = (spent: Spent | null): number | null => (spent !== null && spent.waitMs <= budgetMs ? spent.waitMs : null);
   let closed = false;
   let usageWarned = false;
   let welcomeWarned = false;
@@ -239,7 +246,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         }
         const doneAt = clock.now();
         const timing = { latencyMs: Math.max(0, doneAt - sentAt), firstTokenMs: firstAt === null ? null : Math.max(0, firstAt - sentAt) };
-        return { ok: true, value: { mediaType, text, timing, advertised: advertisedPace(response.headers) } };
+        return { ok: true, value: { mediaType, text, timing, advertised: advertisedPace(response.headers), spentMs: holdable(spentQuota(response.headers, clock.now())) } };
       }
       const retryable = status === 429 || status >= 500;
       const retryAfterMs = retryable ? askedRetryAfterOf(response.headers, clock.now()) : null;
@@ -267,6 +274,13 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         failed.failure.rateLimited = rateLimitOf(response.headers, retryAfterMs);
         failed.failure.advertised = advertisedPace(response.headers);
         failed.throttled = true;
+        // A spent quota's reset later than the Retry-After is the wait (held against the time budget as one).
+        const spent = spentQuota(response.headers, clock.now());
+        failed.failure.spentMs = holdable(spent);
+        if (spent !== null && spent.waitMs > (retryAfterMs ?? 0)) {
+          failed.retryAfterMs = spent.waitMs;
+          failed.resetBy = spent.header;
+        }
       }
       return failed;
     } catch (err) {
@@ -427,7 +441,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       clock,
       random,
       signal: deps.signal,
-      budgetMs: config.timeoutMs * (Math.max(0, config.retries) + 1),
+      budgetMs,
     });
     const { trace } = latest;
     if (result.ok) {
@@ -767,10 +781,12 @@ function sessionTurn(json: unknown, mapping: AgentMapping, kind: Turn, name: str
 
 /** How the limiter reads an attempt: success, a 429 of either kind, or neither (a timeout, a 500, a network error). */
 function outcomeOf(a: Attempt): Outcome | Answered {
-  if (a.ok) return a.value.advertised ? { outcome: 'success', waitMs: null, advertised: a.value.advertised } : 'success';
+  if (a.ok) return a.value.advertised || a.value.spentMs != null ? { outcome: 'success', waitMs: null, advertised: a.value.advertised ?? null, spentMs: a.value.spentMs ?? null } : 'success';
   if (a.failure.throttled !== true) return 'other';
   const advertised = a.failure.advertised ?? null;
-  return a.failure.rateLimited === true ? { outcome: 'rate-limited', waitMs: a.retryAfterMs, advertised } : 'throttled';
+  // A spent quota is said by rate limit headers, which make the 429 a rate limit's (rateLimitOf).
+  const spentMs = a.failure.spentMs ?? null;
+  return a.failure.rateLimited === true ? { outcome: 'rate-limited', waitMs: a.retryAfterMs, advertised, spentMs } : 'throttled';
 }
 
 function fail(

@@ -35,9 +35,13 @@
 // was sent into a window spent before the pace (by a first burst still on the wire): the quota
 // stands, and the next start waits a window.
 //
+// A quota the headers say is spent (no request remaining, and when it resets: ratelimit-policy.ts,
+// spentQuota) holds every start until the reset, said on a success or on a 429.
+//
 // A 429 without a wait reads as an overload, unless it answers a request sent alone while others
-// waited for its slot, from a server that answered before: no limit on requests in flight refuses
-// that, so the server counts requests over time. From then on every 429 reads as a rate limit's,
+// waited for its slot, or a second lone request in a row (nothing answered since the first: the
+// other requests were waiting out their backoffs, holding no slot), from a server that answered
+// before: no limit on requests in flight refuses that, so the server counts requests over time. From then on every 429 reads as a rate limit's,
 // and the limit goes back to the maximum (the halvings misread the earlier ones). Per request,
 // all of this is a few comparisons until a rate limit is seen.
 
@@ -56,6 +60,8 @@ export interface Answered {
   waitMs: number | null;
   /** The pace the answer's rate limit headers advertise (http/ratelimit-policy.ts), when they do. */
   advertised?: Pace | null;
+  /** The wait until the server's quota resets, when its headers say no request remains (http/ratelimit-policy.ts, spentQuota). */
+  spentMs?: number | null;
 }
 
 export interface Ticket {
@@ -120,6 +126,10 @@ export class AdaptiveLimiter {
   private advertisedPace: Pace | null = null;
   /** A 429 without a wait came to a request sent alone (countsOverTime): every 429 reads as a rate limit's. */
   private perWindow = false;
+  /** The last 429 came to a request sent alone, from a server that answered before, and no success since. */
+  private loneRefused = false;
+  /** No request starts before this time: the server said its quota is spent until then. */
+  private heldUntil = Number.NEGATIVE_INFINITY;
   /** Every change of the pace (starts per window), for tests and benches. */
   readonly paceHistory: Pace[] = [];
 
@@ -136,6 +146,11 @@ export class AdaptiveLimiter {
 
   get active(): number {
     return this.inFlight;
+  }
+
+  /** How long from now no request starts (the server's quota is spent until then): 0 when none is held. */
+  get heldMs(): number {
+    return Math.max(0, this.heldUntil - this.clock.now());
   }
 
   /** The pace of request starts, or null while none is kept. */
@@ -163,7 +178,8 @@ export class AdaptiveLimiter {
       // Paced: a start waits its turn, holding no slot, and looks again for one when it comes. A
       // clock that did not move while it waited (a test's that stands still) lets it go.
       const now = this.clock.now();
-      const early = this.paceNow === null || now === stood ? 0 : this.lastStartAt + this.paceNow.windowMs / this.paceNow.perWindow - now;
+      const paced = this.paceNow === null ? 0 : this.lastStartAt + this.paceNow.windowMs / this.paceNow.perWindow - now;
+      const early = now === stood ? 0 : Math.max(paced, this.heldUntil - now);
       if (early <= 0) break;
       stood = now;
       if (!(await sleepUnlessAborted(this.clock, early, signal))) return null;
@@ -199,10 +215,15 @@ export class AdaptiveLimiter {
    * Frees the slot; `outcome` says how the server answered (a rate limit's 429 leaves the limit and
    * sets the pace), `waitMs` the wait a rate limit's 429 asked for.
    */
-  release(ticket: Ticket, outcome: Outcome, waitMs: number | null = null, advertised: Pace | null = null): void {
+  release(ticket: Ticket, outcome: Outcome, waitMs: number | null = null, advertised: Pace | null = null, spentMs: number | null = null): void {
     this.inFlight -= 1;
+    // The server's quota is spent: no start until it resets (a later answer may say later still).
+    if (spentMs !== null) this.heldUntil = Math.max(this.heldUntil, this.clock.now() + spentMs);
     if (advertised !== null) this.advertise(advertised);
-    if (outcome === 'throttled' && !this.perWindow && !(ticket.alone && this.waiting.length > 0 && this.successTimes.length > 0)) this.throttled(ticket);
+    // A lone request refused by a server that answered before (countsOverTime): told so when others
+    // waited for its slot, or when the last 429 was to a lone request too, nothing answered between.
+    const lone = outcome === 'throttled' && ticket.alone && this.successTimes.length > 0;
+    if (outcome === 'throttled' && !this.perWindow && !(lone && (this.waiting.length > 0 || this.loneRefused))) this.throttled(ticket);
     else if (outcome === 'throttled' || outcome === 'rate-limited') {
       if (outcome === 'throttled') this.countsOverTime();
       this.rateLimited(ticket, waitMs);
@@ -211,6 +232,8 @@ export class AdaptiveLimiter {
       this.succeeded();
       this.paced();
     }
+    if (outcome === 'success') this.loneRefused = false;
+    else if (lone) this.loneRefused = true;
     this.wake();
   }
 
@@ -374,7 +397,7 @@ export class AdaptiveLimiter {
       return value;
     } finally {
       if (typeof answered === 'string') this.release(ticket, answered);
-      else this.release(ticket, answered.outcome, answered.waitMs, answered.advertised ?? null);
+      else this.release(ticket, answered.outcome, answered.waitMs, answered.advertised ?? null, answered.spentMs ?? null);
     }
   }
 }

@@ -43,6 +43,8 @@ export type AttemptResult<T, F> =
       retryAfterMs: number | null;
       /** A rate limit (429): retried within the time budget without spending a retry. */
       throttled?: boolean;
+      /** The header that set `retryAfterMs` when it is not the Retry-After: a spent quota's reset (`X-RateLimit-Reset`). */
+      resetBy?: string;
     };
 
 export interface RetryOptions {
@@ -77,6 +79,8 @@ export interface ThrottledOut {
   budgetMs: number;
   /** Present when the server's Retry-After set the wait (it asked for longer than the backoff). */
   retryAfterMs?: number;
+  /** The header that set it when it is a spent quota's reset, not the Retry-After. */
+  resetBy?: string;
 }
 
 /** How many attempts the loop made, in words, and why it stopped when a rate limit outlasted the budget. */
@@ -86,6 +90,7 @@ export function attemptsText(result: { attempts: number; throttled?: ThrottledOu
   if (t === undefined) return n;
   if (t.retryAfterMs !== undefined) {
     const left = Math.max(0, t.budgetMs - t.elapsedMs);
+    if (t.resetBy !== undefined) return `${n} (rate limited: the server's quota is spent until its ${t.resetBy}, ${t.retryAfterMs} ms away, more than the ${left} ms left of the time budget of ${t.budgetMs} ms, timeoutMs x attempts; given up at once instead of waiting)`;
     return `${n} (rate limited: the server's Retry-After asks for ${t.retryAfterMs} ms, more than the ${left} ms left of the time budget of ${t.budgetMs} ms, timeoutMs x attempts; given up at once instead of waiting)`;
   }
   return `${n} (rate limited: ${t.elapsedMs} ms spent, waiting ${t.waitMs} ms more would pass the time budget of ${t.budgetMs} ms, timeoutMs x attempts)`;
@@ -129,7 +134,7 @@ export async function withRetries<T, F>(
       if (elapsed + (asked > 0 ? asked : wait) > options.budgetMs) {
         // A wait that does not fit is not begun: the request could only fail at the end of it
         // (docs/configuration.md, "Adaptive concurrency"). The failure names the Retry-After when it set the wait.
-        const retryAfter = asked > 0 ? { retryAfterMs: asked } : {};
+        const retryAfter = asked > 0 ? { retryAfterMs: asked, ...(result.resetBy === undefined ? {} : { resetBy: result.resetBy }) } : {};
         return { ok: false, failure: result.failure, attempts: n, throttled: { elapsedMs: elapsed, waitMs: asked > 0 ? asked : wait, budgetMs: options.budgetMs, ...retryAfter } };
       }
       wait = Math.min(wait, options.budgetMs - elapsed);

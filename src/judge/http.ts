@@ -20,7 +20,7 @@ import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding
 import type { Clock } from '../types.js';
 import { askedRetryAfterOf, attemptsText, rateLimitOf, withRetries } from '../http/retry.js';
 import type { AdaptiveLimiter, Pace } from '../http/limiter.js';
-import { advertisedPace } from '../http/ratelimit-policy.js';
+import { advertisedPace, spentQuota, type Spent } from '../http/ratelimit-policy.js';
 import { baseUrlSetting } from '../judge-url-setting.js';
 
 /**
@@ -66,9 +66,10 @@ export interface PostOptions {
 export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 type Attempt =
-  | { kind: 'ok'; json: unknown; advertised?: Pace | null }
+  /** `spent`: the wait until the server's quota resets, when its headers say none remains (ratelimit-policy.ts, spentQuota). */
+  | { kind: 'ok'; json: unknown; advertised?: Pace | null; spent?: Spent | null }
   | { kind: 'fatal'; reason: string; reached?: true }
-  | { kind: 'http'; status: number; message: string | null; body: string; retryAfterMs: number | null; rateLimited?: boolean; advertised?: Pace | null }
+  | { kind: 'http'; status: number; message: string | null; body: string; retryAfterMs: number | null; rateLimited?: boolean; advertised?: Pace | null; spent?: Spent | null }
   /** `reached`: as PostResult's. */
   | { kind: 'network'; reason: string; fix?: string; reached?: true }
   /**
@@ -233,7 +234,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     }
     if (answered) {
       try {
-        return { kind: 'ok', json: JSON.parse(text) as unknown, advertised: advertisedPace(res.headers) };
+        return { kind: 'ok', json: JSON.parse(text) as unknown, advertised: advertisedPace(res.headers), spent: spentQuota(res.headers, opts.clock.now()) };
       } catch {
         return { kind: 'fatal', reason: `response is not JSON: "${oneLine(text, 80)}"`, reached: true };
       }
@@ -246,7 +247,8 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     const message = errorMessage(text);
     const retryAfterMs = askedRetryAfterOf(res.headers, opts.clock.now());
     const rateLimited = res.statusCode === 429 && rateLimitOf(res.headers, retryAfterMs);
-    return { kind: 'http', status: res.statusCode, message: message ? oneLine(message, 120) : null, body: oneLine(text, 1000), retryAfterMs, rateLimited, advertised: rateLimited ? advertisedPace(res.headers) : null };
+    const spent = res.statusCode === 429 ? spentQuota(res.headers, opts.clock.now()) : null;
+    return { kind: 'http', status: res.statusCode, message: message ? oneLine(message, 120) : null, body: oneLine(text, 1000), retryAfterMs, rateLimited, advertised: rateLimited ? advertisedPace(res.headers) : null, spent };
   } catch (err) {
     // A body that stopped after the headers (undici's wait between its bytes is timeoutMs too) is
     // said as the answer that did not end, not as no answer (docs/troubleshooting.md, "Not evaluated").
@@ -266,6 +268,11 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A 429's wait: its Retry-After, or its spent quota's reset when that is later. */
+function waitOf(a: Extract<Attempt, { kind: 'http' }>): number | null {
+  return a.spent != null && a.spent.waitMs > (a.retryAfterMs ?? 0) ? a.spent.waitMs : a.retryAfterMs;
 }
 
 function retryable(a: Attempt): boolean {
@@ -298,6 +305,9 @@ function describe(a: Attempt, result: Parameters<typeof attemptsText>[0], timeou
 export async function postJson(opts: PostOptions): Promise<PostResult> {
   const { onRetry, ...loop } = opts;
   let sent = 0;
+  const budgetMs = opts.timeoutMs * (Math.max(0, opts.retries) + 1);
+  // A spent quota's reset the limiter holds the starts for: one beyond the time budget fails the 429 that says it at once instead (withRetries).
+  const holdable = (spent: Spent | null | undefined): number | null => (spent != null && spent.waitMs <= budgetMs ? spent.waitMs : null);
   const result = await withRetries(
     async () => {
       const a = await opts.limiter.run(
@@ -311,21 +321,23 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
         },
         (r) =>
           r.kind === 'ok'
-            ? r.advertised
-              ? { outcome: 'success', waitMs: null, advertised: r.advertised }
+            ? r.advertised || r.spent
+              ? { outcome: 'success', waitMs: null, advertised: r.advertised ?? null, spentMs: holdable(r.spent) }
               : 'success'
             : r.kind === 'http' && r.status === 429
               ? r.rateLimited === true
-                ? { outcome: 'rate-limited', waitMs: r.retryAfterMs, advertised: r.advertised ?? null }
+                ? { outcome: 'rate-limited', waitMs: waitOf(r), advertised: r.advertised ?? null, spentMs: holdable(r.spent) }
                 : 'throttled'
               : 'other',
         { signal: opts.signal, aborted: () => INTERRUPTED },
       );
       if (a.kind === 'ok') return { ok: true, value: a.json };
       const throttled = a.kind === 'http' && a.status === 429;
-      return { ok: false, failure: a, retryable: retryable(a), retryAfterMs: a.kind === 'http' ? a.retryAfterMs : null, throttled };
+      // A spent quota's reset later than the Retry-After is the wait (held against the time budget as one).
+      const resetBy = a.kind === 'http' && a.spent != null && a.spent.waitMs > (a.retryAfterMs ?? 0) ? { resetBy: a.spent.header } : {};
+      return { ok: false, failure: a, retryable: retryable(a), retryAfterMs: a.kind === 'http' ? waitOf(a) : null, throttled, ...resetBy };
     },
-    { ...loop, budgetMs: opts.timeoutMs * (Math.max(0, opts.retries) + 1) },
+    { ...loop, budgetMs },
   );
   if (result.ok) return { ok: true, json: result.value };
   const reason = describe(result.failure, result, opts.timeoutMs, opts.proxy ?? null, opts.peer);

@@ -273,6 +273,20 @@ describe('AdaptiveLimiter pacing after a rate limit', () => {
     expect(l.pace).toBeNull();
   });
 
+  it('two lone requests refused in a row, nothing answered between, read as a rate limit even with nothing waiting; a success between, not', async () => {
+    const clock = manualClock();
+    const l = new AdaptiveLimiter(4, clock);
+    for (let i = 0; i < 3; i++) await answer(l, 'success');
+    await answer(l, 'throttled'); // alone, nothing waiting: an overload, halved
+    await answer(l, 'success'); // the server answered between: the next lone 429 starts again
+    await answer(l, 'throttled');
+    expect(l.history).toEqual([4, 2, 1]);
+    expect(l.pace).toBeNull();
+    await answer(l, 'throttled'); // the second in a row: no in-flight limit refuses a lone request twice
+    expect(l.history).toEqual([4, 2, 1, 4]);
+    expect(l.pace).toEqual({ perWindow: 4, windowMs: 1000 }); // the 4 successes of the last second
+  });
+
   it("a rate limit's 429 before any success sets no pace: nothing measured yet", async () => {
     const clock = manualClock();
     const l = new AdaptiveLimiter(16, clock);
@@ -351,6 +365,34 @@ describe('AdaptiveLimiter pacing after a rate limit', () => {
     clock.at(10_000);
     l.release(await l.acquire(), 'rate-limited', 1000);
     expect(l.pace?.perWindow).toBe(4);
+  });
+
+  it('a 429 at the quota the headers name with nothing answered in its window: the quota stands, and the next start waits a window', async () => {
+    const clock = manualClock();
+    const l = new AdaptiveLimiter(16, clock);
+    const quota = { perWindow: 5, windowMs: 1000 };
+    l.release(await l.acquire(), 'success', null, quota);
+    clock.at(5000); // the success is out of the window: the window was spent by requests sent before the pace
+    l.release(await l.acquire(), 'rate-limited', 1000, quota);
+    expect(l.paceHistory).toEqual([quota]); // not halved, no ceiling
+    await l.acquire();
+    expect(clock.sleeps).toEqual([1000]); // a window from the 429, not the pace's 200 ms
+    expect(clock.now()).toBe(6000);
+  });
+
+  it('a quota the headers say is spent holds every start until its reset, on a success or a 429; a later reset said after it holds longer', async () => {
+    const clock = manualClock();
+    const l = new AdaptiveLimiter(4, clock);
+    const last = await l.acquire();
+    const other = await l.acquire();
+    l.release(last, 'success', null, null, 3000); // the last request of the quota answered: it resets in 3 s
+    expect(l.heldMs).toBe(3000);
+    l.release(other, 'rate-limited', 1000, null, 5000); // a 429 says 5 s: the later of the two
+    await l.acquire();
+    expect(clock.sleeps).toEqual([5000]);
+    expect(l.heldMs).toBe(0);
+    await l.acquire(); // the reset has come: only the pace the 429 set (1 success a second) spaces it
+    expect(clock.sleeps).toEqual([5000, 1000]);
   });
 
   it('a clock that stands still (a test double) does not hold a paced start forever: one wait, then it goes', async () => {

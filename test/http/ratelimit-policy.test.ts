@@ -3,7 +3,7 @@
 // nothing from a limit without one (GitHub's, OpenAI's) or from a value that is not well formed.
 
 import { describe, expect, it } from 'vitest';
-import { advertisedPace } from '../../src/http/ratelimit-policy.js';
+import { advertisedPace, spentQuota } from '../../src/http/ratelimit-policy.js';
 
 describe('advertisedPace', () => {
   it.each([
@@ -63,5 +63,54 @@ describe('advertisedPace', () => {
 
   it('no rate limit header: no pace', () => {
     expect(advertisedPace({ 'content-type': 'application/json', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1372700873' })).toBeNull();
+  });
+});
+
+describe('spentQuota', () => {
+  const NOW = 1_700_000_000_000; // epoch ms
+  it.each([
+    [{ ratelimit: '"default";r=0;t=3' }, { waitMs: 3000, header: 'RateLimit' }],
+    [{ ratelimit: '"burst";r=0;t=2, "day";r=0;t=50, "hour";r=7;t=900' }, { waitMs: 50_000, header: 'RateLimit' }],
+    [{ 'ratelimit-remaining': '0', 'ratelimit-reset': '7' }, { waitMs: 7000, header: 'RateLimit-Reset' }],
+    [{ 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '1s' }, { waitMs: 1000, header: 'x-ratelimit-reset-requests' }],
+    [{ 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '6m0s' }, { waitMs: 360_000, header: 'x-ratelimit-reset-requests' }],
+    [{ 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '20ms' }, { waitMs: 20, header: 'x-ratelimit-reset-requests' }],
+    [{ 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '1m30.5s' }, { waitMs: 90_500, header: 'x-ratelimit-reset-requests' }],
+    // GitHub's: epoch seconds (from 1e9 up), 42 s after NOW; one past is no wait.
+    [{ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1700000042' }, { waitMs: 42_000, header: 'X-RateLimit-Reset' }],
+    [{ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1699999999' }, { waitMs: 0, header: 'X-RateLimit-Reset' }],
+    // Others': seconds from now (below 1e9).
+    [{ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '53' }, { waitMs: 53_000, header: 'X-RateLimit-Reset' }],
+  ])('%j', (headers, spent) => {
+    expect(spentQuota(headers, NOW)).toEqual(spent);
+  });
+
+  it.each([
+    // Requests remain: nothing held.
+    { ratelimit: '"default";r=1;t=3' },
+    { 'x-ratelimit-remaining': '4', 'x-ratelimit-reset': '53' },
+    { 'x-ratelimit-remaining-requests': '59', 'x-ratelimit-reset-requests': '1s' },
+    // Only OpenAI's tokens are spent: the requests' count is what a start spends.
+    { 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': '6m0s' },
+    // A remaining count without its reset, or a reset without its count.
+    { 'x-ratelimit-remaining': '0' },
+    { 'x-ratelimit-reset': '53' },
+    // Not read: a date, a fraction where whole seconds are due, a negative, a unit OpenAI does not write, a header given twice.
+    { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': 'Tue Feb 16 2021 09:02:42 GMT+0100' },
+    { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1.5' },
+    { 'x-ratelimit-remaining': '-0', 'x-ratelimit-reset': '5' },
+    { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': ['5', '6'] },
+    { 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '1d' },
+    { 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '0s1m' },
+    { 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '' },
+    // Further than a day: a unit we cannot tell (600000 from an API that writes milliseconds), or epoch milliseconds.
+    { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '600000' },
+    { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1700000042000' },
+    // The draft's: a remaining count that is not a whole number, a parameter twice, a policy without `t`.
+    { ratelimit: '"default";r=0.0;t=3' },
+    { ratelimit: '"default";r=0;t=3;t=4' },
+    { ratelimit: '"default";r=0' },
+  ])('%j: nothing', (headers) => {
+    expect(spentQuota(headers, NOW)).toBeNull();
   });
 });

@@ -143,6 +143,37 @@ function gate(limit: Limit, clock: VirtualClock, retryAfter: string | null, late
   };
 }
 
+/** How a server says what is left of its quota and when it resets (whole seconds from now). */
+const SAID = {
+  'X-RateLimit': (left: number, reset: string): Record<string, string> => ({ 'x-ratelimit-remaining': String(left), 'x-ratelimit-reset': reset }),
+  RateLimit: (left: number, reset: string): Record<string, string> => ({ ratelimit: `"default";r=${left};t=${reset}` }),
+};
+
+/**
+ * A quota of `quota` requests in each fixed window of `windowMs`, said on every answer (`said`:
+ * the remaining count, and whole seconds to the window's end, rounded up), and a 429 without a
+ * Retry-After once the window's quota is spent.
+ */
+function windowQuota(quota: number, windowMs: number, said: (left: number, reset: string) => Record<string, string>) {
+  const used = new Map<number, number>();
+  const counts = { served: 0, refused: 0 };
+  return {
+    counts,
+    answer(req: Parameters<typeof nativeEcho>[0], clock: VirtualClock): AgentReply {
+      const w = Math.floor(clock.now() / windowMs);
+      const n = used.get(w) ?? 0;
+      const reset = String(Math.ceil(((w + 1) * windowMs - clock.now()) / 1000));
+      if (n >= quota) {
+        counts.refused += 1;
+        return { status: 429, headers: said(0, reset), json: { error: 'slow down' } };
+      }
+      used.set(w, n + 1);
+      counts.served += 1;
+      return { ...(nativeEcho(req) as Exclude<AgentReply, string>), headers: said(quota - n - 1, reset) };
+    },
+  };
+}
+
 function fixtures(n: number): Fixture[] {
   return Array.from({ length: n }, (_, i) => ({
     label: `f${i}`,
@@ -155,12 +186,12 @@ function fixtures(n: number): Fixture[] {
 }
 
 /** The defaults users run with (2 retries, 250 ms backoff), a 10 s turn deadline: a 30 s budget per request. */
-async function agentUnder(limit: Limit, retryAfter: string | null, handler?: (req: Parameters<typeof nativeEcho>[0]) => AgentReply, latencyMs = 0, advertised: Record<string, string> = {}) {
+async function agentUnder(limit: Limit, retryAfter: string | null, handler?: (req: Parameters<typeof nativeEcho>[0], clock: VirtualClock) => AgentReply, latencyMs = 0, advertised: Record<string, string> = {}) {
   const clock: VirtualClock = virtualClock(() => limiter.active === clock.parked);
   const limiter = new AdaptiveLimiter(16, clock.paced);
   const server = gate(limit, clock, retryAfter, latencyMs);
   const agent = await startAgentServer((req) =>
-    handler ? handler(req) : server.admit<AgentReply>(
+    handler ? handler(req, clock) : server.admit<AgentReply>(
           () => ({ ...(nativeEcho(req) as Exclude<AgentReply, string>), headers: advertised }),
           () => ({ status: 429, headers: retryAfter === null ? advertised : { ...advertised, 'retry-after': retryAfter }, json: { error: 'slow down' } }),
         ),
@@ -269,9 +300,18 @@ describe('agent rate limits (default retries)', () => {
   // flight and halves the limit, until a 429 comes to a request sent alone while others waited for
   // its slot: no limit on requests in flight refuses a lone request from a server that served some.
   // From then on its 429s are a rate limit's: the limit is back at 16 and the starts are paced. The
-  // run took 23.0 s of virtual time with 52 refused when every 429 halved.
-  it.each(['0', null])('429 above 5 per second with Retry-After: %s, the agent answering in 400 ms: read as a rate limit once a lone request is refused, 60 fixtures within 1.1 x the 12 s floor', async (retryAfter) => {
-    const { server, client, clock, limiter } = await agentUnder({ kind: 'per-second', max: 5 }, retryAfter, undefined, 400);
+  // run took 23.0 s of virtual time with 52 refused when every 429 halved. Against an agent that
+  // answers at once, the refused requests wait out their backoff holding no slot, so none waits for
+  // the slot of the lone request refused, and the limit sat at 1, unpaced: 12.5 s, but 163 refused.
+  // Two lone requests refused in a row, nothing answered between, tell the same: 22 refused (17 of
+  // them the first burst, nothing measured yet), in 11.8 s.
+  it.each([
+    ['0', 400],
+    [null, 400],
+    ['0', 0],
+    [null, 0],
+  ])('429 above 5 per second with Retry-After: %s, the agent answering in %d ms: read as a rate limit once a lone request is refused (others waiting, or twice in a row), 60 fixtures within 1.1 x the 12 s floor, few refused', async (retryAfter, latencyMs) => {
+    const { server, client, clock, limiter } = await agentUnder({ kind: 'per-second', max: 5 }, retryAfter, undefined, latencyMs);
     const record = await replay({ fixtures: fixtures(60), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
     expect(record.tallies).toMatchObject({ errored: 0, passed: 60 });
     expect(server.counts.peakPerSecond).toBe(5);
@@ -294,6 +334,33 @@ describe('agent rate limits (default retries)', () => {
     expect(clock.now()).toBeLessThanOrEqual(13_400);
     expect(limiter.paceHistory).toEqual([{ perWindow: 5, windowMs: 1000 }]);
     expect(limiter.history).toEqual([16]);
+  });
+
+  // The agent says what is left of its quota and when it resets (X-RateLimit-Remaining and
+  // X-RateLimit-Reset in seconds from now, or the IETF draft's RateLimit r and t): the answer that
+  // spends it holds every start until the reset. Unread, the 429s without a wait were each retried after a backoff, into the spent window:
+  // 30 fixtures took 26.5 s with 22 refused; read, 12.2 s with 15 refused, 11 of them the first burst
+  // (its 16 sent before any answer). The floor is 10 s; the rest is the reset rounded up to whole
+  // seconds, as the server writes it.
+  it.each(['X-RateLimit', 'RateLimit'] as const)('an agent that says in %s that its quota of 5 per 2 s is spent, and when it resets: no start until the reset, few refused', async (form) => {
+    const quota = windowQuota(5, 2000, SAID[form]);
+    const { client, clock } = await agentUnder({ kind: 'in-flight', max: 0 }, null, (req, c) => quota.answer(req, c));
+    const record = await replay({ fixtures: fixtures(30), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
+    expect(record.tallies).toMatchObject({ errored: 0, passed: 30 });
+    expect(quota.counts.served).toBe(30);
+    // 30 at 5 per 2 s: the sixth window opens at 10 s.
+    expect(clock.now()).toBeLessThanOrEqual(13_000);
+    expect(quota.counts.refused).toBeLessThanOrEqual(16);
+  });
+
+  it('a spent quota whose reset is further than the time budget: given up at once, naming the header, as a Retry-After beyond the budget is', async () => {
+    const { client, agent, clock } = await agentUnder({ kind: 'in-flight', max: 0 }, null, () => ({ status: 429, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3600' }, json: { error: 'slow down' } }));
+    const record = await replay({ fixtures: fixtures(1), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
+    expect(record.fixtures[0]?.error).toBe(
+      'message turn: agent returned HTTP 429 after 1 attempt (rate limited: the server\'s quota is spent until its X-RateLimit-Reset, 3600000 ms away, more than the 30000 ms left of the time budget of 30000 ms, timeoutMs x attempts; given up at once instead of waiting): {"error":"slow down"}',
+    );
+    expect(agent.requests).toHaveLength(1);
+    expect(clock.now()).toBe(0);
   });
 
   it('an agent that answers only 429 (Retry-After: 0): each fixture ends errored once its 30 s budget is spent, not after 3 attempts', async () => {
@@ -399,6 +466,35 @@ describe('judge rate limits (2 retries)', () => {
     expect(server.counts.throttled).toBeLessThanOrEqual(15);
     expect(clock.now()).toBeLessThanOrEqual(9_600);
     expect(limiter.paceHistory).toEqual([{ perWindow: 5, windowMs: 1000 }]);
+  });
+
+  // OpenAI's headers: x-ratelimit-remaining-requests: 0 and x-ratelimit-reset-requests as a duration.
+  // The 429 names no Retry-After: unread, the call was retried after a backoff of at most 250 ms.
+  it("a judge whose 429 says OpenAI's request quota is spent until x-ratelimit-reset-requests: 2s: the call waits the 2 s, then is answered", async () => {
+    const clock = virtualClock();
+    const limiter = new AdaptiveLimiter(16, clock.paced);
+    const spent = { 'content-type': 'application/json', 'x-ratelimit-limit-requests': '60', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '2s' };
+    const judgeServer = await startServer([
+      (res) => {
+        res.writeHead(429, spent);
+        res.end(JSON.stringify({ error: { message: 'rate limited' } }));
+      },
+      (res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(OK));
+      },
+    ]);
+    cleanups.push(() => judgeServer.close());
+    const judge = createJudge(
+      { provider: 'openai', baseUrl: judgeServer.url, model: 'm', apiKey: 'k', timeoutMs: 10_000, retries: 2, backoffMs: 250, concurrency: 16, label: null },
+      { clock, limiter, random: seeded(27) },
+    );
+    cleanups.push(() => judge.close());
+    const result = await judge.score('polite', 'reply');
+    expect(result.ok).toBe(true);
+    expect(judgeServer.received).toHaveLength(2);
+    expect(clock.now()).toBeGreaterThanOrEqual(2000);
+    expect(Math.min(...clock.sleeps)).toBeGreaterThanOrEqual(2000);
   });
 
   it('a judge that answers only 429: the call fails once its 30 s budget is spent, with the reason', async () => {
