@@ -902,7 +902,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     });
     expect(brief(r.errors)).toEqual([
       `${B}/bad name.json:-: baseline file name "bad name.json" is not a label: a label is 1-80 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit`,
-      `${B}/broken.json:4: invalid JSON: Expected double-quoted property name`,
+      `${B}/broken.json:3: invalid JSON: a comma after the last entry of an object, which JSON does not allow`,
       `${B}/mismatch.json:1: baseline label "other" does not match its file name "mismatch.json"`,
       `${B}/schema.json:3: baseline: reply must be a string, found the number 5`,
       `${B}/schema.json:8: baseline: unknown key "extra"; allowed keys: label, message, persona, reply, variants, route, verdict, attempts, judge, latencyMs, usage, time, acceptedAt, commit`,
@@ -930,6 +930,18 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       `${B}/broken.json:3:21: invalid JSON: Bad control character in string literal`,
       `${B}/comma.json:6:3: invalid JSON: Expected ',' or '}' after property value`,
       `${B}/cut.json:3:11: invalid JSON: Unexpected end of JSON input`,
+    ]);
+  });
+
+  it('a comma after the last entry (a hand edit of a baseline) is said at the comma, with its removal as the fix, not as the next line\'s "Expected double-quoted property name"', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n' + ['obj', 'list'].map((l) => `  - { label: ${l}, message: x }\n`).join(''),
+      [`${B}/obj.json`]: '{\n  "label": "obj",\n  "reply": "r",\n  "commit": "abc",\n}\n',
+      [`${B}/list.json`]: '{\n  "label": "list",\n  "variants": ["a", "b", ],\n  "reply": "r"\n}\n',
+    });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${B}/list.json:3:24: invalid JSON: a comma after the last entry of a list, which JSON does not allow\n  fix: remove the comma at line 3, column 24; committed before the edit? \`git checkout -- ${B}/list.json\` brings back the committed version`,
+      `${B}/obj.json:4:18: invalid JSON: a comma after the last entry of an object, which JSON does not allow\n  fix: remove the comma at line 4, column 18; committed before the edit? \`git checkout -- ${B}/obj.json\` brings back the committed version`,
     ]);
   });
 
