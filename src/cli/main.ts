@@ -26,7 +26,7 @@ import { TOOL } from '../version.js';
 import { windowsPathRefusal } from '../windows-path.js';
 import { DEFAULT_SUITE_DIR, suiteName } from '../action/context.js';
 import { ArgvError, commandHelp, globalHelp, helpHint, parseArgv, wholeNumberFlag, type CommandName, type Values } from './options.js';
-import { defaultOut, ensureIgnoredFolder } from './results-dir.js';
+import { defaultOut, ensureIgnoredFolder, noResultsGiven } from './results-dir.js';
 import { gitHead } from './git.js';
 import { gitSuiteEdits, resolveBase } from './suite-edits.js';
 import { runDemo } from './demo.js';
@@ -656,7 +656,7 @@ function mixedSuitesText(records: readonly RunRecord[], files: readonly string[]
 
 async function cmdReport(values: Values, io: CliIO): Promise<number> {
   const files = values.results ?? [];
-  if (files.length === 0) throw new UsageError('report needs at least one --results file');
+  if (files.length === 0) throw new UsageError(noResultsGiven(io.cwd));
   const failOn = failOnOf(values); // checked before anything is written
   checkOutputPaths(values, io, { reads: files.map((f) => ({ what: `--results ${f}`, path: f })) });
   const records = await readShards(files, io);
