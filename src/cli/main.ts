@@ -606,6 +606,12 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   for (const f of writes.failed) io.stderr(`not written ${f.label}: ${f.reason}\n`);
   const failed = writes.failed.length > 0 ? `, ${writes.failed.length} not written` : '';
   io.stdout(`\n${writes.written.length} accepted, ${plan.refused.length} refused, ${plan.unchanged.length} unchanged${failed}\n`);
+  // An interrupted run holds only the items it finished (docs/cli.md, "accept"): the count above is
+  // not the suite's, and the others were never looked at.
+  if (record.interrupted) {
+    const finished = record.fixtures.length + record.personas.length;
+    io.stdout(`${files[0] as string} is the record of an interrupted run: only the ${finished === 1 ? 'item' : `${finished} items`} it finished could be accepted; the others keep their baselines (run agent-replay run again to replay them)\n`);
+  }
   return writes.failed.length > 0 ? EXIT.usage : EXIT.ok;
 }
 
