@@ -273,6 +273,18 @@ function rewriteFix(file: string, first = 'fix it by hand'): string {
   return `${first}; committed before the edit? \`git checkout -- ${path}\` brings back the committed version`;
 }
 
+/**
+ * The verdict a hand edit meant (`"passed"`, `"Pass"`, `"FAILED"`), written as acceptance writes it;
+ * null for any other value (`"not_evaluated"` is not one a baseline can have).
+ */
+function meantVerdict(verdict: unknown): 'pass' | 'fail' | null {
+  if (typeof verdict !== 'string') return null;
+  const word = verdict.trim().toLowerCase();
+  if (['pass', 'passed', 'passing', 'ok'].includes(word)) return 'pass';
+  if (['fail', 'failed', 'failing'].includes(word)) return 'fail';
+  return null;
+}
+
 /** Checks the text of one baseline file; `file` is its display path, `fileLabel` its name without `.json`. */
 export function checkBaselineFile(file: string, fileLabel: string, written: string): BaselineFileResult {
   // A byte-order mark (an editor on Windows saves one) is no part of the JSON, as in a YAML file
@@ -360,7 +372,7 @@ export function checkBaselineFile(file: string, fileLabel: string, written: stri
             file,
             ...pos,
             message: `verdict ${typeof verdict === 'string' ? quote(verdict) : JSON.stringify(verdict)} cannot be a baseline: only pass or fail is ever accepted`,
-            fix: rewriteFix(file),
+            fix: rewriteFix(file, meantVerdict(verdict) === null ? undefined : `write "verdict": "${meantVerdict(verdict) as string}"`),
           });
           continue;
         }

@@ -945,6 +945,22 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('a baseline verdict edited by hand as "passed" or "FAIL": the fix writes the verdict acceptance writes', async () => {
+    const body = (label: string, verdict: string): string => `{\n  "label": "${label}",\n  "reply": "r",\n  "route": null,\n  "verdict": "${verdict}",\n  "acceptedAt": "t",\n  "commit": null\n}\n`;
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n' + ['up', 'down', 'odd'].map((l) => `  - { label: ${l}, message: x }\n`).join(''),
+      [`${B}/up.json`]: body('up', 'passed'),
+      [`${B}/down.json`]: body('down', 'FAIL'),
+      [`${B}/odd.json`]: body('odd', 'errored'),
+    });
+    const keep = (file: string): string => `committed before the edit? \`git checkout -- ${file}\` brings back the committed version`;
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${B}/down.json:5:14: verdict "FAIL" cannot be a baseline: only pass or fail is ever accepted\n  fix: write "verdict": "fail"; ${keep(`${B}/down.json`)}`,
+      `${B}/odd.json:5:14: verdict "errored" cannot be a baseline: only pass or fail is ever accepted\n  fix: fix it by hand; ${keep(`${B}/odd.json`)}`,
+      `${B}/up.json:5:14: verdict "passed" cannot be a baseline: only pass or fail is ever accepted\n  fix: write "verdict": "pass"; ${keep(`${B}/up.json`)}`,
+    ]);
+  });
+
   it('config: concurrency is at most 256 and retries at most 10, for the agent and the judge (a runaway value is refused)', async () => {
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  retries: 1e9\n  concurrency: 1000000000\njudge:\n  provider: openai\n  retries: 11\n  concurrency: 257\n' });
     expect(brief(r.errors)).toEqual([
