@@ -299,6 +299,22 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('a key of assert (or headers) written on its line: the fix puts it in { }, not the value in quotes (a string assert is an error too)', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: contains: "30 days"\n',
+      [`${F}/b.yml`]: 'label: b\nmessage: Note: refunds take 30 days\n',
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  headers: X-Tenant: acme\n',
+    });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${C}:3:12: invalid YAML: "X-Tenant" is written on the line of "headers", which YAML does not read as a key under it\n` +
+        '  fix: put it in { }, so that line 3 reads\n      headers: { X-Tenant: acme }\n  or write it on a line of its own, indented under "headers"',
+      `${F}/a.yml:3:9: invalid YAML: "contains" is written on the line of "assert", which YAML does not read as a key under it\n` +
+        '  fix: put it in { }, so that line 3 reads\n    assert: { contains: "30 days" }\n  or write it on a line of its own, indented under "assert"',
+      `${F}/b.yml:2:10: invalid YAML: the value "Note: refunds take 30 days" holds ": ", which YAML reads as one more key on the same line\n` +
+        '  fix: put the value in quotes, so that line 2 reads\n    message: "Note: refunds take 30 days"',
+    ]);
+  });
+
   it('a key written without its colon, in a block or in { }, is said at its line with the line as it should read', async () => {
     const r = await load({
       [C]: 'agent:\n  url http://localhost:3000/api/chat   # local\n  timeoutMs: 1000\n',
