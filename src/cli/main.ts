@@ -26,7 +26,7 @@ import { TOOL } from '../version.js';
 import { windowsPathRefusal } from '../windows-path.js';
 import { DEFAULT_SUITE_DIR, suiteName } from '../action/context.js';
 import { ArgvError, commandHelp, globalHelp, helpHint, parseArgv, wholeNumberFlag, type CommandName, type Values } from './options.js';
-import { defaultOut, ensureIgnoredFolder } from './results-dir.js';
+import { defaultOut, ensureIgnoredFolder, noResultsGiven } from './results-dir.js';
 import { gitHead } from './git.js';
 import { gitSuiteEdits, resolveBase } from './suite-edits.js';
 import { runDemo } from './demo.js';
@@ -606,6 +606,12 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   for (const f of writes.failed) io.stderr(`not written ${f.label}: ${f.reason}\n`);
   const failed = writes.failed.length > 0 ? `, ${writes.failed.length} not written` : '';
   io.stdout(`\n${writes.written.length} accepted, ${plan.refused.length} refused, ${plan.unchanged.length} unchanged${failed}\n`);
+  // An interrupted run holds only the items it finished (docs/cli.md, "accept"): the count above is
+  // not the suite's, and the others were never looked at.
+  if (record.interrupted) {
+    const finished = record.fixtures.length + record.personas.length;
+    io.stdout(`${files[0] as string} is the record of an interrupted run: only the ${finished === 1 ? 'item' : `${finished} items`} it finished could be accepted; the others keep their baselines (run agent-replay run again to replay them)\n`);
+  }
   return writes.failed.length > 0 ? EXIT.usage : EXIT.ok;
 }
 
@@ -656,7 +662,7 @@ function mixedSuitesText(records: readonly RunRecord[], files: readonly string[]
 
 async function cmdReport(values: Values, io: CliIO): Promise<number> {
   const files = values.results ?? [];
-  if (files.length === 0) throw new UsageError('report needs at least one --results file');
+  if (files.length === 0) throw new UsageError(noResultsGiven(io.cwd));
   const failOn = failOnOf(values); // checked before anything is written
   checkOutputPaths(values, io, { reads: files.map((f) => ({ what: `--results ${f}`, path: f })) });
   const records = await readShards(files, io);

@@ -344,8 +344,10 @@ export function parseArgv(argv: readonly string[]): Parsed {
 }
 
 function unknownCommand(name: string): ArgvError {
-  const guess = closest(name, COMMAND_NAMES);
   const list = COMMAND_NAMES.join(', ');
+  // `agent-replay version`, as git and npm take it: the flag that does it, not a list of commands.
+  if (name === 'version') return new ArgvError(`unknown command "version": agent-replay --version prints the version; commands: ${list}`, null);
+  const guess = closest(name, COMMAND_NAMES);
   return new ArgvError(guess === null ? `unknown command "${name}"; commands: ${list}` : `unknown command "${name}"; did you mean "${guess}"? Commands: ${list}`, null);
 }
 

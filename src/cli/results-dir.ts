@@ -27,3 +27,13 @@ export async function ensureIgnoredFolder(folder: string): Promise<void> {
   const target = join(folder, '.gitignore');
   await createFileExclusively(target, RESULTS_GITIGNORE, { within: repositoryFor(target) });
 }
+
+/**
+ * `report`'s refusal with no --results: it reads only the files it is given (docs/cli.md), and the
+ * file a `run` wrote in `cwd`'s default suite folder is named, with the command, when it is there.
+ */
+export function noResultsGiven(cwd: string): string {
+  const last = `.agent-replay/${RESULTS_FOLDER}/results.json`;
+  const said = 'report needs at least one --results file';
+  return existsSync(join(cwd, last)) ? `${said}: the last run's is ${last} (agent-replay report --results ${last})` : said;
+}

@@ -9,7 +9,7 @@ import { isValidLabel, LABEL_RULE } from './labels.js';
 import { shellWord } from '../words.js';
 import { namedRecord } from './named-record.js';
 import { hideEndpointTokens } from '../endpoint.js';
-import { deepJsonOffset, jsonErrorOffset, jsonErrorWords, lineColumnAt, MAX_JSON_DEPTH } from './json-depth.js';
+import { deepJsonOffset, jsonErrorOffset, jsonErrorWords, lineColumnAt, MAX_JSON_DEPTH, trailingCommaAt } from './json-depth.js';
 
 export const routeSchema = z.strictObject({ conversation: z.string(), stage: z.string() });
 
@@ -267,10 +267,22 @@ export interface BaselineFileResult {
  * compares against. The loader runs no git, so the fix says when the command applies: `accept`
  * writes a baseline uncommitted, and git checkout of a file git never had only errs.
  */
-function rewriteFix(file: string): string {
+function rewriteFix(file: string, first = 'fix it by hand'): string {
   // The command as it can be pasted: the file's own path, quoted for the shell when it needs it.
   const path = shellWord(file);
-  return `fix it by hand; committed before the edit? \`git checkout -- ${path}\` brings back the committed version`;
+  return `${first}; committed before the edit? \`git checkout -- ${path}\` brings back the committed version`;
+}
+
+/**
+ * The verdict a hand edit meant (`"passed"`, `"Pass"`, `"FAILED"`), written as acceptance writes it;
+ * null for any other value (`"not_evaluated"` is not one a baseline can have).
+ */
+function meantVerdict(verdict: unknown): 'pass' | 'fail' | null {
+  if (typeof verdict !== 'string') return null;
+  const word = verdict.trim().toLowerCase();
+  if (['pass', 'passed', 'passing', 'ok'].includes(word)) return 'pass';
+  if (['fail', 'failed', 'failing'].includes(word)) return 'fail';
+  return null;
 }
 
 /** Checks the text of one baseline file; `file` is its display path, `fileLabel` its name without `.json`. */
@@ -312,6 +324,19 @@ export function checkBaselineFile(file: string, fileLabel: string, written: stri
     data = JSON.parse(text);
   } catch (e) {
     const message = (e as Error).message;
+    const offset = jsonErrorOffset(text, message);
+    const trailing = offset === null ? null : trailingCommaAt(text, offset);
+    if (trailing !== null) {
+      const { line, column } = lineColumnAt(text, trailing.comma);
+      errors.push({
+        file,
+        line,
+        column,
+        message: `invalid JSON: a comma after the last entry of ${trailing.closes === 'object' ? 'an object' : 'a list'}, which JSON does not allow`,
+        fix: rewriteFix(file, `remove the comma at line ${String(line)}, column ${String(column)}`),
+      });
+      return { baseline: null, errors };
+    }
     const pos = jsonErrorPosition(src, message, text);
     errors.push({ file, ...pos, message: `invalid JSON: ${jsonErrorWords(message)}`, fix: rewriteFix(file) });
     return { baseline: null, errors };
@@ -347,7 +372,7 @@ export function checkBaselineFile(file: string, fileLabel: string, written: stri
             file,
             ...pos,
             message: `verdict ${typeof verdict === 'string' ? quote(verdict) : JSON.stringify(verdict)} cannot be a baseline: only pass or fail is ever accepted`,
-            fix: rewriteFix(file),
+            fix: rewriteFix(file, meantVerdict(verdict) === null ? undefined : `write "verdict": "${meantVerdict(verdict) as string}"`),
           });
           continue;
         }

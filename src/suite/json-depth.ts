@@ -134,6 +134,20 @@ export function jsonSyntaxOffset(text: string): number | null {
 }
 
 /** Where JSON.parse's error `message` about `text` is: its position, else where the text stops being JSON; null when neither says. */
+/**
+ * The offset of a comma after the last entry of an object or list (`"commit": "abc",` before `}`,
+ * the mistake a hand edit leaves most), when the mistake JSON.parse found at `offset` is the `}` or
+ * `]` after it; null otherwise. The parser names the `}` ("Expected double-quoted property name"),
+ * a line below the comma to remove.
+ */
+export function trailingCommaAt(text: string, offset: number): { comma: number; closes: 'object' | 'list' } | null {
+  const closer = text[offset];
+  if (closer !== '}' && closer !== ']') return null;
+  let i = offset - 1;
+  while (i >= 0 && ' \t\n\r'.includes(text[i] as string)) i--;
+  return i >= 0 && text[i] === ',' ? { comma: i, closes: closer === '}' ? 'object' : 'list' } : null;
+}
+
 export function jsonErrorOffset(text: string, message: string): number | null {
   const m = /at position (\d+)/.exec(message);
   return m ? Math.min(Number(m[1]), text.length) : jsonSyntaxOffset(text);

@@ -2,7 +2,7 @@
 
 import { JUDGE_CLIENT_DEFAULTS, JUDGE_DEFAULTS, MAX_WAIT_MS, type AgentPreset, type Config, type CostConfig, type JudgeConfig } from '../config.js';
 import { JUDGE_PROVIDERS } from '../types.js';
-import { msRange, urlProblem } from './config/shared.js';
+import { msRange, urlProblem, urlWithScheme } from './config/shared.js';
 import { quote, type ConfigIssue } from './issues.js';
 import { MAX_REPEAT } from './repeat.js';
 
@@ -41,6 +41,12 @@ function given<T>(v: T | undefined | null | ''): v is T {
   return v !== undefined && v !== null && v !== '';
 }
 
+/** The address to write when `given` lacks only its scheme (the one its problem names), else an example. */
+function schemeExample(given: string, example: string): string {
+  const write = urlWithScheme(given);
+  return write === null ? `e.g. ${example}` : `with its scheme: ${write}`;
+}
+
 /** Mutates `config` (a fresh object owned by the loader) and returns the problems found. */
 export function applyOverrides(config: Config, overrides: ConfigOverrides, source: string): ConfigIssue[] {
   const errors: ConfigIssue[] = [];
@@ -65,7 +71,7 @@ export function applyOverrides(config: Config, overrides: ConfigOverrides, sourc
 
   if (given(overrides.agentUrl)) {
     const problem = urlProblem(overrides.agentUrl);
-    if (problem) fail(`agent URL ${quote(overrides.agentUrl)} ${problem}`, 'give the full address of the agent, e.g. https://preview.example.com/api/chat');
+    if (problem) fail(`agent URL ${quote(overrides.agentUrl)} ${problem}`, `give the full address of the agent, ${schemeExample(overrides.agentUrl, 'https://preview.example.com/api/chat')}`);
     else config.agent.url = overrides.agentUrl;
   }
   if (overrides.agentHeaders) {
@@ -117,7 +123,7 @@ export function applyOverrides(config: Config, overrides: ConfigOverrides, sourc
     const judge: JudgeConfig = { ...base, provider };
     if (given(j.baseUrl)) {
       const problem = urlProblem(j.baseUrl);
-      if (problem) fail(`judge base URL ${quote(j.baseUrl)} ${problem}`, `give the API base address, e.g. ${JUDGE_DEFAULTS[provider].baseUrl}`);
+      if (problem) fail(`judge base URL ${quote(j.baseUrl)} ${problem}`, `give the API base address, ${schemeExample(j.baseUrl, JUDGE_DEFAULTS[provider].baseUrl)}`);
       else judge.baseUrl = j.baseUrl.replace(/\/+$/, '');
     }
     if (given(j.model)) judge.model = j.model;

@@ -70,6 +70,18 @@ export function suiteAboveIssue(cwd: string, dir: string, shown: string): Config
   const slash = (p: string): string => p.split(path.sep).join('/');
   const up = slash(path.relative(path.resolve(cwd), above.folder));
   const suite = slash(path.relative(path.resolve(cwd), above.suite));
+  // Run from inside the suite folder (`cd .agent-replay`): the suite is this folder or one holding
+  // it, not a folder of that name above; said so, with `--dir .` rather than an empty `--dir ''`.
+  if (suite === '' || suite.split('/').every((part) => part === '..')) {
+    const where = suite === '' ? 'is the suite folder itself' : `is inside the suite folder ${suite}`;
+    return {
+      file: shown,
+      line: null,
+      column: null,
+      message: `no suite folder here: this folder (${slash(path.resolve(cwd))}) ${where}, and commands look for ${shown} in the folder they run from; it was not read`,
+      fix: `run from ${shellWord(slash(above.folder))} (cd ${shellWord(up)}), where ${shown} is, or give --dir ${suite === '' ? '.' : shellWord(suite)}`,
+    };
+  }
   return {
     file: shown,
     line: null,

@@ -144,6 +144,22 @@ describe('accept', () => {
     expect(empty.stderr).toContain('--only needs at least one label or glob, e.g. --only refund-*,greeting');
   });
 
+  it('the record of an interrupted run: its finished items are accepted, and a line says the others were not in it', async () => {
+    const cwd = await recordedProject();
+    const record = JSON.parse(await readFile(join(cwd, 'r.json'), 'utf8')) as { interrupted: boolean; fixtures: { label: string }[] };
+    record.interrupted = true;
+    record.fixtures = record.fixtures.filter((f) => f.label === 'passing');
+    await writeFile(join(cwd, 'int.json'), JSON.stringify(record));
+    const r = await cli(['accept', '--results', 'int.json'], cwd);
+    expect(r.code).toBe(0);
+    expect(await listTree(baselinesDir(cwd))).toEqual(['passing.json']);
+    expect(r.stdout).toContain(
+      '\n1 accepted, 0 refused, 0 unchanged\nint.json is the record of an interrupted run: only the item it finished could be accepted; the others keep their baselines (run agent-replay run again to replay them)\n',
+    );
+    const whole = await cli(['accept', '--results', 'r.json'], cwd);
+    expect(whole.stdout).not.toContain('interrupted');
+  });
+
   it('rejects a tampered results.json whose label would escape the baselines folder', async () => {
     const cwd = await recordedProject();
     const record = JSON.parse(await readFile(join(cwd, 'r.json'), 'utf8')) as { fixtures: { label: string }[] };

@@ -30,6 +30,7 @@ describe('usage errors', () => {
   it.each([
     [['valdiate'], 'unknown command "valdiate"; did you mean "validate"? Commands: run, validate, accept, report, compare, calibrate, demo, init, probe', "Run 'agent-replay --help' for the commands."],
     [['rnu'], 'unknown command "rnu"; did you mean "run"?', "Run 'agent-replay --help' for the commands."],
+    [['version'], 'unknown command "version": agent-replay --version prints the version; commands: run, validate, accept, report, compare, calibrate, demo, init, probe', "Run 'agent-replay --help' for the commands."],
     [['run', '--confirm'], 'unknown option --confirm for "run"; did you mean --confirm-cost?', "Run 'agent-replay run --help' for its options."],
     [['run', '--fail_on', 'failed'], 'unknown option --fail_on for "run"; did you mean --fail-on?', "Run 'agent-replay run --help' for its options."],
     [['report', '--result', 'a.json'], 'unknown option --result for "report"; did you mean --results?', "Run 'agent-replay report --help' for its options."],

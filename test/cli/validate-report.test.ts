@@ -2,7 +2,7 @@
 // the shards of a matrix without replaying anything).
 
 import { existsSync } from 'node:fs';
-import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serializeRecord } from '../../src/record/index.js';
@@ -231,6 +231,15 @@ describe('report', () => {
     const cwd = await makeProject({});
     const r = await cli(['report'], cwd);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('report needs at least one --results file');
+    expect(r.stderr).toContain('report needs at least one --results file\n');
+  });
+
+  it('with no --results after a run: names the file the run wrote and the command to give it', async () => {
+    const cwd = await makeProject({});
+    await mkdir(join(cwd, '.agent-replay', 'results'), { recursive: true });
+    await writeFile(join(cwd, '.agent-replay', 'results', 'results.json'), '{}\n');
+    const r = await cli(['report'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("agent-replay: report needs at least one --results file: the last run's is .agent-replay/results/results.json (agent-replay report --results .agent-replay/results/results.json)\n");
   });
 });

@@ -86,7 +86,7 @@ describe('advice about baselines: only what the suite proves', () => {
   it('a damaged baseline is fixed, never deleted: invalid JSON, a misspelt key, a bad file name', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'fixtures:\n  - { label: broken, message: x }\n  - { label: typo, message: x }\n',
-      [`${B}/broken.json`]: '{\n  "label": "broken",\n  "reply": "r",\n}\n',
+      [`${B}/broken.json`]: '{\n  "label": "broken",\n  "reply": r\n}\n',
       [`${B}/typo.json`]: '{"label": "typo", "rely": "r", "route": null, "verdict": "pass", "acceptedAt": "t", "commit": null}\n',
       [`${F}/b.yml`]: 'label: typo2\nmessage: x\n',
       [`${B}/typo2.json`]: '{\n  "label": "typo2",\n  "rely": "r",\n  "route": null,\n  "verdict": "pass",\n  "acceptedAt": "t",\n  "commit": null\n}\n',

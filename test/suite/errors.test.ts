@@ -299,6 +299,22 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('a key of assert (or headers) written on its line: the fix puts it in { }, not the value in quotes (a string assert is an error too)', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: contains: "30 days"\n',
+      [`${F}/b.yml`]: 'label: b\nmessage: Note: refunds take 30 days\n',
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  headers: X-Tenant: acme\n',
+    });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${C}:3:12: invalid YAML: "X-Tenant" is written on the line of "headers", which YAML does not read as a key under it\n` +
+        '  fix: put it in { }, so that line 3 reads\n      headers: { X-Tenant: acme }\n  or write it on a line of its own, indented under "headers"',
+      `${F}/a.yml:3:9: invalid YAML: "contains" is written on the line of "assert", which YAML does not read as a key under it\n` +
+        '  fix: put it in { }, so that line 3 reads\n    assert: { contains: "30 days" }\n  or write it on a line of its own, indented under "assert"',
+      `${F}/b.yml:2:10: invalid YAML: the value "Note: refunds take 30 days" holds ": ", which YAML reads as one more key on the same line\n` +
+        '  fix: put the value in quotes, so that line 2 reads\n    message: "Note: refunds take 30 days"',
+    ]);
+  });
+
   it('a key written without its colon, in a block or in { }, is said at its line with the line as it should read', async () => {
     const r = await load({
       [C]: 'agent:\n  url http://localhost:3000/api/chat   # local\n  timeoutMs: 1000\n',
@@ -902,7 +918,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     });
     expect(brief(r.errors)).toEqual([
       `${B}/bad name.json:-: baseline file name "bad name.json" is not a label: a label is 1-80 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit`,
-      `${B}/broken.json:4: invalid JSON: Expected double-quoted property name`,
+      `${B}/broken.json:3: invalid JSON: a comma after the last entry of an object, which JSON does not allow`,
       `${B}/mismatch.json:1: baseline label "other" does not match its file name "mismatch.json"`,
       `${B}/schema.json:3: baseline: reply must be a string, found the number 5`,
       `${B}/schema.json:8: baseline: unknown key "extra"; allowed keys: label, message, persona, reply, variants, route, verdict, attempts, judge, latencyMs, usage, time, acceptedAt, commit`,
@@ -930,6 +946,34 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       `${B}/broken.json:3:21: invalid JSON: Bad control character in string literal`,
       `${B}/comma.json:6:3: invalid JSON: Expected ',' or '}' after property value`,
       `${B}/cut.json:3:11: invalid JSON: Unexpected end of JSON input`,
+    ]);
+  });
+
+  it('a comma after the last entry (a hand edit of a baseline) is said at the comma, with its removal as the fix, not as the next line\'s "Expected double-quoted property name"', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n' + ['obj', 'list'].map((l) => `  - { label: ${l}, message: x }\n`).join(''),
+      [`${B}/obj.json`]: '{\n  "label": "obj",\n  "reply": "r",\n  "commit": "abc",\n}\n',
+      [`${B}/list.json`]: '{\n  "label": "list",\n  "variants": ["a", "b", ],\n  "reply": "r"\n}\n',
+    });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${B}/list.json:3:24: invalid JSON: a comma after the last entry of a list, which JSON does not allow\n  fix: remove the comma at line 3, column 24; committed before the edit? \`git checkout -- ${B}/list.json\` brings back the committed version`,
+      `${B}/obj.json:4:18: invalid JSON: a comma after the last entry of an object, which JSON does not allow\n  fix: remove the comma at line 4, column 18; committed before the edit? \`git checkout -- ${B}/obj.json\` brings back the committed version`,
+    ]);
+  });
+
+  it('a baseline verdict edited by hand as "passed" or "FAIL": the fix writes the verdict acceptance writes', async () => {
+    const body = (label: string, verdict: string): string => `{\n  "label": "${label}",\n  "reply": "r",\n  "route": null,\n  "verdict": "${verdict}",\n  "acceptedAt": "t",\n  "commit": null\n}\n`;
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n' + ['up', 'down', 'odd'].map((l) => `  - { label: ${l}, message: x }\n`).join(''),
+      [`${B}/up.json`]: body('up', 'passed'),
+      [`${B}/down.json`]: body('down', 'FAIL'),
+      [`${B}/odd.json`]: body('odd', 'errored'),
+    });
+    const keep = (file: string): string => `committed before the edit? \`git checkout -- ${file}\` brings back the committed version`;
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${B}/down.json:5:14: verdict "FAIL" cannot be a baseline: only pass or fail is ever accepted\n  fix: write "verdict": "fail"; ${keep(`${B}/down.json`)}`,
+      `${B}/odd.json:5:14: verdict "errored" cannot be a baseline: only pass or fail is ever accepted\n  fix: fix it by hand; ${keep(`${B}/odd.json`)}`,
+      `${B}/up.json:5:14: verdict "passed" cannot be a baseline: only pass or fail is ever accepted\n  fix: write "verdict": "pass"; ${keep(`${B}/up.json`)}`,
     ]);
   });
 

@@ -121,10 +121,18 @@ describe('an address from ${NAME} that is no URL: the variable is named, its val
     expect(JSON.stringify(r.errors)).not.toContain('S3CRET5');
   });
 
+  it('an address without its scheme: the fix writes that address with it, not an example of another', async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: 127.0.0.1:3000/chat\njudge:\n  model: m\n  apiKey: k\n  baseUrl: llm.internal:8080/v1\n' });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${C}:2:8: agent.url "127.0.0.1:3000/chat" has no scheme (http:// or https://): write http://127.0.0.1:3000/chat\n  fix: give the full address of the agent, with its scheme: url: http://127.0.0.1:3000/chat`,
+      `${C}:6:12: judge.baseUrl "llm.internal:8080/v1" has no scheme (http:// or https://): write http://llm.internal:8080/v1\n  fix: give the API base address, with its scheme: baseUrl: http://llm.internal:8080/v1`,
+    ]);
+  });
+
   it('an address written in the file is still shown, with the address to write', async () => {
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: preview.example.com/api/chat\n' });
     expect(r.errors.map(formatIssue)).toEqual([
-      `${C}:2:8: agent.url "preview.example.com/api/chat" has no scheme (http:// or https://): write https://preview.example.com/api/chat\n  fix: give the full address of the agent, e.g. url: https://preview.example.com/api/chat`,
+      `${C}:2:8: agent.url "preview.example.com/api/chat" has no scheme (http:// or https://): write https://preview.example.com/api/chat\n  fix: give the full address of the agent, with its scheme: url: https://preview.example.com/api/chat`,
     ]);
   });
 });

@@ -375,6 +375,14 @@ cost: { capUsd: 0.1 }
     expect(empty.suite!.config.agent.url).toBe('https://file.example');
   });
 
+  it('--agent-url or --judge-url without its scheme: the fix gives the address with it (the one the message names), not an example of another', async () => {
+    const r = await load({ [F + '/ok.yml']: OK_FIXTURE }, { overrides: { agentUrl: '127.0.0.1:18401/api/chat', judge: { baseUrl: 'api.openai.com/v1' } } });
+    expect(r.errors.map(formatIssue)).toEqual([
+      'command-line options: agent URL "127.0.0.1:18401/api/chat" has no scheme (http:// or https://): write http://127.0.0.1:18401/api/chat\n  fix: give the full address of the agent, with its scheme: http://127.0.0.1:18401/api/chat',
+      'command-line options: judge base URL "api.openai.com/v1" has no scheme (http:// or https://): write https://api.openai.com/v1\n  fix: give the API base address, with its scheme: https://api.openai.com/v1',
+    ]);
+  });
+
   it('are checked, and reported against their source', async () => {
     const r = await load({ [F + '/ok.yml']: OK_FIXTURE }, { overrides: { concurrency: 0, agentUrl: 'ftp://x', capUsd: -1 } });
     expect(r.suite).toBeNull();

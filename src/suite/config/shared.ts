@@ -93,13 +93,13 @@ export function headerValue(value: string | number | boolean, path: readonly Pat
 }
 
 /** What is wrong with an address, in words that hold none of it (for a value from `${NAME}`). */
-type UrlFault = { text: string; blind: string };
+type UrlFault = { text: string; blind: string; write?: string };
 
 function urlFault(value: string): UrlFault | null {
   const noScheme = 'has no scheme (http:// or https://)';
   // `localhost:3000/api/chat`: a host and port without the scheme, which URL reads as the scheme
   // "localhost:" (or refuses, for an IP address): said as it is, with the address to write.
-  if (/^[^\s/:?#@]+:\d+(?:[/?#]|$)/.test(value)) return { text: `${noScheme}: write http://${value}`, blind: noScheme };
+  if (/^[^\s/:?#@]+:\d+(?:[/?#]|$)/.test(value)) return { text: `${noScheme}: write http://${value}`, blind: noScheme, write: `http://${value}` };
   let url: URL;
   try {
     url = new URL(value);
@@ -107,7 +107,7 @@ function urlFault(value: string): UrlFault | null {
     // `preview.example.com/api/chat`, `api.openai.com/v1`: a host name without the scheme, which URL
     // refuses. Said as a missing scheme, with the address to write (docs/troubleshooting.md,
     // "Configuration errors"); https://, as a host name on the network usually is.
-    if (/^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?::\d+)?(?:[/?#][^\s@]*)?$/.test(value)) return { text: `${noScheme}: write https://${value}`, blind: noScheme };
+    if (/^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?::\d+)?(?:[/?#][^\s@]*)?$/.test(value)) return { text: `${noScheme}: write https://${value}`, blind: noScheme, write: `https://${value}` };
     return { text: 'is not a valid URL', blind: 'is not a valid URL' };
   }
   // The scheme of a value from the environment is not named either: `token:abc` reads as one.
@@ -118,6 +118,14 @@ function urlFault(value: string): UrlFault | null {
 /** http(s) URL check; returns a reason or null. */
 export function urlProblem(value: string): string | null {
   return urlFault(value)?.text ?? null;
+}
+
+/**
+ * The address to write for one given without its scheme (`localhost:3000/api/chat` gives
+ * `http://localhost:3000/api/chat`), the one its problem names; null for any other value.
+ */
+export function urlWithScheme(value: string): string | null {
+  return urlFault(value)?.write ?? null;
 }
 
 /**
@@ -180,7 +188,11 @@ export function urlIssue(name: string, written: string, value: string, advice: U
   const names = referencedNames(written);
   if (fault === null) return advice.apiBase === true ? apiBaseIssue(name, written, value, names, advice) : null;
   const shown = quote(withoutPassword(written));
-  if (names.length === 0) return { message: `${name} ${shown} ${fault.text}`, fix: `give ${advice.what}, e.g. ${advice.key}: ${advice.example}${advice.or ?? ''}` };
+  if (names.length === 0) {
+    // The address the message says to write is the fix's too, not an example of another address.
+    const example = fault.write === undefined ? `e.g. ${advice.key}: ${advice.example}` : `with its scheme: ${advice.key}: ${fault.write}`;
+    return { message: `${name} ${shown} ${fault.text}`, fix: `give ${advice.what}, ${example}${advice.or ?? ''}` };
+  }
   const unshown = ' (its value is not shown here: an address may carry a password or a token)';
   const only = names.length === 1 && written.trim() === `\${${names[0] as string}}` ? (names[0] as string) : null;
   if (only !== null) {

@@ -221,6 +221,23 @@ function implicitKeySlip(src: SourceFile, err: YamlSyntaxError): ConfigIssue | n
 }
 
 /**
+ * Keys of the suite's files whose value is a mapping of keys (docs/fixtures.md, docs/configuration.md,
+ * docs/personas.md): `assert: contains: "x"` under one of them means a key under it, not text.
+ */
+const MAPPING_KEYS = new Set(['assert', 'agent', 'judge', 'cost', 'regex', 'repeat', 'headers', 'request', 'response', 'expect', 'traces', 'receive', 'query', 'meaning', 'latency', 'stats', 'coverage', 'simulator', 'toolCalled', 'toolNotCalled']);
+
+/**
+ * `assert: contains: "x"`: a key of a mapping-valued key written on that key's line, the value one
+ * simple `key: text` (no further ": "); the two keys, or null.
+ */
+function keyOnKeyLine(before: string, value: string): { outer: string; inner: string } | null {
+  const outer = /^\s*(?:-\s+)?([A-Za-z][\w-]*)\s*:\s*$/.exec(before)?.[1];
+  const inner = /^([A-Za-z][\w-]*):\s+(\S.*)$/.exec(value);
+  if (outer === undefined || !MAPPING_KEYS.has(outer) || inner === null || /:\s/.test(inner[2] as string)) return null;
+  return { outer, inner: inner[1] as string };
+}
+
+/**
  * `message: Note: refunds take 30 days`: a plain value holding ": " is read as a mapping, which a
  * key's value on the same line cannot be ("Nested mappings are not allowed in compact mappings").
  * The value was meant as text: the line with it in quotes; null when the line shows no such value.
@@ -231,6 +248,17 @@ function colonInValue(src: SourceFile, err: YamlSyntaxError): ConfigIssue | null
   if (line === null || pos.column === null) return null;
   const value = line.slice(pos.column - 1).replace(/\s+#.*$/, '').trimEnd();
   if (!/^[^\s"'[{&*!|>#-][^#]*:\s/.test(value)) return null;
+  const nested = keyOnKeyLine(line.slice(0, pos.column - 1), value);
+  if (nested !== null) {
+    const fixed = `${line.slice(0, pos.column - 1)}{ ${value} }${line.slice(pos.column - 1 + value.length)}`;
+    return {
+      file: src.file,
+      line: pos.line,
+      column: pos.column,
+      message: `invalid YAML: ${JSON.stringify(nested.inner)} is written on the line of ${JSON.stringify(nested.outer)}, which YAML does not read as a key under it`,
+      fix: `put it in { }, so that line ${String(pos.line)} reads\n    ${fixed.trimEnd()}\n  or write it on a line of its own, indented under ${JSON.stringify(nested.outer)}`,
+    };
+  }
   const quoted = value.includes('"') ? `'${value.replace(/'/g, "''")}'` : `"${value.replace(/\\/g, '\\\\')}"`;
   const fixed = `${line.slice(0, pos.column - 1)}${quoted}${line.slice(pos.column - 1 + value.length)}`;
   return {
