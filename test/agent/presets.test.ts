@@ -848,7 +848,7 @@ describe('a stream with nothing to read names why the model stopped, when it say
 });
 
 describe('langgraph', () => {
-  it('posts assistant_id and input to /runs/wait; the reply is the last AI message, tools with their outputs', async () => {
+  it('posts assistant_id and input to /runs/wait; the reply is the AI message after the tool call, tools with their outputs', async () => {
     const server = await serve((seen) => {
       const input = (seen.json as { input: { messages: { content: string }[] } }).input.messages[0]!.content;
       return {
@@ -869,6 +869,33 @@ describe('langgraph', () => {
     const turn = await c.session({ session: 's', persona: null, mocks: [] }).send('Where is my order?', 1);
     expect(turn).toMatchObject({ kind: 'replied', reply: 'It has shipped.', toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, output: 'shipped', mocked: false }] });
     expect(server.seen[0]).toMatchObject({ path: '/runs/wait', json: { assistant_id: 'agent', input: { messages: [{ role: 'user', content: 'Where is my order?' }] } } });
+  });
+
+  // A model that speaks before its tool call (`AIMessage` with content and tool_calls), then answers:
+  // the chat (useStream, Agent Chat UI) shows both AI messages, so the reply holds both, a blank line
+  // between them as the Responses preset joins an Agents SDK run's messages; none dropped, none run together.
+  it('the turn\'s AI messages with text are the reply, joined with a blank line: the text before a tool call is not dropped', async () => {
+    const server = await serve(() => ({
+      type: 'application/json',
+      body: JSON.stringify({
+        messages: [
+          { type: 'human', content: 'earlier', id: 'h0' },
+          { type: 'ai', content: 'earlier answer', id: 'a0' },
+          { type: 'human', content: 'Where is order 1234?', id: 'h1' },
+          { type: 'ai', content: [{ type: 'reasoning', reasoning: 'look it up' }, { type: 'text', text: 'Let me look that up.' }], id: 'a1', tool_calls: [{ name: 'find_order', args: { orderId: '1234' }, id: 'call_1', type: 'tool_call' }] },
+          { type: 'tool', content: '{"status":"shipped"}', tool_call_id: 'call_1', name: 'find_order', id: 't1' },
+          { type: 'ai', content: '', id: 'a2', tool_calls: [{ name: 'find_order', args: { orderId: '1235' }, id: 'call_2', type: 'tool_call' }] },
+          { type: 'tool', content: '{"status":"lost"}', tool_call_id: 'call_2', name: 'find_order', id: 't2' },
+          { type: 'ai', content: 'Order 1234 has shipped; ', id: 'a3', tool_calls: [] },
+        ],
+      }),
+    }));
+    const turn = await clientFor({ url: `${server.url}/runs/wait`, preset: 'langgraph', assistantId: 'agent' }).session({ session: 's', persona: null, mocks: [] }).send('Where is order 1234?', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: 'Let me look that up.\n\nOrder 1234 has shipped; ' });
+    expect(turn.kind === 'replied' ? turn.toolCalls : null).toEqual([
+      { tool: 'find_order', input: { orderId: '1234' }, output: { status: 'shipped' }, mocked: false },
+      { tool: 'find_order', input: { orderId: '1235' }, output: { status: 'lost' }, mocked: false },
+    ]);
   });
 
   // langchain 1.5's ToolNode (agents/nodes/ToolNode.js, defaultHandleToolErrors): a tool that threw is answered by
