@@ -19,21 +19,31 @@ import type { ToolCallOrigin, ToolCallsFrom } from '../config.js';
 export interface SseEvent {
   event: string | null;
   data: string;
+  /**
+   * The first line of the event that is no event-stream field (`- shipped`, `Note: soon`): a text
+   * chunk with a newline sent on one `data:` line, whose next lines every reader drops; absent: none.
+   */
+  stray?: string;
 }
+
+/** The fields of an event stream (WHATWG); a line of another name is dropped by every reader. */
+const SSE_FIELDS = new Set(['data', 'event', 'id', 'retry']);
 
 /**
  * Splits an event-stream body into events (WHATWG rules): lines end with CRLF, LF or CR; `data:`
  * lines of one event are joined with LF; one space after the colon is dropped; comments (`:`) and
- * events without data are skipped.
+ * events without data are skipped. A line of no field (`stray`) is dropped too, and noted.
  */
 export function parseEventStream(text: string): SseEvent[] {
   const events: SseEvent[] = [];
   let event: string | null = null;
   let data: string[] = [];
+  let stray: string | undefined;
   const flush = (): void => {
-    if (data.length > 0) events.push({ event, data: data.join('\n') });
+    if (data.length > 0) events.push({ event, data: data.join('\n'), ...(stray === undefined ? {} : { stray }) });
     event = null;
     data = [];
+    stray = undefined;
   };
   for (const line of text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/)) {
     if (line === '') {
@@ -47,6 +57,7 @@ export function parseEventStream(text: string): SseEvent[] {
     if (value.startsWith(' ')) value = value.slice(1);
     if (field === 'data') data.push(value);
     else if (field === 'event') event = value;
+    else if (!SSE_FIELDS.has(field)) stray ??= line;
   }
   // An event not followed by a blank line is still delivered: the body ended, not the event.
   flush();
@@ -574,6 +585,12 @@ function onEvent(state: StreamState, ev: SseEvent): void {
     obj = JSON.parse(ev.data);
   } catch {
     obj = undefined;
+  }
+  // A line of the text sent without its own `data:` (a chunk holding a newline written as one
+  // `data: ${chunk}` line): every reader drops it, so the reply would lack it (docs/presets.md, "Streamed replies").
+  if (ev.stray !== undefined && !isRecord(obj) && (state.format === null || state.format === 'plain')) {
+    state.error = `stream event ${state.eventNumber} holds a line that is no event-stream field (${JSON.stringify(ev.stray.length <= 60 ? ev.stray : `${ev.stray.slice(0, 59)}…`)}): a text chunk with a newline sent on one data: line, whose next lines every event-stream reader (agent-replay's, a browser's EventSource) drops, so the reply would lack them; send each line of a chunk as its own data: line`;
+    return;
   }
   if (ev.event !== 'error' && !(isRecord(obj) && obj.type === 'error') && isKeepAlive(ev, obj)) {
     state.pings += 1;

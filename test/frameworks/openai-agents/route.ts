@@ -29,8 +29,13 @@ function promptOf(input: string | AgentInputItem[]): PromptMessage[] {
 }
 
 let calls = 0;
+/** A reply of several lines, as a model writes a list: its streamed chunks hold newlines. */
+export const LIST_REPLY = 'Order 1234:\n- shipped ✓\n- paid\n\nAnything else?';
+
 function respond(request: ModelRequest): (AssistantMessageItem | FunctionCallItem)[] {
-  const answer = scriptedAnswer(promptOf(request.input));
+  const prompt = promptOf(request.input);
+  if (/\blist\b/i.test(prompt.at(-1)?.text ?? '')) return [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: LIST_REPLY }] }];
+  const answer = scriptedAnswer(prompt);
   if (answer.kind === 'tool') return [{ type: 'function_call', callId: `call_${++calls}`, name: answer.tool, arguments: JSON.stringify(answer.input), status: 'completed' }];
   return [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: answer.text }] }];
 }
@@ -93,7 +98,8 @@ export function startRoute(): Promise<{ server: Server; url: string }> {
         if (stream === true) {
           const result = await run(agent, inputItems(input), { stream: true, context: { mocks } });
           res.writeHead(200, { 'content-type': 'text/event-stream' });
-          for await (const chunk of result.toTextStream()) res.write(`data: ${chunk}\n\n`);
+          // Each line of a chunk on its own data: line: a reader drops a line without one (docs/frameworks/openai-agents.md).
+          for await (const chunk of result.toTextStream()) res.write(chunk.split('\n').map((line) => `data: ${line}\n`).join('') + '\n');
           await result.completed;
           res.end();
           return;
