@@ -67,6 +67,14 @@ describe('OpenAI Agents SDK route', () => {
     expect(decodeEventStream(naive)).toMatchObject({ ok: false, error: expect.stringMatching(/^stream event \d+ holds a line that is no event-stream field \("/) });
   });
 
+  it('streamed: a run that fails after its first words sends an error event, read as the error, not as the reply so far', async () => {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input: [{ role: 'user', content: 'please fail midway' }], stream: true }) });
+    const body = await res.text();
+    expect(decodeEventStream(body)).toEqual({ ok: false, error: 'the stream sent an error event: the scripted model failed midway' });
+    // The same stream ended without the error event is a reply of the first words: why the route must send it.
+    expect(decodeEventStream(body.slice(0, body.indexOf('event: error')))).toEqual({ ok: true, value: { reply: 'Let me ', toolCalls: null } });
+  });
+
   it('fixtures: a reply, an agent error (the run throws: HTTP 500), and a streamed run (text stream)', async () => {
     const { crash } = await helloAndCrash(config());
     expect(crash.error).toContain('500');

@@ -49,6 +49,11 @@ export class ScriptedModel implements Model {
   async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
     const output = respond(request);
     yield { type: 'response_started' };
+    // A model that fails after its first words (a connection to it lost mid-answer).
+    if (/fail midway/i.test(promptOf(request.input).at(-1)?.text ?? '')) {
+      yield { type: 'output_text_delta', delta: 'Let me ' };
+      throw new Error('the scripted model failed midway');
+    }
     for (const item of output) {
       if (item.type !== 'message') continue;
       for (const delta of textOf(item.content).split(/(?<= )/)) yield { type: 'output_text_delta', delta };
@@ -113,8 +118,14 @@ export function startRoute(): Promise<{ server: Server; url: string }> {
         }
         res.end(JSON.stringify({ id: 'resp_run', object: 'response', status: 'completed', output: result.newItems.map((item) => item.rawItem) }));
       } catch (e) {
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: e instanceof Error ? e.message : String(e) } }));
+        const message = e instanceof Error ? e.message : String(e);
+        // A run that fails once its stream began: an error event, not a stream that just ends (read as the reply so far).
+        if (res.headersSent) {
+          res.end(`event: error\ndata: ${message.replace(/\n/g, ' ')}\n\n`);
+          return;
+        }
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message } }));
       }
     });
   });
