@@ -9,7 +9,7 @@ import type { ResponseDecoder } from '../config.js';
 import { describeFound } from './template.js';
 import { bodyUsage, readUsage, sumUsage, type UsageRead } from './usage.js';
 import { toolOutput } from '../record/tool-output.js';
-import { decodeToolCalls } from './tool-calls.js';
+import { blocksText, decodeToolCalls } from './tool-calls.js';
 
 /**
  * `reply` is undefined when the response holds no text and no tool call. `toolCalls` is null when
@@ -289,9 +289,14 @@ export function decodeMastra(json: unknown): DecodeResult {
   return { ok: true, value: { reply: text !== '' || hasCalls ? text : undefined, toolCalls, toolCallItems, ...usageField(readUsage(json.totalUsage ?? json.usage)) } };
 }
 
-/** A tool message's content as the tool returned it: JSON text of an object or array is read back (record/tool-output.ts). */
+/**
+ * A tool message's content as the tool returned it: JSON text of an object or array is read back
+ * (record/tool-output.ts). Content of text blocks (an MCP server's tool answers `[{type: 'text',
+ * text}]`, which LangChain keeps as blocks) is their text, as a chat tool message's is (tool-calls.ts).
+ */
 function toolMessageOutput(content: unknown): unknown {
-  return typeof content === 'string' ? toolOutput(content) : (content ?? null);
+  const text = blocksText(content ?? null);
+  return typeof text === 'string' ? toolOutput(text) : text;
 }
 
 /** `type` of a serialized LangChain message (`human`/`ai`/`tool`), or its OpenAI-style role. */

@@ -186,7 +186,7 @@ function outputValue(value: unknown): unknown {
 }
 
 /** Content as text: a string, or the text of its text blocks joined. Other content is kept as it is. */
-function blocksText(content: unknown): JsonValue {
+export function blocksText(content: unknown): JsonValue {
   if (typeof content === 'string') return content;
   if (Array.isArray(content) && content.every((b) => isRecord(b) && typeof b.text === 'string')) return content.map((b) => (b as { text: string }).text).join('');
   return jsonOrNull(content);

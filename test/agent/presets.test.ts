@@ -961,6 +961,29 @@ describe('langgraph', () => {
     });
   });
 
+  // @langchain/core 1.x _formatToolOutput keeps a tool's list of typed blocks as the tool message's
+  // content (an MCP server's tool through @langchain/mcp-adapters answers [{type: 'text', text}]): its
+  // text is the output, read as a chat tool message's blocks are, and its JSON text read back; a list of
+  // the tool's own records (typed, no text) is the value it returned.
+  it('reads a tool message whose content is text blocks (an MCP tool) as their text, not as the blocks', async () => {
+    const server = await serve(() => ({
+      type: 'application/json',
+      body: JSON.stringify({
+        messages: [
+          { type: 'human', content: 'Order 1', id: 'h1' },
+          { type: 'ai', content: '', id: 'a1', tool_calls: [{ name: 'find_order', args: { id: '1' }, id: 'c1' }, { name: 'note', args: {}, id: 'c2' }, { name: 'events', args: {}, id: 'c3' }, { name: 'refund', args: {}, id: 'c4' }] },
+          { type: 'tool', content: [{ type: 'text', text: '{"status":"delivered"}' }], tool_call_id: 'c1', id: 't1' },
+          { type: 'tool', content: [{ type: 'text', text: 'Noted ' }, { type: 'text', text: 'for order 1.' }], tool_call_id: 'c2', id: 't2' },
+          { type: 'tool', content: [{ type: 'shipped', at: '2026-01-02' }], tool_call_id: 'c3', id: 't3' },
+          { type: 'tool', content: [{ type: 'text', text: 'no such order' }], tool_call_id: 'c4', id: 't4', status: 'error' },
+          { type: 'ai', content: 'Delivered.', id: 'a2' },
+        ],
+      }),
+    }));
+    const turn = await clientFor({ url: server.url, preset: 'langgraph', assistantId: 'agent' }).session({ session: 's', persona: null, mocks: [] }).send('Order 1', 1);
+    expect(turn.kind === 'replied' ? turn.toolCalls?.map((c) => c.output) : null).toEqual([{ status: 'delivered' }, 'Noted for order 1.', [{ type: 'shipped', at: '2026-01-02' }], { error: 'no such order' }]);
+  });
+
   it("sends a persona script's mocks in config.configurable.mocks, where a graph's tools read them", async () => {
     const server = await serve(() => ({ type: 'application/json', body: JSON.stringify({ messages: [{ type: 'ai', content: 'ok', id: 'a' }] }) }));
     const mocks = [{ tool: 'track_order', match: 'subset' as const, output: 'shipped' }];
