@@ -141,6 +141,12 @@ class StreamState {
   chatCalls = new Map<number, ChatToolCall>();
   /** The highest index in chatCalls, kept as they come: a stream of many calls is read in one pass. */
   chatLast: number | null = null;
+  /**
+   * The key in chatCalls of each delta index's call: the index itself, until a new id comes at it
+   * (a server that numbers every call 0, or relays two model calls each numbered from 0): that call
+   * takes the next key after every one so far.
+   */
+  chatSlots = new Map<number, number>();
   /** Anthropic tool_use blocks by content index, their input from input_json_delta. */
   blocks = new Map<number, AnthropicBlock>();
   calls: unknown[] = [];
@@ -678,7 +684,7 @@ function onChatChunk(state: StreamState, obj: Record<string, unknown>): void {
   if (Array.isArray(delta.tool_calls)) {
     for (const [j, part] of delta.tool_calls.entries()) {
       if (!isRecord(part)) continue;
-      const index = typeof part.index === 'number' ? part.index : unindexedSlot(state, part.id);
+      const index = typeof part.index === 'number' ? indexedSlot(state, part.index, part.id) : unindexedSlot(state, part.id);
       const call = state.chatCalls.get(index) ?? { name: '', arguments: '', from: eventItem(state, `choices.0.delta.tool_calls.${j}`) };
       if (call.id === undefined && typeof part.id === 'string') call.id = part.id;
       const fn = isRecord(part.function) ? part.function : {};
@@ -695,6 +701,25 @@ function onChatChunk(state: StreamState, obj: Record<string, unknown>): void {
     state.ended = true;
     state.stopReason = choice.finish_reason;
   }
+}
+
+/**
+ * Where a tool-call delta with an `index` goes: the call at that index, unless it brings an id other
+ * than that call's, which starts the next call rather than its name and arguments being glued to the
+ * last one's (docs/presets.md, "Presets").
+ */
+function indexedSlot(state: StreamState, index: number, id: unknown): number {
+  const slot = state.chatSlots.get(index);
+  if (slot === undefined && !state.chatCalls.has(index)) {
+    state.chatSlots.set(index, index);
+    return index;
+  }
+  const key = slot ?? index;
+  const current = state.chatCalls.get(key)?.id;
+  if (typeof id !== 'string' || current === undefined || id === current) return key;
+  const next = (state.chatLast ?? -1) + 1;
+  state.chatSlots.set(index, next);
+  return next;
 }
 
 /**

@@ -212,6 +212,31 @@ describe('openai-chat', () => {
     });
   });
 
+  // A server that numbers every parallel call 0 (a proxy in front of Gemini), or relays an agent's two
+  // model calls in one completion, each numbering its calls from 0: a new id at an index already used
+  // is the next call, not more of the last (its name and arguments glued to the last's).
+  it('a new call id at an index already used starts the next call, not glued to the last', async () => {
+    const server = await serve(() => ({
+      type: 'text/event-stream',
+      body: sse([
+        { object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: 'Checking. ', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'find_order', arguments: '' } }] } }] },
+        { object: 'chat.completion.chunk', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"orderId":"1234"}' } }] } }] },
+        { object: 'chat.completion.chunk', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_2', type: 'function', function: { name: 'issue_refund', arguments: '{"orderId":' } }] } }] },
+        { object: 'chat.completion.chunk', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '"1234"}' } }] } }] },
+        { object: 'chat.completion.chunk', choices: [{ index: 0, delta: { tool_calls: [{ index: 1, id: 'call_3', type: 'function', function: { name: 'notify', arguments: '{}' } }] } }] },
+        { object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
+        '[DONE]',
+      ]),
+    }));
+    const turn = await clientFor({ url: server.url, preset: 'openai-chat', model: 'm', stream: true }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: 'Checking. ' });
+    expect(turn.kind === 'replied' ? turn.toolCalls : null).toEqual([
+      { tool: 'find_order', input: { orderId: '1234' }, output: null, mocked: true },
+      { tool: 'issue_refund', input: { orderId: '1234' }, output: null, mocked: true },
+      { tool: 'notify', input: {}, output: null, mocked: true },
+    ]);
+  });
+
   it('a stream cut before [DONE] and without a finish_reason is errored, naming the missing end', async () => {
     const server = await serve(() => ({ type: 'text/event-stream', body: sse([chunk({ content: 'Your order' })]) }));
     const outcome = await clientFor({ url: server.url, preset: 'openai-chat', model: 'm', stream: true }).converse(request);
