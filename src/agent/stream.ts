@@ -968,7 +968,8 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
       return;
     }
     case 'abort':
-      state.error = 'the stream was aborted by the agent (an abort part)';
+      // AI SDK 7 says why (`reason`: the route's abort signal's reason, a step or time limit).
+      state.error = `the stream was aborted by the agent (an abort part${typeof obj.reason === 'string' && obj.reason.trim() !== '' ? `: ${clip(obj.reason.replace(/\s+/g, ' ').trim())}` : ''})`;
       return;
     case 'finish':
       state.ended = true;

@@ -63,6 +63,8 @@ describe('decodeEventStream', () => {
 
   it('an abort part errors the stream', () => {
     expect(decodeEventStream('data: {"type":"start"}\n\ndata: {"type":"abort"}\n\n')).toEqual({ ok: false, error: 'the stream was aborted by the agent (an abort part)' });
+    // AI SDK 7's abort part says why: the reason is named.
+    expect(decodeEventStream('data: {"type":"start"}\n\ndata: {"type":"text-delta","id":"t","delta":"Let me"}\n\ndata: {"type":"abort","reason":"timeout after 30000 ms"}\n\n')).toEqual({ ok: false, error: 'the stream was aborted by the agent (an abort part: timeout after 30000 ms)' });
   });
 
   it("vercel-ai: a reset-step drops what its step streamed, text and tool calls, as the AI SDK's client does", () => {
