@@ -313,7 +313,7 @@ export const VERCEL_AI_MAPPING: AgentMapping = {
 };
 
 /**
- * LangGraph Platform stateless run (`POST /runs/wait`): the final state's last AI message. A persona
+ * LangGraph Platform stateless run (`POST /runs/wait`): the final state's AI messages of the turn. A persona
  * script's mocks go in `config.configurable.mocks`, which a graph's tools read from their RunnableConfig.
  */
 export const LANGGRAPH_MAPPING: AgentMapping = {

@@ -9,7 +9,7 @@ import type { ResponseDecoder } from '../config.js';
 import { describeFound } from './template.js';
 import { bodyUsage, readUsage, sumUsage, type UsageRead } from './usage.js';
 import { toolOutput } from '../record/tool-output.js';
-import { decodeToolCalls } from './tool-calls.js';
+import { blocksText, decodeToolCalls } from './tool-calls.js';
 
 /**
  * `reply` is undefined when the response holds no text and no tool call. `toolCalls` is null when
@@ -206,9 +206,10 @@ function sortedJson(value: unknown): string {
 }
 
 /**
- * LangGraph `runs.wait`: the thread state's values. The reply is the last AI message's text; the
- * tool calls are those of the AI messages after the last human message, each with the output of
- * the tool message that answers it (the graph ran the tool: a real call).
+ * LangGraph `runs.wait`: the thread state's values. The reply is the text of the AI messages after
+ * the last human message, one per model call (the text a model said before its tool call, then its
+ * answer), joined with a blank line as the chat shows them apart; the tool calls are theirs, each
+ * with the output of the tool message that answers it (the graph ran the tool: a real call).
  */
 export function decodeLangGraph(json: unknown): DecodeResult {
   if (isRecord(json) && isRecord(json.__error__)) {
@@ -229,13 +230,15 @@ export function decodeLangGraph(json: unknown): DecodeResult {
   for (const { m } of turn) if (messageType(m) === 'tool' && typeof m.tool_call_id === 'string') outputs.set(m.tool_call_id, m.status === 'error' ? { error: toolMessageOutput(m.content) } : toolMessageOutput(m.content));
   const toolCalls: unknown[] = [];
   const toolCallItems: string[] = [];
-  let reply: string | undefined;
+  const texts: string[] = [];
   // Each AI message of the turn reports its own call's tokens: the turn's are their sum.
   const usage = sumUsage(turn.filter(({ m }) => messageType(m) === 'ai').map(({ m }) => readUsage(m.usage_metadata)));
   for (const { m, at } of turn) {
     if (messageType(m) !== 'ai') continue;
     const text = contentText(m.content);
-    if (text !== '') reply = text;
+    // Every AI message the chat shows (useStream, Agent Chat UI), not the last alone: the text
+    // before a tool call is what the user read too (docs/presets.md, "Presets").
+    if (text !== '') texts.push(text);
     for (const [j, call] of (Array.isArray(m.tool_calls) ? m.tool_calls : []).entries()) {
       if (!isRecord(call) || typeof call.name !== 'string') continue;
       const id = typeof call.id === 'string' ? call.id : null;
@@ -252,7 +255,7 @@ export function decodeLangGraph(json: unknown): DecodeResult {
       toolCallItems.push(`"messages.${at}.invalid_tool_calls.${j}"`);
     }
   }
-  if (reply === undefined && toolCalls.length > 0) reply = '';
+  const reply = texts.length > 0 ? texts.join('\n\n') : toolCalls.length > 0 ? '' : undefined;
   return { ok: true, value: { reply, toolCalls, toolCallItems, ...usageField(usage) } };
 }
 
@@ -286,9 +289,14 @@ export function decodeMastra(json: unknown): DecodeResult {
   return { ok: true, value: { reply: text !== '' || hasCalls ? text : undefined, toolCalls, toolCallItems, ...usageField(readUsage(json.totalUsage ?? json.usage)) } };
 }
 
-/** A tool message's content as the tool returned it: JSON text of an object or array is read back (record/tool-output.ts). */
+/**
+ * A tool message's content as the tool returned it: JSON text of an object or array is read back
+ * (record/tool-output.ts). Content of text blocks (an MCP server's tool answers `[{type: 'text',
+ * text}]`, which LangChain keeps as blocks) is their text, as a chat tool message's is (tool-calls.ts).
+ */
 function toolMessageOutput(content: unknown): unknown {
-  return typeof content === 'string' ? toolOutput(content) : (content ?? null);
+  const text = blocksText(content ?? null);
+  return typeof text === 'string' ? toolOutput(text) : text;
 }
 
 /** `type` of a serialized LangChain message (`human`/`ai`/`tool`), or its OpenAI-style role. */

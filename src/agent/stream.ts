@@ -19,21 +19,31 @@ import type { ToolCallOrigin, ToolCallsFrom } from '../config.js';
 export interface SseEvent {
   event: string | null;
   data: string;
+  /**
+   * The first line of the event that is no event-stream field (`- shipped`, `Note: soon`): a text
+   * chunk with a newline sent on one `data:` line, whose next lines every reader drops; absent: none.
+   */
+  stray?: string;
 }
+
+/** The fields of an event stream (WHATWG); a line of another name is dropped by every reader. */
+const SSE_FIELDS = new Set(['data', 'event', 'id', 'retry']);
 
 /**
  * Splits an event-stream body into events (WHATWG rules): lines end with CRLF, LF or CR; `data:`
  * lines of one event are joined with LF; one space after the colon is dropped; comments (`:`) and
- * events without data are skipped.
+ * events without data are skipped. A line of no field (`stray`) is dropped too, and noted.
  */
 export function parseEventStream(text: string): SseEvent[] {
   const events: SseEvent[] = [];
   let event: string | null = null;
   let data: string[] = [];
+  let stray: string | undefined;
   const flush = (): void => {
-    if (data.length > 0) events.push({ event, data: data.join('\n') });
+    if (data.length > 0) events.push({ event, data: data.join('\n'), ...(stray === undefined ? {} : { stray }) });
     event = null;
     data = [];
+    stray = undefined;
   };
   for (const line of text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/)) {
     if (line === '') {
@@ -47,6 +57,7 @@ export function parseEventStream(text: string): SseEvent[] {
     if (value.startsWith(' ')) value = value.slice(1);
     if (field === 'data') data.push(value);
     else if (field === 'event') event = value;
+    else if (!SSE_FIELDS.has(field)) stray ??= line;
   }
   // An event not followed by a blank line is still delivered: the body ended, not the event.
   flush();
@@ -130,6 +141,12 @@ class StreamState {
   chatCalls = new Map<number, ChatToolCall>();
   /** The highest index in chatCalls, kept as they come: a stream of many calls is read in one pass. */
   chatLast: number | null = null;
+  /**
+   * The key in chatCalls of each delta index's call: the index itself, until a new id comes at it
+   * (a server that numbers every call 0, or relays two model calls each numbered from 0): that call
+   * takes the next key after every one so far.
+   */
+  chatSlots = new Map<number, number>();
   /** Anthropic tool_use blocks by content index, their input from input_json_delta. */
   blocks = new Map<number, AnthropicBlock>();
   calls: unknown[] = [];
@@ -575,6 +592,12 @@ function onEvent(state: StreamState, ev: SseEvent): void {
   } catch {
     obj = undefined;
   }
+  // A line of the text sent without its own `data:` (a chunk holding a newline written as one
+  // `data: ${chunk}` line): every reader drops it, so the reply would lack it (docs/presets.md, "Streamed replies").
+  if (ev.stray !== undefined && !isRecord(obj) && (state.format === null || state.format === 'plain')) {
+    state.error = `stream event ${state.eventNumber} holds a line that is no event-stream field (${JSON.stringify(ev.stray.length <= 60 ? ev.stray : `${ev.stray.slice(0, 59)}…`)}): a text chunk with a newline sent on one data: line, whose next lines every event-stream reader (agent-replay's, a browser's EventSource) drops, so the reply would lack them; send each line of a chunk as its own data: line`;
+    return;
+  }
   if (ev.event !== 'error' && !(isRecord(obj) && obj.type === 'error') && isKeepAlive(ev, obj)) {
     state.pings += 1;
     return;
@@ -661,7 +684,7 @@ function onChatChunk(state: StreamState, obj: Record<string, unknown>): void {
   if (Array.isArray(delta.tool_calls)) {
     for (const [j, part] of delta.tool_calls.entries()) {
       if (!isRecord(part)) continue;
-      const index = typeof part.index === 'number' ? part.index : unindexedSlot(state, part.id);
+      const index = typeof part.index === 'number' ? indexedSlot(state, part.index, part.id) : unindexedSlot(state, part.id);
       const call = state.chatCalls.get(index) ?? { name: '', arguments: '', from: eventItem(state, `choices.0.delta.tool_calls.${j}`) };
       if (call.id === undefined && typeof part.id === 'string') call.id = part.id;
       const fn = isRecord(part.function) ? part.function : {};
@@ -678,6 +701,25 @@ function onChatChunk(state: StreamState, obj: Record<string, unknown>): void {
     state.ended = true;
     state.stopReason = choice.finish_reason;
   }
+}
+
+/**
+ * Where a tool-call delta with an `index` goes: the call at that index, unless it brings an id other
+ * than that call's, which starts the next call rather than its name and arguments being glued to the
+ * last one's (docs/presets.md, "Presets").
+ */
+function indexedSlot(state: StreamState, index: number, id: unknown): number {
+  const slot = state.chatSlots.get(index);
+  if (slot === undefined && !state.chatCalls.has(index)) {
+    state.chatSlots.set(index, index);
+    return index;
+  }
+  const key = slot ?? index;
+  const current = state.chatCalls.get(key)?.id;
+  if (typeof id !== 'string' || current === undefined || id === current) return key;
+  const next = (state.chatLast ?? -1) + 1;
+  state.chatSlots.set(index, next);
+  return next;
 }
 
 /**
@@ -926,7 +968,8 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
       return;
     }
     case 'abort':
-      state.error = 'the stream was aborted by the agent (an abort part)';
+      // AI SDK 7 says why (`reason`: the route's abort signal's reason, a step or time limit).
+      state.error = `the stream was aborted by the agent (an abort part${typeof obj.reason === 'string' && obj.reason.trim() !== '' ? `: ${clip(obj.reason.replace(/\s+/g, ' ').trim())}` : ''})`;
       return;
     case 'finish':
       state.ended = true;

@@ -152,9 +152,10 @@ function outputsOf(items: readonly unknown[], out = new Map<string, JsonValue>()
       // action's output is a screenshot: kept without its image (a data URL of a whole screen).
       const value = isRecord(item.output) && item.output.type === 'computer_screenshot' ? { type: 'computer_screenshot' } : outputValue(item.output);
       out.set(id, item.status === 'failed' ? { error: jsonOrNull(value) } : jsonOrNull(value));
-    } else if (item.type === 'tool_result') {
-      out.set(id, blocksText(item.content));
-    } else if (item.type === 'mcp_tool_result') {
+    } else if (item.type === 'tool_result' || item.type === 'mcp_tool_result') {
+      // `is_error`: the tool threw (a tool_result the Anthropic SDK's tool runner or an agent loop of
+      // one's own wrote; an MCP server's tool that failed), as a LangGraph tool message of status
+      // "error" is: its output is `{error}` (docs/personas.md, "Other APIs").
       out.set(id, item.is_error === true ? { error: blocksText(item.content) } : blocksText(item.content));
     } else if (item.type === 'tool-result') {
       // AI SDK: `output` ({type: 'json' | 'text' | 'error-text' | ..., value}; v4: `result`); Mastra: `result`.
@@ -185,7 +186,7 @@ function outputValue(value: unknown): unknown {
 }
 
 /** Content as text: a string, or the text of its text blocks joined. Other content is kept as it is. */
-function blocksText(content: unknown): JsonValue {
+export function blocksText(content: unknown): JsonValue {
   if (typeof content === 'string') return content;
   if (Array.isArray(content) && content.every((b) => isRecord(b) && typeof b.text === 'string')) return content.map((b) => (b as { text: string }).text).join('');
   return jsonOrNull(content);

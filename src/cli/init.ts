@@ -120,7 +120,7 @@ const TEMPLATES: Record<InitPreset, PresetTemplate> = {
   langgraph: {
     agentPath: '/runs/wait',
     exampleUrl: 'http://localhost:2024/runs/wait',
-    about: ['langgraph: POST {assistant_id, input: {messages: [{role, content}, ...]}} to /runs/wait', '(a stateless run of LangGraph Platform); the reply is the last AI message of the state;', 'a persona script\'s mocks go in config.configurable.mocks.'],
+    about: ['langgraph: POST {assistant_id, input: {messages: [{role, content}, ...]}} to /runs/wait', '(a stateless run of LangGraph Platform); the reply is the AI messages the run added;', 'a persona script\'s mocks go in config.configurable.mocks.'],
     settings: ['preset: langgraph', 'assistantId: agent      # sent as "assistant_id": the graph name in langgraph.json, or an assistant id'],
     key: { header: 'x-api-key', prefix: '', secret: 'LANGSMITH_API_KEY' },
   },

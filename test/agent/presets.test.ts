@@ -212,6 +212,31 @@ describe('openai-chat', () => {
     });
   });
 
+  // A server that numbers every parallel call 0 (a proxy in front of Gemini), or relays an agent's two
+  // model calls in one completion, each numbering its calls from 0: a new id at an index already used
+  // is the next call, not more of the last (its name and arguments glued to the last's).
+  it('a new call id at an index already used starts the next call, not glued to the last', async () => {
+    const server = await serve(() => ({
+      type: 'text/event-stream',
+      body: sse([
+        { object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: 'Checking. ', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'find_order', arguments: '' } }] } }] },
+        { object: 'chat.completion.chunk', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"orderId":"1234"}' } }] } }] },
+        { object: 'chat.completion.chunk', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_2', type: 'function', function: { name: 'issue_refund', arguments: '{"orderId":' } }] } }] },
+        { object: 'chat.completion.chunk', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '"1234"}' } }] } }] },
+        { object: 'chat.completion.chunk', choices: [{ index: 0, delta: { tool_calls: [{ index: 1, id: 'call_3', type: 'function', function: { name: 'notify', arguments: '{}' } }] } }] },
+        { object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
+        '[DONE]',
+      ]),
+    }));
+    const turn = await clientFor({ url: server.url, preset: 'openai-chat', model: 'm', stream: true }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: 'Checking. ' });
+    expect(turn.kind === 'replied' ? turn.toolCalls : null).toEqual([
+      { tool: 'find_order', input: { orderId: '1234' }, output: null, mocked: true },
+      { tool: 'issue_refund', input: { orderId: '1234' }, output: null, mocked: true },
+      { tool: 'notify', input: {}, output: null, mocked: true },
+    ]);
+  });
+
   it('a stream cut before [DONE] and without a finish_reason is errored, naming the missing end', async () => {
     const server = await serve(() => ({ type: 'text/event-stream', body: sse([chunk({ content: 'Your order' })]) }));
     const outcome = await clientFor({ url: server.url, preset: 'openai-chat', model: 'm', stream: true }).converse(request);
@@ -848,7 +873,7 @@ describe('a stream with nothing to read names why the model stopped, when it say
 });
 
 describe('langgraph', () => {
-  it('posts assistant_id and input to /runs/wait; the reply is the last AI message, tools with their outputs', async () => {
+  it('posts assistant_id and input to /runs/wait; the reply is the AI message after the tool call, tools with their outputs', async () => {
     const server = await serve((seen) => {
       const input = (seen.json as { input: { messages: { content: string }[] } }).input.messages[0]!.content;
       return {
@@ -869,6 +894,33 @@ describe('langgraph', () => {
     const turn = await c.session({ session: 's', persona: null, mocks: [] }).send('Where is my order?', 1);
     expect(turn).toMatchObject({ kind: 'replied', reply: 'It has shipped.', toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, output: 'shipped', mocked: false }] });
     expect(server.seen[0]).toMatchObject({ path: '/runs/wait', json: { assistant_id: 'agent', input: { messages: [{ role: 'user', content: 'Where is my order?' }] } } });
+  });
+
+  // A model that speaks before its tool call (`AIMessage` with content and tool_calls), then answers:
+  // the chat (useStream, Agent Chat UI) shows both AI messages, so the reply holds both, a blank line
+  // between them as the Responses preset joins an Agents SDK run's messages; none dropped, none run together.
+  it('the turn\'s AI messages with text are the reply, joined with a blank line: the text before a tool call is not dropped', async () => {
+    const server = await serve(() => ({
+      type: 'application/json',
+      body: JSON.stringify({
+        messages: [
+          { type: 'human', content: 'earlier', id: 'h0' },
+          { type: 'ai', content: 'earlier answer', id: 'a0' },
+          { type: 'human', content: 'Where is order 1234?', id: 'h1' },
+          { type: 'ai', content: [{ type: 'reasoning', reasoning: 'look it up' }, { type: 'text', text: 'Let me look that up.' }], id: 'a1', tool_calls: [{ name: 'find_order', args: { orderId: '1234' }, id: 'call_1', type: 'tool_call' }] },
+          { type: 'tool', content: '{"status":"shipped"}', tool_call_id: 'call_1', name: 'find_order', id: 't1' },
+          { type: 'ai', content: '', id: 'a2', tool_calls: [{ name: 'find_order', args: { orderId: '1235' }, id: 'call_2', type: 'tool_call' }] },
+          { type: 'tool', content: '{"status":"lost"}', tool_call_id: 'call_2', name: 'find_order', id: 't2' },
+          { type: 'ai', content: 'Order 1234 has shipped; ', id: 'a3', tool_calls: [] },
+        ],
+      }),
+    }));
+    const turn = await clientFor({ url: `${server.url}/runs/wait`, preset: 'langgraph', assistantId: 'agent' }).session({ session: 's', persona: null, mocks: [] }).send('Where is order 1234?', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: 'Let me look that up.\n\nOrder 1234 has shipped; ' });
+    expect(turn.kind === 'replied' ? turn.toolCalls : null).toEqual([
+      { tool: 'find_order', input: { orderId: '1234' }, output: { status: 'shipped' }, mocked: false },
+      { tool: 'find_order', input: { orderId: '1235' }, output: { status: 'lost' }, mocked: false },
+    ]);
   });
 
   // langchain 1.5's ToolNode (agents/nodes/ToolNode.js, defaultHandleToolErrors): a tool that threw is answered by
@@ -932,6 +984,29 @@ describe('langgraph', () => {
         { tool: 'note', output: '{not json', mocked: false },
       ],
     });
+  });
+
+  // @langchain/core 1.x _formatToolOutput keeps a tool's list of typed blocks as the tool message's
+  // content (an MCP server's tool through @langchain/mcp-adapters answers [{type: 'text', text}]): its
+  // text is the output, read as a chat tool message's blocks are, and its JSON text read back; a list of
+  // the tool's own records (typed, no text) is the value it returned.
+  it('reads a tool message whose content is text blocks (an MCP tool) as their text, not as the blocks', async () => {
+    const server = await serve(() => ({
+      type: 'application/json',
+      body: JSON.stringify({
+        messages: [
+          { type: 'human', content: 'Order 1', id: 'h1' },
+          { type: 'ai', content: '', id: 'a1', tool_calls: [{ name: 'find_order', args: { id: '1' }, id: 'c1' }, { name: 'note', args: {}, id: 'c2' }, { name: 'events', args: {}, id: 'c3' }, { name: 'refund', args: {}, id: 'c4' }] },
+          { type: 'tool', content: [{ type: 'text', text: '{"status":"delivered"}' }], tool_call_id: 'c1', id: 't1' },
+          { type: 'tool', content: [{ type: 'text', text: 'Noted ' }, { type: 'text', text: 'for order 1.' }], tool_call_id: 'c2', id: 't2' },
+          { type: 'tool', content: [{ type: 'shipped', at: '2026-01-02' }], tool_call_id: 'c3', id: 't3' },
+          { type: 'tool', content: [{ type: 'text', text: 'no such order' }], tool_call_id: 'c4', id: 't4', status: 'error' },
+          { type: 'ai', content: 'Delivered.', id: 'a2' },
+        ],
+      }),
+    }));
+    const turn = await clientFor({ url: server.url, preset: 'langgraph', assistantId: 'agent' }).session({ session: 's', persona: null, mocks: [] }).send('Order 1', 1);
+    expect(turn.kind === 'replied' ? turn.toolCalls?.map((c) => c.output) : null).toEqual([{ status: 'delivered' }, 'Noted for order 1.', [{ type: 'shipped', at: '2026-01-02' }], { error: 'no such order' }]);
   });
 
   it("sends a persona script's mocks in config.configurable.mocks, where a graph's tools read them", async () => {

@@ -246,6 +246,25 @@ describe('mappings for other APIs', () => {
     });
   });
 
+  // @anthropic-ai/sdk ToolResultBlockParam {tool_use_id, content, is_error}: a tool that threw is
+  // answered with is_error true (the Anthropic SDK's tool runner, an agent loop of one's own), as a
+  // LangGraph tool message of status "error" or an AI SDK error-text output is: its output is {error}.
+  it('a mapped Anthropic tool_result with is_error is a real call whose output is {error}, not a result', async () => {
+    const items = [
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'find_order', input: { orderId: '0' } }, { type: 'tool_use', id: 'toolu_2', name: 'find_order', input: { orderId: '1' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', is_error: true, content: 'no such order' }, { type: 'tool_result', tool_use_id: 'toolu_2', is_error: false, content: [{ type: 'text', text: 'shipped' }] }] },
+    ];
+    const server = await serve(() => ({ json: { text: 'Order 1 has shipped.', items } }));
+    const mapping = { ...NATIVE_MAPPING, body: { q: '{{message}}' }, reply: 'text', toolCalls: 'items' };
+    const s = client({ url: server.url, start: null, mapping }).session({ session: 'S', persona: null, mocks: [] });
+    expect(await s.send('m', 1)).toMatchObject({
+      toolCalls: [
+        { tool: 'find_order', input: { orderId: '0' }, output: { error: 'no such order' }, mocked: false },
+        { tool: 'find_order', input: { orderId: '1' }, output: 'shipped', mocked: false },
+      ],
+    });
+  });
+
   it('an answer that is only a tool call is a reply "" with its calls, for a fixture too', async () => {
     const completion = {
       choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'find_order', arguments: '{}' } }] } }],

@@ -35,6 +35,18 @@ describe('decodeEventStream', () => {
     expect(decodeEventStream('data: Hello,\n\ndata: {"a":1}\n\ndata:  world\n\n')).toEqual({ ok: true, value: { reply: 'Hello, world', toolCalls: null } });
   });
 
+  // A route that writes `data: ${chunk}\n\n` for each chunk of a text stream (the OpenAI Agents SDK's
+  // toTextStream()): a chunk holding a newline leaves its next lines without `data:`, lines every
+  // reader drops. The reply would lack them (a list's items, a paragraph): said, not read short.
+  it('plain data: a line of the text sent without its own data: errors the stream, naming it; each line as data: joins with a newline', () => {
+    expect(decodeEventStream('data: Order 1234:\n- shipped\n- paid\n\ndata:  Thanks.\n\n')).toEqual({
+      ok: false,
+      error: 'stream event 1 holds a line that is no event-stream field ("- shipped"): a text chunk with a newline sent on one data: line, whose next lines every event-stream reader (agent-replay\'s, a browser\'s EventSource) drops, so the reply would lack them; send each line of a chunk as its own data: line',
+    });
+    expect(decodeEventStream('data: Hello.\n\ndata: \nSure: soon\n\n')).toMatchObject({ ok: false, error: expect.stringContaining('stream event 2 holds a line that is no event-stream field ("Sure: soon")') });
+    expect(decodeEventStream('data: Order 1234:\ndata: - shipped\n\ndata: \ndata: \ndata: \n\ndata: Thanks.\nid: 4\nretry: 10\n\n')).toEqual({ ok: true, value: { reply: 'Order 1234:\n- shipped\n\nThanks.', toolCalls: null } });
+  });
+
   it('events of a known format that carry no text are ignored, not appended', () => {
     const text = ['{"type":"start"}', '{"type":"text-delta","id":"t","delta":"Hi"}', '{"type":"message-metadata","messageMetadata":{}}', '{"type":"finish"}']
       .map((d) => `data: ${d}\n\n`)
@@ -51,6 +63,8 @@ describe('decodeEventStream', () => {
 
   it('an abort part errors the stream', () => {
     expect(decodeEventStream('data: {"type":"start"}\n\ndata: {"type":"abort"}\n\n')).toEqual({ ok: false, error: 'the stream was aborted by the agent (an abort part)' });
+    // AI SDK 7's abort part says why: the reason is named.
+    expect(decodeEventStream('data: {"type":"start"}\n\ndata: {"type":"text-delta","id":"t","delta":"Let me"}\n\ndata: {"type":"abort","reason":"timeout after 30000 ms"}\n\n')).toEqual({ ok: false, error: 'the stream was aborted by the agent (an abort part: timeout after 30000 ms)' });
   });
 
   it("vercel-ai: a reset-step drops what its step streamed, text and tool calls, as the AI SDK's client does", () => {

@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeLangGraph } from '../../src/agent/decode.js';
 import { checkStatuses, helloAndCrash, initConfig, makeProject, persona, probeOrder, refundLive, refundMocked, refundUnmocked, refundWrong, removeProjects, ROOT, runSuite, startServerProcess, streamedOrder } from './support.js';
 
 const HERE = join(ROOT, 'test', 'frameworks');
@@ -62,6 +63,15 @@ for (const [id, api] of [['agent', 'createAgent'], ['react', 'createReactAgent']
 
   it('toolCalled / toolNotCalled fail on what the graph did', async () => {
     await refundWrong(config(), '  toolCalled: [ { tool: issue_refund, input: { reason: "money back" } } ]\n  toolNotCalled: [ { tool: find_order } ]\n');
+  });
+
+  // The model speaks before its tool call, then answers: the state holds two AI messages with text,
+  // both shown by the chat, both in the reply (decoded from the server's own answer, no CLI run).
+  it('a model that speaks before its tool call: both AI messages are the reply, a blank line between', async () => {
+    const res = await fetch(`${base}/runs/wait`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ assistant_id: graphId, input: { messages: [{ role: 'user', content: 'Please look up order 1234' }] } }) });
+    const decoded = decodeLangGraph(await res.json());
+    expect(decoded).toMatchObject({ ok: true, value: { reply: expect.stringMatching(/^Let me look that up\.\n\nOrder 1234 is \w+\.$/) as unknown } });
+    expect(decoded.ok && decoded.value.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234' }, output: expect.objectContaining({ orderId: '1234' }) as unknown, mocked: false }]);
   });
 
   it('fixtures: a reply, a streamed reply (/runs/stream), and an agent error (the graph throws)', async () => {

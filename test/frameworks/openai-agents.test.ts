@@ -5,7 +5,8 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkStatuses, helloAndCrash, makeProject, persona, probeOrder, REFUND_MOCKS, refundLive, refundMocked, refundScript, refundUnmocked, refundWrong, removeProjects, runSuite, streamedOrder } from './support.js';
-import { ranForReal, startRoute } from './openai-agents/route.js';
+import { LIST_REPLY, ranForReal, startRoute } from './openai-agents/route.js';
+import { decodeEventStream, parseEventStream } from '../../src/agent/stream.js';
 import { POST } from './openai-agents/agent-route.js';
 import { ranForReal as ranForRealDocs } from './openai-agents/db.js';
 import { serveFetch } from './vercel-ai/serve-fetch.js';
@@ -51,6 +52,27 @@ describe('OpenAI Agents SDK route', () => {
 
   it('toolCalled / toolNotCalled fail on what the agent did', async () => {
     await refundWrong(config(), '  toolCalled: [ { tool: issue_refund, input: { orderId: "9" } } ]\n  toolNotCalled: [ { tool: find_order, input: { orderId: "1234" } } ]\n');
+  });
+
+  // The SDK's text stream cuts a reply of several lines into chunks that hold newlines: each line of a
+  // chunk on its own data: line reads back whole; the chunks written as one data: line each would lose
+  // the lines after every newline, which agent-replay says rather than recording the reply short.
+  it('streamed: a reply of several lines arrives whole; written one data: line per chunk, the lost lines are said', async () => {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input: [{ role: 'user', content: 'list my order' }], stream: true }) });
+    const body = await res.text();
+    expect(decodeEventStream(body)).toEqual({ ok: true, value: { reply: LIST_REPLY, toolCalls: null } });
+    const chunks = parseEventStream(body).map((e) => e.data);
+    expect(chunks.some((c) => c.includes('\n'))).toBe(true);
+    const naive = chunks.map((c) => `data: ${c}\n\n`).join('');
+    expect(decodeEventStream(naive)).toMatchObject({ ok: false, error: expect.stringMatching(/^stream event \d+ holds a line that is no event-stream field \("/) });
+  });
+
+  it('streamed: a run that fails after its first words sends an error event, read as the error, not as the reply so far', async () => {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input: [{ role: 'user', content: 'please fail midway' }], stream: true }) });
+    const body = await res.text();
+    expect(decodeEventStream(body)).toEqual({ ok: false, error: 'the stream sent an error event: the scripted model failed midway' });
+    // The same stream ended without the error event is a reply of the first words: why the route must send it.
+    expect(decodeEventStream(body.slice(0, body.indexOf('event: error')))).toEqual({ ok: true, value: { reply: 'Let me ', toolCalls: null } });
   });
 
   it('fixtures: a reply, an agent error (the run throws: HTTP 500), and a streamed run (text stream)', async () => {

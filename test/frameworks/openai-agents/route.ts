@@ -29,8 +29,13 @@ function promptOf(input: string | AgentInputItem[]): PromptMessage[] {
 }
 
 let calls = 0;
+/** A reply of several lines, as a model writes a list: its streamed chunks hold newlines. */
+export const LIST_REPLY = 'Order 1234:\n- shipped ✓\n- paid\n\nAnything else?';
+
 function respond(request: ModelRequest): (AssistantMessageItem | FunctionCallItem)[] {
-  const answer = scriptedAnswer(promptOf(request.input));
+  const prompt = promptOf(request.input);
+  if (/\blist\b/i.test(prompt.at(-1)?.text ?? '')) return [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: LIST_REPLY }] }];
+  const answer = scriptedAnswer(prompt);
   if (answer.kind === 'tool') return [{ type: 'function_call', callId: `call_${++calls}`, name: answer.tool, arguments: JSON.stringify(answer.input), status: 'completed' }];
   return [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: answer.text }] }];
 }
@@ -44,6 +49,11 @@ export class ScriptedModel implements Model {
   async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
     const output = respond(request);
     yield { type: 'response_started' };
+    // A model that fails after its first words (a connection to it lost mid-answer).
+    if (/fail midway/i.test(promptOf(request.input).at(-1)?.text ?? '')) {
+      yield { type: 'output_text_delta', delta: 'Let me ' };
+      throw new Error('the scripted model failed midway');
+    }
     for (const item of output) {
       if (item.type !== 'message') continue;
       for (const delta of textOf(item.content).split(/(?<= )/)) yield { type: 'output_text_delta', delta };
@@ -93,7 +103,8 @@ export function startRoute(): Promise<{ server: Server; url: string }> {
         if (stream === true) {
           const result = await run(agent, inputItems(input), { stream: true, context: { mocks } });
           res.writeHead(200, { 'content-type': 'text/event-stream' });
-          for await (const chunk of result.toTextStream()) res.write(`data: ${chunk}\n\n`);
+          // Each line of a chunk on its own data: line: a reader drops a line without one (docs/frameworks/openai-agents.md).
+          for await (const chunk of result.toTextStream()) res.write(chunk.split('\n').map((line) => `data: ${line}\n`).join('') + '\n');
           await result.completed;
           res.end();
           return;
@@ -107,8 +118,14 @@ export function startRoute(): Promise<{ server: Server; url: string }> {
         }
         res.end(JSON.stringify({ id: 'resp_run', object: 'response', status: 'completed', output: result.newItems.map((item) => item.rawItem) }));
       } catch (e) {
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: e instanceof Error ? e.message : String(e) } }));
+        const message = e instanceof Error ? e.message : String(e);
+        // A run that fails once its stream began: an error event, not a stream that just ends (read as the reply so far).
+        if (res.headersSent) {
+          res.end(`event: error\ndata: ${message.replace(/\n/g, ' ')}\n\n`);
+          return;
+        }
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message } }));
       }
     });
   });
