@@ -33,8 +33,8 @@ export function line(text: string, max = 200): string {
   return flat.length > max ? `${flat.slice(0, max)}\u2026` : flat;
 }
 
-/** How the fix after a client's failure begins (src/judge/http.ts, src/http/network.ts): "; check whether ...", "; point NODE_EXTRA_CA_CERTS ...". */
-const FIX_START = /; (?:check|point|see|give|raise|use|write|name|something other than|a proxy that inspects|the proxy's certificate must) /;
+/** How the fix after a client's failure begins (src/judge/http.ts, src/http/network.ts): "; check whether ...", "; point NODE_EXTRA_CA_CERTS ...", "; the proxy speaks plain HTTP ...". */
+const FIX_START = /; (?:check|point|see|give|raise|use|write|name|something other than|a proxy that inspects|the proxy's certificate must|the proxy speaks plain HTTP) /;
 
 /**
  * Where the fix of a client's reason, written `<what happened>; <the fix>`, begins (the index of

@@ -9,6 +9,7 @@ import type { Check } from '../types.js';
 import { CLOSED_FIX, HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
 import { tlsAlert, tlsAlertFix, tlsAlertText } from '../tls-alert.js';
 import { proxyCertificateFix, tlsProblem } from '../tls-certificate.js';
+import { proxyPlainHttpFix } from '../tls-plain.js';
 import { JUDGE_URL_SETTING, SIMULATOR_URL_SETTING } from '../judge-url-setting.js';
 import { docsUrl } from '../version.js';
 
@@ -147,7 +148,7 @@ function proxyDownCause(proxy: string, variable: string, text: string, toward: s
 
 /**
  * A failure the proxy itself is named in (src/http/network.ts, proxyFaultText): its certificate, a
- * certificate refused through it, no answer to CONNECT, a connection it closed or never opened; else
+ * certificate refused through it, plain HTTP in answer to its TLS, no answer to CONNECT, a connection it closed or never opened; else
  * a proxy that could not be reached. The fix is the one the message gives, after its first "; ".
  * Null when the text names no proxy.
  */
@@ -178,6 +179,9 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
   // An https:// proxy that answered its own TLS handshake with an alert (src/http/network.ts): the fix is the proxy's, not the server's.
   const alert = tlsAlert(/the proxy \S+ \([A-Za-z_]+\) answered the TLS handshake with an alert: [a-z0-9 ]+ \((ERR_SSL_[A-Z0-9_/]+)\)/.exec(text)?.[1]);
   if (alert !== null) return { key: `proxy-alert:${alert.code}:${key}`, what: `${at} ${tlsAlertText(alert)}, ${toward}`, hint: given ?? `${tlsAlertFix(variable, 'the proxy')}, ${direct}` };
+  // An https:// proxy URL for a proxy that speaks plain HTTP (src/http/network.ts): the fix is the proxy variable's scheme, not the server's URL.
+  const plain = /the proxy \S+ \([A-Za-z_]+\) answered without TLS \((ERR_SSL_[A-Z0-9_]+)\)/.exec(text)?.[1];
+  if (plain !== undefined) return { key: `proxy-not-tls:${key}`, what: `${at} answered without TLS (${plain}), ${toward}`, hint: given ?? proxyPlainHttpFix(variable, direct) };
   const connect = /did not answer CONNECT within (\d+) ms/.exec(text);
   if (connect !== null) return { key: `proxy-connect:${key}`, what: `${at} did not answer CONNECT within ${connect[1] ?? ''} ms, ${toward}`, hint: fix };
   if (/closed the connection without answering/.test(text)) return { key: `proxy-closed:${key}`, what: `${at} closed the connection without answering, ${toward}`, hint: fix };
