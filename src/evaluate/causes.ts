@@ -453,6 +453,46 @@ function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning jud
   return null;
 }
 
+/** The cause of a judge check's detail, "judge <kind>: <reason>" (kind: unreachable, gave no usable answer). */
+function judgeCause(kind: string, reason: string): Cause {
+  // Something answered at the judge's address and not in a form read (not HTTP, an answer that did
+  // not end): "judge gave no usable answer: the judge at ... gave ..." since 2026-12-06, "judge
+  // unreachable: ..." before; one cause either way.
+  const unfinished = unfinishedAnswer(reason, 'judge') ?? refusedCertificate(reason, 'judge');
+  if (unfinished !== null) return unfinished;
+  // The judge answered, but not with a score: its address and key work; its model or mechanism does not.
+  if (kind === 'gave no usable answer' || /^no usable score\b/.test(reason)) {
+    return {
+      key: 'judge:no-score',
+      what: 'the judge answered without a usable score',
+      hint: JUDGE_NO_SCORE_HINT,
+    };
+  }
+  const proxied = proxyCause(reason, 'judge', 'on the way to the judge');
+  if (proxied !== null) return proxied;
+  const status = /HTTP (\d{3})/.exec(reason)?.[1];
+  // The reason of the first item (without its attempt count) says what the judge did.
+  const shown = reason.replace(/ after \d+ (?:attempts?|retries)/, '').trim();
+  const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}` : ''}`;
+  return { key: `judge:${status ?? 'unreachable'}`, what, hint: `check ${JUDGE_URL_SETTING}, judge.model and the judge key; raise judge.timeoutMs if it is slow` };
+}
+
+/**
+ * A panel whose members failed in more than one way (src/judge/panel.ts: `(2 usable needed; 1
+ * unreachable, 1 judge call failed)`): the cause of the others, and the fix of the members whose
+ * request agent-replay could not make after theirs, each once (docs/judges.md, "Panels"). Else the cause as it is.
+ */
+function withPanelCallsFailed(cause: Cause, reason: string): Cause {
+  const counts = /^panel: \d+ of \d+ members gave no usable score \(\d+ usable needed; ([^)]*)\)/.exec(reason)?.[1];
+  const ours = counts === undefined ? undefined : /(\d+) judge call failed/.exec(counts)?.[1];
+  if (counts === undefined || ours === undefined) return cause;
+  return {
+    key: `${cause.key}:panel-call-failed`,
+    what: cause.what.includes(counts) ? cause.what : `${cause.what} (panel: ${counts})`,
+    hint: `${cause.hint ?? `check ${JUDGE_URL_SETTING}, judge.model and the judge key`}; for the ${ours} judge call failed: ${CALL_FAILED_HINT}`,
+  };
+}
+
 /** The cause of a check that did not run, from its detail line. `spansCame`: other turns of the run had spans (`spansInRun`). */
 function notEvaluatedCause(detail: string, spansCame = false): Cause {
   // A turn's spans never came (docs/traces.md, "When spans do not arrive"): one cause for every trace id.
@@ -525,29 +565,7 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
   const callFailed = /^(?:judge unreachable: )?(judge call failed: .*)$/.exec(detail)?.[1];
   if (callFailed !== undefined) return callFailedCause('judge', callFailed);
   const judge = /^judge (unreachable|gave no usable answer): (.*)$/.exec(detail);
-  if (judge) {
-    const reason = judge[2] ?? '';
-    // Something answered at the judge's address and not in a form read (not HTTP, an answer that did
-    // not end): "judge gave no usable answer: the judge at ... gave ..." since 2026-12-06, "judge
-    // unreachable: ..." before; one cause either way.
-    const unfinished = unfinishedAnswer(reason, 'judge') ?? refusedCertificate(reason, 'judge');
-    if (unfinished !== null) return unfinished;
-    // The judge answered, but not with a score: its address and key work; its model or mechanism does not.
-    if (judge[1] === 'gave no usable answer' || /^no usable score\b/.test(reason)) {
-      return {
-        key: 'judge:no-score',
-        what: 'the judge answered without a usable score',
-        hint: JUDGE_NO_SCORE_HINT,
-      };
-    }
-    const proxied = proxyCause(reason, 'judge', 'on the way to the judge');
-    if (proxied !== null) return proxied;
-    const status = /HTTP (\d{3})/.exec(reason)?.[1];
-    // The reason of the first item (without its attempt count) says what the judge did.
-    const shown = reason.replace(/ after \d+ (?:attempts?|retries)/, '').trim();
-    const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}` : ''}`;
-    return { key: `judge:${status ?? 'unreachable'}`, what, hint: `check ${JUDGE_URL_SETTING}, judge.model and the judge key; raise judge.timeoutMs if it is slow` };
-  }
+  if (judge) return withPanelCallsFailed(judgeCause(judge[1] ?? '', judge[2] ?? ''), judge[2] ?? '');
   // A simulated user's simulator could not play the user (docs/personas.md, "Simulated users").
   // "simulator gave no usable answer": something answered at its address, not in a form read (since 2026-12-06; "simulator unreachable" before).
   const simulator = /^simulator (unreachable|gave no usable answer|answered no usable JSON|wrote an empty message|call failed)(?::\s*(.*))?$/.exec(detail);
