@@ -35,16 +35,38 @@ export function line(text: string, max = 200): string {
   return flat.length > max ? `${flat.slice(0, max)}\u2026` : flat;
 }
 
-/** How the fix after a client's failure begins (src/judge/http.ts, src/http/network.ts): "; check whether ...", "; point NODE_EXTRA_CA_CERTS ...". */
-const FIX_START = /; (?:check|point|see|give|raise|use|write|name|something other than|a proxy that inspects|the proxy's certificate must) /;
+/** How the fix after a client's failure begins (src/judge/http.ts, src/http/network.ts): "; check whether ...", "; point NODE_EXTRA_CA_CERTS ...", "; the proxy speaks plain HTTP ...". */
+const FIX_START = /; (?:check|point|see|give|raise|use|write|name|something other than|a proxy that inspects|the proxy's certificate must|the proxy speaks plain HTTP) /;
+
+/**
+ * Where a server's own text begins in a client's reason: the answer quoted after its status (`HTTP
+ * 500: <its message>`, `agent returned HTTP 500 after 3 attempts: <its body>`), which runs to the
+ * end of the reason (a panel's: to the end of its members' reasons).
+ */
+const SERVER_TEXT = /\bHTTP \d{3}\b[^:;]*?: /;
+
+/** FIX_START, for each of its places in a text. */
+const FIX_STARTS = new RegExp(FIX_START.source, 'g');
+
+/** An unescaped double quote: a quoted text (a model's output, `in output: "..."`; a JSON body's strings) opens or closes there. */
+const QUOTE = /(?<!\\)"/g;
 
 /**
  * Where the fix of a client's reason, written `<what happened>; <the fix>`, begins (the index of
  * its "; "), or -1 when it has none: a shared line or the terminal keeps the fix whole, and a
  * shared line adds no general fix after it (src/report/cause-details.ts, src/report/terminal.ts).
+ * Only a fix agent-replay wrote counts: the first "; check ..." (see FIX_START) that is neither in
+ * a server's text (SERVER_TEXT: no fix of ours follows the answer a reason quotes) nor inside a
+ * quoted text (an odd number of double quotes before it). A server's `{"error":"bad input; see
+ * logs"}` is never taken for a fix, so that clipping keeps what happened, not the server's words.
  */
 export function fixStart(text: string): number {
-  return FIX_START.exec(text)?.index ?? -1;
+  const server = SERVER_TEXT.exec(text);
+  const ours = server === null ? text : text.slice(0, server.index + server[0].length);
+  for (const m of ours.matchAll(FIX_STARTS)) {
+    if ((text.slice(0, m.index).match(QUOTE)?.length ?? 0) % 2 === 0) return m.index;
+  }
+  return -1;
 }
 
 /**

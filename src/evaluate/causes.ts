@@ -9,6 +9,7 @@ import type { Check } from '../types.js';
 import { CLOSED_FIX, HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
 import { tlsAlert, tlsAlertFix, tlsAlertText } from '../tls-alert.js';
 import { proxyCertificateFix, tlsProblem } from '../tls-certificate.js';
+import { proxyPlainHttpFix } from '../tls-plain.js';
 import { JUDGE_URL_SETTING, SIMULATOR_URL_SETTING } from '../judge-url-setting.js';
 import { docsUrl } from '../version.js';
 
@@ -147,7 +148,7 @@ function proxyDownCause(proxy: string, variable: string, text: string, toward: s
 
 /**
  * A failure the proxy itself is named in (src/http/network.ts, proxyFaultText): its certificate, a
- * certificate refused through it, no answer to CONNECT, a connection it closed or never opened; else
+ * certificate refused through it, plain HTTP in answer to its TLS, no answer to CONNECT, a connection it closed or never opened; else
  * a proxy that could not be reached. The fix is the one the message gives, after its first "; ".
  * Null when the text names no proxy.
  */
@@ -178,6 +179,9 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
   // An https:// proxy that answered its own TLS handshake with an alert (src/http/network.ts): the fix is the proxy's, not the server's.
   const alert = tlsAlert(/the proxy \S+ \([A-Za-z_]+\) answered the TLS handshake with an alert: [a-z0-9 ]+ \((ERR_SSL_[A-Z0-9_/]+)\)/.exec(text)?.[1]);
   if (alert !== null) return { key: `proxy-alert:${alert.code}:${key}`, what: `${at} ${tlsAlertText(alert)}, ${toward}`, hint: given ?? `${tlsAlertFix(variable, 'the proxy')}, ${direct}` };
+  // An https:// proxy URL for a proxy that speaks plain HTTP (src/http/network.ts): the fix is the proxy variable's scheme, not the server's URL.
+  const plain = /the proxy \S+ \([A-Za-z_]+\) answered without TLS \((ERR_SSL_[A-Z0-9_]+)\)/.exec(text)?.[1];
+  if (plain !== undefined) return { key: `proxy-not-tls:${key}`, what: `${at} answered without TLS (${plain}), ${toward}`, hint: given ?? proxyPlainHttpFix(variable, direct) };
   const connect = /did not answer CONNECT within (\d+) ms/.exec(text);
   if (connect !== null) return { key: `proxy-connect:${key}`, what: `${at} did not answer CONNECT within ${connect[1] ?? ''} ms, ${toward}`, hint: fix };
   if (/closed the connection without answering/.test(text)) return { key: `proxy-closed:${key}`, what: `${at} closed the connection without answering, ${toward}`, hint: fix };
@@ -449,6 +453,46 @@ function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning jud
   return null;
 }
 
+/** The cause of a judge check's detail, "judge <kind>: <reason>" (kind: unreachable, gave no usable answer). */
+function judgeCause(kind: string, reason: string): Cause {
+  // Something answered at the judge's address and not in a form read (not HTTP, an answer that did
+  // not end): "judge gave no usable answer: the judge at ... gave ..." since 2026-12-06, "judge
+  // unreachable: ..." before; one cause either way.
+  const unfinished = unfinishedAnswer(reason, 'judge') ?? refusedCertificate(reason, 'judge');
+  if (unfinished !== null) return unfinished;
+  // The judge answered, but not with a score: its address and key work; its model or mechanism does not.
+  if (kind === 'gave no usable answer' || /^no usable score\b/.test(reason)) {
+    return {
+      key: 'judge:no-score',
+      what: 'the judge answered without a usable score',
+      hint: JUDGE_NO_SCORE_HINT,
+    };
+  }
+  const proxied = proxyCause(reason, 'judge', 'on the way to the judge');
+  if (proxied !== null) return proxied;
+  const status = /HTTP (\d{3})/.exec(reason)?.[1];
+  // The reason of the first item (without its attempt count) says what the judge did.
+  const shown = reason.replace(/ after \d+ (?:attempts?|retries)/, '').trim();
+  const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}` : ''}`;
+  return { key: `judge:${status ?? 'unreachable'}`, what, hint: `check ${JUDGE_URL_SETTING}, judge.model and the judge key; raise judge.timeoutMs if it is slow` };
+}
+
+/**
+ * A panel whose members failed in more than one way (src/judge/panel.ts: `(2 usable needed; 1
+ * unreachable, 1 judge call failed)`): the cause of the others, and the fix of the members whose
+ * request agent-replay could not make after theirs, each once (docs/judges.md, "Panels"). Else the cause as it is.
+ */
+function withPanelCallsFailed(cause: Cause, reason: string): Cause {
+  const counts = /^panel: \d+ of \d+ members gave no usable score \(\d+ usable needed; ([^)]*)\)/.exec(reason)?.[1];
+  const ours = counts === undefined ? undefined : /(\d+) judge call failed/.exec(counts)?.[1];
+  if (counts === undefined || ours === undefined) return cause;
+  return {
+    key: `${cause.key}:panel-call-failed`,
+    what: cause.what.includes(counts) ? cause.what : `${cause.what} (panel: ${counts})`,
+    hint: `${cause.hint ?? `check ${JUDGE_URL_SETTING}, judge.model and the judge key`}; for the ${ours} judge call failed: ${CALL_FAILED_HINT}`,
+  };
+}
+
 /** The cause of a check that did not run, from its detail line. `spansCame`: other turns of the run had spans (`spansInRun`). */
 function notEvaluatedCause(detail: string, spansCame = false): Cause {
   // A turn's spans never came (docs/traces.md, "When spans do not arrive"): one cause for every trace id.
@@ -521,29 +565,7 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
   const callFailed = /^(?:judge unreachable: )?(judge call failed: .*)$/.exec(detail)?.[1];
   if (callFailed !== undefined) return callFailedCause('judge', callFailed);
   const judge = /^judge (unreachable|gave no usable answer): (.*)$/.exec(detail);
-  if (judge) {
-    const reason = judge[2] ?? '';
-    // Something answered at the judge's address and not in a form read (not HTTP, an answer that did
-    // not end): "judge gave no usable answer: the judge at ... gave ..." since 2026-12-06, "judge
-    // unreachable: ..." before; one cause either way.
-    const unfinished = unfinishedAnswer(reason, 'judge') ?? refusedCertificate(reason, 'judge');
-    if (unfinished !== null) return unfinished;
-    // The judge answered, but not with a score: its address and key work; its model or mechanism does not.
-    if (judge[1] === 'gave no usable answer' || /^no usable score\b/.test(reason)) {
-      return {
-        key: 'judge:no-score',
-        what: 'the judge answered without a usable score',
-        hint: JUDGE_NO_SCORE_HINT,
-      };
-    }
-    const proxied = proxyCause(reason, 'judge', 'on the way to the judge');
-    if (proxied !== null) return proxied;
-    const status = /HTTP (\d{3})/.exec(reason)?.[1];
-    // The reason of the first item (without its attempt count) says what the judge did.
-    const shown = reason.replace(/ after \d+ (?:attempts?|retries)/, '').trim();
-    const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}` : ''}`;
-    return { key: `judge:${status ?? 'unreachable'}`, what, hint: `check ${JUDGE_URL_SETTING}, judge.model and the judge key; raise judge.timeoutMs if it is slow` };
-  }
+  if (judge) return withPanelCallsFailed(judgeCause(judge[1] ?? '', judge[2] ?? ''), judge[2] ?? '');
   // A simulated user's simulator could not play the user (docs/personas.md, "Simulated users").
   // "simulator gave no usable answer": something answered at its address, not in a form read (since 2026-12-06; "simulator unreachable" before).
   const simulator = /^simulator (unreachable|gave no usable answer|answered no usable JSON|wrote an empty message|call failed)(?::\s*(.*))?$/.exec(detail);

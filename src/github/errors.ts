@@ -3,7 +3,7 @@
 // never the token.
 
 import { badAnswerText, connectionFailureText, networkAddress, networkErrorCode, otherNetworkFailureText } from '../http/error-code.js';
-import { NOT_TLS_FIX, notTls, tlsAlert, tlsAlertFix, tlsAlertText } from '../http/tls.js';
+import { NOT_TLS_FIX, notTls, proxyPlainHttpFix, tlsAlert, tlsAlertFix, tlsAlertText } from '../http/tls.js';
 
 /** An https:// proxy on the way to GitHub's API, named without credentials, with the variable that names it (src/github/proxy.ts). */
 export interface HttpsProxy {
@@ -71,7 +71,7 @@ export function networkWords(error: unknown, proxy: HttpsProxy | null = null): s
   if (plain !== null) {
     // Through an https:// proxy the first TLS handshake is the proxy's: a plain-HTTP answer is most likely its.
     if (proxy !== null) {
-      return `the proxy ${proxy.name} (${proxy.variable}) answered without TLS (${plain}); the proxy speaks plain HTTP at that address, not HTTPS: write its URL with http:// in ${proxy.variable} (if it does speak TLS, GitHub's API behind it answered without TLS: write GITHUB_API_URL with http://)`;
+      return `the proxy ${proxy.name} (${proxy.variable}) answered without TLS (${plain}); ${proxyPlainHttpFix(proxy.variable)} (if it does speak TLS, GitHub's API behind it answered without TLS: write GITHUB_API_URL with http://)`;
     }
     return `GitHub's API answered without TLS (${plain}); ${NOT_TLS_FIX} in GITHUB_API_URL`;
   }

@@ -15,7 +15,7 @@ import { UserError } from '../errors.js';
 import { networkErrorCode } from './error-code.js';
 import { ProxyConnectError, type TunnelStep } from './proxy-error.js';
 import { clientConnector, isLocalhostName, loopbackInTurn } from './localhost.js';
-import { proxyCertificateFix, tlsAlert, tlsAlertFix, tlsAlertText, tlsProblem, type TlsAlert, type TlsProblem } from './tls.js';
+import { notTls, proxyCertificateFix, proxyPlainHttpFix, tlsAlert, tlsAlertFix, tlsAlertText, tlsProblem, type TlsAlert, type TlsProblem } from './tls.js';
 import { abortedConnecting, Agent, connectingStep, OpeningSockets, watchOpening } from './undici.js';
 
 /** One entry of NO_PROXY: a host (or a domain, with `suffix`), perhaps with a port (0: any). */
@@ -200,6 +200,8 @@ export type ProxyFault =
   | { kind: 'tls'; tls: TlsProblem }
   /** The proxy answered its own TLS handshake with an alert (an https:// proxy that wants a client certificate, or shares no TLS version). */
   | { kind: 'alert'; alert: TlsAlert }
+  /** The proxy answered its own TLS handshake in plain HTTP (an https:// proxy URL for a proxy that speaks http://): `code`, OpenSSL's. */
+  | { kind: 'not-tls'; code: string }
   /** A certificate refused through the tunnel: the proxy's, if it inspects TLS, else the server's. */
   | { kind: 'intercepted'; tls: TlsProblem }
   /** No answer to CONNECT within the connect timeout. */
@@ -227,6 +229,10 @@ export function proxyFault(route: ProxyRoute | null, err: unknown): ProxyFault |
     if (tls !== null) return { kind: 'tls', tls };
     const alert = tlsAlert(code);
     if (alert !== null) return { kind: 'alert', alert };
+    // Only a connection to the proxy fails so inside a tunnel's opening (the TLS with the server comes
+    // after it): an https:// proxy URL for a proxy that speaks plain HTTP, the same on every attempt.
+    const plain = notTls(code);
+    if (plain !== null) return { kind: 'not-tls', code: plain };
     if (code === 'UND_ERR_HEADERS_TIMEOUT') return { kind: 'no-answer', timeoutMs: err.timeoutMs };
     if (UNREACHED.has(code)) return { kind: 'unreached', code };
     return { kind: 'closed', code };
@@ -239,10 +245,10 @@ export function proxyFault(route: ProxyRoute | null, err: unknown): ProxyFault |
 
 /**
  * Is the proxy's fault one it gives on every attempt (its certificate, one refused through it, an
- * alert in its TLS handshake), so that a client neither retries it nor waits for it?
+ * alert in its TLS handshake, plain HTTP in answer to it), so that a client neither retries it nor waits for it?
  */
 export function lastingFault(fault: ProxyFault | null): boolean {
-  return fault?.kind === 'tls' || fault?.kind === 'intercepted' || fault?.kind === 'alert';
+  return fault?.kind === 'tls' || fault?.kind === 'intercepted' || fault?.kind === 'alert' || fault?.kind === 'not-tls';
 }
 
 /**
@@ -260,6 +266,8 @@ export function proxyFaultText(route: ProxyRoute, fault: ProxyFault): { what: st
     }
     case 'alert':
       return { what: `${at} ${tlsAlertText(fault.alert)}`, fix: `${tlsAlertFix(route.variable, 'the proxy')}, ${direct}` };
+    case 'not-tls':
+      return { what: `${at} answered without TLS (${fault.code})`, fix: proxyPlainHttpFix(route.variable, direct) };
     case 'intercepted': {
       const { tls } = fault;
       return {

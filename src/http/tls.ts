@@ -20,3 +20,5 @@ export const NOT_TLS_FIX = 'the server speaks plain HTTP at that address, not HT
 export { tlsAlert, tlsAlertFix, tlsAlertText, type TlsAlert } from '../tls-alert.js';
 // A certificate's words live apart from the network code, so that the report's causes read them too (docs/architecture.md, 'The import rule').
 export { proxyCertificateFix, tlsProblem, type TlsProblem } from '../tls-certificate.js';
+// A proxy's plain-HTTP fix lives apart from the network code, so that the report's causes read it too (docs/architecture.md, 'The import rule').
+export { proxyPlainHttpFix } from '../tls-plain.js';

@@ -15,17 +15,41 @@ import { urlEndpoint } from '../endpoint.js';
 /** A member's request agent-replay could not make (src/judge/client.ts, `ask` below): nothing was sent. */
 const CALL_FAILED = 'judge call failed: ';
 
+/** How the members without a usable score failed: not reached, answered without one, or a request agent-replay could not make. */
+interface Failures {
+  unreachable: number;
+  unusable: number;
+  ours: number;
+}
+
+function failuresOf(results: readonly JudgeResult[]): Failures {
+  const failed = results.filter((r): r is Extract<JudgeResult, { ok: false }> => !r.ok);
+  const ours = failed.filter((r) => r.reason.startsWith(CALL_FAILED)).length;
+  const unusable = failed.filter((r) => !r.reason.startsWith(CALL_FAILED) && r.answered === true).length;
+  return { unreachable: failed.length - ours - unusable, unusable, ours };
+}
+
 /**
- * "3 of 5" words for a reason; the members' own reasons follow, each named. When every member
- * without a usable score hit a request agent-replay could not make, the reason starts "judge call
- * failed: " (docs/judges.md, "Panels"): the panel is not then "unreachable" (src/assertions/judge.ts).
+ * "3 of 5" words for a reason; the members' own reasons follow, each named. The reason's kind is
+ * the members': "judge call failed: " when every member without a usable score hit a request
+ * agent-replay could not make (the panel is not then "unreachable", src/assertions/judge.ts),
+ * answered (the caller says so) when none was unreachable and one answered, else unreachable
+ * (docs/judges.md, "Panels"). When some of them, not all, hit a request agent-replay could not
+ * make, the members are counted by kind after the majority needed (`(2 usable needed; 1
+ * unreachable, 1 judge call failed)`), so that each kind's fix is given once (src/evaluate/causes.ts).
  */
-function unusableReason(members: readonly PanelMember[]): string {
+function unusableReason(members: readonly PanelMember[], failures: Failures): string {
   const failed = members.filter((m) => m.score === null);
   const needed = panelMajority(members.length);
   const reasons = failed.map((m) => `${m.label}: ${m.reason ?? 'no usable score'}`).join('; ');
-  const ours = failed.every((m) => m.reason?.startsWith(CALL_FAILED) === true);
-  return `${ours ? CALL_FAILED : ''}panel: ${failed.length} of ${members.length} members gave no usable score (${needed} usable needed): ${reasons}`;
+  const kinds = [
+    [failures.unreachable, 'unreachable'],
+    [failures.unusable, 'gave no usable answer'],
+    [failures.ours, CALL_FAILED.replace(/: $/, '')],
+  ].filter(([n]) => (n as number) > 0);
+  const counts = failures.ours > 0 && kinds.length > 1 ? `; ${kinds.map(([n, words]) => `${n} ${words}`).join(', ')}` : '';
+  const ours = failures.unreachable === 0 && failures.unusable === 0;
+  return `${ours ? CALL_FAILED : ''}panel: ${failed.length} of ${members.length} members gave no usable score (${needed} usable needed${counts}): ${reasons}`;
 }
 
 /** The panel's answer from its members' answers, in the panel's order. */
@@ -35,9 +59,11 @@ function combinePanel(labels: readonly string[], results: readonly JudgeResult[]
   );
   const usable = members.filter((m): m is PanelMember & { score: number; rationale: string } => m.score !== null);
   if (usable.length < panelMajority(members.length)) {
-    // Answered when every member without a score answered (declined, or gave none usable).
-    const answered = results.every((r) => r.ok || r.answered === true);
-    return { ok: false, reason: unusableReason(members), members, ...(answered ? { answered: true } : {}) };
+    // Answered when no member without a score was unreachable and one answered (declined, or gave
+    // none usable); the others' requests were ones agent-replay could not make.
+    const failures = failuresOf(results);
+    const answered = failures.unreachable === 0 && failures.unusable > 0;
+    return { ok: false, reason: unusableReason(members, failures), members, ...(answered ? { answered: true } : {}) };
   }
   const score = median(usable.map((m) => m.score));
   // The rationale of the member closest to the median (the first on a tie): what a reader of the score alone sees.

@@ -1,7 +1,9 @@
 // Check mode on a runner behind a proxy (docs/configuration.md, "Behind a proxy"): the bundled
 // Action, with HTTP_PROXY in its environment as a self-hosted runner's, reaches the agent through a
-// real proxy on 127.0.0.1 that alone resolves `agent.test`; GitHub's API (here a loopback fake) is
-// reached directly, and the comment is posted as usual.
+// real proxy on 127.0.0.1 that alone resolves `agent.test`, and GitHub's API (the fake, named
+// `github.test`, which the proxy alone resolves too) through tunnels (CONNECT) it opens; a host in
+// NO_PROXY is reached directly. Each request to the fake is checked against GitHub's OpenAPI
+// description (test/support/github-server.ts), and the comment is posted as usual.
 
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
@@ -26,6 +28,8 @@ useServers(
   },
 );
 
+const ghPortOf = (g: FakeGitHub): number => Number(new URL(g.url).port);
+
 let proxy: ProxyServer | null = null;
 afterEach(async () => {
   await proxy?.close();
@@ -35,7 +39,8 @@ afterEach(async () => {
 describe('check mode behind a proxy', () => {
   it('the agent through HTTP_PROXY, the log naming it; the run passes and comments', async () => {
     const port = Number(new URL(agent.url).port);
-    proxy = await startProxy({ hosts: { 'agent.test': port } });
+    const ghPort = ghPortOf(gh);
+    proxy = await startProxy({ hosts: { 'agent.test': port, 'github.test': ghPort } });
     const before = agent.requests.length;
     const workspace = await makeWorkspace({ fixtures: 'fixtures:\n  - { label: hello, message: hello, assert: { contains: "echo: hello" } }\n', config: 'agent:\n  retries: 0\n  start: false\n' });
     // What Node loaded, written at the exit by a preload.
@@ -46,11 +51,17 @@ describe('check mode behind a proxy', () => {
       workspace,
       inputs: { 'agent-url': `http://agent.test:${port}/chat` },
       event: { name: 'pull_request', payload: pullPayload() },
-      env: { HTTP_PROXY: proxy.url, NODE_OPTIONS: `--import=${join(probe, 'preload.mjs')}` },
+      env: { HTTP_PROXY: proxy.url, NODE_OPTIONS: `--import=${join(probe, 'preload.mjs')}`, GITHUB_API_URL: `http://github.test:${ghPort}`, GITHUB_GRAPHQL_URL: `http://github.test:${ghPort}/graphql` },
     });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain(`network: the agent (http://agent.test:${port}) through the proxy ${proxy.url}`);
-    expect(proxy.seen.map((s) => s.line)).toEqual([`POST http://agent.test:${port}/chat`]);
+    // The agent's request forwarded; GitHub's API (GITHUB_API_URL http://github.test:PORT, which only
+    // the proxy resolves) reached through tunnels, as @actions/github's fetch opens them for any address.
+    const lines = proxy.seen.map((s) => s.line);
+    expect(lines[0]).toBe(`POST http://agent.test:${port}/chat`);
+    expect(lines.length).toBeGreaterThan(1);
+    expect(new Set(lines.slice(1))).toEqual(new Set([`CONNECT github.test:${ghPort}`]));
+    expect(run.stdout + run.stderr).not.toContain('GitHub failed');
     expect(agent.requests.length - before).toBe(1);
     expect(run.outputs).toMatchObject({ gate: 'passed', 'comment-status': 'created' });
     expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
@@ -72,7 +83,9 @@ describe('check mode behind a proxy', () => {
       workspace,
       inputs: { 'agent-url': 'http://agent.test:8080/chat', 'wait-for-agent': '5' },
       event: { name: 'pull_request', payload: pullPayload() },
-      env: { HTTP_PROXY: `http://ci-user:pr0xy-pw@127.0.0.1:${port}` },
+      // GitHub's API at 0.0.0.0 (this machine on Linux, and not a loopback name, which @actions/http-client
+      // never proxies): named in NO_PROXY, it is reached directly, and the dead proxy is never tried for it.
+      env: { HTTP_PROXY: `http://ci-user:pr0xy-pw@127.0.0.1:${port}`, NO_PROXY: 'example.org,0.0.0.0', GITHUB_API_URL: `http://0.0.0.0:${ghPortOf(gh)}`, GITHUB_GRAPHQL_URL: `http://0.0.0.0:${ghPortOf(gh)}/graphql` },
     });
     expect(run.code, run.stdout + run.stderr).toBe(1);
     const body = gh.comments('octo', 'shop', 7).at(-1)?.body ?? '';

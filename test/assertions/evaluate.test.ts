@@ -2,9 +2,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRegexPool, evaluateAssertion, formatPair, quote, type AssertionDeps } from '../../src/assertions/index.js';
 import type { Assertion, Judge, JudgeResult } from '../../src/types.js';
 import { noTranscripts } from '../support/fakes.js';
-import { clipKeepingFix, reasonLine } from '../../src/assertions/format.js';
+import { clipKeepingFix, fixStart, reasonLine } from '../../src/assertions/format.js';
 import { judgedMeaning } from '../../src/evaluate/meaning/ladder.js';
 import { docsUrl } from '../../src/version.js';
+import { JUDGE_URL_SETTING } from '../../src/evaluate/causes.js';
 
 const regex = createRegexPool({ size: 2, timeoutMs: 100 });
 const brokenRegex = createRegexPool({ size: 1, timeoutMs: 100, workerSource: "throw new Error('cannot start')" });
@@ -147,6 +148,20 @@ describe("a client's reason in an item's detail (reasonLine)", () => {
   it('whole when it fits; over the bound, what happened without its fix (the cause line says it), never a fix cut mid-sentence', () => {
     expect(reasonLine('HTTP 503 after 3 attempts: overloaded')).toBe('HTTP 503 after 3 attempts: overloaded');
     expect(reasonLine(`${what}; check whether the proxy asks for a client certificate (agent-replay presents none), which TLS versions it accepts`)).toBe(what);
+  });
+  it("a server's own \"; see\" or \"; check\" (its message after its status, a model's output in quotes) is not taken for our fix: the reason is clipped at a word, with its mark", () => {
+    // The judge's reason quotes the server's message after its status (src/judge/http.ts): kept as far as the bound, never cut silently at its "; see".
+    const server = `HTTP 500 after 3 attempts: bad input; see logs at the dashboard for request ${'abcdef '.repeat(30).trim()}`;
+    const clipped = reasonLine(server);
+    expect(clipped).toMatch(/^HTTP 500 after 3 attempts: bad input; see logs at the dashboard for request (?:abcdef )+abcdef\u2026$/);
+    expect(fixStart(server)).toBe(-1);
+    // A model's output, quoted: its "; check" is the model's.
+    const output = `no usable score in output: "I cannot score this; check the rubric first, ${'then more words '.repeat(15).trim()}"`;
+    expect(fixStart(output)).toBe(-1);
+    expect(reasonLine(output)).toMatch(/^no usable score in output: "I cannot score this; check the rubric first, .*\u2026$/);
+    // Our own fix after a quoted text is still found.
+    const ours = `response is encoded as "x; see y" (its Content-Encoding); check ${JUDGE_URL_SETTING}`;
+    expect(ours.slice(fixStart(ours))).toBe(`; check ${JUDGE_URL_SETTING}`);
   });
   it('a reason with no fix (a panel\'s members) or a long what: clipped at a word boundary', () => {
     const members = `panel: 2 of 3 members gave no usable score: openai m1: no usable score in output: "${'word '.repeat(10)}"; openai m2: no usable score in output: "${'more '.repeat(20)}"`;

@@ -83,6 +83,38 @@ function causeText(errorKind: string, error: string, endpoint: string): string {
   return cause === null ? 'no cause' : causeLine({ ...cause, labels: ['refund'] }, 1);
 }
 
+/**
+ * A proxy's fault that it gives on every attempt (src/http/network.ts, lastingFault), through
+ * `network`: the agent's turn, its cause, the judge's reason, detail and cause, --wait-for-agent and
+ * a trace store each name the proxy with `what` and its fix (`fix`, for the host asked), tried once.
+ */
+async function refusedEverywhere(network: Network, what: string, fix: (host: string) => string): Promise<{ error: string; detail: string; seen: string[] }> {
+  const error = errorOf(await agentClient({ url: 'https://agent.test:8443/chat' }, network).converse());
+  expect(error).toBe(`message turn: ${what}, after 1 attempt; ${fix('agent.test')}`);
+  expect(causeText('network', error, 'https://agent.test:8443/chat')).toBe(`${what}, on the way to https://agent.test:8443/chat: ${fix('agent.test')}`);
+
+  const scored = await judge({}, network).score('polite', 'Within 30 days.');
+  expect(scored).toEqual({ ok: false, reason: `${what}; ${fix('judge.test')}` });
+  const detail = judgeOutcome(scored, 0.7).detail;
+  const judgeCause = causeOf({ label: 'refund', errored: false, verdict: 'not_evaluated', detail }, null);
+  // The item's detail keeps what happened, never a fix cut mid-sentence; its cause says the fix whole.
+  expect(detail).toBe(`judge unreachable: ${what}`);
+  expect(judgeCause === null ? 'no cause' : causeLine({ ...judgeCause, labels: ['refund'] }, 1)).toBe(
+    `${what}, on the way to the judge: ${fix('judge.test').replace(/, or name judge\.test in NO_PROXY to reach it directly$/, '')}, ` +
+      `or NO_PROXY for hosts to reach directly (${docsUrl('configuration.md', 'Behind a proxy')})`,
+  );
+
+  const seen: string[] = [];
+  const ready = await waitForAgent({ url: 'https://agent.test:8443/chat', headers: {}, seconds: 60, clock: instantClock(), log: (l) => seen.push(l), network });
+  expect(ready).toMatchObject({ polls: 1, status: null });
+  expect(seen).toEqual([`${what}; not waiting for the agent: ${fix('agent.test')}`]);
+
+  const store = createQuerySource({ kind: 'tempo', url: 'https://store.test', apiKey: null, waitMs: 60_000, clock: instantClock(), network });
+  cleanups.push(() => store.close());
+  await expect(store.collect('0'.repeat(32), '1'.repeat(16))).rejects.toThrow(`GET https://store.test/api/v2/traces/${'0'.repeat(32)} failed: ${what}; ${fix('store.test')}`);
+  return { error, detail, seen };
+}
+
 describe("the proxy's own certificate, and one refused through it", () => {
   it('an https:// proxy whose certificate Node refuses: the agent, the judge and the cause name the proxy, its variable and its fix, tried once, never the password', async () => {
     const p = await proxy({ hosts: {} });
@@ -135,33 +167,27 @@ describe("the proxy's own certificate, and one refused through it", () => {
       'check whether the proxy asks for a client certificate (agent-replay presents none), which TLS versions it accepts (agent-replay offers TLS 1.2 and 1.3), ' +
       `and that the URL in HTTPS_PROXY is its https:// port (http:// for a plain HTTP one), or name ${host} in NO_PROXY to reach it directly`;
 
-    const error = errorOf(await agentClient({ url: 'https://agent.test:8443/chat' }, network).converse());
-    expect(error).toBe(`message turn: ${what}, after 1 attempt; ${fix('agent.test')}`);
-    expect(causeText('network', error, 'https://agent.test:8443/chat')).toBe(
-      `the proxy ${shown} (HTTPS_PROXY) answered the TLS handshake with an alert: handshake failure (${HANDSHAKE_FAILURE_CODE}), on the way to https://agent.test:8443/chat: ${fix('agent.test')}`,
-    );
-
-    const scored = await judge({}, network).score('polite', 'Within 30 days.');
-    expect(scored).toEqual({ ok: false, reason: `${what}; ${fix('judge.test')}` });
-    const detail = judgeOutcome(scored, 0.7).detail;
-    const judgeCause = causeOf({ label: 'refund', errored: false, verdict: 'not_evaluated', detail }, null);
-    // The item's detail keeps what happened, never a fix cut mid-sentence; its cause says the fix whole.
-    expect(detail).toBe(`judge unreachable: ${what}`);
-    expect(judgeCause === null ? 'no cause' : causeLine({ ...judgeCause, labels: ['refund'] }, 1)).toBe(
-      `${what}, on the way to the judge: ${fix('judge.test').replace(/, or name judge\.test in NO_PROXY to reach it directly$/, '')}, ` +
-        `or NO_PROXY for hosts to reach directly (${docsUrl('configuration.md', 'Behind a proxy')})`,
-    );
-
-    const seen: string[] = [];
-    const ready = await waitForAgent({ url: 'https://agent.test:8443/chat', headers: {}, seconds: 60, clock: instantClock(), log: (l) => seen.push(l), network });
-    expect(ready).toMatchObject({ polls: 1, status: null });
-    expect(seen).toEqual([`${what}; not waiting for the agent: ${fix('agent.test')}`]);
-
-    const store = createQuerySource({ kind: 'tempo', url: 'https://store.test', apiKey: null, waitMs: 60_000, clock: instantClock(), network });
-    cleanups.push(() => store.close());
-    await expect(store.collect('0'.repeat(32), '1'.repeat(16))).rejects.toThrow(`GET https://store.test/api/v2/traces/${'0'.repeat(32)} failed: ${what}; ${fix('store.test')}`);
+    const { error, detail, seen } = await refusedEverywhere(network, what, fix);
     // One handshake each: an alert is the proxy's answer on every attempt, so none is retried or waited on.
     expect(mtls.connections()).toBe(4);
+    expect([error, detail, ...seen].join('\n')).not.toContain(PASSWORD);
+  });
+
+  it('a plain HTTP proxy named with https:// (HTTPS_PROXY=https://...): the proxy answered without TLS, its fix the scheme in HTTPS_PROXY, not the agent, the judge or the store; tried once', async () => {
+    // Before, the agent and the judge said "the proxy ... closed the connection without answering" and
+    // tried three times; --wait-for-agent and the store said "agent answered without TLS": write agent.url with http://.
+    const p = await proxy({ hosts: {} });
+    const shown = `https://127.0.0.1:${portOf(p.url)}`;
+    const network = await networkFrom({ HTTPS_PROXY: `https://ci-user:${PASSWORD}@127.0.0.1:${portOf(p.url)}` });
+    const what = `the proxy ${shown} (HTTPS_PROXY) answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER)`;
+    const fix = (host: string): string =>
+      'the proxy speaks plain HTTP at that address, not HTTPS: write its URL with http:// in HTTPS_PROXY, or turn TLS on at the proxy if it should speak HTTPS there, ' +
+      `or name ${host} in NO_PROXY to reach it directly`;
+
+    const { error, detail, seen } = await refusedEverywhere(network, what, fix);
+    // One handshake each: the proxy answers in plain HTTP on every attempt, so none is retried or waited on; no CONNECT was ever read.
+    expect(p.connections()).toBe(4);
+    expect(p.seen).toEqual([]);
     expect([error, detail, ...seen].join('\n')).not.toContain(PASSWORD);
   });
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConfiguredJudge, createJudge, createPanelJudge } from '../../src/judge/index.js';
 import { judgeGaveNoVerdict, judgeOutcome, panelVerdict } from '../../src/assertions/judge.js';
-import { CALL_FAILED_HINT, causeOf } from '../../src/evaluate/causes.js';
+import { CALL_FAILED_HINT, causeOf, JUDGE_NO_SCORE_HINT } from '../../src/evaluate/causes.js';
 import type { JudgeConfig } from '../../src/config.js';
 import type { Judge, PanelMember } from '../../src/types.js';
 import type { TestServer } from './server.js';
@@ -176,11 +176,29 @@ describe('the panel client', () => {
     expect(judgeGaveNoVerdict(o.detail)).toBe(true);
     expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: o.detail }, null)).toMatchObject({ key: 'judge:call-failed', hint: CALL_FAILED_HINT });
     await ours.close();
-    // m1 answers HTTP 503 ("split PHx"): a setting of the judge's may be at fault, so the panel is unreachable.
+    // m1 answers HTTP 503 ("split PHx"): a setting of the judge's may be at fault, so the panel is unreachable;
+    // how many members failed each way is said, and the cause gives each way's fix once (it read "unreachable" alone).
     const mixed = createPanelJudge([createJudge(member('m0')), createJudge(member('m1')), throwing('b2')]);
     const m = judgeOutcome(await mixed.score('split PHP', 'the reply'), 0.7);
-    expect(m.detail).toMatch(/^judge unreachable: panel: 2 of 3 members gave no usable score \(2 usable needed\): openai m1: HTTP 503: .*; b2: judge call failed: no boundary could be drawn$/);
+    expect(m.detail).toMatch(
+      /^judge unreachable: panel: 2 of 3 members gave no usable score \(2 usable needed; 1 unreachable, 1 judge call failed\): openai m1: HTTP 503: .*; b2: judge call failed: no boundary could be drawn$/,
+    );
+    expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: m.detail }, null)).toEqual({
+      key: 'judge:503:panel-call-failed',
+      what: 'judge unreachable: HTTP 503 (panel: 1 unreachable, 1 judge call failed)',
+      hint: `check judge-base-url (judge.baseUrl), judge.model and the judge key; raise judge.timeoutMs if it is slow; for the 1 judge call failed: ${CALL_FAILED_HINT}`,
+    });
     await mixed.close();
+    // m1 answers without a usable score ("split PUx"): nothing was unreachable, so the panel gave no usable answer, with both fixes.
+    const unusable = createPanelJudge([createJudge(member('m0')), createJudge(member('m1')), throwing('b2')]);
+    const u = judgeOutcome(await unusable.score('split PUP', 'the reply'), 0.7);
+    expect(u.detail).toMatch(/^judge gave no usable answer: panel: 2 of 3 members gave no usable score \(2 usable needed; 1 gave no usable answer, 1 judge call failed\): openai m1: no usable score in output: /);
+    expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: u.detail }, null)).toMatchObject({
+      key: 'judge:no-score:panel-call-failed',
+      what: 'the judge answered without a usable score (panel: 1 gave no usable answer, 1 judge call failed)',
+      hint: `${JUDGE_NO_SCORE_HINT}; for the 1 judge call failed: ${CALL_FAILED_HINT}`,
+    });
+    await unusable.close();
   });
 
   it('createConfiguredJudge builds the panel of config.yml, each member from its settings', async () => {

@@ -354,6 +354,19 @@ describe("an error's fix in the terminal, past its 300 characters", () => {
     expect(clipped).toMatch(/ {4}each: the agent answered the TLS handshake with an alert, after 1 attempt: handshake failure[a-z ]*\u2026; check whether the server asks for a client certificate .* \(http:\/\/ for a plain HTTP one\)\n/);
   });
 
+  it("an agent's body whose own text says \"; see\" is not taken for a fix: the error is clipped at its bound, not kept whole from the body's \"; see\"", () => {
+    // As the agent's client writes it (src/agent/http-client.ts): the body quoted after the status, no fix of ours after it.
+    const body = `{"error":"bad input; see logs","trace":"${'frame '.repeat(28).trim()}"}`;
+    const error = `message turn: agent returned HTTP 500 after 3 attempts: ${body}`;
+    const long = `${error} ${'x'.repeat(60)}`;
+    expect(long.length).toBeGreaterThan(300);
+    const terminal = renderTerminal(run([errored('a', long)]), { color: false });
+    const line = terminal.split('\n').find((l) => l.includes('agent returned HTTP 500')) ?? '';
+    // Clipped at 300 as a text with no fix is: before, the whole body from its "; see" was kept, past the bound.
+    expect(line).toMatch(/agent returned HTTP 500 after 3 attempts: \{"error":"bad input; see logs","trace":"frame .*\u2026$/);
+    expect(line).not.toContain('x'.repeat(60));
+  });
+
   it('an item under a cause whose own text is too long for its line shows it below its line, bounded, its fix whole (the comment: in its block)', () => {
     const short = `the agent answered the TLS handshake with an alert, after 1 attempt: handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE); ${fix}`;
     const what = `the agent answered the TLS handshake with an alert, after 3 attempts: ${'handshake failure '.repeat(20).trim()} (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE)`;

@@ -27,6 +27,8 @@ export interface ProxiedRequest {
 export interface ProxyServer {
   url: string;
   seen: ProxiedRequest[];
+  /** How many connections came (a TLS handshake sent to it as to an https:// proxy is one, and no request in `seen`). */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -116,9 +118,11 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
       pipeBoth(client, upstream, sockets);
     });
   });
+  let connections = 0;
+  server.on('connection', () => connections++);
   const host = o.host ?? '127.0.0.1';
   const { port, close } = await listen(server, sockets, host);
-  return { url: `http://${host === '::1' ? '[::1]' : host}:${port}`, seen, close };
+  return { url: `http://${host === '::1' ? '[::1]' : host}:${port}`, seen, connections: () => connections, close };
 }
 
 /** Pipes two sockets both ways; either one's error ends both. `upstream` is closed with the server. */
