@@ -159,9 +159,11 @@ export function factsLine(run: RunRecord, ctx: ReportContext): string {
  * points (95% interval −35 to −9) over 24 items with a baseline, beyond noise", then the `too_few`
  * items whose rate did not fall, once ("🔍 Too few attempts to tell ..."); null with neither.
  */
-export function runRateLine(model: Pick<ReportModel, 'runRate' | 'tooFew'>): string | null {
+export function runRateLine(model: Pick<ReportModel, 'runRate' | 'tooFew'>, kind: Profile['kind'] = 'report'): string | null {
   const r = model.runRate;
-  const few = model.tooFew === null ? null : `🔍 ${capitalized(tooFewText(model.tooFew, codeSpan))}.`;
+  // The comment is read on a pull request, where the Action's input sets the attempts; the job summary is written by both.
+  const setting = kind === 'comment' ? 'input' : kind === 'summary' ? 'both' : 'flag';
+  const few = model.tooFew === null ? null : `🔍 ${capitalized(tooFewText(model.tooFew, codeSpan, setting))}.`;
   if (r === null) return few;
   const head = capitalized(r.head);
   const line = `📈 **${head}**: ${[r.detail, r.mcnemar].filter((x) => x !== null).join(' · ')}`;
