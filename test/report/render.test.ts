@@ -35,7 +35,7 @@ const acceptanceCtx: ReportContext = {
     skipped: ['welcome-greeting', 'cancel-order', 'still-wrong-currency'],
     commitSha: 'c0ffee0c0ffee0c0ffee0c0ffee0c0ffee0c0ffe',
     commitUrl: 'https://github.com/acme/shop-bot/commit/c0ffee0c0ffee0c0ffee0c0ffee0c0ffee0c0ffe',
-    note: 'Commits made with the workflow token do not start new workflow runs: push an empty commit or re-run the checks.',
+    note: 'Commits made with the workflow token do not start new workflow runs: push an empty commit to compare against the new baselines.',
   },
 };
 
