@@ -680,8 +680,8 @@ async function dispatchCheck(github: GitHubApi, inputs: Inputs, ctx: ActionConte
       log.info(`accept: committed as ${viewer}, not with the workflow token: the push starts the pull request's workflows`);
       return `The commit was made as ${viewer}, not with the workflow token, so it starts the pull request's workflows like any push.`;
     }
-    log.info(`accept: no check-workflow input: nothing dispatched; no check will run on ${short} until a push or a re-run`);
-    return `Commits made with the workflow token start no workflow, so no check will run on ${short} by itself: push another commit or re-run the check to compare against the new baselines. To have it run automatically, set the check-workflow input of the accept job (it needs actions: write), or give the accept job a GitHub App token.`;
+    log.info(`accept: no check-workflow input: nothing dispatched; no check will run on ${short} until a push`);
+    return `Commits made with the workflow token start no workflow, ${noCheckOn(short)}. To have it run automatically, set the check-workflow input of the accept job (it needs actions: write), or give the accept job a GitHub App token.`;
   }
   const wf = inputs.checkWorkflow;
   try {
@@ -692,8 +692,17 @@ async function dispatchCheck(github: GitHubApi, inputs: Inputs, ctx: ActionConte
     if (!isGitHubError(e)) throw e;
     const why = dispatchFailure(e, wf);
     core.warning(`accept: the baselines were committed in ${short}, but the check workflow ${wf} was not dispatched on ${branch}: ${why}`);
-    return `The check workflow ${wf} could not be started on ${branch} (${why}), so no check will run on ${short} by itself: push another commit or re-run the check.`;
+    return `The check workflow ${wf} could not be started on ${branch} (${why}), ${noCheckOn(short)}.`;
   }
+}
+
+/**
+ * "so no check will run on <sha> by itself: push another commit ...": a push is what checks the
+ * baseline commit. A re-run of an earlier check is not: GitHub re-runs a run with its event's own
+ * commit, which holds no new baselines (docs/action.md, "Accept: the label commits the reviewed replies").
+ */
+function noCheckOn(short: string): string {
+  return `so no check will run on ${short} by itself: push another commit (an empty one will do) to compare against the new baselines; a re-run of an earlier check replays the commit it ran on, without them`;
 }
 
 /** Why GitHub did not start the check workflow `wf`, with what to change: the permission, the file, its trigger. */
@@ -881,7 +890,7 @@ async function showAcceptance(
     const repoWithOwner = pull.headRepoFullName ?? `${ctx.owner}/${ctx.repo}`;
     const note =
       inputs.checkWorkflow === null
-        ? `Commits made with the workflow token start no workflow, so no check will run on ${short} by itself: push another commit or re-run the check to compare against the new baselines.`
+        ? `Commits made with the workflow token start no workflow, ${noCheckOn(short)}.`
         : `The accept job that made ${short} started the check workflow ${inputs.checkWorkflow} on ${pull.headRef} (its log says whether it could): that run compares ${short} with the new baselines and updates this comment.`;
     const acceptance = { accepted: plan.accepted.map((b) => b.label), refused: plan.refused, skipped: plan.unchanged, commitSha: acceptedSha, commitUrl: `${ctx.serverUrl.replace(/\/+$/, '')}/${repoWithOwner}/commit/${acceptedSha}`, note, commands: null };
     const outcome = await updateReviewedComment(github, ctx, pr, found, renderComment(record, { ...rctx, headSha: found.headSha, runId: String(found.runId), acceptance }));

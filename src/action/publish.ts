@@ -21,6 +21,7 @@ import { renderHtml, type HtmlTrendPoint } from '../report/html.js';
 import type { GitHubApi } from '../github/api.js';
 import { upsertStickyComment } from '../github/sticky.js';
 import { gitHubFailure } from './github-words.js';
+import { docsUrl } from '../version.js';
 import type { RunRecord } from '../types.js';
 
 export type CommentStatus = 'created' | 'updated' | 'kept-newer' | 'skipped' | 'skipped-fork' | 'failed';
@@ -252,8 +253,9 @@ async function postComment(
     return { status: 'skipped', url: null };
   }
   if (readOnlyToken) {
+    // Names the page that holds the workflow to add, as the other refusals do (docs/action.md, "Report: combine shards, or comment for a fork").
     core.warning(
-      'comment: not posted: this pull request comes from a fork, so the token is read-only. The results are in the job summary and the artifact; use mode: report from a workflow_run workflow to comment.',
+      `comment: not posted: this pull request comes from a fork, so the token is read-only. The results are in the job summary and the artifact; to comment, add the workflow_run workflow of mode: report (${docsUrl('action.md', 'Report: combine shards, or comment for a fork')}).`,
     );
     return { status: 'skipped-fork', url: null };
   }

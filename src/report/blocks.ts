@@ -12,7 +12,7 @@ import { suiteEditsParts } from './suite-edits.js';
 import { spendText } from './spend.js';
 import { tooFewText } from './rates.js';
 import { usageText } from './usage.js';
-import { estimateText, flakyByTheJudge, flakyByTheJudgeWords, headlineParts, headlineText, itemsCount, itemsNoun, meaningModelShown, plural, removedShown, shortSha, thousands, topCauseText, type Item, type ReportModel } from './model.js';
+import { estimateText, flakyByTheJudge, flakyByTheJudgeWords, headlineParts, headlineText, itemsCount, itemsNoun, meaningModelShown, personasOf, plural, removedShown, shortSha, thousands, topCauseText, type Item, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
 
 export function hiddenHead(ctx: ReportContext): string {
@@ -138,9 +138,12 @@ export function factsLine(run: RunRecord, ctx: ReportContext): string {
   if (tokens !== null) parts.push(tokens);
   if (run.agent.host) parts.push(`agent ${codeSpan(clip(run.agent.host, LIMITS.ref))}`);
   const sha = shortSha(run.commit);
-  // Once baselines are committed, the report compares with them.
+  // Once baselines are committed, the report compares with them. Before, the ref is named only when
+  // an item had a baseline: a first run had none, and "against baselines from" would name a commit
+  // that holds none (docs/action.md, "The PR comment").
   const a = ctx.acceptance;
-  const baselines = a && a.commitSha && a.accepted.length > 0 ? shortSha(a.commitSha) : ctx.baselinesRef;
+  const compared = [...run.fixtures, ...personasOf(run)].some((item) => item.baseline !== null);
+  const baselines = a && a.commitSha && a.accepted.length > 0 ? shortSha(a.commitSha) : compared ? ctx.baselinesRef : null;
   const ref = baselines ? codeSpan(clip(baselines, LIMITS.ref)) : null;
   if (sha && ref) parts.push(`commit ${codeSpan(sha)} against baselines from ${ref}`);
   else if (sha) parts.push(`commit ${codeSpan(sha)}`);
@@ -156,9 +159,11 @@ export function factsLine(run: RunRecord, ctx: ReportContext): string {
  * points (95% interval −35 to −9) over 24 items with a baseline, beyond noise", then the `too_few`
  * items whose rate did not fall, once ("🔍 Too few attempts to tell ..."); null with neither.
  */
-export function runRateLine(model: Pick<ReportModel, 'runRate' | 'tooFew'>): string | null {
+export function runRateLine(model: Pick<ReportModel, 'runRate' | 'tooFew'>, kind: Profile['kind'] = 'report'): string | null {
   const r = model.runRate;
-  const few = model.tooFew === null ? null : `🔍 ${capitalized(tooFewText(model.tooFew, codeSpan))}.`;
+  // The comment is read on a pull request, where the Action's input sets the attempts; the job summary is written by both.
+  const setting = kind === 'comment' ? 'input' : kind === 'summary' ? 'both' : 'flag';
+  const few = model.tooFew === null ? null : `🔍 ${capitalized(tooFewText(model.tooFew, codeSpan, setting))}.`;
   if (r === null) return few;
   const head = capitalized(r.head);
   const line = `📈 **${head}**: ${[r.detail, r.mcnemar].filter((x) => x !== null).join(' · ')}`;

@@ -41,19 +41,30 @@ function itemsOf(run: RunRecord): Pick<RunRecord, 'fixtures' | 'personas'> {
   return { fixtures: run.fixtures, personas: personasOf(run) as RunRecord['personas'] };
 }
 
-/** "2 fixed · 1 broken · 3 changed", or "nothing changed". */
+/**
+ * "2 fixed · 1 broken · 3 changed · 4 reworded", or "nothing changed". Reworded items (the same
+ * meaning, other words) are counted apart, as the run's sections count them, never as changed
+ * (docs/evaluations.md, "In the PR comment and job summary").
+ */
 export function sinceCounts(c: Comparison): string {
   const changed = changedOthers(c).length;
+  const reworded = rewordedOnly(c).length;
   const parts: string[] = [];
   if (c.fixed.length > 0) parts.push(`${thousands(c.fixed.length)} fixed`);
   if (c.broken.length > 0) parts.push(`${thousands(c.broken.length)} broken`);
   if (changed > 0) parts.push(`${thousands(changed)} changed`);
+  if (reworded > 0) parts.push(`${thousands(reworded)} reworded`);
   return parts.length === 0 ? 'nothing changed' : parts.join(' · ');
 }
 
-/** Changes that are neither fixed nor broken (other result moves, reply or route changes, items added or removed). */
+/** Changes whose result did not move and whose first cause is a rewording. */
+function rewordedOnly(c: Comparison): ItemChange[] {
+  return c.changes.filter((ch) => ch.movement !== 'fixed' && ch.movement !== 'broken' && ch.cause === 'reworded');
+}
+
+/** Changes that are neither fixed, broken nor reworded (other result moves, reply or route changes, items added or removed). */
 function changedOthers(c: Comparison): ItemChange[] {
-  return c.changes.filter((ch) => ch.movement !== 'fixed' && ch.movement !== 'broken');
+  return c.changes.filter((ch) => ch.movement !== 'fixed' && ch.movement !== 'broken' && ch.cause !== 'reworded');
 }
 
 function coverageOf(run: RunRecord): CoverageResult | null {
@@ -156,7 +167,7 @@ function previousBlocks(prev: PreviousRunView, p: Profile): string[] {
   const byLabel = (a: ItemChange, b: ItemChange): number => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
   const fixed = c.changes.filter((ch) => ch.movement === 'fixed').sort(byLabel);
   const broken = c.changes.filter((ch) => ch.movement === 'broken').sort(byLabel);
-  const lists = [...changeList('Broken', broken), ...changeList('Fixed', fixed), ...changeList('Changed', changedOthers(c))];
+  const lists = [...changeList('Broken', broken), ...changeList('Fixed', fixed), ...changeList('Changed', changedOthers(c)), ...changeList('Reworded', rewordedOnly(c))];
   const why = `Why: ${escapeInline(c.summary)}.`;
   if (p.kind === 'comment') return [head, `<details><summary>What moved since the previous run</summary>\n\n${[why, ...lists].join('\n\n')}\n\n</details>`];
   return [head, why, ...lists];

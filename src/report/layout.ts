@@ -339,7 +339,7 @@ export function assemble(doc: Doc, plan: Plan): string {
   const fallback = judgeFallbackLine(run);
   if (fallback !== null) blocks.push(fallback);
   blocks.push(ev.line);
-  const rate = runRateLine(model);
+  const rate = runRateLine(model, p.kind);
   if (rate !== null) blocks.push(rate);
   for (const key of SECTION_ORDER) blocks.push(...sectionBlocks(key, model.sections[key], plan[key], pieces, model, run.agent.endpoint ?? null));
   const removed = removedBlock(model);

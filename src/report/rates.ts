@@ -196,11 +196,25 @@ export function tooFewOfRun(items: readonly (FixtureRecord | PersonaRecord)[]): 
  * tell a drop from noise for 20 items whose pass rate did not fall (not said on their lines); with
  * --repeat 2, every attempt failing would be called regressed".
  */
-export function tooFewText(t: TooFew, code: (flag: string) => string = (f) => f): string {
+export function tooFewText(t: TooFew, code: (flag: string) => string = (f) => f, setting: RepeatSetting = 'flag'): string {
   const head = `too few attempts to tell a drop from noise for ${thousands(t.items)} ${t.items === 1 ? 'item' : 'items'} whose pass rate did not fall (not said on ${t.items === 1 ? 'its line' : 'their lines'})`;
   if (t.repeat === null) return `${head}; no number of attempts up to 20 would tell a drop of ${t.items === 1 ? 'it' : 'theirs'}`;
   const them = t.never > 0 ? `${thousands(t.items - t.never)} of them (for the other ${thousands(t.never)}, no number up to 20 would)` : t.items === 1 ? 'it' : 'each of them';
-  return `${head}; with ${code(`--repeat ${t.repeat}`)}, every attempt failing would be called regressed for ${them}`;
+  return `${head}; with ${repeatWords(t.repeat, code, setting)}, every attempt failing would be called regressed for ${them}`;
+}
+
+/**
+ * Where a reader of a surface sets every item's attempts: the CLI's flag (the terminal, the markdown
+ * report, report.html), the Action's check-mode input (the PR comment, read on a pull request), or
+ * both (the job summary, which the CLI writes too).
+ */
+export type RepeatSetting = 'flag' | 'input' | 'both';
+
+/** "`--repeat 4`", "the check step's `repeat: 4` input", or both (docs/statistics.md, "Too few attempts, said once"). */
+function repeatWords(n: number, code: (flag: string) => string, setting: RepeatSetting): string {
+  const flag = code(`--repeat ${n}`);
+  const input = `the check step's ${code(`repeat: ${n}`)} input`;
+  return setting === 'flag' ? flag : setting === 'input' ? input : `${input} (${flag} on the command line)`;
 }
 
 /** The tiers the headline counts, worst first. */

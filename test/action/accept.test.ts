@@ -200,7 +200,8 @@ describe('accept mode, end to end', () => {
     );
     expect(body).toContain('the replay errored, so there is no reply to accept.');
     // No check-workflow input: nothing dispatched, and the comment says how to get the check.
-    expect(body).toContain(`start no workflow, so no check will run on ${commit.oid.slice(0, 7)} by itself: push another commit or re-run the check`);
+    // A push checks the baseline commit; a re-run of the reviewed check would replay its own commit, without the new baselines.
+    expect(body).toContain(`start no workflow, so no check will run on ${commit.oid.slice(0, 7)} by itself: push another commit (an empty one will do) to compare against the new baselines; a re-run of an earlier check replays the commit it ran on, without them.`);
     expect(body).toContain('set the check-workflow input');
     expect(gh.dispatches).toEqual([]);
     expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
@@ -219,7 +220,7 @@ describe('accept mode, end to end', () => {
         '- `hiking-boots`: its check was not evaluated \\(regex does not compile\\), so there is no verdict to store\\: fix the pattern in the fixture file named on each item; then run it again.',
         '- `order-status`: the replay errored, so there is no reply to accept.',
         '',
-        `Commits made with the workflow token start no workflow, so no check will run on ${short} by itself\\: push another commit or re-run the check to compare against the new baselines. To have it run automatically, set the check-workflow input of the accept job \\(it needs actions\\: write\\), or give the accept job a GitHub App token.`,
+        `Commits made with the workflow token start no workflow, so no check will run on ${short} by itself\\: push another commit \\(an empty one will do\\) to compare against the new baselines; a re-run of an earlier check replays the commit it ran on, without them. To have it run automatically, set the check-workflow input of the accept job \\(it needs actions\\: write\\), or give the accept job a GitHub App token.`,
         '',
         '',
       ].join('\n'),
@@ -912,7 +913,7 @@ describe('the check on the new head (workflow_dispatch)', () => {
     const short = gh.commits[0]!.oid.slice(0, 7);
     expect(body).toContain('The check workflow agent-replay.yml could not be started on feature (');
     expect(body).toContain(why);
-    expect(body).toContain(`so no check will run on ${short} by itself: push another commit or re-run the check`);
+    expect(body).toContain(`so no check will run on ${short} by itself: push another commit (an empty one will do) to compare against the new baselines; a re-run of an earlier check replays the commit it ran on, without them.`);
     expect(body).not.toContain('was started');
     expect(run.stdout).toContain(`::warning::accept: the baselines were committed in ${short}, but the check workflow agent-replay.yml was not dispatched on feature: ${why}`);
     expect(run.stdout).not.toMatch(/::warning::.*\/repos\/octo/); // not the raw request line

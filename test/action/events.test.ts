@@ -19,6 +19,7 @@ import { tempDir } from '../support/temp.js';
 import { escapeInline } from '../../src/report/escape.js';
 import { artifactZip } from '../support/zip.js';
 import { startServer } from '../judge/server.js';
+import { docsUrl } from '../../src/version.js';
 
 interface WebhookExamples {
   name: string;
@@ -311,6 +312,8 @@ describe('a review of a fork\'s pull request (GitHub\'s example payloads)', () =
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.outputs['comment-status']).toBe('skipped-fork');
     expect(run.stdout).toContain('::warning::comment: not posted: this pull request comes from a fork, so the token is read-only.');
+    // The fix names the page of the workflow that comments for a fork (docs/action.md, "Check: replay on every pull request").
+    expect(run.stdout).toContain(`to comment, add the workflow_run workflow of mode: report (${docsUrl('action.md', 'Report: combine shards, or comment for a fork')}).`);
     expect(gh.requests.filter((r) => r.method !== 'GET')).toEqual([]);
     expect(parseRecord(readFileSync(run.outputs['results-path'] as string, 'utf8'), 'results.json').commit).toBe(pr.head.sha);
     expect(run.summary).toContain('greeting');

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentHandler } from '../support/agent-server.js';
 import { prng } from '../support/prng.js';
 import { agentConfig, cli, makeProject, readResults, serve, useCleanup } from '../cli/helpers.js';
-import { renderSummary } from '../../src/report/index.js';
+import { renderComment, renderSummary } from '../../src/report/index.js';
 import { ctx } from '../report/fixtures.js';
 
 useCleanup();
@@ -45,17 +45,22 @@ describe('a run of one attempt against baselines of 10', () => {
     // The record keeps the tier, as results.json's contract says.
     expect(r.fixtures.map((f) => f.stats?.tier)).toEqual(LABELS.map(() => 'too_few'));
     const note = 'too few attempts to tell a drop from noise for 20 items whose pass rate did not fall (not said on their lines); with --repeat 2, every attempt failing would be called regressed for each of them';
-    const surfaces = {
-      terminal: quiet.stdout,
-      markdown: await readFile(join(cwd, 'r.md'), 'utf8'),
-      summary: renderSummary(r, ctx),
-      html: (await readFile(join(cwd, 'r.html'), 'utf8')).replace(/<[^>]*>/g, ''),
+    // The CLI's surfaces name its flag; the PR comment, read on a pull request, the Action's input; the job summary, which both write, the two.
+    const viaInput = note.replace('with --repeat 2,', "with the check step's repeat: 2 input,");
+    const viaBoth = note.replace('with --repeat 2,', "with the check step's repeat: 2 input (--repeat 2 on the command line),");
+    const surfaces: Record<'terminal' | 'markdown' | 'html' | 'comment' | 'summary', [text: string, said: string]> = {
+      terminal: [quiet.stdout, note],
+      markdown: [await readFile(join(cwd, 'r.md'), 'utf8'), note],
+      html: [(await readFile(join(cwd, 'r.html'), 'utf8')).replace(/<[^>]*>/g, ''), note],
+      comment: [renderComment(r, ctx), viaInput],
+      summary: [renderSummary(r, ctx), viaBoth],
     };
-    for (const [surface, text] of Object.entries(surfaces)) {
+    for (const [surface, [text, said]] of Object.entries(surfaces)) {
       expect(count(text, 'too few attempts'), surface).toBe(1);
-      expect(text.replace(/`/g, '').toLowerCase(), surface).toContain(note);
+      expect(text.replace(/`/g, '').toLowerCase(), surface).toContain(said);
       expect(text, surface).not.toContain('10/10 → 1/1');
     }
+    expect(surfaces.comment[0]).not.toContain('--repeat');
 
     // One item's reply loses its fact and fails: its rate fell, and its line says so.
     broken = 'item-20';

@@ -8,7 +8,7 @@ import { compareRuns } from '../../src/evaluate/index.js';
 import { renderComment, renderMarkdownReport, renderSummary, renderTerminal, type ReportContext } from '../../src/report/index.js';
 import type { TrendView } from '../../src/report/context.js';
 import type { FixtureRecord, RunRecord } from '../../src/types.js';
-import { ctx, fixture, HOSTILE, mixed, mixedWithPersonas, route, run } from './fixtures.js';
+import { baseline, ctx, fixture, HOSTILE, mixed, mixedWithPersonas, route, run } from './fixtures.js';
 import { decodeEntities, githubHtml, outsideCode, structure } from './helpers.js';
 
 const fail = { verdict: 'fail' as const, drift: { reply: 'same' as const, route: 'same' as const, verdict: 'still_failing' as const } };
@@ -117,6 +117,24 @@ describe('since the previous run', () => {
     expect(t).toContain('Since the previous run (run 41): 1 fixed · 1 broken · 1 changed · agreement 66.7% → 75%');
     const details = /<details><summary>What moved since the previous run<\/summary>([\s\S]*?)<\/details>/.exec(githubHtml(md))?.[1] ?? '';
     expect(text(details)).toMatch(/Broken \(1\) c : pass → fail Fixed \(1\) b : fail → pass Changed \(1\) d : only in the after run \(pass\)/);
+  });
+
+  it('counts a reply reworded since the previous run as reworded, apart from changed, as the sections do: a rerun of an agent that rewords reads "reworded", not "changed"', () => {
+    // Both runs against one baseline, each the same in meaning: compare's cause is "reworded" (docs/evaluations.md, "Compare").
+    const base = baseline('refund', 'Refunds within 30 days.');
+    const reworded = (reply: string, score: number): FixtureRecord =>
+      fixture('refund', { reply, baseline: base, drift: { reply: 'different', route: 'same', verdict: 'still_passing', meaning: { value: 'reworded', by: 'judge', detail: null, score } } } as Partial<FixtureRecord>);
+    const b = { ...run([reworded('You may return items within 30 days.', 0.95), fixture('a'), fixture('c')]), startedAt: '2026-11-30T09:00:00.000Z' };
+    const a = run([reworded('You can send back items within 30 days.', 0.9), fixture('a'), fixture('c', fail)]);
+    const comparison = compareRuns(b, a);
+    expect(comparison.changes.map((ch) => [ch.label, ch.cause])).toEqual(expect.arrayContaining([['refund', 'reworded']]));
+    const md = renderComment(a, { ...ctx, previous: { runId: '41', comparison } });
+    const t = text(md);
+    expect(t).toContain('since the previous run: 1 broken · 1 reworded');
+    expect(t).toContain('Since the previous run (run 41): 1 broken · 1 reworded · agreement');
+    const details = /<details><summary>What moved since the previous run<\/summary>([\s\S]*?)<\/details>/.exec(githubHtml(md))?.[1] ?? '';
+    expect(text(details)).toMatch(/Broken \(1\) c : pass → fail Reworded \(1\) refund : reworded \(judge 0\.90\)/);
+    expect(text(details)).not.toContain('Changed (');
   });
 
   it('names the error of an item that errored now, or errored before and is fixed since, beside its move', () => {

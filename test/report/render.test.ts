@@ -35,7 +35,7 @@ const acceptanceCtx: ReportContext = {
     skipped: ['welcome-greeting', 'cancel-order', 'still-wrong-currency'],
     commitSha: 'c0ffee0c0ffee0c0ffee0c0ffee0c0ffee0c0ffe',
     commitUrl: 'https://github.com/acme/shop-bot/commit/c0ffee0c0ffee0c0ffee0c0ffee0c0ffee0c0ffe',
-    note: 'Commits made with the workflow token do not start new workflow runs: push an empty commit or re-run the checks.',
+    note: 'Commits made with the workflow token do not start new workflow runs: push an empty commit to compare against the new baselines.',
   },
 };
 
@@ -818,5 +818,25 @@ describe('an interrupted run', () => {
     const record = run(mixed().fixtures.slice(0, 3));
     expect(renderComment(record, ctx)).not.toContain('Interrupted');
     expect(renderTerminal(record, { color: false })).not.toContain('interrupted');
+  });
+});
+
+describe('the facts line names the baselines only when the run compared with some', () => {
+  const newItem = (label: string): FixtureRecord => fixture(label, { baseline: null, drift: { reply: null, route: null, verdict: 'no_baseline' } });
+  const factsOf = (md: string): string => md.split('\n').find((l) => l.startsWith('≈ $')) ?? '';
+
+  it('a first run (no item has a baseline): the commit alone, in the comment and the job summary, not "against baselines from" a commit that holds none', () => {
+    const first = run([newItem('greeting'), newItem('refund')]);
+    for (const md of [renderComment(first, ctx), renderSummary(first, ctx)]) {
+      expect(factsOf(md)).toContain('commit `3f5e2a9`');
+      expect(factsOf(md)).not.toContain('baselines from');
+    }
+  });
+
+  it('one item with a baseline among new ones: the baselines\' ref is named; after acceptance, the accepted commit is', () => {
+    const some = run([newItem('greeting'), fixture('refund')]);
+    expect(factsOf(renderComment(some, ctx))).toContain('commit `3f5e2a9` against baselines from `main`');
+    const accepted: ReportContext = { ...ctx, acceptance: { accepted: ['greeting', 'refund'], refused: [], skipped: [], commitSha: 'c0ffee0'.padEnd(40, '0'), commitUrl: null, note: null } };
+    expect(factsOf(renderComment(run([newItem('greeting'), newItem('refund')]), accepted))).toContain('commit `3f5e2a9` against baselines from `c0ffee0`');
   });
 });
