@@ -136,6 +136,10 @@ export async function suiteEditsFor(
     if (accepts.some(Boolean)) {
       let prev = from;
       let segments = 0;
+      // A workflow changed before an accept commit could have made it: a workflow's token commits as
+      // the same identity, so no later commit is taken as the accept flow's (said in the block).
+      let workflowBefore: string | null = null;
+      let distrusted = false;
       for (let i = 0; i < c.commits.length; ) {
         let j = i;
         while (j + 1 < c.commits.length && accepts[j + 1] === accepts[i]) j++;
@@ -146,7 +150,12 @@ export async function suiteEditsFor(
         }
         const seg = await github.compareCommits(owner, repo, prev, end);
         // An accept commit writes baselines and nothing else: one that touched another file is not ours.
-        const ours = accepts[i] === true && seg.files.every((f) => isBaseline(f.path) && f.status !== 'renamed');
+        const ours = accepts[i] === true && workflowBefore === null && seg.files.every((f) => isBaseline(f.path) && f.status !== 'renamed');
+        if (accepts[i] === true && workflowBefore !== null && !distrusted && seg.files.some((f) => isBaseline(f.path))) {
+          unknown.push(`a commit before an accept commit changed ${workflowBefore}, and a workflow can commit as the accept flow does, so the baselines of the accept commits after it are listed as edited`);
+          distrusted = true;
+        }
+        if (accepts[i] !== true && workflowBefore === null) workflowBefore = seg.files.find((f) => isWorkflowFile(f.path) || (f.previous !== undefined && isWorkflowFile(f.previous)))?.path ?? null;
         for (const f of seg.files) for (const p of [f.path, f.previous]) if (p !== undefined && isBaseline(p)) madeBy.set(p, ours ? 'accept' : 'other');
         prev = end;
         i = j + 1;

@@ -214,6 +214,21 @@ describe('a pull request that edits its own suite', () => {
     expect(both.block.indexOf('fixture check')).toBeLessThan(both.block.indexOf('workflow file changed'));
   });
 
+  it('takes no commit after a workflow change for an accept commit: a workflow commits as the accept flow does, also one changed back before the head', async () => {
+    const rewritten = baseline('refund-policy', 'refund', 'Refunds within a month.');
+    const { edits, block: s } = await editsOf([
+      { push: { '.github/workflows/commit.yml': 'on: push\n' }, message: 'Add a workflow' },
+      { accept: [rewritten] },
+      { push: { '.github/workflows/commit.yml': null }, message: 'Remove it' },
+    ]);
+    expect(edits?.workflows).toBeUndefined();
+    expect(edits?.baselines).toEqual([{ file: '.agent-replay/baselines/refund-policy.json', status: 'modified' }]);
+    expect(s).toContain('- `.agent-replay/baselines/refund-policy.json` changed by a commit that is not an accept commit');
+    expect(edits?.unknown).toBe(
+      'a commit before an accept commit changed .github/workflows/commit.yml, and a workflow can commit as the accept flow does, so the baselines of the accept commits after it are listed as edited.',
+    );
+  });
+
   it('does not flag a baseline an accept commit made, but flags one edited by hand after it', async () => {
     const accepted = baseline('refund-policy', 'refund', 'Refunds within a month.');
     const { block: s } = await editsOf([
