@@ -926,9 +926,16 @@ async function listSuiteFiles(
   const out: ListedFile[] = [];
   // Each file's path under the folder is built as the walk goes (it is the sort key, and how the
   // file is shown): path.relative per file cost ~5 ms at 500 files.
+  // A git repository of its own inside the folder (a submodule): its files change with a commit id.
+  let nested: string | null = null;
   const walk = async (dir: string, realDir: string, relDir: string): Promise<void> => {
     const entries = await fs.readdir(dir, { withFileTypes: true });
+    if (entries.some((e) => e.name === '.git')) {
+      nested = realDir;
+      return;
+    }
     for (const entry of entries) {
+      if (nested !== null) return;
       if (entry.name.startsWith('.')) continue;
       const full = path.join(dir, entry.name);
       const real = path.join(realDir, entry.name);
@@ -944,20 +951,30 @@ async function listSuiteFiles(
     }
   };
   await walk(folder, realFolder, '');
+  if (nested !== null) return { refused: 'repository', real: nested };
   return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 }
 
-/** A suite folder not walked: it resolves outside the suite folder, or is a link to elsewhere inside it (`real`: where it leads). */
+/**
+ * A suite folder not walked: it resolves outside the suite folder, is a link to elsewhere inside it
+ * (`real`: where it leads), or holds a git repository of its own, a submodule (`real`: its folder).
+ */
 interface RefusedFolder {
-  refused: 'outside' | 'link';
+  refused: 'outside' | 'link' | 'repository';
   real: string;
 }
 
 /** The error of a folder not walked (`what`: `the fixtures folder`): where it leads is named only inside the suite folder. */
 function refusedFolder(folder: RefusedFolder, shown: string, what: string, root: SuiteRoot): ConfigIssue {
-  return folder.refused === 'outside'
-    ? outsideIssue(shown, `${what} ${shown}`, `the suite folder ${root.shown}`)
-    : linkIssue(shown, `${what} ${shown}`, shownInSuite(folder.real, root.real, root.shown), 'folder');
+  if (folder.refused === 'outside') return outsideIssue(shown, `${what} ${shown}`, `the suite folder ${root.shown}`);
+  if (folder.refused === 'link') return linkIssue(shown, `${what} ${shown}`, shownInSuite(folder.real, root.real, root.shown), 'folder');
+  return {
+    file: shown,
+    line: null,
+    column: null,
+    message: `${what} ${shown} holds a git repository of its own (a submodule) in ${shownInSuite(folder.real, root.real, root.shown)}: refused, nothing was read from it`,
+    fix: "copy its files into the suite's own repository: a pull request that moves a submodule to another commit changes its files without their comparison with its base",
+  };
 }
 
 /** A file listed in a suite folder, with its path under that folder in forward slashes (`group/refunds.yml`). */

@@ -109,6 +109,16 @@ describe('symbolic links that lead out of the suite are refused, and not read', 
     ]);
   });
 
+  it('a fixtures, personas or baselines folder that holds a git repository of its own (a submodule) is refused: a pull request moves it to another commit without changing a suite path', async () => {
+    const cwd = await repo({ [`${F}/ok.yml`]: OK_FIXTURE, [`${F}/shared/refund.yml`]: 'label: refund\nmessage: hi\n', [`${B}/ok.json`]: '{}' });
+    execFileSync('git', ['init', '-q', path.join(cwd, F, 'shared')]);
+    await fs.writeFile(path.join(cwd, B, '.git'), 'gitdir: ../../.git/modules/baselines\n');
+    expect(brief((await loadAt(cwd)).errors)).toEqual([
+      `${F}:-: the fixtures folder ${F} holds a git repository of its own (a submodule) in ${F}/shared: refused, nothing was read from it`,
+      `${B}:-: the baselines folder ${B} holds a git repository of its own (a submodule) in ${B}: refused, nothing was read from it`,
+    ]);
+  });
+
   it('a suite folder reached through a link inside the repository is refused, naming the folder it leads to; one given explicitly elsewhere is read', async () => {
     const cwd = await repo({ [`config/agent-replay/fixtures/ok.yml`]: OK_FIXTURE });
     await fs.rename(path.join(cwd, 'config/agent-replay'), path.join(cwd, 'config/suite'));
