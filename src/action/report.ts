@@ -4,7 +4,7 @@
 import * as core from '@actions/core';
 import * as log from './log.js';
 import { readdir } from 'node:fs/promises';
-import { basename, dirname, join, posix, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import type { Inputs } from './inputs.js';
 import { reportArtifactsPattern, resultsArtifactsPattern, suiteName, type ActionContext, type PullContext } from './context.js';
 import { runSuiteEdits, suiteRepoPath } from './suite-edits.js';
@@ -141,6 +141,23 @@ function ownPatternWords(dir: string): string {
   return `pattern: ${resultsArtifactsPattern(dir, '<commit>')}, the commit the runs recorded, such as ${reportArtifactsPattern(dir)}: ${why}`;
 }
 
+/**
+ * The suite folder in the repository whose edits the pull request is compared for (docs/action.md,
+ * "Report: combine shards, or comment for a fork"): the dir input, also written as an absolute path
+ * inside the workspace (`${{ github.workspace }}/.agent-replay`). Only a dir input outside the
+ * workspace takes the records' `suitePath`, and never a fork's: its run writes its records, and a
+ * `suitePath` naming another folder would compare nothing and read as no edit. `refused` then says why.
+ */
+export function reportSuiteDir(dir: string, cwd: string, recorded: string | undefined, fork: boolean): { dir: string | null; refused: string | null } {
+  const abs = resolve(cwd, dir);
+  const inside = relative(cwd, abs);
+  const own = suiteRepoPath(undefined, isAbsolute(inside) ? inside : inside.split(sep).join('/') || '.');
+  if (own !== null) return { dir: own, refused: null };
+  if (!fork) return { dir: recorded ?? null, refused: null };
+  const named = recorded === undefined ? 'the fork\'s records name none' : `the suite folder a fork's records name (${shown(recorded)}) is the fork's to write`;
+  return { dir: null, refused: `this step's dir input, ${shown(dir)}, is no folder of the repository, and ${named}: give dir the suite folder in the repository, as its check step does` };
+}
+
 /** What a workflow_run event says about the run it reports: its head commit and repository (GitHub's, not the artifact's). */
 function workflowRunHead(ctx: ActionContext): { sha: string; repo: string | null } | null {
   if (ctx.eventName !== 'workflow_run') return null;
@@ -223,14 +240,19 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   // comment", "Suite edited"): read from GitHub here, at its base and at the commit the records
   // were made at, never taken from a record (a shard records none; a fork's run writes its own).
   // With comment: false GitHub is asked nothing of it.
+  const suite = reportSuiteDir(inputs.dir, deps.cwd, merged.suitePath, here.pull?.isFork === true);
   const edits = await runSuiteEdits(
     inputs.comment ? deps.github : null,
     { ...here, sha: merged.commit },
     here.pull === null ? [] : [here.pull],
-    suiteRepoPath(undefined, inputs.dir) ?? merged.suitePath ?? null,
+    suite.dir,
     (line) => core.warning(line),
   );
-  const run: RunRecord = edits.run === null ? merged : { ...merged, suiteEdits: edits.run };
+  // Not compared, and said: never read as a pull request that edits nothing.
+  const notCompared = suite.refused !== null && inputs.comment && here.pull?.baseSha ? { base: here.pull.baseSha, fixtures: [], baselines: [], unknown: `${suite.refused}.` } : null;
+  if (notCompared !== null) core.warning(`suite edits: ${notCompared.unknown}`);
+  const runEdits = edits.run ?? notCompared;
+  const run: RunRecord = runEdits === null ? merged : { ...merged, suiteEdits: runEdits };
   const out = publisher(publishSettings(inputs), ctx, deps);
   const at = { ...here, sha: run.commit ?? ctx.sha };
   // What earlier runs say (docs/evaluations.md, "In the PR comment and job summary"), as in check

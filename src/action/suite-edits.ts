@@ -44,6 +44,15 @@ function hasAcceptMessage(c: ComparedCommit): boolean {
   return c.message.startsWith(COMMIT_HEADLINE) && /\n\nAccepted the replies recorded at [0-9a-f]{40} \(/.test(c.message);
 }
 
+/**
+ * A file of the repository's workflows (`.github/workflows/`) or of an action kept beside them
+ * (`.github/actions/`): it decides what the check runs and with which inputs, none of which the
+ * record holds (docs/action.md, "Suite edited").
+ */
+export function isWorkflowFile(path: string): boolean {
+  return path.startsWith('.github/workflows/') || path.startsWith('.github/actions/');
+}
+
 /** The suite folder's path in the repository (`.` or `apps/a/.agent-replay`), or null when it is outside. */
 export function suiteRepoPath(suitePath: string | undefined, dirInput: string): string | null {
   if (suitePath !== undefined) return suitePath;
@@ -127,6 +136,10 @@ export async function suiteEditsFor(
     if (accepts.some(Boolean)) {
       let prev = from;
       let segments = 0;
+      // A workflow changed before an accept commit could have made it: a workflow's token commits as
+      // the same identity, so no later commit is taken as the accept flow's (said in the block).
+      let workflowBefore: string | null = null;
+      let distrusted = false;
       for (let i = 0; i < c.commits.length; ) {
         let j = i;
         while (j + 1 < c.commits.length && accepts[j + 1] === accepts[i]) j++;
@@ -137,7 +150,12 @@ export async function suiteEditsFor(
         }
         const seg = await github.compareCommits(owner, repo, prev, end);
         // An accept commit writes baselines and nothing else: one that touched another file is not ours.
-        const ours = accepts[i] === true && seg.files.every((f) => isBaseline(f.path) && f.status !== 'renamed');
+        const ours = accepts[i] === true && workflowBefore === null && seg.files.every((f) => isBaseline(f.path) && f.status !== 'renamed');
+        if (accepts[i] === true && workflowBefore !== null && !distrusted && seg.files.some((f) => isBaseline(f.path))) {
+          unknown.push(`a commit before an accept commit changed ${workflowBefore}, and a workflow can commit as the accept flow does, so the baselines of the accept commits after it are listed as edited`);
+          distrusted = true;
+        }
+        if (accepts[i] !== true && workflowBefore === null) workflowBefore = seg.files.find((f) => isWorkflowFile(f.path) || (f.previous !== undefined && isWorkflowFile(f.previous)))?.path ?? null;
         for (const f of seg.files) for (const p of [f.path, f.previous]) if (p !== undefined && isBaseline(p)) madeBy.set(p, ours ? 'accept' : 'other');
         prev = end;
         i = j + 1;
@@ -145,8 +163,21 @@ export async function suiteEditsFor(
     }
   }
   const baselines: BaselineEdit[] = changedBaselines.filter((f) => madeBy.get(f.path) !== 'accept').map((f) => ({ file: f.path, status: f.status }));
-  if (fixtures.length === 0 && config.length === 0 && baselines.length === 0 && unknown.length === 0) return null;
-  return { base: from, fixtures, ...(config.length > 0 ? { config } : {}), baselines, unknown: unknown.length > 0 ? `${unknown.join('; ')}.` : null };
+  // The workflows: what runs the check, with which inputs (fail-on, repeat, the judge), and, for a
+  // fork's pull request, the run whose records a workflow_run report comments with.
+  const workflows: BaselineEdit[] = c.files
+    .filter((f) => isWorkflowFile(f.path) || (f.previous !== undefined && isWorkflowFile(f.previous)))
+    .map((f) => ({ file: f.path, status: f.status }))
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  if (fixtures.length === 0 && config.length === 0 && baselines.length === 0 && workflows.length === 0 && unknown.length === 0) return null;
+  return {
+    base: from,
+    fixtures,
+    ...(config.length > 0 ? { config } : {}),
+    baselines,
+    ...(workflows.length > 0 ? { workflows } : {}),
+    unknown: unknown.length > 0 ? `${unknown.join('; ')}.` : null,
+  };
 }
 
 /**

@@ -552,6 +552,8 @@ function buildRunRecordSchema() {
           )
           .optional(),
         baselines: z.array(z.strictObject({ file: z.string(), status: z.string() })),
+        // Within schema version 1 (docs/action.md, "Suite edited"): absent when no workflow file changed, from git, and in older records.
+        workflows: z.array(z.strictObject({ file: z.string(), status: z.string() })).optional(),
         unknown: z.string().nullable(),
         source: z.literal('git').optional(),
         rev: z.string().optional(),

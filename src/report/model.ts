@@ -129,6 +129,17 @@ export interface ReportModel {
   tooFew: TooFew | null;
   /** Baselines whose fixture or script is gone from the suite (docs/action.md, "The PR comment", "Removed"): nothing was replayed for them. */
   removed: readonly RemovedBaseline[];
+  /**
+   * The pull request (or checkout) edits the suite it was measured against (docs/action.md, "Suite
+   * edited"): its fixtures, scripts, config.yml, baselines or workflows. No run against them can
+   * say "No regressions".
+   */
+  suiteEdited: boolean;
+}
+
+/** Whether the suite edits found anything edited (not only that some could not be compared). */
+function suiteEdited(e: RunRecord['suiteEdits']): boolean {
+  return e !== undefined && (e.fixtures.length > 0 || (e.config ?? []).length > 0 || e.baselines.length > 0 || (e.workflows ?? []).length > 0);
 }
 
 /** The item's pass-rate statistics as recorded; null for an item without them. */
@@ -208,7 +219,7 @@ export function buildModel(run: RunRecord): ReportModel {
   sections.errored.sort(byCause);
   const counts = tallies(items);
   const runRate = run.stats == null ? null : runRateParts(run.stats, { errored: counts.errored, notEvaluated: counts.notEvaluated });
-  return { sections, views, tallies: counts, total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes, flaky, verification, causeOf: causes, tiers, runRate, tooFew: tooFewOfRun(items), removed: run.removed ?? [] };
+  return { sections, views, tallies: counts, total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes, flaky, verification, causeOf: causes, tiers, runRate, tooFew: tooFewOfRun(items), removed: run.removed ?? [], suiteEdited: suiteEdited(run.suiteEdits) };
 }
 
 /** "fixtures", "persona scripts" or "items" (both kinds) for `n` of these items. */
@@ -337,7 +348,8 @@ export function headlineParts(model: ReportModel): HeadlineParts {
     return { icon: '🔴', lead: null, counts, tail, rates, unverified };
   }
   if (unverified) return { icon: '⚪', lead: notVerifiedLead(v), counts, tail: null, rates, unverified };
-  if (s.unchanged.length === model.total && model.removed.length === 0) return { icon: '✅', lead: 'No regressions', counts, tail: null, rates, unverified };
+  // Measured against a suite the pull request edited (a check weakened, a baseline rewritten), unchanged is no proof: the block under the headline says what.
+  if (s.unchanged.length === model.total && model.removed.length === 0 && !model.suiteEdited) return { icon: '✅', lead: 'No regressions', counts, tail: null, rates, unverified };
   return { icon: '✅', lead: 'No new failures', counts, tail: null, rates, unverified };
 }
 

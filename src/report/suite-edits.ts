@@ -14,6 +14,9 @@ export const SUITE_EDITS_SHOWN = 20;
 /** The title on a pull request (the Action's comparison); a `run --base` record has its own (suiteEditsParts). */
 export const SUITE_EDITS_TITLE = 'This pull request edits the suite';
 
+/** The title on a pull request that changed its workflows and nothing of the suite. */
+export const WORKFLOWS_EDITED_TITLE = 'This pull request edits the workflows that run the check';
+
 /** The title when nothing was found but not everything could be compared (GitHub did not answer, a cap): nothing said to be edited. */
 export const SUITE_EDITS_UNKNOWN_TITLE = 'Not known whether this pull request edits the suite';
 
@@ -139,9 +142,13 @@ function overriddenLine(config: readonly ConfigEdit[], git: boolean, code: CodeO
     : `An input of the workflow step sets its setting over ${file} when a step gives it (${names.join(', ')}); the run does not record its step's inputs, and inputs are not compared.`;
 }
 
+/** A file's change as GitHub lists it, in words: `deleted`, `added`, `renamed`, `changed`. */
+function didWords(status: string): string {
+  return status === 'removed' ? 'deleted' : status === 'added' ? 'added' : status === 'renamed' ? 'renamed' : 'changed';
+}
+
 function baselineLine(b: BaselineEdit, code: CodeOf, git: boolean): string {
-  const did = b.status === 'removed' ? 'deleted' : b.status === 'added' ? 'added' : b.status === 'renamed' ? 'renamed' : 'changed';
-  return `${code(b.file, LIMITS.file)} ${did} ${git ? 'since the base' : 'by a commit that is not an accept commit'}`;
+  return `${code(b.file, LIMITS.file)} ${didWords(b.status)} ${git ? 'since the base' : 'by a commit that is not an accept commit'}`;
 }
 
 function shown<T>(items: readonly T[], line: (x: T) => string): string[] {
@@ -151,7 +158,7 @@ function shown<T>(items: readonly T[], line: (x: T) => string): string[] {
   ];
 }
 
-/** The block's parts, in its order: fixtures, persona scripts, baselines; then why not everything was compared. */
+/** The block's parts, in its order: fixtures, persona scripts, config.yml, baselines, workflows; then why not everything was compared. */
 export function suiteEditsParts(e: SuiteEdits, code: CodeOf): SuiteEditsParts {
   const fixtures = e.fixtures.filter((f) => f.kind !== 'persona');
   const scripts = e.fixtures.filter((f) => f.kind === 'persona');
@@ -186,6 +193,12 @@ export function suiteEditsParts(e: SuiteEdits, code: CodeOf): SuiteEditsParts {
       : `${plural(e.baselines.length, 'baseline', 'baselines')} edited outside an accept commit`;
     groups.push({ head, lines: shown(e.baselines, (b) => baselineLine(b, code, git)) });
   }
+  const workflows = e.workflows ?? [];
+  if (workflows.length > 0) {
+    // The inputs and steps of the run are not recorded: a changed workflow is said, never compared.
+    const head = `${plural(workflows.length, 'workflow file', 'workflow files')} changed: a workflow decides what the check runs and with which inputs (${code('fail-on', LIMITS.label)}, ${code('repeat', LIMITS.label)}, the judge), which are not compared, and a run of a workflow a pull request changed can write any results`;
+    groups.push({ head, lines: shown(workflows, (w) => `${code(w.file, LIMITS.file)} ${didWords(w.status)}`) });
+  }
   const base = code(e.base.slice(0, 7), LIMITS.ref);
   // From git there is no pull request: the checkout (its working tree) is compared with the revision given to --base.
   const rev = e.rev === undefined ? null : code(e.rev, LIMITS.ref);
@@ -201,8 +214,9 @@ export function suiteEditsParts(e: SuiteEdits, code: CodeOf): SuiteEditsParts {
       unknown: e.unknown,
     };
   }
+  const onlyWorkflows = groups.length === 1 && workflows.length > 0;
   return {
-    title: !git ? SUITE_EDITS_TITLE : `This checkout edits the suite${rev === null ? '' : `, against ${rev}`}`,
+    title: !git ? (onlyWorkflows ? WORKFLOWS_EDITED_TITLE : SUITE_EDITS_TITLE) : `This checkout edits the suite${rev === null ? '' : `, against ${rev}`}`,
     intro: !git
       ? `These results were measured against the suite as this pull request changes it, compared with its base ${base}.`
       : `These results were measured against the suite as this checkout has it (uncommitted and untracked files included), compared with ${against}.`,

@@ -20,7 +20,7 @@ import { checkPersonaFile } from './personas.js';
 import { boundIssues, type ConfigIssue } from './issues.js';
 import { applyOverrides, type ConfigOverrides } from './overrides.js';
 import { isInside } from '../fs-safe.js';
-import { outsideIssue, readSuiteText, realPathOrNull, type SuiteFileRef } from './read.js';
+import { isLink, linkIssue, outsideIssue, readSuiteText, realPathOrNull, shownInSuite, type SuiteFileRef } from './read.js';
 import { readYaml, withYamlPackage, type LoadedYaml } from './yaml/index.js';
 import { judgeAssertionOf } from '../assertions/list.js';
 import { suiteAboveIssue } from './suite-above.js';
@@ -273,7 +273,32 @@ function suiteRoot(paths: SuitePaths, found: Findings, dir: string): SuiteRoot |
     found.errors.push(outsideIssue(shown, `the suite folder ${shown}`, 'the repository (the working directory)'));
     return null;
   }
+  const link = isInside(paths.cwd, paths.dir) ? linkOnTheWay(paths.cwd, paths.dir) : null;
+  if (link !== null) {
+    // A pull request's edit of the suite is compared by the suite folder's path in the repository:
+    // through a link, the files changed are under another path (docs/action.md, "Suite edited").
+    const leadsTo = path.relative(realCwd, real).split(path.sep).join('/') || '.';
+    found.errors.push({
+      file: shown,
+      line: null,
+      column: null,
+      message: `the suite folder ${shown} is reached through a symbolic link (${paths.show(link)}): refused, nothing was read from it`,
+      fix: `name the folder it leads to, ${leadsTo}, in --dir (the dir input in the Action): a pull request's change to the suite is compared with its base by the folder's own path`,
+    });
+    return null;
+  }
   return { real, shown };
+}
+
+/** The first folder from below `cwd` down to `dir` (inside it) that is a symbolic link; null when none is. */
+function linkOnTheWay(cwd: string, dir: string): string | null {
+  let at = cwd;
+  for (const name of path.relative(cwd, dir).split(path.sep)) {
+    if (name === '') continue;
+    at = path.join(at, name);
+    if (isLink(at)) return at;
+  }
+  return null;
 }
 
 /** config.yml (or .yaml) resolved with defaults; defaults alone when there is none; null on errors. */
@@ -374,8 +399,8 @@ function folderNamedLikeFile(shown: string, what: 'fixture' | 'persona script' |
 interface FixtureFiles {
   fixtures: Fixture[];
   labels: SeenLabel[];
-  /** null: no fixtures folder; 'outside': refused; else the number of files read and their errors. */
-  listed: number | null | 'outside';
+  /** null: no fixtures folder; 'refused': outside the suite folder, or a link; else the number of files read and their errors. */
+  listed: number | null | 'refused';
   fileErrors: number;
 }
 
@@ -391,9 +416,9 @@ async function loadFixtures(paths: SuitePaths, root: SuiteRoot, found: Findings)
     (file) => notReadWarning(paths.show(file), 'fixtures', found),
     (folder) => folderNamedLikeFile(paths.show(folder), 'fixture', found),
   );
-  if (listed === 'outside') {
-    found.errors.push(outsideIssue(fixturesShown, `the fixtures folder ${fixturesShown}`, `the suite folder ${root.shown}`));
-    return { fixtures, labels, listed, fileErrors: 0 };
+  if (listed !== null && 'refused' in listed) {
+    found.errors.push(refusedFolder(listed, fixturesShown, 'the fixtures folder', root));
+    return { fixtures, labels, listed: 'refused', fileErrors: 0 };
   }
   if (listed === null) return { fixtures, labels, listed, fileErrors: 0 };
   namesDifferingInCase(listed.map((ref) => shownUnder(fixturesShown, ref)), 'fixtures', found);
@@ -448,9 +473,8 @@ async function loadPersonas(paths: SuitePaths, root: SuiteRoot, found: Findings)
     (file) => notReadWarning(paths.show(file), 'persona scripts', found),
     (folder) => folderNamedLikeFile(paths.show(folder), 'persona script', found),
   );
-  if (listed === 'outside') {
-    const shown = paths.show(paths.personasDir);
-    found.errors.push(outsideIssue(shown, `the personas folder ${shown}`, `the suite folder ${root.shown}`));
+  if (listed !== null && 'refused' in listed) {
+    found.errors.push(refusedFolder(listed, paths.show(paths.personasDir), 'the personas folder', root));
     return { personas, labels, files: 0 };
   }
   if (listed === null) notAFolder(paths, paths.personasDir, 'persona scripts', found);
@@ -473,7 +497,7 @@ async function loadPersonas(paths: SuitePaths, root: SuiteRoot, found: Findings)
 
 /** A suite needs fixtures or persona scripts; a suite of persona scripts alone needs no fixtures folder. */
 function requireSomething(paths: SuitePaths, fixtures: FixtureFiles, personas: PersonaFiles, found: Findings): void {
-  if (fixtures.listed === 'outside') return;
+  if (fixtures.listed === 'refused') return;
   if (personas.files > 0) {
     if (fixtures.listed === null) notAFolder(paths, paths.fixturesDir, 'fixtures', found);
     return;
@@ -584,9 +608,8 @@ async function loadBaselines(
   const baselines = new Map<string, Baseline>();
   const personaBaselines = new Map<string, PersonaBaseline>();
   const listed = await listSuiteFiles(paths.baselinesDir, root, (name) => name.endsWith('.json'), false, undefined, (folder) => folderNamedLikeFile(paths.show(folder), 'baseline', found));
-  if (listed === 'outside') {
-    const shown = paths.show(paths.baselinesDir);
-    found.errors.push(outsideIssue(shown, `the baselines folder ${shown}`, `the suite folder ${root.shown}`));
+  if (listed !== null && 'refused' in listed) {
+    found.errors.push(refusedFolder(listed, paths.show(paths.baselinesDir), 'the baselines folder', root));
     return { baselines, personaBaselines };
   }
   if (listed === null) notAFolder(paths, paths.baselinesDir, 'baselines', found);
@@ -877,7 +900,8 @@ function firstFile(candidates: string[]): string | null {
 
 /**
  * Files under `folder` whose name passes `keep`, sorted by path; null when `folder` is not a
- * folder; 'outside' when it resolves outside the suite folder. Folders are walked without
+ * folder; refused when it resolves outside the suite folder or is itself a link (a link to
+ * elsewhere inside it: docs/security.md, "Hostile files"). Folders are walked without
  * following links, so the real path of every entry that is not itself a link is known.
  */
 async function listSuiteFiles(
@@ -889,7 +913,7 @@ async function listSuiteFiles(
   onSkipped?: (file: string) => void,
   /** Told of each folder whose name `keep` takes (`refund.yml/`): it is walked as any folder (when recursive), never read as a file. */
   onFolderNamedLikeFile?: (folder: string) => void,
-): Promise<ListedFile[] | null | 'outside'> {
+): Promise<ListedFile[] | null | RefusedFolder> {
   try {
     if (!(await fs.stat(folder)).isDirectory()) return null;
   } catch {
@@ -897,13 +921,21 @@ async function listSuiteFiles(
   }
   const realFolder = realPathOrNull(folder);
   if (realFolder === null) return null;
-  if (!isInside(root.real, realFolder)) return 'outside';
+  if (!isInside(root.real, realFolder)) return { refused: 'outside', real: realFolder };
+  if (isLink(folder)) return { refused: 'link', real: realFolder };
   const out: ListedFile[] = [];
   // Each file's path under the folder is built as the walk goes (it is the sort key, and how the
   // file is shown): path.relative per file cost ~5 ms at 500 files.
+  // A git repository of its own inside the folder (a submodule): its files change with a commit id.
+  let nested: string | null = null;
   const walk = async (dir: string, realDir: string, relDir: string): Promise<void> => {
     const entries = await fs.readdir(dir, { withFileTypes: true });
+    if (entries.some((e) => e.name === '.git')) {
+      nested = realDir;
+      return;
+    }
     for (const entry of entries) {
+      if (nested !== null) return;
       if (entry.name.startsWith('.')) continue;
       const full = path.join(dir, entry.name);
       const real = path.join(realDir, entry.name);
@@ -919,7 +951,30 @@ async function listSuiteFiles(
     }
   };
   await walk(folder, realFolder, '');
+  if (nested !== null) return { refused: 'repository', real: nested };
   return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+}
+
+/**
+ * A suite folder not walked: it resolves outside the suite folder, is a link to elsewhere inside it
+ * (`real`: where it leads), or holds a git repository of its own, a submodule (`real`: its folder).
+ */
+interface RefusedFolder {
+  refused: 'outside' | 'link' | 'repository';
+  real: string;
+}
+
+/** The error of a folder not walked (`what`: `the fixtures folder`): where it leads is named only inside the suite folder. */
+function refusedFolder(folder: RefusedFolder, shown: string, what: string, root: SuiteRoot): ConfigIssue {
+  if (folder.refused === 'outside') return outsideIssue(shown, `${what} ${shown}`, `the suite folder ${root.shown}`);
+  if (folder.refused === 'link') return linkIssue(shown, `${what} ${shown}`, shownInSuite(folder.real, root.real, root.shown), 'folder');
+  return {
+    file: shown,
+    line: null,
+    column: null,
+    message: `${what} ${shown} holds a git repository of its own (a submodule) in ${shownInSuite(folder.real, root.real, root.shown)}: refused, nothing was read from it`,
+    fix: "copy its files into the suite's own repository: a pull request that moves a submodule to another commit changes its files without their comparison with its base",
+  };
 }
 
 /** A file listed in a suite folder, with its path under that folder in forward slashes (`group/refunds.yml`). */

@@ -1,10 +1,11 @@
 // Reading one suite file, whatever a pull request put there: a file that resolves outside the
 // suite folder (a symbolic link to /proc/self/environ, to a file of the runner) is refused without
-// reading it; a file that is not UTF-8 text, or is too large, is one issue, never a flood of
+// reading it, and so is a link to another file inside it (linkIssue); a file that is not UTF-8 text, or is too large, is one issue, never a flood of
 // parser errors quoting binary; its YAML is read by suite/yaml (readYaml).
 
 import { isUtf8 } from 'node:buffer';
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import path from 'node:path';
 import { isInside } from '../fs-safe.js';
 import type { ConfigIssue } from './issues.js';
 
@@ -43,6 +44,35 @@ export function outsideIssue(shown: string, what: string, boundary: string): Con
   );
 }
 
+/**
+ * A suite file or folder that is a symbolic link to another place inside the suite folder: refused
+ * too. A pull request's edit of the suite is read from GitHub by the paths it changed (docs/action.md,
+ * "Suite edited"), and a link's own path does not change when the file it leads to does: a check
+ * weakened there would read as no edit. `leadsTo` is shown as the suite's other files are.
+ */
+export function linkIssue(shown: string, what: string, leadsTo: string, kind: 'file' | 'folder'): ConfigIssue {
+  return issue(
+    shown,
+    `${what} is a symbolic link (to ${leadsTo}): refused, nothing was read from it`,
+    `replace the link with the ${kind} itself: a pull request's change to the ${kind} a link leads to is not compared with its base`,
+  );
+}
+
+/** `real` (inside the real suite folder `realRoot`) as the suite's files are shown: under `rootShown`, in forward slashes. */
+export function shownInSuite(real: string, realRoot: string, rootShown: string): string {
+  const rel = path.relative(realRoot, real).split(path.sep).join('/');
+  return rootShown === '.' ? rel || '.' : rel === '' ? rootShown : `${rootShown}/${rel}`;
+}
+
+/** Whether `p` itself is a symbolic link (false when it cannot be read: reading it says why). */
+export function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 export interface SuiteFileRef {
   /** The path as listed (inside the suite folder by construction). */
   path: string;
@@ -66,6 +96,8 @@ export function readSuiteText(ref: SuiteFileRef, shown: string, realRoot: string
     }
   }
   if (!isInside(realRoot, real)) return { issue: outsideIssue(shown, 'the file', `the suite folder ${rootShown}`) };
+  // Known not a link when listed with its real path; else (a link entry, config.yml) asked.
+  if (ref.real === null && isLink(ref.path)) return { issue: linkIssue(shown, 'the file', shownInSuite(real, realRoot, rootShown), 'file') };
   let bytes: Buffer;
   try {
     const read = readRegularFile(real);

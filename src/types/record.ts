@@ -151,6 +151,12 @@ export interface SuiteEdits {
   /** config.yml's settings that change what is replayed or how verdicts are reached; absent when none, and in older records. */
   config?: ConfigEdit[];
   baselines: BaselineEdit[];
+  /**
+   * The workflow files the pull request changed (under `.github/workflows/` and `.github/actions/`),
+   * each as GitHub lists it (`file` at the head, at the base when removed): they decide what runs
+   * the check and with which inputs, which are not compared. Absent when none, from git, and in older records.
+   */
+  workflows?: BaselineEdit[];
   /** Why the comparison could not be made, or made only in part; null when it was made whole. */
   unknown: string | null;
   /**

@@ -4,7 +4,7 @@
 // step with both suites' artifacts).
 
 import { describe, expect, it } from 'vitest';
-import { ownSuiteResults, type ReadResults } from '../../src/action/report.js';
+import { ownSuiteResults, reportSuiteDir, type ReadResults } from '../../src/action/report.js';
 import type { RunRecord } from '../../src/types.js';
 
 const record = (suitePath?: string): RunRecord => ({ ...(suitePath === undefined ? {} : { suitePath }) }) as RunRecord;
@@ -50,5 +50,27 @@ describe('ownSuiteResults', () => {
     );
     // An artifact's file and suite are shown on one line.
     expect(() => ownSuiteResults([at('shards/a/results.json', '.agent-replay'), at('shards/x\n::error::y/results.json', 'apps/x\u001b[31m')], '../up')).toThrow(/shards\/x ⏎ ::error::y\/results\.json is a run of the suite in apps\/x\\u001b\[31m\. A report/);
+  });
+});
+
+describe('reportSuiteDir: the suite folder a pull request is compared for in report mode', () => {
+  const ws = '/home/runner/work/shop/shop';
+  it('is the dir input, also written as an absolute path inside the workspace, never a record\'s suitePath then', () => {
+    expect(reportSuiteDir('.agent-replay', ws, 'elsewhere', true)).toEqual({ dir: '.agent-replay', refused: null });
+    expect(reportSuiteDir('./apps/sales/.agent-replay/', ws, undefined, false)).toEqual({ dir: 'apps/sales/.agent-replay', refused: null });
+    // `${{ github.workspace }}/.agent-replay`: a fork's record naming another folder compared nothing and read as no edit.
+    expect(reportSuiteDir(`${ws}/.agent-replay`, ws, 'nowhere', true)).toEqual({ dir: '.agent-replay', refused: null });
+  });
+
+  it("outside the workspace takes a same-repository run's suitePath, never a fork's: said, not read as no edit", () => {
+    expect(reportSuiteDir('/srv/suite', ws, 'apps/sales/.agent-replay', false)).toEqual({ dir: 'apps/sales/.agent-replay', refused: null });
+    expect(reportSuiteDir('/srv/suite', ws, undefined, false)).toEqual({ dir: null, refused: null });
+    expect(reportSuiteDir('/srv/suite', ws, undefined, true).refused).toBe(
+      "this step's dir input, /srv/suite, is no folder of the repository, and the fork's records name none: give dir the suite folder in the repository, as its check step does",
+    );
+    expect(reportSuiteDir('/srv/suite', ws, 'nowhere\n::error::x', true)).toEqual({
+      dir: null,
+      refused: "this step's dir input, /srv/suite, is no folder of the repository, and the suite folder a fork's records name (nowhere ⏎ ::error::x) is the fork's to write: give dir the suite folder in the repository, as its check step does",
+    });
   });
 });

@@ -13,7 +13,8 @@ import { HEAD, pullPayload, runAction, useServers, type ActionRun } from './harn
 import { createGitHubApi, type GitHubApi } from '../../src/github/api.js';
 import { MAX_PULLS_COMPARED, MAX_SUITE_FILES, pullsCompared, runSuiteEdits, suiteEditsFor } from '../../src/action/suite-edits.js';
 import type { PullContext } from '../../src/action/context.js';
-import { parseRecord } from '../../src/record/index.js';
+import { parseRecord, serializeRecord } from '../../src/record/index.js';
+import { run } from '../report/fixtures.js';
 import { serializeBaseline } from '../../src/suite/index.js';
 import type { Baseline, RunRecord, SuiteEdits } from '../../src/types.js';
 import { suiteEditsBlock } from '../../src/report/blocks.js';
@@ -185,6 +186,47 @@ describe('a pull request that edits its own suite', () => {
     expect(s).not.toContain('fixture check');
     // Measured against the edited baseline, the new reply reads as no change: the section is what tells the reviewer.
     expect(edits?.baselines).toEqual([{ file: '.agent-replay/baselines/refund-policy.json', status: 'modified' }]);
+  });
+
+  it('names the workflow files the pull request changed: they set fail-on and repeat, and a changed one runs a fork\'s check, whose records a workflow_run report comments with', async () => {
+    // The inputs of the step are not compared; a workflow that loosened fail-on (or writes its own results.json) read as no edit.
+    const workflow = 'on: pull_request\njobs:\n  check:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: agent-replay/agent-replay@v0.1.0\n        with: { fail-on: none }\n';
+    const { edits, block: s } = await editsOf([{ push: { '.github/workflows/agent-replay.yml': workflow, '.github/actions/setup/action.yml': 'runs: { using: composite, steps: [] }\n', 'README.md': 'x' } }]);
+    expect(edits?.workflows).toEqual([
+      { file: '.github/actions/setup/action.yml', status: 'added' },
+      { file: '.github/workflows/agent-replay.yml', status: 'added' },
+    ]);
+    expect(s).toContain('#### ✏️ This pull request edits the workflows that run the check');
+    expect(s).toContain(
+      '**2 workflow files changed: a workflow decides what the check runs and with which inputs (`fail-on`, `repeat`, the judge), which are not compared, and a run of a workflow a pull request changed can write any results**',
+    );
+    expect(s).toContain('- `.github/workflows/agent-replay.yml` added');
+    expect(s).not.toContain('README');
+    // Kept in results.json as read.
+    const kept = parseRecord(serializeRecord({ ...run([], {}), suiteEdits: edits! }), 'results.json');
+    expect(kept.suiteEdits?.workflows).toEqual(edits?.workflows);
+  });
+
+  it('says the workflows after an edit of the suite, under the suite\'s title', async () => {
+    const workflow = 'on: pull_request\n';
+    const both = await editsOf([{ push: { [file('fixtures/suite.yml')]: WEAKENED, '.github/workflows/agent-replay.yml': workflow } }]);
+    expect(both.block).toContain('#### ✏️ This pull request edits the suite');
+    expect(both.block.indexOf('fixture check')).toBeLessThan(both.block.indexOf('workflow file changed'));
+  });
+
+  it('takes no commit after a workflow change for an accept commit: a workflow commits as the accept flow does, also one changed back before the head', async () => {
+    const rewritten = baseline('refund-policy', 'refund', 'Refunds within a month.');
+    const { edits, block: s } = await editsOf([
+      { push: { '.github/workflows/commit.yml': 'on: push\n' }, message: 'Add a workflow' },
+      { accept: [rewritten] },
+      { push: { '.github/workflows/commit.yml': null }, message: 'Remove it' },
+    ]);
+    expect(edits?.workflows).toBeUndefined();
+    expect(edits?.baselines).toEqual([{ file: '.agent-replay/baselines/refund-policy.json', status: 'modified' }]);
+    expect(s).toContain('- `.agent-replay/baselines/refund-policy.json` changed by a commit that is not an accept commit');
+    expect(edits?.unknown).toBe(
+      'a commit before an accept commit changed .github/workflows/commit.yml, and a workflow can commit as the accept flow does, so the baselines of the accept commits after it are listed as edited.',
+    );
   });
 
   it('does not flag a baseline an accept commit made, but flags one edited by hand after it', async () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { renderComment, renderTerminal } from '../../src/report/index.js';
 import { renderHtml } from '../../src/report/html.js';
 import type { RunRecord, SuiteEdits } from '../../src/types.js';
-import { ctx, mixed, run } from './fixtures.js';
+import { ctx, fixture, mixed, run } from './fixtures.js';
 import { parseRecord } from '../../src/record/index.js';
 
 const EDITS: SuiteEdits = {
@@ -142,6 +142,23 @@ describe('suite edits that could not be compared', () => {
     const partial = renderTerminal(edited({ ...EDITS, unknown: 'GitHub lists only the first 300 files this pull request changes.' }), { color: false });
     expect(partial).toContain('This pull request edits the suite.');
     expect(partial).toContain('  Not everything could be compared: GitHub lists only the first 300 files this pull request changes.');
+  });
+});
+
+describe('the headline of a run against an edited suite', () => {
+  it('never says "No regressions" when the suite was edited: every item unchanged against a rewritten baseline is no proof; a comparison that found nothing keeps it', () => {
+    // A baseline edited by hand to the new wrong reply, the check weakened: every item reads unchanged.
+    const same = [fixture('refund-policy'), fixture('greeting')];
+    const bare = run(same);
+    expect(renderComment(bare, ctx)).toContain('### ✅ No regressions: 2 unchanged');
+    for (const e of [EDITS, { ...EDITS, fixtures: [], baselines: [], config: [{ file: '.agent-replay/config.yml', setting: 'stats.alpha', change: 'setting' as const, before: '0.05', after: '0.5' }] }, { ...EDITS, fixtures: [], baselines: [], workflows: [{ file: '.github/workflows/agent-replay.yml', status: 'modified' }] }]) {
+      const r = run(same, { suiteEdits: e });
+      expect(renderComment(r, ctx)).toContain('### ✅ No new failures: 2 unchanged\n');
+      expect(renderTerminal(r, { color: false })).toContain('agent-replay: No new failures: 2 unchanged\n');
+      expect(renderComment(r, ctx)).not.toContain('No regressions');
+    }
+    // Nothing found (not everything compared): the run's own words stand, the block says what was not compared.
+    expect(renderComment(run(same, { suiteEdits: { ...EDITS, fixtures: [], baselines: [], unknown: 'GitHub answered 403.' } }), ctx)).toContain('### ✅ No regressions: 2 unchanged');
   });
 });
 

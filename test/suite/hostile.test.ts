@@ -91,12 +91,44 @@ describe('symbolic links that lead out of the suite are refused, and not read', 
     expect(allText(r)).not.toContain(SECRET);
   });
 
-  it('links that stay inside the suite folder work, and a suite folder given explicitly elsewhere is read', async () => {
-    const cwd = await repo({ '.agent-replay/shared/greeting.yml': 'label: linked\nmessage: hi\n', [`${F}/ok.yml`]: OK_FIXTURE });
+  it('a link to elsewhere inside the suite folder is refused too, file or folder, since a pull request that edits the file it leads to changes no path of the suite', async () => {
+    // The edit of a suite is compared by the paths a pull request changed (docs/action.md, "Suite
+    // edited"): shared/greeting.yml weakened under fixtures/linked.yml would read as no edit.
+    const cwd = await repo({ '.agent-replay/shared/greeting.yml': 'label: linked\nmessage: hi\n', '.agent-replay/shared/c.yml': '', '.agent-replay/shared/b.json': '{}', [`${F}/ok.yml`]: OK_FIXTURE });
     await fs.symlink('../shared/greeting.yml', path.join(cwd, F, 'linked.yml'));
+    await fs.symlink('shared/c.yml', path.join(cwd, C));
+    await fs.mkdir(path.join(cwd, B));
+    await fs.symlink('../shared/b.json', path.join(cwd, B, 'ok.json'));
+    await fs.symlink('shared', path.join(cwd, '.agent-replay/personas'));
     const r = await loadAt(cwd);
-    expect(r.errors).toEqual([]);
-    expect(r.suite!.fixtures.map((f) => f.label)).toEqual(['linked', 'ok']);
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${C}: the file is a symbolic link (to .agent-replay/shared/c.yml): refused, nothing was read from it\n  fix: replace the link with the file itself: a pull request's change to the file a link leads to is not compared with its base`,
+      `${F}/linked.yml: the file is a symbolic link (to .agent-replay/shared/greeting.yml): refused, nothing was read from it\n  fix: replace the link with the file itself: a pull request's change to the file a link leads to is not compared with its base`,
+      `${B}/ok.json: the file is a symbolic link (to .agent-replay/shared/b.json): refused, nothing was read from it\n  fix: replace the link with the file itself: a pull request's change to the file a link leads to is not compared with its base`,
+      `.agent-replay/personas: the personas folder .agent-replay/personas is a symbolic link (to .agent-replay/shared): refused, nothing was read from it\n  fix: replace the link with the folder itself: a pull request's change to the folder a link leads to is not compared with its base`,
+    ]);
+  });
+
+  it('a fixtures, personas or baselines folder that holds a git repository of its own (a submodule) is refused: a pull request moves it to another commit without changing a suite path', async () => {
+    const cwd = await repo({ [`${F}/ok.yml`]: OK_FIXTURE, [`${F}/shared/refund.yml`]: 'label: refund\nmessage: hi\n', [`${B}/ok.json`]: '{}' });
+    execFileSync('git', ['init', '-q', path.join(cwd, F, 'shared')]);
+    await fs.writeFile(path.join(cwd, B, '.git'), 'gitdir: ../../.git/modules/baselines\n');
+    expect(brief((await loadAt(cwd)).errors)).toEqual([
+      `${F}:-: the fixtures folder ${F} holds a git repository of its own (a submodule) in ${F}/shared: refused, nothing was read from it`,
+      `${B}:-: the baselines folder ${B} holds a git repository of its own (a submodule) in ${B}: refused, nothing was read from it`,
+    ]);
+  });
+
+  it('a suite folder reached through a link inside the repository is refused, naming the folder it leads to; one given explicitly elsewhere is read', async () => {
+    const cwd = await repo({ [`config/agent-replay/fixtures/ok.yml`]: OK_FIXTURE });
+    await fs.rename(path.join(cwd, 'config/agent-replay'), path.join(cwd, 'config/suite'));
+    await fs.symlink('config/suite', path.join(cwd, '.agent-replay'));
+    expect((await loadAt(cwd)).errors.map(formatIssue)).toEqual([
+      ".agent-replay: the suite folder .agent-replay is reached through a symbolic link (.agent-replay): refused, nothing was read from it\n  fix: name the folder it leads to, config/suite, in --dir (the dir input in the Action): a pull request's change to the suite is compared with its base by the folder's own path",
+    ]);
+    await fs.symlink('config', path.join(cwd, 'apps'));
+    expect(brief((await loadAt(cwd, 'apps/suite')).errors)).toEqual(['apps/suite:-: the suite folder apps/suite is reached through a symbolic link (apps): refused, nothing was read from it']);
+    expect((await loadAt(cwd, 'config/suite')).errors).toEqual([]);
 
     const elsewhere = await repo({ [`${F}/ok.yml`]: OK_FIXTURE });
     const explicit = await loadAt(cwd, path.join(elsewhere, '.agent-replay'));
@@ -111,13 +143,14 @@ describe('symbolic links that lead out of the suite are refused, and not read', 
     expect(brief(r.errors)).toEqual([`${C}:-: the file resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it`]);
   });
 
-  it('a named pipe does not stall the load: ignored as an entry, "not a regular file" through a link', async () => {
+  it('a named pipe does not stall the load: ignored as an entry, "not a regular file" as config.yml', async () => {
     const cwd = await repo({ [`${F}/ok.yml`]: OK_FIXTURE });
     execFileSync('mkfifo', [path.join(cwd, F, 'pipe.yml')]);
     expect((await loadAt(cwd)).errors).toEqual([]);
-    await fs.symlink('pipe.yml', path.join(cwd, F, 'via-link.yml'));
+    // config.yml is opened by its name (a link to one, inside the suite folder, is refused before it is opened).
+    execFileSync('mkfifo', [path.join(cwd, C)]);
     const r = await loadAt(cwd);
-    expect(brief(r.errors)).toEqual([`${F}/via-link.yml:-: not a regular file`]);
+    expect(brief(r.errors)).toEqual([`${C}:-: not a regular file`]);
   });
 
   it('a dangling link is a read error naming the file', async () => {

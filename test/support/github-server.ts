@@ -813,7 +813,11 @@ export class FakeGitHub {
         };
         // Each file once, as GitHub lists the change from base to head.
         const byPath = new Map<string, string>();
-        for (const f of chain.flatMap((c) => c.files)) byPath.set(f.path, byPath.has(f.path) && f.status !== 'removed' ? (byPath.get(f.path) === 'added' ? 'added' : f.status) : f.status);
+        for (const f of chain.flatMap((c) => c.files)) {
+          // Added and removed again between base and head: no change, and GitHub lists none.
+          if (f.status === 'removed' && byPath.get(f.path) === 'added') byPath.delete(f.path);
+          else byPath.set(f.path, byPath.has(f.path) && f.status !== 'removed' ? (byPath.get(f.path) === 'added' ? 'added' : f.status) : f.status);
+        }
         const files = [...byPath].map(([path, status]) => ({ ...this.spec.sample('diff-entry'), filename: path, status }));
         const status = chain.length === 0 ? 'identical' : 'ahead';
         const mergeBase = { ...this.spec.sample('commit'), sha: base };
