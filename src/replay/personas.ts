@@ -172,9 +172,11 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
   const anew = script.user && baseline !== null ? writtenForAnotherUser(script, script.user, baseline, deps.redact) : null;
   // The number of turns, and how the conversation ended, are the agent's only while the user is the baseline's (docs/meaning.md, "Persona scripts").
   const left = baseline !== null && userLeftBaseline(simulation, turns, baseline);
-  const ending = anew !== null ? `user simulated afresh: ${anew} changed since the baseline` : left ? null : simulatedEnding(simulation ?? undefined, baseline);
+  // A follow-up removed since the baseline: the script ran out of messages where the baseline's user sent more; the turns it lacks are the script's doing, not the agent's.
+  const fewer = !script.user && apart === -1 && stop === 'complete' && baseline !== null ? fewerMessages(messagesOf(script).length, baseline) : null;
+  const ending = anew !== null ? `user simulated afresh: ${anew} changed since the baseline` : left ? null : (fewer ?? simulatedEnding(simulation ?? undefined, baseline));
   const drift = personaDrift(verdict, turns, baseline, ending);
-  const counts = baseline === null || left ? { baseline: turns.length, now: turns.length } : { baseline: baseline.transcript.length, now: turns.length };
+  const counts = baseline === null || left || fewer !== null ? { baseline: turns.length, now: turns.length } : { baseline: baseline.transcript.length, now: turns.length };
   const byTurns = meanings === null || baseline === null ? null : scriptMeaning(turns.map((t) => ({ index: t.index, meaning: t.meaning ?? null })), counts);
   const meaning: Meaning | null = meanings === null ? byTurns : conversationMeaning(byTurns, ending, apart === -1 ? null : (turns[apart]?.index ?? null));
   return { ...base, errored: false, error: null, errorKind: null, verdict, drift: meaning === null ? drift : { ...drift, meaning }, durationMs: Math.round(deps.now() - started) };
@@ -192,6 +194,12 @@ function userLeftBaseline(simulation: SimulationRecord | null, turns: readonly T
   if (simulation === null) return false;
   const asked = simulation.liveFromTurn ?? (simulation.endedBy === 'simulator_fault' || (simulation.endedBy === 'simulator' && simulation.calls > 0) ? (turns.at(-1)?.index ?? 0) + 1 : null);
   return asked !== null && baselineTurns(baseline).has(asked);
+}
+
+/** "the script has 2 messages, where the baseline's user sent 3": a script that sends fewer messages than its baseline's user did; null otherwise. */
+function fewerMessages(messages: number, baseline: PersonaBaseline): string | null {
+  const sent = baseline.transcript.filter((t) => t.message !== null).length;
+  return messages < sent ? `the script has ${messages} ${messages === 1 ? 'message' : 'messages'}, where the baseline's user sent ${sent}` : null;
 }
 
 /**

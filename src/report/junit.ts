@@ -12,7 +12,7 @@ import { clip, oneLine } from './escape.js';
 import { buildModel, routeText, viewOf, type FixtureView, type ReportModel, type ScriptView } from './model.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
-import { decisiveTurn, lineChecks, matchMark, notSent, stoppedOn } from './persona.js';
+import { decisiveTurn, lineChecks, matchMark, messageChanged, notSent, stoppedOn } from './persona.js';
 import { BEGUN_WORDS, decisiveAttempt, decisiveReply } from './item-parts.js';
 
 // Not allowed in XML 1.0 (incl. lone surrogates), plus C1 controls and DEL which are discouraged.
@@ -124,8 +124,11 @@ function personaBody(v: ScriptView, cause: Cause | null): string {
   const dt = decisiveTurn(p);
   if (dt !== null && dt.turn !== null) lines.push(`attempt ${dt.number}'s turn ${dt.index}: ${dt.turn.reply}`);
   lines.push('', dt === null ? 'transcript:' : `transcript (attempt ${dt.shownNumber}):`);
-  for (const t of p.turns) {
+  for (const [i, t] of p.turns.entries()) {
     if (t.message !== null) lines.push(`  [${t.index}] User${t.source === undefined ? '' : ` (${SOURCE_WORDS[t.source]})`}: ${t.message}`);
+    // A message that is not the baseline's at this turn, as the comment says it (docs/simulated-users.md, "In the comment and the other reports").
+    const was = p.errored ? undefined : p.baseline?.transcript[i];
+    if (t.message !== null && was !== undefined && was.message !== null && was.message !== t.message) lines.push(`  [${t.index}] ${messageChanged(t)}; the baseline sent: ${was.message}`);
     for (const call of t.toolCalls ?? []) lines.push(`  [${t.index}] ${callText(call)}${call.mocked || p.toolMode === 'live' ? '' : ' (not mocked)'}${sourceMark(call)}`);
     lines.push(`  [${t.index}] Agent (${routeText(t.route)}): ${t.reply}`);
   }

@@ -305,6 +305,50 @@ export function differenceMeaning(d: FirstDifference): string | null {
   return d.current === null ? null : turnMeaningWords(d.current);
 }
 
+/**
+ * The turns the comment and the terminal show above the transcript, in order (docs/meaning.md,
+ * "Persona scripts"): the turn that decided the drift, when it is not the first difference: the
+ * turn changed in meaning (or not checked), else the first turn whose user message is not the
+ * baseline's (an edited follow-up, a user simulated anew: what "the user's message of turn 2 is not
+ * the baseline's" names); then the first difference, with its meaning ("reworded") unless the
+ * item's line names that turn already.
+ */
+export function shownTurns(pr: PersonaRecord): {
+  meaning: NonNullable<ReturnType<typeof meaningTurn>> | null;
+  message: FirstDifference | null;
+  first: FirstDifference | null;
+  firstWas: string | null;
+} {
+  const first = firstDifference(pr);
+  const m = meaningTurn(pr);
+  // A message turn decides only where the line says so: "the user's message of turn 2 is not the baseline's", "user simulated afresh".
+  const message = m === null && pr.drift?.meaning?.by === 'turns' ? messageTurn(pr) : null;
+  const named = pr.drift?.meaning?.detail?.startsWith(`turn ${first?.turn} `) === true;
+  return {
+    meaning: m !== null && m.turn.index !== first?.turn ? m : null,
+    message: message !== null && message.turn !== first?.turn ? message : null,
+    first,
+    firstWas: first === null || named ? null : differenceMeaning(first),
+  };
+}
+
+/** The terminal's line for that turn: "turn 2: the script's message changed; the baseline sent: Order 1234". */
+export function messageTurnWords(d: FirstDifference): string {
+  const who = d.current === null ? "the user's message is not the baseline's" : messageChanged(d.current).replace(/^T/, 't');
+  const sent = d.baseline?.message ?? null;
+  return `turn ${d.turn}: ${who}${sent === null ? '' : `; the baseline sent: ${clip(normalizeBlock(sent).replace(/\s+/g, ' '), LIMITS.messageInline)}`}`;
+}
+
+/** The first turn whose user message is not the baseline's at the same place, with the baseline's turn; null when none. */
+function messageTurn(pr: PersonaRecord): FirstDifference | null {
+  if (pr.errored || pr.baseline === null) return null;
+  const base = pr.baseline.transcript;
+  const i = pr.turns.findIndex((t, k) => base[k] !== undefined && base[k].message !== t.message);
+  const t = pr.turns[i];
+  const b = base[i];
+  return t === undefined || b === undefined ? null : { turn: t.index, baseline: b, current: t };
+}
+
 /** Who changed a turn's message: "The script's message changed", "The simulated user wrote another message" (the comment, the terminal, report.html). */
 export function messageChanged(t: Turn): string {
   return t.source === 'simulator' ? 'The simulated user wrote another message' : "The script's message changed";
@@ -321,9 +365,8 @@ export function sameReplyWords(b: BaselineTurn, t: Turn): string {
   return [...parts, 'the reply the same'].join(', ');
 }
 
-function differenceBlock(d: FirstDifference, p: Profile, after: boolean): string {
-  const was = after ? differenceMeaning(d) : null;
-  const parts = [`**First difference from the baseline: turn ${d.turn}**${was === null ? '' : ` (${was})`}`];
+function differenceBlock(d: FirstDifference, p: Profile, was: string | null, title = `**First difference from the baseline: turn ${d.turn}**`): string {
+  const parts = [`${title}${was === null ? '' : ` (${was})`}`];
   const { baseline: b, current: t } = d;
   const message = t?.message ?? b?.message ?? null;
   if (message !== null) parts.push(userLine(d.turn, message, t?.source));
@@ -519,13 +562,13 @@ function bodyParts(pr: PersonaRecord, level: Level, p: Profile): string[] {
   if (pr.errored) {
     if (needsBlock(pr.error)) parts.push(labelled('**Error**', pr.error, LIMITS.detailBlock));
   }
-  const d = firstDifference(pr);
-  const m = meaningTurn(pr);
   // The turn that decided the drift comes first (docs/meaning.md, "Persona scripts"): a first
   // difference that is only a rewording (a welcome turn, say) follows it, named as such.
-  const apart = m !== null && m.turn.index !== d?.turn ? m : null;
-  if (apart !== null && level !== 'brief') parts.push(meaningTurnBlock(apart, p));
-  if (d && level !== 'brief') parts.push(differenceBlock(d, p, apart !== null));
+  const shown = shownTurns(pr);
+  const d = shown.first;
+  if (shown.meaning !== null && level !== 'brief') parts.push(meaningTurnBlock(shown.meaning, p));
+  if (shown.message !== null && level !== 'brief') parts.push(differenceBlock(shown.message, p, null, `**Turn ${shown.message.turn}: the user's message is not the baseline's**`));
+  if (d && level !== 'brief') parts.push(differenceBlock(d, p, shown.firstWas));
   if (pr.turns.length === 0) return parts;
   if (level === 'full') parts.push(transcriptBlock(pr, p));
   else parts.push(`_${d && level === 'brief' ? 'First difference and transcript' : 'Transcript'} left out to fit the size limit: see the full report._`);

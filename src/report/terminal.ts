@@ -35,7 +35,7 @@ import {
   type ScriptView,
   type SectionKey,
 } from './model.js';
-import { checkSubject, checksCount, decisiveTurn, differenceMeaning, firstDifference, lineChecks, matchMark, meaningTurn, sameReplyWords, CHECK_NAMES } from './persona.js';
+import { checkSubject, checksCount, decisiveTurn, lineChecks, matchMark, messageChanged, messageTurnWords, sameReplyWords, shownTurns, CHECK_NAMES } from './persona.js';
 import { spendText } from './spend.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { usageText } from './usage.js';
@@ -413,18 +413,20 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
       lines.push(paint('grey', fit(`${indent}    attempt ${dt.number}'s turn ${dt.index} (attempt ${dt.shownNumber} has no turn ${dt.index}):`)), ...textLines(dt.turn.reply, `${indent}      `, o.where, () => null, paint, fit));
     }
   }
-  const d = firstDifference(p);
   // The turn that decided the drift comes first, when it is not the first difference (docs/meaning.md,
   // "Persona scripts"); the first difference, a rewording or a message or route change then, follows.
-  const m = meaningTurn(p);
-  const apart = m !== null && m.turn.index !== d?.turn ? m : null;
+  const shown = shownTurns(p);
+  const d = shown.first;
+  const apart = shown.meaning;
   if (apart !== null) {
     const words = terminalLine(clip(apart.words, 300));
     lines.push(...diffLines(apart.baseline.reply, apart.turn.reply, words, (marks) => `${words} ${baselineKey(marks, apart.turn.source)}`, `${indent}    `, o.where, paint, fit));
   }
+  if (shown.message !== null) lines.push(paint('grey', fit(`${indent}    ${terminalLine(clip(messageTurnWords(shown.message), 300))}`)));
   if (d !== null && d.baseline && d.current && d.baseline.reply !== d.current.reply) {
-    const was = apart !== null ? differenceMeaning(d) : null;
-    const what = `turn ${d.turn} reply vs baseline${was === null ? '' : `, ${was}`}`;
+    const was = shown.firstWas;
+    const asked = d.baseline.message !== d.current.message ? `, ${messageChanged(d.current).replace(/^T/, 't')}` : '';
+    const what = `turn ${d.turn} reply vs baseline${was === null ? '' : `, ${was}`}${asked}`;
     const source = d.current.source;
     lines.push(...diffLines(d.baseline.reply, d.current.reply, what, (marks) => `${what} ${baselineKey(marks, source)}`, `${indent}    `, o.where, paint, fit));
   } else if (d !== null) {

@@ -402,6 +402,18 @@ describe('a reply to another user message than the baseline\'s is not compared w
     expect(judge.meaningCalls).toEqual([]);
     expect(p.drift?.meaning).toEqual({ value: 'changed', by: 'turns', detail: "the user's message of turn 2 is not the baseline's" });
   });
+
+  it('a follow-up removed since the baseline: changed by the script, not "turns 4 → 3" as if the agent had ended the conversation early', async () => {
+    const agent = await agentServer(() => 'same');
+    const judge = await judgeServer();
+    const script = (followUps: string): string => `label: hours-dialog\nopening: hours\nfollowUps: [ ${followUps} ]\nexpect: { conversations: [ shop ] }\n`;
+    const cwd = await project(agent.url, judge.url, { fixtures: '', script: script('"I want my money back", "Thanks"') });
+    await acceptFirst(cwd);
+    await writeFile(join(cwd, '.agent-replay', 'personas', 'p.yml'), script('"I want my money back"'));
+    const p = (await ran(cwd)).personas[0] as PersonaRecord;
+    expect(p.turns.map((t) => t.message)).toEqual([null, 'hours', 'I want my money back']);
+    expect(p.drift).toMatchObject({ transcript: 'different', meaning: { value: 'changed', by: 'turns', detail: "the script has 2 messages, where the baseline's user sent 3" } });
+  });
 });
 
 describe('the meaning judge from untrusted code', () => {

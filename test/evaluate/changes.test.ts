@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { asAccepted, changedIntro, changesOf, DIMENSION_ORDER, DIMENSIONS, isDrifted, kindOf, meets } from '../../src/evaluate/index.js';
 import { firstCause } from '../../src/evaluate/compare.js';
+import { meaningWords, uncheckedParts } from '../../src/evaluate/changes.js';
 import { driftWords, sectionOf } from '../../src/report/model.js';
 import type { FixtureRecord, Meaning, PersonaRecord } from '../../src/types.js';
 import { baseline, fixture, persona, personaBaseline, refundTurns, route } from '../report/fixtures.js';
@@ -100,6 +101,18 @@ describe('the meaning dimension (docs/meaning.md, "On every surface")', () => {
     expect(changesOf(turn3).map((c) => c.words)).toEqual(['transcript changed', 'turn 3 changed in meaning: numbers 50 → 90']);
     const turns = persona('p', { drift: { transcript: 'different', route: 'same', verdict: 'still_passing', meaning: { value: 'changed', by: 'turns', detail: 'turns 4 → 5' } } });
     expect(changesOf(turns).map((c) => c.words)).toEqual(['transcript changed', 'changed in meaning: turns 4 → 5']);
+  });
+
+  it("a repeated script's attempt named by its turn is said once, not 'changed in meaning: attempt 2: turn 3 changed in meaning: ...'", () => {
+    const drift = (meaning: Meaning): Partial<PersonaRecord> => ({ drift: { transcript: 'different', route: 'same', verdict: 'still_passing', meaning } });
+    const changed = persona('p', drift({ value: 'changed', by: 'facts', detail: 'attempt 2: turn 3 changed in meaning: amounts EUR 80 → none' }));
+    expect(changesOf(changed).map((c) => c.words)).toEqual(['transcript changed', 'attempt 2: turn 3 changed in meaning: amounts EUR 80 → none']);
+    const unchecked: Meaning = { value: 'unchecked', by: null, detail: 'attempt 3: turn 2 meaning not checked: meaning judge unreachable: HTTP 500' };
+    expect(changesOf(persona('p', drift(unchecked))).map((c) => c.words)).toEqual(['transcript changed', 'attempt 3: turn 2 meaning not checked: meaning judge unreachable: HTTP 500']);
+    expect(uncheckedParts(unchecked, true)).toEqual({ head: 'attempt 3: turn 2 meaning not checked', cause: 'meaning judge unreachable: HTTP 500' });
+    // A fixture's attempt keeps its head: "changed in meaning: attempt 2: numbers 30 → 14".
+    expect(meaningWords({ value: 'changed', by: 'facts', detail: 'attempt 2: numbers 30 → 14' }, false)).toBe('changed in meaning: attempt 2: numbers 30 → 14');
+    expect(meaningWords({ value: 'changed', by: 'turns', detail: 'attempt 2: turns 4 → 5' }, true)).toBe('changed in meaning: attempt 2: turns 4 → 5');
   });
 
   it('a reworded reply that is slower, routed elsewhere or newly passing stays Changed', () => {

@@ -857,5 +857,14 @@ describe('persona scripts: the worst turn, named', () => {
   it('no differing turn: no meaning; another number of turns: changed by turns', () => {
     expect(scriptMeaning([{ index: 1, meaning: null }], { baseline: 1, now: 1 })).toBeNull();
     expect(scriptMeaning([{ index: 1, meaning: m('formatting') }], { baseline: 3, now: 4 })).toEqual({ value: 'changed', by: 'turns', detail: 'turns 3 \u2192 4' });
+    expect(scriptMeaning([{ index: 1, meaning: m('unchecked', 'meaning judge unreachable: HTTP 500') }], { baseline: 3, now: 4 })).toMatchObject({ by: 'turns', detail: 'turns 3 \u2192 4' });
+  });
+
+  it('a turn changed in meaning is named before another number of turns: it is why the agent took one more turn, or one fewer', () => {
+    // An agent that asks for a photo where it refunded (turn 3) no longer ends the conversation
+    // there: the script's follow-up 4, unsent at the baseline, is sent now. The turn names the cause.
+    const turns = [{ index: 2, meaning: m('reworded') }, { index: 3, meaning: m('changed', 'amounts EUR 80 \u2192 none') }, { index: 4, meaning: null }];
+    expect(scriptMeaning(turns, { baseline: 4, now: 5 })).toEqual({ value: 'changed', by: 'facts', detail: 'turn 3 changed in meaning: amounts EUR 80 \u2192 none' });
+    expect(scriptMeaning(turns.slice(0, 2), { baseline: 5, now: 4 })).toMatchObject({ detail: 'turn 3 changed in meaning: amounts EUR 80 \u2192 none' });
   });
 });

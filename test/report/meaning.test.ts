@@ -13,7 +13,7 @@ import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../..
 import { buildModel, headlineText, meaningModelShown, namesModel } from '../../src/report/model.js';
 import { COMMENT_MAX_CHARS, COMMENT_REWORDED_ROWS } from '../../src/report/profile.js';
 import type { FixtureRecord, Meaning, PersonaRecord, RunRecord } from '../../src/types.js';
-import { ctx, fixture, resetLines, route, run } from './fixtures.js';
+import { ctx, fixture, persona, personaBaseline, refundTurns, resetLines, route, run, turn } from './fixtures.js';
 import { differing, meaningRun, scriptChangedAtTurn3, scriptReworded } from './meaning-fixtures.js';
 import { expectGolden } from './helpers.js';
 import { docsUrl } from '../../src/version.js';
@@ -108,6 +108,49 @@ describe('surfaces (goldens)', () => {
     // The comment, from the same record: the same turn first, the first difference after.
     const md = renderComment(run([], { personas: [script] }), ctx);
     expect(md.indexOf('**First difference from the baseline: turn 1**')).toBeGreaterThan(md.indexOf('**Turn 3 changed in meaning'));
+  });
+
+  it('a script whose line names no turn of its first difference: that difference says its meaning, and an edited message is shown where the line names it (comment and terminal)', () => {
+    // Found walking persona scripts: the welcome turn only reworded was shown as a plain first
+    // difference under "turns 4 → 3" or "the user's message of turn 2 is not the baseline's", and the
+    // edited follow-up the line names was shown nowhere but report.html.
+    const reworded = { value: 'reworded', by: 'judge', detail: null, score: 0.93 } as const;
+    const base = refundTurns();
+    const welcome = turn(0, null, 'Hello, Shop Bot here! What can I do for you?', route('main', 'welcome'), { meaning: reworded });
+    const edited = persona('refund-edited', {
+      baseline: personaBaseline('refund-edited', base),
+      turns: base.map((t) => (t.index === 0 ? welcome : t.index === 2 ? { ...t, message: 'Order 1234 please' } : t)),
+      drift: { transcript: 'different', route: 'same', verdict: 'still_passing', meaning: { value: 'changed', by: 'turns', detail: "the user's message of turn 2 is not the baseline's" } },
+    } as Partial<PersonaRecord>);
+    const shorter = persona('refund-shorter', {
+      baseline: personaBaseline('refund-shorter', base),
+      turns: [welcome, ...base.slice(1, 3)],
+      drift: { transcript: 'different', route: 'same', verdict: 'still_passing', meaning: { value: 'changed', by: 'turns', detail: 'turns 4 \u2192 3' } },
+    } as Partial<PersonaRecord>);
+    const r = run([], { personas: [edited, shorter] });
+    const md = renderComment(r, ctx);
+    const one = md.slice(md.indexOf('<b>refund-edited</b>'), md.indexOf('<b>refund-shorter</b>'));
+    const decided = one.indexOf("**Turn 2: the user's message is not the baseline's**\n\n**2 · User**: Order 1234 please\n\nThe script's message changed; the baseline sent: Order 1234");
+    expect(decided).toBeGreaterThan(-1);
+    expect(one.indexOf('**First difference from the baseline: turn 0** (reworded)')).toBeGreaterThan(decided);
+    expect(md.slice(md.indexOf('<b>refund-shorter</b>'))).toContain('**First difference from the baseline: turn 0** (reworded)');
+    const t = renderTerminal(r, { color: false });
+    const lines = t.slice(t.indexOf('refund-edited')).split('\n').map((l) => l.trim());
+    const said = lines.indexOf("turn 2: the script's message changed; the baseline sent: Order 1234");
+    expect(said).toBeGreaterThan(-1);
+    expect(lines.findIndex((l) => l.startsWith('turn 0 reply vs baseline, reworded (- baseline, + new'))).toBeGreaterThan(said);
+    expect(t.slice(t.indexOf('refund-shorter'))).toContain('turn 0 reply vs baseline, reworded (- baseline, + new');
+    // The edited turn is the first difference, its reply another: the terminal's diff says the message changed, as the comment does.
+    const at2 = { ...edited, turns: edited.turns.map((x, i) => (x.index === 0 ? (base[i] as typeof x) : x.index === 2 ? { ...x, reply: 'Order 1234: a kettle. What went wrong?' } : x)) } as PersonaRecord;
+    const both = renderTerminal(run([], { personas: [at2] }), { color: false });
+    expect(both).toContain("turn 2 reply vs baseline, the script's message changed (- baseline, + new");
+    expect(both).not.toContain('turn 2: the script');
+    expect(renderComment(run([], { personas: [at2] }), ctx)).toContain("**First difference from the baseline: turn 2**\n\n**2 · User**: Order 1234 please\n\nThe script's message changed; the baseline sent: Order 1234");
+    // A line that names the turn already does not say it twice.
+    const atTurn3 = scriptChangedAtTurn3();
+    const first3 = { ...atTurn3, turns: atTurn3.turns.map((x, i) => (x.index === 1 ? (base[i] as typeof x) : x)) } as PersonaRecord;
+    expect(renderTerminal(run([], { personas: [first3] }), { color: false })).toContain('turn 3 reply vs baseline (- baseline, + new');
+    expect(renderComment(run([], { personas: [first3] }), ctx)).toContain('**First difference from the baseline: turn 3**\n');
   });
 
   it('the terminal gives a reworded item one line', () => {

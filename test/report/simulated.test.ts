@@ -148,6 +148,13 @@ describe('the terminal, JUnit and report.html', () => {
     expect(renderTerminal(run([], { personas: [p] }), { color: false })).toContain('\n      first difference from the baseline: turn 3: the simulated user wrote another message, the reply the same\n');
     const turn3 = personaData(p).turns.find((t) => t.index === 3);
     expect(turn3?.baseline).toMatchObject({ message: 'Yes, refund it to my card please.', messageChanged: 'The simulated user wrote another message' });
+    // JUnit says it in its own form, under the message (found walking persona scripts: it said nothing).
+    expect(renderJUnit(run([], { personas: [p] }))).toContain('  [3] User (simulated): A refund to my card, please.\n  [3] The simulated user wrote another message; the baseline sent: Yes, refund it to my card please.\n');
+    // A script's own edit, likewise; an unchanged message says nothing.
+    const edited = { ...p, turns: p.turns.map((t, i) => (i === 1 ? { ...t, message: 'Order 1234, broken', source: undefined } : i > 1 ? { ...t, message: base[i]?.message ?? t.message, source: undefined } : { ...t, source: undefined })) } as PersonaRecord;
+    const xml = renderJUnit(run([], { personas: [edited] }));
+    expect(xml).toContain("  [2] User: Order 1234, broken\n  [2] The script&apos;s message changed; the baseline sent: Order 1234. It arrived broken.\n");
+    expect(xml).not.toContain('[3] The');
   });
 
   it('JUnit skips a simulator fault (never a failure or an error) and keeps who wrote each message', () => {

@@ -139,17 +139,19 @@ export interface TurnMeaning {
 }
 
 /**
- * A persona script's meaning: `changed` by `turns` when the transcripts have a different number
- * of turns; else its worst turn's (the first of equals), named: "turn 3 changed in meaning:
- * numbers 50 → 90"; null when no turn's reply differs.
+ * A persona script's meaning: its worst turn's (the first of equals), named: "turn 3 changed in
+ * meaning: numbers 50 → 90"; else, when the transcripts have a different number of turns, `changed`
+ * by `turns` ("turns 4 → 5"); null when no turn's reply differs. A turn changed in meaning is named
+ * before the number of turns: it is why the agent took another number of turns (docs/meaning.md,
+ * "Persona scripts").
  */
 export function scriptMeaning(turns: readonly TurnMeaning[], turnCounts: { baseline: number; now: number }): Meaning | null {
-  if (turnCounts.baseline !== turnCounts.now) return { value: 'changed', by: 'turns', detail: `turns ${turnCounts.baseline} \u2192 ${turnCounts.now}` };
   let worst: TurnMeaning | null = null;
   for (const t of turns) {
     if (t.meaning !== null && (worst === null || MEANING_RANK[t.meaning.value] > MEANING_RANK[(worst.meaning as Meaning).value])) worst = t;
   }
-  if (worst === null) return null;
-  const m = worst.meaning as Meaning;
+  const m = worst?.meaning ?? null;
+  if (turnCounts.baseline !== turnCounts.now && m?.value !== 'changed') return { value: 'changed', by: 'turns', detail: `turns ${turnCounts.baseline} \u2192 ${turnCounts.now}` };
+  if (worst === null || m === null) return null;
   return { ...m, detail: `turn ${worst.index} ${MEANING_WORDS[m.value]}${m.detail === null ? '' : `: ${m.detail}`}` };
 }
