@@ -4,9 +4,9 @@
 
 import * as z from 'zod';
 import { type Mock, type PersonaExpect, type PersonaScript, type ReplyExpectation, type ReplyTurn } from '../types.js';
-import { checkFlags, DEFAULT_THRESHOLD, REGEX_FLAGS } from './fixtures.js';
+import { checkFlags, DEFAULT_THRESHOLD, REGEX_FLAGS, THRESHOLD_FIX, THRESHOLD_RANGE } from './fixtures.js';
 import { jsonValue, matchMode, toExpectation, toolExpectationSchema } from './tools.js';
-import { describeValue, quote, suggest, translateZodIssues } from './issues.js';
+import { describeValue, quote, rangeCheckedAfter, suggest, translateZodIssues } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 import { itemFileRule, itemsOfFile, soundItemsOfFile, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
@@ -48,7 +48,7 @@ const personaSchema = z.strictObject({
   opening: z.string(),
   followUps: z.array(z.string()).nullable().optional(),
   maxTurns: z.number().int().min(1).optional(),
-  threshold: z.number().optional(),
+  threshold: rangeCheckedAfter(z.number(), THRESHOLD_RANGE).optional(),
   mocks: z.array(mockSchema).nullable().optional(),
   unmockedTools: z.enum(['error', 'allow']).optional(),
   expect: expectSchema,
@@ -257,7 +257,7 @@ function checkSimulated(raw: Record<string, unknown>, path: PathSegment[], prefi
 
 function checkThreshold(value: unknown, at: PathSegment[], prefix: string, err: Err): void {
   if (typeof value === 'number' && !(value >= 0 && value <= 1)) {
-    err(at, `${prefix}threshold ${String(value)} is outside [0, 1]`, `use a score between 0 and 1, e.g. threshold: ${DEFAULT_THRESHOLD}`);
+    err(at, `${prefix}threshold ${String(value)} is outside [0, 1]`, THRESHOLD_FIX);
   }
 }
 

@@ -723,6 +723,22 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('a threshold of another type is told the range and an example, as one out of range is; a number word only when in range', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: { judge: polite, threshold: high }\n',
+      [`${F}/b.yml`]: 'label: b\nmessage: hi\nassert:\n  - judge: polite\n    threshold: twenty\n',
+      [`${F}/c.yml`]: 'label: c\nmessage: hi\nassert: { judge: polite, threshold: 1.5 }\n',
+      '.agent-replay/personas/d.yml': 'label: d\nopening: hi\nthreshold: true\nexpect: { criteria: [ polite ] }\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      `${F}/a.yml:3: fixture "a": assert.threshold must be a number, found the string "high"\n  fix: change assert.threshold to a score between 0 and 1, e.g. threshold: 0.7`,
+      // twenty is a number, but not one the threshold takes: no fix that leads to the next error.
+      `${F}/b.yml:5: fixture "b": assert[0].threshold must be a number, found the string "twenty"\n  fix: change assert[0].threshold to a score between 0 and 1, e.g. threshold: 0.7`,
+      `${F}/c.yml:3: fixture "c": threshold 1.5 is outside [0, 1]\n  fix: use a score between 0 and 1, e.g. threshold: 0.7`,
+      `.agent-replay/personas/d.yml:3: persona script "d": threshold must be a number, found the boolean true\n  fix: change threshold to a score between 0 and 1, e.g. threshold: 0.7`,
+    ]);
+  });
+
   it('assertion lists and latency budgets: each check placed on its own line, one judge at most', async () => {
     const r = await load({
       [`${F}/a.yml`]: `fixtures:
