@@ -162,7 +162,7 @@ type Err = (p: PathSegment[], message: string, fix: string) => void;
 /**
  * `expect.reply` entries: exactly one of contains / regex, not empty; flags only with a regex and
  * valid; a turn within the script (0 the welcome turn, then 1 to the number of message turns). A
- * pattern that does not compile is a warning: that check will be not evaluated.
+ * pattern that does not compile is a warning: that check is not evaluated.
  */
 function checkReplies(src: SourceFile, raw: Record<string, unknown>, path: PathSegment[], prefix: string, err: Err, result: PersonaFileResult): void {
   const e = raw.expect;
@@ -207,7 +207,7 @@ function checkReplies(src: SourceFile, raw: Record<string, unknown>, path: PathS
           result.warnings.push({
             file: src.file,
             ...src.valueAt([...at, 'regex']),
-            message: `${name}: pattern does not compile: ${(x as Error).message}; that check will be not evaluated at run time`,
+            message: `${name}: pattern does not compile: ${(x as Error).message}; that check is not evaluated at run time`,
             fix: inlineFlagsFix(r.regex, flags) ?? COMPILE_FIX,
           });
         }

@@ -1227,7 +1227,7 @@ describe('loadSuite: warnings', () => {
     expect(r.errors).toEqual([]);
     expect(r.warnings).toHaveLength(1);
     expect(r.warnings[0]).toMatchObject({ file: `${F}/a.yml`, line: 3, column: 11 });
-    expect(r.warnings[0]!.message).toMatch(/^fixture "bad-re": pattern does not compile: .*; the fixture will be not evaluated at run time$/);
+    expect(r.warnings[0]!.message).toMatch(/^fixture "bad-re": pattern does not compile: .*; the fixture is not evaluated at run time$/);
     expect(r.suite!.fixtures[0]!.assertion).toEqual({ kind: 'regex', pattern: '(unclosed', flags: '' });
   });
 
@@ -1244,7 +1244,7 @@ describe('loadSuite: warnings', () => {
     });
     expect(r.errors).toEqual([]);
     expect(brief(r.warnings)).toEqual([
-      `${F}/a.yml:3: 2 fixtures use judge assertions (first: "b") but no judge is configured: they will be not evaluated`,
+      `${F}/a.yml:3: 2 fixtures use judge assertions (first: "b") but no judge is configured: they are not evaluated`,
     ]);
     // A judge given by the overrides silences it.
     const withJudge = await load(
@@ -1257,7 +1257,7 @@ describe('loadSuite: warnings', () => {
   it('a judge with no apiKey on a hosted provider', async () => {
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'judge:\n  provider: anthropic\n' });
     expect(brief(r.warnings)).toEqual([
-      `${C}:2: judge.apiKey is not set: anthropic will refuse the calls and judge assertions will be not evaluated`,
+      `${C}:2: judge.apiKey is not set: anthropic will refuse the calls, so judge assertions are not evaluated`,
     ]);
     const local = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'judge:\n  baseUrl: http://localhost:11434/v1/\n' });
     expect(local.warnings).toEqual([]);
