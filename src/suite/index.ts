@@ -538,15 +538,17 @@ function checkLabelsUnique(labels: readonly SeenLabel[], found: Findings): void 
       firstByLabel.set(key, seen);
       continue;
     }
-    const firstAt = `${first.file}:${first.line ?? '?'}`;
+    // Said at the item read second (files in path order), naming both places alike: the one a pull
+    // request added may be either, and either may be renamed.
+    const at = (l: SeenLabel): string => `${l.file}:${l.line ?? '?'}`;
     found.errors.push({
       file: seen.file,
       line: seen.line,
       column: seen.column,
       message:
         first.label === seen.label
-          ? `duplicate label ${JSON.stringify(seen.label)}: already used at ${firstAt}`
-          : `label ${JSON.stringify(seen.label)} differs only in case from ${JSON.stringify(first.label)} at ${firstAt}: their baseline files would collide on macOS and Windows`,
+          ? `duplicate label ${JSON.stringify(seen.label)}: used at ${at(first)} and at ${at(seen)}`
+          : `labels ${JSON.stringify(first.label)} at ${at(first)} and ${JSON.stringify(seen.label)} at ${at(seen)} differ only in case: their baseline files would collide on macOS and Windows`,
       fix: 'rename one of them; labels are unique across the suite because each names its baseline file',
     });
   }

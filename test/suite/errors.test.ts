@@ -666,15 +666,16 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
-  it('duplicate labels across files name the first occurrence', async () => {
+  it('duplicate labels name both places alike (the file a pull request added may sort first), the fix to rename one', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'label: greeting\nmessage: hi\n',
       [`${F}/b.yml`]: 'fixtures:\n  - { label: other, message: x }\n  - { label: greeting, message: hello }\n  - { label: OTHER, message: y }\n',
     });
     expect(brief(r.errors)).toEqual([
-      `${F}/b.yml:3: duplicate label "greeting": already used at ${F}/a.yml:1`,
-      `${F}/b.yml:4: label "OTHER" differs only in case from "other" at ${F}/b.yml:2: their baseline files would collide on macOS and Windows`,
+      `${F}/b.yml:3: duplicate label "greeting": used at ${F}/a.yml:1 and at ${F}/b.yml:3`,
+      `${F}/b.yml:4: labels "other" at ${F}/b.yml:2 and "OTHER" at ${F}/b.yml:4 differ only in case: their baseline files would collide on macOS and Windows`,
     ]);
+    for (const e of r.errors) expect(e.fix).toBe('rename one of them; labels are unique across the suite because each names its baseline file');
   });
 
   it('assertions: no known kind, two kinds, threshold outside [0,1], bad flags, misplaced keys', async () => {

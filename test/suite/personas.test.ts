@@ -234,7 +234,7 @@ describe('loadSuite: persona scripts', () => {
       [`${P}/b.yml`]: 'label: refund\nopening: hi\nexpect: { terminal: finish }\n',
     });
     expect(r.errors.map(formatIssue)).toEqual([
-      `${P}/b.yml:1:8: duplicate label "refund": already used at ${F}/a.yml:1\n  fix: rename one of them; labels are unique across the suite because each names its baseline file`,
+      `${P}/b.yml:1:8: duplicate label "refund": used at ${F}/a.yml:1 and at ${P}/b.yml:1\n  fix: rename one of them; labels are unique across the suite because each names its baseline file`,
     ]);
   });
 
