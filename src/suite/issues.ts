@@ -639,7 +639,8 @@ function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name:
   if (typeof value !== 'string') return null;
   const text = value.trim();
   // Only a value the setting takes: a fix that leads to the next error is no fix.
-  const takes = (v: unknown): boolean => schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(v).success);
+  // A range checked after the schema (rangeCheckedAfter) too: `threshold: 150%` is not told `threshold: 1.5`.
+  const takes = (v: unknown): boolean => schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(v).success && (typeof v !== 'number' || withinCheckedRange(sch, v)));
   if (expected === 'number' || expected === 'int') {
     // `${NAME}` gives text (docs/configuration.md, "Environment variables and secrets").
     if (/\$\{[A-Za-z_][A-Za-z0-9_]*\}/.test(text)) return `write the number itself: a \${NAME} reference is read as text, which ${name} does not take`;
@@ -702,7 +703,7 @@ function yesNoFix(ctx: TranslateContext, rel: readonly PathSegment[], value: unk
 export function quotedNumber(schema: z.ZodType, path: readonly PathSegment[], value: unknown): number | null {
   if (typeof value !== 'string' || !/^-?\d+(?:\.\d+)?$/.test(value.trim())) return null;
   const n = Number(value.trim());
-  return schemasAt(schema, path).some((sch) => sch.safeParse(n).success) ? n : null;
+  return schemasAt(schema, path).some((sch) => sch.safeParse(n).success && withinCheckedRange(sch, n)) ? n : null;
 }
 
 /**

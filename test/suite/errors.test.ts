@@ -729,6 +729,9 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: { judge: polite, threshold: high }\n',
       [`${F}/b.yml`]: 'label: b\nmessage: hi\nassert:\n  - judge: polite\n    threshold: twenty\n',
       [`${F}/c.yml`]: 'label: c\nmessage: hi\nassert: { judge: polite, threshold: 1.5 }\n',
+      [`${F}/e.yml`]: 'label: e\nmessage: hi\nassert: { judge: polite, threshold: 150% }\n',
+      [`${F}/f.yml`]: 'label: f\nmessage: hi\nassert: { judge: polite, threshold: "1.5" }\n',
+      [`${F}/g.yml`]: 'label: g\nmessage: hi\nassert: { judge: polite, threshold: 80% }\n',
       '.agent-replay/personas/d.yml': 'label: d\nopening: hi\nthreshold: true\nexpect: { criteria: [ polite ] }\n',
     });
     expect(r.errors.map((e) => `${e.file}:${e.line}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
@@ -736,6 +739,10 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       // twenty is a number, but not one the threshold takes: no fix that leads to the next error.
       `${F}/b.yml:5: fixture "b": assert[0].threshold must be a number, found the string "twenty"\n  fix: change assert[0].threshold to a score between 0 and 1, e.g. threshold: 0.7`,
       `${F}/c.yml:3: fixture "c": threshold 1.5 is outside [0, 1]\n  fix: use a score between 0 and 1, e.g. threshold: 0.7`,
+      // A percentage or a number in quotes is written as the number it stands for only when the threshold takes it.
+      `${F}/e.yml:3: fixture "e": assert.threshold must be a number, found the string "150%"\n  fix: change assert.threshold to a score between 0 and 1, e.g. threshold: 0.7`,
+      `${F}/f.yml:3: fixture "f": assert.threshold must be a number, found the string "1.5"\n  fix: change assert.threshold to a score between 0 and 1, e.g. threshold: 0.7`,
+      `${F}/g.yml:3: fixture "g": assert.threshold must be a number, found the string "80%"\n  fix: write it as a fraction: threshold: 0.8 (80%)`,
       `.agent-replay/personas/d.yml:3: persona script "d": threshold must be a number, found the boolean true\n  fix: change threshold to a score between 0 and 1, e.g. threshold: 0.7`,
     ]);
   });
