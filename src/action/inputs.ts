@@ -4,6 +4,7 @@
 import { UserError } from '../errors.js';
 import { FAIL_ON_CONDITIONS, JUDGE_PROVIDERS, type FailOnCondition } from '../types.js';
 import { parseFailOn, parseShard } from '../evaluate/index.js';
+import { nearestName } from '../suite/issues.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { MAX_REPEAT } from '../suite/repeat.js';
 import { MAX_CONCURRENCY } from '../suite/config/shared.js';
@@ -69,7 +70,10 @@ export function envInputGetter(env: Record<string, string | undefined>): Get {
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[], fallback: T): T {
   if (value === '') return fallback;
   if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new InputError(`input ${name}: "${value}" is not allowed; use one of: ${allowed.join(', ')}`);
+  // A value written in another case (`mode: Check`) or misspelt names the one meant, by the rule of
+  // every hint (nearestName, as fail-on's conditions); the value stays refused as written: values are lower case.
+  const meant = nearestName(value, allowed);
+  throw new InputError(`input ${name}: "${value}" is not allowed${meant === null ? '; use' : `: did you mean "${meant}"? Use`} one of: ${allowed.join(', ')}`);
 }
 
 function bool(name: string, value: string, fallback: boolean): boolean {

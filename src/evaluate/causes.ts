@@ -12,6 +12,7 @@ import { proxyCertificateFix, tlsProblem } from '../tls-certificate.js';
 import { proxyPlainHttpFix } from '../tls-plain.js';
 import { JUDGE_URL_SETTING, SIMULATOR_URL_SETTING } from '../judge-url-setting.js';
 import { docsUrl } from '../version.js';
+import { fixStart } from '../assertions/format.js';
 
 /** What a cause is read from: a fixture or persona record (the gate may hold only part of one). */
 export interface CauseItem {
@@ -147,9 +148,28 @@ function proxyDownCause(proxy: string, variable: string, text: string, toward: s
 }
 
 /**
+ * The fix a client wrote after the proxy's fault named at `at` in `text` (`<what happened>; <the
+ * fix>`, fixStart), to the end of the text; null when none is there whole. In a panel's reason the
+ * fault is one member's (src/judge/panel.ts: `(2 usable needed; 1 unreachable, ...): <label>:
+ * <reason>; <label>: <reason>`): the fix is looked for from the fault on, not at the first "; " (the
+ * counts', or the one between members), and one with "; " in it is not told from the next member.
+ */
+function proxyFixGiven(text: string, at: number): string | null {
+  const fault = text.slice(at);
+  const start = fixStart(fault);
+  if (start < 0) return null;
+  const fix = fault.slice(start + 2);
+  if (fix.endsWith('\u2026')) return null;
+  return PANEL_REASON.test(text) && fix.includes('; ') ? null : fix;
+}
+
+/** A panel's reason of members without a usable score (src/judge/panel.ts, unusableReason). */
+const PANEL_REASON = /^(?:judge call failed: )?panel: \d+ of \d+ members gave no usable score \(/;
+
+/**
  * A failure the proxy itself is named in (src/http/network.ts, proxyFaultText): its certificate, a
  * certificate refused through it, plain HTTP in answer to its TLS, no answer to CONNECT, a connection it closed or never opened; else
- * a proxy that could not be reached. The fix is the one the message gives, after its first "; ".
+ * a proxy that could not be reached. The fix is the one the message gives (proxyFixGiven), else the proxy's own.
  * Null when the text names no proxy.
  */
 function proxyFaultCause(text: string, toward: string, key: string): Cause | null {
@@ -164,8 +184,7 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
   }
   // A judge's detail over its bound keeps what happened and leaves the fix out (src/assertions/format.ts, reasonLine): said here instead.
   // (A detail of a record written before 2026-12-06 may end in a fix cut short: not given either.)
-  const after = text.includes('; ') ? text.slice(text.indexOf('; ') + 2) : null;
-  const given = after === null || after.endsWith('\u2026') ? null : after;
+  const given = proxyFixGiven(text, named.index);
   const direct = `or NO_PROXY for hosts to reach directly (${docsUrl('configuration.md', 'Behind a proxy')})`;
   const fix = given ?? `check ${variable}, ${direct}`;
   const tls = /the TLS certificate (of the proxy|for (\S+), through the proxy) \S+ \([A-Za-z_]+\),? is refused: (.+?) \(([A-Z_]+)\)/.exec(text);

@@ -8,7 +8,7 @@ import type { Incomplete, RunRecord, ShardInfo, Spend } from '../types.js';
 import { coverage, runLatency, runStatsOf, runUsage, runVisited, statsSeed, tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
 import { MAX_RECORD_DEPTH, pathDeeperThan } from './depth.js';
-import { jsonErrorOffset, jsonErrorWords, lineColumnAt } from '../suite/json-depth.js';
+import { jsonErrorOffset, jsonErrorWords, lineColumnAt, trailingCommaError } from '../suite/json-depth.js';
 import { UserError } from '../errors.js';
 import { writeRecordFile } from './stream.js';
 import { TOOL } from '../version.js';
@@ -91,6 +91,9 @@ export function parseRecord(text: string, file: string): RunRecord {
     // Said once, on one line: JSON.parse's words without its position or the text it quotes, and
     // the line and column (docs/results-json.md, "When a results file cannot be read").
     const message = (e as Error).message;
+    // A comma after the last entry (a hand edit's mistake) is said at the comma, its line and column in the fix, as a baseline's is.
+    const trailing = trailingCommaError(text, message);
+    if (trailing !== null) throw new RecordError(file, `not valid JSON (${trailing.words}): ${trailing.fix}`);
     const offset = jsonErrorOffset(text, message);
     const where = offset === null ? '' : (({ line, column }) => `, at line ${String(line)}, column ${String(column)}`)(lineColumnAt(text, offset));
     throw new RecordError(file, `not valid JSON (${jsonErrorWords(message)}${where}): ${fix}`);

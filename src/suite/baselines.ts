@@ -9,7 +9,7 @@ import { isValidLabel, LABEL_RULE } from './labels.js';
 import { shellWord } from '../words.js';
 import { namedRecord } from './named-record.js';
 import { hideEndpointTokens } from '../endpoint.js';
-import { deepJsonOffset, jsonErrorOffset, jsonErrorWords, lineColumnAt, MAX_JSON_DEPTH, trailingCommaAt } from './json-depth.js';
+import { deepJsonOffset, jsonErrorOffset, jsonErrorWords, lineColumnAt, MAX_JSON_DEPTH, trailingCommaError } from './json-depth.js';
 
 export const routeSchema = z.strictObject({ conversation: z.string(), stage: z.string() });
 
@@ -324,17 +324,9 @@ export function checkBaselineFile(file: string, fileLabel: string, written: stri
     data = JSON.parse(text);
   } catch (e) {
     const message = (e as Error).message;
-    const offset = jsonErrorOffset(text, message);
-    const trailing = offset === null ? null : trailingCommaAt(text, offset);
+    const trailing = trailingCommaError(text, message);
     if (trailing !== null) {
-      const { line, column } = lineColumnAt(text, trailing.comma);
-      errors.push({
-        file,
-        line,
-        column,
-        message: `invalid JSON: a comma after the last entry of ${trailing.closes === 'object' ? 'an object' : 'a list'}, which JSON does not allow`,
-        fix: rewriteFix(file, `remove the comma at line ${String(line)}, column ${String(column)}`),
-      });
+      errors.push({ file, line: trailing.line, column: trailing.column, message: `invalid JSON: ${trailing.words}`, fix: rewriteFix(file, trailing.fix) });
       return { baseline: null, errors };
     }
     const pos = jsonErrorPosition(src, message, text);

@@ -4,7 +4,7 @@
 
 import * as z from 'zod';
 import type { Assertion, Fixture, SingleAssertion } from '../types.js';
-import { describeValue, flowYaml, quote, REFUSED_AFTER, translateZodIssues } from './issues.js';
+import { describeValue, flowYaml, quote, rangeCheckedAfter, REFUSED_AFTER, translateZodIssues, type NumberRange } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 import { itemFileRule, itemsOfFile, soundItemsOfFile, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
@@ -15,6 +15,9 @@ import { docsUrl } from '../version.js';
 
 const ASSERTION_KINDS = ['contains', 'regex', 'judge', 'maxLatencyMs', 'toolCalled', 'toolNotCalled'] as const;
 export const DEFAULT_THRESHOLD = 0.7;
+/** A judge's threshold (a fixture's, a persona script's), checked after the schema: said out of range and of another type alike. */
+export const THRESHOLD_RANGE: NumberRange = { min: 0, max: 1, words: 'a score between 0 and 1', example: DEFAULT_THRESHOLD };
+export const THRESHOLD_FIX = `use ${THRESHOLD_RANGE.words}, e.g. threshold: ${String(DEFAULT_THRESHOLD)}`;
 export const REGEX_FLAGS = 'dgimsuyv';
 
 const assertionSchema = z.strictObject({
@@ -22,7 +25,7 @@ const assertionSchema = z.strictObject({
   regex: z.string().optional(),
   flags: z.string().optional(),
   judge: z.string().optional(),
-  threshold: z.number().optional(),
+  threshold: rangeCheckedAfter(z.number(), THRESHOLD_RANGE).optional(),
   maxLatencyMs: z.number().optional(),
   // One call each (docs/traces.md, "Fixtures"): {tool, input?, match?}, as a script's expect entries.
   // A list is let through here and refused by checkAssertion, whose message says how to check several
@@ -325,7 +328,7 @@ function checkAssertion(
   const threshold = a.threshold === undefined || a.threshold === null ? DEFAULT_THRESHOLD : a.threshold;
   if (typeof threshold !== 'number') return null;
   if (!(threshold >= 0 && threshold <= 1)) {
-    err('threshold', `threshold ${String(threshold)} is outside [0, 1]`, `use a score between 0 and 1, e.g. threshold: ${DEFAULT_THRESHOLD}`);
+    err('threshold', `threshold ${String(threshold)} is outside [0, 1]`, THRESHOLD_FIX);
     return null;
   }
   return ok ? { kind: 'judge', criterion: value, threshold } : null;

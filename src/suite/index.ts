@@ -562,15 +562,17 @@ function checkLabelsUnique(labels: readonly SeenLabel[], found: Findings): void 
       firstByLabel.set(key, seen);
       continue;
     }
-    const firstAt = `${first.file}:${first.line ?? '?'}`;
+    // Said at the item read second (files in path order), naming both places alike: the one a pull
+    // request added may be either, and either may be renamed.
+    const at = (l: SeenLabel): string => `${l.file}:${l.line ?? '?'}`;
     found.errors.push({
       file: seen.file,
       line: seen.line,
       column: seen.column,
       message:
         first.label === seen.label
-          ? `duplicate label ${JSON.stringify(seen.label)}: already used at ${firstAt}`
-          : `label ${JSON.stringify(seen.label)} differs only in case from ${JSON.stringify(first.label)} at ${firstAt}: their baseline files would collide on macOS and Windows`,
+          ? `duplicate label ${JSON.stringify(seen.label)}: used at ${at(first)} and at ${at(seen)}`
+          : `labels ${JSON.stringify(first.label)} at ${at(first)} and ${JSON.stringify(seen.label)} at ${at(seen)} differ only in case: their baseline files would collide on macOS and Windows`,
       fix: 'rename one of them; labels are unique across the suite because each names its baseline file',
     });
   }
@@ -745,7 +747,7 @@ function warnJudgeNotConfigured(config: Config | null, fixtures: readonly Fixtur
       file: first.file,
       line: first.line,
       column: null,
-      message: `${judged.length} fixture${judged.length === 1 ? ' uses a judge assertion' : 's use judge assertions'} (first: ${JSON.stringify(first.label)}) but no judge is configured: ${judged.length === 1 ? 'it' : 'they'} will be not evaluated`,
+      message: `${judged.length} fixture${judged.length === 1 ? ' uses a judge assertion' : 's use judge assertions'} (first: ${JSON.stringify(first.label)}) but no judge is configured: ${judged.length === 1 ? 'it is' : 'they are'} not evaluated`,
       fix: JUDGE_FIX(configShown),
     });
   }
@@ -756,7 +758,7 @@ function warnJudgeNotConfigured(config: Config | null, fixtures: readonly Fixtur
       file: firstScript.file,
       line: firstScript.line,
       column: null,
-      message: `${withCriteria.length} persona script${withCriteria.length === 1 ? ' has' : 's have'} criteria (first: ${JSON.stringify(firstScript.label)}) but no judge is configured: the criteria will be not evaluated`,
+      message: `${withCriteria.length} persona script${withCriteria.length === 1 ? ' has' : 's have'} criteria (first: ${JSON.stringify(firstScript.label)}) but no judge is configured: the criteria are not evaluated`,
       fix: JUDGE_FIX(configShown),
     });
   }
@@ -775,7 +777,7 @@ function warnSimulatorNotConfigured(config: Config | null, personas: readonly Pe
     file: first.file,
     line: first.line,
     column: null,
-    message: `${simulated.length} persona script${simulated.length === 1 ? ' has' : 's have'} a simulated user (first: ${JSON.stringify(first.label)}) but no simulator is configured: a turn the baseline cannot replay will be not evaluated`,
+    message: `${simulated.length} persona script${simulated.length === 1 ? ' has' : 's have'} a simulated user (first: ${JSON.stringify(first.label)}) but no simulator is configured: a turn the baseline cannot replay is not evaluated`,
     fix: `add a simulator section to ${configShown} (provider, baseUrl, model, apiKey), or a judge section, whose model then plays the user too`,
   });
 }
@@ -783,7 +785,7 @@ function warnSimulatorNotConfigured(config: Config | null, personas: readonly Pe
 /**
  * What the agent mapping cannot carry for the scripts: mocks never sent (a request template without
  * {{mocks}}), tool calls, outcomes or routes never read (a null path, or a preset whose API has
- * none): those checks would be not evaluated. The fix offered is one the configured preset can take:
+ * none): those checks would not be evaluated. The fix offered is one the configured preset can take:
  * a response path for a body of one's own (or the native protocol), else a check the API supports.
  */
 function warnPersonaMapping(config: Config | null, personas: readonly PersonaScript[], configShown: string, found: Findings): void {
@@ -814,14 +816,14 @@ function warnPersonaMapping(config: Config | null, personas: readonly PersonaScr
   const noToolCalls = mapping.toolCalls === null || (vendor && mapping.decode === 'rasa-rest');
   warn(
     personas.filter((p) => noToolCalls && p.expect.toolCalled.length + p.expect.toolNotCalled.length > 0),
-    (p, n) => `${head(p, n, ['checks', 'check'])} tool calls, but ${mapping.toolCalls === null ? 'agent.response.toolCalls is null' : instead('tool calls')}: those checks will be not evaluated`,
+    (p, n) => `${head(p, n, ['checks', 'check'])} tool calls, but ${mapping.toolCalls === null ? 'agent.response.toolCalls is null' : instead('tool calls')}: those checks are not evaluated`,
     mapping.toolCalls === null
       ? `agent-replay probe "MESSAGE" (one that makes the agent call a tool) names the path in the actual response that holds tool calls, if one does: set agent.response.toolCalls in ${configShown} to it; if none does, remove toolCalled / toolNotCalled or use expect.reply`
       : 'remove toolCalled / toolNotCalled from the script, or check the replies with expect.reply',
   );
   warn(
     personas.filter((p) => mapping.outcome === null && p.expect.terminal !== null),
-    (p, n) => `${head(p, n, ['checks', 'check'])} the terminal outcome, but ${vendor ? instead('outcomes') : 'agent.response.outcome is null'}: that check will be not evaluated`,
+    (p, n) => `${head(p, n, ['checks', 'check'])} the terminal outcome, but ${vendor ? instead('outcomes') : 'agent.response.outcome is null'}: that check is not evaluated`,
     vendor
       ? 'remove expect.terminal, or check how the conversation ends with expect.reply (e.g. { contains: "...", turn: last }) or a criterion'
       : `if the agent's response says how the conversation ended, set agent.response.outcome in ${configShown} to that path; if it does not, remove expect.terminal`,
@@ -833,7 +835,7 @@ function warnPersonaMapping(config: Config | null, personas: readonly PersonaScr
   );
   warn(
     personas.filter((p) => (mapping.conversation === null || mapping.stage === null) && p.expect.conversations.length > 0),
-    (p, n) => `${head(p, n, ['checks', 'check'])} conversations, but ${vendor ? instead('routes') : 'agent.response.conversation or agent.response.stage is null'}: that check will be not evaluated`,
+    (p, n) => `${head(p, n, ['checks', 'check'])} conversations, but ${vendor ? instead('routes') : 'agent.response.conversation or agent.response.stage is null'}: that check is not evaluated`,
     vendor
       ? 'remove expect.conversations, or check the replies with expect.reply or a criterion'
       : `set agent.response.conversation and agent.response.stage in ${configShown} to the paths of the route in the agent's response`,

@@ -639,7 +639,8 @@ function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name:
   if (typeof value !== 'string') return null;
   const text = value.trim();
   // Only a value the setting takes: a fix that leads to the next error is no fix.
-  const takes = (v: unknown): boolean => schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(v).success);
+  // A range checked after the schema (rangeCheckedAfter) too: `threshold: 150%` is not told `threshold: 1.5`.
+  const takes = (v: unknown): boolean => schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(v).success && (typeof v !== 'number' || withinCheckedRange(sch, v)));
   if (expected === 'number' || expected === 'int') {
     // `${NAME}` gives text (docs/configuration.md, "Environment variables and secrets").
     if (/\$\{[A-Za-z_][A-Za-z0-9_]*\}/.test(text)) return `write the number itself: a \${NAME} reference is read as text, which ${name} does not take`;
@@ -702,7 +703,7 @@ function yesNoFix(ctx: TranslateContext, rel: readonly PathSegment[], value: unk
 export function quotedNumber(schema: z.ZodType, path: readonly PathSegment[], value: unknown): number | null {
   if (typeof value !== 'string' || !/^-?\d+(?:\.\d+)?$/.test(value.trim())) return null;
   const n = Number(value.trim());
-  return schemasAt(schema, path).some((sch) => sch.safeParse(n).success) ? n : null;
+  return schemasAt(schema, path).some((sch) => sch.safeParse(n).success && withinCheckedRange(sch, n)) ? n : null;
 }
 
 /**
@@ -734,6 +735,34 @@ const NUMBER_WORDS: Record<string, number> = Object.fromEntries(
   ],
 );
 
+/** A number's range, in words, and a value in it the fix gives as its example. */
+export interface NumberRange {
+  readonly min: number;
+  readonly max: number;
+  readonly words: string;
+  readonly example: number;
+}
+
+const CHECKED_RANGE = 'agentReplayCheckedRange';
+
+/**
+ * A number setting whose range is checked after the schema, in words of its own (a fixture's
+ * `threshold`: `threshold 1.5 is outside [0, 1]`): the range and example a value of another type
+ * (`threshold: high`) is told, as numberRange reads a range the schema states.
+ */
+export function rangeCheckedAfter(schema: z.ZodNumber, range: NumberRange): z.ZodNumber {
+  return schema.meta({ [CHECKED_RANGE]: range });
+}
+
+function checkedRange(schema: z.ZodType): NumberRange | null {
+  return (schema.meta() as { [CHECKED_RANGE]?: NumberRange } | undefined)?.[CHECKED_RANGE] ?? null;
+}
+
+function withinCheckedRange(schema: z.ZodType, value: number): boolean {
+  const range = checkedRange(schema);
+  return range === null || (value >= range.min && value <= range.max);
+}
+
 /**
  * The range a number setting takes, in words, read from its schema ("a whole number from 1 to
  * 256", "a number of at least 0"); null when the schema bounds it on neither side.
@@ -741,6 +770,8 @@ const NUMBER_WORDS: Record<string, number> = Object.fromEntries(
 function numberRange(ctx: TranslateContext, rel: readonly PathSegment[]): { words: string; example: number | null } | null {
   const num = schemasAt(ctx.schema, rel).find((sch) => defOf(sch).type === 'number') as (z.ZodType & { minValue?: number | null; maxValue?: number | null; isInt?: boolean }) | undefined;
   if (num === undefined) return null;
+  const later = checkedRange(num);
+  if (later !== null) return later;
   // An unbounded side reads as ±Infinity, or as the largest safe integer for a whole number.
   const bound = (v: number | null | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) < Number.MAX_SAFE_INTEGER ? v : null);
   const min = bound(num.minValue);
@@ -762,7 +793,8 @@ function numberFix(ctx: TranslateContext, rel: readonly PathSegment[], name: str
   const range = numberRange(ctx, rel);
   if (range === null) return null;
   const meant = typeof value === 'string' ? NUMBER_WORDS[value.trim().toLowerCase()] : undefined;
-  const takes = (v: number): boolean => schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(v).success);
+  // A range checked after the schema (rangeCheckedAfter) bounds the fix's number too: `threshold: twenty` is not told `threshold: 20`.
+  const takes = (v: number): boolean => schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(v).success && withinCheckedRange(sch, v));
   if (meant !== undefined && takes(meant)) return `write the number in digits (${name} is ${range.words}): ${lead}${String(meant)}`;
   // A duration's example is a plausible wait (30 seconds), not its least value (1 ms).
   // `minDeltaMs: 300.5`: the whole number nearest to what was written, not a made-up example.

@@ -133,7 +133,6 @@ export function jsonSyntaxOffset(text: string): number | null {
   }
 }
 
-/** Where JSON.parse's error `message` about `text` is: its position, else where the text stops being JSON; null when neither says. */
 /**
  * The offset of a comma after the last entry of an object or list (`"commit": "abc",` before `}`,
  * the mistake a hand edit leaves most), when the mistake JSON.parse found at `offset` is the `}` or
@@ -148,6 +147,25 @@ export function trailingCommaAt(text: string, offset: number): { comma: number; 
   return i >= 0 && text[i] === ',' ? { comma: i, closes: closer === '}' ? 'object' : 'list' } : null;
 }
 
+/**
+ * The mistake JSON.parse's error `message` about `text` is, when it is a comma after the last entry
+ * (trailingCommaAt): said at the comma, in the words a baseline and a results file both give, with
+ * the fix. Null for any other mistake.
+ */
+export function trailingCommaError(text: string, message: string): { line: number; column: number; words: string; fix: string } | null {
+  const offset = jsonErrorOffset(text, message);
+  const trailing = offset === null ? null : trailingCommaAt(text, offset);
+  if (trailing === null) return null;
+  const { line, column } = lineColumnAt(text, trailing.comma);
+  return {
+    line,
+    column,
+    words: `a comma after the last entry of ${trailing.closes === 'object' ? 'an object' : 'a list'}, which JSON does not allow`,
+    fix: `remove the comma at line ${String(line)}, column ${String(column)}`,
+  };
+}
+
+/** Where JSON.parse's error `message` about `text` is: its position, else where the text stops being JSON; null when neither says. */
 export function jsonErrorOffset(text: string, message: string): number | null {
   const m = /at position (\d+)/.exec(message);
   return m ? Math.min(Number(m[1]), text.length) : jsonSyntaxOffset(text);

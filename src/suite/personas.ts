@@ -4,9 +4,9 @@
 
 import * as z from 'zod';
 import { type Mock, type PersonaExpect, type PersonaScript, type ReplyExpectation, type ReplyTurn } from '../types.js';
-import { checkFlags, DEFAULT_THRESHOLD, REGEX_FLAGS } from './fixtures.js';
+import { checkFlags, DEFAULT_THRESHOLD, REGEX_FLAGS, THRESHOLD_FIX, THRESHOLD_RANGE } from './fixtures.js';
 import { jsonValue, matchMode, toExpectation, toolExpectationSchema } from './tools.js';
-import { describeValue, quote, suggest, translateZodIssues } from './issues.js';
+import { describeValue, quote, rangeCheckedAfter, suggest, translateZodIssues } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 import { itemFileRule, itemsOfFile, soundItemsOfFile, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
@@ -48,7 +48,7 @@ const personaSchema = z.strictObject({
   opening: z.string(),
   followUps: z.array(z.string()).nullable().optional(),
   maxTurns: z.number().int().min(1).optional(),
-  threshold: z.number().optional(),
+  threshold: rangeCheckedAfter(z.number(), THRESHOLD_RANGE).optional(),
   mocks: z.array(mockSchema).nullable().optional(),
   unmockedTools: z.enum(['error', 'allow']).optional(),
   expect: expectSchema,
@@ -162,7 +162,7 @@ type Err = (p: PathSegment[], message: string, fix: string) => void;
 /**
  * `expect.reply` entries: exactly one of contains / regex, not empty; flags only with a regex and
  * valid; a turn within the script (0 the welcome turn, then 1 to the number of message turns). A
- * pattern that does not compile is a warning: that check will be not evaluated.
+ * pattern that does not compile is a warning: that check is not evaluated.
  */
 function checkReplies(src: SourceFile, raw: Record<string, unknown>, path: PathSegment[], prefix: string, err: Err, result: PersonaFileResult): void {
   const e = raw.expect;
@@ -207,7 +207,7 @@ function checkReplies(src: SourceFile, raw: Record<string, unknown>, path: PathS
           result.warnings.push({
             file: src.file,
             ...src.valueAt([...at, 'regex']),
-            message: `${name}: pattern does not compile: ${(x as Error).message}; that check will be not evaluated at run time`,
+            message: `${name}: pattern does not compile: ${(x as Error).message}; that check is not evaluated at run time`,
             fix: inlineFlagsFix(r.regex, flags) ?? COMPILE_FIX,
           });
         }
@@ -257,7 +257,7 @@ function checkSimulated(raw: Record<string, unknown>, path: PathSegment[], prefi
 
 function checkThreshold(value: unknown, at: PathSegment[], prefix: string, err: Err): void {
   if (typeof value === 'number' && !(value >= 0 && value <= 1)) {
-    err(at, `${prefix}threshold ${String(value)} is outside [0, 1]`, `use a score between 0 and 1, e.g. threshold: ${DEFAULT_THRESHOLD}`);
+    err(at, `${prefix}threshold ${String(value)} is outside [0, 1]`, THRESHOLD_FIX);
   }
 }
 

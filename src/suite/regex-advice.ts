@@ -60,14 +60,14 @@ export function regexCompileAdvice(pattern: string, flags: string, error: string
       const plain = withoutBackslashes(pattern, stray);
       const what = stray.length === 1 ? `${shown(stray)} is not an escape` : `${shown(stray)} are not escapes`;
       return {
-        message: `pattern does not compile with the ${unicodeFlag} flag: ${what} in Unicode mode (with u or v, a backslash before a character that has no escape meaning is a syntax error); the fixture will be not evaluated at run time`,
+        message: `pattern does not compile with the ${unicodeFlag} flag: ${what} in Unicode mode (with u or v, a backslash before a character that has no escape meaning is a syntax error); the fixture is not evaluated at run time`,
         fix: `remove the ${stray.length === 1 ? 'backslash' : 'backslashes'} (regex: ${yamlSingle(plain)}), or remove the ${unicodeFlag} flag (${otherFlags === '' ? 'remove flags' : `flags: "${otherFlags}"`}), without which ${shown(stray)} ${stray.length === 1 ? 'stands' : 'stand'} for ${stray.map((e) => JSON.stringify(e.char)).join(' and ')}`,
       };
     }
   }
   const inline = inlineFlagsFix(pattern, flags);
   return {
-    message: `pattern does not compile: ${error}; the fixture will be not evaluated at run time`,
+    message: `pattern does not compile: ${error}; the fixture is not evaluated at run time`,
     fix: inline ?? COMPILE_FIX,
   };
 }

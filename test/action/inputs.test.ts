@@ -87,6 +87,10 @@ describe('readInputs', () => {
   it('rejects bad enum values quoting the value and the allowed set', () => {
     expect(() => readInputs(env({ mode: 'deploy' }))).toThrow('input mode: "deploy" is not allowed; use one of: check, accept, report');
     expect(() => readInputs(env({ 'judge-provider': 'gemini' }))).toThrow('use one of: openai, anthropic');
+    // Another case, or a misspelling, is refused as written (values are lower case), naming the spelling meant as fail-on does.
+    expect(() => readInputs(env({ mode: 'Check' }))).toThrow('input mode: "Check" is not allowed: did you mean "check"? Use one of: check, accept, report');
+    expect(() => readInputs(env({ 'judge-provider': 'OpenAI' }))).toThrow('input judge-provider: "OpenAI" is not allowed: did you mean "openai"? Use one of: openai, anthropic');
+    expect(() => readInputs(env({ mode: 'acept' }))).toThrow('input mode: "acept" is not allowed: did you mean "accept"? Use one of: check, accept, report');
     expect(() => readInputs(env({ 'fail-on': 'newly_failing,slow' }))).toThrow(/"slow" is not a known condition: did you mean "slower"\? Allowed: newly_failing/);
     // Lower case, as documented; another case is refused as written, naming the spelling meant.
     expect(() => readInputs(env({ 'fail-on': 'Newly-Failing' }))).toThrow(/^input fail-on: "Newly-Failing" is not a known condition: did you mean "newly_failing"\? Allowed: newly_failing/);

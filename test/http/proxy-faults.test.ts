@@ -11,9 +11,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';
 import { instantClock, ProxyNotReached, waitForAgent, type AgentNotReady } from '../../src/agent/ready.js';
 import { defaultConfig, type AgentConfig, type JudgeConfig } from '../../src/config.js';
-import { causeLine, causeOf } from '../../src/evaluate/causes.js';
+import { CALL_FAILED_HINT, causeLine, causeOf } from '../../src/evaluate/causes.js';
 import { networkFrom, type Network } from '../../src/http/network.js';
-import { createJudge } from '../../src/judge/index.js';
+import { createJudge, createPanelJudge } from '../../src/judge/index.js';
 import { createQuerySource, TraceStoreError, type PollClock } from '../../src/traces/query.js';
 import type { AgentOutcome, Judge } from '../../src/types.js';
 import { startAgentServer } from '../support/agent-server.js';
@@ -220,6 +220,31 @@ describe('a proxy that resets or closes the connection', () => {
     expect(forwarded).toBe(`message turn: the proxy ${p.url} (HTTP_PROXY) closed the connection without answering (ECONNRESET), after 1 attempt; ${fix}`);
     expect(causeText('network', forwarded, 'http://agent.test/chat')).toBe(`the proxy ${p.url} (HTTP_PROXY) closed the connection without answering, on the way to http://agent.test/chat: ${fix}`);
     expect(forwarded).not.toContain(PASSWORD);
+  });
+
+  it("a panel with a member the proxy reset: the cause names the proxy with the proxy's fix, not the counts or the next member taken for one", async () => {
+    const p = await proxy({ hosts: {}, fault: 'reset' });
+    const network = await networkFrom({ HTTPS_PROXY: p.url });
+    const throwing = (name: string): Judge => ({ name, score: () => Promise.reject(new Error('no boundary could be drawn')), scoreTranscript: () => Promise.reject(new Error('no boundary could be drawn')), close: () => Promise.resolve() });
+    const general = `check HTTPS_PROXY, or NO_PROXY for hosts to reach directly (${docsUrl('configuration.md', 'Behind a proxy')})`;
+    const what = `the proxy ${p.url} (HTTPS_PROXY) closed the connection without answering, on the way to the judge`;
+    const causeOfPanel = async (members: Judge[]): Promise<{ detail: string; cause: string }> => {
+      const panel = createPanelJudge(members);
+      cleanups.push(() => panel.close());
+      const detail = judgeOutcome(await panel.score('polite', 'Within 30 days.'), 0.7).detail;
+      const cause = causeOf({ label: 'refund', errored: false, verdict: 'not_evaluated', detail }, null);
+      return { detail, cause: cause === null ? 'no cause' : causeLine({ ...cause, labels: ['refund'] }, 1) };
+    };
+    // Counted by kind, "(2 usable needed; 1 unreachable, 2 judge call failed)": the text after that "; " is no fix. The detail
+    // ends where the member's fix begins (its 200 characters reach it: src/assertions/format.ts, reasonLine), and the cause
+    // gave "1 unreachable, 2 judge call failed): p: the proxy ..." as the fix.
+    const counted = await causeOfPanel([judge({ retries: 0, label: 'p' }, network), throwing('b'), throwing('c')]);
+    expect(counted.detail).toBe(`judge unreachable: panel: 3 of 3 members gave no usable score (2 usable needed; 1 unreachable, 2 judge call failed): p: the proxy ${p.url} (HTTPS_PROXY) closed the connection without answering (ECONNRESET)`);
+    expect(counted.cause).toBe(`${what} (panel: 1 unreachable, 2 judge call failed): ${general}; for the 2 judge call failed: ${CALL_FAILED_HINT}`);
+    // After another member's reason: the text after its "; " is the next member's.
+    const after = await causeOfPanel([judge({ retries: 0, label: 'first', baseUrl: 'https://judge.test/v1' }, network), judge({ retries: 0, label: 'second' }, network), judge({ retries: 0, label: 'third' }, network)]);
+    expect(after.detail).toMatch(/^judge unreachable: panel: 3 of 3 members gave no usable score \(2 usable needed\): first: the proxy /);
+    expect(after.cause).toBe(`${what}: ${general}`);
   });
 
   it('--wait-for-agent through a proxy that resets every poll: the wait names the proxy and its fix, not the agent URL', async () => {

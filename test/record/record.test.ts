@@ -64,7 +64,11 @@ describe('parseRecord', () => {
     };
     // V8 gives no position here, and quotes the text around the mistake over two lines.
     expect(said('{\n  "schemaVersion": 1,\n  "x": tru\n}\n')).toBe("r.json: not valid JSON (Unexpected token '\\n', at line 3, column 8): expected a results.json written by agent-replay");
-    expect(said('{\n  "schemaVersion": 1,\n}\n')).toBe('r.json: not valid JSON (Expected double-quoted property name, at line 3, column 1): expected a results.json written by agent-replay');
+    // A comma after the last entry (a hand edit's mistake): at the comma, not at the "}" the parser names a line below.
+    expect(said('{\n  "schemaVersion": 1,\n}\n')).toBe('r.json: not valid JSON (a comma after the last entry of an object, which JSON does not allow): remove the comma at line 2, column 21');
+    expect(said('{\n  "schemaVersion": 1,\n  "fixtures": [{ "label": "a" },\n  ]\n}\n')).toBe('r.json: not valid JSON (a comma after the last entry of a list, which JSON does not allow): remove the comma at line 3, column 32');
+    // Another mistake after a property name is the parser's words, where it stops being JSON.
+    expect(said('{\n  "schemaVersion": 1,\n  "x" 2\n}\n')).toMatch(/^r\.json: not valid JSON \(.+, at line 3, column 7\): expected a results\.json written by agent-replay$/);
   });
 
   it('rejects schema violations, naming the path of each problem', () => {

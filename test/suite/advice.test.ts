@@ -253,13 +253,13 @@ describe('regex backslashes, read as JavaScript reads them', () => {
 
   it("'\\q' with the u flag: a syntax error; remove the backslash or the flag", async () => {
     expect(await warningsOf("{ regex: '\\q', flags: u }")).toEqual([
-      `${F}/a.yml:3:11: fixture "q": pattern does not compile with the u flag: \\q is not an escape in Unicode mode (with u or v, a backslash before a character that has no escape meaning is a syntax error); the fixture will be not evaluated at run time\n  fix: remove the backslash (regex: 'q'), or remove the u flag (remove flags), without which \\q stands for "q"`,
+      `${F}/a.yml:3:11: fixture "q": pattern does not compile with the u flag: \\q is not an escape in Unicode mode (with u or v, a backslash before a character that has no escape meaning is a syntax error); the fixture is not evaluated at run time\n  fix: remove the backslash (regex: 'q'), or remove the u flag (remove flags), without which \\q stands for "q"`,
     ]);
   });
 
   it("'\\q\\e' with the flags iv: both named, the other flags kept", async () => {
     expect(await warningsOf("{ regex: 'a\\q\\e', flags: iv }")).toEqual([
-      `${F}/a.yml:3:11: fixture "q": pattern does not compile with the v flag: \\q and \\e are not escapes in Unicode mode (with u or v, a backslash before a character that has no escape meaning is a syntax error); the fixture will be not evaluated at run time\n  fix: remove the backslashes (regex: 'aqe'), or remove the v flag (flags: "i"), without which \\q and \\e stand for "q" and "e"`,
+      `${F}/a.yml:3:11: fixture "q": pattern does not compile with the v flag: \\q and \\e are not escapes in Unicode mode (with u or v, a backslash before a character that has no escape meaning is a syntax error); the fixture is not evaluated at run time\n  fix: remove the backslashes (regex: 'aqe'), or remove the v flag (flags: "i"), without which \\q and \\e stand for "q" and "e"`,
     ]);
   });
 
@@ -279,7 +279,7 @@ describe('regex backslashes, read as JavaScript reads them', () => {
     expect(await warningsOf("{ regex: '\\d+\\.\\$ \\w\\s\\b', flags: u }")).toEqual([]);
     expect(await warningsOf("{ regex: '\\d+\\.\\$ \\w\\s\\b' }")).toEqual([]);
     expect(await warningsOf("{ regex: '(ab\\q', flags: u }")).toEqual([
-      `${F}/a.yml:3:11: fixture "q": pattern does not compile: Invalid regular expression: /(ab\\q/u: ${regexError('(ab\\q', 'u')}; the fixture will be not evaluated at run time\n  fix: correct the pattern (JavaScript RegExp syntax); escape a literal ( [ { . * + ? with a backslash`,
+      `${F}/a.yml:3:11: fixture "q": pattern does not compile: Invalid regular expression: /(ab\\q/u: ${regexError('(ab\\q', 'u')}; the fixture is not evaluated at run time\n  fix: correct the pattern (JavaScript RegExp syntax); escape a literal ( [ { . * + ? with a backslash`,
     ]);
   });
 });

@@ -666,15 +666,16 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
-  it('duplicate labels across files name the first occurrence', async () => {
+  it('duplicate labels name both places alike (the file a pull request added may sort first), the fix to rename one', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'label: greeting\nmessage: hi\n',
       [`${F}/b.yml`]: 'fixtures:\n  - { label: other, message: x }\n  - { label: greeting, message: hello }\n  - { label: OTHER, message: y }\n',
     });
     expect(brief(r.errors)).toEqual([
-      `${F}/b.yml:3: duplicate label "greeting": already used at ${F}/a.yml:1`,
-      `${F}/b.yml:4: label "OTHER" differs only in case from "other" at ${F}/b.yml:2: their baseline files would collide on macOS and Windows`,
+      `${F}/b.yml:3: duplicate label "greeting": used at ${F}/a.yml:1 and at ${F}/b.yml:3`,
+      `${F}/b.yml:4: labels "other" at ${F}/b.yml:2 and "OTHER" at ${F}/b.yml:4 differ only in case: their baseline files would collide on macOS and Windows`,
     ]);
+    for (const e of r.errors) expect(e.fix).toBe('rename one of them; labels are unique across the suite because each names its baseline file');
   });
 
   it('assertions: no known kind, two kinds, threshold outside [0,1], bad flags, misplaced keys', async () => {
@@ -720,6 +721,29 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       `${F}/a.yml:22: fixture "misplaced": threshold only applies to a judge assertion, not to contains`,
       `${F}/a.yml:25: fixture "type": assert must be a mapping or a list, found the string "contains Welcome"`,
       `${F}/a.yml:28: fixture "neg": threshold -0.1 is outside [0, 1]`,
+    ]);
+  });
+
+  it('a threshold of another type is told the range and an example, as one out of range is; a number word only when in range', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: { judge: polite, threshold: high }\n',
+      [`${F}/b.yml`]: 'label: b\nmessage: hi\nassert:\n  - judge: polite\n    threshold: twenty\n',
+      [`${F}/c.yml`]: 'label: c\nmessage: hi\nassert: { judge: polite, threshold: 1.5 }\n',
+      [`${F}/e.yml`]: 'label: e\nmessage: hi\nassert: { judge: polite, threshold: 150% }\n',
+      [`${F}/f.yml`]: 'label: f\nmessage: hi\nassert: { judge: polite, threshold: "1.5" }\n',
+      [`${F}/g.yml`]: 'label: g\nmessage: hi\nassert: { judge: polite, threshold: 80% }\n',
+      '.agent-replay/personas/d.yml': 'label: d\nopening: hi\nthreshold: true\nexpect: { criteria: [ polite ] }\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      `${F}/a.yml:3: fixture "a": assert.threshold must be a number, found the string "high"\n  fix: change assert.threshold to a score between 0 and 1, e.g. threshold: 0.7`,
+      // twenty is a number, but not one the threshold takes: no fix that leads to the next error.
+      `${F}/b.yml:5: fixture "b": assert[0].threshold must be a number, found the string "twenty"\n  fix: change assert[0].threshold to a score between 0 and 1, e.g. threshold: 0.7`,
+      `${F}/c.yml:3: fixture "c": threshold 1.5 is outside [0, 1]\n  fix: use a score between 0 and 1, e.g. threshold: 0.7`,
+      // A percentage or a number in quotes is written as the number it stands for only when the threshold takes it.
+      `${F}/e.yml:3: fixture "e": assert.threshold must be a number, found the string "150%"\n  fix: change assert.threshold to a score between 0 and 1, e.g. threshold: 0.7`,
+      `${F}/f.yml:3: fixture "f": assert.threshold must be a number, found the string "1.5"\n  fix: change assert.threshold to a score between 0 and 1, e.g. threshold: 0.7`,
+      `${F}/g.yml:3: fixture "g": assert.threshold must be a number, found the string "80%"\n  fix: write it as a fraction: threshold: 0.8 (80%)`,
+      `.agent-replay/personas/d.yml:3: persona script "d": threshold must be a number, found the boolean true\n  fix: change threshold to a score between 0 and 1, e.g. threshold: 0.7`,
     ]);
   });
 
@@ -1211,7 +1235,7 @@ describe('loadSuite: warnings', () => {
     expect(r.errors).toEqual([]);
     expect(r.warnings).toHaveLength(1);
     expect(r.warnings[0]).toMatchObject({ file: `${F}/a.yml`, line: 3, column: 11 });
-    expect(r.warnings[0]!.message).toMatch(/^fixture "bad-re": pattern does not compile: .*; the fixture will be not evaluated at run time$/);
+    expect(r.warnings[0]!.message).toMatch(/^fixture "bad-re": pattern does not compile: .*; the fixture is not evaluated at run time$/);
     expect(r.suite!.fixtures[0]!.assertion).toEqual({ kind: 'regex', pattern: '(unclosed', flags: '' });
   });
 
@@ -1228,7 +1252,7 @@ describe('loadSuite: warnings', () => {
     });
     expect(r.errors).toEqual([]);
     expect(brief(r.warnings)).toEqual([
-      `${F}/a.yml:3: 2 fixtures use judge assertions (first: "b") but no judge is configured: they will be not evaluated`,
+      `${F}/a.yml:3: 2 fixtures use judge assertions (first: "b") but no judge is configured: they are not evaluated`,
     ]);
     // A judge given by the overrides silences it.
     const withJudge = await load(
@@ -1241,7 +1265,7 @@ describe('loadSuite: warnings', () => {
   it('a judge with no apiKey on a hosted provider', async () => {
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'judge:\n  provider: anthropic\n' });
     expect(brief(r.warnings)).toEqual([
-      `${C}:2: judge.apiKey is not set: anthropic will refuse the calls and judge assertions will be not evaluated`,
+      `${C}:2: judge.apiKey is not set: anthropic will refuse the calls, so judge assertions are not evaluated`,
     ]);
     const local = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'judge:\n  baseUrl: http://localhost:11434/v1/\n' });
     expect(local.warnings).toEqual([]);

@@ -63,7 +63,7 @@ describe('loadSuite: persona scripts', () => {
       `${P}/b.yml:9: persona script "b": expect.reply[3]: regex flags "ii" repeat "i"`,
       `${P}/b.yml:10: persona script "b": expect.reply[4].turn must be a turn number (0 is the welcome turn), last, or any, found the string "first"`,
     ]);
-    expect(brief(bad.warnings)).toContainEqual(expect.stringMatching(/^\.agent-replay\/personas\/b\.yml:11: persona script "b": expect\.reply\[5\]: pattern does not compile: .*; that check will be not evaluated at run time$/));
+    expect(brief(bad.warnings)).toContainEqual(expect.stringMatching(/^\.agent-replay\/personas\/b\.yml:11: persona script "b": expect\.reply\[5\]: pattern does not compile: .*; that check is not evaluated at run time$/));
   });
 
 
@@ -234,7 +234,7 @@ describe('loadSuite: persona scripts', () => {
       [`${P}/b.yml`]: 'label: refund\nopening: hi\nexpect: { terminal: finish }\n',
     });
     expect(r.errors.map(formatIssue)).toEqual([
-      `${P}/b.yml:1:8: duplicate label "refund": already used at ${F}/a.yml:1\n  fix: rename one of them; labels are unique across the suite because each names its baseline file`,
+      `${P}/b.yml:1:8: duplicate label "refund": used at ${F}/a.yml:1 and at ${P}/b.yml:1\n  fix: rename one of them; labels are unique across the suite because each names its baseline file`,
     ]);
   });
 
@@ -313,8 +313,8 @@ describe('warnings about what the agent mapping cannot carry', () => {
     expect(r.errors).toEqual([]);
     expect(brief(r.warnings)).toEqual([
       `${P}/p.yml:1: persona script (first: "p") has mocks, but the openai-chat preset sends no mocks (the API has no such field): the agent will not see them`,
-      `${P}/p.yml:1: persona script (first: "p") checks tool calls, but agent.response.toolCalls is null: those checks will be not evaluated`,
-      `${P}/p.yml:1: persona script (first: "p") checks the terminal outcome, but the openai-chat preset's API reports no outcomes: that check will be not evaluated`,
+      `${P}/p.yml:1: persona script (first: "p") checks tool calls, but agent.response.toolCalls is null: those checks are not evaluated`,
+      `${P}/p.yml:1: persona script (first: "p") checks the terminal outcome, but the openai-chat preset's API reports no outcomes: that check is not evaluated`,
     ]);
     // A preset's API cannot be given a response path it does not have: the fix is a check it supports.
     expect(r.warnings.map((w) => w.fix)).toEqual([
@@ -328,8 +328,8 @@ describe('warnings about what the agent mapping cannot carry', () => {
       [`${P}/p.yml`]: 'label: p\nopening: hi\nexpect: { conversations: [ refunds ], toolCalled: [ { tool: t } ] }\n',
     });
     expect(brief(rasa.warnings)).toEqual([
-      `${P}/p.yml:1: persona script (first: "p") checks tool calls, but the rasa-rest preset's API reports no tool calls: those checks will be not evaluated`,
-      `${P}/p.yml:1: persona script (first: "p") checks conversations, but the rasa-rest preset's API reports no routes: that check will be not evaluated`,
+      `${P}/p.yml:1: persona script (first: "p") checks tool calls, but the rasa-rest preset's API reports no tool calls: those checks are not evaluated`,
+      `${P}/p.yml:1: persona script (first: "p") checks conversations, but the rasa-rest preset's API reports no routes: that check is not evaluated`,
     ]);
     // A body of one's own behind a preset: the endpoint is the user's, so a response path is the fix.
     const own = await load({

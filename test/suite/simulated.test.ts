@@ -68,7 +68,7 @@ describe('a simulated user with no model to play it', () => {
   it('warns (a baseline can still be replayed) and names the fix', async () => {
     const r = await load({ [`${P}/a.yml`]: 'label: a\nuser: { goal: G, maxTurns: 2 }\nexpect: { conversations: [c] }\n' });
     expect(r.errors).toEqual([]);
-    expect(brief(r.warnings)).toEqual([`${P}/a.yml:1: 1 persona script has a simulated user (first: "a") but no simulator is configured: a turn the baseline cannot replay will be not evaluated`]);
+    expect(brief(r.warnings)).toEqual([`${P}/a.yml:1: 1 persona script has a simulated user (first: "a") but no simulator is configured: a turn the baseline cannot replay is not evaluated`]);
     const configured = await load({ [C]: 'simulator: { provider: anthropic, apiKey: k }\n', [`${P}/a.yml`]: 'label: a\nuser: { goal: G, maxTurns: 2 }\nexpect: { conversations: [c] }\n' });
     expect(configured.warnings).toEqual([]);
   });

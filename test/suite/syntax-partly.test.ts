@@ -62,7 +62,7 @@ describe('a list file with a syntax error: the items it leaves as written are ch
       [`${F}/b.yml`]: '- label: ok\n  message: hi\n- label: z\n  message: "\\q"\n',
     });
     expect(brief(r.errors)).toEqual([
-      `${F}/b.yml:1: duplicate label "ok": already used at ${F}/a.yml:1`,
+      `${F}/b.yml:1: duplicate label "ok": used at ${F}/a.yml:1 and at ${F}/b.yml:1`,
       `${F}/b.yml:4: invalid YAML: \\q inside double quotes is not a YAML escape (in "..." a backslash starts one, such as \\n or \\")`,
     ]);
   });

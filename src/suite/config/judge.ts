@@ -82,7 +82,7 @@ function resolveJudge(j: JudgeSection, written: JudgeSection, r: Resolution): Ju
     r.warnings.push(
       r.issueAt(
         ['judge'],
-        `judge.apiKey is not set: ${provider} will refuse the calls and judge assertions will be not evaluated`,
+        `judge.apiKey is not set: ${provider} will refuse the calls, so judge assertions are not evaluated`,
         'add apiKey: ${JUDGE_API_KEY} under judge and export JUDGE_API_KEY (a repository secret in a workflow)',
       ),
     );
