@@ -274,6 +274,17 @@ function leftOutWords(l: LeftOut): string {
   return parts.length === 0 ? '' : ` (${parts.join(' and ')} left out)`;
 }
 
+/**
+ * Has the run's pass-rate line anything to say? Not when no item with a baseline is repeated and
+ * no verdict flipped: every item did what its baseline did, so the line could only read "100% →
+ * 100%: 0 points (95% interval 0 to 0) · 0 newly failing, 0 newly passing: p = 1" (docs/statistics.md,
+ * "The run's pass-rate line"). A repeated item keeps the line, unchanged or not: its interval is
+ * how large a change its attempts could hide. results.json keeps the run's `stats` either way.
+ */
+export function runRateSaysSomething(s: RunStats): boolean {
+  return s.mcnemar === undefined || s.mcnemar.newlyFailing + s.mcnemar.newlyPassing > 0;
+}
+
 /** The run's pass-rate change (docs/statistics.md, "The run"), from the record's run `stats`. */
 export function runRateParts(s: RunStats, leftOut: LeftOut = { errored: 0, notEvaluated: 0 }): RunRateParts {
   // The interval says within or beyond noise only where it can see the noise: with McNemar's test

@@ -12,7 +12,7 @@ import { forestRows, pText, runRateText, tierWords, tooFewOfRun, tooFewText } fr
 import { renderHtml } from '../../src/report/html.js';
 import { runRateLine } from '../../src/report/blocks.js';
 import type { FixtureRecord, ItemStats, RunRecord, Tally } from '../../src/types.js';
-import { ctx, resetLines } from './fixtures.js';
+import { baseline, ctx, fixture, resetLines } from './fixtures.js';
 import { expectGolden, structure } from './helpers.js';
 import { flipsRun, manyStats, oneAttemptBaselines, repeated, statsRun, withRunStats } from './stats-fixtures.js';
 
@@ -275,6 +275,26 @@ describe('a run with stats', () => {
     expect(md).not.toContain('pass rate');
     expect(md).not.toContain('Pass rate');
     expect(md).not.toContain('regressed');
+  });
+
+  // A run of single attempts whose items all held had a line with nothing to say on every surface:
+  // "Pass rate 100% → 100%: 0 points (95% interval 0 to 0) over 4 items with a baseline · 0 newly
+  // failing, 0 newly passing: p = 1, within noise".
+  it("no item repeated and no verdict flipped: no pass-rate line on any surface, results.json's stats kept", () => {
+    resetLines();
+    const once = (label: string, verdict: 'pass' | 'fail'): FixtureRecord =>
+      fixture(label, { verdict, baseline: baseline(label, `Reply for ${label}.`, verdict), drift: { reply: 'same', route: 'same', verdict: verdict === 'pass' ? 'still_passing' : 'still_failing' } } as Partial<FixtureRecord>);
+    const held = withRunStats([once('a', 'pass'), once('b', 'pass'), once('c', 'fail')]);
+    expect(held.stats).toMatchObject({ items: 3, diff: 0, ci: [0, 0], mcnemar: { newlyFailing: 0, newlyPassing: 0, p: 1 } });
+    expect(buildModel(held).runRate).toBeNull();
+    for (const text of [renderComment(held, ctx), renderSummary(held, ctx), renderTerminal(held, { color: false }), renderHtml(held)]) {
+      expect(text).not.toMatch(/pass rate/i);
+      expect(text).not.toContain('newly passing: p');
+    }
+    // A flipped verdict, or a repeated item even when nothing moved, keeps the line.
+    expect(renderComment(flipsRun(), ctx)).toContain('📈 **Pass rate');
+    const same = withRunStats([repeated('x', { passed: 3, total: 3 }, { passed: 3, total: 3 }, 3), repeated('y', { passed: 3, total: 3 }, { passed: 3, total: 3 }, 3)]);
+    expect(renderComment(same, ctx)).toContain('📈 **Pass rate');
   });
 
   it('after acceptance, an accepted item no longer shows its tier', () => {
