@@ -7,6 +7,7 @@ import type { FixtureRecord, ItemStats, McNemar, PersonaRecord, RunStats, Tally,
 import { attemptsNeeded, below, DEFAULT_ALPHA, TIERS, wilson } from '../evaluate/stats.js';
 import { isScript } from '../evaluate/kind.js';
 import { thousands } from '../words.js';
+import { percentText, shownTenths, tenthsText } from '../evaluate/agreement.js';
 
 /**
  * How a tier is said. `steady` is every item no test called, a fall of 5/5 to 3/5 among them: it
@@ -46,22 +47,13 @@ function fixed(x: number, digits: number): string {
 }
 
 /**
- * A rate in whole points as shown: its rounding, except that a rate below 1 is never 100 and one
- * above 0 never 0 (99 and 1), as agreement is never 100% with an item failed (docs/statistics.md,
- * "The run's pass-rate line"): 99 passing items of 3/3 and one of 2/3 are 99.7%, not a perfect run.
+ * A rate as shown: "93.5%", in tenths of a point like agreement's percentage beside it, so that the
+ * two are read to the same precision (docs/statistics.md, "The run's pass-rate line"); ">99.9%" for
+ * a rate below 1 that rounds to 100, "<0.1%" for one above 0 that rounds to 0: 999 passing items of
+ * 3/3 and one of 2/3 are not a perfect run.
  */
-function shownPoints(rate: number): number {
-  const n = Math.round(rate * 100);
-  if (n === 100 && rate < 1) return 99;
-  if (n === 0 && rate > 0) return 1;
-  return n;
-}
-
-/** A rate in whole points: "93%"; ">99%" for a rate below 1 that rounds to 100, "<1%" for one above 0 that rounds to 0. */
 export function percent(rate: number): string {
-  const n = shownPoints(rate);
-  if (n !== Math.round(rate * 100)) return n === 99 ? '>99%' : '<1%';
-  return `${n}%`;
+  return percentText(rate * 100);
 }
 
 /**
@@ -74,13 +66,13 @@ export function signOf(diff: number): string {
 }
 
 /**
- * Signed whole points between two rates as `percent` shows them: "+12 points", "−22 points", "0
- * points". Taken from the rounded rates, so that the line adds up (82% → 46% is −36 points, though
- * 0.824 → 0.455 differ by 36.9; ">99%" counts as 99 and "<1%" as 1).
+ * Signed points between two rates as `percent` shows them: "+12.5 points", "−22 points", "0
+ * points", "−1 point". Taken from the rounded rates, so that the line adds up (82.4% → 45.5% is
+ * −36.9 points, though 0.8244 → 0.4551 differ by 36.93; ">99.9%" counts as 99.9 and "<0.1%" as 0.1).
  */
 export function points(before: number, now: number): string {
-  const n = shownPoints(now) - shownPoints(before);
-  return `${signOf(n)}${Math.abs(n)} ${Math.abs(n) === 1 ? 'point' : 'points'}`;
+  const n = shownTenths(now * 100) - shownTenths(before * 100);
+  return `${signOf(n)}${tenthsText(Math.abs(n))} ${Math.abs(n) === 10 ? 'point' : 'points'}`;
 }
 
 /**
@@ -250,9 +242,9 @@ export function mcnemarText(m: McNemar): string {
 
 /** The run's pass-rate line in parts, so that each surface sets them in its own markup. */
 export interface RunRateParts {
-  /** "pass rate 93% → 71%" */
+  /** "pass rate of attempts 93% → 71.5%": of attempts, where agreement beside it is of items' verdicts */
   head: string;
-  /** "−22 points (95% interval −35 to −9) over 24 items with a baseline, beyond noise" */
+  /** "−21.5 points (95% interval of the change: −35 to −9) over 24 items with a baseline, beyond noise" */
   detail: string;
   /** McNemar's test, when no item was repeated: "3 newly failing, 1 newly passing: p = 0.63, within noise". */
   mcnemar: string | null;
@@ -293,8 +285,12 @@ export function runRateParts(s: RunStats, leftOut: LeftOut = { errored: 0, notEv
   const noise = s.mcnemar !== undefined || s.ci[0] === s.ci[1] ? '' : holdsZero(s.ci) ? ', within noise' : beyondWords(s.pooled);
   const items = `${thousands(s.items)} ${s.items === 1 ? 'item' : 'items'} with a baseline${leftOutWords(leftOut)}`;
   return {
-    head: `pass rate ${percent(s.before)} → ${percent(s.now)}`,
-    detail: `${points(s.before, s.now)} (95% interval ${signed(s.ci[0])} to ${signed(s.ci[1])}) over ${items}${noise}`,
+    // "of attempts": agreement, beside it, is the share of items whose verdict passed; this is each
+    // item's share of passing attempts, averaged (docs/statistics.md, "The run's pass-rate line").
+    head: `pass rate of attempts ${percent(s.before)} → ${percent(s.now)}`,
+    // The interval is of the change, not of a rate: 100% → 100% can read −33 to +33, since 3 passes
+    // of 3 do not show a true rate of 1. In whole points: 2,000 resamples do not know it to a tenth.
+    detail: `${points(s.before, s.now)} (95% interval of the change: ${signed(s.ci[0])} to ${signed(s.ci[1])}) over ${items}${noise}`,
     mcnemar: s.mcnemar === undefined ? null : mcnemarText(s.mcnemar),
   };
 }

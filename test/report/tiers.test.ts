@@ -152,15 +152,27 @@ describe('a run with stats', () => {
   it("the run's pass-rate line: before → now, the difference and its interval; McNemar when no item is repeated", () => {
     const s = STATS.stats;
     if (s === undefined) throw new Error('no run stats');
-    expect(runRateText(s)).toMatch(/^pass rate 82% → 46%: −36 points \(95% interval −\d+ to \+\d+\) over 6 items with a baseline, within noise$/);
+    expect(runRateText(s)).toMatch(/^pass rate of attempts 81.7% → 45.6%: −36.1 points \(95% interval of the change: −\d+ to \+\d+\) over 6 items with a baseline, within noise$/);
     const flips = flipsRun();
     expect(renderTerminal(flips, { color: false })).toContain('3 newly failing, 1 newly passing: p = 0.63, within noise');
-    expect(renderComment(flips, ctx)).toContain('📈 **Pass rate 83% → 50%**');
+    expect(renderComment(flips, ctx)).toContain('📈 **Pass rate of attempts 83.3% → 50%**');
   });
 
-  it('the difference is the one between the rates as shown: 82% → 46% is −36 points, though the rates differ by 36.9', () => {
-    const line = runRateText({ items: 200, before: 0.824, now: 0.455, diff: 0.455 - 0.824, ci: [-0.45, -0.28] });
-    expect(line).toBe('pass rate 82% → 46%: −36 points (95% interval −45 to −28) over 200 items with a baseline, beyond noise');
+  it('the difference is the one between the rates as shown: 82.4% → 45.6% is −36.8 points, though the rates differ by 36.88', () => {
+    const line = runRateText({ items: 200, before: 0.8244, now: 0.4556, diff: 0.4556 - 0.8244, ci: [-0.45, -0.28] });
+    expect(line).toBe('pass rate of attempts 82.4% → 45.6%: −36.8 points (95% interval of the change: −45 to −28) over 200 items with a baseline, beyond noise');
+  });
+
+  // "📊 Agreement 83.3%" (items' verdicts, one decimal) stood beside "📈 Pass rate 100% → 83%"
+  // (attempts, whole points): two percentages of near the same thing, read to two precisions.
+  it('the pass rate is of attempts and shown to the tenth, as agreement beside it is: 100% → 83.3%, never 100% below 1', () => {
+    const shown = (before: number, now: number): string => runRateText({ items: 6, before, now, diff: now - before, ci: [-0.5, 0.2] }).split(' (')[0]!;
+    expect(shown(1, 5 / 6)).toBe('pass rate of attempts 100% → 83.3%: −16.7 points');
+    expect(shown(0.9, 1)).toBe('pass rate of attempts 90% → 100%: +10 points');
+    expect(shown(0.5, 0.51)).toBe('pass rate of attempts 50% → 51%: +1 point');
+    expect(shown(1, 0.9996)).toBe('pass rate of attempts 100% → >99.9%: −0.1 points');
+    expect(shown(0, 0.0004)).toBe('pass rate of attempts 0% → <0.1%: +0.1 points');
+    expect(renderComment(flipsRun(), ctx)).toMatch(/📊 \*\*Agreement 50%\*\*[^]*📈 \*\*Pass rate of attempts 83.3% → 50%\*\*/);
   });
 
   it("report.html gives the run's pass-rate line too, with McNemar's test when no item is repeated", () => {
@@ -180,10 +192,10 @@ describe('a run with stats', () => {
     const base = { items: 1, before: 1, now: 0, diff: -1 };
     // No item repeated: McNemar decides, and a lone newly failing item is within noise (p = 1).
     expect(runRateText({ ...base, ci: [-1, -1], mcnemar: { newlyFailing: 1, newlyPassing: 0, p: 1 } })).toBe(
-      'pass rate 100% → 0%: −100 points (95% interval −100 to −100) over 1 item with a baseline · 1 newly failing, 0 newly passing: p = 1, within noise',
+      'pass rate of attempts 100% → 0%: −100 points (95% interval of the change: −100 to −100) over 1 item with a baseline · 1 newly failing, 0 newly passing: p = 1, within noise',
     );
     // One value, no spread seen between items or in their attempts: no claim either way.
-    expect(runRateText({ ...base, ci: [-1, -1] })).toBe('pass rate 100% → 0%: −100 points (95% interval −100 to −100) over 1 item with a baseline');
+    expect(runRateText({ ...base, ci: [-1, -1] })).toBe('pass rate of attempts 100% → 0%: −100 points (95% interval of the change: −100 to −100) over 1 item with a baseline');
     expect(runRateText({ items: 12, before: 1, now: 0.8, diff: -0.2, ci: [-0.3, -0.1] })).toMatch(/over 12 items with a baseline, beyond noise$/);
   });
 
@@ -197,18 +209,18 @@ describe('a run with stats', () => {
       ],
       't1101',
     );
-    expect(runRateText(s!)).toBe('pass rate 0% → 67%: +67 points (95% interval 0 to +100) over 3 items with a baseline, within noise');
+    expect(runRateText(s!)).toBe('pass rate of attempts 0% → 66.7%: +66.7 points (95% interval of the change: 0 to +100) over 3 items with a baseline, within noise');
   });
 
   it('a bound that is not 0 never reads 0: an interval shown ending at 0 is one that holds it', () => {
     // An upper bound of -0.19 points is beyond noise; rounded to whole points it read "−19 to 0, beyond noise".
     expect(runRateText({ items: 200, before: 0.9, now: 0.8, diff: -0.1, ci: [-0.19, -0.0019] })).toBe(
-      'pass rate 90% → 80%: −10 points (95% interval −19 to −0) over 200 items with a baseline, beyond noise',
+      'pass rate of attempts 90% → 80%: −10 points (95% interval of the change: −19 to −0) over 200 items with a baseline, beyond noise',
     );
     expect(runRateText({ items: 200, before: 0.8, now: 0.9, diff: 0.1, ci: [0.004, 0.19] })).toBe(
-      'pass rate 80% → 90%: +10 points (95% interval +0 to +19) over 200 items with a baseline, beyond noise',
+      'pass rate of attempts 80% → 90%: +10 points (95% interval of the change: +0 to +19) over 200 items with a baseline, beyond noise',
     );
-    expect(runRateText({ items: 200, before: 0.8, now: 0.9, diff: 0.1, ci: [0, 0.19] })).toMatch(/\(95% interval 0 to \+19\) .*, within noise$/);
+    expect(runRateText({ items: 200, before: 0.8, now: 0.9, diff: 0.1, ci: [0, 0.19] })).toMatch(/\(95% interval of the change: 0 to \+19\) .*, within noise$/);
   });
 
   it("baselines of one attempt against a repeated run: a 1/1 is not certain, so 3/5 three times is within noise", () => {
@@ -216,7 +228,7 @@ describe('a run with stats', () => {
     // to -10) while each item's tier said too few (docs/statistics.md, "The run").
     const run = oneAttemptBaselines();
     const line = runRateText(run.stats!);
-    expect(line).toMatch(/^pass rate 100% → 60%: −40 points \(95% interval −\d+ to \+\d+\) over 3 items with a baseline, within noise$/);
+    expect(line).toMatch(/^pass rate of attempts 100% → 60%: −40 points \(95% interval of the change: −\d+ to \+\d+\) over 3 items with a baseline, within noise$/);
     expect(run.fixtures.map((f) => f.stats?.tier)).toEqual(['too_few', 'too_few', 'too_few']);
   });
 
