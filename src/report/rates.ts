@@ -126,11 +126,21 @@ export function quietTooFew(s: ItemStats): boolean {
 
 /**
  * What `too_few` says where the rate fell: how many attempts in one run would call the drop at the
- * same observed rate ("needs 7"), or that none up to 20 would.
+ * same observed rate ("needs 7"), or that none up to 20 would, with the cause: the baseline it is
+ * tested against ("against a baseline of 1 attempt, no number up to 20 would tell at this rate").
+ * The run's line for the items whose rate did not fall names the same baseline (tooFewText), so
+ * that "no number would" here and "with --repeat 20, every attempt failing would" there read as
+ * the two sides of one cause (docs/statistics.md, "Too few attempts, said once").
  */
 function tooFewWords(s: ItemStats): string {
-  if (s.attemptsNeeded === null) return `${TIER_WORDS.too_few} (no number up to 20 would tell)`;
+  if (s.attemptsNeeded === null) return `${TIER_WORDS.too_few} (against ${baselineWords(s.baseline)}, no number up to 20 would tell at this rate)`;
   return `${TIER_WORDS.too_few} (needs ${thousands(s.attemptsNeeded)})`;
+}
+
+/** "a baseline of 1 attempt", "a baseline of 10 attempts", "a baseline of 10 attempts, 7 passing". */
+function baselineWords(t: Tally): string {
+  const attempts = `a baseline of ${thousands(t.total)} ${t.total === 1 ? 'attempt' : 'attempts'}`;
+  return t.passed === t.total ? attempts : `${attempts}, ${thousands(t.passed)} passing`;
 }
 
 /**
@@ -158,6 +168,8 @@ export interface TooFew {
    * each of them that such a number up to 20 has (the largest of theirs); null when none has.
    */
   repeat: number | null;
+  /** The baseline that sets `repeat` (the first item needing it), which the line names as its cause; null with `repeat`. */
+  baseline: Tally | null;
   /** Those for which no number of attempts up to 20 would (a baseline of no pass, or too few attempts of its own). */
   never: number;
 }
@@ -171,6 +183,7 @@ export interface TooFew {
 export function tooFewOfRun(items: readonly (FixtureRecord | PersonaRecord)[]): TooFew | null {
   let n = 0;
   let repeat: number | null = null;
+  let baseline: Tally | null = null;
   let never = 0;
   for (const item of items) {
     const s = item.stats;
@@ -178,21 +191,26 @@ export function tooFewOfRun(items: readonly (FixtureRecord | PersonaRecord)[]): 
     n++;
     const needed = attemptsNeeded(s.baseline, { passed: 0, total: 1 }, (s.alpha ?? DEFAULT_ALPHA) / s.maxLooks);
     if (needed === null) never++;
-    else repeat = Math.max(repeat ?? 0, needed);
+    else if (repeat === null || needed > repeat) {
+      repeat = needed;
+      baseline = { passed: s.baseline.passed, total: s.baseline.total };
+    }
   }
-  return n === 0 ? null : { items: n, repeat, never };
+  return n === 0 ? null : { items: n, repeat, baseline, never };
 }
 
 /**
  * The run's one line for them, `code` setting a flag in each surface's markup: "too few attempts to
- * tell a drop from noise for 20 items whose pass rate did not fall (not said on their lines); with
- * --repeat 2, every attempt failing would be called regressed".
+ * tell a drop from noise for 20 items whose pass rate did not fall (not said on their lines); every
+ * attempt failing would be called regressed for each of them with --repeat 2, what a baseline of 10
+ * attempts needs". The baseline is the cause, named as an item's own line names it (tooFewWords).
  */
 export function tooFewText(t: TooFew, code: (flag: string) => string = (f) => f, setting: RepeatSetting = 'flag'): string {
   const head = `too few attempts to tell a drop from noise for ${thousands(t.items)} ${t.items === 1 ? 'item' : 'items'} whose pass rate did not fall (not said on ${t.items === 1 ? 'its line' : 'their lines'})`;
   if (t.repeat === null) return `${head}; no number of attempts up to 20 would tell a drop of ${t.items === 1 ? 'it' : 'theirs'}`;
   const them = t.never > 0 ? `${thousands(t.items - t.never)} of them (for the other ${thousands(t.never)}, no number up to 20 would)` : t.items === 1 ? 'it' : 'each of them';
-  return `${head}; with ${repeatWords(t.repeat, code, setting)}, every attempt failing would be called regressed for ${them}`;
+  const cause = t.baseline === null ? '' : `, what ${baselineWords(t.baseline)} needs`;
+  return `${head}; every attempt failing would be called regressed for ${them} with ${repeatWords(t.repeat, code, setting)}${cause}`;
 }
 
 /**

@@ -33,7 +33,8 @@ describe("an item's pass rate in words", () => {
     [{ passed: 9, total: 10 }, { passed: 1, total: 3 }, 'pass rate 9/10 → 1/3 (p = 0.11): likely regressed'],
     [{ passed: 0, total: 10 }, { passed: 3, total: 3 }, 'pass rate 0/10 → 3/3 (p = 0.003): improved'],
     [{ passed: 1, total: 1 }, { passed: 0, total: 2 }, 'pass rate 1/1 → 0/2: too few attempts (needs 20)'],
-    [{ passed: 3, total: 3 }, { passed: 1, total: 2 }, 'pass rate 3/3 → 1/2: too few attempts (no number up to 20 would tell)'],
+    [{ passed: 3, total: 3 }, { passed: 1, total: 2 }, 'pass rate 3/3 → 1/2: too few attempts (against a baseline of 3 attempts, no number up to 20 would tell at this rate)'],
+    [{ passed: 2, total: 20 }, { passed: 0, total: 1 }, 'pass rate 2/20 → 0/1: too few attempts (against a baseline of 20 attempts, 2 passing, no number up to 20 would tell at this rate)'],
     // too_few where the rate did not fall: nothing on the line; the run says it once (test/repeat/too-few-once.test.ts).
     [{ passed: 1, total: 1 }, { passed: 2, total: 2 }, null],
     [{ passed: 10, total: 10 }, { passed: 1, total: 1 }, null],
@@ -101,10 +102,28 @@ describe("an item's pass rate in words", () => {
     // One that fell says it on its line, one without a baseline has none: neither is counted.
     const others = [item({ passed: 1, total: 1 }, { passed: 0, total: 2 }), item({ passed: 0, total: 0 }, { passed: 2, total: 3 })];
     const t = tooFewOfRun([...run, ...others]);
-    expect(t).toEqual({ items: 3, repeat: 4, never: 1 });
-    expect(tooFewText(t!)).toBe('too few attempts to tell a drop from noise for 3 items whose pass rate did not fall (not said on their lines); with --repeat 4, every attempt failing would be called regressed for 2 of them (for the other 1, no number up to 20 would)');
-    expect(tooFewText(tooFewOfRun(run.slice(0, 1))!)).toBe('too few attempts to tell a drop from noise for 1 item whose pass rate did not fall (not said on its line); with --repeat 2, every attempt failing would be called regressed for it');
+    expect(t).toEqual({ items: 3, repeat: 4, baseline: { passed: 3, total: 3 }, never: 1 });
+    expect(tooFewText(t!)).toBe('too few attempts to tell a drop from noise for 3 items whose pass rate did not fall (not said on their lines); every attempt failing would be called regressed for 2 of them (for the other 1, no number up to 20 would) with --repeat 4, what a baseline of 3 attempts needs');
+    expect(tooFewText(tooFewOfRun(run.slice(0, 1))!)).toBe('too few attempts to tell a drop from noise for 1 item whose pass rate did not fall (not said on its line); every attempt failing would be called regressed for it with --repeat 2, what a baseline of 10 attempts needs');
     expect(tooFewOfRun(others)).toBeNull();
+  });
+
+  // One comment read "pass rate 1/1 → 2/3: too few attempts (no number up to 20 would tell)" on a
+  // flaky item and, under the run's line, "with `repeat: 20`, every attempt failing would be called
+  // regressed" for the others: 20 would and would not, and nothing said why. Both come of baselines
+  // of one attempt (1/1 against 0 of 20: p = 1/21; against 13 of 20, at 2/3, p = 2/3), and both now say so.
+  it('a flaky item and the run\'s too-few line against 1-attempt baselines name the same cause, at this rate and every attempt failing', () => {
+    resetLines();
+    const run = withRunStats([
+      repeated('refund', { passed: 1, total: 1 }, { passed: 2, total: 3 }, 2),
+      ...['a', 'b', 'c'].map((l) => repeated(l, { passed: 1, total: 1 }, { passed: 3, total: 3 }, 2)),
+    ]);
+    const md = renderComment(run, ctx);
+    expect(md).toContain('pass rate 1/1 → 2/3: too few attempts (against a baseline of 1 attempt, no number up to 20 would tell at this rate)');
+    expect(md).toContain(
+      "🔍 Too few attempts to tell a drop from noise for 3 items whose pass rate did not fall (not said on their lines); every attempt failing would be called regressed for each of them with the check step's `repeat: 20` input, what a baseline of 1 attempt needs.",
+    );
+    expect(renderTerminal(run, { color: false })).toContain('every attempt failing would be called regressed for each of them with --repeat 20, what a baseline of 1 attempt needs');
   });
 
   it('p-values: three decimals below 0.1, two above, halves rounded up, "< 0.001" below that', () => {
