@@ -123,7 +123,7 @@ export interface ReportModel {
   causeOf: ReadonlyMap<Item, CauseGroup>;
   /** Items by pass-rate tier (docs/statistics.md, "The tier"); items without `stats` are not counted. */
   tiers: Readonly<Record<Tier, number>>;
-  /** The run's pass-rate change from its `stats` (docs/statistics.md, "The run"); null when the record has none. */
+  /** The run's pass-rate change from its `stats` (docs/statistics.md, "The run"); null when the record has none, or when it has nothing to say (runRateSaysSomething). */
   runRate: RunRateParts | null;
   /** The `too_few` items whose rate did not fall, said once under the run's pass-rate line (docs/statistics.md, "Too few attempts, said once"); null when none. */
   tooFew: TooFew | null;
