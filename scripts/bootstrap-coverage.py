@@ -137,6 +137,7 @@ MIRROR_CASES = [
     ('one item 1/1 -> 0/3', [pair(1, 1, 0, 3)], 'one-drop'),
     ('five items 3/3 -> 1/3, 3/3, 2/3, 3/3, 3/3', [pair(3, 3, 1, 3), pair(3, 3, 3, 3), pair(3, 3, 2, 3), pair(3, 3, 3, 3), pair(3, 3, 3, 3)], 'five'),
     ('t1101', [pair(0, 1, 1, 5), pair(0, 1, 4, 5), (0.0, 1.0, None)], 't1101'),
+    ('six items 1/1 -> 3/3', [pair(1, 1, 3, 3)] * 6, 'held'),
 ]
 
 
@@ -291,6 +292,7 @@ if __name__ == '__main__':
 # one item 1/1 -> 0/3                           seed 'one-drop'   diff -1.000000 ci [-1.0, -0.041666666666666685]
 # five items 3/3 -> 1/3, 3/3, 2/3, 3/3, 3/3     seed 'five'       diff -0.200000 ci [-0.5833333333333334, 0.13333333333333336]
 # t1101                                         seed 't1101'      diff +0.666667 ci [0.0, 1.0]
+# six items 1/1 -> 3/3                          seed 'held'       diff +0.000000 ci [-0.3472222222222223, 0.37638888888888133]
 # # betabinomial
 # one item 5/5 -> 3/5                           seed 'b'          diff -0.400000 ci [-1.0, 0.1333333333333333]
 # three items 5/5 -> 4/5                        seed 'three'      diff -0.200000 ci [-0.5666666666666668, 0.09999999999999994]
@@ -301,6 +303,7 @@ if __name__ == '__main__':
 # one item 1/1 -> 0/3                           seed 'one-drop'   diff -1.000000 ci [-1.0, -0.041666666666666685]
 # five items 3/3 -> 1/3, 3/3, 2/3, 3/3, 3/3     seed 'five'       diff -0.200000 ci [-0.6166666666666667, 0.1666666666666667]
 # t1101                                         seed 't1101'      diff +0.666667 ci [-0.03333333333333327, 1.0]
+# six items 1/1 -> 3/3                          seed 'held'       diff +0.000000 ci [-0.3472222222222223, 0.4305555555555555]
 #
 # $ ITEMS=1,2 python3 scripts/bootstrap-coverage.py coverage 2000 binomial,betabinomial   (run before the script printed its 'lowest of the scenarios' rows: the docs' rows for 1 and 2 items are read off these)
 # coverage of the 95% interval, 2000 runs per cell, 2000 resamples each; columns: attempts before/now

@@ -142,11 +142,27 @@ export interface Publisher {
   upload(run: RunRecord, resultsPath: string, extra?: readonly ExtraFile[]): Promise<{ artifactName: string; uploaded: boolean }>;
   /** writeRecord, then upload. */
   save(run: RunRecord, extra?: readonly ExtraFile[]): Promise<{ artifactName: string; uploaded: boolean }>;
+  /** Where a reader finds the results when the comment is not posted: "The results are in the job summary and the artifact", the artifact only once uploaded (resultsWhere). */
+  resultsWhere(): string;
+}
+
+/**
+ * Where the results are when the comment is not posted, said only as far as it is true: the
+ * artifact once it was uploaded; after a failed upload (the log has just warned "artifact ... not
+ * uploaded: ..."), that it was not; before any upload (a run that stopped before it replayed
+ * anything), the job summary alone (docs/action.md, "The PR comment").
+ */
+export function resultsWhere(artifact: 'uploaded' | 'not-uploaded' | 'none'): string {
+  if (artifact === 'uploaded') return 'The results are in the job summary and the artifact';
+  if (artifact === 'not-uploaded') return 'The results are in the job summary; the artifact was not uploaded (see the warning above)';
+  return 'The results are in the job summary';
 }
 
 export function publisher(settings: PublishSettings, ctx: ActionContext, deps: Pick<ActionDeps, 'cwd' | 'github' | 'artifacts'>): Publisher {
   const marker = commentMarker(settings, ctx);
   const suite = suiteName(settings.dir);
+  // What this run's upload did, for the words of a comment not posted (resultsWhere).
+  let artifact: 'uploaded' | 'not-uploaded' | 'none' = 'none';
 
   const reportContext = (at: ActionContext, artifactName: string | null, artifactUploaded = artifactName !== null): ReportContext => {
     const runUrl = at.runId ? `${at.serverUrl}/${at.owner}/${at.repo}/actions/runs/${at.runId}` : null;
@@ -171,13 +187,13 @@ export function publisher(settings: PublishSettings, ctx: ActionContext, deps: P
     const readOnlyToken = options.readOnlyToken ?? false;
     const pulls = options.pulls ?? (at.pull ? [at.pull] : []);
     if (pulls.length === 0) {
-      const posted = await postComment(deps.github, settings, { ...at, pull: null }, typeof body === 'string' ? body : '', readOnlyToken);
+      const posted = await postComment(deps.github, settings, { ...at, pull: null }, typeof body === 'string' ? body : '', readOnlyToken, resultsWhere(artifact));
       core.setOutput('comment-status', posted.status);
       return;
     }
     let first: { status: CommentStatus; url: string | null } | null = null;
     for (const pull of pulls) {
-      const posted = await postComment(deps.github, settings, { ...at, pull }, typeof body === 'string' ? body : await body(pull), readOnlyToken);
+      const posted = await postComment(deps.github, settings, { ...at, pull }, typeof body === 'string' ? body : await body(pull), readOnlyToken, resultsWhere(artifact));
       first ??= posted;
     }
     core.setOutput('comment-status', first?.status ?? 'skipped');
@@ -210,6 +226,7 @@ export function publisher(settings: PublishSettings, ctx: ActionContext, deps: P
     const uploaded = await deps.artifacts.upload(artifactName, files);
     if (uploaded.kind === 'uploaded') log.info(`artifact: ${artifactName}`);
     else core.warning(`artifact ${artifactName} not uploaded: ${uploaded.reason}`);
+    artifact = uploaded.kind === 'uploaded' ? 'uploaded' : 'not-uploaded';
     core.setOutput('artifact-name', artifactName);
     return { artifactName, uploaded: uploaded.kind === 'uploaded' };
   };
@@ -221,6 +238,7 @@ export function publisher(settings: PublishSettings, ctx: ActionContext, deps: P
     writeRecord,
     upload,
     save: async (run, extra = []) => upload(run, await writeRecord(run), extra),
+    resultsWhere: () => resultsWhere(artifact),
   };
 }
 
@@ -246,6 +264,7 @@ async function postComment(
   ctx: ActionContext,
   body: string,
   readOnlyToken: boolean,
+  where: string,
 ): Promise<{ status: CommentStatus; url: string | null }> {
   if (!settings.comment) return { status: 'skipped', url: null };
   if (ctx.pull === null) {
@@ -255,7 +274,7 @@ async function postComment(
   if (readOnlyToken) {
     // Names the page that holds the workflow to add, as the other refusals do (docs/action.md, "Report: combine shards, or comment for a fork").
     core.warning(
-      `comment: not posted: this pull request comes from a fork, so the token is read-only. The results are in the job summary and the artifact; to comment, add the workflow_run workflow of mode: report (${docsUrl('action.md', 'Report: combine shards, or comment for a fork')}).`,
+      `comment: not posted: this pull request comes from a fork, so the token is read-only. ${where}; to comment, add the workflow_run workflow of mode: report (${docsUrl('action.md', 'Report: combine shards, or comment for a fork')}).`,
     );
     return { status: 'skipped-fork', url: null };
   }
@@ -273,13 +292,13 @@ async function postComment(
       keep: (existing) => newerComment(github, ctx, existing.body, body),
     });
     if (res.status === 'kept') {
-      log.info(`comment: left as it is: ${res.reason ?? ''} (the results are in the job summary and the artifact) ${res.url}`);
+      log.info(`comment: left as it is: ${res.reason ?? ''} (${where.charAt(0).toLowerCase()}${where.slice(1)}) ${res.url}`);
       return { status: 'kept-newer', url: res.url };
     }
     log.info(`comment: ${res.status} ${res.url}`);
     return { status: res.status, url: res.url };
   } catch (e) {
-    core.warning(`comment: not posted: ${gitHubFailure(e, 'pull-requests: write')}. The results are in the job summary and the artifact.`);
+    core.warning(`comment: not posted: ${gitHubFailure(e, 'pull-requests: write')}. ${where}.`);
     return { status: 'failed', url: null };
   }
 }

@@ -231,9 +231,6 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   if (merged.incomplete != null) core.warning(`report: ${incompleteText(merged.incomplete)}${inputs.allowIncomplete ? ' (allow-incomplete: true, so the gate ignores it)' : ''}`);
   log.info(`report: combined ${kept.length} results ${kept.length === 1 ? 'file' : 'files'}, ${merged.fixtures.length} fixtures${merged.personas.length ? `, ${merged.personas.length} persona scripts` : ''}`);
   const found = await pullForReport(inputs.prNumber, ctx, merged, deps);
-  if (found.refused !== null) {
-    core.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}. The results are in the job summary and the artifact.`);
-  }
   // A refused pull request is not commented on, nor compared with its comment: its head is not this run's.
   const here = found.refused === null ? found.ctx : { ...found.ctx, pull: null };
   // What the pull request changed in its suite, as check mode says it (docs/action.md, "The PR
@@ -269,6 +266,8 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   const { artifactName, uploaded } = await out.save(run, [htmlReportFile(run, out.reportContext(at, null), trend?.points)]);
   const rctx = { ...out.reportContext(at, artifactName, uploaded), previous, trend };
   await writeSummary(summaryWithNote('', run, rctx));
+  // Said once the upload is known, so that it names the artifact only when there is one.
+  if (found.refused !== null) core.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}. ${out.resultsWhere()}.`);
   const g = gateMerged(run, inputs.failOn, inputs.allowIncomplete);
   setRunOutputs(run, g);
   await out.comment(renderComment(run, rctx), { at: here });

@@ -62,11 +62,31 @@ export function agreement(items: readonly Pick<Item, 'errored' | 'verdict'>[]): 
  * "100%" with an item failed nor "0%" with one passed: ">99.9%", "<0.1%" (docs/evaluations.md#agreement).
  */
 export function formatAgreement(a: Pick<Agreement, 'percent'>): string {
-  if (a.percent === null) return 'n/a';
-  const rounded = Math.round(a.percent * 10) / 10;
-  if (rounded === 100 && a.percent < 100) return '>99.9%';
-  if (rounded === 0 && a.percent > 0) return '<0.1%';
-  return `${Number.isInteger(rounded) ? rounded.toFixed(0) : rounded.toFixed(1)}%`;
+  return a.percent === null ? 'n/a' : percentText(a.percent);
+}
+
+/**
+ * A percentage in tenths as shown, ">99.9%" and "<0.1%" counted as 999 and 1: never 1000 below 100
+ * nor 0 above 0. Agreement and the run's pass rate are shown to the same precision by this rule
+ * (docs/statistics.md, "The run's pass-rate line").
+ */
+export function shownTenths(percent: number): number {
+  const n = Math.round(percent * 10);
+  if (n === 1000 && percent < 100) return 999;
+  if (n === 0 && percent > 0) return 1;
+  return n;
+}
+
+/** "66.7%", "100%", ">99.9%", "<0.1%": one decimal, trailing ".0" dropped (shownTenths). */
+export function percentText(percent: number): string {
+  const n = shownTenths(percent);
+  if (n !== Math.round(percent * 10)) return n === 999 ? '>99.9%' : '<0.1%';
+  return `${tenthsText(n)}%`;
+}
+
+/** Tenths as a decimal: 667 is "66.7", 1000 "100" (no trailing ".0"). */
+export function tenthsText(n: number): string {
+  return n % 10 === 0 ? String(n / 10) : (n / 10).toFixed(1);
 }
 
 /** The conversations an item counts in (see AgreementReport.byConversation), normalised and unique. */

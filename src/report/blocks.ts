@@ -155,8 +155,9 @@ export function factsLine(run: RunRecord, ctx: ReportContext): string {
 }
 
 /**
- * The run's pass-rate change (docs/statistics.md, "The run"): "📈 **Pass rate 93% → 71%**: −22
- * points (95% interval −35 to −9) over 24 items with a baseline, beyond noise", then the `too_few`
+ * The run's pass-rate change (docs/statistics.md, "The run"): "📈 **Pass rate of attempts 93% →
+ * 71.5%**: −21.5 points (95% interval of the change: −35 to −9) over 24 items with a baseline,
+ * beyond noise", then the `too_few`
  * items whose rate did not fall, once ("🔍 Too few attempts to tell ..."); null with neither.
  */
 export function runRateLine(model: Pick<ReportModel, 'runRate' | 'tooFew'>, kind: Profile['kind'] = 'report'): string | null {

@@ -8,7 +8,7 @@ import { JUDGE_PROVIDERS } from '../types.js';
 import type { DriftVerdict, Estimate, FixtureRecord, ItemStats, PersonaRecord, RemovedBaseline, RunRecord, Tallies, Tier } from '../types.js';
 import { causeLine, causeOf, changesOf, isReworded, decideAcceptance, decidePersonaAcceptance, isScript, asAccepted, tallies, verificationOf, type CauseGroup, type Change, type ItemKind, type Verification } from '../evaluate/index.js';
 import { formatUsdPair } from './money.js';
-import { runRateParts, tierCountsText, tierWords, tooFewOfRun, type RunRateParts, type TooFew } from './rates.js';
+import { runRateParts, runRateSaysSomething, tierCountsText, tierWords, tooFewOfRun, type RunRateParts, type TooFew } from './rates.js';
 import { plural, thousands } from '../words.js';
 import { showInvisible } from './diff.js';
 import { showLookalikes } from './lookalike.js';
@@ -123,7 +123,7 @@ export interface ReportModel {
   causeOf: ReadonlyMap<Item, CauseGroup>;
   /** Items by pass-rate tier (docs/statistics.md, "The tier"); items without `stats` are not counted. */
   tiers: Readonly<Record<Tier, number>>;
-  /** The run's pass-rate change from its `stats` (docs/statistics.md, "The run"); null when the record has none. */
+  /** The run's pass-rate change from its `stats` (docs/statistics.md, "The run"); null when the record has none, or when it has nothing to say (runRateSaysSomething). */
   runRate: RunRateParts | null;
   /** The `too_few` items whose rate did not fall, said once under the run's pass-rate line (docs/statistics.md, "Too few attempts, said once"); null when none. */
   tooFew: TooFew | null;
@@ -218,7 +218,8 @@ export function buildModel(run: RunRecord): ReportModel {
   sections.not_evaluated.sort(byCause);
   sections.errored.sort(byCause);
   const counts = tallies(items);
-  const runRate = run.stats == null ? null : runRateParts(run.stats, { errored: counts.errored, notEvaluated: counts.notEvaluated });
+  // A run whose items all did what their baselines did, once each, has nothing to say there (docs/statistics.md, "The run's pass-rate line").
+  const runRate = run.stats == null || !runRateSaysSomething(run.stats) ? null : runRateParts(run.stats, { errored: counts.errored, notEvaluated: counts.notEvaluated });
   return { sections, views, tallies: counts, total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes, flaky, verification, causeOf: causes, tiers, runRate, tooFew: tooFewOfRun(items), removed: run.removed ?? [], suiteEdited: suiteEdited(run.suiteEdits) };
 }
 

@@ -7,6 +7,7 @@ import type { FixtureRecord, ItemStats, McNemar, PersonaRecord, RunStats, Tally,
 import { attemptsNeeded, below, DEFAULT_ALPHA, TIERS, wilson } from '../evaluate/stats.js';
 import { isScript } from '../evaluate/kind.js';
 import { thousands } from '../words.js';
+import { percentText, shownTenths, tenthsText } from '../evaluate/agreement.js';
 
 /**
  * How a tier is said. `steady` is every item no test called, a fall of 5/5 to 3/5 among them: it
@@ -46,22 +47,13 @@ function fixed(x: number, digits: number): string {
 }
 
 /**
- * A rate in whole points as shown: its rounding, except that a rate below 1 is never 100 and one
- * above 0 never 0 (99 and 1), as agreement is never 100% with an item failed (docs/statistics.md,
- * "The run's pass-rate line"): 99 passing items of 3/3 and one of 2/3 are 99.7%, not a perfect run.
+ * A rate as shown: "93.5%", in tenths of a point like agreement's percentage beside it, so that the
+ * two are read to the same precision (docs/statistics.md, "The run's pass-rate line"); ">99.9%" for
+ * a rate below 1 that rounds to 100, "<0.1%" for one above 0 that rounds to 0: 999 passing items of
+ * 3/3 and one of 2/3 are not a perfect run.
  */
-function shownPoints(rate: number): number {
-  const n = Math.round(rate * 100);
-  if (n === 100 && rate < 1) return 99;
-  if (n === 0 && rate > 0) return 1;
-  return n;
-}
-
-/** A rate in whole points: "93%"; ">99%" for a rate below 1 that rounds to 100, "<1%" for one above 0 that rounds to 0. */
 export function percent(rate: number): string {
-  const n = shownPoints(rate);
-  if (n !== Math.round(rate * 100)) return n === 99 ? '>99%' : '<1%';
-  return `${n}%`;
+  return percentText(rate * 100);
 }
 
 /**
@@ -74,13 +66,13 @@ export function signOf(diff: number): string {
 }
 
 /**
- * Signed whole points between two rates as `percent` shows them: "+12 points", "−22 points", "0
- * points". Taken from the rounded rates, so that the line adds up (82% → 46% is −36 points, though
- * 0.824 → 0.455 differ by 36.9; ">99%" counts as 99 and "<1%" as 1).
+ * Signed points between two rates as `percent` shows them: "+12.5 points", "−22 points", "0
+ * points", "−1 point". Taken from the rounded rates, so that the line adds up (82.4% → 45.5% is
+ * −36.9 points, though 0.8244 → 0.4551 differ by 36.93; ">99.9%" counts as 99.9 and "<0.1%" as 0.1).
  */
 export function points(before: number, now: number): string {
-  const n = shownPoints(now) - shownPoints(before);
-  return `${signOf(n)}${Math.abs(n)} ${Math.abs(n) === 1 ? 'point' : 'points'}`;
+  const n = shownTenths(now * 100) - shownTenths(before * 100);
+  return `${signOf(n)}${tenthsText(Math.abs(n))} ${Math.abs(n) === 10 ? 'point' : 'points'}`;
 }
 
 /**
@@ -134,11 +126,21 @@ export function quietTooFew(s: ItemStats): boolean {
 
 /**
  * What `too_few` says where the rate fell: how many attempts in one run would call the drop at the
- * same observed rate ("needs 7"), or that none up to 20 would.
+ * same observed rate ("needs 7"), or that none up to 20 would, with the cause: the baseline it is
+ * tested against ("against a baseline of 1 attempt, no number up to 20 would tell at this rate").
+ * The run's line for the items whose rate did not fall names the same baseline (tooFewText), so
+ * that "no number would" here and "with --repeat 20, every attempt failing would" there read as
+ * the two sides of one cause (docs/statistics.md, "Too few attempts, said once").
  */
 function tooFewWords(s: ItemStats): string {
-  if (s.attemptsNeeded === null) return `${TIER_WORDS.too_few} (no number up to 20 would tell)`;
+  if (s.attemptsNeeded === null) return `${TIER_WORDS.too_few} (against ${baselineWords(s.baseline)}, no number up to 20 would tell at this rate)`;
   return `${TIER_WORDS.too_few} (needs ${thousands(s.attemptsNeeded)})`;
+}
+
+/** "a baseline of 1 attempt", "a baseline of 10 attempts", "a baseline of 10 attempts, 7 passing". */
+function baselineWords(t: Tally): string {
+  const attempts = `a baseline of ${thousands(t.total)} ${t.total === 1 ? 'attempt' : 'attempts'}`;
+  return t.passed === t.total ? attempts : `${attempts}, ${thousands(t.passed)} passing`;
 }
 
 /**
@@ -166,6 +168,8 @@ export interface TooFew {
    * each of them that such a number up to 20 has (the largest of theirs); null when none has.
    */
   repeat: number | null;
+  /** The baseline that sets `repeat` (the first item needing it), which the line names as its cause; null with `repeat`. */
+  baseline: Tally | null;
   /** Those for which no number of attempts up to 20 would (a baseline of no pass, or too few attempts of its own). */
   never: number;
 }
@@ -179,6 +183,7 @@ export interface TooFew {
 export function tooFewOfRun(items: readonly (FixtureRecord | PersonaRecord)[]): TooFew | null {
   let n = 0;
   let repeat: number | null = null;
+  let baseline: Tally | null = null;
   let never = 0;
   for (const item of items) {
     const s = item.stats;
@@ -186,21 +191,26 @@ export function tooFewOfRun(items: readonly (FixtureRecord | PersonaRecord)[]): 
     n++;
     const needed = attemptsNeeded(s.baseline, { passed: 0, total: 1 }, (s.alpha ?? DEFAULT_ALPHA) / s.maxLooks);
     if (needed === null) never++;
-    else repeat = Math.max(repeat ?? 0, needed);
+    else if (repeat === null || needed > repeat) {
+      repeat = needed;
+      baseline = { passed: s.baseline.passed, total: s.baseline.total };
+    }
   }
-  return n === 0 ? null : { items: n, repeat, never };
+  return n === 0 ? null : { items: n, repeat, baseline, never };
 }
 
 /**
  * The run's one line for them, `code` setting a flag in each surface's markup: "too few attempts to
- * tell a drop from noise for 20 items whose pass rate did not fall (not said on their lines); with
- * --repeat 2, every attempt failing would be called regressed".
+ * tell a drop from noise for 20 items whose pass rate did not fall (not said on their lines); every
+ * attempt failing would be called regressed for each of them with --repeat 2, what a baseline of 10
+ * attempts needs". The baseline is the cause, named as an item's own line names it (tooFewWords).
  */
 export function tooFewText(t: TooFew, code: (flag: string) => string = (f) => f, setting: RepeatSetting = 'flag'): string {
   const head = `too few attempts to tell a drop from noise for ${thousands(t.items)} ${t.items === 1 ? 'item' : 'items'} whose pass rate did not fall (not said on ${t.items === 1 ? 'its line' : 'their lines'})`;
   if (t.repeat === null) return `${head}; no number of attempts up to 20 would tell a drop of ${t.items === 1 ? 'it' : 'theirs'}`;
   const them = t.never > 0 ? `${thousands(t.items - t.never)} of them (for the other ${thousands(t.never)}, no number up to 20 would)` : t.items === 1 ? 'it' : 'each of them';
-  return `${head}; with ${repeatWords(t.repeat, code, setting)}, every attempt failing would be called regressed for ${them}`;
+  const cause = t.baseline === null ? '' : `, what ${baselineWords(t.baseline)} needs`;
+  return `${head}; every attempt failing would be called regressed for ${them} with ${repeatWords(t.repeat, code, setting)}${cause}`;
 }
 
 /**
@@ -250,9 +260,9 @@ export function mcnemarText(m: McNemar): string {
 
 /** The run's pass-rate line in parts, so that each surface sets them in its own markup. */
 export interface RunRateParts {
-  /** "pass rate 93% → 71%" */
+  /** "pass rate of attempts 93% → 71.5%": of attempts, where agreement beside it is of items' verdicts */
   head: string;
-  /** "−22 points (95% interval −35 to −9) over 24 items with a baseline, beyond noise" */
+  /** "−21.5 points (95% interval of the change: −35 to −9) over 24 items with a baseline, beyond noise" */
   detail: string;
   /** McNemar's test, when no item was repeated: "3 newly failing, 1 newly passing: p = 0.63, within noise". */
   mcnemar: string | null;
@@ -274,6 +284,17 @@ function leftOutWords(l: LeftOut): string {
   return parts.length === 0 ? '' : ` (${parts.join(' and ')} left out)`;
 }
 
+/**
+ * Has the run's pass-rate line anything to say? Not when no item with a baseline is repeated and
+ * no verdict flipped: every item did what its baseline did, so the line could only read "100% →
+ * 100%: 0 points (95% interval 0 to 0) · 0 newly failing, 0 newly passing: p = 1" (docs/statistics.md,
+ * "The run's pass-rate line"). A repeated item keeps the line, unchanged or not: its interval is
+ * how large a change its attempts could hide. results.json keeps the run's `stats` either way.
+ */
+export function runRateSaysSomething(s: RunStats): boolean {
+  return s.mcnemar === undefined || s.mcnemar.newlyFailing + s.mcnemar.newlyPassing > 0;
+}
+
 /** The run's pass-rate change (docs/statistics.md, "The run"), from the record's run `stats`. */
 export function runRateParts(s: RunStats, leftOut: LeftOut = { errored: 0, notEvaluated: 0 }): RunRateParts {
   // The interval says within or beyond noise only where it can see the noise: with McNemar's test
@@ -282,8 +303,12 @@ export function runRateParts(s: RunStats, leftOut: LeftOut = { errored: 0, notEv
   const noise = s.mcnemar !== undefined || s.ci[0] === s.ci[1] ? '' : holdsZero(s.ci) ? ', within noise' : beyondWords(s.pooled);
   const items = `${thousands(s.items)} ${s.items === 1 ? 'item' : 'items'} with a baseline${leftOutWords(leftOut)}`;
   return {
-    head: `pass rate ${percent(s.before)} → ${percent(s.now)}`,
-    detail: `${points(s.before, s.now)} (95% interval ${signed(s.ci[0])} to ${signed(s.ci[1])}) over ${items}${noise}`,
+    // "of attempts": agreement, beside it, is the share of items whose verdict passed; this is each
+    // item's share of passing attempts, averaged (docs/statistics.md, "The run's pass-rate line").
+    head: `pass rate of attempts ${percent(s.before)} → ${percent(s.now)}`,
+    // The interval is of the change, not of a rate: 100% → 100% can read −33 to +33, since 3 passes
+    // of 3 do not show a true rate of 1. In whole points: 2,000 resamples do not know it to a tenth.
+    detail: `${points(s.before, s.now)} (95% interval of the change: ${signed(s.ci[0])} to ${signed(s.ci[1])}) over ${items}${noise}`,
     mcnemar: s.mcnemar === undefined ? null : mcnemarText(s.mcnemar),
   };
 }

@@ -260,8 +260,10 @@ describe('check mode, end to end', () => {
     const run = await check();
     expect(run.outputs['comment-status']).toBe('failed');
     expect(run.stdout).toContain(
-      "::warning::comment: not posted: GitHub answered 403 Resource not accessible by integration: the job's token lacks the pull-requests: write permission; add it to the workflow's permissions. The results are in the job summary and the artifact.",
+      "::warning::comment: not posted: GitHub answered 403 Resource not accessible by integration: the job's token lacks the pull-requests: write permission; add it to the workflow's permissions. The results are in the job summary; the artifact was not uploaded (see the warning above).",
     );
+    // No artifact service here: the log has just said so, and the warning does not name an artifact that is not there.
+    expect(run.stdout).toMatch(/::warning::artifact agent-replay-results-\S+ not uploaded: no artifact service here[^]*::warning::comment: not posted/);
     expect(run.stdout).not.toMatch(/::warning::.*\/repos\/octo/); // not the raw request line
     expect(existsSync(run.outputs['results-path'] as string)).toBe(true);
     expect(run.summary).toContain('refund-policy');
@@ -278,7 +280,7 @@ describe('check mode, end to end', () => {
     expect(run.code, run.stdout).toBe(0);
     expect(run.outputs['comment-status']).toBe('failed');
     expect(run.stdout).toContain(
-      '::warning::comment: not posted: pull request #7 has more than 3,000 comments and agent-replay reads its oldest 3,000 (where its comment is, written at the first check): its comment is not among them, so no new one was posted (each run would post another). The results are in the job summary and the artifact.',
+      '::warning::comment: not posted: pull request #7 has more than 3,000 comments and agent-replay reads its oldest 3,000 (where its comment is, written at the first check): its comment is not among them, so no new one was posted (each run would post another). The results are in the job summary; the artifact was not uploaded (see the warning above).',
     );
     expect(gh.requests.filter((r) => r.method !== 'GET' && r.path !== '/graphql')).toEqual([]);
     expect(gh.comments('octo', 'shop', 7).filter((c) => c.user.login === 'github-actions[bot]')).toEqual([]);
@@ -449,7 +451,7 @@ describe('check mode with a GitHub App token as github-token', () => {
       const second = await check({ inputs: { 'fail-on': 'none' } });
       expect(second.code, second.stdout).toBe(0);
       expect(second.outputs['comment-status']).toBe('failed');
-      expect(second.stdout).toContain('::warning::comment: not posted: GitHub answered 502 Bad Gateway: re-run the job once GitHub answers (https://www.githubstatus.com). The results are in the job summary and the artifact.');
+      expect(second.stdout).toContain('::warning::comment: not posted: GitHub answered 502 Bad Gateway: re-run the job once GitHub answers (https://www.githubstatus.com). The results are in the job summary; the artifact was not uploaded (see the warning above).');
       expect(existsSync(second.outputs['results-path'] as string)).toBe(true);
       expect(second.summary).toContain('refund-policy');
       expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);

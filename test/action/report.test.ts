@@ -280,7 +280,7 @@ describe('report mode on workflow_run: the pull request must be the run\'s own',
       gh.failNext({ method: 'GET', path: '/repos/{owner}/{repo}/pulls/{pull_number}', status: fault.status, body: fault.body });
       const run = await runAction({ gh, workspace, inputs: inputs('7'), event: { name: 'workflow_run', payload: forkWorkflowRun(HEAD, 'stranger/shop') } });
       expect(run.code, run.stdout).toBe(0);
-      expect(run.stdout).toContain(`::warning::comment: not posted on #7: the pull request could not be read: ${fault.said}. The results are in the job summary and the artifact.`);
+      expect(run.stdout).toContain(`::warning::comment: not posted on #7: the pull request could not be read: ${fault.said}. The results are in the job summary; the artifact was not uploaded (see the warning above).`);
       expect(run.stdout).not.toMatch(/agent-replay: GET \/repos/);
       expect(parseRecord(readFileSync(run.outputs['results-path'] as string, 'utf8'), 'merged').fixtures.map((f) => f.label)).toEqual(['a', 'b']);
       expect(run.outputs).toMatchObject({ 'artifact-name': `agent-replay-results-${HEAD}`, gate: 'passed', 'comment-status': 'skipped' });

@@ -400,7 +400,7 @@ describe('pairedBootstrap', () => {
   //       for y, py in enumerate(Y): v = F(x, m*nn) - F(y, m*nb) + off; d[v] = d.get(v, 0) + px*py
   //     ks = sorted(d); c = np.cumsum([d[k] for k in ks]); i, j = np.searchsorted(c, .025), np.searchsorted(c, .975)
   //     print(ks[i], c[i-1], c[i], ks[j], c[j-1], c[j])
-  //   q(1,5,5,3,5); q(3,5,5,4,5); q(3,5,5,3,5); q(1,10,10,0,10); q(3,1,1,3,5); q(30,10,10,3,3)"
+  //   q(1,5,5,3,5); q(3,5,5,4,5); q(3,5,5,3,5); q(1,10,10,0,10); q(3,1,1,3,5); q(30,10,10,3,3); q(1,3,3,3,3); q(3,3,3,3,3)"
   // prints (lower bound, CDF below it, CDF at it, upper bound, CDF below it, CDF at it):
   //   -13/15    0.0081 0.0687  2/15     0.9602 0.9947
   //   -13/30    0.0228 0.0656  1/30     0.9384 0.9805
@@ -408,6 +408,8 @@ describe('pairedBootstrap', () => {
   //   -12/11    0      0.3944  -87/110  0.9399 0.9885   (-12/11 is the first value: c[-1] is printed below it; kept at -1)
   //   -5/6      0.0191 0.0506  1/6      0.9597 0.9762
   //   -301/3960 0.0235 0.0254  271/3960 0.9735 0.9752
+  //   -2/3      0.0013 0.0293  2/3      0.9707 0.9987
+  //   -1/3      0.0065 0.0353  1/3      0.9647 0.9935
   // Without the offset (k'/n as drawn) the same script gave -0.8 and 0.2, -0.4 and 1/15, -0.6 and
   // -1/15, -1 and -0.7, -0.6 and 0.4, and for the last -7/45 and -1/90.
   it("second stage: one item's 5/5 -> 3/5 is an interval that holds 0 (the baseline's 5/5 is not certain)", () => {
@@ -429,6 +431,22 @@ describe('pairedBootstrap', () => {
     const r = pairedBootstrap([item, item, item], 'c');
     close(r?.ci[0] ?? NaN, -2 / 3, 1e-12);
     close(r?.ci[1] ?? NaN, -2 / 15, 1e-12);
+  });
+
+  // Both sides 100% with few attempts read "100% → 100%: 0 points (95% interval −33 to +33)": the
+  // interval is of the change in the true pass rates, which 3 passes of 3 on each side do not pin
+  // down (each 3/3 is consistent with a true rate from 0.44, its Wilson interval).
+  it('unchanged items of all passes, 3/3 -> 3/3: the exact quantiles, an interval around 0 that is not 0 to 0', () => {
+    const item = { before: 1, now: 1, tallies: { before: { passed: 3, total: 3 }, now: { passed: 3, total: 3 } } };
+    // One item's lower bound is -2/3 with the CDF at 0.029 (0.0013 below it): 2,000 draws land on it
+    // or a step (1/3) inside, by the seed; this seed's draws land on it.
+    const one = pairedBootstrap([item], 'b');
+    close(one?.ci[0] ?? NaN, -2 / 3, 1e-12);
+    close(one?.ci[1] ?? NaN, 2 / 3, 1e-12);
+    const three = pairedBootstrap([item, item, item], 'held');
+    close(three?.ci[0] ?? NaN, -1 / 3, 1e-12);
+    close(three?.ci[1] ?? NaN, 1 / 3, 1e-12);
+    expect(three?.diff).toBe(0);
   });
 
   it('a tally of all passes or none is drawn too: 10/10 -> 0/10 is an interval, not the one value -1; kept within [-1, 1]', () => {
@@ -507,7 +525,10 @@ describe('pairedBootstrap', () => {
   // mirror` runs the documented generator exactly and prints, among the cases above,
   //   one item 1/1 -> 0/3                           seed 'one-drop'   diff -1.000000 ci [-1.0, -0.041666666666666685]
   //   five items 3/3 -> 1/3, 3/3, 2/3, 3/3, 3/3     seed 'five'       diff -0.200000 ci [-0.5833333333333334, 0.13333333333333336]
-  // (-1/24 and -7/12, 2/15 on the lattice). The same intervals here tie the table to this code.
+  //   six items 1/1 -> 3/3                          seed 'held'       diff +0.000000 ci [-0.3472222222222223, 0.37638888888888133]
+  // (-1/24 and -7/12, 2/15 on the lattice; -25/72 and 271/720 for the six, both sides at 100%, whose
+  // interval leans up: a 1-attempt baseline drawn failing moves a resample 75 points up). The same
+  // intervals here tie the table to this code.
   it('gives the intervals the independent Python copy gives (the one behind the coverage table)', () => {
     const pair = (kb: number, nb: number, kn: number, nn: number): RatePair => ({
       before: kb / nb,
@@ -519,6 +540,12 @@ describe('pairedBootstrap', () => {
     expect(pairedBootstrap(five, 'five')?.ci).toEqual([-0.5833333333333334, 0.13333333333333336]);
     close(-0.041666666666666685, -1 / 24, 1e-12);
     close(-0.5833333333333334, -7 / 12, 1e-12);
+    const held = pairedBootstrap(Array.from({ length: 6 }, () => pair(1, 1, 3, 3)), 'held');
+    expect(held?.diff).toBe(0);
+    close(held?.ci[0] ?? NaN, -0.3472222222222223, 1e-12);
+    close(held?.ci[1] ?? NaN, 0.37638888888888133, 1e-12);
+    close(-0.3472222222222223, -25 / 72, 1e-12);
+    close(0.37638888888888133, 271 / 720, 1e-12);
   });
 
   it('is null with no item, and counts a given number of resamples', () => {

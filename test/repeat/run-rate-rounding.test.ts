@@ -2,8 +2,9 @@
 // (docs/statistics.md, "The run's pass-rate line"): through the real CLI, 100 fixtures with
 // 3-attempt baselines that all passed, `repeat: {count: 3, minPass: 2}`, and one attempt of one
 // item failing. The mean rate now is (99 + 2/3) / 100 = 0.99667: it read "pass rate 100% → 100%:
-// 0 points", a perfect run. It reads ">99%", with −1 point, in the terminal, the comment and
-// report.html alike.
+// 0 points", a perfect run. It read ">99%", with −1 point, then; shown to the tenth as agreement is,
+// it reads "99.7%", with −0.3 points, in the terminal, the comment and report.html alike
+// (">99.9%" below that: test/report/tiers.test.ts).
 
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -27,7 +28,7 @@ const baseline = (label: string): Baseline => ({
 });
 
 describe("the run's pass-rate line", () => {
-  it('says >99% for a mean rate below 1 that rounds to 100, on every surface', async () => {
+  it('never says 100% for a mean rate below 1: 99.7%, on every surface', async () => {
     const server = await serve((req) => {
       const body = req.json as { message: string; session: string; start?: boolean };
       if (body.start === true) return { json: { reply: 'Welcome!', route: null } };
@@ -46,9 +47,9 @@ describe("the run's pass-rate line", () => {
     expect(stats?.now).toBeCloseTo((99 + 2 / 3) / 100, 12);
     expect(stats?.pooled).toMatchObject({ before: { passed: 300, total: 300 }, now: { passed: 299, total: 300 } });
     const line = runRateText(stats!);
-    expect(line).toMatch(/^pass rate 100% → >99%: −1 point \(95% interval /);
+    expect(line).toMatch(/^pass rate of attempts 100% → 99.7%: −0.3 points \(95% interval of the change: /);
     expect(r.stdout).toContain(line);
-    expect(await readFile(join(cwd, 'r.md'), 'utf8')).toContain('**Pass rate 100% → >99%**: −1 point (95% interval');
-    expect(await readFile(join(cwd, 'r.html'), 'utf8')).toMatch(/Pass rate 100% → &gt;99%[^]{0,40}−1 point \(95% interval/);
+    expect(await readFile(join(cwd, 'r.md'), 'utf8')).toContain('**Pass rate of attempts 100% → 99.7%**: −0.3 points (95% interval of the change:');
+    expect(await readFile(join(cwd, 'r.html'), 'utf8')).toMatch(/Pass rate of attempts 100% → 99.7%[^]{0,40}−0.3 points \(95% interval of the change:/);
   });
 });

@@ -44,7 +44,7 @@ describe('a run of one attempt against baselines of 10', () => {
     const r = await readResults(join(cwd, 'r.json'));
     // The record keeps the tier, as results.json's contract says.
     expect(r.fixtures.map((f) => f.stats?.tier)).toEqual(LABELS.map(() => 'too_few'));
-    const note = 'too few attempts to tell a drop from noise for 20 items whose pass rate did not fall (not said on their lines); with --repeat 2, every attempt failing would be called regressed for each of them';
+    const note = 'too few attempts to tell a drop from noise for 20 items whose pass rate did not fall (not said on their lines); every attempt failing would be called regressed for each of them with --repeat 2, what a baseline of 10 attempts needs';
     // The CLI's surfaces name its flag; the PR comment, read on a pull request, the Action's input; the job summary, which both write, the two.
     const viaInput = note.replace('with --repeat 2,', "with the check step's repeat: 2 input,");
     const viaBoth = note.replace('with --repeat 2,', "with the check step's repeat: 2 input (--repeat 2 on the command line),");

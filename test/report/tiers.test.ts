@@ -12,7 +12,7 @@ import { forestRows, pText, runRateText, tierWords, tooFewOfRun, tooFewText } fr
 import { renderHtml } from '../../src/report/html.js';
 import { runRateLine } from '../../src/report/blocks.js';
 import type { FixtureRecord, ItemStats, RunRecord, Tally } from '../../src/types.js';
-import { ctx, resetLines } from './fixtures.js';
+import { baseline, ctx, fixture, resetLines } from './fixtures.js';
 import { expectGolden, structure } from './helpers.js';
 import { flipsRun, manyStats, oneAttemptBaselines, repeated, statsRun, withRunStats } from './stats-fixtures.js';
 
@@ -33,7 +33,8 @@ describe("an item's pass rate in words", () => {
     [{ passed: 9, total: 10 }, { passed: 1, total: 3 }, 'pass rate 9/10 → 1/3 (p = 0.11): likely regressed'],
     [{ passed: 0, total: 10 }, { passed: 3, total: 3 }, 'pass rate 0/10 → 3/3 (p = 0.003): improved'],
     [{ passed: 1, total: 1 }, { passed: 0, total: 2 }, 'pass rate 1/1 → 0/2: too few attempts (needs 20)'],
-    [{ passed: 3, total: 3 }, { passed: 1, total: 2 }, 'pass rate 3/3 → 1/2: too few attempts (no number up to 20 would tell)'],
+    [{ passed: 3, total: 3 }, { passed: 1, total: 2 }, 'pass rate 3/3 → 1/2: too few attempts (against a baseline of 3 attempts, no number up to 20 would tell at this rate)'],
+    [{ passed: 2, total: 20 }, { passed: 0, total: 1 }, 'pass rate 2/20 → 0/1: too few attempts (against a baseline of 20 attempts, 2 passing, no number up to 20 would tell at this rate)'],
     // too_few where the rate did not fall: nothing on the line; the run says it once (test/repeat/too-few-once.test.ts).
     [{ passed: 1, total: 1 }, { passed: 2, total: 2 }, null],
     [{ passed: 10, total: 10 }, { passed: 1, total: 1 }, null],
@@ -101,10 +102,28 @@ describe("an item's pass rate in words", () => {
     // One that fell says it on its line, one without a baseline has none: neither is counted.
     const others = [item({ passed: 1, total: 1 }, { passed: 0, total: 2 }), item({ passed: 0, total: 0 }, { passed: 2, total: 3 })];
     const t = tooFewOfRun([...run, ...others]);
-    expect(t).toEqual({ items: 3, repeat: 4, never: 1 });
-    expect(tooFewText(t!)).toBe('too few attempts to tell a drop from noise for 3 items whose pass rate did not fall (not said on their lines); with --repeat 4, every attempt failing would be called regressed for 2 of them (for the other 1, no number up to 20 would)');
-    expect(tooFewText(tooFewOfRun(run.slice(0, 1))!)).toBe('too few attempts to tell a drop from noise for 1 item whose pass rate did not fall (not said on its line); with --repeat 2, every attempt failing would be called regressed for it');
+    expect(t).toEqual({ items: 3, repeat: 4, baseline: { passed: 3, total: 3 }, never: 1 });
+    expect(tooFewText(t!)).toBe('too few attempts to tell a drop from noise for 3 items whose pass rate did not fall (not said on their lines); every attempt failing would be called regressed for 2 of them (for the other 1, no number up to 20 would) with --repeat 4, what a baseline of 3 attempts needs');
+    expect(tooFewText(tooFewOfRun(run.slice(0, 1))!)).toBe('too few attempts to tell a drop from noise for 1 item whose pass rate did not fall (not said on its line); every attempt failing would be called regressed for it with --repeat 2, what a baseline of 10 attempts needs');
     expect(tooFewOfRun(others)).toBeNull();
+  });
+
+  // One comment read "pass rate 1/1 → 2/3: too few attempts (no number up to 20 would tell)" on a
+  // flaky item and, under the run's line, "with `repeat: 20`, every attempt failing would be called
+  // regressed" for the others: 20 would and would not, and nothing said why. Both come of baselines
+  // of one attempt (1/1 against 0 of 20: p = 1/21; against 13 of 20, at 2/3, p = 2/3), and both now say so.
+  it('a flaky item and the run\'s too-few line against 1-attempt baselines name the same cause, at this rate and every attempt failing', () => {
+    resetLines();
+    const run = withRunStats([
+      repeated('refund', { passed: 1, total: 1 }, { passed: 2, total: 3 }, 2),
+      ...['a', 'b', 'c'].map((l) => repeated(l, { passed: 1, total: 1 }, { passed: 3, total: 3 }, 2)),
+    ]);
+    const md = renderComment(run, ctx);
+    expect(md).toContain('pass rate 1/1 → 2/3: too few attempts (against a baseline of 1 attempt, no number up to 20 would tell at this rate)');
+    expect(md).toContain(
+      "🔍 Too few attempts to tell a drop from noise for 3 items whose pass rate did not fall (not said on their lines); every attempt failing would be called regressed for each of them with the check step's `repeat: 20` input, what a baseline of 1 attempt needs.",
+    );
+    expect(renderTerminal(run, { color: false })).toContain('every attempt failing would be called regressed for each of them with --repeat 20, what a baseline of 1 attempt needs');
   });
 
   it('p-values: three decimals below 0.1, two above, halves rounded up, "< 0.001" below that', () => {
@@ -152,15 +171,27 @@ describe('a run with stats', () => {
   it("the run's pass-rate line: before → now, the difference and its interval; McNemar when no item is repeated", () => {
     const s = STATS.stats;
     if (s === undefined) throw new Error('no run stats');
-    expect(runRateText(s)).toMatch(/^pass rate 82% → 46%: −36 points \(95% interval −\d+ to \+\d+\) over 6 items with a baseline, within noise$/);
+    expect(runRateText(s)).toMatch(/^pass rate of attempts 81.7% → 45.6%: −36.1 points \(95% interval of the change: −\d+ to \+\d+\) over 6 items with a baseline, within noise$/);
     const flips = flipsRun();
     expect(renderTerminal(flips, { color: false })).toContain('3 newly failing, 1 newly passing: p = 0.63, within noise');
-    expect(renderComment(flips, ctx)).toContain('📈 **Pass rate 83% → 50%**');
+    expect(renderComment(flips, ctx)).toContain('📈 **Pass rate of attempts 83.3% → 50%**');
   });
 
-  it('the difference is the one between the rates as shown: 82% → 46% is −36 points, though the rates differ by 36.9', () => {
-    const line = runRateText({ items: 200, before: 0.824, now: 0.455, diff: 0.455 - 0.824, ci: [-0.45, -0.28] });
-    expect(line).toBe('pass rate 82% → 46%: −36 points (95% interval −45 to −28) over 200 items with a baseline, beyond noise');
+  it('the difference is the one between the rates as shown: 82.4% → 45.6% is −36.8 points, though the rates differ by 36.88', () => {
+    const line = runRateText({ items: 200, before: 0.8244, now: 0.4556, diff: 0.4556 - 0.8244, ci: [-0.45, -0.28] });
+    expect(line).toBe('pass rate of attempts 82.4% → 45.6%: −36.8 points (95% interval of the change: −45 to −28) over 200 items with a baseline, beyond noise');
+  });
+
+  // "📊 Agreement 83.3%" (items' verdicts, one decimal) stood beside "📈 Pass rate 100% → 83%"
+  // (attempts, whole points): two percentages of near the same thing, read to two precisions.
+  it('the pass rate is of attempts and shown to the tenth, as agreement beside it is: 100% → 83.3%, never 100% below 1', () => {
+    const shown = (before: number, now: number): string => runRateText({ items: 6, before, now, diff: now - before, ci: [-0.5, 0.2] }).split(' (')[0]!;
+    expect(shown(1, 5 / 6)).toBe('pass rate of attempts 100% → 83.3%: −16.7 points');
+    expect(shown(0.9, 1)).toBe('pass rate of attempts 90% → 100%: +10 points');
+    expect(shown(0.5, 0.51)).toBe('pass rate of attempts 50% → 51%: +1 point');
+    expect(shown(1, 0.9996)).toBe('pass rate of attempts 100% → >99.9%: −0.1 points');
+    expect(shown(0, 0.0004)).toBe('pass rate of attempts 0% → <0.1%: +0.1 points');
+    expect(renderComment(flipsRun(), ctx)).toMatch(/📊 \*\*Agreement 50%\*\*[^]*📈 \*\*Pass rate of attempts 83.3% → 50%\*\*/);
   });
 
   it("report.html gives the run's pass-rate line too, with McNemar's test when no item is repeated", () => {
@@ -180,10 +211,10 @@ describe('a run with stats', () => {
     const base = { items: 1, before: 1, now: 0, diff: -1 };
     // No item repeated: McNemar decides, and a lone newly failing item is within noise (p = 1).
     expect(runRateText({ ...base, ci: [-1, -1], mcnemar: { newlyFailing: 1, newlyPassing: 0, p: 1 } })).toBe(
-      'pass rate 100% → 0%: −100 points (95% interval −100 to −100) over 1 item with a baseline · 1 newly failing, 0 newly passing: p = 1, within noise',
+      'pass rate of attempts 100% → 0%: −100 points (95% interval of the change: −100 to −100) over 1 item with a baseline · 1 newly failing, 0 newly passing: p = 1, within noise',
     );
     // One value, no spread seen between items or in their attempts: no claim either way.
-    expect(runRateText({ ...base, ci: [-1, -1] })).toBe('pass rate 100% → 0%: −100 points (95% interval −100 to −100) over 1 item with a baseline');
+    expect(runRateText({ ...base, ci: [-1, -1] })).toBe('pass rate of attempts 100% → 0%: −100 points (95% interval of the change: −100 to −100) over 1 item with a baseline');
     expect(runRateText({ items: 12, before: 1, now: 0.8, diff: -0.2, ci: [-0.3, -0.1] })).toMatch(/over 12 items with a baseline, beyond noise$/);
   });
 
@@ -197,18 +228,18 @@ describe('a run with stats', () => {
       ],
       't1101',
     );
-    expect(runRateText(s!)).toBe('pass rate 0% → 67%: +67 points (95% interval 0 to +100) over 3 items with a baseline, within noise');
+    expect(runRateText(s!)).toBe('pass rate of attempts 0% → 66.7%: +66.7 points (95% interval of the change: 0 to +100) over 3 items with a baseline, within noise');
   });
 
   it('a bound that is not 0 never reads 0: an interval shown ending at 0 is one that holds it', () => {
     // An upper bound of -0.19 points is beyond noise; rounded to whole points it read "−19 to 0, beyond noise".
     expect(runRateText({ items: 200, before: 0.9, now: 0.8, diff: -0.1, ci: [-0.19, -0.0019] })).toBe(
-      'pass rate 90% → 80%: −10 points (95% interval −19 to −0) over 200 items with a baseline, beyond noise',
+      'pass rate of attempts 90% → 80%: −10 points (95% interval of the change: −19 to −0) over 200 items with a baseline, beyond noise',
     );
     expect(runRateText({ items: 200, before: 0.8, now: 0.9, diff: 0.1, ci: [0.004, 0.19] })).toBe(
-      'pass rate 80% → 90%: +10 points (95% interval +0 to +19) over 200 items with a baseline, beyond noise',
+      'pass rate of attempts 80% → 90%: +10 points (95% interval of the change: +0 to +19) over 200 items with a baseline, beyond noise',
     );
-    expect(runRateText({ items: 200, before: 0.8, now: 0.9, diff: 0.1, ci: [0, 0.19] })).toMatch(/\(95% interval 0 to \+19\) .*, within noise$/);
+    expect(runRateText({ items: 200, before: 0.8, now: 0.9, diff: 0.1, ci: [0, 0.19] })).toMatch(/\(95% interval of the change: 0 to \+19\) .*, within noise$/);
   });
 
   it("baselines of one attempt against a repeated run: a 1/1 is not certain, so 3/5 three times is within noise", () => {
@@ -216,7 +247,7 @@ describe('a run with stats', () => {
     // to -10) while each item's tier said too few (docs/statistics.md, "The run").
     const run = oneAttemptBaselines();
     const line = runRateText(run.stats!);
-    expect(line).toMatch(/^pass rate 100% → 60%: −40 points \(95% interval −\d+ to \+\d+\) over 3 items with a baseline, within noise$/);
+    expect(line).toMatch(/^pass rate of attempts 100% → 60%: −40 points \(95% interval of the change: −\d+ to \+\d+\) over 3 items with a baseline, within noise$/);
     expect(run.fixtures.map((f) => f.stats?.tier)).toEqual(['too_few', 'too_few', 'too_few']);
   });
 
@@ -275,6 +306,26 @@ describe('a run with stats', () => {
     expect(md).not.toContain('pass rate');
     expect(md).not.toContain('Pass rate');
     expect(md).not.toContain('regressed');
+  });
+
+  // A run of single attempts whose items all held had a line with nothing to say on every surface:
+  // "Pass rate 100% → 100%: 0 points (95% interval 0 to 0) over 4 items with a baseline · 0 newly
+  // failing, 0 newly passing: p = 1, within noise".
+  it("no item repeated and no verdict flipped: no pass-rate line on any surface, results.json's stats kept", () => {
+    resetLines();
+    const once = (label: string, verdict: 'pass' | 'fail'): FixtureRecord =>
+      fixture(label, { verdict, baseline: baseline(label, `Reply for ${label}.`, verdict), drift: { reply: 'same', route: 'same', verdict: verdict === 'pass' ? 'still_passing' : 'still_failing' } } as Partial<FixtureRecord>);
+    const held = withRunStats([once('a', 'pass'), once('b', 'pass'), once('c', 'fail')]);
+    expect(held.stats).toMatchObject({ items: 3, diff: 0, ci: [0, 0], mcnemar: { newlyFailing: 0, newlyPassing: 0, p: 1 } });
+    expect(buildModel(held).runRate).toBeNull();
+    for (const text of [renderComment(held, ctx), renderSummary(held, ctx), renderTerminal(held, { color: false }), renderHtml(held)]) {
+      expect(text).not.toMatch(/pass rate/i);
+      expect(text).not.toContain('newly passing: p');
+    }
+    // A flipped verdict, or a repeated item even when nothing moved, keeps the line.
+    expect(renderComment(flipsRun(), ctx)).toContain('📈 **Pass rate');
+    const same = withRunStats([repeated('x', { passed: 3, total: 3 }, { passed: 3, total: 3 }, 3), repeated('y', { passed: 3, total: 3 }, { passed: 3, total: 3 }, 3)]);
+    expect(renderComment(same, ctx)).toContain('📈 **Pass rate');
   });
 
   it('after acceptance, an accepted item no longer shows its tier', () => {

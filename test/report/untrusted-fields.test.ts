@@ -55,7 +55,7 @@ describe('untrusted record fields are escaped for the context they are written i
     const script = '<script>alert(1)</script>';
     const labels = [script, `**bold** ${HOSTILE_MARKDOWN}`];
     const record = withRunStats(labels.map((label) => repeated(label, { passed: 10, total: 10 }, { passed: 1, total: 1 }, 1)));
-    const line = 'too few attempts to tell a drop from noise for 2 items whose pass rate did not fall (not said on their lines); with --repeat 2, every attempt failing would be called regressed for each of them';
+    const line = 'too few attempts to tell a drop from noise for 2 items whose pass rate did not fall (not said on their lines); every attempt failing would be called regressed for each of them with --repeat 2, what a baseline of 10 attempts needs';
     const html = renderHtml(record);
     const runRate = /<p class="run-rate">🔍 ([^\n]*)<\/p>/.exec(html)?.[1] ?? '';
     expect(runRate).toBe(`T${line.slice(1).replace('--repeat 2', '<code>--repeat 2</code>')}`);

@@ -1,0 +1,106 @@
+// A comment that cannot be posted says where the results are, and only what is true
+// (docs/action.md, "The PR comment"). Its warning said "The results are in the job summary and the
+// artifact" right after the log's "artifact ... not uploaded: ...". In process: the publisher with
+// a fake GitHub on 127.0.0.1 that refuses the comment, and an artifact store that uploads, or not.
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { publisher, publishSettings, resultsWhere } from '../../src/action/publish.js';
+import type { ActionContext } from '../../src/action/context.js';
+import type { ArtifactStore, UploadResult } from '../../src/action/artifacts.js';
+import { createGitHubApi } from '../../src/github/api.js';
+import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
+import { run } from '../report/fixtures.js';
+
+const HEAD = 'a'.repeat(40);
+let gh: FakeGitHub;
+let cwd: string;
+
+beforeAll(async () => {
+  gh = await startFakeGitHub();
+  gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature' });
+  cwd = await mkdtemp(join(tmpdir(), 'agent-replay-where-'));
+});
+afterAll(async () => {
+  await gh.close();
+  await rm(cwd, { recursive: true, force: true });
+});
+afterEach(() => vi.restoreAllMocks());
+
+const ctx = (): ActionContext => ({
+  owner: 'octo',
+  repo: 'shop',
+  eventName: 'pull_request',
+  payload: {},
+  pull: { number: 7, headSha: HEAD, headRef: 'feature', headRepoFullName: 'octo/shop', baseRepoFullName: 'octo/shop', baseSha: null, isFork: false, labels: [] },
+  deployment: null,
+  push: null,
+  sha: HEAD,
+  ref: 'refs/pull/7/merge',
+  runId: '1001',
+  runAttempt: 1,
+  workflow: 'agent-replay',
+  workflowRef: null,
+  serverUrl: 'https://github.com',
+  apiUrl: gh.url,
+  graphqlUrl: gh.graphqlUrl,
+});
+
+const store = (result: 'uploaded' | 'skipped'): ArtifactStore => ({
+  async upload(name): Promise<UploadResult> {
+    return result === 'uploaded' ? { kind: 'uploaded', name, id: 1 } : { kind: 'skipped', name, reason: 'no artifact service here (ACTIONS_RUNTIME_TOKEN / ACTIONS_RESULTS_URL are not set)' };
+  },
+});
+
+/** The step's log lines written while `f` runs (@actions/core writes its commands to stdout). */
+async function logged(f: () => Promise<void>): Promise<string[]> {
+  const lines: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(...String(chunk).split(/\r?\n/).filter((l) => l !== ''));
+    return true;
+  });
+  await f();
+  vi.restoreAllMocks();
+  return lines;
+}
+
+async function commentRefused(upload: 'uploaded' | 'skipped' | null, readOnlyToken = false): Promise<string[]> {
+  const github = createGitHubApi({ token: gh.token, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, retryAfterBaseMs: 0, throttleWrites: false });
+  const settings = publishSettings({ comment: true, commentKey: null, acceptLabel: 'accept-baseline', confirmLabel: 'confirm-cost', resultsPath: join(cwd, `${upload}-${readOnlyToken}`, 'results.json'), dir: '.agent-replay' });
+  const out = publisher(settings, ctx(), { cwd, github, artifacts: store(upload ?? 'skipped') });
+  return logged(async () => {
+    if (upload !== null) await out.save(run([]));
+    gh.failNext({ method: 'POST', path: '/repos/{owner}/{repo}/issues/{issue_number}/comments', status: 403, body: { message: 'Resource not accessible by integration' } });
+    await out.comment('<!-- agent-replay:marker=agent-replay -->\nbody', { readOnlyToken });
+  });
+}
+
+describe('a comment not posted says where the results are, only as far as it is true', () => {
+  it('names the artifact only when it was uploaded', async () => {
+    const uploaded = await commentRefused('uploaded');
+    expect(uploaded.filter((l) => l.startsWith('::warning::'))).toEqual([
+      expect.stringMatching(/^::warning::comment: not posted: GitHub answered 403 .*\. The results are in the job summary and the artifact\.$/),
+    ]);
+    const skipped = await commentRefused('skipped');
+    expect(skipped.filter((l) => l.startsWith('::warning::'))).toEqual([
+      expect.stringMatching(/^::warning::artifact agent-replay-results-\S+ not uploaded: no artifact service here/),
+      expect.stringMatching(/^::warning::comment: not posted: GitHub answered 403 .*\. The results are in the job summary; the artifact was not uploaded \(see the warning above\)\.$/),
+    ]);
+    expect(skipped.join('\n')).not.toContain('and the artifact');
+  });
+
+  it("a fork's read-only token: the same words, before its advice", async () => {
+    const fork = await commentRefused('skipped', true);
+    expect(fork.find((l) => l.startsWith('::warning::comment:'))).toMatch(
+      /^::warning::comment: not posted: this pull request comes from a fork, so the token is read-only\. The results are in the job summary; the artifact was not uploaded \(see the warning above\); to comment, add the workflow_run workflow/,
+    );
+  });
+
+  it('before any upload (a run stopped before it replayed anything): the job summary alone', async () => {
+    const early = await commentRefused(null);
+    expect(early.filter((l) => l.startsWith('::warning::'))).toEqual([expect.stringMatching(/\. The results are in the job summary\.$/)]);
+    expect(resultsWhere('none')).toBe('The results are in the job summary');
+  });
+});
