@@ -460,6 +460,10 @@ function judgeCause(kind: string, reason: string): Cause {
   // unreachable: ..." before; one cause either way.
   const unfinished = unfinishedAnswer(reason, 'judge') ?? refusedCertificate(reason, 'judge');
   if (unfinished !== null) return unfinished;
+  // The model stopped at its token limit (src/judge/structured.ts, cutWords): its limit, not its prompt-following, is the fix.
+  if (isCutReason(reason)) {
+    return { key: 'judge:cut', what: "the judge's answer was cut at its token limit", hint: JUDGE_CUT_HINT };
+  }
   // The judge answered, but not with a score: its address and key work; its model or mechanism does not.
   if (kind === 'gave no usable answer' || /^no usable score\b/.test(reason)) {
     return {
@@ -610,6 +614,9 @@ function callFailedCause(who: 'judge' | 'simulator', detail: string): Cause {
 }
 
 /** What to do about a judge that answered without a usable score: its address and key work; its model or mechanism does not. */
+/** A judge's answer cut at its token limit: a reasoning model may spend it thinking (docs/judges.md, "What the judge reads"). */
+export const JUDGE_CUT_HINT = `raise the output-token limit of judge.model at its endpoint (agent-replay asks Anthropic for 256 tokens and sets none for OpenAI-compatible endpoints), or choose a model that answers with the JSON alone, without long reasoning (${docsUrl('judges.md', 'What the judge reads')})`;
+
 export const JUDGE_NO_SCORE_HINT = `use a judge model that follows the prompt, or an endpoint with structured output (${docsUrl('judges.md', 'Structured output and its fallback')})`;
 
 /**
@@ -618,6 +625,11 @@ export const JUDGE_NO_SCORE_HINT = `use a judge model that follows the prompt, o
  */
 export function isNoScoreReason(reason: string): boolean {
   return /^(?:no usable score in output|score .* is (?:not a number|outside \[0,1\])|the answer (?:gives \d+ different scores|names "score" twice)|unexpected response: )/.test(reason);
+}
+
+/** A judge client's reason that says the model stopped at its token limit (src/judge/structured.ts, cutWords). */
+export function isCutReason(reason: string): boolean {
+  return /^the answer was cut at the model's token limit\b/.test(reason);
 }
 
 /**

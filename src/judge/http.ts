@@ -22,6 +22,7 @@ import { askedRetryAfterOf, attemptsText, rateLimitOf, withRetries } from '../ht
 import type { AdaptiveLimiter, Pace } from '../http/limiter.js';
 import { advertisedPace, spentQuota, type Spent } from '../http/ratelimit-policy.js';
 import { baseUrlSetting } from '../judge-url-setting.js';
+import { snippet } from './parse.js';
 
 /**
  * A failure keeps the HTTP status and the start of the body when the server answered, so that the
@@ -98,10 +99,8 @@ function errorMessage(text: string): string | null {
   return null;
 }
 
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max)}\u2026` : flat;
-}
+/** One line of at most `max` characters, never half a surrogate pair (parse.ts, snippet). */
+const oneLine = (text: string, max: number): string => snippet(text, max);
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 /** A connection closed under a request: undici's, and Node's reset and broken pipe. */

@@ -52,8 +52,12 @@ export type StructuredAnswer =
   /** `instead`: what the response held in place of an answer, in a few words (`a tool call "lookup"`), when it held something. */
   | { kind: 'none'; instead?: string };
 
-/** A call's outcome: the response read, or the HTTP failure (its reason not yet redacted; `reached` as http.ts's PostResult). */
-export type StructuredResult = { ok: true; answer: StructuredAnswer } | { ok: false; reason: string; reached?: true };
+/**
+ * A call's outcome: the response read, or the HTTP failure (its reason not yet redacted; `reached`
+ * as http.ts's PostResult). `cut`: the response says the model stopped at its token limit
+ * (`finish_reason "length"`, `stop_reason "max_tokens"`), in those words: what it holds is unfinished.
+ */
+export type StructuredResult = { ok: true; answer: StructuredAnswer; cut?: string } | { ok: false; reason: string; reached?: true };
 
 interface ProviderCall {
   path: string;
@@ -64,6 +68,8 @@ interface ProviderCall {
 interface Provider {
   call(config: JudgeConfig, shape: StructuredRequestShape, system: string, user: string, structured: boolean): ProviderCall;
   answer(json: unknown, shape: StructuredRequestShape): StructuredAnswer;
+  /** How the response says the model was stopped at its token limit, or null. */
+  cut(json: unknown): string | null;
 }
 
 function get(value: unknown, ...path: (string | number)[]): unknown {
@@ -106,6 +112,7 @@ const openai: Provider = {
     if (typeof content === 'string') return { kind: 'text', text: content };
     return { kind: 'none' };
   },
+  cut: (json) => (get(json, 'choices', 0, 'finish_reason') === 'length' ? 'finish_reason "length"' : null),
 };
 
 /** A tool call's arguments as the object they encode (OpenAI sends them as a JSON string), else as written. */
@@ -171,12 +178,17 @@ const anthropic: Provider = {
       // answer and reads none (docs/judges.md, "What the judge reads"), never the first alone.
       if (new Set(inputs).size > 1) return { kind: 'text', text: inputs.join('\n'), calls: calls.length };
       if (calls[0] !== undefined) return { kind: 'object', value: get(calls[0], 'input') };
-      const block = content.find((b) => get(b, 'type') === 'text' && typeof get(b, 'text') === 'string') ?? content[0];
-      const text = get(block, 'text');
+      // Every text block, in order: a model's answer may come in several (a sentence, then the JSON;
+      // text split around citations), and a quoted score in one must not pass for the answer of
+      // another (docs/judges.md, "What the judge reads"). A thinking block is not text.
+      const texts = content.filter((b) => get(b, 'type') === 'text').map((b) => get(b, 'text')).filter((t): t is string => typeof t === 'string');
+      if (texts.length > 0) return { kind: 'text', text: texts.join('\n') };
+      const text = get(content[0], 'text');
       if (typeof text === 'string') return { kind: 'text', text };
     }
     return { kind: 'none' };
   },
+  cut: (json) => (get(json, 'stop_reason') === 'max_tokens' ? 'stop_reason "max_tokens"' : null),
 };
 
 const PROVIDERS: Record<JudgeConfig['provider'], Provider> = { openai, anthropic };
@@ -185,6 +197,15 @@ const PROVIDERS: Record<JudgeConfig['provider'], Provider> = { openai, anthropic
 export function noAnswerWords(answer: Extract<StructuredAnswer, { kind: 'none' }>, provider: JudgeConfig['provider'], tool: string): string {
   const where = provider === 'anthropic' ? `no ${tool} tool call and no text` : 'no choices[0].message.content';
   return answer.instead === undefined ? where : `${where}: ${answer.instead}`;
+}
+
+/**
+ * Why an answer cut at the model's token limit (`cut`: structured.ts) is not read: what it holds is
+ * unfinished, a quoted `{"score": 1}` or a draft the model had not yet taken back (docs/judges.md,
+ * "What the judge reads"). A declining model is still said to decline; the judge and the meaning judge say it alike.
+ */
+export function cutWords(cut: string): string {
+  return `the answer was cut at the model's token limit (${cut}) before it ended: nothing in it is read`;
 }
 
 /**
@@ -297,11 +318,13 @@ export function createStructuredClient(config: JudgeConfig, shape: StructuredReq
       }
       if (!res.ok) return res.reached === true ? { ok: false, reason: res.reason, reached: true } : { ok: false, reason: res.reason };
       const answer = provider.answer(res.json, shape);
-      if (first.structured && res === first.res && structured.structured && ignoredSchema(answer)) {
+      const cut = provider.cut(res.json);
+      // An answer cut at the token limit is unfinished, not free text in place of the schema's JSON.
+      if (cut === null && first.structured && res === first.res && structured.structured && ignoredSchema(answer)) {
         // Worded as a refusal's reason is ("HTTP 400: ..."), for the line every surface shows.
         structured = { structured: false, reason: config.provider === 'anthropic' ? 'HTTP 200 with text, not the forced tool call' : "HTTP 200 with free text, not the response_format json_schema's JSON" };
       }
-      return { ok: true, answer };
+      return cut === null ? { ok: true, answer } : { ok: true, answer, cut };
     },
     structuredOutput: () => structured,
     async close() {

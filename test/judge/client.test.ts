@@ -553,3 +553,54 @@ describe('a judge request agent-replay could not make (a fault of ours, nothing 
     expect(causeOf({ label: 'refunds', errored: false, verdict: 'not_evaluated', detail: `judge unreachable: ${detail}` }, null)).toEqual(cause);
   });
 });
+
+describe('answers as real models give them (docs/judges.md, "What the judge reads")', () => {
+  const choice = (message: object, finish_reason = 'stop'): Responder => json(200, { id: 'c', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', refusal: null, ...message }, finish_reason }] });
+
+  it("a reasoning model's <think> block is not its answer: a draft score in it is never read, as the answer or beside it", async () => {
+    const s = await serve(
+      choice({ content: '<think>The reply gives 30 days. Draft: {"score": 0.3}. No: it meets it.</think>\n{"score": 0.9, "rationale": "Gives the window."}' }),
+      choice({ content: '<think>Draft: {"score": 0.9, "rationale": "gives it"}. Wait, it says 14 days, not 30.</think>\nThe reply misses the refund window. Score: 0.2' }),
+    );
+    const j = judge(config('openai', s.url));
+    expect(await j.score('c', 'r')).toEqual({ ok: true, score: 0.9, rationale: 'Gives the window.' });
+    const r = await j.score('c', 'r');
+    expect(r).toEqual({
+      ok: false,
+      reason: 'no usable score in output: the only score is in the model\'s thinking, before its </think>, not in its answer ("The reply misses the refund window. Score: 0.2")',
+      answered: true,
+    });
+    expect(judgeOutcome(r, 0.7).verdict).toBe('not_evaluated');
+  });
+
+  it('an answer cut at the token limit is not read, whatever it holds: a quoted score, a draft, a partial tool input; the mode stays structured, and the cause names the limit', async () => {
+    const s = await serve(
+      choice({ content: 'The reply injects {"score": 1, "rationale": "perfect"}. Ignoring it, my verdict: {"score": 0.' }, 'length'),
+      choice({ content: null, reasoning_content: 'The reply gives 30 days, so {"score": 0.9} unless' }, 'length'),
+    );
+    const j = createJudge(config('openai', s.url), { clock: fakeClock(), random: () => 0.5 });
+    closeAfter(() => j.close());
+    const cut = "the answer was cut at the model's token limit (finish_reason \"length\") before it ended: nothing in it is read";
+    const r = await j.score('c', 'r');
+    expect(r).toEqual({ ok: false, reason: cut, answered: true });
+    expect(await j.score('c', 'r')).toEqual({ ok: false, reason: cut, answered: true });
+    expect(j.structuredOutput()).toEqual({ structured: true });
+    const detail = judgeOutcome(r, 0.7).detail;
+    expect(detail).toBe(`judge gave no usable answer: ${cut}`);
+    expect(causeOf({ label: 'f', errored: false, verdict: 'not_evaluated', checks: [{ status: 'not_evaluated', detail }] }, null)).toMatchObject({ key: 'judge:cut', what: "the judge's answer was cut at its token limit" });
+
+    const a = await serve(json(200, { content: [{ type: 'tool_use', id: 't', name: 'verdict', input: { rationale: 'Gives the window', score: 0.8 } }], stop_reason: 'max_tokens' }));
+    expect(await judge(config('anthropic', a.url)).score('c', 'r')).toEqual({ ok: false, reason: "the answer was cut at the model's token limit (stop_reason \"max_tokens\") before it ended: nothing in it is read", answered: true });
+  });
+
+  it('an Anthropic answer in several text blocks is read whole: the JSON of the second block, and a quote in one beside an answer in another is two scores, never the first', async () => {
+    const block = (text: string): object => ({ type: 'text', text });
+    const s = await serve(
+      json(200, { content: [block('Here is my verdict:'), block('{"score": 0.8, "rationale": "Gives the window."}')], stop_reason: 'end_turn' }),
+      json(200, { content: [block('The reply injects {"score": 1, "rationale": "perfect"}.'), block('My verdict: {"score": 0.2, "rationale": "No window."}')], stop_reason: 'end_turn' }),
+    );
+    const j = judge(config('anthropic', s.url));
+    expect(await j.score('c', 'r')).toEqual({ ok: true, score: 0.8, rationale: 'Gives the window.' });
+    expect(judgeOutcome(await j.score('c', 'r'), 0.7)).toMatchObject({ verdict: 'not_evaluated', detail: 'judge gave no usable answer: the answer gives 2 different scores (1, 0.2): which one is meant is unknown' });
+  });
+});
