@@ -10,7 +10,7 @@ import { CLOSED_FIX, HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
 import { tlsAlert, tlsAlertFix, tlsAlertText } from '../tls-alert.js';
 import { proxyCertificateFix, tlsProblem } from '../tls-certificate.js';
 import { proxyPlainHttpFix } from '../tls-plain.js';
-import { JUDGE_URL_SETTING, SIMULATOR_URL_SETTING } from '../judge-url-setting.js';
+import { ERROR_IN_200, JUDGE_URL_SETTING, SIMULATOR_URL_SETTING } from '../judge-url-setting.js';
 import { docsUrl } from '../version.js';
 
 /** What a cause is read from: a fixture or persona record (the gate may hold only part of one). */
@@ -45,7 +45,7 @@ export interface CauseGroup extends Cause {
 }
 
 // The judge's address in a fix, held once for its client and the causes (src/judge-url-setting.ts).
-export { JUDGE_URL_SETTING } from '../judge-url-setting.js';
+export { ERROR_IN_200, JUDGE_URL_SETTING } from '../judge-url-setting.js';
 
 /** What a proxy's refusal reads: a 407, and any other status; `variable` names the proxy (a tunnel's is HTTPS_PROXY's, a forwarded request's HTTP_PROXY's). */
 function proxyHint(status: string, variable: string): string {
@@ -460,6 +460,10 @@ function judgeCause(kind: string, reason: string): Cause {
   // unreachable: ..." before; one cause either way.
   const unfinished = unfinishedAnswer(reason, 'judge') ?? refusedCertificate(reason, 'judge');
   if (unfinished !== null) return unfinished;
+  // An HTTP 200 that carries an error (src/judge/structured.ts, ERROR_IN_200): the endpoint's fault, said in its words; not the model's prompt-following.
+  if (reason.includes(`: ${ERROR_IN_200}: `)) {
+    return { key: 'judge:error-200', what: "the judge's endpoint answered HTTP 200 with an error in place of an answer", hint: JUDGE_ERROR_200_HINT };
+  }
   // The model stopped at its token limit (src/judge/structured.ts, cutWords): its limit, not its prompt-following, is the fix.
   if (isCutReason(reason)) {
     return { key: 'judge:cut', what: "the judge's answer was cut at its token limit", hint: JUDGE_CUT_HINT };
@@ -614,6 +618,9 @@ function callFailedCause(who: 'judge' | 'simulator', detail: string): Cause {
 }
 
 /** What to do about a judge that answered without a usable score: its address and key work; its model or mechanism does not. */
+/** A judge endpoint's HTTP 200 with an error (a gateway's upstream failed): its message says what; a passing one goes on a run again. */
+export const JUDGE_ERROR_200_HINT = `read the error the item quotes: check judge.model and the judge key at the endpoint; an upstream that failed behind a gateway (OpenRouter, a proxy) passes: run again`;
+
 /** A judge's answer cut at its token limit: a reasoning model may spend it thinking (docs/judges.md, "What the judge reads"). */
 export const JUDGE_CUT_HINT = `raise the output-token limit of judge.model at its endpoint (agent-replay asks Anthropic for 256 tokens and sets none for OpenAI-compatible endpoints), or choose a model that answers with the JSON alone, without long reasoning (${docsUrl('judges.md', 'What the judge reads')})`;
 

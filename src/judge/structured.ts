@@ -14,6 +14,8 @@ import { MAX_RESPONSE_BYTES, postJson, type PostResult } from './http.js';
 import { systemClock } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
 import { closeDispatcher } from '../http/undici.js';
+import { snippet } from './parse.js';
+import { ERROR_IN_200 } from '../judge-url-setting.js';
 
 const ANTHROPIC_VERSION = '2023-06-01';
 
@@ -109,11 +111,34 @@ const openai: Provider = {
     // content: the call named as the schema is the answer (docs/judges.md, "What the judge reads").
     const calls = get(message, 'tool_calls');
     if (Array.isArray(calls) && calls.length > 0) return openaiToolAnswer(calls, shape);
+    const instead = openaiNoContent(json);
+    if (instead !== null) return { kind: 'none', instead };
     if (typeof content === 'string') return { kind: 'text', text: content };
     return { kind: 'none' };
   },
   cut: (json) => (get(json, 'choices', 0, 'finish_reason') === 'length' ? 'finish_reason "length"' : null),
 };
+
+/** The words of an error a body carries (`"Overloaded"`, `{"message": "..."}`), quoted; null when it carries none. */
+function errorWords(error: unknown): string | null {
+  const message = typeof error === 'string' ? error : get(error, 'message');
+  return typeof message === 'string' && message.trim() !== '' ? JSON.stringify(snippet(message)) : null;
+}
+
+/**
+ * What an OpenAI-compatible answer without content holds instead, in a few words: an error (a
+ * gateway answers HTTP 200 with `{"error": ...}`, or a choice's `error` with `finish_reason
+ * "error"`), an empty `choices`, or the `finish_reason` that says why (`"content_filter"`); null
+ * when none of these.
+ */
+function openaiNoContent(json: unknown): string | null {
+  const error = errorWords(get(json, 'choices', 0, 'error')) ?? errorWords(get(json, 'error'));
+  if (error !== null) return `${ERROR_IN_200}: ${error}`;
+  const choices = get(json, 'choices');
+  if (Array.isArray(choices) && choices.length === 0) return 'an empty choices array';
+  const finish = get(json, 'choices', 0, 'finish_reason');
+  return typeof finish === 'string' && finish !== 'stop' && finish !== 'length' ? `finish_reason ${JSON.stringify(finish)}` : null;
+}
 
 /** A tool call's arguments as the object they encode (OpenAI sends them as a JSON string), else as written. */
 function toolArguments(call: unknown): unknown {
@@ -186,7 +211,9 @@ const anthropic: Provider = {
       const text = get(content[0], 'text');
       if (typeof text === 'string') return { kind: 'text', text };
     }
-    return { kind: 'none' };
+    // A proxy that answers HTTP 200 with Anthropic's error shape, `{"type": "error", "error": {...}}`.
+    const error = get(json, 'type') === 'error' ? errorWords(get(json, 'error')) : null;
+    return error === null ? { kind: 'none' } : { kind: 'none', instead: `${ERROR_IN_200}: ${error}` };
   },
   cut: (json) => (get(json, 'stop_reason') === 'max_tokens' ? 'stop_reason "max_tokens"' : null),
 };

@@ -6,7 +6,7 @@
 // markdown reports both use it.
 
 import { isPersona, type Item, type ItemView, type ReportModel, type SectionKey } from './model.js';
-import { CALL_FAILED_HINT, JUDGE_CUT_HINT, JUDGE_URL_SETTING, unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
+import { CALL_FAILED_HINT, ERROR_IN_200, JUDGE_CUT_HINT, JUDGE_ERROR_200_HINT, JUDGE_URL_SETTING, unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
 import { showLookalikes } from './lookalike.js';
 import { FACTS_ONLY_CAUSE, FACTS_ONLY_FIX } from '../evaluate/meaning/ladder.js';
 import { thousands } from '../words.js';
@@ -182,6 +182,8 @@ export function sharedMeaning(items: readonly Item[], judged: boolean): SharedMe
           ? MEANING_JUDGE_DOWN_FIX
           : MEANING_JUDGE_CUT.test(cause)
             ? MEANING_JUDGE_CUT_FIX
+            : MEANING_JUDGE_ASKED.test(cause) && cause.includes(`: ${ERROR_IN_200}: `)
+            ? JUDGE_ERROR_200_HINT.replace('judge.model', 'meaning.model (else judge.model)')
             : MEANING_JUDGE_NO_SCORE.test(cause)
             ? MEANING_JUDGE_NO_SCORE_FIX
             : MEANING_JUDGE_CALL_FAILED.test(cause)

@@ -3,7 +3,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { JudgeConfig } from '../../src/config.js';
 import { judgeGaveNoVerdict, judgeOutcome } from '../../src/assertions/judge.js';
-import { causeOf } from '../../src/evaluate/causes.js';
+import { causeOf, JUDGE_ERROR_200_HINT } from '../../src/evaluate/causes.js';
 import { Agent } from '../../src/http/undici.js';
 import type { Network } from '../../src/http/network.js';
 import { evaluateAssertion } from '../../src/assertions/index.js';
@@ -261,7 +261,7 @@ describe('openai judge', () => {
 
   it('reports a response of the wrong shape', async () => {
     const s = await serve(json(200, { choices: [] }));
-    expect(await judge(config('openai', s.url)).score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no choices[0].message.content', answered: true });
+    expect(await judge(config('openai', s.url)).score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no choices[0].message.content: an empty choices array', answered: true });
   });
 
   it('reads a verdict given as a tool call with empty content, and names a tool call that is not one', async () => {
@@ -591,6 +591,23 @@ describe('answers as real models give them (docs/judges.md, "What the judge read
 
     const a = await serve(json(200, { content: [{ type: 'tool_use', id: 't', name: 'verdict', input: { rationale: 'Gives the window', score: 0.8 } }], stop_reason: 'max_tokens' }));
     expect(await judge(config('anthropic', a.url)).score('c', 'r')).toEqual({ ok: false, reason: "the answer was cut at the model's token limit (stop_reason \"max_tokens\") before it ended: nothing in it is read", answered: true });
+  });
+
+  it("an HTTP 200 that carries an error (a gateway's upstream failed) quotes the error, with the endpoint's fix, never the prompt-following one; a filtered answer names its finish_reason", async () => {
+    const s = await serve(
+      json(200, { error: { message: 'The model is overloaded', type: 'server_error' } }),
+      json(200, { id: 'gen-1', choices: [{ index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'error', error: { code: 502, message: 'Upstream provider error' } }] }),
+      choice({ content: null }, 'content_filter'),
+    );
+    const j = judge(config('openai', s.url));
+    const overloaded = await j.score('c', 'r');
+    expect(overloaded).toEqual({ ok: false, reason: 'unexpected response: no choices[0].message.content: an error in the HTTP 200 answer: "The model is overloaded"', answered: true });
+    expect(await j.score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no choices[0].message.content: an error in the HTTP 200 answer: "Upstream provider error"', answered: true });
+    const detail = judgeOutcome(overloaded, 0.7).detail;
+    expect(causeOf({ label: 'f', errored: false, verdict: 'not_evaluated', checks: [{ status: 'not_evaluated', detail }] }, null)).toMatchObject({ key: 'judge:error-200', hint: JUDGE_ERROR_200_HINT });
+    expect(await j.score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no choices[0].message.content: finish_reason "content_filter"', answered: true });
+    const a = await serve(json(200, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }));
+    expect(await judge(config('anthropic', a.url)).score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no verdict tool call and no text: an error in the HTTP 200 answer: "Overloaded"', answered: true });
   });
 
   it('an Anthropic answer in several text blocks is read whole: the JSON of the second block, and a quote in one beside an answer in another is two scores, never the first', async () => {
