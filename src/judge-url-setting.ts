@@ -27,3 +27,6 @@ export function baseUrlSetting(peer: string): string {
  * src/judge/structured.ts, read by the causes (src/evaluate/causes.ts, src/report/cause-details.ts).
  */
 export const ERROR_IN_200 = 'an error in the HTTP 200 answer';
+
+/** Said of an answer streamed as server-sent events in place of one JSON body (src/judge/http.ts), read by the causes. */
+export const STREAMED = 'response is a stream of server-sent events (text/event-stream), not one JSON answer';

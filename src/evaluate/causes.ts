@@ -10,7 +10,7 @@ import { CLOSED_FIX, HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
 import { tlsAlert, tlsAlertFix, tlsAlertText } from '../tls-alert.js';
 import { proxyCertificateFix, tlsProblem } from '../tls-certificate.js';
 import { proxyPlainHttpFix } from '../tls-plain.js';
-import { ERROR_IN_200, JUDGE_URL_SETTING, SIMULATOR_URL_SETTING } from '../judge-url-setting.js';
+import { ERROR_IN_200, JUDGE_URL_SETTING, SIMULATOR_URL_SETTING, STREAMED } from '../judge-url-setting.js';
 import { docsUrl } from '../version.js';
 
 /** What a cause is read from: a fixture or persona record (the gate may hold only part of one). */
@@ -441,6 +441,9 @@ function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning jud
   if (alert !== null) return { key: `${who}:tls-alert:${alert.code}`, what: `the ${who} ${tlsAlertText(alert)}`, hint: tlsAlertFix(setting) };
   const plain = /^it answered without TLS \(([A-Z0-9_]+)\)/.exec(reason);
   if (plain !== null) return { key: `${who}:not-tls`, what: `the ${who} answered without TLS (${plain[1] ?? ''})`, hint: `the server speaks plain HTTP there, not HTTPS: write ${setting} with http://` };
+  if (reason.startsWith(STREAMED)) {
+    return { key: `${who}:stream`, what: `the ${who} answered with a stream of server-sent events, not one JSON answer`, hint: `turn streaming off at the ${who}'s endpoint or the proxy in front of it: agent-replay sends no "stream": true and reads one JSON body` };
+  }
   if (/^response is not JSON\b/.test(reason)) {
     return { key: `${who}:not-json`, what: `the ${who} answered with a body that is not JSON`, hint: `check that ${setting} is the API's base URL (an HTML page answers a wrong path), and see the ${who}'s log` };
   }

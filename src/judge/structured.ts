@@ -103,7 +103,7 @@ const openai: Provider = {
   },
   answer(json, shape) {
     const message = get(json, 'choices', 0, 'message');
-    const content = get(message, 'content');
+    const content = textOf(get(message, 'content'));
     if (typeof content === 'string' && content.trim() !== '') return { kind: 'text', text: content };
     const refusal = get(message, 'refusal');
     if (typeof refusal === 'string' && refusal.trim() !== '') return { kind: 'refusal', text: refusal };
@@ -118,6 +118,17 @@ const openai: Provider = {
   },
   cut: (json) => (get(json, 'choices', 0, 'finish_reason') === 'length' ? 'finish_reason "length"' : null),
 };
+
+/**
+ * An OpenAI-compatible message's content as text: a string as it is, or the text of a list of
+ * parts, its `text` parts in order (Mistral's Magistral answers `[{type: "thinking", ...}, {type:
+ * "text", text}]`: the thinking is not the answer); anything else as it is.
+ */
+function textOf(content: unknown): unknown {
+  if (!Array.isArray(content)) return content;
+  const texts = content.filter((p) => get(p, 'type') === 'text').map((p) => get(p, 'text'));
+  return texts.length > 0 && texts.every((t) => typeof t === 'string') ? texts.join('\n') : content;
+}
 
 /** The words of an error a body carries (`"Overloaded"`, `{"message": "..."}`), quoted; null when it carries none. */
 function errorWords(error: unknown): string | null {

@@ -610,6 +610,20 @@ describe('answers as real models give them (docs/judges.md, "What the judge read
     expect(await judge(config('anthropic', a.url)).score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no verdict tool call and no text: an error in the HTTP 200 answer: "Overloaded"', answered: true });
   });
 
+  it('a stream it did not ask for is said as one, with its fix, not as a body that is not JSON; Mistral\'s content parts are read by their text, not their thinking', async () => {
+    const s = await serve(
+      (res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: {"choices":[{"delta":{"content":"{\\"score\\": 0.9}"}}]}\n\ndata: [DONE]\n\n'),
+      choice({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'Draft {"score": 0.1}' }] }, { type: 'text', text: '{"score": 0.8, "rationale": "Gives the window."}' }] }),
+    );
+    const j = judge(config('openai', s.url));
+    const r = await j.score('c', 'r');
+    expect(r).toMatchObject({ ok: false, reason: expect.stringMatching(/^response is a stream of server-sent events \(text\/event-stream\), not one JSON answer, which agent-replay does not ask for: "data: /) as unknown, answered: true });
+    const detail = judgeOutcome(r, 0.7).detail;
+    expect(causeOf({ label: 'f', errored: false, verdict: 'not_evaluated', checks: [{ status: 'not_evaluated', detail }] }, null)).toMatchObject({ key: 'judge:stream', hint: expect.stringContaining('turn streaming off') as unknown });
+    expect(s.received).toHaveLength(1);
+    expect(await j.score('c', 'r')).toEqual({ ok: true, score: 0.8, rationale: 'Gives the window.' });
+  });
+
   it('an Anthropic answer in several text blocks is read whole: the JSON of the second block, and a quote in one beside an answer in another is two scores, never the first', async () => {
     const block = (text: string): object => ({ type: 'text', text });
     const s = await serve(
