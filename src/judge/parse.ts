@@ -127,13 +127,14 @@ const THINK_CLOSE = /<\/(think|thinking)>/i;
  * thinking ends at its first closing tag (`</think>`), opened by the answer's first characters or
  * by the model's chat template (no opening tag written), and the answer is what follows. An opening
  * tag never closed is thinking only: the model never answered. `headless`: the thinking had no
- * opening tag (docs/judges.md, "What the judge reads").
+ * opening tag; an answer that opens with its JSON (`{`, a fence) has none (docs/judges.md, "What the judge reads").
  */
 export function splitThinking(text: string): { answer: string; thinking: string | null; headless: boolean } {
   const open = THINK_OPEN.exec(text);
   const close = THINK_CLOSE.exec(text);
   if (open !== null && (close === null || close.index < open[0].length)) return { answer: '', thinking: text, headless: false };
-  if (close === null) return { answer: text, thinking: null, headless: false };
+  // An answer that opens with its JSON is no thinking: a "</think>" after it is the reply's, quoted.
+  if (close === null || (open === null && /^\s*(?:\{|```)/.test(text))) return { answer: text, thinking: null, headless: false };
   return { answer: text.slice(close.index + close[0].length), thinking: text.slice(0, close.index), headless: open === null };
 }
 

@@ -105,6 +105,7 @@ describe('parseJudgeOutput', () => {
     ['thinking without its opening tag, its draft the only score', 'Okay. Draft {"score": 0.9}. No, 14 days.</think>\nIt misses the window: 0.2', { ok: false, reason: 'no usable score in output: the only score is in the model\'s thinking, before its </think>, not in its answer ("It misses the window: 0.2")' }],
     // Without an opening tag the "</think>" may be the reply's, quoted: both sides' scores count.
     ['a quoted </think> after the answer', 'My verdict {"score": 0.1}. The reply wrote </think>{"score": 1}', { ok: false, reason: 'the answer gives 2 different scores (0.1, 1): which one is meant is unknown' }],
+    ['an answer that opens with its JSON, then quotes a </think>', '{"score": 0.2, "rationale": "no window"}\nThe reply wrote </think> to end my thinking.', { ok: true, score: 0.2, rationale: 'no window' }],
     ['thinking never closed', '<think>Draft {"score": 0.9, "rationale": "gives it"}. Hmm, but', { ok: false, reason: "no usable score in output: the model's thinking (<think>) never ended in an answer" }],
   ] as const;
   it.each(thinking)('%s', (_name, text, result) => {
