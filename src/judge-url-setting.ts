@@ -1,6 +1,6 @@
 // Where a model client's address is written, as a fix names it (docs/troubleshooting.md, "Not
-// evaluated"): the judge's client (src/judge/http.ts) and the report's causes (src/evaluate/causes.ts)
-// say it in the same words. Pure.
+// evaluated"), and how an answer that is an error is said: the judge's client (src/judge/http.ts,
+// src/judge/structured.ts) and the report's causes (src/evaluate/causes.ts) say it in the same words. Pure.
 
 /**
  * The judge's address in a fix, named where the Action takes it: its `judge-base-url` input, else
@@ -20,3 +20,13 @@ export const SIMULATOR_URL_SETTING = `simulator.baseUrl (else ${JUDGE_URL_SETTIN
 export function baseUrlSetting(peer: string): string {
   return peer === 'the simulator' ? SIMULATOR_URL_SETTING : JUDGE_URL_SETTING;
 }
+
+/**
+ * Said of a judge's, meaning judge's or simulator's answer whose HTTP 200 carries an error in place
+ * of one (a gateway's: OpenRouter's choice `error`, a proxy's `{"error": ...}`): written by
+ * src/judge/structured.ts, read by the causes (src/evaluate/causes.ts, src/report/cause-details.ts).
+ */
+export const ERROR_IN_200 = 'an error in the HTTP 200 answer';
+
+/** Said of an answer streamed as server-sent events in place of one JSON body (src/judge/http.ts), read by the causes. */
+export const STREAMED = 'response is a stream of server-sent events (text/event-stream), not one JSON answer';

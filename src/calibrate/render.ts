@@ -12,7 +12,7 @@ import { judgeFallbackText } from '../report/judge-mode.js';
 import { suiteLine } from '../report/blocks.js';
 import { plural } from '../words.js';
 import { hideEndpointTokens } from '../endpoint.js';
-import { CALL_FAILED_HINT, isNoScoreReason, JUDGE_NO_SCORE_HINT } from '../evaluate/index.js';
+import { CALL_FAILED_HINT, isCutReason, isNoScoreReason, JUDGE_CUT_HINT, JUDGE_NO_SCORE_HINT } from '../evaluate/index.js';
 import { unmeasured, type Calibration } from './schema.js';
 
 type Criterion = Calibration['criteria'][number];
@@ -141,6 +141,7 @@ function noScoreFixes(u: ReturnType<typeof unscored>): string[] {
   const reasons = u.flatMap(({ item }) => item.notUsable);
   return [
     ...(reasons.some(isNoScoreReason) ? [JUDGE_NO_SCORE_HINT] : []),
+    ...(reasons.some(isCutReason) ? [JUDGE_CUT_HINT] : []),
     ...(reasons.some((r) => r.startsWith('judge call failed: ')) ? [CALL_FAILED_HINT] : []),
   ];
 }

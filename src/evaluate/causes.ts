@@ -10,7 +10,7 @@ import { CLOSED_FIX, HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
 import { tlsAlert, tlsAlertFix, tlsAlertText } from '../tls-alert.js';
 import { proxyCertificateFix, tlsProblem } from '../tls-certificate.js';
 import { proxyPlainHttpFix } from '../tls-plain.js';
-import { JUDGE_URL_SETTING, SIMULATOR_URL_SETTING } from '../judge-url-setting.js';
+import { ERROR_IN_200, JUDGE_URL_SETTING, SIMULATOR_URL_SETTING, STREAMED } from '../judge-url-setting.js';
 import { docsUrl } from '../version.js';
 import { fixStart } from '../assertions/format.js';
 
@@ -46,7 +46,7 @@ export interface CauseGroup extends Cause {
 }
 
 // The judge's address in a fix, held once for its client and the causes (src/judge-url-setting.ts).
-export { JUDGE_URL_SETTING } from '../judge-url-setting.js';
+export { ERROR_IN_200, JUDGE_URL_SETTING } from '../judge-url-setting.js';
 
 /** What a proxy's refusal reads: a 407, and any other status; `variable` names the proxy (a tunnel's is HTTPS_PROXY's, a forwarded request's HTTP_PROXY's). */
 function proxyHint(status: string, variable: string): string {
@@ -460,6 +460,9 @@ function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning jud
   if (alert !== null) return { key: `${who}:tls-alert:${alert.code}`, what: `the ${who} ${tlsAlertText(alert)}`, hint: tlsAlertFix(setting) };
   const plain = /^it answered without TLS \(([A-Z0-9_]+)\)/.exec(reason);
   if (plain !== null) return { key: `${who}:not-tls`, what: `the ${who} answered without TLS (${plain[1] ?? ''})`, hint: `the server speaks plain HTTP there, not HTTPS: write ${setting} with http://` };
+  if (reason.startsWith(STREAMED)) {
+    return { key: `${who}:stream`, what: `the ${who} answered with a stream of server-sent events, not one JSON answer`, hint: `turn streaming off at the ${who}'s endpoint or the proxy in front of it: agent-replay sends no "stream": true and reads one JSON body` };
+  }
   if (/^response is not JSON\b/.test(reason)) {
     return { key: `${who}:not-json`, what: `the ${who} answered with a body that is not JSON`, hint: `check that ${setting} is the API's base URL (an HTML page answers a wrong path), and see the ${who}'s log` };
   }
@@ -479,6 +482,14 @@ function judgeCause(kind: string, reason: string): Cause {
   // unreachable: ..." before; one cause either way.
   const unfinished = unfinishedAnswer(reason, 'judge') ?? refusedCertificate(reason, 'judge');
   if (unfinished !== null) return unfinished;
+  // An HTTP 200 that carries an error (src/judge/structured.ts, ERROR_IN_200): the endpoint's fault, said in its words; not the model's prompt-following.
+  if (reason.includes(`: ${ERROR_IN_200}: `)) {
+    return { key: 'judge:error-200', what: "the judge's endpoint answered HTTP 200 with an error in place of an answer", hint: JUDGE_ERROR_200_HINT };
+  }
+  // The model stopped at its token limit (src/judge/structured.ts, cutWords): its limit, not its prompt-following, is the fix.
+  if (isCutReason(reason)) {
+    return { key: 'judge:cut', what: "the judge's answer was cut at its token limit", hint: JUDGE_CUT_HINT };
+  }
   // The judge answered, but not with a score: its address and key work; its model or mechanism does not.
   if (kind === 'gave no usable answer' || /^no usable score\b/.test(reason)) {
     return {
@@ -629,6 +640,12 @@ function callFailedCause(who: 'judge' | 'simulator', detail: string): Cause {
 }
 
 /** What to do about a judge that answered without a usable score: its address and key work; its model or mechanism does not. */
+/** A judge endpoint's HTTP 200 with an error (a gateway's upstream failed): its message says what; a passing one goes on a run again. */
+export const JUDGE_ERROR_200_HINT = `read the error the item quotes: check judge.model and the judge key at the endpoint; an upstream that failed behind a gateway (OpenRouter, a proxy) passes: run again`;
+
+/** A judge's answer cut at its token limit: a reasoning model may spend it thinking (docs/judges.md, "What the judge reads"). */
+export const JUDGE_CUT_HINT = `raise the output-token limit of judge.model at its endpoint (agent-replay asks Anthropic for 256 tokens and sets none for OpenAI-compatible endpoints), or choose a model that answers with the JSON alone, without long reasoning (${docsUrl('judges.md', 'What the judge reads')})`;
+
 export const JUDGE_NO_SCORE_HINT = `use a judge model that follows the prompt, or an endpoint with structured output (${docsUrl('judges.md', 'Structured output and its fallback')})`;
 
 /**
@@ -637,6 +654,11 @@ export const JUDGE_NO_SCORE_HINT = `use a judge model that follows the prompt, o
  */
 export function isNoScoreReason(reason: string): boolean {
   return /^(?:no usable score in output|score .* is (?:not a number|outside \[0,1\])|the answer (?:gives \d+ different scores|names "score" twice)|unexpected response: )/.test(reason);
+}
+
+/** A judge client's reason that says the model stopped at its token limit (src/judge/structured.ts, cutWords). */
+export function isCutReason(reason: string): boolean {
+  return /^the answer was cut at the model's token limit\b/.test(reason);
 }
 
 /**

@@ -13,7 +13,7 @@ import { makeRedactor } from '../secrets.js';
 import { JUDGE_PROVIDERS, type Judge, type JudgeResult, type JudgeStructuredOutput, type Turn } from '../types.js';
 import { parseJudgeObject, parseJudgeOutput, snippet } from './parse.js';
 import { JUDGE_SYSTEM_PROMPT, judgeUserMessage, TRANSCRIPT_SYSTEM_PROMPT, transcriptUserMessage } from './prompt.js';
-import { createStructuredClient, noAnswerWords, type StructuredAnswer, type StructuredDeps } from './structured.js';
+import { createStructuredClient, cutWords, noAnswerWords, type StructuredAnswer, type StructuredDeps } from './structured.js';
 
 export { isRefusal } from './structured.js';
 export type { JudgeStructuredOutput };
@@ -35,8 +35,8 @@ export const VERDICT_TOOL = 'verdict';
 const VERDICT_DESCRIPTION = 'Record the verdict: a one-line rationale, then a score from 0 to 1.';
 
 /** The verdict from a response, or a description of what the response looked like instead (answered, unusable). */
-function verdictOf(answer: StructuredAnswer, provider: JudgeConfig['provider']): JudgeResult {
-  const result = parsedVerdict(answer, provider);
+function verdictOf(answer: StructuredAnswer, provider: JudgeConfig['provider'], cut: string | undefined): JudgeResult {
+  const result = cut !== undefined && answer.kind !== 'refusal' ? { ok: false as const, reason: cutWords(cut) } : parsedVerdict(answer, provider);
   return result.ok ? result : { ...result, answered: true };
 }
 
@@ -65,7 +65,7 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps = {}): Judge & 
   async function ask(prompt: { system: string; user: string }): Promise<JudgeResult> {
     if (!JUDGE_PROVIDERS.includes(config.provider)) return { ok: false, reason: `unknown judge provider "${String(config.provider)}"` };
     const res = await client.ask(prompt.system, prompt.user);
-    if (res.ok) return verdictOf(res.answer, config.provider);
+    if (res.ok) return verdictOf(res.answer, config.provider, res.cut);
     // Something answered at its address, and not in a form read (not HTTP, an answer that did not end): not unreachable.
     return res.reached === true ? { ok: false, reason: res.reason, answered: true } : { ok: false, reason: res.reason };
   }

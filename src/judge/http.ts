@@ -21,7 +21,8 @@ import type { Clock } from '../types.js';
 import { askedRetryAfterOf, attemptsText, rateLimitOf, withRetries } from '../http/retry.js';
 import type { AdaptiveLimiter, Pace } from '../http/limiter.js';
 import { advertisedPace, spentQuota, type Spent } from '../http/ratelimit-policy.js';
-import { baseUrlSetting } from '../judge-url-setting.js';
+import { baseUrlSetting, STREAMED } from '../judge-url-setting.js';
+import { snippet } from './parse.js';
 
 /**
  * A failure keeps the HTTP status and the start of the body when the server answered, so that the
@@ -98,10 +99,8 @@ function errorMessage(text: string): string | null {
   return null;
 }
 
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max)}\u2026` : flat;
-}
+/** One line of at most `max` characters, never half a surrogate pair (parse.ts, snippet). */
+const oneLine = (text: string, max: number): string => snippet(text, max);
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 /** A connection closed under a request: undici's, and Node's reset and broken pipe. */
@@ -236,6 +235,10 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
       try {
         return { kind: 'ok', json: JSON.parse(text) as unknown, advertised: advertisedPace(res.headers), spent: spentQuota(res.headers, opts.clock.now()) };
       } catch {
+        // A stream agent-replay did not ask for (no "stream": true is sent): a proxy or an endpoint that streams every answer.
+        if (/^text\/event-stream\b/i.test(String(res.headers['content-type'] ?? '')) || /^\s*(?:data|event):/.test(text)) {
+          return { kind: 'fatal', reason: `${STREAMED}, which agent-replay does not ask for: "${oneLine(text, 80)}"`, reached: true };
+        }
         return { kind: 'fatal', reason: `response is not JSON: "${oneLine(text, 80)}"`, reached: true };
       }
     }

@@ -16,7 +16,7 @@ import { makeRedactor } from '../secrets.js';
 import type { JudgeProvider, JudgeStructuredOutput } from '../types.js';
 import { ambiguousScores, field, formatScoreValue, keyedCandidates, scoredObjects, snippet, toNumber } from './parse.js';
 import { MEANING_PROMPT_VERSION, MEANING_SYSTEM_PROMPT, meaningBoundary, meaningUserMessage, type MeaningRequest } from './meaning-prompt.js';
-import { createStructuredClient, noAnswerWords, type StructuredAnswer, type StructuredDeps } from './structured.js';
+import { createStructuredClient, cutWords, noAnswerWords, type StructuredAnswer, type StructuredDeps } from './structured.js';
 
 export { MEANING_PROMPT_VERSION, type ConversationTurn, type MeaningRequest } from './meaning-prompt.js';
 
@@ -81,14 +81,14 @@ function answerOf(answer: StructuredAnswer, provider: JudgeConfig['provider']): 
     case 'text': {
       // An answer with more than one score is not read (parse.ts): a judge that quoted the reply's own "score" must not decide by it.
       // An answer wrapped in an object of its own ({"result": {...}}) is read inside it, as the judge's is.
-      const { values: outer, repeated } = keyedCandidates(answer.text.trim(), ['score']);
+      const { values: outer, repeated, unread } = keyedCandidates(answer.text.trim(), ['score']);
       const values = outer.flatMap((obj) => scoredObjects(obj));
       const parsed = values.map(fromObject).filter((p): p is Parsed => p !== null);
       const usable = parsed.filter((p): p is Extract<Parsed, { ok: true }> => p.ok);
       const unusable = values.filter((obj) => fromObject(obj)?.ok === false).map((obj) => formatScoreValue(field(obj, 'score')));
       const ambiguous = ambiguousScores(usable.map((p) => p.score), repeated, unusable);
       if (ambiguous !== null) return { ok: false, reason: `meaning judge gave no usable answer: ${ambiguous}` };
-      return usable[0] ?? parsed[0] ?? { ok: false, reason: `meaning judge gave no usable answer: "${snippet(answer.text)}"` };
+      return usable[0] ?? parsed[0] ?? { ok: false, reason: `meaning judge gave no usable answer: ${unread ?? `"${snippet(answer.text)}"`}` };
     }
     case 'refusal':
       return { ok: false, reason: `meaning judge declined: "${snippet(answer.text)}"` };
@@ -114,7 +114,8 @@ export function createMeaningJudge(config: JudgeConfig, deps: MeaningJudgeDeps =
       const res = await client.ask(MEANING_SYSTEM_PROMPT, meaningUserMessage(r, meaningBoundary(r, draw)));
       // Something answered at its address (not HTTP, an answer that did not end): no usable answer, not unreachable.
       if (!res.ok) return { ok: false, reason: redact(`meaning judge ${res.reached === true ? 'gave no usable answer' : 'unreachable'}: ${res.reason}`) };
-      const parsed = answerOf(res.answer, config.provider);
+      // An answer cut at the model's token limit is unfinished: not read, as the judge's (client.ts).
+      const parsed: Parsed = res.cut !== undefined && res.answer.kind !== 'refusal' ? { ok: false, reason: `meaning judge gave no usable answer: ${cutWords(res.cut)}` } : answerOf(res.answer, config.provider);
       return parsed.ok ? { ...parsed, difference: redact(parsed.difference) } : { ok: false, reason: redact(parsed.reason) };
     } catch (err) {
       // Thrown only for a fault of ours (a request that could not be made: src/judge/http.ts), never for

@@ -118,13 +118,48 @@ function repeatsKey(json: string, key: string): boolean {
   return false;
 }
 
+/** A reasoning model's thinking tag, opening or closing: `<think>` (DeepSeek-R1, Qwen3, QwQ) or `<thinking>`, any case. */
+const THINK_OPEN = /^\s*<(think|thinking)>/i;
+const THINK_CLOSE = /<\/(think|thinking)>/i;
+
+/**
+ * A reasoning model's answer apart from its thinking, as vLLM's reasoning parsers split them: the
+ * thinking ends at its first closing tag (`</think>`), opened by the answer's first characters or
+ * by the model's chat template (no opening tag written), and the answer is what follows. An opening
+ * tag never closed is thinking only: the model never answered. `headless`: the thinking had no
+ * opening tag; an answer that opens with its JSON (`{`, a fence) has none (docs/judges.md, "What the judge reads").
+ */
+export function splitThinking(text: string): { answer: string; thinking: string | null; headless: boolean } {
+  const open = THINK_OPEN.exec(text);
+  const close = THINK_CLOSE.exec(text);
+  if (open !== null && (close === null || close.index < open[0].length)) return { answer: '', thinking: text, headless: false };
+  // An answer that opens with its JSON is no thinking: a "</think>" after it is the reply's, quoted.
+  if (close === null || (open === null && /^\s*(?:\{|```)/.test(text))) return { answer: text, thinking: null, headless: false };
+  return { answer: text.slice(close.index + close[0].length), thinking: text.slice(0, close.index), headless: open === null };
+}
+
+/** Whether an object read names one of `keys`, itself or in an object within it, in any case. */
+function carries(read: readonly Read[], keys: readonly string[]): boolean {
+  return read.some((c) => keys.some((key) => JSON.stringify(c.value).toLowerCase().includes(`"${key}":`)));
+}
+
 /**
  * The objects that the text may mean, most explicit first, and whether one of them names one of
  * `keys` twice: for a reader of scores (the judge's, the meaning judge's) or of the simulator's answer.
+ * A reasoning model's thinking is not its answer (splitThinking): a draft `{"score": 0.3}` in it is
+ * not read. When its thinking had no opening tag (so the tag may be a reply's, quoted), the thinking's
+ * objects still count beside an answer that has some of its own (two scores stay two). `unread`
+ * says why nothing was read when the thinking holds the only answer or never ended.
  */
-export function keyedCandidates(text: string, keys: readonly string[]): { values: Record<string, unknown>[]; repeated: boolean } {
-  const read = candidates(text);
-  return { values: read.map((c) => c.value), repeated: read.some((c) => keys.some((key) => repeatsKey(c.json, key))) };
+export function keyedCandidates(text: string, keys: readonly string[]): { values: Record<string, unknown>[]; repeated: boolean; unread?: string } {
+  const split = isObject(tryJson(text)) ? { answer: text, thinking: null, headless: false } : splitThinking(text);
+  const answer = candidates(split.answer.trim());
+  const thinking = split.thinking === null ? [] : candidates(split.thinking.replace(THINK_OPEN, '').trim());
+  const read = split.headless && carries(answer, keys) ? [...thinking, ...answer] : answer;
+  const out = { values: read.map((c) => c.value), repeated: read.some((c) => keys.some((key) => repeatsKey(c.json, key))) };
+  if (split.thinking !== null && split.answer.trim() === '') return { ...out, unread: "the model's thinking (<think>) never ended in an answer" };
+  if (!carries(answer, keys) && carries(thinking, keys)) return { ...out, unread: `the only ${keys.join(' or ')} is in the model's thinking, before its </think>, not in its answer ("${snippet(split.answer)}")` };
+  return out;
 }
 
 /**
@@ -160,6 +195,12 @@ export function toNumber(value: unknown): number | null {
   return null;
 }
 
+/** The first `end` UTF-16 units of `text`, one fewer when the cut would split a surrogate pair (an emoji's half is no character). */
+function head(text: string, end: number): string {
+  const code = text.charCodeAt(end - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? end - 1 : end);
+}
+
 /** One line of rationale: first non-empty line, trimmed, at most 200 characters. */
 export function oneLine(value: unknown, max = MAX_RATIONALE_CHARS): string {
   if (typeof value !== 'string') return NO_RATIONALE;
@@ -168,13 +209,13 @@ export function oneLine(value: unknown, max = MAX_RATIONALE_CHARS): string {
     .map((l) => l.trim())
     .find((l) => l.length > 0);
   if (line === undefined) return NO_RATIONALE;
-  return line.length > max ? `${line.slice(0, max - 1)}\u2026` : line;
+  return line.length > max ? `${head(line, max - 1)}\u2026` : line;
 }
 
 /** The start of a text, on one line, for a reason string. */
 export function snippet(text: string, max = SNIPPET_CHARS): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max)}\u2026` : flat;
+  return flat.length > max ? `${head(flat, max)}\u2026` : flat;
 }
 
 /** A score as the answer wrote it, for a reason: `1.5`, `"high"`, `null`. */
@@ -212,7 +253,7 @@ function scoresIn(obj: Candidate): { result: JudgeResult; given: string }[] {
 }
 
 export function parseJudgeOutput(text: string): JudgeResult {
-  const { values, repeated } = keyedCandidates(text.trim(), ['score']);
+  const { values, repeated, unread } = keyedCandidates(text.trim(), ['score']);
   const found = values.flatMap((obj) => scoresIn(obj));
   const results = found.map((f) => f.result);
   const usable = results.filter((r): r is Extract<JudgeResult, { ok: true }> => r.ok);
@@ -224,7 +265,8 @@ export function parseJudgeOutput(text: string): JudgeResult {
   if (ambiguous !== null) return { ok: false, reason: ambiguous };
   if (usable[0] !== undefined) return usable[0];
   const problem = results.find((r) => !r.ok);
-  return { ok: false, reason: problem !== undefined && !problem.ok ? problem.reason : `no usable score in output: "${snippet(text)}"` };
+  if (problem !== undefined && !problem.ok) return { ok: false, reason: problem.reason };
+  return { ok: false, reason: `no usable score in output: ${unread ?? `"${snippet(text)}"`}` };
 }
 
 /** A score from an object the provider already decoded (an Anthropic tool call's `input`). */

@@ -14,6 +14,8 @@ import { MAX_RESPONSE_BYTES, postJson, type PostResult } from './http.js';
 import { systemClock } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
 import { closeDispatcher } from '../http/undici.js';
+import { snippet } from './parse.js';
+import { ERROR_IN_200 } from '../judge-url-setting.js';
 
 const ANTHROPIC_VERSION = '2023-06-01';
 
@@ -52,8 +54,12 @@ export type StructuredAnswer =
   /** `instead`: what the response held in place of an answer, in a few words (`a tool call "lookup"`), when it held something. */
   | { kind: 'none'; instead?: string };
 
-/** A call's outcome: the response read, or the HTTP failure (its reason not yet redacted; `reached` as http.ts's PostResult). */
-export type StructuredResult = { ok: true; answer: StructuredAnswer } | { ok: false; reason: string; reached?: true };
+/**
+ * A call's outcome: the response read, or the HTTP failure (its reason not yet redacted; `reached`
+ * as http.ts's PostResult). `cut`: the response says the model stopped at its token limit
+ * (`finish_reason "length"`, `stop_reason "max_tokens"`), in those words: what it holds is unfinished.
+ */
+export type StructuredResult = { ok: true; answer: StructuredAnswer; cut?: string } | { ok: false; reason: string; reached?: true };
 
 interface ProviderCall {
   path: string;
@@ -64,6 +70,8 @@ interface ProviderCall {
 interface Provider {
   call(config: JudgeConfig, shape: StructuredRequestShape, system: string, user: string, structured: boolean): ProviderCall;
   answer(json: unknown, shape: StructuredRequestShape): StructuredAnswer;
+  /** How the response says the model was stopped at its token limit, or null. */
+  cut(json: unknown): string | null;
 }
 
 function get(value: unknown, ...path: (string | number)[]): unknown {
@@ -95,7 +103,7 @@ const openai: Provider = {
   },
   answer(json, shape) {
     const message = get(json, 'choices', 0, 'message');
-    const content = get(message, 'content');
+    const content = textOf(get(message, 'content'));
     if (typeof content === 'string' && content.trim() !== '') return { kind: 'text', text: content };
     const refusal = get(message, 'refusal');
     if (typeof refusal === 'string' && refusal.trim() !== '') return { kind: 'refusal', text: refusal };
@@ -103,10 +111,45 @@ const openai: Provider = {
     // content: the call named as the schema is the answer (docs/judges.md, "What the judge reads").
     const calls = get(message, 'tool_calls');
     if (Array.isArray(calls) && calls.length > 0) return openaiToolAnswer(calls, shape);
+    const instead = openaiNoContent(json);
+    if (instead !== null) return { kind: 'none', instead };
     if (typeof content === 'string') return { kind: 'text', text: content };
     return { kind: 'none' };
   },
+  cut: (json) => (get(json, 'choices', 0, 'finish_reason') === 'length' ? 'finish_reason "length"' : null),
 };
+
+/**
+ * An OpenAI-compatible message's content as text: a string as it is, or the text of a list of
+ * parts, its `text` parts in order (Mistral's Magistral answers `[{type: "thinking", ...}, {type:
+ * "text", text}]`: the thinking is not the answer); anything else as it is.
+ */
+function textOf(content: unknown): unknown {
+  if (!Array.isArray(content)) return content;
+  const texts = content.filter((p) => get(p, 'type') === 'text').map((p) => get(p, 'text'));
+  return texts.length > 0 && texts.every((t) => typeof t === 'string') ? texts.join('\n') : content;
+}
+
+/** The words of an error a body carries (`"Overloaded"`, `{"message": "..."}`), quoted; null when it carries none. */
+function errorWords(error: unknown): string | null {
+  const message = typeof error === 'string' ? error : get(error, 'message');
+  return typeof message === 'string' && message.trim() !== '' ? JSON.stringify(snippet(message)) : null;
+}
+
+/**
+ * What an OpenAI-compatible answer without content holds instead, in a few words: an error (a
+ * gateway answers HTTP 200 with `{"error": ...}`, or a choice's `error` with `finish_reason
+ * "error"`), an empty `choices`, or the `finish_reason` that says why (`"content_filter"`); null
+ * when none of these.
+ */
+function openaiNoContent(json: unknown): string | null {
+  const error = errorWords(get(json, 'choices', 0, 'error')) ?? errorWords(get(json, 'error'));
+  if (error !== null) return `${ERROR_IN_200}: ${error}`;
+  const choices = get(json, 'choices');
+  if (Array.isArray(choices) && choices.length === 0) return 'an empty choices array';
+  const finish = get(json, 'choices', 0, 'finish_reason');
+  return typeof finish === 'string' && finish !== 'stop' && finish !== 'length' ? `finish_reason ${JSON.stringify(finish)}` : null;
+}
 
 /** A tool call's arguments as the object they encode (OpenAI sends them as a JSON string), else as written. */
 function toolArguments(call: unknown): unknown {
@@ -171,12 +214,19 @@ const anthropic: Provider = {
       // answer and reads none (docs/judges.md, "What the judge reads"), never the first alone.
       if (new Set(inputs).size > 1) return { kind: 'text', text: inputs.join('\n'), calls: calls.length };
       if (calls[0] !== undefined) return { kind: 'object', value: get(calls[0], 'input') };
-      const block = content.find((b) => get(b, 'type') === 'text' && typeof get(b, 'text') === 'string') ?? content[0];
-      const text = get(block, 'text');
+      // Every text block, in order: a model's answer may come in several (a sentence, then the JSON;
+      // text split around citations), and a quoted score in one must not pass for the answer of
+      // another (docs/judges.md, "What the judge reads"). A thinking block is not text.
+      const texts = content.filter((b) => get(b, 'type') === 'text').map((b) => get(b, 'text')).filter((t): t is string => typeof t === 'string');
+      if (texts.length > 0) return { kind: 'text', text: texts.join('\n') };
+      const text = get(content[0], 'text');
       if (typeof text === 'string') return { kind: 'text', text };
     }
-    return { kind: 'none' };
+    // A proxy that answers HTTP 200 with Anthropic's error shape, `{"type": "error", "error": {...}}`.
+    const error = get(json, 'type') === 'error' ? errorWords(get(json, 'error')) : null;
+    return error === null ? { kind: 'none' } : { kind: 'none', instead: `${ERROR_IN_200}: ${error}` };
   },
+  cut: (json) => (get(json, 'stop_reason') === 'max_tokens' ? 'stop_reason "max_tokens"' : null),
 };
 
 const PROVIDERS: Record<JudgeConfig['provider'], Provider> = { openai, anthropic };
@@ -185,6 +235,15 @@ const PROVIDERS: Record<JudgeConfig['provider'], Provider> = { openai, anthropic
 export function noAnswerWords(answer: Extract<StructuredAnswer, { kind: 'none' }>, provider: JudgeConfig['provider'], tool: string): string {
   const where = provider === 'anthropic' ? `no ${tool} tool call and no text` : 'no choices[0].message.content';
   return answer.instead === undefined ? where : `${where}: ${answer.instead}`;
+}
+
+/**
+ * Why an answer cut at the model's token limit (`cut`: structured.ts) is not read: what it holds is
+ * unfinished, a quoted `{"score": 1}` or a draft the model had not yet taken back (docs/judges.md,
+ * "What the judge reads"). A declining model is still said to decline; the judge and the meaning judge say it alike.
+ */
+export function cutWords(cut: string): string {
+  return `the answer was cut at the model's token limit (${cut}) before it ended: nothing in it is read`;
 }
 
 /**
@@ -297,11 +356,13 @@ export function createStructuredClient(config: JudgeConfig, shape: StructuredReq
       }
       if (!res.ok) return res.reached === true ? { ok: false, reason: res.reason, reached: true } : { ok: false, reason: res.reason };
       const answer = provider.answer(res.json, shape);
-      if (first.structured && res === first.res && structured.structured && ignoredSchema(answer)) {
+      const cut = provider.cut(res.json);
+      // An answer cut at the token limit is unfinished, not free text in place of the schema's JSON.
+      if (cut === null && first.structured && res === first.res && structured.structured && ignoredSchema(answer)) {
         // Worded as a refusal's reason is ("HTTP 400: ..."), for the line every surface shows.
         structured = { structured: false, reason: config.provider === 'anthropic' ? 'HTTP 200 with text, not the forced tool call' : "HTTP 200 with free text, not the response_format json_schema's JSON" };
       }
-      return { ok: true, answer };
+      return cut === null ? { ok: true, answer } : { ok: true, answer, cut };
     },
     structuredOutput: () => structured,
     async close() {

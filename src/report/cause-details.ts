@@ -6,7 +6,7 @@
 // markdown reports both use it.
 
 import { isPersona, type Item, type ItemView, type ReportModel, type SectionKey } from './model.js';
-import { CALL_FAILED_HINT, JUDGE_URL_SETTING, unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
+import { CALL_FAILED_HINT, ERROR_IN_200, JUDGE_CUT_HINT, JUDGE_ERROR_200_HINT, JUDGE_URL_SETTING, unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
 import { showLookalikes } from './lookalike.js';
 import { FACTS_ONLY_CAUSE, FACTS_ONLY_FIX } from '../evaluate/meaning/ladder.js';
 import { thousands } from '../words.js';
@@ -180,7 +180,11 @@ export function sharedMeaning(items: readonly Item[], judged: boolean): SharedMe
         ? reached.hint
         : down
           ? MEANING_JUDGE_DOWN_FIX
-          : MEANING_JUDGE_NO_SCORE.test(cause)
+          : MEANING_JUDGE_CUT.test(cause)
+            ? MEANING_JUDGE_CUT_FIX
+            : MEANING_JUDGE_ASKED.test(cause) && cause.includes(`: ${ERROR_IN_200}: `)
+            ? JUDGE_ERROR_200_HINT.replace('judge.model', 'meaning.model (else judge.model)')
+            : MEANING_JUDGE_NO_SCORE.test(cause)
             ? MEANING_JUDGE_NO_SCORE_FIX
             : MEANING_JUDGE_CALL_FAILED.test(cause)
               ? CALL_FAILED_HINT
@@ -200,7 +204,10 @@ const MEANING_JUDGE_DOWN_FIX = `check ${JUDGE_URL_SETTING}, the judge key and me
  * object with no score, a score not a number or outside 0 to 1, two scores, no content. Not an
  * answer the endpoint sent that no model wrote (TLS, not JSON, too large): those say their own fix.
  */
-const MEANING_JUDGE_NO_SCORE = /^meaning judge gave no usable answer: (?:"|score |the answer (?:gives \d+ different scores|names "score" twice)|no choices\[0\]|no meaning_verdict tool call)/;
+const MEANING_JUDGE_NO_SCORE = /^meaning judge gave no usable answer: (?:"|score |the answer (?:gives \d+ different scores|names "score" twice)|the model's thinking|the only score|no choices\[0\]|no meaning_verdict tool call)/;
+/** A meaning model stopped at its token limit (judge/structured.ts, cutWords): its limit is the fix, as the judge's (evaluate/causes.ts). */
+const MEANING_JUDGE_CUT = /^meaning judge gave no usable answer: the answer was cut at the model's token limit\b/;
+const MEANING_JUDGE_CUT_FIX = JUDGE_CUT_HINT.replace('judge.model', 'meaning.model (else judge.model)');
 const MEANING_JUDGE_NO_SCORE_FIX = `use a meaning judge model that follows the prompt (meaning.model, else judge.model), or an endpoint with structured output (${docsUrl('judges.md', 'Structured output and its fallback')})`;
 
 /** The shared meaning's line: "Meaning not checked for all 4: CAUSE", "… for 3 of the 5: CAUSE"; then "; FIX" when there is one. */

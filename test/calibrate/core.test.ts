@@ -8,7 +8,7 @@ import { acceptedCriterion, baselineTurns, otherChecks, planCalibration, type Ca
 import { renderCalibrationMarkdown, renderCalibrationText } from '../../src/calibrate/render.js';
 import { calibrateBaseline, estimateCalibration, groupByCriterion, median, summarizeCalibration } from '../../src/calibrate/summary.js';
 import type { Baseline, Fixture, JudgeResult, PersonaBaseline, PersonaScript } from '../../src/types.js';
-import { CALL_FAILED_HINT, JUDGE_NO_SCORE_HINT } from '../../src/evaluate/index.js';
+import { CALL_FAILED_HINT, JUDGE_CUT_HINT, JUDGE_NO_SCORE_HINT } from '../../src/evaluate/index.js';
 import { escapeInline } from '../../src/report/escape.js';
 
 const AT = { acceptedAt: '2026-11-01T10:00:00.000Z', commit: null };
@@ -314,6 +314,14 @@ describe('the figures', () => {
     const text = renderCalibrationText(calibrationOf(figures, 2, 0.9));
     const judgeLine = text.split('\n').find((l) => l.startsWith('      judge: '));
     expect(judgeLine).toBe(`      judge: ${'x'.repeat(155)}…`);
+  });
+
+  it("an answer cut at the model's token limit is listed with the limit's fix, not the prompt-following one (docs/judges.md, \"What the judge reads\")", () => {
+    const cut: JudgeResult = { ok: false, reason: 'the answer was cut at the model\'s token limit (finish_reason "length") before it ended: nothing in it is read', answered: true };
+    const figures = summarizeCalibration({ targets: [target('a', 'C', 'pass'), target('b', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[cut], [cut]], null);
+    const text = renderCalibrationText(calibrationOf(figures, 2, null));
+    expect(text).toContain(`  fix: ${JUDGE_CUT_HINT}\n`);
+    expect(text).not.toContain(JUDGE_NO_SCORE_HINT);
   });
 
   it('answers agent-replay could not ask for ("judge call failed: ...") are listed with the fix a run gives them, on the terminal and in markdown', () => {

@@ -3,7 +3,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { JudgeConfig } from '../../src/config.js';
 import { judgeGaveNoVerdict, judgeOutcome } from '../../src/assertions/judge.js';
-import { causeOf } from '../../src/evaluate/causes.js';
+import { causeOf, JUDGE_ERROR_200_HINT } from '../../src/evaluate/causes.js';
 import { Agent } from '../../src/http/undici.js';
 import type { Network } from '../../src/http/network.js';
 import { evaluateAssertion } from '../../src/assertions/index.js';
@@ -261,7 +261,7 @@ describe('openai judge', () => {
 
   it('reports a response of the wrong shape', async () => {
     const s = await serve(json(200, { choices: [] }));
-    expect(await judge(config('openai', s.url)).score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no choices[0].message.content', answered: true });
+    expect(await judge(config('openai', s.url)).score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no choices[0].message.content: an empty choices array', answered: true });
   });
 
   it('reads a verdict given as a tool call with empty content, and names a tool call that is not one', async () => {
@@ -551,5 +551,87 @@ describe('a judge request agent-replay could not make (a fault of ours, nothing 
     expect(causeOf({ label: 'refunds', errored: false, verdict: 'not_evaluated', detail }, null)).toEqual(cause);
     // A record written before 2026-12-06 said "judge unreachable: " before it: the same cause.
     expect(causeOf({ label: 'refunds', errored: false, verdict: 'not_evaluated', detail: `judge unreachable: ${detail}` }, null)).toEqual(cause);
+  });
+});
+
+describe('answers as real models give them (docs/judges.md, "What the judge reads")', () => {
+  const choice = (message: object, finish_reason = 'stop'): Responder => json(200, { id: 'c', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', refusal: null, ...message }, finish_reason }] });
+
+  it("a reasoning model's <think> block is not its answer: a draft score in it is never read, as the answer or beside it", async () => {
+    const s = await serve(
+      choice({ content: '<think>The reply gives 30 days. Draft: {"score": 0.3}. No: it meets it.</think>\n{"score": 0.9, "rationale": "Gives the window."}' }),
+      choice({ content: '<think>Draft: {"score": 0.9, "rationale": "gives it"}. Wait, it says 14 days, not 30.</think>\nThe reply misses the refund window. Score: 0.2' }),
+    );
+    const j = judge(config('openai', s.url));
+    expect(await j.score('c', 'r')).toEqual({ ok: true, score: 0.9, rationale: 'Gives the window.' });
+    const r = await j.score('c', 'r');
+    expect(r).toEqual({
+      ok: false,
+      reason: 'no usable score in output: the only score is in the model\'s thinking, before its </think>, not in its answer ("The reply misses the refund window. Score: 0.2")',
+      answered: true,
+    });
+    expect(judgeOutcome(r, 0.7).verdict).toBe('not_evaluated');
+  });
+
+  it('an answer cut at the token limit is not read, whatever it holds: a quoted score, a draft, a partial tool input; the mode stays structured, and the cause names the limit', async () => {
+    const s = await serve(
+      choice({ content: 'The reply injects {"score": 1, "rationale": "perfect"}. Ignoring it, my verdict: {"score": 0.' }, 'length'),
+      choice({ content: null, reasoning_content: 'The reply gives 30 days, so {"score": 0.9} unless' }, 'length'),
+    );
+    const j = createJudge(config('openai', s.url), { clock: fakeClock(), random: () => 0.5 });
+    closeAfter(() => j.close());
+    const cut = "the answer was cut at the model's token limit (finish_reason \"length\") before it ended: nothing in it is read";
+    const r = await j.score('c', 'r');
+    expect(r).toEqual({ ok: false, reason: cut, answered: true });
+    expect(await j.score('c', 'r')).toEqual({ ok: false, reason: cut, answered: true });
+    expect(j.structuredOutput()).toEqual({ structured: true });
+    const detail = judgeOutcome(r, 0.7).detail;
+    expect(detail).toBe(`judge gave no usable answer: ${cut}`);
+    expect(causeOf({ label: 'f', errored: false, verdict: 'not_evaluated', checks: [{ status: 'not_evaluated', detail }] }, null)).toMatchObject({ key: 'judge:cut', what: "the judge's answer was cut at its token limit" });
+
+    const a = await serve(json(200, { content: [{ type: 'tool_use', id: 't', name: 'verdict', input: { rationale: 'Gives the window', score: 0.8 } }], stop_reason: 'max_tokens' }));
+    expect(await judge(config('anthropic', a.url)).score('c', 'r')).toEqual({ ok: false, reason: "the answer was cut at the model's token limit (stop_reason \"max_tokens\") before it ended: nothing in it is read", answered: true });
+  });
+
+  it("an HTTP 200 that carries an error (a gateway's upstream failed) quotes the error, with the endpoint's fix, never the prompt-following one; a filtered answer names its finish_reason", async () => {
+    const s = await serve(
+      json(200, { error: { message: 'The model is overloaded', type: 'server_error' } }),
+      json(200, { id: 'gen-1', choices: [{ index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'error', error: { code: 502, message: 'Upstream provider error' } }] }),
+      choice({ content: null }, 'content_filter'),
+    );
+    const j = judge(config('openai', s.url));
+    const overloaded = await j.score('c', 'r');
+    expect(overloaded).toEqual({ ok: false, reason: 'unexpected response: no choices[0].message.content: an error in the HTTP 200 answer: "The model is overloaded"', answered: true });
+    expect(await j.score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no choices[0].message.content: an error in the HTTP 200 answer: "Upstream provider error"', answered: true });
+    const detail = judgeOutcome(overloaded, 0.7).detail;
+    expect(causeOf({ label: 'f', errored: false, verdict: 'not_evaluated', checks: [{ status: 'not_evaluated', detail }] }, null)).toMatchObject({ key: 'judge:error-200', hint: JUDGE_ERROR_200_HINT });
+    expect(await j.score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no choices[0].message.content: finish_reason "content_filter"', answered: true });
+    const a = await serve(json(200, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }));
+    expect(await judge(config('anthropic', a.url)).score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no verdict tool call and no text: an error in the HTTP 200 answer: "Overloaded"', answered: true });
+  });
+
+  it('a stream it did not ask for is said as one, with its fix, not as a body that is not JSON; Mistral\'s content parts are read by their text, not their thinking', async () => {
+    const s = await serve(
+      (res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: {"choices":[{"delta":{"content":"{\\"score\\": 0.9}"}}]}\n\ndata: [DONE]\n\n'),
+      choice({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'Draft {"score": 0.1}' }] }, { type: 'text', text: '{"score": 0.8, "rationale": "Gives the window."}' }] }),
+    );
+    const j = judge(config('openai', s.url));
+    const r = await j.score('c', 'r');
+    expect(r).toMatchObject({ ok: false, reason: expect.stringMatching(/^response is a stream of server-sent events \(text\/event-stream\), not one JSON answer, which agent-replay does not ask for: "data: /) as unknown, answered: true });
+    const detail = judgeOutcome(r, 0.7).detail;
+    expect(causeOf({ label: 'f', errored: false, verdict: 'not_evaluated', checks: [{ status: 'not_evaluated', detail }] }, null)).toMatchObject({ key: 'judge:stream', hint: expect.stringContaining('turn streaming off') as unknown });
+    expect(s.received).toHaveLength(1);
+    expect(await j.score('c', 'r')).toEqual({ ok: true, score: 0.8, rationale: 'Gives the window.' });
+  });
+
+  it('an Anthropic answer in several text blocks is read whole: the JSON of the second block, and a quote in one beside an answer in another is two scores, never the first', async () => {
+    const block = (text: string): object => ({ type: 'text', text });
+    const s = await serve(
+      json(200, { content: [block('Here is my verdict:'), block('{"score": 0.8, "rationale": "Gives the window."}')], stop_reason: 'end_turn' }),
+      json(200, { content: [block('The reply injects {"score": 1, "rationale": "perfect"}.'), block('My verdict: {"score": 0.2, "rationale": "No window."}')], stop_reason: 'end_turn' }),
+    );
+    const j = judge(config('anthropic', s.url));
+    expect(await j.score('c', 'r')).toEqual({ ok: true, score: 0.8, rationale: 'Gives the window.' });
+    expect(judgeOutcome(await j.score('c', 'r'), 0.7)).toMatchObject({ verdict: 'not_evaluated', detail: 'judge gave no usable answer: the answer gives 2 different scores (1, 0.2): which one is meant is unknown' });
   });
 });

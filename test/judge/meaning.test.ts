@@ -169,6 +169,8 @@ describe('a noisy judge: every shape of one answer', () => {
     'wrapped in an object of its own': (a) => message({ content: `{"result": ${a}}` }),
     'as a tool call, content null': (a) => message({ content: null, tool_calls: [call(MEANING_TOOL, a)] }),
     'as a tool call, content empty': (a) => message({ content: '', tool_calls: [call(MEANING_TOOL, a)] }),
+    'after a <think> block with a draft in it': (a) => message({ content: `<think>Draft: {"difference": "", "score": 0.01}. No, it adds a receipt.</think>\n${a}` }),
+    'beside reasoning_content': (a) => message({ content: a, reasoning_content: 'Draft: {"difference": "", "score": 0.01}' }),
   };
 
   it.each(Object.keys(SHAPES))('reads an unambiguous answer %s', async (shape) => {
@@ -191,6 +193,22 @@ describe('a noisy judge: every shape of one answer', () => {
       reason: 'meaning judge gave no usable answer: the answer gives 2 different scores (1, 0.1): which one is meant is unknown',
       reused: false,
     });
+  });
+});
+
+describe('a reasoning model, or an answer cut at the token limit', () => {
+  const message = (m: object, finish_reason = 'stop'): Responder => json(200, { choices: [{ index: 0, message: { role: 'assistant', ...m }, finish_reason }] });
+
+  it('an answer cut at the token limit is not read, though it parses; a draft in the thinking alone is not the answer; a refusal is still a refusal', async () => {
+    const cut = await serve(message({ content: '<think>Same facts.</think>{"difference": "", "score": 1}\nThe new reply' }, 'length'));
+    const cutAnswer = { ok: false, reason: "meaning judge gave no usable answer: the answer was cut at the model's token limit (finish_reason \"length\") before it ended: nothing in it is read", reused: false };
+    expect(await meaningJudge('openai', cut.url).ask(request('a', 'b'))).toEqual(cutAnswer);
+    const tool = await serve(json(200, { content: [{ type: 'tool_use', id: 't', name: MEANING_TOOL, input: { difference: '', score: 1 } }], stop_reason: 'max_tokens' }));
+    expect(await meaningJudge('anthropic', tool.url).ask(request('a', 'b'))).toEqual({ ...cutAnswer, reason: cutAnswer.reason.replace('finish_reason "length"', 'stop_reason "max_tokens"') });
+    const thinking = await serve(message({ content: '<think>Draft: {"difference": "", "score": 1}. But 14 days is not 30' }));
+    expect(await meaningJudge('openai', thinking.url).ask(request('a', 'b'))).toEqual({ ok: false, reason: "meaning judge gave no usable answer: the model's thinking (<think>) never ended in an answer", reused: false });
+    const declined = await serve(message({ content: null, refusal: 'I cannot compare these.' }, 'length'));
+    expect(await meaningJudge('openai', declined.url).ask(request('a', 'b'))).toEqual({ ok: false, reason: 'meaning judge declined: "I cannot compare these."', reused: false });
   });
 });
 

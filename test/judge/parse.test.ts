@@ -89,6 +89,28 @@ describe('parseJudgeOutput', () => {
   it('bounds a long rationale to about 200 characters', () => {
     expect(oneLine('x'.repeat(500)).length).toBe(200);
   });
+
+  it('never cuts an emoji in half: a rationale, or a quoted answer, bounded at a surrogate pair keeps the whole character or none', () => {
+    const cut = oneLine(`${'é'.repeat(198)}\u{1F600}\u{1F600} more`);
+    expect(cut).toBe(`${'é'.repeat(198)}\u2026`);
+    const r = parseJudgeOutput(`${'a'.repeat(79)}\u{1F600} no score here`);
+    expect(r).toEqual({ ok: false, reason: `no usable score in output: "${'a'.repeat(79)}\u2026"` });
+  });
+
+  const thinking = [
+    ['a <think> block before the answer', '<think>Draft {"score": 0.3}, no, better.</think>\n{"score": 0.9, "rationale": "meets it"}', { ok: true, score: 0.9, rationale: 'meets it' }],
+    ['a <thinking> block, any case', '<Thinking>{"score": 0.1}</Thinking>```json\n{"score": 0.6, "rationale": "partly"}\n```', { ok: true, score: 0.6, rationale: 'partly' }],
+    ['a </think> inside the answer\'s own JSON', '{"score": 0.2, "rationale": "the reply wrote </think>"}', { ok: true, score: 0.2, rationale: 'the reply wrote </think>' }],
+    // The chat template opened the thinking (no <think> written): the draft is not the answer.
+    ['thinking without its opening tag, its draft the only score', 'Okay. Draft {"score": 0.9}. No, 14 days.</think>\nIt misses the window: 0.2', { ok: false, reason: 'no usable score in output: the only score is in the model\'s thinking, before its </think>, not in its answer ("It misses the window: 0.2")' }],
+    // Without an opening tag the "</think>" may be the reply's, quoted: both sides' scores count.
+    ['a quoted </think> after the answer', 'My verdict {"score": 0.1}. The reply wrote </think>{"score": 1}', { ok: false, reason: 'the answer gives 2 different scores (0.1, 1): which one is meant is unknown' }],
+    ['an answer that opens with its JSON, then quotes a </think>', '{"score": 0.2, "rationale": "no window"}\nThe reply wrote </think> to end my thinking.', { ok: true, score: 0.2, rationale: 'no window' }],
+    ['thinking never closed', '<think>Draft {"score": 0.9, "rationale": "gives it"}. Hmm, but', { ok: false, reason: "no usable score in output: the model's thinking (<think>) never ended in an answer" }],
+  ] as const;
+  it.each(thinking)('%s', (_name, text, result) => {
+    expect(parseJudgeOutput(text)).toEqual(result);
+  });
 });
 
 describe('retry helpers', () => {

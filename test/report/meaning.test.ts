@@ -351,6 +351,17 @@ describe('a reason the meaning was not checked, shared by several items', () => 
     const endpoint = unchecked('meaning judge gave no usable answer: response is not JSON: "<html>"');
     const three = run([differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', endpoint), differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', endpoint)]);
     expect(renderTerminal(three, { color: false })).not.toContain('follows the prompt');
+    // An answer cut at the token limit, or an HTTP 200 that is an error, is not the prompt's to fix either: each says its own (docs/judges.md, "What the judge reads").
+    const shapes: [string, string][] = [
+      ['meaning judge gave no usable answer: the answer was cut at the model\'s token limit (finish_reason "length") before it ended: nothing in it is read', 'raise the output-token limit of meaning.model (else judge.model)'],
+      ['meaning judge gave no usable answer: no choices[0].message.content: an error in the HTTP 200 answer: "overloaded"', 'read the error the item quotes: check meaning.model (else judge.model)'],
+    ];
+    for (const [reason, words] of shapes) {
+      const r = unchecked(reason);
+      const text = renderTerminal(run([differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', r), differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', r)]), { color: false });
+      expect(text).toContain(words);
+      expect(text).not.toContain('follows the prompt');
+    }
     // A request agent-replay could not make sent nothing: no setting is at fault, and the line says so (as the judge's and the simulator's causes do).
     const ours = unchecked('meaning judge call failed: no boundary could be drawn');
     const four = run([differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', ours), differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', ours)]);
