@@ -12,7 +12,11 @@
 // window that is not a whole number from 1 up, or a window over MAX_POLICY_WINDOW_S is passed over,
 // and a field with nothing readable gives no pace. Of several policies, the slowest rate wins.
 
-import type { Pace } from './limiter.js';
+/** Starts allowed per window: `perWindow` evenly spaced in each `windowMs` (the limiter's pace, http/limiter.ts). */
+export interface Pace {
+  readonly perWindow: number;
+  readonly windowMs: number;
+}
 
 /** The longest window read as a rate (a minute); longer ones (an hour's, a day's) are budgets a run spends at its own speed. */
 export const MAX_POLICY_WINDOW_S = 60;
