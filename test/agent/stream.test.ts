@@ -101,6 +101,56 @@ describe('decodeEventStream', () => {
     });
   });
 
+  // The part shapes of ai 7.0.173's UIMessageChunk (tool-approval-request, tool-approval-response,
+  // tool-output-denied; providerExecuted on the tool parts, as ai 5.0.277's too).
+  it('vercel-ai: a call whose approval was refused is a call that ran nothing, saying it was denied and why', () => {
+    const sse = (parts: unknown[]): string => parts.map((p) => `data: ${JSON.stringify(p)}\n\n`).join('');
+    const denied = (response: Record<string, unknown>): string =>
+      sse([
+        { type: 'start' },
+        { type: 'start-step' },
+        { type: 'tool-input-available', toolCallId: 'c1', toolName: 'refund', input: { id: 7 } },
+        { type: 'tool-approval-request', approvalId: 'a1', toolCallId: 'c1' },
+        { type: 'tool-approval-response', approvalId: 'a1', ...response },
+        { type: 'tool-output-denied', toolCallId: 'c1' },
+        { type: 'finish-step' },
+        { type: 'start-step' },
+        { type: 'text-delta', id: 't', delta: 'I cannot refund that.' },
+        { type: 'finish' },
+      ]);
+    expect(decodeEventStream(denied({ approved: false, reason: 'over the  limit' }))).toEqual({
+      ok: true,
+      value: {
+        reply: 'I cannot refund that.',
+        toolCalls: [{ tool: 'refund', input: { id: 7 }, output: { error: 'the call was denied (tool-output-denied): over the limit; it did not run' }, mocked: true }],
+        toolCallItems: ['stream event 3 (tool-input-available)'],
+      },
+    });
+    expect(decodeEventStream(denied({ approved: false }))).toMatchObject({ ok: true, value: { toolCalls: [{ tool: 'refund', output: { error: 'the call was denied (tool-output-denied); it did not run' }, mocked: true }] } });
+  });
+
+  it('vercel-ai: a tool the provider ran itself (providerExecuted) is skipped, as the other presets skip the vendor\'s own tools; the route\'s tools stay', () => {
+    const sse = (parts: unknown[]): string => parts.map((p) => `data: ${JSON.stringify(p)}\n\n`).join('');
+    const text = sse([
+      { type: 'start' },
+      { type: 'tool-input-start', toolCallId: 'ws', toolName: 'web_search', providerExecuted: true },
+      { type: 'tool-input-delta', toolCallId: 'ws', inputTextDelta: '{"query":"x"}' },
+      { type: 'tool-input-available', toolCallId: 'ws', toolName: 'web_search', input: { query: 'x' }, providerExecuted: true },
+      { type: 'tool-output-available', toolCallId: 'ws', output: [{ url: 'https://example.com' }], providerExecuted: true },
+      // Said only on the output: the call goes all the same.
+      { type: 'tool-input-available', toolCallId: 'ce', toolName: 'code_execution', input: { code: '1+1' } },
+      { type: 'tool-output-error', toolCallId: 'ce', errorText: 'sandbox', providerExecuted: true },
+      { type: 'tool-input-available', toolCallId: 'c1', toolName: 'find_order', input: { id: 7 } },
+      { type: 'tool-output-available', toolCallId: 'c1', output: { status: 'shipped' } },
+      { type: 'text-delta', id: 't', delta: 'Shipped.' },
+      { type: 'finish' },
+    ]);
+    expect(decodeEventStream(text)).toEqual({
+      ok: true,
+      value: { reply: 'Shipped.', toolCalls: [{ tool: 'find_order', input: { id: 7 }, output: { status: 'shipped' }, mocked: false }], toolCallItems: ['stream event 8 (tool-input-available)'] },
+    });
+  });
+
   it("mastra: a tool that threw keeps its message, as /generate records it (the MastraError's own is under cause)", () => {
     // @mastra/core 1.71's tool-error chunk: the thrown error wrapped in a MastraError, whose message is not serialized.
     const chunk = (type: string, payload: unknown): string => `data: ${JSON.stringify({ type, runId: 'r', from: 'AGENT', payload })}\n\n`;
