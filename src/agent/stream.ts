@@ -546,6 +546,9 @@ function growGraphMessage(state: StreamState, chunk: Record<string, unknown>, ev
   }
   const chunks = g.chunks!;
   if (typeof chunk.content === 'string') g.message.content = `${String(g.message.content)}${chunk.content}`;
+  // Content as blocks (a model of Anthropic's through LangChain): their text is the message's text,
+  // counted in a cut stream's "N characters received" (a tool_use or input_json_delta block has none).
+  else if (Array.isArray(chunk.content)) g.message.content = `${String(g.message.content)}${chunkBlocksText(chunk.content)}`;
   for (const [j, piece] of (Array.isArray(chunk.tool_call_chunks) ? chunk.tool_call_chunks : []).entries()) {
     if (!isRecord(piece)) continue;
     const index = typeof piece.index === 'number' ? piece.index : j;
@@ -556,6 +559,11 @@ function growGraphMessage(state: StreamState, chunk: Record<string, unknown>, ev
     chunks.set(index, call);
   }
   g.message.tool_calls = [...chunks.values()].map((c) => ({ name: c.name, args: c.args === '' ? {} : parseJsonText(c.args), ...(c.id === undefined ? {} : { id: c.id }) }));
+}
+
+/** The text of a message chunk's content blocks: strings, and `text` (or a delta's `text_delta`) blocks' text. */
+function chunkBlocksText(blocks: unknown[]): string {
+  return blocks.map((b) => (typeof b === 'string' ? b : isRecord(b) && (b.type === 'text' || b.type === 'text_delta') && typeof b.text === 'string' ? b.text : '')).join('');
 }
 
 /** At most this many tool names are named in an early end's message. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeEventStream, parseEventStream, watchFirstText } from '../../src/agent/stream.js';
+import { decodeEventStream, parseEventStream, streamSoFar, watchFirstText } from '../../src/agent/stream.js';
 
 describe('decodeEventStream: Anthropic usage from the agent', () => {
   it('a message_delta usage key named __proto__ is a key, never the prototype whose counts would be read as sent', () => {
@@ -149,6 +149,20 @@ describe('decodeEventStream', () => {
       ok: true,
       value: { reply: 'Shipped.', toolCalls: [{ tool: 'find_order', input: { id: 7 }, output: { status: 'shipped' }, mocked: false }], toolCallItems: ['stream event 8 (tool-input-available)'] },
     });
+  });
+
+  it('langgraph: a stream cut short counts the text of an AI chunk whose content is blocks', () => {
+    const lg = (events: [string, unknown][]): string => events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join('');
+    const chunk = (content: unknown, more: Record<string, unknown> = {}): [string, unknown] => ['messages', [{ type: 'AIMessageChunk', id: 'ai1', content, ...more }, { langgraph_node: 'agent' }]];
+    const body = lg([
+      ['metadata', { run_id: 'r1' }],
+      chunk([{ index: 0, type: 'text', text: 'Let me ' }]),
+      chunk([{ index: 0, type: 'text_delta', text: 'check.' }]),
+      // A tool call's block carries no text: its arguments come in tool_call_chunks.
+      chunk([{ index: 1, type: 'tool_use', id: 'call_1', name: 'track_order', input: '' }], { tool_call_chunks: [{ index: 1, id: 'call_1', name: 'track_order', args: '' }] }),
+      chunk([{ index: 1, type: 'input_json_delta', input: '{"id": "A1"}' }], { tool_call_chunks: [{ index: 1, args: '{"id": "A1"}' }] }),
+    ]);
+    expect(streamSoFar(body)?.said).toBe('langgraph stream, 13 characters received, 1 tool call begun: track_order');
   });
 
   it("mastra: a tool that threw keeps its message, as /generate records it (the MastraError's own is under cause)", () => {
