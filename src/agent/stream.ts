@@ -13,7 +13,7 @@
 
 import { ANTHROPIC_NOT_TOOLS, anthropicRefusal, decodeLangGraph, errorText, isRecord, holdsACall, isResponsesToolItem, usageField, type DecodedReply, type DecodeResult } from './decode.js';
 import { NO_USAGE, readUsage, type UsageRead } from './usage.js';
-import { decodeEachToolCall, TOOL_CALL_SHAPES } from './tool-calls.js';
+import { decodeEachToolCall, deniedOutput, TOOL_CALL_SHAPES } from './tool-calls.js';
 import type { ToolCallOrigin, ToolCallsFrom } from '../config.js';
 
 export interface SseEvent {
@@ -160,7 +160,7 @@ class StreamState {
   vercelInputs = new Map<string, { text: string; encoding: 'json' | 'text' }>();
   /** Vercel: the calls the provider ran itself (`providerExecuted`: its web search, code execution), skipped. */
   vercelProvider = new Set<string>();
-  /** Vercel (AI SDK 7): why a call's approval was refused (tool-approval-response's reason), by call id; '' when none was said. */
+  /** Vercel (AI SDK 7): why a call's approval was refused (tool-approval-response's reason), by call id; '' when none was said (deniedOutput). */
   vercelDenied = new Map<string, string>();
   /** Vercel (AI SDK 7): the call each approval asked about (tool-approval-request), by approval id. */
   vercelApprovals = new Map<string, string>();
@@ -996,7 +996,7 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
       return;
     case 'tool-approval-response': {
       const id = typeof obj.approvalId === 'string' ? state.vercelApprovals.get(obj.approvalId) : undefined;
-      if (id !== undefined && obj.approved === false) state.vercelDenied.set(id, typeof obj.reason === 'string' ? obj.reason.replace(/\s+/g, ' ').trim() : '');
+      if (id !== undefined && obj.approved === false) state.vercelDenied.set(id, typeof obj.reason === 'string' ? obj.reason : '');
       return;
     }
     case 'tool-output-denied': {
@@ -1005,8 +1005,7 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
       // the stream said (docs/presets.md, "Presets").
       const call = typeof obj.toolCallId === 'string' ? state.vercelCalls.get(obj.toolCallId) : undefined;
       if (call) {
-        const reason = state.vercelDenied.get(obj.toolCallId as string) ?? '';
-        call.output = { error: `the call was denied (tool-output-denied)${reason === '' ? '' : `: ${clip(reason)}`}; it did not run` };
+        call.output = deniedOutput('tool-output-denied', state.vercelDenied.get(obj.toolCallId as string));
         call.mocked = true;
       }
       return;

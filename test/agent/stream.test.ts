@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeEventStream, parseEventStream, streamSoFar, watchFirstText } from '../../src/agent/stream.js';
+import { decodeToolCalls } from '../../src/agent/tool-calls.js';
 
 describe('decodeEventStream: Anthropic usage from the agent', () => {
   it('a message_delta usage key named __proto__ is a key, never the prototype whose counts would be read as sent', () => {
@@ -148,6 +149,23 @@ describe('decodeEventStream', () => {
     expect(decodeEventStream(text)).toEqual({
       ok: true,
       value: { reply: 'Shipped.', toolCalls: [{ tool: 'find_order', input: { id: 7 }, output: { status: 'shipped' }, mocked: false }], toolCallItems: ['stream event 8 (tool-input-available)'] },
+    });
+  });
+
+  // The same rule for a UI message's tool parts (ai 7.0.173's UIToolInvocation: state output-denied with approval.reason, providerExecuted).
+  it('vercel-ai UI message tool parts: a denied call ran nothing and says why; a provider-executed one is skipped', () => {
+    expect(
+      decodeToolCalls([
+        { type: 'tool-refund', toolCallId: 'c1', state: 'output-denied', input: { id: 7 }, approval: { id: 'a1', approved: false, reason: 'over the limit' } },
+        { type: 'dynamic-tool', toolName: 'web_search', toolCallId: 'ws', state: 'output-available', input: { query: 'x' }, output: [], providerExecuted: true },
+        { type: 'tool-find_order', toolCallId: 'c2', state: 'output-available', input: { id: 7 }, output: { status: 'shipped' } },
+      ]),
+    ).toMatchObject({
+      ok: true,
+      value: [
+        { tool: 'refund', input: { id: 7 }, output: { error: 'the call was denied (output-denied): over the limit; it did not run' }, mocked: true },
+        { tool: 'find_order', input: { id: 7 }, output: { status: 'shipped' }, mocked: false },
+      ],
     });
   });
 
