@@ -411,6 +411,17 @@ describe('agent rate limits (default retries)', () => {
 
 const OK = { choices: [{ index: 0, message: { role: 'assistant', content: '{"rationale": "fine", "score": 0.9}' } }] };
 
+/** An OpenAI judge at `server` with the defaults users run with (2 retries, 250 ms backoff) and a 10 s deadline: a 30 s budget per call. */
+function judgeAt(server: { url: string; close: () => Promise<void> }, clock: VirtualClock, limiter: AdaptiveLimiter) {
+  cleanups.push(() => server.close());
+  const judge = createJudge(
+    { provider: 'openai', baseUrl: server.url, model: 'm', apiKey: 'k', timeoutMs: 10_000, retries: 2, backoffMs: 250, concurrency: 16, label: null },
+    { clock, limiter, random: seeded(27) },
+  );
+  cleanups.push(() => judge.close());
+  return judge;
+}
+
 async function judgeUnder(limit: Limit | 'only-429', retryAfter: string, latencyMs = 0, advertised: Record<string, string> = {}) {
   const clock: VirtualClock = virtualClock(() => limiter.active === clock.parked);
   const limiter = new AdaptiveLimiter(16, clock.paced);
@@ -429,12 +440,7 @@ async function judgeUnder(limit: Limit | 'only-429', retryAfter: string, latency
       );
     },
   ]);
-  cleanups.push(() => judgeServer.close());
-  const judge = createJudge(
-    { provider: 'openai', baseUrl: judgeServer.url, model: 'm', apiKey: 'k', timeoutMs: 10_000, retries: 2, backoffMs: 250, concurrency: 16, label: null },
-    { clock, limiter, random: seeded(27) },
-  );
-  cleanups.push(() => judge.close());
+  const judge = judgeAt(judgeServer, clock, limiter);
   return { clock, server, judge, judgeServer, limiter };
 }
 
@@ -504,12 +510,7 @@ describe('judge rate limits (2 retries)', () => {
         res.end(JSON.stringify(OK));
       },
     ]);
-    cleanups.push(() => judgeServer.close());
-    const judge = createJudge(
-      { provider: 'openai', baseUrl: judgeServer.url, model: 'm', apiKey: 'k', timeoutMs: 10_000, retries: 2, backoffMs: 250, concurrency: 16, label: null },
-      { clock, limiter, random: seeded(27) },
-    );
-    cleanups.push(() => judge.close());
+    const judge = judgeAt(judgeServer, clock, limiter);
     const result = await judge.score('polite', 'reply');
     expect(result.ok).toBe(true);
     expect(judgeServer.received).toHaveLength(2);
@@ -535,12 +536,7 @@ describe('judge rate limits (2 retries)', () => {
         });
       },
     ]);
-    cleanups.push(() => judgeServer.close());
-    const judge = createJudge(
-      { provider: 'openai', baseUrl: judgeServer.url, model: 'm', apiKey: 'k', timeoutMs: 10_000, retries: 2, backoffMs: 250, concurrency: 16, label: null },
-      { clock, limiter, random: seeded(27) },
-    );
-    cleanups.push(() => judge.close());
+    const judge = judgeAt(judgeServer, clock, limiter);
     const [a, b] = await Promise.all([judge.score('polite', 'reply A'), judge.score('polite', 'reply B')]);
     expect(b.ok).toBe(true);
     const m = /^HTTP 429 after 1 attempt \(rate limited: the server's quota is spent until its X-RateLimit-Reset, (\d+) ms away, more than the (\d+) ms left of the time budget of 30000 ms, timeoutMs x attempts; given up at once instead of waiting\): rate limited$/.exec(a.ok ? '' : a.reason);
