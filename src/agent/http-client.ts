@@ -113,8 +113,8 @@ interface Received {
   timing: TurnTiming;
   /** The pace the answer's rate limit headers advertise (http/ratelimit-policy.ts): the limiter paces at it. */
   advertised?: Pace | null;
-  /** The wait until the agent's quota resets, when its headers say none remains and it is within the time budget: the limiter holds the starts. */
-  spentMs?: number | null;
+  /** The wait until the agent's quota resets (and the header that said it), when its headers say none remains and it is within the time budget: the limiter holds the starts. */
+  spent?: Spent | null;
 }
 
 interface AttemptFailure {
@@ -126,7 +126,7 @@ interface AttemptFailure {
   /** The pace the 429's rate limit headers advertise, as Received's. */
   advertised?: Pace | null;
   /** As Received's. */
-  spentMs?: number | null;
+  spent?: Spent | null;
   /** Builds the message once the number of attempts (and any rate-limit time) is known. */
   describe: (attempts: string) => string;
   /** Where a connection that failed was tried (`127.0.0.1:3000`), from the error, not its message; absent: not known, or not such a failure. */
@@ -168,7 +168,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   const limiter = deps.limiter ?? new AdaptiveLimiter(config.concurrency, clock);
   const budgetMs = config.timeoutMs * (Math.max(0, config.retries) + 1);
   /** A spent quota's reset the limiter holds the starts for: one beyond the time budget fails the 429 that says it at once instead (withRetries). */
-  const holdable = (spent: Spent | null): number | null => (spent !== null && spent.waitMs <= budgetMs ? spent.waitMs : null);
+  const holdable = (spent: Spent | null): Spent | null => (spent !== null && spent.waitMs <= budgetMs ? spent : null);
   let closed = false;
   let usageWarned = false;
   let welcomeWarned = false;
@@ -246,7 +246,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         }
         const doneAt = clock.now();
         const timing = { latencyMs: Math.max(0, doneAt - sentAt), firstTokenMs: firstAt === null ? null : Math.max(0, firstAt - sentAt) };
-        return { ok: true, value: { mediaType, text, timing, advertised: advertisedPace(response.headers), spentMs: holdable(spentQuota(response.headers, clock.now())) } };
+        return { ok: true, value: { mediaType, text, timing, advertised: advertisedPace(response.headers), spent: holdable(spentQuota(response.headers, clock.now())) } };
       }
       const retryable = status === 429 || status >= 500;
       const retryAfterMs = retryable ? askedRetryAfterOf(response.headers, clock.now()) : null;
@@ -276,7 +276,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         failed.throttled = true;
         // A spent quota's reset later than the Retry-After is the wait (held against the time budget as one).
         const spent = spentQuota(response.headers, clock.now());
-        failed.failure.spentMs = holdable(spent);
+        failed.failure.spent = holdable(spent);
         if (spent !== null && spent.waitMs > (retryAfterMs ?? 0)) {
           failed.retryAfterMs = spent.waitMs;
           failed.resetBy = spent.header;
@@ -417,7 +417,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     // The latest attempt's trace context: the answered attempt's once the retries are over.
     const latest: Traced = { trace: null };
     let attempts = 0;
-    const gated = (isLast: boolean): Promise<Attempt> =>
+    const gated = (isLast: boolean, deadline: number | undefined): Promise<Attempt> =>
       limiter.run(
         () => {
           const { trace, header } = attempts++ === 0 ? first : tracing.again(first);
@@ -433,6 +433,9 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         {
           signal: deps.signal,
           aborted: () => fail('internal', false, null, () => 'not sent, the run was interrupted'),
+          // Held past the time budget by a quota another turn's answer said is spent: not sent (withRetries gives up).
+          deadline,
+          held: (hold) => ({ ...fail('http', true, hold.heldMs, () => 'not sent'), throttled: true, resetBy: hold.header, unsent: true }),
         },
       );
     const result = await withRetries(gated, {
@@ -781,12 +784,12 @@ function sessionTurn(json: unknown, mapping: AgentMapping, kind: Turn, name: str
 
 /** How the limiter reads an attempt: success, a 429 of either kind, or neither (a timeout, a 500, a network error). */
 function outcomeOf(a: Attempt): Outcome | Answered {
-  if (a.ok) return a.value.advertised || a.value.spentMs != null ? { outcome: 'success', waitMs: null, advertised: a.value.advertised ?? null, spentMs: a.value.spentMs ?? null } : 'success';
+  if (a.ok) return a.value.advertised || a.value.spent != null ? { outcome: 'success', waitMs: null, advertised: a.value.advertised ?? null, spent: a.value.spent ?? null } : 'success';
   if (a.failure.throttled !== true) return 'other';
   const advertised = a.failure.advertised ?? null;
   // A spent quota is said by rate limit headers, which make the 429 a rate limit's (rateLimitOf).
-  const spentMs = a.failure.spentMs ?? null;
-  return a.failure.rateLimited === true ? { outcome: 'rate-limited', waitMs: a.retryAfterMs, advertised, spentMs } : 'throttled';
+  const spent = a.failure.spent ?? null;
+  return a.failure.rateLimited === true ? { outcome: 'rate-limited', waitMs: a.retryAfterMs, advertised, spent } : 'throttled';
 }
 
 function fail(

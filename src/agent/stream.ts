@@ -13,7 +13,7 @@
 
 import { ANTHROPIC_NOT_TOOLS, anthropicRefusal, decodeLangGraph, errorText, isRecord, holdsACall, isResponsesToolItem, usageField, type DecodedReply, type DecodeResult } from './decode.js';
 import { NO_USAGE, readUsage, type UsageRead } from './usage.js';
-import { decodeEachToolCall, TOOL_CALL_SHAPES } from './tool-calls.js';
+import { decodeEachToolCall, deniedOutput, TOOL_CALL_SHAPES } from './tool-calls.js';
 import type { ToolCallOrigin, ToolCallsFrom } from '../config.js';
 
 export interface SseEvent {
@@ -86,7 +86,7 @@ const VERCEL_TYPES = new Set([
   'start', 'finish', 'abort', 'start-step', 'finish-step', 'reset-step', 'text-start', 'text-delta', 'text-end',
   'reasoning-start', 'reasoning-delta', 'reasoning-end', 'tool-input-start', 'tool-input-delta',
   'tool-input-available', 'tool-input-error', 'tool-output-available', 'tool-output-error',
-  'source-url', 'source-document', 'file', 'message-metadata',
+  'tool-approval-request', 'tool-approval-response', 'tool-output-denied', 'source-url', 'source-document', 'file', 'message-metadata',
 ]);
 
 function formatOf(obj: Record<string, unknown>): Format | null {
@@ -158,6 +158,12 @@ class StreamState {
   vercelFrom = new Map<string, string>();
   /** Vercel: the input text of calls begun by tool-input-start and not yet sent whole, by id. */
   vercelInputs = new Map<string, { text: string; encoding: 'json' | 'text' }>();
+  /** Vercel: the calls the provider ran itself (`providerExecuted`: its web search, code execution), skipped. */
+  vercelProvider = new Set<string>();
+  /** Vercel (AI SDK 7): why a call's approval was refused (tool-approval-response's reason), by call id; '' when none was said (deniedOutput). */
+  vercelDenied = new Map<string, string>();
+  /** Vercel (AI SDK 7): the call each approval asked about (tool-approval-request), by approval id. */
+  vercelApprovals = new Map<string, string>();
   /** Vercel: where the current step's text starts, and the calls it added: what a `reset-step` drops. */
   vercelStepText = 0;
   vercelStepCalls: string[] = [];
@@ -540,6 +546,9 @@ function growGraphMessage(state: StreamState, chunk: Record<string, unknown>, ev
   }
   const chunks = g.chunks!;
   if (typeof chunk.content === 'string') g.message.content = `${String(g.message.content)}${chunk.content}`;
+  // Content as blocks (a model of Anthropic's through LangChain): their text is the message's text,
+  // counted in a cut stream's "N characters received" (a tool_use or input_json_delta block has none).
+  else if (Array.isArray(chunk.content)) g.message.content = `${String(g.message.content)}${chunkBlocksText(chunk.content)}`;
   for (const [j, piece] of (Array.isArray(chunk.tool_call_chunks) ? chunk.tool_call_chunks : []).entries()) {
     if (!isRecord(piece)) continue;
     const index = typeof piece.index === 'number' ? piece.index : j;
@@ -550,6 +559,11 @@ function growGraphMessage(state: StreamState, chunk: Record<string, unknown>, ev
     chunks.set(index, call);
   }
   g.message.tool_calls = [...chunks.values()].map((c) => ({ name: c.name, args: c.args === '' ? {} : parseJsonText(c.args), ...(c.id === undefined ? {} : { id: c.id }) }));
+}
+
+/** The text of a message chunk's content blocks: strings, and `text` (or a delta's `text_delta`) blocks' text. */
+function chunkBlocksText(blocks: unknown[]): string {
+  return blocks.map((b) => (typeof b === 'string' ? b : isRecord(b) && (b.type === 'text' || b.type === 'text_delta') && typeof b.text === 'string' ? b.text : '')).join('');
 }
 
 /** At most this many tool names are named in an early end's message. */
@@ -890,6 +904,15 @@ function onAnthropicEvent(state: StreamState, obj: Record<string, unknown>): voi
  * (`tool-input-error`: nothing ran, output `{error}`).
  */
 function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
+  // A tool the provider ran in its own sandbox (`providerExecuted`: OpenAI's web search, Anthropic's
+  // code execution) is skipped, as the other presets skip such tools: it touches nothing of yours and
+  // no mock could answer it. Any of its parts may say so; the call goes, and stays gone (docs/presets.md, "Presets").
+  if (typeof obj.toolCallId === 'string' && (obj.providerExecuted === true || state.vercelProvider.has(obj.toolCallId))) {
+    state.vercelProvider.add(obj.toolCallId);
+    state.vercelCalls.delete(obj.toolCallId);
+    state.vercelInputs.delete(obj.toolCallId);
+    return;
+  }
   switch (obj.type) {
     case 'text-delta':
       if (typeof obj.delta !== 'string' || obj.delta === '') return;
@@ -964,6 +987,26 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
       if (call) {
         call.output = { error: typeof obj.errorText === 'string' ? obj.errorText : 'the tool failed' };
         call.mocked = false;
+      }
+      return;
+    }
+    case 'tool-approval-request':
+      // AI SDK 7: the call waits for an approval; a refusal (tool-approval-response) may say why.
+      if (typeof obj.approvalId === 'string' && typeof obj.toolCallId === 'string') state.vercelApprovals.set(obj.approvalId, obj.toolCallId);
+      return;
+    case 'tool-approval-response': {
+      const id = typeof obj.approvalId === 'string' ? state.vercelApprovals.get(obj.approvalId) : undefined;
+      if (id !== undefined && obj.approved === false) state.vercelDenied.set(id, typeof obj.reason === 'string' ? obj.reason : '');
+      return;
+    }
+    case 'tool-output-denied': {
+      // AI SDK 7: the call's approval was refused, so it never ran: a call all the same, as the chat
+      // shows it, with nothing run (no side effect), its output saying it was denied and why, when
+      // the stream said (docs/presets.md, "Presets").
+      const call = typeof obj.toolCallId === 'string' ? state.vercelCalls.get(obj.toolCallId) : undefined;
+      if (call) {
+        call.output = deniedOutput('tool-output-denied', state.vercelDenied.get(obj.toolCallId as string));
+        call.mocked = true;
       }
       return;
     }

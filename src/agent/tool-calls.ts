@@ -238,7 +238,8 @@ export function decodeToolCalls(items: readonly unknown[]): ToolCallsResult {
       // AI SDK 5+ `input`, AI SDK 4 and Mastra `args`.
       calls.push(answered(callId(item), item.toolName, jsonOrNull(item.input !== undefined ? item.input : item.args)));
     } else if (isUiToolPart(item)) {
-      calls.push(uiToolCall(item));
+      const call = uiToolCall(item);
+      if (call !== null) calls.push(call);
     } else if (typeof item.role === 'string') {
       // A chat message: an assistant's tool calls are calls (OpenAI `tool_calls`, AI SDK content
       // parts, UI message parts); any other message is skipped.
@@ -254,7 +255,10 @@ export function decodeToolCalls(items: readonly unknown[]): ToolCallsResult {
           if (!isRecord(part) || typeof part.type !== 'string') continue;
           if (part.type === 'tool-call' && typeof part.toolName === 'string') calls.push(answered(callId(part), part.toolName, jsonOrNull(part.input !== undefined ? part.input : part.args)));
           else if (part.type === 'tool_use' && typeof part.name === 'string') calls.push(answered(callId(part), part.name, jsonOrNull(part.input)));
-          else if (isUiToolPart(part)) calls.push(uiToolCall(part));
+          else if (isUiToolPart(part)) {
+            const call = uiToolCall(part);
+            if (call !== null) calls.push(call);
+          }
           else if (!NOT_CALLS.has(part.type) && namesATool(part)) return { ok: false, index, found: `a message whose part ${describeShape(part)} speaks of a tool in a shape not known` };
         }
       }
@@ -355,9 +359,24 @@ function isUiToolPart(item: Record<string, unknown>): boolean {
   return item.type.startsWith('tool-') && item.type.length > 5 && item.type !== 'tool-call' && item.type !== 'tool-result' && item.type !== 'tool-error';
 }
 
-/** A UI tool part ran on the server when it has an output (or an error): a real call; else a request. */
-function uiToolCall(item: Record<string, unknown>): ToolCall {
+/**
+ * The output of an AI SDK call whose approval was refused (AI SDK 7): it did not run, and why, when
+ * the approval said (docs/presets.md, "Presets"). `said`: the part or state that says so.
+ */
+export function deniedOutput(said: string, reason: unknown): { error: string } {
+  const why = typeof reason === 'string' ? reason.replace(/\s+/g, ' ').trim() : '';
+  return { error: `the call was denied (${said})${why === '' ? '' : `: ${why.length <= 200 ? why : `${why.slice(0, 199)}…`}`}; it did not run` };
+}
+
+/**
+ * A UI tool part ran on the server when it has an output (or an error): a real call; one denied
+ * ran nothing, its output saying so; else a request. One the provider ran itself
+ * (`providerExecuted`) is skipped, as a stream's is (null).
+ */
+function uiToolCall(item: Record<string, unknown>): ToolCall | null {
+  if (item.providerExecuted === true) return null;
   const name = item.type === 'dynamic-tool' ? String(item.toolName) : String(item.type).slice('tool-'.length);
+  if (item.state === 'output-denied') return { tool: clipName(name), input: jsonOrNull(item.input), output: deniedOutput('output-denied', isRecord(item.approval) ? item.approval.reason : undefined), mocked: true };
   if (item.state === 'output-available' || item.output !== undefined) return { tool: clipName(name), input: jsonOrNull(item.input), output: jsonOrNull(item.output), mocked: false };
   if (item.state === 'output-error') return { tool: clipName(name), input: jsonOrNull(item.input), output: { error: jsonOrNull(item.errorText) }, mocked: false };
   return { tool: clipName(name), input: jsonOrNull(item.input), output: null, mocked: true };

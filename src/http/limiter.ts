@@ -36,7 +36,9 @@
 // stands, and the next start waits a window.
 //
 // A quota the headers say is spent (no request remaining, and when it resets: ratelimit-policy.ts,
-// spentQuota) holds every start until the reset, said on a success or on a 429.
+// spentQuota) holds every start until the reset, said on a success or on a 429. A retry whose time
+// budget ends before the reset is not held: it is given up at once, as a Retry-After beyond the
+// budget is (acquire's deadline; http/retry.ts, withRetries).
 //
 // A 429 without a wait reads as an overload, unless it answers a request sent alone while others
 // waited for its slot, or a second lone request in a row (nothing answered since the first: the
@@ -46,6 +48,9 @@
 // all of this is a few comparisons until a rate limit is seen.
 
 import type { Clock } from '../types.js';
+import type { Pace, Spent } from './ratelimit-policy.js';
+
+export type { Pace } from './ratelimit-policy.js';
 import { sleepUnlessAborted, systemClock } from './retry.js';
 
 /**
@@ -60,8 +65,14 @@ export interface Answered {
   waitMs: number | null;
   /** The pace the answer's rate limit headers advertise (http/ratelimit-policy.ts), when they do. */
   advertised?: Pace | null;
-  /** The wait until the server's quota resets, when its headers say no request remains (http/ratelimit-policy.ts, spentQuota). */
-  spentMs?: number | null;
+  /** The wait until the server's quota resets and the header that said it, when its headers say no request remains (http/ratelimit-policy.ts, spentQuota). */
+  spent?: Spent | null;
+}
+
+/** A start the server's spent quota holds past the caller's deadline: how long from now, and the header that named the reset. */
+export interface Held {
+  heldMs: number;
+  header: string;
 }
 
 export interface Ticket {
@@ -75,11 +86,6 @@ export interface Ticket {
   readonly alone: boolean;
 }
 
-/** Starts allowed per window: `perWindow` evenly spaced in each `windowMs`. */
-export interface Pace {
-  readonly perWindow: number;
-  readonly windowMs: number;
-}
 
 /** The shortest and longest windows in which successes are counted for a pace. */
 export const MIN_PACE_WINDOW_MS = 1000;
@@ -130,6 +136,8 @@ export class AdaptiveLimiter {
   private loneRefused = false;
   /** No request starts before this time: the server said its quota is spent until then. */
   private heldUntil = Number.NEGATIVE_INFINITY;
+  /** The header that named the reset the starts are held until (`X-RateLimit-Reset`). */
+  private heldBy = '';
   /** Every change of the pace (starts per window), for tests and benches. */
   readonly paceHistory: Pace[] = [];
 
@@ -161,15 +169,22 @@ export class AdaptiveLimiter {
   /**
    * Resolves when a slot is free under the current limit; `release` must follow. With a signal
    * that is (or becomes) aborted while waiting, resolves null instead and takes no slot: an
-   * interrupted run sends nothing more.
+   * interrupted run sends nothing more. With a `deadline` (on the clock) that the spent quota's hold
+   * passes, resolves the hold instead, at once, and takes no slot: the caller gives the request up
+   * rather than wait past its time budget (http/retry.ts, withRetries).
    */
   acquire(): Promise<Ticket>;
   acquire(signal: AbortSignal | undefined): Promise<Ticket | null>;
-  async acquire(signal?: AbortSignal): Promise<Ticket | null> {
+  acquire(signal: AbortSignal | undefined, deadline: number | undefined): Promise<Ticket | Held | null>;
+  async acquire(signal?: AbortSignal, deadline?: number): Promise<Ticket | Held | null> {
     let stood: number | null = null;
+    // Looked at before each wait: a hold that a later answer set past the deadline ends the wait.
+    const past = (): Held | null => (deadline !== undefined && this.heldUntil > deadline ? { heldMs: this.heldUntil - this.clock.now(), header: this.heldBy } : null);
     for (;;) {
       while (this.inFlight >= this.current) {
         if (signal?.aborted) return null;
+        const held = past();
+        if (held !== null) return held;
         if (signal !== undefined) this.watch(signal);
         const woken = await new Promise<boolean>((resolve) => this.waiting.push({ resolve, signal }));
         if (!woken) return null;
@@ -178,6 +193,8 @@ export class AdaptiveLimiter {
       // Paced: a start waits its turn, holding no slot, and looks again for one when it comes. A
       // clock that did not move while it waited (a test's that stands still) lets it go.
       const now = this.clock.now();
+      const held = past();
+      if (held !== null) return held;
       const paced = this.paceNow === null ? 0 : this.lastStartAt + this.paceNow.windowMs / this.paceNow.perWindow - now;
       const early = now === stood ? 0 : Math.max(paced, this.heldUntil - now);
       if (early <= 0) break;
@@ -215,10 +232,13 @@ export class AdaptiveLimiter {
    * Frees the slot; `outcome` says how the server answered (a rate limit's 429 leaves the limit and
    * sets the pace), `waitMs` the wait a rate limit's 429 asked for.
    */
-  release(ticket: Ticket, outcome: Outcome, waitMs: number | null = null, advertised: Pace | null = null, spentMs: number | null = null): void {
+  release(ticket: Ticket, outcome: Outcome, waitMs: number | null = null, advertised: Pace | null = null, spent: Spent | null = null): void {
     this.inFlight -= 1;
     // The server's quota is spent: no start until it resets (a later answer may say later still).
-    if (spentMs !== null) this.heldUntil = Math.max(this.heldUntil, this.clock.now() + spentMs);
+    if (spent !== null && this.clock.now() + spent.waitMs > this.heldUntil) {
+      this.heldUntil = this.clock.now() + spent.waitMs;
+      this.heldBy = spent.header;
+    }
     if (advertised !== null) this.advertise(advertised);
     // A lone request refused by a server that answered before (countsOverTime): told so when others
     // waited for its slot, or when the last 429 was to a lone request too, nothing answered between.
@@ -381,15 +401,18 @@ export class AdaptiveLimiter {
   /**
    * Runs `fn` in a slot; `classify` reads its result as a success, a 429 of either kind or
    * neither. When `signal` is aborted before a slot is free, `fn` is not run and `aborted()` is
-   * the result.
+   * the result; when the spent quota's hold passes `deadline` (acquire), `fn` is not run and
+   * `held(hold)` is.
    */
   async run<T>(
     fn: () => Promise<T>,
     classify: (value: T) => Outcome | Answered,
-    interrupt?: { signal: AbortSignal | undefined; aborted: () => T },
+    interrupt?: { signal: AbortSignal | undefined; aborted: () => T; deadline?: number | undefined; held?: (hold: Held) => T },
   ): Promise<T> {
-    const ticket = await this.acquire(interrupt?.signal);
+    const held = interrupt?.held;
+    const ticket = await this.acquire(interrupt?.signal, held === undefined ? undefined : interrupt?.deadline);
     if (ticket === null) return (interrupt as NonNullable<typeof interrupt>).aborted();
+    if ('heldMs' in ticket) return (held as (hold: Held) => T)(ticket);
     let answered: Outcome | Answered = 'other';
     try {
       const value = await fn();
@@ -397,7 +420,7 @@ export class AdaptiveLimiter {
       return value;
     } finally {
       if (typeof answered === 'string') this.release(ticket, answered);
-      else this.release(ticket, answered.outcome, answered.waitMs, answered.advertised ?? null, answered.spentMs ?? null);
+      else this.release(ticket, answered.outcome, answered.waitMs, answered.advertised ?? null, answered.spent ?? null);
     }
   }
 }

@@ -6,13 +6,18 @@
 // (`100, 100;w=60` or `100;window=60`, as the earlier drafts and some APIs write it). A limit
 // without a window (GitHub's `X-RateLimit-Limit: 5000`, OpenAI's `x-ratelimit-limit-requests`) sets
 // no pace: nothing says over how long it counts. The remaining count and the reset time are read
-// only when nothing remains (spentQuota, below): the starts wait for the reset.
+// only when nothing remains (spentQuota, below): the starts wait for the reset. OpenAI's tokens are
+// read as its requests are: no request is served from a spent token budget.
 //
 // Strict: a member that is not an integer or a name followed by `;key=value` parameters, a quota or
 // window that is not a whole number from 1 up, or a window over MAX_POLICY_WINDOW_S is passed over,
 // and a field with nothing readable gives no pace. Of several policies, the slowest rate wins.
 
-import type { Pace } from './limiter.js';
+/** Starts allowed per window: `perWindow` evenly spaced in each `windowMs` (the limiter's pace, http/limiter.ts). */
+export interface Pace {
+  readonly perWindow: number;
+  readonly windowMs: number;
+}
 
 /** The longest window read as a rate (a minute); longer ones (an hour's, a day's) are budgets a run spends at its own speed. */
 export const MAX_POLICY_WINDOW_S = 60;
@@ -101,11 +106,14 @@ export const MAX_RESET_S = 86_400;
  * "Adaptive concurrency"). Read: the IETF draft's `RateLimit: "default";r=0;t=3` (draft 08 on: the
  * longest `t` of the policies with `r=0`), the earlier drafts' `RateLimit-Remaining: 0` with
  * `RateLimit-Reset` (seconds from now), OpenAI's `x-ratelimit-remaining-requests: 0` with
- * `x-ratelimit-reset-requests` (a duration: `1s`, `6m0s`, `20ms`, `1m30.5s`), and
+ * `x-ratelimit-reset-requests` (a duration: `1s`, `6m0s`, `20ms`, `1m30.5s`) and its
+ * `x-ratelimit-remaining-tokens: 0` with `x-ratelimit-reset-tokens` (the same form: a request needs
+ * tokens too, so a spent token budget refuses it as a spent request count does), and
  * `X-RateLimit-Remaining: 0` with `X-RateLimit-Reset`, whole seconds: from EPOCH_RESET_FROM_S up a
  * time in epoch seconds (GitHub's), below it seconds from now. Strict: a remaining count that is
  * not a whole number, a reset in another form (a date, a fraction of a second where whole seconds
- * are due, a header given twice) or more than MAX_RESET_S away gives nothing.
+ * are due, a header given twice) or more than MAX_RESET_S away gives nothing. Of several spent
+ * (OpenAI's requests and tokens both), the latest reset.
  */
 export function spentQuota(headers: Headers, now: number): Spent | null {
   const draft = headers.ratelimit;
@@ -116,16 +124,18 @@ export function spentQuota(headers: Headers, now: number): Spent | null {
   const pairs: [string, string, string, (v: string) => number | null][] = [
     ['ratelimit-remaining', 'ratelimit-reset', 'RateLimit-Reset', (v) => seconds(v)],
     ['x-ratelimit-remaining-requests', 'x-ratelimit-reset-requests', 'x-ratelimit-reset-requests', duration],
+    ['x-ratelimit-remaining-tokens', 'x-ratelimit-reset-tokens', 'x-ratelimit-reset-tokens', duration],
     ['x-ratelimit-remaining', 'x-ratelimit-reset', 'X-RateLimit-Reset', (v) => epochOrSeconds(v, now)],
   ];
+  let latest: Spent | null = null;
   for (const [remaining, reset, header, read] of pairs) {
     const left = headers[remaining];
     const at = headers[reset];
     if (typeof left !== 'string' || typeof at !== 'string' || !/^\s*0+\s*$/.test(left)) continue;
     const wait = read(at.trim());
-    if (wait !== null) return { waitMs: wait, header };
+    if (wait !== null && (latest === null || wait > latest.waitMs)) latest = { waitMs: wait, header };
   }
-  return null;
+  return latest;
 }
 
 /** The longest `t` (seconds) of the draft's policies with `r=0`, in ms; null when none is spent. */

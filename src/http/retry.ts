@@ -45,6 +45,12 @@ export type AttemptResult<T, F> =
       throttled?: boolean;
       /** The header that set `retryAfterMs` when it is not the Retry-After: a spent quota's reset (`X-RateLimit-Reset`). */
       resetBy?: string;
+      /**
+       * Not sent: the server's spent quota (another request's answer said it) holds the starts past
+       * the attempt's deadline; `retryAfterMs` is the hold, `resetBy` its header, and `failure` is not
+       * read. The loop gives up at once with the failure before it, as for a Retry-After beyond the budget.
+       */
+      unsent?: boolean;
     };
 
 export interface RetryOptions {
@@ -101,10 +107,12 @@ export function attemptsText(result: { attempts: number; throttled?: ThrottledOu
  * were made; between two attempts it waits the server's Retry-After, else a full-jitter backoff.
  * A throttled failure (with `budgetMs`) spends no retry: it waits at least the Retry-After and
  * goes again until the budget is spent. `attempt` is told whether a failure of the kind that
- * spends retries would be the last one (so it can keep the body to quote in an error).
+ * spends retries would be the last one (so it can keep the body to quote in an error), and, after
+ * the first, when its time budget ends on the clock (`deadline`): an attempt the server's spent quota
+ * holds past it is not sent (`unsent`), and the loop gives up as for a Retry-After beyond the budget.
  */
 export async function withRetries<T, F>(
-  attempt: (isLast: boolean) => Promise<AttemptResult<T, F>>,
+  attempt: (isLast: boolean, deadline: number | undefined) => Promise<AttemptResult<T, F>>,
   options: RetryOptions,
 ): Promise<{ ok: true; value: T } | RetryFailure<F>> {
   const retries = Math.max(0, Math.floor(options.retries));
@@ -113,10 +121,22 @@ export async function withRetries<T, F>(
   let spent = 0;
   let throttles = 0;
   let waitedMs = 0;
+  let last: F | null = null;
   for (let n = 1; ; n++) {
     const isLast = spent >= retries;
-    const result = await attempt(isLast);
+    // The clock may stand still (an injected one): the waits asked for count as time spent.
+    const deadline = n === 1 || options.budgetMs === undefined ? undefined : options.clock.now() + options.budgetMs - Math.max(options.clock.now() - started, waitedMs);
+    const result = await attempt(isLast, deadline);
     if (result.ok) return result;
+    if (result.unsent === true && last !== null) {
+      // Held past the budget by a spent quota another answer said: not sent, given up at once, the
+      // attempts made and the failure before it said (docs/configuration.md, "Adaptive concurrency").
+      const held = result.retryAfterMs ?? 0;
+      const elapsed = Math.max(options.clock.now() - started, waitedMs);
+      const resetBy = result.resetBy === undefined ? {} : { resetBy: result.resetBy };
+      return { ok: false, failure: last, attempts: n - 1, throttled: { elapsedMs: elapsed, waitMs: held, budgetMs: options.budgetMs ?? 0, retryAfterMs: held, ...resetBy } };
+    }
+    last = result.failure;
     if (!result.retryable || options.signal?.aborted === true) return { ok: false, failure: result.failure, attempts: n };
     let wait: number;
     if (result.throttled === true && options.budgetMs !== undefined) {

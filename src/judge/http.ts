@@ -19,7 +19,7 @@ import { abortedConnecting, request } from '../http/undici.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import type { Clock } from '../types.js';
 import { askedRetryAfterOf, attemptsText, rateLimitOf, withRetries } from '../http/retry.js';
-import type { AdaptiveLimiter, Pace } from '../http/limiter.js';
+import type { AdaptiveLimiter, Held, Pace } from '../http/limiter.js';
 import { advertisedPace, spentQuota, type Spent } from '../http/ratelimit-policy.js';
 import { baseUrlSetting, STREAMED } from '../judge-url-setting.js';
 import { snippet } from './parse.js';
@@ -310,9 +310,11 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
   let sent = 0;
   const budgetMs = opts.timeoutMs * (Math.max(0, opts.retries) + 1);
   // A spent quota's reset the limiter holds the starts for: one beyond the time budget fails the 429 that says it at once instead (withRetries).
-  const holdable = (spent: Spent | null | undefined): number | null => (spent != null && spent.waitMs <= budgetMs ? spent.waitMs : null);
+  const holdable = (spent: Spent | null | undefined): Spent | null => (spent != null && spent.waitMs <= budgetMs ? spent : null);
   const result = await withRetries(
-    async () => {
+    async (_isLast, deadline) => {
+      // Held past the time budget by a quota another call's answer said is spent: not sent (withRetries gives up).
+      let held: Held | null = null;
       const a = await opts.limiter.run(
         async () => {
           // A retry is counted as sent, once it has its slot: one the run's interruption stops while
@@ -325,16 +327,26 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
         (r) =>
           r.kind === 'ok'
             ? r.advertised || r.spent
-              ? { outcome: 'success', waitMs: null, advertised: r.advertised ?? null, spentMs: holdable(r.spent) }
+              ? { outcome: 'success', waitMs: null, advertised: r.advertised ?? null, spent: holdable(r.spent) }
               : 'success'
             : r.kind === 'http' && r.status === 429
               ? r.rateLimited === true
-                ? { outcome: 'rate-limited', waitMs: waitOf(r), advertised: r.advertised ?? null, spentMs: holdable(r.spent) }
+                ? { outcome: 'rate-limited', waitMs: waitOf(r), advertised: r.advertised ?? null, spent: holdable(r.spent) }
                 : 'throttled'
               : 'other',
-        { signal: opts.signal, aborted: () => INTERRUPTED },
+        {
+          signal: opts.signal,
+          aborted: () => INTERRUPTED,
+          deadline,
+          held: (hold) => {
+            held = hold;
+            return INTERRUPTED;
+          },
+        },
       );
       if (a.kind === 'ok') return { ok: true, value: a.json };
+      const hold = held as Held | null;
+      if (hold !== null) return { ok: false, failure: a, retryable: true, retryAfterMs: hold.heldMs, throttled: true, resetBy: hold.header, unsent: true };
       const throttled = a.kind === 'http' && a.status === 429;
       // A spent quota's reset later than the Retry-After is the wait (held against the time budget as one).
       const resetBy = a.kind === 'http' && a.spent != null && a.spent.waitMs > (a.retryAfterMs ?? 0) ? { resetBy: a.spent.header } : {};

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeEventStream, parseEventStream, watchFirstText } from '../../src/agent/stream.js';
+import { decodeEventStream, parseEventStream, streamSoFar, watchFirstText } from '../../src/agent/stream.js';
+import { decodeToolCalls } from '../../src/agent/tool-calls.js';
 
 describe('decodeEventStream: Anthropic usage from the agent', () => {
   it('a message_delta usage key named __proto__ is a key, never the prototype whose counts would be read as sent', () => {
@@ -99,6 +100,87 @@ describe('decodeEventStream', () => {
       ok: true,
       value: { reply: 'Let me check. \n\nIt has shipped.', toolCalls: [{ tool: 'find_order', input: { id: 7 }, output: { status: 'shipped' }, mocked: false }], toolCallItems: ['stream event 6 (tool-input-available)'] },
     });
+  });
+
+  // The part shapes of ai 7.0.173's UIMessageChunk (tool-approval-request, tool-approval-response,
+  // tool-output-denied; providerExecuted on the tool parts, as ai 5.0.277's too).
+  it('vercel-ai: a call whose approval was refused is a call that ran nothing, saying it was denied and why', () => {
+    const sse = (parts: unknown[]): string => parts.map((p) => `data: ${JSON.stringify(p)}\n\n`).join('');
+    const denied = (response: Record<string, unknown>): string =>
+      sse([
+        { type: 'start' },
+        { type: 'start-step' },
+        { type: 'tool-input-available', toolCallId: 'c1', toolName: 'refund', input: { id: 7 } },
+        { type: 'tool-approval-request', approvalId: 'a1', toolCallId: 'c1' },
+        { type: 'tool-approval-response', approvalId: 'a1', ...response },
+        { type: 'tool-output-denied', toolCallId: 'c1' },
+        { type: 'finish-step' },
+        { type: 'start-step' },
+        { type: 'text-delta', id: 't', delta: 'I cannot refund that.' },
+        { type: 'finish' },
+      ]);
+    expect(decodeEventStream(denied({ approved: false, reason: 'over the  limit' }))).toEqual({
+      ok: true,
+      value: {
+        reply: 'I cannot refund that.',
+        toolCalls: [{ tool: 'refund', input: { id: 7 }, output: { error: 'the call was denied (tool-output-denied): over the limit; it did not run' }, mocked: true }],
+        toolCallItems: ['stream event 3 (tool-input-available)'],
+      },
+    });
+    expect(decodeEventStream(denied({ approved: false }))).toMatchObject({ ok: true, value: { toolCalls: [{ tool: 'refund', output: { error: 'the call was denied (tool-output-denied); it did not run' }, mocked: true }] } });
+  });
+
+  it('vercel-ai: a tool the provider ran itself (providerExecuted) is skipped, as the other presets skip the vendor\'s own tools; the route\'s tools stay', () => {
+    const sse = (parts: unknown[]): string => parts.map((p) => `data: ${JSON.stringify(p)}\n\n`).join('');
+    const text = sse([
+      { type: 'start' },
+      { type: 'tool-input-start', toolCallId: 'ws', toolName: 'web_search', providerExecuted: true },
+      { type: 'tool-input-delta', toolCallId: 'ws', inputTextDelta: '{"query":"x"}' },
+      { type: 'tool-input-available', toolCallId: 'ws', toolName: 'web_search', input: { query: 'x' }, providerExecuted: true },
+      { type: 'tool-output-available', toolCallId: 'ws', output: [{ url: 'https://example.com' }], providerExecuted: true },
+      // Said only on the output: the call goes all the same.
+      { type: 'tool-input-available', toolCallId: 'ce', toolName: 'code_execution', input: { code: '1+1' } },
+      { type: 'tool-output-error', toolCallId: 'ce', errorText: 'sandbox', providerExecuted: true },
+      { type: 'tool-input-available', toolCallId: 'c1', toolName: 'find_order', input: { id: 7 } },
+      { type: 'tool-output-available', toolCallId: 'c1', output: { status: 'shipped' } },
+      { type: 'text-delta', id: 't', delta: 'Shipped.' },
+      { type: 'finish' },
+    ]);
+    expect(decodeEventStream(text)).toEqual({
+      ok: true,
+      value: { reply: 'Shipped.', toolCalls: [{ tool: 'find_order', input: { id: 7 }, output: { status: 'shipped' }, mocked: false }], toolCallItems: ['stream event 8 (tool-input-available)'] },
+    });
+  });
+
+  // The same rule for a UI message's tool parts (ai 7.0.173's UIToolInvocation: state output-denied with approval.reason, providerExecuted).
+  it('vercel-ai UI message tool parts: a denied call ran nothing and says why; a provider-executed one is skipped', () => {
+    expect(
+      decodeToolCalls([
+        { type: 'tool-refund', toolCallId: 'c1', state: 'output-denied', input: { id: 7 }, approval: { id: 'a1', approved: false, reason: 'over the limit' } },
+        { type: 'dynamic-tool', toolName: 'web_search', toolCallId: 'ws', state: 'output-available', input: { query: 'x' }, output: [], providerExecuted: true },
+        { type: 'tool-find_order', toolCallId: 'c2', state: 'output-available', input: { id: 7 }, output: { status: 'shipped' } },
+      ]),
+    ).toMatchObject({
+      ok: true,
+      value: [
+        { tool: 'refund', input: { id: 7 }, output: { error: 'the call was denied (output-denied): over the limit; it did not run' }, mocked: true },
+        { tool: 'find_order', input: { id: 7 }, output: { status: 'shipped' }, mocked: false },
+      ],
+    });
+  });
+
+  it('langgraph: a stream cut short counts the text of an AI chunk whose content is blocks', () => {
+    const lg = (events: [string, unknown][]): string => events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join('');
+    const chunk = (content: unknown, more: Record<string, unknown> = {}): [string, unknown] => ['messages', [{ type: 'AIMessageChunk', id: 'ai1', content, ...more }, { langgraph_node: 'agent' }]];
+    const body = lg([
+      ['metadata', { run_id: 'r1' }],
+      chunk([{ index: 0, type: 'text', text: 'Let me ' }]),
+      chunk([{ index: 0, type: 'text_delta', text: 'check.' }]),
+      // A tool call's block carries no text: its arguments come in tool_call_chunks.
+      chunk([{ index: 1, type: 'tool_use', id: 'call_1', name: 'track_order', input: '' }], { tool_call_chunks: [{ index: 1, id: 'call_1', name: 'track_order', args: '' }] }),
+      chunk([{ index: 1, type: 'input_json_delta', input: '{"id": "A1"}' }], { tool_call_chunks: [{ index: 1, args: '{"id": "A1"}' }] }),
+    ]);
+    expect(streamSoFar(body)?.said).toBe('langgraph stream, 13 characters received, 1 tool call begun: track_order');
   });
 
   it("mastra: a tool that threw keeps its message, as /generate records it (the MastraError's own is under cause)", () => {

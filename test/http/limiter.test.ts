@@ -385,14 +385,32 @@ describe('AdaptiveLimiter pacing after a rate limit', () => {
     const l = new AdaptiveLimiter(4, clock);
     const last = await l.acquire();
     const other = await l.acquire();
-    l.release(last, 'success', null, null, 3000); // the last request of the quota answered: it resets in 3 s
+    l.release(last, 'success', null, null, { waitMs: 3000, header: 'X-RateLimit-Reset' }); // the last request of the quota answered: it resets in 3 s
     expect(l.heldMs).toBe(3000);
-    l.release(other, 'rate-limited', 1000, null, 5000); // a 429 says 5 s: the later of the two
+    l.release(other, 'rate-limited', 1000, null, { waitMs: 5000, header: 'RateLimit' }); // a 429 says 5 s: the later of the two
     await l.acquire();
     expect(clock.sleeps).toEqual([5000]);
     expect(l.heldMs).toBe(0);
     await l.acquire(); // the reset has come: only the pace the 429 set (1 success a second) spaces it
     expect(clock.sleeps).toEqual([5000, 1000]);
+  });
+
+  // A retry's time budget ends before the reset: it is not held, the hold is said (how long, which
+  // header) so that the retry loop gives the request up at once (http/retry.ts, withRetries).
+  it('a start whose deadline the hold passes is not held: the hold and its header are said at once, no slot taken; one within the deadline waits', async () => {
+    const clock = manualClock();
+    const l = new AdaptiveLimiter(4, clock);
+    l.release(await l.acquire(), 'success', null, null, { waitMs: 20_000, header: 'X-RateLimit-Reset' });
+    expect(await l.acquire(undefined, 5000)).toEqual({ heldMs: 20_000, header: 'X-RateLimit-Reset' });
+    expect(clock.sleeps).toEqual([]);
+    expect(l.active).toBe(0);
+    // A later answer says a later reset, by another header: that one is said.
+    l.release((await l.acquire(undefined, 20_000)) as Ticket, 'rate-limited', 1000, null, { waitMs: 30_000, header: 'RateLimit' });
+    expect(clock.sleeps).toEqual([20_000]);
+    expect(await l.acquire(undefined, 40_000)).toEqual({ heldMs: 30_000, header: 'RateLimit' });
+    // Without a deadline (a first attempt) the start waits the hold, as before.
+    await l.acquire();
+    expect(clock.sleeps).toEqual([20_000, 30_000]);
   });
 
   it('a clock that stands still (a test double) does not hold a paced start forever: one wait, then it goes', async () => {

@@ -76,6 +76,12 @@ describe('spentQuota', () => {
     [{ 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '6m0s' }, { waitMs: 360_000, header: 'x-ratelimit-reset-requests' }],
     [{ 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '20ms' }, { waitMs: 20, header: 'x-ratelimit-reset-requests' }],
     [{ 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '1m30.5s' }, { waitMs: 90_500, header: 'x-ratelimit-reset-requests' }],
+    // OpenAI's tokens: a request needs some, so a spent token budget refuses it as spent requests do.
+    [{ 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': '6m0s' }, { waitMs: 360_000, header: 'x-ratelimit-reset-tokens' }],
+    [{ 'x-ratelimit-remaining-requests': '59', 'x-ratelimit-reset-requests': '1s', 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': '23h47m36.648s' }, { waitMs: 85_656_648, header: 'x-ratelimit-reset-tokens' }],
+    // Both spent: the later reset, whichever is named first.
+    [{ 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '12ms', 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': '9s' }, { waitMs: 9000, header: 'x-ratelimit-reset-tokens' }],
+    [{ 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '2s', 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': '9ms' }, { waitMs: 2000, header: 'x-ratelimit-reset-requests' }],
     // GitHub's: epoch seconds (from 1e9 up), 42 s after NOW; one past is no wait.
     [{ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1700000042' }, { waitMs: 42_000, header: 'X-RateLimit-Reset' }],
     [{ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1699999999' }, { waitMs: 0, header: 'X-RateLimit-Reset' }],
@@ -90,8 +96,11 @@ describe('spentQuota', () => {
     { ratelimit: '"default";r=1;t=3' },
     { 'x-ratelimit-remaining': '4', 'x-ratelimit-reset': '53' },
     { 'x-ratelimit-remaining-requests': '59', 'x-ratelimit-reset-requests': '1s' },
-    // Only OpenAI's tokens are spent: the requests' count is what a start spends.
-    { 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': '6m0s' },
+    { 'x-ratelimit-remaining-tokens': '149984', 'x-ratelimit-reset-tokens': '6m0s' },
+    // OpenAI's tokens read as strictly as its requests: a unit it does not write, a count that is not a whole number, no reset.
+    { 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': '1d' },
+    { 'x-ratelimit-remaining-tokens': '0.0', 'x-ratelimit-reset-tokens': '1s' },
+    { 'x-ratelimit-remaining-tokens': '0' },
     // A remaining count without its reset, or a reset without its count.
     { 'x-ratelimit-remaining': '0' },
     { 'x-ratelimit-reset': '53' },

@@ -186,7 +186,7 @@ function fixtures(n: number): Fixture[] {
 }
 
 /** The defaults users run with (2 retries, 250 ms backoff), a 10 s turn deadline: a 30 s budget per request. */
-async function agentUnder(limit: Limit, retryAfter: string | null, handler?: (req: Parameters<typeof nativeEcho>[0], clock: VirtualClock) => AgentReply, latencyMs = 0, advertised: Record<string, string> = {}) {
+async function agentUnder(limit: Limit, retryAfter: string | null, handler?: (req: Parameters<typeof nativeEcho>[0], clock: VirtualClock) => AgentReply | Promise<AgentReply>, latencyMs = 0, advertised: Record<string, string> = {}) {
   const clock: VirtualClock = virtualClock(() => limiter.active === clock.parked);
   const limiter = new AdaptiveLimiter(16, clock.paced);
   const server = gate(limit, clock, retryAfter, latencyMs);
@@ -363,6 +363,26 @@ describe('agent rate limits (default retries)', () => {
     expect(clock.now()).toBe(0);
   });
 
+  // Another turn's answer says the quota is spent until a reset past what is left of this turn's
+  // budget: the retry is not held until the reset (it was, and sent at 44 s, 14 s past its budget),
+  // it is given up at once, in the words of a Retry-After beyond the budget.
+  it("a retry whose budget ends before the reset another turn's answer said: given up at once, naming the header, not sent", async () => {
+    const { client, agent, clock } = await agentUnder({ kind: 'in-flight', max: 0 }, null, async (req, c) => {
+      if (req.body.includes('"m0"')) return agent.requests.filter((r) => r.body.includes('"m0"')).length === 1 ? { status: 429, headers: { 'retry-after': '25' }, json: { error: 'slow down' } } : nativeEcho(req);
+      await c.work(24_000);
+      return { ...(nativeEcho(req) as Exclude<AgentReply, string>), headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '20' } };
+    });
+    const record = await replay({ fixtures: fixtures(2), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
+    expect(record.tallies).toMatchObject({ errored: 1, passed: 1 });
+    const m = /^message turn: agent returned HTTP 429 after 1 attempt \(rate limited: the server's quota is spent until its X-RateLimit-Reset, (\d+) ms away, more than the (\d+) ms left of the time budget of 30000 ms, timeoutMs x attempts; given up at once instead of waiting\): \{"error":"slow down"\}$/.exec(record.fixtures[0]?.error ?? '');
+    expect(m, record.fixtures[0]?.error ?? 'no error').not.toBeNull();
+    // Retried after the 25 s asked and a jitter: the reset is at 44 s, the budget ends at 30 s.
+    expect(Number(m?.[1]) + clock.now()).toBe(44_000);
+    expect(Number(m?.[2]) + clock.now()).toBe(30_000);
+    expect(agent.requests.filter((r) => r.body.includes('"m0"'))).toHaveLength(1);
+    expect(clock.now()).toBeLessThan(30_000);
+  });
+
   it('an agent that answers only 429 (Retry-After: 0): each fixture ends errored once its 30 s budget is spent, not after 3 attempts', async () => {
     const { client, clock, agent } = await agentUnder({ kind: 'in-flight', max: 0 }, '0', () => ({ status: 429, headers: { 'retry-after': '0' }, json: { error: 'slow down' } }));
     const record = await replay({ fixtures: fixtures(3), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
@@ -391,6 +411,17 @@ describe('agent rate limits (default retries)', () => {
 
 const OK = { choices: [{ index: 0, message: { role: 'assistant', content: '{"rationale": "fine", "score": 0.9}' } }] };
 
+/** An OpenAI judge at `server` with the defaults users run with (2 retries, 250 ms backoff) and a 10 s deadline: a 30 s budget per call. */
+function judgeAt(server: { url: string; close: () => Promise<void> }, clock: VirtualClock, limiter: AdaptiveLimiter) {
+  cleanups.push(() => server.close());
+  const judge = createJudge(
+    { provider: 'openai', baseUrl: server.url, model: 'm', apiKey: 'k', timeoutMs: 10_000, retries: 2, backoffMs: 250, concurrency: 16, label: null },
+    { clock, limiter, random: seeded(27) },
+  );
+  cleanups.push(() => judge.close());
+  return judge;
+}
+
 async function judgeUnder(limit: Limit | 'only-429', retryAfter: string, latencyMs = 0, advertised: Record<string, string> = {}) {
   const clock: VirtualClock = virtualClock(() => limiter.active === clock.parked);
   const limiter = new AdaptiveLimiter(16, clock.paced);
@@ -409,12 +440,7 @@ async function judgeUnder(limit: Limit | 'only-429', retryAfter: string, latency
       );
     },
   ]);
-  cleanups.push(() => judgeServer.close());
-  const judge = createJudge(
-    { provider: 'openai', baseUrl: judgeServer.url, model: 'm', apiKey: 'k', timeoutMs: 10_000, retries: 2, backoffMs: 250, concurrency: 16, label: null },
-    { clock, limiter, random: seeded(27) },
-  );
-  cleanups.push(() => judge.close());
+  const judge = judgeAt(judgeServer, clock, limiter);
   return { clock, server, judge, judgeServer, limiter };
 }
 
@@ -484,17 +510,40 @@ describe('judge rate limits (2 retries)', () => {
         res.end(JSON.stringify(OK));
       },
     ]);
-    cleanups.push(() => judgeServer.close());
-    const judge = createJudge(
-      { provider: 'openai', baseUrl: judgeServer.url, model: 'm', apiKey: 'k', timeoutMs: 10_000, retries: 2, backoffMs: 250, concurrency: 16, label: null },
-      { clock, limiter, random: seeded(27) },
-    );
-    cleanups.push(() => judge.close());
+    const judge = judgeAt(judgeServer, clock, limiter);
     const result = await judge.score('polite', 'reply');
     expect(result.ok).toBe(true);
     expect(judgeServer.received).toHaveLength(2);
     expect(clock.now()).toBeGreaterThanOrEqual(2000);
     expect(Math.min(...clock.sleeps)).toBeGreaterThanOrEqual(2000);
+  });
+
+  it("a judge's retry whose budget ends before the reset another call's answer said: given up at once, naming the header, not sent", async () => {
+    const clock: VirtualClock = virtualClock(() => limiter.active === clock.parked);
+    const limiter = new AdaptiveLimiter(16, clock.paced);
+    let refused = 0;
+    const judgeServer = await startServer([
+      (res, req) => {
+        if (JSON.stringify(req.body).includes('reply A')) {
+          refused += 1;
+          res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '25' });
+          res.end(JSON.stringify({ error: { message: 'rate limited' } }));
+          return;
+        }
+        void clock.work(24_000).then(() => {
+          res.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '20' });
+          res.end(JSON.stringify(OK));
+        });
+      },
+    ]);
+    const judge = judgeAt(judgeServer, clock, limiter);
+    const [a, b] = await Promise.all([judge.score('polite', 'reply A'), judge.score('polite', 'reply B')]);
+    expect(b.ok).toBe(true);
+    const m = /^HTTP 429 after 1 attempt \(rate limited: the server's quota is spent until its X-RateLimit-Reset, (\d+) ms away, more than the (\d+) ms left of the time budget of 30000 ms, timeoutMs x attempts; given up at once instead of waiting\): rate limited$/.exec(a.ok ? '' : a.reason);
+    expect(m, a.ok ? 'answered' : a.reason).not.toBeNull();
+    expect(Number(m?.[1]) + clock.now()).toBe(44_000);
+    expect(Number(m?.[2]) + clock.now()).toBe(30_000);
+    expect(refused).toBe(1);
   });
 
   it('a judge that answers only 429: the call fails once its 30 s budget is spent, with the reason', async () => {
