@@ -236,9 +236,8 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   // Tallies are derived from the fixtures, never trusted from a file (also for a single shard).
   if (records.length === 1) {
     const only = records[0] as RunRecord;
-    // A lone record that was not a shard keeps what it said about itself (a merge of a merge).
-    const kept = only.shard === undefined && only.incomplete !== undefined ? { incomplete: only.incomplete } : incomplete;
-    return { ...first, tallies: tallies([...first.fixtures, ...first.personas]), ...kept };
+    // A lone merge that lacked shards says so again (checkShards): it holds the same shards.
+    return { ...first, tallies: tallies([...first.fixtures, ...first.personas]), ...incomplete };
   }
   const shard = (i: number): string => (inputNames.length === 0 ? `shard ${i + 1}` : `shard ${i + 1} (${names[i]})`);
   const commits = [...new Set(records.map((r) => r.commit))];
@@ -341,8 +340,14 @@ function suiteOrder<T extends { file: string; line: number }>(items: T[]): T[] {
 function checkShards(records: readonly RunRecord[], nameOf: (i: number) => string | undefined, log: (line: string) => void): { kept: number[]; incomplete: Incomplete | null } {
   const all = wholeRunsOnce(records, nameOf, log);
   const sharded = all.filter((i) => records[i]?.shard !== undefined);
-  if (sharded.length === 0) return { kept: all, incomplete: null };
+  // A merge that lacked shards (no `shard`, an `incomplete`) holds every shard its `incomplete`
+  // does not say missing: merged again, it counts as those shards, and the ones none of the
+  // records holds are still missing (docs/action.md, "Shards: one suite over a CI matrix").
+  const merges = all.filter((i) => records[i]?.shard === undefined && records[i]?.incomplete != null);
+  if (sharded.length === 0 && merges.length === 0) return { kept: all, incomplete: null };
   const shardOf = (i: number): ShardInfo => (records[i] as RunRecord).shard as ShardInfo;
+  const lackOf = (i: number): Incomplete => (records[i] as RunRecord).incomplete as Incomplete;
+  const heldBy = (i: number): number[] => Array.from({ length: lackOf(i).total }, (_, k) => k + 1).filter((k) => !lackOf(i).missing.includes(k));
   /** The most common of `keys` (Map keeps insertion order, so a tie goes to the first file's); null for none. */
   const mostCommon = (keys: readonly string[]): string | null => {
     const counts = new Map<string, number>();
@@ -351,8 +356,12 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
     for (const [k, n] of counts) if (best === null || n > (counts.get(best) as number)) best = k;
     return best;
   };
-  const suiteKey = (i: number): string => JSON.stringify([shardOf(i).suiteHash, shardOf(i).total]);
-  const chosenSuite = mostCommon(sharded.map(suiteKey)) as string;
+  const suiteKey = (i: number): string => {
+    const { suiteHash, total } = records[i]?.shard ?? lackOf(i);
+    return JSON.stringify([suiteHash, total]);
+  };
+  // A merge counts once for each shard it holds.
+  const chosenSuite = mostCommon(all.flatMap((i) => (records[i]?.shard !== undefined ? [suiteKey(i)] : merges.includes(i) ? heldBy(i).map(() => suiteKey(i)) : []))) as string;
   // The split too (docs/action.md, "Shards"): shards balanced by other timings are not one
   // partition. A record written before `partition` existed does not say its split: it fits the one
   // the others name (docs/results-json.md), as every record of the suite did before.
@@ -361,11 +370,23 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
   const chosen = JSON.stringify([chosenSuite, chosenPartition]);
   const foreign: string[] = [];
   const byIndex = new Map<number, number>();
+  const held = new Set<number>();
   const kept: number[] = [];
   const label = (i: number): string => nameOf(i) ?? `record ${i + 1}`;
   for (const i of all) {
     const s = records[i]?.shard;
     if (s === undefined) {
+      if (merges.includes(i)) {
+        const lack = lackOf(i);
+        if (suiteKey(i) !== chosenSuite) {
+          const list = heldBy(i).map((k) => `${k}/${lack.total}`);
+          foreign.push(`${label(i)} (a merge of ${list.length === 1 ? 'shard' : 'shards'} ${list.join(', ')} of suite ${lack.suiteHash})`);
+          continue;
+        }
+        // What it excluded stays said; the shards it holds are there.
+        foreign.push(...lack.foreign);
+        for (const k of heldBy(i)) held.add(k);
+      }
       kept.push(i);
       continue;
     }
@@ -390,8 +411,8 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
     byIndex.set(s.index, i);
     kept.push(i);
   }
-  const { suiteHash, total } = (records[sharded.find((i) => key(i) === chosen) as number] as RunRecord).shard as ShardInfo;
-  const missing = Array.from({ length: total }, (_, k) => k + 1).filter((k) => !byIndex.has(k));
+  const [suiteHash, total] = JSON.parse(chosenSuite) as [string, number];
+  const missing = Array.from({ length: total }, (_, k) => k + 1).filter((k) => !byIndex.has(k) && !held.has(k));
   return { kept, incomplete: missing.length === 0 && foreign.length === 0 ? null : { total, suiteHash, missing, foreign } };
 }
 

@@ -119,6 +119,29 @@ describe('mergeRecords with shards', () => {
     expect(whole.shard).toBeUndefined();
   });
 
+  it('a merge that lacked shards, merged again with others, still lacks the shards none of them holds: never a whole run over a partial one', () => {
+    // Two partial merges of one suite: shards 1 and 3 of 4, then shard 4: shard 2 is in neither.
+    const first = mergeRecords([shardRun(1, 4, ['a']), shardRun(3, 4, ['c'])], ['1.json', '3.json']);
+    const second = mergeRecords([shardRun(4, 4, ['d'])], ['4.json']);
+    const again = mergeRecords([first, second], ['m1.json', 'm2.json']);
+    expect(again.fixtures.map((f) => f.label)).toEqual(['a', 'c', 'd']);
+    expect(again.incomplete).toEqual({ total: 4, suiteHash: SUITE, missing: [2], foreign: [] });
+    expect(gateMerged(again, ['newly_failing'], false).failed).toBe(true);
+    // The shard a partial merge lacked, given beside it: the merge holds its shards, and is whole.
+    const whole = mergeRecords([first, shardRun(2, 4, ['b']), shardRun(4, 4, ['d'])], ['m1.json', '2.json', '4.json']);
+    expect(whole.fixtures.map((f) => f.label).sort()).toEqual(['a', 'b', 'c', 'd']);
+    expect(whole.incomplete).toBeUndefined();
+    // A file a merge excluded stays said, and a partial merge of another suite is excluded, naming the shards it holds.
+    const excluded = mergeRecords([shardRun(1, 2, ['a']), shardRun(2, 2, ['b']), shardRun(1, 2, ['z'], 'ffffffffffffffff')], ['1.json', '2.json', 'old.json']);
+    expect(mergeRecords([excluded], ['m.json']).incomplete?.foreign).toEqual(['old.json (shard 1/2 of suite ffffffffffffffff)']);
+    const otherSuite = mergeRecords([shardRun(1, 3, ['x'], 'eeeeeeeeeeeeeeee')], ['x.json']);
+    const mixed = mergeRecords([shardRun(1, 2, ['a']), otherSuite, shardRun(2, 2, ['b'])], ['1.json', 'mx.json', '2.json']);
+    expect(mixed.fixtures.map((f) => f.label)).toEqual(['a', 'b']);
+    expect(mixed.incomplete).toEqual({ total: 2, suiteHash: SUITE, missing: [], foreign: ['mx.json (a merge of shard 1/3 of suite eeeeeeeeeeeeeeee)'] });
+    // Through results.json as well.
+    expect(mergeRecords([parseRecord(serializeRecord(first), 'm1.json'), parseRecord(serializeRecord(second), 'm2.json')]).incomplete?.missing).toEqual([2]);
+  });
+
   it('records without shard merge as before; the existing errors stay', () => {
     const merged = mergeRecords([run([fixture('a')]), run([fixture('b')])]);
     expect(merged.incomplete).toBeUndefined();
