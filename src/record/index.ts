@@ -239,7 +239,12 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     // A lone merge that lacked shards says so again (checkShards): it holds the same shards.
     return { ...first, tallies: tallies([...first.fixtures, ...first.personas]), ...incomplete };
   }
-  const shard = (i: number): string => (inputNames.length === 0 ? `shard ${i + 1}` : `shard ${i + 1} (${names[i]})`);
+  // A shard record is called by its own index, never by where it comes in the list ("shard 4/4
+  // (s4.json)", not "shard 1" when it is given first); a record without `shard` by its place.
+  const shard = (i: number): string => {
+    const s = records[i]?.shard;
+    return `shard ${s === undefined ? i + 1 : `${s.index}/${s.total}`}${inputNames.length === 0 ? '' : ` (${names[i]})`}`;
+  };
   const commits = [...new Set(records.map((r) => r.commit))];
   if (commits.length > 1) {
     const list = records.map((r, i) => `${shard(i)} at ${r.commit ?? 'an unknown commit'}`).join(', ');

@@ -146,7 +146,19 @@ describe('mergeRecords with shards', () => {
     const merged = mergeRecords([run([fixture('a')]), run([fixture('b')])]);
     expect(merged.incomplete).toBeUndefined();
     expect(() => mergeRecords([run([fixture('a')]), run([fixture('a')])])).toThrow(/shards overlap: 1 fixture is in more than one shard: "a"/);
-    expect(() => mergeRecords([shardRun(1, 2, ['a']), { ...shardRun(2, 2, ['b']), commit: 'f'.repeat(40) }], ['1.json', '2.json'])).toThrow(/shards were recorded at different commits: shard 1 \(1\.json\)/);
+    expect(() => mergeRecords([shardRun(1, 2, ['a']), { ...shardRun(2, 2, ['b']), commit: 'f'.repeat(40) }], ['1.json', '2.json'])).toThrow(/shards were recorded at different commits: shard 1\/2 \(1\.json\)/);
+  });
+
+  it('a shard is named by its own index in what a merge says, whatever order the files come in', () => {
+    const other = { ...shardRun(4, 4, ['d']), commit: 'f'.repeat(40) };
+    const a = shardRun(1, 4, ['a']);
+    expect(() => mergeRecords([other, a, shardRun(2, 4, ['b']), shardRun(3, 4, ['c'])], ['s4.json', 's1.json', 's2.json', 's3.json'])).toThrow(
+      `shards were recorded at different commits: shard 4/4 (s4.json) at ${'f'.repeat(40)}, shard 1/4 (s1.json) at ${a.commit}, shard 2/4 (s2.json) at ${a.commit}, shard 3/4 (s3.json) at ${a.commit}`,
+    );
+    // Two shards that hold one fixture: each named by its index.
+    expect(() => mergeRecords([shardRun(2, 2, ['a', 'b']), shardRun(1, 2, ['b'])], ['two.json', 'one.json'])).toThrow('"b" (shard 2/2 (two.json) and shard 1/2 (one.json))');
+    // Without file names, the index alone.
+    expect(() => mergeRecords([shardRun(2, 2, ['a']), shardRun(1, 2, ['a'])])).toThrow('"a" (shard 2/2 and shard 1/2)');
   });
 
   it('the merged estimate is held against the shards\' caps summed: each shard was capped over its own items', () => {
@@ -264,7 +276,7 @@ describe('mergeRecords with shards', () => {
     const differ = mergeRecords([withEdits(1, ['a']), withEdits(2, ['b'], null), withEdits(3, ['c'], other)], ['1.json', '2.json', '3.json'], (l) => logged.push(l));
     expect('suiteEdits' in differ).toBe(false);
     expect(logged).toEqual([
-      "the records say different suite edits (shard 1 (1.json): 1 item and 1 baseline edited; shard 2 (2.json): none; shard 3 (3.json): 1 item and 0 baselines edited, in part): the merged run says none, as it cannot tell which is the suite's; replay every shard with the same --base",
+      "the records say different suite edits (shard 1/3 (1.json): 1 item and 1 baseline edited; shard 2/3 (2.json): none; shard 3/3 (3.json): 1 item and 0 baselines edited, in part): the merged run says none, as it cannot tell which is the suite's; replay every shard with the same --base",
     ]);
     // Whichever record comes first.
     expect('suiteEdits' in mergeRecords([withEdits(2, ['b'], null), withEdits(1, ['a']), withEdits(3, ['c'])])).toBe(false);
