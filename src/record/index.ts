@@ -276,6 +276,14 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     const each = ns === 0 ? 'fixture' : nf === 0 ? 'persona script' : 'item';
     throw new UserError(`shards overlap: ${n} ${noun} ${n === 1 ? 'is' : 'are'} in more than one shard: ${shown}; each ${each} must be replayed by exactly one shard`);
   }
+  // The merged run says it was interrupted; which shard was, and what to do, is said here
+  // (docs/action.md, "Report: combine shards, or comment for a fork").
+  records.forEach((r, i) => {
+    if (!r.interrupted) return;
+    const n = r.fixtures.length + r.personas.length;
+    const again = r.shard === undefined ? 'replay it again' : `replay shard ${r.shard.index}/${r.shard.total} again (run --shard ${r.shard.index}/${r.shard.total}, or re-run its job)`;
+    log(`${shard(i)} was interrupted: only the ${n} ${n === 1 ? 'item it finished is' : 'items it finished are'} merged, its others were not replayed; ${again} and merge its record instead`);
+  });
   const startedAt = records.map((r) => r.startedAt).sort()[0] as string;
   const finishedAt = records.map((r) => r.finishedAt).sort().at(-1) as string;
   const usd = Math.round(records.reduce((s, r) => s + r.estimate.usd, 0) * 1e6) / 1e6;

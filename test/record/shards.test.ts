@@ -142,6 +142,19 @@ describe('mergeRecords with shards', () => {
     expect(mergeRecords([parseRecord(serializeRecord(first), 'm1.json'), parseRecord(serializeRecord(second), 'm2.json')]).incomplete?.missing).toEqual([2]);
   });
 
+  it('an interrupted shard (a job cancelled midway) is named in the log with what to do; the merged run is interrupted', () => {
+    const lines: string[] = [];
+    const cut = { ...shardRun(3, 3, ['c']), interrupted: true };
+    const m = mergeRecords([shardRun(1, 3, ['a']), shardRun(2, 3, ['b']), cut], ['s1.json', 's2.json', 's3.json'], (l) => lines.push(l));
+    expect(m.interrupted).toBe(true);
+    expect(m.incomplete).toBeUndefined();
+    expect(lines).toEqual(['shard 3/3 (s3.json) was interrupted: only the 1 item it finished is merged, its others were not replayed; replay shard 3/3 again (run --shard 3/3, or re-run its job) and merge its record instead']);
+    // Nothing is said when no record was interrupted.
+    const quiet: string[] = [];
+    mergeRecords([shardRun(1, 2, ['a']), shardRun(2, 2, ['b'])], [], (l) => quiet.push(l));
+    expect(quiet).toEqual([]);
+  });
+
   it('records without shard merge as before; the existing errors stay', () => {
     const merged = mergeRecords([run([fixture('a')]), run([fixture('b')])]);
     expect(merged.incomplete).toBeUndefined();
