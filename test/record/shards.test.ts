@@ -9,6 +9,7 @@ import { selectShard } from '../../src/evaluate/shard.js';
 import type { RunRecord, ShardInfo, SuiteEdits } from '../../src/types.js';
 import { renderJUnit, renderMarkdownReport, renderTerminal } from '../../src/report/index.js';
 import { renderHtml } from '../../src/report/html.js';
+import { renderCompareMarkdown, renderCompareText } from '../../src/report/compare.js';
 import { fixture, persona, resetLines, run } from '../report/fixtures.js';
 
 const SUITE = '0123456789abcdef';
@@ -331,6 +332,21 @@ describe('surfaces of an incomplete merge', () => {
     const md = renderMarkdownReport(m);
     expect(md).not.toContain('<img src=x>');
     expect(md).toContain('incomplete: excluded');
+  });
+
+  it('compare names the part of the suite a run is: the shard, or the shards a merge lacks', () => {
+    const c = compareRuns(full, merged, { first: 'full.json', second: 'merged.json' });
+    expect(c.after.part).toBe('a merge lacking shards: shard 2/2 missing');
+    expect(renderCompareText(c)).toContain('after:  merged.json, commit ');
+    expect(renderCompareText(c)).toContain('(a part of the suite: a merge lacking shards: shard 2/2 missing)');
+    expect(renderCompareMarkdown(c)).toMatch(/\(a part of the suite: a merge lacking shards\\?: shard 2\/2 missing\)/);
+    const one = compareRuns(full, shardRun(1, 2, ['a', 'b']));
+    expect(renderCompareText(one)).toContain('(a part of the suite: shard 1/2)');
+    // A file name the merge excluded is escaped in the markdown.
+    const excluded = mergeRecords([shardRun(1, 1, ['a']), shardRun(1, 1, ['b'], 'eeeeeeeeeeeeeeee')], ['1.json', '<img src=x>*.json']);
+    expect(renderCompareMarkdown(compareRuns(full, excluded))).not.toContain('<img src=x>');
+    // A whole run has no part.
+    expect(compareRuns(full, full).after.part).toBeUndefined();
   });
 
   it('compare: the items of the missing shard are neither removed nor added', () => {
