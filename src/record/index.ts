@@ -235,7 +235,6 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   const { shard: _shard, incomplete: _incomplete, ...first } = records[0] as RunRecord;
   // Tallies are derived from the fixtures, never trusted from a file (also for a single shard).
   if (records.length === 1) {
-    const only = records[0] as RunRecord;
     // A lone merge that lacked shards says so again (checkShards): it holds the same shards.
     return { ...first, tallies: tallies([...first.fixtures, ...first.personas]), ...incomplete };
   }
@@ -288,7 +287,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   const finishedAt = records.map((r) => r.finishedAt).sort().at(-1) as string;
   const usd = Math.round(records.reduce((s, r) => s + r.estimate.usd, 0) * 1e6) / 1e6;
   // The shards' own latency figures are taken again over every merged turn (docs/latency.md).
-  const { latency: _shardLatency, usage: _shardUsage, stats: _shardStats, removed: _shardRemoved, suiteEdits: _shardEdits, ...shared } = first;
+  const { latency: _shardLatency, usage: _shardUsage, stats: _shardStats, removed: _shardRemoved, suiteEdits: _shardEdits, spend: _shardSpend, ...shared } = first;
   // Every shard loads the whole suite, so each names the same removed baselines: said once.
   const removed = [...new Map(records.flatMap((r) => r.removed ?? []).map((b) => [b.label, b])).values()].sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
   const latency = runLatency(fixtures, personas);
@@ -306,12 +305,14 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     durationMs: Math.max(0, Date.parse(finishedAt) - Date.parse(startedAt)) || Math.max(...records.map((r) => r.durationMs)),
     estimate: mergedEstimate(records, usd),
     ...mergedModels(records),
+    // An older shard's record has no `meaning`: the run's is one a shard recorded, whatever order they come in.
+    ...(shared.meaning === undefined ? pickMeaning(records) : {}),
     tallies: tallies([...fixtures, ...personas]),
     interrupted: records.some((r) => r.interrupted),
     fixtures,
     personas,
     ...mergedEvaluations(records, { fixtures, personas }),
-    ...mergedSpend(records),
+    ...mergedSpend(records, shard, log),
     ...(removed.length > 0 ? { removed } : {}),
     ...mergedSuiteEdits(records, shard, log),
     ...incomplete,
@@ -488,9 +489,16 @@ const SPEND_KEYS = {
  * replayed included); an optional counter only when a shard recorded it. Absent when no shard
  * recorded any (records written before spend existed).
  */
-function mergedSpend(records: readonly RunRecord[]): { spend?: Spend } {
+function mergedSpend(records: readonly RunRecord[], shard: (i: number) => string, log: (line: string) => void): { spend?: Spend } {
   const all = records.flatMap((r) => (r.spend === undefined ? [] : [r.spend]));
   if (all.length === 0) return {};
+  // A record written before spend existed counted nothing: a sum over the others would read as
+  // the whole run's turns and calls, fewer than were made (docs/semantics.md, "Cost").
+  const without = records.flatMap((r, i) => (r.spend === undefined ? [shard(i)] : []));
+  if (without.length > 0) {
+    log(`${without.join(', ')} ${without.length === 1 ? 'has' : 'have'} no spend (written by an agent-replay before it was recorded): the merged run says none, as a sum over the others would count fewer agent turns and judge calls than were made; replay ${without.length === 1 ? 'that shard' : 'those shards'} with this agent-replay to have it`);
+    return {};
+  }
   const spend: Partial<Record<keyof Spend, number>> = {};
   for (const [key, always] of Object.entries(SPEND_KEYS) as [keyof Spend, boolean | 'every'][]) {
     const recorded = always === 'every' ? all.every((s) => s[key] !== undefined) : always || all.some((s) => s[key] !== undefined);
@@ -539,6 +547,12 @@ function mergedModels(records: readonly RunRecord[]): Pick<RunRecord, 'judge'> &
   const judge = pick(records.map((r) => r.judge).filter((j) => j.name !== null)) ?? (records[0] as RunRecord).judge;
   const simulator = pick(records.flatMap((r) => (r.simulator === undefined ? [] : [r.simulator])));
   return { judge, ...(simulator === undefined ? {} : { simulator }) };
+}
+
+/** The meaning check of the first record that says it (records written before it was kept do not). */
+function pickMeaning(records: readonly RunRecord[]): Pick<RunRecord, 'meaning'> {
+  const meaning = records.find((r) => r.meaning !== undefined)?.meaning;
+  return meaning === undefined ? {} : { meaning };
 }
 
 /**

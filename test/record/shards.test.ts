@@ -213,6 +213,27 @@ describe('mergeRecords with shards', () => {
     }
   });
 
+  it('a shard written by an older agent-replay (no spend, no meaning) given first: no partial sum of spend, the meaning check a shard recorded', () => {
+    const old = shardRun(1, 2, ['a']);
+    delete old.spend;
+    delete old.meaning;
+    const now = shardRun(2, 2, ['b']);
+    now.spend = { agentTurns: 6, agentRetries: 0, judgeCalls: 2, judgeRetries: 0, judgeReused: 0, meaningCalls: 1, meaningReused: 0, meaningAvoided: 0 };
+    now.meaning = { check: 'judge', model: 'm', promptVersion: '1' };
+    for (const [order, names] of [[[old, now], ['old.json', 'new.json']], [[now, old], ['new.json', 'old.json']]] as const) {
+      const lines: string[] = [];
+      const m = mergeRecords(order, names, (l) => lines.push(l));
+      // 6 agent turns would read as the whole run's: the old shard's turns were not counted.
+      expect(m.spend).toBeUndefined();
+      expect(renderTerminal(m, { color: false })).not.toContain('6 agent turns');
+      expect(m.meaning).toEqual({ check: 'judge', model: 'm', promptVersion: '1' });
+      expect(lines).toEqual([
+        'shard 1/2 (old.json) has no spend (written by an agent-replay before it was recorded): the merged run says none, as a sum over the others would count fewer agent turns and judge calls than were made; replay that shard with this agent-replay to have it',
+      ]);
+      expect(parseRecord(serializeRecord(m), 'm.json').spend).toBeUndefined();
+    }
+  });
+
   it('shards split by other timings (each job read another previous run) are not one partition: incomplete, never an item silently in no shard', () => {
     const list = ['a', 'b', 'c'].map((label) => ({ label, turns: 1, definitionHash: label }));
     const before = new Map([['a', 10], ['b', 10], ['c', 1]]);
