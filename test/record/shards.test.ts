@@ -317,6 +317,16 @@ describe('mergeRecords with shards', () => {
     expect('suiteEdits' in mergeRecords([withEdits(2, ['b'], null), withEdits(1, ['a']), withEdits(3, ['c'])])).toBe(false);
   });
 
+  it('a hand-edited incomplete (a missing shard beyond the total, listed twice, or nothing lacking) is refused, naming the file', () => {
+    const merged = mergeRecords([shardRun(1, 4, ['a']), shardRun(3, 4, ['c'])], ['1.json', '3.json']);
+    const edited = (incomplete: object): string => JSON.stringify({ ...merged, incomplete: { ...merged.incomplete, ...incomplete } });
+    expect(() => parseRecord(edited({ missing: [2, 5] }), 'm.json')).toThrow(/^m\.json: .*incomplete: a missing shard must not exceed the shard total; give a results\.json written by agent-replay/);
+    expect(() => parseRecord(edited({ missing: [2, 2] }), 'm.json')).toThrow(/m\.json: .*incomplete: a missing shard is listed twice/);
+    expect(() => parseRecord(edited({ missing: [] }), 'm.json')).toThrow(/m\.json: .*incomplete: an incomplete merge lacks a shard or excluded a file/);
+    // What a merge writes reads back.
+    expect(parseRecord(serializeRecord(merged), 'm.json').incomplete).toEqual({ total: 4, suiteHash: SUITE, missing: [2, 4], foreign: [] });
+  });
+
   it('a record whose shard index exceeds its total is refused', () => {
     const bad = { ...shardRun(1, 2, ['a']), shard: { index: 3, total: 2, suiteHash: SUITE } };
     expect(() => parseRecord(JSON.stringify(bad), 'bad.json')).toThrow(/bad\.json: .*shard: shard index must not exceed the shard total/);
