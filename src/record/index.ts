@@ -239,10 +239,13 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     return { ...first, tallies: tallies([...first.fixtures, ...first.personas]), ...incomplete };
   }
   // A shard record is called by its own index, never by where it comes in the list ("shard 4/4
-  // (s4.json)", not "shard 1" when it is given first); a record without `shard` by its place.
+  // (s4.json)", not "shard 1" when it is given first), a merge lacking shards by those it holds
+  // ("the merge of shards 1/4, 3/4 (m.json)"), another record by its place.
   const shard = (i: number): string => {
-    const s = records[i]?.shard;
-    return `shard ${s === undefined ? i + 1 : `${s.index}/${s.total}`}${inputNames.length === 0 ? '' : ` (${names[i]})`}`;
+    const { shard: s, incomplete: lack } = records[i] as RunRecord;
+    const held = lack == null ? [] : Array.from({ length: lack.total }, (_, k) => k + 1).filter((k) => !lack.missing.includes(k)).map((k) => `${k}/${lack.total}`);
+    const what = s !== undefined ? `shard ${s.index}/${s.total}` : lack != null ? `the merge of ${held.length === 1 ? 'shard' : 'shards'} ${held.join(', ')}` : `shard ${i + 1}`;
+    return `${what}${inputNames.length === 0 ? '' : ` (${names[i]})`}`;
   };
   const commits = [...new Set(records.map((r) => r.commit))];
   if (commits.length > 1) {

@@ -141,6 +141,8 @@ describe('mergeRecords with shards', () => {
     expect(mixed.incomplete).toEqual({ total: 2, suiteHash: SUITE, missing: [], foreign: ['mx.json (a merge of shard 1/3 of suite eeeeeeeeeeeeeeee)'] });
     // Through results.json as well.
     expect(mergeRecords([parseRecord(serializeRecord(first), 'm1.json'), parseRecord(serializeRecord(second), 'm2.json')]).incomplete?.missing).toEqual([2]);
+    // A shard it holds, given again beside it, overlaps: the merge is named by the shards it holds.
+    expect(() => mergeRecords([first, shardRun(1, 4, ['a'])], ['m1.json', '1.json'])).toThrow('"a" (the merge of shards 1/4, 3/4 (m1.json) and shard 1/4 (1.json))');
   });
 
   it('an interrupted shard (a job cancelled midway) is named in the log with what to do; the merged run is interrupted', () => {
