@@ -20,13 +20,27 @@ import { gateMerged, incompleteText } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
 
+/** What expandResults found, and where it found nothing (for the error when no file is left). */
+export interface ExpandedResults {
+  files: string[];
+  /** The folders of patterns that do not exist (no artifact downloaded there). */
+  missing: string[];
+  /** The lines naming a file or folder that does not exist; each is in `files` too, so that a read of it says so when others exist. */
+  absent: string[];
+  /** The folders, given or of a pattern, that exist and hold no results file (nothing was downloaded into them). */
+  empty: string[];
+  /** How many of `files` exist. */
+  existing: number;
+}
+
 /**
  * Expands each line of the results input: a file, a folder (every .json file below it: `results-path` may name a record otherwise; docs/action.md), or a `*` pattern in the last segment.
- * `missing`: the folders of patterns that do not exist (no artifact downloaded there), for the error when nothing matches.
  */
-async function expandResults(patterns: readonly string[], cwd: string): Promise<{ files: string[]; missing: string[] }> {
+export async function expandResults(patterns: readonly string[], cwd: string): Promise<ExpandedResults> {
   const out: string[] = [];
   const missing: string[] = [];
+  const absent: string[] = [];
+  const empty: string[] = [];
   const walk = async (dir: string): Promise<void> => {
     for (const e of await readdir(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
@@ -36,6 +50,7 @@ async function expandResults(patterns: readonly string[], cwd: string): Promise<
   };
   for (const pattern of patterns) {
     const abs = resolve(cwd, pattern);
+    const before = out.length;
     if (abs.includes('*')) {
       const dir = dirname(abs);
       const re = new RegExp(`^${basename(abs).replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
@@ -48,15 +63,35 @@ async function expandResults(patterns: readonly string[], cwd: string): Promise<
         continue;
       }
       for (const name of names.sort()) if (re.test(name)) out.push(join(dir, name));
+      if (out.length === before) empty.push(relative(cwd, dir) || '.');
     } else {
       try {
         await walk(abs);
-      } catch {
+        if (out.length === before) empty.push(relative(cwd, abs) || '.');
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !absent.includes(relative(cwd, abs) || abs)) absent.push(relative(cwd, abs) || abs);
         out.push(abs);
       }
     }
   }
-  return { files: [...new Set(out)], missing };
+  const files = [...new Set(out)];
+  return { files, missing, absent, empty, existing: files.length - absent.length };
+}
+
+/**
+ * The error when the results input leaves no file to read (docs/action.md, "Report: combine
+ * shards, or comment for a fork"): every shard's job failed before it uploaded its results, or the
+ * download step did not run or wrote elsewhere. Null when some file exists to be read.
+ */
+export function noResultsWords(results: readonly string[], found: ExpandedResults): string | null {
+  if (found.existing > 0) return null;
+  const download = 'check that the step that downloads the results artifacts ran before this one and wrote there';
+  const why = [
+    ...(found.missing.length === 0 ? [] : [`no folder ${found.missing.join(', ')} in the workspace: ${download}`]),
+    ...(found.absent.length === 0 ? [] : [`nothing at ${found.absent.join(', ')} in the workspace: ${download}`]),
+    ...(found.empty.length === 0 ? [] : [`${found.empty.join(', ')} ${found.empty.length === 1 ? 'holds' : 'hold'} no .json file: no results artifact was downloaded there; when every shard's job failed before it uploaded its results, their logs say why`]),
+  ];
+  return `report mode: no results files match ${results.join(', ')}${why.length === 0 ? '' : ` (${why.join('; ')})`}`;
 }
 
 /** A folder or file named by an artifact (a fork's run writes it), shown on one line and clipped. */
@@ -209,11 +244,10 @@ export async function pullForReport(prNumber: number | null, ctx: ActionContext,
 
 export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
   if (inputs.results.length === 0) throw new UserError('report mode needs the results input: one results file, folder or pattern per line');
-  const { files, missing } = await expandResults(inputs.results, deps.cwd);
-  if (files.length === 0) {
-    const folders = missing.length === 0 ? '' : ` (no folder ${missing.join(', ')} in the workspace: check that the step that downloads the results artifacts ran before this one and wrote there)`;
-    throw new UserError(`report mode: no results files match ${inputs.results.join(', ')}${folders}`);
-  }
+  const expanded = await expandResults(inputs.results, deps.cwd);
+  const none = noResultsWords(inputs.results, expanded);
+  if (none !== null) throw new UserError(none);
+  const { files } = expanded;
   const read: ReadResults[] = [];
   for (const f of files) read.push({ file: relative(deps.cwd, f) || f, record: await readRecord(f) });
   // Another suite's records, downloaded beside this suite's (the default suite's pattern takes

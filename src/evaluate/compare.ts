@@ -12,6 +12,7 @@ import { isJudgeFlip, judgeFlip, meaningJudgeChange, withMeaningJudgeChange } fr
 import { kindOf } from './kind.js';
 import { DEFAULT_LATENCY } from '../config.js';
 import { mcnemarExact } from './stats.js';
+import { incompleteText } from './shard.js';
 
 /** An item's result in one run. */
 export type ItemResult = 'pass' | 'fail' | 'not_evaluated' | 'errored';
@@ -87,6 +88,8 @@ export interface RunRef {
   partial: boolean;
   /** Set (true) when the record is one shard or a merge that lacks shards. */
   shards?: true;
+  /** With `shards`, which part it is: "shard 2/4", or what the merge lacks ("shard 4/4 missing"). */
+  part?: string;
 }
 
 export interface GroupComparison {
@@ -333,7 +336,13 @@ function isPartial(run: RunRecord): boolean {
 }
 
 function refOf(run: RunRecord, file: string | null): RunRef {
-  return { startedAt: run.startedAt, commit: run.commit, file, partial: isPartial(run), ...(lacksShards(run) ? { shards: true as const } : {}) };
+  return { startedAt: run.startedAt, commit: run.commit, file, partial: isPartial(run), ...(lacksShards(run) ? { shards: true as const, part: partOf(run) } : {}) };
+}
+
+/** Which part of the suite a shard's record or a merge lacking shards is, so that the one compared is never just "a part". */
+function partOf(run: RunRecord): string {
+  if (run.shard != null) return `shard ${run.shard.index}/${run.shard.total}`;
+  return run.incomplete == null ? 'a merge lacking shards' : `a merge lacking shards: ${incompleteText(run.incomplete).replace(/^incomplete: /, '')}`;
 }
 
 /**

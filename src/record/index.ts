@@ -238,12 +238,18 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   const { shard: _shard, incomplete: _incomplete, ...first } = records[0] as RunRecord;
   // Tallies are derived from the fixtures, never trusted from a file (also for a single shard).
   if (records.length === 1) {
-    const only = records[0] as RunRecord;
-    // A lone record that was not a shard keeps what it said about itself (a merge of a merge).
-    const kept = only.shard === undefined && only.incomplete !== undefined ? { incomplete: only.incomplete } : incomplete;
-    return { ...first, tallies: tallies([...first.fixtures, ...first.personas]), ...kept };
+    // A lone merge that lacked shards says so again (checkShards): it holds the same shards.
+    return { ...first, tallies: tallies([...first.fixtures, ...first.personas]), ...incomplete };
   }
-  const shard = (i: number): string => (inputNames.length === 0 ? `shard ${i + 1}` : `shard ${i + 1} (${names[i]})`);
+  // A shard record is called by its own index, never by where it comes in the list ("shard 4/4
+  // (s4.json)", not "shard 1" when it is given first), a merge lacking shards by those it holds
+  // ("the merge of shards 1/4, 3/4 (m.json)"), another record by its place.
+  const shard = (i: number): string => {
+    const { shard: s, incomplete: lack } = records[i] as RunRecord;
+    const held = lack == null ? [] : Array.from({ length: lack.total }, (_, k) => k + 1).filter((k) => !lack.missing.includes(k)).map((k) => `${k}/${lack.total}`);
+    const what = s !== undefined ? `shard ${s.index}/${s.total}` : lack != null ? `the merge of ${held.length === 1 ? 'shard' : 'shards'} ${held.join(', ')}` : `shard ${i + 1}`;
+    return `${what}${inputNames.length === 0 ? '' : ` (${names[i]})`}`;
+  };
   const commits = [...new Set(records.map((r) => r.commit))];
   if (commits.length > 1) {
     const list = records.map((r, i) => `${shard(i)} at ${r.commit ?? 'an unknown commit'}`).join(', ');
@@ -275,11 +281,19 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     const each = ns === 0 ? 'fixture' : nf === 0 ? 'persona script' : 'item';
     throw new UserError(`shards overlap: ${n} ${noun} ${n === 1 ? 'is' : 'are'} in more than one shard: ${shown}; each ${each} must be replayed by exactly one shard`);
   }
+  // The merged run says it was interrupted; which shard was, and what to do, is said here
+  // (docs/action.md, "Report: combine shards, or comment for a fork").
+  records.forEach((r, i) => {
+    if (!r.interrupted) return;
+    const n = r.fixtures.length + r.personas.length;
+    const again = r.shard === undefined ? 'replay it again' : `replay shard ${r.shard.index}/${r.shard.total} again (run --shard ${r.shard.index}/${r.shard.total}, or re-run its job)`;
+    log(`${shard(i)} was interrupted: only the ${n} ${n === 1 ? 'item it finished is' : 'items it finished are'} merged, its others were not replayed; ${again} and merge its record instead`);
+  });
   const startedAt = records.map((r) => r.startedAt).sort()[0] as string;
   const finishedAt = records.map((r) => r.finishedAt).sort().at(-1) as string;
   const usd = Math.round(records.reduce((s, r) => s + r.estimate.usd, 0) * 1e6) / 1e6;
   // The shards' own latency figures are taken again over every merged turn (docs/latency.md).
-  const { latency: _shardLatency, usage: _shardUsage, stats: _shardStats, removed: _shardRemoved, suiteEdits: _shardEdits, ...shared } = first;
+  const { latency: _shardLatency, usage: _shardUsage, stats: _shardStats, removed: _shardRemoved, suiteEdits: _shardEdits, spend: _shardSpend, ...shared } = first;
   // Every shard loads the whole suite, so each names the same removed baselines: said once.
   const removed = [...new Map(records.flatMap((r) => r.removed ?? []).map((b) => [b.label, b])).values()].sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
   const latency = runLatency(fixtures, personas);
@@ -297,12 +311,14 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     durationMs: Math.max(0, Date.parse(finishedAt) - Date.parse(startedAt)) || Math.max(...records.map((r) => r.durationMs)),
     estimate: mergedEstimate(records, usd),
     ...mergedModels(records),
+    // An older shard's record has no `meaning`: the run's is one a shard recorded, whatever order they come in.
+    ...(shared.meaning === undefined ? pickMeaning(records) : {}),
     tallies: tallies([...fixtures, ...personas]),
     interrupted: records.some((r) => r.interrupted),
     fixtures,
     personas,
     ...mergedEvaluations(records, { fixtures, personas }),
-    ...mergedSpend(records),
+    ...mergedSpend(records, shard, log),
     ...(removed.length > 0 ? { removed } : {}),
     ...mergedSuiteEdits(records, shard, log),
     ...incomplete,
@@ -344,8 +360,14 @@ function suiteOrder<T extends { file: string; line: number }>(items: T[]): T[] {
 function checkShards(records: readonly RunRecord[], nameOf: (i: number) => string | undefined, log: (line: string) => void): { kept: number[]; incomplete: Incomplete | null } {
   const all = wholeRunsOnce(records, nameOf, log);
   const sharded = all.filter((i) => records[i]?.shard !== undefined);
-  if (sharded.length === 0) return { kept: all, incomplete: null };
+  // A merge that lacked shards (no `shard`, an `incomplete`) holds every shard its `incomplete`
+  // does not say missing: merged again, it counts as those shards, and the ones none of the
+  // records holds are still missing (docs/action.md, "Shards: one suite over a CI matrix").
+  const merges = all.filter((i) => records[i]?.shard === undefined && records[i]?.incomplete != null);
+  if (sharded.length === 0 && merges.length === 0) return { kept: all, incomplete: null };
   const shardOf = (i: number): ShardInfo => (records[i] as RunRecord).shard as ShardInfo;
+  const lackOf = (i: number): Incomplete => (records[i] as RunRecord).incomplete as Incomplete;
+  const heldBy = (i: number): number[] => Array.from({ length: lackOf(i).total }, (_, k) => k + 1).filter((k) => !lackOf(i).missing.includes(k));
   /** The most common of `keys` (Map keeps insertion order, so a tie goes to the first file's); null for none. */
   const mostCommon = (keys: readonly string[]): string | null => {
     const counts = new Map<string, number>();
@@ -354,8 +376,12 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
     for (const [k, n] of counts) if (best === null || n > (counts.get(best) as number)) best = k;
     return best;
   };
-  const suiteKey = (i: number): string => JSON.stringify([shardOf(i).suiteHash, shardOf(i).total]);
-  const chosenSuite = mostCommon(sharded.map(suiteKey)) as string;
+  const suiteKey = (i: number): string => {
+    const { suiteHash, total } = records[i]?.shard ?? lackOf(i);
+    return JSON.stringify([suiteHash, total]);
+  };
+  // A merge counts once for each shard it holds.
+  const chosenSuite = mostCommon(all.flatMap((i) => (records[i]?.shard !== undefined ? [suiteKey(i)] : merges.includes(i) ? heldBy(i).map(() => suiteKey(i)) : []))) as string;
   // The split too (docs/action.md, "Shards"): shards balanced by other timings are not one
   // partition. A record written before `partition` existed does not say its split: it fits the one
   // the others name (docs/results-json.md), as every record of the suite did before.
@@ -364,11 +390,23 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
   const chosen = JSON.stringify([chosenSuite, chosenPartition]);
   const foreign: string[] = [];
   const byIndex = new Map<number, number>();
+  const held = new Set<number>();
   const kept: number[] = [];
   const label = (i: number): string => nameOf(i) ?? `record ${i + 1}`;
   for (const i of all) {
     const s = records[i]?.shard;
     if (s === undefined) {
+      if (merges.includes(i)) {
+        const lack = lackOf(i);
+        if (suiteKey(i) !== chosenSuite) {
+          const list = heldBy(i).map((k) => `${k}/${lack.total}`);
+          foreign.push(`${label(i)} (a merge of ${list.length === 1 ? 'shard' : 'shards'} ${list.join(', ')} of suite ${lack.suiteHash})`);
+          continue;
+        }
+        // What it excluded stays said; the shards it holds are there.
+        foreign.push(...lack.foreign);
+        for (const k of heldBy(i)) held.add(k);
+      }
       kept.push(i);
       continue;
     }
@@ -393,8 +431,8 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
     byIndex.set(s.index, i);
     kept.push(i);
   }
-  const { suiteHash, total } = (records[sharded.find((i) => key(i) === chosen) as number] as RunRecord).shard as ShardInfo;
-  const missing = Array.from({ length: total }, (_, k) => k + 1).filter((k) => !byIndex.has(k));
+  const [suiteHash, total] = JSON.parse(chosenSuite) as [string, number];
+  const missing = Array.from({ length: total }, (_, k) => k + 1).filter((k) => !byIndex.has(k) && !held.has(k));
   return { kept, incomplete: missing.length === 0 && foreign.length === 0 ? null : { total, suiteHash, missing, foreign } };
 }
 
@@ -457,9 +495,16 @@ const SPEND_KEYS = {
  * replayed included); an optional counter only when a shard recorded it. Absent when no shard
  * recorded any (records written before spend existed).
  */
-function mergedSpend(records: readonly RunRecord[]): { spend?: Spend } {
+function mergedSpend(records: readonly RunRecord[], shard: (i: number) => string, log: (line: string) => void): { spend?: Spend } {
   const all = records.flatMap((r) => (r.spend === undefined ? [] : [r.spend]));
   if (all.length === 0) return {};
+  // A record written before spend existed counted nothing: a sum over the others would read as
+  // the whole run's turns and calls, fewer than were made (docs/semantics.md, "Cost").
+  const without = records.flatMap((r, i) => (r.spend === undefined ? [shard(i)] : []));
+  if (without.length > 0) {
+    log(`${without.join(', ')} ${without.length === 1 ? 'has' : 'have'} no spend (written by an agent-replay before it was recorded): the merged run says none, as a sum over the others would count fewer agent turns and judge calls than were made; replay ${without.length === 1 ? 'that shard' : 'those shards'} with this agent-replay to have it`);
+    return {};
+  }
   const spend: Partial<Record<keyof Spend, number>> = {};
   for (const [key, always] of Object.entries(SPEND_KEYS) as [keyof Spend, boolean | 'every'][]) {
     const recorded = always === 'every' ? all.every((s) => s[key] !== undefined) : always || all.some((s) => s[key] !== undefined);
@@ -508,6 +553,12 @@ function mergedModels(records: readonly RunRecord[]): Pick<RunRecord, 'judge'> &
   const judge = pick(records.map((r) => r.judge).filter((j) => j.name !== null)) ?? (records[0] as RunRecord).judge;
   const simulator = pick(records.flatMap((r) => (r.simulator === undefined ? [] : [r.simulator])));
   return { judge, ...(simulator === undefined ? {} : { simulator }) };
+}
+
+/** The meaning check of the first record that says it (records written before it was kept do not). */
+function pickMeaning(records: readonly RunRecord[]): Pick<RunRecord, 'meaning'> {
+  const meaning = records.find((r) => r.meaning !== undefined)?.meaning;
+  return meaning === undefined ? {} : { meaning };
 }
 
 /**

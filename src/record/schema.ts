@@ -566,6 +566,10 @@ function buildRunRecordSchema() {
         missing: z.array(z.number().int().min(1)),
         foreign: z.array(z.string()),
       })
+      // What a merge writes (docs/action.md, "Shards"): a merge lacks some shard of its total, or excluded a file.
+      .refine((inc) => inc.missing.every((k) => k <= inc.total), { error: 'a missing shard must not exceed the shard total' })
+      .refine((inc) => new Set(inc.missing).size === inc.missing.length, { error: 'a missing shard is listed twice' })
+      .refine((inc) => inc.missing.length > 0 || inc.foreign.length > 0, { error: 'an incomplete merge lacks a shard or excluded a file: missing and foreign are both empty' })
       .optional(),
   });
 }

@@ -42,7 +42,7 @@ function besides(a: Agreement): string {
 function runName(ref: Comparison['before'], plain: boolean): string {
   const code = (t: string): string => (plain ? terminalLine(t) : codeSpan(t));
   const what = [ref.file === null ? null : code(ref.file), ref.commit === null ? null : `commit ${code(ref.commit.slice(0, 12))}`, `started ${code(ref.startedAt)}`];
-  return what.filter((x): x is string => x !== null).join(', ') + (ref.partial ? (ref.shards ? ' (a part of the suite: one shard, or a merge lacking shards)' : ' (a partial run: --rerun / --only)') : '');
+  return what.filter((x): x is string => x !== null).join(', ') + (ref.partial ? (ref.shards ? ` (a part of the suite: ${ref.part === undefined ? 'one shard, or a merge lacking shards' : plain ? terminalLine(ref.part) : escapeInline(ref.part)})` : ' (a partial run: --rerun / --only)') : '');
 }
 
 /**

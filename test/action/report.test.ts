@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp } from 'node:fs/promises';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { tmpdir } from 'node:os';
 import type { FakeGitHub } from '../support/github-server.js';
 import { nativeEcho, type AgentServer } from '../support/agent-server.js';
 import { actionContextOf, gitHubApiOf, HEAD, makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
-import { pullForReport } from '../../src/action/report.js';
+import { expandResults, noResultsWords, pullForReport } from '../../src/action/report.js';
 import { UserError } from '../../src/errors.js';
 import { mergeRecords, parseRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
@@ -170,6 +171,29 @@ describe('report mode', () => {
     const merge = () => mergeRecords([shard('shard-0.json'), shard('shard-1.json'), shard('shard-0.json')], ['shards/shard-0.json', 'shards/shard-1.json', 'shards/shard-2.json']);
     expect(merge).toThrow(UserError);
     expect(merge).toThrow(/^shards overlap: 1 fixture is in more than one shard: "a" \(shard 1 \(shards\/shard-0\.json\) and shard 3 \(shards\/shard-2\.json\)\)/);
+  });
+
+  it('no results file at all (every shard failed before it uploaded, or no download): the folder given, absent or empty, is named with the fix', async () => {
+    // The decision without a start of the Action (docs/contributing.md, "Speed"): real folders in a temp dir.
+    const cwd = await mkdtemp(join(tmpdir(), 'report-none-'));
+    const words = async (results: string[]): Promise<string | null> => noResultsWords(results, await expandResults(results, cwd));
+    // The recipe's `results: shards` when the download wrote nothing: was "shards: does not exist; give the path of a results.json".
+    expect(await words(['shards'])).toBe(
+      'report mode: no results files match shards (nothing at shards in the workspace: check that the step that downloads the results artifacts ran before this one and wrote there)',
+    );
+    // The folder is there, but holds no record: was "no results files match shards" and no more.
+    await mkdir(join(cwd, 'shards', 'agent-replay-results-abc-shard-1-of-2'), { recursive: true });
+    expect(await words(['shards'])).toBe(
+      "report mode: no results files match shards (shards holds no .json file: no results artifact was downloaded there; when every shard's job failed before it uploaded its results, their logs say why)",
+    );
+    expect(await words(['shards/*.json'])).toBe(
+      "report mode: no results files match shards/*.json (shards holds no .json file: no results artifact was downloaded there; when every shard's job failed before it uploaded its results, their logs say why)",
+    );
+    // One shard's record there: read, and a missing file beside it is read (and refused) as before.
+    writeFileSync(join(cwd, 'shards', 'agent-replay-results-abc-shard-1-of-2', 'results.json'), '{}');
+    const some = await expandResults(['shards', 'gone.json'], cwd);
+    expect(noResultsWords(['shards', 'gone.json'], some)).toBeNull();
+    expect(some.files.map((f) => relative(cwd, f))).toEqual([join('shards', 'agent-replay-results-abc-shard-1-of-2', 'results.json'), 'gone.json']);
   });
 
   it('a pattern whose folder does not exist (no artifact downloaded there) says so, not ENOENT', async () => {

@@ -9,6 +9,7 @@ import { selectShard } from '../../src/evaluate/shard.js';
 import type { RunRecord, ShardInfo, SuiteEdits } from '../../src/types.js';
 import { renderJUnit, renderMarkdownReport, renderTerminal } from '../../src/report/index.js';
 import { renderHtml } from '../../src/report/html.js';
+import { renderCompareMarkdown, renderCompareText } from '../../src/report/compare.js';
 import { fixture, persona, resetLines, run } from '../report/fixtures.js';
 
 const SUITE = '0123456789abcdef';
@@ -119,11 +120,61 @@ describe('mergeRecords with shards', () => {
     expect(whole.shard).toBeUndefined();
   });
 
+  it('a merge that lacked shards, merged again with others, still lacks the shards none of them holds: never a whole run over a partial one', () => {
+    // Two partial merges of one suite: shards 1 and 3 of 4, then shard 4: shard 2 is in neither.
+    const first = mergeRecords([shardRun(1, 4, ['a']), shardRun(3, 4, ['c'])], ['1.json', '3.json']);
+    const second = mergeRecords([shardRun(4, 4, ['d'])], ['4.json']);
+    const again = mergeRecords([first, second], ['m1.json', 'm2.json']);
+    expect(again.fixtures.map((f) => f.label)).toEqual(['a', 'c', 'd']);
+    expect(again.incomplete).toEqual({ total: 4, suiteHash: SUITE, missing: [2], foreign: [] });
+    expect(gateMerged(again, ['newly_failing'], false).failed).toBe(true);
+    // The shard a partial merge lacked, given beside it: the merge holds its shards, and is whole.
+    const whole = mergeRecords([first, shardRun(2, 4, ['b']), shardRun(4, 4, ['d'])], ['m1.json', '2.json', '4.json']);
+    expect(whole.fixtures.map((f) => f.label).sort()).toEqual(['a', 'b', 'c', 'd']);
+    expect(whole.incomplete).toBeUndefined();
+    // A file a merge excluded stays said, and a partial merge of another suite is excluded, naming the shards it holds.
+    const excluded = mergeRecords([shardRun(1, 2, ['a']), shardRun(2, 2, ['b']), shardRun(1, 2, ['z'], 'ffffffffffffffff')], ['1.json', '2.json', 'old.json']);
+    expect(mergeRecords([excluded], ['m.json']).incomplete?.foreign).toEqual(['old.json (shard 1/2 of suite ffffffffffffffff)']);
+    const otherSuite = mergeRecords([shardRun(1, 3, ['x'], 'eeeeeeeeeeeeeeee')], ['x.json']);
+    const mixed = mergeRecords([shardRun(1, 2, ['a']), otherSuite, shardRun(2, 2, ['b'])], ['1.json', 'mx.json', '2.json']);
+    expect(mixed.fixtures.map((f) => f.label)).toEqual(['a', 'b']);
+    expect(mixed.incomplete).toEqual({ total: 2, suiteHash: SUITE, missing: [], foreign: ['mx.json (a merge of shard 1/3 of suite eeeeeeeeeeeeeeee)'] });
+    // Through results.json as well.
+    expect(mergeRecords([parseRecord(serializeRecord(first), 'm1.json'), parseRecord(serializeRecord(second), 'm2.json')]).incomplete?.missing).toEqual([2]);
+    // A shard it holds, given again beside it, overlaps: the merge is named by the shards it holds.
+    expect(() => mergeRecords([first, shardRun(1, 4, ['a'])], ['m1.json', '1.json'])).toThrow('"a" (the merge of shards 1/4, 3/4 (m1.json) and shard 1/4 (1.json))');
+  });
+
+  it('an interrupted shard (a job cancelled midway) is named in the log with what to do; the merged run is interrupted', () => {
+    const lines: string[] = [];
+    const cut = { ...shardRun(3, 3, ['c']), interrupted: true };
+    const m = mergeRecords([shardRun(1, 3, ['a']), shardRun(2, 3, ['b']), cut], ['s1.json', 's2.json', 's3.json'], (l) => lines.push(l));
+    expect(m.interrupted).toBe(true);
+    expect(m.incomplete).toBeUndefined();
+    expect(lines).toEqual(['shard 3/3 (s3.json) was interrupted: only the 1 item it finished is merged, its others were not replayed; replay shard 3/3 again (run --shard 3/3, or re-run its job) and merge its record instead']);
+    // Nothing is said when no record was interrupted.
+    const quiet: string[] = [];
+    mergeRecords([shardRun(1, 2, ['a']), shardRun(2, 2, ['b'])], [], (l) => quiet.push(l));
+    expect(quiet).toEqual([]);
+  });
+
   it('records without shard merge as before; the existing errors stay', () => {
     const merged = mergeRecords([run([fixture('a')]), run([fixture('b')])]);
     expect(merged.incomplete).toBeUndefined();
     expect(() => mergeRecords([run([fixture('a')]), run([fixture('a')])])).toThrow(/shards overlap: 1 fixture is in more than one shard: "a"/);
-    expect(() => mergeRecords([shardRun(1, 2, ['a']), { ...shardRun(2, 2, ['b']), commit: 'f'.repeat(40) }], ['1.json', '2.json'])).toThrow(/shards were recorded at different commits: shard 1 \(1\.json\)/);
+    expect(() => mergeRecords([shardRun(1, 2, ['a']), { ...shardRun(2, 2, ['b']), commit: 'f'.repeat(40) }], ['1.json', '2.json'])).toThrow(/shards were recorded at different commits: shard 1\/2 \(1\.json\)/);
+  });
+
+  it('a shard is named by its own index in what a merge says, whatever order the files come in', () => {
+    const other = { ...shardRun(4, 4, ['d']), commit: 'f'.repeat(40) };
+    const a = shardRun(1, 4, ['a']);
+    expect(() => mergeRecords([other, a, shardRun(2, 4, ['b']), shardRun(3, 4, ['c'])], ['s4.json', 's1.json', 's2.json', 's3.json'])).toThrow(
+      `shards were recorded at different commits: shard 4/4 (s4.json) at ${'f'.repeat(40)}, shard 1/4 (s1.json) at ${a.commit}, shard 2/4 (s2.json) at ${a.commit}, shard 3/4 (s3.json) at ${a.commit}`,
+    );
+    // Two shards that hold one fixture: each named by its index.
+    expect(() => mergeRecords([shardRun(2, 2, ['a', 'b']), shardRun(1, 2, ['b'])], ['two.json', 'one.json'])).toThrow('"b" (shard 2/2 (two.json) and shard 1/2 (one.json))');
+    // Without file names, the index alone.
+    expect(() => mergeRecords([shardRun(2, 2, ['a']), shardRun(1, 2, ['a'])])).toThrow('"a" (shard 2/2 and shard 1/2)');
   });
 
   it('the merged estimate is held against the shards\' caps summed: each shard was capped over its own items', () => {
@@ -161,6 +212,27 @@ describe('mergeRecords with shards', () => {
       // The judge's retries count the meaning judge's: said after the meaning calls (docs/meaning.md, "Costs").
       expect(term).toContain('3 judge calls made, 1 judge result reused, 5 simulator calls made (1 retry), meaning: 3 calls made, 1 reused, 6 decided without a model, 1 retry of judge and meaning calls, 3 user turns replayed from baselines');
       expect(term).toContain('judge: the endpoint refused structured output');
+    }
+  });
+
+  it('a shard written by an older agent-replay (no spend, no meaning) given first: no partial sum of spend, the meaning check a shard recorded', () => {
+    const old = shardRun(1, 2, ['a']);
+    delete old.spend;
+    delete old.meaning;
+    const now = shardRun(2, 2, ['b']);
+    now.spend = { agentTurns: 6, agentRetries: 0, judgeCalls: 2, judgeRetries: 0, judgeReused: 0, meaningCalls: 1, meaningReused: 0, meaningAvoided: 0 };
+    now.meaning = { check: 'judge', model: 'm', promptVersion: '1' };
+    for (const [order, names] of [[[old, now], ['old.json', 'new.json']], [[now, old], ['new.json', 'old.json']]] as const) {
+      const lines: string[] = [];
+      const m = mergeRecords(order, names, (l) => lines.push(l));
+      // 6 agent turns would read as the whole run's: the old shard's turns were not counted.
+      expect(m.spend).toBeUndefined();
+      expect(renderTerminal(m, { color: false })).not.toContain('6 agent turns');
+      expect(m.meaning).toEqual({ check: 'judge', model: 'm', promptVersion: '1' });
+      expect(lines).toEqual([
+        'shard 1/2 (old.json) has no spend (written by an agent-replay before it was recorded): the merged run says none, as a sum over the others would count fewer agent turns and judge calls than were made; replay that shard with this agent-replay to have it',
+      ]);
+      expect(parseRecord(serializeRecord(m), 'm.json').spend).toBeUndefined();
     }
   });
 
@@ -241,10 +313,20 @@ describe('mergeRecords with shards', () => {
     const differ = mergeRecords([withEdits(1, ['a']), withEdits(2, ['b'], null), withEdits(3, ['c'], other)], ['1.json', '2.json', '3.json'], (l) => logged.push(l));
     expect('suiteEdits' in differ).toBe(false);
     expect(logged).toEqual([
-      "the records say different suite edits (shard 1 (1.json): 1 item and 1 baseline edited; shard 2 (2.json): none; shard 3 (3.json): 1 item and 0 baselines edited, in part): the merged run says none, as it cannot tell which is the suite's; replay every shard with the same --base",
+      "the records say different suite edits (shard 1/3 (1.json): 1 item and 1 baseline edited; shard 2/3 (2.json): none; shard 3/3 (3.json): 1 item and 0 baselines edited, in part): the merged run says none, as it cannot tell which is the suite's; replay every shard with the same --base",
     ]);
     // Whichever record comes first.
     expect('suiteEdits' in mergeRecords([withEdits(2, ['b'], null), withEdits(1, ['a']), withEdits(3, ['c'])])).toBe(false);
+  });
+
+  it('a hand-edited incomplete (a missing shard beyond the total, listed twice, or nothing lacking) is refused, naming the file', () => {
+    const merged = mergeRecords([shardRun(1, 4, ['a']), shardRun(3, 4, ['c'])], ['1.json', '3.json']);
+    const edited = (incomplete: object): string => JSON.stringify({ ...merged, incomplete: { ...merged.incomplete, ...incomplete } });
+    expect(() => parseRecord(edited({ missing: [2, 5] }), 'm.json')).toThrow(/^m\.json: .*incomplete: a missing shard must not exceed the shard total; give a results\.json written by agent-replay/);
+    expect(() => parseRecord(edited({ missing: [2, 2] }), 'm.json')).toThrow(/m\.json: .*incomplete: a missing shard is listed twice/);
+    expect(() => parseRecord(edited({ missing: [] }), 'm.json')).toThrow(/m\.json: .*incomplete: an incomplete merge lacks a shard or excluded a file/);
+    // What a merge writes reads back.
+    expect(parseRecord(serializeRecord(merged), 'm.json').incomplete).toEqual({ total: 4, suiteHash: SUITE, missing: [2, 4], foreign: [] });
   });
 
   it('a record whose shard index exceeds its total is refused', () => {
@@ -283,6 +365,21 @@ describe('surfaces of an incomplete merge', () => {
     const md = renderMarkdownReport(m);
     expect(md).not.toContain('<img src=x>');
     expect(md).toContain('incomplete: excluded');
+  });
+
+  it('compare names the part of the suite a run is: the shard, or the shards a merge lacks', () => {
+    const c = compareRuns(full, merged, { first: 'full.json', second: 'merged.json' });
+    expect(c.after.part).toBe('a merge lacking shards: shard 2/2 missing');
+    expect(renderCompareText(c)).toContain('after:  merged.json, commit ');
+    expect(renderCompareText(c)).toContain('(a part of the suite: a merge lacking shards: shard 2/2 missing)');
+    expect(renderCompareMarkdown(c)).toMatch(/\(a part of the suite: a merge lacking shards\\?: shard 2\/2 missing\)/);
+    const one = compareRuns(full, shardRun(1, 2, ['a', 'b']));
+    expect(renderCompareText(one)).toContain('(a part of the suite: shard 1/2)');
+    // A file name the merge excluded is escaped in the markdown.
+    const excluded = mergeRecords([shardRun(1, 1, ['a']), shardRun(1, 1, ['b'], 'eeeeeeeeeeeeeeee')], ['1.json', '<img src=x>*.json']);
+    expect(renderCompareMarkdown(compareRuns(full, excluded))).not.toContain('<img src=x>');
+    // A whole run has no part.
+    expect(compareRuns(full, full).after.part).toBeUndefined();
   });
 
   it('compare: the items of the missing shard are neither removed nor added', () => {
