@@ -287,7 +287,7 @@ function leftOutWords(l: LeftOut): string {
 /**
  * Has the run's pass-rate line anything to say? Not when no item with a baseline is repeated and
  * no verdict flipped: every item did what its baseline did, so the line could only read "100% →
- * 100%: 0 points (95% interval 0 to 0) · 0 newly failing, 0 newly passing: p = 1" (docs/statistics.md,
+ * 100%: 0 points (95% interval of the change: 0 to 0) · 0 newly failing, 0 newly passing: p = 1" (docs/statistics.md,
  * "The run's pass-rate line"). A repeated item keeps the line, unchanged or not: its interval is
  * how large a change its attempts could hide. results.json keeps the run's `stats` either way.
  */

@@ -331,6 +331,7 @@ describe("docs/troubleshooting.md's configuration errors", () => {
     ['invalid YAML: the value "Note: refunds take 30 days" holds ": ", which YAML reads as one more key on the same line', { [`${F}/a.yml`]: 'label: a\nmessage: Note: refunds take 30 days\n' }],
     ['pattern does not compile with the u flag: \\q is not an escape in Unicode mode', { [`${F}/a.yml`]: "label: a\nmessage: hi\nassert: { regex: '\\q', flags: u }\n" }],
     ['invalid YAML: line 2 has no ":" after its key "message", so YAML cannot read "hi" as its value', { [`${F}/a.yml`]: 'label: a\nmessage hi\n' }],
+    ['invalid YAML: "contains" is written on the line of "assert", which YAML does not read as a key under it', { [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: contains: "30 days"\n' }],
     ['unknown key "cap" in cost (written "costs" on line 3)', { [C]: 'agent: { url: https://preview.example.com/api/chat }\n\ncosts:\n  cap: 1\n', [`${F}/a.yml`]: SMALLEST.fixture }],
   ];
 
