@@ -8,7 +8,7 @@ import type { Incomplete, RunRecord, ShardInfo, Spend } from '../types.js';
 import { coverage, runLatency, runStatsOf, runUsage, runVisited, statsSeed, tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
 import { MAX_RECORD_DEPTH, pathDeeperThan } from './depth.js';
-import { jsonErrorOffset, jsonErrorWords, lineColumnAt, trailingCommaError } from '../suite/json-depth.js';
+import { jsonErrorOffset, jsonErrorWords, jsonValueOffset, lineColumnAt, trailingCommaError } from '../suite/json-depth.js';
 import { UserError } from '../errors.js';
 import { writeRecordFile } from './stream.js';
 import { TOOL } from '../version.js';
@@ -122,19 +122,41 @@ export function parseRecord(text: string, file: string): RunRecord {
     throw new RecordError(file, `is not a valid agent-replay results file (schema version 1): ${problems}${fix}`);
   }
   const record = parsed.data;
-  // Lower-cased label -> the label as written.
-  const labels = new Map<string, string>();
+  // Lower-cased label -> the label as written, and where.
+  const labels = new Map<string, { label: string; path: ItemPath }>();
   // Fixtures and persona scripts share one namespace: a label names one baseline file, also on a
   // case-insensitive file system, as the suite's labels do (docs/fixtures.md, "A fixture").
-  const items = [...record.fixtures.map((f) => ['fixture', f.label] as const), ...record.personas.map((p) => ['persona script', p.label] as const)];
-  for (const [kind, label] of items) {
+  const items = [
+    ...record.fixtures.map((f, k) => ['fixture', f.label, ['fixtures', k, 'label']] as const),
+    ...record.personas.map((p, k) => ['persona script', p.label, ['personas', k, 'label']] as const),
+  ];
+  for (const [kind, label, path] of items) {
     const seen = labels.get(label.toLowerCase());
-    if (seen === label) throw new RecordError(file, `${kind} label "${label}" appears twice`);
-    if (seen !== undefined) throw new RecordError(file, `${kind} label "${label}" differs only in case from "${seen}"`);
-    labels.set(label.toLowerCase(), label);
+    if (seen !== undefined) {
+      const where = `at ${itemAt(text, seen.path)} and at ${itemAt(text, path)}`;
+      const what = seen.label === label ? `${kind} label "${label}" appears twice, ${where}` : `${kind} label "${label}" differs only in case from "${seen.label}", ${where}`;
+      throw new RecordError(file, `${what}: ${DUPLICATE_FIX}`);
+    }
+    labels.set(label.toLowerCase(), { label, path });
   }
   return record;
 }
+
+/** Where an item's label is in a record: its path, as the schema's problems name one, and its key's line. */
+type ItemPath = readonly ['fixtures' | 'personas', number, 'label'];
+
+/** `fixtures.3.label (line 41)`: the path of a label in a record, and its line in the text when found there. */
+function itemAt(text: string, path: ItemPath): string {
+  const offset = jsonValueOffset(text, path);
+  return `${path.join('.')}${offset === null ? '' : ` (line ${String(lineColumnAt(text, offset).line)})`}`;
+}
+
+/**
+ * A run never records one label twice (a suite refuses it, docs/fixtures.md, "A fixture"): the file
+ * was edited, or made of two records, by hand (docs/results-json.md, "When a results file cannot be read").
+ */
+const DUPLICATE_FIX =
+  "agent-replay never writes one (a suite's labels are unique, also in case): give the results.json the run wrote (its --out, or its results artifact); in a file edited by hand, remove one of the two items";
 
 /** Open flags for a record: never through a link (where the system can say so), never blocking on a pipe. */
 const READ_NO_FOLLOW = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);

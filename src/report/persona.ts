@@ -190,7 +190,7 @@ export function lineChecks(p: PersonaRecord): { prefix: string; checks: readonly
  * is changed (else not checked) comes before the first that is only reworded (docs/meaning.md,
  * "Repeats"). Null when there is no such attempt, or it replied the shown attempt's replies.
  */
-export function decisiveTurn(pr: PersonaRecord): { number: number; shownNumber: number; verdict: Verdict; index: number; shown: Turn | null; turn: Turn | null } | null {
+export function decisiveTurn(pr: PersonaRecord): (AttemptTurn & { verdict: Verdict }) | null {
   if (pr.errored || pr.attempts === undefined) return null;
   const d = decisiveAttempt(pr);
   if (d === null) return null;
@@ -209,6 +209,42 @@ export function decisiveTurn(pr: PersonaRecord): { number: number; shownNumber: 
   const shown = pr.turns[pick] ?? null;
   const turn = theirs[pick] ?? null;
   return { number: d.number, shownNumber, verdict: d.verdict, index: (turn ?? shown)?.index ?? pick, shown, turn };
+}
+
+/** An attempt's turn set beside the shown attempt's at the same place (decisiveTurn, namedAttemptTurn). */
+export interface AttemptTurn {
+  number: number;
+  shownNumber: number;
+  index: number;
+  shown: Turn | null;
+  turn: Turn | null;
+}
+
+/** The attempt and turn a repeated script's meaning names: "attempt 2: turn 3 changed in meaning: ..." (evaluate/finish.ts itemMeaning). */
+const NAMED_ATTEMPT_TURN = /^attempt (\d+): turn (\d+) /;
+
+/**
+ * The turn a repeated script's line names when its meaning is another attempt's ("attempt 2: turn
+ * 3 changed in meaning: ...", docs/meaning.md, "Repeats"), beside the shown attempt's turn there,
+ * so that the comment and the terminal show what the line names, as they show the decisive
+ * attempt's turn. That attempt's meaning is against the shown attempt, not the baseline: the diff
+ * is of the two attempts. Null when the meaning names no attempt's turn, or decisiveTurn shows it already.
+ */
+export function namedAttemptTurn(pr: PersonaRecord): AttemptTurn | null {
+  if (pr.errored || pr.attempts === undefined) return null;
+  const named = NAMED_ATTEMPT_TURN.exec(pr.drift?.meaning?.detail ?? '');
+  if (named === null) return null;
+  const number = Number(named[1]);
+  const index = Number(named[2]);
+  const attempt = pr.attempts[number - 1];
+  const shownNumber = pr.attempts.findIndex((a) => !a.errored) + 1;
+  if (attempt === undefined || attempt.errored || number === shownNumber) return null;
+  const dt = decisiveTurn(pr);
+  if (dt !== null && dt.number === number && dt.index === index) return null;
+  const turn = attempt.turns.find((t) => t.index === index) ?? null;
+  const shown = pr.turns.find((t) => t.index === index) ?? null;
+  if (turn === null && shown === null) return null;
+  return { number, shownNumber, index, shown, turn };
 }
 
 /** checksCount, then the first check that failed (else did not run): "2 of 5 checks passed · ❌ tool not called: … (+1 more)". */
@@ -559,6 +595,9 @@ function bodyParts(pr: PersonaRecord, level: Level, p: Profile): string[] {
   // The reply those checks read, where it is not the shown attempt's.
   const dt = level === 'brief' ? null : decisiveTurn(pr);
   if (dt !== null) parts.push(decisiveTurnBlock(dt, p));
+  // The attempt's turn the line's meaning names ("attempt 2: turn 3 changed in meaning: ..."), where it is another.
+  const named = level === 'brief' ? null : namedAttemptTurn(pr);
+  if (named !== null) parts.push(decisiveTurnBlock(named, p));
   if (pr.errored) {
     if (needsBlock(pr.error)) parts.push(labelled('**Error**', pr.error, LIMITS.detailBlock));
   }
@@ -576,7 +615,7 @@ function bodyParts(pr: PersonaRecord, level: Level, p: Profile): string[] {
 }
 
 /** "**Attempt 2, turn 2**, against attempt 1's" and the two replies' diff, or the one reply when the other attempt has no such turn. */
-function decisiveTurnBlock(d: NonNullable<ReturnType<typeof decisiveTurn>>, p: Profile): string {
+function decisiveTurnBlock(d: AttemptTurn, p: Profile): string {
   const head = `**Attempt ${d.number}, turn ${d.index}**`;
   if (d.shown !== null && d.turn !== null) {
     return diffBlock(d.shown.reply, d.turn.reply, p, { title: `${head}, against attempt ${d.shownNumber}'s`, sides: `\`-\` attempt ${d.shownNumber}, \`+\` attempt ${d.number}` });

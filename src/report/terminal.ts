@@ -35,7 +35,7 @@ import {
   type ScriptView,
   type SectionKey,
 } from './model.js';
-import { checkSubject, checksCount, decisiveTurn, lineChecks, matchMark, messageChanged, messageTurnWords, sameReplyWords, shownTurns, CHECK_NAMES } from './persona.js';
+import { checkSubject, checksCount, decisiveTurn, lineChecks, matchMark, messageChanged, messageTurnWords, namedAttemptTurn, sameReplyWords, shownTurns, CHECK_NAMES, type AttemptTurn } from './persona.js';
 import { spendText } from './spend.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { usageText } from './usage.js';
@@ -312,6 +312,16 @@ function otherAttemptsLine(item: Item, indent: string, paint: Paint, fit: Fit): 
   return words === null ? [] : [paint('grey', fit(`${indent}    ${words}`))];
 }
 
+/** An attempt's turn against the shown attempt's there: their diff, or its reply when the shown attempt has no such turn; nothing when it has none. */
+function attemptTurnLines(dt: AttemptTurn, indent: string, where: string, paint: Paint, fit: Fit): string[] {
+  if (dt.turn === null) return [];
+  if (dt.shown !== null) {
+    const what = `attempt ${dt.number}'s turn ${dt.index} vs attempt ${dt.shownNumber}'s`;
+    return diffLines(dt.shown.reply, dt.turn.reply, what, (marks) => `${what} (- attempt ${dt.shownNumber}, + attempt ${dt.number}${marks})`, `${indent}    `, where, paint, fit);
+  }
+  return [paint('grey', fit(`${indent}    attempt ${dt.number}'s turn ${dt.index} (attempt ${dt.shownNumber} has no turn ${dt.index}):`)), ...textLines(dt.turn.reply, `${indent}      `, where, () => null, paint, fit)];
+}
+
 /** A fixture: its line (mark, label, status, file), its detail, then its reply or diff. */
 function fixtureLines(v: FixtureView, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string }, own?: Own): string[] {
   const f = v.item;
@@ -405,14 +415,10 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   }
   // A repeated script's checks above may be another attempt's than the transcript's: the reply they read, where it differs.
   const dt = decisiveTurn(p);
-  if (dt !== null && dt.turn !== null) {
-    if (dt.shown !== null) {
-      const what = `attempt ${dt.number}'s turn ${dt.index} vs attempt ${dt.shownNumber}'s`;
-      lines.push(...diffLines(dt.shown.reply, dt.turn.reply, what, (marks) => `${what} (- attempt ${dt.shownNumber}, + attempt ${dt.number}${marks})`, `${indent}    `, o.where, paint, fit));
-    } else {
-      lines.push(paint('grey', fit(`${indent}    attempt ${dt.number}'s turn ${dt.index} (attempt ${dt.shownNumber} has no turn ${dt.index}):`)), ...textLines(dt.turn.reply, `${indent}      `, o.where, () => null, paint, fit));
-    }
-  }
+  if (dt !== null) lines.push(...attemptTurnLines(dt, indent, o.where, paint, fit));
+  // The attempt's turn the line's meaning names ("attempt 2: turn 3 changed in meaning: ..."), where it is another (docs/meaning.md, "Repeats").
+  const meant = namedAttemptTurn(p);
+  if (meant !== null) lines.push(...attemptTurnLines(meant, indent, o.where, paint, fit));
   // The turn that decided the drift comes first, when it is not the first difference (docs/meaning.md,
   // "Persona scripts"); the first difference, a rewording or a message or route change then, follows.
   const shown = shownTurns(p);

@@ -146,7 +146,7 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
 
   if (labelText !== null) {
     const labelPos = src.valueAt([...path, 'label']);
-    result.labels.push({ label: labelText, file: src.file, ...labelPos });
+    const before = result.errors.length;
     if (!isValidLabel(labelText)) {
       err(
         [...path, 'label'],
@@ -157,6 +157,8 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
       const windows = windowsNameIssue(labelText);
       if (windows !== null) err([...path, 'label'], windows.message, windows.fix);
     }
+    const issue = result.errors[before];
+    result.labels.push({ label: labelText, file: src.file, ...labelPos, ...(issue === undefined ? {} : { issue }) });
   }
   if (typeof raw.message === 'string' && raw.message.trim() === '') {
     err([...path, 'message'], `${prefix}message is empty`, 'write the user message to send to the agent');

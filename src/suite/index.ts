@@ -30,7 +30,8 @@ export { baselineSchema, personaBaselineSchema, routeSchema, serializeBaseline, 
 export { AGENT_PRESETS } from './config/agent.js';
 export { formatIssue, issueCount, type ConfigIssue } from './issues.js';
 export { baselinePath, isValidLabel, LABEL_RE, LABEL_RULE } from './labels.js';
-import { baselinePath } from './labels.js';
+import { baselinePath, isValidLabel, labelFix, takenLabels, windowsNameIssue } from './labels.js';
+import type { ItemFileFindings } from './item-file.js';
 export type { ConfigOverrides } from './overrides.js';
 export { suiteAboveIssue } from './suite-above.js';
 export { noAgentUrlIssue } from './agent-url-missing.js';
@@ -108,6 +109,7 @@ async function loadSuiteOnce(opts: LoadOptions): Promise<LoadResult> {
   // One namespace: a label names one baseline file, whether a fixture's or a script's.
   const labels = [...fixtureFiles.labels, ...personaFiles.labels];
   checkLabelsUnique(labels, found);
+  freeLabelFixes(labels);
   requireSomething(paths, fixtureFiles, personaFiles, found);
   const items: ItemsRead = {
     labels: countLabels(labels),
@@ -177,7 +179,7 @@ interface SuiteRoot {
   shown: string;
 }
 
-type SeenLabel = { label: string; file: string; line: number | null; column: number | null };
+type SeenLabel = ItemFileFindings['labels'][number];
 
 function suitePaths(opts: LoadOptions): SuitePaths {
   // path.resolve() with no argument is the working directory; written so because the bundler
@@ -575,6 +577,20 @@ function checkLabelsUnique(labels: readonly SeenLabel[], found: Findings): void 
           : `labels ${JSON.stringify(first.label)} at ${at(first)} and ${JSON.stringify(seen.label)} at ${at(seen)} differ only in case: their baseline files would collide on macOS and Windows`,
       fix: 'rename one of them; labels are unique across the suite because each names its baseline file',
     });
+  }
+}
+
+/**
+ * A label's own error (invalid, a name Windows refuses) was given its fix file by file: made again
+ * here, where every label of the suite is known, so that the label it suggests is one no item uses
+ * (`refund\u200Bpolicy` is not offered `refund-policy` when another fixture has it).
+ */
+function freeLabelFixes(labels: readonly SeenLabel[]): void {
+  if (!labels.some((l) => l.issue !== undefined)) return;
+  const taken = takenLabels(labels.map((l) => l.label));
+  for (const l of labels) {
+    if (l.issue === undefined) continue;
+    l.issue.fix = isValidLabel(l.label) ? (windowsNameIssue(l.label, taken)?.fix ?? l.issue.fix) : labelFix(l.label, taken);
   }
 }
 

@@ -25,8 +25,12 @@ export function itemFileRule(rule: Omit<ItemFileRule, 'listSchema'>): ItemFileRu
 export interface ItemFileFindings {
   errors: ConfigIssue[];
   warnings: ConfigIssue[];
-  /** Labels seen in the file, with their position, even on items with other problems. */
-  labels: { label: string; file: string; line: number | null; column: number | null }[];
+  /**
+   * Labels seen in the file, with their position, even on items with other problems; `issue`: the
+   * error about the label itself (invalid, or a name Windows refuses), whose fix suggests another
+   * label: made again once the whole suite's labels are known, so that it suggests none in use.
+   */
+  labels: { label: string; file: string; line: number | null; column: number | null; issue?: ConfigIssue }[];
 }
 
 export interface FileItem {

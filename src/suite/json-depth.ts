@@ -170,3 +170,77 @@ export function jsonErrorOffset(text: string, message: string): number | null {
   const m = /at position (\d+)/.exec(message);
   return m ? Math.min(Number(m[1]), text.length) : jsonSyntaxOffset(text);
 }
+
+/**
+ * The offset of the value at `path` (object keys and list indexes, `['fixtures', 3, 'label']`) in
+ * a text JSON.parse reads, found by scanning it without a parse; null when the text has no value
+ * there. Where a record's problem found after parsing is, to say it at its line.
+ */
+export function jsonValueOffset(text: string, path: readonly (string | number)[]): number | null {
+  let i = 0;
+  const space = (): void => {
+    while (i < text.length && ' \t\n\r'.includes(text[i] as string)) i++;
+  };
+  /** Past a string that starts at i; its text, quotes included. */
+  const string = (): string => {
+    const start = i++;
+    while (i < text.length && text.charCodeAt(i) !== 0x22) i += text.charCodeAt(i) === 0x5c ? 2 : 1;
+    return text.slice(start, ++i);
+  };
+  /** Past the value that starts at i (a list or object by its depth, never by recursion). */
+  const skip = (): void => {
+    let depth = 0;
+    do {
+      const c = text[i];
+      if (c === '"') {
+        string();
+        continue;
+      }
+      if (c === '{' || c === '[') depth++;
+      else if (c === '}' || c === ']') depth--;
+      else if (depth === 0) {
+        // A number, true, false or null: up to what ends it.
+        while (i < text.length && !',]} \t\n\r'.includes(text[i] as string)) i++;
+        continue;
+      }
+      i++;
+    } while (depth > 0 && i < text.length);
+  };
+  /** Past the comma after an entry; false at the end of its list or object. */
+  const next = (): boolean => {
+    space();
+    if (text[i] !== ',') return false;
+    i++;
+    space();
+    return true;
+  };
+  for (const step of path) {
+    space();
+    if (typeof step === 'number') {
+      if (text[i] !== '[') return null;
+      i++;
+      space();
+      if (text[i] === ']') return null;
+      for (let k = 0; k < step; k++) {
+        skip();
+        if (!next()) return null;
+      }
+    } else {
+      if (text[i] !== '{') return null;
+      i++;
+      space();
+      for (;;) {
+        if (text[i] !== '"') return null;
+        const key = JSON.parse(string()) as string;
+        space();
+        i++; // the colon
+        space();
+        if (key === step) break;
+        skip();
+        if (!next()) return null;
+      }
+    }
+  }
+  space();
+  return i < text.length ? i : null;
+}

@@ -49,10 +49,46 @@ export function suggestLabel(s: string): string | null {
   return slug === '' ? 'my-fixture' : slug;
 }
 
-/** The fix for an invalid label: a valid one close to it, or what a label may hold when none is. */
-export function labelFix(s: string): string {
+/** The suite's labels by their lower case (labels are unique also in case: docs/fixtures.md, "A fixture"), as written. */
+export type TakenLabels = ReadonlyMap<string, string>;
+
+const NONE_TAKEN: TakenLabels = new Map();
+
+/** `labels` by their lower case, for a fix never to suggest one of them (labelFix, windowsNameIssue). */
+export function takenLabels(labels: Iterable<string>): TakenLabels {
+  const out = new Map<string, string>();
+  for (const l of labels) if (!out.has(l.toLowerCase())) out.set(l.toLowerCase(), l);
+  return out;
+}
+
+/**
+ * `label` when the suite does not use it (in any case), else the first of `label-2`, `label-3`, ...
+ * (cut to 80 characters) it does not use: a suggested label that is another item's would only move
+ * the error to a duplicate label.
+ */
+export function freeLabel(label: string, taken: TakenLabels, numbered: (n: number) => string = (n) => `${label.slice(0, 80 - `-${n}`.length)}-${n}`): string {
+  if (!taken.has(label.toLowerCase())) return label;
+  for (let n = 2; ; n++) {
+    const next = numbered(n);
+    if (!taken.has(next.toLowerCase())) return next;
+  }
+}
+
+/** " (refund-policy is used already)" after a suggestion made free by freeLabel, naming the label it would have been. */
+function takenWords(close: string, free: string, taken: TakenLabels): string {
+  return close === free ? '' : ` (${taken.get(close.toLowerCase()) ?? close} is used already)`;
+}
+
+/**
+ * The fix for an invalid label: a valid one close to it that the suite does not use (`taken`), or
+ * what a label may hold when none is.
+ */
+export function labelFix(s: string, taken: TakenLabels = NONE_TAKEN): string {
   const suggestion = suggestLabel(s);
-  if (suggestion !== null) return `rename it, e.g. label: ${suggestion}`;
+  if (suggestion !== null) {
+    const free = freeLabel(suggestion, taken);
+    return `rename it, e.g. label: ${free}${takenWords(suggestion, free, taken)}`;
+  }
   const letter = [...s.normalize('NFKD')].find((c) => LETTER_OR_DIGIT().test(c) && hasNonAscii(c) && !Object.hasOwn(LATIN_ASCII, c)) ?? '';
   return `rename it in the characters a label allows (A-Z a-z 0-9 . _ -): ${JSON.stringify(letter)} and the other letters outside A-Z have no form there to suggest`;
 }
@@ -63,13 +99,19 @@ export function labelFix(s: string): string {
  */
 const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])(?=\.|$)/i;
 
-/** Why a label (valid by LABEL_RULE) names a baseline file Windows refuses, with the fix; null when it does not. */
-export function windowsNameIssue(label: string): { message: string; fix: string } | null {
+/**
+ * Why a label (valid by LABEL_RULE) names a baseline file Windows refuses, with the fix (a label
+ * the suite does not use, `taken`); null when it does not.
+ */
+export function windowsNameIssue(label: string, taken: TakenLabels = NONE_TAKEN): { message: string; fix: string } | null {
   const device = WINDOWS_DEVICE.exec(label)?.[0];
   if (device === undefined) return null;
+  const numbered = (n: number): string => `${device}-${n}${label.slice(device.length)}`.slice(0, 80);
+  const suggestion = numbered(1);
+  const free = freeLabel(suggestion, taken, numbered);
   return {
     message: `label ${JSON.stringify(label)} names its baseline file ${label}.json, which cannot be created on Windows (nor checked out there by git): ${device} is one of the names Windows keeps for devices (CON, PRN, AUX, NUL, COM0-COM9, LPT0-LPT9), alone or before a dot`,
-    fix: `rename it, e.g. label: ${device}-1${label.slice(device.length)}`,
+    fix: `rename it, e.g. label: ${free}${takenWords(suggestion, free, taken)}`,
   };
 }
 

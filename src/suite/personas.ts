@@ -113,13 +113,15 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
     result.errors.push(...translateZodIssues({ src, schema, data: raw, base: path, prefix, suggestAlso }, parsed.error.issues));
   }
   if (labelText !== null) {
-    result.labels.push({ label: labelText, file: src.file, ...src.valueAt([...path, 'label']) });
+    const before = result.errors.length;
     if (!isValidLabel(labelText)) {
       err([...path, 'label'], `label ${quote(labelText, 100)} is not valid: a label is ${LABEL_RULE} (it names the baseline file)`, labelFix(labelText));
     } else {
       const windows = windowsNameIssue(labelText);
       if (windows !== null) err([...path, 'label'], windows.message, windows.fix);
     }
+    const issue = result.errors[before];
+    result.labels.push({ label: labelText, file: src.file, ...src.valueAt([...path, 'label']), ...(issue === undefined ? {} : { issue }) });
   }
   if (typeof raw.opening === 'string' && raw.opening.trim() === '') {
     err([...path, 'opening'], `${prefix}opening is empty`, 'write the first user message of the conversation');

@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mergeRecords, parseRecord, readRecord, RecordError, serializeRecord, writeRecord } from '../../src/record/index.js';
 import type { FixtureRecord, Outcome, RunRecord } from '../../src/types.js';
 import { fixtureRecord } from '../support/fixture-record.js';
+import { persona } from '../report/fixtures.js';
+import { jsonValueOffset } from '../../src/suite/json-depth.js';
 
 function fixture(label: string, over: Partial<FixtureRecord> = {}): FixtureRecord {
   return fixtureRecord(over, {
@@ -156,14 +158,43 @@ describe('parseRecord', () => {
     expect(scored.verdict).toBe('not_evaluated');
   });
 
-  it('rejects a record in which a label appears twice', () => {
+  const FIX = "agent-replay never writes one (a suite's labels are unique, also in case): give the results.json the run wrote (its --out, or its results artifact); in a file edited by hand, remove one of the two items";
+
+  /** The line of the nth `"label": "<label>"` in `text`, 1-based. */
+  const lineOf = (text: string, label: string, nth = 1): number => {
+    let at = -1;
+    for (let k = 0; k < nth; k++) at = text.indexOf(`"label": ${JSON.stringify(label)}`, at + 1);
+    return text.slice(0, at).split('\n').length;
+  };
+
+  it('rejects a record in which a label appears twice, naming both items by their path and line, with the fix', () => {
     const text = serializeRecord(record([fixture('a'), fixture('b'), fixture('a')]));
-    expect(() => parseRecord(text, 'r.json')).toThrow('r.json: fixture label "a" appears twice');
+    const [first, second] = [lineOf(text, 'a'), lineOf(text, 'a', 2)];
+    expect(second).toBeGreaterThan(first);
+    expect(() => parseRecord(text, 'r.json')).toThrow(`r.json: fixture label "a" appears twice, at fixtures.0.label (line ${first}) and at fixtures.2.label (line ${second}): ${FIX}`);
+  });
+
+  it('finds a label past strings that hold quotes, brackets and braces, and past numbers, true and null (jsonValueOffset)', () => {
+    const text = '{"a": "x\\"]}[{", "n": -1.5e3, "t": [true, null, {"k": "}"}], "fixtures": [{"label": "p"}, {"x": [], "label": "q"}]}';
+    const at = (path: (string | number)[]): string | null => {
+      const offset = jsonValueOffset(text, path);
+      return offset === null ? null : text.slice(offset, offset + 3);
+    };
+    expect(at(['fixtures', 1, 'label'])).toBe('"q"');
+    expect(at(['fixtures', 0, 'label'])).toBe('"p"');
+    expect(at(['t', 2, 'k'])).toBe('"}"');
+    expect(at(['fixtures', 2, 'label'])).toBeNull();
+    expect(at(['missing'])).toBeNull();
   });
 
   it('rejects a record with two labels that differ only in case: no suite has them, and their baseline files would collide', () => {
     const text = serializeRecord(record([fixture('refund'), fixture('b'), fixture('Refund')]));
-    expect(() => parseRecord(text, 'r.json')).toThrow('r.json: fixture label "Refund" differs only in case from "refund"');
+    expect(() => parseRecord(text, 'r.json')).toThrow(
+      `r.json: fixture label "Refund" differs only in case from "refund", at fixtures.0.label (line ${lineOf(text, 'refund')}) and at fixtures.2.label (line ${lineOf(text, 'Refund')}): ${FIX}`,
+    );
+    // A script's label against a fixture's, in a file of one line (written by hand): the path, and that line.
+    const flat = JSON.stringify(JSON.parse(serializeRecord(record([fixture('refund')], { personas: [persona('Refund')] }))) as unknown);
+    expect(() => parseRecord(flat, 'r.json')).toThrow('r.json: persona script label "Refund" differs only in case from "refund", at fixtures.0.label (line 1) and at personas.0.label (line 1): ');
   });
 });
 

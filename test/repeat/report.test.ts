@@ -223,6 +223,33 @@ describe('k/N in every report', () => {
     expect(renderJUnit(record)).toContain(`attempt 2&apos;s turn ${lastIndex}: Refunds take 90 days.`);
   });
 
+  it('a passing repeated script whose line names "attempt 2: turn 3 changed in meaning" shows that turn against attempt 1\'s: the comment and the terminal (docs/meaning.md, "Repeats")', () => {
+    const base = persona('refund-chat') as ReplayedPersonaRecord;
+    const one = { errored: false, error: null, errorKind: null, unsent: [], visited: base.visited, outcome: base.outcome, checks: base.checks, durationMs: 900 };
+    const changed = base.turns.map((t) => (t.index === 3 ? { ...t, reply: 'A colleague will refund 90 EUR.' } : t));
+    const detail = 'attempt 2: turn 3 changed in meaning: numbers 50 → 90';
+    const script: PersonaRecord = {
+      ...base,
+      drift: { transcript: 'same', route: 'same', verdict: 'still_passing', meaning: { value: 'changed', by: 'facts', detail } },
+      repeat: { count: 2, minPass: 2, passed: 2, flaky: false },
+      attempts: [
+        { ...one, verdict: 'pass' as const, turns: base.turns },
+        { ...one, verdict: 'pass' as const, turns: changed, meaning: { value: 'changed', by: 'facts', detail: 'turn 3 changed in meaning: numbers 50 → 90' } },
+      ],
+    } as PersonaRecord;
+    const record = run([], { personas: [script] });
+    const md = renderComment(record, ctx);
+    expect(md).toContain(detail);
+    expect(md).toContain("**Attempt 2, turn 3**, against attempt 1's (`-` attempt 1, `+` attempt 2");
+    expect(md).toContain('+ A colleague will refund 90 EUR.');
+    const terminal = renderTerminal(record, { color: false });
+    expect(terminal).toContain("attempt 2's turn 3 vs attempt 1's (- attempt 1, + attempt 2");
+    expect(terminal).toContain('+ A colleague will refund 90 EUR.');
+    // A line that names no attempt's turn ("attempt 2: turns 4 → 5") adds no such diff.
+    const turns: PersonaRecord = { ...script, drift: { ...script.drift, meaning: { value: 'changed', by: 'turns', detail: 'attempt 2: turns 4 → 5' } } } as PersonaRecord;
+    expect(renderComment(run([], { personas: [turns] }), ctx)).not.toContain('**Attempt 2, turn');
+  });
+
   it("a reply check on a numbered turn does not say the turn twice in the terminal: `reply contains \"$50\", turn 2: reply does not contain`", () => {
     const base = persona('refund-chat') as ReplayedPersonaRecord;
     const check = { kind: 'reply' as const, status: 'fail' as const, expected: { contains: '$50', turn: 2 }, detail: 'turn 2: reply does not contain "$50"' };

@@ -666,6 +666,18 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('a label\'s fix never suggests a label the suite uses already: the next free one, and which one is taken', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: refund-policy\nmessage: hi\n',
+      [`${F}/b.yml`]: 'fixtures:\n  - { label: "refund\\u200Bpolicy", message: x }\n  - { label: Refund-Policy-2, message: y }\n  - { label: con, message: z }\n',
+      '.agent-replay/personas/p.yml': 'label: con-1\nopening: hi\nexpect: { terminal: finish }\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}: ${e.fix}`)).toEqual([
+      `${F}/b.yml:2: rename it, e.g. label: refund-policy-3 (refund-policy is used already)`,
+      `${F}/b.yml:4: rename it, e.g. label: con-2 (con-1 is used already)`,
+    ]);
+  });
+
   it('duplicate labels name both places alike (the file a pull request added may sort first), the fix to rename one', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'label: greeting\nmessage: hi\n',
