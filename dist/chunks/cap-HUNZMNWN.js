@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-DYFVIAWH.js";import"./chunk-2J6IOOZU.js";import"./chunk-VDE2BJ7D.js";import"./chunk-5KTSBMTV.js";import"./chunk-KOFW2D2E.js";import"./chunk-HXUUAJKU.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};
