@@ -14,7 +14,7 @@ import { MAX_RESPONSE_BYTES, postJson, type PostResult } from './http.js';
 import { systemClock } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
 import { closeDispatcher } from '../http/undici.js';
-import { snippet } from './parse.js';
+import { snippet, splitThinking } from './parse.js';
 import { ERROR_IN_200 } from '../judge-url-setting.js';
 
 const ANTHROPIC_VERSION = '2023-06-01';
@@ -272,11 +272,16 @@ export function isRefusal(res: PostResult): res is Extract<PostResult, { ok: fal
  * An answer to a schema request that is free text: the endpoint ignored the schema (Ollama with a
  * format it does not know, a proxy that drops `response_format`, a forced tool answered with text).
  * The text is still read leniently; the mode turns plain, whose prompt asks for the format in words.
+ * A reasoning model's thinking is set aside first (parse.ts, splitThinking): `<think>...</think>`
+ * before the schema's JSON is the schema honoured, and thinking that never ended in an answer says
+ * nothing of the schema (docs/configuration.md, "Structured output").
  */
 function ignoredSchema(answer: StructuredAnswer): boolean {
   if (answer.kind !== 'text' || answer.calls !== undefined) return false;
+  const split = splitThinking(answer.text);
+  if (split.thinking !== null && split.answer.trim() === '') return false;
   try {
-    const value: unknown = JSON.parse(answer.text);
+    const value: unknown = JSON.parse(split.answer);
     return value === null || typeof value !== 'object' || Array.isArray(value);
   } catch {
     return true;
