@@ -602,6 +602,8 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
   // A fault of ours (a request body that could not be made, src/simulator/client.ts): nothing was sent, so no setting of the simulator's is at fault.
   if (simulator?.[1] === 'call failed') return callFailedCause('simulator', detail);
   if (simulator) {
+    // The model stopped at its token limit (src/simulator/client.ts): its limit is the fix, as the judge's.
+    if (isCutReason(simulator[2] ?? '')) return { key: 'simulator:cut', what: "the simulator's message was cut at its token limit", hint: SIMULATOR_CUT_HINT };
     const proxied = proxyCause(simulator[2] ?? '', 'simulator', 'on the way to the simulator');
     if (proxied !== null) return proxied;
     const unfinished = unfinishedAnswer(simulator[2] ?? '', 'simulator') ?? refusedCertificate(simulator[2] ?? '', 'simulator');
@@ -645,6 +647,9 @@ export const JUDGE_ERROR_200_HINT = `read the error the item quotes: check judge
 
 /** A judge's answer cut at its token limit: a reasoning model may spend it thinking (docs/judges.md, "What the judge reads"). */
 export const JUDGE_CUT_HINT = `raise the output-token limit of judge.model at its endpoint (agent-replay asks Anthropic for 256 tokens and sets none for OpenAI-compatible endpoints), or choose a model that answers with the JSON alone, without long reasoning (${docsUrl('judges.md', 'What the judge reads')})`;
+
+/** A simulator's message cut at its token limit (Anthropic's 512: src/simulator/client.ts, SIMULATOR_MAX_TOKENS): not sent to the agent (docs/simulated-users.md, "Faults are not evaluated"). */
+export const SIMULATOR_CUT_HINT = `raise the output-token limit of simulator.model (else judge.model) at its endpoint (agent-replay asks Anthropic for 512 tokens and sets none for OpenAI-compatible endpoints), or choose a model that answers with the JSON alone, without long reasoning (${docsUrl('simulated-users.md', 'Faults are not evaluated')})`;
 
 export const JUDGE_NO_SCORE_HINT = `use a judge model that follows the prompt, or an endpoint with structured output (${docsUrl('judges.md', 'Structured output and its fallback')})`;
 
