@@ -213,6 +213,28 @@ describe('the panel client', () => {
   });
 });
 
+describe("a panel's reason in the detail: every member visible, each bounded", () => {
+  const answering = (name: string, reason: string): Judge => ({
+    name,
+    score: () => Promise.resolve({ ok: false, reason, answered: true }),
+    scoreTranscript: () => Promise.resolve({ ok: false, reason, answered: true }),
+    close: () => Promise.resolve(),
+  });
+  it("a member's fix within the first 200 characters no longer cuts the line there: the members after it are shown, each reason without its fix when over its bound", async () => {
+    const alert = 'it answered the TLS handshake with an alert: handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE)';
+    const fix = 'check whether the server asks for a client certificate (agent-replay presents none), which TLS versions it accepts';
+    const long = `no usable score in output: "${'words '.repeat(60).trim()}"`;
+    const panel = createPanelJudge([answering('a', `${alert}; ${fix}`), answering('b', 'no usable score in output: "I would rather not"'), answering('c', long)]);
+    const o = judgeOutcome(await panel.score('polite', 'the reply'), 0.7);
+    await panel.close();
+    expect(o.detail.startsWith(`judge gave no usable answer: panel: 3 of 3 members gave no usable score (2 usable needed): a: ${alert}; b: no usable score in output: "I would rather not"; c: no usable score in output: "words`)).toBe(true);
+    expect(o.detail).toMatch(/; c: no usable score in output: "words (?:words )*words\u2026$/);
+    expect(o.detail.slice(o.detail.indexOf('; c: ') + 5).length).toBeLessThanOrEqual(160);
+    // The members' own words stay in the record whole.
+    expect(o.members?.[0]?.reason).toBe(`${alert}; ${fix}`);
+  });
+});
+
 describe('panelVerdict (the rule, on members as recorded)', () => {
   const m = (score: number | null): PanelMember => ({ label: 'x', score, rationale: score === null ? null : 'r', reason: score === null ? 'no usable score' : null });
   it.each([
