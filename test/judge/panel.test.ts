@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConfiguredJudge, createJudge, createPanelJudge } from '../../src/judge/index.js';
 import { judgeGaveNoVerdict, judgeOutcome, panelVerdict } from '../../src/assertions/judge.js';
-import { CALL_FAILED_HINT, causeOf, JUDGE_NO_SCORE_HINT } from '../../src/evaluate/causes.js';
+import { CALL_FAILED_HINT, causeOf, JUDGE_CUT_HINT, JUDGE_NO_SCORE_HINT } from '../../src/evaluate/causes.js';
 import type { JudgeConfig } from '../../src/config.js';
 import type { Judge, PanelMember } from '../../src/types.js';
 import type { TestServer } from './server.js';
@@ -232,6 +232,33 @@ describe("a panel's reason in the detail: every member visible, each bounded", (
     expect(o.detail.slice(o.detail.indexOf('; c: ') + 5).length).toBeLessThanOrEqual(160);
     // The members' own words stay in the record whole.
     expect(o.members?.[0]?.reason).toBe(`${alert}; ${fix}`);
+  });
+});
+
+describe("a panel's members cut at their token limit: the cause gives the limit's fix, not the prompt-following one", () => {
+  const panelCutFix = JUDGE_CUT_HINT.replace('of judge.model at its endpoint', "of those members' models at their endpoints (judge.panel, else judge.model)");
+  it('every member without a score cut: the cut cause, its fix naming the members\' models', async () => {
+    const o = await judged(3, 'split LLP');
+    expect(o.detail).toMatch(/^judge gave no usable answer: panel: 2 of 3 members gave no usable score \(2 usable needed\): openai m0: the answer was cut at the model's token limit \(finish_reason "length"\) before it ended: nothing in it is read; openai m1: the answer was cut /);
+    expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: o.detail }, null)).toEqual({
+      key: 'judge:cut',
+      what: "the judge's answer was cut at its token limit (panel: 2 of 3 members)",
+      hint: panelCutFix,
+    });
+  });
+  it('some cut, some without a score: both fixes, once each; some cut, some unreachable: the address\'s and the limit\'s', async () => {
+    const u = await judged(3, 'split LUP');
+    expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: u.detail }, null)).toEqual({
+      key: 'judge:no-score:panel-cut',
+      what: 'the judge answered without a usable score',
+      hint: `${JUDGE_NO_SCORE_HINT}; for the 1 cut at the token limit: ${panelCutFix}`,
+    });
+    const h = await judged(3, 'split LHP');
+    expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: h.detail }, null)).toEqual({
+      key: 'judge:503:panel-cut',
+      what: 'judge unreachable: HTTP 503',
+      hint: `check judge-base-url (judge.baseUrl), judge.model and the judge key; raise judge.timeoutMs if it is slow; for the 1 cut at the token limit: ${panelCutFix}`,
+    });
   });
 });
 
