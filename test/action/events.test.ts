@@ -2,7 +2,7 @@
 // others announce previews this way) and push to the default branch. The payloads are GitHub's
 // own examples (@octokit/webhooks-examples), changed only where a test needs another value.
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -361,6 +361,29 @@ describe('workflow_dispatch (GitHub\'s example payload)', () => {
     const list = gh.requests.find((r) => r.method === 'GET' && r.path === '/repos/octo/shop/pulls');
     expect(list?.query).toMatchObject({ head: `octo:${branch}`, state: 'open' });
     expect(gh.violations).toEqual([]);
+  });
+
+  it('no pull request found, or none that could be looked up: the plan says no comment is posted, never where the results are (nothing is written or uploaded yet)', async () => {
+    const payload = { ...example('workflow_dispatch', (e) => typeof e.ref === 'string' && (e.ref as string).startsWith('refs/heads/')), ref: 'refs/heads/nowhere-yet' };
+    const env = { GITHUB_SHA: 'd'.repeat(40), GITHUB_REF: 'refs/heads/nowhere-yet' };
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(...String(chunk).split(/\r?\n/).filter((l) => l !== ''));
+      return true;
+    });
+    try {
+      await planOf({ name: 'workflow_dispatch', payload }, env, { agentUrl: agent.url }, gitHubApiOf(gh));
+      gh.failNext({ method: 'GET', path: '/repos/{owner}/{repo}/pulls', status: 403, body: { message: 'Resource not accessible by integration' } });
+      await planOf({ name: 'workflow_dispatch', payload }, env, { agentUrl: agent.url }, gitHubApiOf(gh));
+    } finally {
+      vi.restoreAllMocks();
+    }
+    const said = lines.filter((l) => l.includes('workflow_dispatch on nowhere-yet'));
+    expect(said).toEqual([
+      'workflow_dispatch on nowhere-yet: no open pull request has this branch as its head, so there is none to comment on',
+      expect.stringMatching(/^::warning::workflow_dispatch on nowhere-yet: the pull request could not be looked up: .*; no comment is posted \(where the results are is said once they are written\)$/),
+    ]);
+    expect(said.join('\n')).not.toMatch(/job summary|artifact/);
   });
 });
 
