@@ -129,7 +129,7 @@ function planPush(ctx: ActionContext): CheckPlan {
   const def = ctx.push?.defaultBranch ?? null;
   const what =
     branch === null ? 'push (not to a branch)' : def === null || branch === def ? `push to the default branch ${branch}` : `push to ${branch} (the default branch is ${def})`;
-  const note = `${what}: the run is recorded in this summary and the artifact; there is no pull request to comment on`;
+  const note = `${what}: the run is recorded (results.json, and the artifact once uploaded); there is no pull request to comment on`;
   log.info(note);
   return { kind: 'run', ctx: { ...ctx, pull: null }, pulls: [], agentUrl: null, note };
 }
@@ -142,7 +142,7 @@ function planPush(ctx: ActionContext): CheckPlan {
 function planCommitOnly(ctx: ActionContext): CheckPlan {
   const sha = ctx.sha?.slice(0, 7) ?? 'an unknown commit';
   const what = ctx.eventName === 'schedule' ? `schedule: the default branch's commit ${sha}` : `merge_group: the merge queue's commit ${sha}`;
-  const note = `${what} is replayed and recorded in this summary and the artifact; there is no pull request to comment on`;
+  const note = `${what} is replayed and recorded (results.json, and the artifact once uploaded); there is no pull request to comment on`;
   log.info(note);
   return { kind: 'run', ctx: { ...ctx, pull: null }, pulls: [], agentUrl: null, note };
 }

@@ -459,6 +459,8 @@ describe('events check mode does not replay (GitHub\'s example payloads)', () =>
     const [scheduled, merged] = cases as [(typeof cases)[number], (typeof cases)[number]];
     const plan = await planOf({ name: scheduled.name, payload: scheduled.payload }, { GITHUB_SHA: scheduled.sha });
     expect(plan).toMatchObject({ kind: 'run', pulls: [], agentUrl: null, note: expect.stringMatching(new RegExp(`^${scheduled.said}`)), ctx: { sha: scheduled.sha, pull: null } });
+    // Said before anything is uploaded (and at the top of a summary whose run may stop before it uploads): the artifact only "once uploaded".
+    expect(plan.kind === 'run' ? plan.note : '').toBe(`${scheduled.said} (results.json, and the artifact once uploaded); there is no pull request to comment on`);
     for (const c of [merged]) {
       const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG });
       const before = agent.requests.length;
