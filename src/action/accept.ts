@@ -954,7 +954,9 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     }
   };
   // The job's summary page says what the label did, whatever it was (docs/action.md, "Accept"); no secret in it.
-  const summarize = (s: AcceptSummary): Promise<void> => writeSummary(redactorOfKnown([inputs.githubToken])(renderAcceptSummary(s, suiteName(inputs.dir))));
+  const summarize = async (s: AcceptSummary): Promise<void> => {
+    await writeSummary(redactorOfKnown([inputs.githubToken])(renderAcceptSummary(s, suiteName(inputs.dir))));
+  };
 
   // A fork's pull request on pull_request: GitHub makes the job's token read-only whatever the
   // workflow's permissions say, so no notice could be posted nor the label removed; said in the log

@@ -11,7 +11,7 @@ import type { ActionDeps } from './deps.js';
 import { planCheck } from './plan.js';
 import { checkedOutCommit, checkoutMismatch } from './checkout.js';
 import { UserError } from '../errors.js';
-import { htmlReportFile, overridesFrom, publisher, publishSettings, setRunOutputs, summaryWithNote, writeSummary } from './publish.js';
+import { htmlReportFile, overridesFrom, publisher, publishSettings, setRunOutputs, summaryWithNote } from './publish.js';
 import { defaultBranchTimings, defaultBranchTrend, previousRun } from './history.js';
 import { runCheck } from '../engine.js';
 import { formatIssue, issueCount, type ConfigIssue } from '../suite/index.js';
@@ -189,7 +189,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
     await stream.discard();
     if (!(e instanceof AgentNotReady)) throw e;
     const body = renderNotReady(e, out.reportContext(ctx, null));
-    await writeSummary(summaryNote + body);
+    await out.summary(summaryNote + body);
     await out.comment(body, { readOnlyToken, pulls });
     core.setOutput('gate', 'failed');
     core.setOutput('verified', 'false');
@@ -203,7 +203,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
     annotateConfigIssues(result.errors, warned ? [] : result.warnings);
     const rctx = out.reportContext(ctx, null);
     const body = renderConfigErrors(result.errors, rctx);
-    await writeSummary(summaryNote + body);
+    await out.summary(summaryNote + body);
     await out.comment(body, { readOnlyToken, pulls });
     core.setOutput('gate', 'failed');
     core.setOutput('verified', 'false');
@@ -218,7 +218,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   if (result.kind === 'refused') {
     const rctx = out.reportContext(ctx, null);
     const body = renderCapRefusal(result.estimate, result.fixtureCount, result.judgeCalls, rctx, result.personaCount, result.simulatorCalls, capSource(inputs), result.agentTurns);
-    await writeSummary(summaryNote + body);
+    await out.summary(summaryNote + body);
     await out.comment(body, { readOnlyToken, pulls });
     core.setOutput('estimated-cost', usdDecimal(result.estimate.usd));
     core.setOutput('gate', 'failed');
@@ -264,7 +264,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   const html = htmlReportFile(run, out.reportContext(ctx, null), trend?.points);
   const { artifactName, uploaded } = await out.upload(run, resultsPath, [...prNumber, html]);
   const rctx: ReportContext = { ...out.reportContext(ctx, artifactName, uploaded), previous, trend };
-  await writeSummary(summaryWithNote(summaryNote, run, rctx));
+  await out.summary(summaryWithNote(summaryNote, run, rctx));
   const redact = makeRedactor(inputSecrets(inputs));
   for (const f of run.fixtures) {
     if (f.drift?.verdict === 'newly_failing') {

@@ -17,27 +17,29 @@ export type PlanInputs = Pick<Inputs, 'agentUrl' | 'agentPath'>;
  * A workflow_dispatch names a branch, not a pull request (the accept flow dispatches the check
  * on the branch after its commit): the pull request is the open one whose head is that branch of
  * this repository. The replayed commit stays the one the workflow checked out (GITHUB_SHA).
+ * Nothing is written or uploaded yet: these lines never say where the results are (the comment's
+ * step says it once they are: publish.ts, resultsWhere).
  */
 async function withDispatchedPull(github: GitHubApi | null, ctx: ActionContext): Promise<ActionContext> {
   const branch = ctx.ref?.startsWith('refs/heads/') ? ctx.ref.slice('refs/heads/'.length) : null;
   if (branch === null) {
-    log.info(`workflow_dispatch on ${ctx.ref ?? 'an unknown ref'}: not a branch, so there is no pull request to comment on; the report is in the job summary`);
+    log.info(`workflow_dispatch on ${ctx.ref ?? 'an unknown ref'}: not a branch, so there is no pull request to comment on`);
     return ctx;
   }
   if (github === null) {
-    log.info(`workflow_dispatch on ${branch}: no github-token, so the pull request cannot be looked up; the report is in the job summary`);
+    log.info(`workflow_dispatch on ${branch}: no github-token, so the pull request cannot be looked up, and no comment is posted`);
     return ctx;
   }
   let pulls;
   try {
     pulls = await github.listOpenPullsForBranch(ctx.owner, ctx.repo, branch);
   } catch (e) {
-    core.warning(`workflow_dispatch on ${branch}: the pull request could not be looked up: ${gitHubFailure(e, 'pull-requests: read')}. The report is in the job summary and the artifact`);
+    core.warning(`workflow_dispatch on ${branch}: the pull request could not be looked up: ${gitHubFailure(e, 'pull-requests: read')}; no comment is posted (where the results are is said once they are written)`);
     return ctx;
   }
   const pull = pulls[0];
   if (pull === undefined) {
-    log.info(`workflow_dispatch on ${branch}: no open pull request has this branch as its head; the report is in the job summary and the artifact`);
+    log.info(`workflow_dispatch on ${branch}: no open pull request has this branch as its head, so there is none to comment on`);
     return ctx;
   }
   if (pulls.length > 1) log.info(`workflow_dispatch on ${branch}: ${pulls.length} open pull requests have this head; commenting on #${pull.number}`);
@@ -127,7 +129,7 @@ function planPush(ctx: ActionContext): CheckPlan {
   const def = ctx.push?.defaultBranch ?? null;
   const what =
     branch === null ? 'push (not to a branch)' : def === null || branch === def ? `push to the default branch ${branch}` : `push to ${branch} (the default branch is ${def})`;
-  const note = `${what}: the run is recorded in this summary and the artifact; there is no pull request to comment on`;
+  const note = `${what}: the run is recorded (results.json, and the artifact once uploaded); there is no pull request to comment on`;
   log.info(note);
   return { kind: 'run', ctx: { ...ctx, pull: null }, pulls: [], agentUrl: null, note };
 }
@@ -140,7 +142,7 @@ function planPush(ctx: ActionContext): CheckPlan {
 function planCommitOnly(ctx: ActionContext): CheckPlan {
   const sha = ctx.sha?.slice(0, 7) ?? 'an unknown commit';
   const what = ctx.eventName === 'schedule' ? `schedule: the default branch's commit ${sha}` : `merge_group: the merge queue's commit ${sha}`;
-  const note = `${what} is replayed and recorded in this summary and the artifact; there is no pull request to comment on`;
+  const note = `${what} is replayed and recorded (results.json, and the artifact once uploaded); there is no pull request to comment on`;
   log.info(note);
   return { kind: 'run', ctx: { ...ctx, pull: null }, pulls: [], agentUrl: null, note };
 }

@@ -100,11 +100,14 @@ export function summaryWithNote(note: string, run: RunRecord, rctx: ReportContex
   return note + renderSummary(run, rctx, { reserveBytes: utf8Length(note) + utf8Length(EOL) });
 }
 
-export async function writeSummary(markdown: string): Promise<void> {
+/** Writes the step's job summary; false (after a warning saying why) when it could not be written. */
+export async function writeSummary(markdown: string): Promise<boolean> {
   try {
     await core.summary.addRaw(markdown, true).write();
+    return true;
   } catch (e) {
     core.warning(`job summary not written: ${(e as Error).message}`);
+    return false;
   }
 }
 
@@ -142,7 +145,9 @@ export interface Publisher {
   upload(run: RunRecord, resultsPath: string, extra?: readonly ExtraFile[]): Promise<{ artifactName: string; uploaded: boolean }>;
   /** writeRecord, then upload. */
   save(run: RunRecord, extra?: readonly ExtraFile[]): Promise<{ artifactName: string; uploaded: boolean }>;
-  /** Where a reader finds the results when the comment is not posted: "The results are in the job summary and the artifact", the artifact only once uploaded (resultsWhere). */
+  /** writeSummary, remembered for the words of a comment not posted (resultsWhere). */
+  summary(markdown: string): Promise<void>;
+  /** Where a reader finds the results when the comment is not posted: "The results are in the job summary and the artifact", the artifact only once uploaded, the job summary unless its writing failed (resultsWhere). */
   resultsWhere(): string;
 }
 
@@ -152,7 +157,13 @@ export interface Publisher {
  * uploaded: ..."), that it was not; before any upload (a run that stopped before it replayed
  * anything), the job summary alone (docs/action.md, "The PR comment").
  */
-export function resultsWhere(artifact: 'uploaded' | 'not-uploaded' | 'none'): string {
+export function resultsWhere(artifact: 'uploaded' | 'not-uploaded' | 'none', summary: 'written' | 'not-written' = 'written'): string {
+  if (summary === 'not-written') {
+    // The log has just warned "job summary not written: ...".
+    if (artifact === 'uploaded') return 'The results are in the artifact; the job summary was not written (see the warning above)';
+    if (artifact === 'not-uploaded') return 'The job summary was not written and the artifact was not uploaded (see the warnings above): the results are only in the results file on the runner (the results-path output)';
+    return 'The job summary was not written (see the warning above)';
+  }
   if (artifact === 'uploaded') return 'The results are in the job summary and the artifact';
   if (artifact === 'not-uploaded') return 'The results are in the job summary; the artifact was not uploaded (see the warning above)';
   return 'The results are in the job summary';
@@ -163,6 +174,8 @@ export function publisher(settings: PublishSettings, ctx: ActionContext, deps: P
   const suite = suiteName(settings.dir);
   // What this run's upload did, for the words of a comment not posted (resultsWhere).
   let artifact: 'uploaded' | 'not-uploaded' | 'none' = 'none';
+  // What this run's job summary did: 'written' until a write fails (a comment posted before it is written says where it will be).
+  let summary: 'written' | 'not-written' = 'written';
 
   const reportContext = (at: ActionContext, artifactName: string | null, artifactUploaded = artifactName !== null): ReportContext => {
     const runUrl = at.runId ? `${at.serverUrl}/${at.owner}/${at.repo}/actions/runs/${at.runId}` : null;
@@ -187,13 +200,13 @@ export function publisher(settings: PublishSettings, ctx: ActionContext, deps: P
     const readOnlyToken = options.readOnlyToken ?? false;
     const pulls = options.pulls ?? (at.pull ? [at.pull] : []);
     if (pulls.length === 0) {
-      const posted = await postComment(deps.github, settings, { ...at, pull: null }, typeof body === 'string' ? body : '', readOnlyToken, resultsWhere(artifact));
+      const posted = await postComment(deps.github, settings, { ...at, pull: null }, typeof body === 'string' ? body : '', readOnlyToken, resultsWhere(artifact, summary));
       core.setOutput('comment-status', posted.status);
       return;
     }
     let first: { status: CommentStatus; url: string | null } | null = null;
     for (const pull of pulls) {
-      const posted = await postComment(deps.github, settings, { ...at, pull }, typeof body === 'string' ? body : await body(pull), readOnlyToken, resultsWhere(artifact));
+      const posted = await postComment(deps.github, settings, { ...at, pull }, typeof body === 'string' ? body : await body(pull), readOnlyToken, resultsWhere(artifact, summary));
       first ??= posted;
     }
     core.setOutput('comment-status', first?.status ?? 'skipped');
@@ -238,7 +251,10 @@ export function publisher(settings: PublishSettings, ctx: ActionContext, deps: P
     writeRecord,
     upload,
     save: async (run, extra = []) => upload(run, await writeRecord(run), extra),
-    resultsWhere: () => resultsWhere(artifact),
+    summary: async (markdown) => {
+      summary = (await writeSummary(markdown)) ? 'written' : 'not-written';
+    },
+    resultsWhere: () => resultsWhere(artifact, summary),
   };
 }
 
@@ -268,7 +284,7 @@ async function postComment(
 ): Promise<{ status: CommentStatus; url: string | null }> {
   if (!settings.comment) return { status: 'skipped', url: null };
   if (ctx.pull === null) {
-    log.info('comment: no pull request to comment on; the report is in the job summary');
+    log.info(`comment: no pull request to comment on. ${where}`);
     return { status: 'skipped', url: null };
   }
   if (readOnlyToken) {

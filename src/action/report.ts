@@ -11,7 +11,7 @@ import { runSuiteEdits, suiteRepoPath } from './suite-edits.js';
 import { gitHubFailure } from './github-words.js';
 import { isGitHubError } from '../github/errors.js';
 import type { ActionDeps } from './deps.js';
-import { htmlReportFile, publisher, publishSettings, setRunOutputs, summaryWithNote, writeSummary } from './publish.js';
+import { htmlReportFile, publisher, publishSettings, setRunOutputs, summaryWithNote } from './publish.js';
 import { defaultBranchTrend, previousRun } from './history.js';
 import { mergeRecords, mixedSuites, readRecord } from '../record/index.js';
 import { renderComment, terminalLine } from '../report/index.js';
@@ -299,7 +299,7 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   // comment's metadata points at an artifact the accept flow can download.
   const { artifactName, uploaded } = await out.save(run, [htmlReportFile(run, out.reportContext(at, null), trend?.points)]);
   const rctx = { ...out.reportContext(at, artifactName, uploaded), previous, trend };
-  await writeSummary(summaryWithNote('', run, rctx));
+  await out.summary(summaryWithNote('', run, rctx));
   // Said once the upload is known, so that it names the artifact only when there is one.
   if (found.refused !== null) core.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}. ${out.resultsWhere()}.`);
   const g = gateMerged(run, inputs.failOn, inputs.allowIncomplete);

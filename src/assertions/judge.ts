@@ -11,11 +11,30 @@ export const NO_JUDGE_REASON = 'no judge configured (add a judge section to conf
  * address in a form not read (not HTTP, an answer that did not end), the reason alone when no judge
  * is configured.
  */
-function unusableDetail(result: Extract<JudgeResult, { ok: false }> | { reason: string; answered: true }): string {
+function unusableDetail(result: Extract<JudgeResult, { ok: false }> | { reason: string; answered: true }, members: readonly PanelMember[] = []): string {
   if (result.reason === NO_JUDGE_REASON) return NO_JUDGE_REASON;
+  const line = panelReasonLine(result.reason, members) ?? reasonLine(result.reason);
   // A request agent-replay could not make (src/judge/client.ts): nothing was sent, so the judge was not "unreachable".
-  if (result.reason.startsWith(`${CALL_FAILED}: `)) return reasonLine(result.reason);
-  return `${result.answered === true ? UNUSABLE : UNREACHABLE}: ${reasonLine(result.reason)}`;
+  if (result.reason.startsWith(`${CALL_FAILED}: `)) return line;
+  return `${result.answered === true ? UNUSABLE : UNREACHABLE}: ${line}`;
+}
+
+/** The most of one panel member's reason a detail line shows: what happened, its fix left to the cause line (reasonLine). */
+const MEMBER_REASON_CHARS = 160;
+
+/**
+ * A panel's reason (src/judge/panel.ts: `panel: 2 of 3 members gave no usable score (...): <label>:
+ * <reason>; <label>: <reason>`) on one line with every member visible: each member's reason bounded
+ * on its own (reasonLine), so that one long reason, or the fix of one, never hides the members after
+ * it (docs/judges.md, "Panels"). Null when the reason does not end in its members' reasons.
+ */
+function panelReasonLine(reason: string, members: readonly PanelMember[]): string | null {
+  const failed = members.filter((m) => m.score === null);
+  const said = (m: PanelMember): string => `${m.label}: ${m.reason ?? 'no usable score'}`;
+  const joined = failed.map(said).join('; ');
+  if (failed.length === 0 || !reason.endsWith(joined)) return null;
+  const head = reasonLine(reason.slice(0, reason.length - joined.length));
+  return `${head} ${failed.map((m) => `${reasonLine(m.label, 60)}: ${reasonLine(m.reason ?? 'no usable score', MEMBER_REASON_CHARS)}`).join('; ')}`;
 }
 
 const UNUSABLE = 'judge gave no usable answer';
@@ -101,7 +120,7 @@ function panelOutcome(result: JudgeResult, members: PanelMember[], threshold: nu
   const v = panelVerdict(members, threshold);
   if (v.verdict === 'not_evaluated') {
     const failure = result.ok ? { reason: `panel: ${members.length - v.usable} of ${members.length} members gave no usable score (${v.needed} usable needed)`, answered: true as const } : result;
-    return { verdict: 'not_evaluated', detail: unusableDetail(failure), score: null, threshold, rationale: null, members };
+    return { verdict: 'not_evaluated', detail: unusableDetail(failure, members), score: null, threshold, rationale: null, members };
   }
   const scores = members.flatMap((m) => (m.score === null ? [] : [m.score]));
   const score = median(scores);

@@ -490,6 +490,11 @@ function judgeCause(kind: string, reason: string): Cause {
   if (isCutReason(reason)) {
     return { key: 'judge:cut', what: "the judge's answer was cut at its token limit", hint: JUDGE_CUT_HINT };
   }
+  // A panel whose members without a usable score were all cut at it: their cause, not the panel's "answered without a score".
+  const cut = panelCut(reason);
+  if (cut !== null && cut.cut === cut.failed) {
+    return { key: 'judge:cut', what: `the judge's answer was cut at its token limit (panel: ${cut.failed} of ${cut.size} members)`, hint: PANEL_CUT_HINT };
+  }
   // The judge answered, but not with a score: its address and key work; its model or mechanism does not.
   if (kind === 'gave no usable answer' || /^no usable score\b/.test(reason)) {
     return {
@@ -505,6 +510,27 @@ function judgeCause(kind: string, reason: string): Cause {
   const shown = reason.replace(/ after \d+ (?:attempts?|retries)/, '').trim();
   const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}` : ''}`;
   return { key: `judge:${status ?? 'unreachable'}`, what, hint: `check ${JUDGE_URL_SETTING}, judge.model and the judge key; raise judge.timeoutMs if it is slow` };
+}
+
+/**
+ * How many members of a panel's reason (src/judge/panel.ts: `panel: 2 of 3 members gave no usable
+ * score (...): <label>: <reason>; ...`) were cut at their token limit (cutWords), of those without a
+ * usable score and of all; null for a reason that is no panel's.
+ */
+function panelCut(reason: string): { cut: number; failed: number; size: number } | null {
+  const counts = /^panel: (\d+) of (\d+) members gave no usable score \(/.exec(reason);
+  if (counts === null) return null;
+  return { cut: reason.split(`: ${CUT_WORDS}`).length - 1, failed: Number(counts[1]), size: Number(counts[2]) };
+}
+
+/**
+ * A panel some of whose members, not all of those without a usable score, were cut at their token
+ * limit: the cause of the others, and the limit's fix for those, once (docs/judges.md, "Panels").
+ */
+function withPanelCut(cause: Cause, reason: string): Cause {
+  const cut = panelCut(reason);
+  if (cut === null || cut.cut === 0 || cause.key === 'judge:cut') return cause;
+  return { key: `${cause.key}:panel-cut`, what: cause.what, hint: `${cause.hint ?? `check ${JUDGE_URL_SETTING}, judge.model and the judge key`}; for the ${cut.cut} cut at the token limit: ${PANEL_CUT_HINT}` };
 }
 
 /**
@@ -595,13 +621,15 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
   const callFailed = /^(?:judge unreachable: )?(judge call failed: .*)$/.exec(detail)?.[1];
   if (callFailed !== undefined) return callFailedCause('judge', callFailed);
   const judge = /^judge (unreachable|gave no usable answer): (.*)$/.exec(detail);
-  if (judge) return withPanelCallsFailed(judgeCause(judge[1] ?? '', judge[2] ?? ''), judge[2] ?? '');
+  if (judge) return withPanelCut(withPanelCallsFailed(judgeCause(judge[1] ?? '', judge[2] ?? ''), judge[2] ?? ''), judge[2] ?? '');
   // A simulated user's simulator could not play the user (docs/personas.md, "Simulated users").
   // "simulator gave no usable answer": something answered at its address, not in a form read (since 2026-12-06; "simulator unreachable" before).
   const simulator = /^simulator (unreachable|gave no usable answer|answered no usable JSON|wrote an empty message|call failed)(?::\s*(.*))?$/.exec(detail);
   // A fault of ours (a request body that could not be made, src/simulator/client.ts): nothing was sent, so no setting of the simulator's is at fault.
   if (simulator?.[1] === 'call failed') return callFailedCause('simulator', detail);
   if (simulator) {
+    // The model stopped at its token limit (src/simulator/client.ts): its limit is the fix, as the judge's.
+    if (isCutReason(simulator[2] ?? '')) return { key: 'simulator:cut', what: "the simulator's message was cut at its token limit", hint: SIMULATOR_CUT_HINT };
     const proxied = proxyCause(simulator[2] ?? '', 'simulator', 'on the way to the simulator');
     if (proxied !== null) return proxied;
     const unfinished = unfinishedAnswer(simulator[2] ?? '', 'simulator') ?? refusedCertificate(simulator[2] ?? '', 'simulator');
@@ -646,6 +674,12 @@ export const JUDGE_ERROR_200_HINT = `read the error the item quotes: check judge
 /** A judge's answer cut at its token limit: a reasoning model may spend it thinking (docs/judges.md, "What the judge reads"). */
 export const JUDGE_CUT_HINT = `raise the output-token limit of judge.model at its endpoint (agent-replay asks Anthropic for 256 tokens and sets none for OpenAI-compatible endpoints), or choose a model that answers with the JSON alone, without long reasoning (${docsUrl('judges.md', 'What the judge reads')})`;
 
+/** A simulator's message cut at its token limit (Anthropic's 512: src/simulator/client.ts, SIMULATOR_MAX_TOKENS): not sent to the agent (docs/simulated-users.md, "Faults are not evaluated"). */
+export const SIMULATOR_CUT_HINT = `raise the output-token limit of simulator.model (else judge.model) at its endpoint (agent-replay asks Anthropic for 512 tokens and sets none for OpenAI-compatible endpoints), or choose a model that answers with the JSON alone, without long reasoning (${docsUrl('simulated-users.md', 'Faults are not evaluated')})`;
+
+/** A panel's members cut at their token limit: each member's model is its own (docs/judges.md, "Panels"). */
+const PANEL_CUT_HINT = JUDGE_CUT_HINT.replace('of judge.model at its endpoint', "of those members' models at their endpoints (judge.panel, else judge.model)");
+
 export const JUDGE_NO_SCORE_HINT = `use a judge model that follows the prompt, or an endpoint with structured output (${docsUrl('judges.md', 'Structured output and its fallback')})`;
 
 /**
@@ -656,9 +690,12 @@ export function isNoScoreReason(reason: string): boolean {
   return /^(?:no usable score in output|score .* is (?:not a number|outside \[0,1\])|the answer (?:gives \d+ different scores|names "score" twice)|unexpected response: )/.test(reason);
 }
 
+/** How a client's reason that says the model stopped at its token limit begins (src/judge/structured.ts, cutWords). */
+const CUT_WORDS = "the answer was cut at the model's token limit (";
+
 /** A judge client's reason that says the model stopped at its token limit (src/judge/structured.ts, cutWords). */
 export function isCutReason(reason: string): boolean {
-  return /^the answer was cut at the model's token limit\b/.test(reason);
+  return reason.startsWith(CUT_WORDS);
 }
 
 /**

@@ -32,7 +32,7 @@ import { snippet } from './parse.js';
  * not end or broke off, a TLS port that answered without TLS, a body that is not JSON or in a coding
  * not read): the server is not "unreachable" (docs/troubleshooting.md, "Not evaluated").
  */
-export type PostResult = { ok: true; json: unknown } | { ok: false; reason: string; status?: number; body?: string; reached?: true };
+export type PostResult = { ok: true; json: unknown; /** Set when more than one attempt was made: the last answered `failedOk`'s error. */ attempts?: number } | { ok: false; reason: string; status?: number; body?: string; reached?: true };
 
 export interface PostOptions {
   url: string;
@@ -59,6 +59,12 @@ export interface PostOptions {
   onHttpFailure?: (failure: { status: number; body: string; reason: string }) => void;
   /** The proxy the calls go through (null or absent: none), named when it cannot be reached. */
   proxy?: ProxyRoute | null;
+  /**
+   * Whether a 2xx JSON answer carries an error worth another attempt (a gateway's upstream failure
+   * in an HTTP 200: structured.ts, transientError): retried as a 5xx is, within `retries`; when
+   * they are spent, the last such answer is the result, with its attempts.
+   */
+  failedOk?: (json: unknown) => boolean;
   /** The server, as a deadline's words name it ("the judge", "the simulator"; src/http/network.ts, deadlineText). */
   peer: string;
 }
@@ -344,6 +350,8 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
           },
         },
       );
+      // An HTTP 200 that carries a passing failure (docs/configuration.md, "Structured output"): retried as a 5xx.
+      if (a.kind === 'ok' && opts.failedOk?.(a.json) === true) return { ok: false, failure: a as Attempt, retryable: true, retryAfterMs: null, throttled: false };
       if (a.kind === 'ok') return { ok: true, value: a.json };
       const hold = held as Held | null;
       if (hold !== null) return { ok: false, failure: a, retryable: true, retryAfterMs: hold.heldMs, throttled: true, resetBy: hold.header, unsent: true };
@@ -355,6 +363,7 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
     { ...loop, budgetMs },
   );
   if (result.ok) return { ok: true, json: result.value };
+  if (result.failure.kind === 'ok') return result.attempts > 1 ? { ok: true, json: result.failure.json, attempts: result.attempts } : { ok: true, json: result.failure.json };
   const reason = describe(result.failure, result, opts.timeoutMs, opts.proxy ?? null, opts.peer);
   const failure = result.failure;
   if (failure.kind === 'http') return { ok: false, reason, status: failure.status, body: failure.body };

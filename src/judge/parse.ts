@@ -201,11 +201,15 @@ function head(text: string, end: number): string {
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? end - 1 : end);
 }
 
-/** One line of rationale: first non-empty line, trimmed, at most 200 characters. */
+/**
+ * One line of rationale: first non-empty line, trimmed, at most 200 characters. A line ends at any
+ * line break a text may hold: \n, \r\n, \r, and Unicode's LINE SEPARATOR and PARAGRAPH SEPARATOR
+ * (U+2028, U+2029), which a terminal or a markdown table would show as a break too.
+ */
 export function oneLine(value: unknown, max = MAX_RATIONALE_CHARS): string {
   if (typeof value !== 'string') return NO_RATIONALE;
   const line = value
-    .split(/\r?\n|\r/)
+    .split(/\r?\n|[\r\u2028\u2029]/)
     .map((l) => l.trim())
     .find((l) => l.length > 0);
   if (line === undefined) return NO_RATIONALE;

@@ -14,7 +14,7 @@ import { MAX_RESPONSE_BYTES, postJson, type PostResult } from './http.js';
 import { systemClock } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
 import { closeDispatcher } from '../http/undici.js';
-import { snippet } from './parse.js';
+import { snippet, splitThinking } from './parse.js';
 import { ERROR_IN_200 } from '../judge-url-setting.js';
 
 const ANTHROPIC_VERSION = '2023-06-01';
@@ -72,6 +72,8 @@ interface Provider {
   answer(json: unknown, shape: StructuredRequestShape): StructuredAnswer;
   /** How the response says the model was stopped at its token limit, or null. */
   cut(json: unknown): string | null;
+  /** The error an HTTP 200 carries in place of an answer (a gateway's, a proxy's), or undefined. */
+  error200(json: unknown): unknown;
 }
 
 function get(value: unknown, ...path: (string | number)[]): unknown {
@@ -117,6 +119,11 @@ const openai: Provider = {
     return { kind: 'none' };
   },
   cut: (json) => (get(json, 'choices', 0, 'finish_reason') === 'length' ? 'finish_reason "length"' : null),
+  error200: (json) => {
+    const content = textOf(get(json, 'choices', 0, 'message', 'content'));
+    if (typeof content === 'string' && content.trim() !== '') return undefined;
+    return get(json, 'choices', 0, 'error') ?? get(json, 'error');
+  },
 };
 
 /**
@@ -227,7 +234,26 @@ const anthropic: Provider = {
     return error === null ? { kind: 'none' } : { kind: 'none', instead: `${ERROR_IN_200}: ${error}` };
   },
   cut: (json) => (get(json, 'stop_reason') === 'max_tokens' ? 'stop_reason "max_tokens"' : null),
+  error200: (json) => (get(json, 'type') === 'error' ? get(json, 'error') : undefined),
 };
+
+/** The error types and statuses that name the request's own fault: the next attempt would meet the same. */
+const REQUEST_FAULT_TYPES = /^(?:invalid_request_error|authentication_error|permission_error|not_found_error|invalid_api_key|model_not_found)$/;
+
+/**
+ * Whether an HTTP 200's error (Provider.error200) is one that passes, worth another attempt as a
+ * 5xx is (docs/configuration.md, "Structured output"): any error, unless its code is a 4xx other
+ * than 408 and 429 (`{"code": 401}`) or its type or code names the request's own fault
+ * (`invalid_request_error`, `authentication_error`): an upstream overloaded, rate limited, timed out
+ * or failed (`{"code": 502}`, `overloaded_error`, no code at all) is retried.
+ */
+export function transientError(error: unknown): boolean {
+  if (error === undefined || error === null || error === false) return false;
+  const code = Number(get(error, 'code') ?? get(error, 'status'));
+  if (Number.isInteger(code) && code >= 400 && code < 500 && code !== 408 && code !== 429) return false;
+  const type = get(error, 'type') ?? get(error, 'code');
+  return !(typeof type === 'string' && REQUEST_FAULT_TYPES.test(type));
+}
 
 const PROVIDERS: Record<JudgeConfig['provider'], Provider> = { openai, anthropic };
 
@@ -272,11 +298,16 @@ export function isRefusal(res: PostResult): res is Extract<PostResult, { ok: fal
  * An answer to a schema request that is free text: the endpoint ignored the schema (Ollama with a
  * format it does not know, a proxy that drops `response_format`, a forced tool answered with text).
  * The text is still read leniently; the mode turns plain, whose prompt asks for the format in words.
+ * A reasoning model's thinking is set aside first (parse.ts, splitThinking): `<think>...</think>`
+ * before the schema's JSON is the schema honoured, and thinking that never ended in an answer says
+ * nothing of the schema (docs/configuration.md, "Structured output").
  */
 function ignoredSchema(answer: StructuredAnswer): boolean {
   if (answer.kind !== 'text' || answer.calls !== undefined) return false;
+  const split = splitThinking(answer.text);
+  if (split.thinking !== null && split.answer.trim() === '') return false;
   try {
-    const value: unknown = JSON.parse(answer.text);
+    const value: unknown = JSON.parse(split.answer);
     return value === null || typeof value !== 'object' || Array.isArray(value);
   } catch {
     return true;
@@ -340,6 +371,7 @@ export function createStructuredClient(config: JudgeConfig, shape: StructuredReq
       onHttpFailure: refused,
       proxy,
       peer: shape.peer,
+      failedOk: (json) => transientError(provider.error200(json)),
     });
     return { res, structured: sent };
   }
@@ -355,7 +387,9 @@ export function createStructuredClient(config: JudgeConfig, shape: StructuredReq
         res = (await post(system, user, onRetry)).res;
       }
       if (!res.ok) return res.reached === true ? { ok: false, reason: res.reason, reached: true } : { ok: false, reason: res.reason };
-      const answer = provider.answer(res.json, shape);
+      const read = provider.answer(res.json, shape);
+      // An HTTP 200's error retried until the retries were spent: said so, as an HTTP error's attempts are.
+      const answer = res.attempts !== undefined && read.kind === 'none' && read.instead !== undefined ? { ...read, instead: `${read.instead} (after ${res.attempts} attempts)` } : read;
       const cut = provider.cut(res.json);
       // An answer cut at the token limit is unfinished, not free text in place of the schema's JSON.
       if (cut === null && first.structured && res === first.res && structured.structured && ignoredSchema(answer)) {

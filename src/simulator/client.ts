@@ -2,13 +2,14 @@
 // (src/judge/structured.ts: timeouts, retries, adaptive concurrency, interrupt, the schema
 // mechanism and its one fallback per run) with their own prompt and answer. The json_schema and
 // the Anthropic tool are named `simulated_user`.
-// Never throws: a fault is "simulator unreachable: ...", "simulator answered no usable JSON: ..."
-// or "simulator wrote an empty message".
+// Never throws: a fault is "simulator unreachable: ...", "simulator answered no usable JSON: ...",
+// "simulator gave no usable answer: ..." (an answer cut at the token limit among them) or
+// "simulator wrote an empty message".
 
 import type { JudgeConfig } from '../config.js';
 import { makeRedactor } from '../secrets.js';
 import type { JudgeStructuredOutput, Simulator, SimulatorAnswer, SimulatorRequest } from '../types.js';
-import { createStructuredClient, noAnswerWords, type StructuredAnswer, type StructuredDeps } from '../judge/structured.js';
+import { createStructuredClient, cutWords, noAnswerWords, type StructuredAnswer, type StructuredDeps } from '../judge/structured.js';
 import { snippet } from '../judge/parse.js';
 import { parseSimulatorObject, parseSimulatorText, type ParsedAnswer } from './parse.js';
 import { SIMULATOR_SYSTEM_PROMPT, simulatorUserMessage } from './prompt.js';
@@ -30,6 +31,7 @@ const SIMULATOR_SCHEMA = {
 } as const;
 
 const TOOL_DESCRIPTION = "Write the simulated user's next message (done: false), or end the conversation (done: true, with the reason).";
+/** Anthropic's `max_tokens` for the simulator (src/evaluate/causes.ts, SIMULATOR_CUT_HINT, names it). */
 const SIMULATOR_MAX_TOKENS = 512;
 
 /** The answer from a response, or a fault saying what the response looked like instead. */
@@ -59,6 +61,8 @@ export function createSimulator(config: JudgeConfig, deps: SimulatorDeps = {}): 
       const res = await client.ask(SIMULATOR_SYSTEM_PROMPT, simulatorUserMessage(request), retried);
       // Something answered at its address (not HTTP, an answer that did not end): no usable answer, not unreachable.
       if (!res.ok) return { kind: 'fault', fault: redact(`simulator ${res.reached === true ? 'gave no usable answer' : 'unreachable'}: ${res.reason}`), retries };
+      // A message cut at the model's token limit is unfinished: never sent to the agent as if whole (as the judge's, judge/client.ts).
+      if (res.cut !== undefined && res.answer.kind !== 'refusal') return { kind: 'fault', fault: `simulator gave no usable answer: ${cutWords(res.cut)}`, retries };
       const answer = answerOf(res.answer, config.provider);
       return answer.kind === 'fault' ? { ...answer, fault: redact(answer.fault), retries } : { ...answer, retries };
     } catch (err) {

@@ -2,7 +2,7 @@
 // others announce previews this way) and push to the default branch. The payloads are GitHub's
 // own examples (@octokit/webhooks-examples), changed only where a test needs another value.
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -362,6 +362,29 @@ describe('workflow_dispatch (GitHub\'s example payload)', () => {
     expect(list?.query).toMatchObject({ head: `octo:${branch}`, state: 'open' });
     expect(gh.violations).toEqual([]);
   });
+
+  it('no pull request found, or none that could be looked up: the plan says no comment is posted, never where the results are (nothing is written or uploaded yet)', async () => {
+    const payload = { ...example('workflow_dispatch', (e) => typeof e.ref === 'string' && (e.ref as string).startsWith('refs/heads/')), ref: 'refs/heads/nowhere-yet' };
+    const env = { GITHUB_SHA: 'd'.repeat(40), GITHUB_REF: 'refs/heads/nowhere-yet' };
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(...String(chunk).split(/\r?\n/).filter((l) => l !== ''));
+      return true;
+    });
+    try {
+      await planOf({ name: 'workflow_dispatch', payload }, env, { agentUrl: agent.url }, gitHubApiOf(gh));
+      gh.failNext({ method: 'GET', path: '/repos/{owner}/{repo}/pulls', status: 403, body: { message: 'Resource not accessible by integration' } });
+      await planOf({ name: 'workflow_dispatch', payload }, env, { agentUrl: agent.url }, gitHubApiOf(gh));
+    } finally {
+      vi.restoreAllMocks();
+    }
+    const said = lines.filter((l) => l.includes('workflow_dispatch on nowhere-yet'));
+    expect(said).toEqual([
+      'workflow_dispatch on nowhere-yet: no open pull request has this branch as its head, so there is none to comment on',
+      expect.stringMatching(/^::warning::workflow_dispatch on nowhere-yet: the pull request could not be looked up: .*; no comment is posted \(where the results are is said once they are written\)$/),
+    ]);
+    expect(said.join('\n')).not.toMatch(/job summary|artifact/);
+  });
 });
 
 describe('events check mode does not replay (GitHub\'s example payloads)', () => {
@@ -436,6 +459,8 @@ describe('events check mode does not replay (GitHub\'s example payloads)', () =>
     const [scheduled, merged] = cases as [(typeof cases)[number], (typeof cases)[number]];
     const plan = await planOf({ name: scheduled.name, payload: scheduled.payload }, { GITHUB_SHA: scheduled.sha });
     expect(plan).toMatchObject({ kind: 'run', pulls: [], agentUrl: null, note: expect.stringMatching(new RegExp(`^${scheduled.said}`)), ctx: { sha: scheduled.sha, pull: null } });
+    // Said before anything is uploaded (and at the top of a summary whose run may stop before it uploads): the artifact only "once uploaded".
+    expect(plan.kind === 'run' ? plan.note : '').toBe(`${scheduled.said} (results.json, and the artifact once uploaded); there is no pull request to comment on`);
     for (const c of [merged]) {
       const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG });
       const before = agent.requests.length;

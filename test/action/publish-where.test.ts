@@ -66,12 +66,13 @@ async function logged(f: () => Promise<void>): Promise<string[]> {
   return lines;
 }
 
-async function commentRefused(upload: 'uploaded' | 'skipped' | null, readOnlyToken = false): Promise<string[]> {
+async function commentRefused(upload: 'uploaded' | 'skipped' | null, readOnlyToken = false, summary: string | null = null): Promise<string[]> {
   const github = createGitHubApi({ token: gh.token, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, retryAfterBaseMs: 0, throttleWrites: false });
   const settings = publishSettings({ comment: true, commentKey: null, acceptLabel: 'accept-baseline', confirmLabel: 'confirm-cost', resultsPath: join(cwd, `${upload}-${readOnlyToken}`, 'results.json'), dir: '.agent-replay' });
   const out = publisher(settings, ctx(), { cwd, github, artifacts: store(upload ?? 'skipped') });
   return logged(async () => {
     if (upload !== null) await out.save(run([]));
+    if (summary !== null) await out.summary(summary);
     gh.failNext({ method: 'POST', path: '/repos/{owner}/{repo}/issues/{issue_number}/comments', status: 403, body: { message: 'Resource not accessible by integration' } });
     await out.comment('<!-- agent-replay:marker=agent-replay -->\nbody', { readOnlyToken });
   });
@@ -102,5 +103,24 @@ describe('a comment not posted says where the results are, only as far as it is 
     const early = await commentRefused(null);
     expect(early.filter((l) => l.startsWith('::warning::'))).toEqual([expect.stringMatching(/\. The results are in the job summary\.$/)]);
     expect(resultsWhere('none')).toBe('The results are in the job summary');
+  });
+
+  it('a job summary that could not be written is not named as where the results are', async () => {
+    // No GITHUB_STEP_SUMMARY: @actions/core cannot write the summary, as on a runner whose summary file is gone.
+    vi.stubEnv('GITHUB_STEP_SUMMARY', '');
+    try {
+      const uploaded = await commentRefused('uploaded', false, '# results');
+      expect(uploaded.filter((l) => l.startsWith('::warning::'))).toEqual([
+        expect.stringMatching(/^::warning::job summary not written: /),
+        expect.stringMatching(/^::warning::comment: not posted: GitHub answered 403 .*\. The results are in the artifact; the job summary was not written \(see the warning above\)\.$/),
+      ]);
+      const neither = await commentRefused('skipped', false, '# results');
+      expect(neither.find((l) => l.startsWith('::warning::comment:'))).toMatch(
+        /\. The job summary was not written and the artifact was not uploaded \(see the warnings above\): the results are only in the results file on the runner \(the results-path output\)\.$/,
+      );
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(resultsWhere('none', 'not-written')).toBe('The job summary was not written (see the warning above)');
   });
 });

@@ -235,11 +235,13 @@ describe('a proxy that resets or closes the connection', () => {
       const cause = causeOf({ label: 'refund', errored: false, verdict: 'not_evaluated', detail }, null);
       return { detail, cause: cause === null ? 'no cause' : causeLine({ ...cause, labels: ['refund'] }, 1) };
     };
-    // Counted by kind, "(2 usable needed; 1 unreachable, 2 judge call failed)": the text after that "; " is no fix. The detail
-    // ends where the member's fix begins (its 200 characters reach it: src/assertions/format.ts, reasonLine), and the cause
-    // gave "1 unreachable, 2 judge call failed): p: the proxy ..." as the fix.
+    // Counted by kind, "(2 usable needed; 1 unreachable, 2 judge call failed)": the text after that "; " is no fix. Each
+    // member's reason is bounded on its own (src/assertions/judge.ts, panelReasonLine): p's ends where its fix begins, and
+    // the members after it are still shown. The cause gave "1 unreachable, 2 judge call failed): p: the proxy ..." as the fix.
     const counted = await causeOfPanel([judge({ retries: 0, label: 'p' }, network), throwing('b'), throwing('c')]);
-    expect(counted.detail).toBe(`judge unreachable: panel: 3 of 3 members gave no usable score (2 usable needed; 1 unreachable, 2 judge call failed): p: the proxy ${p.url} (HTTPS_PROXY) closed the connection without answering (ECONNRESET)`);
+    expect(counted.detail).toBe(
+      `judge unreachable: panel: 3 of 3 members gave no usable score (2 usable needed; 1 unreachable, 2 judge call failed): p: the proxy ${p.url} (HTTPS_PROXY) closed the connection without answering (ECONNRESET); b: judge call failed: no boundary could be drawn; c: judge call failed: no boundary could be drawn`,
+    );
     expect(counted.cause).toBe(`${what} (panel: 1 unreachable, 2 judge call failed): ${general}; for the 2 judge call failed: ${CALL_FAILED_HINT}`);
     // After another member's reason: the text after its "; " is the next member's.
     const after = await causeOfPanel([judge({ retries: 0, label: 'first', baseUrl: 'https://judge.test/v1' }, network), judge({ retries: 0, label: 'second' }, network), judge({ retries: 0, label: 'third' }, network)]);

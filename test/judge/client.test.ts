@@ -599,7 +599,8 @@ describe('answers as real models give them (docs/judges.md, "What the judge read
       json(200, { id: 'gen-1', choices: [{ index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'error', error: { code: 502, message: 'Upstream provider error' } }] }),
       choice({ content: null }, 'content_filter'),
     );
-    const j = judge(config('openai', s.url));
+    // Not retried (retries: 0), so each answer is one call's: the retry of such an answer is the next test's.
+    const j = judge(config('openai', s.url, { retries: 0 }));
     const overloaded = await j.score('c', 'r');
     expect(overloaded).toEqual({ ok: false, reason: 'unexpected response: no choices[0].message.content: an error in the HTTP 200 answer: "The model is overloaded"', answered: true });
     expect(await j.score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no choices[0].message.content: an error in the HTTP 200 answer: "Upstream provider error"', answered: true });
@@ -607,7 +608,29 @@ describe('answers as real models give them (docs/judges.md, "What the judge read
     expect(causeOf({ label: 'f', errored: false, verdict: 'not_evaluated', checks: [{ status: 'not_evaluated', detail }] }, null)).toMatchObject({ key: 'judge:error-200', hint: JUDGE_ERROR_200_HINT });
     expect(await j.score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no choices[0].message.content: finish_reason "content_filter"', answered: true });
     const a = await serve(json(200, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }));
-    expect(await judge(config('anthropic', a.url)).score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no verdict tool call and no text: an error in the HTTP 200 answer: "Overloaded"', answered: true });
+    expect(await judge(config('anthropic', a.url, { retries: 0 })).score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no verdict tool call and no text: an error in the HTTP 200 answer: "Overloaded"', answered: true });
+  });
+
+  it("an HTTP 200 that carries a passing error (an upstream overloaded, failed, rate limited) is retried as a 5xx is, within judge.retries; one that names the request's fault is not", async () => {
+    const verdict = choice({ content: '{"score": 0.8, "rationale": "Gives the window."}' });
+    const once = await serve(json(200, { error: { message: 'The model is overloaded', type: 'server_error' } }), verdict);
+    const clock = fakeClock();
+    expect(await judge(config('openai', once.url), clock).score('c', 'r')).toEqual({ ok: true, score: 0.8, rationale: 'Gives the window.' });
+    expect(once.received).toHaveLength(2);
+    expect(clock.sleeps).toHaveLength(1);
+    // The retries spent: the last answer's error, with the attempts made.
+    const always = await serve(json(200, { choices: [{ index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'error', error: { code: 502, message: 'Upstream provider error' } }] }));
+    expect(await judge(config('openai', always.url)).score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no choices[0].message.content: an error in the HTTP 200 answer: "Upstream provider error" (after 3 attempts)', answered: true });
+    expect(always.received).toHaveLength(3);
+    const anthropic = await serve(json(200, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }), json(200, { content: [{ type: 'tool_use', id: 't', name: 'verdict', input: { rationale: 'Fine', score: 0.7 } }], stop_reason: 'tool_use' }));
+    expect(await judge(config('anthropic', anthropic.url)).score('c', 'r')).toEqual({ ok: true, score: 0.7, rationale: 'Fine' });
+    // A key refused, a request malformed: the next attempt would meet the same.
+    const refused = await serve(json(200, { error: { code: 401, message: 'No auth credentials found' } }), verdict);
+    expect(await judge(config('openai', refused.url)).score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no choices[0].message.content: an error in the HTTP 200 answer: "No auth credentials found"', answered: true });
+    expect(refused.received).toHaveLength(1);
+    const invalid = await serve(json(200, { type: 'error', error: { type: 'invalid_request_error', message: 'max_tokens: too large' } }), verdict);
+    expect((await judge(config('anthropic', invalid.url)).score('c', 'r')).ok).toBe(false);
+    expect(invalid.received).toHaveLength(1);
   });
 
   it('a stream it did not ask for is said as one, with its fix, not as a body that is not JSON; Mistral\'s content parts are read by their text, not their thinking', async () => {

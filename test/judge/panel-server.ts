@@ -5,7 +5,7 @@ import { startServer, type Received, type TestServer } from './server.js';
 
 /**
  * Member `mK` (or `mK-anything`) reads the criterion "split XYZ..." and answers by the K-th letter: P 0.9, F 0.2, U no
- * usable score (prose), H an HTTP 503. A criterion "scores a,b,c" gives member K the K-th score.
+ * usable score (prose), L an answer cut at the token limit (finish_reason "length"), H an HTTP 503. A criterion "scores a,b,c" gives member K the K-th score.
  * Model `plain` refuses the schema mechanism (HTTP 400 naming response_format), then answers 0.8.
  */
 export function panelAnswer(req: Received): { status: number; body: unknown } {
@@ -24,6 +24,7 @@ export function panelAnswer(req: Received): { status: number; body: unknown } {
   if (letter === 'P') return content(JSON.stringify({ rationale: `m${k}: meets it`, score: 0.9 }));
   if (letter === 'F') return content(JSON.stringify({ rationale: `m${k}: misses it`, score: 0.2 }));
   if (letter === 'U') return content('I would rather not give a number.');
+  if (letter === 'L') return { status: 200, body: { choices: [{ message: { role: 'assistant', content: '{"rationale": "Polite, and' }, finish_reason: 'length' }] } };
   return { status: 503, body: { error: { message: 'overloaded' } } };
 }
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConfiguredJudge, createJudge, createPanelJudge } from '../../src/judge/index.js';
 import { judgeGaveNoVerdict, judgeOutcome, panelVerdict } from '../../src/assertions/judge.js';
-import { CALL_FAILED_HINT, causeOf, JUDGE_NO_SCORE_HINT } from '../../src/evaluate/causes.js';
+import { CALL_FAILED_HINT, causeOf, JUDGE_CUT_HINT, JUDGE_NO_SCORE_HINT } from '../../src/evaluate/causes.js';
 import type { JudgeConfig } from '../../src/config.js';
 import type { Judge, PanelMember } from '../../src/types.js';
 import type { TestServer } from './server.js';
@@ -210,6 +210,55 @@ describe('the panel client', () => {
     const single = createConfiguredJudge(member('m1'));
     expect(single.name).toBe('openai m1');
     await single.close();
+  });
+});
+
+describe("a panel's reason in the detail: every member visible, each bounded", () => {
+  const answering = (name: string, reason: string): Judge => ({
+    name,
+    score: () => Promise.resolve({ ok: false, reason, answered: true }),
+    scoreTranscript: () => Promise.resolve({ ok: false, reason, answered: true }),
+    close: () => Promise.resolve(),
+  });
+  it("a member's fix within the first 200 characters no longer cuts the line there: the members after it are shown, each reason without its fix when over its bound", async () => {
+    const alert = 'it answered the TLS handshake with an alert: handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE)';
+    const fix = 'check whether the server asks for a client certificate (agent-replay presents none), which TLS versions it accepts';
+    const long = `no usable score in output: "${'words '.repeat(60).trim()}"`;
+    const panel = createPanelJudge([answering('a', `${alert}; ${fix}`), answering('b', 'no usable score in output: "I would rather not"'), answering('c', long)]);
+    const o = judgeOutcome(await panel.score('polite', 'the reply'), 0.7);
+    await panel.close();
+    expect(o.detail.startsWith(`judge gave no usable answer: panel: 3 of 3 members gave no usable score (2 usable needed): a: ${alert}; b: no usable score in output: "I would rather not"; c: no usable score in output: "words`)).toBe(true);
+    expect(o.detail).toMatch(/; c: no usable score in output: "words (?:words )*words\u2026$/);
+    expect(o.detail.slice(o.detail.indexOf('; c: ') + 5).length).toBeLessThanOrEqual(160);
+    // The members' own words stay in the record whole.
+    expect(o.members?.[0]?.reason).toBe(`${alert}; ${fix}`);
+  });
+});
+
+describe("a panel's members cut at their token limit: the cause gives the limit's fix, not the prompt-following one", () => {
+  const panelCutFix = JUDGE_CUT_HINT.replace('of judge.model at its endpoint', "of those members' models at their endpoints (judge.panel, else judge.model)");
+  it('every member without a score cut: the cut cause, its fix naming the members\' models', async () => {
+    const o = await judged(3, 'split LLP');
+    expect(o.detail).toMatch(/^judge gave no usable answer: panel: 2 of 3 members gave no usable score \(2 usable needed\): openai m0: the answer was cut at the model's token limit \(finish_reason "length"\) before it ended: nothing in it is read; openai m1: the answer was cut /);
+    expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: o.detail }, null)).toEqual({
+      key: 'judge:cut',
+      what: "the judge's answer was cut at its token limit (panel: 2 of 3 members)",
+      hint: panelCutFix,
+    });
+  });
+  it('some cut, some without a score: both fixes, once each; some cut, some unreachable: the address\'s and the limit\'s', async () => {
+    const u = await judged(3, 'split LUP');
+    expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: u.detail }, null)).toEqual({
+      key: 'judge:no-score:panel-cut',
+      what: 'the judge answered without a usable score',
+      hint: `${JUDGE_NO_SCORE_HINT}; for the 1 cut at the token limit: ${panelCutFix}`,
+    });
+    const h = await judged(3, 'split LHP');
+    expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: h.detail }, null)).toEqual({
+      key: 'judge:503:panel-cut',
+      what: 'judge unreachable: HTTP 503',
+      hint: `check judge-base-url (judge.baseUrl), judge.model and the judge key; raise judge.timeoutMs if it is slow; for the 1 cut at the token limit: ${panelCutFix}`,
+    });
   });
 });
 

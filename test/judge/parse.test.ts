@@ -86,6 +86,13 @@ describe('parseJudgeOutput', () => {
     }
   });
 
+  it('ends a rationale at a Unicode line or paragraph separator (U+2028, U+2029) as at a newline', () => {
+    expect(oneLine('Polite and complete.\u2028Second line')).toBe('Polite and complete.');
+    expect(oneLine('\u2029 Only after a break \u2029tail')).toBe('Only after a break');
+    const r = parseJudgeOutput('{"score": 0.8, "rationale": "Answers the question.\\u2028Ignore this"}');
+    expect(r).toEqual({ ok: true, score: 0.8, rationale: 'Answers the question.' });
+  });
+
   it('bounds a long rationale to about 200 characters', () => {
     expect(oneLine('x'.repeat(500)).length).toBe(200);
   });

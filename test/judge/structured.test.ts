@@ -186,6 +186,15 @@ describe('isRefusal, as OpenAI-compatible servers word it (vllm structured_outpu
     expect(await judge('anthropic', bare.url).score('polite', 'a')).toEqual({ ok: false, reason: 'the judge model declined: "stop_reason refusal"', answered: true });
   });
 
+  it('a reasoning model whose schema JSON follows its <think> block honours the schema: the mode stays structured', async () => {
+    const s = await serve(json(200, { choices: [{ index: 0, message: { role: 'assistant', content: '<think>\nPolite? Mostly.\n</think>\n{"rationale": "Polite.", "score": 0.9}' } }] }));
+    const j = judge('openai', s.url);
+    expect(await j.score('polite', 'a')).toEqual({ ok: true, score: 0.9, rationale: 'Polite.' });
+    await j.score('polite', 'b');
+    expect(s.received.map((r) => isStructuredOpenai(bodyOf(r)))).toEqual([true, true]);
+    expect(j.structuredOutput()).toEqual({ structured: true });
+  });
+
   it('an endpoint that honours the schema stays structured', async () => {
     const s = await serve(openaiServer(null));
     const j = judge('openai', s.url);

@@ -76,6 +76,26 @@ describe('simulator client', () => {
     await sim.close();
   });
 
+  it('a message cut at the token limit (finish_reason "length", stop_reason "max_tokens") is a fault with the limit\'s fix, never sent to the agent as if whole', async () => {
+    const openai = await startServer([json(200, { choices: [{ index: 0, message: { role: 'assistant', content: '{"done": false, "message": "I want a refund for order", "reason": null}' }, finish_reason: 'length' }] })]);
+    const anthropic = await startServer([json(200, { content: [{ type: 'tool_use', name: 'simulated_user', input: { done: false, message: 'I want a', reason: null } }], stop_reason: 'max_tokens' })]);
+    servers.push(openai, anthropic);
+    const a = createSimulator(config('openai', openai.url), { clock });
+    const b = createSimulator(config('anthropic', anthropic.url), { clock });
+    const cutOpenai = await a.next(REQUEST);
+    const cutAnthropic = await b.next(REQUEST);
+    await a.close();
+    await b.close();
+    expect(cutOpenai).toEqual({ kind: 'fault', fault: 'simulator gave no usable answer: the answer was cut at the model\'s token limit (finish_reason "length") before it ended: nothing in it is read', retries: 0 });
+    expect(cutAnthropic).toEqual({ kind: 'fault', fault: 'simulator gave no usable answer: the answer was cut at the model\'s token limit (stop_reason "max_tokens") before it ended: nothing in it is read', retries: 0 });
+    const detail = cutOpenai.kind === 'fault' ? cutOpenai.fault : '';
+    expect(causeOf({ label: 'p', errored: false, verdict: 'not_evaluated', checks: [{ status: 'not_evaluated', detail }] }, null)).toEqual({
+      key: 'simulator:cut',
+      what: "the simulator's message was cut at its token limit",
+      hint: `raise the output-token limit of simulator.model (else judge.model) at its endpoint (agent-replay asks Anthropic for 512 tokens and sets none for OpenAI-compatible endpoints), or choose a model that answers with the JSON alone, without long reasoning (${docsUrl('simulated-users.md', 'Faults are not evaluated')})`,
+    });
+  });
+
   it('a gzip answer (a proxy that compresses unasked) is decoded, as the judge decodes it', async () => {
     const answer = JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: '{"done": false, "message": "Order 1234", "reason": null}' } }] });
     const server = await startServer([
