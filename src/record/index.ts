@@ -330,7 +330,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
 }
 
 /**
- * Who wrote the shards and what they called (docs/results-json.md, "A merge of shards"): the
+ * Who wrote the shards and what they called (docs/results-json.md; docs/action.md, "Report: combine shards, or comment for a fork"): the
  * merged record says the newest agent-replay that wrote one of them, never an older shard's version
  * as the whole run's, and every agent the shards called, in the order first given, its `endpoint`
  * only when they all called one. Each difference is said through `log`, with what each record said.
