@@ -253,7 +253,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   const commits = [...new Set(records.map((r) => r.commit))];
   if (commits.length > 1) {
     const list = records.map((r, i) => `${shard(i)} at ${r.commit ?? 'an unknown commit'}`).join(', ');
-    throw new UserError(`shards were recorded at different commits: ${list}; merge shards of one run only`);
+    throw new UserError(`shards were recorded at different commits: ${list}; merge shards of one run only: download one commit's shard artifacts, as the recipe in docs/action.md ("Shards: one suite over a CI matrix") does with the pattern agent-replay-results-<commit>-shard-* (a suite in another folder names it before the commit)`);
   }
   const seen = new Map<string, number>();
   const overlaps: string[] = [];
