@@ -387,7 +387,8 @@ function suiteOrder<T extends { file: string; line: number }>(items: T[]): T[] {
 /**
  * Which records a merge keeps (indexes, in the order given) and what it lacks. Records without
  * `shard` are kept, but one whole run given twice (the same items at the same commit) once. A shard
- * given twice keeps the record that started last, and says so through `log`: a re-run uploads its
+ * given twice keeps the complete record over an interrupted one, else the record that started
+ * last, and says so through `log`: a re-run uploads its
  * artifact again, under the attempt's name, beside the first attempt's, and a download of the
  * run's artifacts takes both (docs/action.md, "Report: combine shards, or comment for a fork").
  */
@@ -452,9 +453,13 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
     const twice = byIndex.get(s.index);
     if (twice !== undefined) {
       const [a, b] = [Date.parse((records[twice] as RunRecord).startedAt), Date.parse((records[i] as RunRecord).startedAt)];
-      const later = b > a;
+      // A complete record wins over an interrupted one of the same shard, whichever started later:
+      // a re-run cancelled midway holds fewer of the shard's items than the attempt before it.
+      const [cutA, cutB] = [(records[twice] as RunRecord).interrupted, (records[i] as RunRecord).interrupted];
+      const later = cutA !== cutB ? cutA : b > a;
       const keep = later ? i : twice;
-      log(`shard ${s.index}/${s.total} is given twice (${label(twice)} and ${label(i)}): ${label(keep)} is used (${a === b ? 'the same start time: the first given' : 'it started later'})`);
+      const why = cutA !== cutB ? `it is complete, ${label(later ? twice : i)} was interrupted` : a === b ? 'the same start time: the first given' : 'it started later';
+      log(`shard ${s.index}/${s.total} is given twice (${label(twice)} and ${label(i)}): ${label(keep)} is used (${why})`);
       // The later record takes the earlier one's place in the order.
       if (later) {
         byIndex.set(s.index, i);

@@ -93,6 +93,26 @@ describe('mergeRecords with shards', () => {
     expect(lines2).toEqual(['shard 1/2 is given twice (attempt-1.json and attempt-2.json): attempt-2.json is used (it started later)']);
   });
 
+  it('a shard given twice, its re-run cancelled midway: the complete record is kept, whichever started later, and the log says why', () => {
+    const complete = run([fixture('a'), fixture('a2')], { shard: { index: 1, total: 2, suiteHash: SUITE }, startedAt: '2026-12-01T09:00:00.000Z' });
+    const cancelled = run([fixture('a', { reply: 'again' })], { shard: { index: 1, total: 2, suiteHash: SUITE }, startedAt: '2026-12-01T10:00:00.000Z', interrupted: true });
+    for (const [given, names] of [
+      [[complete, shardRun(2, 2, ['b']), cancelled], ['attempt-1.json', '2.json', 'attempt-2.json']],
+      [[cancelled, shardRun(2, 2, ['b']), complete], ['attempt-2.json', '2.json', 'attempt-1.json']],
+    ] as [RunRecord[], string[]][]) {
+      const lines: string[] = [];
+      const m = mergeRecords(given, names, (l) => lines.push(l));
+      expect(m.fixtures.map((f) => [f.label, f.reply])).toEqual([
+        ['a', 'Reply for a.'],
+        ['a2', 'Reply for a2.'],
+        ['b', 'Reply for b.'],
+      ]);
+      expect(m.interrupted).toBe(false);
+      expect(m.incomplete).toBeUndefined();
+      expect(lines).toEqual([`shard 1/2 is given twice (${names[0]} and ${names[2]}): attempt-1.json is used (it is complete, attempt-2.json was interrupted)`]);
+    }
+  });
+
   it('a whole run given twice (a re-run of the check: both attempts\' artifacts downloaded) keeps the record that started last', () => {
     const lines: string[] = [];
     const first = run([fixture('a'), fixture('b')], { startedAt: '2026-12-01T09:00:00.000Z', personas: [persona('refund')] });
