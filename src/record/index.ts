@@ -275,7 +275,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   const commits = [...new Set(records.map((r) => r.commit))];
   if (commits.length > 1) {
     const list = records.map((r, i) => `${shard(i)} at ${r.commit ?? 'an unknown commit'}`).join(', ');
-    throw new UserError(`shards were recorded at different commits: ${list}; merge shards of one run only`);
+    throw new UserError(`shards were recorded at different commits: ${list}; merge shards of one run only: download one commit's shard artifacts, as the recipe in docs/action.md ("Shards: one suite over a CI matrix") does with the pattern agent-replay-results-<commit>-shard-* (a suite in another folder names it before the commit)`);
   }
   const seen = new Map<string, number>();
   const overlaps: string[] = [];
@@ -321,8 +321,11 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   const latency = runLatency(fixtures, personas);
   // The same for the tokens reported (docs/latency.md, "Usage").
   const usage = runUsage(fixtures, personas);
-  // And the pass-rate change over every merged item, seeded by the suite the shards name (docs/statistics.md, "The run").
-  const stats = runStatsOf(fixtures, personas, statsSeed([...fixtures, ...personas], (records[0] as RunRecord).shard));
+  // And the pass-rate change over every merged item, seeded by the suite the shards name (docs/statistics.md, "The run"):
+  // a merge lacking shards names it in its `incomplete`, so the seed is the same whatever order and
+  // grouping the shards are merged in (every kept shard and merge is of the one suite checkShards chose).
+  const suite = records.map((r) => r.shard?.suiteHash ?? r.incomplete?.suiteHash).find((h) => h !== undefined);
+  const stats = runStatsOf(fixtures, personas, statsSeed([...fixtures, ...personas], suite === undefined ? undefined : { suiteHash: suite }));
   return {
     ...shared,
     ...(latency === null ? {} : { latency }),
@@ -341,10 +344,41 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     personas,
     ...mergedEvaluations(records, { fixtures, personas }),
     ...mergedSpend(records, shard, log),
+    ...mergedWriters(records, shard, log),
     ...(removed.length > 0 ? { removed } : {}),
     ...mergedSuiteEdits(records, shard, log),
     ...incomplete,
   };
+}
+
+/**
+ * Who wrote the shards and what they called (docs/results-json.md; docs/action.md, "Report: combine shards, or comment for a fork"): the
+ * merged record says the newest agent-replay that wrote one of them, never an older shard's version
+ * as the whole run's, and every agent the shards called, in the order first given, its `endpoint`
+ * only when they all called one. Each difference is said through `log`, with what each record said.
+ */
+function mergedWriters(records: readonly RunRecord[], shard: (i: number) => string, log: (line: string) => void): Pick<RunRecord, 'tool' | 'agent'> {
+  const first = records[0] as RunRecord;
+  const newer = (a: string, b: string): boolean => {
+    const [x, y] = [versionParts(a), versionParts(b)];
+    if (x === null || y === null) return x !== null && y === null;
+    for (let k = 0; k < 3; k++) if (x[k] !== y[k]) return (x[k] as number) > (y[k] as number);
+    return false;
+  };
+  const versions = [...new Set(records.map((r) => r.tool.version))];
+  const version = versions.reduce((best, v) => (newer(v, best) ? v : best));
+  if (versions.length > 1) {
+    const said = records.map((r, i) => `${shard(i)}: ${r.tool.version}`).join('; ');
+    log(`the shards were written by several versions of agent-replay (${said}): the merged record says the newest, ${version}; replay every shard with one version to compare like with like`);
+  }
+  const tool = { ...first.tool, version };
+  // An older record has no `endpoint`: it is not held against the others' one.
+  const hosts = [...new Set(records.flatMap((r) => (r.agent.host === null ? [] : [r.agent.host])))];
+  const endpoints = [...new Set(records.flatMap((r) => (r.agent.endpoint == null ? [] : [r.agent.endpoint])))];
+  if (hosts.length <= 1 && endpoints.length <= 1) return { tool, agent: { ...first.agent, host: hosts[0] ?? null, ...(endpoints[0] === undefined ? {} : { endpoint: endpoints[0] }) } };
+  const said = records.map((r, i) => `${shard(i)}: ${r.agent.endpoint ?? r.agent.host ?? 'an unknown agent'}`).join('; ');
+  log(`the shards called different agents (${said}): the merged run names them all; check that every shard's job replays the same preview deployment`);
+  return { tool, agent: { host: hosts.join(', '), endpoint: null } };
 }
 
 /**
@@ -375,7 +409,8 @@ function suiteOrder<T extends { file: string; line: number }>(items: T[]): T[] {
 /**
  * Which records a merge keeps (indexes, in the order given) and what it lacks. Records without
  * `shard` are kept, but one whole run given twice (the same items at the same commit) once. A shard
- * given twice keeps the record that started last, and says so through `log`: a re-run uploads its
+ * given twice keeps the complete record over an interrupted one, else the record that started
+ * last, and says so through `log`: a re-run uploads its
  * artifact again, under the attempt's name, beside the first attempt's, and a download of the
  * run's artifacts takes both (docs/action.md, "Report: combine shards, or comment for a fork").
  */
@@ -440,9 +475,13 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
     const twice = byIndex.get(s.index);
     if (twice !== undefined) {
       const [a, b] = [Date.parse((records[twice] as RunRecord).startedAt), Date.parse((records[i] as RunRecord).startedAt)];
-      const later = b > a;
+      // A complete record wins over an interrupted one of the same shard, whichever started later:
+      // a re-run cancelled midway holds fewer of the shard's items than the attempt before it.
+      const [cutA, cutB] = [(records[twice] as RunRecord).interrupted, (records[i] as RunRecord).interrupted];
+      const later = cutA !== cutB ? cutA : b > a;
       const keep = later ? i : twice;
-      log(`shard ${s.index}/${s.total} is given twice (${label(twice)} and ${label(i)}): ${label(keep)} is used (${a === b ? 'the same start time: the first given' : 'it started later'})`);
+      const why = cutA !== cutB ? `it is complete, ${label(later ? twice : i)} was interrupted` : a === b ? 'the same start time: the first given' : 'it started later';
+      log(`shard ${s.index}/${s.total} is given twice (${label(twice)} and ${label(i)}): ${label(keep)} is used (${why})`);
       // The later record takes the earlier one's place in the order.
       if (later) {
         byIndex.set(s.index, i);

@@ -48,3 +48,25 @@ describe('postJson: an error with no code is not the network\'s', () => {
     expect(await postJson(options(s.url, () => ({ model: 'm' })))).toEqual({ ok: true, json: { ok: true } });
   });
 });
+
+describe('postJson: a timeout given up for a rate limit says why', () => {
+  it('a timeout, then the retry held past its time budget by a quota another answer said is spent: the quota is named, not only the attempts', async () => {
+    const clock = { now: () => 0, sleep: async () => undefined };
+    const limiter = new AdaptiveLimiter(2, clock);
+    let n = 0;
+    // The first call is never answered; while it waits, another call's answer says the quota is spent for a minute.
+    server = createServer((req) => {
+      n++;
+      req.resume();
+      void limiter.acquire().then((t) => limiter.release(t as Parameters<typeof limiter.release>[0], 'success', null, null, { waitMs: 60_000, header: 'x-ratelimit-reset-requests' }));
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
+    const r = await postJson({ ...options(url, () => ({ model: 'm' })), timeoutMs: 100, retries: 2, clock, limiter });
+    expect(n).toBe(1);
+    expect(r.ok).toBe(false);
+    expect(r.ok === false && r.reason).toMatch(
+      /^no answer from the judge within 100 ms, given up after 1 attempt \(rate limited: the server's quota is spent until its x-ratelimit-reset-requests, 60000 ms away, more than the 300 ms left of the time budget of 300 ms, timeoutMs x attempts; given up at once instead of waiting\)$/,
+    );
+  });
+});

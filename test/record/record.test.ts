@@ -324,7 +324,7 @@ describe('mergeRecords', () => {
     const a = record([fixture('a')]);
     const b = record([fixture('b')], { commit: 'b'.repeat(40) });
     expect(() => mergeRecords([a, b], ['a.json', 'b.json'])).toThrow(
-      `shards were recorded at different commits: shard 1 (a.json) at ${'a'.repeat(40)}, shard 2 (b.json) at ${'b'.repeat(40)}; merge shards of one run only`,
+      `shards were recorded at different commits: shard 1 (a.json) at ${'a'.repeat(40)}, shard 2 (b.json) at ${'b'.repeat(40)}; merge shards of one run only: download one commit's shard artifacts, as the recipe in docs/action.md ("Shards: one suite over a CI matrix") does with the pattern agent-replay-results-<commit>-shard-* (a suite in another folder names it before the commit)`,
     );
     expect(() => mergeRecords([a, record([fixture('c')], { commit: null })])).toThrow(/shard 2 at an unknown commit/);
   });

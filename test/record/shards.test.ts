@@ -93,6 +93,26 @@ describe('mergeRecords with shards', () => {
     expect(lines2).toEqual(['shard 1/2 is given twice (attempt-1.json and attempt-2.json): attempt-2.json is used (it started later)']);
   });
 
+  it('a shard given twice, its re-run cancelled midway: the complete record is kept, whichever started later, and the log says why', () => {
+    const complete = run([fixture('a'), fixture('a2')], { shard: { index: 1, total: 2, suiteHash: SUITE }, startedAt: '2026-12-01T09:00:00.000Z' });
+    const cancelled = run([fixture('a', { reply: 'again' })], { shard: { index: 1, total: 2, suiteHash: SUITE }, startedAt: '2026-12-01T10:00:00.000Z', interrupted: true });
+    for (const [given, names] of [
+      [[complete, shardRun(2, 2, ['b']), cancelled], ['attempt-1.json', '2.json', 'attempt-2.json']],
+      [[cancelled, shardRun(2, 2, ['b']), complete], ['attempt-2.json', '2.json', 'attempt-1.json']],
+    ] as [RunRecord[], string[]][]) {
+      const lines: string[] = [];
+      const m = mergeRecords(given, names, (l) => lines.push(l));
+      expect(m.fixtures.map((f) => [f.label, f.reply])).toEqual([
+        ['a', 'Reply for a.'],
+        ['a2', 'Reply for a2.'],
+        ['b', 'Reply for b.'],
+      ]);
+      expect(m.interrupted).toBe(false);
+      expect(m.incomplete).toBeUndefined();
+      expect(lines).toEqual([`shard 1/2 is given twice (${names[0]} and ${names[2]}): attempt-1.json is used (it is complete, attempt-2.json was interrupted)`]);
+    }
+  });
+
   it('a whole run given twice (a re-run of the check: both attempts\' artifacts downloaded) keeps the record that started last', () => {
     const lines: string[] = [];
     const first = run([fixture('a'), fixture('b')], { startedAt: '2026-12-01T09:00:00.000Z', personas: [persona('refund')] });
@@ -391,5 +411,51 @@ describe('surfaces of an incomplete merge', () => {
     expect(back.onlyAfter).toEqual([]);
     // Without shards, the same difference is items removed (unchanged behaviour).
     expect(compareRuns(full, run([fixture('a'), fixture('b')])).onlyBefore).toEqual(['c', 'd']);
+  });
+});
+
+describe('mergeRecords: what the merged record says of the shards it holds', () => {
+  const changed = (l: string): ReturnType<typeof fixture> => fixture(l, { verdict: 'fail', drift: { reply: 'different', route: 'same', verdict: 'newly_failing' } });
+  const part = (index: number, labels: string[], over: Partial<RunRecord> = {}): RunRecord =>
+    run(
+      labels.map((l) => (l.startsWith('x') ? changed(l) : fixture(l))),
+      { shard: { index, total: 3, suiteHash: SUITE }, ...over },
+    );
+
+  it('the newest agent-replay that wrote a shard, said in a log line when they differ', () => {
+    const lines: string[] = [];
+    const m = mergeRecords([part(1, ['a'], { tool: { name: 'agent-replay', version: '1.9.0' } }), part(2, ['b'], { tool: { name: 'agent-replay', version: '1.10.0' } }), part(3, ['c'])], ['1.json', '2.json', '3.json'], (l) => lines.push(l));
+    expect(m.tool.version).toBe('1.10.0');
+    expect(lines).toContain('the shards were written by several versions of agent-replay (shard 1/3 (1.json): 1.9.0; shard 2/3 (2.json): 1.10.0; shard 3/3 (3.json): 0.1.0): the merged record says the newest, 1.10.0; replay every shard with one version to compare like with like');
+    const same: string[] = [];
+    expect(mergeRecords([part(1, ['a']), part(2, ['b'])], [], (l) => same.push(l)).tool.version).toBe('0.1.0');
+    expect(same.filter((l) => l.includes('versions'))).toEqual([]);
+  });
+
+  it('every agent the shards called, without one endpoint, and a log line naming each shard\'s', () => {
+    const lines: string[] = [];
+    const at = (host: string): Partial<RunRecord> => ({ agent: { host, endpoint: `https://${host}/chat` } });
+    const m = mergeRecords([part(1, ['a'], at('pr-1.example.com')), part(2, ['b'], at('pr-2.example.com')), part(3, ['c'], at('pr-1.example.com'))], ['1.json', '2.json', '3.json'], (l) => lines.push(l));
+    expect(m.agent).toEqual({ host: 'pr-1.example.com, pr-2.example.com', endpoint: null });
+    expect(lines).toContain(
+      'the shards called different agents (shard 1/3 (1.json): https://pr-1.example.com/chat; shard 2/3 (2.json): https://pr-2.example.com/chat; shard 3/3 (3.json): https://pr-1.example.com/chat): the merged run names them all; check that every shard\'s job replays the same preview deployment',
+    );
+    // One agent, an older shard without `endpoint` included: its address, and nothing said.
+    const quiet: string[] = [];
+    const one = mergeRecords([part(1, ['a'], { agent: { host: 'pr-1.example.com' } }), part(2, ['b'], at('pr-1.example.com'))], [], (l) => quiet.push(l));
+    expect(one.agent).toEqual({ host: 'pr-1.example.com', endpoint: 'https://pr-1.example.com/chat' });
+    expect(quiet.filter((l) => l.includes('agents'))).toEqual([]);
+  });
+
+  it('the stats seed depends only on the shards merged: a merge of a partial merge gives the seed of merging the shards directly', () => {
+    const shards = (): RunRecord[] => [part(1, ['a', 'x1']), part(2, ['b', 'x2']), part(3, ['c', 'x3'])];
+    const [s1, s2, s3] = shards() as [RunRecord, RunRecord, RunRecord];
+    const direct = mergeRecords([s1, s2, s3]);
+    const partial = mergeRecords([s2, s1]);
+    const grouped = mergeRecords([partial, s3]);
+    const reversed = mergeRecords([s3, mergeRecords([s1, s2])]);
+    expect(direct.stats?.seed).toBe(SUITE);
+    expect(grouped.stats).toEqual(direct.stats);
+    expect(reversed.stats).toEqual(direct.stats);
   });
 });

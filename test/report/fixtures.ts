@@ -11,7 +11,8 @@ export const ctx: ReportContext = {
   headSha: SHA,
   runId: '9876543210',
   artifactName: 'agent-replay-results',
-  baselinesRef: 'main',
+  // As the Action sets it (src/action/publish.ts): the checked-out commit, short; the CLI's AGENT_REPLAY_BASELINES_REF may name a branch.
+  baselinesRef: SHA.slice(0, 7),
   acceptLabel: 'accept-baseline',
   confirmLabel: 'confirm-cost',
   summaryUrl: 'https://github.com/acme/shop-bot/actions/runs/9876543210',

@@ -835,7 +835,7 @@ describe('the facts line names the baselines only when the run compared with som
 
   it('one item with a baseline among new ones: the baselines\' ref is named; after acceptance, the accepted commit is', () => {
     const some = run([newItem('greeting'), fixture('refund')]);
-    expect(factsOf(renderComment(some, ctx))).toContain('commit `3f5e2a9` against baselines from `main`');
+    expect(factsOf(renderComment(some, ctx))).toContain('commit `3f5e2a9` against baselines from `3f5e2a9`');
     const accepted: ReportContext = { ...ctx, acceptance: { accepted: ['greeting', 'refund'], refused: [], skipped: [], commitSha: 'c0ffee0'.padEnd(40, '0'), commitUrl: null, note: null } };
     expect(factsOf(renderComment(run([newItem('greeting'), newItem('refund')]), accepted))).toContain('commit `3f5e2a9` against baselines from `c0ffee0`');
   });
