@@ -11,7 +11,7 @@ import { MAX_RECORD_DEPTH, pathDeeperThan } from './depth.js';
 import { jsonErrorOffset, jsonErrorWords, jsonValueOffset, lineColumnAt, trailingCommaError } from '../suite/json-depth.js';
 import { UserError } from '../errors.js';
 import { writeRecordFile } from './stream.js';
-import { TOOL } from '../version.js';
+import { docsUrl, TOOL } from '../version.js';
 
 export { openRecordStream, RecordWriteError, writeRecordFile, type ItemKind, type RecordStream } from './stream.js';
 
@@ -275,7 +275,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   const commits = [...new Set(records.map((r) => r.commit))];
   if (commits.length > 1) {
     const list = records.map((r, i) => `${shard(i)} at ${r.commit ?? 'an unknown commit'}`).join(', ');
-    throw new UserError(`shards were recorded at different commits: ${list}; merge shards of one run only: download one commit's shard artifacts, as the recipe in docs/action.md ("Shards: one suite over a CI matrix") does with the pattern agent-replay-results-<commit>-shard-* (a suite in another folder names it before the commit)`);
+    throw new UserError(`shards were recorded at different commits: ${list}; merge shards of one run only: download one commit's shard artifacts, as the recipe (${docsUrl('action.md', 'Shards: one suite over a CI matrix')}) does with the pattern agent-replay-results-<commit>-shard-* (a suite in another folder names it before the commit)`);
   }
   const seen = new Map<string, number>();
   const overlaps: string[] = [];

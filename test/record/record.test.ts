@@ -10,6 +10,7 @@ import type { FixtureRecord, Outcome, RunRecord } from '../../src/types.js';
 import { fixtureRecord } from '../support/fixture-record.js';
 import { persona } from '../report/fixtures.js';
 import { jsonValueOffset } from '../../src/suite/json-depth.js';
+import { docsUrl } from '../../src/version.js';
 
 function fixture(label: string, over: Partial<FixtureRecord> = {}): FixtureRecord {
   return fixtureRecord(over, {
@@ -324,7 +325,7 @@ describe('mergeRecords', () => {
     const a = record([fixture('a')]);
     const b = record([fixture('b')], { commit: 'b'.repeat(40) });
     expect(() => mergeRecords([a, b], ['a.json', 'b.json'])).toThrow(
-      `shards were recorded at different commits: shard 1 (a.json) at ${'a'.repeat(40)}, shard 2 (b.json) at ${'b'.repeat(40)}; merge shards of one run only: download one commit's shard artifacts, as the recipe in docs/action.md ("Shards: one suite over a CI matrix") does with the pattern agent-replay-results-<commit>-shard-* (a suite in another folder names it before the commit)`,
+      `shards were recorded at different commits: shard 1 (a.json) at ${'a'.repeat(40)}, shard 2 (b.json) at ${'b'.repeat(40)}; merge shards of one run only: download one commit's shard artifacts, as the recipe (${docsUrl('action.md', 'Shards: one suite over a CI matrix')}) does with the pattern agent-replay-results-<commit>-shard-* (a suite in another folder names it before the commit)`,
     );
     expect(() => mergeRecords([a, record([fixture('c')], { commit: null })])).toThrow(/shard 2 at an unknown commit/);
   });
