@@ -14,7 +14,7 @@
 // (nothing was sent), agent not ready after --wait-for-agent, or --save refused.
 
 import { randomUUID } from 'node:crypto';
-import { lstat } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { AGENT_PRESET_NAMES, type AgentPreset, type Config } from '../config.js';
 import type { AgentClient, AgentOutcome, Assertion, Fixture, FixtureRecord, JsonValue, Judge, RegexEvaluator, SingleAssertion } from '../types.js';
@@ -34,7 +34,7 @@ import { EXIT, UserError } from '../errors.js';
 import { createFileExclusively } from '../fs-safe.js';
 import { formatIssue, isValidLabel, LABEL_RULE, loadSuite, loadSuiteConfig, noAgentUrlIssue, type ConfigOverrides } from '../suite/index.js';
 import { checkFixtureFile, DEFAULT_THRESHOLD } from '../suite/fixtures.js';
-import { suggestLabel, windowsNameIssue } from '../suite/labels.js';
+import { freeSuggestion, takenLabels, windowsNameIssue, type TakenLabels } from '../suite/labels.js';
 import { loadYamlPackage, readYaml, yamlPackage } from '../suite/yaml/index.js';
 import { terminalBlock, terminalLine } from '../report/escape.js';
 import { printConfigIssues, type CliIO } from './output.js';
@@ -249,17 +249,30 @@ function tap(agent: AgentClient, seen: AgentOutcome[]): AgentClient {
   };
 }
 
+/**
+ * The labels a --save label suggested for an invalid one must not be: the suite's (as far as it
+ * loads: a suite with errors lists none) and the files fixtures/ holds, which probe never overwrites.
+ */
+async function savedLabels(o: ProbeOptions, io: CliIO, suiteDir: string): Promise<TakenLabels> {
+  const loaded = await loadSuite({ dir: o.dir, env: io.env, cwd: io.cwd });
+  const items = [...(loaded.suite?.fixtures ?? []), ...(loaded.suite?.personas ?? [])].map((f) => f.label);
+  const files = await readdir(path.join(suiteDir, 'fixtures')).catch(() => [] as string[]);
+  return takenLabels([...items, ...files.filter((f) => f.endsWith('.yml')).map((f) => f.slice(0, -'.yml'.length))]);
+}
+
 /** Where --save writes, checked before anything is sent: a refusal costs nothing. */
 async function checkSave(label: string, o: ProbeOptions, io: CliIO): Promise<{ target: string; shown: string; suiteDir: string }> {
+  const suiteDir = path.resolve(io.cwd, o.dir);
   if (!isValidLabel(label)) {
-    // The fix a fixture's label gets (docs/fixtures.md, "A fixture"): a valid one close to it, as the flag to paste.
-    const close = suggestLabel(label);
-    throw new UsageError(`--save ${JSON.stringify(label)} is not a valid label: a label is ${LABEL_RULE} (it names the fixture and its baseline file)${close === null ? '' : `; use --save ${shellWord(close)}`}`);
+    // The fix a fixture's label gets (docs/fixtures.md, "A fixture"): a valid one close to it the suite does not use, as the flag to paste.
+    const close = freeSuggestion(label, await savedLabels(o, io, suiteDir));
+    throw new UsageError(`--save ${JSON.stringify(label)} is not a valid label: a label is ${LABEL_RULE} (it names the fixture and its baseline file)${close === null ? '' : `; use --save ${shellWord(close.label)}${close.note}`}`);
   }
   // A name Windows refuses (docs/fixtures.md, "A fixture"): the suite would not check out there.
-  const windows = windowsNameIssue(label);
-  if (windows !== null) throw new UsageError(`--save ${windows.message}; ${windows.fix.replace('rename it, e.g. label: ', 'use --save ')}`);
-  const suiteDir = path.resolve(io.cwd, o.dir);
+  if (windowsNameIssue(label) !== null) {
+    const windows = windowsNameIssue(label, await savedLabels(o, io, suiteDir));
+    if (windows !== null) throw new UsageError(`--save ${windows.message}; ${windows.fix.replace('rename it, e.g. label: ', 'use --save ')}`);
+  }
   const target = path.join(suiteDir, 'fixtures', `${label}.yml`);
   const shown = path.relative(io.cwd, target).split(path.sep).join('/');
   if (await lstat(target).then(() => true, () => false)) {

@@ -33,7 +33,7 @@ import { repeatOf } from '../suite/repeat.js';
 import { computeDrift } from './drift.js';
 import { itemLatencyMs, itemTimeSplit, medianAttempt, scriptTimeSplits, slowerStep, slowerThanBaseline } from './latency.js';
 import { personaDrift } from './personas.js';
-import { combineAttempts, decisiveIndex, repeatDetail, scaledMinPass, type AttemptOutcome } from './repeat.js';
+import { attemptMeaningDetail, combineAttempts, decisiveIndex, repeatDetail, scaledMinPass, type AttemptOutcome } from './repeat.js';
 import { plusUsage } from './usage.js';
 
 /** How the run finishes its items: config.yml's knobs, read once (`policyOf`). */
@@ -158,7 +158,7 @@ function itemMeaning(shown: Meaning | null | undefined, meanings: AttemptMeaning
       at = k;
     }
   });
-  return at === -1 ? shown : { ...worst, detail: `attempt ${at + 1}${worst.detail === null || worst.detail === '' ? '' : `: ${worst.detail}`}` };
+  return at === -1 ? shown : { ...worst, detail: attemptMeaningDetail(at + 1, worst.detail) };
 }
 
 /** The shown attempt's drift with the verdict of all attempts; its meaning against the baseline never depends on the verdict. */

@@ -63,6 +63,14 @@ export function repeatDetail(summary: RepeatSummary): string {
   return `${passesOf(summary)} attempts passed (minPass ${summary.minPass})${summary.flaky ? ', flaky' : ''}`;
 }
 
+/**
+ * A repeated item's meaning detail when it is another attempt's (docs/meaning.md, "Repeats"): that
+ * attempt named before its own detail, "attempt 2: numbers 30 → 14" ("attempt 2" when it has none).
+ */
+export function attemptMeaningDetail(number: number, detail: string | null): string {
+  return `attempt ${number}${detail === null || detail === '' ? '' : `: ${detail}`}`;
+}
+
 /** The reason acceptance gives for an item whose attempts replied differently with no meaning recorded (docs/meaning.md, "Repeats"). */
 export function repliesVary(attempts: number): string {
   return `replies vary across ${attempts} attempts`;

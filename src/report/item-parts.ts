@@ -1,9 +1,9 @@
 // The parts of an item's rendering that fixtures (items.ts) and persona scripts (persona.ts) both
 // use: the detail levels and size limits, file references, labelled text blocks and the reply diff.
 
-import type { PanelMember, RepeatSummary, ToolCall, Verdict } from '../types.js';
+import type { Meaning, PanelMember, RepeatSummary, ToolCall, Verdict } from '../types.js';
 import { panelVerdict } from '../assertions/judge.js';
-import { decisiveIndex } from '../evaluate/repeat.js';
+import { attemptMeaningDetail, decisiveIndex } from '../evaluate/repeat.js';
 import type { ReportContext } from './context.js';
 import { diffText, MARK } from './diff-text.js';
 import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from './lookalike.js';
@@ -288,6 +288,30 @@ export function decisiveReply(f: {
   if (f.errored || f.reply === null) return null;
   const d = decisiveAttempt(f);
   return d === null || d.attempt.reply === null || d.attempt.reply === f.reply ? null : { number: d.number, verdict: d.verdict, reply: d.attempt.reply };
+}
+
+/**
+ * The attempt a repeated fixture's meaning names when it is another's than the shown reply's
+ * ("attempt 2: numbers 30 → 14", docs/meaning.md, "Repeats"), beside the shown reply, so that the
+ * comment and the terminal show what the line names. That attempt's meaning is against the shown
+ * reply, not the baseline: the two are diffed. Null when the meaning names no other attempt, or
+ * decisiveReply shows that attempt's reply already.
+ */
+export function namedAttemptReply(f: {
+  errored: boolean;
+  reply: string | null;
+  verdict: Verdict | null;
+  drift?: { meaning?: Meaning | null } | null;
+  attempts?: readonly { errored: boolean; reply: string | null; verdict: Verdict | null; meaning?: Meaning | null }[];
+}): { number: number; shownNumber: number; shown: string; reply: string } | null {
+  const meaning = f.errored ? null : (f.drift?.meaning ?? null);
+  if (meaning === null || f.reply === null || f.attempts === undefined) return null;
+  const shownNumber = f.attempts.findIndex((a) => !a.errored) + 1;
+  // The attempt whose own meaning the item's is, named as evaluate/finish.ts names it: not a detail that only reads so.
+  const number = f.attempts.findIndex((a, k) => a.meaning != null && a.meaning.value === meaning.value && attemptMeaningDetail(k + 1, a.meaning.detail) === meaning.detail) + 1;
+  const reply = f.attempts[number - 1]?.reply ?? null;
+  if (number === 0 || number === shownNumber || reply === null || reply === f.reply) return null;
+  return decisiveReply(f)?.number === number ? null : { number, shownNumber, shown: f.reply, reply };
 }
 
 /** "the first that failed": the attempt decisiveAttempt names, in words. */

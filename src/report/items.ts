@@ -10,7 +10,7 @@ import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from '
 import { reuseWords } from '../evaluate/reuse.js';
 import { howDecided } from '../evaluate/changes.js';
 import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
-import { attemptsHead, ATTEMPT_WORDS, begunCalls, BEGUN_TITLE, otherAttemptsWords, decisiveReply, firstThat, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, messageDiffBlock, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
+import { attemptsHead, ATTEMPT_WORDS, begunCalls, BEGUN_TITLE, otherAttemptsWords, decisiveReply, firstThat, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, messageDiffBlock, namedAttemptReply, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { editedSinceBaseline } from '../evaluate/drift.js';
 import { isPersona, itemsNoun, rewordedRepeatWords, routeText, SCRIPT_MARK, type FixtureView, type Item, type ItemView } from './model.js';
 import { personaBlock, personaLevels } from './persona.js';
@@ -100,8 +100,19 @@ function decisiveParts(f: FixtureRecord, level: Level, p: Profile): string[] {
   return [replyBlock(`**Attempt ${decisive.number}'s reply** (${ATTEMPT_WORDS[decisive.verdict]})`, decisive.reply, p.maxReplyChars)];
 }
 
+/**
+ * The attempt the line's meaning names ("changed in meaning: attempt 2: numbers 30 → 14"), where it
+ * is another than the replies shown: its reply against the shown one's (docs/meaning.md, "Repeats").
+ */
+function namedParts(f: FixtureRecord, level: Level, p: Profile): string[] {
+  const named = level === 'brief' ? null : namedAttemptReply(f);
+  if (named === null) return [];
+  const block = diffBlock(named.shown, named.reply, p, { title: `**Attempt ${named.number}'s reply**, against attempt ${named.shownNumber}'s`, sides: `\`-\` attempt ${named.shownNumber}, \`+\` attempt ${named.number}` });
+  return block === '' ? [] : [block];
+}
+
 function bodyParts(f: FixtureRecord, level: Level, p: Profile): string[] {
-  return [...shownParts(f, level, p), ...decisiveParts(f, level, p)];
+  return [...shownParts(f, level, p), ...decisiveParts(f, level, p), ...namedParts(f, level, p)];
 }
 
 function shownParts(f: FixtureRecord, level: Level, p: Profile): string[] {

@@ -9,7 +9,7 @@
 import type { Check, FixtureRecord, RunRecord, TurnSource } from '../types.js';
 import { clip, clipShown, terminalBlock, terminalLine } from './escape.js';
 import { clipKeepingFix } from '../assertions/format.js';
-import { begunCalls, BEGUN_WORDS, decisiveReply, otherAttemptsWords } from './item-parts.js';
+import { begunCalls, BEGUN_WORDS, decisiveReply, namedAttemptReply, otherAttemptsWords } from './item-parts.js';
 import { diffText, MARK } from './diff-text.js';
 import { MAX_DIFF_CHARS } from './diff.js';
 import { tooFewText } from './rates.js';
@@ -340,6 +340,12 @@ function fixtureLines(v: FixtureView, style: { mark: string; colour: Colour }, i
   const decisive = decisiveReply(f);
   if (decisive !== null) {
     lines.push(paint('grey', fit(`${indent}    attempt ${decisive.number}'s reply (${decisive.verdict === 'not_evaluated' ? 'not evaluated' : decisive.verdict}):`)), ...textLines(decisive.reply, `${indent}      `, o.where, () => null, paint, fit));
+  }
+  // The attempt the line's meaning names ("attempt 2: numbers 30 → 14"), where it is another: against the shown reply (docs/meaning.md, "Repeats").
+  const named = namedAttemptReply(f);
+  if (named !== null) {
+    const what = `attempt ${named.number}'s reply vs attempt ${named.shownNumber}'s`;
+    lines.push(...diffLines(named.shown, named.reply, what, (marks) => `${what} (- attempt ${named.shownNumber}, + attempt ${named.number}${marks})`, `${indent}    `, o.where, paint, fit));
   }
   return lines;
 }

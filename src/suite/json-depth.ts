@@ -174,7 +174,8 @@ export function jsonErrorOffset(text: string, message: string): number | null {
 /**
  * The offset of the value at `path` (object keys and list indexes, `['fixtures', 3, 'label']`) in
  * a text JSON.parse reads, found by scanning it without a parse; null when the text has no value
- * there. Where a record's problem found after parsing is, to say it at its line.
+ * there. Where a record's problem found after parsing is, to say it at its line. A key an object
+ * has twice (a file edited by hand) is its last, the one JSON.parse keeps.
  */
 export function jsonValueOffset(text: string, path: readonly (string | number)[]): number | null {
   let i = 0;
@@ -229,16 +230,22 @@ export function jsonValueOffset(text: string, path: readonly (string | number)[]
       if (text[i] !== '{') return null;
       i++;
       space();
-      for (;;) {
-        if (text[i] !== '"') return null;
-        const key = JSON.parse(string()) as string;
-        space();
-        i++; // the colon
-        space();
-        if (key === step) break;
-        skip();
-        if (!next()) return null;
+      // Every entry is read: a later one of the same key is the value JSON.parse keeps.
+      let found: number | null = null;
+      if (text[i] !== '}') {
+        for (;;) {
+          if (text[i] !== '"') return null;
+          const key = JSON.parse(string()) as string;
+          space();
+          i++; // the colon
+          space();
+          if (key === step) found = i;
+          skip();
+          if (!next()) break;
+        }
       }
+      if (found === null) return null;
+      i = found;
     }
   }
   space();

@@ -80,15 +80,23 @@ function takenWords(close: string, free: string, taken: TakenLabels): string {
 }
 
 /**
+ * A valid label close to `s` (suggestLabel) that `taken` does not hold (freeLabel), with the words
+ * naming the one it would have been (" (refund-policy is used already)"); null when there is none.
+ */
+export function freeSuggestion(s: string, taken: TakenLabels = NONE_TAKEN): { label: string; note: string } | null {
+  const suggestion = suggestLabel(s);
+  if (suggestion === null) return null;
+  const free = freeLabel(suggestion, taken);
+  return { label: free, note: takenWords(suggestion, free, taken) };
+}
+
+/**
  * The fix for an invalid label: a valid one close to it that the suite does not use (`taken`), or
  * what a label may hold when none is.
  */
 export function labelFix(s: string, taken: TakenLabels = NONE_TAKEN): string {
-  const suggestion = suggestLabel(s);
-  if (suggestion !== null) {
-    const free = freeLabel(suggestion, taken);
-    return `rename it, e.g. label: ${free}${takenWords(suggestion, free, taken)}`;
-  }
+  const free = freeSuggestion(s, taken);
+  if (free !== null) return `rename it, e.g. label: ${free.label}${free.note}`;
   const letter = [...s.normalize('NFKD')].find((c) => LETTER_OR_DIGIT().test(c) && hasNonAscii(c) && !Object.hasOwn(LATIN_ASCII, c)) ?? '';
   return `rename it in the characters a label allows (A-Z a-z 0-9 . _ -): ${JSON.stringify(letter)} and the other letters outside A-Z have no form there to suggest`;
 }

@@ -299,6 +299,21 @@ describe('agent-replay probe: usage errors send nothing', () => {
     expect(agent.requests).toHaveLength(0);
   });
 
+  it("an invalid label's suggestion is one the suite does not use, nor a file fixtures/ holds: the loader's fix (suite/labels.ts freeLabel)", async () => {
+    const agent = await serve(routed);
+    const cwd = await project(agent.url, '', {
+      'policies.yml': 'fixtures:\n  - { label: refund-policy, message: hello }\n  - { label: NUL-1.orders, message: hi }\n',
+      // A file named as the next one would be, holding another label: probe never overwrites it.
+      'refund-policy-2.yml': 'label: other\nmessage: hello\n',
+    });
+    const spaced = await cli(['probe', 'hello', '--save', 'refund policy'], cwd);
+    expect(spaced.code).toBe(2);
+    expect(spaced.stderr).toMatch(/; use --save refund-policy-3 \(refund-policy is used already\)$/m);
+    const windows = await cli(['probe', 'hello', '--save', 'NUL.orders'], cwd);
+    expect(windows.stderr).toMatch(/; use --save NUL-2\.orders \(NUL-1\.orders is used already\)$/m);
+    expect(agent.requests).toHaveLength(0);
+  });
+
   it('no message, an empty message, and no agent URL', async () => {
     const cwd = await makeProject({ fixtures: { 'a.yml': 'label: a\nmessage: hi\n' } });
     const none = await cli(['probe'], cwd);

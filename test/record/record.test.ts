@@ -175,17 +175,33 @@ describe('parseRecord', () => {
     expect(() => parseRecord(text, 'r.json')).toThrow(`r.json: fixture label "a" appears twice, at fixtures.0.label (line ${first}) and at fixtures.2.label (line ${second}): ${FIX}`);
   });
 
+  /** The first 3 characters of the value at `path` in `text` (jsonValueOffset), or null. */
+  const valueAt = (text: string, path: (string | number)[]): string | null => {
+    const offset = jsonValueOffset(text, path);
+    return offset === null ? null : text.slice(offset, offset + 3);
+  };
+
   it('finds a label past strings that hold quotes, brackets and braces, and past numbers, true and null (jsonValueOffset)', () => {
     const text = '{"a": "x\\"]}[{", "n": -1.5e3, "t": [true, null, {"k": "}"}], "fixtures": [{"label": "p"}, {"x": [], "label": "q"}]}';
-    const at = (path: (string | number)[]): string | null => {
-      const offset = jsonValueOffset(text, path);
-      return offset === null ? null : text.slice(offset, offset + 3);
-    };
+    const at = (path: (string | number)[]): string | null => valueAt(text, path);
     expect(at(['fixtures', 1, 'label'])).toBe('"q"');
     expect(at(['fixtures', 0, 'label'])).toBe('"p"');
     expect(at(['t', 2, 'k'])).toBe('"}"');
     expect(at(['fixtures', 2, 'label'])).toBeNull();
     expect(at(['missing'])).toBeNull();
+    expect(jsonValueOffset('{}', ['a'])).toBeNull();
+  });
+
+  it('a key an object has twice is its last, as JSON.parse reads it (jsonValueOffset): the line a duplicate label is said at', () => {
+    const text = '{"fixtures": [{"label": "p"}], "t": {"k": 1, "k": [2]}, "fixtures": [{"label": "q", "label": "r"}]}';
+    const at = (path: (string | number)[]): string | null => valueAt(text, path);
+    expect(at(['fixtures', 0, 'label'])).toBe('"r"');
+    expect(at(['t', 'k'])).toBe('[2]');
+    expect(at(['fixtures', 1, 'label'])).toBeNull();
+    // A record edited by hand: the second item's label is its second key, on the line JSON.parse read it from.
+    const written = serializeRecord(record([fixture('a'), fixture('b')]));
+    const edited = written.replace('"label": "b"', '"label": "b",\n      "label": "a"');
+    expect(() => parseRecord(edited, 'r.json')).toThrow(`r.json: fixture label "a" appears twice, at fixtures.0.label (line ${lineOf(edited, 'a')}) and at fixtures.1.label (line ${lineOf(edited, 'a', 2)}): `);
   });
 
   it('rejects a record with two labels that differ only in case: no suite has them, and their baseline files would collide', () => {

@@ -250,6 +250,45 @@ describe('k/N in every report', () => {
     expect(renderComment(run([], { personas: [turns] }), ctx)).not.toContain('**Attempt 2, turn');
   });
 
+  it('a passing repeated fixture whose line reads "changed in meaning: attempt 2: numbers 30 → 14" shows attempt 2\'s reply against attempt 1\'s: the comment and the terminal (docs/meaning.md, "Repeats")', () => {
+    const shown = 'You can return items within 30 days.';
+    const other = 'You can return items within 14 days.';
+    const changed = { value: 'changed' as const, by: 'facts' as const, detail: 'numbers 30 → 14' };
+    const f = fixture('return-window', {
+      assertion: { kind: 'contains', value: 'return' },
+      reply: shown,
+      detail: '2/2 attempts passed (minPass 2); attempt 1: reply contains "return"',
+      baseline: baseline('return-window', 'Returns are accepted within 30 days.'),
+      drift: { reply: 'different', route: 'same', verdict: 'still_passing', meaning: { ...changed, detail: 'attempt 2: numbers 30 → 14' } },
+      repeat: { count: 2, minPass: 2, passed: 2, flaky: false },
+      attempts: [attempt(shown, 'pass', 'reply contains "return"'), { ...attempt(other, 'pass', 'reply contains "return"'), meaning: changed }],
+    });
+    const record = run([f]);
+    const md = renderComment(record, ctx);
+    expect(md).toContain('attempt 2: numbers 30 → 14');
+    expect(md).toContain("**Attempt 2's reply**, against attempt 1's (`-` attempt 1, `+` attempt 2");
+    expect(md).toMatch(/^\+ You can return items within ⟦14⟧ days\.$/m);
+    const terminal = renderTerminal(record, { color: false });
+    expect(terminal).toContain("attempt 2's reply vs attempt 1's (- attempt 1, + attempt 2");
+    expect(terminal).toMatch(/^ *\+ You can return items within ⟦14⟧ days\.$/m);
+    // Not twice: an attempt whose reply is shown already as the one the detail names (a fail's first failing attempt).
+    const failed = {
+      ...f,
+      verdict: 'fail',
+      drift: { ...f.drift, verdict: 'newly_failing' },
+      detail: '1/2 attempts passed (minPass 2); attempt 2: reply does not contain "30 days"',
+      repeat: { count: 2, minPass: 2, passed: 1, flaky: true },
+      attempts: [attempt(shown, 'pass', 'reply contains "30 days"'), { ...attempt(other, 'fail', 'reply does not contain "30 days"'), meaning: changed }],
+    } as FixtureRecord;
+    const once = renderComment(run([failed]), ctx);
+    expect(once).toContain("**Attempt 2's reply** (❌ fail)");
+    expect(once).not.toContain("**Attempt 2's reply**, against");
+    expect(renderTerminal(run([failed]), { color: false })).not.toContain("attempt 2's reply vs");
+    // A detail that only reads like another attempt's (the judge's own words) names none.
+    const judged = { ...f, drift: { ...f.drift, meaning: { value: 'changed', by: 'judge', detail: 'attempt 2: numbers 30 → 14' } }, attempts: [f.attempts?.[0], { ...f.attempts?.[1], meaning: { ...changed, value: 'reworded' } }] } as FixtureRecord;
+    expect(renderComment(run([judged]), ctx)).not.toContain("**Attempt 2's reply**");
+  });
+
   it("a reply check on a numbered turn does not say the turn twice in the terminal: `reply contains \"$50\", turn 2: reply does not contain`", () => {
     const base = persona('refund-chat') as ReplayedPersonaRecord;
     const check = { kind: 'reply' as const, status: 'fail' as const, expected: { contains: '$50', turn: 2 }, detail: 'turn 2: reply does not contain "$50"' };
