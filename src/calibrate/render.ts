@@ -12,7 +12,7 @@ import { judgeFallbackText } from '../report/judge-mode.js';
 import { suiteLine } from '../report/blocks.js';
 import { plural } from '../words.js';
 import { hideEndpointTokens } from '../endpoint.js';
-import { CALL_FAILED_HINT, isCutReason, isNoScoreReason, JUDGE_CUT_HINT, JUDGE_NO_SCORE_HINT } from '../evaluate/index.js';
+import { CALL_FAILED_HINT, isCutReason, isNoScoreReason, JUDGE_CUT_HINT, JUDGE_NO_SCORE_HINT, PANEL_CUT_HINT, panelMembersFailed } from '../evaluate/index.js';
 import { unmeasured, type Calibration } from './schema.js';
 
 type Criterion = Calibration['criteria'][number];
@@ -139,9 +139,12 @@ function noScoreLine(c: Calibration): string | null {
  */
 function noScoreFixes(u: ReturnType<typeof unscored>): string[] {
   const reasons = u.flatMap(({ item }) => item.notUsable);
+  // A panel's reason is its members' (docs/judges.md, "Panels"): theirs are the fixes, a cut one's naming the members' models.
+  const panels = reasons.map(panelMembersFailed);
   return [
-    ...(reasons.some(isNoScoreReason) ? [JUDGE_NO_SCORE_HINT] : []),
+    ...(reasons.some(isNoScoreReason) || panels.some((p) => p.noScore) ? [JUDGE_NO_SCORE_HINT] : []),
     ...(reasons.some(isCutReason) ? [JUDGE_CUT_HINT] : []),
+    ...(panels.some((p) => p.cut) ? [PANEL_CUT_HINT] : []),
     ...(reasons.some((r) => r.startsWith('judge call failed: ')) ? [CALL_FAILED_HINT] : []),
   ];
 }

@@ -678,16 +678,29 @@ export const JUDGE_CUT_HINT = `raise the output-token limit of judge.model at it
 export const SIMULATOR_CUT_HINT = `raise the output-token limit of simulator.model (else judge.model) at its endpoint (agent-replay asks Anthropic for 512 tokens and sets none for OpenAI-compatible endpoints), or choose a model that answers with the JSON alone, without long reasoning (${docsUrl('simulated-users.md', 'Faults are not evaluated')})`;
 
 /** A panel's members cut at their token limit: each member's model is its own (docs/judges.md, "Panels"). */
-const PANEL_CUT_HINT = JUDGE_CUT_HINT.replace('of judge.model at its endpoint', "of those members' models at their endpoints (judge.panel, else judge.model)");
+export const PANEL_CUT_HINT = JUDGE_CUT_HINT.replace('of judge.model at its endpoint', "of those members' models at their endpoints (judge.panel, else judge.model)");
 
 export const JUDGE_NO_SCORE_HINT = `use a judge model that follows the prompt, or an endpoint with structured output (${docsUrl('judges.md', 'Structured output and its fallback')})`;
+
+/** How a client's reason that says the model answered without a usable score begins (isNoScoreReason). */
+const NO_SCORE_WORDS = '(?:no usable score in output|score .* is (?:not a number|outside \\[0,1\\])|the answer (?:gives \\d+ different scores|names "score" twice)|unexpected response: )';
 
 /**
  * A judge client's reason (judge/client.ts, judge/parse.ts) that says the model answered and gave
  * no score that can be read: prose, a score not a number or outside 0 to 1, two scores, no content.
  */
 export function isNoScoreReason(reason: string): boolean {
-  return /^(?:no usable score in output|score .* is (?:not a number|outside \[0,1\])|the answer (?:gives \d+ different scores|names "score" twice)|unexpected response: )/.test(reason);
+  return new RegExp(`^${NO_SCORE_WORDS}`).test(reason);
+}
+
+/**
+ * A panel's reason (src/judge/panel.ts, unusableReason: `panel: 2 of 3 members gave no usable
+ * score (...): <label>: <reason>; ...`) with one member at least that answered without a usable
+ * score (isNoScoreReason), and one at least cut at its token limit (isCutReason); both false for a reason that is no panel's.
+ */
+export function panelMembersFailed(reason: string): { noScore: boolean; cut: boolean } {
+  if (!PANEL_REASON.test(reason)) return { noScore: false, cut: false };
+  return { noScore: new RegExp(`: ${NO_SCORE_WORDS}`).test(reason), cut: reason.includes(`: ${CUT_WORDS}`) };
 }
 
 /** How a client's reason that says the model stopped at its token limit begins (src/judge/structured.ts, cutWords). */

@@ -500,21 +500,44 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
 /**
  * The indexes of `records` in order, a record without `shard` that repeats another's run (its
  * commit and the very same fixture and persona script labels, started at another time: a re-run of
- * the whole check) left out for the one that started last, which takes the first one's place.
+ * the whole check) left out for the one that started last, which takes the first one's place. A
+ * re-run cancelled midway (`interrupted`) lists fewer items: one interrupted record whose items are
+ * all in a complete record of the same commit and suite is the same run given twice, and the
+ * complete one is kept, as a shard given twice keeps its complete record (checkShards).
  * Records that overlap otherwise are still refused by mergeRecords; shards are left to checkShards.
  */
 function wholeRunsOnce(records: readonly RunRecord[], nameOf: (i: number) => string | undefined, log: (line: string) => void): number[] {
   const label = (i: number): string => nameOf(i) ?? `record ${i + 1}`;
+  const labelsOf = (r: RunRecord): string[] => [...r.fixtures.map((f) => `fixture ${f.label}`), ...r.personas.map((p) => `persona ${p.label}`)];
   const runKey = (r: RunRecord): string => JSON.stringify([r.commit, r.fixtures.map((f) => f.label).sort(), r.personas.map((p) => p.label).sort()]);
+  /** An interrupted record of `a` and `b` whose items the other, complete, holds every one of, at the same commit and suite. */
+  const cutShort = (a: RunRecord, b: RunRecord): boolean => {
+    if (a.interrupted === b.interrupted || a.commit === null || a.commit !== b.commit || a.suitePath !== b.suitePath || a.incomplete != null || b.incomplete != null) return false;
+    const [cut, whole] = a.interrupted ? [a, b] : [b, a];
+    const all = new Set(labelsOf(whole));
+    return labelsOf(cut).every((l) => all.has(l));
+  };
   const seen = new Map<string, number>();
   const kept: number[] = [];
+  const replace = (twice: number, i: number): void => {
+    seen.delete(runKey(records[twice] as RunRecord));
+    seen.set(runKey(records[i] as RunRecord), i);
+    kept[kept.indexOf(twice)] = i;
+  };
   records.forEach((r, i) => {
     if (r.shard !== undefined || r.fixtures.length + r.personas.length === 0) {
       kept.push(i);
       return;
     }
     const key = runKey(r);
-    const twice = seen.get(key);
+    const twice = seen.get(key) ?? kept.find((k) => records[k]?.shard === undefined && cutShort(records[k] as RunRecord, r));
+    if (twice !== undefined && (records[twice] as RunRecord).interrupted !== r.interrupted) {
+      // The complete record, whichever started later: the interrupted one holds fewer of the run's items.
+      const keep = r.interrupted ? twice : i;
+      log(`the whole run is given twice (${label(twice)} and ${label(i)}: the items of one run at one commit, a re-run): ${label(keep)} is used (it is complete, ${label(keep === i ? twice : i)} was interrupted)`);
+      if (keep === i) replace(twice, i);
+      return;
+    }
     const [a, b] = twice === undefined ? [0, 0] : [Date.parse((records[twice] as RunRecord).startedAt), Date.parse(r.startedAt)];
     if (twice === undefined || a === b || Number.isNaN(a) || Number.isNaN(b)) {
       if (twice === undefined) seen.set(key, i);
@@ -523,10 +546,7 @@ function wholeRunsOnce(records: readonly RunRecord[], nameOf: (i: number) => str
     }
     const keep = b > a ? i : twice;
     log(`the whole run is given twice (${label(twice)} and ${label(i)}: the same items at one commit, a re-run): ${label(keep)} is used (it started later)`);
-    if (keep === i) {
-      seen.set(key, i);
-      kept[kept.indexOf(twice)] = i;
-    }
+    if (keep === i) replace(twice, i);
   });
   return kept;
 }

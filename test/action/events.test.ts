@@ -339,6 +339,10 @@ describe('push to the default branch', () => {
     const run = await check({ name: 'push', payload }, { 'agent-url': agent.url });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain(`push to the default branch ${branch}: the run is recorded`);
+    // docs/action.md ("Events") quotes the note as the log and the summary say it, for a branch main.
+    const note = (b: string): string => `push to the default branch ${b}: the run is recorded (results.json, and the artifact once uploaded); there is no pull request to comment on`;
+    expect(run.stdout).toContain(note(branch));
+    expect(readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'action.md'), 'utf8').replace(/\s+/g, ' ')).toContain(note('main'));
     expect(run.summary).toContain(`push to the default branch ${branch}`);
     expect(run.summary).toContain('greeting');
     expect(existsSync(run.outputs['results-path'] as string)).toBe(true);

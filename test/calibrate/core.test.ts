@@ -10,6 +10,8 @@ import { calibrateBaseline, estimateCalibration, groupByCriterion, median, summa
 import type { Baseline, Fixture, JudgeResult, PersonaBaseline, PersonaScript } from '../../src/types.js';
 import { CALL_FAILED_HINT, JUDGE_CUT_HINT, JUDGE_NO_SCORE_HINT } from '../../src/evaluate/index.js';
 import { escapeInline } from '../../src/report/escape.js';
+import { createJudge, createPanelJudge } from '../../src/judge/index.js';
+import { startPanelJudge } from '../judge/panel-server.js';
 
 const AT = { acceptedAt: '2026-11-01T10:00:00.000Z', commit: null };
 
@@ -322,6 +324,27 @@ describe('the figures', () => {
     const text = renderCalibrationText(calibrationOf(figures, 2, null));
     expect(text).toContain(`  fix: ${JUDGE_CUT_HINT}\n`);
     expect(text).not.toContain(JUDGE_NO_SCORE_HINT);
+  });
+
+  it("a panel's members cut at their token limit, or answering without a score, get the fixes a run gives them (docs/judges.md, \"Panels\")", async () => {
+    // A real panel of three over one loopback judge server: member K answers by the K-th letter (L cut at the limit, U prose, P 0.9).
+    const server = await startPanelJudge();
+    const panel = createPanelJudge(['m0', 'm1', 'm2'].map((model) => createJudge({ provider: 'openai', baseUrl: server.url, model, apiKey: 'sk-k', timeoutMs: 5_000, retries: 0, backoffMs: 0, concurrency: 2, label: null })));
+    try {
+      const cut = await panel.score('split LLP', 'the reply');
+      const mixed = await panel.score('split LUP', 'the reply');
+      const panelCutFix = JUDGE_CUT_HINT.replace('of judge.model at its endpoint', "of those members' models at their endpoints (judge.panel, else judge.model)");
+      const allCut = renderCalibrationText(calibrationOf(summarizeCalibration({ targets: [target('a', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[cut]], null), 1, null));
+      expect(allCut).toContain('"C": panel: 2 of 3 members gave no usable score (2 usable needed): openai m0: the answer was cut at the model');
+      expect(allCut).toContain(`  fix: ${panelCutFix}\n`);
+      expect(allCut).not.toContain(JUDGE_NO_SCORE_HINT);
+      const both = summarizeCalibration({ targets: [target('a', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[mixed]], null);
+      expect(renderCalibrationText(calibrationOf(both, 1, null))).toContain(`  fix: ${JUDGE_NO_SCORE_HINT}\n  fix: ${panelCutFix}\n`);
+      expect(renderCalibrationMarkdown(calibrationOf(both, 1, null))).toContain(`Fix: ${escapeInline(panelCutFix)}`);
+    } finally {
+      await panel.close();
+      await server.close();
+    }
   });
 
   it('answers agent-replay could not ask for ("judge call failed: ...") are listed with the fix a run gives them, on the terminal and in markdown', () => {

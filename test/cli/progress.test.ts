@@ -1,6 +1,8 @@
 // Progress lines: redrawn in place on a terminal, sparse plain lines in CI logs.
 
 import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { capRefusalText, progressPrinter, reportContext, type CliIO } from '../../src/cli/main.js';
 import { formatUsdPair } from '../../src/report/index.js';
 import type { Progress } from '../../src/replay/index.js';
@@ -73,5 +75,20 @@ describe('report context', () => {
     expect(reportContext(null, {}).repositoryUrl).toBeNull();
     expect(reportContext(null, { GITHUB_REPOSITORY: 'acme/shop-bot' }).repositoryUrl).toBe('https://github.com/acme/shop-bot');
     expect(reportContext(null, { GITHUB_REPOSITORY: 'acme/shop-bot', GITHUB_SERVER_URL: 'https://ghe.example.com' }).repositoryUrl).toBe('https://ghe.example.com/acme/shop-bot');
+  });
+
+  it("AGENT_REPLAY_BASELINES_REF names the baselines' ref; every AGENT_REPLAY_ variable src reads (not the tests' own) is in docs/cli.md's table", () => {
+    expect(reportContext(null, { AGENT_REPLAY_BASELINES_REF: 'main' }).baselinesRef).toBe('main');
+    expect(reportContext(null, {}).baselinesRef).toBeNull();
+    const root = join(import.meta.dirname, '..', '..');
+    const read = new Set(
+      readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.ts'))
+        .flatMap((f) => [...readFileSync(join(root, 'src', f), 'utf8').matchAll(/env\.(AGENT_REPLAY_\w+)/g)].map((m) => m[1] as string))
+        .filter((name) => !name.startsWith('AGENT_REPLAY_TEST_')),
+    );
+    expect(read).toContain('AGENT_REPLAY_BASELINES_REF');
+    const section = /\n## Environment variables\n([\s\S]*?)\n## /.exec(readFileSync(join(root, 'docs', 'cli.md'), 'utf8'))?.[1] ?? '';
+    for (const name of read) expect(section, name).toContain(`| \`${name}\` |`);
   });
 });

@@ -133,6 +133,29 @@ describe('mergeRecords with shards', () => {
     expect(() => mergeRecords([first, run([fixture('a')], { startedAt: '2026-12-01T10:00:00.000Z' })])).toThrow(/shards overlap/);
   });
 
+  it('a whole run given twice, its re-run cancelled midway (fewer items): the complete record is kept, whichever started later, and the log says why', () => {
+    const complete = run([fixture('a'), fixture('b')], { startedAt: '2026-12-01T09:00:00.000Z', personas: [persona('refund')] });
+    const cancelled = run([fixture('a', { reply: 'again' })], { startedAt: '2026-12-01T10:00:00.000Z', interrupted: true });
+    for (const [given, names] of [
+      [[complete, cancelled], ['attempt-1.json', 'attempt-2.json']],
+      [[cancelled, complete], ['attempt-2.json', 'attempt-1.json']],
+    ] as [RunRecord[], string[]][]) {
+      const lines: string[] = [];
+      const m = mergeRecords(given, names, (l) => lines.push(l));
+      expect(m.fixtures.map((f) => [f.label, f.reply])).toEqual([
+        ['a', 'Reply for a.'],
+        ['b', 'Reply for b.'],
+      ]);
+      expect(m.personas.map((p) => p.label)).toEqual(['refund']);
+      expect(m.interrupted).toBe(false);
+      expect(lines).toEqual([`the whole run is given twice (${names[0]} and ${names[1]}: the items of one run at one commit, a re-run): attempt-1.json is used (it is complete, attempt-2.json was interrupted)`]);
+    }
+    // Not the same run: another commit is refused as one; an item the complete one lacks, or neither interrupted, still overlap.
+    expect(() => mergeRecords([complete, { ...cancelled, commit: 'f'.repeat(40) }])).toThrow(/recorded at different commits/);
+    expect(() => mergeRecords([complete, run([fixture('a'), fixture('c')], { interrupted: true })])).toThrow(/shards overlap/);
+    expect(() => mergeRecords([complete, { ...cancelled, interrupted: false }])).toThrow(/shards overlap/);
+  });
+
   it('one shard alone is incomplete; 1/1 alone is complete', () => {
     expect(mergeRecords([shardRun(2, 3, ['b'])]).incomplete?.missing).toEqual([1, 3]);
     const whole = mergeRecords([shardRun(1, 1, ['a', 'b'])]);
