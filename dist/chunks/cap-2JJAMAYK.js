@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-4H56CFH4.js";import"./chunk-TVTMGY3S.js";import"./chunk-T677VU25.js";import"./chunk-ONSJGX7G.js";import"./chunk-KOFW2D2E.js";import"./chunk-WEKAFKOT.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};
