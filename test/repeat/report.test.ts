@@ -248,6 +248,15 @@ describe('k/N in every report', () => {
     // A line that names no attempt's turn ("attempt 2: turns 4 → 5") adds no such diff.
     const turns: PersonaRecord = { ...script, drift: { ...script.drift, meaning: { value: 'changed', by: 'turns', detail: 'attempt 2: turns 4 → 5' } } } as PersonaRecord;
     expect(renderComment(run([], { personas: [turns] }), ctx)).not.toContain('**Attempt 2, turn');
+    // A detail that only reads so (the shown attempt's own, in a judge's words) names no attempt: attempt 2's own meaning is another.
+    const wording: PersonaRecord = {
+      ...script,
+      drift: { ...script.drift, meaning: { value: 'changed', by: 'judge', detail: 'attempt 2: turn 3 of the refund flow was skipped' } },
+    } as PersonaRecord;
+    const own = renderComment(run([], { personas: [wording] }), ctx);
+    expect(own).toContain('attempt 2: turn 3 of the refund flow was skipped');
+    expect(own).not.toContain('**Attempt 2, turn');
+    expect(renderTerminal(run([], { personas: [wording] }), { color: false })).not.toContain("attempt 2's turn 3 vs");
   });
 
   it('a passing repeated fixture whose line reads "changed in meaning: attempt 2: numbers 30 → 14" shows attempt 2\'s reply against attempt 1\'s: the comment and the terminal (docs/meaning.md, "Repeats")', () => {
