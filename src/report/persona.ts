@@ -598,11 +598,14 @@ function bodyParts(pr: PersonaRecord, level: Level, p: Profile): string[] {
   const decisive = pr.errored ? null : decisiveAttempt(pr);
   if (decisive !== null) parts.push(`**Attempt ${decisive.number}'s checks** (${ATTEMPT_WORDS[decisive.verdict]}):`, checksTable(decisive.attempt.checks, pr.toolMode === 'live'));
   // The reply those checks read, where it is not the shown attempt's.
+  // Each only when it has something to show: a rendering without diffs (fit.ts) has an empty diff block.
   const dt = level === 'brief' ? null : decisiveTurn(pr);
-  if (dt !== null) parts.push(decisiveTurnBlock(dt, p));
+  const dtBlock = dt === null ? '' : decisiveTurnBlock(dt, p);
+  if (dtBlock !== '') parts.push(dtBlock);
   // The attempt's turn the line's meaning names ("attempt 2: turn 3 changed in meaning: ..."), where it is another.
   const named = level === 'brief' ? null : namedAttemptTurn(pr);
-  if (named !== null) parts.push(decisiveTurnBlock(named, p));
+  const namedBlock = named === null ? '' : decisiveTurnBlock(named, p);
+  if (namedBlock !== '') parts.push(namedBlock);
   if (pr.errored) {
     if (needsBlock(pr.error)) parts.push(labelled('**Error**', pr.error, LIMITS.detailBlock));
   }

@@ -8,6 +8,9 @@ import { renderCompareMarkdown, renderCompareText } from '../../src/report/compa
 import { renderHtml } from '../../src/report/html.js';
 import { itemsData, type FixtureData, type PersonaData } from '../../src/report/html/data.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
+import { itemBlock } from '../../src/report/items.js';
+import { itemView } from '../../src/report/model.js';
+import { profile } from '../../src/report/profile.js';
 import type { FixtureAttempt, FixtureRecord, PersonaRecord, ReplayedPersonaRecord, RunRecord } from '../../src/types.js';
 import { baseline, ctx, decisiveScript, fixture, persona, resetLines, route, run } from '../report/fixtures.js';
 import { expectGolden, toHtml } from '../report/helpers.js';
@@ -221,6 +224,10 @@ describe('k/N in every report', () => {
     expect(terminal).toContain(`attempt 2's turn ${lastIndex} vs attempt 1's`);
     expect(terminal).not.toContain('In other words');
     expect(renderJUnit(record)).toContain(`attempt 2&apos;s turn ${lastIndex}: Refunds take 90 days.`);
+    // A rendering with no diffs (the one fit.ts measures with) adds no empty part: no run of blank lines.
+    const sketch = itemBlock(itemView(record.personas[0] as PersonaRecord), 'full', ctx, { ...profile('comment', undefined), diffs: false });
+    expect(sketch).toContain('**Attempt 2\'s checks**');
+    expect(sketch).not.toContain('\n\n\n');
   });
 
   it('a passing repeated script whose line names "attempt 2: turn 3 changed in meaning" shows that turn against attempt 1\'s: the comment and the terminal (docs/meaning.md, "Repeats")', () => {
@@ -257,6 +264,10 @@ describe('k/N in every report', () => {
     expect(own).toContain('attempt 2: turn 3 of the refund flow was skipped');
     expect(own).not.toContain('**Attempt 2, turn');
     expect(renderTerminal(run([], { personas: [wording] }), { color: false })).not.toContain("attempt 2's turn 3 vs");
+    // A rendering with no diffs (the one fit.ts measures with) adds no empty part for the named turn.
+    const sketch = itemBlock(itemView(script), 'full', ctx, { ...profile('comment', undefined), diffs: false });
+    expect(sketch).toContain(detail);
+    expect(sketch).not.toContain('\n\n\n');
   });
 
   it('a passing repeated fixture whose line reads "changed in meaning: attempt 2: numbers 30 → 14" shows attempt 2\'s reply against attempt 1\'s: the comment and the terminal (docs/meaning.md, "Repeats")', () => {
