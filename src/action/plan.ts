@@ -123,7 +123,7 @@ async function openPullsForCommit(github: GitHubApi | null, ctx: ActionContext, 
   }
 }
 
-/** push: a recorded run for the trend (artifact and summary), never a comment. */
+/** push: a recorded run for the trend (results.json, and the artifact once uploaded, as its note says), never a comment. */
 function planPush(ctx: ActionContext): CheckPlan {
   const branch = ctx.push?.branch ?? null;
   const def = ctx.push?.defaultBranch ?? null;

@@ -12,7 +12,7 @@ import { judgeFallbackText } from '../report/judge-mode.js';
 import { suiteLine } from '../report/blocks.js';
 import { plural } from '../words.js';
 import { hideEndpointTokens } from '../endpoint.js';
-import { CALL_FAILED_HINT, isCutReason, isNoScoreReason, JUDGE_CUT_HINT, JUDGE_NO_SCORE_HINT, PANEL_CUT_HINT, panelMembersFailed } from '../evaluate/index.js';
+import { CALL_FAILED_HINT, isCutReason, isNoScoreReason, JUDGE_CUT_HINT, JUDGE_NO_SCORE_HINT, judgeUnreachableHint, PANEL_CUT_HINT, panelMembersFailed } from '../evaluate/index.js';
 import { unmeasured, type Calibration } from './schema.js';
 
 type Criterion = Calibration['criteria'][number];
@@ -135,18 +135,25 @@ function noScoreLine(c: Calibration): string | null {
 /**
  * The fixes a run's causes give (evaluate/causes.ts) for the unusable answers listed: the judge
  * answered and gave no score that can be read, for one baseline at least; a request agent-replay
- * could not make ("judge call failed: ...", src/calibrate/run.ts), nothing sent, for one at least.
+ * could not make ("judge call failed: ...", src/calibrate/run.ts), nothing sent, for one at least;
+ * a judge, or every member of a panel that failed, not reached (HTTP 503, a timeout): the fix a
+ * run's "judge unreachable" cause gives, each fix once.
  */
 function noScoreFixes(u: ReturnType<typeof unscored>): string[] {
   const reasons = u.flatMap(({ item }) => item.notUsable);
   // A panel's reason is its members' (docs/judges.md, "Panels"): theirs are the fixes, a cut one's naming the members' models.
   const panels = reasons.map(panelMembersFailed);
-  return [
+  const answered = (r: string, k: number): boolean =>
+    isNoScoreReason(r) || isCutReason(r) || r.startsWith('judge call failed: ') || r.includes('the judge model declined') || panels[k]?.noScore === true || panels[k]?.cut === true;
+  const unreached = reasons.flatMap((r, k) => (answered(r, k) ? [] : [judgeUnreachableHint(r)])).filter((h): h is string => h !== null);
+  const fixes = [
     ...(reasons.some(isNoScoreReason) || panels.some((p) => p.noScore) ? [JUDGE_NO_SCORE_HINT] : []),
     ...(reasons.some(isCutReason) ? [JUDGE_CUT_HINT] : []),
     ...(panels.some((p) => p.cut) ? [PANEL_CUT_HINT] : []),
     ...(reasons.some((r) => r.startsWith('judge call failed: ')) ? [CALL_FAILED_HINT] : []),
+    ...unreached,
   ];
+  return [...new Set(fixes)];
 }
 
 function calmLine(c: Calibration): string | null {

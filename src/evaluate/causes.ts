@@ -475,6 +475,15 @@ function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning jud
   return null;
 }
 
+/**
+ * The fix a run's cause gives a judge's reason that is none of the model's answers (HTTP 503, no
+ * answer within judge.timeoutMs, a proxy's fault): a judge check's "judge unreachable: <reason>"
+ * (judgeCause), for calibrate to give it as a run does (src/calibrate/render.ts, noScoreFixes).
+ */
+export function judgeUnreachableHint(reason: string): string | null {
+  return judgeCause('unreachable', reason).hint;
+}
+
 /** The cause of a judge check's detail, "judge <kind>: <reason>" (kind: unreachable, gave no usable answer). */
 function judgeCause(kind: string, reason: string): Cause {
   // Something answered at the judge's address and not in a form read (not HTTP, an answer that did

@@ -12,8 +12,8 @@ import { clip, oneLine } from './escape.js';
 import { buildModel, routeText, viewOf, type FixtureView, type ReportModel, type ScriptView } from './model.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
-import { decisiveTurn, lineChecks, matchMark, messageChanged, notSent, stoppedOn } from './persona.js';
-import { BEGUN_WORDS, decisiveAttempt, decisiveReply } from './item-parts.js';
+import { decisiveTurn, lineChecks, matchMark, messageChanged, namedAttemptTurn, notSent, stoppedOn } from './persona.js';
+import { BEGUN_WORDS, decisiveAttempt, decisiveReply, namedAttemptReply } from './item-parts.js';
 
 // Not allowed in XML 1.0 (incl. lone surrogates), plus C1 controls and DEL which are discouraged.
 const XML_INVALID = /[^\t\n\r\u0020-\u007E\u00A0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -62,6 +62,9 @@ function body(v: FixtureView, cause: Cause | null): string {
     // The detail may name another attempt than the reply's (docs/fixtures.md, "Reports"): its reply follows.
     const decisive = decisiveReply(f);
     if (decisive !== null) lines.push('', `attempt ${decisive.number}'s reply:`, decisive.reply);
+    // The attempt the line's meaning names ("changed in meaning: attempt 2: numbers 30 → 14"), where it is another (docs/meaning.md, "Repeats").
+    const named = namedAttemptReply(f);
+    if (named !== null) lines.push('', `attempt ${named.number}'s reply:`, named.reply);
   } else if (f.reply !== null) {
     // A fixture errored by its spans keeps the reply the agent answered with (docs/traces.md, "Fixtures").
     lines.push(`route: ${routeText(f.route)}`, '', 'reply:', f.reply);
@@ -123,7 +126,11 @@ function personaBody(v: ScriptView, cause: Cause | null): string {
   // The reply those checks read, where it is not the transcript's below.
   const dt = decisiveTurn(p);
   if (dt !== null && dt.turn !== null) lines.push(`attempt ${dt.number}'s turn ${dt.index}: ${dt.turn.reply}`);
-  lines.push('', dt === null ? 'transcript:' : `transcript (attempt ${dt.shownNumber}):`);
+  // The attempt's turn the line's meaning names ("attempt 2: turn 3 changed in meaning: ..."), where it is another (docs/meaning.md, "Repeats").
+  const named = p.errored ? null : namedAttemptTurn(p);
+  if (named !== null && named.turn !== null) lines.push(`attempt ${named.number}'s turn ${named.index}: ${named.turn.reply}`);
+  const shownNumber = dt?.shownNumber ?? named?.shownNumber ?? null;
+  lines.push('', shownNumber === null ? 'transcript:' : `transcript (attempt ${shownNumber}):`);
   for (const [i, t] of p.turns.entries()) {
     if (t.message !== null) lines.push(`  [${t.index}] User${t.source === undefined ? '' : ` (${SOURCE_WORDS[t.source]})`}: ${t.message}`);
     // A message that is not the baseline's at this turn, as the comment says it (docs/simulated-users.md, "In the comment and the other reports").

@@ -17,6 +17,7 @@ import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
 import { attemptsHead, ATTEMPT_WORDS, BEGUN_TITLE, decisiveAttempt, otherAttemptsWords, firstThat, diffBlock, fileRefHtml, labelled, LIMITS, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
+import { attemptMeaningDetail } from '../evaluate/repeat.js';
 import { SCRIPT_MARK, routeText, thousands, type ScriptView } from './model.js';
 import type { Profile } from './profile.js';
 import { errorTurn, type Own } from './cause-details.js';
@@ -220,25 +221,29 @@ export interface AttemptTurn {
   turn: Turn | null;
 }
 
-/** The attempt and turn a repeated script's meaning names: "attempt 2: turn 3 changed in meaning: ..." (evaluate/finish.ts itemMeaning). */
-const NAMED_ATTEMPT_TURN = /^attempt (\d+): turn (\d+) /;
+/** The turn an attempt's own script meaning names: "turn 3 changed in meaning: ..." (evaluate/meaning/ladder.ts scriptMeaning). */
+const NAMED_TURN = /^turn (\d+) /;
 
 /**
  * The turn a repeated script's line names when its meaning is another attempt's ("attempt 2: turn
  * 3 changed in meaning: ...", docs/meaning.md, "Repeats"), beside the shown attempt's turn there,
  * so that the comment and the terminal show what the line names, as they show the decisive
  * attempt's turn. That attempt's meaning is against the shown attempt, not the baseline: the diff
- * is of the two attempts. Null when the meaning names no attempt's turn, or decisiveTurn shows it already.
+ * is of the two attempts. The attempt is the one whose own recorded meaning the item's is (as
+ * item-parts.ts namedAttemptReply finds it), not one a detail only reads as naming. Null when the
+ * meaning names no attempt's turn, or decisiveTurn shows it already.
  */
 export function namedAttemptTurn(pr: PersonaRecord): AttemptTurn | null {
   if (pr.errored || pr.attempts === undefined) return null;
-  const named = NAMED_ATTEMPT_TURN.exec(pr.drift?.meaning?.detail ?? '');
-  if (named === null) return null;
-  const number = Number(named[1]);
-  const index = Number(named[2]);
+  const meaning = pr.drift?.meaning ?? null;
+  if (meaning == null) return null;
+  // The attempt whose own meaning the item's is, named as evaluate/finish.ts names it: not a detail that only reads so.
+  const number = pr.attempts.findIndex((a, k) => a.meaning != null && a.meaning.value === meaning.value && attemptMeaningDetail(k + 1, a.meaning.detail) === meaning.detail) + 1;
   const attempt = pr.attempts[number - 1];
+  const named = NAMED_TURN.exec(attempt?.meaning?.detail ?? '');
   const shownNumber = pr.attempts.findIndex((a) => !a.errored) + 1;
-  if (attempt === undefined || attempt.errored || number === shownNumber) return null;
+  if (attempt === undefined || named === null || attempt.errored || number === shownNumber) return null;
+  const index = Number(named[1]);
   const dt = decisiveTurn(pr);
   if (dt !== null && dt.number === number && dt.index === index) return null;
   const turn = attempt.turns.find((t) => t.index === index) ?? null;
@@ -593,11 +598,14 @@ function bodyParts(pr: PersonaRecord, level: Level, p: Profile): string[] {
   const decisive = pr.errored ? null : decisiveAttempt(pr);
   if (decisive !== null) parts.push(`**Attempt ${decisive.number}'s checks** (${ATTEMPT_WORDS[decisive.verdict]}):`, checksTable(decisive.attempt.checks, pr.toolMode === 'live'));
   // The reply those checks read, where it is not the shown attempt's.
+  // Each only when it has something to show: a rendering without diffs (fit.ts) has an empty diff block.
   const dt = level === 'brief' ? null : decisiveTurn(pr);
-  if (dt !== null) parts.push(decisiveTurnBlock(dt, p));
+  const dtBlock = dt === null ? '' : decisiveTurnBlock(dt, p);
+  if (dtBlock !== '') parts.push(dtBlock);
   // The attempt's turn the line's meaning names ("attempt 2: turn 3 changed in meaning: ..."), where it is another.
   const named = level === 'brief' ? null : namedAttemptTurn(pr);
-  if (named !== null) parts.push(decisiveTurnBlock(named, p));
+  const namedBlock = named === null ? '' : decisiveTurnBlock(named, p);
+  if (namedBlock !== '') parts.push(namedBlock);
   if (pr.errored) {
     if (needsBlock(pr.error)) parts.push(labelled('**Error**', pr.error, LIMITS.detailBlock));
   }

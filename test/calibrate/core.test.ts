@@ -8,7 +8,7 @@ import { acceptedCriterion, baselineTurns, otherChecks, planCalibration, type Ca
 import { renderCalibrationMarkdown, renderCalibrationText } from '../../src/calibrate/render.js';
 import { calibrateBaseline, estimateCalibration, groupByCriterion, median, summarizeCalibration } from '../../src/calibrate/summary.js';
 import type { Baseline, Fixture, JudgeResult, PersonaBaseline, PersonaScript } from '../../src/types.js';
-import { CALL_FAILED_HINT, JUDGE_CUT_HINT, JUDGE_NO_SCORE_HINT } from '../../src/evaluate/index.js';
+import { CALL_FAILED_HINT, causeOf, JUDGE_CUT_HINT, JUDGE_NO_SCORE_HINT } from '../../src/evaluate/index.js';
 import { escapeInline } from '../../src/report/escape.js';
 import { createJudge, createPanelJudge } from '../../src/judge/index.js';
 import { startPanelJudge } from '../judge/panel-server.js';
@@ -345,6 +345,23 @@ describe('the figures', () => {
       await panel.close();
       await server.close();
     }
+  });
+
+  it('a judge or a panel not reached (HTTP 503, a timeout) gets the fix a run\'s cause gives it, once, on the terminal and in markdown', () => {
+    const down: JudgeResult = { ok: false, reason: 'HTTP 503 after 3 attempts' };
+    const slow: JudgeResult = { ok: false, reason: 'no answer from the judge within 30000 ms (2 attempts)' };
+    const panelDown: JudgeResult = { ok: false, reason: 'panel: 2 of 3 members gave no usable score (2 usable needed): openai a: HTTP 503; openai b: HTTP 503' };
+    // The run's fix for the same reason, as its cause reads a judge check's detail.
+    const runFix = causeOf({ errored: false, verdict: 'not_evaluated', detail: `judge unreachable: ${down.reason}` } as Parameters<typeof causeOf>[0], null)?.hint;
+    expect(runFix).toMatch(/^check .*judge\.timeoutMs/);
+    const figures = summarizeCalibration({ targets: [target('a', 'C', 'pass'), target('b', 'C', 'pass'), target('c', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[down], [slow], [panelDown]], null);
+    const text = renderCalibrationText(calibrationOf(figures, 3, null));
+    expect(text.split(`  fix: ${runFix}\n`)).toHaveLength(2);
+    const md = renderCalibrationMarkdown(calibrationOf(figures, 3, null));
+    expect(md.split(`Fix: ${escapeInline(runFix as string)}`)).toHaveLength(2);
+    // A model that answered without a score is not told to check the address: only its own fix.
+    const own = summarizeCalibration({ targets: [target('a', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[bad]], null);
+    expect(renderCalibrationText(calibrationOf(own, 1, null))).not.toContain(runFix);
   });
 
   it('answers agent-replay could not ask for ("judge call failed: ...") are listed with the fix a run gives them, on the terminal and in markdown', () => {

@@ -8,6 +8,9 @@ import { renderCompareMarkdown, renderCompareText } from '../../src/report/compa
 import { renderHtml } from '../../src/report/html.js';
 import { itemsData, type FixtureData, type PersonaData } from '../../src/report/html/data.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
+import { itemBlock } from '../../src/report/items.js';
+import { itemView } from '../../src/report/model.js';
+import { profile } from '../../src/report/profile.js';
 import type { FixtureAttempt, FixtureRecord, PersonaRecord, ReplayedPersonaRecord, RunRecord } from '../../src/types.js';
 import { baseline, ctx, decisiveScript, fixture, persona, resetLines, route, run } from '../report/fixtures.js';
 import { expectGolden, toHtml } from '../report/helpers.js';
@@ -221,9 +224,13 @@ describe('k/N in every report', () => {
     expect(terminal).toContain(`attempt 2's turn ${lastIndex} vs attempt 1's`);
     expect(terminal).not.toContain('In other words');
     expect(renderJUnit(record)).toContain(`attempt 2&apos;s turn ${lastIndex}: Refunds take 90 days.`);
+    // A rendering with no diffs (the one fit.ts measures with) adds no empty part: no run of blank lines.
+    const sketch = itemBlock(itemView(record.personas[0] as PersonaRecord), 'full', ctx, { ...profile('comment', undefined), diffs: false });
+    expect(sketch).toContain('**Attempt 2\'s checks**');
+    expect(sketch).not.toContain('\n\n\n');
   });
 
-  it('a passing repeated script whose line names "attempt 2: turn 3 changed in meaning" shows that turn against attempt 1\'s: the comment and the terminal (docs/meaning.md, "Repeats")', () => {
+  it('a passing repeated script whose line names "attempt 2: turn 3 changed in meaning" shows that turn against attempt 1\'s: the comment, the terminal and JUnit (docs/meaning.md, "Repeats")', () => {
     const base = persona('refund-chat') as ReplayedPersonaRecord;
     const one = { errored: false, error: null, errorKind: null, unsent: [], visited: base.visited, outcome: base.outcome, checks: base.checks, durationMs: 900 };
     const changed = base.turns.map((t) => (t.index === 3 ? { ...t, reply: 'A colleague will refund 90 EUR.' } : t));
@@ -245,12 +252,29 @@ describe('k/N in every report', () => {
     const terminal = renderTerminal(record, { color: false });
     expect(terminal).toContain("attempt 2's turn 3 vs attempt 1's (- attempt 1, + attempt 2");
     expect(terminal).toContain('+ A colleague will refund 90 EUR.');
+    const junit = renderJUnit(record);
+    expect(junit).toContain('attempt 2&apos;s turn 3: A colleague will refund 90 EUR.');
+    expect(junit).toContain('transcript (attempt 1):');
     // A line that names no attempt's turn ("attempt 2: turns 4 → 5") adds no such diff.
     const turns: PersonaRecord = { ...script, drift: { ...script.drift, meaning: { value: 'changed', by: 'turns', detail: 'attempt 2: turns 4 → 5' } } } as PersonaRecord;
     expect(renderComment(run([], { personas: [turns] }), ctx)).not.toContain('**Attempt 2, turn');
+    // A detail that only reads so (the shown attempt's own, in a judge's words) names no attempt: attempt 2's own meaning is another.
+    const wording: PersonaRecord = {
+      ...script,
+      drift: { ...script.drift, meaning: { value: 'changed', by: 'judge', detail: 'attempt 2: turn 3 of the refund flow was skipped' } },
+    } as PersonaRecord;
+    const own = renderComment(run([], { personas: [wording] }), ctx);
+    expect(own).toContain('attempt 2: turn 3 of the refund flow was skipped');
+    expect(own).not.toContain('**Attempt 2, turn');
+    expect(renderTerminal(run([], { personas: [wording] }), { color: false })).not.toContain("attempt 2's turn 3 vs");
+    expect(renderJUnit(run([], { personas: [wording] }))).not.toContain('attempt 2&apos;s turn 3:');
+    // A rendering with no diffs (the one fit.ts measures with) adds no empty part for the named turn.
+    const sketch = itemBlock(itemView(script), 'full', ctx, { ...profile('comment', undefined), diffs: false });
+    expect(sketch).toContain(detail);
+    expect(sketch).not.toContain('\n\n\n');
   });
 
-  it('a passing repeated fixture whose line reads "changed in meaning: attempt 2: numbers 30 → 14" shows attempt 2\'s reply against attempt 1\'s: the comment and the terminal (docs/meaning.md, "Repeats")', () => {
+  it('a passing repeated fixture whose line reads "changed in meaning: attempt 2: numbers 30 → 14" shows attempt 2\'s reply against attempt 1\'s: the comment, the terminal and JUnit (docs/meaning.md, "Repeats")', () => {
     const shown = 'You can return items within 30 days.';
     const other = 'You can return items within 14 days.';
     const changed = { value: 'changed' as const, by: 'facts' as const, detail: 'numbers 30 → 14' };
@@ -271,6 +295,8 @@ describe('k/N in every report', () => {
     const terminal = renderTerminal(record, { color: false });
     expect(terminal).toContain("attempt 2's reply vs attempt 1's (- attempt 1, + attempt 2");
     expect(terminal).toMatch(/^ *\+ You can return items within ⟦14⟧ days\.$/m);
+    // JUnit's changed pass names that attempt's reply too, not only the one the detail names.
+    expect(renderJUnit(record)).toContain(`attempt 2&apos;s reply:\n${other}`);
     // Not twice: an attempt whose reply is shown already as the one the detail names (a fail's first failing attempt).
     const failed = {
       ...f,
@@ -284,9 +310,11 @@ describe('k/N in every report', () => {
     expect(once).toContain("**Attempt 2's reply** (❌ fail)");
     expect(once).not.toContain("**Attempt 2's reply**, against");
     expect(renderTerminal(run([failed]), { color: false })).not.toContain("attempt 2's reply vs");
+    expect(renderJUnit(run([failed])).split('attempt 2&apos;s reply:')).toHaveLength(2);
     // A detail that only reads like another attempt's (the judge's own words) names none.
     const judged = { ...f, drift: { ...f.drift, meaning: { value: 'changed', by: 'judge', detail: 'attempt 2: numbers 30 → 14' } }, attempts: [f.attempts?.[0], { ...f.attempts?.[1], meaning: { ...changed, value: 'reworded' } }] } as FixtureRecord;
     expect(renderComment(run([judged]), ctx)).not.toContain("**Attempt 2's reply**");
+    expect(renderJUnit(run([judged]))).not.toContain('attempt 2&apos;s reply');
   });
 
   it("a reply check on a numbered turn does not say the turn twice in the terminal: `reply contains \"$50\", turn 2: reply does not contain`", () => {
