@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-PJMKPISD.js";import"./chunk-HG6YSGGR.js";import"./chunk-HBS6BSJ4.js";import"./chunk-EGRDE7ER.js";import"./chunk-KOFW2D2E.js";import"./chunk-WEKAFKOT.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};
