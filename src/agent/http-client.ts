@@ -433,9 +433,9 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         {
           signal: deps.signal,
           aborted: () => fail('internal', false, null, () => 'not sent, the run was interrupted'),
-          // Held past the time budget by a quota another turn's answer said is spent: not sent (withRetries gives up).
+          // Held past the time budget by a quota another turn's answer said is spent, or by the pace: not sent (withRetries gives up).
           deadline,
-          held: (hold) => ({ ...fail('http', true, hold.heldMs, () => 'not sent'), throttled: true, resetBy: hold.header, unsent: true }),
+          held: (hold) => ({ ...fail('http', true, hold.heldMs, () => 'not sent'), throttled: true, ...(hold.header === null ? {} : { resetBy: hold.header }), unsent: true }),
         },
       );
     const result = await withRetries(gated, {

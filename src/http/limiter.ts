@@ -38,7 +38,8 @@
 // A quota the headers say is spent (no request remaining, and when it resets: ratelimit-policy.ts,
 // spentQuota) holds every start until the reset, said on a success or on a 429. A retry whose time
 // budget ends before the reset is not held: it is given up at once, as a Retry-After beyond the
-// budget is (acquire's deadline; http/retry.ts, withRetries).
+// budget is (acquire's deadline; http/retry.ts, withRetries). So is one whose paced start would
+// come after its deadline (a pace of up to 60 s between starts).
 //
 // A 429 without a wait reads as an overload, unless it answers a request sent alone while others
 // waited for its slot, or a second lone request in a row (nothing answered since the first: the
@@ -69,10 +70,10 @@ export interface Answered {
   spent?: Spent | null;
 }
 
-/** A start the server's spent quota holds past the caller's deadline: how long from now, and the header that named the reset. */
+/** A start held past the caller's deadline: how long from now, and the header that named the reset (a spent quota's), or null when the pace holds it. */
 export interface Held {
   heldMs: number;
-  header: string;
+  header: string | null;
 }
 
 export interface Ticket {
@@ -170,8 +171,8 @@ export class AdaptiveLimiter {
    * Resolves when a slot is free under the current limit; `release` must follow. With a signal
    * that is (or becomes) aborted while waiting, resolves null instead and takes no slot: an
    * interrupted run sends nothing more. With a `deadline` (on the clock) that the spent quota's hold
-   * passes, resolves the hold instead, at once, and takes no slot: the caller gives the request up
-   * rather than wait past its time budget (http/retry.ts, withRetries).
+   * or the pace's next start passes, resolves the hold instead, at once, and takes no slot: the
+   * caller gives the request up rather than wait past its time budget (http/retry.ts, withRetries).
    */
   acquire(): Promise<Ticket>;
   acquire(signal: AbortSignal | undefined): Promise<Ticket | null>;
@@ -198,6 +199,8 @@ export class AdaptiveLimiter {
       const paced = this.paceNow === null ? 0 : this.lastStartAt + this.paceNow.windowMs / this.paceNow.perWindow - now;
       const early = now === stood ? 0 : Math.max(paced, this.heldUntil - now);
       if (early <= 0) break;
+      // A paced start that would come after the deadline is given up at once too, as a hold is.
+      if (deadline !== undefined && now + early > deadline) return { heldMs: early, header: null };
       stood = now;
       if (!(await sleepUnlessAborted(this.clock, early, signal))) return null;
     }

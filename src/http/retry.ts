@@ -46,8 +46,8 @@ export type AttemptResult<T, F> =
       /** The header that set `retryAfterMs` when it is not the Retry-After: a spent quota's reset (`X-RateLimit-Reset`). */
       resetBy?: string;
       /**
-       * Not sent: the server's spent quota (another request's answer said it) holds the starts past
-       * the attempt's deadline; `retryAfterMs` is the hold, `resetBy` its header, and `failure` is not
+       * Not sent: the server's spent quota (another request's answer said it), or the pace, holds the
+       * start past the attempt's deadline; `retryAfterMs` is the hold, `resetBy` its header (none for the pace), and `failure` is not
        * read. The loop gives up at once with the failure before it, as for a Retry-After beyond the budget.
        */
       unsent?: boolean;
@@ -133,8 +133,9 @@ export async function withRetries<T, F>(
       // attempts made and the failure before it said (docs/configuration.md, "Adaptive concurrency").
       const held = result.retryAfterMs ?? 0;
       const elapsed = Math.max(options.clock.now() - started, waitedMs);
-      const resetBy = result.resetBy === undefined ? {} : { resetBy: result.resetBy };
-      return { ok: false, failure: last, attempts: n - 1, throttled: { elapsedMs: elapsed, waitMs: held, budgetMs: options.budgetMs ?? 0, retryAfterMs: held, ...resetBy } };
+      // Held by the pace (no header named a reset): said as a wait that would pass the budget.
+      const resetBy = result.resetBy === undefined ? {} : { retryAfterMs: held, resetBy: result.resetBy };
+      return { ok: false, failure: last, attempts: n - 1, throttled: { elapsedMs: elapsed, waitMs: held, budgetMs: options.budgetMs ?? 0, ...resetBy } };
     }
     last = result.failure;
     if (!result.retryable || options.signal?.aborted === true) return { ok: false, failure: result.failure, attempts: n };

@@ -413,6 +413,25 @@ describe('AdaptiveLimiter pacing after a rate limit', () => {
     expect(clock.sleeps).toEqual([20_000, 30_000]);
   });
 
+  // A pace of up to 60 s between starts (a rate limit's 429 with a long Retry-After) is not waited
+  // past a retry's deadline either: the start is given up at once, as a held one is.
+  it('a paced start that would come after its deadline is given up at once, no slot taken; one within the deadline waits', async () => {
+    const clock = manualClock();
+    const l = new AdaptiveLimiter(4, clock);
+    await answer(l, 'success');
+    l.release(await l.acquire(), 'rate-limited', 60_000); // 1 a minute, the last start at 0
+    expect(l.pace).toEqual({ perWindow: 1, windowMs: 60_000 });
+    clock.at(10_000);
+    expect(await l.acquire(undefined, 30_000)).toEqual({ heldMs: 50_000, header: null });
+    expect(clock.sleeps).toEqual([]);
+    expect(l.active).toBe(0);
+    // Its deadline at the paced start or later: it waits its turn.
+    const ticket = await l.acquire(undefined, 60_000);
+    expect('epoch' in (ticket as Ticket)).toBe(true);
+    expect(clock.sleeps).toEqual([50_000]);
+    expect(l.active).toBe(1);
+  });
+
   it('a clock that stands still (a test double) does not hold a paced start forever: one wait, then it goes', async () => {
     const sleeps: number[] = [];
     const l = new AdaptiveLimiter(16, { now: () => 0, sleep: async (ms) => void sleeps.push(ms) });

@@ -93,6 +93,19 @@ describe('withRetries', () => {
     );
   });
 
+  // The limiter's pace (up to 60 s between starts) would start the retry after its deadline: not
+  // sent, given up at once with the failure before it, in the words of a wait past the budget (no
+  // header named a reset, so none is said).
+  it('a retry the pace would start past its deadline: given up at once, the wait and the budget said', async () => {
+    const clock = fakeClock();
+    const unsent: AttemptResult<string, string> = { ok: false, failure: 'not sent', retryable: true, retryAfterMs: 58_000, throttled: true, unsent: true };
+    const s = scripted([throttled(2000), unsent, { ok: true, value: 'never' }]);
+    const r = await withRetries(s.attempt, { retries: 2, backoffMs: 1000, clock, random: () => 0.5, budgetMs: 30_000 });
+    expect(clock.sleeps).toEqual([2500]);
+    expect(r).toEqual({ ok: false, failure: '429', attempts: 1, throttled: { elapsedMs: 2500, waitMs: 58_000, budgetMs: 30_000 } });
+    expect(attemptsText(r as { attempts: number })).toBe('1 attempt (rate limited: 2500 ms spent, waiting 58000 ms more would pass the time budget of 30000 ms, timeoutMs x attempts)');
+  });
+
   it('without a budget a throttled failure spends a retry like any other', async () => {
     const clock = fakeClock();
     const s = scripted([throttled(0), throttled(0), throttled(0)]);

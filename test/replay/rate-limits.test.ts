@@ -383,6 +383,29 @@ describe('agent rate limits (default retries)', () => {
     expect(clock.now()).toBeLessThan(30_000);
   });
 
+  // The pace a rate limit's 429 set (starts 10 s apart) puts the retry's start past its budget: it
+  // is not waited for (it was, and sent past the budget), it is given up at once.
+  it("a retry whose paced start comes after its budget ends: given up at once, not sent, the wait said", async () => {
+    const { client, agent, clock, limiter } = await agentUnder({ kind: 'in-flight', max: 0 }, null, async (req, c) => {
+      const tries = (m: string): number => agent.requests.filter((r) => r.body.includes(`"${m}"`)).length;
+      // f1 answers at once; f2's 429 (Retry-After: 20) then sets the pace at that one success per 20 s;
+      // f0's 429 (Retry-After: 21), sent before the pace, leaves it.
+      if (req.body.includes('"m2"') && tries('m2') === 1) return c.work(1).then(() => ({ status: 429, headers: { 'retry-after': '20' }, json: { error: 'slow down' } }));
+      if (req.body.includes('"m0"') && tries('m0') === 1) return c.work(2).then(() => ({ status: 429, headers: { 'retry-after': '21' }, json: { error: 'slow down' } }));
+      return nativeEcho(req);
+    });
+    const record = await replay({ fixtures: fixtures(3), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
+    expect(record.tallies).toMatchObject({ errored: 1, passed: 2 });
+    const m = /^message turn: agent returned HTTP 429 after 1 attempt \(rate limited: (\d+) ms spent, waiting (\d+) ms more would pass the time budget of 30000 ms, timeoutMs x attempts\): \{"error":"slow down"\}$/.exec(record.fixtures[0]?.error ?? '');
+    expect(m, record.fixtures[0]?.error ?? 'no error').not.toBeNull();
+    // f2's retry (at 20 s and a jitter) made two successes in the window: 2 per 20 s, so f0's start
+    // is 10 s after it, past the 30 s the budget ends at.
+    expect(limiter.pace).toEqual({ perWindow: 2, windowMs: 20_000 });
+    expect(Number(m?.[1]) + Number(m?.[2])).toBeGreaterThan(30_000);
+    expect(agent.requests.filter((r) => r.body.includes('"m0"'))).toHaveLength(1);
+    expect(clock.now()).toBeLessThan(30_000);
+  });
+
   it('an agent that answers only 429 (Retry-After: 0): each fixture ends errored once its 30 s budget is spent, not after 3 attempts', async () => {
     const { client, clock, agent } = await agentUnder({ kind: 'in-flight', max: 0 }, '0', () => ({ status: 429, headers: { 'retry-after': '0' }, json: { error: 'slow down' } }));
     const record = await replay({ fixtures: fixtures(3), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
