@@ -134,17 +134,17 @@ function noScoreLine(c: Calibration): string | null {
 
 /**
  * The fixes a run's causes give (evaluate/causes.ts) for the unusable answers listed: the judge
- * answered and gave no score that can be read, for one baseline at least; a request agent-replay
+ * answered and gave no score that can be read (declined too), for one baseline at least; a request agent-replay
  * could not make ("judge call failed: ...", src/calibrate/run.ts), nothing sent, for one at least;
- * a judge, or every member of a panel that failed, not reached (HTTP 503, a timeout): the fix a
- * run's "judge unreachable" cause gives, each fix once.
+ * a judge, or a member of a panel, not reached (HTTP 503, a timeout): the fix a run's "judge
+ * unreachable" cause gives, with the others' when a panel's members failed both ways; each fix once.
  */
 function noScoreFixes(u: ReturnType<typeof unscored>): string[] {
   const reasons = u.flatMap(({ item }) => item.notUsable);
   // A panel's reason is its members' (docs/judges.md, "Panels"): theirs are the fixes, a cut one's naming the members' models.
   const panels = reasons.map(panelMembersFailed);
   const answered = (r: string, k: number): boolean =>
-    isNoScoreReason(r) || isCutReason(r) || r.startsWith('judge call failed: ') || r.includes('the judge model declined') || panels[k]?.noScore === true || panels[k]?.cut === true;
+    isNoScoreReason(r) || isCutReason(r) || r.startsWith('judge call failed: ') || ((panels[k]?.noScore === true || panels[k]?.cut === true) && panels[k]?.unreached !== true);
   const unreached = reasons.flatMap((r, k) => (answered(r, k) ? [] : [judgeUnreachableHint(r)])).filter((h): h is string => h !== null);
   const fixes = [
     ...(reasons.some(isNoScoreReason) || panels.some((p) => p.noScore) ? [JUDGE_NO_SCORE_HINT] : []),

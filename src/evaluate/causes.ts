@@ -692,11 +692,12 @@ export const PANEL_CUT_HINT = JUDGE_CUT_HINT.replace('of judge.model at its endp
 export const JUDGE_NO_SCORE_HINT = `use a judge model that follows the prompt, or an endpoint with structured output (${docsUrl('judges.md', 'Structured output and its fallback')})`;
 
 /** How a client's reason that says the model answered without a usable score begins (isNoScoreReason). */
-const NO_SCORE_WORDS = '(?:no usable score in output|score .* is (?:not a number|outside \\[0,1\\])|the answer (?:gives \\d+ different scores|names "score" twice)|unexpected response: )';
+const NO_SCORE_WORDS = '(?:no usable score in output|score .*? is (?:not a number|outside \\[0,1\\])|the answer (?:gives \\d+ different scores|names "score" twice)|unexpected response: |the judge model declined: )';
 
 /**
  * A judge client's reason (judge/client.ts, judge/parse.ts) that says the model answered and gave
- * no score that can be read: prose, a score not a number or outside 0 to 1, two scores, no content.
+ * no score that can be read: prose, a score not a number or outside 0 to 1, two scores, no content,
+ * a refusal (a run's "judge gave no usable answer: the judge model declined: ...", judgeCause).
  */
 export function isNoScoreReason(reason: string): boolean {
   return new RegExp(`^${NO_SCORE_WORDS}`).test(reason);
@@ -705,12 +706,22 @@ export function isNoScoreReason(reason: string): boolean {
 /**
  * A panel's reason (src/judge/panel.ts, unusableReason: `panel: 2 of 3 members gave no usable
  * score (...): <label>: <reason>; ...`) with one member at least that answered without a usable
- * score (isNoScoreReason), and one at least cut at its token limit (isCutReason); both false for a reason that is no panel's.
+ * score (isNoScoreReason), one at least cut at its token limit (isCutReason), and one at least
+ * that is neither, nor a request agent-replay could not make (`unreached`: HTTP 503, a timeout);
+ * all false for a reason that is no panel's.
  */
-export function panelMembersFailed(reason: string): { noScore: boolean; cut: boolean } {
-  if (!PANEL_REASON.test(reason)) return { noScore: false, cut: false };
-  return { noScore: new RegExp(`: ${NO_SCORE_WORDS}`).test(reason), cut: reason.includes(`: ${CUT_WORDS}`) };
+export function panelMembersFailed(reason: string): { noScore: boolean; cut: boolean; unreached: boolean } {
+  const failed = /^(?:judge call failed: )?panel: (\d+) of \d+ members/.exec(reason)?.[1];
+  if (!PANEL_REASON.test(reason) || failed === undefined) return { noScore: false, cut: false, unreached: false };
+  const count = (words: string): number => reason.match(new RegExp(`: ${words}`, 'g'))?.length ?? 0;
+  const noScore = count(NO_SCORE_WORDS);
+  const cut = reason.split(`: ${CUT_WORDS}`).length - 1;
+  const ours = reason.split(`: ${CALL_FAILED_WORDS}`).length - 1;
+  return { noScore: noScore > 0, cut: cut > 0, unreached: Number(failed) > noScore + cut + ours };
 }
+
+/** How a member's request agent-replay could not make reads (src/judge/panel.ts, CALL_FAILED). */
+const CALL_FAILED_WORDS = 'judge call failed: ';
 
 /** How a client's reason that says the model stopped at its token limit begins (src/judge/structured.ts, cutWords). */
 const CUT_WORDS = "the answer was cut at the model's token limit (";

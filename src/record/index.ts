@@ -232,13 +232,18 @@ export function mixedSuites(records: readonly RunRecord[], files: readonly strin
   records.forEach((r, i) => {
     const file = files[i] ?? `record ${i + 1}`;
     if (r.suitePath === undefined) return void unnamed.push(file);
-    const suite = posix.normalize(r.suitePath).replace(/(.)\/+$/, '$1');
+    const suite = suiteOf(r.suitePath);
     bySuite.set(suite, [...(bySuite.get(suite) ?? []), file]);
   });
   if (bySuite.size < 2) return null;
   const suites = [...bySuite].map(([suite, of]) => ({ suite, files: of }));
   const which = suites.map(({ suite, files: of }) => `${of.map(show).join(', ')} ${of.length === 1 ? 'is a run' : 'are runs'} of the suite in ${show(suite)}`).join('; ');
   return { suites, unnamed, which };
+}
+
+/** A record's `suitePath` as one suite is compared with another: normalized, without a trailing slash. */
+function suiteOf(suitePath: string): string {
+  return posix.normalize(suitePath).replace(/(.)\/+$/, '$1');
 }
 
 /**
@@ -499,7 +504,7 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
 
 /**
  * The indexes of `records` in order, a record without `shard` that repeats another's run (its
- * commit and the very same fixture and persona script labels, started at another time: a re-run of
+ * commit, its suite (`suitePath`) and the very same fixture and persona script labels, started at another time: a re-run of
  * the whole check) left out for the one that started last, which takes the first one's place. A
  * re-run cancelled midway (`interrupted`) lists fewer items: one interrupted record whose items are
  * all in a complete record of the same commit and suite is the same run given twice, and the
@@ -509,10 +514,12 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
 function wholeRunsOnce(records: readonly RunRecord[], nameOf: (i: number) => string | undefined, log: (line: string) => void): number[] {
   const label = (i: number): string => nameOf(i) ?? `record ${i + 1}`;
   const labelsOf = (r: RunRecord): string[] => [...r.fixtures.map((f) => `fixture ${f.label}`), ...r.personas.map((p) => `persona ${p.label}`)];
-  const runKey = (r: RunRecord): string => JSON.stringify([r.commit, r.fixtures.map((f) => f.label).sort(), r.personas.map((p) => p.label).sort()]);
+  // One run's place, for both rules: its commit and its suite (two suite folders of one repository may share labels).
+  const placeOf = (r: RunRecord): string => JSON.stringify([r.commit, r.suitePath === undefined ? null : suiteOf(r.suitePath)]);
+  const runKey = (r: RunRecord): string => JSON.stringify([placeOf(r), r.fixtures.map((f) => f.label).sort(), r.personas.map((p) => p.label).sort()]);
   /** An interrupted record of `a` and `b` whose items the other, complete, holds every one of, at the same commit and suite. */
   const cutShort = (a: RunRecord, b: RunRecord): boolean => {
-    if (a.interrupted === b.interrupted || a.commit === null || a.commit !== b.commit || a.suitePath !== b.suitePath || a.incomplete != null || b.incomplete != null) return false;
+    if (a.interrupted === b.interrupted || a.commit === null || placeOf(a) !== placeOf(b) || a.incomplete != null || b.incomplete != null) return false;
     const [cut, whole] = a.interrupted ? [a, b] : [b, a];
     const all = new Set(labelsOf(whole));
     return labelsOf(cut).every((l) => all.has(l));

@@ -592,15 +592,16 @@ function bodyParts(pr: PersonaRecord, level: Level, p: Profile): string[] {
     const panel = c.kind === 'criterion' ? panelBlock(c.members, c.threshold, `"${c.expected}"`) : null;
     if (panel) parts.push(panel);
   }
-  const tried = attemptsLine(pr);
+  // The reply the decisive attempt's checks read, where it is not the shown attempt's.
+  // Each only when it has something to show: a rendering without diffs (fit.ts) has an empty diff block.
+  const dt = level === 'brief' ? null : decisiveTurn(pr);
+  const dtBlock = dt === null ? '' : decisiveTurnBlock(dt, p);
+  // The line names that turn only where it follows (not at brief, nor in fit.ts's measure without diffs).
+  const tried = attemptsLine(pr, dtBlock !== '');
   if (tried) parts.push(tried);
   // The line above the details names the first attempt with the script's verdict: its checks follow when another's are shown.
   const decisive = pr.errored ? null : decisiveAttempt(pr);
   if (decisive !== null) parts.push(`**Attempt ${decisive.number}'s checks** (${ATTEMPT_WORDS[decisive.verdict]}):`, checksTable(decisive.attempt.checks, pr.toolMode === 'live'));
-  // The reply those checks read, where it is not the shown attempt's.
-  // Each only when it has something to show: a rendering without diffs (fit.ts) has an empty diff block.
-  const dt = level === 'brief' ? null : decisiveTurn(pr);
-  const dtBlock = dt === null ? '' : decisiveTurnBlock(dt, p);
   if (dtBlock !== '') parts.push(dtBlock);
   // The attempt's turn the line's meaning names ("attempt 2: turn 3 changed in meaning: ..."), where it is another.
   const named = level === 'brief' ? null : namedAttemptTurn(pr);
@@ -632,15 +633,19 @@ function decisiveTurnBlock(d: AttemptTurn, p: Profile): string {
   return `${head}: attempt ${d.number} has no turn ${d.index} (attempt ${d.shownNumber}'s is in the transcript).`;
 }
 
-/** A repeated script's attempts in order, and which one the checks and transcript are (docs/fixtures.md#repeat-measure-flakiness-instead-of-suffering-it). */
-function attemptsLine(pr: PersonaRecord): string | null {
+/**
+ * A repeated script's attempts in order, and which one the checks and transcript are
+ * (docs/fixtures.md#repeat-measure-flakiness-instead-of-suffering-it). `turnShown`: the decisive
+ * attempt's turn follows (decisiveTurnBlock), so the line names it.
+ */
+function attemptsLine(pr: PersonaRecord, turnShown: boolean): string | null {
   const attempts = pr.attempts;
   if (attempts === undefined || pr.repeat === undefined) return null;
   const shown = attempts.findIndex((a) => !a.errored);
   // The other attempts against the shown one, as acceptance reads them (docs/meaning.md, "Repeats").
   const others = otherAttemptsWords(pr, 'it');
   const decisive = pr.errored ? null : decisiveAttempt(pr);
-  const dt = decisiveTurn(pr);
+  const dt = turnShown ? decisiveTurn(pr) : null;
   const then = decisive === null ? '' : `, then attempt ${decisive.number}'s checks, ${firstThat(decisive.verdict)}${dt === null ? '' : `, and its turn ${dt.index}`}`;
   const tail = shown === -1 ? '' : `; the checks and transcript shown are attempt ${shown + 1}'s${others === null ? '' : ` (${others})`}${then}`;
   // Every attempt had the same transcript and the judge moved the verdict (docs/judges.md, "A judge that answers differently").

@@ -341,6 +341,11 @@ describe('the figures', () => {
       const both = summarizeCalibration({ targets: [target('a', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[mixed]], null);
       expect(renderCalibrationText(calibrationOf(both, 1, null))).toContain(`  fix: ${JUDGE_NO_SCORE_HINT}\n  fix: ${panelCutFix}\n`);
       expect(renderCalibrationMarkdown(calibrationOf(both, 1, null))).toContain(`Fix: ${escapeInline(panelCutFix)}`);
+      // One member not reached (HTTP 503), one answering in prose: both fixes, as each member's kind has its own.
+      const split = await panel.score('split HUP', 'the reply');
+      const unreachedFix = causeOf({ errored: false, verdict: 'not_evaluated', detail: 'judge unreachable: HTTP 503' } as Parameters<typeof causeOf>[0], null)?.hint as string;
+      const twoWays = renderCalibrationText(calibrationOf(summarizeCalibration({ targets: [target('a', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[split]], null), 1, null));
+      expect(twoWays).toContain(`  fix: ${JUDGE_NO_SCORE_HINT}\n  fix: ${unreachedFix}\n`);
     } finally {
       await panel.close();
       await server.close();
@@ -362,6 +367,20 @@ describe('the figures', () => {
     // A model that answered without a score is not told to check the address: only its own fix.
     const own = summarizeCalibration({ targets: [target('a', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[bad]], null);
     expect(renderCalibrationText(calibrationOf(own, 1, null))).not.toContain(runFix);
+  });
+
+  it('a judge model that declined gets the fix a run\'s cause gives it (the no-score one), alone or as a panel member', () => {
+    const declined: JudgeResult = { ok: false, reason: 'the judge model declined: "I cannot grade this."', answered: true };
+    const runFix = causeOf({ errored: false, verdict: 'not_evaluated', detail: `judge gave no usable answer: ${declined.reason}` } as Parameters<typeof causeOf>[0], null)?.hint;
+    expect(runFix).toBe(JUDGE_NO_SCORE_HINT);
+    const panelDeclined: JudgeResult = { ok: false, reason: 'panel: 2 of 3 members gave no usable score (2 usable needed): openai a: the judge model declined: "no"; openai b: the judge model declined: "no"', answered: true };
+    for (const answer of [declined, panelDeclined]) {
+      const figures = summarizeCalibration({ targets: [target('a', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[answer]], null);
+      const text = renderCalibrationText(calibrationOf(figures, 1, null));
+      expect(text.split(`  fix: ${JUDGE_NO_SCORE_HINT}\n`)).toHaveLength(2);
+      expect(text).not.toContain('judge.timeoutMs');
+      expect(renderCalibrationMarkdown(calibrationOf(figures, 1, null))).toContain(`Fix: ${escapeInline(JUDGE_NO_SCORE_HINT)}`);
+    }
   });
 
   it('answers agent-replay could not ask for ("judge call failed: ...") are listed with the fix a run gives them, on the terminal and in markdown', () => {

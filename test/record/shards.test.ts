@@ -131,6 +131,9 @@ describe('mergeRecords with shards', () => {
     expect(mergeRecords([rerun, first]).fixtures.map((f) => f.reply)).toEqual(['Reply for a.', 'again']);
     // Runs that only share some items still overlap.
     expect(() => mergeRecords([first, run([fixture('a')], { startedAt: '2026-12-01T10:00:00.000Z' })])).toThrow(/shards overlap/);
+    // Two suites of one repository with the same labels are not one run given twice, as a run cut short is not; the same suite written otherwise is.
+    expect(() => mergeRecords([{ ...first, suitePath: 'apps/a/.agent-replay' }, { ...rerun, suitePath: 'apps/b/.agent-replay' }])).toThrow(/shards overlap/);
+    expect(mergeRecords([{ ...first, suitePath: 'apps/a/.agent-replay' }, { ...rerun, suitePath: 'apps/a/.agent-replay/' }]).fixtures.map((f) => f.reply)).toEqual(['Reply for a.', 'again']);
   });
 
   it('a whole run given twice, its re-run cancelled midway (fewer items): the complete record is kept, whichever started later, and the log says why', () => {

@@ -228,6 +228,12 @@ describe('k/N in every report', () => {
     const sketch = itemBlock(itemView(record.personas[0] as PersonaRecord), 'full', ctx, { ...profile('comment', undefined), diffs: false });
     expect(sketch).toContain('**Attempt 2\'s checks**');
     expect(sketch).not.toContain('\n\n\n');
+    // The line names the turn only where it follows: not in that rendering, nor in the brief one.
+    expect(sketch).toContain("then attempt 2's checks, the first that failed");
+    expect(sketch).not.toContain(`and its turn ${lastIndex}`);
+    const brief = itemBlock(itemView(record.personas[0] as PersonaRecord), 'brief', ctx, profile('comment', undefined));
+    expect(brief).toContain("then attempt 2's checks, the first that failed");
+    expect(brief).not.toContain(`and its turn ${lastIndex}`);
   });
 
   it('a passing repeated script whose line names "attempt 2: turn 3 changed in meaning" shows that turn against attempt 1\'s: the comment, the terminal and JUnit (docs/meaning.md, "Repeats")', () => {
