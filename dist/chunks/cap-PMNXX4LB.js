@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-2SZFHB46.js";import"./chunk-FMJ64NDL.js";import"./chunk-52VUCEVS.js";import"./chunk-JLRON3YP.js";import"./chunk-KOFW2D2E.js";import"./chunk-WEKAFKOT.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};
