@@ -34,6 +34,7 @@ import { createJudge } from '../src/judge/index.js';
 import { measureReuse } from './reuse.js';
 import { measureLadder } from './meaning.js';
 import { adaptiveRows } from './adaptive.js';
+import { percentFigure } from './figures.js';
 import { tracesCase } from './traces.js';
 import { buildParent, type ParentBuild } from './parent.js';
 import { partition, suiteHash, type ShardItem } from '../src/evaluate/shard.js';
@@ -1254,7 +1255,7 @@ async function meaningCase(): Promise<void> {
   const floorMs = (5000 * 50) / 32;
   const share = f.ms / floorMs;
   const decided = Object.entries(f.decided).map(([k, v]) => `${k} ${v}`).join(', ');
-  row('meaning ladder, 5000 differing replies (normalize, variants, facts)', `${ms(f.ms)} = ${(share * 100).toFixed(2)} % of the 5000-fixture floor ${s(floorMs)} (${decided})`, '<= 2 % of the run', share <= 0.02);
+  row('meaning ladder, 5000 differing replies (normalize, variants, facts)', `${ms(f.ms)} = ${percentFigure(share, 2)} of the 5000-fixture floor ${s(floorMs)} (${decided})`, '<= 2% of the run', share <= 0.02);
 }
 
 function printTable(): void {
