@@ -17,6 +17,7 @@ import { defaultConfig } from '../src/config.js';
 import { seededRandom } from '../src/evaluate/stats.js';
 import { policyOf } from '../src/evaluate/finish.js';
 import { replay } from '../src/replay/index.js';
+import { percentFigure } from './figures.js';
 import type { Baseline, Fixture, Repeat, RunRecord } from '../src/types.js';
 
 const SEED = 'bench-adaptive';
@@ -103,6 +104,6 @@ export async function adaptiveRows(): Promise<AdaptiveRow[]> {
     { figure: `adaptive attempts: ${UNCHANGED} unchanged (0.9) + ${DROPPED} dropped (0.2 from 0.9), 10-attempt baselines`, measured: '', target: '', ok: null },
     { figure: '  fixed repeat {count: 10}', measured: line(fixed), target: '', ok: null },
     { figure: '  adaptive repeat {count: 3, max: 10}', measured: line(adaptive), target: '', ok: null },
-    { figure: '  adaptive / fixed attempts on unchanged items', measured: `${(share * 100).toFixed(1)} %`, target: '< 50 %', ok: share < 0.5 },
+    { figure: '  adaptive / fixed attempts on unchanged items', measured: percentFigure(share), target: '< 50%', ok: share < 0.5 },
   ];
 }

@@ -34,6 +34,7 @@ import { createJudge } from '../src/judge/index.js';
 import { measureReuse } from './reuse.js';
 import { measureLadder } from './meaning.js';
 import { adaptiveRows } from './adaptive.js';
+import { percentFigure } from './figures.js';
 import { tracesCase } from './traces.js';
 import { buildParent, type ParentBuild } from './parent.js';
 import { partition, suiteHash, type ShardItem } from '../src/evaluate/shard.js';
@@ -321,7 +322,7 @@ async function replayCase(opts: {
     }
   }
   if (engine.length === 0 || minimal.length === 0 || server === null) {
-    row(`${name}: wall`, 'ERROR', factor === null ? 'a run' : `<= ${factor.toFixed(2)} x ${opts.of}`, false);
+    row(`${name}: wall`, 'ERROR', factor === null ? 'a run' : `<= ${factor.toFixed(2)}x ${opts.of}`, false);
     return;
   }
   const last = engine.at(-1) as ReplayFigures;
@@ -332,18 +333,18 @@ async function replayCase(opts: {
   const allPassed = engine.every((f) => f.errored === 0 && f.passed === n);
   const of = reps > 1 ? ` (median of ${reps})` : '';
   const floorName = `theoretical floor ceil(N / C) x ${turns > 1 ? 'T x ' : ''}L`;
-  const vsMinimal = `${s(wall)} = ${ratio.toFixed(3)} x minimal client ${s(floorWall)}`;
+  const vsMinimal = `${s(wall)} = ${ratio.toFixed(3)}x minimal client ${s(floorWall)}`;
   const parentWall = parentRuns.length === 0 ? null : median(parentRuns.map((f) => f.wallMs));
-  const parentVsMinimal = parentWall === null ? undefined : `${s(parentWall)} = ${(parentWall / floorWall).toFixed(3)} x`;
-  const vsFloor = `${(wall / floor).toFixed(3)} x ${s(floor)} (minimal client ${(floorWall / floor).toFixed(3)} x)`;
+  const parentVsMinimal = parentWall === null ? undefined : `${s(parentWall)} = ${(parentWall / floorWall).toFixed(3)}x`;
+  const vsFloor = `${(wall / floor).toFixed(3)}x ${s(floor)} (minimal client ${(floorWall / floor).toFixed(3)}x)`;
   if (factor === null) {
     row(`${name}: wall (load + replay + write)${of}`, vsMinimal, allPassed ? '' : 'all passed', allPassed ? null : false);
     row(`  x ${floorName}`, vsFloor, '', null);
   } else if (opts.of === 'minimal client') {
-    row(`${name}: wall (load + replay + write)${of}`, vsMinimal, `<= ${factor.toFixed(2)} x minimal client`, ratio <= factor && allPassed, parentVsMinimal);
+    row(`${name}: wall (load + replay + write)${of}`, vsMinimal, `<= ${factor.toFixed(2)}x minimal client`, ratio <= factor && allPassed, parentVsMinimal);
     row(`  x ${floorName}`, vsFloor, '', null);
   } else {
-    row(`${name}: wall (load + replay + write)${of}`, `${s(wall)} = ${vsFloor}`, `<= ${factor.toFixed(2)} x ${floorName}`, wall / floor <= factor && allPassed);
+    row(`${name}: wall (load + replay + write)${of}`, `${s(wall)} = ${vsFloor}`, `<= ${factor.toFixed(2)}x ${floorName}`, wall / floor <= factor && allPassed);
     row(`  x minimal client`, vsMinimal, '', null);
   }
   const parentReplay = parentRuns.length === 0 ? null : median(parentRuns.map((f) => f.replayMs));
@@ -460,15 +461,15 @@ async function limitedRun(
   } finally {
     await free.stop();
   }
-  const target = c.factor === null ? '0 errored' : `<= ${c.factor.toFixed(2)} x, 0 errored`;
+  const target = c.factor === null ? '0 errored' : `<= ${c.factor.toFixed(2)}x, 0 errored`;
   if (throttledRun === null || reference === null) {
     row(`${name}: wall`, 'ERROR', target, false);
     return;
   }
   const ratio = throttledRun.wallMs / reference.wallMs;
   const clean = throttledRun.errored === 0 && throttledRun.passed === n;
-  row(`${name}: wall`, `${s(throttledRun.wallMs)} = ${ratio.toFixed(3)} x unthrottled ${s(reference.wallMs)}`, target, (c.factor === null || ratio <= c.factor) && clean);
-  if (c.floorMs !== null) row(`  x the limit's floor`, `${(throttledRun.wallMs / c.floorMs).toFixed(3)} x ${s(c.floorMs)}`, '', null);
+  row(`${name}: wall`, `${s(throttledRun.wallMs)} = ${ratio.toFixed(3)}x unthrottled ${s(reference.wallMs)}`, target, (c.factor === null || ratio <= c.factor) && clean);
+  if (c.floorMs !== null) row(`  x the limit's floor`, `${(throttledRun.wallMs / c.floorMs).toFixed(3)}x ${s(c.floorMs)}`, '', null);
   row(`  errored / passed`, `${throttledRun.errored} / ${throttledRun.passed}`, `0 / ${n}`, clean);
   row(`  agent saw`, `${seen.requests} requests, ${seen.throttled} answered 429, ${seen.maxInFlight} max in flight (served)`, '', null);
 }
@@ -519,7 +520,7 @@ async function judgeThrottledCase(latencyMs: number): Promise<void> {
   };
   const limited = await timed(capacity, 16);
   const free = await timed(0, capacity);
-  row(`${name}: wall`, `${s(limited.wallMs)} = ${(limited.wallMs / free.wallMs).toFixed(3)} x unthrottled ${s(free.wallMs)}`, '0 failed', limited.failed === 0);
+  row(`${name}: wall`, `${s(limited.wallMs)} = ${(limited.wallMs / free.wallMs).toFixed(3)}x unthrottled ${s(free.wallMs)}`, '0 failed', limited.failed === 0);
   row(`  failed / judged`, `${limited.failed} / ${n - limited.failed}`, `0 / ${n}`, limited.failed === 0);
   row(`  judge saw`, `${limited.requests} requests, ${limited.throttled} answered 429`, '', null);
 }
@@ -674,7 +675,7 @@ async function coldStart(root: string, runs: number): Promise<void> {
       for (let k = 0; k < candidates.length; k++) await (candidates[(i + k) % candidates.length] as () => Promise<void>)();
     }
     const minimal = times.minimal.length > 0 ? median(times.minimal) : null;
-    const vs = (v: number): string => (minimal === null ? '' : ` = ${(v / minimal).toFixed(2)} x the minimal client`);
+    const vs = (v: number): string => (minimal === null ? '' : ` = ${(v / minimal).toFixed(2)}x the minimal client`);
     const factor = 1.2;
     if (distCli === null) {
       row('cold start: dist/cli.js run, 1 fixture', 'SKIPPED', '<= 300 ms', false);
@@ -688,9 +689,9 @@ async function coldStart(root: string, runs: number): Promise<void> {
       row(
         `cold start: src/cli.ts bundled as dist/ is, 1 fixture (median of ${runs})`,
         `${ms(m)}${vs(m)}`,
-        `<= ${factor.toFixed(2)} x minimal client`,
+        `<= ${factor.toFixed(2)}x minimal client`,
         minimal === null ? false : failures.length === 0 && m / minimal <= factor,
-        p === null ? undefined : `${ms(p)}${minimal === null ? '' : ` = ${(p / minimal).toFixed(2)} x`}`,
+        p === null ? undefined : `${ms(p)}${minimal === null ? '' : ` = ${(p / minimal).toFixed(2)}x`}`,
       );
     }
     if (minimal !== null) row(`  minimal client: 1 request, bundled the same way (median)`, `${ms(minimal)} (min ${ms(Math.min(...times.minimal))})`, '', null);
@@ -742,7 +743,7 @@ async function coldStartInstructions(bins: { src: string | null; parent: string 
   const parentCount = bins.parent === null ? null : await count([bins.parent, ...runArgs]);
   const minimal = bins.minimal === null ? null : await count(bins.minimal);
   const mega = (n: number): string => `${(n / 1e6).toFixed(0)} M`;
-  const vs = (n: number): string => (minimal === null ? '' : ` = ${(n / minimal).toFixed(2)} x`);
+  const vs = (n: number): string => (minimal === null ? '' : ` = ${(n / minimal).toFixed(2)}x`);
   if (src !== null) {
     row(
       'cold start in instructions (callgrind, --single-threaded): src/cli.ts bundled, 1 fixture',
@@ -858,8 +859,8 @@ async function coldStartCompileCache(root: string, runs: number, node: { bin: st
     const off = median(times.off);
     const cached = existsSync(path.join(warmDir, 'node-compile-cache'));
     row(label('off'), `${ms(off)} (min ${ms(Math.min(...times.off))})`, '', null);
-    row(label('empty (a first start, which writes it)'), `${ms(median(times.first))} (min ${ms(Math.min(...times.first))}) = ${(median(times.first) / off).toFixed(2)} x off`, '', null);
-    row(label('warm (a second start)'), `${ms(median(times.warm))} (min ${ms(Math.min(...times.warm))}) = ${(median(times.warm) / off).toFixed(2)} x off`, 'faster than off', failures.length === 0 && cached && median(times.warm) < off);
+    row(label('empty (a first start, which writes it)'), `${ms(median(times.first))} (min ${ms(Math.min(...times.first))}) = ${(median(times.first) / off).toFixed(2)}x off`, '', null);
+    row(label('warm (a second start)'), `${ms(median(times.warm))} (min ${ms(Math.min(...times.warm))}) = ${(median(times.warm) / off).toFixed(2)}x off`, 'faster than off', failures.length === 0 && cached && median(times.warm) < off);
     if (!cached) notes.push(`compile cache: ${node.name} wrote no node-compile-cache folder; the entry did not turn it on`);
     if (failures.length > 0) notes.push(`compile cache: ${failures.length} runs failed; first: ${failures[0]}`);
   } finally {
@@ -1082,7 +1083,7 @@ async function simulatedCase(root: string, agent: AgentProcess, latencyMs: numbe
     for (const [which, dir] of [['simulated', simulated], ['scripted', scripted]] as const) {
       const problem = await runAndAccept(dir, agent.url);
       if (problem !== null) {
-        row(`${name}: wall`, 'ERROR', `<= ${factor.toFixed(2)} x the same scripts as followUps`, false);
+        row(`${name}: wall`, 'ERROR', `<= ${factor.toFixed(2)}x the same scripts as followUps`, false);
         notes.push(`${name}: the ${which} suite's first run and accept: ${problem}`);
         return;
       }
@@ -1093,7 +1094,7 @@ async function simulatedCase(root: string, agent: AgentProcess, latencyMs: numbe
     for (let r = 0; r < rounds; r++) {
       for (const [which, dir] of [['simulated', simulated], ['scripted', scripted]] as const) {
         const f = await replayFigures(`${name} (${which})`, dir, agent.url, concurrency);
-        if (f === null) return void row(`${name}: wall`, 'ERROR', `<= ${factor.toFixed(2)} x the same scripts as followUps`, false);
+        if (f === null) return void row(`${name}: wall`, 'ERROR', `<= ${factor.toFixed(2)}x the same scripts as followUps`, false);
         walls[which].push(f.wallMs);
         if (f.errored > 0 || f.passed !== n) {
           clean = false;
@@ -1106,9 +1107,9 @@ async function simulatedCase(root: string, agent: AgentProcess, latencyMs: numbe
     const b = median(walls.scripted);
     const ratio = a / b;
     const of = rounds > 1 ? ` (median of ${rounds})` : '';
-    row(`${name}: wall${of}`, `${s(a)} = ${ratio.toFixed(3)} x the same as followUps ${s(b)}`, `<= ${factor.toFixed(2)} x followUps`, ratio <= factor && clean && replayCalls === 0);
+    row(`${name}: wall${of}`, `${s(a)} = ${ratio.toFixed(3)}x the same as followUps ${s(b)}`, `<= ${factor.toFixed(2)}x followUps`, ratio <= factor && clean && replayCalls === 0);
     row(`  simulator calls while replaying (first run: ${firstCalls})`, String(replayCalls), '0', replayCalls === 0);
-    row(`  x theoretical floor ceil(N / C) x T x L`, `${(a / (Math.ceil(n / concurrency) * turns * latencyMs)).toFixed(3)} x ${s(Math.ceil(n / concurrency) * turns * latencyMs)}`, '', null);
+    row(`  x theoretical floor ceil(N / C) x T x L`, `${(a / (Math.ceil(n / concurrency) * turns * latencyMs)).toFixed(3)}x ${s(Math.ceil(n / concurrency) * turns * latencyMs)}`, '', null);
   } finally {
     await sim.stop();
   }
@@ -1254,7 +1255,7 @@ async function meaningCase(): Promise<void> {
   const floorMs = (5000 * 50) / 32;
   const share = f.ms / floorMs;
   const decided = Object.entries(f.decided).map(([k, v]) => `${k} ${v}`).join(', ');
-  row('meaning ladder, 5000 differing replies (normalize, variants, facts)', `${ms(f.ms)} = ${(share * 100).toFixed(2)} % of the 5000-fixture floor ${s(floorMs)} (${decided})`, '<= 2 % of the run', share <= 0.02);
+  row('meaning ladder, 5000 differing replies (normalize, variants, facts)', `${ms(f.ms)} = ${percentFigure(share, 2)} of the 5000-fixture floor ${s(floorMs)} (${decided})`, '<= 2% of the run', share <= 0.02);
 }
 
 function printTable(): void {

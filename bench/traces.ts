@@ -132,7 +132,7 @@ export async function tracesCase(d: TracesDeps): Promise<void> {
       exportFailed = seen.exportFailed ?? 0;
     }
     if (plain.length === 0 || traced.length === 0) {
-      d.row(`${name}: wall with traces`, 'ERROR', `<= ${FACTOR.toFixed(2)} x without traces`, false);
+      d.row(`${name}: wall with traces`, 'ERROR', `<= ${FACTOR.toFixed(2)}x without traces`, false);
       return;
     }
     const withWall = median(traced.map((f) => f.wallMs));
@@ -146,13 +146,13 @@ export async function tracesCase(d: TracesDeps): Promise<void> {
     const of = d.reps > 1 ? ` (median of ${d.reps})` : '';
     d.row(
       `${name}: wall with traces${of}`,
-      `${sec(withWall)} = ${ratio.toFixed(3)} x without traces ${sec(withoutWall)} (the agent exporting to a sink)`,
-      `<= ${FACTOR.toFixed(2)} x without traces`,
+      `${sec(withWall)} = ${ratio.toFixed(3)}x without traces ${sec(withoutWall)} (the agent exporting to a sink)`,
+      `<= ${FACTOR.toFixed(2)}x without traces`,
       ratio <= FACTOR && read && allPassed,
     );
     if (silent.length > 0) {
       const silentWall = median(silent.map((f) => f.wallMs));
-      d.row('  the agent exporting nothing (its own cost of exporting, beside)', `${sec(silentWall)}: with traces ${(withWall / silentWall).toFixed(3)} x, without ${(withoutWall / silentWall).toFixed(3)} x`, '', null);
+      d.row('  the agent exporting nothing (its own cost of exporting, beside)', `${sec(silentWall)}: with traces ${(withWall / silentWall).toFixed(3)}x, without ${(withoutWall / silentWall).toFixed(3)}x`, '', null);
     }
     d.row('  exports the sink read (every round)', `${sink.received()}`, `${N * plain.length}`, null);
     d.row('  fixtures whose record holds their spans', `${spanned}/${N}`, `${N}/${N}`, read);

@@ -181,8 +181,8 @@ class StreamState {
   responsesFrom = new Map<string, string>();
   /** Responses: the `response.created` events so far; an item without an id is keyed by its response's. */
   responsesRun = 0;
-  /** Vercel: whether the current step has sent text yet (its first text follows an earlier step's after a blank line). */
-  vercelStepSaid = false;
+  /** Vercel and Mastra: whether the current step has sent text yet (its first text follows an earlier step's after a blank line, stepText). */
+  stepSaid = false;
   /** The last LangGraph `values` event: the state the reply is read from, and its number. */
   lastValues: unknown = undefined;
   lastValuesAt = 0;
@@ -915,18 +915,12 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
   }
   switch (obj.type) {
     case 'text-delta':
-      if (typeof obj.delta !== 'string' || obj.delta === '') return;
-      // Each step is a call of the model; the text of a step after an earlier step's (a reply
-      // before a tool call and the one after it) is another part of the message, shown apart by
-      // the chat: the two are joined with a blank line, not run together (docs/presets.md, "Streamed replies").
-      if (!state.vercelStepSaid && state.text !== '') state.text += '\n\n';
-      state.vercelStepSaid = true;
-      state.text += obj.delta;
+      if (typeof obj.delta === 'string') stepText(state, obj.delta);
       return;
     case 'start-step':
       state.vercelStepText = state.text.length;
       state.vercelStepCalls = [];
-      state.vercelStepSaid = false;
+      state.stepSaid = false;
       return;
     case 'reset-step':
       // AI SDK 7: the step is dropped and streamed again. Its client removes every part since the
@@ -938,7 +932,7 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
         state.vercelInputs.delete(id);
       }
       state.vercelStepCalls = [];
-      state.vercelStepSaid = false;
+      state.stepSaid = false;
       return;
     case 'tool-input-start':
       // The input streams in pieces after this (tool-input-delta), then comes whole
@@ -1034,8 +1028,22 @@ function addVercelCall(state: StreamState, id: string, from: string, call: { too
 }
 
 /**
+ * A step's text (Vercel's text-delta, Mastra's). Each step is a call of the model; the text of a
+ * step after an earlier step's (a reply before a tool call and the one after it) is another part of
+ * the message, shown apart by the chat: the two are joined with a blank line, not run together; the
+ * parts of one step run on as sent (docs/presets.md, "Streamed replies").
+ */
+function stepText(state: StreamState, text: string): void {
+  if (text === '') return;
+  if (!state.stepSaid && state.text !== '') state.text += '\n\n';
+  state.stepSaid = true;
+  state.text += text;
+}
+
+/**
  * Mastra agent stream chunks (`@mastra/core` ChunkType: `{type, runId, from, payload}`, sent as
- * `data:` events and closed by `data: [DONE]`): `text-delta` payload text, `tool-call` /
+ * `data:` events and closed by `data: [DONE]`): `text-delta` payload text (each step's apart,
+ * stepText), `tool-call` /
  * `tool-result` payloads (a call with a result ran on the server: a real call), `finish` with the
  * run's usage in `payload.output.usage`; `error` and `tripwire` (a processor stopped the run) fail the turn.
  */
@@ -1043,7 +1051,13 @@ function onMastraChunk(state: StreamState, obj: Record<string, unknown>): void {
   const payload = isRecord(obj.payload) ? obj.payload : {};
   switch (obj.type) {
     case 'text-delta':
-      if (typeof payload.text === 'string') state.text += payload.text;
+      if (typeof payload.text === 'string') stepText(state, payload.text);
+      return;
+    case 'step-start':
+    case 'step-finish':
+      // A step (a call of the model) begins or ends: the next step's text is shown apart, as
+      // @mastra/react and a chatRoute's chat show it (docs/frameworks/mastra.md, "What each check needs").
+      state.stepSaid = false;
       return;
     case 'tool-call-input-streaming-start':
       // The arguments stream in pieces (tool-call-delta), then the call comes whole (tool-call): a

@@ -70,14 +70,18 @@ function judgeLine(f: FixtureRecord): string | null {
   return scoreText || why ? `**Judge**${scoreText}${reused}${why}` : null;
 }
 
-/** A repeated fixture's attempts in order, and which one the reply below is (docs/fixtures.md#repeat-measure-flakiness-instead-of-suffering-it). */
-function attemptsLine(f: FixtureRecord): string | null {
+/**
+ * A repeated fixture's attempts in order, and which one the reply below is
+ * (docs/fixtures.md#repeat-measure-flakiness-instead-of-suffering-it). `level`: the line names the
+ * detail's attempt only where its reply follows (shownDecisive), as a script's names its turn.
+ */
+function attemptsLine(f: FixtureRecord, level: Level): string | null {
   const attempts = f.attempts;
   if (attempts === undefined || f.repeat === undefined) return null;
   const shown = attempts.findIndex((a) => !a.errored);
   // The other attempts against the shown one, in the terms acceptance decides on (docs/meaning.md, "Repeats").
   const others = otherAttemptsWords(f, 'it');
-  const decisive = decisiveReply(f);
+  const decisive = shownDecisive(f, level);
   // The detail's attempt (decisiveParts) follows when its reply is another.
   const then = decisive !== null ? `, then attempt ${decisive.number}'s, ${firstThat(decisive.verdict)}` : '';
   const tail = shown === -1 ? '' : `; the reply below is attempt ${shown + 1}'s${others === null ? '' : ` (${others})`}${then}`;
@@ -90,13 +94,18 @@ function hasDiff(f: FixtureRecord): boolean {
   return !f.errored && f.reply !== null && f.baseline !== null && f.drift?.reply === 'different';
 }
 
+/** The detail's attempt whose reply follows the shown one: none in the brief form, which leaves replies out. */
+function shownDecisive(f: FixtureRecord, level: Level): ReturnType<typeof decisiveReply> {
+  return level === 'brief' ? null : decisiveReply(f);
+}
+
 /**
  * The reply shown is the first that replied (docs/fixtures.md, "What the item shows"); when the
  * detail names another attempt (the first with the item's verdict), that attempt's reply follows.
  */
 function decisiveParts(f: FixtureRecord, level: Level, p: Profile): string[] {
-  const decisive = decisiveReply(f);
-  if (decisive === null || level === 'brief') return [];
+  const decisive = shownDecisive(f, level);
+  if (decisive === null) return [];
   return [replyBlock(`**Attempt ${decisive.number}'s reply** (${ATTEMPT_WORDS[decisive.verdict]})`, decisive.reply, p.maxReplyChars)];
 }
 
@@ -124,7 +133,7 @@ function shownParts(f: FixtureRecord, level: Level, p: Profile): string[] {
   if (judge) parts.push(judge);
   const panel = panelBlock(f.members, f.threshold);
   if (panel) parts.push(panel);
-  const tried = attemptsLine(f);
+  const tried = attemptsLine(f, level);
   if (tried) parts.push(tried);
   const detail = normalizeBlock(detailOf(f));
   // The summary shows one clipped line of it, or its cause above it does; the whole of it when that was not all.

@@ -105,6 +105,25 @@ describe('Mastra', () => {
       ok: true,
       value: { reply: 'Order 1234 is mocked.', toolCalls: [{ tool: 'find_order', input: { orderId: '1234' }, output: { orderId: '1234', status: 'mocked' }, mocked: false }], toolCallItems: ['"payload" on stream event 3 (tool-call)'], usage: { kind: 'usage', usage: { inputTokens: 20, outputTokens: 10 } } },
     });
+    // A reply before the tool call and one after it are two steps: joined with a blank line, as
+    // @mastra/react and a chatRoute's chat show them apart (and the vercel-ai preset reads that route);
+    // the text of one step runs on as sent. A step-finish alone (no step-start after it) ends the step.
+    const said = decodeEventStream(
+      sse([
+        chunk('start', { id: 'support', messageId: 'm1' }),
+        chunk('step-start', { warnings: [], messageId: 'm1', request: {} }),
+        chunk('text-delta', { id: 't0', text: 'Let me ' }),
+        chunk('text-delta', { id: 't0', text: 'look that up.' }),
+        ...MASTRA_STREAM.slice(2, 5),
+        chunk('text-delta', { id: 't1', text: 'Order ' }),
+        chunk('text-delta', { id: 't1', text: '1234 is mocked.' }),
+        chunk('step-finish', { stepResult: { reason: 'tool-calls', isContinued: true }, output: {} }),
+        chunk('step-start', { warnings: [], messageId: 'm1', request: {} }),
+        chunk('text-delta', { id: 't2', text: 'Anything else?' }),
+        ...MASTRA_STREAM.slice(-2),
+      ]).body,
+    );
+    expect(said).toMatchObject({ ok: true, value: { reply: 'Let me look that up.\n\nOrder 1234 is mocked.\n\nAnything else?' } });
     const failed = decodeEventStream(sse([chunk('start', {}), chunk('error', { type: 'error', error: { message: 'the scripted model crashed (asked to)', name: 'Error' } }), '[DONE]']).body);
     expect(failed).toEqual({ ok: false, error: 'the stream sent an error event: the scripted model crashed (asked to)' });
   });

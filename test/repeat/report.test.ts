@@ -315,6 +315,12 @@ describe('k/N in every report', () => {
     const once = renderComment(run([failed]), ctx);
     expect(once).toContain("**Attempt 2's reply** (❌ fail)");
     expect(once).not.toContain("**Attempt 2's reply**, against");
+    // The attempts line names that reply only where it follows: not in the brief form, which leaves replies out.
+    expect(once).toContain("the reply below is attempt 1's (the other attempts, compared with it: 1 changed in meaning), then attempt 2's, the first that failed");
+    const brief = itemBlock(itemView(failed), 'brief', ctx, profile('comment', undefined));
+    expect(brief).toContain("the reply below is attempt 1's (the other attempts, compared with it: 1 changed in meaning)\n");
+    expect(brief).not.toContain("then attempt 2's");
+    expect(brief).not.toContain("**Attempt 2's reply**");
     expect(renderTerminal(run([failed]), { color: false })).not.toContain("attempt 2's reply vs");
     expect(renderJUnit(run([failed])).split('attempt 2&apos;s reply:')).toHaveLength(2);
     // A detail that only reads like another attempt's (the judge's own words) names none.
