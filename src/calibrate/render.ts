@@ -12,7 +12,7 @@ import { judgeFallbackText } from '../report/judge-mode.js';
 import { suiteLine } from '../report/blocks.js';
 import { plural } from '../words.js';
 import { hideEndpointTokens } from '../endpoint.js';
-import { CALL_FAILED_HINT, isCutReason, isNoScoreReason, JUDGE_CUT_HINT, JUDGE_NO_SCORE_HINT, judgeUnreachableHint, PANEL_CUT_HINT, panelMembersFailed } from '../evaluate/index.js';
+import { CALL_FAILED_HINT, JUDGE_CUT_HINT, judgeFixes, JUDGE_NO_SCORE_HINT, PANEL_CUT_HINT } from '../evaluate/index.js';
 import { unmeasured, type Calibration } from './schema.js';
 
 type Criterion = Calibration['criteria'][number];
@@ -132,28 +132,18 @@ function noScoreLine(c: Calibration): string | null {
   return `No criterion got a usable score, so nothing was measured${min}: see No usable score above.`;
 }
 
+/** The model's fixes first (its prompt-following, its token limit), then agent-replay's own, then any other (the judge's address) in the order met. */
+const FIX_ORDER = [JUDGE_NO_SCORE_HINT, JUDGE_CUT_HINT, PANEL_CUT_HINT, CALL_FAILED_HINT];
+
 /**
- * The fixes a run's causes give (evaluate/causes.ts) for the unusable answers listed: the judge
- * answered and gave no score that can be read (declined too), for one baseline at least; a request agent-replay
- * could not make ("judge call failed: ...", src/calibrate/run.ts), nothing sent, for one at least;
- * a judge, or a member of a panel, not reached (HTTP 503, a timeout): the fix a run's "judge
- * unreachable" cause gives, with the others' when a panel's members failed both ways; each fix once.
+ * The fixes a run's causes give the unusable answers listed (src/evaluate/causes.ts, judgeFixes:
+ * one derivation for both), each once however many baselines need it: a panel's members that
+ * failed in more than one way get each way's fix (docs/calibration.md, "How to read it").
  */
 function noScoreFixes(u: ReturnType<typeof unscored>): string[] {
-  const reasons = u.flatMap(({ item }) => item.notUsable);
-  // A panel's reason is its members' (docs/judges.md, "Panels"): theirs are the fixes, a cut one's naming the members' models.
-  const panels = reasons.map(panelMembersFailed);
-  const answered = (r: string, k: number): boolean =>
-    isNoScoreReason(r) || isCutReason(r) || r.startsWith('judge call failed: ') || ((panels[k]?.noScore === true || panels[k]?.cut === true) && panels[k]?.unreached !== true);
-  const unreached = reasons.flatMap((r, k) => (answered(r, k) ? [] : [judgeUnreachableHint(r)])).filter((h): h is string => h !== null);
-  const fixes = [
-    ...(reasons.some(isNoScoreReason) || panels.some((p) => p.noScore) ? [JUDGE_NO_SCORE_HINT] : []),
-    ...(reasons.some(isCutReason) ? [JUDGE_CUT_HINT] : []),
-    ...(panels.some((p) => p.cut) ? [PANEL_CUT_HINT] : []),
-    ...(reasons.some((r) => r.startsWith('judge call failed: ')) ? [CALL_FAILED_HINT] : []),
-    ...unreached,
-  ];
-  return [...new Set(fixes)];
+  const fixes = [...new Set(u.flatMap(({ item }) => item.notUsable.flatMap(judgeFixes)))];
+  const rank = (fix: string): number => (FIX_ORDER.includes(fix) ? FIX_ORDER.indexOf(fix) : FIX_ORDER.length);
+  return fixes.sort((a, b) => rank(a) - rank(b));
 }
 
 function calmLine(c: Calibration): string | null {

@@ -475,71 +475,85 @@ function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning jud
   return null;
 }
 
+/** A judge's cause with its fixes apart, in the order its hint gives them: its own, then those of a panel's members that failed another way, each once. */
+interface JudgeCause extends Cause {
+  fixes: string[];
+}
+
+/** A cause with one fix, its hint (none when it has none). */
+function alone(cause: Cause): JudgeCause {
+  return { ...cause, fixes: cause.hint === null ? [] : [cause.hint] };
+}
+
 /**
- * The fix a run's cause gives a judge's reason that is none of the model's answers (HTTP 503, no
- * answer within judge.timeoutMs, a proxy's fault): a judge check's "judge unreachable: <reason>"
- * (judgeCause), for calibrate to give it as a run does (src/calibrate/render.ts, noScoreFixes).
+ * The cause with the fix of a panel's members that failed another way after its own, once: "; for
+ * the 1 cut at the token limit: <fix>" (docs/judges.md, "Panels").
  */
-export function judgeUnreachableHint(reason: string): string | null {
-  return judgeCause('unreachable', reason).hint;
+function withMembersFix(cause: JudgeCause, key: string, what: string, members: string, fix: string): JudgeCause {
+  const own = cause.hint ?? `check ${JUDGE_URL_SETTING}, judge.model and the judge key`;
+  return { key: `${cause.key}:${key}`, what, hint: `${own}; for the ${members}: ${fix}`, fixes: [...(cause.hint === null ? [own] : cause.fixes), fix] };
 }
 
 /** The cause of a judge check's detail, "judge <kind>: <reason>" (kind: unreachable, gave no usable answer). */
-function judgeCause(kind: string, reason: string): Cause {
+function judgeCause(kind: string, reason: string): JudgeCause {
   // Something answered at the judge's address and not in a form read (not HTTP, an answer that did
   // not end): "judge gave no usable answer: the judge at ... gave ..." since 2026-12-06, "judge
   // unreachable: ..." before; one cause either way.
   const unfinished = unfinishedAnswer(reason, 'judge') ?? refusedCertificate(reason, 'judge');
-  if (unfinished !== null) return unfinished;
+  if (unfinished !== null) return alone(unfinished);
   // An HTTP 200 that carries an error (src/judge/structured.ts, ERROR_IN_200): the endpoint's fault, said in its words; not the model's prompt-following.
   if (reason.includes(`: ${ERROR_IN_200}: `)) {
-    return { key: 'judge:error-200', what: "the judge's endpoint answered HTTP 200 with an error in place of an answer", hint: JUDGE_ERROR_200_HINT };
+    return alone({ key: 'judge:error-200', what: "the judge's endpoint answered HTTP 200 with an error in place of an answer", hint: JUDGE_ERROR_200_HINT });
   }
   // The model stopped at its token limit (src/judge/structured.ts, cutWords): its limit, not its prompt-following, is the fix.
   if (isCutReason(reason)) {
-    return { key: 'judge:cut', what: "the judge's answer was cut at its token limit", hint: JUDGE_CUT_HINT };
+    return alone({ key: 'judge:cut', what: "the judge's answer was cut at its token limit", hint: JUDGE_CUT_HINT });
   }
   // A panel whose members without a usable score were all cut at it: their cause, not the panel's "answered without a score".
-  const cut = panelCut(reason);
-  if (cut !== null && cut.cut === cut.failed) {
-    return { key: 'judge:cut', what: `the judge's answer was cut at its token limit (panel: ${cut.failed} of ${cut.size} members)`, hint: PANEL_CUT_HINT };
+  const panel = panelCounts(reason);
+  if (panel !== null && panel.cut === panel.failed) {
+    return alone({ key: 'judge:cut', what: `the judge's answer was cut at its token limit (panel: ${panel.failed} of ${panel.size} members)`, hint: PANEL_CUT_HINT });
   }
   // The judge answered, but not with a score: its address and key work; its model or mechanism does not.
   if (kind === 'gave no usable answer' || /^no usable score\b/.test(reason)) {
-    return {
-      key: 'judge:no-score',
-      what: 'the judge answered without a usable score',
-      hint: JUDGE_NO_SCORE_HINT,
-    };
+    return alone({ key: 'judge:no-score', what: 'the judge answered without a usable score', hint: JUDGE_NO_SCORE_HINT });
   }
-  const proxied = proxyCause(reason, 'judge', 'on the way to the judge');
-  if (proxied !== null) return proxied;
   const status = /HTTP (\d{3})/.exec(reason)?.[1];
   // The reason of the first item (without its attempt count) says what the judge did.
   const shown = reason.replace(/ after \d+ (?:attempts?|retries)/, '').trim();
   const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}` : ''}`;
-  return { key: `judge:${status ?? 'unreachable'}`, what, hint: `check ${JUDGE_URL_SETTING}, judge.model and the judge key; raise judge.timeoutMs if it is slow` };
+  const down = proxyCause(reason, 'judge', 'on the way to the judge') ?? { key: `judge:${status ?? 'unreachable'}`, what, hint: `check ${JUDGE_URL_SETTING}, judge.model and the judge key; raise judge.timeoutMs if it is slow` };
+  // A panel some of whose members were not reached and others answered without a usable score: their fix too, once (docs/judges.md, "Panels").
+  if (panel === null || panel.noScore === 0) return alone(down);
+  return withMembersFix(alone(down), 'panel-no-score', down.what, `${panel.noScore} that answered without a usable score`, JUDGE_NO_SCORE_HINT);
 }
 
 /**
- * How many members of a panel's reason (src/judge/panel.ts: `panel: 2 of 3 members gave no usable
- * score (...): <label>: <reason>; ...`) were cut at their token limit (cutWords), of those without a
- * usable score and of all; null for a reason that is no panel's.
+ * How a panel's reason (src/judge/panel.ts, unusableReason: `panel: 2 of 3 members gave no usable
+ * score (...): <label>: <reason>; ...`) counts its members: those without a usable score, and all;
+ * of the first, those that answered without one (isNoScoreReason), those cut at their token limit
+ * (cutWords), and those whose request agent-replay could not make. Null for a reason that is no panel's.
  */
-function panelCut(reason: string): { cut: number; failed: number; size: number } | null {
+function panelCounts(reason: string): { failed: number; size: number; noScore: number; cut: number; ours: number } | null {
   const counts = /^panel: (\d+) of (\d+) members gave no usable score \(/.exec(reason);
   if (counts === null) return null;
-  return { cut: reason.split(`: ${CUT_WORDS}`).length - 1, failed: Number(counts[1]), size: Number(counts[2]) };
+  return {
+    failed: Number(counts[1]),
+    size: Number(counts[2]),
+    noScore: reason.match(new RegExp(`: ${NO_SCORE_WORDS}`, 'g'))?.length ?? 0,
+    cut: reason.split(`: ${CUT_WORDS}`).length - 1,
+    ours: reason.split(`: ${CALL_FAILED_WORDS}`).length - 1,
+  };
 }
 
 /**
  * A panel some of whose members, not all of those without a usable score, were cut at their token
  * limit: the cause of the others, and the limit's fix for those, once (docs/judges.md, "Panels").
  */
-function withPanelCut(cause: Cause, reason: string): Cause {
-  const cut = panelCut(reason);
-  if (cut === null || cut.cut === 0 || cause.key === 'judge:cut') return cause;
-  return { key: `${cause.key}:panel-cut`, what: cause.what, hint: `${cause.hint ?? `check ${JUDGE_URL_SETTING}, judge.model and the judge key`}; for the ${cut.cut} cut at the token limit: ${PANEL_CUT_HINT}` };
+function withPanelCut(cause: JudgeCause, reason: string): JudgeCause {
+  const cut = panelCounts(reason)?.cut ?? 0;
+  if (cut === 0 || cause.key === 'judge:cut') return cause;
+  return withMembersFix(cause, 'panel-cut', cause.what, `${cut} cut at the token limit`, PANEL_CUT_HINT);
 }
 
 /**
@@ -547,15 +561,43 @@ function withPanelCut(cause: Cause, reason: string): Cause {
  * unreachable, 1 judge call failed)`): the cause of the others, and the fix of the members whose
  * request agent-replay could not make after theirs, each once (docs/judges.md, "Panels"). Else the cause as it is.
  */
-function withPanelCallsFailed(cause: Cause, reason: string): Cause {
+function withPanelCallsFailed(cause: JudgeCause, reason: string): JudgeCause {
   const counts = /^panel: \d+ of \d+ members gave no usable score \(\d+ usable needed; ([^)]*)\)/.exec(reason)?.[1];
   const ours = counts === undefined ? undefined : /(\d+) judge call failed/.exec(counts)?.[1];
   if (counts === undefined || ours === undefined) return cause;
-  return {
-    key: `${cause.key}:panel-call-failed`,
-    what: cause.what.includes(counts) ? cause.what : `${cause.what} (panel: ${counts})`,
-    hint: `${cause.hint ?? `check ${JUDGE_URL_SETTING}, judge.model and the judge key`}; for the ${ours} judge call failed: ${CALL_FAILED_HINT}`,
-  };
+  return withMembersFix(cause, 'panel-call-failed', cause.what.includes(counts) ? cause.what : `${cause.what} (panel: ${counts})`, `${ours} judge call failed`, CALL_FAILED_HINT);
+}
+
+/**
+ * The cause of a judge check's detail, as src/assertions/judge.ts writes it ("judge call failed:
+ * ...", "judge unreachable: ...", "judge gave no usable answer: ..."), its fixes apart; null for
+ * any other detail.
+ */
+function judgeCheckCause(detail: string): JudgeCause | null {
+  // A fault of ours (a request body that could not be made, src/judge/client.ts): nothing was sent, so no setting of the judge's is at fault.
+  // Records written before 2026-12-06 said "judge unreachable: " before it.
+  const callFailed = /^(?:judge unreachable: )?(judge call failed: .*)$/.exec(detail)?.[1];
+  if (callFailed !== undefined) return alone(callFailedCause('judge', callFailed));
+  const judge = /^judge (unreachable|gave no usable answer): (.*)$/.exec(detail);
+  if (judge === null) return null;
+  const reason = judge[2] ?? '';
+  return withPanelCut(withPanelCallsFailed(judgeCause(judge[1] ?? '', reason), reason), reason);
+}
+
+/**
+ * The fixes a run's cause gives a judge's reason (a client's, or a panel's), each apart and in the
+ * order its hint gives them, for calibrate, which keeps the reasons of its answers without a usable
+ * score and no check's detail (src/calibrate/render.ts). The detail is the one a run writes for the
+ * reason (src/assertions/judge.ts): "judge call failed: ..." as it is; "judge gave no usable answer:
+ * ..." when the judge answered (without a usable score, or cut at its token limit), or a panel's
+ * members did that no other way than by a request agent-replay could not make; else "judge
+ * unreachable: ...".
+ */
+export function judgeFixes(reason: string): string[] {
+  const panel = panelCounts(reason);
+  const answered = panel === null ? isNoScoreReason(reason) || isCutReason(reason) : panel.noScore + panel.cut > 0 && panel.failed === panel.noScore + panel.cut + panel.ours;
+  const detail = reason.startsWith(CALL_FAILED_WORDS) ? reason : `judge ${answered ? 'gave no usable answer' : 'unreachable'}: ${reason}`;
+  return judgeCheckCause(detail)?.fixes ?? [];
 }
 
 /** The cause of a check that did not run, from its detail line. `spansCame`: other turns of the run had spans (`spansInRun`). */
@@ -625,12 +667,8 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
   if (/^(?:judge unreachable: )?no judge configured/.test(detail)) {
     return { key: 'judge:none', what: 'no judge configured', hint: 'add a judge section to config.yml (judge assertions and criteria need one)' };
   }
-  // A fault of ours (a request body that could not be made, src/judge/client.ts): nothing was sent, so no setting of the judge's is at fault.
-  // Records written before 2026-12-06 said "judge unreachable: " before it.
-  const callFailed = /^(?:judge unreachable: )?(judge call failed: .*)$/.exec(detail)?.[1];
-  if (callFailed !== undefined) return callFailedCause('judge', callFailed);
-  const judge = /^judge (unreachable|gave no usable answer): (.*)$/.exec(detail);
-  if (judge) return withPanelCut(withPanelCallsFailed(judgeCause(judge[1] ?? '', judge[2] ?? ''), judge[2] ?? ''), judge[2] ?? '');
+  const judge = judgeCheckCause(detail);
+  if (judge !== null) return { key: judge.key, what: judge.what, hint: judge.hint };
   // A simulated user's simulator could not play the user (docs/personas.md, "Simulated users").
   // "simulator gave no usable answer": something answered at its address, not in a form read (since 2026-12-06; "simulator unreachable" before).
   const simulator = /^simulator (unreachable|gave no usable answer|answered no usable JSON|wrote an empty message|call failed)(?::\s*(.*))?$/.exec(detail);
@@ -701,23 +739,6 @@ const NO_SCORE_WORDS = '(?:no usable score in output|score .*? is (?:not a numbe
  */
 export function isNoScoreReason(reason: string): boolean {
   return new RegExp(`^${NO_SCORE_WORDS}`).test(reason);
-}
-
-/**
- * A panel's reason (src/judge/panel.ts, unusableReason: `panel: 2 of 3 members gave no usable
- * score (...): <label>: <reason>; ...`) with one member at least that answered without a usable
- * score (isNoScoreReason), one at least cut at its token limit (isCutReason), and one at least
- * that is neither, nor a request agent-replay could not make (`unreached`: HTTP 503, a timeout);
- * all false for a reason that is no panel's.
- */
-export function panelMembersFailed(reason: string): { noScore: boolean; cut: boolean; unreached: boolean } {
-  const failed = /^(?:judge call failed: )?panel: (\d+) of \d+ members/.exec(reason)?.[1];
-  if (!PANEL_REASON.test(reason) || failed === undefined) return { noScore: false, cut: false, unreached: false };
-  const count = (words: string): number => reason.match(new RegExp(`: ${words}`, 'g'))?.length ?? 0;
-  const noScore = count(NO_SCORE_WORDS);
-  const cut = reason.split(`: ${CUT_WORDS}`).length - 1;
-  const ours = reason.split(`: ${CALL_FAILED_WORDS}`).length - 1;
-  return { noScore: noScore > 0, cut: cut > 0, unreached: Number(failed) > noScore + cut + ours };
 }
 
 /** How a member's request agent-replay could not make reads (src/judge/panel.ts, CALL_FAILED). */

@@ -10,6 +10,7 @@ import { calibrateBaseline, estimateCalibration, groupByCriterion, median, summa
 import type { Baseline, Fixture, JudgeResult, PersonaBaseline, PersonaScript } from '../../src/types.js';
 import { CALL_FAILED_HINT, causeOf, JUDGE_CUT_HINT, JUDGE_NO_SCORE_HINT } from '../../src/evaluate/index.js';
 import { escapeInline } from '../../src/report/escape.js';
+import { calibrationOf } from './calibration.js';
 import { createJudge, createPanelJudge } from '../../src/judge/index.js';
 import { startPanelJudge } from '../judge/panel-server.js';
 
@@ -171,21 +172,6 @@ function target(label: string, criterion: string, accepted: 'pass' | 'fail', thr
 }
 const ok = (score: number, rationale = `r${score}`): JudgeResult => ({ ok: true, score, rationale });
 
-/** A calibration.json of `figures` over `baselines` baselines judged once each, for the renderers. */
-function calibrationOf(figures: ReturnType<typeof summarizeCalibration>, baselines: number, minAgreement: number | null): Calibration {
-  return {
-    calibrationVersion: 1,
-    tool: { name: 'agent-replay', version: '0.0.0' },
-    calibratedAt: '2026-12-01T00:00:00.000Z',
-    suite: '.agent-replay',
-    judge: { name: 'openai m1', model: 'openai/m1', promptVersion: '2', structuredOutput: null },
-    repeat: 1,
-    minAgreement,
-    estimate: estimateCalibration(baselines, 1, { judgeCallUsd: 0.005, capUsd: 5 }, false),
-    spend: { judgeCalls: baselines, judgeRetries: 0 },
-    ...figures,
-  } as Calibration;
-}
 const bad: JudgeResult = { ok: false, reason: 'no usable score in output: "meh"' };
 
 describe('the figures', () => {

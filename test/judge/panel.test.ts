@@ -260,6 +260,20 @@ describe("a panel's members cut at their token limit: the cause gives the limit'
       hint: `check judge-base-url (judge.baseUrl), judge.model and the judge key; raise judge.timeoutMs if it is slow; for the 1 cut at the token limit: ${panelCutFix}`,
     });
   });
+  it("some unreachable, some without a score: the address's fix and the prompt-following one, once each (it gave the address's alone)", async () => {
+    const h = await judged(3, 'split HUP');
+    expect(h.detail).toMatch(/^judge unreachable: panel: 2 of 3 members gave no usable score \(2 usable needed\): openai m0: HTTP 503: .*; openai m1: no usable score in output: /);
+    expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: h.detail }, null)).toEqual({
+      key: 'judge:503:panel-no-score',
+      what: 'judge unreachable: HTTP 503',
+      hint: `check judge-base-url (judge.baseUrl), judge.model and the judge key; raise judge.timeoutMs if it is slow; for the 1 that answered without a usable score: ${JUDGE_NO_SCORE_HINT}`,
+    });
+    // All three ways: each fix once, the panel's own first.
+    const five = await judged(5, 'split HULPP');
+    expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: five.detail }, null)?.hint).toBe(
+      `check judge-base-url (judge.baseUrl), judge.model and the judge key; raise judge.timeoutMs if it is slow; for the 1 that answered without a usable score: ${JUDGE_NO_SCORE_HINT}; for the 1 cut at the token limit: ${panelCutFix}`,
+    );
+  });
 });
 
 describe('panelVerdict (the rule, on members as recorded)', () => {

@@ -1,0 +1,124 @@
+// calibrate's fix lines and a run's cause come from one derivation (src/evaluate/causes.ts,
+// judgeFixes): for every way a judge, or a panel's members, gave no usable score, the fixes
+// calibrate prints under "No usable score" are the run's cause's hint, part for part. Real
+// clients against one loopback judge server that answers per model.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderCalibrationMarkdown, renderCalibrationText } from '../../src/calibrate/render.js';
+import { summarizeCalibration } from '../../src/calibrate/summary.js';
+import type { CalibrationTarget } from '../../src/calibrate/plan.js';
+import { judgeOutcome } from '../../src/assertions/judge.js';
+import { causeOf } from '../../src/evaluate/index.js';
+import { createJudge, createPanelJudge } from '../../src/judge/index.js';
+import { escapeInline } from '../../src/report/escape.js';
+import type { Judge, JudgeResult } from '../../src/types.js';
+import { silence, startServer, type TestServer } from '../judge/server.js';
+import { calibrationOf } from './calibration.js';
+
+/** How each model answers: an HTTP 401, nothing (a timeout), prose, an answer cut at its limit, a refusal, an HTTP 200 carrying an error, a score. */
+const answers: Record<string, { status: number; body: unknown } | null> = {
+  refuses: { status: 401, body: { error: { message: 'invalid api key' } } },
+  slow: null,
+  prose: { status: 200, body: { choices: [{ message: { role: 'assistant', content: 'I would rather not give a number.' } }] } },
+  cut: { status: 200, body: { choices: [{ message: { role: 'assistant', content: '{"rationale": "Polite, and' }, finish_reason: 'length' }] } },
+  declines: { status: 200, body: { choices: [{ message: { role: 'assistant', content: null, refusal: 'I cannot grade this.' } }] } },
+  error200: { status: 200, body: { error: { message: 'Overloaded' } } },
+  scores: { status: 200, body: { choices: [{ message: { role: 'assistant', content: '{"rationale": "meets it", "score": 0.9}' } }] } },
+};
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer([
+    (res, req) => {
+      const a = answers[(req.body as { model: string }).model];
+      if (a === null || a === undefined) return silence(res, req);
+      res.writeHead(a.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(a.body));
+    },
+  ]);
+});
+afterAll(() => server.close());
+
+function client(model: string): Judge {
+  return createJudge({ provider: 'openai', baseUrl: server.url, model, apiKey: 'sk-k', timeoutMs: model === 'slow' ? 60 : 5_000, retries: 0, backoffMs: 0, concurrency: 2, label: null });
+}
+
+/** A member whose request agent-replay could not make (it throws: src/judge/panel.ts counts it "judge call failed"). */
+const unbuildable: Judge = {
+  name: 'unbuildable',
+  score: () => Promise.reject(new Error('no boundary could be drawn')),
+  scoreTranscript: () => Promise.reject(new Error('no boundary could be drawn')),
+  close: () => Promise.resolve(),
+};
+
+/** One judge (a model's name), or a panel of them. */
+const shapes: Record<string, (string | Judge)[]> = {
+  'unreachable (HTTP 401)': ['refuses'],
+  'unreachable (a timeout)': ['slow'],
+  'no score (prose)': ['prose'],
+  'cut at the token limit': ['cut'],
+  declined: ['declines'],
+  'HTTP 200 with an error': ['error200'],
+  'panel: unreachable and no score': ['refuses', 'prose', 'scores'],
+  'panel: a timeout and cut': ['slow', 'cut', 'scores'],
+  'panel: no score and cut': ['prose', 'cut', 'scores'],
+  'panel: all declined': ['declines', 'declines', 'scores'],
+  'panel: all cut': ['cut', 'cut', 'scores'],
+  'panel: no score and a request not made': ['prose', unbuildable, 'scores'],
+  'panel: unreachable and a request not made': ['refuses', unbuildable, 'scores'],
+  'panel of 5: unreachable, no score and cut': ['refuses', 'prose', 'cut', 'scores', 'scores'],
+};
+
+async function answerOf(shape: (string | Judge)[]): Promise<JudgeResult> {
+  const members = shape.map((m) => (typeof m === 'string' ? client(m) : m));
+  const judge = members.length === 1 ? (members[0] as Judge) : createPanelJudge(members);
+  try {
+    return await judge.score('The reply is polite', 'the reply');
+  } finally {
+    await judge.close();
+  }
+}
+
+/** The run's cause's fixes: its hint, split where it adds those of a panel's members that failed another way. */
+function runFixes(answer: JudgeResult): string[] {
+  const detail = judgeOutcome(answer, 0.7).detail;
+  const hint = causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null)?.hint;
+  expect(hint, detail).toBeTypeOf('string');
+  return (hint as string).split(/; for the \d+ (?:that answered without a usable score|cut at the token limit|judge call failed): /);
+}
+
+function target(label: string): CalibrationTarget {
+  return { criterion: 'The reply is polite', threshold: 0.7, kind: 'fixture', label, file: 'f.yml', line: 1, baselineFile: `.agent-replay/baselines/${label}.json`, accepted: 'pass', acceptedFrom: 'baseline_verdict', material: { kind: 'reply', reply: label } };
+}
+
+/** The fixes calibrate prints, on the terminal and in markdown (there escaped). */
+function calibrateFixes(answers: readonly JudgeResult[]): string[] {
+  const figures = summarizeCalibration({ targets: answers.map((_, k) => target(`b${k}`)), skipped: [], withoutBaseline: [] }, answers.map((a) => [a]), null);
+  const c = calibrationOf(figures, answers.length, null);
+  const text = renderCalibrationText(c).split('\n').flatMap((l) => (l.startsWith('  fix: ') ? [l.slice('  fix: '.length)] : []));
+  const md = renderCalibrationMarkdown(c).split('\n').flatMap((l) => (l.startsWith('Fix: ') ? [l.slice('Fix: '.length)] : []));
+  expect(md).toEqual(text.map(escapeInline));
+  return text;
+}
+
+describe("calibrate's fixes are the run's cause's, for every way a judge gives no usable score", () => {
+  const got = new Map<string, JudgeResult>();
+  beforeAll(async () => {
+    for (const [name, shape] of Object.entries(shapes)) got.set(name, await answerOf(shape));
+  });
+
+  it.each(Object.keys(shapes))('%s', (name) => {
+    const answer = got.get(name) as JudgeResult;
+    expect(answer.ok).toBe(false);
+    const run = runFixes(answer);
+    // Each fix once, the model's first: the same fixes as the run's hint gives.
+    expect([...calibrateFixes([answer])].sort()).toEqual([...new Set(run)].sort());
+    expect(calibrateFixes([answer])).toHaveLength(run.length);
+  });
+
+  it('every shape at once: each fix the runs give, printed once', () => {
+    const all = [...got.values()];
+    const run = new Set(all.flatMap(runFixes));
+    expect(calibrateFixes(all).sort()).toEqual([...run].sort());
+  });
+});
