@@ -422,7 +422,7 @@ describe('AdaptiveLimiter pacing after a rate limit', () => {
     l.release(await l.acquire(), 'rate-limited', 60_000); // 1 a minute, the last start at 0
     expect(l.pace).toEqual({ perWindow: 1, windowMs: 60_000 });
     clock.at(10_000);
-    expect(await l.acquire(undefined, 30_000)).toEqual({ heldMs: 50_000, header: null });
+    expect(await l.acquire(undefined, 30_000)).toEqual({ heldMs: 50_000, header: null, pace: { perWindow: 1, windowMs: 60_000 } });
     expect(clock.sleeps).toEqual([]);
     expect(l.active).toBe(0);
     // Its deadline at the paced start or later: it waits its turn.

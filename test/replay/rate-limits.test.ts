@@ -384,8 +384,8 @@ describe('agent rate limits (default retries)', () => {
   });
 
   // The pace a rate limit's 429 set (starts 10 s apart) puts the retry's start past its budget: it
-  // is not waited for (it was, and sent past the budget), it is given up at once.
-  it("a retry whose paced start comes after its budget ends: given up at once, not sent, the wait said", async () => {
+  // is not waited for (it was, and sent past the budget), it is given up at once, the pace named.
+  it("a retry whose paced start comes after its budget ends: given up at once, not sent, the pace and the wait said", async () => {
     const { client, agent, clock, limiter } = await agentUnder({ kind: 'in-flight', max: 0 }, null, async (req, c) => {
       const tries = (m: string): number => agent.requests.filter((r) => r.body.includes(`"${m}"`)).length;
       // f1 answers at once; f2's 429 (Retry-After: 20) then sets the pace at that one success per 20 s;
@@ -396,12 +396,12 @@ describe('agent rate limits (default retries)', () => {
     });
     const record = await replay({ fixtures: fixtures(3), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
     expect(record.tallies).toMatchObject({ errored: 1, passed: 2 });
-    const m = /^message turn: agent returned HTTP 429 after 1 attempt \(rate limited: (\d+) ms spent, waiting (\d+) ms more would pass the time budget of 30000 ms, timeoutMs x attempts\): \{"error":"slow down"\}$/.exec(record.fixtures[0]?.error ?? '');
+    const m = /^message turn: agent returned HTTP 429 after 1 attempt \(rate limited: the requests are paced at 2 starts per 20000 ms since the server's rate limit, so the next attempt would start (\d+) ms from now, more than the (\d+) ms left of the time budget of 30000 ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait\): \{"error":"slow down"\}$/.exec(record.fixtures[0]?.error ?? '');
     expect(m, record.fixtures[0]?.error ?? 'no error').not.toBeNull();
     // f2's retry (at 20 s and a jitter) made two successes in the window: 2 per 20 s, so f0's start
     // is 10 s after it, past the 30 s the budget ends at.
     expect(limiter.pace).toEqual({ perWindow: 2, windowMs: 20_000 });
-    expect(Number(m?.[1]) + Number(m?.[2])).toBeGreaterThan(30_000);
+    expect(Number(m?.[1])).toBeGreaterThan(Number(m?.[2]));
     expect(agent.requests.filter((r) => r.body.includes('"m0"'))).toHaveLength(1);
     expect(clock.now()).toBeLessThan(30_000);
   });
@@ -418,7 +418,7 @@ describe('agent rate limits (default retries)', () => {
       );
       const m = /rate limited: (\d+) ms spent, waiting (\d+) ms more/.exec(f.error ?? '');
       expect(Number(m?.[1])).toBeLessThanOrEqual(30_000);
-      expect(Number(m?.[1]) + Number(m?.[2])).toBeGreaterThan(30_000);
+      expect(Number(m?.[1])).toBeGreaterThan(Number(m?.[2]));
     }
     // Virtual time: the three fixtures' waits overlap, so the run ends within one budget.
     expect(clock.now()).toBeLessThanOrEqual(30_000);
