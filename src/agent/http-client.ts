@@ -435,7 +435,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
           aborted: () => fail('internal', false, null, () => 'not sent, the run was interrupted'),
           // Held past the time budget by a quota another turn's answer said is spent, or by the pace: not sent (withRetries gives up).
           deadline,
-          held: (hold) => ({ ...fail('http', true, hold.heldMs, () => 'not sent'), throttled: true, ...(hold.header === null ? {} : { resetBy: hold.header }), unsent: true }),
+          held: (hold) => ({ ...fail('http', true, hold.heldMs, () => 'not sent'), throttled: true, ...(hold.header === null ? {} : { resetBy: hold.header }), ...(hold.pace === undefined ? {} : { pace: hold.pace }), unsent: true }),
         },
       );
     const result = await withRetries(gated, {

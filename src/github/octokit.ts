@@ -25,7 +25,7 @@ import { retry } from '@octokit/plugin-retry';
 import { throttling, type ThrottlingOptions } from '@octokit/plugin-throttling';
 import HeadersModule from 'undici/lib/web/fetch/headers.js';
 import ResponseModule from 'undici/lib/web/fetch/response.js';
-import { httpDate } from '../http/retry.js';
+import { httpDate } from '../http/http-date.js';
 import { networkErrorCode } from '../http/error-code.js';
 import { notTls, tlsAlert, tlsProblem } from '../http/tls.js';
 import { inertText } from '../workflow-commands.js';

@@ -70,10 +70,12 @@ export interface Answered {
   spent?: Spent | null;
 }
 
-/** A start held past the caller's deadline: how long from now, and the header that named the reset (a spent quota's), or null when the pace holds it. */
+/** A start held past the caller's deadline: how long from now, and the header that named the reset (a spent quota's), or null when the pace holds it (`pace`). */
 export interface Held {
   heldMs: number;
   header: string | null;
+  /** The pace that holds it, when no header does. */
+  pace?: Pace;
 }
 
 export interface Ticket {
@@ -200,7 +202,8 @@ export class AdaptiveLimiter {
       const early = now === stood ? 0 : Math.max(paced, this.heldUntil - now);
       if (early <= 0) break;
       // A paced start that would come after the deadline is given up at once too, as a hold is.
-      if (deadline !== undefined && now + early > deadline) return { heldMs: early, header: null };
+      // (The hold is within the deadline here, past() said so: the pace is what puts it after.)
+      if (deadline !== undefined && now + early > deadline) return { heldMs: early, header: null, pace: this.paceNow as Pace };
       stood = now;
       if (!(await sleepUnlessAborted(this.clock, early, signal))) return null;
     }

@@ -13,6 +13,8 @@
 // window that is not a whole number from 1 up, or a window over MAX_POLICY_WINDOW_S is passed over,
 // and a field with nothing readable gives no pace. Of several policies, the slowest rate wins.
 
+import { httpDate } from './http-date.js';
+
 /** Starts allowed per window: `perWindow` evenly spaced in each `windowMs` (the limiter's pace, http/limiter.ts). */
 export interface Pace {
   readonly perWindow: number;
@@ -110,7 +112,8 @@ export const MAX_RESET_S = 86_400;
  * `x-ratelimit-remaining-tokens: 0` with `x-ratelimit-reset-tokens` (the same form: a request needs
  * tokens too, so a spent token budget refuses it as a spent request count does), and
  * `X-RateLimit-Remaining: 0` with `X-RateLimit-Reset`, whole seconds: from EPOCH_RESET_FROM_S up a
- * time in epoch seconds (GitHub's), below it seconds from now. Strict: a remaining count that is
+ * time in epoch seconds (GitHub's, read from the answer's `Date` when it has one: serverNow), below
+ * it seconds from now. Strict: a remaining count that is
  * not a whole number, a reset in another form (a date, a fraction of a second where whole seconds
  * are due, a header given twice) or more than MAX_RESET_S away gives nothing. Of several spent
  * (OpenAI's requests and tokens both), the latest reset.
@@ -125,7 +128,7 @@ export function spentQuota(headers: Headers, now: number): Spent | null {
     ['ratelimit-remaining', 'ratelimit-reset', 'RateLimit-Reset', (v) => seconds(v)],
     ['x-ratelimit-remaining-requests', 'x-ratelimit-reset-requests', 'x-ratelimit-reset-requests', duration],
     ['x-ratelimit-remaining-tokens', 'x-ratelimit-reset-tokens', 'x-ratelimit-reset-tokens', duration],
-    ['x-ratelimit-remaining', 'x-ratelimit-reset', 'X-RateLimit-Reset', (v) => epochOrSeconds(v, now)],
+    ['x-ratelimit-remaining', 'x-ratelimit-reset', 'X-RateLimit-Reset', (v) => epochOrSeconds(v, serverNow(headers, now))],
   ];
   let latest: Spent | null = null;
   for (const [remaining, reset, header, read] of pairs) {
@@ -162,6 +165,16 @@ function seconds(text: string): number | null {
   if (!/^\d{1,15}$/.test(text)) return null;
   const s = Number(text);
   return s <= MAX_RESET_S ? s * 1000 : null;
+}
+
+/**
+ * The server's now, which an epoch reset is a time of: the answer's `Date` (an HTTP date, given
+ * once), else `now`, ours. Read against our clock, a reset moved by our clock's error: one a minute
+ * behind the server's waited a minute more (docs/configuration.md, "Adaptive concurrency").
+ */
+function serverNow(headers: Headers, now: number): number {
+  const date = headers.date;
+  return (typeof date === 'string' ? httpDate(date.trim()) : null) ?? now;
 }
 
 /** X-RateLimit-Reset: epoch seconds from EPOCH_RESET_FROM_S up (a time past is a wait of 0), else seconds from now. */

@@ -9,6 +9,8 @@
 // attempts could have taken had each one timed out (timeoutMs x attempts), counted from the first.
 
 import type { Clock } from '../types.js';
+import { httpDate } from './http-date.js';
+import type { Pace } from './ratelimit-policy.js';
 
 /** Real time; tests inject their own Clock and never sleep. */
 export const systemClock: Clock = {
@@ -51,6 +53,8 @@ export type AttemptResult<T, F> =
        * read. The loop gives up at once with the failure before it, as for a Retry-After beyond the budget.
        */
       unsent?: boolean;
+      /** The pace that held an `unsent` attempt, when no header did (http/limiter.ts). */
+      pace?: Pace;
     };
 
 export interface RetryOptions {
@@ -87,6 +91,8 @@ export interface ThrottledOut {
   retryAfterMs?: number;
   /** The header that set it when it is a spent quota's reset, not the Retry-After. */
   resetBy?: string;
+  /** Present when the limiter's pace set the wait (the next attempt's start): its starts per window. */
+  pace?: Pace;
 }
 
 /** How many attempts the loop made, in words, and why it stopped when a rate limit outlasted the budget. */
@@ -94,6 +100,11 @@ export function attemptsText(result: { attempts: number; throttled?: ThrottledOu
   const n = result.attempts === 1 ? '1 attempt' : `${result.attempts} attempts`;
   const t = result.throttled;
   if (t === undefined) return n;
+  if (t.pace !== undefined) {
+    const left = Math.max(0, t.budgetMs - t.elapsedMs);
+    const starts = t.pace.perWindow === 1 ? '1 start' : `${t.pace.perWindow} starts`;
+    return `${n} (rate limited: the requests are paced at ${starts} per ${t.pace.windowMs} ms since the server's rate limit, so the next attempt would start ${t.waitMs} ms from now, more than the ${left} ms left of the time budget of ${t.budgetMs} ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait)`;
+  }
   if (t.retryAfterMs !== undefined) {
     const left = Math.max(0, t.budgetMs - t.elapsedMs);
     if (t.resetBy !== undefined) return `${n} (rate limited: the server's quota is spent until its ${t.resetBy}, ${t.retryAfterMs} ms away, more than the ${left} ms left of the time budget of ${t.budgetMs} ms, timeoutMs x attempts; given up at once instead of waiting)`;
@@ -133,8 +144,8 @@ export async function withRetries<T, F>(
       // attempts made and the failure before it said (docs/configuration.md, "Adaptive concurrency").
       const held = result.retryAfterMs ?? 0;
       const elapsed = Math.max(options.clock.now() - started, waitedMs);
-      // Held by the pace (no header named a reset): said as a wait that would pass the budget.
-      const resetBy = result.resetBy === undefined ? {} : { retryAfterMs: held, resetBy: result.resetBy };
+      // Held by the pace (no header named a reset): the pace is said, its figure and the wait.
+      const resetBy = result.resetBy !== undefined ? { retryAfterMs: held, resetBy: result.resetBy } : result.pace !== undefined ? { pace: result.pace } : {};
       return { ok: false, failure: last, attempts: n - 1, throttled: { elapsedMs: elapsed, waitMs: held, budgetMs: options.budgetMs ?? 0, ...resetBy } };
     }
     last = result.failure;
@@ -228,25 +239,6 @@ export function rateLimitOf(headers: Record<string, string | string[] | undefine
 }
 
 const RATE_LIMIT_HEADERS = new Set(['ratelimit', 'ratelimit-policy', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']);
-
-const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
-const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
-const TIME = '\\d{2}:\\d{2}:\\d{2}';
-/** An HTTP date as servers write it (`Thu, 01 Jan 2026 00:00:03 GMT`), and its older form with a two-digit year, in GMT. */
-const GMT_DATE = [new RegExp(`^${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT$`, 'i'), new RegExp(`^(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT$`, 'i')];
-/** The third form (`Thu Jan  1 00:00:03 2026`), which names no zone: GMT all the same. */
-const ASCTIME = new RegExp(`^${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4}$`, 'i');
-
-/**
- * An HTTP date (a Retry-After's), in ms since the epoch; null for anything else. Date.parse alone
- * is not the test: V8 reads "-1", "1 2" or "7 soon" as days of 2001, a wait of 0 that would retry
- * at once instead of waiting the backoff (docs/configuration.md, "Adaptive concurrency").
- */
-export function httpDate(value: string): number | null {
-  const text = GMT_DATE.some((form) => form.test(value)) ? value : ASCTIME.test(value) ? `${value} GMT` : null;
-  const at = text === null ? Number.NaN : Date.parse(text);
-  return Number.isNaN(at) ? null : at;
-}
 
 /**
  * Parses a Retry-After header (delta seconds or an HTTP date) into milliseconds from `now`,

@@ -357,7 +357,7 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
       if (a.kind === 'ok' && opts.failedOk?.(a.json) === true) return { ok: false, failure: a as Attempt, retryable: true, retryAfterMs: null, throttled: false };
       if (a.kind === 'ok') return { ok: true, value: a.json };
       const hold = held as Held | null;
-      if (hold !== null) return { ok: false, failure: a, retryable: true, retryAfterMs: hold.heldMs, throttled: true, ...(hold.header === null ? {} : { resetBy: hold.header }), unsent: true };
+      if (hold !== null) return { ok: false, failure: a, retryable: true, retryAfterMs: hold.heldMs, throttled: true, ...(hold.header === null ? {} : { resetBy: hold.header }), ...(hold.pace === undefined ? {} : { pace: hold.pace }), unsent: true };
       const throttled = a.kind === 'http' && a.status === 429;
       // A spent quota's reset later than the Retry-After is the wait (held against the time budget as one).
       const resetBy = a.kind === 'http' && a.spent != null && a.spent.waitMs > (a.retryAfterMs ?? 0) ? { resetBy: a.spent.header } : {};

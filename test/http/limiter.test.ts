@@ -422,13 +422,37 @@ describe('AdaptiveLimiter pacing after a rate limit', () => {
     l.release(await l.acquire(), 'rate-limited', 60_000); // 1 a minute, the last start at 0
     expect(l.pace).toEqual({ perWindow: 1, windowMs: 60_000 });
     clock.at(10_000);
-    expect(await l.acquire(undefined, 30_000)).toEqual({ heldMs: 50_000, header: null });
+    expect(await l.acquire(undefined, 30_000)).toEqual({ heldMs: 50_000, header: null, pace: { perWindow: 1, windowMs: 60_000 } });
     expect(clock.sleeps).toEqual([]);
     expect(l.active).toBe(0);
     // Its deadline at the paced start or later: it waits its turn.
     const ticket = await l.acquire(undefined, 60_000);
     expect('epoch' in (ticket as Ticket)).toBe(true);
     expect(clock.sleeps).toEqual([50_000]);
+    expect(l.active).toBe(1);
+  });
+
+  // Two retries wait for the same paced start: the first takes it, and the second, looking again,
+  // finds the next start past its deadline: given up then, not waited for (a pace wait is at most
+  // 60 s, yet each one is held against the deadline, however many come in a row).
+  it('a paced start another request took: the next one, past the deadline, is given up when the wait ends, not waited for', async () => {
+    let t = 0;
+    const timers: { at: number; fire: () => void }[] = [];
+    const clock = { now: () => t, sleep: (ms: number) => new Promise<void>((resolve) => void timers.push({ at: t + ms, fire: resolve })) };
+    const l = new AdaptiveLimiter(4, clock);
+    await answer(l, 'success');
+    l.release(await l.acquire(), 'rate-limited', 10_000); // 1 per 10 s, the last start at 0
+    t = 1000;
+    const a = l.acquire(undefined, 20_000);
+    const b = l.acquire(undefined, 15_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(timers.map((x) => x.at)).toEqual([10_000, 10_000]); // both within their deadlines: both wait
+    t = 10_000;
+    for (const x of timers.splice(0)) x.fire();
+    expect('epoch' in ((await a) as Ticket)).toBe(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(timers.map((x) => x.at)).toEqual([]); // not a second wait, to 20 s
+    expect(await b).toEqual({ heldMs: 10_000, header: null, pace: { perWindow: 1, windowMs: 10_000 } });
     expect(l.active).toBe(1);
   });
 

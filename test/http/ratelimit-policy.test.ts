@@ -91,6 +91,23 @@ describe('spentQuota', () => {
     expect(spentQuota(headers, NOW)).toEqual(spent);
   });
 
+  // GitHub's epoch reset is a time of the server's clock: read from the answer's Date, the server's
+  // now, a clock of ours 90 s behind it does not add 90 s to the wait (it waited 132 s for a 42 s reset).
+  it("an epoch reset is read from the answer's Date when it has one: a server clock 90 s ahead of ours waits 42 s, not 132 s", () => {
+    const serverDate = new Date(NOW + 90_000).toUTCString(); // Tue, 14 Nov 2023 22:14:50 GMT
+    const reset = String(NOW / 1000 + 90 + 42);
+    expect(spentQuota({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset, date: serverDate }, NOW)).toEqual({ waitMs: 42_000, header: 'X-RateLimit-Reset' });
+    // A server clock behind ours, the same; a reset the server's clock has passed, no wait.
+    expect(spentQuota({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW / 1000 - 90 + 42), date: new Date(NOW - 90_000).toUTCString() }, NOW)).toEqual({ waitMs: 42_000, header: 'X-RateLimit-Reset' });
+    expect(spentQuota({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW / 1000 + 89), date: serverDate }, NOW)).toEqual({ waitMs: 0, header: 'X-RateLimit-Reset' });
+    // No Date, or one that is not an HTTP date or given twice: our clock, as before.
+    for (const date of [undefined, 'soon', [serverDate, serverDate]]) {
+      expect(spentQuota({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset, ...(date === undefined ? {} : { date }) }, NOW)).toEqual({ waitMs: 132_000, header: 'X-RateLimit-Reset' });
+    }
+    // Seconds from now (below 1e9) are the server's own wait: its Date changes nothing.
+    expect(spentQuota({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '53', date: serverDate }, NOW)).toEqual({ waitMs: 53_000, header: 'X-RateLimit-Reset' });
+  });
+
   it.each([
     // Requests remain: nothing held.
     { ratelimit: '"default";r=1;t=3' },

@@ -94,16 +94,19 @@ describe('withRetries', () => {
   });
 
   // The limiter's pace (up to 60 s between starts) would start the retry after its deadline: not
-  // sent, given up at once with the failure before it, in the words of a wait past the budget (no
-  // header named a reset, so none is said).
-  it('a retry the pace would start past its deadline: given up at once, the wait and the budget said', async () => {
+  // sent, given up at once with the failure before it, naming the pace, its figure, the wait, what
+  // was left of the budget and the fix (it was said as a wait past the budget, the pace unnamed).
+  it('a retry the pace would start past its deadline: given up at once, the pace, the wait, the budget and the fix said', async () => {
     const clock = fakeClock();
-    const unsent: AttemptResult<string, string> = { ok: false, failure: 'not sent', retryable: true, retryAfterMs: 58_000, throttled: true, unsent: true };
+    const unsent: AttemptResult<string, string> = { ok: false, failure: 'not sent', retryable: true, retryAfterMs: 58_000, throttled: true, unsent: true, pace: { perWindow: 1, windowMs: 60_000 } };
     const s = scripted([throttled(2000), unsent, { ok: true, value: 'never' }]);
     const r = await withRetries(s.attempt, { retries: 2, backoffMs: 1000, clock, random: () => 0.5, budgetMs: 30_000 });
     expect(clock.sleeps).toEqual([2500]);
-    expect(r).toEqual({ ok: false, failure: '429', attempts: 1, throttled: { elapsedMs: 2500, waitMs: 58_000, budgetMs: 30_000 } });
-    expect(attemptsText(r as { attempts: number })).toBe('1 attempt (rate limited: 2500 ms spent, waiting 58000 ms more would pass the time budget of 30000 ms, timeoutMs x attempts)');
+    expect(r).toEqual({ ok: false, failure: '429', attempts: 1, throttled: { elapsedMs: 2500, waitMs: 58_000, budgetMs: 30_000, pace: { perWindow: 1, windowMs: 60_000 } } });
+    expect(attemptsText(r as { attempts: number })).toBe(
+      "1 attempt (rate limited: the requests are paced at 1 start per 60000 ms since the server's rate limit, so the next attempt would start 58000 ms from now, more than the 27500 ms left of the time budget of 30000 ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait)",
+    );
+    expect(attemptsText({ attempts: 2, throttled: { elapsedMs: 1000, waitMs: 9000, budgetMs: 6000, pace: { perWindow: 2, windowMs: 20_000 } } })).toContain('2 attempts (rate limited: the requests are paced at 2 starts per 20000 ms since');
   });
 
   it('without a budget a throttled failure spends a retry like any other', async () => {

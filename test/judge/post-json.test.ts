@@ -70,3 +70,32 @@ describe('postJson: a timeout given up for a rate limit says why', () => {
     );
   });
 });
+
+describe("postJson: a retry the limiter's pace would start past its time budget", () => {
+  it('is not sent: given up at once, the pace, the wait, what was left of the budget and the fix said', async () => {
+    let t = 0;
+    const clock = { now: () => t, sleep: async (ms: number) => void (t += ms) };
+    const limiter = new AdaptiveLimiter(2, clock);
+    let n = 0;
+    // While the first call is on the wire, other calls' answers set a pace of 1 start a minute
+    // (a success, then a rate limit's 429 asking for 60 s); the first call is refused, Retry-After: 1.
+    server = createServer((req, res) => {
+      n++;
+      req.resume();
+      void (async () => {
+        limiter.release(await limiter.acquire(), 'success');
+        limiter.release(await limiter.acquire(), 'rate-limited', 60_000);
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end('{"error":{"message":"slow down"}}');
+      })();
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
+    const r = await postJson({ ...options(url, () => ({ model: 'm' })), timeoutMs: 2000, retries: 2, clock, limiter });
+    expect(limiter.pace).toEqual({ perWindow: 1, windowMs: 60_000 });
+    expect(n).toBe(1);
+    expect(t).toBe(1000);
+    expect(r.ok === false && r.reason).toBe(
+      "HTTP 429 after 1 attempt (rate limited: the requests are paced at 1 start per 60000 ms since the server's rate limit, so the next attempt would start 59000 ms from now, more than the 5000 ms left of the time budget of 6000 ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait): slow down",
+    );
+  });
+});
