@@ -76,7 +76,9 @@ export function itemRepeat(item: { repeat?: Repeat }, policy: FinishPolicy): Rep
   if (flags === undefined || (flags.count === undefined && flags.max === undefined)) return own;
   const count = flags.count ?? own.count;
   const minPass = scaledMinPass(own, count);
-  const max = Math.max(count, flags.max ?? own.max ?? own.count);
+  // Without a max (the item's, config.yml's or --repeat-max) there are no extra attempts: the
+  // count an item had before --repeat is never read as a max (`--repeat 1` on `count: 5` is 1 attempt).
+  const max = Math.max(count, flags.max ?? own.max ?? count);
   return max > count ? { count, minPass, max } : { count, minPass };
 }
 
