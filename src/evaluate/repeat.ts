@@ -53,6 +53,19 @@ export function decisiveIndex(outcomes: readonly AttemptOutcome[], verdict: Verd
   return i === -1 ? shown : i;
 }
 
+/**
+ * The attempt a repeated fixture's detail line names (docs/fixtures.md, "What the item shows"): the
+ * decisive one, but for a fail none of whose attempts failed: its errored attempts made it (each
+ * counts as not passed), so the first of them, whose error says why, never a passing attempt.
+ */
+export function detailIndex(outcomes: readonly AttemptOutcome[], verdict: Verdict | null, shown: number): number {
+  if (verdict === 'fail' && !outcomes.includes('fail')) {
+    const e = outcomes.indexOf('errored');
+    if (e !== -1) return e;
+  }
+  return decisiveIndex(outcomes, verdict, shown);
+}
+
 /** "k/N": passes over attempts. */
 function passesOf(summary: Pick<RepeatSummary, 'passed' | 'count'>): string {
   return `${summary.passed}/${summary.count}`;
