@@ -321,7 +321,7 @@ export function combineFixtureAttempts(records: readonly FixtureRecord[], repeat
   // The detail names the first attempt with the item's verdict: a fail says why it failed even when the reply shown (attempt 1's) passed,
   // and a fail its errors made names the first errored attempt's error.
   const d = detailIndex(outcomes, verdict, k);
-  const detail = `${repeatDetail(summary)}; attempt ${d + 1}: ${(records[d] as FixtureRecord).detail}`;
+  const detail = `${repeatDetail(summary, outcomes.filter((o) => o === 'errored').length)}; attempt ${d + 1}: ${(records[d] as FixtureRecord).detail}`;
   const extra = { repeat: summary, attempts, durationMs: sum(records), usage: usageOfAttempts(records) };
   if (verdict === null || shown.errored) return { ...shown, detail, ...extra };
   return { ...shown, verdict, detail, drift: withMeaning(computeDrift(verdict, shown.reply, shown.route, baseline), itemMeaning(shown.drift?.meaning, meanings)), ...extra };

@@ -55,13 +55,17 @@ describe('finishFixture', () => {
     const ok = (): FixtureRecord => attempt('pass', { detail: 'reply contains "9 to 17"' });
     const r = finishFixture({ repeat: { count: 5, minPass: 3 } }, [down(), down(), down(), ok(), ok()], baseline({ attempts: { passed: 8, total: 10 } }), policy);
     expect(r.verdict).toBe('fail');
-    expect(r.detail).toBe('2/5 attempts passed (minPass 3), flaky; attempt 1: message turn: agent returned HTTP 503 after 1 attempt: down');
+    expect(r.detail).toBe('2/5 attempts passed (minPass 3), 3 errored, flaky; attempt 1: message turn: agent returned HTTP 503 after 1 attempt: down');
     // An attempt that failed is still the one named when there is one, before an error.
     const mixed = finishFixture({ repeat: { count: 3, minPass: 3 } }, [down(), ok(), attempt('fail', { detail: 'reply does not contain "9 to 17"' })], null, policy);
-    expect(mixed.detail).toBe('1/3 attempts passed (minPass 3), flaky; attempt 3: reply does not contain "9 to 17"');
+    expect(mixed.detail).toBe('1/3 attempts passed (minPass 3), 1 errored, flaky; attempt 3: reply does not contain "9 to 17"');
+    // The count says how many attempts errored (each counted as not passed, as the pass rate and its tier count them),
+    // so that a drop an outage made is read as one; an item all of whose attempts errored is the Errored section's.
+    const allDown = finishFixture({ repeat: { count: 2, minPass: 2 } }, [down(), down()], null, policy);
+    expect(allDown.detail).toBe(`0/2 attempts passed (minPass 2); attempt 1: ${error}`);
     // A pass is said by its first passing attempt, errors or not.
     const passed = finishFixture({ repeat: { count: 3, minPass: 2 } }, [down(), ok(), ok()], null, policy);
-    expect(passed.detail).toBe('2/3 attempts passed (minPass 2), flaky; attempt 2: reply contains "9 to 17"');
+    expect(passed.detail).toBe('2/3 attempts passed (minPass 2), 1 errored, flaky; attempt 2: reply contains "9 to 17"');
   });
 
   it('keeps slower beside the stats (docs/latency.md)', () => {
