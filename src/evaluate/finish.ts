@@ -33,7 +33,7 @@ import { repeatOf } from '../suite/repeat.js';
 import { computeDrift } from './drift.js';
 import { itemLatencyMs, itemTimeSplit, medianAttempt, scriptTimeSplits, slowerStep, slowerThanBaseline } from './latency.js';
 import { personaDrift } from './personas.js';
-import { attemptMeaningDetail, combineAttempts, decisiveIndex, repeatDetail, scaledMinPass, type AttemptOutcome } from './repeat.js';
+import { attemptMeaningDetail, combineAttempts, detailIndex, repeatDetail, scaledMinPass, type AttemptOutcome } from './repeat.js';
 import { plusUsage } from './usage.js';
 
 /** How the run finishes its items: config.yml's knobs, read once (`policyOf`). */
@@ -76,7 +76,9 @@ export function itemRepeat(item: { repeat?: Repeat }, policy: FinishPolicy): Rep
   if (flags === undefined || (flags.count === undefined && flags.max === undefined)) return own;
   const count = flags.count ?? own.count;
   const minPass = scaledMinPass(own, count);
-  const max = Math.max(count, flags.max ?? own.max ?? own.count);
+  // Without a max (the item's, config.yml's or --repeat-max) there are no extra attempts: the
+  // count an item had before --repeat is never read as a max (`--repeat 1` on `count: 5` is 1 attempt).
+  const max = Math.max(count, flags.max ?? own.max ?? count);
   return max > count ? { count, minPass, max } : { count, minPass };
 }
 
@@ -316,9 +318,10 @@ export function combineFixtureAttempts(records: readonly FixtureRecord[], repeat
   const { verdict, summary } = combineAttempts(outcomes, repeat);
   const k = shownIndex(records);
   const shown = records[k] as FixtureRecord;
-  // The detail names the first attempt with the item's verdict: a fail says why it failed even when the reply shown (attempt 1's) passed.
-  const d = decisiveIndex(outcomes, verdict, k);
-  const detail = `${repeatDetail(summary)}; attempt ${d + 1}: ${(records[d] as FixtureRecord).detail}`;
+  // The detail names the first attempt with the item's verdict: a fail says why it failed even when the reply shown (attempt 1's) passed,
+  // and a fail its errors made names the first errored attempt's error.
+  const d = detailIndex(outcomes, verdict, k);
+  const detail = `${repeatDetail(summary, outcomes.filter((o) => o === 'errored').length)}; attempt ${d + 1}: ${(records[d] as FixtureRecord).detail}`;
   const extra = { repeat: summary, attempts, durationMs: sum(records), usage: usageOfAttempts(records) };
   if (verdict === null || shown.errored) return { ...shown, detail, ...extra };
   return { ...shown, verdict, detail, drift: withMeaning(computeDrift(verdict, shown.reply, shown.route, baseline), itemMeaning(shown.drift?.meaning, meanings)), ...extra };

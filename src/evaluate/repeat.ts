@@ -53,14 +53,34 @@ export function decisiveIndex(outcomes: readonly AttemptOutcome[], verdict: Verd
   return i === -1 ? shown : i;
 }
 
+/**
+ * The attempt a repeated fixture's detail line names (docs/fixtures.md, "What the item shows"): the
+ * decisive one, but for a fail none of whose attempts failed: its errored attempts made it (each
+ * counts as not passed), so the first of them, whose error says why, never a passing attempt.
+ */
+export function detailIndex(outcomes: readonly AttemptOutcome[], verdict: Verdict | null, shown: number): number {
+  if (verdict === 'fail' && !outcomes.includes('fail')) {
+    const e = outcomes.indexOf('errored');
+    if (e !== -1) return e;
+  }
+  return decisiveIndex(outcomes, verdict, shown);
+}
+
 /** "k/N": passes over attempts. */
 function passesOf(summary: Pick<RepeatSummary, 'passed' | 'count'>): string {
   return `${summary.passed}/${summary.count}`;
 }
 
-/** The line a repeated item's detail starts with, e.g. "2/3 attempts passed (minPass 3)". */
-export function repeatDetail(summary: RepeatSummary): string {
-  return `${passesOf(summary)} attempts passed (minPass ${summary.minPass})${summary.flaky ? ', flaky' : ''}`;
+/**
+ * The line a repeated item's detail starts with, e.g. "2/3 attempts passed (minPass 3)", and
+ * "1/5 attempts passed (minPass 3), 3 errored, flaky" when some attempts errored and others were
+ * not: each counts as not passed, in the verdict and the pass rate, so a drop an outage made is
+ * said to be one (docs/fixtures.md, "What the item shows"). An item every attempt of which errored
+ * is the Errored section's, and says nothing more.
+ */
+export function repeatDetail(summary: RepeatSummary, errored = 0): string {
+  const some = errored > 0 && errored < summary.count ? `, ${errored} errored` : '';
+  return `${passesOf(summary)} attempts passed (minPass ${summary.minPass})${some}${summary.flaky ? ', flaky' : ''}`;
 }
 
 /**

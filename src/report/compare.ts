@@ -32,8 +32,9 @@ export function formatDelta(points: number | null): string {
   return `${signOf(r)}${s} ${a === 1 ? 'point' : 'points'}`;
 }
 
+/** "5 items passed, 1 failed": of items, as agreement is, never read as a repeated run's attempts. */
 function besides(a: Agreement): string {
-  const parts = [`${a.passed} passed`, `${a.failed} failed`];
+  const parts = [`${plural(a.passed, 'item', 'items')} passed`, `${a.failed} failed`];
   if (a.notEvaluated > 0) parts.push(`${a.notEvaluated} not evaluated`);
   if (a.errored > 0) parts.push(`${a.errored} errored`);
   return parts.join(', ');

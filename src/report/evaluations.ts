@@ -25,10 +25,14 @@ import type { Profile } from './profile.js';
 /** Rows of one group table, and labels or conversations listed, before "and N more". */
 export const LISTED_ROWS = 30;
 
-/** "17 of 20 passed; 2 not evaluated and 1 errored left out of the denominator" (what the percentage is of). */
+/**
+ * "17 of 20 items passed; 2 not evaluated and 1 errored left out of the denominator" (what the
+ * percentage is of). Items, said: beside the run's pass rate of attempts, "3 of 6 passed" of a run
+ * of 30 attempts read as attempts (docs/evaluations.md#agreement).
+ */
 export function agreementBasis(a: Agreement): string {
   const decided = a.passed + a.failed;
-  const head = a.percent === null ? 'nothing passed or failed' : `${thousands(a.passed)} of ${thousands(decided)} passed`;
+  const head = a.percent === null ? 'nothing passed or failed' : `${thousands(a.passed)} of ${thousands(decided)} ${decided === 1 ? 'item' : 'items'} passed`;
   const out: string[] = [];
   if (a.notEvaluated > 0) out.push(`${thousands(a.notEvaluated)} not evaluated`);
   if (a.errored > 0) out.push(`${thousands(a.errored)} errored`);

@@ -28,6 +28,7 @@ import { trendSvg, type HtmlTrendPoint } from './html/chart.js';
 import { latencyPanel } from './html/latency.js';
 import { forestPanel } from './html/forest.js';
 import { forestRows, tooFewText } from './rates.js';
+import { agreementBasis } from './evaluations.js';
 import { changeText, compactCount } from './usage.js';
 import { spendText } from './spend.js';
 import { usageSummary } from '../evaluate/usage.js';
@@ -227,8 +228,7 @@ function groupTable(title: string, groups: readonly AgreementGroup[], open: bool
 function agreementPanel(a: AgreementReport): string {
   if (a.byConversation.length === 0 && a.byFile.length === 0 && a.byPersona.length === 0) return '';
   const o = a.overall;
-  const left = [o.notEvaluated ? `${thousands(o.notEvaluated)} not evaluated` : '', o.errored ? `${thousands(o.errored)} errored` : ''].filter(Boolean).join(' and ');
-  const lead = `<p><b>${h(formatAgreement(o))}</b> agreement: ${thousands(o.passed)} passed of ${thousands(o.passed + o.failed)} passed or failed${left ? `; ${h(left)} left out` : ''}.</p>`;
+  const lead = `<p><b>${h(formatAgreement(o))}</b> agreement: ${h(agreementBasis(o))}.</p>`;
   const groups = groupTable('By conversation', a.byConversation, true) + groupTable('By fixture file', a.byFile, false) + groupTable('By persona tag', a.byPersona, false);
   return `<div class="panel"><h3>Agreement</h3>${lead}${groups}</div>`;
 }

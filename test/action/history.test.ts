@@ -89,7 +89,7 @@ describe('since the previous run', () => {
     const first = await firstRun();
     expect(first.code, first.stdout + first.stderr).toBe(0);
     const firstBody = comment();
-    expect(firstBody).toContain('📊 **Agreement 75%**: 3 of 4 passed');
+    expect(firstBody).toContain('📊 **Agreement 75%**: 3 of 4 items passed');
     expect(firstBody).not.toMatch(/previous run/i);
 
     await recordRun(first, 1001);
@@ -100,7 +100,7 @@ describe('since the previous run', () => {
     const body = comment();
     const text = visibleText(githubHtml(body)).replace(/\s+/g, ' ');
     // One line in the headline area, details below.
-    expect(text).toContain('Agreement 75% : 3 of 4 passed · since the previous run: 1 fixed · 1 broken · 1 changed');
+    expect(text).toContain('Agreement 75% : 3 of 4 items passed · since the previous run: 1 fixed · 1 broken · 1 changed');
     expect(text).toContain('Since the previous run (run 1001): 1 fixed · 1 broken · 1 changed · agreement 75% → 75%');
     const details = /<details><summary>What moved since the previous run<\/summary>([\s\S]*?)<\/details>/.exec(body)?.[1] ?? '';
     expect(details).toContain('Why: 3 replies changed.');

@@ -83,6 +83,41 @@ describe('docs/statistics.md', () => {
   });
 });
 
+describe('docs/statistics.md, a baseline that passed every attempt', () => {
+  /** P(tier) for an unchanged item at true rate r, n attempts now, against `baseline`: the module's tier over Bin(n, r). */
+  function tierRate(baseline: Tally, n: number, r: number, tier: string): number {
+    let p = 0;
+    let choose = 1;
+    for (let k = 0; k <= n; k++) {
+      if (k > 0) choose = (choose * (n - k + 1)) / k;
+      if (itemStats(baseline, t(k, n), { alpha: 0.05, maxLooks: 1 })?.tier === tier) p += choose * r ** k * (1 - r) ** (n - k);
+    }
+    return p;
+  }
+  const pct = (p: number): string => `${(Math.round(p * 1000) / 10).toString()}%`;
+
+  it('quotes the false alarms against 10/10 and 5/5 at a true rate of 0.8 as the module gives them (and SciPy)', () => {
+    // SciPy 1.17.1, the tier of docs/statistics.md "The tier" over binom.pmf(k, n, 0.8) with
+    // hypergeom(nb + n, kb + k, n).cdf(k) as pDrop: against 10/10, regressed 0.1040 / 0.0579 / 0.1209 and
+    // likely 0 / 0.2048 / 0.2013 at n = 3 / 5 / 10; against 5/5, regressed 0.0080 / 0.0067 / 0.0064 and
+    // likely 0.0960 / 0.0512 / 0.1145.
+    const ten = [3, 5, 10].map((n) => [tierRate(t(10, 10), n, 0.8, 'regressed'), tierRate(t(10, 10), n, 0.8, 'likely_regressed')]);
+    const five = [3, 5, 10].map((n) => [tierRate(t(5, 5), n, 0.8, 'regressed'), tierRate(t(5, 5), n, 0.8, 'likely_regressed')]);
+    expect(ten.flat().map((p) => p.toFixed(4))).toEqual(['0.1040', '0.0000', '0.0579', '0.2048', '0.1209', '0.2013']);
+    expect(five.flat().map((p) => p.toFixed(4))).toEqual(['0.0080', '0.0960', '0.0067', '0.0512', '0.0064', '0.1145']);
+    const flat = DOC.replace(/\s+/g, ' ');
+    expect(flat).toContain(`against 10/10, \`regressed\` is given in ${pct(ten[0]![0]!)} of runs of 3 attempts, ${pct(ten[1]![0]!)} of runs of 5 and ${pct(ten[2]![0]!)} of runs of 10`);
+    expect(flat).toContain(`(\`likely_regressed\` in ${pct(ten[0]![1]!)}, ${pct(ten[1]![1]!)} and ${pct(ten[2]![1]!)})`);
+    expect(flat).toContain(`against 5/5, \`regressed\` in ${pct(five[0]![0]!)}, ${pct(five[1]![0]!)} and ${pct(five[2]![0]!)}`);
+    expect(flat).toContain(`(\`likely_regressed\` in ${pct(five[0]![1]!)}, ${pct(five[1]![1]!)} and ${pct(five[2]![1]!)})`);
+    // One attempt: a failing one against 5/5 is likely regressed (p = 1/6), as often as the item fails.
+    expect(Math.abs(drop(t(5, 5), t(0, 1)) - 1 / 6)).toBeLessThan(1e-15);
+    expect(tierRate(t(5, 5), 1, 0.8, 'likely_regressed')).toBeCloseTo(0.2, 12);
+    expect(flat).toContain('every failing attempt against 5/5 or more is `likely_regressed` (5/5 → 0/1: p = 1/6), as often as the item fails (20%)');
+    // alpha is broken only by the choice of baseline: drawn at the same rate, 10/10's row stays under 0.05 (0.0150 at n = 10, SciPy).
+  });
+});
+
 describe('docs/statistics.md, adaptive attempts', () => {
   it('quotes the most passes still regressed at 0.05 / 4 at each look of count 3, max 10', () => {
     const lines = DOC.split('\n').map((l) => l.trim());

@@ -47,6 +47,27 @@ describe('finishFixture', () => {
     expect(unjudged.stats).toBeUndefined();
   });
 
+  it('a fail made by errored attempts names the first errored attempt and its error, never a passing attempt (docs/fixtures.md, "What the item shows")', () => {
+    // 3 of 5 attempts got HTTP 503, 2 passed: fail 2/5 (minPass 3). The detail said "attempt 4: reply contains ..." (a pass) and nothing of the 503s.
+    const error = 'message turn: agent returned HTTP 503 after 1 attempt: down';
+    // An errored attempt's detail is its error, as the runner records it.
+    const down = (): FixtureRecord => attempt('pass', { errored: true, verdict: null, reply: null, drift: null, detail: error, error, errorKind: 'http' } as Partial<FixtureRecord>);
+    const ok = (): FixtureRecord => attempt('pass', { detail: 'reply contains "9 to 17"' });
+    const r = finishFixture({ repeat: { count: 5, minPass: 3 } }, [down(), down(), down(), ok(), ok()], baseline({ attempts: { passed: 8, total: 10 } }), policy);
+    expect(r.verdict).toBe('fail');
+    expect(r.detail).toBe('2/5 attempts passed (minPass 3), 3 errored, flaky; attempt 1: message turn: agent returned HTTP 503 after 1 attempt: down');
+    // An attempt that failed is still the one named when there is one, before an error.
+    const mixed = finishFixture({ repeat: { count: 3, minPass: 3 } }, [down(), ok(), attempt('fail', { detail: 'reply does not contain "9 to 17"' })], null, policy);
+    expect(mixed.detail).toBe('1/3 attempts passed (minPass 3), 1 errored, flaky; attempt 3: reply does not contain "9 to 17"');
+    // The count says how many attempts errored (each counted as not passed, as the pass rate and its tier count them),
+    // so that a drop an outage made is read as one; an item all of whose attempts errored is the Errored section's.
+    const allDown = finishFixture({ repeat: { count: 2, minPass: 2 } }, [down(), down()], null, policy);
+    expect(allDown.detail).toBe(`0/2 attempts passed (minPass 2); attempt 1: ${error}`);
+    // A pass is said by its first passing attempt, errors or not.
+    const passed = finishFixture({ repeat: { count: 3, minPass: 2 } }, [down(), ok(), ok()], null, policy);
+    expect(passed.detail).toBe('2/3 attempts passed (minPass 2), 1 errored, flaky; attempt 2: reply contains "9 to 17"');
+  });
+
   it('keeps slower beside the stats (docs/latency.md)', () => {
     const r = finishFixture({ repeat: { count: 2, minPass: 2 } }, attempts(['pass', 'pass']).map((a) => ({ ...a, latencyMs: 3000 })), baseline({ latencyMs: 1000, attempts: { passed: 2, total: 2 } }), policy);
     expect(r.slower).toEqual({ baselineMs: 1000, latencyMs: 3000 });

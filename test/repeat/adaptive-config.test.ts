@@ -3,7 +3,7 @@
 // --repeat / --repeat-max applied to every item's repeat.
 import { describe, expect, it } from 'vitest';
 import { C, F, load } from '../suite/helpers.js';
-import { itemRepeat, policyOf } from '../../src/evaluate/finish.js';
+import { attemptsAtMost, itemRepeat, moreAttemptsFor, policyOf } from '../../src/evaluate/finish.js';
 
 const P = '.agent-replay/personas';
 const SCRIPT = (label: string, extra = ''): string => `label: ${label}\nopening: hi\nexpect:\n  conversations: [refunds]\n${extra}`;
@@ -74,5 +74,20 @@ describe('--repeat and --repeat-max', () => {
     expect(itemRepeat({ repeat: { count: 4, minPass: 1 } }, flags({ max: 10 }, { count: 3, minPass: 3 }))).toEqual({ count: 4, minPass: 1, max: 10 });
     expect(itemRepeat({ repeat: { count: 6, minPass: 6 } }, flags({ max: 3 }))).toEqual({ count: 6, minPass: 6 });
     expect(itemRepeat({}, flags({ count: 3, max: 10 }))).toEqual({ count: 3, minPass: 3, max: 10 });
+  });
+
+  it('--repeat below a configured count without max makes that many attempts, none extra (a count is never read as a max)', () => {
+    // config.yml `repeat: {count: 5, minPass: 3}` run with `--repeat 1`: 1 attempt needing 1 pass, not
+    // adaptive up to 5, so the estimate counts 1 attempt and the item is tested at alpha (1 look), not alpha / 5.
+    const policy = policyOf({ repeat: { count: 5, minPass: 3 }, repeatFlags: { count: 1 } });
+    expect(itemRepeat({}, policy)).toEqual({ count: 1, minPass: 1 });
+    expect(itemRepeat({ repeat: { count: 5, minPass: 5 } }, policyOf({ repeat: null, repeatFlags: { count: 2 } }))).toEqual({ count: 2, minPass: 2 });
+    const baseline5of5 = { verdict: 'pass', attempts: { passed: 5, total: 5 } } as unknown as Parameters<typeof attemptsAtMost>[1];
+    expect(attemptsAtMost({}, baseline5of5, policy)).toBe(1);
+    // A failing attempt against 5 of 5 gets no more: nothing but --repeat-max or repeat.max asks for extra attempts.
+    expect(moreAttemptsFor({}, [{ errored: false, verdict: 'fail' }], baseline5of5, policy)).toBe(0);
+    // A configured max still stands, as does --repeat-max.
+    expect(itemRepeat({}, policyOf({ repeat: { count: 5, minPass: 3, max: 10 }, repeatFlags: { count: 1 } }))).toEqual({ count: 1, minPass: 1, max: 10 });
+    expect(itemRepeat({}, policyOf({ repeat: { count: 5, minPass: 3 }, repeatFlags: { count: 1, max: 4 } }))).toEqual({ count: 1, minPass: 1, max: 4 });
   });
 });

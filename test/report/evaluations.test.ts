@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { compareRuns } from '../../src/evaluate/index.js';
 import { renderComment, renderMarkdownReport, renderSummary, renderTerminal, type ReportContext } from '../../src/report/index.js';
+import { renderCompareMarkdown, renderCompareText } from '../../src/report/compare.js';
+import { renderHtml } from '../../src/report/html.js';
 import type { TrendView } from '../../src/report/context.js';
 import type { FixtureRecord, RunRecord } from '../../src/types.js';
 import { baseline, ctx, fixture, HOSTILE, mixed, mixedWithPersonas, route, run } from './fixtures.js';
@@ -37,12 +39,29 @@ function tableRows(html: string, head: string): string[][] {
 describe('agreement', () => {
   it('is passed / (passed + failed), with not evaluated and errored beside it, left out of the denominator', () => {
     const md = renderComment(sample(), ctx);
-    expect(text(md)).toContain('📊 Agreement 66.7% : 2 of 3 passed; 1 not evaluated and 1 errored left out of the denominator');
+    expect(text(md)).toContain('📊 Agreement 66.7% : 2 of 3 items passed; 1 not evaluated and 1 errored left out of the denominator');
     // One line in the headline area: right after the facts, before the first section.
     const lines = md.split('\n');
     const at = lines.findIndex((l) => l.startsWith('📊 '));
     expect(lines.slice(at + 1).find((l) => l !== '')).toMatch(/^#### /);
     expect(lines.filter((l) => l.startsWith('📊 '))).toHaveLength(1);
+  });
+
+  it('says items, of a repeated run too, on every surface: never read as the attempts the pass-rate line under it counts', () => {
+    // Three items of 5 attempts each: 15 attempts, 3 items. "2 of 3 passed" beside "Pass rate of attempts" read as attempts.
+    const rep = (label: string, passed: number, verdict: 'pass' | 'fail') =>
+      fixture(label, { verdict, repeat: { count: 5, minPass: 3, passed, flaky: passed > 0 && passed < 5 }, ...(verdict === 'fail' ? { drift: { reply: 'same', route: 'same', verdict: 'newly_failing' } } : {}) } as never);
+    const record = run([rep('a', 5, 'pass'), rep('b', 4, 'pass'), rep('c', 2, 'fail')]);
+    expect(text(renderComment(record, ctx))).toContain('📊 Agreement 66.7% : 2 of 3 items passed');
+    expect(renderTerminal(record, { color: false })).toContain('agreement: 66.7% (2 of 3 items passed)');
+    expect(renderHtml(record)).toContain('<b>66.7%</b> agreement: 2 of 3 items passed.</p>');
+    // One item alone is "1 of 1 item".
+    expect(text(renderComment(run([rep('a', 5, 'pass')]), ctx))).toContain('📊 Agreement 100% : 1 of 1 item passed');
+    // compare says the items beside agreement too.
+    const after = run([rep('a', 5, 'pass'), rep('b', 2, 'fail'), rep('c', 2, 'fail')]);
+    const c = compareRuns({ ...record, startedAt: '2026-01-01T00:00:00.000Z' }, { ...after, startedAt: '2026-01-02T00:00:00.000Z' });
+    expect(renderCompareText(c)).toContain('  before: 2 items passed, 1 failed\n  after:  1 item passed, 2 failed\n');
+    expect(renderCompareMarkdown(c)).toContain('Before: 2 items passed, 1 failed. After: 1 item passed, 2 failed.');
   });
 
   it('says n/a when nothing passed or failed', () => {
@@ -203,7 +222,7 @@ describe('size', () => {
 
   it('terminal: agreement, per group and coverage, one line each', () => {
     const out = renderTerminal({ ...sample(), coverage: { listed: ['refunds', 'orders'], visited: ['refunds', 'main'], gaps: ['orders'], unknown: ['main'] } }, { color: false });
-    expect(out).toContain('agreement: 66.7% (2 of 3 passed; 1 not evaluated and 1 errored left out of the denominator)\n  by conversation: main 50% · refunds 100%\n');
+    expect(out).toContain('agreement: 66.7% (2 of 3 items passed; 1 not evaluated and 1 errored left out of the denominator)\n  by conversation: main 50% · refunds 100%\n');
     expect(out).toContain('  by persona: impatient 50%\n');
     expect(out).toContain('coverage: never visited: orders · not listed: main\n');
   });
