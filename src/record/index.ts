@@ -4,7 +4,7 @@ import { constants } from 'node:fs';
 import { posix } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { lstat, open, type FileHandle } from 'node:fs/promises';
-import type { Incomplete, RunRecord, ShardInfo, Spend } from '../types.js';
+import type { Incomplete, RunRecord, RunRepeat, ShardInfo, Spend } from '../types.js';
 import { coverage, runLatency, runStatsOf, runUsage, runVisited, statsSeed, tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
 import { MAX_RECORD_DEPTH, pathDeeperThan } from './depth.js';
@@ -282,6 +282,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     const list = records.map((r, i) => `${shard(i)} at ${r.commit ?? 'an unknown commit'}`).join(', ');
     throw new UserError(`shards were recorded at different commits: ${list}; merge shards of one run only: download one commit's shard artifacts, as the recipe (${docsUrl('action.md', 'Shards: one suite over a CI matrix')}) does with the pattern agent-replay-results-<commit>-shard-* (a suite in another folder names it before the commit)`);
   }
+  sameRepeat(records, shard);
   const seen = new Map<string, number>();
   const overlaps: string[] = [];
   const overlapping = { fixtures: 0, scripts: 0 };
@@ -343,6 +344,8 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     ...mergedModels(records),
     // An older shard's record has no `meaning`: the run's is one a shard recorded, whatever order they come in.
     ...(shared.meaning === undefined ? pickMeaning(records) : {}),
+    // An older shard's record has no `repeat`: the run's is the one the others say (sameRepeat).
+    ...(shared.repeat === undefined ? pickRepeat(records) : {}),
     tallies: tallies([...fixtures, ...personas]),
     interrupted: records.some((r) => r.interrupted),
     fixtures,
@@ -354,6 +357,42 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     ...mergedSuiteEdits(records, shard, log),
     ...incomplete,
   };
+}
+
+/** `--repeat 3 --repeat-max 6 (3 attempts an item, 2 to pass, up to 6)`: a record's `repeat` in words. */
+function repeatWords(r: RunRepeat): string {
+  const flags = r.flags === undefined ? 'no --repeat' : [r.flags.count === undefined ? [] : [`--repeat ${r.flags.count}`], r.flags.max === undefined ? [] : [`--repeat-max ${r.flags.max}`]].flat().join(' ');
+  const attempts = `${r.count} ${r.count === 1 ? 'attempt' : 'attempts'} an item${r.count === 1 ? '' : `, ${r.minPass} to pass`}${r.max === undefined ? '' : `, up to ${r.max}`}`;
+  return `${flags} (${attempts})`;
+}
+
+/**
+ * Shards run with different repeats are refused (docs/action.md, "Shards: one suite over a CI
+ * matrix"): their items' pass rates are over different numbers of attempts, and the merged run
+ * would show them as one run's. Each setting is said with the shards that ran with it. A record
+ * without `repeat` (an older agent-replay) does not say its own: it is not held against the others.
+ */
+function sameRepeat(records: readonly RunRecord[], shard: (i: number) => string): void {
+  const bySetting = new Map<string, { repeat: RunRepeat; shards: string[] }>();
+  records.forEach((r, i) => {
+    if (r.repeat === undefined) return;
+    const { count, minPass, max, flags } = r.repeat;
+    const key = JSON.stringify([count, minPass, max ?? null, flags?.count ?? null, flags?.max ?? null]);
+    const seen = bySetting.get(key) ?? { repeat: r.repeat, shards: [] };
+    seen.shards.push(shard(i));
+    bySetting.set(key, seen);
+  });
+  if (bySetting.size < 2) return;
+  const said = [...bySetting.values()].map((s) => `${s.shards.join(', ')} with ${repeatWords(s.repeat)}`).join('; ');
+  throw new UserError(
+    `shards were run with different repeats: ${said}; their pass rates would be over different numbers of attempts, shown as one run's: run every shard with the same --repeat and --repeat-max (the Action's repeat and repeat-max inputs), then merge their records`,
+  );
+}
+
+/** The repeat of the first record that says it (records written before it was kept do not). */
+function pickRepeat(records: readonly RunRecord[]): Pick<RunRecord, 'repeat'> {
+  const repeat = records.find((r) => r.repeat !== undefined)?.repeat;
+  return repeat === undefined ? {} : { repeat };
 }
 
 /**

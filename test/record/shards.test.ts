@@ -3,7 +3,8 @@
 // incomplete, never "removed" items; the gate fails unless allowed.
 
 import { beforeEach, describe, expect, it } from 'vitest';
-import { mergeRecords, parseRecord, serializeRecord } from '../../src/record/index.js';
+import { join } from 'node:path';
+import { mergeRecords, parseRecord, readRecord, serializeRecord, writeRecord } from '../../src/record/index.js';
 import { compareRuns, gateMerged } from '../../src/evaluate/index.js';
 import { selectShard } from '../../src/evaluate/shard.js';
 import type { RunRecord, ShardInfo, SuiteEdits } from '../../src/types.js';
@@ -11,6 +12,7 @@ import { renderJUnit, renderMarkdownReport, renderTerminal } from '../../src/rep
 import { renderHtml } from '../../src/report/html.js';
 import { renderCompareMarkdown, renderCompareText } from '../../src/report/compare.js';
 import { fixture, persona, resetLines, run } from '../report/fixtures.js';
+import { tempDir } from '../support/temp.js';
 
 const SUITE = '0123456789abcdef';
 
@@ -373,6 +375,40 @@ describe('mergeRecords with shards', () => {
     expect(() => parseRecord(edited({ missing: [] }), 'm.json')).toThrow(/m\.json: .*incomplete: an incomplete merge lacks a shard or excluded a file/);
     // What a merge writes reads back.
     expect(parseRecord(serializeRecord(merged), 'm.json').incomplete).toEqual({ total: 4, suiteHash: SUITE, missing: [2, 4], foreign: [] });
+  });
+
+  it('shards run with different repeats are refused, each setting with its shards and the fix; an older record without one merges as before', async () => {
+    // Written and read back as report reads the shards' artifacts.
+    const dir = await tempDir('agent-replay-repeat-shards-');
+    const at3 = { count: 3, minPass: 2, flags: { count: 3 } };
+    const at1 = { count: 1, minPass: 1 };
+    const given = [
+      { ...shardRun(1, 4, ['a']), repeat: at3 },
+      { ...shardRun(2, 4, ['b']), repeat: at3 },
+      { ...shardRun(3, 4, ['c']), repeat: at1 },
+      { ...shardRun(4, 4, ['d']), repeat: at1 },
+    ];
+    const files = given.map((_, k) => join(dir, `s${k + 1}.json`));
+    await Promise.all(given.map((r, k) => writeRecord(files[k] as string, r)));
+    const records = await Promise.all(files.map((f) => readRecord(f)));
+    expect(records[0]?.repeat).toEqual(at3);
+    const names = ['s1.json', 's2.json', 's3.json', 's4.json'];
+    expect(() => mergeRecords(records, names)).toThrow(
+      'shards were run with different repeats: shard 1/4 (s1.json), shard 2/4 (s2.json) with --repeat 3 (3 attempts an item, 2 to pass); shard 3/4 (s3.json), shard 4/4 (s4.json) with no --repeat (1 attempt an item); their pass rates would be over different numbers of attempts, shown as one run\'s: run every shard with the same --repeat and --repeat-max (the Action\'s repeat and repeat-max inputs), then merge their records',
+    );
+    // --repeat-max alone differs too: an item could make more attempts in one shard than in another.
+    expect(() => mergeRecords([records[0] as RunRecord, { ...(records[1] as RunRecord), repeat: { count: 3, minPass: 2, max: 6, flags: { count: 3, max: 6 } } }], names)).toThrow(
+      /^shards were run with different repeats: shard 1\/4 \(s1\.json\) with --repeat 3 \(3 attempts an item, 2 to pass\); shard 2\/4 \(s2\.json\) with --repeat 3 --repeat-max 6 \(3 attempts an item, 2 to pass, up to 6\); /,
+    );
+    // Alike: merged, the run says its repeat; a shard written before `repeat` was kept is not held against the others, whichever comes first.
+    const { repeat: _older, ...older } = records[3] as RunRecord;
+    const alike = [older, ...records.slice(0, 2), { ...(records[2] as RunRecord), repeat: at3 }];
+    const merged = mergeRecords(alike, ['s4.json', 's1.json', 's2.json', 's3.json']);
+    expect(merged.incomplete).toBeUndefined();
+    expect(merged.repeat).toEqual(at3);
+    expect(parseRecord(serializeRecord(merged), 'm.json').repeat).toEqual(at3);
+    // Records that all predate it merge as before, and say none.
+    expect('repeat' in mergeRecords([older, shardRun(1, 4, ['a'])])).toBe(false);
   });
 
   it('a record whose shard index exceeds its total is refused', () => {

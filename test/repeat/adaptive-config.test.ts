@@ -3,7 +3,7 @@
 // --repeat / --repeat-max applied to every item's repeat.
 import { describe, expect, it } from 'vitest';
 import { C, F, load } from '../suite/helpers.js';
-import { itemRepeat, policyOf } from '../../src/evaluate/finish.js';
+import { itemRepeat, policyOf, runRepeat } from '../../src/evaluate/finish.js';
 
 const P = '.agent-replay/personas';
 const SCRIPT = (label: string, extra = ''): string => `label: ${label}\nopening: hi\nexpect:\n  conversations: [refunds]\n${extra}`;
@@ -74,5 +74,12 @@ describe('--repeat and --repeat-max', () => {
     expect(itemRepeat({ repeat: { count: 4, minPass: 1 } }, flags({ max: 10 }, { count: 3, minPass: 3 }))).toEqual({ count: 4, minPass: 1, max: 10 });
     expect(itemRepeat({ repeat: { count: 6, minPass: 6 } }, flags({ max: 3 }))).toEqual({ count: 6, minPass: 6 });
     expect(itemRepeat({}, flags({ count: 3, max: 10 }))).toEqual({ count: 3, minPass: 3, max: 10 });
+  });
+
+  it("are kept in the run's record with the repeat an item without its own ran with (docs/results-json.md, `repeat`)", () => {
+    expect(runRepeat(policyOf({}))).toEqual({ count: 1, minPass: 1 });
+    expect(runRepeat(policyOf({ repeat: { count: 3, minPass: 2, max: 10 } }))).toEqual({ count: 3, minPass: 2, max: 10 });
+    expect(runRepeat(policyOf({ repeat: { count: 3, minPass: 2 }, repeatFlags: { count: 5 } }))).toEqual({ count: 5, minPass: 4, flags: { count: 5 } });
+    expect(runRepeat(policyOf({ repeatFlags: { count: 3, max: 10 } }))).toEqual({ count: 3, minPass: 3, max: 10, flags: { count: 3, max: 10 } });
   });
 });
