@@ -544,7 +544,8 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
 /**
  * The indexes of `records` in order, a record without `shard` that repeats another's run (its
  * commit, its suite (`suitePath`) and the very same fixture and persona script labels, started at another time: a re-run of
- * the whole check) left out for the one that started last, which takes the first one's place. A
+ * the whole check) left out for the one that started last, which takes the first one's place; a
+ * record without a commit is not known to be a re-run of the same commit, by either rule. A
  * re-run cancelled midway (`interrupted`) lists fewer items: one interrupted record whose items are
  * all in a complete record of the same commit and suite is the same run given twice, and the
  * complete one is kept, as a shard given twice keeps its complete record (checkShards).
@@ -556,9 +557,11 @@ function wholeRunsOnce(records: readonly RunRecord[], nameOf: (i: number) => str
   // One run's place, for both rules: its commit and its suite (two suite folders of one repository may share labels).
   const placeOf = (r: RunRecord): string => JSON.stringify([r.commit, r.suitePath === undefined ? null : suiteOf(r.suitePath)]);
   const runKey = (r: RunRecord): string => JSON.stringify([placeOf(r), r.fixtures.map((f) => f.label).sort(), r.personas.map((p) => p.label).sort()]);
+  // For both rules: a record without a commit is not known to be a re-run of the same commit, and a shard is left to checkShards.
+  const wholeRun = (r: RunRecord): boolean => r.shard === undefined && r.commit !== null && r.fixtures.length + r.personas.length > 0;
   /** An interrupted record of `a` and `b` whose items the other, complete, holds every one of, at the same commit and suite. */
   const cutShort = (a: RunRecord, b: RunRecord): boolean => {
-    if (a.interrupted === b.interrupted || a.commit === null || placeOf(a) !== placeOf(b) || a.incomplete != null || b.incomplete != null) return false;
+    if (a.interrupted === b.interrupted || placeOf(a) !== placeOf(b) || a.incomplete != null || b.incomplete != null) return false;
     const [cut, whole] = a.interrupted ? [a, b] : [b, a];
     const all = new Set(labelsOf(whole));
     return labelsOf(cut).every((l) => all.has(l));
@@ -571,12 +574,12 @@ function wholeRunsOnce(records: readonly RunRecord[], nameOf: (i: number) => str
     kept[kept.indexOf(twice)] = i;
   };
   records.forEach((r, i) => {
-    if (r.shard !== undefined || r.fixtures.length + r.personas.length === 0) {
+    if (!wholeRun(r)) {
       kept.push(i);
       return;
     }
     const key = runKey(r);
-    const twice = seen.get(key) ?? kept.find((k) => records[k]?.shard === undefined && cutShort(records[k] as RunRecord, r));
+    const twice = seen.get(key) ?? kept.find((k) => wholeRun(records[k] as RunRecord) && cutShort(records[k] as RunRecord, r));
     if (twice !== undefined && (records[twice] as RunRecord).interrupted !== r.interrupted) {
       // The complete record, whichever started later: the interrupted one holds fewer of the run's items.
       const keep = r.interrupted ? twice : i;

@@ -161,6 +161,24 @@ describe('mergeRecords with shards', () => {
     expect(() => mergeRecords([complete, { ...cancelled, interrupted: false }])).toThrow(/shards overlap/);
   });
 
+  it('two whole runs without a commit are not one run given twice, by either rule: a record without a commit is not known to be a re-run of the same commit', async () => {
+    const dir = await tempDir('agent-replay-no-commit-');
+    const first = run([fixture('a'), fixture('b')], { commit: null, startedAt: '2026-12-01T09:00:00.000Z' });
+    const second = run([fixture('a'), fixture('b', { reply: 'again' })], { commit: null, startedAt: '2026-12-01T10:00:00.000Z' });
+    await writeRecord(join(dir, '1.json'), first);
+    await writeRecord(join(dir, '2.json'), second);
+    const [one, two] = [await readRecord(join(dir, '1.json')), await readRecord(join(dir, '2.json'))];
+    const lines: string[] = [];
+    expect(() => mergeRecords([one, two], ['1.json', '2.json'], (l) => lines.push(l))).toThrow(
+      /^shards overlap: 2 fixtures are in more than one shard: "a" \(shard 1 \(1\.json\) and shard 2 \(2\.json\)\), "b" /,
+    );
+    expect(lines).toEqual([]);
+    // As a re-run cancelled midway without a commit is not.
+    expect(() => mergeRecords([one, { ...two, fixtures: [fixture('a')], interrupted: true }])).toThrow(/shards overlap/);
+    // With their commit, the same two are one run given twice.
+    expect(mergeRecords([{ ...one, commit: 'a'.repeat(40) }, { ...two, commit: 'a'.repeat(40) }]).fixtures.map((f) => f.reply)).toEqual(['Reply for a.', 'again']);
+  });
+
   it('one shard alone is incomplete; 1/1 alone is complete', () => {
     expect(mergeRecords([shardRun(2, 3, ['b'])]).incomplete?.missing).toEqual([1, 3]);
     const whole = mergeRecords([shardRun(1, 1, ['a', 'b'])]);
