@@ -341,7 +341,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     finishedAt,
     durationMs: Math.max(0, Date.parse(finishedAt) - Date.parse(startedAt)) || Math.max(...records.map((r) => r.durationMs)),
     estimate: mergedEstimate(records, usd),
-    ...mergedModels(records),
+    ...mergedModels(records, shard, log),
     // An older shard's record has no `meaning`: the run's is one a shard recorded, whatever order they come in.
     ...(shared.meaning === undefined ? pickMeaning(records) : {}),
     // An older shard's record has no `repeat`: the run's is the one the others say (sameRepeat).
@@ -675,12 +675,20 @@ function mergedEstimate(records: readonly RunRecord[], usd: number): RunRecord['
 /**
  * The judge and the simulator of the merged run, whatever order the shards are given in: a shard
  * whose model fell back to the plain prompt says so for the run (docs/configuration.md,
- * "Structured output"), and a simulator is the one any shard used.
+ * "Structured output"), and a simulator is the one any shard used. Shards judged by different
+ * judges (another judge-model input in one job) are named all, in the order first given, as
+ * different agents are (mergedWriters), with a line in the log naming each shard's.
  */
-function mergedModels(records: readonly RunRecord[]): Pick<RunRecord, 'judge'> & { simulator?: NonNullable<RunRecord['simulator']> } {
+function mergedModels(records: readonly RunRecord[], shard: (i: number) => string, log: (line: string) => void): Pick<RunRecord, 'judge'> & { simulator?: NonNullable<RunRecord['simulator']> } {
   const pick = <M extends { structured?: boolean }>(models: readonly M[]): M | undefined =>
     models.find((m) => m.structured === false) ?? models.find((m) => m.structured === true) ?? models[0];
-  const judge = pick(records.map((r) => r.judge).filter((j) => j.name !== null)) ?? (records[0] as RunRecord).judge;
+  const picked = pick(records.map((r) => r.judge).filter((j) => j.name !== null)) ?? (records[0] as RunRecord).judge;
+  const names = [...new Set(records.flatMap((r) => (r.judge.name === null ? [] : [r.judge.name])))];
+  if (names.length > 1) {
+    const said = records.map((r, i) => `${shard(i)}: ${r.judge.name ?? 'no judge'}`).join('; ');
+    log(`the shards were judged by different judges (${said}): the merged run names them all; give every shard's job the same judge (the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`);
+  }
+  const judge = names.length > 1 ? { ...picked, name: names.join(', ') } : picked;
   const simulator = pick(records.flatMap((r) => (r.simulator === undefined ? [] : [r.simulator])));
   return { judge, ...(simulator === undefined ? {} : { simulator }) };
 }

@@ -527,6 +527,20 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     expect(quiet.filter((l) => l.includes('agents'))).toEqual([]);
   });
 
+  it('every judge the shards were judged by, and a log line naming each shard\'s', () => {
+    const lines: string[] = [];
+    const by = (name: string | null): Partial<RunRecord> => ({ judge: { name } });
+    const m = mergeRecords([part(1, ['a'], by('openai gpt-4o-mini')), part(2, ['b'], by('openai gpt-4o')), part(3, ['c'], by('openai gpt-4o-mini'))], ['1.json', '2.json', '3.json'], (l) => lines.push(l));
+    expect(m.judge.name).toBe('openai gpt-4o-mini, openai gpt-4o');
+    expect(lines).toContain(
+      "the shards were judged by different judges (shard 1/3 (1.json): openai gpt-4o-mini; shard 2/3 (2.json): openai gpt-4o; shard 3/3 (3.json): openai gpt-4o-mini): the merged run names them all; give every shard's job the same judge (the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)",
+    );
+    // One judge (a shard without one beside it included): its name, and nothing said.
+    const quiet: string[] = [];
+    expect(mergeRecords([part(1, ['a'], by('openai gpt-4o')), part(2, ['b'], by(null))], [], (l) => quiet.push(l)).judge.name).toBe('openai gpt-4o');
+    expect(quiet.filter((l) => l.includes('judge'))).toEqual([]);
+  });
+
   it('the stats seed depends only on the shards merged: a merge of a partial merge gives the seed of merging the shards directly', () => {
     const shards = (): RunRecord[] => [part(1, ['a', 'x1']), part(2, ['b', 'x2']), part(3, ['c', 'x3'])];
     const [s1, s2, s3] = shards() as [RunRecord, RunRecord, RunRecord];
