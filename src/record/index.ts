@@ -450,6 +450,13 @@ function suiteOrder<T extends { file: string; line: number }>(items: T[]): T[] {
   return items.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
 }
 
+/** A record of part of what it replays (`--rerun FILE`, `--only LABELS`), those flags in words; null for a whole one. */
+function partOf(r: RunRecord): string | null {
+  const sel = r.selection;
+  if (sel == null) return null;
+  return [sel.rerunOf === null ? [] : [`--rerun ${sel.rerunOf}`], sel.only === null ? [] : [`--only ${sel.only.join(',')}`]].flat().join(' ') || 'a selection';
+}
+
 /**
  * Which records a merge keeps (indexes, in the order given) and what it lacks. Records without
  * `shard` are kept, but one whole run given twice (the same items at the same commit) once. A shard
@@ -520,12 +527,25 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
     if (twice !== undefined) {
       const [a, b] = [Date.parse((records[twice] as RunRecord).startedAt), Date.parse((records[i] as RunRecord).startedAt)];
       // A complete record wins over an interrupted one of the same shard, whichever started later:
-      // a re-run cancelled midway holds fewer of the shard's items than the attempt before it.
+      // a re-run cancelled midway holds fewer of the shard's items than the attempt before it. So
+      // does a record of the whole shard over one of part of it (`--rerun`, `--only`): read alone,
+      // the part would leave the shard's other items out of a merge that says it is whole.
       const [cutA, cutB] = [(records[twice] as RunRecord).interrupted, (records[i] as RunRecord).interrupted];
-      const later = cutA !== cutB ? cutA : b > a;
+      const [partA, partB] = [partOf(records[twice] as RunRecord), partOf(records[i] as RunRecord)];
+      const whole = cutA === cutB && !cutA && (partA === null) !== (partB === null);
+      const later = cutA !== cutB ? cutA : whole ? partA !== null : b > a;
       const keep = later ? i : twice;
-      const why = cutA !== cutB ? `it is complete, ${label(later ? twice : i)} was interrupted` : a === b ? 'the same start time: the first given' : 'it started later';
-      log(`shard ${s.index}/${s.total} is given twice (${label(twice)} and ${label(i)}): ${label(keep)} is used (${why})`);
+      const other = label(later ? twice : i);
+      const why =
+        cutA !== cutB
+          ? `it is complete, ${other} was interrupted`
+          : whole
+            ? `it holds the whole shard, ${other} only part of it: ${(later ? partA : partB) as string}`
+            : a === b
+              ? 'the same start time: the first given'
+              : 'it started later';
+      const fix = whole ? `; to merge a re-run, replay the whole shard (run --shard ${s.index}/${s.total} without --rerun or --only, or re-run its job)` : '';
+      log(`shard ${s.index}/${s.total} is given twice (${label(twice)} and ${label(i)}): ${label(keep)} is used (${why})${fix}`);
       // The later record takes the earlier one's place in the order.
       if (later) {
         byIndex.set(s.index, i);
