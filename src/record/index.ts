@@ -286,11 +286,15 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   const seen = new Map<string, number>();
   const overlaps: string[] = [];
   const overlapping = { fixtures: 0, scripts: 0 };
+  // Records that are no shard (a whole run, or a merge) holding items of a shard given beside them.
+  const notShards = new Set<number>();
   const firstSeen = (label: string, i: number, kind: 'fixtures' | 'scripts' = 'fixtures'): boolean => {
     const prev = seen.get(label);
     if (prev !== undefined) {
       overlaps.push(`"${label}" (${shard(prev)} and ${shard(i)})`);
       overlapping[kind] += 1;
+      const [p, r] = [records[prev] as RunRecord, records[i] as RunRecord];
+      if ((p.shard === undefined) !== (r.shard === undefined)) notShards.add(p.shard === undefined ? prev : i);
       return false;
     }
     seen.set(label, i);
@@ -307,7 +311,13 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     const n = nf + ns;
     const noun = ns === 0 ? (n === 1 ? 'fixture' : 'fixtures') : nf === 0 ? (n === 1 ? 'persona script' : 'persona scripts') : `items (${nf} ${nf === 1 ? 'fixture' : 'fixtures'}, ${ns} persona ${ns === 1 ? 'script' : 'scripts'})`;
     const each = ns === 0 ? 'fixture' : nf === 0 ? 'persona script' : 'item';
-    throw new UserError(`shards overlap: ${n} ${noun} ${n === 1 ? 'is' : 'are'} in more than one shard: ${shown}; each ${each} must be replayed by exactly one shard`);
+    // A whole run's or a merge's record beside the shards it holds (a download pattern that took the merged artifact too).
+    const whole = [...notShards].sort((a, b) => a - b).map((i) => names[i] ?? `record ${i + 1}`);
+    const beside =
+      whole.length === 0
+        ? ''
+        : `; ${whole.join(', ')} ${whole.length === 1 ? 'is no shard but a whole run or a merge of shards' : 'are no shards but whole runs or merges of shards'}: give either ${whole.length === 1 ? 'it' : 'them'} or the shard records, not both (download the shards' artifacts only, agent-replay-results-<commit>-shard-*)`;
+    throw new UserError(`shards overlap: ${n} ${noun} ${n === 1 ? 'is' : 'are'} in more than one shard: ${shown}; each ${each} must be replayed by exactly one shard${beside}`);
   }
   // The merged run says it was interrupted; which shard was, and what to do, is said here
   // (docs/action.md, "Report: combine shards, or comment for a fork").

@@ -236,8 +236,17 @@ describe('mergeRecords with shards', () => {
     expect(mixed.incomplete).toEqual({ total: 2, suiteHash: SUITE, missing: [], foreign: ['mx.json (a merge of shard 1/3 of suite eeeeeeeeeeeeeeee)'] });
     // Through results.json as well.
     expect(mergeRecords([parseRecord(serializeRecord(first), 'm1.json'), parseRecord(serializeRecord(second), 'm2.json')]).incomplete?.missing).toEqual([2]);
-    // A shard it holds, given again beside it, overlaps: the merge is named by the shards it holds.
-    expect(() => mergeRecords([first, shardRun(1, 4, ['a'])], ['m1.json', '1.json'])).toThrow('"a" (the merge of shards 1/4, 3/4 (m1.json) and shard 1/4 (1.json))');
+    // A shard it holds, given again beside it, overlaps: the merge is named by the shards it holds, and what to give.
+    expect(() => mergeRecords([first, shardRun(1, 4, ['a'])], ['m1.json', '1.json'])).toThrow(
+      '"a" (the merge of shards 1/4, 3/4 (m1.json) and shard 1/4 (1.json)); each fixture must be replayed by exactly one shard; m1.json is no shard but a whole run or a merge of shards: give either it or the shard records, not both (download the shards\' artifacts only, agent-replay-results-<commit>-shard-*)',
+    );
+    // So is a whole merge (no `shard`, no `incomplete`) downloaded beside its shards.
+    const merged = mergeRecords([shardRun(1, 2, ['a']), shardRun(2, 2, ['b'])]);
+    expect(() => mergeRecords([shardRun(1, 2, ['a']), merged, shardRun(2, 2, ['b'])], ['s1.json', 'agent-replay-results-x/results.json', 's2.json'])).toThrow(
+      /^shards overlap: 2 fixtures are in more than one shard: "a" \(shard 1\/2 \(s1\.json\) and shard 2 \(agent-replay-results-x\/results\.json\)\), "b" .*; each fixture must be replayed by exactly one shard; agent-replay-results-x\/results\.json is no shard but a whole run or a merge of shards: give either it or the shard records, not both/,
+    );
+    // Records that are no shards overlapping each other are told only the rule.
+    expect(() => mergeRecords([run([fixture('a')]), run([fixture('a'), fixture('c')])])).toThrow(/exactly one shard$/);
   });
 
   it('an interrupted shard (a job cancelled midway) is named in the log with what to do; the merged run is interrupted', () => {
