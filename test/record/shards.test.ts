@@ -95,33 +95,10 @@ describe('mergeRecords with shards', () => {
     expect(lines2).toEqual(['shard 1/2 is given twice (attempt-1.json and attempt-2.json): attempt-2.json is used (it started later)']);
   });
 
-  it('a shard given twice, its re-run cancelled midway: the complete record is kept, whichever started later, and the log says why', () => {
-    const complete = run([fixture('a'), fixture('a2')], { shard: { index: 1, total: 2, suiteHash: SUITE }, startedAt: '2026-12-01T09:00:00.000Z' });
-    const cancelled = run([fixture('a', { reply: 'again' })], { shard: { index: 1, total: 2, suiteHash: SUITE }, startedAt: '2026-12-01T10:00:00.000Z', interrupted: true });
-    for (const [given, names] of [
-      [[complete, shardRun(2, 2, ['b']), cancelled], ['attempt-1.json', '2.json', 'attempt-2.json']],
-      [[cancelled, shardRun(2, 2, ['b']), complete], ['attempt-2.json', '2.json', 'attempt-1.json']],
-    ] as [RunRecord[], string[]][]) {
-      const lines: string[] = [];
-      const m = mergeRecords(given, names, (l) => lines.push(l));
-      expect(m.fixtures.map((f) => [f.label, f.reply])).toEqual([
-        ['a', 'Reply for a.'],
-        ['a2', 'Reply for a2.'],
-        ['b', 'Reply for b.'],
-      ]);
-      expect(m.interrupted).toBe(false);
-      expect(m.incomplete).toBeUndefined();
-      expect(lines).toEqual([`shard 1/2 is given twice (${names[0]} and ${names[2]}): attempt-1.json is used (it is complete, attempt-2.json was interrupted)`]);
-    }
-  });
-
-  it('a shard given twice, its later record of part of it (--rerun, --only): the whole shard is kept, whichever started later, and the log says why and the fix', () => {
-    const whole = run([fixture('a', { verdict: 'fail' }), fixture('a2')], { shard: { index: 1, total: 2, suiteHash: SUITE }, startedAt: '2026-12-01T09:00:00.000Z' });
-    const part = run([fixture('a', { reply: 'again' })], {
-      shard: { index: 1, total: 2, suiteHash: SUITE },
-      startedAt: '2026-12-01T10:00:00.000Z',
-      selection: { rerunOf: 's1.json', only: null, labels: ['a'] },
-    });
+  /** Shard 1/2 given twice, its later record holding only `a` (`later`): the first, whole one is kept in either order, and the log says `why`. */
+  const keepsWhole = (later: Partial<RunRecord>, why: string): RunRecord => {
+    const whole = run([fixture('a'), fixture('a2')], { shard: { index: 1, total: 2, suiteHash: SUITE }, startedAt: '2026-12-01T09:00:00.000Z' });
+    const part = run([fixture('a', { reply: 'again' })], { shard: { index: 1, total: 2, suiteHash: SUITE }, startedAt: '2026-12-01T10:00:00.000Z', ...later });
     for (const [given, names] of [
       [[whole, shardRun(2, 2, ['b']), part], ['attempt-1.json', '2.json', 'attempt-2.json']],
       [[part, shardRun(2, 2, ['b']), whole], ['attempt-2.json', '2.json', 'attempt-1.json']],
@@ -133,12 +110,25 @@ describe('mergeRecords with shards', () => {
         ['a2', 'Reply for a2.'],
         ['b', 'Reply for b.'],
       ]);
+      expect(m.interrupted).toBe(false);
       expect(m.incomplete).toBeUndefined();
       expect(m.selection).toBeUndefined();
-      expect(lines).toEqual([
-        `shard 1/2 is given twice (${names[0]} and ${names[2]}): attempt-1.json is used (it holds the whole shard, attempt-2.json only part of it: --rerun s1.json); to merge a re-run, replay the whole shard (run --shard 1/2 without --rerun or --only, or re-run its job)`,
-      ]);
+      expect(lines).toEqual([`shard 1/2 is given twice (${names[0]} and ${names[2]}): attempt-1.json is used (${why})`]);
     }
+    return whole;
+  };
+
+  it('a shard given twice, its re-run cancelled midway: the complete record is kept, whichever started later, and the log says why', () => {
+    keepsWhole({ interrupted: true }, 'it is complete, attempt-2.json was interrupted');
+  });
+
+  it('a shard given twice, its later record of part of it (--rerun, --only): the whole shard is kept, whichever started later, and the log says why and the fix', () => {
+    const selection = { rerunOf: 's1.json', only: null, labels: ['a'] };
+    const whole = keepsWhole(
+      { selection },
+      'it holds the whole shard, attempt-2.json only part of it: --rerun s1.json); to merge a re-run, replay the whole shard (run --shard 1/2 without --rerun or --only, or re-run its job',
+    );
+    const part = run([fixture('a', { reply: 'again' })], { shard: { index: 1, total: 2, suiteHash: SUITE }, startedAt: '2026-12-01T10:00:00.000Z', selection });
     // Both of part of it: the later, as before.
     const only = { ...whole, selection: { rerunOf: null, only: ['a*'], labels: ['a', 'a2'] } };
     expect(mergeRecords([only, part, shardRun(2, 2, ['b'])]).fixtures.map((f) => f.label)).toEqual(['a', 'b']);
