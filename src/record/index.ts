@@ -731,14 +731,16 @@ function pickMeaning(records: readonly RunRecord[]): Pick<RunRecord, 'meaning'> 
 
 /**
  * Coverage of merged shards is taken again over all their items (a gap of one shard may be
- * visited by another); a selection (`--rerun`, `--only`) covers the labels of every shard.
+ * visited by another); a selection (`--rerun`, `--only`) covers the labels of every shard: those a
+ * shard with one selected, and every item of a shard replayed whole beside it, so that the merged
+ * run's "N items replayed" counts them all.
  */
 function mergedEvaluations(records: readonly RunRecord[], items: Pick<RunRecord, 'fixtures' | 'personas'>): Pick<RunRecord, 'coverage' | 'selection'> {
   const listed = records.find((r) => r.coverage != null)?.coverage?.listed ?? null;
-  const selections = records.map((r) => r.selection).filter((s): s is NonNullable<RunRecord['selection']> => s != null);
-  const first = selections[0];
+  const first = records.find((r) => r.selection != null)?.selection ?? undefined;
+  const labels = records.flatMap((r) => r.selection?.labels ?? [...r.fixtures, ...r.personas].map((i) => i.label));
   return {
     coverage: listed === null ? undefined : coverage(listed, runVisited(items)),
-    selection: first === undefined ? undefined : { ...first, labels: [...new Set(selections.flatMap((s) => s.labels))] },
+    selection: first == null ? undefined : { ...first, labels: [...new Set(labels)] },
   };
 }

@@ -373,6 +373,17 @@ describe('mergeRecords with shards', () => {
     expect(split.incomplete?.foreign).toEqual([expect.stringMatching(/^2\.json \(shard 2\/3 of suite [0-9a-f]{16}, split by other timings\)$/)]);
   });
 
+  it('a shard replayed with --only beside shards replayed whole: the merged selection counts every item replayed', () => {
+    const only = run([fixture('a')], { shard: { index: 1, total: 2, suiteHash: SUITE }, selection: { rerunOf: null, only: ['a*'], labels: ['a'] } });
+    const merged = mergeRecords([only, run([fixture('b'), fixture('c')], { shard: { index: 2, total: 2, suiteHash: SUITE } })]);
+    expect(merged.selection).toEqual({ rerunOf: null, only: ['a*'], labels: ['a', 'b', 'c'] });
+    expect(renderHtml(merged)).toContain('Part of the suite: --only a*; 3 items replayed.');
+    // Whichever comes first; every shard with a selection: their labels, as before.
+    expect(mergeRecords([run([fixture('b')], { shard: { index: 2, total: 2, suiteHash: SUITE } }), only]).selection?.labels).toEqual(['b', 'a']);
+    const both = mergeRecords([only, run([fixture('b')], { shard: { index: 2, total: 2, suiteHash: SUITE }, selection: { rerunOf: null, only: ['a*', 'b'], labels: ['b'] } })]);
+    expect(both.selection?.labels).toEqual(['a', 'b']);
+  });
+
   it('a persona script in two records is called a persona script, not a fixture', () => {
     const a = run([fixture('a')], { personas: [persona('refund')] });
     const b = run([fixture('b')], { personas: [persona('refund')] });
