@@ -378,6 +378,8 @@ describe('mergeRecords with shards', () => {
     const merged = mergeRecords([only, run([fixture('b'), fixture('c')], { shard: { index: 2, total: 2, suiteHash: SUITE } })]);
     expect(merged.selection).toEqual({ rerunOf: null, only: ['a*'], labels: ['a', 'b', 'c'] });
     expect(renderHtml(merged)).toContain('Part of the suite: --only a*; 3 items replayed.');
+    // One item is one.
+    expect(renderHtml(only)).toContain('Part of the suite: --only a*; 1 item replayed.');
     // Whichever comes first; every shard with a selection: their labels, as before.
     expect(mergeRecords([run([fixture('b')], { shard: { index: 2, total: 2, suiteHash: SUITE } }), only]).selection?.labels).toEqual(['b', 'a']);
     const both = mergeRecords([only, run([fixture('b')], { shard: { index: 2, total: 2, suiteHash: SUITE }, selection: { rerunOf: null, only: ['a*', 'b'], labels: ['b'] } })]);
