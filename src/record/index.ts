@@ -288,6 +288,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   const overlapping = { fixtures: 0, scripts: 0 };
   // Records that are no shard (a whole run, or a merge) holding items of a shard given beside them.
   const notShards = new Set<number>();
+  const reruns = new Set<number>();
   const firstSeen = (label: string, i: number, kind: 'fixtures' | 'scripts' = 'fixtures'): boolean => {
     const prev = seen.get(label);
     if (prev !== undefined) {
@@ -295,6 +296,8 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
       overlapping[kind] += 1;
       const [p, r] = [records[prev] as RunRecord, records[i] as RunRecord];
       if ((p.shard === undefined) !== (r.shard === undefined)) notShards.add(p.shard === undefined ? prev : i);
+      // Two runs, one of part of the suite (`run --rerun`, `--only`): a re-run, not a shard.
+      else if (p.shard === undefined) for (const k of [prev, i]) if (partOf(records[k] as RunRecord) !== null) reruns.add(k);
       return false;
     }
     seen.set(label, i);
@@ -317,7 +320,9 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
       whole.length === 0
         ? ''
         : `; ${whole.join(', ')} ${whole.length === 1 ? 'is no shard but a whole run or a merge of shards' : 'are no shards but whole runs or merges of shards'}: give either ${whole.length === 1 ? 'it' : 'them'} or the shard records, not both (download the shards' artifacts only, agent-replay-results-<commit>-shard-*)`;
-    throw new UserError(`shards overlap: ${n} ${noun} ${n === 1 ? 'is' : 'are'} in more than one shard: ${shown}; each ${each} must be replayed by exactly one shard${beside}`);
+    const parts = [...reruns].sort((a, b) => a - b).map((i) => `${names[i] ?? `record ${i + 1}`} replayed part of the suite (${partOf(records[i] as RunRecord) as string})`);
+    const rerun = parts.length === 0 ? '' : `; ${parts.join(', ')}: a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)`;
+    throw new UserError(`shards overlap: ${n} ${noun} ${n === 1 ? 'is' : 'are'} in more than one shard: ${shown}; each ${each} must be replayed by exactly one shard${beside}${rerun}`);
   }
   // The merged run says it was interrupted; which shard was, and what to do, is said here
   // (docs/action.md, "Report: combine shards, or comment for a fork").

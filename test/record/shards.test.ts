@@ -151,7 +151,12 @@ describe('mergeRecords with shards', () => {
     // Given the other way round, the later one is kept all the same.
     expect(mergeRecords([rerun, first]).fixtures.map((f) => f.reply)).toEqual(['Reply for a.', 'again']);
     // Runs that only share some items still overlap.
-    expect(() => mergeRecords([first, run([fixture('a')], { startedAt: '2026-12-01T10:00:00.000Z' })])).toThrow(/shards overlap/);
+    expect(() => mergeRecords([first, run([fixture('a')], { startedAt: '2026-12-01T10:00:00.000Z' })])).toThrow(/shards overlap.*exactly one shard$/);
+    // A re-run of part of it (run --rerun) too, and the error says which record re-ran what, and what to give.
+    const part = run([fixture('b', { reply: 'again' })], { startedAt: '2026-12-01T10:00:00.000Z', selection: { rerunOf: 'r.json', only: null, labels: ['b'] } });
+    expect(() => mergeRecords([first, part], ['r.json', 'r2.json'])).toThrow(
+      'shards overlap: 1 fixture is in more than one shard: "b" (shard 1 (r.json) and shard 2 (r2.json)); each fixture must be replayed by exactly one shard; r2.json replayed part of the suite (--rerun r.json): a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)',
+    );
     // Two suites of one repository with the same labels are not one run given twice, as a run cut short is not; the same suite written otherwise is.
     expect(() => mergeRecords([{ ...first, suitePath: 'apps/a/.agent-replay' }, { ...rerun, suitePath: 'apps/b/.agent-replay' }])).toThrow(/shards overlap/);
     expect(mergeRecords([{ ...first, suitePath: 'apps/a/.agent-replay' }, { ...rerun, suitePath: 'apps/a/.agent-replay/' }]).fixtures.map((f) => f.reply)).toEqual(['Reply for a.', 'again']);
