@@ -24,7 +24,7 @@ import type { MeaningRung } from './replay/meaning.js';
 import { TOOL } from './version.js';
 import { selectShard, type ShardItem } from './evaluate/shard.js';
 import { fixtureDefinitionHash, personaDefinitionHash } from './evaluate/definition.js';
-import { attemptsAtMost, itemRepeat, policyOf } from './evaluate/finish.js';
+import { attemptsAtMost, itemRepeat, policyOf, runRepeat } from './evaluate/finish.js';
 import { runStatsOf, statsSeed } from './evaluate/run-stats.js';
 import type { ShardInfo, ShardRun } from './types.js';
 import { UserError } from './errors.js';
@@ -528,6 +528,8 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
       // Calls are counted where they are made; reused results are read from the record.
       spend: { ...meter.spend(), judgeReused: reusedCount(record) },
       ...(sharded !== null ? { shard: sharded.info } : {}),
+      // By which a merge tells shards given the same --repeat (docs/results-json.md).
+      repeat: runRepeat(policy),
       ...(run.removed.length > 0 ? { removed: run.removed } : {}),
     };
     return {

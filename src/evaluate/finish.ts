@@ -18,6 +18,7 @@ import type {
   PersonaRecord,
   Repeat,
   RepeatSummary,
+  RunRepeat,
   Tally,
   TokenUsage,
   ItemStats,
@@ -80,6 +81,16 @@ export function itemRepeat(item: { repeat?: Repeat }, policy: FinishPolicy): Rep
   // count an item had before --repeat is never read as a max (`--repeat 1` on `count: 5` is 1 attempt).
   const max = Math.max(count, flags.max ?? own.max ?? count);
   return max > count ? { count, minPass, max } : { count, minPass };
+}
+
+/**
+ * The repeat a run was given, as its record keeps it (docs/results-json.md, `repeat`): what an item
+ * without its own ran with, and the flags as given, by which a merge tells shards run alike.
+ */
+export function runRepeat(policy: FinishPolicy): RunRepeat {
+  const flags = policy.repeatFlags;
+  const given = flags === undefined ? {} : { ...(flags.count === undefined ? {} : { count: flags.count }), ...(flags.max === undefined ? {} : { max: flags.max }) };
+  return { ...itemRepeat({}, policy), ...(Object.keys(given).length === 0 ? {} : { flags: given }) };
 }
 
 /**

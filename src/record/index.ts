@@ -4,7 +4,7 @@ import { constants } from 'node:fs';
 import { posix } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { lstat, open, type FileHandle } from 'node:fs/promises';
-import type { Incomplete, RunRecord, ShardInfo, Spend } from '../types.js';
+import type { Incomplete, RunRecord, RunRepeat, ShardInfo, Spend } from '../types.js';
 import { coverage, runLatency, runStatsOf, runUsage, runVisited, statsSeed, tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
 import { MAX_RECORD_DEPTH, pathDeeperThan } from './depth.js';
@@ -282,14 +282,22 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     const list = records.map((r, i) => `${shard(i)} at ${r.commit ?? 'an unknown commit'}`).join(', ');
     throw new UserError(`shards were recorded at different commits: ${list}; merge shards of one run only: download one commit's shard artifacts, as the recipe (${docsUrl('action.md', 'Shards: one suite over a CI matrix')}) does with the pattern agent-replay-results-<commit>-shard-* (a suite in another folder names it before the commit)`);
   }
+  sameRepeat(records, shard);
   const seen = new Map<string, number>();
   const overlaps: string[] = [];
   const overlapping = { fixtures: 0, scripts: 0 };
+  // Records that are no shard (a whole run, or a merge) holding items of a shard given beside them.
+  const notShards = new Set<number>();
+  const reruns = new Set<number>();
   const firstSeen = (label: string, i: number, kind: 'fixtures' | 'scripts' = 'fixtures'): boolean => {
     const prev = seen.get(label);
     if (prev !== undefined) {
       overlaps.push(`"${label}" (${shard(prev)} and ${shard(i)})`);
       overlapping[kind] += 1;
+      const [p, r] = [records[prev] as RunRecord, records[i] as RunRecord];
+      if ((p.shard === undefined) !== (r.shard === undefined)) notShards.add(p.shard === undefined ? prev : i);
+      // Two runs, one of part of the suite (`run --rerun`, `--only`): a re-run, not a shard.
+      else if (p.shard === undefined) for (const k of [prev, i]) if (partOf(records[k] as RunRecord) !== null) reruns.add(k);
       return false;
     }
     seen.set(label, i);
@@ -306,7 +314,15 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     const n = nf + ns;
     const noun = ns === 0 ? (n === 1 ? 'fixture' : 'fixtures') : nf === 0 ? (n === 1 ? 'persona script' : 'persona scripts') : `items (${nf} ${nf === 1 ? 'fixture' : 'fixtures'}, ${ns} persona ${ns === 1 ? 'script' : 'scripts'})`;
     const each = ns === 0 ? 'fixture' : nf === 0 ? 'persona script' : 'item';
-    throw new UserError(`shards overlap: ${n} ${noun} ${n === 1 ? 'is' : 'are'} in more than one shard: ${shown}; each ${each} must be replayed by exactly one shard`);
+    // A whole run's or a merge's record beside the shards it holds (a download pattern that took the merged artifact too).
+    const whole = [...notShards].sort((a, b) => a - b).map((i) => names[i] ?? `record ${i + 1}`);
+    const beside =
+      whole.length === 0
+        ? ''
+        : `; ${whole.join(', ')} ${whole.length === 1 ? 'is no shard but a whole run or a merge of shards' : 'are no shards but whole runs or merges of shards'}: give either ${whole.length === 1 ? 'it' : 'them'} or the shard records, not both (download the shards' artifacts only, agent-replay-results-<commit>-shard-*)`;
+    const parts = [...reruns].sort((a, b) => a - b).map((i) => `${names[i] ?? `record ${i + 1}`} replayed part of the suite (${partOf(records[i] as RunRecord) as string})`);
+    const rerun = parts.length === 0 ? '' : `; ${parts.join(', ')}: a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)`;
+    throw new UserError(`shards overlap: ${n} ${noun} ${n === 1 ? 'is' : 'are'} in more than one shard: ${shown}; each ${each} must be replayed by exactly one shard${beside}${rerun}`);
   }
   // The merged run says it was interrupted; which shard was, and what to do, is said here
   // (docs/action.md, "Report: combine shards, or comment for a fork").
@@ -340,9 +356,11 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     finishedAt,
     durationMs: Math.max(0, Date.parse(finishedAt) - Date.parse(startedAt)) || Math.max(...records.map((r) => r.durationMs)),
     estimate: mergedEstimate(records, usd),
-    ...mergedModels(records),
+    ...mergedModels(records, shard, log),
     // An older shard's record has no `meaning`: the run's is one a shard recorded, whatever order they come in.
     ...(shared.meaning === undefined ? pickMeaning(records) : {}),
+    // An older shard's record has no `repeat`: the run's is the one the others say (sameRepeat).
+    ...(shared.repeat === undefined ? pickRepeat(records) : {}),
     tallies: tallies([...fixtures, ...personas]),
     interrupted: records.some((r) => r.interrupted),
     fixtures,
@@ -354,6 +372,42 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     ...mergedSuiteEdits(records, shard, log),
     ...incomplete,
   };
+}
+
+/** `--repeat 3 --repeat-max 6 (3 attempts an item, 2 to pass, up to 6)`: a record's `repeat` in words. */
+function repeatWords(r: RunRepeat): string {
+  const flags = r.flags === undefined ? 'no --repeat' : [r.flags.count === undefined ? [] : [`--repeat ${r.flags.count}`], r.flags.max === undefined ? [] : [`--repeat-max ${r.flags.max}`]].flat().join(' ');
+  const attempts = `${r.count} ${r.count === 1 ? 'attempt' : 'attempts'} an item${r.count === 1 ? '' : `, ${r.minPass} to pass`}${r.max === undefined ? '' : `, up to ${r.max}`}`;
+  return `${flags} (${attempts})`;
+}
+
+/**
+ * Shards run with different repeats are refused (docs/action.md, "Shards: one suite over a CI
+ * matrix"): their items' pass rates are over different numbers of attempts, and the merged run
+ * would show them as one run's. Each setting is said with the shards that ran with it. A record
+ * without `repeat` (an older agent-replay) does not say its own: it is not held against the others.
+ */
+function sameRepeat(records: readonly RunRecord[], shard: (i: number) => string): void {
+  const bySetting = new Map<string, { repeat: RunRepeat; shards: string[] }>();
+  records.forEach((r, i) => {
+    if (r.repeat === undefined) return;
+    const { count, minPass, max, flags } = r.repeat;
+    const key = JSON.stringify([count, minPass, max ?? null, flags?.count ?? null, flags?.max ?? null]);
+    const seen = bySetting.get(key) ?? { repeat: r.repeat, shards: [] };
+    seen.shards.push(shard(i));
+    bySetting.set(key, seen);
+  });
+  if (bySetting.size < 2) return;
+  const said = [...bySetting.values()].map((s) => `${s.shards.join(', ')} with ${repeatWords(s.repeat)}`).join('; ');
+  throw new UserError(
+    `shards were run with different repeats: ${said}; their pass rates would be over different numbers of attempts, shown as one run's: run every shard with the same --repeat and --repeat-max (the Action's repeat and repeat-max inputs), then merge their records`,
+  );
+}
+
+/** The repeat of the first record that says it (records written before it was kept do not). */
+function pickRepeat(records: readonly RunRecord[]): Pick<RunRecord, 'repeat'> {
+  const repeat = records.find((r) => r.repeat !== undefined)?.repeat;
+  return repeat === undefined ? {} : { repeat };
 }
 
 /**
@@ -409,6 +463,13 @@ function mergedSuiteEdits(records: readonly RunRecord[], shard: (i: number) => s
 /** Items by file (compared as the suite loader sorts its files) then by line; a stable sort keeps the rest as given. */
 function suiteOrder<T extends { file: string; line: number }>(items: T[]): T[] {
   return items.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+}
+
+/** A record of part of what it replays (`--rerun FILE`, `--only LABELS`), those flags in words; null for a whole one. */
+function partOf(r: RunRecord): string | null {
+  const sel = r.selection;
+  if (sel == null) return null;
+  return [sel.rerunOf === null ? [] : [`--rerun ${sel.rerunOf}`], sel.only === null ? [] : [`--only ${sel.only.join(',')}`]].flat().join(' ') || 'a selection';
 }
 
 /**
@@ -481,12 +542,25 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
     if (twice !== undefined) {
       const [a, b] = [Date.parse((records[twice] as RunRecord).startedAt), Date.parse((records[i] as RunRecord).startedAt)];
       // A complete record wins over an interrupted one of the same shard, whichever started later:
-      // a re-run cancelled midway holds fewer of the shard's items than the attempt before it.
+      // a re-run cancelled midway holds fewer of the shard's items than the attempt before it. So
+      // does a record of the whole shard over one of part of it (`--rerun`, `--only`): read alone,
+      // the part would leave the shard's other items out of a merge that says it is whole.
       const [cutA, cutB] = [(records[twice] as RunRecord).interrupted, (records[i] as RunRecord).interrupted];
-      const later = cutA !== cutB ? cutA : b > a;
+      const [partA, partB] = [partOf(records[twice] as RunRecord), partOf(records[i] as RunRecord)];
+      const whole = cutA === cutB && !cutA && (partA === null) !== (partB === null);
+      const later = cutA !== cutB ? cutA : whole ? partA !== null : b > a;
       const keep = later ? i : twice;
-      const why = cutA !== cutB ? `it is complete, ${label(later ? twice : i)} was interrupted` : a === b ? 'the same start time: the first given' : 'it started later';
-      log(`shard ${s.index}/${s.total} is given twice (${label(twice)} and ${label(i)}): ${label(keep)} is used (${why})`);
+      const other = label(later ? twice : i);
+      const why =
+        cutA !== cutB
+          ? `it is complete, ${other} was interrupted`
+          : whole
+            ? `it holds the whole shard, ${other} only part of it: ${(later ? partA : partB) as string}`
+            : a === b
+              ? 'the same start time: the first given'
+              : 'it started later';
+      const fix = whole ? `; to merge a re-run, replay the whole shard (run --shard ${s.index}/${s.total} without --rerun or --only, or re-run its job)` : '';
+      log(`shard ${s.index}/${s.total} is given twice (${label(twice)} and ${label(i)}): ${label(keep)} is used (${why})${fix}`);
       // The later record takes the earlier one's place in the order.
       if (later) {
         byIndex.set(s.index, i);
@@ -505,7 +579,8 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
 /**
  * The indexes of `records` in order, a record without `shard` that repeats another's run (its
  * commit, its suite (`suitePath`) and the very same fixture and persona script labels, started at another time: a re-run of
- * the whole check) left out for the one that started last, which takes the first one's place. A
+ * the whole check) left out for the one that started last, which takes the first one's place; a
+ * record without a commit is not known to be a re-run of the same commit, by either rule. A
  * re-run cancelled midway (`interrupted`) lists fewer items: one interrupted record whose items are
  * all in a complete record of the same commit and suite is the same run given twice, and the
  * complete one is kept, as a shard given twice keeps its complete record (checkShards).
@@ -517,9 +592,11 @@ function wholeRunsOnce(records: readonly RunRecord[], nameOf: (i: number) => str
   // One run's place, for both rules: its commit and its suite (two suite folders of one repository may share labels).
   const placeOf = (r: RunRecord): string => JSON.stringify([r.commit, r.suitePath === undefined ? null : suiteOf(r.suitePath)]);
   const runKey = (r: RunRecord): string => JSON.stringify([placeOf(r), r.fixtures.map((f) => f.label).sort(), r.personas.map((p) => p.label).sort()]);
+  // For both rules: a record without a commit is not known to be a re-run of the same commit, and a shard is left to checkShards.
+  const wholeRun = (r: RunRecord): boolean => r.shard === undefined && r.commit !== null && r.fixtures.length + r.personas.length > 0;
   /** An interrupted record of `a` and `b` whose items the other, complete, holds every one of, at the same commit and suite. */
   const cutShort = (a: RunRecord, b: RunRecord): boolean => {
-    if (a.interrupted === b.interrupted || a.commit === null || placeOf(a) !== placeOf(b) || a.incomplete != null || b.incomplete != null) return false;
+    if (a.interrupted === b.interrupted || placeOf(a) !== placeOf(b) || a.incomplete != null || b.incomplete != null) return false;
     const [cut, whole] = a.interrupted ? [a, b] : [b, a];
     const all = new Set(labelsOf(whole));
     return labelsOf(cut).every((l) => all.has(l));
@@ -532,12 +609,12 @@ function wholeRunsOnce(records: readonly RunRecord[], nameOf: (i: number) => str
     kept[kept.indexOf(twice)] = i;
   };
   records.forEach((r, i) => {
-    if (r.shard !== undefined || r.fixtures.length + r.personas.length === 0) {
+    if (!wholeRun(r)) {
       kept.push(i);
       return;
     }
     const key = runKey(r);
-    const twice = seen.get(key) ?? kept.find((k) => records[k]?.shard === undefined && cutShort(records[k] as RunRecord, r));
+    const twice = seen.get(key) ?? kept.find((k) => wholeRun(records[k] as RunRecord) && cutShort(records[k] as RunRecord, r));
     if (twice !== undefined && (records[twice] as RunRecord).interrupted !== r.interrupted) {
       // The complete record, whichever started later: the interrupted one holds fewer of the run's items.
       const keep = r.interrupted ? twice : i;
@@ -633,12 +710,20 @@ function mergedEstimate(records: readonly RunRecord[], usd: number): RunRecord['
 /**
  * The judge and the simulator of the merged run, whatever order the shards are given in: a shard
  * whose model fell back to the plain prompt says so for the run (docs/configuration.md,
- * "Structured output"), and a simulator is the one any shard used.
+ * "Structured output"), and a simulator is the one any shard used. Shards judged by different
+ * judges (another judge-model input in one job) are named all, in the order first given, as
+ * different agents are (mergedWriters), with a line in the log naming each shard's.
  */
-function mergedModels(records: readonly RunRecord[]): Pick<RunRecord, 'judge'> & { simulator?: NonNullable<RunRecord['simulator']> } {
+function mergedModels(records: readonly RunRecord[], shard: (i: number) => string, log: (line: string) => void): Pick<RunRecord, 'judge'> & { simulator?: NonNullable<RunRecord['simulator']> } {
   const pick = <M extends { structured?: boolean }>(models: readonly M[]): M | undefined =>
     models.find((m) => m.structured === false) ?? models.find((m) => m.structured === true) ?? models[0];
-  const judge = pick(records.map((r) => r.judge).filter((j) => j.name !== null)) ?? (records[0] as RunRecord).judge;
+  const picked = pick(records.map((r) => r.judge).filter((j) => j.name !== null)) ?? (records[0] as RunRecord).judge;
+  const names = [...new Set(records.flatMap((r) => (r.judge.name === null ? [] : [r.judge.name])))];
+  if (names.length > 1) {
+    const said = records.map((r, i) => `${shard(i)}: ${r.judge.name ?? 'no judge'}`).join('; ');
+    log(`the shards were judged by different judges (${said}): the merged run names them all; give every shard's job the same judge (the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`);
+  }
+  const judge = names.length > 1 ? { ...picked, name: names.join(', ') } : picked;
   const simulator = pick(records.flatMap((r) => (r.simulator === undefined ? [] : [r.simulator])));
   return { judge, ...(simulator === undefined ? {} : { simulator }) };
 }
@@ -651,14 +736,16 @@ function pickMeaning(records: readonly RunRecord[]): Pick<RunRecord, 'meaning'> 
 
 /**
  * Coverage of merged shards is taken again over all their items (a gap of one shard may be
- * visited by another); a selection (`--rerun`, `--only`) covers the labels of every shard.
+ * visited by another); a selection (`--rerun`, `--only`) covers the labels of every shard: those a
+ * shard with one selected, and every item of a shard replayed whole beside it, so that the merged
+ * run's "N items replayed" counts them all.
  */
 function mergedEvaluations(records: readonly RunRecord[], items: Pick<RunRecord, 'fixtures' | 'personas'>): Pick<RunRecord, 'coverage' | 'selection'> {
   const listed = records.find((r) => r.coverage != null)?.coverage?.listed ?? null;
-  const selections = records.map((r) => r.selection).filter((s): s is NonNullable<RunRecord['selection']> => s != null);
-  const first = selections[0];
+  const first = records.find((r) => r.selection != null)?.selection ?? undefined;
+  const labels = records.flatMap((r) => r.selection?.labels ?? [...r.fixtures, ...r.personas].map((i) => i.label));
   return {
     coverage: listed === null ? undefined : coverage(listed, runVisited(items)),
-    selection: first === undefined ? undefined : { ...first, labels: [...new Set(selections.flatMap((s) => s.labels))] },
+    selection: first == null ? undefined : { ...first, labels: [...new Set(labels)] },
   };
 }

@@ -524,6 +524,15 @@ function buildRunRecordSchema() {
     shard: z.strictObject({ index: z.number().int().min(1), total: z.number().int().min(1).max(256), suiteHash: z.string(), partition: z.string().optional() })
       .refine((s) => s.index <= s.total, { error: 'shard index must not exceed the shard total' })
       .optional(),
+    // Within schema version 1 (docs/results-json.md): absent in older records.
+    repeat: z
+      .strictObject({
+        count: z.number().int().min(1),
+        minPass: z.number().int().min(1),
+        max: z.number().int().min(2).optional(),
+        flags: z.strictObject({ count: z.number().int().min(1).optional(), max: z.number().int().min(1).optional() }).optional(),
+      })
+      .optional(),
     // Within schema version 1 (docs/results-json.md): absent when the pull request did not edit the suite, and in older records.
     suiteEdits: z
       .strictObject({

@@ -321,7 +321,7 @@ function notices(run: RunRecord, total: number): string {
   const s = run.selection;
   if (s) {
     const why = [s.rerunOf ? `a rerun of what did not pass in ${s.rerunOf}` : '', s.only ? `--only ${s.only.join(',')}` : ''].filter(Boolean).join(', ');
-    out.push(`Part of the suite: ${why || 'a selection'}; ${thousands(s.labels.length)} items replayed.`);
+    out.push(`Part of the suite: ${why || 'a selection'}; ${thousands(s.labels.length)} ${s.labels.length === 1 ? 'item' : 'items'} replayed.`);
   }
   // Baselines whose item is gone (docs/action.md, "The PR comment"): named, as in the comment.
   const removed = run.removed ?? [];

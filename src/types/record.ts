@@ -70,6 +70,13 @@ export interface RunRecord {
   /** The run replayed one shard of the suite (`--shard i/n`); absent for a whole run and in older records. */
   shard?: ShardInfo;
   /**
+   * The repeat the run was given (docs/results-json.md): what an item without its own `repeat` ran
+   * with (config.yml's `repeat`, else one attempt, with the flags applied), and `flags`, `--repeat N`
+   * / `--repeat-max M` (the Action's `repeat` / `repeat-max` inputs) as given, absent when none.
+   * A merge refuses shards that say different ones. Absent in older records.
+   */
+  repeat?: RunRepeat;
+  /**
    * Accepted baselines whose fixture or persona script is no longer in the suite (removed or renamed
    * in this commit): nothing was replayed for them (docs/results-json.md); absent when none, and in older records.
    */
@@ -451,6 +458,16 @@ export interface RemovedBaseline {
   label: string;
   kind: 'fixture' | 'persona';
   file: string;
+}
+
+/** The repeat a run was given (RunRecord.repeat). */
+export interface RunRepeat {
+  count: number;
+  minPass: number;
+  /** Adaptive attempts: at most `max` (docs/statistics.md, "Adaptive attempts"); absent when not above `count`. */
+  max?: number;
+  /** `--repeat N` (`count`) and `--repeat-max M` (`max`) as given; absent when neither was. */
+  flags?: { count?: number; max?: number };
 }
 
 /** Which shard a record holds: `index` is 1-based as in `--shard i/n`; `suiteHash` names the whole suite. */

@@ -3,7 +3,8 @@
 // incomplete, never "removed" items; the gate fails unless allowed.
 
 import { beforeEach, describe, expect, it } from 'vitest';
-import { mergeRecords, parseRecord, serializeRecord } from '../../src/record/index.js';
+import { join } from 'node:path';
+import { mergeRecords, parseRecord, readRecord, serializeRecord, writeRecord } from '../../src/record/index.js';
 import { compareRuns, gateMerged } from '../../src/evaluate/index.js';
 import { selectShard } from '../../src/evaluate/shard.js';
 import type { RunRecord, ShardInfo, SuiteEdits } from '../../src/types.js';
@@ -11,6 +12,7 @@ import { renderJUnit, renderMarkdownReport, renderTerminal } from '../../src/rep
 import { renderHtml } from '../../src/report/html.js';
 import { renderCompareMarkdown, renderCompareText } from '../../src/report/compare.js';
 import { fixture, persona, resetLines, run } from '../report/fixtures.js';
+import { tempDir } from '../support/temp.js';
 
 const SUITE = '0123456789abcdef';
 
@@ -93,12 +95,13 @@ describe('mergeRecords with shards', () => {
     expect(lines2).toEqual(['shard 1/2 is given twice (attempt-1.json and attempt-2.json): attempt-2.json is used (it started later)']);
   });
 
-  it('a shard given twice, its re-run cancelled midway: the complete record is kept, whichever started later, and the log says why', () => {
-    const complete = run([fixture('a'), fixture('a2')], { shard: { index: 1, total: 2, suiteHash: SUITE }, startedAt: '2026-12-01T09:00:00.000Z' });
-    const cancelled = run([fixture('a', { reply: 'again' })], { shard: { index: 1, total: 2, suiteHash: SUITE }, startedAt: '2026-12-01T10:00:00.000Z', interrupted: true });
+  /** Shard 1/2 given twice, its later record holding only `a` (`later`): the first, whole one is kept in either order, and the log says `why`. */
+  const keepsWhole = (later: Partial<RunRecord>, why: string): RunRecord => {
+    const whole = run([fixture('a'), fixture('a2')], { shard: { index: 1, total: 2, suiteHash: SUITE }, startedAt: '2026-12-01T09:00:00.000Z' });
+    const part = run([fixture('a', { reply: 'again' })], { shard: { index: 1, total: 2, suiteHash: SUITE }, startedAt: '2026-12-01T10:00:00.000Z', ...later });
     for (const [given, names] of [
-      [[complete, shardRun(2, 2, ['b']), cancelled], ['attempt-1.json', '2.json', 'attempt-2.json']],
-      [[cancelled, shardRun(2, 2, ['b']), complete], ['attempt-2.json', '2.json', 'attempt-1.json']],
+      [[whole, shardRun(2, 2, ['b']), part], ['attempt-1.json', '2.json', 'attempt-2.json']],
+      [[part, shardRun(2, 2, ['b']), whole], ['attempt-2.json', '2.json', 'attempt-1.json']],
     ] as [RunRecord[], string[]][]) {
       const lines: string[] = [];
       const m = mergeRecords(given, names, (l) => lines.push(l));
@@ -109,8 +112,26 @@ describe('mergeRecords with shards', () => {
       ]);
       expect(m.interrupted).toBe(false);
       expect(m.incomplete).toBeUndefined();
-      expect(lines).toEqual([`shard 1/2 is given twice (${names[0]} and ${names[2]}): attempt-1.json is used (it is complete, attempt-2.json was interrupted)`]);
+      expect(m.selection).toBeUndefined();
+      expect(lines).toEqual([`shard 1/2 is given twice (${names[0]} and ${names[2]}): attempt-1.json is used (${why})`]);
     }
+    return whole;
+  };
+
+  it('a shard given twice, its re-run cancelled midway: the complete record is kept, whichever started later, and the log says why', () => {
+    keepsWhole({ interrupted: true }, 'it is complete, attempt-2.json was interrupted');
+  });
+
+  it('a shard given twice, its later record of part of it (--rerun, --only): the whole shard is kept, whichever started later, and the log says why and the fix', () => {
+    const selection = { rerunOf: 's1.json', only: null, labels: ['a'] };
+    const whole = keepsWhole(
+      { selection },
+      'it holds the whole shard, attempt-2.json only part of it: --rerun s1.json); to merge a re-run, replay the whole shard (run --shard 1/2 without --rerun or --only, or re-run its job',
+    );
+    const part = run([fixture('a', { reply: 'again' })], { shard: { index: 1, total: 2, suiteHash: SUITE }, startedAt: '2026-12-01T10:00:00.000Z', selection });
+    // Both of part of it: the later, as before.
+    const only = { ...whole, selection: { rerunOf: null, only: ['a*'], labels: ['a', 'a2'] } };
+    expect(mergeRecords([only, part, shardRun(2, 2, ['b'])]).fixtures.map((f) => f.label)).toEqual(['a', 'b']);
   });
 
   it('a whole run given twice (a re-run of the check: both attempts\' artifacts downloaded) keeps the record that started last', () => {
@@ -130,7 +151,12 @@ describe('mergeRecords with shards', () => {
     // Given the other way round, the later one is kept all the same.
     expect(mergeRecords([rerun, first]).fixtures.map((f) => f.reply)).toEqual(['Reply for a.', 'again']);
     // Runs that only share some items still overlap.
-    expect(() => mergeRecords([first, run([fixture('a')], { startedAt: '2026-12-01T10:00:00.000Z' })])).toThrow(/shards overlap/);
+    expect(() => mergeRecords([first, run([fixture('a')], { startedAt: '2026-12-01T10:00:00.000Z' })])).toThrow(/shards overlap.*exactly one shard$/);
+    // A re-run of part of it (run --rerun) too, and the error says which record re-ran what, and what to give.
+    const part = run([fixture('b', { reply: 'again' })], { startedAt: '2026-12-01T10:00:00.000Z', selection: { rerunOf: 'r.json', only: null, labels: ['b'] } });
+    expect(() => mergeRecords([first, part], ['r.json', 'r2.json'])).toThrow(
+      'shards overlap: 1 fixture is in more than one shard: "b" (shard 1 (r.json) and shard 2 (r2.json)); each fixture must be replayed by exactly one shard; r2.json replayed part of the suite (--rerun r.json): a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)',
+    );
     // Two suites of one repository with the same labels are not one run given twice, as a run cut short is not; the same suite written otherwise is.
     expect(() => mergeRecords([{ ...first, suitePath: 'apps/a/.agent-replay' }, { ...rerun, suitePath: 'apps/b/.agent-replay' }])).toThrow(/shards overlap/);
     expect(mergeRecords([{ ...first, suitePath: 'apps/a/.agent-replay' }, { ...rerun, suitePath: 'apps/a/.agent-replay/' }]).fixtures.map((f) => f.reply)).toEqual(['Reply for a.', 'again']);
@@ -157,6 +183,24 @@ describe('mergeRecords with shards', () => {
     expect(() => mergeRecords([complete, { ...cancelled, commit: 'f'.repeat(40) }])).toThrow(/recorded at different commits/);
     expect(() => mergeRecords([complete, run([fixture('a'), fixture('c')], { interrupted: true })])).toThrow(/shards overlap/);
     expect(() => mergeRecords([complete, { ...cancelled, interrupted: false }])).toThrow(/shards overlap/);
+  });
+
+  it('two whole runs without a commit are not one run given twice, by either rule: a record without a commit is not known to be a re-run of the same commit', async () => {
+    const dir = await tempDir('agent-replay-no-commit-');
+    const first = run([fixture('a'), fixture('b')], { commit: null, startedAt: '2026-12-01T09:00:00.000Z' });
+    const second = run([fixture('a'), fixture('b', { reply: 'again' })], { commit: null, startedAt: '2026-12-01T10:00:00.000Z' });
+    await writeRecord(join(dir, '1.json'), first);
+    await writeRecord(join(dir, '2.json'), second);
+    const [one, two] = [await readRecord(join(dir, '1.json')), await readRecord(join(dir, '2.json'))];
+    const lines: string[] = [];
+    expect(() => mergeRecords([one, two], ['1.json', '2.json'], (l) => lines.push(l))).toThrow(
+      /^shards overlap: 2 fixtures are in more than one shard: "a" \(shard 1 \(1\.json\) and shard 2 \(2\.json\)\), "b" /,
+    );
+    expect(lines).toEqual([]);
+    // As a re-run cancelled midway without a commit is not.
+    expect(() => mergeRecords([one, { ...two, fixtures: [fixture('a')], interrupted: true }])).toThrow(/shards overlap/);
+    // With their commit, the same two are one run given twice.
+    expect(mergeRecords([{ ...one, commit: 'a'.repeat(40) }, { ...two, commit: 'a'.repeat(40) }]).fixtures.map((f) => f.reply)).toEqual(['Reply for a.', 'again']);
   });
 
   it('one shard alone is incomplete; 1/1 alone is complete', () => {
@@ -187,8 +231,17 @@ describe('mergeRecords with shards', () => {
     expect(mixed.incomplete).toEqual({ total: 2, suiteHash: SUITE, missing: [], foreign: ['mx.json (a merge of shard 1/3 of suite eeeeeeeeeeeeeeee)'] });
     // Through results.json as well.
     expect(mergeRecords([parseRecord(serializeRecord(first), 'm1.json'), parseRecord(serializeRecord(second), 'm2.json')]).incomplete?.missing).toEqual([2]);
-    // A shard it holds, given again beside it, overlaps: the merge is named by the shards it holds.
-    expect(() => mergeRecords([first, shardRun(1, 4, ['a'])], ['m1.json', '1.json'])).toThrow('"a" (the merge of shards 1/4, 3/4 (m1.json) and shard 1/4 (1.json))');
+    // A shard it holds, given again beside it, overlaps: the merge is named by the shards it holds, and what to give.
+    expect(() => mergeRecords([first, shardRun(1, 4, ['a'])], ['m1.json', '1.json'])).toThrow(
+      '"a" (the merge of shards 1/4, 3/4 (m1.json) and shard 1/4 (1.json)); each fixture must be replayed by exactly one shard; m1.json is no shard but a whole run or a merge of shards: give either it or the shard records, not both (download the shards\' artifacts only, agent-replay-results-<commit>-shard-*)',
+    );
+    // So is a whole merge (no `shard`, no `incomplete`) downloaded beside its shards.
+    const merged = mergeRecords([shardRun(1, 2, ['a']), shardRun(2, 2, ['b'])]);
+    expect(() => mergeRecords([shardRun(1, 2, ['a']), merged, shardRun(2, 2, ['b'])], ['s1.json', 'agent-replay-results-x/results.json', 's2.json'])).toThrow(
+      /^shards overlap: 2 fixtures are in more than one shard: "a" \(shard 1\/2 \(s1\.json\) and shard 2 \(agent-replay-results-x\/results\.json\)\), "b" .*; each fixture must be replayed by exactly one shard; agent-replay-results-x\/results\.json is no shard but a whole run or a merge of shards: give either it or the shard records, not both/,
+    );
+    // Records that are no shards overlapping each other are told only the rule.
+    expect(() => mergeRecords([run([fixture('a')]), run([fixture('a'), fixture('c')])])).toThrow(/exactly one shard$/);
   });
 
   it('an interrupted shard (a job cancelled midway) is named in the log with what to do; the merged run is interrupted', () => {
@@ -325,6 +378,19 @@ describe('mergeRecords with shards', () => {
     expect(split.incomplete?.foreign).toEqual([expect.stringMatching(/^2\.json \(shard 2\/3 of suite [0-9a-f]{16}, split by other timings\)$/)]);
   });
 
+  it('a shard replayed with --only beside shards replayed whole: the merged selection counts every item replayed', () => {
+    const only = run([fixture('a')], { shard: { index: 1, total: 2, suiteHash: SUITE }, selection: { rerunOf: null, only: ['a*'], labels: ['a'] } });
+    const merged = mergeRecords([only, run([fixture('b'), fixture('c')], { shard: { index: 2, total: 2, suiteHash: SUITE } })]);
+    expect(merged.selection).toEqual({ rerunOf: null, only: ['a*'], labels: ['a', 'b', 'c'] });
+    expect(renderHtml(merged)).toContain('Part of the suite: --only a*; 3 items replayed.');
+    // One item is one.
+    expect(renderHtml(only)).toContain('Part of the suite: --only a*; 1 item replayed.');
+    // Whichever comes first; every shard with a selection: their labels, as before.
+    expect(mergeRecords([run([fixture('b')], { shard: { index: 2, total: 2, suiteHash: SUITE } }), only]).selection?.labels).toEqual(['b', 'a']);
+    const both = mergeRecords([only, run([fixture('b')], { shard: { index: 2, total: 2, suiteHash: SUITE }, selection: { rerunOf: null, only: ['a*', 'b'], labels: ['b'] } })]);
+    expect(both.selection?.labels).toEqual(['a', 'b']);
+  });
+
   it('a persona script in two records is called a persona script, not a fixture', () => {
     const a = run([fixture('a')], { personas: [persona('refund')] });
     const b = run([fixture('b')], { personas: [persona('refund')] });
@@ -373,6 +439,40 @@ describe('mergeRecords with shards', () => {
     expect(() => parseRecord(edited({ missing: [] }), 'm.json')).toThrow(/m\.json: .*incomplete: an incomplete merge lacks a shard or excluded a file/);
     // What a merge writes reads back.
     expect(parseRecord(serializeRecord(merged), 'm.json').incomplete).toEqual({ total: 4, suiteHash: SUITE, missing: [2, 4], foreign: [] });
+  });
+
+  it('shards run with different repeats are refused, each setting with its shards and the fix; an older record without one merges as before', async () => {
+    // Written and read back as report reads the shards' artifacts.
+    const dir = await tempDir('agent-replay-repeat-shards-');
+    const at3 = { count: 3, minPass: 2, flags: { count: 3 } };
+    const at1 = { count: 1, minPass: 1 };
+    const given = [
+      { ...shardRun(1, 4, ['a']), repeat: at3 },
+      { ...shardRun(2, 4, ['b']), repeat: at3 },
+      { ...shardRun(3, 4, ['c']), repeat: at1 },
+      { ...shardRun(4, 4, ['d']), repeat: at1 },
+    ];
+    const files = given.map((_, k) => join(dir, `s${k + 1}.json`));
+    await Promise.all(given.map((r, k) => writeRecord(files[k] as string, r)));
+    const records = await Promise.all(files.map((f) => readRecord(f)));
+    expect(records[0]?.repeat).toEqual(at3);
+    const names = ['s1.json', 's2.json', 's3.json', 's4.json'];
+    expect(() => mergeRecords(records, names)).toThrow(
+      'shards were run with different repeats: shard 1/4 (s1.json), shard 2/4 (s2.json) with --repeat 3 (3 attempts an item, 2 to pass); shard 3/4 (s3.json), shard 4/4 (s4.json) with no --repeat (1 attempt an item); their pass rates would be over different numbers of attempts, shown as one run\'s: run every shard with the same --repeat and --repeat-max (the Action\'s repeat and repeat-max inputs), then merge their records',
+    );
+    // --repeat-max alone differs too: an item could make more attempts in one shard than in another.
+    expect(() => mergeRecords([records[0] as RunRecord, { ...(records[1] as RunRecord), repeat: { count: 3, minPass: 2, max: 6, flags: { count: 3, max: 6 } } }], names)).toThrow(
+      /^shards were run with different repeats: shard 1\/4 \(s1\.json\) with --repeat 3 \(3 attempts an item, 2 to pass\); shard 2\/4 \(s2\.json\) with --repeat 3 --repeat-max 6 \(3 attempts an item, 2 to pass, up to 6\); /,
+    );
+    // Alike: merged, the run says its repeat; a shard written before `repeat` was kept is not held against the others, whichever comes first.
+    const { repeat: _older, ...older } = records[3] as RunRecord;
+    const alike = [older, ...records.slice(0, 2), { ...(records[2] as RunRecord), repeat: at3 }];
+    const merged = mergeRecords(alike, ['s4.json', 's1.json', 's2.json', 's3.json']);
+    expect(merged.incomplete).toBeUndefined();
+    expect(merged.repeat).toEqual(at3);
+    expect(parseRecord(serializeRecord(merged), 'm.json').repeat).toEqual(at3);
+    // Records that all predate it merge as before, and say none.
+    expect('repeat' in mergeRecords([older, shardRun(1, 4, ['a'])])).toBe(false);
   });
 
   it('a record whose shard index exceeds its total is refused', () => {
@@ -471,6 +571,20 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     const one = mergeRecords([part(1, ['a'], { agent: { host: 'pr-1.example.com' } }), part(2, ['b'], at('pr-1.example.com'))], [], (l) => quiet.push(l));
     expect(one.agent).toEqual({ host: 'pr-1.example.com', endpoint: 'https://pr-1.example.com/chat' });
     expect(quiet.filter((l) => l.includes('agents'))).toEqual([]);
+  });
+
+  it('every judge the shards were judged by, and a log line naming each shard\'s', () => {
+    const lines: string[] = [];
+    const by = (name: string | null): Partial<RunRecord> => ({ judge: { name } });
+    const m = mergeRecords([part(1, ['a'], by('openai gpt-4o-mini')), part(2, ['b'], by('openai gpt-4o')), part(3, ['c'], by('openai gpt-4o-mini'))], ['1.json', '2.json', '3.json'], (l) => lines.push(l));
+    expect(m.judge.name).toBe('openai gpt-4o-mini, openai gpt-4o');
+    expect(lines).toContain(
+      "the shards were judged by different judges (shard 1/3 (1.json): openai gpt-4o-mini; shard 2/3 (2.json): openai gpt-4o; shard 3/3 (3.json): openai gpt-4o-mini): the merged run names them all; give every shard's job the same judge (the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)",
+    );
+    // One judge (a shard without one beside it included): its name, and nothing said.
+    const quiet: string[] = [];
+    expect(mergeRecords([part(1, ['a'], by('openai gpt-4o')), part(2, ['b'], by(null))], [], (l) => quiet.push(l)).judge.name).toBe('openai gpt-4o');
+    expect(quiet.filter((l) => l.includes('judge'))).toEqual([]);
   });
 
   it('the stats seed depends only on the shards merged: a merge of a partial merge gives the seed of merging the shards directly', () => {

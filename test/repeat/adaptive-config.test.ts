@@ -3,7 +3,7 @@
 // --repeat / --repeat-max applied to every item's repeat.
 import { describe, expect, it } from 'vitest';
 import { C, F, load } from '../suite/helpers.js';
-import { attemptsAtMost, itemRepeat, moreAttemptsFor, policyOf } from '../../src/evaluate/finish.js';
+import { attemptsAtMost, itemRepeat, moreAttemptsFor, policyOf, runRepeat } from '../../src/evaluate/finish.js';
 
 const P = '.agent-replay/personas';
 const SCRIPT = (label: string, extra = ''): string => `label: ${label}\nopening: hi\nexpect:\n  conversations: [refunds]\n${extra}`;
@@ -89,5 +89,12 @@ describe('--repeat and --repeat-max', () => {
     // A configured max still stands, as does --repeat-max.
     expect(itemRepeat({}, policyOf({ repeat: { count: 5, minPass: 3, max: 10 }, repeatFlags: { count: 1 } }))).toEqual({ count: 1, minPass: 1, max: 10 });
     expect(itemRepeat({}, policyOf({ repeat: { count: 5, minPass: 3 }, repeatFlags: { count: 1, max: 4 } }))).toEqual({ count: 1, minPass: 1, max: 4 });
+  });
+
+  it("are kept in the run's record with the repeat an item without its own ran with (docs/results-json.md, `repeat`)", () => {
+    expect(runRepeat(policyOf({}))).toEqual({ count: 1, minPass: 1 });
+    expect(runRepeat(policyOf({ repeat: { count: 3, minPass: 2, max: 10 } }))).toEqual({ count: 3, minPass: 2, max: 10 });
+    expect(runRepeat(policyOf({ repeat: { count: 3, minPass: 2 }, repeatFlags: { count: 5 } }))).toEqual({ count: 5, minPass: 4, flags: { count: 5 } });
+    expect(runRepeat(policyOf({ repeatFlags: { count: 3, max: 10 } }))).toEqual({ count: 3, minPass: 3, max: 10, flags: { count: 3, max: 10 } });
   });
 });

@@ -66,6 +66,8 @@ describe('repeat: estimate and spend', () => {
     expect(judge.received).toHaveLength(5);
     expect(result.record.fixtures.map((f) => [f.label, f.repeat?.count])).toEqual([['judged', 3], ['plain', 2]]);
     expect(result.record.personas[0]?.repeat).toMatchObject({ count: 2, minPass: 1, passed: 2 });
+    // The run's repeat, by which a merge tells shards run alike (docs/results-json.md): config.yml's, no flag given.
+    expect(result.record.repeat).toEqual({ count: 2, minPass: 1 });
   });
 
   it('a cap below the worst case refuses the run before anything is spent, counting every attempt\'s judge calls', async () => {
