@@ -4,6 +4,7 @@
 
 import type { FixtureRecord, LatencyThresholds, PersonaRecord, RunLatency, Slower, SlowerStep, TimeSplit, Turn } from '../types.js';
 import { kindOf } from './kind.js';
+import { durationText } from '../words.js';
 
 /** A persona script's sums over its completed turns, welcome included. */
 export function scriptLatency(turns: readonly Turn[]): { latencyMs: number | null; firstTokenMs: number | null } {
@@ -116,13 +117,13 @@ export function slowerThanBaseline(latencyMs: number | null | undefined, baselin
  */
 export function slowerText(s: Slower): string {
   const step = s.step == null ? '' : ` (${stepText(s.step)})`;
-  return `${secondsText(s.baselineMs)} -> ${secondsText(s.latencyMs)}${step}`;
+  return `${durationText(s.baselineMs)} -> ${durationText(s.latencyMs)}${step}`;
 }
 
 /** "tool lookup_order 200 ms -> 1.9 s", "model 800 ms -> 2.1 s", "other 100 ms -> 900 ms"; a tool step of no known name: "tools ...". */
 export function stepText(step: SlowerStep): string {
   const what = step.kind === 'tool' ? (step.name === null ? 'tools' : `tool ${step.name}`) : step.kind;
-  return `${what} ${secondsText(step.baselineMs)} -> ${secondsText(step.latencyMs)}`;
+  return `${what} ${durationText(step.baselineMs)} -> ${durationText(step.latencyMs)}`;
 }
 
 /**
@@ -203,11 +204,6 @@ export function scriptTimeSplits(
   // The baseline's turns that have none now, one at a time: a baseline file may hold more turns than push(...) takes arguments.
   for (const b of stored.values()) baseline.push(b);
   return { now: sumTimeSplits(now), baseline: sumTimeSplits(baseline) };
-}
-
-/** Under a second once rounded: 999.6 ms is "1.0 s", never "1000 ms" (docs/latency.md). */
-function secondsText(ms: number): string {
-  return Math.round(ms) < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 /**

@@ -5,19 +5,11 @@
 
 import { nearestRank } from '../evaluate/latency.js';
 import type { RunRecord } from '../types.js';
-import { thousands } from '../words.js';
+import { durationText, thousands } from '../words.js';
 
 /** Width of the longest bar, in characters. */
 const BAR = 28;
 const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
-
-/** 820 ms, 1.9 s, 12 s: milliseconds below a second, then seconds. */
-export function msText(ms: number): string {
-  if (Math.round(ms) < 1000) return `${Math.round(ms)} ms`;
-  const s = ms / 1000;
-  // One decimal below ten seconds once rounded: 9.96 s is "10 s", as 10 s is.
-  return Number(s.toFixed(1)) < 10 ? `${s.toFixed(1)} s` : `${Math.round(s)} s`;
-}
 
 /** A bar of `value` against `max`, in eighths of a character. */
 export function barText(value: number, max: number, width = BAR): string {
@@ -62,7 +54,7 @@ export function latencyChartBlock(run: Pick<RunRecord, 'fixtures' | 'personas' |
     ['p95', 'now', fig.now.p95Ms],
     ...(b ? ([['', 'baselines', b.p95Ms]] as [string, string, number][]) : []),
   ];
-  const lines = rows.map(([p, who, ms]) => `${p.padEnd(4)} ${who.padEnd(10)} ${barText(ms, max).padEnd(BAR + 1)} ${msText(ms)}`.trimEnd());
+  const lines = rows.map(([p, who, ms]) => `${p.padEnd(4)} ${who.padEnd(10)} ${barText(ms, max).padEnd(BAR + 1)} ${durationText(ms)}`.trimEnd());
   const turns = (n: number): string => `${thousands(n)} ${n === 1 ? 'turn' : 'turns'}`;
   // A script's baseline keeps its conversation's total, not its turns': no per-turn figure, but said (docs/latency.md, "Views").
   const scripts = fig.scriptBaselines;

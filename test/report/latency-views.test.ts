@@ -9,7 +9,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderComment, renderMarkdownReport, renderSummary } from '../../src/report/index.js';
 import { renderHtml } from '../../src/report/html.js';
-import { barText, latencyChartBlock, msText } from '../../src/report/latency-chart.js';
+import { barText, latencyChartBlock } from '../../src/report/latency-chart.js';
+import { durationText } from '../../src/words.js';
 import { latencyRows } from '../../src/report/html/latency.js';
 import { DEFAULT_LATENCY } from '../../src/config.js';
 import { itemLatencyMs, slowerThanBaseline } from '../../src/evaluate/latency.js';
@@ -47,7 +48,7 @@ describe('the job summary chart', () => {
     expect(barText(0.5, 1, 4)).toBe('██');
     expect(barText(1, 8, 4)).toBe('▌');
     expect(barText(0, 1, 4)).toBe('');
-    expect([msText(820), msText(1949), msText(12_400)]).toEqual(['820 ms', '1.9 s', '12 s']);
+    expect([durationText(820), durationText(1949), durationText(12_400)]).toEqual(['820 ms', '1.9 s', '12.4 s']);
   });
 
   it("p50 / p95 of this run's turns against the baselines' (fixtures whose baseline kept a latency), in the summary and markdown report only", () => {

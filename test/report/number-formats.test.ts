@@ -3,8 +3,11 @@
 
 import { describe, expect, it } from 'vitest';
 import { compactCount } from '../../src/report/usage.js';
-import { msText } from '../../src/report/latency-chart.js';
-import { durationText } from '../../src/report/trace.js';
+import { latencyChartBlock } from '../../src/report/latency-chart.js';
+import { latencyPanel } from '../../src/report/html/latency.js';
+import { slowerText } from '../../src/evaluate/latency.js';
+import { durationText } from '../../src/words.js';
+import { baseline, fixture, run } from './fixtures.js';
 
 describe('figures at the edge of a unit', () => {
   it('tokens: a count that rounds to 1000 of a unit is one of the next', () => {
@@ -13,7 +16,25 @@ describe('figures at the edge of a unit', () => {
   });
 
   it('durations: 999.5 ms is a second, 9.96 s is ten', () => {
-    expect([msText(999.4), msText(999.5), msText(9_960), msText(10_000)]).toEqual(['999 ms', '1.0 s', '10 s', '10 s']);
-    expect([durationText(999.4), durationText(999.5)]).toEqual(['999 ms', '1.0 s']);
+    expect([durationText(999.4), durationText(999.5), durationText(9_960), durationText(10_000)]).toEqual(['999 ms', '1.0 s', '10.0 s', '10.0 s']);
+  });
+
+  it('durations: a half tenth of a second rounds up, whatever its binary fraction', () => {
+    // (1950 / 1000).toFixed(1) is "1.9" (1.95 is stored as 1.9499...), while 1250 gave "1.3".
+    expect([1_050, 1_150, 1_250, 1_450, 1_950, 9_950, 12_345].map(durationText)).toEqual(['1.1 s', '1.2 s', '1.3 s', '1.5 s', '2.0 s', '10.0 s', '12.3 s']);
+    expect(durationText(1_234_560)).toBe('1,234.6 s');
+  });
+
+  it("one latency reads the same on the slower line, report.html's panel and the job summary's chart", () => {
+    // A script's whole conversation often takes over 10 s: the panel beside the item's line said
+    // "12 s" where the line said "slower: 1.2 s -> 12.3 s".
+    const slower = { baselineMs: 1_150, latencyMs: 12_345 };
+    const item = fixture('refund-dialog', { latencyMs: 12_345, baseline: { ...baseline('refund-dialog', 'Reply.'), latencyMs: 1_150 }, slower });
+    const r = run([item], { latency: { turns: 1, p50Ms: 12_345, p95Ms: 12_345 } });
+    expect(slowerText(slower)).toBe('1.2 s -> 12.3 s');
+    expect(latencyPanel(r.fixtures, r.latency)).toContain('>1.2 s → 12.3 s</text>');
+    expect(latencyPanel(r.fixtures, r.latency)).toContain('p95 12.3 s');
+    expect(latencyChartBlock(r)).toContain('  12.3 s\n');
+    expect(latencyChartBlock(r)).toContain('  1.2 s\n');
   });
 });
