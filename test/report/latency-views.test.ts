@@ -11,7 +11,7 @@ import { renderComment, renderMarkdownReport, renderSummary } from '../../src/re
 import { renderHtml } from '../../src/report/html.js';
 import { barText, latencyChartBlock } from '../../src/report/latency-chart.js';
 import { durationText } from '../../src/words.js';
-import { latencyRows } from '../../src/report/html/latency.js';
+import { latencyPanel, latencyRows } from '../../src/report/html/latency.js';
 import { DEFAULT_LATENCY } from '../../src/config.js';
 import { itemLatencyMs, slowerThanBaseline } from '../../src/evaluate/latency.js';
 import type { FixtureRecord, PersonaRecord, RunRecord } from '../../src/types.js';
@@ -129,6 +129,17 @@ describe('report.html latency view', () => {
       ['order-status', 1600, 1000],
       ['repeated', 310, 300],
     ]);
+  });
+
+  it('counts the items past the first 25 by what they are: less slowed down, or with no baseline figure to compare', () => {
+    const count = (fixtures: FixtureRecord[]): string => latencyPanel(fixtures, null);
+    const slowed = Array.from({ length: 26 }, (_, i) => timed(`item-${String(i).padStart(2, '0')}`, 1000 + i, 1000));
+    const unmeasured = (n: number): FixtureRecord[] => Array.from({ length: n }, (_, i) => timed(`new-${String(i)}`, 500, null, { baseline: null, drift: { reply: null, route: null, verdict: 'no_baseline' } }));
+    expect(count(slowed)).toContain('>and 1 more item, less slowed down</p>');
+    // Items with no baseline latency are drawn last: past 25, none of them is "less slowed down".
+    expect(count([...slowed.slice(0, 24), ...unmeasured(3)])).toContain('>and 2 more items with no baseline latency</p>');
+    expect(count([...slowed, ...unmeasured(2)])).toContain('>and 3 more items: 1 less slowed down, 2 with no baseline latency</p>');
+    expect(latencyPanel(slowed.slice(0, 25), null)).not.toContain('more item');
   });
 
   // Skipped, with one line saying so, when no browser is installed (test/support/browser.ts).

@@ -56,6 +56,20 @@ function clipLabel(label: string, n = 30): string {
   return label.length <= n ? label : `${label.slice(0, n - 1)}…`;
 }
 
+/**
+ * The items past the drawn rows, counted by what they are (docs/latency.md, "Views"): those with a
+ * baseline figure are less slowed down than every row drawn; those with no baseline latency (no
+ * baseline, or one that kept none) have nothing to compare, and are not "less slowed down".
+ */
+function restText(rest: readonly LatencyRow[]): string {
+  const unmeasured = rest.filter((r) => r.beforeMs === null).length;
+  const slowed = rest.length - unmeasured;
+  const items = `and ${thousands(rest.length)} more ${rest.length === 1 ? 'item' : 'items'}`;
+  if (unmeasured === 0) return `${items}, less slowed down`;
+  if (slowed === 0) return `${items} with no baseline latency`;
+  return `${items}: ${thousands(slowed)} less slowed down, ${thousands(unmeasured)} with no baseline latency`;
+}
+
 /** The panel, or '' when no item was measured. */
 export function latencyPanel(items: readonly Item[], latency: RunLatency | null | undefined): string {
   const all = latencyRows(items);
@@ -97,6 +111,6 @@ export function latencyPanel(items: readonly Item[], latency: RunLatency | null 
   const legend =
     `<p class="meta lat-legend"><span class="key before"></span> baseline <span class="key now"></span> now <span class="key fast"></span> faster <span class="key slow"></span> slower ` +
     `(over its baseline by more than the latency rule) · a fixture's message turn, a script's whole conversation${latency != null ? ' · p50 / p95: the run\'s message turns' : ''}</p>`;
-  const more = all.length > rows.length ? `<p class="meta">and ${thousands(all.length - rows.length)} more items, less slowed down</p>` : '';
+  const more = all.length > rows.length ? `<p class="meta">${h(restText(all.slice(rows.length)))}</p>` : '';
   return `<div class="panel wide"><h3>Latency</h3>${legend}${svg}${more}</div>`;
 }
