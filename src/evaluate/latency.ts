@@ -107,7 +107,9 @@ function median(values: readonly number[]): number {
 export function slowerThanBaseline(latencyMs: number | null | undefined, baselineMs: number | null | undefined, t: LatencyThresholds): Slower | null {
   if (typeof latencyMs !== 'number' || typeof baselineMs !== 'number') return null;
   const delta = latencyMs - baselineMs;
-  return delta > t.minDeltaMs && delta > baselineMs * t.slowerBy ? { baselineMs, latencyMs } : null;
+  // The fraction's product is rounded to binary (1500 x 0.29 is 434.99999999999994): within one part
+  // in 10^12 of it is exactly that much over, not more. A latency is whole ms or a median's half.
+  return delta > t.minDeltaMs && delta > baselineMs * t.slowerBy * (1 + 1e-12) ? { baselineMs, latencyMs } : null;
 }
 
 /**
