@@ -24,9 +24,10 @@ export function compactCount(n: number): string {
   return String(Math.round(n));
 }
 
-/** "+18%", "-3%", "±0%": the change against the baselines, whole percent. */
+/** "+18%", "-3%", "±0%": the change against the baselines, whole percent, a half away from ±0% either way. */
 export function changeText(change: number): string {
-  const pct = Math.round(change * 100);
+  // Math.round alone takes -0.5 to 0 and +0.5 to 1: a rise and a drop of the same size read alike.
+  const pct = Math.sign(change) * Math.round(Math.abs(change) * 100);
   if (pct === 0) return '±0%';
   return pct > 0 ? `+${pct}%` : `${pct}%`;
 }
