@@ -15,6 +15,12 @@ describe('figures at the edge of a unit', () => {
     expect([compactCount(999_400), compactCount(999_960), compactCount(999_999_999)]).toEqual(['999k', '1M', '1G']);
   });
 
+  it('tokens: a half tenth of a unit rounds up, whatever its binary fraction', () => {
+    // (1.15).toFixed(1) is "1.1" (1.15 is stored as 1.1499...), while 1,250 gave "1.3k" and 1,450 "1.4k".
+    expect([1_050, 1_150, 1_250, 1_450, 1_950, 12_350, 12_450, 149_500, 1_150_000].map(compactCount)).toEqual(['1.1k', '1.2k', '1.3k', '1.5k', '2k', '12.4k', '12.5k', '150k', '1.2M']);
+    expect([99_940, 99_950, 99_960].map(compactCount)).toEqual(['99.9k', '100k', '100k']);
+  });
+
   it('durations: 999.5 ms is a second, 9.96 s is ten', () => {
     expect([durationText(999.4), durationText(999.5), durationText(9_960), durationText(10_000)]).toEqual(['999 ms', '1.0 s', '10.0 s', '10.0 s']);
   });
