@@ -7,6 +7,7 @@ import { latencyChartBlock } from '../../src/report/latency-chart.js';
 import { latencyPanel } from '../../src/report/html/latency.js';
 import { slowerText } from '../../src/evaluate/latency.js';
 import { durationText } from '../../src/words.js';
+import { SCRIPT } from '../../src/report/html/assets.js';
 import { baseline, fixture, run } from './fixtures.js';
 
 describe('figures at the edge of a unit', () => {
@@ -42,5 +43,14 @@ describe('figures at the edge of a unit', () => {
     expect(latencyPanel(r.fixtures, r.latency)).toContain('p95 12.3 s');
     expect(latencyChartBlock(r)).toContain('  12.3 s\n');
     expect(latencyChartBlock(r)).toContain('  1.2 s\n');
+  });
+
+  it("report.html's span waterfall writes a duration as the server does (its script's own ms())", () => {
+    // The page's script cannot import words.ts: its ms() is checked against durationText here.
+    const source = /function ms\(v\) \{[^\n]*\n?[^\n]*\}/.exec(SCRIPT)?.[0] ?? '';
+    expect(source).not.toBe('');
+    const ms = new Function(`${source}; return ms;`)() as (v: number) => string;
+    const values = [0.4, 12, 999.4, 999.5, 1_050, 1_150, 1_250, 1_450, 1_950, 9_950, 9_960, 12_345, 59_950, 600_000];
+    expect(values.map(ms)).toEqual(values.map(durationText));
   });
 });
