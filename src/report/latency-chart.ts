@@ -30,6 +30,8 @@ export interface LatencyFigures {
   baselines: { turns: number; p50Ms: number; p95Ms: number; now: { p50Ms: number; p95Ms: number } } | null;
   /** Persona scripts whose baseline kept a latency: their conversation's total, not a turn's. */
   scriptBaselines: number;
+  /** Fixtures whose baseline kept a latency but that were not measured now (errored): not compared. */
+  unmeasured: number;
 }
 
 /** The run's figures and the baselines', or null when no turn was measured. */
@@ -40,10 +42,15 @@ export function latencyFigures(run: Pick<RunRecord, 'fixtures' | 'personas' | 'l
   // a script's turns or a new fixture, which no baseline figure stands for, do not read as a change.
   const before: number[] = [];
   const after: number[] = [];
+  let unmeasured = 0;
   for (const f of run.fixtures) {
     const ms = f.baseline?.latencyMs;
     const nowMs = itemLatencyMs(f);
-    if (typeof ms !== 'number' || typeof nowMs !== 'number') continue;
+    if (typeof ms !== 'number') continue;
+    if (typeof nowMs !== 'number') {
+      unmeasured++;
+      continue;
+    }
     before.push(ms);
     after.push(nowMs);
   }
@@ -52,7 +59,7 @@ export function latencyFigures(run: Pick<RunRecord, 'fixtures' | 'personas' | 'l
   const baselines =
     before.length === 0 ? null : { turns: before.length, p50Ms: nearestRank(before, 50), p95Ms: nearestRank(before, 95), now: { p50Ms: nearestRank(after, 50), p95Ms: nearestRank(after, 95) } };
   const scriptBaselines = (run.personas ?? []).filter((p) => typeof p.baseline?.latencyMs === 'number').length;
-  return { now: { turns: now.turns, p50Ms: now.p50Ms, p95Ms: now.p95Ms }, baselines, scriptBaselines };
+  return { now: { turns: now.turns, p50Ms: now.p50Ms, p95Ms: now.p95Ms }, baselines, scriptBaselines, unmeasured };
 }
 
 /** The chart block (a heading, a line, the code block), or null when no turn was measured. */
@@ -79,7 +86,8 @@ export function latencyChartBlock(run: Pick<RunRecord, 'fixtures' | 'personas' |
       // A script's baseline keeps its conversation's total, not its turns': no per-turn figure, but said (docs/latency.md, "Views").
       const scripts = f.scriptBaselines;
       const kept = scripts === 1 ? "the persona script's baseline keeps only its conversation's total" : `the ${thousands(scripts)} persona scripts' baselines keep only each conversation's total`;
-      const none = scripts === 0 ? 'none kept a latency yet' : `none per turn (${kept}: a slower script says so on its line)`;
+      const notNow = f.unmeasured === 1 ? 'the 1 fixture whose baseline kept a latency was not measured now' : `the ${thousands(f.unmeasured)} fixtures whose baseline kept a latency were not measured now`;
+      const none = f.unmeasured > 0 ? `none compared (${notNow})` : scripts === 0 ? 'none kept a latency yet' : `none per turn (${kept}: a slower script says so on its line)`;
       return `now: ${turns(f.now.turns)} of this run; baselines: ${none}`;
     }
     const fixtures = base.turns === 1 ? '1 fixture whose baseline kept a latency, its message turn' : `${thousands(base.turns)} fixtures whose baseline kept a latency, their message turns`;

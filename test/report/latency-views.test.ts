@@ -98,6 +98,14 @@ describe("the chart compares the baselines with the same fixtures now", () => {
     expect(block.split('```text')[1]).not.toContain('600 ms');
   });
 
+  it('fixtures whose baseline kept a latency but that were not measured now are not "none kept a latency yet"', () => {
+    const errored = timed('a', 0, 900, { latencyMs: undefined, errored: true });
+    const r = run([errored, timed('new-one', 210, null, { baseline: null, drift: { reply: null, route: null, verdict: 'no_baseline' } })], { latency: { turns: 1, p50Ms: 210, p95Ms: 210 } });
+    const block = latencyChartBlock(r) ?? '';
+    expect(block).not.toContain('none kept a latency yet');
+    expect(block).toContain("now: 1 turn of this run; baselines: none compared (the 1 fixture whose baseline kept a latency was not measured now)");
+  });
+
   it("a repeated fixture is compared by its latency as compared with its baseline (its attempts' median), not its shown attempt's", () => {
     const attempts = [2000, 300, 310].map((latencyMs) => ({ errored: false, error: null, errorKind: null, reply: 'r', route: null, verdict: 'pass' as const, detail: '', score: null, rationale: null, latencyMs, durationMs: latencyMs }));
     const r = run([timed('repeated', 2000, 300, { attempts, slower: undefined })], { latency: { turns: 1, p50Ms: 2000, p95Ms: 2000 } });
