@@ -23,6 +23,18 @@ export function msWords(ms: number): string {
   return `${thousands(tenths)}${String(tenths).slice(String(Math.trunc(tenths)).length)}`;
 }
 
+/**
+ * A latency or a duration as every surface writes it (docs/latency.md): whole milliseconds below a
+ * second once rounded ("450 ms"; 999.5 ms is "1.0 s", never "1000 ms"), then seconds to the tenth
+ * ("1.9 s", "12.3 s", "1,234.6 s"), a half tenth rounded up. The tenths are counted in whole numbers,
+ * so that 1,950 ms is "2.0 s" as 1,250 ms is "1.3 s" ((1.95).toFixed(1) is "1.9": 1.95 is not held exactly).
+ */
+export function durationText(ms: number): string {
+  if (Math.round(ms) < 1000) return `${Math.round(ms)} ms`;
+  const tenths = Math.round(ms / 100);
+  return `${thousands(tenths / 10)}.${tenths % 10} s`;
+}
+
 /** `text` as one single-quoted shell word (a quote inside it closes, escapes and reopens the word). */
 export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, "'\\''")}'`;

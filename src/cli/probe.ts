@@ -29,7 +29,7 @@ import { createConfiguredJudge } from '../judge/index.js';
 import { NO_BASELINES, replay } from '../replay/index.js';
 import { makeRedactor } from '../secrets.js';
 import { TOOL } from '../version.js';
-import { shellWord } from '../words.js';
+import { durationText, shellWord } from '../words.js';
 import { EXIT, UserError } from '../errors.js';
 import { createFileExclusively } from '../fs-safe.js';
 import { formatIssue, isValidLabel, LABEL_RULE, loadSuite, loadSuiteConfig, noAgentUrlIssue, type ConfigOverrides } from '../suite/index.js';
@@ -186,11 +186,22 @@ function presetWords(text: string, preset: string | undefined): string {
   return preset === undefined ? text : text.replace(/\bagent\.preset\b/g, `--preset ${preset}`);
 }
 
+/**
+ * "session ... · agent host · reply in 614 ms (welcome turn 608 ms)": the time is the reply's
+ * latency, the message turn's, which a latency check reads (docs/latency.md), not the probe's wall
+ * time with its welcome turn; without one measured (an errored probe), the time in all.
+ */
+export function probeFacts(r: Pick<ProbeResult, 'session' | 'agentHost' | 'record'>): string {
+  const f = r.record;
+  const welcome = typeof f.welcomeLatencyMs === 'number' ? ` (welcome turn ${durationText(f.welcomeLatencyMs)})` : '';
+  const time = typeof f.latencyMs === 'number' ? `reply in ${durationText(f.latencyMs)}${welcome}` : `${durationText(f.durationMs)} in all`;
+  return [`session ${terminalLine(r.session)}`, ...(r.agentHost ? [`agent ${terminalLine(r.agentHost)}`] : []), time].join(' · ');
+}
+
 function renderProbe(r: ProbeResult, opts: { color: boolean; preset: string | undefined }): string {
   const paint = (c: keyof typeof ANSI, t: string): string => (opts.color ? `${ANSI[c]}${t}${ANSI.reset}` : t);
   const f = r.record;
-  const facts = [`session ${terminalLine(r.session)}`, ...(r.agentHost ? [`agent ${terminalLine(r.agentHost)}`] : []), `${f.durationMs} ms`];
-  const lines = [paint('bold', `probe: ${terminalLine(f.message)}`), paint('grey', facts.join(' · ')), ''];
+  const lines = [paint('bold', `probe: ${terminalLine(f.message)}`), paint('grey', probeFacts(r)), ''];
   if (f.errored) {
     lines.push(`${paint('bold', 'errored')}: ${terminalLine(cliWords(f.error ?? ''))}`);
     // The cause and its fix, as run's summary says them for the same error (evaluate/causes.ts), in the CLI's words.

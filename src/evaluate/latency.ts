@@ -4,6 +4,7 @@
 
 import type { FixtureRecord, LatencyThresholds, PersonaRecord, RunLatency, Slower, SlowerStep, TimeSplit, Turn } from '../types.js';
 import { kindOf } from './kind.js';
+import { durationText } from '../words.js';
 
 /** A persona script's sums over its completed turns, welcome included. */
 export function scriptLatency(turns: readonly Turn[]): { latencyMs: number | null; firstTokenMs: number | null } {
@@ -106,7 +107,9 @@ function median(values: readonly number[]): number {
 export function slowerThanBaseline(latencyMs: number | null | undefined, baselineMs: number | null | undefined, t: LatencyThresholds): Slower | null {
   if (typeof latencyMs !== 'number' || typeof baselineMs !== 'number') return null;
   const delta = latencyMs - baselineMs;
-  return delta > t.minDeltaMs && delta > baselineMs * t.slowerBy ? { baselineMs, latencyMs } : null;
+  // The fraction's product is rounded to binary (1500 x 0.29 is 434.99999999999994): within one part
+  // in 10^12 of it is exactly that much over, not more. A latency is whole ms or a median's half.
+  return delta > t.minDeltaMs && delta > baselineMs * t.slowerBy * (1 + 1e-12) ? { baselineMs, latencyMs } : null;
 }
 
 /**
@@ -116,13 +119,13 @@ export function slowerThanBaseline(latencyMs: number | null | undefined, baselin
  */
 export function slowerText(s: Slower): string {
   const step = s.step == null ? '' : ` (${stepText(s.step)})`;
-  return `${secondsText(s.baselineMs)} -> ${secondsText(s.latencyMs)}${step}`;
+  return `${durationText(s.baselineMs)} -> ${durationText(s.latencyMs)}${step}`;
 }
 
 /** "tool lookup_order 200 ms -> 1.9 s", "model 800 ms -> 2.1 s", "other 100 ms -> 900 ms"; a tool step of no known name: "tools ...". */
 export function stepText(step: SlowerStep): string {
   const what = step.kind === 'tool' ? (step.name === null ? 'tools' : `tool ${step.name}`) : step.kind;
-  return `${what} ${secondsText(step.baselineMs)} -> ${secondsText(step.latencyMs)}`;
+  return `${what} ${durationText(step.baselineMs)} -> ${durationText(step.latencyMs)}`;
 }
 
 /**
@@ -203,11 +206,6 @@ export function scriptTimeSplits(
   // The baseline's turns that have none now, one at a time: a baseline file may hold more turns than push(...) takes arguments.
   for (const b of stored.values()) baseline.push(b);
   return { now: sumTimeSplits(now), baseline: sumTimeSplits(baseline) };
-}
-
-/** Under a second once rounded: 999.6 ms is "1.0 s", never "1000 ms" (docs/latency.md). */
-function secondsText(ms: number): string {
-  return Math.round(ms) < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 /**

@@ -103,5 +103,5 @@ export function usageSummary(fixtures: readonly FixtureRecord[], personas: reado
   };
   for (const f of fixtures) add(f, f.baseline);
   for (const p of personas) add(p, p.baseline);
-  return { total, compared, now, before, change: compared > 0 && before > 0 ? now / before - 1 : null };
+  return { total, compared, now, before, change: compared > 0 && before > 0 ? (now - before) / before : null };
 }

@@ -2,7 +2,7 @@
 // call seen only in spans, the span counts and the time split. Read from the record only.
 
 import type { SpanCounts, TimeSplit, ToolCall } from '../types.js';
-import { thousands } from '../words.js';
+import { durationText, thousands } from '../words.js';
 
 /**
  * " (from trace)" for a call seen only in the turn's spans; "" for one the response reported,
@@ -22,12 +22,6 @@ export function spanCountsText(s: SpanCounts): string {
   const head = s.count === 0 ? 'no spans' : plural(s.count, 'span');
   const extra = [s.ignored > 0 ? `${thousands(s.ignored)} ignored` : null, s.late > 0 ? `${thousands(s.late)} late` : null].filter((x) => x !== null);
   return extra.length === 0 ? head : `${head} (${extra.join(', ')})`;
-}
-
-/** A duration as the slower line writes it: "450 ms", "1.9 s". */
-export function durationText(ms: number): string {
-  // Milliseconds only below a second once rounded, as the slower line (evaluate/latency.ts).
-  return Math.round(ms) < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 /** "model 1.2 s · tool 400 ms · other 90 ms". */

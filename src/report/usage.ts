@@ -7,7 +7,7 @@
 import { usageSummary } from '../evaluate/usage.js';
 import type { RunRecord } from '../types.js';
 
-/** 842, 12.4k, 3.1M: one decimal below ten of the unit and whole units above. */
+/** 842, 12.4k, 3.1M: one decimal below a hundred of the unit and whole units above, a half rounded up. */
 export function compactCount(n: number): string {
   if (Math.round(n) < 1000) return String(Math.round(n));
   const units: [number, string][] = [
@@ -15,18 +15,21 @@ export function compactCount(n: number): string {
     [1e6, 'M'],
     [1e9, 'G'],
   ];
-  // The smallest unit whose rounded figure stays below 1000: 999,960 is "1M", never "1000k".
+  // The smallest unit whose rounded figure stays below 1000: 999,960 is "1M", never "1000k". The
+  // tenths are counted in whole numbers, so that 1,150 is "1.2k" as 1,250 is "1.3k" ((1.15).toFixed(1)
+  // is "1.1": 1.15 is not held exactly).
   for (const [size, unit] of units) {
-    const v = n / size;
-    const shown = v >= 100 ? Math.round(v) : Number(v.toFixed(1));
+    const tenths = Math.round((n * 10) / size);
+    const shown = tenths >= 1000 ? Math.round(n / size) : tenths / 10;
     if (shown < 1000 || unit === 'G') return `${String(shown)}${unit}`;
   }
   return String(Math.round(n));
 }
 
-/** "+18%", "-3%", "±0%": the change against the baselines, whole percent. */
+/** "+18%", "-3%", "±0%": the change against the baselines, whole percent, a half away from ±0% either way. */
 export function changeText(change: number): string {
-  const pct = Math.round(change * 100);
+  // Math.round alone takes -0.5 to 0 and +0.5 to 1: a rise and a drop of the same size read alike.
+  const pct = Math.sign(change) * Math.round(Math.abs(change) * 100);
   if (pct === 0) return '±0%';
   return pct > 0 ? `+${pct}%` : `${pct}%`;
 }

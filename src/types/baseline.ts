@@ -83,8 +83,9 @@ export interface PersonaBaseline {
   /** Judge reuse: the criteria's results for this transcript; absent in older baselines and without criteria. */
   judge?: PersonaBaselineJudge;
   /**
-   * The accepted conversation's latency: the sum of its turns' `latencyMs` (null when any turn was
-   * not measured). Absent in baselines accepted before it existed (docs/latency.md).
+   * The accepted conversation's latency: the sum of its measured turns' `latencyMs`, welcome
+   * included (a repeated script's: its attempts' median); null when no turn was measured. Absent
+   * in baselines accepted before it existed (docs/latency.md).
    */
   latencyMs?: number | null;
   /** Tokens the accepted script's turns reported (docs/latency.md, "Usage"); null: none; absent in older baselines. */

@@ -53,6 +53,16 @@ describe('slower than the baseline', () => {
     expect(slowerThanBaseline(900, null, t)).toBeNull();
   });
 
+  it('exactly the fraction over is not more than it, whatever its binary product', () => {
+    // 1500 x 0.29 is 434.99999999999994 in floating point: 1500 -> 1935 (435 ms, exactly 29 %) was slower.
+    const by29 = { slowerBy: 0.29, minDeltaMs: 300 };
+    expect(1500 * 0.29).toBeLessThan(435);
+    expect(slowerThanBaseline(1935, 1500, by29)).toBeNull();
+    expect(slowerThanBaseline(1935.5, 1500, by29)).toEqual({ baselineMs: 1500, latencyMs: 1935.5 });
+    expect(slowerThanBaseline(3741, 2900, by29)).toBeNull();
+    expect(slowerThanBaseline(1300.5, 1000, { slowerBy: 0.3, minDeltaMs: 300 })).toEqual({ baselineMs: 1000, latencyMs: 1300.5 });
+  });
+
   it('a repeated item uses the median of its attempts; a script sums its turns', () => {
     const attempts = (...ms: (number | null)[]) => ms.map((latencyMs) => ({ latencyMs }));
     expect(itemLatencyMs({ latencyMs: 5000, attempts: attempts(5000, 50, 70) })).toBe(70);

@@ -9,8 +9,9 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderComment, renderMarkdownReport, renderSummary } from '../../src/report/index.js';
 import { renderHtml } from '../../src/report/html.js';
-import { barText, latencyChartBlock, msText } from '../../src/report/latency-chart.js';
-import { latencyRows } from '../../src/report/html/latency.js';
+import { barText, latencyChartBlock } from '../../src/report/latency-chart.js';
+import { durationText } from '../../src/words.js';
+import { latencyPanel, latencyRows } from '../../src/report/html/latency.js';
 import { DEFAULT_LATENCY } from '../../src/config.js';
 import { itemLatencyMs, slowerThanBaseline } from '../../src/evaluate/latency.js';
 import type { FixtureRecord, PersonaRecord, RunRecord } from '../../src/types.js';
@@ -47,19 +48,20 @@ describe('the job summary chart', () => {
     expect(barText(0.5, 1, 4)).toBe('██');
     expect(barText(1, 8, 4)).toBe('▌');
     expect(barText(0, 1, 4)).toBe('');
-    expect([msText(820), msText(1949), msText(12_400)]).toEqual(['820 ms', '1.9 s', '12 s']);
+    expect([durationText(820), durationText(1949), durationText(12_400)]).toEqual(['820 ms', '1.9 s', '12.4 s']);
   });
 
   it("p50 / p95 of this run's turns against the baselines' (fixtures whose baseline kept a latency), in the summary and markdown report only", () => {
     const r = timedRun();
-    // Baselines 380, 900, 1000, 1200: nearest rank p50 is the 2nd (900), p95 the 4th (1200).
+    // Baselines 380, 900, 1000, 1200: nearest rank p50 is the 2nd (900), p95 the 4th (1200); the
+    // same 4 fixtures now, 400, 650, 1600, 2900: 650 and 2900 (new-greeting, no baseline, is left out).
     const block = [
       '#### Turn latency',
       '',
-      "now: 5 turns of this run; baselines: 4 turns (the fixtures' accepted replies)",
+      "now and baselines: the 4 fixtures whose baseline kept a latency, their message turns; this run's 5 turns: p50 700 ms, p95 2.9 s",
       '',
       '```text',
-      'p50  now        ██████▊                       700 ms',
+      'p50  now        ██████▎                       650 ms',
       '     baselines  ████████▊                     900 ms',
       'p95  now        ████████████████████████████  2.9 s',
       '     baselines  ███████████▋                  1.2 s',
@@ -78,6 +80,39 @@ describe('the job summary chart', () => {
     expect(latencyChartBlock(r)).not.toContain('baselines  ');
     expect(latencyChartBlock(mixed())).toBeNull();
     expect(renderSummary(mixed(), ctx)).not.toContain('Turn latency');
+  });
+});
+
+describe("the chart compares the baselines with the same fixtures now", () => {
+  it("a persona script's turns and a new fixture are in the run's figures, not in the comparison: nothing slowed down reads as nothing slowed down", () => {
+    // Every fixture as fast as its baseline (200 ms); the script's turns take 600 ms (a longer
+    // context), as they did before. Over all 6 turns p95 is 600 ms, against the fixtures'
+    // baselines' 200 ms: the chart read as a tripled p95 where no item got slower.
+    const fixtures = [timed('a', 200, 200), timed('b', 200, 200), timed('new-one', 210, null, { baseline: null, drift: { reply: null, route: null, verdict: 'no_baseline' } })];
+    const script = personaScripts().filter((p) => !p.errored)[0]!;
+    const scripts = [{ ...script, turns: script.turns.map((t) => ({ ...t, latencyMs: 600 })), baseline: script.baseline === null ? null : { ...script.baseline, latencyMs: 1800 } } as PersonaRecord];
+    const r = run(fixtures, { personas: scripts, latency: { turns: 6, p50Ms: 210, p95Ms: 600 } });
+    const block = latencyChartBlock(r) ?? '';
+    expect(block).toContain("now and baselines: the 2 fixtures whose baseline kept a latency, their message turns; this run's 6 turns: p50 210 ms, p95 600 ms");
+    expect(block).toContain('p95  now        ████████████████████████████  200 ms\n     baselines  ████████████████████████████  200 ms');
+    expect(block.split('```text')[1]).not.toContain('600 ms');
+  });
+
+  it('fixtures whose baseline kept a latency but that were not measured now are not "none kept a latency yet"', () => {
+    const errored = timed('a', 0, 900, { latencyMs: undefined, errored: true });
+    const r = run([errored, timed('new-one', 210, null, { baseline: null, drift: { reply: null, route: null, verdict: 'no_baseline' } })], { latency: { turns: 1, p50Ms: 210, p95Ms: 210 } });
+    const block = latencyChartBlock(r) ?? '';
+    expect(block).not.toContain('none kept a latency yet');
+    expect(block).toContain("now: 1 turn of this run; baselines: none compared (the 1 fixture whose baseline kept a latency was not measured now)");
+  });
+
+  it("a repeated fixture is compared by its latency as compared with its baseline (its attempts' median), not its shown attempt's", () => {
+    const attempts = [2000, 300, 310].map((latencyMs) => ({ errored: false, error: null, errorKind: null, reply: 'r', route: null, verdict: 'pass' as const, detail: '', score: null, rationale: null, latencyMs, durationMs: latencyMs }));
+    const r = run([timed('repeated', 2000, 300, { attempts, slower: undefined })], { latency: { turns: 1, p50Ms: 2000, p95Ms: 2000 } });
+    const block = latencyChartBlock(r) ?? '';
+    expect(block).toContain('p50  now        ████████████████████████████  310 ms\n     baselines  ███████████████████████████▏  300 ms');
+    expect(block).toContain('the 1 fixture whose baseline kept a latency, its message turn;');
+    expect(block).toContain("this run's 1 turn: p50 2.0 s, p95 2.0 s");
   });
 });
 
@@ -128,6 +163,17 @@ describe('report.html latency view', () => {
       ['order-status', 1600, 1000],
       ['repeated', 310, 300],
     ]);
+  });
+
+  it('counts the items past the first 25 by what they are: less slowed down, or with no baseline figure to compare', () => {
+    const count = (fixtures: FixtureRecord[]): string => latencyPanel(fixtures, null);
+    const slowed = Array.from({ length: 26 }, (_, i) => timed(`item-${String(i).padStart(2, '0')}`, 1000 + i, 1000));
+    const unmeasured = (n: number): FixtureRecord[] => Array.from({ length: n }, (_, i) => timed(`new-${String(i)}`, 500, null, { baseline: null, drift: { reply: null, route: null, verdict: 'no_baseline' } }));
+    expect(count(slowed)).toContain('>and 1 more item, less slowed down</p>');
+    // Items with no baseline latency are drawn last: past 25, none of them is "less slowed down".
+    expect(count([...slowed.slice(0, 24), ...unmeasured(3)])).toContain('>and 2 more items with no baseline latency</p>');
+    expect(count([...slowed, ...unmeasured(2)])).toContain('>and 3 more items: 1 less slowed down, 2 with no baseline latency</p>');
+    expect(latencyPanel(slowed.slice(0, 25), null)).not.toContain('more item');
   });
 
   // Skipped, with one line saying so, when no browser is installed (test/support/browser.ts).

@@ -3,8 +3,12 @@
 
 import { describe, expect, it } from 'vitest';
 import { compactCount } from '../../src/report/usage.js';
-import { msText } from '../../src/report/latency-chart.js';
-import { durationText } from '../../src/report/trace.js';
+import { latencyChartBlock } from '../../src/report/latency-chart.js';
+import { latencyPanel } from '../../src/report/html/latency.js';
+import { slowerText } from '../../src/evaluate/latency.js';
+import { durationText } from '../../src/words.js';
+import { SCRIPT } from '../../src/report/html/assets.js';
+import { baseline, fixture, run } from './fixtures.js';
 
 describe('figures at the edge of a unit', () => {
   it('tokens: a count that rounds to 1000 of a unit is one of the next', () => {
@@ -12,8 +16,41 @@ describe('figures at the edge of a unit', () => {
     expect([compactCount(999_400), compactCount(999_960), compactCount(999_999_999)]).toEqual(['999k', '1M', '1G']);
   });
 
+  it('tokens: a half tenth of a unit rounds up, whatever its binary fraction', () => {
+    // (1.15).toFixed(1) is "1.1" (1.15 is stored as 1.1499...), while 1,250 gave "1.3k" and 1,450 "1.4k".
+    expect([1_050, 1_150, 1_250, 1_450, 1_950, 12_350, 12_450, 149_500, 1_150_000].map(compactCount)).toEqual(['1.1k', '1.2k', '1.3k', '1.5k', '2k', '12.4k', '12.5k', '150k', '1.2M']);
+    expect([99_940, 99_950, 99_960].map(compactCount)).toEqual(['99.9k', '100k', '100k']);
+  });
+
   it('durations: 999.5 ms is a second, 9.96 s is ten', () => {
-    expect([msText(999.4), msText(999.5), msText(9_960), msText(10_000)]).toEqual(['999 ms', '1.0 s', '10 s', '10 s']);
-    expect([durationText(999.4), durationText(999.5)]).toEqual(['999 ms', '1.0 s']);
+    expect([durationText(999.4), durationText(999.5), durationText(9_960), durationText(10_000)]).toEqual(['999 ms', '1.0 s', '10.0 s', '10.0 s']);
+  });
+
+  it('durations: a half tenth of a second rounds up, whatever its binary fraction', () => {
+    // (1950 / 1000).toFixed(1) is "1.9" (1.95 is stored as 1.9499...), while 1250 gave "1.3".
+    expect([1_050, 1_150, 1_250, 1_450, 1_950, 9_950, 12_345].map(durationText)).toEqual(['1.1 s', '1.2 s', '1.3 s', '1.5 s', '2.0 s', '10.0 s', '12.3 s']);
+    expect(durationText(1_234_560)).toBe('1,234.6 s');
+  });
+
+  it("one latency reads the same on the slower line, report.html's panel and the job summary's chart", () => {
+    // A script's whole conversation often takes over 10 s: the panel beside the item's line said
+    // "12 s" where the line said "slower: 1.2 s -> 12.3 s".
+    const slower = { baselineMs: 1_150, latencyMs: 12_345 };
+    const item = fixture('refund-dialog', { latencyMs: 12_345, baseline: { ...baseline('refund-dialog', 'Reply.'), latencyMs: 1_150 }, slower });
+    const r = run([item], { latency: { turns: 1, p50Ms: 12_345, p95Ms: 12_345 } });
+    expect(slowerText(slower)).toBe('1.2 s -> 12.3 s');
+    expect(latencyPanel(r.fixtures, r.latency)).toContain('>1.2 s → 12.3 s</text>');
+    expect(latencyPanel(r.fixtures, r.latency)).toContain('p95 12.3 s');
+    expect(latencyChartBlock(r)).toContain('  12.3 s\n');
+    expect(latencyChartBlock(r)).toContain('  1.2 s\n');
+  });
+
+  it("report.html's span waterfall writes a duration as the server does (its script's own ms())", () => {
+    // The page's script cannot import words.ts: its ms() is checked against durationText here.
+    const source = /function ms\(v\) \{[^\n]*\n?[^\n]*\}/.exec(SCRIPT)?.[0] ?? '';
+    expect(source).not.toBe('');
+    const ms = new Function(`${source}; return ms;`)() as (v: number) => string;
+    const values = [0.4, 12, 999.4, 999.5, 1_050, 1_150, 1_250, 1_450, 1_950, 9_950, 9_960, 12_345, 59_950, 600_000];
+    expect(values.map(ms)).toEqual(values.map(durationText));
   });
 });

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderComment, renderSummary, renderTerminal } from '../../src/report/index.js';
 import { renderHtml } from '../../src/report/html.js';
-import { ctx, fixture, run } from './fixtures.js';
+import { baseline, ctx, fixture, run } from './fixtures.js';
+import { usageText } from '../../src/report/usage.js';
 import { githubHtml, visibleText } from './helpers.js';
 
 const record = () => run([fixture('refund', { usage: { inputTokens: 9100, outputTokens: 3300 } })]);
@@ -21,5 +22,19 @@ describe('the tokens line says whose tokens they are', () => {
 
   it('report.html', () => {
     expect(renderHtml(record())).toContain('<span class="n">12.4k</span><span class="k">agent tokens reported (9.1k in, 3.3k out)</span>');
+  });
+});
+
+describe('the change against the baselines, in whole percent', () => {
+  const against = (now: number, before: number): string | null =>
+    usageText(run([fixture('refund', { usage: { inputTokens: now, outputTokens: 0 }, baseline: { ...baseline('refund', 'Reply.'), usage: { inputTokens: before, outputTokens: 0 } } })]));
+
+  it('half a percent either way rounds away from ±0%, the same both ways', () => {
+    // 1005 / 1000 - 1 is 0.004999999999999893 in floating point: +0.5% read "±0%" while -0.5% read "-1%".
+    expect(against(1005, 1000)).toBe('agent tokens reported: 1k (1k in, 0 out), +1% vs baselines');
+    expect(against(995, 1000)).toBe('agent tokens reported: 995 (995 in, 0 out), -1% vs baselines');
+    expect(against(1004, 1000)).toContain('±0% vs baselines');
+    expect(against(996, 1000)).toContain('±0% vs baselines');
+    expect(against(1180, 1000)).toContain('+18% vs baselines');
   });
 });

@@ -424,7 +424,7 @@ function callList(parent, list, live) {
     if (c.trace) add(li, el('span', 'src', ' (from trace)'));
   });
 }
-function ms(v) { return Math.round(v) < 1000 ? Math.round(v) + ' ms' : (v / 1000).toFixed(1) + ' s'; }
+function ms(v) { var t = Math.round(v / 100); return Math.round(v) < 1000 ? Math.round(v) + ' ms' : Math.floor(t / 10) + '.' + (t % 10) + ' s'; }
 function pct(v) { return (Math.round(v * 10000) / 100) + '%'; }
 function spansBlock(parent, tr) {
   if (!tr) return;
@@ -540,7 +540,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = '+F0adigauDdo1YmAEArnZhgNzAr8M201bPqsxboTSdg=';
+const SCRIPT_SHA256 = 'c+x7TWb8WDev++uDbQwcssJVQlhfDs67FTfQBBAwwXY=';
 const STYLE_SHA256 = 'sPzWlgKJk/5eWZwQkWf3hU8AGgW3297YU+3a+IBWgxg=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */

@@ -7,8 +7,7 @@ import { itemLatencyMs } from '../../evaluate/latency.js';
 import { escapeHtml, stripControl } from '../escape.js';
 import { isPersona, SCRIPT_MARK, type Item } from '../model.js';
 import type { RunLatency } from '../../types.js';
-import { msText } from '../latency-chart.js';
-import { thousands } from '../../words.js';
+import { durationText, thousands } from '../../words.js';
 
 /** Rows drawn; the rest are counted under the chart. */
 export const LATENCY_ROWS = 25;
@@ -57,6 +56,20 @@ function clipLabel(label: string, n = 30): string {
   return label.length <= n ? label : `${label.slice(0, n - 1)}…`;
 }
 
+/**
+ * The items past the drawn rows, counted by what they are (docs/latency.md, "Views"): those with a
+ * baseline figure are less slowed down than every row drawn; those with no baseline latency (no
+ * baseline, or one that kept none) have nothing to compare, and are not "less slowed down".
+ */
+function restText(rest: readonly LatencyRow[]): string {
+  const unmeasured = rest.filter((r) => r.beforeMs === null).length;
+  const slowed = rest.length - unmeasured;
+  const items = `and ${thousands(rest.length)} more ${rest.length === 1 ? 'item' : 'items'}`;
+  if (unmeasured === 0) return `${items}, less slowed down`;
+  if (slowed === 0) return `${items} with no baseline latency`;
+  return `${items}: ${thousands(slowed)} less slowed down, ${thousands(unmeasured)} with no baseline latency`;
+}
+
 /** The panel, or '' when no item was measured. */
 export function latencyPanel(items: readonly Item[], latency: RunLatency | null | undefined): string {
   const all = latencyRows(items);
@@ -75,13 +88,13 @@ export function latencyPanel(items: readonly Item[], latency: RunLatency | null 
     ] as const) {
       const mx = x(ms).toFixed(1);
       parts.push(`<line x1="${mx}" x2="${mx}" y1="${TOP - 6}" y2="${H - BOTTOM}" class="mark"/>`);
-      parts.push(`<text x="${mx}" y="${name === 'p50' ? TOP - 20 : TOP - 9}" class="axis" text-anchor="middle">${name} ${h(msText(ms))}</text>`);
+      parts.push(`<text x="${mx}" y="${name === 'p50' ? TOP - 20 : TOP - 9}" class="axis" text-anchor="middle">${name} ${h(durationText(ms))}</text>`);
     }
   }
   rows.forEach((r, i) => {
     const y = TOP + i * ROW;
     const kind = r.slower ? 'now slow' : r.beforeMs !== null && r.nowMs < r.beforeMs ? 'now fast' : 'now';
-    const change = r.beforeMs === null ? 'no baseline latency' : `${msText(r.beforeMs)} → ${msText(r.nowMs)}`;
+    const change = r.beforeMs === null ? 'no baseline latency' : `${durationText(r.beforeMs)} → ${durationText(r.nowMs)}`;
     const title = `<title>${h(r.label)}: ${h(change)}${r.slower ? ' (slower)' : ''}</title>`;
     parts.push(`<g class="row${r.slower ? ' slower' : ''}" data-label="${h(r.label)}">${title}`);
     parts.push(`<text x="${LABEL_W - 8}" y="${y + 13}" class="label" text-anchor="end">${r.script ? `${SCRIPT_MARK} ` : ''}${h(clipLabel(r.label))}</text>`);
@@ -91,13 +104,13 @@ export function latencyPanel(items: readonly Item[], latency: RunLatency | null 
     parts.push(`<text x="${W - VALUE_W + 8}" y="${y + 14}" class="value${r.slower ? ' slow' : ''}">${h(change)}</text>`);
     parts.push('</g>');
   });
-  parts.push(`<text x="${LABEL_W}" y="${H - 6}" class="axis">0</text><text x="${LABEL_W + plotW}" y="${H - 6}" class="axis" text-anchor="end">${h(msText(max))}</text>`);
+  parts.push(`<text x="${LABEL_W}" y="${H - 6}" class="axis">0</text><text x="${LABEL_W + plotW}" y="${H - 6}" class="axis" text-anchor="end">${h(durationText(max))}</text>`);
   const slower = all.filter((r) => r.slower).length;
   const label = `Latency per item, baseline against now: ${all.length} items measured${slower > 0 ? `, ${slower} slower` : ''}`;
   const svg = `<svg class="latency" viewBox="0 0 ${W} ${H}" role="img" aria-label="${h(label)}">${parts.join('')}</svg>`;
   const legend =
     `<p class="meta lat-legend"><span class="key before"></span> baseline <span class="key now"></span> now <span class="key fast"></span> faster <span class="key slow"></span> slower ` +
     `(over its baseline by more than the latency rule) · a fixture's message turn, a script's whole conversation${latency != null ? ' · p50 / p95: the run\'s message turns' : ''}</p>`;
-  const more = all.length > rows.length ? `<p class="meta">and ${thousands(all.length - rows.length)} more items, less slowed down</p>` : '';
+  const more = all.length > rows.length ? `<p class="meta">${h(restText(all.slice(rows.length)))}</p>` : '';
   return `<div class="panel wide"><h3>Latency</h3>${legend}${svg}${more}</div>`;
 }
