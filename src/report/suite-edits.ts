@@ -156,8 +156,8 @@ function baselineLine(b: BaselineEdit, code: CodeOf, git: boolean): string {
 
 /**
  * The head of the files that run the check: `2 workflow files changed: ...`; with local actions'
- * files and scripts, each kind counted (`1 workflow file, 2 files of local actions and 1 script a
- * step runs changed: ...`).
+ * files and files steps name, each kind counted (`4 files that run the check (1 workflow file, 2 files of
+ * local actions, 1 file a step names) changed: ...`).
  */
 function workflowsHead(workflows: readonly WorkflowEdit[], code: CodeOf): string {
   const inputs = `(${code('fail-on', LIMITS.label)}, ${code('repeat', LIMITS.label)}, the judge)`;
@@ -170,22 +170,26 @@ function workflowsHead(workflows: readonly WorkflowEdit[], code: CodeOf): string
   const kinds = [
     files > 0 ? plural(files, 'workflow file', 'workflow files') : null,
     actions > 0 ? plural(actions, 'file of a local action', 'files of local actions') : null,
-    scripts > 0 ? plural(scripts, 'file a step runs', 'files steps run') : null,
+    scripts > 0 ? plural(scripts, 'file a step names', 'files steps name') : null,
   ].filter((k): k is string => k !== null);
-  const list = kinds.length === 1 ? kinds[0] : `${kinds.slice(0, -1).join(', ')} and ${kinds[kinds.length - 1]}`;
-  return `${list} changed: the workflows, the local actions they use and the files their steps run decide what the check runs and with which inputs ${inputs}, which are not compared, and what a pull request changed of them can write any results`;
+  const they = workflows.length === 1 ? 'it' : 'they';
+  const what = kinds.length === 1 ? kinds[0] : `${plural(workflows.length, 'file that runs the check', 'files that run the check')} (${kinds.join(', ')})`;
+  return `${what} changed: ${they} can change what the check runs and with which inputs ${inputs}, which are not compared, and can write any results`;
 }
 
 /**
  * A file that runs the check: `.github/workflows/x.yml changed`; `tools/replay/index.js changed, a
- * file of the local action ./tools/replay that .github/workflows/x.yml uses`; `scripts/setup.sh
- * changed, run by a step of .github/workflows/x.yml`.
+ * file of the local action ./tools/replay, which .github/workflows/x.yml uses`; `scripts/setup.sh
+ * changed, named by a run: step of .github/workflows/x.yml`.
  */
 function workflowLine(w: WorkflowEdit, code: CodeOf): string {
   const file = `${code(w.file, LIMITS.file)} ${didWords(w.status)}`;
   if (w.by === undefined) return file;
   const by = code(w.by, LIMITS.file);
-  return w.action !== undefined ? `${file}, a file of the local action ${code(w.action, LIMITS.file)} that ${by} uses` : `${file}, named by a ${code('run:', LIMITS.label)} step of ${by}`;
+  if (w.action === undefined) return `${file}, named by a ${code('run:', LIMITS.label)} step of ${by}`;
+  // `uses: ./`: the repository is the action.
+  const action = w.action === './' ? `this repository's own action (${code('./', LIMITS.file)})` : `the local action ${code(w.action, LIMITS.file)}`;
+  return `${file}, a file of ${action}, which ${by} uses`;
 }
 
 function shown<T>(items: readonly T[], line: (x: T) => string): string[] {
@@ -253,9 +257,11 @@ export function suiteEditsParts(e: SuiteEdits, code: CodeOf): SuiteEditsParts {
   const onlyWorkflows = groups.length === 1 && workflows.length > 0;
   return {
     title: !git ? (onlyWorkflows ? (workflows.every((w) => w.by === undefined) ? WORKFLOWS_EDITED_TITLE : RUNS_EDITED_TITLE) : SUITE_EDITS_TITLE) : `This checkout edits the suite${rev === null ? '' : `, against ${rev}`}`,
-    intro: !git
-      ? `These results were measured against the suite as this pull request changes it, compared with its base ${base}.`
-      : `These results were measured against the suite as this checkout has it (uncommitted and untracked files included), compared with ${against}.`,
+    intro: git
+      ? `These results were measured against the suite as this checkout has it (uncommitted and untracked files included), compared with ${against}.`
+      : onlyWorkflows
+        ? `These results were measured by the check as this pull request changes what runs it, compared with its base ${base}.`
+        : `These results were measured against the suite as this pull request changes it, compared with its base ${base}.`,
     groups,
     unknown: e.unknown,
   };

@@ -260,9 +260,11 @@ describe('a pull request that edits its own suite', () => {
     expect(edits?.unknown).toBeNull();
     expect(s).toContain('#### ✏️ This pull request edits what runs the check');
     expect(s).toContain(
-      '**2 files of local actions and 4 files steps run changed: the workflows, the local actions they use and the files their steps run decide what the check runs and with which inputs (`fail-on`, `repeat`, the judge), which are not compared, and what a pull request changed of them can write any results**',
+      '**6 files that run the check (2 files of local actions, 4 files steps name) changed: they can change what the check runs and with which inputs (`fail-on`, `repeat`, the judge), which are not compared, and can write any results**',
     );
-    expect(s).toContain('- `tools/replay-action/replay.sh` added, a file of the local action `./tools/replay-action` that `.github/workflows/agent-replay.yml` uses');
+    expect(s).toContain('These results were measured by the check as this pull request changes what runs it, compared with its base `bbbbbbb`.');
+    expect(s).toContain('- `tools/replay-action/replay.sh` added, a file of the local action `./tools/replay-action`, which `.github/workflows/agent-replay.yml` uses');
+    expect(s).toContain('- `tools/inner.mjs` added, named by a `run:` step of `tools/replay-action/action.yml`');
     expect(s).toContain('- `scripts/setup.sh` added, named by a `run:` step of `.github/workflows/agent-replay.yml`');
     // Kept in results.json as read.
     const kept = parseRecord(serializeRecord({ ...run([], {}), suiteEdits: edits! }), 'results.json');
@@ -296,7 +298,8 @@ describe('a pull request that edits its own suite', () => {
       { file: 'dist/index.js', status: 'added', action: './', by: '.github/workflows/dogfood.yml' },
     ]);
     expect(s).toContain('#### ✏️ This pull request edits what runs the check');
-    expect(s).toContain('**1 workflow file and 3 files of local actions changed: ');
+    expect(s).toContain('**4 files that run the check (1 workflow file, 3 files of local actions) changed: ');
+    expect(s).toContain("- `dist/index.js` added, a file of this repository's own action (`./`), which `.github/workflows/dogfood.yml` uses");
     expect(s).not.toContain('src/main.ts');
   });
 
