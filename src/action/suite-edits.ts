@@ -1,6 +1,7 @@
 // Whether the pull request edits the suite it is checked by (docs/action.md, "The PR comment",
-// "Suite edited"): fixtures and persona scripts whose checks it changed or removed, those it deleted, and baselines it
-// changed in a commit other than an accept commit. Everything is read from GitHub, at the two
+// "Suite edited"): fixtures and persona scripts whose checks it changed or removed, those it deleted, baselines it
+// changed in a commit other than an accept commit, and the files that run the check (the workflows,
+// the local actions they use, the files their steps name). Everything is read from GitHub, at the two
 // commits GitHub names (the pull request's base and the replayed head): nothing in the head's
 // files can say what the base was.
 
