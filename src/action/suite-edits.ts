@@ -63,8 +63,8 @@ export const MAX_ACTIONS_READ = 10;
 
 /**
  * A file outside `.github/` that a workflow runs (workflow-runs.ts): one of a local action's
- * (`dir`, `.` for `uses: ./`; its action.yml and the files in `folders`), or a path a `run:` step
- * names. `by`: the workflow (or composite action) that uses or names it.
+ * (`dir`, `.` for `uses: ./`; its action.yml and the files in `folders`), or a file a `run:` step
+ * runs. `by`: the workflow (or composite action) that uses or names it.
  */
 type RunRule = { kind: 'action'; dir: string; folders: string[]; by: string } | { kind: 'script'; path: string; by: string };
 
@@ -75,7 +75,7 @@ async function yamlValues(path: string, text: string): Promise<unknown> {
 
 /**
  * What the workflows at `ref` run from the repository (RunRule): their local actions (those an
- * action uses in turn included) and the paths their `run:` steps name. What could not be read is
+ * action uses in turn included) and the files their `run:` steps run. What could not be read is
  * said in `unknown`, never taken as running nothing.
  */
 async function runRules(github: GitHubApi, at: { owner: string; repo: string }, ref: string, side: string, unknown: string[]): Promise<RunRule[]> {
@@ -126,7 +126,7 @@ async function runRules(github: GitHubApi, at: { owner: string; repo: string }, 
   return rules;
 }
 
-/** The rule by which a workflow runs `path`, or null: a local action's action.yml or a file in its folders, a path a `run:` step names. */
+/** The rule by which a workflow runs `path`, or null: a local action's action.yml or a file in its folders, a file a `run:` step runs. */
 function ruleFor(rules: readonly RunRule[], path: string): RunRule | null {
   return rules.find((r) =>
     r.kind === 'script'
@@ -205,8 +205,8 @@ export async function suiteEditsFor(
     ? await configEdits(await configSides(github, at, configPaths, from, head))
     : [];
 
-  // What the workflows run from outside `.github/` (their local actions, the paths their `run:` steps
-  // name), read at both commits when a changed file could be one of them: a file of neither the
+  // What the workflows run from outside `.github/` (their local actions, the files their `run:` steps
+  // run), read at both commits when a changed file could be one of them: a file of neither the
   // suite nor the workflows.
   const isSuiteFile = (p: string): boolean => isItemFile(p) || isBaseline(p) || configPaths.includes(p);
   const outside = (p: string | undefined): boolean => p !== undefined && !isSuiteFile(p) && !isWorkflowFile(p);

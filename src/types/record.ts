@@ -144,7 +144,7 @@ export interface BaselineEdit {
   status: string;
 }
 
-/** A changed file that runs the check: a workflow file, a file of a local action a workflow uses, or a path a `run:` step names. */
+/** A changed file that runs the check: a workflow file, a file of a local action a workflow uses, or a file a `run:` step runs. */
 export interface WorkflowEdit extends BaselineEdit {
   /** The local action it is a file of, as a workflow's `uses:` names it (`./tools/replay-action`, `./`); absent otherwise. */
   action?: string;
@@ -165,7 +165,7 @@ export interface SuiteEdits {
   /**
    * The files the pull request changed that run the check: the workflow files (under
    * `.github/workflows/` and `.github/actions/`), the files of the local actions a workflow at
-   * the base or the head uses, and the paths its `run:` steps name; each as GitHub lists it (`file`
+   * the base or the head uses, and the files its `run:` steps run; each as GitHub lists it (`file`
    * at the head, at the base when removed): they decide what runs the check and with which inputs,
    * which are not compared. Absent when none, from git, and in older records.
    */

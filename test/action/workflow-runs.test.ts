@@ -1,12 +1,12 @@
 // What a workflow runs from the repository (src/action/workflow-runs.ts; docs/security.md, "A pull
-// request that edits its own check"): its local actions and the paths its `run:` steps name, read
+// request that edits its own check"): its local actions and the files its `run:` steps run, read
 // from the values as written; an expression, a variable or a path outside the repository is none.
 
 import { describe, expect, it } from 'vitest';
 import { actionFolders, inFolder, workflowNamed, type StepsNamed } from '../../src/action/workflow-runs.js';
 
 describe('workflowNamed', () => {
-  it('takes the local actions and the relative paths of run lines, working directories applied, and nothing built at run time', () => {
+  it('takes the local actions, and the files run lines run, working directories applied, and nothing built at run time', () => {
     const named = workflowNamed({
       defaults: { run: { 'working-directory': 'app' } },
       jobs: {
@@ -16,18 +16,21 @@ describe('workflowNamed', () => {
             { uses: './' },
             { uses: 'actions/checkout@v4' },
             { uses: '../elsewhere' },
-            { run: 'bash scripts/x.sh --flag=conf/y.json 2>/dev/null; node "$TOOL" ${{ inputs.file }} ../../outside.sh /etc/z.sh -v' },
-            { run: 'node tools/setup.mjs', 'working-directory': '${{ github.workspace }}' },
-            { run: '$GITHUB_WORKSPACE/ci/run.sh', 'working-directory': 'web' },
+            // A runner's arguments (an option's value too), not a redirection's file, a descriptor or a comment.
+            { run: 'bash scripts/x.sh --config=conf/y.json 2>&1 > out.log # then: bash nope.sh\nnode "$TOOL" ${{ inputs.file }} ../../outside.sh /etc/z.sh -v' },
+            // Not run: read (node -p), printed, given to git or npm.
+            { run: "node -p \"require('./package.json').version\"\necho scripts/no.sh; git add dist/index.js; npm run setup; cat < in.sh" },
+            { run: 'AGENT=1 sudo -E ./start.sh &\nnohup npx tsx seed.ts | tee log.txt\nsource ./env.sh && ci/check.py', 'working-directory': '${{ github.workspace }}' },
+            { run: '"$GITHUB_WORKSPACE/ci/run.sh"', 'working-directory': 'web' },
           ],
         },
+        // A job's working directory is the workspace's, over the workflow's.
         b: { defaults: { run: { 'working-directory': 'svc' } }, steps: [{ run: './start.sh' }] },
         c: { uses: './.github/workflows/reusable.yml' },
       },
     });
     expect(named.actions).toEqual(['tools/act', '.']);
-    // Every word that could be a path is one (`bash`, `2` of `2>`): a file of that name that the pull request changed is named.
-    expect(named.paths).toEqual(['app/bash', 'app/scripts/x.sh', 'app/conf/y.json', 'app/2', 'app/node', 'node', 'tools/setup.mjs', 'ci/run.sh', 'svc/start.sh']);
+    expect(named.paths).toEqual(['app/scripts/x.sh', 'app/conf/y.json', 'start.sh', 'tsx', 'seed.ts', 'env.sh', 'ci/check.py', 'ci/run.sh', 'svc/start.sh']);
   });
 
   it('reads nothing from what is not a workflow', () => {
@@ -45,7 +48,7 @@ describe('actionFolders', () => {
     expect(actionFolders('tools/c', { runs: { using: 'composite', steps: [{ run: 'bash ${{ github.action_path }}/run.sh' }, { uses: './tools/inner' }] } }, into)).toEqual(['tools/c']);
     expect(actionFolders('.', { runs: { using: 'composite', steps: [{ run: 'bash $GITHUB_ACTION_PATH/scripts/go.sh' }] } }, into)).toEqual([]);
     expect(actionFolders('tools/x', undefined, into)).toEqual(['tools/x']);
-    expect(into).toEqual({ actions: ['tools/inner'], paths: ['bash', 'tools/c/run.sh', 'bash', 'scripts/go.sh'] });
+    expect(into).toEqual({ actions: ['tools/inner'], paths: ['tools/c/run.sh', 'scripts/go.sh'] });
     expect(inFolder('dist/index.js', 'dist')).toBe(true);
     expect(inFolder('distant/index.js', 'dist')).toBe(false);
     expect(inFolder('README.md', '.')).toBe(true);
