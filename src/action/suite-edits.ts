@@ -30,7 +30,8 @@ export const MAX_SUITE_FILES = 50;
 const MAX_SEGMENTS = 20;
 /**
  * The most pull requests of one deployed commit compared with their bases (deployment_status): each
- * comparison is up to about 125 requests (the comparison, two a changed file, the runs of commits).
+ * comparison is up to about 250 requests (the comparison, two a changed file, the runs of commits,
+ * the workflows and local actions read at both commits).
  */
 export const MAX_PULLS_COMPARED = 10;
 
