@@ -74,57 +74,79 @@ async function yamlValues(path: string, text: string): Promise<unknown> {
   return withYamlPackage(() => readYaml(path, text).data);
 }
 
+/** What the workflows at one commit run (runRules): the rules, the files that did not read and why, and the caps reached. */
+interface RunsAt {
+  rules: RunRule[];
+  unread: Map<string, string>;
+  notes: string[];
+}
+
 /**
  * What the workflows at `ref` run from the repository (RunRule): their local actions (those an
  * action uses in turn included) and the files their `run:` steps run. What could not be read is
- * said in `unknown`, never taken as running nothing.
+ * returned to be said, never taken as running nothing.
  */
-async function runRules(github: GitHubApi, at: { owner: string; repo: string }, ref: string, side: string, unknown: string[]): Promise<RunRule[]> {
+async function runRules(github: GitHubApi, at: { owner: string; repo: string }, ref: string, side: string): Promise<RunsAt> {
+  const out: RunsAt = { rules: [], unread: new Map(), notes: [] };
   const folder = await github.getContent(at.owner, at.repo, '.github/workflows', ref);
-  if (folder?.kind !== 'folder') return [];
+  if (folder?.kind !== 'folder') return out;
   const files = folder.entries.filter((e) => e.type === 'file' && /\.ya?ml$/i.test(e.name)).map((e) => e.path).sort();
   if (files.length > MAX_WORKFLOWS_READ) {
-    unknown.push(`${files.length} workflow files at the ${side}: the first ${MAX_WORKFLOWS_READ} were read for the local actions and scripts they run, ${plural(files.length - MAX_WORKFLOWS_READ, 'the other was', 'the others were')} not`);
+    out.notes.push(`${files.length} workflow files at the ${side}: the first ${MAX_WORKFLOWS_READ} were read for the local actions and files they run, ${plural(files.length - MAX_WORKFLOWS_READ, 'the other was', 'the others were')} not`);
   }
-  const rules: RunRule[] = [];
-  const unread: string[] = [];
   const actions: { dir: string; by: string }[] = [];
   const named = (by: string, n: StepsNamed): void => {
     for (const dir of n.actions) if (!actions.some((a) => a.dir === dir)) actions.push({ dir, by });
-    for (const path of n.paths) rules.push({ kind: 'script', path, by });
+    for (const path of n.paths) out.rules.push({ kind: 'script', path, by });
+  };
+  /** The values of a file read, or undefined with why it was not (said in the block). */
+  const values = async (path: string, text: string | null): Promise<unknown> => {
+    const data = text === null ? undefined : await yamlValues(path, text);
+    if (data === undefined) out.unread.set(path, text === null ? 'is over 1 MB (GitHub gives no text of a file that large)' : 'does not read as YAML');
+    return data;
   };
   const texts = await Promise.all(files.slice(0, MAX_WORKFLOWS_READ).map(async (path) => ({ path, file: await github.getContent(at.owner, at.repo, path, ref) })));
   for (const { path, file } of texts) {
-    const data = file?.kind === 'file' && file.text !== null ? await yamlValues(path, file.text) : undefined;
-    if (data === undefined) unread.push(path);
-    else named(path, workflowNamed(data));
+    if (file?.kind !== 'file') continue;
+    const data = await values(path, file.text);
+    if (data !== undefined) named(path, workflowNamed(data));
   }
   // Each local action once, those a composite action uses after it, up to MAX_ACTIONS_READ.
   for (let i = 0; i < actions.length; i++) {
     const { dir, by } = actions[i] as { dir: string; by: string };
     if (i >= MAX_ACTIONS_READ) {
-      unknown.push(`the workflows at the ${side} use ${actions.length} local actions: the first ${MAX_ACTIONS_READ} were read for what they run, ${plural(actions.length - MAX_ACTIONS_READ, 'the other was', 'the others were')} not`);
+      out.notes.push(`the workflows at the ${side} use ${actions.length} local actions: the first ${MAX_ACTIONS_READ} were read for what they run, ${plural(actions.length - MAX_ACTIONS_READ, 'the other was', 'the others were')} not`);
       break;
     }
-    let data: unknown;
     let read = false;
     for (const name of ['action.yml', 'action.yaml']) {
       const path = dir === '.' ? name : `${dir}/${name}`;
       const file = await github.getContent(at.owner, at.repo, path, ref);
       if (file?.kind !== 'file') continue;
       read = true;
-      data = file.text === null ? undefined : await yamlValues(path, file.text);
-      if (data === undefined) unread.push(path);
       const inner: StepsNamed = { actions: [], paths: [] };
-      rules.push({ kind: 'action', dir, folders: actionFolders(dir, data, inner), by });
+      out.rules.push({ kind: 'action', dir, folders: actionFolders(dir, await values(path, file.text), inner), by });
       named(path, inner);
       break;
     }
     // No action.yml at this commit: its folder all the same, as a workflow that uses it would fail on any of its files.
-    if (!read) rules.push({ kind: 'action', dir, folders: [dir], by });
+    if (!read) out.rules.push({ kind: 'action', dir, folders: [dir], by });
   }
-  if (unread.length > 0) unknown.push(`${unread.join(', ')} at the ${side} ${unread.length === 1 ? 'does' : 'do'} not read as YAML here (or ${unread.length === 1 ? 'is' : 'are'} over 1 MB), so the local actions and scripts ${unread.length === 1 ? 'it runs were' : 'they run were'} not looked for`);
-  return rules;
+  return out;
+}
+
+/**
+ * What could not be read of the workflows and local actions at both commits, for the block:
+ * `.github/workflows/x.yml at the base and at the head does not read as YAML, so ...`; then the caps reached.
+ */
+function runsUnknown(base: RunsAt, head: RunsAt): string[] {
+  const paths = [...new Set([...base.unread.keys(), ...head.unread.keys()])].sort();
+  const lines = paths.map((path) => {
+    const [b, h] = [base.unread.get(path), head.unread.get(path)];
+    const sides = b !== undefined && h !== undefined && b === h ? [`at the base and at the head ${b}`] : [b === undefined ? null : `at the base ${b}`, h === undefined ? null : `at the head ${h}`].filter((x): x is string => x !== null);
+    return `${path} ${sides.join(' and ')}, so the local actions and files it runs were not looked for`;
+  });
+  return [...lines, ...base.notes, ...head.notes];
 }
 
 /** The rule by which a workflow runs `path`, or null: a local action's action.yml or a file in its folders, a file a `run:` step runs. */
@@ -213,7 +235,10 @@ export async function suiteEditsFor(
   const outside = (p: string | undefined): boolean => p !== undefined && !isSuiteFile(p) && !isWorkflowFile(p);
   let rulesRead: Promise<RunRule[]> | null = null;
   const rules = (): Promise<RunRule[]> =>
-    (rulesRead ??= Promise.all([runRules(github, at, from, 'base', unknown), runRules(github, at, head, 'head', unknown)]).then(([a, b]) => [...a, ...b]));
+    (rulesRead ??= Promise.all([runRules(github, at, from, 'base'), runRules(github, at, head, 'head')]).then(([a, b]) => {
+      unknown.push(...runsUnknown(a, b));
+      return [...a.rules, ...b.rules];
+    }));
   /** Whether a workflow runs a changed file outside `.github/`: a file of a local action it uses, a path a step names. */
   const runs = async (p: string | undefined): Promise<boolean> => outside(p) && ruleFor(await rules(), p as string) !== null;
 

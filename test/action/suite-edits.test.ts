@@ -303,13 +303,20 @@ describe('a pull request that edits its own suite', () => {
     expect(s).not.toContain('src/main.ts');
   });
 
-  it('says a workflow that does not read as YAML, whose local actions and scripts were not looked for', async () => {
+  it('says a workflow or action.yml that does not read as YAML, whose local actions and files were not looked for', async () => {
     const base = { ...BASE_FILES, '.github/workflows/broken.yml': 'jobs: [\n' };
     const { edits } = await editsOf([{ push: { 'scripts/setup.sh': '' } }], base);
     expect(edits?.workflows).toBeUndefined();
     expect(edits?.unknown).toBe(
-      '.github/workflows/broken.yml at the base does not read as YAML here (or is over 1 MB), so the local actions and scripts it runs were not looked for; .github/workflows/broken.yml at the head does not read as YAML here (or is over 1 MB), so the local actions and scripts it runs were not looked for.',
+      '.github/workflows/broken.yml at the base and at the head does not read as YAML, so the local actions and files it runs were not looked for.',
     );
+  });
+
+  it('names the files of a local action whose action.yml the pull request broke, by its folder, and says it did not read', async () => {
+    const used = { ...BASE_FILES, '.github/workflows/ci.yml': 'jobs:\n  a:\n    steps:\n      - uses: ./tools/x\n', 'tools/x/action.yml': 'runs: { using: composite, steps: [] }\n' };
+    const broke = await editsOf([{ push: { 'tools/x/action.yml': 'runs: [\n' } }], used);
+    expect(broke.edits?.workflows).toEqual([{ file: 'tools/x/action.yml', status: 'modified', action: './tools/x', by: '.github/workflows/ci.yml' }]);
+    expect(broke.edits?.unknown).toBe('tools/x/action.yml at the head does not read as YAML, so the local actions and files it runs were not looked for.');
   });
 
   it('says the workflows after an edit of the suite, under the suite\'s title', async () => {
