@@ -1,6 +1,7 @@
 // Whether the pull request edits the suite it is checked by (docs/action.md, "The PR comment",
-// "Suite edited"): fixtures and persona scripts whose checks it changed or removed, those it deleted, and baselines it
-// changed in a commit other than an accept commit. Everything is read from GitHub, at the two
+// "Suite edited"): fixtures and persona scripts whose checks it changed or removed, those it deleted, baselines it
+// changed in a commit other than an accept commit, and the files that run the check (the workflows,
+// the local actions they use, the files their steps name). Everything is read from GitHub, at the two
 // commits GitHub names (the pull request's base and the replayed head): nothing in the head's
 // files can say what the base was.
 
@@ -8,12 +9,14 @@ import { posix } from 'node:path';
 import type { ComparedCommit, GitHubApi } from '../github/api.js';
 import type { ActionContext, PullContext } from './context.js';
 import { gitHubFailure } from './github-words.js';
-import type { BaselineEdit, SuiteEdits } from '../types.js';
+import type { BaselineEdit, SuiteEdits, WorkflowEdit } from '../types.js';
 import { fixtureEdits, type ChangedFixtureFile } from '../suite/edits.js';
 import { configEdits, type ChangedConfigFile } from '../suite/config-edits.js';
 import { CONFIG_NAMES } from '../suite/index.js';
 import { COMMIT_HEADLINE } from './accept.js';
 import { plural } from '../words.js';
+import { readYaml, withYamlPackage } from '../suite/yaml/index.js';
+import { actionFolders, inFolder, workflowNamed, type StepsNamed } from './workflow-runs.js';
 
 /** GitHub's comparison lists at most 300 files: with that many, some may be left out. */
 const MAX_LISTED_FILES = 300;
@@ -27,7 +30,8 @@ export const MAX_SUITE_FILES = 50;
 const MAX_SEGMENTS = 20;
 /**
  * The most pull requests of one deployed commit compared with their bases (deployment_status): each
- * comparison is up to about 125 requests (the comparison, two a changed file, the runs of commits).
+ * comparison is up to about 250 requests (the comparison, two a changed file, the runs of commits,
+ * the workflows and local actions read at both commits).
  */
 export const MAX_PULLS_COMPARED = 10;
 
@@ -51,6 +55,107 @@ function hasAcceptMessage(c: ComparedCommit): boolean {
  */
 export function isWorkflowFile(path: string): boolean {
   return path.startsWith('.github/workflows/') || path.startsWith('.github/actions/');
+}
+
+/** The most workflow files read at each commit for what they run (a request each). */
+export const MAX_WORKFLOWS_READ = 40;
+/** The most local actions read at each commit for what they run (up to two requests each). */
+export const MAX_ACTIONS_READ = 10;
+
+/**
+ * A file outside `.github/` that a workflow runs (workflow-runs.ts): one of a local action's
+ * (`dir`, `.` for `uses: ./`; its action.yml and the files in `folders`), or a file a `run:` step
+ * runs. `by`: the workflow (or composite action) that uses or names it.
+ */
+type RunRule = { kind: 'action'; dir: string; folders: string[]; by: string } | { kind: 'script'; path: string; by: string };
+
+/** The values of a workflow or action.yml as YAML reads them; undefined when it does not read. */
+async function yamlValues(path: string, text: string): Promise<unknown> {
+  return withYamlPackage(() => readYaml(path, text).data);
+}
+
+/** What the workflows at one commit run (runRules): the rules, the files that did not read and why, and the caps reached. */
+interface RunsAt {
+  rules: RunRule[];
+  unread: Map<string, string>;
+  notes: string[];
+}
+
+/**
+ * What the workflows at `ref` run from the repository (RunRule): their local actions (those an
+ * action uses in turn included) and the files their `run:` steps run. What could not be read is
+ * returned to be said, never taken as running nothing.
+ */
+async function runRules(github: GitHubApi, at: { owner: string; repo: string }, ref: string, side: string): Promise<RunsAt> {
+  const out: RunsAt = { rules: [], unread: new Map(), notes: [] };
+  const folder = await github.getContent(at.owner, at.repo, '.github/workflows', ref);
+  if (folder?.kind !== 'folder') return out;
+  const files = folder.entries.filter((e) => e.type === 'file' && /\.ya?ml$/i.test(e.name)).map((e) => e.path).sort();
+  if (files.length > MAX_WORKFLOWS_READ) {
+    out.notes.push(`${files.length} workflow files at the ${side}: the first ${MAX_WORKFLOWS_READ} were read for the local actions and files they run, ${plural(files.length - MAX_WORKFLOWS_READ, 'the other was', 'the others were')} not`);
+  }
+  const actions: { dir: string; by: string }[] = [];
+  const named = (by: string, n: StepsNamed): void => {
+    for (const dir of n.actions) if (!actions.some((a) => a.dir === dir)) actions.push({ dir, by });
+    for (const path of n.paths) out.rules.push({ kind: 'script', path, by });
+  };
+  /** The values of a file read, or undefined with why it was not (said in the block). */
+  const values = async (path: string, text: string | null): Promise<unknown> => {
+    const data = text === null ? undefined : await yamlValues(path, text);
+    if (data === undefined) out.unread.set(path, text === null ? 'is over 1 MB (GitHub gives no text of a file that large)' : 'does not read as YAML');
+    return data;
+  };
+  const texts = await Promise.all(files.slice(0, MAX_WORKFLOWS_READ).map(async (path) => ({ path, file: await github.getContent(at.owner, at.repo, path, ref) })));
+  for (const { path, file } of texts) {
+    if (file?.kind !== 'file') continue;
+    const data = await values(path, file.text);
+    if (data !== undefined) named(path, workflowNamed(data));
+  }
+  // Each local action once, those a composite action uses after it, up to MAX_ACTIONS_READ.
+  for (let i = 0; i < actions.length; i++) {
+    const { dir, by } = actions[i] as { dir: string; by: string };
+    if (i >= MAX_ACTIONS_READ) {
+      out.notes.push(`the workflows at the ${side} use ${actions.length} local actions: the first ${MAX_ACTIONS_READ} were read for what they run, ${plural(actions.length - MAX_ACTIONS_READ, 'the other was', 'the others were')} not`);
+      break;
+    }
+    let read = false;
+    for (const name of ['action.yml', 'action.yaml']) {
+      const path = dir === '.' ? name : `${dir}/${name}`;
+      const file = await github.getContent(at.owner, at.repo, path, ref);
+      if (file?.kind !== 'file') continue;
+      read = true;
+      const inner: StepsNamed = { actions: [], paths: [] };
+      out.rules.push({ kind: 'action', dir, folders: actionFolders(dir, await values(path, file.text), inner), by });
+      named(path, inner);
+      break;
+    }
+    // No action.yml at this commit: its folder all the same, as a workflow that uses it would fail on any of its files.
+    if (!read) out.rules.push({ kind: 'action', dir, folders: [dir], by });
+  }
+  return out;
+}
+
+/**
+ * What could not be read of the workflows and local actions at both commits, for the block:
+ * `.github/workflows/x.yml at the base and at the head does not read as YAML, so ...`; then the caps reached.
+ */
+function runsUnknown(base: RunsAt, head: RunsAt): string[] {
+  const paths = [...new Set([...base.unread.keys(), ...head.unread.keys()])].sort();
+  const lines = paths.map((path) => {
+    const [b, h] = [base.unread.get(path), head.unread.get(path)];
+    const sides = b !== undefined && h !== undefined && b === h ? [`at the base and at the head ${b}`] : [b === undefined ? null : `at the base ${b}`, h === undefined ? null : `at the head ${h}`].filter((x): x is string => x !== null);
+    return `${path} ${sides.join(' and ')}, so the local actions and files it runs were not looked for`;
+  });
+  return [...lines, ...base.notes, ...head.notes];
+}
+
+/** The rule by which a workflow runs `path`, or null: a local action's action.yml or a file in its folders, a file a `run:` step runs. */
+function ruleFor(rules: readonly RunRule[], path: string): RunRule | null {
+  return rules.find((r) =>
+    r.kind === 'script'
+      ? r.path === path
+      : path === (r.dir === '.' ? 'action.yml' : `${r.dir}/action.yml`) || path === (r.dir === '.' ? 'action.yaml' : `${r.dir}/action.yaml`) || r.folders.some((f) => inFolder(path, f)),
+  ) ?? null;
 }
 
 /** The suite folder's path in the repository (`.` or `apps/a/.agent-replay`), or null when it is outside. */
@@ -123,6 +228,20 @@ export async function suiteEditsFor(
     ? await configEdits(await configSides(github, at, configPaths, from, head))
     : [];
 
+  // What the workflows run from outside `.github/` (their local actions, the files their `run:` steps
+  // run), read at both commits when a changed file could be one of them: a file of neither the
+  // suite nor the workflows.
+  const isSuiteFile = (p: string): boolean => isItemFile(p) || isBaseline(p) || configPaths.includes(p);
+  const outside = (p: string | undefined): boolean => p !== undefined && !isSuiteFile(p) && !isWorkflowFile(p);
+  let rulesRead: Promise<RunRule[]> | null = null;
+  const rules = (): Promise<RunRule[]> =>
+    (rulesRead ??= Promise.all([runRules(github, at, from, 'base'), runRules(github, at, head, 'head')]).then(([a, b]) => {
+      unknown.push(...runsUnknown(a, b));
+      return [...a.rules, ...b.rules];
+    }));
+  /** Whether a workflow runs a changed file outside `.github/`: a file of a local action it uses, a path a step names. */
+  const runs = async (p: string | undefined): Promise<boolean> => outside(p) && ruleFor(await rules(), p as string) !== null;
+
   // Baselines: each changed one, made by an accept commit or not. Runs of accept commits and of
   // other commits are compared one by one, so that a hand edit under a later acceptance of
   // another baseline is still seen; the last run that touched a file decides.
@@ -155,7 +274,14 @@ export async function suiteEditsFor(
           unknown.push(`a commit before an accept commit changed ${workflowBefore}, and a workflow can commit as the accept flow does, so the baselines of the accept commits after it are listed as edited`);
           distrusted = true;
         }
-        if (accepts[i] !== true && workflowBefore === null) workflowBefore = seg.files.find((f) => isWorkflowFile(f.path) || (f.previous !== undefined && isWorkflowFile(f.previous)))?.path ?? null;
+        if (accepts[i] !== true && workflowBefore === null) {
+          for (const f of seg.files) {
+            if (workflowBefore !== null) break;
+            const workflow = isWorkflowFile(f.path) || (f.previous !== undefined && isWorkflowFile(f.previous));
+            if (workflow) workflowBefore = f.path;
+            else if ((await runs(f.path)) || (await runs(f.previous))) workflowBefore = `${f.path} (which a workflow runs)`;
+          }
+        }
         for (const f of seg.files) for (const p of [f.path, f.previous]) if (p !== undefined && isBaseline(p)) madeBy.set(p, ours ? 'accept' : 'other');
         prev = end;
         i = j + 1;
@@ -165,10 +291,18 @@ export async function suiteEditsFor(
   const baselines: BaselineEdit[] = changedBaselines.filter((f) => madeBy.get(f.path) !== 'accept').map((f) => ({ file: f.path, status: f.status }));
   // The workflows: what runs the check, with which inputs (fail-on, repeat, the judge), and, for a
   // fork's pull request, the run whose records a workflow_run report comments with.
-  const workflows: BaselineEdit[] = c.files
-    .filter((f) => isWorkflowFile(f.path) || (f.previous !== undefined && isWorkflowFile(f.previous)))
-    .map((f) => ({ file: f.path, status: f.status }))
-    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  // The local actions they use and the files their steps name: each with what uses or names it.
+  const workflows: WorkflowEdit[] = [];
+  const found = c.files.some((f) => outside(f.path) || outside(f.previous)) ? await rules() : [];
+  for (const f of c.files) {
+    if (isWorkflowFile(f.path) || (f.previous !== undefined && isWorkflowFile(f.previous))) {
+      workflows.push({ file: f.path, status: f.status });
+      continue;
+    }
+    const rule = [f.path, f.previous].filter(outside).map((p) => ruleFor(found, p as string)).find((r) => r !== null) ?? null;
+    if (rule !== null) workflows.push({ file: f.path, status: f.status, ...(rule.kind === 'action' ? { action: rule.dir === '.' ? './' : `./${rule.dir}` } : {}), by: rule.by });
+  }
+  workflows.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   if (fixtures.length === 0 && config.length === 0 && baselines.length === 0 && workflows.length === 0 && unknown.length === 0) return null;
   return {
     base: from,

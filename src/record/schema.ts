@@ -562,7 +562,8 @@ function buildRunRecordSchema() {
           .optional(),
         baselines: z.array(z.strictObject({ file: z.string(), status: z.string() })),
         // Within schema version 1 (docs/action.md, "Suite edited"): absent when no workflow file changed, from git, and in older records.
-        workflows: z.array(z.strictObject({ file: z.string(), status: z.string() })).optional(),
+        // `action` and `by`: a file of a local action, or one a `run:` step names (absent in older records).
+        workflows: z.array(z.strictObject({ file: z.string(), status: z.string(), action: z.string().optional(), by: z.string().optional() })).optional(),
         unknown: z.string().nullable(),
         source: z.literal('git').optional(),
         rev: z.string().optional(),

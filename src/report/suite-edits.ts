@@ -4,7 +4,7 @@
 // piece of the pull request's text (a label, a file, a check) escaped its own way; the words around
 // them are ours and need no escape. `unknown` comes back as it is recorded, for each surface to escape.
 
-import type { BaselineEdit, ConfigEdit, FixtureEdit, SuiteEdits } from '../types.js';
+import type { BaselineEdit, ConfigEdit, FixtureEdit, SuiteEdits, WorkflowEdit } from '../types.js';
 import { LIMITS } from './item-parts.js';
 import { plural, thousands } from '../words.js';
 
@@ -16,6 +16,9 @@ export const SUITE_EDITS_TITLE = 'This pull request edits the suite';
 
 /** The title on a pull request that changed its workflows and nothing of the suite. */
 export const WORKFLOWS_EDITED_TITLE = 'This pull request edits the workflows that run the check';
+
+/** The title on one that changed a local action a workflow uses, or a file a step runs, and nothing of the suite. */
+export const RUNS_EDITED_TITLE = 'This pull request edits what runs the check';
 
 /** The title when nothing was found but not everything could be compared (GitHub did not answer, a cap): nothing said to be edited. */
 export const SUITE_EDITS_UNKNOWN_TITLE = 'Not known whether this pull request edits the suite';
@@ -151,6 +154,44 @@ function baselineLine(b: BaselineEdit, code: CodeOf, git: boolean): string {
   return `${code(b.file, LIMITS.file)} ${didWords(b.status)} ${git ? 'since the base' : 'by a commit that is not an accept commit'}`;
 }
 
+/**
+ * The head of the files that run the check: `2 workflow files changed: ...`; with local actions'
+ * files and files steps name, each kind counted (`4 files that run the check (1 workflow file, 2 files of
+ * local actions, 1 file a step names) changed: ...`).
+ */
+function workflowsHead(workflows: readonly WorkflowEdit[], code: CodeOf): string {
+  const inputs = `(${code('fail-on', LIMITS.label)}, ${code('repeat', LIMITS.label)}, the judge)`;
+  const files = workflows.filter((w) => w.by === undefined).length;
+  const actions = workflows.filter((w) => w.action !== undefined).length;
+  const scripts = workflows.length - files - actions;
+  if (actions === 0 && scripts === 0) {
+    return `${plural(files, 'workflow file', 'workflow files')} changed: a workflow decides what the check runs and with which inputs ${inputs}, which are not compared, and a run of a workflow a pull request changed can write any results`;
+  }
+  const kinds = [
+    files > 0 ? plural(files, 'workflow file', 'workflow files') : null,
+    actions > 0 ? plural(actions, 'file of a local action', 'files of local actions') : null,
+    scripts > 0 ? plural(scripts, 'file a step names', 'files steps name') : null,
+  ].filter((k): k is string => k !== null);
+  const they = workflows.length === 1 ? 'it' : 'they';
+  const what = kinds.length === 1 ? kinds[0] : `${plural(workflows.length, 'file that runs the check', 'files that run the check')} (${kinds.join(', ')})`;
+  return `${what} changed: ${they} can change what the check runs and with which inputs ${inputs}, which are not compared, and can write any results`;
+}
+
+/**
+ * A file that runs the check: `.github/workflows/x.yml changed`; `tools/replay/index.js changed, a
+ * file of the local action ./tools/replay, which .github/workflows/x.yml uses`; `scripts/setup.sh
+ * changed, named by a run: step of .github/workflows/x.yml`.
+ */
+function workflowLine(w: WorkflowEdit, code: CodeOf): string {
+  const file = `${code(w.file, LIMITS.file)} ${didWords(w.status)}`;
+  if (w.by === undefined) return file;
+  const by = code(w.by, LIMITS.file);
+  if (w.action === undefined) return `${file}, named by a ${code('run:', LIMITS.label)} step of ${by}`;
+  // `uses: ./`: the repository is the action.
+  const action = w.action === './' ? `this repository's own action (${code('./', LIMITS.file)})` : `the local action ${code(w.action, LIMITS.file)}`;
+  return `${file}, a file of ${action}, which ${by} uses`;
+}
+
 function shown<T>(items: readonly T[], line: (x: T) => string): string[] {
   return [
     ...items.slice(0, SUITE_EDITS_SHOWN).map(line),
@@ -196,8 +237,7 @@ export function suiteEditsParts(e: SuiteEdits, code: CodeOf): SuiteEditsParts {
   const workflows = e.workflows ?? [];
   if (workflows.length > 0) {
     // The inputs and steps of the run are not recorded: a changed workflow is said, never compared.
-    const head = `${plural(workflows.length, 'workflow file', 'workflow files')} changed: a workflow decides what the check runs and with which inputs (${code('fail-on', LIMITS.label)}, ${code('repeat', LIMITS.label)}, the judge), which are not compared, and a run of a workflow a pull request changed can write any results`;
-    groups.push({ head, lines: shown(workflows, (w) => `${code(w.file, LIMITS.file)} ${didWords(w.status)}`) });
+    groups.push({ head: workflowsHead(workflows, code), lines: shown(workflows, (w) => workflowLine(w, code)) });
   }
   const base = code(e.base.slice(0, 7), LIMITS.ref);
   // From git there is no pull request: the checkout (its working tree) is compared with the revision given to --base.
@@ -216,10 +256,12 @@ export function suiteEditsParts(e: SuiteEdits, code: CodeOf): SuiteEditsParts {
   }
   const onlyWorkflows = groups.length === 1 && workflows.length > 0;
   return {
-    title: !git ? (onlyWorkflows ? WORKFLOWS_EDITED_TITLE : SUITE_EDITS_TITLE) : `This checkout edits the suite${rev === null ? '' : `, against ${rev}`}`,
-    intro: !git
-      ? `These results were measured against the suite as this pull request changes it, compared with its base ${base}.`
-      : `These results were measured against the suite as this checkout has it (uncommitted and untracked files included), compared with ${against}.`,
+    title: !git ? (onlyWorkflows ? (workflows.every((w) => w.by === undefined) ? WORKFLOWS_EDITED_TITLE : RUNS_EDITED_TITLE) : SUITE_EDITS_TITLE) : `This checkout edits the suite${rev === null ? '' : `, against ${rev}`}`,
+    intro: git
+      ? `These results were measured against the suite as this checkout has it (uncommitted and untracked files included), compared with ${against}.`
+      : onlyWorkflows
+        ? `These results were measured by the check as this pull request changes what runs it, compared with its base ${base}.`
+        : `These results were measured against the suite as this pull request changes it, compared with its base ${base}.`,
     groups,
     unknown: e.unknown,
   };

@@ -151,6 +151,17 @@ export interface BaselineEdit {
   status: string;
 }
 
+/** A changed file that runs the check: a workflow file, a file of a local action a workflow uses, or a file a `run:` step runs. */
+export interface WorkflowEdit extends BaselineEdit {
+  /** The local action it is a file of, as a workflow's `uses:` names it (`./tools/replay-action`, `./`); absent otherwise. */
+  action?: string;
+  /**
+   * The workflow (or composite action.yml) that uses the local action, or whose `run:` step names
+   * the file; absent for a file under `.github/workflows/` or `.github/actions/`.
+   */
+  by?: string;
+}
+
 export interface SuiteEdits {
   /** The commit the pull request's head was compared with (the merge base). */
   base: string;
@@ -159,11 +170,13 @@ export interface SuiteEdits {
   config?: ConfigEdit[];
   baselines: BaselineEdit[];
   /**
-   * The workflow files the pull request changed (under `.github/workflows/` and `.github/actions/`),
-   * each as GitHub lists it (`file` at the head, at the base when removed): they decide what runs
-   * the check and with which inputs, which are not compared. Absent when none, from git, and in older records.
+   * The files the pull request changed that run the check: the workflow files (under
+   * `.github/workflows/` and `.github/actions/`), the files of the local actions a workflow at
+   * the base or the head uses, and the files its `run:` steps run; each as GitHub lists it (`file`
+   * at the head, at the base when removed): they decide what runs the check and with which inputs,
+   * which are not compared. Absent when none, from git, and in older records.
    */
-  workflows?: BaselineEdit[];
+  workflows?: WorkflowEdit[];
   /** Why the comparison could not be made, or made only in part; null when it was made whole. */
   unknown: string | null;
   /**

@@ -77,9 +77,9 @@ useServers(
 type Step = { push: Record<string, string | null>; message?: string; author?: string } | { accept: Baseline[] };
 
 /** Pull request 7 from feature onto main at BASE, whose commits are `steps` (the last one is HEAD), on the fake GitHub; a client of it. */
-async function pushPull(steps: Step[]): Promise<GitHubApi> {
-  gh.setBranch('octo/shop', 'main', BASE, BASE_FILES);
-  gh.setBranch('octo/shop', 'feature', BASE, BASE_FILES);
+async function pushPull(steps: Step[], baseFiles: Record<string, string> = BASE_FILES): Promise<GitHubApi> {
+  gh.setBranch('octo/shop', 'main', BASE, baseFiles);
+  gh.setBranch('octo/shop', 'feature', BASE, baseFiles);
   const api = createGitHubApi({ token: gh.token, baseUrl: gh.url, retryAfterBaseMs: 0, throttleWrites: false });
   for (const [i, step] of steps.entries()) {
     const last = i === steps.length - 1;
@@ -123,8 +123,8 @@ async function checkPull(steps: Step[]): Promise<ActionRun> {
  * with the token's login), and their block in the comment (suiteEditsBlock): what a check start
  * would show, without one (docs/contributing.md, "Speed").
  */
-async function editsOf(steps: Step[]): Promise<{ edits: SuiteEdits | null; block: string }> {
-  const api = await pushPull(steps);
+async function editsOf(steps: Step[], baseFiles: Record<string, string> = BASE_FILES): Promise<{ edits: SuiteEdits | null; block: string }> {
+  const api = await pushPull(steps, baseFiles);
   const edits = await suiteEditsFor(api, { owner: 'octo', repo: 'shop' }, BASE, HEAD, SUITE, () => api.viewerLogin());
   return { edits, block: edits === null ? '' : (suiteEditsBlock({ suiteEdits: edits } as RunRecord) ?? '') };
 }
@@ -207,6 +207,118 @@ describe('a pull request that edits its own suite', () => {
     expect(kept.suiteEdits?.workflows).toEqual(edits?.workflows);
   });
 
+  it('names the files of a local action a workflow uses outside .github/actions, and the files its run: steps name, with what uses or names each', async () => {
+    // The check's workflow at the base: a local action of tools/, a script, a step in a working directory; the action's own step runs a file too.
+    const workflow = [
+      'on: pull_request',
+      'jobs:',
+      '  check:',
+      '    runs-on: ubuntu-latest',
+      '    defaults: { run: { working-directory: app } }',
+      '    steps:',
+      '      - uses: actions/checkout@v4',
+      '      - run: bash ../scripts/setup.sh --quiet && node tools/seed.mjs',
+      '      - run: "./start.sh > /tmp/log 2>&1 &"',
+      '        working-directory: ${{ github.workspace }}/server',
+      '      - uses: ./tools/replay-action',
+      '        with: { fail-on: regression }',
+      '',
+    ].join('\n');
+    const base = {
+      ...BASE_FILES,
+      '.github/workflows/agent-replay.yml': workflow,
+      'tools/replay-action/action.yml': 'runs:\n  using: composite\n  steps:\n    - run: node tools/inner.mjs\n      shell: bash\n    - uses: ./tools/inner-action\n',
+      'tools/inner-action/action.yml': 'runs: { using: docker, image: Dockerfile }\n',
+    };
+    const { edits, block: s } = await editsOf(
+      [
+        {
+          push: {
+            'tools/replay-action/replay.sh': 'exit 0\n',
+            'tools/inner-action/Dockerfile': 'FROM scratch\n',
+            'tools/inner.mjs': '',
+            'scripts/setup.sh': 'export AGENT_URL=https://elsewhere.example\n',
+            'app/tools/seed.mjs': '',
+            'server/start.sh': '',
+            // Not run by a workflow: not named.
+            'tools/seed.mjs': '',
+            'scripts/other.sh': '',
+            'README.md': 'x',
+          },
+        },
+      ],
+      base,
+    );
+    expect(edits?.workflows).toEqual([
+      { file: 'app/tools/seed.mjs', status: 'added', by: '.github/workflows/agent-replay.yml' },
+      { file: 'scripts/setup.sh', status: 'added', by: '.github/workflows/agent-replay.yml' },
+      { file: 'server/start.sh', status: 'added', by: '.github/workflows/agent-replay.yml' },
+      { file: 'tools/inner-action/Dockerfile', status: 'added', action: './tools/inner-action', by: 'tools/replay-action/action.yml' },
+      { file: 'tools/inner.mjs', status: 'added', by: 'tools/replay-action/action.yml' },
+      { file: 'tools/replay-action/replay.sh', status: 'added', action: './tools/replay-action', by: '.github/workflows/agent-replay.yml' },
+    ]);
+    expect(edits?.unknown).toBeNull();
+    expect(s).toContain('#### ✏️ This pull request edits what runs the check');
+    expect(s).toContain(
+      '**6 files that run the check (2 files of local actions, 4 files steps name) changed: they can change what the check runs and with which inputs (`fail-on`, `repeat`, the judge), which are not compared, and can write any results**',
+    );
+    expect(s).toContain('These results were measured by the check as this pull request changes what runs it, compared with its base `bbbbbbb`.');
+    expect(s).toContain('- `tools/replay-action/replay.sh` added, a file of the local action `./tools/replay-action`, which `.github/workflows/agent-replay.yml` uses');
+    expect(s).toContain('- `tools/inner.mjs` added, named by a `run:` step of `tools/replay-action/action.yml`');
+    expect(s).toContain('- `scripts/setup.sh` added, named by a `run:` step of `.github/workflows/agent-replay.yml`');
+    // Kept in results.json as read.
+    const kept = parseRecord(serializeRecord({ ...run([], {}), suiteEdits: edits! }), 'results.json');
+    expect(kept.suiteEdits?.workflows).toEqual(edits?.workflows);
+  });
+
+  it('names the files a JavaScript action of the repository itself runs (uses: ./), its action.yml, and a local action of a workflow the pull request adds', async () => {
+    const base = {
+      ...BASE_FILES,
+      '.github/workflows/dogfood.yml': 'on: pull_request\njobs:\n  check:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ./\n',
+      'action.yml': "runs:\n  using: node24\n  main: 'dist/index.js'\n",
+    };
+    const { edits, block: s } = await editsOf(
+      [
+        {
+          push: {
+            'dist/index.js': 'process.exit(0)\n',
+            'action.yml': "runs:\n  using: node24\n  main: 'dist/index.js'\n  post: 'dist/post.js'\n",
+            'src/main.ts': '',
+            '.github/workflows/extra.yml': 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ./ci/act\n',
+            'ci/act/action.yaml': 'runs: { using: composite, steps: [] }\n',
+          },
+        },
+      ],
+      base,
+    );
+    expect(edits?.workflows).toEqual([
+      { file: '.github/workflows/extra.yml', status: 'added' },
+      { file: 'action.yml', status: 'modified', action: './', by: '.github/workflows/dogfood.yml' },
+      { file: 'ci/act/action.yaml', status: 'added', action: './ci/act', by: '.github/workflows/extra.yml' },
+      { file: 'dist/index.js', status: 'added', action: './', by: '.github/workflows/dogfood.yml' },
+    ]);
+    expect(s).toContain('#### ✏️ This pull request edits what runs the check');
+    expect(s).toContain('**4 files that run the check (1 workflow file, 3 files of local actions) changed: ');
+    expect(s).toContain("- `dist/index.js` added, a file of this repository's own action (`./`), which `.github/workflows/dogfood.yml` uses");
+    expect(s).not.toContain('src/main.ts');
+  });
+
+  it('says a workflow or action.yml that does not read as YAML, whose local actions and files were not looked for', async () => {
+    const base = { ...BASE_FILES, '.github/workflows/broken.yml': 'jobs: [\n' };
+    const { edits } = await editsOf([{ push: { 'scripts/setup.sh': '' } }], base);
+    expect(edits?.workflows).toBeUndefined();
+    expect(edits?.unknown).toBe(
+      '.github/workflows/broken.yml at the base and at the head does not read as YAML, so the local actions and files it runs were not looked for.',
+    );
+  });
+
+  it('names the files of a local action whose action.yml the pull request broke, by its folder, and says it did not read', async () => {
+    const used = { ...BASE_FILES, '.github/workflows/ci.yml': 'jobs:\n  a:\n    steps:\n      - uses: ./tools/x\n', 'tools/x/action.yml': 'runs: { using: composite, steps: [] }\n' };
+    const broke = await editsOf([{ push: { 'tools/x/action.yml': 'runs: [\n' } }], used);
+    expect(broke.edits?.workflows).toEqual([{ file: 'tools/x/action.yml', status: 'modified', action: './tools/x', by: '.github/workflows/ci.yml' }]);
+    expect(broke.edits?.unknown).toBe('tools/x/action.yml at the head does not read as YAML, so the local actions and files it runs were not looked for.');
+  });
+
   it('says the workflows after an edit of the suite, under the suite\'s title', async () => {
     const workflow = 'on: pull_request\n';
     const both = await editsOf([{ push: { [file('fixtures/suite.yml')]: WEAKENED, '.github/workflows/agent-replay.yml': workflow } }]);
@@ -226,6 +338,19 @@ describe('a pull request that edits its own suite', () => {
     expect(s).toContain('- `.agent-replay/baselines/refund-policy.json` changed by a commit that is not an accept commit');
     expect(edits?.unknown).toBe(
       'a commit before an accept commit changed .github/workflows/commit.yml, and a workflow can commit as the accept flow does, so the baselines of the accept commits after it are listed as edited.',
+    );
+  });
+
+  it('takes no commit after a change of a local action a workflow uses for an accept commit', async () => {
+    const base = { ...BASE_FILES, '.github/workflows/push.yml': 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ./tools/push\n' };
+    const rewritten = baseline('refund-policy', 'refund', 'Refunds within a month.');
+    const { edits } = await editsOf(
+      [{ push: { 'tools/push/action.yml': 'runs: { using: composite, steps: [] }\n' }, message: 'Add an action' }, { accept: [rewritten] }, { push: { 'tools/push/action.yml': null }, message: 'Remove it' }],
+      base,
+    );
+    expect(edits?.baselines).toEqual([{ file: '.agent-replay/baselines/refund-policy.json', status: 'modified' }]);
+    expect(edits?.unknown).toBe(
+      'a commit before an accept commit changed tools/push/action.yml (which a workflow runs), and a workflow can commit as the accept flow does, so the baselines of the accept commits after it are listed as edited.',
     );
   });
 

@@ -162,6 +162,42 @@ describe('the headline of a run against an edited suite', () => {
   });
 });
 
+describe('the files that run the check a pull request changed', () => {
+  const RUNS: SuiteEdits = {
+    base: 'b'.repeat(40),
+    fixtures: [],
+    baselines: [],
+    workflows: [
+      { file: '.github/workflows/agent-replay.yml', status: 'modified' },
+      { file: 'dist/index.js', status: 'modified', action: './', by: '.github/workflows/dogfood.yml' },
+      { file: 'scripts/setup.sh', status: 'modified', by: '.github/workflows/agent-replay.yml' },
+      { file: 'tools/replay/run.sh', status: 'added', action: './tools/replay', by: '.github/workflows/agent-replay.yml' },
+    ],
+    unknown: null,
+  };
+
+  it('counts each kind, names what uses or names each file, and says the results were measured by what the pull request changed, on every surface', () => {
+    const comment = renderComment(edited(RUNS), ctx);
+    expect(comment).toContain(
+      '#### ✏️ This pull request edits what runs the check\n\nThese results were measured by the check as this pull request changes what runs it, compared with its base `bbbbbbb`.\n\n' +
+        '**4 files that run the check (1 workflow file, 2 files of local actions, 1 file a step names) changed: they can change what the check runs and with which inputs (`fail-on`, `repeat`, the judge), which are not compared, and can write any results**\n\n' +
+        '- `.github/workflows/agent-replay.yml` changed\n' +
+        "- `dist/index.js` changed, a file of this repository's own action (`./`), which `.github/workflows/dogfood.yml` uses\n" +
+        '- `scripts/setup.sh` changed, named by a `run:` step of `.github/workflows/agent-replay.yml`\n' +
+        '- `tools/replay/run.sh` added, a file of the local action `./tools/replay`, which `.github/workflows/agent-replay.yml` uses',
+    );
+    const one = renderComment(edited({ ...RUNS, workflows: RUNS.workflows!.slice(2, 3) }), ctx);
+    expect(one).toContain('**1 file a step names changed: it can change what the check runs and with which inputs (`fail-on`, `repeat`, the judge), which are not compared, and can write any results**');
+    const text = renderTerminal(edited(RUNS), { color: false });
+    expect(text).toContain('This pull request edits what runs the check.');
+    expect(text).toContain("dist/index.js changed, a file of this repository's own action (./), which .github/workflows/dogfood.yml uses");
+    const html = renderHtml(edited(RUNS));
+    expect(html).toContain('<li><code>scripts/setup.sh</code> changed, named by a <code>run:</code> step of <code>.github/workflows/agent-replay.yml</code></li>');
+    // results.json keeps what uses or names each file (schema version 1).
+    expect(parseRecord(JSON.stringify(edited(RUNS)), 'results.json').suiteEdits?.workflows).toEqual(RUNS.workflows);
+  });
+});
+
 describe('the suite edits in report.html', () => {
   it('is a notice at the top with each label, file and check in a <code>, escaped', () => {
     const html = renderHtml(edited({ ...EDITS, fixtures: [...EDITS.fixtures, { label: 'x<script>alert(1)</script>', file: 'f.yml', change: 'deleted', before: null, after: null }] }));
