@@ -130,11 +130,13 @@ function checkLine(c: Check): string {
 
 function personaBody(v: ScriptView, cause: Cause | null): string {
   const p = v.item;
-  const lines = [p.errored ? `errored: ${p.error}` : `verdict: ${p.verdict === 'not_evaluated' ? 'not evaluated' : p.verdict}`];
-  // What changed against the baseline, as every surface says it: "still passing · transcript changed".
-  if (v.section === 'changed') lines.push(`drift: ${oneLine(v.drift.join(' · '))}`);
+  // The script's line, as a fixture's body starts and every surface says it: its verdict with k/N and
+  // "(flaky)", its drift and its pass rate ("fail 1/3 (flaky) · newly failing · pass rate 9/10 → 1/3 ...",
+  // docs/fixtures.md, "Reports"; docs/statistics.md, "Beside the drift"); then the cause and the error.
+  const lines = [statusLine(v)];
   const why = causeText(cause);
   if (why !== null) lines.push(why);
+  if (p.errored) lines.push(p.error);
   const s = p.simulation;
   if (s) lines.push(`simulated user: goal: ${s.goal}`, `  ${simulationFacts(p, s).join(' · ')}`);
   lines.push(`visited: ${p.visited.join(', ') || 'none'}`, '', 'checks:', ...p.checks.map((c) => `  ${checkLine(c)}`));

@@ -187,6 +187,9 @@ describe('k/N in every report', () => {
     const junit = renderJUnit(record);
     expect(junit).toMatch(/<failure message="attempt 2: [^"]*the agent never reached refunds[^"]*"/);
     expect(junit).toContain('attempt 2&apos;s checks:');
+    // Its line, as a fixture's body and every other surface give it: k/N, "(flaky)" and the drift (it said "verdict: fail").
+    expect(junit).toContain('type="newly_failing">fail 2/3 (flaky) · newly failing\n');
+    expect(terminal).toContain('fail 2/3 (flaky) · newly failing · ');
   });
 
   it('a repeated script whose failing attempt replied otherwise shows that reply beside its checks: the comment, the terminal and JUnit', () => {
