@@ -446,6 +446,8 @@ describe('k/N in every report', () => {
     const record = run([f]);
     expect(renderTerminal(record, { color: false })).toContain('≈ window · reworded (judge 0.90) · pass 3/5 (flaky) · pass rate 5/5 → 3/5: within noise · ');
     expect(renderComment(record, ctx)).toContain('<b>window</b> · judge 0.90 · pass 3/5 (flaky) · pass rate 5/5 → 3/5: within noise · ');
+    // JUnit's line, the verdict first, as docs/meaning.md quotes it.
+    expect(renderJUnit(record)).toContain('<system-out>pass 3/5 (flaky) · still passing · reply changed · reworded (judge 0.90) · pass rate 5/5 → 3/5: within noise</system-out>');
   });
 
   it('the footer names a changed item the label would refuse for attempts that differ in meaning, with accept\'s reason; not an unchanged one', () => {
