@@ -1,5 +1,5 @@
 // JUnit XML for CI systems: one testsuite, one testcase per fixture and per persona script
-// (classname = file, name = label). fail -> <failure> (for a script: its failed checks),
+// (classname = file, name = label, file and line where the item is). fail -> <failure> (for a script: its failed checks),
 // not evaluated -> <skipped>, errored -> <error>, each naming its cause (the setting to check);
 // a passing item of the Changed section (a change against its baseline, or newly passing) keeps
 // a <system-out> saying what changed (docs/cli.md, "What each command does"); the suite's properties say
@@ -48,10 +48,17 @@ function causeText(cause: Cause | null): string | null {
   return cause === null || cause.hint === null ? null : `cause: ${cause.what}: ${cause.hint}`;
 }
 
+/**
+ * An item's status, one line as every surface shows it ("fail 1/3 (flaky) · newly failing · pass rate ..."):
+ * a tool name the slower step took from the spans may hold a newline.
+ */
+function statusLine(v: FixtureView | ScriptView): string {
+  return oneLine(v.status.join(' · '));
+}
+
 function body(v: FixtureView, cause: Cause | null): string {
   const f = v.item;
-  // The status is one line, as every surface shows it: a tool name the slower step took from the spans may hold a newline.
-  const lines = [oneLine(v.status.join(' · ')), f.errored ? f.error : f.detail];
+  const lines = [statusLine(v), f.errored ? f.error : f.detail];
   const why = causeText(cause);
   if (why !== null) lines.splice(1, 0, why);
   if (f.rationale) lines.push(`judge: ${f.rationale}`);
@@ -83,9 +90,20 @@ function callText(call: ToolCall): string {
   return `tool ${call.tool} ${JSON.stringify(call.input)}`;
 }
 
+/**
+ * A test case's opening tag, a fixture's and a script's alike: classname the file, name the label,
+ * and `file` and `line`, which the test viewers that annotate a pull request read for where the item
+ * is (a viewer that has no `file` takes the last dot-part of the classname, `yml`, for one).
+ */
+function caseOpen(item: { file: string; label: string; line: number; durationMs: number }): string {
+  const file = xmlAttr(item.file);
+  const line = Number.isInteger(item.line) && item.line > 0 ? ` line="${item.line}"` : '';
+  return `    <testcase classname="${file}" name="${xmlAttr(item.label)}" file="${file}"${line} time="${seconds(item.durationMs)}"`;
+}
+
 function testcase(v: FixtureView, causeOf: CauseOfItem): string {
   const f = v.item;
-  const open = `    <testcase classname="${xmlAttr(f.file)}" name="${xmlAttr(f.label)}" time="${seconds(f.durationMs)}"`;
+  const open = caseOpen(f);
   const message = (text: string): string => xmlAttr(clip(text, 1000));
   const cause = causeOf(f);
   if (f.errored) {
@@ -112,11 +130,13 @@ function checkLine(c: Check): string {
 
 function personaBody(v: ScriptView, cause: Cause | null): string {
   const p = v.item;
-  const lines = [p.errored ? `errored: ${p.error}` : `verdict: ${p.verdict === 'not_evaluated' ? 'not evaluated' : p.verdict}`];
-  // What changed against the baseline, as every surface says it: "still passing · transcript changed".
-  if (v.section === 'changed') lines.push(`drift: ${oneLine(v.drift.join(' · '))}`);
+  // The script's line, as a fixture's body starts and every surface says it: its verdict with k/N and
+  // "(flaky)", its drift and its pass rate ("fail 1/3 (flaky) · newly failing · pass rate 9/10 → 1/3 ...",
+  // docs/fixtures.md, "Reports"; docs/statistics.md, "Beside the drift"); then the cause and the error.
+  const lines = [statusLine(v)];
   const why = causeText(cause);
   if (why !== null) lines.push(why);
+  if (p.errored) lines.push(p.error);
   const s = p.simulation;
   if (s) lines.push(`simulated user: goal: ${s.goal}`, `  ${simulationFacts(p, s).join(' · ')}`);
   lines.push(`visited: ${p.visited.join(', ') || 'none'}`, '', 'checks:', ...p.checks.map((c) => `  ${checkLine(c)}`));
@@ -152,7 +172,7 @@ function personaBody(v: ScriptView, cause: Cause | null): string {
 /** One test case per script; the failed checks are the failure's message. */
 function personaTestcase(v: ScriptView, causeOf: CauseOfItem): string {
   const p = v.item;
-  const open = `    <testcase classname="${xmlAttr(p.file)}" name="${xmlAttr(p.label)}" time="${seconds(p.durationMs)}"`;
+  const open = caseOpen(p);
   const message = (text: string): string => xmlAttr(clip(text, 1000));
   if (p.errored) {
     return `${open}>\n      <error message="${message(p.error)}" type="${xmlAttr(p.errorKind)}">${personaBody(v, causeOf(p))}</error>\n    </testcase>`;
@@ -180,7 +200,7 @@ function personaTestcase(v: ScriptView, causeOf: CauseOfItem): string {
 
 /** A reworded item passes; its one line (verdict, "reply changed", how the meaning was decided) is its output (docs/cli.md). */
 function rewordedCase(open: string, v: FixtureView | ScriptView): string {
-  return `${open}>\n      <system-out>${xmlText(oneLine(v.status.join(' · ')))}</system-out>\n    </testcase>`;
+  return `${open}>\n      <system-out>${xmlText(statusLine(v))}</system-out>\n    </testcase>`;
 }
 
 /**
@@ -210,12 +230,15 @@ export function renderJUnit(run: RunRecord): string {
   // "report").
   const incomplete = run.incomplete == null ? null : incompleteText(run.incomplete);
   const extra = incomplete === null ? 0 : 1;
-  const counts = `tests="${run.fixtures.length + personas.length + extra}" failures="${t.failed}" errors="${t.errored + extra}" skipped="${t.notEvaluated}" time="${seconds(run.durationMs)}"`;
+  const counts = `tests="${run.fixtures.length + personas.length + extra}" failures="${t.failed}" errors="${t.errored + extra}"`;
+  const time = `time="${seconds(run.durationMs)}"`;
   const name = xmlAttr(run.tool.name);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${name}" ${counts}>`,
-    `  <testsuite name="${name}" ${counts} timestamp="${xmlAttr(run.startedAt)}">`,
+    // `skipped` is the suite's count only: JUnit's schemas have none on <testsuites> (Jenkins' xUnit
+    // plugin rejects a file that has one), and the viewers count skips from the suite or its cases.
+    `<testsuites name="${name}" ${counts} ${time}>`,
+    `  <testsuite name="${name}" ${counts} skipped="${t.notEvaluated}" ${time} timestamp="${xmlAttr(run.startedAt)}">`,
     ...properties(run, model),
     ...[...run.fixtures, ...personas].map((item) => {
       const v = viewOf(model, item);

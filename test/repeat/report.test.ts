@@ -187,6 +187,9 @@ describe('k/N in every report', () => {
     const junit = renderJUnit(record);
     expect(junit).toMatch(/<failure message="attempt 2: [^"]*the agent never reached refunds[^"]*"/);
     expect(junit).toContain('attempt 2&apos;s checks:');
+    // Its line, as a fixture's body and every other surface give it: k/N, "(flaky)" and the drift (it said "verdict: fail").
+    expect(junit).toContain('type="newly_failing">fail 2/3 (flaky) · newly failing\n');
+    expect(terminal).toContain('fail 2/3 (flaky) · newly failing · ');
   });
 
   it('a repeated script whose failing attempt replied otherwise shows that reply beside its checks: the comment, the terminal and JUnit', () => {
@@ -443,6 +446,8 @@ describe('k/N in every report', () => {
     const record = run([f]);
     expect(renderTerminal(record, { color: false })).toContain('≈ window · reworded (judge 0.90) · pass 3/5 (flaky) · pass rate 5/5 → 3/5: within noise · ');
     expect(renderComment(record, ctx)).toContain('<b>window</b> · judge 0.90 · pass 3/5 (flaky) · pass rate 5/5 → 3/5: within noise · ');
+    // JUnit's line, the verdict first, as docs/meaning.md quotes it.
+    expect(renderJUnit(record)).toContain('<system-out>pass 3/5 (flaky) · still passing · reply changed · reworded (judge 0.90) · pass rate 5/5 → 3/5: within noise</system-out>');
   });
 
   it('the footer names a changed item the label would refuse for attempts that differ in meaning, with accept\'s reason; not an unchanged one', () => {

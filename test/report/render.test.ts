@@ -14,7 +14,7 @@ import {
   NOTICE_RESERVE_CHARS,
   type ReportContext,
 } from '../../src/report/index.js';
-import { allGreen, baseline, ctx, fixture, HOSTILE, hostile, longReplies, many, mixed, mixedMany, route, run, SHA, toolCall } from './fixtures.js';
+import { allGreen, baseline, ctx, fixture, HOSTILE, hostile, longReplies, many, mixed, mixedMany, mixedWithPersonas, route, run, SHA, toolCall } from './fixtures.js';
 import { allCodeBlocks, codeBlocks, count, deepFreeze, expectBalancedTags, expectGolden, githubHtml, outsideCode, structure, toHtml, visibleText } from './helpers.js';
 import { thousands } from '../../src/words.js';
 import { noticeBlock, type Plan } from '../../src/report/layout.js';
@@ -293,6 +293,27 @@ describe('hostile agent text stays inert', () => {
     expect(count(xml, '<error ')).toBe(1);
     expectBalancedTags(xml);
     expect(xml).toMatch(/classname="\.agent-replay\/fixtures\/we\|ird`name\.yml"/);
+  });
+
+  it("gives each JUnit test case its item's file and line, where the viewers that annotate a pull request look", () => {
+    // mikepenz/action-junit-report and EnricoMi/publish-unit-test-result-action read the test case's
+    // `file` and `line`; without them the first took the classname's last dot-part, "yml", for the file.
+    const record = mixedWithPersonas();
+    const xml = renderJUnit(record);
+    const cases = xml.match(/<testcase [^>]*>/g) ?? [];
+    const items = [...record.fixtures, ...(record.personas ?? [])];
+    expect(cases).toHaveLength(items.length);
+    for (const [i, item] of items.entries()) {
+      expect(cases[i]).toBe(`<testcase classname="${item.file}" name="${item.label}" file="${item.file}" line="${item.line}" time="${(item.durationMs / 1000).toFixed(3)}"${cases[i]!.endsWith('/>') ? '/>' : '>'}`);
+    }
+    expect(renderJUnit(hostile())).toMatch(/<testcase classname="\.agent-replay\/fixtures\/we\|ird`name\.yml" name="[^"]+" file="\.agent-replay\/fixtures\/we\|ird`name\.yml" line="\d+"/);
+  });
+
+  it("counts JUnit's skipped items on the suite, not on <testsuites>, whose schemas have no such attribute", () => {
+    // Jenkins' xUnit plugin validates against its junit-10.xsd, where <testsuites> takes name, time, tests, failures, disabled and errors.
+    const xml = renderJUnit(mixed());
+    expect(xml).toContain('\n<testsuites name="agent-replay" tests="12" failures="3" errors="1" time="12.345">\n');
+    expect(xml).toContain('\n  <testsuite name="agent-replay" tests="12" failures="3" errors="1" skipped="3" time="12.345" timestamp="2026-12-01T09:00:00.000Z">\n');
   });
 
   it('keeps ANSI escapes out of the terminal', () => {

@@ -161,7 +161,7 @@ describe('the terminal, JUnit and report.html', () => {
     const xml = renderJUnit(simulatedRun());
     expect(xml).toContain('failures="0" errors="0" skipped="1"');
     const fault = xml.slice(xml.indexOf('name="refund-simulated-fault"'));
-    expect(fault).toMatch(/^name="refund-simulated-fault" time="1\.500">\n {6}<skipped message="not evaluated \(not a failure\): simulator unreachable: HTTP 503/);
+    expect(fault).toMatch(/^name="refund-simulated-fault" file="\.agent-replay\/personas\/refunds\.yml" line="\d+" time="1\.500">\n {6}<skipped message="not evaluated \(not a failure\): simulator unreachable: HTTP 503/);
     expect(fault).toContain('[1] User (script): I want my money back');
     const failing = { ...script('refund-simulated-live'), verdict: 'fail' as const, drift: { transcript: 'different' as const, route: 'same' as const, verdict: 'newly_failing' as const } };
     const body = renderJUnit(run([], { personas: [failing] }));

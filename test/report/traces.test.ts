@@ -92,7 +92,7 @@ describe('JUnit: a tool call read from spans is agent text (docs/security.md, "A
     const xml = renderJUnit(run([slowerFixture], { personas: [tracedScript(), script] }));
     expect(xml).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/u);
     expect(xml).toContain('[1] tool checkstock {&quot;sku&quot;:&quot;kettle-1&quot;} (not mocked) (from trace)');
-    expect(xml).toContain('errored: turn 1: span execute_tool checkstock failed: timeout');
+    expect(xml).toContain('\nturn 1: span execute_tool checkstock failed: timeout\n');
     expect(xml).toContain('(tool issuerefund 0 ms -&gt; 1.5 s)');
   });
 
@@ -105,7 +105,7 @@ describe('JUnit: a tool call read from spans is agent text (docs/security.md, "A
     script.slower = { baselineMs: 1400, latencyMs: 3220, step: { kind: 'tool', name: 'issue\nrefund', baselineMs: 0, latencyMs: 1500 } };
     const xml = renderJUnit(run([f], { personas: [script] }));
     expect(xml).toContain('pass · still passing · slower: 1.2 s -&gt; 2.9 s (tool issue ⏎ refund 0 ms -&gt; 1.5 s)');
-    expect(xml).toContain('drift: still passing · slower: 1.4 s -&gt; 3.2 s (tool issue ⏎ refund 0 ms -&gt; 1.5 s)');
+    expect(xml).toContain('<system-out>pass · still passing · slower: 1.4 s -&gt; 3.2 s (tool issue ⏎ refund 0 ms -&gt; 1.5 s)\n');
     expect(renderTerminal(run([f], { personas: [script] }), { color: false })).toContain('(tool issue ⏎ refund 0 ms -> 1.5 s)');
   });
 });
