@@ -562,7 +562,12 @@ function judgeCause(kind: string, reason: string): JudgeCause {
 function panelCause(panel: PanelCounts): JudgeCause {
   const { reason } = panel;
   const kinds: { cause: Cause; members: string }[] = [];
-  if (panel.unreachable > 0) kinds.push({ cause: judgeDown(reason), members: `${panel.unreachable} not reached` });
+  if (panel.unreachable > 0) {
+    // Members not reached in different ways (a refused key, a timeout): each way's fix, the first's the panel's.
+    const down = judgeDown(reason);
+    kinds.push({ cause: down, members: `${panel.unreachable} not reached` });
+    for (const [hint, way] of downWays(reason)) if (hint !== down.hint) kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: `${way.n} not reached (${way.said})` });
+  }
   if (panel.noScore > 0) kinds.push({ cause: noScoreCause(), members: `${panel.noScore} that answered without a usable score` });
   for (const [key, n] of countBy(panel.unread.map((c) => c.key))) {
     const cause = panel.unread.find((c) => c.key === key) as Cause;
@@ -581,6 +586,24 @@ function panelCause(panel: PanelCounts): JudgeCause {
     (cause, kind) => withMembersFix(cause, `panel-${kind.cause.key.replace(/^judge:/, '')}`, cause.what, kind.members, kind.cause.hint ?? `check ${JUDGE_URL_SETTING}, judge.model and the judge key`),
     alone(first?.cause ?? judgeDown(reason)),
   );
+}
+
+/**
+ * The ways a panel's members were not reached, by the fix each gets (judgeDownHint): a status
+ * that begins a member's reason, or its deadline; how many members, and how it is said. A proxy's
+ * refusal (`the proxy refused the tunnel (CONNECT): HTTP 403`) and a deadline through a proxy are
+ * the proxy's (proxyCause), not counted here.
+ */
+function downWays(reason: string): Map<string, { key: string; n: number; said: string }> {
+  const ways = new Map<string, { key: string; n: number; said: string }>();
+  for (const m of reason.matchAll(/(?<!\((?:CONNECT|forwarded)\)): (?:HTTP (\d{3})\b|(no connection to the judge opened|no answer from the judge) within \d+ ms(?! through ))/g)) {
+    const status = m[1];
+    const hint = judgeDownHint(status, m[0].slice(2));
+    const way = ways.get(hint);
+    if (way !== undefined) way.n += 1;
+    else ways.set(hint, status === undefined ? { key: m[2] === 'no answer from the judge' ? 'timeout' : 'connect', n: 1, said: m[2] === 'no answer from the judge' ? 'no answer in time' : 'no connection in time' } : { key: status, n: 1, said: `HTTP ${status}` });
+  }
+  return ways;
 }
 
 /** How many times each key occurs, in the order first seen. */

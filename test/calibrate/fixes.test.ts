@@ -76,6 +76,7 @@ const shapes: Record<string, (string | Judge)[]> = {
   'panel: an answer not read and no score': ['html', 'prose', 'scores'],
   'panel: an answer not read and unreachable': ['html', 'refuses', 'scores'],
   'panel: an answer not read, HTTP 200 with an error and cut': ['html', 'error200', 'cut'],
+  'panel: a timeout and a refused key': ['slow', 'refuses', 'scores'],
 };
 
 /** The single judge's shape of each model whose fix is the same in a panel (a cut member's is the panel's own: PANEL_CUT_HINT). */
@@ -96,7 +97,7 @@ function runFixes(answer: JudgeResult): string[] {
   const detail = judgeOutcome(answer, 0.7).detail;
   const hint = causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null)?.hint;
   expect(hint, detail).toBeTypeOf('string');
-  return (hint as string).split(/; for the \d+ (?:that answered without a usable score|cut at the token limit|judge call failed|that answered HTTP 200 with an error|whose answer could not be read): /);
+  return (hint as string).split(/; for the \d+ (?:that answered without a usable score|cut at the token limit|judge call failed|that answered HTTP 200 with an error|whose answer could not be read|not reached \([^)]*\)): /);
 }
 
 function target(label: string): CalibrationTarget {
