@@ -494,56 +494,176 @@ function withMembersFix(cause: JudgeCause, key: string, what: string, members: s
   return { key: `${cause.key}:${key}`, what, hint: `${own}; for the ${members}: ${fix}`, fixes: [...(cause.hint === null ? [own] : cause.fixes), fix] };
 }
 
+/**
+ * What to do about a judge not reached, by what it did (compare the agent's, httpCause and
+ * errorCause): refused the key (401, 403), found no such path or model (404), rate limited (429),
+ * failed (5xx), did not answer in time; else its settings to check.
+ */
+function judgeDownHint(status: string | undefined, reason: string): string {
+  if (status === '401' || status === '403') return 'the judge refused the request: check the judge key (the key or token its endpoint expects) and that it may use judge.model';
+  if (status === '404') return `check ${JUDGE_URL_SETTING} and judge.model: the path (it is the API's base URL) or the model's name is probably wrong`;
+  if (status === '429') return 'rate limited: lower judge.concurrency, or raise judge.retries';
+  if (Number(status) >= 500) return "the judge's endpoint failed: see its status or log, and run it again";
+  if (status === undefined && /(?:^|: )no connection to the judge opened within \d+ ms/.test(reason)) {
+    return `the host never completed the connection (a host that is down, or a firewall that drops packets, looks like this): check ${JUDGE_URL_SETTING} and that the judge is up; raise judge.timeoutMs if it is only slow`;
+  }
+  if (status === undefined && /(?:^|: )no answer from the judge within \d+ ms/.test(reason)) return `raise judge.timeoutMs in config.yml if the judge is slow, or check ${JUDGE_URL_SETTING} and that it is up`;
+  return `check ${JUDGE_URL_SETTING}, judge.model and the judge key`;
+}
+
+/** The cause of a judge that was not reached (a panel's members not reached), by its first status or failure. */
+function judgeDown(reason: string): Cause {
+  // A member's status begins its reason ("openai m1: HTTP 401: ..."), never one said in another's ("an error in the HTTP 200 answer").
+  const status = /(?:^|: )HTTP (\d{3})\b/.exec(reason)?.[1];
+  // The reason of the first item (without its attempt count) says what the judge did.
+  const shown = reason.replace(/ after \d+ (?:attempts?|retries)/, '').trim();
+  const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}` : ''}`;
+  return proxyCause(reason, 'judge', 'on the way to the judge') ?? { key: `judge:${status ?? 'unreachable'}`, what, hint: judgeDownHint(status, reason) };
+}
+
+/** An HTTP 200 that carries an error (src/judge/structured.ts, ERROR_IN_200): the endpoint's fault, said in its words; not the model's prompt-following. */
+function error200Cause(): Cause {
+  return { key: 'judge:error-200', what: "the judge's endpoint answered HTTP 200 with an error in place of an answer", hint: JUDGE_ERROR_200_HINT };
+}
+
+/** A judge that answered without a usable score: its address and key work; its model or mechanism does not. */
+function noScoreCause(): Cause {
+  return { key: 'judge:no-score', what: 'the judge answered without a usable score', hint: JUDGE_NO_SCORE_HINT };
+}
+
 /** The cause of a judge check's detail, "judge <kind>: <reason>" (kind: unreachable, gave no usable answer). */
 function judgeCause(kind: string, reason: string): JudgeCause {
+  const panel = panelCounts(reason, kind);
+  if (panel !== null) return panelCause(panel);
   // Something answered at the judge's address and not in a form read (not HTTP, an answer that did
   // not end): "judge gave no usable answer: the judge at ... gave ..." since 2026-12-06, "judge
   // unreachable: ..." before; one cause either way.
   const unfinished = unfinishedAnswer(reason, 'judge') ?? refusedCertificate(reason, 'judge');
   if (unfinished !== null) return alone(unfinished);
-  // An HTTP 200 that carries an error (src/judge/structured.ts, ERROR_IN_200): the endpoint's fault, said in its words; not the model's prompt-following.
-  if (reason.includes(`: ${ERROR_IN_200}: `)) {
-    return alone({ key: 'judge:error-200', what: "the judge's endpoint answered HTTP 200 with an error in place of an answer", hint: JUDGE_ERROR_200_HINT });
-  }
+  if (reason.includes(`: ${ERROR_IN_200}: `)) return alone(error200Cause());
   // The model stopped at its token limit (src/judge/structured.ts, cutWords): its limit, not its prompt-following, is the fix.
   if (isCutReason(reason)) {
     return alone({ key: 'judge:cut', what: "the judge's answer was cut at its token limit", hint: JUDGE_CUT_HINT });
   }
-  // A panel whose members without a usable score were all cut at it: their cause, not the panel's "answered without a score".
-  const panel = panelCounts(reason);
-  if (panel !== null && panel.cut === panel.failed) {
-    return alone({ key: 'judge:cut', what: `the judge's answer was cut at its token limit (panel: ${panel.failed} of ${panel.size} members)`, hint: PANEL_CUT_HINT });
-  }
   // The judge answered, but not with a score: its address and key work; its model or mechanism does not.
-  if (kind === 'gave no usable answer' || /^no usable score\b/.test(reason)) {
-    return alone({ key: 'judge:no-score', what: 'the judge answered without a usable score', hint: JUDGE_NO_SCORE_HINT });
-  }
-  const status = /HTTP (\d{3})/.exec(reason)?.[1];
-  // The reason of the first item (without its attempt count) says what the judge did.
-  const shown = reason.replace(/ after \d+ (?:attempts?|retries)/, '').trim();
-  const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}` : ''}`;
-  const down = proxyCause(reason, 'judge', 'on the way to the judge') ?? { key: `judge:${status ?? 'unreachable'}`, what, hint: `check ${JUDGE_URL_SETTING}, judge.model and the judge key; raise judge.timeoutMs if it is slow` };
-  // A panel some of whose members were not reached and others answered without a usable score: their fix too, once (docs/judges.md, "Panels").
-  if (panel === null || panel.noScore === 0) return alone(down);
-  return withMembersFix(alone(down), 'panel-no-score', down.what, `${panel.noScore} that answered without a usable score`, JUDGE_NO_SCORE_HINT);
+  if (kind === 'gave no usable answer' || /^no usable score\b/.test(reason)) return alone(noScoreCause());
+  return alone(judgeDown(reason));
 }
 
 /**
- * How a panel's reason (src/judge/panel.ts, unusableReason: `panel: 2 of 3 members gave no usable
- * score (...): <label>: <reason>; ...`) counts its members: those without a usable score, and all;
- * of the first, those that answered without one (isNoScoreReason), those cut at their token limit
- * (cutWords), and those whose request agent-replay could not make. Null for a reason that is no panel's.
+ * A panel's cause: each kind of its members without a usable score is one cause, with its fix
+ * once (docs/judges.md, "Panels"): those not reached (their status's fix), those that answered
+ * without a usable score, those whose answer could not be read (each its own fix: not JSON, a
+ * coding not read, ...), those that answered HTTP 200 with an error; the first is the panel's, and
+ * the fix of each other kind follows, "; for the 1 that answered HTTP 200 with an error: ...".
+ * Members cut at their token limit, and requests agent-replay could not make, are added after
+ * (withPanelCut, withPanelCallsFailed).
  */
-function panelCounts(reason: string): { failed: number; size: number; noScore: number; cut: number; ours: number } | null {
-  const counts = /^panel: (\d+) of (\d+) members gave no usable score \(/.exec(reason);
+function panelCause(panel: PanelCounts): JudgeCause {
+  const { reason } = panel;
+  const kinds: { cause: Cause; members: string }[] = [];
+  if (panel.unreachable > 0) {
+    // Members not reached in different ways (a refused key, a timeout): each way's fix, the first's the panel's.
+    const down = judgeDown(reason);
+    kinds.push({ cause: down, members: `${panel.unreachable} not reached` });
+    for (const [hint, way] of downWays(reason)) if (hint !== down.hint) kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: `${way.n} not reached (${way.said})` });
+  }
+  if (panel.noScore > 0) kinds.push({ cause: noScoreCause(), members: `${panel.noScore} that answered without a usable score` });
+  for (const [key, n] of countBy(panel.unread.map((c) => c.key))) {
+    const cause = panel.unread.find((c) => c.key === key) as Cause;
+    kinds.push({ cause, members: `${n} whose answer could not be read` });
+  }
+  if (panel.error200 > 0) {
+    const cause = error200Cause();
+    kinds.push({ cause: panel.error200 === panel.failed ? { ...cause, what: `${cause.what} (panel: ${panel.failed} of ${panel.size} members)` } : cause, members: `${panel.error200} that answered HTTP 200 with an error` });
+  }
+  const [first, ...others] = kinds;
+  // Only members cut at their token limit (and requests agent-replay could not make): their cause, not "answered without a score".
+  if (first === undefined && panel.cut > 0) {
+    return alone({ key: 'judge:cut', what: `the judge's answer was cut at its token limit (panel: ${panel.cut} of ${panel.size} members)`, hint: PANEL_CUT_HINT });
+  }
+  return others.reduce(
+    (cause, kind) => withMembersFix(cause, `panel-${kind.cause.key.replace(/^judge:/, '')}`, cause.what, kind.members, kind.cause.hint ?? `check ${JUDGE_URL_SETTING}, judge.model and the judge key`),
+    alone(first?.cause ?? judgeDown(reason)),
+  );
+}
+
+/**
+ * The ways a panel's members were not reached, by the fix each gets (judgeDownHint): a status
+ * that begins a member's reason, or its deadline; how many members, and how it is said. A proxy's
+ * refusal (`the proxy refused the tunnel (CONNECT): HTTP 403`) and a deadline through a proxy are
+ * the proxy's (proxyCause), not counted here.
+ */
+function downWays(reason: string): Map<string, { key: string; n: number; said: string }> {
+  const ways = new Map<string, { key: string; n: number; said: string }>();
+  for (const m of reason.matchAll(/(?<!\((?:CONNECT|forwarded)\)): (?:HTTP (\d{3})\b|(no connection to the judge opened|no answer from the judge) within \d+ ms(?! through ))/g)) {
+    const status = m[1];
+    const hint = judgeDownHint(status, m[0].slice(2));
+    const way = ways.get(hint);
+    if (way !== undefined) way.n += 1;
+    else ways.set(hint, status === undefined ? { key: m[2] === 'no answer from the judge' ? 'timeout' : 'connect', n: 1, said: m[2] === 'no answer from the judge' ? 'no answer in time' : 'no connection in time' } : { key: status, n: 1, said: `HTTP ${status}` });
+  }
+  return ways;
+}
+
+/** How many times each key occurs, in the order first seen. */
+function countBy(keys: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  return counts;
+}
+
+/** How a panel's members without a usable score failed, counted (panelCounts). */
+interface PanelCounts {
+  reason: string;
+  failed: number;
+  size: number;
+  /** Not reached: an HTTP error, no answer in time, no connection. */
+  unreachable: number;
+  /** Answered without a usable score (isNoScoreReason), an HTTP 200 with an error apart; with those that answered in another way not told here. */
+  noScore: number;
+  /** Answered HTTP 200 with an error in place of an answer (ERROR_IN_200). */
+  error200: number;
+  /** Answered, in a form not read: each one's cause (unfinishedAnswer). */
+  unread: Cause[];
+  /** Cut at their token limit (cutWords). */
+  cut: number;
+  /** Requests agent-replay could not make (src/judge/panel.ts, CALL_FAILED). */
+  ours: number;
+}
+
+/** Where a member's reason says its answer came in a form not read (unfinishedAnswer; src/judge/http.ts): ": " before it. */
+const UNREAD_START = new RegExp(
+  `: (?=it answered the TLS handshake with an alert|it answered without TLS \\(|response is not JSON\\b|response is encoded as "|response says it is encoded as |response is larger than |${STREAMED.replace(/[()]/g, '\\$&')}|the judge at \\S+ gave |the judge's answer \\(HTTP \\d{3}\\) (?:did not end|broke off))`,
+  'g',
+);
+
+/**
+ * How a panel's reason (src/judge/panel.ts, unusableReason: `panel: 2 of 3 members gave no usable
+ * score (2 usable needed; 1 unreachable, 1 gave no usable answer): <label>: <reason>; ...`) counts
+ * its members without a usable score, by kind: the counts after the majority needed say how many
+ * were not reached when the members failed in more than one way; else `kind`, the detail's, says
+ * it ("judge unreachable": all of them but those whose reason says they answered, as a record
+ * written before 2026-12-06 has it; without one, calibrate's: none when one answered). Null for a
+ * reason that is no panel's.
+ */
+function panelCounts(reason: string, kind?: string): PanelCounts | null {
+  const counts = /^panel: (\d+) of (\d+) members gave no usable score \(\d+ usable needed(?:; ([^)]*))?\)/.exec(reason);
   if (counts === null) return null;
-  return {
-    failed: Number(counts[1]),
-    size: Number(counts[2]),
-    noScore: reason.match(new RegExp(`: ${NO_SCORE_WORDS}`, 'g'))?.length ?? 0,
-    cut: reason.split(`: ${CUT_WORDS}`).length - 1,
-    ours: reason.split(`: ${CALL_FAILED_WORDS}`).length - 1,
-  };
+  const failed = Number(counts[1]);
+  const error200 = reason.split(`: ${ERROR_IN_200}: `).length - 1;
+  const unread = [...reason.matchAll(UNREAD_START)].flatMap((m) => unfinishedAnswer(reason.slice(m.index + 2), 'judge') ?? []);
+  const cut = reason.split(`: ${CUT_WORDS}`).length - 1;
+  const ours = reason.split(`: ${CALL_FAILED_WORDS}`).length - 1;
+  // A member whose HTTP 200 carried an error is said "unexpected response: ...: an error in the HTTP 200 answer": counted as that, not as one without a score.
+  const noScore = Math.max(0, (reason.match(new RegExp(`: ${NO_SCORE_WORDS}`, 'g'))?.length ?? 0) - error200);
+  const told = noScore + error200 + unread.length + cut;
+  const byKind = counts[3];
+  const unreachable =
+    byKind !== undefined ? Number(/(\d+) unreachable/.exec(byKind)?.[1] ?? 0) : kind === 'gave no usable answer' || (kind !== 'unreachable' && told > 0) ? 0 : Math.max(0, failed - ours - told);
+  // Members that answered in a way not told here: without a usable score, as their kind says.
+  const untold = Math.max(0, failed - unreachable - ours - told);
+  return { reason, failed, size: Number(counts[2]), unreachable, noScore: noScore + untold, error200, unread, cut, ours };
 }
 
 /**
@@ -595,7 +715,7 @@ function judgeCheckCause(detail: string): JudgeCause | null {
  */
 export function judgeFixes(reason: string): string[] {
   const panel = panelCounts(reason);
-  const answered = panel === null ? isNoScoreReason(reason) || isCutReason(reason) : panel.noScore + panel.cut > 0 && panel.failed === panel.noScore + panel.cut + panel.ours;
+  const answered = panel === null ? isNoScoreReason(reason) || isCutReason(reason) : panel.unreachable === 0;
   const detail = reason.startsWith(CALL_FAILED_WORDS) ? reason : `judge ${answered ? 'gave no usable answer' : 'unreachable'}: ${reason}`;
   return judgeCheckCause(detail)?.fixes ?? [];
 }

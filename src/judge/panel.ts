@@ -34,9 +34,10 @@ function failuresOf(results: readonly JudgeResult[]): Failures {
  * the members': "judge call failed: " when every member without a usable score hit a request
  * agent-replay could not make (the panel is not then "unreachable", src/assertions/judge.ts),
  * answered (the caller says so) when none was unreachable and one answered, else unreachable
- * (docs/judges.md, "Panels"). When some of them, not all, hit a request agent-replay could not
- * make, the members are counted by kind after the majority needed (`(2 usable needed; 1
- * unreachable, 1 judge call failed)`), so that each kind's fix is given once (src/evaluate/causes.ts).
+ * (docs/judges.md, "Panels"). When they failed in more than one way, the members are counted by
+ * kind after the majority needed (`(2 usable needed; 1 unreachable, 1 gave no usable answer)`,
+ * `(...; 1 unreachable, 1 judge call failed)`), so that the causes know how many were not reached
+ * and give each kind's fix once (src/evaluate/causes.ts, panelCounts), in a run and in calibrate.
  */
 function unusableReason(members: readonly PanelMember[], failures: Failures): string {
   const failed = members.filter((m) => m.score === null);
@@ -47,7 +48,7 @@ function unusableReason(members: readonly PanelMember[], failures: Failures): st
     [failures.unusable, 'gave no usable answer'],
     [failures.ours, CALL_FAILED.replace(/: $/, '')],
   ].filter(([n]) => (n as number) > 0);
-  const counts = failures.ours > 0 && kinds.length > 1 ? `; ${kinds.map(([n, words]) => `${n} ${words}`).join(', ')}` : '';
+  const counts = kinds.length > 1 ? `; ${kinds.map(([n, words]) => `${n} ${words}`).join(', ')}` : '';
   const ours = failures.unreachable === 0 && failures.unusable === 0;
   return `${ours ? CALL_FAILED : ''}panel: ${failed.length} of ${members.length} members gave no usable score (${needed} usable needed${counts}): ${reasons}`;
 }

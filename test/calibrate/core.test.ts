@@ -344,10 +344,14 @@ describe('the figures', () => {
     const panelDown: JudgeResult = { ok: false, reason: 'panel: 2 of 3 members gave no usable score (2 usable needed): openai a: HTTP 503; openai b: HTTP 503' };
     // The run's fix for the same reason, as its cause reads a judge check's detail.
     const runFix = causeOf({ errored: false, verdict: 'not_evaluated', detail: `judge unreachable: ${down.reason}` } as Parameters<typeof causeOf>[0], null)?.hint;
-    expect(runFix).toMatch(/^check .*judge\.timeoutMs/);
+    expect(runFix).toBe("the judge's endpoint failed: see its status or log, and run it again");
+    // A timeout's fix is its own (judge.timeoutMs), printed once too.
+    const slowFix = causeOf({ errored: false, verdict: 'not_evaluated', detail: `judge unreachable: ${slow.reason}` } as Parameters<typeof causeOf>[0], null)?.hint;
+    expect(slowFix).toMatch(/^raise judge\.timeoutMs/);
     const figures = summarizeCalibration({ targets: [target('a', 'C', 'pass'), target('b', 'C', 'pass'), target('c', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[down], [slow], [panelDown]], null);
     const text = renderCalibrationText(calibrationOf(figures, 3, null));
     expect(text.split(`  fix: ${runFix}\n`)).toHaveLength(2);
+    expect(text.split(`  fix: ${slowFix}\n`)).toHaveLength(2);
     const md = renderCalibrationMarkdown(calibrationOf(figures, 3, null));
     expect(md.split(`Fix: ${escapeInline(runFix as string)}`)).toHaveLength(2);
     // A model that answered without a score is not told to check the address: only its own fix.

@@ -15,7 +15,7 @@ import type { Judge, JudgeResult } from '../../src/types.js';
 import { silence, startServer, type TestServer } from '../judge/server.js';
 import { calibrationOf } from './calibration.js';
 
-/** How each model answers: an HTTP 401, nothing (a timeout), prose, an answer cut at its limit, a refusal, an HTTP 200 carrying an error, a score. */
+/** How each model answers: an HTTP 401, nothing (a timeout), prose, an answer cut at its limit, a refusal, an HTTP 200 carrying an error, an HTML page, a score. */
 const answers: Record<string, { status: number; body: unknown } | null> = {
   refuses: { status: 401, body: { error: { message: 'invalid api key' } } },
   slow: null,
@@ -23,6 +23,7 @@ const answers: Record<string, { status: number; body: unknown } | null> = {
   cut: { status: 200, body: { choices: [{ message: { role: 'assistant', content: '{"rationale": "Polite, and' }, finish_reason: 'length' }] } },
   declines: { status: 200, body: { choices: [{ message: { role: 'assistant', content: null, refusal: 'I cannot grade this.' } }] } },
   error200: { status: 200, body: { error: { message: 'Overloaded' } } },
+  html: { status: 200, body: '<html><body>Sign in</body></html>' },
   scores: { status: 200, body: { choices: [{ message: { role: 'assistant', content: '{"rationale": "meets it", "score": 0.9}' } }] } },
 };
 
@@ -32,8 +33,8 @@ beforeAll(async () => {
     (res, req) => {
       const a = answers[(req.body as { model: string }).model];
       if (a === null || a === undefined) return silence(res, req);
-      res.writeHead(a.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(a.body));
+      res.writeHead(a.status, { 'content-type': typeof a.body === 'string' ? 'text/html' : 'application/json' });
+      res.end(typeof a.body === 'string' ? a.body : JSON.stringify(a.body));
     },
   ]);
 });
@@ -59,6 +60,7 @@ const shapes: Record<string, (string | Judge)[]> = {
   'cut at the token limit': ['cut'],
   declined: ['declines'],
   'HTTP 200 with an error': ['error200'],
+  'an answer not read (HTML)': ['html'],
   'panel: unreachable and no score': ['refuses', 'prose', 'scores'],
   'panel: a timeout and cut': ['slow', 'cut', 'scores'],
   'panel: no score and cut': ['prose', 'cut', 'scores'],
@@ -67,7 +69,18 @@ const shapes: Record<string, (string | Judge)[]> = {
   'panel: no score and a request not made': ['prose', unbuildable, 'scores'],
   'panel: unreachable and a request not made': ['refuses', unbuildable, 'scores'],
   'panel of 5: unreachable, no score and cut': ['refuses', 'prose', 'cut', 'scores', 'scores'],
+  'panel: HTTP 200 with an error and unreachable': ['error200', 'refuses', 'scores'],
+  'panel: a timeout and HTTP 200 with an error': ['slow', 'error200', 'scores'],
+  'panel: HTTP 200 with an error and no score': ['error200', 'prose', 'scores'],
+  'panel: all HTTP 200 with an error': ['error200', 'error200', 'scores'],
+  'panel: an answer not read and no score': ['html', 'prose', 'scores'],
+  'panel: an answer not read and unreachable': ['html', 'refuses', 'scores'],
+  'panel: an answer not read, HTTP 200 with an error and cut': ['html', 'error200', 'cut'],
+  'panel: a timeout and a refused key': ['slow', 'refuses', 'scores'],
 };
+
+/** The single judge's shape of each model whose fix is the same in a panel (a cut member's is the panel's own: PANEL_CUT_HINT). */
+const alone: Record<string, string> = { refuses: 'unreachable (HTTP 401)', slow: 'unreachable (a timeout)', prose: 'no score (prose)', declines: 'declined', error200: 'HTTP 200 with an error', html: 'an answer not read (HTML)' };
 
 async function answerOf(shape: (string | Judge)[]): Promise<JudgeResult> {
   const members = shape.map((m) => (typeof m === 'string' ? client(m) : m));
@@ -84,7 +97,7 @@ function runFixes(answer: JudgeResult): string[] {
   const detail = judgeOutcome(answer, 0.7).detail;
   const hint = causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null)?.hint;
   expect(hint, detail).toBeTypeOf('string');
-  return (hint as string).split(/; for the \d+ (?:that answered without a usable score|cut at the token limit|judge call failed): /);
+  return (hint as string).split(/; for the \d+ (?:that answered without a usable score|cut at the token limit|judge call failed|that answered HTTP 200 with an error|whose answer could not be read|not reached \([^)]*\)): /);
 }
 
 function target(label: string): CalibrationTarget {
@@ -114,6 +127,23 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
     // Each fix once, the model's first: the same fixes as the run's hint gives.
     expect([...calibrateFixes([answer])].sort()).toEqual([...new Set(run)].sort());
     expect(calibrateFixes([answer])).toHaveLength(run.length);
+  });
+
+  // Each member's own fix, whatever the others did: one's HTTP 200 with an error, or an answer not
+  // read, never takes the place of the others' (src/judge/panel.ts counts the members by kind).
+  it.each(Object.keys(shapes).filter((name) => name.startsWith('panel')))("%s: every member's own fix", (name) => {
+    const run = runFixes(got.get(name) as JudgeResult);
+    const own = (shapes[name] ?? []).flatMap((m) => (typeof m === 'string' && alone[m] !== undefined ? runFixes(got.get(alone[m]) as JudgeResult) : []));
+    expect(run).toEqual(expect.arrayContaining(own));
+    expect(calibrateFixes([got.get(name) as JudgeResult])).toEqual(expect.arrayContaining(own));
+  });
+
+  // Each status family its fix (compare the agent's, src/evaluate/causes.ts httpCause): a refused key is no slow judge, a timeout no key.
+  it('a refused key and a timeout: each its own fix', () => {
+    const [refused] = runFixes(got.get('unreachable (HTTP 401)') as JudgeResult);
+    expect(refused).toBe('the judge refused the request: check the judge key (the key or token its endpoint expects) and that it may use judge.model');
+    const [slow] = runFixes(got.get('unreachable (a timeout)') as JudgeResult);
+    expect(slow).toBe('raise judge.timeoutMs in config.yml if the judge is slow, or check judge-base-url (judge.baseUrl) and that it is up');
   });
 
   it('every shape at once: each fix the runs give, printed once', () => {

@@ -92,9 +92,9 @@ describe('compare, a rubric judge that answered the same reply differently', () 
     const judging: Responder = (res, req) => {
       const body = JSON.stringify(req.body);
       if (mode === 'answer' || body.includes('Stayed calm')) return completion(JSON.stringify({ rationale: 'polite enough', score: 0.8 }))(res, req);
-      // `returns` and the script's second criterion: unreachable; `listed`: an answer with no score.
+      // `returns` and the script's second criterion: unreachable (HTTP 404); `listed`: an answer with no score.
       if (body.includes('The reply is kind')) return completion('I would rather not score this.')(res, req);
-      return json(503, { error: { message: 'overloaded' } })(res, req);
+      return json(404, { error: { message: 'no such model' } })(res, req);
     };
     const { cwd, judge } = await judgedProject(() => ({ json: { reply: 'You have 30 days from delivery.', route: null, ended: false } }), judging, [
       '  - { label: returns, message: returns?, assert: { judge: "The reply is polite", threshold: 0.7 } }',
@@ -104,22 +104,22 @@ describe('compare, a rubric judge that answered the same reply differently', () 
     mode = 'down';
     // The judge's address given on the command line: the cause's fix names the flag (report/terminal.ts cliWords), as --agent-url's does.
     const ran = await cli(['run', '--out', 'b.json', '--fail-on', 'none', '--judge-url', judge.url], cwd);
-    expect(ran.stdout).toContain('check --judge-url (judge.baseUrl), judge.model and the judge key; raise judge.timeoutMs if it is slow');
+    expect(ran.stdout).toContain("check --judge-url (judge.baseUrl) and judge.model: the path (it is the API's base URL) or the model's name is probably wrong");
     expect(ran.stdout).not.toContain('check judge.baseUrl');
     mode = 'answer';
     await cli(['run', '--out', 'c.json', '--fail-on', 'none'], cwd);
     await judge.close();
     const down = await cli(['compare', 'a.json', 'b.json'], cwd);
     const line = (out: string, label: string): string => out.split('\n').find((l) => l.includes(label)) ?? '';
-    expect(line(down.stdout, 'returns')).toContain('pass -> not evaluated  verdict changed: the judge did not judge the same reply both times: pass (0.80) -> not evaluated (judge unreachable: HTTP 503');
+    expect(line(down.stdout, 'returns')).toContain('pass -> not evaluated  verdict changed: the judge did not judge the same reply both times: pass (0.80) -> not evaluated (judge unreachable: HTTP 404');
     expect(line(down.stdout, 'listed')).toContain('the judge did not judge the same reply both times: pass (0.80) -> not evaluated (judge gave no usable answer: ');
-    expect(line(down.stdout, 'calm-script')).toContain('the judge did not judge the same transcript both times: criterion 2 pass (0.80) -> not evaluated (judge unreachable: HTTP 503');
+    expect(line(down.stdout, 'calm-script')).toContain('the judge did not judge the same transcript both times: criterion 2 pass (0.80) -> not evaluated (judge unreachable: HTTP 404');
     const back = await cli(['compare', 'b.json', 'c.json'], cwd);
-    expect(line(back.stdout, 'returns')).toMatch(/the judge did not judge the same reply both times: not evaluated \(judge unreachable: HTTP 503[^)]*\) -> pass \(0\.80\)/);
+    expect(line(back.stdout, 'returns')).toMatch(/the judge did not judge the same reply both times: not evaluated \(judge unreachable: HTTP 404[^)]*\) -> pass \(0\.80\)/);
     // The comment's "Since the previous run" says it beside the move, escaped.
     const [b, c] = [await readResults(join(cwd, 'b.json')), await readResults(join(cwd, 'c.json'))];
     const comment = renderComment(c, { ...DEFAULT_CONTEXT, previous: { runId: '41', comparison: compareRuns(b, c) } });
-    expect(comment).toContain('- `returns`: not evaluated → pass · the judge did not judge the same reply both times\\: not evaluated \\(judge unreachable\\: HTTP 503');
+    expect(comment).toContain('- `returns`: not evaluated → pass · the judge did not judge the same reply both times\\: not evaluated \\(judge unreachable\\: HTTP 404');
   });
 
   // A repeated assertion list and a repeated persona script: every attempt of both runs got the

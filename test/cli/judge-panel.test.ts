@@ -63,7 +63,7 @@ describe('a panel of three judges, end to end', () => {
     expect(f.get('two-pass')).toMatchObject({ verdict: 'pass', score: 0.9, rationale: 'm0: meets it' });
     expect(f.get('one-pass')).toMatchObject({ verdict: 'fail', score: 0.2, rationale: 'm0: misses it' });
     expect(f.get('two-unusable')).toMatchObject({ verdict: 'not_evaluated', score: null });
-    expect(f.get('two-unusable')?.detail).toMatch(/^judge unreachable: panel: 2 of 3 members gave no usable score \(2 usable needed\): openai m1: .*; openai m2: HTTP 503: overloaded$/);
+    expect(f.get('two-unusable')?.detail).toMatch(/^judge unreachable: panel: 2 of 3 members gave no usable score \(2 usable needed; 1 unreachable, 1 gave no usable answer\): openai m1: .*; openai m2: HTTP 503: overloaded$/);
     expect(f.get('two-pass')?.members).toEqual([
       { label: 'openai m0', score: 0.9, rationale: 'm0: meets it', reason: null },
       { label: 'openai m1', score: 0.9, rationale: 'm1: meets it', reason: null },

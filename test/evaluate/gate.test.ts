@@ -233,7 +233,7 @@ describe('causes', () => {
     expect(none('no judge configured (add a judge section to config.yml)')?.what).toBe('no judge configured');
     expect(none('judge unreachable: no judge configured (add a judge section to config.yml)')?.key).toBe(none('no judge configured (add a judge section to config.yml)')?.key);
     const down = causeOf(rec({ verdict: 'not_evaluated', detail: 'judge unreachable: HTTP 503 after 3 retries' }), URL_);
-    expect([down?.what, down?.hint]).toEqual(['judge unreachable: HTTP 503', 'check judge-base-url (judge.baseUrl), judge.model and the judge key; raise judge.timeoutMs if it is slow']);
+    expect([down?.what, down?.hint]).toEqual(['judge unreachable: HTTP 503', "the judge's endpoint failed: see its status or log, and run it again"]);
   });
 
   it('groups unmocked calls by tool, whatever input each call had', () => {

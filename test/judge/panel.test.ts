@@ -71,7 +71,7 @@ describe('a panel of three', () => {
     expect(o.verdict).toBe('not_evaluated');
     expect(o.score).toBeNull();
     // One of the two could not answer: the panel is unreachable, as before.
-    expect(o.detail).toMatch(/^judge unreachable: panel: 2 of 3 members gave no usable score \(2 usable needed\): openai m1: no usable score in output: .*; openai m2: HTTP 503: overloaded$/);
+    expect(o.detail).toMatch(/^judge unreachable: panel: 2 of 3 members gave no usable score \(2 usable needed; 1 unreachable, 1 gave no usable answer\): openai m1: no usable score in output: .*; openai m2: HTTP 503: overloaded$/);
     expect(o.members?.map((m) => [m.score, m.reason === null])).toEqual([
       [0.9, true],
       [null, false],
@@ -186,7 +186,7 @@ describe('the panel client', () => {
     expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: m.detail }, null)).toEqual({
       key: 'judge:503:panel-call-failed',
       what: 'judge unreachable: HTTP 503 (panel: 1 unreachable, 1 judge call failed)',
-      hint: `check judge-base-url (judge.baseUrl), judge.model and the judge key; raise judge.timeoutMs if it is slow; for the 1 judge call failed: ${CALL_FAILED_HINT}`,
+      hint: `the judge's endpoint failed: see its status or log, and run it again; for the 1 judge call failed: ${CALL_FAILED_HINT}`,
     });
     await mixed.close();
     // m1 answers without a usable score ("split PUx"): nothing was unreachable, so the panel gave no usable answer, with both fixes.
@@ -257,21 +257,21 @@ describe("a panel's members cut at their token limit: the cause gives the limit'
     expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: h.detail }, null)).toEqual({
       key: 'judge:503:panel-cut',
       what: 'judge unreachable: HTTP 503',
-      hint: `check judge-base-url (judge.baseUrl), judge.model and the judge key; raise judge.timeoutMs if it is slow; for the 1 cut at the token limit: ${panelCutFix}`,
+      hint: `the judge's endpoint failed: see its status or log, and run it again; for the 1 cut at the token limit: ${panelCutFix}`,
     });
   });
   it("some unreachable, some without a score: the address's fix and the prompt-following one, once each (it gave the address's alone)", async () => {
     const h = await judged(3, 'split HUP');
-    expect(h.detail).toMatch(/^judge unreachable: panel: 2 of 3 members gave no usable score \(2 usable needed\): openai m0: HTTP 503: .*; openai m1: no usable score in output: /);
+    expect(h.detail).toMatch(/^judge unreachable: panel: 2 of 3 members gave no usable score \(2 usable needed; 1 unreachable, 1 gave no usable answer\): openai m0: HTTP 503: .*; openai m1: no usable score in output: /);
     expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: h.detail }, null)).toEqual({
       key: 'judge:503:panel-no-score',
       what: 'judge unreachable: HTTP 503',
-      hint: `check judge-base-url (judge.baseUrl), judge.model and the judge key; raise judge.timeoutMs if it is slow; for the 1 that answered without a usable score: ${JUDGE_NO_SCORE_HINT}`,
+      hint: `the judge's endpoint failed: see its status or log, and run it again; for the 1 that answered without a usable score: ${JUDGE_NO_SCORE_HINT}`,
     });
     // All three ways: each fix once, the panel's own first.
     const five = await judged(5, 'split HULPP');
     expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: five.detail }, null)?.hint).toBe(
-      `check judge-base-url (judge.baseUrl), judge.model and the judge key; raise judge.timeoutMs if it is slow; for the 1 that answered without a usable score: ${JUDGE_NO_SCORE_HINT}; for the 1 cut at the token limit: ${panelCutFix}`,
+      `the judge's endpoint failed: see its status or log, and run it again; for the 1 that answered without a usable score: ${JUDGE_NO_SCORE_HINT}; for the 1 cut at the token limit: ${panelCutFix}`,
     );
   });
 });
