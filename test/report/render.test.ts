@@ -221,7 +221,7 @@ describe('real size: multi-paragraph replies and 600 mixed fixtures, as GitHub r
     const notice = md.split('\n\n')[2] as string;
     expect(notice).toMatch(/^> ✂️ Shown in full: 10 of 50 newly failing, 10 of 50 still failing, 10 of 150 changed/);
     // The table is said of the sections that have one; new, not evaluated and errored have none left (only counted).
-    expect(notice).toContain('; 40 more newly failing, 40 more still failing and 101 more changed are listed by name in a table at the end of their section. 39 changed, 40 new, 40 not evaluated, 40 errored and 200 unchanged are only counted');
+    expect(notice).toContain('; 40 more newly failing, 40 more still failing and 100 more changed are listed by name in a table at the end of their section. 40 changed, 40 new, 40 not evaluated, 40 errored and 200 unchanged are only counted');
     expect(md).not.toMatch(/replies above/);
     expect(md).toContain('Review them first: only');
   });
