@@ -9,7 +9,7 @@
 // attempts could have taken had each one timed out (timeoutMs x attempts), counted from the first.
 
 import type { Clock } from '../types.js';
-import { httpDate } from './http-date.js';
+import { httpDate, serverNow } from './http-date.js';
 import type { Pace } from './ratelimit-policy.js';
 
 /** Real time; tests inject their own Clock and never sleep. */
@@ -206,7 +206,7 @@ export async function sleepUnlessAborted(clock: Clock, ms: number, signal: Abort
  * number of milliseconds, which OpenAI's API sends and its SDK reads before Retry-After), else its
  * Retry-After; capped at MAX_RETRY_AFTER_MS either way (docs/configuration.md, "Adaptive
  * concurrency"). A `retry-after-ms` that is not such a number is passed over, as the SDK passes it
- * over. Null when neither gives a wait.
+ * over. A Retry-After date is read against the answer's `Date` (serverNow). Null when neither gives a wait.
  */
 export function retryAfterOf(headers: Record<string, string | string[] | undefined>, now: number): number | null {
   const asked = askedRetryAfterOf(headers, now);
@@ -218,7 +218,9 @@ export function askedRetryAfterOf(headers: Record<string, string | string[] | un
   const header = headers['retry-after-ms'];
   const ms = (Array.isArray(header) ? header[0] : header)?.trim();
   if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms)) return Math.min(Number.MAX_SAFE_INTEGER, Math.round(Number(ms)));
-  return parseRetryAfter(headers['retry-after'], now, Number.MAX_SAFE_INTEGER);
+  // A date is a time of the server's clock: read against the answer's Date when it has one, so
+  // that a runner's clock off by a minute does not move the wait by a minute.
+  return parseRetryAfter(headers['retry-after'], serverNow(headers, now), Number.MAX_SAFE_INTEGER);
 }
 
 /** A 429's wait (askedRetryAfterOf) from which it reads as a rate limit, not as too many requests in flight. */

@@ -142,6 +142,22 @@ describe('retryAfterOf: the wait a 429 or 5xx asks for (docs/configuration.md, "
     expect(retryAfterOf({ 'retry-after': 'Thu Jan  1 00:00:05 2026' }, now)).toBe(5000);
     expect(retryAfterOf({ 'retry-after': 'Wed, 31 Dec 2025 23:00:00 GMT' }, now)).toBe(0);
   });
+  // A Retry-After date is a time of the server's clock: read against the answer's Date, a runner's
+  // clock 90 s behind the server's does not add 90 s to the wait (it asked 3 s and was waited 60 s, the cap).
+  it("a Retry-After date is read against the answer's Date when it has one: a server clock 90 s ahead asks 3 s, not 93 s", () => {
+    const serverDate = new Date(now + 90_000).toUTCString();
+    const asked = new Date(now + 93_000).toUTCString();
+    expect(askedRetryAfterOf({ 'retry-after': asked, date: serverDate }, now)).toBe(3000);
+    // A server clock behind ours, the same; a date its clock has passed, no wait.
+    expect(askedRetryAfterOf({ 'retry-after': new Date(now - 87_000).toUTCString(), date: new Date(now - 90_000).toUTCString() }, now)).toBe(3000);
+    expect(askedRetryAfterOf({ 'retry-after': new Date(now + 89_000).toUTCString(), date: serverDate }, now)).toBe(0);
+    // No Date, or one that is not an HTTP date or given twice: our clock, as before.
+    for (const date of [undefined, 'soon', [serverDate, serverDate]]) {
+      expect(askedRetryAfterOf({ 'retry-after': asked, ...(date === undefined ? {} : { date }) }, now)).toBe(93_000);
+    }
+    // Seconds are the server's own wait: its Date changes nothing.
+    expect(askedRetryAfterOf({ 'retry-after': '7', date: serverDate }, now)).toBe(7000);
+  });
 });
 
 describe('rateLimitOf: a 429 for too many requests a second, not too many in flight (docs/configuration.md, "Adaptive concurrency")', () => {
