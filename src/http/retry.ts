@@ -6,7 +6,8 @@
 // throttled attempt does not spend one of the `retries`; the request waits (the Retry-After and a
 // small jitter; without one, a backoff growing up to a cap, so a server that says "Retry-After: 0"
 // is not hammered) holding no limiter slot, and goes again. It gives up only when its own time budget is spent: the time the
-// attempts could have taken had each one timed out (timeoutMs x attempts), counted from the first.
+// attempts could have taken had each one timed out (timeoutMs x attempts), counted from when the first
+// was sent: its wait for a slot or its paced start is the queue's, not the request's.
 
 import type { Clock } from '../types.js';
 import { httpDate, serverNow } from './http-date.js';
@@ -73,8 +74,8 @@ export interface RetryOptions {
    */
   onRetry?: () => void;
   /**
-   * How long throttled attempts may go on, from the first attempt (timeoutMs x attempts); without
-   * it a throttled attempt spends a retry like any other failure.
+   * How long throttled attempts may go on, from when the first attempt was sent (timeoutMs x
+   * attempts); without it a throttled attempt spends a retry like any other failure.
    */
   budgetMs?: number;
 }
@@ -121,13 +122,21 @@ export function attemptsText(result: { attempts: number; throttled?: ThrottledOu
  * spends retries would be the last one (so it can keep the body to quote in an error), and, after
  * the first, when its time budget ends on the clock (`deadline`): an attempt the server's spent quota
  * holds past it is not sent (`unsent`), and the loop gives up as for a Retry-After beyond the budget.
+ * `attempt` calls `sending` when its request goes on the wire (its slot taken): the budget counts from
+ * the first one's, not from a wait for a slot before it (from the first attempt when none is told).
  */
 export async function withRetries<T, F>(
-  attempt: (isLast: boolean, deadline: number | undefined) => Promise<AttemptResult<T, F>>,
+  attempt: (isLast: boolean, deadline: number | undefined, sending: () => void) => Promise<AttemptResult<T, F>>,
   options: RetryOptions,
 ): Promise<{ ok: true; value: T } | RetryFailure<F>> {
   const retries = Math.max(0, Math.floor(options.retries));
-  const started = options.clock.now();
+  const queued = options.clock.now();
+  /** When the first attempt was sent: the budget's start (docs/configuration.md, "Adaptive concurrency"). */
+  let sentAt: number | null = null;
+  const sending = (): void => {
+    sentAt ??= options.clock.now();
+  };
+  const since = (): number => options.clock.now() - (sentAt ?? queued);
   /** Failures that spent a retry, rate limits, and the waits asked for while rate limited. */
   let spent = 0;
   let throttles = 0;
@@ -136,14 +145,14 @@ export async function withRetries<T, F>(
   for (let n = 1; ; n++) {
     const isLast = spent >= retries;
     // The clock may stand still (an injected one): the waits asked for count as time spent.
-    const deadline = n === 1 || options.budgetMs === undefined ? undefined : options.clock.now() + options.budgetMs - Math.max(options.clock.now() - started, waitedMs);
-    const result = await attempt(isLast, deadline);
+    const deadline = n === 1 || options.budgetMs === undefined ? undefined : options.clock.now() + options.budgetMs - Math.max(since(), waitedMs);
+    const result = await attempt(isLast, deadline, sending);
     if (result.ok) return result;
     if (result.unsent === true && last !== null) {
       // Held past the budget by a spent quota another answer said: not sent, given up at once, the
       // attempts made and the failure before it said (docs/configuration.md, "Adaptive concurrency").
       const held = result.retryAfterMs ?? 0;
-      const elapsed = Math.max(options.clock.now() - started, waitedMs);
+      const elapsed = Math.max(since(), waitedMs);
       // Held by the pace (no header named a reset): the pace is said, its figure and the wait.
       const resetBy = result.resetBy !== undefined ? { retryAfterMs: held, resetBy: result.resetBy } : result.pace !== undefined ? { pace: result.pace } : {};
       return { ok: false, failure: last, attempts: n - 1, throttled: { elapsedMs: elapsed, waitMs: held, budgetMs: options.budgetMs ?? 0, ...resetBy } };
@@ -162,7 +171,7 @@ export async function withRetries<T, F>(
       wait = asked > 0 ? Math.min(MAX_RETRY_AFTER_MS, asked) + backoffDelay(0, options.backoffMs, options.random) : backoffDelay(Math.min(throttles, MAX_THROTTLE_STEPS), options.backoffMs, options.random);
       throttles += 1;
       // The clock may stand still (an injected one): the waits asked for count as time spent.
-      const elapsed = Math.max(options.clock.now() - started, waitedMs);
+      const elapsed = Math.max(since(), waitedMs);
       if (elapsed + (asked > 0 ? asked : wait) > options.budgetMs) {
         // A wait that does not fit is not begun: the request could only fail at the end of it
         // (docs/configuration.md, "Adaptive concurrency"). The failure names the Retry-After when it set the wait.

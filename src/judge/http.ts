@@ -321,11 +321,13 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
   // A spent quota's reset the limiter holds the starts for: one beyond the time budget fails the 429 that says it at once instead (withRetries).
   const holdable = (spent: Spent | null | undefined): Spent | null => (spent != null && spent.waitMs <= budgetMs ? spent : null);
   const result = await withRetries(
-    async (_isLast, deadline) => {
+    async (_isLast, deadline, sending) => {
       // Held past the time budget by a quota another call's answer said is spent, or by the pace: not sent (withRetries gives up).
       let held: Held | null = null;
       const a = await opts.limiter.run(
         async () => {
+          // On the wire from here: the time budget counts from the first attempt's send, not its wait for a slot.
+          sending();
           // A retry is counted as sent, once it has its slot: one the run's interruption stops while
           // it waits for one is not a retry made (docs/semantics.md, "Cost").
           if (sent++ > 0) onRetry?.();

@@ -109,6 +109,32 @@ describe('withRetries', () => {
     expect(attemptsText({ attempts: 2, throttled: { elapsedMs: 1000, waitMs: 9000, budgetMs: 6000, pace: { perWindow: 2, windowMs: 20_000 } } })).toContain('2 attempts (rate limited: the requests are paced at 2 starts per 20000 ms since');
   });
 
+  // The budget is the request's, from when it was first sent: a first attempt that waited 25 s for a
+  // slot (the queue's time) left its retries 5 s of a 30 s budget, and a Retry-After of 10 s gave it up.
+  it('the time budget counts from when the first attempt was sent, not from its wait for a slot', async () => {
+    let t = 0;
+    const clock: Clock = { now: () => t, sleep: async (ms) => void (t += ms) };
+    const results = [throttled(10_000), { ok: true as const, value: 'done' }];
+    let n = 0;
+    const attempt = async (_isLast: boolean, deadline: number | undefined, sending: () => void): Promise<AttemptResult<string, string>> => {
+      if (n === 0) t += 25_000; // waited for a slot
+      else expect(deadline).toBe(25_000 + 30_000);
+      sending();
+      return results[n++] as AttemptResult<string, string>;
+    };
+    expect(await withRetries(attempt, { retries: 2, backoffMs: 1000, clock, random: () => 0.5, budgetMs: 30_000 })).toEqual({ ok: true, value: 'done' });
+    expect(t).toBe(25_000 + 10_500);
+    // An attempt that never says it was sent: the budget counts from the first attempt, as before.
+    t = 0;
+    n = 0;
+    const unsaid = async (): Promise<AttemptResult<string, string>> => {
+      if (n === 0) t += 25_000;
+      return results[n++] as AttemptResult<string, string>;
+    };
+    const r = await withRetries(unsaid, { retries: 2, backoffMs: 1000, clock, random: () => 0.5, budgetMs: 30_000 });
+    expect(r).toEqual({ ok: false, failure: '429', attempts: 1, throttled: { elapsedMs: 25_000, waitMs: 10_000, budgetMs: 30_000, retryAfterMs: 10_000 } });
+  });
+
   it('without a budget a throttled failure spends a retry like any other', async () => {
     const clock = fakeClock();
     const s = scripted([throttled(0), throttled(0), throttled(0)]);

@@ -99,3 +99,28 @@ describe("postJson: a retry the limiter's pace would start past its time budget"
     );
   });
 });
+
+describe('postJson: the time budget counts from when the call was first sent', () => {
+  it("a first attempt's wait for a slot does not spend its retries' budget: a Retry-After that fits after the send is waited", async () => {
+    let t = 0;
+    const clock = { now: () => t, sleep: async (ms: number) => void (t += ms) };
+    const limiter = new AdaptiveLimiter(1, clock);
+    let n = 0;
+    server = createServer((req, res) => {
+      n++;
+      req.resume();
+      if (n === 1) res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '10' }).end('{"error":{"message":"slow down"}}');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
+    // The one slot is another call's for 25 s of a 30 s budget (10000 ms x 3 attempts).
+    const other = await limiter.acquire();
+    const call = postJson({ ...options(url, () => ({ model: 'm' })), timeoutMs: 10_000, retries: 2, clock, limiter });
+    await new Promise((resolve) => setImmediate(resolve));
+    t += 25_000;
+    limiter.release(other, 'success');
+    expect(await call).toEqual({ ok: true, json: { ok: true } });
+    expect(n).toBe(2);
+  });
+});
