@@ -32,7 +32,7 @@ import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue, t
 import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SentTrace, SessionRequest, SessionTurn, TokenUsage, ToolCall, TurnTiming } from '../types.js';
 import { traceContext } from './trace-context.js';
 import { askedRetryAfterOf, attemptsText, rateLimitOf, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
-import { AdaptiveLimiter, type Answered, type Outcome, type Pace } from '../http/limiter.js';
+import { AdaptiveLimiter, heldAttempt, type Answered, type Outcome, type Pace } from '../http/limiter.js';
 import { advertisedPace, spentQuota, type Spent } from '../http/ratelimit-policy.js';
 import { TurnAbort } from '../http/turn-abort.js';
 import { callsOnly, mapPersonaFields, mapResponse, mapSignals, noReplyAt, readReply, readToolCalls, welcomeReplyMissed } from './response.js';
@@ -435,9 +435,9 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         {
           signal: deps.signal,
           aborted: () => fail('internal', false, null, () => 'not sent, the run was interrupted'),
-          // Held past the time budget by a quota another turn's answer said is spent, or by the pace: not sent (withRetries gives up).
+          // Held past the time budget by a quota another turn's answer said is spent, by the pace, or by every slot taken: not sent (withRetries gives up).
           deadline,
-          held: (hold) => ({ ...fail('http', true, hold.heldMs, () => 'not sent'), throttled: true, ...(hold.header === null ? {} : { resetBy: hold.header }), ...(hold.pace === undefined ? {} : { pace: hold.pace }), unsent: true }),
+          held: (hold) => ({ ...fail('http', true, hold.heldMs, () => 'not sent'), ...heldAttempt(hold) }),
         },
       );
     const result = await withRetries(gated, {

@@ -16,7 +16,20 @@ import type { Pace } from './ratelimit-policy.js';
 /** Real time; tests inject their own Clock and never sleep. */
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep: (ms, signal) =>
+    new Promise((resolve) => {
+      if (signal === undefined) {
+        setTimeout(resolve, ms);
+        return;
+      }
+      const done = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+    }),
 };
 
 /** Longest wait we accept from a Retry-After header. */
@@ -56,6 +69,8 @@ export type AttemptResult<T, F> =
       unsent?: boolean;
       /** The pace that held an `unsent` attempt, when no header did (http/limiter.ts). */
       pace?: Pace;
+      /** The limit on requests in flight, all taken, that an `unsent` attempt waited for a slot under until its deadline (http/limiter.ts). */
+      slot?: number;
     };
 
 export interface RetryOptions {
@@ -94,6 +109,8 @@ export interface ThrottledOut {
   resetBy?: string;
   /** Present when the limiter's pace set the wait (the next attempt's start): its starts per window. */
   pace?: Pace;
+  /** Present when the next attempt waited for a free slot until its deadline (`waitMs`, how long): the limit on requests in flight. */
+  slot?: number;
 }
 
 /** How many attempts the loop made, in words, and why it stopped when a rate limit outlasted the budget. */
@@ -101,6 +118,10 @@ export function attemptsText(result: { attempts: number; throttled?: ThrottledOu
   const n = result.attempts === 1 ? '1 attempt' : `${result.attempts} attempts`;
   const t = result.throttled;
   if (t === undefined) return n;
+  if (t.slot !== undefined) {
+    const all = t.slot === 1 ? 'at most 1 request in flight, taken' : `at most ${t.slot} requests in flight, all taken`;
+    return `${n} (the next attempt waited ${t.waitMs} ms for a free slot (${all}) until the time budget of ${t.budgetMs} ms, timeoutMs x attempts, was spent; given up unsent: raise timeoutMs or retries to cover the wait)`;
+  }
   if (t.pace !== undefined) {
     const left = Math.max(0, t.budgetMs - t.elapsedMs);
     const starts = t.pace.perWindow === 1 ? '1 start' : `${t.pace.perWindow} starts`;
@@ -153,8 +174,9 @@ export async function withRetries<T, F>(
       // attempts made and the failure before it said (docs/configuration.md, "Adaptive concurrency").
       const held = result.retryAfterMs ?? 0;
       const elapsed = Math.max(since(), waitedMs);
-      // Held by the pace (no header named a reset): the pace is said, its figure and the wait.
-      const resetBy = result.resetBy !== undefined ? { retryAfterMs: held, resetBy: result.resetBy } : result.pace !== undefined ? { pace: result.pace } : {};
+      // Held by the pace (no header named a reset): the pace is said, its figure and the wait; by
+      // every slot taken until the deadline, the limit and how long it waited.
+      const resetBy = result.resetBy !== undefined ? { retryAfterMs: held, resetBy: result.resetBy } : result.pace !== undefined ? { pace: result.pace } : result.slot !== undefined ? { slot: result.slot } : {};
       return { ok: false, failure: last, attempts: n - 1, throttled: { elapsedMs: elapsed, waitMs: held, budgetMs: options.budgetMs ?? 0, ...resetBy } };
     }
     last = result.failure;

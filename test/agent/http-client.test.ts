@@ -258,9 +258,11 @@ describe('retries', () => {
     const interrupt = new AbortController();
     let retries = 0;
     let requests = 0;
+    // One clock for the client and its limiter, as in a run: the retry's deadline is on it.
+    const clock = fakeClock();
     const c = createHttpAgentClient(
       { ...defaultConfig().agent, url: server.url, start: null, retries: 2, backoffMs: 0 },
-      { clock: fakeClock(), random: () => 0.5, signal: interrupt.signal, limiter: new AdaptiveLimiter(1), onRetry: () => void retries++, onRequest: () => void requests++ },
+      { clock, random: () => 0.5, signal: interrupt.signal, limiter: new AdaptiveLimiter(1, clock), onRetry: () => void retries++, onRequest: () => void requests++ },
     );
     cleanups.push(() => c.close());
     const a = c.converse({ ...request, session: 'a' });

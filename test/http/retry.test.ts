@@ -135,6 +135,18 @@ describe('withRetries', () => {
     expect(r).toEqual({ ok: false, failure: '429', attempts: 1, throttled: { elapsedMs: 25_000, waitMs: 10_000, budgetMs: 30_000, retryAfterMs: 10_000 } });
   });
 
+  it('a retry still waiting for a free slot at its deadline: given up unsent, how long it waited, the limit, the budget and the fix said', async () => {
+    const clock = fakeClock();
+    const unsent: AttemptResult<string, string> = { ok: false, failure: 'not sent', retryable: true, retryAfterMs: 29_000, throttled: true, unsent: true, slot: 4 };
+    const s = scripted([retryable('503'), unsent, { ok: true, value: 'never' }]);
+    const r = await withRetries(s.attempt, { retries: 2, backoffMs: 1000, clock, random: () => 0.5, budgetMs: 30_000 });
+    expect(r).toEqual({ ok: false, failure: '503', attempts: 1, throttled: { elapsedMs: 0, waitMs: 29_000, budgetMs: 30_000, slot: 4 } });
+    expect(attemptsText(r as { attempts: number })).toBe(
+      '1 attempt (the next attempt waited 29000 ms for a free slot (at most 4 requests in flight, all taken) until the time budget of 30000 ms, timeoutMs x attempts, was spent; given up unsent: raise timeoutMs or retries to cover the wait)',
+    );
+    expect(attemptsText({ attempts: 2, throttled: { elapsedMs: 6000, waitMs: 5000, budgetMs: 6000, slot: 1 } })).toContain('(at most 1 request in flight, taken)');
+  });
+
   it('without a budget a throttled failure spends a retry like any other', async () => {
     const clock = fakeClock();
     const s = scripted([throttled(0), throttled(0), throttled(0)]);
