@@ -32,7 +32,7 @@ import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue, t
 import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SentTrace, SessionRequest, SessionTurn, TokenUsage, ToolCall, TurnTiming } from '../types.js';
 import { traceContext } from './trace-context.js';
 import { askedRetryAfterOf, attemptsText, rateLimitOf, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
-import { AdaptiveLimiter, type Answered, type Outcome, type Pace } from '../http/limiter.js';
+import { AdaptiveLimiter, heldAttempt, type Answered, type Outcome, type Pace } from '../http/limiter.js';
 import { advertisedPace, spentQuota, type Spent } from '../http/ratelimit-policy.js';
 import { TurnAbort } from '../http/turn-abort.js';
 import { callsOnly, mapPersonaFields, mapResponse, mapSignals, noReplyAt, readReply, readToolCalls, welcomeReplyMissed } from './response.js';
@@ -417,9 +417,11 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     // The latest attempt's trace context: the answered attempt's once the retries are over.
     const latest: Traced = { trace: null };
     let attempts = 0;
-    const gated = (isLast: boolean, deadline: number | undefined): Promise<Attempt> =>
+    const gated = (isLast: boolean, deadline: number | undefined, sending: () => void): Promise<Attempt> =>
       limiter.run(
         () => {
+          // On the wire from here: the time budget counts from the first attempt's send, not its wait for a slot.
+          sending();
           const { trace, header } = attempts++ === 0 ? first : tracing.again(first);
           latest.trace = trace;
           if (trace !== null) deps.onTraceSent?.(trace);
@@ -433,9 +435,9 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         {
           signal: deps.signal,
           aborted: () => fail('internal', false, null, () => 'not sent, the run was interrupted'),
-          // Held past the time budget by a quota another turn's answer said is spent, or by the pace: not sent (withRetries gives up).
+          // Held past the time budget by a quota another turn's answer said is spent, by the pace, or by every slot taken: not sent (withRetries gives up).
           deadline,
-          held: (hold) => ({ ...fail('http', true, hold.heldMs, () => 'not sent'), throttled: true, ...(hold.header === null ? {} : { resetBy: hold.header }), ...(hold.pace === undefined ? {} : { pace: hold.pace }), unsent: true }),
+          held: (hold) => ({ ...fail('http', true, hold.heldMs, () => 'not sent'), ...heldAttempt(hold) }),
         },
       );
     const result = await withRetries(gated, {

@@ -1,5 +1,5 @@
 // An HTTP date as servers write it, read strictly: a Retry-After's (http/retry.ts), a Date header's
-// (http/ratelimit-policy.ts, the server's now for GitHub's epoch reset), a GitHub answer's.
+// (serverNow: the server's now, which a Retry-After date and GitHub's epoch reset are times of), a GitHub answer's.
 
 const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
 const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
@@ -18,4 +18,15 @@ export function httpDate(value: string): number | null {
   const text = GMT_DATE.some((form) => form.test(value)) ? value : ASCTIME.test(value) ? `${value} GMT` : null;
   const at = text === null ? Number.NaN : Date.parse(text);
   return Number.isNaN(at) ? null : at;
+}
+
+/**
+ * The server's now, which a time it names (a Retry-After date, an epoch X-RateLimit-Reset) is a time
+ * of: the answer's `Date` (an HTTP date, given once), else `now`, ours. Read against our clock, a
+ * wait moved by our clock's error: one a minute behind the server's waited a minute more
+ * (docs/configuration.md, "Adaptive concurrency").
+ */
+export function serverNow(headers: Record<string, string | string[] | undefined>, now: number): number {
+  const date = headers.date;
+  return (typeof date === 'string' ? httpDate(date.trim()) : null) ?? now;
 }

@@ -39,7 +39,8 @@
 // spentQuota) holds every start until the reset, said on a success or on a 429. A retry whose time
 // budget ends before the reset is not held: it is given up at once, as a Retry-After beyond the
 // budget is (acquire's deadline; http/retry.ts, withRetries). So is one whose paced start would
-// come after its deadline (a pace of up to 60 s between starts).
+// come after its deadline (a pace of up to 60 s between starts), and one still waiting for a free
+// slot when its deadline comes: it leaves the queue then, unsent.
 //
 // A 429 without a wait reads as an overload, unless it answers a request sent alone while others
 // waited for its slot, or a second lone request in a row (nothing answered since the first: the
@@ -70,12 +71,28 @@ export interface Answered {
   spent?: Spent | null;
 }
 
-/** A start held past the caller's deadline: how long from now, and the header that named the reset (a spent quota's), or null when the pace holds it (`pace`). */
+/** A start held past the caller's deadline: how long from now, and the header that named the reset (a spent quota's), or null when the pace holds it (`pace`) or every slot did (`slot`). */
 export interface Held {
+  /** How long from now the start is held; for `slot`, how long it waited for one until its deadline. */
   heldMs: number;
   header: string | null;
   /** The pace that holds it, when no header does. */
   pace?: Pace;
+  /** The limit on requests in flight, every slot of it taken until the deadline. */
+  slot?: number;
+}
+
+/** A start held past its deadline as the retry loop reads it: an attempt not sent (http/retry.ts, AttemptResult's `unsent`). */
+export function heldAttempt(hold: Held): { retryable: true; retryAfterMs: number; throttled: true; unsent: true; resetBy?: string; pace?: Pace; slot?: number } {
+  return {
+    retryable: true,
+    retryAfterMs: hold.heldMs,
+    throttled: true,
+    unsent: true,
+    ...(hold.header === null ? {} : { resetBy: hold.header }),
+    ...(hold.pace === undefined ? {} : { pace: hold.pace }),
+    ...(hold.slot === undefined ? {} : { slot: hold.slot }),
+  };
 }
 
 export interface Ticket {
@@ -175,12 +192,14 @@ export class AdaptiveLimiter {
    * interrupted run sends nothing more. With a `deadline` (on the clock) that the spent quota's hold
    * or the pace's next start passes, resolves the hold instead, at once, and takes no slot: the
    * caller gives the request up rather than wait past its time budget (http/retry.ts, withRetries).
+   * One still waiting for a free slot at its deadline leaves the queue then, and resolves how long it waited.
    */
   acquire(): Promise<Ticket>;
   acquire(signal: AbortSignal | undefined): Promise<Ticket | null>;
   acquire(signal: AbortSignal | undefined, deadline: number | undefined): Promise<Ticket | Held | null>;
   async acquire(signal?: AbortSignal, deadline?: number): Promise<Ticket | Held | null> {
     let stood: number | null = null;
+    const queued = this.clock.now();
     // Looked at before each wait: a hold that a later answer set past the deadline ends the wait.
     const past = (): Held | null => (deadline !== undefined && this.heldUntil > deadline ? { heldMs: this.heldUntil - this.clock.now(), header: this.heldBy } : null);
     for (;;) {
@@ -189,7 +208,8 @@ export class AdaptiveLimiter {
         const held = past();
         if (held !== null) return held;
         if (signal !== undefined) this.watch(signal);
-        const woken = await new Promise<boolean>((resolve) => this.waiting.push({ resolve, signal }));
+        const woken = await this.slotFreed(signal, deadline);
+        if (woken === 'deadline') return { heldMs: this.clock.now() - queued, header: null, slot: this.current };
         if (!woken) return null;
       }
       if (signal?.aborted) return null;
@@ -211,6 +231,31 @@ export class AdaptiveLimiter {
     this.inFlight += 1;
     if (this.inFlight > this.peakInFlight) this.peakInFlight = this.inFlight;
     return { epoch: this.epoch, limit: this.current, paceEpoch: this.paceEpoch, alone: this.inFlight === 1 };
+  }
+
+  /**
+   * Waits in the queue until woken for a slot (true) or its signal aborts (false). With a deadline,
+   * a wait still queued when the clock reaches it leaves the queue: 'deadline'. The deadline's timer
+   * ends with the wait (a clock that did not reach the deadline, a test's that stands still, waits
+   * to be woken as without one).
+   */
+  private async slotFreed(signal: AbortSignal | undefined, deadline: number | undefined): Promise<boolean | 'deadline'> {
+    let resolve: (woken: boolean) => void = () => undefined;
+    const woken = new Promise<boolean>((r) => {
+      resolve = r;
+    });
+    const waiter: Waiter = { resolve, signal };
+    this.waiting.push(waiter);
+    if (deadline === undefined) return woken;
+    const ms = deadline - this.clock.now();
+    const timer = new AbortController();
+    const first = ms <= 0 ? 'deadline' : await Promise.race([woken, this.clock.sleep(ms, timer.signal).then(() => 'deadline' as const)]);
+    timer.abort();
+    const i = this.waiting.indexOf(waiter);
+    // Woken (or aborted) first, or in the same turn: the slot is its; a clock short of the deadline: wait on.
+    if (first !== 'deadline' || i < 0 || this.clock.now() < deadline) return woken;
+    this.waiting.splice(i, 1);
+    return 'deadline';
   }
 
   /**

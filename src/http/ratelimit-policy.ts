@@ -13,7 +13,7 @@
 // window that is not a whole number from 1 up, or a window over MAX_POLICY_WINDOW_S is passed over,
 // and a field with nothing readable gives no pace. Of several policies, the slowest rate wins.
 
-import { httpDate } from './http-date.js';
+import { serverNow } from './http-date.js';
 
 /** Starts allowed per window: `perWindow` evenly spaced in each `windowMs` (the limiter's pace, http/limiter.ts). */
 export interface Pace {
@@ -112,7 +112,7 @@ export const MAX_RESET_S = 86_400;
  * `x-ratelimit-remaining-tokens: 0` with `x-ratelimit-reset-tokens` (the same form: a request needs
  * tokens too, so a spent token budget refuses it as a spent request count does), and
  * `X-RateLimit-Remaining: 0` with `X-RateLimit-Reset`, whole seconds: from EPOCH_RESET_FROM_S up a
- * time in epoch seconds (GitHub's, read from the answer's `Date` when it has one: serverNow), below
+ * time in epoch seconds (GitHub's, read from the answer's `Date` when it has one: http-date.ts, serverNow), below
  * it seconds from now. Strict: a remaining count that is
  * not a whole number, a reset in another form (a date, a fraction of a second where whole seconds
  * are due, a header given twice) or more than MAX_RESET_S away gives nothing. Of several spent
@@ -165,16 +165,6 @@ function seconds(text: string): number | null {
   if (!/^\d{1,15}$/.test(text)) return null;
   const s = Number(text);
   return s <= MAX_RESET_S ? s * 1000 : null;
-}
-
-/**
- * The server's now, which an epoch reset is a time of: the answer's `Date` (an HTTP date, given
- * once), else `now`, ours. Read against our clock, a reset moved by our clock's error: one a minute
- * behind the server's waited a minute more (docs/configuration.md, "Adaptive concurrency").
- */
-function serverNow(headers: Headers, now: number): number {
-  const date = headers.date;
-  return (typeof date === 'string' ? httpDate(date.trim()) : null) ?? now;
 }
 
 /** X-RateLimit-Reset: epoch seconds from EPOCH_RESET_FROM_S up (a time past is a wait of 0), else seconds from now. */

@@ -6,16 +6,30 @@
 // throttled attempt does not spend one of the `retries`; the request waits (the Retry-After and a
 // small jitter; without one, a backoff growing up to a cap, so a server that says "Retry-After: 0"
 // is not hammered) holding no limiter slot, and goes again. It gives up only when its own time budget is spent: the time the
-// attempts could have taken had each one timed out (timeoutMs x attempts), counted from the first.
+// attempts could have taken had each one timed out (timeoutMs x attempts), counted from when the first
+// was sent: its wait for a slot or its paced start is the queue's, not the request's.
 
 import type { Clock } from '../types.js';
-import { httpDate } from './http-date.js';
+import { httpDate, serverNow } from './http-date.js';
 import type { Pace } from './ratelimit-policy.js';
 
 /** Real time; tests inject their own Clock and never sleep. */
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep: (ms, signal) =>
+    new Promise((resolve) => {
+      if (signal === undefined) {
+        setTimeout(resolve, ms);
+        return;
+      }
+      const done = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+    }),
 };
 
 /** Longest wait we accept from a Retry-After header. */
@@ -55,6 +69,8 @@ export type AttemptResult<T, F> =
       unsent?: boolean;
       /** The pace that held an `unsent` attempt, when no header did (http/limiter.ts). */
       pace?: Pace;
+      /** The limit on requests in flight, all taken, that an `unsent` attempt waited for a slot under until its deadline (http/limiter.ts). */
+      slot?: number;
     };
 
 export interface RetryOptions {
@@ -73,8 +89,8 @@ export interface RetryOptions {
    */
   onRetry?: () => void;
   /**
-   * How long throttled attempts may go on, from the first attempt (timeoutMs x attempts); without
-   * it a throttled attempt spends a retry like any other failure.
+   * How long throttled attempts may go on, from when the first attempt was sent (timeoutMs x
+   * attempts); without it a throttled attempt spends a retry like any other failure.
    */
   budgetMs?: number;
 }
@@ -93,6 +109,8 @@ export interface ThrottledOut {
   resetBy?: string;
   /** Present when the limiter's pace set the wait (the next attempt's start): its starts per window. */
   pace?: Pace;
+  /** Present when the next attempt waited for a free slot until its deadline (`waitMs`, how long): the limit on requests in flight. */
+  slot?: number;
 }
 
 /** How many attempts the loop made, in words, and why it stopped when a rate limit outlasted the budget. */
@@ -100,6 +118,10 @@ export function attemptsText(result: { attempts: number; throttled?: ThrottledOu
   const n = result.attempts === 1 ? '1 attempt' : `${result.attempts} attempts`;
   const t = result.throttled;
   if (t === undefined) return n;
+  if (t.slot !== undefined) {
+    const all = t.slot === 1 ? 'at most 1 request in flight, taken' : `at most ${t.slot} requests in flight, all taken`;
+    return `${n} (the next attempt waited ${t.waitMs} ms for a free slot (${all}) until the time budget of ${t.budgetMs} ms, timeoutMs x attempts, was spent; given up unsent: raise timeoutMs or retries to cover the wait)`;
+  }
   if (t.pace !== undefined) {
     const left = Math.max(0, t.budgetMs - t.elapsedMs);
     const starts = t.pace.perWindow === 1 ? '1 start' : `${t.pace.perWindow} starts`;
@@ -121,13 +143,21 @@ export function attemptsText(result: { attempts: number; throttled?: ThrottledOu
  * spends retries would be the last one (so it can keep the body to quote in an error), and, after
  * the first, when its time budget ends on the clock (`deadline`): an attempt the server's spent quota
  * holds past it is not sent (`unsent`), and the loop gives up as for a Retry-After beyond the budget.
+ * `attempt` calls `sending` when its request goes on the wire (its slot taken): the budget counts from
+ * the first one's, not from a wait for a slot before it (from the first attempt when none is told).
  */
 export async function withRetries<T, F>(
-  attempt: (isLast: boolean, deadline: number | undefined) => Promise<AttemptResult<T, F>>,
+  attempt: (isLast: boolean, deadline: number | undefined, sending: () => void) => Promise<AttemptResult<T, F>>,
   options: RetryOptions,
 ): Promise<{ ok: true; value: T } | RetryFailure<F>> {
   const retries = Math.max(0, Math.floor(options.retries));
-  const started = options.clock.now();
+  const queued = options.clock.now();
+  /** When the first attempt was sent: the budget's start (docs/configuration.md, "Adaptive concurrency"). */
+  let sentAt: number | null = null;
+  const sending = (): void => {
+    sentAt ??= options.clock.now();
+  };
+  const since = (): number => options.clock.now() - (sentAt ?? queued);
   /** Failures that spent a retry, rate limits, and the waits asked for while rate limited. */
   let spent = 0;
   let throttles = 0;
@@ -136,16 +166,17 @@ export async function withRetries<T, F>(
   for (let n = 1; ; n++) {
     const isLast = spent >= retries;
     // The clock may stand still (an injected one): the waits asked for count as time spent.
-    const deadline = n === 1 || options.budgetMs === undefined ? undefined : options.clock.now() + options.budgetMs - Math.max(options.clock.now() - started, waitedMs);
-    const result = await attempt(isLast, deadline);
+    const deadline = n === 1 || options.budgetMs === undefined ? undefined : options.clock.now() + options.budgetMs - Math.max(since(), waitedMs);
+    const result = await attempt(isLast, deadline, sending);
     if (result.ok) return result;
     if (result.unsent === true && last !== null) {
       // Held past the budget by a spent quota another answer said: not sent, given up at once, the
       // attempts made and the failure before it said (docs/configuration.md, "Adaptive concurrency").
       const held = result.retryAfterMs ?? 0;
-      const elapsed = Math.max(options.clock.now() - started, waitedMs);
-      // Held by the pace (no header named a reset): the pace is said, its figure and the wait.
-      const resetBy = result.resetBy !== undefined ? { retryAfterMs: held, resetBy: result.resetBy } : result.pace !== undefined ? { pace: result.pace } : {};
+      const elapsed = Math.max(since(), waitedMs);
+      // Held by the pace (no header named a reset): the pace is said, its figure and the wait; by
+      // every slot taken until the deadline, the limit and how long it waited.
+      const resetBy = result.resetBy !== undefined ? { retryAfterMs: held, resetBy: result.resetBy } : result.pace !== undefined ? { pace: result.pace } : result.slot !== undefined ? { slot: result.slot } : {};
       return { ok: false, failure: last, attempts: n - 1, throttled: { elapsedMs: elapsed, waitMs: held, budgetMs: options.budgetMs ?? 0, ...resetBy } };
     }
     last = result.failure;
@@ -162,7 +193,7 @@ export async function withRetries<T, F>(
       wait = asked > 0 ? Math.min(MAX_RETRY_AFTER_MS, asked) + backoffDelay(0, options.backoffMs, options.random) : backoffDelay(Math.min(throttles, MAX_THROTTLE_STEPS), options.backoffMs, options.random);
       throttles += 1;
       // The clock may stand still (an injected one): the waits asked for count as time spent.
-      const elapsed = Math.max(options.clock.now() - started, waitedMs);
+      const elapsed = Math.max(since(), waitedMs);
       if (elapsed + (asked > 0 ? asked : wait) > options.budgetMs) {
         // A wait that does not fit is not begun: the request could only fail at the end of it
         // (docs/configuration.md, "Adaptive concurrency"). The failure names the Retry-After when it set the wait.
@@ -206,7 +237,7 @@ export async function sleepUnlessAborted(clock: Clock, ms: number, signal: Abort
  * number of milliseconds, which OpenAI's API sends and its SDK reads before Retry-After), else its
  * Retry-After; capped at MAX_RETRY_AFTER_MS either way (docs/configuration.md, "Adaptive
  * concurrency"). A `retry-after-ms` that is not such a number is passed over, as the SDK passes it
- * over. Null when neither gives a wait.
+ * over. A Retry-After date is read against the answer's `Date` (serverNow). Null when neither gives a wait.
  */
 export function retryAfterOf(headers: Record<string, string | string[] | undefined>, now: number): number | null {
   const asked = askedRetryAfterOf(headers, now);
@@ -218,7 +249,9 @@ export function askedRetryAfterOf(headers: Record<string, string | string[] | un
   const header = headers['retry-after-ms'];
   const ms = (Array.isArray(header) ? header[0] : header)?.trim();
   if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms)) return Math.min(Number.MAX_SAFE_INTEGER, Math.round(Number(ms)));
-  return parseRetryAfter(headers['retry-after'], now, Number.MAX_SAFE_INTEGER);
+  // A date is a time of the server's clock: read against the answer's Date when it has one, so
+  // that a runner's clock off by a minute does not move the wait by a minute.
+  return parseRetryAfter(headers['retry-after'], serverNow(headers, now), Number.MAX_SAFE_INTEGER);
 }
 
 /** A 429's wait (askedRetryAfterOf) from which it reads as a rate limit, not as too many requests in flight. */

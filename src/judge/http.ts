@@ -19,7 +19,7 @@ import { abortedConnecting, request } from '../http/undici.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import type { Clock } from '../types.js';
 import { askedRetryAfterOf, attemptsText, rateLimitOf, withRetries } from '../http/retry.js';
-import type { AdaptiveLimiter, Held, Pace } from '../http/limiter.js';
+import { heldAttempt, type AdaptiveLimiter, type Held, type Pace } from '../http/limiter.js';
 import { advertisedPace, spentQuota, type Spent } from '../http/ratelimit-policy.js';
 import { baseUrlSetting, STREAMED } from '../judge-url-setting.js';
 import { snippet } from './parse.js';
@@ -321,11 +321,13 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
   // A spent quota's reset the limiter holds the starts for: one beyond the time budget fails the 429 that says it at once instead (withRetries).
   const holdable = (spent: Spent | null | undefined): Spent | null => (spent != null && spent.waitMs <= budgetMs ? spent : null);
   const result = await withRetries(
-    async (_isLast, deadline) => {
-      // Held past the time budget by a quota another call's answer said is spent, or by the pace: not sent (withRetries gives up).
+    async (_isLast, deadline, sending) => {
+      // Held past the time budget by a quota another call's answer said is spent, by the pace, or by every slot taken: not sent (withRetries gives up).
       let held: Held | null = null;
       const a = await opts.limiter.run(
         async () => {
+          // On the wire from here: the time budget counts from the first attempt's send, not its wait for a slot.
+          sending();
           // A retry is counted as sent, once it has its slot: one the run's interruption stops while
           // it waits for one is not a retry made (docs/semantics.md, "Cost").
           if (sent++ > 0) onRetry?.();
@@ -357,7 +359,7 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
       if (a.kind === 'ok' && opts.failedOk?.(a.json) === true) return { ok: false, failure: a as Attempt, retryable: true, retryAfterMs: null, throttled: false };
       if (a.kind === 'ok') return { ok: true, value: a.json };
       const hold = held as Held | null;
-      if (hold !== null) return { ok: false, failure: a, retryable: true, retryAfterMs: hold.heldMs, throttled: true, ...(hold.header === null ? {} : { resetBy: hold.header }), ...(hold.pace === undefined ? {} : { pace: hold.pace }), unsent: true };
+      if (hold !== null) return { ok: false, failure: a, ...heldAttempt(hold) };
       const throttled = a.kind === 'http' && a.status === 429;
       // A spent quota's reset later than the Retry-After is the wait (held against the time budget as one).
       const resetBy = a.kind === 'http' && a.spent != null && a.spent.waitMs > (a.retryAfterMs ?? 0) ? { resetBy: a.spent.header } : {};

@@ -12,6 +12,7 @@
 // unknown route is its router's `404 page not found` (a gateway's: an HTML page).
 
 import { parseRetryAfter } from '../http/retry.js';
+import { serverNow } from '../http/http-date.js';
 import { cutStep, deadlineText, DIRECT, lastingFault, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network } from '../http/network.js';
 import { NOT_TLS_FIX, notTls, tlsAlert, tlsAlertFix, tlsAlertText, tlsProblem } from '../http/tls.js';
 import { connectionFailureText, networkAddress, networkErrorCode, networkErrorText, otherNetworkFailureText } from '../http/error-code.js';
@@ -132,12 +133,15 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
     let status: number;
     let text: string;
     let retryAfter: string | string[] | undefined;
+    /** The answer's Date, which a Retry-After date is read against (http-date.ts, serverNow). */
+    let date: string | string[] | undefined;
     let stage: Stage = { at: 'answer' };
     try {
       const res = await request(url, { method: 'GET', headers, dispatcher, signal: signal ?? null });
       status = res.statusCode;
       stage = { at: 'body', status };
       retryAfter = res.headers['retry-after'];
+      date = res.headers.date;
       // Compressed though not asked to be (a proxy in front of the store): decoded as the agent's
       // answers are (docs/traces.md, "Query"), readText holding the size limit on the decoded bytes.
       const decoded = decodedBody(res.body, res.headers['content-encoding'], Number.MAX_SAFE_INTEGER, `${opts.kind}'s answer to GET ${shown}`);
@@ -218,7 +222,7 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
     }
     // Langfuse answers a query its database gave up on 422 "Request timed out": asked again.
     const busy = opts.kind === 'langfuse' && status === 422 && /timed out/i.test(text);
-    if (status === 429 || status >= 500 || busy) return { kind: 'failed', why: `${opts.kind} answered HTTP ${String(status)} for GET ${shown}${busy ? ' ("Request timed out")' : ''}`, retryAfterMs: parseRetryAfter(retryAfter, clock.now()) ?? 0 };
+    if (status === 429 || status >= 500 || busy) return { kind: 'failed', why: `${opts.kind} answered HTTP ${String(status)} for GET ${shown}${busy ? ' ("Request timed out")' : ''}`, retryAfterMs: parseRetryAfter(retryAfter, serverNow({ date }, clock.now())) ?? 0 };
     if (status < 200 || status > 299) throw new TraceStoreError(`${opts.kind} answered HTTP ${String(status)} for GET ${shown}${storeSaid(opts.kind, status, text)}${hintOf(opts.kind, status, text)}`);
     let body: unknown;
     try {

@@ -249,5 +249,6 @@ export interface RegexEvaluator {
 /** Injected time, so tests never sleep. */
 export interface Clock {
   now(): number;
-  sleep(ms: number): Promise<void>;
+  /** Ends after `ms`; an abort of `signal` may end it sooner (the real clock clears its timer, so none outlives the wait). */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }

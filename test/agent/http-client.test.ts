@@ -217,7 +217,8 @@ describe('retries', () => {
   it('retries the welcome turn too, honouring a Retry-After date', async () => {
     const clock = fakeClock(Date.parse('2026-01-01T00:00:00Z'));
     const server = await serve((req) =>
-      req.index === 0 ? { status: 503, headers: { 'retry-after': 'Thu, 01 Jan 2026 00:00:03 GMT' } } : { json: { reply: 'ok' } },
+      // A date is read against the answer's Date (the server's now; Node's own would be today's).
+      req.index === 0 ? { status: 503, headers: { date: 'Thu, 01 Jan 2026 00:00:00 GMT', 'retry-after': 'Thu, 01 Jan 2026 00:00:03 GMT' } } : { json: { reply: 'ok' } },
     );
     const outcome = await client({ url: server.url }, clock).converse(request);
     expect(outcome).toMatchObject({ kind: 'replied', reply: 'ok', turns: 2 });
@@ -257,9 +258,11 @@ describe('retries', () => {
     const interrupt = new AbortController();
     let retries = 0;
     let requests = 0;
+    // One clock for the client and its limiter, as in a run: the retry's deadline is on it.
+    const clock = fakeClock();
     const c = createHttpAgentClient(
       { ...defaultConfig().agent, url: server.url, start: null, retries: 2, backoffMs: 0 },
-      { clock: fakeClock(), random: () => 0.5, signal: interrupt.signal, limiter: new AdaptiveLimiter(1), onRetry: () => void retries++, onRequest: () => void requests++ },
+      { clock, random: () => 0.5, signal: interrupt.signal, limiter: new AdaptiveLimiter(1, clock), onRetry: () => void retries++, onRequest: () => void requests++ },
     );
     cleanups.push(() => c.close());
     const a = c.converse({ ...request, session: 'a' });
@@ -269,6 +272,25 @@ describe('retries', () => {
     await Promise.all([a, b]);
     expect(server.requests.map((r) => (r.json as { session: string }).session)).toEqual(['a', 'b']);
     expect({ requests, retries }).toEqual({ requests: 2, retries: 0 });
+  });
+
+  // The budget is the turn's from when it was first sent: a first attempt that waited 25 s for a slot
+  // left 5 s of a 30 s budget, and a Retry-After of 10 s gave the turn up (docs/configuration.md).
+  it('the time budget counts from when the turn was first sent, not from its wait for a slot', async () => {
+    const server = await serve((req) => (req.index === 0 ? { status: 429, headers: { 'retry-after': '10' }, body: 'slow down' } : { json: { reply: 'ok' } }));
+    let t = 0;
+    const clock: Clock = { now: () => t, sleep: async (ms) => void (t += ms) };
+    const limiter = new AdaptiveLimiter(1, clock);
+    const c = createHttpAgentClient({ ...defaultConfig().agent, url: server.url, start: null, timeoutMs: 10_000, retries: 2 }, { clock, random: () => 0.5, limiter });
+    cleanups.push(() => c.close());
+    // The one slot is another turn's for 25 s of the 30 s budget (10000 ms x 3 attempts).
+    const other = await limiter.acquire();
+    const turn = c.converse(request);
+    await new Promise((resolve) => setImmediate(resolve));
+    t += 25_000;
+    limiter.release(other, 'success');
+    expect(await turn).toMatchObject({ kind: 'replied', reply: 'ok' });
+    expect(server.requests).toHaveLength(2);
   });
 
   it('a 503 whose Retry-After is neither seconds nor a date waits the backoff, not 0', async () => {

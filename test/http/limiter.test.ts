@@ -1,5 +1,6 @@
 // The adaptive limit's arithmetic: a 429 halves it (not below 1, once per overload; a rate limit's
 // not at all), a window of `limit` consecutive successes grows it by one up to the maximum, the step
+import { systemClock } from '../../src/http/retry.js';
 // back up to a limit the server refused waits longer each time it is refused again, and acquire
 // waits for a slot.
 
@@ -454,6 +455,44 @@ describe('AdaptiveLimiter pacing after a rate limit', () => {
     expect(timers.map((x) => x.at)).toEqual([]); // not a second wait, to 20 s
     expect(await b).toEqual({ heldMs: 10_000, header: null, pace: { perWindow: 1, windowMs: 10_000 } });
     expect(l.active).toBe(1);
+  });
+
+  // A retry waiting for a free slot (every one taken) was held against a spent quota's hold only,
+  // never its own deadline: it waited past its time budget and was sent after it. It leaves the
+  // queue at its deadline now, unsent, saying how long it waited and the limit (http/retry.ts words).
+  it('a retry still waiting for a free slot at its deadline leaves the queue then, unsent; one woken first takes the slot and ends its timer', async () => {
+    let t = 0;
+    const timers: { at: number; fire: () => void; signal: AbortSignal | undefined }[] = [];
+    const clock = { now: () => t, sleep: (ms: number, signal?: AbortSignal) => new Promise<void>((resolve) => void timers.push({ at: t + ms, fire: resolve, signal })) };
+    const l = new AdaptiveLimiter(1, clock);
+    const busy = (await l.acquire()) as Ticket;
+    t = 1000;
+    const late = l.acquire(undefined, 6000);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(timers.map((x) => x.at)).toEqual([6000]);
+    t = 6000;
+    timers.splice(0)[0]?.fire();
+    expect(await late).toEqual({ heldMs: 5000, header: null, slot: 1 });
+    // Out of the queue: the slot freed later goes to no one, and nothing more is in flight.
+    l.release(busy, 'success');
+    expect(l.active).toBe(0);
+    // Woken before its deadline: the slot is its, and its deadline's timer is ended with the wait.
+    const other = (await l.acquire()) as Ticket;
+    const soon = l.acquire(undefined, 20_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    const [timer] = timers;
+    expect(timer?.signal?.aborted).toBe(false);
+    l.release(other, 'success');
+    expect('epoch' in ((await soon) as Ticket)).toBe(true);
+    expect(timer?.signal?.aborted).toBe(true);
+    expect(l.active).toBe(1);
+  });
+
+  it("the real clock's sleep ends with its signal: no timer outlives a wait that ended another way", async () => {
+    const stop = new AbortController();
+    const sleeping = systemClock.sleep(600_000, stop.signal);
+    stop.abort();
+    await sleeping; // at once, not in 10 minutes
   });
 
   it('a clock that stands still (a test double) does not hold a paced start forever: one wait, then it goes', async () => {

@@ -109,6 +109,44 @@ describe('withRetries', () => {
     expect(attemptsText({ attempts: 2, throttled: { elapsedMs: 1000, waitMs: 9000, budgetMs: 6000, pace: { perWindow: 2, windowMs: 20_000 } } })).toContain('2 attempts (rate limited: the requests are paced at 2 starts per 20000 ms since');
   });
 
+  // The budget is the request's, from when it was first sent: a first attempt that waited 25 s for a
+  // slot (the queue's time) left its retries 5 s of a 30 s budget, and a Retry-After of 10 s gave it up.
+  it('the time budget counts from when the first attempt was sent, not from its wait for a slot', async () => {
+    let t = 0;
+    const clock: Clock = { now: () => t, sleep: async (ms) => void (t += ms) };
+    const results = [throttled(10_000), { ok: true as const, value: 'done' }];
+    let n = 0;
+    const attempt = async (_isLast: boolean, deadline: number | undefined, sending: () => void): Promise<AttemptResult<string, string>> => {
+      if (n === 0) t += 25_000; // waited for a slot
+      else expect(deadline).toBe(25_000 + 30_000);
+      sending();
+      return results[n++] as AttemptResult<string, string>;
+    };
+    expect(await withRetries(attempt, { retries: 2, backoffMs: 1000, clock, random: () => 0.5, budgetMs: 30_000 })).toEqual({ ok: true, value: 'done' });
+    expect(t).toBe(25_000 + 10_500);
+    // An attempt that never says it was sent: the budget counts from the first attempt, as before.
+    t = 0;
+    n = 0;
+    const unsaid = async (): Promise<AttemptResult<string, string>> => {
+      if (n === 0) t += 25_000;
+      return results[n++] as AttemptResult<string, string>;
+    };
+    const r = await withRetries(unsaid, { retries: 2, backoffMs: 1000, clock, random: () => 0.5, budgetMs: 30_000 });
+    expect(r).toEqual({ ok: false, failure: '429', attempts: 1, throttled: { elapsedMs: 25_000, waitMs: 10_000, budgetMs: 30_000, retryAfterMs: 10_000 } });
+  });
+
+  it('a retry still waiting for a free slot at its deadline: given up unsent, how long it waited, the limit, the budget and the fix said', async () => {
+    const clock = fakeClock();
+    const unsent: AttemptResult<string, string> = { ok: false, failure: 'not sent', retryable: true, retryAfterMs: 29_000, throttled: true, unsent: true, slot: 4 };
+    const s = scripted([retryable('503'), unsent, { ok: true, value: 'never' }]);
+    const r = await withRetries(s.attempt, { retries: 2, backoffMs: 1000, clock, random: () => 0.5, budgetMs: 30_000 });
+    expect(r).toEqual({ ok: false, failure: '503', attempts: 1, throttled: { elapsedMs: 0, waitMs: 29_000, budgetMs: 30_000, slot: 4 } });
+    expect(attemptsText(r as { attempts: number })).toBe(
+      '1 attempt (the next attempt waited 29000 ms for a free slot (at most 4 requests in flight, all taken) until the time budget of 30000 ms, timeoutMs x attempts, was spent; given up unsent: raise timeoutMs or retries to cover the wait)',
+    );
+    expect(attemptsText({ attempts: 2, throttled: { elapsedMs: 6000, waitMs: 5000, budgetMs: 6000, slot: 1 } })).toContain('(at most 1 request in flight, taken)');
+  });
+
   it('without a budget a throttled failure spends a retry like any other', async () => {
     const clock = fakeClock();
     const s = scripted([throttled(0), throttled(0), throttled(0)]);
@@ -141,6 +179,22 @@ describe('retryAfterOf: the wait a 429 or 5xx asks for (docs/configuration.md, "
     expect(retryAfterOf({ 'retry-after': 'Thursday, 01-Jan-26 00:00:04 GMT' }, now)).toBe(4000);
     expect(retryAfterOf({ 'retry-after': 'Thu Jan  1 00:00:05 2026' }, now)).toBe(5000);
     expect(retryAfterOf({ 'retry-after': 'Wed, 31 Dec 2025 23:00:00 GMT' }, now)).toBe(0);
+  });
+  // A Retry-After date is a time of the server's clock: read against the answer's Date, a runner's
+  // clock 90 s behind the server's does not add 90 s to the wait (it asked 3 s and was waited 60 s, the cap).
+  it("a Retry-After date is read against the answer's Date when it has one: a server clock 90 s ahead asks 3 s, not 93 s", () => {
+    const serverDate = new Date(now + 90_000).toUTCString();
+    const asked = new Date(now + 93_000).toUTCString();
+    expect(askedRetryAfterOf({ 'retry-after': asked, date: serverDate }, now)).toBe(3000);
+    // A server clock behind ours, the same; a date its clock has passed, no wait.
+    expect(askedRetryAfterOf({ 'retry-after': new Date(now - 87_000).toUTCString(), date: new Date(now - 90_000).toUTCString() }, now)).toBe(3000);
+    expect(askedRetryAfterOf({ 'retry-after': new Date(now + 89_000).toUTCString(), date: serverDate }, now)).toBe(0);
+    // No Date, or one that is not an HTTP date or given twice: our clock, as before.
+    for (const date of [undefined, 'soon', [serverDate, serverDate]]) {
+      expect(askedRetryAfterOf({ 'retry-after': asked, ...(date === undefined ? {} : { date }) }, now)).toBe(93_000);
+    }
+    // Seconds are the server's own wait: its Date changes nothing.
+    expect(askedRetryAfterOf({ 'retry-after': '7', date: serverDate }, now)).toBe(7000);
   });
 });
 

@@ -99,3 +99,59 @@ describe("postJson: a retry the limiter's pace would start past its time budget"
     );
   });
 });
+
+describe('postJson: the time budget counts from when the call was first sent', () => {
+  it("a first attempt's wait for a slot does not spend its retries' budget: a Retry-After that fits after the send is waited", async () => {
+    let t = 0;
+    const clock = { now: () => t, sleep: async (ms: number) => void (t += ms) };
+    const limiter = new AdaptiveLimiter(1, clock);
+    let n = 0;
+    server = createServer((req, res) => {
+      n++;
+      req.resume();
+      if (n === 1) res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '10' }).end('{"error":{"message":"slow down"}}');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
+    // The one slot is another call's for 25 s of a 30 s budget (10000 ms x 3 attempts).
+    const other = await limiter.acquire();
+    const call = postJson({ ...options(url, () => ({ model: 'm' })), timeoutMs: 10_000, retries: 2, clock, limiter });
+    await new Promise((resolve) => setImmediate(resolve));
+    t += 25_000;
+    limiter.release(other, 'success');
+    expect(await call).toEqual({ ok: true, json: { ok: true } });
+    expect(n).toBe(2);
+  });
+});
+
+describe('postJson: a retry still waiting for a free slot when its time budget ends', () => {
+  it('is given up then, unsent: how long it waited, the limit, the budget and the fix said, with the failure before it', async () => {
+    let t = 0;
+    const deadlines: { at: number; fire: () => void }[] = [];
+    // The retry loop's sleeps pass at once; the limiter's wait for its deadline is a timer fired below.
+    const clock = { now: () => t, sleep: (ms: number, signal?: AbortSignal) => (signal === undefined ? Promise.resolve(void (t += ms)) : new Promise<void>((resolve) => void deadlines.push({ at: t + ms, fire: resolve }))) };
+    const limiter = new AdaptiveLimiter(1, clock);
+    let n = 0;
+    // The call's 503 frees the one slot for another call, which holds it: the retry waits for it.
+    server = createServer((req, res) => {
+      n++;
+      req.resume();
+      void limiter.acquire();
+      res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":{"message":"busy"}}');
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
+    const call = postJson({ ...options(url, () => ({ model: 'm' })), timeoutMs: 2000, retries: 2, clock, limiter });
+    while (deadlines.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    expect(deadlines.map((d) => d.at)).toEqual([6000]);
+    t = 6000;
+    deadlines[0]?.fire();
+    const r = await call;
+    expect(n).toBe(1);
+    expect(r.ok === false && r.reason).toBe(
+      'HTTP 503 after 1 attempt (the next attempt waited 6000 ms for a free slot (at most 1 request in flight, taken) until the time budget of 6000 ms, timeoutMs x attempts, was spent; given up unsent: raise timeoutMs or retries to cover the wait): busy',
+    );
+    expect(limiter.active).toBe(1); // the other call's, not the retry's
+  });
+});

@@ -64,7 +64,7 @@ describe('adaptive concurrency', () => {
     const server = overloadCounter();
     const agent = await startAgentServer((req) => server.admit<AgentReply>(async () => nativeEcho(req), () => ({ status: 429, json: { error: 'slow down' } })));
     cleanups.push(() => agent.close());
-    const limiter = new AdaptiveLimiter(16);
+    const limiter = new AdaptiveLimiter(16, instantClock); // the client's clock, as in a run: its deadlines are on it
     const client = createHttpAgentClient(
       { ...defaultConfig().agent, url: agent.url, start: null, concurrency: 16, retries: 50, backoffMs: 1 },
       { clock: instantClock, random: () => 0.5, limiter },
@@ -109,7 +109,7 @@ describe('adaptive concurrency', () => {
       },
     ]);
     cleanups.push(() => judgeServer.close());
-    const limiter = new AdaptiveLimiter(16);
+    const limiter = new AdaptiveLimiter(16, instantClock); // the client's clock, as in a run: its deadlines are on it
     const judge = createJudge(
       { provider: 'openai', baseUrl: judgeServer.url, model: 'm', apiKey: 'k', timeoutMs: 5000, retries: 50, backoffMs: 1, concurrency: 16, label: null },
       { clock: instantClock, random: () => 0.5, limiter },

@@ -525,6 +525,27 @@ describe('Jaeger and Langfuse, as their sources answer (jaegertracing/jaeger api
     expect(got.complete).toBe(true);
     expect(c.slept).toEqual([3000]);
   });
+  // A Retry-After date is a time of the store's clock: read against its answer's Date, not ours (a
+  // clock of ours far behind the store's waited the minute's cap for a 3 s Retry-After).
+  it("a 429's Retry-After date is read against the answer's Date, the store's now, not the runner's clock", async () => {
+    const whole = JSON.stringify({ result: { resourceSpans: [{ resource: RESOURCE, scopeSpans: [{ spans: tempoSpans(true) }] }] } });
+    let n = 0;
+    const server = createServer((req, res) => {
+      if (++n === 1) {
+        res.writeHead(429, { date: 'Thu, 01 Jan 2026 00:00:00 GMT', 'retry-after': 'Thu, 01 Jan 2026 00:00:03 GMT', 'content-type': 'text/plain' });
+        res.end('Too Many Requests');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(whole);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+    const c = clock(); // 1970: far behind the store's 2026
+    const src = source({ kind: 'jaeger', url: `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`, apiKey: null, waitMs: 10_000 }, c);
+    expect((await src.collect(TRACE, SENT)).complete).toBe(true);
+    expect(c.slept).toEqual([3000]);
+  });
 });
 
 describe('waiting and failing', () => {
