@@ -2,7 +2,7 @@
 // and persona scripts) are matched by label; each changed item gets its first cause, in the order
 // of the contract. The earlier run (by startedAt) is always "before". Pure: no model, no I/O.
 
-import type { CoverageResult, ErrorKind, FixtureRecord, JudgeFingerprint, LatencyThresholds, McNemar, PersonaErrorKind, PersonaRecord, RepeatSummary, RunRecord } from '../types.js';
+import type { CoverageResult, ErrorKind, FixtureRecord, JudgeFingerprint, LatencyThresholds, McNemar, PersonaErrorKind, PersonaRecord, RepeatSummary, RunRecord, RunStats } from '../types.js';
 import { agreement, agreementReport, type Agreement, type AgreementGroup } from './agreement.js';
 import { causeOf } from './causes.js';
 import { changeBetween, DIMENSIONS, type CauseWords, type DimensionCause } from './changes.js';
@@ -11,6 +11,7 @@ import { judgeDifferences, sameJudge } from './definition.js';
 import { isJudgeFlip, judgeFlip, meaningJudgeChange, withMeaningJudgeChange } from './judge-flip.js';
 import { kindOf } from './kind.js';
 import { DEFAULT_LATENCY } from '../config.js';
+import { runsStatsOf } from './run-stats.js';
 import { mcnemarExact } from './stats.js';
 import { incompleteText } from './shard.js';
 
@@ -129,6 +130,11 @@ export interface Comparison {
   summary: string;
   /** McNemar's exact test over the paired items (docs/evaluations.md#compare). */
   mcnemar: PairedMcNemar;
+  /**
+   * The pass rate of attempts over the items in both runs, by the run's own rule (run-stats.ts
+   * runsStatsOf), when both runs repeated some item; null otherwise (docs/evaluations.md#compare).
+   */
+  passRate: RunStats | null;
 }
 
 /**
@@ -425,5 +431,6 @@ export function compareRuns(first: RunRecord, second: RunRecord, files: { first?
     coverage: !partial && before.coverage != null && after.coverage != null ? { before: before.coverage, after: after.coverage, change: coverageChange(before.coverage, after.coverage) } : null,
     summary: noneInBoth ? 'no item in both runs' : summaryParts.length === 0 ? 'nothing changed' : summaryParts.join('; '),
     mcnemar: pairedMcNemar(commonBefore.map((x, i) => [x, commonAfter[i] as Item] as const)),
+    passRate: runsStatsOf(before, after),
   };
 }

@@ -34,7 +34,7 @@ import { repeatOf } from '../suite/repeat.js';
 import { computeDrift } from './drift.js';
 import { itemLatencyMs, itemTimeSplit, medianAttempt, scriptTimeSplits, slowerStep, slowerThanBaseline } from './latency.js';
 import { personaDrift } from './personas.js';
-import { attemptMeaningDetail, combineAttempts, detailIndex, repeatDetail, scaledMinPass, type AttemptOutcome } from './repeat.js';
+import { attemptMeaningDetail, attemptOutcome, attemptsDetailHead, combineAttempts, scaledMinPass } from './repeat.js';
 import { plusUsage } from './usage.js';
 
 /** How the run finishes its items: config.yml's knobs, read once (`policyOf`). */
@@ -278,10 +278,6 @@ function statsOf(
   return itemStats(before ?? { passed: 0, total: 0 }, now, { alpha: policy.alpha, maxLooks, looks });
 }
 
-function outcomeOf(r: { errored: boolean; verdict: FixtureRecord['verdict'] }): AttemptOutcome {
-  return r.errored || r.verdict === null ? 'errored' : r.verdict;
-}
-
 /** Index of the attempt an item shows: the first that did not error, else the first. */
 function shownIndex(records: readonly { errored: boolean }[]): number {
   const i = records.findIndex((r) => !r.errored);
@@ -325,14 +321,14 @@ export function combineFixtureAttempts(records: readonly FixtureRecord[], repeat
     ...(r.errored && r.toolCalls != null && r.toolCalls.length > 0 ? { toolCalls: r.toolCalls } : {}),
     ...meaningField(meanings, k),
   }));
-  const outcomes = records.map(outcomeOf);
+  const outcomes = records.map(attemptOutcome);
   const { verdict, summary } = combineAttempts(outcomes, repeat);
   const k = shownIndex(records);
   const shown = records[k] as FixtureRecord;
   // The detail names the first attempt with the item's verdict: a fail says why it failed even when the reply shown (attempt 1's) passed,
   // and a fail its errors made names the first errored attempt's error.
-  const d = detailIndex(outcomes, verdict, k);
-  const detail = `${repeatDetail(summary, outcomes.filter((o) => o === 'errored').length)}; attempt ${d + 1}: ${(records[d] as FixtureRecord).detail}`;
+  const d = attemptsDetailHead(summary, outcomes, verdict, k);
+  const detail = `${d.head}${(records[d.index] as FixtureRecord).detail}`;
   const extra = { repeat: summary, attempts, durationMs: sum(records), usage: usageOfAttempts(records) };
   if (verdict === null || shown.errored) return { ...shown, detail, ...extra };
   return { ...shown, verdict, detail, drift: withMeaning(computeDrift(verdict, shown.reply, shown.route, baseline), itemMeaning(shown.drift?.meaning, meanings)), ...extra };
@@ -362,7 +358,7 @@ export function combinePersonaAttempts(records: readonly PersonaRecord[], repeat
     ...(r.simulation !== undefined ? { simulation: r.simulation } : {}),
     ...meaningField(meanings, k),
   }));
-  const { verdict, summary } = combineAttempts(records.map(outcomeOf), repeat);
+  const { verdict, summary } = combineAttempts(records.map(attemptOutcome), repeat);
   const shown = records[shownIndex(records)] as PersonaRecord;
   const extra = { repeat: summary, attempts, durationMs: sum(records), usage: usageOfAttempts(records) };
   if (verdict === null || shown.errored) return { ...shown, ...extra };

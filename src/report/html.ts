@@ -34,7 +34,7 @@ import { spendText } from './spend.js';
 import { usageSummary } from '../evaluate/usage.js';
 import { itemsData, scriptJson } from './html/data.js';
 import { faultLine, liveWords } from './simulation.js';
-import { checksLine, lineChecks } from './persona.js';
+import { lineChecks, lineWords } from './persona.js';
 import { validSha } from './metadata.js';
 import { judgeFallbackText } from './judge-mode.js';
 import { docsLinks } from '../version.js';
@@ -127,7 +127,7 @@ function whyLine(f: Item): string {
     // (docs/fixtures.md, "Reports"), the check by name, and where the user was simulated from.
     const live = f.simulation ? liveWords(f, f.simulation) : null;
     const shown = lineChecks(f);
-    return `${shown.prefix}${checksLine(shown.checks)}${live === null ? '' : ` · ${live}`}`;
+    return `${lineWords(shown)}${live === null ? '' : ` · ${live}`}`;
   }
   return f.errored ? f.error : f.detail;
 }

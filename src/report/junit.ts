@@ -180,7 +180,7 @@ function personaTestcase(v: ScriptView, causeOf: CauseOfItem): string {
   if (p.verdict === 'fail') {
     // A repeated script: the failed checks of the first attempt that failed, named (persona.ts lineChecks).
     const named = lineChecks(p);
-    const failed = `${named.prefix}${named.checks.filter((c) => c.status === 'fail').map(checkLine).join('; ')}`;
+    const failed = `${named.prefix}${named.error ?? named.checks.filter((c) => c.status === 'fail').map(checkLine).join('; ')}`;
     return `${open}>\n      <failure message="${message(failed)}" type="${xmlAttr(p.drift.verdict)}">${personaBody(v, null)}</failure>\n    </testcase>`;
   }
   if (p.verdict === 'not_evaluated') {

@@ -397,7 +397,7 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   // An errored script's checks ran on the turns that completed (docs/personas.md, "How verdicts combine"): not the script's result.
   // A repeated script's line names the first attempt with its verdict, and lists that attempt's open checks below.
   const named = lineChecks(p);
-  const checks = `${p.errored ? 'on the turns that completed: ' : ''}${named.prefix}${checksCount(named.checks)}`;
+  const checks = `${p.errored ? 'on the turns that completed: ' : ''}${named.prefix}${named.error === null ? checksCount(named.checks) : clipKeepingFix(cliWords(named.error), 300)}`;
   const last = p.turns[p.turns.length - 1];
   const unsent = p.unsent.length > 0 && !p.errored && last ? ` · ended on turn ${last.index}, ${p.unsent.length} not sent` : '';
   const fault = p.errored ? null : faultLine(p.simulation);
