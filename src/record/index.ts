@@ -12,6 +12,7 @@ import { jsonErrorOffset, jsonErrorWords, jsonValueOffset, lineColumnAt, trailin
 import { UserError } from '../errors.js';
 import { writeRecordFile } from './stream.js';
 import { docsUrl, TOOL } from '../version.js';
+import { hideEndpointTokens } from '../endpoint.js';
 
 export { openRecordStream, RecordWriteError, writeRecordFile, type ItemKind, type RecordStream } from './stream.js';
 
@@ -712,15 +713,29 @@ function mergedEstimate(records: readonly RunRecord[], usd: number): RunRecord['
  * whose model fell back to the plain prompt says so for the run (docs/configuration.md,
  * "Structured output"), and a simulator is the one any shard used. Shards judged by different
  * judges (another judge-model input in one job) are named all, in the order first given, as
- * different agents are (mergedWriters), with a line in the log naming each shard's.
+ * different agents are (mergedWriters), with a line in the log naming each shard's. A judge of one
+ * name asked at different addresses (another judge-base-url) is as many judges, each named with
+ * its address ("openai gpt-4o-mini at https://a.example/v1"): another address serving a model of
+ * the same name is another judge (docs/evaluations.md, "What defined each item").
  */
 function mergedModels(records: readonly RunRecord[], shard: (i: number) => string, log: (line: string) => void): Pick<RunRecord, 'judge'> & { simulator?: NonNullable<RunRecord['simulator']> } {
   const pick = <M extends { structured?: boolean }>(models: readonly M[]): M | undefined =>
     models.find((m) => m.structured === false) ?? models.find((m) => m.structured === true) ?? models[0];
   const picked = pick(records.map((r) => r.judge).filter((j) => j.name !== null)) ?? (records[0] as RunRecord).judge;
-  const names = [...new Set(records.flatMap((r) => (r.judge.name === null ? [] : [r.judge.name])))];
+  // Where each record's judge was asked, as its items' fingerprints say; unknown in an older record, never another judge for it.
+  const where = records.map((r) => {
+    const at = [...r.fixtures, ...r.personas].find((i) => i.judgeFingerprint?.endpoint !== undefined)?.judgeFingerprint?.endpoint;
+    return at === undefined ? undefined : hideEndpointTokens(at);
+  });
+  const addresses = (name: string): Set<string> => new Set(records.flatMap((r, i) => (r.judge.name === name && where[i] !== undefined ? [where[i] as string] : [])));
+  const judgeOf = (i: number): string | null => {
+    const { name } = (records[i] as RunRecord).judge;
+    return name === null || where[i] === undefined || addresses(name).size < 2 ? name : `${name} at ${where[i] as string}`;
+  };
+  const judges = records.map((_, i) => judgeOf(i));
+  const names = [...new Set(judges.flatMap((j) => (j === null ? [] : [j])))];
   if (names.length > 1) {
-    const said = records.map((r, i) => `${shard(i)}: ${r.judge.name ?? 'no judge'}`).join('; ');
+    const said = judges.map((j, i) => `${shard(i)}: ${j ?? 'no judge'}`).join('; ');
     log(`the shards were judged by different judges (${said}): the merged run names them all; give every shard's job the same judge (the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`);
   }
   const judge = names.length > 1 ? { ...picked, name: names.join(', ') } : picked;

@@ -587,6 +587,28 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     expect(quiet.filter((l) => l.includes('judge'))).toEqual([]);
   });
 
+  it('one judge name at different addresses (another judge-base-url in one job) is as many judges, each named with its address', async () => {
+    // Written and read back as report reads the shards' artifacts.
+    const dir = await tempDir('agent-replay-judge-at-');
+    const at = (endpoint: string | undefined) => ({ model: 'openai/gpt-4o-mini', ...(endpoint === undefined ? {} : { endpoint }), promptVersion: '1', criteria: [{ criterion: 'polite', threshold: 0.7 }] });
+    const judged = (index: number, label: string, endpoint: string | undefined): RunRecord =>
+      run([fixture(label, { judgeFingerprint: at(endpoint) })], { shard: { index, total: 3, suiteHash: SUITE }, judge: { name: 'openai gpt-4o-mini' } });
+    const given = [judged(1, 'a', 'https://judge-a.example/v1'), judged(2, 'b', 'https://judge-b.example/v1'), judged(3, 'c', 'https://judge-a.example/v1')];
+    const files = given.map((_, k) => join(dir, `${k + 1}.json`));
+    await Promise.all(given.map((r, k) => writeRecord(files[k] as string, r)));
+    const records = await Promise.all(files.map((f) => readRecord(f)));
+    const lines: string[] = [];
+    const m = mergeRecords(records, ['1.json', '2.json', '3.json'], (l) => lines.push(l));
+    expect(m.judge.name).toBe('openai gpt-4o-mini at https://judge-a.example/v1, openai gpt-4o-mini at https://judge-b.example/v1');
+    expect(lines).toContain(
+      "the shards were judged by different judges (shard 1/3 (1.json): openai gpt-4o-mini at https://judge-a.example/v1; shard 2/3 (2.json): openai gpt-4o-mini at https://judge-b.example/v1; shard 3/3 (3.json): openai gpt-4o-mini at https://judge-a.example/v1): the merged run names them all; give every shard's job the same judge (the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)",
+    );
+    // One address, or a record from before addresses were kept beside it: one judge, nothing said.
+    const quiet: string[] = [];
+    expect(mergeRecords([records[0] as RunRecord, judged(2, 'b', undefined), records[2] as RunRecord], [], (l) => quiet.push(l)).judge.name).toBe('openai gpt-4o-mini');
+    expect(quiet.filter((l) => l.includes('judge'))).toEqual([]);
+  });
+
   it('the stats seed depends only on the shards merged: a merge of a partial merge gives the seed of merging the shards directly', () => {
     const shards = (): RunRecord[] => [part(1, ['a', 'x1']), part(2, ['b', 'x2']), part(3, ['c', 'x3'])];
     const [s1, s2, s3] = shards() as [RunRecord, RunRecord, RunRecord];
