@@ -12,7 +12,7 @@ import { jsonErrorOffset, jsonErrorWords, jsonValueOffset, lineColumnAt, trailin
 import { UserError } from '../errors.js';
 import { writeRecordFile } from './stream.js';
 import { docsUrl, TOOL } from '../version.js';
-import { hideEndpointTokens } from '../endpoint.js';
+import { hideEndpointTokens, sameEndpoint } from '../endpoint.js';
 
 export { openRecordStream, RecordWriteError, writeRecordFile, type ItemKind, type RecordStream } from './stream.js';
 
@@ -337,7 +337,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   const finishedAt = records.map((r) => r.finishedAt).sort().at(-1) as string;
   const usd = Math.round(records.reduce((s, r) => s + r.estimate.usd, 0) * 1e6) / 1e6;
   // The shards' own latency figures are taken again over every merged turn (docs/latency.md).
-  const { latency: _shardLatency, usage: _shardUsage, stats: _shardStats, removed: _shardRemoved, suiteEdits: _shardEdits, spend: _shardSpend, ...shared } = first;
+  const { latency: _shardLatency, usage: _shardUsage, stats: _shardStats, removed: _shardRemoved, suiteEdits: _shardEdits, spend: _shardSpend, meaning: _shardMeaning, ...shared } = first;
   // Every shard loads the whole suite, so each names the same removed baselines: said once.
   const removed = [...new Map(records.flatMap((r) => r.removed ?? []).map((b) => [b.label, b])).values()].sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
   const latency = runLatency(fixtures, personas);
@@ -358,8 +358,8 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     durationMs: Math.max(0, Date.parse(finishedAt) - Date.parse(startedAt)) || Math.max(...records.map((r) => r.durationMs)),
     estimate: mergedEstimate(records, usd),
     ...mergedModels(records, shard, log),
-    // An older shard's record has no `meaning`: the run's is one a shard recorded, whatever order they come in.
-    ...(shared.meaning === undefined ? pickMeaning(records) : {}),
+    // An older shard's record has no `meaning`: the run's is the one the shards recorded, whatever order they come in.
+    ...mergedMeaning(records, shard, log),
     // An older shard's record has no `repeat`: the run's is the one the others say (sameRepeat).
     ...(shared.repeat === undefined ? pickRepeat(records) : {}),
     tallies: tallies([...fixtures, ...personas]),
@@ -743,10 +743,45 @@ function mergedModels(records: readonly RunRecord[], shard: (i: number) => strin
   return { judge, ...(simulator === undefined ? {} : { simulator }) };
 }
 
-/** The meaning check of the first record that says it (records written before it was kept do not). */
-function pickMeaning(records: readonly RunRecord[]): Pick<RunRecord, 'meaning'> {
-  const meaning = records.find((r) => r.meaning !== undefined)?.meaning;
-  return meaning === undefined ? {} : { meaning };
+/**
+ * The meaning check of the merged run (docs/meaning.md): the shards' one when they say the same (a
+ * record written before it was kept says none and is not held against the others, nor is one
+ * without the provider or address of its meaning judge). Shards that checked meaning otherwise
+ * (another `meaning` in config.yml, another judge it fell back to) are said, as different judges
+ * are (mergedModels): a line in the log names each shard's, and the merged run names every meaning
+ * judge, in the order first given, with its provider or address when that is what differs; shards
+ * with different checks (`judge` beside `facts`) have no one check of the run: it says none.
+ */
+function mergedMeaning(records: readonly RunRecord[], shard: (i: number) => string, log: (line: string) => void): Pick<RunRecord, 'meaning'> {
+  type Meaning = NonNullable<RunRecord['meaning']>;
+  const said = records.flatMap((r) => (r.meaning === undefined ? [] : [r.meaning]));
+  const first = said[0];
+  if (first === undefined) return {};
+  const alike = (a: Meaning, b: Meaning): boolean =>
+    a.check === b.check && a.model === b.model && a.promptVersion === b.promptVersion && (a.provider === undefined || b.provider === undefined || a.provider === b.provider) && sameEndpoint(a.endpoint, b.endpoint);
+  if (said.every((m) => alike(m, first))) return { meaning: first };
+  const distinct = (of: (m: Meaning) => string | undefined): string[] => [...new Set(said.flatMap((m) => (of(m) === undefined ? [] : [of(m) as string])))];
+  const [providers, endpoints, prompts] = [distinct((m) => m.provider), distinct((m) => (m.endpoint === undefined ? undefined : hideEndpointTokens(m.endpoint))), distinct((m) => m.promptVersion)];
+  const judgeOf = (m: Meaning): string =>
+    `${providers.length > 1 && m.provider !== undefined ? `${m.provider} ` : ''}${m.model ?? 'no model'}${endpoints.length > 1 && m.endpoint !== undefined ? ` at ${hideEndpointTokens(m.endpoint)}` : ''}`;
+  const words = (m: Meaning | undefined): string =>
+    m === undefined ? 'not recorded (an older agent-replay)' : `check ${m.check}${m.check === 'judge' ? `, ${judgeOf(m)}` : ''}${prompts.length > 1 ? `, prompt ${m.promptVersion}` : ''}`;
+  const checks = distinct((m) => m.check);
+  const named = checks.length > 1 ? 'says none, as no one check was the run\'s' : 'names every meaning judge';
+  log(
+    `the shards checked meaning differently (${records.map((r, i) => `${shard(i)}: ${words(r.meaning)}`).join('; ')}): the merged run ${named}; give every shard's job the same meaning settings (config.yml's meaning, and the judge it asks: the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`,
+  );
+  if (checks.length > 1) return {};
+  const models = [...new Set(said.flatMap((m) => (m.model === null ? [] : [judgeOf(m)])))];
+  return {
+    meaning: {
+      check: first.check,
+      model: models.length === 0 ? null : models.join(', '),
+      ...(providers.length === 1 ? { provider: providers[0] as NonNullable<Meaning['provider']> } : {}),
+      ...(endpoints.length === 1 ? { endpoint: endpoints[0] as string } : {}),
+      promptVersion: prompts.join(', '),
+    },
+  };
 }
 
 /**

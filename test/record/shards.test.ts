@@ -609,6 +609,35 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     expect(quiet.filter((l) => l.includes('judge'))).toEqual([]);
   });
 
+  it('shards that checked meaning otherwise are said as different judges are: each shard\'s in the log, every meaning judge in the merged run; different checks, none', async () => {
+    const dir = await tempDir('agent-replay-meaning-shards-');
+    const judgeAt = (model: string, endpoint: string): NonNullable<RunRecord['meaning']> => ({ check: 'judge', model, provider: 'openai', endpoint, promptVersion: '1' });
+    const given = [part(1, ['a'], { meaning: judgeAt('gpt-4o-mini', 'https://a.example/v1') }), part(2, ['b'], { meaning: judgeAt('gpt-4o-mini', 'https://b.example/v1') }), part(3, ['c'], { meaning: judgeAt('gpt-4.1-mini', 'https://a.example/v1') })];
+    const files = given.map((_, k) => join(dir, `${k + 1}.json`));
+    await Promise.all(given.map((r, k) => writeRecord(files[k] as string, r)));
+    const [s1, s2, s3] = (await Promise.all(files.map((f) => readRecord(f)))) as [RunRecord, RunRecord, RunRecord];
+    const lines: string[] = [];
+    const m = mergeRecords([s1, s2, s3], ['1.json', '2.json', '3.json'], (l) => lines.push(l));
+    expect(m.meaning).toEqual({ check: 'judge', model: 'gpt-4o-mini at https://a.example/v1, gpt-4o-mini at https://b.example/v1, gpt-4.1-mini at https://a.example/v1', provider: 'openai', promptVersion: '1' });
+    expect(lines).toContain(
+      "the shards checked meaning differently (shard 1/3 (1.json): check judge, gpt-4o-mini at https://a.example/v1; shard 2/3 (2.json): check judge, gpt-4o-mini at https://b.example/v1; shard 3/3 (3.json): check judge, gpt-4.1-mini at https://a.example/v1): the merged run names every meaning judge; give every shard's job the same meaning settings (config.yml's meaning, and the judge it asks: the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)",
+    );
+    expect(parseRecord(serializeRecord(m), 'm.json').meaning).toEqual(m.meaning);
+    // Another check (facts beside the judge): no one check was the run's; whichever comes first, none.
+    const facts = { ...s2, meaning: { check: 'facts' as const, model: null, promptVersion: '1' } };
+    for (const order of [[s1, facts], [facts, s1]]) {
+      const said: string[] = [];
+      expect('meaning' in mergeRecords(order, [], (l) => said.push(l))).toBe(false);
+      expect(said.filter((l) => l.startsWith('the shards checked meaning differently'))).toHaveLength(1);
+    }
+    expect(lines.filter((l) => l.includes('says none'))).toEqual([]);
+    // The same meaning judge, one record without its address (written before it was kept): one, nothing said.
+    const quiet: string[] = [];
+    const { endpoint: _at, ...older } = s1.meaning as NonNullable<RunRecord['meaning']>;
+    expect(mergeRecords([{ ...s3, meaning: older }, s1], [], (l) => quiet.push(l)).meaning).toEqual(older);
+    expect(quiet.filter((l) => l.includes('meaning'))).toEqual([]);
+  });
+
   it('the stats seed depends only on the shards merged: a merge of a partial merge gives the seed of merging the shards directly', () => {
     const shards = (): RunRecord[] => [part(1, ['a', 'x1']), part(2, ['b', 'x2']), part(3, ['c', 'x3'])];
     const [s1, s2, s3] = shards() as [RunRecord, RunRecord, RunRecord];
