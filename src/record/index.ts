@@ -4,7 +4,7 @@ import { constants } from 'node:fs';
 import { posix } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { lstat, open, type FileHandle } from 'node:fs/promises';
-import type { Incomplete, RunRecord, RunRepeat, ShardInfo, Spend } from '../types.js';
+import type { Incomplete, RunRecord, RunRepeat, Selection, ShardInfo, Spend } from '../types.js';
 import { coverage, runLatency, runStatsOf, runUsage, runVisited, statsSeed, tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
 import { MAX_RECORD_DEPTH, pathDeeperThan } from './depth.js';
@@ -788,14 +788,21 @@ function mergedMeaning(records: readonly RunRecord[], shard: (i: number) => stri
  * Coverage of merged shards is taken again over all their items (a gap of one shard may be
  * visited by another); a selection (`--rerun`, `--only`) covers the labels of every shard: those a
  * shard with one selected, and every item of a shard replayed whole beside it, so that the merged
- * run's "N items replayed" counts them all.
+ * run's "N items replayed" counts them all. Its `rerunOf` and `only` are the merged run's only when
+ * every record was given the same (a shard replayed whole was given none): shards that re-ran
+ * other files, or selected other patterns, leave it null, and `labels` says what was replayed
+ * (docs/results-json.md).
  */
 function mergedEvaluations(records: readonly RunRecord[], items: Pick<RunRecord, 'fixtures' | 'personas'>): Pick<RunRecord, 'coverage' | 'selection'> {
   const listed = records.find((r) => r.coverage != null)?.coverage?.listed ?? null;
   const first = records.find((r) => r.selection != null)?.selection ?? undefined;
   const labels = records.flatMap((r) => r.selection?.labels ?? [...r.fixtures, ...r.personas].map((i) => i.label));
+  const same = <K extends 'rerunOf' | 'only'>(key: K): Selection[K] | null => {
+    const given = (first as Selection)[key];
+    return records.every((r) => isDeepStrictEqual(r.selection?.[key] ?? null, given)) ? given : null;
+  };
   return {
     coverage: listed === null ? undefined : coverage(listed, runVisited(items)),
-    selection: first == null ? undefined : { ...first, labels: [...new Set(labels)] },
+    selection: first == null ? undefined : { rerunOf: same('rerunOf'), only: same('only'), labels: [...new Set(labels)] },
   };
 }

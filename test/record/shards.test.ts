@@ -378,17 +378,36 @@ describe('mergeRecords with shards', () => {
     expect(split.incomplete?.foreign).toEqual([expect.stringMatching(/^2\.json \(shard 2\/3 of suite [0-9a-f]{16}, split by other timings\)$/)]);
   });
 
-  it('a shard replayed with --only beside shards replayed whole: the merged selection counts every item replayed', () => {
+  it('a shard replayed with --only beside shards replayed whole: the merged selection counts every item replayed, and says no --only the whole shard was not given', () => {
     const only = run([fixture('a')], { shard: { index: 1, total: 2, suiteHash: SUITE }, selection: { rerunOf: null, only: ['a*'], labels: ['a'] } });
     const merged = mergeRecords([only, run([fixture('b'), fixture('c')], { shard: { index: 2, total: 2, suiteHash: SUITE } })]);
-    expect(merged.selection).toEqual({ rerunOf: null, only: ['a*'], labels: ['a', 'b', 'c'] });
-    expect(renderHtml(merged)).toContain('Part of the suite: --only a*; 3 items replayed.');
+    expect(merged.selection).toEqual({ rerunOf: null, only: null, labels: ['a', 'b', 'c'] });
+    expect(renderHtml(merged)).toContain('Part of the suite: shards replayed with different --rerun or --only (or none); 3 items replayed.');
     // One item is one.
     expect(renderHtml(only)).toContain('Part of the suite: --only a*; 1 item replayed.');
     // Whichever comes first; every shard with a selection: their labels, as before.
     expect(mergeRecords([run([fixture('b')], { shard: { index: 2, total: 2, suiteHash: SUITE } }), only]).selection?.labels).toEqual(['b', 'a']);
     const both = mergeRecords([only, run([fixture('b')], { shard: { index: 2, total: 2, suiteHash: SUITE }, selection: { rerunOf: null, only: ['a*', 'b'], labels: ['b'] } })]);
     expect(both.selection?.labels).toEqual(['a', 'b']);
+    expect(both.selection?.only).toBeNull();
+  });
+
+  it("a merged selection's --rerun and --only are the merged run's: kept when every shard was given the same, null where they differ", async () => {
+    // Written and read back as report reads the shards' artifacts.
+    const dir = await tempDir('agent-replay-selection-shards-');
+    const rerun = (index: number, label: string, rerunOf: string, only: string[] | null = null): RunRecord =>
+      run([fixture(label)], { shard: { index, total: 2, suiteHash: SUITE }, selection: { rerunOf, only, labels: [label] } });
+    const given = [rerun(1, 'a', 's1.json'), rerun(2, 'b', 's2.json'), rerun(2, 'b', 's1.json', ['b*'])];
+    const files = given.map((_, k) => join(dir, `${k + 1}.json`));
+    await Promise.all(given.map((r, k) => writeRecord(files[k] as string, r)));
+    const [one, two, same] = (await Promise.all(files.map((f) => readRecord(f)))) as [RunRecord, RunRecord, RunRecord];
+    // Each shard re-ran its own job's record: no one file was re-run.
+    const other = mergeRecords([one, two]);
+    expect(other.selection).toEqual({ rerunOf: null, only: null, labels: ['a', 'b'] });
+    expect(renderHtml(other)).toContain('Part of the suite: shards replayed with different --rerun or --only (or none); 2 items replayed.');
+    // One file re-run by both, --only given to one of them: the file is said, the patterns are not.
+    expect(mergeRecords([one, same]).selection).toEqual({ rerunOf: 's1.json', only: null, labels: ['a', 'b'] });
+    expect(mergeRecords([{ ...one, selection: { rerunOf: 's1.json', only: ['b*'], labels: ['a'] } }, same]).selection).toEqual({ rerunOf: 's1.json', only: ['b*'], labels: ['a', 'b'] });
   });
 
   it('a persona script in two records is called a persona script, not a fixture', () => {
