@@ -290,6 +290,8 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   // Records that are no shard (a whole run, or a merge) holding items of a shard given beside them.
   const notShards = new Set<number>();
   const reruns = new Set<number>();
+  // Pairs [a record without suitePath, one with it] of whole runs that overlap.
+  const unsuited = new Set<string>();
   const firstSeen = (label: string, i: number, kind: 'fixtures' | 'scripts' = 'fixtures'): boolean => {
     const prev = seen.get(label);
     if (prev !== undefined) {
@@ -298,7 +300,11 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
       const [p, r] = [records[prev] as RunRecord, records[i] as RunRecord];
       if ((p.shard === undefined) !== (r.shard === undefined)) notShards.add(p.shard === undefined ? prev : i);
       // Two runs, one of part of the suite (`run --rerun`, `--only`): a re-run, not a shard.
-      else if (p.shard === undefined) for (const k of [prev, i]) if (partOf(records[k] as RunRecord) !== null) reruns.add(k);
+      else if (p.shard === undefined) {
+        for (const k of [prev, i]) if (partOf(records[k] as RunRecord) !== null) reruns.add(k);
+        // Two runs at one commit, one of which does not say its suite: not known to be one run given twice (wholeRunsOnce).
+        if (p.commit !== null && (p.suitePath === undefined) !== (r.suitePath === undefined)) unsuited.add(JSON.stringify(p.suitePath === undefined ? [prev, i] : [i, prev]));
+      }
       return false;
     }
     seen.set(label, i);
@@ -323,7 +329,13 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
         : `; ${whole.join(', ')} ${whole.length === 1 ? 'is no shard but a whole run or a merge of shards' : 'are no shards but whole runs or merges of shards'}: give either ${whole.length === 1 ? 'it' : 'them'} or the shard records, not both (download the shards' artifacts only, agent-replay-results-<commit>-shard-*)`;
     const parts = [...reruns].sort((a, b) => a - b).map((i) => `${names[i] ?? `record ${i + 1}`} replayed part of the suite (${partOf(records[i] as RunRecord) as string})`);
     const rerun = parts.length === 0 ? '' : `; ${parts.join(', ')}: a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)`;
-    throw new UserError(`shards overlap: ${n} ${noun} ${n === 1 ? 'is' : 'are'} in more than one shard: ${shown}; each ${each} must be replayed by exactly one shard${beside}${rerun}`);
+    const suiteless = [...unsuited].map((pair) => {
+      const [a, b] = JSON.parse(pair) as [number, number];
+      const [x, y] = [records[a] as RunRecord, records[b] as RunRecord];
+      const later = Date.parse(y.startedAt) > Date.parse(x.startedAt) ? b : a;
+      return `; ${names[a] as string} does not say its suite folder (no suitePath: written by an agent-replay before it was kept, or outside a git repository) and ${names[b] as string} is a run of the suite in ${y.suitePath as string}: a merge cannot tell that they are runs of one suite, so it does not read them as one run given twice (a re-run of the check); give one of them alone: for a re-run, the one that started last, ${names[later] as string}`;
+    });
+    throw new UserError(`shards overlap: ${n} ${noun} ${n === 1 ? 'is' : 'are'} in more than one shard: ${shown}; each ${each} must be replayed by exactly one shard${beside}${rerun}${suiteless.join('')}`);
   }
   // The merged run says it was interrupted; which shard was, and what to do, is said here
   // (docs/action.md, "Report: combine shards, or comment for a fork").
@@ -586,6 +598,10 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
  * all in a complete record of the same commit and suite is the same run given twice, and the
  * complete one is kept, as a shard given twice keeps its complete record (checkShards).
  * Records that overlap otherwise are still refused by mergeRecords; shards are left to checkShards.
+ * So is a run beside its re-run when only one of them says its suite (`suitePath`: a record of an
+ * older agent-replay, or made outside a git repository, does not): it cannot be proven to be of the
+ * same suite (two suite folders of one repository may share labels), and the error says so and
+ * which record to give.
  */
 function wholeRunsOnce(records: readonly RunRecord[], nameOf: (i: number) => string | undefined, log: (line: string) => void): number[] {
   const label = (i: number): string => nameOf(i) ?? `record ${i + 1}`;

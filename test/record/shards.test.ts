@@ -162,6 +162,28 @@ describe('mergeRecords with shards', () => {
     expect(mergeRecords([{ ...first, suitePath: 'apps/a/.agent-replay' }, { ...rerun, suitePath: 'apps/a/.agent-replay/' }]).fixtures.map((f) => f.reply)).toEqual(['Reply for a.', 'again']);
   });
 
+  it('a whole run given twice, one record without its suite (an older agent-replay): refused, saying why and which to give', async () => {
+    const dir = await tempDir('agent-replay-suiteless-rerun-');
+    const first = run([fixture('a'), fixture('b')], { startedAt: '2026-12-01T09:00:00.000Z' });
+    const rerun = run([fixture('a'), fixture('b', { reply: 'again' })], { startedAt: '2026-12-01T10:00:00.000Z', suitePath: 'apps/a/.agent-replay' });
+    await writeRecord(join(dir, 'old.json'), first);
+    await writeRecord(join(dir, 'new.json'), rerun);
+    const [old, now] = [await readRecord(join(dir, 'old.json')), await readRecord(join(dir, 'new.json'))];
+    expect(old.suitePath).toBeUndefined();
+    const why = (without: string, said: string, later: string): string =>
+      `; ${without} does not say its suite folder (no suitePath: written by an agent-replay before it was kept, or outside a git repository) and ${said} is a run of the suite in apps/a/.agent-replay: a merge cannot tell that they are runs of one suite, so it does not read them as one run given twice (a re-run of the check); give one of them alone: for a re-run, the one that started last, ${later}`;
+    const lines: string[] = [];
+    expect(() => mergeRecords([old, now], ['old.json', 'new.json'], (l) => lines.push(l))).toThrow(
+      `shards overlap: 2 fixtures are in more than one shard: "a" (shard 1 (old.json) and shard 2 (new.json)), "b" (shard 1 (old.json) and shard 2 (new.json)); each fixture must be replayed by exactly one shard${why('old.json', 'new.json', 'new.json')}`,
+    );
+    expect(lines).toEqual([]);
+    // Given the other way round, and the later one without it: each named for what it is.
+    expect(() => mergeRecords([{ ...now, startedAt: '2026-12-01T08:00:00.000Z' }, old], ['new.json', 'old.json'])).toThrow(why('old.json', 'new.json', 'old.json'));
+    // Given alone, the later one is a run as any other; without a commit, the other reason stands alone.
+    expect(mergeRecords([now], ['new.json']).fixtures.map((f) => f.reply)).toEqual(['Reply for a.', 'again']);
+    expect(() => mergeRecords([{ ...old, commit: null }, { ...now, commit: null }])).toThrow(/exactly one shard$/);
+  });
+
   it('a whole run given twice, its re-run cancelled midway (fewer items): the complete record is kept, whichever started later, and the log says why', () => {
     const complete = run([fixture('a'), fixture('b')], { startedAt: '2026-12-01T09:00:00.000Z', personas: [persona('refund')] });
     const cancelled = run([fixture('a', { reply: 'again' })], { startedAt: '2026-12-01T10:00:00.000Z', interrupted: true });
