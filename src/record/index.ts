@@ -773,15 +773,17 @@ function mergedMeaning(records: readonly RunRecord[], shard: (i: number) => stri
   const said = records.flatMap((r) => (r.meaning === undefined ? [] : [r.meaning]));
   const first = said[0];
   if (first === undefined) return {};
+  // Without a meaning judge (`facts`, `off`) there is no model or prompt to differ by.
   const alike = (a: Meaning, b: Meaning): boolean =>
-    a.check === b.check && a.model === b.model && a.promptVersion === b.promptVersion && (a.provider === undefined || b.provider === undefined || a.provider === b.provider) && sameEndpoint(a.endpoint, b.endpoint);
+    a.check === b.check &&
+    (a.check !== 'judge' || (a.model === b.model && a.promptVersion === b.promptVersion && (a.provider === undefined || b.provider === undefined || a.provider === b.provider) && sameEndpoint(a.endpoint, b.endpoint)));
   if (said.every((m) => alike(m, first))) return { meaning: first };
   const distinct = (of: (m: Meaning) => string | undefined): string[] => [...new Set(said.flatMap((m) => (of(m) === undefined ? [] : [of(m) as string])))];
   const [providers, endpoints, prompts] = [distinct((m) => m.provider), distinct((m) => (m.endpoint === undefined ? undefined : hideEndpointTokens(m.endpoint))), distinct((m) => m.promptVersion)];
   const judgeOf = (m: Meaning): string =>
     `${providers.length > 1 && m.provider !== undefined ? `${m.provider} ` : ''}${m.model ?? 'no model'}${endpoints.length > 1 && m.endpoint !== undefined ? ` at ${hideEndpointTokens(m.endpoint)}` : ''}`;
   const words = (m: Meaning | undefined): string =>
-    m === undefined ? 'not recorded (an older agent-replay)' : `check ${m.check}${m.check === 'judge' ? `, ${judgeOf(m)}` : ''}${prompts.length > 1 ? `, prompt ${m.promptVersion}` : ''}`;
+    m === undefined ? 'not recorded (an older agent-replay)' : `check ${m.check}${m.check === 'judge' ? `, ${judgeOf(m)}${prompts.length > 1 ? `, prompt ${m.promptVersion}` : ''}` : ''}`;
   const checks = distinct((m) => m.check);
   const named = checks.length > 1 ? 'says none, as no one check was the run\'s' : 'names every meaning judge';
   log(

@@ -677,6 +677,10 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     const { endpoint: _at, ...older } = s1.meaning as NonNullable<RunRecord['meaning']>;
     expect(mergeRecords([{ ...s3, meaning: older }, s1], [], (l) => quiet.push(l)).meaning).toEqual(older);
     expect(quiet.filter((l) => l.includes('meaning'))).toEqual([]);
+    // Without a meaning judge there is no prompt to differ by: facts and facts are one check.
+    const facts1 = { ...s1, meaning: { check: 'facts' as const, model: null, promptVersion: '1' } };
+    expect(mergeRecords([facts1, { ...s2, meaning: { check: 'facts', model: null, promptVersion: '2' } }], [], (l) => quiet.push(l)).meaning).toEqual(facts1.meaning);
+    expect(quiet).toEqual([]);
   });
 
   it('the stats seed depends only on the shards merged: a merge of a partial merge gives the seed of merging the shards directly', () => {
