@@ -178,7 +178,7 @@ describe('mergeRecords with shards', () => {
     );
     expect(lines).toEqual([]);
     // Given the other way round, and the later one without it: each named for what it is.
-    expect(() => mergeRecords([{ ...now, startedAt: '2026-12-01T08:00:00.000Z' }, old], ['new.json', 'old.json'])).toThrow(why('old.json', 'new.json', 'old.json'));
+    expect(() => mergeRecords([{ ...now, startedAt: '2026-12-01T08:00:00.000Z', suitePath: 'apps/a/.agent-replay/' }, old], ['new.json', 'old.json'])).toThrow(why('old.json', 'new.json', 'old.json'));
     // Given alone, the later one is a run as any other; without a commit, the other reason stands alone.
     expect(mergeRecords([now], ['new.json']).fixtures.map((f) => f.reply)).toEqual(['Reply for a.', 'again']);
     expect(() => mergeRecords([{ ...old, commit: null }, { ...now, commit: null }])).toThrow(/exactly one shard$/);
