@@ -321,7 +321,8 @@ function notices(run: RunRecord, total: number): string {
   const s = run.selection;
   if (s) {
     const why = [s.rerunOf ? `a rerun of what did not pass in ${s.rerunOf}` : '', s.only ? `--only ${s.only.join(',')}` : ''].filter(Boolean).join(', ');
-    out.push(`Part of the suite: ${why || 'a selection'}; ${thousands(s.labels.length)} ${s.labels.length === 1 ? 'item' : 'items'} replayed.`);
+    // Both null only in a merge of shards given different ones (docs/results-json.md): its labels say what was replayed.
+    out.push(`Part of the suite: ${why || 'shards replayed with different --rerun or --only (or none)'}; ${thousands(s.labels.length)} ${s.labels.length === 1 ? 'item' : 'items'} replayed.`);
   }
   // Baselines whose item is gone (docs/action.md, "The PR comment"): named, as in the comment.
   const removed = run.removed ?? [];
