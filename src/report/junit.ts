@@ -94,6 +94,8 @@ function callText(call: ToolCall): string {
  * A test case's opening tag, a fixture's and a script's alike: classname the file, name the label,
  * and `file` and `line`, which the test viewers that annotate a pull request read for where the item
  * is (a viewer that has no `file` takes the last dot-part of the classname, `yml`, for one).
+ * The classname stays the path as written, though Jenkins splits it at its last dot into package
+ * and class: the other viewers show it as it is, and why is in docs/cli.md, "What each command does".
  */
 function caseOpen(item: { file: string; label: string; line: number; durationMs: number }): string {
   const file = xmlAttr(item.file);
