@@ -231,6 +231,10 @@ export function renderJUnit(run: RunRecord): string {
   // property only, most CI viewers showed a merge without a shard's items as green (docs/cli.md,
   // "report").
   const incomplete = run.incomplete == null ? null : incompleteText(run.incomplete);
+  // Its file is the suite folder whose shards it merges, which the checkout has: without one,
+  // mikepenz/action-junit-report looked for a file named `agent-replay.*` anywhere in the
+  // repository and annotated the first it found (docs/cli.md, "report").
+  const suiteFile = run.suitePath === undefined ? '' : ` file="${xmlAttr(run.suitePath)}"`;
   const extra = incomplete === null ? 0 : 1;
   const counts = `tests="${run.fixtures.length + personas.length + extra}" failures="${t.failed}" errors="${t.errored + extra}"`;
   const time = `time="${seconds(run.durationMs)}"`;
@@ -248,7 +252,7 @@ export function renderJUnit(run: RunRecord): string {
     }),
     ...(incomplete === null
       ? []
-      : [`    <testcase classname="${name}" name="incomplete merge" time="0">\n      <error message="${xmlAttr(clip(incomplete, 1000))}" type="incomplete"/>\n    </testcase>`]),
+      : [`    <testcase classname="${name}" name="incomplete merge"${suiteFile} time="0">\n      <error message="${xmlAttr(clip(incomplete, 1000))}" type="incomplete"/>\n    </testcase>`]),
     '  </testsuite>',
     '</testsuites>',
     '',

@@ -506,6 +506,14 @@ describe('surfaces of an incomplete merge', () => {
     expect(whole).toMatch(/<testsuite name="agent-replay" tests="4" failures="0" errors="0" /);
   });
 
+  it("JUnit's incomplete-merge case names the suite folder as its file, so that a viewer annotating by file does not look for `agent-replay.*`", () => {
+    // mikepenz/action-junit-report, given no `file`, searches the repository for `<classname's last dot-part>.*`.
+    const inSuite = mergeRecords([{ ...shardRun(1, 2, ['a', 'b']), suitePath: 'apps/shop/.agent-replay' }], ['1.json']);
+    expect(renderJUnit(inSuite)).toContain('<testcase classname="agent-replay" name="incomplete merge" file="apps/shop/.agent-replay" time="0">');
+    // A record made outside a repository says no suite folder: no file is named rather than a wrong one.
+    expect(renderJUnit(merged)).toContain('<testcase classname="agent-replay" name="incomplete merge" time="0">');
+  });
+
   it('an untrusted file name in a foreign shard is escaped in the markdown', () => {
     const m = mergeRecords([shardRun(1, 1, ['a']), shardRun(1, 1, ['b'], 'eeeeeeeeeeeeeeee')], ['1.json', '<img src=x>*.json']);
     const md = renderMarkdownReport(m);
