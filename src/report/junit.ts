@@ -117,7 +117,11 @@ function testcase(v: FixtureView, causeOf: CauseOfItem): string {
   }
   if (f.verdict !== 'pass') {
     const why = causeText(cause);
-    return `${open}>\n      <skipped message="${message(`not evaluated (not a failure): ${f.detail}${why === null ? '' : `; ${why}`}`)}"/>\n    </testcase>`;
+    const text = message(`not evaluated (not a failure): ${f.detail}${why === null ? '' : `; ${why}`}`);
+    // The reply that could not be judged, where CI shows a skip's text (GitLab's details), as the
+    // terminal and the comment show it; a script's transcript likewise below.
+    if (f.reply !== null) return `${open}>\n      <skipped message="${text}">${body(v, null)}</skipped>\n    </testcase>`;
+    return `${open}>\n      <skipped message="${text}"/>\n    </testcase>`;
   }
   // A pass that changed (docs/cli.md, "What each command does"): the test passed, what changed is its output.
   if (v.section === 'reworded') return rewordedCase(open, v);
