@@ -6,10 +6,10 @@
 // whether the run was verified and list the causes.
 // Every text is XML-escaped and characters XML 1.0 cannot carry are removed.
 
-import type { Check, RunRecord, ToolCall } from '../types.js';
-import { answeredInRun, causeLine, causeOf, incompleteText, tallies, unverifiedText, type Cause, type CauseItem } from '../evaluate/index.js';
+import type { Check, DriftVerdict, ErrorKind, PersonaErrorKind, RunRecord, ToolCall } from '../types.js';
+import { answeredInRun, causeLine, causeOf, incompleteParts, incompleteText, tallies, unverifiedText, type Cause, type CauseItem } from '../evaluate/index.js';
 import { clip, oneLine } from './escape.js';
-import { buildModel, routeText, viewOf, type FixtureView, type ReportModel, type ScriptView } from './model.js';
+import { buildModel, DRIFT_WORDS, ERROR_KIND_WORDS, routeText, viewOf, type FixtureView, type ReportModel, type ScriptView } from './model.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
 import { decisiveTurn, lineChecks, matchMark, messageChanged, namedAttemptTurn, notSent, stoppedOn } from './persona.js';
@@ -34,6 +34,18 @@ export function xmlAttr(text: string): string {
 }
 
 const XML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+
+/**
+ * A failure's and an error's `type` in the words every surface uses ("newly failing", "timeout"), not
+ * the record's values: dorny/test-reporter shows it before the message ("newly failing: ...").
+ */
+function failureType(drift: DriftVerdict | null): string {
+  return drift === null ? 'fail' : DRIFT_WORDS[drift];
+}
+
+function errorType(kind: ErrorKind | PersonaErrorKind | null): string {
+  return kind === null ? 'errored' : ERROR_KIND_WORDS[kind];
+}
 
 function seconds(ms: number): string {
   return (Number.isFinite(ms) && ms > 0 ? ms / 1000 : 0).toFixed(3);
@@ -110,10 +122,10 @@ function testcase(v: FixtureView, causeOf: CauseOfItem): string {
   const cause = causeOf(f);
   if (f.errored) {
     const detail = f.error;
-    return `${open}>\n      <error message="${message(detail)}" type="${xmlAttr(f.errorKind ?? 'errored')}">${body(v, cause)}</error>\n    </testcase>`;
+    return `${open}>\n      <error message="${message(detail)}" type="${errorType(f.errorKind)}">${body(v, cause)}</error>\n    </testcase>`;
   }
   if (f.verdict === 'fail') {
-    return `${open}>\n      <failure message="${message(f.detail)}" type="${xmlAttr(f.drift?.verdict ?? 'fail')}">${body(v, null)}</failure>\n    </testcase>`;
+    return `${open}>\n      <failure message="${message(f.detail)}" type="${failureType(f.drift?.verdict ?? null)}">${body(v, null)}</failure>\n    </testcase>`;
   }
   if (f.verdict !== 'pass') {
     const why = causeText(cause);
@@ -181,13 +193,13 @@ function personaTestcase(v: ScriptView, causeOf: CauseOfItem): string {
   const open = caseOpen(p);
   const message = (text: string): string => xmlAttr(clip(text, 1000));
   if (p.errored) {
-    return `${open}>\n      <error message="${message(p.error)}" type="${xmlAttr(p.errorKind)}">${personaBody(v, causeOf(p))}</error>\n    </testcase>`;
+    return `${open}>\n      <error message="${message(p.error)}" type="${errorType(p.errorKind)}">${personaBody(v, causeOf(p))}</error>\n    </testcase>`;
   }
   if (p.verdict === 'fail') {
     // A repeated script: the failed checks of the first attempt that failed, named (persona.ts lineChecks).
     const named = lineChecks(p);
     const failed = `${named.prefix}${named.error ?? named.checks.filter((c) => c.status === 'fail').map(checkLine).join('; ')}`;
-    return `${open}>\n      <failure message="${message(failed)}" type="${xmlAttr(p.drift.verdict)}">${personaBody(v, null)}</failure>\n    </testcase>`;
+    return `${open}>\n      <failure message="${message(failed)}" type="${failureType(p.drift.verdict)}">${personaBody(v, null)}</failure>\n    </testcase>`;
   }
   if (p.verdict === 'not_evaluated') {
     // A simulator fault is the reason, not the checks it left unmeasured (docs/simulated-users.md).
@@ -234,7 +246,7 @@ export function renderJUnit(run: RunRecord): string {
   // An incomplete merge (a shard missing or excluded) is a test case of its own, in error: as a
   // property only, most CI viewers showed a merge without a shard's items as green (docs/cli.md,
   // "report").
-  const incomplete = run.incomplete == null ? null : incompleteText(run.incomplete);
+  const incomplete = run.incomplete == null ? null : incompleteParts(run.incomplete);
   // Its file is the suite folder whose shards it merges, which the checkout has: without one,
   // mikepenz/action-junit-report looked for a file named `agent-replay.*` anywhere in the
   // repository and annotated the first it found (docs/cli.md, "report").
@@ -256,7 +268,7 @@ export function renderJUnit(run: RunRecord): string {
     }),
     ...(incomplete === null
       ? []
-      : [`    <testcase classname="${name}" name="incomplete merge"${suiteFile} time="0">\n      <error message="${xmlAttr(clip(incomplete, 1000))}" type="incomplete"/>\n    </testcase>`]),
+      : [`    <testcase classname="${name}" name="incomplete merge"${suiteFile} time="0">\n      <error message="${xmlAttr(clip(incomplete, 1000))}" type="incomplete merge"/>\n    </testcase>`]),
     '  </testsuite>',
     '</testsuites>',
     '',

@@ -498,7 +498,7 @@ describe('surfaces of an incomplete merge', () => {
 
   it('JUnit counts the missing shard as a test case in error, so that a CI viewer does not show the merge as green', () => {
     const xml = renderJUnit(merged);
-    expect(xml).toContain('<testcase classname="agent-replay" name="incomplete merge" time="0">\n      <error message="incomplete: shard 2/2 missing" type="incomplete"/>\n    </testcase>');
+    expect(xml).toContain('<testcase classname="agent-replay" name="incomplete merge" time="0">\n      <error message="shard 2/2 missing" type="incomplete merge"/>\n    </testcase>');
     expect(xml).toMatch(/<testsuite name="agent-replay" tests="3" failures="0" errors="1" /);
     // A whole merge has no such case.
     const whole = renderJUnit(mergeRecords([shardRun(1, 2, ['a', 'b']), shardRun(2, 2, ['c', 'd'])], ['1.json', '2.json']));
