@@ -13,7 +13,7 @@ import { kindOf } from './kind.js';
 import { DEFAULT_LATENCY } from '../config.js';
 import { runsStatsOf } from './run-stats.js';
 import { mcnemarExact } from './stats.js';
-import { incompleteText } from './shard.js';
+import { incompleteParts } from './shard.js';
 
 /** An item's result in one run. */
 export type ItemResult = 'pass' | 'fail' | 'not_evaluated' | 'errored';
@@ -348,7 +348,7 @@ function refOf(run: RunRecord, file: string | null): RunRef {
 /** Which part of the suite a shard's record or a merge lacking shards is, so that the one compared is never just "a part". */
 function partOf(run: RunRecord): string {
   if (run.shard != null) return `shard ${run.shard.index}/${run.shard.total}`;
-  return run.incomplete == null ? 'a merge lacking shards' : `a merge lacking shards: ${incompleteText(run.incomplete).replace(/^incomplete: /, '')}`;
+  return run.incomplete == null ? 'a merge lacking shards' : `a merge lacking shards: ${incompleteParts(run.incomplete)}`;
 }
 
 /**

@@ -5,7 +5,7 @@
 // headline lists the non-zero section counts in that order, so they add up to the total.
 
 import { JUDGE_PROVIDERS } from '../types.js';
-import type { DriftVerdict, Estimate, FixtureRecord, ItemStats, PersonaRecord, RemovedBaseline, RunRecord, Tallies, Tier } from '../types.js';
+import type { DriftVerdict, ErrorKind, Estimate, FixtureRecord, PersonaErrorKind, ItemStats, PersonaRecord, RemovedBaseline, RunRecord, Tallies, Tier } from '../types.js';
 import { causeLine, causeOf, changesOf, isReworded, decideAcceptance, decidePersonaAcceptance, isScript, asAccepted, tallies, verificationOf, type CauseGroup, type Change, type ItemKind, type Verification } from '../evaluate/index.js';
 import { formatUsdPair } from './money.js';
 import { runRateParts, runRateSaysSomething, tierCountsText, tierWords, tooFewOfRun, type RunRateParts, type TooFew } from './rates.js';
@@ -387,6 +387,23 @@ export const DRIFT_WORDS: Record<DriftVerdict, string> = {
   newly_failing: 'newly failing',
   no_baseline: 'no baseline',
   not_evaluated: 'drift unknown',
+};
+
+/**
+ * An errored item's kind in words, where a viewer shows it before the error (JUnit's `type`,
+ * "timeout: message turn: no answer ..."); the kind as recorded is results.json's `errorKind`.
+ */
+export const ERROR_KIND_WORDS: Record<ErrorKind | PersonaErrorKind, string> = {
+  http: 'HTTP error',
+  timeout: 'timeout',
+  network: 'network error',
+  invalid_json: 'not JSON',
+  ended_in_welcome: 'ended in the welcome turn',
+  missing_reply: 'no reply',
+  agent_error: 'agent error',
+  internal: 'errored',
+  invalid_response: 'invalid response',
+  unmocked_tool: 'unmocked tool',
 };
 
 /** "pass (probe)", "fail", "not evaluated", "errored"; a repeated item adds its k/N: "pass 2/3 (flaky)". */

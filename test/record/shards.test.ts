@@ -539,12 +539,20 @@ describe('surfaces of an incomplete merge', () => {
 
   it('JUnit counts the missing shard as a test case in error, so that a CI viewer does not show the merge as green', () => {
     const xml = renderJUnit(merged);
-    expect(xml).toContain('<testcase classname="agent-replay" name="incomplete merge" time="0">\n      <error message="incomplete: shard 2/2 missing" type="incomplete"/>\n    </testcase>');
+    expect(xml).toContain('<testcase classname="agent-replay" name="incomplete merge" time="0">\n      <error message="shard 2/2 missing" type="incomplete merge"/>\n    </testcase>');
     expect(xml).toMatch(/<testsuite name="agent-replay" tests="3" failures="0" errors="1" /);
     // A whole merge has no such case.
     const whole = renderJUnit(mergeRecords([shardRun(1, 2, ['a', 'b']), shardRun(2, 2, ['c', 'd'])], ['1.json', '2.json']));
     expect(whole).not.toContain('incomplete merge');
     expect(whole).toMatch(/<testsuite name="agent-replay" tests="4" failures="0" errors="0" /);
+  });
+
+  it("JUnit's incomplete-merge case names the suite folder as its file, so that a viewer annotating by file does not look for `agent-replay.*`", () => {
+    // mikepenz/action-junit-report, given no `file`, searches the repository for `<classname's last dot-part>.*`.
+    const inSuite = mergeRecords([{ ...shardRun(1, 2, ['a', 'b']), suitePath: 'apps/shop/.agent-replay' }], ['1.json']);
+    expect(renderJUnit(inSuite)).toContain('<testcase classname="agent-replay" name="incomplete merge" file="apps/shop/.agent-replay" time="0">');
+    // A record made outside a repository says no suite folder: no file is named rather than a wrong one.
+    expect(renderJUnit(merged)).toContain('<testcase classname="agent-replay" name="incomplete merge" time="0">');
   });
 
   it('an untrusted file name in a foreign shard is escaped in the markdown', () => {

@@ -188,7 +188,7 @@ describe('k/N in every report', () => {
     expect(junit).toMatch(/<failure message="attempt 2: [^"]*the agent never reached refunds[^"]*"/);
     expect(junit).toContain('attempt 2&apos;s checks:');
     // Its line, as a fixture's body and every other surface give it: k/N, "(flaky)" and the drift (it said "verdict: fail").
-    expect(junit).toContain('type="newly_failing">fail 2/3 (flaky) · newly failing\n');
+    expect(junit).toContain('type="newly failing">fail 2/3 (flaky) · newly failing\n');
     expect(terminal).toContain('fail 2/3 (flaky) · newly failing · ');
   });
 
