@@ -360,8 +360,8 @@ function unsaidOffenders(model: Pick<ReportModel, 'verification'>, gate: GateVie
  * The line right under the headline when the gate fails on a condition the headline does not say
  * (docs/action.md, "The PR comment", "A check that fails"): "The check fails (fail-on slower): 2
  * fixtures slower than the baseline (refund-policy, greeting)". `code` writes a condition or a
- * label for its surface (a code span in markdown), `lead` its first words (bold in markdown). Null when the gate passed, or failed only on
- * what the headline says (a regression, a run not verified).
+ * label for its surface (a code span in markdown), `lead` its first words (bold in markdown). Null
+ * when the gate passed, or failed only on what the headline says (a regression, a run not verified).
  */
 export function gateFailsText(
   model: Pick<ReportModel, 'verification'>,
