@@ -20,6 +20,8 @@ h3{font-size:13px;margin:0 0 8px;font-weight:600;color:var(--muted);text-transfo
 .headline.bad{color:var(--fail);border-color:#ffb1aa;background:#fff5f4}
 .headline.good{color:var(--pass);border-color:#8dd6a0;background:#eefbf1}
 .headline.grey{color:var(--muted)}
+.headline.warn{color:var(--warn);border-color:#d4a72c;background:#fff8c5}
+.gate{margin:-8px 0 16px;overflow-wrap:anywhere}
 .section.first>h2{font-size:17px}
 .cause{color:var(--muted);margin:-8px 0 16px;overflow-wrap:anywhere}
 h3.cause{margin:10px 0 2px;text-transform:none;letter-spacing:0;font-size:13px}
@@ -541,7 +543,7 @@ apply();
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
 const SCRIPT_SHA256 = 'c+x7TWb8WDev++uDbQwcssJVQlhfDs67FTfQBBAwwXY=';
-const STYLE_SHA256 = 'sPzWlgKJk/5eWZwQkWf3hU8AGgW3297YU+3a+IBWgxg=';
+const STYLE_SHA256 = '4/lYyJMqguNYg8eMH0jQvZu+oh97mkGZ1VmPsSQgw0k=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [
