@@ -32,7 +32,7 @@ import { itemStats, looksTaken, maxLooksOf, moreAttempts, type LookPlan } from '
 import { DEFAULT_ALPHA, DEFAULT_LATENCY, type Config } from '../config.js';
 import { repeatOf } from '../suite/repeat.js';
 import { computeDrift } from './drift.js';
-import { itemLatencyMs, itemTimeSplit, medianAttempt, scriptTimeSplits, slowerStep, slowerThanBaseline } from './latency.js';
+import { fasterThanBaseline, itemLatencyMs, itemTimeSplit, medianAttempt, scriptTimeSplits, slowerStep, slowerThanBaseline } from './latency.js';
 import { personaDrift } from './personas.js';
 import { attemptMeaningDetail, attemptOutcome, attemptsDetailHead, combineAttempts, scaledMinPass } from './repeat.js';
 import { plusUsage } from './usage.js';
@@ -197,6 +197,8 @@ export function finishFixture(
   // Set in place, on the record the attempt just made and nothing else holds: `slower` is a key every
   // fixture record has already (replay/fixture.ts), so the record keeps its one shape; a copy would not.
   if (!combined.errored) combined.slower = withStep(slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency), itemTimeSplit(combined), baseline?.time) ?? undefined;
+  // `faster` likewise: the same rule mirrored, for report.html's latency view (docs/latency.md, "Views").
+  if (!combined.errored) combined.faster = fasterThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency) ?? undefined;
   const stats = statsOf(fixture, combined, baseline, policy);
   if (stats !== null) combined.stats = stats;
   return withPlan(combined, itemRepeat(fixture, policy));
@@ -219,8 +221,9 @@ export function finishScript(
   // time went to a turn timed on one side only, and the step that grew most in the others is noise.
   const timed = splits?.now != null && splits.baseline != null && slowerThanBaseline(splitTotal(splits.now), splitTotal(splits.baseline), policy.latency) !== null;
   const slower = combined.errored ? null : withStep(slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency), timed ? splits?.now : null, timed ? splits?.baseline : null);
+  const faster = combined.errored ? null : fasterThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency);
   const stats = statsOf(script, combined, baseline, policy);
-  return withPlan(Object.assign({}, combined, evaluation, slower === null ? {} : { slower }, stats === null ? {} : { stats }), itemRepeat(script, policy));
+  return withPlan(Object.assign({}, combined, evaluation, slower === null ? {} : { slower }, faster === null ? {} : { faster }, stats === null ? {} : { stats }), itemRepeat(script, policy));
 }
 
 /**

@@ -147,6 +147,8 @@ function buildRunRecordSchema() {
   /** Present only on an item slower than its baseline (docs/latency.md). */
   const slowerStepSchema = z.strictObject({ kind: z.enum(['model', 'tool', 'other']), name: z.string().nullable(), baselineMs: z.number().nonnegative(), latencyMs: z.number().nonnegative() });
   const slowerSchema = z.strictObject({ baselineMs: z.number().nonnegative(), latencyMs: z.number().nonnegative(), step: slowerStepSchema.nullable().optional() }).optional();
+  /** Present only on an item faster than its baseline by the latency rule mirrored (docs/latency.md, "Views"). */
+  const fasterSchema = z.strictObject({ baselineMs: z.number().nonnegative(), latencyMs: z.number().nonnegative() }).optional();
   /** Traces (docs/traces.md): the sent trace id, the turn's span counts and its time split; absent in older records. */
   const traceIdValue = z.string().regex(/^[0-9a-f]{32}$/).nullable().optional();
   const spanCountsValue = z.strictObject({ count: z.number().int().nonnegative(), ignored: z.number().int().nonnegative(), late: z.number().int().nonnegative() }).nullable().optional();
@@ -225,6 +227,7 @@ function buildRunRecordSchema() {
     welcomeLatencyMs: latencyValue,
     checks: z.array(assertionCheckSchema).optional(),
     slower: slowerSchema,
+    faster: fasterSchema,
     traceId: traceIdValue,
     spans: spanCountsValue,
     time: timeSplitValue,
@@ -400,6 +403,7 @@ function buildRunRecordSchema() {
     latencyMs: latencyValue,
     firstTokenMs: latencyValue,
     slower: slowerSchema,
+    faster: fasterSchema,
     usage: usageValue,
     unsent: z.array(z.string()),
     visited: z.array(z.string()),

@@ -77,6 +77,7 @@ function erroredRecord(
     firstTokenMs: undefined,
     welcomeLatencyMs: undefined,
     slower: undefined,
+    faster: undefined,
     stats: undefined,
     traceId: undefined,
     spans: undefined,
@@ -106,7 +107,7 @@ type RecordRest = { [K in Exclude<keyof FixtureRecord, Exclude<keyof RecordBase,
  * hash table by V8: ~1 KB a record, and more for each key added). A key the record does not have is
  * `undefined`, which JSON.stringify leaves out, so results.json is the same as with the key absent.
  * Two exceptions: a repeated item's record is a spread of its shown attempt's with the repeat
- * fields, and `slower` and `stats`, keys the literal already has, are set once the item's attempts are in
+ * fields, and `slower`, `faster` and `stats`, keys the literal already has, are set once the item's attempts are in
  * (both in evaluate/finish.ts).
  */
 function fixtureRecord(base: RecordBase, rest: RecordRest): FixtureRecord {
@@ -140,6 +141,8 @@ function fixtureRecord(base: RecordBase, rest: RecordRest): FixtureRecord {
     welcomeLatencyMs: rest.welcomeLatencyMs,
     // Set once the item's attempts are in, when it was slower than its baseline (evaluate/finish.ts).
     slower: rest.slower,
+    // Set with slower, when it was faster than its baseline by the same rule mirrored (evaluate/finish.ts).
+    faster: rest.faster,
     // Set with slower (evaluate/finish.ts): pass-rate statistics, when the item or its baseline has more than one attempt.
     stats: rest.stats,
     usage: rest.usage,
@@ -268,6 +271,7 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     firstTokenMs: timing?.firstTokenMs,
     welcomeLatencyMs: timing === undefined ? undefined : (outcome.welcomeLatencyMs ?? null),
     slower: undefined,
+    faster: undefined,
     stats: undefined,
     // The message turn's trace id (docs/traces.md, "traceparent").
     // Absent when the turn reported or made none (docs/results-json.md): records without calls keep their shape.

@@ -4,7 +4,7 @@ import type { Baseline, PersonaBaseline } from './baseline.js';
 import type { Meaning } from './meaning.js';
 import type { Assertion, AssertionCheck, ErrorKind, RepeatSummary, Route } from './fixture.js';
 import type { JudgeFingerprint, JudgeProvider, JudgeReuse, PanelMember } from './judge.js';
-import type { RunLatency, Slower, TokenUsage } from './latency.js';
+import type { Faster, RunLatency, Slower, TokenUsage } from './latency.js';
 import type { Check, PersonaErrorKind, ToolCall, Turn } from './persona.js';
 import type { SpanCounts, TimeSplit, WaterfallSpan } from './trace.js';
 import type { ItemStats, RunStats } from './stats.js';
@@ -277,6 +277,8 @@ interface FixtureRecordBase {
   checks?: AssertionCheck[];
   /** Present only when the item was slower than its baseline (docs/latency.md). */
   slower?: Slower;
+  /** Present only when the item was faster than its baseline by the latency rule mirrored (docs/latency.md, "Views"). */
+  faster?: Faster;
   /** The trace id sent with the message turn (docs/traces.md); absent in older records. */
   traceId?: string | null;
   /** The message turn's spans, counted (docs/traces.md); absent or null without `traces:`. */
@@ -393,6 +395,8 @@ interface PersonaRecordBase {
   simulation?: SimulationRecord;
   /** Present only when the script was slower than its baseline (docs/latency.md). */
   slower?: Slower;
+  /** Present only when the script was faster than its baseline by the latency rule mirrored (docs/latency.md, "Views"). */
+  faster?: Faster;
   /** Mocked or live mode (docs/personas.md, "Mocks and real tool calls"). Absent in older records. */
   toolMode?: ToolMode;
   /**
