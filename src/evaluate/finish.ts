@@ -316,6 +316,7 @@ export function combineFixtureAttempts(records: readonly FixtureRecord[], repeat
     ...(r.time != null ? { time: r.time } : {}),
     // Each attempt's own tokens: the item's tokens per attempt are those of the attempts that replied (docs/latency.md, "Usage").
     ...(r.usage != null ? { usage: r.usage } : {}),
+    ...(r.usagePartial === true ? { usagePartial: true as const } : {}),
     durationMs: r.durationMs,
     ...(r.members != null ? { members: r.members } : {}),
     // An assertion list's own checks on this attempt: compare tells a judge check that moved on the same replies (docs/judges.md).
@@ -332,7 +333,9 @@ export function combineFixtureAttempts(records: readonly FixtureRecord[], repeat
   // and a fail its errors made names the first errored attempt's error.
   const d = attemptsDetailHead(summary, outcomes, verdict, k);
   const detail = `${d.head}${(records[d.index] as FixtureRecord).detail}`;
-  const extra = { repeat: summary, attempts, durationMs: sum(records), usage: usageOfAttempts(records) };
+  // Some turns' tokens alone on an attempt that replied (docs/latency.md, "Usage"): said on the item as on that attempt.
+  const usagePartial = records.some((r) => !r.errored && r.usagePartial === true) ? (true as const) : undefined;
+  const extra = { repeat: summary, attempts, durationMs: sum(records), usage: usageOfAttempts(records), usagePartial };
   if (verdict === null || shown.errored) return { ...shown, detail, ...extra };
   return { ...shown, verdict, detail, drift: withMeaning(computeDrift(verdict, shown.reply, shown.route, baseline), itemMeaning(shown.drift?.meaning, meanings)), ...extra };
 }

@@ -130,6 +130,8 @@ function buildRunRecordSchema() {
     time: timeSplitSchema.nullable().optional(),
     // Within schema version 1: this attempt's tokens (docs/latency.md, "Usage"); absent when none were reported.
     usage: tokenUsageSchema.nullable().optional(),
+    // Within schema version 1: this attempt's tokens are its welcome turn's alone (docs/latency.md, "Usage").
+    usagePartial: z.literal(true).optional(),
     durationMs: z.number().nonnegative(),
     // Within schema version 1: a panel of judges' members (absent for a single judge).
     members: z.array(panelMemberSchema).nullable().optional(),
@@ -224,6 +226,8 @@ function buildRunRecordSchema() {
     latencyMs: latencyValue,
     firstTokenMs: latencyValue,
     usage: usageValue,
+    // Within schema version 1 (docs/latency.md, "Usage"): `usage` is some turns' alone; absent otherwise.
+    usagePartial: z.literal(true).optional(),
     welcomeLatencyMs: latencyValue,
     checks: z.array(assertionCheckSchema).optional(),
     slower: slowerSchema,

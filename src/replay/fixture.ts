@@ -87,6 +87,7 @@ function erroredRecord(
     // Every record has the key (docs/latency.md, "Usage"): null is none reported; the tokens of the
     // turns answered before the failure (the welcome turn) are passed in `traced`.
     usage: null,
+    usagePartial: undefined,
     durationMs,
     // A turn errored by its spans keeps what they showed, and the reply and route the agent answered
     // with (docs/traces.md, "Fixtures"): no verdict and no drift, as any errored item.
@@ -146,6 +147,7 @@ function fixtureRecord(base: RecordBase, rest: RecordRest): FixtureRecord {
     // Set with slower (evaluate/finish.ts): pass-rate statistics, when the item or its baseline has more than one attempt.
     stats: rest.stats,
     usage: rest.usage,
+    usagePartial: rest.usagePartial,
     // Traces (docs/traces.md): undefined until a turn's spans are read.
     traceId: rest.traceId,
     spans: rest.spans,
@@ -278,6 +280,9 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     ...traced,
     // The tokens the agent reported for this item (docs/latency.md, "Usage"); never judged.
     usage: outcome.usage ?? null,
+    // The welcome turn reported tokens and the message turn none, or none read: `usage` is the
+    // welcome turn's alone, left out of the change against the baselines (docs/latency.md, "Usage").
+    usagePartial: outcome.messageUsage === null ? true : undefined,
     durationMs: Math.round(now() - started),
   });
 }

@@ -259,6 +259,12 @@ interface FixtureRecordBase {
   welcomeLatencyMs?: number | null;
   /** Tokens the item's turns reported, summed (docs/latency.md, "Usage"); null when none reported; absent in older records. */
   usage?: TokenUsage | null;
+  /**
+   * Present (true) only when `usage` is some turns' alone (docs/latency.md, "Usage"): the welcome
+   * turn reported tokens and the message turn none, or none read (a repeated fixture: an attempt
+   * that replied). Left out of the change against the baselines; absent in older records.
+   */
+  usagePartial?: true;
   /** Hash of what defines the item (message, persona tag, assertion kind and value; not the judge's criterion). Absent in older records. */
   definitionHash?: string | null;
   /** The judge as it judged this item (judge assertions only; else null). Absent in older records. */
@@ -312,6 +318,8 @@ export interface FixtureAttempt {
   time?: TimeSplit | null;
   /** Tokens this attempt's turns reported (docs/latency.md, "Usage"); absent when none, and in older records. */
   usage?: TokenUsage | null;
+  /** Present (true) only when this attempt's `usage` is its welcome turn's alone (FixtureRecord.usagePartial). */
+  usagePartial?: true;
   durationMs: number;
   /** A panel of judges judged this attempt: every member's answer, in the panel's order; absent for a single judge. */
   members?: PanelMember[] | null;
