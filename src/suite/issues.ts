@@ -530,6 +530,7 @@ function millisecondsExample(hint: string, parent: string | null): string {
   if (hint === 'timeoutMs') return parent === 'regex' ? '0.1 seconds is 100' : '30 seconds is 30000';
   if (hint === 'backoffMs') return '0.25 seconds is 250';
   if (hint === 'minDeltaMs') return '0.3 seconds is 300';
+  if (hint === 'waitMs') return '5 seconds is 5000';
   if (hint === 'maxLatencyMs' || hint === 'maxTurnLatencyMs') return '2 seconds is 2000';
   return '1 second is 1000';
 }
