@@ -29,7 +29,7 @@ import { latencyPanel } from './html/latency.js';
 import { forestPanel } from './html/forest.js';
 import { forestRows, tooFewText } from './rates.js';
 import { agreementBasis } from './evaluations.js';
-import { changeText, compactCount } from './usage.js';
+import { compactCount, usageChangeWords } from './usage.js';
 import { spendText } from './spend.js';
 import { usageSummary } from '../evaluate/usage.js';
 import { itemsData, scriptJson } from './html/data.js';
@@ -202,7 +202,8 @@ function spentNote(run: RunRecord): string {
 function tokensCard(run: RunRecord): string {
   const u = usageSummary(run.fixtures, Array.isArray(run.personas) ? run.personas : []);
   if (u === null) return '';
-  const change = u.change === null ? '' : `, ${changeText(u.change)} vs baselines`;
+  const words = usageChangeWords(u);
+  const change = `${words.change === null ? '' : `, ${words.change}`}${words.leftOut === null ? '' : `; ${words.leftOut}`}`;
   return card('', compactCount(u.total.inputTokens + u.total.outputTokens), `agent tokens reported (${compactCount(u.total.inputTokens)} in, ${compactCount(u.total.outputTokens)} out${change})`);
 }
 
