@@ -536,12 +536,18 @@ export function downHint(status: string | undefined, reason: string, s: ModelSet
   if (status === '404') return `check ${s.url} and ${s.model}: the path (it is the API's base URL) or the model's name is probably wrong`;
   if (status === '429') return `rate limited: lower judge.concurrency, or raise judge.retries${judges}`;
   if (Number(status) >= 500) return `the ${s.who}'s endpoint failed: see its status or log, and run it again`;
+  // A certificate Node refused (a panel member's: "openai m1: its TLS certificate is refused: ..."): the certificate's own fix (src/tls-certificate.ts).
+  const tls = status === undefined ? tlsProblem(TLS_REFUSED.exec(reason)?.[1]) : null;
+  if (tls !== null) return tls.fix;
   if (status === undefined && new RegExp(`(?:^|: )no connection to the ${s.who} opened within \\d+ ms`).test(reason)) {
     return `the host never completed the connection (a host that is down, or a firewall that drops packets, looks like this): check ${s.url} and that the ${s.who} is up; raise judge.timeoutMs if it is only slow`;
   }
   if (status === undefined && new RegExp(`(?:^|: )no answer from the ${s.who} within \\d+ ms`).test(reason)) return `raise judge.timeoutMs in config.yml if the ${s.who} is slow, or check ${s.url} and that it is up`;
   return settingsFix(s);
 }
+
+/** A client's certificate Node refused, as its reason says it (src/judge/http.ts), at its start or a panel member's; its code. */
+const TLS_REFUSED = /(?:^|: )its TLS certificate is refused: [^;]+? \(([A-Z_]+)\)/;
 
 /** The status a reason of a client not reached says: one that begins it or a panel member's ("openai m1: HTTP 401: ..."), never one in another's text ("an error in the HTTP 200 answer"). */
 function downStatus(reason: string): string | undefined {
@@ -635,18 +641,20 @@ function panelCause(panel: PanelCounts): JudgeCause {
 
 /**
  * The ways a panel's members were not reached, by the fix each gets (downHint): a status
- * that begins a member's reason, or its deadline; how many members, and how it is said. A proxy's
+ * that begins a member's reason, its deadline, or its certificate refused; how many members, and how it is said. A proxy's
  * refusal (`the proxy refused the tunnel (CONNECT): HTTP 403`) and a deadline through a proxy are
  * the proxy's (proxyCause), not counted here.
  */
 function downWays(reason: string): Map<string, { key: string; n: number; said: string }> {
   const ways = new Map<string, { key: string; n: number; said: string }>();
-  for (const m of reason.matchAll(/(?<!\((?:CONNECT|forwarded)\)): (?:HTTP (\d{3})\b|(no connection to the judge opened|no answer from the judge) within \d+ ms(?! through ))/g)) {
+  for (const m of reason.matchAll(/(?<!\((?:CONNECT|forwarded)\)): (?:HTTP (\d{3})\b|(no connection to the judge opened|no answer from the judge) within \d+ ms(?! through )|its TLS certificate is refused: [^;]+? \(([A-Z_]+)\))/g)) {
     const status = m[1];
     const hint = downHint(status, m[0].slice(2));
     const way = ways.get(hint);
     if (way !== undefined) way.n += 1;
-    else ways.set(hint, status === undefined ? { key: m[2] === 'no answer from the judge' ? 'timeout' : 'connect', n: 1, said: m[2] === 'no answer from the judge' ? 'no answer in time' : 'no connection in time' } : { key: status, n: 1, said: `HTTP ${status}` });
+    else if (status !== undefined) ways.set(hint, { key: status, n: 1, said: `HTTP ${status}` });
+    else if (m[3] !== undefined) ways.set(hint, { key: `tls:${m[3]}`, n: 1, said: `its TLS certificate refused, ${m[3]}` });
+    else ways.set(hint, { key: m[2] === 'no answer from the judge' ? 'timeout' : 'connect', n: 1, said: m[2] === 'no answer from the judge' ? 'no answer in time' : 'no connection in time' });
   }
   return ways;
 }

@@ -13,6 +13,7 @@ import { createJudge, createPanelJudge } from '../../src/judge/index.js';
 import { escapeInline } from '../../src/report/escape.js';
 import type { Judge, JudgeResult } from '../../src/types.js';
 import { silence, startServer, type TestServer } from '../judge/server.js';
+import { tlsFront } from '../support/proxy-server.js';
 import { calibrationOf } from './calibration.js';
 
 /** How each model answers: an HTTP 401, nothing (a timeout), prose, an answer cut at its limit, a refusal, an HTTP 200 carrying an error, an HTML page, a score. */
@@ -28,6 +29,8 @@ const answers: Record<string, { status: number; body: unknown } | null> = {
 };
 
 let server: TestServer;
+/** TLS with the test certificate (self-signed, not trusted here) in front of the judge server: Node refuses it. */
+let tls: Awaited<ReturnType<typeof tlsFront>>;
 beforeAll(async () => {
   server = await startServer([
     (res, req) => {
@@ -37,11 +40,16 @@ beforeAll(async () => {
       res.end(typeof a.body === 'string' ? a.body : JSON.stringify(a.body));
     },
   ]);
+  tls = await tlsFront(Number(new URL(server.url).port));
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await tls.close();
+  await server.close();
+});
 
 function client(model: string): Judge {
-  return createJudge({ provider: 'openai', baseUrl: server.url, model, apiKey: 'sk-k', timeoutMs: model === 'slow' ? 60 : 5_000, retries: 0, backoffMs: 0, concurrency: 2, label: null });
+  const baseUrl = model === 'untrusted' ? `https://127.0.0.1:${tls.port}/v1` : server.url;
+  return createJudge({ provider: 'openai', baseUrl, model, apiKey: 'sk-k', timeoutMs: model === 'slow' ? 60 : 5_000, retries: 0, backoffMs: 0, concurrency: 2, label: null });
 }
 
 /** A member whose request agent-replay could not make (it throws: src/judge/panel.ts counts it "judge call failed"). */
@@ -77,10 +85,13 @@ const shapes: Record<string, (string | Judge)[]> = {
   'panel: an answer not read and unreachable': ['html', 'refuses', 'scores'],
   'panel: an answer not read, HTTP 200 with an error and cut': ['html', 'error200', 'cut'],
   'panel: a timeout and a refused key': ['slow', 'refuses', 'scores'],
+  'unreachable (its TLS certificate refused)': ['untrusted'],
+  'panel: TLS certificates refused': ['untrusted', 'untrusted', 'scores'],
+  'panel: a TLS certificate refused and a refused key': ['untrusted', 'refuses', 'scores'],
 };
 
 /** The single judge's shape of each model whose fix is the same in a panel (a cut member's is the panel's own: PANEL_CUT_HINT). */
-const alone: Record<string, string> = { refuses: 'unreachable (HTTP 401)', slow: 'unreachable (a timeout)', prose: 'no score (prose)', declines: 'declined', error200: 'HTTP 200 with an error', html: 'an answer not read (HTML)' };
+const alone: Record<string, string> = { untrusted: 'unreachable (its TLS certificate refused)', refuses: 'unreachable (HTTP 401)', slow: 'unreachable (a timeout)', prose: 'no score (prose)', declines: 'declined', error200: 'HTTP 200 with an error', html: 'an answer not read (HTML)' };
 
 async function answerOf(shape: (string | Judge)[]): Promise<JudgeResult> {
   const members = shape.map((m) => (typeof m === 'string' ? client(m) : m));
@@ -144,6 +155,18 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
     expect(refused).toBe('the judge refused the request: check the judge key (the key or token its endpoint expects) and that it may use judge.model');
     const [slow] = runFixes(got.get('unreachable (a timeout)') as JudgeResult);
     expect(slow).toBe('raise judge.timeoutMs in config.yml if the judge is slow, or check judge-base-url (judge.baseUrl) and that it is up');
+  });
+
+  // A member whose certificate Node refused: the certificate's fix, as a single judge's, never the settings' general one.
+  it("a panel's members whose TLS certificate was refused: the certificate's fix", () => {
+    // Self-signed (or, where the test CA is trusted, made out to agent.test and judge.test, not 127.0.0.1): the certificate's own fix either way.
+    const [certificate] = runFixes(got.get('unreachable (its TLS certificate refused)') as JudgeResult);
+    expect(certificate).toMatch(/^point NODE_EXTRA_CA_CERTS at that CA's certificate|^use a host name the certificate names/);
+    expect(runFixes(got.get('panel: TLS certificates refused') as JudgeResult)).toEqual([certificate]);
+    expect(runFixes(got.get('panel: a TLS certificate refused and a refused key') as JudgeResult)).toEqual([
+      'the judge refused the request: check the judge key (the key or token its endpoint expects) and that it may use judge.model',
+      certificate,
+    ]);
   });
 
   it('every shape at once: each fix the runs give, printed once', () => {
