@@ -685,11 +685,29 @@ interface PanelCounts {
   ours: number;
 }
 
-/** Where a member's reason says its answer came in a form not read (unfinishedAnswer; src/judge/http.ts): ": " before it. */
+/** How a member's reason that says its answer came in a form not read begins (unfinishedAnswer; src/judge/http.ts). */
 const UNREAD_START = new RegExp(
-  `: (?=it answered the TLS handshake with an alert|it answered without TLS \\(|response is not JSON\\b|response is encoded as "|response says it is encoded as |response is larger than |${STREAMED.replace(/[()]/g, '\\$&')}|the judge at \\S+ gave |the judge's answer \\(HTTP \\d{3}\\) (?:did not end|broke off))`,
-  'g',
+  `^(?:it answered the TLS handshake with an alert|it answered without TLS \\(|response is not JSON\\b|response is encoded as "|response says it is encoded as |response is larger than |${STREAMED.replace(/[()]/g, '\\$&')}|the judge at \\S+ gave |the judge's answer \\(HTTP \\d{3}\\) (?:did not end|broke off))`,
 );
+
+/** A member's label before its reason, as src/assertions/judge.ts (memberLabel) writes it: quoted (JSON), or without ": " and "; ". */
+const MEMBER_LABEL = /^(?:"(?:[^"\\]|\\.)*"|[^"](?:(?!: |; ).)*): /;
+
+/**
+ * Each member's reason in a panel's reason (`...needed): <label>: <reason>; <label>: <reason>`), from
+ * where its label ends to the end of the text: members begin after the counts' "): " and after a
+ * "; ", and a label ends at its first ": " (one that holds ": " is quoted, memberLabel), so a
+ * label or a server's words that say "response is not JSON" are never read as a member's reason.
+ * A "; " inside a reason (its fix) starts no member unless a label and ": " follow it.
+ */
+function memberReasons(reason: string, from: number): string[] {
+  const starts = [from];
+  for (let at = reason.indexOf('; ', from); at >= 0; at = reason.indexOf('; ', at + 2)) starts.push(at + 2);
+  return starts.flatMap((start) => {
+    const label = MEMBER_LABEL.exec(reason.slice(start));
+    return label === null ? [] : [reason.slice(start + label[0].length)];
+  });
+}
 
 /**
  * How a panel's reason (src/judge/panel.ts, unusableReason: `panel: 2 of 3 members gave no usable
@@ -705,7 +723,7 @@ function panelCounts(reason: string, kind?: string): PanelCounts | null {
   if (counts === null) return null;
   const failed = Number(counts[1]);
   const error200 = reason.split(`: ${ERROR_IN_200}: `).length - 1;
-  const unread = [...reason.matchAll(UNREAD_START)].flatMap((m) => unfinishedAnswer(reason.slice(m.index + 2), 'judge') ?? []);
+  const unread = memberReasons(reason, counts[0].length + 2).flatMap((r) => (UNREAD_START.test(r) ? (unfinishedAnswer(r, 'judge') ?? []) : []));
   const cut = reason.split(`: ${CUT_WORDS}`).length - 1;
   const ours = reason.split(`: ${CALL_FAILED_WORDS}`).length - 1;
   // A member whose HTTP 200 carried an error is said "unexpected response: ...: an error in the HTTP 200 answer": counted as that, not as one without a score.

@@ -25,6 +25,7 @@ const answers: Record<string, { status: number; body: unknown } | null> = {
   declines: { status: 200, body: { choices: [{ message: { role: 'assistant', content: null, refusal: 'I cannot grade this.' } }] } },
   error200: { status: 200, body: { error: { message: 'Overloaded' } } },
   html: { status: 200, body: '<html><body>Sign in</body></html>' },
+  upstream: { status: 500, body: { error: { message: 'upstream: response is not JSON' } } },
   scores: { status: 200, body: { choices: [{ message: { role: 'assistant', content: '{"rationale": "meets it", "score": 0.9}' } }] } },
 };
 
@@ -47,9 +48,11 @@ afterAll(async () => {
   await server.close();
 });
 
-function client(model: string): Judge {
+/** A model's client; "<model> as <label>" gives it a label of its own. */
+function client(name: string): Judge {
+  const [model = name, label = null] = name.split(' as ');
   const baseUrl = model === 'untrusted' ? `https://127.0.0.1:${tls.port}/v1` : server.url;
-  return createJudge({ provider: 'openai', baseUrl, model, apiKey: 'sk-k', timeoutMs: model === 'slow' ? 60 : 5_000, retries: 0, backoffMs: 0, concurrency: 2, label: null });
+  return createJudge({ provider: 'openai', baseUrl, model, apiKey: 'sk-k', timeoutMs: model === 'slow' ? 60 : 5_000, retries: 0, backoffMs: 0, concurrency: 2, label });
 }
 
 /** A member whose request agent-replay could not make (it throws: src/judge/panel.ts counts it "judge call failed"). */
@@ -85,6 +88,9 @@ const shapes: Record<string, (string | Judge)[]> = {
   'panel: an answer not read and unreachable': ['html', 'refuses', 'scores'],
   'panel: an answer not read, HTTP 200 with an error and cut': ['html', 'error200', 'cut'],
   'panel: a timeout and a refused key': ['slow', 'refuses', 'scores'],
+  // A member labelled with the words of an answer not read, and a server's error that says them: neither is a member whose answer could not be read.
+  'panel: a hostile label and a hostile body': ['refuses as gw: response is not JSON', 'upstream', 'scores'],
+  'panel: an answer not read under a hostile label': ['html as gw; response is not JSON', 'refuses', 'scores'],
   'unreachable (its TLS certificate refused)': ['untrusted'],
   'panel: TLS certificates refused': ['untrusted', 'untrusted', 'scores'],
   'panel: a TLS certificate refused and a refused key': ['untrusted', 'refuses', 'scores'],
@@ -167,6 +173,23 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
       'the judge refused the request: check the judge key (the key or token its endpoint expects) and that it may use judge.model',
       certificate,
     ]);
+  });
+
+  // Members are read from where their label ends (src/evaluate/causes.ts, memberReasons): a label or a
+  // server's words that say "response is not JSON" count no member whose answer could not be read, and a
+  // label with ": " or "; " in it, quoted, hides no member's.
+  it('a hostile label or body: the members counted by their own reasons', () => {
+    const hostile = got.get('panel: a hostile label and a hostile body') as JudgeResult;
+    const detail = judgeOutcome(hostile, 0.7).detail;
+    expect(detail).toContain('"gw: response is not JSON": HTTP 401');
+    expect(detail).toContain('openai upstream: HTTP 500: upstream: response is not JSON');
+    expect(runFixes(hostile)).toEqual([
+      'the judge refused the request: check the judge key (the key or token its endpoint expects) and that it may use judge.model',
+      "the judge's endpoint failed: see its status or log, and run it again",
+    ]);
+    const unread = got.get('panel: an answer not read under a hostile label') as JudgeResult;
+    expect(judgeOutcome(unread, 0.7).detail).toContain('"gw; response is not JSON": response is not JSON: ');
+    expect(runFixes(unread)).toEqual([...runFixes(got.get('unreachable (HTTP 401)') as JudgeResult), ...runFixes(got.get('an answer not read (HTML)') as JudgeResult)]);
   });
 
   it('every shape at once: each fix the runs give, printed once', () => {
