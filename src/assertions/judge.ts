@@ -19,6 +19,16 @@ function unusableDetail(result: Extract<JudgeResult, { ok: false }> | { reason: 
   return `${result.answered === true ? UNUSABLE : UNREACHABLE}: ${line}`;
 }
 
+/**
+ * A panel member's label as a panel's reason writes it before its reason (src/judge/panel.ts,
+ * `<label>: <reason>`): as it is, or quoted (JSON) when it holds ": " or "; " or begins with a
+ * quote, so that where the label ends and the member's reason begins is never in doubt
+ * (src/evaluate/causes.ts, memberReasons).
+ */
+export function memberLabel(label: string): string {
+  return /: |; |^"/.test(label) ? JSON.stringify(label) : label;
+}
+
 /** The most of one panel member's reason a detail line shows: what happened, its fix left to the cause line (reasonLine). */
 const MEMBER_REASON_CHARS = 160;
 
@@ -30,11 +40,11 @@ const MEMBER_REASON_CHARS = 160;
  */
 function panelReasonLine(reason: string, members: readonly PanelMember[]): string | null {
   const failed = members.filter((m) => m.score === null);
-  const said = (m: PanelMember): string => `${m.label}: ${m.reason ?? 'no usable score'}`;
+  const said = (m: PanelMember): string => `${memberLabel(m.label)}: ${m.reason ?? 'no usable score'}`;
   const joined = failed.map(said).join('; ');
   if (failed.length === 0 || !reason.endsWith(joined)) return null;
   const head = reasonLine(reason.slice(0, reason.length - joined.length));
-  return `${head} ${failed.map((m) => `${reasonLine(m.label, 60)}: ${reasonLine(m.reason ?? 'no usable score', MEMBER_REASON_CHARS)}`).join('; ')}`;
+  return `${head} ${failed.map((m) => `${memberLabel(reasonLine(m.label, 60))}: ${reasonLine(m.reason ?? 'no usable score', MEMBER_REASON_CHARS)}`).join('; ')}`;
 }
 
 const UNUSABLE = 'judge gave no usable answer';

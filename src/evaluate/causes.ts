@@ -223,8 +223,9 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
   // 2026-12-06 said "agent did not answer within ..." and the judge's "no answer within ...".
   const answer = /(?:did not answer|no answer(?: from [a-z ]+?)?) within (\d+) ms through the proxy \S+ \([A-Za-z_]+\): (.+?)(?: \(\d+ attempts\))?$/.exec(text);
   if (answer !== null) {
-    const server = key === 'judge' || key === 'simulator' ? key : 'agent';
-    return { key: `proxy-answer:${key}`, what: `no answer from ${toward.replace(/^on the way to /, '')} within ${answer[1] ?? ''} ms through ${at}: ${answer[2] ?? ''}`, hint: `raise ${server}.timeoutMs in config.yml if the ${server} is slow; else see the proxy's log for the request it holds` };
+    // The meaning judge and the simulator take the judge's time limit (docs/meaning.md, docs/simulated-users.md).
+    const server = key === 'judge' || key === 'simulator' || key === 'meaning judge' ? key : 'agent';
+    return { key: `proxy-answer:${key}`, what: `no answer from ${toward.replace(/^on the way to /, '')} within ${answer[1] ?? ''} ms through ${at}: ${answer[2] ?? ''}`, hint: `raise ${server === 'agent' ? 'agent' : 'judge'}.timeoutMs in config.yml if the ${server} is slow; else see the proxy's log for the request it holds` };
   }
   if (/could not reach the proxy|at the proxy/.test(text)) return proxyDownCause(proxy, variable, text, toward, `proxy-down:${key}`);
   return null;
@@ -425,14 +426,13 @@ export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'm
   if (answer !== null) return answer;
   const cut = /answer \(HTTP \d{3}\) (?:did not end within (\d+) ms|(broke off before its end))/.exec(reason);
   if (cut === null) return null;
-  const setting = who === 'simulator' ? "simulator.timeoutMs (else the judge's)" : 'judge.timeoutMs';
   if (cut[2] !== undefined) {
     return { key: `${who}:broke-off`, what: `the ${who}'s answer broke off before its end`, hint: `the ${who} answered and its connection closed mid-answer: see its log, or that of a gateway or proxy in front of it` };
   }
   return {
     key: `${who}:ended`,
     what: `the ${who}'s answer did not end within ${cut[1] ?? ''} ms`,
-    hint: `the ${who} answered and its body stopped: a ${who} or a gateway in front of it that stalls; raise ${setting} if it is only slow`,
+    hint: `the ${who} answered and its body stopped: a ${who} or a gateway in front of it that stalls; raise judge.timeoutMs if it is only slow`,
   };
 }
 
@@ -495,30 +495,81 @@ function withMembersFix(cause: JudgeCause, key: string, what: string, members: s
 }
 
 /**
- * What to do about a judge not reached, by what it did (compare the agent's, httpCause and
- * errorCause): refused the key (401, 403), found no such path or model (404), rate limited (429),
- * failed (5xx), did not answer in time; else its settings to check.
+ * A model client's settings as a fix names them: the judge's own; the meaning judge's and the
+ * simulator's keys, each else the judge's (docs/meaning.md, "Configuration"; docs/simulated-users.md,
+ * "The simulator and its redaction"). The time limit, retries and concurrency are the judge's for all three.
  */
-function judgeDownHint(status: string | undefined, reason: string): string {
-  if (status === '401' || status === '403') return 'the judge refused the request: check the judge key (the key or token its endpoint expects) and that it may use judge.model';
-  if (status === '404') return `check ${JUDGE_URL_SETTING} and judge.model: the path (it is the API's base URL) or the model's name is probably wrong`;
-  if (status === '429') return 'rate limited: lower judge.concurrency, or raise judge.retries';
-  if (Number(status) >= 500) return "the judge's endpoint failed: see its status or log, and run it again";
-  if (status === undefined && /(?:^|: )no connection to the judge opened within \d+ ms/.test(reason)) {
-    return `the host never completed the connection (a host that is down, or a firewall that drops packets, looks like this): check ${JUDGE_URL_SETTING} and that the judge is up; raise judge.timeoutMs if it is only slow`;
+export interface ModelSettings {
+  who: 'judge' | 'meaning judge' | 'simulator';
+  url: string;
+  model: string;
+  /** Its key, as a fix names it ("the judge key"). */
+  key: string;
+  /** Where its key is set, when not the judge's ("meaning.apiKey, else the judge's"). */
+  keyAt: string | null;
+}
+
+export const JUDGE_SETTINGS: ModelSettings = { who: 'judge', url: JUDGE_URL_SETTING, model: 'judge.model', key: 'the judge key', keyAt: null };
+export const MEANING_SETTINGS: ModelSettings = {
+  who: 'meaning judge',
+  url: `meaning.baseUrl (else ${JUDGE_URL_SETTING})`,
+  model: 'meaning.model (else judge.model)',
+  key: "the meaning judge's key",
+  keyAt: "meaning.apiKey, else the judge's",
+};
+export const SIMULATOR_SETTINGS: ModelSettings = { who: 'simulator', url: SIMULATOR_URL_SETTING, model: 'simulator.model (else judge.model)', key: "the simulator's key", keyAt: "simulator.apiKey, else the judge's" };
+
+/** A model client's settings in a fix of their own: "check <url>, <model> and <key>". */
+function settingsFix(s: ModelSettings): string {
+  return `check ${s.url}, ${s.model} and ${s.key}${s.keyAt === null ? '' : ` (${s.keyAt})`}`;
+}
+
+/**
+ * What to do about a judge, meaning judge or simulator not reached, by what it did (compare the
+ * agent's, httpCause and errorCause): refused the key (401, 403), found no such path or model
+ * (404), rate limited (429), failed (5xx), did not answer in time; else its settings to check.
+ * `s` names its settings (the time limit, retries and concurrency are the judge's for all).
+ */
+export function downHint(status: string | undefined, reason: string, s: ModelSettings = JUDGE_SETTINGS): string {
+  const judges = s.who === 'judge' ? '' : ` (the ${s.who} takes the judge's)`;
+  if (status === '401' || status === '403') return `the ${s.who} refused the request: check ${s.key} (${s.keyAt === null ? '' : `${s.keyAt}; `}the key or token its endpoint expects) and that it may use ${s.model}`;
+  if (status === '404') return `check ${s.url} and ${s.model}: the path (it is the API's base URL) or the model's name is probably wrong`;
+  if (status === '429') return `rate limited: lower judge.concurrency, or raise judge.retries${judges}`;
+  if (Number(status) >= 500) return `the ${s.who}'s endpoint failed: see its status or log, and run it again`;
+  // A certificate Node refused (a panel member's: "openai m1: its TLS certificate is refused: ..."): the certificate's own fix (src/tls-certificate.ts).
+  const tls = status === undefined ? tlsProblem(TLS_REFUSED.exec(reason)?.[1]) : null;
+  if (tls !== null) return tls.fix;
+  if (status === undefined && new RegExp(`(?:^|: )no connection to the ${s.who} opened within \\d+ ms`).test(reason)) {
+    return `the host never completed the connection (a host that is down, or a firewall that drops packets, looks like this): check ${s.url} and that the ${s.who} is up; raise judge.timeoutMs if it is only slow`;
   }
-  if (status === undefined && /(?:^|: )no answer from the judge within \d+ ms/.test(reason)) return `raise judge.timeoutMs in config.yml if the judge is slow, or check ${JUDGE_URL_SETTING} and that it is up`;
-  return `check ${JUDGE_URL_SETTING}, judge.model and the judge key`;
+  if (status === undefined && new RegExp(`(?:^|: )no answer from the ${s.who} within \\d+ ms`).test(reason)) return `raise judge.timeoutMs in config.yml if the ${s.who} is slow, or check ${s.url} and that it is up`;
+  return settingsFix(s);
+}
+
+/** A client's certificate Node refused, as its reason says it (src/judge/http.ts), at its start or a panel member's; its code. */
+const TLS_REFUSED = /(?:^|: )its TLS certificate is refused: [^;]+? \(([A-Z_]+)\)/;
+
+/** The status a reason of a client not reached says: one that begins it or a panel member's ("openai m1: HTTP 401: ..."), never one in another's text ("an error in the HTTP 200 answer"). */
+function downStatus(reason: string): string | undefined {
+  return /(?:^|: )HTTP (\d{3})\b/.exec(reason)?.[1];
+}
+
+/**
+ * What to do about a meaning judge or simulator not reached (its reason, without "meaning judge
+ * unreachable: "): a proxy's refusal or fault is the proxy's (proxyCause); else downHint, with its settings.
+ */
+export function modelDownHint(reason: string, s: ModelSettings): string {
+  return proxyCause(reason, s.who, `on the way to the ${s.who}`)?.hint ?? downHint(downStatus(reason), reason, s);
 }
 
 /** The cause of a judge that was not reached (a panel's members not reached), by its first status or failure. */
 function judgeDown(reason: string): Cause {
   // A member's status begins its reason ("openai m1: HTTP 401: ..."), never one said in another's ("an error in the HTTP 200 answer").
-  const status = /(?:^|: )HTTP (\d{3})\b/.exec(reason)?.[1];
+  const status = downStatus(reason);
   // The reason of the first item (without its attempt count) says what the judge did.
   const shown = reason.replace(/ after \d+ (?:attempts?|retries)/, '').trim();
   const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}` : ''}`;
-  return proxyCause(reason, 'judge', 'on the way to the judge') ?? { key: `judge:${status ?? 'unreachable'}`, what, hint: judgeDownHint(status, reason) };
+  return proxyCause(reason, 'judge', 'on the way to the judge') ?? { key: `judge:${status ?? 'unreachable'}`, what, hint: downHint(status, reason) };
 }
 
 /** An HTTP 200 that carries an error (src/judge/structured.ts, ERROR_IN_200): the endpoint's fault, said in its words; not the model's prompt-following. */
@@ -589,19 +640,21 @@ function panelCause(panel: PanelCounts): JudgeCause {
 }
 
 /**
- * The ways a panel's members were not reached, by the fix each gets (judgeDownHint): a status
- * that begins a member's reason, or its deadline; how many members, and how it is said. A proxy's
+ * The ways a panel's members were not reached, by the fix each gets (downHint): a status
+ * that begins a member's reason, its deadline, or its certificate refused; how many members, and how it is said. A proxy's
  * refusal (`the proxy refused the tunnel (CONNECT): HTTP 403`) and a deadline through a proxy are
  * the proxy's (proxyCause), not counted here.
  */
 function downWays(reason: string): Map<string, { key: string; n: number; said: string }> {
   const ways = new Map<string, { key: string; n: number; said: string }>();
-  for (const m of reason.matchAll(/(?<!\((?:CONNECT|forwarded)\)): (?:HTTP (\d{3})\b|(no connection to the judge opened|no answer from the judge) within \d+ ms(?! through ))/g)) {
+  for (const m of reason.matchAll(/(?<!\((?:CONNECT|forwarded)\)): (?:HTTP (\d{3})\b|(no connection to the judge opened|no answer from the judge) within \d+ ms(?! through )|its TLS certificate is refused: [^;]+? \(([A-Z_]+)\))/g)) {
     const status = m[1];
-    const hint = judgeDownHint(status, m[0].slice(2));
+    const hint = downHint(status, m[0].slice(2));
     const way = ways.get(hint);
     if (way !== undefined) way.n += 1;
-    else ways.set(hint, status === undefined ? { key: m[2] === 'no answer from the judge' ? 'timeout' : 'connect', n: 1, said: m[2] === 'no answer from the judge' ? 'no answer in time' : 'no connection in time' } : { key: status, n: 1, said: `HTTP ${status}` });
+    else if (status !== undefined) ways.set(hint, { key: status, n: 1, said: `HTTP ${status}` });
+    else if (m[3] !== undefined) ways.set(hint, { key: `tls:${m[3]}`, n: 1, said: `its TLS certificate refused, ${m[3]}` });
+    else ways.set(hint, { key: m[2] === 'no answer from the judge' ? 'timeout' : 'connect', n: 1, said: m[2] === 'no answer from the judge' ? 'no answer in time' : 'no connection in time' });
   }
   return ways;
 }
@@ -632,11 +685,29 @@ interface PanelCounts {
   ours: number;
 }
 
-/** Where a member's reason says its answer came in a form not read (unfinishedAnswer; src/judge/http.ts): ": " before it. */
+/** How a member's reason that says its answer came in a form not read begins (unfinishedAnswer; src/judge/http.ts). */
 const UNREAD_START = new RegExp(
-  `: (?=it answered the TLS handshake with an alert|it answered without TLS \\(|response is not JSON\\b|response is encoded as "|response says it is encoded as |response is larger than |${STREAMED.replace(/[()]/g, '\\$&')}|the judge at \\S+ gave |the judge's answer \\(HTTP \\d{3}\\) (?:did not end|broke off))`,
-  'g',
+  `^(?:it answered the TLS handshake with an alert|it answered without TLS \\(|response is not JSON\\b|response is encoded as "|response says it is encoded as |response is larger than |${STREAMED.replace(/[()]/g, '\\$&')}|the judge at \\S+ gave |the judge's answer \\(HTTP \\d{3}\\) (?:did not end|broke off))`,
 );
+
+/** A member's label before its reason, as src/assertions/judge.ts (memberLabel) writes it: quoted (JSON), or without ": " and "; ". */
+const MEMBER_LABEL = /^(?:"(?:[^"\\]|\\.)*"|[^"](?:(?!: |; ).)*): /;
+
+/**
+ * Each member's reason in a panel's reason (`...needed): <label>: <reason>; <label>: <reason>`), from
+ * where its label ends to the end of the text: members begin after the counts' "): " and after a
+ * "; ", and a label ends at its first ": " (one that holds ": " is quoted, memberLabel), so a
+ * label or a server's words that say "response is not JSON" are never read as a member's reason.
+ * A "; " inside a reason (its fix) starts no member unless a label and ": " follow it.
+ */
+function memberReasons(reason: string, from: number): string[] {
+  const starts = [from];
+  for (let at = reason.indexOf('; ', from); at >= 0; at = reason.indexOf('; ', at + 2)) starts.push(at + 2);
+  return starts.flatMap((start) => {
+    const label = MEMBER_LABEL.exec(reason.slice(start));
+    return label === null ? [] : [reason.slice(start + label[0].length)];
+  });
+}
 
 /**
  * How a panel's reason (src/judge/panel.ts, unusableReason: `panel: 2 of 3 members gave no usable
@@ -652,7 +723,7 @@ function panelCounts(reason: string, kind?: string): PanelCounts | null {
   if (counts === null) return null;
   const failed = Number(counts[1]);
   const error200 = reason.split(`: ${ERROR_IN_200}: `).length - 1;
-  const unread = [...reason.matchAll(UNREAD_START)].flatMap((m) => unfinishedAnswer(reason.slice(m.index + 2), 'judge') ?? []);
+  const unread = memberReasons(reason, counts[0].length + 2).flatMap((r) => (UNREAD_START.test(r) ? (unfinishedAnswer(r, 'judge') ?? []) : []));
   const cut = reason.split(`: ${CUT_WORDS}`).length - 1;
   const ours = reason.split(`: ${CALL_FAILED_WORDS}`).length - 1;
   // A member whose HTTP 200 carried an error is said "unexpected response: ...: an error in the HTTP 200 answer": counted as that, not as one without a score.
@@ -801,10 +872,12 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
     if (proxied !== null) return proxied;
     const unfinished = unfinishedAnswer(simulator[2] ?? '', 'simulator') ?? refusedCertificate(simulator[2] ?? '', 'simulator');
     if (unfinished !== null) return unfinished;
-    const status = /HTTP (\d{3})/.exec(simulator[2] ?? '')?.[1];
+    const status = downStatus(simulator[2] ?? '');
     const kind = simulator[1] === 'unreachable' ? `unreachable${status ? `: HTTP ${status}` : ''}` : (simulator[1] ?? '');
     const what = status || simulator[1] !== 'unreachable' ? `simulator ${kind}` : detail.length > 160 ? `${detail.slice(0, 159)}…` : detail;
-    return { key: `simulator:${status ?? simulator[1]}`, what, hint: 'check simulator: in config.yml (each key not given there is the judge\'s): baseUrl, model and key' };
+    // Not reached: the fix for what it did (a refused key, a timeout, a 5xx), with the simulator's settings; an answer not usable: its settings.
+    const hint = simulator[1] === 'unreachable' ? downHint(status, simulator[2] ?? '', SIMULATOR_SETTINGS) : settingsFix(SIMULATOR_SETTINGS);
+    return { key: `simulator:${status ?? simulator[1]}`, what, hint };
   }
   if (/^(?:regex\b.*|pattern) does not compile/.test(detail)) {
     return { key: 'regex:compile', what: 'regex does not compile', hint: 'fix the pattern in the fixture file named on each item' };

@@ -8,7 +8,7 @@
 
 import { panelMembers, type JudgeConfig } from '../config.js';
 import type { Judge, JudgeResult, JudgeStructuredOutput, PanelMember, Turn } from '../types.js';
-import { median, panelMajority } from '../assertions/judge.js';
+import { median, memberLabel, panelMajority } from '../assertions/judge.js';
 import { createJudge, type JudgeDeps } from './client.js';
 import { urlEndpoint } from '../endpoint.js';
 
@@ -42,7 +42,8 @@ function failuresOf(results: readonly JudgeResult[]): Failures {
 function unusableReason(members: readonly PanelMember[], failures: Failures): string {
   const failed = members.filter((m) => m.score === null);
   const needed = panelMajority(members.length);
-  const reasons = failed.map((m) => `${m.label}: ${m.reason ?? 'no usable score'}`).join('; ');
+  // A label that holds ": " or "; " is quoted (memberLabel): the causes read each member's reason from where its label ends.
+  const reasons = failed.map((m) => `${memberLabel(m.label)}: ${m.reason ?? 'no usable score'}`).join('; ');
   const kinds = [
     [failures.unreachable, 'unreachable'],
     [failures.unusable, 'gave no usable answer'],

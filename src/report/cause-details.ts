@@ -6,13 +6,13 @@
 // markdown reports both use it.
 
 import { isPersona, type Item, type ItemView, type ReportModel, type SectionKey } from './model.js';
-import { CALL_FAILED_HINT, ERROR_IN_200, JUDGE_CUT_HINT, JUDGE_ERROR_200_HINT, JUDGE_URL_SETTING, unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
+import { CALL_FAILED_HINT, ERROR_IN_200, JUDGE_CUT_HINT, JUDGE_ERROR_200_HINT, MEANING_SETTINGS, modelDownHint, unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
 import { showLookalikes } from './lookalike.js';
 import { FACTS_ONLY_CAUSE, FACTS_ONLY_FIX } from '../evaluate/meaning/ladder.js';
 import { thousands } from '../words.js';
 import { docsUrl } from '../version.js';
 import { needsBlock } from './item-parts.js';
-import { fixStart } from '../assertions/format.js';
+import { clipKeepingFix, fixStart } from '../assertions/format.js';
 
 /** The text an item's cause was read from: its error, or a not evaluated fixture's detail; null otherwise. */
 export function causeTextOf(item: Item): string | null {
@@ -179,7 +179,7 @@ export function sharedMeaning(items: readonly Item[], judged: boolean): SharedMe
       : reached !== null
         ? reached.hint
         : down
-          ? MEANING_JUDGE_DOWN_FIX
+          ? modelDownHint(cause.replace(MEANING_JUDGE_DOWN, ''), MEANING_SETTINGS)
           : MEANING_JUDGE_CUT.test(cause)
             ? MEANING_JUDGE_CUT_FIX
             : MEANING_JUDGE_ASKED.test(cause) && cause.includes(`: ${ERROR_IN_200}: `)
@@ -192,13 +192,12 @@ export function sharedMeaning(items: readonly Item[], judged: boolean): SharedMe
   return { cause: showLookalikes(reached?.what ?? cause), heads, of: items.length, fix };
 }
 
-/** A meaning judge that could not be reached (judge/meaning.ts): its settings are the judge's, as for a criterion (evaluate/causes.ts). */
+/** A meaning judge that could not be reached (judge/meaning.ts): the fix for what it did, with its settings (evaluate/causes.ts, downHint). */
 const MEANING_JUDGE_DOWN = /^meaning judge unreachable: /;
 /** A meaning judge request agent-replay could not make (judge/meaning.ts): nothing was sent, so no setting is at fault. */
 const MEANING_JUDGE_CALL_FAILED = /^meaning judge call failed: /;
 /** A meaning judge asked that gave nothing usable: nothing answered, or something did, in a form not read (judge/meaning.ts). */
 const MEANING_JUDGE_ASKED = /^meaning judge (?:unreachable|gave no usable answer): /;
-const MEANING_JUDGE_DOWN_FIX = `check ${JUDGE_URL_SETTING}, the judge key and meaning.model (else judge.model); raise judge.timeoutMs if it is slow`;
 /**
  * A meaning model that answered, and not in the form asked for (judge/meaning.ts): prose or an
  * object with no score, a score not a number or outside 0 to 1, two scores, no content. Not an
@@ -210,10 +209,14 @@ const MEANING_JUDGE_CUT = /^meaning judge gave no usable answer: the answer was 
 const MEANING_JUDGE_CUT_FIX = JUDGE_CUT_HINT.replace('judge.model', 'meaning.model (else judge.model)');
 const MEANING_JUDGE_NO_SCORE_FIX = `use a meaning judge model that follows the prompt (meaning.model, else judge.model), or an endpoint with structured output (${docsUrl('judges.md', 'Structured output and its fallback')})`;
 
-/** The shared meaning's line: "Meaning not checked for all 4: CAUSE", "… for 3 of the 5: CAUSE"; then "; FIX" when there is one. */
-export function sharedMeaningLine(s: SharedMeaning): string {
+/**
+ * The shared meaning's line: "Meaning not checked for all 4: CAUSE", "… for 3 of the 5: CAUSE"; then
+ * "; FIX" when there is one. The cause is bounded to `max` characters (a reason's own fix kept
+ * whole, clipKeepingFix), the fix after it never: it is what the reader acts on.
+ */
+export function sharedMeaningLine(s: SharedMeaning, max = 300): string {
   const n = s.heads.size;
-  const line = `Meaning not checked for ${n === s.of ? `all ${thousands(n)}` : `${thousands(n)} of the ${thousands(s.of)}`}: ${s.cause}`;
+  const line = `Meaning not checked for ${n === s.of ? `all ${thousands(n)}` : `${thousands(n)} of the ${thousands(s.of)}`}: ${clipKeepingFix(s.cause, max)}`;
   return s.fix === null ? line : `${line}; ${s.fix}`;
 }
 

@@ -150,7 +150,7 @@ function sectionBlocks(key: SectionKey, items: readonly Item[], plan: SectionPla
   const blocks = [sectionHeading(key, items)];
   // A reason the meaning was not checked that several items share: said once, under the heading.
   const meaning = pieces.meanings.bySection.get(key);
-  if (meaning !== undefined) blocks.push(`${escapeInline(clip(sharedMeaningLine(meaning), LIMITS.detail))}.`);
+  if (meaning !== undefined) blocks.push(`${escapeInline(sharedMeaningLine(meaning, LIMITS.detail))}.`);
   const open = isOpen(key, items.length);
   // Errored and not evaluated items come grouped by cause (model.ts): each group under its cause.
   let cause: CauseGroup | undefined;

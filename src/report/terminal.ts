@@ -156,7 +156,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
     lines.push('', paint('bold', `${SECTION_WORDS[key].title} (${thousands(items.length)})${SECTION_WORDS[key].suffix}`));
     // A reason the meaning was not checked that several items share: once, under the title.
     const meaning = meanings.bySection.get(key);
-    if (meaning !== undefined) lines.push(paint('grey', fit(`  ${terminalLine(clipKeepingFix(cliWords(sharedMeaningLine(meaning)), 300))}`)));
+    if (meaning !== undefined) lines.push(paint('grey', fit(`  ${terminalLine(cliWords(sharedMeaningLine(meaning)))}`)));
     let group: CauseGroup | undefined;
     const texts = groupTexts(model, items);
     for (const item of items.slice(0, TERMINAL_ITEMS)) {

@@ -13,6 +13,7 @@ import { createJudge, createPanelJudge } from '../../src/judge/index.js';
 import { escapeInline } from '../../src/report/escape.js';
 import type { Judge, JudgeResult } from '../../src/types.js';
 import { silence, startServer, type TestServer } from '../judge/server.js';
+import { tlsFront } from '../support/proxy-server.js';
 import { calibrationOf } from './calibration.js';
 
 /** How each model answers: an HTTP 401, nothing (a timeout), prose, an answer cut at its limit, a refusal, an HTTP 200 carrying an error, an HTML page, a score. */
@@ -24,10 +25,13 @@ const answers: Record<string, { status: number; body: unknown } | null> = {
   declines: { status: 200, body: { choices: [{ message: { role: 'assistant', content: null, refusal: 'I cannot grade this.' } }] } },
   error200: { status: 200, body: { error: { message: 'Overloaded' } } },
   html: { status: 200, body: '<html><body>Sign in</body></html>' },
+  upstream: { status: 500, body: { error: { message: 'upstream: response is not JSON' } } },
   scores: { status: 200, body: { choices: [{ message: { role: 'assistant', content: '{"rationale": "meets it", "score": 0.9}' } }] } },
 };
 
 let server: TestServer;
+/** TLS with the test certificate (self-signed, not trusted here) in front of the judge server: Node refuses it. */
+let tls: Awaited<ReturnType<typeof tlsFront>>;
 beforeAll(async () => {
   server = await startServer([
     (res, req) => {
@@ -37,11 +41,18 @@ beforeAll(async () => {
       res.end(typeof a.body === 'string' ? a.body : JSON.stringify(a.body));
     },
   ]);
+  tls = await tlsFront(Number(new URL(server.url).port));
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await tls.close();
+  await server.close();
+});
 
-function client(model: string): Judge {
-  return createJudge({ provider: 'openai', baseUrl: server.url, model, apiKey: 'sk-k', timeoutMs: model === 'slow' ? 60 : 5_000, retries: 0, backoffMs: 0, concurrency: 2, label: null });
+/** A model's client; "<model> as <label>" gives it a label of its own. */
+function client(name: string): Judge {
+  const [model = name, label = null] = name.split(' as ');
+  const baseUrl = model === 'untrusted' ? `https://127.0.0.1:${tls.port}/v1` : server.url;
+  return createJudge({ provider: 'openai', baseUrl, model, apiKey: 'sk-k', timeoutMs: model === 'slow' ? 60 : 5_000, retries: 0, backoffMs: 0, concurrency: 2, label });
 }
 
 /** A member whose request agent-replay could not make (it throws: src/judge/panel.ts counts it "judge call failed"). */
@@ -77,10 +88,16 @@ const shapes: Record<string, (string | Judge)[]> = {
   'panel: an answer not read and unreachable': ['html', 'refuses', 'scores'],
   'panel: an answer not read, HTTP 200 with an error and cut': ['html', 'error200', 'cut'],
   'panel: a timeout and a refused key': ['slow', 'refuses', 'scores'],
+  // A member labelled with the words of an answer not read, and a server's error that says them: neither is a member whose answer could not be read.
+  'panel: a hostile label and a hostile body': ['refuses as gw: response is not JSON', 'upstream', 'scores'],
+  'panel: an answer not read under a hostile label': ['html as gw; response is not JSON', 'refuses', 'scores'],
+  'unreachable (its TLS certificate refused)': ['untrusted'],
+  'panel: TLS certificates refused': ['untrusted', 'untrusted', 'scores'],
+  'panel: a TLS certificate refused and a refused key': ['untrusted', 'refuses', 'scores'],
 };
 
 /** The single judge's shape of each model whose fix is the same in a panel (a cut member's is the panel's own: PANEL_CUT_HINT). */
-const alone: Record<string, string> = { refuses: 'unreachable (HTTP 401)', slow: 'unreachable (a timeout)', prose: 'no score (prose)', declines: 'declined', error200: 'HTTP 200 with an error', html: 'an answer not read (HTML)' };
+const alone: Record<string, string> = { untrusted: 'unreachable (its TLS certificate refused)', refuses: 'unreachable (HTTP 401)', slow: 'unreachable (a timeout)', prose: 'no score (prose)', declines: 'declined', error200: 'HTTP 200 with an error', html: 'an answer not read (HTML)' };
 
 async function answerOf(shape: (string | Judge)[]): Promise<JudgeResult> {
   const members = shape.map((m) => (typeof m === 'string' ? client(m) : m));
@@ -144,6 +161,35 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
     expect(refused).toBe('the judge refused the request: check the judge key (the key or token its endpoint expects) and that it may use judge.model');
     const [slow] = runFixes(got.get('unreachable (a timeout)') as JudgeResult);
     expect(slow).toBe('raise judge.timeoutMs in config.yml if the judge is slow, or check judge-base-url (judge.baseUrl) and that it is up');
+  });
+
+  // A member whose certificate Node refused: the certificate's fix, as a single judge's, never the settings' general one.
+  it("a panel's members whose TLS certificate was refused: the certificate's fix", () => {
+    // Self-signed (or, where the test CA is trusted, made out to agent.test and judge.test, not 127.0.0.1): the certificate's own fix either way.
+    const [certificate] = runFixes(got.get('unreachable (its TLS certificate refused)') as JudgeResult);
+    expect(certificate).toMatch(/^point NODE_EXTRA_CA_CERTS at that CA's certificate|^use a host name the certificate names/);
+    expect(runFixes(got.get('panel: TLS certificates refused') as JudgeResult)).toEqual([certificate]);
+    expect(runFixes(got.get('panel: a TLS certificate refused and a refused key') as JudgeResult)).toEqual([
+      'the judge refused the request: check the judge key (the key or token its endpoint expects) and that it may use judge.model',
+      certificate,
+    ]);
+  });
+
+  // Members are read from where their label ends (src/evaluate/causes.ts, memberReasons): a label or a
+  // server's words that say "response is not JSON" count no member whose answer could not be read, and a
+  // label with ": " or "; " in it, quoted, hides no member's.
+  it('a hostile label or body: the members counted by their own reasons', () => {
+    const hostile = got.get('panel: a hostile label and a hostile body') as JudgeResult;
+    const detail = judgeOutcome(hostile, 0.7).detail;
+    expect(detail).toContain('"gw: response is not JSON": HTTP 401');
+    expect(detail).toContain('openai upstream: HTTP 500: upstream: response is not JSON');
+    expect(runFixes(hostile)).toEqual([
+      'the judge refused the request: check the judge key (the key or token its endpoint expects) and that it may use judge.model',
+      "the judge's endpoint failed: see its status or log, and run it again",
+    ]);
+    const unread = got.get('panel: an answer not read under a hostile label') as JudgeResult;
+    expect(judgeOutcome(unread, 0.7).detail).toContain('"gw; response is not JSON": response is not JSON: ');
+    expect(runFixes(unread)).toEqual([...runFixes(got.get('unreachable (HTTP 401)') as JudgeResult), ...runFixes(got.get('an answer not read (HTML)') as JudgeResult)]);
   });
 
   it('every shape at once: each fix the runs give, printed once', () => {

@@ -147,7 +147,9 @@ describe('causes', () => {
     // Another status, the same cause: it answered each time.
     expect(detail("judge unreachable: the judge's answer (HTTP 206) did not end within 200 ms")?.key).toBe('judge:ended');
     expect(detail("judge unreachable: the judge's answer (HTTP 200) broke off before its end: the connection was closed (UND_ERR_SOCKET) after 2 attempts")).toMatchObject({ key: 'judge:broke-off', what: "the judge's answer broke off before its end" });
-    expect(detail("simulator unreachable: the simulator's answer (HTTP 200) did not end within 300 ms")).toMatchObject({ key: 'simulator:ended', what: "the simulator's answer did not end within 300 ms", hint: expect.stringMatching(/raise simulator\.timeoutMs/) as unknown });
+    expect(detail("simulator unreachable: the simulator's answer (HTTP 200) did not end within 300 ms")).toMatchObject({ key: 'simulator:ended', what: "the simulator's answer did not end within 300 ms", hint: expect.stringMatching(/raise judge\.timeoutMs/) as unknown });
+    // The simulator takes the judge's time limit (docs/simulated-users.md): there is no simulator.timeoutMs to raise.
+    expect(detail("simulator unreachable: the simulator's answer (HTTP 200) did not end within 300 ms")?.hint).not.toContain('simulator.timeoutMs');
     // Something that is not HTTP answered at its address: reached, a cause of its own.
     expect(detail("judge unreachable: the judge at 127.0.0.1:9 gave an answer that is not valid HTTP after 3 attempts; something other than the judge's HTTP server answers there: check the port in judge.baseUrl")).toEqual({
       key: 'judge:not-http',

@@ -75,7 +75,7 @@ describe('the comment', () => {
     const md = renderComment(simulatedRun(), ctx);
     const head = md.split('\n').find((l) => l.startsWith('### ')) ?? '';
     expect(head).toBe('### ⚪ Not verified: 1 changed · 1 new · 3 unchanged');
-    expect(md).toMatch(/^\*\*Cause\*\*: simulator unreachable\\: HTTP 503\\: check simulator\\: in config\.yml/m);
+    expect(md).toMatch(/^\*\*Cause\*\*: simulator unreachable\\: HTTP 503\\: the simulator's endpoint failed\\: see its status or log, and run it again$/m);
     const fault = itemHtml(html, 'refund-simulated-fault');
     expect(fault).toMatch(/^<details><summary>⚪ 🎭 <b>refund-simulated-fault<\/b> · not evaluated · no baseline/);
     expect(fault).toContain('<br>simulator unreachable: HTTP 503 from https://llm.example.com/v1/chat/completions after 3 attempts: Service Unavailable</summary>');

@@ -1,0 +1,121 @@
+// A meaning judge or a simulator not reached: its cause's fix is the one for what it did (a refused
+// key, no such path or model, a rate limit, a failed endpoint, no answer in time), as a judge's is
+// (src/evaluate/causes.ts, downHint), with its own settings named (docs/meaning.md, "Configuration";
+// docs/simulated-users.md, "The simulator and its redaction"), never one fix for every status. Real
+// clients against one loopback server that answers per model.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type AddressInfo } from 'node:net';
+import { createMeaningJudge } from '../../src/judge/meaning.js';
+import { createSimulator } from '../../src/simulator/index.js';
+import { causeOf } from '../../src/evaluate/index.js';
+import { judgedMeaning } from '../../src/evaluate/meaning/ladder.js';
+import { renderComment, renderTerminal } from '../../src/report/index.js';
+import { cliWords } from '../../src/report/terminal.js';
+import { escapeInline } from '../../src/report/escape.js';
+import type { JudgeConfig } from '../../src/config.js';
+import type { Clock, SimulatorRequest } from '../../src/types.js';
+import { silence, startServer, type TestServer } from '../judge/server.js';
+import { ctx, resetLines, run } from '../report/fixtures.js';
+import { differing } from '../report/meaning-fixtures.js';
+
+/** How each model answers: a refused key, no such model, a rate limit, a failed endpoint; "slow" never answers. */
+const statuses: Record<string, number> = { refuses: 401, missing: 404, limited: 429, fails: 503 };
+
+let server: TestServer;
+/** A port nothing listens on (a server started and closed). */
+let closedUrl: string;
+beforeAll(async () => {
+  server = await startServer([
+    (res, req) => {
+      const status = statuses[(req.body as { model: string }).model];
+      if (status === undefined) return silence(res, req);
+      // A rate limit that asks for more than the time budget left: given up at once (src/judge/http.ts).
+      res.writeHead(status, { 'content-type': 'application/json', ...(status === 429 ? { 'retry-after': '7' } : {}) });
+      res.end(JSON.stringify({ error: { message: 'no' } }));
+    },
+  ]);
+  const port = await new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as AddressInfo).port;
+      s.close(() => resolve(p));
+    });
+  });
+  closedUrl = `http://127.0.0.1:${port}/v1`;
+});
+afterAll(() => server.close());
+
+const clock: Clock = { now: () => 0, sleep: async () => undefined };
+
+function config(model: string): JudgeConfig {
+  return { provider: 'openai', baseUrl: model === 'closed' ? closedUrl : server.url, model, apiKey: 'sk-k', timeoutMs: model === 'slow' ? 60 : 5_000, retries: 0, backoffMs: 0, concurrency: 2, label: null };
+}
+
+const REQUEST: SimulatorRequest = { goal: 'Get a refund', instructions: null, persona: 'impatient', turn: 1, maxTurns: 3, transcript: [] };
+
+/** The simulator's fault, as a script's check detail keeps it (src/replay/personas.ts), and its cause's fix. */
+async function simulatorFix(model: string): Promise<{ fault: string; hint: string | null | undefined }> {
+  const sim = createSimulator(config(model), { clock });
+  try {
+    const answer = await sim.next(REQUEST);
+    if (answer.kind !== 'fault') throw new Error(`no fault: ${answer.kind}`);
+    const cause = causeOf({ label: 's', errored: false, verdict: 'not_evaluated', checks: [{ status: 'not_evaluated', detail: answer.fault }] }, null);
+    return { fault: answer.fault, hint: cause?.hint };
+  } finally {
+    await sim.close();
+  }
+}
+
+/** Two reworded replies whose meaning the meaning judge could not check: the shared line under the section, on the terminal. */
+async function meaningLine(model: string): Promise<{ terminal: string; comment: string }> {
+  const judge = createMeaningJudge(config(model), { clock });
+  try {
+    const answer = await judge.ask({ before: [], message: 'When can I return items?', baseline: 'You can return items within 30 days.', now: 'Within 30 days you may send items back.' });
+    const meaning = judgedMeaning(answer, 0.8);
+    resetLines();
+    const record = run([
+      differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', meaning),
+      differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', meaning),
+    ]);
+    const terminal = renderTerminal(record, { color: false }).split('\n').find((l) => l.startsWith('  Meaning not checked for all 2: ')) ?? '';
+    const comment = renderComment(record, ctx).split('\n').find((l) => l.includes('Meaning not checked for all 2')) ?? '';
+    return { terminal, comment };
+  } finally {
+    await judge.close();
+  }
+}
+
+const SIM_URL = 'simulator.baseUrl (else judge-base-url (judge.baseUrl))';
+const MEANING_URL = 'meaning.baseUrl (else judge-base-url (judge.baseUrl))';
+
+describe("a simulator not reached: the fix for what it did, with the simulator's settings", () => {
+  it.each([
+    ['refuses', "the simulator refused the request: check the simulator's key (simulator.apiKey, else the judge's; the key or token its endpoint expects) and that it may use simulator.model (else judge.model)"],
+    ['missing', `check ${SIM_URL} and simulator.model (else judge.model): the path (it is the API's base URL) or the model's name is probably wrong`],
+    ['limited', "rate limited: lower judge.concurrency, or raise judge.retries (the simulator takes the judge's)"],
+    ['fails', "the simulator's endpoint failed: see its status or log, and run it again"],
+    ['slow', `raise judge.timeoutMs in config.yml if the simulator is slow, or check ${SIM_URL} and that it is up`],
+    ['closed', `check ${SIM_URL}, simulator.model (else judge.model) and the simulator's key (simulator.apiKey, else the judge's)`],
+  ])('%s', async (model, fix) => {
+    const { fault, hint } = await simulatorFix(model);
+    expect(fault).toMatch(/^simulator unreachable: /);
+    expect(hint).toBe(fix);
+  });
+});
+
+describe("a meaning judge not reached: the shared line's fix for what it did, with the meaning judge's settings", () => {
+  it.each([
+    ['refuses', "the meaning judge refused the request: check the meaning judge's key (meaning.apiKey, else the judge's; the key or token its endpoint expects) and that it may use meaning.model (else judge.model)"],
+    ['missing', `check ${MEANING_URL} and meaning.model (else judge.model): the path (it is the API's base URL) or the model's name is probably wrong`],
+    ['limited', "rate limited: lower judge.concurrency, or raise judge.retries (the meaning judge takes the judge's)"],
+    ['fails', "the meaning judge's endpoint failed: see its status or log, and run it again"],
+    ['slow', `raise judge.timeoutMs in config.yml if the meaning judge is slow, or check ${MEANING_URL} and that it is up`],
+    ['closed', `check ${MEANING_URL}, meaning.model (else judge.model) and the meaning judge's key (meaning.apiKey, else the judge's)`],
+  ])('%s', async (model, fix) => {
+    const { terminal, comment } = await meaningLine(model);
+    expect(terminal).toMatch(/^ {2}Meaning not checked for all 2: meaning judge unreachable: /);
+    // The fix whole, however long the reason: the terminal names the CLI's flag, the comment the Action's input.
+    expect(terminal.endsWith(`; ${cliWords(fix)}`), terminal).toBe(true);
+    expect(comment.endsWith(`; ${escapeInline(fix)}.`), comment).toBe(true);
+  });
+});
