@@ -157,11 +157,15 @@ function cards(model: ReportModel, a: Agreement, run: RunRecord): string {
   // With adaptive attempts the estimate is an upper bound: the range and its reason, as the comment
   // and the terminal say them (docs/statistics.md, "The estimate").
   const { range: usd, cap, upTo } = estimateParts(run.estimate);
-  const agreeNote = a.percent === null ? 'nothing passed or failed' : `agreement: ${thousands(a.passed)} / (${thousands(a.passed)} + ${thousands(a.failed)})`;
+  // Of items' verdicts, in the comment's words (docs/evaluations.md, "Agreement"): "604 of 606 items
+  // passed", never a bare "604 / (604 + 2)" that a repeated run's reader could take for attempts.
+  const agreeNote = `agreement: ${agreementBasis(a)}`;
+  // How many passes checked nothing, as the comment's tally says them ("604 (601 probes)").
+  const probes = model.probes > 0 ? ` (${thousands(model.probes)} ${model.probes === 1 ? 'probe' : 'probes'})` : '';
   return (
     `<section class="cards" aria-label="Tallies">` +
     card('agree', formatAgreement(a), agreeNote) +
-    card('pass', thousands(t.passed), 'passed') +
+    card('pass', thousands(t.passed), `passed${probes}`) +
     // Zero tallies are not shown, except passed (README "The PR comment").
     (t.failed > 0 ? card('fail', thousands(t.failed), 'failed') : '') +
     (t.notEvaluated > 0 ? card('', thousands(t.notEvaluated), 'not evaluated (not in agreement)') : '') +
@@ -437,6 +441,7 @@ ${notices(run, model.total)}${flakyNotice(model)}
 </header>
 <main>
 ${firstSections}
+<h2 class="hidden-heading">The numbers</h2>
 ${cards(model, agreement.overall, run)}
 ${runRateBlock(model)}${panels ? `<section class="panels">${panels}</section>` : ''}
 ${filters(ordered.map((f) => viewOf(model, f)))}

@@ -97,7 +97,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
       else expect(await shown?.textContent()).toBe(String(count));
     }
     const cards = await page.$$eval('.card', (cs) => cs.map((c) => `${c.querySelector('.k')?.textContent}=${c.querySelector('.n')?.textContent}`));
-    expect(cards).toContain(`passed=${record.tallies.passed}`);
+    expect(cards).toContain(`passed (1 probe)=${record.tallies.passed}`);
     expect(cards).toContain(`failed=${record.tallies.failed}`);
     const agreement = ((record.tallies.passed / (record.tallies.passed + record.tallies.failed)) * 100).toFixed(1).replace(/\.0$/, '');
     expect(cards.some((c) => c.startsWith('agreement:') && c.endsWith(`=${agreement}%`))).toBe(true);
@@ -235,12 +235,39 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(await page.getAttribute('p.headline', 'class')).toBe('headline good');
     expect(await page.locator('section.section.first').count()).toBe(0);
     const cards = await page.$$eval('.card .k', (ks) => ks.map((k) => k.textContent));
-    expect(cards).toContain('passed');
+    expect(cards).toContain('passed (1 probe)');
     expect(cards.some((k) => k === 'failed' || k?.startsWith('not evaluated') || k?.startsWith('errored'))).toBe(false);
     expect(await page.locator('.panel h3', { hasText: 'Coverage' }).count()).toBe(0);
     const cardsBox = await page.locator('.cards').boundingBox();
     expect(cardsBox !== null && cardsBox.y + cardsBox.height <= 800).toBe(true);
     expect(await page.locator('details.item[open]').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('reads in order with a screen reader and in low vision: the panels under a heading of their own, every pill at 4.5:1', async () => {
+    const { page, errors } = await open(withPersonas());
+    // The outline as a screen reader lists it (a visually hidden heading included): each panel's h3 is
+    // under "The numbers", not under the last section before it ("Errored: not a failure").
+    const outline = await page.$$eval('h1, h2, h3', (hs) => hs.filter((x) => !x.closest('.body')).map((x) => `${x.tagName} ${x.textContent ?? ''}`));
+    const agreement = outline.indexOf('H3 Agreement');
+    expect(agreement).toBeGreaterThan(-1);
+    expect(outline.slice(0, agreement).filter((x) => x.startsWith('H2')).pop()).toBe('H2 The numbers');
+    expect(await page.locator('h2.hidden-heading').boundingBox()).toMatchObject({ width: 1, height: 1 });
+    // WCAG AA for 12 px text: "not evaluated" and "errored" in grey on the pill's grey were 4.27:1.
+    const pills = await page.$$eval('.pill', (ps) =>
+      ps.map((p) => {
+        const rgb = (c: string): number[] => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+        const lum = (c: number[]): number => {
+          const [r, g, b] = c.map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
+          return 0.2126 * (r as number) + 0.7152 * (g as number) + 0.0722 * (b as number);
+        };
+        const s = getComputedStyle(p);
+        const [a, b] = [lum(rgb(s.color)), lum(rgb(s.backgroundColor))].sort((x, y) => y - x);
+        return { text: p.textContent, ratio: ((a as number) + 0.05) / ((b as number) + 0.05) };
+      }),
+    );
+    expect(pills.map((p) => p.text)).toEqual(expect.arrayContaining(['pass', 'fail', 'not evaluated', 'errored']));
+    for (const p of pills) expect(p.ratio, `${p.text ?? ''} ${p.ratio.toFixed(2)}:1`).toBeGreaterThanOrEqual(4.5);
     expect(errors).toEqual([]);
   });
 

@@ -9,7 +9,8 @@ import { SCRIPT } from '../../src/report/html/assets.js';
 import type { PersonaRecord } from '../../src/types.js';
 import { replyDiffs } from '../../src/report/diff.js';
 import { thousands } from '../../src/words.js';
-import { baseline, check, decisiveScript, fixture, hostile, many, mixed, persona, personaBaseline, personaScripts, refundTurns, route, run, toolCall } from './fixtures.js';
+import { renderComment } from '../../src/report/markdown.js';
+import { baseline, check, ctx, decisiveScript, fixture, hostile, many, mixed, persona, personaBaseline, personaScripts, refundTurns, route, run, toolCall } from './fixtures.js';
 
 function between(html: string, open: string, close: string): string {
   const start = html.indexOf(open);
@@ -211,5 +212,22 @@ describe("a cause's fix is said whole (docs/troubleshooting.md, \"Not evaluated\
     const html = renderHtml(run([errored('refund'), errored('hours')]));
     expect(between(html, '<p class="cause"><b>Cause</b>: ', '</p>')).toMatch(new RegExp(`${fix.replace(/[().]/g, '\\$&')}$`));
     expect(between(html, '<h3 class="cause">', '</h3>')).toMatch(new RegExp(`${fix.replace(/[().]/g, '\\$&')}$`));
+  });
+});
+
+describe('the cards under the first sections say what the comment says', () => {
+  it("agreement as items that passed, with what was left out; the passes that checked nothing counted as probes", () => {
+    const record = mixed();
+    const html = renderHtml(record);
+    const comment = renderComment(record, ctx);
+    const agree = between(html, '<div class="card agree">', '</div>');
+    // The comment's line, "📊 **Agreement 62.5%**: 5 of 8 items passed; ...": the card's words after the figure.
+    const basis = /📊 \*\*Agreement [^*]+\*\*: ([^·\n]+)/.exec(comment)?.[1]?.trim() ?? '';
+    expect(basis).toBe('5 of 8 items passed; 3 not evaluated and 1 errored left out of the denominator');
+    expect(agree).toContain(`<span class="k">agreement: ${basis}</span>`);
+    expect(agree).not.toContain('/ (');
+    // The comment's tally cell "5 (1 probe)": the card says the same count of probes.
+    expect(comment).toMatch(/\| 5 \(1 probe\) \|/);
+    expect(between(html, '<div class="card pass">', '</div>')).toBe('<span class="n">5</span><span class="k">passed (1 probe)</span>');
   });
 });

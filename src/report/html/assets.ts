@@ -7,7 +7,7 @@
 
 
 export const STYLE = `
-:root{--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa;--pass:#1a7f37;--fail:#cf222e;--warn:#9a6700;--grey:#6e7781;
+:root{--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa;--pass:#1a7f37;--fail:#cf222e;--warn:#9a6700;
 --del-bg:#ffebe9;--del-mark:#ffc1bd;--ins-bg:#e6ffec;--ins-mark:#a6f0b8;--accent:#0969da}
 *{box-sizing:border-box}
 body{margin:0;font:14px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--fg);background:#fff}
@@ -89,7 +89,7 @@ svg.latency .value.slow{fill:var(--fail);font-weight:600}
 .pill{display:inline-block;white-space:nowrap;border-radius:10px;padding:0 8px;font-size:12px;font-weight:600;border:1px solid}
 .pill.pass{color:var(--pass);border-color:#8dd6a0;background:#eefbf1}
 .pill.fail{color:var(--fail);border-color:#ffb1aa;background:#fff5f4}
-.pill.not_evaluated,.pill.errored{color:var(--grey);border-color:var(--line);background:var(--soft)}
+.pill.not_evaluated,.pill.errored{color:var(--muted);border-color:var(--line);background:var(--soft)}
 .body{padding:8px 4px 16px 12px;border-left:3px solid var(--line);margin:0 0 8px 4px}
 .body dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0 0 10px}
 .body dt{color:var(--muted)}
@@ -140,6 +140,7 @@ table.checks th{color:var(--muted);font-weight:500}
 table.attempts td:nth-child(3){min-width:9em}table.attempts .note{color:var(--muted)}
 table.checks th,table.checks td:nth-child(-n+2){overflow-wrap:break-word}
 .empty{color:var(--muted);padding:24px 0;text-align:center}
+.hidden-heading{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 @media (max-width:720px){.item>summary{grid-template-columns:90px 1fr}.item .drift,.item .file{grid-column:2}.item .why{grid-column:1/-1}}
 `;
 
@@ -541,7 +542,7 @@ apply();
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
 const SCRIPT_SHA256 = 'c+x7TWb8WDev++uDbQwcssJVQlhfDs67FTfQBBAwwXY=';
-const STYLE_SHA256 = 'sPzWlgKJk/5eWZwQkWf3hU8AGgW3297YU+3a+IBWgxg=';
+const STYLE_SHA256 = '58u27gehsyHYwWc4gTwu1Fm+cyM0IgfmeCsVR262JZ0=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [
