@@ -522,10 +522,17 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     const { page, errors } = await open(record, {}, { width: 400, height: 800 });
     await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
     await page.locator('table.sbs').first().waitFor();
+    // A chart wider than the window scrolls in its panel (its text stays readable): the panel is what must fit.
     const wide = await page.evaluate(() =>
-      [...document.querySelectorAll('table, svg, pre, .reply')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth).map((e) => `${e.tagName}.${e.getAttribute('class')}: ${(e.textContent ?? '').slice(0, 40)}`),
+      [...document.querySelectorAll('table, svg, pre, .reply')]
+        .map((e) => (e.tagName === 'svg' && e.closest('.panel.wide')) || e)
+        .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth)
+        .map((e) => `${e.tagName}.${e.getAttribute('class')}: ${(e.textContent ?? '').slice(0, 40)}`),
     );
     expect(wide).toEqual([]);
+    // A row's pill ("not evaluated", "pass (probe) 3/3") stays in its 90 px column, wrapping, not over the label.
+    const over = await page.$$eval('summary .pill', (ps) => ps.filter((p) => p.getBoundingClientRect().right > (p.parentElement as HTMLElement).getBoundingClientRect().right + 0.5).map((p) => p.textContent));
+    expect(over).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(400);
     // A conversation's name stays whole (a path may break): "refunds", not "ref|un|ds".
     const broken = await page.locator('.panel table').first().evaluate((t) =>

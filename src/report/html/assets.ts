@@ -49,7 +49,9 @@ svg.trend .grid{stroke:#eaeef2;stroke-width:1}
 svg.trend .axis{fill:var(--muted);font-size:11px}
 svg.trend .trend-line{stroke:var(--accent);stroke-width:2}
 svg.trend .trend-point{fill:var(--accent)}
-.panel.wide{grid-column:1/-1}
+.panel.wide{grid-column:1/-1;overflow-x:auto}
+/* A chart drawn 720 wide keeps its 11-12 px text at 10 px or more: on a phone it scrolls in its panel, not the page. */
+svg.forest,svg.latency{min-width:600px}
 svg.latency{width:100%;height:auto}
 svg.latency .track{fill:var(--soft)}
 svg.latency .before{fill:#8c959f}
@@ -90,6 +92,7 @@ svg.latency .value.slow{fill:var(--fail);font-weight:600}
 .pill.pass{color:var(--pass);border-color:#8dd6a0;background:#eefbf1}
 .pill.fail{color:var(--fail);border-color:#ffb1aa;background:#fff5f4}
 .pill.not_evaluated,.pill.errored{color:var(--muted);border-color:var(--line);background:var(--soft)}
+.item>summary .pill{white-space:normal}
 .body{padding:8px 4px 16px 12px;border-left:3px solid var(--line);margin:0 0 8px 4px}
 .body dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0 0 10px}
 .body dt{color:var(--muted)}
@@ -542,7 +545,7 @@ apply();
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
 const SCRIPT_SHA256 = 'c+x7TWb8WDev++uDbQwcssJVQlhfDs67FTfQBBAwwXY=';
-const STYLE_SHA256 = '58u27gehsyHYwWc4gTwu1Fm+cyM0IgfmeCsVR262JZ0=';
+const STYLE_SHA256 = 'Msy2onz8SyfHjug3iLKJyq9A5JzyFuvMyGLbnslpi3Q=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [
