@@ -228,12 +228,16 @@ function groupTable(title: string, groups: readonly AgreementGroup[], open: bool
   return `<details${open ? ' open' : ''}><summary>${h(title)} (${groups.length})</summary><table><thead><tr><th></th><th class="num">agreement</th><th></th><th class="num">passed / decided</th><th>left out</th></tr></thead><tbody>${rows}</tbody></table>${tail}</details>`;
 }
 
-/** The agreement per group; nothing when no group has a figure (the card shows the overall one). */
+/**
+ * The agreement per group; nothing when no group has a figure (the card shows the overall one). A
+ * file is a fixture's or a persona script's: "By file", as the comment's "Agreement by conversation
+ * and file" and the terminal's "by file" say it.
+ */
 function agreementPanel(a: AgreementReport): string {
   if (a.byConversation.length === 0 && a.byFile.length === 0 && a.byPersona.length === 0) return '';
   const o = a.overall;
   const lead = `<p><b>${h(formatAgreement(o))}</b> agreement: ${h(agreementBasis(o))}.</p>`;
-  const groups = groupTable('By conversation', a.byConversation, true) + groupTable('By fixture file', a.byFile, false) + groupTable('By persona tag', a.byPersona, false);
+  const groups = groupTable('By conversation', a.byConversation, true) + groupTable('By file', a.byFile, false) + groupTable('By persona tag', a.byPersona, false);
   return `<div class="panel"><h3>Agreement</h3>${lead}${groups}</div>`;
 }
 

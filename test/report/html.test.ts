@@ -231,3 +231,13 @@ describe('the cards under the first sections say what the comment says', () => {
     expect(between(html, '<div class="card pass">', '</div>')).toBe('<span class="n">5</span><span class="k">passed (1 probe)</span>');
   });
 });
+
+describe("the agreement panel's groups", () => {
+  it('names the file group "By file", as the comment and the terminal do: a persona script\'s file is one of them', () => {
+    const html = renderHtml({ ...mixed(), personas: personaScripts() });
+    expect(html).toContain('<summary>By file (');
+    expect(html).not.toContain('By fixture file');
+    const files = between(html, '<summary>By file (', '</details>');
+    expect(files).toContain('.agent-replay/<wbr>personas/<wbr>refunds.yml');
+  });
+});
