@@ -144,7 +144,30 @@ table.attempts td:nth-child(3){min-width:9em}table.attempts .note{color:var(--mu
 table.checks th,table.checks td:nth-child(-n+2){overflow-wrap:break-word}
 .empty{color:var(--muted);padding:24px 0;text-align:center}
 .hidden-heading{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
-@media (max-width:720px){.item>summary{grid-template-columns:90px 1fr}.item .drift,.item .file{grid-column:2}.item .why{grid-column:1/-1}}
+/* A reader whose system is dark gets the page dark (GitHub's dark colours); the charts' presentation
+   attributes (forest.ts) are recoloured by their value. */
+@media (prefers-color-scheme:dark){
+:root{color-scheme:dark;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--soft:#151b23;--pass:#3fb950;--fail:#f85149;--warn:#d29922;
+--del-bg:#3c1e23;--del-mark:#8e1519;--ins-bg:#13291c;--ins-mark:#1f6f3b;--accent:#4493f8}
+body,.filters,.chip span,.reply.user{background:#0d1117}
+.headline.bad,.pill.fail{border-color:#8e1519;background:#25171c}
+.headline.good,.pill.pass{border-color:#1f6f3b;background:#12261a}
+.notice{border-color:#9e6a03;background:#272115}
+.names.gap li{border-color:#8e1519}
+.item,table.checks td,table.checks th{border-color:#262c36}
+svg.trend .grid{stroke:#262c36}
+.chip input:checked+span{color:#0d1117}
+.reply.user{border-color:#1f4f7a}
+table.sbs td.none{background:repeating-linear-gradient(135deg,#0d1117,#0d1117 4px,#151b23 4px,#151b23 8px)}
+.route{background:#0c2d6b;color:#a5d6ff}
+.key.model,.wf-bar.model{background:#4493f8}
+svg [fill="#1f2328"]{fill:#e6edf3}svg [fill="#59636e"]{fill:#9198a1}svg [stroke="#eaeef2"]{stroke:#262c36}
+svg [fill="#cf222e"]{fill:#f85149}svg [stroke="#cf222e"]{stroke:#f85149}
+svg [fill="#9a6700"]{fill:#d29922}svg [stroke="#9a6700"]{stroke:#d29922}
+svg [fill="#1a7f37"]{fill:#3fb950}svg [stroke="#1a7f37"]{stroke:#3fb950}
+svg [fill="#0969da"]{fill:#4493f8}svg [stroke="#0969da"]{stroke:#4493f8}
+}
+@media (max-width:720px){.item>summary{grid-template-columns:90px 1fr}.item .drift,.item .file{grid-column:2}.item .why{grid-column:1/-1}.wf-row{grid-template-columns:minmax(0,38%) 1fr 56px}}
 `;
 
 export const SCRIPT = `(function () {
@@ -545,7 +568,7 @@ apply();
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
 const SCRIPT_SHA256 = 'c+x7TWb8WDev++uDbQwcssJVQlhfDs67FTfQBBAwwXY=';
-const STYLE_SHA256 = 'Msy2onz8SyfHjug3iLKJyq9A5JzyFuvMyGLbnslpi3Q=';
+const STYLE_SHA256 = 'UbdXm6J1wFDrjc6YbkoPE6F7F1O3TYghhVCnXHOLe9w=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [
