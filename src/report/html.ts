@@ -416,7 +416,7 @@ export function renderHtml(run: RunRecord, extras: HtmlExtras = {}): string {
     const rowOf = (f: Item, i: number): string => row(viewOf(model, f), index++, ctx, first && i < OPEN_ROWS);
     const rows = k === 'errored' || k === 'not_evaluated' ? rowsByCause(model, list, rowOf) : list.map(rowOf).join('\n');
     const closed = first && list.length > OPEN_ROWS ? `<p class="meta">The first ${OPEN_ROWS} are open; click a row to open the other ${thousands(list.length - OPEN_ROWS)}.</p>` : '';
-    return `<section class="section${first ? ' first' : ''}" data-section="${k}"><h2>${h(w.title + w.suffix)}<span class="n">${thousands(list.length)}</span></h2>\n${closed}${rows}\n</section>`;
+    return `<section class="section${first ? ' first' : ''}" data-section="${k}"><h2>${h(w.title + w.suffix)} <span class="n">${thousands(list.length)}</span></h2>\n${closed}${rows}\n</section>`;
   };
   const present = HTML_SECTION_ORDER.filter((k) => model.sections[k].length > 0);
   const firstSections = present.filter((k) => FIRST_SECTIONS.has(k)).map(section).join('\n');

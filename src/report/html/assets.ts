@@ -78,7 +78,7 @@ svg.latency .value.slow{fill:var(--fail);font-weight:600}
 .shown{color:var(--muted);font-size:12px;margin-left:auto}
 .section{margin:0 0 18px}
 .section>h2{padding:6px 0;border-bottom:1px solid var(--line);margin-bottom:4px}
-.section>h2 .n{color:var(--muted);font-weight:400;margin-left:6px}
+.section>h2 .n{color:var(--muted);font-weight:400;margin-left:2px}
 .item{border-bottom:1px solid #eaeef2}
 .item>summary{display:grid;grid-template-columns:124px minmax(160px,1.2fr) minmax(140px,1fr) minmax(120px,.8fr);gap:4px 12px;padding:6px 4px;cursor:pointer;list-style:none;align-items:baseline}
 .item>summary::-webkit-details-marker{display:none}
@@ -568,7 +568,7 @@ apply();
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
 const SCRIPT_SHA256 = 'c+x7TWb8WDev++uDbQwcssJVQlhfDs67FTfQBBAwwXY=';
-const STYLE_SHA256 = '7UwhtufdgNVfoUNEdX7y4T1Pqf2bnSBCw+QiwHzpnUA=';
+const STYLE_SHA256 = 'V0j0XPrHOf9Bn8XchReZsvBn/giCDDL9v48fyafwXLg=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [
