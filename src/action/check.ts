@@ -261,9 +261,11 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   // pull request's number (a fork's pull request is not named by workflow_run). Then the summary
   // and annotations.
   const prNumber = ctx.pull ? [{ name: 'pr-number', text: `${ctx.pull.number}\n` }] : [];
-  const html = htmlReportFile(run, out.reportContext(ctx, null), trend?.points);
+  // Every report says what the gate fails on that its headline does not (docs/action.md, "The PR comment", "A check that fails").
+  const gate = result.gate;
+  const html = htmlReportFile(run, { ...out.reportContext(ctx, null), gate }, trend?.points);
   const { artifactName, uploaded } = await out.upload(run, resultsPath, [...prNumber, html]);
-  const rctx: ReportContext = { ...out.reportContext(ctx, artifactName, uploaded), previous, trend };
+  const rctx: ReportContext = { ...out.reportContext(ctx, artifactName, uploaded), previous, trend, gate };
   await out.summary(summaryWithNote(summaryNote, run, rctx));
   const redact = makeRedactor(inputSecrets(inputs));
   for (const f of run.fixtures) {

@@ -297,12 +297,13 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       : await Promise.all([inputs.comment ? previousRun(gh, at, out.marker, run) : Promise.resolve(null), defaultBranchTrend(gh, at, run, suiteName(inputs.dir))]);
   // The merged record is this run's record: saved and uploaded like check mode's, so the
   // comment's metadata points at an artifact the accept flow can download.
-  const { artifactName, uploaded } = await out.save(run, [htmlReportFile(run, out.reportContext(at, null), trend?.points)]);
-  const rctx = { ...out.reportContext(at, artifactName, uploaded), previous, trend };
+  // The gate before the reports, which say what it fails on that their headline does not (docs/action.md, "The PR comment", "A check that fails").
+  const g = gateMerged(run, inputs.failOn, inputs.allowIncomplete);
+  const { artifactName, uploaded } = await out.save(run, [htmlReportFile(run, { ...out.reportContext(at, null), gate: g }, trend?.points)]);
+  const rctx = { ...out.reportContext(at, artifactName, uploaded), previous, trend, gate: g };
   await out.summary(summaryWithNote('', run, rctx));
   // Said once the upload is known, so that it names the artifact only when there is one.
   if (found.refused !== null) core.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}. ${out.resultsWhere()}.`);
-  const g = gateMerged(run, inputs.failOn, inputs.allowIncomplete);
   setRunOutputs(run, g);
   await out.comment(renderComment(run, rctx), { at: here });
   if (g.failed) core.setFailed(`agent-replay gate failed: ${terminalLine(g.reason)}`);

@@ -71,7 +71,9 @@ type RunRule = { kind: 'action'; dir: string; folders: string[]; by: string } | 
 
 /** The values of a workflow or action.yml as YAML reads them; undefined when it does not read. */
 async function yamlValues(path: string, text: string): Promise<unknown> {
-  return withYamlPackage(() => readYaml(path, text).data);
+  // As GitHub reads a workflow: anchors and aliases, and a `<<` as an ordinary key, not a merge
+  // (docs/action.md, "Suite edited").
+  return withYamlPackage(() => readYaml(path, text, { mergeKeys: 'ordinary' }).data);
 }
 
 /** What the workflows at one commit run (runRules): the rules, the files that did not read and why, and the caps reached. */

@@ -4,7 +4,7 @@
 
 import { abortedConnecting, closeDispatcher, request } from '../http/undici.js';
 import { cutStep, deadlineText, DIRECT, lastingFault, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network, type ProxyRoute } from '../http/network.js';
-import { systemClock } from '../http/retry.js';
+import { sleepUnlessAborted, systemClock } from '../http/retry.js';
 import { UserError } from '../errors.js';
 import type { Clock } from '../types.js';
 import { interruptedBy } from '../interrupt.js';
@@ -266,22 +266,6 @@ export function readyLine(status: number, polls: number): string {
     return `agent answered HTTP ${status} ${after}: the server is up, but refuses a request without the header it expects (a protected preview's bypass header, the agent's key): if the items error with HTTP ${status}, their cause names it`;
   }
   return `agent ready: HTTP ${status} ${after}`;
-}
-
-/** The clock's sleep, cut short when the run is interrupted. */
-async function sleepUnlessAborted(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<void> {
-  if (signal === undefined) return clock.sleep(ms);
-  if (signal.aborted) return;
-  let onAbort = (): void => undefined;
-  const aborted = new Promise<void>((resolve) => {
-    onAbort = () => resolve();
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    await Promise.race([clock.sleep(ms), aborted]);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
 }
 
 /** A real GET through its own connection pool, closed afterwards; the body is discarded. */

@@ -334,7 +334,8 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
     // What the working tree changed in the suite since --base, as the Action says it of a pull request.
     const edits = base === null ? null : await gitSuiteEdits(base);
     const record = edits === null ? result.record : { ...result.record, suiteEdits: edits };
-    const written = await emitRun(record, { ...values, out }, io, stream);
+    // An interrupted run's gate is not applied: its reports do not say it (report/model.ts gateFailsText).
+    const written = await emitRun(record, { ...values, out }, io, stream, result.gate);
     if (record.interrupted) return interruptedExit(record, result.suite, io);
     // The results are in the summary and the temporary file the error named, but not where asked.
     if (!written) return EXIT.usage;
@@ -675,14 +676,15 @@ async function cmdReport(values: Values, io: CliIO): Promise<number> {
   const merged = mergeRecords(records, files, (line) => io.stderr(`${line}\n`));
   const allowIncomplete = values['allow-incomplete'] === true;
   if (values.out) await writeRecord(resolvePath(io, values.out), merged);
-  const rendered = await writeRenderings(merged, values, io);
-  io.stdout(renderTerminal(merged, { color: io.color, where: values.out ?? files.join(', ') }));
+  // The gate before the reports, which say what it fails on that their headline does not.
+  const g = gateMerged(merged, failOn, allowIncomplete);
+  const rendered = await writeRenderings(merged, values, io, g);
+  io.stdout(renderTerminal(merged, { color: io.color, where: values.out ?? files.join(', '), gate: g }));
   io.stdout(writtenText(values.out ? resolvePath(io, values.out) : null, rendered.written, io));
   if (rendered.failed.length > 0) {
     for (const e of rendered.failed) io.stderr(`agent-replay: ${e.message}\n`);
     return EXIT.usage;
   }
-  const g = gateMerged(merged, failOn, allowIncomplete);
   if (g.failed) {
     io.stderr(`gate failed: ${terminalLine(cliWords(g.reason))}\n`);
     return EXIT.gate;

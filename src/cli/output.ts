@@ -11,6 +11,7 @@ import { openRecordStream, RecordWriteError, type RecordStream } from '../record
 import { DEFAULT_CONTEXT, type ReportContext } from '../report/context.js';
 import { suiteName } from '../action/context.js';
 import { renderTerminal } from '../report/terminal.js';
+import type { GateView } from '../report/model.js';
 import type { Progress } from '../replay/index.js';
 import { interruptedBy, interruptExitCode } from '../interrupt.js';
 import { isSystemError, UserError } from '../errors.js';
@@ -260,11 +261,11 @@ type Renderings = { markdown?: string; junit?: string; html?: string };
  * written does not stop the others: returns those written and the errors of the others (UserError,
  * with the flag and the path); any other error is thrown.
  */
-export async function writeRenderings(record: RunRecord, values: Renderings, io: CliIO): Promise<{ written: Renderings; failed: UserError[] }> {
+export async function writeRenderings(record: RunRecord, values: Renderings, io: CliIO, gate: GateView | null = null): Promise<{ written: Renderings; failed: UserError[] }> {
   const written: Renderings = {};
   const failed: UserError[] = [];
   if (!values.markdown && !values.junit && !values.html) return { written, failed };
-  const ctx = reportContext(record, io.env);
+  const ctx = { ...reportContext(record, io.env), gate };
   const attempt = async (flag: keyof Renderings, render: () => Promise<string>): Promise<void> => {
     const path = values[flag];
     if (!path) return;
@@ -285,7 +286,8 @@ export async function writeRenderings(record: RunRecord, values: Renderings, io:
 /**
  * Writes results.json first (finishing `stream`, which `run` fed as items finished; without one,
  * the record is written in pieces all the same), prints the terminal summary, then writes the
- * renderings. Returns false when results.json or a rendering could not be written where asked:
+ * renderings, each saying what `gate` fails on that its headline does not (docs/cli.md, "The gate
+ * and the exit status"). Returns false when results.json or a rendering could not be written where asked:
  * the errors say so (and where the record went instead), after the summary and the lines of the
  * files that were written (the results are never lost).
  */
@@ -294,6 +296,7 @@ export async function emitRun(
   values: { out?: string } & Renderings,
   io: CliIO,
   stream?: RecordStream,
+  gate: GateView | null = null,
 ): Promise<boolean> {
   const out = resolvePath(io, values.out ?? 'results.json');
   let failure: RecordWriteError | null = null;
@@ -304,8 +307,8 @@ export async function emitRun(
     failure = e;
   }
   // A clipped reply names where its full text is: the record, as the user named it.
-  io.stdout(renderTerminal(record, { color: io.color, where: failure === null ? (values.out ?? 'results.json') : 'the record named below' }));
-  const rendered = await writeRenderings(record, values, io);
+  io.stdout(renderTerminal(record, { color: io.color, where: failure === null ? (values.out ?? 'results.json') : 'the record named below', gate }));
+  const rendered = await writeRenderings(record, values, io, gate);
   io.stdout(writtenText(resultsWhere(out, failure), rendered.written, io));
   if (failure !== null) io.stderr(`agent-replay: ${failure.message}\n`);
   for (const e of rendered.failed) io.stderr(`agent-replay: ${e.message}\n`);

@@ -2,7 +2,7 @@
 // and persona scripts) are matched by label; each changed item gets its first cause, in the order
 // of the contract. The earlier run (by startedAt) is always "before". Pure: no model, no I/O.
 
-import type { CoverageResult, ErrorKind, FixtureRecord, JudgeFingerprint, LatencyThresholds, McNemar, PersonaErrorKind, PersonaRecord, RepeatSummary, RunRecord } from '../types.js';
+import type { CoverageResult, ErrorKind, FixtureRecord, JudgeFingerprint, LatencyThresholds, McNemar, PersonaErrorKind, PersonaRecord, RepeatSummary, RunRecord, RunStats } from '../types.js';
 import { agreement, agreementReport, type Agreement, type AgreementGroup } from './agreement.js';
 import { causeOf } from './causes.js';
 import { changeBetween, DIMENSIONS, type CauseWords, type DimensionCause } from './changes.js';
@@ -11,8 +11,9 @@ import { judgeDifferences, sameJudge } from './definition.js';
 import { isJudgeFlip, judgeFlip, meaningJudgeChange, withMeaningJudgeChange } from './judge-flip.js';
 import { kindOf } from './kind.js';
 import { DEFAULT_LATENCY } from '../config.js';
+import { runsStatsOf } from './run-stats.js';
 import { mcnemarExact } from './stats.js';
-import { incompleteText } from './shard.js';
+import { incompleteParts } from './shard.js';
 
 /** An item's result in one run. */
 export type ItemResult = 'pass' | 'fail' | 'not_evaluated' | 'errored';
@@ -129,6 +130,11 @@ export interface Comparison {
   summary: string;
   /** McNemar's exact test over the paired items (docs/evaluations.md#compare). */
   mcnemar: PairedMcNemar;
+  /**
+   * The pass rate of attempts over the items in both runs, by the run's own rule (run-stats.ts
+   * runsStatsOf), when both runs repeated some item; null otherwise (docs/evaluations.md#compare).
+   */
+  passRate: RunStats | null;
 }
 
 /**
@@ -342,7 +348,7 @@ function refOf(run: RunRecord, file: string | null): RunRef {
 /** Which part of the suite a shard's record or a merge lacking shards is, so that the one compared is never just "a part". */
 function partOf(run: RunRecord): string {
   if (run.shard != null) return `shard ${run.shard.index}/${run.shard.total}`;
-  return run.incomplete == null ? 'a merge lacking shards' : `a merge lacking shards: ${incompleteText(run.incomplete).replace(/^incomplete: /, '')}`;
+  return run.incomplete == null ? 'a merge lacking shards' : `a merge lacking shards: ${incompleteParts(run.incomplete)}`;
 }
 
 /**
@@ -425,5 +431,6 @@ export function compareRuns(first: RunRecord, second: RunRecord, files: { first?
     coverage: !partial && before.coverage != null && after.coverage != null ? { before: before.coverage, after: after.coverage, change: coverageChange(before.coverage, after.coverage) } : null,
     summary: noneInBoth ? 'no item in both runs' : summaryParts.length === 0 ? 'nothing changed' : summaryParts.join('; '),
     mcnemar: pairedMcNemar(commonBefore.map((x, i) => [x, commonAfter[i] as Item] as const)),
+    passRate: runsStatsOf(before, after),
   };
 }

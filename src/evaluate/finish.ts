@@ -32,9 +32,9 @@ import { itemStats, looksTaken, maxLooksOf, moreAttempts, type LookPlan } from '
 import { DEFAULT_ALPHA, DEFAULT_LATENCY, type Config } from '../config.js';
 import { repeatOf } from '../suite/repeat.js';
 import { computeDrift } from './drift.js';
-import { itemLatencyMs, itemTimeSplit, medianAttempt, scriptTimeSplits, slowerStep, slowerThanBaseline } from './latency.js';
+import { fasterThanBaseline, itemLatencyMs, itemTimeSplit, medianAttempt, scriptTimeSplits, slowerStep, slowerThanBaseline } from './latency.js';
 import { personaDrift } from './personas.js';
-import { attemptMeaningDetail, combineAttempts, detailIndex, repeatDetail, scaledMinPass, type AttemptOutcome } from './repeat.js';
+import { attemptMeaningDetail, attemptOutcome, attemptsDetailHead, combineAttempts, scaledMinPass } from './repeat.js';
 import { plusUsage } from './usage.js';
 
 /** How the run finishes its items: config.yml's knobs, read once (`policyOf`). */
@@ -197,6 +197,8 @@ export function finishFixture(
   // Set in place, on the record the attempt just made and nothing else holds: `slower` is a key every
   // fixture record has already (replay/fixture.ts), so the record keeps its one shape; a copy would not.
   if (!combined.errored) combined.slower = withStep(slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency), itemTimeSplit(combined), baseline?.time) ?? undefined;
+  // `faster` likewise: the same rule mirrored, for report.html's latency view (docs/latency.md, "Views").
+  if (!combined.errored) combined.faster = fasterThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency) ?? undefined;
   const stats = statsOf(fixture, combined, baseline, policy);
   if (stats !== null) combined.stats = stats;
   return withPlan(combined, itemRepeat(fixture, policy));
@@ -219,8 +221,9 @@ export function finishScript(
   // time went to a turn timed on one side only, and the step that grew most in the others is noise.
   const timed = splits?.now != null && splits.baseline != null && slowerThanBaseline(splitTotal(splits.now), splitTotal(splits.baseline), policy.latency) !== null;
   const slower = combined.errored ? null : withStep(slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency), timed ? splits?.now : null, timed ? splits?.baseline : null);
+  const faster = combined.errored ? null : fasterThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency);
   const stats = statsOf(script, combined, baseline, policy);
-  return withPlan(Object.assign({}, combined, evaluation, slower === null ? {} : { slower }, stats === null ? {} : { stats }), itemRepeat(script, policy));
+  return withPlan(Object.assign({}, combined, evaluation, slower === null ? {} : { slower }, faster === null ? {} : { faster }, stats === null ? {} : { stats }), itemRepeat(script, policy));
 }
 
 /**
@@ -278,10 +281,6 @@ function statsOf(
   return itemStats(before ?? { passed: 0, total: 0 }, now, { alpha: policy.alpha, maxLooks, looks });
 }
 
-function outcomeOf(r: { errored: boolean; verdict: FixtureRecord['verdict'] }): AttemptOutcome {
-  return r.errored || r.verdict === null ? 'errored' : r.verdict;
-}
-
 /** Index of the attempt an item shows: the first that did not error, else the first. */
 function shownIndex(records: readonly { errored: boolean }[]): number {
   const i = records.findIndex((r) => !r.errored);
@@ -317,6 +316,7 @@ export function combineFixtureAttempts(records: readonly FixtureRecord[], repeat
     ...(r.time != null ? { time: r.time } : {}),
     // Each attempt's own tokens: the item's tokens per attempt are those of the attempts that replied (docs/latency.md, "Usage").
     ...(r.usage != null ? { usage: r.usage } : {}),
+    ...(r.usagePartial === true ? { usagePartial: true as const } : {}),
     durationMs: r.durationMs,
     ...(r.members != null ? { members: r.members } : {}),
     // An assertion list's own checks on this attempt: compare tells a judge check that moved on the same replies (docs/judges.md).
@@ -325,15 +325,17 @@ export function combineFixtureAttempts(records: readonly FixtureRecord[], repeat
     ...(r.errored && r.toolCalls != null && r.toolCalls.length > 0 ? { toolCalls: r.toolCalls } : {}),
     ...meaningField(meanings, k),
   }));
-  const outcomes = records.map(outcomeOf);
+  const outcomes = records.map(attemptOutcome);
   const { verdict, summary } = combineAttempts(outcomes, repeat);
   const k = shownIndex(records);
   const shown = records[k] as FixtureRecord;
   // The detail names the first attempt with the item's verdict: a fail says why it failed even when the reply shown (attempt 1's) passed,
   // and a fail its errors made names the first errored attempt's error.
-  const d = detailIndex(outcomes, verdict, k);
-  const detail = `${repeatDetail(summary, outcomes.filter((o) => o === 'errored').length)}; attempt ${d + 1}: ${(records[d] as FixtureRecord).detail}`;
-  const extra = { repeat: summary, attempts, durationMs: sum(records), usage: usageOfAttempts(records) };
+  const d = attemptsDetailHead(summary, outcomes, verdict, k);
+  const detail = `${d.head}${(records[d.index] as FixtureRecord).detail}`;
+  // Some turns' tokens alone on an attempt that replied (docs/latency.md, "Usage"): said on the item as on that attempt.
+  const usagePartial = records.some((r) => !r.errored && r.usagePartial === true) ? (true as const) : undefined;
+  const extra = { repeat: summary, attempts, durationMs: sum(records), usage: usageOfAttempts(records), usagePartial };
   if (verdict === null || shown.errored) return { ...shown, detail, ...extra };
   return { ...shown, verdict, detail, drift: withMeaning(computeDrift(verdict, shown.reply, shown.route, baseline), itemMeaning(shown.drift?.meaning, meanings)), ...extra };
 }
@@ -362,7 +364,7 @@ export function combinePersonaAttempts(records: readonly PersonaRecord[], repeat
     ...(r.simulation !== undefined ? { simulation: r.simulation } : {}),
     ...meaningField(meanings, k),
   }));
-  const { verdict, summary } = combineAttempts(records.map(outcomeOf), repeat);
+  const { verdict, summary } = combineAttempts(records.map(attemptOutcome), repeat);
   const shown = records[shownIndex(records)] as PersonaRecord;
   const extra = { repeat: summary, attempts, durationMs: sum(records), usage: usageOfAttempts(records) };
   if (verdict === null || shown.errored) return { ...shown, ...extra };

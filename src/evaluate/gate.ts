@@ -97,11 +97,19 @@ export function unverifiedText(v: Verification, lead = 'Not verified'): string |
   return `${lead}: ${unverifiedCounts(v).join(', ')}${cause}`;
 }
 
+/** A fail-on condition met, by which items: `fixtures` and `scripts` count them (fixtures first in `labels`). */
+export interface Offender {
+  condition: FailOnCondition;
+  labels: string[];
+  fixtures: number;
+  scripts: number;
+}
+
 export interface GateResult {
   failed: boolean;
   /** One line, e.g. "2 fixtures newly failing (refund-policy, greeting)". */
   reason: string;
-  offenders: { condition: FailOnCondition; labels: string[] }[];
+  offenders: Offender[];
   /** Whether the run was verified, whatever fail-on says (the Action's `verified` output). */
   verification: Verification;
   /** The gate failed only because the run was not verified: no regression, nothing else met. */
@@ -142,6 +150,15 @@ export function gateMerged(run: VerifiedRun, failOn: readonly FailOnCondition[],
   return { ...g, failed: true, reason: g.failed ? `${reason}; ${g.reason}` : reason, unverifiedOnly: g.failed ? g.unverifiedOnly : true };
 }
 
+/**
+ * One condition met, in words: "2 fixtures slower than the baseline (refund-policy, greeting)", the
+ * first 5 labels named, each written by `label` for its surface (a code span in markdown).
+ */
+export function offenderText(o: Offender, label: (text: string) => string = (text) => text): string {
+  const shown = o.labels.slice(0, 5).map(label).join(', ') + (o.labels.length > 5 ? `, +${o.labels.length - 5} more` : '');
+  return `${countNoun(o.fixtures, o.scripts)} ${CONDITION_WORDS[o.condition]} (${shown})`;
+}
+
 /** "2 fixtures", "1 persona script", "3 items (fixtures and persona scripts)". */
 function countNoun(fixtures: number, scripts: number): string {
   const n = fixtures + scripts;
@@ -167,18 +184,13 @@ export function gate(
     .map((condition) => {
       const f = fixtures.filter((x) => meets(x, condition)).map((x) => x.label);
       const p = personas.filter((x) => meets(x, condition)).map((x) => x.label);
-      return { condition, labels: [...f, ...p], counts: [f.length, p.length] as const };
+      return { condition, labels: [...f, ...p], fixtures: f.length, scripts: p.length };
     })
     .filter((o) => o.labels.length > 0);
   const runUnverified = failOn.includes('unverified') && (verification.interrupted || verification.incomplete);
   if (offenders.length === 0 && !runUnverified) return { failed: false, reason: 'gate passed', offenders: [], verification, unverifiedOnly: false };
   // The regression (and any other condition met) leads; "not verified" follows, with its cause.
-  const parts = offenders
-    .filter((o) => o.condition !== 'unverified')
-    .map((o) => {
-      const shown = o.labels.slice(0, 5).join(', ') + (o.labels.length > 5 ? `, +${o.labels.length - 5} more` : '');
-      return `${countNoun(o.counts[0], o.counts[1])} ${CONDITION_WORDS[o.condition]} (${shown})`;
-    });
+  const parts = offenders.filter((o) => o.condition !== 'unverified').map((o) => offenderText(o));
   const unverifiedMet = runUnverified || offenders.some((o) => o.condition === 'unverified');
   // The reason is read after "gate failed: " or a regression's "; ": mid-sentence, so in lower case
   // (docs/cli.md, "The gate and the exit status"); the headline's "Not verified" starts its line.
@@ -187,7 +199,7 @@ export function gate(
   return {
     failed: true,
     reason: parts.join('; '),
-    offenders: offenders.map(({ condition, labels }) => ({ condition, labels })),
+    offenders,
     verification,
     unverifiedOnly: unverifiedMet && offenders.every((o) => o.condition === 'unverified'),
   };

@@ -2,7 +2,7 @@
 // Pure: it reads records and returns numbers. A turn without a measured latency (an older record,
 // a client that does not measure) counts for nothing, and none at all gives null, never 0.
 
-import type { FixtureRecord, LatencyThresholds, PersonaRecord, RunLatency, Slower, SlowerStep, TimeSplit, Turn } from '../types.js';
+import type { Faster, FixtureRecord, LatencyThresholds, PersonaRecord, RunLatency, Slower, SlowerStep, TimeSplit, Turn } from '../types.js';
 import { kindOf } from './kind.js';
 import { durationText } from '../words.js';
 
@@ -110,6 +110,16 @@ export function slowerThanBaseline(latencyMs: number | null | undefined, baselin
   // The fraction's product is rounded to binary (1500 x 0.29 is 434.99999999999994): within one part
   // in 10^12 of it is exactly that much over, not more. A latency is whole ms or a median's half.
   return delta > t.minDeltaMs && delta > baselineMs * t.slowerBy * (1 + 1e-12) ? { baselineMs, latencyMs } : null;
+}
+
+/**
+ * Faster than the baseline (docs/latency.md, "Views"): the rule of slowerThanBaseline mirrored, the
+ * baseline's latency more than `slowerBy` of the item's and more than `minDeltaMs` over it, so that
+ * 210 ms -> 209 ms is about the same, not faster. Null when either side was not measured.
+ */
+export function fasterThanBaseline(latencyMs: number | null | undefined, baselineMs: number | null | undefined, t: LatencyThresholds): Faster | null {
+  const mirrored = slowerThanBaseline(baselineMs, latencyMs, t);
+  return mirrored === null ? null : { baselineMs: mirrored.latencyMs, latencyMs: mirrored.baselineMs };
 }
 
 /**

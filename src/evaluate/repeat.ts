@@ -53,17 +53,39 @@ export function decisiveIndex(outcomes: readonly AttemptOutcome[], verdict: Verd
   return i === -1 ? shown : i;
 }
 
+/** One attempt's outcome from its record: its verdict, or errored when it errored or has none. */
+export function attemptOutcome(a: { errored: boolean; verdict: Verdict | null }): AttemptOutcome {
+  return a.errored || a.verdict === null ? 'errored' : a.verdict;
+}
+
+/**
+ * A fail none of whose attempts failed: its errored attempts made it (each counts as not passed),
+ * so the first of them, whose error says why (docs/fixtures.md, "What the item shows"); -1 for any
+ * other item.
+ */
+export function erroredFailIndex(outcomes: readonly AttemptOutcome[], verdict: Verdict | null): number {
+  return verdict === 'fail' && !outcomes.includes('fail') ? outcomes.indexOf('errored') : -1;
+}
+
 /**
  * The attempt a repeated fixture's detail line names (docs/fixtures.md, "What the item shows"): the
- * decisive one, but for a fail none of whose attempts failed: its errored attempts made it (each
- * counts as not passed), so the first of them, whose error says why, never a passing attempt.
+ * decisive one, but for a fail its errored attempts made (erroredFailIndex) the first of them, never
+ * a passing attempt.
  */
 export function detailIndex(outcomes: readonly AttemptOutcome[], verdict: Verdict | null, shown: number): number {
-  if (verdict === 'fail' && !outcomes.includes('fail')) {
-    const e = outcomes.indexOf('errored');
-    if (e !== -1) return e;
-  }
-  return decisiveIndex(outcomes, verdict, shown);
+  const e = erroredFailIndex(outcomes, verdict);
+  return e !== -1 ? e : decisiveIndex(outcomes, verdict, shown);
+}
+
+/**
+ * A repeated item's detail up to what its named attempt says (docs/fixtures.md, "What the item
+ * shows"): "2/5 attempts passed (minPass 3), 3 errored, flaky; attempt 1: ", the attempt
+ * detailIndex names, and its index. A fixture's detail follows with that attempt's detail; a
+ * script's line, for a fail its errored attempts made, with that attempt's error.
+ */
+export function attemptsDetailHead(summary: RepeatSummary, outcomes: readonly AttemptOutcome[], verdict: Verdict | null, shown: number): { index: number; head: string } {
+  const index = detailIndex(outcomes, verdict, shown);
+  return { index, head: `${repeatDetail(summary, outcomes.filter((o) => o === 'errored').length)}; attempt ${index + 1}: ` };
 }
 
 /** "k/N": passes over attempts. */

@@ -3,7 +3,8 @@
 // weighing the same, with a paired bootstrap interval seeded by the suite hash, and McNemar's exact
 // test when no item compared has more than one attempt on either side. Pure.
 
-import type { DriftVerdict, FixtureRecord, ItemStats, McNemar, PersonaRecord, RunStats, Tally } from '../types.js';
+import type { DriftVerdict, FixtureRecord, ItemStats, McNemar, PersonaRecord, RepeatSummary, RunStats, Tally } from '../types.js';
+import { attemptsNow } from './finish.js';
 import { suiteHash } from './shard.js';
 import { fisherOneSided, mcnemarExact, pairedBootstrap, type RatePair } from './stats.js';
 
@@ -41,15 +42,71 @@ export function statsSeed(items: readonly Pick<Item, 'label' | 'definitionHash'>
 /** The run's stats, or null when no item has a baseline to compare with. */
 export function runStatsOf(fixtures: readonly FixtureRecord[], personas: readonly PersonaRecord[], seed: string): RunStats | null {
   const items: Item[] = [...fixtures, ...personas];
-  const pairs = items.map(pairOf).filter((p): p is RatePair => p !== null);
-  const diff = pairedBootstrap(pairs, seed);
-  if (diff === null) return null;
+  return statsOfPairs(
+    items.map(pairOf).filter((p): p is RatePair => p !== null),
+    seed,
+    () => mcnemarOf(items),
+  );
+}
+
+/**
+ * The pass-rate change over `pairs` (runStatsOf's, and `compare`'s between two runs: runsStatsOf):
+ * the paired bootstrap, then the pooled attempts when some item has attempts to draw, else
+ * McNemar's test (`mcnemar`; without it, null). Null when there is no pair.
+ */
+function statsOfPairs(pairs: readonly RatePair[], seed: string, mcnemar?: () => McNemar): RunStats | null {
   // McNemar when no compared item has attempts to draw (docs/statistics.md, "The run"): a repeated
   // item without a baseline has stats against 0 of 0 but is not in the interval, which then sees no
   // attempt's noise.
   const repeated = pairs.some((p) => p.tallies !== undefined);
+  if (!repeated && mcnemar === undefined) return null;
+  const diff = pairedBootstrap(pairs, seed);
+  if (diff === null) return null;
   // The seed is recorded beside the interval, so that the record alone gives it again.
-  return { ...diff, seed, ...(repeated ? { pooled: pooledOf(pairs, diff.diff) } : { mcnemar: mcnemarOf(items) }) };
+  return { ...diff, seed, ...(!repeated && mcnemar !== undefined ? { mcnemar: mcnemar() } : { pooled: pooledOf(pairs, diff.diff) }) };
+}
+
+type RunItem = Pick<FixtureRecord, 'label' | 'definitionHash' | 'errored' | 'verdict'> & { repeat?: Pick<RepeatSummary, 'passed' | 'count'> | undefined };
+
+/** What runsStatsOf reads of a run's record. */
+export interface RunItems {
+  fixtures: readonly RunItem[];
+  /** Absent in a record written before persona scripts existed. */
+  personas?: readonly RunItem[] | undefined;
+  stats?: Pick<RunStats, 'seed'> | null | undefined;
+  shard?: { suiteHash: string } | undefined;
+  incomplete?: { suiteHash: string } | null | undefined;
+}
+
+/**
+ * An item's pair of rates between two runs, as pairOf's against a baseline (docs/evaluations.md,
+ * "Compare"): each run's attempts (attemptsNow), drawn again when either run made more than one;
+ * null when it errored or was not evaluated in either run.
+ */
+function pairOfRuns(before: RunItem, after: RunItem): RatePair | null {
+  if (before.errored || after.errored || before.verdict === 'not_evaluated' || after.verdict === 'not_evaluated') return null;
+  const tallies = { before: attemptsNow(before), now: attemptsNow(after) };
+  const rates = { before: tallies.before.passed / tallies.before.total, now: tallies.now.passed / tallies.now.total };
+  return tallies.before.total <= 1 && tallies.now.total <= 1 ? rates : { ...rates, tallies };
+}
+
+/**
+ * The pass rate of attempts between two runs both of which repeated some item (docs/evaluations.md,
+ * "Compare"), over the items in both, by the run's own rule (statsOfPairs), in the later run's
+ * order and with its seed: a later run whose baselines are the earlier's attempts reads as its own
+ * line. Null when either run repeated no item, or no item repeated in either was checked in both
+ * (their flips are McNemar's, which compare says apart).
+ */
+export function runsStatsOf(before: RunItems, after: RunItems): RunStats | null {
+  const all = (r: RunItems): RunItem[] => [...r.fixtures, ...(r.personas ?? [])];
+  if (!all(before).some((i) => i.repeat !== undefined) || !all(after).some((i) => i.repeat !== undefined)) return null;
+  const earlier = new Map(all(before).map((i) => [i.label, i]));
+  const pairs = all(after).flatMap((y) => {
+    const x = earlier.get(y.label);
+    const p = x === undefined ? null : pairOfRuns(x, y);
+    return p === null ? [] : [p];
+  });
+  return statsOfPairs(pairs, after.stats?.seed ?? statsSeed(all(after), after.shard ?? after.incomplete ?? undefined));
 }
 
 /**

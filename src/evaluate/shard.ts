@@ -110,13 +110,18 @@ export function selectShard(
   };
 }
 
-/** "shard 2/4 missing", "shards 2/4, 3/4 missing; excluded (another suite, shard count or split): b.json (...)". */
+/** "incomplete: shard 2/4 missing", "incomplete: shards 2/4, 3/4 missing; excluded (another suite, shard count or split): b.json (...)". */
 export function incompleteText(inc: { total: number; missing: readonly number[]; foreign: readonly string[] }): string {
+  return `incomplete: ${incompleteParts(inc)}`;
+}
+
+/** What a merge lacks, without "incomplete: ": "shard 2/4 missing", where a line or a type has said it is incomplete. */
+export function incompleteParts(inc: { total: number; missing: readonly number[]; foreign: readonly string[] }): string {
   const parts: string[] = [];
   if (inc.missing.length > 0) {
     const list = inc.missing.map((k) => `${k}/${inc.total}`);
     parts.push(`${list.length === 1 ? 'shard' : 'shards'} ${list.join(', ')} missing`);
   }
   if (inc.foreign.length > 0) parts.push(`excluded (another suite, shard count or split): ${inc.foreign.join(', ')}`);
-  return `incomplete: ${parts.join('; ')}`;
+  return parts.join('; ');
 }

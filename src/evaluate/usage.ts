@@ -32,33 +32,60 @@ export function runUsage(fixtures: readonly FixtureRecord[], personas: readonly 
 
 /** An item as its tokens per attempt are read: a fixture's or a persona script's record. */
 type UsageItem =
-  | (Pick<FixtureRecord, 'usage' | 'repeat' | 'errored'> & { attempts?: readonly { errored: boolean; usage?: TokenUsage | null }[] | undefined })
-  | (Pick<PersonaRecord, 'usage' | 'repeat' | 'errored'> & { attempts?: readonly { errored: boolean; turns: readonly Turn[] }[] | undefined });
+  | (Pick<FixtureRecord, 'usage' | 'usagePartial' | 'repeat' | 'errored'> & { attempts?: readonly { errored: boolean; usage?: TokenUsage | null; usagePartial?: true }[] | undefined })
+  | (Pick<PersonaRecord, 'usage' | 'repeat' | 'errored' | 'turns'> & { attempts?: readonly { errored: boolean; turns: readonly Turn[] }[] | undefined });
+
+/**
+ * Whether a script's tokens are some turns' alone (docs/latency.md, "Usage"): a message turn
+ * reported none, or none read, beside a turn that reported some. A welcome turn that reports none
+ * is not: many agents' greeting calls no model.
+ */
+export function scriptUsagePartial(turns: readonly Turn[]): boolean {
+  return turns.some((t) => t.usage != null) && turns.some((t) => t.message !== null && t.usage == null);
+}
+
+/** An item's tokens per attempt, and whether it has none only because its tokens are some turns' alone (`partial`). */
+function perAttemptOf(item: UsageItem): { usage: TokenUsage | null; partial: boolean } {
+  if (item.repeat === undefined || item.repeat.count < 2) {
+    if (item.errored || item.usage == null) return { usage: null, partial: false };
+    if ('turns' in item ? scriptUsagePartial(item.turns) : item.usagePartial === true) return { usage: null, partial: true };
+    return { usage: { inputTokens: item.usage.inputTokens, outputTokens: item.usage.outputTokens }, partial: false };
+  }
+  const each = (item.attempts ?? []).map((a) =>
+    'turns' in a ? { errored: a.errored, usage: scriptUsage(a.turns), partial: scriptUsagePartial(a.turns) } : { errored: a.errored, usage: a.usage, partial: a.usagePartial === true },
+  );
+  if (each.every((a) => a.usage === undefined)) {
+    if (item.usage == null) return { usage: null, partial: false };
+    const n = item.repeat.count;
+    return { usage: { inputTokens: item.usage.inputTokens / n, outputTokens: item.usage.outputTokens / n }, partial: false };
+  }
+  let sum: TokenUsage | null = null;
+  let n = 0;
+  let partial = false;
+  for (const a of each) {
+    if (a.errored || a.usage == null) continue;
+    if (a.partial) {
+      partial = true;
+      continue;
+    }
+    sum = plusUsage(sum, a.usage);
+    n++;
+  }
+  return sum === null ? { usage: null, partial } : { usage: { inputTokens: sum.inputTokens / n, outputTokens: sum.outputTokens / n }, partial: false };
+}
 
 /**
  * An item's tokens per attempt (docs/latency.md, "Usage"): the mean over its attempts that replied
  * (a fixture) or completed (a script) and reported tokens. An attempt that errored is left out:
  * its few tokens (a welcome turn answered before the failure) are spent and stay in the item's
- * `usage` and the run's total, but averaged with whole attempts they would read as a drop. Null
- * when no such attempt reported any (an errored item among them). A repeated fixture from a
- * record written before its attempts kept their tokens is read as before: its sum over every attempt.
+ * `usage` and the run's total, but averaged with whole attempts they would read as a drop. So is
+ * one whose tokens are some turns' alone (the welcome turn's, the message turn's unread or not
+ * reported: `usagePartial`, a script's scriptUsagePartial), for the same reason. Null when no such
+ * attempt reported any (an errored item among them). A repeated fixture from a record written
+ * before its attempts kept their tokens is read as before: its sum over every attempt.
  */
 export function usagePerAttempt(item: UsageItem): TokenUsage | null {
-  if (item.repeat === undefined || item.repeat.count < 2) return item.errored || item.usage == null ? null : { inputTokens: item.usage.inputTokens, outputTokens: item.usage.outputTokens };
-  const each = (item.attempts ?? []).map((a) => ({ errored: a.errored, usage: 'turns' in a ? scriptUsage(a.turns) : a.usage }));
-  if (each.every((a) => a.usage === undefined)) {
-    if (item.usage == null) return null;
-    const n = item.repeat.count;
-    return { inputTokens: item.usage.inputTokens / n, outputTokens: item.usage.outputTokens / n };
-  }
-  let sum: TokenUsage | null = null;
-  let n = 0;
-  for (const a of each) {
-    if (a.errored || a.usage == null) continue;
-    sum = plusUsage(sum, a.usage);
-    n++;
-  }
-  return sum === null ? null : { inputTokens: sum.inputTokens / n, outputTokens: sum.outputTokens / n };
+  return perAttemptOf(item).usage;
 }
 
 /**
@@ -78,7 +105,9 @@ export function usageOver(perAttempt: TokenUsage, attempts: number): TokenUsage 
  * compared per attempt: now, the mean over the attempts that replied (usagePerAttempt); the
  * baseline, its tokens over its kept tally, so that 9 attempts against a baseline of 3 are not
  * +200%. `now` and `before` are those per-attempt sums. `change` is a fraction (0.18 is +18%), null
- * when no item compares or the baselines' sum is 0.
+ * when no item compares or the baselines' sum is 0. `partial`: the items whose baseline kept tokens
+ * left out because their tokens now are some turns' alone (a welcome turn's, beside a message turn
+ * that reported none or none read), which would read as a drop; said beside the change.
  */
 export interface UsageSummary {
   total: TokenUsage;
@@ -86,6 +115,7 @@ export interface UsageSummary {
   now: number;
   before: number;
   change: number | null;
+  partial: number;
 }
 
 export function usageSummary(fixtures: readonly FixtureRecord[], personas: readonly PersonaRecord[]): UsageSummary | null {
@@ -94,14 +124,19 @@ export function usageSummary(fixtures: readonly FixtureRecord[], personas: reado
   let compared = 0;
   let now = 0;
   let before = 0;
+  let partial = 0;
   const add = (item: UsageItem, baseline: { usage?: TokenUsage | null; attempts?: { total: number } } | null | undefined): void => {
-    const usage = usagePerAttempt(item);
-    if (usage == null || baseline?.usage == null) return;
+    const read = perAttemptOf(item);
+    if (baseline?.usage == null) return;
+    if (read.usage === null) {
+      if (read.partial) partial++;
+      return;
+    }
     compared++;
-    now += totalTokens(usage);
+    now += totalTokens(read.usage);
     before += totalTokens(baseline.usage) / Math.max(1, baseline.attempts?.total ?? 1);
   };
   for (const f of fixtures) add(f, f.baseline);
   for (const p of personas) add(p, p.baseline);
-  return { total, compared, now, before, change: compared > 0 && before > 0 ? (now - before) / before : null };
+  return { total, compared, now, before, change: compared > 0 && before > 0 ? (now - before) / before : null, partial };
 }

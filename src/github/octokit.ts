@@ -25,7 +25,7 @@ import { retry } from '@octokit/plugin-retry';
 import { throttling, type ThrottlingOptions } from '@octokit/plugin-throttling';
 import HeadersModule from 'undici/lib/web/fetch/headers.js';
 import ResponseModule from 'undici/lib/web/fetch/response.js';
-import { httpDate } from '../http/http-date.js';
+import { httpDate, serverNow } from '../http/http-date.js';
 import { networkErrorCode } from '../http/error-code.js';
 import { notTls, tlsAlert, tlsProblem } from '../http/tls.js';
 import { inertText } from '../workflow-commands.js';
@@ -87,7 +87,7 @@ export interface CreateOctokitOptions {
   requestTimeoutMs?: number;
   /** How a wait before retrying a 429 or a secondary rate limit is slept (default: a timer). Tests: record the waits asked for. */
   sleep?: (ms: number) => Promise<void>;
-  /** The time a Retry-After date is counted from (default: Date.now). Tests: a fixed time. */
+  /** The time a Retry-After date is counted from when GitHub's answer has no Date (default: Date.now). Tests: a fixed time. */
   now?: () => number;
 }
 
@@ -320,8 +320,10 @@ export function createOctokit(options: CreateOctokitOptions): GitHubOctokit {
       } catch (error) {
         const limit = retriedLimit(error, requestOptions.url);
         if (limit === null) throw error;
-        // 0 is at once, a date until then, none 60 s (docs/action.md, "GitHub's rate limits").
-        const retryAfter = retryAfterSeconds(limit.error.response?.headers?.['retry-after'], now()) ?? TOO_MANY_REQUESTS_FALLBACK_S;
+        // 0 is at once, a date until then, none 60 s (docs/action.md, "GitHub's rate limits"). A date
+        // is a time of GitHub's clock: read against its answer's Date, not the runner's clock.
+        const headers = limit.error.response?.headers ?? {};
+        const retryAfter = retryAfterSeconds(headers['retry-after'], serverNow(headers, now())) ?? TOO_MANY_REQUESTS_FALLBACK_S;
         // The request as sent (its parameters in the path), not its route template.
         if (!say[limit.what](retryAfter, requestOptions, octokit, retryCount)) throw error;
         await sleep(retryAfter * baseMs);

@@ -73,7 +73,7 @@ export interface Answered {
 
 /** A start held past the caller's deadline: how long from now, and the header that named the reset (a spent quota's), or null when the pace holds it (`pace`) or every slot did (`slot`). */
 export interface Held {
-  /** How long from now the start is held; for `slot`, how long it waited for one until its deadline. */
+  /** How long from now the start is held; for `slot`, how long it waited for one until its deadline (its waits for a slot alone, not a paced wait between them). */
   heldMs: number;
   header: string | null;
   /** The pace that holds it, when no header does. */
@@ -192,14 +192,15 @@ export class AdaptiveLimiter {
    * interrupted run sends nothing more. With a `deadline` (on the clock) that the spent quota's hold
    * or the pace's next start passes, resolves the hold instead, at once, and takes no slot: the
    * caller gives the request up rather than wait past its time budget (http/retry.ts, withRetries).
-   * One still waiting for a free slot at its deadline leaves the queue then, and resolves how long it waited.
+   * One still waiting for a free slot at its deadline leaves the queue then, and resolves how long it waited for one (a paced wait between is not counted).
    */
   acquire(): Promise<Ticket>;
   acquire(signal: AbortSignal | undefined): Promise<Ticket | null>;
   acquire(signal: AbortSignal | undefined, deadline: number | undefined): Promise<Ticket | Held | null>;
   async acquire(signal?: AbortSignal, deadline?: number): Promise<Ticket | Held | null> {
     let stood: number | null = null;
-    const queued = this.clock.now();
+    /** How long it has waited for a free slot: its paced waits between are the pace's, not counted. */
+    let slotWaitMs = 0;
     // Looked at before each wait: a hold that a later answer set past the deadline ends the wait.
     const past = (): Held | null => (deadline !== undefined && this.heldUntil > deadline ? { heldMs: this.heldUntil - this.clock.now(), header: this.heldBy } : null);
     for (;;) {
@@ -208,8 +209,10 @@ export class AdaptiveLimiter {
         const held = past();
         if (held !== null) return held;
         if (signal !== undefined) this.watch(signal);
+        const waitFrom = this.clock.now();
         const woken = await this.slotFreed(signal, deadline);
-        if (woken === 'deadline') return { heldMs: this.clock.now() - queued, header: null, slot: this.current };
+        slotWaitMs += this.clock.now() - waitFrom;
+        if (woken === 'deadline') return { heldMs: slotWaitMs, header: null, slot: this.current };
         if (!woken) return null;
       }
       if (signal?.aborted) return null;

@@ -213,7 +213,11 @@ export async function withRetries<T, F>(
   }
 }
 
-/** Waits `ms` on the clock; false as soon as `signal` is aborted (the wait is abandoned). */
+/**
+ * Waits `ms` on the clock; false as soon as `signal` is aborted. The clock is given the signal, so
+ * the real one clears its timer then: no backoff's timer outlives an interrupt (a clock that does
+ * not end its sleep on the signal is abandoned all the same).
+ */
 export async function sleepUnlessAborted(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   if (signal === undefined) {
     await clock.sleep(ms);
@@ -226,7 +230,7 @@ export async function sleepUnlessAborted(clock: Clock, ms: number, signal: Abort
     signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    return await Promise.race([clock.sleep(ms).then(() => !signal.aborted), aborted]);
+    return await Promise.race([clock.sleep(ms, signal).then(() => !signal.aborted), aborted]);
   } finally {
     signal.removeEventListener('abort', onAbort);
   }

@@ -4,7 +4,7 @@ import { constants } from 'node:fs';
 import { posix } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { lstat, open, type FileHandle } from 'node:fs/promises';
-import type { Incomplete, RunRecord, RunRepeat, ShardInfo, Spend } from '../types.js';
+import type { Incomplete, RunRecord, RunRepeat, Selection, ShardInfo, Spend } from '../types.js';
 import { coverage, runLatency, runStatsOf, runUsage, runVisited, statsSeed, tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
 import { MAX_RECORD_DEPTH, pathDeeperThan } from './depth.js';
@@ -12,6 +12,7 @@ import { jsonErrorOffset, jsonErrorWords, jsonValueOffset, lineColumnAt, trailin
 import { UserError } from '../errors.js';
 import { writeRecordFile } from './stream.js';
 import { docsUrl, TOOL } from '../version.js';
+import { hideEndpointTokens, sameEndpoint } from '../endpoint.js';
 
 export { openRecordStream, RecordWriteError, writeRecordFile, type ItemKind, type RecordStream } from './stream.js';
 
@@ -289,6 +290,8 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   // Records that are no shard (a whole run, or a merge) holding items of a shard given beside them.
   const notShards = new Set<number>();
   const reruns = new Set<number>();
+  // Pairs [a record without suitePath, one with it] of whole runs that overlap.
+  const unsuited = new Set<string>();
   const firstSeen = (label: string, i: number, kind: 'fixtures' | 'scripts' = 'fixtures'): boolean => {
     const prev = seen.get(label);
     if (prev !== undefined) {
@@ -297,7 +300,11 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
       const [p, r] = [records[prev] as RunRecord, records[i] as RunRecord];
       if ((p.shard === undefined) !== (r.shard === undefined)) notShards.add(p.shard === undefined ? prev : i);
       // Two runs, one of part of the suite (`run --rerun`, `--only`): a re-run, not a shard.
-      else if (p.shard === undefined) for (const k of [prev, i]) if (partOf(records[k] as RunRecord) !== null) reruns.add(k);
+      else if (p.shard === undefined) {
+        for (const k of [prev, i]) if (partOf(records[k] as RunRecord) !== null) reruns.add(k);
+        // Two runs at one commit, one of which does not say its suite: not known to be one run given twice (wholeRunsOnce).
+        if (p.commit !== null && (p.suitePath === undefined) !== (r.suitePath === undefined)) unsuited.add(JSON.stringify(p.suitePath === undefined ? [prev, i] : [i, prev]));
+      }
       return false;
     }
     seen.set(label, i);
@@ -322,7 +329,13 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
         : `; ${whole.join(', ')} ${whole.length === 1 ? 'is no shard but a whole run or a merge of shards' : 'are no shards but whole runs or merges of shards'}: give either ${whole.length === 1 ? 'it' : 'them'} or the shard records, not both (download the shards' artifacts only, agent-replay-results-<commit>-shard-*)`;
     const parts = [...reruns].sort((a, b) => a - b).map((i) => `${names[i] ?? `record ${i + 1}`} replayed part of the suite (${partOf(records[i] as RunRecord) as string})`);
     const rerun = parts.length === 0 ? '' : `; ${parts.join(', ')}: a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)`;
-    throw new UserError(`shards overlap: ${n} ${noun} ${n === 1 ? 'is' : 'are'} in more than one shard: ${shown}; each ${each} must be replayed by exactly one shard${beside}${rerun}`);
+    const suiteless = [...unsuited].map((pair) => {
+      const [a, b] = JSON.parse(pair) as [number, number];
+      const [x, y] = [records[a] as RunRecord, records[b] as RunRecord];
+      const later = Date.parse(y.startedAt) > Date.parse(x.startedAt) ? b : a;
+      return `; ${names[a] as string} does not say its suite folder (no suitePath: written by an agent-replay before it was kept, or outside a git repository) and ${names[b] as string} is a run of the suite in ${suiteOf(y.suitePath as string)}: a merge cannot tell that they are runs of one suite, so it does not read them as one run given twice (a re-run of the check); give one of them alone: for a re-run, the one that started last, ${names[later] as string}`;
+    });
+    throw new UserError(`shards overlap: ${n} ${noun} ${n === 1 ? 'is' : 'are'} in more than one shard: ${shown}; each ${each} must be replayed by exactly one shard${beside}${rerun}${suiteless.join('')}`);
   }
   // The merged run says it was interrupted; which shard was, and what to do, is said here
   // (docs/action.md, "Report: combine shards, or comment for a fork").
@@ -336,7 +349,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   const finishedAt = records.map((r) => r.finishedAt).sort().at(-1) as string;
   const usd = Math.round(records.reduce((s, r) => s + r.estimate.usd, 0) * 1e6) / 1e6;
   // The shards' own latency figures are taken again over every merged turn (docs/latency.md).
-  const { latency: _shardLatency, usage: _shardUsage, stats: _shardStats, removed: _shardRemoved, suiteEdits: _shardEdits, spend: _shardSpend, ...shared } = first;
+  const { latency: _shardLatency, usage: _shardUsage, stats: _shardStats, removed: _shardRemoved, suiteEdits: _shardEdits, spend: _shardSpend, meaning: _shardMeaning, ...shared } = first;
   // Every shard loads the whole suite, so each names the same removed baselines: said once.
   const removed = [...new Map(records.flatMap((r) => r.removed ?? []).map((b) => [b.label, b])).values()].sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
   const latency = runLatency(fixtures, personas);
@@ -357,8 +370,8 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     durationMs: Math.max(0, Date.parse(finishedAt) - Date.parse(startedAt)) || Math.max(...records.map((r) => r.durationMs)),
     estimate: mergedEstimate(records, usd),
     ...mergedModels(records, shard, log),
-    // An older shard's record has no `meaning`: the run's is one a shard recorded, whatever order they come in.
-    ...(shared.meaning === undefined ? pickMeaning(records) : {}),
+    // An older shard's record has no `meaning`: the run's is the one the shards recorded, whatever order they come in.
+    ...mergedMeaning(records, shard, log),
     // An older shard's record has no `repeat`: the run's is the one the others say (sameRepeat).
     ...(shared.repeat === undefined ? pickRepeat(records) : {}),
     tallies: tallies([...fixtures, ...personas]),
@@ -585,6 +598,10 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
  * all in a complete record of the same commit and suite is the same run given twice, and the
  * complete one is kept, as a shard given twice keeps its complete record (checkShards).
  * Records that overlap otherwise are still refused by mergeRecords; shards are left to checkShards.
+ * So is a run beside its re-run when only one of them says its suite (`suitePath`: a record of an
+ * older agent-replay, or made outside a git repository, does not): it cannot be proven to be of the
+ * same suite (two suite folders of one repository may share labels), and the error says so and
+ * which record to give.
  */
 function wholeRunsOnce(records: readonly RunRecord[], nameOf: (i: number) => string | undefined, log: (line: string) => void): number[] {
   const label = (i: number): string => nameOf(i) ?? `record ${i + 1}`;
@@ -712,15 +729,29 @@ function mergedEstimate(records: readonly RunRecord[], usd: number): RunRecord['
  * whose model fell back to the plain prompt says so for the run (docs/configuration.md,
  * "Structured output"), and a simulator is the one any shard used. Shards judged by different
  * judges (another judge-model input in one job) are named all, in the order first given, as
- * different agents are (mergedWriters), with a line in the log naming each shard's.
+ * different agents are (mergedWriters), with a line in the log naming each shard's. A judge of one
+ * name asked at different addresses (another judge-base-url) is as many judges, each named with
+ * its address ("openai gpt-4o-mini at https://a.example/v1"): another address serving a model of
+ * the same name is another judge (docs/evaluations.md, "What defined each item").
  */
 function mergedModels(records: readonly RunRecord[], shard: (i: number) => string, log: (line: string) => void): Pick<RunRecord, 'judge'> & { simulator?: NonNullable<RunRecord['simulator']> } {
   const pick = <M extends { structured?: boolean }>(models: readonly M[]): M | undefined =>
     models.find((m) => m.structured === false) ?? models.find((m) => m.structured === true) ?? models[0];
   const picked = pick(records.map((r) => r.judge).filter((j) => j.name !== null)) ?? (records[0] as RunRecord).judge;
-  const names = [...new Set(records.flatMap((r) => (r.judge.name === null ? [] : [r.judge.name])))];
+  // Where each record's judge was asked, as its items' fingerprints say; unknown in an older record, never another judge for it.
+  const where = records.map((r) => {
+    const at = [...r.fixtures, ...r.personas].find((i) => i.judgeFingerprint?.endpoint !== undefined)?.judgeFingerprint?.endpoint;
+    return at === undefined ? undefined : hideEndpointTokens(at);
+  });
+  const addresses = (name: string): Set<string> => new Set(records.flatMap((r, i) => (r.judge.name === name && where[i] !== undefined ? [where[i] as string] : [])));
+  const judgeOf = (i: number): string | null => {
+    const { name } = (records[i] as RunRecord).judge;
+    return name === null || where[i] === undefined || addresses(name).size < 2 ? name : `${name} at ${where[i] as string}`;
+  };
+  const judges = records.map((_, i) => judgeOf(i));
+  const names = [...new Set(judges.flatMap((j) => (j === null ? [] : [j])))];
   if (names.length > 1) {
-    const said = records.map((r, i) => `${shard(i)}: ${r.judge.name ?? 'no judge'}`).join('; ');
+    const said = judges.map((j, i) => `${shard(i)}: ${j ?? 'no judge'}`).join('; ');
     log(`the shards were judged by different judges (${said}): the merged run names them all; give every shard's job the same judge (the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`);
   }
   const judge = names.length > 1 ? { ...picked, name: names.join(', ') } : picked;
@@ -728,24 +759,68 @@ function mergedModels(records: readonly RunRecord[], shard: (i: number) => strin
   return { judge, ...(simulator === undefined ? {} : { simulator }) };
 }
 
-/** The meaning check of the first record that says it (records written before it was kept do not). */
-function pickMeaning(records: readonly RunRecord[]): Pick<RunRecord, 'meaning'> {
-  const meaning = records.find((r) => r.meaning !== undefined)?.meaning;
-  return meaning === undefined ? {} : { meaning };
+/**
+ * The meaning check of the merged run (docs/meaning.md): the shards' one when they say the same (a
+ * record written before it was kept says none and is not held against the others, nor is one
+ * without the provider or address of its meaning judge). Shards that checked meaning otherwise
+ * (another `meaning` in config.yml, another judge it fell back to) are said, as different judges
+ * are (mergedModels): a line in the log names each shard's, and the merged run names every meaning
+ * judge, in the order first given, with its provider or address when that is what differs; shards
+ * with different checks (`judge` beside `facts`) have no one check of the run: it says none.
+ */
+function mergedMeaning(records: readonly RunRecord[], shard: (i: number) => string, log: (line: string) => void): Pick<RunRecord, 'meaning'> {
+  type Meaning = NonNullable<RunRecord['meaning']>;
+  const said = records.flatMap((r) => (r.meaning === undefined ? [] : [r.meaning]));
+  const first = said[0];
+  if (first === undefined) return {};
+  // Without a meaning judge (`facts`, `off`) there is no model or prompt to differ by.
+  const alike = (a: Meaning, b: Meaning): boolean =>
+    a.check === b.check &&
+    (a.check !== 'judge' || (a.model === b.model && a.promptVersion === b.promptVersion && (a.provider === undefined || b.provider === undefined || a.provider === b.provider) && sameEndpoint(a.endpoint, b.endpoint)));
+  if (said.every((m) => alike(m, first))) return { meaning: first };
+  const distinct = (of: (m: Meaning) => string | undefined): string[] => [...new Set(said.flatMap((m) => (of(m) === undefined ? [] : [of(m) as string])))];
+  const [providers, endpoints, prompts] = [distinct((m) => m.provider), distinct((m) => (m.endpoint === undefined ? undefined : hideEndpointTokens(m.endpoint))), distinct((m) => m.promptVersion)];
+  const judgeOf = (m: Meaning): string =>
+    `${providers.length > 1 && m.provider !== undefined ? `${m.provider} ` : ''}${m.model ?? 'no model'}${endpoints.length > 1 && m.endpoint !== undefined ? ` at ${hideEndpointTokens(m.endpoint)}` : ''}`;
+  const words = (m: Meaning | undefined): string =>
+    m === undefined ? 'not recorded (an older agent-replay)' : `check ${m.check}${m.check === 'judge' ? `, ${judgeOf(m)}${prompts.length > 1 ? `, prompt ${m.promptVersion}` : ''}` : ''}`;
+  const checks = distinct((m) => m.check);
+  const named = checks.length > 1 ? 'says none, as no one check was the run\'s' : 'names every meaning judge';
+  log(
+    `the shards checked meaning differently (${records.map((r, i) => `${shard(i)}: ${words(r.meaning)}`).join('; ')}): the merged run ${named}; give every shard's job the same meaning settings (config.yml's meaning, and the judge it asks: the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`,
+  );
+  if (checks.length > 1) return {};
+  const models = [...new Set(said.flatMap((m) => (m.model === null ? [] : [judgeOf(m)])))];
+  return {
+    meaning: {
+      check: first.check,
+      model: models.length === 0 ? null : models.join(', '),
+      ...(providers.length === 1 ? { provider: providers[0] as NonNullable<Meaning['provider']> } : {}),
+      ...(endpoints.length === 1 ? { endpoint: endpoints[0] as string } : {}),
+      promptVersion: prompts.join(', '),
+    },
+  };
 }
 
 /**
  * Coverage of merged shards is taken again over all their items (a gap of one shard may be
  * visited by another); a selection (`--rerun`, `--only`) covers the labels of every shard: those a
  * shard with one selected, and every item of a shard replayed whole beside it, so that the merged
- * run's "N items replayed" counts them all.
+ * run's "N items replayed" counts them all. Its `rerunOf` and `only` are the merged run's only when
+ * every record was given the same (a shard replayed whole was given none): shards that re-ran
+ * other files, or selected other patterns, leave it null, and `labels` says what was replayed
+ * (docs/results-json.md).
  */
 function mergedEvaluations(records: readonly RunRecord[], items: Pick<RunRecord, 'fixtures' | 'personas'>): Pick<RunRecord, 'coverage' | 'selection'> {
   const listed = records.find((r) => r.coverage != null)?.coverage?.listed ?? null;
   const first = records.find((r) => r.selection != null)?.selection ?? undefined;
   const labels = records.flatMap((r) => r.selection?.labels ?? [...r.fixtures, ...r.personas].map((i) => i.label));
+  const same = <K extends 'rerunOf' | 'only'>(key: K): Selection[K] | null => {
+    const given = (first as Selection)[key];
+    return records.every((r) => isDeepStrictEqual(r.selection?.[key] ?? null, given)) ? given : null;
+  };
   return {
     coverage: listed === null ? undefined : coverage(listed, runVisited(items)),
-    selection: first == null ? undefined : { ...first, labels: [...new Set(labels)] },
+    selection: first == null ? undefined : { rerunOf: same('rerunOf'), only: same('only'), labels: [...new Set(labels)] },
   };
 }

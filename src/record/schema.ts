@@ -130,6 +130,8 @@ function buildRunRecordSchema() {
     time: timeSplitSchema.nullable().optional(),
     // Within schema version 1: this attempt's tokens (docs/latency.md, "Usage"); absent when none were reported.
     usage: tokenUsageSchema.nullable().optional(),
+    // Within schema version 1: this attempt's tokens are its welcome turn's alone (docs/latency.md, "Usage").
+    usagePartial: z.literal(true).optional(),
     durationMs: z.number().nonnegative(),
     // Within schema version 1: a panel of judges' members (absent for a single judge).
     members: z.array(panelMemberSchema).nullable().optional(),
@@ -147,6 +149,8 @@ function buildRunRecordSchema() {
   /** Present only on an item slower than its baseline (docs/latency.md). */
   const slowerStepSchema = z.strictObject({ kind: z.enum(['model', 'tool', 'other']), name: z.string().nullable(), baselineMs: z.number().nonnegative(), latencyMs: z.number().nonnegative() });
   const slowerSchema = z.strictObject({ baselineMs: z.number().nonnegative(), latencyMs: z.number().nonnegative(), step: slowerStepSchema.nullable().optional() }).optional();
+  /** Present only on an item faster than its baseline by the latency rule mirrored (docs/latency.md, "Views"). */
+  const fasterSchema = z.strictObject({ baselineMs: z.number().nonnegative(), latencyMs: z.number().nonnegative() }).optional();
   /** Traces (docs/traces.md): the sent trace id, the turn's span counts and its time split; absent in older records. */
   const traceIdValue = z.string().regex(/^[0-9a-f]{32}$/).nullable().optional();
   const spanCountsValue = z.strictObject({ count: z.number().int().nonnegative(), ignored: z.number().int().nonnegative(), late: z.number().int().nonnegative() }).nullable().optional();
@@ -222,9 +226,12 @@ function buildRunRecordSchema() {
     latencyMs: latencyValue,
     firstTokenMs: latencyValue,
     usage: usageValue,
+    // Within schema version 1 (docs/latency.md, "Usage"): `usage` is some turns' alone; absent otherwise.
+    usagePartial: z.literal(true).optional(),
     welcomeLatencyMs: latencyValue,
     checks: z.array(assertionCheckSchema).optional(),
     slower: slowerSchema,
+    faster: fasterSchema,
     traceId: traceIdValue,
     spans: spanCountsValue,
     time: timeSplitValue,
@@ -400,6 +407,7 @@ function buildRunRecordSchema() {
     latencyMs: latencyValue,
     firstTokenMs: latencyValue,
     slower: slowerSchema,
+    faster: fasterSchema,
     usage: usageValue,
     unsent: z.array(z.string()),
     visited: z.array(z.string()),

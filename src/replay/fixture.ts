@@ -77,6 +77,7 @@ function erroredRecord(
     firstTokenMs: undefined,
     welcomeLatencyMs: undefined,
     slower: undefined,
+    faster: undefined,
     stats: undefined,
     traceId: undefined,
     spans: undefined,
@@ -86,6 +87,7 @@ function erroredRecord(
     // Every record has the key (docs/latency.md, "Usage"): null is none reported; the tokens of the
     // turns answered before the failure (the welcome turn) are passed in `traced`.
     usage: null,
+    usagePartial: undefined,
     durationMs,
     // A turn errored by its spans keeps what they showed, and the reply and route the agent answered
     // with (docs/traces.md, "Fixtures"): no verdict and no drift, as any errored item.
@@ -106,7 +108,7 @@ type RecordRest = { [K in Exclude<keyof FixtureRecord, Exclude<keyof RecordBase,
  * hash table by V8: ~1 KB a record, and more for each key added). A key the record does not have is
  * `undefined`, which JSON.stringify leaves out, so results.json is the same as with the key absent.
  * Two exceptions: a repeated item's record is a spread of its shown attempt's with the repeat
- * fields, and `slower` and `stats`, keys the literal already has, are set once the item's attempts are in
+ * fields, and `slower`, `faster` and `stats`, keys the literal already has, are set once the item's attempts are in
  * (both in evaluate/finish.ts).
  */
 function fixtureRecord(base: RecordBase, rest: RecordRest): FixtureRecord {
@@ -140,9 +142,12 @@ function fixtureRecord(base: RecordBase, rest: RecordRest): FixtureRecord {
     welcomeLatencyMs: rest.welcomeLatencyMs,
     // Set once the item's attempts are in, when it was slower than its baseline (evaluate/finish.ts).
     slower: rest.slower,
+    // Set with slower, when it was faster than its baseline by the same rule mirrored (evaluate/finish.ts).
+    faster: rest.faster,
     // Set with slower (evaluate/finish.ts): pass-rate statistics, when the item or its baseline has more than one attempt.
     stats: rest.stats,
     usage: rest.usage,
+    usagePartial: rest.usagePartial,
     // Traces (docs/traces.md): undefined until a turn's spans are read.
     traceId: rest.traceId,
     spans: rest.spans,
@@ -268,12 +273,16 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     firstTokenMs: timing?.firstTokenMs,
     welcomeLatencyMs: timing === undefined ? undefined : (outcome.welcomeLatencyMs ?? null),
     slower: undefined,
+    faster: undefined,
     stats: undefined,
     // The message turn's trace id (docs/traces.md, "traceparent").
     // Absent when the turn reported or made none (docs/results-json.md): records without calls keep their shape.
     ...traced,
     // The tokens the agent reported for this item (docs/latency.md, "Usage"); never judged.
     usage: outcome.usage ?? null,
+    // The welcome turn reported tokens and the message turn none, or none read: `usage` is the
+    // welcome turn's alone, left out of the change against the baselines (docs/latency.md, "Usage").
+    usagePartial: outcome.messageUsage === null ? true : undefined,
     durationMs: Math.round(now() - started),
   });
 }

@@ -12,7 +12,7 @@ import { suiteEditsParts } from './suite-edits.js';
 import { spendText } from './spend.js';
 import { tooFewText } from './rates.js';
 import { usageText } from './usage.js';
-import { estimateText, flakyByTheJudge, flakyByTheJudgeWords, headlineParts, headlineText, itemsCount, itemsNoun, meaningModelShown, personasOf, plural, removedShown, shortSha, thousands, topCauseText, type Item, type ReportModel } from './model.js';
+import { estimateText, flakyByTheJudge, flakyByTheJudgeWords, gateFailsText, headlineParts, headlineText, itemsCount, itemsNoun, meaningModelShown, personasOf, plural, removedShown, shortSha, thousands, topCauseText, type GateView, type Item, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
 
 export function hiddenHead(ctx: ReportContext): string {
@@ -26,12 +26,14 @@ export function suiteLine(ctx: Pick<ReportContext, 'suite'>): string | null {
   return ctx.suite ? `**Suite** ${codeSpan(clip(ctx.suite, LIMITS.ref))}` : null;
 }
 
-export function headline(model: ReportModel, endpoint: string | null = null): string {
-  const h = headlineParts(model);
+export function headline(model: ReportModel, endpoint: string | null = null, gate: GateView | null = null): string {
+  const h = headlineParts(model, gate);
   const cause = topCauseText(model);
-  const head = `### ${h.icon} ${headlineText(model)}`;
+  const fails = gateFailsText(model, gate, (text) => codeSpan(clip(text, LIMITS.label)), (text) => `**${text}**`);
   // One block with the heading: the notice of what is left out stays right under it.
-  return cause === null ? head : `${head}\n**Cause**: ${causeMarkdown(cause, endpoint)}`;
+  const lines = [`### ${h.icon} ${headlineText(model)}`, ...(fails === null ? [] : [fails])];
+  if (cause !== null) lines.push(`**Cause**: ${causeMarkdown(cause, endpoint)}`);
+  return lines.join('\n');
 }
 
 /** A cause line in markdown: escaped, the agent's URL as code (never a link to follow). */

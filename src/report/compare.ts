@@ -12,7 +12,7 @@ import { profile } from './profile.js';
 import { LIMITS } from './item-parts.js';
 import { showInvisible } from './diff.js';
 import { showLookalikes } from './lookalike.js';
-import { mcnemarText, signOf } from './rates.js';
+import { mcnemarText, runRateParts, runRateText, signOf, type LeftOut } from './rates.js';
 import { plural } from '../words.js';
 
 const RESULT_WORD: Record<ItemResult, string> = { pass: 'pass', fail: 'fail', not_evaluated: 'not evaluated', errored: 'errored' };
@@ -118,6 +118,25 @@ function groupRows(title: string, groups: readonly GroupComparison[]): string[] 
   return [`| ${title} | before | after | change |`, '| --- | --- | --- | --- |', ...rows, ''];
 }
 
+/** Which items compare's pass rate of attempts is of. */
+const BOTH_RUNS = 'in both runs';
+
+/** The items in both runs left out of the pass rate of attempts, as McNemar's test leaves them out. */
+function leftOutOf(c: Comparison): LeftOut {
+  return { errored: c.mcnemar.errored, notEvaluated: c.mcnemar.notEvaluated };
+}
+
+/**
+ * Between two repeated runs, the pass rate of attempts under McNemar's test of verdicts, in the
+ * run's own line's words and figures (docs/evaluations.md#compare): "**Pass rate of attempts 76.7%
+ * → 60%**: −16.7 points (95% interval of the change: ...) over 6 items in both runs, beyond noise".
+ */
+function passRateLines(c: Comparison): string[] {
+  if (c.passRate === null) return [];
+  const r = runRateParts(c.passRate, leftOutOf(c), BOTH_RUNS);
+  return ['', `**${r.head.charAt(0).toUpperCase()}${r.head.slice(1)}**: ${r.detail}.`];
+}
+
 /**
  * McNemar's exact test over the paired items (docs/evaluations.md#compare): "over 12 items with a
  * verdict in both runs, 3 newly failing, 1 newly passing: p = 0.63, within noise".
@@ -195,6 +214,7 @@ function compareMarkdown(c: Comparison, suites: CompareSuites): { text: string; 
     `Before: ${besides(ab)}. After: ${besides(aa)}. Not evaluated and errored items are left out of agreement.`,
     '',
     `**McNemar**: ${pairedText(c.mcnemar)}.${unpaired === null ? '' : ` ${unpaired.charAt(0).toUpperCase()}${unpaired.slice(1)}.`}`,
+    ...passRateLines(c),
     '',
     `**Why**: ${escapeInline(c.summary)}${c.unchanged > 0 ? ` (${c.unchanged} unchanged)` : ''}.`,
   );
@@ -257,6 +277,7 @@ export function renderCompareText(c: Comparison, suites: CompareSuites = {}): st
   if (showCommon(c)) out.push(`  over the items in both runs only: ${commonText(c, '->')}`);
   const unpaired = unpairedText(c.mcnemar);
   out.push(`  mcnemar: ${pairedText(c.mcnemar)}${unpaired === null ? '' : `; ${unpaired}`}`);
+  if (c.passRate !== null) out.push(`  ${runRateText(c.passRate, leftOutOf(c), BOTH_RUNS)}`);
   out.push(`why: ${terminalLine(c.summary)}${c.unchanged > 0 ? ` (${c.unchanged} unchanged)` : ''}`);
   const shown = c.changes.map((x) => terminalLine(showLookalikes(showInvisible(x.label))));
   const width = Math.max(0, ...shown.map((l) => l.length));

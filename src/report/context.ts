@@ -3,6 +3,7 @@
 // comment showed before and the agreement trend of the default branch.
 
 import type { Agreement, Comparison } from '../evaluate/index.js';
+import type { GateView } from './model.js';
 
 export interface AcceptanceView {
   accepted: string[];
@@ -72,6 +73,11 @@ export interface ReportContext {
   previous?: PreviousRunView | null;
   /** Absent or null: no recorded runs of the default branch (or the lookup failed). */
   trend?: TrendView | null;
+  /**
+   * The gate the run was checked by, when this report is the check's (docs/action.md, "The PR
+   * comment", "A check that fails"). Absent or null: no gate is said (the accept flow's comment).
+   */
+  gate?: GateView | null;
 }
 
 export const DEFAULT_CONTEXT: ReportContext = {

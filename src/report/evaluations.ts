@@ -30,7 +30,7 @@ export const LISTED_ROWS = 30;
  * percentage is of). Items, said: beside the run's pass rate of attempts, "3 of 6 passed" of a run
  * of 30 attempts read as attempts (docs/evaluations.md#agreement).
  */
-export function agreementBasis(a: Agreement): string {
+export function agreementBasis(a: Pick<Agreement, 'percent' | 'passed' | 'failed' | 'notEvaluated' | 'errored'>): string {
   const decided = a.passed + a.failed;
   const head = a.percent === null ? 'nothing passed or failed' : `${thousands(a.passed)} of ${thousands(decided)} ${decided === 1 ? 'item' : 'items'} passed`;
   const out: string[] = [];

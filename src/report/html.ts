@@ -29,12 +29,12 @@ import { latencyPanel } from './html/latency.js';
 import { forestPanel } from './html/forest.js';
 import { forestRows, tooFewText } from './rates.js';
 import { agreementBasis } from './evaluations.js';
-import { changeText, compactCount } from './usage.js';
+import { compactCount, usageChangeWords } from './usage.js';
 import { spendText } from './spend.js';
 import { usageSummary } from '../evaluate/usage.js';
 import { itemsData, scriptJson } from './html/data.js';
 import { faultLine, liveWords } from './simulation.js';
-import { checksLine, lineChecks } from './persona.js';
+import { lineChecks, lineWords } from './persona.js';
 import { validSha } from './metadata.js';
 import { judgeFallbackText } from './judge-mode.js';
 import { docsLinks } from '../version.js';
@@ -42,6 +42,7 @@ import {
   buildModel,
   DRIFT_WORDS,
   estimateParts,
+  gateFailsText,
   headlineParts,
   headlineText,
   removedShown,
@@ -55,6 +56,7 @@ import {
   thousands,
   topCauseText,
   viewOf,
+  type GateView,
   type Item,
   type ItemView,
   type ReportModel,
@@ -75,7 +77,7 @@ export interface HtmlExtras {
    * under the heading as the comment and the job summary name it (docs/action.md, "Two suites in
    * one repository").
    */
-  context?: Pick<ReportContext, 'repositoryUrl' | 'headSha' | 'suite'>;
+  context?: Pick<ReportContext, 'repositoryUrl' | 'headSha' | 'suite' | 'gate'>;
 }
 
 // A cause's line is our words with its fix, which is said whole (docs/troubleshooting.md, "Not evaluated"): a longer bound than an item's detail.
@@ -127,7 +129,7 @@ function whyLine(f: Item): string {
     // (docs/fixtures.md, "Reports"), the check by name, and where the user was simulated from.
     const live = f.simulation ? liveWords(f, f.simulation) : null;
     const shown = lineChecks(f);
-    return `${shown.prefix}${checksLine(shown.checks)}${live === null ? '' : ` · ${live}`}`;
+    return `${lineWords(shown)}${live === null ? '' : ` · ${live}`}`;
   }
   return f.errored ? f.error : f.detail;
 }
@@ -204,7 +206,8 @@ function spentNote(run: RunRecord): string {
 function tokensCard(run: RunRecord): string {
   const u = usageSummary(run.fixtures, Array.isArray(run.personas) ? run.personas : []);
   if (u === null) return '';
-  const change = u.change === null ? '' : `, ${changeText(u.change)} vs baselines`;
+  const words = usageChangeWords(u);
+  const change = `${words.change === null ? '' : `, ${words.change}`}${words.leftOut === null ? '' : `; ${words.leftOut}`}`;
   return card('', compactCount(u.total.inputTokens + u.total.outputTokens), `agent tokens reported (${compactCount(u.total.inputTokens)} in, ${compactCount(u.total.outputTokens)} out${change})`);
 }
 
@@ -329,7 +332,8 @@ function notices(run: RunRecord, total: number): string {
   const s = run.selection;
   if (s) {
     const why = [s.rerunOf ? `a rerun of what did not pass in ${s.rerunOf}` : '', s.only ? `--only ${s.only.join(',')}` : ''].filter(Boolean).join(', ');
-    out.push(`Part of the suite: ${why || 'a selection'}; ${thousands(s.labels.length)} ${s.labels.length === 1 ? 'item' : 'items'} replayed.`);
+    // Both null only in a merge of shards given different ones (docs/results-json.md): its labels say what was replayed.
+    out.push(`Part of the suite: ${why || 'shards replayed with different --rerun or --only (or none)'}; ${thousands(s.labels.length)} ${s.labels.length === 1 ? 'item' : 'items'} replayed.`);
   }
   // Baselines whose item is gone (docs/action.md, "The PR comment"): named, as in the comment.
   const removed = run.removed ?? [];
@@ -371,17 +375,26 @@ const FIRST_SECTIONS: ReadonlySet<SectionKey> = new Set(['newly_failing', 'not_e
 /** In each first section, this many rows are open on load (their details drawn); the rest are one click away. */
 export const OPEN_ROWS = 20;
 
-/** "bad" (something newly fails), "grey" (nothing regressed, the run not verified: never a failure), else "good". */
-function headlineState(model: ReportModel): 'bad' | 'grey' | 'good' {
+/**
+ * "bad" (something newly fails), "grey" (nothing regressed, the run not verified: never a failure),
+ * "warn" (none of these, and the gate fails on what the headline does not say), else "good".
+ */
+function headlineState(model: ReportModel, gate: GateView | null): 'bad' | 'grey' | 'warn' | 'good' {
   if (model.sections.newly_failing.length > 0 || model.tiers.regressed > 0) return 'bad';
-  if (model.total === 0 || headlineParts(model).unverified) return 'grey';
-  return 'good';
+  const parts = headlineParts(model, gate);
+  if (model.total === 0 || parts.unverified) return 'grey';
+  return parts.icon === '🟠' ? 'warn' : 'good';
 }
 
-/** The headline, and under it the cause shared by most unverified items. */
-function headlineBlock(model: ReportModel): string {
+/** The headline; under it what the gate fails on that it does not say, and the cause shared by most unverified items. */
+function headlineBlock(model: ReportModel, gate: GateView | null): string {
   const cause = topCauseText(model);
-  return `<p class="headline ${headlineState(model)}">${h(headlineText(model))}</p>${cause === null ? '' : `<p class="cause"><b>Cause</b>: ${hLinked(clip(cause, LIMITS.cause))}</p>`}`;
+  const fails = gateFailsText(model, gate, (text) => `<code>${h(clip(text, LIMITS.label))}</code>`, (text) => `<b>${text}</b>`);
+  return (
+    `<p class="headline ${headlineState(model, gate)}">${h(headlineText(model))}</p>` +
+    (fails === null ? '' : `<p class="gate">${fails}</p>`) +
+    (cause === null ? '' : `<p class="cause"><b>Cause</b>: ${hLinked(clip(cause, LIMITS.cause))}</p>`)
+  );
 }
 
 /** An errored or not evaluated section's rows, each cause group under its cause ("all 5: HTTP 404 from ..."). */
@@ -440,7 +453,7 @@ export function renderHtml(run: RunRecord, extras: HtmlExtras = {}): string {
 <header>
 <h1>agent-replay report</h1>
 ${suite === null ? '' : `<p class="meta suite">Suite <code>${h(suite)}</code></p>\n`}${metaLine(run)}${judgeModeLine(run)}
-${headlineBlock(model)}
+${headlineBlock(model, extras.context?.gate ?? null)}
 ${notices(run, model.total)}${flakyNotice(model)}
 </header>
 <main>

@@ -6,10 +6,10 @@
 // whether the run was verified and list the causes.
 // Every text is XML-escaped and characters XML 1.0 cannot carry are removed.
 
-import type { Check, RunRecord, ToolCall } from '../types.js';
-import { answeredInRun, causeLine, causeOf, incompleteText, tallies, unverifiedText, type Cause, type CauseItem } from '../evaluate/index.js';
+import type { Check, DriftVerdict, ErrorKind, PersonaErrorKind, RunRecord, ToolCall } from '../types.js';
+import { answeredInRun, causeLine, causeOf, incompleteParts, incompleteText, tallies, unverifiedText, type Cause, type CauseItem } from '../evaluate/index.js';
 import { clip, oneLine } from './escape.js';
-import { buildModel, routeText, viewOf, type FixtureView, type ReportModel, type ScriptView } from './model.js';
+import { buildModel, DRIFT_WORDS, ERROR_KIND_WORDS, routeText, viewOf, type FixtureView, type ReportModel, type ScriptView } from './model.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
 import { decisiveTurn, lineChecks, matchMark, messageChanged, namedAttemptTurn, notSent, stoppedOn } from './persona.js';
@@ -34,6 +34,18 @@ export function xmlAttr(text: string): string {
 }
 
 const XML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+
+/**
+ * A failure's and an error's `type` in the words every surface uses ("newly failing", "timeout"), not
+ * the record's values: dorny/test-reporter shows it before the message ("newly failing: ...").
+ */
+function failureType(drift: DriftVerdict | null): string {
+  return drift === null ? 'fail' : DRIFT_WORDS[drift];
+}
+
+function errorType(kind: ErrorKind | PersonaErrorKind | null): string {
+  return kind === null ? 'errored' : ERROR_KIND_WORDS[kind];
+}
 
 function seconds(ms: number): string {
   return (Number.isFinite(ms) && ms > 0 ? ms / 1000 : 0).toFixed(3);
@@ -94,6 +106,8 @@ function callText(call: ToolCall): string {
  * A test case's opening tag, a fixture's and a script's alike: classname the file, name the label,
  * and `file` and `line`, which the test viewers that annotate a pull request read for where the item
  * is (a viewer that has no `file` takes the last dot-part of the classname, `yml`, for one).
+ * The classname stays the path as written, though Jenkins splits it at its last dot into package
+ * and class: the other viewers show it as it is, and why is in docs/cli.md, "What each command does".
  */
 function caseOpen(item: { file: string; label: string; line: number; durationMs: number }): string {
   const file = xmlAttr(item.file);
@@ -108,14 +122,18 @@ function testcase(v: FixtureView, causeOf: CauseOfItem): string {
   const cause = causeOf(f);
   if (f.errored) {
     const detail = f.error;
-    return `${open}>\n      <error message="${message(detail)}" type="${xmlAttr(f.errorKind ?? 'errored')}">${body(v, cause)}</error>\n    </testcase>`;
+    return `${open}>\n      <error message="${message(detail)}" type="${errorType(f.errorKind)}">${body(v, cause)}</error>\n    </testcase>`;
   }
   if (f.verdict === 'fail') {
-    return `${open}>\n      <failure message="${message(f.detail)}" type="${xmlAttr(f.drift?.verdict ?? 'fail')}">${body(v, null)}</failure>\n    </testcase>`;
+    return `${open}>\n      <failure message="${message(f.detail)}" type="${failureType(f.drift?.verdict ?? null)}">${body(v, null)}</failure>\n    </testcase>`;
   }
   if (f.verdict !== 'pass') {
     const why = causeText(cause);
-    return `${open}>\n      <skipped message="${message(`not evaluated (not a failure): ${f.detail}${why === null ? '' : `; ${why}`}`)}"/>\n    </testcase>`;
+    const text = message(`not evaluated (not a failure): ${f.detail}${why === null ? '' : `; ${why}`}`);
+    // The reply that could not be judged, where CI shows a skip's text (GitLab's details), as the
+    // terminal and the comment show it; a script's transcript likewise below.
+    if (f.reply !== null) return `${open}>\n      <skipped message="${text}">${body(v, null)}</skipped>\n    </testcase>`;
+    return `${open}>\n      <skipped message="${text}"/>\n    </testcase>`;
   }
   // A pass that changed (docs/cli.md, "What each command does"): the test passed, what changed is its output.
   if (v.section === 'reworded') return rewordedCase(open, v);
@@ -175,13 +193,13 @@ function personaTestcase(v: ScriptView, causeOf: CauseOfItem): string {
   const open = caseOpen(p);
   const message = (text: string): string => xmlAttr(clip(text, 1000));
   if (p.errored) {
-    return `${open}>\n      <error message="${message(p.error)}" type="${xmlAttr(p.errorKind)}">${personaBody(v, causeOf(p))}</error>\n    </testcase>`;
+    return `${open}>\n      <error message="${message(p.error)}" type="${errorType(p.errorKind)}">${personaBody(v, causeOf(p))}</error>\n    </testcase>`;
   }
   if (p.verdict === 'fail') {
     // A repeated script: the failed checks of the first attempt that failed, named (persona.ts lineChecks).
     const named = lineChecks(p);
-    const failed = `${named.prefix}${named.checks.filter((c) => c.status === 'fail').map(checkLine).join('; ')}`;
-    return `${open}>\n      <failure message="${message(failed)}" type="${xmlAttr(p.drift.verdict)}">${personaBody(v, null)}</failure>\n    </testcase>`;
+    const failed = `${named.prefix}${named.error ?? named.checks.filter((c) => c.status === 'fail').map(checkLine).join('; ')}`;
+    return `${open}>\n      <failure message="${message(failed)}" type="${failureType(p.drift.verdict)}">${personaBody(v, null)}</failure>\n    </testcase>`;
   }
   if (p.verdict === 'not_evaluated') {
     // A simulator fault is the reason, not the checks it left unmeasured (docs/simulated-users.md).
@@ -228,7 +246,11 @@ export function renderJUnit(run: RunRecord): string {
   // An incomplete merge (a shard missing or excluded) is a test case of its own, in error: as a
   // property only, most CI viewers showed a merge without a shard's items as green (docs/cli.md,
   // "report").
-  const incomplete = run.incomplete == null ? null : incompleteText(run.incomplete);
+  const incomplete = run.incomplete == null ? null : incompleteParts(run.incomplete);
+  // Its file is the suite folder whose shards it merges, which the checkout has: without one,
+  // mikepenz/action-junit-report looked for a file named `agent-replay.*` anywhere in the
+  // repository and annotated the first it found (docs/cli.md, "report").
+  const suiteFile = run.suitePath === undefined ? '' : ` file="${xmlAttr(run.suitePath)}"`;
   const extra = incomplete === null ? 0 : 1;
   const counts = `tests="${run.fixtures.length + personas.length + extra}" failures="${t.failed}" errors="${t.errored + extra}"`;
   const time = `time="${seconds(run.durationMs)}"`;
@@ -246,7 +268,7 @@ export function renderJUnit(run: RunRecord): string {
     }),
     ...(incomplete === null
       ? []
-      : [`    <testcase classname="${name}" name="incomplete merge" time="0">\n      <error message="${xmlAttr(clip(incomplete, 1000))}" type="incomplete"/>\n    </testcase>`]),
+      : [`    <testcase classname="${name}" name="incomplete merge"${suiteFile} time="0">\n      <error message="${xmlAttr(clip(incomplete, 1000))}" type="incomplete merge"/>\n    </testcase>`]),
     '  </testsuite>',
     '</testsuites>',
     '',

@@ -323,7 +323,7 @@ export function assemble(doc: Doc, plan: Plan): string {
   const suite = suiteLine(ctx);
   if (suite !== null) blocks.push(suite);
   if (ctx.acceptance) blocks.push(acceptanceBlock(ctx.acceptance));
-  blocks.push(headline(model, run.agent.endpoint ?? null));
+  blocks.push(headline(model, run.agent.endpoint ?? null, ctx.gate ?? null));
   const incomplete = incompleteBlock(run);
   if (incomplete) blocks.push(incomplete);
   const interrupted = interruptedBlock(run, model);

@@ -5,8 +5,8 @@
 // headline lists the non-zero section counts in that order, so they add up to the total.
 
 import { JUDGE_PROVIDERS } from '../types.js';
-import type { DriftVerdict, Estimate, FixtureRecord, ItemStats, PersonaRecord, RemovedBaseline, RunRecord, Tallies, Tier } from '../types.js';
-import { causeLine, causeOf, changesOf, isReworded, decideAcceptance, decidePersonaAcceptance, isScript, asAccepted, tallies, verificationOf, type CauseGroup, type Change, type ItemKind, type Verification } from '../evaluate/index.js';
+import type { DriftVerdict, ErrorKind, Estimate, FailOnCondition, FixtureRecord, PersonaErrorKind, ItemStats, PersonaRecord, RemovedBaseline, RunRecord, Tallies, Tier } from '../types.js';
+import { causeLine, causeOf, changesOf, isReworded, decideAcceptance, decidePersonaAcceptance, isScript, asAccepted, offenderText, tallies, verificationOf, type CauseGroup, type Change, type GateResult, type ItemKind, type Verification } from '../evaluate/index.js';
 import { formatUsdPair } from './money.js';
 import { runRateParts, runRateSaysSomething, tierCountsText, tierWords, tooFewOfRun, type RunRateParts, type TooFew } from './rates.js';
 import { plural, thousands } from '../words.js';
@@ -312,7 +312,10 @@ export function sectionCounts(model: ReportModel): string[] {
 }
 
 export interface HeadlineParts {
-  /** 🔴 a regression, ⚪ not verified (grey: never a failure) or nothing ran, ✅ otherwise. */
+  /**
+   * 🔴 a regression, ⚪ not verified (grey: never a failure) or nothing ran, 🟠 none of these but the
+   * gate fails (gateFailsText says on what), ✅ otherwise.
+   */
   icon: string;
   lead: string | null;
   counts: string[];
@@ -331,11 +334,53 @@ function notVerifiedLead(v: Verification): string {
 }
 
 /**
+ * What a report knows of the gate the run was checked by (docs/semantics.md, "The gate"): the
+ * conditions met and by which items. Null when the report applies none (a record shown again, the
+ * comment the accept flow rewrites): the headline then says what happened, no more.
+ */
+export type GateView = Pick<GateResult, 'failed' | 'offenders'>;
+
+/**
+ * The fail-on conditions the headline says whenever they are met: a regression (🔴, its count) and
+ * what was not verified ("Not verified: 2 errored", or "— 2 not verified" after a regression).
+ */
+const SAID_BY_HEADLINE: ReadonlySet<FailOnCondition> = new Set<FailOnCondition>(['newly_failing', 'regressed', 'unverified', 'errored', 'not_evaluated']);
+
+/**
+ * The conditions met that fail the gate and that the headline does not say (slower, flaky,
+ * reply_changed...): none when the gate passed, or when the run was interrupted (its headline says
+ * so, and the gate is not applied to what finished: docs/cli.md, "Interrupted runs").
+ */
+function unsaidOffenders(model: Pick<ReportModel, 'verification'>, gate: GateView | null): GateView['offenders'] {
+  if (gate === null || !gate.failed || model.verification.interrupted) return [];
+  return gate.offenders.filter((o) => !SAID_BY_HEADLINE.has(o.condition));
+}
+
+/**
+ * The line right under the headline when the gate fails on a condition the headline does not say
+ * (docs/action.md, "The PR comment", "A check that fails"): "The check fails (fail-on slower): 2
+ * fixtures slower than the baseline (refund-policy, greeting)". `code` writes a condition or a
+ * label for its surface (a code span in markdown), `lead` its first words (bold in markdown). Null
+ * when the gate passed, or failed only on what the headline says (a regression, a run not verified).
+ */
+export function gateFailsText(
+  model: Pick<ReportModel, 'verification'>,
+  gate: GateView | null,
+  code: (text: string) => string = (text) => text,
+  lead: (text: string) => string = (text) => text,
+): string | null {
+  const unsaid = unsaidOffenders(model, gate);
+  if (unsaid.length === 0) return null;
+  return `${lead('The check fails')} (fail-on ${unsaid.map((o) => code(o.condition)).join(', ')}): ${unsaid.map((o) => offenderText(o, code)).join('; ')}`;
+}
+
+/**
  * The headline: an icon, a lead when no section says it ("Not verified", "No regressions"), then
  * the section counts, which add up to the number of items. A regression leads; what was not
- * verified follows it ("2 not verified").
+ * verified follows it ("2 not verified"). The words say what happened, whatever the gate; a gate
+ * that fails on what they do not say takes the ✅ away (🟠), never the words.
  */
-export function headlineParts(model: ReportModel): HeadlineParts {
+export function headlineParts(model: ReportModel, gate: GateView | null = null): HeadlineParts {
   const s = model.sections;
   const counts = sectionCounts(model);
   const v = model.verification;
@@ -350,8 +395,10 @@ export function headlineParts(model: ReportModel): HeadlineParts {
   }
   if (unverified) return { icon: '⚪', lead: notVerifiedLead(v), counts, tail: null, rates, unverified };
   // Measured against a suite the pull request edited (a check weakened, a baseline rewritten), unchanged is no proof: the block under the headline says what.
-  if (s.unchanged.length === model.total && model.removed.length === 0 && !model.suiteEdited) return { icon: '✅', lead: 'No regressions', counts, tail: null, rates, unverified };
-  return { icon: '✅', lead: 'No new failures', counts, tail: null, rates, unverified };
+  // A check that fails is never shown a ✅ (docs/action.md, "The PR comment", "A check that fails").
+  const icon = unsaidOffenders(model, gate).length > 0 ? '🟠' : '✅';
+  if (s.unchanged.length === model.total && model.removed.length === 0 && !model.suiteEdited) return { icon, lead: 'No regressions', counts, tail: null, rates, unverified };
+  return { icon, lead: 'No new failures', counts, tail: null, rates, unverified };
 }
 
 /**
@@ -387,6 +434,23 @@ export const DRIFT_WORDS: Record<DriftVerdict, string> = {
   newly_failing: 'newly failing',
   no_baseline: 'no baseline',
   not_evaluated: 'drift unknown',
+};
+
+/**
+ * An errored item's kind in words, where a viewer shows it before the error (JUnit's `type`,
+ * "timeout: message turn: no answer ..."); the kind as recorded is results.json's `errorKind`.
+ */
+export const ERROR_KIND_WORDS: Record<ErrorKind | PersonaErrorKind, string> = {
+  http: 'HTTP error',
+  timeout: 'timeout',
+  network: 'network error',
+  invalid_json: 'not JSON',
+  ended_in_welcome: 'ended in the welcome turn',
+  missing_reply: 'no reply',
+  agent_error: 'agent error',
+  internal: 'errored',
+  invalid_response: 'invalid response',
+  unmocked_tool: 'unmocked tool',
 };
 
 /** "pass (probe)", "fail", "not evaluated", "errored"; a repeated item adds its k/N: "pass 2/3 (flaky)". */

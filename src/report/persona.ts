@@ -17,7 +17,7 @@ import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
 import { attemptsHead, ATTEMPT_WORDS, BEGUN_TITLE, decisiveAttempt, otherAttemptsWords, firstThat, diffBlock, fileRefHtml, labelled, LIMITS, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
-import { attemptMeaningDetail } from '../evaluate/repeat.js';
+import { attemptMeaningDetail, attemptOutcome, attemptsDetailHead, erroredFailIndex } from '../evaluate/repeat.js';
 import { SCRIPT_MARK, routeText, thousands, type ScriptView } from './model.js';
 import type { Profile } from './profile.js';
 import { errorTurn, type Own } from './cause-details.js';
@@ -172,14 +172,22 @@ export function checksCount(checks: readonly Check[]): string {
  * The checks a script's line names, after which attempt they are ("attempt 2: "), so that "both
  * checks passed" on a script that failed 2 of 5 attempts is not read as the whole item's
  * (docs/fixtures.md, "Reports"): a repeated script's first attempt with its verdict, so that a fail
- * names an attempt that failed, else the attempt shown; a script run once, its checks alone.
+ * names an attempt that failed, else the attempt shown; a script run once, its checks alone. A fail
+ * its errored attempts made (none failed) names the first of them and its error in a fixture's
+ * words, "2/5 attempts passed (minPass 3), 3 errored, flaky; attempt 1: " then `error`, and no
+ * checks: the passing attempt's would say "all checks passed" of a fail.
  */
-export function lineChecks(p: PersonaRecord): { prefix: string; checks: readonly Check[] } {
-  if (p.attempts === undefined || p.repeat === undefined || p.attempts.length < 2) return { prefix: '', checks: p.checks };
+export function lineChecks(p: PersonaRecord): { prefix: string; checks: readonly Check[]; error: string | null } {
+  if (p.attempts === undefined || p.repeat === undefined || p.attempts.length < 2) return { prefix: '', checks: p.checks, error: null };
+  const outcomes = p.attempts.map(attemptOutcome);
+  const shown = outcomes.findIndex((o) => o !== 'errored');
+  if (!p.errored && erroredFailIndex(outcomes, p.verdict) !== -1) {
+    const named = attemptsDetailHead(p.repeat, outcomes, p.verdict, shown);
+    return { prefix: named.head, checks: [], error: p.attempts[named.index]?.error ?? '' };
+  }
   const decisive = p.errored ? null : decisiveAttempt(p);
-  if (decisive !== null) return { prefix: `attempt ${decisive.number}: `, checks: decisive.attempt.checks };
-  const shown = p.attempts.findIndex((a) => !a.errored);
-  return { prefix: shown === -1 ? '' : `attempt ${shown + 1}: `, checks: p.checks };
+  if (decisive !== null) return { prefix: `attempt ${decisive.number}: `, checks: decisive.attempt.checks, error: null };
+  return { prefix: shown === -1 ? '' : `attempt ${shown + 1}: `, checks: p.checks, error: null };
 }
 
 /**
@@ -250,6 +258,11 @@ export function namedAttemptTurn(pr: PersonaRecord): AttemptTurn | null {
   const shown = pr.turns.find((t) => t.index === index) ?? null;
   if (turn === null && shown === null) return null;
   return { number, shownNumber, index, shown, turn };
+}
+
+/** A script's line (lineChecks) in the comment's and report.html's words: after its prefix, checksLine, or the named attempt's error's first line. */
+export function lineWords(named: ReturnType<typeof lineChecks>): string {
+  return `${named.prefix}${named.error === null ? checksLine(named.checks) : (normalizeBlock(named.error).trim().split('\n')[0] ?? '')}`;
 }
 
 /** checksCount, then the first check that failed (else did not run): "2 of 5 checks passed · ❌ tool not called: … (+1 more)". */
@@ -572,7 +585,7 @@ export function personaSummary(v: ScriptView, ctx: ReportContext, own?: Own): st
   const live = p.simulation ? liveWords(p, p.simulation) : null;
   const error = (own === undefined ? p.error : own.text) ?? '';
   const named = lineChecks(p);
-  const second = p.errored ? (normalizeBlock(error).trim().split('\n')[0] ?? '') : fault !== null ? fault : `${named.prefix}${checksLine(named.checks)}${live === null ? '' : ` · ${live}`}`;
+  const second = p.errored ? (normalizeBlock(error).trim().split('\n')[0] ?? '') : fault !== null ? fault : `${lineWords(named)}${live === null ? '' : ` · ${live}`}`;
   return second ? `${head}<br>${escapeHtmlInline(clip(second, LIMITS.detail))}` : head;
 }
 

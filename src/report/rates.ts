@@ -295,13 +295,16 @@ export function runRateSaysSomething(s: RunStats): boolean {
   return s.mcnemar === undefined || s.mcnemar.newlyFailing + s.mcnemar.newlyPassing > 0;
 }
 
-/** The run's pass-rate change (docs/statistics.md, "The run"), from the record's run `stats`. */
-export function runRateParts(s: RunStats, leftOut: LeftOut = { errored: 0, notEvaluated: 0 }): RunRateParts {
+/**
+ * The run's pass-rate change (docs/statistics.md, "The run"), from the record's run `stats`; `over`
+ * says which items it is of: a run's "with a baseline", `compare`'s "in both runs".
+ */
+export function runRateParts(s: RunStats, leftOut: LeftOut = { errored: 0, notEvaluated: 0 }, over = 'with a baseline'): RunRateParts {
   // The interval says within or beyond noise only where it can see the noise: with McNemar's test
   // (no item repeated) the test says it, and an interval of one value (no spread between the items
   // or in their attempts) says nothing (docs/statistics.md, "The run").
   const noise = s.mcnemar !== undefined || s.ci[0] === s.ci[1] ? '' : holdsZero(s.ci) ? ', within noise' : beyondWords(s.pooled);
-  const items = `${thousands(s.items)} ${s.items === 1 ? 'item' : 'items'} with a baseline${leftOutWords(leftOut)}`;
+  const items = `${thousands(s.items)} ${s.items === 1 ? 'item' : 'items'} ${over}${leftOutWords(leftOut)}`;
   return {
     // "of attempts": agreement, beside it, is the share of items whose verdict passed; this is each
     // item's share of passing attempts, averaged (docs/statistics.md, "The run's pass-rate line").
@@ -314,8 +317,8 @@ export function runRateParts(s: RunStats, leftOut: LeftOut = { errored: 0, notEv
 }
 
 /** The run's pass-rate line as plain text. */
-export function runRateText(s: RunStats, leftOut?: LeftOut): string {
-  const r = runRateParts(s, leftOut);
+export function runRateText(s: RunStats, leftOut?: LeftOut, over?: string): string {
+  const r = runRateParts(s, leftOut, over);
   return [`${r.head}: ${r.detail}`, r.mcnemar].filter((x) => x !== null).join(' · ');
 }
 

@@ -19,6 +19,7 @@ import {
   SECTION_WORDS,
   buildModel,
   estimateText,
+  gateFailsText,
   headlineParts,
   headlineText,
   flakyText,
@@ -31,6 +32,7 @@ import {
   topCauseText,
   viewOf,
   type FixtureView,
+  type GateView,
   type Item,
   type ScriptView,
   type SectionKey,
@@ -73,19 +75,25 @@ export interface TerminalOptions {
   width?: number;
   /** Where every item's full text is, named under a clipped reply ("results.json"). */
   where?: string;
+  /** The gate the run was checked by, said under the headline when it fails on what the headline does not say (model.ts gateFailsText). */
+  gate?: GateView | null;
 }
 
 export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   const paint = (colour: Colour, text: string): string => (opts.color ? `${ANSI[colour]}${text}${ANSI.reset}` : text);
   const fit = (text: string): string => (opts.width && opts.width > 0 ? clipShown(text, opts.width) : text);
   const model = buildModel(run);
-  const h = headlineParts(model);
+  const gate = opts.gate ?? null;
+  const h = headlineParts(model, gate);
   const t = model.tallies;
   const lines: string[] = [];
 
-  // Red for a regression; grey when not verified (never a failure); green otherwise.
-  const headColour: Colour = h.icon === '🔴' ? 'red' : h.icon === '✅' ? 'green' : 'grey';
+  // Red for a regression; grey when not verified (never a failure); yellow when the gate fails on what
+  // the headline does not say (the line under it says what); green otherwise.
+  const headColour: Colour = h.icon === '🔴' ? 'red' : h.icon === '🟠' ? 'yellow' : h.icon === '✅' ? 'green' : 'grey';
   lines.push(paint('bold', paint(headColour, fit(`agent-replay: ${headlineText(model)}`))));
+  const fails = gateFailsText(model, gate, terminalLine);
+  if (fails !== null) lines.push(paint('yellow', fit(`  ${fails}`)));
   const cause = topCauseText(model);
   if (cause !== null) lines.push(paint('grey', fit(`  cause: ${terminalLine(clip(cliWords(cause), 2000))}`)));
   if (run.incomplete != null) lines.push(paint('yellow', fit(terminalLine(incompleteText(run.incomplete)))));
@@ -397,7 +405,7 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   // An errored script's checks ran on the turns that completed (docs/personas.md, "How verdicts combine"): not the script's result.
   // A repeated script's line names the first attempt with its verdict, and lists that attempt's open checks below.
   const named = lineChecks(p);
-  const checks = `${p.errored ? 'on the turns that completed: ' : ''}${named.prefix}${checksCount(named.checks)}`;
+  const checks = `${p.errored ? 'on the turns that completed: ' : ''}${named.prefix}${named.error === null ? checksCount(named.checks) : clipKeepingFix(cliWords(named.error), 300)}`;
   const last = p.turns[p.turns.length - 1];
   const unsent = p.unsent.length > 0 && !p.errored && last ? ` · ended on turn ${last.index}, ${p.unsent.length} not sent` : '';
   const fault = p.errored ? null : faultLine(p.simulation);

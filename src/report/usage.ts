@@ -4,8 +4,9 @@
 // the simulator's, whose calls are counted as calls (spend.ts). Null when no turn of the run
 // reported usage, so a run without any renders exactly as before.
 
-import { usageSummary } from '../evaluate/usage.js';
+import { usageSummary, type UsageSummary } from '../evaluate/usage.js';
 import type { RunRecord } from '../types.js';
+import { plural } from '../words.js';
 
 /** 842, 12.4k, 3.1M: one decimal below a hundred of the unit and whole units above, a half rounded up. */
 export function compactCount(n: number): string {
@@ -34,11 +35,24 @@ export function changeText(change: number): string {
   return pct > 0 ? `+${pct}%` : `${pct}%`;
 }
 
+/**
+ * The change against the baselines in words, "+18% vs baselines", and the items left out of it
+ * because their tokens are some turns' alone (UsageSummary.partial), "1 item left out: its turns
+ * did not all report tokens"; with items left out and none compared, "none compared with
+ * baselines". Each null when there is nothing to say.
+ */
+export function usageChangeWords(s: UsageSummary): { change: string | null; leftOut: string | null } {
+  const leftOut = s.partial === 0 ? null : `${plural(s.partial, 'item', 'items')} left out: ${s.partial === 1 ? 'its' : 'their'} turns did not all report tokens`;
+  const change = s.change !== null ? `${changeText(s.change)} vs baselines` : leftOut !== null && s.compared === 0 ? 'none compared with baselines' : null;
+  return { change, leftOut };
+}
+
 /** The usage line's text, or null when nothing was reported. */
 export function usageText(run: Pick<RunRecord, 'fixtures' | 'personas'>): string | null {
   const s = usageSummary(run.fixtures, run.personas ?? []);
   if (s === null) return null;
   const total = s.total.inputTokens + s.total.outputTokens;
   const head = `agent tokens reported: ${compactCount(total)} (${compactCount(s.total.inputTokens)} in, ${compactCount(s.total.outputTokens)} out)`;
-  return s.change === null ? head : `${head}, ${changeText(s.change)} vs baselines`;
+  const { change, leftOut } = usageChangeWords(s);
+  return `${head}${change === null ? '' : `, ${change}`}${leftOut === null ? '' : ` (${leftOut})`}`;
 }

@@ -521,6 +521,26 @@ function inMilliseconds(key: string, hint: string): boolean {
   return /Ms$/.test(hint) && !/ms$/i.test(key);
 }
 
+/**
+ * An example of a value in milliseconds that fits the setting, its default or a budget of its
+ * order ("30 seconds is 30000" fits an agent's timeout, not a 300 ms `latency.minDeltaMs`).
+ * `parent`: the key of the mapping it is in (`regex` for the regex's 100 ms timeout).
+ */
+function millisecondsExample(hint: string, parent: string | null): string {
+  if (hint === 'timeoutMs') return parent === 'regex' ? '0.1 seconds is 100' : '30 seconds is 30000';
+  if (hint === 'backoffMs') return '0.25 seconds is 250';
+  if (hint === 'minDeltaMs') return '0.3 seconds is 300';
+  if (hint === 'waitMs') return '5 seconds is 5000';
+  if (hint === 'maxLatencyMs' || hint === 'maxTurnLatencyMs') return '2 seconds is 2000';
+  return '1 second is 1000';
+}
+
+/** The key of the mapping at `path`: its last key, null at the top level or in a list. */
+function parentKey(path: readonly PathSegment[]): string | null {
+  const last = path[path.length - 1];
+  return typeof last === 'string' ? last : null;
+}
+
 /** `line` with the key `key` written at `pos` renamed `hint`; null when the line does not show it there. */
 function renamedAt(line: string | null, pos: Position, key: string, hint: string): string | null {
   const col = pos.column === null ? -1 : pos.column - 1;
@@ -558,8 +578,8 @@ interface InnerSlip {
  * with the key it stands for there (`costs: { cap: 1 }` reads `cost: { capUsd: 1 }`), so that the
  * line shown does not lead to the next error.
  */
-function renameFix(src: SourceFile, pos: Position, key: string, hint: string, inner: readonly InnerSlip[] = []): string {
-  if (inMilliseconds(key, hint)) return `did you mean ${quote(hint)}? it is in milliseconds: rename the key and give the value in milliseconds (30 seconds is 30000)`;
+function renameFix(src: SourceFile, pos: Position, key: string, hint: string, parent: string | null, inner: readonly InnerSlip[] = []): string {
+  if (inMilliseconds(key, hint)) return `did you mean ${quote(hint)}? it is in milliseconds: rename the key and give the value in milliseconds (${millisecondsExample(hint, parent)})`;
   let fixed = renamedAt(lineOf(src, pos.line), pos, key, hint);
   if (fixed === null) return `did you mean ${quote(hint)}? rename the key`;
   // Right to left, so that the columns of the keys before each hold.
@@ -857,13 +877,13 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
           at(
             pos,
             `unknown key ${quote(key)}${where ? ` ${where}` : ''}${missing ? ` (and the required ${quote(hint)} is missing)` : ''}; allowed keys: ${allowed.join(', ')}`,
-            fix ?? renameFix(ctx.src, pos, key, hint as string, inner.slips.filter((i) => i.sameLine)),
+            fix ?? renameFix(ctx.src, pos, key, hint as string, parentKey(shown), inner.slips.filter((i) => i.sameLine)),
           ),
           ...own.map((i) =>
             at(
               i.pos ?? pos,
               `unknown key ${quote(i.key)} in ${section} (written ${quote(key)}${pos.line === null ? '' : ` on line ${String(pos.line)}`}); allowed keys: ${inner.keys.join(', ')}`,
-              i.hint === null ? `remove ${quote(i.key)} or use one of the allowed keys` : renameFix(ctx.src, i.pos ?? pos, i.key, i.hint),
+              i.hint === null ? `remove ${quote(i.key)} or use one of the allowed keys` : renameFix(ctx.src, i.pos ?? pos, i.key, i.hint, hint),
             ),
           ),
         ];

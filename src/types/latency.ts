@@ -38,6 +38,15 @@ export interface Slower {
   step?: SlowerStep | null;
 }
 
+/**
+ * An item faster than its baseline (docs/latency.md, "Views"): the latency rule mirrored, its
+ * baseline's latency more than `latency.slowerBy` and more than `latency.minDeltaMs` over the item's.
+ */
+export interface Faster {
+  baselineMs: number;
+  latencyMs: number;
+}
+
 /** config.yml `latency` (docs/latency.md): both thresholds strict ("more than"). */
 export interface LatencyThresholds {
   /** A fraction of the baseline's latency: 0.5 is 50% slower. */

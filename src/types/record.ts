@@ -4,7 +4,7 @@ import type { Baseline, PersonaBaseline } from './baseline.js';
 import type { Meaning } from './meaning.js';
 import type { Assertion, AssertionCheck, ErrorKind, RepeatSummary, Route } from './fixture.js';
 import type { JudgeFingerprint, JudgeProvider, JudgeReuse, PanelMember } from './judge.js';
-import type { RunLatency, Slower, TokenUsage } from './latency.js';
+import type { Faster, RunLatency, Slower, TokenUsage } from './latency.js';
 import type { Check, PersonaErrorKind, ToolCall, Turn } from './persona.js';
 import type { SpanCounts, TimeSplit, WaterfallSpan } from './trace.js';
 import type { ItemStats, RunStats } from './stats.js';
@@ -259,6 +259,12 @@ interface FixtureRecordBase {
   welcomeLatencyMs?: number | null;
   /** Tokens the item's turns reported, summed (docs/latency.md, "Usage"); null when none reported; absent in older records. */
   usage?: TokenUsage | null;
+  /**
+   * Present (true) only when `usage` is some turns' alone (docs/latency.md, "Usage"): the welcome
+   * turn reported tokens and the message turn none, or none read (a repeated fixture: an attempt
+   * that replied). Left out of the change against the baselines; absent in older records.
+   */
+  usagePartial?: true;
   /** Hash of what defines the item (message, persona tag, assertion kind and value; not the judge's criterion). Absent in older records. */
   definitionHash?: string | null;
   /** The judge as it judged this item (judge assertions only; else null). Absent in older records. */
@@ -277,6 +283,8 @@ interface FixtureRecordBase {
   checks?: AssertionCheck[];
   /** Present only when the item was slower than its baseline (docs/latency.md). */
   slower?: Slower;
+  /** Present only when the item was faster than its baseline by the latency rule mirrored (docs/latency.md, "Views"). */
+  faster?: Faster;
   /** The trace id sent with the message turn (docs/traces.md); absent in older records. */
   traceId?: string | null;
   /** The message turn's spans, counted (docs/traces.md); absent or null without `traces:`. */
@@ -310,6 +318,8 @@ export interface FixtureAttempt {
   time?: TimeSplit | null;
   /** Tokens this attempt's turns reported (docs/latency.md, "Usage"); absent when none, and in older records. */
   usage?: TokenUsage | null;
+  /** Present (true) only when this attempt's `usage` is its welcome turn's alone (FixtureRecord.usagePartial). */
+  usagePartial?: true;
   durationMs: number;
   /** A panel of judges judged this attempt: every member's answer, in the panel's order; absent for a single judge. */
   members?: PanelMember[] | null;
@@ -393,6 +403,8 @@ interface PersonaRecordBase {
   simulation?: SimulationRecord;
   /** Present only when the script was slower than its baseline (docs/latency.md). */
   slower?: Slower;
+  /** Present only when the script was faster than its baseline by the latency rule mirrored (docs/latency.md, "Views"). */
+  faster?: Faster;
   /** Mocked or live mode (docs/personas.md, "Mocks and real tool calls"). Absent in older records. */
   toolMode?: ToolMode;
   /**

@@ -46,6 +46,10 @@ describe('action.yml and docs/action.md agree', () => {
     const rows = pageTable('outputs');
     expect(rows, REGENERATE).toEqual(Object.entries(action.outputs).map(([name, v]) => [`\`${name}\``, v.description]));
   });
+  it('repeat and repeat-max say that every shard of a matrix needs the same value: report mode refuses a merge otherwise', () => {
+    for (const name of ['repeat', 'repeat-max']) expect(action.inputs[name]?.description, name).toContain("Shards of a matrix need the same value in every shard's job");
+    expect(action.inputs.repeat?.description).toContain('report mode refuses to merge shards run with different repeats (https://github.com/agent-replay/agent-replay/blob/v0.1.0/docs/action.md#shards-one-suite-over-a-ci-matrix)');
+  });
   it('readInputs reads exactly the inputs action.yml declares', () => {
     const seen = new Set<string>();
     readInputs((name) => {

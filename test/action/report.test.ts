@@ -79,6 +79,13 @@ describe('report mode', () => {
     const comments = gh.comments('octo', 'shop', 7);
     expect(comments).toHaveLength(1);
     expect(parseCommentMetadata(comments[0]!.body)).toEqual({ marker: 'agent-replay', headSha: HEAD, runId: '3003', artifactName: `agent-replay-results-${HEAD}` });
+    // The merge's gate fails on what the headline does not say: the comment, the summary and
+    // report.html name it under a headline that is not ✅ (docs/action.md, "A check that fails").
+    const fails = '(fail-on `failed`): 1 fixture failing (`b`)';
+    expect(comments[0]!.body).toContain(`### 🟠 `);
+    expect(comments[0]!.body).toContain(`**The check fails** ${fails}`);
+    expect(run.summary).toContain(`**The check fails** ${fails}`);
+    expect(readFileSync(join(dirname(run.outputs['results-path'] as string), 'report.html'), 'utf8')).toContain('<p class="gate"><b>The check fails</b> (fail-on <code>failed</code>): 1 fixture failing (<code>b</code>)</p>');
     expect(gh.violations).toEqual([]);
   });
 

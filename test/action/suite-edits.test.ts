@@ -312,6 +312,36 @@ describe('a pull request that edits its own suite', () => {
     );
   });
 
+  // GitHub reads a workflow's anchors and aliases, and a `<<` as the ordinary key it is in YAML 1.2
+  // (a matrix entry's, here): refused as a merge key, the workflow made every pull request that
+  // touched a code file read "Not known whether this pull request edits the suite".
+  it('reads a workflow with anchors, aliases and a `<<` key as GitHub does: the files its steps run are named', async () => {
+    const workflow = [
+      'on: pull_request',
+      'jobs:',
+      '  check:',
+      '    runs-on: ubuntu-latest',
+      '    strategy:',
+      '      matrix:',
+      '        include:',
+      '          - &linux { os: ubuntu-latest, node: 20 }',
+      '          - <<: *linux',
+      '            node: 24',
+      '    steps:',
+      '      - &setup',
+      '        run: bash scripts/setup.sh',
+      '  again:',
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - *setup',
+      '',
+    ].join('\n');
+    const base = { ...BASE_FILES, '.github/workflows/ci.yml': workflow };
+    const { edits } = await editsOf([{ push: { 'scripts/setup.sh': 'exit 0\n', 'scripts/other.sh': '' } }], base);
+    expect(edits?.workflows).toEqual([{ file: 'scripts/setup.sh', status: 'added', by: '.github/workflows/ci.yml' }]);
+    expect(edits?.unknown).toBeNull();
+  });
+
   it('names the files of a local action whose action.yml the pull request broke, by its folder, and says it did not read', async () => {
     const used = { ...BASE_FILES, '.github/workflows/ci.yml': 'jobs:\n  a:\n    steps:\n      - uses: ./tools/x\n', 'tools/x/action.yml': 'runs: { using: composite, steps: [] }\n' };
     const broke = await editsOf([{ push: { 'tools/x/action.yml': 'runs: [\n' } }], used);

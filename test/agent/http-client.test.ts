@@ -178,8 +178,10 @@ describe('retries', () => {
     for (const [headers, history] of cases) {
       let calls = 0;
       const server = await serve(() => (++calls === 1 ? { status: 429, headers, body: 'slow down' } : { json: { reply: 'ok' } }));
-      const limiter = new AdaptiveLimiter(8);
-      const c = createHttpAgentClient({ ...defaultConfig().agent, url: server.url, start: null }, { clock: fakeClock(), random: () => 0.5, limiter });
+      // The limiter keeps the client's clock, as a run's does.
+      const clock = fakeClock();
+      const limiter = new AdaptiveLimiter(8, clock);
+      const c = createHttpAgentClient({ ...defaultConfig().agent, url: server.url, start: null }, { clock, random: () => 0.5, limiter });
       cleanups.push(() => c.close());
       expect(await c.converse(request)).toMatchObject({ kind: 'replied', reply: 'ok' });
       expect(limiter.history, JSON.stringify(headers)).toEqual(history);

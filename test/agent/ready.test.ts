@@ -278,11 +278,21 @@ describe('an interrupted wait', () => {
   it('stops at once when the run is interrupted, without another poll', async () => {
     const agent = await agentStartingAfter(Number.MAX_SAFE_INTEGER);
     const interrupt = new AbortController();
-    // a clock whose sleeps never end: only the interrupt can end the wait
-    const stuck = { now: () => 0, sleep: () => new Promise<void>(() => undefined) };
-    const waiting = waitForAgent({ url: agent.url, headers: {}, seconds: 60, clock: stuck, signal: interrupt.signal, log: () => interrupt.abort() });
+    // a clock whose sleeps never end: only the interrupt, pressed while it sleeps, can end the wait
+    const signals: (AbortSignal | undefined)[] = [];
+    const stuck = {
+      now: () => 0,
+      sleep: (_ms: number, signal?: AbortSignal) => {
+        signals.push(signal);
+        queueMicrotask(() => interrupt.abort());
+        return new Promise<void>(() => undefined);
+      },
+    };
+    const waiting = waitForAgent({ url: agent.url, headers: {}, seconds: 60, clock: stuck, signal: interrupt.signal });
     await expect(waiting).rejects.toThrow('interrupted while waiting for the agent, after 0 s: 1 poll (GET), the last one got HTTP 503; nothing was replayed and nothing was spent');
     expect(agent.seen).toHaveLength(1);
+    // The sleep was given the interrupt, with which the real clock clears its timer: none outlives the wait.
+    expect(signals.map((signal) => signal?.aborted)).toEqual([true]);
   });
 
   it('run: Ctrl-C during --wait-for-agent exits 130 and says it was interrupted, not that the agent was slow', async () => {

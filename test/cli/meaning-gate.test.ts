@@ -26,6 +26,8 @@ describe('fail-on meaning_changed', () => {
     expect(r.stderr).toContain('changed in meaning');
     expect(r.stderr).toContain('refund-window');
     expect(r.stdout).toContain('Reworded (4)');
+    // `report` applies the gate before it renders: the line under the headline names what fails it.
+    expect(r.stdout).toContain('\n  The check fails (fail-on meaning_changed): 3 items (2 fixtures, 1 persona script) changed in meaning (refund-window, receipt-needed, refund-dialog)\n');
   });
 
   it('is not met when the replies were only reworded or their meaning was not checked', async () => {

@@ -214,7 +214,7 @@ describe('agent-replay run with persona scripts', () => {
     expect(junit).toContain('tests="8" failures="2" errors="2" skipped="2"');
     expect(junit.match(/<testcase /g)).toHaveLength(8);
     expect(junit).toMatch(/<testcase classname="\.agent-replay\/personas\/scripts\.yml" name="fails-every-check" file="\.agent-replay\/personas\/scripts\.yml" line="\d+" time="[\d.]+">\n {6}<failure message="conversations: fail \(visited: [^"]*missing: billing\); terminal: fail/);
-    expect(junit).toMatch(/name="unmocked"[^>]*>\n {6}<error message="turn 1: the agent reported a call to find_order [^"]* that no mock answered[^"]*" type="unmocked_tool">/);
+    expect(junit).toMatch(/name="unmocked"[^>]*>\n {6}<error message="turn 1: the agent reported a call to find_order [^"]* that no mock answered[^"]*" type="unmocked tool">/);
   });
 
   it('--fail-on applies to scripts like to fixtures', async () => {

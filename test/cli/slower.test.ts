@@ -58,9 +58,15 @@ describe('slower than the baseline', () => {
     expect(markdown).toContain('slower: 50 ms -&gt; 600 ms');
     expect(markdown).toMatch(/Changed/);
 
-    const gated = await cli(['run', '--out', 'r3.json', '--fail-on', 'slower'], cwd, {}, io);
+    const gated = await cli(['run', '--out', 'r3.json', '--fail-on', 'slower', '--markdown', 'r3.md'], cwd, {}, io);
     expect(gated.code).toBe(1);
     expect(gated.stderr).toContain('3 fixtures slower than the baseline');
+    // The summary and the markdown report say it under the headline, whose words stay what happened
+    // (docs/cli.md, "The gate and the exit status"); the default gate's run above says nothing of it.
+    expect(gated.stdout.split('\n').slice(0, 2)).toEqual(['agent-replay: No new failures: 3 changed', '  The check fails (fail-on slower): 3 fixtures slower than the baseline (refund, hours, shipping)']);
+    expect(await readFile(join(cwd, 'r3.md'), 'utf8')).toContain('### 🟠 No new failures: 3 changed\n**The check fails** (fail-on `slower`): 3 fixtures slower than the baseline (`refund`, `hours`, `shipping`)\n');
+    expect(passing.stdout).not.toContain('The check fails');
+    expect(markdown).toContain('### ✅ No new failures: 3 changed\n');
 
     // Accepting the slower replies accepts their latency: the next run at 600 ms is not slower.
     const accepted = await cli(['accept', '--results', 'r2.json'], cwd, {}, io);

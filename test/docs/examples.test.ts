@@ -619,7 +619,7 @@ describe('the command lines of the docs', () => {
 
   it('every flag the pages name (outside the pages about building agent-replay itself) is one the CLI reads, or another tool\'s named here', () => {
     // Flags of other tools, as the pages use them; and the mistyped flags of docs/cli.md's usage error and docs/troubleshooting.md's hints.
-    const OTHERS = new Set(['--open' /* cmark-gfm */, '--porcelain' /* git status */, '--renormalize' /* git add */, '--title', '--body' /* gh pr create */, '--port', '--no-browser' /* langgraph-cli dev */, '--agent-ur', '--confirm']);
+    const OTHERS = new Set(['--open' /* cmark-gfm */, '--porcelain' /* git status */, '--renormalize' /* git add */, '--title', '--body' /* gh pr create */, '--port', '--no-browser' /* langgraph-cli dev */, '--import' /* node */, '--agent-ur', '--confirm']);
     const known = new Set([...Object.keys(COMMANDS).flatMap((c) => Object.keys(COMMANDS[c as CommandName].flags)), 'help', 'version'].map((f) => `--${f}`));
     const unknown = PAGES.filter((p) => !/(performance|contributing|architecture)\.md$/.test(p)).flatMap((p) =>
       readFileSync(p, 'utf8')

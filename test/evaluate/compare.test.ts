@@ -4,8 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { compareRuns, coverage, type ChangeCause } from '../../src/evaluate/index.js';
 import { formatDelta, renderCompareMarkdown, renderCompareText } from '../../src/report/index.js';
+import { runRateText } from '../../src/report/rates.js';
+import { repeated, withRunStats } from '../report/stats-fixtures.js';
 import { fixture, persona, refundTurns, route, run, turn } from '../report/fixtures.js';
-import type { FixtureRecord, JudgeFingerprint, PersonaRecord, RunRecord } from '../../src/types.js';
+import type { FixtureRecord, JudgeFingerprint, PersonaRecord, RunRecord, RunStats } from '../../src/types.js';
 
 const T1 = '2026-12-01T09:00:00.000Z';
 const T2 = '2026-12-02T09:00:00.000Z';
@@ -410,5 +412,38 @@ describe('compare --markdown: bounded as run --markdown is (docs/cli.md, "What e
     // A comparison that fits is as it was: no cut line.
     expect(renderCompareMarkdown(c, {}, { maxBytes: 10_000_000 })).not.toContain('Cut to fit');
     expect(renderCompareMarkdown(c, {}, { maxBytes: 10_000_000 })).toContain(labels[4999]!);
+  });
+});
+
+describe('compare: the pass rate of attempts between two repeated runs (docs/evaluations.md#compare)', () => {
+  // Six items of 5 attempts: 23/30 passes before, 18/30 after. compare said only McNemar's verdict flips.
+  const before = [4, 4, 4, 4, 4, 3];
+  const after = [3, 3, 3, 3, 3, 3];
+  const labels = ['a', 'b', 'c', 'd', 'e', 'f'];
+  const runA = (): RunRecord => ({ ...withRunStats(labels.map((l, i) => repeated(l, null, { passed: before[i] as number, total: 5 }, 3))), startedAt: T1 });
+  // The later run against baselines of the earlier run's attempts: its own line is of the same pair.
+  const runB = (): RunRecord => ({ ...withRunStats(labels.map((l, i) => repeated(l, { passed: before[i] as number, total: 5 }, { passed: after[i] as number, total: 5 }, 3))), startedAt: T2 });
+
+  it("gives the run's own line, by the same function and with the same figures, over the items in both runs", () => {
+    const a = runA();
+    const b = runB();
+    const c = compareRuns(a, b);
+    expect(b.stats).toBeDefined();
+    expect(c.passRate).toEqual(b.stats);
+    const own = runRateText(b.stats as RunStats);
+    expect(own).toMatch(/^pass rate of attempts 76\.7% → 60%: −16\.7 points \(95% interval of the change: −\d+ to [−+]\d+\) over 6 items with a baseline/);
+    expect(renderCompareText(c)).toContain(`\n  ${own.replace('with a baseline', 'in both runs')}\n`);
+    const head = own.slice(0, own.indexOf(': '));
+    expect(renderCompareMarkdown(c)).toContain(`\n**P${head.slice(1)}**: ${own.slice(head.length + 2).replace('with a baseline', 'in both runs')}.\n`);
+    // The arguments given after-first: the same line.
+    expect(compareRuns(b, a).passRate).toEqual(b.stats);
+  });
+
+  it('gives none unless both runs are repeated: McNemar alone weighs single attempts', () => {
+    const once = at(T1, labels.map((l) => fx(l)));
+    const c = compareRuns(once, runB());
+    expect(c.passRate).toBeNull();
+    expect(renderCompareText(c)).not.toContain('pass rate of attempts');
+    expect(renderCompareMarkdown(c)).not.toContain('Pass rate of attempts');
   });
 });

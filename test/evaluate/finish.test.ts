@@ -73,6 +73,16 @@ describe('finishFixture', () => {
     expect(r.slower).toEqual({ baselineMs: 1000, latencyMs: 3000 });
     expect(r.stats?.tier).toBe('too_few');
   });
+
+  it('records faster by the latency rule mirrored: a millisecond less is not faster (docs/latency.md, "Views")', () => {
+    const timedAt = (ms: number): FixtureRecord => ({ ...attempt('pass'), latencyMs: ms });
+    expect(finishFixture({}, [timedAt(209)], baseline({ latencyMs: 210 }), policy).faster).toBeUndefined();
+    const faster = finishFixture({}, [timedAt(900)], baseline({ latencyMs: 1500 }), policy);
+    expect(faster.faster).toEqual({ baselineMs: 1500, latencyMs: 900 });
+    expect(faster.slower).toBeUndefined();
+    // By config.yml's thresholds: 1500 -> 1300 is faster with slowerBy 0.1 and minDeltaMs 100.
+    expect(finishFixture({}, [timedAt(1300)], baseline({ latencyMs: 1500 }), policyOf({ latency: { slowerBy: 0.1, minDeltaMs: 100 } })).faster).toEqual({ baselineMs: 1500, latencyMs: 1300 });
+  });
 });
 
 describe('runStatsOf', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { itemLatencyMs, nearestRank, runLatency, scriptLatency, slowerStep, slowerText, slowerThanBaseline, sumTimeSplits, turnLatencyCheck } from '../../src/evaluate/index.js';
+import { fasterThanBaseline, itemLatencyMs, nearestRank, runLatency, scriptLatency, slowerStep, slowerText, slowerThanBaseline, sumTimeSplits, turnLatencyCheck } from '../../src/evaluate/index.js';
 import type { FixtureRecord, PersonaRecord, Turn } from '../../src/types.js';
 import { scriptTimeSplits } from '../../src/evaluate/latency.js';
 
@@ -51,6 +51,20 @@ describe('slower than the baseline', () => {
     expect(slowerThanBaseline(null, 100, t)).toBeNull();
     expect(slowerThanBaseline(900, undefined, t)).toBeNull();
     expect(slowerThanBaseline(900, null, t)).toBeNull();
+  });
+
+  it('faster is the same rule mirrored: the baseline more than both thresholds over now, so 210 ms -> 209 ms is about the same', () => {
+    expect(fasterThanBaseline(209, 210, t)).toBeNull();
+    // 1500 -> 1000: the baseline 500 ms and 50 % over now: not more than 50 %.
+    expect(fasterThanBaseline(1000, 1500, t)).toBeNull();
+    expect(fasterThanBaseline(999, 1500, t)).toEqual({ baselineMs: 1500, latencyMs: 999 });
+    // 400 -> 100: 300 % under, but not more than 300 ms.
+    expect(fasterThanBaseline(100, 400, t)).toBeNull();
+    expect(fasterThanBaseline(100, 401, t)).toEqual({ baselineMs: 401, latencyMs: 100 });
+    // Slower, or either side unmeasured: never faster.
+    expect(fasterThanBaseline(1000, 100, t)).toBeNull();
+    expect(fasterThanBaseline(null, 1000, t)).toBeNull();
+    expect(fasterThanBaseline(100, undefined, t)).toBeNull();
   });
 
   it('exactly the fraction over is not more than it, whatever its binary product', () => {

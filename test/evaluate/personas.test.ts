@@ -297,8 +297,8 @@ describe('tallies, gate and estimate', () => {
     };
     expect(tallies(run.personas)).toEqual({ passed: 0, failed: 1, notEvaluated: 0, errored: 1 });
     expect(gateRun(run, ['newly_failing'])).toMatchObject({ failed: true, offenders: [{ condition: 'newly_failing', labels: ['p1'] }] });
-    expect(gateRun(run, ['reply_changed']).offenders).toEqual([{ condition: 'reply_changed', labels: ['p1'] }]);
-    expect(gateRun(run, ['errored']).offenders).toEqual([{ condition: 'errored', labels: ['p2'] }]);
+    expect(gateRun(run, ['reply_changed']).offenders).toEqual([{ condition: 'reply_changed', labels: ['p1'], fixtures: 0, scripts: 1 }]);
+    expect(gateRun(run, ['errored']).offenders).toEqual([{ condition: 'errored', labels: ['p2'], fixtures: 0, scripts: 1 }]);
     expect(gateRun(run, ['route_changed']).failed).toBe(false);
   });
 

@@ -86,6 +86,12 @@ describe('a script turn timed on one side only', () => {
     expect(finishScript({}, [now], baseline, policyOf({}), evaluation).slower).toEqual({ baselineMs: 740, latencyMs: 2750 });
   });
 
+  it('a script faster than its baseline by the latency rule mirrored records faster; a few ms less does not', () => {
+    const baseline = stored([null, null], 5470);
+    expect(finishScript({}, [script([t(1, 1000, null), t(2, 1000, null)])], baseline, policyOf({}), evaluation).faster).toEqual({ baselineMs: 5470, latencyMs: 2000 });
+    expect(finishScript({}, [script([t(1, 2735, null), t(2, 2730, null)])], baseline, policyOf({}), evaluation).faster).toBeUndefined();
+  });
+
   it('turns are paired by number: a welcome turn new since the baseline does not shift the others', () => {
     const baseline = stored([lookup(200), null], 3470);
     const now = script([t(0, 20, { modelMs: 0, toolMs: 0, otherMs: 20 }), t(1, 2370, lookup(2200)), t(2, 3100, answer)]);

@@ -223,8 +223,9 @@ describe('errors and retries', () => {
     const waits: number[] = [];
     const now = Date.parse('2026-12-05T03:00:00Z');
     h = await startHarness({ retryAfterBaseMs: 1000, sleep: async (ms) => void waits.push(ms), now: () => now });
+    // GitHub's clock agrees with the runner's: its answers' Date is the runner's now.
     const secondary = (headers: Record<string, string>): void =>
-      h!.gh.failNext({ method: 'POST', path: COMMENTS, status: 403, times: 1, body: { message: 'You have exceeded a secondary rate limit.' }, headers });
+      h!.gh.failNext({ method: 'POST', path: COMMENTS, status: 403, times: 1, body: { message: 'You have exceeded a secondary rate limit.' }, headers: { date: new Date(now).toUTCString(), ...headers } });
     // plugin-throttling read these as Number(value) || 60: the 0 and the date waited 60 s.
     secondary({ 'retry-after': '0' });
     await h.api.createComment(O, R, 5, 'at once');
@@ -249,6 +250,26 @@ describe('errors and retries', () => {
     expect(waits).toHaveLength(5);
     expect(h.logs.at(-1)).toBe(`warn: GitHub secondary rate limit hit by ${name}; it resets in 600s, longer than the 120s we wait.`);
     expect(h.gh.violations).toEqual([]);
+  });
+
+  it("a secondary rate limit's Retry-After date is read against GitHub's Date, not the runner's clock", async () => {
+    const waits: number[] = [];
+    const now = Date.parse('2026-12-05T03:00:00Z');
+    h = await startHarness({ retryAfterBaseMs: 1000, sleep: async (ms) => void waits.push(ms), now: () => now });
+    // GitHub's clock is 90 s ahead of the runner's: its date 45 s from its now is 135 s from ours.
+    const github = now + 90_000;
+    h.gh.failNext({
+      method: 'POST',
+      path: COMMENTS,
+      status: 403,
+      times: 1,
+      body: { message: 'You have exceeded a secondary rate limit.' },
+      headers: { date: new Date(github).toUTCString(), 'retry-after': new Date(github + 45_000).toUTCString() },
+    });
+    await h.api.createComment(O, R, 5, 'skewed');
+    expect(waits).toEqual([45_000]);
+    expect(h.gh.comments(O, R, 5)).toHaveLength(1);
+    expect(h.logs.filter((l) => l.includes('rate limit hit by'))).toEqual([`info: GitHub secondary rate limit hit by POST ${h.gh.url}/repos/${O}/${R}/issues/5/comments; retrying in 45s (1/2).`]);
   });
 
   it('Retry-After as seconds or as an HTTP date', () => {

@@ -488,6 +488,40 @@ describe('AdaptiveLimiter pacing after a rate limit', () => {
     expect(l.active).toBe(1);
   });
 
+  // Its wait for a free slot counts the waits for one alone: a paced wait between two of them is
+  // the pace's, not the slot's ("waited 29000 ms for a free slot" where 7000 ms of it was the pace).
+  it('a retry that waited for a slot, then its paced start, then a slot again says only its waits for a slot', async () => {
+    let t = 0;
+    // A timer ended by its signal (a wait for a slot that was woken) is gone, as the real clock's is.
+    let timers: { at: number; fire: () => void; signal: AbortSignal | undefined }[] = [];
+    const clock = { now: () => t, sleep: (ms: number, signal?: AbortSignal) => new Promise<void>((resolve) => void timers.push({ at: t + ms, fire: resolve, signal })) };
+    const settle = async (): Promise<void> => {
+      await new Promise((resolve) => setImmediate(resolve));
+      timers = timers.filter((x) => x.signal?.aborted !== true);
+    };
+    const l = new AdaptiveLimiter(1, clock);
+    await answer(l, 'success');
+    l.release(await l.acquire(), 'rate-limited', 10_000); // 1 per 10 s, the last start at 0
+    t = 10_000;
+    const busy = (await l.acquire()) as Ticket;
+    t = 11_000;
+    const late = l.acquire(undefined, 40_000);
+    await settle();
+    t = 13_000;
+    l.release(busy, 'other'); // a slot free after 2000 ms; its paced start at 20000
+    await settle();
+    expect(timers.map((x) => x.at)).toEqual([20_000]);
+    t = 20_000;
+    const other = (await l.acquire()) as Ticket; // takes the start, and the slot
+    timers.splice(0)[0]?.fire();
+    await settle();
+    expect(timers.map((x) => x.at)).toEqual([40_000]); // a slot again, until its deadline
+    t = 40_000;
+    timers.splice(0)[0]?.fire();
+    expect(await late).toEqual({ heldMs: 2000 + 20_000, header: null, slot: 1 });
+    l.release(other, 'success');
+  });
+
   it("the real clock's sleep ends with its signal: no timer outlives a wait that ended another way", async () => {
     const stop = new AbortController();
     const sleeping = systemClock.sleep(600_000, stop.signal);

@@ -1,7 +1,7 @@
 // The one retry loop shared by the agent and judge clients.
 
 import { describe, expect, it } from 'vitest';
-import { askedRetryAfterOf, attemptsText, MAX_RETRY_AFTER_MS, rateLimitOf, retryAfterOf, withRetries, type AttemptResult } from '../../src/http/retry.js';
+import { askedRetryAfterOf, attemptsText, MAX_RETRY_AFTER_MS, rateLimitOf, retryAfterOf, systemClock, withRetries, type AttemptResult } from '../../src/http/retry.js';
 import type { Clock } from '../../src/types.js';
 
 function fakeClock(): Clock & { sleeps: number[] } {
@@ -48,6 +48,19 @@ describe('withRetries', () => {
     const s = scripted([retryable('503'), { ok: true, value: 'never' }]);
     expect(await withRetries(s.attempt, { retries: 3, backoffMs: 100, clock, random: () => 0, signal: interrupt.signal })).toEqual({ ok: false, failure: '503', attempts: 1 });
     expect(clock.sleeps).toEqual([]);
+  });
+
+  it("an interrupt during a backoff on the real clock clears the backoff's timer: none outlives it", async () => {
+    const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const interrupt = new AbortController();
+    const s = scripted([retryable('503', 50_000), { ok: true, value: 'never' }]);
+    const run = withRetries(s.attempt, { retries: 3, backoffMs: 100, clock: systemClock, random: () => 0, signal: interrupt.signal });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(timers()).toBe(before + 1); // the 50 s wait the 503 asked for
+    interrupt.abort();
+    expect(await run).toEqual({ ok: false, failure: '503', attempts: 1 });
+    expect(timers()).toBe(before);
   });
 
   it('a throttled failure spends no retry: it waits its Retry-After and a jitter, or a growing backoff, until it succeeds', async () => {

@@ -150,8 +150,10 @@ describe('openai judge', () => {
     ];
     for (const [headers, history] of cases) {
       const s = await serve(json(429, { error: { message: 'rate limited' } }, headers), openaiReply('{"score": 0.5, "rationale": "meh"}'));
-      const limiter = new AdaptiveLimiter(4);
-      const j = createJudge(config('openai', s.url), { clock: fakeClock(), random: () => 0.5, limiter });
+      // The limiter keeps the client's clock, as a run's does.
+      const clock = fakeClock();
+      const limiter = new AdaptiveLimiter(4, clock);
+      const j = createJudge(config('openai', s.url), { clock, random: () => 0.5, limiter });
       closeAfter(() => j.close());
       expect((await j.score('c', 'r')).ok).toBe(true);
       expect(limiter.history, JSON.stringify(headers)).toEqual(history);

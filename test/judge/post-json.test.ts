@@ -31,7 +31,9 @@ async function judgeServer(): Promise<{ url: string; requests: () => number }> {
 function options(url: string, body: unknown): PostOptions {
   const dispatcher = new Agent({});
   agents.push(dispatcher);
-  return { url, headers: {}, body, dispatcher, timeoutMs: 2000, retries: 2, backoffMs: 0, clock: { now: () => 0, sleep: async () => undefined }, random: () => 0.5, limiter: new AdaptiveLimiter(1), peer: 'the judge' };
+  // The limiter keeps the call's clock, as a run's does.
+  const clock = { now: () => 0, sleep: async () => undefined };
+  return { url, headers: {}, body, dispatcher, timeoutMs: 2000, retries: 2, backoffMs: 0, clock, random: () => 0.5, limiter: new AdaptiveLimiter(1, clock), peer: 'the judge' };
 }
 
 describe('postJson: an error with no code is not the network\'s', () => {

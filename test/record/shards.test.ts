@@ -162,6 +162,28 @@ describe('mergeRecords with shards', () => {
     expect(mergeRecords([{ ...first, suitePath: 'apps/a/.agent-replay' }, { ...rerun, suitePath: 'apps/a/.agent-replay/' }]).fixtures.map((f) => f.reply)).toEqual(['Reply for a.', 'again']);
   });
 
+  it('a whole run given twice, one record without its suite (an older agent-replay): refused, saying why and which to give', async () => {
+    const dir = await tempDir('agent-replay-suiteless-rerun-');
+    const first = run([fixture('a'), fixture('b')], { startedAt: '2026-12-01T09:00:00.000Z' });
+    const rerun = run([fixture('a'), fixture('b', { reply: 'again' })], { startedAt: '2026-12-01T10:00:00.000Z', suitePath: 'apps/a/.agent-replay' });
+    await writeRecord(join(dir, 'old.json'), first);
+    await writeRecord(join(dir, 'new.json'), rerun);
+    const [old, now] = [await readRecord(join(dir, 'old.json')), await readRecord(join(dir, 'new.json'))];
+    expect(old.suitePath).toBeUndefined();
+    const why = (without: string, said: string, later: string): string =>
+      `; ${without} does not say its suite folder (no suitePath: written by an agent-replay before it was kept, or outside a git repository) and ${said} is a run of the suite in apps/a/.agent-replay: a merge cannot tell that they are runs of one suite, so it does not read them as one run given twice (a re-run of the check); give one of them alone: for a re-run, the one that started last, ${later}`;
+    const lines: string[] = [];
+    expect(() => mergeRecords([old, now], ['old.json', 'new.json'], (l) => lines.push(l))).toThrow(
+      `shards overlap: 2 fixtures are in more than one shard: "a" (shard 1 (old.json) and shard 2 (new.json)), "b" (shard 1 (old.json) and shard 2 (new.json)); each fixture must be replayed by exactly one shard${why('old.json', 'new.json', 'new.json')}`,
+    );
+    expect(lines).toEqual([]);
+    // Given the other way round, and the later one without it: each named for what it is.
+    expect(() => mergeRecords([{ ...now, startedAt: '2026-12-01T08:00:00.000Z', suitePath: 'apps/a/.agent-replay/' }, old], ['new.json', 'old.json'])).toThrow(why('old.json', 'new.json', 'old.json'));
+    // Given alone, the later one is a run as any other; without a commit, the other reason stands alone.
+    expect(mergeRecords([now], ['new.json']).fixtures.map((f) => f.reply)).toEqual(['Reply for a.', 'again']);
+    expect(() => mergeRecords([{ ...old, commit: null }, { ...now, commit: null }])).toThrow(/exactly one shard$/);
+  });
+
   it('a whole run given twice, its re-run cancelled midway (fewer items): the complete record is kept, whichever started later, and the log says why', () => {
     const complete = run([fixture('a'), fixture('b')], { startedAt: '2026-12-01T09:00:00.000Z', personas: [persona('refund')] });
     const cancelled = run([fixture('a', { reply: 'again' })], { startedAt: '2026-12-01T10:00:00.000Z', interrupted: true });
@@ -378,17 +400,36 @@ describe('mergeRecords with shards', () => {
     expect(split.incomplete?.foreign).toEqual([expect.stringMatching(/^2\.json \(shard 2\/3 of suite [0-9a-f]{16}, split by other timings\)$/)]);
   });
 
-  it('a shard replayed with --only beside shards replayed whole: the merged selection counts every item replayed', () => {
+  it('a shard replayed with --only beside shards replayed whole: the merged selection counts every item replayed, and says no --only the whole shard was not given', () => {
     const only = run([fixture('a')], { shard: { index: 1, total: 2, suiteHash: SUITE }, selection: { rerunOf: null, only: ['a*'], labels: ['a'] } });
     const merged = mergeRecords([only, run([fixture('b'), fixture('c')], { shard: { index: 2, total: 2, suiteHash: SUITE } })]);
-    expect(merged.selection).toEqual({ rerunOf: null, only: ['a*'], labels: ['a', 'b', 'c'] });
-    expect(renderHtml(merged)).toContain('Part of the suite: --only a*; 3 items replayed.');
+    expect(merged.selection).toEqual({ rerunOf: null, only: null, labels: ['a', 'b', 'c'] });
+    expect(renderHtml(merged)).toContain('Part of the suite: shards replayed with different --rerun or --only (or none); 3 items replayed.');
     // One item is one.
     expect(renderHtml(only)).toContain('Part of the suite: --only a*; 1 item replayed.');
     // Whichever comes first; every shard with a selection: their labels, as before.
     expect(mergeRecords([run([fixture('b')], { shard: { index: 2, total: 2, suiteHash: SUITE } }), only]).selection?.labels).toEqual(['b', 'a']);
     const both = mergeRecords([only, run([fixture('b')], { shard: { index: 2, total: 2, suiteHash: SUITE }, selection: { rerunOf: null, only: ['a*', 'b'], labels: ['b'] } })]);
     expect(both.selection?.labels).toEqual(['a', 'b']);
+    expect(both.selection?.only).toBeNull();
+  });
+
+  it("a merged selection's --rerun and --only are the merged run's: kept when every shard was given the same, null where they differ", async () => {
+    // Written and read back as report reads the shards' artifacts.
+    const dir = await tempDir('agent-replay-selection-shards-');
+    const rerun = (index: number, label: string, rerunOf: string, only: string[] | null = null): RunRecord =>
+      run([fixture(label)], { shard: { index, total: 2, suiteHash: SUITE }, selection: { rerunOf, only, labels: [label] } });
+    const given = [rerun(1, 'a', 's1.json'), rerun(2, 'b', 's2.json'), rerun(2, 'b', 's1.json', ['b*'])];
+    const files = given.map((_, k) => join(dir, `${k + 1}.json`));
+    await Promise.all(given.map((r, k) => writeRecord(files[k] as string, r)));
+    const [one, two, same] = (await Promise.all(files.map((f) => readRecord(f)))) as [RunRecord, RunRecord, RunRecord];
+    // Each shard re-ran its own job's record: no one file was re-run.
+    const other = mergeRecords([one, two]);
+    expect(other.selection).toEqual({ rerunOf: null, only: null, labels: ['a', 'b'] });
+    expect(renderHtml(other)).toContain('Part of the suite: shards replayed with different --rerun or --only (or none); 2 items replayed.');
+    // One file re-run by both, --only given to one of them: the file is said, the patterns are not.
+    expect(mergeRecords([one, same]).selection).toEqual({ rerunOf: 's1.json', only: null, labels: ['a', 'b'] });
+    expect(mergeRecords([{ ...one, selection: { rerunOf: 's1.json', only: ['b*'], labels: ['a'] } }, same]).selection).toEqual({ rerunOf: 's1.json', only: ['b*'], labels: ['a', 'b'] });
   });
 
   it('a persona script in two records is called a persona script, not a fixture', () => {
@@ -498,12 +539,20 @@ describe('surfaces of an incomplete merge', () => {
 
   it('JUnit counts the missing shard as a test case in error, so that a CI viewer does not show the merge as green', () => {
     const xml = renderJUnit(merged);
-    expect(xml).toContain('<testcase classname="agent-replay" name="incomplete merge" time="0">\n      <error message="incomplete: shard 2/2 missing" type="incomplete"/>\n    </testcase>');
+    expect(xml).toContain('<testcase classname="agent-replay" name="incomplete merge" time="0">\n      <error message="shard 2/2 missing" type="incomplete merge"/>\n    </testcase>');
     expect(xml).toMatch(/<testsuite name="agent-replay" tests="3" failures="0" errors="1" /);
     // A whole merge has no such case.
     const whole = renderJUnit(mergeRecords([shardRun(1, 2, ['a', 'b']), shardRun(2, 2, ['c', 'd'])], ['1.json', '2.json']));
     expect(whole).not.toContain('incomplete merge');
     expect(whole).toMatch(/<testsuite name="agent-replay" tests="4" failures="0" errors="0" /);
+  });
+
+  it("JUnit's incomplete-merge case names the suite folder as its file, so that a viewer annotating by file does not look for `agent-replay.*`", () => {
+    // mikepenz/action-junit-report, given no `file`, searches the repository for `<classname's last dot-part>.*`.
+    const inSuite = mergeRecords([{ ...shardRun(1, 2, ['a', 'b']), suitePath: 'apps/shop/.agent-replay' }], ['1.json']);
+    expect(renderJUnit(inSuite)).toContain('<testcase classname="agent-replay" name="incomplete merge" file="apps/shop/.agent-replay" time="0">');
+    // A record made outside a repository says no suite folder: no file is named rather than a wrong one.
+    expect(renderJUnit(merged)).toContain('<testcase classname="agent-replay" name="incomplete merge" time="0">');
   });
 
   it('an untrusted file name in a foreign shard is escaped in the markdown', () => {
@@ -585,6 +634,61 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     const quiet: string[] = [];
     expect(mergeRecords([part(1, ['a'], by('openai gpt-4o')), part(2, ['b'], by(null))], [], (l) => quiet.push(l)).judge.name).toBe('openai gpt-4o');
     expect(quiet.filter((l) => l.includes('judge'))).toEqual([]);
+  });
+
+  it('one judge name at different addresses (another judge-base-url in one job) is as many judges, each named with its address', async () => {
+    // Written and read back as report reads the shards' artifacts.
+    const dir = await tempDir('agent-replay-judge-at-');
+    const at = (endpoint: string | undefined) => ({ model: 'openai/gpt-4o-mini', ...(endpoint === undefined ? {} : { endpoint }), promptVersion: '1', criteria: [{ criterion: 'polite', threshold: 0.7 }] });
+    const judged = (index: number, label: string, endpoint: string | undefined): RunRecord =>
+      run([fixture(label, { judgeFingerprint: at(endpoint) })], { shard: { index, total: 3, suiteHash: SUITE }, judge: { name: 'openai gpt-4o-mini' } });
+    const given = [judged(1, 'a', 'https://judge-a.example/v1'), judged(2, 'b', 'https://judge-b.example/v1'), judged(3, 'c', 'https://judge-a.example/v1')];
+    const files = given.map((_, k) => join(dir, `${k + 1}.json`));
+    await Promise.all(given.map((r, k) => writeRecord(files[k] as string, r)));
+    const records = await Promise.all(files.map((f) => readRecord(f)));
+    const lines: string[] = [];
+    const m = mergeRecords(records, ['1.json', '2.json', '3.json'], (l) => lines.push(l));
+    expect(m.judge.name).toBe('openai gpt-4o-mini at https://judge-a.example/v1, openai gpt-4o-mini at https://judge-b.example/v1');
+    expect(lines).toContain(
+      "the shards were judged by different judges (shard 1/3 (1.json): openai gpt-4o-mini at https://judge-a.example/v1; shard 2/3 (2.json): openai gpt-4o-mini at https://judge-b.example/v1; shard 3/3 (3.json): openai gpt-4o-mini at https://judge-a.example/v1): the merged run names them all; give every shard's job the same judge (the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)",
+    );
+    // One address, or a record from before addresses were kept beside it: one judge, nothing said.
+    const quiet: string[] = [];
+    expect(mergeRecords([records[0] as RunRecord, judged(2, 'b', undefined), records[2] as RunRecord], [], (l) => quiet.push(l)).judge.name).toBe('openai gpt-4o-mini');
+    expect(quiet.filter((l) => l.includes('judge'))).toEqual([]);
+  });
+
+  it('shards that checked meaning otherwise are said as different judges are: each shard\'s in the log, every meaning judge in the merged run; different checks, none', async () => {
+    const dir = await tempDir('agent-replay-meaning-shards-');
+    const judgeAt = (model: string, endpoint: string): NonNullable<RunRecord['meaning']> => ({ check: 'judge', model, provider: 'openai', endpoint, promptVersion: '1' });
+    const given = [part(1, ['a'], { meaning: judgeAt('gpt-4o-mini', 'https://a.example/v1') }), part(2, ['b'], { meaning: judgeAt('gpt-4o-mini', 'https://b.example/v1') }), part(3, ['c'], { meaning: judgeAt('gpt-4.1-mini', 'https://a.example/v1') })];
+    const files = given.map((_, k) => join(dir, `${k + 1}.json`));
+    await Promise.all(given.map((r, k) => writeRecord(files[k] as string, r)));
+    const [s1, s2, s3] = (await Promise.all(files.map((f) => readRecord(f)))) as [RunRecord, RunRecord, RunRecord];
+    const lines: string[] = [];
+    const m = mergeRecords([s1, s2, s3], ['1.json', '2.json', '3.json'], (l) => lines.push(l));
+    expect(m.meaning).toEqual({ check: 'judge', model: 'gpt-4o-mini at https://a.example/v1, gpt-4o-mini at https://b.example/v1, gpt-4.1-mini at https://a.example/v1', provider: 'openai', promptVersion: '1' });
+    expect(lines).toContain(
+      "the shards checked meaning differently (shard 1/3 (1.json): check judge, gpt-4o-mini at https://a.example/v1; shard 2/3 (2.json): check judge, gpt-4o-mini at https://b.example/v1; shard 3/3 (3.json): check judge, gpt-4.1-mini at https://a.example/v1): the merged run names every meaning judge; give every shard's job the same meaning settings (config.yml's meaning, and the judge it asks: the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)",
+    );
+    expect(parseRecord(serializeRecord(m), 'm.json').meaning).toEqual(m.meaning);
+    // Another check (facts beside the judge): no one check was the run's; whichever comes first, none.
+    const facts = { ...s2, meaning: { check: 'facts' as const, model: null, promptVersion: '1' } };
+    for (const order of [[s1, facts], [facts, s1]]) {
+      const said: string[] = [];
+      expect('meaning' in mergeRecords(order, [], (l) => said.push(l))).toBe(false);
+      expect(said.filter((l) => l.startsWith('the shards checked meaning differently'))).toHaveLength(1);
+    }
+    expect(lines.filter((l) => l.includes('says none'))).toEqual([]);
+    // The same meaning judge, one record without its address (written before it was kept): one, nothing said.
+    const quiet: string[] = [];
+    const { endpoint: _at, ...older } = s1.meaning as NonNullable<RunRecord['meaning']>;
+    expect(mergeRecords([{ ...s3, meaning: older }, s1], [], (l) => quiet.push(l)).meaning).toEqual(older);
+    expect(quiet.filter((l) => l.includes('meaning'))).toEqual([]);
+    // Without a meaning judge there is no prompt to differ by: facts and facts are one check.
+    const facts1 = { ...s1, meaning: { check: 'facts' as const, model: null, promptVersion: '1' } };
+    expect(mergeRecords([facts1, { ...s2, meaning: { check: 'facts', model: null, promptVersion: '2' } }], [], (l) => quiet.push(l)).meaning).toEqual(facts1.meaning);
+    expect(quiet).toEqual([]);
   });
 
   it('the stats seed depends only on the shards merged: a merge of a partial merge gives the seed of merging the shards directly', () => {

@@ -188,8 +188,36 @@ describe('k/N in every report', () => {
     expect(junit).toMatch(/<failure message="attempt 2: [^"]*the agent never reached refunds[^"]*"/);
     expect(junit).toContain('attempt 2&apos;s checks:');
     // Its line, as a fixture's body and every other surface give it: k/N, "(flaky)" and the drift (it said "verdict: fail").
-    expect(junit).toContain('type="newly_failing">fail 2/3 (flaky) · newly failing\n');
+    expect(junit).toContain('type="newly failing">fail 2/3 (flaky) · newly failing\n');
     expect(terminal).toContain('fail 2/3 (flaky) · newly failing · ');
+  });
+
+  it('a repeated script that failed because some attempts errored names the first errored attempt and its error, in a fixture\'s words, on every surface (docs/personas.md, "How verdicts combine")', () => {
+    // 3 of 5 attempts got HTTP 503, 2 passed: fail 2/5 (minPass 3). The line read "attempt 4: all 5 checks passed", JUnit's failure message "attempt 4: ".
+    const base = persona('refund-chat') as ReplayedPersonaRecord;
+    const error = 'message turn 2: agent returned HTTP 503 after 1 attempt: down';
+    const one = { unsent: [], visited: base.visited, outcome: base.outcome, checks: base.checks, durationMs: 900 };
+    const down = { ...one, errored: true, error, errorKind: 'http' as const, verdict: null, turns: base.turns.slice(0, 2) };
+    const ok = { ...one, errored: false, error: null, errorKind: null, verdict: 'pass' as const, turns: base.turns };
+    const script: PersonaRecord = {
+      ...base,
+      verdict: 'fail',
+      drift: { transcript: 'same', route: 'same', verdict: 'newly_failing' },
+      repeat: { count: 5, minPass: 3, passed: 2, flaky: true },
+      attempts: [down, down, down, ok, ok],
+    };
+    const record = run([], { personas: [script] });
+    const line = `2/5 attempts passed (minPass 3), 3 errored, flaky; attempt 1: ${error}`;
+    const md = renderComment(record, ctx);
+    expect(md).toContain(`<br>${line}</summary>`);
+    expect(md).not.toContain('attempt 4: all');
+    expect(renderTerminal(record, { color: false })).toContain(`\n      ${line}\n`);
+    expect(/<span class="why">([^<]*)<\/span>/.exec(renderHtml(record))?.[1]).toBe(line);
+    expect(renderJUnit(record)).toContain(`<failure message="${line}"`);
+    // An attempt that failed is still the one named when there is one.
+    const failing = base.checks.map((c, i) => (i === 0 ? { ...c, status: 'fail' as const, detail: 'the agent never reached refunds' } : c));
+    const mixed = run([], { personas: [{ ...script, repeat: { count: 3, minPass: 3, passed: 1, flaky: true }, attempts: [down, ok, { ...ok, verdict: 'fail' as const, checks: failing }] }] });
+    expect(renderTerminal(mixed, { color: false })).toContain(`attempt 3: ${base.checks.length - 1} of ${base.checks.length} checks passed`);
   });
 
   it('a repeated script whose failing attempt replied otherwise shows that reply beside its checks: the comment, the terminal and JUnit', () => {

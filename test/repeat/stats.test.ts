@@ -61,7 +61,7 @@ describe('stats in a repeated run against 10-attempt baselines (real HTTP, seede
     expect(dropped?.stats?.pDrop).toBeCloseTo(1 / 286, 12);
     expect(steady?.stats?.tier).not.toBe('regressed');
     const gate = gateRun(run, ['regressed']);
-    expect(gate.offenders).toEqual([{ condition: 'regressed', labels: ['dropped'] }]);
+    expect(gate.offenders).toEqual([{ condition: 'regressed', labels: ['dropped'], fixtures: 1, scripts: 0 }]);
     expect(gateRun({ ...run, fixtures: [steady!] }, ['regressed']).failed).toBe(false);
   });
 });

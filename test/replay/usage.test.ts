@@ -86,12 +86,34 @@ describe('token usage in the record and on every surface', () => {
     expect(record.usage).toEqual({ inputTokens: 1036, outputTokens: 215 });
     // Recorded, never judged.
     expect(record.fixtures.map((f) => f.verdict)).toEqual(['pass', 'pass']);
+    // b's tokens are its welcome turn's alone: said on the record, and kept through results.json.
+    expect(record.fixtures.map((f) => [f.label, f.usagePartial])).toEqual([
+      ['a', undefined],
+      ['b', true],
+    ]);
     expect(parseRecord(serializeRecord(record), 'results.json')).toEqual(record);
     // 1,251 tokens, no baseline to compare with: no change.
     for (const out of [renderComment(record, ctx), renderSummary(record, ctx), renderTerminal(record, { color: false })]) {
       expect(factsLine(out)).toContain('tokens reported: 1.3k (1k in, 215 out)');
       expect(factsLine(out)).not.toContain('vs baselines');
     }
+  });
+
+  it('a fixture whose message turn reported no tokens beside a welcome turn that did is left out of the change, said, and not accepted as its tokens', async () => {
+    welcomeUses = { inputTokens: 2, outputTokens: 1 };
+    const kept = (label: string, message: string): Baseline => ({ label, reply: `echo ${message}`, route: { conversation: 'echo', stage: 'reply' }, verdict: 'pass', usage: { inputTokens: 1002, outputTokens: 201 }, acceptedAt: '2026-01-01T00:00:00Z', commit: null });
+    const record = await run({
+      fixtures: [fixture('a', 'uses 1000 200'), fixture('b', 'silent')],
+      baselines: { fixtures: new Map([['a', kept('a', 'uses 1000 200')], ['b', kept('b', 'silent')]]), personas: new Map() },
+    });
+    expect(record.fixtures.map((f) => f.usagePartial)).toEqual([undefined, true]);
+    // b's 3 tokens against its baseline's 1,203 read -50% over both items; a alone compares: ±0%.
+    for (const out of [renderComment(record, ctx), renderSummary(record, ctx), renderTerminal(record, { color: false })]) {
+      expect(factsLine(out)).toContain('tokens reported: 1.2k (1k in, 202 out), ±0% vs baselines (1 item left out: its turns did not all report tokens)');
+    }
+    // Accepted as a new baseline, b keeps no tokens: its welcome turn's 3 would be the next run's +40,000%.
+    const decision = decideAcceptance({ ...record.fixtures[1]!, baseline: null }, '2026-12-01T00:00:00Z', null);
+    expect(decision.kind === 'accept' ? decision.baseline.usage : 'not accepted').toBeUndefined();
   });
 
   it('no turn reporting usage: null on every item, no run figure, and no tokens line anywhere', async () => {

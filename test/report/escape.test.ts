@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { codeSpan, escapeInline, fencedBlock, utf8Length } from '../../src/report/index.js';
-import { clip, clipShown, escapeHtmlInline, oneLine, safeUrl, terminalLine } from '../../src/report/escape.js';
+import { clip, clipShown, escapeHtmlInline, oneLine, safeUrl, terminalBlock, terminalLine } from '../../src/report/escape.js';
+import { renderTerminal } from '../../src/report/terminal.js';
+import { fixture, run } from './fixtures.js';
 import { docsUrl } from '../../src/version.js';
 import { count, decodeEntities, outsideCode, toHtml } from './helpers.js';
 
@@ -115,6 +117,16 @@ describe('fencedBlock', () => {
 });
 
 describe('helpers', () => {
+  it('shows a carriage return not followed by a line feed as the other control characters on a terminal; CRLF is a line break', () => {
+    expect(terminalBlock('abc\rdef\r\nghi')).toBe('abc\\u000ddef\nghi');
+    expect(terminalLine('abc\rdef\r\nghi')).toBe('abc\\u000ddef ⏎ ghi');
+    // A reply holding one is printed on one line under its item, not broken where the agent sent no newline.
+    const f = fixture('cr-reply', { verdict: 'fail', detail: 'contains "x": not found', drift: { reply: 'same', route: 'same', verdict: 'newly_failing' }, reply: 'abc\rdef' });
+    const lines = renderTerminal(run([f]), { color: false }).split('\n');
+    expect(lines).toContain('        abc\\u000ddef');
+    expect(lines).not.toContain('        def');
+  });
+
   it('clipShown never keeps half of an escaped control character', () => {
     const shown = terminalLine('abcd\x1b[31mred');
     expect(shown).toBe('abcd\\u001b[31mred');

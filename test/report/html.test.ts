@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { OPEN_ROWS, renderHtml } from '../../src/report/html.js';
 import { FULL_PAGE_TEXT_CHARS, itemsData, MAX_PAGE_TEXT_CHARS, scriptJson, sideBySide, type FixtureData, type PersonaData } from '../../src/report/html/data.js';
 import { SCRIPT } from '../../src/report/html/assets.js';
+import { trendSvg } from '../../src/report/html/chart.js';
 import type { PersonaRecord } from '../../src/types.js';
 import { replyDiffs } from '../../src/report/diff.js';
 import { thousands } from '../../src/words.js';
@@ -239,5 +240,22 @@ describe("the agreement panel's groups", () => {
     expect(html).not.toContain('By fixture file');
     const files = between(html, '<summary>By file (', '</details>');
     expect(files).toContain('.agent-replay/<wbr>personas/<wbr>refunds.yml');
+  });
+});
+
+describe('the agreement trend', () => {
+  it('says in each point\'s tooltip that its counts are of items, in the agreement line\'s words (docs/evaluations.md, "Agreement")', () => {
+    // A repeated run's "(8 passed, 2 failed)" beside "Pass rate of attempts" read as attempts.
+    const svg = trendSvg([
+      { runId: '11', commit: 'a1b2c3d'.padEnd(40, '0'), startedAt: '2026-11-28T10:00:00Z', agreement: { percent: 80, passed: 8, failed: 2, notEvaluated: 0, errored: 1 } },
+      { runId: '12', commit: null, startedAt: '2026-11-29T10:00:00Z', agreement: { percent: 100, passed: 1, failed: 0 } },
+      { runId: '13', commit: null, startedAt: '2026-11-30T10:00:00Z', agreement: { percent: null, passed: 0, failed: 0 } },
+    ]);
+    const titles = [...(svg ?? '').matchAll(/<title>([^<]*)<\/title>/g)].map((m) => m[1]);
+    expect(titles).toEqual([
+      'a1b2c3d · 2026-11-28T10:00:00Z · agreement 80% (8 of 10 items passed; 1 errored left out of the denominator)',
+      'run 12 · 2026-11-29T10:00:00Z · agreement 100% (1 of 1 item passed)',
+      'run 13 · 2026-11-30T10:00:00Z · agreement n/a (nothing passed or failed)',
+    ]);
   });
 });

@@ -13,20 +13,23 @@ import { barText, latencyChartBlock } from '../../src/report/latency-chart.js';
 import { durationText } from '../../src/words.js';
 import { latencyPanel, latencyRows } from '../../src/report/html/latency.js';
 import { DEFAULT_LATENCY } from '../../src/config.js';
-import { itemLatencyMs, slowerThanBaseline } from '../../src/evaluate/latency.js';
+import { fasterThanBaseline, itemLatencyMs, slowerThanBaseline } from '../../src/evaluate/latency.js';
 import type { FixtureRecord, PersonaRecord, RunRecord } from '../../src/types.js';
 import { baseline, ctx, fixture, mixed, personaScripts, run } from './fixtures.js';
 import { launchChromium, openReport, SKIP_BROWSER_TESTS } from '../support/browser.js';
 
 /**
  * A fixture measured at `now` ms whose baseline kept `before` ms (null: a baseline without latency),
- * marked slower by the replay's own rule under the default thresholds (more than 50% and 300 ms over).
+ * marked slower by the replay's own rule under the default thresholds (more than 50% and 300 ms over), or
+ * faster by it mirrored (the baseline as much over now).
  */
 function timed(label: string, now: number, before: number | null, over: Partial<FixtureRecord> = {}): FixtureRecord {
   const b = { ...baseline(label, `Reply for ${label}.`), ...(before === null ? {} : { latencyMs: before }) };
   const s = slowerThanBaseline(now, before, DEFAULT_LATENCY);
   const slower = s === null ? {} : { slower: s };
-  return fixture(label, { latencyMs: now, firstTokenMs: null, welcomeLatencyMs: null, baseline: b, ...slower, ...over });
+  const f = fasterThanBaseline(now, before, DEFAULT_LATENCY);
+  const faster = f === null ? {} : { faster: f };
+  return fixture(label, { latencyMs: now, firstTokenMs: null, welcomeLatencyMs: null, baseline: b, ...slower, ...faster, ...over });
 }
 
 function timedRun(): RunRecord {
@@ -150,6 +153,13 @@ describe('report.html latency view', () => {
       ['shipping-times', false],
       ['new-greeting', false],
     ]);
+  });
+
+  it('paints an item faster only when the record says so, by the latency rule mirrored: 210 ms -> 209 ms is about the same', () => {
+    const bar = (f: FixtureRecord): string => /<rect [^>]*class="(now[^"]*)"/.exec(latencyPanel([f], null))?.[1] ?? '';
+    expect(bar(timed('same', 209, 210))).toBe('now');
+    expect(bar(timed('faster', 900, 1500))).toBe('now fast');
+    expect(bar(timed('slower', 2900, 1200))).toBe('now slow');
   });
 
   it("draws a repeated item's median latency, the one compared with its baseline, not its shown attempt's", () => {

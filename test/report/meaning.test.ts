@@ -44,7 +44,7 @@ describe('fail-on: meaning_changed', () => {
   it('is met by items changed in meaning (facts, judge, a script turn), never by unchecked or reworded ones', () => {
     const g = gateRun(MEANING, ['meaning_changed']);
     expect(g.failed).toBe(true);
-    expect(g.offenders).toEqual([{ condition: 'meaning_changed', labels: ['refund-window', 'receipt-needed', 'refund-dialog'] }]);
+    expect(g.offenders).toEqual([{ condition: 'meaning_changed', labels: ['refund-window', 'receipt-needed', 'refund-dialog'], fixtures: 2, scripts: 1 }]);
     const quiet = run(MEANING.fixtures.filter((f) => !['refund-window', 'receipt-needed'].includes(f.label)), { personas: [scriptReworded()] });
     expect(gateRun(quiet, ['newly_failing', 'meaning_changed']).failed).toBe(false);
   });

@@ -10,6 +10,7 @@ import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../..
 import { afterAcceptance, buildModel, headlineText, viewOf } from '../../src/report/model.js';
 import { forestRows, pText, runRateText, tierWords, tooFewOfRun, tooFewText } from '../../src/report/rates.js';
 import { renderHtml } from '../../src/report/html.js';
+import { FOREST_ROWS, forestPanel } from '../../src/report/html/forest.js';
 import { runRateLine } from '../../src/report/blocks.js';
 import type { FixtureRecord, ItemStats, RunRecord, Tally } from '../../src/types.js';
 import { baseline, ctx, fixture, resetLines } from './fixtures.js';
@@ -373,5 +374,16 @@ describe('the "To accept" line and unchanged items whose baselines the label wou
     const md = renderComment(only, ctx);
     expect(md).toContain('**To refresh** the baseline of 1 unchanged item whose measurements moved (`shipping`: attempts passed 3/5 → 5/5), apply the');
     expect(md).not.toContain('Nothing to accept');
+  });
+});
+
+describe("report.html's forest plot: the rows past those drawn", () => {
+  const row = (i: number) => ({ label: `item-${i}`, script: false, tier: 'steady' as const, rate: 1, ci: [0.7, 1] as const, baselineRate: 1, baselineCi: [0.7, 1] as const, counts: '10/10 → 10/10', words: 'pass rate 10/10 → 10/10: steady' });
+  const rows = (n: number) => Array.from({ length: n }, (_, i) => row(i));
+
+  it('counts one more item in the singular, and more in the plural', () => {
+    expect(forestPanel(rows(FOREST_ROWS + 1))).toContain('>and 1 more item, in the same order</p>');
+    expect(forestPanel(rows(FOREST_ROWS + 2))).toContain('>and 2 more items, in the same order</p>');
+    expect(forestPanel(rows(FOREST_ROWS))).not.toContain('more item');
   });
 });

@@ -38,3 +38,15 @@ describe('the change against the baselines, in whole percent', () => {
     expect(against(1180, 1000)).toContain('+18% vs baselines');
   });
 });
+
+describe("items whose tokens are some turns' alone, left out of the change", () => {
+  const kept = (label: string) => ({ ...baseline(label, 'Reply.'), usage: { inputTokens: 1000, outputTokens: 0 } });
+  const welcomeOnly = (label: string) => fixture(label, { usage: { inputTokens: 10, outputTokens: 0 }, usagePartial: true, baseline: kept(label) });
+  const whole = fixture('whole', { usage: { inputTokens: 1180, outputTokens: 0 }, baseline: kept('whole') });
+
+  it('says how many and why, beside the change or in its place; report.html the same in its card', () => {
+    expect(usageText(run([whole, welcomeOnly('a')]))).toBe('agent tokens reported: 1.2k (1.2k in, 0 out), +18% vs baselines (1 item left out: its turns did not all report tokens)');
+    expect(usageText(run([welcomeOnly('a'), welcomeOnly('b')]))).toBe('agent tokens reported: 20 (20 in, 0 out), none compared with baselines (2 items left out: their turns did not all report tokens)');
+    expect(renderHtml(run([whole, welcomeOnly('a')]))).toContain('agent tokens reported (1.2k in, 0 out, +18% vs baselines; 1 item left out: its turns did not all report tokens)');
+  });
+});

@@ -595,6 +595,22 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it("the unit's example fits the setting: a 300 ms latency.minDeltaMs is not told of 30 seconds", async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: { maxLatency: 2 }\n',
+      [C]: 'agent:\n  url: https://x.example\n  backoff: 1\nregex:\n  timeout: 1\nlatency:\n  minDelta: 0.3\njudge:\n  timeout: 30\ntraces:\n  receive: { port: 4318 }\n  wait: 5\n',
+    });
+    const fixes = r.errors.map((e) => `${e.message.replace(/;.*/, '')}: ${e.fix.replace(/.*\(/, '(')}`);
+    expect(fixes).toEqual([
+      'unknown key "backoff" in agent: (0.25 seconds is 250)',
+      'unknown key "timeout" in regex: (0.1 seconds is 100)',
+      'unknown key "minDelta" in latency: (0.3 seconds is 300)',
+      'unknown key "timeout" in judge: (30 seconds is 30000)',
+      'unknown key "wait" in traces: (5 seconds is 5000)',
+      'fixture "a": unknown key "maxLatency" in assert: (2 seconds is 2000)',
+    ]);
+  });
+
   it('missing label or message, and wrong types', async () => {
     const r = await load({
       [`${F}/a.yml`]: `fixtures:

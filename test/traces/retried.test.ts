@@ -202,7 +202,7 @@ describe('a retried turn reads what its answered attempt did (receiver)', () => 
     const hold = new Promise<void>((resolve) => (release = resolve));
     let arrived = (): void => undefined;
     const holding = new Promise<void>((resolve) => (arrived = resolve));
-    const { client } = await tracedClient(wall, (exportSpans) => flakyAgent(wall, exportSpans, 'none', { hold, arrived }), { config: { concurrency: 1 }, limiter: new AdaptiveLimiter(1) });
+    const { client } = await tracedClient(wall, (exportSpans) => flakyAgent(wall, exportSpans, 'none', { hold, arrived }), { config: { concurrency: 1 }, limiter: new AdaptiveLimiter(1, wall) });
     const first = client.session({ session: 'A', persona: null, mocks: [] }).send('hold', 1);
     await holding;
     // The second turn waits for the only slot while 3 s pass.

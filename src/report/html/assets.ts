@@ -20,6 +20,8 @@ h3{font-size:13px;margin:0 0 8px;font-weight:600;color:var(--muted);text-transfo
 .headline.bad{color:var(--fail);border-color:#ffb1aa;background:#fff5f4}
 .headline.good{color:var(--pass);border-color:#8dd6a0;background:#eefbf1}
 .headline.grey{color:var(--muted)}
+.headline.warn{color:var(--warn);border-color:#d4a72c;background:#fff8c5}
+.gate{margin:-8px 0 16px;overflow-wrap:anywhere}
 .section.first>h2{font-size:17px}
 .cause{color:var(--muted);margin:-8px 0 16px;overflow-wrap:anywhere}
 h3.cause{margin:10px 0 2px;text-transform:none;letter-spacing:0;font-size:13px}
@@ -152,7 +154,7 @@ table.checks th,table.checks td:nth-child(-n+2){overflow-wrap:break-word}
 body,.filters,.chip span,.reply.user{background:#0d1117}
 .headline.bad,.pill.fail{border-color:#8e1519;background:#25171c}
 .headline.good,.pill.pass{border-color:#1f6f3b;background:#12261a}
-.notice{border-color:#9e6a03;background:#272115}
+.notice,.headline.warn{border-color:#9e6a03;background:#272115}
 .names.gap li{border-color:#8e1519}
 .item,table.checks td,table.checks th{border-color:#262c36}
 svg.trend .grid{stroke:#262c36}
@@ -568,7 +570,7 @@ apply();
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
 const SCRIPT_SHA256 = 'c+x7TWb8WDev++uDbQwcssJVQlhfDs67FTfQBBAwwXY=';
-const STYLE_SHA256 = 'V0j0XPrHOf9Bn8XchReZsvBn/giCDDL9v48fyafwXLg=';
+const STYLE_SHA256 = 'IBcJG6zqoPR5bQCyUiVOkZ8LdDITF1EvM27NTt2rv/o=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [

@@ -3,6 +3,7 @@
 // no inline styles but its one stylesheet). Every text through the HTML escaper.
 
 import { escapeHtml, stripControl } from '../escape.js';
+import { agreementBasis } from '../evaluations.js';
 
 /**
  * One recorded run of the default branch, for the trend. The shape of report/context.ts's
@@ -12,8 +13,8 @@ export interface HtmlTrendPoint {
   runId: string;
   commit: string | null;
   startedAt: string;
-  /** `percent`: agreement 0-100, null when nothing passed or failed. */
-  agreement: { percent: number | null; passed: number; failed: number };
+  /** `percent`: agreement 0-100, null when nothing passed or failed; the items left out of it, when known (a recorded run's agreement has them). */
+  agreement: { percent: number | null; passed: number; failed: number; notEvaluated?: number; errored?: number };
 }
 
 /** What the x axis says: the short sha, else the run id. */
@@ -62,9 +63,11 @@ export function trendSvg(points: readonly HtmlTrendPoint[]): string | null {
   const every = Math.ceil(points.length / 5);
   points.forEach((p, i) => {
     const cx = x(i).toFixed(1);
-    const { percent, passed, failed } = p.agreement;
+    const { percent } = p.agreement;
     const value = percent === null ? 'n/a' : pct(percent);
-    const title = `<title>${h(labelOf(p))} · ${h(p.startedAt)} · agreement ${value} (${passed} passed, ${failed} failed)</title>`;
+    // Of items, in the agreement line's words (docs/evaluations.md#agreement): a repeated run's "8 passed" read as attempts.
+    const basis = agreementBasis({ notEvaluated: 0, errored: 0, ...p.agreement });
+    const title = `<title>${h(labelOf(p))} · ${h(p.startedAt)} · agreement ${value} (${h(basis)})</title>`;
     if (percent !== null) parts.push(`<circle cx="${cx}" cy="${y(percent).toFixed(1)}" r="4" class="trend-point">${title}</circle>`);
     else parts.push(`<text x="${cx}" y="${(PAD.top + plotH - 4).toFixed(1)}" class="axis" text-anchor="middle">n/a${title}</text>`);
     if ((points.length - 1 - i) % every === 0) {

@@ -30,6 +30,8 @@ export interface LatencyRow {
   /** The baseline's latency; null when there is no baseline or it kept none. */
   beforeMs: number | null;
   slower: boolean;
+  /** Faster than its baseline by the latency rule mirrored (the record's `faster`): a decrease within it is about the same. */
+  faster: boolean;
 }
 
 /** Every item with a measured latency: slowed-down most first, then those without a baseline figure, slowest first. */
@@ -43,7 +45,7 @@ export function latencyRows(items: readonly Item[]): LatencyRow[] {
     if (typeof now !== 'number') continue;
     const slower = f.slower != null;
     const before = f.slower != null ? f.slower.baselineMs : typeof f.baseline?.latencyMs === 'number' ? f.baseline.latencyMs : null;
-    rows.push({ label: f.label, script: isPersona(f), nowMs: now, beforeMs: before, slower });
+    rows.push({ label: f.label, script: isPersona(f), nowMs: now, beforeMs: before, slower, faster: !slower && f.faster != null });
   }
   const delta = (r: LatencyRow): number => (r.beforeMs === null ? -Infinity : r.nowMs - r.beforeMs);
   return rows.sort((a, b) => {
@@ -93,7 +95,7 @@ export function latencyPanel(items: readonly Item[], latency: RunLatency | null 
   }
   rows.forEach((r, i) => {
     const y = TOP + i * ROW;
-    const kind = r.slower ? 'now slow' : r.beforeMs !== null && r.nowMs < r.beforeMs ? 'now fast' : 'now';
+    const kind = r.slower ? 'now slow' : r.faster ? 'now fast' : 'now';
     const change = r.beforeMs === null ? 'no baseline latency' : `${durationText(r.beforeMs)} → ${durationText(r.nowMs)}`;
     const title = `<title>${h(r.label)}: ${h(change)}${r.slower ? ' (slower)' : ''}</title>`;
     parts.push(`<g class="row${r.slower ? ' slower' : ''}" data-label="${h(r.label)}">${title}`);
@@ -110,7 +112,7 @@ export function latencyPanel(items: readonly Item[], latency: RunLatency | null 
   const svg = `<svg class="latency" viewBox="0 0 ${W} ${H}" role="img" aria-label="${h(label)}">${parts.join('')}</svg>`;
   const legend =
     `<p class="meta lat-legend"><span class="key before"></span> baseline <span class="key now"></span> now <span class="key fast"></span> faster <span class="key slow"></span> slower ` +
-    `(over its baseline by more than the latency rule) · a fixture's message turn, a script's whole conversation${latency != null ? ' · p50 / p95: the run\'s message turns' : ''}</p>`;
+    `(than its baseline by more than the latency rule) · a fixture's message turn, a script's whole conversation${latency != null ? ' · p50 / p95: the run\'s message turns' : ''}</p>`;
   const more = all.length > rows.length ? `<p class="meta">${h(restText(all.slice(rows.length)))}</p>` : '';
   return `<div class="panel wide"><h3>Latency</h3>${legend}${svg}${more}</div>`;
 }

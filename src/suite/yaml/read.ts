@@ -27,8 +27,12 @@ export interface LoadedYaml {
 const TAG_FIX =
   'remove the tag: suite files hold plain values (text, numbers, true/false, null, lists and mappings); put a value in quotes to keep it as text';
 
-/** The values of a YAML suite file (see schema.ts for the rules) and where they are, or its problems. */
-export function readYaml(shown: string, written: string): LoadedYaml {
+/**
+ * The values of a YAML suite file (see schema.ts for the rules) and where they are, or its problems.
+ * `mergeKeys: 'ordinary'` reads a `<<` as the ordinary key it is in YAML 1.2, as GitHub reads a
+ * workflow (it reads anchors and aliases, and merges nothing): a suite file's is refused.
+ */
+export function readYaml(shown: string, written: string, options: { mergeKeys?: 'refused' | 'ordinary' } = {}): LoadedYaml {
   // A byte-order mark is no part of the text: positions are counted as an editor shows them.
   const text = written.charCodeAt(0) === 0xfeff ? written.slice(1) : written;
   const fast = fastSource(shown, text);
@@ -46,7 +50,7 @@ export function readYaml(shown: string, written: string): LoadedYaml {
   const added = text.includes('*') ? aliasExpansion(fast.data) : 0;
   if (added > MAX_ALIAS_VALUES) return { src: null, data: undefined, errors: [aliasBombIssue(fast.src, added)] };
   // Without a `<<` there is no merge key: the walk is skipped.
-  const merges = text.includes('<<') ? mergeKeys(fast.data) : [];
+  const merges = options.mergeKeys !== 'ordinary' && text.includes('<<') ? mergeKeys(fast.data) : [];
   if (merges.length > 0) {
     const src = fast.src;
     const at = merges.map((path) => src.keyAt(path.slice(0, -1), '<<') ?? src.valueAt(path));

@@ -1,0 +1,53 @@
+// JUnit's words where the viewers show them: a not-evaluated fixture's reply in its <skipped>, and
+// a failure's and an error's `type` in the product's words (dorny/test-reporter shows "type: message").
+
+import { beforeEach, describe, expect, it } from 'vitest';
+import { renderJUnit } from '../../src/report/junit.js';
+import { fixture, persona, resetLines, run } from './fixtures.js';
+import type { FixtureRecord, PersonaRecord } from '../../src/types.js';
+
+beforeEach(resetLines);
+
+describe('a not-evaluated fixture in JUnit', () => {
+  const notEvaluated = (over: Partial<FixtureRecord>): FixtureRecord =>
+    fixture('refund-policy', { verdict: 'not_evaluated', detail: 'judge: no usable answer', drift: { reply: 'same', route: 'same', verdict: 'not_evaluated' }, ...over } as Partial<FixtureRecord>);
+
+  it('keeps the reply it could not judge in its <skipped>, escaped, as the terminal and the comment show it', () => {
+    const xml = renderJUnit(run([notEvaluated({ reply: 'Refunds take <30> days & "more".' })]));
+    expect(xml).toContain('<skipped message="not evaluated (not a failure): judge: no usable answer">');
+    expect(xml).toContain('\n\nreply:\nRefunds take &lt;30&gt; days &amp; &quot;more&quot;.</skipped>');
+  });
+
+  it('has no body without a reply', () => {
+    const xml = renderJUnit(run([notEvaluated({ reply: null })]));
+    expect(xml).toContain('<skipped message="not evaluated (not a failure): judge: no usable answer"/>');
+  });
+});
+
+describe("JUnit's types, which dorny/test-reporter shows before the message", () => {
+  const typeOf = (xml: string, tag: 'failure' | 'error'): string | undefined => new RegExp(`<${tag} message="[^"]*" type="([^"]*)"`).exec(xml)?.[1];
+
+  it("say a failure's drift as every surface does: newly failing, not newly_failing", () => {
+    const failing = (verdict: 'newly_failing' | 'still_failing' | 'no_baseline') =>
+      renderJUnit(run([fixture('refund-policy', { verdict: 'fail', detail: 'contains "30 days": not found', drift: { reply: 'same', route: 'same', verdict } } as Partial<FixtureRecord>)]));
+    expect(typeOf(failing('newly_failing'), 'failure')).toBe('newly failing');
+    expect(typeOf(failing('still_failing'), 'failure')).toBe('still failing');
+    expect(typeOf(failing('no_baseline'), 'failure')).toBe('no baseline');
+  });
+
+  it("say an error's kind in words: timeout, HTTP error, not JSON, not the record's values", () => {
+    const errored = (errorKind: FixtureRecord['errorKind']) =>
+      renderJUnit(run([fixture('refund-policy', { reply: null, route: null, verdict: null, errored: true, error: 'message turn: HTTP 500', errorKind, detail: 'x', drift: null } as Partial<FixtureRecord>)]));
+    expect(typeOf(errored('http'), 'error')).toBe('HTTP error');
+    expect(typeOf(errored('invalid_json'), 'error')).toBe('not JSON');
+    expect(typeOf(errored('missing_reply'), 'error')).toBe('no reply');
+    expect(typeOf(errored('internal'), 'error')).toBe('errored');
+  });
+
+  it("say a persona script's the same way", () => {
+    const failed = persona('refund-flow', { verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'newly_failing' } });
+    expect(typeOf(renderJUnit(run([], { personas: [failed] })), 'failure')).toBe('newly failing');
+    const unmocked = persona('refund-flow', { errored: true, errorKind: 'unmocked_tool', error: 'no mock answers issue_refund', verdict: null } as unknown as Partial<PersonaRecord>);
+    expect(typeOf(renderJUnit(run([], { personas: [unmocked] })), 'error')).toBe('unmocked tool');
+  });
+});
