@@ -159,11 +159,15 @@ function cards(model: ReportModel, a: Agreement, run: RunRecord): string {
   // With adaptive attempts the estimate is an upper bound: the range and its reason, as the comment
   // and the terminal say them (docs/statistics.md, "The estimate").
   const { range: usd, cap, upTo } = estimateParts(run.estimate);
-  const agreeNote = a.percent === null ? 'nothing passed or failed' : `agreement: ${thousands(a.passed)} / (${thousands(a.passed)} + ${thousands(a.failed)})`;
+  // Of items' verdicts, in the comment's words (docs/evaluations.md, "Agreement"): "604 of 606 items
+  // passed", never a bare "604 / (604 + 2)" that a repeated run's reader could take for attempts.
+  const agreeNote = `agreement: ${agreementBasis(a)}`;
+  // How many passes checked nothing, as the comment's tally says them ("604 (601 probes)").
+  const probes = model.probes > 0 ? ` (${thousands(model.probes)} ${model.probes === 1 ? 'probe' : 'probes'})` : '';
   return (
     `<section class="cards" aria-label="Tallies">` +
     card('agree', formatAgreement(a), agreeNote) +
-    card('pass', thousands(t.passed), 'passed') +
+    card('pass', thousands(t.passed), `passed${probes}`) +
     // Zero tallies are not shown, except passed (README "The PR comment").
     (t.failed > 0 ? card('fail', thousands(t.failed), 'failed') : '') +
     (t.notEvaluated > 0 ? card('', thousands(t.notEvaluated), 'not evaluated (not in agreement)') : '') +
@@ -227,12 +231,16 @@ function groupTable(title: string, groups: readonly AgreementGroup[], open: bool
   return `<details${open ? ' open' : ''}><summary>${h(title)} (${groups.length})</summary><table><thead><tr><th></th><th class="num">agreement</th><th></th><th class="num">passed / decided</th><th>left out</th></tr></thead><tbody>${rows}</tbody></table>${tail}</details>`;
 }
 
-/** The agreement per group; nothing when no group has a figure (the card shows the overall one). */
+/**
+ * The agreement per group; nothing when no group has a figure (the card shows the overall one). A
+ * file is a fixture's or a persona script's: "By file", as the comment's "Agreement by conversation
+ * and file" and the terminal's "by file" say it.
+ */
 function agreementPanel(a: AgreementReport): string {
   if (a.byConversation.length === 0 && a.byFile.length === 0 && a.byPersona.length === 0) return '';
   const o = a.overall;
   const lead = `<p><b>${h(formatAgreement(o))}</b> agreement: ${h(agreementBasis(o))}.</p>`;
-  const groups = groupTable('By conversation', a.byConversation, true) + groupTable('By fixture file', a.byFile, false) + groupTable('By persona tag', a.byPersona, false);
+  const groups = groupTable('By conversation', a.byConversation, true) + groupTable('By file', a.byFile, false) + groupTable('By persona tag', a.byPersona, false);
   return `<div class="panel"><h3>Agreement</h3>${lead}${groups}</div>`;
 }
 
@@ -421,7 +429,7 @@ export function renderHtml(run: RunRecord, extras: HtmlExtras = {}): string {
     const rowOf = (f: Item, i: number): string => row(viewOf(model, f), index++, ctx, first && i < OPEN_ROWS);
     const rows = k === 'errored' || k === 'not_evaluated' ? rowsByCause(model, list, rowOf) : list.map(rowOf).join('\n');
     const closed = first && list.length > OPEN_ROWS ? `<p class="meta">The first ${OPEN_ROWS} are open; click a row to open the other ${thousands(list.length - OPEN_ROWS)}.</p>` : '';
-    return `<section class="section${first ? ' first' : ''}" data-section="${k}"><h2>${h(w.title + w.suffix)}<span class="n">${thousands(list.length)}</span></h2>\n${closed}${rows}\n</section>`;
+    return `<section class="section${first ? ' first' : ''}" data-section="${k}"><h2>${h(w.title + w.suffix)} <span class="n">${thousands(list.length)}</span></h2>\n${closed}${rows}\n</section>`;
   };
   const present = HTML_SECTION_ORDER.filter((k) => model.sections[k].length > 0);
   const firstSections = present.filter((k) => FIRST_SECTIONS.has(k)).map(section).join('\n');
@@ -450,6 +458,7 @@ ${notices(run, model.total)}${flakyNotice(model)}
 </header>
 <main>
 ${firstSections}
+<h2 class="hidden-heading">The numbers</h2>
 ${cards(model, agreement.overall, run)}
 ${runRateBlock(model)}${panels ? `<section class="panels">${panels}</section>` : ''}
 ${filters(ordered.map((f) => viewOf(model, f)))}

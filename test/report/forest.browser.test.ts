@@ -91,6 +91,14 @@ describe('report.html forest plot', () => {
     const shot = await panel.screenshot();
     expect(shot.length).toBeGreaterThan(5_000);
     if (process.env.AGENT_REPLAY_SCREENSHOT) await writeFile(process.env.AGENT_REPLAY_SCREENSHOT, shot);
+    // On a phone (390 px) the plot keeps its text readable, 10 px and more, and scrolls in its panel;
+    // shrunk to the panel's width it was 5 px. The page itself does not scroll sideways.
+    await page.setViewportSize({ width: 390, height: 800 });
+    const smallest = await panel.locator('svg.forest').evaluate((svg) =>
+      Math.min(...[...svg.querySelectorAll('text')].map((t) => Number(t.getAttribute('font-size')) * ((svg as SVGSVGElement).getScreenCTM()?.a ?? 0))),
+    );
+    expect(smallest).toBeGreaterThanOrEqual(9);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(requests).toEqual([url]);
     expect(errors).toEqual([]);
     await page.close();

@@ -97,7 +97,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
       else expect(await shown?.textContent()).toBe(String(count));
     }
     const cards = await page.$$eval('.card', (cs) => cs.map((c) => `${c.querySelector('.k')?.textContent}=${c.querySelector('.n')?.textContent}`));
-    expect(cards).toContain(`passed=${record.tallies.passed}`);
+    expect(cards).toContain(`passed (1 probe)=${record.tallies.passed}`);
     expect(cards).toContain(`failed=${record.tallies.failed}`);
     const agreement = ((record.tallies.passed / (record.tallies.passed + record.tallies.failed)) * 100).toFixed(1).replace(/\.0$/, '');
     expect(cards.some((c) => c.startsWith('agreement:') && c.endsWith(`=${agreement}%`))).toBe(true);
@@ -180,7 +180,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(causeBox !== null && causeBox.y + causeBox.height <= 800).toBe(true);
     // Nothing calls an errored item a failure: its pill says errored, its section "not a failure".
     expect(await page.locator('section[data-section="errored"] .pill').allTextContents()).toEqual(Array(5).fill('errored'));
-    expect(await page.textContent('section[data-section="errored"] h2')).toBe('Errored: not a failure5');
+    // A space between the title and its count: a screen reader said "not a failure5".
+    expect(await page.textContent('section[data-section="errored"] h2')).toBe('Errored: not a failure 5');
     expect(await page.locator('.card.fail').count()).toBe(0);
     expect(errors).toEqual([]);
   });
@@ -235,12 +236,66 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(await page.getAttribute('p.headline', 'class')).toBe('headline good');
     expect(await page.locator('section.section.first').count()).toBe(0);
     const cards = await page.$$eval('.card .k', (ks) => ks.map((k) => k.textContent));
-    expect(cards).toContain('passed');
+    expect(cards).toContain('passed (1 probe)');
     expect(cards.some((k) => k === 'failed' || k?.startsWith('not evaluated') || k?.startsWith('errored'))).toBe(false);
     expect(await page.locator('.panel h3', { hasText: 'Coverage' }).count()).toBe(0);
     const cardsBox = await page.locator('.cards').boundingBox();
     expect(cardsBox !== null && cardsBox.y + cardsBox.height <= 800).toBe(true);
     expect(await page.locator('details.item[open]').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('reads in order with a screen reader and in low vision: the panels under a heading of their own, every text at 4.5:1, light and dark', async () => {
+    const { page, errors } = await open(withPersonas());
+    // The outline as a screen reader lists it (a visually hidden heading included): each panel's h3 is
+    // under "The numbers", not under the last section before it ("Errored: not a failure").
+    const outline = await page.$$eval('h1, h2, h3', (hs) => hs.filter((x) => !x.closest('.body')).map((x) => `${x.tagName} ${x.textContent ?? ''}`));
+    const agreement = outline.indexOf('H3 Agreement');
+    expect(agreement).toBeGreaterThan(-1);
+    expect(outline.slice(0, agreement).filter((x) => x.startsWith('H2')).pop()).toBe('H2 The numbers');
+    expect(await page.locator('h2.hidden-heading').boundingBox()).toMatchObject({ width: 1, height: 1 });
+    // WCAG AA, 4.5:1 for text under 18.66 px bold, in light and dark (the page follows the system's
+    // prefers-color-scheme): "not evaluated" and "errored" in grey on the pill's grey were 4.27:1, and
+    // with a dark system the page stayed white. Every visible text against the background it is on.
+    const lowContrast = (): Promise<string[]> =>
+      page.$$eval('body *', (els) => {
+        const rgba = (c: string): number[] => (c.match(/[\d.]+/g) ?? []).map(Number);
+        const lum = (c: number[]): number => {
+          const [r, g, b] = c.slice(0, 3).map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
+          return 0.2126 * (r as number) + 0.7152 * (g as number) + 0.0722 * (b as number);
+        };
+        const under = (e: Element | null): number[] => {
+          for (let x = e; x; x = x.parentElement) {
+            const c = rgba(getComputedStyle(x).backgroundColor);
+            if ((c[3] ?? 1) > 0.5) return c;
+          }
+          return [255, 255, 255];
+        };
+        const out: string[] = [];
+        for (const e of els) {
+          if (![...e.childNodes].some((n) => n.nodeType === 3 && (n.textContent ?? '').trim() !== '') || e.getClientRects().length === 0) continue;
+          const s = getComputedStyle(e);
+          const fg = rgba(s.color);
+          const bg = under(e);
+          const a = fg[3] ?? 1;
+          const seen = [0, 1, 2].map((i) => (fg[i] as number) * a + (bg[i] as number) * (1 - a));
+          const [hi, lo] = [lum(seen), lum(bg)].sort((x, y) => y - x);
+          const ratio = ((hi as number) + 0.05) / ((lo as number) + 0.05);
+          const large = parseFloat(s.fontSize) >= 24 || (parseFloat(s.fontSize) >= 18.66 && Number(s.fontWeight) >= 700);
+          if (ratio < (large ? 3 : 4.5)) out.push(`${e.tagName}.${e.className} "${(e.textContent ?? '').trim().slice(0, 30)}" ${ratio.toFixed(2)}:1`);
+        }
+        return [...new Set(out)];
+      });
+    const pills = await page.$$eval('.pill', (ps) => ps.map((p) => p.textContent));
+    expect(pills).toEqual(expect.arrayContaining(['pass', 'fail', 'not evaluated', 'errored']));
+    expect(await lowContrast()).toEqual([]);
+    try {
+      await page.emulateMedia({ colorScheme: 'dark' });
+      expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(13, 17, 23)');
+      expect(await lowContrast()).toEqual([]);
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
     expect(errors).toEqual([]);
   });
 
@@ -495,10 +550,17 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     const { page, errors } = await open(record, {}, { width: 400, height: 800 });
     await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
     await page.locator('table.sbs').first().waitFor();
+    // A chart wider than the window scrolls in its panel (its text stays readable): the panel is what must fit.
     const wide = await page.evaluate(() =>
-      [...document.querySelectorAll('table, svg, pre, .reply')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth).map((e) => `${e.tagName}.${e.getAttribute('class')}: ${(e.textContent ?? '').slice(0, 40)}`),
+      [...document.querySelectorAll('table, svg, pre, .reply')]
+        .map((e) => (e.tagName === 'svg' && e.closest('.panel.wide')) || e)
+        .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth)
+        .map((e) => `${e.tagName}.${e.getAttribute('class')}: ${(e.textContent ?? '').slice(0, 40)}`),
     );
     expect(wide).toEqual([]);
+    // A row's pill ("not evaluated", "pass (probe) 3/3") stays in its 90 px column, wrapping, not over the label.
+    const over = await page.$$eval('summary .pill', (ps) => ps.filter((p) => p.getBoundingClientRect().right > (p.parentElement as HTMLElement).getBoundingClientRect().right + 0.5).map((p) => p.textContent));
+    expect(over).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(400);
     // A conversation's name stays whole (a path may break): "refunds", not "ref|un|ds".
     const broken = await page.locator('.panel table').first().evaluate((t) =>

@@ -10,7 +10,8 @@ import { trendSvg } from '../../src/report/html/chart.js';
 import type { PersonaRecord } from '../../src/types.js';
 import { replyDiffs } from '../../src/report/diff.js';
 import { thousands } from '../../src/words.js';
-import { baseline, check, decisiveScript, fixture, hostile, many, mixed, persona, personaBaseline, personaScripts, refundTurns, route, run, toolCall } from './fixtures.js';
+import { renderComment } from '../../src/report/markdown.js';
+import { baseline, check, ctx, decisiveScript, fixture, hostile, many, mixed, persona, personaBaseline, personaScripts, refundTurns, route, run, toolCall } from './fixtures.js';
 
 function between(html: string, open: string, close: string): string {
   const start = html.indexOf(open);
@@ -212,6 +213,33 @@ describe("a cause's fix is said whole (docs/troubleshooting.md, \"Not evaluated\
     const html = renderHtml(run([errored('refund'), errored('hours')]));
     expect(between(html, '<p class="cause"><b>Cause</b>: ', '</p>')).toMatch(new RegExp(`${fix.replace(/[().]/g, '\\$&')}$`));
     expect(between(html, '<h3 class="cause">', '</h3>')).toMatch(new RegExp(`${fix.replace(/[().]/g, '\\$&')}$`));
+  });
+});
+
+describe('the cards under the first sections say what the comment says', () => {
+  it("agreement as items that passed, with what was left out; the passes that checked nothing counted as probes", () => {
+    const record = mixed();
+    const html = renderHtml(record);
+    const comment = renderComment(record, ctx);
+    const agree = between(html, '<div class="card agree">', '</div>');
+    // The comment's line, "📊 **Agreement 62.5%**: 5 of 8 items passed; ...": the card's words after the figure.
+    const basis = /📊 \*\*Agreement [^*]+\*\*: ([^·\n]+)/.exec(comment)?.[1]?.trim() ?? '';
+    expect(basis).toBe('5 of 8 items passed; 3 not evaluated and 1 errored left out of the denominator');
+    expect(agree).toContain(`<span class="k">agreement: ${basis}</span>`);
+    expect(agree).not.toContain('/ (');
+    // The comment's tally cell "5 (1 probe)": the card says the same count of probes.
+    expect(comment).toMatch(/\| 5 \(1 probe\) \|/);
+    expect(between(html, '<div class="card pass">', '</div>')).toBe('<span class="n">5</span><span class="k">passed (1 probe)</span>');
+  });
+});
+
+describe("the agreement panel's groups", () => {
+  it('names the file group "By file", as the comment and the terminal do: a persona script\'s file is one of them', () => {
+    const html = renderHtml({ ...mixed(), personas: personaScripts() });
+    expect(html).toContain('<summary>By file (');
+    expect(html).not.toContain('By fixture file');
+    const files = between(html, '<summary>By file (', '</details>');
+    expect(files).toContain('.agent-replay/<wbr>personas/<wbr>refunds.yml');
   });
 });
 

@@ -114,6 +114,12 @@ describe('report.html span waterfall', () => {
       ['✖ execute_tool check_stock', true],
     ]);
     expect(e.legend).toContain('failed span');
+    // On a phone (390 px) the bars keep room: the names' 260 px column left the track 4 px wide and
+    // the scale's "0" and "5.2 s" on top of each other.
+    await page.setViewportSize({ width: 390, height: 800 });
+    const narrow = await bars(page, 'stock-check', 0);
+    expect(narrow.bars.find((b) => b.error)?.w).toBeGreaterThan(60);
+    await page.setViewportSize({ width: 1280, height: 1000 });
 
     const shot = await sc.screenshot();
     expect(shot.length).toBeGreaterThan(5_000);

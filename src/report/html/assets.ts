@@ -7,7 +7,7 @@
 
 
 export const STYLE = `
-:root{--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa;--pass:#1a7f37;--fail:#cf222e;--warn:#9a6700;--grey:#6e7781;
+:root{--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa;--pass:#1a7f37;--fail:#cf222e;--warn:#9a6700;
 --del-bg:#ffebe9;--del-mark:#ffc1bd;--ins-bg:#e6ffec;--ins-mark:#a6f0b8;--accent:#0969da}
 *{box-sizing:border-box}
 body{margin:0;font:14px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--fg);background:#fff}
@@ -51,7 +51,9 @@ svg.trend .grid{stroke:#eaeef2;stroke-width:1}
 svg.trend .axis{fill:var(--muted);font-size:11px}
 svg.trend .trend-line{stroke:var(--accent);stroke-width:2}
 svg.trend .trend-point{fill:var(--accent)}
-.panel.wide{grid-column:1/-1}
+.panel.wide{grid-column:1/-1;overflow-x:auto}
+/* A chart drawn 720 wide keeps its 11-12 px text at 10 px or more: on a phone it scrolls in its panel, not the page. */
+svg.forest,svg.latency{min-width:600px}
 svg.latency{width:100%;height:auto}
 svg.latency .track{fill:var(--soft)}
 svg.latency .before{fill:#8c959f}
@@ -78,9 +80,9 @@ svg.latency .value.slow{fill:var(--fail);font-weight:600}
 .shown{color:var(--muted);font-size:12px;margin-left:auto}
 .section{margin:0 0 18px}
 .section>h2{padding:6px 0;border-bottom:1px solid var(--line);margin-bottom:4px}
-.section>h2 .n{color:var(--muted);font-weight:400;margin-left:6px}
+.section>h2 .n{color:var(--muted);font-weight:400;margin-left:2px}
 .item{border-bottom:1px solid #eaeef2}
-.item>summary{display:grid;grid-template-columns:110px minmax(160px,1.2fr) minmax(140px,1fr) minmax(120px,.8fr);gap:4px 12px;padding:6px 4px;cursor:pointer;list-style:none;align-items:baseline}
+.item>summary{display:grid;grid-template-columns:124px minmax(160px,1.2fr) minmax(140px,1fr) minmax(120px,.8fr);gap:4px 12px;padding:6px 4px;cursor:pointer;list-style:none;align-items:baseline}
 .item>summary::-webkit-details-marker{display:none}
 .item>summary:hover{background:var(--soft)}
 .item[open]>summary{background:var(--soft)}
@@ -91,7 +93,8 @@ svg.latency .value.slow{fill:var(--fail);font-weight:600}
 .pill{display:inline-block;white-space:nowrap;border-radius:10px;padding:0 8px;font-size:12px;font-weight:600;border:1px solid}
 .pill.pass{color:var(--pass);border-color:#8dd6a0;background:#eefbf1}
 .pill.fail{color:var(--fail);border-color:#ffb1aa;background:#fff5f4}
-.pill.not_evaluated,.pill.errored{color:var(--grey);border-color:var(--line);background:var(--soft)}
+.pill.not_evaluated,.pill.errored{color:var(--muted);border-color:var(--line);background:var(--soft)}
+.item>summary .pill{white-space:normal}
 .body{padding:8px 4px 16px 12px;border-left:3px solid var(--line);margin:0 0 8px 4px}
 .body dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0 0 10px}
 .body dt{color:var(--muted)}
@@ -142,7 +145,31 @@ table.checks th{color:var(--muted);font-weight:500}
 table.attempts td:nth-child(3){min-width:9em}table.attempts .note{color:var(--muted)}
 table.checks th,table.checks td:nth-child(-n+2){overflow-wrap:break-word}
 .empty{color:var(--muted);padding:24px 0;text-align:center}
-@media (max-width:720px){.item>summary{grid-template-columns:90px 1fr}.item .drift,.item .file{grid-column:2}.item .why{grid-column:1/-1}}
+.hidden-heading{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
+/* A reader whose system is dark gets the page dark (GitHub's dark colours); the charts' presentation
+   attributes (forest.ts) are recoloured by their value. */
+@media (prefers-color-scheme:dark){
+:root{color-scheme:dark;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--soft:#151b23;--pass:#3fb950;--fail:#f85149;--warn:#d29922;
+--del-bg:#3c1e23;--del-mark:#8e1519;--ins-bg:#13291c;--ins-mark:#1f6f3b;--accent:#4493f8}
+body,.filters,.chip span,.reply.user{background:#0d1117}
+.headline.bad,.pill.fail{border-color:#8e1519;background:#25171c}
+.headline.good,.pill.pass{border-color:#1f6f3b;background:#12261a}
+.notice,.headline.warn{border-color:#9e6a03;background:#272115}
+.names.gap li{border-color:#8e1519}
+.item,table.checks td,table.checks th{border-color:#262c36}
+svg.trend .grid{stroke:#262c36}
+.chip input:checked+span{color:#0d1117}
+.reply.user{border-color:#1f4f7a}
+table.sbs td.none{background:repeating-linear-gradient(135deg,#0d1117,#0d1117 4px,#151b23 4px,#151b23 8px)}
+.route{background:#0c2d6b;color:#a5d6ff}
+.key.model,.wf-bar.model{background:#4493f8}
+svg [fill="#1f2328"]{fill:#e6edf3}svg [fill="#59636e"]{fill:#9198a1}svg [stroke="#eaeef2"]{stroke:#262c36}
+svg [fill="#cf222e"]{fill:#f85149}svg [stroke="#cf222e"]{stroke:#f85149}
+svg [fill="#9a6700"]{fill:#d29922}svg [stroke="#9a6700"]{stroke:#d29922}
+svg [fill="#1a7f37"]{fill:#3fb950}svg [stroke="#1a7f37"]{stroke:#3fb950}
+svg [fill="#0969da"]{fill:#4493f8}svg [stroke="#0969da"]{stroke:#4493f8}
+}
+@media (max-width:720px){.item>summary{grid-template-columns:90px 1fr}.item .drift,.item .file{grid-column:2}.item .why{grid-column:1/-1}.wf-row{grid-template-columns:minmax(0,38%) 1fr 56px}}
 `;
 
 export const SCRIPT = `(function () {
@@ -543,7 +570,7 @@ apply();
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
 const SCRIPT_SHA256 = 'c+x7TWb8WDev++uDbQwcssJVQlhfDs67FTfQBBAwwXY=';
-const STYLE_SHA256 = '4/lYyJMqguNYg8eMH0jQvZu+oh97mkGZ1VmPsSQgw0k=';
+const STYLE_SHA256 = 'IBcJG6zqoPR5bQCyUiVOkZ8LdDITF1EvM27NTt2rv/o=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [
