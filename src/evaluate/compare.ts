@@ -146,7 +146,8 @@ export interface Comparison {
   mcnemar: PairedMcNemar;
   /**
    * The pass rate of attempts over the items in both runs, by the run's own rule (run-stats.ts
-   * runsStatsOf), when both runs repeated some item; null otherwise (docs/evaluations.md#compare).
+   * runsStatsOf), when both runs repeated some item; null otherwise, or when the caller asked for
+   * none (docs/evaluations.md#compare).
    */
   passRate: RunStats | null;
 }
@@ -381,8 +382,10 @@ function partOf(run: RunRecord): string {
  * Compares two runs. The one that started earlier is "before" whatever the argument order
  * (`swapped` says when the arguments were after-first); equal start times keep the order given.
  * `latency`: config.yml's thresholds for "slower" (docs/latency.md); absent, its defaults.
+ * `passRate: false`: no pass rate of attempts (a bootstrap), for a caller that shows none (the
+ * Action's "since the previous run").
  */
-export function compareRuns(first: RunRecord, second: RunRecord, files: { first?: string; second?: string } = {}, options: { latency?: LatencyThresholds } = {}): Comparison {
+export function compareRuns(first: RunRecord, second: RunRecord, files: { first?: string; second?: string } = {}, options: { latency?: LatencyThresholds; passRate?: boolean } = {}): Comparison {
   const swapped = Date.parse(second.startedAt) < Date.parse(first.startedAt);
   const [before, after] = swapped ? [second, first] : [first, second];
   const [beforeFile, afterFile] = swapped ? [files.second ?? null, files.first ?? null] : [files.first ?? null, files.second ?? null];
@@ -462,6 +465,6 @@ export function compareRuns(first: RunRecord, second: RunRecord, files: { first?
     coverage: !partial && before.coverage != null && after.coverage != null ? { before: before.coverage, after: after.coverage, change: coverageChange(before.coverage, after.coverage) } : null,
     summary: noneInBoth ? 'no item in both runs' : summaryParts.length === 0 ? 'nothing changed' : summaryParts.join('; '),
     mcnemar: pairedMcNemar(commonBefore.map((x, i) => [x, commonAfter[i] as Item] as const)),
-    passRate: runsStatsOf(before, after),
+    passRate: options.passRate === false ? null : runsStatsOf(before, after),
   };
 }
