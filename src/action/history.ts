@@ -55,7 +55,11 @@ export async function previousRun(github: GitHubApi, ctx: ActionContext, marker:
       log.info(`since the previous run: run ${meta.runId} not compared: ${downloadProblem(d)}`);
       return { runId: meta.runId, unavailable: downloadProblem(d) };
     }
-    return { runId: meta.runId, comparison: compareRuns(d.record, run, {}, latency === undefined ? {} : { latency }) };
+    // No pass rate of attempts between the two runs: the line and its details say which items
+    // moved (docs/evaluations.md, "In the PR comment and job summary"), and the run's own pass-rate
+    // line, against its baselines, is in the headline area already; a second would be another
+    // figure of the same name, and a bootstrap on every check for nothing shown.
+    return { runId: meta.runId, comparison: compareRuns(d.record, run, {}, { ...(latency === undefined ? {} : { latency }), passRate: false }) };
   } catch (e) {
     core.warning(`since the previous run: not looked up (${why(e)}); the comment shows this run only`);
     return null;

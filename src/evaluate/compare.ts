@@ -80,6 +80,18 @@ export interface ItemChange {
   detail: string;
 }
 
+/**
+ * A repeated item in both runs whose pass rate of attempts moved while nothing else did, its verdict
+ * included (4/5 -> 3/5, both passing minPass 3): not a change of the item's, and not "unchanged"
+ * either (docs/evaluations.md#compare). Its sides carry the k/N (`repeat`).
+ */
+export interface AttemptsMove {
+  label: string;
+  kind: 'fixture' | 'persona';
+  before: ItemSide;
+  after: ItemSide;
+}
+
 export interface RunRef {
   startedAt: string;
   commit: string | null;
@@ -122,17 +134,20 @@ export interface Comparison {
   /** Labels only in the before run / only in the after run. */
   onlyBefore: string[];
   onlyAfter: string[];
-  /** Items in both runs with no change at all. */
+  /** Repeated items in both runs whose pass rate of attempts alone moved, in label order; not in `changes`. */
+  attemptsMoved: AttemptsMove[];
+  /** Items in both runs with no change at all, their pass rate of attempts included. */
   unchanged: number;
   /** Both runs recorded coverage and neither is partial: each side and what changed; else null. */
   coverage: { before: CoverageResult; after: CoverageResult; change: CoverageChange } | null;
-  /** One line: why agreement changed, e.g. "2 items added; 1 reply changed". */
+  /** One line: why agreement changed, e.g. "2 items added; 1 reply changed; 1 item's pass rate of attempts moved, not its verdict". */
   summary: string;
   /** McNemar's exact test over the paired items (docs/evaluations.md#compare). */
   mcnemar: PairedMcNemar;
   /**
    * The pass rate of attempts over the items in both runs, by the run's own rule (run-stats.ts
-   * runsStatsOf), when both runs repeated some item; null otherwise (docs/evaluations.md#compare).
+   * runsStatsOf), when both runs repeated some item; null otherwise, or when the caller asked for
+   * none (docs/evaluations.md#compare).
    */
   passRate: RunStats | null;
 }
@@ -288,6 +303,18 @@ export function firstCause(before: Item, after: Item, latency: LatencyThresholds
   return changeBetween(before, after, 'speed', latency);
 }
 
+/** Both runs repeated the item and its passes over attempts are another rate (4/5 -> 3/5; not 4/5 -> 8/10). */
+function attemptsMoved(before: Item, after: Item): boolean {
+  const b = before.repeat;
+  const a = after.repeat;
+  return b !== undefined && a !== undefined && b.passed * a.count !== a.passed * b.count;
+}
+
+/** "1 item's pass rate of attempts moved, not its verdict", "5 items' pass rates of attempts moved, not their verdicts". */
+export function attemptsMovedWords(n: number): string {
+  return n === 1 ? "1 item's pass rate of attempts moved, not its verdict" : `${n} items' pass rates of attempts moved, not their verdicts`;
+}
+
 export function movementOf(before: ItemResult, after: ItemResult): Movement {
   const bad = (r: ItemResult): boolean => r === 'fail' || r === 'errored';
   if (bad(before) && after === 'pass') return 'fixed';
@@ -355,8 +382,10 @@ function partOf(run: RunRecord): string {
  * Compares two runs. The one that started earlier is "before" whatever the argument order
  * (`swapped` says when the arguments were after-first); equal start times keep the order given.
  * `latency`: config.yml's thresholds for "slower" (docs/latency.md); absent, its defaults.
+ * `passRate: false`: no pass rate of attempts (a bootstrap), for a caller that shows none (the
+ * Action's "since the previous run").
  */
-export function compareRuns(first: RunRecord, second: RunRecord, files: { first?: string; second?: string } = {}, options: { latency?: LatencyThresholds } = {}): Comparison {
+export function compareRuns(first: RunRecord, second: RunRecord, files: { first?: string; second?: string } = {}, options: { latency?: LatencyThresholds; passRate?: boolean } = {}): Comparison {
   const swapped = Date.parse(second.startedAt) < Date.parse(first.startedAt);
   const [before, after] = swapped ? [second, first] : [first, second];
   const [beforeFile, afterFile] = swapped ? [files.second ?? null, files.first ?? null] : [files.first ?? null, files.second ?? null];
@@ -370,6 +399,7 @@ export function compareRuns(first: RunRecord, second: RunRecord, files: { first?
   const changes: ItemChange[] = [];
   const commonBefore: Item[] = [];
   const commonAfter: Item[] = [];
+  const moved: AttemptsMove[] = [];
   let unchanged = 0;
   // Another meaning judge on each side: its flips are not one judge disagreeing with itself.
   const meaningJudge = meaningJudgeChange(before.meaning, after.meaning);
@@ -395,7 +425,9 @@ export function compareRuns(first: RunRecord, second: RunRecord, files: { first?
     }
     const cause = firstCause(x, y, options.latency ?? DEFAULT_LATENCY);
     if (cause === null) {
-      unchanged += 1;
+      // A pass rate of attempts that moved beside the same verdict is said, never "nothing changed".
+      if (attemptsMoved(x, y)) moved.push({ label, kind: itemKind(y), before: side(x), after: side(y) });
+      else unchanged += 1;
       continue;
     }
     changes.push({ label, kind: itemKind(y), before: side(x), after: side(y), ...cause, detail: withMeaningJudgeChange(cause.detail, meaningJudge), movement: movementOf(resultOf(x), resultOf(y)) });
@@ -410,6 +442,7 @@ export function compareRuns(first: RunRecord, second: RunRecord, files: { first?
   // at all: then nothing is said to have changed, nor any gap (docs/evaluations.md#compare).
   const partial = beforeLacks || afterLacks;
   const noneInBoth = commonBefore.length === 0 && summaryParts.length === 0 && labels.length > 0;
+  if (moved.length > 0) summaryParts.push(attemptsMovedWords(moved.length));
   return {
     before: refOf(before, beforeFile),
     after: refOf(after, afterFile),
@@ -427,10 +460,11 @@ export function compareRuns(first: RunRecord, second: RunRecord, files: { first?
     broken: changes.filter((c) => c.movement === 'broken').map((c) => c.label),
     onlyBefore: changes.filter((c) => c.cause === 'removed').map((c) => c.label),
     onlyAfter: changes.filter((c) => c.cause === 'added').map((c) => c.label),
+    attemptsMoved: moved,
     unchanged,
     coverage: !partial && before.coverage != null && after.coverage != null ? { before: before.coverage, after: after.coverage, change: coverageChange(before.coverage, after.coverage) } : null,
     summary: noneInBoth ? 'no item in both runs' : summaryParts.length === 0 ? 'nothing changed' : summaryParts.join('; '),
     mcnemar: pairedMcNemar(commonBefore.map((x, i) => [x, commonAfter[i] as Item] as const)),
-    passRate: runsStatsOf(before, after),
+    passRate: options.passRate === false ? null : runsStatsOf(before, after),
   };
 }

@@ -76,7 +76,7 @@ function causeAndDetail(c: ItemChange): string {
   return d === '' ? CAUSE_WORDS[c.cause].title : `${CAUSE_WORDS[c.cause].title}: ${terminalLine(d)}`;
 }
 
-function sideWord(c: ItemChange, which: 'before' | 'after'): string {
+function sideWord(c: Pick<ItemChange, 'before' | 'after'>, which: 'before' | 'after'): string {
   const s = c[which];
   if (s === null) return '—';
   // A repeated item shows its passes over attempts.
@@ -117,6 +117,9 @@ function groupRows(title: string, groups: readonly GroupComparison[]): string[] 
   });
   return [`| ${title} | before | after | change |`, '| --- | --- | --- | --- |', ...rows, ''];
 }
+
+/** A repeated item whose passes over attempts alone moved (docs/evaluations.md#compare): listed with its k/N, not as a change. */
+const MOVED_TITLE = 'Pass rate of attempts moved, verdict unchanged';
 
 /** Which items compare's pass rate of attempts is of. */
 const BOTH_RUNS = 'in both runs';
@@ -234,6 +237,12 @@ function compareMarkdown(c: Comparison, suites: CompareSuites): { text: string; 
     }
     lines.push('');
   }
+  // A pass rate of attempts that moved alone: its k/N on each side, under a title that does not call it a change of verdict.
+  if (c.attemptsMoved.length > 0) {
+    lines.push(`### ${MOVED_TITLE}`, '', '| item | before | after |', '| --- | --- | --- |');
+    for (const x of c.attemptsMoved) lines.push(item(`| ${labelSpan(x.label, true)}${x.kind === 'persona' ? ' (script)' : ''} | ${sideWord(x, 'before')} | ${sideWord(x, 'after')} |`));
+    lines.push('');
+  }
   const only = (title: string, cause: 'added' | 'removed', which: 'before' | 'after'): void => {
     const list = c.changes.filter((x) => x.cause === cause);
     if (list.length === 0) return;
@@ -279,10 +288,11 @@ export function renderCompareText(c: Comparison, suites: CompareSuites = {}): st
   out.push(`  mcnemar: ${pairedText(c.mcnemar)}${unpaired === null ? '' : `; ${unpaired}`}`);
   if (c.passRate !== null) out.push(`  ${runRateText(c.passRate, leftOutOf(c), BOTH_RUNS)}`);
   out.push(`why: ${terminalLine(c.summary)}${c.unchanged > 0 ? ` (${c.unchanged} unchanged)` : ''}`);
-  const shown = c.changes.map((x) => terminalLine(showLookalikes(showInvisible(x.label))));
+  const rows = [...c.changes.map((x) => ({ x, what: causeAndDetail(x) })), ...c.attemptsMoved.map((x) => ({ x, what: MOVED_TITLE.toLowerCase() }))];
+  const shown = rows.map(({ x }) => terminalLine(showLookalikes(showInvisible(x.label))));
   const width = Math.max(0, ...shown.map((l) => l.length));
-  for (const [i, x] of c.changes.entries()) {
-    out.push(`  ${shown[i]!.padEnd(width)}  ${sideWord(x, 'before')} -> ${sideWord(x, 'after')}  ${causeAndDetail(x)}`);
+  for (const [i, { x, what }] of rows.entries()) {
+    out.push(`  ${shown[i]!.padEnd(width)}  ${sideWord(x, 'before')} -> ${sideWord(x, 'after')}  ${what}`);
   }
   if (c.coverage !== null) {
     const ch = c.coverage.change;

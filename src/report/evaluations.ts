@@ -46,7 +46,8 @@ function itemsOf(run: RunRecord): Pick<RunRecord, 'fixtures' | 'personas'> {
 }
 
 /**
- * "2 fixed · 1 broken · 3 changed · 4 reworded", or "nothing changed". Reworded items (the same
+ * "2 fixed · 1 broken · 3 changed · 4 reworded · 2 pass rates of attempts moved", or "nothing
+ * changed". Reworded items (the same
  * meaning, other words) are counted apart, as the run's sections count them, never as changed
  * (docs/evaluations.md, "In the PR comment and job summary").
  */
@@ -58,6 +59,9 @@ export function sinceCounts(c: Comparison): string {
   if (c.broken.length > 0) parts.push(`${thousands(c.broken.length)} broken`);
   if (changed > 0) parts.push(`${thousands(changed)} changed`);
   if (reworded > 0) parts.push(`${thousands(reworded)} reworded`);
+  // A repeated item whose attempts alone moved (4/5 -> 3/5) is no change of verdict, nor "nothing changed" (docs/evaluations.md#compare).
+  const moved = c.attemptsMoved.length;
+  if (moved > 0) parts.push(`${thousands(moved)} ${moved === 1 ? 'pass rate' : 'pass rates'} of attempts moved`);
   return parts.length === 0 ? 'nothing changed' : parts.join(' · ');
 }
 

@@ -1,7 +1,7 @@
 // The parts of an item's rendering that fixtures (items.ts) and persona scripts (persona.ts) both
 // use: the detail levels and size limits, file references, labelled text blocks and the reply diff.
 
-import type { Meaning, PanelMember, RepeatSummary, ToolCall, Verdict } from '../types.js';
+import type { ErrorKind, Meaning, PanelMember, PersonaErrorKind, RepeatSummary, ToolCall, Verdict } from '../types.js';
 import { panelVerdict } from '../assertions/judge.js';
 import { attemptMeaningDetail, decisiveIndex } from '../evaluate/repeat.js';
 import type { ReportContext } from './context.js';
@@ -9,7 +9,7 @@ import { diffText, MARK } from './diff-text.js';
 import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from './lookalike.js';
 import { clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock, normalizeBlock, oneLine, safeUrl } from './escape.js';
 import { validSha } from './metadata.js';
-import { isPersona, thousands, type Item } from './model.js';
+import { ERROR_KIND_WORDS, isPersona, thousands, type Item } from './model.js';
 import { MEANING_WORDS } from '../evaluate/meaning/index.js';
 import { attemptStanding, fixtureAttemptViews, personaAttemptViews, type AttemptStanding, type AttemptView } from '../evaluate/variants.js';
 import { meaningWords } from '../evaluate/changes.js';
@@ -217,15 +217,20 @@ export function messageDiffBlock(title: string, then: string, now: string): stri
 export const ATTEMPT_WORDS = { pass: '✅ pass', fail: '❌ fail', not_evaluated: '⚪ not evaluated' } as const;
 
 /**
- * "**Attempts** (2/3 passed, 3 needed): 1 ✅ pass · 2 ⚪ errored (timeout) · 3 ❌ fail": an attempt
- * without a verdict is errored, with its kind of error.
+ * "**Attempts** (2/3 passed, 3 needed): 1 ✅ pass · 2 ⚪ errored (HTTP error) · 3 ❌ fail": an
+ * attempt without a verdict is errored, with its kind of error in the words JUnit's type uses
+ * (model.ts ERROR_KIND_WORDS); an internal error or none known is just "errored".
  */
 export function attemptsHead(
   repeat: Pick<RepeatSummary, 'passed' | 'count' | 'minPass'>,
-  attempts: readonly { errored: boolean; errorKind: string | null; verdict: Verdict | null }[],
+  attempts: readonly { errored: boolean; errorKind: ErrorKind | PersonaErrorKind | null; verdict: Verdict | null }[],
 ): string {
-  const each = attempts.map((a, i) => `${i + 1} ${a.errored || a.verdict === null ? `⚪ errored (${a.errorKind ?? 'error'})` : ATTEMPT_WORDS[a.verdict]}`);
+  const each = attempts.map((a, i) => `${i + 1} ${a.errored || a.verdict === null ? erroredAttempt(a.errorKind) : ATTEMPT_WORDS[a.verdict]}`);
   return `**Attempts** (${thousands(repeat.passed)}/${thousands(repeat.count)} passed, ${thousands(repeat.minPass)} needed): ${each.join(' · ')}`;
+}
+
+function erroredAttempt(kind: ErrorKind | PersonaErrorKind | null): string {
+  return kind === null || kind === 'internal' ? '⚪ errored' : `⚪ errored (${ERROR_KIND_WORDS[kind]})`;
 }
 
 const STANDING_WORDS: Record<AttemptStanding, string> = {

@@ -207,9 +207,9 @@ function personaTestcase(v: ScriptView, causeOf: CauseOfItem): string {
     const skipped = faultLine(p.simulation) ?? `${named.prefix}${named.checks.filter((c) => c.status === 'not_evaluated').map(checkLine).join('; ')}`;
     const why = causeText(causeOf(p));
     const text = message(`not evaluated (not a failure): ${skipped}${why === null ? '' : `; ${why}`}`);
-    // A simulated script keeps its transcript (who wrote each message) where CI shows a skip's text.
-    if (p.simulation) return `${open}>\n      <skipped message="${text}">${personaBody(v, null)}</skipped>\n    </testcase>`;
-    return `${open}>\n      <skipped message="${text}"/>\n    </testcase>`;
+    // Its line and transcript where CI shows a skip's text (GitLab's details), as a not-evaluated
+    // fixture's reply: the replies that could not be judged (a simulated script's, who wrote each message).
+    return `${open}>\n      <skipped message="${text}">${personaBody(v, null)}</skipped>\n    </testcase>`;
   }
   if (v.section === 'reworded') return rewordedCase(open, v);
   if (v.section === 'changed') return `${open}>\n      <system-out>${personaBody(v, null)}</system-out>\n    </testcase>`;

@@ -438,7 +438,8 @@ export const DRIFT_WORDS: Record<DriftVerdict, string> = {
 
 /**
  * An errored item's kind in words, where a viewer shows it before the error (JUnit's `type`,
- * "timeout: message turn: no answer ..."); the kind as recorded is results.json's `errorKind`.
+ * "timeout: message turn: no answer ..."), and an errored attempt's on a repeated item's attempts
+ * line (item-parts.ts attemptsHead); the kind as recorded is results.json's `errorKind`.
  */
 export const ERROR_KIND_WORDS: Record<ErrorKind | PersonaErrorKind, string> = {
   http: 'HTTP error',

@@ -15,6 +15,7 @@ import { defaultBranchTrend, previousRun } from '../../src/action/history.js';
 import type { ActionContext } from '../../src/action/context.js';
 import { parseRecord } from '../../src/record/index.js';
 import { ctx as reportCtx, fixture, run as record } from '../report/fixtures.js';
+import { repeated, withRunStats } from '../report/stats-fixtures.js';
 import { renderComment } from '../../src/report/index.js';
 import { githubHtml, visibleText } from '../report/helpers.js';
 import { docsUrl } from '../../src/version.js';
@@ -115,7 +116,7 @@ describe('since the previous run', () => {
     expect(gh.responseViolations).toEqual([]);
   });
 
-  it('says one line when nothing changed', async () => {
+  it('says one line when nothing changed; computes no pass rate of attempts between repeated runs', async () => {
     // The comparison end to end: the first test. The same record again, looked up and compared by
     // previousRun on this fake GitHub and worded by the comment, without a start of the Action
     // (docs/contributing.md, "Speed").
@@ -127,6 +128,20 @@ describe('since the previous run', () => {
     const body = renderComment(same, { ...reportCtx, previous });
     expect(body).toContain('since the previous run: nothing changed');
     expect(body).not.toContain('What moved since the previous run');
+
+    // Between two repeated runs (on pull request 8, whose comment shows the earlier) it computes no
+    // pass rate of attempts: nothing shows one there, the run's own is under the agreement line.
+    const earlier = { ...withRunStats(['a', 'b'].map((l) => repeated(l, null, { passed: 4, total: 5 }, 3))), startedAt: '2026-12-01T09:00:00.000Z' };
+    const later = { ...withRunStats(['a', 'b'].map((l) => repeated(l, { passed: 4, total: 5 }, { passed: 3, total: 5 }, 3))), startedAt: '2026-12-02T09:00:00.000Z' };
+    gh.addPull('octo', 'shop', { number: 8, headSha: HEAD });
+    gh.addComment('octo', 'shop', 8, { body: renderComment(earlier, reportCtx), user: gh.viewer });
+    gh.addWorkflowRun('octo', 'shop', { id: Number(reportCtx.runId), headSha: HEAD });
+    gh.addArtifact('octo', 'shop', Number(reportCtx.runId), { name: reportCtx.artifactName as string, zip: await artifactZip([{ name: 'results.json', data: JSON.stringify(earlier) }]) });
+    const repeatedPrevious = await previousRun(gitHubApiOf(gh), await actionContextOf('pull_request', pullPayload({ number: 8 })), reportCtx.marker, later);
+    const comparison = repeatedPrevious !== null && 'comparison' in repeatedPrevious ? repeatedPrevious.comparison : null;
+    // Compared (the attempts that moved are there), without the bootstrap of a line nothing shows.
+    expect(comparison?.attemptsMoved.map((m) => m.label)).toEqual(['a', 'b']);
+    expect(comparison?.passRate).toBeNull();
     expect(gh.violations).toEqual([]);
   });
 

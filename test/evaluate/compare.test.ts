@@ -439,6 +439,27 @@ describe('compare: the pass rate of attempts between two repeated runs (docs/eva
     expect(compareRuns(b, a).passRate).toEqual(b.stats);
   });
 
+  it('says the items whose pass rate of attempts moved without their verdict, with their k/N, never "nothing changed" nor a changed verdict', () => {
+    const c = compareRuns(runA(), runB());
+    expect(c.changes).toEqual([]);
+    expect(c.causes.verdict_changed).toBe(0);
+    expect(c.attemptsMoved.map((m) => [m.label, m.before.repeat?.passed, m.after.repeat?.passed])).toEqual([['a', 4, 3], ['b', 4, 3], ['c', 4, 3], ['d', 4, 3], ['e', 4, 3]]);
+    // f stayed 3/5: it alone is unchanged.
+    expect(c.unchanged).toBe(1);
+    expect(c.summary).toBe("5 items' pass rates of attempts moved, not their verdicts");
+    const text = renderCompareText(c);
+    expect(text).toContain("\nwhy: 5 items' pass rates of attempts moved, not their verdicts (1 unchanged)\n");
+    expect(text).toMatch(/\n {2}a {2}pass 4\/5( \(flaky\))? -> pass 3\/5( \(flaky\))? {2}pass rate of attempts moved, verdict unchanged\n/);
+    expect(text).not.toMatch(/^ {2}f /m);
+    const md = renderCompareMarkdown(c);
+    expect(md).toContain("**Why**: 5 items' pass rates of attempts moved, not their verdicts (1 unchanged).");
+    expect(md).toContain('### Pass rate of attempts moved, verdict unchanged\n\n| item | before | after |\n| --- | --- | --- |\n| `a` | pass 4/5');
+    expect(md).not.toContain('### Changed items');
+    // One item alone, beside a real change: counted in the summary after the causes.
+    const one = compareRuns(at(T1, [fx('x'), ...runA().fixtures.slice(0, 1)]), at(T2, [fx('x', { verdict: 'fail' }), ...runB().fixtures.slice(0, 1)]));
+    expect(one.summary).toBe("1 verdict changed; 1 item's pass rate of attempts moved, not its verdict");
+  });
+
   it('gives none unless both runs are repeated: McNemar alone weighs single attempts', () => {
     const once = at(T1, labels.map((l) => fx(l)));
     const c = compareRuns(once, runB());

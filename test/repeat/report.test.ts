@@ -8,6 +8,7 @@ import { renderCompareMarkdown, renderCompareText } from '../../src/report/compa
 import { renderHtml } from '../../src/report/html.js';
 import { itemsData, type FixtureData, type PersonaData } from '../../src/report/html/data.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
+import { attemptsHead } from '../../src/report/item-parts.js';
 import { itemBlock } from '../../src/report/items.js';
 import { itemView } from '../../src/report/model.js';
 import { profile } from '../../src/report/profile.js';
@@ -89,7 +90,7 @@ describe('k/N in every report', () => {
     expect(html).toContain('errored 0/2');
     expect(html).toContain('pass 1/2 (flaky)');
     expect(md).toContain("**Attempts** (1/3 passed, 2 needed): 1 ✅ pass · 2 ❌ fail · 3 ❌ fail; the reply below is attempt 1's (the other attempts, compared with it: 2 replied otherwise, meaning not compared)");
-    expect(md).toContain('**Attempts** (0/2 passed, 2 needed): 1 ⚪ errored (http) · 2 ⚪ errored (http)');
+    expect(md).toContain('**Attempts** (0/2 passed, 2 needed): 1 ⚪ errored (HTTP error) · 2 ⚪ errored (HTTP error)');
     expect(md).toMatch(/^🎲 \*\*2 flaky items\*\*: the attempts disagree \(passes\/attempts shown as k\/N\): `refund-window`, `refund-dialog`$/m);
     // The mention sits right under the headline (and the cause line that is part of it).
     const lines = md.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('**Cause**: '));
@@ -97,6 +98,14 @@ describe('k/N in every report', () => {
     expect(lines[head + 1]).toMatch(/^🎲 /);
     // An item run once has no k/N.
     expect(html).not.toMatch(/opening-hours<\/b> · pass \d/);
+  });
+
+  it("an errored attempt's kind is said in the words JUnit's type uses, and an internal error is just \"errored\", not \"errored (errored)\"", () => {
+    const repeat = { passed: 1, count: 5, minPass: 1 };
+    const at = (errorKind: FixtureAttempt['errorKind'] | 'unmocked_tool') => ({ errored: true, errorKind, verdict: null });
+    expect(attemptsHead(repeat, [{ errored: false, errorKind: null, verdict: 'pass' }, at('timeout'), at('invalid_json'), at('unmocked_tool'), at('internal'), at(null)])).toBe(
+      '**Attempts** (1/5 passed, 1 needed): 1 ✅ pass · 2 ⚪ errored (timeout) · 3 ⚪ errored (not JSON) · 4 ⚪ errored (unmocked tool) · 5 ⚪ errored · 6 ⚪ errored',
+    );
   });
 
   it('terminal, JUnit and report.html', () => {

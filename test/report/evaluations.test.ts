@@ -12,6 +12,7 @@ import type { TrendView } from '../../src/report/context.js';
 import type { FixtureRecord, RunRecord } from '../../src/types.js';
 import { baseline, ctx, fixture, HOSTILE, mixed, mixedWithPersonas, route, run } from './fixtures.js';
 import { decodeEntities, githubHtml, outsideCode, structure } from './helpers.js';
+import { repeated, withRunStats } from './stats-fixtures.js';
 
 const fail = { verdict: 'fail' as const, drift: { reply: 'same' as const, route: 'same' as const, verdict: 'still_failing' as const } };
 const notEvaluated = { verdict: 'not_evaluated' as const, drift: { reply: 'same' as const, route: 'same' as const, verdict: 'not_evaluated' as const } };
@@ -173,6 +174,14 @@ describe('since the previous run', () => {
     expect(text(md)).toContain('since the previous run: nothing changed');
     expect(md).not.toContain('What moved');
     expect(renderComment(same, ctx)).not.toMatch(/previous run/i);
+  });
+
+  it('counts the repeated items whose pass rate of attempts alone moved, never "nothing changed" (docs/evaluations.md#compare)', () => {
+    const earlier = { ...withRunStats(['a', 'b'].map((l) => repeated(l, null, { passed: 4, total: 5 }, 3))), startedAt: '2026-11-30T09:00:00.000Z' };
+    const later = withRunStats(['a', 'b'].map((l) => repeated(l, { passed: 4, total: 5 }, { passed: l === 'a' ? 3 : 4, total: 5 }, 3)));
+    const md = renderComment(later, { ...ctx, previous: { runId: '41', comparison: compareRuns(earlier, later) } });
+    expect(text(md)).toContain('since the previous run: 1 pass rate of attempts moved');
+    expect(text(md)).not.toContain('nothing changed');
   });
 
   it('one calm line when the previous run could not be read', () => {

@@ -24,6 +24,21 @@ describe('a not-evaluated fixture in JUnit', () => {
   });
 });
 
+describe('a not-evaluated persona script in JUnit', () => {
+  it('keeps its line, checks and transcript in its <skipped>, as a not-evaluated fixture keeps its reply, simulated or not', () => {
+    const criterion = { kind: 'criterion', expected: 'offers a refund', status: 'not_evaluated', detail: 'judge: no usable answer' };
+    const script = persona('refund-flow', { verdict: 'not_evaluated', checks: [criterion], drift: { transcript: 'same', route: 'same', verdict: 'not_evaluated' } } as unknown as Partial<PersonaRecord>);
+    const xml = renderJUnit(run([], { personas: [script] }));
+    const skipped = /<skipped message="([^"]*)">([\s\S]*?)<\/skipped>/.exec(xml);
+    expect(skipped?.[1]).toBe('not evaluated (not a failure): criterion &quot;offers a refund&quot;: not evaluated (judge: no usable answer)');
+    const body = skipped?.[2] ?? '';
+    expect(body.split('\n')[0]).toMatch(/^not evaluated · drift unknown/);
+    expect(body).toContain('\nchecks:\n  criterion &quot;offers a refund&quot;: not evaluated (judge: no usable answer)\n');
+    expect(body).toContain('\ntranscript:\n');
+    for (const t of script.turns) expect(body).toContain(`[${t.index}] Agent (`);
+  });
+});
+
 describe("JUnit's types, which dorny/test-reporter shows before the message", () => {
   const typeOf = (xml: string, tag: 'failure' | 'error'): string | undefined => new RegExp(`<${tag} message="[^"]*" type="([^"]*)"`).exec(xml)?.[1];
 
