@@ -690,6 +690,12 @@ const UNREAD_START = new RegExp(
   `^(?:it answered the TLS handshake with an alert|it answered without TLS \\(|response is not JSON\\b|response is encoded as "|response says it is encoded as |response is larger than |${STREAMED.replace(/[()]/g, '\\$&')}|the judge at \\S+ gave |the judge's answer \\(HTTP \\d{3}\\) (?:did not end|broke off))`,
 );
 
+/**
+ * How a client's reason for an HTTP 200 that carried an error begins (src/judge/client.ts and
+ * structured.ts, noAnswerWords: `unexpected response: no choices[0].message.content: an error in the HTTP 200 answer: "..."`).
+ */
+const ERROR_200_START = new RegExp(`^unexpected response: no [^:]*: ${ERROR_IN_200}: `);
+
 /** A member's label before its reason, as src/assertions/judge.ts (memberLabel) writes it: quoted (JSON), or without ": " and "; ". */
 const MEMBER_LABEL = /^(?:"(?:[^"\\]|\\.)*"|[^"](?:(?!: |; ).)*): /;
 
@@ -722,12 +728,14 @@ function panelCounts(reason: string, kind?: string): PanelCounts | null {
   const counts = /^panel: (\d+) of (\d+) members gave no usable score \(\d+ usable needed(?:; ([^)]*))?\)/.exec(reason);
   if (counts === null) return null;
   const failed = Number(counts[1]);
-  const error200 = reason.split(`: ${ERROR_IN_200}: `).length - 1;
-  const unread = memberReasons(reason, counts[0].length + 2).flatMap((r) => (UNREAD_START.test(r) ? (unfinishedAnswer(r, 'judge') ?? []) : []));
-  const cut = reason.split(`: ${CUT_WORDS}`).length - 1;
-  const ours = reason.split(`: ${CALL_FAILED_WORDS}`).length - 1;
+  // Each member by the words its own reason begins with, never by words in a label or a server's error.
+  const members = memberReasons(reason, counts[0].length + 2);
+  const error200 = members.filter((r) => ERROR_200_START.test(r)).length;
+  const unread = members.flatMap((r) => (UNREAD_START.test(r) ? (unfinishedAnswer(r, 'judge') ?? []) : []));
+  const cut = members.filter(isCutReason).length;
+  const ours = members.filter((r) => r.startsWith(CALL_FAILED_WORDS)).length;
   // A member whose HTTP 200 carried an error is said "unexpected response: ...: an error in the HTTP 200 answer": counted as that, not as one without a score.
-  const noScore = Math.max(0, (reason.match(new RegExp(`: ${NO_SCORE_WORDS}`, 'g'))?.length ?? 0) - error200);
+  const noScore = members.filter((r) => isNoScoreReason(r) && !ERROR_200_START.test(r)).length;
   const told = noScore + error200 + unread.length + cut;
   const byKind = counts[3];
   const unreachable =
