@@ -10,7 +10,7 @@ import { CLOSED_FIX, HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
 import { tlsAlert, tlsAlertFix, tlsAlertText } from '../tls-alert.js';
 import { proxyCertificateFix, tlsProblem } from '../tls-certificate.js';
 import { proxyPlainHttpFix } from '../tls-plain.js';
-import { ERROR_IN_200, JUDGE_URL_SETTING, SIMULATOR_URL_SETTING, STREAMED } from '../judge-url-setting.js';
+import { baseUrlSetting, ERROR_IN_200, JUDGE_URL_SETTING, MEANING_URL_SETTING, SIMULATOR_URL_SETTING, STREAMED } from '../judge-url-setting.js';
 import { docsUrl } from '../version.js';
 import { fixStart } from '../assertions/format.js';
 
@@ -417,7 +417,7 @@ export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'm
     return { key: `${who}:headers`, what: `the ${who} answered with headers of more than ${bad[2]} KB, the most read`, hint: `see what makes the ${who}, or a gateway or proxy in front of it, send that many headers` };
   }
   if (bad !== null) {
-    const setting = who === 'simulator' ? SIMULATOR_URL_SETTING : JUDGE_URL_SETTING;
+    const setting = baseUrlSetting(`the ${who}`);
     return bad[1] === 'an answer that is not valid HTTP'
       ? { key: `${who}:not-http`, what: `the ${who} answered with something that is not HTTP`, hint: `something other than the ${who}'s HTTP server answers there: check the port in ${setting}` }
       : { key: `${who}:length`, what: `the ${who} answered with a body of another length than its Content-Length`, hint: `see the ${who}'s log, or that of a gateway or proxy in front of it` };
@@ -454,7 +454,7 @@ function refusedCertificate(reason: string, who: 'judge' | 'simulator'): Cause |
  * one cause either way. Null for any other reason.
  */
 function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning judge'): Cause | null {
-  const setting = who === 'simulator' ? SIMULATOR_URL_SETTING : JUDGE_URL_SETTING;
+  const setting = baseUrlSetting(`the ${who}`);
   // Its own alert ("it answered ...", before 2026-12-06 "a connection error (...)"), not a proxy's (proxyFaultCause).
   const alert = tlsAlert(/^(?:it answered the TLS handshake with an alert: [a-z0-9 ]+ |a connection error )\((ERR_SSL_[A-Z0-9_/]+)\)/.exec(reason)?.[1]);
   if (alert !== null) return { key: `${who}:tls-alert:${alert.code}`, what: `the ${who} ${tlsAlertText(alert)}`, hint: tlsAlertFix(setting) };
@@ -512,7 +512,7 @@ export interface ModelSettings {
 export const JUDGE_SETTINGS: ModelSettings = { who: 'judge', url: JUDGE_URL_SETTING, model: 'judge.model', key: 'the judge key', keyAt: null };
 export const MEANING_SETTINGS: ModelSettings = {
   who: 'meaning judge',
-  url: `meaning.baseUrl (else ${JUDGE_URL_SETTING})`,
+  url: MEANING_URL_SETTING,
   model: 'meaning.model (else judge.model)',
   key: "the meaning judge's key",
   keyAt: "meaning.apiKey, else the judge's",
