@@ -70,7 +70,7 @@ function baseUrlOf(model: string): string {
 const clock: Clock = { now: () => 0, sleep: async () => undefined };
 
 function config(model: string): JudgeConfig {
-  return { provider: 'openai', baseUrl: baseUrlOf(model), model, apiKey: 'sk-k', timeoutMs: model === 'slow' ? 60 : 5_000, retries: 0, backoffMs: 0, concurrency: 2, label: null };
+  return { provider: 'openai', baseUrl: baseUrlOf(model), model, apiKey: model === 'badkey' ? 'sk-\nk' : 'sk-k', timeoutMs: model === 'slow' ? 60 : 5_000, retries: 0, backoffMs: 0, concurrency: 2, label: null };
 }
 
 const REQUEST: SimulatorRequest = { goal: 'Get a refund', instructions: null, persona: 'impatient', turn: 1, maxTurns: 3, transcript: [] };
@@ -142,8 +142,9 @@ describe("a meaning judge not reached: the shared line's fix for what it did, wi
   });
 });
 
-// A meaning judge that answered in a form not read: the fix names the meaning judge's own address (docs/meaning.md, "Configuration"), never the judge's alone.
-describe('a meaning judge that answered in a form not read: the fix names meaning.baseUrl', () => {
+// A meaning judge that answered in a form not read, or whose key no header can carry: the fix names the
+// meaning judge's own settings (docs/meaning.md, "Configuration"), never the judge's alone.
+describe("a meaning judge that answered in a form not read: the fix names meaning.baseUrl, its key meaning.apiKey", () => {
   it.each([
     ['html', `check that ${MEANING_URL} is the API's base URL (an HTML page answers a wrong path), and see the meaning judge's log`],
     ['nottls', `the server speaks plain HTTP there, not HTTPS: write ${MEANING_URL} with http://`],
@@ -152,5 +153,11 @@ describe('a meaning judge that answered in a form not read: the fix names meanin
     const { terminal, comment } = await meaningLine(model);
     expect(terminal.endsWith(`; ${cliWords(fix)}`), terminal).toBe(true);
     expect(comment.endsWith(`; ${escapeInline(fix)}.`), comment).toBe(true);
+  });
+
+  it("a key no header can carry: the meaning judge's key and where it is set", async () => {
+    const { terminal } = await meaningLine('badkey');
+    expect(terminal).toContain("the meaning judge's key (meaning.apiKey, else the judge's) holds a line break");
+    expect(terminal).not.toContain('judge.apiKey');
   });
 });
