@@ -16,9 +16,12 @@ export const JUDGE_URL_SETTING = 'judge-base-url (judge.baseUrl)';
  */
 export const SIMULATOR_URL_SETTING = `simulator.baseUrl (else ${JUDGE_URL_SETTING})`;
 
-/** The setting that holds a peer's base URL, for a fix ("the simulator": its own, else the judge's). */
+/** The meaning judge's address in a fix: its own key, else the judge's (docs/meaning.md, "Configuration"), as the simulator's is. */
+export const MEANING_URL_SETTING = `meaning.baseUrl (else ${JUDGE_URL_SETTING})`;
+
+/** The setting that holds a peer's base URL, for a fix ("the simulator", "the meaning judge": its own, else the judge's). */
 export function baseUrlSetting(peer: string): string {
-  return peer === 'the simulator' ? SIMULATOR_URL_SETTING : JUDGE_URL_SETTING;
+  return peer === 'the simulator' ? SIMULATOR_URL_SETTING : peer === 'the meaning judge' ? MEANING_URL_SETTING : JUDGE_URL_SETTING;
 }
 
 /**

@@ -10,7 +10,7 @@ import { CLOSED_FIX, HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
 import { tlsAlert, tlsAlertFix, tlsAlertText } from '../tls-alert.js';
 import { proxyCertificateFix, tlsProblem } from '../tls-certificate.js';
 import { proxyPlainHttpFix } from '../tls-plain.js';
-import { ERROR_IN_200, JUDGE_URL_SETTING, SIMULATOR_URL_SETTING, STREAMED } from '../judge-url-setting.js';
+import { baseUrlSetting, ERROR_IN_200, JUDGE_URL_SETTING, MEANING_URL_SETTING, SIMULATOR_URL_SETTING, STREAMED } from '../judge-url-setting.js';
 import { docsUrl } from '../version.js';
 import { fixStart } from '../assertions/format.js';
 
@@ -417,7 +417,7 @@ export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'm
     return { key: `${who}:headers`, what: `the ${who} answered with headers of more than ${bad[2]} KB, the most read`, hint: `see what makes the ${who}, or a gateway or proxy in front of it, send that many headers` };
   }
   if (bad !== null) {
-    const setting = who === 'simulator' ? SIMULATOR_URL_SETTING : JUDGE_URL_SETTING;
+    const setting = baseUrlSetting(`the ${who}`);
     return bad[1] === 'an answer that is not valid HTTP'
       ? { key: `${who}:not-http`, what: `the ${who} answered with something that is not HTTP`, hint: `something other than the ${who}'s HTTP server answers there: check the port in ${setting}` }
       : { key: `${who}:length`, what: `the ${who} answered with a body of another length than its Content-Length`, hint: `see the ${who}'s log, or that of a gateway or proxy in front of it` };
@@ -454,7 +454,7 @@ function refusedCertificate(reason: string, who: 'judge' | 'simulator'): Cause |
  * one cause either way. Null for any other reason.
  */
 function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning judge'): Cause | null {
-  const setting = who === 'simulator' ? SIMULATOR_URL_SETTING : JUDGE_URL_SETTING;
+  const setting = baseUrlSetting(`the ${who}`);
   // Its own alert ("it answered ...", before 2026-12-06 "a connection error (...)"), not a proxy's (proxyFaultCause).
   const alert = tlsAlert(/^(?:it answered the TLS handshake with an alert: [a-z0-9 ]+ |a connection error )\((ERR_SSL_[A-Z0-9_/]+)\)/.exec(reason)?.[1]);
   if (alert !== null) return { key: `${who}:tls-alert:${alert.code}`, what: `the ${who} ${tlsAlertText(alert)}`, hint: tlsAlertFix(setting) };
@@ -512,7 +512,7 @@ export interface ModelSettings {
 export const JUDGE_SETTINGS: ModelSettings = { who: 'judge', url: JUDGE_URL_SETTING, model: 'judge.model', key: 'the judge key', keyAt: null };
 export const MEANING_SETTINGS: ModelSettings = {
   who: 'meaning judge',
-  url: `meaning.baseUrl (else ${JUDGE_URL_SETTING})`,
+  url: MEANING_URL_SETTING,
   model: 'meaning.model (else judge.model)',
   key: "the meaning judge's key",
   keyAt: "meaning.apiKey, else the judge's",
@@ -690,6 +690,12 @@ const UNREAD_START = new RegExp(
   `^(?:it answered the TLS handshake with an alert|it answered without TLS \\(|response is not JSON\\b|response is encoded as "|response says it is encoded as |response is larger than |${STREAMED.replace(/[()]/g, '\\$&')}|the judge at \\S+ gave |the judge's answer \\(HTTP \\d{3}\\) (?:did not end|broke off))`,
 );
 
+/**
+ * How a client's reason for an HTTP 200 that carried an error begins (src/judge/client.ts and
+ * structured.ts, noAnswerWords: `unexpected response: no choices[0].message.content: an error in the HTTP 200 answer: "..."`).
+ */
+const ERROR_200_START = new RegExp(`^unexpected response: no [^:]*: ${ERROR_IN_200}: `);
+
 /** A member's label before its reason, as src/assertions/judge.ts (memberLabel) writes it: quoted (JSON), or without ": " and "; ". */
 const MEMBER_LABEL = /^(?:"(?:[^"\\]|\\.)*"|[^"](?:(?!: |; ).)*): /;
 
@@ -722,12 +728,14 @@ function panelCounts(reason: string, kind?: string): PanelCounts | null {
   const counts = /^panel: (\d+) of (\d+) members gave no usable score \(\d+ usable needed(?:; ([^)]*))?\)/.exec(reason);
   if (counts === null) return null;
   const failed = Number(counts[1]);
-  const error200 = reason.split(`: ${ERROR_IN_200}: `).length - 1;
-  const unread = memberReasons(reason, counts[0].length + 2).flatMap((r) => (UNREAD_START.test(r) ? (unfinishedAnswer(r, 'judge') ?? []) : []));
-  const cut = reason.split(`: ${CUT_WORDS}`).length - 1;
-  const ours = reason.split(`: ${CALL_FAILED_WORDS}`).length - 1;
+  // Each member by the words its own reason begins with, never by words in a label or a server's error.
+  const members = memberReasons(reason, counts[0].length + 2);
+  const error200 = members.filter((r) => ERROR_200_START.test(r)).length;
+  const unread = members.flatMap((r) => (UNREAD_START.test(r) ? (unfinishedAnswer(r, 'judge') ?? []) : []));
+  const cut = members.filter(isCutReason).length;
+  const ours = members.filter((r) => r.startsWith(CALL_FAILED_WORDS)).length;
   // A member whose HTTP 200 carried an error is said "unexpected response: ...: an error in the HTTP 200 answer": counted as that, not as one without a score.
-  const noScore = Math.max(0, (reason.match(new RegExp(`: ${NO_SCORE_WORDS}`, 'g'))?.length ?? 0) - error200);
+  const noScore = members.filter((r) => isNoScoreReason(r) && !ERROR_200_START.test(r)).length;
   const told = noScore + error200 + unread.length + cut;
   const byKind = counts[3];
   const unreachable =

@@ -186,7 +186,12 @@ function describeNetworkError(err: unknown, route: ProxyRoute | null, url: strin
 function notSentWords(err: unknown, peer: string): string {
   const header = /^invalid (\S+) header$/.exec(err instanceof Error ? err.message : '')?.[1];
   if (header === 'authorization' || header === 'x-api-key') {
-    const key = peer === 'the simulator' ? "the simulator's key (simulator.apiKey, else the judge's)" : 'the judge key (judge.apiKey)';
+    const key =
+      peer === 'the simulator'
+        ? "the simulator's key (simulator.apiKey, else the judge's)"
+        : peer === 'the meaning judge'
+          ? "the meaning judge's key (meaning.apiKey, else the judge's)"
+          : 'the judge key (judge.apiKey)';
     return `${key} holds a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG): check its value, or that of the variable it is read from`;
   }
   return `undici refused ${header === undefined ? 'one of its arguments' : `its ${header} header`} (UND_ERR_INVALID_ARG)`;

@@ -26,6 +26,7 @@ const answers: Record<string, { status: number; body: unknown } | null> = {
   error200: { status: 200, body: { error: { message: 'Overloaded' } } },
   html: { status: 200, body: '<html><body>Sign in</body></html>' },
   upstream: { status: 500, body: { error: { message: 'upstream: response is not JSON' } } },
+  wordy: { status: 500, body: { error: { message: 'upstream: judge call failed: no usable score in output: unexpected response: no content: an error in the HTTP 200 answer: "x": the answer was cut at the model\'s token limit (y)' } } },
   scores: { status: 200, body: { choices: [{ message: { role: 'assistant', content: '{"rationale": "meets it", "score": 0.9}' } }] } },
 };
 
@@ -91,6 +92,8 @@ const shapes: Record<string, (string | Judge)[]> = {
   // A member labelled with the words of an answer not read, and a server's error that says them: neither is a member whose answer could not be read.
   'panel: a hostile label and a hostile body': ['refuses as gw: response is not JSON', 'upstream', 'scores'],
   'panel: an answer not read under a hostile label': ['html as gw; response is not JSON', 'refuses', 'scores'],
+  // A label and a server's error that say the words of the other kinds: a request not made, no score, an HTTP 200 with an error, cut.
+  'panel: hostile words of every other kind': ['refuses as gw: no usable score in output', 'wordy', 'scores'],
   'unreachable (its TLS certificate refused)': ['untrusted'],
   'panel: TLS certificates refused': ['untrusted', 'untrusted', 'scores'],
   'panel: a TLS certificate refused and a refused key': ['untrusted', 'refuses', 'scores'],
@@ -190,6 +193,21 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
     const unread = got.get('panel: an answer not read under a hostile label') as JudgeResult;
     expect(judgeOutcome(unread, 0.7).detail).toContain('"gw; response is not JSON": response is not JSON: ');
     expect(runFixes(unread)).toEqual([...runFixes(got.get('unreachable (HTTP 401)') as JudgeResult), ...runFixes(got.get('an answer not read (HTML)') as JudgeResult)]);
+  });
+
+  // The counts of members that answered HTTP 200 with an error, were cut, gave no score, or whose request
+  // agent-replay could not make are read from each member's own reason too, not from its label or a server's words.
+  it('a label and a body with the words of every other kind: two members not reached, each its fix', () => {
+    const wordy = got.get('panel: hostile words of every other kind') as JudgeResult;
+    const detail = judgeOutcome(wordy, 0.7).detail;
+    expect(detail).toContain('"gw: no usable score in output": HTTP 401');
+    expect(detail).toContain('openai wordy: HTTP 500: upstream: judge call failed: ');
+    const cause = causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null);
+    expect(cause?.what).not.toMatch(/HTTP 200 with an error|without a usable score|cut at|judge call failed/);
+    expect(runFixes(wordy)).toEqual([
+      'the judge refused the request: check the judge key (the key or token its endpoint expects) and that it may use judge.model',
+      "the judge's endpoint failed: see its status or log, and run it again",
+    ]);
   });
 
   it('every shape at once: each fix the runs give, printed once', () => {

@@ -5,7 +5,7 @@
 // clients against one loopback server that answers per model.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { createMeaningJudge } from '../../src/judge/meaning.js';
 import { createSimulator } from '../../src/simulator/index.js';
 import { causeOf } from '../../src/evaluate/index.js';
@@ -28,7 +28,12 @@ let closedUrl: string;
 beforeAll(async () => {
   server = await startServer([
     (res, req) => {
-      const status = statuses[(req.body as { model: string }).model];
+      const model = (req.body as { model: string }).model;
+      if (model === 'html') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        return res.end('<html><body>Sign in</body></html>');
+      }
+      const status = statuses[model];
       if (status === undefined) return silence(res, req);
       // A rate limit that asks for more than the time budget left: given up at once (src/judge/http.ts).
       res.writeHead(status, { 'content-type': 'application/json', ...(status === 429 ? { 'retry-after': '7' } : {}) });
@@ -42,13 +47,30 @@ beforeAll(async () => {
     });
   });
   closedUrl = `http://127.0.0.1:${port}/v1`;
+  // Closed once written, so no connection keeps the server open.
+  garbage = createServer((socket) => socket.end('garbage\r\n\r\n', () => socket.destroy())).listen(0, '127.0.0.1');
+  await new Promise((resolve) => garbage.once('listening', resolve));
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await new Promise((resolve) => garbage.close(resolve));
+  await server.close();
+});
+
+/** A TCP server that answers anything with bytes that are not HTTP. */
+let garbage: Server;
+
+/** Each model's address: a closed port, the judge server over https:// (it speaks plain HTTP), a server that is not HTTP, else the judge server. */
+function baseUrlOf(model: string): string {
+  if (model === 'closed') return closedUrl;
+  if (model === 'nottls') return server.url.replace(/^http:/, 'https:');
+  if (model === 'nothttp') return `http://127.0.0.1:${(garbage.address() as AddressInfo).port}/v1`;
+  return server.url;
+}
 
 const clock: Clock = { now: () => 0, sleep: async () => undefined };
 
 function config(model: string): JudgeConfig {
-  return { provider: 'openai', baseUrl: model === 'closed' ? closedUrl : server.url, model, apiKey: 'sk-k', timeoutMs: model === 'slow' ? 60 : 5_000, retries: 0, backoffMs: 0, concurrency: 2, label: null };
+  return { provider: 'openai', baseUrl: baseUrlOf(model), model, apiKey: model === 'badkey' ? 'sk-\nk' : 'sk-k', timeoutMs: model === 'slow' ? 60 : 5_000, retries: 0, backoffMs: 0, concurrency: 2, label: null };
 }
 
 const REQUEST: SimulatorRequest = { goal: 'Get a refund', instructions: null, persona: 'impatient', turn: 1, maxTurns: 3, transcript: [] };
@@ -117,5 +139,25 @@ describe("a meaning judge not reached: the shared line's fix for what it did, wi
     // The fix whole, however long the reason: the terminal names the CLI's flag, the comment the Action's input.
     expect(terminal.endsWith(`; ${cliWords(fix)}`), terminal).toBe(true);
     expect(comment.endsWith(`; ${escapeInline(fix)}.`), comment).toBe(true);
+  });
+});
+
+// A meaning judge that answered in a form not read, or whose key no header can carry: the fix names the
+// meaning judge's own settings (docs/meaning.md, "Configuration"), never the judge's alone.
+describe("a meaning judge that answered in a form not read: the fix names meaning.baseUrl, its key meaning.apiKey", () => {
+  it.each([
+    ['html', `check that ${MEANING_URL} is the API's base URL (an HTML page answers a wrong path), and see the meaning judge's log`],
+    ['nottls', `the server speaks plain HTTP there, not HTTPS: write ${MEANING_URL} with http://`],
+    ['nothttp', `something other than the meaning judge's HTTP server answers there: check the port in ${MEANING_URL}`],
+  ])('%s', async (model, fix) => {
+    const { terminal, comment } = await meaningLine(model);
+    expect(terminal.endsWith(`; ${cliWords(fix)}`), terminal).toBe(true);
+    expect(comment.endsWith(`; ${escapeInline(fix)}.`), comment).toBe(true);
+  });
+
+  it("a key no header can carry: the meaning judge's key and where it is set", async () => {
+    const { terminal } = await meaningLine('badkey');
+    expect(terminal).toContain("the meaning judge's key (meaning.apiKey, else the judge's) holds a line break");
+    expect(terminal).not.toContain('judge.apiKey');
   });
 });

@@ -143,7 +143,7 @@ describe('the clients, at a port where something other than HTTP answers (anothe
       expect(judgeOutcome(judged, 0.7).detail).toBe(`judge gave no usable answer: the judge at ${host} gave an answer that is not valid HTTP; ${fix('the judge', 'judge-base-url (judge.baseUrl)')}`);
       expect(await meaning.ask({ before: [], message: 'm', baseline: 'a', now: 'b' })).toEqual({
         ok: false,
-        reason: `meaning judge gave no usable answer: the meaning judge at ${host} gave an answer that is not valid HTTP; ${fix('the meaning judge', 'judge-base-url (judge.baseUrl)')}`,
+        reason: `meaning judge gave no usable answer: the meaning judge at ${host} gave an answer that is not valid HTTP; ${fix('the meaning judge', 'meaning.baseUrl (else judge-base-url (judge.baseUrl))')}`,
         reused: false,
       });
       expect(await simulator.next({ goal: 'g', instructions: null, persona: null, turn: 1, maxTurns: 2, transcript: [] })).toEqual({
@@ -185,7 +185,7 @@ describe('the clients, at a TLS server that requires a client certificate (it an
       expect(judgeOutcome(judged, 0.7).detail).toBe(`judge gave no usable answer: it answered the TLS handshake with an alert: ${alert}`);
       expect(await meaning.ask({ before: [], message: 'm', baseline: 'a', now: 'b' })).toEqual({
         ok: false,
-        reason: `meaning judge gave no usable answer: it answered the TLS handshake with an alert: ${alert}; ${fix('judge-base-url (judge.baseUrl)')}`,
+        reason: `meaning judge gave no usable answer: it answered the TLS handshake with an alert: ${alert}; ${fix('meaning.baseUrl (else judge-base-url (judge.baseUrl))')}`,
         reused: false,
       });
       expect(await simulator.next({ goal: 'g', instructions: null, persona: null, turn: 1, maxTurns: 2, transcript: [] })).toEqual({

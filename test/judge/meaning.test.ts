@@ -315,7 +315,7 @@ describe('untrusted replies', () => {
       detail:
         `meaning judge gave no usable answer: it answered the TLS handshake with an alert: handshake failure (${HANDSHAKE_FAILURE_CODE}); ` +
         'check whether the server asks for a client certificate (agent-replay presents none), which TLS versions it accepts (agent-replay offers TLS 1.2 and 1.3), ' +
-        'and that the URL in judge-base-url (judge.baseUrl) is its https:// port (http:// for a plain HTTP one)',
+        'and that the URL in meaning.baseUrl (else judge-base-url (judge.baseUrl)) is its https:// port (http:// for a plain HTTP one)',
       reused: false,
     });
   });

@@ -313,7 +313,7 @@ describe('a reason the meaning was not checked, shared by several items', () => 
     expect(text).not.toContain('unreachable');
     const garbage = unchecked('meaning judge unreachable: the meaning judge at 127.0.0.1:9 gave an answer that is not valid HTTP after 3 attempts');
     const other = run([differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', garbage), differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', garbage)]);
-    expect(renderTerminal(other, { color: false })).toContain("Meaning not checked for all 2: the meaning judge answered with something that is not HTTP; something other than the meaning judge's HTTP server answers there: check the port in --judge-url (judge.baseUrl)\n");
+    expect(renderTerminal(other, { color: false })).toContain("Meaning not checked for all 2: the meaning judge answered with something that is not HTTP; something other than the meaning judge's HTTP server answers there: check the port in meaning.baseUrl (else --judge-url (judge.baseUrl))\n");
     expect(renderComment(other, ctx)).toContain('the meaning judge answered with something that is not HTTP');
   });
 
@@ -321,7 +321,7 @@ describe('a reason the meaning was not checked, shared by several items', () => 
     resetLines();
     const garbage = unchecked("meaning judge gave no usable answer: the meaning judge at 127.0.0.1:9 gave an answer that is not valid HTTP; something other than the meaning judge's HTTP server answers there: check the port in judge.baseUrl");
     const two = run([differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', garbage), differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', garbage)]);
-    expect(renderTerminal(two, { color: false })).toContain("Meaning not checked for all 2: the meaning judge answered with something that is not HTTP; something other than the meaning judge's HTTP server answers there: check the port in --judge-url (judge.baseUrl)\n");
+    expect(renderTerminal(two, { color: false })).toContain("Meaning not checked for all 2: the meaning judge answered with something that is not HTTP; something other than the meaning judge's HTTP server answers there: check the port in meaning.baseUrl (else --judge-url (judge.baseUrl))\n");
     const stalled = unchecked("meaning judge gave no usable answer: the meaning judge's answer (HTTP 200) did not end within 200 ms (3 attempts)");
     const both = run([differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', stalled), differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', stalled)]);
     expect(renderTerminal(both, { color: false })).toContain("Meaning not checked for all 2: the meaning judge's answer did not end within 200 ms; the meaning judge answered and its body stopped");
@@ -331,12 +331,12 @@ describe('a reason the meaning was not checked, shared by several items', () => 
       expect(text).toContain('meaning judge gave no usable answer: the meaning judge at 127.0.0.1:9 gave an answer that is not valid HTTP');
       expect(text).not.toContain('unreachable');
     }
-    // Its fix names the judge's address where it is set: the Action's input in the comment, the CLI's flag in the terminal (cliWords).
-    const named = run([differing('refund', 'A 30 day window.', 'Thirty days to return.', unchecked("meaning judge gave no usable answer: the meaning judge at 127.0.0.1:9 gave an answer that is not valid HTTP; something other than the meaning judge's HTTP server answers there: check the port in judge-base-url (judge.baseUrl)"))]);
+    // Its fix names the meaning judge's address where it is set (its own, else the judge's): the Action's input in the comment, the CLI's flag in the terminal (cliWords).
+    const named = run([differing('refund', 'A 30 day window.', 'Thirty days to return.', unchecked("meaning judge gave no usable answer: the meaning judge at 127.0.0.1:9 gave an answer that is not valid HTTP; something other than the meaning judge's HTTP server answers there: check the port in meaning.baseUrl (else judge-base-url (judge.baseUrl))"))]);
     const terminal = renderTerminal(named, { color: false });
-    expect(terminal).toContain("answers there: check the port in --judge-url (judge.baseUrl) · ");
+    expect(terminal).toContain("answers there: check the port in meaning.baseUrl (else --judge-url (judge.baseUrl)) · ");
     expect(terminal).not.toContain('judge-base-url');
-    expect(renderComment(named, ctx)).toContain('check the port in judge-base-url (judge.baseUrl)');
+    expect(renderComment(named, ctx)).toContain('check the port in meaning.baseUrl (else judge-base-url (judge.baseUrl))');
   });
 
   it('a meaning judge that answered without a usable score, shared by several items: the line says what to change, as a rubric judge\'s cause does', () => {
