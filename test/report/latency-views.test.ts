@@ -182,7 +182,10 @@ describe('report.html latency view', () => {
     expect(count(slowed)).toContain('>and 1 more item, less slowed down</p>');
     // Items with no baseline latency are drawn last: past 25, none of them is "less slowed down".
     expect(count([...slowed.slice(0, 24), ...unmeasured(3)])).toContain('>and 2 more items with no baseline latency</p>');
-    expect(count([...slowed, ...unmeasured(2)])).toContain('>and 3 more items: 1 less slowed down, 2 with no baseline latency</p>');
+    // Each count says what it counts: "and 3 more items: 1 less slowed down, ..." read as if 1 were a figure of the 3.
+    expect(count([...slowed, ...unmeasured(2)])).toContain('>and 1 more item, less slowed down, and 2 with no baseline latency</p>');
+    const many = Array.from({ length: 605 }, (_, i) => timed(`item-${String(i).padStart(3, '0')}`, 1000 + i, 1000));
+    expect(count([...many, ...unmeasured(20)])).toContain('>and 580 more items, less slowed down, and 20 with no baseline latency</p>');
     expect(latencyPanel(slowed.slice(0, 25), null)).not.toContain('more item');
   });
 
