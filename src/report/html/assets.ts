@@ -56,7 +56,7 @@ svg.trend .trend-point{fill:var(--accent)}
 svg.forest,svg.latency{min-width:600px}
 svg.latency{width:100%;height:auto}
 svg.latency .track{fill:var(--soft)}
-svg.latency .before{fill:#8c959f}
+svg.latency .before{fill:#818b98}
 svg.latency .now{fill:var(--accent)}
 svg.latency .now.fast{fill:var(--pass)}
 svg.latency .now.slow{fill:var(--fail)}
@@ -66,7 +66,7 @@ svg.latency .label,svg.latency .value{fill:var(--fg);font-size:12px}
 svg.latency .value{font-variant-numeric:tabular-nums}
 svg.latency .value.slow{fill:var(--fail);font-weight:600}
 .lat-legend .key{display:inline-block;width:12px;height:8px;border-radius:2px;vertical-align:middle;margin-left:6px}
-.lat-legend .key.before{background:#8c959f}.lat-legend .key.now{background:var(--accent)}.lat-legend .key.slow{background:var(--fail)}.lat-legend .key.fast{background:var(--pass)}
+.lat-legend .key.before{background:#818b98}.lat-legend .key.now{background:var(--accent)}.lat-legend .key.slow{background:var(--fail)}.lat-legend .key.fast{background:var(--pass)}
 .filters{position:sticky;top:0;z-index:2;background:#fff;border-bottom:1px solid var(--line);padding:10px 0;margin:0 0 12px;display:flex;flex-wrap:wrap;gap:8px 18px;align-items:center}
 .filters fieldset{border:0;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:4px;align-items:center}
 .filters legend{float:left;margin-right:6px;color:var(--muted);font-size:12px}
@@ -570,7 +570,7 @@ apply();
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
 const SCRIPT_SHA256 = 'c+x7TWb8WDev++uDbQwcssJVQlhfDs67FTfQBBAwwXY=';
-const STYLE_SHA256 = 'IBcJG6zqoPR5bQCyUiVOkZ8LdDITF1EvM27NTt2rv/o=';
+const STYLE_SHA256 = 'xKMZe/FPnZiQlWDE/eNDv25+zv6zVCJg9+34bklK7K4=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [
