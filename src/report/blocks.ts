@@ -12,7 +12,7 @@ import { suiteEditsParts } from './suite-edits.js';
 import { spendText } from './spend.js';
 import { tooFewText } from './rates.js';
 import { usageText } from './usage.js';
-import { estimateText, flakyByTheJudge, flakyByTheJudgeWords, gateFailsText, headlineParts, headlineText, itemsCount, itemsNoun, meaningModelShown, personasOf, plural, removedShown, shortSha, thousands, topCauseText, type GateView, type Item, type ReportModel } from './model.js';
+import { estimateText, flakyByTheJudge, flakyByTheJudgeWords, gateFailsText, headlineParts, headlineText, itemsCount, itemsNoun, meaningModelShown, personasOf, plural, probesCount, removedShown, shortSha, thousands, topCauseText, type GateView, type Item, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
 
 export function hiddenHead(ctx: ReportContext): string {
@@ -119,7 +119,7 @@ export function interruptedBlock(run: RunRecord, model: ReportModel): string | n
 export function talliesTable(model: ReportModel): string {
   const t = model.tallies;
   const cols: [string, string][] = [
-    ['✅ passed', model.probes > 0 ? `${thousands(t.passed)} (${plural(model.probes, 'probe', 'probes')})` : thousands(t.passed)],
+    ['✅ passed', model.probes > 0 ? `${thousands(t.passed)} (${probesCount(model.probes)})` : thousands(t.passed)],
   ];
   if (t.failed > 0) cols.push(['❌ failed', thousands(t.failed)]);
   if (t.notEvaluated > 0) cols.push(['⚪ not evaluated (not a failure)', thousands(t.notEvaluated)]);

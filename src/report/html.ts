@@ -49,6 +49,7 @@ import {
   flakyText,
   isPersona,
   itemsCount,
+  probesCount,
   meaningModelShown,
   SCRIPT_MARK,
   SECTION_WORDS,
@@ -163,7 +164,7 @@ function cards(model: ReportModel, a: Agreement, run: RunRecord): string {
   // passed", never a bare "604 / (604 + 2)" that a repeated run's reader could take for attempts.
   const agreeNote = `agreement: ${agreementBasis(a)}`;
   // How many passes checked nothing, as the comment's tally says them ("604 (601 probes)").
-  const probes = model.probes > 0 ? ` (${thousands(model.probes)} ${model.probes === 1 ? 'probe' : 'probes'})` : '';
+  const probes = model.probes > 0 ? ` (${probesCount(model.probes)})` : '';
   return (
     `<section class="cards" aria-label="Tallies">` +
     card('agree', formatAgreement(a), agreeNote) +

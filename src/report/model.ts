@@ -239,6 +239,11 @@ export function itemsCount(model: Pick<ReportModel, 'fixtures' | 'scripts'>): st
   return model.fixtures === 0 ? s : `${f} and ${s}`;
 }
 
+/** "1 probe", "1,234 probes": the passes that checked nothing, as the comment's tally and report.html's card write them. */
+export function probesCount(n: number): string {
+  return `${thousands(n)} ${n === 1 ? 'probe' : 'probes'}`;
+}
+
 /**
  * The run as it reads once `accepted` baselines are stored: each accepted item now matches its
  * baseline, with no change left (evaluate/changes.ts: same reply or transcript and route, not

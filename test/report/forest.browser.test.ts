@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.js';
+import { STYLE } from '../../src/report/html/assets.js';
+import { forestPanel } from '../../src/report/html/forest.js';
+import { CHART_COLOURS } from '../../src/report/html/palette.js';
 import { forestRows } from '../../src/report/rates.js';
 import type { RunRecord } from '../../src/types.js';
 import { HOSTILE, mixed } from './fixtures.js';
@@ -50,6 +53,23 @@ describe('report.html forest plot', () => {
     for (const c of ['\u202E', '\u001b', '\u0007']) expect(svg).not.toContain(c);
   });
 
+  it("every colour it draws is the palette's, and the dark page's stylesheet recolours each whose dark version differs", () => {
+    // The stylesheet's dark rules repeated the chart's values by hand: a colour changed in one place
+    // lost its dark version without a word. Both now come from palette.ts's one table.
+    const drawn = new Set([...forestPanel(forestRows(statsRun().fixtures)).matchAll(/ (?:fill|stroke)="(#[0-9a-f]{6})"/g)].map((m) => m[1]));
+    const palette = Object.values(CHART_COLOURS);
+    expect([...drawn].filter((c) => !palette.some((p) => p.light === c))).toEqual([]);
+    const dark = STYLE.slice(STYLE.indexOf('@media (prefers-color-scheme:dark)'));
+    for (const c of palette) {
+      for (const attr of ['fill', 'stroke']) {
+        const rule = `svg [${attr}="${c.light}"]{${attr}:${c.dark}}`;
+        expect(dark.includes(rule), rule).toBe(c.light !== c.dark);
+      }
+    }
+    // Every tier's colour is drawn (the run holds each tier), and the baseline's grey.
+    expect(drawn).toEqual(new Set([CHART_COLOURS.fail.light, CHART_COLOURS.warn.light, CHART_COLOURS.pass.light, CHART_COLOURS.accent.light, CHART_COLOURS.tooFew.light, CHART_COLOURS.baseline.light, CHART_COLOURS.muted.light, CHART_COLOURS.grid.light, CHART_COLOURS.fg.light]));
+  });
+
   // Skipped, with one line saying so, when no browser is installed (test/support/browser.ts).
   it.skipIf(SKIP_BROWSER_TESTS)('draws baseline and now with their intervals on one scale, coloured by tier; no request, no error', { timeout: 60_000 }, async () => {
     const record: RunRecord = statsRun();
@@ -88,6 +108,15 @@ describe('report.html forest plot', () => {
     expect(first.baselineCi.w).toBeLessThan(first.nowCi.w);
     expect(first.nowCi.w / first.baselineCi.w).toBeCloseTo(0.5615 / 0.2775, 1);
     expect(rows.find((r) => r.label === 'shipping-times')?.colour).toBe('#1a7f37');
+    // On a dark page each mark takes its palette's dark colour (the stylesheet's rules by value).
+    try {
+      await page.emulateMedia({ colorScheme: 'dark' });
+      const fills = await panel.locator('svg.forest g.forest-row').first().evaluate((g) => [g.querySelector('rect'), g.querySelector('circle'), g.querySelector('text')].map((e) => getComputedStyle(e as Element).fill));
+      const rgb = (hex: string): string => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+      expect(fills).toEqual([rgb(CHART_COLOURS.fail.dark), rgb(CHART_COLOURS.baseline.dark), rgb(CHART_COLOURS.fg.dark)]);
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
     const shot = await panel.screenshot();
     expect(shot.length).toBeGreaterThan(5_000);
     if (process.env.AGENT_REPLAY_SCREENSHOT) await writeFile(process.env.AGENT_REPLAY_SCREENSHOT, shot);

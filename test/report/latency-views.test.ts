@@ -182,7 +182,10 @@ describe('report.html latency view', () => {
     expect(count(slowed)).toContain('>and 1 more item, less slowed down</p>');
     // Items with no baseline latency are drawn last: past 25, none of them is "less slowed down".
     expect(count([...slowed.slice(0, 24), ...unmeasured(3)])).toContain('>and 2 more items with no baseline latency</p>');
-    expect(count([...slowed, ...unmeasured(2)])).toContain('>and 3 more items: 1 less slowed down, 2 with no baseline latency</p>');
+    // Each count says what it counts: "and 3 more items: 1 less slowed down, ..." read as if 1 were a figure of the 3.
+    expect(count([...slowed, ...unmeasured(2)])).toContain('>and 1 more item, less slowed down, and 2 with no baseline latency</p>');
+    const many = Array.from({ length: 605 }, (_, i) => timed(`item-${String(i).padStart(3, '0')}`, 1000 + i, 1000));
+    expect(count([...many, ...unmeasured(20)])).toContain('>and 580 more items, less slowed down, and 20 with no baseline latency</p>');
     expect(latencyPanel(slowed.slice(0, 25), null)).not.toContain('more item');
   });
 
@@ -212,6 +215,37 @@ describe('report.html latency view', () => {
     expect(fill).toBe('rgb(207, 34, 46)');
     expect(await panel.locator('svg.latency line.mark').count()).toBe(2);
     expect(await panel.locator('svg.latency text.axis', { hasText: 'p95 5.2 s' }).count() + (await panel.locator('svg.latency text.axis', { hasText: 'p95 2.9 s' }).count())).toBe(1);
+    // WCAG 1.4.11, 3:1 for the parts of a graphic one reads, in light and dark: the baseline's grey
+    // bar on its track (and its legend's key on the panel) was 2.85:1 in light.
+    const graphicContrast = (): Promise<number[]> =>
+      panel.evaluate((p) => {
+        const rgb = (c: string): number[] => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+        const lum = (c: number[]): number => {
+          const [r, g, b] = c.map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
+          return 0.2126 * (r as number) + 0.7152 * (g as number) + 0.0722 * (b as number);
+        };
+        const ratio = (a: string, b: string): number => {
+          const [hi, lo] = [lum(rgb(a)), lum(rgb(b))].sort((x, y) => y - x);
+          return ((hi as number) + 0.05) / ((lo as number) + 0.05);
+        };
+        const fill = (sel: string): string => getComputedStyle(p.querySelector(sel) as Element).fill;
+        const background = (e: Element | null): string => {
+          for (let x = e; x; x = x.parentElement) {
+            const c = getComputedStyle(x).backgroundColor;
+            if (!/rgba\(0, 0, 0, 0\)|transparent/.test(c)) return c;
+          }
+          return 'rgb(255, 255, 255)';
+        };
+        const key = p.querySelector('.lat-legend .key.before') as Element;
+        return [ratio(fill('rect.before'), fill('rect.track')), ratio(getComputedStyle(key).backgroundColor, background(key.parentElement))];
+      });
+    for (const ratio of await graphicContrast()) expect(ratio).toBeGreaterThanOrEqual(3);
+    try {
+      await page.emulateMedia({ colorScheme: 'dark' });
+      for (const ratio of await graphicContrast()) expect(ratio).toBeGreaterThanOrEqual(3);
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
     // Tokens reported, beside the estimate: 12.4k now, +18% against the baseline's 10.5k.
     expect(await page.locator('.card', { hasText: 'tokens reported' }).innerText()).toMatch(/12\.4k\s*agent tokens reported \(9k in, 3\.4k out, \+18% vs baselines\)/);
     const shot = await panel.screenshot();

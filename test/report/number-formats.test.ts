@@ -8,7 +8,9 @@ import { latencyPanel } from '../../src/report/html/latency.js';
 import { slowerText } from '../../src/evaluate/latency.js';
 import { durationText } from '../../src/words.js';
 import { SCRIPT } from '../../src/report/html/assets.js';
-import { baseline, fixture, run } from './fixtures.js';
+import { renderHtml } from '../../src/report/html.js';
+import { renderComment } from '../../src/report/markdown.js';
+import { baseline, ctx, fixture, run } from './fixtures.js';
 
 describe('figures at the edge of a unit', () => {
   it('tokens: a count that rounds to 1000 of a unit is one of the next', () => {
@@ -52,5 +54,13 @@ describe('figures at the edge of a unit', () => {
     const ms = new Function(`${source}; return ms;`)() as (v: number) => string;
     const values = [0.4, 12, 999.4, 999.5, 1_050, 1_150, 1_250, 1_450, 1_950, 9_950, 9_960, 12_345, 59_950, 600_000];
     expect(values.map(ms)).toEqual(values.map(durationText));
+  });
+
+  it("a count of probes is grouped in the comment's tally as on report.html's pass card: 1,234, not 1234", () => {
+    // The comment wrote "1235 (1234 probes)" where the card said "passed (1,234 probes)".
+    const probes = Array.from({ length: 1_234 }, (_, i) => fixture(`probe-${i}`, { assertion: null, detail: 'probe: no assertion' }));
+    const r = run([fixture('refund-policy'), ...probes]);
+    expect(renderComment(r, ctx)).toMatch(/\| 1,235 \(1,234 probes\) \|/);
+    expect(renderHtml(r)).toContain('<span class="k">passed (1,234 probes)</span>');
   });
 });

@@ -5,6 +5,7 @@
 // two things: the filters (verdict, drift, label search) hide rows and empty sections; a row's
 // detail is drawn the first time it is opened.
 
+import { CHART_COLOURS, darkChartRules } from './palette.js';
 
 export const STYLE = `
 :root{--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa;--pass:#1a7f37;--fail:#cf222e;--warn:#9a6700;
@@ -56,7 +57,7 @@ svg.trend .trend-point{fill:var(--accent)}
 svg.forest,svg.latency{min-width:600px}
 svg.latency{width:100%;height:auto}
 svg.latency .track{fill:var(--soft)}
-svg.latency .before{fill:#8c959f}
+svg.latency .before{fill:${CHART_COLOURS.baseline.light}}
 svg.latency .now{fill:var(--accent)}
 svg.latency .now.fast{fill:var(--pass)}
 svg.latency .now.slow{fill:var(--fail)}
@@ -66,7 +67,7 @@ svg.latency .label,svg.latency .value{fill:var(--fg);font-size:12px}
 svg.latency .value{font-variant-numeric:tabular-nums}
 svg.latency .value.slow{fill:var(--fail);font-weight:600}
 .lat-legend .key{display:inline-block;width:12px;height:8px;border-radius:2px;vertical-align:middle;margin-left:6px}
-.lat-legend .key.before{background:#8c959f}.lat-legend .key.now{background:var(--accent)}.lat-legend .key.slow{background:var(--fail)}.lat-legend .key.fast{background:var(--pass)}
+.lat-legend .key.before{background:${CHART_COLOURS.baseline.light}}.lat-legend .key.now{background:var(--accent)}.lat-legend .key.slow{background:var(--fail)}.lat-legend .key.fast{background:var(--pass)}
 .filters{position:sticky;top:0;z-index:2;background:#fff;border-bottom:1px solid var(--line);padding:10px 0;margin:0 0 12px;display:flex;flex-wrap:wrap;gap:8px 18px;align-items:center}
 .filters fieldset{border:0;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:4px;align-items:center}
 .filters legend{float:left;margin-right:6px;color:var(--muted);font-size:12px}
@@ -147,7 +148,7 @@ table.checks th,table.checks td:nth-child(-n+2){overflow-wrap:break-word}
 .empty{color:var(--muted);padding:24px 0;text-align:center}
 .hidden-heading{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 /* A reader whose system is dark gets the page dark (GitHub's dark colours); the charts' presentation
-   attributes (forest.ts) are recoloured by their value. */
+   attributes (forest.ts) are recoloured by their value, from palette.ts's table. */
 @media (prefers-color-scheme:dark){
 :root{color-scheme:dark;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--soft:#151b23;--pass:#3fb950;--fail:#f85149;--warn:#d29922;
 --del-bg:#3c1e23;--del-mark:#8e1519;--ins-bg:#13291c;--ins-mark:#1f6f3b;--accent:#4493f8}
@@ -163,11 +164,7 @@ svg.trend .grid{stroke:#262c36}
 table.sbs td.none{background:repeating-linear-gradient(135deg,#0d1117,#0d1117 4px,#151b23 4px,#151b23 8px)}
 .route{background:#0c2d6b;color:#a5d6ff}
 .key.model,.wf-bar.model{background:#4493f8}
-svg [fill="#1f2328"]{fill:#e6edf3}svg [fill="#59636e"]{fill:#9198a1}svg [stroke="#eaeef2"]{stroke:#262c36}
-svg [fill="#cf222e"]{fill:#f85149}svg [stroke="#cf222e"]{stroke:#f85149}
-svg [fill="#9a6700"]{fill:#d29922}svg [stroke="#9a6700"]{stroke:#d29922}
-svg [fill="#1a7f37"]{fill:#3fb950}svg [stroke="#1a7f37"]{stroke:#3fb950}
-svg [fill="#0969da"]{fill:#4493f8}svg [stroke="#0969da"]{stroke:#4493f8}
+${darkChartRules()}
 }
 @media (max-width:720px){.item>summary{grid-template-columns:90px 1fr}.item .drift,.item .file{grid-column:2}.item .why{grid-column:1/-1}.wf-row{grid-template-columns:minmax(0,38%) 1fr 56px}}
 `;
@@ -570,7 +567,7 @@ apply();
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
 const SCRIPT_SHA256 = 'c+x7TWb8WDev++uDbQwcssJVQlhfDs67FTfQBBAwwXY=';
-const STYLE_SHA256 = 'IBcJG6zqoPR5bQCyUiVOkZ8LdDITF1EvM27NTt2rv/o=';
+const STYLE_SHA256 = '5ALzBT1rGGz6AhIbwp69sVA1HvyGBHrMNpUjd1WXDlY=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [

@@ -5,6 +5,7 @@
 // text through the HTML escaper.
 
 import { escapeHtml, stripControl } from '../escape.js';
+import { CHART_COLOURS } from './palette.js';
 import { SCRIPT_MARK } from '../model.js';
 import type { ForestRow } from '../rates.js';
 import { TIER_WORDS } from '../rates.js';
@@ -23,16 +24,17 @@ const BOTTOM = 24;
 
 /** The colour of now's mark, by tier: the page's red, amber, green, blue and grey. */
 const TIER_COLOUR: Record<Tier, string> = {
-  regressed: '#cf222e',
-  likely_regressed: '#9a6700',
-  improved: '#1a7f37',
-  steady: '#0969da',
-  too_few: '#6e7781',
+  regressed: CHART_COLOURS.fail.light,
+  likely_regressed: CHART_COLOURS.warn.light,
+  improved: CHART_COLOURS.pass.light,
+  steady: CHART_COLOURS.accent.light,
+  too_few: CHART_COLOURS.tooFew.light,
 };
-const BASELINE = '#8c959f';
-const MUTED = '#59636e';
-const GRID = '#eaeef2';
-const FG = '#1f2328';
+// The stylesheet's dark rules recolour these by value, from the same table (palette.ts).
+const BASELINE = CHART_COLOURS.baseline.light;
+const MUTED = CHART_COLOURS.muted.light;
+const GRID = CHART_COLOURS.grid.light;
+const FG = CHART_COLOURS.fg.light;
 
 function h(s: string): string {
   return escapeHtml(stripControl(s));

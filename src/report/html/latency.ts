@@ -66,10 +66,12 @@ function clipLabel(label: string, n = 30): string {
 function restText(rest: readonly LatencyRow[]): string {
   const unmeasured = rest.filter((r) => r.beforeMs === null).length;
   const slowed = rest.length - unmeasured;
-  const items = `and ${thousands(rest.length)} more ${rest.length === 1 ? 'item' : 'items'}`;
-  if (unmeasured === 0) return `${items}, less slowed down`;
-  if (slowed === 0) return `${items} with no baseline latency`;
-  return `${items}: ${thousands(slowed)} less slowed down, ${thousands(unmeasured)} with no baseline latency`;
+  const more = (n: number): string => `and ${thousands(n)} more ${n === 1 ? 'item' : 'items'}`;
+  if (unmeasured === 0) return `${more(slowed)}, less slowed down`;
+  if (slowed === 0) return `${more(unmeasured)} with no baseline latency`;
+  // Each count says what it counts, as the Pass rates panel's line does ("and 3 more items, in the
+  // same order"): "and 580 more items, less slowed down, and 20 with no baseline latency".
+  return `${more(slowed)}, less slowed down, and ${thousands(unmeasured)} with no baseline latency`;
 }
 
 /** The panel, or '' when no item was measured. */

@@ -1,0 +1,28 @@
+// The colours report.html's charts draw with presentation attributes (forest.ts: the page's
+// Content-Security-Policy allows no inline style), each with its dark version in one table. The
+// stylesheet's dark rules are written from it (assets.ts), so that a colour changed here keeps its
+// dark version: the rules used to repeat each value by hand, and a changed one lost its dark colour.
+// GitHub's light and dark colours, as the page's (docs/action.md, "report.html").
+
+/** Light and dark, per role. A grey that reads on both backgrounds (3:1 or more) keeps one value. */
+export const CHART_COLOURS = {
+  fg: { light: '#1f2328', dark: '#e6edf3' },
+  muted: { light: '#59636e', dark: '#9198a1' },
+  grid: { light: '#eaeef2', dark: '#262c36' },
+  fail: { light: '#cf222e', dark: '#f85149' },
+  warn: { light: '#9a6700', dark: '#d29922' },
+  pass: { light: '#1a7f37', dark: '#3fb950' },
+  accent: { light: '#0969da', dark: '#4493f8' },
+  // The baseline's grey, in the pass-rate chart and on the latency chart's track: 3.2:1 and more on
+  // both pages' panels and tracks (WCAG's 3:1 for graphics).
+  baseline: { light: '#818b98', dark: '#818b98' },
+  tooFew: { light: '#6e7781', dark: '#6e7781' },
+} as const;
+
+/** The dark page's rules: every drawn fill or stroke of a light value becomes its dark one. */
+export function darkChartRules(): string {
+  return Object.values(CHART_COLOURS)
+    .filter((c) => c.light !== c.dark)
+    .map((c) => `svg [fill="${c.light}"]{fill:${c.dark}}svg [stroke="${c.light}"]{stroke:${c.dark}}`)
+    .join('\n');
+}
