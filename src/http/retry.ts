@@ -186,9 +186,8 @@ export async function withRetries<T, F>(
 ): Promise<{ ok: true; value: T } | RetryFailure<F>> {
   const retries = Math.max(0, Math.floor(options.retries));
   const freeThrottles = Math.max(0, Math.floor(options.freeThrottles ?? MAX_FREE_THROTTLES));
-  /** The 429s without a wait that spent no retry, and whether one spent a retry since (the failure then says so). */
+  /** The 429s without a wait that spent no retry. */
   let unwaited = 0;
-  let unwaitedSpent = false;
   const queued = options.clock.now();
   /** When the first attempt was sent: the budget's start (docs/configuration.md, "Adaptive concurrency"). */
   let sentAt: number | null = null;
@@ -248,8 +247,8 @@ export async function withRetries<T, F>(
       wait = Math.min(wait, options.budgetMs - elapsed);
       waitedMs += wait;
     } else {
-      if (capped) unwaitedSpent = true;
-      if (isLast) return { ok: false, failure: result.failure, attempts: n, ...(unwaitedSpent ? { unwaited: { free: unwaited, retries } } : {}) };
+      // The last failure a 429 past the free ones: the error says why it was not sent again (a 5xx's does not).
+      if (isLast) return { ok: false, failure: result.failure, attempts: n, ...(capped ? { unwaited: { free: unwaited, retries } } : {}) };
       wait = result.retryAfterMs === null ? backoffDelay(spent, options.backoffMs, options.random) : Math.min(MAX_RETRY_AFTER_MS, result.retryAfterMs);
       if (noWait) wait = Math.max(MIN_THROTTLE_WAIT_MS, wait);
       spent += 1;

@@ -101,6 +101,13 @@ describe('withRetries', () => {
     );
   });
 
+  it('a 5xx that ends the retries after the free 429s are spent says its own attempts, not the 429s', async () => {
+    const clock = fakeClock();
+    const s = scripted([throttled(null), throttled(null), retryable('503')]);
+    const r = await withRetries(s.attempt, { retries: 1, backoffMs: 0, clock, random: () => 0.5, budgetMs: 60_000, freeThrottles: 1 });
+    expect(r).toEqual({ ok: false, failure: '503', attempts: 3 });
+  });
+
   it.each([1, 2, 3, 4, 5, 16, 255, 256])('throttleAllowance(%i) is the halvings of the limiter from it down to 1, and one more for a lone refusal', async (max) => {
     const limiter = new AdaptiveLimiter(max);
     let halvings = 0;
