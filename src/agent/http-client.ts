@@ -31,7 +31,7 @@ import { basicAuthOf } from '../suite/url-credentials.js';
 import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue, type ToolCallsFrom } from '../config.js';
 import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SentTrace, SessionRequest, SessionTurn, TokenUsage, ToolCall, TurnTiming } from '../types.js';
 import { traceContext } from './trace-context.js';
-import { askedRetryAfterOf, attemptsText, rateLimitOf, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
+import { askedRetryAfterOf, attemptsText, rateLimitOf, systemClock, throttleAllowance, withRetries, type AttemptResult } from '../http/retry.js';
 import { AdaptiveLimiter, heldAttempt, type Answered, type Outcome, type Pace } from '../http/limiter.js';
 import { advertisedPace, spentQuota, type Spent } from '../http/ratelimit-policy.js';
 import { TurnAbort } from '../http/turn-abort.js';
@@ -447,6 +447,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       random,
       signal: deps.signal,
       budgetMs,
+      freeThrottles: throttleAllowance(limiter.max),
     });
     const { trace } = latest;
     if (result.ok) {

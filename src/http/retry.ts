@@ -3,9 +3,10 @@
 // attempt is and which failures are worth another; this loop decides when to try again.
 //
 // A rate limit (429) is not a failure of the request: the server asks it to come back later. A
-// throttled attempt does not spend one of the `retries`; the request waits (the Retry-After and a
-// small jitter; without one, a backoff growing up to a cap, so a server that says "Retry-After: 0"
-// is not hammered) holding no limiter slot, and goes again. It gives up only when its own time budget is spent: the time the
+// throttled attempt does not spend one of the `retries` (one that asks for no wait, only up to
+// `freeThrottles`: the limiter's halvings down to 1 and a lone refusal; then it spends one); the request waits (the Retry-After and a
+// small jitter; without one, a backoff growing up to a cap and never under MIN_THROTTLE_WAIT_MS, so a
+// server that says "Retry-After: 0" is not hammered) holding no limiter slot, and goes again. It gives up when its own time budget is spent (or the retries, on 429s past freeThrottles): the time the
 // attempts could have taken had each one timed out (timeoutMs x attempts), counted from when the first
 // was sent: its wait for a slot or its paced start is the queue's, not the request's.
 
@@ -38,6 +39,22 @@ export const MAX_RETRY_AFTER_MS = 60_000;
 const MAX_BACKOFF_MS = 30_000;
 /** A 429 without a Retry-After waits a backoff that stops growing at backoffMs x 2^MAX_THROTTLE_STEPS (4 s at the default 250 ms). */
 const MAX_THROTTLE_STEPS = 4;
+/**
+ * The least wait after a 429 that asked for none, whatever backoffMs (0 included): a refused
+ * request is not sent again at once (docs/configuration.md, "Retries").
+ */
+export const MIN_THROTTLE_WAIT_MS = 100;
+/** The 429s without a wait that spend no retry, when the caller does not say (throttleAllowance of the largest concurrency, 256). */
+const MAX_FREE_THROTTLES = 9;
+
+/**
+ * How many 429s without a wait one request may get without spending a retry, under a limit on
+ * requests in flight of at most `max`: one for each halving down to 1, and one for the refusal of a
+ * request sent alone (docs/configuration.md, "Retries"). The next spends a retry.
+ */
+export function throttleAllowance(max: number): number {
+  return Math.floor(Math.log2(Math.max(1, Math.floor(max)))) + 1;
+}
 
 /** Full jitter: a uniform wait in [0, backoffMs * 2^attempt), attempt counted from 0. */
 export function backoffDelay(attempt: number, backoffMs: number, random: () => number): number {
@@ -93,10 +110,21 @@ export interface RetryOptions {
    * attempts); without it a throttled attempt spends a retry like any other failure.
    */
   budgetMs?: number;
+  /**
+   * How many 429s without a wait (no Retry-After, or 0) spend no retry (throttleAllowance of the
+   * client's concurrency; 9 when not said): the next ones spend retries, as any failure does.
+   */
+  freeThrottles?: number;
 }
 
 /** Why the loop stopped on a failure: the retries were spent, or the time budget while rate limited. */
-export type RetryFailure<F> = { ok: false; failure: F; attempts: number; throttled?: ThrottledOut };
+export type RetryFailure<F> = { ok: false; failure: F; attempts: number; throttled?: ThrottledOut; unwaited?: UnwaitedOut };
+
+/** A request given up on 429s that asked for no wait: the ones that spent no retry, and the retries spent after them. */
+export interface UnwaitedOut {
+  free: number;
+  retries: number;
+}
 
 /** A request given up while rate limited: the time it had spent, the wait it was asked for, its budget. */
 export interface ThrottledOut {
@@ -114,8 +142,14 @@ export interface ThrottledOut {
 }
 
 /** How many attempts the loop made, in words, and why it stopped when a rate limit outlasted the budget. */
-export function attemptsText(result: { attempts: number; throttled?: ThrottledOut }): string {
+export function attemptsText(result: { attempts: number; throttled?: ThrottledOut; unwaited?: UnwaitedOut }): string {
   const n = result.attempts === 1 ? '1 attempt' : `${result.attempts} attempts`;
+  const u = result.unwaited;
+  if (u !== undefined) {
+    const free = u.free === 1 ? 'the first spent' : `the first ${u.free} spent`;
+    const spent = u.retries === 0 ? 'retries: 0 left none for the next' : u.retries === 1 ? 'the next spent the 1 retry' : `the next spent the ${u.retries} retries`;
+    return `${n} (429s that asked for no wait: ${free} no retry while the limit on requests in flight came down, ${spent}; given up rather than send more: lower the concurrency, or raise retries and backoffMs)`;
+  }
   const t = result.throttled;
   if (t === undefined) return n;
   if (t.slot !== undefined) {
@@ -151,6 +185,9 @@ export async function withRetries<T, F>(
   options: RetryOptions,
 ): Promise<{ ok: true; value: T } | RetryFailure<F>> {
   const retries = Math.max(0, Math.floor(options.retries));
+  const freeThrottles = Math.max(0, Math.floor(options.freeThrottles ?? MAX_FREE_THROTTLES));
+  /** The 429s without a wait that spent no retry. */
+  let unwaited = 0;
   const queued = options.clock.now();
   /** When the first attempt was sent: the budget's start (docs/configuration.md, "Adaptive concurrency"). */
   let sentAt: number | null = null;
@@ -182,7 +219,14 @@ export async function withRetries<T, F>(
     last = result.failure;
     if (!result.retryable || options.signal?.aborted === true) return { ok: false, failure: result.failure, attempts: n };
     let wait: number;
-    if (result.throttled === true && options.budgetMs !== undefined) {
+    // A 429 that asked for no wait spends no retry only while the limit on requests in flight can
+    // still come down (freeThrottles): then it spends one, so that a server refusing every request
+    // is not sent hundreds in a second (docs/configuration.md, "Retries").
+    const noWait = result.throttled === true && !((result.retryAfterMs ?? 0) > 0);
+    const capped = noWait && options.budgetMs !== undefined;
+    const free = !capped || unwaited < freeThrottles;
+    if (capped && free) unwaited += 1;
+    if (result.throttled === true && options.budgetMs !== undefined && free) {
       // The server said when: that wait, and a jitter of up to backoffMs so that the requests it
       // refused together do not come back together. It did not (none, or Retry-After: 0): a backoff
       // that grows with each 429, up to backoffMs x 2^MAX_THROTTLE_STEPS, so it is not a busy loop
@@ -190,7 +234,7 @@ export async function withRetries<T, F>(
       // A Retry-After longer than the budget fails at once as asked, not as capped: one of hours was
       // waited 60 s and the request sent hours early (docs/configuration.md, "Adaptive concurrency").
       const asked = result.retryAfterMs ?? 0;
-      wait = asked > 0 ? Math.min(MAX_RETRY_AFTER_MS, asked) + backoffDelay(0, options.backoffMs, options.random) : backoffDelay(Math.min(throttles, MAX_THROTTLE_STEPS), options.backoffMs, options.random);
+      wait = asked > 0 ? Math.min(MAX_RETRY_AFTER_MS, asked) + backoffDelay(0, options.backoffMs, options.random) : Math.max(MIN_THROTTLE_WAIT_MS, backoffDelay(Math.min(throttles, MAX_THROTTLE_STEPS), options.backoffMs, options.random));
       throttles += 1;
       // The clock may stand still (an injected one): the waits asked for count as time spent.
       const elapsed = Math.max(since(), waitedMs);
@@ -203,8 +247,10 @@ export async function withRetries<T, F>(
       wait = Math.min(wait, options.budgetMs - elapsed);
       waitedMs += wait;
     } else {
-      if (isLast) return { ok: false, failure: result.failure, attempts: n };
+      // The last failure a 429 past the free ones: the error says why it was not sent again (a 5xx's does not).
+      if (isLast) return { ok: false, failure: result.failure, attempts: n, ...(capped ? { unwaited: { free: unwaited, retries } } : {}) };
       wait = result.retryAfterMs === null ? backoffDelay(spent, options.backoffMs, options.random) : Math.min(MAX_RETRY_AFTER_MS, result.retryAfterMs);
+      if (noWait) wait = Math.max(MIN_THROTTLE_WAIT_MS, wait);
       spent += 1;
     }
     const waited = await sleepUnlessAborted(options.clock, wait, options.signal);

@@ -18,7 +18,7 @@ import { answersTheSame, badAnswerText, connectionFailureText, NOT_HTTP, network
 import { abortedConnecting, request } from '../http/undici.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import type { Clock } from '../types.js';
-import { askedRetryAfterOf, attemptsText, rateLimitOf, withRetries } from '../http/retry.js';
+import { askedRetryAfterOf, attemptsText, rateLimitOf, throttleAllowance, withRetries } from '../http/retry.js';
 import { heldAttempt, type AdaptiveLimiter, type Held, type Pace } from '../http/limiter.js';
 import { advertisedPace, spentQuota, type Spent } from '../http/ratelimit-policy.js';
 import { baseUrlSetting, STREAMED } from '../judge-url-setting.js';
@@ -370,7 +370,7 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
       const resetBy = a.kind === 'http' && a.spent != null && a.spent.waitMs > (a.retryAfterMs ?? 0) ? { resetBy: a.spent.header } : {};
       return { ok: false, failure: a, retryable: retryable(a), retryAfterMs: a.kind === 'http' ? waitOf(a) : null, throttled, ...resetBy };
     },
-    { ...loop, budgetMs },
+    { ...loop, budgetMs, freeThrottles: throttleAllowance(opts.limiter.max) },
   );
   if (result.ok) return { ok: true, json: result.value };
   if (result.failure.kind === 'ok') return result.attempts > 1 ? { ok: true, json: result.failure.json, attempts: result.attempts } : { ok: true, json: result.failure.json };

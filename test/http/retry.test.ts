@@ -1,7 +1,8 @@
 // The one retry loop shared by the agent and judge clients.
 
 import { describe, expect, it } from 'vitest';
-import { askedRetryAfterOf, attemptsText, MAX_RETRY_AFTER_MS, rateLimitOf, retryAfterOf, systemClock, withRetries, type AttemptResult } from '../../src/http/retry.js';
+import { AdaptiveLimiter } from '../../src/http/limiter.js';
+import { askedRetryAfterOf, attemptsText, MAX_RETRY_AFTER_MS, rateLimitOf, retryAfterOf, systemClock, throttleAllowance, withRetries, type AttemptResult } from '../../src/http/retry.js';
 import type { Clock } from '../../src/types.js';
 
 function fakeClock(): Clock & { sleeps: number[] } {
@@ -70,8 +71,8 @@ describe('withRetries', () => {
     let retried = 0;
     const r = await withRetries(attempt, { retries: 1, backoffMs: 100, clock, random: () => 0.5, budgetMs: 60_000, onRetry: () => void (retried += 1) });
     expect(r).toEqual({ ok: true, value: 'done' });
-    // Throttles: backoff(0) = 50, backoff(1) = 100, 5000 + backoff(0) = 5050, backoff(3) = 400; the 503: backoff(0) = 50.
-    expect(clock.sleeps).toEqual([50, 100, 5050, 50, 400]);
+    // Throttles: backoff(0) = 50, raised to the floor of 100, backoff(1) = 100, 5000 + backoff(0) = 5050, backoff(3) = 400; the 503: backoff(0) = 50.
+    expect(clock.sleeps).toEqual([100, 100, 5050, 50, 400]);
     // Only the 503 spent the one retry: after it, a failure of that kind would be the last.
     expect(lastFlags).toEqual([false, false, false, false, true, true]);
     expect(retried).toBe(5);
@@ -87,11 +88,43 @@ describe('withRetries', () => {
     expect(attemptsText(r as { attempts: number })).toBe('5 attempts (rate limited: 7500 ms spent, waiting 8000 ms more would pass the time budget of 10000 ms, timeoutMs x attempts)');
   });
 
+  it('429s that ask for no wait spend no retry only up to freeThrottles, then spend retries; never a wait under 100 ms, even at backoffMs 0', async () => {
+    const clock = fakeClock();
+    const s = scripted([throttled(null), throttled(2000), throttled(0), throttled(null), throttled(0), { ok: true, value: 'never' }]);
+    const r = await withRetries(s.attempt, { retries: 1, backoffMs: 0, clock, random: () => 0.5, budgetMs: 60_000, freeThrottles: 2 });
+    // The 429 that asked for 2 s is not one of the two free ones; the 4th spends the 1 retry, the 5th is the last.
+    expect(r).toEqual({ ok: false, failure: '429', attempts: 5, unwaited: { free: 2, retries: 1 } });
+    expect(clock.sleeps).toEqual([100, 2000, 100, 100]);
+    expect(s.lastFlags).toEqual([false, false, false, false, true]);
+    expect(attemptsText(r as { attempts: number })).toBe(
+      '5 attempts (429s that asked for no wait: the first 2 spent no retry while the limit on requests in flight came down, the next spent the 1 retry; given up rather than send more: lower the concurrency, or raise retries and backoffMs)',
+    );
+  });
+
+  it('a 5xx that ends the retries after the free 429s are spent says its own attempts, not the 429s', async () => {
+    const clock = fakeClock();
+    const s = scripted([throttled(null), throttled(null), retryable('503')]);
+    const r = await withRetries(s.attempt, { retries: 1, backoffMs: 0, clock, random: () => 0.5, budgetMs: 60_000, freeThrottles: 1 });
+    expect(r).toEqual({ ok: false, failure: '503', attempts: 3 });
+  });
+
+  it.each([1, 2, 3, 4, 5, 16, 255, 256])('throttleAllowance(%i) is the halvings of the limiter from it down to 1, and one more for a lone refusal', async (max) => {
+    const limiter = new AdaptiveLimiter(max);
+    let halvings = 0;
+    while (limiter.limit > 1 && halvings <= 9) {
+      limiter.release(await limiter.acquire(), 'throttled');
+      halvings += 1;
+    }
+    expect(limiter.limit).toBe(1);
+    expect(throttleAllowance(max)).toBe(halvings + 1);
+  });
+
   it('without a Retry-After the backoff of a throttled request stops growing at backoffMs x 2^4', async () => {
     const clock = fakeClock();
     const s = scripted([...Array.from({ length: 7 }, () => throttled(null)), { ok: true as const, value: 'done' }]);
     expect(await withRetries(s.attempt, { retries: 0, backoffMs: 100, clock, random: () => 0.5, budgetMs: 60_000 })).toEqual({ ok: true, value: 'done' });
-    expect(clock.sleeps).toEqual([50, 100, 200, 400, 800, 800, 800]);
+    // The first, backoff(0) = 50, is raised to the floor of 100 ms (MIN_THROTTLE_WAIT_MS).
+    expect(clock.sleeps).toEqual([100, 100, 200, 400, 800, 800, 800]);
   });
 
   it('a Retry-After longer than the budget left is not waited for: the failure names the Retry-After and the budget', async () => {
