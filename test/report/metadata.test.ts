@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { hasMarker, parseCommentMetadata, renderComment } from '../../src/report/index.js';
 import { gateRun, offenderText, type Offender } from '../../src/evaluate/index.js';
 import { clip } from '../../src/report/escape.js';
-import type { FailOnCondition, FixtureRecord, RunRecord } from '../../src/types.js';
+import { metaLine } from '../../src/report/metadata.js';
+import { FAIL_ON_CONDITIONS, type FailOnCondition, type FixtureRecord, type RunRecord } from '../../src/types.js';
 import { baseline, ctx, fixture, hostile, mixed, resetLines, run, SHA } from './fixtures.js';
 
 const MARKER = '<!-- agent-replay:marker=agent-replay:ci.yml -->';
@@ -140,6 +141,16 @@ describe('the gate in the comment metadata', () => {
     expect(offenders.map((o) => [o.condition, o.fixtures])).toEqual([['slower', 20], ['flaky', 20]]);
     for (const o of offenders) expect(o.labels.length).toBeLessThan(5);
     expect(offenders[0]?.labels[0]).toBe(clip(long(0), 100));
+  });
+
+  it('reads back the largest gate it writes: every condition, the longest labels, the largest counts', () => {
+    const conditions = FAIL_ON_CONDITIONS.filter((c) => c !== 'none');
+    const labels = Array.from({ length: 9 }, (_, i) => `${'-'.repeat(300)}${i}`);
+    const gate = { failed: true, offenders: conditions.map((condition) => ({ condition, labels, fixtures: 1e9, scripts: 0 })) };
+    const line = metaLine({ headSha: SHA, runId: '9'.repeat(20), artifactName: 'a'.repeat(200), acceptedSha: 'b'.repeat(64), gate });
+    const read = parseCommentMetadata(`${MARKER}\n${line}\nbody`);
+    expect(read?.gate?.offenders.map((o) => o.condition)).toEqual(conditions);
+    expect(read).toMatchObject({ headSha: SHA, acceptedSha: 'b'.repeat(64) });
   });
 
   const valid = { failed: true, offenders: [{ condition: 'slower', labels: ['a'], fixtures: 1, scripts: 0 }] };
