@@ -16,7 +16,8 @@ import { ACTIONS_BOT_LOGIN, commentPastBound, findStickyComment, isOwnComment } 
 import { isGitHubError, type GitHubError } from '../github/errors.js';
 import { deadlineWords, gitHubAnswer, gitHubFailure, gitHubTrouble } from './github-words.js';
 import { shellQuote } from '../words.js';
-import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSummary, renderComment, type AcceptSummary, type AcceptSummaryComment, type ReportContext } from '../report/index.js';
+import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSummary, renderComment, type AcceptanceView, type AcceptSummary, type AcceptSummaryComment, type ReportContext } from '../report/index.js';
+import type { GateView } from '../report/model.js';
 import { clip, escapeInline, inertText } from '../report/escape.js';
 import { markerLine, sanitizeMarker } from '../report/metadata.js';
 import { MAX_COMMANDS_CHARS } from '../report/blocks.js';
@@ -396,6 +397,19 @@ export interface Found {
   artifactName: string;
   /** The commit that already accepted this run's baselines, when one did. */
   acceptedSha: string | null;
+  /** The check's gate, when it failed and the comment says it; null in an older comment. */
+  gate: GateView | null;
+}
+
+/**
+ * The comment the accept job writes over the reviewed one. Without a commit (nothing to accept, a
+ * fork's pull request) it shows the same run against the same baselines as the check did, so it
+ * says the check's gate as the comment kept it: a check that fails is never shown a ✅ (docs/action.md,
+ * "Accept"). After a commit the run is shown against the baselines it committed: no gate is said.
+ */
+export function acceptanceComment(record: RunRecord, rctx: ReportContext, found: Pick<Found, 'headSha' | 'runId' | 'gate'>, acceptance: AcceptanceView): string {
+  const committed = acceptance.commitSha !== null && acceptance.accepted.length > 0;
+  return renderComment(record, { ...rctx, headSha: found.headSha, runId: String(found.runId), acceptance, gate: committed ? null : found.gate });
 }
 
 /**
@@ -433,7 +447,7 @@ export async function findReviewedRun(github: GitHubApi, ctx: Pick<ActionContext
   if (meta === null || meta.headSha === null || meta.runId === null || meta.artifactName === null) {
     throw new Refusal('the agent-replay comment does not name a recorded run (it may show a configuration error or a cost-cap refusal). Fix that, let the check run, then apply the label again.');
   }
-  return { comment, headSha: meta.headSha, runId: Number(meta.runId), artifactName: meta.artifactName, acceptedSha: meta.acceptedSha ?? null };
+  return { comment, headSha: meta.headSha, runId: Number(meta.runId), artifactName: meta.artifactName, acceptedSha: meta.acceptedSha ?? null, gate: meta.gate ?? null };
 }
 
 /**
@@ -893,7 +907,7 @@ async function showAcceptance(
         ? `Commits made with the workflow token start no workflow, ${noCheckOn(short)}.`
         : `The accept job that made ${short} started the check workflow ${inputs.checkWorkflow} on ${pull.headRef} (its log says whether it could): that run compares ${short} with the new baselines and updates this comment.`;
     const acceptance = { accepted: plan.accepted.map((b) => b.label), refused: plan.refused, skipped: plan.unchanged, commitSha: acceptedSha, commitUrl: `${ctx.serverUrl.replace(/\/+$/, '')}/${repoWithOwner}/commit/${acceptedSha}`, note, commands: null };
-    const outcome = await updateReviewedComment(github, ctx, pr, found, renderComment(record, { ...rctx, headSha: found.headSha, runId: String(found.runId), acceptance }));
+    const outcome = await updateReviewedComment(github, ctx, pr, found, acceptanceComment(record, rctx, found, acceptance));
     if (outcome.kind === 'updated') log.info(`accept: the comment did not show the acceptance in ${short} (the job that committed could not update it); it does now`);
     return commentState(outcome);
   } catch (e) {
@@ -1069,18 +1083,14 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       note,
       commands,
     });
-    const view = (commitSha: string | null, commitUrl: string | null, note: string | null, commands: string | null = null) => ({
-      ...rctx,
-      headSha: reviewedRun.headSha,
-      runId: String(reviewedRun.runId),
-      acceptance: acceptanceView(commitSha, commitUrl, note, commands),
-    });
+    const shown = (commitSha: string | null, commitUrl: string | null, note: string | null, commands: string | null = null): string =>
+      acceptanceComment(record, rctx, reviewedRun, acceptanceView(commitSha, commitUrl, note, commands));
     const acceptedRun = { pr, branch: pull.headRef, reviewedSha: reviewedRun.headSha, runId: String(reviewedRun.runId) };
 
     if (plan.accepted.length === 0) {
       log.info(`accept: nothing to accept (${plan.refused.length} refused, ${plan.unchanged.length} unchanged)`);
       step = `updating the comment on pull request #${pr}`;
-      const comment = await updateReviewedComment(github, ctx, pr, reviewedRun, renderComment(record, view(null, null, 'Nothing to accept: no commit was made.')));
+      const comment = await updateReviewedComment(github, ctx, pr, reviewedRun, shown(null, null, 'Nothing to accept: no commit was made.'));
       await removeLabel();
       await summarize({ kind: 'acceptance', run: acceptedRun, acceptance: acceptanceView(null, null, null), comment: commentState(comment) });
       return;
@@ -1111,7 +1121,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
           : 'To accept them, run these commands in a clone of the fork (they hold the baseline files):';
       const note = `Not committed: this pull request comes from a fork, which the workflow cannot push to, so nothing was pushed. ${how}`;
       step = `updating the comment on pull request #${pr}`;
-      const comment = await updateReviewedComment(github, ctx, pr, reviewedRun, renderComment(record, view(null, null, note, commands)));
+      const comment = await updateReviewedComment(github, ctx, pr, reviewedRun, shown(null, null, note, commands));
       await removeLabel();
       core.warning(`accept: fork pull request: baselines not committed; ${uploaded.kind === 'uploaded' ? `artifact ${artifactName} uploaded` : uploaded.reason}; the ${comment.kind === 'updated' ? 'comment' : 'job summary'} has the commands to apply them`);
       await summarize({ kind: 'acceptance', run: acceptedRun, acceptance: acceptanceView(null, null, note, commands), comment: commentState(comment) });
@@ -1158,7 +1168,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     // The baselines are in: a comment GitHub does not take is said, and the job passes (the next check replaces the comment).
     let comment: AcceptSummaryComment;
     try {
-      comment = commentState(await updateReviewedComment(github, ctx, pr, reviewedRun, renderComment(record, view(commit.oid, commit.url, note))));
+      comment = commentState(await updateReviewedComment(github, ctx, pr, reviewedRun, shown(commit.oid, commit.url, note)));
     } catch (e) {
       if (!isGitHubError(e)) throw e;
       comment = { kind: 'failed' };

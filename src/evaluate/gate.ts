@@ -152,10 +152,13 @@ export function gateMerged(run: VerifiedRun, failOn: readonly FailOnCondition[],
 
 /**
  * One condition met, in words: "2 fixtures slower than the baseline (refund-policy, greeting)", the
- * first 5 labels named, each written by `label` for its surface (a code span in markdown).
+ * first 5 labels named, each written by `label` for its surface (a code span in markdown). The
+ * counts say how many more: a gate read back from a comment keeps only the labels it names.
  */
 export function offenderText(o: Offender, label: (text: string) => string = (text) => text): string {
-  const shown = o.labels.slice(0, 5).map(label).join(', ') + (o.labels.length > 5 ? `, +${o.labels.length - 5} more` : '');
+  const named = o.labels.slice(0, 5);
+  const more = o.fixtures + o.scripts - named.length;
+  const shown = [...named.map(label), ...(more > 0 ? [named.length === 0 ? `${more} not named` : `+${more} more`] : [])].join(', ');
   return `${countNoun(o.fixtures, o.scripts)} ${CONDITION_WORDS[o.condition]} (${shown})`;
 }
 

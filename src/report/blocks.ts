@@ -12,13 +12,13 @@ import { suiteEditsParts } from './suite-edits.js';
 import { spendText } from './spend.js';
 import { tooFewText } from './rates.js';
 import { usageText } from './usage.js';
-import { estimateText, flakyByTheJudge, flakyByTheJudgeWords, gateFailsText, headlineParts, headlineText, itemsCount, itemsNoun, meaningModelShown, personasOf, plural, probesCount, removedShown, shortSha, thousands, topCauseText, type GateView, type Item, type ReportModel } from './model.js';
+import { estimateText, flakyByTheJudge, flakyByTheJudgeWords, gateFailsText, gateShown, headlineParts, headlineText, itemsCount, itemsNoun, meaningModelShown, personasOf, plural, probesCount, removedShown, shortSha, thousands, topCauseText, type GateView, type Item, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
 
-export function hiddenHead(ctx: ReportContext): string {
-  // After a commit of the accepted baselines, the meta names it (docs/action.md, "Accept").
+export function hiddenHead(ctx: ReportContext, model: ReportModel): string {
+  // After a commit of the accepted baselines, the meta names it; a failed gate, what the headline does not say of it (docs/action.md, "Accept").
   const a = ctx.acceptance;
-  return `${markerLine(ctx.marker)}\n${metaLine({ ...ctx, acceptedSha: a && a.commitSha && a.accepted.length > 0 ? a.commitSha : null })}`;
+  return `${markerLine(ctx.marker)}\n${metaLine({ ...ctx, acceptedSha: a && a.commitSha && a.accepted.length > 0 ? a.commitSha : null, gate: gateShown(model, ctx.gate ?? null) })}`;
 }
 
 /** The line that names the suite above the report, or null when the context names none (docs/action.md, "Two suites in one repository"). */

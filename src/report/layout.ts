@@ -319,7 +319,7 @@ export function evaluationsOf(run: RunRecord, ctx: ReportContext, p: Profile): E
 export function assemble(doc: Doc, plan: Plan): string {
   const { run, ctx, model, p, pieces } = doc;
   const blocks: string[] = [];
-  if (p.kind === 'comment') blocks.push(hiddenHead(ctx));
+  if (p.kind === 'comment') blocks.push(hiddenHead(ctx, model));
   const suite = suiteLine(ctx);
   if (suite !== null) blocks.push(suite);
   if (ctx.acceptance) blocks.push(acceptanceBlock(ctx.acceptance));

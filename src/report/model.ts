@@ -362,6 +362,16 @@ function unsaidOffenders(model: Pick<ReportModel, 'verification'>, gate: GateVie
 }
 
 /**
+ * The gate as far as the reports say it, the conditions met that the headline does not say, or
+ * null when they say none: what the comment's hidden meta keeps for the accept flow's comment that
+ * commits nothing, which shows the same run against the same baselines (docs/action.md, "Accept").
+ */
+export function gateShown(model: Pick<ReportModel, 'verification'>, gate: GateView | null): GateView | null {
+  const unsaid = unsaidOffenders(model, gate);
+  return unsaid.length === 0 ? null : { failed: true, offenders: unsaid };
+}
+
+/**
  * The line right under the headline when the gate fails on a condition the headline does not say
  * (docs/action.md, "The PR comment", "A check that fails"): "The check fails (fail-on slower): 2
  * fixtures slower than the baseline (refund-policy, greeting)". `code` writes a condition or a

@@ -145,7 +145,7 @@ async function rewriteAfterLabel(check: ActionRun, opts: { at?: () => string; al
 /** The reviewed run as the accept job finds it: the check's comment, read by the Action's client. */
 async function foundRun(check: ActionRun): Promise<Found> {
   const { comments } = await gitHubApiOf(gh).listIssueComments('octo', 'shop', 7);
-  return { comment: comments[0]!, headSha: HEAD, runId: 1001, artifactName: check.outputs['artifact-name'] as string, acceptedSha: null };
+  return { comment: comments[0]!, headSha: HEAD, runId: 1001, artifactName: check.outputs['artifact-name'] as string, acceptedSha: null, gate: null };
 }
 
 /** The refusal (or null) of the accept job that `sender`'s label started, for the comment as it is now (labelRefusal). */

@@ -78,7 +78,9 @@ describe('report mode', () => {
     expect(readFileSync(join(dirname(run.outputs['results-path'] as string), 'report.html'), 'utf8')).toMatch(/^<!doctype html>[\s\S]*data-label="b"/);
     const comments = gh.comments('octo', 'shop', 7);
     expect(comments).toHaveLength(1);
-    expect(parseCommentMetadata(comments[0]!.body)).toEqual({ marker: 'agent-replay', headSha: HEAD, runId: '3003', artifactName: `agent-replay-results-${HEAD}` });
+    // The meta keeps the gate's line, for the accept flow's comment that commits nothing (docs/action.md, "Accept").
+    const gate = { failed: true, offenders: [{ condition: 'failed', labels: ['b'], fixtures: 1, scripts: 0 }] };
+    expect(parseCommentMetadata(comments[0]!.body)).toEqual({ marker: 'agent-replay', headSha: HEAD, runId: '3003', artifactName: `agent-replay-results-${HEAD}`, gate });
     // The merge's gate fails on what the headline does not say: the comment, the summary and
     // report.html name it under a headline that is not ✅ (docs/action.md, "A check that fails").
     const fails = '(fail-on `failed`): 1 fixture failing (`b`)';
