@@ -2,11 +2,6 @@
 // and a shell word, for the commands a fix or a notice gives to paste.
 // Pure; written once here so the layers cannot drift apart on how a count reads.
 
-/** "1 fixture", "3 fixtures" (the number as it is, without grouping). */
-export function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
 /** "1234567" -> "1,234,567": a comma between groups of three digits of an integer written in digits. */
 export function groupDigits(digits: string): string {
   return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -15,6 +10,14 @@ export function groupDigits(digits: string): string {
 /** "1,234" (the integer part of `n`). */
 export function thousands(n: number): string {
   return groupDigits(String(Math.trunc(n)));
+}
+
+/**
+ * "1 fixture", "3 fixtures", "1,234 fixtures": the count's digits grouped as every other count the
+ * reports write (it wrote "1234 fixtures" beside "1,234 probes").
+ */
+export function plural(n: number, one: string, many: string): string {
+  return `${thousands(n)} ${n === 1 ? one : many}`;
 }
 
 /** A latency in ms as the reports write it: digits grouped ("3,250"), tenths kept when it has them ("3,250.5"). */

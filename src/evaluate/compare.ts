@@ -14,6 +14,7 @@ import { DEFAULT_LATENCY } from '../config.js';
 import { runsStatsOf } from './run-stats.js';
 import { mcnemarExact } from './stats.js';
 import { incompleteParts } from './shard.js';
+import { plural, thousands } from '../words.js';
 
 /** An item's result in one run. */
 export type ItemResult = 'pass' | 'fail' | 'not_evaluated' | 'errored';
@@ -312,7 +313,7 @@ function attemptsMoved(before: Item, after: Item): boolean {
 
 /** "1 item's pass rate of attempts moved, not its verdict", "5 items' pass rates of attempts moved, not their verdicts". */
 export function attemptsMovedWords(n: number): string {
-  return n === 1 ? "1 item's pass rate of attempts moved, not its verdict" : `${n} items' pass rates of attempts moved, not their verdicts`;
+  return n === 1 ? "1 item's pass rate of attempts moved, not its verdict" : `${thousands(n)} items' pass rates of attempts moved, not their verdicts`;
 }
 
 export function movementOf(before: ItemResult, after: ItemResult): Movement {
@@ -355,7 +356,7 @@ function dimensionCauseWords(): Record<DimensionCause, CauseWords> {
 /** "2 items added", "1 reply changed". */
 export function causeWords(cause: ChangeCause, n: number): string {
   const w = CAUSE_WORDS[cause];
-  return `${n} ${n === 1 ? w.one : w.many}`;
+  return plural(n, w.one, w.many);
 }
 
 /** One shard's record, or a merge that lacks shards: items it does not list were not replayed, not removed. */

@@ -13,6 +13,7 @@ import { UserError } from '../errors.js';
 import { writeRecordFile } from './stream.js';
 import { docsUrl, TOOL } from '../version.js';
 import { hideEndpointTokens, sameEndpoint } from '../endpoint.js';
+import { plural } from '../words.js';
 
 export { openRecordStream, RecordWriteError, writeRecordFile, type ItemKind, type RecordStream } from './stream.js';
 
@@ -463,10 +464,9 @@ function mergedWriters(records: readonly RunRecord[], shard: (i: number) => stri
 function mergedSuiteEdits(records: readonly RunRecord[], shard: (i: number) => string, log: (line: string) => void): Pick<RunRecord, 'suiteEdits'> {
   const edits = (records[0] as RunRecord).suiteEdits;
   if (records.every((r) => isDeepStrictEqual(r.suiteEdits, edits))) return edits === undefined ? {} : { suiteEdits: edits };
-  const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
   const said = records.map((r, i) => {
     const e = r.suiteEdits;
-    const what = e === undefined ? 'none' : `${plural(e.fixtures.length, 'item')} and ${plural(e.baselines.length, 'baseline')} edited${e.unknown === null ? '' : ', in part'}`;
+    const what = e === undefined ? 'none' : `${plural(e.fixtures.length, 'item', 'items')} and ${plural(e.baselines.length, 'baseline', 'baselines')} edited${e.unknown === null ? '' : ', in part'}`;
     return `${shard(i)}: ${what}`;
   });
   log(`the records say different suite edits (${said.join('; ')}): the merged run says none, as it cannot tell which is the suite's; replay every shard with the same --base`);

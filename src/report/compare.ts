@@ -13,7 +13,7 @@ import { LIMITS } from './item-parts.js';
 import { showInvisible } from './diff.js';
 import { showLookalikes } from './lookalike.js';
 import { mcnemarText, runRateParts, runRateText, signOf, type LeftOut } from './rates.js';
-import { plural } from '../words.js';
+import { plural, thousands } from '../words.js';
 
 const RESULT_WORD: Record<ItemResult, string> = { pass: 'pass', fail: 'fail', not_evaluated: 'not evaluated', errored: 'errored' };
 
@@ -34,9 +34,9 @@ export function formatDelta(points: number | null): string {
 
 /** "5 items passed, 1 failed": of items, as agreement is, never read as a repeated run's attempts. */
 function besides(a: Agreement): string {
-  const parts = [`${plural(a.passed, 'item', 'items')} passed`, `${a.failed} failed`];
-  if (a.notEvaluated > 0) parts.push(`${a.notEvaluated} not evaluated`);
-  if (a.errored > 0) parts.push(`${a.errored} errored`);
+  const parts = [`${plural(a.passed, 'item', 'items')} passed`, `${thousands(a.failed)} failed`];
+  if (a.notEvaluated > 0) parts.push(`${thousands(a.notEvaluated)} not evaluated`);
+  if (a.errored > 0) parts.push(`${thousands(a.errored)} errored`);
   return parts.join(', ');
 }
 
@@ -167,9 +167,9 @@ export function unpairedText(m: PairedMcNemar): string | null {
 function movedText(c: Comparison, movement: 'fixed' | 'broken'): string {
   const moved = c.changes.filter((x) => x.movement === movement);
   const errored = moved.filter((x) => (movement === 'broken' ? x.after : x.before)?.result === 'errored').length;
-  if (errored === 0) return String(moved.length);
-  const flipped = `${moved.length - errored} newly ${movement === 'broken' ? 'failing' : 'passing'}`;
-  return `${moved.length} (${flipped}, ${errored} errored ${movement === 'broken' ? 'now' : 'before'})`;
+  if (errored === 0) return thousands(moved.length);
+  const flipped = `${thousands(moved.length - errored)} newly ${movement === 'broken' ? 'failing' : 'passing'}`;
+  return `${thousands(moved.length)} (${flipped}, ${thousands(errored)} errored ${movement === 'broken' ? 'now' : 'before'})`;
 }
 
 /**
@@ -219,7 +219,7 @@ function compareMarkdown(c: Comparison, suites: CompareSuites): { text: string; 
     `**McNemar**: ${pairedText(c.mcnemar)}.${unpaired === null ? '' : ` ${unpaired.charAt(0).toUpperCase()}${unpaired.slice(1)}.`}`,
     ...passRateLines(c),
     '',
-    `**Why**: ${escapeInline(c.summary)}${c.unchanged > 0 ? ` (${c.unchanged} unchanged)` : ''}.`,
+    `**Why**: ${escapeInline(c.summary)}${c.unchanged > 0 ? ` (${thousands(c.unchanged)} unchanged)` : ''}.`,
   );
   if (showCommon(c)) {
     lines.push('', `Over the items in both runs only: ${commonText(c, '→')}.`);
@@ -287,7 +287,7 @@ export function renderCompareText(c: Comparison, suites: CompareSuites = {}): st
   const unpaired = unpairedText(c.mcnemar);
   out.push(`  mcnemar: ${pairedText(c.mcnemar)}${unpaired === null ? '' : `; ${unpaired}`}`);
   if (c.passRate !== null) out.push(`  ${runRateText(c.passRate, leftOutOf(c), BOTH_RUNS)}`);
-  out.push(`why: ${terminalLine(c.summary)}${c.unchanged > 0 ? ` (${c.unchanged} unchanged)` : ''}`);
+  out.push(`why: ${terminalLine(c.summary)}${c.unchanged > 0 ? ` (${thousands(c.unchanged)} unchanged)` : ''}`);
   const rows = [...c.changes.map((x) => ({ x, what: causeAndDetail(x) })), ...c.attemptsMoved.map((x) => ({ x, what: MOVED_TITLE.toLowerCase() }))];
   const shown = rows.map(({ x }) => terminalLine(showLookalikes(showInvisible(x.label))));
   const width = Math.max(0, ...shown.map((l) => l.length));

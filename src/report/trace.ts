@@ -2,7 +2,7 @@
 // call seen only in spans, the span counts and the time split. Read from the record only.
 
 import type { SpanCounts, TimeSplit, ToolCall } from '../types.js';
-import { durationText, thousands } from '../words.js';
+import { durationText, plural, thousands } from '../words.js';
 
 /**
  * " (from trace)" for a call seen only in the turn's spans; "" for one the response reported,
@@ -13,13 +13,9 @@ export function sourceMark(call: Pick<ToolCall, 'source'>): string {
   return call.source === 'trace' ? ' (from trace)' : '';
 }
 
-function plural(n: number, word: string): string {
-  return `${thousands(n)} ${word}${n === 1 ? '' : 's'}`;
-}
-
 /** "12 spans (2 ignored, 1 late)", "3 spans", "no spans"; the parts that are 0 are left out. */
 export function spanCountsText(s: SpanCounts): string {
-  const head = s.count === 0 ? 'no spans' : plural(s.count, 'span');
+  const head = s.count === 0 ? 'no spans' : plural(s.count, 'span', 'spans');
   const extra = [s.ignored > 0 ? `${thousands(s.ignored)} ignored` : null, s.late > 0 ? `${thousands(s.late)} late` : null].filter((x) => x !== null);
   return extra.length === 0 ? head : `${head} (${extra.join(', ')})`;
 }
