@@ -41,7 +41,7 @@ const MAX_BACKOFF_MS = 30_000;
 const MAX_THROTTLE_STEPS = 4;
 /**
  * The least wait after a 429 that asked for none, whatever backoffMs (0 included): a refused
- * request is not sent again at once (docs/configuration.md, "Retries").
+ * request is not sent again at once (docs/configuration.md, "Adaptive concurrency").
  */
 export const MIN_THROTTLE_WAIT_MS = 100;
 /** The 429s without a wait that spend no retry, when the caller does not say (throttleAllowance of the largest concurrency, 256). */
@@ -50,7 +50,7 @@ const MAX_FREE_THROTTLES = 9;
 /**
  * How many 429s without a wait one request may get without spending a retry, under a limit on
  * requests in flight of at most `max`: one for each halving down to 1, and one for the refusal of a
- * request sent alone (docs/configuration.md, "Retries"). The next spends a retry.
+ * request sent alone (docs/configuration.md, "Adaptive concurrency"). The next spends a retry.
  */
 export function throttleAllowance(max: number): number {
   return Math.floor(Math.log2(Math.max(1, Math.floor(max)))) + 1;
@@ -221,7 +221,7 @@ export async function withRetries<T, F>(
     let wait: number;
     // A 429 that asked for no wait spends no retry only while the limit on requests in flight can
     // still come down (freeThrottles): then it spends one, so that a server refusing every request
-    // is not sent hundreds in a second (docs/configuration.md, "Retries").
+    // is not sent hundreds in a second (docs/configuration.md, "Adaptive concurrency").
     const noWait = result.throttled === true && !((result.retryAfterMs ?? 0) > 0);
     const capped = noWait && options.budgetMs !== undefined;
     const free = !capped || unwaited < freeThrottles;
