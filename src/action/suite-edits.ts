@@ -14,7 +14,7 @@ import { fixtureEdits, type ChangedFixtureFile } from '../suite/edits.js';
 import { configEdits, type ChangedConfigFile } from '../suite/config-edits.js';
 import { CONFIG_NAMES } from '../suite/index.js';
 import { COMMIT_HEADLINE } from './accept.js';
-import { plural } from '../words.js';
+import { plural, thousands } from '../words.js';
 import { readYaml, withYamlPackage } from '../suite/yaml/index.js';
 import { actionFolders, inFolder, workflowNamed, type StepsNamed } from './workflow-runs.js';
 
@@ -94,7 +94,7 @@ async function runRules(github: GitHubApi, at: { owner: string; repo: string }, 
   if (folder?.kind !== 'folder') return out;
   const files = folder.entries.filter((e) => e.type === 'file' && /\.ya?ml$/i.test(e.name)).map((e) => e.path).sort();
   if (files.length > MAX_WORKFLOWS_READ) {
-    out.notes.push(`${files.length} workflow files at the ${side}: the first ${MAX_WORKFLOWS_READ} were read for the local actions and files they run, ${plural(files.length - MAX_WORKFLOWS_READ, 'the other was', 'the others were')} not`);
+    out.notes.push(`${thousands(files.length)} workflow files at the ${side}: the first ${thousands(MAX_WORKFLOWS_READ)} were read for the local actions and files they run, ${plural(files.length - MAX_WORKFLOWS_READ, 'the other was', 'the others were')} not`);
   }
   const actions: { dir: string; by: string }[] = [];
   const named = (by: string, n: StepsNamed): void => {
@@ -117,7 +117,7 @@ async function runRules(github: GitHubApi, at: { owner: string; repo: string }, 
   for (let i = 0; i < actions.length; i++) {
     const { dir, by } = actions[i] as { dir: string; by: string };
     if (i >= MAX_ACTIONS_READ) {
-      out.notes.push(`the workflows at the ${side} use ${actions.length} local actions: the first ${MAX_ACTIONS_READ} were read for what they run, ${plural(actions.length - MAX_ACTIONS_READ, 'the other was', 'the others were')} not`);
+      out.notes.push(`the workflows at the ${side} use ${thousands(actions.length)} local actions: the first ${thousands(MAX_ACTIONS_READ)} were read for what they run, ${plural(actions.length - MAX_ACTIONS_READ, 'the other was', 'the others were')} not`);
       break;
     }
     let read = false;
@@ -192,7 +192,7 @@ export async function suiteEditsFor(
   const isItemFile = (p: string): boolean => kindOf(p) !== null;
   const isBaseline = (p: string): boolean => p.startsWith(`${prefix}baselines/`) && p.endsWith('.json');
   const unknown: string[] = [];
-  if (c.files.length >= MAX_LISTED_FILES) unknown.push(`GitHub lists only the first ${MAX_LISTED_FILES} files this pull request changes`);
+  if (c.files.length >= MAX_LISTED_FILES) unknown.push(`GitHub lists only the first ${thousands(MAX_LISTED_FILES)} files this pull request changes`);
 
   // Fixtures and scripts: the changed files' texts at the base and at the head, compared by label.
   const changedFiles: { path: string; at: string }[][] = [];
@@ -203,7 +203,7 @@ export async function suiteEditsFor(
     if (sides.length > 0) changedFiles.push(sides);
   }
   const left = changedFiles.length - maxFiles;
-  if (left > 0) unknown.push(`this pull request changes ${changedFiles.length} fixture and persona files: the first ${maxFiles} were compared, ${plural(left, 'other was', 'others were')} not`);
+  if (left > 0) unknown.push(`this pull request changes ${thousands(changedFiles.length)} fixture and persona files: the first ${thousands(maxFiles)} were compared, ${plural(left, 'other was', 'others were')} not`);
   // A side GitHub gives no text of (a file over 1 MB) is there all the same: its file is not compared, and said, never read as deleted.
   const texts = await Promise.all(changedFiles.slice(0, maxFiles).map((sides) => Promise.all(sides.map(async (s) => {
     const file = await github.getContent(owner, repo, s.path, s.at);
@@ -251,7 +251,7 @@ export async function suiteEditsFor(
   const madeBy = new Map<string, 'accept' | 'other'>();
   if (changedBaselines.length > 0) {
     const complete = c.commits.length === c.totalCommits;
-    if (!complete) unknown.push(`GitHub lists only ${c.commits.length} of the ${c.totalCommits} commits, so no baseline is taken as made by an accept commit`);
+    if (!complete) unknown.push(`GitHub lists only ${thousands(c.commits.length)} of the ${thousands(c.totalCommits)} commits, so no baseline is taken as made by an accept commit`);
     const login = complete && c.commits.some(hasAcceptMessage) ? await viewer() : null;
     const accepts = c.commits.map((k) => complete && isAcceptCommit(k, login));
     if (accepts.some(Boolean)) {
@@ -266,7 +266,7 @@ export async function suiteEditsFor(
         while (j + 1 < c.commits.length && accepts[j + 1] === accepts[i]) j++;
         const end = (c.commits[j] as ComparedCommit).sha;
         if (++segments > MAX_SEGMENTS) {
-          unknown.push(`more than ${MAX_SEGMENTS} runs of accept and other commits, so the later ones are not told apart`);
+          unknown.push(`more than ${thousands(MAX_SEGMENTS)} runs of accept and other commits, so the later ones are not told apart`);
           break;
         }
         const seg = await github.compareCommits(owner, repo, prev, end);
@@ -343,7 +343,7 @@ export function pullsCompared(
 ): { compared: (pull: PullContext) => boolean; note: string | null; left: (pull: PullContext) => SuiteEdits | null } {
   const first = new Set(pulls.slice(0, max).map((p) => p.number));
   const others = pulls.filter((p) => !first.has(p.number)).map((p) => `#${p.number}`);
-  const head = `the deployed commit is the head of ${pulls.length} open pull requests, and the suite edits of the first ${max} only are compared with their bases`;
+  const head = `the deployed commit is the head of ${thousands(pulls.length)} open pull requests, and the suite edits of the first ${thousands(max)} only are compared with their bases`;
   return {
     compared: (pull) => first.has(pull.number),
     note: others.length === 0 ? null : `${head}; not ${others.join(', ')}`,

@@ -311,6 +311,17 @@ function attemptsMoved(before: Item, after: Item): boolean {
   return b !== undefined && a !== undefined && b.passed * a.count !== a.passed * b.count;
 }
 
+/** A repeated item whose passes over attempts alone moved, as every report titles its list (docs/evaluations.md#compare). */
+export const ATTEMPTS_MOVED_TITLE = 'Pass rate of attempts moved, verdict unchanged';
+
+const RESULT_WORDS: Record<ItemResult, string> = { pass: 'pass', fail: 'fail', not_evaluated: 'not evaluated', errored: 'errored' };
+
+/** An item's result on one side, as compare and the comment write it: "pass", a repeated item's "pass 4/5", "fail 2/3 (flaky)". */
+export function sideWords(s: ItemSide): string {
+  const k = s.repeat === undefined ? '' : ` ${s.repeat.passed}/${s.repeat.count}${s.repeat.flaky ? ' (flaky)' : ''}`;
+  return RESULT_WORDS[s.result] + k;
+}
+
 /** "1 item's pass rate of attempts moved, not its verdict", "5 items' pass rates of attempts moved, not their verdicts". */
 export function attemptsMovedWords(n: number): string {
   return n === 1 ? "1 item's pass rate of attempts moved, not its verdict" : `${thousands(n)} items' pass rates of attempts moved, not their verdicts`;

@@ -283,6 +283,8 @@ export function fullReportWhere(ctx: ReportContext, p: Profile): string {
 export interface CallToAction {
   /** Items the accept label would store (evaluate's rule), reworded ones left out. */
   acceptable: number;
+  /** Those of them changed only by being slower: accepting stores their latency, their pass/fail result is the baseline's. */
+  slower: readonly Item[];
   /** How many of them are shown in full. */
   shownInFull: number;
   /**
@@ -321,6 +323,12 @@ function refreshedWords(items: readonly Refreshed[]): string {
   return n === 1
     ? `the baseline of 1 unchanged item whose measurements moved (${named.join('')})`
     : `the baselines of ${thousands(n)} unchanged items whose measurements moved (${named.join('; ')}${more})`;
+}
+
+/** The slower items whose pass/fail result did not change, as accepting them stores them: "the latency of 1 slower fixture". */
+function slowerWords(items: readonly Item[]): string {
+  const n = items.length;
+  return `${n === 1 ? 'the latency' : 'the latencies'} of ${thousands(n)} slower ${itemsNoun(items)}`;
 }
 
 /** What an accepted baseline would change in an unchanged item's stored file, in words: "attempts passed 3/5 → 5/5", "latency", "tokens". */
@@ -404,11 +412,16 @@ function callToAction(ctx: ReportContext, p: Profile, cta: CallToAction, model: 
   }
   // The reassurance first: a reviewer reads what needs doing, then what the label does besides.
   const also = reworded === 0 ? '' : ` The ${items(reworded)} need${reworded === 1 ? 's' : ''} no acceptance; accepting also stores ${rewordedWrites(cta.reworded, false)}.`;
-  const results = cta.acceptable === 0 ? null : cta.acceptable === 1 ? 'the new or changed pass/fail result' : `the ${thousands(cta.acceptable)} new or changed pass/fail results`;
-  const refreshed = cta.refreshed.length === 0 ? null : refreshedWords(cta.refreshed);
+  // A slower item whose pass/fail result did not change is counted apart: accepting stores its latency (docs/latency.md).
+  const changed = cta.acceptable - cta.slower.length;
   // One result is one baseline: the count agrees ("the new or changed pass/fail result as a baseline").
-  const as = cta.acceptable === 1 ? 'as a baseline' : 'as baselines';
-  const what = results === null ? `${refreshed ?? ''}` : refreshed === null ? `${results} ${as}` : `${results} ${as}, and refresh ${refreshed}`;
+  const parts = [
+    ...(changed === 0 ? [] : [changed === 1 ? 'the new or changed pass/fail result as a baseline' : `the ${thousands(changed)} new or changed pass/fail results as baselines`]),
+    ...(cta.slower.length === 0 ? [] : [slowerWords(cta.slower)]),
+  ];
+  const results = parts.length === 0 ? null : parts.join(', and ');
+  const refreshed = cta.refreshed.length === 0 ? null : refreshedWords(cta.refreshed);
+  const what = results === null ? `${refreshed ?? ''}` : refreshed === null ? results : `${results}, and refresh ${refreshed}`;
   const seen =
     cta.acceptable === 0 || cta.shownInFull >= cta.acceptable
       ? ''

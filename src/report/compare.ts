@@ -2,8 +2,8 @@
 // for whoever embeds it) and plain text for the terminal. Every text that came from a record is
 // untrusted and escaped here. Pure.
 
-import type { Comparison, GroupComparison, ItemChange, ItemResult, PairedMcNemar } from '../evaluate/compare.js';
-import { CAUSE_WORDS, causeWords, CHANGE_CAUSES, verdictMoveDetail } from '../evaluate/compare.js';
+import type { Comparison, GroupComparison, ItemChange, PairedMcNemar } from '../evaluate/compare.js';
+import { ATTEMPTS_MOVED_TITLE, CAUSE_WORDS, causeWords, CHANGE_CAUSES, sideWords, verdictMoveDetail } from '../evaluate/compare.js';
 import { formatAgreement, type Agreement } from '../evaluate/agreement.js';
 import { clip, codeSpan, escapeInline, terminalLine } from './escape.js';
 import { suiteLine } from './blocks.js';
@@ -14,8 +14,6 @@ import { showInvisible } from './diff.js';
 import { showLookalikes } from './lookalike.js';
 import { mcnemarText, runRateParts, runRateText, signOf, type LeftOut } from './rates.js';
 import { plural, thousands } from '../words.js';
-
-const RESULT_WORD: Record<ItemResult, string> = { pass: 'pass', fail: 'fail', not_evaluated: 'not evaluated', errored: 'errored' };
 
 /**
  * "+12.5 points", "−3 points", "no change" (only for 0), "+<0.1 points", "n/a"
@@ -78,10 +76,8 @@ function causeAndDetail(c: ItemChange): string {
 
 function sideWord(c: Pick<ItemChange, 'before' | 'after'>, which: 'before' | 'after'): string {
   const s = c[which];
-  if (s === null) return '—';
   // A repeated item shows its passes over attempts.
-  const k = s.repeat === undefined ? '' : ` ${s.repeat.passed}/${s.repeat.count}${s.repeat.flaky ? ' (flaky)' : ''}`;
-  return RESULT_WORD[s.result] + k;
+  return s === null ? '—' : sideWords(s);
 }
 
 /** The agreement over the items in both runs says more than the whole runs' when some item is in one run only, or one run replayed part of the suite. */
@@ -119,7 +115,7 @@ function groupRows(title: string, groups: readonly GroupComparison[]): string[] 
 }
 
 /** A repeated item whose passes over attempts alone moved (docs/evaluations.md#compare): listed with its k/N, not as a change. */
-const MOVED_TITLE = 'Pass rate of attempts moved, verdict unchanged';
+const MOVED_TITLE = ATTEMPTS_MOVED_TITLE;
 
 /** Which items compare's pass rate of attempts is of. */
 const BOTH_RUNS = 'in both runs';

@@ -11,7 +11,10 @@ import {
   formatAgreement,
   type Agreement,
   type AgreementGroup,
+  ATTEMPTS_MOVED_TITLE,
+  type AttemptsMove,
   type Comparison,
+  sideWords,
   type ItemChange,
   verdictMoveDetail,
 } from '../evaluate/index.js';
@@ -161,6 +164,15 @@ function changeList(title: string, changes: readonly ItemChange[]): string[] {
   return [lines.join('\n')];
 }
 
+/** The repeated items whose pass rate of attempts alone moved, listed as the changes are: "- `a`: pass 4/5 → pass 3/5". */
+function movedList(moved: readonly AttemptsMove[]): string[] {
+  if (moved.length === 0) return [];
+  const line = (m: AttemptsMove): string => `- ${codeSpan(clip(m.label, LIMITS.label))}: ${sideWords(m.before)} → ${sideWords(m.after)}`;
+  const lines = [`**${ATTEMPTS_MOVED_TITLE} (${thousands(moved.length)})**`, '', ...moved.slice(0, LISTED_ROWS).map(line)];
+  if (moved.length > LISTED_ROWS) lines.push(`- and ${thousands(moved.length - LISTED_ROWS)} more`);
+  return [lines.join('\n')];
+}
+
 function runName(runId: string): string {
   return /^[0-9]{1,20}$/.test(runId) ? `run ${runId}` : 'the previous run';
 }
@@ -171,11 +183,11 @@ function previousBlocks(prev: PreviousRunView, p: Profile): string[] {
   const from = formatAgreement(c.agreement.before);
   const to = formatAgreement(c.agreement.after);
   const head = `**Since the previous run** (${runName(prev.runId)}): ${sinceCounts(c)} · agreement ${from} → ${to}`;
-  if (c.changes.length === 0) return [head];
+  if (c.changes.length === 0 && c.attemptsMoved.length === 0) return [head];
   const byLabel = (a: ItemChange, b: ItemChange): number => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
   const fixed = c.changes.filter((ch) => ch.movement === 'fixed').sort(byLabel);
   const broken = c.changes.filter((ch) => ch.movement === 'broken').sort(byLabel);
-  const lists = [...changeList('Broken', broken), ...changeList('Fixed', fixed), ...changeList('Changed', changedOthers(c)), ...changeList('Reworded', rewordedOnly(c))];
+  const lists = [...changeList('Broken', broken), ...changeList('Fixed', fixed), ...changeList('Changed', changedOthers(c)), ...changeList('Reworded', rewordedOnly(c)), ...movedList(c.attemptsMoved)];
   const why = `Why: ${escapeInline(c.summary)}.`;
   if (p.kind === 'comment') return [head, `<details><summary>What moved since the previous run</summary>\n\n${[why, ...lists].join('\n\n')}\n\n</details>`];
   return [head, why, ...lists];

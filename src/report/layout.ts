@@ -316,6 +316,13 @@ export function evaluationsOf(run: RunRecord, ctx: ReportContext, p: Profile): E
   return { line: evaluationLine(run, ctx), full: evaluationBlocks(run, ctx, p), brief: evaluationBlocks(run, ctx, p, true), use: 'full' };
 }
 
+/** In Changed with the same verdict, pass rate, reply and route as its baseline: only slower. */
+function onlySlower(item: Item, model: ReportModel): boolean {
+  const view = viewOf(model, item);
+  const d = item.errored ? null : item.drift;
+  return view.section === 'changed' && d?.verdict !== 'newly_passing' && !rateMoved(item) && view.changes.length > 0 && view.changes.every((c) => c.dimension === 'slower');
+}
+
 export function assemble(doc: Doc, plan: Plan): string {
   const { run, ctx, model, p, pieces } = doc;
   const blocks: string[] = [];
@@ -354,8 +361,11 @@ export function assemble(doc: Doc, plan: Plan): string {
   // new or changed pass/fail result: said apart, by name, since the comment shows no unchanged item.
   const unchanged = new Set(model.sections.unchanged);
   const needed = (f: Item): boolean => doc.acceptable.has(f) && !reworded.has(f) && !unchanged.has(f);
+  const acceptable = [...doc.acceptable.keys()].filter(needed);
   const cta: CallToAction = {
-    acceptable: [...doc.acceptable.keys()].filter(needed).length,
+    acceptable: acceptable.length,
+    // Changed only by being slower: accepting stores its latency, not a new pass/fail result (docs/latency.md).
+    slower: acceptable.filter((f) => onlySlower(f, model)),
     shownInFull: shown.filter(needed).length,
     reworded: model.sections.reworded.flatMap((item) => {
       const baseline = doc.acceptable.get(item);

@@ -115,12 +115,14 @@ function storedGate(gate: GateView | null | undefined): GateView | null {
 
 export function metaLine(meta: { headSha: string | null; runId: string | null; artifactName: string | null; acceptedSha?: string | null; gate?: GateView | null }): string {
   const accepted = clean(meta.acceptedSha, SHA_RE, true);
+  // An artifact name may hold `--` (a suite folder `apps/--beta` is `apps---beta`), which an HTML
+  // comment may not: each `-` another follows is written `\u002d`, which JSON reads back as `-`.
   const json = JSON.stringify({
     headSha: clean(meta.headSha, SHA_RE, true),
     runId: clean(meta.runId, RUN_ID_RE),
     artifactName: clean(meta.artifactName, ARTIFACT_RE),
     ...(accepted !== null ? { acceptedSha: accepted } : {}),
-  });
+  }).replace(/-(?=-)/g, '\\u002d');
   const gate = storedGate(meta.gate);
   return `<!-- agent-replay:meta ${gate === null ? json : `${json.slice(0, -1)},"gate":${inertJson(gate)}}`} -->`;
 }

@@ -549,6 +549,9 @@ describe('the suite edits read from GitHub, without a run', () => {
     expect(c.left(pulls[11]!)).toBeNull();
     // As many as the bound: all compared, nothing said.
     expect(pullsCompared(pulls.slice(0, 10)).note).toBeNull();
+    // Counts group their digits as every count the reports write (src/words.ts).
+    const many = Array.from({ length: 1234 }, (_, i) => pull(i + 1));
+    expect(pullsCompared(many, 1000).note).toMatch(/^the deployed commit is the head of 1,234 open pull requests, and the suite edits of the first 1,000 only are compared with their bases; not #1001, /);
   });
 });
 

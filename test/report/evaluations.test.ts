@@ -182,6 +182,12 @@ describe('since the previous run', () => {
     const md = renderComment(later, { ...ctx, previous: { runId: '41', comparison: compareRuns(earlier, later) } });
     expect(text(md)).toContain('since the previous run: 1 pass rate of attempts moved');
     expect(text(md)).not.toContain('nothing changed');
+    // Nothing else changed: the details list it all the same, with its passes over attempts, as compare does.
+    const details = /<details><summary>What moved since the previous run<\/summary>([\s\S]*?)<\/details>/.exec(githubHtml(md))?.[1] ?? '';
+    expect(text(details)).toMatch(/Pass rate of attempts moved, verdict unchanged \(1\) a : pass 4\/5 \(flaky\) → pass 3\/5 \(flaky\)/);
+    expect(text(details)).not.toMatch(/\bb :/);
+    // The job summary lists it too, without the fold.
+    expect(renderSummary(later, { ...ctx, previous: { runId: '41', comparison: compareRuns(earlier, later) } })).toContain('- `a`: pass 4/5 (flaky) → pass 3/5 (flaky)');
   });
 
   it('one calm line when the previous run could not be read', () => {

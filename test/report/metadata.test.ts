@@ -3,6 +3,7 @@ import { hasMarker, parseCommentMetadata, renderComment } from '../../src/report
 import { gateRun, offenderText, type Offender } from '../../src/evaluate/index.js';
 import { clip } from '../../src/report/escape.js';
 import { metaLine } from '../../src/report/metadata.js';
+import { artifactNameFor } from '../../src/action/context.js';
 import { FAIL_ON_CONDITIONS, type FailOnCondition, type FixtureRecord, type RunRecord } from '../../src/types.js';
 import { baseline, ctx, fixture, hostile, mixed, resetLines, run, SHA } from './fixtures.js';
 
@@ -50,6 +51,18 @@ describe('comment metadata', () => {
     expect(lines[0]).toBe('<!-- agent-replay:marker=evil_-___b_ -->');
     expect(parseCommentMetadata(body)).toEqual({ marker: 'evil_-___b_', headSha: null, runId: null, artifactName: null });
     expect(count(lines.slice(0, 2).join('\n'), '-->')).toBe(2);
+  });
+
+  it('writes an artifact name that holds `--` (a suite folder `apps/--beta`) without `--` in the HTML comment, and reads it back as it was', () => {
+    const name = artifactNameFor(SHA, 2, undefined, 'apps/--beta');
+    expect(name).toContain('---beta');
+    const body = renderComment(mixed(), { ...ctx, artifactName: name });
+    const lines = body.split('\n');
+    // Between `<!--` and `-->`, no `--` at all: the comment stays well-formed HTML.
+    expect(lines[1]?.slice('<!--'.length, -'-->'.length)).not.toContain('--');
+    expect(parseCommentMetadata(body)?.artifactName).toBe(name);
+    // A name without `--` is written as it always was.
+    expect(metaLine({ headSha: null, runId: null, artifactName: 'agent-replay-results-a-b' })).toBe('<!-- agent-replay:meta {"headSha":null,"runId":null,"artifactName":"agent-replay-results-a-b"} -->');
   });
 
   it('is not fooled by agent text that contains a metadata line', () => {

@@ -57,6 +57,19 @@ describe('a slower item', () => {
   });
 });
 
+describe('the call to accept a slower item (docs/latency.md)', () => {
+  it('counts a slower item whose pass/fail result did not change apart: accepting stores its latency', () => {
+    expect(renderComment(SLOWER, ctx)).toContain(
+      '**To accept** the new or changed pass/fail result as a baseline, and the latency of 1 slower fixture, apply the `accept-baseline` label to this pull request.',
+    );
+    // Only slower: no new or changed pass/fail result is named at all.
+    const onlySlower: RunRecord = { ...SLOWER, fixtures: SLOWER.fixtures.filter((f) => f.label !== 'shipping') };
+    const md = renderComment(onlySlower, ctx);
+    expect(md).toContain('**To accept** the latency of 1 slower fixture, apply the `accept-baseline` label to this pull request.');
+    expect(md).not.toContain('pass/fail result');
+  });
+});
+
 describe('a slower item in JUnit', () => {
   it('a passing slower item keeps a <system-out> that says so; a newly failing one says it in its failure (golden)', () => {
     const xml = renderJUnit(SLOWER);
