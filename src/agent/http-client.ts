@@ -277,6 +277,9 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         // A spent quota's reset later than the Retry-After is the wait (held against the time budget as one).
         const spent = spentQuota(response.headers, clock.now());
         failed.failure.spent = holdable(spent);
+        // Said to the retry loop: a spent quota is waited for, its reset due now too; a rate limit's 429 capped is said as one.
+        if (spent !== null) failed.quotaSpent = true;
+        if (failed.failure.rateLimited) failed.rateLimited = true;
         if (spent !== null && spent.waitMs > (retryAfterMs ?? 0)) {
           failed.retryAfterMs = spent.waitMs;
           failed.resetBy = spent.header;

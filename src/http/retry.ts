@@ -41,7 +41,7 @@ const MAX_BACKOFF_MS = 30_000;
 const MAX_THROTTLE_STEPS = 4;
 /**
  * The least wait after a 429 that asked for none, whatever backoffMs (0 included): a refused
- * request is not sent again at once (docs/configuration.md, "Retries").
+ * request is not sent again at once (docs/configuration.md, "Adaptive concurrency").
  */
 export const MIN_THROTTLE_WAIT_MS = 100;
 /** The 429s without a wait that spend no retry, when the caller does not say (throttleAllowance of the largest concurrency, 256). */
@@ -50,7 +50,7 @@ const MAX_FREE_THROTTLES = 9;
 /**
  * How many 429s without a wait one request may get without spending a retry, under a limit on
  * requests in flight of at most `max`: one for each halving down to 1, and one for the refusal of a
- * request sent alone (docs/configuration.md, "Retries"). The next spends a retry.
+ * request sent alone (docs/configuration.md, "Adaptive concurrency"). The next spends a retry.
  */
 export function throttleAllowance(max: number): number {
   return Math.floor(Math.log2(Math.max(1, Math.floor(max)))) + 1;
@@ -78,6 +78,13 @@ export type AttemptResult<T, F> =
       throttled?: boolean;
       /** The header that set `retryAfterMs` when it is not the Retry-After: a spent quota's reset (`X-RateLimit-Reset`). */
       resetBy?: string;
+      /**
+       * The 429's headers say the server's quota is spent until a reset (http/ratelimit-policy.ts,
+       * spentQuota), one already due included: a hold, waited for within the time budget, never capped by `freeThrottles`.
+       */
+      quotaSpent?: boolean;
+      /** The 429 carries a rate limit's headers (rateLimitOf): one capped by `freeThrottles` is said with them, not with a limit on requests in flight that came down. */
+      rateLimited?: boolean;
       /**
        * Not sent: the server's spent quota (another request's answer said it), or the pace, holds the
        * start past the attempt's deadline; `retryAfterMs` is the hold, `resetBy` its header (none for the pace), and `failure` is not
@@ -124,6 +131,8 @@ export type RetryFailure<F> = { ok: false; failure: F; attempts: number; throttl
 export interface UnwaitedOut {
   free: number;
   retries: number;
+  /** The last of them carried a rate limit's headers that named no spent quota: the limiter paced, it did not lower the limit. */
+  rateLimited?: boolean;
 }
 
 /** A request given up while rate limited: the time it had spent, the wait it was asked for, its budget. */
@@ -148,7 +157,10 @@ export function attemptsText(result: { attempts: number; throttled?: ThrottledOu
   if (u !== undefined) {
     const free = u.free === 1 ? 'the first spent' : `the first ${u.free} spent`;
     const spent = u.retries === 0 ? 'retries: 0 left none for the next' : u.retries === 1 ? 'the next spent the 1 retry' : `the next spent the ${u.retries} retries`;
-    return `${n} (429s that asked for no wait: ${free} no retry while the limit on requests in flight came down, ${spent}; given up rather than send more: lower the concurrency, or raise retries and backoffMs)`;
+    // A rate limit's 429 leaves the limit on requests in flight as it is (http/limiter.ts): not said to have lowered it.
+    const why = u.rateLimited === true ? ', their rate limit headers naming no spent quota: ' : ': ';
+    const lowered = u.rateLimited === true ? '' : ' while the limit on requests in flight came down';
+    return `${n} (429s that asked for no wait${why}${free} no retry${lowered}, ${spent}; given up rather than send more: lower the concurrency, or raise retries and backoffMs)`;
   }
   const t = result.throttled;
   if (t === undefined) return n;
@@ -221,8 +233,9 @@ export async function withRetries<T, F>(
     let wait: number;
     // A 429 that asked for no wait spends no retry only while the limit on requests in flight can
     // still come down (freeThrottles): then it spends one, so that a server refusing every request
-    // is not sent hundreds in a second (docs/configuration.md, "Retries").
-    const noWait = result.throttled === true && !((result.retryAfterMs ?? 0) > 0);
+    // is not sent hundreds in a second (docs/configuration.md, "Adaptive concurrency").
+    // A spent quota whose reset is due (X-RateLimit-Remaining: 0 with a reset of now) is a hold: waited, never capped.
+    const noWait = result.throttled === true && !((result.retryAfterMs ?? 0) > 0) && result.quotaSpent !== true;
     const capped = noWait && options.budgetMs !== undefined;
     const free = !capped || unwaited < freeThrottles;
     if (capped && free) unwaited += 1;
@@ -248,7 +261,7 @@ export async function withRetries<T, F>(
       waitedMs += wait;
     } else {
       // The last failure a 429 past the free ones: the error says why it was not sent again (a 5xx's does not).
-      if (isLast) return { ok: false, failure: result.failure, attempts: n, ...(capped ? { unwaited: { free: unwaited, retries } } : {}) };
+      if (isLast) return { ok: false, failure: result.failure, attempts: n, ...(capped ? { unwaited: { free: unwaited, retries, ...(result.rateLimited === true ? { rateLimited: true } : {}) } } : {}) };
       wait = result.retryAfterMs === null ? backoffDelay(spent, options.backoffMs, options.random) : Math.min(MAX_RETRY_AFTER_MS, result.retryAfterMs);
       if (noWait) wait = Math.max(MIN_THROTTLE_WAIT_MS, wait);
       spent += 1;
