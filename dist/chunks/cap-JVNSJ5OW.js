@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-UWJ6K7N3.js";import"./chunk-PNA5XUL3.js";import"./chunk-ICDRJTE3.js";import"./chunk-NLA4U7C6.js";import"./chunk-KOFW2D2E.js";import"./chunk-WEKAFKOT.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};
