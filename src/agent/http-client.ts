@@ -96,7 +96,7 @@ type Begun = { begun?: ToolCall[] };
 type Unread = { unread?: { json: unknown; mapping: AgentMapping; usage: UsageRead; timing?: TurnTiming } };
 
 /** A posted turn: decoded, with the answered attempt's timing and the tokens it reported (null: none). */
-type PostedTurn = ({ ok: true; json: unknown; mapping: AgentMapping; timing: TurnTiming; usage: TokenUsage | null } | ({ ok: false; errorKind: ErrorKind; error: string; address?: string } & Unread & Begun)) & Traced;
+type PostedTurn = ({ ok: true; json: unknown; mapping: AgentMapping; timing: TurnTiming; usage: TokenUsage | null; usageUnread?: true } | ({ ok: false; errorKind: ErrorKind; error: string; address?: string } & Unread & Begun)) & Traced;
 
 /** The trace context the turn's last attempt carried (the answered one, when one answered); null when none was sent (the run was interrupted first) or the user's own `traceparent` is not one we can read. */
 type Traced = { trace: SentTrace | null };
@@ -277,6 +277,9 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         // A spent quota's reset later than the Retry-After is the wait (held against the time budget as one).
         const spent = spentQuota(response.headers, clock.now());
         failed.failure.spent = holdable(spent);
+        // Said to the retry loop: a spent quota is waited for, its reset due now too; a rate limit's 429 capped is said as one.
+        if (spent !== null) failed.quotaSpent = true;
+        if (failed.failure.rateLimited) failed.rateLimited = true;
         if (spent !== null && spent.waitMs > (retryAfterMs ?? 0)) {
           failed.retryAfterMs = spent.waitMs;
           failed.resetBy = spent.header;
@@ -455,7 +458,8 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       const decoded = decodeReceived(result.value, turn, mapping, name);
       if (!decoded.ok) return decoded.unread === undefined ? { ...decoded, trace } : { ...decoded, unread: { ...decoded.unread, timing: result.value.timing }, trace };
       deps.observe?.({ turn, json: decoded.json, mapping: decoded.mapping });
-      return { ok: true, json: decoded.json, mapping: decoded.mapping, timing: result.value.timing, usage: usageOfTurn(decoded.usage, name), trace };
+      // A usage in a shape not read (usageUnread) is told apart from none: beside another turn's tokens, theirs are some turns' alone.
+      return { ok: true, json: decoded.json, mapping: decoded.mapping, timing: result.value.timing, usage: usageOfTurn(decoded.usage, name), ...(decoded.usage.kind === 'malformed' ? { usageUnread: true as const } : {}), trace };
     }
     const { address, begun } = result.failure;
     return { ok: false, errorKind: result.failure.errorKind, error: `${name}: ${result.failure.describe(attemptsText(result))}`, trace, ...(address === undefined ? {} : { address }), ...(begun === undefined ? {} : { begun }) };
@@ -499,6 +503,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       let opened: { route: Route | null; offTrack: unknown[] } | null = null;
       let welcomeLatencyMs: number | null = null;
       let welcomeUsage: TokenUsage | null = null;
+      let welcomeUnread = false;
       if (config.start !== null) {
         const welcome = await postTurn('welcome', config.start, values);
         if (!welcome.ok) {
@@ -516,6 +521,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         opened = { route: signals.route, offTrack: signals.offTrack };
         welcomeLatencyMs = welcome.timing.latencyMs;
         welcomeUsage = welcome.usage;
+        welcomeUnread = welcome.usageUnread === true;
       }
       const message = await postTurn('message', config.mapping, values);
       if (message.ok || message.unread !== undefined) req.onAnswered?.();
@@ -547,6 +553,9 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         ...usageOrNothing(plusUsage(welcomeUsage, message.usage)),
         // The message turn's own, for a span reader (agent/observe.ts): only when the welcome turn's are beside them.
         ...(welcomeUsage !== null ? { messageUsage: message.usage } : {}),
+        // The welcome turn's tokens unread beside the message turn's: `usage` is the message turn's
+        // alone, left out of the change against the baselines as the opposite case is (docs/latency.md, "Usage").
+        ...(welcomeUnread && message.usage !== null ? { welcomeUsageUnread: true as const } : {}),
       };
     } catch (err) {
       return errored('internal', `agent client failed: ${errorMessage(err)}`);

@@ -79,6 +79,13 @@ export type AttemptResult<T, F> =
       /** The header that set `retryAfterMs` when it is not the Retry-After: a spent quota's reset (`X-RateLimit-Reset`). */
       resetBy?: string;
       /**
+       * The 429's headers say the server's quota is spent until a reset (http/ratelimit-policy.ts,
+       * spentQuota), one already due included: a hold, waited for within the time budget, never capped by `freeThrottles`.
+       */
+      quotaSpent?: boolean;
+      /** The 429 carries a rate limit's headers (rateLimitOf): one capped by `freeThrottles` is said with them, not with a limit on requests in flight that came down. */
+      rateLimited?: boolean;
+      /**
        * Not sent: the server's spent quota (another request's answer said it), or the pace, holds the
        * start past the attempt's deadline; `retryAfterMs` is the hold, `resetBy` its header (none for the pace), and `failure` is not
        * read. The loop gives up at once with the failure before it, as for a Retry-After beyond the budget.
@@ -124,6 +131,8 @@ export type RetryFailure<F> = { ok: false; failure: F; attempts: number; throttl
 export interface UnwaitedOut {
   free: number;
   retries: number;
+  /** The last of them carried a rate limit's headers that named no spent quota: the limiter paced, it did not lower the limit. */
+  rateLimited?: boolean;
 }
 
 /** A request given up while rate limited: the time it had spent, the wait it was asked for, its budget. */
@@ -148,7 +157,10 @@ export function attemptsText(result: { attempts: number; throttled?: ThrottledOu
   if (u !== undefined) {
     const free = u.free === 1 ? 'the first spent' : `the first ${u.free} spent`;
     const spent = u.retries === 0 ? 'retries: 0 left none for the next' : u.retries === 1 ? 'the next spent the 1 retry' : `the next spent the ${u.retries} retries`;
-    return `${n} (429s that asked for no wait: ${free} no retry while the limit on requests in flight came down, ${spent}; given up rather than send more: lower the concurrency, or raise retries and backoffMs)`;
+    // A rate limit's 429 leaves the limit on requests in flight as it is (http/limiter.ts): not said to have lowered it.
+    const why = u.rateLimited === true ? ', their rate limit headers naming no spent quota: ' : ': ';
+    const lowered = u.rateLimited === true ? '' : ' while the limit on requests in flight came down';
+    return `${n} (429s that asked for no wait${why}${free} no retry${lowered}, ${spent}; given up rather than send more: lower the concurrency, or raise retries and backoffMs)`;
   }
   const t = result.throttled;
   if (t === undefined) return n;
@@ -222,7 +234,8 @@ export async function withRetries<T, F>(
     // A 429 that asked for no wait spends no retry only while the limit on requests in flight can
     // still come down (freeThrottles): then it spends one, so that a server refusing every request
     // is not sent hundreds in a second (docs/configuration.md, "Adaptive concurrency").
-    const noWait = result.throttled === true && !((result.retryAfterMs ?? 0) > 0);
+    // A spent quota whose reset is due (X-RateLimit-Remaining: 0 with a reset of now) is a hold: waited, never capped.
+    const noWait = result.throttled === true && !((result.retryAfterMs ?? 0) > 0) && result.quotaSpent !== true;
     const capped = noWait && options.budgetMs !== undefined;
     const free = !capped || unwaited < freeThrottles;
     if (capped && free) unwaited += 1;
@@ -248,7 +261,7 @@ export async function withRetries<T, F>(
       waitedMs += wait;
     } else {
       // The last failure a 429 past the free ones: the error says why it was not sent again (a 5xx's does not).
-      if (isLast) return { ok: false, failure: result.failure, attempts: n, ...(capped ? { unwaited: { free: unwaited, retries } } : {}) };
+      if (isLast) return { ok: false, failure: result.failure, attempts: n, ...(capped ? { unwaited: { free: unwaited, retries, ...(result.rateLimited === true ? { rateLimited: true } : {}) } } : {}) };
       wait = result.retryAfterMs === null ? backoffDelay(spent, options.backoffMs, options.random) : Math.min(MAX_RETRY_AFTER_MS, result.retryAfterMs);
       if (noWait) wait = Math.max(MIN_THROTTLE_WAIT_MS, wait);
       spent += 1;

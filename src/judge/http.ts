@@ -368,7 +368,10 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
       const throttled = a.kind === 'http' && a.status === 429;
       // A spent quota's reset later than the Retry-After is the wait (held against the time budget as one).
       const resetBy = a.kind === 'http' && a.spent != null && a.spent.waitMs > (a.retryAfterMs ?? 0) ? { resetBy: a.spent.header } : {};
-      return { ok: false, failure: a, retryable: retryable(a), retryAfterMs: a.kind === 'http' ? waitOf(a) : null, throttled, ...resetBy };
+      // Said to the retry loop: a spent quota is waited for, its reset due now too; a rate limit's 429 capped is said as one.
+      const quota = throttled && a.spent != null ? { quotaSpent: true } : {};
+      const rateLimited = throttled && a.rateLimited === true ? { rateLimited: true } : {};
+      return { ok: false, failure: a, retryable: retryable(a), retryAfterMs: a.kind === 'http' ? waitOf(a) : null, throttled, ...resetBy, ...quota, ...rateLimited };
     },
     { ...loop, budgetMs, freeThrottles: throttleAllowance(opts.limiter.max) },
   );

@@ -280,9 +280,10 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     ...traced,
     // The tokens the agent reported for this item (docs/latency.md, "Usage"); never judged.
     usage: outcome.usage ?? null,
-    // The welcome turn reported tokens and the message turn none, or none read: `usage` is the
-    // welcome turn's alone, left out of the change against the baselines (docs/latency.md, "Usage").
-    usagePartial: outcome.messageUsage === null ? true : undefined,
+    // The welcome turn reported tokens and the message turn none, or none read, or the welcome
+    // turn's unread beside the message turn's: `usage` is one turn's alone, left out of the change
+    // against the baselines (docs/latency.md, "Usage").
+    usagePartial: outcome.messageUsage === null || outcome.welcomeUsageUnread === true ? true : undefined,
     durationMs: Math.round(now() - started),
   });
 }

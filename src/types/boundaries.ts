@@ -44,6 +44,11 @@ export type AgentOutcome =
        */
       messageUsage?: TokenUsage | null;
       /**
+       * The welcome turn reported tokens in a shape not read, and the message turn's were read:
+       * `usage` is the message turn's alone (docs/latency.md, "Usage"); absent otherwise.
+       */
+      welcomeUsageUnread?: true;
+      /**
        * The message turn's tool calls (docs/traces.md, "Fixtures"); null or absent: not reported (no
        * `toolCalls` key, no mapping, or a value of no known shape, then `toolCallsProblem` says so).
        */

@@ -261,7 +261,8 @@ interface FixtureRecordBase {
   usage?: TokenUsage | null;
   /**
    * Present (true) only when `usage` is some turns' alone (docs/latency.md, "Usage"): the welcome
-   * turn reported tokens and the message turn none, or none read (a repeated fixture: an attempt
+   * turn reported tokens and the message turn none, or none read, or the welcome turn's were not
+   * read beside the message turn's (a repeated fixture: an attempt
    * that replied). Left out of the change against the baselines; absent in older records.
    */
   usagePartial?: true;
@@ -318,7 +319,7 @@ export interface FixtureAttempt {
   time?: TimeSplit | null;
   /** Tokens this attempt's turns reported (docs/latency.md, "Usage"); absent when none, and in older records. */
   usage?: TokenUsage | null;
-  /** Present (true) only when this attempt's `usage` is its welcome turn's alone (FixtureRecord.usagePartial). */
+  /** Present (true) only when this attempt's `usage` is some turns' alone (FixtureRecord.usagePartial). */
   usagePartial?: true;
   durationMs: number;
   /** A panel of judges judged this attempt: every member's answer, in the panel's order; absent for a single judge. */

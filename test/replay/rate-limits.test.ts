@@ -432,6 +432,25 @@ describe('agent rate limits (default retries)', () => {
     }
   });
 
+  // A spent quota whose reset is due now (OpenAI's tokens, 0s) is a hold, not a 429 that asked for no
+  // wait: 9 of them are waited for past the 5 free 429s and the 2 retries; a rate limit's 429 that
+  // names no spent quota is capped, said without a limit on requests in flight that came down.
+  it('an agent whose 429s say its token quota is spent until 0s: 9 holds waited for, then answered; remaining 3: capped, said as a rate limit', async () => {
+    let n = 0;
+    const held = await agentUnder({ kind: 'in-flight', max: 16 }, null, (req) =>
+      ++n <= 9 ? { status: 429, headers: { 'x-ratelimit-remaining-requests': '12', 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': '0s' }, json: { error: 'slow down' } } : nativeEcho(req),
+    );
+    const ok = await replay({ fixtures: fixtures(1), personas: [], baselines: NO_BASELINES }, { agent: held.client, regex: noRegex, judge: null }, OPTIONS);
+    expect(ok.fixtures[0]?.error ?? null).toBeNull();
+    expect(held.agent.requests).toHaveLength(10);
+    const capped = await agentUnder({ kind: 'in-flight', max: 16 }, null, () => ({ status: 429, headers: { 'x-ratelimit-remaining-requests': '3', 'x-ratelimit-reset-requests': '1s' }, json: { error: 'slow down' } }));
+    const record = await replay({ fixtures: fixtures(1), personas: [], baselines: NO_BASELINES }, { agent: capped.client, regex: noRegex, judge: null }, OPTIONS);
+    expect(record.fixtures[0]?.error).toBe(
+      'message turn: agent returned HTTP 429 after 8 attempts (429s that asked for no wait, their rate limit headers naming no spent quota: the first 5 spent no retry, the next spent the 2 retries; given up rather than send more: lower the concurrency, or raise retries and backoffMs): {"error":"slow down"}',
+    );
+    expect(capped.agent.requests).toHaveLength(8);
+  });
+
   it('a 500 still spends the retries: 3 attempts, then errored', async () => {
     const { client, agent } = await agentUnder({ kind: 'in-flight', max: 0 }, '0', () => ({ status: 500, json: { error: 'boom' } }));
     const record = await replay({ fixtures: fixtures(1), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
@@ -586,34 +605,91 @@ describe('judge rate limits (2 retries)', () => {
     expect(judgeServer.received).toHaveLength(8);
   });
 
-  // Reported: retries: 0 and backoffMs: 0 against a judge answering 429 without a Retry-After sent one
-  // call 360 times in 2 s, every wait 0 ms, until the time budget was spent. A clock that moves 1 ms
-  // a wait stands for the real one (one that stands still never spends the budget: the loop hangs).
-  it('retries: 0 and backoffMs: 0 against a judge answering only 429 without a Retry-After: 3 free 429s at concurrency 4, then given up, each wait at least 100 ms', async () => {
-    let t = 0;
+  /** A clock that moves by each wait (1 ms at least), and the waits. */
+  function steppingClock(start: number): { clock: Clock; sleeps: number[] } {
+    let t = start;
     const sleeps: number[] = [];
-    const clock: Clock = {
-      now: () => t,
-      sleep: async (ms) => {
-        sleeps.push(ms);
-        t += Math.max(1, ms);
+    return {
+      sleeps,
+      clock: {
+        now: () => t,
+        sleep: async (ms) => {
+          sleeps.push(ms);
+          t += Math.max(1, ms);
+        },
       },
     };
+  }
+
+  /** A judge (retries: 0, backoffMs: 0, concurrency 4) at a server that answers 429 with `headers` `times` times, then the answer. */
+  async function judgeRefusing(times: number, headers: (now: number) => Record<string, string>, clock: Clock) {
+    let n = 0;
     const server = await startServer([
       (res) => {
-        res.writeHead(429, { 'content-type': 'application/json' });
+        n += 1;
+        if (n > times) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(OK));
+          return;
+        }
+        // The answer's Date is the server's clock (the test's), which a GitHub reset is read against.
+        res.writeHead(429, { 'content-type': 'application/json', date: new Date(clock.now()).toUTCString(), ...headers(clock.now()) });
         res.end(JSON.stringify({ error: { message: 'rate limited' } }));
       },
     ]);
     cleanups.push(() => server.close());
     const judge = createJudge(
-      { provider: 'openai', baseUrl: server.url, model: 'm', apiKey: 'k', timeoutMs: 300, retries: 0, backoffMs: 0, concurrency: 4, label: null },
+      { provider: 'openai', baseUrl: server.url, model: 'm', apiKey: 'k', timeoutMs: 10_000, retries: 0, backoffMs: 0, concurrency: 4, label: null },
       { clock, limiter: new AdaptiveLimiter(4, clock), random: seeded(27) },
     );
     cleanups.push(() => judge.close());
+    return { judge, server };
+  }
+
+  // Reported: retries: 0 and backoffMs: 0 against a judge answering 429 without a Retry-After sent one
+  // call 360 times in 2 s, every wait 0 ms, until the time budget was spent. A clock that moves 1 ms
+  // a wait stands for the real one (one that stands still never spends the budget: the loop hangs).
+  it('retries: 0 and backoffMs: 0 against a judge answering only 429 without a Retry-After: 3 free 429s at concurrency 4, then given up, each wait at least 100 ms', async () => {
+    const { clock, sleeps } = steppingClock(0);
+    const { judge, server } = await judgeRefusing(Infinity, () => ({}), clock);
     const result = await judge.score('polite', 'reply');
     expect(result.ok ? '' : result.reason).toBe(
       'HTTP 429 after 4 attempts (429s that asked for no wait: the first 3 spent no retry while the limit on requests in flight came down, retries: 0 left none for the next; given up rather than send more: lower the concurrency, or raise retries and backoffMs): rate limited',
+    );
+    expect(server.received).toHaveLength(4);
+    expect(sleeps).toEqual([100, 100, 100]);
+  });
+
+  // 429s that ask for no wait are capped (above); one whose rate limit headers say the quota is spent
+  // until a reset is a hold, waited for however many come, its reset due now included (GitHub's
+  // whole-second reset of the current second, the IETF draft's t=0); one whose headers name no spent
+  // quota is capped, and the error does not say the limit on requests in flight came down: a rate
+  // limit's 429 leaves it as it is (the limiter paces instead).
+  const second = (now: number): number => Math.floor(now / 1000);
+  it.each<[string, (now: number) => Record<string, string>]>([
+    ['GitHub (reset the next second)', (now) => ({ 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(second(now) + 1), 'x-ratelimit-used': '5000' })],
+    ['GitHub (reset the current second, due now)', (now) => ({ 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(second(now)), 'x-ratelimit-used': '5000' })],
+    ['OpenAI (requests, 1s)', () => ({ 'x-ratelimit-limit-requests': '60', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '1s' })],
+    ['OpenAI (tokens, 0s)', () => ({ 'x-ratelimit-remaining-requests': '12', 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': '0s' })],
+    ['IETF (t=0)', () => ({ ratelimit: '"default";r=0;t=0' })],
+  ])('a %s quota hold is waited for past the free 429s, retries: 0: 6 holds, then the answer', async (_, headers) => {
+    const { clock } = steppingClock(1_700_000_000_250);
+    const { judge, server } = await judgeRefusing(6, headers, clock);
+    const result = await judge.score('polite', 'reply');
+    expect(result.ok ? '' : result.reason).toBe('');
+    expect(server.received).toHaveLength(7);
+  });
+
+  it.each<[string, (now: number) => Record<string, string>]>([
+    ['GitHub', (now) => ({ 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': String(second(now) + 1) })],
+    ['OpenAI', () => ({ 'x-ratelimit-remaining-requests': '3', 'x-ratelimit-reset-requests': '1s' })],
+    ['IETF', () => ({ ratelimit: '"default";r=3;t=1' })],
+  ])('a %s 429 whose quota is not spent (remaining 3), no Retry-After: capped as one without headers, said without a limit that came down', async (_, headers) => {
+    const { clock, sleeps } = steppingClock(1_700_000_000_250);
+    const { judge, server } = await judgeRefusing(100, headers, clock);
+    const result = await judge.score('polite', 'reply');
+    expect(result.ok ? '' : result.reason).toBe(
+      'HTTP 429 after 4 attempts (429s that asked for no wait, their rate limit headers naming no spent quota: the first 3 spent no retry, retries: 0 left none for the next; given up rather than send more: lower the concurrency, or raise retries and backoffMs): rate limited',
     );
     expect(server.received).toHaveLength(4);
     expect(sleeps).toEqual([100, 100, 100]);

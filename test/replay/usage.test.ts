@@ -37,7 +37,7 @@ const SCRIPT: PersonaScript = {
 };
 
 /** `welcomeUses`: what the welcome turn reports (null: nothing). A message "uses I O" reports I in, O out; any other message, nothing. */
-let welcomeUses: { inputTokens: number; outputTokens: number } | null = null;
+let welcomeUses: { inputTokens: number; outputTokens: number } | { inputTokens: string } | null = null;
 let server: AgentServer;
 let agent: AgentClient;
 let regex: RegexEvaluator;
@@ -113,6 +113,25 @@ describe('token usage in the record and on every surface', () => {
     }
     // Accepted as a new baseline, b keeps no tokens: its welcome turn's 3 would be the next run's +40,000%.
     const decision = decideAcceptance({ ...record.fixtures[1]!, baseline: null }, '2026-12-01T00:00:00Z', null);
+    expect(decision.kind === 'accept' ? decision.baseline.usage : 'not accepted').toBeUndefined();
+  });
+
+  it('a fixture whose welcome turn reported tokens in a shape not read beside a message turn that did is left out of the change and said the same way', async () => {
+    welcomeUses = { inputTokens: 'many' };
+    const kept = (label: string, message: string): Baseline => ({ label, reply: `echo ${message}`, route: { conversation: 'echo', stage: 'reply' }, verdict: 'pass', usage: { inputTokens: 1502, outputTokens: 301 }, acceptedAt: '2026-01-01T00:00:00Z', commit: null });
+    const record = await run({
+      fixtures: [fixture('a', 'uses 1000 200')],
+      baselines: { fixtures: new Map([['a', kept('a', 'uses 1000 200')]]), personas: new Map() },
+    });
+    // The message turn's 1,200 alone: not -33% against a baseline whose welcome turn's 603 were read.
+    expect(record.fixtures.map((f) => [f.usage, f.usagePartial])).toEqual([[{ inputTokens: 1000, outputTokens: 200 }, true]]);
+    expect(parseRecord(serializeRecord(record), 'results.json')).toEqual(record);
+    for (const out of [renderComment(record, ctx), renderSummary(record, ctx), renderTerminal(record, { color: false })]) {
+      expect(factsLine(out)).toContain('(1 item left out: its turns did not all report tokens)');
+      expect(factsLine(out)).not.toContain('%');
+    }
+    // Accepted as a new baseline, it keeps no tokens: the message turn's alone would be the next run's drop.
+    const decision = decideAcceptance({ ...record.fixtures[0]!, baseline: null }, '2026-12-01T00:00:00Z', null);
     expect(decision.kind === 'accept' ? decision.baseline.usage : 'not accepted').toBeUndefined();
   });
 
