@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-3R6CA6WA.js";import"./chunk-GSIMD633.js";import"./chunk-2VMUA3F7.js";import"./chunk-AZ4PLTEG.js";import"./chunk-CMFH3M2F.js";import"./chunk-WEKAFKOT.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};
