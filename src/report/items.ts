@@ -72,7 +72,8 @@ function judgeLine(f: FixtureRecord): string | null {
 
 /**
  * A repeated fixture's attempts in order, and which one the reply below is
- * (docs/fixtures.md#repeat-measure-flakiness-instead-of-suffering-it). `level`: the line names the
+ * (docs/fixtures.md#repeat-measure-flakiness-instead-of-suffering-it). `level`: the line says
+ * "below" only where the reply follows (not in the brief form, which leaves it out), and names the
  * detail's attempt only where its reply follows (shownDecisive), as a script's names its turn.
  */
 function attemptsLine(f: FixtureRecord, level: Level): string | null {
@@ -84,7 +85,8 @@ function attemptsLine(f: FixtureRecord, level: Level): string | null {
   const decisive = shownDecisive(f, level);
   // The detail's attempt (decisiveParts) follows when its reply is another.
   const then = decisive !== null ? `, then attempt ${decisive.number}'s, ${firstThat(decisive.verdict)}` : '';
-  const tail = shown === -1 ? '' : `; the reply below is attempt ${shown + 1}'s${others === null ? '' : ` (${others})`}${then}`;
+  const which = level === 'brief' ? 'the reply' : 'the reply below';
+  const tail = shown === -1 ? '' : `; ${which} is attempt ${shown + 1}'s${others === null ? '' : ` (${others})`}${then}`;
   // Every attempt got the same reply and the judge moved the verdict (docs/judges.md, "A judge that answers differently").
   const judge = judgeAcrossAttempts(f);
   return `${attemptsHead(f.repeat, attempts)}${tail}${judge === null ? '' : `; ${escapeInline(clip(judge, LIMITS.detail))}`}`;

@@ -610,7 +610,7 @@ function bodyParts(pr: PersonaRecord, level: Level, p: Profile): string[] {
   const dt = level === 'brief' ? null : decisiveTurn(pr);
   const dtBlock = dt === null ? '' : decisiveTurnBlock(dt, p);
   // The line names that turn only where it follows (not at brief, nor in fit.ts's measure without diffs).
-  const tried = attemptsLine(pr, dtBlock !== '');
+  const tried = attemptsLine(pr, level, dtBlock !== '');
   if (tried) parts.push(tried);
   // The line above the details names the first attempt with the script's verdict: its checks follow when another's are shown.
   const decisive = pr.errored ? null : decisiveAttempt(pr);
@@ -648,10 +648,11 @@ function decisiveTurnBlock(d: AttemptTurn, p: Profile): string {
 
 /**
  * A repeated script's attempts in order, and which one the checks and transcript are
- * (docs/fixtures.md#repeat-measure-flakiness-instead-of-suffering-it). `turnShown`: the decisive
- * attempt's turn follows (decisiveTurnBlock), so the line names it.
+ * (docs/fixtures.md#repeat-measure-flakiness-instead-of-suffering-it). `level`: the transcript is
+ * said shown only where it follows (the full form). `turnShown`: the decisive attempt's turn
+ * follows (decisiveTurnBlock), so the line names it.
  */
-function attemptsLine(pr: PersonaRecord, turnShown: boolean): string | null {
+function attemptsLine(pr: PersonaRecord, level: Level, turnShown: boolean): string | null {
   const attempts = pr.attempts;
   if (attempts === undefined || pr.repeat === undefined) return null;
   const shown = attempts.findIndex((a) => !a.errored);
@@ -660,7 +661,8 @@ function attemptsLine(pr: PersonaRecord, turnShown: boolean): string | null {
   const decisive = pr.errored ? null : decisiveAttempt(pr);
   const dt = turnShown ? decisiveTurn(pr) : null;
   const then = decisive === null ? '' : `, then attempt ${decisive.number}'s checks, ${firstThat(decisive.verdict)}${dt === null ? '' : `, and its turn ${dt.index}`}`;
-  const tail = shown === -1 ? '' : `; the checks and transcript shown are attempt ${shown + 1}'s${others === null ? '' : ` (${others})`}${then}`;
+  const which = level === 'full' ? 'the checks and transcript shown' : 'the checks shown and the transcript';
+  const tail = shown === -1 ? '' : `; ${which} are attempt ${shown + 1}'s${others === null ? '' : ` (${others})`}${then}`;
   // Every attempt had the same transcript and the judge moved the verdict (docs/judges.md, "A judge that answers differently").
   const judge = judgeAcrossAttempts(pr);
   return `${attemptsHead(pr.repeat, attempts)}${tail}${judge === null ? '' : `; ${escapeInline(clip(judge, LIMITS.detail))}`}`;

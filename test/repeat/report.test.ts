@@ -163,6 +163,11 @@ describe('k/N in every report', () => {
     const row = /<span class="why">([^<]*)<\/span>/.exec(renderHtml(run([], { personas: [script] })))?.[1];
     expect(row).toMatch(/^attempt 1: all \d+ checks passed$/);
     expect(md).toContain("**Attempts** (1/2 passed, 2 needed): 1 ❌ fail · 2 ✅ pass; the checks and transcript shown are attempt 1's (the other attempts, compared with it: 1 replied otherwise, meaning not compared)");
+    // Cut to its brief form the transcript is left out: the line does not say it is shown.
+    const brief = itemBlock(itemView(script), 'brief', ctx, profile('comment', undefined));
+    expect(brief).toContain('Transcript left out to fit the size limit');
+    expect(brief).toContain("1 ❌ fail · 2 ✅ pass; the checks shown and the transcript are attempt 1's (the other attempts, compared with it: 1 replied otherwise, meaning not compared)\n");
+    expect(brief).not.toContain('transcript shown');
   });
 
   it('a repeated script that fails while attempt 1 passed names the attempt that failed, and its failed check, on every surface', () => {
@@ -358,7 +363,10 @@ describe('k/N in every report', () => {
     // The attempts line names that reply only where it follows: not in the brief form, which leaves replies out.
     expect(once).toContain("the reply below is attempt 1's (the other attempts, compared with it: 1 changed in meaning), then attempt 2's, the first that failed");
     const brief = itemBlock(itemView(failed), 'brief', ctx, profile('comment', undefined));
-    expect(brief).toContain("the reply below is attempt 1's (the other attempts, compared with it: 1 changed in meaning)\n");
+    // Nor "below": the reply is left out too.
+    expect(brief).toContain('Reply left out to fit the size limit');
+    expect(brief).toContain("1 ✅ pass · 2 ❌ fail; the reply is attempt 1's (the other attempts, compared with it: 1 changed in meaning)\n");
+    expect(brief).not.toContain('reply below');
     expect(brief).not.toContain("then attempt 2's");
     expect(brief).not.toContain("**Attempt 2's reply**");
     expect(renderTerminal(run([failed]), { color: false })).not.toContain("attempt 2's reply vs");
