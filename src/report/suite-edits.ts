@@ -157,15 +157,19 @@ function baselineLine(b: BaselineEdit, code: CodeOf, git: boolean): string {
 /**
  * The head of the files that run the check: `2 workflow files changed: ...`; with local actions'
  * files and files steps name, each kind counted (`4 files that run the check (1 workflow file, 2 files of
- * local actions, 1 file a step names) changed: ...`).
+ * local actions, 1 file a step names) changed: ...`). Each says what such a file can do that is not
+ * compared: the inputs, and the suite and agent's address a step rewrites before the check reads them
+ * (docs/security.md, "A pull request that edits its own check").
  */
 function workflowsHead(workflows: readonly WorkflowEdit[], code: CodeOf): string {
   const inputs = `(${code('fail-on', LIMITS.label)}, ${code('repeat', LIMITS.label)}, the judge)`;
+  // The comparison reads the suite from GitHub: a step that rewrites the checked-out copy (or exports another agent's address) is not seen by it.
+  const rewrite = `rewrite the checked-out suite (fixtures, baselines, ${code('config.yml', LIMITS.file)}) or the agent's address before the check reads them`;
   const files = workflows.filter((w) => w.by === undefined).length;
   const actions = workflows.filter((w) => w.action !== undefined).length;
   const scripts = workflows.length - files - actions;
   if (actions === 0 && scripts === 0) {
-    return `${plural(files, 'workflow file', 'workflow files')} changed: a workflow decides what the check runs and with which inputs ${inputs}, which are not compared, and a run of a workflow a pull request changed can write any results`;
+    return `${plural(files, 'workflow file', 'workflow files')} changed: a workflow decides what the check runs and with which inputs ${inputs}, and its steps can ${rewrite}, none of which is compared, and a run of a workflow a pull request changed can write any results`;
   }
   const kinds = [
     files > 0 ? plural(files, 'workflow file', 'workflow files') : null,
@@ -174,7 +178,7 @@ function workflowsHead(workflows: readonly WorkflowEdit[], code: CodeOf): string
   ].filter((k): k is string => k !== null);
   const they = workflows.length === 1 ? 'it' : 'they';
   const what = kinds.length === 1 ? kinds[0] : `${plural(workflows.length, 'file that runs the check', 'files that run the check')} (${kinds.join(', ')})`;
-  return `${what} changed: ${they} can change what the check runs and with which inputs ${inputs}, which are not compared, and can write any results`;
+  return `${what} changed: ${they} can change what the check runs and with which inputs ${inputs}, and ${rewrite}, none of which is compared, and can write any results`;
 }
 
 /**

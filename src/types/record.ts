@@ -174,7 +174,8 @@ export interface SuiteEdits {
    * `.github/workflows/` and `.github/actions/`), the files of the local actions a workflow at
    * the base or the head uses, and the files its `run:` steps run; each as GitHub lists it (`file`
    * at the head, at the base when removed): they decide what runs the check and with which inputs,
-   * which are not compared. Absent when none, from git, and in older records.
+   * and can rewrite the checked-out suite or the agent's address before the check reads them, none
+   * of which is compared. Absent when none, from git, and in older records.
    */
   workflows?: WorkflowEdit[];
   /** Why the comparison could not be made, or made only in part; null when it was made whole. */

@@ -198,7 +198,7 @@ describe('a pull request that edits its own suite', () => {
     ]);
     expect(s).toContain('#### ✏️ This pull request edits the workflows that run the check');
     expect(s).toContain(
-      '**2 workflow files changed: a workflow decides what the check runs and with which inputs (`fail-on`, `repeat`, the judge), which are not compared, and a run of a workflow a pull request changed can write any results**',
+      '**2 workflow files changed: a workflow decides what the check runs and with which inputs (`fail-on`, `repeat`, the judge), and its steps can rewrite the checked-out suite (fixtures, baselines, `config.yml`) or the agent\'s address before the check reads them, none of which is compared, and a run of a workflow a pull request changed can write any results**',
     );
     expect(s).toContain('- `.github/workflows/agent-replay.yml` added');
     expect(s).not.toContain('README');
@@ -260,7 +260,7 @@ describe('a pull request that edits its own suite', () => {
     expect(edits?.unknown).toBeNull();
     expect(s).toContain('#### ✏️ This pull request edits what runs the check');
     expect(s).toContain(
-      '**6 files that run the check (2 files of local actions, 4 files steps name) changed: they can change what the check runs and with which inputs (`fail-on`, `repeat`, the judge), which are not compared, and can write any results**',
+      '**6 files that run the check (2 files of local actions, 4 files steps name) changed: they can change what the check runs and with which inputs (`fail-on`, `repeat`, the judge), and rewrite the checked-out suite (fixtures, baselines, `config.yml`) or the agent\'s address before the check reads them, none of which is compared, and can write any results**',
     );
     expect(s).toContain('These results were measured by the check as this pull request changes what runs it, compared with its base `bbbbbbb`.');
     expect(s).toContain('- `tools/replay-action/replay.sh` added, a file of the local action `./tools/replay-action`, which `.github/workflows/agent-replay.yml` uses');

@@ -180,14 +180,19 @@ describe('the files that run the check a pull request changed', () => {
     const comment = renderComment(edited(RUNS), ctx);
     expect(comment).toContain(
       '#### ✏️ This pull request edits what runs the check\n\nThese results were measured by the check as this pull request changes what runs it, compared with its base `bbbbbbb`.\n\n' +
-        '**4 files that run the check (1 workflow file, 2 files of local actions, 1 file a step names) changed: they can change what the check runs and with which inputs (`fail-on`, `repeat`, the judge), which are not compared, and can write any results**\n\n' +
+        '**4 files that run the check (1 workflow file, 2 files of local actions, 1 file a step names) changed: they can change what the check runs and with which inputs (`fail-on`, `repeat`, the judge), and rewrite the checked-out suite (fixtures, baselines, `config.yml`) or the agent\'s address before the check reads them, none of which is compared, and can write any results**\n\n' +
         '- `.github/workflows/agent-replay.yml` changed\n' +
         "- `dist/index.js` changed, a file of this repository's own action (`./`), which `.github/workflows/dogfood.yml` uses\n" +
         '- `scripts/setup.sh` changed, named by a `run:` step of `.github/workflows/agent-replay.yml`\n' +
         '- `tools/replay/run.sh` added, a file of the local action `./tools/replay`, which `.github/workflows/agent-replay.yml` uses',
     );
     const one = renderComment(edited({ ...RUNS, workflows: RUNS.workflows!.slice(2, 3) }), ctx);
-    expect(one).toContain('**1 file a step names changed: it can change what the check runs and with which inputs (`fail-on`, `repeat`, the judge), which are not compared, and can write any results**');
+    expect(one).toContain('**1 file a step names changed: it can change what the check runs and with which inputs (`fail-on`, `repeat`, the judge), and rewrite the checked-out suite (fixtures, baselines, `config.yml`) or the agent\'s address before the check reads them, none of which is compared, and can write any results**');
+    // A workflow's own steps can rewrite the checked-out suite as well: said in the workflows' heading too.
+    const workflow = renderComment(edited({ ...RUNS, workflows: RUNS.workflows!.slice(0, 1) }), ctx);
+    expect(workflow).toContain(
+      "**1 workflow file changed: a workflow decides what the check runs and with which inputs (`fail-on`, `repeat`, the judge), and its steps can rewrite the checked-out suite (fixtures, baselines, `config.yml`) or the agent's address before the check reads them, none of which is compared, and a run of a workflow a pull request changed can write any results**",
+    );
     const text = renderTerminal(edited(RUNS), { color: false });
     expect(text).toContain('This pull request edits what runs the check.');
     expect(text).toContain("dist/index.js changed, a file of this repository's own action (./), which .github/workflows/dogfood.yml uses");
