@@ -562,14 +562,17 @@ export function modelDownHint(reason: string, s: ModelSettings): string {
   return proxyCause(reason, s.who, `on the way to the ${s.who}`)?.hint ?? downHint(downStatus(reason), reason, s);
 }
 
-/** The cause of a judge that was not reached (a panel's members not reached), by its first status or failure. */
-function judgeDown(reason: string): Cause {
+/**
+ * The cause of a judge that was not reached (a panel's members not reached), by its first status or
+ * failure; a panel's by `first`, how the member not reached that says it begins its reason (DOWN_START), when one does.
+ */
+function judgeDown(reason: string, first?: string): Cause {
   // A member's status begins its reason ("openai m1: HTTP 401: ..."), never one said in another's ("an error in the HTTP 200 answer").
-  const status = downStatus(reason);
+  const status = downStatus(first ?? reason);
   // The reason of the first item (without its attempt count) says what the judge did.
   const shown = reason.replace(/ after \d+ (?:attempts?|retries)/, '').trim();
   const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}` : ''}`;
-  return proxyCause(reason, 'judge', 'on the way to the judge') ?? { key: `judge:${status ?? 'unreachable'}`, what, hint: downHint(status, reason) };
+  return proxyCause(reason, 'judge', 'on the way to the judge') ?? { key: `judge:${status ?? 'unreachable'}`, what, hint: downHint(status, first ?? reason) };
 }
 
 /** An HTTP 200 that carries an error (src/judge/structured.ts, ERROR_IN_200): the endpoint's fault, said in its words; not the model's prompt-following. */
@@ -615,9 +618,11 @@ function panelCause(panel: PanelCounts): JudgeCause {
   const kinds: { cause: Cause; members: string }[] = [];
   if (panel.unreachable > 0) {
     // Members not reached in different ways (a refused key, a timeout): each way's fix, the first's the panel's.
-    const down = judgeDown(reason);
+    // The first member's own status, else its own failure, is the panel's: a status in a label or a server's words is none.
+    const ways = panel.members.flatMap((r) => DOWN_START.exec(r)?.[0] ?? []);
+    const down = judgeDown(reason, ways.find((way) => way.startsWith('HTTP ')) ?? ways[0]);
     kinds.push({ cause: down, members: `${panel.unreachable} not reached` });
-    for (const [hint, way] of downWays(reason)) if (hint !== down.hint) kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: `${way.n} not reached (${way.said})` });
+    for (const [hint, way] of downWays(panel.members)) if (hint !== down.hint) kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: `${way.n} not reached (${way.said})` });
   }
   if (panel.noScore > 0) kinds.push({ cause: noScoreCause(), members: `${panel.noScore} that answered without a usable score` });
   for (const [key, n] of countBy(panel.unread.map((c) => c.key))) {
@@ -641,15 +646,16 @@ function panelCause(panel: PanelCounts): JudgeCause {
 
 /**
  * The ways a panel's members were not reached, by the fix each gets (downHint): a status
- * that begins a member's reason, its deadline, or its certificate refused; how many members, and how it is said. A proxy's
- * refusal (`the proxy refused the tunnel (CONNECT): HTTP 403`) and a deadline through a proxy are
- * the proxy's (proxyCause), not counted here.
+ * that begins a member's reason (memberReasons), its deadline, or its certificate refused; how many
+ * members, and how it is said. A label or a server's words that say "HTTP 404" or a deadline are
+ * no member's way. A proxy's refusal (`the proxy refused the tunnel (CONNECT): HTTP 403`) and a
+ * deadline through a proxy are the proxy's (proxyCause), not counted here.
  */
-function downWays(reason: string): Map<string, { key: string; n: number; said: string }> {
+function downWays(members: readonly string[]): Map<string, { key: string; n: number; said: string }> {
   const ways = new Map<string, { key: string; n: number; said: string }>();
-  for (const m of reason.matchAll(/(?<!\((?:CONNECT|forwarded)\)): (?:HTTP (\d{3})\b|(no connection to the judge opened|no answer from the judge) within \d+ ms(?! through )|its TLS certificate is refused: [^;]+? \(([A-Z_]+)\))/g)) {
+  for (const m of members.map((r) => DOWN_START.exec(r)).filter((m) => m !== null)) {
     const status = m[1];
-    const hint = downHint(status, m[0].slice(2));
+    const hint = downHint(status, m[0]);
     const way = ways.get(hint);
     if (way !== undefined) way.n += 1;
     else if (status !== undefined) ways.set(hint, { key: status, n: 1, said: `HTTP ${status}` });
@@ -658,6 +664,9 @@ function downWays(reason: string): Map<string, { key: string; n: number; said: s
   }
   return ways;
 }
+
+/** How a member's reason that says it was not reached begins (downWays): its status, its deadline, or its certificate refused (its code). */
+const DOWN_START = /^(?:HTTP (\d{3})\b|(no connection to the judge opened|no answer from the judge) within \d+ ms(?! through )|its TLS certificate is refused: [^;]+? \(([A-Z_]+)\))/;
 
 /** How many times each key occurs, in the order first seen. */
 function countBy(keys: readonly string[]): Map<string, number> {
@@ -683,6 +692,8 @@ interface PanelCounts {
   cut: number;
   /** Requests agent-replay could not make (src/judge/panel.ts, CALL_FAILED). */
   ours: number;
+  /** Each member's own reason (memberReasons). */
+  members: string[];
 }
 
 /** How a member's reason that says its answer came in a form not read begins (unfinishedAnswer; src/judge/http.ts). */
@@ -742,7 +753,7 @@ function panelCounts(reason: string, kind?: string): PanelCounts | null {
     byKind !== undefined ? Number(/(\d+) unreachable/.exec(byKind)?.[1] ?? 0) : kind === 'gave no usable answer' || (kind !== 'unreachable' && told > 0) ? 0 : Math.max(0, failed - ours - told);
   // Members that answered in a way not told here: without a usable score, as their kind says.
   const untold = Math.max(0, failed - unreachable - ours - told);
-  return { reason, failed, size: Number(counts[2]), unreachable, noScore: noScore + untold, error200, unread, cut, ours };
+  return { reason, failed, size: Number(counts[2]), unreachable, noScore: noScore + untold, error200, unread, cut, ours, members };
 }
 
 /**

@@ -27,6 +27,7 @@ const answers: Record<string, { status: number; body: unknown } | null> = {
   html: { status: 200, body: '<html><body>Sign in</body></html>' },
   upstream: { status: 500, body: { error: { message: 'upstream: response is not JSON' } } },
   wordy: { status: 500, body: { error: { message: 'upstream: judge call failed: no usable score in output: unexpected response: no content: an error in the HTTP 200 answer: "x": the answer was cut at the model\'s token limit (y)' } } },
+  echoes: { status: 500, body: { error: { message: 'gw: HTTP 429: no connection to the judge opened within 5 ms' } } },
   scores: { status: 200, body: { choices: [{ message: { role: 'assistant', content: '{"rationale": "meets it", "score": 0.9}' } }] } },
 };
 
@@ -94,6 +95,8 @@ const shapes: Record<string, (string | Judge)[]> = {
   'panel: an answer not read under a hostile label': ['html as gw; response is not JSON', 'refuses', 'scores'],
   // A label and a server's error that say the words of the other kinds: a request not made, no score, an HTTP 200 with an error, cut.
   'panel: hostile words of every other kind': ['refuses as gw: no usable score in output', 'wordy', 'scores'],
+  // A label and a server's error that say a status and a deadline: no member not reached that way.
+  'panel: hostile words of members not reached': ['slow as gw: HTTP 404', 'echoes', 'scores'],
   'unreachable (its TLS certificate refused)': ['untrusted'],
   'panel: TLS certificates refused': ['untrusted', 'untrusted', 'scores'],
   'panel: a TLS certificate refused and a refused key': ['untrusted', 'refuses', 'scores'],
@@ -208,6 +211,21 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
       'the judge refused the request: check the judge key (the key or token its endpoint expects) and that it may use judge.model',
       "the judge's endpoint failed: see its status or log, and run it again",
     ]);
+  });
+
+  // The ways members were not reached are read from each member's own reason too (src/evaluate/causes.ts,
+  // downWays): a label "gw: HTTP 404" and a body that says HTTP 429 and a deadline add no fix of theirs.
+  it('a label and a body that say a status and a deadline: each member not reached by its own way', () => {
+    const downs = got.get('panel: hostile words of members not reached') as JudgeResult;
+    const detail = judgeOutcome(downs, 0.7).detail;
+    expect(detail).toContain('"gw: HTTP 404": no answer from the judge within 60 ms');
+    expect(detail).toContain('openai echoes: HTTP 500: gw: HTTP 429: no connection to the judge opened within 5 ms');
+    const cause = causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null);
+    // The first status a member's own reason begins with is the panel's, as without a hostile label.
+    expect(cause?.what).toBe('judge unreachable: HTTP 500');
+    expect(runFixes(downs)).toEqual(["the judge's endpoint failed: see its status or log, and run it again", ...runFixes(got.get('unreachable (a timeout)') as JudgeResult)]);
+    expect(cause?.hint).toContain('; for the 1 not reached (no answer in time): ');
+    expect(calibrateFixes([downs])).toEqual(runFixes(downs));
   });
 
   it('every shape at once: each fix the runs give, printed once', () => {
