@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-VLVEDE4C.js";import"./chunk-EJFP4NQL.js";import"./chunk-YVHIEHPM.js";import"./chunk-LVWPOCJS.js";import"./chunk-CMFH3M2F.js";import"./chunk-WEKAFKOT.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};
