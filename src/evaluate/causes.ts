@@ -565,14 +565,17 @@ export function modelDownHint(reason: string, s: ModelSettings): string {
 /**
  * The cause of a judge that was not reached (a panel's members not reached), by its first status or
  * failure; a panel's by `first`, how the member not reached that says it begins its reason (DOWN_START), when one does.
+ * A proxy's refusal or fault is read from a panel's members' own reasons (`own`, memberReasons), never
+ * from a label, another member's words, or a server's answer ("HTTP 500: ...") that quote one.
  */
-function judgeDown(reason: string, first?: string): Cause {
+function judgeDown(reason: string, first?: string, own?: readonly string[]): Cause {
   // A member's status begins its reason ("openai m1: HTTP 401: ..."), never one said in another's ("an error in the HTTP 200 answer").
   const status = downStatus(first ?? reason);
   // The reason of the first item (without its attempt count) says what the judge did.
   const shown = reason.replace(/ after \d+ (?:attempts?|retries)/, '').trim();
   const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}` : ''}`;
-  return proxyCause(reason, 'judge', 'on the way to the judge') ?? { key: `judge:${status ?? 'unreachable'}`, what, hint: downHint(status, first ?? reason) };
+  const proxy = own === undefined ? proxyCause(reason, 'judge', 'on the way to the judge') : own.reduce<Cause | null>((found, r) => found ?? (/^HTTP \d{3}\b/.test(r) ? null : proxyCause(r, 'judge', 'on the way to the judge')), null);
+  return proxy ?? { key: `judge:${status ?? 'unreachable'}`, what, hint: downHint(status, first ?? reason) };
 }
 
 /** An HTTP 200 that carries an error (src/judge/structured.ts, ERROR_IN_200): the endpoint's fault, said in its words; not the model's prompt-following. */
@@ -620,7 +623,7 @@ function panelCause(panel: PanelCounts): JudgeCause {
     // Members not reached in different ways (a refused key, a timeout): each way's fix, the first's the panel's.
     // The first member's own status, else its own failure, is the panel's: a status in a label or a server's words is none.
     const ways = panel.members.flatMap((r) => DOWN_START.exec(r)?.[0] ?? []);
-    const down = judgeDown(reason, ways.find((way) => way.startsWith('HTTP ')) ?? ways[0]);
+    const down = judgeDown(reason, ways.find((way) => way.startsWith('HTTP ')) ?? ways[0], panel.own);
     kinds.push({ cause: down, members: `${panel.unreachable} not reached` });
     for (const [hint, way] of downWays(panel.members)) if (hint !== down.hint) kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: `${way.n} not reached (${way.said})` });
   }
@@ -640,7 +643,7 @@ function panelCause(panel: PanelCounts): JudgeCause {
   }
   return others.reduce(
     (cause, kind) => withMembersFix(cause, `panel-${kind.cause.key.replace(/^judge:/, '')}`, cause.what, kind.members, kind.cause.hint ?? `check ${JUDGE_URL_SETTING}, judge.model and the judge key`),
-    alone(first?.cause ?? judgeDown(reason)),
+    alone(first?.cause ?? judgeDown(reason, undefined, panel.own)),
   );
 }
 
@@ -692,8 +695,10 @@ interface PanelCounts {
   cut: number;
   /** Requests agent-replay could not make (src/judge/panel.ts, CALL_FAILED). */
   ours: number;
-  /** Each member's own reason (memberReasons). */
+  /** Each member's reason, to the end of the panel's (memberReasons). */
   members: string[];
+  /** Each member's own reason, to where the next member's label begins (memberReasons). */
+  own: string[];
 }
 
 /** How a member's reason that says its answer came in a form not read begins (unfinishedAnswer; src/judge/http.ts). */
@@ -715,15 +720,20 @@ const MEMBER_LABEL = /^(?:"(?:[^"\\]|\\.)*"|[^"](?:(?!: |; ).)*): /;
  * where its label ends to the end of the text: members begin after the counts' "): " and after a
  * "; ", and a label ends at its first ": " (one that holds ": " is quoted, memberLabel), so a
  * label or a server's words that say "response is not JSON" are never read as a member's reason.
- * A "; " inside a reason (its fix) starts no member unless a label and ": " follow it.
+ * A "; " inside a reason (its fix) starts no member unless a label and ": " follow it. `own`: each
+ * member's reason alone, up to the "; " before the next member's label.
  */
-function memberReasons(reason: string, from: number): string[] {
+function memberReasons(reason: string, from: number): { members: string[]; own: string[] } {
   const starts = [from];
   for (let at = reason.indexOf('; ', from); at >= 0; at = reason.indexOf('; ', at + 2)) starts.push(at + 2);
-  return starts.flatMap((start) => {
+  const spans = starts.flatMap((start) => {
     const label = MEMBER_LABEL.exec(reason.slice(start));
-    return label === null ? [] : [reason.slice(start + label[0].length)];
+    return label === null ? [] : [{ start, at: start + label[0].length }];
   });
+  return {
+    members: spans.map((m) => reason.slice(m.at)),
+    own: spans.map((m, k) => reason.slice(m.at, (spans[k + 1]?.start ?? reason.length + 2) - 2)),
+  };
 }
 
 /**
@@ -740,7 +750,7 @@ function panelCounts(reason: string, kind?: string): PanelCounts | null {
   if (counts === null) return null;
   const failed = Number(counts[1]);
   // Each member by the words its own reason begins with, never by words in a label or a server's error.
-  const members = memberReasons(reason, counts[0].length + 2);
+  const { members, own } = memberReasons(reason, counts[0].length + 2);
   const error200 = members.filter((r) => ERROR_200_START.test(r)).length;
   const unread = members.flatMap((r) => (UNREAD_START.test(r) ? (unfinishedAnswer(r, 'judge') ?? []) : []));
   const cut = members.filter(isCutReason).length;
@@ -753,7 +763,7 @@ function panelCounts(reason: string, kind?: string): PanelCounts | null {
     byKind !== undefined ? Number(/(\d+) unreachable/.exec(byKind)?.[1] ?? 0) : kind === 'gave no usable answer' || (kind !== 'unreachable' && told > 0) ? 0 : Math.max(0, failed - ours - told);
   // Members that answered in a way not told here: without a usable score, as their kind says.
   const untold = Math.max(0, failed - unreachable - ours - told);
-  return { reason, failed, size: Number(counts[2]), unreachable, noScore: noScore + untold, error200, unread, cut, ours, members };
+  return { reason, failed, size: Number(counts[2]), unreachable, noScore: noScore + untold, error200, unread, cut, ours, members, own };
 }
 
 /**

@@ -153,14 +153,18 @@ export function gateMerged(run: VerifiedRun, failOn: readonly FailOnCondition[],
 /**
  * One condition met, in words: "2 fixtures slower than the baseline (refund-policy, greeting)", the
  * first 5 labels named, each written by `label` for its surface (a code span in markdown). The
- * counts say how many more: a gate read back from a comment keeps only the labels it names.
+ * counts say how many more: a gate read back from a comment keeps only the labels it names, and one
+ * with no room for any says where they are: "(not named here: see the check's job summary)".
  */
 export function offenderText(o: Offender, label: (text: string) => string = (text) => text): string {
   const named = o.labels.slice(0, 5);
   const more = o.fixtures + o.scripts - named.length;
-  const shown = [...named.map(label), ...(more > 0 ? [named.length === 0 ? `${more} not named` : `+${more} more`] : [])].join(', ');
+  const shown = named.length === 0 ? NOT_NAMED : [...named.map(label), ...(more > 0 ? [`+${more} more`] : [])].join(', ');
   return `${countNoun(o.fixtures, o.scripts)} ${CONDITION_WORDS[o.condition]} (${shown})`;
 }
+
+/** A condition whose labels a gate read back from a comment had no room to keep: where they are named. */
+const NOT_NAMED = "not named here: see the check's job summary";
 
 /** "2 fixtures", "1 persona script", "3 items (fixtures and persona scripts)". */
 function countNoun(fixtures: number, scripts: number): string {

@@ -27,6 +27,7 @@ const answers: Record<string, { status: number; body: unknown } | null> = {
   html: { status: 200, body: '<html><body>Sign in</body></html>' },
   upstream: { status: 500, body: { error: { message: 'upstream: response is not JSON' } } },
   wordy: { status: 500, body: { error: { message: 'upstream: judge call failed: no usable score in output: unexpected response: no content: an error in the HTTP 200 answer: "x": the answer was cut at the model\'s token limit (y)' } } },
+  proxied: { status: 500, body: { error: { message: 'gw: the proxy refused the tunnel (CONNECT): HTTP 403' } } },
   echoes: { status: 500, body: { error: { message: 'gw: HTTP 429: no connection to the judge opened within 5 ms' } } },
   scores: { status: 200, body: { choices: [{ message: { role: 'assistant', content: '{"rationale": "meets it", "score": 0.9}' } }] } },
 };
@@ -97,6 +98,8 @@ const shapes: Record<string, (string | Judge)[]> = {
   'panel: hostile words of every other kind': ['refuses as gw: no usable score in output', 'wordy', 'scores'],
   // A label and a server's error that say a status and a deadline: no member not reached that way.
   'panel: hostile words of members not reached': ['slow as gw: HTTP 404', 'echoes', 'scores'],
+  // A label and a server's error that quote a proxy's refusal: no member refused by a proxy.
+  'panel: hostile words of a proxy': ['refuses as the proxy refused the tunnel (CONNECT): HTTP 403', 'proxied', 'scores'],
   'unreachable (its TLS certificate refused)': ['untrusted'],
   'panel: TLS certificates refused': ['untrusted', 'untrusted', 'scores'],
   'panel: a TLS certificate refused and a refused key': ['untrusted', 'refuses', 'scores'],
@@ -226,6 +229,20 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
     expect(runFixes(downs)).toEqual(["the judge's endpoint failed: see its status or log, and run it again", ...runFixes(got.get('unreachable (a timeout)') as JudgeResult)]);
     expect(cause?.hint).toContain('; for the 1 not reached (no answer in time): ');
     expect(calibrateFixes([downs])).toEqual(runFixes(downs));
+  });
+
+  // A proxy's refusal is read from each member's own reason too (src/evaluate/causes.ts, judgeDown): a label
+  // and a server's words that quote one are no proxy's, and each member gets the fix of its own status.
+  it("a label and a body that quote a proxy's refusal: each member's own status, no proxy's fix", () => {
+    const quoted = got.get('panel: hostile words of a proxy') as JudgeResult;
+    const detail = judgeOutcome(quoted, 0.7).detail;
+    expect(detail).toContain('"the proxy refused the tunnel (CONNECT): HTTP 403": HTTP 401');
+    expect(detail).toContain('openai proxied: HTTP 500: gw: the proxy refused the tunnel (CONNECT): HTTP 403');
+    const cause = causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null);
+    expect(cause?.what).toBe('judge unreachable: HTTP 401');
+    expect(cause?.hint).not.toMatch(/proxy/i);
+    expect(runFixes(quoted)).toEqual([...runFixes(got.get('unreachable (HTTP 401)') as JudgeResult), "the judge's endpoint failed: see its status or log, and run it again"]);
+    expect(calibrateFixes([quoted])).toEqual(runFixes(quoted));
   });
 
   it('every shape at once: each fix the runs give, printed once', () => {

@@ -6,7 +6,7 @@
 // Goldens: gate-fails.*.
 
 import { describe, expect, it } from 'vitest';
-import { gateRun, type GateResult } from '../../src/evaluate/index.js';
+import { gateRun, offenderText, type GateResult } from '../../src/evaluate/index.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderComment, renderMarkdownReport, renderSummary, renderTerminal } from '../../src/report/index.js';
 import { buildModel, headlineParts } from '../../src/report/model.js';
@@ -199,5 +199,14 @@ describe('a headline that already says why the check fails keeps its colour', ()
     expect(gate.failed).toBe(true);
     expect(renderComment(r, { ...ctx, gate })).toBe(renderComment(r, ctx));
     expect(renderTerminal(r, { color: false, gate })).toBe(renderTerminal(r, { color: false }));
+  });
+
+  // A gate read back from a comment keeps the labels there was room for (src/report/metadata.ts, storedGate):
+  // one with no room for any says where they are named, as the other truncations do, not "(2 not named)".
+  it('a condition kept without a label says where its items are named', () => {
+    const kept = { condition: 'slower' as const, labels: [], fixtures: 2, scripts: 0 };
+    expect(offenderText(kept)).toBe("2 fixtures slower than the baseline (not named here: see the check's job summary)");
+    expect(offenderText({ ...kept, condition: 'flaky', fixtures: 1, scripts: 2 })).toBe("3 items (1 fixture, 2 persona scripts) flaky (attempts disagree) (not named here: see the check's job summary)");
+    expect(offenderText({ ...kept, labels: ['a'] }, (l) => `\`${l}\``)).toBe('2 fixtures slower than the baseline (`a`, +1 more)');
   });
 });
