@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-2W6YODIS.js";import"./chunk-QRYFYVQJ.js";import"./chunk-KEFK5H4X.js";import"./chunk-UWSQJYCC.js";import"./chunk-CMFH3M2F.js";import"./chunk-WEKAFKOT.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};
