@@ -172,11 +172,13 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
   const anew = script.user && baseline !== null ? writtenForAnotherUser(script, script.user, baseline, deps.redact) : null;
   // The number of turns, and how the conversation ended, are the agent's only while the user is the baseline's (docs/meaning.md, "Persona scripts").
   const left = baseline !== null && userLeftBaseline(simulation, turns, baseline);
-  // A follow-up removed since the baseline: the script ran out of messages where the baseline's user sent more; the turns it lacks are the script's doing, not the agent's.
-  const fewer = !script.user && apart === -1 && stop === 'complete' && baseline !== null ? fewerMessages(messagesOf(script).length, baseline) : null;
-  const ending = anew !== null ? `user simulated afresh: ${anew} changed since the baseline` : left ? null : (fewer ?? simulatedEnding(simulation ?? undefined, baseline));
+  // A follow-up removed or added since the baseline: the script sent every message it has, and
+  // has fewer or more than the baseline's user sent; the turns it lacks or adds are the script's
+  // doing, not the agent's.
+  const resent = !script.user && apart === -1 && stop === 'complete' && baseline !== null ? otherMessageCount(messagesOf(script).length, baseline) : null;
+  const ending = anew !== null ? `user simulated afresh: ${anew} changed since the baseline` : left ? null : (resent ?? simulatedEnding(simulation ?? undefined, baseline));
   const drift = personaDrift(verdict, turns, baseline, ending);
-  const counts = baseline === null || left || fewer !== null ? { baseline: turns.length, now: turns.length } : { baseline: baseline.transcript.length, now: turns.length };
+  const counts = baseline === null || left || resent !== null ? { baseline: turns.length, now: turns.length } : { baseline: baseline.transcript.length, now: turns.length };
   const byTurns = meanings === null || baseline === null ? null : scriptMeaning(turns.map((t) => ({ index: t.index, meaning: t.meaning ?? null })), counts);
   const meaning: Meaning | null = meanings === null ? byTurns : conversationMeaning(byTurns, ending, apart === -1 ? null : (turns[apart]?.index ?? null));
   return { ...base, errored: false, error: null, errorKind: null, verdict, drift: meaning === null ? drift : { ...drift, meaning }, durationMs: Math.round(deps.now() - started) };
@@ -196,10 +198,14 @@ function userLeftBaseline(simulation: SimulationRecord | null, turns: readonly T
   return asked !== null && baselineTurns(baseline).has(asked);
 }
 
-/** "the script has 2 messages, where the baseline's user sent 3": a script that sends fewer messages than its baseline's user did; null otherwise. */
-function fewerMessages(messages: number, baseline: PersonaBaseline): string | null {
+/**
+ * "the script has 2 messages, where the baseline's user sent 3" (a follow-up removed), or "the
+ * script has 4 messages, where the baseline's user sent 3" (one added): a script that sends
+ * another number of messages than its baseline's user did; null when it is the same.
+ */
+function otherMessageCount(messages: number, baseline: PersonaBaseline): string | null {
   const sent = baseline.transcript.filter((t) => t.message !== null).length;
-  return messages < sent ? `the script has ${messages} ${messages === 1 ? 'message' : 'messages'}, where the baseline's user sent ${sent}` : null;
+  return messages !== sent ? `the script has ${messages} ${messages === 1 ? 'message' : 'messages'}, where the baseline's user sent ${sent}` : null;
 }
 
 /**

@@ -328,6 +328,33 @@ describe('openai-responses', () => {
     });
   });
 
+  // @openai/agents-core 0.17 (tool.ts defaultToolErrorFunction, runner/toolExecution.ts
+  // getToolCallOutputItem): a tool that threw is caught, and its result item is the one of a tool
+  // that returned: status "completed", the error function's text as its output; the run item says
+  // executionStatus "executed" either way. No field marks the failure (only the tool's span does),
+  // so the call is recorded with that text, as docs/frameworks/openai-agents.md says.
+  it("an Agents SDK tool that threw: its function_call_result carries no error marker, so the call is recorded with the SDK's error text as its output", async () => {
+    const text = 'An error occurred while running the tool. Please try again. Error: Error: orders service unavailable';
+    const threw = {
+      output: [
+        { type: 'function_call', callId: 'call_1', name: 'find_order', arguments: '{"id":"A1"}', status: 'completed' },
+        { type: 'function_call_result', callId: 'call_1', name: 'find_order', status: 'completed', output: { type: 'text', text } },
+        { type: 'function_call', callId: 'call_2', name: 'track_order', arguments: '{}', status: 'completed' },
+        { type: 'tool_call_output_item', rawItem: { type: 'function_call_result', callId: 'call_2', name: 'track_order', status: 'completed', output: { type: 'text', text } }, output: text, executionStatus: 'executed' },
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Sorry, I cannot look that up.' }] },
+      ],
+    };
+    const server = await serve(() => ({ type: 'application/json', body: JSON.stringify(threw) }));
+    const turn = await clientFor({ url: server.url, preset: 'openai-responses', model: 'm' }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({
+      kind: 'replied',
+      errors: [],
+      toolCalls: [
+        { tool: 'find_order', input: { id: 'A1' }, output: text, mocked: false },
+        { tool: 'track_order', input: {}, output: text, mocked: false },
+      ],
+    });
+  });
   // The OpenAI Agents SDK's items (@openai/agents-core 0.20 protocol: ShellCallItem, HostedToolCallItem
   // with the Responses item as providerData), as docs/frameworks/openai-agents.md's route answers them.
   it("the Agents SDK's other tool calls are read, not dropped: a shell command it ran, a hosted MCP tool; tools run in OpenAI's sandbox (web search, code interpreter) are skipped", async () => {

@@ -403,16 +403,20 @@ describe('a reply to another user message than the baseline\'s is not compared w
     expect(p.drift?.meaning).toEqual({ value: 'changed', by: 'turns', detail: "the user's message of turn 2 is not the baseline's" });
   });
 
-  it('a follow-up removed since the baseline: changed by the script, not "turns 4 → 3" as if the agent had ended the conversation early', async () => {
+  it.each([
+    ['removed', '"turns 4 → 3" as if the agent had ended the conversation early', '"I want my money back", "Thanks"', '"I want my money back"', "the script has 2 messages, where the baseline's user sent 3"],
+    ['added', '"turns 3 → 4" as if the agent had taken one more turn', '"I want my money back"', '"I want my money back", "Thanks"', "the script has 3 messages, where the baseline's user sent 2"],
+  ])('a follow-up %s since the baseline: changed by the script, not %s', async (_what, _as, before, now, detail) => {
     const agent = await agentServer(() => 'same');
     const judge = await judgeServer();
     const script = (followUps: string): string => `label: hours-dialog\nopening: hours\nfollowUps: [ ${followUps} ]\nexpect: { conversations: [ shop ] }\n`;
-    const cwd = await project(agent.url, judge.url, { fixtures: '', script: script('"I want my money back", "Thanks"') });
+    const cwd = await project(agent.url, judge.url, { fixtures: '', script: script(before) });
     await acceptFirst(cwd);
-    await writeFile(join(cwd, '.agent-replay', 'personas', 'p.yml'), script('"I want my money back"'));
+    await writeFile(join(cwd, '.agent-replay', 'personas', 'p.yml'), script(now));
     const p = (await ran(cwd)).personas[0] as PersonaRecord;
-    expect(p.turns.map((t) => t.message)).toEqual([null, 'hours', 'I want my money back']);
-    expect(p.drift).toMatchObject({ transcript: 'different', meaning: { value: 'changed', by: 'turns', detail: "the script has 2 messages, where the baseline's user sent 3" } });
+    expect(p.turns.map((t) => t.message)).toEqual([null, 'hours', ...(JSON.parse(`[${now}]`) as string[])]);
+    expect(p.drift).toMatchObject({ transcript: 'different', meaning: { value: 'changed', by: 'turns', detail } });
+    expect(judge.meaningCalls).toEqual([]);
   });
 });
 
