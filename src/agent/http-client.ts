@@ -601,7 +601,8 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         // calls are not replayed, and an empty one is refused by Anthropic's API ("all messages
         // must have non-empty content") (docs/presets.md, "Conversation history").
         history.push(...asked, ...(answered.reply === '' ? [] : [{ role: 'assistant' as const, content: answered.reply }]));
-        return { ...answered, timing: posted.timing, ...usageOrNothing(posted.usage), ...traced };
+        // A usage in a shape not read is told apart from none (Turn.usageUnread): a welcome turn's, beside read ones, leaves the script's tokens partial.
+        return { ...answered, timing: posted.timing, ...usageOrNothing(posted.usage), ...(posted.usageUnread === true ? { usageUnread: true as const } : {}), ...traced };
       } catch (err) {
         return { kind: 'errored', errorKind: 'internal', error: `agent client failed: ${errorMessage(err)}` };
       }

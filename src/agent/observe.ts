@@ -92,8 +92,10 @@ export async function observeOutcome(outcome: AgentOutcome, observer: TurnObserv
 }
 
 function withReport(turn: SessionTurn & { kind: 'replied' }, report: TurnReport): SessionTurn {
+  // Tokens read from the spans are the turn's: its response's unread usage no longer leaves it without any.
+  const { usageUnread: _unread, ...read } = turn;
   return {
-    ...turn,
+    ...(report.usage !== null ? read : turn),
     toolCalls: report.toolCalls,
     errors: report.errors,
     // A turn without tokens keeps its shape (the record says null).

@@ -37,11 +37,11 @@ type UsageItem =
 
 /**
  * Whether a script's tokens are some turns' alone (docs/latency.md, "Usage"): a message turn
- * reported none, or none read, beside a turn that reported some. A welcome turn that reports none
- * is not: many agents' greeting calls no model.
+ * reported none, or none read, or the welcome turn's were not read (`usageUnread`), beside a turn
+ * that reported some. A welcome turn that reports none is not: many agents' greeting calls no model.
  */
 export function scriptUsagePartial(turns: readonly Turn[]): boolean {
-  return turns.some((t) => t.usage != null) && turns.some((t) => t.message !== null && t.usage == null);
+  return turns.some((t) => t.usage != null) && turns.some((t) => t.usage == null && (t.message !== null || t.usageUnread === true));
 }
 
 /** An item's tokens per attempt, and whether it has none only because its tokens are some turns' alone (`partial`). */

@@ -341,6 +341,7 @@ function buildRunRecordSchema() {
     // Within schema version 1 (docs/personas.md, "Simulated users"): message turns of simulated scripts only.
     source: turnSourceSchema.optional(),
     usage: usageValue,
+    usageUnread: z.literal(true).optional(),
     traceId: traceIdValue,
     spans: spanCountsValue,
     time: timeSplitValue,

@@ -29,6 +29,7 @@ export function toTurn(index: number, message: string | null, a: SessionTurn & {
     durationMs,
     ...(a.timing === undefined ? {} : { latencyMs: a.timing.latencyMs, firstTokenMs: a.timing.firstTokenMs }),
     usage: a.usage ?? null,
+    ...(a.usageUnread === true && a.usage == null ? { usageUnread: true as const } : {}),
     // The trace id the turn's request carried (docs/traces.md, "traceparent"); ids are hex, nothing to redact.
     ...(a.trace === undefined ? {} : { traceId: a.trace.traceId }),
     // What the turn's spans showed (docs/traces.md): only when a span reader read them.

@@ -110,6 +110,8 @@ export type SessionTurn =
       timing?: TurnTiming;
       /** Tokens the turn reported (docs/latency.md, "Usage"); null or absent: none reported. */
       usage?: TokenUsage | null;
+      /** Present (true) only when the response reported tokens in a shape not read: told apart from none reported (Turn.usageUnread). */
+      usageUnread?: true;
       /** The trace context the turn's answered request carried (docs/traces.md, "traceparent", "Retried requests"); absent from a client that sends none. */
       trace?: SentTrace;
       /** The turn's spans, counted, and where its time went (docs/traces.md); absent without a span reader. */

@@ -133,6 +133,12 @@ export interface Turn {
   /** Tokens the turn reported (docs/latency.md, "Usage"); null or absent: none reported. */
   usage?: TokenUsage | null;
   /**
+   * Present (true) only when the turn's response reported tokens in a shape not read (`usage` is
+   * then null): a welcome turn's, beside turns whose tokens were read, leaves the script's tokens
+   * some turns' alone, as a message turn's none does (docs/latency.md, "Usage"). Absent in older records.
+   */
+  usageUnread?: true;
+  /**
    * Who wrote the user's message, on the message turns of a simulated script only (docs/simulated-users.md):
    * the script (its `opening`), the baseline (a stored message replayed word for word) or the simulator (live).
    */

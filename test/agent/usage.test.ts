@@ -8,7 +8,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';
+import { observeTurn, responseOnly } from '../../src/agent/observe.js';
 import { readUsage } from '../../src/agent/usage.js';
+import { scriptUsagePartial } from '../../src/evaluate/usage.js';
+import { toTurn } from '../../src/replay/turns.js';
 import { resolveConfigFile } from '../../src/suite/config-file.js';
 import type { AgentClient, Clock } from '../../src/types.js';
 
@@ -79,6 +82,8 @@ const ROUTES: Record<string, (body: Record<string, unknown>) => Reply> = {
   '/vercel-uncounted': () =>
     sse([{ type: 'start' }, { type: 'text-delta', id: 't', delta: 'hi' }, { type: 'finish', messageMetadata: { usage: { inputTokenDetails: {}, outputTokenDetails: {} } } }, '[DONE]']),
   '/vercel-none': () => sse([{ type: 'start' }, { type: 'text-delta', id: 't', delta: 'hi' }, { type: 'finish' }, '[DONE]']),
+  '/native-welcome-bad': (body) =>
+    body.start === true ? json({ reply: 'Welcome', route: null, usage: { tokens: 5 } }) : json({ reply: `echo ${String(body.message)}`, route: null, usage: { inputTokens: 9, outputTokens: 4 } }),
   '/native': (body) =>
     body.start === true
       ? json({ reply: 'Welcome', route: null, usage: { inputTokens: 3, outputTokens: 2 } })
@@ -179,6 +184,36 @@ describe('token usage from every preset', () => {
         { inputTokens: 3, outputTokens: 2 },
         { inputTokens: 9, outputTokens: 4 },
       ]);
+    });
+  });
+
+  it("a session's welcome turn whose usage is of a shape not read says so, and its recorded turn too; one that reports none does not", async () => {
+    // Read as none, it left the script's tokens the message turns' alone, not marked partial (docs/latency.md, "Usage").
+    await withClient({ url: '/native-welcome-bad', start: true }, async (c, warnings) => {
+      const session = c.session({ session: 's', persona: null, mocks: [] });
+      const welcome = await session.welcome();
+      const first = await session.send('one', 1);
+      if (welcome?.kind !== 'replied' || first.kind !== 'replied') throw new Error('a turn errored');
+      expect([welcome.usage ?? null, welcome.usageUnread]).toEqual([null, true]);
+      expect([first.usage, first.usageUnread]).toEqual([{ inputTokens: 9, outputTokens: 4 }, undefined]);
+      const turns = [toTurn(0, null, welcome, 0, (t) => t), toTurn(1, 'one', first, 0, (t) => t)];
+      expect(turns.map((t) => [t.usage, t.usageUnread])).toEqual([
+        [null, true],
+        [{ inputTokens: 9, outputTokens: 4 }, undefined],
+      ]);
+      expect(scriptUsagePartial(turns)).toBe(true);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain('welcome turn: the agent\'s response reports token usage in a shape agent-replay does not read (found an object with tokens)');
+      // Its spans' tokens, when a span reader finds some, are the turn's: it is no longer unread.
+      const fromSpans = { toolCalls: null, errors: [], usage: { inputTokens: 3, outputTokens: 1 }, latencyMs: null };
+      const spanned = await observeTurn(welcome, { beforeSend: () => undefined, afterReply: async () => fromSpans });
+      expect(spanned.kind === 'replied' ? [spanned.usage, spanned.usageUnread] : spanned).toEqual([{ inputTokens: 3, outputTokens: 1 }, undefined]);
+      const kept = await observeTurn(welcome, responseOnly);
+      expect(kept.kind === 'replied' ? [kept.usage ?? null, kept.usageUnread] : kept).toEqual([null, true]);
+    });
+    await withClient({ url: '/chat-none', preset: 'openai-chat', model: 'm' }, async (c) => {
+      const turn = await c.session({ session: 's', persona: null, mocks: [] }).send('one', 1);
+      expect(turn.kind === 'replied' && 'usageUnread' in turn).toBe(false);
     });
   });
 

@@ -61,6 +61,13 @@ describe('tokens per attempt', () => {
     const quietWelcome = script([welcome(null), turn({ inputTokens: 30, outputTokens: 15 }), turn({ inputTokens: 30, outputTokens: 15 })]);
     expect(scriptUsagePartial(quietWelcome.turns)).toBe(false);
     expect(usageSummary([], [quietWelcome])).toMatchObject({ compared: 1, change: -0.4, partial: 0 });
+    // A welcome turn whose tokens were reported in a shape not read is not a quiet one: the message
+    // turns' 60 alone read as -40% against a baseline that counted the welcome's too.
+    const unreadWelcome = script([{ ...welcome(null), usageUnread: true }, turn({ inputTokens: 30, outputTokens: 15 }), turn({ inputTokens: 30, outputTokens: 15 })]);
+    expect(scriptUsagePartial(unreadWelcome.turns)).toBe(true);
+    expect(usageSummary([], [unreadWelcome])).toMatchObject({ compared: 0, change: null, partial: 1 });
+    // ... nor alone: with no turn's tokens read, the script has none to compare, partial or not.
+    expect(scriptUsagePartial([{ ...welcome(null), usageUnread: true }, turn(null)])).toBe(false);
   });
 
   it('a repeated fixture from an older record (no tokens on its attempts) reads as its sum over every attempt', () => {

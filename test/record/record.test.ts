@@ -50,6 +50,15 @@ describe('parseRecord', () => {
     expect(parseRecord(serializeRecord(r), 'r.json')).toEqual(r);
   });
 
+  it("round-trips a script's welcome turn whose tokens were not read (usageUnread); anything but true is refused", () => {
+    const script = persona('refund');
+    const turns = [{ ...script.turns[0]!, message: null, usage: null, usageUnread: true as const }, ...script.turns.slice(1)];
+    const r = record([fixture('a')], { personas: [{ ...script, turns }] });
+    expect(parseRecord(serializeRecord(r), 'r.json').personas[0]?.turns[0]?.usageUnread).toBe(true);
+    const wrong = { ...r, personas: [{ ...script, turns: [{ ...turns[0], usageUnread: false }, ...turns.slice(1)] }] };
+    expect(() => parseRecord(JSON.stringify(wrong), 'r.json')).toThrow(/personas\.0\.turns\.0\.usageUnread/);
+  });
+
   it('rejects text that is not JSON, naming the file', () => {
     expect(() => parseRecord('{"schemaVersion": 1,', 'shard.json')).toThrow(RecordError);
     expect(() => parseRecord('{"schemaVersion": 1,', 'shard.json')).toThrow(/^shard\.json: not valid JSON .*the file ends before the record does/);

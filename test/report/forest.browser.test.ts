@@ -70,6 +70,25 @@ describe('report.html forest plot', () => {
     expect(drawn).toEqual(new Set([CHART_COLOURS.fail.light, CHART_COLOURS.warn.light, CHART_COLOURS.pass.light, CHART_COLOURS.accent.light, CHART_COLOURS.tooFew.light, CHART_COLOURS.baseline.light, CHART_COLOURS.muted.light, CHART_COLOURS.grid.light, CHART_COLOURS.fg.light]));
   });
 
+  it("the stylesheet's colour variables, light and dark, are the palette's values for the roles it has", () => {
+    // :root repeated the table's values by hand: a colour changed in palette.ts left the page's text,
+    // pills and trend line in the old one. Each --<role> of the table now comes from it.
+    const dark = STYLE.indexOf('@media (prefers-color-scheme:dark)');
+    const vars = (from: number): Map<string, string> => {
+      const block = STYLE.slice(STYLE.indexOf(':root{', from), STYLE.indexOf('}', STYLE.indexOf(':root{', from)));
+      return new Map([...block.matchAll(/--([a-z-]+):(#[0-9a-f]{6})/g)].map((m) => [m[1]!, m[2]!]));
+    };
+    for (const [scheme, at] of [['light', 0], ['dark', dark]] as const) {
+      const declared = vars(at);
+      const shared = Object.entries(CHART_COLOURS).filter(([role]) => declared.has(role));
+      expect(shared.map(([role]) => role), scheme).toEqual(['fg', 'muted', 'fail', 'warn', 'pass', 'accent']);
+      for (const [role, c] of shared) expect(`--${role}:${declared.get(role)}`, scheme).toBe(`--${role}:${c[scheme]}`);
+    }
+    // The trend chart's grid is the table's too, on both pages.
+    expect(STYLE).toContain(`svg.trend .grid{stroke:${CHART_COLOURS.grid.light};`);
+    expect(STYLE.slice(dark)).toContain(`svg.trend .grid{stroke:${CHART_COLOURS.grid.dark}}`);
+  });
+
   // Skipped, with one line saying so, when no browser is installed (test/support/browser.ts).
   it.skipIf(SKIP_BROWSER_TESTS)('draws baseline and now with their intervals on one scale, coloured by tier; no request, no error', { timeout: 60_000 }, async () => {
     const record: RunRecord = statsRun();

@@ -579,6 +579,35 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('keeps the agreement trend\'s text at 11 px on a 390 px phone and in two 740 px columns, its axis labels apart and whole', async () => {
+    // Drawn 400 wide, the chart shrank to its 312 px panel and its text to 8.6 px; the last label was cut at its edge.
+    const trend = Array.from({ length: 10 }, (_, i) => ({
+      runId: String(1234567890 + i),
+      commit: i % 3 === 0 ? `${i}a1b2c3`.padEnd(40, '0') : null,
+      startedAt: '2026-11-28T10:00:00Z',
+      agreement: { percent: i === 4 ? null : 60 + ((i * 37) % 40), passed: 5, failed: 5 },
+    }));
+    const { page, errors } = await open(allGreen(), { trend }, { width: 390, height: 800 });
+    for (const width of [390, 740]) {
+      await page.setViewportSize({ width, height: 800 });
+      const drawn = await page.locator('svg.trend').evaluate((svg) => {
+        const scale = (svg as SVGSVGElement).getScreenCTM()?.a ?? 0;
+        const box = svg.getBoundingClientRect();
+        const texts = [...svg.querySelectorAll(':scope > text')];
+        const labels = texts.filter((t) => t.getAttribute('text-anchor') === 'middle' && t.childNodes[0]?.textContent !== 'n/a').map((t) => t.getBoundingClientRect());
+        return {
+          smallest: Math.min(...texts.map((t) => parseFloat(getComputedStyle(t).fontSize) * scale)),
+          labels: labels.length,
+          apart: labels.every((r, i) => i === 0 || (labels[i - 1] as DOMRect).right <= r.left),
+          whole: labels.every((r) => r.left >= box.left && r.right <= box.right),
+        };
+      });
+      expect(drawn.smallest, `${width} px`).toBeGreaterThanOrEqual(11);
+      expect(drawn, `${width} px`).toMatchObject({ labels: 3, apart: true, whole: true });
+    }
+    expect(errors).toEqual([]);
+  });
+
   it("a script's checks table breaks no short word: its headings and check names stay whole beside a long why", async () => {
     const why = `judge unreachable: no usable score in output: "${'I think this reply is rather diplomatic overall, but I would not want to put a number on it. '.repeat(3)}"`;
     const script = persona('expensive-item-handoff', { verdict: null, checks: [check.terminal('handoff', 'handoff'), check.criterion('Gives an honest opinion of the handover', null, null, why)] });

@@ -5,11 +5,10 @@
 // two things: the filters (verdict, drift, label search) hide rows and empty sections; a row's
 // detail is drawn the first time it is opened.
 
-import { CHART_COLOURS, darkChartRules } from './palette.js';
+import { CHART_COLOURS, darkChartRules, rootColourVars } from './palette.js';
 
 export const STYLE = `
-:root{--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa;--pass:#1a7f37;--fail:#cf222e;--warn:#9a6700;
---del-bg:#ffebe9;--del-mark:#ffc1bd;--ins-bg:#e6ffec;--ins-mark:#a6f0b8;--accent:#0969da}
+:root{${rootColourVars('light')}}
 *{box-sizing:border-box}
 body{margin:0;font:14px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--fg);background:#fff}
 .wrap{max-width:1180px;margin:0 auto;padding:24px 24px 64px}
@@ -48,7 +47,7 @@ h3.cause{margin:10px 0 2px;text-transform:none;letter-spacing:0;font-size:13px}
 .names li{background:var(--soft);border:1px solid var(--line);border-radius:12px;padding:0 8px;font-size:12px}
 .names.gap li{border-color:#ffb1aa;background:var(--del-bg)}
 svg.trend{width:100%;height:auto;max-height:200px}
-svg.trend .grid{stroke:#eaeef2;stroke-width:1}
+svg.trend .grid{stroke:${CHART_COLOURS.grid.light};stroke-width:1}
 svg.trend .axis{fill:var(--muted);font-size:11px}
 svg.trend .trend-line{stroke:var(--accent);stroke-width:2}
 svg.trend .trend-point{fill:var(--accent)}
@@ -128,7 +127,7 @@ p.spans{margin:2px 0 8px;font-size:12px;color:var(--muted)}
 .wf-legend{margin:4px 0;color:var(--muted)}
 .wf-legend .key{display:inline-block;width:10px;height:10px;border-radius:2px;vertical-align:middle;margin:0 4px 0 10px}
 .wf-legend .key:first-child{margin-left:0}
-.key.model,.wf-bar.model{background:#0969da}
+.key.model,.wf-bar.model{background:${CHART_COLOURS.accent.light}}
 .key.tool,.wf-bar.tool{background:#8250df}
 .key.other,.wf-bar.other{background:#afb8c1}
 .wf{max-width:820px}
@@ -150,20 +149,19 @@ table.checks th,table.checks td:nth-child(-n+2){overflow-wrap:break-word}
 /* A reader whose system is dark gets the page dark (GitHub's dark colours); the charts' presentation
    attributes (forest.ts) are recoloured by their value, from palette.ts's table. */
 @media (prefers-color-scheme:dark){
-:root{color-scheme:dark;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--soft:#151b23;--pass:#3fb950;--fail:#f85149;--warn:#d29922;
---del-bg:#3c1e23;--del-mark:#8e1519;--ins-bg:#13291c;--ins-mark:#1f6f3b;--accent:#4493f8}
+:root{color-scheme:dark;${rootColourVars('dark')}}
 body,.filters,.chip span,.reply.user{background:#0d1117}
 .headline.bad,.pill.fail{border-color:#8e1519;background:#25171c}
 .headline.good,.pill.pass{border-color:#1f6f3b;background:#12261a}
 .notice,.headline.warn{border-color:#9e6a03;background:#272115}
 .names.gap li{border-color:#8e1519}
 .item,table.checks td,table.checks th{border-color:#262c36}
-svg.trend .grid{stroke:#262c36}
+svg.trend .grid{stroke:${CHART_COLOURS.grid.dark}}
 .chip input:checked+span{color:#0d1117}
 .reply.user{border-color:#1f4f7a}
 table.sbs td.none{background:repeating-linear-gradient(135deg,#0d1117,#0d1117 4px,#151b23 4px,#151b23 8px)}
 .route{background:#0c2d6b;color:#a5d6ff}
-.key.model,.wf-bar.model{background:#4493f8}
+.key.model,.wf-bar.model{background:${CHART_COLOURS.accent.dark}}
 ${darkChartRules()}
 }
 @media (max-width:720px){.item>summary{grid-template-columns:90px 1fr}.item .drift,.item .file{grid-column:2}.item .why{grid-column:1/-1}.wf-row{grid-template-columns:minmax(0,38%) 1fr 56px}}
@@ -567,7 +565,7 @@ apply();
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
 const SCRIPT_SHA256 = 'c+x7TWb8WDev++uDbQwcssJVQlhfDs67FTfQBBAwwXY=';
-const STYLE_SHA256 = '5ALzBT1rGGz6AhIbwp69sVA1HvyGBHrMNpUjd1WXDlY=';
+const STYLE_SHA256 = 'B/rnitHBWgWgECZ32A6HzFvhlX/z0Qn9XMAmzrFhTbQ=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [

@@ -22,9 +22,16 @@ function labelOf(p: HtmlTrendPoint): string {
   return p.commit && /^[0-9a-f]{7,64}$/i.test(p.commit) ? p.commit.slice(0, 7) : `run ${p.runId}`;
 }
 
-const W = 400;
+// Drawn as wide as its panel is at its narrowest (310 px: a 390 px phone, or two columns at 740 px),
+// so that its 11 px text is 11 px there too; drawn 400 wide, it shrank to 8.6 px. A wider panel
+// shows it no larger than 200 px high (the stylesheet's svg.trend), its text about 11.6 px.
+const W = 310;
 const H = 190;
-const PAD = { left: 40, right: 14, top: 12, bottom: 30 };
+/** The most x-axis labels: an 11-character one ("run 1234567", about 62 wide) never meets the next. */
+const X_LABELS = 3;
+// The right pad holds half the last label (it was cut off at the chart's edge), the left one the
+// y axis's "100%".
+const PAD = { left: 40, right: 32, top: 12, bottom: 30 };
 
 function h(s: string): string {
   return escapeHtml(stripControl(s));
@@ -60,7 +67,7 @@ export function trendSvg(points: readonly HtmlTrendPoint[]): string | null {
   });
   if (run.length > 1) lines.push(run.join(' '));
   for (const l of lines) parts.push(`<polyline points="${l}" class="trend-line" fill="none"/>`);
-  const every = Math.ceil(points.length / 5);
+  const every = Math.ceil(points.length / X_LABELS);
   points.forEach((p, i) => {
     const cx = x(i).toFixed(1);
     const { percent } = p.agreement;
