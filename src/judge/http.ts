@@ -370,7 +370,8 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
       const resetBy = a.kind === 'http' && a.spent != null && a.spent.waitMs > (a.retryAfterMs ?? 0) ? { resetBy: a.spent.header } : {};
       // Said to the retry loop: a spent quota is waited for, its reset due now too; a rate limit's 429 capped is said as one.
       const quota = throttled && a.spent != null ? { quotaSpent: true } : {};
-      const rateLimited = throttled && a.rateLimited === true ? { rateLimited: true } : {};
+      // With its window, when its headers name one: a 429 without a wait spends no retry within it (1 s when not named).
+      const rateLimited = throttled && a.rateLimited === true ? { rateLimited: true, ...(a.advertised == null ? {} : { windowMs: a.advertised.windowMs }) } : {};
       return { ok: false, failure: a, retryable: retryable(a), retryAfterMs: a.kind === 'http' ? waitOf(a) : null, throttled, ...resetBy, ...quota, ...rateLimited };
     },
     { ...loop, budgetMs, freeThrottles: throttleAllowance(opts.limiter.max) },

@@ -446,7 +446,7 @@ describe('agent rate limits (default retries)', () => {
     const capped = await agentUnder({ kind: 'in-flight', max: 16 }, null, () => ({ status: 429, headers: { 'x-ratelimit-remaining-requests': '3', 'x-ratelimit-reset-requests': '1s' }, json: { error: 'slow down' } }));
     const record = await replay({ fixtures: fixtures(1), personas: [], baselines: NO_BASELINES }, { agent: capped.client, regex: noRegex, judge: null }, OPTIONS);
     expect(record.fixtures[0]?.error).toBe(
-      'message turn: agent returned HTTP 429 after 8 attempts (429s that asked for no wait, their rate limit headers naming no spent quota: the first 5 spent no retry, the next spent the 2 retries; given up rather than send more: lower the concurrency, or raise retries and backoffMs): {"error":"slow down"}',
+      'message turn: agent returned HTTP 429 after 8 attempts (429s that asked for no wait, their rate limit headers naming no spent quota: the first 5 spent no retry within 1000 ms of the first (the rate limit\'s window), the next spent the 2 retries; given up rather than send more: lower the concurrency, or raise retries and backoffMs): {"error":"slow down"}',
     );
     expect(capped.agent.requests).toHaveLength(8);
   });
@@ -684,14 +684,40 @@ describe('judge rate limits (2 retries)', () => {
     ['GitHub', (now) => ({ 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': String(second(now) + 1) })],
     ['OpenAI', () => ({ 'x-ratelimit-remaining-requests': '3', 'x-ratelimit-reset-requests': '1s' })],
     ['IETF', () => ({ ratelimit: '"default";r=3;t=1' })],
-  ])('a %s 429 whose quota is not spent (remaining 3), no Retry-After: capped as one without headers, said without a limit that came down', async (_, headers) => {
+  ])('a %s 429 whose quota is not spent (remaining 3), no Retry-After: free within the rate limit\'s 1 s window from the first, not 3 (no halving to count), said without a limit that came down', async (_, headers) => {
     const { clock, sleeps } = steppingClock(1_700_000_000_250);
     const { judge, server } = await judgeRefusing(100, headers, clock);
     const result = await judge.score('polite', 'reply');
+    // 429s at 0, 100, ..., 900 ms from the first spend no retry; the one at 1000 ms is past the window.
     expect(result.ok ? '' : result.reason).toBe(
-      'HTTP 429 after 4 attempts (429s that asked for no wait, their rate limit headers naming no spent quota: the first 3 spent no retry, retries: 0 left none for the next; given up rather than send more: lower the concurrency, or raise retries and backoffMs): rate limited',
+      "HTTP 429 after 11 attempts (429s that asked for no wait, their rate limit headers naming no spent quota: the first 10 spent no retry within 1000 ms of the first (the rate limit's window), retries: 0 left none for the next; given up rather than send more: lower the concurrency, or raise retries and backoffMs): rate limited",
     );
-    expect(server.received).toHaveLength(4);
-    expect(sleeps).toEqual([100, 100, 100]);
+    expect(server.received).toHaveLength(11);
+    expect(sleeps).toEqual(Array<number>(10).fill(100));
+  });
+
+  // Reported: a rate limit's 429 without a wait was capped at throttleAllowance (the limit's halvings
+  // down to 1, 3 at concurrency 4), though it halves nothing: a call refused 5 times within the 1 s
+  // window it counts over was given up after 400 ms, before the window opened again.
+  it('a rate limit\'s 429 without a wait, 5 in a row within its 1 s window, retries: 0: answered, not given up after 3', async () => {
+    const { clock } = steppingClock(1_700_000_000_250);
+    const { judge, server } = await judgeRefusing(5, () => ({ 'x-ratelimit-limit-requests': '60', 'x-ratelimit-remaining-requests': '3', 'x-ratelimit-reset-requests': '1s' }), clock);
+    const result = await judge.score('polite', 'reply');
+    expect(result.ok ? '' : result.reason).toBe('');
+    expect(server.received).toHaveLength(6);
+  });
+
+  // The window is the quota's, when the headers name it (RateLimit-Policy: 10 per 2 s): the pace holds
+  // the start after the second 429 (nothing answered in the window) until the window opens again, 2 s
+  // after the first; refused then too, it is refused for more than the window, and spends the retry.
+  it('a rate limit\'s 429 without a wait whose headers name a 2 s window: free within 2 s of the first, the one after spends a retry', async () => {
+    const { clock } = steppingClock(1_700_000_000_250);
+    const { judge, server } = await judgeRefusing(100, () => ({ 'ratelimit-policy': '"default";q=10;w=2' }), clock);
+    const result = await judge.score('polite', 'reply');
+    expect(result.ok ? '' : result.reason).toBe(
+      "HTTP 429 after 3 attempts (429s that asked for no wait, their rate limit headers naming no spent quota: the first 2 spent no retry within 2000 ms of the first (the rate limit's window), retries: 0 left none for the next; given up rather than send more: lower the concurrency, or raise retries and backoffMs): rate limited",
+    );
+    expect(server.received).toHaveLength(3);
+    expect(clock.now() - 1_700_000_000_250).toBeGreaterThanOrEqual(2000);
   });
 });
