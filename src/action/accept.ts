@@ -10,7 +10,7 @@ import { join, posix } from 'node:path';
 import type { Inputs } from './inputs.js';
 import { DEFAULT_SUITE_DIR, sameLabel, suiteName, suiteSlug, type ActionContext, type PullContext } from './context.js';
 import type { ActionDeps } from './deps.js';
-import { publisher, publishSettings, writeSummary } from './publish.js';
+import { publisher, publishSettings, writeSummary, type Publisher } from './publish.js';
 import type { GitHubApi, IssueComment, LabelEvent, LabelEventsPage } from '../github/api.js';
 import { ACTIONS_BOT_LOGIN, commentPastBound, findStickyComment, isOwnComment } from '../github/sticky.js';
 import { isGitHubError, type GitHubError } from '../github/errors.js';
@@ -399,6 +399,16 @@ export interface Found {
   acceptedSha: string | null;
   /** The check's gate, when it failed and the comment says it; null in an older comment. */
   gate: GateView | null;
+}
+
+/**
+ * The report context of the comment the accept job writes: the reviewed check run's, whose job
+ * summary is the full report and whose artifact holds the results (the accept job's own run has
+ * neither), and the reviewed head, whose baselines the run compared with (the accept job's commit is
+ * the base branch's on pull_request_target) (docs/action.md, "The PR comment").
+ */
+export function reviewedContext(out: Pick<Publisher, 'reportContext'>, ctx: ActionContext, found: Pick<Found, 'headSha' | 'runId' | 'artifactName'>): ReportContext {
+  return out.reportContext({ ...ctx, sha: found.headSha, runId: String(found.runId) }, found.artifactName);
 }
 
 /**
@@ -1024,7 +1034,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       const where = acceptedSha === pull.headSha ? ", the pull request's head" : `, under the pull request's head ${pull.headSha.slice(0, 7)} (baseline commits of other suites on top of it)`;
       log.info(`accept: the replies of workflow run ${runId} were already accepted in ${acceptedSha.slice(0, 7)}${where}; nothing to do.`);
       // The job that committed could not update the comment: it still asks for the label, so it is written now.
-      const comment = inComment.acceptedSha === acceptedSha ? undefined : await showAcceptance(github, inputs, ctx, out.reportContext(ctx, inComment.artifactName), pr, inComment, pull, acceptedSha, reviewedPlan);
+      const comment = inComment.acceptedSha === acceptedSha ? undefined : await showAcceptance(github, inputs, ctx, reviewedContext(out, ctx, inComment), pr, inComment, pull, acceptedSha, reviewedPlan);
       await removeLabel();
       await summarize({ kind: 'already', pr, runId, acceptedSha, headSha: pull.headSha, ...(comment === undefined ? {} : { comment }) });
     };
@@ -1073,7 +1083,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     const { record, current, plan } = await reviewedPlan();
     for (const b of plan.accepted) baselineRepoPath(suiteDir, b.label); // refuses a label that would leave the folder, before anything else
     core.setOutput('refused', plan.refused.map((r) => r.label).join(','));
-    const rctx = out.reportContext(ctx, reviewedRun.artifactName);
+    const rctx = reviewedContext(out, ctx, reviewedRun);
     const acceptanceView = (commitSha: string | null, commitUrl: string | null, note: string | null, commands: string | null = null) => ({
       accepted: plan.accepted.map((b) => b.label),
       refused: plan.refused,
