@@ -20,7 +20,7 @@ import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSumm
 import type { GateView } from '../report/model.js';
 import { clip, escapeInline, inertText } from '../report/escape.js';
 import { markerLine, sanitizeMarker } from '../report/metadata.js';
-import { MAX_COMMANDS_CHARS } from '../report/blocks.js';
+import { capitalized, MAX_COMMANDS_CHARS } from '../report/blocks.js';
 import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
 import { screenAccepted } from '../accept/screen.js';
 import { foreignSuite } from '../accept/suite-dir.js';
@@ -563,7 +563,7 @@ export function refusalNotice(reason: string): string {
   const room = NOTICE_RESERVE_CHARS - NOTICE_START_MAX.length - NOTICE_END.length - 4;
   let shown = reason;
   for (;;) {
-    const notice = `> [!WARNING]\n> **Baselines not accepted.** ${escapeInline(shown)}`;
+    const notice = `> [!WARNING]\n> **Baselines not accepted.** ${escapeInline(capitalized(shown))}`;
     if (notice.length <= room || shown.length <= 1) return notice;
     shown = clip(reason, Math.floor(shown.length * 0.8));
   }
