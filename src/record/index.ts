@@ -374,7 +374,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     // An older shard's record has no `meaning`: the run's is the one the shards recorded, whatever order they come in.
     ...mergedMeaning(records, shard, log),
     // An older shard's record has no `repeat`: the run's is the one the others say (sameRepeat).
-    ...(shared.repeat === undefined ? pickRepeat(records) : {}),
+    ...mergedRepeat(records),
     tallies: tallies([...fixtures, ...personas]),
     interrupted: records.some((r) => r.interrupted),
     fixtures,
@@ -388,40 +388,81 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   };
 }
 
-/** `--repeat 3 --repeat-max 6 (3 attempts an item, 2 to pass, up to 6)`: a record's `repeat` in words. */
-function repeatWords(r: RunRepeat): string {
+/**
+ * `--repeat 3 --repeat-max 6 (3 attempts an item, 2 to pass, up to 6)`: a record's `repeat` in
+ * words; `changed`, the items whose own repeat the flags changed (summed over a setting's shards,
+ * null: a record does not say), is said when given.
+ */
+function repeatWords(r: RunRepeat, changed?: number | null): string {
   const flags = r.flags === undefined ? 'no --repeat' : [r.flags.count === undefined ? [] : [`--repeat ${r.flags.count}`], r.flags.max === undefined ? [] : [`--repeat-max ${r.flags.max}`]].flat().join(' ');
   const attempts = `${r.count} ${r.count === 1 ? 'attempt' : 'attempts'} an item${r.count === 1 ? '' : `, ${r.minPass} to pass`}${r.max === undefined ? '' : `, up to ${r.max}`}`;
-  return `${flags} (${attempts})`;
+  const own =
+    changed === undefined || r.flags === undefined
+      ? ''
+      : changed === null
+        ? '; not said which items it changed (written by an earlier agent-replay)'
+        : changed === 0
+          ? '; no item\'s own repeat changed'
+          : `; the own repeat of ${plural(changed, 'item', 'items')} changed`;
+  return `${flags} (${attempts}${own})`;
 }
+
+/** What an item without its own `repeat` ran with: its attempts, the passes they need and its most attempts. */
+const ranKey = (r: RunRepeat): string => JSON.stringify([r.count, r.minPass, r.max ?? null]);
+/** The flags as given (`--repeat`, `--repeat-max`). */
+const askedKey = (r: RunRepeat): string => JSON.stringify([r.flags?.count ?? null, r.flags?.max ?? null]);
 
 /**
  * Shards run with different repeats are refused (docs/action.md, "Shards: one suite over a CI
  * matrix"): their items' pass rates are over different numbers of attempts, and the merged run
- * would show them as one run's. Each setting is said with the shards that ran with it. A record
- * without `repeat` (an older agent-replay) does not say its own: it is not held against the others.
+ * would show them as one run's. What is compared is what the shards ran, not how it was asked: an
+ * item without its own repeat ran with the record's `count`, `minPass` and `max` (`--repeat 3`
+ * beside config.yml's `repeat: 3` is the same 3 attempts), and an item with its own ran with it
+ * unless flags changed it (`flags.changed`). Shards given different flags are alike when what
+ * they ran is and no flag changed an item's own repeat; else each setting is said with the shards
+ * that ran with it. A record without `repeat` (an older agent-replay) does not say its own: it is
+ * not held against the others.
  */
 function sameRepeat(records: readonly RunRecord[], shard: (i: number) => string): void {
-  const bySetting = new Map<string, { repeat: RunRepeat; shards: string[] }>();
-  records.forEach((r, i) => {
-    if (r.repeat === undefined) return;
-    const { count, minPass, max, flags } = r.repeat;
-    const key = JSON.stringify([count, minPass, max ?? null, flags?.count ?? null, flags?.max ?? null]);
-    const seen = bySetting.get(key) ?? { repeat: r.repeat, shards: [] };
+  const said = records.flatMap((r, i) => (r.repeat === undefined ? [] : [{ repeat: r.repeat, i }]));
+  const ran = new Set(said.map((s) => ranKey(s.repeat))).size < 2;
+  const asked = new Set(said.map((s) => askedKey(s.repeat))).size < 2;
+  if (ran && (asked || said.every((s) => s.repeat.flags === undefined || s.repeat.flags.changed === 0))) return;
+  // Only flags differ: each setting is the flags as given, with the own repeats they changed.
+  const bySetting = new Map<string, { repeat: RunRepeat; shards: string[]; changed: number | null }>();
+  for (const { repeat, i } of said) {
+    const key = ran ? askedKey(repeat) : JSON.stringify([ranKey(repeat), askedKey(repeat)]);
+    const seen = bySetting.get(key) ?? { repeat, shards: [], changed: 0 };
     seen.shards.push(shard(i));
+    const changed = repeat.flags?.changed ?? (repeat.flags === undefined ? 0 : null);
+    seen.changed = seen.changed === null || changed === null ? null : seen.changed + changed;
     bySetting.set(key, seen);
-  });
-  if (bySetting.size < 2) return;
-  const said = [...bySetting.values()].map((s) => `${s.shards.join(', ')} with ${repeatWords(s.repeat)}`).join('; ');
+  }
+  const words = [...bySetting.values()].map((s) => `${s.shards.join(', ')} with ${ran ? repeatWords(s.repeat, s.changed) : repeatWords(s.repeat)}`).join('; ');
+  const why = ran
+    ? "--repeat and --repeat-max change an item's own repeat, which a shard run without them (or with others) keeps: items with their own would be over different numbers of attempts, shown as one run's"
+    : "their pass rates would be over different numbers of attempts, shown as one run's";
   throw new UserError(
-    `shards were run with different repeats: ${said}; their pass rates would be over different numbers of attempts, shown as one run's: run every shard with the same --repeat and --repeat-max (the Action's repeat and repeat-max inputs), then merge their records`,
+    `shards were run with different repeats: ${words}; ${why}: run every shard with the same --repeat and --repeat-max (the Action's repeat and repeat-max inputs), then merge their records`,
   );
 }
 
-/** The repeat of the first record that says it (records written before it was kept do not). */
-function pickRepeat(records: readonly RunRecord[]): Pick<RunRecord, 'repeat'> {
-  const repeat = records.find((r) => r.repeat !== undefined)?.repeat;
-  return repeat === undefined ? {} : { repeat };
+/**
+ * The merged run's repeat (sameRepeat has found the shards alike): what an item without its own ran
+ * with; the flags when every shard that says its repeat was given the same, `changed` summed (absent
+ * when a shard does not say it); none when they were given different flags, which changed no item's
+ * own repeat: every item ran as config.yml's repeat says. Absent when no record says its repeat.
+ */
+function mergedRepeat(records: readonly RunRecord[]): Pick<RunRecord, 'repeat'> {
+  const said = records.flatMap((r) => (r.repeat === undefined ? [] : [r.repeat]));
+  const first = said[0];
+  if (first === undefined) return {};
+  const { flags, ...ran } = first;
+  if (flags === undefined || !said.every((r) => askedKey(r) === askedKey(first))) return { repeat: ran };
+  const changes = said.map((r) => r.flags?.changed);
+  const { changed: _first, ...given } = flags;
+  const changed = changes.every((n) => n !== undefined) ? { changed: changes.reduce((a: number, n) => a + (n as number), 0) } : {};
+  return { repeat: { ...ran, flags: { ...given, ...changed } } };
 }
 
 /**

@@ -516,6 +516,34 @@ describe('mergeRecords with shards', () => {
     expect('repeat' in mergeRecords([older, shardRun(1, 4, ['a'])])).toBe(false);
   });
 
+  it('shards that ran the same repeat are merged however it was asked: --repeat 3 beside config.yml\'s repeat: 3; a flag that changed an item\'s own repeat, or adaptive beside fixed, is refused', () => {
+    const names = ['s1.json', 's2.json'];
+    const flagged = { count: 3, minPass: 2, flags: { count: 3, changed: 0 } };
+    const configured = { count: 3, minPass: 2 };
+    const merged = mergeRecords([{ ...shardRun(1, 2, ['a']), repeat: flagged }, { ...shardRun(2, 2, ['b']), repeat: configured }], names);
+    expect(merged.fixtures.map((f) => f.label)).toEqual(['a', 'b']);
+    // Every item ran as config.yml's repeat says: the merged run names no flag, whichever shard comes first.
+    expect(merged.repeat).toEqual(configured);
+    expect(mergeRecords([{ ...shardRun(2, 2, ['b']), repeat: configured }, { ...shardRun(1, 2, ['a']), repeat: flagged }]).repeat).toEqual(configured);
+    // The same flags in every shard: the merged run says them, and the own repeats they changed, summed.
+    const again = mergeRecords([{ ...shardRun(1, 2, ['a']), repeat: { ...flagged, flags: { count: 3, changed: 1 } } }, { ...shardRun(2, 2, ['b']), repeat: { ...flagged, flags: { count: 3, changed: 2 } } }]);
+    expect(again.repeat).toEqual({ count: 3, minPass: 2, flags: { count: 3, changed: 3 } });
+    expect(parseRecord(serializeRecord(again), 'm.json').repeat).toEqual(again.repeat);
+    // --repeat 3 made an item whose own repeat is 5 attempts run 3, which the other shard's items kept.
+    expect(() => mergeRecords([{ ...shardRun(1, 2, ['a']), repeat: { ...flagged, flags: { count: 3, changed: 1 } } }, { ...shardRun(2, 2, ['b']), repeat: configured }], names)).toThrow(
+      "shards were run with different repeats: shard 1/2 (s1.json) with --repeat 3 (3 attempts an item, 2 to pass; the own repeat of 1 item changed); shard 2/2 (s2.json) with no --repeat (3 attempts an item, 2 to pass); --repeat and --repeat-max change an item's own repeat, which a shard run without them (or with others) keeps: items with their own would be over different numbers of attempts, shown as one run's: run every shard with the same --repeat and --repeat-max (the Action's repeat and repeat-max inputs), then merge their records",
+    );
+    // A record that does not say what its flags changed is not taken as having changed nothing.
+    expect(() => mergeRecords([{ ...shardRun(1, 2, ['a']), repeat: { ...flagged, flags: { count: 3 } } }, { ...shardRun(2, 2, ['b']), repeat: configured }], names)).toThrow(
+      /^shards were run with different repeats: shard 1\/2 \(s1\.json\) with --repeat 3 \(3 attempts an item, 2 to pass; not said which items it changed \(written by an earlier agent-replay\)\); shard 2\/2/,
+    );
+    // Adaptive beside fixed, and 3 attempts beside 1, whatever the flags changed.
+    expect(() => mergeRecords([{ ...shardRun(1, 2, ['a']), repeat: { count: 3, minPass: 2, max: 6, flags: { max: 6, changed: 0 } } }, { ...shardRun(2, 2, ['b']), repeat: configured }], names)).toThrow(
+      /^shards were run with different repeats: shard 1\/2 \(s1\.json\) with --repeat-max 6 \(3 attempts an item, 2 to pass, up to 6\); shard 2\/2 \(s2\.json\) with no --repeat \(3 attempts an item, 2 to pass\); their pass rates would be over different numbers of attempts/,
+    );
+    expect(() => mergeRecords([{ ...shardRun(1, 2, ['a']), repeat: flagged }, { ...shardRun(2, 2, ['b']), repeat: { count: 1, minPass: 1 } }], names)).toThrow(/with no --repeat \(1 attempt an item\); their pass rates/);
+  });
+
   it('a record whose shard index exceeds its total is refused', () => {
     const bad = { ...shardRun(1, 2, ['a']), shard: { index: 3, total: 2, suiteHash: SUITE } };
     expect(() => parseRecord(JSON.stringify(bad), 'bad.json')).toThrow(/bad\.json: .*shard: shard index must not exceed the shard total/);
