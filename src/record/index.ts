@@ -14,6 +14,7 @@ import { writeRecordFile } from './stream.js';
 import { docsUrl, TOOL } from '../version.js';
 import { hideEndpointTokens, sameEndpoint } from '../endpoint.js';
 import { plural } from '../words.js';
+import { MIXED_SELECTION } from '../evaluate/shard.js';
 
 export { openRecordStream, RecordWriteError, writeRecordFile, type ItemKind, type RecordStream } from './stream.js';
 
@@ -328,7 +329,12 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
       whole.length === 0
         ? ''
         : `; ${whole.join(', ')} ${whole.length === 1 ? 'is no shard but a whole run or a merge of shards' : 'are no shards but whole runs or merges of shards'}: give either ${whole.length === 1 ? 'it' : 'them'} or the shard records, not both (download the shards' artifacts only, agent-replay-results-<commit>-shard-*)`;
-    const parts = [...reruns].sort((a, b) => a - b).map((i) => `${names[i] ?? `record ${i + 1}`} replayed part of the suite (${partOf(records[i] as RunRecord) as string})`);
+    // A merge of records given different selections is said as what it is, not as a part it replayed.
+    const parts = [...reruns].sort((a, b) => a - b).map((i) => {
+      const { selection } = records[i] as RunRecord;
+      const part = partOf(records[i] as RunRecord) as string;
+      return `${names[i] ?? `record ${i + 1}`} ${selection?.rerunOf == null && selection?.only == null ? `is ${part}` : `replayed part of the suite (${part})`}`;
+    });
     const rerun = parts.length === 0 ? '' : `; ${parts.join(', ')}: a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)`;
     const suiteless = [...unsuited].map((pair) => {
       const [a, b] = JSON.parse(pair) as [number, number];
@@ -519,11 +525,16 @@ function suiteOrder<T extends { file: string; line: number }>(items: T[]): T[] {
   return items.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
 }
 
-/** A record of part of what it replays (`--rerun FILE`, `--only LABELS`), those flags in words; null for a whole one. */
+/**
+ * A record of part of what it replays (`--rerun FILE`, `--only LABELS`), those flags in words; null
+ * for a whole one. A merge of records given different ones (or some none: mergedEvaluations) names
+ * neither: it is said as that merge, with the items it replayed.
+ */
 function partOf(r: RunRecord): string | null {
   const sel = r.selection;
   if (sel == null) return null;
-  return [sel.rerunOf === null ? [] : [`--rerun ${sel.rerunOf}`], sel.only === null ? [] : [`--only ${sel.only.join(',')}`]].flat().join(' ') || 'a selection';
+  const flags = [sel.rerunOf === null ? [] : [`--rerun ${sel.rerunOf}`], sel.only === null ? [] : [`--only ${sel.only.join(',')}`]].flat().join(' ');
+  return flags || `a merge of records ${MIXED_SELECTION}, ${plural(sel.labels.length, 'item', 'items')} replayed`;
 }
 
 /**

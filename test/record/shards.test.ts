@@ -414,6 +414,15 @@ describe('mergeRecords with shards', () => {
     expect(both.selection?.only).toBeNull();
   });
 
+  it('a merge of shards given different selections, merged again beside a re-run of it, is said as that merge with the items it replayed, not as "a selection"', () => {
+    const only = run([fixture('a')], { shard: { index: 1, total: 2, suiteHash: SUITE }, selection: { rerunOf: null, only: ['a*'], labels: ['a'] } });
+    const merged = mergeRecords([only, run([fixture('b'), fixture('c')], { shard: { index: 2, total: 2, suiteHash: SUITE } })]);
+    const again = run([fixture('b', { reply: 'again' })], { startedAt: '2026-12-01T10:00:00.000Z', selection: { rerunOf: 'm.json', only: null, labels: ['b'] } });
+    expect(() => mergeRecords([merged, again], ['m.json', 'r.json'])).toThrow(
+      'shards overlap: 1 fixture is in more than one shard: "b" (shard 1 (m.json) and shard 2 (r.json)); each fixture must be replayed by exactly one shard; m.json is a merge of records replayed with different --rerun or --only (or none), 3 items replayed, r.json replayed part of the suite (--rerun m.json): a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)',
+    );
+  });
+
   it("a merged selection's --rerun and --only are the merged run's: kept when every shard was given the same, null where they differ", async () => {
     // Written and read back as report reads the shards' artifacts.
     const dir = await tempDir('agent-replay-selection-shards-');
