@@ -780,8 +780,8 @@ function mergedEstimate(records: readonly RunRecord[], usd: number): RunRecord['
  * The judge and the simulator of the merged run, whatever order the shards are given in: a shard
  * whose model fell back to the plain prompt says so for the run (docs/configuration.md,
  * "Structured output"), and a simulator is the one any shard used. Shards judged by different
- * judges (another judge-model input in one job) are named all, in the order first given, as
- * different agents are (mergedWriters), with a line in the log naming each shard's. A judge of one
+ * judges (another judge-model input in one job) are named all, each quoted, in the order first
+ * given, as different agents are (mergedWriters), with a line in the log naming each shard's. A judge of one
  * name asked at different addresses (another judge-base-url) is as many judges, each named with
  * its address ("openai gpt-4o-mini at https://a.example/v1"): another address serving a model of
  * the same name is another judge (docs/evaluations.md, "What defined each item").
@@ -801,14 +801,31 @@ function mergedModels(records: readonly RunRecord[], shard: (i: number) => strin
     return name === null || where[i] === undefined || addresses(name).size < 2 ? name : `${name} at ${where[i] as string}`;
   };
   const judges = records.map((_, i) => judgeOf(i));
-  const names = [...new Set(judges.flatMap((j) => (j === null ? [] : [j])))];
+  const names = [...new Set(judges.flatMap((j) => (j === null ? [] : judgeList(j))))];
+  // Each quoted: a panel's name holds ", " ("panel of 2: openai a, openai b"), as a label may.
+  const listed = (j: string): string => judgeList(j).map((n) => JSON.stringify(n)).join(', ');
   if (names.length > 1) {
-    const said = judges.map((j, i) => `${shard(i)}: ${j ?? 'no judge'}`).join('; ');
+    const said = judges.map((j, i) => `${shard(i)}: ${j === null ? 'no judge' : listed(j)}`).join('; ');
     log(`the shards were judged by different judges (${said}): the merged run names them all; give every shard's job the same judge (the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`);
   }
-  const judge = names.length > 1 ? { ...picked, name: names.join(', ') } : picked;
+  const judge = names.length > 1 ? { ...picked, name: names.map((n) => JSON.stringify(n)).join(', ') } : picked;
   const simulator = pick(records.flatMap((r) => (r.simulator === undefined ? [] : [r.simulator])));
   return { judge, ...(simulator === undefined ? {} : { simulator }) };
+}
+
+/**
+ * The judges a record's `judge.name` names: one, or those a merge of shards judged by different
+ * judges listed, each quoted (`"panel of 2: openai a, openai b", "openai c"`), so that a merge
+ * merged again names each judge once, never a list inside a list.
+ */
+function judgeList(name: string): string[] {
+  if (!name.startsWith('"')) return [name];
+  try {
+    const list: unknown = JSON.parse(`[${name}]`);
+    return Array.isArray(list) && list.length > 1 && list.every((n) => typeof n === 'string') ? (list as string[]) : [name];
+  } catch {
+    return [name];
+  }
 }
 
 /**

@@ -663,14 +663,31 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     const lines: string[] = [];
     const by = (name: string | null): Partial<RunRecord> => ({ judge: { name } });
     const m = mergeRecords([part(1, ['a'], by('openai gpt-4o-mini')), part(2, ['b'], by('openai gpt-4o')), part(3, ['c'], by('openai gpt-4o-mini'))], ['1.json', '2.json', '3.json'], (l) => lines.push(l));
-    expect(m.judge.name).toBe('openai gpt-4o-mini, openai gpt-4o');
+    expect(m.judge.name).toBe('"openai gpt-4o-mini", "openai gpt-4o"');
     expect(lines).toContain(
-      "the shards were judged by different judges (shard 1/3 (1.json): openai gpt-4o-mini; shard 2/3 (2.json): openai gpt-4o; shard 3/3 (3.json): openai gpt-4o-mini): the merged run names them all; give every shard's job the same judge (the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)",
+      `the shards were judged by different judges (shard 1/3 (1.json): "openai gpt-4o-mini"; shard 2/3 (2.json): "openai gpt-4o"; shard 3/3 (3.json): "openai gpt-4o-mini"): the merged run names them all; give every shard's job the same judge (the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`,
     );
     // One judge (a shard without one beside it included): its name, and nothing said.
     const quiet: string[] = [];
     expect(mergeRecords([part(1, ['a'], by('openai gpt-4o')), part(2, ['b'], by(null))], [], (l) => quiet.push(l)).judge.name).toBe('openai gpt-4o');
     expect(quiet.filter((l) => l.includes('judge'))).toEqual([]);
+  });
+
+  it('panels whose names hold ", " are each named whole: quoted, in the merged run and the log line; a merge merged again names each judge once', () => {
+    const by = (name: string): Partial<RunRecord> => ({ judge: { name } });
+    const [p1, p2] = ['panel of 2: openai a, openai b', 'panel of 2: openai a, openai c'];
+    const lines: string[] = [];
+    const m = mergeRecords([part(1, ['a'], by(p1)), part(2, ['b'], by(p2))], ['1.json', '2.json'], (l) => lines.push(l));
+    expect(m.judge.name).toBe('"panel of 2: openai a, openai b", "panel of 2: openai a, openai c"');
+    expect(lines[0]).toMatch(/^the shards were judged by different judges \(shard 1\/3 \(1\.json\): "panel of 2: openai a, openai b"; shard 2\/3 \(2\.json\): "panel of 2: openai a, openai c"\): /);
+    // A label holding a quote is written so it reads back whole.
+    expect(mergeRecords([part(1, ['a'], by('the "strict" judge')), part(2, ['b'], by(p1))], [], () => {}).judge.name).toBe('"the \\"strict\\" judge", "panel of 2: openai a, openai b"');
+    // The merge of shards 1 and 2 beside shard 3, judged by the first panel: each judge named once, not a list in a list.
+    const partial = { ...m, incomplete: { total: 3, suiteHash: SUITE, missing: [3], foreign: [] } };
+    const again: string[] = [];
+    const whole = mergeRecords([partial, part(3, ['c'], by(p1))], ['m.json', '3.json'], (l) => again.push(l));
+    expect(whole.judge.name).toBe(m.judge.name);
+    expect(again.find((l) => l.includes('judges'))).toContain('(the merge of shards 1/3, 2/3 (m.json): "panel of 2: openai a, openai b", "panel of 2: openai a, openai c"; shard 3/3 (3.json): "panel of 2: openai a, openai b")');
   });
 
   it('one judge name at different addresses (another judge-base-url in one job) is as many judges, each named with its address', async () => {
@@ -685,9 +702,9 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     const records = await Promise.all(files.map((f) => readRecord(f)));
     const lines: string[] = [];
     const m = mergeRecords(records, ['1.json', '2.json', '3.json'], (l) => lines.push(l));
-    expect(m.judge.name).toBe('openai gpt-4o-mini at https://judge-a.example/v1, openai gpt-4o-mini at https://judge-b.example/v1');
+    expect(m.judge.name).toBe('"openai gpt-4o-mini at https://judge-a.example/v1", "openai gpt-4o-mini at https://judge-b.example/v1"');
     expect(lines).toContain(
-      "the shards were judged by different judges (shard 1/3 (1.json): openai gpt-4o-mini at https://judge-a.example/v1; shard 2/3 (2.json): openai gpt-4o-mini at https://judge-b.example/v1; shard 3/3 (3.json): openai gpt-4o-mini at https://judge-a.example/v1): the merged run names them all; give every shard's job the same judge (the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)",
+      `the shards were judged by different judges (shard 1/3 (1.json): "openai gpt-4o-mini at https://judge-a.example/v1"; shard 2/3 (2.json): "openai gpt-4o-mini at https://judge-b.example/v1"; shard 3/3 (3.json): "openai gpt-4o-mini at https://judge-a.example/v1"): the merged run names them all; give every shard's job the same judge (the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`,
     );
     // One address, or a record from before addresses were kept beside it: one judge, nothing said.
     const quiet: string[] = [];
