@@ -528,8 +528,8 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
       // Calls are counted where they are made; reused results are read from the record.
       spend: { ...meter.spend(), judgeReused: reusedCount(record) },
       ...(sharded !== null ? { shard: sharded.info } : {}),
-      // By which a merge tells shards given the same --repeat (docs/results-json.md).
-      repeat: runRepeat(policy),
+      // By which a merge tells shards run alike (docs/results-json.md).
+      repeat: runRepeat(policy, [...suite.fixtures, ...suite.personas]),
       ...(run.removed.length > 0 ? { removed: run.removed } : {}),
     };
     return {
