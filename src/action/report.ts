@@ -110,8 +110,11 @@ export interface ReadResults {
  * `agent-replay-results-apps-sales-.agent-replay-<sha>-shard-1-of-2`): it is skipped, named in
  * `skipped`, rather than merged into this one's run. None left is an error that names the files
  * and the fix. A record without `suitePath` (its suite in no git repository, or written before it)
- * is kept as before, and so is every record when the dir input is no folder inside the repository,
- * unless they are runs of two or more suites, which are refused as the CLI's `report` refuses them
+ * goes with the step whose pattern downloads it: it is kept as a run of the step's suite, and
+ * given that `suitePath`, so that the merge reads it as this step reads it (beside a re-run that
+ * says the suite, one run given twice, not two runs that cannot be told to be of one suite). Every
+ * record is kept as it is when the dir input is no folder inside the repository, unless they are
+ * runs of two or more suites, which are refused as the CLI's `report` refuses them
  * (refuseMixedSuites; docs/action.md, "Two suites in one repository").
  */
 export function ownSuiteResults(read: readonly ReadResults[], dir: string): { kept: ReadResults[]; skipped: { file: string; suitePath: string }[] } {
@@ -123,9 +126,9 @@ export function ownSuiteResults(read: readonly ReadResults[], dir: string): { ke
   const kept: ReadResults[] = [];
   const skipped: { file: string; suitePath: string }[] = [];
   for (const r of read) {
-    const ran: string = r.record.suitePath === undefined ? own : posix.normalize(r.record.suitePath);
-    if (ran === own) kept.push(r);
-    else skipped.push({ file: r.file, suitePath: ran });
+    if (r.record.suitePath === undefined) kept.push({ file: r.file, record: { ...r.record, suitePath: own } });
+    else if (posix.normalize(r.record.suitePath) === own) kept.push(r);
+    else skipped.push({ file: r.file, suitePath: posix.normalize(r.record.suitePath) });
   }
   if (kept.length === 0 && skipped.length > 0) {
     const first = skipped[0] as { file: string; suitePath: string };
