@@ -70,7 +70,7 @@ describe('ownSuiteResults', () => {
     const two = [...read, at('shards/a/results.json', '.agent-replay'), at('shards/s2/results.json', 'apps/sales/.agent-replay/')];
     expect(() => ownSuiteResults(two, '/abs/suite')).toThrow(
       `report mode: the results files are runs of 2 suites (their suitePath): ${SALES}, shards/s2/results.json are runs of the suite in apps/sales/.agent-replay; shards/a/results.json is a run of the suite in .agent-replay. ` +
-        "A report is of one suite, and these would be merged as one run, so nothing was posted: this step's dir input, /abs/suite, is no folder inside the repository, so none of them can be told to be its suite. " +
+        "A report is of one suite, and these would be merged as one run, so they were not merged: this step's dir input, /abs/suite, is no folder inside the repository, so none of them can be told to be its suite. " +
         "Report each suite in its own step, with its folder as dir (its check step's) and its results artifacts only: dir: apps/sales/.agent-replay with pattern: agent-replay-results-apps-sales-.agent-replay-<commit>*, then dir: .agent-replay with pattern: agent-replay-results-<commit>* " +
         '(shards/old/results.json does not say its suite: it goes with the step whose pattern downloads it)',
     );
