@@ -266,7 +266,10 @@ export async function postMergeRefused(reason: string, read: readonly ReadResult
   if (found.refused !== null) core.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}. The refusal is in the job summary and the error below.`);
   core.setOutput('gate', 'failed');
   core.setOutput('verified', 'false');
-  await out.comment(body, { at: here });
+  if (here.pull !== null) return out.comment(body, { at: here });
+  // The publisher's line would say the results are in the job summary: here nothing was merged.
+  core.setOutput('comment-status', 'skipped');
+  if (inputs.comment && found.refused === null) log.info('comment: no pull request to comment on. The refusal is in the job summary');
 }
 
 export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {

@@ -232,6 +232,8 @@ describe('report mode', () => {
       const event = await actionContextOf('workflow_run', { action: 'completed', workflow_run: { id: 1001, head_sha: HEAD, pull_requests: [] } });
       await expect(reportMode(fork, event, deps)).rejects.toThrow(/^shards were run with different repeats/);
       expect(gh.comments('octo', 'shop', 5)).toEqual([]);
+      // Nothing was merged: no line says the results are in the job summary.
+      expect(logged.join('')).not.toContain('The results are in');
       expect(logged.join('')).toContain('::warning::comment: not posted on #5: its head is 2222222, but the workflow run 1001 ran on 1111111 (another pull request, or a head that moved since: the check of the new head reports it). The refusal is in the job summary and the error below.');
     } finally {
       vi.restoreAllMocks();
