@@ -576,7 +576,7 @@ describe('surfaces of an incomplete merge', () => {
 
   it('JUnit counts the missing shard as a test case in error, so that a CI viewer does not show the merge as green', () => {
     const xml = renderJUnit(merged);
-    expect(xml).toContain('<testcase classname="agent-replay" name="incomplete merge" time="0">\n      <error message="shard 2/2 missing" type="incomplete merge"/>\n    </testcase>');
+    expect(xml).toContain('<testcase classname="agent-replay" name="incomplete merge" file=".agent-replay" time="0">\n      <error message="shard 2/2 missing" type="incomplete merge"/>\n    </testcase>');
     expect(xml).toMatch(/<testsuite name="agent-replay" tests="3" failures="0" errors="1" /);
     // A whole merge has no such case.
     const whole = renderJUnit(mergeRecords([shardRun(1, 2, ['a', 'b']), shardRun(2, 2, ['c', 'd'])], ['1.json', '2.json']));
@@ -588,8 +588,16 @@ describe('surfaces of an incomplete merge', () => {
     // mikepenz/action-junit-report, given no `file`, searches the repository for `<classname's last dot-part>.*`.
     const inSuite = mergeRecords([{ ...shardRun(1, 2, ['a', 'b']), suitePath: 'apps/shop/.agent-replay' }], ['1.json']);
     expect(renderJUnit(inSuite)).toContain('<testcase classname="agent-replay" name="incomplete merge" file="apps/shop/.agent-replay" time="0">');
-    // A record made outside a repository says no suite folder: no file is named rather than a wrong one.
-    expect(renderJUnit(merged)).toContain('<testcase classname="agent-replay" name="incomplete merge" time="0">');
+    // A record made outside a repository (or by an older agent-replay) says no suitePath: the folder its
+    // items' files name is the file, as their own test cases' `file` is (was: no file, and the search again).
+    expect(merged.suitePath).toBeUndefined();
+    expect(renderJUnit(merged)).toContain('<testcase classname="agent-replay" name="incomplete merge" file=".agent-replay" time="0">');
+    const at = (file: string): RunRecord => mergeRecords([run([fixture('a', { file })], { shard: { index: 1, total: 2, suiteHash: SUITE } })], ['1.json']);
+    expect(renderJUnit(at('apps/x/.agent-replay/fixtures/a.yml'))).toContain('name="incomplete merge" file="apps/x/.agent-replay" time="0">');
+    // A run in the suite folder itself names its files from there.
+    expect(renderJUnit(at('fixtures/a.yml'))).toContain('name="incomplete merge" file="." time="0">');
+    // Files in no suite's fixtures or personas folder name none: no file rather than a wrong one.
+    expect(renderJUnit(at('elsewhere/a.yml'))).toContain('<testcase classname="agent-replay" name="incomplete merge" time="0">');
   });
 
   it('an untrusted file name in a foreign shard is escaped in the markdown', () => {
