@@ -139,3 +139,35 @@ describe('makeRedactor: an Authorization value', () => {
     expect(redact('a horsebattery')).toBe('a horsebattery');
   });
 });
+
+describe('makeRedactor: a secret inside base64 of a longer text', () => {
+  const KEY = 'sk-agent-7Hq2Lm9Px4Rt/+x?';
+  const redact = makeRedactor([KEY]);
+  // Every place the key may start in a 3-byte group, and every place it may end.
+  const texts = ['', 'u', 'us', 'user:'].flatMap((before) => ['', 'a', 'ab', 'abc'].map((after) => `${before}${KEY}${after}`));
+
+  it.each([
+    ['base64', (t: string) => Buffer.from(t).toString('base64')],
+    ['base64url', (t: string) => Buffer.from(t).toString('base64url')],
+    ['base64, percent-encoded', (t: string) => encodeURIComponent(Buffer.from(t).toString('base64'))],
+    ['base64 in JSON with / escaped as \\/', (t: string) => Buffer.from(t).toString('base64').replace(/\//g, '\\/')],
+  ])('%s: basic auth of user:key, wherever the key falls', (_name, encode) => {
+    for (const text of texts) {
+      const encoded = encode(text);
+      const out = redact(`Authorization: Basic ${encoded}`);
+      expect(out, text).toContain('***');
+      // What is left around *** is decided by the bytes around the key: none of the key's own characters.
+      expect(out.length, text).toBeLessThan(`Authorization: Basic ${encoded}`.length - 12);
+      expect(out, text).not.toContain(encode(KEY).slice(4, -4));
+    }
+  });
+
+  it('a secret shorter than 12 characters is not looked for inside base64, and base64 of other text is left alone', () => {
+    const short = makeRedactor(['sk-12345678']);
+    const encoded = Buffer.from('user:sk-12345678').toString('base64');
+    expect(short(encoded)).toBe(encoded);
+    const other = Buffer.from('user:another-key-entirely').toString('base64');
+    expect(redact(other)).toBe(other);
+  });
+});
+
