@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeRedactor } from '../../src/secrets.js';
+import { urlCredentialSecrets } from '../../src/suite/url-credentials.js';
 import { prng } from '../support/prng.js';
 
 const TOKEN = 'ab/c"d\\e f+g&h=i?j#k%l<m>n';
@@ -171,3 +172,18 @@ describe('makeRedactor: a secret inside base64 of a longer text', () => {
   });
 });
 
+describe('urlCredentialSecrets: the keys an address carries', () => {
+  it('a query value named as a credential or looking like a token, and a path segment that looks like one; names and settings stay', () => {
+    expect(urlCredentialSecrets('https://x.example/hooks/AbCdEf0123456789XyZw/chat?api_key=sk%2Dlit-1&code=abcd1&model=gpt-4o-mini&stream=true&v=2024-06-01')).toEqual([
+      'sk%2Dlit-1',
+      'sk-lit-1',
+      'abcd1',
+      'AbCdEf0123456789XyZw',
+    ]);
+    expect(urlCredentialSecrets('https://x.example/v1/chat?session=Zx9Yw8Vu7Ts6Rq5Po4Nm')).toEqual(['Zx9Yw8Vu7Ts6Rq5Po4Nm']);
+    // A `${NAME}` is a secret once substituted, not as the reference written.
+    expect(urlCredentialSecrets('https://x.example/chat?api_key=${API_KEY}')).toEqual([]);
+    // An address that does not parse is read all the same: its error quotes it.
+    expect(urlCredentialSecrets('https://x.example:99999/chat?token=tok-12345')).toEqual(['tok-12345']);
+  });
+});
