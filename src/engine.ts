@@ -416,19 +416,21 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
   // How the run's clients reach their servers: directly, or through the proxy the environment names
   // (docs/configuration.md, "Behind a proxy"). A value that is not a proxy address stops the run here.
   const network = await networkFrom(options.env);
-  // Every text of the run that leaves it is redacted here: the record's (replay), and a client's
-  // warning, which may quote what the agent sent (the keys of its answer).
+  // Every text of the run that leaves it is redacted here: the record's (replay), a client's
+  // warning, which may quote what the agent sent (the keys of its answer), and the log's lines,
+  // which name the addresses of config.yml (a trace store's path may hold a token).
   const redact = makeRedactor(config.secrets);
   const onWarning = options.onWarning === undefined ? undefined : (message: string) => options.onWarning?.(redact(message));
+  const onLog = (line: string): void => options.onLog?.(redact(line));
   for (const [what, url] of [['the agent', config.agent.url], ['the judge', config.judge?.baseUrl ?? null]] as const) {
     if (url === null) continue;
     const via = network.via(url);
-    if (via !== null) options.onLog?.(`network: ${what} (${new URL(url).origin}) through the proxy ${via}`);
+    if (via !== null) onLog(`network: ${what} (${new URL(url).origin}) through the proxy ${via}`);
   }
   // Spans (docs/traces.md): the receiver starts before the readiness wait, so that an agent started
   // after agent-replay can be pointed at the port the log names; closed when the run ends.
   const traces = deps.makeTurnObserver === undefined && config.traces != null ? await startSpanSource(config.traces, { network }) : null;
-  if (traces !== null) options.onLog?.(traces.where);
+  if (traces !== null) onLog(traces.where);
   // A traceparent of your own puts every turn in one trace, and a turn reads every span of it so far
   // (docs/traces.md, "What is read from spans"): turns in flight at once would read each other's.
   if (traces !== null && config.agent.concurrency > 1 && Object.keys(config.agent.headers).some((h) => h.toLowerCase() === 'traceparent')) {

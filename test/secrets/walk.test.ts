@@ -105,3 +105,18 @@ describe('secrets walked end to end', () => {
     nowhere(KEY);
   });
 });
+
+describe('secrets walked end to end: a trace store', () => {
+  it('a token in the store\'s address is in neither the run\'s log line nor the record', async () => {
+    const agent = await serve((req): AgentReply => ((req.json as { start?: boolean } | undefined)?.start === true ? { json: { reply: 'Welcome!' } } : { json: { reply: 'ok' } }));
+    const store = await serve((): AgentReply => ({ status: 404, body: '' }));
+    const cwd = await makeProject({
+      config: `agent:\n  url: ${agent.url}\n  retries: 0\ntraces:\n  query: { kind: tempo, url: "${store.url.replace(/\/chat$/, '')}/t/${PATH_TOKEN}" }\n  waitMs: 0\n`,
+      fixtures: { 'f.yml': 'fixtures:\n  - { label: a, message: hi, assert: { toolCalled: { tool: x } } }\n' },
+    });
+    const r = await cli(['run', '--fail-on', 'none'], cwd);
+    const results = await readFile(join(cwd, '.agent-replay', 'results', 'results.json'), 'utf8');
+    expect(r.stderr).toContain('traces: reading spans from tempo at http://127.0.0.1:');
+    for (const [name, out] of Object.entries({ results, stdout: r.stdout, stderr: r.stderr })) expect(out, name).not.toContain(PATH_TOKEN);
+  });
+});
