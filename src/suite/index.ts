@@ -349,11 +349,13 @@ function overrideConfig(config: Config | null, overrides: ConfigOverrides, sourc
 
 /**
  * The agent's address, from the file or a flag, may carry a user and password, which its requests
- * send as basic auth: both forms are secrets (docs/configuration.md, "config.yml").
+ * send as basic auth: both forms are secrets (docs/configuration.md, "config.yml"); so is a key in
+ * its query or path, or the judge's (docs/security.md, "Secrets").
  */
 function agentUrlSecrets(config: Config | null, overrides: ConfigOverrides | undefined, found: Findings): void {
   // The file's address and the flag's: an invalid one is quoted in its error, as written.
-  const credentials = [...new Set([...urlCredentialSecrets(config?.agent.url), ...urlCredentialSecrets(overrides?.agentUrl)])];
+  const addresses = [config?.agent.url, overrides?.agentUrl, config?.judge?.baseUrl, overrides?.judge?.baseUrl];
+  const credentials = [...new Set(addresses.flatMap((url) => urlCredentialSecrets(url)))];
   found.secrets.push(...credentials);
   config?.secrets.push(...credentials);
 }
