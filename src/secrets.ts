@@ -116,6 +116,16 @@ export function base64Forms(secret: string): string[] {
 }
 
 /**
+ * Every text the runner should mask for one secret in the job log: its forms (secretForms) and, for
+ * each, the base64 forms the redactor looks for (base64Forms), so an echo that reaches the log some
+ * other way than through our redacted outputs is masked too (docs/security.md, "Secrets").
+ */
+export function maskForms(secret: string): string[] {
+  const forms = secretForms(secret);
+  return [...new Set([...forms, ...forms.flatMap(base64Forms)])].filter((f) => f.length > 0);
+}
+
+/**
  * A secret's base64 form as written, or echoed inside JSON or a URL: of its characters only `+`
  * and `/` have other forms there (`%2B`, `\/`, `%2F`). Cheap to compile, unlike secretPattern.
  */
