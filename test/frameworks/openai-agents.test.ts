@@ -75,9 +75,12 @@ describe('OpenAI Agents SDK route', () => {
     expect(decodeEventStream(body.slice(0, body.indexOf('event: error')))).toEqual({ ok: true, value: { reply: 'Let me ', toolCalls: null } });
   });
 
-  it('fixtures: a reply, an agent error (the run throws: HTTP 500), and a streamed run (text stream)', async () => {
-    const { crash } = await helloAndCrash(config());
+  it('fixtures: a reply, an agent error (the run throws: HTTP 500), a model that speaks before its tool call, and a streamed run (text stream)', async () => {
+    const { crash, lookUp } = await helloAndCrash(config());
     expect(crash.error).toContain('500');
+    // Two message items (one before the function_call, one after its result): both read, a blank line
+    // between (docs/frameworks/openai-agents.md, "Replies").
+    expect(lookUp.reply).toBe('Let me look that up.\n\nOrder 1234 is delivered.');
     await streamedOrder(config('  stream: true\n').replace('store: false,', 'store: false, stream: true,'));
   });
 
