@@ -12,7 +12,7 @@ import { proxyCertificateFix, tlsProblem } from '../tls-certificate.js';
 import { proxyPlainHttpFix } from '../tls-plain.js';
 import { baseUrlSetting, ERROR_IN_200, JUDGE_URL_SETTING, MEANING_URL_SETTING, SIMULATOR_URL_SETTING, STREAMED } from '../judge-url-setting.js';
 import { docsUrl } from '../version.js';
-import { fixStart } from '../assertions/format.js';
+import { FIX_START, fixStart } from '../assertions/format.js';
 
 /** What a cause is read from: a fixture or persona record (the gate may hold only part of one). */
 export interface CauseItem {
@@ -720,21 +720,41 @@ const MEMBER_LABEL = /^(?:"(?:[^"\\]|\\.)*"|[^"](?:(?!: |; ).)*): /;
  * where its label ends to the end of the text: members begin after the counts' "): " and after a
  * "; ", and a label ends at its first ": " (one that holds ": " is quoted, memberLabel), so a
  * label or a server's words that say "response is not JSON" are never read as a member's reason.
- * A "; " inside a reason (its fix) starts no member unless a label and ": " follow it. `own`: each
- * member's reason alone, up to the "; " before the next member's label.
+ * A "; " inside a reason starts no member unless a label and ": " follow it, and never more members
+ * than the `count` the panel's reason names ("2 of 3 members"): where more places read as a label,
+ * the reason's own (a server's unquoted answer "HTTP 500: upstream; note: retry later", a fix of
+ * ours with ": " in it) are left to it, from the last: a "; " that begins a fix of ours (FIX_START),
+ * or that follows a server's answer ("HTTP 500: ...", which runs on to the next member), then the
+ * last ones. `own`: each member's reason alone, up to the "; " before the next member's label.
  */
-function memberReasons(reason: string, from: number): { members: string[]; own: string[] } {
+export function memberReasons(reason: string, from: number, count = Infinity): { members: string[]; own: string[] } {
   const starts = [from];
   for (let at = reason.indexOf('; ', from); at >= 0; at = reason.indexOf('; ', at + 2)) starts.push(at + 2);
   const spans = starts.flatMap((start) => {
     const label = MEMBER_LABEL.exec(reason.slice(start));
     return label === null ? [] : [{ start, at: start + label[0].length }];
   });
+  const inReason = (k: number): boolean => {
+    const m = spans[k] as { start: number; at: number };
+    return FIX_START.test(reason.slice(m.start - 2, m.at)) || SERVER_ANSWER.test(reason.slice((spans[k - 1] as { at: number }).at, m.start));
+  };
+  // The last place that is a reason's own, again after each (a server's answer runs on over those left to it).
+  let k = spans.length - 1;
+  while (spans.length > count && k > 0) {
+    if (inReason(k)) {
+      spans.splice(k, 1);
+      k = spans.length - 1;
+    } else k -= 1;
+  }
+  spans.splice(Math.max(1, count));
   return {
     members: spans.map((m) => reason.slice(m.at)),
     own: spans.map((m, k) => reason.slice(m.at, (spans[k + 1]?.start ?? reason.length + 2) - 2)),
   };
 }
+
+/** A server's answer a member's reason quotes after its status (src/judge/http.ts: `HTTP 500: <its message>`): its words run to where the next member begins. */
+const SERVER_ANSWER = /^HTTP \d{3}\b[^:;]*?: /;
 
 /**
  * How a panel's reason (src/judge/panel.ts, unusableReason: `panel: 2 of 3 members gave no usable
@@ -750,7 +770,7 @@ function panelCounts(reason: string, kind?: string): PanelCounts | null {
   if (counts === null) return null;
   const failed = Number(counts[1]);
   // Each member by the words its own reason begins with, never by words in a label or a server's error.
-  const { members, own } = memberReasons(reason, counts[0].length + 2);
+  const { members, own } = memberReasons(reason, counts[0].length + 2, failed);
   const error200 = members.filter((r) => ERROR_200_START.test(r)).length;
   const unread = members.flatMap((r) => (UNREAD_START.test(r) ? (unfinishedAnswer(r, 'judge') ?? []) : []));
   const cut = members.filter(isCutReason).length;
