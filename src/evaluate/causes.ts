@@ -567,12 +567,13 @@ export function modelDownHint(reason: string, s: ModelSettings): string {
  * failure; a panel's by `first`, how the member not reached that says it begins its reason (DOWN_START), when one does.
  * A proxy's refusal or fault is read from a panel's members' own reasons (`own`, memberReasons), never
  * from a label, another member's words, or a server's answer ("HTTP 500: ...") that quote one.
+ * `said`: a panel's first member not reached, its own reason, quoted when no status is: what it hit, without the members' labels.
  */
-function judgeDown(reason: string, first?: string, own?: readonly string[]): Cause {
+function judgeDown(reason: string, first?: string, own?: readonly string[], said?: string): Cause {
   // A member's status begins its reason ("openai m1: HTTP 401: ..."), never one said in another's ("an error in the HTTP 200 answer").
   const status = downStatus(first ?? reason);
   // The reason of the first item (without its attempt count) says what the judge did.
-  const shown = reason.replace(/ after \d+ (?:attempts?|retries)/, '').trim();
+  const shown = (said ?? reason).replace(/ after \d+ (?:attempts?|retries)/, '').trim();
   const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}` : ''}`;
   const proxy = own === undefined ? proxyCause(reason, 'judge', 'on the way to the judge') : own.reduce<Cause | null>((found, r) => found ?? (/^HTTP \d{3}\b/.test(r) ? null : proxyCause(r, 'judge', 'on the way to the judge')), null);
   return proxy ?? { key: `judge:${status ?? 'unreachable'}`, what, hint: downHint(status, first ?? reason) };
@@ -623,7 +624,9 @@ function panelCause(panel: PanelCounts): JudgeCause {
     // Members not reached in different ways (a refused key, a timeout): each way's fix, the first's the panel's.
     // The first member's own status, else its own failure, is the panel's: a status in a label or a server's words is none.
     const ways = panel.members.flatMap((r) => DOWN_START.exec(r)?.[0] ?? []);
-    const down = judgeDown(reason, ways.find((way) => way.startsWith('HTTP ')) ?? ways[0], panel.own);
+    // The first member not reached: not one that answered (without a score, an HTTP 200 with an error among them), nor one whose answer was not read, was cut, or was not asked.
+    const said = panel.own.find((r) => !isNoScoreReason(r) && !UNREAD_START.test(r) && !isCutReason(r) && !r.startsWith(CALL_FAILED_WORDS));
+    const down = judgeDown(reason, ways.find((way) => way.startsWith('HTTP ')) ?? ways[0], panel.own, said);
     kinds.push({ cause: down, members: `${panel.unreachable} not reached` });
     for (const [hint, way] of downWays(panel.members)) if (hint !== down.hint) kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: `${way.n} not reached (${way.said})` });
   }

@@ -108,6 +108,7 @@ const shapes: Record<string, (string | Judge)[]> = {
   'panel: a server answer with "; note: " first': ['semicolon', 'slow', 'scores'],
   'panel: a server answer with "; note: " last': ['slow', 'semicolon', 'scores'],
   'panel: a server answer that says a kind after "; note: "': ['semiscore', 'refuses', 'scores'],
+  'panel: cut, then two timeouts': ['cut', 'slow as gw-east', 'slow as gw-west'],
   'unreachable (its TLS certificate refused)': ['untrusted'],
   'panel: TLS certificates refused': ['untrusted', 'untrusted', 'scores'],
   'panel: a TLS certificate refused and a refused key': ['untrusted', 'refuses', 'scores'],
@@ -271,6 +272,17 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
     const says = got.get('panel: a server answer that says a kind after "; note: "') as JudgeResult;
     expect(runFixes(says)).toEqual(["the judge's endpoint failed: see its status or log, and run it again", ...runFixes(got.get('unreachable (HTTP 401)') as JudgeResult)]);
     expect(calibrateFixes([says])).toEqual(runFixes(says));
+  });
+
+  // A panel whose first member not reached says no status: the cause quotes that member's own reason,
+  // what it hit, never the panel's counts and the members' labels cut at 120 characters.
+  it("a panel's members not reached without a status: the first one's own reason, without labels", () => {
+    for (const [name, label] of [['panel: a timeout and cut', 'openai slow'], ['panel: cut, then two timeouts', 'gw-east']] as const) {
+      const detail = judgeOutcome(got.get(name) as JudgeResult, 0.7).detail;
+      expect(detail).toContain(`${label}: no answer from the judge within 60 ms`);
+      const cause = causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null);
+      expect(cause?.what, name).toBe('judge unreachable: no answer from the judge within 60 ms');
+    }
   });
 
   it('every shape at once: each fix the runs give, printed once', () => {
