@@ -59,7 +59,7 @@ afterAll(async () => {
 function client(name: string): Judge {
   const [model = name, label = null] = name.split(' as ');
   const baseUrl = model === 'untrusted' ? `https://127.0.0.1:${tls.port}/v1` : server.url;
-  return createJudge({ provider: 'openai', baseUrl, model, apiKey: 'sk-k', timeoutMs: model === 'slow' ? 60 : 5_000, retries: 0, backoffMs: 0, concurrency: 2, label });
+  return createJudge({ provider: 'openai', baseUrl, model, apiKey: 'sk-k', timeoutMs: model === 'slow' ? 250 : 5_000, retries: 0, backoffMs: 0, concurrency: 2, label });
 }
 
 /** A member whose request agent-replay could not make (it throws: src/judge/panel.ts counts it "judge call failed"). */
@@ -230,7 +230,7 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
   it('a label and a body that say a status and a deadline: each member not reached by its own way', () => {
     const downs = got.get('panel: hostile words of members not reached') as JudgeResult;
     const detail = judgeOutcome(downs, 0.7).detail;
-    expect(detail).toContain('"gw: HTTP 404": no answer from the judge within 60 ms');
+    expect(detail).toContain('"gw: HTTP 404": no answer from the judge within 250 ms');
     expect(detail).toContain('openai echoes: HTTP 500: gw: HTTP 429: no connection to the judge opened within 5 ms');
     const cause = causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null);
     // The first status a member's own reason begins with is the panel's, as without a hostile label.
@@ -259,12 +259,12 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
   it('a server\'s answer with "; note: " in it: no member of its own', () => {
     const first = got.get('panel: a server answer with "; note: " first') as JudgeResult;
     const reason = first.ok ? '' : first.reason;
-    expect(reason).toContain('openai semicolon: HTTP 500: upstream; note: retry later; openai slow: no answer from the judge within 60 ms');
+    expect(reason).toContain('openai semicolon: HTTP 500: upstream; note: retry later; openai slow: no answer from the judge within 250 ms');
     const from = reason.indexOf('): ') + 3;
-    expect(memberReasons(reason, from, 2).own).toEqual(['HTTP 500: upstream; note: retry later', 'no answer from the judge within 60 ms']);
+    expect(memberReasons(reason, from, 2).own).toEqual(['HTTP 500: upstream; note: retry later', 'no answer from the judge within 250 ms']);
     const last = got.get('panel: a server answer with "; note: " last') as JudgeResult;
     const lastReason = last.ok ? '' : last.reason;
-    expect(memberReasons(lastReason, lastReason.indexOf('): ') + 3, 2).own).toEqual(['no answer from the judge within 60 ms', 'HTTP 500: upstream; note: retry later']);
+    expect(memberReasons(lastReason, lastReason.indexOf('): ') + 3, 2).own).toEqual(['no answer from the judge within 250 ms', 'HTTP 500: upstream; note: retry later']);
     // A fix of ours with ": " in it after "; " is its reason's, too.
     const fixed = 'panel: 2 of 3 members gave no usable score (2 usable needed): a: no connection to the judge opened within 5 ms; check judge.baseUrl: it may be down; b: HTTP 401: no';
     expect(memberReasons(fixed, fixed.indexOf('): ') + 3, 2).own).toEqual(['no connection to the judge opened within 5 ms; check judge.baseUrl: it may be down', 'HTTP 401: no']);
@@ -279,9 +279,9 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
   it("a panel's members not reached without a status: the first one's own reason, without labels", () => {
     for (const [name, label] of [['panel: a timeout and cut', 'openai slow'], ['panel: cut, then two timeouts', 'gw-east']] as const) {
       const answer = got.get(name) as JudgeResult;
-      // "no answer from the judge within 60 ms", or on a loaded machine "no connection to the judge opened within 60 ms".
+      // "no answer from the judge within 250 ms", or on a loaded machine "no connection to the judge opened within 250 ms".
       const own = answer.members?.find((m) => m.label === label)?.reason ?? '';
-      expect(own).toMatch(/^no (?:answer from|connection to) the judge (?:opened )?within 60 ms/);
+      expect(own).toMatch(/^no (?:answer from|connection to) the judge (?:opened )?within 250 ms/);
       const detail = judgeOutcome(answer, 0.7).detail;
       expect(detail).toContain(`${label}: ${own}`);
       const cause = causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null);
