@@ -272,7 +272,7 @@ function suiteRoot(paths: SuitePaths, found: Findings, dir: string): SuiteRoot |
   if (real === null) return { real: paths.dir, shown };
   const realCwd = realPathOrNull(paths.cwd) ?? paths.cwd;
   if (isInside(paths.cwd, paths.dir) && !isInside(realCwd, real)) {
-    found.errors.push(outsideIssue(shown, `the suite folder ${shown}`, 'the repository (the working directory)'));
+    found.errors.push(outsideIssue(shown, `the suite folder ${shown}`, 'the repository (the working directory)', 'folder'));
     return null;
   }
   const link = isInside(paths.cwd, paths.dir) ? linkOnTheWay(paths.cwd, paths.dir) : null;
@@ -417,6 +417,7 @@ async function loadFixtures(paths: SuitePaths, root: SuiteRoot, found: Findings)
     true,
     (file) => notReadWarning(paths.show(file), 'fixtures', found),
     (folder) => folderNamedLikeFile(paths.show(folder), 'fixture', found),
+    (link, real) => found.errors.push(linkedFolderIssue(paths.show(link), real, root)),
   );
   if (listed !== null && 'refused' in listed) {
     found.errors.push(refusedFolder(listed, fixturesShown, 'the fixtures folder', root));
@@ -474,6 +475,7 @@ async function loadPersonas(paths: SuitePaths, root: SuiteRoot, found: Findings)
     true,
     (file) => notReadWarning(paths.show(file), 'persona scripts', found),
     (folder) => folderNamedLikeFile(paths.show(folder), 'persona script', found),
+    (link, real) => found.errors.push(linkedFolderIssue(paths.show(link), real, root)),
   );
   if (listed !== null && 'refused' in listed) {
     found.errors.push(refusedFolder(listed, paths.show(paths.personasDir), 'the personas folder', root));
@@ -931,6 +933,8 @@ async function listSuiteFiles(
   onSkipped?: (file: string) => void,
   /** Told of each folder whose name `keep` takes (`refund.yml/`): it is walked as any folder (when recursive), never read as a file. */
   onFolderNamedLikeFile?: (folder: string) => void,
+  /** Told of each symbolic link to a folder met in a recursive walk (the link, where it leads): it is not followed. */
+  onLinkedFolder?: (link: string, real: string) => void,
 ): Promise<ListedFile[] | null | RefusedFolder> {
   try {
     if (!(await fs.stat(folder)).isDirectory()) return null;
@@ -964,13 +968,26 @@ async function listSuiteFiles(
       } else if ((entry.isFile() || entry.isSymbolicLink()) && keep(entry.name)) {
         out.push({ path: full, real: entry.isSymbolicLink() ? null : real, rel });
       } else if (entry.isFile() || entry.isSymbolicLink()) {
-        onSkipped?.(full);
+        // A link to a folder is no subfolder: walked, its items would be read through the link.
+        const leadsTo = recursive && entry.isSymbolicLink() ? linkedFolder(full) : null;
+        if (leadsTo !== null) onLinkedFolder?.(full, leadsTo);
+        else onSkipped?.(full);
       }
     }
   };
   await walk(folder, realFolder, '');
   if (nested !== null) return { refused: 'repository', real: nested };
   return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+}
+
+/** Where the symbolic link `link` leads when that is a folder; null when it leads to a file or nowhere. */
+function linkedFolder(link: string): string | null {
+  const real = realPathOrNull(link);
+  try {
+    return real !== null && statSync(real).isDirectory() ? real : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -984,7 +1001,7 @@ interface RefusedFolder {
 
 /** The error of a folder not walked (`what`: `the fixtures folder`): where it leads is named only inside the suite folder. */
 function refusedFolder(folder: RefusedFolder, shown: string, what: string, root: SuiteRoot): ConfigIssue {
-  if (folder.refused === 'outside') return outsideIssue(shown, `${what} ${shown}`, `the suite folder ${root.shown}`);
+  if (folder.refused === 'outside') return outsideIssue(shown, `${what} ${shown}`, `the suite folder ${root.shown}`, 'folder');
   if (folder.refused === 'link') return linkIssue(shown, `${what} ${shown}`, shownInSuite(folder.real, root.real, root.shown), 'folder');
   return {
     file: shown,
@@ -993,6 +1010,17 @@ function refusedFolder(folder: RefusedFolder, shown: string, what: string, root:
     message: `${what} ${shown} holds a git repository of its own (a submodule) in ${shownInSuite(folder.real, root.real, root.shown)}: refused, nothing was read from it`,
     fix: "copy its files into the suite's own repository: a pull request that moves a submodule to another commit changes its files without their comparison with its base",
   };
+}
+
+/**
+ * A subfolder of fixtures/ or personas/ that is a symbolic link: refused as a suite file that is
+ * one (docs/security.md, "Hostile files"), an error rather than a folder passed over, whose items
+ * would silently not run.
+ */
+function linkedFolderIssue(shown: string, real: string, root: SuiteRoot): ConfigIssue {
+  return isInside(root.real, real)
+    ? linkIssue(shown, 'the folder', shownInSuite(real, root.real, root.shown), 'folder')
+    : outsideIssue(shown, 'the folder', `the suite folder ${root.shown}`, 'folder');
 }
 
 /** A file listed in a suite folder, with its path under that folder in forward slashes (`group/refunds.yml`). */
