@@ -997,7 +997,29 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       `${B}/bare.json:5:14: invalid JSON: Unexpected token 'p'`,
       `${B}/broken.json:3:21: invalid JSON: Bad control character in string literal`,
       `${B}/comma.json:6:3: invalid JSON: Expected ',' or '}' after property value`,
-      `${B}/cut.json:3:11: invalid JSON: Unexpected end of JSON input`,
+      `${B}/cut.json:3:11: invalid JSON: the file ends here, with a string, list or object not closed (cut short, or a closing quote or bracket left out)`,
+    ]);
+  });
+
+  it('a baseline cut short is said where its text stops, not in the words of the token the parser expected next, nor at a line past the text; an empty one is said empty', async () => {
+    const keep = (file: string): string => `committed before the edit? \`git checkout -- ${file}\` brings back the committed version`;
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n' + ['comma', 'quote', 'crlf', 'empty', 'open'].map((l) => `  - { label: ${l}, message: x }\n`).join(''),
+      // Cut after a comma: the parser says "Expected double-quoted property name" at line 4, an empty line.
+      [`${B}/comma.json`]: '{\n  "label": "comma",\n  "reply": "r",\n',
+      [`${B}/quote.json`]: '{\n  "label": "quote",\n  "reply": "Refunds are acc',
+      // Cut inside a string, then a CRLF: the parser says "Bad control character in string literal".
+      [`${B}/crlf.json`]: '\uFEFF{\r\n  "label": "crlf",\r\n  "reply": "Refunds\r\n',
+      [`${B}/empty.json`]: '\n',
+      // A quote left out in the middle is no file cut short: the parser's words, at the line break in the string.
+      [`${B}/open.json`]: '{\n  "label": "open",\n  "reply": "r,\n  "verdict": "pass"\n}\n',
+    });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${B}/comma.json:3:16: invalid JSON: the file ends here, with a string, list or object not closed (cut short, or a closing quote or bracket left out)\n  fix: complete it by hand; ${keep(`${B}/comma.json`)}`,
+      `${B}/crlf.json:3:20: invalid JSON: the file ends here, with a string, list or object not closed (cut short, or a closing quote or bracket left out)\n  fix: complete it by hand; ${keep(`${B}/crlf.json`)}`,
+      `${B}/empty.json:1:1: invalid JSON: the file is empty\n  fix: an empty file holds no baseline: delete it and accept "empty" again; ${keep(`${B}/empty.json`)}`,
+      `${B}/open.json:3:15: invalid JSON: Bad control character in string literal\n  fix: fix it by hand; ${keep(`${B}/open.json`)}`,
+      `${B}/quote.json:3:28: invalid JSON: the file ends here, with a string, list or object not closed (cut short, or a closing quote or bracket left out)\n  fix: complete it by hand; ${keep(`${B}/quote.json`)}`,
     ]);
   });
 
