@@ -362,20 +362,25 @@ const isYamlName = (name: string): boolean => /\.ya?ml$/i.test(name);
 
 /**
  * A file in the fixtures or personas folder whose name looks meant to be read (`refund.ym`,
- * `refund.yml~`, `refund.json`) is said to be left out, not skipped without a word
- * (docs/fixtures.md, at its top); other files (a README) are left alone.
+ * `refund.yml~`, `refund.json`), or in the baselines folder (`refund.JSON`, `refund.json.orig`,
+ * `refund.yml`), is said to be left out, not skipped without a word (docs/fixtures.md, at its top
+ * and "Baselines"); other files (a README) are left alone.
  */
-function notReadWarning(shown: string, what: 'fixtures' | 'persona scripts', found: Findings): void {
+function notReadWarning(shown: string, what: 'fixtures' | 'persona scripts' | 'baselines', found: Findings): void {
   const name = shown.slice(shown.lastIndexOf('/') + 1);
-  const typo = /\.(?:y[a-z]{0,3}|ya?ml\W.*|ya?ml[a-z0-9]+|json)$/i.exec(name);
+  const baselines = what === 'baselines';
+  const typo = (baselines ? /\.(?:j[a-z]{0,3}|json\W.*|json[a-z0-9]+|ya?ml)$/i : /\.(?:y[a-z]{0,3}|ya?ml\W.*|ya?ml[a-z0-9]+|json)$/i).exec(name);
   if (typo === null) return;
   const stem = name.slice(0, typo.index);
+  const yamlBaseline = baselines && /^\.ya?ml$/i.test(typo[0]);
   found.warnings.push({
     file: shown,
     line: null,
     column: null,
-    message: `not read: ${what} are read from .yml and .yaml files only`,
-    fix: `rename it to ${stem}.yml (YAML; a JSON document is YAML too) to have it read, or move it out of the folder`,
+    message: baselines ? 'not read: baselines are read from <label>.json files only' : `not read: ${what} are read from .yml and .yaml files only`,
+    fix: yamlBaseline
+      ? 'a baseline is the JSON file acceptance writes (agent-replay accept writes <label>.json): move this one out of the folder'
+      : `rename it to ${stem}.${baselines ? 'json' : 'yml (YAML; a JSON document is YAML too)'} to have it read, or move it out of the folder`,
   });
 }
 
@@ -627,7 +632,14 @@ async function loadBaselines(
 ): Promise<{ baselines: Map<string, Baseline>; personaBaselines: Map<string, PersonaBaseline> }> {
   const baselines = new Map<string, Baseline>();
   const personaBaselines = new Map<string, PersonaBaseline>();
-  const listed = await listSuiteFiles(paths.baselinesDir, root, (name) => name.endsWith('.json'), false, undefined, (folder) => folderNamedLikeFile(paths.show(folder), 'baseline', found));
+  const listed = await listSuiteFiles(
+    paths.baselinesDir,
+    root,
+    (name) => name.endsWith('.json'),
+    false,
+    (file) => notReadWarning(paths.show(file), 'baselines', found),
+    (folder) => folderNamedLikeFile(paths.show(folder), 'baseline', found),
+  );
   if (listed !== null && 'refused' in listed) {
     found.errors.push(refusedFolder(listed, paths.show(paths.baselinesDir), 'the baselines folder', root));
     return { baselines, personaBaselines };

@@ -1424,6 +1424,22 @@ describe('loadSuite: files left out of the fixtures folder', () => {
       `${F}/sub/hours.yml~: not read: fixtures are read from .yml and .yaml files only\n  fix: rename it to hours.yml (YAML; a JSON document is YAML too) to have it read, or move it out of the folder`,
     ]);
   });
+
+  it('warns of a baselines file whose name looks meant to be a baseline (a JSON file, then the fixture runs with none), and leaves a README alone', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n  - { label: ok, message: hi }\n  - { label: refund, message: hi }\n  - { label: hours, message: hi }\n',
+      [`${B}/refund.JSON`]: '{}',
+      [`${B}/ok.json.orig`]: '{}',
+      [`${B}/hours.yml`]: 'label: hours\nreply: r\n',
+      [`${B}/README.md`]: '# baselines\n',
+    });
+    expect(r.errors).toEqual([]);
+    expect(r.warnings.map(formatIssue)).toEqual([
+      `${B}/hours.yml: not read: baselines are read from <label>.json files only\n  fix: a baseline is the JSON file acceptance writes (agent-replay accept writes <label>.json): move this one out of the folder`,
+      `${B}/ok.json.orig: not read: baselines are read from <label>.json files only\n  fix: rename it to ok.json to have it read, or move it out of the folder`,
+      `${B}/refund.JSON: not read: baselines are read from <label>.json files only\n  fix: rename it to refund.json to have it read, or move it out of the folder`,
+    ]);
+  });
 });
 
 describe('a line indented with a tab: one error, not the parser\'s misreadings of the lines after it', () => {
