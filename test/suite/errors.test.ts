@@ -299,6 +299,22 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('a value holding ": " inside { } is said as in a block, with the line as it should read, not as "Block collections are not allowed within flow collections"', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: { contains: Note: 30 days }\n',
+      [`${F}/b.yml`]: 'fixtures:\n  - { label: b, message: hi, assert: { contains: x: y, flags: i } }\n  - { label: b2, message: hi }\n',
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  headers: { X-Note: a: b }  # why\n',
+    });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${C}:3:22: invalid YAML: the value "a: b" holds ": ", which YAML reads as one more key on the same line\n` +
+        '  fix: put the value in quotes, so that line 3 reads\n      headers: { X-Note: "a: b" }  # why',
+      `${F}/a.yml:3:21: invalid YAML: the value "Note: 30 days" holds ": ", which YAML reads as one more key on the same line\n` +
+        '  fix: put the value in quotes, so that line 3 reads\n    assert: { contains: "Note: 30 days" }',
+      `${F}/b.yml:2:50: invalid YAML: the value "x: y" holds ": ", which YAML reads as one more key on the same line\n` +
+        '  fix: put the value in quotes, so that line 2 reads\n      - { label: b, message: hi, assert: { contains: "x: y", flags: i } }',
+    ]);
+  });
+
   it('a key of assert (or headers) written on its line: the fix puts it in { }, not the value in quotes (a string assert is an error too)', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: contains: "30 days"\n',
