@@ -193,6 +193,11 @@ const OTHER_NAMES: Record<string, readonly string[]> = {
   assertions: ['assert'],
   check: ['assert'],
   checks: ['assert'],
+  // An assertion's kind (docs/fixtures.md, "Assertions"), as other tools name theirs.
+  includes: ['contains'],
+  matches: ['regex'],
+  pattern: ['regex'],
+  rubric: ['judge'],
   endpoint: ['url', 'baseUrl'],
   uri: ['url', 'baseUrl'],
   url: ['baseUrl'],

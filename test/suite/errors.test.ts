@@ -255,6 +255,20 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('an assertion kind named as other tools name it (matches, pattern, includes, rubric) is said with the kind it stands for', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert:\n  matches: "30 days?"\n  flags: i\n',
+      [`${F}/b.yml`]: 'label: b\nmessage: hi\nassert: { pattern: "\\\\d+" }\n',
+      [`${F}/c.yml`]: 'label: c\nmessage: hi\nassert: [ { includes: refund }, { rubric: "Polite." } ]\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}: ${e.message.replace(/; allowed keys: .*/, '')}\n  fix: ${e.fix}`)).toEqual([
+      `${F}/a.yml:4: fixture "a": unknown key "matches" in assert\n  fix: did you mean "regex"? rename the key, so that line 4 reads\n      regex: "30 days?"`,
+      `${F}/b.yml:3: fixture "b": unknown key "pattern" in assert\n  fix: did you mean "regex"? rename the key, so that line 3 reads\n    assert: { regex: "\\\\d+" }`,
+      `${F}/c.yml:3: fixture "c": unknown key "includes" in assert[0]\n  fix: did you mean "contains"? rename the key, so that line 3 reads\n    assert: [ { contains: refund }, { rubric: "Polite." } ]`,
+      `${F}/c.yml:3: fixture "c": unknown key "rubric" in assert[1]\n  fix: did you mean "judge"? rename the key, so that line 3 reads\n    assert: [ { includes: refund }, { judge: "Polite." } ]`,
+    ]);
+  });
+
   it('a file of comments only is said to hold only comments, and a file that is an empty list is said to be one', async () => {
     const r = await load({
       [`${F}/a.yml`]: OK_FIXTURE,
