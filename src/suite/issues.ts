@@ -670,6 +670,10 @@ function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name:
     // `${NAME}` gives text (docs/configuration.md, "Environment variables and secrets").
     if (/\$\{[A-Za-z_][A-Za-z0-9_]*\}/.test(text)) return `write the number itself: a \${NAME} reference is read as text, which ${name} does not take`;
     if (quotedNumber(ctx.schema, rel, value) !== null) return `write the number without quotes: ${lead}${text}`;
+    // `timeoutMs: 30_000`, `30,000`: digits grouped, which YAML 1.2 reads as text (docs/configuration.md, "How YAML is read").
+    const grouped = /^\d{1,3}(?:([_,])\d{3})+$/.exec(text);
+    const ungrouped = grouped === null ? null : Number(text.replace(/[_,]/g, ''));
+    if (grouped !== null && takes(ungrouped)) return `write the number without its ${grouped[1] === '_' ? 'underscores' : 'commas'}, which make it text in YAML: ${lead}${String(ungrouped)}`;
     const duration = /^(\d+(?:\.\d+)?)\s*(ms|s|sec|m|min)$/i.exec(text);
     const last = rel[rel.length - 1];
     // `capUsd: $1.00`, `agentTurnUsd: 0.01 USD`: an amount in USD written with its currency.

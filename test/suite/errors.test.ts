@@ -212,6 +212,14 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       'change agent.timeoutMs to a whole number from 1 to 600000, e.g. timeoutMs: 30000 (30 seconds)',
       'change agent.concurrency to a whole number from 1 to 256, e.g. concurrency: 1',
     ]);
+    // Digits grouped, which YAML reads as text: the number meant, not an example of another one.
+    const grouped = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  timeoutMs: 45_000\nlatency:\n  minDeltaMs: 1,500\nregex: { timeoutMs: 1_000_000 }\n' });
+    expect(grouped.errors.map((e) => `${e.line}: ${e.fix}`)).toEqual([
+      '3: write the number without its underscores, which make it text in YAML: timeoutMs: 45000',
+      '5: write the number without its commas, which make it text in YAML: minDeltaMs: 1500',
+      // Past the range the setting takes: its range, not a number that is refused in its turn.
+      '6: change regex.timeoutMs to a whole number from 1 to 600000, e.g. timeoutMs: 30000 (30 seconds)',
+    ]);
   });
 
   it('a key left without its value, and headers written as one line of text, get what to write', async () => {
