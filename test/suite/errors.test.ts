@@ -217,8 +217,8 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(grouped.errors.map((e) => `${e.line}: ${e.fix}`)).toEqual([
       '3: write the number without its underscores, which make it text in YAML: timeoutMs: 45000',
       '5: write the number without its commas, which make it text in YAML: minDeltaMs: 1500',
-      // Past the range the setting takes: its range, not a number that is refused in its turn.
-      '6: change regex.timeoutMs to a whole number from 1 to 600000, e.g. timeoutMs: 30000 (30 seconds)',
+      // Past the range the setting takes: its range, with an example of the regex's own budget (not an agent's 30 s).
+      '6: change regex.timeoutMs to a whole number from 1 to 600000, e.g. timeoutMs: 100 (0.1 seconds)',
     ]);
   });
 
