@@ -8,7 +8,7 @@ import type { Incomplete, RunRecord, RunRepeat, Selection, ShardInfo, Spend } fr
 import { coverage, runLatency, runStatsOf, runUsage, runVisited, statsSeed, tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
 import { MAX_RECORD_DEPTH, pathDeeperThan } from './depth.js';
-import { jsonErrorOffset, jsonErrorWords, jsonValueOffset, lineColumnAt, trailingCommaError } from '../suite/json-depth.js';
+import { endsEarly, jsonErrorOffset, jsonErrorWords, jsonValueOffset, lineColumnAt, trailingCommaError } from '../suite/json-depth.js';
 import { UserError } from '../errors.js';
 import { writeRecordFile } from './stream.js';
 import { docsUrl, TOOL } from '../version.js';
@@ -44,22 +44,6 @@ export function serializeRecord(record: RunRecord): string {
 export async function writeRecord(path: string, record: RunRecord): Promise<void> {
   // In pieces: the text of a large run is never built in one string (record/stream.ts).
   await writeRecordFile(path, record);
-}
-
-/** True when JSON text stops inside an object, an array or a string: a file cut off while it was copied or written. */
-function endsEarly(text: string): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (inString) {
-      if (ch === '\\') i++;
-      else if (ch === '"') inString = false;
-    } else if (ch === '"') inString = true;
-    else if (ch === '{' || ch === '[') depth++;
-    else if (ch === '}' || ch === ']') depth--;
-  }
-  return inString || depth > 0;
 }
 
 /** major.minor.patch of a version string, or null; a pre-release suffix is ignored. */
