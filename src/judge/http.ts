@@ -23,6 +23,7 @@ import { heldAttempt, type AdaptiveLimiter, type Held, type Pace } from '../http
 import { advertisedPace, spentQuota, type Spent } from '../http/ratelimit-policy.js';
 import { baseUrlSetting, STREAMED } from '../judge-url-setting.js';
 import { snippet } from './parse.js';
+import { thousands } from '../words.js';
 
 /**
  * A failure keeps the HTTP status and the start of the body when the server answered, so that the
@@ -309,8 +310,8 @@ function describe(a: Attempt, result: Parameters<typeof attemptsText>[0], timeou
       const cut: DeadlineCut = a.status !== undefined ? { at: 'body', status: a.status } : a.connecting === true ? { at: 'connecting', step: a.step ?? null } : { at: 'answer' };
       // A retry given up for a rate limit (a spent quota holding it past the time budget) says that
       // cause, as an HTTP or network failure does (docs/troubleshooting.md, "Not evaluated").
-      if (result.throttled !== undefined) return `${deadlineText(cut, peer, `${timeoutMs} ms`, proxy)}, given up after ${attemptsText(result)}`;
-      return `${deadlineText(cut, peer, `${timeoutMs} ms`, proxy)}${attempts === 1 ? '' : ` (${attempts} attempts)`}`;
+      if (result.throttled !== undefined) return `${deadlineText(cut, peer, `${thousands(timeoutMs)} ms`, proxy)}, given up after ${attemptsText(result)}`;
+      return `${deadlineText(cut, peer, `${thousands(timeoutMs)} ms`, proxy)}${attempts === 1 ? '' : ` (${attempts} attempts)`}`;
     }
     case 'fatal':
       return a.reason;

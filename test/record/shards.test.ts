@@ -414,6 +414,15 @@ describe('mergeRecords with shards', () => {
     expect(both.selection?.only).toBeNull();
   });
 
+  it('a merge of shards given different selections, merged again beside a re-run of it, is said as that merge with the items it replayed, not as "a selection"', () => {
+    const only = run([fixture('a')], { shard: { index: 1, total: 2, suiteHash: SUITE }, selection: { rerunOf: null, only: ['a*'], labels: ['a'] } });
+    const merged = mergeRecords([only, run([fixture('b'), fixture('c')], { shard: { index: 2, total: 2, suiteHash: SUITE } })]);
+    const again = run([fixture('b', { reply: 'again' })], { startedAt: '2026-12-01T10:00:00.000Z', selection: { rerunOf: 'm.json', only: null, labels: ['b'] } });
+    expect(() => mergeRecords([merged, again], ['m.json', 'r.json'])).toThrow(
+      'shards overlap: 1 fixture is in more than one shard: "b" (shard 1 (m.json) and shard 2 (r.json)); each fixture must be replayed by exactly one shard; m.json is a merge of records replayed with different --rerun or --only (or none), 3 items replayed, r.json replayed part of the suite (--rerun m.json): a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)',
+    );
+  });
+
   it("a merged selection's --rerun and --only are the merged run's: kept when every shard was given the same, null where they differ", async () => {
     // Written and read back as report reads the shards' artifacts.
     const dir = await tempDir('agent-replay-selection-shards-');
@@ -516,6 +525,34 @@ describe('mergeRecords with shards', () => {
     expect('repeat' in mergeRecords([older, shardRun(1, 4, ['a'])])).toBe(false);
   });
 
+  it('shards that ran the same repeat are merged however it was asked: --repeat 3 beside config.yml\'s repeat: 3; a flag that changed an item\'s own repeat, or adaptive beside fixed, is refused', () => {
+    const names = ['s1.json', 's2.json'];
+    const flagged = { count: 3, minPass: 2, flags: { count: 3, changed: 0 } };
+    const configured = { count: 3, minPass: 2 };
+    const merged = mergeRecords([{ ...shardRun(1, 2, ['a']), repeat: flagged }, { ...shardRun(2, 2, ['b']), repeat: configured }], names);
+    expect(merged.fixtures.map((f) => f.label)).toEqual(['a', 'b']);
+    // Every item ran as config.yml's repeat says: the merged run names no flag, whichever shard comes first.
+    expect(merged.repeat).toEqual(configured);
+    expect(mergeRecords([{ ...shardRun(2, 2, ['b']), repeat: configured }, { ...shardRun(1, 2, ['a']), repeat: flagged }]).repeat).toEqual(configured);
+    // The same flags in every shard: the merged run says them, and the own repeats they changed, summed.
+    const again = mergeRecords([{ ...shardRun(1, 2, ['a']), repeat: { ...flagged, flags: { count: 3, changed: 1 } } }, { ...shardRun(2, 2, ['b']), repeat: { ...flagged, flags: { count: 3, changed: 2 } } }]);
+    expect(again.repeat).toEqual({ count: 3, minPass: 2, flags: { count: 3, changed: 3 } });
+    expect(parseRecord(serializeRecord(again), 'm.json').repeat).toEqual(again.repeat);
+    // --repeat 3 made an item whose own repeat is 5 attempts run 3, which the other shard's items kept.
+    expect(() => mergeRecords([{ ...shardRun(1, 2, ['a']), repeat: { ...flagged, flags: { count: 3, changed: 1 } } }, { ...shardRun(2, 2, ['b']), repeat: configured }], names)).toThrow(
+      "shards were run with different repeats: shard 1/2 (s1.json) with --repeat 3 (3 attempts an item, 2 to pass; the own repeat of 1 item changed); shard 2/2 (s2.json) with no --repeat (3 attempts an item, 2 to pass); --repeat and --repeat-max change an item's own repeat, which a shard run without them (or with others) keeps: items with their own would be over different numbers of attempts, shown as one run's: run every shard with the same --repeat and --repeat-max (the Action's repeat and repeat-max inputs), then merge their records",
+    );
+    // A record that does not say what its flags changed is not taken as having changed nothing.
+    expect(() => mergeRecords([{ ...shardRun(1, 2, ['a']), repeat: { ...flagged, flags: { count: 3 } } }, { ...shardRun(2, 2, ['b']), repeat: configured }], names)).toThrow(
+      /^shards were run with different repeats: shard 1\/2 \(s1\.json\) with --repeat 3 \(3 attempts an item, 2 to pass; not said which items it changed \(written by an earlier agent-replay\)\); shard 2\/2/,
+    );
+    // Adaptive beside fixed, and 3 attempts beside 1, whatever the flags changed.
+    expect(() => mergeRecords([{ ...shardRun(1, 2, ['a']), repeat: { count: 3, minPass: 2, max: 6, flags: { max: 6, changed: 0 } } }, { ...shardRun(2, 2, ['b']), repeat: configured }], names)).toThrow(
+      /^shards were run with different repeats: shard 1\/2 \(s1\.json\) with --repeat-max 6 \(3 attempts an item, 2 to pass, up to 6\); shard 2\/2 \(s2\.json\) with no --repeat \(3 attempts an item, 2 to pass\); their pass rates would be over different numbers of attempts/,
+    );
+    expect(() => mergeRecords([{ ...shardRun(1, 2, ['a']), repeat: flagged }, { ...shardRun(2, 2, ['b']), repeat: { count: 1, minPass: 1 } }], names)).toThrow(/with no --repeat \(1 attempt an item\); their pass rates/);
+  });
+
   it('a record whose shard index exceeds its total is refused', () => {
     const bad = { ...shardRun(1, 2, ['a']), shard: { index: 3, total: 2, suiteHash: SUITE } };
     expect(() => parseRecord(JSON.stringify(bad), 'bad.json')).toThrow(/bad\.json: .*shard: shard index must not exceed the shard total/);
@@ -539,7 +576,7 @@ describe('surfaces of an incomplete merge', () => {
 
   it('JUnit counts the missing shard as a test case in error, so that a CI viewer does not show the merge as green', () => {
     const xml = renderJUnit(merged);
-    expect(xml).toContain('<testcase classname="agent-replay" name="incomplete merge" time="0">\n      <error message="shard 2/2 missing" type="incomplete merge"/>\n    </testcase>');
+    expect(xml).toContain('<testcase classname="agent-replay" name="incomplete merge" file=".agent-replay" time="0">\n      <error message="shard 2/2 missing" type="incomplete merge"/>\n    </testcase>');
     expect(xml).toMatch(/<testsuite name="agent-replay" tests="3" failures="0" errors="1" /);
     // A whole merge has no such case.
     const whole = renderJUnit(mergeRecords([shardRun(1, 2, ['a', 'b']), shardRun(2, 2, ['c', 'd'])], ['1.json', '2.json']));
@@ -551,8 +588,16 @@ describe('surfaces of an incomplete merge', () => {
     // mikepenz/action-junit-report, given no `file`, searches the repository for `<classname's last dot-part>.*`.
     const inSuite = mergeRecords([{ ...shardRun(1, 2, ['a', 'b']), suitePath: 'apps/shop/.agent-replay' }], ['1.json']);
     expect(renderJUnit(inSuite)).toContain('<testcase classname="agent-replay" name="incomplete merge" file="apps/shop/.agent-replay" time="0">');
-    // A record made outside a repository says no suite folder: no file is named rather than a wrong one.
-    expect(renderJUnit(merged)).toContain('<testcase classname="agent-replay" name="incomplete merge" time="0">');
+    // A record made outside a repository (or by an older agent-replay) says no suitePath: the folder its
+    // items' files name is the file, as their own test cases' `file` is (was: no file, and the search again).
+    expect(merged.suitePath).toBeUndefined();
+    expect(renderJUnit(merged)).toContain('<testcase classname="agent-replay" name="incomplete merge" file=".agent-replay" time="0">');
+    const at = (file: string): RunRecord => mergeRecords([run([fixture('a', { file })], { shard: { index: 1, total: 2, suiteHash: SUITE } })], ['1.json']);
+    expect(renderJUnit(at('apps/x/.agent-replay/fixtures/a.yml'))).toContain('name="incomplete merge" file="apps/x/.agent-replay" time="0">');
+    // A run in the suite folder itself names its files from there.
+    expect(renderJUnit(at('fixtures/a.yml'))).toContain('name="incomplete merge" file="." time="0">');
+    // Files in no suite's fixtures or personas folder name none: no file rather than a wrong one.
+    expect(renderJUnit(at('elsewhere/a.yml'))).toContain('<testcase classname="agent-replay" name="incomplete merge" time="0">');
   });
 
   it('an untrusted file name in a foreign shard is escaped in the markdown', () => {
@@ -626,14 +671,31 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     const lines: string[] = [];
     const by = (name: string | null): Partial<RunRecord> => ({ judge: { name } });
     const m = mergeRecords([part(1, ['a'], by('openai gpt-4o-mini')), part(2, ['b'], by('openai gpt-4o')), part(3, ['c'], by('openai gpt-4o-mini'))], ['1.json', '2.json', '3.json'], (l) => lines.push(l));
-    expect(m.judge.name).toBe('openai gpt-4o-mini, openai gpt-4o');
+    expect(m.judge.name).toBe('"openai gpt-4o-mini", "openai gpt-4o"');
     expect(lines).toContain(
-      "the shards were judged by different judges (shard 1/3 (1.json): openai gpt-4o-mini; shard 2/3 (2.json): openai gpt-4o; shard 3/3 (3.json): openai gpt-4o-mini): the merged run names them all; give every shard's job the same judge (the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)",
+      `the shards were judged by different judges (shard 1/3 (1.json): "openai gpt-4o-mini"; shard 2/3 (2.json): "openai gpt-4o"; shard 3/3 (3.json): "openai gpt-4o-mini"): the merged run names them all; give every shard's job the same judge (the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`,
     );
     // One judge (a shard without one beside it included): its name, and nothing said.
     const quiet: string[] = [];
     expect(mergeRecords([part(1, ['a'], by('openai gpt-4o')), part(2, ['b'], by(null))], [], (l) => quiet.push(l)).judge.name).toBe('openai gpt-4o');
     expect(quiet.filter((l) => l.includes('judge'))).toEqual([]);
+  });
+
+  it('panels whose names hold ", " are each named whole: quoted, in the merged run and the log line; a merge merged again names each judge once', () => {
+    const by = (name: string): Partial<RunRecord> => ({ judge: { name } });
+    const [p1, p2] = ['panel of 2: openai a, openai b', 'panel of 2: openai a, openai c'];
+    const lines: string[] = [];
+    const m = mergeRecords([part(1, ['a'], by(p1)), part(2, ['b'], by(p2))], ['1.json', '2.json'], (l) => lines.push(l));
+    expect(m.judge.name).toBe('"panel of 2: openai a, openai b", "panel of 2: openai a, openai c"');
+    expect(lines[0]).toMatch(/^the shards were judged by different judges \(shard 1\/3 \(1\.json\): "panel of 2: openai a, openai b"; shard 2\/3 \(2\.json\): "panel of 2: openai a, openai c"\): /);
+    // A label holding a quote is written so it reads back whole.
+    expect(mergeRecords([part(1, ['a'], by('the "strict" judge')), part(2, ['b'], by(p1))], [], () => {}).judge.name).toBe('"the \\"strict\\" judge", "panel of 2: openai a, openai b"');
+    // The merge of shards 1 and 2 beside shard 3, judged by the first panel: each judge named once, not a list in a list.
+    const partial = { ...m, incomplete: { total: 3, suiteHash: SUITE, missing: [3], foreign: [] } };
+    const again: string[] = [];
+    const whole = mergeRecords([partial, part(3, ['c'], by(p1))], ['m.json', '3.json'], (l) => again.push(l));
+    expect(whole.judge.name).toBe(m.judge.name);
+    expect(again.find((l) => l.includes('judges'))).toContain('(the merge of shards 1/3, 2/3 (m.json): "panel of 2: openai a, openai b", "panel of 2: openai a, openai c"; shard 3/3 (3.json): "panel of 2: openai a, openai b")');
   });
 
   it('one judge name at different addresses (another judge-base-url in one job) is as many judges, each named with its address', async () => {
@@ -648,9 +710,9 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     const records = await Promise.all(files.map((f) => readRecord(f)));
     const lines: string[] = [];
     const m = mergeRecords(records, ['1.json', '2.json', '3.json'], (l) => lines.push(l));
-    expect(m.judge.name).toBe('openai gpt-4o-mini at https://judge-a.example/v1, openai gpt-4o-mini at https://judge-b.example/v1');
+    expect(m.judge.name).toBe('"openai gpt-4o-mini at https://judge-a.example/v1", "openai gpt-4o-mini at https://judge-b.example/v1"');
     expect(lines).toContain(
-      "the shards were judged by different judges (shard 1/3 (1.json): openai gpt-4o-mini at https://judge-a.example/v1; shard 2/3 (2.json): openai gpt-4o-mini at https://judge-b.example/v1; shard 3/3 (3.json): openai gpt-4o-mini at https://judge-a.example/v1): the merged run names them all; give every shard's job the same judge (the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)",
+      `the shards were judged by different judges (shard 1/3 (1.json): "openai gpt-4o-mini at https://judge-a.example/v1"; shard 2/3 (2.json): "openai gpt-4o-mini at https://judge-b.example/v1"; shard 3/3 (3.json): "openai gpt-4o-mini at https://judge-a.example/v1"): the merged run names them all; give every shard's job the same judge (the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`,
     );
     // One address, or a record from before addresses were kept beside it: one judge, nothing said.
     const quiet: string[] = [];
