@@ -170,7 +170,7 @@ describe('the accept label after a run of an agent that rewords', () => {
       const delivery = record.fixtures.find((f) => f.label === 'delivery')!;
       const others = [...new Set(delivery.attempts!.map((a) => a.reply as string))].filter((r) => r !== delivery.reply);
       const expected = [...new Set([...others, WORDINGS.delivery![0] as string])].filter((r) => r !== delivery.reply);
-      // (Seed 7 words its attempts in two ways at least, neither the first.)
+      // (Seed 7 words its attempts more than one way.)
       expect(others.length).toBeGreaterThan(0);
       expect(fixture('delivery')).toMatchObject({ reply: delivery.reply, variants: expected, attempts: { passed: 3, total: 3 } });
       // The script's reworded turns each keep their own earlier wording.
