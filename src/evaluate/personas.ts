@@ -29,7 +29,7 @@ import { judgeOutcome } from '../assertions/judge.js';
 import { toolMatch } from '../assertions/tools.js';
 import { isRewordedApartFromLatency, rewritesBaseline } from './changes.js';
 import { driftVerdict, sameRoute, sameRoutes } from './drift.js';
-import { carriedTurnVariants, personaAttemptsAgree, sameVariants, variantsFor } from './variants.js';
+import { carriedTurnVariants, inStoredOrder, personaAttemptsAgree, sameVariants, variantsFor } from './variants.js';
 import { personaBaselineJudgeOf, reuseWords, samePersonaJudge } from './reuse.js';
 import { baselineLatency, medianAttempt } from './latency.js';
 import { attemptsOnly, attemptsToWrite, storedAttemptsStand } from './attempts.js';
@@ -403,7 +403,7 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
   const transcript = record.turns.map((t, i) => ({
     message: t.message,
     reply: t.reply,
-    ...variantsOf(variantsFor(t.reply, [...(agreement?.variants[i] ?? []), ...(carried[i] ?? [])])),
+    ...variantsOf(inStoredOrder(current?.transcript[i]?.message === t.message ? current.transcript[i] : null, t.reply, variantsFor(t.reply, [...(agreement?.variants[i] ?? []), ...(carried[i] ?? [])]))),
     route: t.route === null ? null : { conversation: t.route.conversation, stage: t.route.stage },
     // A simulated script's message turns keep who wrote them; a message replayed from the baseline
     // keeps the baseline's own source (it was written by the simulator, or by the script).
