@@ -721,9 +721,9 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     const [s1, s2, s3] = (await Promise.all(files.map((f) => readRecord(f)))) as [RunRecord, RunRecord, RunRecord];
     const lines: string[] = [];
     const m = mergeRecords([s1, s2, s3], ['1.json', '2.json', '3.json'], (l) => lines.push(l));
-    expect(m.meaning).toEqual({ check: 'judge', model: 'gpt-4o-mini at https://a.example/v1, gpt-4o-mini at https://b.example/v1, gpt-4.1-mini at https://a.example/v1', provider: 'openai', promptVersion: '1' });
+    expect(m.meaning).toEqual({ check: 'judge', model: '"gpt-4o-mini at https://a.example/v1", "gpt-4o-mini at https://b.example/v1", "gpt-4.1-mini at https://a.example/v1"', provider: 'openai', promptVersion: '1' });
     expect(lines).toContain(
-      "the shards checked meaning differently (shard 1/3 (1.json): check judge, gpt-4o-mini at https://a.example/v1; shard 2/3 (2.json): check judge, gpt-4o-mini at https://b.example/v1; shard 3/3 (3.json): check judge, gpt-4.1-mini at https://a.example/v1): the merged run names every meaning judge; give every shard's job the same meaning settings (config.yml's meaning, and the judge it asks: the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)",
+      `the shards checked meaning differently (shard 1/3 (1.json): check judge, "gpt-4o-mini at https://a.example/v1"; shard 2/3 (2.json): check judge, "gpt-4o-mini at https://b.example/v1"; shard 3/3 (3.json): check judge, "gpt-4.1-mini at https://a.example/v1"): the merged run names every meaning judge; give every shard's job the same meaning settings (config.yml's meaning, and the judge it asks: the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`,
     );
     expect(parseRecord(serializeRecord(m), 'm.json').meaning).toEqual(m.meaning);
     // Another check (facts beside the judge): no one check was the run's; whichever comes first, none.
@@ -743,6 +743,23 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     const facts1 = { ...s1, meaning: { check: 'facts' as const, model: null, promptVersion: '1' } };
     expect(mergeRecords([facts1, { ...s2, meaning: { check: 'facts', model: null, promptVersion: '2' } }], [], (l) => quiet.push(l)).meaning).toEqual(facts1.meaning);
     expect(quiet).toEqual([]);
+  });
+
+  it('meaning judges and prompt versions whose names hold ", " are each named whole: quoted, in the merged run and the log line; a merge merged again names each once', () => {
+    const judged = (model: string, promptVersion: string): Partial<RunRecord> => ({ meaning: { check: 'judge', model, provider: 'openai', promptVersion } });
+    const lines: string[] = [];
+    const m = mergeRecords([part(1, ['a'], judged('my, model', '1')), part(2, ['b'], judged('gpt-4o', '2, beta'))], ['1.json', '2.json'], (l) => lines.push(l));
+    expect(m.meaning).toEqual({ check: 'judge', model: '"my, model", "gpt-4o"', provider: 'openai', promptVersion: '"1", "2, beta"' });
+    expect(lines[0]).toMatch(/^the shards checked meaning differently \(shard 1\/3 \(1\.json\): check judge, "my, model", prompt "1"; shard 2\/3 \(2\.json\): check judge, "gpt-4o", prompt "2, beta"\): /);
+    expect(parseRecord(serializeRecord(m), 'm.json').meaning).toEqual(m.meaning);
+    // The merge of shards 1 and 2 beside shard 3, asked the first one's: each judge and prompt named once, not a list in a list.
+    const partial = { ...m, incomplete: { total: 3, suiteHash: SUITE, missing: [3], foreign: [] } };
+    const again: string[] = [];
+    const whole = mergeRecords([partial, part(3, ['c'], judged('my, model', '1'))], ['m.json', '3.json'], (l) => again.push(l));
+    expect(whole.meaning).toEqual(m.meaning);
+    expect(again.find((l) => l.includes('meaning'))).toContain('(the merge of shards 1/3, 2/3 (m.json): check judge, "my, model", "gpt-4o", prompt "1", "2, beta"; shard 3/3 (3.json): check judge, "my, model", prompt "1")');
+    // Shards of one judge and one prompt: its name as it is, unquoted.
+    expect(mergeRecords([part(1, ['a'], judged('my, model', '1')), part(2, ['b'], judged('my, model', '1'))], [], () => {}).meaning).toEqual({ check: 'judge', model: 'my, model', provider: 'openai', promptVersion: '1' });
   });
 
   it('the stats seed depends only on the shards merged: a merge of a partial merge gives the seed of merging the shards directly', () => {
