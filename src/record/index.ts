@@ -273,11 +273,18 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   }
   // A shard record is called by its own index, never by where it comes in the list ("shard 4/4
   // (s4.json)", not "shard 1" when it is given first), a merge lacking shards by those it holds
-  // ("the merge of shards 1/4, 3/4 (m.json)"), another record by its place.
+  // ("the merge of shards 1/4, 3/4 (m.json)"), and any other record as what it is, never a shard:
+  // "the run m.json", "the merged run m.json" when it says it is a merge (of records given
+  // different selections: partOf); a complete merge is otherwise a whole run.
   const shard = (i: number): string => {
-    const { shard: s, incomplete: lack } = records[i] as RunRecord;
+    const record = records[i] as RunRecord;
+    const { shard: s, incomplete: lack } = record;
+    if (s === undefined && lack == null) {
+      const merged = record.selection != null && record.selection.rerunOf === null && record.selection.only === null;
+      return inputNames.length === 0 ? `record ${i + 1}` : `the ${merged ? 'merged run' : 'run'} ${names[i] as string}`;
+    }
     const held = lack == null ? [] : Array.from({ length: lack.total }, (_, k) => k + 1).filter((k) => !lack.missing.includes(k)).map((k) => `${k}/${lack.total}`);
-    const what = s !== undefined ? `shard ${s.index}/${s.total}` : lack != null ? `the merge of ${held.length === 1 ? 'shard' : 'shards'} ${held.join(', ')}` : `shard ${i + 1}`;
+    const what = s !== undefined ? `shard ${s.index}/${s.total}` : `the merge of ${held.length === 1 ? 'shard' : 'shards'} ${held.join(', ')}`;
     return `${what}${inputNames.length === 0 ? '' : ` (${names[i]})`}`;
   };
   const commits = [...new Set(records.map((r) => r.commit))];

@@ -155,7 +155,7 @@ describe('mergeRecords with shards', () => {
     // A re-run of part of it (run --rerun) too, and the error says which record re-ran what, and what to give.
     const part = run([fixture('b', { reply: 'again' })], { startedAt: '2026-12-01T10:00:00.000Z', selection: { rerunOf: 'r.json', only: null, labels: ['b'] } });
     expect(() => mergeRecords([first, part], ['r.json', 'r2.json'])).toThrow(
-      'shards overlap: 1 fixture is in more than one shard: "b" (shard 1 (r.json) and shard 2 (r2.json)); each fixture must be replayed by exactly one shard; r2.json replayed part of the suite (--rerun r.json): a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)',
+      'shards overlap: 1 fixture is in more than one shard: "b" (the run r.json and the run r2.json); each fixture must be replayed by exactly one shard; r2.json replayed part of the suite (--rerun r.json): a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)',
     );
     // Two suites of one repository with the same labels are not one run given twice, as a run cut short is not; the same suite written otherwise is.
     expect(() => mergeRecords([{ ...first, suitePath: 'apps/a/.agent-replay' }, { ...rerun, suitePath: 'apps/b/.agent-replay' }])).toThrow(/shards overlap/);
@@ -174,7 +174,7 @@ describe('mergeRecords with shards', () => {
       `; ${without} does not say its suite folder (no suitePath: written by an agent-replay before it was kept, or outside a git repository) and ${said} is a run of the suite in apps/a/.agent-replay: a merge cannot tell that they are runs of one suite, so it does not read them as one run given twice (a re-run of the check); give one of them alone: for a re-run, the one that started last, ${later}`;
     const lines: string[] = [];
     expect(() => mergeRecords([old, now], ['old.json', 'new.json'], (l) => lines.push(l))).toThrow(
-      `shards overlap: 2 fixtures are in more than one shard: "a" (shard 1 (old.json) and shard 2 (new.json)), "b" (shard 1 (old.json) and shard 2 (new.json)); each fixture must be replayed by exactly one shard${why('old.json', 'new.json', 'new.json')}`,
+      `shards overlap: 2 fixtures are in more than one shard: "a" (the run old.json and the run new.json), "b" (the run old.json and the run new.json); each fixture must be replayed by exactly one shard${why('old.json', 'new.json', 'new.json')}`,
     );
     expect(lines).toEqual([]);
     // Given the other way round, and the later one without it: each named for what it is.
@@ -216,7 +216,7 @@ describe('mergeRecords with shards', () => {
     const [one, two] = [await readRecord(join(dir, '1.json')), await readRecord(join(dir, '2.json'))];
     const lines: string[] = [];
     expect(() => mergeRecords([one, two], ['1.json', '2.json'], (l) => lines.push(l))).toThrow(
-      /^shards overlap: 2 fixtures are in more than one shard: "a" \(shard 1 \(1\.json\) and shard 2 \(2\.json\)\), "b" /,
+      /^shards overlap: 2 fixtures are in more than one shard: "a" \(the run 1\.json and the run 2\.json\), "b" /,
     );
     expect(lines).toEqual([]);
     // As a re-run cancelled midway without a commit is not.
@@ -260,7 +260,7 @@ describe('mergeRecords with shards', () => {
     // So is a whole merge (no `shard`, no `incomplete`) downloaded beside its shards.
     const merged = mergeRecords([shardRun(1, 2, ['a']), shardRun(2, 2, ['b'])]);
     expect(() => mergeRecords([shardRun(1, 2, ['a']), merged, shardRun(2, 2, ['b'])], ['s1.json', 'agent-replay-results-x/results.json', 's2.json'])).toThrow(
-      /^shards overlap: 2 fixtures are in more than one shard: "a" \(shard 1\/2 \(s1\.json\) and shard 2 \(agent-replay-results-x\/results\.json\)\), "b" .*; each fixture must be replayed by exactly one shard; agent-replay-results-x\/results\.json is no shard but a whole run or a merge of shards: give either it or the shard records, not both/,
+      /^shards overlap: 2 fixtures are in more than one shard: "a" \(shard 1\/2 \(s1\.json\) and the run agent-replay-results-x\/results\.json\), "b" .*; each fixture must be replayed by exactly one shard; agent-replay-results-x\/results\.json is no shard but a whole run or a merge of shards: give either it or the shard records, not both/,
     );
     // Records that are no shards overlapping each other are told only the rule.
     expect(() => mergeRecords([run([fixture('a')]), run([fixture('a'), fixture('c')])])).toThrow(/exactly one shard$/);
@@ -296,6 +296,17 @@ describe('mergeRecords with shards', () => {
     expect(() => mergeRecords([shardRun(2, 2, ['a', 'b']), shardRun(1, 2, ['b'])], ['two.json', 'one.json'])).toThrow('"b" (shard 2/2 (two.json) and shard 1/2 (one.json))');
     // Without file names, the index alone.
     expect(() => mergeRecords([shardRun(2, 2, ['a']), shardRun(1, 2, ['a'])])).toThrow('"a" (shard 2/2 and shard 1/2)');
+    // A record that is no shard is never called one by its place: a whole run (a complete merge is one) is
+    // "the run", a merge that says it is one (of records given different selections) "the merged run".
+    const whole = mergeRecords([shardRun(1, 2, ['a']), shardRun(2, 2, ['b'])]);
+    expect(() => mergeRecords([whole, shardRun(2, 2, ['b'])], ['m.json', 's2.json'])).toThrow('"b" (the run m.json and shard 2/2 (s2.json))');
+    const mixed = mergeRecords([{ ...shardRun(1, 2, ['a']), selection: { rerunOf: null, only: ['a*'], labels: ['a'] } }, shardRun(2, 2, ['b'])]);
+    expect(() => mergeRecords([mixed, shardRun(1, 2, ['a'])], ['m.json', 's1.json'])).toThrow('"a" (the merged run m.json and shard 1/2 (s1.json))');
+    const lines: string[] = [];
+    mergeRecords([{ ...run([fixture('a')]), interrupted: true }, run([fixture('b')])], ['r.json', 'r2.json'], (l) => lines.push(l));
+    expect(lines).toEqual(['the run r.json was interrupted: only the 1 item it finished is merged, its others were not replayed; replay it again and merge its record instead']);
+    // Without file names, by its place among the records.
+    expect(() => mergeRecords([whole, shardRun(2, 2, ['b'])])).toThrow('"b" (record 1 and shard 2/2)');
   });
 
   it('the merged estimate is held against the shards\' caps summed: each shard was capped over its own items', () => {
@@ -419,7 +430,7 @@ describe('mergeRecords with shards', () => {
     const merged = mergeRecords([only, run([fixture('b'), fixture('c')], { shard: { index: 2, total: 2, suiteHash: SUITE } })]);
     const again = run([fixture('b', { reply: 'again' })], { startedAt: '2026-12-01T10:00:00.000Z', selection: { rerunOf: 'm.json', only: null, labels: ['b'] } });
     expect(() => mergeRecords([merged, again], ['m.json', 'r.json'])).toThrow(
-      'shards overlap: 1 fixture is in more than one shard: "b" (shard 1 (m.json) and shard 2 (r.json)); each fixture must be replayed by exactly one shard; m.json is a merge of records replayed with different --rerun or --only (or none), 3 items replayed, r.json replayed part of the suite (--rerun m.json): a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)',
+      'shards overlap: 1 fixture is in more than one shard: "b" (the merged run m.json and the run r.json); each fixture must be replayed by exactly one shard; m.json is a merge of records replayed with different --rerun or --only (or none), 3 items replayed, r.json replayed part of the suite (--rerun m.json): a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)',
     );
   });
 
@@ -445,7 +456,7 @@ describe('mergeRecords with shards', () => {
     const a = run([fixture('a')], { personas: [persona('refund')] });
     const b = run([fixture('b')], { personas: [persona('refund')] });
     expect(() => mergeRecords([a, b], ['1.json', '2.json'])).toThrow(
-      /^shards overlap: 1 persona script is in more than one shard: "refund" \(shard 1 \(1\.json\) and shard 2 \(2\.json\)\); each persona script must be replayed by exactly one shard$/,
+      /^shards overlap: 1 persona script is in more than one shard: "refund" \(the run 1\.json and the run 2\.json\); each persona script must be replayed by exactly one shard$/,
     );
     const c = run([fixture('a')], { personas: [persona('refund')] });
     expect(() => mergeRecords([a, c])).toThrow(/^shards overlap: 2 items \(1 fixture, 1 persona script\) are in more than one shard: "a" /);
