@@ -89,7 +89,7 @@ export type AttemptResult<T, F> =
        * `windowMs` of the first, not up to `freeThrottles`, and is said with them, not with a limit on requests in flight that came down.
        */
       rateLimited?: boolean;
-      /** The window the rate limit counts requests over, as the limiter paces over it (http/limiter.ts, rateLimited): the quota's its headers name, else 1 s (RATE_LIMIT_WAIT_MS, the shortest). */
+      /** The window the rate limit counts requests over, as the limiter paces over it (http/limiter.ts, rateLimited): the quota's its headers name, else the one an earlier answer named (quotaWindowMs), else 1 s (RATE_LIMIT_WAIT_MS, the shortest). */
       windowMs?: number;
       /**
        * Not sent: the server's spent quota (another request's answer said it), or the pace, holds the

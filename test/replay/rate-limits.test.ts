@@ -18,7 +18,8 @@ import { createJudge } from '../../src/judge/index.js';
 import { NO_BASELINES, replay } from '../../src/replay/index.js';
 import type { Clock, Fixture, RegexEvaluator } from '../../src/types.js';
 import { nativeEcho, startAgentServer, type AgentReply } from '../support/agent-server.js';
-import { startServer } from '../judge/server.js';
+import type { ServerResponse } from 'node:http';
+import { json, startServer, type Responder } from '../judge/server.js';
 import { replayOptions } from '../support/replay-options.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -451,6 +452,28 @@ describe('agent rate limits (default retries)', () => {
     expect(capped.agent.requests).toHaveLength(8);
   });
 
+  // Reported: the window was taken only from the refused answer's own headers: after answers that named
+  // a 2 s quota (RateLimit-Policy: 10 per 2 s), 429s that name none (RateLimit-Remaining: 3) were free
+  // within 1 s only, though the limiter paces over 2 s: a turn refused 6 times spent its 2 retries on
+  // the 429s at 1.2 s and 1.9 s from the first, and was given up (`the first 3 spent no retry within 1000 ms`).
+  it('a rate limit\'s 429 naming no window, after answers that named a 2 s one: free within 2 s of the first, as the limiter paces over it', async () => {
+    let n = 0;
+    const refusedAt: number[] = [];
+    const { client, agent } = await agentUnder({ kind: 'in-flight', max: 16 }, null, (req, clock): AgentReply => {
+      n += 1;
+      if (n <= 5 || n > 11) return { ...(nativeEcho(req) as Exclude<AgentReply, string>), headers: { 'ratelimit-policy': '"default";q=10;w=2' } };
+      refusedAt.push(clock.now());
+      return { status: 429, headers: { 'ratelimit-remaining': '3' }, json: { error: 'slow down' } };
+    });
+    const record = await replay({ fixtures: fixtures(6), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, replayOptions({ concurrency: 1 }));
+    expect(record.fixtures.map((f) => f.error ?? null)).toEqual(Array<null>(6).fill(null));
+    expect(agent.requests).toHaveLength(12);
+    // The first five within the 2 s window spent no retry; the sixth, past it, spent one.
+    const from = refusedAt.map((t) => Math.round(t - (refusedAt[0] as number)));
+    expect(from.slice(0, 5)).toEqual([0, 400, 800, 1200, 1867]);
+    expect(from[5]).toBeGreaterThan(2000);
+  });
+
   it('a 500 still spends the retries: 3 attempts, then errored', async () => {
     const { client, agent } = await agentUnder({ kind: 'in-flight', max: 0 }, '0', () => ({ status: 500, json: { error: 'boom' } }));
     const record = await replay({ fixtures: fixtures(1), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
@@ -719,5 +742,35 @@ describe('judge rate limits (2 retries)', () => {
     );
     expect(server.received).toHaveLength(3);
     expect(clock.now() - 1_700_000_000_250).toBeGreaterThanOrEqual(2000);
+  });
+
+  // Reported: the window was taken only from the refused answer's own headers. Successes that named a
+  // 2 s quota (RateLimit-Policy: 10 per 2 s), then 429s that name none (RateLimit-Remaining: 3): the
+  // limiter paces over 2 s, but the loop allowed 1 s, and a call refused at the pace for 1.2 s was
+  // given up (`the first 3 spent no retry within 1000 ms of the first`) before the server's window opened.
+  it('a rate limit\'s 429 naming no window, after successes that named a 2 s one: free within 2 s of the first, as the limiter paces over it', async () => {
+    const { clock } = steppingClock(1_700_000_000_250);
+    const policy = { 'ratelimit-policy': '"default";q=10;w=2' };
+    const refusedAt: number[] = [];
+    const refused = (res: ServerResponse): void => {
+      refusedAt.push(clock.now());
+      res.writeHead(429, { 'content-type': 'application/json', 'ratelimit-remaining': '3' });
+      res.end(JSON.stringify({ error: { message: 'rate limited' } }));
+    };
+    const server = await startServer([...Array<Responder>(5).fill(json(200, OK, policy)), ...Array<Responder>(4).fill(refused), json(200, OK, policy)]);
+    cleanups.push(() => server.close());
+    const limiter = new AdaptiveLimiter(4, clock);
+    const judge = createJudge(
+      { provider: 'openai', baseUrl: server.url, model: 'm', apiKey: 'k', timeoutMs: 10_000, retries: 0, backoffMs: 0, concurrency: 4, label: null },
+      { clock, limiter, random: seeded(27) },
+    );
+    cleanups.push(() => judge.close());
+    for (let i = 0; i < 5; i++) expect((await judge.score('polite', `reply ${i}`)).ok).toBe(true);
+    const result = await judge.score('polite', 'reply');
+    expect(result.ok ? '' : result.reason).toBe('');
+    expect(server.received).toHaveLength(10);
+    // Refused at the pace (5 per 2 s after the first 429) for more than a second, less than the window.
+    expect(refusedAt.map((t) => t - (refusedAt[0] as number))).toEqual([0, 400, 800, 1200]);
+    expect(limiter.pace?.windowMs).toBe(2000);
   });
 });
