@@ -434,7 +434,8 @@ describe('a reply to another user message than the baseline\'s is not compared w
 
   const DIALOG = `label: hours-dialog\nopening: hours\nfollowUps: [ "I want my money back", "Thanks" ]\nexpect: { conversations: [ shop ] }\n`;
 
-  it('acceptance keeps how the conversation ended: by the agent with a message unsent, or by the script sending its last', async () => {
+  /** A project of DIALOG whose agent ends the conversation on its second message until `answerAll()`. */
+  async function endingEarly(): Promise<{ cwd: string; judge: MeaningServer; answerAll: () => void }> {
     let ending = true;
     const agent = await agentServer(
       () => 'same',
@@ -442,10 +443,15 @@ describe('a reply to another user message than the baseline\'s is not compared w
     );
     const judge = await judgeServer();
     const cwd = await project(agent.url, judge.url, { fixtures: '', script: DIALOG });
+    return { cwd, judge, answerAll: () => (ending = false) };
+  }
+
+  it('acceptance keeps how the conversation ended: by the agent with a message unsent, or by the script sending its last', async () => {
+    const { cwd, answerAll } = await endingEarly();
     const first = await accepted(cwd);
     expect((first.transcript as unknown[]).length).toBe(3);
     expect(first.endedBy).toBe('agent');
-    ending = false;
+    answerAll();
     // Read back by the suite (a run), and written anew with the conversation the script ended.
     const second = await accepted(cwd);
     expect((second.transcript as unknown[]).length).toBe(4);
@@ -456,19 +462,13 @@ describe('a reply to another user message than the baseline\'s is not compared w
     ['keeps that the agent ended it: the agent changed, in its words', true, 'turns 3 → 4'],
     ['does not keep it (accepted before it was kept): read as the script\'s', false, "the script has 3 messages, where the baseline's user sent 2"],
   ])('an agent that ended the conversation early and no longer does, the script unchanged, whose baseline %s', async (_what, keep, detail) => {
-    let ending = true;
-    const agent = await agentServer(
-      () => 'same',
-      (m) => ending && m === 'I want my money back',
-    );
-    const judge = await judgeServer();
-    const cwd = await project(agent.url, judge.url, { fixtures: '', script: DIALOG });
+    const { cwd, judge, answerAll } = await endingEarly();
     const stored = await accepted(cwd);
     if (!keep) {
       const { endedBy: _dropped, ...older } = stored;
       await writeFile(join(cwd, '.agent-replay', 'baselines', 'hours-dialog.json'), `${JSON.stringify(older, null, 2)}\n`);
     }
-    ending = false;
+    answerAll();
     const p = (await ran(cwd)).personas[0] as PersonaRecord;
     expect(p.turns.map((t) => t.message)).toEqual([null, 'hours', 'I want my money back', 'Thanks']);
     expect(p.drift).toMatchObject({ transcript: 'different', meaning: { value: 'changed', by: 'turns', detail } });
