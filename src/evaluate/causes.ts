@@ -389,11 +389,12 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     if (tool !== undefined) return { key: `unmocked_tool:${tool}`, what: `a call to ${tool} that no mock answered`, hint: "add a mock for it to the script's mocks" };
   }
   // Anything else: the message itself (its first line, without the advice after "; ") is the
-  // cause; the key leaves out what differs from item to item (a quoted body, numbers).
+  // cause; the key leaves out what differs from item to item (a quoted body, numbers: a count grouped,
+  // "1,500", is one number, as "1500" in a record written before 2026-12-06 is).
   const first = (text.split('\n')[0] ?? '').replace(/ after \d+ attempts?/, '').split('; ')[0]?.replace(/:\s*$/, '').trim() ?? '';
   const what = first.length > 160 ? `${first.slice(0, 159)}…` : first;
   const stem = first.includes(': ') ? first.slice(0, first.lastIndexOf(': ')) : first;
-  return { key: `${errorKind}:${stem.replace(/\d+/g, '#')}`, what, hint: null };
+  return { key: `${errorKind}:${stem.replace(/\d+(?:,\d{3})*/g, '#')}`, what, hint: null };
 }
 
 /**

@@ -101,6 +101,21 @@ describe('causes', () => {
     }
   });
 
+  // Any other error is its own words, its numbers left out of the key: a number grouped ("1,500") is one
+  // number, as "900" is, and as "1500" is in a record written before 2026-12-06; not a cause of its own.
+  it('an error in its own words whose numbers differ, grouped or not: one cause', () => {
+    const groups = groupCauses(
+      [
+        errored('a', 'internal', 'message turn: the reply hook did not return within 1,500 ms: first'),
+        errored('b', 'internal', 'message turn: the reply hook did not return within 900 ms: second'),
+        errored('c', 'internal', 'message turn: the reply hook did not return within 12,500,000 ms: third'),
+        errored('d', 'internal', 'message turn: the reply hook did not return within 1500 ms: fourth'),
+      ],
+      URL_,
+    );
+    expect(groups.map((g) => g.labels)).toEqual([['a', 'b', 'c', 'd']]);
+  });
+
   it('connection refused at localhost names the address tried, and the other one, where a dev server may listen alone', () => {
     const local = 'http://localhost:3000/api/chat';
     // The address is the record's, kept from the error: the message is not read for it.

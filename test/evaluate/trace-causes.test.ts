@@ -13,7 +13,7 @@ const item = (label: string, detail: string): CauseItem => ({ label, errored: fa
 describe('causes of a trace store', () => {
   it('one store that cannot be reached is one cause for every turn, its trace ids aside', () => {
     // As the query client words it (src/traces/query.ts), for two turns of the run.
-    const failed = (id: string): string => `GET http://127.0.0.1:16999/api/v3/traces/${id} failed: connection refused at 127.0.0.1:16999 (ECONNREFUSED); check traces.query.url and that the store is running, until traces.waitMs (1500 ms) passed`;
+    const failed = (id: string): string => `GET http://127.0.0.1:16999/api/v3/traces/${id} failed: connection refused at 127.0.0.1:16999 (ECONNREFUSED); check traces.query.url and that the store is running, until traces.waitMs (1,500 ms) passed`;
     const groups = groupCauses([item('order', failed(ID1)), item('refund', `turn 1: ${failed(ID2)}`), item('refund-2', failed(ID2))], null);
     expect(groups.map((g) => [g.what, g.labels])).toEqual([
       [failed('<trace id>'), ['order', 'refund-2']],
