@@ -857,7 +857,7 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
   const spans = /^(?:turn \d+: )?no spans for trace [0-9a-f]{32} within ([^:]+?)(?::| at )/.exec(detail);
   // They came, after the wait (docs/traces.md, "When a turn's spans are complete"): the agent exports
   // and continues the traceparent, too late for the turn (the cause reworded at the run's end, traces/observer.ts).
-  if (spans && /: \d+ spans? came to \S+ after it; /.test(detail)) {
+  if (spans && /: \d[\d,]* spans? came to \S+ after it; /.test(detail)) {
     return {
       key: 'traces:late',
       what: `a turn's spans came after the wait of ${spans[1] ?? ''}`,
@@ -865,7 +865,7 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
     };
   }
   // Exports the receiver refused: the agent's endpoint or protocol is wrong (docs/traces.md, "When spans do not arrive").
-  const refused = spans ? /: none came to \S+, and \d+ exports? came (?:to (\S+) instead|as .+?) \(refused, (404|415)\); (set OTEL_EXPORTER_OTLP_.*?)(?= \(mocked mode: |$)/.exec(detail) : null;
+  const refused = spans ? /: none came to \S+, and \d[\d,]* exports? came (?:to (\S+) instead|as .+?) \(refused, (404|415)\); (set OTEL_EXPORTER_OTLP_.*?)(?= \(mocked mode: |$)/.exec(detail) : null;
   if (spans && refused) {
     return {
       key: `traces:refused:${refused[2] ?? ''}`,

@@ -399,7 +399,7 @@ async function readText(body: AsyncIterable<Uint8Array> & { destroy?: () => void
     if (size > MAX_ANSWER_BYTES) {
       // Leaving the loop ends a decoded body's reading too (its generator's finally).
       body.destroy?.();
-      throw new TraceStoreError(`the answer to GET ${shown} is over ${String(MAX_ANSWER_BYTES)} bytes: not one turn's trace`);
+      throw new TraceStoreError(`the answer to GET ${shown} is over ${thousands(MAX_ANSWER_BYTES)} bytes: not one turn's trace`);
     }
     chunks.push(chunk);
   }

@@ -142,7 +142,7 @@ describe('a page of many long replies', () => {
     for (const d of data.slice(diffed)) {
       expect(d.diff).toBeNull();
       expect(d.diffNote).toBe(`not diffed: this page holds about ${thousands(MAX_PAGE_TEXT_CHARS)} characters of text, and the whole replies are in results.json`);
-      expect(d.reply).toMatch(new RegExp(`^[^\\n]{${FULL_PAGE_TEXT_CHARS}}\\n\\[clipped: the first ${FULL_PAGE_TEXT_CHARS} of \\d+ characters; this page holds about [\\d,]+ characters of text, and the whole text is in results\\.json\\]$`));
+      expect(d.reply).toMatch(new RegExp(`^[^\\n]{${FULL_PAGE_TEXT_CHARS}}\\n\\[clipped: the first ${FULL_PAGE_TEXT_CHARS} of \\d{1,3}(?:,\\d{3})+ characters; this page holds about [\\d,]+ characters of text, and the whole text is in results\\.json\\]$`));
       expect(d.baseline?.reply).toContain(`[clipped: the first ${FULL_PAGE_TEXT_CHARS} of `);
     }
     // A page with room for everything is as before.

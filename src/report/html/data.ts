@@ -266,7 +266,7 @@ function text(s: string): string {
   }
   pageLeft -= max;
   const why = full ? `; this page holds about ${thousands(MAX_PAGE_TEXT_CHARS)} characters of text, and the whole text is in results.json` : '';
-  return `${clip(n, max)}\n[clipped: the first ${max} of ${n.length} characters${why}]`;
+  return `${clip(n, max)}\n[clipped: the first ${thousands(max)} of ${thousands(n.length)} characters${why}]`;
 }
 
 /** Adjacent pieces with the same mark joined. */
