@@ -330,6 +330,12 @@ describe('the default gate: a regression, or a run that was not verified', () =>
     expect(g.reason).toBe('1 fixture newly failing (r); not verified: 1 not evaluated (no judge configured: add a judge section to config.yml (judge assertions and criteria need one))');
   });
 
+  it('counts of 1,000 or more in the reason are grouped, as every count (src/words.ts)', () => {
+    const regressed = (label: string) => rec({ label, verdict: 'fail', drift: { reply: 'different', route: 'same', verdict: 'newly_failing' } });
+    const many = Array.from({ length: 1_234 }, (_, i) => regressed(`f${i}`));
+    expect(gate(many, ['newly_failing']).reason).toBe('1,234 fixtures newly failing (f0, f1, f2, f3, f4, +1,229 more)');
+  });
+
   it('a clean run passes and is verified', () => {
     const g = gateRun({ fixtures: [rec({ label: 'a' }), rec({ label: 'b', verdict: 'fail', drift: { reply: 'same', route: 'same', verdict: 'still_failing' } })], personas: [] }, DEFAULT_FAIL_ON);
     expect([g.failed, g.verification.verified, g.reason]).toEqual([false, true, 'gate passed']);

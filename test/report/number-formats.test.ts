@@ -72,4 +72,10 @@ describe('figures at the edge of a unit', () => {
     // A half tenth rounds up as every duration does ((1.95).toFixed(1) said "1.9 s").
     expect(renderComment(run([fixture('refund-policy')], { durationMs: 1_950 }), ctx)).toContain(' in 2.0 s</sub>');
   });
+
+  it("report.html's latency panel counts its items grouped: 1,200 items measured", () => {
+    const items = Array.from({ length: 1_200 }, (_, i) => fixture(`f-${i}`, { latencyMs: 1_000 + i, baseline: { ...baseline(`f-${i}`, 'Reply.'), latencyMs: 900 } }));
+    const r = run(items, { latency: { turns: 1_200, p50Ms: 1_600, p95Ms: 2_100 } });
+    expect(latencyPanel(r.fixtures, r.latency)).toContain('aria-label="Latency per item, baseline against now: 1,200 items measured');
+  });
 });
