@@ -13,7 +13,7 @@ import { UserError } from '../errors.js';
 import { writeRecordFile } from './stream.js';
 import { docsUrl, TOOL } from '../version.js';
 import { hideEndpointTokens, sameEndpoint } from '../endpoint.js';
-import { plural } from '../words.js';
+import { plural, thousands } from '../words.js';
 import { MIXED_SELECTION } from '../evaluate/shard.js';
 
 export { openRecordStream, RecordWriteError, writeRecordFile, type ItemKind, type RecordStream } from './stream.js';
@@ -308,11 +308,11 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   const fixtures = suiteOrder(records.flatMap((r, i) => r.fixtures.filter((f) => firstSeen(f.label, i))));
   const personas = suiteOrder(records.flatMap((r, i) => r.personas.filter((p) => firstSeen(p.label, i, 'scripts'))));
   if (overlaps.length > 0) {
-    const shown = overlaps.slice(0, 5).join(', ') + (overlaps.length > 5 ? `, +${overlaps.length - 5} more` : '');
+    const shown = overlaps.slice(0, 5).join(', ') + (overlaps.length > 5 ? `, +${thousands(overlaps.length - 5)} more` : '');
     // Fixtures and persona scripts each called what they are (a script is not a "fixture").
     const { fixtures: nf, scripts: ns } = overlapping;
     const n = nf + ns;
-    const noun = ns === 0 ? (n === 1 ? 'fixture' : 'fixtures') : nf === 0 ? (n === 1 ? 'persona script' : 'persona scripts') : `items (${nf} ${nf === 1 ? 'fixture' : 'fixtures'}, ${ns} persona ${ns === 1 ? 'script' : 'scripts'})`;
+    const noun = ns === 0 ? (n === 1 ? 'fixture' : 'fixtures') : nf === 0 ? (n === 1 ? 'persona script' : 'persona scripts') : `items (${plural(nf, 'fixture', 'fixtures')}, ${plural(ns, 'persona script', 'persona scripts')})`;
     const each = ns === 0 ? 'fixture' : nf === 0 ? 'persona script' : 'item';
     // A whole run's or a merge's record beside the shards it holds (a download pattern that took the merged artifact too).
     const whole = [...notShards].sort((a, b) => a - b).map((i) => names[i] ?? `record ${i + 1}`);
@@ -333,7 +333,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
       const later = Date.parse(y.startedAt) > Date.parse(x.startedAt) ? b : a;
       return `; ${names[a] as string} does not say its suite folder (no suitePath: written by an agent-replay before it was kept, or outside a git repository) and ${names[b] as string} is a run of the suite in ${suiteOf(y.suitePath as string)}: a merge cannot tell that they are runs of one suite, so it does not read them as one run given twice (a re-run of the check); give one of them alone: for a re-run, the one that started last, ${names[later] as string}`;
     });
-    throw new UserError(`shards overlap: ${n} ${noun} ${n === 1 ? 'is' : 'are'} in more than one shard: ${shown}; each ${each} must be replayed by exactly one shard${beside}${rerun}${suiteless.join('')}`);
+    throw new UserError(`shards overlap: ${thousands(n)} ${noun} ${n === 1 ? 'is' : 'are'} in more than one shard: ${shown}; each ${each} must be replayed by exactly one shard${beside}${rerun}${suiteless.join('')}`);
   }
   // The merged run says it was interrupted; which shard was, and what to do, is said here
   // (docs/action.md, "Report: combine shards, or comment for a fork").

@@ -364,6 +364,11 @@ describe('mergeRecords', () => {
     );
   });
 
+  it('counts overlapping shards of 1,000 or more grouped, as every count (src/words.ts)', () => {
+    const fixtures = Array.from({ length: 1_205 }, (_, i) => fixture(`f${i}`));
+    expect(() => mergeRecords([record(fixtures), record(fixtures)], ['x.json', 'y.json'])).toThrow(/^shards overlap: 1,205 fixtures are in more than one shard: .*, \+1,200 more; each fixture must/);
+  });
+
   it('refuses to merge nothing', () => {
     expect(() => mergeRecords([])).toThrow(/nothing to merge/);
   });

@@ -359,7 +359,7 @@ describe('agent rate limits (default retries)', () => {
     const { client, agent, clock } = await agentUnder({ kind: 'in-flight', max: 0 }, null, () => ({ status: 429, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3600' }, json: { error: 'slow down' } }));
     const record = await replay({ fixtures: fixtures(1), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
     expect(record.fixtures[0]?.error).toBe(
-      'message turn: agent returned HTTP 429 after 1 attempt (rate limited: the server\'s quota is spent until its X-RateLimit-Reset, 3600000 ms away, more than the 30000 ms left of the time budget of 30000 ms, timeoutMs x attempts; given up at once instead of waiting): {"error":"slow down"}',
+      'message turn: agent returned HTTP 429 after 1 attempt (rate limited: the server\'s quota is spent until its X-RateLimit-Reset, 3,600,000 ms away, more than the 30,000 ms left of the time budget of 30,000 ms, timeoutMs x attempts; given up at once instead of waiting): {"error":"slow down"}',
     );
     expect(agent.requests).toHaveLength(1);
     expect(clock.now()).toBe(0);
@@ -376,11 +376,11 @@ describe('agent rate limits (default retries)', () => {
     });
     const record = await replay({ fixtures: fixtures(2), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
     expect(record.tallies).toMatchObject({ errored: 1, passed: 1 });
-    const m = /^message turn: agent returned HTTP 429 after 1 attempt \(rate limited: the server's quota is spent until its X-RateLimit-Reset, (\d+) ms away, more than the (\d+) ms left of the time budget of 30000 ms, timeoutMs x attempts; given up at once instead of waiting\): \{"error":"slow down"\}$/.exec(record.fixtures[0]?.error ?? '');
+    const m = /^message turn: agent returned HTTP 429 after 1 attempt \(rate limited: the server's quota is spent until its X-RateLimit-Reset, (\d{1,3}(?:,\d{3})*) ms away, more than the (\d{1,3}(?:,\d{3})*) ms left of the time budget of 30,000 ms, timeoutMs x attempts; given up at once instead of waiting\): \{"error":"slow down"\}$/.exec(record.fixtures[0]?.error ?? '');
     expect(m, record.fixtures[0]?.error ?? 'no error').not.toBeNull();
     // Retried after the 25 s asked and a jitter: the reset is at 44 s, the budget ends at 30 s.
-    expect(Number(m?.[1]) + clock.now()).toBe(44_000);
-    expect(Number(m?.[2]) + clock.now()).toBe(30_000);
+    expect(Number(m?.[1]?.replace(/,/g, '') ?? NaN) + clock.now()).toBe(44_000);
+    expect(Number(m?.[2]?.replace(/,/g, '') ?? NaN) + clock.now()).toBe(30_000);
     expect(agent.requests.filter((r) => r.body.includes('"m0"'))).toHaveLength(1);
     expect(clock.now()).toBeLessThan(30_000);
   });
@@ -404,16 +404,16 @@ describe('agent rate limits (default retries)', () => {
     }, 0, {}, random);
     const record = await replay({ fixtures: fixtures(3), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
     expect(record.tallies).toMatchObject({ errored: 1, passed: 2 });
-    const m = /^message turn: agent returned HTTP 429 after 1 attempt \(rate limited: the requests are paced at 2 starts per 20000 ms since the server's rate limit, so the next attempt would start (\d+) ms from now, more than the (\d+) ms left of the time budget of 30000 ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait\): \{"error":"slow down"\}$/.exec(record.fixtures[0]?.error ?? '');
+    const m = /^message turn: agent returned HTTP 429 after 1 attempt \(rate limited: the requests are paced at 2 starts per 20,000 ms since the server's rate limit, so the next attempt would start (\d{1,3}(?:,\d{3})*) ms from now, more than the (\d{1,3}(?:,\d{3})*) ms left of the time budget of 30,000 ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait\): \{"error":"slow down"\}$/.exec(record.fixtures[0]?.error ?? '');
     expect(m, record.fixtures[0]?.error ?? 'no error').not.toBeNull();
     // f2's retry (at 21 s and its jitter j2) made two successes in the window: 2 per 20 s, so f0's
     // start would be 10 s after it, at 31 s + j2, 1 s + j2 past the 30 s the budget ends at.
     expect(limiter.pace).toEqual({ perWindow: 2, windowMs: 20_000 });
-    const past = Number(m?.[1]) - Number(m?.[2]);
+    const past = Number(m?.[1]?.replace(/,/g, '') ?? NaN) - Number(m?.[2]?.replace(/,/g, '') ?? NaN);
     expect(past).toBeGreaterThanOrEqual(1000);
     expect(past).toBeLessThan(1250);
     // Given up when f0's retry came, at 22.001 s + its jitter: before the budget ends, not after.
-    expect(Number(m?.[2]) + clock.now()).toBe(30_000);
+    expect(Number(m?.[2]?.replace(/,/g, '') ?? NaN) + clock.now()).toBe(30_000);
     expect(agent.requests.filter((r) => r.body.includes('"m0"'))).toHaveLength(1);
     expect(clock.now()).toBeLessThan(30_000);
   });
@@ -447,7 +447,7 @@ describe('agent rate limits (default retries)', () => {
     const capped = await agentUnder({ kind: 'in-flight', max: 16 }, null, () => ({ status: 429, headers: { 'x-ratelimit-remaining-requests': '3', 'x-ratelimit-reset-requests': '1s' }, json: { error: 'slow down' } }));
     const record = await replay({ fixtures: fixtures(1), personas: [], baselines: NO_BASELINES }, { agent: capped.client, regex: noRegex, judge: null }, OPTIONS);
     expect(record.fixtures[0]?.error).toBe(
-      'message turn: agent returned HTTP 429 after 8 attempts (429s that asked for no wait, their rate limit headers naming no spent quota: the first 5 spent no retry within 1000 ms of the first (the rate limit\'s window), the next spent the 2 retries; given up rather than send more: lower the concurrency, or raise retries and backoffMs): {"error":"slow down"}',
+      'message turn: agent returned HTTP 429 after 8 attempts (429s that asked for no wait, their rate limit headers naming no spent quota: the first 5 spent no retry within 1,000 ms of the first (the rate limit\'s window), the next spent the 2 retries; given up rather than send more: lower the concurrency, or raise retries and backoffMs): {"error":"slow down"}',
     );
     expect(capped.agent.requests).toHaveLength(8);
   });
@@ -612,10 +612,10 @@ describe('judge rate limits (2 retries)', () => {
     const judge = judgeAt(judgeServer, clock, limiter);
     const [a, b] = await Promise.all([judge.score('polite', 'reply A'), judge.score('polite', 'reply B')]);
     expect(b.ok).toBe(true);
-    const m = /^HTTP 429 after 1 attempt \(rate limited: the server's quota is spent until its X-RateLimit-Reset, (\d+) ms away, more than the (\d+) ms left of the time budget of 30000 ms, timeoutMs x attempts; given up at once instead of waiting\): rate limited$/.exec(a.ok ? '' : a.reason);
+    const m = /^HTTP 429 after 1 attempt \(rate limited: the server's quota is spent until its X-RateLimit-Reset, (\d{1,3}(?:,\d{3})*) ms away, more than the (\d{1,3}(?:,\d{3})*) ms left of the time budget of 30,000 ms, timeoutMs x attempts; given up at once instead of waiting\): rate limited$/.exec(a.ok ? '' : a.reason);
     expect(m, a.ok ? 'answered' : a.reason).not.toBeNull();
-    expect(Number(m?.[1]) + clock.now()).toBe(44_000);
-    expect(Number(m?.[2]) + clock.now()).toBe(30_000);
+    expect(Number(m?.[1]?.replace(/,/g, '') ?? NaN) + clock.now()).toBe(44_000);
+    expect(Number(m?.[2]?.replace(/,/g, '') ?? NaN) + clock.now()).toBe(30_000);
     expect(refused).toBe(1);
   });
 
@@ -713,7 +713,7 @@ describe('judge rate limits (2 retries)', () => {
     const result = await judge.score('polite', 'reply');
     // 429s at 0, 100, ..., 900 ms from the first spend no retry; the one at 1000 ms is past the window.
     expect(result.ok ? '' : result.reason).toBe(
-      "HTTP 429 after 11 attempts (429s that asked for no wait, their rate limit headers naming no spent quota: the first 10 spent no retry within 1000 ms of the first (the rate limit's window), retries: 0 left none for the next; given up rather than send more: lower the concurrency, or raise retries and backoffMs): rate limited",
+      "HTTP 429 after 11 attempts (429s that asked for no wait, their rate limit headers naming no spent quota: the first 10 spent no retry within 1,000 ms of the first (the rate limit's window), retries: 0 left none for the next; given up rather than send more: lower the concurrency, or raise retries and backoffMs): rate limited",
     );
     expect(server.received).toHaveLength(11);
     expect(sleeps).toEqual(Array<number>(10).fill(100));
@@ -738,7 +738,7 @@ describe('judge rate limits (2 retries)', () => {
     const { judge, server } = await judgeRefusing(100, () => ({ 'ratelimit-policy': '"default";q=10;w=2' }), clock);
     const result = await judge.score('polite', 'reply');
     expect(result.ok ? '' : result.reason).toBe(
-      "HTTP 429 after 3 attempts (429s that asked for no wait, their rate limit headers naming no spent quota: the first 2 spent no retry within 2000 ms of the first (the rate limit's window), retries: 0 left none for the next; given up rather than send more: lower the concurrency, or raise retries and backoffMs): rate limited",
+      "HTTP 429 after 3 attempts (429s that asked for no wait, their rate limit headers naming no spent quota: the first 2 spent no retry within 2,000 ms of the first (the rate limit's window), retries: 0 left none for the next; given up rather than send more: lower the concurrency, or raise retries and backoffMs): rate limited",
     );
     expect(server.received).toHaveLength(3);
     expect(clock.now() - 1_700_000_000_250).toBeGreaterThanOrEqual(2000);
