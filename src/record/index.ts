@@ -264,11 +264,9 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     const record = records[i] as RunRecord;
     const { shard: s, incomplete: lack } = record;
     if (s === undefined && lack == null) {
-      const merged = record.selection != null && record.selection.rerunOf === null && record.selection.only === null;
-      return inputNames.length === 0 ? `record ${i + 1}` : `the ${merged ? 'merged run' : 'run'} ${names[i] as string}`;
+      return inputNames.length === 0 ? `record ${i + 1}` : `the ${mergedRun(record) ? 'merged run' : 'run'} ${names[i] as string}`;
     }
-    const held = lack == null ? [] : Array.from({ length: lack.total }, (_, k) => k + 1).filter((k) => !lack.missing.includes(k)).map((k) => `${k}/${lack.total}`);
-    const what = s !== undefined ? `shard ${s.index}/${s.total}` : `the merge of ${held.length === 1 ? 'shard' : 'shards'} ${held.join(', ')}`;
+    const what = s !== undefined ? `shard ${s.index}/${s.total}` : mergeOfShards(lack as Incomplete);
     return `${what}${inputNames.length === 0 ? '' : ` (${names[i]})`}`;
   };
   const commits = [...new Set(records.map((r) => r.commit))];
@@ -282,6 +280,8 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   const overlapping = { fixtures: 0, scripts: 0 };
   // Records that are no shard (a whole run, or a merge) holding items of a shard given beside them.
   const notShards = new Set<number>();
+  // Every record that holds an item another holds too.
+  const overlapped = new Set<number>();
   const reruns = new Set<number>();
   // Pairs [a record without suitePath, one with it] of whole runs that overlap.
   const unsuited = new Set<string>();
@@ -290,6 +290,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     if (prev !== undefined) {
       overlaps.push(`"${label}" (${shard(prev)} and ${shard(i)})`);
       overlapping[kind] += 1;
+      overlapped.add(prev).add(i);
       const [p, r] = [records[prev] as RunRecord, records[i] as RunRecord];
       if ((p.shard === undefined) !== (r.shard === undefined)) notShards.add(p.shard === undefined ? prev : i);
       // Two runs, one of part of the suite (`run --rerun`, `--only`): a re-run, not a shard.
@@ -314,12 +315,19 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     const n = nf + ns;
     const noun = ns === 0 ? (n === 1 ? 'fixture' : 'fixtures') : nf === 0 ? (n === 1 ? 'persona script' : 'persona scripts') : `items (${nf} ${nf === 1 ? 'fixture' : 'fixtures'}, ${ns} persona ${ns === 1 ? 'script' : 'scripts'})`;
     const each = ns === 0 ? 'fixture' : nf === 0 ? 'persona script' : 'item';
-    // A whole run's or a merge's record beside the shards it holds (a download pattern that took the merged artifact too).
-    const whole = [...notShards].sort((a, b) => a - b).map((i) => names[i] ?? `record ${i + 1}`);
+    // The overlap is said for what the records that overlap are: shards (a merge that lacked shards
+    // holds shards), runs (none is a shard: a run given beside another run of the same items), or
+    // records (a run beside shards).
+    const isShard = (i: number): boolean => records[i]?.shard !== undefined || records[i]?.incomplete != null;
+    const kinds = new Set([...overlapped].map(isShard));
+    const over = kinds.size === 2 ? 'record' : kinds.has(true) ? 'shard' : 'run';
+    // A whole run's or a merge's record beside the shards it holds (a download pattern that took the merged artifact too), said as what it is.
+    const whole = [...notShards].sort((a, b) => a - b).map((i) => ({ name: names[i] ?? `record ${i + 1}`, is: notShardWords(records[i] as RunRecord) }));
+    const [one] = whole;
     const beside =
-      whole.length === 0
+      one === undefined
         ? ''
-        : `; ${whole.join(', ')} ${whole.length === 1 ? 'is no shard but a whole run or a merge of shards' : 'are no shards but whole runs or merges of shards'}: give either ${whole.length === 1 ? 'it' : 'them'} or the shard records, not both (download the shards' artifacts only, agent-replay-results-<commit>-shard-*)`;
+        : `; ${whole.length === 1 ? `${one.name} is ${one.is}, not a shard` : `${whole.map((w) => `${w.name} (${w.is})`).join(', ')} are no shards`}: give either ${whole.length === 1 ? 'it' : 'them'} or the shard records, not both (download the shards' artifacts only, agent-replay-results-<commit>-shard-*)`;
     // A merge of records given different selections is said as what it is, not as a part it replayed.
     const parts = [...reruns].sort((a, b) => a - b).map((i) => {
       const { selection } = records[i] as RunRecord;
@@ -333,7 +341,14 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
       const later = Date.parse(y.startedAt) > Date.parse(x.startedAt) ? b : a;
       return `; ${names[a] as string} does not say its suite folder (no suitePath: written by an agent-replay before it was kept, or outside a git repository) and ${names[b] as string} is a run of the suite in ${suiteOf(y.suitePath as string)}: a merge cannot tell that they are runs of one suite, so it does not read them as one run given twice (a re-run of the check); give one of them alone: for a re-run, the one that started last, ${names[later] as string}`;
     });
-    throw new UserError(`shards overlap: ${n} ${noun} ${n === 1 ? 'is' : 'are'} in more than one shard: ${shown}; each ${each} must be replayed by exactly one shard${beside}${rerun}${suiteless.join('')}`);
+    // Runs only: the rule for shards is not theirs; a re-run or a run that does not say its suite is told its own fix.
+    const rule =
+      over !== 'run'
+        ? `; each ${each} must be replayed by exactly one shard`
+        : rerun === '' && suiteless.length === 0
+          ? `; these are runs of the same ${ns === 0 ? 'fixtures' : nf === 0 ? 'persona scripts' : 'items'}, not shards of one run: give one of them alone, or merge the shards of one run (run --shard 1/2, 2/2, ...)`
+          : '';
+    throw new UserError(`${over}s overlap: ${n} ${noun} ${n === 1 ? 'is' : 'are'} in more than one ${over}: ${shown}${rule}${beside}${rerun}${suiteless.join('')}`);
   }
   // The merged run says it was interrupted; which shard was, and what to do, is said here
   // (docs/action.md, "Report: combine shards, or comment for a fork").
@@ -383,6 +398,29 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     ...mergedSuiteEdits(records, shard, log),
     ...incomplete,
   };
+}
+
+/** A record that says it is a merge of records given different selections (`--rerun`, `--only`): partOf. */
+function mergedRun(r: RunRecord): boolean {
+  return r.selection != null && r.selection.rerunOf === null && r.selection.only === null;
+}
+
+/** A merge that lacked shards, by the shards it holds: `the merge of shards 1/4, 3/4`. */
+function mergeOfShards(lack: Incomplete): string {
+  const held = Array.from({ length: lack.total }, (_, k) => k + 1).filter((k) => !lack.missing.includes(k)).map((k) => `${k}/${lack.total}`);
+  return `the merge of ${held.length === 1 ? 'shard' : 'shards'} ${held.join(', ')}`;
+}
+
+/**
+ * What a record that is no shard is, as the refusal of it beside shards says: `the merge of shards
+ * 1/4, 3/4`, `a merged run` (of records given different selections), `a run of part of the suite
+ * (--only a*)`, or `a whole run` (a complete merge is one).
+ */
+function notShardWords(r: RunRecord): string {
+  if (r.incomplete != null) return mergeOfShards(r.incomplete);
+  if (mergedRun(r)) return 'a merged run';
+  const part = partOf(r);
+  return part === null ? 'a whole run' : `a run of part of the suite (${part})`;
 }
 
 /**
