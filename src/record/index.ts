@@ -829,33 +829,42 @@ function mergedModels(records: readonly RunRecord[], shard: (i: number) => strin
     const { name } = (records[i] as RunRecord).judge;
     return name === null || where[i] === undefined || addresses(name).size < 2 ? name : `${name} at ${where[i] as string}`;
   };
-  const judges = records.map((_, i) => judgeOf(i));
-  const names = [...new Set(judges.flatMap((j) => (j === null ? [] : judgeList(j))))];
-  // Each quoted: a panel's name holds ", " ("panel of 2: openai a, openai b"), as a label may.
-  const listed = (j: string): string => judgeList(j).map((n) => JSON.stringify(n)).join(', ');
+  // A merge judged by different judges lists them (`names`): each is one of them, never a list inside a list.
+  const judges = records.map((r, i) => r.judge.names ?? (r.judge.name === null ? [] : [judgeOf(i) as string]));
+  const names = [...new Set(judges.flat())];
   if (names.length > 1) {
-    const said = judges.map((j, i) => `${shard(i)}: ${j === null ? 'no judge' : listed(j)}`).join('; ');
+    const said = judges.map((j, i) => `${shard(i)}: ${j.length === 0 ? 'no judge' : quotedList(j)}`).join('; ');
     log(`the shards were judged by different judges (${said}): the merged run names them all; give every shard's job the same judge (the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`);
   }
-  const judge = names.length > 1 ? { ...picked, name: names.map((n) => JSON.stringify(n)).join(', ') } : picked;
+  const { names: _listed, ...one } = picked;
+  const judge = names.length > 1 ? { ...one, ...listedNames('name', 'names', names) } : one;
   const simulator = pick(records.flatMap((r) => (r.simulator === undefined ? [] : [r.simulator])));
   return { judge, ...(simulator === undefined ? {} : { simulator }) };
 }
 
+/** Names each quoted, comma-separated (`"panel of 2: openai a, openai b", "openai c"`): a name may hold ", ", as a label may. */
+function quotedList(names: readonly string[]): string {
+  return names.map((n) => JSON.stringify(n)).join(', ');
+}
+
 /**
- * The judges a record's `judge.name` names: one, or those a merge of shards judged by different
- * judges listed, each quoted (`"panel of 2: openai a, openai b", "openai c"`), so that a merge
- * merged again names each judge once, never a list inside a list; likewise the meaning judges and
- * prompt versions of its `meaning` (mergedMeaning).
+ * A merge's judges (or meaning judges, or prompt versions): one said as it is; more, each quoted in
+ * the field shown (`judge.name`) and listed in the one beside it (`judge.names`), which a merge
+ * merged again reads, so that it names each once, never a list inside a list, and a single name
+ * that reads as a quoted list (a judge label `"a", "b"`) is never taken for several.
  */
-function judgeList(name: string): string[] {
-  if (!name.startsWith('"')) return [name];
-  try {
-    const list: unknown = JSON.parse(`[${name}]`);
-    return Array.isArray(list) && list.length > 1 && list.every((n) => typeof n === 'string') ? (list as string[]) : [name];
-  } catch {
-    return [name];
-  }
+function listedNames<K extends string, L extends string>(key: K, list: L, names: readonly string[]): Record<K, string> & Partial<Record<L, string[]>> {
+  return (names.length === 1 ? { [key]: names[0] } : { [key]: quotedList(names), [list]: [...names] }) as Record<K, string> & Partial<Record<L, string[]>>;
+}
+
+/** The meaning judges a record's `meaning` names: none, its one, or a merge's listed (`models`). */
+function modelsOf(m: NonNullable<RunRecord['meaning']>): string[] {
+  return m.model === null ? [] : (m.models ?? [m.model]);
+}
+
+/** The prompt versions a record's `meaning` names: its one, or a merge's listed (`promptVersions`). */
+function promptsOf(m: NonNullable<RunRecord['meaning']>): string[] {
+  return m.promptVersions ?? [m.promptVersion];
 }
 
 /**
@@ -876,22 +885,20 @@ function mergedMeaning(records: readonly RunRecord[], shard: (i: number) => stri
   // Without a meaning judge (`facts`, `off`) there is no model or prompt to differ by.
   const alike = (a: Meaning, b: Meaning): boolean =>
     a.check === b.check &&
-    (a.check !== 'judge' || (a.model === b.model && a.promptVersion === b.promptVersion && (a.provider === undefined || b.provider === undefined || a.provider === b.provider) && sameEndpoint(a.endpoint, b.endpoint)));
+    (a.check !== 'judge' || (isDeepStrictEqual(modelsOf(a), modelsOf(b)) && isDeepStrictEqual(promptsOf(a), promptsOf(b)) && (a.provider === undefined || b.provider === undefined || a.provider === b.provider) && sameEndpoint(a.endpoint, b.endpoint)));
   if (said.every((m) => alike(m, first))) return { meaning: first };
   const distinct = (of: (m: Meaning) => string | undefined): string[] => [...new Set(said.flatMap((m) => (of(m) === undefined ? [] : [of(m) as string])))];
   const [providers, endpoints] = [distinct((m) => m.provider), distinct((m) => (m.endpoint === undefined ? undefined : hideEndpointTokens(m.endpoint)))];
-  // A merge's meaning names its judges and prompts each quoted (judgeList): each is one of them, never a list inside a list.
-  const prompts = [...new Set(said.flatMap((m) => judgeList(m.promptVersion)))];
+  // A merge's meaning lists its judges and prompts (listedNames): each is one of them, never a list inside a list.
+  const prompts = [...new Set(said.flatMap(promptsOf))];
   const judgesOf = (m: Meaning): string[] =>
-    m.model === null
-      ? []
-      : judgeList(m.model).map((model) => `${providers.length > 1 && m.provider !== undefined ? `${m.provider} ` : ''}${model}${endpoints.length > 1 && m.endpoint !== undefined ? ` at ${hideEndpointTokens(m.endpoint)}` : ''}`);
+    modelsOf(m).map((model) => `${providers.length > 1 && m.provider !== undefined ? `${m.provider} ` : ''}${model}${endpoints.length > 1 && m.endpoint !== undefined ? ` at ${hideEndpointTokens(m.endpoint)}` : ''}`);
   // Each quoted, as the merged judges are (mergedModels): a name may hold ", ".
-  const listed = (names: readonly string[]): string => names.map((n) => JSON.stringify(n)).join(', ');
+  const listed = quotedList;
   const words = (m: Meaning | undefined): string =>
     m === undefined
       ? 'not recorded (an older agent-replay)'
-      : `check ${m.check}${m.check === 'judge' ? `, ${m.model === null ? 'no model' : listed(judgesOf(m))}${prompts.length > 1 ? `, prompt ${listed(judgeList(m.promptVersion))}` : ''}` : ''}`;
+      : `check ${m.check}${m.check === 'judge' ? `, ${m.model === null ? 'no model' : listed(judgesOf(m))}${prompts.length > 1 ? `, prompt ${listed(promptsOf(m))}` : ''}` : ''}`;
   const checks = distinct((m) => m.check);
   const named = checks.length > 1 ? 'says none, as no one check was the run\'s' : 'names every meaning judge';
   log(
@@ -899,14 +906,13 @@ function mergedMeaning(records: readonly RunRecord[], shard: (i: number) => stri
   );
   if (checks.length > 1) return {};
   const models = [...new Set(said.flatMap(judgesOf))];
-  const one = (names: readonly string[]): string => (names.length === 1 ? (names[0] as string) : listed(names));
   return {
     meaning: {
       check: first.check,
-      model: models.length === 0 ? null : one(models),
+      ...(models.length === 0 ? { model: null } : listedNames('model', 'models', models)),
       ...(providers.length === 1 ? { provider: providers[0] as NonNullable<Meaning['provider']> } : {}),
       ...(endpoints.length === 1 ? { endpoint: endpoints[0] as string } : {}),
-      promptVersion: one(prompts),
+      ...listedNames('promptVersion', 'promptVersions', prompts),
     },
   };
 }

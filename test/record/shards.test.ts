@@ -764,7 +764,8 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     const [s1, s2, s3] = (await Promise.all(files.map((f) => readRecord(f)))) as [RunRecord, RunRecord, RunRecord];
     const lines: string[] = [];
     const m = mergeRecords([s1, s2, s3], ['1.json', '2.json', '3.json'], (l) => lines.push(l));
-    expect(m.meaning).toEqual({ check: 'judge', model: '"gpt-4o-mini at https://a.example/v1", "gpt-4o-mini at https://b.example/v1", "gpt-4.1-mini at https://a.example/v1"', provider: 'openai', promptVersion: '1' });
+    const models = ['gpt-4o-mini at https://a.example/v1', 'gpt-4o-mini at https://b.example/v1', 'gpt-4.1-mini at https://a.example/v1'];
+    expect(m.meaning).toEqual({ check: 'judge', model: '"gpt-4o-mini at https://a.example/v1", "gpt-4o-mini at https://b.example/v1", "gpt-4.1-mini at https://a.example/v1"', models, provider: 'openai', promptVersion: '1' });
     expect(lines).toContain(
       `the shards checked meaning differently (shard 1/3 (1.json): check judge, "gpt-4o-mini at https://a.example/v1"; shard 2/3 (2.json): check judge, "gpt-4o-mini at https://b.example/v1"; shard 3/3 (3.json): check judge, "gpt-4.1-mini at https://a.example/v1"): the merged run names every meaning judge; give every shard's job the same meaning settings (config.yml's meaning, and the judge it asks: the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`,
     );
@@ -792,7 +793,7 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     const judged = (model: string, promptVersion: string): Partial<RunRecord> => ({ meaning: { check: 'judge', model, provider: 'openai', promptVersion } });
     const lines: string[] = [];
     const m = mergeRecords([part(1, ['a'], judged('my, model', '1')), part(2, ['b'], judged('gpt-4o', '2, beta'))], ['1.json', '2.json'], (l) => lines.push(l));
-    expect(m.meaning).toEqual({ check: 'judge', model: '"my, model", "gpt-4o"', provider: 'openai', promptVersion: '"1", "2, beta"' });
+    expect(m.meaning).toEqual({ check: 'judge', model: '"my, model", "gpt-4o"', models: ['my, model', 'gpt-4o'], provider: 'openai', promptVersion: '"1", "2, beta"', promptVersions: ['1', '2, beta'] });
     expect(lines[0]).toMatch(/^the shards checked meaning differently \(shard 1\/3 \(1\.json\): check judge, "my, model", prompt "1"; shard 2\/3 \(2\.json\): check judge, "gpt-4o", prompt "2, beta"\): /);
     expect(parseRecord(serializeRecord(m), 'm.json').meaning).toEqual(m.meaning);
     // The merge of shards 1 and 2 beside shard 3, asked the first one's: each judge and prompt named once, not a list in a list.
@@ -803,6 +804,31 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     expect(again.find((l) => l.includes('meaning'))).toContain('(the merge of shards 1/3, 2/3 (m.json): check judge, "my, model", "gpt-4o", prompt "1", "2, beta"; shard 3/3 (3.json): check judge, "my, model", prompt "1")');
     // Shards of one judge and one prompt: its name as it is, unquoted.
     expect(mergeRecords([part(1, ['a'], judged('my, model', '1')), part(2, ['b'], judged('my, model', '1'))], [], () => {}).meaning).toEqual({ check: 'judge', model: 'my, model', provider: 'openai', promptVersion: '1' });
+  });
+
+  it('a single judge, meaning judge or prompt whose name reads as a quoted list is one name; a merge\'s list, read back from its file, is its names', async () => {
+    // A judge label, a meaning model and a prompt version each written `"a", "b"`: one name each, never two.
+    const odd = '"a", "b"';
+    const given = part(1, ['a'], { judge: { name: odd }, meaning: { check: 'judge', model: odd, provider: 'openai', promptVersion: odd } });
+    const other = part(2, ['b'], { judge: { name: 'openai c' }, meaning: { check: 'judge', model: 'c', provider: 'openai', promptVersion: '1' } });
+    const lines: string[] = [];
+    const m = mergeRecords([given, other], ['1.json', '2.json'], (l) => lines.push(l));
+    expect(m.judge.names).toEqual([odd, 'openai c']);
+    expect(m.judge.name).toBe('"\\"a\\", \\"b\\"", "openai c"');
+    expect(m.meaning).toMatchObject({ models: [odd, 'c'], promptVersions: [odd, '1'] });
+    expect(lines[0]).toContain('(shard 1/3 (1.json): "\\"a\\", \\"b\\""; shard 2/3 (2.json): "openai c")');
+    // Alone, or beside a shard of the same judge, it is said as it is, with no list beside it.
+    const same = mergeRecords([given, { ...other, judge: given.judge, meaning: given.meaning }]);
+    expect(same.judge).toEqual({ name: odd });
+    expect(same.meaning).toEqual(given.meaning);
+    // Written and read back, the merge of shards 1 and 2 merged again beside shard 3 names each once, the odd name whole.
+    const dir = await tempDir('agent-replay-judge-list-');
+    await writeRecord(join(dir, 'm.json'), { ...m, incomplete: { total: 3, suiteHash: SUITE, missing: [3], foreign: [] } });
+    const read = await readRecord(join(dir, 'm.json'));
+    expect(read.judge.names).toEqual(m.judge.names);
+    const whole = mergeRecords([read, part(3, ['c'], { judge: { name: odd }, meaning: given.meaning })], [], () => {});
+    expect(whole.judge).toEqual(m.judge);
+    expect(whole.meaning).toEqual(m.meaning);
   });
 
   it('the stats seed depends only on the shards merged: a merge of a partial merge gives the seed of merging the shards directly', () => {
