@@ -264,11 +264,9 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     const record = records[i] as RunRecord;
     const { shard: s, incomplete: lack } = record;
     if (s === undefined && lack == null) {
-      const merged = record.selection != null && record.selection.rerunOf === null && record.selection.only === null;
-      return inputNames.length === 0 ? `record ${i + 1}` : `the ${merged ? 'merged run' : 'run'} ${names[i] as string}`;
+      return inputNames.length === 0 ? `record ${i + 1}` : `the ${mergedRun(record) ? 'merged run' : 'run'} ${names[i] as string}`;
     }
-    const held = lack == null ? [] : Array.from({ length: lack.total }, (_, k) => k + 1).filter((k) => !lack.missing.includes(k)).map((k) => `${k}/${lack.total}`);
-    const what = s !== undefined ? `shard ${s.index}/${s.total}` : `the merge of ${held.length === 1 ? 'shard' : 'shards'} ${held.join(', ')}`;
+    const what = s !== undefined ? `shard ${s.index}/${s.total}` : mergeOfShards(lack as Incomplete);
     return `${what}${inputNames.length === 0 ? '' : ` (${names[i]})`}`;
   };
   const commits = [...new Set(records.map((r) => r.commit))];
@@ -282,6 +280,8 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   const overlapping = { fixtures: 0, scripts: 0 };
   // Records that are no shard (a whole run, or a merge) holding items of a shard given beside them.
   const notShards = new Set<number>();
+  // Every record that holds an item another holds too.
+  const overlapped = new Set<number>();
   const reruns = new Set<number>();
   // Pairs [a record without suitePath, one with it] of whole runs that overlap.
   const unsuited = new Set<string>();
@@ -290,6 +290,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     if (prev !== undefined) {
       overlaps.push(`"${label}" (${shard(prev)} and ${shard(i)})`);
       overlapping[kind] += 1;
+      overlapped.add(prev).add(i);
       const [p, r] = [records[prev] as RunRecord, records[i] as RunRecord];
       if ((p.shard === undefined) !== (r.shard === undefined)) notShards.add(p.shard === undefined ? prev : i);
       // Two runs, one of part of the suite (`run --rerun`, `--only`): a re-run, not a shard.
@@ -314,12 +315,19 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     const n = nf + ns;
     const noun = ns === 0 ? (n === 1 ? 'fixture' : 'fixtures') : nf === 0 ? (n === 1 ? 'persona script' : 'persona scripts') : `items (${plural(nf, 'fixture', 'fixtures')}, ${plural(ns, 'persona script', 'persona scripts')})`;
     const each = ns === 0 ? 'fixture' : nf === 0 ? 'persona script' : 'item';
-    // A whole run's or a merge's record beside the shards it holds (a download pattern that took the merged artifact too).
-    const whole = [...notShards].sort((a, b) => a - b).map((i) => names[i] ?? `record ${i + 1}`);
+    // The overlap is said for what the records that overlap are: shards (a merge that lacked shards
+    // holds shards), runs (none is a shard: a run given beside another run of the same items), or
+    // records (a run beside shards).
+    const isShard = (i: number): boolean => records[i]?.shard !== undefined || records[i]?.incomplete != null;
+    const kinds = new Set([...overlapped].map(isShard));
+    const over = kinds.size === 2 ? 'record' : kinds.has(true) ? 'shard' : 'run';
+    // A whole run's or a merge's record beside the shards it holds (a download pattern that took the merged artifact too), said as what it is.
+    const whole = [...notShards].sort((a, b) => a - b).map((i) => ({ name: names[i] ?? `record ${i + 1}`, is: notShardWords(records[i] as RunRecord) }));
+    const [one] = whole;
     const beside =
-      whole.length === 0
+      one === undefined
         ? ''
-        : `; ${whole.join(', ')} ${whole.length === 1 ? 'is no shard but a whole run or a merge of shards' : 'are no shards but whole runs or merges of shards'}: give either ${whole.length === 1 ? 'it' : 'them'} or the shard records, not both (download the shards' artifacts only, agent-replay-results-<commit>-shard-*)`;
+        : `; ${whole.length === 1 ? `${one.name} is ${one.is}, not a shard` : `${whole.map((w) => `${w.name} (${w.is})`).join(', ')} are no shards`}: give either ${whole.length === 1 ? 'it' : 'them'} or the shard records, not both (download the shards' artifacts only, agent-replay-results-<commit>-shard-*)`;
     // A merge of records given different selections is said as what it is, not as a part it replayed.
     const parts = [...reruns].sort((a, b) => a - b).map((i) => {
       const { selection } = records[i] as RunRecord;
@@ -333,7 +341,14 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
       const later = Date.parse(y.startedAt) > Date.parse(x.startedAt) ? b : a;
       return `; ${names[a] as string} does not say its suite folder (no suitePath: written by an agent-replay before it was kept, or outside a git repository) and ${names[b] as string} is a run of the suite in ${suiteOf(y.suitePath as string)}: a merge cannot tell that they are runs of one suite, so it does not read them as one run given twice (a re-run of the check); give one of them alone: for a re-run, the one that started last, ${names[later] as string}`;
     });
-    throw new UserError(`shards overlap: ${thousands(n)} ${noun} ${n === 1 ? 'is' : 'are'} in more than one shard: ${shown}; each ${each} must be replayed by exactly one shard${beside}${rerun}${suiteless.join('')}`);
+    // Runs only: the rule for shards is not theirs; a re-run or a run that does not say its suite is told its own fix.
+    const rule =
+      over !== 'run'
+        ? `; each ${each} must be replayed by exactly one shard`
+        : rerun === '' && suiteless.length === 0
+          ? `; these are runs of the same ${ns === 0 ? 'fixtures' : nf === 0 ? 'persona scripts' : 'items'}, not shards of one run: give one of them alone, or merge the shards of one run (run --shard 1/2, 2/2, ...)`
+          : '';
+    throw new UserError(`${over}s overlap: ${thousands(n)} ${noun} ${n === 1 ? 'is' : 'are'} in more than one ${over}: ${shown}${rule}${beside}${rerun}${suiteless.join('')}`);
   }
   // The merged run says it was interrupted; which shard was, and what to do, is said here
   // (docs/action.md, "Report: combine shards, or comment for a fork").
@@ -383,6 +398,29 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     ...mergedSuiteEdits(records, shard, log),
     ...incomplete,
   };
+}
+
+/** A record that says it is a merge of records given different selections (`--rerun`, `--only`): partOf. */
+function mergedRun(r: RunRecord): boolean {
+  return r.selection != null && r.selection.rerunOf === null && r.selection.only === null;
+}
+
+/** A merge that lacked shards, by the shards it holds: `the merge of shards 1/4, 3/4`. */
+function mergeOfShards(lack: Incomplete): string {
+  const held = Array.from({ length: lack.total }, (_, k) => k + 1).filter((k) => !lack.missing.includes(k)).map((k) => `${k}/${lack.total}`);
+  return `the merge of ${held.length === 1 ? 'shard' : 'shards'} ${held.join(', ')}`;
+}
+
+/**
+ * What a record that is no shard is, as the refusal of it beside shards says: `the merge of shards
+ * 1/4, 3/4`, `a merged run` (of records given different selections), `a run of part of the suite
+ * (--only a*)`, or `a whole run` (a complete merge is one).
+ */
+function notShardWords(r: RunRecord): string {
+  if (r.incomplete != null) return mergeOfShards(r.incomplete);
+  if (mergedRun(r)) return 'a merged run';
+  const part = partOf(r);
+  return part === null ? 'a whole run' : `a run of part of the suite (${part})`;
 }
 
 /**
@@ -791,33 +829,42 @@ function mergedModels(records: readonly RunRecord[], shard: (i: number) => strin
     const { name } = (records[i] as RunRecord).judge;
     return name === null || where[i] === undefined || addresses(name).size < 2 ? name : `${name} at ${where[i] as string}`;
   };
-  const judges = records.map((_, i) => judgeOf(i));
-  const names = [...new Set(judges.flatMap((j) => (j === null ? [] : judgeList(j))))];
-  // Each quoted: a panel's name holds ", " ("panel of 2: openai a, openai b"), as a label may.
-  const listed = (j: string): string => judgeList(j).map((n) => JSON.stringify(n)).join(', ');
+  // A merge judged by different judges lists them (`names`): each is one of them, never a list inside a list.
+  const judges = records.map((r, i) => r.judge.names ?? (r.judge.name === null ? [] : [judgeOf(i) as string]));
+  const names = [...new Set(judges.flat())];
   if (names.length > 1) {
-    const said = judges.map((j, i) => `${shard(i)}: ${j === null ? 'no judge' : listed(j)}`).join('; ');
+    const said = judges.map((j, i) => `${shard(i)}: ${j.length === 0 ? 'no judge' : quotedList(j)}`).join('; ');
     log(`the shards were judged by different judges (${said}): the merged run names them all; give every shard's job the same judge (the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`);
   }
-  const judge = names.length > 1 ? { ...picked, name: names.map((n) => JSON.stringify(n)).join(', ') } : picked;
+  const { names: _listed, ...one } = picked;
+  const judge = names.length > 1 ? { ...one, ...listedNames('name', 'names', names) } : one;
   const simulator = pick(records.flatMap((r) => (r.simulator === undefined ? [] : [r.simulator])));
   return { judge, ...(simulator === undefined ? {} : { simulator }) };
 }
 
+/** Names each quoted, comma-separated (`"panel of 2: openai a, openai b", "openai c"`): a name may hold ", ", as a label may. */
+function quotedList(names: readonly string[]): string {
+  return names.map((n) => JSON.stringify(n)).join(', ');
+}
+
 /**
- * The judges a record's `judge.name` names: one, or those a merge of shards judged by different
- * judges listed, each quoted (`"panel of 2: openai a, openai b", "openai c"`), so that a merge
- * merged again names each judge once, never a list inside a list; likewise the meaning judges and
- * prompt versions of its `meaning` (mergedMeaning).
+ * A merge's judges (or meaning judges, or prompt versions): one said as it is; more, each quoted in
+ * the field shown (`judge.name`) and listed in the one beside it (`judge.names`), which a merge
+ * merged again reads, so that it names each once, never a list inside a list, and a single name
+ * that reads as a quoted list (a judge label `"a", "b"`) is never taken for several.
  */
-function judgeList(name: string): string[] {
-  if (!name.startsWith('"')) return [name];
-  try {
-    const list: unknown = JSON.parse(`[${name}]`);
-    return Array.isArray(list) && list.length > 1 && list.every((n) => typeof n === 'string') ? (list as string[]) : [name];
-  } catch {
-    return [name];
-  }
+function listedNames<K extends string, L extends string>(key: K, list: L, names: readonly string[]): Record<K, string> & Partial<Record<L, string[]>> {
+  return (names.length === 1 ? { [key]: names[0] } : { [key]: quotedList(names), [list]: [...names] }) as Record<K, string> & Partial<Record<L, string[]>>;
+}
+
+/** The meaning judges a record's `meaning` names: none, its one, or a merge's listed (`models`). */
+function modelsOf(m: NonNullable<RunRecord['meaning']>): string[] {
+  return m.model === null ? [] : (m.models ?? [m.model]);
+}
+
+/** The prompt versions a record's `meaning` names: its one, or a merge's listed (`promptVersions`). */
+function promptsOf(m: NonNullable<RunRecord['meaning']>): string[] {
+  return m.promptVersions ?? [m.promptVersion];
 }
 
 /**
@@ -838,22 +885,20 @@ function mergedMeaning(records: readonly RunRecord[], shard: (i: number) => stri
   // Without a meaning judge (`facts`, `off`) there is no model or prompt to differ by.
   const alike = (a: Meaning, b: Meaning): boolean =>
     a.check === b.check &&
-    (a.check !== 'judge' || (a.model === b.model && a.promptVersion === b.promptVersion && (a.provider === undefined || b.provider === undefined || a.provider === b.provider) && sameEndpoint(a.endpoint, b.endpoint)));
+    (a.check !== 'judge' || (isDeepStrictEqual(modelsOf(a), modelsOf(b)) && isDeepStrictEqual(promptsOf(a), promptsOf(b)) && (a.provider === undefined || b.provider === undefined || a.provider === b.provider) && sameEndpoint(a.endpoint, b.endpoint)));
   if (said.every((m) => alike(m, first))) return { meaning: first };
   const distinct = (of: (m: Meaning) => string | undefined): string[] => [...new Set(said.flatMap((m) => (of(m) === undefined ? [] : [of(m) as string])))];
   const [providers, endpoints] = [distinct((m) => m.provider), distinct((m) => (m.endpoint === undefined ? undefined : hideEndpointTokens(m.endpoint)))];
-  // A merge's meaning names its judges and prompts each quoted (judgeList): each is one of them, never a list inside a list.
-  const prompts = [...new Set(said.flatMap((m) => judgeList(m.promptVersion)))];
+  // A merge's meaning lists its judges and prompts (listedNames): each is one of them, never a list inside a list.
+  const prompts = [...new Set(said.flatMap(promptsOf))];
   const judgesOf = (m: Meaning): string[] =>
-    m.model === null
-      ? []
-      : judgeList(m.model).map((model) => `${providers.length > 1 && m.provider !== undefined ? `${m.provider} ` : ''}${model}${endpoints.length > 1 && m.endpoint !== undefined ? ` at ${hideEndpointTokens(m.endpoint)}` : ''}`);
+    modelsOf(m).map((model) => `${providers.length > 1 && m.provider !== undefined ? `${m.provider} ` : ''}${model}${endpoints.length > 1 && m.endpoint !== undefined ? ` at ${hideEndpointTokens(m.endpoint)}` : ''}`);
   // Each quoted, as the merged judges are (mergedModels): a name may hold ", ".
-  const listed = (names: readonly string[]): string => names.map((n) => JSON.stringify(n)).join(', ');
+  const listed = quotedList;
   const words = (m: Meaning | undefined): string =>
     m === undefined
       ? 'not recorded (an older agent-replay)'
-      : `check ${m.check}${m.check === 'judge' ? `, ${m.model === null ? 'no model' : listed(judgesOf(m))}${prompts.length > 1 ? `, prompt ${listed(judgeList(m.promptVersion))}` : ''}` : ''}`;
+      : `check ${m.check}${m.check === 'judge' ? `, ${m.model === null ? 'no model' : listed(judgesOf(m))}${prompts.length > 1 ? `, prompt ${listed(promptsOf(m))}` : ''}` : ''}`;
   const checks = distinct((m) => m.check);
   const named = checks.length > 1 ? 'says none, as no one check was the run\'s' : 'names every meaning judge';
   log(
@@ -861,14 +906,13 @@ function mergedMeaning(records: readonly RunRecord[], shard: (i: number) => stri
   );
   if (checks.length > 1) return {};
   const models = [...new Set(said.flatMap(judgesOf))];
-  const one = (names: readonly string[]): string => (names.length === 1 ? (names[0] as string) : listed(names));
   return {
     meaning: {
       check: first.check,
-      model: models.length === 0 ? null : one(models),
+      ...(models.length === 0 ? { model: null } : listedNames('model', 'models', models)),
       ...(providers.length === 1 ? { provider: providers[0] as NonNullable<Meaning['provider']> } : {}),
       ...(endpoints.length === 1 ? { endpoint: endpoints[0] as string } : {}),
-      promptVersion: one(prompts),
+      ...listedNames('promptVersion', 'promptVersions', prompts),
     },
   };
 }

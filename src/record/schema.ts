@@ -480,13 +480,23 @@ function buildRunRecordSchema() {
     suitePath: z.string().min(1).optional(),
     agent: z.strictObject({ host: z.string().nullable(), endpoint: z.string().nullable().optional() }),
     // structured / structuredFallback added within schema version 1: older records have neither.
-    judge: z.strictObject({ name: z.string().nullable(), structured: z.boolean().optional(), structuredFallback: z.string().optional() }),
+    // names: within schema version 1, a merge's judges listed (absent for one judge).
+    judge: z.strictObject({ name: z.string().nullable(), names: z.array(z.string()).min(2).optional(), structured: z.boolean().optional(), structuredFallback: z.string().optional() }),
     // Within schema version 1 (docs/simulated-users.md): absent when the run had no simulator.
     simulator: z.strictObject({ name: z.string(), structured: z.boolean().optional(), structuredFallback: z.string().optional() }).optional(),
     // provider, endpoint: within schema version 1 (docs/results-json.md), absent without a meaning judge and in older records;
     // an endpoint written before tokens in a path were hidden is read as it is written now (docs/security.md, "Secrets").
+    // models, promptVersions: within schema version 1, a merge's listed, as judge.names.
     meaning: z
-      .strictObject({ check: z.enum(['judge', 'facts', 'off']), model: z.string().nullable(), provider: z.enum(JUDGE_PROVIDERS).optional(), endpoint: z.string().transform(hideEndpointTokens).optional(), promptVersion: z.string() })
+      .strictObject({
+        check: z.enum(['judge', 'facts', 'off']),
+        model: z.string().nullable(),
+        models: z.array(z.string()).min(2).optional(),
+        provider: z.enum(JUDGE_PROVIDERS).optional(),
+        endpoint: z.string().transform(hideEndpointTokens).optional(),
+        promptVersion: z.string(),
+        promptVersions: z.array(z.string()).min(2).optional(),
+      })
       .optional(),
     // meaningCalls: within schema version 1 (docs/meaning.md, "Costs").
     estimate: z.strictObject({ usd: z.number(), capUsd: z.number(), aboveCap: z.boolean(), confirmed: z.boolean(), meaningCalls: z.number().int().nonnegative().optional(), adaptive: z.strictObject({ items: z.number().int().min(1), lowUsd: z.number() }).optional() }),

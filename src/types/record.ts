@@ -32,8 +32,10 @@ export interface RunRecord {
   /**
    * `structured`: the judge asked through the provider's schema mechanism (true) or fell back to
    * the plain prompt (false, `structuredFallback` says why); absent: a judge without one, or an older record.
+   * `names`: a merge of shards judged by different judges lists them here, `name` saying them each
+   * quoted; absent for one judge, so a name that reads as a list is never taken for one.
    */
-  judge: { name: string | null; structured?: boolean; structuredFallback?: string };
+  judge: { name: string | null; names?: string[]; structured?: boolean; structuredFallback?: string };
   /**
    * The simulator of simulated users (docs/simulated-users.md), as `judge`: its name and whether it
    * asked through the schema mechanism or fell back to the plain prompt; absent when the run had none.
@@ -43,8 +45,10 @@ export interface RunRecord {
    * How differing replies got their meaning (docs/meaning.md): `meaning.check`, the meaning judge's
    * model (null without one), its provider and its address without credentials, query or fragment
    * (absent without one, and in older records) and its prompt version. Absent in older records.
+   * `models`, `promptVersions`: those of a merge of shards that checked meaning otherwise, listed
+   * (`model` and `promptVersion` say them each quoted), as `judge.names`.
    */
-  meaning?: { check: 'judge' | 'facts' | 'off'; model: string | null; provider?: JudgeProvider; endpoint?: string; promptVersion: string };
+  meaning?: { check: 'judge' | 'facts' | 'off'; model: string | null; models?: string[]; provider?: JudgeProvider; endpoint?: string; promptVersion: string; promptVersions?: string[] };
   estimate: Estimate;
   tallies: Tallies;
   /**

@@ -181,7 +181,7 @@ describe('report mode', () => {
     const shard = (name: string) => parseRecord(readFileSync(join(workspace, 'shards', name), 'utf8'), name);
     const merge = () => mergeRecords([shard('shard-0.json'), shard('shard-1.json'), shard('shard-0.json')], ['shards/shard-0.json', 'shards/shard-1.json', 'shards/shard-2.json']);
     expect(merge).toThrow(UserError);
-    expect(merge).toThrow(/^shards overlap: 1 fixture is in more than one shard: "a" \(the run shards\/shard-0\.json and the run shards\/shard-2\.json\)/);
+    expect(merge).toThrow(/^runs overlap: 1 fixture is in more than one run: "a" \(the run shards\/shard-0\.json and the run shards\/shard-2\.json\)/);
   });
 
   it('a refused merge still says so on the pull request: the one comment, the refusal escaped and the fix, and the job fails with it', async () => {

@@ -332,6 +332,7 @@ describe('persona baselines, drift and acceptance', () => {
     expect(m.tallies).toEqual(a.tallies);
     const overlap = await cli(['report', '--results', 's1.json', '--results', 'a.json'], cwd);
     expect(overlap.code).not.toBe(0);
-    expect(overlap.stderr).toContain('shards overlap');
+    expect(overlap.stderr).toContain('runs overlap: ');
+    expect(overlap.stderr).toContain('not shards of one run: give one of them alone');
   });
 });

@@ -202,7 +202,7 @@ describe('report', () => {
     await copyFile(join(cwd, 'a.json'), join(cwd, 'a-copy.json'));
     const r = await cli(['report', '--results', 'a.json', '--results', 'a-copy.json', '--out', 'merged.json', '--markdown', 'm.md'], cwd);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('shards overlap');
+    expect(r.stderr).toContain('runs overlap');
     expect(r.stderr).toContain('"a" (the run a.json and the run a-copy.json)');
     expect(r.stderr).toContain('"c"');
     expect(existsSync(join(cwd, 'merged.json'))).toBe(false);

@@ -360,7 +360,7 @@ describe('mergeRecords', () => {
     const b = record([fixture('b'), fixture('c')]);
     const c = record([fixture('a')]);
     expect(() => mergeRecords([a, b, c], ['x.json', 'y.json', 'z.json'])).toThrow(
-      'shards overlap: 2 fixtures are in more than one shard: "b" (the run x.json and the run y.json), "a" (the run x.json and the run z.json); each fixture must be replayed by exactly one shard',
+      'runs overlap: 2 fixtures are in more than one run: "b" (the run x.json and the run y.json), "a" (the run x.json and the run z.json); these are runs of the same fixtures, not shards of one run: give one of them alone, or merge the shards of one run (run --shard 1/2, 2/2, ...)',
     );
   });
 

@@ -151,14 +151,14 @@ describe('mergeRecords with shards', () => {
     // Given the other way round, the later one is kept all the same.
     expect(mergeRecords([rerun, first]).fixtures.map((f) => f.reply)).toEqual(['Reply for a.', 'again']);
     // Runs that only share some items still overlap.
-    expect(() => mergeRecords([first, run([fixture('a')], { startedAt: '2026-12-01T10:00:00.000Z' })])).toThrow(/shards overlap.*exactly one shard$/);
+    expect(() => mergeRecords([first, run([fixture('a')], { startedAt: '2026-12-01T10:00:00.000Z' })])).toThrow(/^runs overlap: 1 fixture is in more than one run: .*; these are runs of the same fixtures, not shards of one run: give one of them alone/);
     // A re-run of part of it (run --rerun) too, and the error says which record re-ran what, and what to give.
     const part = run([fixture('b', { reply: 'again' })], { startedAt: '2026-12-01T10:00:00.000Z', selection: { rerunOf: 'r.json', only: null, labels: ['b'] } });
     expect(() => mergeRecords([first, part], ['r.json', 'r2.json'])).toThrow(
-      'shards overlap: 1 fixture is in more than one shard: "b" (the run r.json and the run r2.json); each fixture must be replayed by exactly one shard; r2.json replayed part of the suite (--rerun r.json): a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)',
+      'runs overlap: 1 fixture is in more than one run: "b" (the run r.json and the run r2.json); r2.json replayed part of the suite (--rerun r.json): a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)',
     );
     // Two suites of one repository with the same labels are not one run given twice, as a run cut short is not; the same suite written otherwise is.
-    expect(() => mergeRecords([{ ...first, suitePath: 'apps/a/.agent-replay' }, { ...rerun, suitePath: 'apps/b/.agent-replay' }])).toThrow(/shards overlap/);
+    expect(() => mergeRecords([{ ...first, suitePath: 'apps/a/.agent-replay' }, { ...rerun, suitePath: 'apps/b/.agent-replay' }])).toThrow(/^runs overlap/);
     expect(mergeRecords([{ ...first, suitePath: 'apps/a/.agent-replay' }, { ...rerun, suitePath: 'apps/a/.agent-replay/' }]).fixtures.map((f) => f.reply)).toEqual(['Reply for a.', 'again']);
   });
 
@@ -174,14 +174,14 @@ describe('mergeRecords with shards', () => {
       `; ${without} does not say its suite folder (no suitePath: written by an agent-replay before it was kept, or outside a git repository) and ${said} is a run of the suite in apps/a/.agent-replay: a merge cannot tell that they are runs of one suite, so it does not read them as one run given twice (a re-run of the check); give one of them alone: for a re-run, the one that started last, ${later}`;
     const lines: string[] = [];
     expect(() => mergeRecords([old, now], ['old.json', 'new.json'], (l) => lines.push(l))).toThrow(
-      `shards overlap: 2 fixtures are in more than one shard: "a" (the run old.json and the run new.json), "b" (the run old.json and the run new.json); each fixture must be replayed by exactly one shard${why('old.json', 'new.json', 'new.json')}`,
+      `runs overlap: 2 fixtures are in more than one run: "a" (the run old.json and the run new.json), "b" (the run old.json and the run new.json)${why('old.json', 'new.json', 'new.json')}`,
     );
     expect(lines).toEqual([]);
     // Given the other way round, and the later one without it: each named for what it is.
     expect(() => mergeRecords([{ ...now, startedAt: '2026-12-01T08:00:00.000Z', suitePath: 'apps/a/.agent-replay/' }, old], ['new.json', 'old.json'])).toThrow(why('old.json', 'new.json', 'old.json'));
     // Given alone, the later one is a run as any other; without a commit, the other reason stands alone.
     expect(mergeRecords([now], ['new.json']).fixtures.map((f) => f.reply)).toEqual(['Reply for a.', 'again']);
-    expect(() => mergeRecords([{ ...old, commit: null }, { ...now, commit: null }])).toThrow(/exactly one shard$/);
+    expect(() => mergeRecords([{ ...old, commit: null }, { ...now, commit: null }])).toThrow(/not shards of one run: give one of them alone, or merge the shards of one run \(run --shard 1\/2, 2\/2, \.\.\.\)$/);
   });
 
   it('a whole run given twice, its re-run cancelled midway (fewer items): the complete record is kept, whichever started later, and the log says why', () => {
@@ -203,8 +203,8 @@ describe('mergeRecords with shards', () => {
     }
     // Not the same run: another commit is refused as one; an item the complete one lacks, or neither interrupted, still overlap.
     expect(() => mergeRecords([complete, { ...cancelled, commit: 'f'.repeat(40) }])).toThrow(/recorded at different commits/);
-    expect(() => mergeRecords([complete, run([fixture('a'), fixture('c')], { interrupted: true })])).toThrow(/shards overlap/);
-    expect(() => mergeRecords([complete, { ...cancelled, interrupted: false }])).toThrow(/shards overlap/);
+    expect(() => mergeRecords([complete, run([fixture('a'), fixture('c')], { interrupted: true })])).toThrow(/^runs overlap/);
+    expect(() => mergeRecords([complete, { ...cancelled, interrupted: false }])).toThrow(/^runs overlap/);
   });
 
   it('two whole runs without a commit are not one run given twice, by either rule: a record without a commit is not known to be a re-run of the same commit', async () => {
@@ -216,11 +216,11 @@ describe('mergeRecords with shards', () => {
     const [one, two] = [await readRecord(join(dir, '1.json')), await readRecord(join(dir, '2.json'))];
     const lines: string[] = [];
     expect(() => mergeRecords([one, two], ['1.json', '2.json'], (l) => lines.push(l))).toThrow(
-      /^shards overlap: 2 fixtures are in more than one shard: "a" \(the run 1\.json and the run 2\.json\), "b" /,
+      /^runs overlap: 2 fixtures are in more than one run: "a" \(the run 1\.json and the run 2\.json\), "b" /,
     );
     expect(lines).toEqual([]);
     // As a re-run cancelled midway without a commit is not.
-    expect(() => mergeRecords([one, { ...two, fixtures: [fixture('a')], interrupted: true }])).toThrow(/shards overlap/);
+    expect(() => mergeRecords([one, { ...two, fixtures: [fixture('a')], interrupted: true }])).toThrow(/^runs overlap/);
     // With their commit, the same two are one run given twice.
     expect(mergeRecords([{ ...one, commit: 'a'.repeat(40) }, { ...two, commit: 'a'.repeat(40) }]).fixtures.map((f) => f.reply)).toEqual(['Reply for a.', 'again']);
   });
@@ -255,15 +255,39 @@ describe('mergeRecords with shards', () => {
     expect(mergeRecords([parseRecord(serializeRecord(first), 'm1.json'), parseRecord(serializeRecord(second), 'm2.json')]).incomplete?.missing).toEqual([2]);
     // A shard it holds, given again beside it, overlaps: the merge is named by the shards it holds, and what to give.
     expect(() => mergeRecords([first, shardRun(1, 4, ['a'])], ['m1.json', '1.json'])).toThrow(
-      '"a" (the merge of shards 1/4, 3/4 (m1.json) and shard 1/4 (1.json)); each fixture must be replayed by exactly one shard; m1.json is no shard but a whole run or a merge of shards: give either it or the shard records, not both (download the shards\' artifacts only, agent-replay-results-<commit>-shard-*)',
+      '"a" (the merge of shards 1/4, 3/4 (m1.json) and shard 1/4 (1.json)); each fixture must be replayed by exactly one shard; m1.json is the merge of shards 1/4, 3/4, not a shard: give either it or the shard records, not both (download the shards\' artifacts only, agent-replay-results-<commit>-shard-*)',
     );
     // So is a whole merge (no `shard`, no `incomplete`) downloaded beside its shards.
     const merged = mergeRecords([shardRun(1, 2, ['a']), shardRun(2, 2, ['b'])]);
     expect(() => mergeRecords([shardRun(1, 2, ['a']), merged, shardRun(2, 2, ['b'])], ['s1.json', 'agent-replay-results-x/results.json', 's2.json'])).toThrow(
-      /^shards overlap: 2 fixtures are in more than one shard: "a" \(shard 1\/2 \(s1\.json\) and the run agent-replay-results-x\/results\.json\), "b" .*; each fixture must be replayed by exactly one shard; agent-replay-results-x\/results\.json is no shard but a whole run or a merge of shards: give either it or the shard records, not both/,
+      /^records overlap: 2 fixtures are in more than one record: "a" \(shard 1\/2 \(s1\.json\) and the run agent-replay-results-x\/results\.json\), "b" .*; each fixture must be replayed by exactly one shard; agent-replay-results-x\/results\.json is a whole run, not a shard: give either it or the shard records, not both/,
     );
-    // Records that are no shards overlapping each other are told only the rule.
-    expect(() => mergeRecords([run([fixture('a')]), run([fixture('a'), fixture('c')])])).toThrow(/exactly one shard$/);
+    // Records that are no shards overlapping each other are runs of the same items, told to give one of them.
+    expect(() => mergeRecords([run([fixture('a')]), run([fixture('a'), fixture('c')])])).toThrow(/^runs overlap: 1 fixture is in more than one run: "a" \(record 1 and record 2\); these are runs of the same fixtures, not shards of one run: give one of them alone, or merge the shards of one run \(run --shard 1\/2, 2\/2, \.\.\.\)$/);
+  });
+
+  it('an overlap is said for what the records are: shards, runs, or runs beside shards, each record that is no shard as what it is', () => {
+    // Two shards: the rule for shards.
+    expect(() => mergeRecords([shardRun(1, 2, ['a']), shardRun(2, 2, ['a'])], ['1.json', '2.json'])).toThrow(
+      /^shards overlap: 1 fixture is in more than one shard: "a" \(shard 1\/2 \(1\.json\) and shard 2\/2 \(2\.json\)\); each fixture must be replayed by exactly one shard$/,
+    );
+    // Two whole runs given together: no shard at all, so no word of shards but the fix.
+    expect(() => mergeRecords([run([fixture('a'), fixture('b')]), run([fixture('a'), fixture('c')])], ['r.json', 'r2.json'])).toThrow(
+      /^runs overlap: 1 fixture is in more than one run: "a" \(the run r\.json and the run r2\.json\); these are runs of the same fixtures, not shards of one run: give one of them alone, or merge the shards of one run \(run --shard 1\/2, 2\/2, \.\.\.\)$/,
+    );
+    // Records beside shards they hold: each said as what it is, a run of part of the suite with its flags.
+    const whole = mergeRecords([shardRun(1, 2, ['a']), shardRun(2, 2, ['b'])]);
+    const mixed = mergeRecords([{ ...shardRun(1, 2, ['a']), selection: { rerunOf: null, only: ['a*'], labels: ['a'] } }, shardRun(2, 2, ['b'])]);
+    const only = run([fixture('a')], { selection: { rerunOf: null, only: ['a*'], labels: ['a'] } });
+    const beside = (r: RunRecord): (() => RunRecord) => () => mergeRecords([r, shardRun(1, 2, ['a']), shardRun(2, 2, ['b'])], ['m.json', 's1.json', 's2.json']);
+    expect(beside(whole)).toThrow(/^records overlap: 2 fixtures are in more than one record: .*; each fixture must be replayed by exactly one shard; m\.json is a whole run, not a shard: give either it or the shard records, not both/);
+    expect(beside(mixed)).toThrow('; m.json is a merged run, not a shard: give either it');
+    expect(beside(only)).toThrow(/^records overlap: 1 fixture is in more than one record: .*; m\.json is a run of part of the suite \(--only a\*\), not a shard: give either it/);
+    // Two of them: each in brackets.
+    const onlyB = run([fixture('b')], { selection: { rerunOf: 'r.json', only: null, labels: ['b'] } });
+    expect(() => mergeRecords([shardRun(1, 2, ['a']), shardRun(2, 2, ['b']), onlyB, only], ['s1.json', 's2.json', 'b.json', 'a.json'])).toThrow(
+      "; b.json (a run of part of the suite (--rerun r.json)), a.json (a run of part of the suite (--only a*)) are no shards: give either them or the shard records, not both (download the shards' artifacts only, agent-replay-results-<commit>-shard-*)",
+    );
   });
 
   it('an interrupted shard (a job cancelled midway) is named in the log with what to do; the merged run is interrupted', () => {
@@ -282,7 +306,7 @@ describe('mergeRecords with shards', () => {
   it('records without shard merge as before; the existing errors stay', () => {
     const merged = mergeRecords([run([fixture('a')]), run([fixture('b')])]);
     expect(merged.incomplete).toBeUndefined();
-    expect(() => mergeRecords([run([fixture('a')]), run([fixture('a')])])).toThrow(/shards overlap: 1 fixture is in more than one shard: "a"/);
+    expect(() => mergeRecords([run([fixture('a')]), run([fixture('a')])])).toThrow(/^runs overlap: 1 fixture is in more than one run: "a"/);
     expect(() => mergeRecords([shardRun(1, 2, ['a']), { ...shardRun(2, 2, ['b']), commit: 'f'.repeat(40) }], ['1.json', '2.json'])).toThrow(/shards were recorded at different commits: shard 1\/2 \(1\.json\)/);
   });
 
@@ -430,7 +454,7 @@ describe('mergeRecords with shards', () => {
     const merged = mergeRecords([only, run([fixture('b'), fixture('c')], { shard: { index: 2, total: 2, suiteHash: SUITE } })]);
     const again = run([fixture('b', { reply: 'again' })], { startedAt: '2026-12-01T10:00:00.000Z', selection: { rerunOf: 'm.json', only: null, labels: ['b'] } });
     expect(() => mergeRecords([merged, again], ['m.json', 'r.json'])).toThrow(
-      'shards overlap: 1 fixture is in more than one shard: "b" (the merged run m.json and the run r.json); each fixture must be replayed by exactly one shard; m.json is a merge of records replayed with different --rerun or --only (or none), 3 items replayed, r.json replayed part of the suite (--rerun m.json): a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)',
+      'runs overlap: 1 fixture is in more than one run: "b" (the merged run m.json and the run r.json); m.json is a merge of records replayed with different --rerun or --only (or none), 3 items replayed, r.json replayed part of the suite (--rerun m.json): a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)',
     );
   });
 
@@ -456,10 +480,10 @@ describe('mergeRecords with shards', () => {
     const a = run([fixture('a')], { personas: [persona('refund')] });
     const b = run([fixture('b')], { personas: [persona('refund')] });
     expect(() => mergeRecords([a, b], ['1.json', '2.json'])).toThrow(
-      /^shards overlap: 1 persona script is in more than one shard: "refund" \(the run 1\.json and the run 2\.json\); each persona script must be replayed by exactly one shard$/,
+      /^runs overlap: 1 persona script is in more than one run: "refund" \(the run 1\.json and the run 2\.json\); these are runs of the same persona scripts, not shards of one run: give one of them alone/,
     );
     const c = run([fixture('a')], { personas: [persona('refund')] });
-    expect(() => mergeRecords([a, c])).toThrow(/^shards overlap: 2 items \(1 fixture, 1 persona script\) are in more than one shard: "a" /);
+    expect(() => mergeRecords([a, c])).toThrow(/^runs overlap: 2 items \(1 fixture, 1 persona script\) are in more than one run: "a" .*; these are runs of the same items, not shards/);
   });
 
   it("the shards' suite edits: said once when every record says the same; none, with a line in the log, when they differ", () => {
@@ -740,7 +764,8 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     const [s1, s2, s3] = (await Promise.all(files.map((f) => readRecord(f)))) as [RunRecord, RunRecord, RunRecord];
     const lines: string[] = [];
     const m = mergeRecords([s1, s2, s3], ['1.json', '2.json', '3.json'], (l) => lines.push(l));
-    expect(m.meaning).toEqual({ check: 'judge', model: '"gpt-4o-mini at https://a.example/v1", "gpt-4o-mini at https://b.example/v1", "gpt-4.1-mini at https://a.example/v1"', provider: 'openai', promptVersion: '1' });
+    const models = ['gpt-4o-mini at https://a.example/v1', 'gpt-4o-mini at https://b.example/v1', 'gpt-4.1-mini at https://a.example/v1'];
+    expect(m.meaning).toEqual({ check: 'judge', model: '"gpt-4o-mini at https://a.example/v1", "gpt-4o-mini at https://b.example/v1", "gpt-4.1-mini at https://a.example/v1"', models, provider: 'openai', promptVersion: '1' });
     expect(lines).toContain(
       `the shards checked meaning differently (shard 1/3 (1.json): check judge, "gpt-4o-mini at https://a.example/v1"; shard 2/3 (2.json): check judge, "gpt-4o-mini at https://b.example/v1"; shard 3/3 (3.json): check judge, "gpt-4.1-mini at https://a.example/v1"): the merged run names every meaning judge; give every shard's job the same meaning settings (config.yml's meaning, and the judge it asks: the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`,
     );
@@ -768,7 +793,7 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     const judged = (model: string, promptVersion: string): Partial<RunRecord> => ({ meaning: { check: 'judge', model, provider: 'openai', promptVersion } });
     const lines: string[] = [];
     const m = mergeRecords([part(1, ['a'], judged('my, model', '1')), part(2, ['b'], judged('gpt-4o', '2, beta'))], ['1.json', '2.json'], (l) => lines.push(l));
-    expect(m.meaning).toEqual({ check: 'judge', model: '"my, model", "gpt-4o"', provider: 'openai', promptVersion: '"1", "2, beta"' });
+    expect(m.meaning).toEqual({ check: 'judge', model: '"my, model", "gpt-4o"', models: ['my, model', 'gpt-4o'], provider: 'openai', promptVersion: '"1", "2, beta"', promptVersions: ['1', '2, beta'] });
     expect(lines[0]).toMatch(/^the shards checked meaning differently \(shard 1\/3 \(1\.json\): check judge, "my, model", prompt "1"; shard 2\/3 \(2\.json\): check judge, "gpt-4o", prompt "2, beta"\): /);
     expect(parseRecord(serializeRecord(m), 'm.json').meaning).toEqual(m.meaning);
     // The merge of shards 1 and 2 beside shard 3, asked the first one's: each judge and prompt named once, not a list in a list.
@@ -779,6 +804,31 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     expect(again.find((l) => l.includes('meaning'))).toContain('(the merge of shards 1/3, 2/3 (m.json): check judge, "my, model", "gpt-4o", prompt "1", "2, beta"; shard 3/3 (3.json): check judge, "my, model", prompt "1")');
     // Shards of one judge and one prompt: its name as it is, unquoted.
     expect(mergeRecords([part(1, ['a'], judged('my, model', '1')), part(2, ['b'], judged('my, model', '1'))], [], () => {}).meaning).toEqual({ check: 'judge', model: 'my, model', provider: 'openai', promptVersion: '1' });
+  });
+
+  it('a single judge, meaning judge or prompt whose name reads as a quoted list is one name; a merge\'s list, read back from its file, is its names', async () => {
+    // A judge label, a meaning model and a prompt version each written `"a", "b"`: one name each, never two.
+    const odd = '"a", "b"';
+    const given = part(1, ['a'], { judge: { name: odd }, meaning: { check: 'judge', model: odd, provider: 'openai', promptVersion: odd } });
+    const other = part(2, ['b'], { judge: { name: 'openai c' }, meaning: { check: 'judge', model: 'c', provider: 'openai', promptVersion: '1' } });
+    const lines: string[] = [];
+    const m = mergeRecords([given, other], ['1.json', '2.json'], (l) => lines.push(l));
+    expect(m.judge.names).toEqual([odd, 'openai c']);
+    expect(m.judge.name).toBe('"\\"a\\", \\"b\\"", "openai c"');
+    expect(m.meaning).toMatchObject({ models: [odd, 'c'], promptVersions: [odd, '1'] });
+    expect(lines[0]).toContain('(shard 1/3 (1.json): "\\"a\\", \\"b\\""; shard 2/3 (2.json): "openai c")');
+    // Alone, or beside a shard of the same judge, it is said as it is, with no list beside it.
+    const same = mergeRecords([given, { ...other, judge: given.judge, meaning: given.meaning }]);
+    expect(same.judge).toEqual({ name: odd });
+    expect(same.meaning).toEqual(given.meaning);
+    // Written and read back, the merge of shards 1 and 2 merged again beside shard 3 names each once, the odd name whole.
+    const dir = await tempDir('agent-replay-judge-list-');
+    await writeRecord(join(dir, 'm.json'), { ...m, incomplete: { total: 3, suiteHash: SUITE, missing: [3], foreign: [] } });
+    const read = await readRecord(join(dir, 'm.json'));
+    expect(read.judge.names).toEqual(m.judge.names);
+    const whole = mergeRecords([read, part(3, ['c'], { judge: { name: odd }, meaning: given.meaning })], [], () => {});
+    expect(whole.judge).toEqual(m.judge);
+    expect(whole.meaning).toEqual(m.meaning);
   });
 
   it('the stats seed depends only on the shards merged: a merge of a partial merge gives the seed of merging the shards directly', () => {

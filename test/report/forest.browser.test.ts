@@ -89,7 +89,7 @@ describe('report.html forest plot', () => {
     expect(STYLE.slice(dark)).toContain(`svg.trend .grid{stroke:${CHART_COLOURS.grid.dark}}`);
   });
 
-  it("a grid grey or the page's background changed in the table is changed in every rule that paints it, on both pages", async () => {
+  it("a colour changed in the tables (a grid grey, the page's background, any other) is changed in every rule that paints it, on both pages", async () => {
     // The items' and checks' borders repeated the grid's greys by hand (#eaeef2, #262c36), and the dark
     // page's background, chips and empty side-by-side cells its #0d1117: changed in palette.ts, they kept the old ones.
     vi.resetModules();
@@ -112,6 +112,33 @@ describe('report.html forest plot', () => {
     expect(dark).toContain('body,.filters,.chip span,.reply.user{background:#0000b2}');
     expect(dark).toContain('.chip input:checked+span{color:#0000b2}');
     expect(dark).toContain('table.sbs td.none{background:repeating-linear-gradient(135deg,#0000b2,#0000b2 4px,#0000c2 4px,#0000c2 8px)}');
+    // Every value of both tables changed at once: the stylesheet holds no colour but the new ones. The dark
+    // headlines' and pills' edges (#8e1519, #1f6f3b, #9e6a03) and panels (#25171c, #12261a, #272115), the light
+    // ones, the waterfall's tool and other bars (#8250df, #afb8c1), the simulated user's edge and the route tag
+    // were written by hand, and kept their old values.
+    vi.resetModules();
+    const fresh = await import('../../src/report/html/palette.js');
+    const roles = [...Object.values(fresh.CHART_COLOURS), ...Object.values(fresh.PAGE_COLOURS)] as { light: string; dark: string }[];
+    const before = new Set(roles.flatMap((c) => [c.light, c.dark]));
+    const made = new Set<string>();
+    roles.forEach((c, i) => {
+      const [light, dark] = [`#ab${String(2 * i).padStart(4, '0')}`, `#ab${String(2 * i + 1).padStart(4, '0')}`];
+      Object.assign(c, { light, dark });
+      made.add(light).add(dark);
+    });
+    const { STYLE: repainted } = await import('../../src/report/html/assets.js');
+    vi.resetModules();
+    const hexes = repainted.match(/#[0-9a-f]{3,8}(?![0-9a-f])/gi) ?? [];
+    expect(hexes.length).toBeGreaterThan(40);
+    expect(hexes.filter((c) => !made.has(c))).toEqual([]);
+    for (const c of before) expect(repainted, c).not.toMatch(new RegExp(`${c}(?![0-9a-f])`, 'i'));
+    const { PAGE_COLOURS: page } = fresh;
+    const night = repainted.slice(repainted.indexOf('@media (prefers-color-scheme:dark)'));
+    expect(night).toContain(`.headline.bad,.pill.fail{border-color:${page['fail-edge'].dark};background:${page['fail-panel'].dark}}`);
+    expect(night).toContain(`.headline.good,.pill.pass{border-color:${page['pass-edge'].dark};background:${page['pass-panel'].dark}}`);
+    expect(night).toContain(`.notice,.headline.warn{border-color:${page['warn-edge'].dark};background:${page['warn-panel'].dark}}`);
+    expect(repainted).toContain(`.key.tool,.wf-bar.tool{background:${page.tool.light}}`);
+    expect(repainted).toContain(`.key.other,.wf-bar.other{background:${page.other.light}}`);
   });
 
   // Skipped, with one line saying so, when no browser is installed (test/support/browser.ts).

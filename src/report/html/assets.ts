@@ -23,15 +23,15 @@ h2{font-size:16px;margin:0;font-weight:600}
 h3{font-size:13px;margin:0 0 8px;font-weight:600;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
 .meta{color:var(--muted);margin:0 0 12px}
 .headline{font-size:17px;font-weight:600;margin:0 0 16px;padding:10px 14px;border-radius:8px;border:1px solid var(--line);background:var(--soft)}
-.headline.bad{color:var(--fail);border-color:#ffb1aa;background:#fff5f4}
-.headline.good{color:var(--pass);border-color:#8dd6a0;background:#eefbf1}
+.headline.bad{color:var(--fail);border-color:${PAGE_COLOURS['fail-edge'].light};background:${PAGE_COLOURS['fail-panel'].light}}
+.headline.good{color:var(--pass);border-color:${PAGE_COLOURS['pass-edge'].light};background:${PAGE_COLOURS['pass-panel'].light}}
 .headline.grey{color:var(--muted)}
-.headline.warn{color:var(--warn);border-color:#d4a72c;background:#fff8c5}
+.headline.warn{color:var(--warn);border-color:${PAGE_COLOURS['warn-edge'].light};background:${PAGE_COLOURS['warn-panel'].light}}
 .gate{margin:-8px 0 16px;overflow-wrap:anywhere}
 .section.first>h2{font-size:17px}
 .cause{color:var(--muted);margin:-8px 0 16px;overflow-wrap:anywhere}
 h3.cause{margin:10px 0 2px;text-transform:none;letter-spacing:0;font-size:13px}
-.notice{border:1px solid #d4a72c;background:#fff8c5;border-radius:6px;padding:8px 12px;margin:0 0 16px}
+.notice{border:1px solid ${PAGE_COLOURS['warn-edge'].light};background:${PAGE_COLOURS['warn-panel'].light};border-radius:6px;padding:8px 12px;margin:0 0 16px}
 .suite-edits p{margin:4px 0}.suite-edits ul{margin:4px 0;padding-left:20px}
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(140px,1fr));gap:12px;margin:0 0 16px}
 .card{border:1px solid var(--line);border-radius:8px;padding:10px 14px}
@@ -51,7 +51,7 @@ h3.cause{margin:10px 0 2px;text-transform:none;letter-spacing:0;font-size:13px}
 .bar{vertical-align:middle}.bar .bg{fill:var(--soft)}.bar .fg{fill:var(--pass)}
 .names{margin:2px 0 8px;padding:0;list-style:none;display:flex;flex-wrap:wrap;gap:4px}
 .names li{background:var(--soft);border:1px solid var(--line);border-radius:12px;padding:0 8px;font-size:12px}
-.names.gap li{border-color:#ffb1aa;background:var(--del-bg)}
+.names.gap li{border-color:${PAGE_COLOURS['fail-edge'].light};background:var(--del-bg)}
 svg.trend{width:100%;height:auto;max-height:200px}
 svg.trend .grid{stroke:${CHART_COLOURS.grid.light};stroke-width:1}
 svg.trend .axis{fill:var(--muted);font-size:11px}
@@ -97,8 +97,8 @@ svg.latency .value.slow{fill:var(--fail);font-weight:600}
 .item .file{color:var(--muted);font-size:12px;overflow-wrap:anywhere}
 .item .why{grid-column:2/-1;color:var(--muted);font-size:12px;overflow-wrap:anywhere}
 .pill{display:inline-block;white-space:nowrap;border-radius:10px;padding:0 8px;font-size:12px;font-weight:600;border:1px solid}
-.pill.pass{color:var(--pass);border-color:#8dd6a0;background:#eefbf1}
-.pill.fail{color:var(--fail);border-color:#ffb1aa;background:#fff5f4}
+.pill.pass{color:var(--pass);border-color:${PAGE_COLOURS['pass-edge'].light};background:${PAGE_COLOURS['pass-panel'].light}}
+.pill.fail{color:var(--fail);border-color:${PAGE_COLOURS['fail-edge'].light};background:${PAGE_COLOURS['fail-panel'].light}}
 .pill.not_evaluated,.pill.errored{color:var(--muted);border-color:var(--line);background:var(--soft)}
 .item>summary .pill{white-space:normal}
 .body{padding:8px 4px 16px 12px;border-left:3px solid var(--line);margin:0 0 8px 4px}
@@ -107,7 +107,7 @@ svg.latency .value.slow{fill:var(--fail);font-weight:600}
 .body dd{margin:0;overflow-wrap:anywhere;white-space:pre-wrap}
 pre,.text{white-space:pre-wrap;overflow-wrap:anywhere;font:12.5px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:0}
 .reply{background:var(--soft);border:1px solid var(--line);border-radius:6px;padding:8px 10px;margin:4px 0 10px}
-.reply.user{background:${PAGE_COLOURS.bg.light};border-color:#b6e3ff;border-left:3px solid var(--accent)}
+.reply.user{background:${PAGE_COLOURS.bg.light};border-color:${PAGE_COLOURS['user-edge'].light};border-left:3px solid var(--accent)}
 table.sbs{width:100%;border-collapse:collapse;table-layout:fixed;margin:4px 0 10px;font:12.5px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 table.sbs th{font:600 12px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;text-align:left;padding:4px 8px;background:var(--soft);border:1px solid var(--line)}
 table.sbs td{vertical-align:top;padding:2px 8px;border-left:1px solid var(--line);border-right:1px solid var(--line);white-space:pre-wrap;overflow-wrap:anywhere}
@@ -122,7 +122,7 @@ button.more{font:12px/1.4 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,
 .turn{margin:0 0 10px}
 .turn .who{font-size:12px;color:var(--muted);margin:0 0 2px}
 .turn .who b{color:var(--fg)}
-.route{font:11.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#ddf4ff;border-radius:4px;padding:0 5px;margin-left:6px;color:#0550ae}
+.route{font:11.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:${PAGE_COLOURS['route-bg'].light};border-radius:4px;padding:0 5px;margin-left:6px;color:${PAGE_COLOURS.route.light}}
 .calls{margin:2px 0 6px 12px;padding:0;list-style:none;font-size:12px}
 .calls code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .warn{color:var(--fail)}
@@ -134,8 +134,8 @@ p.spans{margin:2px 0 8px;font-size:12px;color:var(--muted)}
 .wf-legend .key{display:inline-block;width:10px;height:10px;border-radius:2px;vertical-align:middle;margin:0 4px 0 10px}
 .wf-legend .key:first-child{margin-left:0}
 .key.model,.wf-bar.model{background:${CHART_COLOURS.accent.light}}
-.key.tool,.wf-bar.tool{background:#8250df}
-.key.other,.wf-bar.other{background:#afb8c1}
+.key.tool,.wf-bar.tool{background:${PAGE_COLOURS.tool.light}}
+.key.other,.wf-bar.other{background:${PAGE_COLOURS.other.light}}
 .wf{max-width:820px}
 .wf-row{display:grid;grid-template-columns:260px 1fr 64px;gap:8px;align-items:center;height:18px}
 .wf-name{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;font:11.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
@@ -157,16 +157,16 @@ table.checks th,table.checks td:nth-child(-n+2){overflow-wrap:break-word}
 @media (prefers-color-scheme:dark){
 :root{color-scheme:dark;${rootColourVars('dark')}}
 body,.filters,.chip span,.reply.user{background:${PAGE_COLOURS.bg.dark}}
-.headline.bad,.pill.fail{border-color:#8e1519;background:#25171c}
-.headline.good,.pill.pass{border-color:#1f6f3b;background:#12261a}
-.notice,.headline.warn{border-color:#9e6a03;background:#272115}
-.names.gap li{border-color:#8e1519}
+.headline.bad,.pill.fail{border-color:${PAGE_COLOURS['fail-edge'].dark};background:${PAGE_COLOURS['fail-panel'].dark}}
+.headline.good,.pill.pass{border-color:${PAGE_COLOURS['pass-edge'].dark};background:${PAGE_COLOURS['pass-panel'].dark}}
+.notice,.headline.warn{border-color:${PAGE_COLOURS['warn-edge'].dark};background:${PAGE_COLOURS['warn-panel'].dark}}
+.names.gap li{border-color:${PAGE_COLOURS['fail-edge'].dark}}
 .item,table.checks td,table.checks th{border-color:${CHART_COLOURS.grid.dark}}
 svg.trend .grid{stroke:${CHART_COLOURS.grid.dark}}
 .chip input:checked+span{color:${PAGE_COLOURS.bg.dark}}
-.reply.user{border-color:#1f4f7a}
+.reply.user{border-color:${PAGE_COLOURS['user-edge'].dark}}
 table.sbs td.none{background:${stripes('dark')}}
-.route{background:#0c2d6b;color:#a5d6ff}
+.route{background:${PAGE_COLOURS['route-bg'].dark};color:${PAGE_COLOURS.route.dark}}
 .key.model,.wf-bar.model{background:${CHART_COLOURS.accent.dark}}
 ${darkChartRules()}
 }

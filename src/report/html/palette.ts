@@ -29,7 +29,11 @@ export function darkChartRules(): string {
     .join('\n');
 }
 
-/** The page's own colours, light and dark, that no chart draws: its background, borders, panels, diff marks. */
+/**
+ * The page's own colours, light and dark, that no chart draws with presentation attributes: its
+ * background, borders, panels, diff marks, the headlines' and pills' edges and panels, the
+ * simulated user's turns, the route tag, and the span waterfall's bars (a model's is the accent).
+ */
 export const PAGE_COLOURS = {
   bg: { light: '#fff', dark: '#0d1117' },
   line: { light: '#d1d9e0', dark: '#3d444d' },
@@ -38,6 +42,21 @@ export const PAGE_COLOURS = {
   'del-mark': { light: '#ffc1bd', dark: '#8e1519' },
   'ins-bg': { light: '#e6ffec', dark: '#13291c' },
   'ins-mark': { light: '#a6f0b8', dark: '#1f6f3b' },
+  // A failing headline or pill, and the gap list's items: its edge and its panel.
+  'fail-edge': { light: '#ffb1aa', dark: '#8e1519' },
+  'fail-panel': { light: '#fff5f4', dark: '#25171c' },
+  'pass-edge': { light: '#8dd6a0', dark: '#1f6f3b' },
+  'pass-panel': { light: '#eefbf1', dark: '#12261a' },
+  // A notice, and a headline that warns.
+  'warn-edge': { light: '#d4a72c', dark: '#9e6a03' },
+  'warn-panel': { light: '#fff8c5', dark: '#272115' },
+  // The simulated user's turns.
+  'user-edge': { light: '#b6e3ff', dark: '#1f4f7a' },
+  route: { light: '#0550ae', dark: '#a5d6ff' },
+  'route-bg': { light: '#ddf4ff', dark: '#0c2d6b' },
+  // The waterfall's tool and other spans: one value that reads on both pages.
+  tool: { light: '#8250df', dark: '#8250df' },
+  other: { light: '#afb8c1', dark: '#afb8c1' },
 } as const;
 
 /** The stylesheet's colour variables, in the order it declares them, each from one of the two tables. */
