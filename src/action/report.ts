@@ -13,7 +13,7 @@ import { isGitHubError } from '../github/errors.js';
 import type { ActionDeps } from './deps.js';
 import { htmlReportFile, publisher, publishSettings, setRunOutputs, summaryWithNote } from './publish.js';
 import { defaultBranchTrend, previousRun } from './history.js';
-import { mergeRecords, mixedSuites, readRecord } from '../record/index.js';
+import { mergeRecords, mixedSuites, readRecord, type MergeFixes } from '../record/index.js';
 import { renderComment, terminalLine } from '../report/index.js';
 import { renderMergeRefused } from '../report/merge-refused.js';
 import { clip } from '../report/escape.js';
@@ -141,6 +141,31 @@ export function ownSuiteResults(read: readonly ReadResults[], dir: string): { ke
     );
   }
   return { kept, skipped };
+}
+
+/**
+ * The merge's fixes in report mode's terms: its records are the artifacts a download step wrote
+ * (docs/action.md, "Shards: one suite over a CI matrix"). Two runs of which one does not say its
+ * suite reach the merge only with a dir input outside the repository (ownSuiteResults gives such a
+ * record the step's suite otherwise): the suite's folder as dir reads them as one run given twice;
+ * else one artifact is downloaded, not both.
+ */
+const REPORT_MERGE_FIXES: MergeFixes = {
+  oneOfTwo: (later) =>
+    `report one of them: give this step the suite's folder in the repository as dir (its check step's), where a record without suitePath is a run of that suite and the one that started last is used, or download one of their artifacts only (narrow the download step's pattern, or the results input, to it): for a re-run, the one that started last, ${later}`,
+};
+
+/**
+ * The step's records merged as one run (mergeRecords), a refusal's fix in report mode's terms.
+ * The records' own suite edits are not read (reportMode reads GitHub's), nor compared across shards.
+ */
+export function mergeReportResults(kept: readonly ReadResults[], log: (line: string) => void): RunRecord {
+  return mergeRecords(
+    kept.map(({ record: { suiteEdits: _recorded, ...record } }) => record),
+    kept.map((r) => r.file),
+    log,
+    REPORT_MERGE_FIXES,
+  );
 }
 
 /**
@@ -290,12 +315,7 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     for (const s of own.skipped) {
       log.info(`report: skipped ${shown(s.file)}: it is a run of the suite in ${shown(s.suitePath)} (its suitePath), not of ${shown(suiteRepoPath(undefined, inputs.dir) ?? inputs.dir)}, this step's dir input; that suite's own report step reports it`);
     }
-    // The records' own suite edits are not read (below: GitHub's are), nor compared across shards.
-    merged = mergeRecords(
-      kept.map(({ record: { suiteEdits: _recorded, ...record } }) => record),
-      kept.map((r) => r.file),
-      (line) => log.info(`report: ${line}`),
-    );
+    merged = mergeReportResults(kept, (line) => log.info(`report: ${line}`));
   } catch (e) {
     // The refusal fails the job whatever its comment meets.
     if (e instanceof UserError) await postMergeRefused(e.message, read, inputs, ctx, deps).catch((failure: unknown) => core.warning(`comment: the refusal was not posted: ${terminalLine(failure instanceof Error ? failure.message : String(failure))}`));
