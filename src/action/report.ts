@@ -286,7 +286,8 @@ export async function postMergeRefused(reason: string, read: readonly ReadResult
   const here = found.refused === null ? found.ctx : { ...found.ctx, pull: null };
   const out = publisher(publishSettings(inputs), ctx, deps);
   const at = { ...here, sha: commit ?? ctx.sha };
-  const body = renderMergeRefused(reason, out.reportContext(at, null));
+  const shards = read.some((r) => r.record.shard !== undefined || r.record.incomplete != null);
+  const body = renderMergeRefused(reason, out.reportContext(at, null), { shards, files: read.length });
   await out.summary(body);
   if (found.refused !== null) core.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}. The refusal is in the job summary and the error below.`);
   core.setOutput('gate', 'failed');

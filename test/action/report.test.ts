@@ -214,7 +214,8 @@ describe('report mode', () => {
       const body = comments[0]!.body;
       expect(body).toContain('## agent-replay: results not merged');
       expect(body).toContain('**The results files could not be merged into one run**, so this commit has no report and the check failed:');
-      expect(body).toContain('Fix what it names, then run the check again (every shard, then this report)');
+      // The records are two check runs, no shard of a matrix: the fix says so (was "every shard").
+      expect(body).toContain("Fix what it names, then run the check again, then this report: each run's results are still in its own artifact.");
       expect(parseCommentMetadata(body)?.headSha).toBe(HEAD);
       // As GitHub shows it, but for the word joiners that keep a mention and a reference from linking.
       const text = visibleText(githubHtml(body)).replace(/\u2060/g, '');
