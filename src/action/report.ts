@@ -13,7 +13,7 @@ import { isGitHubError } from '../github/errors.js';
 import type { ActionDeps } from './deps.js';
 import { htmlReportFile, publisher, publishSettings, setRunOutputs, summaryWithNote } from './publish.js';
 import { defaultBranchTrend, previousRun } from './history.js';
-import { mergeRecords, mixedSuites, readRecord, type MergeFixes } from '../record/index.js';
+import { mergeRecords, mixedSuites, readRecord, RecordError, type MergeFixes } from '../record/index.js';
 import { renderComment, terminalLine } from '../report/index.js';
 import { renderMergeRefused } from '../report/merge-refused.js';
 import { clip } from '../report/escape.js';
@@ -102,6 +102,53 @@ const shown = (text: string): string => clip(terminalLine(text), 200);
 export interface ReadResults {
   file: string;
   record: RunRecord;
+}
+
+/** A results file that could not be read (readRecord's RecordError): its name, as ReadResults', and what is wrong, with the fix. */
+export interface UnreadResults {
+  file: string;
+  why: string;
+}
+
+/**
+ * Reads every results file, keeping those that cannot be read (cut off, not JSON, another schema
+ * version, a newer agent-replay's, absent) with what is wrong rather than stopping at the first,
+ * so that the refusal names each (unreadWords). Another failure is thrown as it is.
+ */
+export async function readResults(files: readonly string[], cwd: string): Promise<{ read: ReadResults[]; unread: UnreadResults[] }> {
+  const read: ReadResults[] = [];
+  const unread: UnreadResults[] = [];
+  for (const f of files) {
+    const file = relative(cwd, f) || f;
+    try {
+      read.push({ file, record: await readRecord(f) });
+    } catch (e) {
+      if (!(e instanceof RecordError)) throw e;
+      // RecordError's message starts with the path it was given, here the absolute one.
+      unread.push({ file, why: e.message.startsWith(`${e.file}: `) ? e.message.slice(e.file.length + 2) : e.message });
+    }
+  }
+  return { read, unread };
+}
+
+/**
+ * The refusal when a results file cannot be read (docs/action.md, "Report: combine shards, or
+ * comment for a fork"): nothing is merged, since which shard or run an unread file holds cannot be
+ * known (a re-run's later attempt, a shard of its own, part of a whole run), and the rest merged
+ * would read as the run, gated on what it lacks. Each file is named with what is wrong (its words
+ * are the file's, a fork's to write: shown on one line and clipped); null when every file was read.
+ */
+export function unreadWords(unread: readonly UnreadResults[], read: number): string | null {
+  if (unread.length === 0) return null;
+  const each = unread
+    .slice(0, 5)
+    .map((u) => `${shown(u.file)}: ${clip(terminalLine(u.why), 600)}`)
+    .join('; ');
+  const more = unread.length > 5 ? `; +${unread.length - 5} more` : '';
+  const total = unread.length + read;
+  const what = total === 1 ? 'the results file could not be read' : unread.length === 1 ? `1 of ${total} results files could not be read` : `${unread.length} of ${total} results files could not be read`;
+  const rest = read === 0 ? '' : ` (the ${read === 1 ? 'other one was' : `other ${read} were`} read; which shard or run an unread file holds cannot be known, and without it the rest would read as the whole run)`;
+  return `report mode: ${what}, so nothing was merged${rest}: ${each}${more}`;
 }
 
 /**
@@ -279,15 +326,22 @@ export async function pullForReport(prNumber: number | null, ctx: ActionContext,
  * event's own, or one found as the report's is (pullForReport), whose head must be the commit every
  * record names: the records and pr-number are a fork's to write. The job then fails with the refusal.
  */
-export async function postMergeRefused(reason: string, read: readonly ReadResults[], inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
+export async function postMergeRefused(reason: string, read: readonly ReadResults[], inputs: Inputs, ctx: ActionContext, deps: ActionDeps, unread = 0): Promise<void> {
+  // The refusal fails the job whatever its comment meets.
+  await postRefusal(reason, read, inputs, ctx, deps, unread).catch((failure: unknown) => core.warning(`comment: the refusal was not posted: ${terminalLine(failure instanceof Error ? failure.message : String(failure))}`));
+}
+
+async function postRefusal(reason: string, read: readonly ReadResults[], inputs: Inputs, ctx: ActionContext, deps: ActionDeps, unread: number): Promise<void> {
   const commits = [...new Set(read.map((r) => r.record.commit))];
-  const commit = commits.length === 1 ? (commits[0] ?? null) : null;
+  // No record read: on workflow_run, the commit GitHub says the run reported (pullForReport holds
+  // the pull request to it, and to its head repository), never a file's.
+  const commit = commits.length === 1 ? (commits[0] ?? null) : read.length === 0 ? (workflowRunHead(ctx)?.sha ?? null) : null;
   const found = await pullForReport(inputs.prNumber, ctx, { commit }, deps);
   const here = found.refused === null ? found.ctx : { ...found.ctx, pull: null };
   const out = publisher(publishSettings(inputs), ctx, deps);
   const at = { ...here, sha: commit ?? ctx.sha };
   const shards = read.some((r) => r.record.shard !== undefined || r.record.incomplete != null);
-  const body = renderMergeRefused(reason, out.reportContext(at, null), { shards, files: read.length });
+  const body = renderMergeRefused(reason, out.reportContext(at, null), { shards, files: read.length, unread });
   await out.summary(body);
   if (found.refused !== null) core.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}. The refusal is in the job summary and the error below.`);
   core.setOutput('gate', 'failed');
@@ -303,9 +357,13 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   const expanded = await expandResults(inputs.results, deps.cwd);
   const none = noResultsWords(inputs.results, expanded);
   if (none !== null) throw new UserError(none);
-  const { files } = expanded;
-  const read: ReadResults[] = [];
-  for (const f of files) read.push({ file: relative(deps.cwd, f) || f, record: await readRecord(f) });
+  const { read, unread } = await readResults(expanded.files, deps.cwd);
+  // A file that cannot be read is refused as a merge is, with the one comment (postMergeRefused).
+  const notRead = unreadWords(unread, read.length);
+  if (notRead !== null) {
+    await postMergeRefused(notRead, read, inputs, ctx, deps, unread.length);
+    throw new UserError(notRead);
+  }
   // Another suite's records, downloaded beside this suite's (the default suite's pattern takes
   // them), are skipped with a line in the log (docs/action.md, "Two suites in one repository").
   let kept: ReadResults[];
@@ -318,8 +376,7 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     }
     merged = mergeReportResults(kept, (line) => log.info(`report: ${line}`));
   } catch (e) {
-    // The refusal fails the job whatever its comment meets.
-    if (e instanceof UserError) await postMergeRefused(e.message, read, inputs, ctx, deps).catch((failure: unknown) => core.warning(`comment: the refusal was not posted: ${terminalLine(failure instanceof Error ? failure.message : String(failure))}`));
+    if (e instanceof UserError) await postMergeRefused(e.message, read, inputs, ctx, deps);
     throw e;
   }
   if (merged.incomplete != null) core.warning(`report: ${incompleteText(merged.incomplete)}${inputs.allowIncomplete ? ' (allow-incomplete: true, so the gate ignores it)' : ''}`);

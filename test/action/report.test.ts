@@ -60,6 +60,20 @@ async function shards(shardFixtures: readonly string[] = SHARD_FIXTURES): Promis
   return report;
 }
 
+/** One job summary file for the in-process runs: @actions/core keeps the first path it is given. */
+const stepSummary = join(await mkdtemp(join(tmpdir(), 'report-summary-')), 'summary.md');
+
+/** The runner's files for reportMode run in this process (the summary emptied, the outputs in the workspace), and its log, kept. */
+function runnerFiles(workspace: string): { summary: string; logged: string[] } {
+  writeFileSync(stepSummary, '');
+  writeFileSync(join(workspace, 'outputs.txt'), '');
+  vi.stubEnv('GITHUB_STEP_SUMMARY', stepSummary);
+  vi.stubEnv('GITHUB_OUTPUT', join(workspace, 'outputs.txt'));
+  const logged: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => logged.push(String(chunk)) > 0);
+  return { summary: stepSummary, logged };
+}
+
 describe('report mode', () => {
   it('merges shards and comments on the pull request a workflow_run names, with metadata for the accept flow', async () => {
     const workspace = await shards();
@@ -195,13 +209,7 @@ describe('report mode', () => {
     const evil = '<img src=x>@octo-team #1';
     await rm(join(workspace, 'shards', 'shard-1.json'));
     writeFileSync(join(workspace, 'shards', `${evil}.json`), serializeRecord({ ...two, repeat: { count: 3, minPass: 2, flags: { count: 3 } } }));
-    const summary = join(workspace, 'summary.md');
-    writeFileSync(summary, '');
-    writeFileSync(join(workspace, 'outputs.txt'), '');
-    vi.stubEnv('GITHUB_STEP_SUMMARY', summary);
-    vi.stubEnv('GITHUB_OUTPUT', join(workspace, 'outputs.txt'));
-    const logged: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => logged.push(String(chunk)) > 0);
+    const { summary, logged } = runnerFiles(workspace);
     try {
       const inputs = readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards' }));
       const ctx = await actionContextOf('pull_request', pullPayload());
@@ -236,6 +244,76 @@ describe('report mode', () => {
       // Nothing was merged: no line says the results are in the job summary.
       expect(logged.join('')).not.toContain('The results are in');
       expect(logged.join('')).toContain('::warning::comment: not posted on #5: its head is 2222222, but the workflow run 1001 ran on 1111111 (another pull request, or a head that moved since: the check of the new head reports it). The refusal is in the job summary and the error below.');
+    } finally {
+      vi.restoreAllMocks();
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('a results file that cannot be read (cut off, a newer schema) is refused as a merge is: the one comment names each file, what is wrong and the fix, and the job fails', async () => {
+    // Was: the job failed at the first such file, naming its absolute path, and the pull request showed a red check alone.
+    // reportMode in the test's own process against the fake GitHub, on the shards' records made above (docs/contributing.md, "Speed").
+    const workspace = await shards();
+    const text = readFileSync(join(workspace, 'shards', 'shard-1.json'), 'utf8');
+    // A download cut off midway, and a record of a newer schema in an artifact whose name is a fork's to write.
+    writeFileSync(join(workspace, 'shards', 'shard-1.json'), text.slice(0, Math.floor(text.length / 2)));
+    const evil = '<img src=x>@octo-team #1';
+    await mkdir(join(workspace, 'shards', evil), { recursive: true });
+    writeFileSync(join(workspace, 'shards', evil, 'results.json'), JSON.stringify({ ...(JSON.parse(text) as object), schemaVersion: 2, tool: { name: 'agent-replay', version: '9.0.0' } }));
+    const { summary, logged } = runnerFiles(workspace);
+    const uploads: string[] = [];
+    try {
+      const deps = { env: {}, cwd: workspace, github: gitHubApiOf(gh), artifacts: { upload: async (name: string) => (uploads.push(name), { kind: 'skipped' as const, name, reason: 'not here' }) } };
+      const inputs = readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards' }));
+      const failed = await reportMode(inputs, await actionContextOf('pull_request', pullPayload()), deps).then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+      expect(failed).toBeInstanceOf(UserError);
+      expect(failed?.message).toMatch(
+        /^report mode: 2 of 3 results files could not be read, so nothing was merged \(the other one was read; which shard or run an unread file holds cannot be known, and without it the rest would read as the whole run\): /,
+      );
+      // Each named relative to the workspace, with what is wrong and its own fix.
+      expect(failed?.message).toContain(`shards/${evil}/results.json: is a results file of schema version 2, written by agent-replay 9.0.0; this agent-replay`);
+      expect(failed?.message).toContain('shards/shard-1.json: not valid JSON (');
+      expect(failed?.message).toContain('the file ends before the record does (cut off while it was copied or written)');
+      expect(failed?.message).not.toContain(workspace);
+      const comments = gh.comments('octo', 'shop', 7);
+      expect(comments, logged.join('')).toHaveLength(1);
+      const body = comments[0]!.body;
+      expect(body).toContain('## agent-replay: results not merged');
+      expect(body).toContain('**2 results files could not be read**, so this commit has no report and the check failed:');
+      expect(body).toContain('Fix what is wrong with each, then run this report again: a file cut off in the download is read when this job is re-run');
+      expect(body).toContain('a record written by a newer agent-replay is read by this step at that version (its `uses:`). The file that was read is not reported without them: its results are still in its artifact.');
+      expect(parseCommentMetadata(body)?.headSha).toBe(HEAD);
+      const shown = visibleText(githubHtml(body)).replace(/\u2060/g, '');
+      expect(shown).toContain(`shards/${evil}/results.json: is a results file of schema version 2`);
+      expect(body).not.toContain('<img');
+      expect(body).not.toMatch(/@octo-team|#1\b/);
+      expect(readFileSync(summary, 'utf8')).toContain('**2 results files could not be read**');
+      expect(readFileSync(join(workspace, 'outputs.txt'), 'utf8')).toMatch(/^gate<<[^\n]*\nfailed\n/m);
+      expect(uploads).toEqual([]);
+
+      // A fork's single run, its one file cut off, reported by workflow_run with pr-number: no record
+      // names a commit, so the pull request is held to the run GitHub says completed (was: no comment at all).
+      await rm(join(workspace, 'shards'), { recursive: true });
+      await mkdir(join(workspace, 'shards', `agent-replay-results-${HEAD}`), { recursive: true });
+      writeFileSync(join(workspace, 'shards', `agent-replay-results-${HEAD}`, 'results.json'), text.slice(0, 200));
+      const fork = readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards', 'INPUT_PR-NUMBER': '7' }));
+      await expect(reportMode(fork, await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop')), deps)).rejects.toThrow(
+        `report mode: the results file could not be read, so nothing was merged: shards/agent-replay-results-${HEAD}/results.json: not valid JSON (`,
+      );
+      const again = gh.comments('octo', 'shop', 7);
+      expect(again).toHaveLength(1);
+      expect(again[0]!.body).toContain('**A results file could not be read**');
+      expect(again[0]!.body).toContain('and one cut off in its artifact (at the upload) once the check is run again, then this report;');
+      expect(again[0]!.body).not.toContain('files that were read');
+      // Another pull request named by the artifact gets nothing: its head is not the run's.
+      gh.addPull('octo', 'shop', { number: 5, headSha: '2'.repeat(40), headRef: 'victim' });
+      const other = readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards', 'INPUT_PR-NUMBER': '5' }));
+      await expect(reportMode(other, await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop')), deps)).rejects.toThrow(UserError);
+      expect(gh.comments('octo', 'shop', 5)).toEqual([]);
+      expect(gh.violations).toEqual([]);
     } finally {
       vi.restoreAllMocks();
       vi.unstubAllEnvs();
