@@ -305,7 +305,7 @@ export async function pullForReport(prNumber: number | null, ctx: ActionContext,
   }
   const { state: _state, ...pull } = read;
   const found: ActionContext = { ...ctx, pull: { ...pull, labels: [] } };
-  const short = (sha: string | null) => (sha ?? 'an unknown commit').slice(0, 7);
+  const short = (sha: string | null) => (sha === null ? 'an unknown commit' : sha.slice(0, 7));
   const head = workflowRunHead(ctx);
   if (head !== null && (pull.headSha.toLowerCase() !== head.sha || (head.repo !== null && pull.headRepoFullName?.toLowerCase() !== head.repo.toLowerCase()))) {
     const where = head.repo !== null ? ` of ${head.repo}` : '';
@@ -324,7 +324,8 @@ export async function pullForReport(prNumber: number | null, ctx: ActionContext,
  * summary, with the refusal's words and the fix (renderMergeRefused), rather than a red check and
  * nothing there (docs/action.md, "Shards: one suite over a CI matrix"). The pull request is the
  * event's own, or one found as the report's is (pullForReport), whose head must be the commit every
- * record names: the records and pr-number are a fork's to write. The job then fails with the refusal.
+ * record names, or, when they name none, on workflow_run the run's: the records and pr-number are
+ * a fork's to write. The job then fails with the refusal.
  */
 export async function postMergeRefused(reason: string, read: readonly ReadResults[], inputs: Inputs, ctx: ActionContext, deps: ActionDeps, unread = 0): Promise<void> {
   // The refusal fails the job whatever its comment meets.
@@ -333,9 +334,10 @@ export async function postMergeRefused(reason: string, read: readonly ReadResult
 
 async function postRefusal(reason: string, read: readonly ReadResults[], inputs: Inputs, ctx: ActionContext, deps: ActionDeps, unread: number): Promise<void> {
   const commits = [...new Set(read.map((r) => r.record.commit))];
-  // No record read: on workflow_run, the commit GitHub says the run reported (pullForReport holds
-  // the pull request to it, and to its head repository), never a file's.
-  const commit = commits.length === 1 ? (commits[0] ?? null) : read.length === 0 ? (workflowRunHead(ctx)?.sha ?? null) : null;
+  // Records that name no one commit (none read, or a merge refused for their different commits):
+  // on workflow_run, the commit GitHub says the run reported (pullForReport holds the pull request
+  // to it, and to its head repository), never a file's.
+  const commit = (commits.length === 1 ? commits[0] : undefined) ?? workflowRunHead(ctx)?.sha ?? null;
   const found = await pullForReport(inputs.prNumber, ctx, { commit }, deps);
   const here = found.refused === null ? found.ctx : { ...found.ctx, pull: null };
   const out = publisher(publishSettings(inputs), ctx, deps);

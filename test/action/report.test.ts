@@ -320,6 +320,31 @@ describe('report mode', () => {
     }
   });
 
+  it("a fork's merge refused for its records' different commits is said on its pull request when its head is the run's (workflow_run)", async () => {
+    // Was: no comment, "recorded at an unkn": the records name no one commit to hold the pull request to.
+    const workspace = await shards();
+    const path = join(workspace, 'shards', 'shard-1.json');
+    writeFileSync(path, readFileSync(path, 'utf8').split(HEAD).join('e'.repeat(40)));
+    const { logged } = runnerFiles(workspace);
+    try {
+      const deps = { env: {}, cwd: workspace, github: gitHubApiOf(gh), artifacts: { upload: async (name: string) => ({ kind: 'skipped' as const, name, reason: 'not here' }) } };
+      const event = await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop'));
+      await expect(reportMode(readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards', 'INPUT_PR-NUMBER': '7' })), event, deps)).rejects.toThrow(/^shards were recorded at different commits/);
+      const comments = gh.comments('octo', 'shop', 7);
+      expect(comments, logged.join('')).toHaveLength(1);
+      expect(comments[0]!.body).toContain('shards were recorded at different commits');
+      expect(parseCommentMetadata(comments[0]!.body)?.headSha).toBe(HEAD);
+      // Another pull request named by pr-number is not the run's: nothing there.
+      gh.addPull('octo', 'shop', { number: 5, headSha: '2'.repeat(40), headRef: 'victim' });
+      await expect(reportMode(readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards', 'INPUT_PR-NUMBER': '5' })), event, deps)).rejects.toThrow(UserError);
+      expect(gh.comments('octo', 'shop', 5)).toEqual([]);
+      expect(gh.violations).toEqual([]);
+    } finally {
+      vi.restoreAllMocks();
+      vi.unstubAllEnvs();
+    }
+  });
+
   it('no results file at all (every shard failed before it uploaded, or no download): the folder given, absent or empty, is named with the fix', async () => {
     // The decision without a start of the Action (docs/contributing.md, "Speed"): real folders in a temp dir.
     const cwd = await mkdtemp(join(tmpdir(), 'report-none-'));
@@ -458,6 +483,14 @@ describe('report mode on workflow_run: the pull request must be the run\'s own',
       expect(run.summary).toContain('fixture');
       expect(gh.comments('octo', 'shop', 7)).toHaveLength(0);
     }
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('records that name no one commit (a refused merge of two commits) say "an unknown commit", not a cut word', async () => {
+    // Was: "the results were recorded at an unkn" (the words cut to a commit's seven characters).
+    const ctx = await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop'));
+    const found = await pullForReport(7, ctx, { commit: null }, { github: gitHubApiOf(gh) });
+    expect(found.refused).toBe('its head is 1111111, but the results were recorded at an unknown commit');
     expect(gh.violations).toEqual([]);
   });
 
