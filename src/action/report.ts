@@ -13,7 +13,7 @@ import { isGitHubError } from '../github/errors.js';
 import type { ActionDeps } from './deps.js';
 import { htmlReportFile, publisher, publishSettings, setRunOutputs, summaryWithNote } from './publish.js';
 import { defaultBranchTrend, previousRun } from './history.js';
-import { mergeRecords, mixedSuites, readRecord } from '../record/index.js';
+import { mergeRecords, mixedSuites, readRecord, RecordError, type MergeFixes } from '../record/index.js';
 import { renderComment, terminalLine } from '../report/index.js';
 import { renderMergeRefused } from '../report/merge-refused.js';
 import { clip } from '../report/escape.js';
@@ -104,6 +104,53 @@ export interface ReadResults {
   record: RunRecord;
 }
 
+/** A results file that could not be read (readRecord's RecordError): its name, as ReadResults', and what is wrong, with the fix. */
+export interface UnreadResults {
+  file: string;
+  why: string;
+}
+
+/**
+ * Reads every results file, keeping those that cannot be read (cut off, not JSON, another schema
+ * version, a newer agent-replay's, absent) with what is wrong rather than stopping at the first,
+ * so that the refusal names each (unreadWords). Another failure is thrown as it is.
+ */
+export async function readResults(files: readonly string[], cwd: string): Promise<{ read: ReadResults[]; unread: UnreadResults[] }> {
+  const read: ReadResults[] = [];
+  const unread: UnreadResults[] = [];
+  for (const f of files) {
+    const file = relative(cwd, f) || f;
+    try {
+      read.push({ file, record: await readRecord(f) });
+    } catch (e) {
+      if (!(e instanceof RecordError)) throw e;
+      // RecordError's message starts with the path it was given, here the absolute one.
+      unread.push({ file, why: e.message.startsWith(`${e.file}: `) ? e.message.slice(e.file.length + 2) : e.message });
+    }
+  }
+  return { read, unread };
+}
+
+/**
+ * The refusal when a results file cannot be read (docs/action.md, "Report: combine shards, or
+ * comment for a fork"): nothing is merged, since which shard or run an unread file holds cannot be
+ * known (a re-run's later attempt, a shard of its own, part of a whole run), and the rest merged
+ * would read as the run, gated on what it lacks. Each file is named with what is wrong (its words
+ * are the file's, a fork's to write: shown on one line and clipped); null when every file was read.
+ */
+export function unreadWords(unread: readonly UnreadResults[], read: number): string | null {
+  if (unread.length === 0) return null;
+  const each = unread
+    .slice(0, 5)
+    .map((u) => `${shown(u.file)}: ${clip(terminalLine(u.why), 600)}`)
+    .join('; ');
+  const more = unread.length > 5 ? `; +${unread.length - 5} more` : '';
+  const total = unread.length + read;
+  const what = total === 1 ? 'the results file could not be read' : unread.length === 1 ? `1 of ${total} results files could not be read` : `${unread.length} of ${total} results files could not be read`;
+  const rest = read === 0 ? '' : ` (the ${read === 1 ? 'other one was' : `other ${read} were`} read; which shard or run an unread file holds cannot be known, and without it the rest would read as the whole run)`;
+  return `report mode: ${what}, so nothing was merged${rest}: ${each}${more}`;
+}
+
 /**
  * The records of the step's suite. A record whose `suitePath` is another folder of the repository
  * than the `dir` input is another suite's run, downloaded beside this suite's by a pattern that
@@ -141,6 +188,31 @@ export function ownSuiteResults(read: readonly ReadResults[], dir: string): { ke
     );
   }
   return { kept, skipped };
+}
+
+/**
+ * The merge's fixes in report mode's terms: its records are the artifacts a download step wrote
+ * (docs/action.md, "Shards: one suite over a CI matrix"). Two runs of which one does not say its
+ * suite reach the merge only with a dir input outside the repository (ownSuiteResults gives such a
+ * record the step's suite otherwise): the suite's folder as dir reads them as one run given twice;
+ * else one artifact is downloaded, not both.
+ */
+const REPORT_MERGE_FIXES: MergeFixes = {
+  oneOfTwo: (later) =>
+    `report one of them: give this step the suite's folder in the repository as dir (its check step's), where a record without suitePath is a run of that suite and the one that started last is used, or download one of their artifacts only (narrow the download step's pattern, or the results input, to it): for a re-run, the one that started last, ${later}`,
+};
+
+/**
+ * The step's records merged as one run (mergeRecords), a refusal's fix in report mode's terms.
+ * The records' own suite edits are not read (reportMode reads GitHub's), nor compared across shards.
+ */
+export function mergeReportResults(kept: readonly ReadResults[], log: (line: string) => void): RunRecord {
+  return mergeRecords(
+    kept.map(({ record: { suiteEdits: _recorded, ...record } }) => record),
+    kept.map((r) => r.file),
+    log,
+    REPORT_MERGE_FIXES,
+  );
 }
 
 /**
@@ -233,7 +305,7 @@ export async function pullForReport(prNumber: number | null, ctx: ActionContext,
   }
   const { state: _state, ...pull } = read;
   const found: ActionContext = { ...ctx, pull: { ...pull, labels: [] } };
-  const short = (sha: string | null) => (sha ?? 'an unknown commit').slice(0, 7);
+  const short = (sha: string | null) => (sha === null ? 'an unknown commit' : sha.slice(0, 7));
   const head = workflowRunHead(ctx);
   if (head !== null && (pull.headSha.toLowerCase() !== head.sha || (head.repo !== null && pull.headRepoFullName?.toLowerCase() !== head.repo.toLowerCase()))) {
     const where = head.repo !== null ? ` of ${head.repo}` : '';
@@ -252,16 +324,26 @@ export async function pullForReport(prNumber: number | null, ctx: ActionContext,
  * summary, with the refusal's words and the fix (renderMergeRefused), rather than a red check and
  * nothing there (docs/action.md, "Shards: one suite over a CI matrix"). The pull request is the
  * event's own, or one found as the report's is (pullForReport), whose head must be the commit every
- * record names: the records and pr-number are a fork's to write. The job then fails with the refusal.
+ * record names, or, when they name none, on workflow_run the run's: the records and pr-number are
+ * a fork's to write. The job then fails with the refusal.
  */
-export async function postMergeRefused(reason: string, read: readonly ReadResults[], inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
+export async function postMergeRefused(reason: string, read: readonly ReadResults[], inputs: Inputs, ctx: ActionContext, deps: ActionDeps, unread = 0): Promise<void> {
+  // The refusal fails the job whatever its comment meets.
+  await postRefusal(reason, read, inputs, ctx, deps, unread).catch((failure: unknown) => core.warning(`comment: the refusal was not posted: ${terminalLine(failure instanceof Error ? failure.message : String(failure))}`));
+}
+
+async function postRefusal(reason: string, read: readonly ReadResults[], inputs: Inputs, ctx: ActionContext, deps: ActionDeps, unread: number): Promise<void> {
   const commits = [...new Set(read.map((r) => r.record.commit))];
-  const commit = commits.length === 1 ? (commits[0] ?? null) : null;
+  // Records that name no one commit (none read, or a merge refused for their different commits):
+  // on workflow_run, the commit GitHub says the run reported (pullForReport holds the pull request
+  // to it, and to its head repository), never a file's.
+  const commit = (commits.length === 1 ? commits[0] : undefined) ?? workflowRunHead(ctx)?.sha ?? null;
   const found = await pullForReport(inputs.prNumber, ctx, { commit }, deps);
   const here = found.refused === null ? found.ctx : { ...found.ctx, pull: null };
   const out = publisher(publishSettings(inputs), ctx, deps);
   const at = { ...here, sha: commit ?? ctx.sha };
-  const body = renderMergeRefused(reason, out.reportContext(at, null));
+  const shards = read.some((r) => r.record.shard !== undefined || r.record.incomplete != null);
+  const body = renderMergeRefused(reason, out.reportContext(at, null), { shards, files: read.length, unread });
   await out.summary(body);
   if (found.refused !== null) core.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}. The refusal is in the job summary and the error below.`);
   core.setOutput('gate', 'failed');
@@ -277,9 +359,13 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   const expanded = await expandResults(inputs.results, deps.cwd);
   const none = noResultsWords(inputs.results, expanded);
   if (none !== null) throw new UserError(none);
-  const { files } = expanded;
-  const read: ReadResults[] = [];
-  for (const f of files) read.push({ file: relative(deps.cwd, f) || f, record: await readRecord(f) });
+  const { read, unread } = await readResults(expanded.files, deps.cwd);
+  // A file that cannot be read is refused as a merge is, with the one comment (postMergeRefused).
+  const notRead = unreadWords(unread, read.length);
+  if (notRead !== null) {
+    await postMergeRefused(notRead, read, inputs, ctx, deps, unread.length);
+    throw new UserError(notRead);
+  }
   // Another suite's records, downloaded beside this suite's (the default suite's pattern takes
   // them), are skipped with a line in the log (docs/action.md, "Two suites in one repository").
   let kept: ReadResults[];
@@ -290,15 +376,9 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     for (const s of own.skipped) {
       log.info(`report: skipped ${shown(s.file)}: it is a run of the suite in ${shown(s.suitePath)} (its suitePath), not of ${shown(suiteRepoPath(undefined, inputs.dir) ?? inputs.dir)}, this step's dir input; that suite's own report step reports it`);
     }
-    // The records' own suite edits are not read (below: GitHub's are), nor compared across shards.
-    merged = mergeRecords(
-      kept.map(({ record: { suiteEdits: _recorded, ...record } }) => record),
-      kept.map((r) => r.file),
-      (line) => log.info(`report: ${line}`),
-    );
+    merged = mergeReportResults(kept, (line) => log.info(`report: ${line}`));
   } catch (e) {
-    // The refusal fails the job whatever its comment meets.
-    if (e instanceof UserError) await postMergeRefused(e.message, read, inputs, ctx, deps).catch((failure: unknown) => core.warning(`comment: the refusal was not posted: ${terminalLine(failure instanceof Error ? failure.message : String(failure))}`));
+    if (e instanceof UserError) await postMergeRefused(e.message, read, inputs, ctx, deps);
     throw e;
   }
   if (merged.incomplete != null) core.warning(`report: ${incompleteText(merged.incomplete)}${inputs.allowIncomplete ? ' (allow-incomplete: true, so the gate ignores it)' : ''}`);

@@ -234,15 +234,31 @@ function suiteOf(suitePath: string): string {
 }
 
 /**
+ * The fixes of a merge's refusals that depend on how its records were given: as the CLI's
+ * `--results` files (CLI_MERGE_FIXES), or by report mode's `results` input, downloaded from
+ * artifacts (src/action/report.ts), each said in its caller's terms.
+ */
+export interface MergeFixes {
+  /** Two runs that cannot be told to be of one suite (one says no `suitePath`): how to give one of them; `later` names the one that started last. */
+  oneOfTwo: (later: string) => string;
+}
+
+/** The CLI's fixes: it is given files (docs/cli.md, "What each command does"). */
+export const CLI_MERGE_FIXES: MergeFixes = {
+  oneOfTwo: (later) => `give one of them alone: for a re-run, the one that started last, ${later}`,
+};
+
+/**
  * Combines the records of several shards (a matrix) into one run. Labels (fixtures and persona
  * scripts) must not repeat across shards; tallies are derived again; the estimate is summed.
  * Records that carry `shard` are checked: the suite is the one most records name (its
  * `suiteHash`, `total` and `partition`; a tie goes to the first file's), a record of another suite,
  * shard count or split (balanced by other timings: an item would be in no shard, or in two) is
  * excluded, and the merged record says `incomplete` when a shard is missing or one was excluded. A
- * complete merge is a whole run: it carries neither `shard` nor `incomplete`.
+ * complete merge is a whole run: it carries neither `shard` nor `incomplete`. A refusal's fix that
+ * depends on how the records were given is said in the caller's terms (`fixes`).
  */
-export function mergeRecords(input: readonly RunRecord[], inputNames: readonly string[] = [], log: (line: string) => void = () => {}): RunRecord {
+export function mergeRecords(input: readonly RunRecord[], inputNames: readonly string[] = [], log: (line: string) => void = () => {}, fixes: MergeFixes = CLI_MERGE_FIXES): RunRecord {
   if (input.length === 0) throw new UserError('nothing to merge: give at least one --results file');
   const nameOf = (i: number): string | undefined => inputNames[i];
   const checked = checkShards(input, nameOf, log);
@@ -339,7 +355,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
       const [a, b] = JSON.parse(pair) as [number, number];
       const [x, y] = [records[a] as RunRecord, records[b] as RunRecord];
       const later = Date.parse(y.startedAt) > Date.parse(x.startedAt) ? b : a;
-      return `; ${names[a] as string} does not say its suite folder (no suitePath: written by an agent-replay before it was kept, or outside a git repository) and ${names[b] as string} is a run of the suite in ${suiteOf(y.suitePath as string)}: a merge cannot tell that they are runs of one suite, so it does not read them as one run given twice (a re-run of the check); give one of them alone: for a re-run, the one that started last, ${names[later] as string}`;
+      return `; ${names[a] as string} does not say its suite folder (no suitePath: written by an agent-replay before it was kept, or outside a git repository) and ${names[b] as string} is a run of the suite in ${suiteOf(y.suitePath as string)}: a merge cannot tell that they are runs of one suite, so it does not read them as one run given twice (a re-run of the check); ${fixes.oneOfTwo(names[later] as string)}`;
     });
     // Runs only: the rule for shards is not theirs; a re-run or a run that does not say its suite is told its own fix.
     const rule =

@@ -1,6 +1,6 @@
 // The comment and summary shown when report mode refuses to merge its results files (shards run
-// with different repeats, at different commits, overlapping, two suites' runs ...): nothing is
-// reported, and the pull request says why rather than show a red check alone (docs/action.md,
+// with different repeats, at different commits, overlapping, two suites' runs, a file it cannot
+// read ...): nothing is reported, and the pull request says why rather than show a red check alone (docs/action.md,
 // "Shards: one suite over a CI matrix").
 
 import type { ReportContext } from './context.js';
@@ -12,11 +12,56 @@ import { clip, escapeInline } from './escape.js';
 const REASON_MAX = 3000;
 
 /**
+ * What the refused merge was given: the shards of a matrix (a record with `shard`, or a merge of
+ * shards), or a check's runs that are no shards (a fork's run, as its `workflow_run` report
+ * downloads it, with a re-run's attempts), and how many results files.
+ */
+export interface RefusedRecords {
+  shards: boolean;
+  /** The results files read. */
+  files: number;
+  /** The results files that could not be read (reportMode's unreadWords): nothing was merged for them. */
+  unread?: number;
+}
+
+/**
+ * The fix when a results file could not be read, by what its refusal can name: a download cut off,
+ * a file that is no results record, a record of a newer agent-replay; and where the results of the
+ * files read are (docs/action.md, "Report: combine shards, or comment for a fork").
+ */
+function unreadLine(given: RefusedRecords & { unread: number }): string {
+  const check = given.shards ? 'the check is run again (every shard, then this report)' : 'the check is run again, then this report';
+  const kept =
+    given.files === 0
+      ? ''
+      : ` The ${given.files === 1 ? 'file that was read is' : `${given.files} files that were read are`} not reported without ${given.unread === 1 ? 'it' : 'them'}: ${given.files === 1 ? 'its results are still in its artifact' : 'their results are still in their artifacts'}.`;
+  return (
+    `Fix what is wrong with ${given.unread === 1 ? 'it' : 'each'}, then run this report again: a file cut off in the download is read when this job is re-run, and one cut off in its artifact (at the upload) once ${check}; ` +
+    "a file that is no results.json (another artifact downloaded with the results) is left out by a download pattern that takes the results artifacts only; a record written by a newer agent-replay is read by this step at that version (its `uses:`)." +
+    kept
+  );
+}
+
+/** Where the results are, and what to run again, for the records at hand: "every shard" only of shards. */
+function againLine(given: RefusedRecords): string {
+  if (given.shards) return "Fix what it names, then run the check again (every shard, then this report): each shard's results are still in its own artifact.";
+  const where = given.files === 1 ? "the run's results are still in its artifact" : "each run's results are still in its own artifact";
+  return `Fix what it names, then run the check again, then this report: ${where}.`;
+}
+
+/** What happened, in bold: a file not read, one file not reported, or files not merged. */
+function headline(given: RefusedRecords): string {
+  if (given.unread) return given.unread === 1 ? 'A results file could not be read' : `${given.unread} results files could not be read`;
+  return given.files === 1 ? 'The results file could not be reported' : 'The results files could not be merged into one run';
+}
+
+/**
  * The refusal in the comment's words: the marker and metadata (the commit the records name), the
  * suite when not the default one, what happened, the refusal's own words (untrusted: escaped) and
- * the fix. The job still fails with the refusal (reportMode).
+ * the fix, said of the records given (shards, or a check's runs). The job still fails with the
+ * refusal (reportMode).
  */
-export function renderMergeRefused(reason: string, ctx: Pick<ReportContext, 'marker' | 'headSha' | 'suite'>): string {
+export function renderMergeRefused(reason: string, ctx: Pick<ReportContext, 'marker' | 'headSha' | 'suite'>, given: RefusedRecords): string {
   const suite = suiteLine(ctx);
   return [
     markerLine(ctx.marker),
@@ -24,11 +69,11 @@ export function renderMergeRefused(reason: string, ctx: Pick<ReportContext, 'mar
     ...(suite === null ? [] : [suite, '']),
     '## agent-replay: results not merged',
     '',
-    '**The results files could not be merged into one run**, so this commit has no report and the check failed:',
+    `**${headline(given)}**, so this commit has no report and the check failed:`,
     '',
     `> ${escapeInline(clip(reason, REASON_MAX))}`,
     '',
-    'Fix what it names, then run the check again (every shard, then this report): each shard\'s results are still in its own artifact.',
+    given.unread ? unreadLine({ ...given, unread: given.unread }) : againLine(given),
     '',
   ].join('\n');
 }

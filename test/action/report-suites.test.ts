@@ -4,7 +4,7 @@
 // step with both suites' artifacts).
 
 import { describe, expect, it } from 'vitest';
-import { ownSuiteResults, reportSuiteDir, type ReadResults } from '../../src/action/report.js';
+import { mergeReportResults, ownSuiteResults, reportSuiteDir, type ReadResults } from '../../src/action/report.js';
 import { mergeRecords } from '../../src/record/index.js';
 import type { RunRecord } from '../../src/types.js';
 import { fixture, run } from '../report/fixtures.js';
@@ -43,6 +43,32 @@ describe('ownSuiteResults', () => {
     // With a dir input that is no folder inside the repository nothing says its suite: the merge still refuses them, as the CLI's report does.
     const outside = ownSuiteResults(read, '/abs/suite').kept;
     expect(() => mergeRecords(outside.map((r) => r.record), outside.map((r) => r.file))).toThrow(/shards\/old\/results\.json does not say its suite folder/);
+  });
+
+  it("two runs that cannot be told to be of one suite: report mode's fix is its own (the dir input, or one artifact downloaded), the CLI's keeps its words", () => {
+    // Was: "give one of them alone", the CLI's words, where the step is given a folder of downloaded artifacts.
+    const first = run([fixture('a')], { startedAt: '2026-12-01T09:00:00.000Z' });
+    const rerun = run([fixture('a')], { startedAt: '2026-12-01T10:00:00.000Z', suitePath: 'apps/a/.agent-replay' });
+    const outside = ownSuiteResults(
+      [
+        { file: 'shards/old/results.json', record: first },
+        { file: 'shards/new/results.json', record: rerun },
+      ],
+      '/abs/suite',
+    ).kept;
+    const refusal = (): string => {
+      try {
+        mergeReportResults(outside, () => {});
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'merged';
+    };
+    expect(refusal()).toMatch(
+      /a merge cannot tell that they are runs of one suite, so it does not read them as one run given twice \(a re-run of the check\); report one of them: give this step the suite's folder in the repository as dir \(its check step's\), where a record without suitePath is a run of that suite and the one that started last is used, or download one of their artifacts only \(narrow the download step's pattern, or the results input, to it\): for a re-run, the one that started last, shards\/new\/results\.json$/,
+    );
+    expect(refusal()).not.toContain('give one of them alone');
+    expect(() => mergeRecords(outside.map((r) => r.record), outside.map((r) => r.file))).toThrow(/; give one of them alone: for a re-run, the one that started last, shards\/new\/results\.json$/);
   });
 
   it("only another suite's records: an error naming the file, its suite and the dir to set", () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -8,7 +8,9 @@ import type { FakeGitHub } from '../support/github-server.js';
 import { nativeEcho, type AgentServer } from '../support/agent-server.js';
 import { actionContextOf, gitHubApiOf, HEAD, makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
 import { expandResults, noResultsWords, pullForReport, reportMode } from '../../src/action/report.js';
-import { envInputGetter, readInputs } from '../../src/action/inputs.js';
+import { envInputGetter, readInputs, type Inputs } from '../../src/action/inputs.js';
+import type { ActionContext } from '../../src/action/context.js';
+import type { ActionDeps } from '../../src/action/deps.js';
 import { serializeRecord } from '../../src/record/index.js';
 import { UserError } from '../../src/errors.js';
 import { mergeRecords, parseRecord } from '../../src/record/index.js';
@@ -60,7 +62,52 @@ async function shards(shardFixtures: readonly string[] = SHARD_FIXTURES): Promis
   return report;
 }
 
+/** One job summary file for the in-process runs: @actions/core keeps the first path it is given. */
+const stepSummary = join(await mkdtemp(join(tmpdir(), 'report-summary-')), 'summary.md');
+
+/** The runner's files for reportMode run in this process (the summary emptied, the outputs in the workspace), and its log, kept. */
+function runnerFiles(workspace: string): { summary: string; logged: string[] } {
+  writeFileSync(stepSummary, '');
+  writeFileSync(join(workspace, 'outputs.txt'), '');
+  vi.stubEnv('GITHUB_STEP_SUMMARY', stepSummary);
+  vi.stubEnv('GITHUB_OUTPUT', join(workspace, 'outputs.txt'));
+  const logged: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => logged.push(String(chunk)) > 0);
+  return { summary: stepSummary, logged };
+}
+
+/** reportMode's deps in this process: the fake GitHub, and no upload (the names asked for kept in `uploads`). */
+function inProcessDeps(workspace: string, uploads: string[] = []): ActionDeps {
+  return { env: {}, cwd: workspace, github: gitHubApiOf(gh), artifacts: { upload: async (name: string) => (uploads.push(name), { kind: 'skipped' as const, name, reason: 'not here' }) } };
+}
+
+/** The report step's inputs, its results in shards, with pr-number when given. */
+const reportInputs = (prNumber?: string): Inputs => readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards', ...(prNumber === undefined ? {} : { 'INPUT_PR-NUMBER': prNumber }) }));
+
+/** A fork's artifact naming another pull request (pr-number 5, a maintainer's): refused, and nothing posted there, its head not the run's. */
+async function nothingOnAnother(event: ActionContext, deps: ActionDeps): Promise<void> {
+  gh.addPull('octo', 'shop', { number: 5, headSha: '2'.repeat(40), headRef: 'victim' });
+  await expect(reportMode(reportInputs('5'), event, deps)).rejects.toThrow(UserError);
+  expect(gh.comments('octo', 'shop', 5)).toEqual([]);
+}
+
+/** The one comment on #7, a refusal's: its headline and the commit it is of checked. */
+function oneRefusal(logged: readonly string[]): string {
+  const comments = gh.comments('octo', 'shop', 7);
+  expect(comments, logged.join('')).toHaveLength(1);
+  const body = comments[0]!.body;
+  expect(body).toContain('## agent-replay: results not merged');
+  expect(parseCommentMetadata(body)?.headSha).toBe(HEAD);
+  return body;
+}
+
 describe('report mode', () => {
+  // Undoes runnerFiles' (reportMode run in this process).
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.unstubAllEnvs();
+  });
+
   it('merges shards and comments on the pull request a workflow_run names, with metadata for the accept flow', async () => {
     const workspace = await shards();
     const run = await runAction({
@@ -195,50 +242,102 @@ describe('report mode', () => {
     const evil = '<img src=x>@octo-team #1';
     await rm(join(workspace, 'shards', 'shard-1.json'));
     writeFileSync(join(workspace, 'shards', `${evil}.json`), serializeRecord({ ...two, repeat: { count: 3, minPass: 2, flags: { count: 3 } } }));
-    const summary = join(workspace, 'summary.md');
-    writeFileSync(summary, '');
-    writeFileSync(join(workspace, 'outputs.txt'), '');
-    vi.stubEnv('GITHUB_STEP_SUMMARY', summary);
-    vi.stubEnv('GITHUB_OUTPUT', join(workspace, 'outputs.txt'));
-    const logged: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => logged.push(String(chunk)) > 0);
-    try {
-      const inputs = readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards' }));
-      const ctx = await actionContextOf('pull_request', pullPayload());
-      const deps = { env: {}, cwd: workspace, github: gitHubApiOf(gh), artifacts: { upload: async (name: string) => ({ kind: 'skipped' as const, name, reason: 'not here' }) } };
-      await expect(reportMode(inputs, ctx, deps)).rejects.toThrow(/^shards were run with different repeats: .*the run shards\/<img src=x>@octo-team #1\.json with --repeat 3 \(3 attempts an item, 2 to pass\)/);
-      // Run again (a re-run of the merge job): the one comment is updated, not a second posted.
-      await expect(reportMode(inputs, ctx, deps)).rejects.toThrow(UserError);
-      const comments = gh.comments('octo', 'shop', 7);
-      expect(comments, logged.join('')).toHaveLength(1);
-      const body = comments[0]!.body;
-      expect(body).toContain('## agent-replay: results not merged');
-      expect(body).toContain('**The results files could not be merged into one run**, so this commit has no report and the check failed:');
-      expect(body).toContain('Fix what it names, then run the check again (every shard, then this report)');
-      expect(parseCommentMetadata(body)?.headSha).toBe(HEAD);
-      // As GitHub shows it, but for the word joiners that keep a mention and a reference from linking.
-      const text = visibleText(githubHtml(body)).replace(/\u2060/g, '');
-      expect(text).toContain('shards were run with different repeats: ');
-      expect(text).toContain('the run shards/<img src=x>@octo-team #1.json with --repeat 3 (3 attempts an item, 2 to pass)');
-      expect(text).toContain('run every shard with the same --repeat and --repeat-max');
-      expect(body).not.toContain('<img');
-      expect(body).not.toMatch(/@octo-team|#1\b/);
-      // The job summary says the same; the outputs say the gate failed.
-      expect(readFileSync(summary, 'utf8')).toContain('## agent-replay: results not merged');
-      expect(readFileSync(join(workspace, 'outputs.txt'), 'utf8')).toMatch(/^gate<<[^\n]*\nfailed\n/m);
-      // A fork's artifact naming another pull request (pr-number) gets no refusal there either: its head is not the records' commit.
-      gh.addPull('octo', 'shop', { number: 5, headSha: '2'.repeat(40), headRef: 'victim' });
-      const fork = readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards', 'INPUT_PR-NUMBER': '5' }));
-      const event = await actionContextOf('workflow_run', { action: 'completed', workflow_run: { id: 1001, head_sha: HEAD, pull_requests: [] } });
-      await expect(reportMode(fork, event, deps)).rejects.toThrow(/^shards were run with different repeats/);
-      expect(gh.comments('octo', 'shop', 5)).toEqual([]);
-      // Nothing was merged: no line says the results are in the job summary.
-      expect(logged.join('')).not.toContain('The results are in');
-      expect(logged.join('')).toContain('::warning::comment: not posted on #5: its head is 2222222, but the workflow run 1001 ran on 1111111 (another pull request, or a head that moved since: the check of the new head reports it). The refusal is in the job summary and the error below.');
-    } finally {
-      vi.restoreAllMocks();
-      vi.unstubAllEnvs();
-    }
+    const { summary, logged } = runnerFiles(workspace);
+    const inputs = reportInputs();
+    const ctx = await actionContextOf('pull_request', pullPayload());
+    const deps = inProcessDeps(workspace);
+    await expect(reportMode(inputs, ctx, deps)).rejects.toThrow(/^shards were run with different repeats: .*the run shards\/<img src=x>@octo-team #1\.json with --repeat 3 \(3 attempts an item, 2 to pass\)/);
+    // Run again (a re-run of the merge job): the one comment is updated, not a second posted.
+    await expect(reportMode(inputs, ctx, deps)).rejects.toThrow(UserError);
+    const body = oneRefusal(logged);
+    expect(body).toContain('**The results files could not be merged into one run**, so this commit has no report and the check failed:');
+    // The records are two check runs, no shard of a matrix: the fix says so (was "every shard").
+    expect(body).toContain("Fix what it names, then run the check again, then this report: each run's results are still in its own artifact.");
+    // As GitHub shows it, but for the word joiners that keep a mention and a reference from linking.
+    const text = visibleText(githubHtml(body)).replace(/\u2060/g, '');
+    expect(text).toContain('shards were run with different repeats: ');
+    expect(text).toContain('the run shards/<img src=x>@octo-team #1.json with --repeat 3 (3 attempts an item, 2 to pass)');
+    expect(text).toContain('run every shard with the same --repeat and --repeat-max');
+    expect(body).not.toContain('<img');
+    expect(body).not.toMatch(/@octo-team|#1\b/);
+    // The job summary says the same; the outputs say the gate failed.
+    expect(readFileSync(summary, 'utf8')).toContain('## agent-replay: results not merged');
+    expect(readFileSync(join(workspace, 'outputs.txt'), 'utf8')).toMatch(/^gate<<[^\n]*\nfailed\n/m);
+    // A fork's artifact naming another pull request (pr-number) gets no refusal there either: its head is not the records' commit.
+    await nothingOnAnother(await actionContextOf('workflow_run', { action: 'completed', workflow_run: { id: 1001, head_sha: HEAD, pull_requests: [] } }), deps);
+    // Nothing was merged: no line says the results are in the job summary.
+    expect(logged.join('')).not.toContain('The results are in');
+    expect(logged.join('')).toContain('::warning::comment: not posted on #5: its head is 2222222, but the workflow run 1001 ran on 1111111 (another pull request, or a head that moved since: the check of the new head reports it). The refusal is in the job summary and the error below.');
+  });
+
+  it('a results file that cannot be read (cut off, a newer schema) is refused as a merge is: the one comment names each file, what is wrong and the fix, and the job fails', async () => {
+    // Was: the job failed at the first such file, naming its absolute path, and the pull request showed a red check alone.
+    // reportMode in the test's own process against the fake GitHub, on the shards' records made above (docs/contributing.md, "Speed").
+    const workspace = await shards();
+    const text = readFileSync(join(workspace, 'shards', 'shard-1.json'), 'utf8');
+    // A download cut off midway, and a record of a newer schema in an artifact whose name is a fork's to write.
+    writeFileSync(join(workspace, 'shards', 'shard-1.json'), text.slice(0, Math.floor(text.length / 2)));
+    const evil = '<img src=x>@octo-team #1';
+    await mkdir(join(workspace, 'shards', evil), { recursive: true });
+    writeFileSync(join(workspace, 'shards', evil, 'results.json'), JSON.stringify({ ...(JSON.parse(text) as object), schemaVersion: 2, tool: { name: 'agent-replay', version: '9.0.0' } }));
+    const { summary, logged } = runnerFiles(workspace);
+    const uploads: string[] = [];
+    const deps = inProcessDeps(workspace, uploads);
+    const failed = await reportMode(reportInputs(), await actionContextOf('pull_request', pullPayload()), deps).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(failed).toBeInstanceOf(UserError);
+    expect(failed?.message).toMatch(
+      /^report mode: 2 of 3 results files could not be read, so nothing was merged \(the other one was read; which shard or run an unread file holds cannot be known, and without it the rest would read as the whole run\): /,
+    );
+    // Each named relative to the workspace, with what is wrong and its own fix.
+    expect(failed?.message).toContain(`shards/${evil}/results.json: is a results file of schema version 2, written by agent-replay 9.0.0; this agent-replay`);
+    expect(failed?.message).toContain('shards/shard-1.json: not valid JSON (');
+    expect(failed?.message).toContain('the file ends before the record does (cut off while it was copied or written)');
+    expect(failed?.message).not.toContain(workspace);
+    const body = oneRefusal(logged);
+    expect(body).toContain('**2 results files could not be read**, so this commit has no report and the check failed:');
+    expect(body).toContain('Fix what is wrong with each, then run this report again: a file cut off in the download is read when this job is re-run');
+    expect(body).toContain('a record written by a newer agent-replay is read by this step at that version (its `uses:`). The file that was read is not reported without them: its results are still in its artifact.');
+    const shown = visibleText(githubHtml(body)).replace(/\u2060/g, '');
+    expect(shown).toContain(`shards/${evil}/results.json: is a results file of schema version 2`);
+    expect(body).not.toContain('<img');
+    expect(body).not.toMatch(/@octo-team|#1\b/);
+    expect(readFileSync(summary, 'utf8')).toContain('**2 results files could not be read**');
+    expect(readFileSync(join(workspace, 'outputs.txt'), 'utf8')).toMatch(/^gate<<[^\n]*\nfailed\n/m);
+    expect(uploads).toEqual([]);
+
+    // A fork's single run, its one file cut off, reported by workflow_run with pr-number: no record
+    // names a commit, so the pull request is held to the run GitHub says completed (was: no comment at all).
+    await rm(join(workspace, 'shards'), { recursive: true });
+    await mkdir(join(workspace, 'shards', `agent-replay-results-${HEAD}`), { recursive: true });
+    writeFileSync(join(workspace, 'shards', `agent-replay-results-${HEAD}`, 'results.json'), text.slice(0, 200));
+    const event = await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop'));
+    await expect(reportMode(reportInputs('7'), event, deps)).rejects.toThrow(
+      `report mode: the results file could not be read, so nothing was merged: shards/agent-replay-results-${HEAD}/results.json: not valid JSON (`,
+    );
+    const again = gh.comments('octo', 'shop', 7);
+    expect(again).toHaveLength(1);
+    expect(again[0]!.body).toContain('**A results file could not be read**');
+    expect(again[0]!.body).toContain('and one cut off in its artifact (at the upload) once the check is run again, then this report;');
+    expect(again[0]!.body).not.toContain('files that were read');
+    await nothingOnAnother(event, deps);
+    expect(gh.violations).toEqual([]);
+  });
+
+  it("a fork's merge refused for its records' different commits is said on its pull request when its head is the run's (workflow_run)", async () => {
+    // Was: no comment, "recorded at an unkn": the records name no one commit to hold the pull request to.
+    const workspace = await shards();
+    const path = join(workspace, 'shards', 'shard-1.json');
+    writeFileSync(path, readFileSync(path, 'utf8').split(HEAD).join('e'.repeat(40)));
+    const { logged } = runnerFiles(workspace);
+    const deps = inProcessDeps(workspace);
+    const event = await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop'));
+    await expect(reportMode(reportInputs('7'), event, deps)).rejects.toThrow(/^shards were recorded at different commits/);
+    expect(oneRefusal(logged)).toContain('shards were recorded at different commits');
+    await nothingOnAnother(event, deps);
+    expect(gh.violations).toEqual([]);
   });
 
   it('no results file at all (every shard failed before it uploaded, or no download): the folder given, absent or empty, is named with the fix', async () => {
@@ -379,6 +478,14 @@ describe('report mode on workflow_run: the pull request must be the run\'s own',
       expect(run.summary).toContain('fixture');
       expect(gh.comments('octo', 'shop', 7)).toHaveLength(0);
     }
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('records that name no one commit (a refused merge of two commits) say "an unknown commit", not a cut word', async () => {
+    // Was: "the results were recorded at an unkn" (the words cut to a commit's seven characters).
+    const ctx = await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop'));
+    const found = await pullForReport(7, ctx, { commit: null }, { github: gitHubApiOf(gh) });
+    expect(found.refused).toBe('its head is 1111111, but the results were recorded at an unknown commit');
     expect(gh.violations).toEqual([]);
   });
 

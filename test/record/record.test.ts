@@ -364,9 +364,9 @@ describe('mergeRecords', () => {
     );
   });
 
-  it('counts overlapping shards of 1,000 or more grouped, as every count (src/words.ts)', () => {
+  it('counts overlapping items of 1,000 or more grouped, as every count (src/words.ts)', () => {
     const fixtures = Array.from({ length: 1_205 }, (_, i) => fixture(`f${i}`));
-    expect(() => mergeRecords([record(fixtures), record(fixtures)], ['x.json', 'y.json'])).toThrow(/^shards overlap: 1,205 fixtures are in more than one shard: .*, \+1,200 more; each fixture must/);
+    expect(() => mergeRecords([record(fixtures), record(fixtures)], ['x.json', 'y.json'])).toThrow(/^runs overlap: 1,205 fixtures are in more than one run: .*, \+1,200 more; these are runs of the same fixtures/);
   });
 
   it('refuses to merge nothing', () => {

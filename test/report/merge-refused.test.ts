@@ -1,0 +1,25 @@
+// The comment of a refused merge in report mode (docs/action.md, "Shards: one suite over a CI
+// matrix"): its fix is said of the records given, shards or a check's runs.
+
+import { describe, expect, it } from 'vitest';
+import { renderMergeRefused } from '../../src/report/merge-refused.js';
+import { ctx } from './fixtures.js';
+
+const reason = 'shards were recorded at different commits: ...';
+
+describe('renderMergeRefused', () => {
+  it("says \"every shard\" and \"each shard's artifact\" only of shards; a fork's single run is the run, in its artifact", () => {
+    // Was: "each shard's results are still in its own artifact" also of a fork's workflow_run report of one run, which has no shards.
+    expect(renderMergeRefused(reason, ctx, { shards: true, files: 4 })).toContain(
+      "Fix what it names, then run the check again (every shard, then this report): each shard's results are still in its own artifact.\n",
+    );
+    const single = renderMergeRefused("report mode: no results file is a run of .agent-replay, this step's dir input: ...", ctx, { shards: false, files: 1 });
+    expect(single).toContain('**The results file could not be reported**, so this commit has no report and the check failed:');
+    expect(single).toContain("Fix what it names, then run the check again, then this report: the run's results are still in its artifact.\n");
+    expect(single).not.toMatch(/shard/);
+    // Two runs (a check and its re-run, each attempt's artifact downloaded): each run's.
+    expect(renderMergeRefused(reason, ctx, { shards: false, files: 2 })).toContain(
+      "Fix what it names, then run the check again, then this report: each run's results are still in its own artifact.\n",
+    );
+  });
+});
