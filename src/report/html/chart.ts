@@ -37,7 +37,7 @@ const LABEL_MAX = 11;
  * (10-11 digits) reads "run …543210", never "run 1234567", a wrong number with no sign it was cut.
  * The point's tooltip has it whole.
  */
-export function axisLabelOf(p: HtmlTrendPoint): string {
+function axisLabelOf(p: HtmlTrendPoint): string {
   const whole = labelOf(p);
   if (whole.length <= LABEL_MAX) return whole;
   const head = whole.startsWith('run ') ? 'run …' : '…';
