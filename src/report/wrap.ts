@@ -81,7 +81,8 @@ export function wrapBlock(text: string, width = CODE_WIDTH): string {
     .join('\n');
 }
 
-const NBSP = '\u00a0';
+/** The no-break space: words it joins stay on one line. */
+export const NBSP = '\u00a0';
 const NUMBER_UNIT = /(\d) (ms|s|min|h|%)(?![\p{L}\p{N}])/gu;
 const P_VALUE = /\bp ([=<>≤≥]) (?=\d)/g;
 
