@@ -228,7 +228,7 @@ describe('the cards under the first sections say what the comment says', () => {
     expect(agree).toContain(`<span class="k">agreement: ${basis}</span>`);
     expect(agree).not.toContain('/ (');
     // The comment's tally cell "5 (1 probe)": the card says the same count of probes.
-    expect(comment).toMatch(/\| 5 \(1 probe\) \|/);
+    expect(comment.replaceAll('\u00a0', ' ')).toMatch(/\| 5 \(1 probe\) \|/);
     expect(between(html, '<div class="card pass">', '</div>')).toBe('<span class="n">5</span><span class="k">passed (1 probe)</span>');
   });
 });

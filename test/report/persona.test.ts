@@ -73,7 +73,7 @@ describe('persona scripts are items of the same sections', () => {
     const table = html.slice(html.indexOf('<table>'), html.indexOf('</table>'));
     expect(text(table)).toContain('12 fixtures and 7 persona scripts by verdict');
     // passed 5 + 3, failed 3 + 2, not evaluated 3 + 1, errored 1 + 1
-    expect([...table.matchAll(/<td align="right">([^<]*)<\/td>/g)].map((m) => m[1])).toEqual(['8 (1 probe)', '5', '4', '2']);
+    expect([...table.matchAll(/<td align="right">([^<]*)<\/td>/g)].map((m) => m[1])).toEqual(['8\u00a0(1\u00a0probe)', '5', '4', '2']);
     expect(md).toContain('<sub>agent-replay 0.1.0 · 12 fixtures and 7 persona scripts in 12.3 s</sub>');
     expect(md).toContain('Not evaluated and errored fixtures and persona scripts are never accepted.');
   });
