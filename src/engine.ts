@@ -416,19 +416,25 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
   // How the run's clients reach their servers: directly, or through the proxy the environment names
   // (docs/configuration.md, "Behind a proxy"). A value that is not a proxy address stops the run here.
   const network = await networkFrom(options.env);
+  // Every text of the run that leaves it is redacted here: the record's (replay), a client's
+  // warning, which may quote what the agent sent (the keys of its answer), and the log's lines,
+  // which name the addresses of config.yml (a trace store's path may hold a token).
+  const redact = makeRedactor(config.secrets);
+  const onWarning = options.onWarning === undefined ? undefined : (message: string) => options.onWarning?.(redact(message));
+  const onLog = (line: string): void => options.onLog?.(redact(line));
   for (const [what, url] of [['the agent', config.agent.url], ['the judge', config.judge?.baseUrl ?? null]] as const) {
     if (url === null) continue;
     const via = network.via(url);
-    if (via !== null) options.onLog?.(`network: ${what} (${new URL(url).origin}) through the proxy ${via}`);
+    if (via !== null) onLog(`network: ${what} (${new URL(url).origin}) through the proxy ${via}`);
   }
   // Spans (docs/traces.md): the receiver starts before the readiness wait, so that an agent started
   // after agent-replay can be pointed at the port the log names; closed when the run ends.
   const traces = deps.makeTurnObserver === undefined && config.traces != null ? await startSpanSource(config.traces, { network }) : null;
-  if (traces !== null) options.onLog?.(traces.where);
+  if (traces !== null) onLog(traces.where);
   // A traceparent of your own puts every turn in one trace, and a turn reads every span of it so far
   // (docs/traces.md, "What is read from spans"): turns in flight at once would read each other's.
   if (traces !== null && config.agent.concurrency > 1 && Object.keys(config.agent.headers).some((h) => h.toLowerCase() === 'traceparent')) {
-    options.onWarning?.(
+    onWarning?.(
       `traces: agent.headers sets its own traceparent, so every turn goes out in one trace, and with agent.concurrency ${String(config.agent.concurrency)} the turns in flight at once read each other's spans (tool calls, errors, time) as their own: set agent.concurrency: 1 (or --concurrency 1), or remove the traceparent header so that each turn gets a trace of its own`,
     );
   }
@@ -443,7 +449,7 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
     // Readiness: throws AgentNotReady (nothing replayed, nothing spent) when the agent never answers.
     const wait = options.waitForAgent ?? config.agent.waitForAgent;
     if (wait > 0 && config.agent.url !== null) {
-      await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: options.waitClock ?? deps.clock, signal: deps.signal, log: options.onWaitLog, network, redact: makeRedactor(config.secrets) });
+      await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: options.waitClock ?? deps.clock, signal: deps.signal, log: options.onWaitLog, network, redact });
     }
     const meter = spendMeter(deps.makeAgent === undefined);
     // Where tool calls come from (docs/traces.md): applied to the client's turns, then metered.
@@ -452,7 +458,7 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
       (traces !== null && config.traces != null ? traceObserver(traces.source, { endpoint: traces.endpoint, receiving: traces.receiving, waitMs: config.traces.waitMs }) : responseOnly);
     const client = deps.makeAgent
       ? deps.makeAgent(config)
-      : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal, onRetry: meter.agentRetry, onRequest: meter.agentRequest, onWarning: options.onWarning, onTraceSent: (trace) => observer.beforeSend(trace), network });
+      : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal, onRetry: meter.agentRetry, onRequest: meter.agentRequest, onWarning, onTraceSent: (trace) => observer.beforeSend(trace), network });
     agent = meter.agent(observeTurns(client, observer));
     // A pattern whose matching time has a small bound is matched on the main thread; the others in the pool.
     regex = deps.makeRegex ? deps.makeRegex(config) : withInlineRegex(createRegexPool({ size: config.regex.workers, timeoutMs: config.regex.timeoutMs }));
@@ -476,7 +482,6 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
     }
     // The meaning judge (docs/meaning.md): the judge's client with its own prompt, made at the start
     // beside the judge, so that its calls (at judge.concurrency) overlap the agent calls.
-    const redact = makeRedactor(config.secrets);
     meaningJudge =
       meaningSettings.judge === null ? null : createMeaningJudge(meaningSettings.judge, { clock: deps.clock, onRetry: meter.judgeRetry, signal: deps.signal, redact, network });
     const meaning: MeaningRung | null = meter.meaning(meaningSettings.check, meaningSettings.threshold, meaningJudge);
@@ -528,8 +533,8 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
       // Calls are counted where they are made; reused results are read from the record.
       spend: { ...meter.spend(), judgeReused: reusedCount(record) },
       ...(sharded !== null ? { shard: sharded.info } : {}),
-      // By which a merge tells shards given the same --repeat (docs/results-json.md).
-      repeat: runRepeat(policy),
+      // By which a merge tells shards run alike (docs/results-json.md).
+      repeat: runRepeat(policy, [...suite.fixtures, ...suite.personas]),
       ...(run.removed.length > 0 ? { removed: run.removed } : {}),
     };
     return {

@@ -74,27 +74,72 @@ const AUTH_SCHEME = /^\s*(?:bearer|basic|token|bot|key|api-?key|jwt|ssws)[ \t]+(
  * The texts a secret stands for: itself and, for a header value of the form `Scheme credentials`
  * (`Bearer sk-...`, `Token ...`, `Basic dXNlcjpwYXNz`), the credentials alone, which a server
  * quotes without the scheme ("invalid token sk-..."); for `Basic`, also the decoded `user:password`
- * and the password (docs/security.md, "Secrets").
+ * and the password (docs/security.md, "Secrets"). Each is also looked for inside base64 (base64Forms).
  */
 export function secretForms(secret: string): string[] {
   const forms = [secret];
   const m = AUTH_SCHEME.exec(secret);
-  if (m === null) return forms;
-  const credentials = m[1] as string;
-  forms.push(credentials);
-  if (/^\s*basic\s/i.test(secret) && /^[A-Za-z0-9+/]+={0,2}$/.test(credentials)) {
-    const decoded = Buffer.from(credentials, 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon !== -1 && !decoded.includes('\uFFFD')) forms.push(decoded, decoded.slice(colon + 1));
+  if (m !== null) {
+    const credentials = m[1] as string;
+    forms.push(credentials);
+    if (/^\s*basic\s/i.test(secret) && /^[A-Za-z0-9+/]+={0,2}$/.test(credentials)) {
+      const decoded = Buffer.from(credentials, 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      if (colon !== -1 && !decoded.includes('\uFFFD')) forms.push(decoded, decoded.slice(colon + 1));
+    }
   }
   return forms;
 }
 
+/**
+ * A secret shorter than this is not looked for inside base64: its few characters there would hide
+ * ordinary text (docs/security.md, "Secrets").
+ */
+const MIN_BASE64_SECRET_LENGTH = 12;
+
+/**
+ * A secret as it reads inside the base64 of a longer text (basic auth's `user:key` from a key sent
+ * as a bearer token, a server's encoded echo): for each of the three places it may start in a
+ * 3-byte group, the characters its bytes alone decide (the first one to three and the last depend
+ * on the bytes around it), in standard and URL-safe base64.
+ */
+export function base64Forms(secret: string): string[] {
+  if (secret.length < MIN_BASE64_SECRET_LENGTH) return [];
+  const bytes = Buffer.from(secret, 'utf8');
+  const out = new Set<string>();
+  for (const [shift, skip] of [[0, 0], [1, 2], [2, 3]] as const) {
+    const text = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64').replace(/=+$/, '');
+    const core = text.slice(skip, (shift + bytes.length) % 3 === 0 ? text.length : -1);
+    out.add(core).add(core.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return [...out];
+}
+
+/**
+ * Every text the runner should mask for one secret in the job log: its forms (secretForms) and, for
+ * each, the base64 forms the redactor looks for (base64Forms), so an echo that reaches the log some
+ * other way than through our redacted outputs is masked too (docs/security.md, "Secrets").
+ */
+export function maskForms(secret: string): string[] {
+  const forms = secretForms(secret);
+  return [...new Set([...forms, ...forms.flatMap(base64Forms)])].filter((f) => f.length > 0);
+}
+
+/**
+ * A secret's base64 form as written, or echoed inside JSON or a URL: of its characters only `+`
+ * and `/` have other forms there (`%2B`, `\/`, `%2F`). Cheap to compile, unlike secretPattern.
+ */
+function base64Pattern(form: string): string {
+  return form.replace(/[+/]/g, (c) => (c === '+' ? `(?:\\+|${PERCENT}2[bB])` : `(?:/|${ESCAPE}/|${PERCENT}2[fF])`));
+}
+
 /** Returns a function that replaces every occurrence of every secret, in every form, with `***`. */
 export function makeRedactor(secrets: readonly string[]): (text: string) => string {
-  const values = [...new Set(secrets.flatMap(secretForms).filter((s) => s.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
-  if (values.length === 0) return (text) => text;
+  const written = [...new Set(secrets.flatMap(secretForms).filter((s) => s.length >= MIN_SECRET_LENGTH))];
+  const inBase64 = [...new Set(written.flatMap(base64Forms))].filter((f) => !written.includes(f));
   // Longest first, so that a secret containing another is replaced whole.
+  const values = [...written, ...inBase64].sort((a, b) => b.length - a.length);
+  if (values.length === 0) return (text) => text;
   const literal = new RegExp(values.map(escapeRegExp).join('|'), 'g');
   // Every form but the secret as written has a `\` or a `%` in it, or a `+` for a space
   // (charPattern). A text with none of them can hold a secret only as written: the pattern of
@@ -103,7 +148,7 @@ export function makeRedactor(secrets: readonly string[]): (text: string) => stri
   const encoded = values.some((v) => v.includes(' ')) ? /[\\%+]/ : /[\\%]/;
   let anyForm: RegExp | undefined;
   return (text) => {
-    const out = encoded.test(text) ? text.replace((anyForm ??= new RegExp(values.map(secretPattern).join('|'), 'g')), '***') : text.replace(literal, '***');
+    const out = encoded.test(text) ? text.replace((anyForm ??= new RegExp(values.map((v) => (inBase64.includes(v) ? base64Pattern(v) : secretPattern(v))).join('|'), 'g')), '***') : text.replace(literal, '***');
     return out.includes('\u2026') ? redactClipped(out, values) : out;
   };
 }

@@ -6,6 +6,7 @@
 // file names are only compared and quoted.
 
 import type { RunRecord } from '../types.js';
+import { suiteFolderNamedBy } from '../suite/repo-path.js';
 
 /** A run of another suite folder: where it ran (null when its files name no suite folder) and its first file. */
 export interface ForeignSuite {
@@ -29,8 +30,7 @@ export function foreignSuite(record: Pick<RunRecord, 'fixtures' | 'personas'>, s
   };
   if (files.length === 0 || files.some(inSuite(suiteDir))) return null;
   const first = files[0] as string;
-  const m = /^(?:(.*?)\/)?(?:fixtures|personas)\//.exec(first);
-  const ranIn = m === null ? null : (m[1] ?? '.');
+  const ranIn = suiteFolderNamedBy(first);
   // A folder named down from where the run was (no `.`, `..` or empty name): this suite's when its
   // path ends with it. A run of the suite folder itself (`.`) names none, so nothing to match.
   const names = ranIn === null ? [] : ranIn.split('/');

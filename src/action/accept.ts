@@ -10,7 +10,7 @@ import { join, posix } from 'node:path';
 import type { Inputs } from './inputs.js';
 import { DEFAULT_SUITE_DIR, sameLabel, suiteName, suiteSlug, type ActionContext, type PullContext } from './context.js';
 import type { ActionDeps } from './deps.js';
-import { publisher, publishSettings, writeSummary } from './publish.js';
+import { publisher, publishSettings, writeSummary, type Publisher } from './publish.js';
 import type { GitHubApi, IssueComment, LabelEvent, LabelEventsPage } from '../github/api.js';
 import { ACTIONS_BOT_LOGIN, commentPastBound, findStickyComment, isOwnComment } from '../github/sticky.js';
 import { isGitHubError, type GitHubError } from '../github/errors.js';
@@ -20,7 +20,7 @@ import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSumm
 import type { GateView } from '../report/model.js';
 import { clip, escapeInline, inertText } from '../report/escape.js';
 import { markerLine, sanitizeMarker } from '../report/metadata.js';
-import { MAX_COMMANDS_CHARS } from '../report/blocks.js';
+import { capitalized, MAX_COMMANDS_CHARS } from '../report/blocks.js';
 import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
 import { screenAccepted } from '../accept/screen.js';
 import { foreignSuite } from '../accept/suite-dir.js';
@@ -402,6 +402,16 @@ export interface Found {
 }
 
 /**
+ * The report context of the comment the accept job writes: the reviewed check run's, whose job
+ * summary is the full report and whose artifact holds the results (the accept job's own run has
+ * neither), and the reviewed head, whose baselines the run compared with (the accept job's commit is
+ * the base branch's on pull_request_target) (docs/action.md, "The PR comment").
+ */
+export function reviewedContext(out: Pick<Publisher, 'reportContext'>, ctx: ActionContext, found: Pick<Found, 'headSha' | 'runId' | 'artifactName'>): ReportContext {
+  return out.reportContext({ ...ctx, sha: found.headSha, runId: String(found.runId) }, found.artifactName);
+}
+
+/**
  * The comment the accept job writes over the reviewed one. Without a commit (nothing to accept, a
  * fork's pull request) it shows the same run against the same baselines as the check did, so it
  * says the check's gate as the comment kept it: a check that fails is never shown a ✅ (docs/action.md,
@@ -553,7 +563,7 @@ export function refusalNotice(reason: string): string {
   const room = NOTICE_RESERVE_CHARS - NOTICE_START_MAX.length - NOTICE_END.length - 4;
   let shown = reason;
   for (;;) {
-    const notice = `> [!WARNING]\n> **Baselines not accepted.** ${escapeInline(shown)}`;
+    const notice = `> [!WARNING]\n> **Baselines not accepted.** ${escapeInline(capitalized(shown))}`;
     if (notice.length <= room || shown.length <= 1) return notice;
     shown = clip(reason, Math.floor(shown.length * 0.8));
   }
@@ -1024,7 +1034,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       const where = acceptedSha === pull.headSha ? ", the pull request's head" : `, under the pull request's head ${pull.headSha.slice(0, 7)} (baseline commits of other suites on top of it)`;
       log.info(`accept: the replies of workflow run ${runId} were already accepted in ${acceptedSha.slice(0, 7)}${where}; nothing to do.`);
       // The job that committed could not update the comment: it still asks for the label, so it is written now.
-      const comment = inComment.acceptedSha === acceptedSha ? undefined : await showAcceptance(github, inputs, ctx, out.reportContext(ctx, inComment.artifactName), pr, inComment, pull, acceptedSha, reviewedPlan);
+      const comment = inComment.acceptedSha === acceptedSha ? undefined : await showAcceptance(github, inputs, ctx, reviewedContext(out, ctx, inComment), pr, inComment, pull, acceptedSha, reviewedPlan);
       await removeLabel();
       await summarize({ kind: 'already', pr, runId, acceptedSha, headSha: pull.headSha, ...(comment === undefined ? {} : { comment }) });
     };
@@ -1073,7 +1083,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     const { record, current, plan } = await reviewedPlan();
     for (const b of plan.accepted) baselineRepoPath(suiteDir, b.label); // refuses a label that would leave the folder, before anything else
     core.setOutput('refused', plan.refused.map((r) => r.label).join(','));
-    const rctx = out.reportContext(ctx, reviewedRun.artifactName);
+    const rctx = reviewedContext(out, ctx, reviewedRun);
     const acceptanceView = (commitSha: string | null, commitUrl: string | null, note: string | null, commands: string | null = null) => ({
       accepted: plan.accepted.map((b) => b.label),
       refused: plan.refused,

@@ -25,7 +25,7 @@ import { suiteLine } from '../report/blocks.js';
 import { markerLine, metaLine } from '../report/metadata.js';
 import { escapeInline } from '../report/escape.js';
 import { AgentNotReady, AgentWaitInterrupted, instantClock, ProxyNotReached, proxyAdvice } from '../agent/ready.js';
-import { makeRedactor, secretForms } from '../secrets.js';
+import { makeRedactor, maskForms } from '../secrets.js';
 import { runSuiteEdits, suiteRepoPath } from './suite-edits.js';
 
 /**
@@ -107,7 +107,7 @@ export function capSource(inputs: Pick<Inputs, 'dir' | 'costCap'>): CapSource {
  * (main.ts adds nothing); otherwise nothing.
  */
 export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: ActionDeps): Promise<'interruption reported' | undefined> {
-  for (const s of inputSecrets(inputsIn).flatMap(secretForms)) core.setSecret(s);
+  for (const s of inputSecrets(inputsIn).flatMap(maskForms)) core.setSecret(s);
   // A shard never comments (the merge job, mode: report, does); it records and uploads
   // (docs/action.md, "Shards: one suite over a CI matrix").
   const inputs: Inputs = inputsIn.shard !== null && inputsIn.comment ? { ...inputsIn, comment: false } : inputsIn;
@@ -213,7 +213,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   }
   if (!warned) annotateConfigIssues([], result.warnings);
   // Values the config read from ${ENV} are secrets too: mask them in the job log.
-  for (const secret of result.suite.config.secrets.flatMap(secretForms)) if (secret.length > 0) core.setSecret(secret);
+  for (const secret of result.suite.config.secrets.flatMap(maskForms)) core.setSecret(secret);
 
   if (result.kind === 'refused') {
     const rctx = out.reportContext(ctx, null);

@@ -15,6 +15,7 @@ import { htmlReportFile, publisher, publishSettings, setRunOutputs, summaryWithN
 import { defaultBranchTrend, previousRun } from './history.js';
 import { mergeRecords, mixedSuites, readRecord } from '../record/index.js';
 import { renderComment, terminalLine } from '../report/index.js';
+import { renderMergeRefused } from '../report/merge-refused.js';
 import { clip } from '../report/escape.js';
 import { gateMerged, incompleteText } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
@@ -110,8 +111,11 @@ export interface ReadResults {
  * `agent-replay-results-apps-sales-.agent-replay-<sha>-shard-1-of-2`): it is skipped, named in
  * `skipped`, rather than merged into this one's run. None left is an error that names the files
  * and the fix. A record without `suitePath` (its suite in no git repository, or written before it)
- * is kept as before, and so is every record when the dir input is no folder inside the repository,
- * unless they are runs of two or more suites, which are refused as the CLI's `report` refuses them
+ * goes with the step whose pattern downloads it: it is kept as a run of the step's suite, and
+ * given that `suitePath`, so that the merge reads it as this step reads it (beside a re-run that
+ * says the suite, one run given twice, not two runs that cannot be told to be of one suite). Every
+ * record is kept as it is when the dir input is no folder inside the repository, unless they are
+ * runs of two or more suites, which are refused as the CLI's `report` refuses them
  * (refuseMixedSuites; docs/action.md, "Two suites in one repository").
  */
 export function ownSuiteResults(read: readonly ReadResults[], dir: string): { kept: ReadResults[]; skipped: { file: string; suitePath: string }[] } {
@@ -123,9 +127,9 @@ export function ownSuiteResults(read: readonly ReadResults[], dir: string): { ke
   const kept: ReadResults[] = [];
   const skipped: { file: string; suitePath: string }[] = [];
   for (const r of read) {
-    const ran: string = r.record.suitePath === undefined ? own : posix.normalize(r.record.suitePath);
-    if (ran === own) kept.push(r);
-    else skipped.push({ file: r.file, suitePath: ran });
+    if (r.record.suitePath === undefined) kept.push({ file: r.file, record: { ...r.record, suitePath: own } });
+    else if (posix.normalize(r.record.suitePath) === own) kept.push(r);
+    else skipped.push({ file: r.file, suitePath: posix.normalize(r.record.suitePath) });
   }
   if (kept.length === 0 && skipped.length > 0) {
     const first = skipped[0] as { file: string; suitePath: string };
@@ -155,7 +159,7 @@ function refuseMixedSuites(read: readonly ReadResults[], dir: string): void {
   const steps = mixed.suites.map(({ suite }) => `dir: ${shown(suite)} with pattern: ${resultsArtifactsPattern(suite, '<commit>')}`).join(', then ');
   const loose = mixed.unnamed.length === 0 ? '' : ` (${mixed.unnamed.map(shown).join(', ')} ${mixed.unnamed.length === 1 ? 'does' : 'do'} not say ${mixed.unnamed.length === 1 ? 'its' : 'their'} suite: ${mixed.unnamed.length === 1 ? 'it goes' : 'they go'} with the step whose pattern downloads ${mixed.unnamed.length === 1 ? 'it' : 'them'})`;
   throw new UserError(
-    `report mode: the results files are runs of ${mixed.suites.length} suites (their suitePath): ${mixed.which}. A report is of one suite, and these would be merged as one run, so nothing was posted: ` +
+    `report mode: the results files are runs of ${mixed.suites.length} suites (their suitePath): ${mixed.which}. A report is of one suite, and these would be merged as one run, so they were not merged: ` +
       `this step's dir input, ${shown(dir)}, is no folder inside the repository, so none of them can be told to be its suite. Report each suite in its own step, with its folder as dir (its check step's) and its results artifacts only: ${steps}${loose}`,
   );
 }
@@ -212,7 +216,7 @@ function workflowRunHead(ctx: ActionContext): { sha: string; repo: string | null
  * show, and on workflow_run also the head commit and repository of the run GitHub says it reports
  * (docs/action.md, "Report: combine shards, or comment for a fork"). Otherwise `refused` says why.
  */
-export async function pullForReport(prNumber: number | null, ctx: ActionContext, run: RunRecord, deps: Pick<ActionDeps, 'github'>): Promise<{ ctx: ActionContext; refused: string | null }> {
+export async function pullForReport(prNumber: number | null, ctx: ActionContext, run: Pick<RunRecord, 'commit'>, deps: Pick<ActionDeps, 'github'>): Promise<{ ctx: ActionContext; refused: string | null }> {
   if (ctx.pull !== null) return { ctx, refused: null };
   const fromRun = (ctx.payload.workflow_run as { pull_requests?: { number?: unknown }[] } | undefined)?.pull_requests?.[0]?.number;
   const number = prNumber ?? (typeof fromRun === 'number' ? fromRun : null);
@@ -242,6 +246,32 @@ export async function pullForReport(prNumber: number | null, ctx: ActionContext,
   return { ctx: found, refused: null };
 }
 
+/**
+ * A refused merge (shards run with different repeats, at different commits, overlapping; two
+ * suites' runs) still says so on the pull request: the one comment, posted or updated, and the job
+ * summary, with the refusal's words and the fix (renderMergeRefused), rather than a red check and
+ * nothing there (docs/action.md, "Shards: one suite over a CI matrix"). The pull request is the
+ * event's own, or one found as the report's is (pullForReport), whose head must be the commit every
+ * record names: the records and pr-number are a fork's to write. The job then fails with the refusal.
+ */
+export async function postMergeRefused(reason: string, read: readonly ReadResults[], inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
+  const commits = [...new Set(read.map((r) => r.record.commit))];
+  const commit = commits.length === 1 ? (commits[0] ?? null) : null;
+  const found = await pullForReport(inputs.prNumber, ctx, { commit }, deps);
+  const here = found.refused === null ? found.ctx : { ...found.ctx, pull: null };
+  const out = publisher(publishSettings(inputs), ctx, deps);
+  const at = { ...here, sha: commit ?? ctx.sha };
+  const body = renderMergeRefused(reason, out.reportContext(at, null));
+  await out.summary(body);
+  if (found.refused !== null) core.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}. The refusal is in the job summary and the error below.`);
+  core.setOutput('gate', 'failed');
+  core.setOutput('verified', 'false');
+  if (here.pull !== null) return out.comment(body, { at: here });
+  // The publisher's line would say the results are in the job summary: here nothing was merged.
+  core.setOutput('comment-status', 'skipped');
+  if (inputs.comment && found.refused === null) log.info('comment: no pull request to comment on. The refusal is in the job summary');
+}
+
 export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
   if (inputs.results.length === 0) throw new UserError('report mode needs the results input: one results file, folder or pattern per line');
   const expanded = await expandResults(inputs.results, deps.cwd);
@@ -252,16 +282,25 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   for (const f of files) read.push({ file: relative(deps.cwd, f) || f, record: await readRecord(f) });
   // Another suite's records, downloaded beside this suite's (the default suite's pattern takes
   // them), are skipped with a line in the log (docs/action.md, "Two suites in one repository").
-  const { kept, skipped } = ownSuiteResults(read, inputs.dir);
-  for (const s of skipped) {
-    log.info(`report: skipped ${shown(s.file)}: it is a run of the suite in ${shown(s.suitePath)} (its suitePath), not of ${shown(suiteRepoPath(undefined, inputs.dir) ?? inputs.dir)}, this step's dir input; that suite's own report step reports it`);
+  let kept: ReadResults[];
+  let merged: RunRecord;
+  try {
+    const own = ownSuiteResults(read, inputs.dir);
+    kept = own.kept;
+    for (const s of own.skipped) {
+      log.info(`report: skipped ${shown(s.file)}: it is a run of the suite in ${shown(s.suitePath)} (its suitePath), not of ${shown(suiteRepoPath(undefined, inputs.dir) ?? inputs.dir)}, this step's dir input; that suite's own report step reports it`);
+    }
+    // The records' own suite edits are not read (below: GitHub's are), nor compared across shards.
+    merged = mergeRecords(
+      kept.map(({ record: { suiteEdits: _recorded, ...record } }) => record),
+      kept.map((r) => r.file),
+      (line) => log.info(`report: ${line}`),
+    );
+  } catch (e) {
+    // The refusal fails the job whatever its comment meets.
+    if (e instanceof UserError) await postMergeRefused(e.message, read, inputs, ctx, deps).catch((failure: unknown) => core.warning(`comment: the refusal was not posted: ${terminalLine(failure instanceof Error ? failure.message : String(failure))}`));
+    throw e;
   }
-  // The records' own suite edits are not read (below: GitHub's are), nor compared across shards.
-  const merged = mergeRecords(
-    kept.map(({ record: { suiteEdits: _recorded, ...record } }) => record),
-    kept.map((r) => r.file),
-    (line) => log.info(`report: ${line}`),
-  );
   if (merged.incomplete != null) core.warning(`report: ${incompleteText(merged.incomplete)}${inputs.allowIncomplete ? ' (allow-incomplete: true, so the gate ignores it)' : ''}`);
   log.info(`report: combined ${kept.length} results ${kept.length === 1 ? 'file' : 'files'}, ${merged.fixtures.length} fixtures${merged.personas.length ? `, ${merged.personas.length} persona scripts` : ''}`);
   const found = await pullForReport(inputs.prNumber, ctx, merged, deps);

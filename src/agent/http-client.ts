@@ -45,6 +45,7 @@ import { bodyUsage, NO_USAGE, type UsageRead } from './usage.js';
 import { plusUsage } from '../evaluate/usage.js';
 import { docsUrl } from '../version.js';
 import { interruptedBy } from '../interrupt.js';
+import { thousands } from '../words.js';
 
 export interface AgentClientDeps {
   /** Used for backoff waits and Retry-After dates; defaults to real time. */
@@ -280,6 +281,10 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         // Said to the retry loop: a spent quota is waited for, its reset due now too; a rate limit's 429 capped is said as one.
         if (spent !== null) failed.quotaSpent = true;
         if (failed.failure.rateLimited) failed.rateLimited = true;
+        // Its window: the one a 429 without a wait spends no retry within, its headers' or else the one an
+        // earlier answer named, as the limiter paces over it (1 s when none was named).
+        const windowMs = failed.failure.advertised?.windowMs ?? limiter.quotaWindowMs;
+        if (failed.failure.rateLimited && windowMs !== null) failed.windowMs = windowMs;
         if (spent !== null && spent.waitMs > (retryAfterMs ?? 0)) {
           failed.retryAfterMs = spent.waitMs;
           failed.resetBy = spent.header;
@@ -295,17 +300,17 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         if (answered !== null) {
           const got = answered;
           const cut = cutShort(streamed, mapping);
-          return withBegun(fail('timeout', false, null, () => `${deadlineText({ at: 'body', status: got }, 'the agent', `${config.timeoutMs} ms`, route)} (agent.timeoutMs bounds the whole answer, a stream to its end${cut.said})`), cut.begun);
+          return withBegun(fail('timeout', false, null, () => `${deadlineText({ at: 'body', status: got }, 'the agent', `${thousands(config.timeoutMs)} ms`, route)} (agent.timeoutMs bounds the whole answer, a stream to its end${cut.said})`), cut.begun);
         }
         // The deadline came while the connection was still opening: agent.timeoutMs bounds connecting
         // too, and the message says the connection never opened, through the proxy if there is one.
         // Through a proxy, the step the tunnel stalled at is named (docs/configuration.md, "Behind a proxy").
         if (abortedConnecting(err)) {
-          const text = deadlineText({ at: 'connecting', step: cutStep(route, err) }, 'the agent', `${config.timeoutMs} ms`, route);
+          const text = deadlineText({ at: 'connecting', step: cutStep(route, err) }, 'the agent', `${thousands(config.timeoutMs)} ms`, route);
           return fail('timeout', false, null, () => `${text} (agent.timeoutMs bounds connecting too)`);
         }
         // Through a proxy, the connection was open: the proxy, or the agent behind it, did not answer.
-        return fail('timeout', false, null, () => deadlineText({ at: 'answer' }, 'the agent', `${config.timeoutMs} ms`, route));
+        return fail('timeout', false, null, () => deadlineText({ at: 'answer' }, 'the agent', `${thousands(config.timeoutMs)} ms`, route));
       }
       if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
         // The limit is fixed: said with what it is, so that no one looks for a setting (docs/troubleshooting.md, "The agent").

@@ -13,6 +13,7 @@ import { answersTheSame, badAnswerText, connectionFailureText, networkAddress, n
 import { HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
 import { basicAuthOf } from '../suite/url-credentials.js';
 import { docsUrl } from '../version.js';
+import { thousands } from '../words.js';
 
 /** The longest `wait-for-agent` allowed: 10 minutes, in seconds. */
 export const MAX_WAIT_FOR_AGENT_S = 600;
@@ -141,9 +142,9 @@ export function describePollError(e: unknown, address: string | null = null): st
  */
 function pollTimeout(e: unknown, timeoutMs: number, route: ProxyRoute | null): string | null {
   const code = networkErrorCode(e);
-  if (abortedConnecting(e) || (route === null && code === 'UND_ERR_CONNECT_TIMEOUT')) return deadlineText({ at: 'connecting', step: cutStep(route, e) }, 'the agent', `${timeoutMs} ms`, route);
+  if (abortedConnecting(e) || (route === null && code === 'UND_ERR_CONNECT_TIMEOUT')) return deadlineText({ at: 'connecting', step: cutStep(route, e) }, 'the agent', `${thousands(timeoutMs)} ms`, route);
   if (code !== 'UND_ERR_HEADERS_TIMEOUT' && (e as Error | null)?.name !== 'TimeoutError') return null;
-  return deadlineText({ at: 'answer' }, 'the agent', `${timeoutMs} ms`, route);
+  return deadlineText({ at: 'answer' }, 'the agent', `${thousands(timeoutMs)} ms`, route);
 }
 
 /**
@@ -235,7 +236,7 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
       const at = unreached === null ? '' : ` at the proxy ${unreached.proxy} (${unreached.variable})`;
       const seen =
         fault?.kind === 'no-answer'
-          ? `no answer to CONNECT within ${fault.timeoutMs} ms (the connect timeout)`
+          ? `no answer to CONNECT within ${thousands(fault.timeoutMs)} ms (the connect timeout)`
           : fault?.kind === 'closed' ? (connectionFailureText(fault.code) ?? `the connection was closed without an answer (${fault.code})`) : (pollTimeout(e, timeoutMs, route) ?? describePollError(e, triedAt(e)));
       observed = unreached === null ? (refused ?? seen) : `${seen}${at}`;
     }

@@ -36,7 +36,7 @@ export function line(text: string, max = 200): string {
 }
 
 /** How the fix after a client's failure begins (src/judge/http.ts, src/http/network.ts): "; check whether ...", "; point NODE_EXTRA_CA_CERTS ...", "; the proxy speaks plain HTTP ...". */
-const FIX_START = /; (?:check|point|see|give|raise|use|write|name|something other than|a proxy that inspects|the proxy's certificate must|the proxy speaks plain HTTP) /;
+export const FIX_START = /; (?:check|point|see|give|raise|use|write|name|something other than|a proxy that inspects|the proxy's certificate must|the proxy speaks plain HTTP) /;
 
 /**
  * Where a server's own text begins in a client's reason: the answer quoted after its status (`HTTP

@@ -6,7 +6,7 @@ import { sameJudge } from './definition.js';
 import { isRewordedApartFromLatency, rewritesBaseline } from './changes.js';
 import { answeredAnotherMessage, sameRoute } from './drift.js';
 import { decidePersonaAcceptance } from './personas.js';
-import { carriedReplyVariants, fixtureAttemptsAgree, sameVariants, variantsFor } from './variants.js';
+import { carriedReplyVariants, fixtureAttemptsAgree, inStoredOrder, sameVariants, variantsFor } from './variants.js';
 import { baselineLatency, itemTimeSplit } from './latency.js';
 import { attemptsOnly, attemptsToWrite, storedAttemptsStand } from './attempts.js';
 import { usagePerAttempt } from './usage.js';
@@ -88,7 +88,7 @@ export function decideAcceptance(
   // The same reply word for word is the same measurement whatever it answered: it is not rewritten only to keep the new message.
   const current = stored !== null && stored.reply === record.reply ? stored : answered(stored);
   const compared = answered(record.baseline);
-  const variants = variantsFor(record.reply, [...agreement.variants, ...carriedReplyVariants(current, compared, { reply: record.reply, verdict: record.verdict, meaning: record.drift?.meaning })]);
+  const variants = inStoredOrder(current, record.reply, variantsFor(record.reply, [...agreement.variants, ...carriedReplyVariants(current, compared, { reply: record.reply, verdict: record.verdict, meaning: record.drift?.meaning })]));
   const sameReply = current !== null && current.reply === record.reply && sameRoute(current.route, record.route);
   if (
     current !== null &&

@@ -12,7 +12,8 @@ import { proxyCertificateFix, tlsProblem } from '../tls-certificate.js';
 import { proxyPlainHttpFix } from '../tls-plain.js';
 import { baseUrlSetting, ERROR_IN_200, JUDGE_URL_SETTING, MEANING_URL_SETTING, SIMULATOR_URL_SETTING, STREAMED } from '../judge-url-setting.js';
 import { docsUrl } from '../version.js';
-import { fixStart } from '../assertions/format.js';
+import { groupDigits } from '../words.js';
+import { FIX_START, fixStart } from '../assertions/format.js';
 
 /** What a cause is read from: a fixture or persona record (the gate may hold only part of one). */
 export interface CauseItem {
@@ -53,6 +54,11 @@ function proxyHint(status: string, variable: string): string {
   return status === '407'
     ? `the proxy wants credentials, or refused those given: check the user and password in ${variable} (http://user:password@host:port)`
     : `check ${variable}, and NO_PROXY for hosts to reach directly (${docsUrl('configuration.md', 'Behind a proxy')})`;
+}
+
+/** A time limit a reason says ("30,000", or "30000" as records written before 2026-12-06 say it), grouped as every count is (src/words.ts). */
+function msGrouped(said: string): string {
+  return groupDigits(said.replace(/,/g, ''));
 }
 
 /** "the agent" when the record does not know where it was. */
@@ -201,10 +207,10 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
   // An https:// proxy URL for a proxy that speaks plain HTTP (src/http/network.ts): the fix is the proxy variable's scheme, not the server's URL.
   const plain = /the proxy \S+ \([A-Za-z_]+\) answered without TLS \((ERR_SSL_[A-Z0-9_]+)\)/.exec(text)?.[1];
   if (plain !== undefined) return { key: `proxy-not-tls:${key}`, what: `${at} answered without TLS (${plain}), ${toward}`, hint: given ?? proxyPlainHttpFix(variable, direct) };
-  const connect = /did not answer CONNECT within (\d+) ms/.exec(text);
-  if (connect !== null) return { key: `proxy-connect:${key}`, what: `${at} did not answer CONNECT within ${connect[1] ?? ''} ms, ${toward}`, hint: fix };
+  const connect = /did not answer CONNECT within (\d[\d,]*) ms/.exec(text);
+  if (connect !== null) return { key: `proxy-connect:${key}`, what: `${at} did not answer CONNECT within ${msGrouped(connect[1] ?? '')} ms, ${toward}`, hint: fix };
   if (/closed the connection without answering/.test(text)) return { key: `proxy-closed:${key}`, what: `${at} closed the connection without answering, ${toward}`, hint: fix };
-  const opening = /no connection through the proxy \S+ \([A-Za-z_]+\)(?: to [a-z ]+?)? opened within (\d+) ms(?:, (stalled (?:connecting to the proxy|waiting for the proxy's answer to CONNECT|in the TLS handshake with (\S+) through the tunnel)))?/.exec(text);
+  const opening = /no connection through the proxy \S+ \([A-Za-z_]+\)(?: to [a-z ]+?)? opened within (\d[\d,]*) ms(?:, (stalled (?:connecting to the proxy|waiting for the proxy's answer to CONNECT|in the TLS handshake with (\S+) through the tunnel)))?/.exec(text);
   if (opening !== null) {
     // The step the tunnel stalled at (src/http/network.ts, stallText) says whose it is.
     const step = opening[2];
@@ -216,16 +222,16 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
           : step.startsWith('stalled waiting')
             ? `the proxy took the connection and did not answer its CONNECT: see the proxy's log; ${fix}`
             : `the proxy opened the tunnel, and ${opening[3] ?? 'the server'} did not complete the TLS handshake: check that the address's port serves https (a plain-HTTP port, or a server that is down behind the proxy, looks like this)`;
-    return { key: `proxy-opening:${key}`, what: `no connection through ${at} ${toward.replace(/^on the way /, '')} opened within ${opening[1] ?? ''} ms${step === undefined ? '' : `, ${step}`}`, hint };
+    return { key: `proxy-opening:${key}`, what: `no connection through ${at} ${toward.replace(/^on the way /, '')} opened within ${msGrouped(opening[1] ?? '')} ms${step === undefined ? '' : `, ${step}`}`, hint };
   }
   // The connection through the proxy was open (a tunnel, or a forwarded request) and no answer came back in time.
   // "no answer from the agent within ..." ("from the judge ... (2 attempts)"); records written before
   // 2026-12-06 said "agent did not answer within ..." and the judge's "no answer within ...".
-  const answer = /(?:did not answer|no answer(?: from [a-z ]+?)?) within (\d+) ms through the proxy \S+ \([A-Za-z_]+\): (.+?)(?: \(\d+ attempts\))?$/.exec(text);
+  const answer = /(?:did not answer|no answer(?: from [a-z ]+?)?) within (\d[\d,]*) ms through the proxy \S+ \([A-Za-z_]+\): (.+?)(?: \(\d+ attempts\))?$/.exec(text);
   if (answer !== null) {
     // The meaning judge and the simulator take the judge's time limit (docs/meaning.md, docs/simulated-users.md).
     const server = key === 'judge' || key === 'simulator' || key === 'meaning judge' ? key : 'agent';
-    return { key: `proxy-answer:${key}`, what: `no answer from ${toward.replace(/^on the way to /, '')} within ${answer[1] ?? ''} ms through ${at}: ${answer[2] ?? ''}`, hint: `raise ${server === 'agent' ? 'agent' : 'judge'}.timeoutMs in config.yml if the ${server} is slow; else see the proxy's log for the request it holds` };
+    return { key: `proxy-answer:${key}`, what: `no answer from ${toward.replace(/^on the way to /, '')} within ${msGrouped(answer[1] ?? '')} ms through ${at}: ${answer[2] ?? ''}`, hint: `raise ${server === 'agent' ? 'agent' : 'judge'}.timeoutMs in config.yml if the ${server} is slow; else see the proxy's log for the request it holds` };
   }
   if (/could not reach the proxy|at the proxy/.test(text)) return proxyDownCause(proxy, variable, text, toward, `proxy-down:${key}`);
   return null;
@@ -334,7 +340,8 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
   }
   if (errorKind === 'timeout') {
     // A record from an older run may say "agent call timed out after 30000 ms": one cause with today's words.
-    const ms = /(?:within|timed out after) (\d+) ms/.exec(text)?.[1];
+    const said = /(?:within|timed out after) (\d[\d,]*) ms/.exec(text)?.[1];
+    const ms = said === undefined ? undefined : msGrouped(said);
     // The deadline came while the connection was still opening (agent.timeoutMs bounds connecting too).
     const opening = proxyFaultCause(text, `on the way to ${at(endpoint)}`, url);
     if (opening !== null) return opening;
@@ -424,14 +431,14 @@ export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'm
   }
   const answer = answerNotRead(reason, who);
   if (answer !== null) return answer;
-  const cut = /answer \(HTTP \d{3}\) (?:did not end within (\d+) ms|(broke off before its end))/.exec(reason);
+  const cut = /answer \(HTTP \d{3}\) (?:did not end within (\d[\d,]*) ms|(broke off before its end))/.exec(reason);
   if (cut === null) return null;
   if (cut[2] !== undefined) {
     return { key: `${who}:broke-off`, what: `the ${who}'s answer broke off before its end`, hint: `the ${who} answered and its connection closed mid-answer: see its log, or that of a gateway or proxy in front of it` };
   }
   return {
     key: `${who}:ended`,
-    what: `the ${who}'s answer did not end within ${cut[1] ?? ''} ms`,
+    what: `the ${who}'s answer did not end within ${msGrouped(cut[1] ?? '')} ms`,
     hint: `the ${who} answered and its body stopped: a ${who} or a gateway in front of it that stalls; raise judge.timeoutMs if it is only slow`,
   };
 }
@@ -539,10 +546,10 @@ export function downHint(status: string | undefined, reason: string, s: ModelSet
   // A certificate Node refused (a panel member's: "openai m1: its TLS certificate is refused: ..."): the certificate's own fix (src/tls-certificate.ts).
   const tls = status === undefined ? tlsProblem(TLS_REFUSED.exec(reason)?.[1]) : null;
   if (tls !== null) return tls.fix;
-  if (status === undefined && new RegExp(`(?:^|: )no connection to the ${s.who} opened within \\d+ ms`).test(reason)) {
+  if (status === undefined && new RegExp(`(?:^|: )no connection to the ${s.who} opened within \\d[\\d,]* ms`).test(reason)) {
     return `the host never completed the connection (a host that is down, or a firewall that drops packets, looks like this): check ${s.url} and that the ${s.who} is up; raise judge.timeoutMs if it is only slow`;
   }
-  if (status === undefined && new RegExp(`(?:^|: )no answer from the ${s.who} within \\d+ ms`).test(reason)) return `raise judge.timeoutMs in config.yml if the ${s.who} is slow, or check ${s.url} and that it is up`;
+  if (status === undefined && new RegExp(`(?:^|: )no answer from the ${s.who} within \\d[\\d,]* ms`).test(reason)) return `raise judge.timeoutMs in config.yml if the ${s.who} is slow, or check ${s.url} and that it is up`;
   return settingsFix(s);
 }
 
@@ -567,12 +574,13 @@ export function modelDownHint(reason: string, s: ModelSettings): string {
  * failure; a panel's by `first`, how the member not reached that says it begins its reason (DOWN_START), when one does.
  * A proxy's refusal or fault is read from a panel's members' own reasons (`own`, memberReasons), never
  * from a label, another member's words, or a server's answer ("HTTP 500: ...") that quote one.
+ * `said`: a panel's first member not reached, its own reason, quoted when no status is: what it hit, without the members' labels.
  */
-function judgeDown(reason: string, first?: string, own?: readonly string[]): Cause {
+function judgeDown(reason: string, first?: string, own?: readonly string[], said?: string): Cause {
   // A member's status begins its reason ("openai m1: HTTP 401: ..."), never one said in another's ("an error in the HTTP 200 answer").
   const status = downStatus(first ?? reason);
   // The reason of the first item (without its attempt count) says what the judge did.
-  const shown = reason.replace(/ after \d+ (?:attempts?|retries)/, '').trim();
+  const shown = (said ?? reason).replace(/ after \d+ (?:attempts?|retries)/, '').trim();
   const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}` : ''}`;
   const proxy = own === undefined ? proxyCause(reason, 'judge', 'on the way to the judge') : own.reduce<Cause | null>((found, r) => found ?? (/^HTTP \d{3}\b/.test(r) ? null : proxyCause(r, 'judge', 'on the way to the judge')), null);
   return proxy ?? { key: `judge:${status ?? 'unreachable'}`, what, hint: downHint(status, first ?? reason) };
@@ -623,7 +631,9 @@ function panelCause(panel: PanelCounts): JudgeCause {
     // Members not reached in different ways (a refused key, a timeout): each way's fix, the first's the panel's.
     // The first member's own status, else its own failure, is the panel's: a status in a label or a server's words is none.
     const ways = panel.members.flatMap((r) => DOWN_START.exec(r)?.[0] ?? []);
-    const down = judgeDown(reason, ways.find((way) => way.startsWith('HTTP ')) ?? ways[0], panel.own);
+    // The first member not reached: not one that answered (without a score, an HTTP 200 with an error among them), nor one whose answer was not read, was cut, or was not asked.
+    const said = panel.own.find((r) => !isNoScoreReason(r) && !UNREAD_START.test(r) && !isCutReason(r) && !r.startsWith(CALL_FAILED_WORDS));
+    const down = judgeDown(reason, ways.find((way) => way.startsWith('HTTP ')) ?? ways[0], panel.own, said);
     kinds.push({ cause: down, members: `${panel.unreachable} not reached` });
     for (const [hint, way] of downWays(panel.members)) if (hint !== down.hint) kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: `${way.n} not reached (${way.said})` });
   }
@@ -669,7 +679,7 @@ function downWays(members: readonly string[]): Map<string, { key: string; n: num
 }
 
 /** How a member's reason that says it was not reached begins (downWays): its status, its deadline, or its certificate refused (its code). */
-const DOWN_START = /^(?:HTTP (\d{3})\b|(no connection to the judge opened|no answer from the judge) within \d+ ms(?! through )|its TLS certificate is refused: [^;]+? \(([A-Z_]+)\))/;
+const DOWN_START = /^(?:HTTP (\d{3})\b|(no connection to the judge opened|no answer from the judge) within \d[\d,]* ms(?! through )|its TLS certificate is refused: [^;]+? \(([A-Z_]+)\))/;
 
 /** How many times each key occurs, in the order first seen. */
 function countBy(keys: readonly string[]): Map<string, number> {
@@ -720,21 +730,41 @@ const MEMBER_LABEL = /^(?:"(?:[^"\\]|\\.)*"|[^"](?:(?!: |; ).)*): /;
  * where its label ends to the end of the text: members begin after the counts' "): " and after a
  * "; ", and a label ends at its first ": " (one that holds ": " is quoted, memberLabel), so a
  * label or a server's words that say "response is not JSON" are never read as a member's reason.
- * A "; " inside a reason (its fix) starts no member unless a label and ": " follow it. `own`: each
- * member's reason alone, up to the "; " before the next member's label.
+ * A "; " inside a reason starts no member unless a label and ": " follow it, and never more members
+ * than the `count` the panel's reason names ("2 of 3 members"): where more places read as a label,
+ * the reason's own (a server's unquoted answer "HTTP 500: upstream; note: retry later", a fix of
+ * ours with ": " in it) are left to it, from the last: a "; " that begins a fix of ours (FIX_START),
+ * or that follows a server's answer ("HTTP 500: ...", which runs on to the next member), then the
+ * last ones. `own`: each member's reason alone, up to the "; " before the next member's label.
  */
-function memberReasons(reason: string, from: number): { members: string[]; own: string[] } {
+export function memberReasons(reason: string, from: number, count = Infinity): { members: string[]; own: string[] } {
   const starts = [from];
   for (let at = reason.indexOf('; ', from); at >= 0; at = reason.indexOf('; ', at + 2)) starts.push(at + 2);
   const spans = starts.flatMap((start) => {
     const label = MEMBER_LABEL.exec(reason.slice(start));
     return label === null ? [] : [{ start, at: start + label[0].length }];
   });
+  const inReason = (k: number): boolean => {
+    const m = spans[k] as { start: number; at: number };
+    return FIX_START.test(reason.slice(m.start - 2, m.at)) || SERVER_ANSWER.test(reason.slice((spans[k - 1] as { at: number }).at, m.start));
+  };
+  // The last place that is a reason's own, again after each (a server's answer runs on over those left to it).
+  let k = spans.length - 1;
+  while (spans.length > count && k > 0) {
+    if (inReason(k)) {
+      spans.splice(k, 1);
+      k = spans.length - 1;
+    } else k -= 1;
+  }
+  spans.splice(Math.max(1, count));
   return {
     members: spans.map((m) => reason.slice(m.at)),
     own: spans.map((m, k) => reason.slice(m.at, (spans[k + 1]?.start ?? reason.length + 2) - 2)),
   };
 }
+
+/** A server's answer a member's reason quotes after its status (src/judge/http.ts: `HTTP 500: <its message>`): its words run to where the next member begins. */
+const SERVER_ANSWER = /^HTTP \d{3}\b[^:;]*?: /;
 
 /**
  * How a panel's reason (src/judge/panel.ts, unusableReason: `panel: 2 of 3 members gave no usable
@@ -750,7 +780,7 @@ function panelCounts(reason: string, kind?: string): PanelCounts | null {
   if (counts === null) return null;
   const failed = Number(counts[1]);
   // Each member by the words its own reason begins with, never by words in a label or a server's error.
-  const { members, own } = memberReasons(reason, counts[0].length + 2);
+  const { members, own } = memberReasons(reason, counts[0].length + 2, failed);
   const error200 = members.filter((r) => ERROR_200_START.test(r)).length;
   const unread = members.flatMap((r) => (UNREAD_START.test(r) ? (unfinishedAnswer(r, 'judge') ?? []) : []));
   const cut = members.filter(isCutReason).length;

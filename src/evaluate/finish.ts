@@ -85,12 +85,18 @@ export function itemRepeat(item: { repeat?: Repeat }, policy: FinishPolicy): Rep
 
 /**
  * The repeat a run was given, as its record keeps it (docs/results-json.md, `repeat`): what an item
- * without its own ran with, and the flags as given, by which a merge tells shards run alike.
+ * without its own ran with, and the flags as given with `changed`, the items of `items` (those the
+ * run replayed) whose own repeat they changed: by these a merge tells shards run alike. Flags that
+ * changed no item's own repeat ran every item as config.yml's repeat with them applied does.
  */
-export function runRepeat(policy: FinishPolicy): RunRepeat {
+export function runRepeat(policy: FinishPolicy, items: readonly { repeat?: Repeat }[]): RunRepeat {
   const flags = policy.repeatFlags;
   const given = flags === undefined ? {} : { ...(flags.count === undefined ? {} : { count: flags.count }), ...(flags.max === undefined ? {} : { max: flags.max }) };
-  return { ...itemRepeat({}, policy), ...(Object.keys(given).length === 0 ? {} : { flags: given }) };
+  if (Object.keys(given).length === 0) return itemRepeat({}, policy);
+  const { repeatFlags: _flags, ...asConfigured } = policy;
+  const same = (a: Repeat, b: Repeat): boolean => a.count === b.count && a.minPass === b.minPass && a.max === b.max;
+  const changed = items.filter((i) => i.repeat !== undefined && !same(itemRepeat(i, policy), itemRepeat(i, asConfigured))).length;
+  return { ...itemRepeat({}, policy), flags: { ...given, changed } };
 }
 
 /**

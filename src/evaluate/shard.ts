@@ -110,6 +110,13 @@ export function selectShard(
   };
 }
 
+/**
+ * A merged selection that names no `--rerun` file nor `--only` pattern (both null): the records it
+ * merged were given different ones, or some none (docs/results-json.md, `selection`). Said after
+ * what they are ("shards", "a merge of records").
+ */
+export const MIXED_SELECTION = 'replayed with different --rerun or --only (or none)';
+
 /** "incomplete: shard 2/4 missing", "incomplete: shards 2/4, 3/4 missing; excluded (another suite, shard count or split): b.json (...)". */
 export function incompleteText(inc: { total: number; missing: readonly number[]; foreign: readonly string[] }): string {
   return `incomplete: ${incompleteParts(inc)}`;

@@ -71,6 +71,18 @@ export function carriedVariants(previous: PreviousReply | null, now: { reply: st
   return meansTheSame(now.meaning) ? [previous.reply, ...(previous.variants ?? [])] : [];
 }
 
+/**
+ * The variants to write beside `reply`: `computed`, or the stored list as it stands when the stored
+ * baseline holds this very reply and `computed` holds the same wordings in another order (a repeat
+ * whose attempts replied known wordings again adds none: the file is not rewritten only to reorder
+ * them; docs/meaning.md, "Variants").
+ */
+export function inStoredOrder(stored: PreviousReply | null | undefined, reply: string, computed: string[]): string[] {
+  const kept = stored?.variants ?? [];
+  if (stored == null || stored.reply !== reply || kept.length !== computed.length) return computed;
+  return computed.every((v) => kept.includes(v)) && kept.every((v) => computed.includes(v)) ? [...kept] : computed;
+}
+
 /** Are two variants lists the same, in the same order? */
 export function sameVariants(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
   const x = a ?? [];

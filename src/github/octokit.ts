@@ -5,15 +5,17 @@
 // - @octokit/plugin-retry retries transient failures (5xx, network errors reported as 500) with a
 //   quadratic backoff: (retryCount + 1)^2 * retryAfterBaseMs; not a TLS alert, a refused
 //   certificate or a plain-HTTP answer to the handshake, the same on every try (lastingFailures).
-// - @octokit/plugin-throttling spaces writes, and retries primary rate limits (403 or 429 with an
-//   exhausted x-ratelimit-remaining) until their x-ratelimit-reset, through the handler below, a
-//   limited number of times.
-// - A secondary rate limit ("secondary rate" in its message) and any other 429 are retried by the
-//   wrapper at the end of createOctokit, after what their Retry-After asks: seconds, 0 (at once) or
-//   an HTTP date (until then); 60 s without one, as GitHub advises; within the same bounds and with
-//   the same log lines as a primary limit (docs/action.md, "GitHub's rate limits"). The throttling
-//   plugin is not left to it: it reads Retry-After as `Number(value) || 60`, so a `Retry-After: 0`
-//   and a date both waited 60 s. plugin-retry never retries a 403 or a 429.
+// - @octokit/plugin-throttling spaces writes. It retries no rate limit: its handlers say no.
+// - A primary rate limit (a 403 or 429 with an exhausted x-ratelimit-remaining, or a GraphQL
+//   RATE_LIMITED error), a secondary one ("secondary rate" in its message) and any other 429 are
+//   retried by the wrapper at the end of createOctokit, a limited number of times, each wait logged
+//   (docs/action.md, "GitHub's rate limits"): a primary limit until a second after its
+//   x-ratelimit-reset, the others after what their Retry-After asks: seconds, 0 (at once) or an HTTP
+//   date (until then); 60 s without one, as GitHub advises. A reset and a date are times of GitHub's
+//   clock, read against its answer's Date. The throttling plugin is not left to them: it reads
+//   Retry-After as `Number(value) || 60`, so a `Retry-After: 0` and a date both waited 60 s, and the
+//   reset against the runner's clock, so a runner's clock a minute behind GitHub's waited a minute
+//   more (and its onRateLimit cannot be told another wait). plugin-retry never retries a 403 or a 429.
 // - A try that GitHub does not finish answering within `requestTimeoutMs` (30 s; the answer's body
 //   included) is given up and reported as a failed connection, which plugin-retry retries like any
 //   other (docs/action.md, "When GitHub does not answer"): without it, undici waits 300 s per try.
@@ -87,7 +89,7 @@ export interface CreateOctokitOptions {
   requestTimeoutMs?: number;
   /** How a wait before retrying a 429 or a secondary rate limit is slept (default: a timer). Tests: record the waits asked for. */
   sleep?: (ms: number) => Promise<void>;
-  /** The time a Retry-After date is counted from when GitHub's answer has no Date (default: Date.now). Tests: a fixed time. */
+  /** The time a Retry-After date or a primary limit's reset is counted from when GitHub's answer has no Date (default: Date.now). Tests: a fixed time. */
   now?: () => number;
 }
 
@@ -217,22 +219,37 @@ export function retryAfterSeconds(value: string | undefined, now = Date.now()): 
 interface RequestErrorLike {
   status?: unknown;
   message?: unknown;
-  response?: { headers?: Record<string, string | undefined> };
+  response?: { headers?: Record<string, string | undefined>; data?: { errors?: unknown } };
 }
 
 /**
- * The limits this file's wrapper retries after their Retry-After (see the top of this file): a
- * secondary rate limit (a 403 or 429, or a GraphQL answer, whose message says "secondary rate", as
- * plugin-throttling tells one), or another 429 that is not a primary limit. Null for anything else.
+ * The limits this file's wrapper retries (see the top of this file), told apart as plugin-throttling
+ * tells them: a secondary rate limit (a 403 or 429, or a GraphQL answer, whose message says
+ * "secondary rate"), a primary one (the same with an exhausted x-ratelimit-remaining, or a GraphQL
+ * RATE_LIMITED error), or another 429. Null for anything else.
  */
-function retriedLimit(error: unknown, url: string): { what: 'secondary' | 'tooMany'; error: RequestErrorLike } | null {
+function retriedLimit(error: unknown, url: string): { what: 'secondary' | 'primary' | 'tooMany'; error: RequestErrorLike } | null {
   if (typeof error !== 'object' || error === null) return null;
   const e = error as RequestErrorLike;
   const message = typeof e.message === 'string' ? e.message : '';
   const graphql = new URL(url, 'http://github.test').pathname.startsWith('/graphql') && e.status !== 401;
-  if (/\bsecondary rate\b/i.test(message) && e.response !== undefined && (graphql || e.status === 403 || e.status === 429)) return { what: 'secondary', error: e };
-  if (e.status === 429 && e.response?.headers?.['x-ratelimit-remaining'] !== '0') return { what: 'tooMany', error: e };
+  const limited = e.response !== undefined && (graphql || e.status === 403 || e.status === 429);
+  if (limited && /\bsecondary rate\b/i.test(message)) return { what: 'secondary', error: e };
+  const errors = e.response?.data?.errors;
+  if (limited && (e.response?.headers?.['x-ratelimit-remaining'] === '0' || (Array.isArray(errors) && errors.some((x) => (x as { type?: unknown } | null)?.type === 'RATE_LIMITED')))) return { what: 'primary', error: e };
+  if (e.status === 429) return { what: 'tooMany', error: e };
   return null;
+}
+
+/**
+ * The seconds until a second after a primary limit's x-ratelimit-reset (epoch seconds), GitHub's
+ * advice, counted from `serverNow`, GitHub's now by its answer's Date; never below 0. Null without a
+ * reset in whole seconds.
+ */
+export function resetSeconds(value: string | undefined, serverNow: number): number | null {
+  const text = value?.trim() ?? '';
+  if (!/^\d+$/.test(text)) return null;
+  return Math.max(0, Math.ceil((Number(text) * 1000 - serverNow) / 1000) + 1);
 }
 
 /** Without a log given: Octokit's warnings on stderr, none of them a workflow command in a CI log (../workflow-commands.ts). */
@@ -289,7 +306,8 @@ export function createOctokit(options: CreateOctokitOptions): GitHubOctokit {
 
   const throttle: ThrottlingOptions = {
     retryAfterBaseValue: baseMs,
-    onRateLimit: onLimit('rate limit'),
+    // Retried by the wrapper below, until the reset read against GitHub's Date (see the top of this file).
+    onRateLimit: () => false,
     // Retried by the wrapper below, after the Retry-After GitHub gave (see the top of this file).
     onSecondaryRateLimit: () => false,
     ...(options.throttleWrites === false
@@ -312,7 +330,7 @@ export function createOctokit(options: CreateOctokitOptions): GitHubOctokit {
   if (options.graphqlUrl) octokit.graphql = octokit.graphql.defaults({ url: options.graphqlUrl });
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const now = options.now ?? Date.now;
-  const say = { secondary: onLimit('secondary rate limit'), tooMany: onLimit('rate limit (429 Too Many Requests)') };
+  const say = { secondary: onLimit('secondary rate limit'), primary: onLimit('rate limit'), tooMany: onLimit('rate limit (429 Too Many Requests)') };
   octokit.hook.wrap('request', async (request, requestOptions) => {
     for (let retryCount = 0; ; retryCount++) {
       try {
@@ -320,10 +338,12 @@ export function createOctokit(options: CreateOctokitOptions): GitHubOctokit {
       } catch (error) {
         const limit = retriedLimit(error, requestOptions.url);
         if (limit === null) throw error;
-        // 0 is at once, a date until then, none 60 s (docs/action.md, "GitHub's rate limits"). A date
-        // is a time of GitHub's clock: read against its answer's Date, not the runner's clock.
+        // A primary limit until a second after its reset; 0 is at once, a date until then, none 60 s
+        // (docs/action.md, "GitHub's rate limits"). A reset and a date are times of GitHub's clock:
+        // read against its answer's Date, not the runner's clock.
         const headers = limit.error.response?.headers ?? {};
-        const retryAfter = retryAfterSeconds(headers['retry-after'], serverNow(headers, now())) ?? TOO_MANY_REQUESTS_FALLBACK_S;
+        const github = serverNow(headers, now());
+        const retryAfter = (limit.what === 'primary' ? resetSeconds(headers['x-ratelimit-reset'], github) : retryAfterSeconds(headers['retry-after'], github)) ?? TOO_MANY_REQUESTS_FALLBACK_S;
         // The request as sent (its parameters in the path), not its route template.
         if (!say[limit.what](retryAfter, requestOptions, octokit, retryCount)) throw error;
         await sleep(retryAfter * baseMs);

@@ -17,6 +17,7 @@ import { ProxyConnectError, type TunnelStep } from './proxy-error.js';
 import { clientConnector, isLocalhostName, loopbackInTurn } from './localhost.js';
 import { notTls, proxyCertificateFix, proxyPlainHttpFix, tlsAlert, tlsAlertFix, tlsAlertText, tlsProblem, type TlsAlert, type TlsProblem } from './tls.js';
 import { abortedConnecting, Agent, connectingStep, OpeningSockets, watchOpening } from './undici.js';
+import { thousands } from '../words.js';
 
 /** One entry of NO_PROXY: a host (or a domain, with `suffix`), perhaps with a port (0: any). */
 interface NoProxyEntry {
@@ -276,7 +277,7 @@ export function proxyFaultText(route: ProxyRoute, fault: ProxyFault): { what: st
       };
     }
     case 'no-answer':
-      return { what: `${at} did not answer CONNECT within ${fault.timeoutMs} ms (the connect timeout)`, fix: `check that the proxy is up and lets ${route.host} through, ${direct}` };
+      return { what: `${at} did not answer CONNECT within ${thousands(fault.timeoutMs)} ms (the connect timeout)`, fix: `check that the proxy is up and lets ${route.host} through, ${direct}` };
     case 'closed':
       return { what: `${at} closed the connection without answering (${fault.code})`, fix: `see the proxy's log (it may refuse ${route.host}, or limit connections), ${direct}` };
     case 'unreached':

@@ -4,7 +4,8 @@
 //
 // A rate limit (429) is not a failure of the request: the server asks it to come back later. A
 // throttled attempt does not spend one of the `retries` (one that asks for no wait, only up to
-// `freeThrottles`: the limiter's halvings down to 1 and a lone refusal; then it spends one); the request waits (the Retry-After and a
+// `freeThrottles`: the limiter's halvings down to 1 and a lone refusal; one that reads as a rate
+// limit, which halves nothing, only within a window of the rate from the first; then it spends one); the request waits (the Retry-After and a
 // small jitter; without one, a backoff growing up to a cap and never under MIN_THROTTLE_WAIT_MS, so a
 // server that says "Retry-After: 0" is not hammered) holding no limiter slot, and goes again. It gives up when its own time budget is spent (or the retries, on 429s past freeThrottles): the time the
 // attempts could have taken had each one timed out (timeoutMs x attempts), counted from when the first
@@ -83,8 +84,13 @@ export type AttemptResult<T, F> =
        * spentQuota), one already due included: a hold, waited for within the time budget, never capped by `freeThrottles`.
        */
       quotaSpent?: boolean;
-      /** The 429 carries a rate limit's headers (rateLimitOf): one capped by `freeThrottles` is said with them, not with a limit on requests in flight that came down. */
+      /**
+       * The 429 carries a rate limit's headers (rateLimitOf): one that asks for no wait spends no retry within
+       * `windowMs` of the first, not up to `freeThrottles`, and is said with them, not with a limit on requests in flight that came down.
+       */
       rateLimited?: boolean;
+      /** The window the rate limit counts requests over, as the limiter paces over it (http/limiter.ts, rateLimited): the quota's its headers name, else the one an earlier answer named (quotaWindowMs), else 1 s (RATE_LIMIT_WAIT_MS, the shortest). */
+      windowMs?: number;
       /**
        * Not sent: the server's spent quota (another request's answer said it), or the pace, holds the
        * start past the attempt's deadline; `retryAfterMs` is the hold, `resetBy` its header (none for the pace), and `failure` is not
@@ -119,7 +125,8 @@ export interface RetryOptions {
   budgetMs?: number;
   /**
    * How many 429s without a wait (no Retry-After, or 0) spend no retry (throttleAllowance of the
-   * client's concurrency; 9 when not said): the next ones spend retries, as any failure does.
+   * client's concurrency; 9 when not said): the next ones spend retries, as any failure does. A rate
+   * limit's (`rateLimited`) are not counted here: they spend none within its `windowMs` of the first.
    */
   freeThrottles?: number;
 }
@@ -133,6 +140,8 @@ export interface UnwaitedOut {
   retries: number;
   /** The last of them carried a rate limit's headers that named no spent quota: the limiter paced, it did not lower the limit. */
   rateLimited?: boolean;
+  /** Then, the rate limit's window, from the first of them, within which they spent no retry. */
+  windowMs?: number;
 }
 
 /** A request given up while rate limited: the time it had spent, the wait it was asked for, its budget. */
@@ -159,7 +168,8 @@ export function attemptsText(result: { attempts: number; throttled?: ThrottledOu
     const spent = u.retries === 0 ? 'retries: 0 left none for the next' : u.retries === 1 ? 'the next spent the 1 retry' : `the next spent the ${u.retries} retries`;
     // A rate limit's 429 leaves the limit on requests in flight as it is (http/limiter.ts): not said to have lowered it.
     const why = u.rateLimited === true ? ', their rate limit headers naming no spent quota: ' : ': ';
-    const lowered = u.rateLimited === true ? '' : ' while the limit on requests in flight came down';
+    // A rate limit's were free within its window from the first, not while a limit came down.
+    const lowered = u.rateLimited === true ? (u.windowMs === undefined ? '' : ` within ${u.windowMs} ms of the first (the rate limit's window)`) : ' while the limit on requests in flight came down';
     return `${n} (429s that asked for no wait${why}${free} no retry${lowered}, ${spent}; given up rather than send more: lower the concurrency, or raise retries and backoffMs)`;
   }
   const t = result.throttled;
@@ -200,6 +210,9 @@ export async function withRetries<T, F>(
   const freeThrottles = Math.max(0, Math.floor(options.freeThrottles ?? MAX_FREE_THROTTLES));
   /** The 429s without a wait that spent no retry. */
   let unwaited = 0;
+  /** Of them, a rate limit's (no halving to count): free within its window from the first, when (time spent) that came. */
+  let rateFree = 0;
+  let rateFrom: number | null = null;
   const queued = options.clock.now();
   /** When the first attempt was sent: the budget's start (docs/configuration.md, "Adaptive concurrency"). */
   let sentAt: number | null = null;
@@ -237,8 +250,15 @@ export async function withRetries<T, F>(
     // A spent quota whose reset is due (X-RateLimit-Remaining: 0 with a reset of now) is a hold: waited, never capped.
     const noWait = result.throttled === true && !((result.retryAfterMs ?? 0) > 0) && result.quotaSpent !== true;
     const capped = noWait && options.budgetMs !== undefined;
-    const free = !capped || unwaited < freeThrottles;
-    if (capped && free) unwaited += 1;
+    // A rate limit's 429 halves no limit (it paces): free while its window has not passed since the
+    // first, when the server counts anew; one refused still then is refused for more than its window.
+    const rate = capped && result.rateLimited === true;
+    if (rate) rateFrom ??= Math.max(since(), waitedMs);
+    const free = !capped || (rate ? Math.max(since(), waitedMs) - (rateFrom as number) < (result.windowMs ?? RATE_LIMIT_WAIT_MS) : unwaited < freeThrottles);
+    if (capped && free) {
+      if (rate) rateFree += 1;
+      else unwaited += 1;
+    }
     if (result.throttled === true && options.budgetMs !== undefined && free) {
       // The server said when: that wait, and a jitter of up to backoffMs so that the requests it
       // refused together do not come back together. It did not (none, or Retry-After: 0): a backoff
@@ -261,7 +281,7 @@ export async function withRetries<T, F>(
       waitedMs += wait;
     } else {
       // The last failure a 429 past the free ones: the error says why it was not sent again (a 5xx's does not).
-      if (isLast) return { ok: false, failure: result.failure, attempts: n, ...(capped ? { unwaited: { free: unwaited, retries, ...(result.rateLimited === true ? { rateLimited: true } : {}) } } : {}) };
+      if (isLast) return { ok: false, failure: result.failure, attempts: n, ...(capped ? { unwaited: { free: unwaited + rateFree, retries, ...(result.rateLimited === true ? { rateLimited: true, windowMs: result.windowMs ?? RATE_LIMIT_WAIT_MS } : {}) } } : {}) };
       wait = result.retryAfterMs === null ? backoffDelay(spent, options.backoffMs, options.random) : Math.min(MAX_RETRY_AFTER_MS, result.retryAfterMs);
       if (noWait) wait = Math.max(MIN_THROTTLE_WAIT_MS, wait);
       spent += 1;

@@ -23,6 +23,7 @@ import { heldAttempt, type AdaptiveLimiter, type Held, type Pace } from '../http
 import { advertisedPace, spentQuota, type Spent } from '../http/ratelimit-policy.js';
 import { baseUrlSetting, STREAMED } from '../judge-url-setting.js';
 import { snippet } from './parse.js';
+import { thousands } from '../words.js';
 
 /**
  * A failure keeps the HTTP status and the start of the body when the server answered, so that the
@@ -309,8 +310,8 @@ function describe(a: Attempt, result: Parameters<typeof attemptsText>[0], timeou
       const cut: DeadlineCut = a.status !== undefined ? { at: 'body', status: a.status } : a.connecting === true ? { at: 'connecting', step: a.step ?? null } : { at: 'answer' };
       // A retry given up for a rate limit (a spent quota holding it past the time budget) says that
       // cause, as an HTTP or network failure does (docs/troubleshooting.md, "Not evaluated").
-      if (result.throttled !== undefined) return `${deadlineText(cut, peer, `${timeoutMs} ms`, proxy)}, given up after ${attemptsText(result)}`;
-      return `${deadlineText(cut, peer, `${timeoutMs} ms`, proxy)}${attempts === 1 ? '' : ` (${attempts} attempts)`}`;
+      if (result.throttled !== undefined) return `${deadlineText(cut, peer, `${thousands(timeoutMs)} ms`, proxy)}, given up after ${attemptsText(result)}`;
+      return `${deadlineText(cut, peer, `${thousands(timeoutMs)} ms`, proxy)}${attempts === 1 ? '' : ` (${attempts} attempts)`}`;
     }
     case 'fatal':
       return a.reason;
@@ -370,7 +371,10 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
       const resetBy = a.kind === 'http' && a.spent != null && a.spent.waitMs > (a.retryAfterMs ?? 0) ? { resetBy: a.spent.header } : {};
       // Said to the retry loop: a spent quota is waited for, its reset due now too; a rate limit's 429 capped is said as one.
       const quota = throttled && a.spent != null ? { quotaSpent: true } : {};
-      const rateLimited = throttled && a.rateLimited === true ? { rateLimited: true } : {};
+      // With its window, its headers' or else the one an earlier answer named, as the limiter paces
+      // over it: a 429 without a wait spends no retry within it (1 s when none was named).
+      const windowMs = a.kind === 'http' ? (a.advertised?.windowMs ?? opts.limiter.quotaWindowMs) : null;
+      const rateLimited = throttled && a.rateLimited === true ? { rateLimited: true, ...(windowMs === null ? {} : { windowMs }) } : {};
       return { ok: false, failure: a, retryable: retryable(a), retryAfterMs: a.kind === 'http' ? waitOf(a) : null, throttled, ...resetBy, ...quota, ...rateLimited };
     },
     { ...loop, budgetMs, freeThrottles: throttleAllowance(opts.limiter.max) },

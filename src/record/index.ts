@@ -8,12 +8,13 @@ import type { Incomplete, RunRecord, RunRepeat, Selection, ShardInfo, Spend } fr
 import { coverage, runLatency, runStatsOf, runUsage, runVisited, statsSeed, tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
 import { MAX_RECORD_DEPTH, pathDeeperThan } from './depth.js';
-import { jsonErrorOffset, jsonErrorWords, jsonValueOffset, lineColumnAt, trailingCommaError } from '../suite/json-depth.js';
+import { endsEarly, jsonErrorOffset, jsonErrorWords, jsonValueOffset, lineColumnAt, trailingCommaError } from '../suite/json-depth.js';
 import { UserError } from '../errors.js';
 import { writeRecordFile } from './stream.js';
 import { docsUrl, TOOL } from '../version.js';
 import { hideEndpointTokens, sameEndpoint } from '../endpoint.js';
 import { plural } from '../words.js';
+import { MIXED_SELECTION } from '../evaluate/shard.js';
 
 export { openRecordStream, RecordWriteError, writeRecordFile, type ItemKind, type RecordStream } from './stream.js';
 
@@ -43,22 +44,6 @@ export function serializeRecord(record: RunRecord): string {
 export async function writeRecord(path: string, record: RunRecord): Promise<void> {
   // In pieces: the text of a large run is never built in one string (record/stream.ts).
   await writeRecordFile(path, record);
-}
-
-/** True when JSON text stops inside an object, an array or a string: a file cut off while it was copied or written. */
-function endsEarly(text: string): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (inString) {
-      if (ch === '\\') i++;
-      else if (ch === '"') inString = false;
-    } else if (ch === '"') inString = true;
-    else if (ch === '{' || ch === '[') depth++;
-    else if (ch === '}' || ch === ']') depth--;
-  }
-  return inString || depth > 0;
 }
 
 /** major.minor.patch of a version string, or null; a pre-release suffix is ignored. */
@@ -272,11 +257,18 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   }
   // A shard record is called by its own index, never by where it comes in the list ("shard 4/4
   // (s4.json)", not "shard 1" when it is given first), a merge lacking shards by those it holds
-  // ("the merge of shards 1/4, 3/4 (m.json)"), another record by its place.
+  // ("the merge of shards 1/4, 3/4 (m.json)"), and any other record as what it is, never a shard:
+  // "the run m.json", "the merged run m.json" when it says it is a merge (of records given
+  // different selections: partOf); a complete merge is otherwise a whole run.
   const shard = (i: number): string => {
-    const { shard: s, incomplete: lack } = records[i] as RunRecord;
+    const record = records[i] as RunRecord;
+    const { shard: s, incomplete: lack } = record;
+    if (s === undefined && lack == null) {
+      const merged = record.selection != null && record.selection.rerunOf === null && record.selection.only === null;
+      return inputNames.length === 0 ? `record ${i + 1}` : `the ${merged ? 'merged run' : 'run'} ${names[i] as string}`;
+    }
     const held = lack == null ? [] : Array.from({ length: lack.total }, (_, k) => k + 1).filter((k) => !lack.missing.includes(k)).map((k) => `${k}/${lack.total}`);
-    const what = s !== undefined ? `shard ${s.index}/${s.total}` : lack != null ? `the merge of ${held.length === 1 ? 'shard' : 'shards'} ${held.join(', ')}` : `shard ${i + 1}`;
+    const what = s !== undefined ? `shard ${s.index}/${s.total}` : `the merge of ${held.length === 1 ? 'shard' : 'shards'} ${held.join(', ')}`;
     return `${what}${inputNames.length === 0 ? '' : ` (${names[i]})`}`;
   };
   const commits = [...new Set(records.map((r) => r.commit))];
@@ -328,7 +320,12 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
       whole.length === 0
         ? ''
         : `; ${whole.join(', ')} ${whole.length === 1 ? 'is no shard but a whole run or a merge of shards' : 'are no shards but whole runs or merges of shards'}: give either ${whole.length === 1 ? 'it' : 'them'} or the shard records, not both (download the shards' artifacts only, agent-replay-results-<commit>-shard-*)`;
-    const parts = [...reruns].sort((a, b) => a - b).map((i) => `${names[i] ?? `record ${i + 1}`} replayed part of the suite (${partOf(records[i] as RunRecord) as string})`);
+    // A merge of records given different selections is said as what it is, not as a part it replayed.
+    const parts = [...reruns].sort((a, b) => a - b).map((i) => {
+      const { selection } = records[i] as RunRecord;
+      const part = partOf(records[i] as RunRecord) as string;
+      return `${names[i] ?? `record ${i + 1}`} ${selection?.rerunOf == null && selection?.only == null ? `is ${part}` : `replayed part of the suite (${part})`}`;
+    });
     const rerun = parts.length === 0 ? '' : `; ${parts.join(', ')}: a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)`;
     const suiteless = [...unsuited].map((pair) => {
       const [a, b] = JSON.parse(pair) as [number, number];
@@ -374,7 +371,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     // An older shard's record has no `meaning`: the run's is the one the shards recorded, whatever order they come in.
     ...mergedMeaning(records, shard, log),
     // An older shard's record has no `repeat`: the run's is the one the others say (sameRepeat).
-    ...(shared.repeat === undefined ? pickRepeat(records) : {}),
+    ...mergedRepeat(records),
     tallies: tallies([...fixtures, ...personas]),
     interrupted: records.some((r) => r.interrupted),
     fixtures,
@@ -388,40 +385,81 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   };
 }
 
-/** `--repeat 3 --repeat-max 6 (3 attempts an item, 2 to pass, up to 6)`: a record's `repeat` in words. */
-function repeatWords(r: RunRepeat): string {
+/**
+ * `--repeat 3 --repeat-max 6 (3 attempts an item, 2 to pass, up to 6)`: a record's `repeat` in
+ * words; `changed`, the items whose own repeat the flags changed (summed over a setting's shards,
+ * null: a record does not say), is said when given.
+ */
+function repeatWords(r: RunRepeat, changed?: number | null): string {
   const flags = r.flags === undefined ? 'no --repeat' : [r.flags.count === undefined ? [] : [`--repeat ${r.flags.count}`], r.flags.max === undefined ? [] : [`--repeat-max ${r.flags.max}`]].flat().join(' ');
   const attempts = `${r.count} ${r.count === 1 ? 'attempt' : 'attempts'} an item${r.count === 1 ? '' : `, ${r.minPass} to pass`}${r.max === undefined ? '' : `, up to ${r.max}`}`;
-  return `${flags} (${attempts})`;
+  const own =
+    changed === undefined || r.flags === undefined
+      ? ''
+      : changed === null
+        ? '; not said which items it changed (written by an earlier agent-replay)'
+        : changed === 0
+          ? '; no item\'s own repeat changed'
+          : `; the own repeat of ${plural(changed, 'item', 'items')} changed`;
+  return `${flags} (${attempts}${own})`;
 }
+
+/** What an item without its own `repeat` ran with: its attempts, the passes they need and its most attempts. */
+const ranKey = (r: RunRepeat): string => JSON.stringify([r.count, r.minPass, r.max ?? null]);
+/** The flags as given (`--repeat`, `--repeat-max`). */
+const askedKey = (r: RunRepeat): string => JSON.stringify([r.flags?.count ?? null, r.flags?.max ?? null]);
 
 /**
  * Shards run with different repeats are refused (docs/action.md, "Shards: one suite over a CI
  * matrix"): their items' pass rates are over different numbers of attempts, and the merged run
- * would show them as one run's. Each setting is said with the shards that ran with it. A record
- * without `repeat` (an older agent-replay) does not say its own: it is not held against the others.
+ * would show them as one run's. What is compared is what the shards ran, not how it was asked: an
+ * item without its own repeat ran with the record's `count`, `minPass` and `max` (`--repeat 3`
+ * beside config.yml's `repeat: 3` is the same 3 attempts), and an item with its own ran with it
+ * unless flags changed it (`flags.changed`). Shards given different flags are alike when what
+ * they ran is and no flag changed an item's own repeat; else each setting is said with the shards
+ * that ran with it. A record without `repeat` (an older agent-replay) does not say its own: it is
+ * not held against the others.
  */
 function sameRepeat(records: readonly RunRecord[], shard: (i: number) => string): void {
-  const bySetting = new Map<string, { repeat: RunRepeat; shards: string[] }>();
-  records.forEach((r, i) => {
-    if (r.repeat === undefined) return;
-    const { count, minPass, max, flags } = r.repeat;
-    const key = JSON.stringify([count, minPass, max ?? null, flags?.count ?? null, flags?.max ?? null]);
-    const seen = bySetting.get(key) ?? { repeat: r.repeat, shards: [] };
+  const said = records.flatMap((r, i) => (r.repeat === undefined ? [] : [{ repeat: r.repeat, i }]));
+  const ran = new Set(said.map((s) => ranKey(s.repeat))).size < 2;
+  const asked = new Set(said.map((s) => askedKey(s.repeat))).size < 2;
+  if (ran && (asked || said.every((s) => s.repeat.flags === undefined || s.repeat.flags.changed === 0))) return;
+  // Only flags differ: each setting is the flags as given, with the own repeats they changed.
+  const bySetting = new Map<string, { repeat: RunRepeat; shards: string[]; changed: number | null }>();
+  for (const { repeat, i } of said) {
+    const key = ran ? askedKey(repeat) : JSON.stringify([ranKey(repeat), askedKey(repeat)]);
+    const seen = bySetting.get(key) ?? { repeat, shards: [], changed: 0 };
     seen.shards.push(shard(i));
+    const changed = repeat.flags?.changed ?? (repeat.flags === undefined ? 0 : null);
+    seen.changed = seen.changed === null || changed === null ? null : seen.changed + changed;
     bySetting.set(key, seen);
-  });
-  if (bySetting.size < 2) return;
-  const said = [...bySetting.values()].map((s) => `${s.shards.join(', ')} with ${repeatWords(s.repeat)}`).join('; ');
+  }
+  const words = [...bySetting.values()].map((s) => `${s.shards.join(', ')} with ${ran ? repeatWords(s.repeat, s.changed) : repeatWords(s.repeat)}`).join('; ');
+  const why = ran
+    ? "--repeat and --repeat-max change an item's own repeat, which a shard run without them (or with others) keeps: items with their own would be over different numbers of attempts, shown as one run's"
+    : "their pass rates would be over different numbers of attempts, shown as one run's";
   throw new UserError(
-    `shards were run with different repeats: ${said}; their pass rates would be over different numbers of attempts, shown as one run's: run every shard with the same --repeat and --repeat-max (the Action's repeat and repeat-max inputs), then merge their records`,
+    `shards were run with different repeats: ${words}; ${why}: run every shard with the same --repeat and --repeat-max (the Action's repeat and repeat-max inputs), then merge their records`,
   );
 }
 
-/** The repeat of the first record that says it (records written before it was kept do not). */
-function pickRepeat(records: readonly RunRecord[]): Pick<RunRecord, 'repeat'> {
-  const repeat = records.find((r) => r.repeat !== undefined)?.repeat;
-  return repeat === undefined ? {} : { repeat };
+/**
+ * The merged run's repeat (sameRepeat has found the shards alike): what an item without its own ran
+ * with; the flags when every shard that says its repeat was given the same, `changed` summed (absent
+ * when a shard does not say it); none when they were given different flags, which changed no item's
+ * own repeat: every item ran as config.yml's repeat says. Absent when no record says its repeat.
+ */
+function mergedRepeat(records: readonly RunRecord[]): Pick<RunRecord, 'repeat'> {
+  const said = records.flatMap((r) => (r.repeat === undefined ? [] : [r.repeat]));
+  const first = said[0];
+  if (first === undefined) return {};
+  const { flags, ...ran } = first;
+  if (flags === undefined || !said.every((r) => askedKey(r) === askedKey(first))) return { repeat: ran };
+  const changes = said.map((r) => r.flags?.changed);
+  const { changed: _first, ...given } = flags;
+  const changed = changes.every((n) => n !== undefined) ? { changed: changes.reduce((a: number, n) => a + (n as number), 0) } : {};
+  return { repeat: { ...ran, flags: { ...given, ...changed } } };
 }
 
 /**
@@ -478,11 +516,16 @@ function suiteOrder<T extends { file: string; line: number }>(items: T[]): T[] {
   return items.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
 }
 
-/** A record of part of what it replays (`--rerun FILE`, `--only LABELS`), those flags in words; null for a whole one. */
+/**
+ * A record of part of what it replays (`--rerun FILE`, `--only LABELS`), those flags in words; null
+ * for a whole one. A merge of records given different ones (or some none: mergedEvaluations) names
+ * neither: it is said as that merge, with the items it replayed.
+ */
 function partOf(r: RunRecord): string | null {
   const sel = r.selection;
   if (sel == null) return null;
-  return [sel.rerunOf === null ? [] : [`--rerun ${sel.rerunOf}`], sel.only === null ? [] : [`--only ${sel.only.join(',')}`]].flat().join(' ') || 'a selection';
+  const flags = [sel.rerunOf === null ? [] : [`--rerun ${sel.rerunOf}`], sel.only === null ? [] : [`--only ${sel.only.join(',')}`]].flat().join(' ');
+  return flags || `a merge of records ${MIXED_SELECTION}, ${plural(sel.labels.length, 'item', 'items')} replayed`;
 }
 
 /**
@@ -728,8 +771,8 @@ function mergedEstimate(records: readonly RunRecord[], usd: number): RunRecord['
  * The judge and the simulator of the merged run, whatever order the shards are given in: a shard
  * whose model fell back to the plain prompt says so for the run (docs/configuration.md,
  * "Structured output"), and a simulator is the one any shard used. Shards judged by different
- * judges (another judge-model input in one job) are named all, in the order first given, as
- * different agents are (mergedWriters), with a line in the log naming each shard's. A judge of one
+ * judges (another judge-model input in one job) are named all, each quoted, in the order first
+ * given, as different agents are (mergedWriters), with a line in the log naming each shard's. A judge of one
  * name asked at different addresses (another judge-base-url) is as many judges, each named with
  * its address ("openai gpt-4o-mini at https://a.example/v1"): another address serving a model of
  * the same name is another judge (docs/evaluations.md, "What defined each item").
@@ -749,14 +792,32 @@ function mergedModels(records: readonly RunRecord[], shard: (i: number) => strin
     return name === null || where[i] === undefined || addresses(name).size < 2 ? name : `${name} at ${where[i] as string}`;
   };
   const judges = records.map((_, i) => judgeOf(i));
-  const names = [...new Set(judges.flatMap((j) => (j === null ? [] : [j])))];
+  const names = [...new Set(judges.flatMap((j) => (j === null ? [] : judgeList(j))))];
+  // Each quoted: a panel's name holds ", " ("panel of 2: openai a, openai b"), as a label may.
+  const listed = (j: string): string => judgeList(j).map((n) => JSON.stringify(n)).join(', ');
   if (names.length > 1) {
-    const said = judges.map((j, i) => `${shard(i)}: ${j ?? 'no judge'}`).join('; ');
+    const said = judges.map((j, i) => `${shard(i)}: ${j === null ? 'no judge' : listed(j)}`).join('; ');
     log(`the shards were judged by different judges (${said}): the merged run names them all; give every shard's job the same judge (the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`);
   }
-  const judge = names.length > 1 ? { ...picked, name: names.join(', ') } : picked;
+  const judge = names.length > 1 ? { ...picked, name: names.map((n) => JSON.stringify(n)).join(', ') } : picked;
   const simulator = pick(records.flatMap((r) => (r.simulator === undefined ? [] : [r.simulator])));
   return { judge, ...(simulator === undefined ? {} : { simulator }) };
+}
+
+/**
+ * The judges a record's `judge.name` names: one, or those a merge of shards judged by different
+ * judges listed, each quoted (`"panel of 2: openai a, openai b", "openai c"`), so that a merge
+ * merged again names each judge once, never a list inside a list; likewise the meaning judges and
+ * prompt versions of its `meaning` (mergedMeaning).
+ */
+function judgeList(name: string): string[] {
+  if (!name.startsWith('"')) return [name];
+  try {
+    const list: unknown = JSON.parse(`[${name}]`);
+    return Array.isArray(list) && list.length > 1 && list.every((n) => typeof n === 'string') ? (list as string[]) : [name];
+  } catch {
+    return [name];
+  }
 }
 
 /**
@@ -765,7 +826,8 @@ function mergedModels(records: readonly RunRecord[], shard: (i: number) => strin
  * without the provider or address of its meaning judge). Shards that checked meaning otherwise
  * (another `meaning` in config.yml, another judge it fell back to) are said, as different judges
  * are (mergedModels): a line in the log names each shard's, and the merged run names every meaning
- * judge, in the order first given, with its provider or address when that is what differs; shards
+ * judge and prompt version, each quoted, in the order first given, with its provider or address
+ * when that is what differs; shards
  * with different checks (`judge` beside `facts`) have no one check of the run: it says none.
  */
 function mergedMeaning(records: readonly RunRecord[], shard: (i: number) => string, log: (line: string) => void): Pick<RunRecord, 'meaning'> {
@@ -779,25 +841,34 @@ function mergedMeaning(records: readonly RunRecord[], shard: (i: number) => stri
     (a.check !== 'judge' || (a.model === b.model && a.promptVersion === b.promptVersion && (a.provider === undefined || b.provider === undefined || a.provider === b.provider) && sameEndpoint(a.endpoint, b.endpoint)));
   if (said.every((m) => alike(m, first))) return { meaning: first };
   const distinct = (of: (m: Meaning) => string | undefined): string[] => [...new Set(said.flatMap((m) => (of(m) === undefined ? [] : [of(m) as string])))];
-  const [providers, endpoints, prompts] = [distinct((m) => m.provider), distinct((m) => (m.endpoint === undefined ? undefined : hideEndpointTokens(m.endpoint))), distinct((m) => m.promptVersion)];
-  const judgeOf = (m: Meaning): string =>
-    `${providers.length > 1 && m.provider !== undefined ? `${m.provider} ` : ''}${m.model ?? 'no model'}${endpoints.length > 1 && m.endpoint !== undefined ? ` at ${hideEndpointTokens(m.endpoint)}` : ''}`;
+  const [providers, endpoints] = [distinct((m) => m.provider), distinct((m) => (m.endpoint === undefined ? undefined : hideEndpointTokens(m.endpoint)))];
+  // A merge's meaning names its judges and prompts each quoted (judgeList): each is one of them, never a list inside a list.
+  const prompts = [...new Set(said.flatMap((m) => judgeList(m.promptVersion)))];
+  const judgesOf = (m: Meaning): string[] =>
+    m.model === null
+      ? []
+      : judgeList(m.model).map((model) => `${providers.length > 1 && m.provider !== undefined ? `${m.provider} ` : ''}${model}${endpoints.length > 1 && m.endpoint !== undefined ? ` at ${hideEndpointTokens(m.endpoint)}` : ''}`);
+  // Each quoted, as the merged judges are (mergedModels): a name may hold ", ".
+  const listed = (names: readonly string[]): string => names.map((n) => JSON.stringify(n)).join(', ');
   const words = (m: Meaning | undefined): string =>
-    m === undefined ? 'not recorded (an older agent-replay)' : `check ${m.check}${m.check === 'judge' ? `, ${judgeOf(m)}${prompts.length > 1 ? `, prompt ${m.promptVersion}` : ''}` : ''}`;
+    m === undefined
+      ? 'not recorded (an older agent-replay)'
+      : `check ${m.check}${m.check === 'judge' ? `, ${m.model === null ? 'no model' : listed(judgesOf(m))}${prompts.length > 1 ? `, prompt ${listed(judgeList(m.promptVersion))}` : ''}` : ''}`;
   const checks = distinct((m) => m.check);
   const named = checks.length > 1 ? 'says none, as no one check was the run\'s' : 'names every meaning judge';
   log(
     `the shards checked meaning differently (${records.map((r, i) => `${shard(i)}: ${words(r.meaning)}`).join('; ')}): the merged run ${named}; give every shard's job the same meaning settings (config.yml's meaning, and the judge it asks: the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`,
   );
   if (checks.length > 1) return {};
-  const models = [...new Set(said.flatMap((m) => (m.model === null ? [] : [judgeOf(m)])))];
+  const models = [...new Set(said.flatMap(judgesOf))];
+  const one = (names: readonly string[]): string => (names.length === 1 ? (names[0] as string) : listed(names));
   return {
     meaning: {
       check: first.check,
-      model: models.length === 0 ? null : models.join(', '),
+      model: models.length === 0 ? null : one(models),
       ...(providers.length === 1 ? { provider: providers[0] as NonNullable<Meaning['provider']> } : {}),
       ...(endpoints.length === 1 ? { endpoint: endpoints[0] as string } : {}),
-      promptVersion: prompts.join(', '),
+      promptVersion: one(prompts),
     },
   };
 }

@@ -539,7 +539,7 @@ function buildRunRecordSchema() {
         count: z.number().int().min(1),
         minPass: z.number().int().min(1),
         max: z.number().int().min(2).optional(),
-        flags: z.strictObject({ count: z.number().int().min(1).optional(), max: z.number().int().min(1).optional() }).optional(),
+        flags: z.strictObject({ count: z.number().int().min(1).optional(), max: z.number().int().min(1).optional(), changed: z.number().int().nonnegative().optional() }).optional(),
       })
       .optional(),
     // Within schema version 1 (docs/results-json.md): absent when the pull request did not edit the suite, and in older records.

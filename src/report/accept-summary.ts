@@ -5,7 +5,7 @@
 import type { AcceptanceView } from './context.js';
 import { clip, codeSpan, escapeInline, safeUrl } from './escape.js';
 import { LIMITS } from './item-parts.js';
-import { commandsBlock, labelList, refusedList, suiteLine } from './blocks.js';
+import { capitalized, commandsBlock, labelList, refusedList, suiteLine } from './blocks.js';
 import { shortSha } from './model.js';
 import { plural, thousands } from '../words.js';
 
@@ -67,7 +67,7 @@ function summaryOf(s: AcceptSummary): string {
       ].join('\n');
     case 'refused':
       // A reason may quote a tampered artifact's schema errors: clipped, so the summary stays far under GitHub's 1 MiB.
-      return [heading(s.pr, 'baselines not accepted'), '', escapeInline(clip(s.reason, LIMITS.detailBlock)), ''].join('\n');
+      return [heading(s.pr, 'baselines not accepted'), '', escapeInline(clip(capitalized(s.reason), LIMITS.detailBlock)), ''].join('\n');
     case 'stopped':
       return [
         heading(s.pr, 'stopped'),

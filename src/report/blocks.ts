@@ -176,7 +176,8 @@ export function runRateLine(model: Pick<ReportModel, 'runRate' | 'tooFew'>, kind
   return few === null ? line : `${line}\n\n${few}`;
 }
 
-function capitalized(s: string): string {
+/** `s` with its first letter a capital: a reason that opens a sentence of its own (a refusal under its heading). */
+export function capitalized(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 

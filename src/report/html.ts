@@ -17,7 +17,7 @@
 
 import type { CoverageResult, DriftVerdict, RunRecord } from '../types.js';
 import { agreementReport, formatAgreement, type Agreement, type AgreementGroup, type AgreementReport } from '../evaluate/agreement.js';
-import { incompleteText } from '../evaluate/shard.js';
+import { incompleteText, MIXED_SELECTION } from '../evaluate/shard.js';
 import { suiteEditsParts } from './suite-edits.js';
 import { causeLine, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
@@ -334,7 +334,7 @@ function notices(run: RunRecord, total: number): string {
   if (s) {
     const why = [s.rerunOf ? `a rerun of what did not pass in ${s.rerunOf}` : '', s.only ? `--only ${s.only.join(',')}` : ''].filter(Boolean).join(', ');
     // Both null only in a merge of shards given different ones (docs/results-json.md): its labels say what was replayed.
-    out.push(`Part of the suite: ${why || 'shards replayed with different --rerun or --only (or none)'}; ${thousands(s.labels.length)} ${s.labels.length === 1 ? 'item' : 'items'} replayed.`);
+    out.push(`Part of the suite: ${why || `shards ${MIXED_SELECTION}`}; ${thousands(s.labels.length)} ${s.labels.length === 1 ? 'item' : 'items'} replayed.`);
   }
   // Baselines whose item is gone (docs/action.md, "The PR comment"): named, as in the comment.
   const removed = run.removed ?? [];

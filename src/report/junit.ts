@@ -9,6 +9,7 @@
 import type { Check, DriftVerdict, ErrorKind, PersonaErrorKind, RunRecord, ToolCall } from '../types.js';
 import { answeredInRun, causeLine, causeOf, incompleteParts, incompleteText, tallies, unverifiedText, type Cause, type CauseItem } from '../evaluate/index.js';
 import { clip, oneLine } from './escape.js';
+import { suiteFolderNamedBy } from '../suite/repo-path.js';
 import { buildModel, DRIFT_WORDS, ERROR_KIND_WORDS, routeText, viewOf, type FixtureView, type ReportModel, type ScriptView } from './model.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
@@ -249,8 +250,11 @@ export function renderJUnit(run: RunRecord): string {
   const incomplete = run.incomplete == null ? null : incompleteParts(run.incomplete);
   // Its file is the suite folder whose shards it merges, which the checkout has: without one,
   // mikepenz/action-junit-report looked for a file named `agent-replay.*` anywhere in the
-  // repository and annotated the first it found (docs/cli.md, "report").
-  const suiteFile = run.suitePath === undefined ? '' : ` file="${xmlAttr(run.suitePath)}"`;
+  // repository and annotated the first it found (docs/cli.md, "report"). Records without
+  // `suitePath` (made outside a git repository, or by an older agent-replay) name it by their
+  // items' files, as the other test cases' `file` and the comment's file references do.
+  const folder = run.suitePath ?? [...run.fixtures, ...personas].map((i) => suiteFolderNamedBy(i.file)).find((f) => f !== null);
+  const suiteFile = folder === undefined ? '' : ` file="${xmlAttr(folder)}"`;
   const extra = incomplete === null ? 0 : 1;
   const counts = `tests="${run.fixtures.length + personas.length + extra}" failures="${t.failed}" errors="${t.errored + extra}"`;
   const time = `time="${seconds(run.durationMs)}"`;

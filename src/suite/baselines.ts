@@ -9,7 +9,7 @@ import { isValidLabel, LABEL_RULE } from './labels.js';
 import { shellWord } from '../words.js';
 import { namedRecord } from './named-record.js';
 import { hideEndpointTokens } from '../endpoint.js';
-import { deepJsonOffset, jsonErrorOffset, jsonErrorWords, lineColumnAt, MAX_JSON_DEPTH, trailingCommaError } from './json-depth.js';
+import { cutShortAt, deepJsonOffset, jsonErrorOffset, jsonErrorWords, lineColumnAt, MAX_JSON_DEPTH, trailingCommaError } from './json-depth.js';
 
 export const routeSchema = z.strictObject({ conversation: z.string(), stage: z.string() });
 
@@ -118,6 +118,9 @@ export const personaBaselineSchema = z.strictObject({
       time: timeSplitSchema.nullable().optional(),
     }),
   ),
+  // Scripted follow-ups only: whether the agent or the script's last message ended the accepted conversation.
+  // Added within schema version 1 (docs/personas.md, "Baselines and drift"): absent in older baselines.
+  endedBy: z.enum(['agent', 'script']).optional(),
   // Simulated scripts only: the simulator's done reason when it ended the accepted conversation.
   // Added within schema version 1 (docs/simulated-users.md): goal, instructions and persona, absent in older baselines.
   simulation: z.strictObject({ doneReason: z.string().nullable(), goal: z.string().optional(), instructions: z.string().nullable().optional(), persona: z.string().nullable().optional() }).optional(),
@@ -221,6 +224,7 @@ export function serializePersonaBaseline(b: PersonaBaseline): string {
       ...(t.source !== undefined ? { source: t.source } : {}),
       ...(t.time != null ? { time: serializeTime(t.time) } : {}),
     })),
+    ...(b.endedBy !== undefined ? { endedBy: b.endedBy } : {}),
     ...(b.simulation !== undefined
       ? { simulation: { doneReason: b.simulation.doneReason, ...(b.simulation.goal !== undefined ? { goal: b.simulation.goal, instructions: b.simulation.instructions ?? null } : {}), ...(b.simulation.persona !== undefined ? { persona: b.simulation.persona } : {}) } }
       : {}),
@@ -324,6 +328,17 @@ export function checkBaselineFile(file: string, fileLabel: string, written: stri
     data = JSON.parse(text);
   } catch (e) {
     const message = (e as Error).message;
+    // An empty file, or one cut short, said so at where it stops, not in the parser's words for
+    // the token it expected next ("Expected double-quoted property name", at a line past the text).
+    if (text.trim() === '') {
+      errors.push({ file, line: 1, column: 1, message: 'invalid JSON: the file is empty', fix: rewriteFix(file, `an empty file holds no baseline: delete it and accept ${JSON.stringify(fileLabel)} again`) });
+      return { baseline: null, errors };
+    }
+    const cut = cutShortAt(text, message);
+    if (cut !== null) {
+      errors.push({ file, ...lineColumnAt(text, cut), message: 'invalid JSON: the file ends here, with a string, list or object not closed (cut short, or a closing quote or bracket left out)', fix: rewriteFix(file, 'complete it by hand') });
+      return { baseline: null, errors };
+    }
     const trailing = trailingCommaError(text, message);
     if (trailing !== null) {
       errors.push({ file, line: trailing.line, column: trailing.column, message: `invalid JSON: ${trailing.words}`, fix: rewriteFix(file, trailing.fix) });

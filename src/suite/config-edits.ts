@@ -14,7 +14,7 @@ import type { ConfigEdit } from '../types.js';
 import { DEFAULT_ALPHA, DEFAULT_LATENCY, DEFAULT_MAX_TOKENS, defaultConfig, modelFromJudge, panelMemberConfig, PRESETS, type JudgeConfig } from '../config.js';
 import { hideEndpointTokens, looksLikeToken, urlEndpoint } from '../endpoint.js';
 import { line } from '../assertions/format.js';
-import { SECRET_KEY } from './config-file.js';
+import { SECRET_KEY } from './secret-key.js';
 import * as agentSection from './config/agent.js';
 import * as judgeSection from './config/judge.js';
 import * as simulatorSection from './config/simulator.js';

@@ -19,6 +19,7 @@ import * as regex from './config/regex.js';
 import * as repeat from './config/repeat.js';
 import { issueMaker, type IssueAt, type Resolution } from './config/shared.js';
 import { urlCredentialSecrets } from './url-credentials.js';
+import { SECRET_KEY } from './secret-key.js';
 import * as simulator from './config/simulator.js';
 import * as stats from './config/stats.js';
 import * as traces from './config/traces.js';
@@ -50,11 +51,6 @@ export interface ConfigFileResult {
   secrets: string[];
 }
 
-/**
- * Key names whose values are credentials, at any depth and however the key around them is spelt:
- * `apiKey`, a token, an `Authorization` or `X-Api-Key` header, a deployment's protection bypass.
- */
-export const SECRET_KEY = /api[-_]?key|token$|secret|passw|auth|credential|cookie|bypass|signature/i;
 /** A value that is only a `${NAME}` reference: substituted, and a secret then, by substituteEnv. */
 const ENV_REFERENCE = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
 
@@ -65,6 +61,16 @@ function writtenSecrets(data: unknown, out: string[] = []): string[] {
     if (SECRET_KEY.test(key) && (typeof value === 'string' || typeof value === 'number')) {
       if (!ENV_REFERENCE.test(String(value))) out.push(String(value));
     } else writtenSecrets(value, out);
+  }
+  return out;
+}
+
+/** The addresses written in config.yml (`url`, `baseUrl`), at any depth. */
+function writtenAddresses(data: unknown, out: string[] = []): string[] {
+  if (data === null || typeof data !== 'object') return out;
+  for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
+    if (/^(?:url|baseUrl)$/.test(key) && typeof value === 'string') out.push(value);
+    else writtenAddresses(value, out);
   }
   return out;
 }
@@ -132,10 +138,9 @@ export function resolveConfigFile(
   // A key or header written into the file itself (not from `${ENV}`) is a secret all the same:
   // redacted wherever the run or its errors would show it, a misspelt key's line included.
   substituted.secrets.push(...writtenSecrets(raw));
-  // So is the user and password in agent.url, though the address does not parse (its error quotes it).
-  const agentSection = (raw as Record<string, unknown>).agent;
-  const writtenUrl = isMapping(agentSection) ? (agentSection as Record<string, unknown>).url : undefined;
-  if (typeof writtenUrl === 'string') substituted.secrets.push(...urlCredentialSecrets(writtenUrl));
+  // So are the credentials an address carries (agent.url, a judge's baseUrl...: a user and password,
+  // a key in its query or path), though the address does not parse (its error quotes it).
+  substituted.secrets.push(...writtenAddresses(raw).flatMap(urlCredentialSecrets));
   r.errors.push(...(unsetVariables === 'ignore' ? substituted.issues.filter((i) => !substituted.unset.includes(i)) : substituted.issues));
   // A value whose `${NAME}` was not read is checked once, as that reference: not again as the
   // text left without it (`${PREVIEW_URL}/api/chat` is not "not a valid URL" as well).

@@ -272,7 +272,7 @@ function suiteRoot(paths: SuitePaths, found: Findings, dir: string): SuiteRoot |
   if (real === null) return { real: paths.dir, shown };
   const realCwd = realPathOrNull(paths.cwd) ?? paths.cwd;
   if (isInside(paths.cwd, paths.dir) && !isInside(realCwd, real)) {
-    found.errors.push(outsideIssue(shown, `the suite folder ${shown}`, 'the repository (the working directory)'));
+    found.errors.push(outsideIssue(shown, `the suite folder ${shown}`, 'the repository (the working directory)', 'folder'));
     return null;
   }
   const link = isInside(paths.cwd, paths.dir) ? linkOnTheWay(paths.cwd, paths.dir) : null;
@@ -349,11 +349,13 @@ function overrideConfig(config: Config | null, overrides: ConfigOverrides, sourc
 
 /**
  * The agent's address, from the file or a flag, may carry a user and password, which its requests
- * send as basic auth: both forms are secrets (docs/configuration.md, "config.yml").
+ * send as basic auth: both forms are secrets (docs/configuration.md, "config.yml"); so is a key in
+ * its query or path, or the judge's (docs/security.md, "Secrets").
  */
 function agentUrlSecrets(config: Config | null, overrides: ConfigOverrides | undefined, found: Findings): void {
   // The file's address and the flag's: an invalid one is quoted in its error, as written.
-  const credentials = [...new Set([...urlCredentialSecrets(config?.agent.url), ...urlCredentialSecrets(overrides?.agentUrl)])];
+  const addresses = [config?.agent.url, overrides?.agentUrl, config?.judge?.baseUrl, overrides?.judge?.baseUrl];
+  const credentials = [...new Set(addresses.flatMap((url) => urlCredentialSecrets(url)))];
   found.secrets.push(...credentials);
   config?.secrets.push(...credentials);
 }
@@ -362,20 +364,25 @@ const isYamlName = (name: string): boolean => /\.ya?ml$/i.test(name);
 
 /**
  * A file in the fixtures or personas folder whose name looks meant to be read (`refund.ym`,
- * `refund.yml~`, `refund.json`) is said to be left out, not skipped without a word
- * (docs/fixtures.md, at its top); other files (a README) are left alone.
+ * `refund.yml~`, `refund.json`), or in the baselines folder (`refund.JSON`, `refund.json.orig`,
+ * `refund.yml`), is said to be left out, not skipped without a word (docs/fixtures.md, at its top
+ * and "Baselines"); other files (a README) are left alone.
  */
-function notReadWarning(shown: string, what: 'fixtures' | 'persona scripts', found: Findings): void {
+function notReadWarning(shown: string, what: 'fixtures' | 'persona scripts' | 'baselines', found: Findings): void {
   const name = shown.slice(shown.lastIndexOf('/') + 1);
-  const typo = /\.(?:y[a-z]{0,3}|ya?ml\W.*|ya?ml[a-z0-9]+|json)$/i.exec(name);
+  const baselines = what === 'baselines';
+  const typo = (baselines ? /\.(?:j[a-z]{0,3}|json\W.*|json[a-z0-9]+|ya?ml)$/i : /\.(?:y[a-z]{0,3}|ya?ml\W.*|ya?ml[a-z0-9]+|json)$/i).exec(name);
   if (typo === null) return;
   const stem = name.slice(0, typo.index);
+  const yamlBaseline = baselines && /^\.ya?ml$/i.test(typo[0]);
   found.warnings.push({
     file: shown,
     line: null,
     column: null,
-    message: `not read: ${what} are read from .yml and .yaml files only`,
-    fix: `rename it to ${stem}.yml (YAML; a JSON document is YAML too) to have it read, or move it out of the folder`,
+    message: baselines ? 'not read: baselines are read from <label>.json files only' : `not read: ${what} are read from .yml and .yaml files only`,
+    fix: yamlBaseline
+      ? 'a baseline is the JSON file acceptance writes (agent-replay accept writes <label>.json): move this one out of the folder'
+      : `rename it to ${stem}.${baselines ? 'json' : 'yml (YAML; a JSON document is YAML too)'} to have it read, or move it out of the folder`,
   });
 }
 
@@ -417,6 +424,7 @@ async function loadFixtures(paths: SuitePaths, root: SuiteRoot, found: Findings)
     true,
     (file) => notReadWarning(paths.show(file), 'fixtures', found),
     (folder) => folderNamedLikeFile(paths.show(folder), 'fixture', found),
+    (link, real) => found.errors.push(linkedFolderIssue(paths.show(link), real, root)),
   );
   if (listed !== null && 'refused' in listed) {
     found.errors.push(refusedFolder(listed, fixturesShown, 'the fixtures folder', root));
@@ -474,6 +482,7 @@ async function loadPersonas(paths: SuitePaths, root: SuiteRoot, found: Findings)
     true,
     (file) => notReadWarning(paths.show(file), 'persona scripts', found),
     (folder) => folderNamedLikeFile(paths.show(folder), 'persona script', found),
+    (link, real) => found.errors.push(linkedFolderIssue(paths.show(link), real, root)),
   );
   if (listed !== null && 'refused' in listed) {
     found.errors.push(refusedFolder(listed, paths.show(paths.personasDir), 'the personas folder', root));
@@ -625,7 +634,14 @@ async function loadBaselines(
 ): Promise<{ baselines: Map<string, Baseline>; personaBaselines: Map<string, PersonaBaseline> }> {
   const baselines = new Map<string, Baseline>();
   const personaBaselines = new Map<string, PersonaBaseline>();
-  const listed = await listSuiteFiles(paths.baselinesDir, root, (name) => name.endsWith('.json'), false, undefined, (folder) => folderNamedLikeFile(paths.show(folder), 'baseline', found));
+  const listed = await listSuiteFiles(
+    paths.baselinesDir,
+    root,
+    (name) => name.endsWith('.json'),
+    false,
+    (file) => notReadWarning(paths.show(file), 'baselines', found),
+    (folder) => folderNamedLikeFile(paths.show(folder), 'baseline', found),
+  );
   if (listed !== null && 'refused' in listed) {
     found.errors.push(refusedFolder(listed, paths.show(paths.baselinesDir), 'the baselines folder', root));
     return { baselines, personaBaselines };
@@ -931,6 +947,8 @@ async function listSuiteFiles(
   onSkipped?: (file: string) => void,
   /** Told of each folder whose name `keep` takes (`refund.yml/`): it is walked as any folder (when recursive), never read as a file. */
   onFolderNamedLikeFile?: (folder: string) => void,
+  /** Told of each symbolic link to a folder met in a recursive walk (the link, where it leads): it is not followed. */
+  onLinkedFolder?: (link: string, real: string) => void,
 ): Promise<ListedFile[] | null | RefusedFolder> {
   try {
     if (!(await fs.stat(folder)).isDirectory()) return null;
@@ -964,13 +982,26 @@ async function listSuiteFiles(
       } else if ((entry.isFile() || entry.isSymbolicLink()) && keep(entry.name)) {
         out.push({ path: full, real: entry.isSymbolicLink() ? null : real, rel });
       } else if (entry.isFile() || entry.isSymbolicLink()) {
-        onSkipped?.(full);
+        // A link to a folder is no subfolder: walked, its items would be read through the link.
+        const leadsTo = recursive && entry.isSymbolicLink() ? linkedFolder(full) : null;
+        if (leadsTo !== null) onLinkedFolder?.(full, leadsTo);
+        else onSkipped?.(full);
       }
     }
   };
   await walk(folder, realFolder, '');
   if (nested !== null) return { refused: 'repository', real: nested };
   return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+}
+
+/** Where the symbolic link `link` leads when that is a folder; null when it leads to a file or nowhere. */
+function linkedFolder(link: string): string | null {
+  const real = realPathOrNull(link);
+  try {
+    return real !== null && statSync(real).isDirectory() ? real : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -984,7 +1015,7 @@ interface RefusedFolder {
 
 /** The error of a folder not walked (`what`: `the fixtures folder`): where it leads is named only inside the suite folder. */
 function refusedFolder(folder: RefusedFolder, shown: string, what: string, root: SuiteRoot): ConfigIssue {
-  if (folder.refused === 'outside') return outsideIssue(shown, `${what} ${shown}`, `the suite folder ${root.shown}`);
+  if (folder.refused === 'outside') return outsideIssue(shown, `${what} ${shown}`, `the suite folder ${root.shown}`, 'folder');
   if (folder.refused === 'link') return linkIssue(shown, `${what} ${shown}`, shownInSuite(folder.real, root.real, root.shown), 'folder');
   return {
     file: shown,
@@ -993,6 +1024,17 @@ function refusedFolder(folder: RefusedFolder, shown: string, what: string, root:
     message: `${what} ${shown} holds a git repository of its own (a submodule) in ${shownInSuite(folder.real, root.real, root.shown)}: refused, nothing was read from it`,
     fix: "copy its files into the suite's own repository: a pull request that moves a submodule to another commit changes its files without their comparison with its base",
   };
+}
+
+/**
+ * A subfolder of fixtures/ or personas/ that is a symbolic link: refused as a suite file that is
+ * one (docs/security.md, "Hostile files"), an error rather than a folder passed over, whose items
+ * would silently not run.
+ */
+function linkedFolderIssue(shown: string, real: string, root: SuiteRoot): ConfigIssue {
+  return isInside(root.real, real)
+    ? linkIssue(shown, 'the folder', shownInSuite(real, root.real, root.shown), 'folder')
+    : outsideIssue(shown, 'the folder', `the suite folder ${root.shown}`, 'folder');
 }
 
 /** A file listed in a suite folder, with its path under that folder in forward slashes (`group/refunds.yml`). */

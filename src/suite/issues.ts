@@ -193,6 +193,11 @@ const OTHER_NAMES: Record<string, readonly string[]> = {
   assertions: ['assert'],
   check: ['assert'],
   checks: ['assert'],
+  // An assertion's kind (docs/fixtures.md, "Assertions"), as other tools name theirs.
+  includes: ['contains'],
+  matches: ['regex'],
+  pattern: ['regex'],
+  rubric: ['judge'],
   endpoint: ['url', 'baseUrl'],
   uri: ['url', 'baseUrl'],
   url: ['baseUrl'],
@@ -526,13 +531,13 @@ function inMilliseconds(key: string, hint: string): boolean {
  * order ("30 seconds is 30000" fits an agent's timeout, not a 300 ms `latency.minDeltaMs`).
  * `parent`: the key of the mapping it is in (`regex` for the regex's 100 ms timeout).
  */
-function millisecondsExample(hint: string, parent: string | null): string {
-  if (hint === 'timeoutMs') return parent === 'regex' ? '0.1 seconds is 100' : '30 seconds is 30000';
-  if (hint === 'backoffMs') return '0.25 seconds is 250';
-  if (hint === 'minDeltaMs') return '0.3 seconds is 300';
-  if (hint === 'waitMs') return '5 seconds is 5000';
-  if (hint === 'maxLatencyMs' || hint === 'maxTurnLatencyMs') return '2 seconds is 2000';
-  return '1 second is 1000';
+function millisecondsExample(hint: string, parent: string | null): { seconds: string; ms: number } {
+  if (hint === 'timeoutMs') return parent === 'regex' ? { seconds: '0.1 seconds', ms: 100 } : { seconds: '30 seconds', ms: 30000 };
+  if (hint === 'backoffMs') return { seconds: '0.25 seconds', ms: 250 };
+  if (hint === 'minDeltaMs') return { seconds: '0.3 seconds', ms: 300 };
+  if (hint === 'waitMs') return { seconds: '5 seconds', ms: 5000 };
+  if (hint === 'maxLatencyMs' || hint === 'maxTurnLatencyMs') return { seconds: '2 seconds', ms: 2000 };
+  return { seconds: '1 second', ms: 1000 };
 }
 
 /** The key of the mapping at `path`: its last key, null at the top level or in a list. */
@@ -579,7 +584,7 @@ interface InnerSlip {
  * line shown does not lead to the next error.
  */
 function renameFix(src: SourceFile, pos: Position, key: string, hint: string, parent: string | null, inner: readonly InnerSlip[] = []): string {
-  if (inMilliseconds(key, hint)) return `did you mean ${quote(hint)}? it is in milliseconds: rename the key and give the value in milliseconds (${millisecondsExample(hint, parent)})`;
+  if (inMilliseconds(key, hint)) return `did you mean ${quote(hint)}? it is in milliseconds: rename the key and give the value in milliseconds (${(({ seconds, ms }) => `${seconds} is ${String(ms)}`)(millisecondsExample(hint, parent))})`;
   let fixed = renamedAt(lineOf(src, pos.line), pos, key, hint);
   if (fixed === null) return `did you mean ${quote(hint)}? rename the key`;
   // Right to left, so that the columns of the keys before each hold.
@@ -665,6 +670,10 @@ function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name:
     // `${NAME}` gives text (docs/configuration.md, "Environment variables and secrets").
     if (/\$\{[A-Za-z_][A-Za-z0-9_]*\}/.test(text)) return `write the number itself: a \${NAME} reference is read as text, which ${name} does not take`;
     if (quotedNumber(ctx.schema, rel, value) !== null) return `write the number without quotes: ${lead}${text}`;
+    // `timeoutMs: 30_000`, `30,000`: digits grouped, which YAML 1.2 reads as text (docs/configuration.md, "How YAML is read").
+    const grouped = /^\d{1,3}(?:([_,])\d{3})+$/.exec(text);
+    const ungrouped = grouped === null ? null : Number(text.replace(/[_,]/g, ''));
+    if (grouped !== null && takes(ungrouped)) return `write the number without its ${grouped[1] === '_' ? 'underscores' : 'commas'}, which make it text in YAML: ${lead}${String(ungrouped)}`;
     const duration = /^(\d+(?:\.\d+)?)\s*(ms|s|sec|m|min)$/i.exec(text);
     const last = rel[rel.length - 1];
     // `capUsd: $1.00`, `agentTurnUsd: 0.01 USD`: an amount in USD written with its currency.
@@ -816,12 +825,12 @@ function numberFix(ctx: TranslateContext, rel: readonly PathSegment[], name: str
   // A range checked after the schema (rangeCheckedAfter) bounds the fix's number too: `threshold: twenty` is not told `threshold: 20`.
   const takes = (v: number): boolean => schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(v).success && withinCheckedRange(sch, v));
   if (meant !== undefined && takes(meant)) return `write the number in digits (${name} is ${range.words}): ${lead}${String(meant)}`;
-  // A duration's example is a plausible wait (30 seconds), not its least value (1 ms).
   // `minDeltaMs: 300.5`: the whole number nearest to what was written, not a made-up example.
   if (typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value) && takes(Math.round(value))) return `change ${name} to ${range.words}: ${lead}${String(Math.round(value))}`;
   const last = rel[rel.length - 1];
-  const ms = typeof last === 'string' && /Ms$/.test(last) && takes(30000);
-  const example = ms ? `, e.g. ${lead}30000 (30 seconds)` : range.example !== null && takes(range.example) ? `, e.g. ${lead}${String(range.example)}` : '';
+  // A duration's example is a plausible value of that setting (30 seconds for a timeout, 0.1 for the regex's), not its least value (1 ms).
+  const ms = typeof last === 'string' && /Ms$/.test(last) ? millisecondsExample(last, parentKey(rel.slice(0, -1))) : null;
+  const example = ms !== null && takes(ms.ms) ? `, e.g. ${lead}${String(ms.ms)} (${ms.seconds})` : range.example !== null && takes(range.example) ? `, e.g. ${lead}${String(range.example)}` : '';
   return `change ${name} to ${range.words}${example}`;
 }
 

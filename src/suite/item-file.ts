@@ -3,7 +3,7 @@
 // their paths in the file; what is wrong with the file as a whole is pushed as issues.
 
 import * as z from 'zod';
-import { describeValue, translateZodIssues, type ConfigIssue } from './issues.js';
+import { describeValue, meantKey, translateZodIssues, type ConfigIssue } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 
 export interface ItemFileRule {
@@ -62,9 +62,26 @@ export function itemsOfFile(src: SourceFile, data: unknown, rule: ItemFileRule, 
     if (list.length === 0) out.warnings.push({ file: src.file, ...src.valueAt([rule.key]), ...rule.emptyList });
     return list;
   }
+  const misspelt = misspeltListKey(data, rule);
+  if (misspelt !== null) {
+    // `fixture:` over a list: the list form misspelt, said once at its key (not also as a fixture
+    // missing its label and message), and its items are checked as the list's.
+    const parsed = rule.listSchema.safeParse(data);
+    if (!parsed.success) out.errors.push(...translateZodIssues({ src, schema: rule.listSchema, data, base: [] }, parsed.error.issues));
+    return (data as Record<string, unknown[]>)[misspelt]!.map((d, i) => ({ data: d, path: [misspelt, i] }));
+  }
   if (typeof data === 'object') return [{ data, path: [] }];
   out.errors.push({ file: src.file, ...src.valueAt([]), ...rule.neither(describeValue(data)) });
   return [];
+}
+
+/** The one key of a mapping that holds a list under a misspelling of the list form's key (`fixture:`, `Fixtures:`); null otherwise. */
+function misspeltListKey(data: unknown, rule: ItemFileRule): string | null {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return null;
+  const keys = Object.keys(data);
+  const key = keys[0];
+  if (keys.length !== 1 || key === undefined || !Array.isArray((data as Record<string, unknown>)[key])) return null;
+  return meantKey(key, [rule.key]) === rule.key ? key : null;
 }
 
 /**

@@ -165,6 +165,35 @@ export function trailingCommaError(text: string, message: string): { line: numbe
   };
 }
 
+/** True when JSON text stops inside an object, an array or a string: a file cut off while it was copied or written. */
+export function endsEarly(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') depth++;
+    else if (ch === '}' || ch === ']') depth--;
+  }
+  return inString || depth > 0;
+}
+
+/**
+ * Where a file cut short (endsEarly) stops: just after its last character that is not white space,
+ * when JSON.parse's mistake is there (only white space after it), which is where the text ends,
+ * not at the parser's words for what it expected; null for a mistake elsewhere (a quote left out
+ * in the middle of the file).
+ */
+export function cutShortAt(text: string, message: string): number | null {
+  if (!endsEarly(text)) return null;
+  const end = text.trimEnd().length;
+  const offset = jsonErrorOffset(text, message);
+  return offset !== null && offset >= end ? end : null;
+}
+
 /** Where JSON.parse's error `message` about `text` is: its position, else where the text stops being JSON; null when neither says. */
 export function jsonErrorOffset(text: string, message: string): number | null {
   const m = /at position (\d+)/.exec(message);

@@ -4,7 +4,7 @@
 // parser errors quoting binary; its YAML is read by suite/yaml (readYaml).
 
 import { isUtf8 } from 'node:buffer';
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { isInside } from '../fs-safe.js';
 import type { ConfigIssue } from './issues.js';
@@ -36,11 +36,11 @@ function readError(shown: string, e: unknown): ConfigIssue {
   return issue(shown, `cannot read the file (${code})`, 'check that the file exists and is readable');
 }
 
-export function outsideIssue(shown: string, what: string, boundary: string): ConfigIssue {
+export function outsideIssue(shown: string, what: string, boundary: string, kind: 'file' | 'folder'): ConfigIssue {
   return issue(
     shown,
     `${what} resolves outside ${boundary} (a symbolic link): refused, nothing was read from it`,
-    `replace the link with the file itself, inside ${boundary}`,
+    `replace the link with the ${kind} itself, inside ${boundary}`,
   );
 }
 
@@ -73,6 +73,25 @@ export function isLink(p: string): boolean {
   }
 }
 
+/**
+ * A symbolic link whose path does not resolve (`e`: why), most often one that leads to nothing (its
+ * file was moved or deleted, or it names a place on another machine): refused as any link, with
+ * where it leads when that is inside the suite folder, not said to be a file that cannot be read,
+ * which `ls` shows is there. Null when `p` is no link.
+ */
+function unresolvedLinkIssue(p: string, shown: string, realRoot: string, rootShown: string, e: unknown): ConfigIssue | null {
+  let leadsTo: string;
+  try {
+    const dir = realpathSync.native(path.dirname(p));
+    leadsTo = path.resolve(dir, readlinkSync(p));
+  } catch {
+    return null;
+  }
+  if (!isInside(realRoot, leadsTo)) return outsideIssue(shown, 'the file', `the suite folder ${rootShown}`, 'file');
+  const missing = (e as NodeJS.ErrnoException).code === 'ENOENT' ? ', which does not exist' : '';
+  return linkIssue(shown, 'the file', `${shownInSuite(leadsTo, realRoot, rootShown)}${missing}`, 'file');
+}
+
 export interface SuiteFileRef {
   /** The path as listed (inside the suite folder by construction). */
   path: string;
@@ -92,10 +111,10 @@ export function readSuiteText(ref: SuiteFileRef, shown: string, realRoot: string
     try {
       real = realpathSync.native(ref.path);
     } catch (e) {
-      return { issue: readError(shown, e) };
+      return { issue: unresolvedLinkIssue(ref.path, shown, realRoot, rootShown, e) ?? readError(shown, e) };
     }
   }
-  if (!isInside(realRoot, real)) return { issue: outsideIssue(shown, 'the file', `the suite folder ${rootShown}`) };
+  if (!isInside(realRoot, real)) return { issue: outsideIssue(shown, 'the file', `the suite folder ${rootShown}`, 'file') };
   // Known not a link when listed with its real path; else (a link entry, config.yml) asked.
   if (ref.real === null && isLink(ref.path)) return { issue: linkIssue(shown, 'the file', shownInSuite(real, realRoot, rootShown), 'file') };
   let bytes: Buffer;

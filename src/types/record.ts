@@ -493,8 +493,11 @@ export interface RunRepeat {
   minPass: number;
   /** Adaptive attempts: at most `max` (docs/statistics.md, "Adaptive attempts"); absent when not above `count`. */
   max?: number;
-  /** `--repeat N` (`count`) and `--repeat-max M` (`max`) as given; absent when neither was. */
-  flags?: { count?: number; max?: number };
+  /**
+   * `--repeat N` (`count`) and `--repeat-max M` (`max`) as given; absent when neither was.
+   * `changed`: the items replayed whose own `repeat` they changed (absent in older records).
+   */
+  flags?: { count?: number; max?: number; changed?: number };
 }
 
 /** Which shard a record holds: `index` is 1-based as in `--shard i/n`; `suiteHash` names the whole suite. */

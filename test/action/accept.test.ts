@@ -9,6 +9,7 @@ import { parseRecord, serializeRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
 import { metaLine } from '../../src/report/metadata.js';
 import { escapeInline } from '../../src/report/escape.js';
+import { capitalized } from '../../src/report/blocks.js';
 import type { Baseline, RunRecord } from '../../src/types.js';
 import { docsUrl } from '../../src/version.js';
 import { serializeBaseline } from '../../src/suite/index.js';
@@ -349,8 +350,8 @@ describe('accept mode, end to end', () => {
     expect(gh.requests.filter((r) => r.operationName === 'agentReplayCommit')).toEqual([]);
     expect(gh.branch('octo/shop', 'feature')?.head).toBe(HEAD);
     expect(run.stdout).toContain(`::error::baselines not accepted: ${reason}`);
-    expect(run.summary).toContain(`## agent-replay accept: baselines not accepted (pull request #7)\n\n${escapeInline(reason)}\n`);
-    expect(gh.comments('octo', 'shop', 7)[0]!.body).toContain(`**Baselines not accepted.** ${escapeInline(reason)}`);
+    expect(run.summary).toContain(`## agent-replay accept: baselines not accepted (pull request #7)\n\n${escapeInline(capitalized(reason))}\n`);
+    expect(gh.comments('octo', 'shop', 7)[0]!.body).toContain(`**Baselines not accepted.** ${escapeInline(capitalized(reason))}`);
     expect(ourComment()!.body).toContain('refund-policy'); // the reviewed report stays under the notice
     expect(gh.labels('octo', 'shop', 7)).toEqual(labels);
     expect(run.outputs['commit-sha']).toBeUndefined();
@@ -391,7 +392,7 @@ describe('accept mode, end to end', () => {
       /::error::baselines not accepted: the comment was updated at 2026-\S+Z, after the accept-baseline label was applied at 2026-\S+Z: it now shows workflow run 1001, whose replies may not be the ones reviewed, so nothing was written\. Review the comment as it is now, then apply the label again\./,
     );
     expect(run.summary).toContain('## agent-replay accept: baselines not accepted (pull request #7)');
-    expect(ourComment()!.body).toContain('Baselines not accepted.** the comment was updated at');
+    expect(ourComment()!.body).toContain('Baselines not accepted.** The comment was updated at');
     expect(gh.labels('octo', 'shop', 7)).toEqual([]);
     expect(gh.violations).toEqual([]);
     // Reviewed as it is now (with the notice on it), the label applied again commits: the start of
@@ -464,7 +465,7 @@ describe('accept mode, end to end', () => {
     await reviewedCheck({ runStatus: 'in_progress' });
     const first = await accept();
     expect(first.code).toBe(1);
-    expect(ourComment()!.body).toContain('the workflow run 1001 is still running. Wait for it to finish');
+    expect(ourComment()!.body).toContain('The workflow run 1001 is still running. Wait for it to finish');
     expect(ourComment()!.body).not.toContain('in_progress');
     expect(gh.commits).toHaveLength(0);
     gh.addWorkflowRun('octo', 'shop', { id: 1001, headSha: HEAD, status: 'completed', conclusion: 'success' });
@@ -540,7 +541,7 @@ describe('accept mode, end to end', () => {
       /::error::baselines not accepted: the comment was last edited by octo-admin at 2026-\S+Z, not by the check that wrote it: its report and hidden metadata may not be the check's, so nothing was written\. Re-run the check so that it writes the comment again, review it, then apply the label again\./,
     );
     const body = ourComment()!.body;
-    expect(body).toContain('Baselines not accepted.** the comment was last edited by octo-admin');
+    expect(body).toContain('Baselines not accepted.** The comment was last edited by octo-admin');
     // The edited metadata is not kept: a label applied again finds no run to accept, only a new check does.
     expect(parseCommentMetadata(gh.comments('octo', 'shop', 7)[0]!.body)).toBeNull();
     expect(gh.requests.filter((r) => r.operationName === 'agentReplayCommentEdit')).toHaveLength(1);
@@ -950,7 +951,7 @@ describe('a commit GitHub refuses', () => {
     expect(run.code).toBe(1);
     expect(gh.commits).toHaveLength(0);
     expect(gh.labels('octo', 'shop', 7)).toEqual([]);
-    expect(ourComment()!.body).toContain(`**Baselines not accepted.** ${message}`);
+    expect(ourComment()!.body).toContain(`**Baselines not accepted.** ${capitalized(message)}`);
     expect(run.stdout).toContain(`::error::baselines not accepted: ${message}`);
     expect(run.outputs['commit-sha']).toBeUndefined();
     expect(gh.violations).toEqual([]);

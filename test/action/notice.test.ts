@@ -62,8 +62,9 @@ describe('runStateSentence', () => {
 });
 
 describe('refusalNotice', () => {
-  it('keeps a short reason whole', () => {
-    expect(refusalNotice('the run is still running')).toBe('> [!WARNING]\n> **Baselines not accepted.** the run is still running');
+  it('keeps a short reason whole, a sentence of its own after the heading: its first letter a capital', () => {
+    expect(refusalNotice('the run is still running')).toBe('> [!WARNING]\n> **Baselines not accepted.** The run is still running');
+    expect(refusalNotice('GitHub refused the commit')).toBe('> [!WARNING]\n> **Baselines not accepted.** GitHub refused the commit');
   });
 
   it('shortens a long reason, even one that escaping lengthens, so that a full comment stays under GitHub limit', () => {

@@ -5,7 +5,9 @@
 
 import { describe, expect, it } from 'vitest';
 import { ownSuiteResults, reportSuiteDir, type ReadResults } from '../../src/action/report.js';
+import { mergeRecords } from '../../src/record/index.js';
 import type { RunRecord } from '../../src/types.js';
+import { fixture, run } from '../report/fixtures.js';
 
 const record = (suitePath?: string): RunRecord => ({ ...(suitePath === undefined ? {} : { suitePath }) }) as RunRecord;
 const at = (file: string, suitePath?: string): ReadResults => ({ file, record: record(suitePath) });
@@ -14,9 +16,33 @@ const SALES = 'shards/agent-replay-results-apps-sales-.agent-replay-1111111/resu
 describe('ownSuiteResults', () => {
   it("keeps the step's suite's records and those that do not say, skips another suite's", () => {
     const read = [at('shards/a/results.json', '.agent-replay'), at(SALES, 'apps/sales/.agent-replay'), at('shards/old/results.json')];
-    expect(ownSuiteResults(read, '.agent-replay')).toEqual({ kept: [read[0], read[2]], skipped: [{ file: SALES, suitePath: 'apps/sales/.agent-replay' }] });
+    // One that does not say goes with the step whose pattern downloads it: read as its suite's run.
+    expect(ownSuiteResults(read, '.agent-replay')).toEqual({ kept: [read[0], at('shards/old/results.json', '.agent-replay')], skipped: [{ file: SALES, suitePath: 'apps/sales/.agent-replay' }] });
     // The dir input as a workflow may spell it: ./apps/sales/.agent-replay/ is that folder.
-    expect(ownSuiteResults(read, './apps/sales/.agent-replay/').kept).toEqual([read[1], read[2]]);
+    expect(ownSuiteResults(read, './apps/sales/.agent-replay/').kept).toEqual([read[1], at('shards/old/results.json', 'apps/sales/.agent-replay')]);
+  });
+
+  it("a record without suitePath beside a re-run of the step's suite that says it: the merge reads them as this step does, one run given twice, the later one used", () => {
+    // Was: kept as the step's suite's run, then refused by the merge as two runs that cannot be told to be of one suite.
+    const first = run([fixture('a'), fixture('b')], { startedAt: '2026-12-01T09:00:00.000Z' });
+    const rerun = run([fixture('a'), fixture('b', { reply: 'again' })], { startedAt: '2026-12-01T10:00:00.000Z', suitePath: 'apps/a/.agent-replay' });
+    const read: ReadResults[] = [
+      { file: 'shards/old/results.json', record: first },
+      { file: 'shards/new/results.json', record: rerun },
+    ];
+    const { kept } = ownSuiteResults(read, 'apps/a/.agent-replay');
+    const lines: string[] = [];
+    const merged = mergeRecords(
+      kept.map((r) => r.record),
+      kept.map((r) => r.file),
+      (l) => lines.push(l),
+    );
+    expect(merged.fixtures.map((f) => f.reply)).toEqual(['Reply for a.', 'again']);
+    expect(merged.suitePath).toBe('apps/a/.agent-replay');
+    expect(lines).toEqual(['the whole run is given twice (shards/old/results.json and shards/new/results.json: the same items at one commit, a re-run): shards/new/results.json is used (it started later)']);
+    // With a dir input that is no folder inside the repository nothing says its suite: the merge still refuses them, as the CLI's report does.
+    const outside = ownSuiteResults(read, '/abs/suite').kept;
+    expect(() => mergeRecords(outside.map((r) => r.record), outside.map((r) => r.file))).toThrow(/shards\/old\/results\.json does not say its suite folder/);
   });
 
   it("only another suite's records: an error naming the file, its suite and the dir to set", () => {
@@ -44,7 +70,7 @@ describe('ownSuiteResults', () => {
     const two = [...read, at('shards/a/results.json', '.agent-replay'), at('shards/s2/results.json', 'apps/sales/.agent-replay/')];
     expect(() => ownSuiteResults(two, '/abs/suite')).toThrow(
       `report mode: the results files are runs of 2 suites (their suitePath): ${SALES}, shards/s2/results.json are runs of the suite in apps/sales/.agent-replay; shards/a/results.json is a run of the suite in .agent-replay. ` +
-        "A report is of one suite, and these would be merged as one run, so nothing was posted: this step's dir input, /abs/suite, is no folder inside the repository, so none of them can be told to be its suite. " +
+        "A report is of one suite, and these would be merged as one run, so they were not merged: this step's dir input, /abs/suite, is no folder inside the repository, so none of them can be told to be its suite. " +
         "Report each suite in its own step, with its folder as dir (its check step's) and its results artifacts only: dir: apps/sales/.agent-replay with pattern: agent-replay-results-apps-sales-.agent-replay-<commit>*, then dir: .agent-replay with pattern: agent-replay-results-<commit>* " +
         '(shards/old/results.json does not say its suite: it goes with the step whose pattern downloads it)',
     );

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { copyFile, mkdir, mkdtemp } from 'node:fs/promises';
+import { describe, expect, it, vi } from 'vitest';
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import type { FakeGitHub } from '../support/github-server.js';
 import { nativeEcho, type AgentServer } from '../support/agent-server.js';
 import { actionContextOf, gitHubApiOf, HEAD, makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
-import { expandResults, noResultsWords, pullForReport } from '../../src/action/report.js';
+import { expandResults, noResultsWords, pullForReport, reportMode } from '../../src/action/report.js';
+import { envInputGetter, readInputs } from '../../src/action/inputs.js';
+import { serializeRecord } from '../../src/record/index.js';
 import { UserError } from '../../src/errors.js';
 import { mergeRecords, parseRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
@@ -179,7 +181,64 @@ describe('report mode', () => {
     const shard = (name: string) => parseRecord(readFileSync(join(workspace, 'shards', name), 'utf8'), name);
     const merge = () => mergeRecords([shard('shard-0.json'), shard('shard-1.json'), shard('shard-0.json')], ['shards/shard-0.json', 'shards/shard-1.json', 'shards/shard-2.json']);
     expect(merge).toThrow(UserError);
-    expect(merge).toThrow(/^shards overlap: 1 fixture is in more than one shard: "a" \(shard 1 \(shards\/shard-0\.json\) and shard 3 \(shards\/shard-2\.json\)\)/);
+    expect(merge).toThrow(/^shards overlap: 1 fixture is in more than one shard: "a" \(the run shards\/shard-0\.json and the run shards\/shard-2\.json\)/);
+  });
+
+  it('a refused merge still says so on the pull request: the one comment, the refusal escaped and the fix, and the job fails with it', async () => {
+    // Was: the step failed with the refusal and the pull request showed a red check and nothing else.
+    // reportMode in the test's own process against the fake GitHub (docs/contributing.md, "Speed").
+    const workspace = await shards();
+    const read = (name: string) => parseRecord(readFileSync(join(workspace, 'shards', name), 'utf8'), name);
+    const [one, two] = [read('shard-0.json'), read('shard-1.json')];
+    writeFileSync(join(workspace, 'shards', 'shard-0.json'), serializeRecord({ ...one, repeat: { count: 1, minPass: 1 } }));
+    // An artifact's file name is a fork's to write: it reaches the comment as text, never as markup or a mention.
+    const evil = '<img src=x>@octo-team #1';
+    await rm(join(workspace, 'shards', 'shard-1.json'));
+    writeFileSync(join(workspace, 'shards', `${evil}.json`), serializeRecord({ ...two, repeat: { count: 3, minPass: 2, flags: { count: 3 } } }));
+    const summary = join(workspace, 'summary.md');
+    writeFileSync(summary, '');
+    writeFileSync(join(workspace, 'outputs.txt'), '');
+    vi.stubEnv('GITHUB_STEP_SUMMARY', summary);
+    vi.stubEnv('GITHUB_OUTPUT', join(workspace, 'outputs.txt'));
+    const logged: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => logged.push(String(chunk)) > 0);
+    try {
+      const inputs = readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards' }));
+      const ctx = await actionContextOf('pull_request', pullPayload());
+      const deps = { env: {}, cwd: workspace, github: gitHubApiOf(gh), artifacts: { upload: async (name: string) => ({ kind: 'skipped' as const, name, reason: 'not here' }) } };
+      await expect(reportMode(inputs, ctx, deps)).rejects.toThrow(/^shards were run with different repeats: .*the run shards\/<img src=x>@octo-team #1\.json with --repeat 3 \(3 attempts an item, 2 to pass\)/);
+      // Run again (a re-run of the merge job): the one comment is updated, not a second posted.
+      await expect(reportMode(inputs, ctx, deps)).rejects.toThrow(UserError);
+      const comments = gh.comments('octo', 'shop', 7);
+      expect(comments, logged.join('')).toHaveLength(1);
+      const body = comments[0]!.body;
+      expect(body).toContain('## agent-replay: results not merged');
+      expect(body).toContain('**The results files could not be merged into one run**, so this commit has no report and the check failed:');
+      expect(body).toContain('Fix what it names, then run the check again (every shard, then this report)');
+      expect(parseCommentMetadata(body)?.headSha).toBe(HEAD);
+      // As GitHub shows it, but for the word joiners that keep a mention and a reference from linking.
+      const text = visibleText(githubHtml(body)).replace(/\u2060/g, '');
+      expect(text).toContain('shards were run with different repeats: ');
+      expect(text).toContain('the run shards/<img src=x>@octo-team #1.json with --repeat 3 (3 attempts an item, 2 to pass)');
+      expect(text).toContain('run every shard with the same --repeat and --repeat-max');
+      expect(body).not.toContain('<img');
+      expect(body).not.toMatch(/@octo-team|#1\b/);
+      // The job summary says the same; the outputs say the gate failed.
+      expect(readFileSync(summary, 'utf8')).toContain('## agent-replay: results not merged');
+      expect(readFileSync(join(workspace, 'outputs.txt'), 'utf8')).toMatch(/^gate<<[^\n]*\nfailed\n/m);
+      // A fork's artifact naming another pull request (pr-number) gets no refusal there either: its head is not the records' commit.
+      gh.addPull('octo', 'shop', { number: 5, headSha: '2'.repeat(40), headRef: 'victim' });
+      const fork = readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards', 'INPUT_PR-NUMBER': '5' }));
+      const event = await actionContextOf('workflow_run', { action: 'completed', workflow_run: { id: 1001, head_sha: HEAD, pull_requests: [] } });
+      await expect(reportMode(fork, event, deps)).rejects.toThrow(/^shards were run with different repeats/);
+      expect(gh.comments('octo', 'shop', 5)).toEqual([]);
+      // Nothing was merged: no line says the results are in the job summary.
+      expect(logged.join('')).not.toContain('The results are in');
+      expect(logged.join('')).toContain('::warning::comment: not posted on #5: its head is 2222222, but the workflow run 1001 ran on 1111111 (another pull request, or a head that moved since: the check of the new head reports it). The refusal is in the job summary and the error below.');
+    } finally {
+      vi.restoreAllMocks();
+      vi.unstubAllEnvs();
+    }
   });
 
   it('no results file at all (every shard failed before it uploaded, or no download): the folder given, absent or empty, is named with the fix', async () => {

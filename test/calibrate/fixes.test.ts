@@ -9,6 +9,7 @@ import { summarizeCalibration } from '../../src/calibrate/summary.js';
 import type { CalibrationTarget } from '../../src/calibrate/plan.js';
 import { judgeOutcome } from '../../src/assertions/judge.js';
 import { causeOf } from '../../src/evaluate/index.js';
+import { memberReasons } from '../../src/evaluate/causes.js';
 import { createJudge, createPanelJudge } from '../../src/judge/index.js';
 import { escapeInline } from '../../src/report/escape.js';
 import type { Judge, JudgeResult } from '../../src/types.js';
@@ -29,6 +30,9 @@ const answers: Record<string, { status: number; body: unknown } | null> = {
   wordy: { status: 500, body: { error: { message: 'upstream: judge call failed: no usable score in output: unexpected response: no content: an error in the HTTP 200 answer: "x": the answer was cut at the model\'s token limit (y)' } } },
   proxied: { status: 500, body: { error: { message: 'gw: the proxy refused the tunnel (CONNECT): HTTP 403' } } },
   echoes: { status: 500, body: { error: { message: 'gw: HTTP 429: no connection to the judge opened within 5 ms' } } },
+  // A server's answer unquoted, with "; <word>: " in it (src/judge/http.ts writes `HTTP 500: <its message>`).
+  semicolon: { status: 500, body: { error: { message: 'upstream; note: retry later' } } },
+  semiscore: { status: 500, body: { error: { message: 'upstream; note: no usable score in output' } } },
   scores: { status: 200, body: { choices: [{ message: { role: 'assistant', content: '{"rationale": "meets it", "score": 0.9}' } }] } },
 };
 
@@ -55,7 +59,7 @@ afterAll(async () => {
 function client(name: string): Judge {
   const [model = name, label = null] = name.split(' as ');
   const baseUrl = model === 'untrusted' ? `https://127.0.0.1:${tls.port}/v1` : server.url;
-  return createJudge({ provider: 'openai', baseUrl, model, apiKey: 'sk-k', timeoutMs: model === 'slow' ? 60 : 5_000, retries: 0, backoffMs: 0, concurrency: 2, label });
+  return createJudge({ provider: 'openai', baseUrl, model, apiKey: 'sk-k', timeoutMs: model === 'slow' ? 250 : 5_000, retries: 0, backoffMs: 0, concurrency: 2, label });
 }
 
 /** A member whose request agent-replay could not make (it throws: src/judge/panel.ts counts it "judge call failed"). */
@@ -100,6 +104,11 @@ const shapes: Record<string, (string | Judge)[]> = {
   'panel: hostile words of members not reached': ['slow as gw: HTTP 404', 'echoes', 'scores'],
   // A label and a server's error that quote a proxy's refusal: no member refused by a proxy.
   'panel: hostile words of a proxy': ['refuses as the proxy refused the tunnel (CONNECT): HTTP 403', 'proxied', 'scores'],
+  // A server's answer whose "; note: " reads as a member's label: no third member, first or last.
+  'panel: a server answer with "; note: " first': ['semicolon', 'slow', 'scores'],
+  'panel: a server answer with "; note: " last': ['slow', 'semicolon', 'scores'],
+  'panel: a server answer that says a kind after "; note: "': ['semiscore', 'refuses', 'scores'],
+  'panel: cut, then two timeouts': ['cut', 'slow as gw-east', 'slow as gw-west'],
   'unreachable (its TLS certificate refused)': ['untrusted'],
   'panel: TLS certificates refused': ['untrusted', 'untrusted', 'scores'],
   'panel: a TLS certificate refused and a refused key': ['untrusted', 'refuses', 'scores'],
@@ -221,7 +230,7 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
   it('a label and a body that say a status and a deadline: each member not reached by its own way', () => {
     const downs = got.get('panel: hostile words of members not reached') as JudgeResult;
     const detail = judgeOutcome(downs, 0.7).detail;
-    expect(detail).toContain('"gw: HTTP 404": no answer from the judge within 60 ms');
+    expect(detail).toContain('"gw: HTTP 404": no answer from the judge within 250 ms');
     expect(detail).toContain('openai echoes: HTTP 500: gw: HTTP 429: no connection to the judge opened within 5 ms');
     const cause = causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null);
     // The first status a member's own reason begins with is the panel's, as without a hostile label.
@@ -243,6 +252,42 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
     expect(cause?.hint).not.toMatch(/proxy/i);
     expect(runFixes(quoted)).toEqual([...runFixes(got.get('unreachable (HTTP 401)') as JudgeResult), "the judge's endpoint failed: see its status or log, and run it again"]);
     expect(calibrateFixes([quoted])).toEqual(runFixes(quoted));
+  });
+
+  // A member's own reason with "; <word>: " in it (a server's answer unquoted) starts no member of its
+  // own: the panel's reason names how many members it holds (src/evaluate/causes.ts, memberReasons).
+  it('a server\'s answer with "; note: " in it: no member of its own', () => {
+    const first = got.get('panel: a server answer with "; note: " first') as JudgeResult;
+    const reason = first.ok ? '' : first.reason;
+    expect(reason).toContain('openai semicolon: HTTP 500: upstream; note: retry later; openai slow: no answer from the judge within 250 ms');
+    const from = reason.indexOf('): ') + 3;
+    expect(memberReasons(reason, from, 2).own).toEqual(['HTTP 500: upstream; note: retry later', 'no answer from the judge within 250 ms']);
+    const last = got.get('panel: a server answer with "; note: " last') as JudgeResult;
+    const lastReason = last.ok ? '' : last.reason;
+    expect(memberReasons(lastReason, lastReason.indexOf('): ') + 3, 2).own).toEqual(['no answer from the judge within 250 ms', 'HTTP 500: upstream; note: retry later']);
+    // A fix of ours with ": " in it after "; " is its reason's, too.
+    const fixed = 'panel: 2 of 3 members gave no usable score (2 usable needed): a: no connection to the judge opened within 5 ms; check judge.baseUrl: it may be down; b: HTTP 401: no';
+    expect(memberReasons(fixed, fixed.indexOf('): ') + 3, 2).own).toEqual(['no connection to the judge opened within 5 ms; check judge.baseUrl: it may be down', 'HTTP 401: no']);
+    // Its words after "; note: " say no usable score: no member answered without one, so no fix for that.
+    const says = got.get('panel: a server answer that says a kind after "; note: "') as JudgeResult;
+    expect(runFixes(says)).toEqual(["the judge's endpoint failed: see its status or log, and run it again", ...runFixes(got.get('unreachable (HTTP 401)') as JudgeResult)]);
+    expect(calibrateFixes([says])).toEqual(runFixes(says));
+  });
+
+  // A panel whose first member not reached says no status: the cause quotes that member's own reason,
+  // what it hit, never the panel's counts and the members' labels cut at 120 characters.
+  it("a panel's members not reached without a status: the first one's own reason, without labels", () => {
+    for (const [name, label] of [['panel: a timeout and cut', 'openai slow'], ['panel: cut, then two timeouts', 'gw-east']] as const) {
+      const answer = got.get(name) as JudgeResult;
+      // "no answer from the judge within 250 ms", or on a loaded machine "no connection to the judge opened within 250 ms".
+      const own = answer.members?.find((m) => m.label === label)?.reason ?? '';
+      expect(own).toMatch(/^no (?:answer from|connection to) the judge (?:opened )?within 250 ms/);
+      const detail = judgeOutcome(answer, 0.7).detail;
+      expect(detail).toContain(`${label}: ${own}`);
+      const cause = causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null);
+      expect(cause?.what, name).toBe(`judge unreachable: ${own}`);
+      expect(cause?.what).not.toContain(label);
+    }
   });
 
   it('every shape at once: each fix the runs give, printed once', () => {

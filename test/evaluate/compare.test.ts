@@ -149,8 +149,8 @@ describe('compare: the first cause of each changed fixture', () => {
       at(T2, [errored('a', 'http', { error: 'message turn: agent returned HTTP 503 after 1 attempt' })]),
     );
     // The errors in words, as the run's Errored section groups them, not their kinds ("timeout -> http").
-    expect(c.changes[0]).toMatchObject({ cause: 'error_class_changed', detail: 'no answer from the agent within 30000 ms -> HTTP 503 from the agent' });
-    expect(renderCompareText(c)).toContain('a  errored -> errored  error class changed: no answer from the agent within 30000 ms -> HTTP 503 from the agent\n');
+    expect(c.changes[0]).toMatchObject({ cause: 'error_class_changed', detail: 'no answer from the agent within 30,000 ms -> HTTP 503 from the agent' });
+    expect(renderCompareText(c)).toContain('a  errored -> errored  error class changed: no answer from the agent within 30,000 ms -> HTTP 503 from the agent\n');
     expect(causeOf(errored('a', 'http'), errored('a', 'http'))).toBeNull();
   });
 

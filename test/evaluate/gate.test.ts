@@ -70,15 +70,35 @@ describe('causes', () => {
     ['http', 'message turn: agent returned HTTP 403 after 1 attempt: forbidden', `HTTP 403 from ${URL_}`, /agent\.headers/],
     // A record written before 2026-12-06, and one written now: one cause.
     // In the item's order of words ("no answer from the agent within ..."), its peer the agent's address.
-    ['timeout', 'message turn: agent did not answer within 30000 ms', `no answer from ${URL_} within 30000 ms`, /agent\.timeoutMs/],
-    ['timeout', 'message turn: no answer from the agent within 30000 ms', `no answer from ${URL_} within 30000 ms`, /agent\.timeoutMs/],
-    ['timeout', 'message turn: no connection to the agent opened within 30000 ms (agent.timeoutMs bounds connecting too)', `no connection to ${URL_} opened within 30000 ms`, /the host never completed the connection/],
-    ['timeout', "message turn: the agent's answer (HTTP 200) did not end within 30000 ms (agent.timeoutMs bounds the whole answer, a stream to its end)", `the answer from ${URL_} did not end within 30000 ms`, /^the agent answered but was still sending: raise agent\.timeoutMs/],
+    ['timeout', 'message turn: agent did not answer within 30000 ms', `no answer from ${URL_} within 30,000 ms`, /agent\.timeoutMs/],
+    ['timeout', 'message turn: no answer from the agent within 30000 ms', `no answer from ${URL_} within 30,000 ms`, /agent\.timeoutMs/],
+    ['timeout', 'message turn: no connection to the agent opened within 30000 ms (agent.timeoutMs bounds connecting too)', `no connection to ${URL_} opened within 30,000 ms`, /the host never completed the connection/],
+    ['timeout', "message turn: the agent's answer (HTTP 200) did not end within 30000 ms (agent.timeoutMs bounds the whole answer, a stream to its end)", `the answer from ${URL_} did not end within 30,000 ms`, /^the agent answered but was still sending: raise agent\.timeoutMs/],
+    // The limit grouped, as every count (src/words.ts): as records written since 2026-12-06 say it, and as the cause says both.
+    ['timeout', 'message turn: no answer from the agent within 30,000 ms', `no answer from ${URL_} within 30,000 ms`, /agent\.timeoutMs/],
+    ['timeout', 'message turn: no connection to the agent opened within 30,000 ms (agent.timeoutMs bounds connecting too)', `no connection to ${URL_} opened within 30,000 ms`, /the host never completed the connection/],
+    ['timeout', "message turn: the agent's answer (HTTP 200) did not end within 30,000 ms (agent.timeoutMs bounds the whole answer, a stream to its end)", `the answer from ${URL_} did not end within 30,000 ms`, /^the agent answered but was still sending: raise agent\.timeoutMs/],
     ['http', 'message turn: agent returned HTTP 503 after 3 attempts: booting', `HTTP 503 from ${URL_}`, /wait-for-agent/],
   ] as const)('%s: %s names what was observed and the setting to check', (kind, error, what, hint) => {
     const cause = causeOf(errored('x', kind, error), URL_);
     expect(cause?.what).toBe(what);
     expect(cause?.hint).toMatch(hint);
+  });
+
+  // A judge's time limit grouped, as its client writes it since 2026-12-06 ("30,000 ms"), or not, as older
+  // records hold it: the same cause, its limit said grouped, and the fix of what it did.
+  it("a judge's time limit, grouped or not: one cause, the limit grouped, the deadline's fix", () => {
+    const judged = (detail: string) => causeOf({ label: 'x', errored: false, verdict: 'not_evaluated', detail }, URL_);
+    for (const ms of ['30000', '30,000']) {
+      expect(judged(`judge unreachable: no answer from the judge within ${ms} ms (2 attempts)`)?.hint).toMatch(/^raise judge\.timeoutMs in config\.yml if the judge is slow/);
+      expect(judged(`judge unreachable: no connection to the judge opened within ${ms} ms`)?.hint).toMatch(/^the host never completed the connection/);
+      expect(judged(`judge gave no usable answer: the judge's answer (HTTP 200) did not end within ${ms} ms`)?.what).toBe("the judge's answer did not end within 30,000 ms");
+      const panel = judged(`judge unreachable: panel: 2 of 3 members gave no usable score (2 usable needed): a: HTTP 401: no; b: no connection to the judge opened within ${ms} ms`);
+      expect(panel?.hint).toContain('; for the 1 not reached (no connection in time): the host never completed the connection');
+      const proxied = judged(`judge unreachable: no answer from the judge within ${ms} ms through the proxy http://proxy.test:8080 (HTTPS_PROXY): the tunnel to judge.test opened, and no answer came through it`);
+      expect(proxied?.what).toBe('no answer from the judge within 30,000 ms through the proxy http://proxy.test:8080 (HTTPS_PROXY): the tunnel to judge.test opened, and no answer came through it');
+      expect(causeOf(errored('x', 'network', `message turn: could not reach the agent: the proxy http://proxy.test:8080 (HTTPS_PROXY) did not answer CONNECT within ${ms} ms (the connect timeout)`), URL_)?.what).toContain('did not answer CONNECT within 30,000 ms');
+    }
   });
 
   it('connection refused at localhost names the address tried, and the other one, where a dev server may listen alone', () => {

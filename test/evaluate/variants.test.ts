@@ -185,6 +185,16 @@ describe('a repeated item', () => {
     expect(d).toMatchObject({ kind: 'accept', baseline: { reply: A1, variants: [A2] } });
     expect(decideAcceptance(record, NOW, null, (d as { baseline: Baseline }).baseline)).toEqual({ kind: 'unchanged' });
   });
+
+  it('a stored baseline of the same reply whose attempts replied its known wordings again, in another order, is unchanged: no rewrite only to reorder them', () => {
+    const stored = baseline({ reply: A1, variants: [A2, A3], attempts: { passed: 3, total: 3 } });
+    // Attempt 2 replied the older known wording, attempt 3 the newer: every wording is known already.
+    const record = repeated([attempt(A1), attempt(A3, VARIANT), attempt(A2, VARIANT)], { baseline: stored });
+    expect(decideAcceptance(record, NOW, null, stored)).toEqual({ kind: 'unchanged' });
+    // Rewritten for something else (a new wording), the list is newest first: the new one leads.
+    const A4 = 'Refunds for 30 days, no questions asked.';
+    expect(written(repeated([attempt(A1), attempt(A4, REWORDED), attempt(A2, VARIANT)], { baseline: stored }), stored)).toEqual([A4, A2, A3]);
+  });
 });
 
 // --- persona scripts ----------------------------------------------------------------------------
@@ -278,6 +288,30 @@ describe('a persona script keeps variants per turn', () => {
     });
     // Turn 2's "R2" differs from "r2" only in case: not distinct after normalization.
     expect(turnVariants(record)).toEqual([undefined, ['You can get a refund for 30 days.', 'Refunds: 30 days.'], undefined]);
+  });
+
+  it("a repeat whose attempts replied a turn's known wordings again, in another order, leaves the stored script unchanged", () => {
+    const turns = [turn(0), turn(1, { reply: 'Refunds within 30 days.' }), turn(2)];
+    const stored = storedScript(
+      [
+        { message: null, reply: 'r0', route: null },
+        { message: 'm1', reply: 'Refunds within 30 days.', variants: ['You can get a refund for 30 days.', 'Returns: 30 days, refunded.'], route: null },
+        { message: 'm2', reply: 'r2', route: null },
+      ],
+      { attempts: { passed: 3, total: 3 } },
+    );
+    const record = script({
+      baseline: stored,
+      turns,
+      attempts: [
+        pAttempt(turns),
+        pAttempt([turn(0), turn(1, { reply: 'Returns: 30 days, refunded.' }), turn(2)], VARIANT),
+        pAttempt([turn(0), turn(1, { reply: 'You can get a refund for 30 days.' }), turn(2)], VARIANT),
+      ],
+      repeat: { count: 3, minPass: 1, passed: 3, flaky: false },
+      drift: { transcript: 'same', route: 'same', verdict: 'still_passing' },
+    });
+    expect(turnVariants(record)).toBe('unchanged');
   });
 
   it('a repeat with an attempt that differs in meaning is refused, its turn named; without a meaning, as before', () => {

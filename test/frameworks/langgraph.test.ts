@@ -7,7 +7,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeLangGraph } from '../../src/agent/decode.js';
 import { checkStatuses, helloAndCrash, initConfig, makeProject, persona, probeOrder, refundLive, refundMocked, refundUnmocked, refundWrong, removeProjects, ROOT, runSuite, startServerProcess, streamedOrder } from './support.js';
 
 const HERE = join(ROOT, 'test', 'frameworks');
@@ -65,19 +64,15 @@ for (const [id, api] of [['agent', 'createAgent'], ['react', 'createReactAgent']
     await refundWrong(config(), '  toolCalled: [ { tool: issue_refund, input: { reason: "money back" } } ]\n  toolNotCalled: [ { tool: find_order } ]\n');
   });
 
-  // The model speaks before its tool call, then answers: the state holds two AI messages with text,
-  // both shown by the chat, both in the reply (decoded from the server's own answer, no CLI run).
-  it('a model that speaks before its tool call: both AI messages are the reply, a blank line between', async () => {
-    const res = await fetch(`${base}/runs/wait`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ assistant_id: graphId, input: { messages: [{ role: 'user', content: 'Please look up order 1234' }] } }) });
-    const decoded = decodeLangGraph(await res.json());
-    expect(decoded).toMatchObject({ ok: true, value: { reply: expect.stringMatching(/^Let me look that up\.\n\nOrder 1234 is \w+\.$/) as unknown } });
-    expect(decoded.ok && decoded.value.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234' }, output: expect.objectContaining({ orderId: '1234' }) as unknown, mocked: false }]);
-  });
-
-  it('fixtures: a reply, a streamed reply (/runs/stream), and an agent error (the graph throws)', async () => {
-    const { crash } = await helloAndCrash(config());
+  it('fixtures: a reply, a streamed reply (/runs/stream), an agent error (the graph throws), and a model that speaks before its tool call', async () => {
+    const { crash, lookUp } = await helloAndCrash(config());
     expect(crash.error).toContain('the scripted model crashed');
-    await streamedOrder(`agent:\n  url: ${base}/runs/stream\n  preset: langgraph\n  assistantId: ${graphId}\n  stream: true\ncost: { capUsd: 5 }\n`);
+    // The state holds two AI messages with text (the sentence beside the call, then the answer), both
+    // shown by the chat: both are the reply, a blank line between (docs/frameworks/langgraph.md, "Replies").
+    expect(lookUp.reply).toBe('Let me look that up.\n\nOrder 1234 is delivered.');
+    const streamed = await streamedOrder(`agent:\n  url: ${base}/runs/stream\n  preset: langgraph\n  assistantId: ${graphId}\n  stream: true\ncost: { capUsd: 5 }\n`);
+    // The last values event holds the same state: the same reply as /runs/wait.
+    expect(streamed.lookUp.reply).toBe('Let me look that up.\n\nOrder 1234 is delivered.');
   });
 
   it('init --preset langgraph with the URL line changed (and assistantId, for the second graph): the three-turn mocked script passes', async () => {

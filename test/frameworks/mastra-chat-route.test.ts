@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServerType } from '@hono/node-server';
-import { afterAll, beforeAll, beforeEach, describe, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { decodeEventStream } from '../../src/agent/stream.js';
 import { mastra } from './mastra/chat.js';
 import { ranForReal } from './mastra/db.js';
 import { startMastra } from './mastra/server.js';
@@ -43,5 +44,17 @@ describe('Mastra chatRoute with the vercel-ai preset (docs/frameworks/mastra.md,
 
   it('live mode: no mocks, the tools run for real and are recorded as real calls', async () => {
     await refundLive(docsConfig(), 'chat-live', ranForReal);
+  });
+
+  // The page says the same agent gives the same reply on /stream and through a chatRoute: the step
+  // before the tool call and the one after, a blank line between (decoded from the route's own
+  // answer to useChat's body, no CLI run; mastra.test.ts runs the /stream side).
+  it('a model that speaks before its tool call: both steps\' texts, a blank line between, as on /stream', async () => {
+    const body = { id: 's1', trigger: 'submit-message', messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Please look up order 1234' }] }] };
+    const res = await fetch(`${base}/chat/support`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(decodeEventStream(await res.text())).toMatchObject({
+      ok: true,
+      value: { reply: 'Let me look that up.\n\nOrder 1234 is delivered.', toolCalls: [{ tool: 'find_order', input: { orderId: '1234' }, output: { orderId: '1234', status: 'delivered', source: 'orders-db' }, mocked: false }] },
+    });
   });
 });

@@ -60,9 +60,12 @@ for (const endpoint of ['generate', 'stream'] as const) {
       expect(p.turns[0]!.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '0' }, output: { error: 'the orders service is unavailable' }, mocked: false }]);
     });
 
-    it('a fixture passes; an agent error is errored with the model\'s message, not a pass or an empty reply', async () => {
-      const { crash } = await helloAndCrash(config);
+    it('a fixture passes; an agent error is errored with the model\'s message, not a pass or an empty reply; a model that speaks before its tool call: the reply each endpoint gives', async () => {
+      const { crash, lookUp } = await helloAndCrash(config);
       expect(crash.error).toContain('the scripted model crashed');
+      // docs/frameworks/mastra.md, "Replies": /generate's text runs the two steps' texts together, as sent;
+      // /stream keeps each step's text apart, as Mastra's and the AI SDK's chats show them.
+      expect(lookUp.reply).toBe(endpoint === 'generate' ? 'Let me look that up.Order 1234 is delivered.' : 'Let me look that up.\n\nOrder 1234 is delivered.');
     });
 
     it('probe: one message, the reply printed, exit 0', async () => {

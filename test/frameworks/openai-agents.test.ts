@@ -4,7 +4,7 @@
 
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { checkStatuses, helloAndCrash, makeProject, persona, probeOrder, REFUND_MOCKS, refundLive, refundMocked, refundScript, refundUnmocked, refundWrong, removeProjects, runSuite, streamedOrder } from './support.js';
+import { checkStatuses, fixture, helloAndCrash, LOOK_UP_FIXTURE, makeProject, persona, probeOrder, REFUND_MOCKS, refundLive, refundMocked, refundScript, refundUnmocked, refundWrong, removeProjects, runSuite, streamedOrder } from './support.js';
 import { LIST_REPLY, ranForReal, startRoute } from './openai-agents/route.js';
 import { decodeEventStream, parseEventStream } from '../../src/agent/stream.js';
 import { POST } from './openai-agents/agent-route.js';
@@ -75,10 +75,16 @@ describe('OpenAI Agents SDK route', () => {
     expect(decodeEventStream(body.slice(0, body.indexOf('event: error')))).toEqual({ ok: true, value: { reply: 'Let me ', toolCalls: null } });
   });
 
-  it('fixtures: a reply, an agent error (the run throws: HTTP 500), and a streamed run (text stream)', async () => {
-    const { crash } = await helloAndCrash(config());
+  it('fixtures: a reply, an agent error (the run throws: HTTP 500), a model that speaks before its tool call, and a streamed run (text stream)', async () => {
+    const { crash, lookUp } = await helloAndCrash(config());
     expect(crash.error).toContain('500');
-    await streamedOrder(config('  stream: true\n').replace('store: false,', 'store: false, stream: true,'));
+    // Two message items (one before the function_call, one after its result): both read, a blank line
+    // between (docs/frameworks/openai-agents.md, "Replies").
+    expect(lookUp.reply).toBe('Let me look that up.\n\nOrder 1234 is delivered.');
+    const streamed = await streamedOrder(config('  stream: true\n').replace('store: false,', 'store: false, stream: true,'));
+    // The SDK's text stream sends the deltas alone, nothing between the two messages: read as sent, as the
+    // route's client shows it, they run together (docs/frameworks/openai-agents.md, "Streaming").
+    expect(streamed.lookUp.reply).toBe('Let me look that up.Order 1234 is delivered.');
   });
 
   it('a custom mapping (response.toolCalls at the run items the SDK serializes) reads the calls and their outputs', async () => {
@@ -90,8 +96,11 @@ describe('OpenAI Agents SDK route', () => {
   retries: 0
 cost: { capUsd: 5 }
 `;
-    const cwd = await makeProject({ config: custom, personas: { 'refund.yml': refundScript('refund-custom', REFUND_MOCKS) } });
+    const cwd = await makeProject({ config: custom, personas: { 'refund.yml': refundScript('refund-custom', REFUND_MOCKS) }, fixtures: { 'look-up.yml': LOOK_UP_FIXTURE } });
     const { run, results } = await runSuite(cwd);
+    // `reply` at the SDK's finalOutput: the run's last message alone; what the model said before its
+    // tool call is not in it (docs/frameworks/openai-agents.md, "Replies").
+    expect(fixture(results, 'look-up')).toMatchObject({ errored: false, reply: 'Order 1234 is delivered.', verdict: 'pass' });
     const p = persona(results, 'refund-custom');
     expect(p.errored, p.error ?? '').toBe(false);
     // No welcome turn: a custom body without agent.start sends none.

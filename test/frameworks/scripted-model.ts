@@ -3,6 +3,9 @@
 //
 //   "I want my money back"  -> "Which order is it about?"
 //   "Order 1234"            -> calls find_order {orderId: "1234"}, then "Order 1234 is <status>."
+//   "Please look up order 1234"
+//                           -> says "Let me look that up." and calls find_order in the same step (as
+//                              hosted models often do), then "Order 1234 is <status>."
 //   "It arrived broken"     -> only when the FIRST user message asked for money back: calls
 //                              issue_refund {orderId (from the history), reason: that first message},
 //                              then "Refund <refundId> is on its way."; without history: "Which order?"
@@ -14,7 +17,11 @@ export interface PromptMessage {
   toolResult: { tool: string; output: unknown } | null;
 }
 
-export type Answer = { kind: 'text'; text: string } | { kind: 'tool'; tool: string; input: Record<string, string> };
+/** `say`: the text the model sends before its tool call, in the same step; absent: the call alone. */
+export type Answer = { kind: 'text'; text: string } | { kind: 'tool'; tool: string; input: Record<string, string>; say?: string };
+
+/** What the model says before its tool call when the user asked it to "look up" something. */
+export const LOOK_UP_SAY = 'Let me look that up.';
 
 /** A field of a tool's output (an object, or its JSON text); '?' when the tool failed. */
 const field = (output: unknown, key: string): string => {
@@ -40,7 +47,7 @@ export function scriptedAnswer(prompt: readonly PromptMessage[]): Answer {
   const text = users.at(-1) ?? '';
   if (/crash/i.test(text)) throw new Error('the scripted model crashed (asked to)');
   const order = /order (\d+)/i.exec(text);
-  if (order) return { kind: 'tool', tool: 'find_order', input: { orderId: order[1]! } };
+  if (order) return { kind: 'tool', tool: 'find_order', input: { orderId: order[1]! }, ...(/look (it )?up/i.test(text) ? { say: LOOK_UP_SAY } : {}) };
   if (/broken/i.test(text)) {
     const orderId = users.map((u) => /order (\d+)/i.exec(u)?.[1]).find((x) => x !== undefined);
     const first = users[0] ?? '';
@@ -68,32 +75,33 @@ export function v2PromptOf(prompt: readonly { role: string; content: unknown }[]
 
 let calls = 0;
 
-/** The stream parts (V2 to V4 share these) of an answer: a tool call, or the text in several deltas. */
+/** A text as stream parts: its start, several deltas (a real stream's reply is their concatenation), its end. */
+function textParts(text: string): Record<string, unknown>[] {
+  const words = text.split(/(?<= )/);
+  return [{ type: 'text-start', id: 't1' }, ...words.map((delta) => ({ type: 'text-delta', id: 't1', delta })), { type: 'text-end', id: 't1' }];
+}
+
+/** The stream parts (V2 to V4 share these) of an answer: a tool call (after its `say` text), or the text in several deltas. */
 export function v2StreamOf(answer: Answer): Record<string, unknown>[] {
   const usage = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
   if (answer.kind === 'tool') {
     calls += 1;
     return [
       { type: 'stream-start', warnings: [] },
+      ...(answer.say === undefined ? [] : textParts(answer.say)),
       { type: 'tool-call', toolCallId: `call-${answer.tool}-${calls}`, toolName: answer.tool, input: JSON.stringify(answer.input) },
       { type: 'finish', finishReason: 'tool-calls', usage },
     ];
   }
-  const words = answer.text.split(/(?<= )/);
-  return [
-    { type: 'stream-start', warnings: [] },
-    { type: 'text-start', id: 't1' },
-    ...words.map((delta) => ({ type: 'text-delta', id: 't1', delta })),
-    { type: 'text-end', id: 't1' },
-    { type: 'finish', finishReason: 'stop', usage },
-  ];
+  return [{ type: 'stream-start', warnings: [] }, ...textParts(answer.text), { type: 'finish', finishReason: 'stop', usage }];
 }
 
 /** The content of a generated (not streamed) answer. */
 export function v2ContentOf(answer: Answer): { content: Record<string, unknown>[]; finishReason: 'stop' | 'tool-calls' } {
   if (answer.kind === 'tool') {
     calls += 1;
-    return { content: [{ type: 'tool-call', toolCallId: `call-${answer.tool}-${calls}`, toolName: answer.tool, input: JSON.stringify(answer.input) }], finishReason: 'tool-calls' };
+    const call = { type: 'tool-call', toolCallId: `call-${answer.tool}-${calls}`, toolName: answer.tool, input: JSON.stringify(answer.input) };
+    return { content: [...(answer.say === undefined ? [] : [{ type: 'text', text: answer.say }]), call], finishReason: 'tool-calls' };
   }
   return { content: [{ type: 'text', text: answer.text }], finishReason: 'stop' };
 }

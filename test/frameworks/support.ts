@@ -179,6 +179,8 @@ export interface FixtureResult {
   error: string | null;
   reply: string | null;
   verdict: string | null;
+  /** The message turn's tool calls; absent: none. */
+  toolCalls?: ToolCallRecord[];
 }
 export interface Results {
   fixtures: FixtureResult[];
@@ -288,28 +290,46 @@ ${checks}`;
   return { run, p };
 }
 
-/** Two fixtures: `hello` passes with the model's question; `crash` (the scripted model throws) is errored, not a pass; exit 1. The crash fixture is returned for its error. */
-export async function helloAndCrash(config: string): Promise<{ run: CliRun; crash: FixtureResult }> {
+/** A fixture where the model says "Let me look that up." before its find_order call, then answers (scripted-model.ts). */
+export const LOOK_UP_FIXTURE = 'label: look-up\nmessage: Please look up order 1234\nassert: { contains: "Order 1234 is delivered." }\n';
+
+/**
+ * Three fixtures: `hello` passes with the model's question; `crash` (the scripted model throws) is
+ * errored, not a pass; exit 1. And `look-up` (LOOK_UP_FIXTURE; live: the real tool runs): it passes,
+ * its tool call recorded; its reply is each framework's to assert (docs/frameworks/<x>.md,
+ * "Replies"). `crash` and `look-up` are returned.
+ */
+export async function helloAndCrash(config: string): Promise<{ run: CliRun; crash: FixtureResult; lookUp: FixtureResult }> {
   const cwd = await makeProject({
     config,
     fixtures: {
       'hello.yml': 'label: hello\nmessage: I want my money back\nassert: { contains: "Which order" }\n',
       'crash.yml': 'label: crash\nmessage: please crash\nassert: { contains: "anything" }\n',
+      'look-up.yml': LOOK_UP_FIXTURE,
     },
   });
   const { run, results } = await runSuite(cwd);
   expect(fixture(results, 'hello')).toMatchObject({ errored: false, reply: 'Which order is it about?', verdict: 'pass' });
+  const lookUp = fixture(results, 'look-up');
+  expect(lookUp, lookUp.error ?? '').toMatchObject({ errored: false, verdict: 'pass' });
+  expect(lookUp.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234' }, output: { orderId: '1234', status: 'delivered', source: 'orders-db' }, mocked: false }]);
   const crash = fixture(results, 'crash');
   expect(crash.errored).toBe(true);
   expect(run.code).toBe(1);
-  return { run, crash };
+  return { run, crash, lookUp };
 }
 
-/** One fixture against a streaming `config`: the streamed reply read to the end, and it passes. */
-export async function streamedOrder(config: string): Promise<void> {
-  const cwd = await makeProject({ config, fixtures: { 'order.yml': 'label: order\nmessage: Order 1234\nassert: { contains: "delivered" }\n' } });
+/**
+ * Two fixtures against a streaming `config`: `order`, the streamed reply read to the end, and it
+ * passes; `look-up`, the model speaking before its tool call (LOOK_UP_FIXTURE), returned for its reply.
+ */
+export async function streamedOrder(config: string): Promise<{ lookUp: FixtureResult }> {
+  const cwd = await makeProject({ config, fixtures: { 'order.yml': 'label: order\nmessage: Order 1234\nassert: { contains: "delivered" }\n', 'look-up.yml': LOOK_UP_FIXTURE } });
   const { results } = await runSuite(cwd);
   expect(fixture(results, 'order')).toMatchObject({ errored: false, reply: 'Order 1234 is delivered.', verdict: 'pass' });
+  const lookUp = fixture(results, 'look-up');
+  expect(lookUp, lookUp.error ?? '').toMatchObject({ errored: false, verdict: 'pass' });
+  return { lookUp };
 }
 
 /** `probe` with one message: the reply printed, exit 0. */

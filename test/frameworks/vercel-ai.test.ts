@@ -60,9 +60,11 @@ const config = () => `agent:\n  url: ${url}\n  preset: vercel-ai\n  concurrency:
     await refundWrong(config(), '  toolCalled: [ { tool: issue_refund, input: { orderId: "1234" , reason: "money back" }, match: exact } ]\n  toolNotCalled: [ { tool: find_order, input: { orderId: "1234" } } ]\n');
   });
 
-  it('a fixture: the streamed reply read to the end; an agent error is errored, not a pass', async () => {
-    const { crash } = await helloAndCrash(config());
+  it('a fixture: the streamed reply read to the end; an agent error is errored, not a pass; a model that speaks before its tool call: both steps\' texts, a blank line between', async () => {
+    const { crash, lookUp } = await helloAndCrash(config());
     expect(crash.error).toMatch(/error/i);
+    // Two steps (the sentence and the call, then the answer), shown apart by useChat (docs/frameworks/vercel-ai.md, "Replies").
+    expect(lookUp.reply).toBe('Let me look that up.\n\nOrder 1234 is delivered.');
   });
 
   it('usage: the totalUsage the route sends as finish message metadata is each turn\'s tokens, summed per script and run', async () => {

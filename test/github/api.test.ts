@@ -136,7 +136,7 @@ describe('errors and retries', () => {
     expect(h.gh.requests.filter((r) => r.operationName === 'agentReplayBranchHistory')).toHaveLength(2);
   });
 
-  it('a primary rate limit is waited out (zero delay in tests) and retried by the throttling plugin', async () => {
+  it('a primary rate limit is waited out (zero delay in tests) and retried', async () => {
     h = await startHarness();
     h.gh.failNext({
       method: 'POST',
@@ -270,6 +270,82 @@ describe('errors and retries', () => {
     expect(waits).toEqual([45_000]);
     expect(h.gh.comments(O, R, 5)).toHaveLength(1);
     expect(h.logs.filter((l) => l.includes('rate limit hit by'))).toEqual([`info: GitHub secondary rate limit hit by POST ${h.gh.url}/repos/${O}/${R}/issues/5/comments; retrying in 45s (1/2).`]);
+  });
+
+  // Reported: plugin-throttling counted a primary limit's wait from x-ratelimit-reset to the runner's
+  // clock, so a runner 90 s behind GitHub waited 90 s more than GitHub asked, and one ahead retried
+  // before the reset. The reset is a time of GitHub's clock: read against its answer's Date.
+  it("a primary rate limit's x-ratelimit-reset is read against GitHub's Date, not the runner's clock: ahead, behind, not a date", async () => {
+    const waits: number[] = [];
+    const now = Date.parse('2026-12-05T03:00:00Z');
+    h = await startHarness({ retryAfterBaseMs: 1000, sleep: async (ms) => void waits.push(ms), now: () => now });
+    const primary = (status: number, github: number | string, reset: number): void =>
+      h!.gh.failNext({
+        method: 'POST',
+        path: COMMENTS,
+        status,
+        times: 1,
+        body: { message: 'API rate limit exceeded for installation ID 1.' },
+        headers: { date: typeof github === 'string' ? github : new Date(github).toUTCString(), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(reset / 1000)) },
+      });
+    // GitHub's clock 90 s ahead of the runner's, its reset 45 s from its now: 45 s and the second after.
+    primary(403, now + 90_000, now + 90_000 + 45_000);
+    await h.api.createComment(O, R, 5, 'github ahead');
+    // GitHub's clock 90 s behind, its reset 10 s from its now (80 s before the runner's now): 11 s, not at once.
+    primary(429, now - 90_000, now - 90_000 + 10_000);
+    await h.api.createComment(O, R, 5, 'github behind');
+    // A Date that is not an HTTP date: read against the runner's clock.
+    primary(403, 'soon', now + 20_000);
+    await h.api.createComment(O, R, 5, 'no date');
+    expect(waits).toEqual([46_000, 11_000, 21_000]);
+    expect(h.gh.comments(O, R, 5)).toHaveLength(3);
+    const name = `POST ${h.gh.url}/repos/${O}/${R}/issues/5/comments`;
+    expect(h.logs.filter((l) => l.includes('rate limit hit by'))).toEqual([46, 11, 21].map((s) => `info: GitHub rate limit hit by ${name}; retrying in ${s}s (1/2).`));
+
+    // A reset further than the longest wait by GitHub's clock (though not by the runner's) fails at once, saying when it resets.
+    primary(403, now + 600_000, now + 600_000 + 300_000);
+    const error = await caught(h.api.createComment(O, R, 5, 'too late'));
+    expect(error).toMatchObject({ kind: 'rate_limited', status: 403 });
+    expect(waits).toHaveLength(3);
+    expect(h.logs.at(-1)).toBe(`warn: GitHub rate limit hit by ${name}; it resets in 301s, longer than the 120s we wait.`);
+    expect(h.gh.violations).toEqual([]);
+  });
+
+  it("a GraphQL RATE_LIMITED error waits until its x-ratelimit-reset by GitHub's Date too, then is retried", async () => {
+    const waits: number[] = [];
+    const now = Date.parse('2026-12-05T03:00:00Z');
+    h = await startHarness({ retryAfterBaseMs: 1000, sleep: async (ms) => void waits.push(ms), now: () => now });
+    h.gh.setBranch(`${O}/${R}`, 'feature', 'a'.repeat(40));
+    const github = now + 90_000;
+    h.gh.failNext({
+      path: '/graphql',
+      operation: 'agentReplayBranchHistory',
+      status: 200,
+      body: { data: null, errors: [{ type: 'RATE_LIMITED', message: 'API rate limit exceeded for installation ID 1.' }] },
+      headers: { date: new Date(github).toUTCString(), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor((github + 30_000) / 1000)) },
+    });
+    expect(await h.api.getBranchHistory(`${O}/${R}`, 'feature', 1)).toHaveLength(1);
+    expect(waits).toEqual([31_000]);
+    expect(h.gh.requests.filter((r) => r.operationName === 'agentReplayBranchHistory')).toHaveLength(2);
+  });
+
+  it('a primary rate limit that persists is retried twice, each wait logged, then ends as kind rate_limited', async () => {
+    const waits: number[] = [];
+    const now = Date.parse('2026-12-05T03:00:00Z');
+    h = await startHarness({ retryAfterBaseMs: 1000, sleep: async (ms) => void waits.push(ms), now: () => now });
+    h.gh.failNext({
+      method: 'POST',
+      path: COMMENTS,
+      status: 403,
+      times: 10,
+      body: { message: 'API rate limit exceeded for installation ID 1.' },
+      headers: { date: new Date(now).toUTCString(), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(now / 1000) + 4) },
+    });
+    const error = await caught(h.api.createComment(O, R, 5, 'hello'));
+    expect(error).toMatchObject({ kind: 'rate_limited', status: 403 });
+    expect(posts(h)).toHaveLength(3);
+    expect(waits).toEqual([5000, 5000]);
+    expect(h.logs.at(-1)).toBe(`warn: GitHub rate limit hit by POST ${h.gh.url}/repos/${O}/${R}/issues/5/comments; gave up after 2 retries.`);
   });
 
   it('Retry-After as seconds or as an HTTP date', () => {

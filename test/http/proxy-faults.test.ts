@@ -12,7 +12,7 @@ import { createHttpAgentClient } from '../../src/agent/index.js';
 import { instantClock, ProxyNotReached, waitForAgent, type AgentNotReady } from '../../src/agent/ready.js';
 import { defaultConfig, type AgentConfig, type JudgeConfig } from '../../src/config.js';
 import { CALL_FAILED_HINT, causeLine, causeOf } from '../../src/evaluate/causes.js';
-import { networkFrom, type Network } from '../../src/http/network.js';
+import { networkFrom, proxyFaultText, type Network } from '../../src/http/network.js';
 import { createJudge, createPanelJudge } from '../../src/judge/index.js';
 import { createQuerySource, TraceStoreError, type PollClock } from '../../src/traces/query.js';
 import type { AgentOutcome, Judge } from '../../src/types.js';
@@ -411,6 +411,15 @@ describe('a connection that does not open in time', () => {
     server.drop();
     await closed;
     expect(events).toEqual(['closed', 'connection dropped']);
+  });
+});
+
+describe("a connect timeout's limit, as its client writes it", () => {
+  // Grouped as every count is (src/words.ts): "10,000 ms", never "10000 ms"; the causes read both.
+  it('groups its digits', () => {
+    const said = proxyFaultText({ proxy: 'http://proxy.test:8080', variable: 'HTTPS_PROXY', host: 'agent.test', forwarded: false }, { kind: 'no-answer', timeoutMs: 10_000 });
+    expect(said?.what).toBe('the proxy http://proxy.test:8080 (HTTPS_PROXY) did not answer CONNECT within 10,000 ms (the connect timeout)');
+    expect(causeOf({ label: 'x', errored: true, verdict: null, errorKind: 'network', error: `message turn: ${said?.what ?? ''}` }, 'https://agent.test/chat')?.what).toContain('did not answer CONNECT within 10,000 ms, on the way to https://agent.test/chat');
   });
 });
 

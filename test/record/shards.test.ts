@@ -155,7 +155,7 @@ describe('mergeRecords with shards', () => {
     // A re-run of part of it (run --rerun) too, and the error says which record re-ran what, and what to give.
     const part = run([fixture('b', { reply: 'again' })], { startedAt: '2026-12-01T10:00:00.000Z', selection: { rerunOf: 'r.json', only: null, labels: ['b'] } });
     expect(() => mergeRecords([first, part], ['r.json', 'r2.json'])).toThrow(
-      'shards overlap: 1 fixture is in more than one shard: "b" (shard 1 (r.json) and shard 2 (r2.json)); each fixture must be replayed by exactly one shard; r2.json replayed part of the suite (--rerun r.json): a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)',
+      'shards overlap: 1 fixture is in more than one shard: "b" (the run r.json and the run r2.json); each fixture must be replayed by exactly one shard; r2.json replayed part of the suite (--rerun r.json): a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)',
     );
     // Two suites of one repository with the same labels are not one run given twice, as a run cut short is not; the same suite written otherwise is.
     expect(() => mergeRecords([{ ...first, suitePath: 'apps/a/.agent-replay' }, { ...rerun, suitePath: 'apps/b/.agent-replay' }])).toThrow(/shards overlap/);
@@ -174,7 +174,7 @@ describe('mergeRecords with shards', () => {
       `; ${without} does not say its suite folder (no suitePath: written by an agent-replay before it was kept, or outside a git repository) and ${said} is a run of the suite in apps/a/.agent-replay: a merge cannot tell that they are runs of one suite, so it does not read them as one run given twice (a re-run of the check); give one of them alone: for a re-run, the one that started last, ${later}`;
     const lines: string[] = [];
     expect(() => mergeRecords([old, now], ['old.json', 'new.json'], (l) => lines.push(l))).toThrow(
-      `shards overlap: 2 fixtures are in more than one shard: "a" (shard 1 (old.json) and shard 2 (new.json)), "b" (shard 1 (old.json) and shard 2 (new.json)); each fixture must be replayed by exactly one shard${why('old.json', 'new.json', 'new.json')}`,
+      `shards overlap: 2 fixtures are in more than one shard: "a" (the run old.json and the run new.json), "b" (the run old.json and the run new.json); each fixture must be replayed by exactly one shard${why('old.json', 'new.json', 'new.json')}`,
     );
     expect(lines).toEqual([]);
     // Given the other way round, and the later one without it: each named for what it is.
@@ -216,7 +216,7 @@ describe('mergeRecords with shards', () => {
     const [one, two] = [await readRecord(join(dir, '1.json')), await readRecord(join(dir, '2.json'))];
     const lines: string[] = [];
     expect(() => mergeRecords([one, two], ['1.json', '2.json'], (l) => lines.push(l))).toThrow(
-      /^shards overlap: 2 fixtures are in more than one shard: "a" \(shard 1 \(1\.json\) and shard 2 \(2\.json\)\), "b" /,
+      /^shards overlap: 2 fixtures are in more than one shard: "a" \(the run 1\.json and the run 2\.json\), "b" /,
     );
     expect(lines).toEqual([]);
     // As a re-run cancelled midway without a commit is not.
@@ -260,7 +260,7 @@ describe('mergeRecords with shards', () => {
     // So is a whole merge (no `shard`, no `incomplete`) downloaded beside its shards.
     const merged = mergeRecords([shardRun(1, 2, ['a']), shardRun(2, 2, ['b'])]);
     expect(() => mergeRecords([shardRun(1, 2, ['a']), merged, shardRun(2, 2, ['b'])], ['s1.json', 'agent-replay-results-x/results.json', 's2.json'])).toThrow(
-      /^shards overlap: 2 fixtures are in more than one shard: "a" \(shard 1\/2 \(s1\.json\) and shard 2 \(agent-replay-results-x\/results\.json\)\), "b" .*; each fixture must be replayed by exactly one shard; agent-replay-results-x\/results\.json is no shard but a whole run or a merge of shards: give either it or the shard records, not both/,
+      /^shards overlap: 2 fixtures are in more than one shard: "a" \(shard 1\/2 \(s1\.json\) and the run agent-replay-results-x\/results\.json\), "b" .*; each fixture must be replayed by exactly one shard; agent-replay-results-x\/results\.json is no shard but a whole run or a merge of shards: give either it or the shard records, not both/,
     );
     // Records that are no shards overlapping each other are told only the rule.
     expect(() => mergeRecords([run([fixture('a')]), run([fixture('a'), fixture('c')])])).toThrow(/exactly one shard$/);
@@ -296,6 +296,17 @@ describe('mergeRecords with shards', () => {
     expect(() => mergeRecords([shardRun(2, 2, ['a', 'b']), shardRun(1, 2, ['b'])], ['two.json', 'one.json'])).toThrow('"b" (shard 2/2 (two.json) and shard 1/2 (one.json))');
     // Without file names, the index alone.
     expect(() => mergeRecords([shardRun(2, 2, ['a']), shardRun(1, 2, ['a'])])).toThrow('"a" (shard 2/2 and shard 1/2)');
+    // A record that is no shard is never called one by its place: a whole run (a complete merge is one) is
+    // "the run", a merge that says it is one (of records given different selections) "the merged run".
+    const whole = mergeRecords([shardRun(1, 2, ['a']), shardRun(2, 2, ['b'])]);
+    expect(() => mergeRecords([whole, shardRun(2, 2, ['b'])], ['m.json', 's2.json'])).toThrow('"b" (the run m.json and shard 2/2 (s2.json))');
+    const mixed = mergeRecords([{ ...shardRun(1, 2, ['a']), selection: { rerunOf: null, only: ['a*'], labels: ['a'] } }, shardRun(2, 2, ['b'])]);
+    expect(() => mergeRecords([mixed, shardRun(1, 2, ['a'])], ['m.json', 's1.json'])).toThrow('"a" (the merged run m.json and shard 1/2 (s1.json))');
+    const lines: string[] = [];
+    mergeRecords([{ ...run([fixture('a')]), interrupted: true }, run([fixture('b')])], ['r.json', 'r2.json'], (l) => lines.push(l));
+    expect(lines).toEqual(['the run r.json was interrupted: only the 1 item it finished is merged, its others were not replayed; replay it again and merge its record instead']);
+    // Without file names, by its place among the records.
+    expect(() => mergeRecords([whole, shardRun(2, 2, ['b'])])).toThrow('"b" (record 1 and shard 2/2)');
   });
 
   it('the merged estimate is held against the shards\' caps summed: each shard was capped over its own items', () => {
@@ -414,6 +425,15 @@ describe('mergeRecords with shards', () => {
     expect(both.selection?.only).toBeNull();
   });
 
+  it('a merge of shards given different selections, merged again beside a re-run of it, is said as that merge with the items it replayed, not as "a selection"', () => {
+    const only = run([fixture('a')], { shard: { index: 1, total: 2, suiteHash: SUITE }, selection: { rerunOf: null, only: ['a*'], labels: ['a'] } });
+    const merged = mergeRecords([only, run([fixture('b'), fixture('c')], { shard: { index: 2, total: 2, suiteHash: SUITE } })]);
+    const again = run([fixture('b', { reply: 'again' })], { startedAt: '2026-12-01T10:00:00.000Z', selection: { rerunOf: 'm.json', only: null, labels: ['b'] } });
+    expect(() => mergeRecords([merged, again], ['m.json', 'r.json'])).toThrow(
+      'shards overlap: 1 fixture is in more than one shard: "b" (the merged run m.json and the run r.json); each fixture must be replayed by exactly one shard; m.json is a merge of records replayed with different --rerun or --only (or none), 3 items replayed, r.json replayed part of the suite (--rerun m.json): a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)',
+    );
+  });
+
   it("a merged selection's --rerun and --only are the merged run's: kept when every shard was given the same, null where they differ", async () => {
     // Written and read back as report reads the shards' artifacts.
     const dir = await tempDir('agent-replay-selection-shards-');
@@ -436,7 +456,7 @@ describe('mergeRecords with shards', () => {
     const a = run([fixture('a')], { personas: [persona('refund')] });
     const b = run([fixture('b')], { personas: [persona('refund')] });
     expect(() => mergeRecords([a, b], ['1.json', '2.json'])).toThrow(
-      /^shards overlap: 1 persona script is in more than one shard: "refund" \(shard 1 \(1\.json\) and shard 2 \(2\.json\)\); each persona script must be replayed by exactly one shard$/,
+      /^shards overlap: 1 persona script is in more than one shard: "refund" \(the run 1\.json and the run 2\.json\); each persona script must be replayed by exactly one shard$/,
     );
     const c = run([fixture('a')], { personas: [persona('refund')] });
     expect(() => mergeRecords([a, c])).toThrow(/^shards overlap: 2 items \(1 fixture, 1 persona script\) are in more than one shard: "a" /);
@@ -516,6 +536,34 @@ describe('mergeRecords with shards', () => {
     expect('repeat' in mergeRecords([older, shardRun(1, 4, ['a'])])).toBe(false);
   });
 
+  it('shards that ran the same repeat are merged however it was asked: --repeat 3 beside config.yml\'s repeat: 3; a flag that changed an item\'s own repeat, or adaptive beside fixed, is refused', () => {
+    const names = ['s1.json', 's2.json'];
+    const flagged = { count: 3, minPass: 2, flags: { count: 3, changed: 0 } };
+    const configured = { count: 3, minPass: 2 };
+    const merged = mergeRecords([{ ...shardRun(1, 2, ['a']), repeat: flagged }, { ...shardRun(2, 2, ['b']), repeat: configured }], names);
+    expect(merged.fixtures.map((f) => f.label)).toEqual(['a', 'b']);
+    // Every item ran as config.yml's repeat says: the merged run names no flag, whichever shard comes first.
+    expect(merged.repeat).toEqual(configured);
+    expect(mergeRecords([{ ...shardRun(2, 2, ['b']), repeat: configured }, { ...shardRun(1, 2, ['a']), repeat: flagged }]).repeat).toEqual(configured);
+    // The same flags in every shard: the merged run says them, and the own repeats they changed, summed.
+    const again = mergeRecords([{ ...shardRun(1, 2, ['a']), repeat: { ...flagged, flags: { count: 3, changed: 1 } } }, { ...shardRun(2, 2, ['b']), repeat: { ...flagged, flags: { count: 3, changed: 2 } } }]);
+    expect(again.repeat).toEqual({ count: 3, minPass: 2, flags: { count: 3, changed: 3 } });
+    expect(parseRecord(serializeRecord(again), 'm.json').repeat).toEqual(again.repeat);
+    // --repeat 3 made an item whose own repeat is 5 attempts run 3, which the other shard's items kept.
+    expect(() => mergeRecords([{ ...shardRun(1, 2, ['a']), repeat: { ...flagged, flags: { count: 3, changed: 1 } } }, { ...shardRun(2, 2, ['b']), repeat: configured }], names)).toThrow(
+      "shards were run with different repeats: shard 1/2 (s1.json) with --repeat 3 (3 attempts an item, 2 to pass; the own repeat of 1 item changed); shard 2/2 (s2.json) with no --repeat (3 attempts an item, 2 to pass); --repeat and --repeat-max change an item's own repeat, which a shard run without them (or with others) keeps: items with their own would be over different numbers of attempts, shown as one run's: run every shard with the same --repeat and --repeat-max (the Action's repeat and repeat-max inputs), then merge their records",
+    );
+    // A record that does not say what its flags changed is not taken as having changed nothing.
+    expect(() => mergeRecords([{ ...shardRun(1, 2, ['a']), repeat: { ...flagged, flags: { count: 3 } } }, { ...shardRun(2, 2, ['b']), repeat: configured }], names)).toThrow(
+      /^shards were run with different repeats: shard 1\/2 \(s1\.json\) with --repeat 3 \(3 attempts an item, 2 to pass; not said which items it changed \(written by an earlier agent-replay\)\); shard 2\/2/,
+    );
+    // Adaptive beside fixed, and 3 attempts beside 1, whatever the flags changed.
+    expect(() => mergeRecords([{ ...shardRun(1, 2, ['a']), repeat: { count: 3, minPass: 2, max: 6, flags: { max: 6, changed: 0 } } }, { ...shardRun(2, 2, ['b']), repeat: configured }], names)).toThrow(
+      /^shards were run with different repeats: shard 1\/2 \(s1\.json\) with --repeat-max 6 \(3 attempts an item, 2 to pass, up to 6\); shard 2\/2 \(s2\.json\) with no --repeat \(3 attempts an item, 2 to pass\); their pass rates would be over different numbers of attempts/,
+    );
+    expect(() => mergeRecords([{ ...shardRun(1, 2, ['a']), repeat: flagged }, { ...shardRun(2, 2, ['b']), repeat: { count: 1, minPass: 1 } }], names)).toThrow(/with no --repeat \(1 attempt an item\); their pass rates/);
+  });
+
   it('a record whose shard index exceeds its total is refused', () => {
     const bad = { ...shardRun(1, 2, ['a']), shard: { index: 3, total: 2, suiteHash: SUITE } };
     expect(() => parseRecord(JSON.stringify(bad), 'bad.json')).toThrow(/bad\.json: .*shard: shard index must not exceed the shard total/);
@@ -539,7 +587,7 @@ describe('surfaces of an incomplete merge', () => {
 
   it('JUnit counts the missing shard as a test case in error, so that a CI viewer does not show the merge as green', () => {
     const xml = renderJUnit(merged);
-    expect(xml).toContain('<testcase classname="agent-replay" name="incomplete merge" time="0">\n      <error message="shard 2/2 missing" type="incomplete merge"/>\n    </testcase>');
+    expect(xml).toContain('<testcase classname="agent-replay" name="incomplete merge" file=".agent-replay" time="0">\n      <error message="shard 2/2 missing" type="incomplete merge"/>\n    </testcase>');
     expect(xml).toMatch(/<testsuite name="agent-replay" tests="3" failures="0" errors="1" /);
     // A whole merge has no such case.
     const whole = renderJUnit(mergeRecords([shardRun(1, 2, ['a', 'b']), shardRun(2, 2, ['c', 'd'])], ['1.json', '2.json']));
@@ -551,8 +599,16 @@ describe('surfaces of an incomplete merge', () => {
     // mikepenz/action-junit-report, given no `file`, searches the repository for `<classname's last dot-part>.*`.
     const inSuite = mergeRecords([{ ...shardRun(1, 2, ['a', 'b']), suitePath: 'apps/shop/.agent-replay' }], ['1.json']);
     expect(renderJUnit(inSuite)).toContain('<testcase classname="agent-replay" name="incomplete merge" file="apps/shop/.agent-replay" time="0">');
-    // A record made outside a repository says no suite folder: no file is named rather than a wrong one.
-    expect(renderJUnit(merged)).toContain('<testcase classname="agent-replay" name="incomplete merge" time="0">');
+    // A record made outside a repository (or by an older agent-replay) says no suitePath: the folder its
+    // items' files name is the file, as their own test cases' `file` is (was: no file, and the search again).
+    expect(merged.suitePath).toBeUndefined();
+    expect(renderJUnit(merged)).toContain('<testcase classname="agent-replay" name="incomplete merge" file=".agent-replay" time="0">');
+    const at = (file: string): RunRecord => mergeRecords([run([fixture('a', { file })], { shard: { index: 1, total: 2, suiteHash: SUITE } })], ['1.json']);
+    expect(renderJUnit(at('apps/x/.agent-replay/fixtures/a.yml'))).toContain('name="incomplete merge" file="apps/x/.agent-replay" time="0">');
+    // A run in the suite folder itself names its files from there.
+    expect(renderJUnit(at('fixtures/a.yml'))).toContain('name="incomplete merge" file="." time="0">');
+    // Files in no suite's fixtures or personas folder name none: no file rather than a wrong one.
+    expect(renderJUnit(at('elsewhere/a.yml'))).toContain('<testcase classname="agent-replay" name="incomplete merge" time="0">');
   });
 
   it('an untrusted file name in a foreign shard is escaped in the markdown', () => {
@@ -626,14 +682,31 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     const lines: string[] = [];
     const by = (name: string | null): Partial<RunRecord> => ({ judge: { name } });
     const m = mergeRecords([part(1, ['a'], by('openai gpt-4o-mini')), part(2, ['b'], by('openai gpt-4o')), part(3, ['c'], by('openai gpt-4o-mini'))], ['1.json', '2.json', '3.json'], (l) => lines.push(l));
-    expect(m.judge.name).toBe('openai gpt-4o-mini, openai gpt-4o');
+    expect(m.judge.name).toBe('"openai gpt-4o-mini", "openai gpt-4o"');
     expect(lines).toContain(
-      "the shards were judged by different judges (shard 1/3 (1.json): openai gpt-4o-mini; shard 2/3 (2.json): openai gpt-4o; shard 3/3 (3.json): openai gpt-4o-mini): the merged run names them all; give every shard's job the same judge (the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)",
+      `the shards were judged by different judges (shard 1/3 (1.json): "openai gpt-4o-mini"; shard 2/3 (2.json): "openai gpt-4o"; shard 3/3 (3.json): "openai gpt-4o-mini"): the merged run names them all; give every shard's job the same judge (the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`,
     );
     // One judge (a shard without one beside it included): its name, and nothing said.
     const quiet: string[] = [];
     expect(mergeRecords([part(1, ['a'], by('openai gpt-4o')), part(2, ['b'], by(null))], [], (l) => quiet.push(l)).judge.name).toBe('openai gpt-4o');
     expect(quiet.filter((l) => l.includes('judge'))).toEqual([]);
+  });
+
+  it('panels whose names hold ", " are each named whole: quoted, in the merged run and the log line; a merge merged again names each judge once', () => {
+    const by = (name: string): Partial<RunRecord> => ({ judge: { name } });
+    const [p1, p2] = ['panel of 2: openai a, openai b', 'panel of 2: openai a, openai c'];
+    const lines: string[] = [];
+    const m = mergeRecords([part(1, ['a'], by(p1)), part(2, ['b'], by(p2))], ['1.json', '2.json'], (l) => lines.push(l));
+    expect(m.judge.name).toBe('"panel of 2: openai a, openai b", "panel of 2: openai a, openai c"');
+    expect(lines[0]).toMatch(/^the shards were judged by different judges \(shard 1\/3 \(1\.json\): "panel of 2: openai a, openai b"; shard 2\/3 \(2\.json\): "panel of 2: openai a, openai c"\): /);
+    // A label holding a quote is written so it reads back whole.
+    expect(mergeRecords([part(1, ['a'], by('the "strict" judge')), part(2, ['b'], by(p1))], [], () => {}).judge.name).toBe('"the \\"strict\\" judge", "panel of 2: openai a, openai b"');
+    // The merge of shards 1 and 2 beside shard 3, judged by the first panel: each judge named once, not a list in a list.
+    const partial = { ...m, incomplete: { total: 3, suiteHash: SUITE, missing: [3], foreign: [] } };
+    const again: string[] = [];
+    const whole = mergeRecords([partial, part(3, ['c'], by(p1))], ['m.json', '3.json'], (l) => again.push(l));
+    expect(whole.judge.name).toBe(m.judge.name);
+    expect(again.find((l) => l.includes('judges'))).toContain('(the merge of shards 1/3, 2/3 (m.json): "panel of 2: openai a, openai b", "panel of 2: openai a, openai c"; shard 3/3 (3.json): "panel of 2: openai a, openai b")');
   });
 
   it('one judge name at different addresses (another judge-base-url in one job) is as many judges, each named with its address', async () => {
@@ -648,9 +721,9 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     const records = await Promise.all(files.map((f) => readRecord(f)));
     const lines: string[] = [];
     const m = mergeRecords(records, ['1.json', '2.json', '3.json'], (l) => lines.push(l));
-    expect(m.judge.name).toBe('openai gpt-4o-mini at https://judge-a.example/v1, openai gpt-4o-mini at https://judge-b.example/v1');
+    expect(m.judge.name).toBe('"openai gpt-4o-mini at https://judge-a.example/v1", "openai gpt-4o-mini at https://judge-b.example/v1"');
     expect(lines).toContain(
-      "the shards were judged by different judges (shard 1/3 (1.json): openai gpt-4o-mini at https://judge-a.example/v1; shard 2/3 (2.json): openai gpt-4o-mini at https://judge-b.example/v1; shard 3/3 (3.json): openai gpt-4o-mini at https://judge-a.example/v1): the merged run names them all; give every shard's job the same judge (the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)",
+      `the shards were judged by different judges (shard 1/3 (1.json): "openai gpt-4o-mini at https://judge-a.example/v1"; shard 2/3 (2.json): "openai gpt-4o-mini at https://judge-b.example/v1"; shard 3/3 (3.json): "openai gpt-4o-mini at https://judge-a.example/v1"): the merged run names them all; give every shard's job the same judge (the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`,
     );
     // One address, or a record from before addresses were kept beside it: one judge, nothing said.
     const quiet: string[] = [];
@@ -667,9 +740,9 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     const [s1, s2, s3] = (await Promise.all(files.map((f) => readRecord(f)))) as [RunRecord, RunRecord, RunRecord];
     const lines: string[] = [];
     const m = mergeRecords([s1, s2, s3], ['1.json', '2.json', '3.json'], (l) => lines.push(l));
-    expect(m.meaning).toEqual({ check: 'judge', model: 'gpt-4o-mini at https://a.example/v1, gpt-4o-mini at https://b.example/v1, gpt-4.1-mini at https://a.example/v1', provider: 'openai', promptVersion: '1' });
+    expect(m.meaning).toEqual({ check: 'judge', model: '"gpt-4o-mini at https://a.example/v1", "gpt-4o-mini at https://b.example/v1", "gpt-4.1-mini at https://a.example/v1"', provider: 'openai', promptVersion: '1' });
     expect(lines).toContain(
-      "the shards checked meaning differently (shard 1/3 (1.json): check judge, gpt-4o-mini at https://a.example/v1; shard 2/3 (2.json): check judge, gpt-4o-mini at https://b.example/v1; shard 3/3 (3.json): check judge, gpt-4.1-mini at https://a.example/v1): the merged run names every meaning judge; give every shard's job the same meaning settings (config.yml's meaning, and the judge it asks: the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)",
+      `the shards checked meaning differently (shard 1/3 (1.json): check judge, "gpt-4o-mini at https://a.example/v1"; shard 2/3 (2.json): check judge, "gpt-4o-mini at https://b.example/v1"; shard 3/3 (3.json): check judge, "gpt-4.1-mini at https://a.example/v1"): the merged run names every meaning judge; give every shard's job the same meaning settings (config.yml's meaning, and the judge it asks: the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`,
     );
     expect(parseRecord(serializeRecord(m), 'm.json').meaning).toEqual(m.meaning);
     // Another check (facts beside the judge): no one check was the run's; whichever comes first, none.
@@ -689,6 +762,23 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     const facts1 = { ...s1, meaning: { check: 'facts' as const, model: null, promptVersion: '1' } };
     expect(mergeRecords([facts1, { ...s2, meaning: { check: 'facts', model: null, promptVersion: '2' } }], [], (l) => quiet.push(l)).meaning).toEqual(facts1.meaning);
     expect(quiet).toEqual([]);
+  });
+
+  it('meaning judges and prompt versions whose names hold ", " are each named whole: quoted, in the merged run and the log line; a merge merged again names each once', () => {
+    const judged = (model: string, promptVersion: string): Partial<RunRecord> => ({ meaning: { check: 'judge', model, provider: 'openai', promptVersion } });
+    const lines: string[] = [];
+    const m = mergeRecords([part(1, ['a'], judged('my, model', '1')), part(2, ['b'], judged('gpt-4o', '2, beta'))], ['1.json', '2.json'], (l) => lines.push(l));
+    expect(m.meaning).toEqual({ check: 'judge', model: '"my, model", "gpt-4o"', provider: 'openai', promptVersion: '"1", "2, beta"' });
+    expect(lines[0]).toMatch(/^the shards checked meaning differently \(shard 1\/3 \(1\.json\): check judge, "my, model", prompt "1"; shard 2\/3 \(2\.json\): check judge, "gpt-4o", prompt "2, beta"\): /);
+    expect(parseRecord(serializeRecord(m), 'm.json').meaning).toEqual(m.meaning);
+    // The merge of shards 1 and 2 beside shard 3, asked the first one's: each judge and prompt named once, not a list in a list.
+    const partial = { ...m, incomplete: { total: 3, suiteHash: SUITE, missing: [3], foreign: [] } };
+    const again: string[] = [];
+    const whole = mergeRecords([partial, part(3, ['c'], judged('my, model', '1'))], ['m.json', '3.json'], (l) => again.push(l));
+    expect(whole.meaning).toEqual(m.meaning);
+    expect(again.find((l) => l.includes('meaning'))).toContain('(the merge of shards 1/3, 2/3 (m.json): check judge, "my, model", "gpt-4o", prompt "1", "2, beta"; shard 3/3 (3.json): check judge, "my, model", prompt "1")');
+    // Shards of one judge and one prompt: its name as it is, unquoted.
+    expect(mergeRecords([part(1, ['a'], judged('my, model', '1')), part(2, ['b'], judged('my, model', '1'))], [], () => {}).meaning).toEqual({ check: 'judge', model: 'my, model', provider: 'openai', promptVersion: '1' });
   });
 
   it('the stats seed depends only on the shards merged: a merge of a partial merge gives the seed of merging the shards directly', () => {

@@ -92,9 +92,18 @@ describe('--repeat and --repeat-max', () => {
   });
 
   it("are kept in the run's record with the repeat an item without its own ran with (docs/results-json.md, `repeat`)", () => {
-    expect(runRepeat(policyOf({}))).toEqual({ count: 1, minPass: 1 });
-    expect(runRepeat(policyOf({ repeat: { count: 3, minPass: 2, max: 10 } }))).toEqual({ count: 3, minPass: 2, max: 10 });
-    expect(runRepeat(policyOf({ repeat: { count: 3, minPass: 2 }, repeatFlags: { count: 5 } }))).toEqual({ count: 5, minPass: 4, flags: { count: 5 } });
-    expect(runRepeat(policyOf({ repeatFlags: { count: 3, max: 10 } }))).toEqual({ count: 3, minPass: 3, max: 10, flags: { count: 3, max: 10 } });
+    expect(runRepeat(policyOf({}), [])).toEqual({ count: 1, minPass: 1 });
+    expect(runRepeat(policyOf({ repeat: { count: 3, minPass: 2, max: 10 } }), [{ repeat: { count: 5, minPass: 5 } }])).toEqual({ count: 3, minPass: 2, max: 10 });
+    expect(runRepeat(policyOf({ repeat: { count: 3, minPass: 2 }, repeatFlags: { count: 5 } }), [{}])).toEqual({ count: 5, minPass: 4, flags: { count: 5, changed: 0 } });
+    expect(runRepeat(policyOf({ repeatFlags: { count: 3, max: 10 } }), [])).toEqual({ count: 3, minPass: 3, max: 10, flags: { count: 3, max: 10, changed: 0 } });
+  });
+
+  it("count the items whose own repeat the flags changed, by which a merge tells shards run alike (docs/action.md, \"Shards\")", () => {
+    // --repeat 3 beside config.yml's repeat: 3 changes an item without its own nothing, nor one whose own is 3 attempts.
+    const policy = policyOf({ repeat: { count: 3, minPass: 2 }, repeatFlags: { count: 3 } });
+    expect(runRepeat(policy, [{}, { repeat: { count: 3, minPass: 2 } }])).toEqual({ count: 3, minPass: 2, flags: { count: 3, changed: 0 } });
+    // An item's own 5 attempts (made 3), or its own adaptive max (kept by --repeat, replaced by --repeat-max), are changed.
+    expect(runRepeat(policy, [{}, { repeat: { count: 5, minPass: 5 } }, { repeat: { count: 3, minPass: 2, max: 9 } }]).flags).toEqual({ count: 3, changed: 1 });
+    expect(runRepeat(policyOf({ repeatFlags: { max: 6 } }), [{ repeat: { count: 3, minPass: 2, max: 9 } }, { repeat: { count: 2, minPass: 1 } }]).flags).toEqual({ max: 6, changed: 2 });
   });
 });

@@ -18,7 +18,8 @@ import { createJudge } from '../../src/judge/index.js';
 import { NO_BASELINES, replay } from '../../src/replay/index.js';
 import type { Clock, Fixture, RegexEvaluator } from '../../src/types.js';
 import { nativeEcho, startAgentServer, type AgentReply } from '../support/agent-server.js';
-import { startServer } from '../judge/server.js';
+import type { ServerResponse } from 'node:http';
+import { json, startServer, type Responder } from '../judge/server.js';
 import { replayOptions } from '../support/replay-options.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -446,9 +447,31 @@ describe('agent rate limits (default retries)', () => {
     const capped = await agentUnder({ kind: 'in-flight', max: 16 }, null, () => ({ status: 429, headers: { 'x-ratelimit-remaining-requests': '3', 'x-ratelimit-reset-requests': '1s' }, json: { error: 'slow down' } }));
     const record = await replay({ fixtures: fixtures(1), personas: [], baselines: NO_BASELINES }, { agent: capped.client, regex: noRegex, judge: null }, OPTIONS);
     expect(record.fixtures[0]?.error).toBe(
-      'message turn: agent returned HTTP 429 after 8 attempts (429s that asked for no wait, their rate limit headers naming no spent quota: the first 5 spent no retry, the next spent the 2 retries; given up rather than send more: lower the concurrency, or raise retries and backoffMs): {"error":"slow down"}',
+      'message turn: agent returned HTTP 429 after 8 attempts (429s that asked for no wait, their rate limit headers naming no spent quota: the first 5 spent no retry within 1000 ms of the first (the rate limit\'s window), the next spent the 2 retries; given up rather than send more: lower the concurrency, or raise retries and backoffMs): {"error":"slow down"}',
     );
     expect(capped.agent.requests).toHaveLength(8);
+  });
+
+  // Reported: the window was taken only from the refused answer's own headers: after answers that named
+  // a 2 s quota (RateLimit-Policy: 10 per 2 s), 429s that name none (RateLimit-Remaining: 3) were free
+  // within 1 s only, though the limiter paces over 2 s: a turn refused 6 times spent its 2 retries on
+  // the 429s at 1.2 s and 1.9 s from the first, and was given up (`the first 3 spent no retry within 1000 ms`).
+  it('a rate limit\'s 429 naming no window, after answers that named a 2 s one: free within 2 s of the first, as the limiter paces over it', async () => {
+    let n = 0;
+    const refusedAt: number[] = [];
+    const { client, agent } = await agentUnder({ kind: 'in-flight', max: 16 }, null, (req, clock): AgentReply => {
+      n += 1;
+      if (n <= 5 || n > 11) return { ...(nativeEcho(req) as Exclude<AgentReply, string>), headers: { 'ratelimit-policy': '"default";q=10;w=2' } };
+      refusedAt.push(clock.now());
+      return { status: 429, headers: { 'ratelimit-remaining': '3' }, json: { error: 'slow down' } };
+    });
+    const record = await replay({ fixtures: fixtures(6), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, replayOptions({ concurrency: 1 }));
+    expect(record.fixtures.map((f) => f.error ?? null)).toEqual(Array<null>(6).fill(null));
+    expect(agent.requests).toHaveLength(12);
+    // The first five within the 2 s window spent no retry; the sixth, past it, spent one.
+    const from = refusedAt.map((t) => Math.round(t - (refusedAt[0] as number)));
+    expect(from.slice(0, 5)).toEqual([0, 400, 800, 1200, 1867]);
+    expect(from[5]).toBeGreaterThan(2000);
   });
 
   it('a 500 still spends the retries: 3 attempts, then errored', async () => {
@@ -684,14 +707,70 @@ describe('judge rate limits (2 retries)', () => {
     ['GitHub', (now) => ({ 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': String(second(now) + 1) })],
     ['OpenAI', () => ({ 'x-ratelimit-remaining-requests': '3', 'x-ratelimit-reset-requests': '1s' })],
     ['IETF', () => ({ ratelimit: '"default";r=3;t=1' })],
-  ])('a %s 429 whose quota is not spent (remaining 3), no Retry-After: capped as one without headers, said without a limit that came down', async (_, headers) => {
+  ])('a %s 429 whose quota is not spent (remaining 3), no Retry-After: free within the rate limit\'s 1 s window from the first, not 3 (no halving to count), said without a limit that came down', async (_, headers) => {
     const { clock, sleeps } = steppingClock(1_700_000_000_250);
     const { judge, server } = await judgeRefusing(100, headers, clock);
     const result = await judge.score('polite', 'reply');
+    // 429s at 0, 100, ..., 900 ms from the first spend no retry; the one at 1000 ms is past the window.
     expect(result.ok ? '' : result.reason).toBe(
-      'HTTP 429 after 4 attempts (429s that asked for no wait, their rate limit headers naming no spent quota: the first 3 spent no retry, retries: 0 left none for the next; given up rather than send more: lower the concurrency, or raise retries and backoffMs): rate limited',
+      "HTTP 429 after 11 attempts (429s that asked for no wait, their rate limit headers naming no spent quota: the first 10 spent no retry within 1000 ms of the first (the rate limit's window), retries: 0 left none for the next; given up rather than send more: lower the concurrency, or raise retries and backoffMs): rate limited",
     );
-    expect(server.received).toHaveLength(4);
-    expect(sleeps).toEqual([100, 100, 100]);
+    expect(server.received).toHaveLength(11);
+    expect(sleeps).toEqual(Array<number>(10).fill(100));
+  });
+
+  // Reported: a rate limit's 429 without a wait was capped at throttleAllowance (the limit's halvings
+  // down to 1, 3 at concurrency 4), though it halves nothing: a call refused 5 times within the 1 s
+  // window it counts over was given up after 400 ms, before the window opened again.
+  it('a rate limit\'s 429 without a wait, 5 in a row within its 1 s window, retries: 0: answered, not given up after 3', async () => {
+    const { clock } = steppingClock(1_700_000_000_250);
+    const { judge, server } = await judgeRefusing(5, () => ({ 'x-ratelimit-limit-requests': '60', 'x-ratelimit-remaining-requests': '3', 'x-ratelimit-reset-requests': '1s' }), clock);
+    const result = await judge.score('polite', 'reply');
+    expect(result.ok ? '' : result.reason).toBe('');
+    expect(server.received).toHaveLength(6);
+  });
+
+  // The window is the quota's, when the headers name it (RateLimit-Policy: 10 per 2 s): the pace holds
+  // the start after the second 429 (nothing answered in the window) until the window opens again, 2 s
+  // after the first; refused then too, it is refused for more than the window, and spends the retry.
+  it('a rate limit\'s 429 without a wait whose headers name a 2 s window: free within 2 s of the first, the one after spends a retry', async () => {
+    const { clock } = steppingClock(1_700_000_000_250);
+    const { judge, server } = await judgeRefusing(100, () => ({ 'ratelimit-policy': '"default";q=10;w=2' }), clock);
+    const result = await judge.score('polite', 'reply');
+    expect(result.ok ? '' : result.reason).toBe(
+      "HTTP 429 after 3 attempts (429s that asked for no wait, their rate limit headers naming no spent quota: the first 2 spent no retry within 2000 ms of the first (the rate limit's window), retries: 0 left none for the next; given up rather than send more: lower the concurrency, or raise retries and backoffMs): rate limited",
+    );
+    expect(server.received).toHaveLength(3);
+    expect(clock.now() - 1_700_000_000_250).toBeGreaterThanOrEqual(2000);
+  });
+
+  // Reported: the window was taken only from the refused answer's own headers. Successes that named a
+  // 2 s quota (RateLimit-Policy: 10 per 2 s), then 429s that name none (RateLimit-Remaining: 3): the
+  // limiter paces over 2 s, but the loop allowed 1 s, and a call refused at the pace for 1.2 s was
+  // given up (`the first 3 spent no retry within 1000 ms of the first`) before the server's window opened.
+  it('a rate limit\'s 429 naming no window, after successes that named a 2 s one: free within 2 s of the first, as the limiter paces over it', async () => {
+    const { clock } = steppingClock(1_700_000_000_250);
+    const policy = { 'ratelimit-policy': '"default";q=10;w=2' };
+    const refusedAt: number[] = [];
+    const refused = (res: ServerResponse): void => {
+      refusedAt.push(clock.now());
+      res.writeHead(429, { 'content-type': 'application/json', 'ratelimit-remaining': '3' });
+      res.end(JSON.stringify({ error: { message: 'rate limited' } }));
+    };
+    const server = await startServer([...Array<Responder>(5).fill(json(200, OK, policy)), ...Array<Responder>(4).fill(refused), json(200, OK, policy)]);
+    cleanups.push(() => server.close());
+    const limiter = new AdaptiveLimiter(4, clock);
+    const judge = createJudge(
+      { provider: 'openai', baseUrl: server.url, model: 'm', apiKey: 'k', timeoutMs: 10_000, retries: 0, backoffMs: 0, concurrency: 4, label: null },
+      { clock, limiter, random: seeded(27) },
+    );
+    cleanups.push(() => judge.close());
+    for (let i = 0; i < 5; i++) expect((await judge.score('polite', `reply ${i}`)).ok).toBe(true);
+    const result = await judge.score('polite', 'reply');
+    expect(result.ok ? '' : result.reason).toBe('');
+    expect(server.received).toHaveLength(10);
+    // Refused at the pace (5 per 2 s after the first 429) for more than a second, less than the window.
+    expect(refusedAt.map((t) => t - (refusedAt[0] as number))).toEqual([0, 400, 800, 1200]);
+    expect(limiter.pace?.windowMs).toBe(2000);
   });
 });

@@ -38,6 +38,11 @@ describe('renderAcceptSummary', () => {
     expect(text).toContain('Committed 1 baseline in `aaaaaaa` to the branch `fix/@team-<b>x</b>`:'); // no link for an unsafe URL
   });
 
+  it('a refusal is said as a sentence of its own under the heading: its first letter a capital', () => {
+    const text = renderAcceptSummary({ kind: 'refused', pr: 7, reason: "the pull request's head has moved since the run the comment shows (reviewed 1111111, head is now 4444444)." });
+    expect(text).toBe("## agent-replay accept: baselines not accepted (pull request #7)\n\nThe pull request's head has moved since the run the comment shows \\(reviewed 1111111, head is now 4444444\\).\n");
+  });
+
   it('a refusal quoting a huge tampered text stays small', () => {
     const text = renderAcceptSummary({ kind: 'refused', pr: 7, reason: `the results artifact was rejected: ${'x'.repeat(2_000_000)}` });
     expect(text.length).toBeLessThan(5_000);

@@ -169,9 +169,9 @@ export function mixed(): RunRecord {
       route: null,
       verdict: null,
       errored: true,
-      error: 'message turn: no answer from the agent within 30000 ms',
+      error: 'message turn: no answer from the agent within 30,000 ms',
       errorKind: 'timeout',
-      detail: 'message turn: no answer from the agent within 30000 ms',
+      detail: 'message turn: no answer from the agent within 30,000 ms',
       drift: null,
       baseline: baseline('loyalty-points', 'You have 120 points.'),
     }),
@@ -404,7 +404,7 @@ export function mixedMany(n: number): RunRecord {
     } else if (kind === 6) {
       fixtures.push(fixture(label, { reply: old, verdict: 'not_evaluated', detail: 'judge unreachable: HTTP 503 after 3 retries', drift: { reply: 'same', route: 'same', verdict: 'not_evaluated' }, baseline: b(old) }));
     } else if (kind === 7) {
-      fixtures.push(fixture(label, { reply: null, route: null, verdict: null, errored: true, error: 'message turn: no answer from the agent within 30000 ms', errorKind: 'timeout', detail: 'message turn: no answer from the agent within 30000 ms', drift: null, baseline: b(old) }));
+      fixtures.push(fixture(label, { reply: null, route: null, verdict: null, errored: true, error: 'message turn: no answer from the agent within 30,000 ms', errorKind: 'timeout', detail: 'message turn: no answer from the agent within 30,000 ms', drift: null, baseline: b(old) }));
     } else {
       fixtures.push(fixture(label, { reply: old, baseline: b(old) }));
     }

@@ -60,7 +60,7 @@ export function meaningRun(): RunRecord {
         facts: { baseline: [{ kind: 'number', value: '30' }], now: [{ kind: 'number', value: '14' }] },
       }),
       differing('receipt-needed', 'You can return any item without a receipt.', 'Returns need a receipt.', { value: 'changed', by: 'judge', detail: JUDGE_DIFFERENCE, score: 0.2 }),
-      differing('store-hours', 'We are open every day.', 'Our shops open daily.', { value: 'unchecked', by: null, detail: 'meaning judge unreachable: no answer from the meaning judge within 30000 ms' }),
+      differing('store-hours', 'We are open every day.', 'Our shops open daily.', { value: 'unchecked', by: null, detail: 'meaning judge unreachable: no answer from the meaning judge within 30,000 ms' }),
       differing('check-off', 'Delivery is free.', 'Shipping costs nothing.', null),
       differing('bold-greeting', 'Hello, **welcome** to Shop Bot!', 'Hello, welcome to Shop Bot', { value: 'formatting', by: 'normalize', detail: null }),
       differing('known-wording', 'We ship worldwide.', 'We deliver all over the world.', { value: 'variant', by: 'variant', detail: null }),

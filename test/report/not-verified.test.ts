@@ -49,7 +49,7 @@ describe('a run that is not verified', () => {
       { agent: { host: '127.0.0.1:3000', endpoint: 'http://127.0.0.1:3000/api/chat' }, judge: { name: null } },
     );
     const term = renderTerminal(record, { color: false });
-    expect(term).toContain('no answer from http://127.0.0.1:3000/api/chat within 30000 ms: raise agent.timeoutMs in config.yml');
+    expect(term).toContain('no answer from http://127.0.0.1:3000/api/chat within 30,000 ms: raise agent.timeoutMs in config.yml');
     expect(term).toContain(old);
     expect(renderComment(record, ctx)).toContain('agent call timed out after 30000 ms');
     expect(renderJUnit(record)).toContain(`<error message="${old}" type="timeout">`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeRedactor } from '../../src/secrets.js';
+import { urlCredentialSecrets } from '../../src/suite/url-credentials.js';
 import { prng } from '../support/prng.js';
 
 const TOKEN = 'ab/c"d\\e f+g&h=i?j#k%l<m>n';
@@ -137,5 +138,52 @@ describe('makeRedactor: an Authorization value', () => {
   it('leaves the words of a secret that is not an Authorization value alone', () => {
     const redact = makeRedactor(['correct horsebattery']);
     expect(redact('a horsebattery')).toBe('a horsebattery');
+  });
+});
+
+describe('makeRedactor: a secret inside base64 of a longer text', () => {
+  const KEY = 'sk-agent-7Hq2Lm9Px4Rt/+x?';
+  const redact = makeRedactor([KEY]);
+  // Every place the key may start in a 3-byte group, and every place it may end.
+  const texts = ['', 'u', 'us', 'user:'].flatMap((before) => ['', 'a', 'ab', 'abc'].map((after) => `${before}${KEY}${after}`));
+
+  it.each([
+    ['base64', (t: string) => Buffer.from(t).toString('base64')],
+    ['base64url', (t: string) => Buffer.from(t).toString('base64url')],
+    ['base64, percent-encoded', (t: string) => encodeURIComponent(Buffer.from(t).toString('base64'))],
+    ['base64 in JSON with / escaped as \\/', (t: string) => Buffer.from(t).toString('base64').replace(/\//g, '\\/')],
+  ])('%s: basic auth of user:key, wherever the key falls', (_name, encode) => {
+    for (const text of texts) {
+      const encoded = encode(text);
+      const out = redact(`Authorization: Basic ${encoded}`);
+      expect(out, text).toContain('***');
+      // What is left around *** is decided by the bytes around the key: none of the key's own characters.
+      expect(out.length, text).toBeLessThan(`Authorization: Basic ${encoded}`.length - 12);
+      expect(out, text).not.toContain(encode(KEY).slice(4, -4));
+    }
+  });
+
+  it('a secret shorter than 12 characters is not looked for inside base64, and base64 of other text is left alone', () => {
+    const short = makeRedactor(['sk-12345678']);
+    const encoded = Buffer.from('user:sk-12345678').toString('base64');
+    expect(short(encoded)).toBe(encoded);
+    const other = Buffer.from('user:another-key-entirely').toString('base64');
+    expect(redact(other)).toBe(other);
+  });
+});
+
+describe('urlCredentialSecrets: the keys an address carries', () => {
+  it('a query value named as a credential or looking like a token, and a path segment that looks like one; names and settings stay', () => {
+    expect(urlCredentialSecrets('https://x.example/hooks/AbCdEf0123456789XyZw/chat?api_key=sk%2Dlit-1&code=abcd1&model=gpt-4o-mini&stream=true&v=2024-06-01')).toEqual([
+      'sk%2Dlit-1',
+      'sk-lit-1',
+      'abcd1',
+      'AbCdEf0123456789XyZw',
+    ]);
+    expect(urlCredentialSecrets('https://x.example/v1/chat?session=Zx9Yw8Vu7Ts6Rq5Po4Nm')).toEqual(['Zx9Yw8Vu7Ts6Rq5Po4Nm']);
+    // A `${NAME}` is a secret once substituted, not as the reference written.
+    expect(urlCredentialSecrets('https://x.example/chat?api_key=${API_KEY}')).toEqual([]);
+    // An address that does not parse is read all the same: its error quotes it.
+    expect(urlCredentialSecrets('https://x.example:99999/chat?token=tok-12345')).toEqual(['tok-12345']);
   });
 });

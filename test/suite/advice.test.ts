@@ -203,6 +203,9 @@ describe('one misspelling, said once, at its line, with its fix', () => {
     { name: 'persona user (a simulated script needs no opening)', files: { [`${F}/a.yml`]: OK_FIXTURE, [`${P}/p.yml`]: 'label: p\nusr: { goal: Get a refund, maxTurns: 3 }\nexpect: { criteria: [polite] }\n' }, at: `${P}/p.yml:2:1`, key: 'usr', hint: 'user' },
     { name: 'config enum key', files: { [`${F}/a.yml`]: OK_FIXTURE, [C]: 'traces:\n  query: { knid: tempo, url: https://tempo.example.com }\n' }, at: `${C}:2:12`, key: 'knid', hint: 'kind' },
     { name: 'config agent.start (true, false or a mapping)', files: { [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  start: { respones: { reply: text } }\n' }, at: `${C}:2:12`, key: 'respones', hint: 'response' },
+    // The list form's key misspelt: not also a fixture (or script) missing its label and message.
+    { name: 'fixtures list key', files: { [`${F}/a.yml`]: 'fixture:\n  - label: a\n    message: hi\n  - { label: b, message: yo }\n' }, at: `${F}/a.yml:1:1`, key: 'fixture', hint: 'fixtures' },
+    { name: 'personas list key', files: { [`${F}/a.yml`]: OK_FIXTURE, [`${P}/p.yml`]: 'Personas:\n  - { label: p, opening: hi, expect: { terminal: finish } }\n' }, at: `${P}/p.yml:1:1`, key: 'Personas', hint: 'personas' },
     { name: 'persona baseline kind', files: { [`${F}/a.yml`]: OK_FIXTURE, [`${P}/p.yml`]: SCRIPT('p'), [`${B}/p.json`]: PERSONA_BASELINE('p').replace('"kind"', '"knid"') }, at: `${B}/p.json:1:16`, key: 'knid', hint: 'kind' },
   ];
   it.each(cases)('$name', async ({ files, at, key, hint }) => {

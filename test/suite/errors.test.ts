@@ -212,6 +212,14 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       'change agent.timeoutMs to a whole number from 1 to 600000, e.g. timeoutMs: 30000 (30 seconds)',
       'change agent.concurrency to a whole number from 1 to 256, e.g. concurrency: 1',
     ]);
+    // Digits grouped, which YAML reads as text: the number meant, not an example of another one.
+    const grouped = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  timeoutMs: 45_000\nlatency:\n  minDeltaMs: 1,500\nregex: { timeoutMs: 1_000_000 }\n' });
+    expect(grouped.errors.map((e) => `${e.line}: ${e.fix}`)).toEqual([
+      '3: write the number without its underscores, which make it text in YAML: timeoutMs: 45000',
+      '5: write the number without its commas, which make it text in YAML: minDeltaMs: 1500',
+      // Past the range the setting takes: its range, with an example of the regex's own budget (not an agent's 30 s).
+      '6: change regex.timeoutMs to a whole number from 1 to 600000, e.g. timeoutMs: 100 (0.1 seconds)',
+    ]);
   });
 
   it('a key left without its value, and headers written as one line of text, get what to write', async () => {
@@ -252,6 +260,20 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       `${C}:5: unknown key "url" in judge\n  fix: did you mean "baseUrl"? rename the key, so that line 5 reads\n      baseUrl: http://127.0.0.1:9/v1`,
       `${F}/a.yml:1: unknown key "name" at the top level (and the required "label" is missing)\n  fix: did you mean "label"? rename the key, so that line 1 reads\n    label: a`,
       `${F}/a.yml:3: unknown key "expected" at the top level\n  fix: did you mean "assert"? rename the key, so that line 3 reads\n    assert: { contains: "x" }`,
+    ]);
+  });
+
+  it('an assertion kind named as other tools name it (matches, pattern, includes, rubric) is said with the kind it stands for', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert:\n  matches: "30 days?"\n  flags: i\n',
+      [`${F}/b.yml`]: 'label: b\nmessage: hi\nassert: { pattern: "\\\\d+" }\n',
+      [`${F}/c.yml`]: 'label: c\nmessage: hi\nassert: [ { includes: refund }, { rubric: "Polite." } ]\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}: ${e.message.replace(/; allowed keys: .*/, '')}\n  fix: ${e.fix}`)).toEqual([
+      `${F}/a.yml:4: fixture "a": unknown key "matches" in assert\n  fix: did you mean "regex"? rename the key, so that line 4 reads\n      regex: "30 days?"`,
+      `${F}/b.yml:3: fixture "b": unknown key "pattern" in assert\n  fix: did you mean "regex"? rename the key, so that line 3 reads\n    assert: { regex: "\\\\d+" }`,
+      `${F}/c.yml:3: fixture "c": unknown key "includes" in assert[0]\n  fix: did you mean "contains"? rename the key, so that line 3 reads\n    assert: [ { contains: refund }, { rubric: "Polite." } ]`,
+      `${F}/c.yml:3: fixture "c": unknown key "rubric" in assert[1]\n  fix: did you mean "judge"? rename the key, so that line 3 reads\n    assert: [ { includes: refund }, { judge: "Polite." } ]`,
     ]);
   });
 
@@ -296,6 +318,22 @@ describe('loadSuite: configuration errors, each with file and line', () => {
         '  fix: put a space after the colon, so that line 3 reads\n    persona: x',
       `${F}/c.yml:2:12: invalid YAML: the value "Note: refunds take \\"30\\" days" holds ": ", which YAML reads as one more key on the same line\n` +
         `  fix: put the value in quotes, so that line 2 reads\n      message: 'Note: refunds take "30" days'  # why`,
+    ]);
+  });
+
+  it('a value holding ": " inside { } is said as in a block, with the line as it should read, not as "Block collections are not allowed within flow collections"', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: { contains: Note: 30 days }\n',
+      [`${F}/b.yml`]: 'fixtures:\n  - { label: b, message: hi, assert: { contains: x: y, flags: i } }\n  - { label: b2, message: hi }\n',
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  headers: { X-Note: a: b }  # why\n',
+    });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${C}:3:22: invalid YAML: the value "a: b" holds ": ", which YAML reads as one more key on the same line\n` +
+        '  fix: put the value in quotes, so that line 3 reads\n      headers: { X-Note: "a: b" }  # why',
+      `${F}/a.yml:3:21: invalid YAML: the value "Note: 30 days" holds ": ", which YAML reads as one more key on the same line\n` +
+        '  fix: put the value in quotes, so that line 3 reads\n    assert: { contains: "Note: 30 days" }',
+      `${F}/b.yml:2:50: invalid YAML: the value "x: y" holds ": ", which YAML reads as one more key on the same line\n` +
+        '  fix: put the value in quotes, so that line 2 reads\n      - { label: b, message: hi, assert: { contains: "x: y", flags: i } }',
     ]);
   });
 
@@ -997,7 +1035,29 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       `${B}/bare.json:5:14: invalid JSON: Unexpected token 'p'`,
       `${B}/broken.json:3:21: invalid JSON: Bad control character in string literal`,
       `${B}/comma.json:6:3: invalid JSON: Expected ',' or '}' after property value`,
-      `${B}/cut.json:3:11: invalid JSON: Unexpected end of JSON input`,
+      `${B}/cut.json:3:11: invalid JSON: the file ends here, with a string, list or object not closed (cut short, or a closing quote or bracket left out)`,
+    ]);
+  });
+
+  it('a baseline cut short is said where its text stops, not in the words of the token the parser expected next, nor at a line past the text; an empty one is said empty', async () => {
+    const keep = (file: string): string => `committed before the edit? \`git checkout -- ${file}\` brings back the committed version`;
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n' + ['comma', 'quote', 'crlf', 'empty', 'open'].map((l) => `  - { label: ${l}, message: x }\n`).join(''),
+      // Cut after a comma: the parser says "Expected double-quoted property name" at line 4, an empty line.
+      [`${B}/comma.json`]: '{\n  "label": "comma",\n  "reply": "r",\n',
+      [`${B}/quote.json`]: '{\n  "label": "quote",\n  "reply": "Refunds are acc',
+      // Cut inside a string, then a CRLF: the parser says "Bad control character in string literal".
+      [`${B}/crlf.json`]: '\uFEFF{\r\n  "label": "crlf",\r\n  "reply": "Refunds\r\n',
+      [`${B}/empty.json`]: '\n',
+      // A quote left out in the middle is no file cut short: the parser's words, at the line break in the string.
+      [`${B}/open.json`]: '{\n  "label": "open",\n  "reply": "r,\n  "verdict": "pass"\n}\n',
+    });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${B}/comma.json:3:16: invalid JSON: the file ends here, with a string, list or object not closed (cut short, or a closing quote or bracket left out)\n  fix: complete it by hand; ${keep(`${B}/comma.json`)}`,
+      `${B}/crlf.json:3:20: invalid JSON: the file ends here, with a string, list or object not closed (cut short, or a closing quote or bracket left out)\n  fix: complete it by hand; ${keep(`${B}/crlf.json`)}`,
+      `${B}/empty.json:1:1: invalid JSON: the file is empty\n  fix: an empty file holds no baseline: delete it and accept "empty" again; ${keep(`${B}/empty.json`)}`,
+      `${B}/open.json:3:15: invalid JSON: Bad control character in string literal\n  fix: fix it by hand; ${keep(`${B}/open.json`)}`,
+      `${B}/quote.json:3:28: invalid JSON: the file ends here, with a string, list or object not closed (cut short, or a closing quote or bracket left out)\n  fix: complete it by hand; ${keep(`${B}/quote.json`)}`,
     ]);
   });
 
@@ -1400,6 +1460,22 @@ describe('loadSuite: files left out of the fixtures folder', () => {
       `${F}/b.json: not read: fixtures are read from .yml and .yaml files only\n  fix: rename it to b.yml (YAML; a JSON document is YAML too) to have it read, or move it out of the folder`,
       `${F}/refund.ym: not read: fixtures are read from .yml and .yaml files only\n  fix: rename it to refund.yml (YAML; a JSON document is YAML too) to have it read, or move it out of the folder`,
       `${F}/sub/hours.yml~: not read: fixtures are read from .yml and .yaml files only\n  fix: rename it to hours.yml (YAML; a JSON document is YAML too) to have it read, or move it out of the folder`,
+    ]);
+  });
+
+  it('warns of a baselines file whose name looks meant to be a baseline (a JSON file, then the fixture runs with none), and leaves a README alone', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n  - { label: ok, message: hi }\n  - { label: refund, message: hi }\n  - { label: hours, message: hi }\n',
+      [`${B}/refund.JSON`]: '{}',
+      [`${B}/ok.json.orig`]: '{}',
+      [`${B}/hours.yml`]: 'label: hours\nreply: r\n',
+      [`${B}/README.md`]: '# baselines\n',
+    });
+    expect(r.errors).toEqual([]);
+    expect(r.warnings.map(formatIssue)).toEqual([
+      `${B}/hours.yml: not read: baselines are read from <label>.json files only\n  fix: a baseline is the JSON file acceptance writes (agent-replay accept writes <label>.json): move this one out of the folder`,
+      `${B}/ok.json.orig: not read: baselines are read from <label>.json files only\n  fix: rename it to ok.json to have it read, or move it out of the folder`,
+      `${B}/refund.JSON: not read: baselines are read from <label>.json files only\n  fix: rename it to refund.json to have it read, or move it out of the folder`,
     ]);
   });
 });

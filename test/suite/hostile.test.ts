@@ -4,7 +4,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatIssue, loadSuite, type LoadResult } from '../../src/suite/index.js';
@@ -73,6 +72,7 @@ describe('symbolic links that lead out of the suite are refused, and not read', 
     await fs.symlink(elsewhere, path.join(cwd, F));
     await fs.symlink(elsewhere, path.join(cwd, B));
     const r = await loadAt(cwd);
+    expect(r.errors[0]!.fix).toBe('replace the link with the folder itself, inside the suite folder .agent-replay');
     expect(brief(r.errors)).toEqual([
       `${F}:-: the fixtures folder ${F} resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it`,
       `${B}:-: the baselines folder ${B} resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it`,
@@ -85,8 +85,8 @@ describe('symbolic links that lead out of the suite are refused, and not read', 
     const cwd = await repo({ 'README.md': 'x' });
     await fs.symlink(path.join(other, '.agent-replay'), path.join(cwd, '.agent-replay'));
     const r = await loadAt(cwd);
-    expect(brief(r.errors)).toEqual([
-      '.agent-replay:-: the suite folder .agent-replay resolves outside the repository (the working directory) (a symbolic link): refused, nothing was read from it',
+    expect(r.errors.map(formatIssue)).toEqual([
+      '.agent-replay: the suite folder .agent-replay resolves outside the repository (the working directory) (a symbolic link): refused, nothing was read from it\n  fix: replace the link with the folder itself, inside the repository (the working directory)',
     ]);
     expect(allText(r)).not.toContain(SECRET);
   });
@@ -106,6 +106,33 @@ describe('symbolic links that lead out of the suite are refused, and not read', 
       `${F}/linked.yml: the file is a symbolic link (to .agent-replay/shared/greeting.yml): refused, nothing was read from it\n  fix: replace the link with the file itself: a pull request's change to the file a link leads to is not compared with its base`,
       `${B}/ok.json: the file is a symbolic link (to .agent-replay/shared/b.json): refused, nothing was read from it\n  fix: replace the link with the file itself: a pull request's change to the file a link leads to is not compared with its base`,
       `.agent-replay/personas: the personas folder .agent-replay/personas is a symbolic link (to .agent-replay/shared): refused, nothing was read from it\n  fix: replace the link with the folder itself: a pull request's change to the folder a link leads to is not compared with its base`,
+    ]);
+  });
+
+  it('a subfolder of fixtures or personas that is a link is refused, not passed over with its items unrun; a folder link says "the folder"', async () => {
+    const elsewhere = path.dirname(await outsideFile('x.yml', OUTSIDE_YAML));
+    const cwd = await repo({ [`${F}/ok.yml`]: OK_FIXTURE, '.agent-replay/shared/s.yml': 'label: shared\nmessage: hi\n', '.agent-replay/personas/p.yml': 'label: p\nopening: hi\nexpect: { criteria: [x] }\n' });
+    await fs.symlink(elsewhere, path.join(cwd, F, 'billing'));
+    await fs.symlink('../shared', path.join(cwd, '.agent-replay/personas/group'));
+    const r = await loadAt(cwd);
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${F}/billing: the folder resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it\n  fix: replace the link with the folder itself, inside the suite folder .agent-replay`,
+      `.agent-replay/personas/group: the folder is a symbolic link (to .agent-replay/shared): refused, nothing was read from it\n  fix: replace the link with the folder itself: a pull request's change to the folder a link leads to is not compared with its base`,
+    ]);
+    expect(allText(r)).not.toContain(SECRET);
+  });
+
+  it('a link that leads to nothing is refused as a link, where it leads named inside the suite folder, not said to be a file that cannot be read', async () => {
+    const cwd = await repo({ [`${F}/ok.yml`]: OK_FIXTURE });
+    await fs.symlink('moved.yml', path.join(cwd, F, 'refund.yml'));
+    await fs.symlink('/nonexistent/suite/config.yml', path.join(cwd, C));
+    await fs.mkdir(path.join(cwd, B));
+    await fs.symlink('../../elsewhere/ok.json', path.join(cwd, B, 'ok.json'));
+    const r = await loadAt(cwd);
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${C}: the file resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it\n  fix: replace the link with the file itself, inside the suite folder .agent-replay`,
+      `${F}/refund.yml: the file is a symbolic link (to ${F}/moved.yml, which does not exist): refused, nothing was read from it\n  fix: replace the link with the file itself: a pull request's change to the file a link leads to is not compared with its base`,
+      `${B}/ok.json: the file resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it\n  fix: replace the link with the file itself, inside the suite folder .agent-replay`,
     ]);
   });
 
@@ -151,13 +178,6 @@ describe('symbolic links that lead out of the suite are refused, and not read', 
     execFileSync('mkfifo', [path.join(cwd, C)]);
     const r = await loadAt(cwd);
     expect(brief(r.errors)).toEqual([`${C}:-: not a regular file`]);
-  });
-
-  it('a dangling link is a read error naming the file', async () => {
-    const cwd = await repo({ [`${F}/ok.yml`]: OK_FIXTURE });
-    await fs.symlink(path.join(os.tmpdir(), `agent-replay-missing-${randomBytes(6).toString('hex')}`), path.join(cwd, F, 'gone.yml'));
-    const r = await loadAt(cwd);
-    expect(brief(r.errors)).toEqual([`${F}/gone.yml:-: cannot read the file (ENOENT)`]);
   });
 });
 

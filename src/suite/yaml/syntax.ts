@@ -239,16 +239,19 @@ function keyOnKeyLine(before: string, value: string): { outer: string; inner: st
 
 /**
  * `message: Note: refunds take 30 days`: a plain value holding ": " is read as a mapping, which a
- * key's value on the same line cannot be ("Nested mappings are not allowed in compact mappings").
- * The value was meant as text: the line with it in quotes; null when the line shows no such value.
+ * key's value on the same line cannot be ("Nested mappings are not allowed in compact mappings"),
+ * nor one in `{ }` or `[ ]` (`assert: { contains: Note: 30 days }`, "Block collections are not
+ * allowed within flow collections": `flow`, where the value ends at a `,`, `}` or `]`). The value
+ * was meant as text: the line with it in quotes; null when the line shows no such value.
  */
-function colonInValue(src: SourceFile, err: YamlSyntaxError): ConfigIssue | null {
+function colonInValue(src: SourceFile, err: YamlSyntaxError, flow = false): ConfigIssue | null {
   const pos = src.offsetAt(err.offset);
   const line = lineOf(src, pos.line);
   if (line === null || pos.column === null) return null;
-  const value = line.slice(pos.column - 1).replace(/\s+#.*$/, '').trimEnd();
+  const rest = line.slice(pos.column - 1);
+  const value = (flow ? rest.slice(0, /[,}\]]|$/.exec(rest)?.index) : rest).replace(/\s+#.*$/, '').trimEnd();
   if (!/^[^\s"'[{&*!|>#-][^#]*:\s/.test(value)) return null;
-  const nested = keyOnKeyLine(line.slice(0, pos.column - 1), value);
+  const nested = flow ? null : keyOnKeyLine(line.slice(0, pos.column - 1), value);
   if (nested !== null) {
     const fixed = `${line.slice(0, pos.column - 1)}{ ${value} }${line.slice(pos.column - 1 + value.length)}`;
     return {
@@ -661,8 +664,8 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       if (err.code === 'MULTILINE_IMPLICIT_KEY' && !out.includes(slip)) out.push(slip);
       if (err.code === 'MULTILINE_IMPLICIT_KEY' || err.code === 'BLOCK_AS_IMPLICIT_KEY') continue;
     }
-    if (err.code === 'BLOCK_AS_IMPLICIT_KEY') {
-      const colon = colonInValue(src, err);
+    if (err.code === 'BLOCK_AS_IMPLICIT_KEY' || err.code === 'BLOCK_IN_FLOW') {
+      const colon = colonInValue(src, err, err.code === 'BLOCK_IN_FLOW');
       if (colon !== null) {
         out.push(colon);
         continue;

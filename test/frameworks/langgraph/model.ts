@@ -28,8 +28,8 @@ export class ScriptedChatModel extends BaseChatModel {
     const message =
       answer.kind === 'text'
         ? new AIMessage(answer.text)
-        : // Asked to "look up" an order, the model says so before its tool call (an AI message with both).
-          new AIMessage({ content: /look (it )?up/i.test(prompt.at(-1)?.text ?? '') ? 'Let me look that up.' : '', tool_calls: [{ id: `call-${messages.length}-${n++}`, name: answer.tool, args: answer.input, type: 'tool_call' }] });
+        : // What the model says before its tool call (asked to "look up" an order) and the call: one AI message with both.
+          new AIMessage({ content: answer.say ?? '', tool_calls: [{ id: `call-${messages.length}-${n++}`, name: answer.tool, args: answer.input, type: 'tool_call' }] });
     return { generations: [{ message, text: typeof message.content === 'string' ? message.content : '' }] };
   }
 }

@@ -34,10 +34,12 @@ export const LIST_REPLY = 'Order 1234:\n- shipped ✓\n- paid\n\nAnything else?'
 
 function respond(request: ModelRequest): (AssistantMessageItem | FunctionCallItem)[] {
   const prompt = promptOf(request.input);
-  if (/\blist\b/i.test(prompt.at(-1)?.text ?? '')) return [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: LIST_REPLY }] }];
+  const message = (text: string): AssistantMessageItem => ({ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text }] });
+  if (/\blist\b/i.test(prompt.at(-1)?.text ?? '')) return [message(LIST_REPLY)];
   const answer = scriptedAnswer(prompt);
-  if (answer.kind === 'tool') return [{ type: 'function_call', callId: `call_${++calls}`, name: answer.tool, arguments: JSON.stringify(answer.input), status: 'completed' }];
-  return [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: answer.text }] }];
+  // What the model says before its tool call is a message item of the same response, ahead of the call.
+  if (answer.kind === 'tool') return [...(answer.say === undefined ? [] : [message(answer.say)]), { type: 'function_call', callId: `call_${++calls}`, name: answer.tool, arguments: JSON.stringify(answer.input), status: 'completed' }];
+  return [message(answer.text)];
 }
 
 /** The SDK's Model interface, played by the scripted conversation. */

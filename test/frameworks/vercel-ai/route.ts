@@ -1,6 +1,6 @@
 // A Vercel AI SDK 5 chat route (the previous major, installed as `ai-v5`) as `useChat` talks to it (stateless: the whole UIMessage history on
 // every request), on node:http: streamText over convertToModelMessages, server tools with execute,
-// and the mocks helper. The model is the SDK's MockLanguageModelV2, scripted below.
+// and the mocks helper. The model is the SDK's MockLanguageModelV2, playing the scripted conversation.
 
 import { createServer, type Server } from 'node:http';
 import { convertToModelMessages, stepCountIs, streamText, tool, type UIMessage } from 'ai-v5';
@@ -8,7 +8,7 @@ import { MockLanguageModelV2, simulateReadableStream } from 'ai-v5/test';
 import { z } from 'zod';
 import { mockTools } from '../../../src/mocks/index.js';
 import { readJson } from '../support.js';
-import { scriptedAnswer, type Answer, type PromptMessage } from '../scripted-model.js';
+import { scriptedAnswer, v2PromptOf, v2StreamOf } from '../scripted-model.js';
 
 /** What the real (server-run) tools did: live mode runs them, mocked mode must not. */
 export const ranForReal: { tool: string; input: unknown }[] = [];
@@ -27,47 +27,13 @@ const tools = {
   escalate: tool({ description: 'Hand over to a human', inputSchema: z.object({}), execute: async () => ({ ticket: 'T-1' }) }),
 };
 
-/** The SDK's prompt (LanguageModelV2Prompt) as the scripted model reads it. */
-function promptOf(prompt: readonly { role: string; content: unknown }[]): PromptMessage[] {
-  return prompt.map((m) => {
-    if (typeof m.content === 'string') return { role: m.role, text: m.content, toolResult: null };
-    const parts = m.content as { type: string; text?: string; toolName?: string; output?: { type: string; value: unknown } }[];
-    const result = parts.find((p) => p.type === 'tool-result');
-    return {
-      role: m.role,
-      text: parts.filter((p) => p.type === 'text').map((p) => p.text ?? '').join(''),
-      toolResult: result ? { tool: result.toolName ?? '', output: result.output?.value ?? null } : null,
-    };
-  });
-}
-
 /** A part of a LanguageModelV2 stream, as the mock model returns them. */
 type StreamPart = Awaited<ReturnType<MockLanguageModelV2['doStream']>>['stream'] extends ReadableStream<infer T> ? T : never;
 
-function streamOf(answer: Answer): StreamPart[] {
-  const usage = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
-  if (answer.kind === 'tool') {
-    return [
-      { type: 'stream-start', warnings: [] },
-      { type: 'tool-call', toolCallId: `call-${answer.tool}-${Math.random().toString(36).slice(2, 8)}`, toolName: answer.tool, input: JSON.stringify(answer.input) },
-      { type: 'finish', finishReason: 'tool-calls', usage },
-    ];
-  }
-  // Several deltas: the reply is the concatenation of a real stream.
-  const words = answer.text.split(/(?<= )/);
-  return [
-    { type: 'stream-start', warnings: [] },
-    { type: 'text-start', id: 't1' },
-    ...words.map((delta): StreamPart => ({ type: 'text-delta', id: 't1', delta })),
-    { type: 'text-end', id: 't1' },
-    { type: 'finish', finishReason: 'stop', usage },
-  ];
-}
-
 export const model = new MockLanguageModelV2({
   doStream: async ({ prompt }) => {
-    const answer = scriptedAnswer(promptOf(prompt as { role: string; content: unknown }[]));
-    return { stream: simulateReadableStream({ chunks: streamOf(answer), chunkDelayInMs: null }) };
+    const answer = scriptedAnswer(v2PromptOf(prompt as { role: string; content: unknown }[]));
+    return { stream: simulateReadableStream({ chunks: v2StreamOf(answer) as StreamPart[], chunkDelayInMs: null }) };
   },
 });
 
