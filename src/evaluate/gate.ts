@@ -117,7 +117,11 @@ export interface GateResult {
   unverifiedOnly: boolean;
 }
 
-/** A fail-on condition in words, after a count: "2 newly failing". */
+/**
+ * A fail-on condition in words, after a count: "2 newly failing". Followed by the items' labels in
+ * parentheses (offenderText), so none of them holds its own: "1 fixture flaky (attempts disagree)
+ * (coin-toss)" read as two asides, the second one's subject unclear.
+ */
 export const CONDITION_WORDS: Record<FailOnCondition, string> = {
   newly_failing: 'newly failing',
   unverified: 'not verified',
@@ -128,9 +132,9 @@ export const CONDITION_WORDS: Record<FailOnCondition, string> = {
   reply_changed: 'with a changed reply',
   route_changed: 'with a changed route',
   meaning_changed: 'changed in meaning',
-  flaky: 'flaky (attempts disagree)',
+  flaky: 'whose attempts disagree',
   slower: 'slower than the baseline',
-  regressed: 'regressed (pass rate dropped)',
+  regressed: 'whose pass rate regressed',
   none: '',
 };
 

@@ -15,6 +15,7 @@ import { usageText } from './usage.js';
 import { durationText } from '../words.js';
 import { estimateText, flakyByTheJudge, flakyByTheJudgeWords, gateFailsText, gateShown, headlineParts, headlineText, itemsCount, itemsNoun, meaningModelShown, personasOf, plural, probesCount, removedShown, shortSha, thousands, topCauseText, type GateView, type Item, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
+import { NBSP } from './wrap.js';
 
 export function hiddenHead(ctx: ReportContext, model: ReportModel): string {
   // After a commit of the accepted baselines, the meta names it; a failed gate, what the headline does not say of it (docs/action.md, "Accept").
@@ -116,21 +117,22 @@ export function interruptedBlock(run: RunRecord, model: ReportModel): string | n
   );
 }
 
-/** The verdicts of all fixtures; labelled so that it does not read as the section counts. */
+/**
+ * The verdicts of all fixtures; labelled so that it does not read as the section counts. One row
+ * per verdict, two columns: a column per verdict, beside the label's cell, was wider than a 390 px
+ * phone (with errored and not evaluated items, the last one was scrolled out of sight).
+ */
 export function talliesTable(model: ReportModel): string {
   const t = model.tallies;
   const cols: [string, string][] = [
-    ['✅ passed', model.probes > 0 ? `${thousands(t.passed)} (${probesCount(model.probes)})` : thousands(t.passed)],
+    // "8 (1 probe)" kept on one line: the narrow count column wrapped it as "8 (1" | "probe)".
+    ['✅ passed', model.probes > 0 ? `${thousands(t.passed)} (${probesCount(model.probes)})`.replaceAll(' ', NBSP) : thousands(t.passed)],
   ];
   if (t.failed > 0) cols.push(['❌ failed', thousands(t.failed)]);
   if (t.notEvaluated > 0) cols.push(['⚪ not evaluated (not a failure)', thousands(t.notEvaluated)]);
   if (t.errored > 0) cols.push(['⚪ errored (not a failure)', thousands(t.errored)]);
   const total = `${itemsCount(model)} by verdict`;
-  return [
-    `| | ${cols.map((c) => c[0]).join(' | ')} |`,
-    `| --- | ${cols.map(() => '---:').join(' | ')} |`,
-    `| ${total} | ${cols.map((c) => c[1]).join(' | ')} |`,
-  ].join('\n');
+  return [`| ${total} | |`, '| --- | ---: |', ...cols.map(([verdict, n]) => `| ${verdict} | ${n} |`)].join('\n');
 }
 
 export function factsLine(run: RunRecord, ctx: ReportContext): string {

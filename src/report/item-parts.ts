@@ -14,7 +14,7 @@ import { MEANING_WORDS } from '../evaluate/meaning/index.js';
 import { attemptStanding, fixtureAttemptViews, personaAttemptViews, type AttemptStanding, type AttemptView } from '../evaluate/variants.js';
 import { meaningWords } from '../evaluate/changes.js';
 import type { Profile } from './profile.js';
-import { CONTINUATION, wrapBlock } from './wrap.js';
+import { CONTINUATION, NBSP, wrapBlock } from './wrap.js';
 
 /** Detail of an item shown in full: everything, without the full replies, or its line only. */
 export type Level = 'full' | 'diff' | 'brief';
@@ -217,15 +217,17 @@ export function messageDiffBlock(title: string, then: string, now: string): stri
 export const ATTEMPT_WORDS = { pass: '✅ pass', fail: '❌ fail', not_evaluated: '⚪ not evaluated' } as const;
 
 /**
- * "**Attempts** (2/3 passed, 3 needed): 1 ✅ pass · 2 ⚪ errored (HTTP error) · 3 ❌ fail": an
+ * "**Attempts** (2/3 passed, 3 needed): 1: ✅ pass · 2: ⚪ errored (HTTP error) · 3: ❌ fail": an
  * attempt without a verdict is errored, with its kind of error in the words JUnit's type uses
- * (model.ts ERROR_KIND_WORDS); an internal error or none known is just "errored".
+ * (model.ts ERROR_KIND_WORDS); an internal error or none known is just "errored". Each attempt's
+ * number is a label ("2:"), and its words are joined by no-break spaces: "1 ✅ pass · 2 ❌ fail · 3
+ * ❌ fail" beside "1/3 passed" read as counts, "2 failed", and on a phone split as "2 ❌" | "fail".
  */
 export function attemptsHead(
   repeat: Pick<RepeatSummary, 'passed' | 'count' | 'minPass'>,
   attempts: readonly { errored: boolean; errorKind: ErrorKind | PersonaErrorKind | null; verdict: Verdict | null }[],
 ): string {
-  const each = attempts.map((a, i) => `${i + 1} ${a.errored || a.verdict === null ? erroredAttempt(a.errorKind) : ATTEMPT_WORDS[a.verdict]}`);
+  const each = attempts.map((a, i) => `${i + 1}: ${a.errored || a.verdict === null ? erroredAttempt(a.errorKind) : ATTEMPT_WORDS[a.verdict]}`.replaceAll(' ', NBSP));
   return `**Attempts** (${thousands(repeat.passed)}/${thousands(repeat.count)} passed, ${thousands(repeat.minPass)} needed): ${each.join(' · ')}`;
 }
 

@@ -16,6 +16,7 @@ import { isPersona, itemsNoun, rewordedRepeatWords, routeText, SCRIPT_MARK, type
 import { personaBlock, personaLevels } from './persona.js';
 import type { Profile } from './profile.js';
 import type { Own } from './cause-details.js';
+import { keepQuantitiesWhole } from './wrap.js';
 
 // ---------------------------------------------------------------------------------------------
 // Item in full
@@ -29,7 +30,7 @@ export function itemSummary(v: FixtureView, ctx: ReportContext, own?: Own): stri
   const f = v.item;
   // Under a cause whose text is said once above it (cause-details.ts): the turn, or its own text.
   const turn = own?.turn ? ` · ${escapeHtmlInline(clip(own.turn, LIMITS.label))}` : '';
-  const head = `${v.icon} <b>${escapeHtmlInline(clip(v.label, LIMITS.label))}</b> · ${escapeHtmlInline(v.status.join(' · '))} · ${fileRefHtml(f, ctx)}${turn}`;
+  const head = `${v.icon} <b>${escapeHtmlInline(clip(v.label, LIMITS.label))}</b> · ${escapeHtmlInline(keepQuantitiesWhole(v.status.join(' · ')))} · ${fileRefHtml(f, ctx)}${turn}`;
   // The first line only: a multi-line detail (an error page, say) is shown whole, as a block, below.
   const lines = normalizeBlock(own === undefined ? detailOf(f) : (own.text ?? '')).trim().split('\n');
   const first = lines.length > 1 ? `${lines[0] as string} …` : (lines[0] as string);

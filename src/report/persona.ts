@@ -23,6 +23,7 @@ import type { Profile } from './profile.js';
 import { errorTurn, type Own } from './cause-details.js';
 import { faultLine, liveWords, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
+import { keepQuantitiesWhole } from './wrap.js';
 
 const CELL = { expected: 160, why: 300, json: 80, calls: 3 } as const;
 
@@ -155,8 +156,10 @@ function observedCell(c: Check, live: boolean): string {
 
 export function checksTable(checks: readonly Check[], live: boolean): string {
   if (checks.length === 0) return '_No checks ran._';
-  const rows = checks.map((c) => `| ${STATUS_ICON[c.status]} | ${CHECK_NAMES[c.kind]} | ${expectedCell(c)} | ${observedCell(c, live)} |`);
-  return ['| | check | expected | observed |', '| --- | --- | --- | --- |', ...rows].join('\n');
+  // The status beside the check's name, not in a column of its own: with it, the table was wider
+  // than a 390 px phone and its "observed" column, the one a failed check is read by, scrolled out of sight.
+  const rows = checks.map((c) => `| ${STATUS_ICON[c.status]} ${CHECK_NAMES[c.kind]} | ${expectedCell(c)} | ${observedCell(c, live)} |`);
+  return ['| check | expected | observed |', '| --- | --- | --- |', ...rows].join('\n');
 }
 
 /** "all 4 checks passed", "2 of 5 checks passed", "no checks ran". */
@@ -580,7 +583,7 @@ export function personaSummary(v: ScriptView, ctx: ReportContext, own?: Own): st
   const p = v.item;
   // Under a cause whose text is said once above it (cause-details.ts): the turn, or its own text.
   const turn = own?.turn ? ` · ${escapeHtmlInline(clip(own.turn, LIMITS.label))}` : '';
-  const head = `${v.icon} ${SCRIPT_MARK} <b>${escapeHtmlInline(clip(v.label, LIMITS.label))}</b> · ${escapeHtmlInline(v.status.join(' · '))} · ${fileRefHtml(p, ctx)}${turn}`;
+  const head = `${v.icon} ${SCRIPT_MARK} <b>${escapeHtmlInline(clip(v.label, LIMITS.label))}</b> · ${escapeHtmlInline(keepQuantitiesWhole(v.status.join(' · ')))} · ${fileRefHtml(p, ctx)}${turn}`;
   const fault = p.errored ? null : faultLine(p.simulation);
   const live = p.simulation ? liveWords(p, p.simulation) : null;
   const error = (own === undefined ? p.error : own.text) ?? '';

@@ -80,3 +80,18 @@ export function wrapBlock(text: string, width = CODE_WIDTH): string {
     .flatMap((line) => (line.length <= width ? [line] : wrapLine(line, width)))
     .join('\n');
 }
+
+/** The no-break space: words it joins stay on one line. */
+export const NBSP = '\u00a0';
+const NUMBER_UNIT = /(\d) (ms|s|min|h|%)(?![\p{L}\p{N}])/gu;
+const P_VALUE = /\bp ([=<>≤≥]) (?=\d)/g;
+
+/**
+ * An item's status words as the comment's `<summary>` line shows them, no quantity split across
+ * two lines (docs/action.md#the-pr-comment): the line wraps at any space on a phone, so "slower:
+ * 1.2 s -> 2.9 s" broke between "1.2" and "s". A number and its unit, and "p = 0.003", are joined
+ * by no-break spaces; the words around them still wrap.
+ */
+export function keepQuantitiesWhole(text: string): string {
+  return text.replace(NUMBER_UNIT, `$1${NBSP}$2`).replace(P_VALUE, `p${NBSP}$1${NBSP}`);
+}

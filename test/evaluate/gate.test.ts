@@ -390,7 +390,7 @@ describe('fail-on: regressed (docs/statistics.md, "The tier")', () => {
     const g = gateRun(run, ['regressed']);
     expect(g.failed).toBe(true);
     expect(g.offenders).toEqual([{ condition: 'regressed', labels: ['dropped'], fixtures: 1, scripts: 0 }]);
-    expect(g.reason).toMatch(/regressed \(pass rate dropped\)/);
+    expect(g.reason).toMatch(/whose pass rate regressed \(dropped\)/);
     expect(gateRun({ fixtures: run.fixtures.slice(1) }, ['regressed']).failed).toBe(false);
     expect(parseFailOn('regressed', FAIL_ON_CONDITIONS)).toEqual(['regressed']);
   });

@@ -115,7 +115,7 @@ describe('replay with repeat (real HTTP)', () => {
     // --fail-on flaky names the items whose attempts disagreed (passing or not).
     const flakyGate = gateRun(run, ['flaky']);
     expect(flakyGate).toMatchObject({ failed: true, offenders: [{ condition: 'flaky', labels: ['flip', 'strict', 'half'] }] });
-    expect(flakyGate.reason).toBe('3 fixtures flaky (attempts disagree) (flip, strict, half)');
+    expect(flakyGate.reason).toBe('3 fixtures whose attempts disagree (flip, strict, half)');
   });
 
   it('the global repeat applies to items without their own; an item\'s own replaces it', async () => {

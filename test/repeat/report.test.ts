@@ -89,8 +89,10 @@ describe('k/N in every report', () => {
     expect(html).toContain('fail 1/3 (flaky)');
     expect(html).toContain('errored 0/2');
     expect(html).toContain('pass 1/2 (flaky)');
-    expect(md).toContain("**Attempts** (1/3 passed, 2 needed): 1 ✅ pass · 2 ❌ fail · 3 ❌ fail; the reply below is attempt 1's (the other attempts, compared with it: 2 replied otherwise, meaning not compared)");
-    expect(md).toContain('**Attempts** (0/2 passed, 2 needed): 1 ⚪ errored (HTTP error) · 2 ⚪ errored (HTTP error)');
+    // Each attempt's words are joined by no-break spaces (item-parts.ts attemptsHead), read here as spaces.
+    const spaced = md.replaceAll('\u00a0', ' ');
+    expect(spaced).toContain("**Attempts** (1/3 passed, 2 needed): 1: ✅ pass · 2: ❌ fail · 3: ❌ fail; the reply below is attempt 1's (the other attempts, compared with it: 2 replied otherwise, meaning not compared)");
+    expect(spaced).toContain('**Attempts** (0/2 passed, 2 needed): 1: ⚪ errored (HTTP error) · 2: ⚪ errored (HTTP error)');
     expect(md).toMatch(/^🎲 \*\*2 flaky items\*\*: the attempts disagree \(passes\/attempts shown as k\/N\): `refund-window`, `refund-dialog`$/m);
     // The mention sits right under the headline (and the cause line that is part of it).
     const lines = md.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('**Cause**: '));
@@ -100,11 +102,23 @@ describe('k/N in every report', () => {
     expect(html).not.toMatch(/opening-hours<\/b> · pass \d/);
   });
 
+  it("the attempts line labels each attempt's number, its words kept on one line: not '2 ❌ fail', which read as a count beside '1/3 passed'", () => {
+    const head = attemptsHead({ passed: 1, count: 3, minPass: 2 }, [
+      { errored: false, errorKind: null, verdict: 'pass' },
+      { errored: false, errorKind: null, verdict: 'fail' },
+      { errored: true, errorKind: 'http', verdict: null },
+    ]);
+    const NB = '\u00a0';
+    expect(head).toBe(`**Attempts** (1/3 passed, 2 needed): 1:${NB}✅${NB}pass · 2:${NB}❌${NB}fail · 3:${NB}⚪${NB}errored${NB}(HTTP${NB}error)`);
+    // Between attempts the line still wraps.
+    expect(head).toContain(' · 2:');
+  });
+
   it("an errored attempt's kind is said in the words JUnit's type uses, and an internal error is just \"errored\", not \"errored (errored)\"", () => {
     const repeat = { passed: 1, count: 5, minPass: 1 };
     const at = (errorKind: FixtureAttempt['errorKind'] | 'unmocked_tool') => ({ errored: true, errorKind, verdict: null });
-    expect(attemptsHead(repeat, [{ errored: false, errorKind: null, verdict: 'pass' }, at('timeout'), at('invalid_json'), at('unmocked_tool'), at('internal'), at(null)])).toBe(
-      '**Attempts** (1/5 passed, 1 needed): 1 ✅ pass · 2 ⚪ errored (timeout) · 3 ⚪ errored (not JSON) · 4 ⚪ errored (unmocked tool) · 5 ⚪ errored · 6 ⚪ errored',
+    expect(attemptsHead(repeat, [{ errored: false, errorKind: null, verdict: 'pass' }, at('timeout'), at('invalid_json'), at('unmocked_tool'), at('internal'), at(null)]).replaceAll('\u00a0', ' ')).toBe(
+      '**Attempts** (1/5 passed, 1 needed): 1: ✅ pass · 2: ⚪ errored (timeout) · 3: ⚪ errored (not JSON) · 4: ⚪ errored (unmocked tool) · 5: ⚪ errored · 6: ⚪ errored',
     );
   });
 
@@ -162,11 +176,11 @@ describe('k/N in every report', () => {
     // report.html's row says it too, in the same words as the comment (docs/fixtures.md, "Reports").
     const row = /<span class="why">([^<]*)<\/span>/.exec(renderHtml(run([], { personas: [script] })))?.[1];
     expect(row).toMatch(/^attempt 1: all \d+ checks passed$/);
-    expect(md).toContain("**Attempts** (1/2 passed, 2 needed): 1 ❌ fail · 2 ✅ pass; the checks and transcript shown are attempt 1's (the other attempts, compared with it: 1 replied otherwise, meaning not compared)");
+    expect(md.replaceAll('\u00a0', ' ')).toContain("**Attempts** (1/2 passed, 2 needed): 1: ❌ fail · 2: ✅ pass; the checks and transcript shown are attempt 1's (the other attempts, compared with it: 1 replied otherwise, meaning not compared)");
     // Cut to its brief form the transcript is left out: the line does not say it is shown.
     const brief = itemBlock(itemView(script), 'brief', ctx, profile('comment', undefined));
     expect(brief).toContain('Transcript left out to fit the size limit');
-    expect(brief).toContain("1 ❌ fail · 2 ✅ pass; the checks shown and the transcript are attempt 1's (the other attempts, compared with it: 1 replied otherwise, meaning not compared)\n");
+    expect(brief.replaceAll('\u00a0', ' ')).toContain("1: ❌ fail · 2: ✅ pass; the checks shown and the transcript are attempt 1's (the other attempts, compared with it: 1 replied otherwise, meaning not compared)\n");
     expect(brief).not.toContain('transcript shown');
   });
 
@@ -365,7 +379,7 @@ describe('k/N in every report', () => {
     const brief = itemBlock(itemView(failed), 'brief', ctx, profile('comment', undefined));
     // Nor "below": the reply is left out too.
     expect(brief).toContain('Reply left out to fit the size limit');
-    expect(brief).toContain("1 ✅ pass · 2 ❌ fail; the reply is attempt 1's (the other attempts, compared with it: 1 changed in meaning)\n");
+    expect(brief.replaceAll('\u00a0', ' ')).toContain("1: ✅ pass · 2: ❌ fail; the reply is attempt 1's (the other attempts, compared with it: 1 changed in meaning)\n");
     expect(brief).not.toContain('reply below');
     expect(brief).not.toContain("then attempt 2's");
     expect(brief).not.toContain("**Attempt 2's reply**");

@@ -228,7 +228,7 @@ describe('the cards under the first sections say what the comment says', () => {
     expect(agree).toContain(`<span class="k">agreement: ${basis}</span>`);
     expect(agree).not.toContain('/ (');
     // The comment's tally cell "5 (1 probe)": the card says the same count of probes.
-    expect(comment).toMatch(/\| 5 \(1 probe\) \|/);
+    expect(comment.replaceAll('\u00a0', ' ')).toMatch(/\| 5 \(1 probe\) \|/);
     expect(between(html, '<div class="card pass">', '</div>')).toBe('<span class="n">5</span><span class="k">passed (1 probe)</span>');
   });
 });
@@ -257,6 +257,20 @@ describe('the agreement trend', () => {
       'run 12 · 2026-11-29T10:00:00Z · agreement 100% (1 of 1 item passed)',
       'run 13 · 2026-11-30T10:00:00Z · agreement n/a (nothing passed or failed)',
     ]);
+  });
+
+  it("labels a run by its whole id when it fits, else cut visibly with its last digits: never a GitHub run id's first 7 digits", () => {
+    // "run 9876543210".slice(0, 11) drew "run 9876543": a wrong number with no sign it was cut.
+    const svg = trendSvg([
+      { runId: '9876543210', commit: null, startedAt: '2026-11-28T10:00:00Z', agreement: { percent: 80, passed: 8, failed: 2 } },
+      { runId: '12345678901', commit: null, startedAt: '2026-11-29T10:00:00Z', agreement: { percent: 90, passed: 9, failed: 1 } },
+      { runId: '1234567', commit: null, startedAt: '2026-11-30T10:00:00Z', agreement: { percent: 100, passed: 1, failed: 0 } },
+    ]) ?? '';
+    const labels = [...svg.matchAll(/<text x="[\d.]+" y="178" class="axis" text-anchor="middle">([^<]*)<\/text>/g)].map((m) => m[1]);
+    expect(labels).toEqual(['run …543210', 'run …678901', 'run 1234567']);
+    // Each label fits the 11 characters the axis is laid out for; the tooltip keeps the id whole.
+    for (const l of labels) expect([...(l ?? '')].length).toBeLessThanOrEqual(11);
+    expect(svg).toContain('<title>run 9876543210 · ');
   });
 });
 

@@ -61,7 +61,7 @@ describe('surfaces (goldens)', () => {
   it('the comment names the changed meaning, escapes the judge difference, and gathers reworded items in one collapsed block', () => {
     const md = renderComment(MEANING, ctx);
     expect(md).toContain('changed in meaning: numbers 30 → 14');
-    expect(md).toContain('meaning not checked: meaning judge unreachable: no answer from the meaning judge within 30,000 ms');
+    expect(md).toContain('meaning not checked: meaning judge unreachable: no answer from the meaning judge within 30,000\u00a0ms');
     expect(md).toContain('turn 3 changed in meaning: numbers 50 → 90');
     // The script's first difference is a reworded turn 1; the turn that changed in meaning gets its own diff.
     expect(md).toContain('**Turn 3 changed in meaning\\: numbers 50 → 90**\n\n**Baseline → new reply**');
@@ -269,7 +269,7 @@ describe('a reason the meaning was not checked, shared by several items', () => 
     expect(md.split(FACTS)).toHaveLength(2);
     expect(changed).toContain('<b>refund</b> · pass · still passing · reply changed · meaning not checked · ');
     expect(changed).toContain(' · transcript changed · turn 3 meaning not checked · ');
-    expect(changed).toContain('meaning not checked: meaning judge unreachable: no answer from the meaning judge within 30,000 ms');
+    expect(changed).toContain('meaning not checked: meaning judge unreachable: no answer from the meaning judge within 30,000\u00a0ms');
   });
 
   it('the terminal likewise, once under the title', () => {

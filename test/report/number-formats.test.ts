@@ -10,7 +10,8 @@ import { durationText } from '../../src/words.js';
 import { SCRIPT } from '../../src/report/html/assets.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderComment } from '../../src/report/markdown.js';
-import { baseline, ctx, fixture, run } from './fixtures.js';
+import { baseline, ctx, fixture, persona, run } from './fixtures.js';
+import { repeated } from './stats-fixtures.js';
 
 describe('figures at the edge of a unit', () => {
   it('tokens: a count that rounds to 1000 of a unit is one of the next', () => {
@@ -47,6 +48,22 @@ describe('figures at the edge of a unit', () => {
     expect(latencyChartBlock(r)).toContain('  1.2 s\n');
   });
 
+  it("the comment's item line keeps a quantity on one line: a number and its unit, a p-value", () => {
+    // A <summary> wraps at any space: on a 390 px phone "slower: 1.2 s -> 2.9 s" broke as "1.2" | "s -> 2.9 s".
+    const NB = '\u00a0';
+    const slower = { baselineMs: 1_150, latencyMs: 2_900 };
+    const slow = fixture('refund-policy', { latencyMs: 2_900, baseline: { ...baseline('refund-policy', 'Reply.'), latencyMs: 1_150 }, slower });
+    const script = persona('refund-dialog', { slower } as never);
+    const rate = repeated('refund-window', { passed: 10, total: 10 }, { passed: 0, total: 3 }, 2);
+    const md = renderComment(run([slow, rate], { personas: [script] }), ctx);
+    const summary = (label: string): string => md.split('\n').find((l) => l.startsWith('<details') && l.includes(`<b>${label}</b>`)) ?? '';
+    expect(summary('refund-policy')).toContain(`slower: 1.2${NB}s -&gt; 2.9${NB}s`);
+    expect(summary('refund-dialog')).toContain(`slower: 1.2${NB}s -&gt; 2.9${NB}s`);
+    expect(summary('refund-window')).toContain(`pass rate 10/10 → 0/3 (p${NB}=${NB}0.003)`);
+    // Only the quantities: the words around them still wrap.
+    expect(summary('refund-window')).toContain(' · newly failing · pass rate ');
+  });
+
   it("report.html's span waterfall writes a duration as the server does (its script's own ms())", () => {
     // The page's script cannot import words.ts: its ms() is checked against durationText here.
     const source = /function ms\(v\) \{[^\n]*\n?[^\n]*\}/.exec(SCRIPT)?.[0] ?? '';
@@ -60,7 +77,8 @@ describe('figures at the edge of a unit', () => {
     // The comment wrote "1235 (1234 probes)" where the card said "passed (1,234 probes)".
     const probes = Array.from({ length: 1_234 }, (_, i) => fixture(`probe-${i}`, { assertion: null, detail: 'probe: no assertion' }));
     const r = run([fixture('refund-policy'), ...probes]);
-    expect(renderComment(r, ctx)).toMatch(/\| 1,235 \(1,234 probes\) \|/);
+    // Its words joined by no-break spaces: the narrow count column wrapped "(1,234" | "probes)".
+    expect(renderComment(r, ctx)).toContain('| ✅ passed | 1,235\u00a0(1,234\u00a0probes) |');
     expect(renderHtml(r)).toContain('<span class="k">passed (1,234 probes)</span>');
   });
 

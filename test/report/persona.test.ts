@@ -27,12 +27,15 @@ import {
 import { allCodeBlocks, count, decodeEntities, deepFreeze, expectGolden, githubHtml, itemHtml, outsideCode, structure, toHtml, visibleText } from './helpers.js';
 
 /** Rows of the checks table of one item: [icon, check, expected, observed] as visible text. */
+/** The checks table's rows as [status, check, expected, observed]: the status is the check cell's first word. */
 function checkRows(item: string): string[][] {
-  const table = /<table>\s*<thead>\s*<tr>\s*<th><\/th>\s*<th>check<\/th>[\s\S]*?<\/table>/.exec(item)?.[0] ?? '';
+  const table = /<table>\s*<thead>\s*<tr>\s*<th>check<\/th>[\s\S]*?<\/table>/.exec(item)?.[0] ?? '';
   const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(table)?.[1] ?? '';
-  return [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((r) =>
-    [...(r[1] as string).matchAll(/<td>([\s\S]*?)<\/td>/g)].map((c) => decodeEntities((c[1] as string).replace(/<[^>]+>/g, '')).trim()),
-  );
+  return [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((r) => {
+    const [check = '', ...rest] = [...(r[1] as string).matchAll(/<td>([\s\S]*?)<\/td>/g)].map((c) => decodeEntities((c[1] as string).replace(/<[^>]+>/g, '')).trim());
+    const space = check.indexOf(' ');
+    return [check.slice(0, space), check.slice(space + 1), ...rest];
+  });
 }
 
 function text(html: string): string {
@@ -73,7 +76,7 @@ describe('persona scripts are items of the same sections', () => {
     const table = html.slice(html.indexOf('<table>'), html.indexOf('</table>'));
     expect(text(table)).toContain('12 fixtures and 7 persona scripts by verdict');
     // passed 5 + 3, failed 3 + 2, not evaluated 3 + 1, errored 1 + 1
-    expect([...table.matchAll(/<td align="right">([^<]*)<\/td>/g)].map((m) => m[1])).toEqual(['8 (1 probe)', '5', '4', '2']);
+    expect([...table.matchAll(/<td align="right">([^<]*)<\/td>/g)].map((m) => m[1])).toEqual(['8\u00a0(1\u00a0probe)', '5', '4', '2']);
     expect(md).toContain('<sub>agent-replay 0.1.0 · 12 fixtures and 7 persona scripts in 12.3 s</sub>');
     expect(md).toContain('Not evaluated and errored fixtures and persona scripts are never accepted.');
   });
@@ -356,6 +359,15 @@ describe('hostile text in scripts stays inert', () => {
     expect(tools).toBeDefined();
     expect(tools).toContain('"@admin":"#123"');
     expect(tools).toContain('(NOT MOCKED)');
+  });
+
+  it("the checks table has three columns, each check's status beside its name: a column of its own made it wider than a phone", () => {
+    // On a 390 px phone the fourth column, "observed", the one a failed check is read by, scrolled out of sight.
+    const item = itemHtml(html, 'hostile-script');
+    const table = /<table>[\s\S]*?<\/table>/.exec(item.slice(item.indexOf('<th>check</th>') - 40))?.[0] ?? '';
+    expect([...table.matchAll(/<th>([^<]*)<\/th>/g)].map((m) => m[1])).toEqual(['check', 'expected', 'observed']);
+    for (const row of table.split('<tr>').slice(2)) expect(count(row, '<td>')).toBe(3);
+    expect(table).toMatch(/<td>❌ [a-z]/);
   });
 
   it('keeps the checks table one row per check, whatever the cells hold', () => {

@@ -83,7 +83,7 @@ describe('golden files', () => {
 });
 
 describe('comment structure (GitHub-flavoured markdown)', () => {
-  it('has a tallies table labelled as verdicts, one column per shown tally', () => {
+  it('has a tallies table labelled as verdicts, one row per shown tally', () => {
     const green = toHtml(renderComment(allGreen(), ctx));
     const table = green.slice(green.indexOf('<table>'), green.indexOf('</table>'));
     expect(count(table, '<tr>')).toBe(2);
@@ -91,18 +91,19 @@ describe('comment structure (GitHub-flavoured markdown)', () => {
     expect(count(table, /<td[ >]/)).toBe(2);
     expect(table).toContain('6 fixtures by verdict');
 
+    // One row per verdict, two columns: a column per verdict was wider than a 390 px phone.
     const html = toHtml(renderComment(mixed(), ctx));
     const t = html.slice(html.indexOf('<table>'), html.indexOf('</table>'));
-    expect(count(t, '<tr>')).toBe(2);
-    expect(count(t, /<th[ >]/)).toBe(5);
-    expect(count(t, /<td[ >]/)).toBe(5);
+    expect(count(t, '<tr>')).toBe(5);
+    expect(count(t, /<th[ >]/)).toBe(2);
+    expect(count(t, /<td[ >]/)).toBe(8);
     expect(t).toContain('not evaluated (not a failure)');
     expect(t).toContain('errored (not a failure)');
   });
 
   it('hides zero tallies except passed', () => {
     const md = renderComment(run([fixture('a', { verdict: 'fail', drift: { reply: 'same', route: 'same', verdict: 'newly_failing' } })]), ctx);
-    expect(md).toContain('| | ✅ passed | ❌ failed |');
+    expect(md).toContain('| ✅ passed | 0 |\n| ❌ failed | 1 |\n');
     expect(md).not.toContain('errored (not a failure)');
   });
 
@@ -221,7 +222,7 @@ describe('real size: multi-paragraph replies and 600 mixed fixtures, as GitHub r
     const notice = md.split('\n\n')[2] as string;
     expect(notice).toMatch(/^> ✂️ Shown in full: 10 of 50 newly failing, 10 of 50 still failing, 10 of 150 changed/);
     // The table is said of the sections that have one; new, not evaluated and errored have none left (only counted).
-    expect(notice).toContain('; 40 more newly failing, 40 more still failing and 100 more changed are listed by name in a table at the end of their section. 40 changed, 40 new, 40 not evaluated, 40 errored and 200 unchanged are only counted');
+    expect(notice).toContain('; 40 more newly failing, 40 more still failing and 101 more changed are listed by name in a table at the end of their section. 39 changed, 40 new, 40 not evaluated, 40 errored and 200 unchanged are only counted');
     expect(md).not.toMatch(/replies above/);
     expect(md).toContain('Review them first: only');
   });
@@ -280,7 +281,9 @@ describe('hostile agent text stays inert', () => {
 
   it('keeps the tallies table intact', () => {
     const t = html.slice(html.indexOf('<table>'), html.indexOf('</table>'));
-    expect(count(t, '<td')).toBe(4);
+    // One row per verdict shown: passed, failed, errored, each its label and its count.
+    expect(count(t, '<td')).toBe(6);
+    expect(count(t, '<tr>')).toBe(4);
   });
 
   it('writes well-formed JUnit', () => {

@@ -34,6 +34,8 @@ function slowerRun(): RunRecord {
 }
 
 const SLOWER = slowerRun();
+/** The comment with its no-break spaces (a number and its unit, wrap.ts) read as spaces. */
+const spaced = (md: string): string => md.replaceAll('\u00a0', ' ');
 
 describe('a slower item', () => {
   it('sits in Changed when its verdict did not change; newly failing stays first', () => {
@@ -120,8 +122,9 @@ describe('a slower item whose traces name the step that grew (docs/traces.md, "S
   it('every surface says the step beside the latency', () => {
     const run = withStep('lookup_order');
     const words = 'slower: 1.2 s -> 2.9 s (tool lookup_order 200 ms -> 1.9 s)';
-    expect(renderComment(run, ctx)).toContain(words.replaceAll('>', '&gt;'));
-    expect(renderSummary(run, ctx)).toContain(words.replaceAll('>', '&gt;'));
+    // The comment's and job summary's item lines join a number and its unit by a no-break space (wrap.ts).
+    expect(spaced(renderComment(run, ctx))).toContain(words.replaceAll('>', '&gt;'));
+    expect(spaced(renderSummary(run, ctx))).toContain(words.replaceAll('>', '&gt;'));
     expect(renderTerminal(run, { color: false })).toContain(words);
     expect(renderJUnit(run)).toContain(words.replaceAll('>', '&gt;'));
     expect(renderHtml(run, {})).toContain(words.replaceAll('>', '&gt;'));
@@ -129,7 +132,7 @@ describe('a slower item whose traces name the step that grew (docs/traces.md, "S
 
   it("a tool name from the agent's spans is data: escaped in markdown, so it cannot open a table cell or a link", () => {
     const run = withStep('x|y](https://evil.example)<b>');
-    expect(renderComment(run, ctx)).toContain('(tool x|y](https://evil.example)&lt;b&gt; 200 ms -&gt; 1.9 s)'); // inside an HTML <summary>: HTML-escaped
+    expect(spaced(renderComment(run, ctx))).toContain('(tool x|y](https://evil.example)&lt;b&gt; 200 ms -&gt; 1.9 s)'); // inside an HTML <summary>: HTML-escaped
     const item = run.fixtures.find((f) => f.label === 'refund-policy');
     if (!item) throw new Error('no refund-policy');
     const cell = driftMarkdown(itemView(item)); // the compact table's drift cell: markdown-escaped

@@ -43,7 +43,8 @@ describe('spans in the surfaces (goldens)', () => {
     const md = renderComment(RUN, ctx);
     expect(md).toContain('issue_refund {"orderId":"1234","amount":40} → {"refunded":true}  (NOT MOCKED) (from trace)');
     expect(md).toMatch(/find_order \{"orderId":"1234"\} → \{"status":"delivered"\}\n/);
-    expect(md).toContain('slower: 1.4 s -&gt; 3.2 s (tool issue_refund 0 ms -&gt; 1.5 s)');
+    // A number and its unit joined by a no-break space: the line wraps on a phone (wrap.ts).
+    expect(md).toContain('slower: 1.4\u00a0s -&gt; 3.2\u00a0s (tool issue_refund 0\u00a0ms -&gt; 1.5\u00a0s)');
     const xml = renderJUnit(RUN);
     expect(xml).toContain('[1] tool issue_refund {&quot;orderId&quot;:&quot;1234&quot;,&quot;amount&quot;:40} (not mocked) (from trace)');
     expect(xml).toContain('[1] tool find_order {&quot;orderId&quot;:&quot;1234&quot;}\n');

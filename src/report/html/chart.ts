@@ -29,6 +29,20 @@ const W = 310;
 const H = 190;
 /** The most x-axis labels: an 11-character one ("run 1234567", about 62 wide) never meets the next. */
 const X_LABELS = 3;
+/** The longest x-axis label, in characters (the width X_LABELS and PAD.right are set for). */
+const LABEL_MAX = 11;
+
+/**
+ * The x-axis label: labelOf whole when it fits, else cut visibly, its end kept: a GitHub run id
+ * (10-11 digits) reads "run …543210", never "run 1234567", a wrong number with no sign it was cut.
+ * The point's tooltip has it whole.
+ */
+function axisLabelOf(p: HtmlTrendPoint): string {
+  const whole = labelOf(p);
+  if (whole.length <= LABEL_MAX) return whole;
+  const head = whole.startsWith('run ') ? 'run …' : '…';
+  return head + whole.slice(whole.length - (LABEL_MAX - head.length));
+}
 // The right pad holds half the last label (it was cut off at the chart's edge), the left one the
 // y axis's "100%".
 const PAD = { left: 40, right: 32, top: 12, bottom: 30 };
@@ -78,7 +92,7 @@ export function trendSvg(points: readonly HtmlTrendPoint[]): string | null {
     if (percent !== null) parts.push(`<circle cx="${cx}" cy="${y(percent).toFixed(1)}" r="4" class="trend-point">${title}</circle>`);
     else parts.push(`<text x="${cx}" y="${(PAD.top + plotH - 4).toFixed(1)}" class="axis" text-anchor="middle">n/a${title}</text>`);
     if ((points.length - 1 - i) % every === 0) {
-      parts.push(`<text x="${cx}" y="${H - 12}" class="axis" text-anchor="middle">${h(labelOf(p).slice(0, 11))}</text>`);
+      parts.push(`<text x="${cx}" y="${H - 12}" class="axis" text-anchor="middle">${h(axisLabelOf(p))}</text>`);
     }
   });
   const last = (points[points.length - 1] as HtmlTrendPoint).agreement.percent;
