@@ -86,7 +86,8 @@ describe('surfaces (goldens)', () => {
     expect(section).toContain('<summary><b>reworded-by-judge</b> · judge 0.93 · <a href=');
     expect(section).toContain('<summary><b>known-wording</b> · known variant · ');
     expect(section).toContain('<summary><b>bold-greeting</b> · formatting · ');
-    expect(section).toContain('**Turn 0**');
+    // A script's welcome turn is named as the transcript names it, not a bare "Turn 0".
+    expect(section).toContain('**Turn 0** (welcome)\n\n');
     expect(section.slice(0, section.indexOf('Unchanged ('))).not.toContain('Message for');
   });
 
