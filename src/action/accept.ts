@@ -15,12 +15,12 @@ import type { GitHubApi, IssueComment, LabelEvent, LabelEventsPage } from '../gi
 import { ACTIONS_BOT_LOGIN, commentPastBound, findStickyComment, isOwnComment } from '../github/sticky.js';
 import { isGitHubError, type GitHubError } from '../github/errors.js';
 import { deadlineWords, gitHubAnswer, gitHubFailure, gitHubTrouble } from './github-words.js';
-import { shellQuote } from '../words.js';
+import { capitalized, shellQuote } from '../words.js';
 import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSummary, renderComment, type AcceptanceView, type AcceptSummary, type AcceptSummaryComment, type ReportContext } from '../report/index.js';
 import type { GateView } from '../report/model.js';
 import { clip, escapeInline, inertText } from '../report/escape.js';
 import { markerLine, sanitizeMarker } from '../report/metadata.js';
-import { capitalized, MAX_COMMANDS_CHARS } from '../report/blocks.js';
+import { MAX_COMMANDS_CHARS } from '../report/blocks.js';
 import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
 import { screenAccepted } from '../accept/screen.js';
 import { foreignSuite } from '../accept/suite-dir.js';

@@ -12,6 +12,7 @@ import { suiteEditsParts } from './suite-edits.js';
 import { spendText } from './spend.js';
 import { tooFewText } from './rates.js';
 import { usageText } from './usage.js';
+import { capitalized } from '../words.js';
 import { estimateText, flakyByTheJudge, flakyByTheJudgeWords, gateFailsText, gateShown, headlineParts, headlineText, itemsCount, itemsNoun, meaningModelShown, personasOf, plural, probesCount, removedShown, shortSha, thousands, topCauseText, type GateView, type Item, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
 
@@ -172,11 +173,6 @@ export function runRateLine(model: Pick<ReportModel, 'runRate' | 'tooFew'>, kind
   const line = `📈 **${head}**: ${[r.detail, r.mcnemar].filter((x) => x !== null).join(' · ')}`;
   // Said once for the run, right under it, not on each item's line (docs/statistics.md, "Too few attempts, said once").
   return few === null ? line : `${line}\n\n${few}`;
-}
-
-/** `s` with its first letter a capital: a reason that opens a sentence of its own (a refusal under its heading). */
-export function capitalized(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 /** The judge fell back from the schema mechanism to the plain prompt: one line, or null. */
