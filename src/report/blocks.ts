@@ -210,12 +210,15 @@ export function refusalSentence(reason: string): string {
   if (unevaluated) return `its check was not evaluated (${unevaluated[1]}), so there is no verdict to store: ${unevaluated[2]}.`;
   if (reason === REFUSE_ERRORED) return 'the replay errored, so there is no reply to accept.';
   if (reason === REFUSE_PERSONA_ERRORED) return 'the script did not run to the end, so there is no transcript to accept.';
-  const vary = /^replies vary across (\d+) attempts$/.exec(reason);
-  if (vary) return `replies vary across ${vary[1]} attempts, so there is no one reply to store; ${attemptsRefusalFix(reason) as string}.`;
-  // docs/meaning.md, "Repeats": the attempts that differ in meaning from attempt 1, each named.
-  const meaning = /^replies differ in meaning across (\d+) attempts: (.+)$/s.exec(reason);
-  if (meaning) return `replies differ in meaning across ${meaning[1]} attempts (${meaning[2]}), so there is no one reply to store; ${attemptsRefusalFix(reason) as string}.`;
-  const text = reason.trim().replace(/_/g, ' ');
+  // A repeated item's attempts that disagree (docs/meaning.md, "Repeats"): accept's own words, each
+  // attempt that differs in meaning named as the CLI and the commit message name it, then the consequence and the fix.
+  const fix = attemptsRefusalFix(reason);
+  if (fix !== null) return `${sentence(reason)} There is no one reply to store: ${fix}.`;
+  return sentence(reason.trim().replace(/_/g, ' '));
+}
+
+/** `text` ended as a sentence: a full stop unless it has its own (a judge's difference may end with one). */
+function sentence(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 

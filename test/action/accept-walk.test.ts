@@ -188,7 +188,7 @@ describe('the accept label after a run of an agent that rewords', () => {
       // The commit and the comment say what was committed and refused, in accept's words.
       expect(gh.commits[0]!.body).toContain('- jumpy: replies differ in meaning across 3 attempts: attempt 2: numbers 30 → 14');
       expect(body).toContain(`Baselines accepted in [\`${gh.commits[0]!.oid.slice(0, 7)}\`]`);
-      expect(body).toContain('`jumpy`: replies differ in meaning across 3 attempts (attempt 2: numbers 30 → 14), so there is no one reply to store');
+      expect(body).toContain('`jumpy`: replies differ in meaning across 3 attempts: attempt 2: numbers 30 → 14. There is no one reply to store: find out why');
       // The full report is the reviewed check run's: its job summary and its results artifact, not the accept job's run (which has neither).
       expect(body).toContain('[job summary](https://github.com/octo/shop/actions/runs/1001)');
       expect(body).toContain('[results artifact](https://github.com/octo/shop/actions/runs/1001#artifacts)');
