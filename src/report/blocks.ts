@@ -333,23 +333,38 @@ function slowerWords(items: readonly Item[]): string {
 
 /** What an accepted baseline would change in an unchanged item's stored file, in words: "attempts passed 3/5 → 5/5", "latency", "tokens". */
 function refreshedFields({ item, baseline }: Refreshed): string[] {
-  const stored = item.baseline;
-  if (stored === null) return [];
+  return item.baseline === null ? [] : measurementsMoved(item.baseline, baseline);
+}
+
+/**
+ * What rewriting the stored baseline `stored` as `written` changes, in words, for an item whose
+ * reply and verdict stand (the "To refresh" line's, and `agent-replay accept`'s line for it):
+ * "attempts passed 3/5 → 5/5", "latency", "tokens", "time split", "judge", "known wordings" (a
+ * script's: any turn's).
+ */
+export function measurementsMoved(stored: Baseline | PersonaBaseline, written: Baseline | PersonaBaseline): string[] {
   const before = stored as unknown as Record<string, unknown>;
-  const after = baseline as unknown as Record<string, unknown>;
+  const after = written as unknown as Record<string, unknown>;
   const words: string[] = [];
   const moved = (key: string): boolean => JSON.stringify(before[key] ?? null) !== JSON.stringify(after[key] ?? null);
   if (moved('attempts')) {
     const a = baselineAttemptsOf(stored);
-    const b = baselineAttemptsOf(baseline);
+    const b = baselineAttemptsOf(written);
     words.push(`attempts passed ${a.passed}/${a.total} → ${b.passed}/${b.total}`);
   }
   if (moved('latencyMs')) words.push('latency');
   if (moved('usage')) words.push('tokens');
   if (moved('time')) words.push('time split');
   if (moved('judge')) words.push('judge');
-  if (moved('variants')) words.push('known wordings');
+  if (moved('variants') || turnVariantsMoved(stored, written)) words.push('known wordings');
   return words;
+}
+
+/** Whether a script's turns' known wordings differ between two of its baselines (docs/meaning.md, "Variants"). */
+function turnVariantsMoved(stored: Baseline | PersonaBaseline, written: Baseline | PersonaBaseline): boolean {
+  if (!('transcript' in stored) || !('transcript' in written)) return false;
+  const turns = Math.max(stored.transcript.length, written.transcript.length);
+  return Array.from({ length: turns }, (_, i) => i).some((i) => JSON.stringify(stored.transcript[i]?.variants ?? []) !== JSON.stringify(written.transcript[i]?.variants ?? []));
 }
 
 /**
