@@ -9,6 +9,7 @@ import { posix } from 'node:path';
 import type { ArtifactInfo, GitHubApi } from '../github/api.js';
 import { parseRecord } from '../record/index.js';
 import type { RunRecord } from '../types.js';
+import { thousands } from '../words.js';
 
 export type RecordDownload =
   | { kind: 'ok'; record: RunRecord; artifact: ArtifactInfo }
@@ -54,9 +55,9 @@ export async function downloadRunRecord(github: GitHubApi, src: RecordSource): P
   // The archive is bounded before it is held in memory: by the size GitHub lists, and while it
   // downloads, in case the listing is wrong (docs/action.md, "Accept: the label commits the reviewed replies").
   const max = src.maxZipBytes ?? MAX_TOTAL_BYTES;
-  if (artifact.sizeInBytes > max) return { kind: 'unreadable', detail: `the archive is too large (${artifact.sizeInBytes} bytes listed, at most ${max})` };
+  if (artifact.sizeInBytes > max) return { kind: 'unreadable', detail: `the archive is too large (${thousands(artifact.sizeInBytes)} bytes listed, at most ${thousands(max)})` };
   const zip = await github.downloadArtifactZip(owner, repo, artifact.id, max);
-  if (zip === null) return { kind: 'unreadable', detail: `the archive is larger than its listed ${artifact.sizeInBytes} bytes (over ${max} bytes, at most ${max} are read)` };
+  if (zip === null) return { kind: 'unreadable', detail: `the archive is larger than its listed ${thousands(artifact.sizeInBytes)} bytes (over ${thousands(max)} bytes, at most ${thousands(max)} are read)` };
   let entries;
   try {
     entries = await readZip(zip);

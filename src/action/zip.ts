@@ -7,6 +7,7 @@
 
 import { crc32 } from 'node:zlib';
 import yauzl from 'yauzl';
+import { thousands } from '../words.js';
 
 const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 const MAX_ENTRIES = 1000;
@@ -44,10 +45,10 @@ function describe(error: unknown): string {
 /** One entry inflated; `before` is what the entries before it took (MAX_TOTAL_BYTES bounds the sum). */
 async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, limits: ZipLimits, before: number): Promise<Buffer> {
   if (entry.uncompressedSize > limits.maxEntryBytes) {
-    throw new ZipError(`the entry ${shown(entry.fileName)} is too large (${entry.uncompressedSize} bytes, at most ${limits.maxEntryBytes})`);
+    throw new ZipError(`the entry ${shown(entry.fileName)} is too large (${thousands(entry.uncompressedSize)} bytes, at most ${thousands(limits.maxEntryBytes)})`);
   }
   if (before + entry.uncompressedSize > limits.maxTotalBytes) {
-    throw new ZipError(`the archive's entries are too large together (over ${limits.maxTotalBytes} bytes by the entry ${shown(entry.fileName)})`);
+    throw new ZipError(`the archive's entries are too large together (over ${thousands(limits.maxTotalBytes)} bytes by the entry ${shown(entry.fileName)})`);
   }
   const stream = await zip.openReadStreamPromise(entry);
   const chunks: Buffer[] = [];
@@ -56,7 +57,7 @@ async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, limits: ZipLimi
     size += chunk.length;
     if (size > limits.maxEntryBytes) {
       stream.destroy();
-      throw new ZipError(`the entry ${shown(entry.fileName)} is larger than it says (over ${limits.maxEntryBytes} bytes)`);
+      throw new ZipError(`the entry ${shown(entry.fileName)} is larger than it says (over ${thousands(limits.maxEntryBytes)} bytes)`);
     }
     chunks.push(chunk);
   }
@@ -74,7 +75,7 @@ export async function readZip(buf: Buffer, limits: ZipLimits = { maxEntryBytes: 
     throw new ZipError(`not a readable zip archive: ${describe(e)}`);
   }
   try {
-    if (zip.entryCount > limits.maxEntries) throw new ZipError(`the archive has ${zip.entryCount} entries, at most ${limits.maxEntries} are read`);
+    if (zip.entryCount > limits.maxEntries) throw new ZipError(`the archive has ${thousands(zip.entryCount)} entries, at most ${thousands(limits.maxEntries)} are read`);
     const entries: ZipEntry[] = [];
     let total = 0;
     for await (const entry of zip.eachEntry()) {

@@ -281,8 +281,10 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         // Said to the retry loop: a spent quota is waited for, its reset due now too; a rate limit's 429 capped is said as one.
         if (spent !== null) failed.quotaSpent = true;
         if (failed.failure.rateLimited) failed.rateLimited = true;
-        // Its window, when its headers name one: the one a 429 without a wait spends no retry within (1 s when not named).
-        if (failed.failure.rateLimited && failed.failure.advertised != null) failed.windowMs = failed.failure.advertised.windowMs;
+        // Its window: the one a 429 without a wait spends no retry within, its headers' or else the one an
+        // earlier answer named, as the limiter paces over it (1 s when none was named).
+        const windowMs = failed.failure.advertised?.windowMs ?? limiter.quotaWindowMs;
+        if (failed.failure.rateLimited && windowMs !== null) failed.windowMs = windowMs;
         if (spent !== null && spent.waitMs > (retryAfterMs ?? 0)) {
           failed.retryAfterMs = spent.waitMs;
           failed.resetBy = spent.header;

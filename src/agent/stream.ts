@@ -15,6 +15,7 @@ import { ANTHROPIC_NOT_TOOLS, anthropicRefusal, decodeLangGraph, errorText, isRe
 import { NO_USAGE, readUsage, type UsageRead } from './usage.js';
 import { decodeEachToolCall, deniedOutput, TOOL_CALL_SHAPES } from './tool-calls.js';
 import type { ToolCallOrigin, ToolCallsFrom } from '../config.js';
+import { plural } from '../words.js';
 
 export interface SseEvent {
   event: string | null;
@@ -445,9 +446,9 @@ export function streamSoFar(text: string, replyPath?: ReplyPath, toolCallsPath?:
   return cutOf(state, format);
 }
 
-/** "no text", "9 characters": the reply text a cut stream had sent. */
+/** "no text", "9 characters", "1,234 characters": the reply text a cut stream had sent, its count grouped as every count (src/words.ts). */
 function textReceived(text: string): string {
-  return text.length === 0 ? 'no text' : `${text.length} characters`;
+  return text.length === 0 ? 'no text' : plural(text.length, 'character', 'characters');
 }
 
 /**

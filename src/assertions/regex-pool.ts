@@ -20,6 +20,7 @@
 
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { RegexEvaluator, RegexResult } from '../types.js';
+import { thousands } from '../words.js';
 
 /** Longest matched text sent back from the worker. */
 export const MAX_MATCH_CHARS = 200;
@@ -219,7 +220,7 @@ export function createRegexPool(opts: RegexPoolOptions): RegexEvaluator {
     const slot: Slot = { worker, progress: new BigInt64Array(shared), state: 'starting', job: null, timer: null, lastError: null };
     slots.add(slot);
     worker.ref();
-    slot.timer = setTimeout(() => died(slot, `no ready signal within ${startupTimeoutMs} ms`), startupTimeoutMs);
+    slot.timer = setTimeout(() => died(slot, `no ready signal within ${thousands(startupTimeoutMs)} ms`), startupTimeoutMs);
     slot.timer.unref();
 
     worker.on('message', (msg: WorkerMessage) => {
@@ -307,7 +308,7 @@ export function createRegexPool(opts: RegexPoolOptions): RegexEvaluator {
         watch(slot, id, handedAt, Math.min(timeoutMs, startupTimeoutMs - waited));
         return;
       }
-      abandon(slot, { kind: 'worker_failed', message: `the worker did not start the evaluation within ${startupTimeoutMs} ms` });
+      abandon(slot, { kind: 'worker_failed', message: `the worker did not start the evaluation within ${thousands(startupTimeoutMs)} ms` });
       return;
     }
     const ran = msBetween(Atomics.load(slot.progress, STARTED_AT_NS), now);

@@ -1,5 +1,6 @@
 import type { Outcome, RegexEvaluator, RegexResult } from '../types.js';
 import { line, quote, showPattern } from './format.js';
+import { thousands } from '../words.js';
 
 /** Maps what the pool observed to a verdict and a detail line that says which. */
 function regexOutcome(pattern: string, flags: string, result: RegexResult): Outcome {
@@ -12,7 +13,7 @@ function regexOutcome(pattern: string, flags: string, result: RegexResult): Outc
     case 'compile_error':
       return { verdict: 'not_evaluated', detail: `pattern does not compile: ${line(result.message)}` };
     case 'timeout':
-      return { verdict: 'not_evaluated', detail: `regex did not finish within its ${result.budgetMs} ms budget` };
+      return { verdict: 'not_evaluated', detail: `regex did not finish within its ${thousands(result.budgetMs)} ms budget` };
     case 'worker_failed':
       return { verdict: 'not_evaluated', detail: `regex worker failed: ${line(result.message)}` };
   }

@@ -389,11 +389,12 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     if (tool !== undefined) return { key: `unmocked_tool:${tool}`, what: `a call to ${tool} that no mock answered`, hint: "add a mock for it to the script's mocks" };
   }
   // Anything else: the message itself (its first line, without the advice after "; ") is the
-  // cause; the key leaves out what differs from item to item (a quoted body, numbers).
+  // cause; the key leaves out what differs from item to item (a quoted body, numbers: a count grouped,
+  // "1,500", is one number, as "1500" in a record written before 2026-12-06 is).
   const first = (text.split('\n')[0] ?? '').replace(/ after \d+ attempts?/, '').split('; ')[0]?.replace(/:\s*$/, '').trim() ?? '';
   const what = first.length > 160 ? `${first.slice(0, 159)}…` : first;
   const stem = first.includes(': ') ? first.slice(0, first.lastIndexOf(': ')) : first;
-  return { key: `${errorKind}:${stem.replace(/\d+/g, '#')}`, what, hint: null };
+  return { key: `${errorKind}:${stem.replace(/\d+(?:,\d{3})*/g, '#')}`, what, hint: null };
 }
 
 /**
@@ -856,7 +857,7 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
   const spans = /^(?:turn \d+: )?no spans for trace [0-9a-f]{32} within ([^:]+?)(?::| at )/.exec(detail);
   // They came, after the wait (docs/traces.md, "When a turn's spans are complete"): the agent exports
   // and continues the traceparent, too late for the turn (the cause reworded at the run's end, traces/observer.ts).
-  if (spans && /: \d+ spans? came to \S+ after it; /.test(detail)) {
+  if (spans && /: \d[\d,]* spans? came to \S+ after it; /.test(detail)) {
     return {
       key: 'traces:late',
       what: `a turn's spans came after the wait of ${spans[1] ?? ''}`,
@@ -864,7 +865,7 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
     };
   }
   // Exports the receiver refused: the agent's endpoint or protocol is wrong (docs/traces.md, "When spans do not arrive").
-  const refused = spans ? /: none came to \S+, and \d+ exports? came (?:to (\S+) instead|as .+?) \(refused, (404|415)\); (set OTEL_EXPORTER_OTLP_.*?)(?= \(mocked mode: |$)/.exec(detail) : null;
+  const refused = spans ? /: none came to \S+, and \d[\d,]* exports? came (?:to (\S+) instead|as .+?) \(refused, (404|415)\); (set OTEL_EXPORTER_OTLP_.*?)(?= \(mocked mode: |$)/.exec(detail) : null;
   if (spans && refused) {
     return {
       key: `traces:refused:${refused[2] ?? ''}`,

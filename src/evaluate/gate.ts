@@ -6,6 +6,7 @@ import { causeLine, groupCauses, type CauseGroup, type CauseItem } from './cause
 import { meetsChange } from './changes.js';
 import { incompleteText } from './shard.js';
 import { nearestName } from '../suite/issues.js';
+import { plural, thousands } from '../words.js';
 
 /** What the gate reads of an item: a fixture, or a persona script (whose reply drift is its transcript drift). */
 export type GateItem =
@@ -159,19 +160,19 @@ export function gateMerged(run: VerifiedRun, failOn: readonly FailOnCondition[],
 export function offenderText(o: Offender, label: (text: string) => string = (text) => text): string {
   const named = o.labels.slice(0, 5);
   const more = o.fixtures + o.scripts - named.length;
-  const shown = named.length === 0 ? NOT_NAMED : [...named.map(label), ...(more > 0 ? [`+${more} more`] : [])].join(', ');
+  const shown = named.length === 0 ? NOT_NAMED : [...named.map(label), ...(more > 0 ? [`+${thousands(more)} more`] : [])].join(', ');
   return `${countNoun(o.fixtures, o.scripts)} ${CONDITION_WORDS[o.condition]} (${shown})`;
 }
 
 /** A condition whose labels a gate read back from a comment had no room to keep: where they are named. */
 const NOT_NAMED = "not named here: see the check's job summary";
 
-/** "2 fixtures", "1 persona script", "3 items (fixtures and persona scripts)". */
+/** "2 fixtures", "1 persona script", "3 items (fixtures and persona scripts)", "1,234 fixtures": grouped as every count (src/words.ts). */
 function countNoun(fixtures: number, scripts: number): string {
   const n = fixtures + scripts;
-  if (scripts === 0) return `${n} ${n === 1 ? 'fixture' : 'fixtures'}`;
-  if (fixtures === 0) return `${n} persona ${n === 1 ? 'script' : 'scripts'}`;
-  return `${n} items (${countNoun(fixtures, 0)}, ${countNoun(0, scripts)})`;
+  if (scripts === 0) return plural(n, 'fixture', 'fixtures');
+  if (fixtures === 0) return plural(n, 'persona script', 'persona scripts');
+  return `${thousands(n)} items (${countNoun(fixtures, 0)}, ${countNoun(0, scripts)})`;
 }
 
 /**

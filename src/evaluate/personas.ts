@@ -412,6 +412,7 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
     ...(timed[i]?.time != null ? { time: timed[i]?.time } : {}),
   }));
   const simulation = record.simulation !== undefined ? storedSimulation(record.simulation, record.persona) : null;
+  const endedBy = scriptedEnding(record);
   const judge = personaBaselineJudgeOf(record);
   // The stored transcript's messages, replies and routes, turn by turn (variants aside).
   const sameTranscript =
@@ -430,6 +431,8 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
     current.visited.every((v, i) => v === record.visited[i]) &&
     sameTranscript &&
     current.transcript.every((t, i) => sameVariants(t.variants, transcript[i]?.variants)) &&
+    // A baseline from before the ending was kept is not rewritten only to add it.
+    (current.endedBy === undefined || current.endedBy === endedBy) &&
     (current.simulation?.doneReason ?? null) === (simulation?.doneReason ?? null) &&
     // A baseline from before the goal was kept is not rewritten only to add it (the run read it as unchanged).
     (current.simulation?.goal === undefined || (current.simulation.goal === simulation?.goal && (current.simulation.instructions ?? null) === (simulation.instructions ?? null))) &&
@@ -448,6 +451,7 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
       label: record.label,
       kind: 'persona',
       transcript,
+      ...(endedBy !== undefined ? { endedBy } : {}),
       ...(simulation !== null ? { simulation } : {}),
       visited: [...record.visited],
       outcome: record.outcome,
@@ -471,6 +475,16 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
  */
 function storedSimulation(s: NonNullable<PersonaRecord['simulation']>, persona: string | null): NonNullable<PersonaBaseline['simulation']> {
   return s.instructions === undefined ? { doneReason: s.doneReason } : { doneReason: s.doneReason, goal: s.goal, instructions: s.instructions, persona };
+}
+
+/**
+ * How a scripted conversation that completed ended, as its baseline keeps it (docs/personas.md,
+ * "Baselines and drift"): `agent` when the agent ended it with messages of the script unsent,
+ * `script` when every message was sent; undefined for a simulated script (its `simulation` says).
+ */
+function scriptedEnding(record: Pick<PersonaRecord, 'simulation' | 'unsent'>): PersonaBaseline['endedBy'] {
+  if (record.simulation !== undefined) return undefined;
+  return record.unsent.length > 0 ? 'agent' : 'script';
 }
 
 /** Are two stored transcripts the same conversation (each turn's message and reply)? */

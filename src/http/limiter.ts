@@ -187,6 +187,15 @@ export class AdaptiveLimiter {
   }
 
   /**
+   * The window of the quota the server's headers last named (an earlier answer's, a success's
+   * too): the one a rate limit's 429 that names none is paced over (rateLimited), and the one it
+   * spends no retry within (http/retry.ts, withRetries); null while none was named (1 s then).
+   */
+  get quotaWindowMs(): number | null {
+    return this.advertisedPace?.windowMs ?? null;
+  }
+
+  /**
    * Resolves when a slot is free under the current limit; `release` must follow. With a signal
    * that is (or becomes) aborted while waiting, resolves null instead and takes no slot: an
    * interrupted run sends nothing more. With a `deadline` (on the clock) that the spent quota's hold

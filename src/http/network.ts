@@ -255,7 +255,7 @@ export function lastingFault(fault: ProxyFault | null): boolean {
 /**
  * A proxy's fault in words: what happened, naming the proxy (without credentials) and its variable, and the fix; null for `unreached`, which the
  * clients word themselves. `the proxy http://proxy.corp:3128 (HTTPS_PROXY) did not answer CONNECT
- * within 10000 ms (the connect timeout)`.
+ * within 10,000 ms (the connect timeout)`.
  */
 export function proxyFaultText(route: ProxyRoute, fault: ProxyFault): { what: string; fix: string } | null {
   const at = `the proxy ${route.proxy} (${route.variable})`;
@@ -319,7 +319,7 @@ export type DeadlineCut = { at: 'connecting'; step: TunnelStep | null } | { at: 
  * (through a proxy, naming it and the step its tunnel stalled at), `no answer from the agent within
  * 200 ms` (the connection opened; through a proxy, with what came of the request there), `the
  * agent's answer (HTTP 200) did not end within 200 ms` (the headers came, the body stopped).
- * `within` is the limit as said ("200 ms", "traces.waitMs (2000 ms) and 1000 ms more").
+ * `within` is the limit as said ("200 ms", "traces.waitMs (2,000 ms) and 1,000 ms more").
  */
 export function deadlineText(cut: DeadlineCut, who: string, within: string, route: ProxyRoute | null): string {
   const through = route === null ? '' : ` through the proxy ${route.proxy} (${route.variable})`;

@@ -14,6 +14,7 @@
 import type { Clock } from '../types.js';
 import { httpDate, serverNow } from './http-date.js';
 import type { Pace } from './ratelimit-policy.js';
+import { thousands } from '../words.js';
 
 /** Real time; tests inject their own Clock and never sleep. */
 export const systemClock: Clock = {
@@ -89,7 +90,7 @@ export type AttemptResult<T, F> =
        * `windowMs` of the first, not up to `freeThrottles`, and is said with them, not with a limit on requests in flight that came down.
        */
       rateLimited?: boolean;
-      /** The window the rate limit counts requests over, as the limiter paces over it (http/limiter.ts, rateLimited): the quota's its headers name, else 1 s (RATE_LIMIT_WAIT_MS, the shortest). */
+      /** The window the rate limit counts requests over, as the limiter paces over it (http/limiter.ts, rateLimited): the quota's its headers name, else the one an earlier answer named (quotaWindowMs), else 1 s (RATE_LIMIT_WAIT_MS, the shortest). */
       windowMs?: number;
       /**
        * Not sent: the server's spent quota (another request's answer said it), or the pace, holds the
@@ -169,26 +170,26 @@ export function attemptsText(result: { attempts: number; throttled?: ThrottledOu
     // A rate limit's 429 leaves the limit on requests in flight as it is (http/limiter.ts): not said to have lowered it.
     const why = u.rateLimited === true ? ', their rate limit headers naming no spent quota: ' : ': ';
     // A rate limit's were free within its window from the first, not while a limit came down.
-    const lowered = u.rateLimited === true ? (u.windowMs === undefined ? '' : ` within ${u.windowMs} ms of the first (the rate limit's window)`) : ' while the limit on requests in flight came down';
+    const lowered = u.rateLimited === true ? (u.windowMs === undefined ? '' : ` within ${thousands(u.windowMs)} ms of the first (the rate limit's window)`) : ' while the limit on requests in flight came down';
     return `${n} (429s that asked for no wait${why}${free} no retry${lowered}, ${spent}; given up rather than send more: lower the concurrency, or raise retries and backoffMs)`;
   }
   const t = result.throttled;
   if (t === undefined) return n;
   if (t.slot !== undefined) {
     const all = t.slot === 1 ? 'at most 1 request in flight, taken' : `at most ${t.slot} requests in flight, all taken`;
-    return `${n} (the next attempt waited ${t.waitMs} ms for a free slot (${all}) until the time budget of ${t.budgetMs} ms, timeoutMs x attempts, was spent; given up unsent: raise timeoutMs or retries to cover the wait)`;
+    return `${n} (the next attempt waited ${thousands(t.waitMs)} ms for a free slot (${all}) until the time budget of ${thousands(t.budgetMs)} ms, timeoutMs x attempts, was spent; given up unsent: raise timeoutMs or retries to cover the wait)`;
   }
   if (t.pace !== undefined) {
     const left = Math.max(0, t.budgetMs - t.elapsedMs);
     const starts = t.pace.perWindow === 1 ? '1 start' : `${t.pace.perWindow} starts`;
-    return `${n} (rate limited: the requests are paced at ${starts} per ${t.pace.windowMs} ms since the server's rate limit, so the next attempt would start ${t.waitMs} ms from now, more than the ${left} ms left of the time budget of ${t.budgetMs} ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait)`;
+    return `${n} (rate limited: the requests are paced at ${starts} per ${thousands(t.pace.windowMs)} ms since the server's rate limit, so the next attempt would start ${thousands(t.waitMs)} ms from now, more than the ${thousands(left)} ms left of the time budget of ${thousands(t.budgetMs)} ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait)`;
   }
   if (t.retryAfterMs !== undefined) {
     const left = Math.max(0, t.budgetMs - t.elapsedMs);
-    if (t.resetBy !== undefined) return `${n} (rate limited: the server's quota is spent until its ${t.resetBy}, ${t.retryAfterMs} ms away, more than the ${left} ms left of the time budget of ${t.budgetMs} ms, timeoutMs x attempts; given up at once instead of waiting)`;
-    return `${n} (rate limited: the server's Retry-After asks for ${t.retryAfterMs} ms, more than the ${left} ms left of the time budget of ${t.budgetMs} ms, timeoutMs x attempts; given up at once instead of waiting)`;
+    if (t.resetBy !== undefined) return `${n} (rate limited: the server's quota is spent until its ${t.resetBy}, ${thousands(t.retryAfterMs)} ms away, more than the ${thousands(left)} ms left of the time budget of ${thousands(t.budgetMs)} ms, timeoutMs x attempts; given up at once instead of waiting)`;
+    return `${n} (rate limited: the server's Retry-After asks for ${thousands(t.retryAfterMs)} ms, more than the ${thousands(left)} ms left of the time budget of ${thousands(t.budgetMs)} ms, timeoutMs x attempts; given up at once instead of waiting)`;
   }
-  return `${n} (rate limited: ${t.elapsedMs} ms spent, waiting ${t.waitMs} ms more would pass the time budget of ${t.budgetMs} ms, timeoutMs x attempts)`;
+  return `${n} (rate limited: ${thousands(t.elapsedMs)} ms spent, waiting ${thousands(t.waitMs)} ms more would pass the time budget of ${thousands(t.budgetMs)} ms, timeoutMs x attempts)`;
 }
 
 /**

@@ -371,8 +371,10 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
       const resetBy = a.kind === 'http' && a.spent != null && a.spent.waitMs > (a.retryAfterMs ?? 0) ? { resetBy: a.spent.header } : {};
       // Said to the retry loop: a spent quota is waited for, its reset due now too; a rate limit's 429 capped is said as one.
       const quota = throttled && a.spent != null ? { quotaSpent: true } : {};
-      // With its window, when its headers name one: a 429 without a wait spends no retry within it (1 s when not named).
-      const rateLimited = throttled && a.rateLimited === true ? { rateLimited: true, ...(a.advertised == null ? {} : { windowMs: a.advertised.windowMs }) } : {};
+      // With its window, its headers' or else the one an earlier answer named, as the limiter paces
+      // over it: a 429 without a wait spends no retry within it (1 s when none was named).
+      const windowMs = a.kind === 'http' ? (a.advertised?.windowMs ?? opts.limiter.quotaWindowMs) : null;
+      const rateLimited = throttled && a.rateLimited === true ? { rateLimited: true, ...(windowMs === null ? {} : { windowMs }) } : {};
       return { ok: false, failure: a, retryable: retryable(a), retryAfterMs: a.kind === 'http' ? waitOf(a) : null, throttled, ...resetBy, ...quota, ...rateLimited };
     },
     { ...loop, budgetMs, freeThrottles: throttleAllowance(opts.limiter.max) },

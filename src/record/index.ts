@@ -13,7 +13,7 @@ import { UserError } from '../errors.js';
 import { writeRecordFile } from './stream.js';
 import { docsUrl, TOOL } from '../version.js';
 import { hideEndpointTokens, sameEndpoint } from '../endpoint.js';
-import { plural } from '../words.js';
+import { plural, thousands } from '../words.js';
 import { MIXED_SELECTION } from '../evaluate/shard.js';
 
 export { openRecordStream, RecordWriteError, writeRecordFile, type ItemKind, type RecordStream } from './stream.js';
@@ -257,11 +257,18 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   }
   // A shard record is called by its own index, never by where it comes in the list ("shard 4/4
   // (s4.json)", not "shard 1" when it is given first), a merge lacking shards by those it holds
-  // ("the merge of shards 1/4, 3/4 (m.json)"), another record by its place.
+  // ("the merge of shards 1/4, 3/4 (m.json)"), and any other record as what it is, never a shard:
+  // "the run m.json", "the merged run m.json" when it says it is a merge (of records given
+  // different selections: partOf); a complete merge is otherwise a whole run.
   const shard = (i: number): string => {
-    const { shard: s, incomplete: lack } = records[i] as RunRecord;
+    const record = records[i] as RunRecord;
+    const { shard: s, incomplete: lack } = record;
+    if (s === undefined && lack == null) {
+      const merged = record.selection != null && record.selection.rerunOf === null && record.selection.only === null;
+      return inputNames.length === 0 ? `record ${i + 1}` : `the ${merged ? 'merged run' : 'run'} ${names[i] as string}`;
+    }
     const held = lack == null ? [] : Array.from({ length: lack.total }, (_, k) => k + 1).filter((k) => !lack.missing.includes(k)).map((k) => `${k}/${lack.total}`);
-    const what = s !== undefined ? `shard ${s.index}/${s.total}` : lack != null ? `the merge of ${held.length === 1 ? 'shard' : 'shards'} ${held.join(', ')}` : `shard ${i + 1}`;
+    const what = s !== undefined ? `shard ${s.index}/${s.total}` : `the merge of ${held.length === 1 ? 'shard' : 'shards'} ${held.join(', ')}`;
     return `${what}${inputNames.length === 0 ? '' : ` (${names[i]})`}`;
   };
   const commits = [...new Set(records.map((r) => r.commit))];
@@ -301,11 +308,11 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   const fixtures = suiteOrder(records.flatMap((r, i) => r.fixtures.filter((f) => firstSeen(f.label, i))));
   const personas = suiteOrder(records.flatMap((r, i) => r.personas.filter((p) => firstSeen(p.label, i, 'scripts'))));
   if (overlaps.length > 0) {
-    const shown = overlaps.slice(0, 5).join(', ') + (overlaps.length > 5 ? `, +${overlaps.length - 5} more` : '');
+    const shown = overlaps.slice(0, 5).join(', ') + (overlaps.length > 5 ? `, +${thousands(overlaps.length - 5)} more` : '');
     // Fixtures and persona scripts each called what they are (a script is not a "fixture").
     const { fixtures: nf, scripts: ns } = overlapping;
     const n = nf + ns;
-    const noun = ns === 0 ? (n === 1 ? 'fixture' : 'fixtures') : nf === 0 ? (n === 1 ? 'persona script' : 'persona scripts') : `items (${nf} ${nf === 1 ? 'fixture' : 'fixtures'}, ${ns} persona ${ns === 1 ? 'script' : 'scripts'})`;
+    const noun = ns === 0 ? (n === 1 ? 'fixture' : 'fixtures') : nf === 0 ? (n === 1 ? 'persona script' : 'persona scripts') : `items (${plural(nf, 'fixture', 'fixtures')}, ${plural(ns, 'persona script', 'persona scripts')})`;
     const each = ns === 0 ? 'fixture' : nf === 0 ? 'persona script' : 'item';
     // A whole run's or a merge's record beside the shards it holds (a download pattern that took the merged artifact too).
     const whole = [...notShards].sort((a, b) => a - b).map((i) => names[i] ?? `record ${i + 1}`);
@@ -326,7 +333,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
       const later = Date.parse(y.startedAt) > Date.parse(x.startedAt) ? b : a;
       return `; ${names[a] as string} does not say its suite folder (no suitePath: written by an agent-replay before it was kept, or outside a git repository) and ${names[b] as string} is a run of the suite in ${suiteOf(y.suitePath as string)}: a merge cannot tell that they are runs of one suite, so it does not read them as one run given twice (a re-run of the check); give one of them alone: for a re-run, the one that started last, ${names[later] as string}`;
     });
-    throw new UserError(`shards overlap: ${n} ${noun} ${n === 1 ? 'is' : 'are'} in more than one shard: ${shown}; each ${each} must be replayed by exactly one shard${beside}${rerun}${suiteless.join('')}`);
+    throw new UserError(`shards overlap: ${thousands(n)} ${noun} ${n === 1 ? 'is' : 'are'} in more than one shard: ${shown}; each ${each} must be replayed by exactly one shard${beside}${rerun}${suiteless.join('')}`);
   }
   // The merged run says it was interrupted; which shard was, and what to do, is said here
   // (docs/action.md, "Report: combine shards, or comment for a fork").
@@ -800,7 +807,8 @@ function mergedModels(records: readonly RunRecord[], shard: (i: number) => strin
 /**
  * The judges a record's `judge.name` names: one, or those a merge of shards judged by different
  * judges listed, each quoted (`"panel of 2: openai a, openai b", "openai c"`), so that a merge
- * merged again names each judge once, never a list inside a list.
+ * merged again names each judge once, never a list inside a list; likewise the meaning judges and
+ * prompt versions of its `meaning` (mergedMeaning).
  */
 function judgeList(name: string): string[] {
   if (!name.startsWith('"')) return [name];
@@ -818,7 +826,8 @@ function judgeList(name: string): string[] {
  * without the provider or address of its meaning judge). Shards that checked meaning otherwise
  * (another `meaning` in config.yml, another judge it fell back to) are said, as different judges
  * are (mergedModels): a line in the log names each shard's, and the merged run names every meaning
- * judge, in the order first given, with its provider or address when that is what differs; shards
+ * judge and prompt version, each quoted, in the order first given, with its provider or address
+ * when that is what differs; shards
  * with different checks (`judge` beside `facts`) have no one check of the run: it says none.
  */
 function mergedMeaning(records: readonly RunRecord[], shard: (i: number) => string, log: (line: string) => void): Pick<RunRecord, 'meaning'> {
@@ -832,25 +841,34 @@ function mergedMeaning(records: readonly RunRecord[], shard: (i: number) => stri
     (a.check !== 'judge' || (a.model === b.model && a.promptVersion === b.promptVersion && (a.provider === undefined || b.provider === undefined || a.provider === b.provider) && sameEndpoint(a.endpoint, b.endpoint)));
   if (said.every((m) => alike(m, first))) return { meaning: first };
   const distinct = (of: (m: Meaning) => string | undefined): string[] => [...new Set(said.flatMap((m) => (of(m) === undefined ? [] : [of(m) as string])))];
-  const [providers, endpoints, prompts] = [distinct((m) => m.provider), distinct((m) => (m.endpoint === undefined ? undefined : hideEndpointTokens(m.endpoint))), distinct((m) => m.promptVersion)];
-  const judgeOf = (m: Meaning): string =>
-    `${providers.length > 1 && m.provider !== undefined ? `${m.provider} ` : ''}${m.model ?? 'no model'}${endpoints.length > 1 && m.endpoint !== undefined ? ` at ${hideEndpointTokens(m.endpoint)}` : ''}`;
+  const [providers, endpoints] = [distinct((m) => m.provider), distinct((m) => (m.endpoint === undefined ? undefined : hideEndpointTokens(m.endpoint)))];
+  // A merge's meaning names its judges and prompts each quoted (judgeList): each is one of them, never a list inside a list.
+  const prompts = [...new Set(said.flatMap((m) => judgeList(m.promptVersion)))];
+  const judgesOf = (m: Meaning): string[] =>
+    m.model === null
+      ? []
+      : judgeList(m.model).map((model) => `${providers.length > 1 && m.provider !== undefined ? `${m.provider} ` : ''}${model}${endpoints.length > 1 && m.endpoint !== undefined ? ` at ${hideEndpointTokens(m.endpoint)}` : ''}`);
+  // Each quoted, as the merged judges are (mergedModels): a name may hold ", ".
+  const listed = (names: readonly string[]): string => names.map((n) => JSON.stringify(n)).join(', ');
   const words = (m: Meaning | undefined): string =>
-    m === undefined ? 'not recorded (an older agent-replay)' : `check ${m.check}${m.check === 'judge' ? `, ${judgeOf(m)}${prompts.length > 1 ? `, prompt ${m.promptVersion}` : ''}` : ''}`;
+    m === undefined
+      ? 'not recorded (an older agent-replay)'
+      : `check ${m.check}${m.check === 'judge' ? `, ${m.model === null ? 'no model' : listed(judgesOf(m))}${prompts.length > 1 ? `, prompt ${listed(judgeList(m.promptVersion))}` : ''}` : ''}`;
   const checks = distinct((m) => m.check);
   const named = checks.length > 1 ? 'says none, as no one check was the run\'s' : 'names every meaning judge';
   log(
     `the shards checked meaning differently (${records.map((r, i) => `${shard(i)}: ${words(r.meaning)}`).join('; ')}): the merged run ${named}; give every shard's job the same meaning settings (config.yml's meaning, and the judge it asks: the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`,
   );
   if (checks.length > 1) return {};
-  const models = [...new Set(said.flatMap((m) => (m.model === null ? [] : [judgeOf(m)])))];
+  const models = [...new Set(said.flatMap(judgesOf))];
+  const one = (names: readonly string[]): string => (names.length === 1 ? (names[0] as string) : listed(names));
   return {
     meaning: {
       check: first.check,
-      model: models.length === 0 ? null : models.join(', '),
+      model: models.length === 0 ? null : one(models),
       ...(providers.length === 1 ? { provider: providers[0] as NonNullable<Meaning['provider']> } : {}),
       ...(endpoints.length === 1 ? { endpoint: endpoints[0] as string } : {}),
-      promptVersion: prompts.join(', '),
+      promptVersion: one(prompts),
     },
   };
 }

@@ -174,7 +174,7 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
   const left = baseline !== null && userLeftBaseline(simulation, turns, baseline);
   // A follow-up removed or added since the baseline: the script sent every message it has, and
   // has fewer or more than the baseline's user sent; the turns it lacks or adds are the script's
-  // doing, not the agent's.
+  // doing, not the agent's, unless the agent ended the baseline's conversation with messages unsent.
   const resent = !script.user && apart === -1 && stop === 'complete' && baseline !== null ? otherMessageCount(messagesOf(script).length, baseline) : null;
   const ending = anew !== null ? `user simulated afresh: ${anew} changed since the baseline` : left ? null : (resent ?? simulatedEnding(simulation ?? undefined, baseline));
   const drift = personaDrift(verdict, turns, baseline, ending);
@@ -201,11 +201,15 @@ function userLeftBaseline(simulation: SimulationRecord | null, turns: readonly T
 /**
  * "the script has 2 messages, where the baseline's user sent 3" (a follow-up removed), or "the
  * script has 4 messages, where the baseline's user sent 3" (one added): a script that sends
- * another number of messages than its baseline's user did; null when it is the same.
+ * another number of messages than its baseline's user did; null when it is the same. Null too
+ * when it has more and the baseline keeps that its agent ended the conversation (`endedBy`):
+ * the agent no longer ends it there, and the turns it took are its own ("turns 3 → 4", as for
+ * an agent that ends it at another turn). A baseline that does not keep it reads as the script's.
  */
 function otherMessageCount(messages: number, baseline: PersonaBaseline): string | null {
   const sent = baseline.transcript.filter((t) => t.message !== null).length;
-  return messages !== sent ? `the script has ${messages} ${messages === 1 ? 'message' : 'messages'}, where the baseline's user sent ${sent}` : null;
+  if (messages === sent || (messages > sent && baseline.endedBy === 'agent')) return null;
+  return `the script has ${messages} ${messages === 1 ? 'message' : 'messages'}, where the baseline's user sent ${sent}`;
 }
 
 /**

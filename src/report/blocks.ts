@@ -12,7 +12,7 @@ import { suiteEditsParts } from './suite-edits.js';
 import { spendText } from './spend.js';
 import { tooFewText } from './rates.js';
 import { usageText } from './usage.js';
-import { capitalized } from '../words.js';
+import { capitalized, durationText } from '../words.js';
 import { estimateText, flakyByTheJudge, flakyByTheJudgeWords, gateFailsText, gateShown, headlineParts, headlineText, itemsCount, itemsNoun, meaningModelShown, personasOf, plural, probesCount, removedShown, shortSha, thousands, topCauseText, type GateView, type Item, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
 
@@ -453,10 +453,9 @@ export function footerBlocks(run: RunRecord, ctx: ReportContext, model: ReportMo
   if (summary) links.push(`[job summary](${summary})`);
   if (artifact) links.push(`[results artifact](${artifact})`);
   if (links.length > 0) blocks.push(`Full report: ${links.join(' · ')}`);
-  const seconds = (run.durationMs / 1000).toFixed(1);
   blocks.push(
     // A paragraph, not an HTML block: markdown is read inside <sub>, so the record's text is escaped as markdown.
-    `<sub>${escapeInline(`${run.tool.name} ${run.tool.version}`)} · ${itemsCount(model)} in ${seconds} s</sub>`,
+    `<sub>${escapeInline(`${run.tool.name} ${run.tool.version}`)} · ${itemsCount(model)} in ${durationText(run.durationMs)}</sub>`,
   );
   return blocks;
 }

@@ -39,6 +39,7 @@ import { capitalized } from '../words.js';
 import { validSha } from './metadata.js';
 import { judgeFallbackText } from './judge-mode.js';
 import { docsLinks } from '../version.js';
+import { durationText } from '../words.js';
 import {
   buildModel,
   DRIFT_WORDS,
@@ -307,7 +308,7 @@ function metaLine(run: RunRecord): string {
   const parts = [
     shortSha(run.commit) ? `commit ${shortSha(run.commit)}` : null,
     `started ${run.startedAt}`,
-    `${(run.durationMs / 1000).toFixed(1)} s`,
+    durationText(run.durationMs),
     run.agent.host ? `agent ${run.agent.host}` : null,
     run.judge.name ? `judge ${run.judge.name}` : null,
     meaningModelShown(run) !== null ? `meaning judge ${meaningModelShown(run) as string}` : null,

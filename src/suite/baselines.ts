@@ -118,6 +118,9 @@ export const personaBaselineSchema = z.strictObject({
       time: timeSplitSchema.nullable().optional(),
     }),
   ),
+  // Scripted follow-ups only: whether the agent or the script's last message ended the accepted conversation.
+  // Added within schema version 1 (docs/personas.md, "Baselines and drift"): absent in older baselines.
+  endedBy: z.enum(['agent', 'script']).optional(),
   // Simulated scripts only: the simulator's done reason when it ended the accepted conversation.
   // Added within schema version 1 (docs/simulated-users.md): goal, instructions and persona, absent in older baselines.
   simulation: z.strictObject({ doneReason: z.string().nullable(), goal: z.string().optional(), instructions: z.string().nullable().optional(), persona: z.string().nullable().optional() }).optional(),
@@ -221,6 +224,7 @@ export function serializePersonaBaseline(b: PersonaBaseline): string {
       ...(t.source !== undefined ? { source: t.source } : {}),
       ...(t.time != null ? { time: serializeTime(t.time) } : {}),
     })),
+    ...(b.endedBy !== undefined ? { endedBy: b.endedBy } : {}),
     ...(b.simulation !== undefined
       ? { simulation: { doneReason: b.simulation.doneReason, ...(b.simulation.goal !== undefined ? { goal: b.simulation.goal, instructions: b.simulation.instructions ?? null } : {}), ...(b.simulation.persona !== undefined ? { persona: b.simulation.persona } : {}) } }
       : {}),

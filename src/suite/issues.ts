@@ -4,6 +4,7 @@
 import type { PathSegment, Position, SourceFile } from './yaml/source.js';
 import type * as z from 'zod';
 import { citingCut, docsUrl } from '../version.js';
+import { plural, thousands } from '../words.js';
 
 export interface ConfigIssue {
   /** Path relative to cwd, forward slashes (or a pseudo-source such as `command-line options`). */
@@ -1075,7 +1076,7 @@ export function boundIssues(issues: readonly ConfigIssue[], noun: 'errors' | 'wa
   const rest = issues.length - accounted;
   if (rest > 0) {
     const files = new Set(issues.filter((i) => (seen.get(i.file) ?? 0) < (perFile.get(i.file) ?? 0)).map((i) => i.file)).size;
-    out.push(moreIssue('all files', rest, noun, `in ${files} ${files === 1 ? 'file' : 'files'} not shown in full`));
+    out.push(moreIssue('all files', rest, noun, `in ${plural(files, 'file', 'files')} not shown in full`));
   }
   return out;
 }
@@ -1096,7 +1097,7 @@ function moreIssue(file: string, more: number, noun: 'errors' | 'warnings', wher
     file,
     line: null,
     column: null,
-    message: `and ${more} more ${more === 1 ? noun.slice(0, -1) : noun} ${where}`,
+    message: `and ${thousands(more)} more ${more === 1 ? noun.slice(0, -1) : noun} ${where}`,
     fix: 'fix the ones above and run validate again to see the rest',
     more,
   };

@@ -10,6 +10,7 @@ import { spanObserver } from '../agent/observe.js';
 import type { FixtureRecord, PersonaRecord, RefusedExports, SentTrace, Span, SpanCounts, SpanSource, TurnObserver, TurnReport, TurnSpans, WaterfallSpan } from '../types.js';
 import { readTurnSpans, spanKind, spansOfAttempt, toolNameOf } from './map.js';
 import { TraceStoreError } from './store-error.js';
+import { plural } from '../words.js';
 
 /** Most spans kept in a turn's waterfall (docs/traces.md, "In the reports"): the earliest first. */
 export const MAX_WATERFALL = 50;
@@ -110,7 +111,7 @@ export function noSpansCause(traceId: string, opts: Pick<TraceObserverOptions, '
   const within = `within ${secondsOf(opts.waitMs)}`;
   if (opts.receiving && refused !== null) return refusedCause(traceId, within, opts.endpoint, refused);
   if (opts.receiving && foreign > 0) {
-    return `no spans for trace ${traceId} ${within}: ${String(foreign)} span${foreign === 1 ? '' : 's'} of traces agent-replay did not send came to ${opts.endpoint}; does the agent start its spans under the incoming traceparent?`;
+    return `no spans for trace ${traceId} ${within}: ${plural(foreign, 'span', 'spans')} of traces agent-replay did not send came to ${opts.endpoint}; does the agent start its spans under the incoming traceparent?`;
   }
   // Worded true whether the agent exports nothing or only no span for this request: the turn is read
   // before later turns' spans arrive, so whether other turns had theirs is not known here (the run's
@@ -128,7 +129,7 @@ export function noSpansCause(traceId: string, opts: Pick<TraceObserverOptions, '
  */
 function refusedCause(traceId: string, within: string, endpoint: string, refused: RefusedExports): string {
   const base = endpoint.replace(/\/v1\/traces$/, '');
-  const exports = `${String(refused.count)} export${refused.count === 1 ? '' : 's'}`;
+  const exports = plural(refused.count, 'export', 'exports');
   const head = `no spans for trace ${traceId} ${within}: none came to ${endpoint}, and ${exports}`;
   if (refused.path !== null) {
     return `${head} came to ${refused.path} instead (refused, 404); set OTEL_EXPORTER_OTLP_ENDPOINT to ${base} (the SDK adds /v1/traces), or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT to ${endpoint}`;
@@ -144,7 +145,7 @@ function missingParent(spans: readonly Span[], sentSpanId: string): string | nul
 
 /** "spans for trace <id> incomplete within 5 s: 2 spans came, but not the span <id> they hang from; ..." */
 export function incompleteCause(traceId: string, count: number, parent: string, opts: Pick<TraceObserverOptions, 'endpoint' | 'receiving' | 'waitMs'>): string {
-  const head = `spans for trace ${traceId} incomplete within ${secondsOf(opts.waitMs)}${opts.receiving ? '' : ` at ${opts.endpoint}`}: ${String(count)} span${count === 1 ? '' : 's'} came, but not the span ${parent} they hang from`;
+  const head = `spans for trace ${traceId} incomplete within ${secondsOf(opts.waitMs)}${opts.receiving ? '' : ` at ${opts.endpoint}`}: ${plural(count, 'span', 'spans')} came, but not the span ${parent} they hang from`;
   return opts.receiving
     ? `${head}; does the agent flush its spans before it replies (forceFlush), and export them to ${opts.endpoint}?`
     : `${head}; is traces.waitMs long enough for the store to index them?`;
@@ -157,7 +158,7 @@ export function incompleteCause(traceId: string, count: number, parent: string, 
  */
 export function notUnderAttemptCause(traceId: string, count: number, opts: Pick<TraceObserverOptions, 'endpoint' | 'receiving' | 'waitMs'>): string {
   const within = `within ${secondsOf(opts.waitMs)}${opts.receiving ? '' : ` at ${opts.endpoint}`}`;
-  const which = `the turn was retried, and none of the trace's ${String(count)} span${count === 1 ? '' : 's'} is under the traceparent of the attempt that answered (a failed attempt's spans are not the turn's)`;
+  const which = `the turn was retried, and none of the trace's ${plural(count, 'span', 'spans')} is under the traceparent of the attempt that answered (a failed attempt's spans are not the turn's)`;
   return opts.receiving
     ? `no spans of the answered attempt for trace ${traceId} ${within}: ${which}; does the agent start its spans under the incoming traceparent, and export them to ${opts.endpoint}?`
     : `no spans of the answered attempt for trace ${traceId} ${within}: ${which}; does the agent start its spans under the incoming traceparent, and is traces.waitMs long enough for the store to index them?`;
@@ -285,5 +286,5 @@ const NONE_CAME = /no spans for trace ([0-9a-f]{32}) within ([^:]+): none came t
  * exports, late (docs/traces.md, "When a turn's spans are complete").
  */
 export function lateCause(traceId: string, within: string, endpoint: string, late: number): string {
-  return `no spans for trace ${traceId} within ${within}: ${String(late)} span${late === 1 ? '' : 's'} came to ${endpoint} after it; have the agent flush its spans before it replies (forceFlush), or raise traces.waitMs`;
+  return `no spans for trace ${traceId} within ${within}: ${plural(late, 'span', 'spans')} came to ${endpoint} after it; have the agent flush its spans before it replies (forceFlush), or raise traces.waitMs`;
 }

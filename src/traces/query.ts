@@ -22,6 +22,7 @@ import { spansOfLangfuse, spansOfLangfusePage } from './langfuse.js';
 import { spansOfOtlp } from './otlp.js';
 import { decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import { TraceStoreError } from './store-error.js';
+import { thousands } from '../words.js';
 
 /** The clock of the polling, injected so that tests wait for nothing. */
 export interface PollClock {
@@ -155,7 +156,7 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
       if (e instanceof UndecodableBody) throw new TraceStoreError(e.message);
       if (abortedConnecting(e)) stage = { at: 'connecting' };
       // Cut off a second after waitMs (or by the run's interrupt): how far it got, in the agent client's words.
-      if (signal?.aborted) return { kind: 'cut', why: `GET ${shown} failed: ${stalled(stage, `traces.waitMs (${String(opts.waitMs)} ms) and ${String(graceMs)} ms more (the cut-off of each request)`, e)}` };
+      if (signal?.aborted) return { kind: 'cut', why: `GET ${shown} failed: ${stalled(stage, `traces.waitMs (${thousands(opts.waitMs)} ms) and ${thousands(graceMs)} ms more (the cut-off of each request)`, e)}` };
       // A certificate Node refuses is refused again on every poll: not asked again until waitMs, the
       // fix said at once, as the agent's client says it; a proxy's is named as the proxy's
       // (docs/traces.md, "Query: a trace store").
@@ -179,13 +180,13 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
       // undici's own limits, in the same words: connecting (the connect timeout), the answer (10 s).
       const limit = proxy === null ? undiciLimit(networkErrorCode(e)) : null;
       if (limit !== null) {
-        const within = `${String(limit.at === 'connecting' ? connectTimeout : requestTimeout)} ms (${limit.name}, ${String(networkErrorCode(e))})`;
+        const within = `${thousands(limit.at === 'connecting' ? connectTimeout : requestTimeout)} ms (${limit.name}, ${String(networkErrorCode(e))})`;
         return { kind: 'failed', why: `GET ${shown} failed: ${stalled({ at: limit.at }, within, e)}`, retryAfterMs: 0 };
       }
       // undici's wait between two bytes of the body (10 s): past a waitMs of about 9 s it comes before
       // the cut-off, and is said in the cut-off's words, with what it bounds.
       if (networkErrorCode(e) === 'UND_ERR_BODY_TIMEOUT' && stage.at === 'body') {
-        return { kind: 'failed', why: `GET ${shown} failed: the store's answer (HTTP ${String(stage.status)}) did not end: nothing more of it came within ${String(requestTimeout)} ms (the wait between its bytes, UND_ERR_BODY_TIMEOUT)`, retryAfterMs: 0 };
+        return { kind: 'failed', why: `GET ${shown} failed: the store's answer (HTTP ${String(stage.status)}) did not end: nothing more of it came within ${thousands(requestTimeout)} ms (the wait between its bytes, UND_ERR_BODY_TIMEOUT)`, retryAfterMs: 0 };
       }
       // A connection that failed, in the words every client says it in, with the address it was tried at (src/http/error-code.ts).
       const code = networkErrorCode(e);
@@ -245,7 +246,7 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
     }
   };
 
-  /** A request cut at `stage` by a limit (`within`: "traces.waitMs (2000 ms) and its second", "100 ms (the connect timeout, ...)"), in the agent client's words. */
+  /** A request cut at `stage` by a limit (`within`: "traces.waitMs (2,000 ms) and its second", "100 ms (the connect timeout, ...)"), in the agent client's words. */
   function stalled(stage: Stage, within: string, e: unknown): string {
     return deadlineText(stage.at === 'connecting' ? { at: 'connecting', step: cutStep(route, e) } : stage, 'the store', within, route);
   }
@@ -304,7 +305,7 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
         await clock.sleep(Math.min(pause, left), signal);
       }
       // A store that failed until the end and never answered is a failure to report, not a turn without spans.
-      if (!answered && failure !== null && !signal.aborted) throw new TraceStoreError(`${failure}, until traces.waitMs (${String(opts.waitMs)} ms) passed`);
+      if (!answered && failure !== null && !signal.aborted) throw new TraceStoreError(`${failure}, until traces.waitMs (${thousands(opts.waitMs)} ms) passed`);
       return done(latest, false);
   }
 }
@@ -398,7 +399,7 @@ async function readText(body: AsyncIterable<Uint8Array> & { destroy?: () => void
     if (size > MAX_ANSWER_BYTES) {
       // Leaving the loop ends a decoded body's reading too (its generator's finally).
       body.destroy?.();
-      throw new TraceStoreError(`the answer to GET ${shown} is over ${String(MAX_ANSWER_BYTES)} bytes: not one turn's trace`);
+      throw new TraceStoreError(`the answer to GET ${shown} is over ${thousands(MAX_ANSWER_BYTES)} bytes: not one turn's trace`);
     }
     chunks.push(chunk);
   }

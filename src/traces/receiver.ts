@@ -15,6 +15,7 @@ import { UserError } from '../errors.js';
 import type { RefusedExports, Span, SpanSource, TurnSpans } from '../types.js';
 import { exportResponse, OtlpFormatError, spansOfOtlp, spansOfProtobuf, statusBody, type SpansRead } from './otlp.js';
 import { MAX_TURN_SPANS, spansOfAttempt } from './map.js';
+import { thousands } from '../words.js';
 
 /** The largest body accepted, after decompression (docs/traces.md, "Receive: an OTLP/HTTP receiver"). */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -248,7 +249,7 @@ function handle(req: IncomingMessage, res: ServerResponse, maxBody: number, acce
   }
   readBody(req, contentEncoding === 'gzip', maxBody).then(
     (body) => {
-      if (body === 'too large') return answer(req, res, 413, encoding, `the body is over ${String(maxBody)} bytes after decompression: export smaller batches (OTEL_BSP_MAX_EXPORT_BATCH_SIZE)`);
+      if (body === 'too large') return answer(req, res, 413, encoding, `the body is over ${thousands(maxBody)} bytes after decompression: export smaller batches (OTEL_BSP_MAX_EXPORT_BATCH_SIZE)`);
       if (body === 'bad gzip') return answer(req, res, 400, encoding, 'the body is not valid gzip');
       let read: SpansRead;
       try {

@@ -70,6 +70,14 @@ export interface PersonaBaseline {
   kind: 'persona';
   transcript: Array<{ message: string | null; reply: string; route: Route | null; source?: TurnSource; variants?: string[]; time?: TimeSplit | null }>;
   /**
+   * Scripted follow-ups only: how the accepted conversation ended (docs/personas.md, "Baselines and
+   * drift"): `agent`, the agent ended it with messages of the script unsent; `script`, the script
+   * sent every message it had. Absent for a simulated script (its `simulation` says) and in
+   * baselines accepted before it was kept: a run then cannot tell an agent that no longer ends the
+   * conversation from a follow-up added since.
+   */
+  endedBy?: 'agent' | 'script';
+  /**
    * Simulated scripts only: the simulator's `done` reason when it ended the accepted conversation,
    * else null; and the goal and instructions its messages were written for (absent in baselines
    * accepted before they were kept: their messages are replayed whatever the script says now).

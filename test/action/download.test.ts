@@ -29,7 +29,7 @@ describe('downloadRunRecord: the archive is bounded before it is held', () => {
     h = await startHarness();
     h.gh.addArtifact(O, R, RUN, { name: NAME, zip: Buffer.from('not downloaded'), listedSize: MAX_TOTAL_BYTES + 1 });
     const d = await downloadRunRecord(h.api, { owner: O, repo: R, runId: RUN, artifact: NAME, checkRun: false });
-    expect(d).toEqual({ kind: 'unreadable', detail: `the archive is too large (${MAX_TOTAL_BYTES + 1} bytes listed, at most ${MAX_TOTAL_BYTES})` });
+    expect(d).toEqual({ kind: 'unreadable', detail: 'the archive is too large (268,435,457 bytes listed, at most 268,435,456)' });
     expect(zipRequests(h)).toEqual([]);
     expect(h.gh.violations).toEqual([]);
     expect(h.gh.responseViolations).toEqual([]);
@@ -49,7 +49,7 @@ describe('downloadRunRecord: the archive is bounded before it is held', () => {
     const zip = await artifactZip([{ name: 'results.json', data: randomBytes(5000) }]);
     h.gh.addArtifact(O, R, RUN, { name: NAME, zip, listedSize: 100 });
     const d = await downloadRunRecord(h.api, { owner: O, repo: R, runId: RUN, artifact: NAME, checkRun: false, maxZipBytes: 1000 });
-    expect(d).toEqual({ kind: 'unreadable', detail: 'the archive is larger than its listed 100 bytes (over 1000 bytes, at most 1000 are read)' });
+    expect(d).toEqual({ kind: 'unreadable', detail: 'the archive is larger than its listed 100 bytes (over 1,000 bytes, at most 1,000 are read)' });
     expect(h.gh.violations).toEqual([]);
   });
 
@@ -58,7 +58,7 @@ describe('downloadRunRecord: the archive is bounded before it is held', () => {
     const zip = await artifactZip([{ name: 'results.json', data: '{}' }]);
     const a = h.gh.addArtifact(O, R, RUN, { name: NAME, zip, listedSize: zip.length, endless: true });
     const d = await downloadRunRecord(h.api, { owner: O, repo: R, runId: RUN, artifact: NAME, checkRun: false, maxZipBytes: 1024 * 1024 });
-    expect(d).toEqual({ kind: 'unreadable', detail: `the archive is larger than its listed ${zip.length} bytes (over 1048576 bytes, at most 1048576 are read)` });
+    expect(d).toEqual({ kind: 'unreadable', detail: `the archive is larger than its listed ${zip.length} bytes (over 1,048,576 bytes, at most 1,048,576 are read)` });
     // One try: stopping is not a failure that is retried.
     expect(zipRequests(h)).toEqual([`/repos/${O}/${R}/actions/artifacts/${a.id}/zip`, `/_fake/blobs/artifacts/${a.id}.zip`]);
     expect(h.gh.violations).toEqual([]);

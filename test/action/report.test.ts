@@ -181,7 +181,7 @@ describe('report mode', () => {
     const shard = (name: string) => parseRecord(readFileSync(join(workspace, 'shards', name), 'utf8'), name);
     const merge = () => mergeRecords([shard('shard-0.json'), shard('shard-1.json'), shard('shard-0.json')], ['shards/shard-0.json', 'shards/shard-1.json', 'shards/shard-2.json']);
     expect(merge).toThrow(UserError);
-    expect(merge).toThrow(/^shards overlap: 1 fixture is in more than one shard: "a" \(shard 1 \(shards\/shard-0\.json\) and shard 3 \(shards\/shard-2\.json\)\)/);
+    expect(merge).toThrow(/^shards overlap: 1 fixture is in more than one shard: "a" \(the run shards\/shard-0\.json and the run shards\/shard-2\.json\)/);
   });
 
   it('a refused merge still says so on the pull request: the one comment, the refusal escaped and the fix, and the job fails with it', async () => {
@@ -206,7 +206,7 @@ describe('report mode', () => {
       const inputs = readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards' }));
       const ctx = await actionContextOf('pull_request', pullPayload());
       const deps = { env: {}, cwd: workspace, github: gitHubApiOf(gh), artifacts: { upload: async (name: string) => ({ kind: 'skipped' as const, name, reason: 'not here' }) } };
-      await expect(reportMode(inputs, ctx, deps)).rejects.toThrow(/^shards were run with different repeats: .*\(shards\/<img src=x>@octo-team #1\.json\) with --repeat 3 \(3 attempts an item, 2 to pass\)/);
+      await expect(reportMode(inputs, ctx, deps)).rejects.toThrow(/^shards were run with different repeats: .*the run shards\/<img src=x>@octo-team #1\.json with --repeat 3 \(3 attempts an item, 2 to pass\)/);
       // Run again (a re-run of the merge job): the one comment is updated, not a second posted.
       await expect(reportMode(inputs, ctx, deps)).rejects.toThrow(UserError);
       const comments = gh.comments('octo', 'shop', 7);
@@ -219,7 +219,7 @@ describe('report mode', () => {
       // As GitHub shows it, but for the word joiners that keep a mention and a reference from linking.
       const text = visibleText(githubHtml(body)).replace(/\u2060/g, '');
       expect(text).toContain('shards were run with different repeats: ');
-      expect(text).toContain('(shards/<img src=x>@octo-team #1.json) with --repeat 3 (3 attempts an item, 2 to pass)');
+      expect(text).toContain('the run shards/<img src=x>@octo-team #1.json with --repeat 3 (3 attempts an item, 2 to pass)');
       expect(text).toContain('run every shard with the same --repeat and --repeat-max');
       expect(body).not.toContain('<img');
       expect(body).not.toMatch(/@octo-team|#1\b/);

@@ -53,7 +53,7 @@ describe('readZip: the results artifact as GitHub serves it', () => {
 
   it('refuses an entry above the size limit, and an archive with too many entries', async () => {
     const zip = await artifactZip([{ name: 'results.json', data: RESULTS }]);
-    expect((await refused(zip, { maxEntryBytes: 1000, maxEntries: 10, maxTotalBytes: 10_000 })).message).toBe(`the entry "results.json" is too large (${Buffer.byteLength(RESULTS)} bytes, at most 1000)`);
+    expect((await refused(zip, { maxEntryBytes: 1000, maxEntries: 10, maxTotalBytes: 10_000 })).message).toBe(`the entry "results.json" is too large (${Buffer.byteLength(RESULTS).toLocaleString('en-US')} bytes, at most 1,000)`);
     const many = await artifactZip(Array.from({ length: 11 }, (_, i) => ({ name: `f${i}`, data: 'x' })));
     expect((await refused(many, { maxEntryBytes: 1000, maxEntries: 10, maxTotalBytes: 10_000 })).message).toBe('the archive has 11 entries, at most 10 are read');
   });
@@ -62,7 +62,7 @@ describe('readZip: the results artifact as GitHub serves it', () => {
     const zeros = '\0'.repeat(1000);
     const zip = await artifactZip([{ name: 'a', data: zeros }, { name: 'b', data: zeros }, { name: 'results.json', data: zeros }]);
     expect(zip.length).toBeLessThan(1000);
-    expect((await refused(zip, { maxEntryBytes: 1000, maxEntries: 10, maxTotalBytes: 2500 })).message).toBe('the archive\'s entries are too large together (over 2500 bytes by the entry "results.json")');
+    expect((await refused(zip, { maxEntryBytes: 1000, maxEntries: 10, maxTotalBytes: 2500 })).message).toBe('the archive\'s entries are too large together (over 2,500 bytes by the entry "results.json")');
     expect((await readZip(zip, { maxEntryBytes: 1000, maxEntries: 10, maxTotalBytes: 3000 })).map((e) => e.data.length)).toEqual([1000, 1000, 1000]);
   });
 

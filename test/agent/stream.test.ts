@@ -183,6 +183,12 @@ describe('decodeEventStream', () => {
     expect(streamSoFar(body)?.said).toBe('langgraph stream, 13 characters received, 1 tool call begun: track_order');
   });
 
+  it('a stream cut short counts its text grouped as every count (src/words.ts): "1,500 characters", and "1 character"', () => {
+    const lg = (texts: string[]): string => [['metadata', { run_id: 'r1' }], ...texts.map((t) => ['messages', [{ type: 'AIMessageChunk', id: 'ai1', content: t }, { langgraph_node: 'agent' }]])].map(([event, data]) => `event: ${String(event)}\ndata: ${JSON.stringify(data)}\n\n`).join('');
+    expect(streamSoFar(lg(['x'.repeat(1000), 'y'.repeat(500)]))?.said).toBe('langgraph stream, 1,500 characters received');
+    expect(streamSoFar(lg(['x']))?.said).toBe('langgraph stream, 1 character received');
+  });
+
   it("mastra: a tool that threw keeps its message, as /generate records it (the MastraError's own is under cause)", () => {
     // @mastra/core 1.71's tool-error chunk: the thrown error wrapped in a MastraError, whose message is not serialized.
     const chunk = (type: string, payload: unknown): string => `data: ${JSON.stringify({ type, runId: 'r', from: 'AGENT', payload })}\n\n`;

@@ -78,6 +78,12 @@ describe('regex', () => {
     const out = await evaluateAssertion({ kind: 'regex', pattern: 'a', flags: '' }, 'a', { regex: throwing, judge: null });
     expect(out).toEqual({ verdict: 'not_evaluated', detail: 'regex worker failed: kaput' });
   });
+
+  it("says a budget of 1,000 ms or more grouped, as every count (src/words.ts): regex.timeoutMs of 2500 is '2,500 ms'", async () => {
+    const slow = { test: () => Promise.resolve({ kind: 'timeout' as const, budgetMs: 2500 }), close: async () => undefined };
+    const out = await evaluateAssertion({ kind: 'regex', pattern: '^(a+)+$', flags: '' }, 'a', { regex: slow, judge: null });
+    expect(out).toEqual({ verdict: 'not_evaluated', detail: 'regex did not finish within its 2,500 ms budget' });
+  });
 });
 
 describe('judge', () => {

@@ -137,7 +137,7 @@ describe('regex pool', () => {
     // One window serves the ready signal and the start of a job: wide enough that a loaded machine's
     // slow thread start still reads as ready, so that only the job's start can run out.
     const p = pool({ size: 1, timeoutMs: 50, startupTimeoutMs: 2000, workerSource: source });
-    expect(await p.test('a', '', 'a')).toEqual({ kind: 'worker_failed', message: 'the worker did not start the evaluation within 2000 ms' });
+    expect(await p.test('a', '', 'a')).toEqual({ kind: 'worker_failed', message: 'the worker did not start the evaluation within 2,000 ms' });
   });
 
   it('reports worker_failed when a worker exits during an evaluation', async () => {

@@ -203,7 +203,7 @@ describe('report', () => {
     const r = await cli(['report', '--results', 'a.json', '--results', 'a-copy.json', '--out', 'merged.json', '--markdown', 'm.md'], cwd);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('shards overlap');
-    expect(r.stderr).toContain('"a" (shard 1 (a.json) and shard 2 (a-copy.json))');
+    expect(r.stderr).toContain('"a" (the run a.json and the run a-copy.json)');
     expect(r.stderr).toContain('"c"');
     expect(existsSync(join(cwd, 'merged.json'))).toBe(false);
     expect(existsSync(join(cwd, 'm.md'))).toBe(false);
@@ -216,7 +216,7 @@ describe('report', () => {
     const r = await cli(['report', '--results', 'a.json', '--results', 'b.json'], cwd);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('different commits');
-    expect(r.stderr).toContain(`shard 2 (b.json) at ${'e'.repeat(40)}`);
+    expect(r.stderr).toContain(`the run b.json at ${'e'.repeat(40)}`);
   });
 
   it('checks --fail-on before writing anything', async () => {

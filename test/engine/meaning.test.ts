@@ -4,12 +4,14 @@
 // answers the meaning judge's calls (and counts them); a real loopback simulator that counts its
 // calls. Baselines are real files.
 
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closedAfterEach } from '../support/per-test.js';
 import { runCheck, type CheckOptions } from '../../src/engine.js';
+import { writeBaselines } from '../../src/accept/write.js';
+import { planAcceptance } from '../../src/evaluate/acceptance.js';
 import { decidePersonaAcceptance } from '../../src/evaluate/personas.js';
 import { MEANING_PROMPT_VERSION } from '../../src/judge/meaning.js';
 import { serializeBaseline, serializePersonaBaseline } from '../../src/suite/index.js';
@@ -35,8 +37,11 @@ const WORDINGS: Record<string, readonly string[]> = {
 
 type Mode = 'same' | 'reword' | 'number' | 'negation' | 'bold';
 
-/** The agent: `same` answers wording 0; `reword` answers wording n mod 3 for the n-th call (from 1) with that message. */
-async function agentServer(mode: () => Mode): Promise<AgentServer> {
+/**
+ * The agent: `same` answers wording 0; `reword` answers wording n mod 3 for the n-th call (from 1)
+ * with that message. It ends the conversation on a message `ends` says yes to (none by default).
+ */
+async function agentServer(mode: () => Mode, ends: (message: string) => boolean = () => false): Promise<AgentServer> {
   const calls = new Map<string, number>();
   const agent = await startAgentServer((req) => {
     const body = (req.json ?? {}) as { message?: string };
@@ -49,7 +54,7 @@ async function agentServer(mode: () => Mode): Promise<AgentServer> {
     if (message === 'refund' && m === 'number') reply = 'Refunds are accepted within 14 days.';
     if (message === 'refund' && m === 'negation') reply = 'Refunds are not accepted.';
     if (message === 'refund' && m === 'bold') reply = '**Refunds are accepted within 30 days**';
-    return { json: { reply, route: { conversation: 'shop', stage: 'answer' }, offTrack: [], ended: false } };
+    return { json: { reply, route: { conversation: 'shop', stage: 'answer' }, offTrack: [], ended: ends(message) } };
   });
   servers.push(agent);
   return agent;
@@ -415,6 +420,57 @@ describe('a reply to another user message than the baseline\'s is not compared w
     await writeFile(join(cwd, '.agent-replay', 'personas', 'p.yml'), script(now));
     const p = (await ran(cwd)).personas[0] as PersonaRecord;
     expect(p.turns.map((t) => t.message)).toEqual([null, 'hours', ...(JSON.parse(`[${now}]`) as string[])]);
+    expect(p.drift).toMatchObject({ transcript: 'different', meaning: { value: 'changed', by: 'turns', detail } });
+    expect(judge.meaningCalls).toEqual([]);
+  });
+
+  /** What acceptance writes for the run's scripts (planned as the CLI and the Action do), read back from the file. */
+  async function accepted(cwd: string): Promise<Record<string, unknown>> {
+    const record = await ran(cwd);
+    const plan = planAcceptance(record, new Map(), { only: null, acceptedAt: '2026-01-01T00:00:00.000Z' });
+    await writeBaselines(join(cwd, '.agent-replay', 'baselines'), plan.accepted);
+    return JSON.parse(await readFile(join(cwd, '.agent-replay', 'baselines', 'hours-dialog.json'), 'utf8')) as Record<string, unknown>;
+  }
+
+  const DIALOG = `label: hours-dialog\nopening: hours\nfollowUps: [ "I want my money back", "Thanks" ]\nexpect: { conversations: [ shop ] }\n`;
+
+  /** A project of DIALOG whose agent ends the conversation on its second message until `answerAll()`. */
+  async function endingEarly(): Promise<{ cwd: string; judge: MeaningServer; answerAll: () => void }> {
+    let ending = true;
+    const agent = await agentServer(
+      () => 'same',
+      (m) => ending && m === 'I want my money back',
+    );
+    const judge = await judgeServer();
+    const cwd = await project(agent.url, judge.url, { fixtures: '', script: DIALOG });
+    return { cwd, judge, answerAll: () => (ending = false) };
+  }
+
+  it('acceptance keeps how the conversation ended: by the agent with a message unsent, or by the script sending its last', async () => {
+    const { cwd, answerAll } = await endingEarly();
+    const first = await accepted(cwd);
+    expect((first.transcript as unknown[]).length).toBe(3);
+    expect(first.endedBy).toBe('agent');
+    answerAll();
+    // Read back by the suite (a run), and written anew with the conversation the script ended.
+    const second = await accepted(cwd);
+    expect((second.transcript as unknown[]).length).toBe(4);
+    expect(second.endedBy).toBe('script');
+  });
+
+  it.each([
+    ['keeps that the agent ended it: the agent changed, in its words', true, 'turns 3 → 4'],
+    ['does not keep it (accepted before it was kept): read as the script\'s', false, "the script has 3 messages, where the baseline's user sent 2"],
+  ])('an agent that ended the conversation early and no longer does, the script unchanged, whose baseline %s', async (_what, keep, detail) => {
+    const { cwd, judge, answerAll } = await endingEarly();
+    const stored = await accepted(cwd);
+    if (!keep) {
+      const { endedBy: _dropped, ...older } = stored;
+      await writeFile(join(cwd, '.agent-replay', 'baselines', 'hours-dialog.json'), `${JSON.stringify(older, null, 2)}\n`);
+    }
+    answerAll();
+    const p = (await ran(cwd)).personas[0] as PersonaRecord;
+    expect(p.turns.map((t) => t.message)).toEqual([null, 'hours', 'I want my money back', 'Thanks']);
     expect(p.drift).toMatchObject({ transcript: 'different', meaning: { value: 'changed', by: 'turns', detail } });
     expect(judge.meaningCalls).toEqual([]);
   });

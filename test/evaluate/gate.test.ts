@@ -101,6 +101,21 @@ describe('causes', () => {
     }
   });
 
+  // Any other error is its own words, its numbers left out of the key: a number grouped ("1,500") is one
+  // number, as "900" is, and as "1500" is in a record written before 2026-12-06; not a cause of its own.
+  it('an error in its own words whose numbers differ, grouped or not: one cause', () => {
+    const groups = groupCauses(
+      [
+        errored('a', 'internal', 'message turn: the reply hook did not return within 1,500 ms: first'),
+        errored('b', 'internal', 'message turn: the reply hook did not return within 900 ms: second'),
+        errored('c', 'internal', 'message turn: the reply hook did not return within 12,500,000 ms: third'),
+        errored('d', 'internal', 'message turn: the reply hook did not return within 1500 ms: fourth'),
+      ],
+      URL_,
+    );
+    expect(groups.map((g) => g.labels)).toEqual([['a', 'b', 'c', 'd']]);
+  });
+
   it('connection refused at localhost names the address tried, and the other one, where a dev server may listen alone', () => {
     const local = 'http://localhost:3000/api/chat';
     // The address is the record's, kept from the error: the message is not read for it.
@@ -313,6 +328,12 @@ describe('the default gate: a regression, or a run that was not verified', () =>
     expect(g.failed).toBe(true);
     expect(g.unverifiedOnly).toBe(false);
     expect(g.reason).toBe('1 fixture newly failing (r); not verified: 1 not evaluated (no judge configured: add a judge section to config.yml (judge assertions and criteria need one))');
+  });
+
+  it('counts of 1,000 or more in the reason are grouped, as every count (src/words.ts)', () => {
+    const regressed = (label: string) => rec({ label, verdict: 'fail', drift: { reply: 'different', route: 'same', verdict: 'newly_failing' } });
+    const many = Array.from({ length: 1_234 }, (_, i) => regressed(`f${i}`));
+    expect(gate(many, ['newly_failing']).reason).toBe('1,234 fixtures newly failing (f0, f1, f2, f3, f4, +1,229 more)');
   });
 
   it('a clean run passes and is verified', () => {

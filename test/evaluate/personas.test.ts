@@ -264,8 +264,21 @@ describe('drift', () => {
 describe('acceptance', () => {
   it('pass and fail are accepted as persona baselines; unchanged when nothing differs', () => {
     const d = decidePersonaAcceptance(persona({ verdict: 'fail', drift: { transcript: null, route: null, verdict: 'no_baseline' } } as Partial<PersonaRecord>), '2026-12-01T00:00:00.000Z', 'b'.repeat(40));
-    expect(d).toEqual({ kind: 'accept', baseline: stored({ verdict: 'fail', acceptedAt: '2026-12-01T00:00:00.000Z', commit: 'b'.repeat(40) }) });
+    expect(d).toEqual({ kind: 'accept', baseline: stored({ verdict: 'fail', endedBy: 'script', acceptedAt: '2026-12-01T00:00:00.000Z', commit: 'b'.repeat(40) }) });
     expect(decidePersonaAcceptance(persona(), 'now', null, stored())).toEqual({ kind: 'unchanged' });
+  });
+
+  it('keeps how a scripted conversation ended; a baseline from before it is not rewritten only to add it, one that says otherwise is', () => {
+    const ended = persona({ unsent: ['Thanks'] });
+    expect(decidePersonaAcceptance(ended, 'now', null, null)).toMatchObject({ kind: 'accept', baseline: { endedBy: 'agent' } });
+    // The same transcript: an older baseline stays as it is; one that keeps the other ending is rewritten.
+    expect(decidePersonaAcceptance(ended, 'now', null, stored())).toEqual({ kind: 'unchanged' });
+    expect(decidePersonaAcceptance(ended, 'now', null, stored({ endedBy: 'agent' }))).toEqual({ kind: 'unchanged' });
+    expect(decidePersonaAcceptance(ended, 'now', null, stored({ endedBy: 'script' }))).toMatchObject({ kind: 'accept', baseline: { endedBy: 'agent' } });
+    // A simulated script's ending is its `simulation`'s, not this.
+    const simulated = persona({ unsent: [], simulation: { goal: 'g', liveFromTurn: 1, endedBy: 'agent', doneReason: null, calls: 1, retries: 0, fault: null } } as Partial<PersonaRecord>);
+    const d = decidePersonaAcceptance(simulated, 'now', null, null);
+    expect(d.kind === 'accept' ? d.baseline.endedBy : 'not accepted').toBeUndefined();
   });
 
   it('errored and not evaluated are refused with their reasons', () => {

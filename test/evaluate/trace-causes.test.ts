@@ -3,7 +3,8 @@
 // asked for, and a store that had nothing is not answered with the receiver's fix.
 import { describe, expect, it } from 'vitest';
 import { causeOf, groupCauses, type CauseItem } from '../../src/evaluate/causes.js';
-import { noSpansCause } from '../../src/traces/index.js';
+import { lateCause, noSpansCause } from '../../src/traces/index.js';
+import { incompleteCause, notUnderAttemptCause } from '../../src/traces/observer.js';
 import { docsUrl } from '../../src/version.js';
 
 const ID1 = '72e05b7f160dab098f269aaf477e8d24';
@@ -13,7 +14,7 @@ const item = (label: string, detail: string): CauseItem => ({ label, errored: fa
 describe('causes of a trace store', () => {
   it('one store that cannot be reached is one cause for every turn, its trace ids aside', () => {
     // As the query client words it (src/traces/query.ts), for two turns of the run.
-    const failed = (id: string): string => `GET http://127.0.0.1:16999/api/v3/traces/${id} failed: connection refused at 127.0.0.1:16999 (ECONNREFUSED); check traces.query.url and that the store is running, until traces.waitMs (1500 ms) passed`;
+    const failed = (id: string): string => `GET http://127.0.0.1:16999/api/v3/traces/${id} failed: connection refused at 127.0.0.1:16999 (ECONNREFUSED); check traces.query.url and that the store is running, until traces.waitMs (1,500 ms) passed`;
     const groups = groupCauses([item('order', failed(ID1)), item('refund', `turn 1: ${failed(ID2)}`), item('refund-2', failed(ID2))], null);
     expect(groups.map((g) => [g.what, g.labels])).toEqual([
       [failed('<trace id>'), ['order', 'refund-2']],
@@ -31,5 +32,21 @@ describe('causes of a trace store', () => {
     // The receiver's turn keeps the receiver's fix.
     const received = noSpansCause(ID1, { endpoint: 'http://127.0.0.1:4318/v1/traces', receiving: true, waitMs: 1500 });
     expect(causeOf(item('order', received), null)?.hint).toMatch(/^point the agent's OTEL_EXPORTER_OTLP_ENDPOINT at the receiver/);
+  });
+
+  // A count of spans or exports grouped as every count is (src/words.ts): "1,234 spans", never "1234 spans";
+  // the causes read it, and a record's older "1234" too.
+  it('counts of 1,000 or more grouped, and the causes read them grouped or not', () => {
+    const endpoint = 'http://127.0.0.1:4318/v1/traces';
+    const opts = { endpoint, receiving: true, waitMs: 5000 };
+    const late = lateCause(ID1, '5 s', endpoint, 1234);
+    expect(late).toContain(': 1,234 spans came to http://127.0.0.1:4318/v1/traces after it; ');
+    expect(noSpansCause(ID1, opts, 2500)).toContain('within 5 s: 2,500 spans of traces agent-replay did not send came to');
+    const refused = noSpansCause(ID1, opts, 0, { count: 1200, path: '/v1/traces/v1/traces', contentType: null });
+    expect(refused).toContain(', and 1,200 exports came to /v1/traces/v1/traces instead (refused, 404)');
+    expect(incompleteCause(ID1, 3000, 'b7ad6b7169203331', opts)).toContain('within 5 s: 3,000 spans came, but not the span b7ad6b7169203331 they hang from');
+    expect(notUnderAttemptCause(ID1, 1001, opts)).toContain("none of the trace's 1,001 spans is under");
+    for (const detail of [late, late.replace('1,234', '1234')]) expect(causeOf(item('order', detail), null)?.key).toBe('traces:late');
+    for (const detail of [refused, refused.replace('1,200', '1200')]) expect(causeOf(item('order', detail), null)?.key).toBe('traces:refused:404');
   });
 });

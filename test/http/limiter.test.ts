@@ -489,7 +489,7 @@ describe('AdaptiveLimiter pacing after a rate limit', () => {
   });
 
   // Its wait for a free slot counts the waits for one alone: a paced wait between two of them is
-  // the pace's, not the slot's ("waited 29000 ms for a free slot" where 7000 ms of it was the pace).
+  // the pace's, not the slot's ("waited 29,000 ms for a free slot" where 7,000 ms of it was the pace).
   it('a retry that waited for a slot, then its paced start, then a slot again says only its waits for a slot', async () => {
     let t = 0;
     // A timer ended by its signal (a wait for a slot that was woken) is gone, as the real clock's is.

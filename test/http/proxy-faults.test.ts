@@ -531,7 +531,7 @@ describe('a trace store', () => {
     const late: PollClock = { now: () => (t += 2500), sleep: () => Promise.resolve() };
     const unanswered = await failure(createQuerySource({ kind: 'tempo', url: 'https://tempo.test', apiKey: null, headers: {}, waitMs: 2000, graceMs: 60_000, connectTimeoutMs: 100, clock: late, network }));
     expect(unanswered).toBe(
-      `GET ${url} failed: the proxy http://127.0.0.1:${quiet} (HTTPS_PROXY) did not answer CONNECT within 100 ms (the connect timeout); check that the proxy is up and lets tempo.test through, or name tempo.test in NO_PROXY to reach it directly, until traces.waitMs (2000 ms) passed`,
+      `GET ${url} failed: the proxy http://127.0.0.1:${quiet} (HTTPS_PROXY) did not answer CONNECT within 100 ms (the connect timeout); check that the proxy is up and lets tempo.test through, or name tempo.test in NO_PROXY to reach it directly, until traces.waitMs (2,000 ms) passed`,
     );
     // The cut-off (waitMs and its grace, long enough for a loaded machine to reach the proxy) first: the step the tunnel stalled at.
     const cut = await failure(createQuerySource({ kind: 'tempo', url: 'https://tempo.test', apiKey: null, headers: {}, waitMs: 50, graceMs: 200, connectTimeoutMs: 60_000, clock: counting(), network }));

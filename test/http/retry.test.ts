@@ -85,7 +85,7 @@ describe('withRetries', () => {
     // Waits 500, 1000, 2000, 4000 (7500 ms); the next, 8000, would pass 10000.
     expect(clock.sleeps).toEqual([500, 1000, 2000, 4000]);
     expect(r).toEqual({ ok: false, failure: '429', attempts: 5, throttled: { elapsedMs: 7500, waitMs: 8000, budgetMs: 10_000 } });
-    expect(attemptsText(r as { attempts: number })).toBe('5 attempts (rate limited: 7500 ms spent, waiting 8000 ms more would pass the time budget of 10000 ms, timeoutMs x attempts)');
+    expect(attemptsText(r as { attempts: number })).toBe('5 attempts (rate limited: 7,500 ms spent, waiting 8,000 ms more would pass the time budget of 10,000 ms, timeoutMs x attempts)');
   });
 
   it('429s that ask for no wait spend no retry only up to freeThrottles, then spend retries; never a wait under 100 ms, even at backoffMs 0', async () => {
@@ -131,11 +131,11 @@ describe('withRetries', () => {
     const clock = fakeClock();
     const s = scripted([throttled(0), throttled(30_000), { ok: true, value: 'never' }]);
     const r = await withRetries(s.attempt, { retries: 2, backoffMs: 1000, clock, random: () => 0.5, budgetMs: 6000 });
-    // The first throttle waits its backoff (500 ms); the 30 s asked for next do not fit the 5500 ms left.
+    // The first throttle waits its backoff (500 ms); the 30 s asked for next do not fit the 5,500 ms left.
     expect(clock.sleeps).toEqual([500]);
     expect(r).toEqual({ ok: false, failure: '429', attempts: 2, throttled: { elapsedMs: 500, waitMs: 30_000, budgetMs: 6000, retryAfterMs: 30_000 } });
     expect(attemptsText(r as { attempts: number })).toBe(
-      "2 attempts (rate limited: the server's Retry-After asks for 30000 ms, more than the 5500 ms left of the time budget of 6000 ms, timeoutMs x attempts; given up at once instead of waiting)",
+      "2 attempts (rate limited: the server's Retry-After asks for 30,000 ms, more than the 5,500 ms left of the time budget of 6,000 ms, timeoutMs x attempts; given up at once instead of waiting)",
     );
   });
 
@@ -150,9 +150,9 @@ describe('withRetries', () => {
     expect(clock.sleeps).toEqual([2500]);
     expect(r).toEqual({ ok: false, failure: '429', attempts: 1, throttled: { elapsedMs: 2500, waitMs: 58_000, budgetMs: 30_000, pace: { perWindow: 1, windowMs: 60_000 } } });
     expect(attemptsText(r as { attempts: number })).toBe(
-      "1 attempt (rate limited: the requests are paced at 1 start per 60000 ms since the server's rate limit, so the next attempt would start 58000 ms from now, more than the 27500 ms left of the time budget of 30000 ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait)",
+      "1 attempt (rate limited: the requests are paced at 1 start per 60,000 ms since the server's rate limit, so the next attempt would start 58,000 ms from now, more than the 27,500 ms left of the time budget of 30,000 ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait)",
     );
-    expect(attemptsText({ attempts: 2, throttled: { elapsedMs: 1000, waitMs: 9000, budgetMs: 6000, pace: { perWindow: 2, windowMs: 20_000 } } })).toContain('2 attempts (rate limited: the requests are paced at 2 starts per 20000 ms since');
+    expect(attemptsText({ attempts: 2, throttled: { elapsedMs: 1000, waitMs: 9000, budgetMs: 6000, pace: { perWindow: 2, windowMs: 20_000 } } })).toContain('2 attempts (rate limited: the requests are paced at 2 starts per 20,000 ms since');
   });
 
   // The budget is the request's, from when it was first sent: a first attempt that waited 25 s for a
@@ -188,7 +188,7 @@ describe('withRetries', () => {
     const r = await withRetries(s.attempt, { retries: 2, backoffMs: 1000, clock, random: () => 0.5, budgetMs: 30_000 });
     expect(r).toEqual({ ok: false, failure: '503', attempts: 1, throttled: { elapsedMs: 0, waitMs: 29_000, budgetMs: 30_000, slot: 4 } });
     expect(attemptsText(r as { attempts: number })).toBe(
-      '1 attempt (the next attempt waited 29000 ms for a free slot (at most 4 requests in flight, all taken) until the time budget of 30000 ms, timeoutMs x attempts, was spent; given up unsent: raise timeoutMs or retries to cover the wait)',
+      '1 attempt (the next attempt waited 29,000 ms for a free slot (at most 4 requests in flight, all taken) until the time budget of 30,000 ms, timeoutMs x attempts, was spent; given up unsent: raise timeoutMs or retries to cover the wait)',
     );
     expect(attemptsText({ attempts: 2, throttled: { elapsedMs: 6000, waitMs: 5000, budgetMs: 6000, slot: 1 } })).toContain('(at most 1 request in flight, taken)');
   });

@@ -174,7 +174,7 @@ describe('openai judge', () => {
     // timeoutMs 2000 x 3 attempts = 6000 ms < the 7000 ms asked for.
     expect(await judge(config('openai', s.url), clock).score('c', 'r')).toEqual({
       ok: false,
-      reason: "HTTP 429 after 1 attempt (rate limited: the server's Retry-After asks for 7000 ms, more than the 6000 ms left of the time budget of 6000 ms, timeoutMs x attempts; given up at once instead of waiting): rate limited",
+      reason: "HTTP 429 after 1 attempt (rate limited: the server's Retry-After asks for 7,000 ms, more than the 6,000 ms left of the time budget of 6,000 ms, timeoutMs x attempts; given up at once instead of waiting): rate limited",
     });
     expect(clock.sleeps).toEqual([]);
     expect(s.received).toHaveLength(1);

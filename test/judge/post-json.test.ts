@@ -68,7 +68,7 @@ describe('postJson: a timeout given up for a rate limit says why', () => {
     expect(n).toBe(1);
     expect(r.ok).toBe(false);
     expect(r.ok === false && r.reason).toMatch(
-      /^no answer from the judge within 100 ms, given up after 1 attempt \(rate limited: the server's quota is spent until its x-ratelimit-reset-requests, 60000 ms away, more than the 300 ms left of the time budget of 300 ms, timeoutMs x attempts; given up at once instead of waiting\)$/,
+      /^no answer from the judge within 100 ms, given up after 1 attempt \(rate limited: the server's quota is spent until its x-ratelimit-reset-requests, 60,000 ms away, more than the 300 ms left of the time budget of 300 ms, timeoutMs x attempts; given up at once instead of waiting\)$/,
     );
   });
 });
@@ -97,7 +97,7 @@ describe("postJson: a retry the limiter's pace would start past its time budget"
     expect(n).toBe(1);
     expect(t).toBe(1000);
     expect(r.ok === false && r.reason).toBe(
-      "HTTP 429 after 1 attempt (rate limited: the requests are paced at 1 start per 60000 ms since the server's rate limit, so the next attempt would start 59000 ms from now, more than the 5000 ms left of the time budget of 6000 ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait): slow down",
+      "HTTP 429 after 1 attempt (rate limited: the requests are paced at 1 start per 60,000 ms since the server's rate limit, so the next attempt would start 59,000 ms from now, more than the 5,000 ms left of the time budget of 6,000 ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait): slow down",
     );
   });
 });
@@ -152,7 +152,7 @@ describe('postJson: a retry still waiting for a free slot when its time budget e
     const r = await call;
     expect(n).toBe(1);
     expect(r.ok === false && r.reason).toBe(
-      'HTTP 503 after 1 attempt (the next attempt waited 6000 ms for a free slot (at most 1 request in flight, taken) until the time budget of 6000 ms, timeoutMs x attempts, was spent; given up unsent: raise timeoutMs or retries to cover the wait): busy',
+      'HTTP 503 after 1 attempt (the next attempt waited 6,000 ms for a free slot (at most 1 request in flight, taken) until the time budget of 6,000 ms, timeoutMs x attempts, was spent; given up unsent: raise timeoutMs or retries to cover the wait): busy',
     );
     expect(limiter.active).toBe(1); // the other call's, not the retry's
   });

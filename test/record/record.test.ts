@@ -350,9 +350,9 @@ describe('mergeRecords', () => {
     const a = record([fixture('a')]);
     const b = record([fixture('b')], { commit: 'b'.repeat(40) });
     expect(() => mergeRecords([a, b], ['a.json', 'b.json'])).toThrow(
-      `shards were recorded at different commits: shard 1 (a.json) at ${'a'.repeat(40)}, shard 2 (b.json) at ${'b'.repeat(40)}; merge shards of one run only: download one commit's shard artifacts, as the recipe (${docsUrl('action.md', 'Shards: one suite over a CI matrix')}) does with the pattern agent-replay-results-<commit>-shard-* (a suite in another folder names it before the commit)`,
+      `shards were recorded at different commits: the run a.json at ${'a'.repeat(40)}, the run b.json at ${'b'.repeat(40)}; merge shards of one run only: download one commit's shard artifacts, as the recipe (${docsUrl('action.md', 'Shards: one suite over a CI matrix')}) does with the pattern agent-replay-results-<commit>-shard-* (a suite in another folder names it before the commit)`,
     );
-    expect(() => mergeRecords([a, record([fixture('c')], { commit: null })])).toThrow(/shard 2 at an unknown commit/);
+    expect(() => mergeRecords([a, record([fixture('c')], { commit: null })])).toThrow(/: record 1 at a{40}, record 2 at an unknown commit;/);
   });
 
   it('rejects overlapping shards, listing every fixture that is in two', () => {
@@ -360,8 +360,13 @@ describe('mergeRecords', () => {
     const b = record([fixture('b'), fixture('c')]);
     const c = record([fixture('a')]);
     expect(() => mergeRecords([a, b, c], ['x.json', 'y.json', 'z.json'])).toThrow(
-      'shards overlap: 2 fixtures are in more than one shard: "b" (shard 1 (x.json) and shard 2 (y.json)), "a" (shard 1 (x.json) and shard 3 (z.json)); each fixture must be replayed by exactly one shard',
+      'shards overlap: 2 fixtures are in more than one shard: "b" (the run x.json and the run y.json), "a" (the run x.json and the run z.json); each fixture must be replayed by exactly one shard',
     );
+  });
+
+  it('counts overlapping shards of 1,000 or more grouped, as every count (src/words.ts)', () => {
+    const fixtures = Array.from({ length: 1_205 }, (_, i) => fixture(`f${i}`));
+    expect(() => mergeRecords([record(fixtures), record(fixtures)], ['x.json', 'y.json'])).toThrow(/^shards overlap: 1,205 fixtures are in more than one shard: .*, \+1,200 more; each fixture must/);
   });
 
   it('refuses to merge nothing', () => {

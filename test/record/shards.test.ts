@@ -155,7 +155,7 @@ describe('mergeRecords with shards', () => {
     // A re-run of part of it (run --rerun) too, and the error says which record re-ran what, and what to give.
     const part = run([fixture('b', { reply: 'again' })], { startedAt: '2026-12-01T10:00:00.000Z', selection: { rerunOf: 'r.json', only: null, labels: ['b'] } });
     expect(() => mergeRecords([first, part], ['r.json', 'r2.json'])).toThrow(
-      'shards overlap: 1 fixture is in more than one shard: "b" (shard 1 (r.json) and shard 2 (r2.json)); each fixture must be replayed by exactly one shard; r2.json replayed part of the suite (--rerun r.json): a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)',
+      'shards overlap: 1 fixture is in more than one shard: "b" (the run r.json and the run r2.json); each fixture must be replayed by exactly one shard; r2.json replayed part of the suite (--rerun r.json): a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)',
     );
     // Two suites of one repository with the same labels are not one run given twice, as a run cut short is not; the same suite written otherwise is.
     expect(() => mergeRecords([{ ...first, suitePath: 'apps/a/.agent-replay' }, { ...rerun, suitePath: 'apps/b/.agent-replay' }])).toThrow(/shards overlap/);
@@ -174,7 +174,7 @@ describe('mergeRecords with shards', () => {
       `; ${without} does not say its suite folder (no suitePath: written by an agent-replay before it was kept, or outside a git repository) and ${said} is a run of the suite in apps/a/.agent-replay: a merge cannot tell that they are runs of one suite, so it does not read them as one run given twice (a re-run of the check); give one of them alone: for a re-run, the one that started last, ${later}`;
     const lines: string[] = [];
     expect(() => mergeRecords([old, now], ['old.json', 'new.json'], (l) => lines.push(l))).toThrow(
-      `shards overlap: 2 fixtures are in more than one shard: "a" (shard 1 (old.json) and shard 2 (new.json)), "b" (shard 1 (old.json) and shard 2 (new.json)); each fixture must be replayed by exactly one shard${why('old.json', 'new.json', 'new.json')}`,
+      `shards overlap: 2 fixtures are in more than one shard: "a" (the run old.json and the run new.json), "b" (the run old.json and the run new.json); each fixture must be replayed by exactly one shard${why('old.json', 'new.json', 'new.json')}`,
     );
     expect(lines).toEqual([]);
     // Given the other way round, and the later one without it: each named for what it is.
@@ -216,7 +216,7 @@ describe('mergeRecords with shards', () => {
     const [one, two] = [await readRecord(join(dir, '1.json')), await readRecord(join(dir, '2.json'))];
     const lines: string[] = [];
     expect(() => mergeRecords([one, two], ['1.json', '2.json'], (l) => lines.push(l))).toThrow(
-      /^shards overlap: 2 fixtures are in more than one shard: "a" \(shard 1 \(1\.json\) and shard 2 \(2\.json\)\), "b" /,
+      /^shards overlap: 2 fixtures are in more than one shard: "a" \(the run 1\.json and the run 2\.json\), "b" /,
     );
     expect(lines).toEqual([]);
     // As a re-run cancelled midway without a commit is not.
@@ -260,7 +260,7 @@ describe('mergeRecords with shards', () => {
     // So is a whole merge (no `shard`, no `incomplete`) downloaded beside its shards.
     const merged = mergeRecords([shardRun(1, 2, ['a']), shardRun(2, 2, ['b'])]);
     expect(() => mergeRecords([shardRun(1, 2, ['a']), merged, shardRun(2, 2, ['b'])], ['s1.json', 'agent-replay-results-x/results.json', 's2.json'])).toThrow(
-      /^shards overlap: 2 fixtures are in more than one shard: "a" \(shard 1\/2 \(s1\.json\) and shard 2 \(agent-replay-results-x\/results\.json\)\), "b" .*; each fixture must be replayed by exactly one shard; agent-replay-results-x\/results\.json is no shard but a whole run or a merge of shards: give either it or the shard records, not both/,
+      /^shards overlap: 2 fixtures are in more than one shard: "a" \(shard 1\/2 \(s1\.json\) and the run agent-replay-results-x\/results\.json\), "b" .*; each fixture must be replayed by exactly one shard; agent-replay-results-x\/results\.json is no shard but a whole run or a merge of shards: give either it or the shard records, not both/,
     );
     // Records that are no shards overlapping each other are told only the rule.
     expect(() => mergeRecords([run([fixture('a')]), run([fixture('a'), fixture('c')])])).toThrow(/exactly one shard$/);
@@ -296,6 +296,17 @@ describe('mergeRecords with shards', () => {
     expect(() => mergeRecords([shardRun(2, 2, ['a', 'b']), shardRun(1, 2, ['b'])], ['two.json', 'one.json'])).toThrow('"b" (shard 2/2 (two.json) and shard 1/2 (one.json))');
     // Without file names, the index alone.
     expect(() => mergeRecords([shardRun(2, 2, ['a']), shardRun(1, 2, ['a'])])).toThrow('"a" (shard 2/2 and shard 1/2)');
+    // A record that is no shard is never called one by its place: a whole run (a complete merge is one) is
+    // "the run", a merge that says it is one (of records given different selections) "the merged run".
+    const whole = mergeRecords([shardRun(1, 2, ['a']), shardRun(2, 2, ['b'])]);
+    expect(() => mergeRecords([whole, shardRun(2, 2, ['b'])], ['m.json', 's2.json'])).toThrow('"b" (the run m.json and shard 2/2 (s2.json))');
+    const mixed = mergeRecords([{ ...shardRun(1, 2, ['a']), selection: { rerunOf: null, only: ['a*'], labels: ['a'] } }, shardRun(2, 2, ['b'])]);
+    expect(() => mergeRecords([mixed, shardRun(1, 2, ['a'])], ['m.json', 's1.json'])).toThrow('"a" (the merged run m.json and shard 1/2 (s1.json))');
+    const lines: string[] = [];
+    mergeRecords([{ ...run([fixture('a')]), interrupted: true }, run([fixture('b')])], ['r.json', 'r2.json'], (l) => lines.push(l));
+    expect(lines).toEqual(['the run r.json was interrupted: only the 1 item it finished is merged, its others were not replayed; replay it again and merge its record instead']);
+    // Without file names, by its place among the records.
+    expect(() => mergeRecords([whole, shardRun(2, 2, ['b'])])).toThrow('"b" (record 1 and shard 2/2)');
   });
 
   it('the merged estimate is held against the shards\' caps summed: each shard was capped over its own items', () => {
@@ -419,7 +430,7 @@ describe('mergeRecords with shards', () => {
     const merged = mergeRecords([only, run([fixture('b'), fixture('c')], { shard: { index: 2, total: 2, suiteHash: SUITE } })]);
     const again = run([fixture('b', { reply: 'again' })], { startedAt: '2026-12-01T10:00:00.000Z', selection: { rerunOf: 'm.json', only: null, labels: ['b'] } });
     expect(() => mergeRecords([merged, again], ['m.json', 'r.json'])).toThrow(
-      'shards overlap: 1 fixture is in more than one shard: "b" (shard 1 (m.json) and shard 2 (r.json)); each fixture must be replayed by exactly one shard; m.json is a merge of records replayed with different --rerun or --only (or none), 3 items replayed, r.json replayed part of the suite (--rerun m.json): a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)',
+      'shards overlap: 1 fixture is in more than one shard: "b" (the merged run m.json and the run r.json); each fixture must be replayed by exactly one shard; m.json is a merge of records replayed with different --rerun or --only (or none), 3 items replayed, r.json replayed part of the suite (--rerun m.json): a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)',
     );
   });
 
@@ -445,7 +456,7 @@ describe('mergeRecords with shards', () => {
     const a = run([fixture('a')], { personas: [persona('refund')] });
     const b = run([fixture('b')], { personas: [persona('refund')] });
     expect(() => mergeRecords([a, b], ['1.json', '2.json'])).toThrow(
-      /^shards overlap: 1 persona script is in more than one shard: "refund" \(shard 1 \(1\.json\) and shard 2 \(2\.json\)\); each persona script must be replayed by exactly one shard$/,
+      /^shards overlap: 1 persona script is in more than one shard: "refund" \(the run 1\.json and the run 2\.json\); each persona script must be replayed by exactly one shard$/,
     );
     const c = run([fixture('a')], { personas: [persona('refund')] });
     expect(() => mergeRecords([a, c])).toThrow(/^shards overlap: 2 items \(1 fixture, 1 persona script\) are in more than one shard: "a" /);
@@ -729,9 +740,9 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     const [s1, s2, s3] = (await Promise.all(files.map((f) => readRecord(f)))) as [RunRecord, RunRecord, RunRecord];
     const lines: string[] = [];
     const m = mergeRecords([s1, s2, s3], ['1.json', '2.json', '3.json'], (l) => lines.push(l));
-    expect(m.meaning).toEqual({ check: 'judge', model: 'gpt-4o-mini at https://a.example/v1, gpt-4o-mini at https://b.example/v1, gpt-4.1-mini at https://a.example/v1', provider: 'openai', promptVersion: '1' });
+    expect(m.meaning).toEqual({ check: 'judge', model: '"gpt-4o-mini at https://a.example/v1", "gpt-4o-mini at https://b.example/v1", "gpt-4.1-mini at https://a.example/v1"', provider: 'openai', promptVersion: '1' });
     expect(lines).toContain(
-      "the shards checked meaning differently (shard 1/3 (1.json): check judge, gpt-4o-mini at https://a.example/v1; shard 2/3 (2.json): check judge, gpt-4o-mini at https://b.example/v1; shard 3/3 (3.json): check judge, gpt-4.1-mini at https://a.example/v1): the merged run names every meaning judge; give every shard's job the same meaning settings (config.yml's meaning, and the judge it asks: the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)",
+      `the shards checked meaning differently (shard 1/3 (1.json): check judge, "gpt-4o-mini at https://a.example/v1"; shard 2/3 (2.json): check judge, "gpt-4o-mini at https://b.example/v1"; shard 3/3 (3.json): check judge, "gpt-4.1-mini at https://a.example/v1"): the merged run names every meaning judge; give every shard's job the same meaning settings (config.yml's meaning, and the judge it asks: the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`,
     );
     expect(parseRecord(serializeRecord(m), 'm.json').meaning).toEqual(m.meaning);
     // Another check (facts beside the judge): no one check was the run's; whichever comes first, none.
@@ -751,6 +762,23 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     const facts1 = { ...s1, meaning: { check: 'facts' as const, model: null, promptVersion: '1' } };
     expect(mergeRecords([facts1, { ...s2, meaning: { check: 'facts', model: null, promptVersion: '2' } }], [], (l) => quiet.push(l)).meaning).toEqual(facts1.meaning);
     expect(quiet).toEqual([]);
+  });
+
+  it('meaning judges and prompt versions whose names hold ", " are each named whole: quoted, in the merged run and the log line; a merge merged again names each once', () => {
+    const judged = (model: string, promptVersion: string): Partial<RunRecord> => ({ meaning: { check: 'judge', model, provider: 'openai', promptVersion } });
+    const lines: string[] = [];
+    const m = mergeRecords([part(1, ['a'], judged('my, model', '1')), part(2, ['b'], judged('gpt-4o', '2, beta'))], ['1.json', '2.json'], (l) => lines.push(l));
+    expect(m.meaning).toEqual({ check: 'judge', model: '"my, model", "gpt-4o"', provider: 'openai', promptVersion: '"1", "2, beta"' });
+    expect(lines[0]).toMatch(/^the shards checked meaning differently \(shard 1\/3 \(1\.json\): check judge, "my, model", prompt "1"; shard 2\/3 \(2\.json\): check judge, "gpt-4o", prompt "2, beta"\): /);
+    expect(parseRecord(serializeRecord(m), 'm.json').meaning).toEqual(m.meaning);
+    // The merge of shards 1 and 2 beside shard 3, asked the first one's: each judge and prompt named once, not a list in a list.
+    const partial = { ...m, incomplete: { total: 3, suiteHash: SUITE, missing: [3], foreign: [] } };
+    const again: string[] = [];
+    const whole = mergeRecords([partial, part(3, ['c'], judged('my, model', '1'))], ['m.json', '3.json'], (l) => again.push(l));
+    expect(whole.meaning).toEqual(m.meaning);
+    expect(again.find((l) => l.includes('meaning'))).toContain('(the merge of shards 1/3, 2/3 (m.json): check judge, "my, model", "gpt-4o", prompt "1", "2, beta"; shard 3/3 (3.json): check judge, "my, model", prompt "1")');
+    // Shards of one judge and one prompt: its name as it is, unquoted.
+    expect(mergeRecords([part(1, ['a'], judged('my, model', '1')), part(2, ['b'], judged('my, model', '1'))], [], () => {}).meaning).toEqual({ check: 'judge', model: 'my, model', provider: 'openai', promptVersion: '1' });
   });
 
   it('the stats seed depends only on the shards merged: a merge of a partial merge gives the seed of merging the shards directly', () => {

@@ -18,7 +18,8 @@ import { createJudge } from '../../src/judge/index.js';
 import { NO_BASELINES, replay } from '../../src/replay/index.js';
 import type { Clock, Fixture, RegexEvaluator } from '../../src/types.js';
 import { nativeEcho, startAgentServer, type AgentReply } from '../support/agent-server.js';
-import { startServer } from '../judge/server.js';
+import type { ServerResponse } from 'node:http';
+import { json, startServer, type Responder } from '../judge/server.js';
 import { replayOptions } from '../support/replay-options.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -358,7 +359,7 @@ describe('agent rate limits (default retries)', () => {
     const { client, agent, clock } = await agentUnder({ kind: 'in-flight', max: 0 }, null, () => ({ status: 429, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3600' }, json: { error: 'slow down' } }));
     const record = await replay({ fixtures: fixtures(1), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
     expect(record.fixtures[0]?.error).toBe(
-      'message turn: agent returned HTTP 429 after 1 attempt (rate limited: the server\'s quota is spent until its X-RateLimit-Reset, 3600000 ms away, more than the 30000 ms left of the time budget of 30000 ms, timeoutMs x attempts; given up at once instead of waiting): {"error":"slow down"}',
+      'message turn: agent returned HTTP 429 after 1 attempt (rate limited: the server\'s quota is spent until its X-RateLimit-Reset, 3,600,000 ms away, more than the 30,000 ms left of the time budget of 30,000 ms, timeoutMs x attempts; given up at once instead of waiting): {"error":"slow down"}',
     );
     expect(agent.requests).toHaveLength(1);
     expect(clock.now()).toBe(0);
@@ -375,11 +376,11 @@ describe('agent rate limits (default retries)', () => {
     });
     const record = await replay({ fixtures: fixtures(2), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
     expect(record.tallies).toMatchObject({ errored: 1, passed: 1 });
-    const m = /^message turn: agent returned HTTP 429 after 1 attempt \(rate limited: the server's quota is spent until its X-RateLimit-Reset, (\d+) ms away, more than the (\d+) ms left of the time budget of 30000 ms, timeoutMs x attempts; given up at once instead of waiting\): \{"error":"slow down"\}$/.exec(record.fixtures[0]?.error ?? '');
+    const m = /^message turn: agent returned HTTP 429 after 1 attempt \(rate limited: the server's quota is spent until its X-RateLimit-Reset, (\d{1,3}(?:,\d{3})*) ms away, more than the (\d{1,3}(?:,\d{3})*) ms left of the time budget of 30,000 ms, timeoutMs x attempts; given up at once instead of waiting\): \{"error":"slow down"\}$/.exec(record.fixtures[0]?.error ?? '');
     expect(m, record.fixtures[0]?.error ?? 'no error').not.toBeNull();
     // Retried after the 25 s asked and a jitter: the reset is at 44 s, the budget ends at 30 s.
-    expect(Number(m?.[1]) + clock.now()).toBe(44_000);
-    expect(Number(m?.[2]) + clock.now()).toBe(30_000);
+    expect(Number(m?.[1]?.replace(/,/g, '') ?? NaN) + clock.now()).toBe(44_000);
+    expect(Number(m?.[2]?.replace(/,/g, '') ?? NaN) + clock.now()).toBe(30_000);
     expect(agent.requests.filter((r) => r.body.includes('"m0"'))).toHaveLength(1);
     expect(clock.now()).toBeLessThan(30_000);
   });
@@ -403,16 +404,16 @@ describe('agent rate limits (default retries)', () => {
     }, 0, {}, random);
     const record = await replay({ fixtures: fixtures(3), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
     expect(record.tallies).toMatchObject({ errored: 1, passed: 2 });
-    const m = /^message turn: agent returned HTTP 429 after 1 attempt \(rate limited: the requests are paced at 2 starts per 20000 ms since the server's rate limit, so the next attempt would start (\d+) ms from now, more than the (\d+) ms left of the time budget of 30000 ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait\): \{"error":"slow down"\}$/.exec(record.fixtures[0]?.error ?? '');
+    const m = /^message turn: agent returned HTTP 429 after 1 attempt \(rate limited: the requests are paced at 2 starts per 20,000 ms since the server's rate limit, so the next attempt would start (\d{1,3}(?:,\d{3})*) ms from now, more than the (\d{1,3}(?:,\d{3})*) ms left of the time budget of 30,000 ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait\): \{"error":"slow down"\}$/.exec(record.fixtures[0]?.error ?? '');
     expect(m, record.fixtures[0]?.error ?? 'no error').not.toBeNull();
     // f2's retry (at 21 s and its jitter j2) made two successes in the window: 2 per 20 s, so f0's
     // start would be 10 s after it, at 31 s + j2, 1 s + j2 past the 30 s the budget ends at.
     expect(limiter.pace).toEqual({ perWindow: 2, windowMs: 20_000 });
-    const past = Number(m?.[1]) - Number(m?.[2]);
+    const past = Number(m?.[1]?.replace(/,/g, '') ?? NaN) - Number(m?.[2]?.replace(/,/g, '') ?? NaN);
     expect(past).toBeGreaterThanOrEqual(1000);
     expect(past).toBeLessThan(1250);
     // Given up when f0's retry came, at 22.001 s + its jitter: before the budget ends, not after.
-    expect(Number(m?.[2]) + clock.now()).toBe(30_000);
+    expect(Number(m?.[2]?.replace(/,/g, '') ?? NaN) + clock.now()).toBe(30_000);
     expect(agent.requests.filter((r) => r.body.includes('"m0"'))).toHaveLength(1);
     expect(clock.now()).toBeLessThan(30_000);
   });
@@ -446,9 +447,31 @@ describe('agent rate limits (default retries)', () => {
     const capped = await agentUnder({ kind: 'in-flight', max: 16 }, null, () => ({ status: 429, headers: { 'x-ratelimit-remaining-requests': '3', 'x-ratelimit-reset-requests': '1s' }, json: { error: 'slow down' } }));
     const record = await replay({ fixtures: fixtures(1), personas: [], baselines: NO_BASELINES }, { agent: capped.client, regex: noRegex, judge: null }, OPTIONS);
     expect(record.fixtures[0]?.error).toBe(
-      'message turn: agent returned HTTP 429 after 8 attempts (429s that asked for no wait, their rate limit headers naming no spent quota: the first 5 spent no retry within 1000 ms of the first (the rate limit\'s window), the next spent the 2 retries; given up rather than send more: lower the concurrency, or raise retries and backoffMs): {"error":"slow down"}',
+      'message turn: agent returned HTTP 429 after 8 attempts (429s that asked for no wait, their rate limit headers naming no spent quota: the first 5 spent no retry within 1,000 ms of the first (the rate limit\'s window), the next spent the 2 retries; given up rather than send more: lower the concurrency, or raise retries and backoffMs): {"error":"slow down"}',
     );
     expect(capped.agent.requests).toHaveLength(8);
+  });
+
+  // Reported: the window was taken only from the refused answer's own headers: after answers that named
+  // a 2 s quota (RateLimit-Policy: 10 per 2 s), 429s that name none (RateLimit-Remaining: 3) were free
+  // within 1 s only, though the limiter paces over 2 s: a turn refused 6 times spent its 2 retries on
+  // the 429s at 1.2 s and 1.9 s from the first, and was given up (`the first 3 spent no retry within 1000 ms`).
+  it('a rate limit\'s 429 naming no window, after answers that named a 2 s one: free within 2 s of the first, as the limiter paces over it', async () => {
+    let n = 0;
+    const refusedAt: number[] = [];
+    const { client, agent } = await agentUnder({ kind: 'in-flight', max: 16 }, null, (req, clock): AgentReply => {
+      n += 1;
+      if (n <= 5 || n > 11) return { ...(nativeEcho(req) as Exclude<AgentReply, string>), headers: { 'ratelimit-policy': '"default";q=10;w=2' } };
+      refusedAt.push(clock.now());
+      return { status: 429, headers: { 'ratelimit-remaining': '3' }, json: { error: 'slow down' } };
+    });
+    const record = await replay({ fixtures: fixtures(6), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, replayOptions({ concurrency: 1 }));
+    expect(record.fixtures.map((f) => f.error ?? null)).toEqual(Array<null>(6).fill(null));
+    expect(agent.requests).toHaveLength(12);
+    // The first five within the 2 s window spent no retry; the sixth, past it, spent one.
+    const from = refusedAt.map((t) => Math.round(t - (refusedAt[0] as number)));
+    expect(from.slice(0, 5)).toEqual([0, 400, 800, 1200, 1867]);
+    expect(from[5]).toBeGreaterThan(2000);
   });
 
   it('a 500 still spends the retries: 3 attempts, then errored', async () => {
@@ -589,10 +612,10 @@ describe('judge rate limits (2 retries)', () => {
     const judge = judgeAt(judgeServer, clock, limiter);
     const [a, b] = await Promise.all([judge.score('polite', 'reply A'), judge.score('polite', 'reply B')]);
     expect(b.ok).toBe(true);
-    const m = /^HTTP 429 after 1 attempt \(rate limited: the server's quota is spent until its X-RateLimit-Reset, (\d+) ms away, more than the (\d+) ms left of the time budget of 30000 ms, timeoutMs x attempts; given up at once instead of waiting\): rate limited$/.exec(a.ok ? '' : a.reason);
+    const m = /^HTTP 429 after 1 attempt \(rate limited: the server's quota is spent until its X-RateLimit-Reset, (\d{1,3}(?:,\d{3})*) ms away, more than the (\d{1,3}(?:,\d{3})*) ms left of the time budget of 30,000 ms, timeoutMs x attempts; given up at once instead of waiting\): rate limited$/.exec(a.ok ? '' : a.reason);
     expect(m, a.ok ? 'answered' : a.reason).not.toBeNull();
-    expect(Number(m?.[1]) + clock.now()).toBe(44_000);
-    expect(Number(m?.[2]) + clock.now()).toBe(30_000);
+    expect(Number(m?.[1]?.replace(/,/g, '') ?? NaN) + clock.now()).toBe(44_000);
+    expect(Number(m?.[2]?.replace(/,/g, '') ?? NaN) + clock.now()).toBe(30_000);
     expect(refused).toBe(1);
   });
 
@@ -690,7 +713,7 @@ describe('judge rate limits (2 retries)', () => {
     const result = await judge.score('polite', 'reply');
     // 429s at 0, 100, ..., 900 ms from the first spend no retry; the one at 1000 ms is past the window.
     expect(result.ok ? '' : result.reason).toBe(
-      "HTTP 429 after 11 attempts (429s that asked for no wait, their rate limit headers naming no spent quota: the first 10 spent no retry within 1000 ms of the first (the rate limit's window), retries: 0 left none for the next; given up rather than send more: lower the concurrency, or raise retries and backoffMs): rate limited",
+      "HTTP 429 after 11 attempts (429s that asked for no wait, their rate limit headers naming no spent quota: the first 10 spent no retry within 1,000 ms of the first (the rate limit's window), retries: 0 left none for the next; given up rather than send more: lower the concurrency, or raise retries and backoffMs): rate limited",
     );
     expect(server.received).toHaveLength(11);
     expect(sleeps).toEqual(Array<number>(10).fill(100));
@@ -715,9 +738,39 @@ describe('judge rate limits (2 retries)', () => {
     const { judge, server } = await judgeRefusing(100, () => ({ 'ratelimit-policy': '"default";q=10;w=2' }), clock);
     const result = await judge.score('polite', 'reply');
     expect(result.ok ? '' : result.reason).toBe(
-      "HTTP 429 after 3 attempts (429s that asked for no wait, their rate limit headers naming no spent quota: the first 2 spent no retry within 2000 ms of the first (the rate limit's window), retries: 0 left none for the next; given up rather than send more: lower the concurrency, or raise retries and backoffMs): rate limited",
+      "HTTP 429 after 3 attempts (429s that asked for no wait, their rate limit headers naming no spent quota: the first 2 spent no retry within 2,000 ms of the first (the rate limit's window), retries: 0 left none for the next; given up rather than send more: lower the concurrency, or raise retries and backoffMs): rate limited",
     );
     expect(server.received).toHaveLength(3);
     expect(clock.now() - 1_700_000_000_250).toBeGreaterThanOrEqual(2000);
+  });
+
+  // Reported: the window was taken only from the refused answer's own headers. Successes that named a
+  // 2 s quota (RateLimit-Policy: 10 per 2 s), then 429s that name none (RateLimit-Remaining: 3): the
+  // limiter paces over 2 s, but the loop allowed 1 s, and a call refused at the pace for 1.2 s was
+  // given up (`the first 3 spent no retry within 1000 ms of the first`) before the server's window opened.
+  it('a rate limit\'s 429 naming no window, after successes that named a 2 s one: free within 2 s of the first, as the limiter paces over it', async () => {
+    const { clock } = steppingClock(1_700_000_000_250);
+    const policy = { 'ratelimit-policy': '"default";q=10;w=2' };
+    const refusedAt: number[] = [];
+    const refused = (res: ServerResponse): void => {
+      refusedAt.push(clock.now());
+      res.writeHead(429, { 'content-type': 'application/json', 'ratelimit-remaining': '3' });
+      res.end(JSON.stringify({ error: { message: 'rate limited' } }));
+    };
+    const server = await startServer([...Array<Responder>(5).fill(json(200, OK, policy)), ...Array<Responder>(4).fill(refused), json(200, OK, policy)]);
+    cleanups.push(() => server.close());
+    const limiter = new AdaptiveLimiter(4, clock);
+    const judge = createJudge(
+      { provider: 'openai', baseUrl: server.url, model: 'm', apiKey: 'k', timeoutMs: 10_000, retries: 0, backoffMs: 0, concurrency: 4, label: null },
+      { clock, limiter, random: seeded(27) },
+    );
+    cleanups.push(() => judge.close());
+    for (let i = 0; i < 5; i++) expect((await judge.score('polite', `reply ${i}`)).ok).toBe(true);
+    const result = await judge.score('polite', 'reply');
+    expect(result.ok ? '' : result.reason).toBe('');
+    expect(server.received).toHaveLength(10);
+    // Refused at the pace (5 per 2 s after the first 429) for more than a second, less than the window.
+    expect(refusedAt.map((t) => t - (refusedAt[0] as number))).toEqual([0, 400, 800, 1200]);
+    expect(limiter.pace?.windowMs).toBe(2000);
   });
 });

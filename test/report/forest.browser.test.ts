@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { renderHtml } from '../../src/report/html.js';
 import { STYLE } from '../../src/report/html/assets.js';
 import { forestPanel } from '../../src/report/html/forest.js';
@@ -87,6 +87,31 @@ describe('report.html forest plot', () => {
     // The trend chart's grid is the table's too, on both pages.
     expect(STYLE).toContain(`svg.trend .grid{stroke:${CHART_COLOURS.grid.light};`);
     expect(STYLE.slice(dark)).toContain(`svg.trend .grid{stroke:${CHART_COLOURS.grid.dark}}`);
+  });
+
+  it("a grid grey or the page's background changed in the table is changed in every rule that paints it, on both pages", async () => {
+    // The items' and checks' borders repeated the grid's greys by hand (#eaeef2, #262c36), and the dark
+    // page's background, chips and empty side-by-side cells its #0d1117: changed in palette.ts, they kept the old ones.
+    vi.resetModules();
+    const palette = await import('../../src/report/html/palette.js');
+    const grid = palette.CHART_COLOURS.grid;
+    const { bg, soft } = palette.PAGE_COLOURS;
+    const old = [grid.light, grid.dark, bg.light, bg.dark, soft.light, soft.dark];
+    Object.assign(grid, { light: '#0000a1', dark: '#0000a2' });
+    Object.assign(bg, { light: '#0000b1', dark: '#0000b2' });
+    Object.assign(soft, { light: '#0000c1', dark: '#0000c2' });
+    const { STYLE: restyled } = await import('../../src/report/html/assets.js');
+    vi.resetModules();
+    // No old value is left (a hex colour is whole: #fff is not the start of #fff5f4).
+    for (const c of old) expect(restyled, c).not.toMatch(new RegExp(`${c}(?![0-9a-f])`));
+    const dark = restyled.slice(restyled.indexOf('@media (prefers-color-scheme:dark)'));
+    expect(restyled).toContain('.item{border-bottom:1px solid #0000a1}');
+    expect(restyled).toContain('table.checks td,table.checks th{border-bottom:1px solid #0000a1;');
+    expect(restyled).toContain('color:var(--fg);background:#0000b1}');
+    expect(dark).toContain('.item,table.checks td,table.checks th{border-color:#0000a2}');
+    expect(dark).toContain('body,.filters,.chip span,.reply.user{background:#0000b2}');
+    expect(dark).toContain('.chip input:checked+span{color:#0000b2}');
+    expect(dark).toContain('table.sbs td.none{background:repeating-linear-gradient(135deg,#0000b2,#0000b2 4px,#0000c2 4px,#0000c2 8px)}');
   });
 
   // Skipped, with one line saying so, when no browser is installed (test/support/browser.ts).

@@ -7,7 +7,7 @@ import { OPEN_ROWS, renderHtml } from '../../src/report/html.js';
 import { FULL_PAGE_TEXT_CHARS, itemsData, MAX_PAGE_TEXT_CHARS, scriptJson, sideBySide, type FixtureData, type PersonaData } from '../../src/report/html/data.js';
 import { SCRIPT } from '../../src/report/html/assets.js';
 import { trendSvg } from '../../src/report/html/chart.js';
-import type { PersonaRecord } from '../../src/types.js';
+import type { Check, PersonaRecord } from '../../src/types.js';
 import { replyDiffs } from '../../src/report/diff.js';
 import { thousands } from '../../src/words.js';
 import { renderComment } from '../../src/report/markdown.js';
@@ -142,7 +142,7 @@ describe('a page of many long replies', () => {
     for (const d of data.slice(diffed)) {
       expect(d.diff).toBeNull();
       expect(d.diffNote).toBe(`not diffed: this page holds about ${thousands(MAX_PAGE_TEXT_CHARS)} characters of text, and the whole replies are in results.json`);
-      expect(d.reply).toMatch(new RegExp(`^[^\\n]{${FULL_PAGE_TEXT_CHARS}}\\n\\[clipped: the first ${FULL_PAGE_TEXT_CHARS} of \\d+ characters; this page holds about [\\d,]+ characters of text, and the whole text is in results\\.json\\]$`));
+      expect(d.reply).toMatch(new RegExp(`^[^\\n]{${FULL_PAGE_TEXT_CHARS}}\\n\\[clipped: the first ${FULL_PAGE_TEXT_CHARS} of \\d{1,3}(?:,\\d{3})+ characters; this page holds about [\\d,]+ characters of text, and the whole text is in results\\.json\\]$`));
       expect(d.baseline?.reply).toContain(`[clipped: the first ${FULL_PAGE_TEXT_CHARS} of `);
     }
     // A page with room for everything is as before.
@@ -257,5 +257,17 @@ describe('the agreement trend', () => {
       'run 12 · 2026-11-29T10:00:00Z · agreement 100% (1 of 1 item passed)',
       'run 13 · 2026-11-30T10:00:00Z · agreement n/a (nothing passed or failed)',
     ]);
+  });
+});
+
+// A latency budget in the page's "expected" words is grouped as the comment writes it (src/report/persona.ts)
+// and as the check's detail does: "at most 3,000 ms a turn", never "3000 ms".
+describe('report.html: latency budgets grouped', () => {
+  it("a fixture's maxLatencyMs and a script's maxTurnLatencyMs of 1,000 ms or more", () => {
+    const f = itemsData([fixture('slow', { assertion: { kind: 'maxLatency', ms: 2500 }, detail: 'latency 3,100 ms, over the budget of 2,500 ms', verdict: 'fail' })])[0] as FixtureData;
+    expect(f.assertion).toBe('latency at most 2,500 ms');
+    const turnLatency: Check = { kind: 'maxTurnLatency', expected: 3000, observed: 3400, turn: 2, status: 'fail', detail: '1 turn over 3,000 ms: turn 2 3,400 ms' };
+    const p = itemsData([persona('slow-script', { checks: [turnLatency], verdict: 'fail' })])[0] as PersonaData;
+    expect(p.checks.map((c) => c.expected)).toEqual(['at most 3,000 ms a turn']);
   });
 });

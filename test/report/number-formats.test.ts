@@ -63,4 +63,19 @@ describe('figures at the edge of a unit', () => {
     expect(renderComment(r, ctx)).toMatch(/\| 1,235 \(1,234 probes\) \|/);
     expect(renderHtml(r)).toContain('<span class="k">passed (1,234 probes)</span>');
   });
+
+  it("a run's duration in the comment's footer and report.html's line as every duration is written: 1,234.6 s, not 1234.6 s", () => {
+    // A run of 20 minutes said "in 1234.6 s" where its items' latencies read "1,234.6 s".
+    const r = run([fixture('refund-policy')], { durationMs: 1_234_560 });
+    expect(renderComment(r, ctx)).toContain(' · 1 fixture in 1,234.6 s</sub>');
+    expect(renderHtml(r)).toContain(' · 1,234.6 s · ');
+    // A half tenth rounds up as every duration does ((1.95).toFixed(1) said "1.9 s").
+    expect(renderComment(run([fixture('refund-policy')], { durationMs: 1_950 }), ctx)).toContain(' in 2.0 s</sub>');
+  });
+
+  it("report.html's latency panel counts its items grouped: 1,200 items measured", () => {
+    const items = Array.from({ length: 1_200 }, (_, i) => fixture(`f-${i}`, { latencyMs: 1_000 + i, baseline: { ...baseline(`f-${i}`, 'Reply.'), latencyMs: 900 } }));
+    const r = run(items, { latency: { turns: 1_200, p50Ms: 1_600, p95Ms: 2_100 } });
+    expect(latencyPanel(r.fixtures, r.latency)).toContain('aria-label="Latency per item, baseline against now: 1,200 items measured');
+  });
 });

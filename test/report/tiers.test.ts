@@ -386,4 +386,10 @@ describe("report.html's forest plot: the rows past those drawn", () => {
     expect(forestPanel(rows(FOREST_ROWS + 2))).toContain('>and 2 more items, in the same order</p>');
     expect(forestPanel(rows(FOREST_ROWS))).not.toContain('more item');
   });
+
+  it('its label and tally group a count of 1,000 or more, as the line under it does', () => {
+    const panel = forestPanel(rows(1_200));
+    expect(panel).toContain('with 95% intervals: 1,200 items (1,200 within noise)');
+    expect(panel).toContain('>and 1,160 more items, in the same order</p>');
+  });
 });

@@ -216,7 +216,7 @@ describe('an error about a file is clipped', () => {
       file: `${F}/many.yml`,
       line: null,
       column: null,
-      message: 'and 15980 more errors in this file',
+      message: 'and 15,980 more errors in this file',
       fix: 'fix the ones above and run validate again to see the rest',
       more: 15980,
     });

@@ -561,7 +561,7 @@ describe('waiting and failing', () => {
     const src = createQuerySource({ kind: 'tempo', url, apiKey: null, waitMs: 2000, clock: late, connectTimeoutMs: 100 });
     const started = performance.now();
     await expect(src.collect(TRACE, SENT)).rejects.toThrow(
-      `GET ${url}/api/v2/traces/${TRACE} failed: no connection to the store opened within 100 ms (the connect timeout, UND_ERR_CONNECT_TIMEOUT), until traces.waitMs (2000 ms) passed`,
+      `GET ${url}/api/v2/traces/${TRACE} failed: no connection to the store opened within 100 ms (the connect timeout, UND_ERR_CONNECT_TIMEOUT), until traces.waitMs (2,000 ms) passed`,
     );
     await src.close();
     // undici's timers tick every half second: well before the request's own cut-off (waitMs and its second).

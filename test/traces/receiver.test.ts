@@ -291,7 +291,7 @@ describe('OTLP/HTTP receiver: answers as the OTLP specification says', () => {
     expect(bomb.length).toBeLessThan(100_000);
     const refused = await post(r.endpoint, { 'content-type': 'application/json', 'content-encoding': 'gzip' }, bomb);
     expect(refused.status).toBe(413);
-    expect(JSON.parse(refused.body.toString())).toMatchObject({ message: expect.stringContaining('over 16777216 bytes after decompression') });
+    expect(JSON.parse(refused.body.toString())).toMatchObject({ message: expect.stringContaining('over 16,777,216 bytes after decompression') });
     const ids = turnIds();
     r.register(ids.traceId, ids.sentSpanId);
     const { tracer, flush } = tracerWith(new ProtoExporter({ url: `${r.endpoint}/v1/traces`, compression: 'gzip' as never }));

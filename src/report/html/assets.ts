@@ -5,12 +5,18 @@
 // two things: the filters (verdict, drift, label search) hide rows and empty sections; a row's
 // detail is drawn the first time it is opened.
 
-import { CHART_COLOURS, darkChartRules, rootColourVars } from './palette.js';
+import { CHART_COLOURS, darkChartRules, PAGE_COLOURS, rootColourVars } from './palette.js';
+
+/** A side-by-side cell with nothing in it: stripes of the page's background and its panels' grey. */
+function stripes(scheme: 'light' | 'dark'): string {
+  const [bg, soft] = [PAGE_COLOURS.bg[scheme], PAGE_COLOURS.soft[scheme]];
+  return `repeating-linear-gradient(135deg,${bg},${bg} 4px,${soft} 4px,${soft} 8px)`;
+}
 
 export const STYLE = `
 :root{${rootColourVars('light')}}
 *{box-sizing:border-box}
-body{margin:0;font:14px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--fg);background:#fff}
+body{margin:0;font:14px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--fg);background:${PAGE_COLOURS.bg.light}}
 .wrap{max-width:1180px;margin:0 auto;padding:24px 24px 64px}
 h1{font-size:20px;margin:0 0 4px;font-weight:600}
 h2{font-size:16px;margin:0;font-weight:600}
@@ -67,13 +73,13 @@ svg.latency .value{font-variant-numeric:tabular-nums}
 svg.latency .value.slow{fill:var(--fail);font-weight:600}
 .lat-legend .key{display:inline-block;width:12px;height:8px;border-radius:2px;vertical-align:middle;margin-left:6px}
 .lat-legend .key.before{background:${CHART_COLOURS.baseline.light}}.lat-legend .key.now{background:var(--accent)}.lat-legend .key.slow{background:var(--fail)}.lat-legend .key.fast{background:var(--pass)}
-.filters{position:sticky;top:0;z-index:2;background:#fff;border-bottom:1px solid var(--line);padding:10px 0;margin:0 0 12px;display:flex;flex-wrap:wrap;gap:8px 18px;align-items:center}
+.filters{position:sticky;top:0;z-index:2;background:${PAGE_COLOURS.bg.light};border-bottom:1px solid var(--line);padding:10px 0;margin:0 0 12px;display:flex;flex-wrap:wrap;gap:8px 18px;align-items:center}
 .filters fieldset{border:0;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:4px;align-items:center}
 .filters legend{float:left;margin-right:6px;color:var(--muted);font-size:12px}
 .chip{display:inline-flex;align-items:center}
 .chip input{position:absolute;opacity:0;width:1px;height:1px}
-.chip span{border:1px solid var(--line);border-radius:14px;padding:2px 10px;font-size:12px;cursor:pointer;background:#fff;user-select:none}
-.chip input:checked+span{background:var(--fg);border-color:var(--fg);color:#fff}
+.chip span{border:1px solid var(--line);border-radius:14px;padding:2px 10px;font-size:12px;cursor:pointer;background:${PAGE_COLOURS.bg.light};user-select:none}
+.chip input:checked+span{background:var(--fg);border-color:var(--fg);color:${PAGE_COLOURS.bg.light}}
 .chip input:focus-visible+span{outline:2px solid var(--accent);outline-offset:1px}
 .chip span b{font-weight:500;opacity:.7;margin-left:4px}
 .filters input[type=search]{border:1px solid var(--line);border-radius:6px;padding:4px 8px;font:inherit;min-width:200px}
@@ -81,7 +87,7 @@ svg.latency .value.slow{fill:var(--fail);font-weight:600}
 .section{margin:0 0 18px}
 .section>h2{padding:6px 0;border-bottom:1px solid var(--line);margin-bottom:4px}
 .section>h2 .n{color:var(--muted);font-weight:400;margin-left:2px}
-.item{border-bottom:1px solid #eaeef2}
+.item{border-bottom:1px solid ${CHART_COLOURS.grid.light}}
 .item>summary{display:grid;grid-template-columns:124px minmax(160px,1.2fr) minmax(140px,1fr) minmax(120px,.8fr);gap:4px 12px;padding:6px 4px;cursor:pointer;list-style:none;align-items:baseline}
 .item>summary::-webkit-details-marker{display:none}
 .item>summary:hover{background:var(--soft)}
@@ -101,7 +107,7 @@ svg.latency .value.slow{fill:var(--fail);font-weight:600}
 .body dd{margin:0;overflow-wrap:anywhere;white-space:pre-wrap}
 pre,.text{white-space:pre-wrap;overflow-wrap:anywhere;font:12.5px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:0}
 .reply{background:var(--soft);border:1px solid var(--line);border-radius:6px;padding:8px 10px;margin:4px 0 10px}
-.reply.user{background:#fff;border-color:#b6e3ff;border-left:3px solid var(--accent)}
+.reply.user{background:${PAGE_COLOURS.bg.light};border-color:#b6e3ff;border-left:3px solid var(--accent)}
 table.sbs{width:100%;border-collapse:collapse;table-layout:fixed;margin:4px 0 10px;font:12.5px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 table.sbs th{font:600 12px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;text-align:left;padding:4px 8px;background:var(--soft);border:1px solid var(--line)}
 table.sbs td{vertical-align:top;padding:2px 8px;border-left:1px solid var(--line);border-right:1px solid var(--line);white-space:pre-wrap;overflow-wrap:anywhere}
@@ -109,7 +115,7 @@ table.sbs tr:last-child td{border-bottom:1px solid var(--line)}
 table.sbs td.del{background:var(--del-bg)}table.sbs td.ins{background:var(--ins-bg)}
 table.sbs td.same{color:var(--muted)}
 table.sbs caption{caption-side:bottom;text-align:left;padding:2px 0;color:var(--muted);font:12px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif}
-table.sbs td.none{background:repeating-linear-gradient(135deg,#fff,#fff 4px,#f6f8fa 4px,#f6f8fa 8px)}
+table.sbs td.none{background:${stripes('light')}}
 del{background:var(--del-mark);text-decoration:none;border-radius:2px}
 ins{background:var(--ins-mark);text-decoration:none;border-radius:2px}
 button.more{font:12px/1.4 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;border:0;background:none;color:var(--accent);cursor:pointer;padding:0}
@@ -140,7 +146,7 @@ p.spans{margin:2px 0 8px;font-size:12px;color:var(--muted)}
 .wf-dur{color:var(--muted);text-align:right;font-variant-numeric:tabular-nums}
 .wf-scale{display:flex;justify-content:space-between;color:var(--muted);font-size:11px}
 table.checks{border-collapse:collapse;width:100%;margin:0 0 12px;font-size:13px}
-table.checks td,table.checks th{border-bottom:1px solid #eaeef2;padding:4px 8px 4px 0;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+table.checks td,table.checks th{border-bottom:1px solid ${CHART_COLOURS.grid.light};padding:4px 8px 4px 0;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 table.checks th{color:var(--muted);font-weight:500}
 table.attempts td:nth-child(3){min-width:9em}table.attempts .note{color:var(--muted)}
 table.checks th,table.checks td:nth-child(-n+2){overflow-wrap:break-word}
@@ -150,16 +156,16 @@ table.checks th,table.checks td:nth-child(-n+2){overflow-wrap:break-word}
    attributes (forest.ts) are recoloured by their value, from palette.ts's table. */
 @media (prefers-color-scheme:dark){
 :root{color-scheme:dark;${rootColourVars('dark')}}
-body,.filters,.chip span,.reply.user{background:#0d1117}
+body,.filters,.chip span,.reply.user{background:${PAGE_COLOURS.bg.dark}}
 .headline.bad,.pill.fail{border-color:#8e1519;background:#25171c}
 .headline.good,.pill.pass{border-color:#1f6f3b;background:#12261a}
 .notice,.headline.warn{border-color:#9e6a03;background:#272115}
 .names.gap li{border-color:#8e1519}
-.item,table.checks td,table.checks th{border-color:#262c36}
+.item,table.checks td,table.checks th{border-color:${CHART_COLOURS.grid.dark}}
 svg.trend .grid{stroke:${CHART_COLOURS.grid.dark}}
-.chip input:checked+span{color:#0d1117}
+.chip input:checked+span{color:${PAGE_COLOURS.bg.dark}}
 .reply.user{border-color:#1f4f7a}
-table.sbs td.none{background:repeating-linear-gradient(135deg,#0d1117,#0d1117 4px,#151b23 4px,#151b23 8px)}
+table.sbs td.none{background:${stripes('dark')}}
 .route{background:#0c2d6b;color:#a5d6ff}
 .key.model,.wf-bar.model{background:${CHART_COLOURS.accent.dark}}
 ${darkChartRules()}

@@ -266,7 +266,7 @@ function text(s: string): string {
   }
   pageLeft -= max;
   const why = full ? `; this page holds about ${thousands(MAX_PAGE_TEXT_CHARS)} characters of text, and the whole text is in results.json` : '';
-  return `${clip(n, max)}\n[clipped: the first ${max} of ${n.length} characters${why}]`;
+  return `${clip(n, max)}\n[clipped: the first ${thousands(max)} of ${thousands(n.length)} characters${why}]`;
 }
 
 /** Adjacent pieces with the same mark joined. */
@@ -341,7 +341,7 @@ function assertionText(f: FixtureRecord): string {
 function checkText(a: SingleAssertion): string {
   if (a.kind === 'contains') return `contains ${JSON.stringify(a.value)}`;
   if (a.kind === 'regex') return `regex /${a.pattern}/${a.flags}`;
-  if (a.kind === 'maxLatency') return `latency at most ${a.ms} ms`;
+  if (a.kind === 'maxLatency') return `latency at most ${thousands(a.ms)} ms`;
   if (a.kind === 'toolCalled' || a.kind === 'toolNotCalled') return `${a.kind === 'toolCalled' ? 'tool called' : 'tool not called'}: ${describeCall(a.tool, a.input, a.match)}`;
   return `judge: ${a.criterion} (threshold ${a.threshold.toFixed(2)})`;
 }
@@ -423,7 +423,7 @@ function expectedText(c: Check): string {
     case 'reply':
       return replyWords(c.expected);
     case 'maxTurnLatency':
-      return `at most ${c.expected} ms a turn`;
+      return `at most ${thousands(c.expected)} ms a turn`;
     case 'criterion':
       return c.expected;
   }

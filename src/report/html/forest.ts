@@ -85,8 +85,8 @@ export function forestPanel(all: readonly ForestRow[]): string {
   });
   const counts = new Map<Tier, number>();
   for (const r of all) counts.set(r.tier, (counts.get(r.tier) ?? 0) + 1);
-  const tally = [...counts.entries()].map(([t, n]) => `${n} ${TIER_WORDS[t]}`).join(', ');
-  const label = `Pass rate per repeated item, baseline against now with 95% intervals: ${all.length} items (${tally})`;
+  const tally = [...counts.entries()].map(([t, n]) => `${thousands(n)} ${TIER_WORDS[t]}`).join(', ');
+  const label = `Pass rate per repeated item, baseline against now with 95% intervals: ${thousands(all.length)} items (${tally})`;
   const svg = `<svg class="forest" width="100%" viewBox="0 0 ${W} ${H}" role="img" aria-label="${h(label)}">${parts.join('')}</svg>`;
   const note = `<p class="meta">Baseline (grey) against now, coloured by tier: regressed first. A line is the 95% interval of a pass rate; the tier comes from Fisher's exact test on the counts, not from whether the lines overlap. ${h(tally)}.</p>`;
   const more = all.length > rows.length ? `<p class="meta">and ${thousands(all.length - rows.length)} more ${all.length - rows.length === 1 ? 'item' : 'items'}, in the same order</p>` : '';

@@ -110,7 +110,7 @@ export function latencyPanel(items: readonly Item[], latency: RunLatency | null 
   });
   parts.push(`<text x="${LABEL_W}" y="${H - 6}" class="axis">0</text><text x="${LABEL_W + plotW}" y="${H - 6}" class="axis" text-anchor="end">${h(durationText(max))}</text>`);
   const slower = all.filter((r) => r.slower).length;
-  const label = `Latency per item, baseline against now: ${all.length} items measured${slower > 0 ? `, ${slower} slower` : ''}`;
+  const label = `Latency per item, baseline against now: ${thousands(all.length)} items measured${slower > 0 ? `, ${thousands(slower)} slower` : ''}`;
   const svg = `<svg class="latency" viewBox="0 0 ${W} ${H}" role="img" aria-label="${h(label)}">${parts.join('')}</svg>`;
   const legend =
     `<p class="meta lat-legend"><span class="key before"></span> baseline <span class="key now"></span> now <span class="key fast"></span> faster <span class="key slow"></span> slower ` +

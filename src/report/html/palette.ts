@@ -29,8 +29,9 @@ export function darkChartRules(): string {
     .join('\n');
 }
 
-/** The page's own colours, light and dark, that no chart draws: borders, panels, diff marks. */
-const PAGE_COLOURS = {
+/** The page's own colours, light and dark, that no chart draws: its background, borders, panels, diff marks. */
+export const PAGE_COLOURS = {
+  bg: { light: '#fff', dark: '#0d1117' },
   line: { light: '#d1d9e0', dark: '#3d444d' },
   soft: { light: '#f6f8fa', dark: '#151b23' },
   'del-bg': { light: '#ffebe9', dark: '#3c1e23' },
