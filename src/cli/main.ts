@@ -19,8 +19,8 @@ import { cliWords, renderTerminal } from '../report/terminal.js';
 import { writeBaselines } from '../accept/write.js';
 import { screenAccepted } from '../accept/screen.js';
 import { foreignSuite } from '../accept/suite-dir.js';
+import { acceptedLine } from './accept-line.js';
 import { fixtureDefinitionHash, personaDefinitionHash } from '../evaluate/definition.js';
-import { meansTheSame } from '../evaluate/variants.js';
 import { SIMULATOR_PROMPT_VERSION } from '../simulator/index.js';
 import { TOOL } from '../version.js';
 import { windowsPathRefusal } from '../windows-path.js';
@@ -581,29 +581,9 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     io.stdout(`refused   ${r.label}: ${terminalLine(r.reason)}${fix === null ? '' : `; ${fix}`}${at}\n`);
   }
   const writes = await writeBaselines(loaded.suite.baselinesDir, plan.accepted);
-  const verdictOf = new Map(plan.accepted.map((b) => [b.label, b.verdict]));
-  // A reworded item's new wording becomes its baseline reply, and the earlier one a known variant
-  // where it differs by more than formatting (docs/meaning.md, "Variants"): the line says which.
-  const reworded = new Map(
-    [...record.fixtures, ...record.personas]
-      .filter((i) => !i.errored && (i.drift?.verdict === 'still_passing' || i.drift?.verdict === 'still_failing') && meansTheSame(i.drift.meaning))
-      .map((i) => [i.label, i.baseline] as const),
-  );
   const acceptedOf = new Map(plan.accepted.map((b) => [b.label, b]));
-  /** Whether the written baseline keeps the earlier baseline's wording (a reply, or a script turn's) as a variant. */
-  const keptEarlier = (label: string): boolean => {
-    const before = reworded.get(label);
-    const after = acceptedOf.get(label);
-    if (before === undefined || before === null || after === undefined) return false;
-    if ('transcript' in before && 'transcript' in after) {
-      return before.transcript.some((t, i) => after.transcript[i]?.reply !== t.reply && (after.transcript[i]?.variants ?? []).includes(t.reply));
-    }
-    return 'reply' in before && 'reply' in after && (after.variants ?? []).includes(before.reply);
-  };
-  for (const w of writes.written) {
-    const why = !reworded.has(w.label) ? '' : keptEarlier(w.label) ? '; reworded: its earlier wording kept as a known variant' : '; reworded: its new wording stored, the earlier one differing only in formatting';
-    io.stdout(`accepted  ${w.label} (${verdictOf.get(w.label)}${why}) -> ${w.path}\n`);
-  }
+  // A reworded item says which wording it stores, an unchanged one what moved (cli/accept-line.ts).
+  for (const w of writes.written) io.stdout(acceptedLine(items.get(w.label), stored.get(w.label) ?? null, acceptedOf.get(w.label) as StoredBaseline, w.path));
   for (const f of writes.failed) io.stderr(`not written ${f.label}: ${f.reason}\n`);
   const failed = writes.failed.length > 0 ? `, ${writes.failed.length} not written` : '';
   io.stdout(`\n${writes.written.length} accepted, ${plan.refused.length} refused, ${plan.unchanged.length} unchanged${failed}\n`);

@@ -16,6 +16,7 @@ import { evaluationBlocks, evaluationLine } from './evaluations.js';
 import { isPersona, itemsNoun, rateMoved, SECTION_ORDER, SECTION_WORDS, thousands, viewOf, type Item, type ItemView, type ReportModel, type SectionKey } from './model.js';
 import type { Profile } from './profile.js';
 import { latencyChartBlock } from './latency-chart.js';
+import { capitalized } from '../words.js';
 
 export interface SectionPlan {
   /** The first `levels.length` items are shown in full, at these levels. */
@@ -274,7 +275,7 @@ export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, 
   if (noReplies > 0) left.push(`the replies and diffs of ${thousands(noReplies)} ${fixturesWord(noReplies)}`);
   if (noDiffable > 0) left.push(`the replies of ${thousands(noDiffable)} ${fixturesWord(noDiffable)} too long to diff`);
   if (left.length > 0) size.push(`${list(left)} are left out`);
-  if (size.length > 0) sentences.push(`${list(size).replace(/^./, (c) => c.toUpperCase())}, to fit ${p.limitWords}.`);
+  if (size.length > 0) sentences.push(`${capitalized(list(size))}, to fit ${p.limitWords}.`);
   if (rewordedCapped !== null) sentences.push(rewordedCapped);
   sentences.push(`Everything is in ${fullReportWhere(ctx, p)}.`);
   return `> ✂️ ${sentences.join(' ')}`;
