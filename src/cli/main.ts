@@ -613,7 +613,21 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     const finished = record.fixtures.length + record.personas.length;
     io.stdout(`${files[0] as string} is the record of an interrupted run: only the ${finished === 1 ? 'item' : `${finished} items`} it finished could be accepted; the others keep their baselines (run agent-replay run again to replay them)\n`);
   }
+  const next = commitBaselinesStep(suiteDir, writes.written.length);
+  if (next !== null) io.stdout(`${next}\n`);
   return writes.failed.length > 0 ? EXIT.usage : EXIT.ok;
+}
+
+/**
+ * What comes after accept wrote baselines (docs/cli.md, "What each command does"): they are files in
+ * the working tree, and the check on a pull request reads the baselines of the commit it replays,
+ * so until they are committed it compares with none. `suiteDir` is the suite folder from the working
+ * directory; null when nothing was written.
+ */
+export function commitBaselinesStep(suiteDir: string, written: number): string | null {
+  if (written === 0) return null;
+  const folder = shellWord(suiteDir === '.' ? 'baselines' : `${suiteDir}/baselines`);
+  return `next: commit ${written === 1 ? 'it' : 'them'} (git add ${folder}): the check on a pull request compares with the baselines of the commit it replays`;
 }
 
 /**

@@ -6,6 +6,7 @@ import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serializeBaseline } from '../../src/suite/index.js';
+import { commitBaselinesStep } from '../../src/cli/main.js';
 import { agentConfig, cli, listTree, makeProject, readResults, scriptedAgent, serve, useCleanup } from './helpers.js';
 
 useCleanup();
@@ -73,6 +74,8 @@ describe('accept', () => {
       expect(r.stdout.split('\n').find((l) => l.startsWith(`refused   ${label}: `))?.endsWith(` · ${f?.file ?? ''}:${f?.line ?? 0}`)).toBe(true);
     }
     expect(r.stdout).toContain('3 accepted, 2 refused, 0 unchanged');
+    // What comes next: the baselines are files in the working tree until they are committed.
+    expect(r.stdout.endsWith('\nnext: commit them (git add .agent-replay/baselines): the check on a pull request compares with the baselines of the commit it replays\n')).toBe(true);
 
     // The accepted baselines are what the next run compares against.
     const next = await cli(['run', '--out', 'r2.json', '--fail-on', 'none'], cwd);
@@ -95,6 +98,7 @@ describe('accept', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('unchanged passing (already the baseline)');
     expect(again.stdout).toContain('0 accepted, 2 refused, 3 unchanged');
+    expect(again.stdout).not.toContain('next: commit'); // nothing written, nothing to commit
     const after = await Promise.all(['passing', 'failing', 'probe'].map((l) => readFile(join(baselinesDir(cwd), `${l}.json`), 'utf8')));
     expect(after).toEqual(before);
   });
@@ -142,6 +146,13 @@ describe('accept', () => {
     const empty = await cli(['accept', '--results', 'r.json', '--only', ','], none);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('--only needs at least one label or glob, e.g. --only refund-*,greeting');
+  });
+
+  it('says to commit what it wrote, with the folder as a shell word from the working directory', () => {
+    expect(commitBaselinesStep('.agent-replay', 1)).toBe('next: commit it (git add .agent-replay/baselines): the check on a pull request compares with the baselines of the commit it replays');
+    expect(commitBaselinesStep('my suite', 2)).toContain("git add 'my suite/baselines'");
+    expect(commitBaselinesStep('.', 2)).toContain('(git add baselines)');
+    expect(commitBaselinesStep('.agent-replay', 0)).toBeNull();
   });
 
   it('the record of an interrupted run: its finished items are accepted, and a line says the others were not in it', async () => {
