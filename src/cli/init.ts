@@ -38,7 +38,8 @@ const PINNED = { checkout: 'actions/checkout@v4', downloadArtifact: 'actions/dow
 
 export interface InitOptions {
   dir: string;
-  preset: string;
+  /** --preset as given; undefined when it was not: the preset of a config.yml already there, else native. */
+  preset?: string | undefined;
   workflows: string;
 }
 
@@ -661,17 +662,60 @@ function subfolderWarning(o: { dir: string }, cwd: string): string {
   );
 }
 
+/**
+ * The preset a config.yml already there replays with, as the config loader reads it (agent.preset,
+ * else native), or null when it cannot be read as a mapping (not YAML): init leaves it as it is, and
+ * its next steps, and the workflows it writes without --preset, are for that preset (docs/cli.md, "init").
+ */
+export function keptPreset(text: string): string | null {
+  const { src, data } = readYaml('config.yml', text);
+  if (src === null) return null;
+  if (data === null || data === undefined) return 'native'; // an empty file: every key is optional
+  if (typeof data !== 'object' || Array.isArray(data)) return null;
+  const agent = (data as { agent?: unknown }).agent;
+  if (agent === null || agent === undefined) return 'native';
+  if (typeof agent !== 'object' || Array.isArray(agent)) return null;
+  const preset = (agent as { preset?: unknown }).preset;
+  return preset === undefined || preset === null ? 'native' : typeof preset === 'string' ? preset : null;
+}
+
+/** keptPreset of the config.yml at `path`, or null when there is none or it cannot be read. */
+function keptPresetAt(path: string): string | null {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false })?.isFile() === true ? keptPreset(readFileSync(path, 'utf8')) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * --preset asked for one preset and the config.yml already there, left as it is, names another:
+ * runs speak the kept one's protocol, so it is said, with the two ways to the one asked for.
+ */
+export function keptPresetWarning(o: { dir: string }, asked: string, kept: string): string {
+  const config = `${slash(o.dir).replace(/\/+$/, '')}/config.yml`;
+  const dir = slash(o.dir) === DEFAULT_SUITE_DIR ? '' : ` --dir ${shellWord(slash(o.dir))}`;
+  return (
+    `warning: ${config} was already there and is left as it is: its agent.preset is ${terminalLine(clip(kept, 80))}, not ${asked}, so runs speak ${terminalLine(clip(kept, 80))}'s protocol; the next steps above are for ${asked}.\n` +
+    `  fix: set preset: ${asked} under agent: in ${config}, with the settings ${asked} takes (${docsUrl('presets.md', 'Presets')}), or move ${config} aside and run init again: npx agent-replay init${dir} --preset ${asked}\n`
+  );
+}
+
 export async function runInit(given: InitOptions, io: CliIO): Promise<number> {
   // The templates are checked by the config loader (offeredPresets), which places a problem with
   // the `yaml` package: imported here, before that synchronous check (suite/yaml/package.ts).
   await loadYamlPackage();
-  const preset = checkPreset(given.preset);
+  const asked = given.preset === undefined ? null : checkPreset(given.preset);
   // A folder given with backslashes (typed on Windows: bots\shop) is written with slashes, as the
   // workflows read it on GitHub's runner; the commands init prints then name the folder it wrote,
   // which a shell on macOS or Linux would not find by its backslashes (docs/cli.md, "init").
   const o = { ...given, dir: slash(given.dir), workflows: slash(given.workflows) };
   checkInside(io.cwd, 'dir', o.dir);
   checkInside(io.cwd, 'workflows', o.workflows);
+  // A config.yml already there is left as it is: without --preset, what init writes and says is for
+  // the preset it names (a second init in an openai-chat suite does not say native's path and secret).
+  const kept = keptPresetAt(join(io.cwd, o.dir, 'config.yml'));
+  const preset: InitPreset = asked ?? (kept !== null && (offeredPresets() as readonly string[]).includes(kept) ? (kept as InitPreset) : 'native');
   const written: string[] = [];
   const skipped: string[] = [];
   const failed: string[] = [];
@@ -710,6 +754,7 @@ export async function runInit(given: InitOptions, io: CliIO): Promise<number> {
   io.stdout(`\n${written.length} created, ${skipped.length} skipped (init never overwrites a file).\n`);
   const { others, unread } = workflowsOfOtherSuites(io.cwd, o, skipped);
   io.stdout(nextSteps({ ...o, preset }, written, others, unread));
+  if (asked !== null && kept !== null && kept !== asked) io.stderr(`\n${keptPresetWarning(o, asked, kept)}`);
   const warning = subfolderWarning(o, io.cwd);
   if (warning !== '') io.stderr(`\n${warning}`);
   return EXIT.ok;

@@ -158,7 +158,7 @@ async function dispatch(command: CommandName, values: Values, positionals: reado
         io,
       );
     case 'init':
-      return runInit({ dir: values.dir ?? '.agent-replay', preset: values.preset ?? 'native', workflows: values.workflows ?? '.github/workflows' }, io);
+      return runInit({ dir: values.dir ?? '.agent-replay', preset: values.preset, workflows: values.workflows ?? '.github/workflows' }, io);
     case 'demo':
       return runDemo({ out: values.out ?? null }, io);
   }

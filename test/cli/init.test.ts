@@ -12,7 +12,7 @@ import { parse } from 'yaml';
 import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
 import { cli, makeProject, readResults, scriptedAgent, serve, useCleanup } from './helpers.js';
 import { RESULTS_GITIGNORE } from '../../src/cli/results-dir.js';
-import { ACTION_USES, INIT_COST, INIT_TEMPLATES, offeredPresets } from '../../src/cli/init.js';
+import { ACTION_USES, INIT_COST, INIT_TEMPLATES, keptPreset, offeredPresets } from '../../src/cli/init.js';
 import { AGENT_PRESETS } from '../../src/suite/index.js';
 import { resolveConfigFile } from '../../src/suite/config-file.js';
 import { readYaml } from '../../src/suite/yaml/index.js';
@@ -260,6 +260,36 @@ describe('agent-replay init', () => {
     expect(again.stdout).toContain('0 created, 5 skipped');
     expect(await Promise.all(ALL.map((f) => readFile(join(cwd, f), 'utf8')))).toEqual(before);
     expect(await readFile(join(cwd, '.agent-replay/config.yml'), 'utf8')).toBe(edited);
+    // The config.yml kept names no preset (native): --preset openai-chat is said not to be what runs.
+    expect(again.stderr).toBe(
+      `\nwarning: .agent-replay/config.yml was already there and is left as it is: its agent.preset is native, not openai-chat, so runs speak native's protocol; the next steps above are for openai-chat.\n` +
+        `  fix: set preset: openai-chat under agent: in .agent-replay/config.yml, with the settings openai-chat takes (https://github.com/agent-replay/agent-replay/blob/v${TOOL.version}/docs/presets.md#presets), or move .agent-replay/config.yml aside and run init again: npx agent-replay init --preset openai-chat\n`,
+    );
+  });
+
+  it("run again without --preset, its next steps and the workflows it writes are for the preset of the config.yml already there, not native's", async () => {
+    const cwd = await emptyProject();
+    await initIn(cwd, ['--preset', 'openai-chat']);
+    const again = await initIn(cwd);
+    expect(again.stderr).toBe('');
+    expect(again.stdout).toContain('(e.g. /v1/chat/completions)');
+    expect(again.stdout).toContain("OPENAI_API_KEY for the agent's Authorization header");
+    expect(again.stdout).toContain('npx agent-replay run --dir .agent-replay --agent-url http://localhost:3000/v1/chat/completions');
+    expect(again.stdout).not.toContain('/api/chat');
+    await rm(join(cwd, '.github/workflows/agent-replay.yml'));
+    await initIn(cwd);
+    expect(await readFile(join(cwd, '.github/workflows/agent-replay.yml'), 'utf8')).toContain('agent-path: /v1/chat/completions');
+  });
+
+  it('reads the preset of a config.yml already there as the config loader does: agent.preset, else native; null when it is not a mapping', () => {
+    expect(keptPreset('agent:\n  preset: anthropic-messages\n')).toBe('anthropic-messages');
+    expect(keptPreset('agent: { preset: "langgraph" }\n')).toBe('langgraph');
+    expect(keptPreset('agent:\n  url: http://localhost:3000/api/chat\n')).toBe('native');
+    expect(keptPreset('cost: { capUsd: 1 }\n')).toBe('native');
+    expect(keptPreset('')).toBe('native');
+    expect(keptPreset('agent: [1\n')).toBeNull();
+    expect(keptPreset('- a\n')).toBeNull();
+    expect(keptPreset('agent:\n  preset: 3\n')).toBeNull();
   });
 
   it('a check workflow already there is not said to be one to edit: the next steps say it was left as it is', async () => {
