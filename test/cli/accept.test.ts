@@ -6,7 +6,7 @@ import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serializeBaseline } from '../../src/suite/index.js';
-import { commitBaselinesStep } from '../../src/cli/main.js';
+import { acceptRunStep, commitBaselinesStep } from '../../src/cli/main.js';
 import { agentConfig, cli, listTree, makeProject, readResults, scriptedAgent, serve, useCleanup } from './helpers.js';
 
 useCleanup();
@@ -33,6 +33,8 @@ async function recordedProject(): Promise<string> {
   });
   const r = await cli(['run', '--out', 'r.json', '--commit', COMMIT, '--fail-on', 'none'], cwd);
   expect(r.code).toBe(0);
+  // What comes next: the pass and fail replies (not the not evaluated or errored ones), from the file --out named.
+  expect(r.stdout.endsWith('\nnext: to accept the 3 new or changed pass/fail results as baselines: npx agent-replay accept --results r.json\n')).toBe(true);
   return cwd;
 }
 
@@ -80,6 +82,7 @@ describe('accept', () => {
     // The accepted baselines are what the next run compares against.
     const next = await cli(['run', '--out', 'r2.json', '--fail-on', 'none'], cwd);
     expect(next.code).toBe(0);
+    expect(next.stdout).not.toContain('next: to accept'); // every pass and fail is its baseline's
     const drift = (await readResults(join(cwd, 'r2.json'))).fixtures.map((f) => [f.label, f.drift?.verdict ?? null]);
     expect(drift).toEqual([
       ['passing', 'still_passing'],
@@ -153,6 +156,12 @@ describe('accept', () => {
     expect(commitBaselinesStep('my suite', 2)).toContain("git add 'my suite/baselines'");
     expect(commitBaselinesStep('.', 2)).toContain('(git add baselines)');
     expect(commitBaselinesStep('.agent-replay', 0)).toBeNull();
+  });
+
+  it("after a run, says the command that accepts its new or changed pass/fail results, with the run's folder and file", () => {
+    expect(acceptRunStep(1, '.agent-replay', undefined)).toBe('next: to accept the new or changed pass/fail result as a baseline: npx agent-replay accept');
+    expect(acceptRunStep(1200, 'bots/my suite', 'out/r.json')).toBe("next: to accept the 1,200 new or changed pass/fail results as baselines: npx agent-replay accept --dir 'bots/my suite' --results out/r.json");
+    expect(acceptRunStep(0, '.agent-replay', undefined)).toBeNull();
   });
 
   it('the record of an interrupted run: its finished items are accepted, and a line says the others were not in it', async () => {

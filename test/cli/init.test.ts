@@ -153,6 +153,8 @@ describe('agent-replay init', () => {
     expect(run.stderr).not.toContain('not run');
     expect(run.stdout).toContain(`results: ${join(cwd, '.agent-replay/results/results.json')}`);
     expect((await readResults(join(cwd, '.agent-replay/results/results.json'))).fixtures).toHaveLength(20);
+    // The next step is said, in the report's words: accept, then commit what accept wrote.
+    expect(run.stdout.endsWith('\nnext: to accept the 20 new or changed pass/fail results as baselines: npx agent-replay accept\n')).toBe(true);
     expect(git('status', '--porcelain', '--untracked-files=all')).toBe('');
     // The results folder ignores itself; a file already there is left alone.
     expect(await readFile(join(cwd, '.agent-replay/results/.gitignore'), 'utf8')).toBe(RESULTS_GITIGNORE);
@@ -160,6 +162,7 @@ describe('agent-replay init', () => {
     const accept = await cli(['accept'], cwd);
     expect(accept.code, accept.stderr).toBe(0);
     expect(accept.stdout).toContain('20 accepted');
+    expect(accept.stdout).toContain('\nnext: commit them (git add .agent-replay/baselines): ');
   });
 
   it('a results folder whose .gitignore was deleted, as the file says, to commit the results: the next run does not write it again', async () => {
