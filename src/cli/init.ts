@@ -536,6 +536,37 @@ function workflowsOfOtherSuites(cwd: string, o: { dir: string; workflows: string
 }
 
 /**
+ * The name GitHub gives the check workflow already there (its `name:`, else its path) when it is not
+ * agent-replay, the name by which the accept and report workflows init writes find the check
+ * (comment-key, workflows:); null when it is agent-replay, or the file cannot be read as YAML, or its
+ * name is not text.
+ */
+export function keptCheckName(text: string, path: string): string | null {
+  const read = workflowData(text);
+  if (read === undefined || read.data === null || typeof read.data !== 'object' || Array.isArray(read.data)) return null;
+  const name = (read.data as { name?: unknown }).name;
+  const named = name === undefined || name === null ? path : typeof name === 'string' && name.trim() !== '' ? name : null;
+  return named === null || named === 'agent-replay' ? null : named;
+}
+
+/**
+ * A check workflow already there under another name, beside an accept or report workflow init wrote
+ * this time: those find the check by the name agent-replay, so it is said, with the fix (docs/cli.md, "init").
+ */
+export function checkNameWarning(check: string, name: string, written: { accept: string | null; report: string | null }): string {
+  const shown = JSON.stringify(terminalLine(clip(name, 80)));
+  const parts = [
+    ...(written.accept === null ? [] : [`${written.accept} (comment-key: agent-replay) finds no comment of it`]),
+    ...(written.report === null ? [] : [`${written.report} (workflows: [agent-replay]) never runs after it`]),
+  ];
+  const keys = [...(written.accept === null ? [] : ['comment-key']), ...(written.report === null ? [] : ['workflows'])].join(' and ');
+  return (
+    `warning: ${check} was already there and is named ${shown}, not agent-replay: ${parts.join(', and ')}.\n` +
+    `  fix: if it is the check, set name: agent-replay in it; else set ${keys} to ${shown} in the ${parts.length === 1 ? 'file' : 'files'} init wrote\n`
+  );
+}
+
+/**
  * The steps a second suite adds to the workflows of the first, as docs/action.md's recipe has them
  * ("Two suites in one repository"), indented as in the workflows init writes: the check's step and
  * the accept step with the suite's `dir`, each after the steps there (`!cancelled()`: also when the
@@ -701,6 +732,22 @@ export function keptPresetWarning(o: { dir: string }, asked: string, kept: strin
   );
 }
 
+/** checkNameWarning for the check workflow init skipped, when it wrote the accept or report workflow beside it; else null. */
+function keptCheckNameAt(cwd: string, workflows: string, skipped: readonly string[], written: readonly string[]): string | null {
+  const wf = slash(workflows).replace(/\/+$/, '') || '.';
+  const check = `${wf}/${WORKFLOW_FILES.check}`;
+  const accept = `${wf}/${WORKFLOW_FILES.accept}`;
+  const report = `${wf}/${WORKFLOW_FILES.report}`;
+  if (!skipped.includes(check) || (!written.includes(accept) && !written.includes(report))) return null;
+  let name: string | null;
+  try {
+    name = lstatSync(join(cwd, check)).isFile() ? keptCheckName(readFileSync(join(cwd, check), 'utf8'), check) : null;
+  } catch {
+    return null; // unreadable: nothing is said of it
+  }
+  return name === null ? null : checkNameWarning(check, name, { accept: written.includes(accept) ? accept : null, report: written.includes(report) ? report : null });
+}
+
 export async function runInit(given: InitOptions, io: CliIO): Promise<number> {
   // The templates are checked by the config loader (offeredPresets), which places a problem with
   // the `yaml` package: imported here, before that synchronous check (suite/yaml/package.ts).
@@ -755,6 +802,8 @@ export async function runInit(given: InitOptions, io: CliIO): Promise<number> {
   const { others, unread } = workflowsOfOtherSuites(io.cwd, o, skipped);
   io.stdout(nextSteps({ ...o, preset }, written, others, unread));
   if (asked !== null && kept !== null && kept !== asked) io.stderr(`\n${keptPresetWarning(o, asked, kept)}`);
+  const renamed = keptCheckNameAt(io.cwd, o.workflows, skipped, written);
+  if (renamed !== null) io.stderr(`\n${renamed}`);
   const warning = subfolderWarning(o, io.cwd);
   if (warning !== '') io.stderr(`\n${warning}`);
   return EXIT.ok;

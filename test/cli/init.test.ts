@@ -12,7 +12,7 @@ import { parse } from 'yaml';
 import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
 import { cli, makeProject, readResults, scriptedAgent, serve, useCleanup } from './helpers.js';
 import { RESULTS_GITIGNORE } from '../../src/cli/results-dir.js';
-import { ACTION_USES, INIT_COST, INIT_TEMPLATES, keptPreset, offeredPresets } from '../../src/cli/init.js';
+import { ACTION_USES, checkNameWarning, INIT_COST, INIT_TEMPLATES, keptCheckName, keptPreset, offeredPresets } from '../../src/cli/init.js';
 import { AGENT_PRESETS } from '../../src/suite/index.js';
 import { resolveConfigFile } from '../../src/suite/config-file.js';
 import { readYaml } from '../../src/suite/yaml/index.js';
@@ -284,6 +284,18 @@ describe('agent-replay init', () => {
     expect(await readFile(join(cwd, '.github/workflows/agent-replay.yml'), 'utf8')).toContain('agent-path: /v1/chat/completions');
   });
 
+  it("reads the name GitHub gives a check workflow already there: its name:, else its path; none when it is agent-replay or cannot be read", () => {
+    const path = '.github/workflows/agent-replay.yml';
+    expect(keptCheckName('name: mine\non: push\n', path)).toBe('mine');
+    expect(keptCheckName('on: push\n', path)).toBe(path);
+    expect(keptCheckName('name: agent-replay\non: push\n', path)).toBeNull();
+    expect(keptCheckName("name: 'agent-replay'\n", path)).toBeNull();
+    expect(keptCheckName('name: [oops\n', path)).toBeNull();
+    expect(checkNameWarning(path, 'mine', { accept: null, report: '.github/workflows/agent-replay-report.yml' })).toContain(
+      'not agent-replay: .github/workflows/agent-replay-report.yml (workflows: [agent-replay]) never runs after it.\n  fix: if it is the check, set name: agent-replay in it; else set workflows to "mine" in the file init wrote\n',
+    );
+  });
+
   it('reads the preset of a config.yml already there as the config loader does: agent.preset, else native; null when it is not a mapping', () => {
     expect(keptPreset('agent:\n  preset: anthropic-messages\n')).toBe('anthropic-messages');
     expect(keptPreset('agent: { preset: "langgraph" }\n')).toBe('langgraph');
@@ -305,6 +317,11 @@ describe('agent-replay init', () => {
     expect(run.stdout).toContain("1. .github/workflows/agent-replay.yml was already there and is left as it is: check that it runs agent-replay with agent-path set to your agent's path on the preview (e.g. /api/chat).");
     expect(run.stdout).not.toContain('set agent-path to');
     expect(await readFile(join(cwd, '.github/workflows/agent-replay.yml'), 'utf8')).toBe('name: mine\n');
+    // The accept and report workflows written beside it find the check by the name agent-replay: said, with the fix.
+    expect(run.stderr).toBe(
+      '\nwarning: .github/workflows/agent-replay.yml was already there and is named "mine", not agent-replay: .github/workflows/agent-replay-accept.yml (comment-key: agent-replay) finds no comment of it, and .github/workflows/agent-replay-report.yml (workflows: [agent-replay]) never runs after it.\n' +
+        '  fix: if it is the check, set name: agent-replay in it; else set comment-key and workflows to "mine" in the files init wrote\n',
+    );
     // Written this time: the step to edit it, as before.
     await rm(join(cwd, '.github/workflows/agent-replay.yml'));
     const again = await initIn(cwd);
