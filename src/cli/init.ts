@@ -635,6 +635,17 @@ function unreadWorkflows(o: { dir: string; workflows: string }, unread: Readonly
   );
 }
 
+/**
+ * Where the agent's key goes once its secret is added: the commented lines init wrote, or, in a file
+ * that was already there (not init's, which may not have them), the input or key to set.
+ */
+function headers(o: { dir: string; preset: InitPreset }, written: readonly string[], check: string): string {
+  const config = `${slash(o.dir).replace(/\/+$/, '')}/config.yml`;
+  const workflow = written.includes(check) ? 'uncomment\n     agent-headers / judge-api-key in the workflow' : `set the agent-replay step's\n     agent-headers / judge-api-key inputs in ${check}`;
+  const local = written.includes(config) ? `the header in ${config}` : `the ${TEMPLATES[o.preset].key.header} header under agent.headers in ${config}`;
+  return `${workflow}, and ${local} to run it locally`;
+}
+
 function nextSteps(o: { dir: string; workflows: string; preset: InitPreset }, written: readonly string[], others: ReadonlySet<WorkflowRole> = new Set(), unread: ReadonlyMap<WorkflowRole, string> = new Map()): string {
   const check = `${slash(o.workflows).replace(/\/+$/, '')}/agent-replay.yml`;
   // The commands are pasted into a shell: a folder with a space or a quote is one quoted word.
@@ -652,8 +663,7 @@ Next:
   1. ${first}
 ${add.length > 0 ? `${add.join('\n')}\n` : ''}     No preview host? Trigger it on pull_request and pass agent-url instead: ${docsUrl('action.md', 'Check: replay on every pull request')}
   2. Add the secrets the agent or the judge need (Settings > Secrets and variables > Actions):
-     ${TEMPLATES[o.preset].key.secret} for the agent's ${TEMPLATES[o.preset].key.header} header, JUDGE_API_KEY for a judge; then uncomment
-     agent-headers / judge-api-key in the workflow, and the header in ${slash(o.dir)}/config.yml to run it locally.
+     ${TEMPLATES[o.preset].key.secret} for the agent's ${TEMPLATES[o.preset].key.header} header, JUDGE_API_KEY for a judge; then ${headers(o, written, check)}.
   3. Check the suite:          npx agent-replay validate --dir ${dir}
      Try it on your machine:   npx agent-replay run --dir ${dir} --agent-url ${TEMPLATES[o.preset].exampleUrl}
      Probe one message:        npx agent-replay probe "Hello!" --dir ${dir} --agent-url ${TEMPLATES[o.preset].exampleUrl}

@@ -263,6 +263,9 @@ describe('agent-replay init', () => {
     expect(again.stdout).toContain('0 created, 5 skipped');
     expect(await Promise.all(ALL.map((f) => readFile(join(cwd, f), 'utf8')))).toEqual(before);
     expect(await readFile(join(cwd, '.agent-replay/config.yml'), 'utf8')).toBe(edited);
+    // The kept config.yml has no commented header to uncomment: the key to set is named.
+    expect(again.stdout).toContain('and the Authorization header under agent.headers in .agent-replay/config.yml to run it locally.\n');
+    expect(again.stdout).not.toContain('uncomment');
     // The config.yml kept names no preset (native): --preset openai-chat is said not to be what runs.
     expect(again.stderr).toBe(
       `\nwarning: .agent-replay/config.yml was already there and is left as it is: its agent.preset is native, not openai-chat, so runs speak native's protocol; the next steps above are for openai-chat.\n` +
@@ -316,6 +319,10 @@ describe('agent-replay init', () => {
     expect(run.stdout).toContain('skipped  .github/workflows/agent-replay.yml (it exists; left as it is)');
     expect(run.stdout).toContain("1. .github/workflows/agent-replay.yml was already there and is left as it is: check that it runs agent-replay with agent-path set to your agent's path on the preview (e.g. /api/chat).");
     expect(run.stdout).not.toContain('set agent-path to');
+    // Its secrets go in inputs it may not have commented out: set, not uncommented; config.yml is init's.
+    expect(run.stdout).toContain(
+      "then set the agent-replay step's\n     agent-headers / judge-api-key inputs in .github/workflows/agent-replay.yml, and the header in .agent-replay/config.yml to run it locally.\n",
+    );
     expect(await readFile(join(cwd, '.github/workflows/agent-replay.yml'), 'utf8')).toBe('name: mine\n');
     // The accept and report workflows written beside it find the check by the name agent-replay: said, with the fix.
     expect(run.stderr).toBe(
