@@ -158,7 +158,7 @@ async function dispatch(command: CommandName, values: Values, positionals: reado
         io,
       );
     case 'init':
-      return runInit({ dir: values.dir ?? '.agent-replay', preset: values.preset ?? 'native', workflows: values.workflows ?? '.github/workflows' }, io);
+      return runInit({ dir: values.dir ?? '.agent-replay', preset: values.preset, workflows: values.workflows ?? '.github/workflows' }, io);
     case 'demo':
       return runDemo({ out: values.out ?? null }, io);
   }
@@ -339,6 +339,9 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
     if (record.interrupted) return interruptedExit(record, result.suite, io);
     // The results are in the summary and the temporary file the error named, but not where asked.
     if (!written) return EXIT.usage;
+    // What comes next, in the report's words: the new or changed results a review would accept.
+    const next = acceptRunStep((await import('../report/markdown.js')).newResultsToAccept(record), dir, values.out);
+    if (next !== null) io.stdout(`\n${next}\n`);
   }
   return exitFor(result, io, dir);
 }
@@ -593,7 +596,33 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     const finished = record.fixtures.length + record.personas.length;
     io.stdout(`${files[0] as string} is the record of an interrupted run: only the ${finished === 1 ? 'item' : `${finished} items`} it finished could be accepted; the others keep their baselines (run agent-replay run again to replay them)\n`);
   }
+  const next = commitBaselinesStep(suiteDir, writes.written.length);
+  if (next !== null) io.stdout(`${next}\n`);
   return writes.failed.length > 0 ? EXIT.usage : EXIT.ok;
+}
+
+/**
+ * What comes after a run with new or changed pass/fail results (docs/cli.md, "What each command
+ * does"): the command that accepts them as baselines, as the report's "To accept" line says it
+ * (report/blocks.ts), with the suite folder and results file the run used; null when there are none.
+ */
+export function acceptRunStep(results: number, dir: string, out: string | undefined): string | null {
+  if (results === 0) return null;
+  const what = results === 1 ? 'the new or changed pass/fail result as a baseline' : `the ${results.toLocaleString('en-US')} new or changed pass/fail results as baselines`;
+  const flags = `${dir === '.agent-replay' ? '' : ` --dir ${shellWord(dir)}`}${out === undefined ? '' : ` --results ${shellWord(out)}`}`;
+  return `next: to accept ${what}: npx agent-replay accept${flags}`;
+}
+
+/**
+ * What comes after accept wrote baselines (docs/cli.md, "What each command does"): they are files in
+ * the working tree, and the check on a pull request reads the baselines of the commit it replays,
+ * so until they are committed it compares with none. `suiteDir` is the suite folder from the working
+ * directory; null when nothing was written.
+ */
+export function commitBaselinesStep(suiteDir: string, written: number): string | null {
+  if (written === 0) return null;
+  const folder = shellWord(suiteDir === '.' ? 'baselines' : `${suiteDir}/baselines`);
+  return `next: commit ${written === 1 ? 'it' : 'them'} (git add ${folder}): the check on a pull request compares with the baselines of the commit it replays`;
 }
 
 /**

@@ -318,10 +318,20 @@ export function evaluationsOf(run: RunRecord, ctx: ReportContext, p: Profile): E
 }
 
 /** In Changed with the same verdict, pass rate, reply and route as its baseline: only slower. */
-function onlySlower(item: Item, model: ReportModel): boolean {
+export function onlySlower(item: Item, model: ReportModel): boolean {
   const view = viewOf(model, item);
   const d = item.errored ? null : item.drift;
   return view.section === 'changed' && d?.verdict !== 'newly_passing' && !rateMoved(item) && view.changes.length > 0 && view.changes.every((c) => c.dimension === 'slower');
+}
+
+/**
+ * The items whose new or changed pass/fail result accept would store: acceptable, and neither
+ * reworded nor unchanged (those need no acceptance). The "To accept" line counts them (blocks.ts),
+ * as does the terminal's next step after a run (docs/cli.md).
+ */
+export function resultsToAccept(model: ReportModel, acceptable: ReadonlyMap<Item, unknown>): Item[] {
+  const skip = new Set<Item>([...model.sections.reworded, ...model.sections.unchanged]);
+  return [...acceptable.keys()].filter((f) => !skip.has(f));
 }
 
 export function assemble(doc: Doc, plan: Plan): string {
@@ -362,7 +372,7 @@ export function assemble(doc: Doc, plan: Plan): string {
   // new or changed pass/fail result: said apart, by name, since the comment shows no unchanged item.
   const unchanged = new Set(model.sections.unchanged);
   const needed = (f: Item): boolean => doc.acceptable.has(f) && !reworded.has(f) && !unchanged.has(f);
-  const acceptable = [...doc.acceptable.keys()].filter(needed);
+  const acceptable = resultsToAccept(model, doc.acceptable);
   const cta: CallToAction = {
     acceptable: acceptable.length,
     // Changed only by being slower: accepting stores its latency, not a new pass/fail result (docs/latency.md).
