@@ -4,6 +4,7 @@
 import type { PathSegment, Position, SourceFile } from './yaml/source.js';
 import type * as z from 'zod';
 import { citingCut, docsUrl } from '../version.js';
+import { splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './yaml/split-number.js';
 
 export interface ConfigIssue {
   /** Path relative to cwd, forward slashes (or a pseudo-source such as `command-line options`). */
@@ -842,6 +843,31 @@ function emptyValueFix(ctx: TranslateContext, full: readonly PathSegment[], rel:
   return `write the value after ${quote(`${last}:`)} on line ${String(pos.line)}${isRequired(ctx.schema, rel) ? '' : ', or remove that line'}`;
 }
 
+/**
+ * The issue for a key of digits that is the rest of a number split by a comma inside `{ }`
+ * (`cost: { capUsd: 1,000 }`, split-number.ts), at the number; 'said' when the YAML syntax check
+ * said it; null when the line shows none.
+ */
+function splitNumberIssue(
+  ctx: TranslateContext,
+  rel: readonly PathSegment[],
+  shown: readonly PathSegment[],
+  pos: Position,
+  at: (pos: Position, message: string, fix: string) => ConfigIssue,
+): ConfigIssue | 'said' | null {
+  const split = splitNumberAt(lineOf(ctx.src, pos.line), pos.column);
+  const parent = valueAt(ctx.data, rel);
+  if (split === null || parent === null || typeof parent !== 'object' || typeof (parent as Record<string, unknown>)[split.key] !== 'number') return null;
+  // `1,000,000`: 0 twice, a key written twice, which the YAML syntax check has said as this slip.
+  if (splitWritesKeyTwice(split)) return 'said';
+  const path = [...rel, split.key];
+  // The number meant, when the setting does not take it: what it takes, so that the fix is not the next error.
+  const takes = split.meant === null || schemasAt(ctx.schema, path).some((sch) => sch.safeParse(Number(split.meant)).success && withinCheckedRange(sch, Number(split.meant)));
+  const words = takes ? null : (numberRange(ctx, path)?.words ?? null);
+  const { message, fix } = splitNumberWords(split, pos.line, words === null ? null : { name: formatPath([...shown, split.key]), words });
+  return at({ line: pos.line, column: split.column }, message, fix);
+}
+
 function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegment[]): ConfigIssue[] {
   const full = [...ctx.base, ...rel];
   // With a prefix (`fixture "x": `) paths are relative to the item; otherwise to the file.
@@ -862,10 +888,21 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       const allowed = allowedKeysAt(ctx.schema, rel);
       const where = formatPath(shown) === '' ? (ctx.prefix ? '' : 'at the top level') : `in ${formatPath(shown)}`;
       const candidates = rel.length === 0 && ctx.suggestAlso ? [...allowed, ...ctx.suggestAlso] : allowed;
+      /** The numbers split by a comma already said (their columns), one issue for all their keys. */
+      const splits = new Set<string>();
       return (issue.keys ?? []).flatMap((key) => {
         const hint = meantKey(key, candidates);
         const pos = ctx.src.keyAt(full, key) ?? ctx.src.valueAt(full);
         const parent = valueAt(ctx.data, rel);
+        // `{ capUsd: 1,000 }`: the digits after the comma read as a key (000, read as 0).
+        const split = /^\d+$/.test(key) ? splitNumberIssue(ctx, rel, shown, pos, at) : null;
+        if (split === 'said') return [];
+        if (split !== null) {
+          const seen = `${String(split.line)}:${String(split.column)}`;
+          if (splits.has(seen)) return [];
+          splits.add(seen);
+          return [split];
+        }
         const missing = hint !== null && allowed.includes(hint) && parent !== null && typeof parent === 'object' && !(hint in parent) && isRequired(ctx.schema, [...rel, hint]);
         // Renaming onto a key the mapping already has would write it twice.
         const given = hint !== null && parent !== null && typeof parent === 'object' && hint in parent ? ctx.src.keyAt(full, hint) : null;
