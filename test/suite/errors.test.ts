@@ -1054,7 +1054,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`)).toEqual([
       `${B}/after.json:9:1: invalid JSON: Unexpected non-whitespace character after JSON`,
       `${B}/bare.json:5:14: invalid JSON: Unexpected token 'p'`,
-      `${B}/broken.json:3:21: invalid JSON: Bad control character in string literal`,
+      `${B}/broken.json:3:12: invalid JSON: the string opened here goes on past its line: a line break inside a string is written \\n in JSON`,
       `${B}/comma.json:6:3: invalid JSON: Expected ',' or '}' after property value`,
       `${B}/cut.json:3:11: invalid JSON: the file ends here, with a string, list or object not closed (cut short, or a closing quote or bracket left out)`,
     ]);
@@ -1070,15 +1070,40 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       // Cut inside a string, then a CRLF: the parser says "Bad control character in string literal".
       [`${B}/crlf.json`]: '\uFEFF{\r\n  "label": "crlf",\r\n  "reply": "Refunds\r\n',
       [`${B}/empty.json`]: '\n',
-      // A quote left out in the middle is no file cut short: the parser's words, at the line break in the string.
+      // A quote left out in the middle is no file cut short: said at the string it leaves open (below).
       [`${B}/open.json`]: '{\n  "label": "open",\n  "reply": "r,\n  "verdict": "pass"\n}\n',
     });
     expect(r.errors.map(formatIssue)).toEqual([
       `${B}/comma.json:3:16: invalid JSON: the file ends here, with a string, list or object not closed (cut short, or a closing quote or bracket left out)\n  fix: complete it by hand; ${keep(`${B}/comma.json`)}`,
       `${B}/crlf.json:3:20: invalid JSON: the file ends here, with a string, list or object not closed (cut short, or a closing quote or bracket left out)\n  fix: complete it by hand; ${keep(`${B}/crlf.json`)}`,
       `${B}/empty.json:1:1: invalid JSON: the file is empty\n  fix: an empty file holds no baseline: delete it and accept "empty" again; ${keep(`${B}/empty.json`)}`,
-      `${B}/open.json:3:15: invalid JSON: Bad control character in string literal\n  fix: fix it by hand; ${keep(`${B}/open.json`)}`,
+      `${B}/open.json:3:12: invalid JSON: the string opened here is not closed on its line (its closing " left out)\n  fix: close it with ", so that line 3 reads\n    "reply": "r",\n  ${keep(`${B}/open.json`)}`,
       `${B}/quote.json:3:28: invalid JSON: the file ends here, with a string, list or object not closed (cut short, or a closing quote or bracket left out)\n  fix: complete it by hand; ${keep(`${B}/quote.json`)}`,
+    ]);
+  });
+
+  it('a string left open on its line (a quote left out, a line break or a tab typed in it) is said at its quote with the line as it should read, not as "Bad control character in string literal"', async () => {
+    const keep = (file: string): string => `committed before the edit? \`git checkout -- ${file}\` brings back the committed version`;
+    const lines = (label: string, reply: string, commit = 'null', eol = '\n'): string =>
+      ['{', `  "label": "${label}",`, `  "reply": ${reply},`, '  "route": null,', '  "verdict": "pass",', '  "acceptedAt": "2026-01-01T00:00:00Z",', `  "commit": ${commit}`, '}', ''].join(eol);
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n' + ['open', 'last', 'crlf', 'broken', 'tab'].map((l) => `  - { label: ${l}, message: x }\n`).join(''),
+      // The closing quote left out before the comma: the next line starts another key.
+      [`${B}/open.json`]: lines('open', '"Refunds, returns'),
+      // ... on the last entry: the next line closes the object.
+      [`${B}/last.json`]: lines('last', '"r"', '"abc'),
+      [`${B}/crlf.json`]: lines('crlf', '"r', 'null', '\r\n'),
+      // A reply edited over three lines: it closes on the third.
+      [`${B}/broken.json`]: lines('broken', '"line one\nline two\nthree"'),
+      [`${B}/tab.json`]: lines('tab', '"a\tb"'),
+    });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${B}/broken.json:3:12: invalid JSON: the string opened here goes on past its line: a line break inside a string is written \\n in JSON\n` +
+        `  fix: join lines 3 to 5 into one, with \\n for each line break, so that line 3 reads\n    "reply": "line one\\nline two\\nthree",\n  ${keep(`${B}/broken.json`)}`,
+      `${B}/crlf.json:3:12: invalid JSON: the string opened here is not closed on its line (its closing " left out)\n  fix: close it with ", so that line 3 reads\n    "reply": "r",\n  ${keep(`${B}/crlf.json`)}`,
+      `${B}/last.json:7:13: invalid JSON: the string opened here is not closed on its line (its closing " left out)\n  fix: close it with ", so that line 7 reads\n    "commit": "abc"\n  ${keep(`${B}/last.json`)}`,
+      `${B}/open.json:3:12: invalid JSON: the string opened here is not closed on its line (its closing " left out)\n  fix: close it with ", so that line 3 reads\n    "reply": "Refunds, returns",\n  ${keep(`${B}/open.json`)}`,
+      `${B}/tab.json:3:14: invalid JSON: a tab inside a string, which JSON writes as \\t\n  fix: write it as \\t, so that line 3 reads\n    "reply": "a\\tb",\n  ${keep(`${B}/tab.json`)}`,
     ]);
   });
 
