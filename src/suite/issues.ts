@@ -322,7 +322,9 @@ function listOfOneFix(ctx: TranslateContext, full: readonly PathSegment[], rel: 
   if (value === null || value === undefined || Array.isArray(value)) return null;
   // A judge panel has 3 or 5 members (docs/judges.md, "Panels"): a list of one is no fix.
   if (rel[rel.length - 1] === 'panel') return panelFix(ctx, full, rel, value);
-  const itemKey = takesAsItem(ctx.schema, rel, value) ? null : keyOfItem(ctx.schema, rel, value);
+  // `reply: { contians: refund }`: a mapping a list would take as its item once its misspelt keys are renamed.
+  const keys = takesAsItem(ctx.schema, rel, value) ? null : itemKeys(ctx.schema, rel, value);
+  const itemKey = takesAsItem(ctx.schema, rel, value) || keys !== null ? null : keyOfItem(ctx.schema, rel, value);
   if (itemKey === undefined) return null;
   const pos = ctx.src.valueAt(full);
   const line = lineOf(ctx.src, pos.line);
@@ -333,6 +335,7 @@ function listOfOneFix(ctx: TranslateContext, full: readonly PathSegment[], rel: 
   // On the key's line, the whole value: a scalar, or a flow mapping closed on that line.
   const inFlow = /[[{]/.test(line.slice(0, start));
   const oneLine = key !== null && key.line === pos.line && written !== '' && (typeof value !== 'object' || (!inFlow && written.startsWith('{') && written.endsWith('}')));
+  if (keys !== null) return itemKeysFix(ctx, full, rel, pos, oneLine ? line : null, keys);
   if (oneLine && itemKey !== null) {
     // Inside { } a plain value is read up to a `,` `}` `]` or `: `: one that would read otherwise is quoted.
     const inner = /^["']/.test(written) || /^[A-Za-z0-9_./-]+$/.test(written) ? written : JSON.stringify(value);
@@ -347,6 +350,68 @@ function listOfOneFix(ctx: TranslateContext, full: readonly PathSegment[], rel: 
   }
   if (typeof value === 'object') return `make it a list of one: start line ${String(pos.line)} with "- " and indent the item's other lines by two more spaces`;
   return `change ${name} to a list: [ ... ], or one "- " line per item`;
+}
+
+/** The keys of a mapping given where a list of mappings belongs that an item does not take: each misspelt one with the key it stands for, the others unknown. */
+interface ItemKeys {
+  renames: [string, string][];
+  unknown: string[];
+  /** The keys an item takes. */
+  allowed: string[];
+  /** Whether an item takes the mapping with its misspelt keys renamed and the unknown ones removed. */
+  takes: boolean;
+}
+
+/**
+ * The keys of the mapping `value` that the list at `path` would not take in its one item
+ * (`{ contians: refund }` for `expect.reply`); null when there are none, when the item is refused
+ * with its misspelt keys renamed and no other key (a fix that leads to the next error is no fix),
+ * or when the list's item is no mapping of known keys.
+ */
+function itemKeys(schema: z.ZodType, path: readonly PathSegment[], value: unknown): ItemKeys | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const allowed = allowedKeysAt(schema, [...path, 0]);
+  if (allowed.length === 0) return null;
+  const out: ItemKeys = { renames: [], unknown: [], allowed, takes: false };
+  const renamed: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const hint = allowed.includes(k) ? k : meantKey(k, allowed);
+    if (hint === null || hint in renamed) out.unknown.push(k);
+    else if (hint !== k) out.renames.push([k, hint]);
+    if (hint !== null) renamed[hint] = v;
+  }
+  if (out.renames.length + out.unknown.length === 0) return null;
+  // An empty mapping is no item, whatever the schema's optional keys say (an expect.reply check needs contains or regex).
+  out.takes = Object.keys(renamed).length > 0 && takesAsItem(schema, path, renamed);
+  return out.unknown.length > 0 || out.takes ? out : null;
+}
+
+/**
+ * The fix for a mapping, written where a list of mappings belongs, that an item would not take as
+ * it is (itemKeys): its misspelt keys renamed and the list of one shown, when it is on the key's
+ * line (`line`), as a misspelling is elsewhere; the keys an item does not take named, to remove.
+ */
+function itemKeysFix(ctx: TranslateContext, full: readonly PathSegment[], rel: readonly PathSegment[], pos: Position, line: string | null, keys: ItemKeys): string {
+  const { renames, unknown } = keys;
+  const meant = renames.length === 0 ? '' : `did you mean ${renames.map(([, hint]) => quote(hint)).join(' and ')}? `;
+  const start = (pos.column ?? 1) - 1;
+  const asList = line === null ? `start line ${String(pos.line)} with "- " and indent the item's other lines by two more spaces` : 'put the mapping in [ ]';
+  if (unknown.length > 0) {
+    // What is left is no item either (`{ text: refund }`: nothing the reply must contain): the keys an item takes.
+    if (!keys.takes) return `${unknown.map((k) => quote(k)).join(' and ')} ${unknown.length === 1 ? 'is not a key' : 'are not keys'} an item of ${formatPath(rel)} takes: make it a list of mappings of ${keys.allowed.join(', ')}`;
+    const rename = renames.map(([k, hint]) => `, rename ${quote(k)} to ${quote(hint)}`).join('');
+    return `remove ${unknown.map((k) => quote(k)).join(' and ')} (an item of ${formatPath(rel)} takes ${keys.allowed.join(', ')})${rename}, and make it a list of one: ${asList}`;
+  }
+  // The keys renamed on the line, right to left so that the columns of those before hold; then the value in [ ].
+  const at = renames.map(([k, hint]) => ({ k, hint, pos: ctx.src.keyAt(full, k) })).sort((a, b) => (b.pos?.column ?? 0) - (a.pos?.column ?? 0));
+  const renamed = line !== null && at.every((r) => r.pos?.line === pos.line) ? at.reduce<string | null>((text, r) => (text === null ? null : renamedAt(text, r.pos as Position, r.k, r.hint)), line) : null;
+  if (renamed !== null) {
+    const item = writtenValue(renamed, start, {});
+    const fixed = `${renamed.slice(0, start)}[ ${item} ]${renamed.slice(start + item.length)}`;
+    return `${meant}rename the ${renames.length === 1 ? 'key' : 'keys'} and make it a list of one, so that line ${String(pos.line)} reads\n    ${fixed.trimEnd()}`;
+  }
+  const where = renames.map(([k, hint]) => `${quote(k)}${(({ line: n }) => (n === null ? '' : ` on line ${String(n)}`))(ctx.src.keyAt(full, k) ?? pos)} to ${quote(hint)}`).join(', ');
+  return `${meant}rename ${where}, and make it a list of one: ${asList}`;
 }
 
 /**

@@ -482,6 +482,32 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(file.errors.map((e) => e.fix)).toEqual(['change fixtures to a list']);
   });
 
+  it('a mapping where a list of checks belongs, with a key misspelt in it: the did-you-mean and the list of one, not only "change expect.reply to a list"', async () => {
+    const P = '.agent-replay/personas';
+    const script = (label: string, expect: string): string => `label: ${label}\nopening: hi\nexpect:\n  terminal: finish\n${expect}`;
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${P}/a.yml`]: script('a', '  reply: { contians: refund, turn: last }  # the policy\n'),
+      [`${P}/b.yml`]: script('b', '  reply:\n    contians: refund\n    trun: last\n'),
+      [`${P}/c.yml`]: script('c', '  reply: { contians: refund, colour: red }\n'),
+      [`${P}/d.yml`]: script('d', '  reply: { text: refund }\n'),
+      [`${P}/e.yml`]: script('e', '  toolCalled: { tol: find_order }\n'),
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      `${P}/a.yml:5:10: persona script "a": expect.reply must be a list, found a mapping\n` +
+        '  fix: did you mean "contains"? rename the key and make it a list of one, so that line 5 reads\n      reply: [ { contains: refund, turn: last } ]  # the policy',
+      `${P}/b.yml:6:5: persona script "b": expect.reply must be a list, found a mapping\n` +
+        '  fix: did you mean "contains" and "turn"? rename "contians" on line 6 to "contains", "trun" on line 7 to "turn", and make it a list of one: start line 6 with "- " and indent the item\'s other lines by two more spaces',
+      `${P}/c.yml:5:10: persona script "c": expect.reply must be a list, found a mapping\n` +
+        '  fix: remove "colour" (an item of expect.reply takes contains, regex, flags, turn), rename "contians" to "contains", and make it a list of one: put the mapping in [ ]',
+      // Nothing left that an item takes: the keys it takes, not a list of an empty check.
+      `${P}/d.yml:5:10: persona script "d": expect.reply must be a list, found a mapping\n` +
+        '  fix: "text" is not a key an item of expect.reply takes: make it a list of mappings of contains, regex, flags, turn',
+      `${P}/e.yml:5:15: persona script "e": expect.toolCalled must be a list, found a mapping\n` +
+        '  fix: did you mean "tool"? rename the key and make it a list of one, so that line 5 reads\n      toolCalled: [ { tool: find_order } ]',
+    ]);
+  });
+
   it('duplicate YAML keys and several documents', async () => {
     const r = await load({
       [`${F}/dup.yml`]: 'label: a\nmessage: x\nmessage: y\n',
