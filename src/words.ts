@@ -1,5 +1,5 @@
 // Words for counts that every layer shares (evaluate/, report/, calibrate/): "3 fixtures", "1,234";
-// and a shell word, for the commands a fix or a notice gives to paste.
+// a shell word, for the commands a fix or a notice gives to paste; a sentence's capital.
 // Pure; written once here so the layers cannot drift apart on how a count reads.
 
 /** "1234567" -> "1,234,567": a comma between groups of three digits of an integer written in digits. */
@@ -36,6 +36,11 @@ export function durationText(ms: number): string {
   if (Math.round(ms) < 1000) return `${Math.round(ms)} ms`;
   const tenths = Math.round(ms / 100);
   return `${thousands(tenths / 10)}.${tenths % 10} s`;
+}
+
+/** `s` with its first letter a capital: words written to follow a colon, opening a sentence of their own (a refusal under its heading, a line's head). */
+export function capitalized(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 /** `text` as one single-quoted shell word (a quote inside it closes, escapes and reopens the word). */

@@ -15,12 +15,12 @@ import type { GitHubApi, IssueComment, LabelEvent, LabelEventsPage } from '../gi
 import { ACTIONS_BOT_LOGIN, commentPastBound, findStickyComment, isOwnComment } from '../github/sticky.js';
 import { isGitHubError, type GitHubError } from '../github/errors.js';
 import { deadlineWords, gitHubAnswer, gitHubFailure, gitHubTrouble } from './github-words.js';
-import { shellQuote } from '../words.js';
+import { capitalized, shellQuote } from '../words.js';
 import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSummary, renderComment, type AcceptanceView, type AcceptSummary, type AcceptSummaryComment, type ReportContext } from '../report/index.js';
 import type { GateView } from '../report/model.js';
 import { clip, escapeInline, inertText } from '../report/escape.js';
 import { markerLine, sanitizeMarker } from '../report/metadata.js';
-import { capitalized, MAX_COMMANDS_CHARS } from '../report/blocks.js';
+import { MAX_COMMANDS_CHARS } from '../report/blocks.js';
 import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
 import { screenAccepted } from '../accept/screen.js';
 import { foreignSuite } from '../accept/suite-dir.js';
@@ -837,14 +837,14 @@ interface ReviewedPlan {
  * jobs accepting one run plan the same baselines, all but when they were accepted. A record of
  * another suite is refused.
  */
-async function planReviewed(github: GitHubApi, ctx: ActionContext, found: Found, suiteDir: string): Promise<ReviewedPlan> {
+async function planReviewed(github: GitHubApi, ctx: ActionContext, found: Found, suiteDir: string, now: () => Date): Promise<ReviewedPlan> {
   const record = await downloadRecord(github, ctx, found);
   const current = new Map<string, Baseline | PersonaBaseline>();
   for (const f of record.fixtures) if (f.baseline) current.set(f.label, f.baseline);
   for (const p of record.personas) if (p.baseline) current.set(p.label, p.baseline);
   checkSuiteDir(record, suiteDir);
   // Read back as the loader will read it: a baseline its own record contradicts is refused, not committed.
-  const plan = await screenAccepted(planAcceptance(record, current, { only: null, acceptedAt: new Date().toISOString() }), posix.join(suiteDir, 'baselines'));
+  const plan = await screenAccepted(planAcceptance(record, current, { only: null, acceptedAt: now().toISOString() }), posix.join(suiteDir, 'baselines'));
   return { record, current, plan };
 }
 
@@ -1029,7 +1029,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     const inComment = found;
     // Downloaded once, by whichever step needs the reviewed run's plan first.
     let reviewed: Promise<ReviewedPlan> | null = null;
-    const reviewedPlan = (): Promise<ReviewedPlan> => (reviewed ??= planReviewed(github, ctx, inComment, suiteDir));
+    const reviewedPlan = (): Promise<ReviewedPlan> => (reviewed ??= planReviewed(github, ctx, inComment, suiteDir, deps.wallClock ?? (() => new Date())));
     const already = async (acceptedSha: string): Promise<void> => {
       const where = acceptedSha === pull.headSha ? ", the pull request's head" : `, under the pull request's head ${pull.headSha.slice(0, 7)} (baseline commits of other suites on top of it)`;
       log.info(`accept: the replies of workflow run ${runId} were already accepted in ${acceptedSha.slice(0, 7)}${where}; nothing to do.`);

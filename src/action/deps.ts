@@ -11,4 +11,6 @@ export interface ActionDeps {
   github: GitHubApi | null;
   artifacts: ArtifactStore;
   engine?: EngineDeps;
+  /** The time of day; default: the system's. Accept mode stamps the baselines it writes with it (`acceptedAt`). */
+  wallClock?: () => Date;
 }

@@ -38,7 +38,8 @@ const PINNED = { checkout: 'actions/checkout@v4', downloadArtifact: 'actions/dow
 
 export interface InitOptions {
   dir: string;
-  preset: string;
+  /** --preset as given; undefined when it was not: the preset of a config.yml already there, else native. */
+  preset?: string | undefined;
   workflows: string;
 }
 
@@ -535,6 +536,37 @@ function workflowsOfOtherSuites(cwd: string, o: { dir: string; workflows: string
 }
 
 /**
+ * The name GitHub gives the check workflow already there (its `name:`, else its path) when it is not
+ * agent-replay, the name by which the accept and report workflows init writes find the check
+ * (comment-key, workflows:); null when it is agent-replay, or the file cannot be read as YAML, or its
+ * name is not text.
+ */
+export function keptCheckName(text: string, path: string): string | null {
+  const read = workflowData(text);
+  if (read === undefined || read.data === null || typeof read.data !== 'object' || Array.isArray(read.data)) return null;
+  const name = (read.data as { name?: unknown }).name;
+  const named = name === undefined || name === null ? path : typeof name === 'string' && name.trim() !== '' ? name : null;
+  return named === null || named === 'agent-replay' ? null : named;
+}
+
+/**
+ * A check workflow already there under another name, beside an accept or report workflow init wrote
+ * this time: those find the check by the name agent-replay, so it is said, with the fix (docs/cli.md, "init").
+ */
+export function checkNameWarning(check: string, name: string, written: { accept: string | null; report: string | null }): string {
+  const shown = JSON.stringify(terminalLine(clip(name, 80)));
+  const parts = [
+    ...(written.accept === null ? [] : [`${written.accept} (comment-key: agent-replay) finds no comment of it`]),
+    ...(written.report === null ? [] : [`${written.report} (workflows: [agent-replay]) never runs after it`]),
+  ];
+  const keys = [...(written.accept === null ? [] : ['comment-key']), ...(written.report === null ? [] : ['workflows'])].join(' and ');
+  return (
+    `warning: ${check} was already there and is named ${shown}, not agent-replay: ${parts.join(', and ')}.\n` +
+    `  fix: if it is the check, set name: agent-replay in it; else set ${keys} to ${shown} in the ${parts.length === 1 ? 'file' : 'files'} init wrote\n`
+  );
+}
+
+/**
  * The steps a second suite adds to the workflows of the first, as docs/action.md's recipe has them
  * ("Two suites in one repository"), indented as in the workflows init writes: the check's step and
  * the accept step with the suite's `dir`, each after the steps there (`!cancelled()`: also when the
@@ -603,6 +635,17 @@ function unreadWorkflows(o: { dir: string; workflows: string }, unread: Readonly
   );
 }
 
+/**
+ * Where the agent's key goes once its secret is added: the commented lines init wrote, or, in a file
+ * that was already there (not init's, which may not have them), the input or key to set.
+ */
+function headers(o: { dir: string; preset: InitPreset }, written: readonly string[], check: string): string {
+  const config = `${slash(o.dir).replace(/\/+$/, '')}/config.yml`;
+  const workflow = written.includes(check) ? 'uncomment\n     agent-headers / judge-api-key in the workflow' : `set the agent-replay step's\n     agent-headers / judge-api-key inputs in ${check}`;
+  const local = written.includes(config) ? `the header in ${config}` : `the ${TEMPLATES[o.preset].key.header} header under agent.headers in ${config}`;
+  return `${workflow}, and ${local} to run it locally`;
+}
+
 function nextSteps(o: { dir: string; workflows: string; preset: InitPreset }, written: readonly string[], others: ReadonlySet<WorkflowRole> = new Set(), unread: ReadonlyMap<WorkflowRole, string> = new Map()): string {
   const check = `${slash(o.workflows).replace(/\/+$/, '')}/agent-replay.yml`;
   // The commands are pasted into a shell: a folder with a space or a quote is one quoted word.
@@ -620,8 +663,7 @@ Next:
   1. ${first}
 ${add.length > 0 ? `${add.join('\n')}\n` : ''}     No preview host? Trigger it on pull_request and pass agent-url instead: ${docsUrl('action.md', 'Check: replay on every pull request')}
   2. Add the secrets the agent or the judge need (Settings > Secrets and variables > Actions):
-     ${TEMPLATES[o.preset].key.secret} for the agent's ${TEMPLATES[o.preset].key.header} header, JUDGE_API_KEY for a judge; then uncomment
-     agent-headers / judge-api-key in the workflow, and the header in ${slash(o.dir)}/config.yml to run it locally.
+     ${TEMPLATES[o.preset].key.secret} for the agent's ${TEMPLATES[o.preset].key.header} header, JUDGE_API_KEY for a judge; then ${headers(o, written, check)}.
   3. Check the suite:          npx agent-replay validate --dir ${dir}
      Try it on your machine:   npx agent-replay run --dir ${dir} --agent-url ${TEMPLATES[o.preset].exampleUrl}
      Probe one message:        npx agent-replay probe "Hello!" --dir ${dir} --agent-url ${TEMPLATES[o.preset].exampleUrl}
@@ -661,17 +703,76 @@ function subfolderWarning(o: { dir: string }, cwd: string): string {
   );
 }
 
+/**
+ * The preset a config.yml already there replays with, as the config loader reads it (agent.preset,
+ * else native), or null when it cannot be read as a mapping (not YAML): init leaves it as it is, and
+ * its next steps, and the workflows it writes without --preset, are for that preset (docs/cli.md, "init").
+ */
+export function keptPreset(text: string): string | null {
+  const { src, data } = readYaml('config.yml', text);
+  if (src === null) return null;
+  if (data === null || data === undefined) return 'native'; // an empty file: every key is optional
+  if (typeof data !== 'object' || Array.isArray(data)) return null;
+  const agent = (data as { agent?: unknown }).agent;
+  if (agent === null || agent === undefined) return 'native';
+  if (typeof agent !== 'object' || Array.isArray(agent)) return null;
+  const preset = (agent as { preset?: unknown }).preset;
+  return preset === undefined || preset === null ? 'native' : typeof preset === 'string' ? preset : null;
+}
+
+/** keptPreset of the config.yml at `path`, or null when there is none or it cannot be read. */
+function keptPresetAt(path: string): string | null {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false })?.isFile() === true ? keptPreset(readFileSync(path, 'utf8')) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * --preset asked for one preset and the config.yml already there, left as it is, names another:
+ * runs speak the kept one's protocol, so it is said, with the two ways to the one asked for.
+ */
+export function keptPresetWarning(o: { dir: string }, asked: string, kept: string): string {
+  const config = `${slash(o.dir).replace(/\/+$/, '')}/config.yml`;
+  const dir = slash(o.dir) === DEFAULT_SUITE_DIR ? '' : ` --dir ${shellWord(slash(o.dir))}`;
+  return (
+    `warning: ${config} was already there and is left as it is: its agent.preset is ${terminalLine(clip(kept, 80))}, not ${asked}, so runs speak ${terminalLine(clip(kept, 80))}'s protocol; the next steps above are for ${asked}.\n` +
+    `  fix: set preset: ${asked} under agent: in ${config}, with the settings ${asked} takes (${docsUrl('presets.md', 'Presets')}), or move ${config} aside and run init again: npx agent-replay init${dir} --preset ${asked}\n`
+  );
+}
+
+/** checkNameWarning for the check workflow init skipped, when it wrote the accept or report workflow beside it; else null. */
+function keptCheckNameAt(cwd: string, workflows: string, skipped: readonly string[], written: readonly string[]): string | null {
+  const wf = slash(workflows).replace(/\/+$/, '') || '.';
+  const check = `${wf}/${WORKFLOW_FILES.check}`;
+  const accept = `${wf}/${WORKFLOW_FILES.accept}`;
+  const report = `${wf}/${WORKFLOW_FILES.report}`;
+  if (!skipped.includes(check) || (!written.includes(accept) && !written.includes(report))) return null;
+  let name: string | null;
+  try {
+    name = lstatSync(join(cwd, check)).isFile() ? keptCheckName(readFileSync(join(cwd, check), 'utf8'), check) : null;
+  } catch {
+    return null; // unreadable: nothing is said of it
+  }
+  return name === null ? null : checkNameWarning(check, name, { accept: written.includes(accept) ? accept : null, report: written.includes(report) ? report : null });
+}
+
 export async function runInit(given: InitOptions, io: CliIO): Promise<number> {
   // The templates are checked by the config loader (offeredPresets), which places a problem with
   // the `yaml` package: imported here, before that synchronous check (suite/yaml/package.ts).
   await loadYamlPackage();
-  const preset = checkPreset(given.preset);
+  const asked = given.preset === undefined ? null : checkPreset(given.preset);
   // A folder given with backslashes (typed on Windows: bots\shop) is written with slashes, as the
   // workflows read it on GitHub's runner; the commands init prints then name the folder it wrote,
   // which a shell on macOS or Linux would not find by its backslashes (docs/cli.md, "init").
   const o = { ...given, dir: slash(given.dir), workflows: slash(given.workflows) };
   checkInside(io.cwd, 'dir', o.dir);
   checkInside(io.cwd, 'workflows', o.workflows);
+  // A config.yml already there is left as it is: without --preset, what init writes and says is for
+  // the preset it names (a second init in an openai-chat suite does not say native's path and secret).
+  const kept = keptPresetAt(join(io.cwd, o.dir, 'config.yml'));
+  const preset: InitPreset = asked ?? (kept !== null && (offeredPresets() as readonly string[]).includes(kept) ? (kept as InitPreset) : 'native');
   const written: string[] = [];
   const skipped: string[] = [];
   const failed: string[] = [];
@@ -710,6 +811,9 @@ export async function runInit(given: InitOptions, io: CliIO): Promise<number> {
   io.stdout(`\n${written.length} created, ${skipped.length} skipped (init never overwrites a file).\n`);
   const { others, unread } = workflowsOfOtherSuites(io.cwd, o, skipped);
   io.stdout(nextSteps({ ...o, preset }, written, others, unread));
+  if (asked !== null && kept !== null && kept !== asked) io.stderr(`\n${keptPresetWarning(o, asked, kept)}`);
+  const renamed = keptCheckNameAt(io.cwd, o.workflows, skipped, written);
+  if (renamed !== null) io.stderr(`\n${renamed}`);
   const warning = subfolderWarning(o, io.cwd);
   if (warning !== '') io.stderr(`\n${warning}`);
   return EXIT.ok;

@@ -19,8 +19,8 @@ import { cliWords, renderTerminal } from '../report/terminal.js';
 import { writeBaselines } from '../accept/write.js';
 import { screenAccepted } from '../accept/screen.js';
 import { foreignSuite } from '../accept/suite-dir.js';
+import { acceptedLine } from './accept-line.js';
 import { fixtureDefinitionHash, personaDefinitionHash } from '../evaluate/definition.js';
-import { meansTheSame } from '../evaluate/variants.js';
 import { SIMULATOR_PROMPT_VERSION } from '../simulator/index.js';
 import { TOOL } from '../version.js';
 import { windowsPathRefusal } from '../windows-path.js';
@@ -158,7 +158,7 @@ async function dispatch(command: CommandName, values: Values, positionals: reado
         io,
       );
     case 'init':
-      return runInit({ dir: values.dir ?? '.agent-replay', preset: values.preset ?? 'native', workflows: values.workflows ?? '.github/workflows' }, io);
+      return runInit({ dir: values.dir ?? '.agent-replay', preset: values.preset, workflows: values.workflows ?? '.github/workflows' }, io);
     case 'demo':
       return runDemo({ out: values.out ?? null }, io);
   }
@@ -339,6 +339,9 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
     if (record.interrupted) return interruptedExit(record, result.suite, io);
     // The results are in the summary and the temporary file the error named, but not where asked.
     if (!written) return EXIT.usage;
+    // What comes next, in the report's words: the new or changed results a review would accept.
+    const next = acceptRunStep((await import('../report/markdown.js')).newResultsToAccept(record), dir, values.out);
+    if (next !== null) io.stdout(`\n${next}\n`);
   }
   return exitFor(result, io, dir);
 }
@@ -581,29 +584,9 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     io.stdout(`refused   ${r.label}: ${terminalLine(r.reason)}${fix === null ? '' : `; ${fix}`}${at}\n`);
   }
   const writes = await writeBaselines(loaded.suite.baselinesDir, plan.accepted);
-  const verdictOf = new Map(plan.accepted.map((b) => [b.label, b.verdict]));
-  // A reworded item's new wording becomes its baseline reply, and the earlier one a known variant
-  // where it differs by more than formatting (docs/meaning.md, "Variants"): the line says which.
-  const reworded = new Map(
-    [...record.fixtures, ...record.personas]
-      .filter((i) => !i.errored && (i.drift?.verdict === 'still_passing' || i.drift?.verdict === 'still_failing') && meansTheSame(i.drift.meaning))
-      .map((i) => [i.label, i.baseline] as const),
-  );
   const acceptedOf = new Map(plan.accepted.map((b) => [b.label, b]));
-  /** Whether the written baseline keeps the earlier baseline's wording (a reply, or a script turn's) as a variant. */
-  const keptEarlier = (label: string): boolean => {
-    const before = reworded.get(label);
-    const after = acceptedOf.get(label);
-    if (before === undefined || before === null || after === undefined) return false;
-    if ('transcript' in before && 'transcript' in after) {
-      return before.transcript.some((t, i) => after.transcript[i]?.reply !== t.reply && (after.transcript[i]?.variants ?? []).includes(t.reply));
-    }
-    return 'reply' in before && 'reply' in after && (after.variants ?? []).includes(before.reply);
-  };
-  for (const w of writes.written) {
-    const why = !reworded.has(w.label) ? '' : keptEarlier(w.label) ? '; reworded: its earlier wording kept as a known variant' : '; reworded: its new wording stored, the earlier one differing only in formatting';
-    io.stdout(`accepted  ${w.label} (${verdictOf.get(w.label)}${why}) -> ${w.path}\n`);
-  }
+  // A reworded item says which wording it stores, an unchanged one what moved (cli/accept-line.ts).
+  for (const w of writes.written) io.stdout(acceptedLine(items.get(w.label), stored.get(w.label) ?? null, acceptedOf.get(w.label) as StoredBaseline, w.path));
   for (const f of writes.failed) io.stderr(`not written ${f.label}: ${f.reason}\n`);
   const failed = writes.failed.length > 0 ? `, ${writes.failed.length} not written` : '';
   io.stdout(`\n${writes.written.length} accepted, ${plan.refused.length} refused, ${plan.unchanged.length} unchanged${failed}\n`);
@@ -613,7 +596,33 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     const finished = record.fixtures.length + record.personas.length;
     io.stdout(`${files[0] as string} is the record of an interrupted run: only the ${finished === 1 ? 'item' : `${finished} items`} it finished could be accepted; the others keep their baselines (run agent-replay run again to replay them)\n`);
   }
+  const next = commitBaselinesStep(suiteDir, writes.written.length);
+  if (next !== null) io.stdout(`${next}\n`);
   return writes.failed.length > 0 ? EXIT.usage : EXIT.ok;
+}
+
+/**
+ * What comes after a run with new or changed pass/fail results (docs/cli.md, "What each command
+ * does"): the command that accepts them as baselines, as the report's "To accept" line says it
+ * (report/blocks.ts), with the suite folder and results file the run used; null when there are none.
+ */
+export function acceptRunStep(results: number, dir: string, out: string | undefined): string | null {
+  if (results === 0) return null;
+  const what = results === 1 ? 'the new or changed pass/fail result as a baseline' : `the ${results.toLocaleString('en-US')} new or changed pass/fail results as baselines`;
+  const flags = `${dir === '.agent-replay' ? '' : ` --dir ${shellWord(dir)}`}${out === undefined ? '' : ` --results ${shellWord(out)}`}`;
+  return `next: to accept ${what}: npx agent-replay accept${flags}`;
+}
+
+/**
+ * What comes after accept wrote baselines (docs/cli.md, "What each command does"): they are files in
+ * the working tree, and the check on a pull request reads the baselines of the commit it replays,
+ * so until they are committed it compares with none. `suiteDir` is the suite folder from the working
+ * directory; null when nothing was written.
+ */
+export function commitBaselinesStep(suiteDir: string, written: number): string | null {
+  if (written === 0) return null;
+  const folder = shellWord(suiteDir === '.' ? 'baselines' : `${suiteDir}/baselines`);
+  return `next: commit ${written === 1 ? 'it' : 'them'} (git add ${folder}): the check on a pull request compares with the baselines of the commit it replays`;
 }
 
 /**

@@ -205,7 +205,7 @@ export const COMMANDS = {
     positionals: { min: 0, max: 0 },
     flags: {
       dir: { value: 'DIR', help: 'the suite folder to create (default .agent-replay)' },
-      preset: { value: 'NAME', help: `the agent's API: ${INIT_TEMPLATES.join(', ')} (default native)` },
+      preset: { value: 'NAME', help: `the agent's API: ${INIT_TEMPLATES.join(', ')} (default: config.yml's, else native)` },
       workflows: { value: 'DIR', help: 'where the workflow files go (default .github/workflows)' },
     },
     // docs/cli.md, "init": the exit statuses.

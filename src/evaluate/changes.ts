@@ -14,6 +14,7 @@ import { kindOf, type ItemKind } from './kind.js';
 import { judgeFlipLine } from './judge-flip.js';
 import { meaningJudgeGaveNone } from './meaning/ladder.js';
 import { itemLatencyMs, slowerText, slowerThanBaseline } from './latency.js';
+import { capitalized } from '../words.js';
 
 /** The ways an item can differ from its baseline, besides its verdict. */
 export type Dimension = 'reply' | 'transcript' | 'meaning' | 'route' | 'slower';
@@ -508,8 +509,7 @@ export function changedIntro(items: readonly ChangeSubject[], hasScripts: boolea
       clauses.push(intro.clause);
     }
   }
-  const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
-  return `${capital(orList(subjects))} differs from the baseline, ${clauses.length === 1 ? 'or ' : ''}${orList(clauses, ', or ')}.`;
+  return `${capitalized(orList(subjects))} differs from the baseline, ${clauses.length === 1 ? 'or ' : ''}${orList(clauses, ', or ')}.`;
 }
 
 /** "a", "a or b", "a, b or c" (`last` joins the last two). */

@@ -5,9 +5,9 @@
 import type { AcceptanceView } from './context.js';
 import { clip, codeSpan, escapeInline, safeUrl } from './escape.js';
 import { LIMITS } from './item-parts.js';
-import { capitalized, commandsBlock, labelList, refusedList, suiteLine } from './blocks.js';
+import { commandsBlock, labelList, refusedList, suiteLine } from './blocks.js';
 import { shortSha } from './model.js';
-import { plural, thousands } from '../words.js';
+import { capitalized, plural, thousands } from '../words.js';
 
 /** The reviewed run an acceptance took its replies from, and where it commits. */
 export interface AcceptedRun {

@@ -12,7 +12,7 @@ import { suiteEditsParts } from './suite-edits.js';
 import { spendText } from './spend.js';
 import { tooFewText } from './rates.js';
 import { usageText } from './usage.js';
-import { durationText } from '../words.js';
+import { capitalized, durationText } from '../words.js';
 import { estimateText, flakyByTheJudge, flakyByTheJudgeWords, gateFailsText, gateShown, headlineParts, headlineText, itemsCount, itemsNoun, meaningModelShown, personasOf, plural, probesCount, removedShown, shortSha, thousands, topCauseText, type GateView, type Item, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
 import { NBSP } from './wrap.js';
@@ -177,11 +177,6 @@ export function runRateLine(model: Pick<ReportModel, 'runRate' | 'tooFew'>, kind
   return few === null ? line : `${line}\n\n${few}`;
 }
 
-/** `s` with its first letter a capital: a reason that opens a sentence of its own (a refusal under its heading). */
-export function capitalized(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}
-
 /** The judge fell back from the schema mechanism to the plain prompt: one line, or null. */
 export function judgeFallbackLine(run: RunRecord): string | null {
   if (run.judge.structured !== false) return null;
@@ -217,12 +212,15 @@ export function refusalSentence(reason: string): string {
   if (unevaluated) return `its check was not evaluated (${unevaluated[1]}), so there is no verdict to store: ${unevaluated[2]}.`;
   if (reason === REFUSE_ERRORED) return 'the replay errored, so there is no reply to accept.';
   if (reason === REFUSE_PERSONA_ERRORED) return 'the script did not run to the end, so there is no transcript to accept.';
-  const vary = /^replies vary across (\d+) attempts$/.exec(reason);
-  if (vary) return `replies vary across ${vary[1]} attempts, so there is no one reply to store; ${attemptsRefusalFix(reason) as string}.`;
-  // docs/meaning.md, "Repeats": the attempts that differ in meaning from attempt 1, each named.
-  const meaning = /^replies differ in meaning across (\d+) attempts: (.+)$/s.exec(reason);
-  if (meaning) return `replies differ in meaning across ${meaning[1]} attempts (${meaning[2]}), so there is no one reply to store; ${attemptsRefusalFix(reason) as string}.`;
-  const text = reason.trim().replace(/_/g, ' ');
+  // A repeated item's attempts that disagree (docs/meaning.md, "Repeats"): accept's own words, each
+  // attempt that differs in meaning named as the CLI and the commit message name it, then the consequence and the fix.
+  const fix = attemptsRefusalFix(reason);
+  if (fix !== null) return `${sentence(reason)} There is no one reply to store: ${fix}.`;
+  return sentence(reason.trim().replace(/_/g, ' '));
+}
+
+/** `text` ended as a sentence: a full stop unless it has its own (a judge's difference may end with one). */
+function sentence(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
@@ -337,23 +335,38 @@ function slowerWords(items: readonly Item[]): string {
 
 /** What an accepted baseline would change in an unchanged item's stored file, in words: "attempts passed 3/5 → 5/5", "latency", "tokens". */
 function refreshedFields({ item, baseline }: Refreshed): string[] {
-  const stored = item.baseline;
-  if (stored === null) return [];
+  return item.baseline === null ? [] : measurementsMoved(item.baseline, baseline);
+}
+
+/**
+ * What rewriting the stored baseline `stored` as `written` changes, in words, for an item whose
+ * reply and verdict stand (the "To refresh" line's, and `agent-replay accept`'s line for it):
+ * "attempts passed 3/5 → 5/5", "latency", "tokens", "time split", "judge", "known wordings" (a
+ * script's: any turn's).
+ */
+export function measurementsMoved(stored: Baseline | PersonaBaseline, written: Baseline | PersonaBaseline): string[] {
   const before = stored as unknown as Record<string, unknown>;
-  const after = baseline as unknown as Record<string, unknown>;
+  const after = written as unknown as Record<string, unknown>;
   const words: string[] = [];
   const moved = (key: string): boolean => JSON.stringify(before[key] ?? null) !== JSON.stringify(after[key] ?? null);
   if (moved('attempts')) {
     const a = baselineAttemptsOf(stored);
-    const b = baselineAttemptsOf(baseline);
+    const b = baselineAttemptsOf(written);
     words.push(`attempts passed ${a.passed}/${a.total} → ${b.passed}/${b.total}`);
   }
   if (moved('latencyMs')) words.push('latency');
   if (moved('usage')) words.push('tokens');
   if (moved('time')) words.push('time split');
   if (moved('judge')) words.push('judge');
-  if (moved('variants')) words.push('known wordings');
+  if (moved('variants') || turnVariantsMoved(stored, written)) words.push('known wordings');
   return words;
+}
+
+/** Whether a script's turns' known wordings differ between two of its baselines (docs/meaning.md, "Variants"). */
+function turnVariantsMoved(stored: Baseline | PersonaBaseline, written: Baseline | PersonaBaseline): boolean {
+  if (!('transcript' in stored) || !('transcript' in written)) return false;
+  const turns = Math.max(stored.transcript.length, written.transcript.length);
+  return Array.from({ length: turns }, (_, i) => i).some((i) => JSON.stringify(stored.transcript[i]?.variants ?? []) !== JSON.stringify(written.transcript[i]?.variants ?? []));
 }
 
 /**

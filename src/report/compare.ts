@@ -13,7 +13,7 @@ import { LIMITS } from './item-parts.js';
 import { showInvisible } from './diff.js';
 import { showLookalikes } from './lookalike.js';
 import { mcnemarText, runRateParts, runRateText, signOf, type LeftOut } from './rates.js';
-import { plural, thousands } from '../words.js';
+import { capitalized, plural, thousands } from '../words.js';
 
 /**
  * "+12.5 points", "−3 points", "no change" (only for 0), "+<0.1 points", "n/a"
@@ -133,7 +133,7 @@ function leftOutOf(c: Comparison): LeftOut {
 function passRateLines(c: Comparison): string[] {
   if (c.passRate === null) return [];
   const r = runRateParts(c.passRate, leftOutOf(c), BOTH_RUNS);
-  return ['', `**${r.head.charAt(0).toUpperCase()}${r.head.slice(1)}**: ${r.detail}.`];
+  return ['', `**${capitalized(r.head)}**: ${r.detail}.`];
 }
 
 /**
@@ -212,7 +212,7 @@ function compareMarkdown(c: Comparison, suites: CompareSuites): { text: string; 
     '',
     `Before: ${besides(ab)}. After: ${besides(aa)}. Not evaluated and errored items are left out of agreement.`,
     '',
-    `**McNemar**: ${pairedText(c.mcnemar)}.${unpaired === null ? '' : ` ${unpaired.charAt(0).toUpperCase()}${unpaired.slice(1)}.`}`,
+    `**McNemar**: ${pairedText(c.mcnemar)}.${unpaired === null ? '' : ` ${capitalized(unpaired)}.`}`,
     ...passRateLines(c),
     '',
     `**Why**: ${escapeInline(c.summary)}${c.unchanged > 0 ? ` (${thousands(c.unchanged)} unchanged)` : ''}.`,

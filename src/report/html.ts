@@ -35,6 +35,7 @@ import { usageSummary } from '../evaluate/usage.js';
 import { itemsData, scriptJson } from './html/data.js';
 import { faultLine, liveWords } from './simulation.js';
 import { lineChecks, lineWords } from './persona.js';
+import { capitalized } from '../words.js';
 import { validSha } from './metadata.js';
 import { judgeFallbackText } from './judge-mode.js';
 import { docsLinks } from '../version.js';
@@ -189,10 +190,9 @@ function cards(model: ReportModel, a: Agreement, run: RunRecord): string {
 function runRateBlock(model: ReportModel): string {
   const r = model.runRate;
   // The too_few items whose rate did not fall, once (docs/statistics.md, "Too few attempts, said once").
-  const t = model.tooFew === null ? '' : `<p class="run-rate">🔍 ${tooFewText(model.tooFew, (flag) => `<code>${h(flag)}</code>`).replace(/^t/, 'T')}</p>\n`;
+  const t = model.tooFew === null ? '' : `<p class="run-rate">🔍 ${capitalized(tooFewText(model.tooFew, (flag) => `<code>${h(flag)}</code>`))}</p>\n`;
   if (r === null) return t;
-  const head = r.head.charAt(0).toUpperCase() + r.head.slice(1);
-  return `<p class="run-rate">📈 <b>${h(head)}</b>: ${h([r.detail, r.mcnemar].filter((x) => x !== null).join(' · '))}</p>\n${t}`;
+  return `<p class="run-rate">📈 <b>${h(capitalized(r.head))}</b>: ${h([r.detail, r.mcnemar].filter((x) => x !== null).join(' · '))}</p>\n${t}`;
 }
 
 /**

@@ -16,6 +16,7 @@ import { evaluationBlocks, evaluationLine } from './evaluations.js';
 import { isPersona, itemsNoun, rateMoved, SECTION_ORDER, SECTION_WORDS, thousands, viewOf, type Item, type ItemView, type ReportModel, type SectionKey } from './model.js';
 import type { Profile } from './profile.js';
 import { latencyChartBlock } from './latency-chart.js';
+import { capitalized } from '../words.js';
 
 export interface SectionPlan {
   /** The first `levels.length` items are shown in full, at these levels. */
@@ -275,8 +276,9 @@ export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, 
   if (noReplies > 0) left.push(`the replies and diffs of ${thousands(noReplies)} ${fixturesWord(noReplies)}`);
   if (noDiffable > 0) left.push(`the replies of ${thousands(noDiffable)} ${fixturesWord(noDiffable)} too long to diff`);
   // What is left out is of the items shown in detail: said so when the notice has named them.
-  if (left.length > 0) size.push(`${partial.length > 0 ? 'of those shown in detail, ' : ''}${list(left)} are left out`);
-  if (size.length > 0) sentences.push(`${size.join(size.length > 1 && partial.length > 0 && left.length > 0 ? ' and, ' : ' and ').replace(/^./, (c) => c.toUpperCase())}, to fit ${p.limitWords}.`);
+  const ofDetailed = left.length > 0 && partial.length > 0;
+  if (left.length > 0) size.push(`${ofDetailed ? 'of those shown in detail, ' : ''}${list(left)} are left out`);
+  if (size.length > 0) sentences.push(`${capitalized(size.join(ofDetailed ? ' and, ' : ' and '))}, to fit ${p.limitWords}.`);
   if (rewordedCapped !== null) sentences.push(rewordedCapped);
   sentences.push(`Everything is in ${fullReportWhere(ctx, p)}.`);
   return `> ✂️ ${sentences.join(' ')}`;
@@ -319,10 +321,20 @@ export function evaluationsOf(run: RunRecord, ctx: ReportContext, p: Profile): E
 }
 
 /** In Changed with the same verdict, pass rate, reply and route as its baseline: only slower. */
-function onlySlower(item: Item, model: ReportModel): boolean {
+export function onlySlower(item: Item, model: ReportModel): boolean {
   const view = viewOf(model, item);
   const d = item.errored ? null : item.drift;
   return view.section === 'changed' && d?.verdict !== 'newly_passing' && !rateMoved(item) && view.changes.length > 0 && view.changes.every((c) => c.dimension === 'slower');
+}
+
+/**
+ * The items whose new or changed pass/fail result accept would store: acceptable, and neither
+ * reworded nor unchanged (those need no acceptance). The "To accept" line counts them (blocks.ts),
+ * as does the terminal's next step after a run (docs/cli.md).
+ */
+export function resultsToAccept(model: ReportModel, acceptable: ReadonlyMap<Item, unknown>): Item[] {
+  const skip = new Set<Item>([...model.sections.reworded, ...model.sections.unchanged]);
+  return [...acceptable.keys()].filter((f) => !skip.has(f));
 }
 
 export function assemble(doc: Doc, plan: Plan): string {
@@ -363,7 +375,7 @@ export function assemble(doc: Doc, plan: Plan): string {
   // new or changed pass/fail result: said apart, by name, since the comment shows no unchanged item.
   const unchanged = new Set(model.sections.unchanged);
   const needed = (f: Item): boolean => doc.acceptable.has(f) && !reworded.has(f) && !unchanged.has(f);
-  const acceptable = [...doc.acceptable.keys()].filter(needed);
+  const acceptable = resultsToAccept(model, doc.acceptable);
   const cta: CallToAction = {
     acceptable: acceptable.length,
     // Changed only by being slower: accepting stores its latency, not a new pass/fail result (docs/latency.md).

@@ -14,20 +14,20 @@ import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import { fullReportWhere } from './blocks.js';
 import { DEFAULT_CONTEXT, type ReportContext } from './context.js';
 import { cutLine, fit, trimToFit } from './fit.js';
-import { evaluationsOf, itemStarts, Pieces, type Doc } from './layout.js';
+import { evaluationsOf, itemStarts, onlySlower, Pieces, resultsToAccept, type Doc } from './layout.js';
 import { ownTexts, sharedMeanings } from './cause-details.js';
 import { afterAcceptance, buildModel, itemsNoun, personasOf, SECTION_ORDER, type Item } from './model.js';
 import { profile, type Profile } from './profile.js';
 
 export { COMMENT_MAX_CHARS, NOTICE_RESERVE_CHARS, SUMMARY_MAX_BYTES } from './profile.js';
 
-function render(record: RunRecord, ctx: ReportContext, p: Profile): string {
-  // Once baselines are committed, the report compares the run with them.
-  const a = ctx.acceptance;
-  const run = a && a.commitSha && a.accepted.length > 0 ? afterAcceptance(record, a.accepted, a.commitSha) : record;
-  // Decided once: the "To accept" line names what the decided baselines would change (blocks.ts).
+/**
+ * Decided once per run: the items accept would store, each with the baseline it would write, and
+ * the passes and fails it would still refuse (a repeated item whose attempts differ in meaning),
+ * with the reason accept gives. The "To accept" line names what they would change (blocks.ts).
+ */
+function acceptDecisions(run: RunRecord): { acceptable: Map<Item, Baseline | PersonaBaseline>; refused: Map<Item, string> } {
   const acceptable = new Map<Item, Baseline | PersonaBaseline>();
-  // A pass or fail the label would still refuse (a repeated item whose attempts differ in meaning), with the reason accept gives.
   const refused = new Map<Item, string>();
   const decided = (item: Item, d: AcceptDecision | PersonaAcceptDecision): void => {
     if (d.kind === 'accept') acceptable.set(item, d.baseline);
@@ -35,6 +35,24 @@ function render(record: RunRecord, ctx: ReportContext, p: Profile): string {
   };
   for (const f of run.fixtures) decided(f, decideAcceptance(f, '', run.commit));
   for (const s of personasOf(run)) decided(s, decidePersonaAcceptance(s, '', run.commit));
+  return { acceptable, refused };
+}
+
+/**
+ * How many new or changed pass/fail results `agent-replay accept` would store as baselines, as the
+ * report's "To accept" line counts them, an item only slower left out: the terminal's next step
+ * after a run (docs/cli.md, "What each command does").
+ */
+export function newResultsToAccept(run: RunRecord): number {
+  const model = buildModel(run);
+  return resultsToAccept(model, acceptDecisions(run).acceptable).filter((item) => !onlySlower(item, model)).length;
+}
+
+function render(record: RunRecord, ctx: ReportContext, p: Profile): string {
+  // Once baselines are committed, the report compares the run with them.
+  const a = ctx.acceptance;
+  const run = a && a.commitSha && a.accepted.length > 0 ? afterAcceptance(record, a.accepted, a.commitSha) : record;
+  const { acceptable, refused } = acceptDecisions(run);
   const model = buildModel(run);
   const doc: Doc = { run, ctx, model, p, pieces: new Pieces(ctx, p, model, ownTexts(model), sharedMeanings(model, run.judge.name !== null)), acceptable, refused, evaluations: evaluationsOf(run, ctx, p) };
   const fitted = fit(doc);

@@ -23,6 +23,7 @@ import type { Profile } from './profile.js';
 import { errorTurn, type Own } from './cause-details.js';
 import { faultLine, liveWords, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
+import { capitalized } from '../words.js';
 import { keepQuantitiesWhole } from './wrap.js';
 
 const CELL = { expected: 160, why: 300, json: 80, calls: 3 } as const;
@@ -354,7 +355,7 @@ export function turnMeaningWords(t: Pick<Turn, 'meaning'>): string | null {
 
 /** "**Turn 3 changed in meaning**: numbers 50 → 90", then that turn's diff. */
 function meaningTurnBlock(m: { turn: Turn; baseline: BaselineTurn; words: string }, p: Profile): string {
-  return [`**${escapeInline(clip(m.words.replace(/^t/, 'T'), LIMITS.detail))}**`, diffBlock(m.baseline.reply, m.turn.reply, p)].join('\n\n');
+  return [`**${escapeInline(clip(capitalized(m.words), LIMITS.detail))}**`, diffBlock(m.baseline.reply, m.turn.reply, p)].join('\n\n');
 }
 
 /** "reworded": what a first difference shown after the turn that decided the drift was, when its reply has a meaning; null otherwise. */

@@ -1,6 +1,8 @@
 // Lines inside code blocks are at most 100 characters (docs/action.md#the-pr-comment): longer lines are wrapped at a
 // space where there is one, and every continuation line starts with a visible mark.
 
+import { unicodePattern } from '../patterns.js';
+
 /** Longest line inside any code block of the comment, in UTF-16 units (never fewer than characters). */
 export const CODE_WIDTH = 100;
 /** Starts every continuation line of a wrapped line. */
@@ -83,8 +85,9 @@ export function wrapBlock(text: string, width = CODE_WIDTH): string {
 
 /** The no-break space: words it joins stay on one line. */
 export const NBSP = '\u00a0';
-const NUMBER_UNIT = /(\d) (ms|s|min|h|%)(?![\p{L}\p{N}])/gu;
-const P_VALUE = /\bp ([=<>≤≥]) (?=\d)/g;
+// Built at first use (src/patterns.ts): a \p{...} literal costs every start; the bundles stay ASCII.
+const NUMBER_UNIT = unicodePattern('(\\d) (ms|s|min|h|%)(?![\\p{L}\\p{N}])', 'gu');
+const P_VALUE = /\bp ([=<>\u2264\u2265]) (?=\d)/g;
 
 /**
  * An item's status words as the comment's `<summary>` line shows them, no quantity split across
@@ -93,5 +96,5 @@ const P_VALUE = /\bp ([=<>≤≥]) (?=\d)/g;
  * by no-break spaces; the words around them still wrap.
  */
 export function keepQuantitiesWhole(text: string): string {
-  return text.replace(NUMBER_UNIT, `$1${NBSP}$2`).replace(P_VALUE, `p${NBSP}$1${NBSP}`);
+  return text.replace(NUMBER_UNIT(), `$1${NBSP}$2`).replace(P_VALUE, `p${NBSP}$1${NBSP}`);
 }

@@ -9,7 +9,7 @@ import { isValidLabel, LABEL_RULE } from './labels.js';
 import { shellWord } from '../words.js';
 import { namedRecord } from './named-record.js';
 import { hideEndpointTokens } from '../endpoint.js';
-import { cutShortAt, deepJsonOffset, jsonErrorOffset, jsonErrorWords, lineColumnAt, MAX_JSON_DEPTH, trailingCommaError } from './json-depth.js';
+import { controlCharacterError, cutShortAt, deepJsonOffset, jsonErrorOffset, jsonErrorWords, lineColumnAt, MAX_JSON_DEPTH, trailingCommaError } from './json-depth.js';
 
 export const routeSchema = z.strictObject({ conversation: z.string(), stage: z.string() });
 
@@ -274,7 +274,8 @@ export interface BaselineFileResult {
 function rewriteFix(file: string, first = 'fix it by hand'): string {
   // The command as it can be pasted: the file's own path, quoted for the shell when it needs it.
   const path = shellWord(file);
-  return `${first}; committed before the edit? \`git checkout -- ${path}\` brings back the committed version`;
+  // After a line shown as it should read, on a line of its own, not on the end of that line.
+  return `${first}${first.includes('\n') ? '\n  ' : '; '}committed before the edit? \`git checkout -- ${path}\` brings back the committed version`;
 }
 
 /**
@@ -339,9 +340,10 @@ export function checkBaselineFile(file: string, fileLabel: string, written: stri
       errors.push({ file, ...lineColumnAt(text, cut), message: 'invalid JSON: the file ends here, with a string, list or object not closed (cut short, or a closing quote or bracket left out)', fix: rewriteFix(file, 'complete it by hand') });
       return { baseline: null, errors };
     }
-    const trailing = trailingCommaError(text, message);
-    if (trailing !== null) {
-      errors.push({ file, line: trailing.line, column: trailing.column, message: `invalid JSON: ${trailing.words}`, fix: rewriteFix(file, trailing.fix) });
+    // A comma after the last entry, a string's closing quote left out: said where to look, in the words of whoever edited it.
+    const placed = trailingCommaError(text, message) ?? controlCharacterError(text, message);
+    if (placed !== null) {
+      errors.push({ file, line: placed.line, column: placed.column, message: `invalid JSON: ${placed.words}`, fix: rewriteFix(file, placed.fix) });
       return { baseline: null, errors };
     }
     const pos = jsonErrorPosition(src, message, text);

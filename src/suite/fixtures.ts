@@ -55,6 +55,7 @@ export const fixtureSchema = z.strictObject({
 
 const FIXTURE_FILE = itemFileRule({
   key: 'fixtures',
+  item: { noun: 'fixture', keys: Object.keys(fixtureSchema.shape) },
   emptyFile: { message: 'the file is empty: it defines no fixture', fix: 'add a fixture (label: ..., message: ...) or delete the file' },
   emptyList: {
     message: 'fixtures is an empty list: the file defines no fixture',

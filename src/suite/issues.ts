@@ -5,6 +5,7 @@ import type { PathSegment, Position, SourceFile } from './yaml/source.js';
 import type * as z from 'zod';
 import { citingCut, docsUrl } from '../version.js';
 import { plural, thousands } from '../words.js';
+import { splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './yaml/split-number.js';
 
 export interface ConfigIssue {
   /** Path relative to cwd, forward slashes (or a pseudo-source such as `command-line options`). */
@@ -322,7 +323,9 @@ function listOfOneFix(ctx: TranslateContext, full: readonly PathSegment[], rel: 
   if (value === null || value === undefined || Array.isArray(value)) return null;
   // A judge panel has 3 or 5 members (docs/judges.md, "Panels"): a list of one is no fix.
   if (rel[rel.length - 1] === 'panel') return panelFix(ctx, full, rel, value);
-  const itemKey = takesAsItem(ctx.schema, rel, value) ? null : keyOfItem(ctx.schema, rel, value);
+  // `reply: { contians: refund }`: a mapping a list would take as its item once its misspelt keys are renamed.
+  const keys = takesAsItem(ctx.schema, rel, value) ? null : itemKeys(ctx.schema, rel, value);
+  const itemKey = takesAsItem(ctx.schema, rel, value) || keys !== null ? null : keyOfItem(ctx.schema, rel, value);
   if (itemKey === undefined) return null;
   const pos = ctx.src.valueAt(full);
   const line = lineOf(ctx.src, pos.line);
@@ -333,6 +336,7 @@ function listOfOneFix(ctx: TranslateContext, full: readonly PathSegment[], rel: 
   // On the key's line, the whole value: a scalar, or a flow mapping closed on that line.
   const inFlow = /[[{]/.test(line.slice(0, start));
   const oneLine = key !== null && key.line === pos.line && written !== '' && (typeof value !== 'object' || (!inFlow && written.startsWith('{') && written.endsWith('}')));
+  if (keys !== null) return itemKeysFix(ctx, full, rel, pos, oneLine ? line : null, keys);
   if (oneLine && itemKey !== null) {
     // Inside { } a plain value is read up to a `,` `}` `]` or `: `: one that would read otherwise is quoted.
     const inner = /^["']/.test(written) || /^[A-Za-z0-9_./-]+$/.test(written) ? written : JSON.stringify(value);
@@ -347,6 +351,68 @@ function listOfOneFix(ctx: TranslateContext, full: readonly PathSegment[], rel: 
   }
   if (typeof value === 'object') return `make it a list of one: start line ${String(pos.line)} with "- " and indent the item's other lines by two more spaces`;
   return `change ${name} to a list: [ ... ], or one "- " line per item`;
+}
+
+/** The keys of a mapping given where a list of mappings belongs that an item does not take: each misspelt one with the key it stands for, the others unknown. */
+interface ItemKeys {
+  renames: [string, string][];
+  unknown: string[];
+  /** The keys an item takes. */
+  allowed: string[];
+  /** Whether an item takes the mapping with its misspelt keys renamed and the unknown ones removed. */
+  takes: boolean;
+}
+
+/**
+ * The keys of the mapping `value` that the list at `path` would not take in its one item
+ * (`{ contians: refund }` for `expect.reply`); null when there are none, when the item is refused
+ * with its misspelt keys renamed and no other key (a fix that leads to the next error is no fix),
+ * or when the list's item is no mapping of known keys.
+ */
+function itemKeys(schema: z.ZodType, path: readonly PathSegment[], value: unknown): ItemKeys | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const allowed = allowedKeysAt(schema, [...path, 0]);
+  if (allowed.length === 0) return null;
+  const out: ItemKeys = { renames: [], unknown: [], allowed, takes: false };
+  const renamed: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const hint = allowed.includes(k) ? k : meantKey(k, allowed);
+    if (hint === null || hint in renamed) out.unknown.push(k);
+    else if (hint !== k) out.renames.push([k, hint]);
+    if (hint !== null) renamed[hint] = v;
+  }
+  if (out.renames.length + out.unknown.length === 0) return null;
+  // An empty mapping is no item, whatever the schema's optional keys say (an expect.reply check needs contains or regex).
+  out.takes = Object.keys(renamed).length > 0 && takesAsItem(schema, path, renamed);
+  return out.unknown.length > 0 || out.takes ? out : null;
+}
+
+/**
+ * The fix for a mapping, written where a list of mappings belongs, that an item would not take as
+ * it is (itemKeys): its misspelt keys renamed and the list of one shown, when it is on the key's
+ * line (`line`), as a misspelling is elsewhere; the keys an item does not take named, to remove.
+ */
+function itemKeysFix(ctx: TranslateContext, full: readonly PathSegment[], rel: readonly PathSegment[], pos: Position, line: string | null, keys: ItemKeys): string {
+  const { renames, unknown } = keys;
+  const meant = renames.length === 0 ? '' : `did you mean ${renames.map(([, hint]) => quote(hint)).join(' and ')}? `;
+  const start = (pos.column ?? 1) - 1;
+  const asList = line === null ? `start line ${String(pos.line)} with "- " and indent the item's other lines by two more spaces` : 'put the mapping in [ ]';
+  if (unknown.length > 0) {
+    // What is left is no item either (`{ text: refund }`: nothing the reply must contain): the keys an item takes.
+    if (!keys.takes) return `${unknown.map((k) => quote(k)).join(' and ')} ${unknown.length === 1 ? 'is not a key' : 'are not keys'} an item of ${formatPath(rel)} takes: make it a list of mappings of ${keys.allowed.join(', ')}`;
+    const rename = renames.map(([k, hint]) => `, rename ${quote(k)} to ${quote(hint)}`).join('');
+    return `remove ${unknown.map((k) => quote(k)).join(' and ')} (an item of ${formatPath(rel)} takes ${keys.allowed.join(', ')})${rename}, and make it a list of one: ${asList}`;
+  }
+  // The keys renamed on the line, right to left so that the columns of those before hold; then the value in [ ].
+  const at = renames.map(([k, hint]) => ({ k, hint, pos: ctx.src.keyAt(full, k) })).sort((a, b) => (b.pos?.column ?? 0) - (a.pos?.column ?? 0));
+  const renamed = line !== null && at.every((r) => r.pos?.line === pos.line) ? at.reduce<string | null>((text, r) => (text === null ? null : renamedAt(text, r.pos as Position, r.k, r.hint)), line) : null;
+  if (renamed !== null) {
+    const item = writtenValue(renamed, start, {});
+    const fixed = `${renamed.slice(0, start)}[ ${item} ]${renamed.slice(start + item.length)}`;
+    return `${meant}rename the ${renames.length === 1 ? 'key' : 'keys'} and make it a list of one, so that line ${String(pos.line)} reads\n    ${fixed.trimEnd()}`;
+  }
+  const where = renames.map(([k, hint]) => `${quote(k)}${(({ line: n }) => (n === null ? '' : ` on line ${String(n)}`))(ctx.src.keyAt(full, k) ?? pos)} to ${quote(hint)}`).join(', ');
+  return `${meant}rename ${where}, and make it a list of one: ${asList}`;
 }
 
 /**
@@ -843,6 +909,31 @@ function emptyValueFix(ctx: TranslateContext, full: readonly PathSegment[], rel:
   return `write the value after ${quote(`${last}:`)} on line ${String(pos.line)}${isRequired(ctx.schema, rel) ? '' : ', or remove that line'}`;
 }
 
+/**
+ * The issue for a key of digits that is the rest of a number split by a comma inside `{ }`
+ * (`cost: { capUsd: 1,000 }`, split-number.ts), at the number; 'said' when the YAML syntax check
+ * said it; null when the line shows none.
+ */
+function splitNumberIssue(
+  ctx: TranslateContext,
+  rel: readonly PathSegment[],
+  shown: readonly PathSegment[],
+  pos: Position,
+  at: (pos: Position, message: string, fix: string) => ConfigIssue,
+): ConfigIssue | 'said' | null {
+  const split = splitNumberAt(lineOf(ctx.src, pos.line), pos.column);
+  const parent = valueAt(ctx.data, rel);
+  if (split === null || parent === null || typeof parent !== 'object' || typeof (parent as Record<string, unknown>)[split.key] !== 'number') return null;
+  // `1,000,000`: 0 twice, a key written twice, which the YAML syntax check has said as this slip.
+  if (splitWritesKeyTwice(split)) return 'said';
+  const path = [...rel, split.key];
+  // The number meant, when the setting does not take it: what it takes, so that the fix is not the next error.
+  const takes = split.meant === null || schemasAt(ctx.schema, path).some((sch) => sch.safeParse(Number(split.meant)).success && withinCheckedRange(sch, Number(split.meant)));
+  const words = takes ? null : (numberRange(ctx, path)?.words ?? null);
+  const { message, fix } = splitNumberWords(split, pos.line, words === null ? null : { name: formatPath([...shown, split.key]), words });
+  return at({ line: pos.line, column: split.column }, message, fix);
+}
+
 function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegment[]): ConfigIssue[] {
   const full = [...ctx.base, ...rel];
   // With a prefix (`fixture "x": `) paths are relative to the item; otherwise to the file.
@@ -863,10 +954,21 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       const allowed = allowedKeysAt(ctx.schema, rel);
       const where = formatPath(shown) === '' ? (ctx.prefix ? '' : 'at the top level') : `in ${formatPath(shown)}`;
       const candidates = rel.length === 0 && ctx.suggestAlso ? [...allowed, ...ctx.suggestAlso] : allowed;
+      /** The numbers split by a comma already said (their columns), one issue for all their keys. */
+      const splits = new Set<string>();
       return (issue.keys ?? []).flatMap((key) => {
         const hint = meantKey(key, candidates);
         const pos = ctx.src.keyAt(full, key) ?? ctx.src.valueAt(full);
         const parent = valueAt(ctx.data, rel);
+        // `{ capUsd: 1,000 }`: the digits after the comma read as a key (000, read as 0).
+        const split = /^\d+$/.test(key) ? splitNumberIssue(ctx, rel, shown, pos, at) : null;
+        if (split === 'said') return [];
+        if (split !== null) {
+          const seen = `${String(split.line)}:${String(split.column)}`;
+          if (splits.has(seen)) return [];
+          splits.add(seen);
+          return [split];
+        }
         const missing = hint !== null && allowed.includes(hint) && parent !== null && typeof parent === 'object' && !(hint in parent) && isRequired(ctx.schema, [...rel, hint]);
         // Renaming onto a key the mapping already has would write it twice.
         const given = hint !== null && parent !== null && typeof parent === 'object' && hint in parent ? ctx.src.keyAt(full, hint) : null;

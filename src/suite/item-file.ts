@@ -3,7 +3,7 @@
 // their paths in the file; what is wrong with the file as a whole is pushed as issues.
 
 import * as z from 'zod';
-import { describeValue, meantKey, translateZodIssues, type ConfigIssue } from './issues.js';
+import { describeValue, meantKey, quote, translateZodIssues, type ConfigIssue } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 
 export interface ItemFileRule {
@@ -15,6 +15,8 @@ export interface ItemFileRule {
   neither: (found: string) => { message: string; fix: string };
   /** `{key: [...]}`, nothing else. */
   listSchema: z.ZodType;
+  /** What the file holds as one item, and the keys it takes then (`fixture`: label, message, ...). */
+  item: { noun: string; keys: readonly string[] };
 }
 
 export function itemFileRule(rule: Omit<ItemFileRule, 'listSchema'>): ItemFileRule {
@@ -66,8 +68,11 @@ export function itemsOfFile(src: SourceFile, data: unknown, rule: ItemFileRule, 
   if (misspelt !== null) {
     // `fixture:` over a list: the list form misspelt, said once at its key (not also as a fixture
     // missing its label and message), and its items are checked as the list's.
+    // The keys it names are both forms': a file of one item takes that item's keys at the top.
     const parsed = rule.listSchema.safeParse(data);
-    if (!parsed.success) out.errors.push(...translateZodIssues({ src, schema: rule.listSchema, data, base: [] }, parsed.error.issues));
+    const said = parsed.success ? [] : translateZodIssues({ src, schema: rule.listSchema, data, base: [] }, parsed.error.issues);
+    const mine = `unknown key ${quote(misspelt)} `;
+    out.errors.push(...said.map((i) => (i.message.startsWith(mine) ? { ...i, message: `${mine}at the top level; allowed keys: ${rule.key}, over a list; or, in a file of one ${rule.item.noun}, ${rule.item.keys.join(', ')}` } : i)));
     return (data as Record<string, unknown[]>)[misspelt]!.map((d, i) => ({ data: d, path: [misspelt, i] }));
   }
   if (typeof data === 'object') return [{ data, path: [] }];

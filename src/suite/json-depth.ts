@@ -165,6 +165,67 @@ export function trailingCommaError(text: string, message: string): { line: numbe
   };
 }
 
+/**
+ * The mistake JSON.parse's "Bad control character in string literal" (at `offset`, the character)
+ * is, in the words of whoever edited the file: a string not closed on its line, its closing `"` left
+ * out (the next line starts another key, or closes the object or list); a line break typed inside a
+ * string (it closes on a later line); or a tab or another control character inside one. Said with
+ * where to look (the quote that opens the string, or the character) and the fix, the line as it
+ * should read when the file shows it; null for any other mistake.
+ */
+export function controlCharacterError(text: string, message: string): { line: number; column: number; words: string; fix: string } | null {
+  if (!/^Bad control character in string literal/.test(message)) return null;
+  const offset = jsonErrorOffset(text, message);
+  const ch = offset === null ? undefined : text[offset];
+  if (offset === null || ch === undefined) return null;
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  const { line } = lineColumnAt(text, start);
+  if (ch !== '\n' && ch !== '\r') {
+    const escape = JSON.stringify(ch).slice(1, -1);
+    const what = ch === '\t' ? 'a tab' : `the control character U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+    // Each such character of the line after its indentation (inside its strings, as a hand edit leaves them) written as its escape.
+    const end = text.indexOf('\n', offset);
+    const shown = text.slice(start, end === -1 ? text.length : end).replace(/\r$/, '').trim();
+    const fixed = Array.from(shown, (c) => (c.charCodeAt(0) < 0x20 ? JSON.stringify(c).slice(1, -1) : c)).join('');
+    return { ...lineColumnAt(text, offset), words: `${what} inside a string, which JSON writes as ${escape}`, fix: `write it as ${escape}, so that line ${String(line)} reads\n    ${fixed}` };
+  }
+  const open = openingQuote(text.slice(start, offset));
+  if (open === null) return null;
+  const column = open + 1;
+  const written = text.slice(start, offset);
+  const after = text.slice(offset).replace(/^\r?\n/, '');
+  // The next line starts another key ("verdict": ...) or closes the object or list: the quote was left out.
+  if (/^\s*(?:"[^"\n]*"\s*:|[}\]])/.test(after) || after.trim() === '') {
+    // Before a comma that ends the entry, where the quote belongs.
+    const m = /^(.*?)(\s*,\s*)$/.exec(written.slice(open + 1));
+    const fixed = m === null ? `${written.trimEnd()}"` : `${written.slice(0, open + 1)}${m[1] as string}"${(m[2] as string).trim()}`;
+    return { line, column, words: 'the string opened here is not closed on its line (its closing " left out)', fix: `close it with ", so that line ${String(line)} reads\n    ${fixed.trim()}` };
+  }
+  // A line break typed inside the string: its lines joined, each break written \n.
+  let close = start + open + 1;
+  while (close < text.length && text[close] !== '"') close += text[close] === '\\' ? 2 : 1;
+  if (close >= text.length) return null;
+  const end = text.indexOf('\n', close);
+  const spanned = text.slice(start, end === -1 ? text.length : end).replace(/\r$/, '');
+  const last = line + (spanned.match(/\n/g) ?? []).length;
+  return {
+    line,
+    column,
+    words: 'the string opened here goes on past its line: a line break inside a string is written \\n in JSON',
+    fix: `join lines ${String(line)} to ${String(last)} into one, with \\n for each line break, so that line ${String(line)} reads\n    ${spanned.replace(/\r?\n/g, '\\n').trim()}`,
+  };
+}
+
+/** The index in `line` of the `"` that opens the string the line ends inside, or null when it ends outside one. */
+function openingQuote(line: string): number | null {
+  let open: number | null = null;
+  for (let i = 0; i < line.length; i++) {
+    if (open !== null && line[i] === '\\') i++;
+    else if (line[i] === '"') open = open === null ? i : null;
+  }
+  return open;
+}
+
 /** True when JSON text stops inside an object, an array or a string: a file cut off while it was copied or written. */
 export function endsEarly(text: string): boolean {
   let depth = 0;

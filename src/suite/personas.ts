@@ -61,6 +61,7 @@ const simulatedPersonaSchema = personaSchema.extend({ opening: z.string().option
 
 const PERSONA_FILE = itemFileRule({
   key: 'personas',
+  item: { noun: 'persona script', keys: Object.keys(personaSchema.shape) },
   emptyFile: { message: 'the file is empty: it defines no persona script', fix: 'add a script (label, opening, expect) or delete the file' },
   emptyList: { message: 'personas is an empty list: the file defines no persona script', fix: 'add scripts (label, opening, expect) or delete the file' },
   neither: (found) => ({

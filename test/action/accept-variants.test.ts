@@ -88,7 +88,7 @@ describe('accept label and variants', () => {
     expect(files.get('.agent-replay/baselines/wobbly.json')).toMatchObject({ reply: WOBBLY[0], variants: [WOBBLY[1], WOBBLY[2]], attempts: { passed: 3, total: 3 } });
     expect(gh.commits[0]!.body).toContain('- jumpy: replies differ in meaning across 3 attempts: attempt 2: numbers 30 → 14');
     const body = gh.comments('octo', 'shop', 7).find((c) => c.user.login === gh.viewer.login)!.body.replace(/\\([!-/:-@[-`{-~])/g, '$1');
-    expect(body).toContain('replies differ in meaning across 3 attempts (attempt 2: numbers 30 → 14), so there is no one reply to store');
+    expect(body).toContain('replies differ in meaning across 3 attempts: attempt 2: numbers 30 → 14. There is no one reply to store: find out why');
   });
 
   it('a refusal\u2019s words from the agent or a judge (a meaning\u2019s difference) reference, mention and link nothing in the commit message', async () => {

@@ -116,6 +116,9 @@ function contextOf(payload: Record<string, unknown>, over: Partial<ActionContext
   };
 }
 
+/** The accept job's clock (ActionDeps.wallClock): the time every baseline it commits is stamped with. */
+const ACCEPTED_AT = '2026-12-24T09:30:00.000Z';
+
 const artifacts = { upload: async (name: string) => ({ kind: 'uploaded' as const, name, id: 1 }) };
 
 /**
@@ -134,7 +137,7 @@ async function reviewThenAccept(cwd: string, text: string, record: RunRecord): P
   // Accept mode marks the job failed on a refusal (process.exitCode): not this test process's.
   const exitCode = process.exitCode;
   try {
-    await acceptMode(inputs, contextOf(pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }), {}), { env: {}, cwd, github, artifacts });
+    await acceptMode(inputs, contextOf(pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }), {}), { env: {}, cwd, github, artifacts, wallClock: () => new Date(ACCEPTED_AT) });
   } finally {
     process.exitCode = exitCode;
   }
@@ -158,6 +161,8 @@ describe('the accept label after a run of an agent that rewords', () => {
       for (const [name, contents] of files) {
         expect(contents.endsWith('}\n'), name).toBe(true);
         expect(contents, name).toBe(`${JSON.stringify(JSON.parse(contents), null, 2)}\n`);
+        // Stamped by the job's clock, not the machine's.
+        expect((JSON.parse(contents) as Baseline).acceptedAt, name).toBe(ACCEPTED_AT);
       }
       // Reworded: the new wording is the reply, the first one a variant.
       const refund = record.fixtures.find((f) => f.label === 'refund')!;
@@ -183,7 +188,7 @@ describe('the accept label after a run of an agent that rewords', () => {
       // The commit and the comment say what was committed and refused, in accept's words.
       expect(gh.commits[0]!.body).toContain('- jumpy: replies differ in meaning across 3 attempts: attempt 2: numbers 30 → 14');
       expect(body).toContain(`Baselines accepted in [\`${gh.commits[0]!.oid.slice(0, 7)}\`]`);
-      expect(body).toContain('`jumpy`: replies differ in meaning across 3 attempts (attempt 2: numbers 30 → 14), so there is no one reply to store');
+      expect(body).toContain('`jumpy`: replies differ in meaning across 3 attempts: attempt 2: numbers 30 → 14. There is no one reply to store: find out why');
       // The full report is the reviewed check run's: its job summary and its results artifact, not the accept job's run (which has neither).
       expect(body).toContain('[job summary](https://github.com/octo/shop/actions/runs/1001)');
       expect(body).toContain('[results artifact](https://github.com/octo/shop/actions/runs/1001#artifacts)');

@@ -9,7 +9,7 @@ import { parseRecord, serializeRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
 import { metaLine } from '../../src/report/metadata.js';
 import { escapeInline } from '../../src/report/escape.js';
-import { capitalized } from '../../src/report/blocks.js';
+import { capitalized } from '../../src/words.js';
 import type { Baseline, RunRecord } from '../../src/types.js';
 import { docsUrl } from '../../src/version.js';
 import { serializeBaseline } from '../../src/suite/index.js';

@@ -6,6 +6,7 @@ import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serializeBaseline } from '../../src/suite/index.js';
+import { acceptRunStep, commitBaselinesStep } from '../../src/cli/main.js';
 import { agentConfig, cli, listTree, makeProject, readResults, scriptedAgent, serve, useCleanup } from './helpers.js';
 
 useCleanup();
@@ -32,6 +33,8 @@ async function recordedProject(): Promise<string> {
   });
   const r = await cli(['run', '--out', 'r.json', '--commit', COMMIT, '--fail-on', 'none'], cwd);
   expect(r.code).toBe(0);
+  // What comes next: the pass and fail replies (not the not evaluated or errored ones), from the file --out named.
+  expect(r.stdout.endsWith('\nnext: to accept the 3 new or changed pass/fail results as baselines: npx agent-replay accept --results r.json\n')).toBe(true);
   return cwd;
 }
 
@@ -73,10 +76,13 @@ describe('accept', () => {
       expect(r.stdout.split('\n').find((l) => l.startsWith(`refused   ${label}: `))?.endsWith(` · ${f?.file ?? ''}:${f?.line ?? 0}`)).toBe(true);
     }
     expect(r.stdout).toContain('3 accepted, 2 refused, 0 unchanged');
+    // What comes next: the baselines are files in the working tree until they are committed.
+    expect(r.stdout.endsWith('\nnext: commit them (git add .agent-replay/baselines): the check on a pull request compares with the baselines of the commit it replays\n')).toBe(true);
 
     // The accepted baselines are what the next run compares against.
     const next = await cli(['run', '--out', 'r2.json', '--fail-on', 'none'], cwd);
     expect(next.code).toBe(0);
+    expect(next.stdout).not.toContain('next: to accept'); // every pass and fail is its baseline's
     const drift = (await readResults(join(cwd, 'r2.json'))).fixtures.map((f) => [f.label, f.drift?.verdict ?? null]);
     expect(drift).toEqual([
       ['passing', 'still_passing'],
@@ -95,6 +101,7 @@ describe('accept', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('unchanged passing (already the baseline)');
     expect(again.stdout).toContain('0 accepted, 2 refused, 3 unchanged');
+    expect(again.stdout).not.toContain('next: commit'); // nothing written, nothing to commit
     const after = await Promise.all(['passing', 'failing', 'probe'].map((l) => readFile(join(baselinesDir(cwd), `${l}.json`), 'utf8')));
     expect(after).toEqual(before);
   });
@@ -142,6 +149,19 @@ describe('accept', () => {
     const empty = await cli(['accept', '--results', 'r.json', '--only', ','], none);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('--only needs at least one label or glob, e.g. --only refund-*,greeting');
+  });
+
+  it('says to commit what it wrote, with the folder as a shell word from the working directory', () => {
+    expect(commitBaselinesStep('.agent-replay', 1)).toBe('next: commit it (git add .agent-replay/baselines): the check on a pull request compares with the baselines of the commit it replays');
+    expect(commitBaselinesStep('my suite', 2)).toContain("git add 'my suite/baselines'");
+    expect(commitBaselinesStep('.', 2)).toContain('(git add baselines)');
+    expect(commitBaselinesStep('.agent-replay', 0)).toBeNull();
+  });
+
+  it("after a run, says the command that accepts its new or changed pass/fail results, with the run's folder and file", () => {
+    expect(acceptRunStep(1, '.agent-replay', undefined)).toBe('next: to accept the new or changed pass/fail result as a baseline: npx agent-replay accept');
+    expect(acceptRunStep(1200, 'bots/my suite', 'out/r.json')).toBe("next: to accept the 1,200 new or changed pass/fail results as baselines: npx agent-replay accept --dir 'bots/my suite' --results out/r.json");
+    expect(acceptRunStep(0, '.agent-replay', undefined)).toBeNull();
   });
 
   it('the record of an interrupted run: its finished items are accepted, and a line says the others were not in it', async () => {

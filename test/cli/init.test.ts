@@ -12,7 +12,7 @@ import { parse } from 'yaml';
 import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
 import { cli, makeProject, readResults, scriptedAgent, serve, useCleanup } from './helpers.js';
 import { RESULTS_GITIGNORE } from '../../src/cli/results-dir.js';
-import { ACTION_USES, INIT_COST, INIT_TEMPLATES, offeredPresets } from '../../src/cli/init.js';
+import { ACTION_USES, checkNameWarning, INIT_COST, INIT_TEMPLATES, keptCheckName, keptPreset, offeredPresets } from '../../src/cli/init.js';
 import { AGENT_PRESETS } from '../../src/suite/index.js';
 import { resolveConfigFile } from '../../src/suite/config-file.js';
 import { readYaml } from '../../src/suite/yaml/index.js';
@@ -153,6 +153,8 @@ describe('agent-replay init', () => {
     expect(run.stderr).not.toContain('not run');
     expect(run.stdout).toContain(`results: ${join(cwd, '.agent-replay/results/results.json')}`);
     expect((await readResults(join(cwd, '.agent-replay/results/results.json'))).fixtures).toHaveLength(20);
+    // The next step is said, in the report's words: accept, then commit what accept wrote.
+    expect(run.stdout.endsWith('\nnext: to accept the 20 new or changed pass/fail results as baselines: npx agent-replay accept\n')).toBe(true);
     expect(git('status', '--porcelain', '--untracked-files=all')).toBe('');
     // The results folder ignores itself; a file already there is left alone.
     expect(await readFile(join(cwd, '.agent-replay/results/.gitignore'), 'utf8')).toBe(RESULTS_GITIGNORE);
@@ -160,6 +162,7 @@ describe('agent-replay init', () => {
     const accept = await cli(['accept'], cwd);
     expect(accept.code, accept.stderr).toBe(0);
     expect(accept.stdout).toContain('20 accepted');
+    expect(accept.stdout).toContain('\nnext: commit them (git add .agent-replay/baselines): ');
   });
 
   it('a results folder whose .gitignore was deleted, as the file says, to commit the results: the next run does not write it again', async () => {
@@ -260,6 +263,51 @@ describe('agent-replay init', () => {
     expect(again.stdout).toContain('0 created, 5 skipped');
     expect(await Promise.all(ALL.map((f) => readFile(join(cwd, f), 'utf8')))).toEqual(before);
     expect(await readFile(join(cwd, '.agent-replay/config.yml'), 'utf8')).toBe(edited);
+    // The kept config.yml has no commented header to uncomment: the key to set is named.
+    expect(again.stdout).toContain('and the Authorization header under agent.headers in .agent-replay/config.yml to run it locally.\n');
+    expect(again.stdout).not.toContain('uncomment');
+    // The config.yml kept names no preset (native): --preset openai-chat is said not to be what runs.
+    expect(again.stderr).toBe(
+      `\nwarning: .agent-replay/config.yml was already there and is left as it is: its agent.preset is native, not openai-chat, so runs speak native's protocol; the next steps above are for openai-chat.\n` +
+        `  fix: set preset: openai-chat under agent: in .agent-replay/config.yml, with the settings openai-chat takes (https://github.com/agent-replay/agent-replay/blob/v${TOOL.version}/docs/presets.md#presets), or move .agent-replay/config.yml aside and run init again: npx agent-replay init --preset openai-chat\n`,
+    );
+  });
+
+  it("run again without --preset, its next steps and the workflows it writes are for the preset of the config.yml already there, not native's", async () => {
+    const cwd = await emptyProject();
+    await initIn(cwd, ['--preset', 'openai-chat']);
+    const again = await initIn(cwd);
+    expect(again.stderr).toBe('');
+    expect(again.stdout).toContain('(e.g. /v1/chat/completions)');
+    expect(again.stdout).toContain("OPENAI_API_KEY for the agent's Authorization header");
+    expect(again.stdout).toContain('npx agent-replay run --dir .agent-replay --agent-url http://localhost:3000/v1/chat/completions');
+    expect(again.stdout).not.toContain('/api/chat');
+    await rm(join(cwd, '.github/workflows/agent-replay.yml'));
+    await initIn(cwd);
+    expect(await readFile(join(cwd, '.github/workflows/agent-replay.yml'), 'utf8')).toContain('agent-path: /v1/chat/completions');
+  });
+
+  it("reads the name GitHub gives a check workflow already there: its name:, else its path; none when it is agent-replay or cannot be read", () => {
+    const path = '.github/workflows/agent-replay.yml';
+    expect(keptCheckName('name: mine\non: push\n', path)).toBe('mine');
+    expect(keptCheckName('on: push\n', path)).toBe(path);
+    expect(keptCheckName('name: agent-replay\non: push\n', path)).toBeNull();
+    expect(keptCheckName("name: 'agent-replay'\n", path)).toBeNull();
+    expect(keptCheckName('name: [oops\n', path)).toBeNull();
+    expect(checkNameWarning(path, 'mine', { accept: null, report: '.github/workflows/agent-replay-report.yml' })).toContain(
+      'not agent-replay: .github/workflows/agent-replay-report.yml (workflows: [agent-replay]) never runs after it.\n  fix: if it is the check, set name: agent-replay in it; else set workflows to "mine" in the file init wrote\n',
+    );
+  });
+
+  it('reads the preset of a config.yml already there as the config loader does: agent.preset, else native; null when it is not a mapping', () => {
+    expect(keptPreset('agent:\n  preset: anthropic-messages\n')).toBe('anthropic-messages');
+    expect(keptPreset('agent: { preset: "langgraph" }\n')).toBe('langgraph');
+    expect(keptPreset('agent:\n  url: http://localhost:3000/api/chat\n')).toBe('native');
+    expect(keptPreset('cost: { capUsd: 1 }\n')).toBe('native');
+    expect(keptPreset('')).toBe('native');
+    expect(keptPreset('agent: [1\n')).toBeNull();
+    expect(keptPreset('- a\n')).toBeNull();
+    expect(keptPreset('agent:\n  preset: 3\n')).toBeNull();
   });
 
   it('a check workflow already there is not said to be one to edit: the next steps say it was left as it is', async () => {
@@ -271,7 +319,16 @@ describe('agent-replay init', () => {
     expect(run.stdout).toContain('skipped  .github/workflows/agent-replay.yml (it exists; left as it is)');
     expect(run.stdout).toContain("1. .github/workflows/agent-replay.yml was already there and is left as it is: check that it runs agent-replay with agent-path set to your agent's path on the preview (e.g. /api/chat).");
     expect(run.stdout).not.toContain('set agent-path to');
+    // Its secrets go in inputs it may not have commented out: set, not uncommented; config.yml is init's.
+    expect(run.stdout).toContain(
+      "then set the agent-replay step's\n     agent-headers / judge-api-key inputs in .github/workflows/agent-replay.yml, and the header in .agent-replay/config.yml to run it locally.\n",
+    );
     expect(await readFile(join(cwd, '.github/workflows/agent-replay.yml'), 'utf8')).toBe('name: mine\n');
+    // The accept and report workflows written beside it find the check by the name agent-replay: said, with the fix.
+    expect(run.stderr).toBe(
+      '\nwarning: .github/workflows/agent-replay.yml was already there and is named "mine", not agent-replay: .github/workflows/agent-replay-accept.yml (comment-key: agent-replay) finds no comment of it, and .github/workflows/agent-replay-report.yml (workflows: [agent-replay]) never runs after it.\n' +
+        '  fix: if it is the check, set name: agent-replay in it; else set comment-key and workflows to "mine" in the files init wrote\n',
+    );
     // Written this time: the step to edit it, as before.
     await rm(join(cwd, '.github/workflows/agent-replay.yml'));
     const again = await initIn(cwd);

@@ -43,6 +43,23 @@ describe('renderAcceptSummary', () => {
     expect(text).toBe("## agent-replay accept: baselines not accepted (pull request #7)\n\nThe pull request's head has moved since the run the comment shows \\(reviewed 1111111, head is now 4444444\\).\n");
   });
 
+  it("a repeated item's refusal is accept's reason as the CLI and the commit message word it, then the consequence and the fix", () => {
+    const refused = [
+      { label: 'jumpy', reason: 'replies differ in meaning across 3 attempts: attempt 2: numbers 1 → 2; attempt 3: numbers 1 → 3' },
+      // A judge's difference may end a sentence itself: not two full stops.
+      { label: 'judged', reason: 'replies differ in meaning across 2 attempts: attempt 2: The refund window changed.' },
+      { label: 'wobbly', reason: 'replies vary across 3 attempts' },
+    ];
+    const text = renderAcceptSummary({ kind: 'acceptance', run: RUN, acceptance: { accepted: ['steady'], refused, skipped: [], commitSha: 'a'.repeat(40), commitUrl: null, note: null }, comment: { kind: 'updated' } });
+    expect(text).toContain(
+      [
+        '- `jumpy`: replies differ in meaning across 3 attempts\\: attempt 2\\: numbers 1 → 2; attempt 3\\: numbers 1 → 3. There is no one reply to store\\: find out why the agent answers differently, or accept after a run whose attempts agree.',
+        '- `judged`: replies differ in meaning across 2 attempts\\: attempt 2\\: The refund window changed. There is no one reply to store\\: find out why the agent answers differently, or accept after a run whose attempts agree.',
+        '- `wobbly`: replies vary across 3 attempts. There is no one reply to store\\: make the agent answer consistently, or accept after a run whose attempts agree.',
+      ].join('\n'),
+    );
+  });
+
   it('a refusal quoting a huge tampered text stays small', () => {
     const text = renderAcceptSummary({ kind: 'refused', pr: 7, reason: `the results artifact was rejected: ${'x'.repeat(2_000_000)}` });
     expect(text.length).toBeLessThan(5_000);

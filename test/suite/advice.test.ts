@@ -216,6 +216,17 @@ describe('one misspelling, said once, at its line, with its fix', () => {
     expect(issue.message).toContain(`unknown key "${key}"`);
     expect(issue.fix).toMatch(new RegExp(`^did you mean "${hint}"\\? rename the key`));
   });
+
+  it('a misspelt list key names the keys of both forms a file may take: the list key, or one item\'s own', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'fixture:\n  - { label: a, message: hi }\n',
+      [`${P}/p.yml`]: 'Personas:\n  - { label: p, opening: hi, expect: { terminal: finish } }\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}: ${e.message}`)).toEqual([
+      `${F}/a.yml:1: unknown key "fixture" at the top level; allowed keys: fixtures, over a list; or, in a file of one fixture, label, message, persona, assert, repeat`,
+      `${P}/p.yml:1: unknown key "Personas" at the top level; allowed keys: personas, over a list; or, in a file of one persona script, label, persona, opening, followUps, maxTurns, threshold, mocks, unmockedTools, expect, repeat, user`,
+    ]);
+  });
 });
 
 describe('YAML escapes inside double quotes', () => {

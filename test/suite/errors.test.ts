@@ -222,6 +222,27 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('a number split by a comma inside { } is said as the number, with the line as it should read, not as an unknown key "0"', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nrepeat: { count: 3, minPass: 2,5 }\n',
+      [C]: 'agent: { url: "http://127.0.0.1:9/chat", concurrency: 1,000 }\ncost: { capUsd: 1,000, judgeCallUsd: 0.01 }\nlatency: { minDeltaMs: 1,500,250 }\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      // Past the range the setting takes: not a fix that is the next error.
+      `${C}:1:55: concurrency: 1,000 reads as 1 and another key "000" inside { }, where a comma ends a value\n  fix: write the number without the comma; agent.concurrency is a whole number from 1 to 256, which 1000 is not`,
+      `${C}:2:17: capUsd: 1,000 reads as 1 and another key "000" inside { }, where a comma ends a value\n  fix: write capUsd: 1000, without the comma, so that line 2 reads\n    cost: { capUsd: 1000, judgeCallUsd: 0.01 }`,
+      `${C}:3:24: minDeltaMs: 1,500,250 reads as 1 and the keys "500" and "250" inside { }, where a comma ends a value\n  fix: write the number without the commas; latency.minDeltaMs is a whole number from 0 to 600000, which 1500250 is not`,
+      // A part that is not three digits: a decimal comma.
+      `${F}/a.yml:3:30: fixture "a": minPass: 2,5 reads as 2 and another key "5" inside { }, where a comma ends a value\n  fix: write minPass: 2.5, with a decimal point in place of the comma, so that line 3 reads\n    repeat: { count: 3, minPass: 2.5 }`,
+    ]);
+    // 1,000,000 reads 0 twice, a key written twice: said once as the number, and the rest of the file is still checked.
+    const twice = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  timeoutMs: 30,000\ncost: { capUsd: 1,000,000 }\n' });
+    expect(twice.errors.map((e) => `${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      '3:14: agent.timeoutMs must be a number, found the string "30,000"\n  fix: write the number without its commas, which make it text in YAML: timeoutMs: 30000',
+      '4:17: capUsd: 1,000,000 reads as 1 and the keys "000" and "000" inside { }, where a comma ends a value\n  fix: write capUsd: 1000000, without the commas, so that line 4 reads\n    cost: { capUsd: 1000000 }',
+    ]);
+  });
+
   it('a key left without its value, and headers written as one line of text, get what to write', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'label: a\nmessage:\n',
@@ -459,6 +480,32 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     // A file's fixtures: is checked item by item elsewhere: no list of one is offered for it.
     const file = await load({ [`${F}/a.yml`]: 'fixtures: hello\n' });
     expect(file.errors.map((e) => e.fix)).toEqual(['change fixtures to a list']);
+  });
+
+  it('a mapping where a list of checks belongs, with a key misspelt in it: the did-you-mean and the list of one, not only "change expect.reply to a list"', async () => {
+    const P = '.agent-replay/personas';
+    const script = (label: string, expect: string): string => `label: ${label}\nopening: hi\nexpect:\n  terminal: finish\n${expect}`;
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${P}/a.yml`]: script('a', '  reply: { contians: refund, turn: last }  # the policy\n'),
+      [`${P}/b.yml`]: script('b', '  reply:\n    contians: refund\n    trun: last\n'),
+      [`${P}/c.yml`]: script('c', '  reply: { contians: refund, colour: red }\n'),
+      [`${P}/d.yml`]: script('d', '  reply: { text: refund }\n'),
+      [`${P}/e.yml`]: script('e', '  toolCalled: { tol: find_order }\n'),
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      `${P}/a.yml:5:10: persona script "a": expect.reply must be a list, found a mapping\n` +
+        '  fix: did you mean "contains"? rename the key and make it a list of one, so that line 5 reads\n      reply: [ { contains: refund, turn: last } ]  # the policy',
+      `${P}/b.yml:6:5: persona script "b": expect.reply must be a list, found a mapping\n` +
+        '  fix: did you mean "contains" and "turn"? rename "contians" on line 6 to "contains", "trun" on line 7 to "turn", and make it a list of one: start line 6 with "- " and indent the item\'s other lines by two more spaces',
+      `${P}/c.yml:5:10: persona script "c": expect.reply must be a list, found a mapping\n` +
+        '  fix: remove "colour" (an item of expect.reply takes contains, regex, flags, turn), rename "contians" to "contains", and make it a list of one: put the mapping in [ ]',
+      // Nothing left that an item takes: the keys it takes, not a list of an empty check.
+      `${P}/d.yml:5:10: persona script "d": expect.reply must be a list, found a mapping\n` +
+        '  fix: "text" is not a key an item of expect.reply takes: make it a list of mappings of contains, regex, flags, turn',
+      `${P}/e.yml:5:15: persona script "e": expect.toolCalled must be a list, found a mapping\n` +
+        '  fix: did you mean "tool"? rename the key and make it a list of one, so that line 5 reads\n      toolCalled: [ { tool: find_order } ]',
+    ]);
   });
 
   it('duplicate YAML keys and several documents', async () => {
@@ -1033,7 +1080,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`)).toEqual([
       `${B}/after.json:9:1: invalid JSON: Unexpected non-whitespace character after JSON`,
       `${B}/bare.json:5:14: invalid JSON: Unexpected token 'p'`,
-      `${B}/broken.json:3:21: invalid JSON: Bad control character in string literal`,
+      `${B}/broken.json:3:12: invalid JSON: the string opened here goes on past its line: a line break inside a string is written \\n in JSON`,
       `${B}/comma.json:6:3: invalid JSON: Expected ',' or '}' after property value`,
       `${B}/cut.json:3:11: invalid JSON: the file ends here, with a string, list or object not closed (cut short, or a closing quote or bracket left out)`,
     ]);
@@ -1049,15 +1096,40 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       // Cut inside a string, then a CRLF: the parser says "Bad control character in string literal".
       [`${B}/crlf.json`]: '\uFEFF{\r\n  "label": "crlf",\r\n  "reply": "Refunds\r\n',
       [`${B}/empty.json`]: '\n',
-      // A quote left out in the middle is no file cut short: the parser's words, at the line break in the string.
+      // A quote left out in the middle is no file cut short: said at the string it leaves open (below).
       [`${B}/open.json`]: '{\n  "label": "open",\n  "reply": "r,\n  "verdict": "pass"\n}\n',
     });
     expect(r.errors.map(formatIssue)).toEqual([
       `${B}/comma.json:3:16: invalid JSON: the file ends here, with a string, list or object not closed (cut short, or a closing quote or bracket left out)\n  fix: complete it by hand; ${keep(`${B}/comma.json`)}`,
       `${B}/crlf.json:3:20: invalid JSON: the file ends here, with a string, list or object not closed (cut short, or a closing quote or bracket left out)\n  fix: complete it by hand; ${keep(`${B}/crlf.json`)}`,
       `${B}/empty.json:1:1: invalid JSON: the file is empty\n  fix: an empty file holds no baseline: delete it and accept "empty" again; ${keep(`${B}/empty.json`)}`,
-      `${B}/open.json:3:15: invalid JSON: Bad control character in string literal\n  fix: fix it by hand; ${keep(`${B}/open.json`)}`,
+      `${B}/open.json:3:12: invalid JSON: the string opened here is not closed on its line (its closing " left out)\n  fix: close it with ", so that line 3 reads\n    "reply": "r",\n  ${keep(`${B}/open.json`)}`,
       `${B}/quote.json:3:28: invalid JSON: the file ends here, with a string, list or object not closed (cut short, or a closing quote or bracket left out)\n  fix: complete it by hand; ${keep(`${B}/quote.json`)}`,
+    ]);
+  });
+
+  it('a string left open on its line (a quote left out, a line break or a tab typed in it) is said at its quote with the line as it should read, not as "Bad control character in string literal"', async () => {
+    const keep = (file: string): string => `committed before the edit? \`git checkout -- ${file}\` brings back the committed version`;
+    const lines = (label: string, reply: string, commit = 'null', eol = '\n'): string =>
+      ['{', `  "label": "${label}",`, `  "reply": ${reply},`, '  "route": null,', '  "verdict": "pass",', '  "acceptedAt": "2026-01-01T00:00:00Z",', `  "commit": ${commit}`, '}', ''].join(eol);
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n' + ['open', 'last', 'crlf', 'broken', 'tab'].map((l) => `  - { label: ${l}, message: x }\n`).join(''),
+      // The closing quote left out before the comma: the next line starts another key.
+      [`${B}/open.json`]: lines('open', '"Refunds, returns'),
+      // ... on the last entry: the next line closes the object.
+      [`${B}/last.json`]: lines('last', '"r"', '"abc'),
+      [`${B}/crlf.json`]: lines('crlf', '"r', 'null', '\r\n'),
+      // A reply edited over three lines: it closes on the third.
+      [`${B}/broken.json`]: lines('broken', '"line one\nline two\nthree"'),
+      [`${B}/tab.json`]: lines('tab', '"a\tb"'),
+    });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${B}/broken.json:3:12: invalid JSON: the string opened here goes on past its line: a line break inside a string is written \\n in JSON\n` +
+        `  fix: join lines 3 to 5 into one, with \\n for each line break, so that line 3 reads\n    "reply": "line one\\nline two\\nthree",\n  ${keep(`${B}/broken.json`)}`,
+      `${B}/crlf.json:3:12: invalid JSON: the string opened here is not closed on its line (its closing " left out)\n  fix: close it with ", so that line 3 reads\n    "reply": "r",\n  ${keep(`${B}/crlf.json`)}`,
+      `${B}/last.json:7:13: invalid JSON: the string opened here is not closed on its line (its closing " left out)\n  fix: close it with ", so that line 7 reads\n    "commit": "abc"\n  ${keep(`${B}/last.json`)}`,
+      `${B}/open.json:3:12: invalid JSON: the string opened here is not closed on its line (its closing " left out)\n  fix: close it with ", so that line 3 reads\n    "reply": "Refunds, returns",\n  ${keep(`${B}/open.json`)}`,
+      `${B}/tab.json:3:14: invalid JSON: a tab inside a string, which JSON writes as \\t\n  fix: write it as \\t, so that line 3 reads\n    "reply": "a\\tb",\n  ${keep(`${B}/tab.json`)}`,
     ]);
   });
 

@@ -4,6 +4,7 @@
 import { lineOf, type ConfigIssue } from '../issues.js';
 import { plural } from '../../words.js';
 import type { Position, SourceFile, YamlSyntaxError } from './source.js';
+import { isSplitNumberMessage, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
 
 /** A key written twice in one mapping, when the key cannot be named. */
 const DUPLICATE_KEY_MESSAGE = 'invalid YAML: the same key appears twice in one mapping';
@@ -37,9 +38,9 @@ function firstKeyLine(src: SourceFile, pos: Position, key: string): number | nul
   return null;
 }
 
-/** Is every issue a key written twice (the rest of the file can still be read and checked)? */
+/** Is every issue a key written twice, or a number split into keys written twice (the rest of the file can still be read and checked)? */
 export function onlyDuplicateKeys(issues: readonly ConfigIssue[]): boolean {
-  return issues.length > 0 && issues.every((i) => i.message === DUPLICATE_KEY_MESSAGE || /^invalid YAML: the key .* appears twice in one mapping(?: \(first on line \d+\))?$/.test(i.message));
+  return issues.length > 0 && issues.every((i) => i.message === DUPLICATE_KEY_MESSAGE || isSplitNumberMessage(i.message) || /^invalid YAML: the key .* appears twice in one mapping(?: \(first on line \d+\))?$/.test(i.message));
 }
 
 /**
@@ -681,6 +682,13 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       message = 'invalid YAML: the file contains more than one document (a --- separator)';
       fix = 'keep one document per file: remove the --- line or split the file in two';
     } else if (err.code === 'DUPLICATE_KEY') {
+      // `{ capUsd: 1,000,000 }`: the parts after the commas read as keys, 0 twice: the number split, said once at it.
+      const split = splitNumberAt(lineOf(src, pos.line), pos.column);
+      if (split !== null && splitWritesKeyTwice(split)) {
+        const issue: ConfigIssue = { file: src.file, line: pos.line, column: split.column, ...splitNumberWords(split, pos.line) };
+        if (!out.some((o) => o.line === issue.line && o.column === issue.column && o.message === issue.message)) out.push(issue);
+        continue;
+      }
       const key = duplicateKeyAt(src, pos);
       const first = key === null ? null : firstKeyLine(src, pos, key);
       message = key === null ? DUPLICATE_KEY_MESSAGE : `invalid YAML: the key ${JSON.stringify(key)} appears twice in one mapping${first === null ? '' : ` (first on line ${String(first)})`}`;

@@ -1,0 +1,78 @@
+// A number split by a comma inside `{ }` (`cost: { capUsd: 1,000 }`): in a flow mapping a comma
+// ends a value, so YAML reads the key's value as 1 and `000` as another key, with no value, which a
+// checker would say as an unknown key "0" (YAML reads 000 as the number 0) or as a key written
+// twice (`1,000,000`). Said as the one slip it is, at the number, with the line as it should read
+// (docs/configuration.md, "How YAML is read"). Pure: reads one line of text.
+
+/** A number written with commas after a key in `{ }`, as the line shows it. */
+export interface SplitNumber {
+  /** The key whose value it is (`capUsd`). */
+  key: string;
+  /** 1-based column where the number starts. */
+  column: number;
+  /** The number as written (`1,000`). */
+  written: string;
+  /** The value YAML read for the key (`1`). */
+  read: string;
+  /** The digits after each comma, which YAML read as keys (`000`). */
+  keys: string[];
+  /** The number meant: the digits grouped in threes joined (`1000`), or one other part after a decimal point (`2,50` is `2.50`); null when the line does not say. */
+  meant: string | null;
+  /** The line with `meant` in place of the number; null when there is no `meant`. */
+  fixed: string | null;
+}
+
+/**
+ * The number split by commas that the key of digits at `column` (1-based) of `line` is part of:
+ * a key's number value, a comma with no space around it, and digits up to the next `,` or `}` or the
+ * line's end (the keys have no ": " of their own). null when the line shows no such number.
+ */
+export function splitNumberAt(line: string | null, column: number | null): SplitNumber | null {
+  if (line === null || column === null) return null;
+  const at = column - 1;
+  // The key of digits itself, then nothing but the end of its entry.
+  if (!/^\d+[ \t]*(?:[,}]|#|$)/.test(line.slice(at))) return null;
+  // Back from it: `key: 1,` or `key: 1,000,` (the parts before are keys of digits too).
+  const before = /(?:^|[{,][ \t]*)(?:"([^"]+)"|'([^']+)'|([^\s"'{},:#[\]][^{},:#]*?))[ \t]*:[ \t]+(-?\d+)((?:,\d+)*),$/.exec(line.slice(0, at));
+  if (before === null) return null;
+  const key = before[1] ?? before[2] ?? before[3] ?? '';
+  const read = before[4] as string;
+  const start = at - ((before[5] as string).length + 1 + read.length);
+  // The whole number: on past the key at `column` to the last part joined by a comma.
+  const rest = /^\d+(?:,\d+)*/.exec(line.slice(start + read.length + 1))?.[0] ?? '';
+  const keys = rest.split(',');
+  const written = `${read},${rest}`;
+  const thousands = /^-?\d{1,3}$/.test(read) && keys.every((k) => k.length === 3);
+  const meant = thousands ? `${read}${keys.join('')}` : keys.length === 1 ? `${read}.${keys[0] as string}` : null;
+  const fixed = meant === null ? null : `${line.slice(0, start)}${meant}${line.slice(start + written.length)}`;
+  return { key, column: start + 1, written, read, keys, meant, fixed };
+}
+
+const SPLIT_TAIL = ' inside { }, where a comma ends a value';
+
+/** Is this a split number's message (a file whose only syntax errors are such keys written twice is still read)? */
+export function isSplitNumberMessage(message: string): boolean {
+  return message.endsWith(SPLIT_TAIL);
+}
+
+/**
+ * Whether two of the parts after the commas read as the same key (`1,000,000`: 0 twice), which the
+ * `yaml` parser says as a key written twice: said there (yamlSyntaxIssues), and not again by the checker.
+ */
+export function splitWritesKeyTwice(split: SplitNumber): boolean {
+  return new Set(split.keys.map(Number)).size < split.keys.length;
+}
+
+/**
+ * The words for a split number, at its line (`line`); `range`, when the number meant is not one the
+ * setting takes, what it takes, with `name`, the setting as messages name it (`agent.concurrency`).
+ */
+export function splitNumberWords(split: SplitNumber, line: number | null, range: { name: string; words: string } | null = null): { message: string; fix: string } {
+  const more = split.keys.length === 1 ? `another key ${JSON.stringify(split.keys[0])}` : `the keys ${split.keys.map((k) => JSON.stringify(k)).join(' and ')}`;
+  const message = `${split.key}: ${split.written} reads as ${split.read} and ${more}${SPLIT_TAIL}`;
+  if (split.meant === null) return { message, fix: `write the number without commas: digits are not grouped in YAML, and a decimal point is written "."` };
+  const how = split.meant.includes('.') ? 'with a decimal point in place of the comma' : `without ${split.keys.length === 1 ? 'the comma' : 'the commas'}`;
+  if (range !== null) return { message, fix: `write the number ${how}; ${range.name} is ${range.words}, which ${split.meant} is not` };
+  const shown = split.fixed !== null && line !== null ? `, so that line ${String(line)} reads\n    ${split.fixed.trimEnd()}` : '';
+  return { message, fix: `write ${split.key}: ${split.meant}, ${how}${shown}` };
+}
