@@ -442,7 +442,7 @@ function callToAction(ctx: ReportContext, p: Profile, cta: CallToAction, model: 
   const seen =
     cta.acceptable === 0 || cta.shownInFull >= cta.acceptable
       ? ''
-      : ` Review them first: ${cta.shownInFull === 0 ? 'none' : `only ${thousands(cta.shownInFull)}`} of them ${cta.shownInFull === 1 ? 'is' : 'are'} shown in full here, all of them in the full report.`;
+      : ` Review them first: ${cta.shownInFull === 0 ? 'none' : `only ${thousands(cta.shownInFull)}`} of them ${cta.shownInFull === 1 ? 'is' : 'are'} shown in detail here, all of them in the full report.`;
   const verb = results === null ? '**To refresh**' : '**To accept**';
   return `${verb} ${what}, ${how}.${seen}${also}${refused} Not evaluated and errored ${never} are never accepted.`;
 }

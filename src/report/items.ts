@@ -218,7 +218,7 @@ function decidedBy(v: ItemView): string {
 /**
  * A reworded item in the Reworded block (docs/meaning.md, "In the comment"): its line (label, how it
  * was decided, file and line) as the summary, and its diff inside (a script: each differing
- * turn's); `brief`: the line only.
+ * turn's, the welcome turn named as in the transcript: "Turn 0 (welcome)"); `brief`: the line only.
  */
 export function rewordedBlock(v: ItemView, level: Level, ctx: ReportContext, p: Profile): string {
   const label = `${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}<b>${escapeHtmlInline(clip(v.label, LIMITS.label))}</b>`;
@@ -231,7 +231,7 @@ export function rewordedBlock(v: ItemView, level: Level, ctx: ReportContext, p: 
     const base = v.item.baseline?.transcript ?? [];
     v.item.turns.forEach((t, i) => {
       const b = base[i];
-      if (b !== undefined && b.reply !== t.reply) diffs.push(`**Turn ${t.index}**\n\n${diffBlock(b.reply, t.reply, p)}`);
+      if (b !== undefined && b.reply !== t.reply) diffs.push(`**Turn ${t.index}**${t.index === 0 ? ' (welcome)' : ''}\n\n${diffBlock(b.reply, t.reply, p)}`);
     });
   }
   // A list item is markdown, not the raw HTML of a <summary>: the line is written for it.

@@ -260,22 +260,25 @@ export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, 
   const sentences: string[] = [];
   if (partial.length > 0) {
     // The table is said only of the rows it has: the rest of a section may be only counted (said next).
-    const where = (their: string): string => `listed by name in a table at the end of ${their} section`;
+    // One story: items shown in detail (each its own block), more listed by name only, the rest only counted.
+    const where = (their: string): string => `listed by name only, in a table at the end of ${their} section`;
     const one = tabled.length === 1 && tabled[0]?.startsWith('1 ') === true;
-    if (allTabled) sentences.push(`Shown in full: ${list(partial)}; the others are ${where('their')}.`);
-    else if (tabled.length > 0) sentences.push(`Shown in full: ${list(partial)}; ${list(tabled)} ${one ? `is ${where('its')}` : `are ${where('their')}`}.`);
-    else sentences.push(`Shown in full: ${list(partial)}.`);
+    if (allTabled) sentences.push(`Shown in detail: ${list(partial)}; the others are ${where('their')}.`);
+    else if (tabled.length > 0) sentences.push(`Shown in detail: ${list(partial)}; ${list(tabled)} ${one ? `is ${where('its')}` : `are ${where('their')}`}.`);
+    else sentences.push(`Shown in detail: ${list(partial)}.`);
   }
   const size: string[] = [];
   if (counted.length > 0) size.push(`${list(counted)} are only counted`);
   const left: string[] = [];
   const fixturesWord = (n: number): string => (n === 1 ? 'fixture' : 'fixtures');
   if (noTranscripts > 0) left.push(`the transcripts of ${thousands(noTranscripts)} persona ${noTranscripts === 1 ? 'script' : 'scripts'}`);
-  if (noFullReplies > 0) left.push(`the full replies of ${thousands(noFullReplies)} ${fixturesWord(noFullReplies)} (their diffs are shown)`);
+  if (noFullReplies > 0) left.push(`the whole replies of ${thousands(noFullReplies)} ${fixturesWord(noFullReplies)} (their diffs are shown)`);
   if (noReplies > 0) left.push(`the replies and diffs of ${thousands(noReplies)} ${fixturesWord(noReplies)}`);
   if (noDiffable > 0) left.push(`the replies of ${thousands(noDiffable)} ${fixturesWord(noDiffable)} too long to diff`);
-  if (left.length > 0) size.push(`${list(left)} are left out`);
-  if (size.length > 0) sentences.push(`${capitalized(list(size))}, to fit ${p.limitWords}.`);
+  // What is left out is of the items shown in detail: said so when the notice has named them.
+  const ofDetailed = left.length > 0 && partial.length > 0;
+  if (left.length > 0) size.push(`${ofDetailed ? 'of those shown in detail, ' : ''}${list(left)} are left out`);
+  if (size.length > 0) sentences.push(`${capitalized(size.join(ofDetailed ? ' and, ' : ' and '))}, to fit ${p.limitWords}.`);
   if (rewordedCapped !== null) sentences.push(rewordedCapped);
   sentences.push(`Everything is in ${fullReportWhere(ctx, p)}.`);
   return `> ✂️ ${sentences.join(' ')}`;

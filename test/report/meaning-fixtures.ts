@@ -19,7 +19,8 @@ export function differing(label: string, before: string, now: string, meaning: M
 export const JUDGE_DIFFERENCE = 'The new reply says refunds need a receipt <b>@admin</b> | `x`';
 
 export function scriptChangedAtTurn3(): PersonaRecord {
-  const turns = refundTurns();
+  // The baseline's turn 3 says the 50 its meaning names ("numbers 50 → 90"), so the diff shown reads as the line says.
+  const turns = refundTurns().map((t) => (t.index === 3 ? { ...t, reply: "I'm sorry it arrived broken. A colleague will refund 50 EUR within 5 days." } : t));
   const base = personaBaseline('refund-dialog', turns);
   const now = turns.map((t) =>
     t.index === 3

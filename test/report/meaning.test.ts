@@ -51,6 +51,16 @@ describe('fail-on: meaning_changed', () => {
 });
 
 describe('surfaces (goldens)', () => {
+  it("the run's data agrees with itself: each fact a meaning names is in the reply it is said of", () => {
+    // A golden whose line says "numbers 50 → 90" over a baseline with no 50 misleads its reviewer.
+    const said = (meaning: Meaning | null | undefined, before: string | null | undefined, now: string | null, where: string): void => {
+      for (const f of meaning?.facts?.baseline ?? []) expect(before ?? '', `${where}: the baseline says ${f.value}`).toContain(f.value);
+      for (const f of meaning?.facts?.now ?? []) expect(now ?? '', `${where}: the new reply says ${f.value}`).toContain(f.value);
+    };
+    for (const f of MEANING.fixtures) said(f.drift?.meaning, f.baseline?.reply, f.reply, f.label);
+    for (const p of MEANING.personas ?? []) p.turns.forEach((t, i) => said(t.meaning, p.baseline?.transcript[i]?.reply, t.reply, `${p.label} turn ${t.index}`));
+  });
+
   it('PR comment, job summary, terminal and JUnit', () => {
     expectGolden('meaning.comment.md', renderComment(MEANING, ctx));
     expectGolden('meaning.summary.md', renderSummary(MEANING, ctx));
@@ -86,7 +96,8 @@ describe('surfaces (goldens)', () => {
     expect(section).toContain('<summary><b>reworded-by-judge</b> · judge 0.93 · <a href=');
     expect(section).toContain('<summary><b>known-wording</b> · known variant · ');
     expect(section).toContain('<summary><b>bold-greeting</b> · formatting · ');
-    expect(section).toContain('**Turn 0**');
+    // A script's welcome turn is named as the transcript names it, not a bare "Turn 0".
+    expect(section).toContain('**Turn 0** (welcome)\n\n');
     expect(section.slice(0, section.indexOf('Unchanged ('))).not.toContain('Message for');
   });
 
@@ -97,9 +108,10 @@ describe('surfaces (goldens)', () => {
     const script = { ...changed, turns } as PersonaRecord;
     const t = renderTerminal(run([], { personas: [script] }), { color: false });
     const lines = t.slice(t.indexOf('refund-dialog')).split('\n');
-    const decided = lines.findIndex((l) => l.trim() === 'turn 3 changed in meaning: numbers 50 → 90 (- baseline, + new):');
+    const decided = lines.findIndex((l) => l.trim() === 'turn 3 changed in meaning: numbers 50 → 90 (- baseline, + new, changed words in ⟦ ⟧):');
     expect(decided).toBeGreaterThan(-1);
-    expect(lines.slice(decided + 1, decided + 4)).toContain('        + A colleague will refund 90 EUR within 5 days.');
+    // The diff shows the 50 and the 90 the line names.
+    expect(lines.slice(decided + 1, decided + 4)).toEqual(['        @@ 1 unchanged sentence @@', '        - A colleague will refund ⟦50⟧ EUR within 5 days.', '        + A colleague will refund ⟦90⟧ EUR within 5 days.']);
     const first = lines.findIndex((l) => l.trim() === "first difference from the baseline: turn 1: the script's message changed, the reply the same");
     expect(first).toBeGreaterThan(decided);
     // Only its route: which route, from which.

@@ -454,7 +454,7 @@ describe('size limits', () => {
       expect(x.full).toBeLessThanOrEqual(10);
       expect(x.labels.length + x.counted).toBe(x.count);
     }
-    expect(md.split('\n\n')[2]).toMatch(/^> ✂️ Shown in full: /);
+    expect(md.split('\n\n')[2]).toMatch(/^> ✂️ Shown in detail: /);
     expect(md).toMatch(/^\| 🎭 script-\d{4} \| /m);
     for (const block of allCodeBlocks(githubHtml(md))) for (const line of block.split('\n')) expect(line.length).toBeLessThanOrEqual(100);
   });

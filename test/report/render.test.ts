@@ -220,9 +220,9 @@ describe('real size: multi-paragraph replies and 600 mixed fixtures, as GitHub r
     const s = structure(md);
     for (const x of s.sections) expect(x.full).toBeLessThanOrEqual(10);
     const notice = md.split('\n\n')[2] as string;
-    expect(notice).toMatch(/^> ✂️ Shown in full: 10 of 50 newly failing, 10 of 50 still failing, 10 of 150 changed/);
+    expect(notice).toMatch(/^> ✂️ Shown in detail: 10 of 50 newly failing, 10 of 50 still failing, 10 of 150 changed/);
     // The table is said of the sections that have one; new, not evaluated and errored have none left (only counted).
-    expect(notice).toContain('; 40 more newly failing, 40 more still failing and 101 more changed are listed by name in a table at the end of their section. 39 changed, 40 new, 40 not evaluated, 40 errored and 200 unchanged are only counted');
+    expect(notice).toContain('; 40 more newly failing, 40 more still failing and 100 more changed are listed by name only, in a table at the end of their section. 40 changed, 40 new, 40 not evaluated, 40 errored and 200 unchanged are only counted');
     expect(md).not.toMatch(/replies above/);
     expect(md).toContain('Review them first: only');
   });
@@ -457,13 +457,16 @@ describe('render, then fit', () => {
     expect(md.length).toBeGreaterThan(60_000);
     const blocks = md.split('\n\n');
     expect(blocks[1]).toBe('### 🔴 500 newly failing · 1,500 changed · 3,000 unchanged');
-    expect(blocks[2]).toMatch(/^> ✂️ Shown in full: 10 of 500 newly failing and 10 of 1,500 changed; [\d,]+ more newly failing are listed by name/);
+    expect(blocks[2]).toMatch(/^> ✂️ Shown in detail: 10 of 500 newly failing and 10 of 1,500 changed; [\d,]+ more newly failing are listed by name/);
     expect(blocks[2]).toMatch(/[\d,]+ newly failing, 1,490 changed and 3,000 unchanged are only counted/);
+    // One story: what is shown in detail, what is listed by name only, and what of the detailed items is left out.
+    expect(blocks[2]).toMatch(/are only counted and, of those shown in detail, the whole replies of [\d,]+ fixtures \(their diffs are shown\) are left out, to fit/);
+    expect(blocks[2]).not.toMatch(/in full|full replies/);
     expect(blocks[2]).toContain(ctx.summaryUrl as string);
     expect(md).toContain('_… and 1,490 more changed fixtures, only counted here: see the full report._');
     expect(md).toContain('_3,000 unchanged fixtures, only counted here: see the full report._');
     expect(md.indexOf('fixture-00000')).toBeGreaterThan(0);
-    expect(md).toContain('Review them first: only 20 of them are shown in full here');
+    expect(md).toContain('Review them first: only 20 of them are shown in detail here');
   });
 
   it("the notice says a section's table only of the rows it has: what is only counted is never said to be listed", () => {
@@ -476,7 +479,7 @@ describe('render, then fit', () => {
     // Newly failing: 10 in full, some in the table, the rest counted; Changed: 10 in full, none in a table.
     expect(newly.labels.length - newly.full).toBeGreaterThan(0);
     expect(changed.labels.length - changed.full).toBe(0);
-    expect(notice).toContain(`Shown in full: 10 of 500 newly failing and 10 of 1,500 changed; ${newly.labels.length - newly.full} more newly failing are listed by name in a table at the end of their section.`);
+    expect(notice).toContain(`Shown in detail: 10 of 500 newly failing and 10 of 1,500 changed; ${newly.labels.length - newly.full} more newly failing are listed by name only, in a table at the end of their section.`);
     expect(notice).not.toContain('the others are listed');
     expect(notice).toContain(`${thousands(newly.counted)} newly failing, ${thousands(changed.counted)} changed and 3,000 unchanged are only counted`);
     for (const x of [newly, changed]) expect(x.labels.length + x.counted).toBe(x.count);
@@ -488,9 +491,9 @@ describe('render, then fit', () => {
     const none = { levels: [], rows: 0 };
     const plan = (rows: number): Plan => ({ newly_failing: { levels: Array<Level>(10).fill('brief'), rows }, still_failing: none, changed: none, reworded: none, new: none, not_evaluated: none, errored: none, unchanged: none });
     const p = profile('comment', undefined);
-    expect(noticeBlock(model, plan(1), ctx, p)).toMatch(/^> ✂️ Shown in full: 10 of 13 newly failing; 1 more newly failing is listed by name in a table at the end of its section\. 2 newly failing are only counted/);
-    expect(noticeBlock(model, plan(0), ctx, p)).toMatch(/^> ✂️ Shown in full: 10 of 13 newly failing\. 3 newly failing are only counted/);
-    expect(noticeBlock(model, plan(3), ctx, p)).toMatch(/^> ✂️ Shown in full: 10 of 13 newly failing; the others are listed by name in a table at the end of their section\. The replies/);
+    expect(noticeBlock(model, plan(1), ctx, p)).toMatch(/^> ✂️ Shown in detail: 10 of 13 newly failing; 1 more newly failing is listed by name only, in a table at the end of its section\. 2 newly failing are only counted/);
+    expect(noticeBlock(model, plan(0), ctx, p)).toMatch(/^> ✂️ Shown in detail: 10 of 13 newly failing\. 3 newly failing are only counted/);
+    expect(noticeBlock(model, plan(3), ctx, p)).toMatch(/^> ✂️ Shown in detail: 10 of 13 newly failing; the others are listed by name only, in a table at the end of their section\. Of those shown in detail, the replies/);
   });
 
   it('degrades a ~300 KB comment below the limit, newly failing first', () => {
@@ -516,7 +519,7 @@ describe('render, then fit', () => {
     // Detail is bought back worst first: the first newly failing item keeps its diff.
     const first = md.slice(md.indexOf('<b>big-00</b>'), md.indexOf('<b>big-02</b>'));
     expect(first).toContain('```diff');
-    expect(md.split('\n\n')[2]).toMatch(/^> ✂️ Shown in full: 10 of 30 newly failing and 10 of 30 changed/);
+    expect(md.split('\n\n')[2]).toMatch(/^> ✂️ Shown in detail: 10 of 30 newly failing and 10 of 30 changed/);
     expect(md.split('\n\n')[2]).toMatch(/are left out, to fit GitHub's limit of 65,536 characters per comment\./);
     const html = githubHtml(md);
     expect(count(html, /<details[ >]/)).toBe(count(html, '</details>'));
@@ -619,7 +622,7 @@ describe('render, then fit', () => {
     const notice = md.split('\n').find((l) => l.startsWith('> ✂️')) as string;
     expect(notice).not.toContain('their diffs are shown');
     // Shown without their full replies, each says why it has no diff.
-    const n = Number(/The replies of (\d+) fixtures too long to diff are left out/.exec(notice)?.[1]);
+    const n = Number(/Of those shown in detail, the replies of (\d+) fixtures too long to diff are left out/.exec(notice)?.[1]);
     expect(n).toBeGreaterThan(0);
     expect(count(md, '_The replies are too long to diff here; compare them in the full report._')).toBe(10);
     expect(count(md, 'Full baseline and new reply')).toBe(10 - n);
