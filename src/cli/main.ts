@@ -16,6 +16,7 @@ import { terminalBlock, terminalLine } from '../report/escape.js';
 import { attemptsRefusalFix } from '../report/blocks.js';
 import { where } from '../report/item-parts.js';
 import { cliWords, renderTerminal } from '../report/terminal.js';
+import { newResultsToAccept } from '../report/to-accept.js';
 import { writeBaselines } from '../accept/write.js';
 import { screenAccepted } from '../accept/screen.js';
 import { foreignSuite } from '../accept/suite-dir.js';
@@ -335,12 +336,14 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
     const edits = base === null ? null : await gitSuiteEdits(base);
     const record = edits === null ? result.record : { ...result.record, suiteEdits: edits };
     // An interrupted run's gate is not applied: its reports do not say it (report/model.ts gateFailsText).
-    const written = await emitRun(record, { ...values, out }, io, stream, result.gate);
+    // What comes next, in the report's words, counted on the terminal summary's model (no second one: docs/performance.md).
+    let toAccept = 0;
+    const written = await emitRun(record, { ...values, out }, io, stream, result.gate, (model) => (toAccept = newResultsToAccept(record, model)));
     if (record.interrupted) return interruptedExit(record, result.suite, io);
     // The results are in the summary and the temporary file the error named, but not where asked.
     if (!written) return EXIT.usage;
-    // What comes next, in the report's words: the new or changed results a review would accept.
-    const next = acceptRunStep((await import('../report/markdown.js')).newResultsToAccept(record), dir, values.out);
+    // The new or changed results a review would accept.
+    const next = acceptRunStep(toAccept, dir, values.out);
     if (next !== null) io.stdout(`\n${next}\n`);
   }
   return exitFor(result, io, dir);

@@ -11,7 +11,7 @@ import { openRecordStream, RecordWriteError, type RecordStream } from '../record
 import { DEFAULT_CONTEXT, type ReportContext } from '../report/context.js';
 import { suiteName } from '../action/context.js';
 import { renderTerminal } from '../report/terminal.js';
-import type { GateView } from '../report/model.js';
+import type { GateView, ReportModel } from '../report/model.js';
 import type { Progress } from '../replay/index.js';
 import { interruptedBy, interruptExitCode } from '../interrupt.js';
 import { isSystemError, UserError } from '../errors.js';
@@ -297,6 +297,7 @@ export async function emitRun(
   io: CliIO,
   stream?: RecordStream,
   gate: GateView | null = null,
+  onModel?: (model: ReportModel) => void,
 ): Promise<boolean> {
   const out = resolvePath(io, values.out ?? 'results.json');
   let failure: RecordWriteError | null = null;
@@ -307,7 +308,7 @@ export async function emitRun(
     failure = e;
   }
   // A clipped reply names where its full text is: the record, as the user named it.
-  io.stdout(renderTerminal(record, { color: io.color, where: failure === null ? (values.out ?? 'results.json') : 'the record named below', gate }));
+  io.stdout(renderTerminal(record, { color: io.color, where: failure === null ? (values.out ?? 'results.json') : 'the record named below', gate, onModel }));
   const rendered = await writeRenderings(record, values, io, gate);
   io.stdout(writtenText(resultsWhere(out, failure), rendered.written, io));
   if (failure !== null) io.stderr(`agent-replay: ${failure.message}\n`);

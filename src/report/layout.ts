@@ -17,6 +17,7 @@ import { isPersona, itemsNoun, rateMoved, SECTION_ORDER, SECTION_WORDS, thousand
 import type { Profile } from './profile.js';
 import { latencyChartBlock } from './latency-chart.js';
 import { capitalized } from '../words.js';
+import { onlySlower, resultsToAccept } from './to-accept.js';
 
 export interface SectionPlan {
   /** The first `levels.length` items are shown in full, at these levels. */
@@ -318,23 +319,6 @@ export interface Evaluations {
 
 export function evaluationsOf(run: RunRecord, ctx: ReportContext, p: Profile): Evaluations {
   return { line: evaluationLine(run, ctx), full: evaluationBlocks(run, ctx, p), brief: evaluationBlocks(run, ctx, p, true), use: 'full' };
-}
-
-/** In Changed with the same verdict, pass rate, reply and route as its baseline: only slower. */
-export function onlySlower(item: Item, model: ReportModel): boolean {
-  const view = viewOf(model, item);
-  const d = item.errored ? null : item.drift;
-  return view.section === 'changed' && d?.verdict !== 'newly_passing' && !rateMoved(item) && view.changes.length > 0 && view.changes.every((c) => c.dimension === 'slower');
-}
-
-/**
- * The items whose new or changed pass/fail result accept would store: acceptable, and neither
- * reworded nor unchanged (those need no acceptance). The "To accept" line counts them (blocks.ts),
- * as does the terminal's next step after a run (docs/cli.md).
- */
-export function resultsToAccept(model: ReportModel, acceptable: ReadonlyMap<Item, unknown>): Item[] {
-  const skip = new Set<Item>([...model.sections.reworded, ...model.sections.unchanged]);
-  return [...acceptable.keys()].filter((f) => !skip.has(f));
 }
 
 export function assemble(doc: Doc, plan: Plan): string {

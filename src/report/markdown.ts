@@ -14,7 +14,7 @@ import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import { fullReportWhere } from './blocks.js';
 import { DEFAULT_CONTEXT, type ReportContext } from './context.js';
 import { cutLine, fit, trimToFit } from './fit.js';
-import { evaluationsOf, itemStarts, onlySlower, Pieces, resultsToAccept, type Doc } from './layout.js';
+import { evaluationsOf, itemStarts, Pieces, type Doc } from './layout.js';
 import { ownTexts, sharedMeanings } from './cause-details.js';
 import { afterAcceptance, buildModel, itemsNoun, personasOf, SECTION_ORDER, type Item } from './model.js';
 import { profile, type Profile } from './profile.js';
@@ -36,16 +36,6 @@ function acceptDecisions(run: RunRecord): { acceptable: Map<Item, Baseline | Per
   for (const f of run.fixtures) decided(f, decideAcceptance(f, '', run.commit));
   for (const s of personasOf(run)) decided(s, decidePersonaAcceptance(s, '', run.commit));
   return { acceptable, refused };
-}
-
-/**
- * How many new or changed pass/fail results `agent-replay accept` would store as baselines, as the
- * report's "To accept" line counts them, an item only slower left out: the terminal's next step
- * after a run (docs/cli.md, "What each command does").
- */
-export function newResultsToAccept(run: RunRecord): number {
-  const model = buildModel(run);
-  return resultsToAccept(model, acceptDecisions(run).acceptable).filter((item) => !onlySlower(item, model)).length;
 }
 
 function render(record: RunRecord, ctx: ReportContext, p: Profile): string {

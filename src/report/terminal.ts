@@ -35,6 +35,7 @@ import {
   type GateView,
   type Item,
   type ScriptView,
+  type ReportModel,
   type SectionKey,
 } from './model.js';
 import { checkSubject, checksCount, decisiveTurn, lineChecks, matchMark, messageChanged, messageTurnWords, namedAttemptTurn, sameReplyWords, shownTurns, CHECK_NAMES, type AttemptTurn } from './persona.js';
@@ -77,6 +78,8 @@ export interface TerminalOptions {
   where?: string;
   /** The gate the run was checked by, said under the headline when it fails on what the headline does not say (model.ts gateFailsText). */
   gate?: GateView | null;
+  /** Given the summary's model once it is written, so that what else needs it (the run's next step) builds no second one. */
+  onModel?: (model: ReportModel) => void;
 }
 
 export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
@@ -192,6 +195,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
     const named = shown.named.map((b) => terminalLine(b.label)).join(', ') + (shown.more > 0 ? `, and ${thousands(shown.more)} more` : '');
     lines.push('', paint('yellow', fit(`Removed (${thousands(removed.length)}): ${named}: baselines whose fixture or persona script is not in the suite now; nothing was replayed for them`)));
   }
+  opts.onModel?.(model);
   return `${lines.join('\n')}\n`;
 }
 
