@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import * as core from '@actions/core';
 import { publisher, publishSettings, resultsWhere } from '../../src/action/publish.js';
 import type { ActionContext } from '../../src/action/context.js';
 import type { ArtifactStore, UploadResult } from '../../src/action/artifacts.js';
@@ -66,6 +67,11 @@ async function logged(f: () => Promise<void>): Promise<string[]> {
   return lines;
 }
 
+/** Drops the path @actions/core's summary read from GITHUB_STEP_SUMMARY on its first write (its private `_filePath`). */
+function forgetSummaryPath(): void {
+  (core.summary as unknown as { _filePath?: string })._filePath = undefined;
+}
+
 async function commentRefused(upload: 'uploaded' | 'skipped' | null, readOnlyToken = false, summary: string | null = null): Promise<string[]> {
   const github = createGitHubApi({ token: gh.token, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, retryAfterBaseMs: 0, throttleWrites: false });
   const settings = publishSettings({ comment: true, commentKey: null, acceptLabel: 'accept-baseline', confirmLabel: 'confirm-cost', resultsPath: join(cwd, `${upload}-${readOnlyToken}`, 'results.json'), dir: '.agent-replay' });
@@ -108,6 +114,9 @@ describe('a comment not posted says where the results are, only as far as it is 
   it('a job summary that could not be written is not named as where the results are', async () => {
     // No GITHUB_STEP_SUMMARY: @actions/core cannot write the summary, as on a runner whose summary file is gone.
     vi.stubEnv('GITHUB_STEP_SUMMARY', '');
+    // @actions/core keeps the summary's path once read, and test files share modules (vitest.config.ts,
+    // isolate: false): an earlier file's path would be written to and this case would not be the one named.
+    forgetSummaryPath();
     try {
       const uploaded = await commentRefused('uploaded', false, '# results');
       expect(uploaded.filter((l) => l.startsWith('::warning::'))).toEqual([
