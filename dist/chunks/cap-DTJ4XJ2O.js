@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-SYI2EUIH.js";import"./chunk-RWUB47TX.js";import"./chunk-VT6UPUKN.js";import"./chunk-GTT24L4S.js";import"./chunk-CMFH3M2F.js";import"./chunk-WEKAFKOT.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};
