@@ -6,7 +6,7 @@ import { JUDGE_DEFAULTS, panelMemberConfig, type Config, type JudgeConfig } from
 import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, JudgeProvider, RegexEvaluator, RemovedBaseline, RunRecord, Simulator, Spend, TurnObserver } from './types.js';
 import { loadSuite, noAgentUrlIssue, removedBaselines, repoPathOf, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
 import { personaTurns } from './evaluate/personas.js';
-import { agentTurnsOf, criteriaCount, estimateCost, withAdaptiveRange, meaningCallsAtMost, simulatorCalls, gateRun, mayRun, judgeCalls, rerunLabels, reusedCount, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
+import { agentTurnsOf, criteriaCount, estimateCost, withAdaptiveRange, meaningCallsAtMost, simulatorCalls, gateRun, mayRun, judgeCalls, rerunLabels, reusedCount, runCoverage, selectLabels, unmatchedOnlyText, type GateResult, type SelectionResult } from './evaluate/index.js';
 import { replay, type Progress, type ReplayDeps } from './replay/index.js';
 import { createHttpAgentClient, observeTurns, responseOnly } from './agent/index.js';
 import { fillLateSpans, startSpanSource, traceObserver } from './traces/index.js';
@@ -170,10 +170,7 @@ function selectSuite(
   const all = [...suite.fixtures, ...suite.personas].map((i) => i.label);
   const result = selectLabels(all, selection.rerunOf === null ? null : rerunLabels(selection.rerunOf.record), selection.only);
   if (result.unmatched.length > 0) {
-    const list = result.unmatched.map((p) => `"${p}"`).join(', ');
-    throw new UsageError(
-      `--only ${list} ${result.unmatched.length === 1 ? 'matches' : 'match'} no fixture or persona script label; labels in the suite: ${all.slice(0, 20).join(', ') || '(none)'}${all.length > 20 ? `, +${all.length - 20} more` : ''}`,
-    );
+    throw new UsageError(unmatchedOnlyText(result.unmatched, all));
   }
   const keep = new Set(result.labels);
   return {

@@ -15,7 +15,7 @@ import type { GitHubApi, IssueComment, LabelEvent, LabelEventsPage } from '../gi
 import { ACTIONS_BOT_LOGIN, commentPastBound, findStickyComment, isOwnComment } from '../github/sticky.js';
 import { isGitHubError, type GitHubError } from '../github/errors.js';
 import { deadlineWords, gitHubAnswer, gitHubFailure, gitHubTrouble } from './github-words.js';
-import { capitalized, shellQuote } from '../words.js';
+import { capitalized, shellQuote, thousands } from '../words.js';
 import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSummary, renderComment, type AcceptanceView, type AcceptSummary, type AcceptSummaryComment, type ReportContext } from '../report/index.js';
 import type { GateView } from '../report/model.js';
 import { clip, escapeInline, inertText } from '../report/escape.js';
@@ -514,9 +514,13 @@ function acceptedInMessage(message: string): string[] {
   return [...listed.matchAll(/^- ([A-Za-z0-9][A-Za-z0-9._-]*) \(/gm)].map((l) => `${folder}\n${l[1] as string}`);
 }
 
+/** The labels a baseline commit's headline names: the first three, then how many more, grouped ("a, b, c and 1,197 more"). */
+export function acceptedShown(labels: readonly string[]): string {
+  return labels.length <= 3 ? labels.join(', ') : `${labels.slice(0, 3).join(', ')} and ${thousands(labels.length - 3)} more`;
+}
+
 function commitMessage(plan: AcceptPlan, found: Found, suite: string | null): { headline: string; body: string } {
-  const labels = plan.accepted.map((b) => b.label);
-  const shown = labels.length <= 3 ? labels.join(', ') : `${labels.slice(0, 3).join(', ')} and ${labels.length - 3} more`;
+  const shown = acceptedShown(plan.accepted.map((b) => b.label));
   return {
     headline: `${COMMIT_HEADLINE}${shown}`,
     body: [

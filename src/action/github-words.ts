@@ -19,7 +19,7 @@ export function gitHubAnswer(e: GitHubError): string {
  * says last, after its own words ("... while committing the baselines"); null for any other text.
  */
 export function deadlineWords(detail: string): string | null {
-  return /^(no answer from GitHub's API within [^(:]+\(each of the \d+ tries waits [^)]+\))/.exec(detail)?.[1] ?? null;
+  return /^(no answer from GitHub's API within [^(:]+\(each of the \d+(?:,\d{3})* tries waits [^)]+\))/.exec(detail)?.[1] ?? null;
 }
 
 /** What to do about GitHub that did not answer in time, said last. */

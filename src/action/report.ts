@@ -20,6 +20,7 @@ import { clip } from '../report/escape.js';
 import { gateMerged, incompleteText } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
+import { plural } from '../words.js';
 
 /** What expandResults found, and where it found nothing (for the error when no file is left). */
 export interface ExpandedResults {
@@ -215,6 +216,12 @@ export function mergeReportResults(kept: readonly ReadResults[], log: (line: str
   );
 }
 
+/** The log's line on what the step merged: "combined 2 results files, 1,200 fixtures, 3 persona scripts", the counts grouped. */
+export function combinedWords(files: number, merged: Pick<RunRecord, 'fixtures' | 'personas'>): string {
+  const personas = merged.personas.length > 0 ? `, ${plural(merged.personas.length, 'persona script', 'persona scripts')}` : '';
+  return `combined ${plural(files, 'results file', 'results files')}, ${plural(merged.fixtures.length, 'fixture', 'fixtures')}${personas}`;
+}
+
 /**
  * With a dir input that is no folder inside the repository, no record can be told to be the
  * step's: records of two or more suites (mixedSuites, the check the CLI's `report` makes) are
@@ -382,7 +389,7 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     throw e;
   }
   if (merged.incomplete != null) core.warning(`report: ${incompleteText(merged.incomplete)}${inputs.allowIncomplete ? ' (allow-incomplete: true, so the gate ignores it)' : ''}`);
-  log.info(`report: combined ${kept.length} results ${kept.length === 1 ? 'file' : 'files'}, ${merged.fixtures.length} fixtures${merged.personas.length ? `, ${merged.personas.length} persona scripts` : ''}`);
+  log.info(`report: ${combinedWords(kept.length, merged)}`);
   const found = await pullForReport(inputs.prNumber, ctx, merged, deps);
   // A refused pull request is not commented on, nor compared with its comment: its head is not this run's.
   const here = found.refused === null ? found.ctx : { ...found.ctx, pull: null };

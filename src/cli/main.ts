@@ -43,7 +43,7 @@ import { isFolder } from '../fs-safe.js';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import { describeFailure, EXIT, stackOf, UserError } from '../errors.js';
 import { redactorOfKnown } from '../secrets.js';
-import { plural, shellWord } from '../words.js';
+import { plural, shellWord, thousands } from '../words.js';
 import { checkOutputPaths, emitRun, printConfigIssues, interruptedExit, progressPrinter, reportContext, resolvePath, withProgressLine, writeRenderings, writeText, writtenText, type CliIO } from './output.js';
 import type { ReportContext } from '../report/context.js';
 
@@ -591,17 +591,26 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   // A reworded item says which wording it stores, an unchanged one what moved (cli/accept-line.ts).
   for (const w of writes.written) io.stdout(acceptedLine(items.get(w.label), stored.get(w.label) ?? null, acceptedOf.get(w.label) as StoredBaseline, w.path));
   for (const f of writes.failed) io.stderr(`not written ${f.label}: ${f.reason}\n`);
-  const failed = writes.failed.length > 0 ? `, ${writes.failed.length} not written` : '';
-  io.stdout(`\n${writes.written.length} accepted, ${plan.refused.length} refused, ${plan.unchanged.length} unchanged${failed}\n`);
+  io.stdout(`\n${acceptTallyText(writes.written.length, plan.refused.length, plan.unchanged.length, writes.failed.length)}\n`);
   // An interrupted run holds only the items it finished (docs/cli.md, "accept"): the count above is
   // not the suite's, and the others were never looked at.
   if (record.interrupted) {
     const finished = record.fixtures.length + record.personas.length;
-    io.stdout(`${files[0] as string} is the record of an interrupted run: only the ${finished === 1 ? 'item' : `${finished} items`} it finished could be accepted; the others keep their baselines (run agent-replay run again to replay them)\n`);
+    io.stdout(`${interruptedAcceptText(files[0] as string, finished)}\n`);
   }
   const next = commitBaselinesStep(suiteDir, writes.written.length);
   if (next !== null) io.stdout(`${next}\n`);
   return writes.failed.length > 0 ? EXIT.usage : EXIT.ok;
+}
+
+/** accept's tally: "1,200 accepted, 3 refused, 0 unchanged", and how many were not written when any were not. */
+export function acceptTallyText(accepted: number, refused: number, unchanged: number, failed: number): string {
+  return `${thousands(accepted)} accepted, ${thousands(refused)} refused, ${thousands(unchanged)} unchanged${failed > 0 ? `, ${thousands(failed)} not written` : ''}`;
+}
+
+/** accept's line on the record of an interrupted run (docs/cli.md, "accept"): the `finished` items it holds, grouped ("1,200 items"). */
+export function interruptedAcceptText(file: string, finished: number): string {
+  return `${file} is the record of an interrupted run: only the ${finished === 1 ? 'item' : plural(finished, 'item', 'items')} it finished could be accepted; the others keep their baselines (run agent-replay run again to replay them)`;
 }
 
 /**

@@ -391,7 +391,7 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
   // Anything else: the message itself (its first line, without the advice after "; ") is the
   // cause; the key leaves out what differs from item to item (a quoted body, numbers: a count grouped,
   // "1,500", is one number, as "1500" in a record written before 2026-12-06 is).
-  const first = (text.split('\n')[0] ?? '').replace(/ after \d+ attempts?/, '').split('; ')[0]?.replace(/:\s*$/, '').trim() ?? '';
+  const first = (text.split('\n')[0] ?? '').replace(/ after \d+(?:,\d{3})* attempts?/, '').split('; ')[0]?.replace(/:\s*$/, '').trim() ?? '';
   const what = first.length > 160 ? `${first.slice(0, 159)}…` : first;
   const stem = first.includes(': ') ? first.slice(0, first.lastIndexOf(': ')) : first;
   return { key: `${errorKind}:${stem.replace(/\d+(?:,\d{3})*/g, '#')}`, what, hint: null };
@@ -581,7 +581,7 @@ function judgeDown(reason: string, first?: string, own?: readonly string[], said
   // A member's status begins its reason ("openai m1: HTTP 401: ..."), never one said in another's ("an error in the HTTP 200 answer").
   const status = downStatus(first ?? reason);
   // The reason of the first item (without its attempt count) says what the judge did.
-  const shown = (said ?? reason).replace(/ after \d+ (?:attempts?|retries)/, '').trim();
+  const shown = (said ?? reason).replace(/ after \d+(?:,\d{3})* (?:attempts?|retries)/, '').trim();
   const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}` : ''}`;
   const proxy = own === undefined ? proxyCause(reason, 'judge', 'on the way to the judge') : own.reduce<Cause | null>((found, r) => found ?? (/^HTTP \d{3}\b/.test(r) ? null : proxyCause(r, 'judge', 'on the way to the judge')), null);
   return proxy ?? { key: `judge:${status ?? 'unreachable'}`, what, hint: downHint(status, first ?? reason) };

@@ -31,6 +31,7 @@ import { httpDate, serverNow } from '../http/http-date.js';
 import { networkErrorCode } from '../http/error-code.js';
 import { notTls, tlsAlert, tlsProblem } from '../http/tls.js';
 import { inertText } from '../workflow-commands.js';
+import { thousands } from '../words.js';
 
 /**
  * A TLS alert in the handshake (a GitHub Enterprise Server, or a proxy on the way, that wants a client
@@ -122,6 +123,16 @@ const { Response } = ResponseModule;
 const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
 
 /**
+ * The words of a request that had no whole answer within `timeoutMs` on each of its `tries`: the
+ * wait in seconds when it is whole seconds, else in ms, numbers grouped ("1,500 ms", "1,200 s").
+ * src/action/github-words.ts, deadlineWords, reads its head back.
+ */
+export function noAnswerText(timeoutMs: number, tries: number): string {
+  const wait = timeoutMs % 1000 === 0 ? `${thousands(timeoutMs / 1000)} s` : `${thousands(timeoutMs)} ms`;
+  return `no answer from GitHub's API within ${wait} (each of the ${thousands(tries)} tries waits ${wait}): GitHub is slow or down; see https://www.githubstatus.com and re-run the job once it answers`;
+}
+
+/**
  * `base` with a bounded wait: a try that has not received its whole answer (status, headers and
  * body) after `timeoutMs` is aborted and fails as a dropped connection does (a TypeError with a
  * cause), which @octokit/request reports as a 500 without a response and plugin-retry retries. An
@@ -129,7 +140,6 @@ const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304
  * under the same wait, since @octokit/request reads a cut-off JSON body as an empty text.
  */
 function boundedFetch(base: typeof fetch, timeoutMs: number, tries: number, maxBodyBytes = Infinity): typeof fetch {
-  const seconds = timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} s` : `${timeoutMs} ms`;
   return async (input, init) => {
     const timer = new AbortController();
     const timeout = setTimeout(() => timer.abort(), timeoutMs);
@@ -150,8 +160,7 @@ function boundedFetch(base: typeof fetch, timeoutMs: number, tries: number, maxB
     } catch (error) {
       if (!timer.signal.aborted || init?.signal?.aborted) throw error;
       // Named as every client names its peer at a deadline (src/http/network.ts, deadlineText).
-      const why = `no answer from GitHub's API within ${seconds} (each of the ${tries} tries waits ${seconds}): GitHub is slow or down; see https://www.githubstatus.com and re-run the job once it answers`;
-      throw new TypeError('fetch failed', { cause: new Error(why) });
+      throw new TypeError('fetch failed', { cause: new Error(noAnswerText(timeoutMs, tries)) });
     } finally {
       clearTimeout(timeout);
     }

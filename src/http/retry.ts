@@ -14,7 +14,7 @@
 import type { Clock } from '../types.js';
 import { httpDate, serverNow } from './http-date.js';
 import type { Pace } from './ratelimit-policy.js';
-import { thousands } from '../words.js';
+import { plural, thousands } from '../words.js';
 
 /** Real time; tests inject their own Clock and never sleep. */
 export const systemClock: Clock = {
@@ -162,11 +162,11 @@ export interface ThrottledOut {
 
 /** How many attempts the loop made, in words, and why it stopped when a rate limit outlasted the budget. */
 export function attemptsText(result: { attempts: number; throttled?: ThrottledOut; unwaited?: UnwaitedOut }): string {
-  const n = result.attempts === 1 ? '1 attempt' : `${result.attempts} attempts`;
+  const n = plural(result.attempts, 'attempt', 'attempts');
   const u = result.unwaited;
   if (u !== undefined) {
-    const free = u.free === 1 ? 'the first spent' : `the first ${u.free} spent`;
-    const spent = u.retries === 0 ? 'retries: 0 left none for the next' : u.retries === 1 ? 'the next spent the 1 retry' : `the next spent the ${u.retries} retries`;
+    const free = u.free === 1 ? 'the first spent' : `the first ${thousands(u.free)} spent`;
+    const spent = u.retries === 0 ? 'retries: 0 left none for the next' : u.retries === 1 ? 'the next spent the 1 retry' : `the next spent the ${thousands(u.retries)} retries`;
     // A rate limit's 429 leaves the limit on requests in flight as it is (http/limiter.ts): not said to have lowered it.
     const why = u.rateLimited === true ? ', their rate limit headers naming no spent quota: ' : ': ';
     // A rate limit's were free within its window from the first, not while a limit came down.
@@ -176,12 +176,12 @@ export function attemptsText(result: { attempts: number; throttled?: ThrottledOu
   const t = result.throttled;
   if (t === undefined) return n;
   if (t.slot !== undefined) {
-    const all = t.slot === 1 ? 'at most 1 request in flight, taken' : `at most ${t.slot} requests in flight, all taken`;
+    const all = t.slot === 1 ? 'at most 1 request in flight, taken' : `at most ${thousands(t.slot)} requests in flight, all taken`;
     return `${n} (the next attempt waited ${thousands(t.waitMs)} ms for a free slot (${all}) until the time budget of ${thousands(t.budgetMs)} ms, timeoutMs x attempts, was spent; given up unsent: raise timeoutMs or retries to cover the wait)`;
   }
   if (t.pace !== undefined) {
     const left = Math.max(0, t.budgetMs - t.elapsedMs);
-    const starts = t.pace.perWindow === 1 ? '1 start' : `${t.pace.perWindow} starts`;
+    const starts = plural(t.pace.perWindow, 'start', 'starts');
     return `${n} (rate limited: the requests are paced at ${starts} per ${thousands(t.pace.windowMs)} ms since the server's rate limit, so the next attempt would start ${thousands(t.waitMs)} ms from now, more than the ${thousands(left)} ms left of the time budget of ${thousands(t.budgetMs)} ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait)`;
   }
   if (t.retryAfterMs !== undefined) {
