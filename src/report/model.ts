@@ -549,6 +549,12 @@ export function statusWords(f: Item): string[] {
 export const SCRIPT_MARK = '🎭';
 
 /**
+ * The welcome turn's name on every surface (docs/meaning.md, "In the comment"): the transcript's
+ * agent line, report.html's and a reworded script's diff head, so the same turn reads the same.
+ */
+export const WELCOME_TURN = 'Turn 0 (welcome)';
+
+/**
  * The route as every report shows it, its invisible characters named (`main⟨U+200B⟩ / answer`, as
  * the reply diff does): a route that changed by a zero-width character would otherwise read the
  * same on both sides of "→" (docs/action.md, "The PR comment"). Look-alikes are named over the

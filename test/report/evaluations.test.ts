@@ -73,15 +73,17 @@ describe('agreement', () => {
     const comment = githubHtml(renderComment(sample(), ctx));
     const details = /<details><summary>Agreement by conversation, file and persona<\/summary>([\s\S]*?)<\/details>/.exec(comment)?.[1] ?? '';
     expect(details).not.toBe('');
+    // Two columns, every number in the second, so the tables fit a 390 px phone (five scrolled sideways).
     expect(tableRows(details, 'conversation')).toEqual([
-      ['main', '50%', '1', '1', '1'],
-      ['refunds', '100%', '1', '0', '0'],
+      ['main', '50% · 1 passed, 1 failed, 1 left out'],
+      ['refunds', '100% · 1 passed, 0 failed, 0 left out'],
     ]);
     expect(tableRows(details, 'file')).toEqual([
-      ['.agent-replay/fixtures/other.yml', '0%', '0', '1', '0'],
-      ['.agent-replay/fixtures/suite.yml', '100%', '2', '0', '2'],
+      ['.agent-replay/fixtures/other.yml', '0% · 0 passed, 1 failed, 0 left out'],
+      ['.agent-replay/fixtures/suite.yml', '100% · 2 passed, 0 failed, 2 left out'],
     ]);
-    expect(tableRows(details, 'persona')).toEqual([['impatient', '50%', '1', '1', '0']]);
+    expect(tableRows(details, 'persona')).toEqual([['impatient', '50% · 1 passed, 1 failed, 0 left out']]);
+    expect(details.match(/<th[ >]/g)).toHaveLength(6);
     const summary = githubHtml(renderSummary(sample(), ctx));
     expect(summary).not.toContain('<summary>Agreement by');
     expect(tableRows(summary, 'conversation')).toHaveLength(2);

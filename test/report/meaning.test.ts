@@ -9,6 +9,7 @@ import { gateRun, isReworded } from '../../src/evaluate/index.js';
 import { renderCompareText } from '../../src/report/compare.js';
 import { renderHtml } from '../../src/report/html.js';
 import { itemsData, type PersonaData } from '../../src/report/html/data.js';
+import { SCRIPT } from '../../src/report/html/assets.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
 import { buildModel, headlineText, meaningModelShown, namesModel } from '../../src/report/model.js';
 import { COMMENT_MAX_CHARS, COMMENT_REWORDED_ROWS } from '../../src/report/profile.js';
@@ -96,8 +97,11 @@ describe('surfaces (goldens)', () => {
     expect(section).toContain('<summary><b>reworded-by-judge</b> · judge 0.93 · <a href=');
     expect(section).toContain('<summary><b>known-wording</b> · known variant · ');
     expect(section).toContain('<summary><b>bold-greeting</b> · formatting · ');
-    // A script's welcome turn is named as the transcript names it, not a bare "Turn 0".
-    expect(section).toContain('**Turn 0** (welcome)\n\n');
+    // A script's welcome turn is named as the transcript names it, not a bare "Turn 0", and as
+    // report.html names it: "Turn 0 (welcome)" on every surface (docs/meaning.md, "In the comment").
+    expect(section).toContain('**Turn 0 (welcome)**\n\n');
+    expect(md).toContain('**Turn 0 (welcome) · Agent**');
+    expect(SCRIPT).toContain("'Turn 0 (welcome) \\u00b7 Agent'");
     expect(section.slice(0, section.indexOf('Unchanged ('))).not.toContain('Message for');
   });
 

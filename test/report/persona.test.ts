@@ -148,7 +148,7 @@ describe('one script in full', () => {
     const transcript = item.slice(item.indexOf('<details><summary>Transcript: 4 turns</summary>'));
     expect(transcript).not.toBe('');
     const t = text(transcript);
-    expect(t).toContain('0 · Agent (welcome) · main / welcome');
+    expect(t).toContain('Turn 0 (welcome) · Agent · main / welcome');
     expect(t).toContain('1 · User : I want my money back');
     expect(t).toContain('1 · Agent · refunds / identify');
     expect(t).toContain('3 · Agent · refunds / closing · outcome finish');

@@ -5,6 +5,7 @@
 // two things: the filters (verdict, drift, label search) hide rows and empty sections; a row's
 // detail is drawn the first time it is opened.
 
+import { WELCOME_TURN } from '../model.js';
 import { CHART_COLOURS, darkChartRules, PAGE_COLOURS, rootColourVars } from './palette.js';
 
 /** A side-by-side cell with nothing in it: stripes of the page's background and its panels' grey. */
@@ -423,7 +424,7 @@ function turnBlock(body, t, live) {
     add(add(box, el('div', 'reply user')), el('div', 'text', t.message === '' ? '(empty)' : t.message));
   }
   var agent = add(box, el('p', 'who'));
-  add(agent, el('b', null, t.message == null ? 'Turn 0 \\u00b7 Agent (welcome)' : 'Agent'));
+  add(agent, el('b', null, t.message == null ? '${WELCOME_TURN} \\u00b7 Agent' : 'Agent'));
   add(agent, el('span', 'route', t.route));
   if (t.outcome != null) add(agent, el('span', null, ' \\u00b7 outcome ' + t.outcome));
   if (t.baseline && t.baseline.meaning) add(box, el('p', 'drift', "Against the baseline's reply: " + t.baseline.meaning));
@@ -570,7 +571,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'c+x7TWb8WDev++uDbQwcssJVQlhfDs67FTfQBBAwwXY=';
+const SCRIPT_SHA256 = 'ZqWuuIviF0JcwX+xcE65B3O2aOE+l+zXfKv5BU+tgr0=';
 const STYLE_SHA256 = 'B/rnitHBWgWgECZ32A6HzFvhlX/z0Qn9XMAmzrFhTbQ=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
