@@ -292,8 +292,8 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   }
   sameRepeat(records, shard);
   const seen = new Map<string, number>();
-  const overlaps: string[] = [];
-  const overlapping = { fixtures: 0, scripts: 0 };
+  // Each item held by more than one record, once, with every record that holds it (in the order given).
+  const overlaps = new Map<string, { kind: 'fixtures' | 'scripts'; in: number[] }>();
   // Records that are no shard (a whole run, or a merge) holding items of a shard given beside them.
   const notShards = new Set<number>();
   // Every record that holds an item another holds too.
@@ -304,8 +304,9 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   const firstSeen = (label: string, i: number, kind: 'fixtures' | 'scripts' = 'fixtures'): boolean => {
     const prev = seen.get(label);
     if (prev !== undefined) {
-      overlaps.push(`"${label}" (${shard(prev)} and ${shard(i)})`);
-      overlapping[kind] += 1;
+      const held = overlaps.get(label);
+      if (held === undefined) overlaps.set(label, { kind, in: [prev, i] });
+      else if (!held.in.includes(i)) held.in.push(i);
       overlapped.add(prev).add(i);
       const [p, r] = [records[prev] as RunRecord, records[i] as RunRecord];
       if ((p.shard === undefined) !== (r.shard === undefined)) notShards.add(p.shard === undefined ? prev : i);
@@ -324,10 +325,12 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   // the shards come in (docs/action.md, "Report: combine shards, or comment for a fork").
   const fixtures = suiteOrder(records.flatMap((r, i) => r.fixtures.filter((f) => firstSeen(f.label, i))));
   const personas = suiteOrder(records.flatMap((r, i) => r.personas.filter((p) => firstSeen(p.label, i, 'scripts'))));
-  if (overlaps.length > 0) {
-    const shown = overlaps.slice(0, 5).join(', ') + (overlaps.length > 5 ? `, +${thousands(overlaps.length - 5)} more` : '');
+  if (overlaps.size > 0) {
+    const listed = [...overlaps].map(([label, held]) => `"${label}" (${held.in.slice(0, -1).map(shard).join(', ')} and ${shard(held.in.at(-1) as number)})`);
+    const shown = listed.slice(0, 5).join(', ') + (listed.length > 5 ? `, +${thousands(listed.length - 5)} more` : '');
     // Fixtures and persona scripts each called what they are (a script is not a "fixture").
-    const { fixtures: nf, scripts: ns } = overlapping;
+    const nf = [...overlaps.values()].filter((o) => o.kind === 'fixtures').length;
+    const ns = overlaps.size - nf;
     const n = nf + ns;
     const noun = ns === 0 ? (n === 1 ? 'fixture' : 'fixtures') : nf === 0 ? (n === 1 ? 'persona script' : 'persona scripts') : `items (${plural(nf, 'fixture', 'fixtures')}, ${plural(ns, 'persona script', 'persona scripts')})`;
     const each = ns === 0 ? 'fixture' : nf === 0 ? 'persona script' : 'item';
