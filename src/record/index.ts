@@ -241,11 +241,14 @@ function suiteOf(suitePath: string): string {
 export interface MergeFixes {
   /** Two runs that cannot be told to be of one suite (one says no `suitePath`): how to give one of them; `later` names the one that started last. */
   oneOfTwo: (later: string) => string;
+  /** A re-run (`run --rerun`, `--only`) given beside the run it re-ran: how to give one record of each run. */
+  rerunBeside: string;
 }
 
 /** The CLI's fixes: it is given files (docs/cli.md, "What each command does"). */
 export const CLI_MERGE_FIXES: MergeFixes = {
   oneOfTwo: (later) => `give one of them alone: for a re-run, the one that started last, ${later}`,
+  rerunBeside: 'give one record of each run (the run itself, or the re-run alone)',
 };
 
 /**
@@ -353,7 +356,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
       const part = partOf(records[i] as RunRecord) as string;
       return `${names[i] ?? `record ${i + 1}`} ${selection?.rerunOf == null && selection?.only == null ? `is ${part}` : `replayed part of the suite (${part})`}`;
     });
-    const rerun = parts.length === 0 ? '' : `; ${parts.join(', ')}: a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)`;
+    const rerun = parts.length === 0 ? '' : `; ${parts.join(', ')}: a merge does not read a re-run over the run it re-ran; ${fixes.rerunBeside}`;
     const suiteless = [...unsuited].map((pair) => {
       const [a, b] = JSON.parse(pair) as [number, number];
       const [x, y] = [records[a] as RunRecord, records[b] as RunRecord];
