@@ -8,7 +8,7 @@ import type { Incomplete, RunRecord, RunRepeat, Selection, ShardInfo, Spend } fr
 import { coverage, runLatency, runStatsOf, runUsage, runVisited, statsSeed, tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
 import { MAX_RECORD_DEPTH, pathDeeperThan } from './depth.js';
-import { endsEarly, jsonErrorOffset, jsonErrorWords, jsonValueOffset, lineColumnAt, trailingCommaError } from '../suite/json-depth.js';
+import { controlCharacterError, endsEarly, jsonErrorOffset, jsonErrorWords, jsonValueOffset, lineColumnAt, trailingCommaError } from '../suite/json-depth.js';
 import { UserError } from '../errors.js';
 import { writeRecordFile } from './stream.js';
 import { docsUrl, TOOL } from '../version.js';
@@ -81,6 +81,13 @@ export function parseRecord(text: string, file: string): RunRecord {
     // A comma after the last entry (a hand edit's mistake) is said at the comma, its line and column in the fix, as a baseline's is.
     const trailing = trailingCommaError(text, message);
     if (trailing !== null) throw new RecordError(file, `not valid JSON (${trailing.words}): ${trailing.fix}`);
+    // A string left open, a line break or tab typed inside one: in the same words as a baseline's, on one line.
+    const control = controlCharacterError(text, message);
+    if (control !== null) {
+      const at = `at line ${String(control.line)}, column ${String(control.column)}`;
+      const words = control.words.includes(' opened here ') ? control.words.replace(' opened here ', ` opened ${at} `) : `${control.words}, ${at}`;
+      throw new RecordError(file, `not valid JSON (${words}): ${control.fix.replace(/\n\s*/, ': ')}`);
+    }
     const offset = jsonErrorOffset(text, message);
     const where = offset === null ? '' : (({ line, column }) => `, at line ${String(line)}, column ${String(column)}`)(lineColumnAt(text, offset));
     throw new RecordError(file, `not valid JSON (${jsonErrorWords(message)}${where}): ${fix}`);

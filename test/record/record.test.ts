@@ -79,6 +79,10 @@ describe('parseRecord', () => {
     // A comma after the last entry (a hand edit's mistake): at the comma, not at the "}" the parser names a line below.
     expect(said('{\n  "schemaVersion": 1,\n}\n')).toBe('r.json: not valid JSON (a comma after the last entry of an object, which JSON does not allow): remove the comma at line 2, column 21');
     expect(said('{\n  "schemaVersion": 1,\n  "fixtures": [{ "label": "a" },\n  ]\n}\n')).toBe('r.json: not valid JSON (a comma after the last entry of a list, which JSON does not allow): remove the comma at line 3, column 32');
+    // A string left open, a line break or a tab typed inside one: where and the fix, as a baseline's, on one line (was the parser's "Bad control character in string literal").
+    expect(said('{\n  "schemaVersion": 1,\n  "commit": "abc,\n  "x": 1\n}\n')).toBe('r.json: not valid JSON (the string opened at line 3, column 13 is not closed on its line (its closing " left out)): close it with ", so that line 3 reads: "commit": "abc",');
+    expect(said('{\n  "schemaVersion": 1,\n  "commit": "a\tb"\n}\n')).toBe('r.json: not valid JSON (a tab inside a string, which JSON writes as \\t, at line 3, column 15): write it as \\t, so that line 3 reads: "commit": "a\\tb"');
+    expect(said('{\n  "schemaVersion": 1,\n  "commit": "a\nb"\n}\n')).toBe('r.json: not valid JSON (the string opened at line 3, column 13 goes on past its line: a line break inside a string is written \\n in JSON): join lines 3 to 4 into one, with \\n for each line break, so that line 3 reads: "commit": "a\\nb"');
     // Another mistake after a property name is the parser's words, where it stops being JSON.
     expect(said('{\n  "schemaVersion": 1,\n  "x" 2\n}\n')).toMatch(/^r\.json: not valid JSON \(.+, at line 3, column 7\): expected a results\.json written by agent-replay$/);
   });
