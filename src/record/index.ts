@@ -133,7 +133,34 @@ export function parseRecord(text: string, file: string): RunRecord {
     }
     labels.set(label.toLowerCase(), { label, path });
   }
+  listsAgree(record, file);
   return record;
+}
+
+/**
+ * A merge of records judged by different judges (or meaning judges, or prompt versions) writes the
+ * field shown and the list beside it together (listedNames): the field is the list, each quoted.
+ * A file edited by hand in one of them would show one and be merged by the other: refused, naming
+ * both (docs/results-json.md, "When a results file cannot be read").
+ */
+function listsAgree(record: RunRecord, file: string): void {
+  const { judge, meaning } = record;
+  const pairs: [string, string, string | null, string[] | undefined][] = [
+    ['judge.name', 'judge.names', judge.name, judge.names],
+    ...(meaning === undefined
+      ? []
+      : ([
+          ['meaning.model', 'meaning.models', meaning.model, meaning.models],
+          ['meaning.promptVersion', 'meaning.promptVersions', meaning.promptVersion, meaning.promptVersions],
+        ] as [string, string, string | null, string[] | undefined][])),
+  ];
+  for (const [key, list, shown, listed] of pairs) {
+    if (listed === undefined || shown === quotedList(listed)) continue;
+    throw new RecordError(
+      file,
+      `${key} (${JSON.stringify(shown)}) does not agree with ${list} (${JSON.stringify(listed)}): agent-replay writes ${key} as ${list}'s entries, each quoted, comma-separated (here ${quotedList(listed)}); give the results.json the run wrote (its --out, or its results artifact); in a file edited by hand, make the two agree`,
+    );
+  }
 }
 
 /** Where an item's label is in a record: its path, as the schema's problems name one, and its key's line. */

@@ -87,6 +87,27 @@ describe('parseRecord', () => {
     expect(said('{\n  "schemaVersion": 1,\n  "x" 2\n}\n')).toMatch(/^r\.json: not valid JSON \(.+, at line 3, column 7\): expected a results\.json written by agent-replay$/);
   });
 
+  it("refuses a record whose shown judge or meaning model does not agree with the list beside it, naming the file and both", () => {
+    // Was: read, then shown by judge.name and merged by judge.names (a hand edit of one of them).
+    const said = (over: Partial<RunRecord>): string => {
+      try {
+        parseRecord(serializeRecord(record([fixture('a')], over)), 'm.json');
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'read';
+    };
+    // As a merge writes them: read.
+    expect(said({ judge: { name: '"openai a", "openai b"', names: ['openai a', 'openai b'] } })).toBe('read');
+    expect(said({ judge: { name: 'openai a', names: ['openai a', 'openai b'] } })).toBe(
+      'm.json: judge.name ("openai a") does not agree with judge.names (["openai a","openai b"]): agent-replay writes judge.name as judge.names\'s entries, each quoted, comma-separated (here "openai a", "openai b"); give the results.json the run wrote (its --out, or its results artifact); in a file edited by hand, make the two agree',
+    );
+    const meaning = { check: 'judge' as const, model: '"a", "b"', models: ['a', 'b'], promptVersion: '1' };
+    expect(said({ meaning })).toBe('read');
+    expect(said({ meaning: { ...meaning, models: ['a', 'c'] } })).toMatch(/^m\.json: meaning\.model \("\\"a\\", \\"b\\""\) does not agree with meaning\.models \(\["a","c"\]\): /);
+    expect(said({ meaning: { ...meaning, promptVersions: ['1', '2'] } })).toMatch(/^m\.json: meaning\.promptVersion \("1"\) does not agree with meaning\.promptVersions \(\["1","2"\]\): /);
+  });
+
   it('rejects schema violations, naming the path of each problem', () => {
     const bad = JSON.parse(serializeRecord(record([fixture('a'), fixture('b')]))) as Record<string, unknown>;
     (bad.fixtures as Record<string, unknown>[])[1]!.verdict = 'maybe';
