@@ -196,11 +196,12 @@ export function ownSuiteResults(read: readonly ReadResults[], dir: string): { ke
  * (docs/action.md, "Shards: one suite over a CI matrix"). Two runs of which one does not say its
  * suite reach the merge only with a dir input outside the repository (ownSuiteResults gives such a
  * record the step's suite otherwise): the suite's folder as dir reads them as one run given twice;
- * else one artifact is downloaded, not both.
+ * else one artifact is downloaded, not both. A re-run beside the run it re-ran: one of their artifacts.
  */
 const REPORT_MERGE_FIXES: MergeFixes = {
   oneOfTwo: (later) =>
     `report one of them: give this step the suite's folder in the repository as dir (its check step's), where a record without suitePath is a run of that suite and the one that started last is used, or download one of their artifacts only (narrow the download step's pattern, or the results input, to it): for a re-run, the one that started last, ${later}`,
+  rerunBeside: "report one record of each run: download the run's artifact or the re-run's, not both (narrow the download step's pattern, or the results input, to it)",
 };
 
 /**

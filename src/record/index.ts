@@ -8,7 +8,7 @@ import type { Incomplete, RunRecord, RunRepeat, Selection, ShardInfo, Spend } fr
 import { coverage, runLatency, runStatsOf, runUsage, runVisited, statsSeed, tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
 import { MAX_RECORD_DEPTH, pathDeeperThan } from './depth.js';
-import { endsEarly, jsonErrorOffset, jsonErrorWords, jsonValueOffset, lineColumnAt, trailingCommaError } from '../suite/json-depth.js';
+import { controlCharacterError, endsEarly, jsonErrorOffset, jsonErrorWords, jsonValueOffset, lineColumnAt, trailingCommaError } from '../suite/json-depth.js';
 import { UserError } from '../errors.js';
 import { writeRecordFile } from './stream.js';
 import { docsUrl, TOOL } from '../version.js';
@@ -81,6 +81,13 @@ export function parseRecord(text: string, file: string): RunRecord {
     // A comma after the last entry (a hand edit's mistake) is said at the comma, its line and column in the fix, as a baseline's is.
     const trailing = trailingCommaError(text, message);
     if (trailing !== null) throw new RecordError(file, `not valid JSON (${trailing.words}): ${trailing.fix}`);
+    // A string left open, a line break or tab typed inside one: in the same words as a baseline's, on one line.
+    const control = controlCharacterError(text, message);
+    if (control !== null) {
+      const at = `at line ${String(control.line)}, column ${String(control.column)}`;
+      const words = control.words.includes(' opened here ') ? control.words.replace(' opened here ', ` opened ${at} `) : `${control.words}, ${at}`;
+      throw new RecordError(file, `not valid JSON (${words}): ${control.fix.replace(/\n\s*/, ': ')}`);
+    }
     const offset = jsonErrorOffset(text, message);
     const where = offset === null ? '' : (({ line, column }) => `, at line ${String(line)}, column ${String(column)}`)(lineColumnAt(text, offset));
     throw new RecordError(file, `not valid JSON (${jsonErrorWords(message)}${where}): ${fix}`);
@@ -126,7 +133,34 @@ export function parseRecord(text: string, file: string): RunRecord {
     }
     labels.set(label.toLowerCase(), { label, path });
   }
+  listsAgree(record, file);
   return record;
+}
+
+/**
+ * A merge of records judged by different judges (or meaning judges, or prompt versions) writes the
+ * field shown and the list beside it together (listedNames): the field is the list, each quoted.
+ * A file edited by hand in one of them would show one and be merged by the other: refused, naming
+ * both (docs/results-json.md, "When a results file cannot be read").
+ */
+function listsAgree(record: RunRecord, file: string): void {
+  const { judge, meaning } = record;
+  const pairs: [string, string, string | null, string[] | undefined][] = [
+    ['judge.name', 'judge.names', judge.name, judge.names],
+    ...(meaning === undefined
+      ? []
+      : ([
+          ['meaning.model', 'meaning.models', meaning.model, meaning.models],
+          ['meaning.promptVersion', 'meaning.promptVersions', meaning.promptVersion, meaning.promptVersions],
+        ] as [string, string, string | null, string[] | undefined][])),
+  ];
+  for (const [key, list, shown, listed] of pairs) {
+    if (listed === undefined || shown === quotedList(listed)) continue;
+    throw new RecordError(
+      file,
+      `${key} (${JSON.stringify(shown)}) does not agree with ${list} (${JSON.stringify(listed)}): agent-replay writes ${key} as ${list}'s entries, each quoted, comma-separated (here ${quotedList(listed)}); give the results.json the run wrote (its --out, or its results artifact); in a file edited by hand, make the two agree`,
+    );
+  }
 }
 
 /** Where an item's label is in a record: its path, as the schema's problems name one, and its key's line. */
@@ -241,11 +275,14 @@ function suiteOf(suitePath: string): string {
 export interface MergeFixes {
   /** Two runs that cannot be told to be of one suite (one says no `suitePath`): how to give one of them; `later` names the one that started last. */
   oneOfTwo: (later: string) => string;
+  /** A re-run (`run --rerun`, `--only`) given beside the run it re-ran: how to give one record of each run. */
+  rerunBeside: string;
 }
 
 /** The CLI's fixes: it is given files (docs/cli.md, "What each command does"). */
 export const CLI_MERGE_FIXES: MergeFixes = {
   oneOfTwo: (later) => `give one of them alone: for a re-run, the one that started last, ${later}`,
+  rerunBeside: 'give one record of each run (the run itself, or the re-run alone)',
 };
 
 /**
@@ -292,8 +329,8 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   }
   sameRepeat(records, shard);
   const seen = new Map<string, number>();
-  const overlaps: string[] = [];
-  const overlapping = { fixtures: 0, scripts: 0 };
+  // Each item held by more than one record, once, with every record that holds it (in the order given).
+  const overlaps = new Map<string, { kind: 'fixtures' | 'scripts'; in: number[] }>();
   // Records that are no shard (a whole run, or a merge) holding items of a shard given beside them.
   const notShards = new Set<number>();
   // Every record that holds an item another holds too.
@@ -304,8 +341,9 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   const firstSeen = (label: string, i: number, kind: 'fixtures' | 'scripts' = 'fixtures'): boolean => {
     const prev = seen.get(label);
     if (prev !== undefined) {
-      overlaps.push(`"${label}" (${shard(prev)} and ${shard(i)})`);
-      overlapping[kind] += 1;
+      const held = overlaps.get(label);
+      if (held === undefined) overlaps.set(label, { kind, in: [prev, i] });
+      else if (!held.in.includes(i)) held.in.push(i);
       overlapped.add(prev).add(i);
       const [p, r] = [records[prev] as RunRecord, records[i] as RunRecord];
       if ((p.shard === undefined) !== (r.shard === undefined)) notShards.add(p.shard === undefined ? prev : i);
@@ -324,10 +362,12 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   // the shards come in (docs/action.md, "Report: combine shards, or comment for a fork").
   const fixtures = suiteOrder(records.flatMap((r, i) => r.fixtures.filter((f) => firstSeen(f.label, i))));
   const personas = suiteOrder(records.flatMap((r, i) => r.personas.filter((p) => firstSeen(p.label, i, 'scripts'))));
-  if (overlaps.length > 0) {
-    const shown = overlaps.slice(0, 5).join(', ') + (overlaps.length > 5 ? `, +${thousands(overlaps.length - 5)} more` : '');
+  if (overlaps.size > 0) {
+    const listed = [...overlaps].map(([label, held]) => `"${label}" (${held.in.slice(0, -1).map(shard).join(', ')} and ${shard(held.in.at(-1) as number)})`);
+    const shown = listed.slice(0, 5).join(', ') + (listed.length > 5 ? `, +${thousands(listed.length - 5)} more` : '');
     // Fixtures and persona scripts each called what they are (a script is not a "fixture").
-    const { fixtures: nf, scripts: ns } = overlapping;
+    const nf = [...overlaps.values()].filter((o) => o.kind === 'fixtures').length;
+    const ns = overlaps.size - nf;
     const n = nf + ns;
     const noun = ns === 0 ? (n === 1 ? 'fixture' : 'fixtures') : nf === 0 ? (n === 1 ? 'persona script' : 'persona scripts') : `items (${plural(nf, 'fixture', 'fixtures')}, ${plural(ns, 'persona script', 'persona scripts')})`;
     const each = ns === 0 ? 'fixture' : nf === 0 ? 'persona script' : 'item';
@@ -350,7 +390,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
       const part = partOf(records[i] as RunRecord) as string;
       return `${names[i] ?? `record ${i + 1}`} ${selection?.rerunOf == null && selection?.only == null ? `is ${part}` : `replayed part of the suite (${part})`}`;
     });
-    const rerun = parts.length === 0 ? '' : `; ${parts.join(', ')}: a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)`;
+    const rerun = parts.length === 0 ? '' : `; ${parts.join(', ')}: a merge does not read a re-run over the run it re-ran; ${fixes.rerunBeside}`;
     const suiteless = [...unsuited].map((pair) => {
       const [a, b] = JSON.parse(pair) as [number, number];
       const [x, y] = [records[a] as RunRecord, records[b] as RunRecord];

@@ -71,6 +71,20 @@ describe('ownSuiteResults', () => {
     expect(() => mergeRecords(outside.map((r) => r.record), outside.map((r) => r.file))).toThrow(/; give one of them alone: for a re-run, the one that started last, shards\/new\/results\.json$/);
   });
 
+  it("a re-run beside the run it re-ran: report mode's fix is one of their artifacts, the CLI's keeps its words", () => {
+    // Was: "give one record of each run (the run itself, or the re-run alone)", the CLI's words, in report mode too.
+    const first = run([fixture('a'), fixture('b')], { startedAt: '2026-12-01T09:00:00.000Z' });
+    const rerun = run([fixture('b')], { startedAt: '2026-12-01T10:00:00.000Z', selection: { rerunOf: 'results.json', only: null, labels: ['b'] } });
+    const kept: ReadResults[] = [
+      { file: 'shards/run/results.json', record: first },
+      { file: 'shards/rerun/results.json', record: rerun },
+    ];
+    expect(() => mergeReportResults(kept, () => {})).toThrow(
+      /shards\/rerun\/results\.json replayed part of the suite \(--rerun results\.json\): a merge does not read a re-run over the run it re-ran; report one record of each run: download the run's artifact or the re-run's, not both \(narrow the download step's pattern, or the results input, to it\)$/,
+    );
+    expect(() => mergeRecords(kept.map((r) => r.record), kept.map((r) => r.file))).toThrow(/; give one record of each run \(the run itself, or the re-run alone\)$/);
+  });
+
   it("only another suite's records: an error naming the file, its suite and the dir to set", () => {
     const read = [at(SALES, 'apps/sales/.agent-replay'), at('shards/x/results.json', 'apps/x/.agent-replay')];
     expect(() => ownSuiteResults(read, '.agent-replay')).toThrow(

@@ -79,8 +79,33 @@ describe('parseRecord', () => {
     // A comma after the last entry (a hand edit's mistake): at the comma, not at the "}" the parser names a line below.
     expect(said('{\n  "schemaVersion": 1,\n}\n')).toBe('r.json: not valid JSON (a comma after the last entry of an object, which JSON does not allow): remove the comma at line 2, column 21');
     expect(said('{\n  "schemaVersion": 1,\n  "fixtures": [{ "label": "a" },\n  ]\n}\n')).toBe('r.json: not valid JSON (a comma after the last entry of a list, which JSON does not allow): remove the comma at line 3, column 32');
+    // A string left open, a line break or a tab typed inside one: where and the fix, as a baseline's, on one line (was the parser's "Bad control character in string literal").
+    expect(said('{\n  "schemaVersion": 1,\n  "commit": "abc,\n  "x": 1\n}\n')).toBe('r.json: not valid JSON (the string opened at line 3, column 13 is not closed on its line (its closing " left out)): close it with ", so that line 3 reads: "commit": "abc",');
+    expect(said('{\n  "schemaVersion": 1,\n  "commit": "a\tb"\n}\n')).toBe('r.json: not valid JSON (a tab inside a string, which JSON writes as \\t, at line 3, column 15): write it as \\t, so that line 3 reads: "commit": "a\\tb"');
+    expect(said('{\n  "schemaVersion": 1,\n  "commit": "a\nb"\n}\n')).toBe('r.json: not valid JSON (the string opened at line 3, column 13 goes on past its line: a line break inside a string is written \\n in JSON): join lines 3 to 4 into one, with \\n for each line break, so that line 3 reads: "commit": "a\\nb"');
     // Another mistake after a property name is the parser's words, where it stops being JSON.
     expect(said('{\n  "schemaVersion": 1,\n  "x" 2\n}\n')).toMatch(/^r\.json: not valid JSON \(.+, at line 3, column 7\): expected a results\.json written by agent-replay$/);
+  });
+
+  it("refuses a record whose shown judge or meaning model does not agree with the list beside it, naming the file and both", () => {
+    // Was: read, then shown by judge.name and merged by judge.names (a hand edit of one of them).
+    const said = (over: Partial<RunRecord>): string => {
+      try {
+        parseRecord(serializeRecord(record([fixture('a')], over)), 'm.json');
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'read';
+    };
+    // As a merge writes them: read.
+    expect(said({ judge: { name: '"openai a", "openai b"', names: ['openai a', 'openai b'] } })).toBe('read');
+    expect(said({ judge: { name: 'openai a', names: ['openai a', 'openai b'] } })).toBe(
+      'm.json: judge.name ("openai a") does not agree with judge.names (["openai a","openai b"]): agent-replay writes judge.name as judge.names\'s entries, each quoted, comma-separated (here "openai a", "openai b"); give the results.json the run wrote (its --out, or its results artifact); in a file edited by hand, make the two agree',
+    );
+    const meaning = { check: 'judge' as const, model: '"a", "b"', models: ['a', 'b'], promptVersion: '1' };
+    expect(said({ meaning })).toBe('read');
+    expect(said({ meaning: { ...meaning, models: ['a', 'c'] } })).toMatch(/^m\.json: meaning\.model \("\\"a\\", \\"b\\""\) does not agree with meaning\.models \(\["a","c"\]\): /);
+    expect(said({ meaning: { ...meaning, promptVersions: ['1', '2'] } })).toMatch(/^m\.json: meaning\.promptVersion \("1"\) does not agree with meaning\.promptVersions \(\["1","2"\]\): /);
   });
 
   it('rejects schema violations, naming the path of each problem', () => {

@@ -266,6 +266,12 @@ describe('mergeRecords with shards', () => {
     expect(() => mergeRecords([run([fixture('a')]), run([fixture('a'), fixture('c')])])).toThrow(/^runs overlap: 1 fixture is in more than one run: "a" \(record 1 and record 2\); these are runs of the same fixtures, not shards of one run: give one of them alone, or merge the shards of one run \(run --shard 1\/2, 2\/2, \.\.\.\)$/);
   });
 
+  it('an item in three records is counted and listed once, naming every record it is in', () => {
+    expect(() => mergeRecords([shardRun(1, 3, ['a']), shardRun(2, 3, ['a', 'b']), shardRun(3, 3, ['a', 'c'])], ['1.json', '2.json', '3.json'])).toThrow(
+      /^shards overlap: 1 fixture is in more than one shard: "a" \(shard 1\/3 \(1\.json\), shard 2\/3 \(2\.json\) and shard 3\/3 \(3\.json\)\); each fixture must be replayed by exactly one shard$/,
+    );
+  });
+
   it('an overlap is said for what the records are: shards, runs, or runs beside shards, each record that is no shard as what it is', () => {
     // Two shards: the rule for shards.
     expect(() => mergeRecords([shardRun(1, 2, ['a']), shardRun(2, 2, ['a'])], ['1.json', '2.json'])).toThrow(
