@@ -63,6 +63,11 @@ interface PresetTemplate {
    * secret of the same name, so that both name one secret (docs/cli.md, "init").
    */
   key: { header: string; prefix: string; secret: string };
+  /**
+   * Why the key may not be needed at all, when the API asks for none of its own (Rasa's REST
+   * channel: docs/presets.md); step 2 of the next steps says the secret is optional, and when.
+   */
+  keyOptional?: string;
   /** Headers the API requires besides the key, as YAML lines under headers:. */
   required?: string[];
 }
@@ -110,6 +115,7 @@ const TEMPLATES: Record<InitPreset, PresetTemplate> = {
     about: ['rasa-rest: POST {sender: session, message} (the Rasa REST channel); the texts of the bot', 'messages answered are joined with a blank line into the reply.'],
     settings: ['preset: rasa-rest'],
     key: BEARER,
+    keyOptional: 'only if a proxy in front of Rasa asks for one: its REST channel checks no key of its own',
   },
   'vercel-ai': {
     agentPath: '/api/chat',
@@ -646,6 +652,12 @@ function headers(o: { dir: string; preset: InitPreset }, written: readonly strin
   return `${workflow}, and ${local} to run it locally`;
 }
 
+/** Step 2's words for the agent's secret: which secret, for which header, and, when the API asks for no key, that it is optional. */
+export function agentSecretStep(preset: InitPreset): string {
+  const t = TEMPLATES[preset];
+  return `${t.key.secret} for the agent's ${t.key.header} header${t.keyOptional === undefined ? '' : ` (${t.keyOptional})`}`;
+}
+
 function nextSteps(o: { dir: string; workflows: string; preset: InitPreset }, written: readonly string[], others: ReadonlySet<WorkflowRole> = new Set(), unread: ReadonlyMap<WorkflowRole, string> = new Map()): string {
   const check = `${slash(o.workflows).replace(/\/+$/, '')}/agent-replay.yml`;
   // The commands are pasted into a shell: a folder with a space or a quote is one quoted word.
@@ -663,7 +675,7 @@ Next:
   1. ${first}
 ${add.length > 0 ? `${add.join('\n')}\n` : ''}     No preview host? Trigger it on pull_request and pass agent-url instead: ${docsUrl('action.md', 'Check: replay on every pull request')}
   2. Add the secrets the agent or the judge need (Settings > Secrets and variables > Actions):
-     ${TEMPLATES[o.preset].key.secret} for the agent's ${TEMPLATES[o.preset].key.header} header, JUDGE_API_KEY for a judge; then ${headers(o, written, check)}.
+     ${agentSecretStep(o.preset)}, JUDGE_API_KEY for a judge; then ${headers(o, written, check)}.
   3. Check the suite:          npx agent-replay validate --dir ${dir}
      Try it on your machine:   npx agent-replay run --dir ${dir} --agent-url ${TEMPLATES[o.preset].exampleUrl}
      Probe one message:        npx agent-replay probe "Hello!" --dir ${dir} --agent-url ${TEMPLATES[o.preset].exampleUrl}

@@ -12,7 +12,7 @@ import { parse } from 'yaml';
 import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
 import { cli, makeProject, readResults, scriptedAgent, serve, useCleanup } from './helpers.js';
 import { RESULTS_GITIGNORE } from '../../src/cli/results-dir.js';
-import { ACTION_USES, checkNameWarning, INIT_COST, INIT_TEMPLATES, keptCheckName, keptPreset, offeredPresets } from '../../src/cli/init.js';
+import { ACTION_USES, agentSecretStep, checkNameWarning, INIT_COST, INIT_TEMPLATES, keptCheckName, keptPreset, offeredPresets } from '../../src/cli/init.js';
 import { AGENT_PRESETS } from '../../src/suite/index.js';
 import { resolveConfigFile } from '../../src/suite/config-file.js';
 import { readYaml } from '../../src/suite/yaml/index.js';
@@ -83,6 +83,12 @@ describe('agent-replay init', () => {
     expect(inConfig, config).not.toBeNull();
     expect(inWorkflow, workflow).not.toBeNull();
     expect(inWorkflow?.slice(1)).toEqual(inConfig?.slice(1));
+  });
+
+  it('says the agent\'s secret is optional for rasa-rest, whose REST channel checks no key, and needed for the others', () => {
+    expect(agentSecretStep('rasa-rest')).toBe("AGENT_TOKEN for the agent's Authorization header (only if a proxy in front of Rasa asks for one: its REST channel checks no key of its own)");
+    expect(agentSecretStep('native')).toBe("AGENT_TOKEN for the agent's Authorization header");
+    expect(agentSecretStep('openai-chat')).toBe("OPENAI_API_KEY for the agent's Authorization header");
   });
 
   it('offers every preset the config loader accepts, and only those (derived at run time)', () => {
