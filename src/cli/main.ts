@@ -597,7 +597,7 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   // not the suite's, and the others were never looked at.
   if (record.interrupted) {
     const finished = record.fixtures.length + record.personas.length;
-    io.stdout(`${files[0] as string} is the record of an interrupted run: only the ${finished === 1 ? 'item' : `${finished} items`} it finished could be accepted; the others keep their baselines (run agent-replay run again to replay them)\n`);
+    io.stdout(`${files[0] as string} is the record of an interrupted run: only the ${finished === 1 ? 'item' : `${finished} items`} it finished could be accepted; the others keep their baselines; to replay them, run the suite again: npx agent-replay run${dir === '.agent-replay' ? '' : ` --dir ${shellWord(dir)}`}\n`);
   }
   const next = commitBaselinesStep(suiteDir, writes.written.length);
   if (next !== null) io.stdout(`${next}\n`);
