@@ -63,6 +63,11 @@ interface PresetTemplate {
    * secret of the same name, so that both name one secret (docs/cli.md, "init").
    */
   key: { header: string; prefix: string; secret: string };
+  /**
+   * Why the key may not be needed at all, when the API asks for none of its own (Rasa's REST
+   * channel: docs/presets.md); step 2 of the next steps says the secret is optional, and when.
+   */
+  keyOptional?: string;
   /** Headers the API requires besides the key, as YAML lines under headers:. */
   required?: string[];
 }
@@ -110,6 +115,7 @@ const TEMPLATES: Record<InitPreset, PresetTemplate> = {
     about: ['rasa-rest: POST {sender: session, message} (the Rasa REST channel); the texts of the bot', 'messages answered are joined with a blank line into the reply.'],
     settings: ['preset: rasa-rest'],
     key: BEARER,
+    keyOptional: 'only if a proxy in front of Rasa asks for one: its REST channel checks no key of its own',
   },
   'vercel-ai': {
     agentPath: '/api/chat',
@@ -536,34 +542,71 @@ function workflowsOfOtherSuites(cwd: string, o: { dir: string; workflows: string
 }
 
 /**
- * The name GitHub gives the check workflow already there (its `name:`, else its path) when it is not
- * agent-replay, the name by which the accept and report workflows init writes find the check
- * (comment-key, workflows:); null when it is agent-replay, or the file cannot be read as YAML, or its
- * name is not text.
+ * How the accept and report workflows init writes find a check workflow already there: `name`, the
+ * name GitHub gives it (its `name:`, else its path), which the report's `workflows:` names; and
+ * `commentKey`, the key of the comment it posts, which the accept job's `comment-key` names: its
+ * step's `comment-key` when set (`set`), else its name, as the Action's default is (docs/action.md,
+ * "Inputs"). Each is null when it is agent-replay (or, for the key, an expression init cannot read);
+ * null when the file cannot be read as YAML, or its name is not text.
  */
-export function keptCheckName(text: string, path: string): string | null {
+export function keptCheckName(text: string, path: string): { name: string | null; commentKey: string | null; set: boolean } | null {
   const read = workflowData(text);
   if (read === undefined || read.data === null || typeof read.data !== 'object' || Array.isArray(read.data)) return null;
   const name = (read.data as { name?: unknown }).name;
   const named = name === undefined || name === null ? path : typeof name === 'string' && name.trim() !== '' ? name : null;
-  return named === null || named === 'agent-replay' ? null : named;
+  if (named === null) return null;
+  const given = commentKeyInput(read.data);
+  const key = given === null || given.trim() === '' ? named : given.includes('${{') ? 'agent-replay' : given;
+  const kept = { name: named === 'agent-replay' ? null : named, commentKey: key === 'agent-replay' ? null : key, set: given !== null && given.trim() !== '' };
+  return kept.name === null && kept.commentKey === null ? null : kept;
+}
+
+/** The first `comment-key` key's value in the workflow, at any depth (a step's `with:`), as text; null when there is none. */
+function commentKeyInput(data: unknown): string | null {
+  if (Array.isArray(data)) {
+    for (const item of data) {
+      const found = commentKeyInput(item);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (data === null || typeof data !== 'object') return null;
+  for (const [key, v] of Object.entries(data)) {
+    if (key === 'comment-key' && (typeof v === 'string' || typeof v === 'number')) return String(v);
+    const found = commentKeyInput(v);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 /**
- * A check workflow already there under another name, beside an accept or report workflow init wrote
- * this time: those find the check by the name agent-replay, so it is said, with the fix (docs/cli.md, "init").
+ * A check workflow already there named other than agent-replay, or posting its comment under
+ * another key, beside an accept or report workflow init wrote this time: those find the check by
+ * the name and key agent-replay, so it is said, with the fix (docs/cli.md, "init"); null when
+ * neither file init wrote misses it.
  */
-export function checkNameWarning(check: string, name: string, written: { accept: string | null; report: string | null }): string {
-  const shown = JSON.stringify(terminalLine(clip(name, 80)));
+export function checkNameWarning(check: string, kept: { name: string | null; commentKey: string | null; set: boolean }, written: { accept: string | null; report: string | null }): string | null {
+  const shown = (value: string): string => JSON.stringify(terminalLine(clip(value, 80)));
+  const accept = written.accept !== null && kept.commentKey !== null ? { file: written.accept, key: kept.commentKey } : null;
+  const report = written.report !== null && kept.name !== null ? { file: written.report, name: kept.name } : null;
+  if (accept === null && report === null) return null;
   const parts = [
-    ...(written.accept === null ? [] : [`${written.accept} (comment-key: agent-replay) finds no comment of it`]),
-    ...(written.report === null ? [] : [`${written.report} (workflows: [agent-replay]) never runs after it`]),
+    ...(accept === null ? [] : [`${accept.file} (comment-key: agent-replay) finds no comment of it`]),
+    ...(report === null ? [] : [`${report.file} (workflows: [agent-replay]) never runs after it`]),
   ];
-  const keys = [...(written.accept === null ? [] : ['comment-key']), ...(written.report === null ? [] : ['workflows'])].join(' and ');
-  return (
-    `warning: ${check} was already there and is named ${shown}, not agent-replay: ${parts.join(', and ')}.\n` +
-    `  fix: if it is the check, set name: agent-replay in it; else set ${keys} to ${shown} in the ${parts.length === 1 ? 'file' : 'files'} init wrote\n`
-  );
+  const is = [
+    ...(kept.name === null || (report === null && kept.set) ? [] : [`is named ${shown(kept.name)}`]),
+    ...(accept !== null && kept.set ? [`sets comment-key: ${shown(accept.key)}`] : []),
+  ].join(' and ');
+  const inCheck = [
+    ...(report !== null || (accept !== null && !kept.set) ? ['name: agent-replay'] : []),
+    ...(accept !== null && kept.set ? ['comment-key: agent-replay'] : []),
+  ].join(' and ');
+  const elsewhere =
+    accept !== null && report !== null && accept.key === report.name
+      ? `comment-key and workflows to ${shown(report.name)} in the files init wrote`
+      : [...(accept === null ? [] : [`comment-key to ${shown(accept.key)} in ${accept.file}`]), ...(report === null ? [] : [`workflows to ${shown(report.name)} in ${report.file}`])].join(', and ');
+  return `warning: ${check} was already there and ${is}, not agent-replay: ${parts.join(', and ')}.\n` + `  fix: if it is the check, set ${inCheck} in it; else set ${elsewhere}\n`;
 }
 
 /**
@@ -646,6 +689,12 @@ function headers(o: { dir: string; preset: InitPreset }, written: readonly strin
   return `${workflow}, and ${local} to run it locally`;
 }
 
+/** Step 2's words for the agent's secret: which secret, for which header, and, when the API asks for no key, that it is optional. */
+export function agentSecretStep(preset: InitPreset): string {
+  const t = TEMPLATES[preset];
+  return `${t.key.secret} for the agent's ${t.key.header} header${t.keyOptional === undefined ? '' : ` (${t.keyOptional})`}`;
+}
+
 function nextSteps(o: { dir: string; workflows: string; preset: InitPreset }, written: readonly string[], others: ReadonlySet<WorkflowRole> = new Set(), unread: ReadonlyMap<WorkflowRole, string> = new Map()): string {
   const check = `${slash(o.workflows).replace(/\/+$/, '')}/agent-replay.yml`;
   // The commands are pasted into a shell: a folder with a space or a quote is one quoted word.
@@ -663,7 +712,7 @@ Next:
   1. ${first}
 ${add.length > 0 ? `${add.join('\n')}\n` : ''}     No preview host? Trigger it on pull_request and pass agent-url instead: ${docsUrl('action.md', 'Check: replay on every pull request')}
   2. Add the secrets the agent or the judge need (Settings > Secrets and variables > Actions):
-     ${TEMPLATES[o.preset].key.secret} for the agent's ${TEMPLATES[o.preset].key.header} header, JUDGE_API_KEY for a judge; then ${headers(o, written, check)}.
+     ${agentSecretStep(o.preset)}, JUDGE_API_KEY for a judge; then ${headers(o, written, check)}.
   3. Check the suite:          npx agent-replay validate --dir ${dir}
      Try it on your machine:   npx agent-replay run --dir ${dir} --agent-url ${TEMPLATES[o.preset].exampleUrl}
      Probe one message:        npx agent-replay probe "Hello!" --dir ${dir} --agent-url ${TEMPLATES[o.preset].exampleUrl}
@@ -749,13 +798,13 @@ function keptCheckNameAt(cwd: string, workflows: string, skipped: readonly strin
   const accept = `${wf}/${WORKFLOW_FILES.accept}`;
   const report = `${wf}/${WORKFLOW_FILES.report}`;
   if (!skipped.includes(check) || (!written.includes(accept) && !written.includes(report))) return null;
-  let name: string | null;
+  let kept: ReturnType<typeof keptCheckName>;
   try {
-    name = lstatSync(join(cwd, check)).isFile() ? keptCheckName(readFileSync(join(cwd, check), 'utf8'), check) : null;
+    kept = lstatSync(join(cwd, check)).isFile() ? keptCheckName(readFileSync(join(cwd, check), 'utf8'), check) : null;
   } catch {
     return null; // unreadable: nothing is said of it
   }
-  return name === null ? null : checkNameWarning(check, name, { accept: written.includes(accept) ? accept : null, report: written.includes(report) ? report : null });
+  return kept === null ? null : checkNameWarning(check, kept, { accept: written.includes(accept) ? accept : null, report: written.includes(report) ? report : null });
 }
 
 export async function runInit(given: InitOptions, io: CliIO): Promise<number> {

@@ -596,7 +596,7 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   // not the suite's, and the others were never looked at.
   if (record.interrupted) {
     const finished = record.fixtures.length + record.personas.length;
-    io.stdout(`${interruptedAcceptText(files[0] as string, finished)}\n`);
+    io.stdout(`${interruptedAcceptText(files[0] as string, finished, dir)}\n`);
   }
   const next = commitBaselinesStep(suiteDir, writes.written.length);
   if (next !== null) io.stdout(`${next}\n`);
@@ -609,8 +609,8 @@ export function acceptTallyText(accepted: number, refused: number, unchanged: nu
 }
 
 /** accept's line on the record of an interrupted run (docs/cli.md, "accept"): the `finished` items it holds, grouped ("1,200 items"). */
-export function interruptedAcceptText(file: string, finished: number): string {
-  return `${file} is the record of an interrupted run: only the ${finished === 1 ? 'item' : plural(finished, 'item', 'items')} it finished could be accepted; the others keep their baselines (run agent-replay run again to replay them)`;
+export function interruptedAcceptText(file: string, finished: number, dir = '.agent-replay'): string {
+  return `${file} is the record of an interrupted run: only the ${finished === 1 ? 'item' : plural(finished, 'item', 'items')} it finished could be accepted; the others keep their baselines; to replay them, run the suite again: npx agent-replay run${dir === '.agent-replay' ? '' : ` --dir ${shellWord(dir)}`}`;
 }
 
 /**

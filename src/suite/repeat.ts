@@ -5,6 +5,7 @@
 
 import * as z from 'zod';
 import type { Repeat } from '../types.js';
+import { rangeCheckedAfter } from './issues.js';
 import type { PathSegment } from './yaml/index.js';
 
 /** The most attempts one item may ask for: a repeat multiplies the run's cost. */
@@ -14,7 +15,9 @@ const COUNT_RULE = `a whole number from 1 to ${MAX_REPEAT}`;
 
 /** The shape as written; the numbers' ranges are checked by `checkRepeat` (one message for each problem). */
 export const repeatSchema = z.strictObject({
-  count: z.number({ error: `count must be ${COUNT_RULE}` }),
+  // Its range, checked by checkRepeat, bounds the fixes of other messages too: `count: 1,000` is
+  // not told to read `count: 1000`, which checkRepeat would then refuse.
+  count: rangeCheckedAfter(z.number({ error: `count must be ${COUNT_RULE}` }), { min: 1, max: MAX_REPEAT, words: COUNT_RULE, example: 3 }),
   minPass: z.number({ error: 'minPass must be a whole number from 1 to count' }).optional(),
   max: z.number({ error: `max must be a whole number from count to ${MAX_REPEAT}` }).optional(),
 });

@@ -2,7 +2,7 @@
 // outside the baselines folder.
 
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serializeBaseline } from '../../src/suite/index.js';
@@ -174,10 +174,16 @@ describe('accept', () => {
     expect(r.code).toBe(0);
     expect(await listTree(baselinesDir(cwd))).toEqual(['passing.json']);
     expect(r.stdout).toContain(
-      '\n1 accepted, 0 refused, 0 unchanged\nint.json is the record of an interrupted run: only the item it finished could be accepted; the others keep their baselines (run agent-replay run again to replay them)\n',
+      '\n1 accepted, 0 refused, 0 unchanged\nint.json is the record of an interrupted run: only the item it finished could be accepted; the others keep their baselines; to replay them, run the suite again: npx agent-replay run\n',
     );
     const whole = await cli(['accept', '--results', 'r.json'], cwd);
     expect(whole.stdout).not.toContain('interrupted');
+    // A suite in another folder: the command names it.
+    await rename(join(cwd, '.agent-replay'), join(cwd, 'my suite'));
+    await writeFile(join(cwd, 'moved.json'), (await readFile(join(cwd, 'int.json'), 'utf8')).replaceAll('.agent-replay', 'my suite'));
+    const elsewhere = await cli(['accept', '--dir', 'my suite', '--results', 'moved.json'], cwd);
+    expect(elsewhere.stderr).toBe('');
+    expect(elsewhere.stdout).toContain("run the suite again: npx agent-replay run --dir 'my suite'\n");
   });
 
   it('rejects a tampered results.json whose label would escape the baselines folder', async () => {

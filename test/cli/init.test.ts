@@ -12,7 +12,7 @@ import { parse } from 'yaml';
 import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
 import { cli, makeProject, readResults, scriptedAgent, serve, useCleanup } from './helpers.js';
 import { RESULTS_GITIGNORE } from '../../src/cli/results-dir.js';
-import { ACTION_USES, checkNameWarning, INIT_COST, INIT_TEMPLATES, keptCheckName, keptPreset, offeredPresets } from '../../src/cli/init.js';
+import { ACTION_USES, agentSecretStep, checkNameWarning, INIT_COST, INIT_TEMPLATES, keptCheckName, keptPreset, offeredPresets } from '../../src/cli/init.js';
 import { AGENT_PRESETS } from '../../src/suite/index.js';
 import { resolveConfigFile } from '../../src/suite/config-file.js';
 import { readYaml } from '../../src/suite/yaml/index.js';
@@ -83,6 +83,12 @@ describe('agent-replay init', () => {
     expect(inConfig, config).not.toBeNull();
     expect(inWorkflow, workflow).not.toBeNull();
     expect(inWorkflow?.slice(1)).toEqual(inConfig?.slice(1));
+  });
+
+  it('says the agent\'s secret is optional for rasa-rest, whose REST channel checks no key, and needed for the others', () => {
+    expect(agentSecretStep('rasa-rest')).toBe("AGENT_TOKEN for the agent's Authorization header (only if a proxy in front of Rasa asks for one: its REST channel checks no key of its own)");
+    expect(agentSecretStep('native')).toBe("AGENT_TOKEN for the agent's Authorization header");
+    expect(agentSecretStep('openai-chat')).toBe("OPENAI_API_KEY for the agent's Authorization header");
   });
 
   it('offers every preset the config loader accepts, and only those (derived at run time)', () => {
@@ -289,13 +295,38 @@ describe('agent-replay init', () => {
 
   it("reads the name GitHub gives a check workflow already there: its name:, else its path; none when it is agent-replay or cannot be read", () => {
     const path = '.github/workflows/agent-replay.yml';
-    expect(keptCheckName('name: mine\non: push\n', path)).toBe('mine');
-    expect(keptCheckName('on: push\n', path)).toBe(path);
+    expect(keptCheckName('name: mine\non: push\n', path)).toEqual({ name: 'mine', commentKey: 'mine', set: false });
+    expect(keptCheckName('on: push\n', path)).toEqual({ name: path, commentKey: path, set: false });
     expect(keptCheckName('name: agent-replay\non: push\n', path)).toBeNull();
     expect(keptCheckName("name: 'agent-replay'\n", path)).toBeNull();
     expect(keptCheckName('name: [oops\n', path)).toBeNull();
-    expect(checkNameWarning(path, 'mine', { accept: null, report: '.github/workflows/agent-replay-report.yml' })).toContain(
-      'not agent-replay: .github/workflows/agent-replay-report.yml (workflows: [agent-replay]) never runs after it.\n  fix: if it is the check, set name: agent-replay in it; else set workflows to "mine" in the file init wrote\n',
+    expect(checkNameWarning(path, { name: 'mine', commentKey: 'mine', set: false }, { accept: null, report: '.github/workflows/agent-replay-report.yml' })).toContain(
+      'not agent-replay: .github/workflows/agent-replay-report.yml (workflows: [agent-replay]) never runs after it.\n  fix: if it is the check, set name: agent-replay in it; else set workflows to "mine" in .github/workflows/agent-replay-report.yml\n',
+    );
+  });
+
+  it("reads the key a check workflow already there posts its comment under: its step's comment-key, else its name, and warns when it is not agent-replay", () => {
+    const path = '.github/workflows/agent-replay.yml';
+    const accept = '.github/workflows/agent-replay-accept.yml';
+    const report = '.github/workflows/agent-replay-report.yml';
+    const named = (key: string) => `name: agent-replay\non: push\njobs:\n  replay:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: agent-replay/agent-replay@v1\n        with:\n          comment-key: ${key}\n`;
+    const kept = keptCheckName(named('replay-check'), path);
+    expect(kept).toEqual({ name: null, commentKey: 'replay-check', set: true });
+    expect(checkNameWarning(path, kept!, { accept, report })).toBe(
+      'warning: .github/workflows/agent-replay.yml was already there and sets comment-key: "replay-check", not agent-replay: .github/workflows/agent-replay-accept.yml (comment-key: agent-replay) finds no comment of it.\n' +
+        '  fix: if it is the check, set comment-key: agent-replay in it; else set comment-key to "replay-check" in .github/workflows/agent-replay-accept.yml\n',
+    );
+    // The report workflow finds it by its name, which is agent-replay: nothing to say of it alone.
+    expect(checkNameWarning(path, kept!, { accept: null, report })).toBeNull();
+    // Set to agent-replay, or to an expression init cannot read: nothing is said.
+    expect(keptCheckName(named('agent-replay'), path)).toBeNull();
+    expect(keptCheckName(named("'${{ github.workflow }}'"), path)).toBeNull();
+    // Named otherwise, with comment-key: agent-replay: only the report workflow misses it.
+    const renamed = keptCheckName(named('agent-replay').replace('name: agent-replay', 'name: mine'), path);
+    expect(renamed).toEqual({ name: 'mine', commentKey: null, set: true });
+    expect(checkNameWarning(path, renamed!, { accept, report })).toBe(
+      'warning: .github/workflows/agent-replay.yml was already there and is named "mine", not agent-replay: .github/workflows/agent-replay-report.yml (workflows: [agent-replay]) never runs after it.\n' +
+        '  fix: if it is the check, set name: agent-replay in it; else set workflows to "mine" in .github/workflows/agent-replay-report.yml\n',
     );
   });
 

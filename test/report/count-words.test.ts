@@ -79,7 +79,7 @@ describe('the last counts written ungrouped, grouped', () => {
   it("accept's tally and its line on an interrupted run: 1,200 items", () => {
     expect(acceptTallyText(1_200, 1_000, 0, 0)).toBe('1,200 accepted, 1,000 refused, 0 unchanged');
     expect(acceptTallyText(1, 0, 2_000, 1_500)).toBe('1 accepted, 0 refused, 2,000 unchanged, 1,500 not written');
-    expect(interruptedAcceptText('int.json', 1_200)).toBe('int.json is the record of an interrupted run: only the 1,200 items it finished could be accepted; the others keep their baselines (run agent-replay run again to replay them)');
+    expect(interruptedAcceptText('int.json', 1_200)).toBe('int.json is the record of an interrupted run: only the 1,200 items it finished could be accepted; the others keep their baselines; to replay them, run the suite again: npx agent-replay run');
     expect(interruptedAcceptText('int.json', 1)).toContain('only the item it finished');
   });
 

@@ -225,6 +225,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
   it('a number split by a comma inside { } is said as the number, with the line as it should read, not as an unknown key "0"', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'label: a\nmessage: hi\nrepeat: { count: 3, minPass: 2,5 }\n',
+      [`${F}/b.yml`]: 'label: b\nmessage: hi\nrepeat: { count: 1,000 }\n',
       [C]: 'agent: { url: "http://127.0.0.1:9/chat", concurrency: 1,000 }\ncost: { capUsd: 1,000, judgeCallUsd: 0.01 }\nlatency: { minDeltaMs: 1,500,250 }\n',
     });
     expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
@@ -234,6 +235,8 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       `${C}:3:24: minDeltaMs: 1,500,250 reads as 1 and the keys "500" and "250" inside { }, where a comma ends a value\n  fix: write the number without the commas; latency.minDeltaMs is a whole number from 0 to 600000, which 1500250 is not`,
       // A part that is not three digits: a decimal comma.
       `${F}/a.yml:3:30: fixture "a": minPass: 2,5 reads as 2 and another key "5" inside { }, where a comma ends a value\n  fix: write minPass: 2.5, with a decimal point in place of the comma, so that line 3 reads\n    repeat: { count: 3, minPass: 2.5 }`,
+      // A range checked after the schema (repeat's count, at most 20): said too, not count: 1000.
+      `${F}/b.yml:3:18: fixture "b": count: 1,000 reads as 1 and another key "000" inside { }, where a comma ends a value\n  fix: write the number without the comma; repeat.count is a whole number from 1 to 20, which 1000 is not`,
     ]);
     // 1,000,000 reads 0 twice, a key written twice: said once as the number, and the rest of the file is still checked.
     const twice = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  timeoutMs: 30,000\ncost: { capUsd: 1,000,000 }\n' });
