@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-GB42EIKW.js";import"./chunk-6SQW5KH4.js";import"./chunk-BLHRAQEE.js";import"./chunk-GTF6FMHI.js";import"./chunk-JH4CMIU5.js";import"./chunk-VFJ3KZRC.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};
