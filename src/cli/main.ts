@@ -343,7 +343,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
     // The results are in the summary and the temporary file the error named, but not where asked.
     if (!written) return EXIT.usage;
     // The new or changed results a review would accept.
-    const next = acceptRunStep(toAccept, dir, values.out);
+    const next = acceptRunStep(toAccept, dir, values.out, result.gate.failed);
     if (next !== null) io.stdout(`\n${next}\n`);
   }
   return exitFor(result, io, dir);
@@ -616,13 +616,15 @@ export function interruptedAcceptText(file: string, finished: number, dir = '.ag
 /**
  * What comes after a run with new or changed pass/fail results (docs/cli.md, "What each command
  * does"): the command that accepts them as baselines, as the report's "To accept" line says it
- * (report/blocks.ts), with the suite folder and results file the run used; null when there are none.
+ * (report/blocks.ts), with the suite folder and results file the run used, and after a failed gate
+ * only for what is intended; null when there are none.
  */
-export function acceptRunStep(results: number, dir: string, out: string | undefined): string | null {
+export function acceptRunStep(results: number, dir: string, out: string | undefined, gateFailed = false): string | null {
   if (results === 0) return null;
-  const what = results === 1 ? 'the new or changed pass/fail result as a baseline' : `the ${results.toLocaleString('en-US')} new or changed pass/fail results as baselines`;
+  const what = results === 1 ? 'the new or changed pass/fail result as a baseline' : `the ${thousands(results)} new or changed pass/fail results as baselines`;
   const flags = `${dir === '.agent-replay' ? '' : ` --dir ${shellWord(dir)}`}${out === undefined ? '' : ` --results ${shellWord(out)}`}`;
-  return `next: to accept ${what}: npx agent-replay accept${flags}`;
+  // A failed gate is not to be accepted away unread: the step says it is for changes that are meant.
+  return `next: ${gateFailed ? 'if what the gate failed on is intended, ' : ''}to accept ${what}: npx agent-replay accept${flags}`;
 }
 
 /**

@@ -162,6 +162,8 @@ describe('accept', () => {
     expect(acceptRunStep(1, '.agent-replay', undefined)).toBe('next: to accept the new or changed pass/fail result as a baseline: npx agent-replay accept');
     expect(acceptRunStep(1200, 'bots/my suite', 'out/r.json')).toBe("next: to accept the 1,200 new or changed pass/fail results as baselines: npx agent-replay accept --dir 'bots/my suite' --results out/r.json");
     expect(acceptRunStep(0, '.agent-replay', undefined)).toBeNull();
+    // After a failed gate (a newly failing item), not advice to accept it unread.
+    expect(acceptRunStep(2, '.agent-replay', undefined, true)).toBe('next: if what the gate failed on is intended, to accept the 2 new or changed pass/fail results as baselines: npx agent-replay accept');
   });
 
   it('the record of an interrupted run: its finished items are accepted, and a line says the others were not in it', async () => {
