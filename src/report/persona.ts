@@ -316,9 +316,9 @@ function routeBadge(route: Route | null): string {
   return route ? codeSpan(clip(routeText(route), LIMITS.ref)) : '_no route_';
 }
 
-/** "**3 · User**", and in a simulated script who wrote the message: "**3 · User** (simulated)". */
+/** "**Turn 3 · User**", as report.html and the welcome turn say it, and in a simulated script who wrote the message: "**Turn 3 · User** (simulated)". */
 function userLine(turn: number, message: string, source?: TurnSource): string {
-  const who = `**${turn} · User**${source === undefined ? '' : ` (${SOURCE_WORDS[source]})`}`;
+  const who = `**Turn ${turn} · User**${source === undefined ? '' : ` (${SOURCE_WORDS[source]})`}`;
   const text = normalizeBlock(message);
   if (!text.includes('\n') && text.length <= LIMITS.messageInline) return `${who}: ${text === '' ? '_(empty)_' : escapeInline(text)}`;
   return labelled(who, message, LIMITS.message);
@@ -461,7 +461,7 @@ function callsBlock(title: string, calls: readonly ToolCall[] | null | undefined
 }
 
 function agentLine(t: Turn): string {
-  const parts = [`**${t.index === 0 ? WELCOME_TURN : t.index} · Agent**`, routeBadge(t.route)];
+  const parts = [`**${t.index === 0 ? WELCOME_TURN : `Turn ${t.index}`} · Agent**`, routeBadge(t.route)];
   if (t.outcome !== null) parts.push(`outcome ${codeSpan(clip(t.outcome, LIMITS.label))}`);
   if (t.offTrack.length > 0) {
     const shown = t.offTrack.slice(0, 3).map((o) => codeSpan(clip(typeof o === 'string' ? o : json(o), CELL.json)));

@@ -146,7 +146,7 @@ describe('surfaces (goldens)', () => {
     const r = run([], { personas: [edited, shorter] });
     const md = renderComment(r, ctx);
     const one = md.slice(md.indexOf('<b>refund-edited</b>'), md.indexOf('<b>refund-shorter</b>'));
-    const decided = one.indexOf("**Turn 2: the user's message is not the baseline's**\n\n**2 · User**: Order 1234 please\n\nThe script's message changed; the baseline sent: Order 1234");
+    const decided = one.indexOf("**Turn 2: the user's message is not the baseline's**\n\n**Turn 2 · User**: Order 1234 please\n\nThe script's message changed; the baseline sent: Order 1234");
     expect(decided).toBeGreaterThan(-1);
     expect(one.indexOf('**First difference from the baseline: turn 0** (reworded)')).toBeGreaterThan(decided);
     expect(md.slice(md.indexOf('<b>refund-shorter</b>'))).toContain('**First difference from the baseline: turn 0** (reworded)');
@@ -161,7 +161,7 @@ describe('surfaces (goldens)', () => {
     const both = renderTerminal(run([], { personas: [at2] }), { color: false });
     expect(both).toContain("turn 2 reply vs baseline, the script's message changed (- baseline, + new");
     expect(both).not.toContain('turn 2: the script');
-    expect(renderComment(run([], { personas: [at2] }), ctx)).toContain("**First difference from the baseline: turn 2**\n\n**2 · User**: Order 1234 please\n\nThe script's message changed; the baseline sent: Order 1234");
+    expect(renderComment(run([], { personas: [at2] }), ctx)).toContain("**First difference from the baseline: turn 2**\n\n**Turn 2 · User**: Order 1234 please\n\nThe script's message changed; the baseline sent: Order 1234");
     // A line that names the turn already does not say it twice.
     const atTurn3 = scriptChangedAtTurn3();
     const first3 = { ...atTurn3, turns: atTurn3.turns.map((x, i) => (x.index === 1 ? (base[i] as typeof x) : x)) } as PersonaRecord;

@@ -37,7 +37,7 @@ function agent(state: { reword: number | null }): AgentHandler {
 
 /** "2 · User (from the baseline)" for each user message of the rendered markdown, in order. */
 function userLabels(md: string): string[] {
-  return [...githubHtml(md).matchAll(/<strong>(\d+) · User<\/strong> \(([^)]*)\):/g)].map((m) => `${m[1]} ${m[2]}`);
+  return [...githubHtml(md).matchAll(/<strong>Turn (\d+) · User<\/strong> \(([^)]*)\):/g)].map((m) => `${m[1]} ${m[2]}`);
 }
 
 function factsLine(md: string): string {

@@ -26,9 +26,9 @@ function script(label: string): ReplayedPersonaRecord {
   return p;
 }
 
-/** The "N · User (who)" labels of an item's transcript, in order. */
+/** The "Turn N · User (who)" labels of an item's transcript, in order. */
 function userLabels(html: string): string[] {
-  return [...html.matchAll(/<strong>(\d+) · User<\/strong>(?: \(([^)]*)\))?:/g)].map((m) => `${m[1]} ${m[2] ?? '-'}`);
+  return [...html.matchAll(/<strong>Turn (\d+) · User<\/strong>(?: \(([^)]*)\))?:/g)].map((m) => `${m[1]} ${m[2] ?? '-'}`);
 }
 
 describe('golden files', () => {
