@@ -6,7 +6,7 @@
 // file names are only compared and quoted.
 
 import type { RunRecord } from '../types.js';
-import { suiteFolderNamedBy } from '../suite/repo-path.js';
+import { suiteFolderNamedBy } from '../suite/suite-folder.js';
 
 /** A run of another suite folder: where it ran (null when its files name no suite folder) and its first file. */
 export interface ForeignSuite {
