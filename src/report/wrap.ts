@@ -92,7 +92,7 @@ const P_VALUE = /\bp ([=<>\u2264\u2265]) (?=\d)/g;
 /**
  * An item's status words as the comment's `<summary>` line shows them, no quantity split across
  * two lines (docs/action.md#the-pr-comment): the line wraps at any space on a phone, so "slower:
- * 1.2 s -> 2.9 s" broke between "1.2" and "s". A number and its unit, and "p = 0.003", are joined
+ * 1.2 s → 2.9 s" broke between "1.2" and "s". A number and its unit, and "p = 0.003", are joined
  * by no-break spaces; the words around them still wrap.
  */
 export function keepQuantitiesWhole(text: string): string {

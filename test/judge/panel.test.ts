@@ -387,9 +387,9 @@ describe('a panel whose one member moved', () => {
     const listedRecord = a?.fixtures.find((f) => f.label === 'listed');
     expect(listedRecord?.members?.map((m) => [m.label, m.score])).toEqual([['openai m0', 0.9], ['openai m1', 0.2], ['openai m2', 0.9]]);
     expect(baselineJudgeOf(listedRecord as FixtureRecord)?.members).toHaveLength(3);
-    expect(flip('returns')).toBe('the judge answered the same reply differently: pass (0.90) -> fail (0.20); the panel member that moved: openai m2, pass (0.90) -> fail (0.20)');
-    expect(flip('listed')).toBe('the judge answered the same reply differently: pass (0.90) -> fail (0.20); the panel member that moved: openai m2, pass (0.90) -> fail (0.20)');
-    expect(flip('again')).toBe('the judge answered the same reply differently: 3/3 passed (0.90) -> 0/3 passed (0.20); the panel member that moved: openai m2, 3/3 passed (0.90) -> 0/3 passed (0.20)');
-    expect(flip('calm-script')).toBe('the judge answered the same transcript differently: criterion 2 pass (0.90) -> fail (0.20); the panel member that moved: openai m2, pass (0.90) -> fail (0.20)');
+    expect(flip('returns')).toBe('the judge answered the same reply differently: pass (0.90) → fail (0.20); the panel member that moved: openai m2, pass (0.90) → fail (0.20)');
+    expect(flip('listed')).toBe('the judge answered the same reply differently: pass (0.90) → fail (0.20); the panel member that moved: openai m2, pass (0.90) → fail (0.20)');
+    expect(flip('again')).toBe('the judge answered the same reply differently: 3/3 passed (0.90) → 0/3 passed (0.20); the panel member that moved: openai m2, 3/3 passed (0.90) → 0/3 passed (0.20)');
+    expect(flip('calm-script')).toBe('the judge answered the same transcript differently: criterion 2 pass (0.90) → fail (0.20); the panel member that moved: openai m2, pass (0.90) → fail (0.20)');
   });
 });

@@ -139,7 +139,7 @@ describe('k/N in every report', () => {
     const after = structuredClone(REPEATED);
     after.fixtures[0] = { ...after.fixtures[0]!, verdict: 'pass', repeat: { count: 3, minPass: 2, passed: 3, flaky: false } } as FixtureRecord;
     const c = compareRuns(before, { ...after, startedAt: '2026-12-02T09:00:00.000Z' });
-    expect(renderCompareText(c)).toContain('refund-window  fail 1/3 (flaky) -> pass 3/3  verdict changed');
+    expect(renderCompareText(c)).toContain('refund-window  fail 1/3 (flaky) → pass 3/3  verdict changed');
     expect(renderCompareMarkdown(c)).toContain('| `refund-window` | fail 1/3 (flaky) | pass 3/3 | verdict changed |');
   });
 
@@ -147,12 +147,12 @@ describe('k/N in every report', () => {
     const after = structuredClone(REPEATED);
     after.fixtures[0] = { ...after.fixtures[0]!, verdict: 'pass', repeat: { count: 3, minPass: 1, passed: 1, flaky: true } } as FixtureRecord;
     const c = compareRuns(REPEATED, { ...after, startedAt: '2026-12-02T09:00:00.000Z' });
-    expect(c.changes.find((x) => x.label === 'refund-window')).toMatchObject({ cause: 'definition_changed', detail: 'definition changed (repeat 3, minPass 2 -> repeat 3, minPass 1)' });
+    expect(c.changes.find((x) => x.label === 'refund-window')).toMatchObject({ cause: 'definition_changed', detail: 'definition changed (repeat 3, minPass 2 → repeat 3, minPass 1)' });
     // An item that now runs once where it ran 3 times.
     const once = structuredClone(REPEATED);
     const { repeat: _r, attempts: _a, ...plain } = once.fixtures[0]!;
     once.fixtures[0] = plain as FixtureRecord;
-    expect(compareRuns(REPEATED, { ...once, startedAt: '2026-12-02T09:00:00.000Z' }).changes.find((x) => x.label === 'refund-window')?.detail).toBe('definition changed (repeat 3, minPass 2 -> runs once)');
+    expect(compareRuns(REPEATED, { ...once, startedAt: '2026-12-02T09:00:00.000Z' }).changes.find((x) => x.label === 'refund-window')?.detail).toBe('definition changed (repeat 3, minPass 2 → runs once)');
   });
 
   it('a repeated persona script shown in full lists its attempts', () => {
