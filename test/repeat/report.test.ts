@@ -443,11 +443,12 @@ describe('k/N in every report', () => {
     const counted = '2 changed in meaning, 3 reworded';
     expect(renderComment(run([f]), ctx)).toContain(`the reply below is attempt 1's (the other attempts, compared with it: ${counted}), then attempt 3's, the first that failed`);
     expect(renderTerminal(run([f]), { color: false })).toContain(`\n      the other attempts, compared with attempt 1: ${counted}\n`);
-    expect((itemsData([f])[0] as FixtureData).attemptsOthers).toBe(`the other attempts, compared with attempt 1: ${counted}`);
+    // report.html's own sentence, its capital by the product's rule (words.ts), not by the page's script.
+    expect((itemsData([f])[0] as FixtureData).attemptsOthers).toBe(`The other attempts, compared with attempt 1: ${counted}.`);
     // One that replied the same, one not checked: every attempt after the shown one is counted once.
     const unchecked = { value: 'unchecked' as const, by: 'facts' as const, detail: 'the facts are the same and meaning.check is facts' };
     const mixed = fixture('mixed', { ...f, label: 'mixed', attempts: [...(f.attempts ?? []).slice(0, 3), attempt('Returns: 30 days.', 'pass', 'ok'), { ...attempt('Returns: 30 days!', 'pass', 'ok'), meaning: unchecked }] });
-    expect((itemsData([mixed])[0] as FixtureData).attemptsOthers).toBe('the other attempts, compared with attempt 1: 1 changed in meaning, 1 not checked for meaning, 1 reworded, 1 replied the same');
+    expect((itemsData([mixed])[0] as FixtureData).attemptsOthers).toBe('The other attempts, compared with attempt 1: 1 changed in meaning, 1 not checked for meaning, 1 reworded, 1 replied the same.');
     // Every attempt replied the same: nothing to say.
     const same = fixture('same', { ...f, label: 'same', attempts: [attempt('Returns: 30 days.', 'pass', 'ok'), attempt('Returns: 30 days.', 'fail', 'no')] });
     expect((itemsData([same])[0] as FixtureData).attemptsOthers).toBeUndefined();
