@@ -69,7 +69,7 @@ describe('a live script\'s calls (docs/personas.md, "Mocks and real tool calls")
     const calledElsewhere: Check = { ...check.toolCalled('issue_refund', { orderId: '9' }, [], null), observed: [{ tool: 'issue_refund', input: { orderId: '1234' }, output: null, mocked: false, turn: 1 }] } as Check;
     const otherInput = (p: PersonaRecord): PersonaRecord => ({ ...p, checks: [calledElsewhere] });
     const cells = renderComment(run([], { personas: [otherInput(live), otherInput(mocked)] }), ctx).match(/other inputs only: turn 1 `[^`]*`[^|]*/g);
-    expect(cells).toEqual(['other inputs only: turn 1 `{"orderId":"1234"}` ', 'other inputs only: turn 1 `{"orderId":"1234"}` (not mocked) ']);
+    expect(cells).toEqual(['other inputs only: turn 1 `{"orderId": "1234"}` ', 'other inputs only: turn 1 `{"orderId": "1234"}` (not mocked) ']);
     expect(personaData(otherInput(live)).checks[0]?.observed).toBe('other inputs only: turn 1 {"orderId":"1234"}');
     expect(personaData(otherInput(mocked)).checks[0]?.observed).toBe('other inputs only: turn 1 {"orderId":"1234"} (not mocked)');
     expect(personaData(live).live).toBe(true);
