@@ -8,13 +8,13 @@ import { measurementsMoved } from '../report/blocks.js';
 import { meansTheSame } from '../evaluate/variants.js';
 
 /**
- * "accepted  faq (pass; reworded: its earlier wording kept as a known variant) -> path". `item` is the
+ * "accepted  faq (pass; reworded: its earlier wording kept as a known variant) → path". `item` is the
  * run's record of it, `stored` the baseline file as it was before the write (null: there was none).
  * A reworded item says which wording it stores (docs/meaning.md, "Variants"); an unchanged one says
  * what moved, in the comment's "To refresh" words (report/blocks.ts measurementsMoved).
  */
 export function acceptedLine(item: Item | undefined, stored: Baseline | PersonaBaseline | null, written: Baseline | PersonaBaseline, path: string): string {
-  return `accepted  ${written.label} (${written.verdict}${item === undefined ? '' : whyWritten(item, stored, written)}) -> ${path}\n`;
+  return `accepted  ${written.label} (${written.verdict}${item === undefined ? '' : whyWritten(item, stored, written)}) → ${path}\n`;
 }
 
 function whyWritten(item: Item, stored: Baseline | PersonaBaseline | null, written: Baseline | PersonaBaseline): string {

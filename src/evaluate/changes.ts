@@ -32,7 +32,7 @@ export interface ChangeSubject {
 /** One change of one item. */
 export interface Change {
   dimension: Dimension;
-  /** How every surface says it, beside the verdict drift: "reply changed", "routes changed", "slower: 1.2 s -> 2.9 s". */
+  /** How every surface says it, beside the verdict drift: "reply changed", "routes changed", "slower: 1.2 s → 2.9 s". */
   words: string;
 }
 
@@ -190,14 +190,14 @@ const ENDED_WORDS: Partial<Record<NonNullable<PersonaRecord['simulation']>['ende
 /**
  * Did two runs of a simulated script end another way (docs/simulated-users.md, "How it ended"): the
  * simulated user was done in one and not in the other, as a run reads it against its baseline?
- * "ended by the agent -> ended by the simulated user"; null otherwise (the done reason's words aside).
+ * "ended by the agent → ended by the simulated user"; null otherwise (the done reason's words aside).
  */
 function endingChange(before: PersonaRecord, after: PersonaRecord): string | null {
   const [b, a] = [before.simulation, after.simulation];
   if (b === undefined || a === undefined) return null;
   const [was, now] = [ENDED_WORDS[b.endedBy], ENDED_WORDS[a.endedBy]];
   if (was === undefined || now === undefined || (b.doneReason !== null) === (a.doneReason !== null)) return null;
-  return `${was} -> ${now}`;
+  return `${was} → ${now}`;
 }
 
 /** Do the two runs' replies (a script: its turns) differ in any byte? */
@@ -326,7 +326,7 @@ export const DIMENSIONS = {
       if (kindOf(before) !== 'script' || kindOf(after) !== 'script') return null;
       const [b, a] = [(before as PersonaRecord).turns, (after as PersonaRecord).turns];
       if (meaningComparable(before, after) || rewordedAgainstOneBaseline(before, after)) return null;
-      if (b.length !== a.length) return `transcript changed (${b.length} -> ${a.length} turns)${changedAgainstOneBaseline(before, after)}`;
+      if (b.length !== a.length) return `transcript changed (${b.length} → ${a.length} turns)${changedAgainstOneBaseline(before, after)}`;
       if (b.some((t, i) => t.reply !== a[i]?.reply)) return `transcript changed${changedAgainstOneBaseline(before, after)}`;
       const ended = endingChange(before as PersonaRecord, after as PersonaRecord);
       return ended === null ? null : `transcript changed (${ended})`;
@@ -391,7 +391,7 @@ export const DIMENSIONS = {
       const [b, a] = [before as FixtureRecord, after as FixtureRecord];
       if (b.reply === null || a.reply === null || sameRoute(b.route, a.route)) return null;
       const show = (r: Route | null): string => (r === null ? 'no route' : `${r.conversation}/${r.stage}`);
-      return `route changed (${show(b.route)} -> ${show(a.route)})`;
+      return `route changed (${show(b.route)} → ${show(a.route)})`;
     },
     rewritesBaseline: false,
     settle: (item) => ({ ...item, drift: { ...item.drift, route: 'same' } }),
@@ -399,7 +399,7 @@ export const DIMENSIONS = {
   },
   slower: {
     kinds: ['fixture', 'script'],
-    // Beside the drift, like it (docs/latency.md): "slower: 1.2 s -> 2.9 s".
+    // Beside the drift, like it (docs/latency.md): "slower: 1.2 s → 2.9 s".
     of: (item) => (item.errored === true || item.slower == null ? null : `slower: ${slowerText(item.slower)}`),
     failOn: 'slower',
     cause: 'slower',
@@ -528,7 +528,7 @@ function flat(text: string): string {
 
 /**
  * What changed between two texts, one line: the differing middle of each with a little context,
- * e.g. `"…open 9:00-17:00, Monday…" -> "…open 9:00-18:00, Monday…"`.
+ * e.g. `"…open 9:00-17:00, Monday…" → "…open 9:00-18:00, Monday…"`.
  */
 function changeSnippet(before: string, after: string): string {
   const a = flat(before);
@@ -545,5 +545,5 @@ function changeSnippet(before: string, after: string): string {
     const text = `${from > 0 ? '…' : ''}${middle}${to < t.length && !middle.endsWith('…') ? '…' : ''}`;
     return t === '' ? '(empty)' : JSON.stringify(text);
   };
-  return `${part(a)} -> ${part(b)}`;
+  return `${part(a)} → ${part(b)}`;
 }

@@ -53,7 +53,7 @@ export const CHANGE_CAUSES: readonly ChangeCause[] = [
   'slower',
 ] as const;
 
-/** How the result moved: fixed (fail or errored -> pass), broken (pass -> fail or errored), else changed. */
+/** How the result moved: fixed (fail or errored → pass), broken (pass → fail or errored), else changed. */
 export type Movement = 'fixed' | 'broken' | 'changed';
 
 export interface ItemSide {
@@ -77,13 +77,13 @@ export interface ItemChange {
   cause: ChangeCause;
   /** Null for added and removed items. */
   movement: Movement | null;
-  /** One line: what changed, e.g. "verdict pass -> fail", "judge: threshold 0.7 -> 0.8". */
+  /** One line: what changed, e.g. "verdict pass → fail", "judge: threshold 0.7 → 0.8". */
   detail: string;
 }
 
 /**
  * A repeated item in both runs whose pass rate of attempts moved while nothing else did, its verdict
- * included (4/5 -> 3/5, both passing minPass 3): not a change of the item's, and not "unchanged"
+ * included (4/5 → 3/5, both passing minPass 3): not a change of the item's, and not "unchanged"
  * either (docs/evaluations.md#compare). Its sides carry the k/N (`repeat`).
  */
 export interface AttemptsMove {
@@ -259,7 +259,7 @@ function repeatChange(before: Item, after: Item): [string, string] | null {
 }
 
 /**
- * What a verdict change says beside its move ("pass -> errored"), which the before and after say
+ * What a verdict change says beside its move ("pass → errored"), which the before and after say
  * already: the error, "before: <error>" for an item fixed since ("before, on turn 2: <error>" for a
  * script's, not "before: turn 2: ..."), a judge that answered the same reply differently in full,
  * or nothing (docs/evaluations.md#compare).
@@ -277,11 +277,11 @@ export function verdictMoveDetail(c: Pick<ItemChange, 'before' | 'after' | 'deta
 export function firstCause(before: Item, after: Item, latency: LatencyThresholds = DEFAULT_LATENCY): { cause: ChangeCause; detail: string } | null {
   // Older records have no hash or fingerprint: an unknown definition is never called "changed".
   if (before.definitionHash != null && after.definitionHash != null && before.definitionHash !== after.definitionHash) {
-    return { cause: 'definition_changed', detail: `definition changed (${before.definitionHash} -> ${after.definitionHash})` };
+    return { cause: 'definition_changed', detail: `definition changed (${before.definitionHash} → ${after.definitionHash})` };
   }
   // How many attempts and passes decide the verdict is part of what defines the item.
   const repeat = repeatChange(before, after);
-  if (repeat !== null) return { cause: 'definition_changed', detail: `definition changed (${repeat[0]} -> ${repeat[1]})` };
+  if (repeat !== null) return { cause: 'definition_changed', detail: `definition changed (${repeat[0]} → ${repeat[1]})` };
   if (before.judgeFingerprint !== undefined && after.judgeFingerprint !== undefined && !sameJudge(before.judgeFingerprint, after.judgeFingerprint)) {
     return { cause: 'judge_changed', detail: `judge changed: ${judgeDifferences(before.judgeFingerprint, after.judgeFingerprint).join(', ')}` };
   }
@@ -295,16 +295,16 @@ export function firstCause(before: Item, after: Item, latency: LatencyThresholds
   }
   const rb = resultOf(before);
   const ra = resultOf(after);
-  if (rb !== ra) return { cause: 'verdict_changed', detail: judgeFlip(before, after) ?? `verdict ${resultWithError(before)} -> ${resultWithError(after)}` };
+  if (rb !== ra) return { cause: 'verdict_changed', detail: judgeFlip(before, after) ?? `verdict ${resultWithError(before)} → ${resultWithError(after)}` };
   if (before.errored && after.errored && before.errorKind !== after.errorKind) {
     // The errors in words ("HTTP 503 from the agent"), as the run's Errored section groups them; the kind when it has none.
-    return { cause: 'error_class_changed', detail: `${errorWords(before) ?? before.errorKind} -> ${errorWords(after) ?? after.errorKind}` };
+    return { cause: 'error_class_changed', detail: `${errorWords(before) ?? before.errorKind} → ${errorWords(after) ?? after.errorKind}` };
   }
   // Last: the same result, only slower, by config.yml's latency thresholds (docs/latency.md).
   return changeBetween(before, after, 'speed', latency);
 }
 
-/** Both runs repeated the item and its passes over attempts are another rate (4/5 -> 3/5; not 4/5 -> 8/10). */
+/** Both runs repeated the item and its passes over attempts are another rate (4/5 → 3/5; not 4/5 → 8/10). */
 function attemptsMoved(before: Item, after: Item): boolean {
   const b = before.repeat;
   const a = after.repeat;

@@ -122,13 +122,13 @@ export function sameJudge(a: JudgeFingerprint | null, b: JudgeFingerprint | null
 export function judgeDifferences(a: JudgeFingerprint | null, b: JudgeFingerprint | null): string[] {
   if (a === null || b === null) return a === b ? [] : [a === null ? 'a judge is now used' : 'no judge is used any more'];
   const out: string[] = [];
-  if (a.model !== b.model) out.push(`model ${a.model ?? 'none'} -> ${b.model ?? 'none'}`);
-  if (a.endpoint !== undefined && b.endpoint !== undefined && !sameEndpoint(a.endpoint, b.endpoint)) out.push(`endpoint ${a.endpoint} -> ${b.endpoint}`);
-  if (a.promptVersion !== b.promptVersion) out.push(`judge prompt version ${a.promptVersion} -> ${b.promptVersion}`);
+  if (a.model !== b.model) out.push(`model ${a.model ?? 'none'} → ${b.model ?? 'none'}`);
+  if (a.endpoint !== undefined && b.endpoint !== undefined && !sameEndpoint(a.endpoint, b.endpoint)) out.push(`endpoint ${a.endpoint} → ${b.endpoint}`);
+  if (a.promptVersion !== b.promptVersion) out.push(`judge prompt version ${a.promptVersion} → ${b.promptVersion}`);
   const crit = (f: JudgeFingerprint): string => canonicalJson(f.criteria.map((c) => c.criterion));
   const thr = (f: JudgeFingerprint): string => canonicalJson(f.criteria.map((c) => c.threshold));
   if (crit(a) !== crit(b)) out.push(a.criteria.length === 1 && b.criteria.length === 1 ? 'criterion' : 'criteria');
-  if (thr(a) !== thr(b)) out.push(a.criteria.length === 1 && b.criteria.length === 1 ? `threshold ${a.criteria[0]?.threshold} -> ${b.criteria[0]?.threshold}` : 'thresholds');
+  if (thr(a) !== thr(b)) out.push(a.criteria.length === 1 && b.criteria.length === 1 ? `threshold ${a.criteria[0]?.threshold} → ${b.criteria[0]?.threshold}` : 'thresholds');
   return out;
 }
 

@@ -30,14 +30,14 @@ export interface FlipSide {
 
 /**
  * The line of a judge that read the same input on both sides and answered it differently, both
- * answers said once: "the judge answered the same reply differently: pass (0.80) -> fail (0.40)",
- * "the meaning judge answered the same replies differently: reworded (judge 0.90) -> changed in
- * meaning (judge 0.55)"; "the judge did not judge the same reply both times: pass (0.80) -> not
+ * answers said once: "the judge answered the same reply differently: pass (0.80) → fail (0.40)",
+ * "the meaning judge answered the same replies differently: reworded (judge 0.90) → changed in
+ * meaning (judge 0.55)"; "the judge did not judge the same reply both times: pass (0.80) → not
  * evaluated (judge unreachable: ...)" when one side got no answer it could use.
  */
 export function judgeFlipLine(judge: 'judge' | 'meaning judge', input: 'reply' | 'replies' | 'transcript', before: FlipSide, after: FlipSide): string {
   const how = before.answered && after.answered ? `answered the same ${input} differently` : `did not judge the same ${input} both times`;
-  return `the ${judge} ${how}: ${before.words} -> ${after.words}`;
+  return `the ${judge} ${how}: ${before.words} → ${after.words}`;
 }
 
 /** A judge check as it was decided: its status, score (null without one) and detail. */
@@ -154,8 +154,8 @@ function transcriptHashesOf(s: ReplayedScript): string[] | null {
  * A persona script's: both runs' transcript as the judge read it is the same (`transcriptHash`; a
  * repeated script: on every attempt of both), judged by the same judge and criteria, and the one
  * check that moved is a criterion decided by the judge on both sides: "the judge answered the same
- * transcript differently: criterion 2 pass (0.80) -> fail (0.40)", a repeated script's "criterion 2
- * 3/3 passed (0.80–0.85) -> 1/3 passed (0.40–0.80)".
+ * transcript differently: criterion 2 pass (0.80) → fail (0.40)", a repeated script's "criterion 2
+ * 3/3 passed (0.80–0.85) → 1/3 passed (0.40–0.80)".
  */
 function scriptFlip(b: ReplayedScript, a: ReplayedScript): string | null {
   const hashes = [transcriptHashesOf(b), transcriptHashesOf(a)];
@@ -241,8 +241,8 @@ function membersMovedAcross(lists: readonly (readonly PanelMember[] | null | und
 
 /**
  * Between two runs: each member whose own answers moved from one run to the other (its statuses over
- * the attempts), in the flip's words, "openai m2, pass (0.90) -> fail (0.20)", a repeated item's
- * "openai m2, 3/3 passed (0.90) -> 1/3 passed (0.20–0.90)".
+ * the attempts), in the flip's words, "openai m2, pass (0.90) → fail (0.20)", a repeated item's
+ * "openai m2, 3/3 passed (0.90) → 1/3 passed (0.20–0.90)".
  */
 function membersMovedBetween(
   before: readonly (readonly PanelMember[] | null | undefined)[],
@@ -255,7 +255,7 @@ function membersMovedBetween(
   return panelMoved(
     members.flatMap((m) => {
       const [b, a] = [m.answers.slice(0, before.length), m.answers.slice(before.length)];
-      return statuses(b) === statuses(a) ? [] : [`${m.label}, ${judgedWords(b, repeated).words} -> ${judgedWords(a, repeated).words}`];
+      return statuses(b) === statuses(a) ? [] : [`${m.label}, ${judgedWords(b, repeated).words} → ${judgedWords(a, repeated).words}`];
     }),
   );
 }
@@ -333,8 +333,8 @@ export function judgeAcrossAttempts(item: Item): string | null {
 
 /**
  * The meaning judge two runs asked, when it is not the same one (docs/meaning.md, "A judge that
- * answers differently"): "openai m -> anthropic m", "gpt-4.1-mini -> gpt-4o-mini", "openai m at
- * https://a.example/v1 -> openai m at https://b.example/v1" (the same model at another address),
+ * answers differently"): "openai m → anthropic m", "gpt-4.1-mini → gpt-4o-mini", "openai m at
+ * https://a.example/v1 → openai m at https://b.example/v1" (the same model at another address),
  * with the prompt versions when they differ; null when it is the same, when either run asked none,
  * or when only one record says its provider or address (a record from before it was kept: unknown
  * is not "changed").
@@ -349,12 +349,12 @@ export function meaningJudgeChange(before: RunRecord['meaning'], after: RunRecor
   if (sameModel && !endpoint && !prompt) return null;
   const who = (m: NonNullable<RunRecord['meaning']>): string =>
     `${providers ? `${m.provider as string} ` : ''}${m.model ?? 'no model'}${endpoint ? ` at ${m.endpoint as string}` : ''}${prompt ? ` (prompt ${m.promptVersion})` : ''}`;
-  return `${who(before)} -> ${who(after)}`;
+  return `${who(before)} → ${who(after)}`;
 }
 
 /**
  * A meaning judge's flip between two runs that asked another meaning judge: said as such, "the
- * meaning judge changed (openai m -> anthropic m) and answered the same replies differently: ...",
+ * meaning judge changed (openai m → anthropic m) and answered the same replies differently: ...",
  * since it is not the one judge disagreeing with itself. Any other detail as it is.
  */
 export function withMeaningJudgeChange(detail: string, change: string | null): string {

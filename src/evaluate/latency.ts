@@ -115,7 +115,7 @@ export function slowerThanBaseline(latencyMs: number | null | undefined, baselin
 /**
  * Faster than the baseline (docs/latency.md, "Views"): the rule of slowerThanBaseline mirrored, the
  * baseline's latency more than `slowerBy` of the item's and more than `minDeltaMs` over it, so that
- * 210 ms -> 209 ms is about the same, not faster. Null when either side was not measured.
+ * 210 ms → 209 ms is about the same, not faster. Null when either side was not measured.
  */
 export function fasterThanBaseline(latencyMs: number | null | undefined, baselineMs: number | null | undefined, t: LatencyThresholds): Faster | null {
   const mirrored = slowerThanBaseline(baselineMs, latencyMs, t);
@@ -123,19 +123,19 @@ export function fasterThanBaseline(latencyMs: number | null | undefined, baselin
 }
 
 /**
- * "1.2 s -> 2.9 s" (under a second: "450 ms -> 900 ms"): how a slower item is shown in every surface;
+ * "1.2 s → 2.9 s" (under a second: "450 ms → 900 ms"): how a slower item is shown in every surface;
  * with the step that grew most, when traces gave both sides a time split (docs/traces.md, "Slower"):
- * "1.2 s -> 2.9 s (tool lookup_order 200 ms -> 1.9 s)".
+ * "1.2 s → 2.9 s (tool lookup_order 200 ms → 1.9 s)".
  */
 export function slowerText(s: Slower): string {
   const step = s.step == null ? '' : ` (${stepText(s.step)})`;
-  return `${durationText(s.baselineMs)} -> ${durationText(s.latencyMs)}${step}`;
+  return `${durationText(s.baselineMs)} → ${durationText(s.latencyMs)}${step}`;
 }
 
-/** "tool lookup_order 200 ms -> 1.9 s", "model 800 ms -> 2.1 s", "other 100 ms -> 900 ms"; a tool step of no known name: "tools ...". */
+/** "tool lookup_order 200 ms → 1.9 s", "model 800 ms → 2.1 s", "other 100 ms → 900 ms"; a tool step of no known name: "tools ...". */
 export function stepText(step: SlowerStep): string {
   const what = step.kind === 'tool' ? (step.name === null ? 'tools' : `tool ${step.name}`) : step.kind;
-  return `${what} ${durationText(step.baselineMs)} -> ${durationText(step.latencyMs)}`;
+  return `${what} ${durationText(step.baselineMs)} → ${durationText(step.latencyMs)}`;
 }
 
 /**

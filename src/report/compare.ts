@@ -45,9 +45,9 @@ function runName(ref: Comparison['before'], plain: boolean): string {
 }
 
 /**
- * The detail without the cause it starts with ("reply changed: ..." -> "..."), so the cause is not
+ * The detail without the cause it starts with ("reply changed: ..." → "..."), so the cause is not
  * said twice. It quotes replies and routes: their invisible characters and look-alike letters are
- * named (docs/action.md, "The PR comment"), so that the two sides of "->" cannot read the same.
+ * named (docs/action.md, "The PR comment"), so that the two sides of "→" cannot read the same.
  */
 function detailOnly(c: ItemChange): string {
   return showLookalikes(showInvisible(detailWithoutCause(c)));
@@ -61,14 +61,14 @@ function detailWithoutCause(c: ItemChange): string {
     const turn = /^(turn \d+) (.*)$/.exec(c.detail);
     if (turn !== null && (turn[2] === title || (turn[2] as string).startsWith(`${title}: `))) return turn[2] === title ? (turn[1] as string) : `${turn[1]}: ${(turn[2] as string).slice(title.length + 2)}`;
   }
-  // A verdict's move is the before and after beside it ("pass -> errored"): the detail says only
+  // A verdict's move is the before and after beside it ("pass → errored"): the detail says only
   // what they do not, the error ("HTTP 503 from the agent"; "before: ..." for one fixed since).
   if (c.cause === 'verdict_changed' && c.before !== null && c.after !== null) return verdictMoveDetail(c);
   const rest = c.detail.startsWith(`${title}: `) ? c.detail.slice(title.length + 2) : c.detail.startsWith(`${title} `) ? c.detail.slice(title.length + 1) : c.detail;
   return /^\([^()]*\)$/.test(rest) ? rest.slice(1, -1) : rest;
 }
 
-/** "reply changed: \"…\" -> \"…\"", "verdict changed: pass -> fail"; the cause once. */
+/** "reply changed: \"…\" → \"…\"", "verdict changed: pass → fail"; the cause once. */
 function causeAndDetail(c: ItemChange): string {
   const d = detailOnly(c);
   return d === '' ? CAUSE_WORDS[c.cause].title : `${CAUSE_WORDS[c.cause].title}: ${terminalLine(d)}`;
@@ -277,9 +277,9 @@ export function renderCompareText(c: Comparison, suites: CompareSuites = {}): st
   if (note) out.push(note);
   const of = (which: 'before' | 'after'): string => (suites.runs ? `, suite ${terminalLine(clip(suites.runs[which], LIMITS.ref))}` : '');
   out.push(`before: ${runName(c.before, true)}${of('before')}`, `after:  ${runName(c.after, true)}${of('after')}`);
-  out.push(`agreement: ${formatAgreement(c.agreement.before)} -> ${formatAgreement(c.agreement.after)} (${formatDelta(c.agreement.deltaPoints)})`);
+  out.push(`agreement: ${formatAgreement(c.agreement.before)} → ${formatAgreement(c.agreement.after)} (${formatDelta(c.agreement.deltaPoints)})`);
   out.push(`  before: ${besides(c.agreement.before)}`, `  after:  ${besides(c.agreement.after)}`);
-  if (showCommon(c)) out.push(`  over the items in both runs only: ${commonText(c, '->')}`);
+  if (showCommon(c)) out.push(`  over the items in both runs only: ${commonText(c, '→')}`);
   const unpaired = unpairedText(c.mcnemar);
   out.push(`  mcnemar: ${pairedText(c.mcnemar)}${unpaired === null ? '' : `; ${unpaired}`}`);
   if (c.passRate !== null) out.push(`  ${runRateText(c.passRate, leftOutOf(c), BOTH_RUNS)}`);
@@ -288,14 +288,14 @@ export function renderCompareText(c: Comparison, suites: CompareSuites = {}): st
   const shown = rows.map(({ x }) => terminalLine(showLookalikes(showInvisible(x.label))));
   const width = Math.max(0, ...shown.map((l) => l.length));
   for (const [i, { x, what }] of rows.entries()) {
-    out.push(`  ${shown[i]!.padEnd(width)}  ${sideWord(x, 'before')} -> ${sideWord(x, 'after')}  ${what}`);
+    out.push(`  ${shown[i]!.padEnd(width)}  ${sideWord(x, 'before')} → ${sideWord(x, 'after')}  ${what}`);
   }
   if (c.coverage !== null) {
     const ch = c.coverage.change;
     const names = (xs: readonly string[]): string => (xs.length === 0 ? 'none' : xs.map(terminalLine).join(', '));
     out.push(
-      `coverage: gaps ${c.coverage.before.gaps.length} -> ${c.coverage.after.gaps.length} (new: ${names(ch.newGaps)}; closed: ${names(ch.closedGaps)})` +
-        ` · unknown conversations ${c.coverage.before.unknown.length} -> ${c.coverage.after.unknown.length} (new: ${names(ch.newUnknown)})`,
+      `coverage: gaps ${c.coverage.before.gaps.length} → ${c.coverage.after.gaps.length} (new: ${names(ch.newGaps)}; closed: ${names(ch.closedGaps)})` +
+        ` · unknown conversations ${c.coverage.before.unknown.length} → ${c.coverage.after.unknown.length} (new: ${names(ch.newUnknown)})`,
     );
   }
   return `${out.join('\n')}\n`;

@@ -47,7 +47,7 @@ interface ItemViewBase {
   /** "pass (probe)", "fail 2/3 (flaky)", "errored". */
   verdict: string;
   /**
-   * The verdict drift, then each change: "newly failing", "reply changed", "slower: 1.2 s -> 2.9 s",
+   * The verdict drift, then each change: "newly failing", "reply changed", "slower: 1.2 s → 2.9 s",
    * then the pass rate and its tier: "pass rate 10/10 → 0/3 (p = 0.003): regressed".
    */
   drift: readonly string[];

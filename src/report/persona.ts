@@ -24,7 +24,7 @@ import { errorTurn, type Own } from './cause-details.js';
 import { faultLine, liveWords, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
 import { capitalized } from '../words.js';
-import { keepQuantitiesWhole } from './wrap.js';
+import { breakableJson, keepQuantitiesWhole } from './wrap.js';
 
 const CELL = { expected: 160, why: 300, json: 80, calls: 3 } as const;
 
@@ -65,9 +65,9 @@ function json(value: unknown): string {
   }
 }
 
-/** JSON in a table cell: one code span, clipped. */
+/** JSON in a table cell: one code span, clipped, a space after each comma and colon so that a narrow column wraps it (wrap.ts). */
 function jsonCell(value: unknown): string {
-  return codeSpan(clip(json(value), CELL.json), { table: true });
+  return codeSpan(clip(breakableJson(json(value)), CELL.json), { table: true });
 }
 
 function namesCell(names: readonly string[], sep: string): string {

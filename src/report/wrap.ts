@@ -92,9 +92,30 @@ const P_VALUE = /\bp ([=<>\u2264\u2265]) (?=\d)/g;
 /**
  * An item's status words as the comment's `<summary>` line shows them, no quantity split across
  * two lines (docs/action.md#the-pr-comment): the line wraps at any space on a phone, so "slower:
- * 1.2 s -> 2.9 s" broke between "1.2" and "s". A number and its unit, and "p = 0.003", are joined
+ * 1.2 s → 2.9 s" broke between "1.2" and "s". A number and its unit, and "p = 0.003", are joined
  * by no-break spaces; the words around them still wrap.
  */
 export function keepQuantitiesWhole(text: string): string {
   return text.replace(NUMBER_UNIT(), `$1${NBSP}$2`).replace(P_VALUE, `p${NBSP}$1${NBSP}`);
+}
+
+/**
+ * Compact JSON (JSON.stringify's) with a space after each comma and colon between its values,
+ * `{"orderId": "1234", "items": [1, 2]}`, and none inside its strings: a table cell's code span
+ * wraps only at a space, so on a 390 px phone `{"orderId":"1234","customer":{...}}` pushed a
+ * persona script's checks table sideways (docs/action.md#the-pr-comment). Still JSON, as written.
+ */
+export function breakableJson(json: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const ch = json[i] as string;
+    out += ch;
+    if (inString) {
+      if (ch === '\\') out += json[++i] ?? '';
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if ((ch === ',' || ch === ':') && json[i + 1] !== ' ') out += ' ';
+  }
+  return out;
 }

@@ -44,7 +44,7 @@ describe('the line of an accepted baseline', () => {
     const record = jumpy(base);
     const written = writtenFor(record, base);
     expect(written.variants).toEqual([A2]);
-    expect(acceptedLine(record, base, written, PATH)).toBe(`accepted  jumpy (pass; unchanged, its measurements moved: known wordings) -> ${PATH}\n`);
+    expect(acceptedLine(record, base, written, PATH)).toBe(`accepted  jumpy (pass; unchanged, its measurements moved: known wordings) → ${PATH}\n`);
     // The comment names the same item with the same words.
     const comment = renderComment(run([record]), ctx);
     expect(comment).toContain('unchanged item whose measurements moved (`jumpy`: known wordings)');
@@ -54,20 +54,20 @@ describe('the line of an accepted baseline', () => {
     // The file on disk (another acceptance since the run) is what the line compares with, not the run's baseline.
     const onDisk = stored({ attempts: { passed: 2, total: 3 } });
     const record = jumpy(stored());
-    expect(acceptedLine(record, onDisk, writtenFor(record, onDisk), PATH)).toBe(`accepted  jumpy (pass; unchanged, its measurements moved: attempts passed 2/3 → 3/3, known wordings) -> ${PATH}\n`);
+    expect(acceptedLine(record, onDisk, writtenFor(record, onDisk), PATH)).toBe(`accepted  jumpy (pass; unchanged, its measurements moved: attempts passed 2/3 → 3/3, known wordings) → ${PATH}\n`);
   });
 
   it('a reworded item says which wording it stores; a changed or new one, and one with no file before, only its verdict', () => {
     const base = stored({ reply: 'Refunds: thirty days.', attempts: undefined });
     const reworded = fixtureRecord({ label: 'jumpy', reply: A1, baseline: base, drift: { reply: 'different', route: 'same', verdict: 'still_passing', meaning: REWORDED } });
-    expect(acceptedLine(reworded, base, writtenFor(reworded, base), PATH)).toBe(`accepted  jumpy (pass; reworded: its earlier wording kept as a known variant) -> ${PATH}\n`);
+    expect(acceptedLine(reworded, base, writtenFor(reworded, base), PATH)).toBe(`accepted  jumpy (pass; reworded: its earlier wording kept as a known variant) → ${PATH}\n`);
     const changed = fixtureRecord({ label: 'jumpy', reply: A1, verdict: 'fail', baseline: base, drift: { reply: 'different', route: 'same', verdict: 'newly_failing' } });
-    expect(acceptedLine(changed, base, writtenFor(changed, base), PATH)).toBe(`accepted  jumpy (fail) -> ${PATH}\n`);
+    expect(acceptedLine(changed, base, writtenFor(changed, base), PATH)).toBe(`accepted  jumpy (fail) → ${PATH}\n`);
     const fresh = fixtureRecord({ label: 'jumpy', reply: A1 });
-    expect(acceptedLine(fresh, null, writtenFor(fresh, null), PATH)).toBe(`accepted  jumpy (pass) -> ${PATH}\n`);
+    expect(acceptedLine(fresh, null, writtenFor(fresh, null), PATH)).toBe(`accepted  jumpy (pass) → ${PATH}\n`);
     // An unchanged item whose file was removed since the run: a new file, nothing moved in it.
     const record = jumpy(stored());
-    expect(acceptedLine(record, null, writtenFor(record, null), PATH)).toBe(`accepted  jumpy (pass) -> ${PATH}\n`);
+    expect(acceptedLine(record, null, writtenFor(record, null), PATH)).toBe(`accepted  jumpy (pass) → ${PATH}\n`);
   });
 });
 

@@ -83,13 +83,13 @@ describe('accept writes variants', () => {
     );
     expect(r.stdout).toContain('4 accepted, 1 refused, 0 unchanged');
     // A reworded item is accepted for its wordings, as the comment's "Nothing needs accepting" says: its line says so.
-    expect(r.stdout).toContain('accepted  refund (pass; reworded: its earlier wording kept as a known variant) -> ');
-    expect(r.stdout).toContain('accepted  hours (pass) -> ');
+    expect(r.stdout).toContain('accepted  refund (pass; reworded: its earlier wording kept as a known variant) → ');
+    expect(r.stdout).toContain('accepted  hours (pass) → ');
     // Reworded in formatting only: the new wording is stored and the earlier one is not a variant, as the line says.
-    expect(r.stdout).toContain('accepted  sundays (pass; reworded: its new wording stored, the earlier one differing only in formatting) -> ');
+    expect(r.stdout).toContain('accepted  sundays (pass; reworded: its new wording stored, the earlier one differing only in formatting) → ');
     expect(await stored('sundays')).toMatchObject({ reply: 'Closed on Sundays.' });
     expect(await stored('sundays')).not.toHaveProperty('variants');
-    expect(r.stdout).toContain('accepted  wobbly (pass) -> ');
+    expect(r.stdout).toContain('accepted  wobbly (pass) → ');
 
     // Reworded: the previous reply and its variants, newest first, right under the new reply.
     expect(await stored('refund')).toMatchObject({ reply: NEW_REFUND, variants: [OLD_REFUND, 'Returns: 30 days.'] });

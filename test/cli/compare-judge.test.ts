@@ -1,7 +1,7 @@
 // compare over two runs of a hosted rubric judge (docs/judges.md, "A judge that answers
 // differently"): the agent gave the very same reply both times, the judge scored it 0.80 on one run
 // and 0.40 on the next. compare and the comment's "Since the previous run" say the judge answered
-// the same reply differently, both scores, not a bare "verdict pass -> fail" that reads as the agent's.
+// the same reply differently, both scores, not a bare "verdict pass → fail" that reads as the agent's.
 
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -67,11 +67,11 @@ describe('compare, a rubric judge that answered the same reply differently', () 
     await judge.close();
     const r = await cli(['compare', 'a.json', 'b.json', '--markdown', 'ab.md'], cwd);
     const line = (label: string): string => r.stdout.split('\n').find((l) => l.includes(label)) ?? '';
-    expect(line('returns')).toContain('the judge answered the same reply differently: pass (0.80) -> fail (0.40)');
+    expect(line('returns')).toContain('the judge answered the same reply differently: pass (0.80) → fail (0.40)');
     // A persona script whose transcript is the same names the criterion that moved.
-    expect(line('calm-script')).toContain('the judge answered the same transcript differently: criterion 2 pass (0.80) -> fail (0.40)');
+    expect(line('calm-script')).toContain('the judge answered the same transcript differently: criterion 2 pass (0.80) → fail (0.40)');
     // An assertion list whose judge check is the one that moved says it too.
-    expect(line('listed')).toContain('the judge answered the same reply differently: pass (0.80) -> fail (0.40)');
+    expect(line('listed')).toContain('the judge answered the same reply differently: pass (0.80) → fail (0.40)');
     // A reply that changed is the agent's doing, named as such.
     expect(line('changing')).toContain('reply changed: ');
     expect(line('changing')).not.toContain('the same reply');
@@ -81,7 +81,7 @@ describe('compare, a rubric judge that answered the same reply differently', () 
     // The comment's "Since the previous run" says it beside the move.
     const [a, b] = [await readResults(join(cwd, 'a.json')), await readResults(join(cwd, 'b.json'))];
     const comment = renderComment(b, { ...DEFAULT_CONTEXT, previous: { runId: '41', comparison: compareRuns(a, b) } });
-    expect(comment).toContain('- `returns`: pass → fail · the judge answered the same reply differently\\: pass \\(0.80\\) -&gt; fail \\(0.40\\)');
+    expect(comment).toContain('- `returns`: pass → fail · the judge answered the same reply differently\\: pass \\(0.80\\) → fail \\(0.40\\)');
     expect(comment).toContain('- `changing`: pass → fail · reply changed');
   });
 
@@ -111,11 +111,11 @@ describe('compare, a rubric judge that answered the same reply differently', () 
     await judge.close();
     const down = await cli(['compare', 'a.json', 'b.json'], cwd);
     const line = (out: string, label: string): string => out.split('\n').find((l) => l.includes(label)) ?? '';
-    expect(line(down.stdout, 'returns')).toContain('pass -> not evaluated  verdict changed: the judge did not judge the same reply both times: pass (0.80) -> not evaluated (judge unreachable: HTTP 404');
-    expect(line(down.stdout, 'listed')).toContain('the judge did not judge the same reply both times: pass (0.80) -> not evaluated (judge gave no usable answer: ');
-    expect(line(down.stdout, 'calm-script')).toContain('the judge did not judge the same transcript both times: criterion 2 pass (0.80) -> not evaluated (judge unreachable: HTTP 404');
+    expect(line(down.stdout, 'returns')).toContain('pass → not evaluated  verdict changed: the judge did not judge the same reply both times: pass (0.80) → not evaluated (judge unreachable: HTTP 404');
+    expect(line(down.stdout, 'listed')).toContain('the judge did not judge the same reply both times: pass (0.80) → not evaluated (judge gave no usable answer: ');
+    expect(line(down.stdout, 'calm-script')).toContain('the judge did not judge the same transcript both times: criterion 2 pass (0.80) → not evaluated (judge unreachable: HTTP 404');
     const back = await cli(['compare', 'b.json', 'c.json'], cwd);
-    expect(line(back.stdout, 'returns')).toMatch(/the judge did not judge the same reply both times: not evaluated \(judge unreachable: HTTP 404[^)]*\) -> pass \(0\.80\)/);
+    expect(line(back.stdout, 'returns')).toMatch(/the judge did not judge the same reply both times: not evaluated \(judge unreachable: HTTP 404[^)]*\) → pass \(0\.80\)/);
     // The comment's "Since the previous run" says it beside the move, escaped.
     const [b, c] = [await readResults(join(cwd, 'b.json')), await readResults(join(cwd, 'c.json'))];
     const comment = renderComment(c, { ...DEFAULT_CONTEXT, previous: { runId: '41', comparison: compareRuns(b, c) } });
@@ -141,8 +141,8 @@ describe('compare, a rubric judge that answered the same reply differently', () 
     await judge.close();
     const r = await cli(['compare', 'a.json', 'b.json'], cwd);
     const line = (label: string): string => r.stdout.split('\n').find((l) => l.includes(label)) ?? '';
-    expect(line('listed')).toContain('pass 3/3 -> fail 0/3  verdict changed: the judge answered the same reply differently: 3/3 passed (0.80) -> 0/3 passed (0.40)');
-    expect(line('calm-script')).toContain('pass 3/3 -> fail 0/3  verdict changed: the judge answered the same transcript differently: criterion 2 3/3 passed (0.80) -> 0/3 passed (0.40)');
+    expect(line('listed')).toContain('pass 3/3 → fail 0/3  verdict changed: the judge answered the same reply differently: 3/3 passed (0.80) → 0/3 passed (0.40)');
+    expect(line('calm-script')).toContain('pass 3/3 → fail 0/3  verdict changed: the judge answered the same transcript differently: criterion 2 3/3 passed (0.80) → 0/3 passed (0.40)');
   });
 
   // A repeated item (docs/statistics.md): a judge that answers each call differently (drawn from a
@@ -183,7 +183,7 @@ describe('compare, a rubric judge that answered the same reply differently', () 
     const words = (xs: readonly number[]): string => `${xs.filter((x) => x >= 0.7).length}/5 passed (${range(xs)})`;
     const r = await cli(['compare', 'a.json', 'b.json'], cwd);
     const line = (label: string): string => r.stdout.split('\n').find((l) => l.includes(label)) ?? '';
-    expect(line('returns')).toContain(`the judge answered the same reply differently: ${words(given[0] as number[])} -> ${words(given[1] as number[])}`);
+    expect(line('returns')).toContain(`the judge answered the same reply differently: ${words(given[0] as number[])} → ${words(given[1] as number[])}`);
     expect(line('wording')).not.toContain('the same reply');
     // The run's comment: one line on the item's attempts, never one per attempt.
     const passed = (given[0] as number[]).filter((x) => x >= 0.7);
@@ -232,7 +232,7 @@ describe('compare, a rubric judge that answered the same reply differently', () 
     // The same reply judged at two addresses: the judge changed, not one judge disagreeing with itself.
     const r = await cli(['compare', 'a.json', 'b.json'], cwd);
     const line = r.stdout.split('\n').find((l) => l.includes('kept-elsewhere')) ?? '';
-    expect(line).toContain(`judge changed: endpoint ${elsewhere.url}/v1 -> ${here.url}/v1`);
+    expect(line).toContain(`judge changed: endpoint ${elsewhere.url}/v1 → ${here.url}/v1`);
     expect(r.stdout).not.toContain('the judge answered the same reply');
     expect(of(a, 'kept-elsewhere')?.judgeReused).not.toBeNull();
   });

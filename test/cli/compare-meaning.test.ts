@@ -79,7 +79,7 @@ describe('compare, two runs against one baseline', () => {
     await judge.close();
     const worse = await cli(['compare', 'a.json', 'b.json', '--markdown', 'ab.md'], cwd);
     const line = worse.stdout.split('\n').find((l) => l.includes('returns')) ?? '';
-    expect(line).toContain('the meaning judge answered the same replies differently: reworded (judge 0.90) -> changed in meaning (judge 0.55): the new reply | drops <b>the card</b>');
+    expect(line).toContain('the meaning judge answered the same replies differently: reworded (judge 0.90) → changed in meaning (judge 0.55): the new reply | drops <b>the card</b>');
     expect(worse.stdout).toContain('1 changed in meaning');
     const md = await readFile(join(cwd, 'ab.md'), 'utf8');
     expect(md).toContain('the meaning judge answered the same replies differently');
@@ -87,9 +87,9 @@ describe('compare, two runs against one baseline', () => {
     // The comment's "Since the previous run" says it too, escaped.
     const [a, b] = [await readResults(join(cwd, 'a.json')), await readResults(join(cwd, 'b.json'))];
     const comment = renderComment(b, { ...DEFAULT_CONTEXT, previous: { runId: '41', comparison: compareRuns(a, b) } });
-    expect(comment).toContain('- `returns`: ' + String.raw`the meaning judge answered the same replies differently\: reworded \(judge 0.90\) -&gt; changed in meaning \(judge 0.55\)\: the new reply \| drops &lt;b&gt;the card&lt;/b&gt;`);
+    expect(comment).toContain('- `returns`: ' + String.raw`the meaning judge answered the same replies differently\: reworded \(judge 0.90\) → changed in meaning \(judge 0.55\)\: the new reply \| drops &lt;b&gt;the card&lt;/b&gt;`);
     const better = await cli(['compare', 'b.json', 'c.json'], cwd);
-    expect(better.stdout.split('\n').find((l) => l.includes('returns'))).toContain('the meaning judge answered the same replies differently: changed in meaning (judge 0.55): the new reply | drops <b>the card</b> -> reworded (judge 0.90)');
+    expect(better.stdout.split('\n').find((l) => l.includes('returns'))).toContain('the meaning judge answered the same replies differently: changed in meaning (judge 0.55): the new reply | drops <b>the card</b> → reworded (judge 0.90)');
   });
 
   // The meaning judge could not be reached on one run for replies it judged on the others: the item
@@ -116,10 +116,10 @@ describe('compare, two runs against one baseline', () => {
     await judge.close();
     const line = (out: string): string => out.split('\n').find((l) => l.includes('returns')) ?? '';
     const down = await cli(['compare', 'a.json', 'b.json'], cwd);
-    expect(line(down.stdout)).toContain('reply changed: the meaning judge did not judge the same replies both times: reworded (judge 0.90) -> meaning not checked (meaning judge unreachable: HTTP 503');
+    expect(line(down.stdout)).toContain('reply changed: the meaning judge did not judge the same replies both times: reworded (judge 0.90) → meaning not checked (meaning judge unreachable: HTTP 503');
     expect(down.stdout).toContain('why: 1 reply changed');
     const back = await cli(['compare', 'b.json', 'c.json'], cwd);
-    expect(line(back.stdout)).toMatch(/changed in meaning: the meaning judge did not judge the same replies both times: meaning not checked \(meaning judge unreachable: HTTP 503[^)]*\) -> changed in meaning \(judge 0\.55\): drops <b>the card<\/b>/);
+    expect(line(back.stdout)).toMatch(/changed in meaning: the meaning judge did not judge the same replies both times: meaning not checked \(meaning judge unreachable: HTTP 503[^)]*\) → changed in meaning \(judge 0\.55\): drops <b>the card<\/b>/);
     // The comment's "Since the previous run" says it, escaped.
     const [b, c] = [await readResults(join(cwd, 'b.json')), await readResults(join(cwd, 'c.json'))];
     const comment = renderComment(c, { ...DEFAULT_CONTEXT, previous: { runId: '41', comparison: compareRuns(b, c) } });
@@ -156,7 +156,7 @@ describe('compare, two runs against one baseline', () => {
     expect(b.meaning).toMatchObject({ check: 'judge', model: 'm', provider: 'anthropic' });
     const r = await cli(['compare', 'a.json', 'b.json'], cwd);
     const line = r.stdout.split('\n').find((l) => l.includes('returns')) ?? '';
-    expect(line).toContain('the meaning judge changed (openai m -> anthropic m) and answered the same replies differently: reworded (judge 0.90) -> changed in meaning (judge 0.55): drops the card');
+    expect(line).toContain('the meaning judge changed (openai m → anthropic m) and answered the same replies differently: reworded (judge 0.90) → changed in meaning (judge 0.55): drops the card');
   });
 
   // The same model name at another address (a proxy, a local server) is another meaning judge: the
@@ -180,6 +180,6 @@ describe('compare, two runs against one baseline', () => {
     expect(b.meaning).toMatchObject({ model: 'm', provider: 'openai', endpoint: second.url });
     const r = await cli(['compare', 'a.json', 'b.json'], cwd);
     const line = r.stdout.split('\n').find((l) => l.includes('returns')) ?? '';
-    expect(line).toContain(`the meaning judge changed (openai m at ${first.url} -> openai m at ${second.url}) and answered the same replies differently: reworded (judge 0.90) -> changed in meaning (judge 0.55): drops the card`);
+    expect(line).toContain(`the meaning judge changed (openai m at ${first.url} → openai m at ${second.url}) and answered the same replies differently: reworded (judge 0.90) → changed in meaning (judge 0.55): drops the card`);
   });
 });

@@ -174,7 +174,7 @@ describe('compare two recorded runs', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('they were swapped');
     // What changed, the cause said once.
-    expect(r.stdout).toMatch(/fail-1 +fail -> pass +reply changed: "[^"\n]*" -> "now fixed"$/m);
+    expect(r.stdout).toMatch(/fail-1 +fail → pass +reply changed: "[^"\n]*" → "now fixed"$/m);
     expect(r.stdout).not.toContain('reply changed: reply changed');
     const diff = JSON.parse(await readFile(join(cwd, 'diff.json'), 'utf8')) as Comparison;
     expect(diff.swapped).toBe(true);
@@ -198,7 +198,7 @@ describe('compare two recorded runs', () => {
 });
 
 describe('compare reads config.yml\'s latency thresholds', () => {
-  // 1.0 s -> 1.4 s: 40 % and 400 ms slower. Not slower by the defaults (more than 50 %), slower by 20 %.
+  // 1.0 s → 1.4 s: 40 % and 400 ms slower. Not slower by the defaults (more than 50 %), slower by 20 %.
   async function records(cwd: string): Promise<void> {
     const { fixture, run } = await import('../report/fixtures.js');
     const at = (startedAt: string, latencyMs: number) => run([fixture('refund', { latencyMs }), fixture('hours', { latencyMs: 500 })], { startedAt });
@@ -211,7 +211,7 @@ describe('compare reads config.yml\'s latency thresholds', () => {
     await records(configured);
     const r = await cli(['compare', 'a.json', 'b.json'], configured);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/refund +pass -> pass +slower: 1\.0 s -> 1\.4 s$/m);
+    expect(r.stdout).toMatch(/refund +pass → pass +slower: 1\.0 s → 1\.4 s$/m);
     expect(r.stdout).toContain('why: 1 item slower');
 
     const defaults = await makeProject({});

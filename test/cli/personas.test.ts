@@ -263,8 +263,8 @@ describe('persona baselines, drift and acceptance', () => {
 
     const accepted = await cli(['accept', '--results', 'r1.json'], cwd);
     expect(accepted.code).toBe(0);
-    expect(accepted.stdout).toContain('accepted  passes (pass) -> ');
-    expect(accepted.stdout).toContain('accepted  fails-every-check (fail) -> ');
+    expect(accepted.stdout).toContain('accepted  passes (pass) → ');
+    expect(accepted.stdout).toContain('accepted  fails-every-check (fail) → ');
     expect(accepted.stdout).toContain('refused   unmocked: errored: the run did not complete');
     expect(accepted.stdout).toContain('refused   breaks: errored: the run did not complete');
     // The judge's prose would come back on a run as it is: the refusal names the fix.

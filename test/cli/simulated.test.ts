@@ -57,7 +57,7 @@ describe('agent-replay run with a simulated user', () => {
 
     const accepted = await cli(['accept', '--results', 'r1.json'], cwd);
     expect(accepted.code, accepted.stderr).toBe(0);
-    expect(accepted.stdout).toContain('accepted  refund-sim (pass) -> ');
+    expect(accepted.stdout).toContain('accepted  refund-sim (pass) → ');
     const stored = JSON.parse(await readFile(join(cwd, '.agent-replay', 'baselines', 'refund-sim.json'), 'utf8')) as PersonaBaseline;
     expect(stored.transcript.map((t) => t.source ?? null)).toEqual([null, 'simulator', 'simulator', 'simulator']);
     expect(stored.simulation).toEqual({ doneReason: null, goal: 'Get a refund for order 1234, which arrived broken.', instructions: null, persona: 'impatient-refund-seeker' });

@@ -53,9 +53,9 @@ describe('slower than the baseline', () => {
       ['hours', 'pass', 'still_passing', { baselineMs: 50, latencyMs: 600 }],
       ['shipping', 'pass', 'still_passing', { baselineMs: 50, latencyMs: 600 }],
     ]);
-    expect(passing.stdout).toContain('refund · pass · still passing · slower: 50 ms -> 600 ms');
+    expect(passing.stdout).toContain('refund · pass · still passing · slower: 50 ms → 600 ms');
     const markdown = await readFile(join(cwd, 'r2.md'), 'utf8');
-    expect(markdown).toContain('slower: 50\u00a0ms -&gt; 600\u00a0ms'); // a number and its unit kept on one line (wrap.ts)
+    expect(markdown).toContain('slower: 50\u00a0ms → 600\u00a0ms'); // a number and its unit kept on one line (wrap.ts)
     expect(markdown).toMatch(/Changed/);
 
     const gated = await cli(['run', '--out', 'r3.json', '--fail-on', 'slower', '--markdown', 'r3.md'], cwd, {}, io);

@@ -268,7 +268,7 @@ describe('tools and time from traces (receive mode)', () => {
     const { record, stdout } = await runOnce('receive', s, cwd, 'r2.json');
     const status = record.fixtures.find((x) => x.label === 'order-status')!;
     expect(status.slower?.step).toEqual({ kind: 'tool', name: 'lookup_order', baselineMs: 200, latencyMs: 1900 });
-    expect(stdout).toMatch(/order-status · pass · still passing · slower: \d+ ms -> 2\.\d s \(tool lookup_order 200 ms -> 1\.9 s\)/);
+    expect(stdout).toMatch(/order-status · pass · still passing · slower: \d+ ms → 2\.\d s \(tool lookup_order 200 ms → 1\.9 s\)/);
     const script = record.personas.find((x) => x.label === 'order-script')!;
     expect(script.slower?.step).toEqual({ kind: 'tool', name: 'lookup_order', baselineMs: 400, latencyMs: 3800 });
   });
@@ -298,17 +298,17 @@ describe('the slower step of a script whose turn was timed on one side only (doc
     expect(stored.transcript.map((t) => t.time?.toolMs)).toEqual([0, 200, undefined]);
 
     // Now every turn's spans come, and lookup_order takes 1.9 s on both message turns. The second
-    // turn's 1.9 s has no baseline split to compare with: the step is turn 1's, 200 ms -> 1.9 s,
+    // turn's 1.9 s has no baseline split to compare with: the step is turn 1's, 200 ms → 1.9 s,
     // not the two turns' 3.8 s against the one turn's 200 ms.
     s.silent = new Set();
     s.toolMs = 1900;
     const second = await runOnce('receive', s, cwd, 'r2.json');
     const script = second.record.personas[0]!;
     expect(script.slower?.step).toEqual({ kind: 'tool', name: 'lookup_order', baselineMs: 200, latencyMs: 1900 });
-    expect(second.stdout).toContain('(tool lookup_order 200 ms -> 1.9 s)');
+    expect(second.stdout).toContain('(tool lookup_order 200 ms → 1.9 s)');
 
     // The reverse: accepted with every turn timed (1.9 s each), then the second turn's spans do not
-    // come while lookup_order takes 4 s: turn 1's 1.9 s -> 4.0 s, not both turns' 3.8 s -> 4.0 s.
+    // come while lookup_order takes 4 s: turn 1's 1.9 s → 4.0 s, not both turns' 3.8 s → 4.0 s.
     expect((await cli(['accept', '--results', 'r2.json'], cwd)).code).toBe(0);
     s.silent = new Set(['Any news on 1234?']);
     s.toolMs = 4000;
@@ -331,7 +331,7 @@ describe('a tool named like an object\'s own machinery, through accept then a re
     const { record, stdout } = await runOnce('receive', s, cwd, 'r2.json');
     // Read back from the baseline, the tool took 200 ms on each turn, not 0.
     expect(record.personas[0]?.slower?.step).toEqual({ kind: 'tool', name: '__proto__', baselineMs: 400, latencyMs: 3800 });
-    expect(stdout).toContain('(tool __proto__ 400 ms -> 3.8 s)');
+    expect(stdout).toContain('(tool __proto__ 400 ms → 3.8 s)');
   });
 });
 

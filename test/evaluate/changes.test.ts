@@ -28,10 +28,10 @@ describe('changesOf', () => {
 
   it('says each change as every surface shows it, fixture and script alike', () => {
     const f = fixture('a', { drift: { ...same, reply: 'different', route: 'different' }, slower });
-    expect(changesOf(f).map((c) => c.words)).toEqual(['reply changed', 'route changed', 'slower: 1.2 s -> 2.9 s']);
+    expect(changesOf(f).map((c) => c.words)).toEqual(['reply changed', 'route changed', 'slower: 1.2 s → 2.9 s']);
     const p = persona('p', { drift: { transcript: 'different', route: 'different', verdict: 'still_passing' }, slower });
-    expect(changesOf(p).map((c) => c.words)).toEqual(['transcript changed', 'routes changed', 'slower: 1.2 s -> 2.9 s']);
-    expect(driftWords(p)).toEqual(['still passing', 'transcript changed', 'routes changed', 'slower: 1.2 s -> 2.9 s']);
+    expect(changesOf(p).map((c) => c.words)).toEqual(['transcript changed', 'routes changed', 'slower: 1.2 s → 2.9 s']);
+    expect(driftWords(p)).toEqual(['still passing', 'transcript changed', 'routes changed', 'slower: 1.2 s → 2.9 s']);
   });
 
   it('puts an item with any change, and only such an item or one newly passing, in Changed', () => {
@@ -71,8 +71,8 @@ describe('compare reads the same dimensions', () => {
   it('names reply, then route, before the verdict; slower last', () => {
     const before = fixture('a', { latencyMs: 1000 });
     expect(firstCause(before, fixture('a', { reply: 'Other.', latencyMs: 1000 }))?.cause).toBe('reply_changed');
-    expect(firstCause(before, fixture('a', { route: route('x', 'y'), latencyMs: 1000 }))).toEqual({ cause: 'route_changed', detail: 'route changed (main/answer -> x/y)' });
-    expect(firstCause(before, fixture('a', { latencyMs: 2000 }))).toEqual({ cause: 'slower', detail: 'slower: 1.0 s -> 2.0 s' });
+    expect(firstCause(before, fixture('a', { route: route('x', 'y'), latencyMs: 1000 }))).toEqual({ cause: 'route_changed', detail: 'route changed (main/answer → x/y)' });
+    expect(firstCause(before, fixture('a', { latencyMs: 2000 }))).toEqual({ cause: 'slower', detail: 'slower: 1.0 s → 2.0 s' });
     expect(firstCause(before, fixture('a', { latencyMs: 1000, baseline: baseline('a', 'x') }))).toBeNull();
   });
 });

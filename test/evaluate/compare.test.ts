@@ -43,7 +43,7 @@ describe('compare: the first cause of each changed fixture', () => {
     expect(c.onlyBefore).toEqual(['gone']);
     expect(c.onlyAfter).toEqual(['new']);
     expect(c.summary).toBe('1 item added; 1 item removed');
-    // Agreement: 100% -> 50% entirely because of the added failing item; over the common items: unchanged.
+    // Agreement: 100% → 50% entirely because of the added failing item; over the common items: unchanged.
     expect([c.agreement.before.percent, c.agreement.after.percent, c.agreement.deltaPoints]).toEqual([100, 50, -50]);
     expect([c.common.before.percent, c.common.after.percent]).toEqual([100, 100]);
   });
@@ -57,19 +57,19 @@ describe('compare: the first cause of each changed fixture', () => {
     const before = fx('a', { judgeFingerprint: FP });
     const after = fx('a', { judgeFingerprint: { ...FP, criteria: [{ criterion: 'Polite', threshold: 0.9 }] }, reply: 'other', verdict: 'fail' });
     const c = compareRuns(at(T1, [before]), at(T2, [after]));
-    expect(c.changes[0]).toMatchObject({ cause: 'judge_changed', detail: 'judge changed: threshold 0.7 -> 0.9', movement: 'broken' });
+    expect(c.changes[0]).toMatchObject({ cause: 'judge_changed', detail: 'judge changed: threshold 0.7 → 0.9', movement: 'broken' });
   });
 
   it('a changed reply says what changed, and the text renderers say the cause once', () => {
     const c = compareRuns(at(T1, [fx('a', { reply: 'We are open 9:00-17:00, Monday to Friday.' })]), at(T2, [fx('a', { reply: 'We are open 9:00-18:00, Monday to Friday.' })]));
-    expect(c.changes[0]?.detail).toBe('reply changed: "We are open 9:00-17:00, Monday to Friday." -> "We are open 9:00-18:00, Monday to Friday."');
+    expect(c.changes[0]?.detail).toBe('reply changed: "We are open 9:00-17:00, Monday to Friday." → "We are open 9:00-18:00, Monday to Friday."');
     const text = renderCompareText(c);
-    expect(text).toContain('a  pass -> pass  reply changed: "We are open 9:00-17:00, Monday to Friday." -> "We are open 9:00-18:00, Monday to Friday."');
+    expect(text).toContain('a  pass → pass  reply changed: "We are open 9:00-17:00, Monday to Friday." → "We are open 9:00-18:00, Monday to Friday."');
     const md = renderCompareMarkdown(c);
     expect(md).toContain('| reply changed | "We are open 9');
     expect(md).not.toContain('| reply changed | reply changed');
     const routed = renderCompareText(compareRuns(at(T1, [fx('a')]), at(T2, [fx('a', { route: route('billing', 'x') })])));
-    expect(routed).toContain('route changed: main/answer -> billing/x');
+    expect(routed).toContain('route changed: main/answer → billing/x');
   });
 
   it("names look-alike letters and invisible characters in a changed reply's detail, in markdown and text", () => {
@@ -95,14 +95,14 @@ describe('compare: the first cause of each changed fixture', () => {
 
   it('route changed (same reply)', () => {
     const c = compareRuns(at(T1, [fx('a')]), at(T2, [fx('a', { route: route('billing', 'x') })]));
-    expect(c.changes[0]).toMatchObject({ cause: 'route_changed', detail: 'route changed (main/answer -> billing/x)', movement: 'changed' });
+    expect(c.changes[0]).toMatchObject({ cause: 'route_changed', detail: 'route changed (main/answer → billing/x)', movement: 'changed' });
   });
 
   it('verdict changed (same reply and route: e.g. the judge scored differently); fixed and broken', () => {
     const c = compareRuns(at(T1, [fx('a', { verdict: 'fail' }), fx('b')]), at(T2, [fx('a'), fx('b', { verdict: 'not_evaluated' })]));
     expect(c.changes.map((x) => [x.label, x.cause, x.detail, x.movement])).toEqual([
-      ['a', 'verdict_changed', 'verdict fail -> pass', 'fixed'],
-      ['b', 'verdict_changed', 'verdict pass -> not_evaluated', 'changed'],
+      ['a', 'verdict_changed', 'verdict fail → pass', 'fixed'],
+      ['b', 'verdict_changed', 'verdict pass → not_evaluated', 'changed'],
     ]);
     expect(c.fixed).toEqual(['a']);
     expect(c.broken).toEqual([]);
@@ -110,9 +110,9 @@ describe('compare: the first cause of each changed fixture', () => {
 
   it('a replay that errors now is a verdict change (broken), not a reply change, and names its error', () => {
     const c = compareRuns(at(T1, [fx('a')]), at(T2, [errored('a', 'http', { error: 'message turn: agent returned HTTP 503 after 1 attempt: {"error":"Service Unavailable"}' })]));
-    expect(c.changes[0]).toMatchObject({ cause: 'verdict_changed', detail: 'verdict pass -> errored (HTTP 503 from the agent)', movement: 'broken', after: { result: 'errored', error: 'HTTP 503 from the agent' } });
+    expect(c.changes[0]).toMatchObject({ cause: 'verdict_changed', detail: 'verdict pass → errored (HTTP 503 from the agent)', movement: 'broken', after: { result: 'errored', error: 'HTTP 503 from the agent' } });
     expect(c.broken).toEqual(['a']);
-    expect(renderCompareText(c)).toContain('a  pass -> errored  verdict changed: HTTP 503 from the agent\n');
+    expect(renderCompareText(c)).toContain('a  pass → errored  verdict changed: HTTP 503 from the agent\n');
     expect(renderCompareMarkdown(c)).toContain('| `a` | pass | errored | verdict changed | HTTP 503 from the agent |');
   });
 
@@ -137,9 +137,9 @@ describe('compare: the first cause of each changed fixture', () => {
       expect(out).not.toMatch(/verdict changed(?::| \|) (?:pass|fail|errored) -/);
       expect(out).not.toContain('verdict pass');
     }
-    expect(renderCompareText(broken)).toContain('b  pass -> fail  verdict changed\n');
+    expect(renderCompareText(broken)).toContain('b  pass → fail  verdict changed\n');
     expect(renderCompareMarkdown(broken)).toContain('| `b` | pass | fail | verdict changed |  |');
-    expect(renderCompareText(fixed)).toContain('a  errored -> pass  verdict changed: before: HTTP 503 from the agent\n');
+    expect(renderCompareText(fixed)).toContain('a  errored → pass  verdict changed: before: HTTP 503 from the agent\n');
     expect(renderCompareMarkdown(fixed)).toContain('| `a` | errored | pass | verdict changed | before\\: HTTP 503 from the agent |');
   });
 
@@ -148,9 +148,9 @@ describe('compare: the first cause of each changed fixture', () => {
       at(T1, [errored('a', 'timeout', { error: 'message turn: no answer from the agent within 30000 ms' })]),
       at(T2, [errored('a', 'http', { error: 'message turn: agent returned HTTP 503 after 1 attempt' })]),
     );
-    // The errors in words, as the run's Errored section groups them, not their kinds ("timeout -> http").
-    expect(c.changes[0]).toMatchObject({ cause: 'error_class_changed', detail: 'no answer from the agent within 30,000 ms -> HTTP 503 from the agent' });
-    expect(renderCompareText(c)).toContain('a  errored -> errored  error class changed: no answer from the agent within 30,000 ms -> HTTP 503 from the agent\n');
+    // The errors in words, as the run's Errored section groups them, not their kinds ("timeout → http").
+    expect(c.changes[0]).toMatchObject({ cause: 'error_class_changed', detail: 'no answer from the agent within 30,000 ms → HTTP 503 from the agent' });
+    expect(renderCompareText(c)).toContain('a  errored → errored  error class changed: no answer from the agent within 30,000 ms → HTTP 503 from the agent\n');
     expect(causeOf(errored('a', 'http'), errored('a', 'http'))).toBeNull();
   });
 
@@ -186,7 +186,7 @@ describe('compare: persona scripts are items like fixtures', () => {
     const byAgent = pr('p', { baseline, simulation: sim('agent', null) });
     const byUser = pr('p', { baseline, simulation: sim('simulator', 'refund confirmed'), drift: other });
     const c = compareRuns(at(T1, [], [byAgent]), at(T2, [], [byUser]));
-    expect(c.changes[0]).toMatchObject({ label: 'p', cause: 'transcript_changed', detail: 'transcript changed (ended by the agent -> ended by the simulated user)' });
+    expect(c.changes[0]).toMatchObject({ label: 'p', cause: 'transcript_changed', detail: 'transcript changed (ended by the agent → ended by the simulated user)' });
     expect(causeOf(byUser, pr('p', { baseline, simulation: sim('max_turns', null) }))).toBe('transcript_changed');
     // The same ending (the done reason's words aside): unchanged.
     expect(causeOf(byUser, pr('p', { baseline, simulation: sim('simulator', 'the refund is on its way'), drift: other }))).toBeNull();
@@ -204,15 +204,15 @@ describe('compare: persona scripts are items like fixtures', () => {
       drift: null,
     } as Partial<PersonaRecord>);
     const c = compareRuns(at(T1, [], [pr('p')]), at(T2, [], [stopped]));
-    expect(c.changes[0]).toMatchObject({ label: 'p', cause: 'verdict_changed', detail: 'verdict pass -> errored (turn 2: HTTP 503 from the agent)', movement: 'broken' });
-    expect(renderCompareText(c)).toMatch(/^ {2}p {2}pass -> errored {2}verdict changed: turn 2: HTTP 503 from the agent$/m);
+    expect(c.changes[0]).toMatchObject({ label: 'p', cause: 'verdict_changed', detail: 'verdict pass → errored (turn 2: HTTP 503 from the agent)', movement: 'broken' });
+    expect(renderCompareText(c)).toMatch(/^ {2}p {2}pass → errored {2}verdict changed: turn 2: HTTP 503 from the agent$/m);
     expect(renderCompareMarkdown(c)).toContain('| `p` (script) | pass | errored | verdict changed | turn 2\\: HTTP 503 from the agent |');
     expect(renderCompareText(c) + renderCompareMarkdown(c)).not.toContain('transcript changed');
     // Fixed the other way round; errored in both runs for the same reason on another turn: unchanged.
     const fixed = compareRuns(at(T1, [], [stopped]), at(T2, [], [pr('p')]));
-    expect(fixed.changes[0]?.detail).toBe('verdict errored (turn 2: HTTP 503 from the agent) -> pass');
+    expect(fixed.changes[0]?.detail).toBe('verdict errored (turn 2: HTTP 503 from the agent) → pass');
     // The error it had before, with its turn, in words: not "before: turn 2: ..." (three colons).
-    expect(renderCompareText(fixed)).toMatch(/^ {2}p {2}errored -> pass {2}verdict changed: before, on turn 2: HTTP 503 from the agent$/m);
+    expect(renderCompareText(fixed)).toMatch(/^ {2}p {2}errored → pass {2}verdict changed: before, on turn 2: HTTP 503 from the agent$/m);
     const later = { ...stopped, turns: turns.slice(0, 3), error: 'turn 3: agent returned HTTP 503 after 1 attempt' } as PersonaRecord;
     expect(causeOf(stopped, later)).toBeNull();
   });
@@ -259,7 +259,7 @@ describe('compare: coverage and rendering', () => {
     const after = run([fx('a')], { startedAt: T2, coverage: { listed: ['a', 'b'], visited: ['a', 'b', 'upsell'], gaps: [], unknown: ['upsell'] } });
     const c = compareRuns(before, after);
     expect(renderCompareMarkdown(c)).toContain('Unknown conversations: 0 → 1 (new: upsell).');
-    expect(renderCompareText(c)).toContain('coverage: gaps 1 -> 0 (new: none; closed: b) · unknown conversations 0 -> 1 (new: upsell)\n');
+    expect(renderCompareText(c)).toContain('coverage: gaps 1 → 0 (new: none; closed: b) · unknown conversations 0 → 1 (new: upsell)\n');
   });
 
   it('markdown escapes what came from the records', () => {
@@ -325,7 +325,7 @@ describe('compare: a partial run (--rerun, --only)', () => {
     expect(c.causes.removed).toBe(0);
     expect(c.fixed).toEqual(['a']);
     expect(c.summary).toBe('1 verdict changed');
-    expect(renderCompareText(c)).toContain('over the items in both runs only: 0% -> 50%');
+    expect(renderCompareText(c)).toContain('over the items in both runs only: 0% → 50%');
     expect(renderCompareMarkdown(c)).toContain('Over the items in both runs only: 0% → 50%.');
     // Given the other way round (the partial run earlier), the items it did not replay are not "added".
     const later = { ...full, startedAt: '2026-12-03T09:00:00.000Z' };
@@ -354,16 +354,16 @@ describe('compare: the change in agreement, said exactly', () => {
     expect(formatDelta(-1)).toBe('−1 point');
     const all = (n: number, failed: number, t: string): RunRecord => at(t, Array.from({ length: n }, (_, i) => fx(`i${i}`, i < failed ? { verdict: 'fail' } : {})));
     const text = renderCompareText(compareRuns(all(3000, 0, T1), all(3000, 1, T2)));
-    expect(text).toContain('agreement: 100% -> >99.9% (−<0.1 points)');
+    expect(text).toContain('agreement: 100% → >99.9% (−<0.1 points)');
   });
 
   it("a fall is signed with the minus sign (U+2212) as the run's pass-rate line signs it, in the agreement and the group tables", () => {
-    // 7 of 8 passing -> 4 of 8: −37.5 points; the run's report writes "−16 points" (report/rates.ts).
+    // 7 of 8 passing → 4 of 8: −37.5 points; the run's report writes "−16 points" (report/rates.ts).
     const labels = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
     const c = compareRuns(at(T1, labels.map((l) => fx(l, l === 'h' ? { verdict: 'fail' } : {}))), at(T2, labels.map((l) => fx(l, 'efgh'.includes(l) ? { verdict: 'fail' } : {}))));
     const text = renderCompareText(c);
     const md = renderCompareMarkdown(c);
-    expect(text).toContain('agreement: 87.5% -> 50% (\u221237.5 points)');
+    expect(text).toContain('agreement: 87.5% → 50% (\u221237.5 points)');
     expect(md).toContain('**Agreement**: 87.5% → 50% (\u221237.5 points)');
     expect(md).toContain('| 87.5% | 50% | \u221237.5 points |');
     // No hyphen-minus before a number anywhere a difference is written.
@@ -380,7 +380,7 @@ describe("compare on the terminal: an agent's control characters", () => {
       at(T2, [fx('a', { route: route('bill\u001b[31ming', 'x') }), fx('c')]),
     );
     const text = renderCompareText(c);
-    expect(text).toContain('route changed: main/answer -> bill\\u001b[31ming/x');
+    expect(text).toContain('route changed: main/answer → bill\\u001b[31ming/x');
     expect(text).toContain('verdict changed: before: boom \\u001b[31mdown');
     expect(text).not.toContain('\u001b');
     const md = renderCompareMarkdown(c);
@@ -408,7 +408,7 @@ describe('compare --markdown: bounded as run --markdown is (docs/cli.md, "What e
     expect(md).toContain(`| \`${labels[0]!}\` | pass | pass | reply changed |`);
     expect(md).not.toContain(labels[4999]!);
     // What the terminal prints is whole.
-    expect(renderCompareText(c)).toContain(`${labels[4999]!}  pass -> pass  reply changed`);
+    expect(renderCompareText(c)).toContain(`${labels[4999]!}  pass → pass  reply changed`);
     // A comparison that fits is as it was: no cut line.
     expect(renderCompareMarkdown(c, {}, { maxBytes: 10_000_000 })).not.toContain('Cut to fit');
     expect(renderCompareMarkdown(c, {}, { maxBytes: 10_000_000 })).toContain(labels[4999]!);
@@ -449,7 +449,7 @@ describe('compare: the pass rate of attempts between two repeated runs (docs/eva
     expect(c.summary).toBe("5 items' pass rates of attempts moved, not their verdicts");
     const text = renderCompareText(c);
     expect(text).toContain("\nwhy: 5 items' pass rates of attempts moved, not their verdicts (1 unchanged)\n");
-    expect(text).toMatch(/\n {2}a {2}pass 4\/5( \(flaky\))? -> pass 3\/5( \(flaky\))? {2}pass rate of attempts moved, verdict unchanged\n/);
+    expect(text).toMatch(/\n {2}a {2}pass 4\/5( \(flaky\))? → pass 3\/5( \(flaky\))? {2}pass rate of attempts moved, verdict unchanged\n/);
     expect(text).not.toMatch(/^ {2}f /m);
     const md = renderCompareMarkdown(c);
     expect(md).toContain("**Why**: 5 items' pass rates of attempts moved, not their verdicts (1 unchanged).");

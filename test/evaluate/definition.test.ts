@@ -66,9 +66,9 @@ describe('definitionHash of a fixture', () => {
     expect(a.judgeFingerprint).toEqual({ model: 'openai/gpt-4o-mini', promptVersion: JUDGE_PROMPT_VERSION, criteria: [{ criterion: 'Polite', threshold: 0.7 }] });
     const b = fixtureEvaluationFields({ ...j, assertion: { kind: 'judge', criterion: 'Polite', threshold: 0.8 } }, 'openai/gpt-4o-mini', JUDGE_PROMPT_VERSION);
     expect(sameJudge(a.judgeFingerprint, b.judgeFingerprint)).toBe(false);
-    expect(judgeDifferences(a.judgeFingerprint, b.judgeFingerprint)).toEqual(['threshold 0.7 -> 0.8']);
+    expect(judgeDifferences(a.judgeFingerprint, b.judgeFingerprint)).toEqual(['threshold 0.7 → 0.8']);
     expect(judgeDifferences(a.judgeFingerprint, fixtureEvaluationFields(j, 'anthropic/claude-haiku-4-5', JUDGE_PROMPT_VERSION).judgeFingerprint)).toEqual([
-      'model openai/gpt-4o-mini -> anthropic/claude-haiku-4-5',
+      'model openai/gpt-4o-mini → anthropic/claude-haiku-4-5',
     ]);
   });
 

@@ -40,10 +40,10 @@ describe('turnLatencyCheck', () => {
 describe('slower than the baseline', () => {
   const t = { slowerBy: 0.5, minDeltaMs: 300 };
   it('needs more than both thresholds, strictly', () => {
-    // 1000 -> 1500: 50 % and 500 ms over: not more than 50 %.
+    // 1000 → 1500: 50 % and 500 ms over: not more than 50 %.
     expect(slowerThanBaseline(1500, 1000, t)).toBeNull();
     expect(slowerThanBaseline(1501, 1000, t)).toEqual({ baselineMs: 1000, latencyMs: 1501 });
-    // 100 -> 400: 300 % over, but not more than 300 ms.
+    // 100 → 400: 300 % over, but not more than 300 ms.
     expect(slowerThanBaseline(400, 100, t)).toBeNull();
     expect(slowerThanBaseline(401, 100, t)).toEqual({ baselineMs: 100, latencyMs: 401 });
     // Faster, equal, or either side unmeasured: never slower.
@@ -53,12 +53,12 @@ describe('slower than the baseline', () => {
     expect(slowerThanBaseline(900, null, t)).toBeNull();
   });
 
-  it('faster is the same rule mirrored: the baseline more than both thresholds over now, so 210 ms -> 209 ms is about the same', () => {
+  it('faster is the same rule mirrored: the baseline more than both thresholds over now, so 210 ms → 209 ms is about the same', () => {
     expect(fasterThanBaseline(209, 210, t)).toBeNull();
-    // 1500 -> 1000: the baseline 500 ms and 50 % over now: not more than 50 %.
+    // 1500 → 1000: the baseline 500 ms and 50 % over now: not more than 50 %.
     expect(fasterThanBaseline(1000, 1500, t)).toBeNull();
     expect(fasterThanBaseline(999, 1500, t)).toEqual({ baselineMs: 1500, latencyMs: 999 });
-    // 400 -> 100: 300 % under, but not more than 300 ms.
+    // 400 → 100: 300 % under, but not more than 300 ms.
     expect(fasterThanBaseline(100, 400, t)).toBeNull();
     expect(fasterThanBaseline(100, 401, t)).toEqual({ baselineMs: 401, latencyMs: 100 });
     // Slower, or either side unmeasured: never faster.
@@ -68,7 +68,7 @@ describe('slower than the baseline', () => {
   });
 
   it('exactly the fraction over is not more than it, whatever its binary product', () => {
-    // 1500 x 0.29 is 434.99999999999994 in floating point: 1500 -> 1935 (435 ms, exactly 29 %) was slower.
+    // 1500 x 0.29 is 434.99999999999994 in floating point: 1500 → 1935 (435 ms, exactly 29 %) was slower.
     const by29 = { slowerBy: 0.29, minDeltaMs: 300 };
     expect(1500 * 0.29).toBeLessThan(435);
     expect(slowerThanBaseline(1935, 1500, by29)).toBeNull();
@@ -90,18 +90,18 @@ describe('slower than the baseline', () => {
   });
 
   it('says it in seconds from one second up', () => {
-    expect(slowerText({ baselineMs: 1200, latencyMs: 2940 })).toBe('1.2 s -> 2.9 s');
-    expect(slowerText({ baselineMs: 50, latencyMs: 600.4 })).toBe('50 ms -> 600 ms');
+    expect(slowerText({ baselineMs: 1200, latencyMs: 2940 })).toBe('1.2 s → 2.9 s');
+    expect(slowerText({ baselineMs: 50, latencyMs: 600.4 })).toBe('50 ms → 600 ms');
     // A median of 999 and 1000 ms: a second once rounded, never "1000 ms".
-    expect(slowerText({ baselineMs: 600, latencyMs: 999.5 })).toBe('600 ms -> 1.0 s');
+    expect(slowerText({ baselineMs: 600, latencyMs: 999.5 })).toBe('600 ms → 1.0 s');
   });
 
   it('names the step that grew most when there is one (docs/traces.md, "Slower"), and says nothing more without', () => {
-    expect(slowerText({ baselineMs: 1200, latencyMs: 2900, step: { kind: 'tool', name: 'lookup_order', baselineMs: 200, latencyMs: 1900 } })).toBe('1.2 s -> 2.9 s (tool lookup_order 200 ms -> 1.9 s)');
-    expect(slowerText({ baselineMs: 1200, latencyMs: 2900, step: { kind: 'model', name: null, baselineMs: 800, latencyMs: 2100 } })).toBe('1.2 s -> 2.9 s (model 800 ms -> 2.1 s)');
-    expect(slowerText({ baselineMs: 1200, latencyMs: 2900, step: { kind: 'other', name: null, baselineMs: 100, latencyMs: 900 } })).toBe('1.2 s -> 2.9 s (other 100 ms -> 900 ms)');
-    expect(slowerText({ baselineMs: 1200, latencyMs: 2900, step: { kind: 'tool', name: null, baselineMs: 100, latencyMs: 900 } })).toBe('1.2 s -> 2.9 s (tools 100 ms -> 900 ms)');
-    expect(slowerText({ baselineMs: 1200, latencyMs: 2900, step: null })).toBe('1.2 s -> 2.9 s');
+    expect(slowerText({ baselineMs: 1200, latencyMs: 2900, step: { kind: 'tool', name: 'lookup_order', baselineMs: 200, latencyMs: 1900 } })).toBe('1.2 s → 2.9 s (tool lookup_order 200 ms → 1.9 s)');
+    expect(slowerText({ baselineMs: 1200, latencyMs: 2900, step: { kind: 'model', name: null, baselineMs: 800, latencyMs: 2100 } })).toBe('1.2 s → 2.9 s (model 800 ms → 2.1 s)');
+    expect(slowerText({ baselineMs: 1200, latencyMs: 2900, step: { kind: 'other', name: null, baselineMs: 100, latencyMs: 900 } })).toBe('1.2 s → 2.9 s (other 100 ms → 900 ms)');
+    expect(slowerText({ baselineMs: 1200, latencyMs: 2900, step: { kind: 'tool', name: null, baselineMs: 100, latencyMs: 900 } })).toBe('1.2 s → 2.9 s (tools 100 ms → 900 ms)');
+    expect(slowerText({ baselineMs: 1200, latencyMs: 2900, step: null })).toBe('1.2 s → 2.9 s');
   });
 });
 

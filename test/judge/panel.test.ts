@@ -14,6 +14,7 @@ import { startServer } from './server.js';
 import { createHttpAgentClient } from '../../src/agent/index.js';
 import { defaultConfig } from '../../src/config.js';
 import { judgeAcrossAttempts, judgeFlip } from '../../src/evaluate/judge-flip.js';
+import { capitalized } from '../../src/words.js';
 import { baselineJudgeOf } from '../../src/evaluate/acceptance.js';
 import { NO_BASELINES, replay } from '../../src/replay/index.js';
 import type { Fixture, FixtureRecord, PersonaRecord, PersonaScript, RunRecord } from '../../src/types.js';
@@ -368,7 +369,8 @@ describe('a panel whose one member moved', () => {
     expect(scriptOnly).toContain('the same transcript on every attempt, judged differently: `calm-script`');
     expect(scriptOnly).not.toContain('the same reply');
     // report.html says it above each item's attempts, as the comment does.
-    expect(itemsData([f, l, s]).map((d) => d.attemptsJudge)).toEqual([judgeAcrossAttempts(f), judgeAcrossAttempts(l), judgeAcrossAttempts(s)]);
+    // A sentence of its own there, capitalized by the product's rule (words.ts).
+    expect(itemsData([f, l, s]).map((d) => d.attemptsJudge)).toEqual([f, l, s].map((i) => `${capitalized(judgeAcrossAttempts(i)!)}.`));
     expect(itemsData([f]).map((d) => d.attemptsJudge)[0]).toContain('the panel member that moved: openai m2');
   });
 
@@ -387,9 +389,9 @@ describe('a panel whose one member moved', () => {
     const listedRecord = a?.fixtures.find((f) => f.label === 'listed');
     expect(listedRecord?.members?.map((m) => [m.label, m.score])).toEqual([['openai m0', 0.9], ['openai m1', 0.2], ['openai m2', 0.9]]);
     expect(baselineJudgeOf(listedRecord as FixtureRecord)?.members).toHaveLength(3);
-    expect(flip('returns')).toBe('the judge answered the same reply differently: pass (0.90) -> fail (0.20); the panel member that moved: openai m2, pass (0.90) -> fail (0.20)');
-    expect(flip('listed')).toBe('the judge answered the same reply differently: pass (0.90) -> fail (0.20); the panel member that moved: openai m2, pass (0.90) -> fail (0.20)');
-    expect(flip('again')).toBe('the judge answered the same reply differently: 3/3 passed (0.90) -> 0/3 passed (0.20); the panel member that moved: openai m2, 3/3 passed (0.90) -> 0/3 passed (0.20)');
-    expect(flip('calm-script')).toBe('the judge answered the same transcript differently: criterion 2 pass (0.90) -> fail (0.20); the panel member that moved: openai m2, pass (0.90) -> fail (0.20)');
+    expect(flip('returns')).toBe('the judge answered the same reply differently: pass (0.90) → fail (0.20); the panel member that moved: openai m2, pass (0.90) → fail (0.20)');
+    expect(flip('listed')).toBe('the judge answered the same reply differently: pass (0.90) → fail (0.20); the panel member that moved: openai m2, pass (0.90) → fail (0.20)');
+    expect(flip('again')).toBe('the judge answered the same reply differently: 3/3 passed (0.90) → 0/3 passed (0.20); the panel member that moved: openai m2, 3/3 passed (0.90) → 0/3 passed (0.20)');
+    expect(flip('calm-script')).toBe('the judge answered the same transcript differently: criterion 2 pass (0.90) → fail (0.20); the panel member that moved: openai m2, pass (0.90) → fail (0.20)');
   });
 });

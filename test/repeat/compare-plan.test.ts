@@ -3,7 +3,7 @@
 // suite, `repeat: {count: 3, minPass: 2, max: 6}` against a 10-attempt baseline. In the first the
 // item passes its 3 attempts and settles; in the second only attempt 1 passes, 1/3 leaves the drop
 // unclear (p = 11/286 = 0.0385, not below 0.05 / 2 looks), so it makes 6. Nothing in the suite
-// changed: the cause is the verdict, not "definition changed (repeat 3, minPass 2 -> repeat 6,
+// changed: the cause is the verdict, not "definition changed (repeat 3, minPass 2 → repeat 6,
 // minPass 4)". A record written before plans (no `repeat.plan`) says no definition change either.
 
 import { readFile, writeFile } from 'node:fs/promises';
@@ -34,7 +34,7 @@ describe('compare of two runs whose adaptive attempts differ', () => {
 
     const r = await cli(['compare', 'first.json', 'second.json', '--out', 'diff.json'], cwd);
     expect(r.stdout).not.toContain('definition changed');
-    expect(r.stdout).toMatch(/refund +pass 3\/3 -> fail 1\/6 \(flaky\) +verdict changed/);
+    expect(r.stdout).toMatch(/refund +pass 3\/3 → fail 1\/6 \(flaky\) +verdict changed/);
     const diff = JSON.parse(await readFile(join(cwd, 'diff.json'), 'utf8')) as { changes: { label: string; cause: string }[] };
     expect(diff.changes.map((i) => [i.label, i.cause])).toEqual([['refund', 'verdict_changed']]);
 
@@ -46,12 +46,12 @@ describe('compare of two runs whose adaptive attempts differ', () => {
     }
     const old = await cli(['compare', 'old-first.json', 'old-second.json'], cwd);
     expect(old.stdout).not.toContain('definition changed');
-    expect(old.stdout).toMatch(/refund +pass 3\/3 -> fail 1\/6 \(flaky\) +verdict changed/);
+    expect(old.stdout).toMatch(/refund +pass 3\/3 → fail 1\/6 \(flaky\) +verdict changed/);
 
     // A batch that did change is still said, from the plans.
     await writeFile(join(cwd, '.agent-replay/config.yml'), agentConfig(server.url) + 'repeat:\n  count: 2\n  minPass: 2\n  max: 6\n');
     await cli(['run', '--confirm-cost', '--fail-on', 'none', '--out', 'third.json'], cwd);
     const changed = await cli(['compare', 'second.json', 'third.json'], cwd);
-    expect(changed.stdout).toContain('definition changed: repeat 3, minPass 2, max 6 -> repeat 2, minPass 2, max 6');
+    expect(changed.stdout).toContain('definition changed: repeat 3, minPass 2, max 6 → repeat 2, minPass 2, max 6');
   });
 });

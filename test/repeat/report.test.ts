@@ -139,7 +139,7 @@ describe('k/N in every report', () => {
     const after = structuredClone(REPEATED);
     after.fixtures[0] = { ...after.fixtures[0]!, verdict: 'pass', repeat: { count: 3, minPass: 2, passed: 3, flaky: false } } as FixtureRecord;
     const c = compareRuns(before, { ...after, startedAt: '2026-12-02T09:00:00.000Z' });
-    expect(renderCompareText(c)).toContain('refund-window  fail 1/3 (flaky) -> pass 3/3  verdict changed');
+    expect(renderCompareText(c)).toContain('refund-window  fail 1/3 (flaky) → pass 3/3  verdict changed');
     expect(renderCompareMarkdown(c)).toContain('| `refund-window` | fail 1/3 (flaky) | pass 3/3 | verdict changed |');
   });
 
@@ -147,12 +147,12 @@ describe('k/N in every report', () => {
     const after = structuredClone(REPEATED);
     after.fixtures[0] = { ...after.fixtures[0]!, verdict: 'pass', repeat: { count: 3, minPass: 1, passed: 1, flaky: true } } as FixtureRecord;
     const c = compareRuns(REPEATED, { ...after, startedAt: '2026-12-02T09:00:00.000Z' });
-    expect(c.changes.find((x) => x.label === 'refund-window')).toMatchObject({ cause: 'definition_changed', detail: 'definition changed (repeat 3, minPass 2 -> repeat 3, minPass 1)' });
+    expect(c.changes.find((x) => x.label === 'refund-window')).toMatchObject({ cause: 'definition_changed', detail: 'definition changed (repeat 3, minPass 2 → repeat 3, minPass 1)' });
     // An item that now runs once where it ran 3 times.
     const once = structuredClone(REPEATED);
     const { repeat: _r, attempts: _a, ...plain } = once.fixtures[0]!;
     once.fixtures[0] = plain as FixtureRecord;
-    expect(compareRuns(REPEATED, { ...once, startedAt: '2026-12-02T09:00:00.000Z' }).changes.find((x) => x.label === 'refund-window')?.detail).toBe('definition changed (repeat 3, minPass 2 -> runs once)');
+    expect(compareRuns(REPEATED, { ...once, startedAt: '2026-12-02T09:00:00.000Z' }).changes.find((x) => x.label === 'refund-window')?.detail).toBe('definition changed (repeat 3, minPass 2 → runs once)');
   });
 
   it('a repeated persona script shown in full lists its attempts', () => {
@@ -443,11 +443,12 @@ describe('k/N in every report', () => {
     const counted = '2 changed in meaning, 3 reworded';
     expect(renderComment(run([f]), ctx)).toContain(`the reply below is attempt 1's (the other attempts, compared with it: ${counted}), then attempt 3's, the first that failed`);
     expect(renderTerminal(run([f]), { color: false })).toContain(`\n      the other attempts, compared with attempt 1: ${counted}\n`);
-    expect((itemsData([f])[0] as FixtureData).attemptsOthers).toBe(`the other attempts, compared with attempt 1: ${counted}`);
+    // report.html's own sentence, its capital by the product's rule (words.ts), not by the page's script.
+    expect((itemsData([f])[0] as FixtureData).attemptsOthers).toBe(`The other attempts, compared with attempt 1: ${counted}.`);
     // One that replied the same, one not checked: every attempt after the shown one is counted once.
     const unchecked = { value: 'unchecked' as const, by: 'facts' as const, detail: 'the facts are the same and meaning.check is facts' };
     const mixed = fixture('mixed', { ...f, label: 'mixed', attempts: [...(f.attempts ?? []).slice(0, 3), attempt('Returns: 30 days.', 'pass', 'ok'), { ...attempt('Returns: 30 days!', 'pass', 'ok'), meaning: unchecked }] });
-    expect((itemsData([mixed])[0] as FixtureData).attemptsOthers).toBe('the other attempts, compared with attempt 1: 1 changed in meaning, 1 not checked for meaning, 1 reworded, 1 replied the same');
+    expect((itemsData([mixed])[0] as FixtureData).attemptsOthers).toBe('The other attempts, compared with attempt 1: 1 changed in meaning, 1 not checked for meaning, 1 reworded, 1 replied the same.');
     // Every attempt replied the same: nothing to say.
     const same = fixture('same', { ...f, label: 'same', attempts: [attempt('Returns: 30 days.', 'pass', 'ok'), attempt('Returns: 30 days.', 'fail', 'no')] });
     expect((itemsData([same])[0] as FixtureData).attemptsOthers).toBeUndefined();

@@ -486,6 +486,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
       return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size;
     });
     expect(whyLines).toBeLessThanOrEqual(3);
+    // The sentence above the attempts as the data gives it, its capital by the product's rule (words.ts).
+    expect(await row.locator('h3:text-is("Attempts") + p.drift').textContent()).toMatch(/^The other attempts, compared with attempt 2: [^A-Z]+\.$/);
     expect(errors).toEqual([]);
   });
 

@@ -33,6 +33,11 @@ describe('renderHtml', () => {
     expect(html).not.toMatch(/\ssrc=|<link|@import|url\(|https?:\/\/(?!github\.com)/);
   });
 
+  it("makes no capital of its own: the page's sentences come from the data, capitalized by the product's one rule (words.ts)", () => {
+    const script = between(renderHtml(mixed()), '<script>', '</script>');
+    expect(script).not.toMatch(/toUpperCase|toLocaleUpperCase/);
+  });
+
   it('embeds the data as JSON that cannot end its element: < > & U+2028 U+2029 escaped, parsed back unchanged', () => {
     const value = { s: '</script><!-- & \u2028\u2029 <script>', n: null, list: [null, 1] };
     const text = scriptJson(value);

@@ -26,7 +26,7 @@ describe('ItemView', () => {
     const f = itemView(fixture('f', { drift: { reply: 'different', route: 'same', verdict: 'still_passing' }, slower }));
     expect([f.kind, f.section, f.icon, f.verdict]).toEqual(['fixture', 'changed', '✅', 'pass']);
     expect(f.changes.map((c) => c.dimension)).toEqual(['reply', 'slower']);
-    expect(f.drift).toEqual(['still passing', 'reply changed', 'slower: 1.2 s -> 2.9 s']);
+    expect(f.drift).toEqual(['still passing', 'reply changed', 'slower: 1.2 s → 2.9 s']);
     const p = itemView(persona('p'));
     expect([p.kind, p.section, p.changes.length]).toEqual(['script', 'unchanged', 0]);
   });

@@ -37,11 +37,11 @@ describe('figures at the edge of a unit', () => {
 
   it("one latency reads the same on the slower line, report.html's panel and the job summary's chart", () => {
     // A script's whole conversation often takes over 10 s: the panel beside the item's line said
-    // "12 s" where the line said "slower: 1.2 s -> 12.3 s".
+    // "12 s" where the line said "slower: 1.2 s → 12.3 s".
     const slower = { baselineMs: 1_150, latencyMs: 12_345 };
     const item = fixture('refund-dialog', { latencyMs: 12_345, baseline: { ...baseline('refund-dialog', 'Reply.'), latencyMs: 1_150 }, slower });
     const r = run([item], { latency: { turns: 1, p50Ms: 12_345, p95Ms: 12_345 } });
-    expect(slowerText(slower)).toBe('1.2 s -> 12.3 s');
+    expect(slowerText(slower)).toBe('1.2 s → 12.3 s');
     expect(latencyPanel(r.fixtures, r.latency)).toContain('>1.2 s → 12.3 s</text>');
     expect(latencyPanel(r.fixtures, r.latency)).toContain('p95 12.3 s');
     expect(latencyChartBlock(r)).toContain('  12.3 s\n');
@@ -49,7 +49,7 @@ describe('figures at the edge of a unit', () => {
   });
 
   it("the comment's item line keeps a quantity on one line: a number and its unit, a p-value", () => {
-    // A <summary> wraps at any space: on a 390 px phone "slower: 1.2 s -> 2.9 s" broke as "1.2" | "s -> 2.9 s".
+    // A <summary> wraps at any space: on a 390 px phone "slower: 1.2 s → 2.9 s" broke as "1.2" | "s → 2.9 s".
     const NB = '\u00a0';
     const slower = { baselineMs: 1_150, latencyMs: 2_900 };
     const slow = fixture('refund-policy', { latencyMs: 2_900, baseline: { ...baseline('refund-policy', 'Reply.'), latencyMs: 1_150 }, slower });
@@ -57,8 +57,8 @@ describe('figures at the edge of a unit', () => {
     const rate = repeated('refund-window', { passed: 10, total: 10 }, { passed: 0, total: 3 }, 2);
     const md = renderComment(run([slow, rate], { personas: [script] }), ctx);
     const summary = (label: string): string => md.split('\n').find((l) => l.startsWith('<details') && l.includes(`<b>${label}</b>`)) ?? '';
-    expect(summary('refund-policy')).toContain(`slower: 1.2${NB}s -&gt; 2.9${NB}s`);
-    expect(summary('refund-dialog')).toContain(`slower: 1.2${NB}s -&gt; 2.9${NB}s`);
+    expect(summary('refund-policy')).toContain(`slower: 1.2${NB}s → 2.9${NB}s`);
+    expect(summary('refund-dialog')).toContain(`slower: 1.2${NB}s → 2.9${NB}s`);
     expect(summary('refund-window')).toContain(`pass rate 10/10 → 0/3 (p${NB}=${NB}0.003)`);
     // Only the quantities: the words around them still wrap.
     expect(summary('refund-window')).toContain(' · newly failing · pass rate ');

@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { personaData } from '../../src/report/html/data.js';
+import { breakableJson } from '../../src/report/wrap.js';
 import { NOTICE_RESERVE_CHARS, renderCapRefusal, renderCapRefusalText, renderComment, renderJUnit, renderMarkdownReport, renderSummary, renderTerminal, type ReportContext } from '../../src/report/index.js';
 import type { PersonaRecord, RunRecord, Turn } from '../../src/types.js';
 import {
@@ -132,7 +133,7 @@ describe('one script in full', () => {
     expect(checkRows(item)).toEqual([
       ['❌', 'conversations', 'refunds, handoff', 'visited main → refunds · missing handoff'],
       ['❌', 'ends with', 'handoff', 'finish'],
-      ['✅', 'tool called', 'find_order {"orderId":"1234"} (subset)', 'called on turn 2'],
+      ['✅', 'tool called', 'find_order {"orderId": "1234"} (subset)', 'called on turn 2'],
       ['✅', 'criterion', 'Mentioned the order number', 'score 0.90 (threshold 0.70): Order 1234 is named on turn 2.'],
     ]);
     expect(text(item)).toContain('First difference from the baseline: turn 3');
@@ -163,13 +164,30 @@ describe('one script in full', () => {
   it('fails a tool check: the turn of the call and its input', () => {
     const item = itemHtml(html, 'refund-no-refund-tool');
     expect(checkRows(item)).toEqual([
-      ['✅', 'tool called', 'find_order {"orderId":"1234"} (subset)', 'called on turn 2'],
-      ['❌', 'tool not called', 'issue_refund, any input', 'called on turn 3 {"orderId":"1234","amount":49.99}'],
+      ['✅', 'tool called', 'find_order {"orderId": "1234"} (subset)', 'called on turn 2'],
+      ['❌', 'tool not called', 'issue_refund, any input', 'called on turn 3 {"orderId": "1234", "amount": 49.99}'],
     ]);
     expect(text(item)).toContain('1 of 2 checks passed · ❌ tool not called: issue_refund must not be called, but was at turn 3');
     expect(allCodeBlocks(item)).toContain('issue_refund {"orderId":"1234","amount":49.99} → {"refundId":"R-77"}\n');
     // Same transcript as the baseline: nothing to diff.
     expect(item).not.toContain('First difference');
+  });
+
+  it('a long JSON value in the checks table wraps in its column on a phone, as the other long values do (wrap.ts)', () => {
+    const input = { orderId: '1234', customer: { email: 'pat@example.com', name: 'Pat Example' }, note: 'a, b: "c"' };
+    const failing = persona('long-input', {
+      checks: [check.toolCalled('create_refund', input, [{ turn: 2, input: { orderId: '1234', customer: { email: 'pat@example.com' } } }], null)],
+      verdict: 'fail',
+      drift: { transcript: 'same', route: 'same', verdict: 'newly_failing' },
+    });
+    const [row] = checkRows(itemHtml(githubHtml(renderComment(run([], { personas: [failing] }), ctx)), 'long-input'));
+    // Still the JSON the script wrote, clipped to its cell; a space after each comma and colon between
+    // values, none added inside a string. A code span wraps only at a space: none of its words is long.
+    expect(row?.[2]).toBe('create_refund {"orderId": "1234", "customer": {"email": "pat@example.com", "name": "Pat Examp… (subset)');
+    expect(row?.[3]).toBe('other inputs only: turn 2 {"orderId": "1234", "customer": {"email": "pat@example.com"}}');
+    for (const cell of [row?.[2], row?.[3]]) expect(Math.max(...(cell ?? '').split(' ').map((w) => w.length)), cell).toBeLessThanOrEqual(20);
+    expect(breakableJson(JSON.stringify(input))).toBe('{"orderId": "1234", "customer": {"email": "pat@example.com", "name": "Pat Example"}, "note": "a, b: \\"c\\""}');
+    expect(JSON.parse(breakableJson(JSON.stringify(input)))).toEqual(input);
   });
 
   it('a criterion not evaluated is grey with its reason, never a pass or a fail', () => {

@@ -1,4 +1,4 @@
-// Slower than the baseline (docs/latency.md) in every surface: "slower: 1.2 s -> 2.9 s" beside the
+// Slower than the baseline (docs/latency.md) in every surface: "slower: 1.2 s → 2.9 s" beside the
 // drift, and a slower item whose verdict did not change in the Changed section. Goldens: slower.*.
 
 import { describe, expect, it } from 'vitest';
@@ -52,10 +52,28 @@ describe('a slower item', () => {
   });
 
   it('report.html names it, and compare finds it between two runs', () => {
-    expect(renderHtml(SLOWER, {})).toContain('slower: 1.2 s -&gt; 2.9 s');
+    expect(renderHtml(SLOWER, {})).toContain('slower: 1.2 s → 2.9 s');
     const before: RunRecord = { ...SLOWER, startedAt: '2026-11-30T00:00:00.000Z', fixtures: SLOWER.fixtures.map((f) => ({ ...f, latencyMs: f.baseline?.latencyMs ?? null, slower: undefined })) };
     const text = renderCompareText(compareRuns(before, SLOWER));
-    expect(text).toContain('slower: 1.2 s -> 2.9 s');
+    expect(text).toContain('slower: 1.2 s → 2.9 s');
+  });
+
+  it('every surface writes a move with one arrow, →, never "->" beside it (docs/cli.md)', () => {
+    const before: RunRecord = { ...SLOWER, startedAt: '2026-11-30T00:00:00.000Z', fixtures: SLOWER.fixtures.map((f) => ({ ...f, route: route('billing', 'refund'), verdict: 'pass', latencyMs: f.baseline?.latencyMs ?? null, slower: undefined }) as FixtureRecord) };
+    const surfaces = {
+      comment: renderComment(SLOWER, ctx),
+      summary: renderSummary(SLOWER, ctx),
+      terminal: renderTerminal(SLOWER, { color: false }),
+      junit: renderJUnit(SLOWER),
+      html: renderHtml(SLOWER, {}),
+      compare: renderCompareText(compareRuns(before, SLOWER)),
+    };
+    for (const [surface, text] of Object.entries(surfaces)) {
+      expect(spaced(text), surface).toMatch(/ → /);
+      expect(spaced(text), surface).not.toMatch(/ (?:->|-&gt;|-\\>) /);
+    }
+    // A route and a verdict that moved, in compare's words: one arrow on the line, as the comment has it.
+    expect(surfaces.compare).toMatch(/ shipping +pass → fail +route changed: billing\/refund → shipping\/answer\n/);
   });
 });
 
@@ -77,9 +95,9 @@ describe('a slower item in JUnit', () => {
     const xml = renderJUnit(SLOWER);
     expectGolden('slower.junit.xml', xml);
     const testcase = (label: string): string => new RegExp(`<testcase [^>]*name="${label}"[^>]*?(/>|>[\\s\\S]*?</testcase>)`).exec(xml)?.[0] ?? '';
-    expect(testcase('refund-policy')).toContain('<system-out>pass · still passing · slower: 1.2 s -&gt; 2.9 s');
+    expect(testcase('refund-policy')).toContain('<system-out>pass · still passing · slower: 1.2 s → 2.9 s');
     expect(testcase('shipping')).toContain('<failure');
-    expect(testcase('shipping')).toContain('slower: 300 ms -&gt; 900 ms');
+    expect(testcase('shipping')).toContain('slower: 300 ms → 900 ms');
     expect(testcase('opening-hours')).toMatch(/\/>$/);
   });
 });
@@ -92,8 +110,8 @@ describe('a slower item after acceptance', () => {
     };
     const md = renderComment(SLOWER, accepted);
     expect(md).toContain('Baselines accepted');
-    // The baseline now holds 2.9 s: "slower: 1.2 s -> 2.9 s" would ask again for what was accepted.
-    expect(md).not.toContain('1.2 s -&gt; 2.9 s');
+    // The baseline now holds 2.9 s: "slower: 1.2 s → 2.9 s" would ask again for what was accepted.
+    expect(md).not.toContain('1.2 s → 2.9 s');
     expect(md).not.toContain('slower than its baseline');
     const model = buildModel(afterAcceptance(SLOWER, ['refund-policy'], 'c0ffee0'));
     expect(model.sections.changed).toEqual([]);
@@ -121,7 +139,7 @@ describe('a slower item whose traces name the step that grew (docs/traces.md, "S
 
   it('every surface says the step beside the latency', () => {
     const run = withStep('lookup_order');
-    const words = 'slower: 1.2 s -> 2.9 s (tool lookup_order 200 ms -> 1.9 s)';
+    const words = 'slower: 1.2 s → 2.9 s (tool lookup_order 200 ms → 1.9 s)';
     // The comment's and job summary's item lines join a number and its unit by a no-break space (wrap.ts).
     expect(spaced(renderComment(run, ctx))).toContain(words.replaceAll('>', '&gt;'));
     expect(spaced(renderSummary(run, ctx))).toContain(words.replaceAll('>', '&gt;'));
@@ -132,7 +150,7 @@ describe('a slower item whose traces name the step that grew (docs/traces.md, "S
 
   it("a tool name from the agent's spans is data: escaped in markdown, so it cannot open a table cell or a link", () => {
     const run = withStep('x|y](https://evil.example)<b>');
-    expect(spaced(renderComment(run, ctx))).toContain('(tool x|y](https://evil.example)&lt;b&gt; 200 ms -&gt; 1.9 s)'); // inside an HTML <summary>: HTML-escaped
+    expect(spaced(renderComment(run, ctx))).toContain('(tool x|y](https://evil.example)&lt;b&gt; 200 ms → 1.9 s)'); // inside an HTML <summary>: HTML-escaped
     const item = run.fixtures.find((f) => f.label === 'refund-policy');
     if (!item) throw new Error('no refund-policy');
     const cell = driftMarkdown(itemView(item)); // the compact table's drift cell: markdown-escaped
@@ -140,6 +158,6 @@ describe('a slower item whose traces name the step that grew (docs/traces.md, "S
     expect(cell).not.toContain('<b>');
     // Our own words are left as they were when no step names a tool (the goldens above hold them byte for byte).
     const plain = SLOWER.fixtures.find((f) => f.label === 'refund-policy');
-    expect(plain && driftMarkdown(itemView(plain))).toBe('still passing · slower: 1.2 s -> 2.9 s');
+    expect(plain && driftMarkdown(itemView(plain))).toBe('still passing · slower: 1.2 s → 2.9 s');
   });
 });

@@ -44,7 +44,7 @@ describe('spans in the surfaces (goldens)', () => {
     expect(md).toContain('issue_refund {"orderId":"1234","amount":40} → {"refunded":true}  (NOT MOCKED) (from trace)');
     expect(md).toMatch(/find_order \{"orderId":"1234"\} → \{"status":"delivered"\}\n/);
     // A number and its unit joined by a no-break space: the line wraps on a phone (wrap.ts).
-    expect(md).toContain('slower: 1.4\u00a0s -&gt; 3.2\u00a0s (tool issue_refund 0\u00a0ms -&gt; 1.5\u00a0s)');
+    expect(md).toContain('slower: 1.4\u00a0s → 3.2\u00a0s (tool issue_refund 0\u00a0ms → 1.5\u00a0s)');
     const xml = renderJUnit(RUN);
     expect(xml).toContain('[1] tool issue_refund {&quot;orderId&quot;:&quot;1234&quot;,&quot;amount&quot;:40} (not mocked) (from trace)');
     expect(xml).toContain('[1] tool find_order {&quot;orderId&quot;:&quot;1234&quot;}\n');
@@ -69,7 +69,7 @@ describe('a live script\'s calls (docs/personas.md, "Mocks and real tool calls")
     const calledElsewhere: Check = { ...check.toolCalled('issue_refund', { orderId: '9' }, [], null), observed: [{ tool: 'issue_refund', input: { orderId: '1234' }, output: null, mocked: false, turn: 1 }] } as Check;
     const otherInput = (p: PersonaRecord): PersonaRecord => ({ ...p, checks: [calledElsewhere] });
     const cells = renderComment(run([], { personas: [otherInput(live), otherInput(mocked)] }), ctx).match(/other inputs only: turn 1 `[^`]*`[^|]*/g);
-    expect(cells).toEqual(['other inputs only: turn 1 `{"orderId":"1234"}` ', 'other inputs only: turn 1 `{"orderId":"1234"}` (not mocked) ']);
+    expect(cells).toEqual(['other inputs only: turn 1 `{"orderId": "1234"}` ', 'other inputs only: turn 1 `{"orderId": "1234"}` (not mocked) ']);
     expect(personaData(otherInput(live)).checks[0]?.observed).toBe('other inputs only: turn 1 {"orderId":"1234"}');
     expect(personaData(otherInput(mocked)).checks[0]?.observed).toBe('other inputs only: turn 1 {"orderId":"1234"} (not mocked)');
     expect(personaData(live).live).toBe(true);
@@ -94,7 +94,7 @@ describe('JUnit: a tool call read from spans is agent text (docs/security.md, "A
     expect(xml).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/u);
     expect(xml).toContain('[1] tool checkstock {&quot;sku&quot;:&quot;kettle-1&quot;} (not mocked) (from trace)');
     expect(xml).toContain('\nturn 1: span execute_tool checkstock failed: timeout\n');
-    expect(xml).toContain('(tool issuerefund 0 ms -&gt; 1.5 s)');
+    expect(xml).toContain('(tool issuerefund 0 ms → 1.5 s)');
   });
 
   it('keeps the slower line one line when the tool it names holds a newline, as the terminal and the comment do', () => {
@@ -105,9 +105,9 @@ describe('JUnit: a tool call read from spans is agent text (docs/security.md, "A
     script.drift = { transcript: 'same', route: 'same', verdict: 'still_passing' };
     script.slower = { baselineMs: 1400, latencyMs: 3220, step: { kind: 'tool', name: 'issue\nrefund', baselineMs: 0, latencyMs: 1500 } };
     const xml = renderJUnit(run([f], { personas: [script] }));
-    expect(xml).toContain('pass · still passing · slower: 1.2 s -&gt; 2.9 s (tool issue ⏎ refund 0 ms -&gt; 1.5 s)');
-    expect(xml).toContain('<system-out>pass · still passing · slower: 1.4 s -&gt; 3.2 s (tool issue ⏎ refund 0 ms -&gt; 1.5 s)\n');
-    expect(renderTerminal(run([f], { personas: [script] }), { color: false })).toContain('(tool issue ⏎ refund 0 ms -> 1.5 s)');
+    expect(xml).toContain('pass · still passing · slower: 1.2 s → 2.9 s (tool issue ⏎ refund 0 ms → 1.5 s)');
+    expect(xml).toContain('<system-out>pass · still passing · slower: 1.4 s → 3.2 s (tool issue ⏎ refund 0 ms → 1.5 s)\n');
+    expect(renderTerminal(run([f], { personas: [script] }), { color: false })).toContain('(tool issue ⏎ refund 0 ms → 1.5 s)');
   });
 });
 
@@ -159,6 +159,6 @@ describe('report.html data for spans', () => {
     const html = renderHtml(RUN, {});
     expect(html).not.toContain('<img src=x');
     expect(html).toContain('\\u003cimg src=x onerror=alert(1)\\u003e');
-    expect(html).toContain('(tool lookup_order 200 ms -&gt; 1.9 s)');
+    expect(html).toContain('(tool lookup_order 200 ms → 1.9 s)');
   });
 });

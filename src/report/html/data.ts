@@ -22,7 +22,7 @@ import { reuseWords } from '../../evaluate/reuse.js';
 import { changesOf } from '../../evaluate/changes.js';
 import { editedSinceBaseline, sameRoute } from '../../evaluate/drift.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from '../simulation.js';
-import { thousands } from '../../words.js';
+import { capitalized, thousands } from '../../words.js';
 import { judgeAcrossAttempts } from '../../evaluate/judge-flip.js';
 
 /** Any text in the data is clipped to this many characters (a note says so). */
@@ -95,9 +95,9 @@ export interface FixtureData {
   diffNote: string | null;
   /** A repeated fixture's attempts, in order; absent when it ran once. */
   attempts?: AttemptData[];
-  /** Above the attempts: the judge answered the same reply differently across them (docs/judges.md, "A judge that answers differently"); absent otherwise. */
+  /** Above the attempts, a sentence: the judge answered the same reply differently across them (docs/judges.md, "A judge that answers differently"); absent otherwise. */
   attemptsJudge?: string;
-  /** Above the attempts: the others against the one shown, "the other attempts, compared with attempt 1: 2 changed in meaning, 1 reworded"; absent when they replied the same. */
+  /** Above the attempts, a sentence: the others against the one shown, "The other attempts, compared with attempt 1: 2 changed in meaning, 1 reworded."; absent when they replied the same. */
   attemptsOthers?: string;
   /** The message turn's tool calls (docs/traces.md, "Fixtures"); absent when none were reported or seen. */
   toolCalls?: CallData[];
@@ -190,9 +190,9 @@ export interface PersonaData {
   error: string | null;
   /** A repeated script's attempts, in order; absent when it ran once. */
   attempts?: AttemptData[];
-  /** Above the attempts: the judge answered the same transcript differently across them; absent otherwise. */
+  /** Above the attempts, a sentence: the judge answered the same transcript differently across them; absent otherwise. */
   attemptsJudge?: string;
-  /** Above the attempts: the others against the one shown, "the other attempts, compared with attempt 1: 2 changed in meaning, 1 reworded"; absent when they replied the same. */
+  /** Above the attempts, a sentence: the others against the one shown, "The other attempts, compared with attempt 1: 2 changed in meaning, 1 reworded."; absent when they replied the same. */
   attemptsOthers?: string;
   /** A repeated script: the attempt whose checks and transcript are shown; absent when it ran once or every attempt errored. */
   shownAttempt?: number;
@@ -230,9 +230,11 @@ function attemptsData<T extends { errored: boolean; verdict: string | null; tool
         ...(standing === undefined ? {} : { standing: `Against attempt ${shown + 1}: ${clip(normalizeBlock(standing), 2000)}` }),
       };
     }),
-    ...(judge === null ? {} : { attemptsJudge: clip(normalizeBlock(judge), 2000) }),
+    // Each a sentence of its own on the page, its capital by the rule every surface uses (words.ts),
+    // not one the page's script would make by hand.
+    ...(judge === null ? {} : { attemptsJudge: `${capitalized(clip(normalizeBlock(judge), 2000))}.` }),
     // The other attempts against the shown one, as the comment's attempts line says them (item-parts.ts).
-    ...(others === null ? {} : { attemptsOthers: others }),
+    ...(others === null ? {} : { attemptsOthers: `${capitalized(others)}.` }),
   };
 }
 
