@@ -138,6 +138,16 @@ describe('the terminal, JUnit and report.html', () => {
     expect(coloured.split('\n')[0]).not.toContain('\u001b[31m');
   });
 
+  it("a diff's key names who wrote its turn's user message in words that read: from the script, from the baseline, simulated", () => {
+    const live = script('refund-simulated-live');
+    // The reply to the scripted opening differs too: it is the first difference now.
+    const p = { ...live, turns: live.turns.map((t) => (t.source === 'script' ? { ...t, reply: `${t.reply} Anything else?` } : t)) } as PersonaRecord;
+    const opening = p.turns.find((t) => t.source === 'script')?.index;
+    const t = renderTerminal(run([], { personas: [p] }), { color: false });
+    expect(t).toContain(`turn ${String(opening)} reply vs baseline (- baseline, + new, user message from the script):`);
+    expect(t).not.toContain('user message script');
+  });
+
   it('a first difference that is only the simulated user\'s message is said as such on every surface, never as the script\'s edit', () => {
     const live = script('refund-simulated-live');
     const base = live.baseline?.transcript ?? [];
