@@ -323,6 +323,9 @@ describe('simulated users: live, accepted, replayed', () => {
     expect(cut.simulation).toMatchObject({ endedBy: 'simulator_fault', liveFromTurn: null });
     expect(cut.turns.map((t) => t.index)).toEqual([0, 1, 2]);
     expect(cut.drift?.meaning).toMatchObject(doubt);
+    // The turn it lacks was never asked of the agent: the routes of the turns it has are the baseline's, so no "routes changed".
+    expect(cut.drift?.route).toBe('same');
+    expect(changesOf(cut).map((c) => c.words)).not.toContain('routes changed');
 
     // The simulator writes turn 3 otherwise and goes on to turn 4: 5 turns where the baseline has 4.
     fault = false;
@@ -434,6 +437,23 @@ describe('simulated users: repeat, fallback, secrets', () => {
       [3, 2, ['script', 'baseline', 'simulator']],
       [3, 2, ['script', 'baseline', 'simulator']],
     ]);
+  });
+
+  it('a repeated script whose simulator failed where it took over: the turns it lacks are not "routes changed"', async () => {
+    const behaviour: AgentBehaviour = {};
+    const agent = await agentServer(behaviour);
+    let down = false;
+    const healthy = playUntil(3);
+    const sim = await simulatorServer((ask) => (down ? json(503, { error: { message: 'overloaded' } }) : healthy(ask)));
+    const cwd = await project(agent.url, sim.url, { config: 'repeat: { count: 2, minPass: 1 }\n' });
+    await accept(cwd, only(await ran(cwd)));
+    // Turn 2's reply changes: each attempt asks the simulator for turn 3, which fails.
+    behaviour.changedAt = 2;
+    down = true;
+    const p = only(await ran(cwd));
+    expect(p.verdict).toBe('not_evaluated');
+    expect(p.attempts?.map((a) => a.simulation?.endedBy)).toEqual(['simulator_fault', 'simulator_fault']);
+    expect(p.drift).toMatchObject({ transcript: 'different', route: 'same' });
   });
 
   it("a repeated script's simulated-user line counts every attempt's simulator calls, as spend does", async () => {
