@@ -507,7 +507,11 @@ export function personaTurns(script: Pick<PersonaScript, 'followUps' | 'user'>, 
   return (welcomeTurn ? 1 : 0) + (script.user ? script.user.maxTurns : 1 + script.followUps.length);
 }
 
-/** Simulator calls a script may make at most: one per message turn of a simulated user, none for a scripted one. */
-export function simulatorCallsOf(script: Pick<PersonaScript, 'user'>): number {
-  return script.user ? script.user.maxTurns : 0;
+/**
+ * Simulator calls a script may make at most: one per message turn of a simulated user but the
+ * scripted `opening` (the simulator writes the others; none is asked after the last turn), none
+ * for a scripted one.
+ */
+export function simulatorCallsOf(script: Pick<PersonaScript, 'user' | 'opening'>): number {
+  return script.user ? script.user.maxTurns - (script.opening !== null ? 1 : 0) : 0;
 }

@@ -132,8 +132,8 @@ describe('simulated users: live, accepted, replayed', () => {
     expect(p.simulation).toEqual({ goal: 'Get a refund for order 1234', instructions: 'Be brief.', liveFromTurn: 2, endedBy: 'simulator', doneReason: 'goal reached after 3 turns', calls: 3, retries: 0, fault: null });
     expect(record.spend).toMatchObject({ agentTurns: 4, simulatorCalls: 3, simulatorRetries: 0, baselineTurns: 0 });
     expect(record.simulator).toEqual({ name: 'openai sim-model', structured: true });
-    // The estimate: welcome + 4 agent turns at 0.01, 4 simulator calls at 0.005.
-    expect(record.estimate.usd).toBe(0.07);
+    // The estimate: welcome + 4 agent turns at 0.01, 3 simulator calls at 0.005 (turns 2 to 4: the opening is the script's).
+    expect(record.estimate.usd).toBe(0.065);
   });
 
   it('accepted, then replayed against the unchanged agent: zero simulator calls, the same transcript, ended where the baseline ended', async () => {
