@@ -922,6 +922,10 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
   if (judge !== null) return { key: judge.key, what: judge.what, hint: judge.hint };
   // A simulated user's simulator could not play the user (docs/personas.md, "Simulated users").
   // "simulator gave no usable answer": something answered at its address, not in a form read (since 2026-12-06; "simulator unreachable" before).
+  // A simulated script's turn its baseline could not replay, with no model to write it: a setting to add, none to check.
+  if (/^(?:simulator unreachable: )?no simulator (?:is )?configured/.test(detail)) {
+    return { key: 'simulator:none', what: 'no simulator configured', hint: `add a simulator section to config.yml, or a judge section (the simulator then takes the judge's model): a simulated script whose agent no longer answers as its baseline did needs one (${docsUrl('simulated-users.md', 'The simulator and its redaction')})` };
+  }
   // It answered, and its model did not follow the prompt (prose, an empty message, a refusal, an
   // answer that says two things): its address and key work, its model does not, as a judge's answer
   // with no usable score (src/simulator/parse.ts, src/simulator/client.ts).

@@ -11,6 +11,7 @@ import { closedAfterEach } from '../support/per-test.js';
 import { runCheck, type CheckOptions } from '../../src/engine.js';
 import { decidePersonaAcceptance } from '../../src/evaluate/personas.js';
 import { changesOf } from '../../src/evaluate/changes.js';
+import { groupCauses } from '../../src/evaluate/causes.js';
 import { renderTerminal } from '../../src/report/index.js';
 import { personaData } from '../../src/report/html/data.js';
 import { serializePersonaBaseline } from '../../src/suite/index.js';
@@ -399,6 +400,29 @@ describe('simulated users: faults', () => {
     expect(p.errored).toBe(false);
     expect(p.verdict).toBe('not_evaluated');
     expect(p.simulation?.fault).toMatch(/^simulator unreachable: connection refused/);
+  });
+
+  it('no simulator configured, and the agent diverges from the baseline: not evaluated, "no simulator configured", and the fix is to add one, not to check it', async () => {
+    const behaviour: AgentBehaviour = {};
+    const agent = await agentServer(behaviour);
+    const sim = await simulatorServer(playUntil(3));
+    const cwd = await project(agent.url, sim.url);
+    await accept(cwd, only(await ran(cwd)));
+    const config = join(cwd, '.agent-replay', 'config.yml');
+    await writeFile(config, (await readFile(config, 'utf8')).replace(/^simulator: .*\n/m, ''));
+    behaviour.changedAt = 2;
+    sim.asks.length = 0;
+    const record = await ran(cwd);
+    const p = only(record);
+    expect(sim.asks).toHaveLength(0);
+    expect(p.verdict).toBe('not_evaluated');
+    expect(p.simulation?.fault).toBe('no simulator configured (set simulator: or judge: in config.yml)');
+    const [cause] = groupCauses(record.personas, null);
+    expect(cause).toMatchObject({ key: 'simulator:none', what: 'no simulator configured' });
+    expect(cause?.hint).toMatch(/^add a simulator section to config\.yml, or a judge section \(the simulator then takes the judge's model\)/);
+    // A record written before said "simulator unreachable: no simulator is configured (...)": the same cause.
+    const old = { ...p, checks: p.checks.map((c) => ({ ...c, detail: 'simulator unreachable: no simulator is configured (set simulator: or judge: in config.yml)' })) };
+    expect(groupCauses([old], null)[0]?.key).toBe('simulator:none');
   });
 
   it('an agent fault stays errored', async () => {
