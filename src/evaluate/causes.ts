@@ -922,7 +922,19 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
   if (judge !== null) return { key: judge.key, what: judge.what, hint: judge.hint };
   // A simulated user's simulator could not play the user (docs/personas.md, "Simulated users").
   // "simulator gave no usable answer": something answered at its address, not in a form read (since 2026-12-06; "simulator unreachable" before).
-  const simulator = /^simulator (unreachable|gave no usable answer|answered no usable JSON|wrote an empty message|call failed)(?::\s*(.*))?$/.exec(detail);
+  // A simulated script's turn its baseline could not replay, with no model to write it: a setting to add, none to check.
+  if (/^(?:simulator unreachable: )?no simulator (?:is )?configured/.test(detail)) {
+    return { key: 'simulator:none', what: 'no simulator configured', hint: `add a simulator section to config.yml, or a judge section (the simulator then takes the judge's model): a simulated script whose agent no longer answers as its baseline did needs one (${docsUrl('simulated-users.md', 'The simulator and its redaction')})` };
+  }
+  // It answered, and its model did not follow the prompt (prose, an empty message, a refusal, an
+  // answer that says two things): its address and key work, its model does not, as a judge's answer
+  // with no usable score (src/simulator/parse.ts, src/simulator/client.ts).
+  const unfollowed = /^simulator (answered no usable JSON|wrote an empty message|gave \d+ different answers in one|named "done" or "message" twice in one object)\b/.exec(detail)?.[1];
+  if (unfollowed !== undefined) {
+    const said = unfollowed.startsWith('answered') || unfollowed.startsWith('wrote') ? unfollowed : 'gave an answer that says two things';
+    return { key: `simulator:${said}`, what: `simulator ${said}`, hint: SIMULATOR_UNFOLLOWED_HINT };
+  }
+  const simulator = /^simulator (unreachable|gave no usable answer|call failed)(?::\s*(.*))?$/.exec(detail);
   // A fault of ours (a request body that could not be made, src/simulator/client.ts): nothing was sent, so no setting of the simulator's is at fault.
   if (simulator?.[1] === 'call failed') return callFailedCause('simulator', detail);
   if (simulator) {
@@ -935,7 +947,7 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
     const status = downStatus(simulator[2] ?? '');
     const kind = simulator[1] === 'unreachable' ? `unreachable${status ? `: HTTP ${status}` : ''}` : (simulator[1] ?? '');
     const what = status || simulator[1] !== 'unreachable' ? `simulator ${kind}` : detail.length > 160 ? `${detail.slice(0, 159)}…` : detail;
-    // Not reached: the fix for what it did (a refused key, a timeout, a 5xx), with the simulator's settings; an answer not usable: its settings.
+    // Not reached: the fix for what it did (a refused key, a timeout, a 5xx), with the simulator's settings; an answer not read: its settings.
     const hint = simulator[1] === 'unreachable' ? downHint(status, simulator[2] ?? '', SIMULATOR_SETTINGS) : settingsFix(SIMULATOR_SETTINGS);
     return { key: `simulator:${status ?? simulator[1]}`, what, hint };
   }
@@ -979,6 +991,9 @@ export const SIMULATOR_CUT_HINT = `raise the output-token limit of simulator.mod
 
 /** A panel's members cut at their token limit: each member's model is its own (docs/judges.md, "Panels"). */
 export const PANEL_CUT_HINT = JUDGE_CUT_HINT.replace('of judge.model at its endpoint', "of those members' models at their endpoints (judge.panel, else judge.model)");
+
+/** A simulator that answered, not with one message or `done` (docs/simulated-users.md, "Faults are not evaluated"): its model is the fix, not its address or key. */
+export const SIMULATOR_UNFOLLOWED_HINT = `use a simulator model (simulator.model, else judge.model) that follows the prompt and answers with the JSON alone, or an endpoint with structured output (${docsUrl('simulated-users.md', 'Faults are not evaluated')})`;
 
 export const JUDGE_NO_SCORE_HINT = `use a judge model that follows the prompt, or an endpoint with structured output (${docsUrl('judges.md', 'Structured output and its fallback')})`;
 

@@ -42,14 +42,14 @@ export function estimateCost(
   cost: CostConfig,
   confirmed: boolean,
   agent: { welcomeTurn: boolean },
-  personas: readonly Pick<PersonaScript, 'followUps' | 'expect' | 'user'>[] = [],
+  personas: readonly Pick<PersonaScript, 'followUps' | 'expect' | 'user' | 'opening'>[] = [],
   judgeCallsPerCriterion = 1,
   meaningCalls = 0,
   simulated = true,
 ): Estimate {
   const agentUsd = agentTurnsOf(assertions.length, cost, agent.welcomeTurn, personas) * cost.agentTurnUsd;
   const judgeUsd = (judgeCalls(assertions) + criteriaCount(personas)) * judgeCallsPerCriterion * cost.judgeCallUsd;
-  // A simulated script: maxTurns simulator calls at most (docs/personas.md, "Simulated users").
+  // A simulated script: a simulator call per message turn but the scripted opening, at most (docs/simulated-users.md, "Cost: estimate and spend").
   const simulatorUsd = (simulated ? simulatorCalls(personas) : 0) * (cost.simulatorCallUsd ?? DEFAULT_SIMULATOR_CALL_USD);
   // Meaning calls at most (docs/meaning.md, "Costs"), at the judge's price: an upper bound.
   const meaningUsd = meaningCalls * cost.judgeCallUsd;
@@ -92,7 +92,7 @@ export function criteriaCount(personas: readonly Pick<PersonaScript, 'expect'>[]
 }
 
 /** Simulator calls simulated scripts may make at most. */
-export function simulatorCalls(personas: readonly Pick<PersonaScript, 'user'>[]): number {
+export function simulatorCalls(personas: readonly Pick<PersonaScript, 'user' | 'opening'>[]): number {
   return personas.reduce((n, p) => n + simulatorCallsOf(p), 0);
 }
 

@@ -374,7 +374,7 @@ export function combinePersonaAttempts(records: readonly PersonaRecord[], repeat
   const shown = records[shownIndex(records)] as PersonaRecord;
   const extra = { repeat: summary, attempts, durationMs: sum(records), usage: usageOfAttempts(records) };
   if (verdict === null || shown.errored) return { ...shown, ...extra };
-  const drift = personaDrift(verdict, shown.turns, baseline);
+  const drift = personaDrift(verdict, shown.turns, baseline, null, shown.simulation?.endedBy === 'simulator_fault');
   // The transcript comparison is the shown attempt's own: a simulated user's ending, or its user written anew, included.
   const transcript = shown.drift?.transcript ?? drift.transcript;
   return { ...shown, verdict, drift: withMeaning({ ...drift, transcript }, itemMeaning(shown.drift?.meaning, meanings)), ...extra };

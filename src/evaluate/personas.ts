@@ -336,15 +336,17 @@ function unmockedWords(call: ToolCall, script: Pick<PersonaScript, 'mocks' | 'un
 /**
  * Transcript (any reply, the number of turns, or a simulated conversation that ended another way
  * or whose user was written anew: `ending`, its words), route sequence, and the six-valued verdict
- * comparison.
+ * comparison. `cut`: a simulator fault ended the conversation (docs/simulated-users.md, "Faults are
+ * not evaluated"): the turns it lacks were never asked of the agent, so the routes are compared on
+ * the turns it has.
  */
-export function personaDrift(current: Verdict, turns: readonly Turn[], baseline: PersonaBaseline | null, ending: string | null = null): PersonaDrift {
+export function personaDrift(current: Verdict, turns: readonly Turn[], baseline: PersonaBaseline | null, ending: string | null = null, cut = false): PersonaDrift {
   const verdict = driftVerdict(current, baseline);
   if (baseline === null) return { transcript: null, route: null, verdict };
   const b = baseline.transcript;
   const transcript = ending === null && b.length === turns.length && b.every((t, i) => t.reply === turns[i]?.reply) ? 'same' : 'different';
   const route = sameRoutes(
-    b.map((t) => t.route),
+    (cut ? b.slice(0, turns.length) : b).map((t) => t.route),
     turns.map((t) => t.route),
   )
     ? 'same'
@@ -505,7 +507,11 @@ export function personaTurns(script: Pick<PersonaScript, 'followUps' | 'user'>, 
   return (welcomeTurn ? 1 : 0) + (script.user ? script.user.maxTurns : 1 + script.followUps.length);
 }
 
-/** Simulator calls a script may make at most: one per message turn of a simulated user, none for a scripted one. */
-export function simulatorCallsOf(script: Pick<PersonaScript, 'user'>): number {
-  return script.user ? script.user.maxTurns : 0;
+/**
+ * Simulator calls a script may make at most: one per message turn of a simulated user but the
+ * scripted `opening` (the simulator writes the others; none is asked after the last turn), none
+ * for a scripted one.
+ */
+export function simulatorCallsOf(script: Pick<PersonaScript, 'user' | 'opening'>): number {
+  return script.user ? script.user.maxTurns - (script.opening !== null ? 1 : 0) : 0;
 }

@@ -177,7 +177,7 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
   // doing, not the agent's, unless the agent ended the baseline's conversation with messages unsent.
   const resent = !script.user && apart === -1 && stop === 'complete' && baseline !== null ? otherMessageCount(messagesOf(script).length, baseline) : null;
   const ending = anew !== null ? `user simulated afresh: ${anew} changed since the baseline` : left ? null : (resent ?? simulatedEnding(simulation ?? undefined, baseline));
-  const drift = personaDrift(verdict, turns, baseline, ending);
+  const drift = personaDrift(verdict, turns, baseline, ending, simulation?.endedBy === 'simulator_fault');
   const counts = baseline === null || left || resent !== null ? { baseline: turns.length, now: turns.length } : { baseline: baseline.transcript.length, now: turns.length };
   const byTurns = meanings === null || baseline === null ? null : scriptMeaning(turns.map((t) => ({ index: t.index, meaning: t.meaning ?? null })), counts);
   const meaning: Meaning | null = meanings === null ? byTurns : conversationMeaning(byTurns, ending, apart === -1 ? null : (turns[apart]?.index ?? null));

@@ -27,7 +27,8 @@ export interface SimulationDeps {
   meaning?: MeaningRung | null;
 }
 
-const NO_SIMULATOR = 'simulator unreachable: no simulator is configured (set simulator: or judge: in config.yml)';
+/** Nothing to reach, so never "unreachable" ("simulator unreachable: no simulator is configured (...)" before 2026-12-06; src/evaluate/causes.ts reads both). */
+const NO_SIMULATOR = 'no simulator configured (set simulator: or judge: in config.yml)';
 
 type BaselineTurn = PersonaBaseline['transcript'][number];
 

@@ -353,9 +353,13 @@ export function turnMeaningWords(t: Pick<Turn, 'meaning'>): string | null {
   return `${MEANING_WORDS[m.value]}${why}`;
 }
 
-/** "**Turn 3 changed in meaning**: numbers 50 → 90", then that turn's diff. */
+/**
+ * "**Turn 3 changed in meaning**: numbers 50 → 90", then the message it answered and who wrote it
+ * (the terminal's key says "user message from the baseline"), as the first difference shows it, then that turn's diff.
+ */
 function meaningTurnBlock(m: { turn: Turn; baseline: BaselineTurn; words: string }, p: Profile): string {
-  return [`**${escapeInline(clip(capitalized(m.words), LIMITS.detail))}**`, diffBlock(m.baseline.reply, m.turn.reply, p)].join('\n\n');
+  const asked = m.turn.message === null ? [] : [userLine(m.turn.index, m.turn.message, m.turn.source)];
+  return [`**${escapeInline(clip(capitalized(m.words), LIMITS.detail))}**`, ...asked, diffBlock(m.baseline.reply, m.turn.reply, p)].join('\n\n');
 }
 
 /** "reworded": what a first difference shown after the turn that decided the drift was, when its reply has a meaning; null otherwise. */

@@ -14,6 +14,9 @@ export const SOURCE_WORDS: Record<TurnSource, string> = {
   simulator: 'simulated',
 };
 
+/** The same after "user message" (the terminal's diff key): "user message from the script", never "user message script". */
+export const MESSAGE_SOURCE_WORDS: Record<TurnSource, string> = { ...SOURCE_WORDS, script: 'from the script' };
+
 /**
  * "user simulated from turn 3"; "user replayed from the baseline" when every message came from the
  * script or the baseline; null when none did, or a simulator fault ended it before a live turn.

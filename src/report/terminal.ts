@@ -40,7 +40,7 @@ import {
 } from './model.js';
 import { checkSubject, checksCount, decisiveTurn, lineChecks, matchMark, messageChanged, messageTurnWords, namedAttemptTurn, sameReplyWords, shownTurns, CHECK_NAMES, type AttemptTurn } from './persona.js';
 import { spendText } from './spend.js';
-import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
+import { faultLine, MESSAGE_SOURCE_WORDS, simulationFacts } from './simulation.js';
 import { usageText } from './usage.js';
 import { judgeFallbackText } from './judge-mode.js';
 import { groupTexts, sharedLine, sharedMeaningLine, sharedMeanings, withMeaningHead, type Own } from './cause-details.js';
@@ -261,7 +261,7 @@ function diffLines(a: string, b: string, what: string, head: (marks: string) => 
 
 /** The key of a diff against the baseline, as every such diff heads it: "(- baseline, + new, changed words in ⟦ ⟧, user message simulated)". */
 function baselineKey(marks: string, source?: TurnSource): string {
-  return `(- baseline, + new${marks}${source === undefined ? '' : `, user message ${SOURCE_WORDS[source]}`})`;
+  return `(- baseline, + new${marks}${source === undefined ? '' : `, user message ${MESSAGE_SOURCE_WORDS[source]}`})`;
 }
 
 /** A diff's line colour: removed red, added green, the rest grey. */

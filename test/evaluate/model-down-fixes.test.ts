@@ -22,6 +22,15 @@ import { differing } from '../report/meaning-fixtures.js';
 /** How each model answers: a refused key, no such model, a rate limit, a failed endpoint; "slow" never answers. */
 const statuses: Record<string, number> = { refuses: 401, missing: 404, limited: 429, fails: 503 };
 
+/** How each model answers HTTP 200 without a usable answer: prose, an empty message, two answers in one, a key named twice, a refusal. */
+const answers: Record<string, { content: string | null; refusal?: string }> = {
+  prose: { content: 'Sure! I am the customer. Hello there.' },
+  empty: { content: '{"done": false, "message": "  ", "reason": null}' },
+  two: { content: 'The agent wrote {"done": true, "message": null, "reason": "x"}, so: {"done": false, "message": "Where is my refund?", "reason": null}' },
+  doubled: { content: '{"done": false, "message": "Hi", "message": "Bye", "reason": null}' },
+  declines: { content: null, refusal: 'I cannot play a customer.' },
+};
+
 let server: TestServer;
 /** A port nothing listens on (a server started and closed). */
 let closedUrl: string;
@@ -32,6 +41,11 @@ beforeAll(async () => {
       if (model === 'html') {
         res.writeHead(200, { 'content-type': 'text/html' });
         return res.end('<html><body>Sign in</body></html>');
+      }
+      const answer = answers[model];
+      if (answer !== undefined) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', ...answer }, finish_reason: 'stop' }] }));
       }
       const status = statuses[model];
       if (status === undefined) return silence(res, req);
@@ -76,13 +90,13 @@ function config(model: string): JudgeConfig {
 const REQUEST: SimulatorRequest = { goal: 'Get a refund', instructions: null, persona: 'impatient', turn: 1, maxTurns: 3, transcript: [] };
 
 /** The simulator's fault, as a script's check detail keeps it (src/replay/personas.ts), and its cause's fix. */
-async function simulatorFix(model: string): Promise<{ fault: string; hint: string | null | undefined }> {
+async function simulatorFix(model: string): Promise<{ fault: string; hint: string | null | undefined; cause: ReturnType<typeof causeOf> }> {
   const sim = createSimulator(config(model), { clock });
   try {
     const answer = await sim.next(REQUEST);
     if (answer.kind !== 'fault') throw new Error(`no fault: ${answer.kind}`);
     const cause = causeOf({ label: 's', errored: false, verdict: 'not_evaluated', checks: [{ status: 'not_evaluated', detail: answer.fault }] }, null);
-    return { fault: answer.fault, hint: cause?.hint };
+    return { fault: answer.fault, hint: cause?.hint, cause };
   } finally {
     await sim.close();
   }
@@ -122,6 +136,23 @@ describe("a simulator not reached: the fix for what it did, with the simulator's
     const { fault, hint } = await simulatorFix(model);
     expect(fault).toMatch(/^simulator unreachable: /);
     expect(hint).toBe(fix);
+  });
+});
+
+describe('a simulator that answered, but not with one message or done: its model is the fix, never its address or key', () => {
+  const fix = "use a simulator model (simulator.model, else judge.model) that follows the prompt and answers with the JSON alone, or an endpoint with structured output (";
+  it.each([
+    ['prose', /^simulator answered no usable JSON: "Sure!/, 'simulator answered no usable JSON'],
+    ['empty', /^simulator wrote an empty message$/, 'simulator wrote an empty message'],
+    ['two', /^simulator gave 2 different answers in one: /, 'simulator gave an answer that says two things'],
+    ['doubled', /^simulator named "done" or "message" twice in one object: /, 'simulator gave an answer that says two things'],
+    ['declines', /^simulator answered no usable JSON: the model declined: /, 'simulator answered no usable JSON'],
+  ])('%s', async (model, faultWords, what) => {
+    const { fault, cause } = await simulatorFix(model);
+    expect(fault).toMatch(faultWords);
+    expect(cause?.what).toBe(what);
+    expect(cause?.hint).toContain(fix);
+    expect(cause?.hint).toMatch(/simulated-users\.md#faults-are-not-evaluated\)$/);
   });
 });
 

@@ -316,7 +316,7 @@ describe('tallies, gate and estimate', () => {
   });
 
   it('every turn (the welcome only when the agent has one) x agentTurnUsd + each criterion x judgeCallUsd', () => {
-    const script = { followUps: ['a', 'b'], expect: { conversations: [], terminal: null, toolCalled: [], toolNotCalled: [], criteria: ['x', 'y'] } } as Pick<PersonaScript, 'followUps' | 'expect'>;
+    const script = { opening: 'hi', followUps: ['a', 'b'], expect: { conversations: [], terminal: null, toolCalled: [], toolNotCalled: [], criteria: ['x', 'y'] } } as Pick<PersonaScript, 'opening' | 'followUps' | 'expect'>;
     const cost = { ...DEFAULT_COST, agentTurnUsd: 0.01, judgeCallUsd: 0.005, capUsd: 0.05 };
     expect(estimateCost([], cost, false, { welcomeTurn: true }, [script]).usd).toBe(0.05); // 4 turns + 2 criteria
     expect(estimateCost([], cost, false, { welcomeTurn: false }, [script]).usd).toBe(0.04);

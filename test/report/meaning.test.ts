@@ -75,7 +75,8 @@ describe('surfaces (goldens)', () => {
     expect(md).toContain('meaning not checked: meaning judge unreachable: no answer from the meaning judge within 30,000\u00a0ms');
     expect(md).toContain('turn 3 changed in meaning: numbers 50 → 90');
     // The script's first difference is a reworded turn 1; the turn that changed in meaning gets its own diff.
-    expect(md).toContain('**Turn 3 changed in meaning\\: numbers 50 → 90**\n\n**Baseline → new reply**');
+    // With the message it answered, as the first difference shows its own.
+    expect(md).toContain('**Turn 3 changed in meaning\\: numbers 50 → 90**\n\n**Turn 3 · User**: It arrived broken\n\n**Baseline → new reply**');
     // The turn that decided the drift comes first; the reworded first difference follows, named as such.
     const script = md.slice(md.indexOf('<b>refund-dialog</b>'));
     const decided = script.indexOf('**Turn 3 changed in meaning');

@@ -138,6 +138,33 @@ describe('the terminal, JUnit and report.html', () => {
     expect(coloured.split('\n')[0]).not.toContain('\u001b[31m');
   });
 
+  it('the turn that changed in meaning shows the message it answered and who wrote it, in the comment as in the terminal', () => {
+    const live = script('refund-simulated-live');
+    const changed = { value: 'changed' as const, by: 'judge' as const, detail: 'the order is now lost', score: 0.1, reused: false };
+    // The opening's reply is reworded (the first difference); turn 2, whose message came from the baseline, changed in meaning.
+    const p = {
+      ...live,
+      turns: live.turns.map((t) =>
+        t.source === 'script' ? { ...t, reply: `${t.reply} Anything else?`, meaning: { ...changed, value: 'reworded' as const, detail: null, score: 0.95 } } : t.source === 'baseline' ? { ...t, meaning: changed } : t,
+      ),
+      drift: { ...live.drift, meaning: { ...changed, detail: 'turn 2 changed in meaning: the order is now lost' } },
+    } as PersonaRecord;
+    const turn2 = p.turns.find((t) => t.source === 'baseline');
+    const md = renderComment(run([], { personas: [p] }), ctx);
+    expect(md).toContain(`**Turn 2 changed in meaning\\: the order is now lost**\n\n**Turn 2 · User** (from the baseline): ${String(turn2?.message)}\n\n**Baseline → new reply**`);
+    expect(renderTerminal(run([], { personas: [p] }), { color: false })).toContain('turn 2 changed in meaning: the order is now lost (- baseline, + new, changed words in ⟦ ⟧, user message from the baseline):');
+  });
+
+  it("a diff's key names who wrote its turn's user message in words that read: from the script, from the baseline, simulated", () => {
+    const live = script('refund-simulated-live');
+    // The reply to the scripted opening differs too: it is the first difference now.
+    const p = { ...live, turns: live.turns.map((t) => (t.source === 'script' ? { ...t, reply: `${t.reply} Anything else?` } : t)) } as PersonaRecord;
+    const opening = p.turns.find((t) => t.source === 'script')?.index;
+    const t = renderTerminal(run([], { personas: [p] }), { color: false });
+    expect(t).toContain(`turn ${String(opening)} reply vs baseline (- baseline, + new, user message from the script):`);
+    expect(t).not.toContain('user message script');
+  });
+
   it('a first difference that is only the simulated user\'s message is said as such on every surface, never as the script\'s edit', () => {
     const live = script('refund-simulated-live');
     const base = live.baseline?.transcript ?? [];

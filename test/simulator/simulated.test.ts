@@ -11,6 +11,7 @@ import { closedAfterEach } from '../support/per-test.js';
 import { runCheck, type CheckOptions } from '../../src/engine.js';
 import { decidePersonaAcceptance } from '../../src/evaluate/personas.js';
 import { changesOf } from '../../src/evaluate/changes.js';
+import { groupCauses } from '../../src/evaluate/causes.js';
 import { renderTerminal } from '../../src/report/index.js';
 import { personaData } from '../../src/report/html/data.js';
 import { serializePersonaBaseline } from '../../src/suite/index.js';
@@ -132,8 +133,8 @@ describe('simulated users: live, accepted, replayed', () => {
     expect(p.simulation).toEqual({ goal: 'Get a refund for order 1234', instructions: 'Be brief.', liveFromTurn: 2, endedBy: 'simulator', doneReason: 'goal reached after 3 turns', calls: 3, retries: 0, fault: null });
     expect(record.spend).toMatchObject({ agentTurns: 4, simulatorCalls: 3, simulatorRetries: 0, baselineTurns: 0 });
     expect(record.simulator).toEqual({ name: 'openai sim-model', structured: true });
-    // The estimate: welcome + 4 agent turns at 0.01, 4 simulator calls at 0.005.
-    expect(record.estimate.usd).toBe(0.07);
+    // The estimate: welcome + 4 agent turns at 0.01, 3 simulator calls at 0.005 (turns 2 to 4: the opening is the script's).
+    expect(record.estimate.usd).toBe(0.065);
   });
 
   it('accepted, then replayed against the unchanged agent: zero simulator calls, the same transcript, ended where the baseline ended', async () => {
@@ -323,6 +324,9 @@ describe('simulated users: live, accepted, replayed', () => {
     expect(cut.simulation).toMatchObject({ endedBy: 'simulator_fault', liveFromTurn: null });
     expect(cut.turns.map((t) => t.index)).toEqual([0, 1, 2]);
     expect(cut.drift?.meaning).toMatchObject(doubt);
+    // The turn it lacks was never asked of the agent: the routes of the turns it has are the baseline's, so no "routes changed".
+    expect(cut.drift?.route).toBe('same');
+    expect(changesOf(cut).map((c) => c.words)).not.toContain('routes changed');
 
     // The simulator writes turn 3 otherwise and goes on to turn 4: 5 turns where the baseline has 4.
     fault = false;
@@ -398,6 +402,29 @@ describe('simulated users: faults', () => {
     expect(p.simulation?.fault).toMatch(/^simulator unreachable: connection refused/);
   });
 
+  it('no simulator configured, and the agent diverges from the baseline: not evaluated, "no simulator configured", and the fix is to add one, not to check it', async () => {
+    const behaviour: AgentBehaviour = {};
+    const agent = await agentServer(behaviour);
+    const sim = await simulatorServer(playUntil(3));
+    const cwd = await project(agent.url, sim.url);
+    await accept(cwd, only(await ran(cwd)));
+    const config = join(cwd, '.agent-replay', 'config.yml');
+    await writeFile(config, (await readFile(config, 'utf8')).replace(/^simulator: .*\n/m, ''));
+    behaviour.changedAt = 2;
+    sim.asks.length = 0;
+    const record = await ran(cwd);
+    const p = only(record);
+    expect(sim.asks).toHaveLength(0);
+    expect(p.verdict).toBe('not_evaluated');
+    expect(p.simulation?.fault).toBe('no simulator configured (set simulator: or judge: in config.yml)');
+    const [cause] = groupCauses(record.personas, null);
+    expect(cause).toMatchObject({ key: 'simulator:none', what: 'no simulator configured' });
+    expect(cause?.hint).toMatch(/^add a simulator section to config\.yml, or a judge section \(the simulator then takes the judge's model\)/);
+    // A record written before said "simulator unreachable: no simulator is configured (...)": the same cause.
+    const old = { ...p, checks: p.checks.map((c) => ({ ...c, detail: 'simulator unreachable: no simulator is configured (set simulator: or judge: in config.yml)' })) };
+    expect(groupCauses([old], null)[0]?.key).toBe('simulator:none');
+  });
+
   it('an agent fault stays errored', async () => {
     const agent = await agentServer({ failAt: 2 });
     const sim = await simulatorServer(playUntil(99));
@@ -434,6 +461,23 @@ describe('simulated users: repeat, fallback, secrets', () => {
       [3, 2, ['script', 'baseline', 'simulator']],
       [3, 2, ['script', 'baseline', 'simulator']],
     ]);
+  });
+
+  it('a repeated script whose simulator failed where it took over: the turns it lacks are not "routes changed"', async () => {
+    const behaviour: AgentBehaviour = {};
+    const agent = await agentServer(behaviour);
+    let down = false;
+    const healthy = playUntil(3);
+    const sim = await simulatorServer((ask) => (down ? json(503, { error: { message: 'overloaded' } }) : healthy(ask)));
+    const cwd = await project(agent.url, sim.url, { config: 'repeat: { count: 2, minPass: 1 }\n' });
+    await accept(cwd, only(await ran(cwd)));
+    // Turn 2's reply changes: each attempt asks the simulator for turn 3, which fails.
+    behaviour.changedAt = 2;
+    down = true;
+    const p = only(await ran(cwd));
+    expect(p.verdict).toBe('not_evaluated');
+    expect(p.attempts?.map((a) => a.simulation?.endedBy)).toEqual(['simulator_fault', 'simulator_fault']);
+    expect(p.drift).toMatchObject({ transcript: 'different', route: 'same' });
   });
 
   it("a repeated script's simulated-user line counts every attempt's simulator calls, as spend does", async () => {

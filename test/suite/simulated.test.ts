@@ -77,9 +77,18 @@ describe('a simulated user with no model to play it', () => {
 describe('the estimate of a simulated script', () => {
   it('maxTurns agent turns (+ the welcome turn) and maxTurns simulator calls, plus its criteria', () => {
     const expect_ = { conversations: [], terminal: null, toolCalled: [], toolNotCalled: [], criteria: ['Confirmed the refund'] };
-    const simulated = { followUps: [], expect: expect_, user: { goal: 'g', instructions: null, maxTurns: 8 } };
+    const simulated = { opening: null, followUps: [], expect: expect_, user: { goal: 'g', instructions: null, maxTurns: 8 } };
     // 9 agent turns x 0.01 + 8 simulator calls x 0.005 + 1 criterion x 0.005
     expect(estimateCost([], DEFAULT_COST, false, { welcomeTurn: true }, [simulated]).usd).toBe(0.135);
     expect(estimateCost([], { ...DEFAULT_COST, simulatorCallUsd: 0.02 }, false, { welcomeTurn: false }, [simulated, simulated]).usd).toBe(2 * (0.08 + 0.16 + 0.005));
+  });
+
+  it('with a scripted opening, one simulator call fewer: the simulator never writes the opening', () => {
+    const expect_ = { conversations: [], terminal: null, toolCalled: [], toolNotCalled: [], criteria: [] };
+    const opened = { opening: 'I want my money back', followUps: [], expect: expect_, user: { goal: 'g', instructions: null, maxTurns: 8 } };
+    // 8 agent turns x 0.01 + 7 simulator calls x 0.02 (messages 2 to 8)
+    expect(estimateCost([], { ...DEFAULT_COST, simulatorCallUsd: 0.02 }, false, { welcomeTurn: false }, [opened]).usd).toBe(0.22);
+    // One message turn, the opening: no simulator call at all.
+    expect(estimateCost([], { ...DEFAULT_COST, simulatorCallUsd: 0.02 }, false, { welcomeTurn: false }, [{ ...opened, user: { ...opened.user, maxTurns: 1 } }]).usd).toBe(0.01);
   });
 });
