@@ -969,12 +969,13 @@ function splitNumberIssue(
   const split = splitNumberAt(lineOf(ctx.src, pos.line), pos.column);
   const parent = valueAt(ctx.data, rel);
   if (split === null || parent === null || typeof parent !== 'object' || typeof (parent as Record<string, unknown>)[split.key] !== 'number') return null;
-  // `1,000,000`: 0 twice, a key written twice, which the YAML syntax check has said as this slip.
-  if (splitWritesKeyTwice(split)) return 'said';
   const path = [...rel, split.key];
   // The number meant, when the setting does not take it: what it takes, so that the fix is not the next error.
   const meant = Number(split.meant);
   const range = split.meant === null || takesNumber(ctx, path, meant) ? null : numberRange(ctx, path);
+  // `1,000,000`: 0 twice, a key written twice, which the YAML syntax check has said as this slip;
+  // said again here only with the range it did not know (`max: 1,000,000` is past 20), in its place (index.ts, oneSplitNumber).
+  if (splitWritesKeyTwice(split) && range === null) return 'said';
   // `minPass: 2,5` where a whole number belongs: the whole numbers either side that it takes, else
   // the setting's example (a duration's always: `maxLatencyMs: 2,5` is no 2 or 3 ms budget).
   const either = /Ms$/.test(split.key) ? [] : [Math.floor(meant), Math.ceil(meant)].filter((v) => takesNumber(ctx, path, v));
