@@ -910,6 +910,23 @@ function numberRange(ctx: TranslateContext, rel: readonly PathSegment[]): { word
   return null;
 }
 
+/**
+ * What a number setting whose range its schema does not state (a check of its own: a reply's `turn`)
+ * takes, in the words its schema refuses `value` with ("must be a turn number (0 is the welcome turn),
+ * last, or any"); whole when it takes a whole number beside a `value` that is not one. null when
+ * those words do not say it.
+ */
+function refusedRange(ctx: TranslateContext, rel: readonly PathSegment[], value: number): { words: string; example: null; whole: boolean } | null {
+  for (const sch of schemasAt(ctx.schema, rel)) {
+    const parsed = sch.safeParse(value);
+    const message = parsed.success ? undefined : parsed.error.issues[0]?.message;
+    if (message?.startsWith('must be ') === true) {
+      return { words: message.slice('must be '.length), example: null, whole: !Number.isInteger(value) && [Math.floor(value), Math.ceil(value)].some((v) => takesNumber(ctx, rel, v)) };
+    }
+  }
+  return null;
+}
+
 /** Does the setting at `rel` take the number `v`: its schema, and a range checked after it (with the keys beside it)? */
 function takesNumber(ctx: TranslateContext, rel: readonly PathSegment[], v: number): boolean {
   return schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(v).success && withinCheckedRange(sch, v, siblingsAt(ctx.data, rel)));
@@ -972,7 +989,7 @@ function splitNumberIssue(
   const path = [...rel, split.key];
   // The number meant, when the setting does not take it: what it takes, so that the fix is not the next error.
   const meant = Number(split.meant);
-  const range = split.meant === null || takesNumber(ctx, path, meant) ? null : numberRange(ctx, path);
+  const range = split.meant === null || takesNumber(ctx, path, meant) ? null : (numberRange(ctx, path) ?? refusedRange(ctx, path, meant));
   // `1,000,000`: 0 twice, a key written twice, which the YAML syntax check has said as this slip;
   // said again here only with the range it did not know (`max: 1,000,000` is past 20), in its place (index.ts, oneSplitNumber).
   if (splitWritesKeyTwice(split) && range === null) return 'said';

@@ -246,7 +246,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
-  it("repeat's numbers and maxLatencyMs, split by a comma or written otherwise, are told a fix the next run takes", async () => {
+  it("repeat's numbers, maxLatencyMs and a reply's turn, split by a comma or written otherwise, are told a fix the next run takes", async () => {
     const r = await load({
       [C]: 'agent: { url: "http://127.0.0.1:9/chat" }\nrepeat: { count: 5, minPass: 2,5 }\n',
       [`${F}/a.yml`]: 'label: a\nmessage: hi\nrepeat: { count: 3, max: 1,000 }\n',
@@ -258,6 +258,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       [`${F}/g.yml`]: 'label: g\nmessage: hi\nassert: { maxLatencyMs: 2,5 }\n',
       [`${F}/h.yml`]: 'label: h\nmessage: hi\nrepeat:\n  count: 1\n  minPass: two\n  max: 1_000\n',
       [`${F}/i.yml`]: 'label: i\nmessage: hi\nrepeat: { count: 3, max: 1,000,000 }\n',
+      '.agent-replay/personas/p.yml': 'label: p\nopening: hi\nfollowUps: [a, b]\nexpect:\n  reply:\n    - { contains: x, turn: 1,5 }\n',
     });
     const said = (file: string): string[] => r.errors.filter((e) => e.file === file).map((e) => `${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`);
     // A decimal comma where a whole number belongs: the whole numbers either side, each one count takes.
@@ -292,6 +293,10 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     // 1,000,000 reads 0 twice, which the YAML syntax check says without the range: said once, with it.
     expect(said(`${F}/i.yml`)).toEqual([
       '3:26: fixture "i": max: 1,000,000 reads as 1 and the keys "000" and "000" inside { }, where a comma ends a value\n  fix: write the number without the commas; repeat.max is a whole number from count to 20, which 1000000 is not',
+    ]);
+    // A reply's turn, a check of its own (no range its schema states): in the words it refuses 1.5 with.
+    expect(said('.agent-replay/personas/p.yml')).toEqual([
+      '6:28: persona script "p": turn: 1,5 reads as 1 and another key "5" inside { }, where a comma ends a value\n  fix: write a whole number in place of 1,5 (expect.reply[0].turn is a turn number (0 is the welcome turn), last, or any, which 1.5 is not), e.g. turn: 1 or turn: 2',
     ]);
     // Not in { }: a number word within count, and grouped digits past 20, told the range with an example count takes.
     expect(said(`${F}/h.yml`)).toEqual([
