@@ -542,71 +542,91 @@ function workflowsOfOtherSuites(cwd: string, o: { dir: string; workflows: string
 }
 
 /**
- * How the accept and report workflows init writes find a check workflow already there: `name`, the
- * name GitHub gives it (its `name:`, else its path), which the report's `workflows:` names; and
- * `commentKey`, the key of the comment it posts, which the accept job's `comment-key` names: its
- * step's `comment-key` when set (`set`), else its name, as the Action's default is (docs/action.md,
- * "Inputs"). Each is null when it is agent-replay (or, for the key, an expression init cannot read);
- * null when the file cannot be read as YAML, or its name is not text.
+ * A check workflow already there, as the accept and report workflows init writes find it: `name`,
+ * the name GitHub gives it (its `name:`, else its path), which the report's `workflows:` names, null
+ * when it is agent-replay; and `keys`, the comment keys of its agent-replay steps that are not
+ * agent-replay, which the accept job's `comment-key` names: a step's `comment-key` when set (`set`),
+ * else the workflow's name, as the Action's default is (docs/action.md, "Inputs"); an expression
+ * init cannot read is taken as agent-replay. `step`: the step's suite folder (its `dir`), when the
+ * workflow has more than one such step (two suites, two keys), to say which differs. null when
+ * neither differs, when the file cannot be read as YAML, or when its name is not text.
  */
-export function keptCheckName(text: string, path: string): { name: string | null; commentKey: string | null; set: boolean } | null {
+export interface KeptCheck {
+  name: string | null;
+  keys: { key: string; set: boolean; step: string | null }[];
+}
+
+export function keptCheckName(text: string, path: string): KeptCheck | null {
   const read = workflowData(text);
   if (read === undefined || read.data === null || typeof read.data !== 'object' || Array.isArray(read.data)) return null;
   const name = (read.data as { name?: unknown }).name;
   const named = name === undefined || name === null ? path : typeof name === 'string' && name.trim() !== '' ? name : null;
   if (named === null) return null;
-  const given = commentKeyInput(read.data);
-  const key = given === null || given.trim() === '' ? named : given.includes('${{') ? 'agent-replay' : given;
-  const kept = { name: named === 'agent-replay' ? null : named, commentKey: key === 'agent-replay' ? null : key, set: given !== null && given.trim() !== '' };
-  return kept.name === null && kept.commentKey === null ? null : kept;
-}
-
-/** The first `comment-key` key's value in the workflow, at any depth (a step's `with:`), as text; null when there is none. */
-function commentKeyInput(data: unknown): string | null {
-  if (Array.isArray(data)) {
-    for (const item of data) {
-      const found = commentKeyInput(item);
-      if (found !== null) return found;
-    }
-    return null;
-  }
-  if (data === null || typeof data !== 'object') return null;
-  for (const [key, v] of Object.entries(data)) {
-    if (key === 'comment-key' && (typeof v === 'string' || typeof v === 'number')) return String(v);
-    const found = commentKeyInput(v);
-    if (found !== null) return found;
-  }
-  return null;
+  // No step found (a `uses:` init does not know): the workflow's one comment, under its name.
+  const steps = commentKeyInputs(read.data);
+  const keys = (steps.length === 0 ? [{ given: null, dir: null }] : steps).map((s) => {
+    const set = s.given !== null && s.given.trim() !== '';
+    return { key: !set ? named : (s.given as string).includes('${{') ? 'agent-replay' : (s.given as string), set, step: steps.length > 1 ? (s.dir ?? DEFAULT_SUITE_DIR) : null };
+  });
+  const kept = { name: named === 'agent-replay' ? null : named, keys: keys.filter((k) => k.key !== 'agent-replay') };
+  return kept.name === null && kept.keys.length === 0 ? null : kept;
 }
 
 /**
- * A check workflow already there named other than agent-replay, or posting its comment under
- * another key, beside an accept or report workflow init wrote this time: those find the check by
- * the name and key agent-replay, so it is said, with the fix (docs/cli.md, "init"); null when
- * neither file init wrote misses it.
+ * The agent-replay steps of the workflow, at any depth, each with its `comment-key` and `dir` inputs
+ * as text (null when not set): a step whose `uses:` names agent-replay, and any other mapping that
+ * sets `comment-key` (a step's `with:` of a fork or a local copy of the Action).
  */
-export function checkNameWarning(check: string, kept: { name: string | null; commentKey: string | null; set: boolean }, written: { accept: string | null; report: string | null }): string | null {
+function commentKeyInputs(data: unknown): { given: string | null; dir: string | null }[] {
+  const text = (v: unknown): string | null => (typeof v === 'string' || typeof v === 'number' ? String(v) : null);
+  if (Array.isArray(data)) return data.flatMap(commentKeyInputs);
+  if (data === null || typeof data !== 'object') return [];
+  const map = data as Record<string, unknown>;
+  const uses = text(map.uses);
+  if (uses !== null && uses.toLowerCase().includes(ACTION_REPOSITORY)) {
+    const inputs = map.with !== null && typeof map.with === 'object' && !Array.isArray(map.with) ? (map.with as Record<string, unknown>) : {};
+    return [{ given: text(inputs['comment-key']), dir: text(inputs.dir) }];
+  }
+  if ('comment-key' in map) return [{ given: text(map['comment-key']), dir: text(map.dir) }];
+  return Object.values(map).flatMap(commentKeyInputs);
+}
+
+/**
+ * A check workflow already there named other than agent-replay, or posting its comments under
+ * another key, beside an accept or report workflow init wrote this time: those find the check by
+ * the name and key agent-replay, so it is said, with the fix (docs/cli.md, "init"), naming the step
+ * that differs when there are several; null when neither file init wrote misses it.
+ */
+export function checkNameWarning(check: string, kept: KeptCheck, written: { accept: string | null; report: string | null }): string | null {
   const shown = (value: string): string => JSON.stringify(terminalLine(clip(value, 80)));
-  const accept = written.accept !== null && kept.commentKey !== null ? { file: written.accept, key: kept.commentKey } : null;
+  const accept = written.accept !== null && kept.keys.length > 0 ? written.accept : null;
   const report = written.report !== null && kept.name !== null ? { file: written.report, name: kept.name } : null;
   if (accept === null && report === null) return null;
+  const keys = accept === null ? [] : kept.keys;
+  const set = keys.filter((k) => k.set);
+  const byName = keys.some((k) => !k.set);
+  const its = (k: { step: string | null }): string => (k.step === null ? 'it' : `its step for ${terminalLine(clip(k.step, 80))}`);
   const parts = [
-    ...(accept === null ? [] : [`${accept.file} (comment-key: agent-replay) finds no comment of it`]),
+    ...(accept === null ? [] : [`${accept} (comment-key: agent-replay) finds no comment of ${keys.every((k) => k.step === null) ? 'it' : keys.map(its).join(' or ')}`]),
     ...(report === null ? [] : [`${report.file} (workflows: [agent-replay]) never runs after it`]),
   ];
   const is = [
-    ...(kept.name === null || (report === null && kept.set) ? [] : [`is named ${shown(kept.name)}`]),
-    ...(accept !== null && kept.set ? [`sets comment-key: ${shown(accept.key)}`] : []),
+    ...(kept.name === null || (report === null && !byName) ? [] : [`is named ${shown(kept.name)}`]),
+    ...set.map((k) => `${k.step === null ? '' : `${its(k)} `}sets comment-key: ${shown(k.key)}`),
   ].join(' and ');
-  const inCheck = [
-    ...(report !== null || (accept !== null && !kept.set) ? ['name: agent-replay'] : []),
-    ...(accept !== null && kept.set ? ['comment-key: agent-replay'] : []),
-  ].join(' and ');
+  const renaming = report !== null || byName ? ['name: agent-replay'] : [];
+  const inCheck = set.every((k) => k.step === null)
+    ? `${[...renaming, ...(set.length > 0 ? ['comment-key: agent-replay'] : [])].join(' and ')} in it`
+    : [...renaming.map((r) => `${r} in it`), ...set.map((k) => `comment-key: agent-replay in ${its(k)}`)].join(' and ');
+  const single = keys.length === 1 && keys[0]?.step === null ? keys[0] : null;
   const elsewhere =
-    accept !== null && report !== null && accept.key === report.name
+    single !== null && report !== null && single.key === report.name
       ? `comment-key and workflows to ${shown(report.name)} in the files init wrote`
-      : [...(accept === null ? [] : [`comment-key to ${shown(accept.key)} in ${accept.file}`]), ...(report === null ? [] : [`workflows to ${shown(report.name)} in ${report.file}`])].join(', and ');
-  return `warning: ${check} was already there and ${is}, not agent-replay: ${parts.join(', and ')}.\n` + `  fix: if it is the check, set ${inCheck} in it; else set ${elsewhere}\n`;
+      : [
+          ...keys.map((k) => `comment-key to ${shown(k.key)} in ${accept as string}${k.step === null ? '' : `'s step for ${terminalLine(clip(k.step, 80))}`}`),
+          ...(report === null ? [] : [`workflows to ${shown(report.name)} in ${report.file}`]),
+        ].join(', and ');
+  return `warning: ${check} was already there and ${is}, not agent-replay: ${parts.join(', and ')}.\n` + `  fix: if it is the check, set ${inCheck}; else set ${elsewhere}\n`;
 }
 
 /**
@@ -798,7 +818,7 @@ function keptCheckNameAt(cwd: string, workflows: string, skipped: readonly strin
   const accept = `${wf}/${WORKFLOW_FILES.accept}`;
   const report = `${wf}/${WORKFLOW_FILES.report}`;
   if (!skipped.includes(check) || (!written.includes(accept) && !written.includes(report))) return null;
-  let kept: ReturnType<typeof keptCheckName>;
+  let kept: KeptCheck | null;
   try {
     kept = lstatSync(join(cwd, check)).isFile() ? keptCheckName(readFileSync(join(cwd, check), 'utf8'), check) : null;
   } catch {

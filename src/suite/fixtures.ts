@@ -19,6 +19,8 @@ export const DEFAULT_THRESHOLD = 0.7;
 export const THRESHOLD_RANGE: NumberRange = { min: 0, max: 1, words: 'a score between 0 and 1', example: DEFAULT_THRESHOLD };
 export const THRESHOLD_FIX = `use ${THRESHOLD_RANGE.words}, e.g. threshold: ${String(DEFAULT_THRESHOLD)}`;
 export const REGEX_FLAGS = 'dgimsuyv';
+/** A latency budget (maxLatencyMs), checked after the schema: `maxLatencyMs: 2,5` is not told `maxLatencyMs: 2.5`. */
+const MAX_LATENCY_RANGE: NumberRange = { min: 1, max: Number.MAX_SAFE_INTEGER, whole: true, words: 'a whole number of milliseconds above 0', example: 2000 };
 
 const assertionSchema = z.strictObject({
   contains: z.string().optional(),
@@ -26,7 +28,7 @@ const assertionSchema = z.strictObject({
   flags: z.string().optional(),
   judge: z.string().optional(),
   threshold: rangeCheckedAfter(z.number(), THRESHOLD_RANGE).optional(),
-  maxLatencyMs: z.number().optional(),
+  maxLatencyMs: rangeCheckedAfter(z.number(), MAX_LATENCY_RANGE).optional(),
   // One call each (docs/traces.md, "Fixtures"): {tool, input?, match?}, as a script's expect entries.
   // A list is let through here and refused by checkAssertion, whose message says how to check several
   // calls; another value is told it must be a mapping, not "a mapping or a list" (REFUSED_AFTER).
@@ -293,7 +295,7 @@ function checkAssertion(
     const ms = a.maxLatencyMs;
     if (typeof ms !== 'number') return null; // wrong type: reported by the schema
     if (!Number.isInteger(ms) || ms < 1) {
-      err('maxLatencyMs', `maxLatencyMs ${String(ms)} is not a whole number of milliseconds above 0`, 'write the budget in whole ms, e.g. maxLatencyMs: 2000');
+      err('maxLatencyMs', `maxLatencyMs ${String(ms)} is not ${MAX_LATENCY_RANGE.words}`, `write the budget in whole ms, e.g. maxLatencyMs: ${String(MAX_LATENCY_RANGE.example)}`);
       return null;
     }
     return { kind: 'maxLatency', ms };

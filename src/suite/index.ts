@@ -22,6 +22,7 @@ import { applyOverrides, type ConfigOverrides } from './overrides.js';
 import { isInside } from '../fs-safe.js';
 import { isLink, linkIssue, outsideIssue, readSuiteText, realPathOrNull, shownInSuite, type SuiteFileRef } from './read.js';
 import { readYaml, withYamlPackage, type LoadedYaml } from './yaml/index.js';
+import { isSplitNumberMessage } from './yaml/split-number.js';
 import { judgeAssertionOf } from '../assertions/list.js';
 import { suiteAboveIssue } from './suite-above.js';
 import { shellWord } from '../words.js';
@@ -888,7 +889,7 @@ function finish(paths: SuitePaths, found: Findings, config: Config | null, items
   const tidy = (issues: ConfigIssue[], noun: 'errors' | 'warnings'): ConfigIssue[] =>
     boundIssues(
       sortIssues(
-        issues.map((i) => ({ ...i, message: redact(i.message), fix: redact(i.fix) })),
+        oneSplitNumber(issues).map((i) => ({ ...i, message: redact(i.message), fix: redact(i.fix) })),
         found.fileOrder,
       ),
       noun,
@@ -1048,6 +1049,20 @@ function shownUnder(folderShown: string, ref: ListedFile): string {
 }
 
 /** Grouped by file in display order, then by line and column; stable otherwise. */
+/**
+ * A number split by a comma inside `{ }` (`max: 1,000`), said once where it is written: a check of
+ * the part YAML read (`repeat.max 1 is not a whole number from count (3) to 20`, at the same place)
+ * is not said beside it, and of the same number said by the YAML syntax check, which knows no
+ * setting's range (`1,000,000`: keys written twice), and by the checker with its range
+ * (issues.ts, splitNumberIssue), the checker's words, said last, are kept.
+ */
+function oneSplitNumber(issues: ConfigIssue[]): ConfigIssue[] {
+  const place = (i: ConfigIssue): string => `${i.file}:${String(i.line)}:${String(i.column)}`;
+  const last = new Map<string, ConfigIssue>();
+  for (const i of issues) if (isSplitNumberMessage(i.message)) last.set(place(i), i);
+  return issues.filter((i) => !last.has(place(i)) || last.get(place(i)) === i);
+}
+
 function sortIssues(issues: ConfigIssue[], fileOrder: string[]): ConfigIssue[] {
   const rank = (file: string): number => {
     const i = fileOrder.indexOf(file);

@@ -732,11 +732,11 @@ function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name:
   const text = value.trim();
   // Only a value the setting takes: a fix that leads to the next error is no fix.
   // A range checked after the schema (rangeCheckedAfter) too: `threshold: 150%` is not told `threshold: 1.5`.
-  const takes = (v: unknown): boolean => schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(v).success && (typeof v !== 'number' || withinCheckedRange(sch, v)));
+  const takes = (v: unknown): boolean => (typeof v === 'number' ? takesNumber(ctx, rel, v) : schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(v).success));
   if (expected === 'number' || expected === 'int') {
     // `${NAME}` gives text (docs/configuration.md, "Environment variables and secrets").
     if (/\$\{[A-Za-z_][A-Za-z0-9_]*\}/.test(text)) return `write the number itself: a \${NAME} reference is read as text, which ${name} does not take`;
-    if (quotedNumber(ctx.schema, rel, value) !== null) return `write the number without quotes: ${lead}${text}`;
+    if (quotedNumber(ctx.schema, rel, value, siblingsAt(ctx.data, rel)) !== null) return `write the number without quotes: ${lead}${text}`;
     // `timeoutMs: 30_000`, `30,000`: digits grouped, which YAML 1.2 reads as text (docs/configuration.md, "How YAML is read").
     const grouped = /^\d{1,3}(?:([_,])\d{3})+$/.exec(text);
     const ungrouped = grouped === null ? null : Number(text.replace(/[_,]/g, ''));
@@ -795,11 +795,12 @@ function yesNoFix(ctx: TranslateContext, rel: readonly PathSegment[], value: unk
 /**
  * The number a value in quotes stands for where `schema` wants a number at `path` and takes it
  * (`count: "3"`: 3), which the fix "write the number without quotes" writes; null otherwise.
+ * `siblings`: the keys beside it, which may bound it (`minPass: "5"` beside `count: 3` is not taken).
  */
-export function quotedNumber(schema: z.ZodType, path: readonly PathSegment[], value: unknown): number | null {
+export function quotedNumber(schema: z.ZodType, path: readonly PathSegment[], value: unknown, siblings: Readonly<Record<string, unknown>> = {}): number | null {
   if (typeof value !== 'string' || !/^-?\d+(?:\.\d+)?$/.test(value.trim())) return null;
   const n = Number(value.trim());
-  return schemasAt(schema, path).some((sch) => sch.safeParse(n).success && withinCheckedRange(sch, n)) ? n : null;
+  return schemasAt(schema, path).some((sch) => sch.safeParse(n).success && withinCheckedRange(sch, n, siblings)) ? n : null;
 }
 
 /**
@@ -831,12 +832,19 @@ const NUMBER_WORDS: Record<string, number> = Object.fromEntries(
   ],
 );
 
-/** A number's range, in words, and a value in it the fix gives as its example. */
+/**
+ * A number's range, in words, and a value in it the fix gives as its example. `whole`: whole
+ * numbers only. `atMost` / `atLeast`: a key beside it whose number bounds it too (repeat's minPass
+ * is at most its count, max at least it), when that key holds a whole number in this range.
+ */
 export interface NumberRange {
   readonly min: number;
   readonly max: number;
   readonly words: string;
   readonly example: number;
+  readonly whole?: boolean;
+  readonly atMost?: string;
+  readonly atLeast?: string;
 }
 
 const CHECKED_RANGE = 'agentReplayCheckedRange';
@@ -854,30 +862,74 @@ function checkedRange(schema: z.ZodType): NumberRange | null {
   return (schema.meta() as { [CHECKED_RANGE]?: NumberRange } | undefined)?.[CHECKED_RANGE] ?? null;
 }
 
-function withinCheckedRange(schema: z.ZodType, value: number): boolean {
+/** The mapping a setting at `path` is a key of (its siblings' values), or an empty one. */
+function siblingsAt(data: unknown, path: readonly PathSegment[]): Readonly<Record<string, unknown>> {
+  const parent = valueAt(data, path.slice(0, -1));
+  return parent !== null && typeof parent === 'object' && !Array.isArray(parent) ? (parent as Record<string, unknown>) : {};
+}
+
+/** The bounds of a checked range where `siblings` are the keys beside the setting: its own, narrowed by a sibling's number. */
+function boundsOf(range: NumberRange, siblings: Readonly<Record<string, unknown>>): { min: number; max: number } {
+  const sibling = (key: string | undefined): number | null => {
+    const v = key === undefined ? undefined : siblings[key];
+    return typeof v === 'number' && Number.isInteger(v) && v >= range.min && v <= range.max ? v : null;
+  };
+  return { min: sibling(range.atLeast) ?? range.min, max: sibling(range.atMost) ?? range.max };
+}
+
+function withinCheckedRange(schema: z.ZodType, value: number, siblings: Readonly<Record<string, unknown>>): boolean {
   const range = checkedRange(schema);
-  return range === null || (value >= range.min && value <= range.max);
+  if (range === null) return true;
+  const { min, max } = boundsOf(range, siblings);
+  return value >= min && value <= max && (range.whole !== true || Number.isInteger(value));
 }
 
 /**
  * The range a number setting takes, in words, read from its schema ("a whole number from 1 to
  * 256", "a number of at least 0"); null when the schema bounds it on neither side.
  */
-function numberRange(ctx: TranslateContext, rel: readonly PathSegment[]): { words: string; example: number | null } | null {
+function numberRange(ctx: TranslateContext, rel: readonly PathSegment[]): { words: string; example: number | null; whole: boolean } | null {
   const num = schemasAt(ctx.schema, rel).find((sch) => defOf(sch).type === 'number') as (z.ZodType & { minValue?: number | null; maxValue?: number | null; isInt?: boolean }) | undefined;
   if (num === undefined) return null;
   const later = checkedRange(num);
-  if (later !== null) return later;
+  // Its example kept within a sibling's bound (minPass: 2 beside count: 1 is minPass: 1).
+  if (later !== null) {
+    const { min, max } = boundsOf(later, siblingsAt(ctx.data, rel));
+    return { words: later.words, example: Math.min(max, Math.max(min, later.example)), whole: later.whole === true };
+  }
   // An unbounded side reads as ±Infinity, or as the largest safe integer for a whole number.
   const bound = (v: number | null | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) < Number.MAX_SAFE_INTEGER ? v : null);
   const min = bound(num.minValue);
   const max = bound(num.maxValue);
-  const kind = num.isInt === true ? 'a whole number' : 'a number';
+  const whole = num.isInt === true;
+  const kind = whole ? 'a whole number' : 'a number';
   // The example: the least value of a count (concurrency: 1), the middle of a fraction (threshold: 0.5).
-  if (min !== null && max !== null) return { words: `${kind} from ${String(min)} to ${String(max)}`, example: num.isInt === true ? min : (min + max) / 2 };
-  if (min !== null) return { words: `${kind} of at least ${String(min)}`, example: min };
-  if (max !== null) return { words: `${kind} of at most ${String(max)}`, example: null };
+  if (min !== null && max !== null) return { words: `${kind} from ${String(min)} to ${String(max)}`, example: whole ? min : (min + max) / 2, whole };
+  if (min !== null) return { words: `${kind} of at least ${String(min)}`, example: min, whole };
+  if (max !== null) return { words: `${kind} of at most ${String(max)}`, example: null, whole };
   return null;
+}
+
+/**
+ * What a number setting whose range its schema does not state (a check of its own: a reply's `turn`)
+ * takes, in the words its schema refuses `value` with ("must be a turn number (0 is the welcome turn),
+ * last, or any"); whole when it takes a whole number beside a `value` that is not one. null when
+ * those words do not say it.
+ */
+function refusedRange(ctx: TranslateContext, rel: readonly PathSegment[], value: number): { words: string; example: null; whole: boolean } | null {
+  for (const sch of schemasAt(ctx.schema, rel)) {
+    const parsed = sch.safeParse(value);
+    const message = parsed.success ? undefined : parsed.error.issues[0]?.message;
+    if (message?.startsWith('must be ') === true) {
+      return { words: message.slice('must be '.length), example: null, whole: !Number.isInteger(value) && [Math.floor(value), Math.ceil(value)].some((v) => takesNumber(ctx, rel, v)) };
+    }
+  }
+  return null;
+}
+
+/** Does the setting at `rel` take the number `v`: its schema, and a range checked after it (with the keys beside it)? */
+function takesNumber(ctx: TranslateContext, rel: readonly PathSegment[], v: number): boolean {
+  return schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(v).success && withinCheckedRange(sch, v, siblingsAt(ctx.data, rel)));
 }
 
 /**
@@ -890,15 +942,25 @@ function numberFix(ctx: TranslateContext, rel: readonly PathSegment[], name: str
   if (range === null) return null;
   const meant = typeof value === 'string' ? NUMBER_WORDS[value.trim().toLowerCase()] : undefined;
   // A range checked after the schema (rangeCheckedAfter) bounds the fix's number too: `threshold: twenty` is not told `threshold: 20`.
-  const takes = (v: number): boolean => schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(v).success && withinCheckedRange(sch, v));
+  const takes = (v: number): boolean => takesNumber(ctx, rel, v);
   if (meant !== undefined && takes(meant)) return `write the number in digits (${name} is ${range.words}): ${lead}${String(meant)}`;
   // `minDeltaMs: 300.5`: the whole number nearest to what was written, not a made-up example.
   if (typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value) && takes(Math.round(value))) return `change ${name} to ${range.words}: ${lead}${String(Math.round(value))}`;
-  const last = rel[rel.length - 1];
-  // A duration's example is a plausible value of that setting (30 seconds for a timeout, 0.1 for the regex's), not its least value (1 ms).
-  const ms = typeof last === 'string' && /Ms$/.test(last) ? millisecondsExample(last, parentKey(rel.slice(0, -1))) : null;
-  const example = ms !== null && takes(ms.ms) ? `, e.g. ${lead}${String(ms.ms)} (${ms.seconds})` : range.example !== null && takes(range.example) ? `, e.g. ${lead}${String(range.example)}` : '';
+  const ex = numberExample(ctx, rel, range);
+  const example = ex === null ? '' : `, e.g. ${lead}${String(ex.value)}${ex.seconds === null ? '' : ` (${ex.seconds})`}`;
   return `change ${name} to ${range.words}${example}`;
+}
+
+/**
+ * The value a fix gives as an example of the number setting at `rel`: for a duration a plausible
+ * value of that setting (30 seconds for a timeout, 0.1 for the regex's), not its least value (1 ms);
+ * else its range's example; null when the setting takes neither.
+ */
+function numberExample(ctx: TranslateContext, rel: readonly PathSegment[], range: { example: number | null }): { value: number; seconds: string | null } | null {
+  const last = rel[rel.length - 1];
+  const ms = typeof last === 'string' && /Ms$/.test(last) ? millisecondsExample(last, parentKey(rel.slice(0, -1))) : null;
+  if (ms !== null && takesNumber(ctx, rel, ms.ms)) return { value: ms.ms, seconds: ms.seconds };
+  return range.example !== null && takesNumber(ctx, rel, range.example) ? { value: range.example, seconds: null } : null;
 }
 
 function emptyValueFix(ctx: TranslateContext, full: readonly PathSegment[], rel: readonly PathSegment[], value: unknown): string | null {
@@ -924,13 +986,19 @@ function splitNumberIssue(
   const split = splitNumberAt(lineOf(ctx.src, pos.line), pos.column);
   const parent = valueAt(ctx.data, rel);
   if (split === null || parent === null || typeof parent !== 'object' || typeof (parent as Record<string, unknown>)[split.key] !== 'number') return null;
-  // `1,000,000`: 0 twice, a key written twice, which the YAML syntax check has said as this slip.
-  if (splitWritesKeyTwice(split)) return 'said';
   const path = [...rel, split.key];
   // The number meant, when the setting does not take it: what it takes, so that the fix is not the next error.
-  const takes = split.meant === null || schemasAt(ctx.schema, path).some((sch) => sch.safeParse(Number(split.meant)).success && withinCheckedRange(sch, Number(split.meant)));
-  const words = takes ? null : (numberRange(ctx, path)?.words ?? null);
-  const { message, fix } = splitNumberWords(split, pos.line, words === null ? null : { name: formatPath([...shown, split.key]), words });
+  const meant = Number(split.meant);
+  const range = split.meant === null || takesNumber(ctx, path, meant) ? null : (numberRange(ctx, path) ?? refusedRange(ctx, path, meant));
+  // `1,000,000`: 0 twice, a key written twice, which the YAML syntax check has said as this slip;
+  // said again here only with the range it did not know (`max: 1,000,000` is past 20), in its place (index.ts, oneSplitNumber).
+  if (splitWritesKeyTwice(split) && range === null) return 'said';
+  // `minPass: 2,5` where a whole number belongs: the whole numbers either side that it takes, else
+  // the setting's example (a duration's always: `maxLatencyMs: 2,5` is no 2 or 3 ms budget).
+  const either = /Ms$/.test(split.key) ? [] : [Math.floor(meant), Math.ceil(meant)].filter((v) => takesNumber(ctx, path, v));
+  const example = range === null ? null : numberExample(ctx, path, range);
+  const instead = range === null || !range.whole || Number.isInteger(meant) ? null : either.length > 0 ? either : example === null ? [] : [example.value];
+  const { message, fix } = splitNumberWords(split, pos.line, range === null ? null : { name: formatPath([...shown, split.key]), words: range.words, instead });
   return at({ line: pos.line, column: split.column }, message, fix);
 }
 

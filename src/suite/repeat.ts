@@ -5,21 +5,29 @@
 
 import * as z from 'zod';
 import type { Repeat } from '../types.js';
-import { rangeCheckedAfter } from './issues.js';
+import { rangeCheckedAfter, type NumberRange } from './issues.js';
 import type { PathSegment } from './yaml/index.js';
 
 /** The most attempts one item may ask for: a repeat multiplies the run's cost. */
 export const MAX_REPEAT = 20;
 
 const COUNT_RULE = `a whole number from 1 to ${MAX_REPEAT}`;
+const MIN_PASS_RULE = 'a whole number from 1 to count';
+const MAX_RULE = `a whole number from count to ${MAX_REPEAT}`;
+
+/** The ranges checkRepeat checks; their examples are the docs' (count: 3, minPass: 2) and checkRepeat's (max: 10). */
+const COUNT_RANGE: NumberRange = { min: 1, max: MAX_REPEAT, whole: true, words: COUNT_RULE, example: 3 };
+const MIN_PASS_RANGE: NumberRange = { min: 1, max: MAX_REPEAT, whole: true, atMost: 'count', words: MIN_PASS_RULE, example: 2 };
+const MAX_RANGE: NumberRange = { min: 1, max: MAX_REPEAT, whole: true, atLeast: 'count', words: MAX_RULE, example: 10 };
 
 /** The shape as written; the numbers' ranges are checked by `checkRepeat` (one message for each problem). */
 export const repeatSchema = z.strictObject({
-  // Its range, checked by checkRepeat, bounds the fixes of other messages too: `count: 1,000` is
-  // not told to read `count: 1000`, which checkRepeat would then refuse.
-  count: rangeCheckedAfter(z.number({ error: `count must be ${COUNT_RULE}` }), { min: 1, max: MAX_REPEAT, words: COUNT_RULE, example: 3 }),
-  minPass: z.number({ error: 'minPass must be a whole number from 1 to count' }).optional(),
-  max: z.number({ error: `max must be a whole number from count to ${MAX_REPEAT}` }).optional(),
+  // Their ranges, checked by checkRepeat, bound the fixes of other messages too: `count: 1,000` is
+  // not told to read `count: 1000`, nor `minPass: 2,5` to read `minPass: 2.5`, which checkRepeat
+  // would then refuse.
+  count: rangeCheckedAfter(z.number({ error: `count must be ${COUNT_RULE}` }), COUNT_RANGE),
+  minPass: rangeCheckedAfter(z.number({ error: `minPass must be ${MIN_PASS_RULE}` }), MIN_PASS_RANGE).optional(),
+  max: rangeCheckedAfter(z.number({ error: `max must be ${MAX_RULE}` }), MAX_RANGE).optional(),
 });
 
 /** The default minPass: every attempt must pass (the strictest reading of "repeat"). */
@@ -75,7 +83,7 @@ export function checkRepeat(raw: unknown, at: PathSegment[], prefix: string, err
   if (minPass !== null && (!Number.isInteger(minPass) || minPass < 1 || (countOk && minPass > count))) {
     err(
       [...at, 'minPass'],
-      `${prefix}repeat.minPass ${String(minPass)} is not a whole number from 1 to count${countOk ? ` (${count})` : ''}`,
+      `${prefix}repeat.minPass ${String(minPass)} is not ${MIN_PASS_RULE}${countOk ? ` (${count})` : ''}`,
       countOk ? `use minPass: ${Math.max(1, Math.min(count, Math.floor(Math.abs(minPass)) || 1))}, or raise count` : 'use e.g. minPass: 2',
     );
     ok = false;

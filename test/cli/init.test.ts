@@ -295,12 +295,12 @@ describe('agent-replay init', () => {
 
   it("reads the name GitHub gives a check workflow already there: its name:, else its path; none when it is agent-replay or cannot be read", () => {
     const path = '.github/workflows/agent-replay.yml';
-    expect(keptCheckName('name: mine\non: push\n', path)).toEqual({ name: 'mine', commentKey: 'mine', set: false });
-    expect(keptCheckName('on: push\n', path)).toEqual({ name: path, commentKey: path, set: false });
+    expect(keptCheckName('name: mine\non: push\n', path)).toEqual({ name: 'mine', keys: [{ key: 'mine', set: false, step: null }] });
+    expect(keptCheckName('on: push\n', path)).toEqual({ name: path, keys: [{ key: path, set: false, step: null }] });
     expect(keptCheckName('name: agent-replay\non: push\n', path)).toBeNull();
     expect(keptCheckName("name: 'agent-replay'\n", path)).toBeNull();
     expect(keptCheckName('name: [oops\n', path)).toBeNull();
-    expect(checkNameWarning(path, { name: 'mine', commentKey: 'mine', set: false }, { accept: null, report: '.github/workflows/agent-replay-report.yml' })).toContain(
+    expect(checkNameWarning(path, { name: 'mine', keys: [{ key: 'mine', set: false, step: null }] }, { accept: null, report: '.github/workflows/agent-replay-report.yml' })).toContain(
       'not agent-replay: .github/workflows/agent-replay-report.yml (workflows: [agent-replay]) never runs after it.\n  fix: if it is the check, set name: agent-replay in it; else set workflows to "mine" in .github/workflows/agent-replay-report.yml\n',
     );
   });
@@ -311,7 +311,7 @@ describe('agent-replay init', () => {
     const report = '.github/workflows/agent-replay-report.yml';
     const named = (key: string) => `name: agent-replay\non: push\njobs:\n  replay:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: agent-replay/agent-replay@v1\n        with:\n          comment-key: ${key}\n`;
     const kept = keptCheckName(named('replay-check'), path);
-    expect(kept).toEqual({ name: null, commentKey: 'replay-check', set: true });
+    expect(kept).toEqual({ name: null, keys: [{ key: 'replay-check', set: true, step: null }] });
     expect(checkNameWarning(path, kept!, { accept, report })).toBe(
       'warning: .github/workflows/agent-replay.yml was already there and sets comment-key: "replay-check", not agent-replay: .github/workflows/agent-replay-accept.yml (comment-key: agent-replay) finds no comment of it.\n' +
         '  fix: if it is the check, set comment-key: agent-replay in it; else set comment-key to "replay-check" in .github/workflows/agent-replay-accept.yml\n',
@@ -323,11 +323,41 @@ describe('agent-replay init', () => {
     expect(keptCheckName(named("'${{ github.workflow }}'"), path)).toBeNull();
     // Named otherwise, with comment-key: agent-replay: only the report workflow misses it.
     const renamed = keptCheckName(named('agent-replay').replace('name: agent-replay', 'name: mine'), path);
-    expect(renamed).toEqual({ name: 'mine', commentKey: null, set: true });
+    expect(renamed).toEqual({ name: 'mine', keys: [] });
     expect(checkNameWarning(path, renamed!, { accept, report })).toBe(
       'warning: .github/workflows/agent-replay.yml was already there and is named "mine", not agent-replay: .github/workflows/agent-replay-report.yml (workflows: [agent-replay]) never runs after it.\n' +
         '  fix: if it is the check, set name: agent-replay in it; else set workflows to "mine" in .github/workflows/agent-replay-report.yml\n',
     );
+  });
+
+  it('compares the comment-key of every agent-replay step of a check workflow already there (two suites, two keys), and names the step that differs', () => {
+    const path = '.github/workflows/agent-replay.yml';
+    const accept = '.github/workflows/agent-replay-accept.yml';
+    const report = '.github/workflows/agent-replay-report.yml';
+    const step = (dir: string | null, key: string | null): string =>
+      `      - uses: agent-replay/agent-replay@v1\n        with:\n${dir === null ? '' : `          dir: ${dir}\n`}${key === null ? '' : `          comment-key: ${key}\n`}          agent-path: /api/chat\n`;
+    const workflow = (name: string, ...steps: string[]): string => `name: ${name}\non: push\njobs:\n  replay:\n    runs-on: ubuntu-latest\n    steps:\n${steps.join('')}`;
+    // The first step's key is agent-replay, the second's is not: the second is said, by its suite folder.
+    const second = keptCheckName(workflow('agent-replay', step('apps/support/.agent-replay', 'agent-replay'), step('apps/sales/.agent-replay', 'sales')), path);
+    expect(second).toEqual({ name: null, keys: [{ key: 'sales', set: true, step: 'apps/sales/.agent-replay' }] });
+    expect(checkNameWarning(path, second!, { accept, report })).toBe(
+      'warning: .github/workflows/agent-replay.yml was already there and its step for apps/sales/.agent-replay sets comment-key: "sales", not agent-replay: .github/workflows/agent-replay-accept.yml (comment-key: agent-replay) finds no comment of its step for apps/sales/.agent-replay.\n' +
+        '  fix: if it is the check, set comment-key: agent-replay in its step for apps/sales/.agent-replay; else set comment-key to "sales" in .github/workflows/agent-replay-accept.yml\'s step for apps/sales/.agent-replay\n',
+    );
+    // The first differs and the second is agent-replay: the first, not both.
+    expect(keptCheckName(workflow('agent-replay', step('apps/support/.agent-replay', 'support'), step('apps/sales/.agent-replay', 'agent-replay')), path)).toEqual({
+      name: null,
+      keys: [{ key: 'support', set: true, step: 'apps/support/.agent-replay' }],
+    });
+    // A step without comment-key posts under the workflow's name; one without dir is the default suite's.
+    const mixed = keptCheckName(workflow('mine', step(null, 'agent-replay'), step('apps/sales/.agent-replay', null)), path);
+    expect(mixed).toEqual({ name: 'mine', keys: [{ key: 'mine', set: false, step: 'apps/sales/.agent-replay' }] });
+    expect(checkNameWarning(path, mixed!, { accept, report: null })).toBe(
+      'warning: .github/workflows/agent-replay.yml was already there and is named "mine", not agent-replay: .github/workflows/agent-replay-accept.yml (comment-key: agent-replay) finds no comment of its step for apps/sales/.agent-replay.\n' +
+        '  fix: if it is the check, set name: agent-replay in it; else set comment-key to "mine" in .github/workflows/agent-replay-accept.yml\'s step for apps/sales/.agent-replay\n',
+    );
+    // Every step's key agent-replay: nothing to say.
+    expect(keptCheckName(workflow('agent-replay', step(null, 'agent-replay'), step('apps/sales/.agent-replay', 'agent-replay')), path)).toBeNull();
   });
 
   it('reads the preset of a config.yml already there as the config loader does: agent.preset, else native; null when it is not a mapping', () => {

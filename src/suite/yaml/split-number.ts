@@ -65,13 +65,20 @@ export function splitWritesKeyTwice(split: SplitNumber): boolean {
 
 /**
  * The words for a split number, at its line (`line`); `range`, when the number meant is not one the
- * setting takes, what it takes, with `name`, the setting as messages name it (`agent.concurrency`).
+ * setting takes, what it takes, with `name`, the setting as messages name it (`agent.concurrency`),
+ * and `instead`, when it is a decimal where a whole number belongs (`minPass: 2,5`), the whole
+ * numbers it takes to write in its place (none when there are none to say): a decimal point would
+ * be the next error.
  */
-export function splitNumberWords(split: SplitNumber, line: number | null, range: { name: string; words: string } | null = null): { message: string; fix: string } {
+export function splitNumberWords(split: SplitNumber, line: number | null, range: { name: string; words: string; instead: readonly number[] | null } | null = null): { message: string; fix: string } {
   const more = split.keys.length === 1 ? `another key ${JSON.stringify(split.keys[0])}` : `the keys ${split.keys.map((k) => JSON.stringify(k)).join(' and ')}`;
   const message = `${split.key}: ${split.written} reads as ${split.read} and ${more}${SPLIT_TAIL}`;
   if (split.meant === null) return { message, fix: `write the number without commas: digits are not grouped in YAML, and a decimal point is written "."` };
   const how = split.meant.includes('.') ? 'with a decimal point in place of the comma' : `without ${split.keys.length === 1 ? 'the comma' : 'the commas'}`;
+  if (range !== null && range.instead !== null) {
+    const example = range.instead.length === 0 ? '' : `, e.g. ${range.instead.map((v) => `${split.key}: ${String(v)}`).join(' or ')}`;
+    return { message, fix: `write a whole number in place of ${split.written} (${range.name} is ${range.words}, which ${split.meant} is not)${example}` };
+  }
   if (range !== null) return { message, fix: `write the number ${how}; ${range.name} is ${range.words}, which ${split.meant} is not` };
   const shown = split.fixed !== null && line !== null ? `, so that line ${String(line)} reads\n    ${split.fixed.trimEnd()}` : '';
   return { message, fix: `write ${split.key}: ${split.meant}, ${how}${shown}` };
