@@ -518,6 +518,7 @@ function personaBody(body, p) {
     ['Persona', p.persona],
     ['Visited', p.visited.length ? p.visited.join(' \\u2192 ') : 'none'],
     ['Outcome', p.outcome],
+    ['Ended', p.ended],
     ['Error', p.error, 'warn', true],
     ['Simulated user', p.simulation ? 'goal: ' + p.simulation.goal + ' \\u00b7 ' + p.simulation.facts.join(' \\u00b7 ') : null],
     ['Not evaluated', p.simulation && p.simulation.fault ? p.simulation.fault + ' (not a failure: the agent was not measured)' : null]
@@ -571,7 +572,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'ZqWuuIviF0JcwX+xcE65B3O2aOE+l+zXfKv5BU+tgr0=';
+const SCRIPT_SHA256 = 'UT6ZGBHUT3dEJgSnR6DDQZ2xJ4YsyB6s6JMoRaBThdc=';
 const STYLE_SHA256 = 'B/rnitHBWgWgECZ32A6HzFvhlX/z0Qn9XMAmzrFhTbQ=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
