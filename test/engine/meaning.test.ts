@@ -14,7 +14,8 @@ import { writeBaselines } from '../../src/accept/write.js';
 import { planAcceptance } from '../../src/evaluate/acceptance.js';
 import { decidePersonaAcceptance } from '../../src/evaluate/personas.js';
 import { MEANING_PROMPT_VERSION } from '../../src/judge/meaning.js';
-import { renderComment, renderTerminal } from '../../src/report/index.js';
+import { renderComment, renderJUnit, renderTerminal } from '../../src/report/index.js';
+import { xmlText } from '../../src/report/junit.js';
 import { renderHtml } from '../../src/report/html.js';
 import { personaData } from '../../src/report/html/data.js';
 import { ctx } from '../report/fixtures.js';
@@ -510,6 +511,9 @@ describe('a reply to another user message than the baseline\'s is not compared w
       expect(p.turns.map((t) => t.message)).toEqual([null, 'hours', 'I want my money back', 'Thanks']);
       expect(p.endedBy).toBe(endedBy);
       expect(renderTerminal(record, { color: false })).toContain(`· transcript changed · changed in meaning: ${detail} ·`);
+      // JUnit's changed script says who ended it, in the words of the other reports.
+      const words = endedBy === 'both' ? "the agent ended the conversation on turn 3, the script's last message" : 'the script ended the conversation on turn 3, its last message';
+      expect(renderJUnit(record)).toContain(`  ended: ${xmlText(words)}</system-out>`);
       expect(p.drift).toMatchObject({ transcript: 'different', meaning: { value: 'changed', by: 'turns', detail } });
       // Accepting it writes the new ending.
       expect((await accepted(cwd)).endedBy).toBe(endedBy);
