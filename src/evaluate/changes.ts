@@ -8,7 +8,7 @@
 // Records stay results.json schema version 1: `drift` holds the reply (transcript) and route
 // comparisons, `slower` is its own field; only the derivation lives here.
 
-import type { Drift, FailOnCondition, FixtureRecord, LatencyThresholds, Meaning, PersonaDrift, PersonaRecord, Route, Slower } from '../types.js';
+import type { Drift, FailOnCondition, FixtureRecord, LatencyThresholds, Meaning, PersonaDrift, PersonaRecord, Route, ScriptEnding, Slower } from '../types.js';
 import { sameRoute, sameRoutes } from './drift.js';
 import { kindOf, type ItemKind } from './kind.js';
 import { judgeFlipLine } from './judge-flip.js';
@@ -187,12 +187,23 @@ const ENDED_WORDS: Partial<Record<NonNullable<PersonaRecord['simulation']>['ende
   max_turns: 'ended at the turn limit',
 };
 
+/** Who ended a scripted conversation, in words (docs/personas.md, "Baselines and drift"). */
+const SCRIPT_ENDED_WORDS: Record<ScriptEnding, string> = {
+  agent: 'ended by the agent',
+  both: "ended by the agent on the script's last message",
+  script: 'ended by the script',
+};
+
 /**
  * Did two runs of a simulated script end another way (docs/simulated-users.md, "How it ended"): the
  * simulated user was done in one and not in the other, as a run reads it against its baseline?
  * "ended by the agent → ended by the simulated user"; null otherwise (the done reason's words aside).
+ * A scripted one: the agent ended it in one and not in the other (docs/personas.md, "Baselines and
+ * drift"), "ended by the script → ended by the agent on the script's last message".
  */
 function endingChange(before: PersonaRecord, after: PersonaRecord): string | null {
+  const [x, y] = [before.endedBy, after.endedBy];
+  if (x !== undefined && y !== undefined) return (x === 'script') === (y === 'script') ? null : `${SCRIPT_ENDED_WORDS[x]} → ${SCRIPT_ENDED_WORDS[y]}`;
   const [b, a] = [before.simulation, after.simulation];
   if (b === undefined || a === undefined) return null;
   const [was, now] = [ENDED_WORDS[b.endedBy], ENDED_WORDS[a.endedBy]];

@@ -15,6 +15,7 @@ import type {
   PersonaRecord,
   PersonaScript,
   ReplyExpectation,
+  ScriptEnding,
   SimulationRecord,
   Terminal,
   ToolCall,
@@ -370,6 +371,34 @@ export function simulatedEnding(simulation: Pick<SimulationRecord, 'endedBy' | '
   return `${simulation.endedBy === 'agent' ? 'ended by the agent' : 'ended at the turn limit'}, where the baseline's conversation ended by the simulated user`;
 }
 
+/** Did the agent end a scripted conversation (`agent`, or `both` on the script's last message)? */
+const agentEnded = (e: ScriptEnding): boolean => e !== 'script';
+
+/**
+ * Who ended a scripted conversation whose last turn is `turn`, in the words every report gives it
+ * (docs/personas.md, "Baselines and drift"): "the agent ended the conversation on turn 2" (messages
+ * of the script left unsent), "... on turn 3, the script's last message", "the script ended the
+ * conversation on turn 3, its last message" (the agent did not end it).
+ */
+export function scriptEndingWords(endedBy: ScriptEnding, turn: number): string {
+  if (endedBy === 'script') return `the script ended the conversation on turn ${thousands(turn)}, its last message`;
+  return `the agent ended the conversation on turn ${thousands(turn)}${endedBy === 'both' ? ", the script's last message" : ''}`;
+}
+
+/**
+ * A scripted conversation of the baseline's messages and turns that the agent ended where the
+ * baseline's agent did not, or the reverse, its last turn `turn` (docs/personas.md, "Baselines and
+ * drift"); the replies may all be the same. Null when both ended it alike, or the baseline does
+ * not keep how its conversation ended.
+ */
+export function scriptedEndingChange(now: ScriptEnding, baseline: Pick<PersonaBaseline, 'endedBy'>, turn: number): string | null {
+  const before = baseline.endedBy;
+  if (before === undefined || agentEnded(before) === agentEnded(now)) return null;
+  return agentEnded(now)
+    ? `the agent ended the conversation on turn ${thousands(turn)}, where the baseline's agent did not end it`
+    : `the agent did not end the conversation, where the baseline's agent ended it on turn ${thousands(turn)}`;
+}
+
 /** The turn number of the first turn that differs from the baseline (reply, route, or one side has no such turn), or null. */
 export function firstDifferentTurn(turns: readonly Turn[], baseline: PersonaBaseline): number | null {
   const b = baseline.transcript;
@@ -481,12 +510,13 @@ function storedSimulation(s: NonNullable<PersonaRecord['simulation']>, persona: 
 
 /**
  * How a scripted conversation that completed ended, as its baseline keeps it (docs/personas.md,
- * "Baselines and drift"): `agent` when the agent ended it with messages of the script unsent,
- * `script` when every message was sent; undefined for a simulated script (its `simulation` says).
+ * "Baselines and drift"): the record's `endedBy`; undefined for a simulated script (its
+ * `simulation` says). An older record without it: `agent` when messages of the script were left
+ * unsent, else undefined (whether the agent ended it on the last message is not known).
  */
-function scriptedEnding(record: Pick<PersonaRecord, 'simulation' | 'unsent'>): PersonaBaseline['endedBy'] {
+function scriptedEnding(record: Pick<PersonaRecord, 'simulation' | 'unsent' | 'endedBy'>): PersonaBaseline['endedBy'] {
   if (record.simulation !== undefined) return undefined;
-  return record.unsent.length > 0 ? 'agent' : 'script';
+  return record.endedBy ?? (record.unsent.length > 0 ? 'agent' : undefined);
 }
 
 /** Are two stored transcripts the same conversation (each turn's message and reply)? */

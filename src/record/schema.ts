@@ -411,6 +411,8 @@ function buildRunRecordSchema() {
     faster: fasterSchema,
     usage: usageValue,
     unsent: z.array(z.string()),
+    // Within schema version 1 (docs/personas.md, "Baselines and drift"): a scripted script's that did not error; absent otherwise and in older records.
+    endedBy: z.enum(['agent', 'both', 'script']).optional(),
     visited: z.array(z.string()),
     outcome: z.string().nullable(),
     checks: z.array(checkSchema),

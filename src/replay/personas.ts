@@ -13,6 +13,7 @@ import type {
   PersonaScript,
   RegexEvaluator,
   ReplyExpectation,
+  ScriptEnding,
   SimulationRecord,
   Simulator,
   Turn,
@@ -29,6 +30,7 @@ import {
   personaVerdict,
   reportedError,
   RUN_DID_NOT_COMPLETE,
+  scriptedEndingChange,
   simulatedEnding,
   toolModeOf,
   visitedConversations,
@@ -42,7 +44,7 @@ import { transcriptText } from '../judge/prompt.js';
 import { knownWordings, plusUsage, scriptLatency, scriptUsage } from '../evaluate/index.js';
 import { stableHash } from '../evaluate/definition.js';
 import { recordedToolCalls, type Transcript } from './turns.js';
-import { converse as converseWith, type MessageSource } from './conversation.js';
+import { converse as converseWith, type MessageSource, type Stop } from './conversation.js';
 import { baselineTurns, converseSimulated, writtenForAnotherUser } from './simulated.js';
 import { meaningOf, meaningOn, type MeaningRung } from './meaning.js';
 import { scriptMeaning } from '../evaluate/meaning/index.js';
@@ -100,12 +102,14 @@ export async function replayPersona(script: PersonaScript, baseline: PersonaBase
 async function replayScript(script: PersonaScript, baseline: PersonaBaseline | null, deps: PersonaReplayDeps, started: number): Promise<PersonaRecord> {
   let transcript: Transcript;
   let simulation: SimulationRecord | null = null;
+  // A scripted conversation: who ended it (the agent, the agent on the last message, the script); null otherwise.
+  let endedBy: ScriptEnding | null = null;
   try {
     if (script.user) {
       const simulated = await converseSimulated(script, script.user, baseline, { ...deps, simulator: deps.simulator ?? null });
       transcript = simulated.transcript;
       simulation = simulated.simulation;
-    } else transcript = await converse(script, deps);
+    } else ({ transcript, endedBy } = await converse(script, deps));
   } catch (e) {
     transcript = { turns: [], unsent: messagesOf(script), failure: { errorKind: 'internal', error: `internal error replaying the script: ${(e as Error).message}` }, outcomesReported: false };
   }
@@ -122,7 +126,8 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
   // A simulator fault: the agent was not measured, so no check decides anything (errors still override).
   const fault = failure === null ? (simulation?.fault ?? null) : null;
   let checks: Check[] = deterministicChecks(script, turns, transcript.outcomesReported);
-  const stop = transcript.failure !== null ? 'errored' : (simulation !== null ? simulation.endedBy === 'max_turns' : turns.at(-1)?.index === messagesOf(script).length) ? 'complete' : 'ended';
+  // Every message was sent (the agent may have ended the conversation on the last), or the turn limit was reached: complete.
+  const stop = transcript.failure !== null ? 'errored' : (simulation !== null ? simulation.endedBy === 'max_turns' : endedBy === 'script' || endedBy === 'both') ? 'complete' : 'ended';
   for (const e of script.expect.reply ?? []) checks.push(await replyCheck(e, turns, stop, (reply) => matchReply(e, reply, deps.regex)));
   // The transcript exactly as the judge reads it, hashed: what a kept judge result stands for.
   const judged = failure === null && fault === null && script.expect.criteria.length > 0 && deps.judge !== null ? { turns, hash: stableHash(transcriptText(turns)), redacted: transcript.redacted === true } : null;
@@ -176,12 +181,14 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
   // has fewer or more than the baseline's user sent; the turns it lacks or adds are the script's
   // doing, not the agent's, unless the agent ended the baseline's conversation with messages unsent.
   const resent = !script.user && apart === -1 && stop === 'complete' && baseline !== null ? otherMessageCount(messagesOf(script).length, baseline) : null;
-  const ending = anew !== null ? `user simulated afresh: ${anew} changed since the baseline` : left ? null : (resent ?? simulatedEnding(simulation ?? undefined, baseline));
+  // The same messages and turns as the baseline's, where the agent ended the conversation and did not, or the reverse.
+  const ended = endedBy !== null && apart === -1 && baseline !== null && baseline.transcript.length === turns.length ? scriptedEndingChange(endedBy, baseline, turns.at(-1)?.index ?? 0) : null;
+  const ending = anew !== null ? `user simulated afresh: ${anew} changed since the baseline` : left ? null : (resent ?? ended ?? simulatedEnding(simulation ?? undefined, baseline));
   const drift = personaDrift(verdict, turns, baseline, ending, simulation?.endedBy === 'simulator_fault');
   const counts = baseline === null || left || resent !== null ? { baseline: turns.length, now: turns.length } : { baseline: baseline.transcript.length, now: turns.length };
   const byTurns = meanings === null || baseline === null ? null : scriptMeaning(turns.map((t) => ({ index: t.index, meaning: t.meaning ?? null })), counts);
   const meaning: Meaning | null = meanings === null ? byTurns : conversationMeaning(byTurns, ending, apart === -1 ? null : (turns[apart]?.index ?? null));
-  return { ...base, errored: false, error: null, errorKind: null, verdict, drift: meaning === null ? drift : { ...drift, meaning }, durationMs: Math.round(deps.now() - started) };
+  return { ...base, ...(endedBy !== null ? { endedBy } : {}), errored: false, error: null, errorKind: null, verdict, drift: meaning === null ? drift : { ...drift, meaning }, durationMs: Math.round(deps.now() - started) };
 }
 
 /**
@@ -202,13 +209,14 @@ function userLeftBaseline(simulation: SimulationRecord | null, turns: readonly T
  * "the script has 2 messages, where the baseline's user sent 3" (a follow-up removed), or "the
  * script has 4 messages, where the baseline's user sent 3" (one added): a script that sends
  * another number of messages than its baseline's user did; null when it is the same. Null too
- * when it has more and the baseline keeps that its agent ended the conversation (`endedBy`):
- * the agent no longer ends it there, and the turns it took are its own ("turns 3 → 4", as for
- * an agent that ends it at another turn). A baseline that does not keep it reads as the script's.
+ * when it has more and the baseline keeps that its agent ended the conversation (`endedBy`
+ * `agent`, or `both` on the last message): the agent no longer ends it there, and the turns it
+ * took are its own ("turns 3 → 4", as for an agent that ends it at another turn). A baseline
+ * that does not keep it reads as the script's.
  */
 function otherMessageCount(messages: number, baseline: PersonaBaseline): string | null {
   const sent = baseline.transcript.filter((t) => t.message !== null).length;
-  if (messages === sent || (messages > sent && baseline.endedBy === 'agent')) return null;
+  if (messages === sent || (messages > sent && (baseline.endedBy === 'agent' || baseline.endedBy === 'both'))) return null;
   return `the script has ${messages} ${messages === 1 ? 'message' : 'messages'}, where the baseline's user sent ${sent}`;
 }
 
@@ -327,8 +335,13 @@ function messagesOf(script: PersonaScript): string[] {
   return [...(script.opening !== null ? [script.opening] : []), ...script.followUps];
 }
 
-/** The script's messages in order (replay/conversation.ts); the conversation stops after the last, at an end, or at the first failure. */
-async function converse(script: PersonaScript, deps: PersonaReplayDeps): Promise<Transcript> {
+/**
+ * The script's messages in order (replay/conversation.ts); the conversation stops after the last, at
+ * an end, or at the first failure. With the transcript, who ended it: the agent with messages
+ * unsent, the agent on the last message (`both`: it and the script ended it at that turn), or the
+ * script after its last; null when the agent failed.
+ */
+async function converse(script: PersonaScript, deps: PersonaReplayDeps): Promise<{ transcript: Transcript; endedBy: ScriptEnding | null }> {
   const session = deps.agent.session({ session: deps.session, persona: script.persona, mocks: script.mocks });
   const messages = messagesOf(script);
   const source: MessageSource = {
@@ -338,7 +351,15 @@ async function converse(script: PersonaScript, deps: PersonaReplayDeps): Promise
     },
     unsentFrom: (t) => messages.slice(t - 1),
   };
-  return (await converseWith(session, source, deps)).transcript;
+  const { transcript, stop } = await converseWith(session, source, deps);
+  return { transcript, endedBy: scriptEnding(stop, transcript.unsent.length) };
+}
+
+/** Who ended a scripted conversation that stopped so, with `unsent` messages left; null: the agent failed. */
+function scriptEnding(stop: Stop, unsent: number): ScriptEnding | null {
+  if (stop === 'agent_fault') return null;
+  if (stop === 'source') return 'script';
+  return unsent > 0 ? 'agent' : 'both';
 }
 
 /**

@@ -13,7 +13,7 @@ import { suiteFolderNamedBy } from '../suite/suite-folder.js';
 import { buildModel, DRIFT_WORDS, ERROR_KIND_WORDS, routeText, viewOf, type FixtureView, type ReportModel, type ScriptView } from './model.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
-import { decisiveTurn, lineChecks, matchMark, messageChanged, namedAttemptTurn, notSent, stoppedOn } from './persona.js';
+import { decisiveTurn, lineChecks, matchMark, messageChanged, namedAttemptTurn, notSent, scriptEndedWords, stoppedOn } from './persona.js';
 import { BEGUN_WORDS, decisiveAttempt, decisiveReply, namedAttemptReply } from './item-parts.js';
 
 // Not allowed in XML 1.0 (incl. lone surrogates), plus C1 controls and DEL which are discouraged.
@@ -185,6 +185,9 @@ function personaBody(v: ScriptView, cause: Cause | null): string {
   for (const call of p.errorToolCalls ?? []) lines.push(`${at}${callText(call)} (begun before the answer was cut short)`);
   if (stopped !== null) lines.push(`${at}the run stopped: no answer to record`);
   for (const m of notSent(p)) lines.push(`  unsent: ${m}`);
+  // Who ended a scripted conversation, in the comment's words (docs/personas.md, "Baselines and drift").
+  const ended = scriptEndedWords(p);
+  if (ended !== null) lines.push(`  ended: ${ended}`);
   return xmlText(lines.join('\n'));
 }
 

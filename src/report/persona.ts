@@ -9,7 +9,7 @@
 // Agent text is escaped exactly as replies are: inline text through escapeInline, blocks fenced
 // and wrapped to 100 characters, routes and JSON in code spans.
 
-import { callMatches, reuseWords, sameRoute } from '../evaluate/index.js';
+import { callMatches, reuseWords, sameRoute, scriptEndingWords } from '../evaluate/index.js';
 import { MEANING_WORDS } from '../evaluate/meaning/index.js';
 import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpectation, Route, ToolCall, Turn, TurnSource, Verdict } from '../types.js';
 import { quote, showPattern } from '../assertions/format.js';
@@ -510,11 +510,30 @@ export function notSent(p: Pick<PersonaRecord, 'errored' | 'error' | 'unsent' | 
   return stoppedOn(p) === null ? p.unsent : p.unsent.slice(1);
 }
 
+/**
+ * Who ended a scripted conversation (docs/personas.md, "Baselines and drift"), in the words every
+ * report gives it (the comment's header and "Not sent", report.html's, the terminal's line): "the
+ * agent ended the conversation on turn 3, the script's last message". Null for a simulated script
+ * (its user's facts say it), an errored one, and an older record that does not keep it and sent
+ * every message.
+ */
+export function scriptEndedWords(p: Pick<PersonaRecord, 'errored' | 'simulation' | 'endedBy' | 'unsent' | 'turns'>): string | null {
+  const last = p.turns.at(-1);
+  if (p.errored || p.simulation !== undefined || last === undefined) return null;
+  const ended = p.endedBy ?? (p.unsent.length > 0 ? 'agent' : null);
+  return ended === null ? null : scriptEndingWords(ended, last.index);
+}
+
+/** Why the messages not sent were not (the comment's and report.html's "Not sent"): "the agent ended the conversation on turn 2", "the run stopped". */
+export function unsentWhy(p: PersonaRecord): string {
+  if (p.errored) return 'the run stopped';
+  return scriptEndedWords(p) ?? 'the conversation ended';
+}
+
 function unsentBlock(p: PersonaRecord): string | null {
   const unsent = notSent(p);
   if (unsent.length === 0) return null;
-  const last = p.turns[p.turns.length - 1];
-  const why = p.errored ? 'the run stopped' : last ? `the agent ended the conversation on turn ${last.index}` : 'the conversation ended';
+  const why = unsentWhy(p);
   const first = nextTurn(p) + (unsent.length < p.unsent.length ? 1 : 0);
   const items = unsent.slice(0, 20).map((m, i) => `- **${first + i} · User**: ${escapeInline(clip(m, LIMITS.messageInline))}`);
   if (unsent.length > 20) items.push(`- and ${thousands(unsent.length - 20)} more`);
@@ -563,6 +582,9 @@ function headerLine(p: PersonaRecord): string {
   // A simulated user has no list of messages to count against: the simulator decides how many.
   if (p.simulation) parts.push(`${thousands(messages)} ${messages === 1 ? 'message' : 'messages'} sent${welcome}`);
   else parts.push(`${thousands(messages)} of ${thousands(all)} ${all === 1 ? 'message' : 'messages'} sent${welcome}`);
+  // Who ended a scripted conversation (a simulated user's block says it for its own).
+  const ended = scriptEndedWords(p);
+  if (ended !== null) parts.push(`ended: ${escapeInline(ended)}`);
   if (!p.checks.some((c) => c.kind === 'conversations')) parts.push(`visited ${p.visited.length === 0 ? '_none_' : p.visited.slice(0, 12).map((v) => codeSpan(clip(v, LIMITS.label))).join(' → ')}`);
   parts.push(p.outcome === null ? 'no outcome reported' : `outcome ${codeSpan(clip(p.outcome, LIMITS.label))}`);
   return `**Script**: ${parts.join(' · ')}`;

@@ -38,7 +38,7 @@ import {
   type ReportModel,
   type SectionKey,
 } from './model.js';
-import { checkSubject, checksCount, decisiveTurn, lineChecks, matchMark, messageChanged, messageTurnWords, namedAttemptTurn, sameReplyWords, shownTurns, CHECK_NAMES, type AttemptTurn } from './persona.js';
+import { checkSubject, checksCount, decisiveTurn, lineChecks, matchMark, messageChanged, messageTurnWords, namedAttemptTurn, sameReplyWords, scriptEndedWords, shownTurns, CHECK_NAMES, type AttemptTurn } from './persona.js';
 import { spendText } from './spend.js';
 import { faultLine, MESSAGE_SOURCE_WORDS, simulationFacts } from './simulation.js';
 import { usageText } from './usage.js';
@@ -411,7 +411,9 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   const named = lineChecks(p);
   const checks = `${p.errored ? 'on the turns that completed: ' : ''}${named.prefix}${named.error === null ? checksCount(named.checks) : clipKeepingFix(cliWords(named.error), 300)}`;
   const last = p.turns[p.turns.length - 1];
-  const unsent = p.unsent.length > 0 && !p.errored && last ? ` · ended on turn ${last.index}, ${p.unsent.length} not sent` : '';
+  // Who ended a scripted conversation, in the comment's words (persona.ts, scriptEndedWords), and what it left unsent.
+  const ended = scriptEndedWords(p);
+  const unsent = ended === null ? '' : ` · ended: ${ended}${p.unsent.length > 0 ? `, ${thousands(p.unsent.length)} not sent` : ''}`;
   const fault = p.errored ? null : faultLine(p.simulation);
   const said = own === undefined ? p.error : (own.text ?? own.long);
   const error = said ? cliWords(said) : said;

@@ -118,9 +118,9 @@ export const personaBaselineSchema = z.strictObject({
       time: timeSplitSchema.nullable().optional(),
     }),
   ),
-  // Scripted follow-ups only: whether the agent or the script's last message ended the accepted conversation.
+  // Scripted follow-ups only: who ended the accepted conversation: the agent, the agent on the script's last message, or the script.
   // Added within schema version 1 (docs/personas.md, "Baselines and drift"): absent in older baselines.
-  endedBy: z.enum(['agent', 'script']).optional(),
+  endedBy: z.enum(['agent', 'both', 'script']).optional(),
   // Simulated scripts only: the simulator's done reason when it ended the accepted conversation.
   // Added within schema version 1 (docs/simulated-users.md): goal, instructions and persona, absent in older baselines.
   simulation: z.strictObject({ doneReason: z.string().nullable(), goal: z.string().optional(), instructions: z.string().nullable().optional(), persona: z.string().nullable().optional() }).optional(),

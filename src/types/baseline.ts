@@ -64,6 +64,13 @@ export interface BaselineJudge {
   members?: PanelMember[];
 }
 
+/**
+ * Who ended a scripted conversation (docs/personas.md, "Baselines and drift"): `agent`, the agent
+ * with messages of the script unsent; `both`, the agent on the script's last message; `script`,
+ * the script sent its last message and the agent did not end the conversation.
+ */
+export type ScriptEnding = 'agent' | 'both' | 'script';
+
 /** A persona baseline: `<baselines>/<label>.json` with `kind: "persona"`. */
 export interface PersonaBaseline {
   label: string;
@@ -71,12 +78,11 @@ export interface PersonaBaseline {
   transcript: Array<{ message: string | null; reply: string; route: Route | null; source?: TurnSource; variants?: string[]; time?: TimeSplit | null }>;
   /**
    * Scripted follow-ups only: how the accepted conversation ended (docs/personas.md, "Baselines and
-   * drift"): `agent`, the agent ended it with messages of the script unsent; `script`, the script
-   * sent every message it had. Absent for a simulated script (its `simulation` says) and in
-   * baselines accepted before it was kept: a run then cannot tell an agent that no longer ends the
-   * conversation from a follow-up added since.
+   * drift"). Absent for a simulated script (its `simulation` says) and in baselines accepted before
+   * it was kept: a run then cannot tell an agent that no longer ends the conversation from a
+   * follow-up added since.
    */
-  endedBy?: 'agent' | 'script';
+  endedBy?: ScriptEnding;
   /**
    * Simulated scripts only: the simulator's `done` reason when it ended the accepted conversation,
    * else null; and the goal and instructions its messages were written for (absent in baselines

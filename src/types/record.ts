@@ -1,6 +1,6 @@
 // One run's record: results.json, schema version 1 (docs/results-json.md).
 
-import type { Baseline, PersonaBaseline } from './baseline.js';
+import type { Baseline, PersonaBaseline, ScriptEnding } from './baseline.js';
 import type { Meaning } from './meaning.js';
 import type { Assertion, AssertionCheck, ErrorKind, RepeatSummary, Route } from './fixture.js';
 import type { JudgeFingerprint, JudgeProvider, JudgeReuse, PanelMember } from './judge.js';
@@ -378,6 +378,12 @@ interface PersonaRecordBase {
   turns: Turn[];
   /** Messages not sent: the agent ended the conversation early, or the run failed before them. */
   unsent: string[];
+  /**
+   * Scripted follow-ups only, on a script that did not error: who ended the conversation
+   * (docs/personas.md, "Baselines and drift"); absent for a simulated script (its `simulation`
+   * says), an errored one, and in older records.
+   */
+  endedBy?: ScriptEnding;
   /** Conversations visited over the completed turns, in first-visit order. */
   visited: string[];
   /** Outcome of the turn that ended the conversation, else of the last completed turn. */

@@ -63,8 +63,8 @@ describe('accept mode with persona scripts', () => {
       label: 'refund-handoff',
       kind: 'persona',
       transcript: recorded.turns.map((t) => ({ message: t.message, reply: t.reply, route: t.route })),
-      // Every message of the script was sent (docs/personas.md, "Baselines and drift").
-      endedBy: 'script',
+      // The agent ended the conversation (its handoff) on the script's last message (docs/personas.md, "Baselines and drift").
+      endedBy: 'both',
       visited: ['conversations:welcome', 'conversations:refunds', 'refunds', 'handoff'],
       outcome: 'handoff',
       verdict: 'pass',

@@ -275,7 +275,8 @@ describe('persona baselines, drift and acceptance', () => {
 
     const stored = JSON.parse(await readFile(join(cwd, '.agent-replay', 'baselines', 'passes.json'), 'utf8')) as Record<string, unknown>;
     expect(Object.keys(stored)).toEqual(['label', 'kind', 'transcript', 'endedBy', 'visited', 'outcome', 'verdict', 'judge', 'latencyMs', 'acceptedAt', 'commit']);
-    expect(stored).toMatchObject({ label: 'passes', kind: 'persona', endedBy: 'script', outcome: 'handoff', verdict: 'pass', commit: COMMIT, acceptedAt: '2026-12-01T12:00:00.000Z' });
+    // The agent handed off and ended the conversation on the script's last message: both ended it there.
+    expect(stored).toMatchObject({ label: 'passes', kind: 'persona', endedBy: 'both', outcome: 'handoff', verdict: 'pass', commit: COMMIT, acceptedAt: '2026-12-01T12:00:00.000Z' });
     expect((stored.transcript as unknown[])[0]).toEqual({ message: null, reply: 'Welcome to the shop!', route: { conversation: 'conversations:welcome', stage: 'greeting' } });
     const validated = await cli(['validate'], cwd);
     expect(validated).toMatchObject({ code: 0 });

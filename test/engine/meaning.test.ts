@@ -14,6 +14,11 @@ import { writeBaselines } from '../../src/accept/write.js';
 import { planAcceptance } from '../../src/evaluate/acceptance.js';
 import { decidePersonaAcceptance } from '../../src/evaluate/personas.js';
 import { MEANING_PROMPT_VERSION } from '../../src/judge/meaning.js';
+import { renderComment, renderJUnit, renderTerminal } from '../../src/report/index.js';
+import { xmlText } from '../../src/report/junit.js';
+import { renderHtml } from '../../src/report/html.js';
+import { personaData } from '../../src/report/html/data.js';
+import { ctx } from '../report/fixtures.js';
 import { serializeBaseline, serializePersonaBaseline } from '../../src/suite/index.js';
 import type { Baseline, Clock, FixtureRecord, PersonaRecord, RunRecord } from '../../src/types.js';
 import { startAgentServer, type AgentServer } from '../support/agent-server.js';
@@ -473,6 +478,70 @@ describe('a reply to another user message than the baseline\'s is not compared w
     expect(p.turns.map((t) => t.message)).toEqual([null, 'hours', 'I want my money back', 'Thanks']);
     expect(p.drift).toMatchObject({ transcript: 'different', meaning: { value: 'changed', by: 'turns', detail } });
     expect(judge.meaningCalls).toEqual([]);
+  });
+
+  describe('who ended a scripted conversation (docs/personas.md, "Baselines and drift"), with a rewording agent', () => {
+    /** DIALOG with an agent that rewords its replies, ending the conversation on the message `ending.on` (null: never). */
+    async function rewording(): Promise<{ cwd: string; judge: MeaningServer; ending: { on: string | null } }> {
+      const ending: { on: string | null } = { on: null };
+      const agent = await agentServer(
+        () => 'reword',
+        (m) => m === ending.on,
+      );
+      const judge = await judgeServer();
+      const cwd = await project(agent.url, judge.url, { fixtures: '', script: DIALOG });
+      return { cwd, judge, ending };
+    }
+
+    it.each([
+      ['ended it on the script\'s last message and no longer does', 'Thanks', null, 'both', 'script', "the agent did not end the conversation, where the baseline's agent ended it on turn 3"],
+      ['did not end it and now ends it on the script\'s last message', null, 'Thanks', 'script', 'both', "the agent ended the conversation on turn 3, where the baseline's agent did not end it"],
+    ] as const)('an agent that %s: changed by the agent, every reply only reworded', async (_what, before, now, stored, endedBy, detail) => {
+      const { cwd, judge, ending } = await rewording();
+      ending.on = before;
+      expect((await accepted(cwd)).endedBy).toBe(stored);
+      // The same ending again: only reworded.
+      const same = (await ran(cwd)).personas[0] as PersonaRecord;
+      expect(same.endedBy).toBe(stored);
+      expect(same.drift?.meaning).toMatchObject({ value: 'reworded', by: 'judge' });
+      expect(judge.meaningCalls.length).toBeGreaterThan(0);
+      ending.on = now;
+      const record = await ran(cwd);
+      const p = record.personas[0] as PersonaRecord;
+      expect(p.turns.map((t) => t.message)).toEqual([null, 'hours', 'I want my money back', 'Thanks']);
+      expect(p.endedBy).toBe(endedBy);
+      expect(renderTerminal(record, { color: false })).toContain(`· transcript changed · changed in meaning: ${detail} ·`);
+      // JUnit's changed script says who ended it, in the words of the other reports.
+      const words = endedBy === 'both' ? "the agent ended the conversation on turn 3, the script's last message" : 'the script ended the conversation on turn 3, its last message';
+      expect(renderJUnit(record)).toContain(`  ended: ${xmlText(words)}</system-out>`);
+      expect(p.drift).toMatchObject({ transcript: 'different', meaning: { value: 'changed', by: 'turns', detail } });
+      // Accepting it writes the new ending.
+      expect((await accepted(cwd)).endedBy).toBe(endedBy);
+    });
+
+    it.each([
+      ['early, with a message unsent', 'I want my money back', 'agent', 'the agent ended the conversation on turn 2', ', 1 not sent'],
+      ["on the script's last message", 'Thanks', 'both', "the agent ended the conversation on turn 3, the script's last message", ''],
+      ['never', null, 'script', 'the script ended the conversation on turn 3, its last message', ''],
+    ] as const)('the agent ends the conversation %s: the comment, report.html and the terminal say who ended it in the same words', async (_when, on, endedBy, words, unsent) => {
+      const { cwd, ending } = await rewording();
+      ending.on = on;
+      const record = await ran(cwd);
+      const p = record.personas[0] as PersonaRecord;
+      expect(p.endedBy).toBe(endedBy);
+      // The comment's persona block: its header line, and the "Not sent" block when messages were left.
+      const comment = renderComment(record, ctx);
+      const sent = endedBy === 'agent' ? '2 of 3 messages sent' : '3 of 3 messages sent';
+      expect(comment).toContain(`**Script**: ${sent} after a welcome turn · ended: ${words} · no outcome reported`);
+      expect(comment.includes(`**Not sent** (1), because ${words}:`)).toBe(endedBy === 'agent');
+      // report.html: the transcript's "Ended" (and its "Not sent" head), in the page's data.
+      const data = personaData(p);
+      expect(data.ended).toBe(words);
+      expect(data.unsentHead).toBe(endedBy === 'agent' ? `Not sent (1), because ${words}` : undefined);
+      expect(renderHtml(record)).toContain(JSON.stringify(words).slice(1, -1));
+      // The terminal: the script's line.
+      expect(renderTerminal(record, { color: false }).split('\n')).toContain(`      the check passed · ended: ${words}${unsent}`);
+    });
   });
 });
 

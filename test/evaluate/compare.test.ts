@@ -193,6 +193,17 @@ describe('compare: persona scripts are items like fixtures', () => {
     expect(causeOf(byAgent, pr('p', { baseline, simulation: sim('agent', null) }))).toBeNull();
   });
 
+  it("a scripted conversation the agent ended on the script's last message in one run and not in the other, every reply the same: transcript changed, saying who ended each", () => {
+    const other = { transcript: 'different' as const, route: 'same' as const, verdict: 'still_passing' as const };
+    const both = pr('p', { endedBy: 'both' });
+    const script = pr('p', { endedBy: 'script', drift: other });
+    const c = compareRuns(at(T1, [], [both]), at(T2, [], [script]));
+    expect(c.changes[0]).toMatchObject({ label: 'p', cause: 'transcript_changed', detail: "transcript changed (ended by the agent on the script's last message → ended by the script)" });
+    // The agent ended it at the same turn in both (only the script's length differs there), or one run does not keep it: unchanged.
+    expect(causeOf(both, pr('p', { endedBy: 'agent' }))).toBeNull();
+    expect(causeOf(pr('p'), script)).toBeNull();
+  });
+
   it('a script errored by an HTTP 503 on turn 2: its cause is the error, not the transcript the error cut short', () => {
     const turns = refundTurns();
     const stopped = pr('p', {

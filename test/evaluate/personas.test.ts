@@ -14,6 +14,8 @@ import {
   planAcceptance,
   reportedError,
   replyCheck,
+  scriptedEndingChange,
+  scriptEndingWords,
   markMockedCalls,
   unmockedToolsOf,
   tallies,
@@ -254,6 +256,23 @@ describe('drift', () => {
     expect(personaDrift('not_evaluated', turns, stored({ verdict: 'fail' }))).toMatchObject({ verdict: 'not_evaluated' });
   });
 
+  it("how a scripted conversation ended, against its baseline's: the agent ending it or not is the change; the script's part is not", () => {
+    expect(scriptedEndingChange('script', { endedBy: 'both' }, 3)).toBe("the agent did not end the conversation, where the baseline's agent ended it on turn 3");
+    expect(scriptedEndingChange('both', { endedBy: 'script' }, 3)).toBe("the agent ended the conversation on turn 3, where the baseline's agent did not end it");
+    expect(scriptedEndingChange('agent', { endedBy: 'script' }, 1200)).toBe("the agent ended the conversation on turn 1,200, where the baseline's agent did not end it");
+    // The agent ended it at the same turn; only the script has a message more or fewer there.
+    expect(scriptedEndingChange('agent', { endedBy: 'both' }, 3)).toBeNull();
+    expect(scriptedEndingChange('both', { endedBy: 'agent' }, 3)).toBeNull();
+    expect(scriptedEndingChange('script', { endedBy: 'script' }, 3)).toBeNull();
+    // A baseline from before it was kept says nothing.
+    expect(scriptedEndingChange('script', {}, 3)).toBeNull();
+    expect([scriptEndingWords('agent', 2), scriptEndingWords('both', 3), scriptEndingWords('script', 3)]).toEqual([
+      'the agent ended the conversation on turn 2',
+      "the agent ended the conversation on turn 3, the script's last message",
+      'the script ended the conversation on turn 3, its last message',
+    ]);
+  });
+
   it('the first turn that differs', () => {
     expect(firstDifferentTurn(turns, stored())).toBeNull();
     expect(firstDifferentTurn([turn(0), turn(1), turn(2, { reply: 'x' })], stored())).toBe(2);
@@ -263,7 +282,7 @@ describe('drift', () => {
 
 describe('acceptance', () => {
   it('pass and fail are accepted as persona baselines; unchanged when nothing differs', () => {
-    const d = decidePersonaAcceptance(persona({ verdict: 'fail', drift: { transcript: null, route: null, verdict: 'no_baseline' } } as Partial<PersonaRecord>), '2026-12-01T00:00:00.000Z', 'b'.repeat(40));
+    const d = decidePersonaAcceptance(persona({ verdict: 'fail', endedBy: 'script', drift: { transcript: null, route: null, verdict: 'no_baseline' } } as Partial<PersonaRecord>), '2026-12-01T00:00:00.000Z', 'b'.repeat(40));
     expect(d).toEqual({ kind: 'accept', baseline: stored({ verdict: 'fail', endedBy: 'script', acceptedAt: '2026-12-01T00:00:00.000Z', commit: 'b'.repeat(40) }) });
     expect(decidePersonaAcceptance(persona(), 'now', null, stored())).toEqual({ kind: 'unchanged' });
   });
@@ -275,6 +294,15 @@ describe('acceptance', () => {
     expect(decidePersonaAcceptance(ended, 'now', null, stored())).toEqual({ kind: 'unchanged' });
     expect(decidePersonaAcceptance(ended, 'now', null, stored({ endedBy: 'agent' }))).toEqual({ kind: 'unchanged' });
     expect(decidePersonaAcceptance(ended, 'now', null, stored({ endedBy: 'script' }))).toMatchObject({ kind: 'accept', baseline: { endedBy: 'agent' } });
+    // The agent ended it on the script's last message: both did, kept as such, and told from the script alone.
+    const both = persona({ endedBy: 'both' });
+    expect(decidePersonaAcceptance(both, 'now', null, null)).toMatchObject({ kind: 'accept', baseline: { endedBy: 'both' } });
+    expect(decidePersonaAcceptance(both, 'now', null, stored({ endedBy: 'both' }))).toEqual({ kind: 'unchanged' });
+    expect(decidePersonaAcceptance(both, 'now', null, stored({ endedBy: 'script' }))).toMatchObject({ kind: 'accept', baseline: { endedBy: 'both' } });
+    expect(decidePersonaAcceptance(persona({ endedBy: 'script' }), 'now', null, stored({ endedBy: 'both' }))).toMatchObject({ kind: 'accept', baseline: { endedBy: 'script' } });
+    // A record from before it was kept, every message sent: whether the agent ended it on the last is not known, so none is written.
+    const older = decidePersonaAcceptance(persona(), 'now', null, null);
+    expect(older.kind === 'accept' ? older.baseline.endedBy : 'not accepted').toBeUndefined();
     // A simulated script's ending is its `simulation`'s, not this.
     const simulated = persona({ unsent: [], simulation: { goal: 'g', liveFromTurn: 1, endedBy: 'agent', doneReason: null, calls: 1, retries: 0, fault: null } } as Partial<PersonaRecord>);
     const d = decidePersonaAcceptance(simulated, 'now', null, null);

@@ -267,5 +267,29 @@ describe('replay with persona scripts', () => {
       ['reply', 'fail', 'turn 3 was not sent: the conversation ended at turn 2'],
     ]);
   });
-});
 
+  it('the record keeps who ended each scripted conversation: the agent with messages unsent, the agent on the last message, or the script; not an errored one', async () => {
+    const server = await startAgentServer((req) => {
+      const b = req.json as { message: string };
+      if (b.message === 'broken-2') return { status: 500, body: 'down' };
+      return { json: { reply: `echo: ${b.message}`, route: { conversation: 'c', stage: 's' }, ended: b.message === 'early-2' || b.message === 'last-3' } };
+    });
+    cleanups.push(() => server.close());
+    const client = createHttpAgentClient({ ...defaultConfig().agent, url: server.url, start: null, retries: 0 });
+    cleanups.push(() => client.close());
+    const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
+    cleanups.push(() => regex.close());
+    const scripts = ['early', 'last', 'never', 'broken'].map((l) => script(l, 3));
+    const record = await replay({ fixtures: [], personas: scripts, baselines: NO_BASELINES }, { agent: client, regex, judge: null }, OPTIONS);
+    const ended = (r: typeof record): unknown[] => r.personas.map((p) => [p.label, p.turns.length, p.unsent.length, p.endedBy]);
+    expect(ended(record)).toEqual([
+      ['early', 2, 1, 'agent'],
+      // The agent's stop signal on the script's last message: both ended it at that turn.
+      ['last', 3, 0, 'both'],
+      ['never', 3, 0, 'script'],
+      ['broken', 1, 2, undefined],
+    ]);
+    // Kept through results.json.
+    expect(ended(parseRecord(serializeRecord(record), 'results.json'))).toEqual(ended(record));
+  });
+});

@@ -517,8 +517,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
-  it("names a script's messages not sent as the comment does: how many, why, and each one's turn", async () => {
-    const script = persona('refund-chat', { unsent: ['Thanks, bye', 'One more thing'] });
+  it("names a script's messages not sent as the comment does: how many, why, and each one's turn; and who ended it", async () => {
+    const script = persona('refund-chat', { unsent: ['Thanks, bye', 'One more thing'], endedBy: 'agent' });
     const last = script.turns[script.turns.length - 1]!.index;
     const { page, errors } = await open(run([], { personas: [script] }));
     const row = page.locator('details.item:has(.label:text-is("🎭 refund-chat"))');
@@ -526,6 +526,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     await row.locator('table.checks').first().waitFor();
     expect(await row.locator('.body > h3').last().textContent()).toBe(`Not sent (2), because the agent ended the conversation on turn ${last}`);
     expect(await row.locator('.body > ul.calls li').allTextContents()).toEqual([`${last + 1} · User: Thanks, bye`, `${last + 2} · User: One more thing`]);
+    // Who ended it, in the comment's header words (docs/personas.md, "Baselines and drift").
+    expect(await row.locator('.body > dl > dt:text-is("Ended") + dd').textContent()).toBe(`the agent ended the conversation on turn ${last}`);
     expect(errors).toEqual([]);
   });
 

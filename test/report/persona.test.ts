@@ -286,7 +286,7 @@ describe('one script in full', () => {
     const item = itemHtml(html, 'refund-early-handoff');
     expect(text(item)).toContain('✅ 🎭 refund-early-handoff · pass · no baseline');
     expect(text(item)).toContain('both checks passed');
-    expect(text(item)).toContain('1 of 3 messages sent after a welcome turn · outcome handoff');
+    expect(text(item)).toContain('1 of 3 messages sent after a welcome turn · ended: the agent ended the conversation on turn 1 · outcome handoff');
     const t = text(item.slice(item.indexOf('Transcript:')));
     expect(t).toContain('Transcript: 2 turns · 2 not sent');
     expect(t).not.toContain('stopped by an error');

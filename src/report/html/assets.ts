@@ -519,6 +519,7 @@ function personaBody(body, p) {
     ['Persona', p.persona],
     ['Visited', p.visited.length ? p.visited.join(' \\u2192 ') : 'none'],
     ['Outcome', p.outcome],
+    ['Ended', p.ended],
     ['Error', p.error, 'warn', true],
     ['Simulated user', p.simulation ? 'goal: ' + p.simulation.goal + ' \\u00b7 ' + p.simulation.facts.join(' \\u00b7 ') : null],
     ['Not evaluated', p.simulation && p.simulation.fault ? p.simulation.fault + ' (not a failure: the agent was not measured)' : null]
@@ -572,7 +573,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'E+mn2+nKnrQ98E6sOB+Ay9o7xnEcHl8nVcaHdUoAUAU=';
+const SCRIPT_SHA256 = 'h2N9QGacIpuQ2TBaAriPJHo3rvvSl1NibWtvK7pcz7A=';
 const STYLE_SHA256 = 'B/rnitHBWgWgECZ32A6HzFvhlX/z0Qn9XMAmzrFhTbQ=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */

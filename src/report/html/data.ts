@@ -15,7 +15,7 @@ import { MAX_DIFF_CHARS, MAX_UNIT_EDITS, replyDiff, type Segment } from '../diff
 export { MAX_DIFF_CHARS };
 import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from '../lookalike.js';
 import { clip, normalizeBlock, stripControl } from '../escape.js';
-import { CHECK_NAMES, checkSubject, decisiveTurn, matchMark, messageChanged, notSent, replyWords, stoppedOn, turnMeaningWords } from '../persona.js';
+import { CHECK_NAMES, checkSubject, decisiveTurn, matchMark, messageChanged, notSent, replyWords, scriptEndedWords, stoppedOn, turnMeaningWords, unsentWhy } from '../persona.js';
 import { attemptStandings, decisiveAttempt, otherAttemptsWords } from '../item-parts.js';
 import { isPersona, routeText, type Item } from '../model.js';
 import { reuseWords } from '../../evaluate/reuse.js';
@@ -187,6 +187,8 @@ export interface PersonaData {
   stoppedCalls?: CallData[];
   visited: string[];
   outcome: string | null;
+  /** Who ended a scripted conversation, as the comment's header says it (persona.ts, scriptEndedWords); null for a simulated or errored one. */
+  ended: string | null;
   error: string | null;
   /** A repeated script's attempts, in order; absent when it ran once. */
   attempts?: AttemptData[];
@@ -553,6 +555,7 @@ export function personaData(p: PersonaRecord): PersonaData {
     ...(p.errorToolCalls !== undefined && p.errorToolCalls.length > 0 ? { stoppedCalls: toolCallData(p.errorToolCalls) ?? [] } : {}),
     visited: p.visited,
     outcome: p.outcome,
+    ended: ((e) => (e === null ? null : text(e)))(scriptEndedWords(p)),
     error: p.errored ? text(p.error) : null,
     ...attemptsData(
       p,
@@ -588,9 +591,8 @@ function unsentWords(p: PersonaRecord): Pick<PersonaData, 'unsentHead' | 'unsent
   const unsent = notSent(p);
   if (unsent.length === 0) return {};
   const last = p.turns[p.turns.length - 1];
-  const why = p.errored ? 'the run stopped' : last ? `the agent ended the conversation on turn ${last.index}` : 'the conversation ended';
   const next = last ? last.index + 1 : 1;
-  return { unsentHead: `Not sent (${thousands(unsent.length)}), because ${why}`, unsentFirst: next + (unsent.length < p.unsent.length ? 1 : 0) };
+  return { unsentHead: `Not sent (${thousands(unsent.length)}), because ${unsentWhy(p)}`, unsentFirst: next + (unsent.length < p.unsent.length ? 1 : 0) };
 }
 
 /** The shown attempt's number and the decisive attempt's checks and turn, as the comment has them (persona.ts). */
