@@ -80,9 +80,23 @@ describe('ownSuiteResults', () => {
       { file: 'shards/rerun/results.json', record: rerun },
     ];
     expect(() => mergeReportResults(kept, () => {})).toThrow(
-      /shards\/rerun\/results\.json replayed part of the suite \(--rerun results\.json\): a merge does not read a re-run over the run it re-ran; report one record of each run: download the run's artifact or the re-run's, not both \(narrow the download step's pattern, or the results input, to it\)$/,
+      /shards\/rerun\/results\.json replayed part of the suite \(by the CLI's run --rerun results\.json\): a merge does not read a re-run over the run it re-ran; report one record of each run: download the run's artifact or the re-run's, not both \(narrow the download step's pattern, or the results input, to it\)$/,
     );
-    expect(() => mergeRecords(kept.map((r) => r.record), kept.map((r) => r.file))).toThrow(/; give one record of each run \(the run itself, or the re-run alone\)$/);
+    expect(() => mergeRecords(kept.map((r) => r.record), kept.map((r) => r.file))).toThrow(
+      /shards\/rerun\/results\.json replayed part of the suite \(--rerun results\.json\): .*; give one record of each run \(the run itself, or the re-run alone\)$/,
+    );
+  });
+
+  it("a record of part of the suite is said to be the CLI's run's in report mode (no input of the Action replays part of it), by its flags in the CLI's", () => {
+    // Was: "replayed part of the suite (--rerun results.json)", "a run of part of the suite (--only b)": flags of no Action input.
+    const only = run([fixture('b')], { startedAt: '2026-12-01T10:00:00.000Z', selection: { rerunOf: null, only: ['b'], labels: ['b'] } });
+    const shard = run([fixture('b')], { shard: { index: 2, total: 2, suiteHash: 'h' } });
+    const kept: ReadResults[] = [
+      { file: 'shards/s2/results.json', record: shard },
+      { file: 'shards/only/results.json', record: only },
+    ];
+    expect(() => mergeReportResults(kept, () => {})).toThrow(/; shards\/only\/results\.json is a run of part of the suite \(by the CLI's run --only b\), not a shard: /);
+    expect(() => mergeRecords(kept.map((r) => r.record), kept.map((r) => r.file))).toThrow(/; shards\/only\/results\.json is a run of part of the suite \(--only b\), not a shard: /);
   });
 
   it("only another suite's records: an error naming the file, its suite and the dir to set", () => {
