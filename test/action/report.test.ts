@@ -357,6 +357,12 @@ describe('report mode', () => {
       new RegExp(`^report mode: 1 of 3 results files could not be read, so nothing was merged \\(.*\\): ${attempt}/results\\.json: not valid JSON`),
     );
     expect(gh.comments('octo', 'shop', 7)[0]!.body).toContain('## agent-replay: results not merged');
+    // Only the other suite's file: none of this suite's, said as such with the fix (not the merge's "nothing to merge").
+    for (const gone of ['shards/shard-0.json', 'shards/shard-1.json', attempt]) await rm(join(workspace, gone), { recursive: true });
+    await expect(reportMode(reportInputs(), ctx, deps)).rejects.toThrow(
+      `report mode: no results file is a run of .agent-replay, this step's dir input: ${sales}/results.json is in agent-replay-results-apps-sales-.agent-replay-${HEAD}-shard-1-of-2, a results artifact of another suite, and could not be read. Set dir on this step`,
+    );
+    expect(gh.comments('octo', 'shop', 7)[0]!.body).toContain('## agent-replay: results not reported');
     expect(gh.violations).toEqual([]);
   });
 
