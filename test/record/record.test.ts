@@ -45,6 +45,16 @@ function record(fixtures: FixtureRecord[], over: Partial<RunRecord> = {}): RunRe
 }
 
 describe('parseRecord', () => {
+  /** parseRecord's refusal of `text` as r.json, or '' when it reads. */
+  const said = (text: string): string => {
+    try {
+      parseRecord(text, 'r.json');
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return '';
+  };
+
   it('round-trips what serializeRecord writes', () => {
     const r = record([fixture('a'), fixture('b', { errored: true, errorKind: 'timeout', error: 'x', reply: null, route: null, verdict: null, drift: null })]);
     expect(parseRecord(serializeRecord(r), 'r.json')).toEqual(r);
@@ -66,14 +76,6 @@ describe('parseRecord', () => {
   });
 
   it('says a file is cut short only where the parser stops at its end: not of a quote left out mid-file, a key without its value, a whole file whose last string is not closed, nor of an empty file', () => {
-    const said = (text: string): string => {
-      try {
-        parseRecord(text, 'r.json');
-      } catch (e) {
-        return (e as Error).message;
-      }
-      return 'parsed';
-    };
     const CUT = 'the file ends before the record does';
     // Cut short: the parser stops at the end, inside a string, a list or an object.
     for (const cut of ['{"schemaVersion": 1, "reply": "say \\', '{"schemaVersion": 1, "reply": "say \\"', '{"schemaVersion": 1, "x":', '{"a": [1, 2', '{"a": 1.']) expect(said(cut), cut).toContain(CUT);
@@ -96,14 +98,6 @@ describe('parseRecord', () => {
   });
 
   it('says where a results file stops being JSON, once and on one line: its line and column, not "at position N" or the text around it', () => {
-    const said = (text: string): string => {
-      try {
-        parseRecord(text, 'r.json');
-      } catch (e) {
-        return (e as Error).message;
-      }
-      return '';
-    };
     // V8 gives no position here, and quotes the text around the mistake over two lines.
     expect(said('{\n  "schemaVersion": 1,\n  "x": tru\n}\n')).toBe("r.json: not valid JSON (Unexpected token '\\n', at line 3, column 8): expected a results.json written by agent-replay");
     // A comma after the last entry (a hand edit's mistake): at the comma, not at the "}" the parser names a line below.
