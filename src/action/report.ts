@@ -424,7 +424,7 @@ async function postRefusal(reason: string, read: readonly ReadResults[], inputs:
   // on workflow_run, the commit GitHub says the run reported (pullForReport holds the pull request
   // to it, and to its head repository), never a file's.
   const commit = (commits.length === 1 ? commits[0] : undefined) ?? workflowRunHead(ctx)?.sha ?? null;
-  const none = read.length === 0 ? 'no results file was read, so none names the commit the results were recorded at' : commits.length > 1 ? `the results files name ${commits.length} commits, none the one they were all recorded at` : undefined;
+  const none = read.length === 0 ? 'no results file was read, so none names the commit the results were recorded at' : commits.length > 1 ? 'the results files were not all recorded at one commit' : undefined;
   const found = await pullForReport(inputs.prNumber, ctx, { commit }, deps, none);
   const here = found.refused === null ? found.ctx : { ...found.ctx, pull: null };
   const out = publisher(publishSettings(inputs), ctx, deps);

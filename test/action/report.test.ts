@@ -393,7 +393,13 @@ describe('report mode', () => {
     expect(log).not.toContain('no pull request to comment on');
     expect(gh.comments('octo', 'shop', 7)).toEqual([]);
     expect(readFileSync(join(workspace, 'outputs.txt'), 'utf8')).toMatch(/^comment-status<<[^\n]*\nskipped\n/m);
-    // With no file read, the refusal says so rather than "recorded at an unknown commit": the job fails with the refusal.
+    // A merge refused for two commits, and no file read: the refusal says which, rather than "recorded at an unknown commit"; the job fails with the refusal.
+    const shard0 = join(workspace, 'shards', 'shard-0.json');
+    writeFileSync(shard0, serializeRecord({ ...parseRecord(readFileSync(shard0, 'utf8'), 'shard-0.json'), commit: 'e'.repeat(40) }));
+    await expect(reportMode(inputs, ctx, deps)).rejects.toThrow(/^shards were recorded at different commits/);
+    expect(logged.join('')).toContain(
+      '::warning::comment: not posted on #7: the results files were not all recorded at one commit: nothing shows that they are of its head, 1111111. The refusal is in the job summary and the error below.',
+    );
     for (const name of ['shard-0.json', 'shard-1.json']) writeFileSync(join(workspace, 'shards', name), '{"schemaVersion": 1,');
     await expect(reportMode(inputs, ctx, deps)).rejects.toThrow(/^report mode: 2 of 2 results files could not be read/);
     expect(logged.join('')).toContain(
