@@ -203,6 +203,9 @@ export function reportArtifactsPattern(dir: string): string {
   return resultsArtifactsPattern(dir, '${{ github.event.workflow_run.head_sha }}');
 }
 
+/** What follows the suite's folder in a results artifact's name (artifactNameFor's): the commit, then the shard and the attempt. */
+const ARTIFACT_TAIL = '(?:[0-9a-f]{7,40}|unknown)(?:-shard-\\d+-of-\\d+)?(?:-attempt-\\d+)?';
+
 /**
  * Whether `name` is a results artifact of the suite (artifactNameFor's names, any commit, shard or
  * attempt): the default folder's suite does not take another suite's `agent-replay-results-apps-...`,
@@ -210,5 +213,10 @@ export function reportArtifactsPattern(dir: string): string {
  */
 export function isResultsArtifactOf(name: string, suite: string | null): boolean {
   const prefix = `agent-replay-results-${suite === null ? '' : `${suiteSlug(suite)}-`}`;
-  return name.startsWith(prefix) && /^(?:[0-9a-f]{7,40}|unknown)(?:-shard-\d+-of-\d+)?(?:-attempt-\d+)?$/.test(name.slice(prefix.length));
+  return name.startsWith(prefix) && new RegExp(`^${ARTIFACT_TAIL}$`).test(name.slice(prefix.length));
+}
+
+/** Whether `name` is a results artifact of some suite, any folder (artifactNameFor's names): isResultsArtifactOf's, the suite left open. */
+export function isResultsArtifact(name: string): boolean {
+  return new RegExp(`^agent-replay-results-(?:.+-)?${ARTIFACT_TAIL}$`).test(name);
 }

@@ -6,7 +6,7 @@ import * as log from './log.js';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import type { Inputs } from './inputs.js';
-import { reportArtifactsPattern, resultsArtifactsPattern, suiteName, type ActionContext, type PullContext } from './context.js';
+import { isResultsArtifact, isResultsArtifactOf, reportArtifactsPattern, resultsArtifactsPattern, suiteName, type ActionContext, type PullContext } from './context.js';
 import { runSuiteEdits, suiteRepoPath } from './suite-edits.js';
 import { gitHubFailure } from './github-words.js';
 import { isGitHubError } from '../github/errors.js';
@@ -132,6 +132,43 @@ export async function readResults(files: readonly string[], cwd: string): Promis
   return { read, unread };
 }
 
+/** A results file that could not be read, set aside as another suite's: the artifact folder it is in (otherSuitesUnread). */
+export interface AsideResults extends UnreadResults {
+  artifact: string;
+}
+
+/**
+ * The files that could not be read that are another suite's, set aside rather than refusing this
+ * suite's merge (docs/action.md, "Two suites in one repository"): a download by `pattern` puts each
+ * artifact in a folder of its name, and a file whose nearest such folder is a results artifact of
+ * another suite than the dir input's (`agent-replay-results-apps-sales-.agent-replay-<sha>` beside
+ * the default suite's, taken by `agent-replay-results-*`) is that suite's, which its own report step
+ * reads. The rest are `unread` and still refuse (unreadWords): a file in this suite's artifact, in
+ * no artifact's folder (a download by `name`, or `merge-multiple`), or with a dir input that is no
+ * folder inside the repository, cannot be told to be another suite's.
+ */
+export function otherSuitesUnread(unread: readonly UnreadResults[], dir: string): { aside: AsideResults[]; unread: UnreadResults[] } {
+  if (suiteRepoPath(undefined, dir) === null) return { aside: [], unread: [...unread] };
+  const own = suiteName(dir);
+  const aside: AsideResults[] = [];
+  const left: UnreadResults[] = [];
+  for (const u of unread) {
+    const artifact = u.file.split(/[\\/]/).slice(0, -1).reverse().find(isResultsArtifact);
+    if (artifact === undefined || isResultsArtifactOf(artifact, own)) left.push(u);
+    else aside.push({ ...u, artifact });
+  }
+  return { aside, unread: left };
+}
+
+/** The warning for a file set aside as another suite's (otherSuitesUnread): the file, what is wrong, the artifact and the fix. */
+export function asideWords(a: AsideResults, dir: string): string {
+  const own = suiteRepoPath(undefined, dir) ?? dir;
+  return (
+    `report: set aside ${shown(a.file)}, which could not be read (${clip(terminalLine(a.why), 600)}): it is in ${shown(a.artifact)}, a results artifact of another suite than ${shown(own)}, this step's dir input, ` +
+    `and that suite's own report step reads it; the rest are reported without it. To download this suite's results artifacts only: ${ownPatternWords(dir)}`
+  );
+}
+
 /**
  * The refusal when a results file cannot be read (docs/action.md, "Report: combine shards, or
  * comment for a fork"): nothing is merged, since which shard or run an unread file holds cannot be
@@ -149,7 +186,7 @@ export function unreadWords(unread: readonly UnreadResults[], read: number): str
   const total = unread.length + read;
   const what = total === 1 ? 'the results file could not be read' : unread.length === 1 ? `1 of ${total} results files could not be read` : `${unread.length} of ${total} results files could not be read`;
   const rest = read === 0 ? '' : ` (the ${read === 1 ? 'other one was' : `other ${read} were`} read; which shard or run an unread file holds cannot be known, and without it the rest would read as the whole run)`;
-  return `report mode: ${what}, so nothing was merged${rest}: ${each}${more}`;
+  return `report mode: ${what}, so nothing was ${total === 1 ? 'reported' : 'merged'}${rest}: ${each}${more}`;
 }
 
 /**
@@ -192,16 +229,33 @@ export function ownSuiteResults(read: readonly ReadResults[], dir: string): { ke
 }
 
 /**
+ * The error when every results file was set aside as another suite's (otherSuitesUnread), as
+ * ownSuiteResults says it of another suite's records: the first file, its artifact, and the fix.
+ */
+function onlyAsideWords(aside: readonly AsideResults[], dir: string): string {
+  const own = suiteRepoPath(undefined, dir) ?? dir;
+  const first = aside[0] as AsideResults;
+  const more = aside.length > 1 ? ` (${aside.length} files in all, each in another suite's results artifact)` : '';
+  return (
+    `report mode: no results file is a run of ${shown(own)}, this step's dir input: ${shown(first.file)} is in ${shown(first.artifact)}, a results artifact of another suite, and could not be read${more}. ` +
+    `Set dir on this step to the suite's folder when it reports that suite (as its check step's dir), or download this suite's results artifacts only (${ownPatternWords(dir)})`
+  );
+}
+
+/**
  * The merge's fixes in report mode's terms: its records are the artifacts a download step wrote
  * (docs/action.md, "Shards: one suite over a CI matrix"). Two runs of which one does not say its
  * suite reach the merge only with a dir input outside the repository (ownSuiteResults gives such a
  * record the step's suite otherwise): the suite's folder as dir reads them as one run given twice;
  * else one artifact is downloaded, not both. A re-run beside the run it re-ran: one of their artifacts.
+ * A record of part of the suite is said to be the CLI's run's, whose flags made it.
  */
 const REPORT_MERGE_FIXES: MergeFixes = {
   oneOfTwo: (later) =>
     `report one of them: give this step the suite's folder in the repository as dir (its check step's), where a record without suitePath is a run of that suite and the one that started last is used, or download one of their artifacts only (narrow the download step's pattern, or the results input, to it): for a re-run, the one that started last, ${later}`,
   rerunBeside: "report one record of each run: download the run's artifact or the re-run's, not both (narrow the download step's pattern, or the results input, to it)",
+  // No input of the Action replays part of the suite: such a record was made by the CLI's run.
+  part: (flags) => `by the CLI's run ${flags}`,
 };
 
 /**
@@ -296,7 +350,13 @@ function workflowRunHead(ctx: ActionContext): { sha: string; repo: string | null
  * show, and on workflow_run also the head commit and repository of the run GitHub says it reports
  * (docs/action.md, "Report: combine shards, or comment for a fork"). Otherwise `refused` says why.
  */
-export async function pullForReport(prNumber: number | null, ctx: ActionContext, run: Pick<RunRecord, 'commit'>, deps: Pick<ActionDeps, 'github'>): Promise<{ ctx: ActionContext; refused: string | null }> {
+export async function pullForReport(
+  prNumber: number | null,
+  ctx: ActionContext,
+  run: Pick<RunRecord, 'commit'>,
+  deps: Pick<ActionDeps, 'github'>,
+  noCommit = NO_COMMIT,
+): Promise<{ ctx: ActionContext; refused: string | null; noCommit?: true }> {
   if (ctx.pull !== null) return { ctx, refused: null };
   const fromRun = (ctx.payload.workflow_run as { pull_requests?: { number?: unknown }[] } | undefined)?.pull_requests?.[0]?.number;
   const number = prNumber ?? (typeof fromRun === 'number' ? fromRun : null);
@@ -320,10 +380,28 @@ export async function pullForReport(prNumber: number | null, ctx: ActionContext,
     const now = `${short(pull.headSha)}${pull.headRepoFullName && head.repo !== null ? ` of ${pull.headRepoFullName}` : ''}`;
     return { ctx: found, refused: `its head is ${now}, but the workflow run ${String((ctx.payload.workflow_run as { id?: unknown }).id ?? '')} ran on ${short(head.sha)}${where} (another pull request, or a head that moved since: the check of the new head reports it)` };
   }
-  if (run.commit === null || run.commit.toLowerCase() !== pull.headSha.toLowerCase()) {
+  // No commit to hold its head to: never posted, whatever the event (pr-number and the records may be a fork's to write).
+  if (run.commit === null) return { ctx: found, refused: `${noCommit}: nothing shows that they are of its head, ${short(pull.headSha)}`, noCommit: true };
+  if (run.commit.toLowerCase() !== pull.headSha.toLowerCase()) {
     return { ctx: found, refused: `its head is ${short(pull.headSha)}, but the results were recorded at ${short(run.commit)}` };
   }
   return { ctx: found, refused: null };
+}
+
+/** Why pullForReport has no commit to hold a pull request's head to, of a run's results: they name none. */
+const NO_COMMIT = 'the results name no commit they were recorded at (a run outside a git repository, given no --commit)';
+
+/**
+ * The failure when a comment was asked for (the comment input) on a pull request found by
+ * pr-number or workflow_run, and the results name no commit to hold its head to (pullForReport's
+ * `noCommit`): it is never posted, on any event, and so it is an error with the fix rather than a
+ * warning beside a passed check (docs/action.md, "Report: combine shards, or comment for a fork").
+ */
+export function noCommitWords(number: number, refused: string, where: string): string {
+  return (
+    `comment: not posted on #${number}: ${refused}. A pull request the event does not give (pr-number, a workflow_run's) gets the comment only when its head is the commit the results were recorded at, since pr-number and the records may be a fork's to write. ` +
+    `Record the commit with the results: replay in a checkout of the repository (the run records its HEAD, or GITHUB_SHA), or give run --commit SHA; the Action's check mode records it. ${where}`
+  );
 }
 
 /**
@@ -346,7 +424,8 @@ async function postRefusal(reason: string, read: readonly ReadResults[], inputs:
   // on workflow_run, the commit GitHub says the run reported (pullForReport holds the pull request
   // to it, and to its head repository), never a file's.
   const commit = (commits.length === 1 ? commits[0] : undefined) ?? workflowRunHead(ctx)?.sha ?? null;
-  const found = await pullForReport(inputs.prNumber, ctx, { commit }, deps);
+  const none = read.length === 0 ? 'no results file was read, so none names the commit the results were recorded at' : commits.length > 1 ? 'the results files were not all recorded at one commit' : undefined;
+  const found = await pullForReport(inputs.prNumber, ctx, { commit }, deps, none);
   const here = found.refused === null ? found.ctx : { ...found.ctx, pull: null };
   const out = publisher(publishSettings(inputs), ctx, deps);
   const at = { ...here, sha: commit ?? ctx.sha };
@@ -367,8 +446,12 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   const expanded = await expandResults(inputs.results, deps.cwd);
   const none = noResultsWords(inputs.results, expanded);
   if (none !== null) throw new UserError(none);
-  const { read, unread } = await readResults(expanded.files, deps.cwd);
-  // A file that cannot be read is refused as a merge is, with the one comment (postMergeRefused).
+  const all = await readResults(expanded.files, deps.cwd);
+  const read = all.read;
+  // Another suite's file that cannot be read is set aside, with a warning; one of this suite's, or
+  // one that cannot be told to be another's, is refused as a merge is, with the one comment (postMergeRefused).
+  const { aside, unread } = otherSuitesUnread(all.unread, inputs.dir);
+  for (const a of aside) core.warning(asideWords(a, inputs.dir));
   const notRead = unreadWords(unread, read.length);
   if (notRead !== null) {
     await postMergeRefused(notRead, read, inputs, ctx, deps, unread.length);
@@ -379,6 +462,7 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   let kept: ReadResults[];
   let merged: RunRecord;
   try {
+    if (read.length === 0) throw new UserError(onlyAsideWords(aside, inputs.dir));
     const own = ownSuiteResults(read, inputs.dir);
     kept = own.kept;
     for (const s of own.skipped) {
@@ -386,7 +470,8 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     }
     merged = mergeReportResults(kept, (line) => log.info(`report: ${line}`));
   } catch (e) {
-    if (e instanceof UserError) await postMergeRefused(e.message, read, inputs, ctx, deps);
+    // With every file set aside, those are the files the refusal is of: none could be read.
+    if (e instanceof UserError) await postMergeRefused(e.message, read, inputs, ctx, deps, read.length === 0 ? aside.length : 0);
     throw e;
   }
   if (merged.incomplete != null) core.warning(`report: ${incompleteText(merged.incomplete)}${inputs.allowIncomplete ? ' (allow-incomplete: true, so the gate ignores it)' : ''}`);
@@ -429,9 +514,14 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   const { artifactName, uploaded } = await out.save(run, [htmlReportFile(run, { ...out.reportContext(at, null), gate: g }, trend?.points)]);
   const rctx = { ...out.reportContext(at, artifactName, uploaded), previous, trend, gate: g };
   await out.summary(summaryWithNote('', run, rctx));
-  // Said once the upload is known, so that it names the artifact only when there is one.
-  if (found.refused !== null) core.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}. ${out.resultsWhere()}.`);
+  // Said once the upload is known, so that it names the artifact only when there is one. A comment
+  // that can never be posted (no commit to hold the pull request to) fails the job (noCommitWords).
+  const failNoCommit = found.noCommit === true && inputs.comment;
+  if (found.refused !== null && !failNoCommit) core.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}. ${out.resultsWhere()}.`);
   setRunOutputs(run, g);
-  await out.comment(renderComment(run, rctx), { at: here });
+  // A refused pull request has its warning (or failure) above: not also "no pull request to comment on".
+  if (found.refused === null) await out.comment(renderComment(run, rctx), { at: here });
+  else core.setOutput('comment-status', 'skipped');
+  if (failNoCommit) core.setFailed(noCommitWords(found.ctx.pull?.number ?? 0, found.refused ?? '', `${out.resultsWhere()}.`));
   if (g.failed) core.setFailed(`agent-replay gate failed: ${terminalLine(g.reason)}`);
 }

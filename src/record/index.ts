@@ -8,7 +8,7 @@ import type { Incomplete, RunRecord, RunRepeat, Selection, ShardInfo, Spend } fr
 import { coverage, runLatency, runStatsOf, runUsage, runVisited, statsSeed, tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
 import { MAX_RECORD_DEPTH, pathDeeperThan } from './depth.js';
-import { controlCharacterError, endsEarly, jsonErrorOffset, jsonErrorWords, jsonValueOffset, lineColumnAt, trailingCommaError } from '../suite/json-depth.js';
+import { controlCharacterError, cutShortAt, jsonErrorOffset, jsonErrorWords, jsonValueOffset, lineColumnAt, trailingCommaError, unclosedStringAt } from '../suite/json-depth.js';
 import { UserError } from '../errors.js';
 import { writeRecordFile } from './stream.js';
 import { docsUrl, TOOL } from '../version.js';
@@ -72,12 +72,18 @@ export function parseRecord(text: string, file: string): RunRecord {
   try {
     data = JSON.parse(text);
   } catch (e) {
-    const fix = endsEarly(text)
-      ? 'the file ends before the record does (cut off while it was copied or written); take it again from where it was written (the run\'s --out, or its results artifact)'
-      : 'expected a results.json written by agent-replay';
+    const message = (e as Error).message;
+    const again = "take it again from where it was written (the run's --out, or its results artifact)";
+    // Nothing at all: a file made empty (cut off before anything was written, or created by another step).
+    if (text.trim() === '') throw new RecordError(file, `is empty, with no record in it (cut off before anything was written, or made by another step): ${again}`);
+    // Cut short only where the parser stops at the end of the text, with a string, list or object
+    // still open (cutShortAt): a mistake before the end (a key without its value, a quote left out
+    // mid-file) is none, and neither is a whole file whose last string is not closed (unclosedStringAt).
+    const cut = cutShortAt(text, message) !== null;
+    const quote = cut ? unclosedStringAt(text) : null;
+    const fix = cut && quote === null ? `the file ends before the record does (cut off while it was copied or written); ${again}` : 'expected a results.json written by agent-replay';
     // Said once, on one line: JSON.parse's words without its position or the text it quotes, and
     // the line and column (docs/results-json.md, "When a results file cannot be read").
-    const message = (e as Error).message;
     // A comma after the last entry (a hand edit's mistake) is said at the comma, its line and column in the fix, as a baseline's is.
     const trailing = trailingCommaError(text, message);
     if (trailing !== null) throw new RecordError(file, `not valid JSON (${trailing.words}): ${trailing.fix}`);
@@ -87,6 +93,11 @@ export function parseRecord(text: string, file: string): RunRecord {
       const at = `at line ${String(control.line)}, column ${String(control.column)}`;
       const words = control.words.includes(' opened here ') ? control.words.replace(' opened here ', ` opened ${at} `) : `${control.words}, ${at}`;
       throw new RecordError(file, `not valid JSON (${words}): ${control.fix.replace(/\n\s*/, ': ')}`);
+    }
+    // A string never closed in a file that is otherwise whole: said where it opens (unclosedStringAt).
+    if (quote !== null) {
+      const { line, column } = lineColumnAt(text, quote);
+      throw new RecordError(file, `not valid JSON (the string opened at line ${String(line)}, column ${String(column)} is never closed: its closing " is left out, or written \\" and so read as part of the string): agent-replay never writes one; give the results.json the run wrote (its --out, or its results artifact); in a file edited by hand, close the string`);
     }
     const offset = jsonErrorOffset(text, message);
     const where = offset === null ? '' : (({ line, column }) => `, at line ${String(line)}, column ${String(column)}`)(lineColumnAt(text, offset));
@@ -277,12 +288,15 @@ export interface MergeFixes {
   oneOfTwo: (later: string) => string;
   /** A re-run (`run --rerun`, `--only`) given beside the run it re-ran: how to give one record of each run. */
   rerunBeside: string;
+  /** The flags a record of part of the suite was replayed with (`--rerun r.json`), as its refusal names them: the CLI's own, or said to be the CLI's. */
+  part: (flags: string) => string;
 }
 
 /** The CLI's fixes: it is given files (docs/cli.md, "What each command does"). */
 export const CLI_MERGE_FIXES: MergeFixes = {
   oneOfTwo: (later) => `give one of them alone: for a re-run, the one that started last, ${later}`,
   rerunBeside: 'give one record of each run (the run itself, or the re-run alone)',
+  part: (flags) => flags,
 };
 
 /**
@@ -378,7 +392,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     const kinds = new Set([...overlapped].map(isShard));
     const over = kinds.size === 2 ? 'record' : kinds.has(true) ? 'shard' : 'run';
     // A whole run's or a merge's record beside the shards it holds (a download pattern that took the merged artifact too), said as what it is.
-    const whole = [...notShards].sort((a, b) => a - b).map((i) => ({ name: names[i] ?? `record ${i + 1}`, is: notShardWords(records[i] as RunRecord) }));
+    const whole = [...notShards].sort((a, b) => a - b).map((i) => ({ name: names[i] ?? `record ${i + 1}`, is: notShardWords(records[i] as RunRecord, fixes) }));
     const [one] = whole;
     const beside =
       one === undefined
@@ -388,7 +402,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     const parts = [...reruns].sort((a, b) => a - b).map((i) => {
       const { selection } = records[i] as RunRecord;
       const part = partOf(records[i] as RunRecord) as string;
-      return `${names[i] ?? `record ${i + 1}`} ${selection?.rerunOf == null && selection?.only == null ? `is ${part}` : `replayed part of the suite (${part})`}`;
+      return `${names[i] ?? `record ${i + 1}`} ${selection?.rerunOf == null && selection?.only == null ? `is ${part}` : `replayed part of the suite (${fixes.part(part)})`}`;
     });
     const rerun = parts.length === 0 ? '' : `; ${parts.join(', ')}: a merge does not read a re-run over the run it re-ran; ${fixes.rerunBeside}`;
     const suiteless = [...unsuited].map((pair) => {
@@ -470,13 +484,13 @@ function mergeOfShards(lack: Incomplete): string {
 /**
  * What a record that is no shard is, as the refusal of it beside shards says: `the merge of shards
  * 1/4, 3/4`, `a merged run` (of records given different selections), `a run of part of the suite
- * (--only a*)`, or `a whole run` (a complete merge is one).
+ * (--only a*)`, its flags in the caller's terms (`fixes.part`), or `a whole run` (a complete merge is one).
  */
-function notShardWords(r: RunRecord): string {
+function notShardWords(r: RunRecord, fixes: MergeFixes): string {
   if (r.incomplete != null) return mergeOfShards(r.incomplete);
   if (mergedRun(r)) return 'a merged run';
   const part = partOf(r);
-  return part === null ? 'a whole run' : `a run of part of the suite (${part})`;
+  return part === null ? 'a whole run' : `a run of part of the suite (${fixes.part(part)})`;
 }
 
 /**

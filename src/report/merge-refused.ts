@@ -55,9 +55,14 @@ function headline(given: RefusedRecords): string {
   return given.files === 1 ? 'The results file could not be reported' : 'The results files could not be merged into one run';
 }
 
+/** The heading: "results not merged" of two or more files, "results not reported" of one (there was nothing to merge). */
+function heading(given: RefusedRecords): string {
+  return `## agent-replay: results not ${given.files + (given.unread ?? 0) === 1 ? 'reported' : 'merged'}`;
+}
+
 /**
  * The refusal in the comment's words: the marker and metadata (the commit the records name), the
- * suite when not the default one, what happened, the refusal's own words (untrusted: escaped) and
+ * suite when not the default one, the heading (heading), what happened, the refusal's own words (untrusted: escaped) and
  * the fix, said of the records given (shards, or a check's runs). The job still fails with the
  * refusal (reportMode).
  */
@@ -67,7 +72,7 @@ export function renderMergeRefused(reason: string, ctx: Pick<ReportContext, 'mar
     markerLine(ctx.marker),
     metaLine({ headSha: ctx.headSha, runId: null, artifactName: null }),
     ...(suite === null ? [] : [suite, '']),
-    '## agent-replay: results not merged',
+    heading(given),
     '',
     `**${headline(given)}**, so this commit has no report and the check failed:`,
     '',

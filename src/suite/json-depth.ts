@@ -194,8 +194,9 @@ export function controlCharacterError(text: string, message: string): { line: nu
   const column = open + 1;
   const written = text.slice(start, offset);
   const after = text.slice(offset).replace(/^\r?\n/, '');
-  // The next line starts another key ("verdict": ...) or closes the object or list: the quote was left out.
-  if (/^\s*(?:"[^"\n]*"\s*:|[}\]])/.test(after) || after.trim() === '') {
+  // The next line starts another key ("verdict": ...), is another string of a list ("b" or "b",),
+  // or closes the object or list: the quote was left out.
+  if (/^\s*(?:"[^"\n]*"\s*(?::|,?[ \t]*(?:\r?\n|$))|[}\]])/.test(after) || after.trim() === '') {
     // Before a comma that ends the entry, where the quote belongs.
     const m = /^(.*?)(\s*,\s*)$/.exec(written.slice(open + 1));
     const fixed = m === null ? `${written.trimEnd()}"` : `${written.slice(0, open + 1)}${m[1] as string}"${(m[2] as string).trim()}`;
@@ -240,6 +241,37 @@ export function endsEarly(text: string): boolean {
     else if (ch === '}' || ch === ']') depth--;
   }
   return inString || depth > 0;
+}
+
+/**
+ * Where the string opens that a text ends inside (endsEarly) when that text is a complete one with
+ * the string's closing quote left out, not one cut short: read from its opening quote on as if no
+ * string were open, the rest closes every list and object left open, each with its own bracket,
+ * and the text ends with the last of them (`{"a": 1, "b: 2}`, a quote left out earlier on a line
+ * turning the rest inside out, `{"a": ["x, "y"], "b": 1}`, or a closing quote escaped, `{"reply":
+ * "say \"}`). Null otherwise: the text does not end in a string, or it stops with lists or objects
+ * still open (cut short).
+ */
+export function unclosedStringAt(text: string): number | null {
+  const open: string[] = [];
+  let quote: number | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quote !== null) {
+      if (ch === '\\') i++;
+      else if (ch === '"') quote = null;
+    } else if (ch === '"') quote = i;
+    else if (ch === '{' || ch === '[') open.push(ch);
+    else if (ch === '}' || ch === ']') open.pop();
+  }
+  if (quote === null || open.length === 0 || !/[}\]]$/.test(text.trimEnd())) return null;
+  for (const ch of text.slice(quote + 1)) {
+    if (ch === '{' || ch === '[') open.push(ch);
+    else if (ch === '}' || ch === ']') {
+      if (open.pop() !== (ch === '}' ? '{' : '[')) return null;
+    }
+  }
+  return open.length === 0 ? quote : null;
 }
 
 /**

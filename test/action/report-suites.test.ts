@@ -4,7 +4,7 @@
 // step with both suites' artifacts).
 
 import { describe, expect, it } from 'vitest';
-import { mergeReportResults, ownSuiteResults, reportSuiteDir, type ReadResults } from '../../src/action/report.js';
+import { mergeReportResults, otherSuitesUnread, ownSuiteResults, reportSuiteDir, unreadWords, type ReadResults } from '../../src/action/report.js';
 import { mergeRecords } from '../../src/record/index.js';
 import type { RunRecord } from '../../src/types.js';
 import { fixture, run } from '../report/fixtures.js';
@@ -80,9 +80,23 @@ describe('ownSuiteResults', () => {
       { file: 'shards/rerun/results.json', record: rerun },
     ];
     expect(() => mergeReportResults(kept, () => {})).toThrow(
-      /shards\/rerun\/results\.json replayed part of the suite \(--rerun results\.json\): a merge does not read a re-run over the run it re-ran; report one record of each run: download the run's artifact or the re-run's, not both \(narrow the download step's pattern, or the results input, to it\)$/,
+      /shards\/rerun\/results\.json replayed part of the suite \(by the CLI's run --rerun results\.json\): a merge does not read a re-run over the run it re-ran; report one record of each run: download the run's artifact or the re-run's, not both \(narrow the download step's pattern, or the results input, to it\)$/,
     );
-    expect(() => mergeRecords(kept.map((r) => r.record), kept.map((r) => r.file))).toThrow(/; give one record of each run \(the run itself, or the re-run alone\)$/);
+    expect(() => mergeRecords(kept.map((r) => r.record), kept.map((r) => r.file))).toThrow(
+      /shards\/rerun\/results\.json replayed part of the suite \(--rerun results\.json\): .*; give one record of each run \(the run itself, or the re-run alone\)$/,
+    );
+  });
+
+  it("a record of part of the suite is said to be the CLI's run's in report mode (no input of the Action replays part of it), by its flags in the CLI's", () => {
+    // Was: "replayed part of the suite (--rerun results.json)", "a run of part of the suite (--only b)": flags of no Action input.
+    const only = run([fixture('b')], { startedAt: '2026-12-01T10:00:00.000Z', selection: { rerunOf: null, only: ['b'], labels: ['b'] } });
+    const shard = run([fixture('b')], { shard: { index: 2, total: 2, suiteHash: 'h' } });
+    const kept: ReadResults[] = [
+      { file: 'shards/s2/results.json', record: shard },
+      { file: 'shards/only/results.json', record: only },
+    ];
+    expect(() => mergeReportResults(kept, () => {})).toThrow(/; shards\/only\/results\.json is a run of part of the suite \(by the CLI's run --only b\), not a shard: /);
+    expect(() => mergeRecords(kept.map((r) => r.record), kept.map((r) => r.file))).toThrow(/; shards\/only\/results\.json is a run of part of the suite \(--only b\), not a shard: /);
   });
 
   it("only another suite's records: an error naming the file, its suite and the dir to set", () => {
@@ -116,6 +130,31 @@ describe('ownSuiteResults', () => {
     );
     // An artifact's file and suite are shown on one line.
     expect(() => ownSuiteResults([at('shards/a/results.json', '.agent-replay'), at('shards/x\n::error::y/results.json', 'apps/x\u001b[31m')], '../up')).toThrow(/shards\/x ⏎ ::error::y\/results\.json is a run of the suite in apps\/x\\u001b\[31m\. A report/);
+  });
+});
+
+describe('otherSuitesUnread: a results file that cannot be read, set aside only when its artifact is another suite\'s', () => {
+  const why = 'not valid JSON (Unexpected end of JSON input, at line 1, column 21): the file ends before the record does';
+  const unread = (file: string) => ({ file, why });
+  const SHA = '1111111';
+  it("by the nearest folder named as a results artifact: another suite's is set aside, this suite's, or none, still refuses", () => {
+    const files = [
+      unread(`shards/agent-replay-results-apps-sales-.agent-replay-${SHA}-shard-2-of-2/results.json`),
+      unread(`shards/agent-replay-results-${SHA}-attempt-2/results.json`),
+      unread('shards/loose/results.json'),
+      unread(`shards/agent-replay-results-apps-sales-.agent-replay-v2-${SHA}/sub/results.json`),
+    ];
+    const def = otherSuitesUnread(files, '.agent-replay');
+    expect(def.aside.map((a) => a.artifact)).toEqual([`agent-replay-results-apps-sales-.agent-replay-${SHA}-shard-2-of-2`, `agent-replay-results-apps-sales-.agent-replay-v2-${SHA}`]);
+    expect(def.unread).toEqual([files[1], files[2]]);
+    // From the sales suite's step: its own artifact refuses; v2's (a folder whose name goes on from this one's) and the default suite's are set aside.
+    const sales = otherSuitesUnread(files, './apps/sales/.agent-replay/');
+    expect(sales.unread).toEqual([files[0], files[2]]);
+    expect(sales.aside.map((a) => a.file)).toEqual([files[1]!.file, files[3]!.file]);
+    // A dir input outside the repository cannot be told from an artifact's name: every file refuses, as before.
+    expect(otherSuitesUnread(files, '/abs/suite')).toEqual({ aside: [], unread: files });
+    // What is left is counted alone: the other suite's files are not "of" this report.
+    expect(unreadWords(def.unread, 2)).toMatch(/^report mode: 2 of 4 results files could not be read, so nothing was merged/);
   });
 });
 

@@ -315,14 +315,97 @@ describe('report mode', () => {
     writeFileSync(join(workspace, 'shards', `agent-replay-results-${HEAD}`, 'results.json'), text.slice(0, 200));
     const event = await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop'));
     await expect(reportMode(reportInputs('7'), event, deps)).rejects.toThrow(
-      `report mode: the results file could not be read, so nothing was merged: shards/agent-replay-results-${HEAD}/results.json: not valid JSON (`,
+      `report mode: the results file could not be read, so nothing was reported: shards/agent-replay-results-${HEAD}/results.json: not valid JSON (`,
     );
     const again = gh.comments('octo', 'shop', 7);
     expect(again).toHaveLength(1);
+    // One file: nothing to merge, so not "results not merged" (was).
+    expect(again[0]!.body).toContain('## agent-replay: results not reported\n');
     expect(again[0]!.body).toContain('**A results file could not be read**');
     expect(again[0]!.body).toContain('and one cut off in its artifact (at the upload) once the check is run again, then this report;');
     expect(again[0]!.body).not.toContain('files that were read');
     await nothingOnAnother(event, deps);
+    expect(gh.violations).toEqual([]);
+  });
+
+  it("another suite's results file that cannot be read (a broad pattern took its artifact) is set aside with a warning naming it; this suite's are reported; one in this suite's artifact still refuses", async () => {
+    // Was: the whole report refused, "report mode: 1 of 3 results files could not be read, so nothing was merged ...", for a file its own suite's report step reads.
+    const workspace = await shards();
+    const text = readFileSync(join(workspace, 'shards', 'shard-1.json'), 'utf8');
+    const sales = `shards/agent-replay-results-apps-sales-.agent-replay-${HEAD}-shard-1-of-2`;
+    await mkdir(join(workspace, sales), { recursive: true });
+    writeFileSync(join(workspace, sales, 'results.json'), text.slice(0, 300));
+    const { logged } = runnerFiles(workspace);
+    const deps = inProcessDeps(workspace);
+    const ctx = await actionContextOf('pull_request', pullPayload());
+    await reportMode(reportInputs(), ctx, deps);
+    const log = logged.join('');
+    expect(log).toContain(`::warning::report: set aside ${sales}/results.json, which could not be read (not valid JSON (`);
+    expect(log).toContain(
+      `): it is in agent-replay-results-apps-sales-.agent-replay-${HEAD}-shard-1-of-2, a results artifact of another suite than .agent-replay, this step's dir input, and that suite's own report step reads it; the rest are reported without it. ` +
+        "To download this suite's results artifacts only: pattern: agent-replay-results-<commit>*,",
+    );
+    expect(log).toContain('report: combined 2 results files, 2 fixtures');
+    const comments = gh.comments('octo', 'shop', 7);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body).not.toContain('results not merged');
+    // A file in this suite's own artifact (a re-run's attempt) cannot be set aside: still refused, the other suite's not counted.
+    const attempt = `shards/agent-replay-results-${HEAD}-attempt-2`;
+    await mkdir(join(workspace, attempt), { recursive: true });
+    writeFileSync(join(workspace, attempt, 'results.json'), text.slice(0, 300));
+    await expect(reportMode(reportInputs(), ctx, deps)).rejects.toThrow(
+      new RegExp(`^report mode: 1 of 3 results files could not be read, so nothing was merged \\(.*\\): ${attempt}/results\\.json: not valid JSON`),
+    );
+    expect(gh.comments('octo', 'shop', 7)[0]!.body).toContain('## agent-replay: results not merged');
+    // Only the other suite's file: none of this suite's, said as such with the fix (not the merge's "nothing to merge").
+    for (const gone of ['shards/shard-0.json', 'shards/shard-1.json', attempt]) await rm(join(workspace, gone), { recursive: true });
+    await expect(reportMode(reportInputs(), ctx, deps)).rejects.toThrow(
+      `report mode: no results file is a run of .agent-replay, this step's dir input: ${sales}/results.json is in agent-replay-results-apps-sales-.agent-replay-${HEAD}-shard-1-of-2, a results artifact of another suite, and could not be read. Set dir on this step`,
+    );
+    expect(gh.comments('octo', 'shop', 7)[0]!.body).toContain('## agent-replay: results not reported');
+    expect(gh.violations).toEqual([]);
+  });
+
+  it("pr-number on an event that names no run, with results that name no commit: no comment, and the job fails saying why and how to record the commit", async () => {
+    // Was: a warning "its head is 1111111, but the results were recorded at an unknown commit" beside a passed check, and no comment, ever.
+    const workspace = await shards();
+    for (const name of ['shard-0.json', 'shard-1.json']) {
+      const path = join(workspace, 'shards', name);
+      writeFileSync(path, serializeRecord({ ...parseRecord(readFileSync(path, 'utf8'), name), commit: null }));
+    }
+    const { logged } = runnerFiles(workspace);
+    const deps = inProcessDeps(workspace);
+    const ctx = await actionContextOf('workflow_dispatch', { ref: 'refs/heads/main' });
+    const inputs = readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards', 'INPUT_PR-NUMBER': '7', 'INPUT_FAIL-ON': 'none' }));
+    try {
+      await reportMode(inputs, ctx, deps);
+      expect(process.exitCode).toBe(1);
+    } finally {
+      process.exitCode = undefined;
+    }
+    const log = logged.join('');
+    expect(log).toContain(
+      '::error::comment: not posted on #7: the results name no commit they were recorded at (a run outside a git repository, given no --commit): nothing shows that they are of its head, 1111111. ' +
+        "A pull request the event does not give (pr-number, a workflow_run's) gets the comment only when its head is the commit the results were recorded at, since pr-number and the records may be a fork's to write. " +
+        'Record the commit with the results: replay in a checkout of the repository (the run records its HEAD, or GITHUB_SHA), or give run --commit SHA; the Action\'s check mode records it. The results are in the job summary',
+    );
+    expect(log).not.toContain('::warning::comment: not posted');
+    expect(log).not.toContain('no pull request to comment on');
+    expect(gh.comments('octo', 'shop', 7)).toEqual([]);
+    expect(readFileSync(join(workspace, 'outputs.txt'), 'utf8')).toMatch(/^comment-status<<[^\n]*\nskipped\n/m);
+    // A merge refused for two commits, and no file read: the refusal says which, rather than "recorded at an unknown commit"; the job fails with the refusal.
+    const shard0 = join(workspace, 'shards', 'shard-0.json');
+    writeFileSync(shard0, serializeRecord({ ...parseRecord(readFileSync(shard0, 'utf8'), 'shard-0.json'), commit: 'e'.repeat(40) }));
+    await expect(reportMode(inputs, ctx, deps)).rejects.toThrow(/^shards were recorded at different commits/);
+    expect(logged.join('')).toContain(
+      '::warning::comment: not posted on #7: the results files were not all recorded at one commit: nothing shows that they are of its head, 1111111. The refusal is in the job summary and the error below.',
+    );
+    for (const name of ['shard-0.json', 'shard-1.json']) writeFileSync(join(workspace, 'shards', name), '{"schemaVersion": 1,');
+    await expect(reportMode(inputs, ctx, deps)).rejects.toThrow(/^report mode: 2 of 2 results files could not be read/);
+    expect(logged.join('')).toContain(
+      '::warning::comment: not posted on #7: no results file was read, so none names the commit the results were recorded at: nothing shows that they are of its head, 1111111. The refusal is in the job summary and the error below.',
+    );
+    expect(gh.comments('octo', 'shop', 7)).toEqual([]);
     expect(gh.violations).toEqual([]);
   });
 
@@ -481,11 +564,12 @@ describe('report mode on workflow_run: the pull request must be the run\'s own',
     expect(gh.violations).toEqual([]);
   });
 
-  it('records that name no one commit (a refused merge of two commits) say "an unknown commit", not a cut word', async () => {
+  it('records that name no commit say so, not a cut word', async () => {
     // Was: "the results were recorded at an unkn" (the words cut to a commit's seven characters).
     const ctx = await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop'));
     const found = await pullForReport(7, ctx, { commit: null }, { github: gitHubApiOf(gh) });
-    expect(found.refused).toBe('its head is 1111111, but the results were recorded at an unknown commit');
+    expect(found.refused).toBe('the results name no commit they were recorded at (a run outside a git repository, given no --commit): nothing shows that they are of its head, 1111111');
+    expect(found.noCommit).toBe(true);
     expect(gh.violations).toEqual([]);
   });
 

@@ -45,6 +45,16 @@ function record(fixtures: FixtureRecord[], over: Partial<RunRecord> = {}): RunRe
 }
 
 describe('parseRecord', () => {
+  /** parseRecord's refusal of `text` as r.json, or '' when it reads. */
+  const said = (text: string): string => {
+    try {
+      parseRecord(text, 'r.json');
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return '';
+  };
+
   it('round-trips what serializeRecord writes', () => {
     const r = record([fixture('a'), fixture('b', { errored: true, errorKind: 'timeout', error: 'x', reply: null, route: null, verdict: null, drift: null })]);
     expect(parseRecord(serializeRecord(r), 'r.json')).toEqual(r);
@@ -65,15 +75,29 @@ describe('parseRecord', () => {
     expect(() => parseRecord('<html>not found</html>', 'shard.json')).toThrow(/^shard\.json: not valid JSON .*expected a results\.json written by agent-replay/);
   });
 
+  it('says a file is cut short only where the parser stops at its end: not of a quote left out mid-file, a key without its value, a whole file whose last string is not closed, nor of an empty file', () => {
+    const CUT = 'the file ends before the record does';
+    // Cut short: the parser stops at the end, inside a string, a list or an object.
+    for (const cut of ['{"schemaVersion": 1, "reply": "say \\', '{"schemaVersion": 1, "reply": "say \\"', '{"schemaVersion": 1, "x":', '{"a": [1, 2', '{"a": 1.']) expect(said(cut), cut).toContain(CUT);
+    // Was "cut off" of each: a quote left out inside a list on one line (the rest read inside out), a value left out (its object not closed).
+    expect(said('{"schemaVersion": 1, "labels": ["a, "b"], "x": 1}')).toBe("r.json: not valid JSON (Expected ',' or ']' after array element, at line 1, column 38): expected a results.json written by agent-replay");
+    expect(said('{"schemaVersion": 1, "a": {"b": }')).toBe("r.json: not valid JSON (Unexpected token '}', at line 1, column 33): expected a results.json written by agent-replay");
+    // A whole file whose last string's closing quote is left out, or escaped: said where the string opens.
+    const open = (column: number): string =>
+      `r.json: not valid JSON (the string opened at line 1, column ${column} is never closed: its closing " is left out, or written \\" and so read as part of the string): agent-replay never writes one; give the results.json the run wrote (its --out, or its results artifact); in a file edited by hand, close the string`;
+    expect(said('{"schemaVersion": 1, "reply": "say \\"}')).toBe(open(31));
+    expect(said('{"schemaVersion": 1, "x: 1}')).toBe(open(22));
+    expect(said('{"a": ["x", "y]}')).toBe(open(13));
+    // A quote left out inside a list, the next line another of its strings: closed on its line (was: "join lines 4 to 5", a line break inside the string).
+    expect(said('{\n  "schemaVersion": 1,\n  "labels": [\n    "a,\n    "b"\n  ]\n}\n')).toBe(
+      'r.json: not valid JSON (the string opened at line 4, column 5 is not closed on its line (its closing " left out)): close it with ", so that line 4 reads: "a",',
+    );
+    // An empty file (was "expected a results.json written by agent-replay"): cut off before anything was written.
+    expect(said('')).toBe("r.json: is empty, with no record in it (cut off before anything was written, or made by another step): take it again from where it was written (the run's --out, or its results artifact)");
+    expect(said(' \n')).toMatch(/^r\.json: is empty/);
+  });
+
   it('says where a results file stops being JSON, once and on one line: its line and column, not "at position N" or the text around it', () => {
-    const said = (text: string): string => {
-      try {
-        parseRecord(text, 'r.json');
-      } catch (e) {
-        return (e as Error).message;
-      }
-      return '';
-    };
     // V8 gives no position here, and quotes the text around the mistake over two lines.
     expect(said('{\n  "schemaVersion": 1,\n  "x": tru\n}\n')).toBe("r.json: not valid JSON (Unexpected token '\\n', at line 3, column 8): expected a results.json written by agent-replay");
     // A comma after the last entry (a hand edit's mistake): at the comma, not at the "}" the parser names a line below.

@@ -17,6 +17,11 @@ describe('renderMergeRefused', () => {
     expect(single).toContain('**The results file could not be reported**, so this commit has no report and the check failed:');
     expect(single).toContain("Fix what it names, then run the check again, then this report: the run's results are still in its artifact.\n");
     expect(single).not.toMatch(/shard/);
+    // One file, read or not: nothing to merge, so not "results not merged" (was, of every refusal).
+    expect(single).toContain('\n## agent-replay: results not reported\n');
+    expect(renderMergeRefused(reason, ctx, { shards: false, files: 0, unread: 1 })).toContain('\n## agent-replay: results not reported\n');
+    expect(renderMergeRefused(reason, ctx, { shards: false, files: 1, unread: 1 })).toContain('\n## agent-replay: results not merged\n');
+    expect(renderMergeRefused(reason, ctx, { shards: true, files: 4 })).toContain('\n## agent-replay: results not merged\n');
     // Two runs (a check and its re-run, each attempt's artifact downloaded): each run's.
     expect(renderMergeRefused(reason, ctx, { shards: false, files: 2 })).toContain(
       "Fix what it names, then run the check again, then this report: each run's results are still in its own artifact.\n",
