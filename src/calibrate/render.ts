@@ -12,6 +12,7 @@ import { judgeFallbackText } from '../report/judge-mode.js';
 import { suiteLine } from '../report/blocks.js';
 import { plural } from '../words.js';
 import { hideEndpointTokens } from '../endpoint.js';
+import { docsUrl } from '../version.js';
 import { CALL_FAILED_HINT, JUDGE_CUT_HINT, judgeFixes, JUDGE_NO_SCORE_HINT, PANEL_CUT_HINT } from '../evaluate/index.js';
 import { unmeasured, type Calibration } from './schema.js';
 
@@ -26,17 +27,42 @@ function num(n: number): string {
 }
 
 /**
- * A whole percent, but never 100% short of every baseline nor 0% above none (199/200 reads 99%, not
- * 100% beside a disagreement).
+ * --min-agreement as a percent with the flag's own decimals: 0.9 is 90, 0.995 is 99.5, 0.6666667 is
+ * 66.66667 (not 66.667, which 2/3 is below): the number the agreement is compared with.
  */
-function agreementPercent(agreeing: number, scored: number): number {
-  const p = Math.round((agreeing / scored) * 100);
-  return agreeing < scored && p === 100 ? 99 : agreeing > 0 && p === 0 ? 1 : p;
+function minimumPercent(min: number): string {
+  const decimals = /^\d+(?:\.(\d+))?$/.exec(String(min));
+  if (decimals === null) return num(min * 100);
+  return String(Number((min * 100).toFixed(Math.max(0, (decimals[1] ?? '').length - 2))));
 }
 
-function agreementText(c: Criterion): string {
+/**
+ * A whole percent, but never 100% short of every baseline nor 0% above none (199/200 reads 99%, not
+ * 100% beside a disagreement), nor on the other side of --min-agreement than the fraction is
+ * (179/200 against 0.9 reads 89%, not 90% beside "below 90%"): there the percent is cut, not
+ * rounded, to the minimum's decimals (more when that would read 0% above none).
+ */
+function agreementPercent(agreeing: number, scored: number, min: number | null): string {
+  const p = Math.round((agreeing / scored) * 100);
+  const whole = agreeing < scored && p === 100 ? 99 : agreeing > 0 && p === 0 ? 1 : p;
+  if (min === null) return String(whole);
+  // The same comparison as belowMinAgreement's (src/calibrate/summary.ts): the fraction itself.
+  const below = agreeing / scored < min;
+  const shownMin = minimumPercent(min);
+  const minValue = Number(shownMin);
+  if (whole < minValue === below) return String(whole);
+  const first = shownMin.split('.')[1]?.length ?? 0;
+  for (let d = first; d <= first + 6; d++) {
+    // Cut, not rounded: agreeing * 100 * 10^d / scored is exact enough for its floor (a whole quotient is exact).
+    const cut = Math.floor((agreeing * 100 * 10 ** d) / scored) / 10 ** d;
+    if (cut < minValue === below && (agreeing === scored || cut < 100) && (agreeing === 0 || cut > 0)) return cut.toFixed(d);
+  }
+  return String(whole);
+}
+
+function agreementText(c: Criterion, min: number | null): string {
   if (c.agreement === null) return 'no score';
-  return `${agreementPercent(c.agreeing, c.scored)}% (${c.agreeing}/${c.scored})`;
+  return `${agreementPercent(c.agreeing, c.scored, min)}% (${c.agreeing}/${c.scored})`;
 }
 
 function thresholdText(c: Criterion): string {
@@ -105,16 +131,20 @@ function minimumLine(c: Calibration, line: (text: string) => string): string | n
   if (c.minAgreement === null) return null;
   const below = c.criteria.filter((x) => x.belowMinAgreement);
   // The flag as a percent with its decimals: --min-agreement 0.995 is 99.5%, not 100%.
-  const p = `${num(c.minAgreement * 100)}%`;
+  const p = `${minimumPercent(c.minAgreement)}%`;
   // No score at all: the minimum was not measured, and "every criterion with a score" would be
   // said of none (noScoreLine says it for criteria that got none).
-  if (scoredAnswers(c) === 0) return c.criteria.length === 0 ? `Nothing was re-judged, so --min-agreement ${num(c.minAgreement)} (${p}) was not checked.` : null;
+  if (scoredAnswers(c) === 0) return c.criteria.length === 0 ? `Nothing was re-judged, so --min-agreement ${c.minAgreement} (${p}) was not checked.` : null;
   const none = unmeasured(c);
   // Some criteria scored, others got no usable score: the minimum is not shown to hold for those (exit 1).
   const without = none.length === 0 ? '' : ` ${plural(none.length, 'criterion', 'criteria')} got no usable score, so --min-agreement fails for ${none.length === 1 ? 'it' : 'them'} (exit 1): ${none.map((x) => `"${clipShown(line(x), 60)}"`).join(', ')}.`;
+  // Baselines left out of an agreement (a judge down for part of the run): the minimum holds over the others only.
+  const partly = c.criteria.filter((x) => x.scored > 0);
+  const missing = partly.reduce((n, x) => n + x.baselines - x.scored, 0);
+  const counted = missing === 0 ? '' : ` ${missing} of ${plural(partly.reduce((n, x) => n + x.baselines, 0), 'baseline', 'baselines')} got no usable score and ${missing === 1 ? 'is' : 'are'} not counted in the agreement: see No usable score above.`;
   return below.length === 0
-    ? `Every criterion with a score agrees at least ${p} (--min-agreement ${num(c.minAgreement)}).${without}`
-    : `${plural(below.length, 'criterion is', 'criteria are')} below --min-agreement ${num(c.minAgreement)} (${p}): ${below.map((x) => `"${clipShown(line(x.criterion), 60)}"`).join(', ')}.${without}`;
+    ? `Every criterion with a score agrees at least ${p} (--min-agreement ${c.minAgreement}).${counted}${without}`
+    : `${plural(below.length, 'criterion is', 'criteria are')} below --min-agreement ${c.minAgreement} (${p}): ${below.map((x) => `"${clipShown(line(x.criterion), 60)}"`).join(', ')}.${counted}${without} Next: read ${below.length === 1 ? 'its' : 'their'} disagreements above, then rewrite the criterion or correct a baseline accepted by mistake (${docsUrl('calibration.md', 'When to rewrite a criterion')}).`;
 }
 
 /** Baselines that got a usable score, over every criterion. */
@@ -128,7 +158,7 @@ function scoredAnswers(c: Calibration): number {
  */
 function noScoreLine(c: Calibration): string | null {
   if (c.criteria.length === 0 || scoredAnswers(c) > 0) return null;
-  const min = c.minAgreement === null ? '' : `, and --min-agreement ${num(c.minAgreement)} (${num(c.minAgreement * 100)}%) cannot be shown to hold, so it fails (exit 1)`;
+  const min = c.minAgreement === null ? '' : `, and --min-agreement ${c.minAgreement} (${minimumPercent(c.minAgreement)}%) cannot be shown to hold, so it fails (exit 1)`;
   return `No criterion got a usable score, so nothing was measured${min}: see No usable score above.`;
 }
 
@@ -161,7 +191,7 @@ export function renderCalibrationText(c: Calibration, context: { suite?: string 
   if (c.criteria.length === 0) {
     out.push('Nothing to re-judge: no judged fixture or persona criterion has a baseline with a known accepted verdict.');
   } else {
-    const rows = c.criteria.map((x) => [clipShown(terminalLine(x.criterion), CRITERION_WIDTH), String(x.baselines), agreementText(x), x.spread === null ? '-' : x.spread.toFixed(2), x.scored === 0 ? '-' : String(x.straddling)]);
+    const rows = c.criteria.map((x) => [clipShown(terminalLine(x.criterion), CRITERION_WIDTH), String(x.baselines), agreementText(x, c.minAgreement), x.spread === null ? '-' : x.spread.toFixed(2), x.scored === 0 ? '-' : String(x.straddling)]);
     const head = ['criterion', 'baselines', 'agreement', 'spread', 'straddling'];
     // Padded by the columns a terminal draws, not by UTF-16 units: a criterion in Japanese or with
     // an emoji keeps the table's columns in line (src/report/columns.ts).
@@ -197,7 +227,7 @@ export function renderCalibrationText(c: Calibration, context: { suite?: string 
   }
   if (c.withoutBaseline.length > 0) {
     const labels = [...new Set(c.withoutBaseline.map((x) => x.label))];
-    out.push('', `Not calibrated: ${plural(labels.length, 'judged item has', 'judged items have')} no baseline yet (${labels.map(terminalLine).join(', ')}); accept a run to calibrate against it.`);
+    out.push('', `Not calibrated: ${plural(labels.length, 'judged item has', 'judged items have')} no baseline yet (${labels.map(terminalLine).join(', ')}); accept a run to calibrate against ${labels.length === 1 ? 'it' : 'them'}.`);
   }
   const notes = [calmLine(c), noScoreLine(c), minimumLine(c, terminalLine), c.repeat === 1 && scoredAnswers(c) > 0 ? 'Spread needs repeats: --repeat 3 asks the judge three times per baseline.' : null].filter((x): x is string => x !== null);
   if (notes.length > 0) out.push('', ...notes);
@@ -222,7 +252,7 @@ export function renderCalibrationMarkdown(c: Calibration, context: { suite?: str
   } else {
     out.push('| criterion | baselines | agreement | spread | straddling |', '| --- | ---: | ---: | ---: | ---: |');
     for (const x of c.criteria) {
-      out.push(`| ${cell(x.criterion)} | ${x.baselines} | ${cell(agreementText(x))} | ${x.spread === null ? '\\-' : x.spread.toFixed(2)} | ${x.scored === 0 ? '\\-' : x.straddling} |`);
+      out.push(`| ${cell(x.criterion)} | ${x.baselines} | ${cell(agreementText(x, c.minAgreement))} | ${x.spread === null ? '\\-' : x.spread.toFixed(2)} | ${x.scored === 0 ? '\\-' : x.straddling} |`);
     }
   }
   const d = disagreements(c);

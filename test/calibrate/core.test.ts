@@ -244,10 +244,24 @@ describe('the figures', () => {
     const low = summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, targets.map((_, i) => [ok(i === 0 ? 0.1 : 0.2)]), null);
     const calibration = (f: typeof figures, minAgreement: number | null): Calibration => calibrationOf(f, 200, minAgreement);
     const text = renderCalibrationText(calibration(figures, 0.995));
-    expect(text).toContain('99% (199/200)');
+    // Beside the minimum 99.5%, which it meets, 199/200 reads 99.5% (99% would read as short of it).
+    expect(text).toContain(' 99.5% (199/200) ');
     expect(text).toContain('Every criterion with a score agrees at least 99.5% (--min-agreement 0.995).');
-    expect(renderCalibrationMarkdown(calibration(figures, 0.995))).toContain('99% \\(199/200\\)');
+    expect(renderCalibrationMarkdown(calibration(figures, 0.995))).toContain('99.5% \\(199/200\\)');
+    expect(renderCalibrationText(calibration(figures, null))).toContain(' 99% (199/200) ');
     expect(renderCalibrationText(calibration(low, null))).toContain('1% (1/200)');
+  });
+
+  it('the percent is never on the other side of --min-agreement than the fraction: 47/52 against 0.9035 reads 90.38%, not 90%', () => {
+    // 47/52 = 0.903846...: at or above 0.9035 (90.35%), and Math.round(90.38) is 90, under it.
+    const targets = Array.from({ length: 52 }, (_, i) => target(`t${i}`, 'C', i < 5 ? 'fail' : 'pass'));
+    const figures = summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, targets.map(() => [ok(0.9)]), 0.9035);
+    expect(figures.criteria[0]).toMatchObject({ agreeing: 47, scored: 52, belowMinAgreement: false });
+    const text = renderCalibrationText(calibrationOf(figures, 52, 0.9035));
+    expect(text).toContain(' 90.38% (47/52) ');
+    expect(text).toContain('Every criterion with a score agrees at least 90.35% (--min-agreement 0.9035).');
+    // Without a minimum, the whole percent.
+    expect(renderCalibrationText(calibrationOf(summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, targets.map(() => [ok(0.9)]), null), 52, null))).toContain(' 90% (47/52) ');
   });
 
   it("the Straddling list's count is the table's: a straddling baseline that disagrees is counted there and listed under Disagreements", () => {
