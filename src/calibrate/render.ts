@@ -13,6 +13,7 @@ import { suiteLine } from '../report/blocks.js';
 import { plural } from '../words.js';
 import { hideEndpointTokens } from '../endpoint.js';
 import { docsUrl } from '../version.js';
+import { cliWords } from '../report/terminal.js';
 import { CALL_FAILED_HINT, JUDGE_CUT_HINT, judgeFixes, JUDGE_NO_SCORE_HINT, PANEL_CUT_HINT } from '../evaluate/index.js';
 import { unmeasured, type Calibration } from './schema.js';
 
@@ -173,7 +174,15 @@ const FIX_ORDER = [JUDGE_NO_SCORE_HINT, JUDGE_CUT_HINT, PANEL_CUT_HINT, CALL_FAI
 function noScoreFixes(u: ReturnType<typeof unscored>): string[] {
   const fixes = [...new Set(u.flatMap(({ item }) => item.notUsable.flatMap(judgeFixes)))];
   const rank = (fix: string): number => (FIX_ORDER.includes(fix) ? FIX_ORDER.indexOf(fix) : FIX_ORDER.length);
-  return fixes.sort((a, b) => rank(a) - rank(b));
+  // In the CLI's words, as a run's terminal says them (cliWords): calibrate runs only from the
+  // command line (the Action has no calibrate mode), where the judge's address is --judge-url, not
+  // the Action's judge-base-url input; its markdown (a step summary) likewise.
+  return [...new Set(fixes.sort((a, b) => rank(a) - rank(b)).map(cliWords))];
+}
+
+/** Why a baseline got no usable score: the judge client's reason, in the CLI's words (noScoreFixes). */
+function unusableText(item: Item): string {
+  return cliWords(item.notUsable[0] ?? 'no answer');
 }
 
 function calmLine(c: Calibration): string | null {
@@ -218,7 +227,7 @@ export function renderCalibrationText(c: Calibration, context: { suite?: string 
   const u = unscored(c);
   if (u.length > 0) {
     out.push('', `No usable score (${u.length}): counted, never a score; left out of the agreement`);
-    for (const { criterion, item } of u) out.push(`  ${item.baselineFile}  "${clipShown(terminalLine(criterion.criterion), 60)}": ${clipShown(terminalLine(item.notUsable[0] ?? 'no answer'), 160)}`);
+    for (const { criterion, item } of u) out.push(`  ${item.baselineFile}  "${clipShown(terminalLine(criterion.criterion), 60)}": ${clipShown(terminalLine(unusableText(item)), 160)}`);
     for (const fix of noScoreFixes(u)) out.push(`  fix: ${fix}`);
   }
   if (c.skipped.length > 0) {
@@ -272,7 +281,7 @@ export function renderCalibrationMarkdown(c: Calibration, context: { suite?: str
   const u = unscored(c);
   if (u.length > 0) {
     out.push('', `### No usable score (${u.length})`, '');
-    for (const { criterion, item } of u) out.push(`- ${codeSpan(item.baselineFile)}: ${cell(criterion.criterion)}: ${cell(clip(oneLine(item.notUsable[0] ?? 'no answer'), 200))}`);
+    for (const { criterion, item } of u) out.push(`- ${codeSpan(item.baselineFile)}: ${cell(criterion.criterion)}: ${cell(clip(oneLine(unusableText(item)), 200))}`);
     for (const fix of noScoreFixes(u)) out.push('', `Fix: ${escapeInline(fix)}`);
   }
   if (c.skipped.length > 0) {

@@ -10,6 +10,7 @@ import { calibrateBaseline, estimateCalibration, groupByCriterion, median, summa
 import type { Baseline, Fixture, JudgeResult, PersonaBaseline, PersonaScript } from '../../src/types.js';
 import { CALL_FAILED_HINT, causeOf, JUDGE_CUT_HINT, JUDGE_NO_SCORE_HINT } from '../../src/evaluate/index.js';
 import { escapeInline } from '../../src/report/escape.js';
+import { cliWords } from '../../src/report/terminal.js';
 import { calibrationOf } from './calibration.js';
 import { createJudge, createPanelJudge } from '../../src/judge/index.js';
 import { startPanelJudge } from '../judge/panel-server.js';
@@ -365,7 +366,8 @@ describe('the figures', () => {
     const figures = summarizeCalibration({ targets: [target('a', 'C', 'pass'), target('b', 'C', 'pass'), target('c', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[down], [slow], [panelDown]], null);
     const text = renderCalibrationText(calibrationOf(figures, 3, null));
     expect(text.split(`  fix: ${runFix}\n`)).toHaveLength(2);
-    expect(text.split(`  fix: ${slowFix}\n`)).toHaveLength(2);
+    // In the CLI's words, as a run's terminal says it: --judge-url, not the Action's judge-base-url input.
+    expect(text.split(`  fix: ${cliWords(slowFix as string)}\n`)).toHaveLength(2);
     const md = renderCalibrationMarkdown(calibrationOf(figures, 3, null));
     expect(md.split(`Fix: ${escapeInline(runFix as string)}`)).toHaveLength(2);
     // A model that answered without a score is not told to check the address: only its own fix.

@@ -201,6 +201,18 @@ describe('calibrate, walked as a team adopting it', () => {
     const c = parseCalibration(await readFile(join(cwd, 'c.json'), 'utf8'), 'c.json');
     expect(c.criteria[0]).toMatchObject({ baselines: 6, scored: 3, agreeing: 3, agreement: 1, notUsableAnswers: 3 });
     expect(c.spend.judgeCalls).toBe(6);
+
+    // A judge that drops the connection after 2 answers: the fix names the CLI's flag, as a run's
+    // terminal does, not the Action's judge-base-url input (calibrate has no Action mode).
+    const dropping = await judgeServer((reply, nth, res) => (nth < 2 ? fair(reply, nth, res) : void res.socket?.destroy()));
+    const dropped = await suite(dropping.url, 4, { judge: ', concurrency: 1' });
+    const d = await cli(['calibrate', '--markdown', 'c.md'], dropped);
+    expect(d.code).toBe(0);
+    expect(d.stdout).toContain(`.agent-replay/baselines/f2.json  "The reply is polite": the connection to 127.0.0.1:${new URL(dropping.url).port} was closed without an answer (UND_ERR_SOCKET)\n`);
+    expect(d.stdout).toContain('  fix: check --judge-url (judge.baseUrl), judge.model and the judge key\n');
+    const md = await readFile(join(dropped, 'c.md'), 'utf8');
+    expect(md).toContain('Fix: check --judge-url \\(judge.baseUrl\\), judge.model and the judge key');
+    expect(d.stdout + md).not.toContain('judge-base-url');
   });
 
   it('a judge answering malformed JSON: each answer named, never a score, with the fix; none usable fails the minimum', async () => {
