@@ -145,7 +145,7 @@ function minimumLine(c: Calibration, line: (text: string) => string): string | n
   const counted = missing === 0 ? '' : ` ${missing} of ${plural(partly.reduce((n, x) => n + x.baselines, 0), 'baseline', 'baselines')} got no usable score and ${missing === 1 ? 'is' : 'are'} not counted in the agreement: see No usable score above.`;
   return below.length === 0
     ? `Every criterion with a score agrees at least ${p} (--min-agreement ${c.minAgreement}).${counted}${without}`
-    : `${plural(below.length, 'criterion is', 'criteria are')} below --min-agreement ${c.minAgreement} (${p}): ${below.map((x) => `"${clipShown(line(x.criterion), 60)}"`).join(', ')}.${counted}${without} Next: read ${below.length === 1 ? 'its' : 'their'} disagreements above, then rewrite the criterion or correct a baseline accepted by mistake (${docsUrl('calibration.md', 'When to rewrite a criterion')}).`;
+    : `${plural(below.length, 'criterion is', 'criteria are')} below --min-agreement ${c.minAgreement} (${p}): ${below.map((x) => `"${clipShown(line(x.criterion), 60)}"`).join(', ')}. Next: read ${below.length === 1 ? 'its' : 'their'} disagreements above, then rewrite the criterion or correct a baseline accepted by mistake (${docsUrl('calibration.md', 'When to rewrite a criterion')}).${counted}${without}`;
 }
 
 /** Baselines that got a usable score, over every criterion. */
