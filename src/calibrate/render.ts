@@ -10,7 +10,7 @@ import { columnsOf, padColumns } from '../report/columns.js';
 import { formatUsd } from '../report/money.js';
 import { judgeFallbackText } from '../report/judge-mode.js';
 import { suiteLine } from '../report/blocks.js';
-import { plural } from '../words.js';
+import { plural, shellWord, thousands } from '../words.js';
 import { hideEndpointTokens } from '../endpoint.js';
 import { docsUrl } from '../version.js';
 import { cliWords } from '../report/terminal.js';
@@ -191,6 +191,20 @@ function calmLine(c: Calibration): string | null {
   return `The judge agrees with every accepted verdict it scored (${scored} of ${scored}).`;
 }
 
+/** The items named at most, then how many more (as `--only`'s labels are listed: src/evaluate/selection.ts). */
+const LABELS_SHOWN = 20;
+
+function firstLabels(labels: readonly string[], shown: (label: string) => string): string {
+  const more = labels.length > LABELS_SHOWN ? `, +${thousands(labels.length - LABELS_SHOWN)} more` : '';
+  return `${labels.slice(0, LABELS_SHOWN).map(shown).join(', ')}${more}`;
+}
+
+/** How items without a baseline get one: the suite replayed and its results accepted, with the suite's folder when it is not the default. */
+function acceptStep(c: Calibration): string {
+  const dir = c.suite === '.agent-replay' ? '' : ` --dir ${shellWord(c.suite)}`;
+  return `replay the suite and accept its results: npx agent-replay run${dir}, then npx agent-replay accept${dir}`;
+}
+
 /** The terminal form: reads in ten seconds, details below the table. */
 export function renderCalibrationText(c: Calibration, context: { suite?: string | null } = {}): string {
   const fallback = fallbackLine(c, (reason) => clipShown(terminalLine(reason), 300));
@@ -236,7 +250,7 @@ export function renderCalibrationText(c: Calibration, context: { suite?: string 
   }
   if (c.withoutBaseline.length > 0) {
     const labels = [...new Set(c.withoutBaseline.map((x) => x.label))];
-    out.push('', `Not calibrated: ${plural(labels.length, 'judged item has', 'judged items have')} no baseline yet (${labels.map(terminalLine).join(', ')}); accept a run to calibrate against ${labels.length === 1 ? 'it' : 'them'}.`);
+    out.push('', `Not calibrated: ${plural(labels.length, 'judged item has', 'judged items have')} no baseline yet (${firstLabels(labels, terminalLine)}); to calibrate against ${labels.length === 1 ? 'it' : 'them'}, ${acceptStep(c)}.`);
   }
   const notes = [calmLine(c), noScoreLine(c), minimumLine(c, terminalLine), c.repeat === 1 && scoredAnswers(c) > 0 ? 'Spread needs repeats: --repeat 3 asks the judge three times per baseline.' : null].filter((x): x is string => x !== null);
   if (notes.length > 0) out.push('', ...notes);
@@ -290,7 +304,7 @@ export function renderCalibrationMarkdown(c: Calibration, context: { suite?: str
   }
   if (c.withoutBaseline.length > 0) {
     const labels = [...new Set(c.withoutBaseline.map((x) => x.label))];
-    out.push('', `Not calibrated, no baseline yet: ${labels.map((l) => cell(l)).join(', ')}.`);
+    out.push('', `Not calibrated, no baseline yet: ${firstLabels(labels, cell)}; to calibrate against ${labels.length === 1 ? 'it' : 'them'}, ${cell(acceptStep(c))}.`);
   }
   const notes = [calmLine(c), noScoreLine(c), minimumLine(c, oneLine)].filter((x): x is string => x !== null);
   if (notes.length > 0) out.push('', ...notes.map(escapeInline));

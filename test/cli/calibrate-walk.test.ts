@@ -3,7 +3,7 @@
 // answers malformed JSON. Each figure is checked against a value worked out by hand here, with
 // the formula it follows. Real loopback judges (test/judge/server.ts); the command runs in process.
 
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -110,14 +110,24 @@ describe('calibrate, walked as a team adopting it', () => {
     expect(judge.received).toHaveLength(2);
   });
 
-  it('judged items without a baseline: "accept a run to calibrate against them", in number', async () => {
+  it('judged items without a baseline: the first 20 named, how many more, and the commands that give them one', async () => {
     const judge = await judgeServer(fair);
+    const labels = Array.from({ length: 23 }, (_, i) => `item-${String(i).padStart(2, '0')}`);
     const cwd = await makeProject({
       config: `${agentConfig('http://127.0.0.1:9/chat')}judge: { provider: openai, baseUrl: "${judge.url}/v1", model: m1, apiKey: k }\n`,
-      fixtures: { 'a.yml': 'fixtures:\n  - { label: a, message: a, assert: { judge: "Polite" } }\n  - { label: b, message: b, assert: { judge: "Polite" } }\n' },
+      fixtures: { 'a.yml': `fixtures:\n${labels.map((l) => `  - { label: ${l}, message: m, assert: { judge: "Polite" } }\n`).join('')}` },
     });
-    const r = await cli(['calibrate'], cwd);
-    expect(r.stdout).toContain('Not calibrated: 2 judged items have no baseline yet (a, b); accept a run to calibrate against them.\n');
+    const r = await cli(['calibrate', '--markdown', 'c.md'], cwd);
+    expect(r.stdout).toContain(`Not calibrated: 23 judged items have no baseline yet (${labels.slice(0, 20).join(', ')}, +3 more); to calibrate against them, replay the suite and accept its results: npx agent-replay run, then npx agent-replay accept.\n`);
+    expect(await readFile(join(cwd, 'c.md'), 'utf8')).toContain(`Not calibrated, no baseline yet: ${labels.slice(0, 20).join(', ')}, +3 more; to calibrate against them, replay the suite and accept its results\\: npx agent-replay run, then npx agent-replay accept.`);
+    expect(judge.received).toHaveLength(0);
+    // A suite in another folder: the commands name it.
+    const one = await makeProject({
+      config: `${agentConfig('http://127.0.0.1:9/chat')}judge: { provider: openai, baseUrl: "${judge.url}/v1", model: m1, apiKey: k }\n`,
+      fixtures: { 'a.yml': 'label: lone\nmessage: m\nassert: { judge: "Polite" }\n' },
+    });
+    await rename(join(one, '.agent-replay'), join(one, 'suite-b'));
+    expect((await cli(['calibrate', '--dir', 'suite-b'], one)).stdout).toContain('Not calibrated: 1 judged item has no baseline yet (lone); to calibrate against it, replay the suite and accept its results: npx agent-replay run --dir suite-b, then npx agent-replay accept --dir suite-b.\n');
   });
 
   it('a noisy judge (seeded: wrong on 20% of baselines): the agreement is (n - wrong) / n, exactly', async () => {
