@@ -253,6 +253,8 @@ describe('calibrate, walked as a team adopting it', () => {
     expect(r.code).toBe(0);
     // Calls: 2 baselines x 3 repeats x 3 members (docs/judges.md, "Cost").
     expect(r.stdout.split('\n')[0]).toContain(': 18 judge calls, ≈ $0.09 estimated');
+    // The progress line counts the same calls (each answer is one per member), not 6/6 beside 18.
+    expect(r.stderr).toBe('progress: 18/18 judge calls\n');
     // Each answer's score is its members' median, 0.8; the baseline's, the median of 0.8, 0.8, 0.8;
     // spread max - min = 0; |0.8 - 0.7| = 0.1 <= 0.1: straddling. a agrees (pass), b does not: 1/2.
     const c = parseCalibration(await readFile(join(cwd, 'c.json'), 'utf8'), 'c.json');
