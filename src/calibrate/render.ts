@@ -107,6 +107,26 @@ function disagreements(c: Calibration): { criterion: Criterion; items: Item[] }[
   return c.criteria.map((criterion) => ({ criterion, items: criterion.items.filter((b) => b.agrees === false) })).filter((d) => d.items.length > 0);
 }
 
+/**
+ * Baselines that got a usable score from some answers and none from others (a judge down for part
+ * of a --repeat): their median and spread are of the others, said so below the No usable score list.
+ */
+function partlyScored(c: Calibration): { criterion: Criterion; item: Item }[] {
+  return c.criteria.flatMap((criterion) => criterion.items.filter((b) => b.median !== null && b.notUsable.length > 0).map((item) => ({ criterion, item })));
+}
+
+/** "2 of 6 answers to 2 baselines": the answers without a usable score among those baselines' answers. */
+function partlyText(p: ReturnType<typeof partlyScored>): string {
+  const lost = p.reduce((n, { item }) => n + item.notUsable.length, 0);
+  const all = p.reduce((n, { item }) => n + item.notUsable.length + item.scores.length, 0);
+  return `${lost} of ${plural(all, 'answer', 'answers')} to ${plural(p.length, 'baseline', 'baselines')} that got a usable score from the others`;
+}
+
+/** "1 of 3: HTTP 503: overloaded": how many of its answers a baseline lost, and the first reason. */
+function partlyItem(item: Item): string {
+  return `${item.notUsable.length} of ${item.notUsable.length + item.scores.length}: ${unusableText(item)}`;
+}
+
 function unscored(c: Calibration): { criterion: Criterion; item: Item }[] {
   return c.criteria.flatMap((criterion) => criterion.items.filter((b) => b.median === null).map((item) => ({ criterion, item })));
 }
@@ -244,6 +264,14 @@ export function renderCalibrationText(c: Calibration, context: { suite?: string 
     for (const { criterion, item } of u) out.push(`  ${item.baselineFile}  "${clipShown(terminalLine(criterion.criterion), 60)}": ${clipShown(terminalLine(unusableText(item)), 160)}`);
     for (const fix of noScoreFixes(u)) out.push(`  fix: ${fix}`);
   }
+  const p = partlyScored(c);
+  if (p.length > 0) {
+    out.push('', `Answers without a usable score (${partlyText(p)}): counted, never a score; those baselines' median and spread are of the others`);
+    for (const { criterion, item } of p) out.push(`  ${item.baselineFile}  "${clipShown(terminalLine(criterion.criterion), 60)}": ${clipShown(terminalLine(partlyItem(item)), 160)}`);
+    // Each fix once over both lists: the No usable score list's are not said again.
+    const said = new Set(noScoreFixes(u));
+    for (const fix of noScoreFixes(p)) if (!said.has(fix)) out.push(`  fix: ${fix}`);
+  }
   if (c.skipped.length > 0) {
     out.push('', `Skipped (${c.skipped.length}): the accepted verdict is not known, nothing was asked`);
     for (const x of c.skipped) out.push(`  ${x.baselineFile}  "${clipShown(terminalLine(x.criterion), 60)}": ${terminalLine(x.reason)}`);
@@ -297,6 +325,13 @@ export function renderCalibrationMarkdown(c: Calibration, context: { suite?: str
     out.push('', `### No usable score (${u.length})`, '');
     for (const { criterion, item } of u) out.push(`- ${codeSpan(item.baselineFile)}: ${cell(criterion.criterion)}: ${cell(clip(oneLine(unusableText(item)), 200))}`);
     for (const fix of noScoreFixes(u)) out.push('', `Fix: ${escapeInline(fix)}`);
+  }
+  const p = partlyScored(c);
+  if (p.length > 0) {
+    out.push('', `### Answers without a usable score (${escapeInline(partlyText(p))})`, '', "Counted, never a score; those baselines' median and spread are of the others.", '');
+    for (const { criterion, item } of p) out.push(`- ${codeSpan(item.baselineFile)}: ${cell(criterion.criterion)}: ${cell(clip(oneLine(partlyItem(item)), 200))}`);
+    const said = new Set(noScoreFixes(u));
+    for (const fix of noScoreFixes(p)) if (!said.has(fix)) out.push('', `Fix: ${escapeInline(fix)}`);
   }
   if (c.skipped.length > 0) {
     out.push('', `### Skipped: accepted verdict unknown (${c.skipped.length})`, '');

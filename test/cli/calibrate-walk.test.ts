@@ -225,6 +225,36 @@ describe('calibrate, walked as a team adopting it', () => {
     expect(d.stdout + md).not.toContain('judge-base-url');
   });
 
+  it('a judge down for some answers of a --repeat: the answers lost are said, though every baseline scored', async () => {
+    // One call at a time, in order: each baseline's third answer is an HTTP 503.
+    const judge = await judgeServer((reply, nth, res) => {
+      if (nth % 3 !== 2) return fair(reply, nth, res);
+      res.writeHead(503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'overloaded' } }));
+    });
+    const cwd = await suite(judge.url, 2, { judge: ', concurrency: 1' });
+    const r = await cli(['calibrate', '--repeat', '3', '--out', 'c.json', '--markdown', 'c.md'], cwd);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      [
+        "Answers without a usable score (2 of 6 answers to 2 baselines that got a usable score from the others): counted, never a score; those baselines' median and spread are of the others",
+        '  .agent-replay/baselines/f0.json  "The reply is polite": 1 of 3: HTTP 503: overloaded',
+        '  .agent-replay/baselines/f1.json  "The reply is polite": 1 of 3: HTTP 503: overloaded',
+        "  fix: the judge's endpoint failed: see its status or log, and run it again",
+        '',
+      ].join('\n'),
+    );
+    const c = parseCalibration(await readFile(join(cwd, 'c.json'), 'utf8'), 'c.json');
+    expect(c.criteria[0]).toMatchObject({ baselines: 2, scored: 2, agreeing: 2, notUsableAnswers: 2 });
+    expect(c.criteria[0]?.items.map((i) => [i.scores, i.median])).toEqual([
+      [[0.9, 0.9], 0.9],
+      [[0.1, 0.1], 0.1],
+    ]);
+    const md = await readFile(join(cwd, 'c.md'), 'utf8');
+    expect(md).toContain('### Answers without a usable score (2 of 6 answers to 2 baselines that got a usable score from the others)\n');
+    expect(md).toContain('- `.agent-replay/baselines/f0.json`: The reply is polite: 1 of 3\\: HTTP 503\\: overloaded\n');
+  });
+
   it('a judge answering malformed JSON: each answer named, never a score, with the fix; none usable fails the minimum', async () => {
     const judge = await judgeServer((reply, nth, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
