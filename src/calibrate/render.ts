@@ -66,6 +66,14 @@ function agreementText(c: Criterion, min: number | null): string {
   return `${agreementPercent(c.agreeing, c.scored, min)}% (${c.agreeing}/${c.scored})`;
 }
 
+/**
+ * A spread to two decimals, its half rounded up as written: 0.305 reads 0.31 and 0.125 0.13
+ * (toFixed rounds the binary double, and 0.305 is stored a hair under it: 0.30, below "above 0.3").
+ */
+function spreadText(spread: number): string {
+  return (Math.round(Number((spread * 100).toFixed(6))) / 100).toFixed(2);
+}
+
 function thresholdText(c: Criterion): string {
   return c.thresholds.length === 1 ? `threshold ${num(c.thresholds[0] as number)}` : `thresholds ${c.thresholds.map(num).join(', ')}`;
 }
@@ -234,7 +242,7 @@ export function renderCalibrationText(c: Calibration, context: { suite?: string 
   if (c.criteria.length === 0) {
     out.push('Nothing to re-judge: no judged fixture or persona criterion has a baseline with a known accepted verdict.');
   } else {
-    const rows = c.criteria.map((x) => [clipShown(terminalLine(x.criterion), CRITERION_WIDTH), String(x.baselines), agreementText(x, c.minAgreement), x.spread === null ? '-' : x.spread.toFixed(2), x.scored === 0 ? '-' : String(x.straddling)]);
+    const rows = c.criteria.map((x) => [clipShown(terminalLine(x.criterion), CRITERION_WIDTH), String(x.baselines), agreementText(x, c.minAgreement), x.spread === null ? '-' : spreadText(x.spread), x.scored === 0 ? '-' : String(x.straddling)]);
     const head = ['criterion', 'baselines', 'agreement', 'spread', 'straddling'];
     // Padded by the columns a terminal draws, not by UTF-16 units: a criterion in Japanese or with
     // an emoji keeps the table's columns in line (src/report/columns.ts).
@@ -303,7 +311,7 @@ export function renderCalibrationMarkdown(c: Calibration, context: { suite?: str
   } else {
     out.push('| criterion | baselines | agreement | spread | straddling |', '| --- | ---: | ---: | ---: | ---: |');
     for (const x of c.criteria) {
-      out.push(`| ${cell(x.criterion)} | ${x.baselines} | ${cell(agreementText(x, c.minAgreement))} | ${x.spread === null ? '\\-' : x.spread.toFixed(2)} | ${x.scored === 0 ? '\\-' : x.straddling} |`);
+      out.push(`| ${cell(x.criterion)} | ${x.baselines} | ${cell(agreementText(x, c.minAgreement))} | ${x.spread === null ? '\\-' : spreadText(x.spread)} | ${x.scored === 0 ? '\\-' : x.straddling} |`);
     }
   }
   const d = disagreements(c);

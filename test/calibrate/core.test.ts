@@ -265,6 +265,15 @@ describe('the figures', () => {
     expect(renderCalibrationText(calibrationOf(summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, targets.map(() => [ok(0.9)]), null), 52, null))).toContain(' 90% (47/52) ');
   });
 
+  it('a spread is rounded half up as written: 0.9 - 0.595 = 0.305 reads 0.31 (toFixed gave 0.30, under "above 0.3")', () => {
+    const b = calibrateBaseline(target('a', 'C', 'pass'), [ok(0.9), ok(0.595)]);
+    expect(b.spread).toBe(0.305);
+    const [c] = groupByCriterion([{ criterion: 'C', result: b }], null);
+    const figures = { criteria: [c as NonNullable<typeof c>], skipped: [], withoutBaseline: [] };
+    expect(renderCalibrationText(calibrationOf(figures, 1, null))).toMatch(/ {2}C +1 +100% \(1\/1\) +0\.31 +1\n/);
+    expect(renderCalibrationMarkdown(calibrationOf(figures, 1, null))).toContain('| C | 1 | 100% \\(1/1\\) | 0.31 | 1 |');
+  });
+
   it("the Straddling list's count is the table's: a straddling baseline that disagrees is counted there and listed under Disagreements", () => {
     // a: accepted pass, judged 0.75 (straddles, agrees); b: accepted fail, judged 0.72 (straddles, disagrees).
     const targets = [target('a', 'C', 'pass'), target('b', 'C', 'fail')];
