@@ -10,8 +10,10 @@ import { columnsOf, padColumns } from '../report/columns.js';
 import { formatUsd } from '../report/money.js';
 import { judgeFallbackText } from '../report/judge-mode.js';
 import { suiteLine } from '../report/blocks.js';
-import { plural } from '../words.js';
+import { plural, shellWord, thousands } from '../words.js';
 import { hideEndpointTokens } from '../endpoint.js';
+import { docsUrl } from '../version.js';
+import { cliWords } from '../report/terminal.js';
 import { CALL_FAILED_HINT, JUDGE_CUT_HINT, judgeFixes, JUDGE_NO_SCORE_HINT, PANEL_CUT_HINT } from '../evaluate/index.js';
 import { unmeasured, type Calibration } from './schema.js';
 
@@ -26,17 +28,50 @@ function num(n: number): string {
 }
 
 /**
- * A whole percent, but never 100% short of every baseline nor 0% above none (199/200 reads 99%, not
- * 100% beside a disagreement).
+ * --min-agreement as a percent with the flag's own decimals: 0.9 is 90, 0.995 is 99.5, 0.6666667 is
+ * 66.66667 (not 66.667, which 2/3 is below): the number the agreement is compared with.
  */
-function agreementPercent(agreeing: number, scored: number): number {
-  const p = Math.round((agreeing / scored) * 100);
-  return agreeing < scored && p === 100 ? 99 : agreeing > 0 && p === 0 ? 1 : p;
+function minimumPercent(min: number): string {
+  const decimals = /^\d+(?:\.(\d+))?$/.exec(String(min));
+  if (decimals === null) return num(min * 100);
+  return String(Number((min * 100).toFixed(Math.max(0, (decimals[1] ?? '').length - 2))));
 }
 
-function agreementText(c: Criterion): string {
+/**
+ * A whole percent, but never 100% short of every baseline nor 0% above none (199/200 reads 99%, not
+ * 100% beside a disagreement), nor on the other side of --min-agreement than the fraction is
+ * (179/200 against 0.9 reads 89%, not 90% beside "below 90%"): there the percent is cut, not
+ * rounded, to the minimum's decimals (more when that would read 0% above none).
+ */
+function agreementPercent(agreeing: number, scored: number, min: number | null): string {
+  const p = Math.round((agreeing / scored) * 100);
+  const whole = agreeing < scored && p === 100 ? 99 : agreeing > 0 && p === 0 ? 1 : p;
+  if (min === null) return String(whole);
+  // The same comparison as belowMinAgreement's (src/calibrate/summary.ts): the fraction itself.
+  const below = agreeing / scored < min;
+  const shownMin = minimumPercent(min);
+  const minValue = Number(shownMin);
+  if (whole < minValue === below) return String(whole);
+  const first = shownMin.split('.')[1]?.length ?? 0;
+  for (let d = first; d <= first + 6; d++) {
+    // Cut, not rounded: agreeing * 100 * 10^d / scored is exact enough for its floor (a whole quotient is exact).
+    const cut = Math.floor((agreeing * 100 * 10 ** d) / scored) / 10 ** d;
+    if (cut < minValue === below && (agreeing === scored || cut < 100) && (agreeing === 0 || cut > 0)) return cut.toFixed(d);
+  }
+  return String(whole);
+}
+
+function agreementText(c: Criterion, min: number | null): string {
   if (c.agreement === null) return 'no score';
-  return `${agreementPercent(c.agreeing, c.scored)}% (${c.agreeing}/${c.scored})`;
+  return `${agreementPercent(c.agreeing, c.scored, min)}% (${c.agreeing}/${c.scored})`;
+}
+
+/**
+ * A spread to two decimals, its half rounded up as written: 0.305 reads 0.31 and 0.125 0.13
+ * (toFixed rounds the binary double, and 0.305 is stored a hair under it: 0.30, below "above 0.3").
+ */
+function spreadText(spread: number): string {
+  return (Math.round(Number((spread * 100).toFixed(6))) / 100).toFixed(2);
 }
 
 function thresholdText(c: Criterion): string {
@@ -80,6 +115,26 @@ function disagreements(c: Calibration): { criterion: Criterion; items: Item[] }[
   return c.criteria.map((criterion) => ({ criterion, items: criterion.items.filter((b) => b.agrees === false) })).filter((d) => d.items.length > 0);
 }
 
+/**
+ * Baselines that got a usable score from some answers and none from others (a judge down for part
+ * of a --repeat): their median and spread are of the others, said so below the No usable score list.
+ */
+function partlyScored(c: Calibration): { criterion: Criterion; item: Item }[] {
+  return c.criteria.flatMap((criterion) => criterion.items.filter((b) => b.median !== null && b.notUsable.length > 0).map((item) => ({ criterion, item })));
+}
+
+/** "2 of 6 answers to 2 baselines": the answers without a usable score among those baselines' answers. */
+function partlyText(p: ReturnType<typeof partlyScored>): string {
+  const lost = p.reduce((n, { item }) => n + item.notUsable.length, 0);
+  const all = p.reduce((n, { item }) => n + item.notUsable.length + item.scores.length, 0);
+  return `${lost} of ${plural(all, 'answer', 'answers')} to ${plural(p.length, 'baseline', 'baselines')} that got a usable score from the others`;
+}
+
+/** "1 of 3: HTTP 503: overloaded": how many of its answers a baseline lost, and the first reason. */
+function partlyItem(item: Item): string {
+  return `${item.notUsable.length} of ${item.notUsable.length + item.scores.length}: ${unusableText(item)}`;
+}
+
 function unscored(c: Calibration): { criterion: Criterion; item: Item }[] {
   return c.criteria.flatMap((criterion) => criterion.items.filter((b) => b.median === null).map((item) => ({ criterion, item })));
 }
@@ -105,16 +160,20 @@ function minimumLine(c: Calibration, line: (text: string) => string): string | n
   if (c.minAgreement === null) return null;
   const below = c.criteria.filter((x) => x.belowMinAgreement);
   // The flag as a percent with its decimals: --min-agreement 0.995 is 99.5%, not 100%.
-  const p = `${num(c.minAgreement * 100)}%`;
+  const p = `${minimumPercent(c.minAgreement)}%`;
   // No score at all: the minimum was not measured, and "every criterion with a score" would be
   // said of none (noScoreLine says it for criteria that got none).
-  if (scoredAnswers(c) === 0) return c.criteria.length === 0 ? `Nothing was re-judged, so --min-agreement ${num(c.minAgreement)} (${p}) was not checked.` : null;
+  if (scoredAnswers(c) === 0) return c.criteria.length === 0 ? `Nothing was re-judged, so --min-agreement ${c.minAgreement} (${p}) was not checked.` : null;
   const none = unmeasured(c);
   // Some criteria scored, others got no usable score: the minimum is not shown to hold for those (exit 1).
   const without = none.length === 0 ? '' : ` ${plural(none.length, 'criterion', 'criteria')} got no usable score, so --min-agreement fails for ${none.length === 1 ? 'it' : 'them'} (exit 1): ${none.map((x) => `"${clipShown(line(x), 60)}"`).join(', ')}.`;
+  // Baselines left out of an agreement (a judge down for part of the run): the minimum holds over the others only.
+  const partly = c.criteria.filter((x) => x.scored > 0);
+  const missing = partly.reduce((n, x) => n + x.baselines - x.scored, 0);
+  const counted = missing === 0 ? '' : ` ${missing} of ${plural(partly.reduce((n, x) => n + x.baselines, 0), 'baseline', 'baselines')} got no usable score and ${missing === 1 ? 'is' : 'are'} not counted in the agreement: see No usable score above.`;
   return below.length === 0
-    ? `Every criterion with a score agrees at least ${p} (--min-agreement ${num(c.minAgreement)}).${without}`
-    : `${plural(below.length, 'criterion is', 'criteria are')} below --min-agreement ${num(c.minAgreement)} (${p}): ${below.map((x) => `"${clipShown(line(x.criterion), 60)}"`).join(', ')}.${without}`;
+    ? `Every criterion with a score agrees at least ${p} (--min-agreement ${c.minAgreement}).${counted}${without}`
+    : `${plural(below.length, 'criterion is', 'criteria are')} below --min-agreement ${c.minAgreement} (${p}): ${below.map((x) => `"${clipShown(line(x.criterion), 60)}"`).join(', ')}. Next: read ${below.length === 1 ? 'its' : 'their'} disagreements above, then rewrite the criterion or correct a baseline accepted by mistake (${docsUrl('calibration.md', 'When to rewrite a criterion')}).${counted}${without}`;
 }
 
 /** Baselines that got a usable score, over every criterion. */
@@ -128,7 +187,7 @@ function scoredAnswers(c: Calibration): number {
  */
 function noScoreLine(c: Calibration): string | null {
   if (c.criteria.length === 0 || scoredAnswers(c) > 0) return null;
-  const min = c.minAgreement === null ? '' : `, and --min-agreement ${num(c.minAgreement)} (${num(c.minAgreement * 100)}%) cannot be shown to hold, so it fails (exit 1)`;
+  const min = c.minAgreement === null ? '' : `, and --min-agreement ${c.minAgreement} (${minimumPercent(c.minAgreement)}%) cannot be shown to hold, so it fails (exit 1)`;
   return `No criterion got a usable score, so nothing was measured${min}: see No usable score above.`;
 }
 
@@ -143,13 +202,35 @@ const FIX_ORDER = [JUDGE_NO_SCORE_HINT, JUDGE_CUT_HINT, PANEL_CUT_HINT, CALL_FAI
 function noScoreFixes(u: ReturnType<typeof unscored>): string[] {
   const fixes = [...new Set(u.flatMap(({ item }) => item.notUsable.flatMap(judgeFixes)))];
   const rank = (fix: string): number => (FIX_ORDER.includes(fix) ? FIX_ORDER.indexOf(fix) : FIX_ORDER.length);
-  return fixes.sort((a, b) => rank(a) - rank(b));
+  // In the CLI's words, as a run's terminal says them (cliWords): calibrate runs only from the
+  // command line (the Action has no calibrate mode), where the judge's address is --judge-url, not
+  // the Action's judge-base-url input; its markdown (a step summary) likewise.
+  return [...new Set(fixes.sort((a, b) => rank(a) - rank(b)).map(cliWords))];
+}
+
+/** Why a baseline got no usable score: the judge client's reason, in the CLI's words (noScoreFixes). */
+function unusableText(item: Item): string {
+  return cliWords(item.notUsable[0] ?? 'no answer');
 }
 
 function calmLine(c: Calibration): string | null {
   const scored = scoredAnswers(c);
   if (scored === 0 || disagreements(c).length > 0) return null;
   return `The judge agrees with every accepted verdict it scored (${scored} of ${scored}).`;
+}
+
+/** The items named at most, then how many more (as `--only`'s labels are listed: src/evaluate/selection.ts). */
+const LABELS_SHOWN = 20;
+
+function firstLabels(labels: readonly string[], shown: (label: string) => string): string {
+  const more = labels.length > LABELS_SHOWN ? `, +${thousands(labels.length - LABELS_SHOWN)} more` : '';
+  return `${labels.slice(0, LABELS_SHOWN).map(shown).join(', ')}${more}`;
+}
+
+/** How items without a baseline get one: the suite replayed and its results accepted, with the suite's folder when it is not the default. */
+function acceptStep(c: Calibration): string {
+  const dir = c.suite === '.agent-replay' ? '' : ` --dir ${shellWord(c.suite)}`;
+  return `replay the suite and accept its results: npx agent-replay run${dir}, then npx agent-replay accept${dir}`;
 }
 
 /** The terminal form: reads in ten seconds, details below the table. */
@@ -161,7 +242,7 @@ export function renderCalibrationText(c: Calibration, context: { suite?: string 
   if (c.criteria.length === 0) {
     out.push('Nothing to re-judge: no judged fixture or persona criterion has a baseline with a known accepted verdict.');
   } else {
-    const rows = c.criteria.map((x) => [clipShown(terminalLine(x.criterion), CRITERION_WIDTH), String(x.baselines), agreementText(x), x.spread === null ? '-' : x.spread.toFixed(2), x.scored === 0 ? '-' : String(x.straddling)]);
+    const rows = c.criteria.map((x) => [clipShown(terminalLine(x.criterion), CRITERION_WIDTH), String(x.baselines), agreementText(x, c.minAgreement), x.spread === null ? '-' : spreadText(x.spread), x.scored === 0 ? '-' : String(x.straddling)]);
     const head = ['criterion', 'baselines', 'agreement', 'spread', 'straddling'];
     // Padded by the columns a terminal draws, not by UTF-16 units: a criterion in Japanese or with
     // an emoji keeps the table's columns in line (src/report/columns.ts).
@@ -188,8 +269,16 @@ export function renderCalibrationText(c: Calibration, context: { suite?: string 
   const u = unscored(c);
   if (u.length > 0) {
     out.push('', `No usable score (${u.length}): counted, never a score; left out of the agreement`);
-    for (const { criterion, item } of u) out.push(`  ${item.baselineFile}  "${clipShown(terminalLine(criterion.criterion), 60)}": ${clipShown(terminalLine(item.notUsable[0] ?? 'no answer'), 160)}`);
+    for (const { criterion, item } of u) out.push(`  ${item.baselineFile}  "${clipShown(terminalLine(criterion.criterion), 60)}": ${clipShown(terminalLine(unusableText(item)), 160)}`);
     for (const fix of noScoreFixes(u)) out.push(`  fix: ${fix}`);
+  }
+  const p = partlyScored(c);
+  if (p.length > 0) {
+    out.push('', `Answers without a usable score (${partlyText(p)}): counted, never a score; those baselines' median and spread are of the others`);
+    for (const { criterion, item } of p) out.push(`  ${item.baselineFile}  "${clipShown(terminalLine(criterion.criterion), 60)}": ${clipShown(terminalLine(partlyItem(item)), 160)}`);
+    // Each fix once over both lists: the No usable score list's are not said again.
+    const said = new Set(noScoreFixes(u));
+    for (const fix of noScoreFixes(p)) if (!said.has(fix)) out.push(`  fix: ${fix}`);
   }
   if (c.skipped.length > 0) {
     out.push('', `Skipped (${c.skipped.length}): the accepted verdict is not known, nothing was asked`);
@@ -197,7 +286,7 @@ export function renderCalibrationText(c: Calibration, context: { suite?: string 
   }
   if (c.withoutBaseline.length > 0) {
     const labels = [...new Set(c.withoutBaseline.map((x) => x.label))];
-    out.push('', `Not calibrated: ${plural(labels.length, 'judged item has', 'judged items have')} no baseline yet (${labels.map(terminalLine).join(', ')}); accept a run to calibrate against it.`);
+    out.push('', `Not calibrated: ${plural(labels.length, 'judged item has', 'judged items have')} no baseline yet (${firstLabels(labels, terminalLine)}); to calibrate against ${labels.length === 1 ? 'it' : 'them'}, ${acceptStep(c)}.`);
   }
   const notes = [calmLine(c), noScoreLine(c), minimumLine(c, terminalLine), c.repeat === 1 && scoredAnswers(c) > 0 ? 'Spread needs repeats: --repeat 3 asks the judge three times per baseline.' : null].filter((x): x is string => x !== null);
   if (notes.length > 0) out.push('', ...notes);
@@ -222,7 +311,7 @@ export function renderCalibrationMarkdown(c: Calibration, context: { suite?: str
   } else {
     out.push('| criterion | baselines | agreement | spread | straddling |', '| --- | ---: | ---: | ---: | ---: |');
     for (const x of c.criteria) {
-      out.push(`| ${cell(x.criterion)} | ${x.baselines} | ${cell(agreementText(x))} | ${x.spread === null ? '\\-' : x.spread.toFixed(2)} | ${x.scored === 0 ? '\\-' : x.straddling} |`);
+      out.push(`| ${cell(x.criterion)} | ${x.baselines} | ${cell(agreementText(x, c.minAgreement))} | ${x.spread === null ? '\\-' : spreadText(x.spread)} | ${x.scored === 0 ? '\\-' : x.straddling} |`);
     }
   }
   const d = disagreements(c);
@@ -242,8 +331,15 @@ export function renderCalibrationMarkdown(c: Calibration, context: { suite?: str
   const u = unscored(c);
   if (u.length > 0) {
     out.push('', `### No usable score (${u.length})`, '');
-    for (const { criterion, item } of u) out.push(`- ${codeSpan(item.baselineFile)}: ${cell(criterion.criterion)}: ${cell(clip(oneLine(item.notUsable[0] ?? 'no answer'), 200))}`);
+    for (const { criterion, item } of u) out.push(`- ${codeSpan(item.baselineFile)}: ${cell(criterion.criterion)}: ${cell(clip(oneLine(unusableText(item)), 200))}`);
     for (const fix of noScoreFixes(u)) out.push('', `Fix: ${escapeInline(fix)}`);
+  }
+  const p = partlyScored(c);
+  if (p.length > 0) {
+    out.push('', `### Answers without a usable score (${escapeInline(partlyText(p))})`, '', "Counted, never a score; those baselines' median and spread are of the others.", '');
+    for (const { criterion, item } of p) out.push(`- ${codeSpan(item.baselineFile)}: ${cell(criterion.criterion)}: ${cell(clip(oneLine(partlyItem(item)), 200))}`);
+    const said = new Set(noScoreFixes(u));
+    for (const fix of noScoreFixes(p)) if (!said.has(fix)) out.push('', `Fix: ${escapeInline(fix)}`);
   }
   if (c.skipped.length > 0) {
     out.push('', `### Skipped: accepted verdict unknown (${c.skipped.length})`, '');
@@ -251,7 +347,7 @@ export function renderCalibrationMarkdown(c: Calibration, context: { suite?: str
   }
   if (c.withoutBaseline.length > 0) {
     const labels = [...new Set(c.withoutBaseline.map((x) => x.label))];
-    out.push('', `Not calibrated, no baseline yet: ${labels.map((l) => cell(l)).join(', ')}.`);
+    out.push('', `Not calibrated, no baseline yet: ${firstLabels(labels, cell)}; to calibrate against ${labels.length === 1 ? 'it' : 'them'}, ${cell(acceptStep(c))}.`);
   }
   const notes = [calmLine(c), noScoreLine(c), minimumLine(c, oneLine)].filter((x): x is string => x !== null);
   if (notes.length > 0) out.push('', ...notes.map(escapeInline));

@@ -65,7 +65,7 @@ export interface CriterionCalibration {
   straddling: number;
   /** Answers that gave no usable score (counted, never a score). */
   notUsableAnswers: number;
-  /** agreement < --min-agreement (false when no minimum is given or agreement is null). */
+  /** agreeing / scored < --min-agreement, the fraction unrounded (false when no minimum is given or agreement is null). */
   belowMinAgreement: boolean;
   items: BaselineCalibration[];
 }
@@ -162,7 +162,8 @@ export function groupByCriterion(items: readonly { criterion: string; result: Ba
       spread,
       straddling: list.filter((b) => b.straddling).length,
       notUsableAnswers: list.reduce((n, b) => n + b.notUsable.length, 0),
-      belowMinAgreement: minAgreement !== null && agreement !== null && agreement < minAgreement - 1e-12,
+      // The fraction itself, not its six decimals: 2/3 is below --min-agreement 0.6666667, though 0.666667 is not.
+      belowMinAgreement: minAgreement !== null && scored.length > 0 && agreeing / scored.length < minAgreement,
       items: list,
     };
   });

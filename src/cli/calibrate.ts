@@ -68,11 +68,15 @@ function counted(judge: Judge, n: { calls: number }): Judge {
  * is (progressDrawer: ended before any other output, cut to the terminal's width); elsewhere (a
  * dumb terminal too) a plain line every 10 s and one at the end.
  */
-function progress(io: CliIO): (done: number, total: number) => void {
+function progress(io: CliIO, members: number): (answers: number, of: number) => void {
   const now = (): number => (io.now?.() ?? new Date()).getTime();
   let last = now();
   const draw = progressDrawer(io);
-  return (done, total) => {
+  // A panel's answer is one call per member (docs/judges.md, "Cost"): counted in the calls the
+  // headline and the estimate count, not in answers (4/4 beside "12 judge calls").
+  return (answers, of) => {
+    const done = answers * members;
+    const total = of * members;
     if (redrawsProgress(io)) draw(`[${done}/${total}] judge calls`, done === total);
     else if (done === total || now() - last >= 10_000) {
       last = now();
@@ -130,7 +134,7 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
       // A panel's members each keep their own limit (docs/judges.md, "Panels"): as many baselines
       // in flight as the largest of them takes, so that no member is held below its concurrency.
       concurrency: Math.max(...(panelMembers(config.judge) ?? [config.judge]).map((j) => j.concurrency)),
-      onAnswer: progress(io),
+      onAnswer: progress(io, callsPerCriterion(config.judge)),
     });
   } finally {
     await judge.close();

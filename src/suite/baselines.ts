@@ -3,7 +3,7 @@
 import * as z from 'zod';
 import { MAX_VARIANTS, type Baseline, type BaselineJudge, type PanelMember, type PersonaBaseline, type TimeSplit } from '../types.js';
 import { panelVerdict } from '../assertions/judge.js';
-import { quote, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
+import { nearestName, quote, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
 import { documentSource, type Position, type SourceFile } from './yaml/index.js';
 import { isValidLabel, LABEL_RULE } from './labels.js';
 import { shellWord } from '../words.js';
@@ -279,15 +279,17 @@ function rewriteFix(file: string, first = 'fix it by hand'): string {
 }
 
 /**
- * The verdict a hand edit meant (`"passed"`, `"Pass"`, `"FAILED"`), written as acceptance writes it;
- * null for any other value (`"not_evaluated"` is not one a baseline can have).
+ * The verdict a hand edit meant (`"passed"`, `"Pass"`, `"FAILED"`, a typo as `"pas"`), written as
+ * acceptance writes it; null for any other value (`"not_evaluated"` is not one a baseline can have).
  */
 function meantVerdict(verdict: unknown): 'pass' | 'fail' | null {
   if (typeof verdict !== 'string') return null;
   const word = verdict.trim().toLowerCase();
   if (['pass', 'passed', 'passing', 'ok'].includes(word)) return 'pass';
   if (['fail', 'failed', 'failing'].includes(word)) return 'fail';
-  return null;
+  // A typo (`pas`, `fial`, `faill`): the verdict it is nearest, as a misspelt key's "did you mean" finds it.
+  const near = nearestName(word, ['pass', 'fail']);
+  return near === 'pass' || near === 'fail' ? near : null;
 }
 
 /** Checks the text of one baseline file; `file` is its display path, `fileLabel` its name without `.json`. */

@@ -10,6 +10,7 @@ import { calibrateBaseline, estimateCalibration, groupByCriterion, median, summa
 import type { Baseline, Fixture, JudgeResult, PersonaBaseline, PersonaScript } from '../../src/types.js';
 import { CALL_FAILED_HINT, causeOf, JUDGE_CUT_HINT, JUDGE_NO_SCORE_HINT } from '../../src/evaluate/index.js';
 import { escapeInline } from '../../src/report/escape.js';
+import { cliWords } from '../../src/report/terminal.js';
 import { calibrationOf } from './calibration.js';
 import { createJudge, createPanelJudge } from '../../src/judge/index.js';
 import { startPanelJudge } from '../judge/panel-server.js';
@@ -244,10 +245,33 @@ describe('the figures', () => {
     const low = summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, targets.map((_, i) => [ok(i === 0 ? 0.1 : 0.2)]), null);
     const calibration = (f: typeof figures, minAgreement: number | null): Calibration => calibrationOf(f, 200, minAgreement);
     const text = renderCalibrationText(calibration(figures, 0.995));
-    expect(text).toContain('99% (199/200)');
+    // Beside the minimum 99.5%, which it meets, 199/200 reads 99.5% (99% would read as short of it).
+    expect(text).toContain(' 99.5% (199/200) ');
     expect(text).toContain('Every criterion with a score agrees at least 99.5% (--min-agreement 0.995).');
-    expect(renderCalibrationMarkdown(calibration(figures, 0.995))).toContain('99% \\(199/200\\)');
+    expect(renderCalibrationMarkdown(calibration(figures, 0.995))).toContain('99.5% \\(199/200\\)');
+    expect(renderCalibrationText(calibration(figures, null))).toContain(' 99% (199/200) ');
     expect(renderCalibrationText(calibration(low, null))).toContain('1% (1/200)');
+  });
+
+  it('the percent is never on the other side of --min-agreement than the fraction: 47/52 against 0.9035 reads 90.38%, not 90%', () => {
+    // 47/52 = 0.903846...: at or above 0.9035 (90.35%), and Math.round(90.38) is 90, under it.
+    const targets = Array.from({ length: 52 }, (_, i) => target(`t${i}`, 'C', i < 5 ? 'fail' : 'pass'));
+    const figures = summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, targets.map(() => [ok(0.9)]), 0.9035);
+    expect(figures.criteria[0]).toMatchObject({ agreeing: 47, scored: 52, belowMinAgreement: false });
+    const text = renderCalibrationText(calibrationOf(figures, 52, 0.9035));
+    expect(text).toContain(' 90.38% (47/52) ');
+    expect(text).toContain('Every criterion with a score agrees at least 90.35% (--min-agreement 0.9035).');
+    // Without a minimum, the whole percent.
+    expect(renderCalibrationText(calibrationOf(summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, targets.map(() => [ok(0.9)]), null), 52, null))).toContain(' 90% (47/52) ');
+  });
+
+  it('a spread is rounded half up as written: 0.9 - 0.595 = 0.305 reads 0.31 (toFixed gave 0.30, under "above 0.3")', () => {
+    const b = calibrateBaseline(target('a', 'C', 'pass'), [ok(0.9), ok(0.595)]);
+    expect(b.spread).toBe(0.305);
+    const [c] = groupByCriterion([{ criterion: 'C', result: b }], null);
+    const figures = { criteria: [c as NonNullable<typeof c>], skipped: [], withoutBaseline: [] };
+    expect(renderCalibrationText(calibrationOf(figures, 1, null))).toMatch(/ {2}C +1 +100% \(1\/1\) +0\.31 +1\n/);
+    expect(renderCalibrationMarkdown(calibrationOf(figures, 1, null))).toContain('| C | 1 | 100% \\(1/1\\) | 0.31 | 1 |');
   });
 
   it("the Straddling list's count is the table's: a straddling baseline that disagrees is counted there and listed under Disagreements", () => {
@@ -351,7 +375,8 @@ describe('the figures', () => {
     const figures = summarizeCalibration({ targets: [target('a', 'C', 'pass'), target('b', 'C', 'pass'), target('c', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[down], [slow], [panelDown]], null);
     const text = renderCalibrationText(calibrationOf(figures, 3, null));
     expect(text.split(`  fix: ${runFix}\n`)).toHaveLength(2);
-    expect(text.split(`  fix: ${slowFix}\n`)).toHaveLength(2);
+    // In the CLI's words, as a run's terminal says it: --judge-url, not the Action's judge-base-url input.
+    expect(text.split(`  fix: ${cliWords(slowFix as string)}\n`)).toHaveLength(2);
     const md = renderCalibrationMarkdown(calibrationOf(figures, 3, null));
     expect(md.split(`Fix: ${escapeInline(runFix as string)}`)).toHaveLength(2);
     // A model that answered without a score is not told to check the address: only its own fix.

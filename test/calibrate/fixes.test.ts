@@ -12,6 +12,7 @@ import { causeOf } from '../../src/evaluate/index.js';
 import { memberReasons } from '../../src/evaluate/causes.js';
 import { createJudge, createPanelJudge } from '../../src/judge/index.js';
 import { escapeInline } from '../../src/report/escape.js';
+import { cliWords } from '../../src/report/terminal.js';
 import type { Judge, JudgeResult } from '../../src/types.js';
 import { silence, startServer, type TestServer } from '../judge/server.js';
 import { tlsFront } from '../support/proxy-server.js';
@@ -159,9 +160,11 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
     const answer = got.get(name) as JudgeResult;
     expect(answer.ok).toBe(false);
     const run = runFixes(answer);
-    // Each fix once, the model's first: the same fixes as the run's hint gives.
-    expect([...calibrateFixes([answer])].sort()).toEqual([...new Set(run)].sort());
+    // Each fix once, the model's first: the same fixes as the run's hint gives, in the CLI's words
+    // as a run's terminal says them (--judge-url, not the Action's judge-base-url input).
+    expect([...calibrateFixes([answer])].sort()).toEqual([...new Set(run.map(cliWords))].sort());
     expect(calibrateFixes([answer])).toHaveLength(run.length);
+    expect(calibrateFixes([answer]).join('\n')).not.toContain('judge-base-url');
   });
 
   // Each member's own fix, whatever the others did: one's HTTP 200 with an error, or an answer not
@@ -170,7 +173,7 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
     const run = runFixes(got.get(name) as JudgeResult);
     const own = (shapes[name] ?? []).flatMap((m) => (typeof m === 'string' && alone[m] !== undefined ? runFixes(got.get(alone[m]) as JudgeResult) : []));
     expect(run).toEqual(expect.arrayContaining(own));
-    expect(calibrateFixes([got.get(name) as JudgeResult])).toEqual(expect.arrayContaining(own));
+    expect(calibrateFixes([got.get(name) as JudgeResult])).toEqual(expect.arrayContaining(own.map(cliWords)));
   });
 
   // Each status family its fix (compare the agent's, src/evaluate/causes.ts httpCause): a refused key is no slow judge, a timeout no key.
@@ -237,7 +240,7 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
     expect(cause?.what).toBe('judge unreachable: HTTP 500');
     expect(runFixes(downs)).toEqual(["the judge's endpoint failed: see its status or log, and run it again", ...runFixes(got.get('unreachable (a timeout)') as JudgeResult)]);
     expect(cause?.hint).toContain('; for the 1 not reached (no answer in time): ');
-    expect(calibrateFixes([downs])).toEqual(runFixes(downs));
+    expect(calibrateFixes([downs])).toEqual(runFixes(downs).map(cliWords));
   });
 
   // A proxy's refusal is read from each member's own reason too (src/evaluate/causes.ts, judgeDown): a label
@@ -251,7 +254,7 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
     expect(cause?.what).toBe('judge unreachable: HTTP 401');
     expect(cause?.hint).not.toMatch(/proxy/i);
     expect(runFixes(quoted)).toEqual([...runFixes(got.get('unreachable (HTTP 401)') as JudgeResult), "the judge's endpoint failed: see its status or log, and run it again"]);
-    expect(calibrateFixes([quoted])).toEqual(runFixes(quoted));
+    expect(calibrateFixes([quoted])).toEqual(runFixes(quoted).map(cliWords));
   });
 
   // A member's own reason with "; <word>: " in it (a server's answer unquoted) starts no member of its
@@ -271,7 +274,7 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
     // Its words after "; note: " say no usable score: no member answered without one, so no fix for that.
     const says = got.get('panel: a server answer that says a kind after "; note: "') as JudgeResult;
     expect(runFixes(says)).toEqual(["the judge's endpoint failed: see its status or log, and run it again", ...runFixes(got.get('unreachable (HTTP 401)') as JudgeResult)]);
-    expect(calibrateFixes([says])).toEqual(runFixes(says));
+    expect(calibrateFixes([says])).toEqual(runFixes(says).map(cliWords));
   });
 
   // A panel whose first member not reached says no status: the cause quotes that member's own reason,
@@ -293,6 +296,6 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
   it('every shape at once: each fix the runs give, printed once', () => {
     const all = [...got.values()];
     const run = new Set(all.flatMap(runFixes));
-    expect(calibrateFixes(all).sort()).toEqual([...run].sort());
+    expect(calibrateFixes(all).sort()).toEqual([...new Set([...run].map(cliWords))].sort());
   });
 });
