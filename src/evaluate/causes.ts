@@ -381,7 +381,13 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     if (path !== undefined) {
       // The line that sets the path, when config.yml does (src/agent/response.ts, noReplyAt).
       const set = /; agent\.response\.reply is set at (\S+)$/.exec(text)?.[1];
-      return { key: `missing_reply:${path}`, what: `no reply at "${path}" in the agent's answers`, hint: `check agent.preset, or agent.response.reply ${set === undefined ? 'in config.yml' : `at ${set}`}` };
+      // Where the answer's text is, when the message names it: the path to write (src/agent/response.ts, noReplyAt).
+      const textAt = /; its text may be at "([^"]+)"\)/.exec(text)?.[1];
+      const hint =
+        textAt === undefined
+          ? `check agent.preset, or agent.response.reply ${set === undefined ? 'in config.yml' : `at ${set}`}`
+          : `the answer's text may be at "${textAt}": ${set === undefined ? `set agent.response.reply: ${textAt} in config.yml` : `change agent.response.reply at ${set} to ${textAt}`} if that is the reply, or check agent.preset`;
+      return { key: `missing_reply:${path}`, what: `no reply at "${path}" in the agent's answers`, hint };
     }
   }
   if (errorKind === 'unmocked_tool') {
