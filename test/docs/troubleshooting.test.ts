@@ -76,6 +76,20 @@ describe('a suite folder with no fixture (docs/troubleshooting.md, "Configuratio
   });
 });
 
+describe('a variable config.yml reads that is not set (docs/troubleshooting.md, "Configuration errors")', () => {
+  it('is said at its line, with the export and the step\'s env: as the fix; set but empty, with the missing secret', async () => {
+    const config = 'agent:\n  url: https://agent.example/api/chat\n  headers: { Authorization: "Bearer ${AGENT_TOKEN}" }\n';
+    const cwd = await makeProject({ config, fixtures: { 'a.yml': 'label: a\nmessage: hi\n' } });
+    const unset = await cli(['validate'], cwd, {});
+    expect(unset.code).toBe(2);
+    quotedAndSaid(unset.stderr, 'environment variable AGENT_TOKEN is not set');
+    quotedAndSaid(unset.stderr, 'export AGENT_TOKEN=... before running agent-replay; in a workflow, set it under env: of the step (AGENT_TOKEN: ${{ secrets.AGENT_TOKEN }} for a secret)');
+    expect(unset.stderr).toContain('error: .agent-replay/config.yml:3:');
+    const empty = await cli(['validate'], cwd, { AGENT_TOKEN: '' });
+    quotedAndSaid(empty.stderr, 'environment variable AGENT_TOKEN is set but empty');
+  });
+});
+
 describe("the agent's answers (docs/troubleshooting.md, \"The agent\")", () => {
   it("a web page, and a reply under another key: the item's error, the Action's cause and the terminal's", async () => {
     const agent = await serve((req) => {

@@ -1279,7 +1279,7 @@ cost: { agentTurnUsd: -0.01, capUsd: -1 }
       [C]: 'agent:\n  url: https://x.example\n  headers:\n    Authorization: "Bearer ${AGENT_TOKEN}"\n    X-Empty: "${EMPTY}"\n',
     }, { env: { EMPTY: '' } });
     expect(r.errors).toEqual([
-      { file: C, line: 4, column: 20, message: 'environment variable AGENT_TOKEN is not set', fix: 'export AGENT_TOKEN=... or set it in the workflow env' },
+      { file: C, line: 4, column: 20, message: 'environment variable AGENT_TOKEN is not set', fix: 'export AGENT_TOKEN=... before running agent-replay; in a workflow, set it under env: of the step (AGENT_TOKEN: ${{ secrets.AGENT_TOKEN }} for a secret)' },
       expect.objectContaining({ file: C, line: 5, message: 'environment variable EMPTY is set but empty' }),
     ]);
   });
