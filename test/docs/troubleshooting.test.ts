@@ -76,6 +76,16 @@ describe('a suite folder with no fixture (docs/troubleshooting.md, "Configuratio
   });
 });
 
+describe('a label that cannot name a baseline file (docs/troubleshooting.md, "Configuration errors")', () => {
+  it('is said at its line, with a label close to it as the fix', async () => {
+    const cwd = await makeProject({ fixtures: { 'a.yml': 'label: refund policy\nmessage: hi\n' } });
+    const r = await cli(['validate'], cwd);
+    expect(r.code).toBe(2);
+    quotedAndSaid(r.stderr, 'label "refund policy" is not valid: a label is 1-80 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit (it names the baseline file)');
+    quotedAndSaid(r.stderr, 'rename it, e.g. label: refund-policy');
+  });
+});
+
 describe('a variable config.yml reads that is not set (docs/troubleshooting.md, "Configuration errors")', () => {
   it('is said at its line, with the export and the step\'s env: as the fix; set but empty, with the missing secret', async () => {
     const config = 'agent:\n  url: https://agent.example/api/chat\n  headers: { Authorization: "Bearer ${AGENT_TOKEN}" }\n';
