@@ -86,6 +86,17 @@ describe('a label that cannot name a baseline file (docs/troubleshooting.md, "Co
   });
 });
 
+describe('a judge with no key (docs/troubleshooting.md, "Configuration errors")', () => {
+  it('is warned about at its provider\'s own address, with the variable to set', async () => {
+    const cwd = await makeProject({ config: 'judge:\n  model: gpt-4o-mini\n', fixtures: { 'a.yml': 'label: a\nmessage: hi\n' } });
+    const r = await cli(['validate'], cwd);
+    expect(r.code).toBe(0);
+    quotedAndSaid(r.stderr, 'judge.apiKey is not set: openai will refuse the calls, so judge assertions are not evaluated');
+    quotedAndSaid(r.stderr, 'add apiKey: ${JUDGE_API_KEY} under judge and export JUDGE_API_KEY (a repository secret in a workflow)');
+    // A key or another address given by an input or a flag is not warned about: test/suite/errors.test.ts.
+  });
+});
+
 describe('a variable config.yml reads that is not set (docs/troubleshooting.md, "Configuration errors")', () => {
   it('is said at its line, with the export and the step\'s env: as the fix; set but empty, with the missing secret', async () => {
     const config = 'agent:\n  url: https://agent.example/api/chat\n  headers: { Authorization: "Bearer ${AGENT_TOKEN}" }\n';
