@@ -107,7 +107,8 @@ function httpCause(status: number, endpoint: string | null, html: boolean, redir
     // A web page, not the agent's JSON: the host's sign-in or access page answered in its place.
     if (protection !== null) return { key: `${key}:protected`, what: `${what} (${protection})`, hint: protectionHint(protection) };
     if (html) return { key: `${key}:protected`, what: `${what}, a web page in place of the agent`, hint: protectionHint(null) };
-    return { key, what, hint: 'the agent refused the request: check agent.headers in config.yml (the key or token it expects)' };
+    // The Action's input beside config.yml's key, as the other fixes name agent-url (agent.url); the terminal says config.yml's.
+    return { key, what, hint: 'the agent refused the request: check the key or token it expects in agent-headers (agent.headers)' };
   }
   if (status === 429) return { key, what, hint: 'rate limited: lower agent.concurrency, or raise agent.retries' };
   // A forwarding proxy (HTTP_PROXY, an http:// agent) answers for itself.

@@ -112,13 +112,14 @@ describe('a variable config.yml reads that is not set (docs/troubleshooting.md, 
 });
 
 describe("the agent's answers (docs/troubleshooting.md, \"The agent\")", () => {
-  it("a web page, and a reply under another key: the item's error, the Action's cause and the terminal's", async () => {
+  it("a web page, a reply under another key, a key refused: the item's error, the Action's cause and the terminal's", async () => {
     const agent = await serve((req) => {
       const body = (req.json ?? {}) as { message?: string };
       if (body.message === 'page') return { headers: { 'content-type': 'text/html' }, body: '<!doctype html><html><head><title>Acme Store</title></head></html>' };
+      if (body.message === 'locked') return { status: 401, json: { error: 'invalid api key' } };
       return { json: { message: 'Refunds take 30 days.', id: 'msg_01' } };
     });
-    const cwd = await makeProject({ config: agentConfig(agent.url), fixtures: { 'a.yml': 'fixtures:\n  - { label: page, message: page }\n  - { label: key, message: hi }\n' } });
+    const cwd = await makeProject({ config: agentConfig(agent.url), fixtures: { 'a.yml': 'fixtures:\n  - { label: page, message: page }\n  - { label: key, message: hi }\n  - { label: locked, message: locked }\n' } });
     const r = await cli(['run', '--out', 'r.json'], cwd);
     expect(r.code).toBe(1);
     const record = runRecordSchema.parse(JSON.parse(readFileSync(join(cwd, 'r.json'), 'utf8')));
@@ -129,6 +130,9 @@ describe("the agent's answers (docs/troubleshooting.md, \"The agent\")", () => {
     const causes = groupCauses(record.fixtures, agent.url).map((g) => causeLine(g, 1)).join('\n');
     quotedAndSaid(causes, 'an HTML page instead of JSON from <url>: the URL serves a web page (a site or an SPA), not the agent: check agent-path or agent.url');
     quotedAndSaid(causes, 'no reply at "reply" in the agent\'s answers: the answer\'s text may be at "message": set agent.response.reply: message in config.yml if that is the reply, or check agent.preset');
+    expect(error('locked')).toBe('message turn: agent returned HTTP 401 after 1 attempt: {"error":"invalid api key"}');
+    quotedAndSaid(causes, 'HTTP 401 from <url>: the agent refused the request: check the key or token it expects in agent-headers (agent.headers)');
+    expect(r.stdout).toContain('the agent refused the request: check the key or token it expects in agent.headers in config.yml');
     quotedAndSaid(r.stdout, 'check --agent-url (agent.url)');
     expect(r.stdout).toContain('the answer\'s text may be at "message": set agent.response.reply: message in config.yml if that is the reply, or check agent.preset');
   });
