@@ -154,3 +154,12 @@ describe("the agent's answers (docs/troubleshooting.md, \"The agent\")", () => {
     expect(says(r.stdout, here.replace('check agent-url (agent.url)', 'check --agent-url (agent.url)')), r.stdout).toBe(true);
   });
 });
+
+describe('accept before any run (docs/troubleshooting.md, "Results and exit statuses")', () => {
+  it('says what comes first, with the command as typed', async () => {
+    const cwd = await makeProject({ fixtures: { 'a.yml': 'label: a\nmessage: hi\n' } });
+    const r = await cli(['accept'], cwd);
+    expect(r.code).toBe(2);
+    quotedAndSaid(r.stderr, 'no run to accept: .agent-replay/results/results.json does not exist; run the suite first, npx agent-replay run (it writes the results there), or give --results FILE');
+  });
+});
