@@ -98,7 +98,7 @@ describe('check mode, the suite\'s warnings', () => {
     expect(at).toBeLessThan(progress);
     const welcome = run.stdout.split('\n').filter((l) => l.startsWith('::warning::welcome turn'));
     expect(welcome).toHaveLength(1);
-    expect(welcome[0]).toContain('(keys: greeting, x\\u001b[31m)); agent.start.response.reply is set at .agent-replay/config.yml:4.');
+    expect(welcome[0]).toContain('(keys: greeting, x\\u001b[31m); its text may be at "greeting"); agent.start.response.reply is set at .agent-replay/config.yml:4.');
     expect(run.stdout + run.stderr).not.toContain('\u001b[31m');
   });
 });
