@@ -163,3 +163,14 @@ describe('accept before any run (docs/troubleshooting.md, "Results and exit stat
     quotedAndSaid(r.stderr, 'no run to accept: .agent-replay/results/results.json does not exist; run the suite first, npx agent-replay run (it writes the results there), or give --results FILE');
   });
 });
+
+describe('the suite init writes, run before its url line is set (docs/troubleshooting.md, "The agent")', () => {
+  it('names the line init wrote, to uncomment; nothing is sent', async () => {
+    const cwd = await tempDir('agent-replay-tw-init-');
+    expect((await cli(['init'], cwd)).code).toBe(0);
+    const r = await cli(['run'], cwd);
+    expect(r.code).toBe(2);
+    quotedAndSaid(r.stderr, '.agent-replay/config.yml:8:3: no agent URL is configured: the url line under agent: is commented out (# url: http://localhost:3000/api/chat)');
+    quotedAndSaid(r.stderr, "uncomment line 8 and set it to your agent's address ...");
+  });
+});
