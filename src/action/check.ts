@@ -21,6 +21,7 @@ import { shardLine } from '../report/shard.js';
 import { formatUsdPair, renderCapRefusal, renderComment, usdDecimal, type ReportContext, terminalLine } from '../report/index.js';
 import type { CapSource } from '../report/cap.js';
 import { renderConfigErrors } from '../report/config-errors.js';
+import { forkSecretFixes } from './fork-secrets.js';
 import { suiteLine } from '../report/blocks.js';
 import { markerLine, metaLine } from '../report/metadata.js';
 import { escapeInline } from '../report/escape.js';
@@ -200,9 +201,11 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
 
   if (result.kind !== 'ran') await stream.discard();
   if (result.kind === 'config_errors') {
-    annotateConfigIssues(result.errors, warned ? [] : result.warnings);
+    // A fork's pull_request run has no secrets: an empty variable is said as that, not as a secret missing.
+    const errors = readOnlyToken ? forkSecretFixes(result.errors) : result.errors;
+    annotateConfigIssues(errors, warned ? [] : result.warnings);
     const rctx = out.reportContext(ctx, null);
-    const body = renderConfigErrors(result.errors, rctx);
+    const body = renderConfigErrors(errors, rctx);
     await out.summary(summaryNote + body);
     await out.comment(body, { readOnlyToken, pulls });
     core.setOutput('gate', 'failed');

@@ -3,6 +3,7 @@
 import type { AgentMapping } from '../config.js';
 import type { AgentErrorEntry, Route, ToolCall } from '../types.js';
 import { describeFound, readPath } from './template.js';
+import { likelyTextPath } from './text-path.js';
 import { decodeToolCalls, describeShape, findToolCallPaths, MAX_TOOL_CALL_DEPTH, nestsDeeperThan, TOOL_CALL_SHAPES } from './tool-calls.js';
 
 export interface MappedTurn {
@@ -44,7 +45,8 @@ export function mapResponse(json: unknown, mapping: AgentMapping): MapResult {
  * "response has no string at PATH (found ...)": what was found there and the response's shape, and,
  * for a dotted path that stops part way (`data.text` in `{data: {answer}}`, `choices.0...` in
  * `{choices: []}`), the last part that is there and what it holds in place of the next one, so
- * that the path to write is in the message (docs/presets.md, "Any JSON API").
+ * that the path to write is in the message, and, when nothing is at the path, where the answer's
+ * likeliest reply string is (`its text may be at "message"`) (docs/presets.md, "Any JSON API").
  */
 export function noReplyAt(json: unknown, path: string, found: unknown, mapping?: Pick<AgentMapping, 'replyAt' | 'replyPerLine' | 'replyPerEvent'>): string {
   // An NDJSON answer, or a stream of the agent's own events: the path as configured, read on each line (`json` is {reply, last}).
@@ -56,7 +58,10 @@ export function noReplyAt(json: unknown, path: string, found: unknown, mapping?:
     const [lines, line] = mapping?.replyPerEvent === true ? ['stream events', 'event'] : ['NDJSON lines', 'line'];
     return `response has no string at "${perLine}" on any of its ${lines} (the last ${line} is ${describeShape(last)}${stoppedAt(last, perLine)})${at}`;
   }
-  return `response has no string at "${path}" (found ${describeFound(found)}${found === undefined ? stoppedAt(json, path) : ''}; the response is ${describeShape(json)})${at}`;
+  // Nothing at the path: where the answer's text is, so that the path to write is named (`{message: "..."}` read at "reply").
+  const text = found === undefined ? likelyTextPath(json, path) : null;
+  const textAt = text === null ? '' : `; its text may be at ${JSON.stringify(text)}`;
+  return `response has no string at "${path}" (found ${describeFound(found)}${found === undefined ? stoppedAt(json, path) : ''}; the response is ${describeShape(json)}${textAt})${at}`;
 }
 
 /**

@@ -509,7 +509,8 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   }
   // Accepting before any run is a newcomer's first misstep: say what comes first (docs/cli.md, accept reads run's default output).
   if (values.results === undefined && !existsSync(resolvePath(io, files[0] as string))) {
-    throw new UsageError(`no run to accept: ${files[0] as string} does not exist; run agent-replay run${dir === '.agent-replay' ? '' : ` --dir ${dir}`} first (it writes the results there), or give --results FILE`);
+    // The command as typed, `npx` and all, as accept's other lines give it: "run agent-replay run" reads as a run of "agent-replay".
+    throw new UsageError(`no run to accept: ${files[0] as string} does not exist; run the suite first, npx agent-replay run${dir === '.agent-replay' ? '' : ` --dir ${dir}`} (it writes the results there), or give --results FILE`);
   }
   const record = await readRecord(resolvePath(io, files[0] as string));
   // A run of another suite folder (run --dir elsewhere, accept without it) would write its replies

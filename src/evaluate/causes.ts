@@ -107,7 +107,8 @@ function httpCause(status: number, endpoint: string | null, html: boolean, redir
     // A web page, not the agent's JSON: the host's sign-in or access page answered in its place.
     if (protection !== null) return { key: `${key}:protected`, what: `${what} (${protection})`, hint: protectionHint(protection) };
     if (html) return { key: `${key}:protected`, what: `${what}, a web page in place of the agent`, hint: protectionHint(null) };
-    return { key, what, hint: 'the agent refused the request: check agent.headers in config.yml (the key or token it expects)' };
+    // The Action's input beside config.yml's key, as the other fixes name agent-url (agent.url); the terminal says config.yml's.
+    return { key, what, hint: 'the agent refused the request: check the key or token it expects in agent-headers (agent.headers)' };
   }
   if (status === 429) return { key, what, hint: 'rate limited: lower agent.concurrency, or raise agent.retries' };
   // A forwarding proxy (HTTP_PROXY, an http:// agent) answers for itself.
@@ -381,7 +382,13 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     if (path !== undefined) {
       // The line that sets the path, when config.yml does (src/agent/response.ts, noReplyAt).
       const set = /; agent\.response\.reply is set at (\S+)$/.exec(text)?.[1];
-      return { key: `missing_reply:${path}`, what: `no reply at "${path}" in the agent's answers`, hint: `check agent.preset, or agent.response.reply ${set === undefined ? 'in config.yml' : `at ${set}`}` };
+      // Where the answer's text is, when the message names it: the path to write (src/agent/response.ts, noReplyAt).
+      const textAt = /; its text may be at "([^"]+)"\)/.exec(text)?.[1];
+      const hint =
+        textAt === undefined
+          ? `check agent.preset, or agent.response.reply ${set === undefined ? 'in config.yml' : `at ${set}`}`
+          : `the answer's text may be at "${textAt}": ${set === undefined ? `set agent.response.reply: ${textAt} in config.yml` : `change agent.response.reply at ${set} to ${textAt}`} if that is the reply, or check agent.preset`;
+      return { key: `missing_reply:${path}`, what: `no reply at "${path}" in the agent's answers`, hint };
     }
   }
   if (errorKind === 'unmocked_tool') {

@@ -117,7 +117,8 @@ export function substituteEnv<T>(
           message: found === undefined ? `environment variable ${name} is not set` : `environment variable ${name} is set but empty`,
           fix:
             found === undefined
-              ? `export ${name}=... or set it in the workflow env`
+              ? // A workflow's secrets reach the step only through its env: (docs/configuration.md, "Environment variables and secrets").
+                `export ${name}=... before running agent-replay; in a workflow, set it under env: of the step (${name}: \${{ secrets.${name} }} for a secret)`
               : `give ${name} a value; in a workflow, check that the secret it comes from exists (GitHub passes a missing secret as an empty string)`,
         };
         issues.push(issue);

@@ -8,13 +8,14 @@
 
 import { existsSync, promises as fs, lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { PRESETS, type AgentPreset, type Config } from '../config.js';
+import { JUDGE_DEFAULTS, PRESETS, type AgentPreset, type Config } from '../config.js';
 import { makeRedactor, rememberSecrets } from '../secrets.js';
 import { urlCredentialSecrets } from './url-credentials.js';
 import type { Baseline, Fixture, PersonaBaseline, PersonaScript, RemovedBaseline } from '../types.js';
 import { checkBaselineFile } from './baselines.js';
 import { resolveConfigFile, soundSections, writtenSecretsInText } from './config-file.js';
 import { containsPlaceholder } from './config/agent.js';
+import { NO_JUDGE_KEY } from './config/judge.js';
 import { checkFixtureFile } from './fixtures.js';
 import { checkPersonaFile } from './personas.js';
 import { boundIssues, type ConfigIssue } from './issues.js';
@@ -346,6 +347,13 @@ function withPreset(data: unknown, preset: AgentPreset | undefined): unknown {
 function overrideConfig(config: Config | null, overrides: ConfigOverrides, source: string, found: Findings): void {
   found.secrets.push(...overrideSecrets(overrides));
   if (config) found.errors.push(...applyOverrides(config, overrides, source));
+  // config.yml's judge without a key, given one by the judge-api-key input (or another address by
+  // --judge-url, judge-base-url): the calls carry it, so the warning that they will be refused is not said.
+  const judge = config?.judge;
+  if (judge && (judge.apiKey !== null || judge.baseUrl !== JUDGE_DEFAULTS[judge.provider].baseUrl)) {
+    const kept = found.warnings.filter((w) => !w.message.startsWith(NO_JUDGE_KEY));
+    found.warnings.splice(0, found.warnings.length, ...kept);
+  }
 }
 
 /**

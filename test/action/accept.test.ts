@@ -16,6 +16,12 @@ import { serializeBaseline } from '../../src/suite/index.js';
 import { acceptTrigger, commitRefusal, dispatchFailure, findReviewedRun, labelRefusal, recordRefusal, type Found } from '../../src/action/accept.js';
 import { downloadRunRecord } from '../../src/action/download.js';
 
+/** docs/troubleshooting.md quotes `quoted`, and `text` says it with the quote's `<...>` values as `values` gives them. */
+function saidAsTroubleshootingQuotes(text: string, quoted: string, values: Record<string, string>): void {
+  expect(readFileSync('docs/troubleshooting.md', 'utf8')).toContain(`\`${quoted}\``);
+  expect(text).toContain(Object.entries(values).reduce((q, [name, value]) => q.replaceAll(name, value), quoted));
+}
+
 const REPLIES: Record<string, string> = { hello: 'Welcome to the shop!', refund: 'No refunds, ever.', hours: 'Open 9 to 5.', boots: 'We have boots.', big: 'A very long answer. '.repeat(1500) };
 const handler: AgentHandler = (req) => {
   const body = (req.json ?? {}) as Record<string, unknown>;
@@ -762,6 +768,11 @@ describe('refusals keep the report and its metadata (a triage user can label)', 
     expect(again).toContain(`<!-- agent-replay:notice report-updated=${reportAt} -->`);
     expect(count(again, 'Baselines not accepted')).toBe(1);
     expect(ourComment()!.body).toContain('applied by visitor, who has read permission; accepting baselines needs write, maintain or admin');
+    saidAsTroubleshootingQuotes(
+      reader.stdout,
+      'baselines not accepted: the accept-baseline label was applied by <user>, who has read permission; accepting baselines needs write, maintain or admin. A maintainer can apply the label instead.',
+      { '<user>': 'visitor' },
+    );
     expect(again).not.toContain('triager');
     expect(parseCommentMetadata(again)).toMatchObject({ headSha: HEAD, runId: '1001' });
 
@@ -974,6 +985,13 @@ describe('a commit GitHub refuses', () => {
   ])('a commit refused (%s) names the fix', async (_name, refusal, message) => {
     gh.refuseCommits('octo/shop', 'feature', refusal);
     expect(commitRefusal(await gitHubErrorOf(commitOnFeature(gh)), 'feature')).toBe(message);
+    if (refusal.type === 'FORBIDDEN') {
+      saidAsTroubleshootingQuotes(
+        `baselines not accepted: ${message}`,
+        "baselines not accepted: GitHub refused the commit on the branch <branch> (FORBIDDEN Resource not accessible by integration): the accept job needs the contents: write permission, so nothing was written. Add it to the accept workflow's permissions, then apply the label again.",
+        { '<branch>': 'feature' },
+      );
+    }
     expect(gh.commits).toHaveLength(0);
     expect(gh.violations).toEqual([]);
   });

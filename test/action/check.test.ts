@@ -98,7 +98,7 @@ describe('check mode, the suite\'s warnings', () => {
     expect(at).toBeLessThan(progress);
     const welcome = run.stdout.split('\n').filter((l) => l.startsWith('::warning::welcome turn'));
     expect(welcome).toHaveLength(1);
-    expect(welcome[0]).toContain('(keys: greeting, x\\u001b[31m)); agent.start.response.reply is set at .agent-replay/config.yml:4.');
+    expect(welcome[0]).toContain('(keys: greeting, x\\u001b[31m); its text may be at "greeting"); agent.start.response.reply is set at .agent-replay/config.yml:4.');
     expect(run.stdout + run.stderr).not.toContain('\u001b[31m');
   });
 });
@@ -332,6 +332,10 @@ describe('check mode, end to end', () => {
     expect(refused.code).toBe(1);
     expect(refused.outputs).toMatchObject({ 'estimated-cost': '0.060', gate: 'failed', verified: 'false', 'comment-status': 'created' });
     expect(refused.stdout).toContain('::error::estimated cost $0.06 is above the cap $0.01; nothing was spent.');
+    // Word for word as docs/troubleshooting.md ("Cost") quotes it, its amounts the page's <usd> and <cap>.
+    const quoted = 'estimated cost <usd> is above the cap <cap>; nothing was spent. Apply the confirm-cost label or set confirm-cost: true to run it.';
+    expect(readFileSync('docs/troubleshooting.md', 'utf8')).toContain(`\`${quoted}\``);
+    expect(refused.stdout).toContain(`::error::${quoted.replace('<usd>', '$0.06').replace('<cap>', '$0.01')}`);
     const body = gh.comments('octo', 'shop', 7)[0]?.body as string;
     expect(body).toContain('confirm-cost');
     // The cap came from the cost-cap input, which overrides config.yml: that is what raises it.

@@ -3,6 +3,7 @@
 // artifact" right after the log's "artifact ... not uploaded: ...". In process: the publisher with
 // a fake GitHub on 127.0.0.1 that refuses the comment, and an artifact store that uploads, or not.
 
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,14 +73,20 @@ function forgetSummaryPath(): void {
   (core.summary as unknown as { _filePath?: string })._filePath = undefined;
 }
 
-async function commentRefused(upload: 'uploaded' | 'skipped' | null, readOnlyToken = false, summary: string | null = null): Promise<string[]> {
+async function commentRefused(
+  upload: 'uploaded' | 'skipped' | null,
+  readOnlyToken = false,
+  summary: string | null = null,
+  refusal: { status: number; message: string } = { status: 403, message: 'Resource not accessible by integration' },
+): Promise<string[]> {
   const github = createGitHubApi({ token: gh.token, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, retryAfterBaseMs: 0, throttleWrites: false });
   const settings = publishSettings({ comment: true, commentKey: null, acceptLabel: 'accept-baseline', confirmLabel: 'confirm-cost', resultsPath: join(cwd, `${upload}-${readOnlyToken}`, 'results.json'), dir: '.agent-replay' });
   const out = publisher(settings, ctx(), { cwd, github, artifacts: store(upload ?? 'skipped') });
   return logged(async () => {
     if (upload !== null) await out.save(run([]));
     if (summary !== null) await out.summary(summary);
-    gh.failNext({ method: 'POST', path: '/repos/{owner}/{repo}/issues/{issue_number}/comments', status: 403, body: { message: 'Resource not accessible by integration' } });
+    // A fork's read-only token posts nothing: no refusal is queued for a later call to meet.
+    if (!readOnlyToken) gh.failNext({ method: 'POST', path: '/repos/{owner}/{repo}/issues/{issue_number}/comments', status: refusal.status, body: { message: refusal.message } });
     await out.comment('<!-- agent-replay:marker=agent-replay -->\nbody', { readOnlyToken });
   });
 }
@@ -131,5 +138,32 @@ describe('a comment not posted says where the results are, only as far as it is 
       vi.unstubAllEnvs();
     }
     expect(resultsWhere('none', 'not-written')).toBe('The job summary was not written (see the warning above)');
+  });
+});
+
+describe('the words docs/troubleshooting.md quotes ("The Action")', () => {
+  const page = readFileSync('docs/troubleshooting.md', 'utf8');
+  /** The quote's words before its `...`, and after it, said in that order by one warning. */
+  const saidAsQuoted = (lines: string[], quoted: string): void => {
+    expect(page).toContain(`\`${quoted}\``);
+    const [head = '', ...rest] = quoted.split('...');
+    const warning = lines.find((l) => l.startsWith(`::warning::${head}`));
+    expect(warning, `no warning starts ${head}`).toBeDefined();
+    expect(warning!.slice(`::warning::${head}`.length).includes(rest.join('...'))).toBe(true);
+  };
+
+  it("a fork's read-only token, a token without pull-requests: write, a token that is not valid", async () => {
+    saidAsQuoted(
+      await commentRefused('uploaded', true),
+      'comment: not posted: this pull request comes from a fork, so the token is read-only. The results are in the job summary and the artifact; to comment, add the workflow_run workflow of mode: report (...)',
+    );
+    saidAsQuoted(
+      await commentRefused('skipped'),
+      "comment: not posted: GitHub answered 403 Resource not accessible by integration: the job's token lacks the pull-requests: write permission; add it to the workflow's permissions. The results are in the job summary; ...",
+    );
+    const invalid = await commentRefused('uploaded', false, null, { status: 401, message: 'Bad credentials' });
+    const quoted = 'GitHub answered 401 Bad credentials: the github-token input is not a valid token (expired, revoked or mistyped); give the job a valid one';
+    expect(page).toContain(`\`${quoted}\``);
+    expect(invalid.find((l) => l.startsWith('::warning::comment: not posted: '))).toBe(`::warning::comment: not posted: ${quoted}. The results are in the job summary and the artifact.`);
   });
 });

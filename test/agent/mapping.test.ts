@@ -91,7 +91,7 @@ describe('mapResponse', () => {
     const own: AgentMapping = { ...NATIVE_MAPPING, reply: 'data.text' };
     expect(mapResponse({ data: { answer: 'hi' } }, own)).toEqual({
       ok: false,
-      error: 'response has no string at "data.text" (found nothing: "data" is an object (keys: answer), with no "text"; the response is an object (keys: data))',
+      error: 'response has no string at "data.text" (found nothing: "data" is an object (keys: answer), with no "text"; the response is an object (keys: data); its text may be at "data.answer")',
     });
     expect(mapResponse({ data: 'hi' }, own)).toMatchObject({ error: expect.stringContaining('(found nothing: "data" is a string, with no "text";') });
     expect(mapResponse({ other: 1 }, own)).toMatchObject({ error: expect.stringContaining('(found nothing; the response is an object (keys: other))') });
@@ -148,5 +148,20 @@ describe('headers and snippets', () => {
     const long = snippet('x'.repeat(1000));
     expect(long.length).toBe(200);
     expect(long.endsWith('…')).toBe(true);
+  });
+});
+
+describe('a missing reply names where the answer holds its text (docs/troubleshooting.md, "The agent")', () => {
+  it('the likeliest reply string: text with a space, then a word, never an id, a time, an address or an error', () => {
+    const at = (json: unknown): string => (mapResponse(json, NATIVE_MAPPING) as { error: string }).error;
+    expect(at({ message: 'Refunds take 30 days.', id: 'x1' })).toBe('response has no string at "reply" (found nothing; the response is an object (keys: message, id); its text may be at "message")');
+    expect(at({ id: '0b6f3d6e-0b9a-4c8e-9d1a-2f3b4c5d6e7f', output: 'hello', created: '2026-12-06T10:00:00Z', link: 'https://example.com/a' })).toContain('; its text may be at "output")');
+    expect(at({ messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'Returns within 30 days.' }] })).toContain('; its text may be at "messages.1.content")');
+    // An error the answer carries is no reply; nor is a key a dotted path cannot name; nothing to name: said as before.
+    expect(at({ error: { message: 'Invalid model name given' } })).toBe('response has no string at "reply" (found nothing; the response is an object (keys: error))');
+    expect(at({ 'a.b': 'some text here' })).not.toContain('its text may be at');
+    expect(at({ count: 3 })).toBe('response has no string at "reply" (found nothing; the response is an object (keys: count))');
+    // Something at the path, of another kind: what was found is the message, no guess.
+    expect(at({ reply: 42, text: 'Refunds take 30 days.' })).toBe('response has no string at "reply" (found number 42; the response is an object (keys: reply, text))');
   });
 });

@@ -37,7 +37,7 @@ describe('the welcome turn reply path of ones own', () => {
     expect(await session.welcome()).toMatchObject({ kind: 'replied', reply: '' });
     expect(await client.session({ session: 's3', persona: null, mocks: [] }).welcome()).toMatchObject({ kind: 'replied', reply: '' });
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain('welcome turn: response has no string at "greting" (found nothing; the response is an object (keys: greeting, ended)); agent.start.response.reply is set at .agent-replay/config.yml:5.');
+    expect(warnings[0]).toContain('welcome turn: response has no string at "greting" (found nothing; the response is an object (keys: greeting, ended); its text may be at "greeting"); agent.start.response.reply is set at .agent-replay/config.yml:5.');
     expect(warnings[0]).toContain('The welcome is read as having no greeting');
     expect(warnings[0]).toContain('Told once per run.');
   });

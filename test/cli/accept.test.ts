@@ -345,10 +345,10 @@ describe('accept', () => {
     expect(none.code).toBe(2);
     // Accepting before any run: what comes first, not an errno (docs/cli.md, "What each command does").
     expect(none.stderr).toBe(
-      "agent-replay: no run to accept: .agent-replay/results/results.json does not exist; run agent-replay run first (it writes the results there), or give --results FILE\nRun 'agent-replay accept --help' for its options.\n",
+      "agent-replay: no run to accept: .agent-replay/results/results.json does not exist; run the suite first, npx agent-replay run (it writes the results there), or give --results FILE\nRun 'agent-replay accept --help' for its options.\n",
     );
     const elsewhere = await cli(['accept', '--dir', 'qa'], cwd);
-    expect(elsewhere.stderr).toContain('no run to accept: qa/results/results.json does not exist; run agent-replay run --dir qa first');
+    expect(elsewhere.stderr).toContain('no run to accept: qa/results/results.json does not exist; run the suite first, npx agent-replay run --dir qa (it writes the results there)');
     const two = await cli(['accept', '--results', 'r.json', '--results', 'r.json'], cwd);
     expect(two.code).toBe(2);
     expect(two.stderr).toContain('accept takes one --results file, got 2');

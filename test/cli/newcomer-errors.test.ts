@@ -161,10 +161,10 @@ describe('a response.reply path of one\'s own that is not in the answer', () => 
     const agent = await serve(() => ({ json: { data: { answer: 'Returns within 30 days.' } } }));
     const r = await runReadingDataText(agent.url);
     expect(r.stdout).toContain(
-      'message turn: response has no string at "data.text" (found nothing: "data" is an object (keys: answer), with no "text"; the response is an object (keys: data)); agent.response.reply is set at .agent-replay/config.yml:6',
+      'message turn: response has no string at "data.text" (found nothing: "data" is an object (keys: answer), with no "text"; the response is an object (keys: data); its text may be at "data.answer"); agent.response.reply is set at .agent-replay/config.yml:6',
     );
     // The cause names the line of config.yml that sets the path, as other configuration messages do.
-    expect(r.stdout).toContain('no reply at "data.text" in the agent\'s answers: check agent.preset, or agent.response.reply at .agent-replay/config.yml:6');
+    expect(r.stdout).toContain('no reply at "data.text" in the agent\'s answers: the answer\'s text may be at "data.answer": change agent.response.reply at .agent-replay/config.yml:6 to data.answer if that is the reply, or check agent.preset');
   });
 
   it('an NDJSON answer: names the path as written (not the joined "reply" it is read into) and its line', async () => {

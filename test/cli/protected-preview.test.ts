@@ -69,7 +69,7 @@ describe('a protected preview is named as one, with the header that lets automat
   it("the agent's own 401 (JSON, a missing key) is not a protected preview", async () => {
     const host = await serve(() => ({ status: 401, headers: { server: 'Vercel' }, json: { error: 'missing api key' } }));
     const r = await runAgainst(host.url);
-    expect(r.stdout.split('\n')[1]).toBe(`  cause: all 2: HTTP 401 from ${host.url}: the agent refused the request: check agent.headers in config.yml (the key or token it expects)`);
+    expect(r.stdout.split('\n')[1]).toBe(`  cause: all 2: HTTP 401 from ${host.url}: the agent refused the request: check the key or token it expects in agent.headers in config.yml`);
   });
 });
 

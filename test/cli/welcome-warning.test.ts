@@ -19,7 +19,7 @@ describe('a welcome answer with nothing at agent.start.response.reply', () => {
     expect(r.code, r.stderr).toBe(0);
     const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning: welcome turn'));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain('response has no string at "greting" (found nothing; the response is an object (keys: greeting, x\\u001b[31m)); agent.start.response.reply is set at .agent-replay/config.yml:7.');
+    expect(warnings[0]).toContain('response has no string at "greting" (found nothing; the response is an object (keys: greeting, x\\u001b[31m); its text may be at "greeting"); agent.start.response.reply is set at .agent-replay/config.yml:7.');
     expect(r.stderr).not.toContain('\u001b[31m');
     // probe, where a config is tried first, says it too.
     const probe = await cli(['probe', 'hi'], cwd);

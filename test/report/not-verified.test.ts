@@ -79,7 +79,7 @@ describe('a run that is not verified', () => {
       '! opening-hours',
       '! shipping-times',
       '! store-locations',
-      '1 of 5: HTTP 401 from https://preview-42.shop-bot.example.com/api/chat: the agent refused the request: check agent.headers in config.yml (the key or token it expects)',
+      '1 of 5: HTTP 401 from https://preview-42.shop-bot.example.com/api/chat: the agent refused the request: check the key or token it expects in agent.headers in config.yml',
       '! order-status',
     ]);
   });

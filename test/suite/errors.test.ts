@@ -1338,7 +1338,7 @@ cost: { agentTurnUsd: -0.01, capUsd: -1 }
       [C]: 'agent:\n  url: https://x.example\n  headers:\n    Authorization: "Bearer ${AGENT_TOKEN}"\n    X-Empty: "${EMPTY}"\n',
     }, { env: { EMPTY: '' } });
     expect(r.errors).toEqual([
-      { file: C, line: 4, column: 20, message: 'environment variable AGENT_TOKEN is not set', fix: 'export AGENT_TOKEN=... or set it in the workflow env' },
+      { file: C, line: 4, column: 20, message: 'environment variable AGENT_TOKEN is not set', fix: 'export AGENT_TOKEN=... before running agent-replay; in a workflow, set it under env: of the step (AGENT_TOKEN: ${{ secrets.AGENT_TOKEN }} for a secret)' },
       expect.objectContaining({ file: C, line: 5, message: 'environment variable EMPTY is set but empty' }),
     ]);
   });
@@ -1492,6 +1492,15 @@ describe('loadSuite: warnings', () => {
     const local = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'judge:\n  baseUrl: http://localhost:11434/v1/\n' });
     expect(local.warnings).toEqual([]);
     expect(local.suite!.config.judge!.baseUrl).toBe('http://localhost:11434/v1');
+ 
+    // The key given by the judge-api-key input, or another address by --judge-url (judge-base-url): the calls carry
+    // the key, or go elsewhere, so they are not said to be refused (docs/troubleshooting.md, "Configuration errors").
+    for (const judge of [{ apiKey: 'key-from-input' }, { baseUrl: 'http://localhost:11434/v1' }]) {
+      const given = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'judge:\n  model: gpt-4o-mini\n' }, { overrides: { judge } });
+      expect(given.warnings, JSON.stringify(judge)).toEqual([]);
+    }
+    const model = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'judge:\n  model: gpt-4o-mini\n' }, { overrides: { judge: { model: 'gpt-4o' } } });
+    expect(brief(model.warnings)).toEqual([`${C}:2: judge.apiKey is not set: openai will refuse the calls, so judge assertions are not evaluated`]);
   });
 });
 

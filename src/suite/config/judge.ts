@@ -7,6 +7,9 @@ import { JUDGE_CLIENT_DEFAULTS, JUDGE_DEFAULTS, panelMemberConfig, type Config, 
 import { JUDGE_PROVIDERS } from '../../types.js';
 import { concurrencyInt, ms, retriesInt, unsure, urlIssue, type Resolution } from './shared.js';
 
+/** The start of the warning for a judge with no key at its provider's own address: dropped when a flag or an input gives a key or another address (src/suite/index.ts). */
+export const NO_JUDGE_KEY = 'judge.apiKey is not set: ';
+
 const judgeKeys = {
   provider: z.enum(JUDGE_PROVIDERS).optional(),
   baseUrl: z.string().optional(),
@@ -82,7 +85,7 @@ function resolveJudge(j: JudgeSection, written: JudgeSection, r: Resolution): Ju
     r.warnings.push(
       r.issueAt(
         ['judge'],
-        `judge.apiKey is not set: ${provider} will refuse the calls, so judge assertions are not evaluated`,
+        `${NO_JUDGE_KEY}${provider} will refuse the calls, so judge assertions are not evaluated`,
         'add apiKey: ${JUDGE_API_KEY} under judge and export JUDGE_API_KEY (a repository secret in a workflow)',
       ),
     );
