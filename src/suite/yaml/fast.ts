@@ -6,19 +6,13 @@
 // When js-yaml refuses the text, the caller takes the `yaml` path and its exact syntax errors.
 
 import jsyaml from 'js-yaml';
+import { readLines, type Closed } from './lines.js';
 import { SUITE_SCHEMA } from './schema.js';
 import { documentSource, type PathSegment, type Position, type SourceFile } from './source.js';
 
 interface Frame {
   /** Offset where js-yaml opened the node. */
   start: number;
-  children: Closed[];
-}
-
-interface Closed {
-  start: number;
-  kind: string | null;
-  result: unknown;
   children: Closed[];
 }
 
@@ -104,7 +98,10 @@ export interface FastRefusal {
  * js-yaml where it knows them. A refusal carries js-yaml's reason and position; the caller asks
  * the `yaml` document for its better-worded syntax errors first.
  */
-export function fastSource(file: string, text: string, lastKeyWins = false): { src: SourceFile; data: unknown } | { refused: FastRefusal } {
+export function fastSource(file: string, text: string, lastKeyWins = false, byLines = true): { src: SourceFile; data: unknown } | { refused: FastRefusal } {
+  // The common file, read line by line (suite/yaml/lines.ts): the same data and node starts as js-yaml's.
+  const read = byLines ? readLines(text) : null;
+  if (read !== null) return { src: sourceOf(file, text, read.root), data: read.data };
   const stack: Frame[] = [];
   let root: Closed | null = null;
   let data: unknown;
@@ -141,8 +138,12 @@ export function fastSource(file: string, text: string, lastKeyWins = false): { s
     const offset = typeof err.mark?.position === 'number' ? err.mark.position : undefined;
     return { refused: { reason, position: { line, column }, ...(offset === undefined ? {} : { offset }) } };
   }
+  return { src: sourceOf(file, text, root as Closed | null), data };
+}
+
+/** The source of a file read by js-yaml or line by line: positions known from `tree`, the rest from the `yaml` document. */
+function sourceOf(file: string, text: string, tree: Closed | null): SourceFile {
   let starts: number[] | null = null;
-  const tree = root as Closed | null;
   const knownPosition = (path: readonly PathSegment[]): Position | null => {
     const node = tree === null ? null : nodeAtPath(tree, path);
     if (node === null) return null;
@@ -152,6 +153,5 @@ export function fastSource(file: string, text: string, lastKeyWins = false): { s
     starts ??= lineStarts(text);
     return positionOf(starts, at);
   };
-  const src = documentSource(file, text, {}, knownPosition);
-  return { src, data };
+  return documentSource(file, text, {}, knownPosition);
 }

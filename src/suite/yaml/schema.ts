@@ -73,8 +73,21 @@ const floatType = new jsyaml.Type('tag:yaml.org,2002:float', {
   predicate: (v: unknown) => typeof v === 'number',
 });
 
+const IMPLICIT = [nullType, boolType, intType, floatType];
+
 /** js-yaml's schema for suite files: the YAML 1.2 core schema as the `yaml` package reads it. */
-export const SUITE_SCHEMA = jsyaml.FAILSAFE_SCHEMA.extend({ implicit: [nullType, boolType, intType, floatType] });
+export const SUITE_SCHEMA = jsyaml.FAILSAFE_SCHEMA.extend({ implicit: IMPLICIT });
+
+/**
+ * A plain scalar's value under SUITE_SCHEMA, resolved as js-yaml resolves an untagged plain scalar:
+ * the first implicit type whose rule takes the text, in the schema's order, or the text itself.
+ */
+export function plainScalarValue(written: string): unknown {
+  for (const type of IMPLICIT) {
+    if (type.resolve(written)) return type.construct(written);
+  }
+  return written;
+}
 
 /** Options of every `yaml` document parsed for positions and syntax errors: the same schema. */
 export const YAML_DOC_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
