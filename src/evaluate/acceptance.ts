@@ -68,6 +68,28 @@ export function baselineJudgeOf(record: Partial<Pick<FixtureRecord, 'score' | 'r
  * attempts that differ in wording only become variants too; attempts that differ in meaning are
  * refused (docs/meaning.md, "Repeats"). A baseline whose variants would change is rewritten.
  */
+type Acceptable = Pick<FixtureRecord, 'errored' | 'verdict' | 'reply' | 'attempts'>;
+
+/** Why `record` has no reply to accept, or what it would accept: its verdict, reply and the agreement of its attempts. */
+function acceptable(record: Acceptable): { reason: string } | { agreement: { variants: string[] }; verdict: 'pass' | 'fail'; reply: string } {
+  if (record.errored || record.reply === null) return { reason: REFUSE_ERRORED };
+  // A repeated item whose attempts differ in meaning (or, with no meaning recorded, in any way) has no one reply to accept.
+  const agreement = record.attempts !== undefined ? fixtureAttemptsAgree(record.reply, record.attempts) : { kind: 'agree' as const, variants: [] };
+  if (agreement.kind === 'refuse') return { reason: agreement.reason };
+  if (record.verdict !== 'pass' && record.verdict !== 'fail') return { reason: REFUSE_NOT_EVALUATED };
+  return { agreement, verdict: record.verdict, reply: record.reply };
+}
+
+/**
+ * decideAcceptance's kind alone, for counting (the run's next step, src/report/to-accept.ts): an item
+ * with no baseline that has a reply to accept is accepted whatever it replied, so the baseline it
+ * would write is not built.
+ */
+export function acceptanceKind(record: Parameters<typeof decideAcceptance>[0], commit: string | null): AcceptDecision['kind'] {
+  if (record.baseline === null) return 'reason' in acceptable(record) ? 'refuse' : 'accept';
+  return decideAcceptance(record, '', commit).kind;
+}
+
 export function decideAcceptance(
   record: Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'reply' | 'route' | 'baseline' | 'attempts'> &
     Partial<Pick<FixtureRecord, 'message' | 'persona' | 'score' | 'rationale' | 'judgeFingerprint' | 'members' | 'latencyMs' | 'slower' | 'usage' | 'repeat' | 'drift' | 'stats' | 'time'>>,
@@ -75,29 +97,27 @@ export function decideAcceptance(
   commit: string | null,
   stored: Baseline | null = record.baseline,
 ): AcceptDecision {
-  if (record.errored || record.reply === null) return { kind: 'refuse', reason: REFUSE_ERRORED };
-  // A repeated item whose attempts differ in meaning (or, with no meaning recorded, in any way) has no one reply to accept.
-  const agreement = record.attempts !== undefined ? fixtureAttemptsAgree(record.reply, record.attempts) : { kind: 'agree' as const, variants: [] };
-  if (agreement.kind === 'refuse') return { kind: 'refuse', reason: agreement.reason };
-  if (record.verdict !== 'pass' && record.verdict !== 'fail') return { kind: 'refuse', reason: REFUSE_NOT_EVALUATED };
+  const checked = acceptable(record);
+  if ('reason' in checked) return { kind: 'refuse', reason: checked.reason };
+  const { agreement, verdict, reply } = checked;
   const judge = baselineJudgeOf(record);
   // A baseline that answered another message than the record's (the fixture edited since: docs/meaning.md,
   // "An edited fixture") is no earlier measurement of this reply: no variants, tally or tokens carried from it.
   const asked = record.message === undefined ? null : { message: record.message, persona: record.persona ?? null };
   const answered = (b: Baseline | null): Baseline | null => (b !== null && asked !== null && answeredAnotherMessage(b, asked) ? null : b);
   // The same reply word for word is the same measurement whatever it answered: it is not rewritten only to keep the new message.
-  const current = stored !== null && stored.reply === record.reply ? stored : answered(stored);
+  const current = stored !== null && stored.reply === reply ? stored : answered(stored);
   const compared = answered(record.baseline);
-  const variants = inStoredOrder(current, record.reply, variantsFor(record.reply, [...agreement.variants, ...carriedReplyVariants(current, compared, { reply: record.reply, verdict: record.verdict, meaning: record.drift?.meaning })]));
-  const sameReply = current !== null && current.reply === record.reply && sameRoute(current.route, record.route);
+  const variants = inStoredOrder(current, reply, variantsFor(reply, [...agreement.variants, ...carriedReplyVariants(current, compared, { reply, verdict, meaning: record.drift?.meaning })]));
+  const sameReply = current !== null && current.reply === reply && sameRoute(current.route, record.route);
   if (
     current !== null &&
     // A slower item is rewritten: accepting it accepts its new latency (docs/latency.md).
     !rewritesBaseline(record) &&
     sameReply &&
-    current.verdict === record.verdict &&
+    current.verdict === verdict &&
     // A repeated item's tally is part of what is accepted (docs/statistics.md, "A baseline's attempts").
-    storedAttemptsStand(current, { verdict: record.verdict, repeat: record.repeat, stats: record.stats }) &&
+    storedAttemptsStand(current, { verdict, repeat: record.repeat, stats: record.stats }) &&
     (judge === null || current.judge === undefined || sameJudge(current.judge.fingerprint, judge.fingerprint)) &&
     sameVariants(current.variants, variants)
   ) {
@@ -107,17 +127,17 @@ export function decideAcceptance(
   // and its tokens, whatever else rewrites the file (docs/statistics.md, "A baseline's attempts").
   const sameMeasurement =
     current !== null && (sameReply || (compared?.reply === current.reply && isRewordedApartFromLatency(record)));
-  const tally = attemptsToWrite(current, { verdict: record.verdict, repeat: record.repeat, stats: record.stats, perAttempt: usagePerAttempt(record) }, sameMeasurement);
+  const tally = attemptsToWrite(current, { verdict, repeat: record.repeat, stats: record.stats, perAttempt: usagePerAttempt(record) }, sameMeasurement);
   return {
     kind: 'accept',
     baseline: {
       label: record.label,
       // What the reply answered (docs/meaning.md, "An edited fixture"): the fixture's message, and its persona tag when it has one.
       ...(asked !== null ? { message: asked.message, ...(asked.persona !== null ? { persona: asked.persona } : {}) } : {}),
-      reply: record.reply,
+      reply,
       ...(variants.length > 0 ? { variants } : {}),
       route: record.route,
-      verdict: record.verdict,
+      verdict,
       ...attemptsOnly(tally),
       ...(judge !== null ? { judge } : {}),
       ...baselineLatency(record),

@@ -2,7 +2,7 @@
 // command does"): kept apart from the report's layout so that the terminal's next step after a run
 // loads no more than the terminal summary does.
 
-import { decideAcceptance, decidePersonaAcceptance } from '../evaluate/index.js';
+import { acceptanceKind, decidePersonaAcceptance } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import { buildModel, itemView, personasOf, rateMoved, viewOf, type Item, type ItemView, type ReportModel } from './model.js';
 
@@ -30,7 +30,8 @@ export function resultsToAccept(model: ReportModel, acceptable: ReadonlyMap<Item
  * How many new or changed pass/fail results `agent-replay accept` would store as baselines, as the
  * report's "To accept" line counts them, an item only slower left out: the terminal's next step
  * after a run (docs/cli.md, "What each command does"). Counted item by item on the terminal summary's
- * `model` (no second one), no decided baseline kept: a large run's peak memory stays its summary's.
+ * `model` (no second one), no decided baseline kept: a large run's peak memory stays its summary's; a
+ * new fixture's baseline is not even built (acceptanceKind).
  */
 export function newResultsToAccept(run: RunRecord, model: ReportModel = buildModel(run)): number {
   const skip = new Set<Item>([...model.sections.reworded, ...model.sections.unchanged]);
@@ -39,7 +40,7 @@ export function newResultsToAccept(run: RunRecord, model: ReportModel = buildMod
   const changed = new Set<Item>(model.sections.changed);
   const slower = (item: Item): boolean => changed.has(item) && slowerOnly(item, model.views.get(item) ?? itemView(item));
   let n = 0;
-  for (const f of run.fixtures) if (!skip.has(f) && !slower(f) && decideAcceptance(f, '', run.commit).kind === 'accept') n += 1;
+  for (const f of run.fixtures) if (!skip.has(f) && !slower(f) && acceptanceKind(f, run.commit) === 'accept') n += 1;
   for (const s of personasOf(run)) if (!skip.has(s) && !slower(s) && decidePersonaAcceptance(s, '', run.commit).kind === 'accept') n += 1;
   return n;
 }

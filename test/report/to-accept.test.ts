@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { acceptanceKind, decideAcceptance } from '../../src/evaluate/index.js';
 import { buildModel } from '../../src/report/model.js';
 import { renderComment } from '../../src/report/markdown.js';
 import { newResultsToAccept } from '../../src/report/to-accept.js';
+import type { FixtureAttempt } from '../../src/types.js';
+import { fixtureRecord } from '../support/fixture-record.js';
 import { ctx, mixed, mixedMany } from './fixtures.js';
 
 // The terminal's next step after a run (docs/cli.md, "What each command does") counts what the
@@ -22,5 +25,26 @@ describe('newResultsToAccept', () => {
     expect(n).toBeGreaterThan(0);
     expect(n).toBe(newResultsToAccept(run));
     expect(model.views.size).toBe(before);
+  });
+
+  it('counts with acceptanceKind, which is decideAcceptance\'s kind for every fixture, new ones included', () => {
+    const attempt = (reply: string): FixtureAttempt => ({ errored: false, error: null, errorKind: null, reply, route: null, verdict: 'pass', detail: '', score: null, rationale: null, latencyMs: 10, durationMs: 10 });
+    const records = [
+      ...mixed().fixtures,
+      ...mixedMany(200).fixtures,
+      fixtureRecord({ label: 'new-pass', baseline: null, verdict: 'pass', reply: 'Refunds within 30 days.' }),
+      fixtureRecord({ label: 'new-errored', baseline: null, errored: true, verdict: null, reply: null }),
+      fixtureRecord({ label: 'new-not-evaluated', baseline: null, verdict: 'not_evaluated', reply: 'hi' }),
+      // A repeated new item whose attempts differ (no meaning recorded): refused, so not counted.
+      fixtureRecord({ label: 'new-repeat', baseline: null, verdict: 'pass', reply: 'Refunds within 30 days.', attempts: [attempt('Refunds within 30 days.'), attempt('No refunds at all.')] }),
+    ];
+    const kinds = new Set<string>();
+    for (const r of records) {
+      const kind = decideAcceptance(r, '', null).kind;
+      kinds.add(`${r.baseline === null ? 'new' : 'baseline'} ${kind}`);
+      expect(acceptanceKind(r, null), r.label).toBe(kind);
+    }
+    // Every branch the fast path takes or leaves is among the records.
+    expect([...kinds].sort()).toEqual(expect.arrayContaining(['baseline accept', 'baseline unchanged', 'new accept', 'new refuse']));
   });
 });
