@@ -295,7 +295,14 @@ function checkAssertion(
     const ms = a.maxLatencyMs;
     if (typeof ms !== 'number') return null; // wrong type: reported by the schema
     if (!Number.isInteger(ms) || ms < 1) {
-      err('maxLatencyMs', `maxLatencyMs ${String(ms)} is not ${MAX_LATENCY_RANGE.words}`, `write the budget in whole ms, e.g. maxLatencyMs: ${String(MAX_LATENCY_RANGE.example)}`);
+      // At the number, as the schema places a value's type: `maxLatencyMs: 0,5` is then said once, as
+      // the number split by a comma, and not also as the 0 YAML read (index.ts, oneSplitNumber).
+      result.errors.push({
+        file: src.file,
+        ...src.valueAt([...path, 'maxLatencyMs']),
+        message: `${prefix}maxLatencyMs ${String(ms)} is not ${MAX_LATENCY_RANGE.words}`,
+        fix: `write the budget in whole ms, e.g. maxLatencyMs: ${String(MAX_LATENCY_RANGE.example)}`,
+      });
       return null;
     }
     return { kind: 'maxLatency', ms };
