@@ -341,6 +341,16 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     // A budget below 1 ms written as one number is still said, at the number.
     const zero = await load({ [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: { maxLatencyMs: 0 }\n' });
     expect(zero.errors.map((e) => `${e.line}:${e.column}: ${e.message}`)).toEqual(['3:25: fixture "a": maxLatencyMs 0 is not a whole number of milliseconds above 0']);
+    // A judge's threshold likewise: 2,5 is not also "threshold 2 is outside [0, 1]".
+    const judged = await load({
+      [C]: 'agent: { url: "http://127.0.0.1:9/chat" }\njudge: { provider: openai, model: m, apiKey: k }\n',
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: { judge: polite, threshold: 2,5 }\n',
+      [`${F}/b.yml`]: 'label: b\nmessage: hi\nassert: { judge: polite, threshold: 2 }\n',
+    });
+    expect(judged.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`)).toEqual([
+      `${F}/a.yml:3:37: fixture "a": threshold: 2,5 reads as 2 and another key "5" inside { }, where a comma ends a value`,
+      `${F}/b.yml:3:37: fixture "b": threshold 2 is outside [0, 1]`,
+    ]);
   });
 
   it('a key left without its value, and headers written as one line of text, get what to write', async () => {
