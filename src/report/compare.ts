@@ -16,13 +16,13 @@ import { mcnemarText, runRateParts, runRateText, signOf, type LeftOut } from './
 import { capitalized, plural, thousands } from '../words.js';
 
 /**
- * "+12.5 points", "−3 points", "no change" (only for 0), "+<0.1 points", "n/a"
- * (docs/evaluations.md#compare); signed as the run's report signs its points (rates.ts signOf: "−",
- * not a hyphen).
+ * "+12.5 points", "−3 points", "0 points" (only for 0), "+<0.1 points", "n/a"
+ * (docs/evaluations.md#compare); written as the run's pass-rate line writes its points (rates.ts
+ * points: "0 points" for none, "−" from signOf, not a hyphen).
  */
 export function formatDelta(points: number | null): string {
   if (points === null) return 'n/a';
-  if (points === 0) return 'no change';
+  if (points === 0) return '0 points';
   const r = Math.round(points * 10) / 10;
   if (r === 0) return `${signOf(points)}<0.1 points`;
   const a = Math.abs(r);

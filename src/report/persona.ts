@@ -57,17 +57,22 @@ export function checkSubject(c: Check): string {
 
 const STATUS_ICON: Record<Check['status'], string> = { pass: '✅', fail: '❌', not_evaluated: '⚪' };
 
+/**
+ * A JSON value as the comment writes it, in one form wherever it is (the checks table, a turn's
+ * tool calls, its off-track values): a space after each comma and colon between its values,
+ * `{"orderId": "1234"}`, so that a narrow column wraps it (wrap.ts).
+ */
 function json(value: unknown): string {
   try {
-    return JSON.stringify(value) ?? 'null';
+    return breakableJson(JSON.stringify(value) ?? 'null');
   } catch {
     return String(value);
   }
 }
 
-/** JSON in a table cell: one code span, clipped, a space after each comma and colon so that a narrow column wraps it (wrap.ts). */
+/** JSON in a table cell: one code span, clipped. */
 function jsonCell(value: unknown): string {
-  return codeSpan(clip(breakableJson(json(value)), CELL.json), { table: true });
+  return codeSpan(clip(json(value), CELL.json), { table: true });
 }
 
 function namesCell(names: readonly string[], sep: string): string {

@@ -244,6 +244,12 @@ function checkAssertion(
   const err = (key: string | null, message: string, fix: string): void => {
     result.errors.push({ file: src.file, ...at(key), message: prefix + message, fix });
   };
+  // A number out of its range, said at the number, as the schema says a value's type: one split by
+  // a comma (`maxLatencyMs: 0,5`, `threshold: 2,5`) is then said once, as the split number, not also
+  // as the part YAML read, at its key (index.ts, oneSplitNumber).
+  const valueErr = (key: string, message: string, fix: string): void => {
+    result.errors.push({ file: src.file, ...src.valueAt([...path, key]), message: prefix + message, fix });
+  };
   const unknownKeys = Object.keys(a).some((k) => !Object.hasOwn(assertionSchema.shape, k));
   const kinds = ASSERTION_KINDS.filter((k) => a[k] !== undefined && a[k] !== null);
 
@@ -295,7 +301,7 @@ function checkAssertion(
     const ms = a.maxLatencyMs;
     if (typeof ms !== 'number') return null; // wrong type: reported by the schema
     if (!Number.isInteger(ms) || ms < 1) {
-      err('maxLatencyMs', `maxLatencyMs ${String(ms)} is not ${MAX_LATENCY_RANGE.words}`, `write the budget in whole ms, e.g. maxLatencyMs: ${String(MAX_LATENCY_RANGE.example)}`);
+      valueErr('maxLatencyMs', `maxLatencyMs ${String(ms)} is not ${MAX_LATENCY_RANGE.words}`, `write the budget in whole ms, e.g. maxLatencyMs: ${String(MAX_LATENCY_RANGE.example)}`);
       return null;
     }
     return { kind: 'maxLatency', ms };
@@ -333,7 +339,7 @@ function checkAssertion(
   const threshold = a.threshold === undefined || a.threshold === null ? DEFAULT_THRESHOLD : a.threshold;
   if (typeof threshold !== 'number') return null;
   if (!(threshold >= 0 && threshold <= 1)) {
-    err('threshold', `threshold ${String(threshold)} is outside [0, 1]`, THRESHOLD_FIX);
+    valueErr('threshold', `threshold ${String(threshold)} is outside [0, 1]`, THRESHOLD_FIX);
     return null;
   }
   return ok ? { kind: 'judge', criterion: value, threshold } : null;

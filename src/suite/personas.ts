@@ -6,12 +6,13 @@ import * as z from 'zod';
 import { type Mock, type PersonaExpect, type PersonaScript, type ReplyExpectation, type ReplyTurn } from '../types.js';
 import { checkFlags, DEFAULT_THRESHOLD, REGEX_FLAGS, THRESHOLD_FIX, THRESHOLD_RANGE } from './fixtures.js';
 import { jsonValue, matchMode, toExpectation, toolExpectationSchema } from './tools.js';
-import { describeValue, quote, rangeCheckedAfter, suggest, translateZodIssues } from './issues.js';
+import { describeValue, lineOf, quote, rangeCheckedAfter, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 import { itemFileRule, itemsOfFile, soundItemsOfFile, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
 import { COMPILE_FIX, inlineFlagsFix, regexSlashesNote } from './regex-advice.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
+import { isSplitNumberMessage, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './yaml/split-number.js';
 
 const DEFAULT_MAX_TURNS = 20;
 /** The most message turns a simulated user may take (`user.maxTurns`). */
@@ -194,6 +195,8 @@ function checkReplies(src: SourceFile, raw: Record<string, unknown>, path: PathS
     // A turn that is no turn: the schema said the rule, and its fix names the turns this script has.
     const turnRule = result.errors.find((x) => x.message === `${name}.turn ${TURN_RULE}, found ${describeValue(r.turn)}` && x.fix.startsWith('change '));
     if (turnRule !== undefined) turnRule.fix = `use a turn from 0 to ${turns}, last, or any`;
+    // A split number leaves a key of digits beside turn (`000`, read as 0): only then is the line read.
+    if (Object.keys(r).some((k) => /^\d+$/.test(k))) splitTurnFix(src, r.turn, [...at, 'turn'], prefix, `expect.reply[${i}].turn`, turns, result.errors);
     const kind = hasContains ? 'contains' : 'regex';
     if (typeof r[kind] === 'string' && (r[kind] as string) === '') err([...at, kind], `${name}: ${kind} is empty`, `write the text the reply must ${kind === 'regex' ? 'match' : 'contain'}`);
     if (r.flags !== undefined && !hasRegex) err([...at, 'flags'], `${name}: flags only apply to a regex, not to contains`, 'remove flags');
@@ -224,6 +227,35 @@ function checkReplies(src: SourceFile, raw: Record<string, unknown>, path: PathS
       );
     }
   });
+}
+
+/**
+ * `turn: 1,000` inside { }: a number split by a comma, said by the schema's checker (issues.ts) or,
+ * `1,000,000` (0 twice), by the YAML syntax check, neither of which knows the script's turns: their
+ * fix `turn: 1000` is refused next (checkReplies). When the number meant is not a turn of this
+ * script, its fix is told the turns it has, as a setting's range is, in the same place
+ * (index.ts, oneSplitNumber, keeps this one).
+ */
+function splitTurnFix(src: SourceFile, turn: unknown, path: PathSegment[], prefix: string, name: string, turns: number, errors: ConfigIssue[]): void {
+  if (typeof turn !== 'number') return;
+  const pos = src.valueAt(path);
+  if (pos.column === null) return;
+  // The split's first key of digits: just past the digits YAML read and their comma (read from the
+  // line alone: the document is not parsed for it).
+  const line = lineOf(src, pos.line);
+  const read = line === null ? null : /^-?\d+,\d/.exec(line.slice(pos.column - 1));
+  if (read === null) return;
+  const split = splitNumberAt(line, pos.column + read[0].length - 1);
+  if (split === null || split.meant === null || split.column !== pos.column) return;
+  const meant = Number(split.meant);
+  const isTurn = (v: number): boolean => Number.isInteger(v) && v >= 0 && v <= turns;
+  if (isTurn(meant)) return;
+  const either = [...new Set([Math.floor(meant), Math.ceil(meant)])].filter(isTurn);
+  const instead = Number.isInteger(meant) ? null : either.length > 0 ? either : [turns];
+  const words = splitNumberWords(split, pos.line, { name, words: `a turn from 0 to ${turns}, last, or any`, instead });
+  const issue = errors.find((x) => x.file === src.file && x.line === pos.line && x.column === pos.column && isSplitNumberMessage(x.message));
+  if (issue !== undefined) issue.fix = words.fix;
+  else if (splitWritesKeyTwice(split)) errors.push({ file: src.file, ...pos, message: prefix + words.message, fix: words.fix });
 }
 
 /**

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareRuns, coverage, type ChangeCause } from '../../src/evaluate/index.js';
 import { formatDelta, renderCompareMarkdown, renderCompareText } from '../../src/report/index.js';
-import { runRateText } from '../../src/report/rates.js';
+import { points, runRateText } from '../../src/report/rates.js';
 import { repeated, withRunStats } from '../report/stats-fixtures.js';
 import { fixture, persona, refundTurns, route, run, turn } from '../report/fixtures.js';
 import type { FixtureRecord, JudgeFingerprint, PersonaRecord, RunRecord, RunStats } from '../../src/types.js';
@@ -282,7 +282,7 @@ describe('compare: coverage and rendering', () => {
     expect(md).not.toContain('@octocat');
     expect(md).toContain('&lt;img');
     expect(md).toContain('| `a` | pass | pass | route changed |');
-    expect(md).toContain('**Agreement**: 100% → 100% (no change)');
+    expect(md).toContain('**Agreement**: 100% → 100% (0 points)');
   });
 });
 
@@ -358,8 +358,10 @@ describe('compare: a partial run (--rerun, --only)', () => {
 });
 
 describe('compare: the change in agreement, said exactly', () => {
-  it('a change that rounds to 0.0 points is not "no change"', () => {
-    expect(formatDelta(0)).toBe('no change');
+  it('a change that rounds to 0.0 points is not "0 points"', () => {
+    // None at all: "0 points", as the run's pass-rate line writes it (report/rates.ts), not "no change".
+    expect(formatDelta(0)).toBe('0 points');
+    expect(formatDelta(0)).toBe(points(0.8, 0.8));
     expect(formatDelta(100 / 3000)).toBe('+<0.1 points');
     expect(formatDelta(-0.04)).toBe('−<0.1 points');
     expect(formatDelta(-1)).toBe('−1 point');

@@ -156,7 +156,8 @@ describe('one script in full', () => {
     expect(transcript).toContain('<code>refunds / lookup</code>');
     const blocks = allCodeBlocks(transcript);
     expect(blocks).toContain("Hi! I'm Shop Bot. How can I help?\n");
-    expect(blocks).toContain('find_order {"orderId":"1234"} → {"status":"delivered","item":"kettle"}\n');
+    // JSON in one form across the comment: the tool calls as the checks table writes them (wrap.ts breakableJson).
+    expect(blocks).toContain('find_order {"orderId": "1234"} → {"status": "delivered", "item": "kettle"}\n');
     // The user turn precedes the agent's reply to it.
     expect(t.indexOf('2 · User : Order 1234')).toBeLessThan(t.indexOf('2 · Agent'));
   });
@@ -168,7 +169,7 @@ describe('one script in full', () => {
       ['❌', 'tool not called', 'issue_refund, any input', 'called on turn 3 {"orderId": "1234", "amount": 49.99}'],
     ]);
     expect(text(item)).toContain('1 of 2 checks passed · ❌ tool not called: issue_refund must not be called, but was at turn 3');
-    expect(allCodeBlocks(item)).toContain('issue_refund {"orderId":"1234","amount":49.99} → {"refundId":"R-77"}\n');
+    expect(allCodeBlocks(item)).toContain('issue_refund {"orderId": "1234", "amount": 49.99} → {"refundId": "R-77"}\n');
     // Same transcript as the baseline: nothing to diff.
     expect(item).not.toContain('First difference');
   });
@@ -375,7 +376,7 @@ describe('hostile text in scripts stays inert', () => {
     expect(unwrapped).toContain(`Opening ${reply}\n`);
     const tools = unwrapped.find((b) => b.startsWith('find_order`|<b> '));
     expect(tools).toBeDefined();
-    expect(tools).toContain('"@admin":"#123"');
+    expect(tools).toContain('"@admin": "#123"');
     expect(tools).toContain('(NOT MOCKED)');
   });
 

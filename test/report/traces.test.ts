@@ -41,8 +41,8 @@ describe('spans in the surfaces (goldens)', () => {
 
   it('the transcript marks the call from the trace, not the one the response reported too', () => {
     const md = renderComment(RUN, ctx);
-    expect(md).toContain('issue_refund {"orderId":"1234","amount":40} → {"refunded":true}  (NOT MOCKED) (from trace)');
-    expect(md).toMatch(/find_order \{"orderId":"1234"\} → \{"status":"delivered"\}\n/);
+    expect(md).toContain('issue_refund {"orderId": "1234", "amount": 40} → {"refunded": true}  (NOT MOCKED) (from trace)');
+    expect(md).toMatch(/find_order \{"orderId": "1234"\} → \{"status": "delivered"\}\n/);
     // A number and its unit joined by a no-break space: the line wraps on a phone (wrap.ts).
     expect(md).toContain('slower: 1.4\u00a0s → 3.2\u00a0s (tool issue_refund 0\u00a0ms → 1.5\u00a0s)');
     const xml = renderJUnit(RUN);
@@ -59,7 +59,7 @@ describe('a live script\'s calls (docs/personas.md, "Mocks and real tool calls")
     const both = run([], { personas: [live, mocked] });
     const md = renderComment(both, ctx);
     const section = (label: string): string => md.slice(md.indexOf(`<b>${label}</b>`), md.indexOf('</details>\n\n</details>', md.indexOf(`<b>${label}</b>`)));
-    expect(section('live-refund')).toContain('issue_refund {"orderId":"1234","amount":40} → {"refunded":true} (from trace)');
+    expect(section('live-refund')).toContain('issue_refund {"orderId": "1234", "amount": 40} → {"refunded": true} (from trace)');
     expect(section('live-refund')).not.toContain('NOT MOCKED');
     expect(section('mocked-refund')).toContain('(NOT MOCKED) (from trace)');
     const xml = renderJUnit(both);

@@ -294,14 +294,62 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(said(`${F}/i.yml`)).toEqual([
       '3:26: fixture "i": max: 1,000,000 reads as 1 and the keys "000" and "000" inside { }, where a comma ends a value\n  fix: write the number without the commas; repeat.max is a whole number from count to 20, which 1000000 is not',
     ]);
-    // A reply's turn, a check of its own (no range its schema states): in the words it refuses 1.5 with.
+    // A reply's turn, a check of its own (no range its schema states): the turns this script has.
     expect(said('.agent-replay/personas/p.yml')).toEqual([
-      '6:28: persona script "p": turn: 1,5 reads as 1 and another key "5" inside { }, where a comma ends a value\n  fix: write a whole number in place of 1,5 (expect.reply[0].turn is a turn number (0 is the welcome turn), last, or any, which 1.5 is not), e.g. turn: 1 or turn: 2',
+      '6:28: persona script "p": turn: 1,5 reads as 1 and another key "5" inside { }, where a comma ends a value\n  fix: write a whole number in place of 1,5 (expect.reply[0].turn is a turn from 0 to 3, last, or any, which 1.5 is not), e.g. turn: 1 or turn: 2',
     ]);
     // Not in { }: a number word within count, and grouped digits past 20, told the range with an example count takes.
     expect(said(`${F}/h.yml`)).toEqual([
       '5:12: fixture "h": repeat.minPass must be a number, found the string "two"\n  fix: change repeat.minPass to a whole number from 1 to count, e.g. minPass: 1',
       '6:8: fixture "h": repeat.max must be a number, found the string "1_000"\n  fix: change repeat.max to a whole number from count to 20, e.g. max: 10',
+    ]);
+  });
+
+  it('a split number is said once, with the range the next run takes: beside a check of the part YAML read, in a file with another syntax error, and at a turn past the script', async () => {
+    const r = await load({
+      [C]: 'agent: { url: "http://127.0.0.1:9/chat" }\nrepeat: { count: 3, minPass: 1,000,000 }\njudge: x: y\n',
+      // The 0 YAML read is below 1 ms: not said as well, at the maxLatencyMs key, beside the number.
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: { maxLatencyMs: 0,5 }\n',
+      [`${F}/b.yml`]: 'label: b\nmessage: hi\nassert: [{ contains: x }, { maxLatencyMs: 0,250 }]\n',
+      // Another syntax error in the file (item 2): item 1, whose only slip is the number, is still checked.
+      [`${F}/c.yml`]: '- label: c\n  message: hi\n  repeat: { count: 3, max: 1,000,000 }\n- label: d\n  message: x: y\n',
+      // Three message turns (the opening and two follow-ups): no turn 1000.
+      '.agent-replay/personas/p.yml':
+        'label: p\nopening: hi\nfollowUps: [a, b]\nexpect:\n  reply:\n    - { contains: x, turn: 1,000 }\n    - { contains: x, turn: 7,5 }\n    - { contains: x, turn: 1,000,000 }\n    - { contains: x, turn: 3,0 }\n',
+    });
+    const said = (file: string): string[] => r.errors.filter((e) => e.file === file).map((e) => `${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`);
+    expect(said(C)).toEqual([
+      '2:30: minPass: 1,000,000 reads as 1 and the keys "000" and "000" inside { }, where a comma ends a value\n  fix: write the number without the commas; repeat.minPass is a whole number from 1 to count, which 1000000 is not',
+      expect.stringMatching(/^3:8: invalid YAML: "x" is written on the line of "judge"/),
+    ]);
+    expect(said(`${F}/a.yml`)).toEqual([
+      '3:25: fixture "a": maxLatencyMs: 0,5 reads as 0 and another key "5" inside { }, where a comma ends a value\n  fix: write a whole number in place of 0,5 (assert.maxLatencyMs is a whole number of milliseconds above 0, which 0.5 is not), e.g. maxLatencyMs: 2000',
+    ]);
+    expect(said(`${F}/b.yml`)).toHaveLength(1);
+    expect(said(`${F}/b.yml`)[0]).toMatch(/^3:43: fixture "b": maxLatencyMs: 0,250 reads as 0 /);
+    expect(said(`${F}/c.yml`)).toEqual([
+      '3:28: fixture "c": max: 1,000,000 reads as 1 and the keys "000" and "000" inside { }, where a comma ends a value\n  fix: write the number without the commas; repeat.max is a whole number from count to 20, which 1000000 is not',
+      '5:12: invalid YAML: the value "x: y" holds ": ", which YAML reads as one more key on the same line\n  fix: put the value in quotes, so that line 5 reads\n      message: "x: y"',
+    ]);
+    expect(said('.agent-replay/personas/p.yml')).toEqual([
+      '6:28: persona script "p": turn: 1,000 reads as 1 and another key "000" inside { }, where a comma ends a value\n  fix: write the number without the comma; expect.reply[0].turn is a turn from 0 to 3, last, or any, which 1000 is not',
+      '7:28: persona script "p": turn: 7,5 reads as 7 and another key "5" inside { }, where a comma ends a value\n  fix: write a whole number in place of 7,5 (expect.reply[1].turn is a turn from 0 to 3, last, or any, which 7.5 is not), e.g. turn: 3',
+      '8:28: persona script "p": turn: 1,000,000 reads as 1 and the keys "000" and "000" inside { }, where a comma ends a value\n  fix: write the number without the commas; expect.reply[2].turn is a turn from 0 to 3, last, or any, which 1000000 is not',
+      // 3.0 is turn 3, which the script has.
+      '9:28: persona script "p": turn: 3,0 reads as 3 and another key "0" inside { }, where a comma ends a value\n  fix: write turn: 3.0, with a decimal point in place of the comma, so that line 9 reads\n        - { contains: x, turn: 3.0 }',
+    ]);
+    // A budget below 1 ms written as one number is still said, at the number.
+    const zero = await load({ [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: { maxLatencyMs: 0 }\n' });
+    expect(zero.errors.map((e) => `${e.line}:${e.column}: ${e.message}`)).toEqual(['3:25: fixture "a": maxLatencyMs 0 is not a whole number of milliseconds above 0']);
+    // A judge's threshold likewise: 2,5 is not also "threshold 2 is outside [0, 1]".
+    const judged = await load({
+      [C]: 'agent: { url: "http://127.0.0.1:9/chat" }\njudge: { provider: openai, model: m, apiKey: k }\n',
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: { judge: polite, threshold: 2,5 }\n',
+      [`${F}/b.yml`]: 'label: b\nmessage: hi\nassert: { judge: polite, threshold: 2 }\n',
+    });
+    expect(judged.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`)).toEqual([
+      `${F}/a.yml:3:37: fixture "a": threshold: 2,5 reads as 2 and another key "5" inside { }, where a comma ends a value`,
+      `${F}/b.yml:3:37: fixture "b": threshold 2 is outside [0, 1]`,
     ]);
   });
 

@@ -6,6 +6,7 @@
 import type { Document, LineCounter, Node } from 'yaml';
 import { yamlPackage } from './package.js';
 import { YAML_DOC_OPTIONS } from './schema.js';
+import { splitNumberAt, splitWritesKeyTwice } from './split-number.js';
 
 /** A key of a mapping or the index of a list item. */
 export type PathSegment = string | number;
@@ -173,18 +174,37 @@ export function documentSource(
       return firstAliasOf(full().doc);
     },
     entriesAt(path, problems = []) {
-      return entriesOf(full().doc, nodeAt(path), problems);
+      return entriesOf(full().doc, nodeAt(path), problems, (offset) => splitTwiceAt(text, offset));
     },
   };
 }
 
-/** SourceFile.entriesAt over the `yaml` document; `collection` is the node at the path asked. */
-function entriesOf(doc: Document.Parsed, collection: unknown, problems: readonly number[]): SourceEntry[] | null {
+/**
+ * Whether the key at `offset` of `text` is the rest of a number split by commas that writes a key
+ * twice (`max: 1,000,000`: 0 twice), the one slip of its entry, which the checker says with the
+ * setting's range (split-number.ts).
+ */
+function splitTwiceAt(text: string, offset: number): boolean {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  const end = text.indexOf('\n', offset);
+  const split = splitNumberAt(text.slice(start, end === -1 ? text.length : end).replace(/\r$/, ''), offset - start + 1);
+  return split !== null && splitWritesKeyTwice(split);
+}
+
+/**
+ * SourceFile.entriesAt over the `yaml` document; `collection` is the node at the path asked;
+ * `splitTwice`, whether a key written twice at an offset is a number split by commas.
+ */
+function entriesOf(doc: Document.Parsed, collection: unknown, problems: readonly number[], splitTwice: (offset: number) => boolean): SourceEntry[] | null {
   const { isMap, isScalar, isSeq, visit } = yamlPackage();
   if (!isMap(collection) && !isSeq(collection)) return null;
   // A second document (a `---` line) is an error at its line, after the first document's last
   // entry: it leaves nothing of the first document unsure (docs/configuration.md, "How YAML is read").
-  const spans: [number, number][] = [...doc.errors, ...doc.warnings].filter((e) => e.code !== 'MULTIPLE_DOCS').map((e) => [e.pos[0], Math.max(e.pos[1], e.pos[0] + 1)]);
+  // A number split by commas into keys written twice (`max: 1,000,000`) is read as a file with only
+  // such keys is: its entry is checked, and the number said with its setting's range.
+  const spans: [number, number][] = [...doc.errors, ...doc.warnings]
+    .filter((e) => e.code !== 'MULTIPLE_DOCS' && !(e.code === 'DUPLICATE_KEY' && splitTwice(e.pos[0])))
+    .map((e) => [e.pos[0], Math.max(e.pos[1], e.pos[0] + 1)]);
   for (const offset of problems) spans.push([offset, offset + 1]);
   const start = collection.range?.[0] ?? 0;
   const entries: { key: PathSegment | null; node: Node | null; from: number; to: number }[] = [];
