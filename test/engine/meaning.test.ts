@@ -552,12 +552,12 @@ describe('a reply to another user message than the baseline\'s is not compared w
        * script's last message in a seeded subset of its sessions (one per attempt): mulberry32 seed 1
        * draws below 0.5 for the 2nd, 6th and 9th sessions, so a run's attempts end it script, both, script.
        */
-      async function endingSometimes(config = ''): Promise<{ cwd: string; judge: MeaningServer; ending: { seeded: boolean } }> {
+      async function endingSometimes(config = '', mode: Mode = 'reword'): Promise<{ cwd: string; judge: MeaningServer; ending: { seeded: boolean } }> {
         const ending = { seeded: false };
         const draw = prng(1);
         const ends = new Map<string, boolean>();
         const agent = await agentServer(
-          () => 'reword',
+          () => mode,
           (m, session) => {
             if (!ending.seeded || m !== 'Thanks') return false;
             if (!ends.has(session)) ends.set(session, draw() < 0.5);
@@ -603,11 +603,12 @@ describe('a reply to another user message than the baseline\'s is not compared w
         expect(renderTerminal(record, { color: false })).toContain(`changed in meaning: attempt 2: ${detail}`);
       });
 
-      it('with meaning.check off, attempts that end it differently are refused in the same words', async () => {
-        const { cwd, judge, ending } = await endingSometimes('meaning: { check: "off" }\n');
+      it.each(['reword', 'same'] as const)('with meaning.check off, attempts that end it differently are refused in the same words (replies %s)', async (mode) => {
+        const { cwd, judge, ending } = await endingSometimes('meaning: { check: "off" }\n', mode);
         ending.seeded = true;
         const p = (await ran(cwd)).personas[0] as PersonaRecord;
         expect(p.attempts?.map((a) => a.meaning)).toEqual([undefined, undefined, undefined]);
+        // With every reply the same (`same`), nothing but the ending tells the attempts apart.
         expect(decidePersonaAcceptance(p, '2026-01-01T00:00:00.000Z', 'abc')).toEqual({ kind: 'refuse', reason: `replies differ in meaning across 3 attempts: attempt 2: ${detail}` });
         expect(judge.meaningCalls).toEqual([]);
       });
