@@ -358,6 +358,8 @@ export function combinePersonaAttempts(records: readonly PersonaRecord[], repeat
     verdict: r.verdict,
     turns: r.turns,
     unsent: r.unsent,
+    // Who ended each attempt's scripted conversation: attempts that end it differently disagree (docs/meaning.md, "Repeats").
+    ...(r.endedBy !== undefined ? { endedBy: r.endedBy } : {}),
     visited: r.visited,
     outcome: r.outcome,
     checks: r.checks,

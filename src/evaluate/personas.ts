@@ -30,6 +30,7 @@ import { judgeOutcome } from '../assertions/judge.js';
 import { toolMatch } from '../assertions/tools.js';
 import { isRewordedApartFromLatency, rewritesBaseline } from './changes.js';
 import { driftVerdict, sameRoute, sameRoutes } from './drift.js';
+import { endingChange } from './ending.js';
 import { carriedTurnVariants, inStoredOrder, personaAttemptsAgree, sameVariants, variantsFor } from './variants.js';
 import { personaBaselineJudgeOf, reuseWords, samePersonaJudge } from './reuse.js';
 import { baselineLatency, medianAttempt } from './latency.js';
@@ -371,9 +372,6 @@ export function simulatedEnding(simulation: Pick<SimulationRecord, 'endedBy' | '
   return `${simulation.endedBy === 'agent' ? 'ended by the agent' : 'ended at the turn limit'}, where the baseline's conversation ended by the simulated user`;
 }
 
-/** Did the agent end a scripted conversation (`agent`, or `both` on the script's last message)? */
-const agentEnded = (e: ScriptEnding): boolean => e !== 'script';
-
 /**
  * Who ended a scripted conversation whose last turn is `turn`, in the words every report gives it
  * (docs/personas.md, "Baselines and drift"): "the agent ended the conversation on turn 2" (messages
@@ -392,11 +390,7 @@ export function scriptEndingWords(endedBy: ScriptEnding, turn: number): string {
  * not keep how its conversation ended.
  */
 export function scriptedEndingChange(now: ScriptEnding, baseline: Pick<PersonaBaseline, 'endedBy'>, turn: number): string | null {
-  const before = baseline.endedBy;
-  if (before === undefined || agentEnded(before) === agentEnded(now)) return null;
-  return agentEnded(now)
-    ? `the agent ended the conversation on turn ${thousands(turn)}, where the baseline's agent did not end it`
-    : `the agent did not end the conversation, where the baseline's agent ended it on turn ${thousands(turn)}`;
+  return endingChange(now, baseline.endedBy, turn, "the baseline's");
 }
 
 /** The turn number of the first turn that differs from the baseline (reply, route, or one side has no such turn), or null. */

@@ -11,7 +11,8 @@
 //   - the list is newest first (this run's attempts, then the previous reply, then its variants),
 //     distinct after normalization and from the new reply, at most MAX_VARIANTS.
 
-import { MAX_VARIANTS, type Meaning, type MeaningValue } from '../types.js';
+import { MAX_VARIANTS, type Meaning, type MeaningValue, type ScriptEnding } from '../types.js';
+import { attemptEndingChange } from './ending.js';
 import { MEANING_WORDS, normalizeReply, sameFacts } from './meaning/index.js';
 import { repliesVary } from './repeat.js';
 
@@ -166,18 +167,24 @@ interface TurnText {
   reply: string;
 }
 
+/** A repeated script's attempt as acceptance reads it: its turns, its meaning against attempt 1, and who ended it (a scripted script's). */
+interface ScriptAttemptText {
+  errored: boolean;
+  turns: readonly (TurnText & { index: number })[];
+  meaning?: Meaning | null;
+  endedBy?: ScriptEnding;
+}
+
 /**
  * The same for a repeated persona script: an attempt that completed differs when any turn's reply
  * (or the number of turns) does, compared only while its user said what attempt 1's did (a
- * simulated user may write another message: from there the replies answer other messages); its
- * meaning is the script's against attempt 1, over the same turns. Agreed attempts
+ * simulated user may write another message: from there the replies answer other messages), or when
+ * the agent ended its conversation where attempt 1's did not, or the reverse; its meaning is the
+ * script's against attempt 1, over the same turns. Agreed attempts
  * give each turn the others' replies at that turn as its variants, where the user's message at
  * that turn was the same (a simulated user may write another one).
  */
-export function personaAttemptsAgree(
-  turns: readonly TurnText[],
-  attempts: readonly { errored: boolean; turns: readonly TurnText[]; meaning?: Meaning | null }[],
-): { kind: 'agree'; variants: string[][] } | { kind: 'refuse'; reason: string } {
+export function personaAttemptsAgree(turns: readonly TurnText[], attempts: readonly ScriptAttemptText[]): { kind: 'agree'; variants: string[][] } | { kind: 'refuse'; reason: string } {
   const reason = attemptsRefusal(personaAttemptViews(turns, attempts), attempts.length, true);
   if (reason !== null) return { kind: 'refuse', reason };
   const variants: string[][] = turns.map(() => []);
@@ -193,15 +200,24 @@ export function personaAttemptsAgree(
 
 /**
  * A repeated script's attempts that completed, each against `turns` (attempt 1's, the transcript
- * accepted and shown), compared while its user said what attempt 1's did.
+ * accepted and shown), compared while its user said what attempt 1's did. An attempt of the same
+ * messages and turns whose agent ended the conversation where attempt 1's did not, or the reverse,
+ * is `changed` by `turns` in those words, as its meaning says with meaning checked
+ * (docs/meaning.md, "Repeats"): also with meaning off, or in a record whose meanings predate it,
+ * there is no one ending to accept.
  */
-export function personaAttemptViews(turns: readonly TurnText[], attempts: readonly { errored: boolean; turns: readonly TurnText[]; meaning?: Meaning | null }[]): AttemptView[] {
+export function personaAttemptViews(turns: readonly TurnText[], attempts: readonly ScriptAttemptText[]): AttemptView[] {
+  const ref = attempts.findIndex((a) => !a.errored);
+  const first = attempts[ref];
   return attempts.flatMap((a, i) => {
     if (a.errored) return [];
     const apart = a.turns.findIndex((t, k) => k < turns.length && t.message !== turns[k]?.message);
     const compared = apart === -1 ? a.turns : a.turns.slice(0, apart);
-    const differs = (apart === -1 && a.turns.length !== turns.length) || compared.some((t, k) => t.reply !== turns[k]?.reply);
-    return [{ number: i + 1, differs, meaning: a.meaning }];
+    const ended = first === undefined ? null : attemptEndingChange(a, first, ref + 1);
+    const differs = ended !== null || (apart === -1 && a.turns.length !== turns.length) || compared.some((t, k) => t.reply !== turns[k]?.reply);
+    // A turn changed in meaning is named before the ending, as against the baseline (replay/personas.ts conversationMeaning).
+    const meaning: Meaning | null | undefined = ended !== null && a.meaning?.value !== 'changed' ? { value: 'changed', by: 'turns', detail: ended } : a.meaning;
+    return [{ number: i + 1, differs, meaning }];
   });
 }
 

@@ -433,6 +433,8 @@ function buildRunRecordSchema() {
           verdict: verdictSchema.nullable(),
           turns: z.array(turnSchema),
           unsent: z.array(z.string()),
+          // Within schema version 1: who ended this attempt's scripted conversation (endedBy above), absent otherwise and in older records.
+          endedBy: z.enum(['agent', 'both', 'script']).optional(),
           visited: z.array(z.string()),
           outcome: z.string().nullable(),
           checks: z.array(checkSchema),

@@ -48,6 +48,7 @@ import { converse as converseWith, type MessageSource, type Stop } from './conve
 import { baselineTurns, converseSimulated, writtenForAnotherUser } from './simulated.js';
 import { meaningOf, meaningOn, type MeaningRung } from './meaning.js';
 import { scriptMeaning } from '../evaluate/meaning/index.js';
+import { attemptEndingChange } from '../evaluate/ending.js';
 import type { Meaning } from '../types/meaning.js';
 
 export interface PersonaReplayDeps {
@@ -296,7 +297,10 @@ async function meaningsAgainst(
  * turn's variants are the baseline turn's wordings when it replied one of them to the same message.
  * Only while the attempt's user said what attempt 1's did: from the first turn whose user message
  * differs (a simulated user that wrote another one), the replies answer other messages, and neither
- * they nor the number of turns are compared (docs/simulated-users.md, "Repeat").
+ * they nor the number of turns are compared (docs/simulated-users.md, "Repeat"). A scripted
+ * attempt of the same messages and turns whose agent ended the conversation where attempt 1's did
+ * not, or the reverse, is `changed` by `turns` however its replies are reworded: there is no one
+ * ending to accept.
  * Null up to that attempt, for an errored attempt, or with meaning off.
  */
 export async function scriptAttemptMeanings(records: readonly PersonaRecord[], rung: MeaningRung | null | undefined, baseline: PersonaBaseline | null = null): Promise<(Meaning | null)[]> {
@@ -316,10 +320,12 @@ export async function scriptAttemptMeanings(records: readonly PersonaRecord[], r
       const apart = r.turns.findIndex((t, i) => i < reference.length && t.message !== reference[i]?.message);
       const turns = apart === -1 ? r.turns : r.turns.slice(0, apart);
       const meanings = await meaningsAgainst(turns, reference, rung);
-      return scriptMeaning(
+      const byTurns = scriptMeaning(
         turns.map((t, i) => ({ index: t.index, meaning: meanings[i] ?? null })),
         apart === -1 ? { baseline: reference.length, now: r.turns.length } : { baseline: apart, now: apart },
       );
+      // The same messages and turns, where the agent ended the conversation and attempt 1's did not, or the reverse.
+      return conversationMeaning(byTurns, attemptEndingChange(r, first, ref + 1), null);
     }),
   );
 }

@@ -442,6 +442,8 @@ export interface PersonaAttempt {
   verdict: Verdict | null;
   turns: Turn[];
   unsent: string[];
+  /** A scripted script's attempt that did not error: who ended its conversation (PersonaRecordBase.endedBy); absent otherwise and in older records. */
+  endedBy?: ScriptEnding;
   visited: string[];
   outcome: string | null;
   checks: Check[];

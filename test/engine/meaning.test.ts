@@ -24,6 +24,7 @@ import type { Baseline, Clock, FixtureRecord, PersonaRecord, RunRecord } from '.
 import { startAgentServer, type AgentServer } from '../support/agent-server.js';
 import { startServer, type Received, type TestServer } from '../judge/server.js';
 import { startSimulatorServer } from '../simulator/server.js';
+import { prng } from '../support/prng.js';
 
 const { servers, dirs } = closedAfterEach();
 
@@ -44,12 +45,13 @@ type Mode = 'same' | 'reword' | 'number' | 'negation' | 'bold';
 
 /**
  * The agent: `same` answers wording 0; `reword` answers wording n mod 3 for the n-th call (from 1)
- * with that message. It ends the conversation on a message `ends` says yes to (none by default).
+ * with that message. It ends the conversation on a message `ends` says yes to, given the request's
+ * session (none by default).
  */
-async function agentServer(mode: () => Mode, ends: (message: string) => boolean = () => false): Promise<AgentServer> {
+async function agentServer(mode: () => Mode, ends: (message: string, session: string) => boolean = () => false): Promise<AgentServer> {
   const calls = new Map<string, number>();
   const agent = await startAgentServer((req) => {
-    const body = (req.json ?? {}) as { message?: string };
+    const body = (req.json ?? {}) as { message?: string; session?: string };
     const message = String(body.message);
     const words = WORDINGS[message] ?? [`echo: ${message}`];
     const m = mode();
@@ -59,7 +61,7 @@ async function agentServer(mode: () => Mode, ends: (message: string) => boolean 
     if (message === 'refund' && m === 'number') reply = 'Refunds are accepted within 14 days.';
     if (message === 'refund' && m === 'negation') reply = 'Refunds are not accepted.';
     if (message === 'refund' && m === 'bold') reply = '**Refunds are accepted within 30 days**';
-    return { json: { reply, route: { conversation: 'shop', stage: 'answer' }, offTrack: [], ended: ends(message) } };
+    return { json: { reply, route: { conversation: 'shop', stage: 'answer' }, offTrack: [], ended: ends(message, String(body.session)) } };
   });
   servers.push(agent);
   return agent;
@@ -541,6 +543,75 @@ describe('a reply to another user message than the baseline\'s is not compared w
       expect(renderHtml(record)).toContain(JSON.stringify(words).slice(1, -1));
       // The terminal: the script's line.
       expect(renderTerminal(record, { color: false }).split('\n')).toContain(`      the check passed · ended: ${words}${unsent}`);
+    });
+
+    describe("a repeated script whose attempts end it differently (docs/meaning.md, \"Repeats\")", () => {
+      const REPEATED = `${DIALOG}repeat: { count: 3 }\n`;
+      /**
+       * REPEATED with a rewording agent that, once `seeded` is set, ends the conversation on the
+       * script's last message in a seeded subset of its sessions (one per attempt): mulberry32 seed 1
+       * draws below 0.5 for the 2nd, 6th and 9th sessions, so a run's attempts end it script, both, script.
+       */
+      async function endingSometimes(config = '', mode: Mode = 'reword'): Promise<{ cwd: string; judge: MeaningServer; ending: { seeded: boolean } }> {
+        const ending = { seeded: false };
+        const draw = prng(1);
+        const ends = new Map<string, boolean>();
+        const agent = await agentServer(
+          () => mode,
+          (m, session) => {
+            if (!ending.seeded || m !== 'Thanks') return false;
+            if (!ends.has(session)) ends.set(session, draw() < 0.5);
+            return ends.get(session) === true;
+          },
+        );
+        const judge = await judgeServer();
+        const cwd = await project(agent.url, judge.url, { fixtures: '', script: REPEATED, config });
+        return { cwd, judge, ending };
+      }
+
+      const detail = "the agent ended the conversation on turn 3, where attempt 1's agent did not end it";
+
+      it('the attempt that ended it differs from attempt 1 in meaning, by turns, and acceptance refuses: no ending is stored from one attempt', async () => {
+        const { cwd, ending } = await endingSometimes();
+        ending.seeded = true;
+        const record = await ran(cwd);
+        const p = record.personas[0] as PersonaRecord;
+        expect(p.attempts?.map((a) => a.endedBy)).toEqual(['script', 'both', 'script']);
+        // Every reply of attempt 2 is only reworded; how it ended is what differs.
+        expect(p.attempts?.map((a) => a.meaning ?? null)).toEqual([null, { value: 'changed', by: 'turns', detail }, expect.objectContaining({ value: 'reworded' })]);
+        const reason = `replies differ in meaning across 3 attempts: attempt 2: ${detail}`;
+        expect(decidePersonaAcceptance(p, '2026-01-01T00:00:00.000Z', 'abc')).toEqual({ kind: 'refuse', reason });
+        expect(renderTerminal(record, { color: false })).toContain('the other attempts, compared with attempt 1: 1 changed in meaning, 1 reworded');
+        const plan = planAcceptance(record, new Map(), { only: null, acceptedAt: '2026-01-01T00:00:00.000Z' });
+        expect(plan.accepted).toEqual([]);
+      });
+
+      it('against a baseline the agent did not end, a run whose attempt 1 ends it alike and attempt 2 not is changed, not reworded', async () => {
+        const { cwd, ending } = await endingSometimes();
+        const stored = await accepted(cwd);
+        expect(stored.endedBy).toBe('script');
+        // Its replies in another wording than the run's attempt 1 gives, without variants: attempt 1 is reworded against it.
+        const transcript = (stored.transcript as { message: string | null; reply: string; variants?: string[] }[]).map(({ variants: _v, ...t }) => ({ ...t, reply: WORDINGS[t.message ?? '']?.[2] ?? t.reply }));
+        await writeFile(join(cwd, '.agent-replay', 'baselines', 'hours-dialog.json'), JSON.stringify({ ...stored, transcript }, null, 2));
+        ending.seeded = true;
+        const record = await ran(cwd);
+        const p = record.personas[0] as PersonaRecord;
+        // The attempt shown ended it as the baseline's did: only attempt 2 tells the agent now ends it.
+        expect(p.endedBy).toBe('script');
+        expect(p.attempts?.map((a) => a.endedBy)).toEqual(['script', 'both', 'script']);
+        expect(p.drift?.meaning).toMatchObject({ value: 'changed', by: 'turns', detail: `attempt 2: ${detail}` });
+        expect(renderTerminal(record, { color: false })).toContain(`changed in meaning: attempt 2: ${detail}`);
+      });
+
+      it.each(['reword', 'same'] as const)('with meaning.check off, attempts that end it differently are refused in the same words (replies %s)', async (mode) => {
+        const { cwd, judge, ending } = await endingSometimes('meaning: { check: "off" }\n', mode);
+        ending.seeded = true;
+        const p = (await ran(cwd)).personas[0] as PersonaRecord;
+        expect(p.attempts?.map((a) => a.meaning)).toEqual([undefined, undefined, undefined]);
+        // With every reply the same (`same`), nothing but the ending tells the attempts apart.
+        expect(decidePersonaAcceptance(p, '2026-01-01T00:00:00.000Z', 'abc')).toEqual({ kind: 'refuse', reason: `replies differ in meaning across 3 attempts: attempt 2: ${detail}` });
+        expect(judge.meaningCalls).toEqual([]);
+      });
     });
   });
 });

@@ -1,5 +1,6 @@
 // The pure core of persona scripts: tool-input matching, checks, verdict, drift, acceptance, cost.
 import { describe, expect, it } from 'vitest';
+import { attemptEndingChange } from '../../src/evaluate/ending.js';
 import {
   callMatches,
   conversationsCheck,
@@ -254,6 +255,20 @@ describe('drift', () => {
     expect(personaDrift('pass', [turn(0), turn(1)], stored())).toMatchObject({ transcript: 'different', route: 'different' });
     expect(personaDrift('pass', [turn(0), turn(1), turn(2, { route: null })], stored())).toMatchObject({ transcript: 'same', route: 'different' });
     expect(personaDrift('not_evaluated', turns, stored({ verdict: 'fail' }))).toMatchObject({ verdict: 'not_evaluated' });
+  });
+
+  it("a repeated script's attempt against the one shown: who ended it, over the same messages and turns only (docs/meaning.md, \"Repeats\")", () => {
+    const ts = (...messages: (string | null)[]) => messages.map((message, index) => ({ message, index }));
+    const shown = { turns: ts(null, 'a', 'b'), endedBy: 'both' as const };
+    expect(attemptEndingChange({ turns: ts(null, 'a', 'b'), endedBy: 'script' }, shown, 1)).toBe("the agent did not end the conversation, where attempt 1's agent ended it on turn 2");
+    expect(attemptEndingChange({ turns: ts(null, 'a', 'b'), endedBy: 'both' }, { ...shown, endedBy: 'script' }, 2)).toBe("the agent ended the conversation on turn 2, where attempt 2's agent did not end it");
+    expect(attemptEndingChange({ turns: ts(null, 'a', 'b'), endedBy: 'both' }, shown, 1)).toBeNull();
+    // Fewer turns, or another message (a simulated user's), tell it already: no ending is compared.
+    expect(attemptEndingChange({ turns: ts(null, 'a'), endedBy: 'agent' }, { ...shown, endedBy: 'script' }, 1)).toBeNull();
+    expect(attemptEndingChange({ turns: ts(null, 'a', 'c'), endedBy: 'script' }, shown, 1)).toBeNull();
+    // An older record's attempts do not say who ended them.
+    expect(attemptEndingChange({ turns: ts(null, 'a', 'b') }, shown, 1)).toBeNull();
+    expect(attemptEndingChange({ turns: ts(null, 'a', 'b'), endedBy: 'script' }, { turns: shown.turns }, 1)).toBeNull();
   });
 
   it("how a scripted conversation ended, against its baseline's: the agent ending it or not is the change; the script's part is not", () => {
