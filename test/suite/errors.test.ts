@@ -1421,7 +1421,15 @@ cost: { agentTurnUsd: -0.01, capUsd: -1 }
     );
 
     const empty = await load({ [`${F}/readme.md`]: 'x' });
-    expect(brief(empty.errors)).toEqual([`${F}:-: no fixtures: ${F} has no .yml or .yaml file`]);
+    expect(brief(empty.errors)).toEqual([`${F}:-: no fixtures: ${F} has no .yml or .yaml file; it holds readme.md, which is not read`]);
+    expect(empty.errors[0]!.fix).toBe(`if it is a fixture, rename it to .yml (readme.md to readme.yml; a JSON document is YAML too): else it is ignored; else create ${F}/greeting.yml containing\n    label: greeting\n    message: hello`);
+    // The files the folder holds are named, a few of them (sorted, under the folder), with the rename shown on a JSON one.
+    const others = await load({ [`${F}/notes.txt`]: 'x', [`${F}/refund.json`]: '{}', [`${F}/sub/b.txt`]: 'x', [`${F}/a.csv`]: 'x', [`${F}/.gitkeep`]: '' });
+    expect(brief(others.errors)).toEqual([`${F}:-: no fixtures: ${F} has no .yml or .yaml file; it holds a.csv, notes.txt, refund.json, +1 more, which are not read`]);
+    expect(others.errors[0]!.fix).toMatch(/^if a fixture is among them, rename it to \.yml \(refund\.json to refund\.yml; a JSON document is YAML too\): the others are ignored; else create /);
+    // An empty folder: nothing to name.
+    const bare = await load({ [`${F}/.gitkeep`]: '' });
+    expect(brief(bare.errors)).toEqual([`${F}:-: no fixtures: ${F} has no .yml or .yaml file`]);
 
     const blank = await load({ [`${F}/a.yml`]: '# todo\n', [`${F}/b.yml`]: 'fixtures: []\n' });
     expect(brief(blank.errors)).toEqual([`${F}:-: no fixtures: the files in ${F} define none`]);
