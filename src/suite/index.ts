@@ -15,7 +15,7 @@ import type { Baseline, Fixture, PersonaBaseline, PersonaScript, RemovedBaseline
 import { checkBaselineFile } from './baselines.js';
 import { resolveConfigFile, soundSections, writtenSecretsInText } from './config-file.js';
 import { containsPlaceholder } from './config/agent.js';
-import { NO_JUDGE_KEY } from './config/judge.js';
+import { NO_JUDGE_KEY, noJudgeKeyWords } from './config/judge.js';
 import { checkFixtureFile } from './fixtures.js';
 import { checkPersonaFile } from './personas.js';
 import { boundIssues, type ConfigIssue } from './issues.js';
@@ -346,6 +346,7 @@ function withPreset(data: unknown, preset: AgentPreset | undefined): unknown {
 /** Flags and action inputs win over the file; their secrets are redacted even when the file has errors. */
 function overrideConfig(config: Config | null, overrides: ConfigOverrides, source: string, found: Findings): void {
   found.secrets.push(...overrideSecrets(overrides));
+  const written = config?.judge?.provider;
   if (config) found.errors.push(...applyOverrides(config, overrides, source));
   // config.yml's judge without a key, given one by the judge-api-key input (or another address by
   // --judge-url, judge-base-url): the calls carry it, so the warning that they will be refused is not said.
@@ -353,6 +354,10 @@ function overrideConfig(config: Config | null, overrides: ConfigOverrides, sourc
   if (judge && (judge.apiKey !== null || judge.baseUrl !== JUDGE_DEFAULTS[judge.provider].baseUrl)) {
     const kept = found.warnings.filter((w) => !w.message.startsWith(NO_JUDGE_KEY));
     found.warnings.splice(0, found.warnings.length, ...kept);
+  } else if (judge && written !== undefined && judge.provider !== written) {
+    // Still no key, for the provider the judge-provider input chose: the warning names that one, not config.yml's.
+    const words = noJudgeKeyWords(judge.provider, written);
+    for (const [i, w] of found.warnings.entries()) if (w.message.startsWith(NO_JUDGE_KEY)) found.warnings[i] = { ...w, ...words };
   }
 }
 

@@ -1507,6 +1507,17 @@ describe('loadSuite: warnings', () => {
       const given = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'judge:\n  model: gpt-4o-mini\n' }, { overrides: { judge } });
       expect(given.warnings, JSON.stringify(judge)).toEqual([]);
     }
+    // The judge-provider input switches the provider and gives no key: the warning names the provider in use, at config.yml's judge line.
+    const switched = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'judge:\n  model: gpt-4o-mini\n' }, { overrides: { judge: { provider: 'anthropic' } } });
+    expect(brief(switched.warnings)).toEqual([
+      `${C}:2: judge.apiKey is not set: anthropic (the judge-provider input; config.yml's judge is openai) will refuse the calls, so judge assertions are not evaluated`,
+    ]);
+    expect(switched.warnings[0]!.fix).toBe(
+      "give anthropic's key with the judge-api-key input (judge-api-key: ${{ secrets.ANTHROPIC_API_KEY }}), or add apiKey: ${JUDGE_API_KEY} under judge and export JUDGE_API_KEY (a repository secret in a workflow)",
+    );
+    // The same provider as config.yml's: the warning as config.yml alone says it.
+    const same = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'judge:\n  provider: anthropic\n' }, { overrides: { judge: { provider: 'anthropic' } } });
+    expect(brief(same.warnings)).toEqual([`${C}:2: judge.apiKey is not set: anthropic will refuse the calls, so judge assertions are not evaluated`]);
     const model = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'judge:\n  model: gpt-4o-mini\n' }, { overrides: { judge: { model: 'gpt-4o' } } });
     expect(brief(model.warnings)).toEqual([`${C}:2: judge.apiKey is not set: openai will refuse the calls, so judge assertions are not evaluated`]);
   });
