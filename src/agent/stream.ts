@@ -210,7 +210,7 @@ class StreamState {
    * one: the strings there joined (undefined: no event had one) and the last such event.
    */
   byPath: { reply: string | undefined; last: unknown; textAt?: string } | null = null;
-  /** While no event had a string at the reply path: the likeliest text of the events so far (textGuess). */
+  /** While no event had a string at the reply path: the likeliest text of the events so far (textAtOf). */
   byPathText: LikelyText | null = null;
   /** config.yml's tool-call path read on each such event, joined (JoinedCalls). */
   byPathCalls = new JoinedCalls();

@@ -425,7 +425,7 @@ interface FixtureFiles {
   /** null: no fixtures folder; 'refused': outside the suite folder, or a link; else the number of files read and their errors. */
   listed: number | null | 'refused';
   fileErrors: number;
-  /** The folder's files not read (not .yml or .yaml: `notes.txt`, `refund.json`), under the folder, in the order met. */
+  /** The folder's files not read (not .yml or .yaml: `notes.txt`, `sub/refund.json`), by their path under the folder. */
   others: string[];
 }
 
@@ -440,7 +440,7 @@ async function loadFixtures(paths: SuitePaths, root: SuiteRoot, found: Findings)
     isYamlName,
     true,
     (file) => {
-      others.push(paths.show(file).slice(fixturesShown.length + 1));
+      others.push(path.relative(paths.fixturesDir, file).split(path.sep).join('/'));
       notReadWarning(paths.show(file), 'fixtures', found);
     },
     (folder) => folderNamedLikeFile(paths.show(folder), 'fixture', found),
