@@ -256,6 +256,8 @@ const REPORT_MERGE_FIXES: MergeFixes = {
   rerunBeside: "report one record of each run: download the run's artifact or the re-run's, not both (narrow the download step's pattern, or the results input, to it)",
   // No input of the Action replays part of the suite: such a record was made by the CLI's run.
   part: (flags) => `by the CLI's run ${flags}`,
+  shardsOnly: "download the shards' artifacts only, agent-replay-results-<commit>-shard-*",
+  wholeShard: (shard) => `re-run the shard's job, whose artifact holds the whole shard (or replay it whole with the CLI's run --shard ${shard}, without --rerun or --only)`,
 };
 
 /**

@@ -679,7 +679,7 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
   if (mediaType === 'application/x-ndjson' || mediaType === 'application/jsonl' || mediaType === 'application/jsonlines') {
     const decoded = decodeNdjson(text, (line) => readPath(line, mapping.reply), toolCallsPath(mapping));
     if (!decoded.ok) return failed('invalid_json', decoded.error);
-    return { ok: true, json: { reply: decoded.reply, last: decoded.last, toolCalls: decoded.toolCalls }, mapping: onLastLine(mapping, 'line', decoded.toolCallsFrom), usage: bodyUsage(decoded.last) };
+    return { ok: true, json: { reply: decoded.reply, last: decoded.last, toolCalls: decoded.toolCalls, ...(decoded.textAt === undefined ? {} : { textAt: decoded.textAt }) }, mapping: onLastLine(mapping, 'line', decoded.toolCallsFrom), usage: bodyUsage(decoded.last) };
   }
   // A welcome turn may legitimately answer with no body (e.g. 204): nothing to check.
   if (turn === 'welcome' && text.trim() === '') return { ok: true, json: {}, mapping, usage: NO_USAGE };

@@ -54,9 +54,11 @@ export function noReplyAt(json: unknown, path: string, found: unknown, mapping?:
   // The line of config.yml that sets this path, when it does (a preset's own path has none).
   const at = mapping?.replyAt !== undefined && mapping.replyAt.path === (perLine ?? path) ? `; ${mapping.replyAt.key ?? 'agent.response.reply'} is set at ${mapping.replyAt.at}` : '';
   if (perLine !== undefined) {
-    const last = json !== null && typeof json === 'object' ? (json as { last?: unknown }).last : undefined;
+    const read = json !== null && typeof json === 'object' ? (json as { last?: unknown; textAt?: unknown }) : {};
     const [lines, line] = mapping?.replyPerEvent === true ? ['stream events', 'event'] : ['NDJSON lines', 'line'];
-    return `response has no string at "${perLine}" on any of its ${lines} (the last ${line} is ${describeShape(last)}${stoppedAt(last, perLine)})${at}`;
+    // Where the lines' or events' text is (the likeliest over them all, stream.ts textAtOf), named as a JSON answer's is.
+    const lineTextAt = typeof read.textAt === 'string' ? `; its text may be at ${JSON.stringify(read.textAt)}` : '';
+    return `response has no string at "${perLine}" on any of its ${lines} (the last ${line} is ${describeShape(read.last)}${stoppedAt(read.last, perLine)}${lineTextAt})${at}`;
   }
   // Nothing at the path: where the answer's text is, so that the path to write is named (`{message: "..."}` read at "reply").
   const text = found === undefined ? likelyTextPath(json, path) : null;

@@ -16,6 +16,7 @@ import { NO_USAGE, readUsage, type UsageRead } from './usage.js';
 import { decodeEachToolCall, deniedOutput, TOOL_CALL_SHAPES } from './tool-calls.js';
 import type { ToolCallOrigin, ToolCallsFrom } from '../config.js';
 import { plural } from '../words.js';
+import { betterText, likelyText, type LikelyText } from './text-path.js';
 
 export interface SseEvent {
   event: string | null;
@@ -208,7 +209,9 @@ class StreamState {
    * Events that are JSON objects of no known format, read by config.yml's reply path when it gives
    * one: the strings there joined (undefined: no event had one) and the last such event.
    */
-  byPath: { reply: string | undefined; last: unknown } | null = null;
+  byPath: { reply: string | undefined; last: unknown; textAt?: string } | null = null;
+  /** While no event had a string at the reply path: the likeliest text of the events so far (textAtOf). */
+  byPathText: LikelyText | null = null;
   /** config.yml's tool-call path read on each such event, joined (JoinedCalls). */
   byPathCalls = new JoinedCalls();
   /** config.yml's tool-call path, read on each event of no known format; null: none given. */
@@ -315,7 +318,7 @@ export type ReplyPath = (event: unknown) => unknown;
  */
 export interface ReadByPath {
   ok: true;
-  byPath: { reply: string | undefined; last: unknown; toolCalls: unknown };
+  byPath: { reply: string | undefined; last: unknown; toolCalls: unknown; textAt?: string };
   /** Where each of the joined tool calls came from (JoinedCalls). */
   toolCallsFrom: ToolCallsFrom;
 }
@@ -683,8 +686,9 @@ function onEvent(state: StreamState, ev: SseEvent): void {
 function readByPath(state: StreamState, obj: Record<string, unknown>): void {
   if (state.replyPath === null) return;
   const part = state.replyPath(obj);
-  const reply = state.byPath?.reply;
-  state.byPath = { reply: typeof part === 'string' ? (reply ?? '') + part : reply, last: obj };
+  const joined = typeof part === 'string' ? (state.byPath?.reply ?? '') + part : state.byPath?.reply;
+  if (joined === undefined) state.byPathText = betterText(state.byPathText, likelyText(obj, ''));
+  state.byPath = { reply: joined, last: obj, ...textAtOf(joined, state.byPathText) };
   if (state.toolCallsPath !== null) state.byPathCalls.add(state.toolCallsPath(obj), `stream event ${state.eventNumber}`);
 }
 
@@ -1282,9 +1286,10 @@ const NAMES = new Set(['name', 'tool', 'toolName', 'type', 'role', 'id', 'call_i
  * had one), the tool calls at `toolCallsPath` joined over the lines (JoinedCalls), and the last
  * line, from which the other fields are read.
  */
-export function decodeNdjson(text: string, replyPath: (line: unknown) => unknown, toolCallsPath?: ReplyPath): { ok: true; reply: string | undefined; last: unknown; toolCalls: unknown; toolCallsFrom: ToolCallsFrom } | { ok: false; error: string } {
+export function decodeNdjson(text: string, replyPath: (line: unknown) => unknown, toolCallsPath?: ReplyPath): { ok: true; reply: string | undefined; last: unknown; toolCalls: unknown; toolCallsFrom: ToolCallsFrom; textAt?: string } | { ok: false; error: string } {
   let reply: string | undefined;
   let last: unknown = null;
+  let guess: LikelyText | null = null;
   const calls = new JoinedCalls();
   const lines = text.split(/\r?\n/);
   for (const [i, line] of lines.entries()) {
@@ -1296,9 +1301,19 @@ export function decodeNdjson(text: string, replyPath: (line: unknown) => unknown
     }
     const part = replyPath(last);
     if (typeof part === 'string') reply = (reply ?? '') + part;
+    else if (reply === undefined) guess = betterText(guess, likelyText(last, ''));
     if (toolCallsPath !== undefined) calls.add(toolCallsPath(last), `NDJSON line ${i + 1}`);
   }
-  return { ok: true, reply, last, toolCalls: calls.value(), toolCallsFrom: calls.origins() };
+  return { ok: true, reply, last, toolCalls: calls.value(), toolCallsFrom: calls.origins(), ...textAtOf(reply, guess) };
+}
+
+/**
+ * Where an NDJSON answer's or a stream's text is when no line or event had a string at the reply
+ * path: the likeliest text over them all (the last is often only a `done`), for the missing reply
+ * to name the path to write (src/agent/response.ts, noReplyAt); nothing once a reply was read.
+ */
+function textAtOf(reply: string | undefined, guess: LikelyText | null): { textAt?: string } {
+  return reply === undefined && guess !== null ? { textAt: guess.path } : {};
 }
 
 /**

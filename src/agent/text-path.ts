@@ -17,7 +17,28 @@ const NOT_TEXT = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
  * longest; null when it holds no non-empty string other than at `except` (the path that was read).
  */
 export function likelyTextPath(json: unknown, except: string): string | null {
-  let best: { path: string; rank: number; length: number } | null = null;
+  return likelyText(json, except)?.path ?? null;
+}
+
+/** The string likeliest to be a reply (likelyTextPath): its path, and how it ranks against another's (betterText). */
+export interface LikelyText {
+  path: string;
+  rank: number;
+  length: number;
+}
+
+/**
+ * The likelier of two answers' texts (likelyTextPath's order: text with a space, then a single
+ * word, then the longest; the first on a tie), for the lines of an NDJSON answer or a stream's events.
+ */
+export function betterText(a: LikelyText | null, b: LikelyText | null): LikelyText | null {
+  if (a === null || b === null) return a ?? b;
+  return b.rank > a.rank || (b.rank === a.rank && b.length > a.length) ? b : a;
+}
+
+/** likelyTextPath, with the rank of what it found. */
+export function likelyText(json: unknown, except: string): LikelyText | null {
+  let best: LikelyText | null = null;
   let seen = 0;
   const visit = (value: unknown, path: string, depth: number): void => {
     if (++seen > MAX_VALUES) return;
@@ -37,5 +58,5 @@ export function likelyTextPath(json: unknown, except: string): string | null {
     }
   };
   visit(json, '', 0);
-  return (best as { path: string } | null)?.path ?? null;
+  return best;
 }

@@ -442,7 +442,9 @@ async function compareLatency(dir: string, io: CliIO): Promise<LatencyThresholds
   const loaded = await loadSuiteConfig({ dir, env: io.env, cwd: io.cwd, unsetVariables: 'ignore' });
   if (loaded.config !== null) return loaded.config.latency ?? DEFAULT_LATENCY;
   const n = issueCount(loaded.errors);
-  io.stderr(`compare: ${dir}'s config.yml not read (${n} ${n === 1 ? 'error' : 'errors'}: run agent-replay validate); ${defaults}\n`);
+  // The command as typed, as accept's "run the suite first, npx agent-replay run" is said (docs/cli.md).
+  const validate = `npx agent-replay validate${dir === DEFAULT_SUITE_DIR ? '' : ` --dir ${shellWord(terminalLine(dir))}`}`;
+  io.stderr(`compare: ${dir}'s config.yml not read (${n} ${n === 1 ? 'error' : 'errors'}: see ${n === 1 ? 'it' : 'them'} with ${validate}); ${defaults}\n`);
   return DEFAULT_LATENCY;
 }
 

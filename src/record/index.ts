@@ -290,6 +290,10 @@ export interface MergeFixes {
   rerunBeside: string;
   /** The flags a record of part of the suite was replayed with (`--rerun r.json`), as its refusal names them: the CLI's own, or said to be the CLI's. */
   part: (flags: string) => string;
+  /** A whole run's or a merge's record given beside the shards it holds: how to give the shards alone. */
+  shardsOnly: string;
+  /** A shard given twice, one record of part of it (`--rerun`, `--only`): how to have the whole shard to merge (`shard`: `1/2`). */
+  wholeShard: (shard: string) => string;
 }
 
 /** The CLI's fixes: it is given files (docs/cli.md, "What each command does"). */
@@ -297,6 +301,8 @@ export const CLI_MERGE_FIXES: MergeFixes = {
   oneOfTwo: (later) => `give one of them alone: for a re-run, the one that started last, ${later}`,
   rerunBeside: 'give one record of each run (the run itself, or the re-run alone)',
   part: (flags) => flags,
+  shardsOnly: "give the shards' results files only, those run --shard wrote",
+  wholeShard: (shard) => `replay the whole shard (run --shard ${shard} without --rerun or --only, or re-run its job)`,
 };
 
 /**
@@ -312,7 +318,7 @@ export const CLI_MERGE_FIXES: MergeFixes = {
 export function mergeRecords(input: readonly RunRecord[], inputNames: readonly string[] = [], log: (line: string) => void = () => {}, fixes: MergeFixes = CLI_MERGE_FIXES): RunRecord {
   if (input.length === 0) throw new UserError('nothing to merge: give at least one --results file');
   const nameOf = (i: number): string | undefined => inputNames[i];
-  const checked = checkShards(input, nameOf, log);
+  const checked = checkShards(input, nameOf, log, fixes);
   const records = checked.kept.map((i) => input[i] as RunRecord);
   const names = checked.kept.map((i) => nameOf(i) ?? `record ${i + 1}`);
   const incomplete = checked.incomplete === null ? {} : { incomplete: checked.incomplete };
@@ -397,7 +403,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     const beside =
       one === undefined
         ? ''
-        : `; ${whole.length === 1 ? `${one.name} is ${one.is}, not a shard` : `${whole.map((w) => `${w.name} (${w.is})`).join(', ')} are no shards`}: give either ${whole.length === 1 ? 'it' : 'them'} or the shard records, not both (download the shards' artifacts only, agent-replay-results-<commit>-shard-*)`;
+        : `; ${whole.length === 1 ? `${one.name} is ${one.is}, not a shard` : `${whole.map((w) => `${w.name} (${w.is})`).join(', ')} are no shards`}: give either ${whole.length === 1 ? 'it' : 'them'} or the shard records, not both (${fixes.shardsOnly})`;
     // A merge of records given different selections is said as what it is, not as a part it replayed.
     const parts = [...reruns].sort((a, b) => a - b).map((i) => {
       const { selection } = records[i] as RunRecord;
@@ -644,7 +650,7 @@ function partOf(r: RunRecord): string | null {
  * artifact again, under the attempt's name, beside the first attempt's, and a download of the
  * run's artifacts takes both (docs/action.md, "Report: combine shards, or comment for a fork").
  */
-function checkShards(records: readonly RunRecord[], nameOf: (i: number) => string | undefined, log: (line: string) => void): { kept: number[]; incomplete: Incomplete | null } {
+function checkShards(records: readonly RunRecord[], nameOf: (i: number) => string | undefined, log: (line: string) => void, fixes: MergeFixes): { kept: number[]; incomplete: Incomplete | null } {
   const all = wholeRunsOnce(records, nameOf, log);
   const sharded = all.filter((i) => records[i]?.shard !== undefined);
   // A merge that lacked shards (no `shard`, an `incomplete`) holds every shard its `incomplete`
@@ -719,11 +725,11 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
         cutA !== cutB
           ? `it is complete, ${other} was interrupted`
           : whole
-            ? `it holds the whole shard, ${other} only part of it: ${(later ? partA : partB) as string}`
+            ? `it holds the whole shard, ${other} only part of it: ${fixes.part((later ? partA : partB) as string)}`
             : a === b
               ? 'the same start time: the first given'
               : 'it started later';
-      const fix = whole ? `; to merge a re-run, replay the whole shard (run --shard ${s.index}/${s.total} without --rerun or --only, or re-run its job)` : '';
+      const fix = whole ? `; to merge a re-run, ${fixes.wholeShard(`${s.index}/${s.total}`)}` : '';
       log(`shard ${s.index}/${s.total} is given twice (${label(twice)} and ${label(i)}): ${label(keep)} is used (${why})${fix}`);
       // The later record takes the earlier one's place in the order.
       if (later) {

@@ -5,6 +5,7 @@ import type { ReportContext } from './context.js';
 import { markerLine, metaLine } from './metadata.js';
 import { suiteLine } from './blocks.js';
 import { codeSpan, escapeInline, fencedBlock } from './escape.js';
+import { shellWord } from '../words.js';
 
 export function renderConfigErrors(errors: readonly ConfigIssue[], ctx: ReportContext): string {
   const shown = errors.slice(0, 50);
@@ -24,7 +25,8 @@ export function renderConfigErrors(errors: readonly ConfigIssue[], ctx: ReportCo
     }),
     ...(errors.length > shown.length ? [`- … and ${errors.length - shown.length} more (see the job log)`] : []),
     '',
-    'Run `agent-replay validate` locally to check the suite before pushing.',
+    // The command as typed, with the suite's folder when it is not the default one (docs/cli.md).
+    `Run ${codeSpan(`npx agent-replay validate${ctx.suite ? ` --dir ${shellWord(ctx.suite)}` : ''}`)} locally to check the suite before pushing.`,
     '',
   ];
   return lines.join('\n');

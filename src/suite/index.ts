@@ -15,7 +15,7 @@ import type { Baseline, Fixture, PersonaBaseline, PersonaScript, RemovedBaseline
 import { checkBaselineFile } from './baselines.js';
 import { resolveConfigFile, soundSections, writtenSecretsInText } from './config-file.js';
 import { containsPlaceholder } from './config/agent.js';
-import { NO_JUDGE_KEY } from './config/judge.js';
+import { NO_JUDGE_KEY, noJudgeKeyWords } from './config/judge.js';
 import { checkFixtureFile } from './fixtures.js';
 import { checkPersonaFile } from './personas.js';
 import { boundIssues, type ConfigIssue } from './issues.js';
@@ -26,7 +26,7 @@ import { readYaml, withYamlPackage, type LoadedYaml } from './yaml/index.js';
 import { isSplitNumberMessage } from './yaml/split-number.js';
 import { judgeAssertionOf } from '../assertions/list.js';
 import { suiteAboveIssue } from './suite-above.js';
-import { shellWord } from '../words.js';
+import { shellWord, thousands } from '../words.js';
 
 export { baselineSchema, personaBaselineSchema, routeSchema, serializeBaseline, serializePersonaBaseline } from './baselines.js';
 export { AGENT_PRESETS } from './config/agent.js';
@@ -346,6 +346,7 @@ function withPreset(data: unknown, preset: AgentPreset | undefined): unknown {
 /** Flags and action inputs win over the file; their secrets are redacted even when the file has errors. */
 function overrideConfig(config: Config | null, overrides: ConfigOverrides, source: string, found: Findings): void {
   found.secrets.push(...overrideSecrets(overrides));
+  const written = config?.judge?.provider;
   if (config) found.errors.push(...applyOverrides(config, overrides, source));
   // config.yml's judge without a key, given one by the judge-api-key input (or another address by
   // --judge-url, judge-base-url): the calls carry it, so the warning that they will be refused is not said.
@@ -353,6 +354,10 @@ function overrideConfig(config: Config | null, overrides: ConfigOverrides, sourc
   if (judge && (judge.apiKey !== null || judge.baseUrl !== JUDGE_DEFAULTS[judge.provider].baseUrl)) {
     const kept = found.warnings.filter((w) => !w.message.startsWith(NO_JUDGE_KEY));
     found.warnings.splice(0, found.warnings.length, ...kept);
+  } else if (judge && written !== undefined && judge.provider !== written) {
+    // Still no key, for the provider the judge-provider input chose: the warning names that one, not config.yml's.
+    const words = noJudgeKeyWords(judge.provider, written);
+    for (const [i, w] of found.warnings.entries()) if (w.message.startsWith(NO_JUDGE_KEY)) found.warnings[i] = { ...w, ...words };
   }
 }
 
@@ -420,26 +425,32 @@ interface FixtureFiles {
   /** null: no fixtures folder; 'refused': outside the suite folder, or a link; else the number of files read and their errors. */
   listed: number | null | 'refused';
   fileErrors: number;
+  /** The folder's files not read (not .yml or .yaml: `notes.txt`, `sub/refund.json`), by their path under the folder. */
+  others: string[];
 }
 
 async function loadFixtures(paths: SuitePaths, root: SuiteRoot, found: Findings): Promise<FixtureFiles> {
   const fixtures: Fixture[] = [];
   const labels: SeenLabel[] = [];
   const fixturesShown = paths.show(paths.fixturesDir);
+  const others: string[] = [];
   const listed = await listSuiteFiles(
     paths.fixturesDir,
     root,
     isYamlName,
     true,
-    (file) => notReadWarning(paths.show(file), 'fixtures', found),
+    (file) => {
+      others.push(path.relative(paths.fixturesDir, file).split(path.sep).join('/'));
+      notReadWarning(paths.show(file), 'fixtures', found);
+    },
     (folder) => folderNamedLikeFile(paths.show(folder), 'fixture', found),
     (link, real) => found.errors.push(linkedFolderIssue(paths.show(link), real, root)),
   );
   if (listed !== null && 'refused' in listed) {
     found.errors.push(refusedFolder(listed, fixturesShown, 'the fixtures folder', root));
-    return { fixtures, labels, listed: 'refused', fileErrors: 0 };
+    return { fixtures, labels, listed: 'refused', fileErrors: 0, others };
   }
-  if (listed === null) return { fixtures, labels, listed, fileErrors: 0 };
+  if (listed === null) return { fixtures, labels, listed, fileErrors: 0, others };
   namesDifferingInCase(listed.map((ref) => shownUnder(fixturesShown, ref)), 'fixtures', found);
   let fileErrors = 0;
   for (const ref of listed) {
@@ -462,7 +473,7 @@ async function loadFixtures(paths: SuitePaths, root: SuiteRoot, found: Findings)
     }
     fileErrors += found.errors.length - before;
   }
-  return { fixtures, labels, listed: listed.length, fileErrors };
+  return { fixtures, labels, listed: listed.length, fileErrors, others };
 }
 
 /**
@@ -532,7 +543,7 @@ function requireSomething(paths: SuitePaths, fixtures: FixtureFiles, personas: P
       : '\n  none yet? npx agent-replay init writes one; in a workflow, check out the repository (actions/checkout) before this step';
     found.errors.push(noFixturesIssue(fixturesShown, `no fixtures folder: ${what}`, `\n  or point --dir (the dir input in the Action) at your suite folder${noSuite}`));
   } else if (fixtures.listed === 0) {
-    found.errors.push(noFixturesIssue(fixturesShown, `no fixtures: ${fixturesShown} has no .yml or .yaml file`, ''));
+    found.errors.push(noYamlIssue(fixturesShown, fixtures.others));
   } else if (fixtures.fixtures.length === 0 && fixtures.fileErrors === 0) {
     found.errors.push(noFixturesIssue(fixturesShown, `no fixtures: the files in ${fixturesShown} define none`, ''));
   }
@@ -560,6 +571,31 @@ function notAFolder(paths: SuitePaths, folder: string, what: 'fixtures' | 'perso
     message: `a file, not a folder: ${what} are read from ${holds}, so none was read`,
     fix: `rename or move the file, then make ${shown} a folder${what === 'baselines' ? '' : ` and move the ${what} there`}`,
   });
+}
+
+/** Files named in "no fixtures" when the folder holds others than fixtures: a few, then how many more. */
+const OTHERS_NAMED = 3;
+
+/**
+ * A fixtures folder with no .yml or .yaml file: the files it does hold (`notes.txt`, `refund.json`)
+ * named, a few of them, since a fixture written under another name is read as none, with the fix:
+ * rename the fixtures among them to .yml, or they are ignored (docs/troubleshooting.md).
+ */
+function noYamlIssue(fixturesShown: string, others: readonly string[]): ConfigIssue {
+  const message = `no fixtures: ${fixturesShown} has no .yml or .yaml file`;
+  if (others.length === 0) return noFixturesIssue(fixturesShown, message, '');
+  const sorted = [...others].sort();
+  const named = sorted.slice(0, OTHERS_NAMED).join(', ') + (sorted.length > OTHERS_NAMED ? `, +${thousands(sorted.length - OTHERS_NAMED)} more` : '');
+  const one = others.length === 1;
+  const issue = noFixturesIssue(fixturesShown, `${message}; it holds ${named}, ${one ? 'which is' : 'which are'} not read`, '');
+  // The rename shown on a file likeliest to be a fixture: a JSON one (a JSON document is YAML too), else the first.
+  const example = sorted.find((f) => /\.json$/i.test(f)) ?? (sorted[0] as string);
+  const dot = example.lastIndexOf('.');
+  const renamed = `${dot > example.lastIndexOf('/') + 1 ? example.slice(0, dot) : example}.yml`;
+  return {
+    ...issue,
+    fix: `if ${one ? 'it is a fixture' : 'a fixture is among them'}, rename it to .yml (${example} to ${renamed}; a JSON document is YAML too): ${one ? 'else it is' : 'the others are'} ignored; else ${issue.fix}`,
+  };
 }
 
 function noFixturesIssue(fixturesShown: string, message: string, moreFix: string): ConfigIssue {

@@ -99,6 +99,45 @@ describe('ownSuiteResults', () => {
     expect(() => mergeRecords(kept.map((r) => r.record), kept.map((r) => r.file))).toThrow(/; shards\/only\/results\.json is a run of part of the suite \(--only b\), not a shard: /);
   });
 
+  it("a whole run beside the shards it holds: report mode's fix downloads the shards' artifacts only, the CLI's gives the shards' files", () => {
+    // Was: "download the shards' artifacts only, agent-replay-results-<commit>-shard-*" from the CLI's report too, which is given files.
+    const whole = run([fixture('a'), fixture('b')]);
+    const shard = (index: number, label: string): RunRecord => run([fixture(label)], { shard: { index, total: 2, suiteHash: 'h' } });
+    const kept: ReadResults[] = [
+      { file: 'shards/merged/results.json', record: whole },
+      { file: 'shards/s1/results.json', record: shard(1, 'a') },
+      { file: 'shards/s2/results.json', record: shard(2, 'b') },
+    ];
+    expect(() => mergeReportResults(kept, () => {})).toThrow(
+      /; shards\/merged\/results\.json is a whole run, not a shard: give either it or the shard records, not both \(download the shards' artifacts only, agent-replay-results-<commit>-shard-\*\)$/,
+    );
+    expect(() => mergeRecords(kept.map((r) => r.record), kept.map((r) => r.file))).toThrow(
+      /; shards\/merged\/results\.json is a whole run, not a shard: give either it or the shard records, not both \(give the shards' results files only, those run --shard wrote\)$/,
+    );
+  });
+
+  it("a shard given twice, one of part of it: report mode's line says to re-run the shard's job, the CLI's keeps its flags", () => {
+    // Was: "replay the whole shard (run --shard 1/2 without --rerun or --only, or re-run its job)" in report mode's log, CLI flags first.
+    const first = run([fixture('a')], { shard: { index: 1, total: 2, suiteHash: 'h' }, startedAt: '2026-12-01T09:00:00.000Z' });
+    const part = run([fixture('a', { reply: 'again' })], { shard: { index: 1, total: 2, suiteHash: 'h' }, startedAt: '2026-12-01T10:00:00.000Z', selection: { rerunOf: 's1.json', only: null, labels: ['a'] } });
+    const second = run([fixture('b')], { shard: { index: 2, total: 2, suiteHash: 'h' } });
+    const kept: ReadResults[] = [
+      { file: 'shards/s1/results.json', record: first },
+      { file: 'shards/s1-rerun/results.json', record: part },
+      { file: 'shards/s2/results.json', record: second },
+    ];
+    const report: string[] = [];
+    mergeReportResults(kept, (l) => report.push(l));
+    expect(report).toEqual([
+      "shard 1/2 is given twice (shards/s1/results.json and shards/s1-rerun/results.json): shards/s1/results.json is used (it holds the whole shard, shards/s1-rerun/results.json only part of it: by the CLI's run --rerun s1.json); to merge a re-run, re-run the shard's job, whose artifact holds the whole shard (or replay it whole with the CLI's run --shard 1/2, without --rerun or --only)",
+    ]);
+    const cli: string[] = [];
+    mergeRecords(kept.map((r) => r.record), kept.map((r) => r.file), (l) => cli.push(l));
+    expect(cli).toEqual([
+      'shard 1/2 is given twice (shards/s1/results.json and shards/s1-rerun/results.json): shards/s1/results.json is used (it holds the whole shard, shards/s1-rerun/results.json only part of it: --rerun s1.json); to merge a re-run, replay the whole shard (run --shard 1/2 without --rerun or --only, or re-run its job)',
+    ]);
+  });
+
   it("only another suite's records: an error naming the file, its suite and the dir to set", () => {
     const read = [at(SALES, 'apps/sales/.agent-replay'), at('shards/x/results.json', 'apps/x/.agent-replay')];
     expect(() => ownSuiteResults(read, '.agent-replay')).toThrow(

@@ -28,8 +28,9 @@ describe('a stream of the agent\'s own JSON, read by agent.response.reply', () =
     expect(await client.converse(request)).toMatchObject({ kind: 'replied', reply: 'Within 30 days.', ended: true });
   });
 
-  it('no event with a string at the path: a missing reply naming the path, the last event and config.yml\'s line, said once', async () => {
-    const events = [{ delta: { text: 'Within ' } }, { delta: { text: '30 days.' } }];
+  it('no event with a string at the path: a missing reply naming the path, the last event, where the text is and config.yml\'s line, said once', async () => {
+    // The text's path is the likeliest over every event, as a JSON answer's is (the last one here holds only "done").
+    const events = [{ delta: { text: 'Within ' } }, { delta: { text: '30 days.' } }, { done: true }];
     for (const [type, body, unit] of [['text/event-stream', sse(events), 'stream events (the last event'], ['application/x-ndjson', ndjson(events), 'NDJSON lines (the last line']] as const) {
       const client = await clientFor(OWN_PATH, () => ({ headers: { 'content-type': type }, body }));
       const turn = await client.converse(request);
@@ -37,11 +38,16 @@ describe('a stream of the agent\'s own JSON, read by agent.response.reply', () =
         kind: 'errored',
         errorKind: 'missing_reply',
         answered: 1,
-        error: `message turn: response has no string at "delta.content" on any of its ${unit} is an object (keys: delta): "delta" is an object (keys: text), with no "content"); agent.response.reply is set at .agent-replay/config.yml:4`,
+        error: `message turn: response has no string at "delta.content" on any of its ${unit} is an object (keys: done); its text may be at "delta.text"); agent.response.reply is set at .agent-replay/config.yml:4`,
       });
       // Said once: the path and its line are not repeated per event.
       expect(JSON.stringify(turn).split('delta.content').length - 1).toBe(1);
     }
+    // No text in any event: nothing is guessed; a path that stops part way in the last event is said as before.
+    const bare = await clientFor(OWN_PATH, () => ({ headers: { 'content-type': 'application/x-ndjson' }, body: ndjson([{ delta: { n: 1 } }, { delta: { id: 2 } }]) }));
+    expect(await bare.converse(request)).toMatchObject({
+      error: 'message turn: response has no string at "delta.content" on any of its NDJSON lines (the last line is an object (keys: delta): "delta" is an object (keys: id), with no "content"); agent.response.reply is set at .agent-replay/config.yml:4',
+    });
   });
 
   it('the welcome turn reads its stream by the path it inherits from agent.response.reply', async () => {

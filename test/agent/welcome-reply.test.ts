@@ -61,6 +61,6 @@ describe('the welcome turn reply path of ones own', () => {
     const { client, warnings } = await clientFor(OWN_PATH, () => ({ headers: { 'content-type': 'application/x-ndjson' }, body: '{"greeting":"Wel"}\n{"greeting":"come"}\n' }));
     expect(await client.session({ session: 's', persona: null, mocks: [] }).welcome()).toMatchObject({ kind: 'replied', reply: '' });
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain('response has no string at "greting" on any of its NDJSON lines (the last line is an object (keys: greeting)); agent.start.response.reply is set at .agent-replay/config.yml:5.');
+    expect(warnings[0]).toContain('response has no string at "greting" on any of its NDJSON lines (the last line is an object (keys: greeting); its text may be at "greeting"); agent.start.response.reply is set at .agent-replay/config.yml:5.');
   });
 });

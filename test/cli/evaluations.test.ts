@@ -245,7 +245,16 @@ describe('compare reads config.yml\'s latency thresholds', () => {
     await records(cwd);
     const r = await cli(['compare', 'a.json', 'b.json', '--dir', '.agent-replay'], cwd);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain("compare: .agent-replay's config.yml not read (1 error: run agent-replay validate)");
+    // The command that lists them, as typed (accept's "run the suite first, npx agent-replay run" is said so).
+    expect(r.stderr).toContain("compare: .agent-replay's config.yml not read (1 error: see it with npx agent-replay validate); \"slower\" uses the default thresholds");
     expect(r.stdout).toContain('why: nothing changed');
+    // Another suite folder: the command names it.
+    const other = await makeProject({});
+    await mkdir(join(other, 'suites', 'a'), { recursive: true });
+    await writeFile(join(other, 'suites', 'a', 'config.yml'), 'latency:\n  slowerBy: -1\n  minDeltaMs: x\n');
+    await records(other);
+    const o = await cli(['compare', 'a.json', 'b.json', '--dir', 'suites/a'], other);
+    expect(o.code).toBe(0);
+    expect(o.stderr).toContain("compare: suites/a's config.yml not read (2 errors: see them with npx agent-replay validate --dir suites/a); \"slower\" uses");
   });
 });

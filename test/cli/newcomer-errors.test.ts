@@ -171,9 +171,10 @@ describe('a response.reply path of one\'s own that is not in the answer', () => 
     const agent = await serve(() => ({ headers: { 'content-type': 'application/x-ndjson' }, body: '{"data":{"answer":"Returns"}}\n{"data":{"answer":" within 30 days."}}\n' }));
     const r = await runReadingDataText(agent.url);
     expect(r.stdout).toContain(
-      'message turn: response has no string at "data.text" on any of its NDJSON lines (the last line is an object (keys: data): "data" is an object (keys: answer), with no "text"); agent.response.reply is set at .agent-replay/config.yml:6',
+      'message turn: response has no string at "data.text" on any of its NDJSON lines (the last line is an object (keys: data): "data" is an object (keys: answer), with no "text"; its text may be at "data.answer"); agent.response.reply is set at .agent-replay/config.yml:6',
     );
-    expect(r.stdout).toContain('no reply at "data.text" in the agent\'s answers: check agent.preset, or agent.response.reply at .agent-replay/config.yml:6');
+    // Where the lines' text is, and the line to write, as for a JSON answer.
+    expect(r.stdout).toContain('no reply at "data.text" in the agent\'s answers: the answer\'s text may be at "data.answer": change agent.response.reply at .agent-replay/config.yml:6 to data.answer if that is the reply, or check agent.preset');
     expect(r.stdout).not.toContain('no string at "reply"');
   });
 

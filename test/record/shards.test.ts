@@ -255,7 +255,7 @@ describe('mergeRecords with shards', () => {
     expect(mergeRecords([parseRecord(serializeRecord(first), 'm1.json'), parseRecord(serializeRecord(second), 'm2.json')]).incomplete?.missing).toEqual([2]);
     // A shard it holds, given again beside it, overlaps: the merge is named by the shards it holds, and what to give.
     expect(() => mergeRecords([first, shardRun(1, 4, ['a'])], ['m1.json', '1.json'])).toThrow(
-      '"a" (the merge of shards 1/4, 3/4 (m1.json) and shard 1/4 (1.json)); each fixture must be replayed by exactly one shard; m1.json is the merge of shards 1/4, 3/4, not a shard: give either it or the shard records, not both (download the shards\' artifacts only, agent-replay-results-<commit>-shard-*)',
+      '"a" (the merge of shards 1/4, 3/4 (m1.json) and shard 1/4 (1.json)); each fixture must be replayed by exactly one shard; m1.json is the merge of shards 1/4, 3/4, not a shard: give either it or the shard records, not both (give the shards\' results files only, those run --shard wrote)',
     );
     // So is a whole merge (no `shard`, no `incomplete`) downloaded beside its shards.
     const merged = mergeRecords([shardRun(1, 2, ['a']), shardRun(2, 2, ['b'])]);
@@ -292,7 +292,7 @@ describe('mergeRecords with shards', () => {
     // Two of them: each in brackets.
     const onlyB = run([fixture('b')], { selection: { rerunOf: 'r.json', only: null, labels: ['b'] } });
     expect(() => mergeRecords([shardRun(1, 2, ['a']), shardRun(2, 2, ['b']), onlyB, only], ['s1.json', 's2.json', 'b.json', 'a.json'])).toThrow(
-      "; b.json (a run of part of the suite (--rerun r.json)), a.json (a run of part of the suite (--only a*)) are no shards: give either them or the shard records, not both (download the shards' artifacts only, agent-replay-results-<commit>-shard-*)",
+      "; b.json (a run of part of the suite (--rerun r.json)), a.json (a run of part of the suite (--only a*)) are no shards: give either them or the shard records, not both (give the shards' results files only, those run --shard wrote)",
     );
   });
 

@@ -27,6 +27,13 @@ describe('renderConfigErrors: the line as it should read', () => {
     expect(visibleText(html)).toContain('or keep the double quotes and double the backslash');
   });
 
+  it('ends with the validate command as typed, naming a suite in another folder', () => {
+    // Was: "Run `agent-replay validate` locally", a command no shell runs as typed, and without the suite's folder.
+    const one = [issue(2, 'unknown key "mesage"', 'rename it')];
+    expect(renderConfigErrors(one, DEFAULT_CONTEXT)).toContain('Run `npx agent-replay validate` locally to check the suite before pushing.');
+    expect(renderConfigErrors(one, { ...DEFAULT_CONTEXT, suite: 'apps/sales/.agent-replay' })).toContain('Run `npx agent-replay validate --dir apps/sales/.agent-replay` locally to check the suite before pushing.');
+  });
+
   it('a line that holds markdown, HTML or a fence is shown as written and starts nothing', () => {
     const hostile = '  x: "``` <img src=x onerror=alert(1)> @octocat #1 ~~~"';
     const md = renderConfigErrors([issue(2, 'hostile', `so that line 2 reads\n    ${hostile}\n  then check it`)], DEFAULT_CONTEXT);

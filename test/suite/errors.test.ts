@@ -1469,7 +1469,15 @@ cost: { agentTurnUsd: -0.01, capUsd: -1 }
     );
 
     const empty = await load({ [`${F}/readme.md`]: 'x' });
-    expect(brief(empty.errors)).toEqual([`${F}:-: no fixtures: ${F} has no .yml or .yaml file`]);
+    expect(brief(empty.errors)).toEqual([`${F}:-: no fixtures: ${F} has no .yml or .yaml file; it holds readme.md, which is not read`]);
+    expect(empty.errors[0]!.fix).toBe(`if it is a fixture, rename it to .yml (readme.md to readme.yml; a JSON document is YAML too): else it is ignored; else create ${F}/greeting.yml containing\n    label: greeting\n    message: hello`);
+    // The files the folder holds are named, a few of them (sorted, under the folder), with the rename shown on a JSON one.
+    const others = await load({ [`${F}/notes.txt`]: 'x', [`${F}/refund.json`]: '{}', [`${F}/sub/b.txt`]: 'x', [`${F}/a.csv`]: 'x', [`${F}/.gitkeep`]: '' });
+    expect(brief(others.errors)).toEqual([`${F}:-: no fixtures: ${F} has no .yml or .yaml file; it holds a.csv, notes.txt, refund.json, +1 more, which are not read`]);
+    expect(others.errors[0]!.fix).toMatch(/^if a fixture is among them, rename it to \.yml \(refund\.json to refund\.yml; a JSON document is YAML too\): the others are ignored; else create /);
+    // An empty folder: nothing to name.
+    const bare = await load({ [`${F}/.gitkeep`]: '' });
+    expect(brief(bare.errors)).toEqual([`${F}:-: no fixtures: ${F} has no .yml or .yaml file`]);
 
     const blank = await load({ [`${F}/a.yml`]: '# todo\n', [`${F}/b.yml`]: 'fixtures: []\n' });
     expect(brief(blank.errors)).toEqual([`${F}:-: no fixtures: the files in ${F} define none`]);
@@ -1547,6 +1555,17 @@ describe('loadSuite: warnings', () => {
       const given = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'judge:\n  model: gpt-4o-mini\n' }, { overrides: { judge } });
       expect(given.warnings, JSON.stringify(judge)).toEqual([]);
     }
+    // The judge-provider input switches the provider and gives no key: the warning names the provider in use, at config.yml's judge line.
+    const switched = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'judge:\n  model: gpt-4o-mini\n' }, { overrides: { judge: { provider: 'anthropic' } } });
+    expect(brief(switched.warnings)).toEqual([
+      `${C}:2: judge.apiKey is not set: anthropic (the judge-provider input; config.yml's judge is openai) will refuse the calls, so judge assertions are not evaluated`,
+    ]);
+    expect(switched.warnings[0]!.fix).toBe(
+      "give anthropic's key with the judge-api-key input (judge-api-key: ${{ secrets.ANTHROPIC_API_KEY }}), or add apiKey: ${JUDGE_API_KEY} under judge and export JUDGE_API_KEY (a repository secret in a workflow)",
+    );
+    // The same provider as config.yml's: the warning as config.yml alone says it.
+    const same = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'judge:\n  provider: anthropic\n' }, { overrides: { judge: { provider: 'anthropic' } } });
+    expect(brief(same.warnings)).toEqual([`${C}:2: judge.apiKey is not set: anthropic will refuse the calls, so judge assertions are not evaluated`]);
     const model = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'judge:\n  model: gpt-4o-mini\n' }, { overrides: { judge: { model: 'gpt-4o' } } });
     expect(brief(model.warnings)).toEqual([`${C}:2: judge.apiKey is not set: openai will refuse the calls, so judge assertions are not evaluated`]);
   });

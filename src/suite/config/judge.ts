@@ -82,15 +82,24 @@ function resolveJudge(j: JudgeSection, written: JudgeSection, r: Resolution): Ju
     return judge;
   }
   if (judge.apiKey === null && judge.baseUrl === JUDGE_DEFAULTS[provider].baseUrl && !unsure(r, ...JUDGE_KEY_PATHS)) {
-    r.warnings.push(
-      r.issueAt(
-        ['judge'],
-        `${NO_JUDGE_KEY}${provider} will refuse the calls, so judge assertions are not evaluated`,
-        'add apiKey: ${JUDGE_API_KEY} under judge and export JUDGE_API_KEY (a repository secret in a workflow)',
-      ),
-    );
+    const words = noJudgeKeyWords(provider);
+    r.warnings.push(r.issueAt(['judge'], words.message, words.fix));
   }
   return judge;
+}
+
+/**
+ * The warning of a judge with no key at its provider's own address (docs/troubleshooting.md,
+ * "Configuration errors"): the provider in use named; when the judge-provider input chose it over
+ * config.yml's (`switchedFrom`), said so, with that input's neighbour judge-api-key as the fix.
+ */
+export function noJudgeKeyWords(provider: JudgeProvider, switchedFrom?: JudgeProvider): { message: string; fix: string } {
+  const fix = 'add apiKey: ${JUDGE_API_KEY} under judge and export JUDGE_API_KEY (a repository secret in a workflow)';
+  if (switchedFrom === undefined) return { message: `${NO_JUDGE_KEY}${provider} will refuse the calls, so judge assertions are not evaluated`, fix };
+  return {
+    message: `${NO_JUDGE_KEY}${provider} (the judge-provider input; config.yml's judge is ${switchedFrom}) will refuse the calls, so judge assertions are not evaluated`,
+    fix: `give ${provider}'s key with the judge-api-key input (judge-api-key: \${{ secrets.${provider.toUpperCase()}_API_KEY }}), or ${fix}`,
+  };
 }
 
 type PanelSection = NonNullable<JudgeSection['panel']>;
