@@ -11,7 +11,8 @@ import { spendText } from '../../src/report/spend.js';
 import { costWords } from '../../src/report/simulation.js';
 import { causeOf, groupCauses, verificationOf } from '../../src/evaluate/index.js';
 import type { PersonaRecord, ReplayedPersonaRecord, RunRecord } from '../../src/types.js';
-import { ctx, HOSTILE, persona, personaScripts, run, simulatedRun, simulatedScripts } from './fixtures.js';
+import { ctx, HOSTILE, persona, personaScripts, run, simulatedRun, simulatedScripts, turn } from './fixtures.js';
+import { WELCOME_TURN } from '../../src/report/model.js';
 import { count, decodeEntities, deepFreeze, expectGolden, githubHtml, itemHtml, outsideCode, visibleText } from './helpers.js';
 
 /** What a reader sees, tags dropped without adding spaces. */
@@ -136,6 +137,18 @@ describe('the terminal, JUnit and report.html', () => {
     const coloured = renderTerminal(simulatedRun(), { color: true });
     expect(coloured.split('\n')[0]).toContain('\u001b[90m');
     expect(coloured.split('\n')[0]).not.toContain('\u001b[31m');
+  });
+
+  it("a conversation that got no further than the welcome turn names its last reply as every surface names that turn: Turn 0 (welcome)", () => {
+    // The simulator could not write the first message (no opening): only the agent's welcome was answered.
+    const fault = simulatedScripts().find((s) => s.label === 'refund-simulated-fault') as ReplayedPersonaRecord;
+    const p: PersonaRecord = { ...fault, turns: [turn(0, null, 'Welcome to Example Outfitters! How can I help?', null)], simulation: { ...(fault.simulation as NonNullable<PersonaRecord['simulation']>), calls: 1 } };
+    const t = renderTerminal(run([], { personas: [p] }), { color: false });
+    expect(t).toContain(`      last reply, ${WELCOME_TURN}:\n        Welcome to Example Outfitters! How can I help?\n`);
+    expect(t).not.toContain('(turn 0)');
+    expect(renderComment(run([], { personas: [p] }), ctx)).toContain(`**${WELCOME_TURN} · Agent**`);
+    // A message turn keeps its number, in the same words.
+    expect(renderTerminal(simulatedRun(), { color: false })).toContain('      last reply, Turn 1:\n');
   });
 
   it('the turn that changed in meaning shows the message it answered and who wrote it, in the comment as in the terminal', () => {
