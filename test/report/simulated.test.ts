@@ -139,6 +139,17 @@ describe('the terminal, JUnit and report.html', () => {
     expect(coloured.split('\n')[0]).not.toContain('\u001b[31m');
   });
 
+  it('a conversation ended by the turn limit names the setting and where it is set, on every surface', () => {
+    const live = script('refund-simulated-live');
+    const p: PersonaRecord = { ...live, simulation: { ...(live.simulation as NonNullable<PersonaRecord['simulation']>), endedBy: 'max_turns', doneReason: null } };
+    const said = `ended: the turn limit was reached on turn 4 (user.maxTurns: 4 in ${p.file}:${p.line})`;
+    const r = run([], { personas: [p] });
+    expect(renderTerminal(r, { color: false })).toContain(said);
+    expect(words(itemHtml(githubHtml(renderComment(r, ctx)), 'refund-simulated-live'))).toContain(said);
+    expect(renderJUnit(r)).toContain(said);
+    expect(personaData(p).simulation?.facts).toContain(said);
+  });
+
   it("a conversation that got no further than the welcome turn names its last reply as every surface names that turn: Turn 0 (welcome)", () => {
     // The simulator could not write the first message (no opening): only the agent's welcome was answered.
     const fault = simulatedScripts().find((s) => s.label === 'refund-simulated-fault') as ReplayedPersonaRecord;
