@@ -10,8 +10,8 @@ import { personaData } from '../../src/report/html/data.js';
 import { spendText } from '../../src/report/spend.js';
 import { costWords } from '../../src/report/simulation.js';
 import { causeOf, groupCauses, verificationOf } from '../../src/evaluate/index.js';
-import type { PersonaRecord, ReplayedPersonaRecord, RunRecord } from '../../src/types.js';
-import { ctx, HOSTILE, persona, personaScripts, run, simulatedRun, simulatedScripts, turn } from './fixtures.js';
+import type { FixtureRecord, PersonaRecord, ReplayedPersonaRecord, RunRecord } from '../../src/types.js';
+import { ctx, fixture, HOSTILE, persona, personaScripts, run, simulatedRun, simulatedScripts, turn } from './fixtures.js';
 import { WELCOME_TURN } from '../../src/report/model.js';
 import { count, decodeEntities, deepFreeze, expectGolden, githubHtml, itemHtml, outsideCode, visibleText } from './helpers.js';
 
@@ -125,6 +125,28 @@ describe("a repeated script's simulator calls", () => {
     expect(costWords({ ...p, attempts: [attempt(1, 0, true), attempt(0, 0)] }, { ...s, calls: 0, retries: 0 })).toBe('1 simulator call over 2 attempts (none in attempt 2)');
     expect(costWords({ ...p, attempts: [attempt(0, 0), attempt(0, 0)] }, { ...s, calls: 0, retries: 0 })).toBe('no simulator call');
     expect(costWords(p, s)).toBe('3 simulator calls (1 retry)');
+  });
+});
+
+describe("the footer's word when nothing is to accept", () => {
+  const fault = (): PersonaRecord => simulatedScripts().find((s) => s.label === 'refund-simulated-fault') as PersonaRecord;
+  const newErrored = (label: string): FixtureRecord =>
+    fixture(label, { reply: null, route: null, verdict: null, errored: true, error: 'message turn: agent returned HTTP 503 after 1 attempt', errorKind: 'http', detail: 'x', drift: null, baseline: null } as Partial<FixtureRecord>);
+  const footer = (r: RunRecord): string => renderComment(r, ctx).split('\n').find((l) => l.startsWith('Nothing')) ?? '';
+
+  it('a new script that was not evaluated has no baseline to differ from: said as such, never "no reply differs from its baseline"', () => {
+    expect(footer(run([], { personas: [fault()] }))).toBe('Nothing to accept: `refund-simulated-fault` is new and was not evaluated, and a baseline is stored only for a pass or fail.');
+    expect(renderSummary(run([], { personas: [fault()] }), ctx)).toContain('Nothing to accept: `refund-simulated-fault` is new and was not evaluated, and a baseline is stored only for a pass or fail.');
+  });
+
+  it('beside items whose replies are their baselines, both are said; new items counted, errored ones as errored', () => {
+    expect(footer(run([fixture('refund-policy')], { personas: [fault()] }))).toBe(
+      'Nothing to accept: `refund-simulated-fault` is new and was not evaluated, and a baseline is stored only for a pass or fail; no pass or fail reply differs from its baseline.',
+    );
+    expect(footer(run([newErrored('a'), newErrored('b')]))).toBe('Nothing to accept: the 2 new fixtures errored, and a baseline is stored only for a pass or fail.');
+    expect(footer(run([newErrored('a')], { personas: [fault()] }))).toBe('Nothing to accept: the 2 new items were not evaluated or errored, and a baseline is stored only for a pass or fail.');
+    // Every item with its baseline: the words as before.
+    expect(footer(run([fixture('refund-policy')]))).toBe('Nothing to accept: no pass or fail reply differs from its baseline.');
   });
 });
 
