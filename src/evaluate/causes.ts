@@ -521,7 +521,7 @@ function alone(cause: Cause): JudgeCause {
  * the 1 cut at the token limit: <fix>" (docs/judges.md, "Panels").
  */
 function withMembersFix(cause: JudgeCause, key: string, what: string, members: string, fix: string): JudgeCause {
-  const own = cause.hint ?? `check ${JUDGE_URL_SETTING}, judge.model and the judge key`;
+  const own = cause.hint ?? settingsFix(JUDGE_SETTINGS);
   return { key: `${cause.key}:${key}`, what, hint: `${own}; for the ${members}: ${fix}`, fixes: [...(cause.hint === null ? [own] : cause.fixes), fix] };
 }
 
@@ -691,7 +691,7 @@ function panelCause(panel: PanelCounts): JudgeCause {
     return alone({ key: 'judge:cut', what: `the judge's answer was cut at its token limit (panel: ${panel.cut} of ${panel.size} members)`, hint: PANEL_CUT_HINT });
   }
   return others.reduce(
-    (cause, kind) => withMembersFix(cause, `panel-${kind.cause.key.replace(/^judge:/, '')}`, cause.what, kind.members, kind.cause.hint ?? `check ${JUDGE_URL_SETTING}, judge.model and the judge key`),
+    (cause, kind) => withMembersFix(cause, `panel-${kind.cause.key.replace(/^judge:/, '')}`, cause.what, kind.members, kind.cause.hint ?? settingsFix(JUDGE_SETTINGS)),
     alone(first?.cause ?? judgeDown(reason, undefined, panel.own)),
   );
 }
