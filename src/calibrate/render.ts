@@ -103,12 +103,12 @@ function headline(c: Calibration, line: (text: string) => string): string {
 }
 
 /**
- * The judge fell back to the plain prompt: said in one line, in a run's words (docs/judges.md,
- * "Structured output and its fallback"); `quote` renders the endpoint's reason (untrusted text).
+ * The judge fell back to the plain prompt: said in one line, as a run says it but for the calibration
+ * (docs/judges.md, "Structured output and its fallback"); `quote` renders the endpoint's reason (untrusted text).
  */
 function fallbackLine(c: Calibration, quote: (text: string) => string): string | null {
   const mode = c.judge.structuredOutput;
-  return mode !== null && !mode.structured ? judgeFallbackText(mode.reason, quote) : null;
+  return mode !== null && !mode.structured ? judgeFallbackText(mode.reason, quote, 'calibration') : null;
 }
 
 function disagreements(c: Calibration): { criterion: Criterion; items: Item[] }[] {

@@ -30,7 +30,23 @@ export interface CauseItem {
   spans?: { count: number } | null;
   /** A script's turns, for their spans. */
   turns?: readonly { spans?: { count: number } | null }[];
+  /** The judge as it judged a fixture, and whether its score was reused (no call): a judge that answered this run (modelsAnsweredInRun). */
+  judgeFingerprint?: unknown;
+  judgeReused?: unknown;
+  /** A simulated script's simulator calls and how it ended: a simulator that answered this run (modelsAnsweredInRun). */
+  simulation?: { calls: number; endedBy: string } | null;
 }
+
+/**
+ * Which model clients answered a call of this run (modelsAnsweredInRun): a connection one of them
+ * dropped is then a passing fault, not a setting to check (dropHint).
+ */
+export interface ModelsAnswered {
+  judge: boolean;
+  simulator: boolean;
+}
+
+const NONE_ANSWERED: ModelsAnswered = { judge: false, simulator: false };
 
 export interface Cause {
   /** The grouping key: error class, HTTP status, URL. */
@@ -505,7 +521,7 @@ function alone(cause: Cause): JudgeCause {
  * the 1 cut at the token limit: <fix>" (docs/judges.md, "Panels").
  */
 function withMembersFix(cause: JudgeCause, key: string, what: string, members: string, fix: string): JudgeCause {
-  const own = cause.hint ?? `check ${JUDGE_URL_SETTING}, judge.model and the judge key`;
+  const own = cause.hint ?? settingsFix(JUDGE_SETTINGS);
   return { key: `${cause.key}:${key}`, what, hint: `${own}; for the ${members}: ${fix}`, fixes: [...(cause.hint === null ? [own] : cause.fixes), fix] };
 }
 
@@ -544,8 +560,9 @@ function settingsFix(s: ModelSettings): string {
  * agent's, httpCause and errorCause): refused the key (401, 403), found no such path or model
  * (404), rate limited (429), failed (5xx), did not answer in time; else its settings to check.
  * `s` names its settings (the time limit, retries and concurrency are the judge's for all).
+ * `answered`: it answered other calls of this run (modelsAnsweredInRun), so a dropped connection is no setting's fault.
  */
-export function downHint(status: string | undefined, reason: string, s: ModelSettings = JUDGE_SETTINGS): string {
+export function downHint(status: string | undefined, reason: string, s: ModelSettings = JUDGE_SETTINGS, answered = false): string {
   const judges = s.who === 'judge' ? '' : ` (the ${s.who} takes the judge's)`;
   if (status === '401' || status === '403') return `the ${s.who} refused the request: check ${s.key} (${s.keyAt === null ? '' : `${s.keyAt}; `}the key or token its endpoint expects) and that it may use ${s.model}`;
   if (status === '404') return `check ${s.url} and ${s.model}: the path (it is the API's base URL) or the model's name is probably wrong`;
@@ -558,8 +575,19 @@ export function downHint(status: string | undefined, reason: string, s: ModelSet
     return `the host never completed the connection (a host that is down, or a firewall that drops packets, looks like this): check ${s.url} and that the ${s.who} is up; raise judge.timeoutMs if it is only slow`;
   }
   if (status === undefined && new RegExp(`(?:^|: )no answer from the ${s.who} within \\d[\\d,]* ms`).test(reason)) return `raise judge.timeoutMs in config.yml if the ${s.who} is slow, or check ${s.url} and that it is up`;
+  // Its address and key worked for other calls of this run: a connection it closed is a passing fault, not a setting.
+  if (status === undefined && answered && DROPPED.test(reason)) {
+    return `the ${s.who} answered other calls of this run, so ${s.url}, ${s.model} and ${s.key} work: it, or a gateway or proxy in front of it, closed these connections (a restart, or connections dropped under load): run it again, and lower judge.concurrency${judges} if it recurs`;
+  }
   return settingsFix(s);
 }
+
+/**
+ * A connection closed with no answer, as a client says it (src/http/error-code.ts, CONNECTION_WORDS;
+ * src/judge/http.ts): "the connection to 127.0.0.1:9 was closed without an answer (ECONNRESET)",
+ * "the connection was closed (UND_ERR_CLOSED)"; at the reason's start or a panel member's.
+ */
+const DROPPED = /(?:^|: )the connection(?: to \S+)? was closed(?: without an answer)? \((?:ECONNRESET|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)\)/;
 
 /** A client's certificate Node refused, as its reason says it (src/judge/http.ts), at its start or a panel member's; its code. */
 const TLS_REFUSED = /(?:^|: )its TLS certificate is refused: [^;]+? \(([A-Z_]+)\)/;
@@ -584,14 +612,14 @@ export function modelDownHint(reason: string, s: ModelSettings): string {
  * from a label, another member's words, or a server's answer ("HTTP 500: ...") that quote one.
  * `said`: a panel's first member not reached, its own reason, quoted when no status is: what it hit, without the members' labels.
  */
-function judgeDown(reason: string, first?: string, own?: readonly string[], said?: string): Cause {
+function judgeDown(reason: string, first?: string, own?: readonly string[], said?: string, answered = false): Cause {
   // A member's status begins its reason ("openai m1: HTTP 401: ..."), never one said in another's ("an error in the HTTP 200 answer").
   const status = downStatus(first ?? reason);
   // The reason of the first item (without its attempt count) says what the judge did.
   const shown = (said ?? reason).replace(/ after \d+(?:,\d{3})* (?:attempts?|retries)/, '').trim();
   const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}` : ''}`;
   const proxy = own === undefined ? proxyCause(reason, 'judge', 'on the way to the judge') : own.reduce<Cause | null>((found, r) => found ?? (/^HTTP \d{3}\b/.test(r) ? null : proxyCause(r, 'judge', 'on the way to the judge')), null);
-  return proxy ?? { key: `judge:${status ?? 'unreachable'}`, what, hint: downHint(status, first ?? reason) };
+  return proxy ?? { key: `judge:${status ?? 'unreachable'}`, what, hint: downHint(status, first ?? reason, JUDGE_SETTINGS, answered) };
 }
 
 /** An HTTP 200 that carries an error (src/judge/structured.ts, ERROR_IN_200): the endpoint's fault, said in its words; not the model's prompt-following. */
@@ -604,8 +632,11 @@ function noScoreCause(): Cause {
   return { key: 'judge:no-score', what: 'the judge answered without a usable score', hint: JUDGE_NO_SCORE_HINT };
 }
 
-/** The cause of a judge check's detail, "judge <kind>: <reason>" (kind: unreachable, gave no usable answer). */
-function judgeCause(kind: string, reason: string): JudgeCause {
+/**
+ * The cause of a judge check's detail, "judge <kind>: <reason>" (kind: unreachable, gave no usable
+ * answer). `answered`: the judge answered other calls of this run (a single judge's; a panel's members are each their own).
+ */
+function judgeCause(kind: string, reason: string, answered = false): JudgeCause {
   const panel = panelCounts(reason, kind);
   if (panel !== null) return panelCause(panel);
   // Something answered at the judge's address and not in a form read (not HTTP, an answer that did
@@ -620,7 +651,7 @@ function judgeCause(kind: string, reason: string): JudgeCause {
   }
   // The judge answered, but not with a score: its address and key work; its model or mechanism does not.
   if (kind === 'gave no usable answer' || /^no usable score\b/.test(reason)) return alone(noScoreCause());
-  return alone(judgeDown(reason));
+  return alone(judgeDown(reason, undefined, undefined, undefined, answered));
 }
 
 /**
@@ -660,7 +691,7 @@ function panelCause(panel: PanelCounts): JudgeCause {
     return alone({ key: 'judge:cut', what: `the judge's answer was cut at its token limit (panel: ${panel.cut} of ${panel.size} members)`, hint: PANEL_CUT_HINT });
   }
   return others.reduce(
-    (cause, kind) => withMembersFix(cause, `panel-${kind.cause.key.replace(/^judge:/, '')}`, cause.what, kind.members, kind.cause.hint ?? `check ${JUDGE_URL_SETTING}, judge.model and the judge key`),
+    (cause, kind) => withMembersFix(cause, `panel-${kind.cause.key.replace(/^judge:/, '')}`, cause.what, kind.members, kind.cause.hint ?? settingsFix(JUDGE_SETTINGS)),
     alone(first?.cause ?? judgeDown(reason, undefined, panel.own)),
   );
 }
@@ -831,7 +862,7 @@ function withPanelCallsFailed(cause: JudgeCause, reason: string): JudgeCause {
  * ...", "judge unreachable: ...", "judge gave no usable answer: ..."), its fixes apart; null for
  * any other detail.
  */
-function judgeCheckCause(detail: string): JudgeCause | null {
+function judgeCheckCause(detail: string, answered = false): JudgeCause | null {
   // A fault of ours (a request body that could not be made, src/judge/client.ts): nothing was sent, so no setting of the judge's is at fault.
   // Records written before 2026-12-06 said "judge unreachable: " before it.
   const callFailed = /^(?:judge unreachable: )?(judge call failed: .*)$/.exec(detail)?.[1];
@@ -839,7 +870,7 @@ function judgeCheckCause(detail: string): JudgeCause | null {
   const judge = /^judge (unreachable|gave no usable answer): (.*)$/.exec(detail);
   if (judge === null) return null;
   const reason = judge[2] ?? '';
-  return withPanelCut(withPanelCallsFailed(judgeCause(judge[1] ?? '', reason), reason), reason);
+  return withPanelCut(withPanelCallsFailed(judgeCause(judge[1] ?? '', reason, answered), reason), reason);
 }
 
 /**
@@ -858,8 +889,11 @@ export function judgeFixes(reason: string): string[] {
   return judgeCheckCause(detail)?.fixes ?? [];
 }
 
-/** The cause of a check that did not run, from its detail line. `spansCame`: other turns of the run had spans (`spansInRun`). */
-function notEvaluatedCause(detail: string, spansCame = false): Cause {
+/**
+ * The cause of a check that did not run, from its detail line. `spansCame`: other turns of the run
+ * had spans (`spansInRun`); `answered`: the model clients that answered calls of this run (`modelsAnsweredInRun`).
+ */
+function notEvaluatedCause(detail: string, spansCame = false, answered: ModelsAnswered = NONE_ANSWERED): Cause {
   // A turn's spans never came (docs/traces.md, "When spans do not arrive"): one cause for every trace id.
   const spans = /^(?:turn \d+: )?no spans for trace [0-9a-f]{32} within ([^:]+?)(?::| at )/.exec(detail);
   // They came, after the wait (docs/traces.md, "When a turn's spans are complete"): the agent exports
@@ -925,7 +959,7 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
   if (/^(?:judge unreachable: )?no judge configured/.test(detail)) {
     return { key: 'judge:none', what: 'no judge configured', hint: 'add a judge section to config.yml (judge assertions and criteria need one)' };
   }
-  const judge = judgeCheckCause(detail);
+  const judge = judgeCheckCause(detail, answered.judge);
   if (judge !== null) return { key: judge.key, what: judge.what, hint: judge.hint };
   // A simulated user's simulator could not play the user (docs/personas.md, "Simulated users").
   // "simulator gave no usable answer": something answered at its address, not in a form read (since 2026-12-06; "simulator unreachable" before).
@@ -954,8 +988,10 @@ function notEvaluatedCause(detail: string, spansCame = false): Cause {
     const status = downStatus(simulator[2] ?? '');
     const kind = simulator[1] === 'unreachable' ? `unreachable${status ? `: HTTP ${status}` : ''}` : (simulator[1] ?? '');
     const what = status || simulator[1] !== 'unreachable' ? `simulator ${kind}` : detail.length > 160 ? `${detail.slice(0, 159)}…` : detail;
-    // Not reached: the fix for what it did (a refused key, a timeout, a 5xx), with the simulator's settings; an answer not read: its settings.
-    const hint = simulator[1] === 'unreachable' ? downHint(status, simulator[2] ?? '', SIMULATOR_SETTINGS) : settingsFix(SIMULATOR_SETTINGS);
+    // Not reached: the fix for what it did (a refused key, a timeout, a 5xx, a connection dropped after
+    // other calls it answered), with the simulator's settings. Reached, with an answer in a form no
+    // cause above names: its address answered, so its log says more than its settings.
+    const hint = simulator[1] === 'unreachable' ? downHint(status, simulator[2] ?? '', SIMULATOR_SETTINGS, answered.simulator) : SIMULATOR_UNREAD_HINT;
     return { key: `simulator:${status ?? simulator[1]}`, what, hint };
   }
   if (/^(?:regex\b.*|pattern) does not compile/.test(detail)) {
@@ -999,6 +1035,9 @@ export const SIMULATOR_CUT_HINT = `raise the output-token limit of simulator.mod
 /** A panel's members cut at their token limit: each member's model is its own (docs/judges.md, "Panels"). */
 export const PANEL_CUT_HINT = JUDGE_CUT_HINT.replace('of judge.model at its endpoint', "of those members' models at their endpoints (judge.panel, else judge.model)");
 
+/** A simulator that answered, in a form no cause names (src/judge/http.ts): it was reached, so its log says more than its address or key. */
+export const SIMULATOR_UNREAD_HINT = `the simulator answered, so its address works: see the reason on each item, and the simulator's log or that of a gateway or proxy in front of it (${docsUrl('simulated-users.md', 'Faults are not evaluated')})`;
+
 /** A simulator that answered, not with one message or `done` (docs/simulated-users.md, "Faults are not evaluated"): its model is the fix, not its address or key. */
 export const SIMULATOR_UNFOLLOWED_HINT = `use a simulator model (simulator.model, else judge.model) that follows the prompt and answers with the JSON alone, or an endpoint with structured output (${docsUrl('simulated-users.md', 'Faults are not evaluated')})`;
 
@@ -1029,13 +1068,41 @@ export function isCutReason(reason: string): boolean {
 
 /**
  * Why this item is not verified; null when it is (it has a pass or fail verdict). `answered`: the
- * agent replied to other items of the run (`answeredInRun`), which changes the fix a 502/503/504 reads.
+ * agent replied to other items of the run (`answeredInRun`), which changes the fix a 502/503/504 reads;
+ * `models`: the judge and the simulator answered calls of the run (`modelsAnsweredInRun`), which
+ * changes the fix a dropped connection reads. A simulated script's own earlier simulator calls count too.
  */
-export function causeOf(item: CauseItem, endpoint: string | null, answered = false, spansCame = false): Cause | null {
+export function causeOf(item: CauseItem, endpoint: string | null, answered = false, spansCame = false, models: ModelsAnswered = NONE_ANSWERED): Cause | null {
   if (item.errored) return errorCause(item.errorKind ?? 'internal', item.error ?? 'the replay did not complete', endpoint, answered, item.errorAddress ?? null);
   if (item.verdict !== 'not_evaluated') return null;
   const check = item.checks?.find((c) => c.status === 'not_evaluated');
-  return notEvaluatedCause(check?.detail ?? item.detail ?? 'the check did not run', spansCame);
+  const own = { judge: models.judge, simulator: models.simulator || simulatorAnswered(item) };
+  return notEvaluatedCause(check?.detail ?? item.detail ?? 'the check did not run', spansCame, own);
+}
+
+/**
+ * Did the judge or the simulator answer a call of the run: a fixture's judge score it asked for (not
+ * reused), a script's criterion judged (not reused); a simulated script's simulator call that came
+ * back with a message or done (one before the call that failed, in a script it failed in).
+ */
+export function modelsAnsweredInRun(items: readonly CauseItem[]): ModelsAnswered {
+  return { judge: items.some(judgeAnswered), simulator: items.some(simulatorAnswered) };
+}
+
+function judgeAnswered(i: CauseItem): boolean {
+  const scored = !i.errored && (i.verdict === 'pass' || i.verdict === 'fail') && i.judgeFingerprint != null && i.judgeReused == null;
+  return scored || i.checks?.some(criterionJudged) === true;
+}
+
+function criterionJudged(c: NonNullable<CauseItem['checks']>[number]): boolean {
+  const k = c as { kind?: unknown; reused?: unknown };
+  return k.kind === 'criterion' && c.status !== 'not_evaluated' && k.reused == null;
+}
+
+function simulatorAnswered(i: CauseItem): boolean {
+  const s = i.simulation;
+  if (s == null) return false;
+  return s.endedBy === 'simulator_fault' ? s.calls > 1 : s.calls > 0;
 }
 
 /** Did the agent reply to any item of the run: one that is not errored completed its replay. */
@@ -1053,8 +1120,9 @@ export function groupCauses(items: readonly CauseItem[], endpoint: string | null
   const groups = new Map<string, CauseGroup>();
   const answered = answeredInRun(items);
   const spansCame = spansInRun(items);
+  const models = modelsAnsweredInRun(items);
   for (const item of items) {
-    const cause = causeOf(item, endpoint, answered, spansCame);
+    const cause = causeOf(item, endpoint, answered, spansCame, models);
     if (cause === null) continue;
     const group = groups.get(cause.key);
     if (group) group.labels.push(item.label);

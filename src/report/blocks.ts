@@ -13,7 +13,7 @@ import { spendText } from './spend.js';
 import { tooFewText } from './rates.js';
 import { usageText } from './usage.js';
 import { capitalized, durationText } from '../words.js';
-import { estimateText, flakyByTheJudge, flakyByTheJudgeWords, gateFailsText, gateShown, headlineParts, headlineText, itemsCount, itemsNoun, meaningModelShown, personasOf, plural, probesCount, removedShown, shortSha, thousands, topCauseText, type GateView, type Item, type ReportModel } from './model.js';
+import { estimateText, flakyByTheJudge, flakyByTheJudgeWords, gateFailsText, gateShown, headlineParts, headlineText, itemsCount, itemsNoun, meaningModelShown, personasOf, plural, probesCount, removedShown, SECTION_ORDER, shortSha, thousands, topCauseText, type GateView, type Item, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
 import { NBSP } from './wrap.js';
 
@@ -406,13 +406,35 @@ function refusedWords(refused: CallToAction['refused']): string {
   return ` The label would refuse ${named.join('; ')}${more}: a repeated item is accepted only when its attempts agree (the same reply, or the same meaning).`;
 }
 
+/**
+ * Why the label would accept nothing, said for the case: every pass or fail is its baseline's
+ * ("no pass or fail reply differs from its baseline"), and a new item that was not evaluated or
+ * errored has no baseline to differ from, and gets none, since only a pass or fail is stored
+ * (docs/semantics.md, "Baselines and acceptance").
+ */
+function nothingToAccept(model: ReportModel): string {
+  const same = 'no pass or fail reply differs from its baseline';
+  const unmeasured = SECTION_ORDER.flatMap((k) => model.sections[k]).filter((i) => i.baseline === null && (i.errored || i.verdict === 'not_evaluated'));
+  if (unmeasured.length === 0) return `Nothing to accept: ${same}.`;
+  const errored = unmeasured.filter((i) => i.errored).length;
+  const how = errored === 0 ? 'were not evaluated' : errored === unmeasured.length ? 'errored' : 'were not evaluated or errored';
+  const only = unmeasured[0];
+  const what =
+    unmeasured.length === 1 && only !== undefined
+      ? `${codeSpan(clip(only.label, LIMITS.label))} is new and ${only.errored ? 'errored' : 'was not evaluated'}`
+      : `the ${thousands(unmeasured.length)} new ${itemsNoun(unmeasured, unmeasured.length)} ${how}`;
+  // The other items all have a baseline: no pass or fail without one is left (the label would store it).
+  const rest = unmeasured.length < model.total ? `; ${same}` : '';
+  return `Nothing to accept: ${what}, and a baseline is stored only for a pass or fail${rest}.`;
+}
+
 function callToAction(ctx: ReportContext, p: Profile, cta: CallToAction, model: ReportModel): string {
   const a = ctx.acceptance;
   if (a && a.accepted.length > 0 && !a.commitSha) return 'Nothing was committed: run the commands above in a clone of the pull request\'s branch to accept.';
   const refused = refusedWords(cta.refused);
   const reworded = cta.reworded.length;
   if (cta.acceptable === 0 && reworded === 0 && cta.refreshed.length === 0) {
-    return cta.refused.length === 0 ? 'Nothing to accept: no pass or fail reply differs from its baseline.' : `Nothing the label would accept.${refused}`;
+    return cta.refused.length === 0 ? nothingToAccept(model) : `Nothing the label would accept.${refused}`;
   }
   const label = codeSpan(clip(ctx.acceptLabel, LIMITS.label));
   const how =

@@ -12,7 +12,7 @@ import { howDecided } from '../evaluate/changes.js';
 import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
 import { attemptsHead, ATTEMPT_WORDS, begunCalls, BEGUN_TITLE, otherAttemptsWords, decisiveReply, firstThat, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, messageDiffBlock, namedAttemptReply, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { editedSinceBaseline } from '../evaluate/drift.js';
-import { isPersona, itemsNoun, rewordedRepeatWords, routeText, SCRIPT_MARK, WELCOME_TURN, type FixtureView, type Item, type ItemView } from './model.js';
+import { isPersona, itemsNoun, rewordedRepeatWords, routeText, SCRIPT_MARK, turnName, type FixtureView, type Item, type ItemView } from './model.js';
 import { personaBlock, personaLevels } from './persona.js';
 import type { Profile } from './profile.js';
 import type { Own } from './cause-details.js';
@@ -231,7 +231,7 @@ export function rewordedBlock(v: ItemView, level: Level, ctx: ReportContext, p: 
     const base = v.item.baseline?.transcript ?? [];
     v.item.turns.forEach((t, i) => {
       const b = base[i];
-      if (b !== undefined && b.reply !== t.reply) diffs.push(`**${t.index === 0 ? WELCOME_TURN : `Turn ${t.index}`}**\n\n${diffBlock(b.reply, t.reply, p)}`);
+      if (b !== undefined && b.reply !== t.reply) diffs.push(`**${turnName(t.index)}**\n\n${diffBlock(b.reply, t.reply, p)}`);
     });
   }
   // A list item is markdown, not the raw HTML of a <summary>: the line is written for it.

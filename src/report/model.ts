@@ -550,9 +550,15 @@ export const SCRIPT_MARK = '🎭';
 
 /**
  * The welcome turn's name on every surface (docs/meaning.md, "In the comment"): the transcript's
- * agent line, report.html's and a reworded script's diff head, so the same turn reads the same.
+ * agent line, report.html's and a reworded script's diff head, the terminal's last reply, so the
+ * same turn reads the same.
  */
 export const WELCOME_TURN = 'Turn 0 (welcome)';
+
+/** A turn as every surface names it: "Turn 3", and the welcome turn WELCOME_TURN. */
+export function turnName(index: number): string {
+  return index === 0 ? WELCOME_TURN : `Turn ${index}`;
+}
 
 /**
  * The route as every report shows it, its invisible characters named (`main⟨U+200B⟩ / answer`, as

@@ -18,7 +18,7 @@ import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from '
 import { attemptsHead, ATTEMPT_WORDS, BEGUN_TITLE, decisiveAttempt, otherAttemptsWords, firstThat, diffBlock, fileRefHtml, labelled, LIMITS, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
 import { attemptMeaningDetail, attemptOutcome, attemptsDetailHead, erroredFailIndex } from '../evaluate/repeat.js';
-import { SCRIPT_MARK, routeText, thousands, WELCOME_TURN, type ScriptView } from './model.js';
+import { SCRIPT_MARK, routeText, thousands, turnName, type ScriptView } from './model.js';
 import type { Profile } from './profile.js';
 import { errorTurn, type Own } from './cause-details.js';
 import { faultLine, liveWords, simulationFacts, SOURCE_WORDS } from './simulation.js';
@@ -470,7 +470,7 @@ function callsBlock(title: string, calls: readonly ToolCall[] | null | undefined
 }
 
 function agentLine(t: Turn): string {
-  const parts = [`**${t.index === 0 ? WELCOME_TURN : `Turn ${t.index}`} · Agent**`, routeBadge(t.route)];
+  const parts = [`**${turnName(t.index)} · Agent**`, routeBadge(t.route)];
   if (t.outcome !== null) parts.push(`outcome ${codeSpan(clip(t.outcome, LIMITS.label))}`);
   if (t.offTrack.length > 0) {
     const shown = t.offTrack.slice(0, 3).map((o) => codeSpan(clip(typeof o === 'string' ? o : json(o), CELL.json)));

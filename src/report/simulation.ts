@@ -30,7 +30,7 @@ export function liveWords(p: PersonaRecord, s: SimulationRecord): string | null 
 }
 
 /** The last message turn that was sent, or null. */
-function lastMessageTurn(p: PersonaRecord): number | null {
+function lastMessageTurn(p: Pick<PersonaRecord, 'turns'>): number | null {
   for (let i = p.turns.length - 1; i >= 0; i--) {
     const t = p.turns[i];
     if (t && t.message !== null) return t.index;
@@ -38,8 +38,12 @@ function lastMessageTurn(p: PersonaRecord): number | null {
   return null;
 }
 
-/** How the conversation ended: "the simulated user was done: refund confirmed", "the agent ended it on turn 4". */
-export function endedWords(p: PersonaRecord, s: SimulationRecord): string {
+/**
+ * How the conversation ended: "the simulated user was done: refund confirmed", "the agent ended it
+ * on turn 4"; the turn limit with the setting that set it and where, as every other limit is said:
+ * "the turn limit was reached on turn 6 (user.maxTurns: 6 in .agent-replay/personas/refunds.yml:5)".
+ */
+export function endedWords(p: Pick<PersonaRecord, 'turns' | 'file' | 'line'>, s: SimulationRecord): string {
   const last = lastMessageTurn(p);
   const on = last === null ? '' : ` on turn ${thousands(last)}`;
   switch (s.endedBy) {
@@ -48,7 +52,8 @@ export function endedWords(p: PersonaRecord, s: SimulationRecord): string {
     case 'agent':
       return `the agent ended the conversation${on}`;
     case 'max_turns':
-      return `the turn limit was reached${on}`;
+      // The last message turn is the limit: the replay stops after user.maxTurns message turns (src/replay/simulated.ts).
+      return `the turn limit was reached${on} (user.maxTurns${last === null ? '' : `: ${thousands(last)}`} in ${p.file}:${p.line})`;
     case 'simulator_fault':
       return `the simulator could not write the message of turn ${thousands((last ?? 0) + 1)}`;
     case 'agent_fault':

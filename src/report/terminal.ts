@@ -30,6 +30,7 @@ import {
   rewordedRepeatWords,
   thousands,
   topCauseText,
+  turnName,
   viewOf,
   type FixtureView,
   type GateView,
@@ -460,7 +461,7 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
     lines.push(paint('grey', fit(`${indent}    first difference from the baseline: turn ${d.turn}${what}`)));
   } else if (!p.errored && p.baseline === null && last && v.section !== 'unchanged' && !(dt !== null && dt.shown !== null && dt.index === last.index)) {
     const whose = dt === null ? '' : `attempt ${dt.shownNumber}'s `;
-    lines.push(paint('grey', fit(`${indent}    ${whose}last reply (turn ${last.index}):`)), ...textLines(last.reply, `${indent}      `, o.where, () => null, paint, fit));
+    lines.push(paint('grey', fit(`${indent}    ${whose}last reply, ${turnName(last.index)}:`)), ...textLines(last.reply, `${indent}      `, o.where, () => null, paint, fit));
   }
   return lines;
 }

@@ -410,15 +410,15 @@ describe('the figures', () => {
     expect(renderCalibrationText(calibrationOf(own, 1, null))).not.toContain(CALL_FAILED_HINT);
   });
 
-  it('a judge that fell back to the plain prompt says so in one line, as a run does; a structured one says nothing', () => {
+  it('a judge that fell back to the plain prompt says so in one line, as a run does but for the calibration (no run); a structured one says nothing', () => {
     const figures = summarizeCalibration({ targets: [target('a', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[ok(0.9)]], null);
     const plain = calibrationOf(figures, 1, null);
     plain.judge.structuredOutput = { structured: false, reason: "HTTP 400: 'response_format' of type 'json_schema' is not supported" };
     expect(renderCalibrationText(plain).split('\n')[1]).toBe(
-      "judge: the endpoint refused structured output (HTTP 400: 'response_format' of type 'json_schema' is not supported); the judge used the plain prompt for the rest of the run",
+      "judge: the endpoint refused structured output (HTTP 400: 'response_format' of type 'json_schema' is not supported); the judge used the plain prompt for the rest of the calibration",
     );
     expect(renderCalibrationMarkdown(plain)).toContain(
-      "\n\njudge: the endpoint refused structured output (`HTTP 400: 'response_format' of type 'json_schema' is not supported`); the judge used the plain prompt for the rest of the run\n",
+      "\n\njudge: the endpoint refused structured output (`HTTP 400: 'response_format' of type 'json_schema' is not supported`); the judge used the plain prompt for the rest of the calibration\n",
     );
     const structured = calibrationOf(figures, 1, null);
     structured.judge.structuredOutput = { structured: true };

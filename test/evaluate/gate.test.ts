@@ -294,6 +294,47 @@ describe('causes', () => {
     } as unknown as PersonaRecord;
     expect(causeOf(script, URL_)?.what).toBe('no judge configured');
   });
+
+  it('a connection the judge dropped after it answered other calls of the run is a passing fault: run again, not its settings to check', () => {
+    const dropped = rec({ label: 'dropped', verdict: 'not_evaluated', detail: 'judge unreachable: the connection to 127.0.0.1:9 was closed without an answer (ECONNRESET) after 3 attempts' });
+    const judged = rec({ label: 'judged', verdict: 'pass', judgeFingerprint: { model: 'openai/gpt-4o-mini' } as FixtureRecord['judgeFingerprint'] });
+    const [group] = groupCauses([judged, dropped], URL_);
+    expect(group?.labels).toEqual(['dropped']);
+    expect(group?.hint).toBe(
+      'the judge answered other calls of this run, so judge-base-url (judge.baseUrl), judge.model and the judge key work: it, or a gateway or proxy in front of it, closed these connections (a restart, or connections dropped under load): run it again, and lower judge.concurrency if it recurs',
+    );
+    // The key stays the cause's: the reports group the items as before.
+    expect(group?.key).toBe(causeOf(dropped, URL_)?.key);
+    // "the connection was closed (UND_ERR_CLOSED)", a script's criterion judged: the same evidence, the same fix.
+    const closed = rec({ label: 'closed', verdict: 'not_evaluated', detail: 'judge unreachable: the connection was closed (UND_ERR_CLOSED)' });
+    const script = { label: 's', errored: false, verdict: 'fail', checks: [{ kind: 'criterion', status: 'fail', detail: 'score 0.2 < 0.7' }] } as unknown as PersonaRecord;
+    expect(groupCauses([script, closed], URL_)[0]?.hint).toMatch(/^the judge answered other calls of this run/);
+    // No evidence: no call answered, or only scores reused from baselines (no call made): its settings, as before.
+    const reused = rec({ label: 'reused', verdict: 'pass', judgeFingerprint: { model: 'openai/gpt-4o-mini' } as FixtureRecord['judgeFingerprint'], judgeReused: { from: 'baseline' } as unknown as FixtureRecord['judgeReused'] });
+    for (const items of [[dropped], [reused, dropped]]) expect(groupCauses(items, URL_)[0]?.hint).toBe('check judge-base-url (judge.baseUrl), judge.model and the judge key');
+    // A refused connection is no drop: its settings, whatever answered.
+    const refused = rec({ label: 'refused', verdict: 'not_evaluated', detail: 'judge unreachable: connection refused at 127.0.0.1:9 (ECONNREFUSED) after 3 attempts' });
+    expect(groupCauses([judged, refused], URL_)[0]?.hint).toBe('check judge-base-url (judge.baseUrl), judge.model and the judge key');
+  });
+
+  it("a simulator that dropped the connection after answering the script's earlier turns: run again; an answer in a form no cause names: its log, not its settings", () => {
+    const script = (label: string, calls: number, fault: string): PersonaRecord =>
+      ({ label, errored: false, verdict: 'not_evaluated', checks: [{ kind: 'criterion', status: 'not_evaluated', detail: fault }], simulation: { calls, retries: 2, endedBy: 'simulator_fault', fault } }) as unknown as PersonaRecord;
+    const drop = 'simulator unreachable: the connection to 127.0.0.1:9 was closed without an answer (UND_ERR_SOCKET) after 3 attempts';
+    // Its third call dropped: the first two answered, in this very conversation.
+    expect(causeOf(script('late', 3, drop), URL_)?.hint).toBe(
+      "the simulator answered other calls of this run, so simulator.baseUrl (else judge-base-url (judge.baseUrl)), simulator.model (else judge.model) and the simulator's key work: it, or a gateway or proxy in front of it, closed these connections (a restart, or connections dropped under load): run it again, and lower judge.concurrency (the simulator takes the judge's) if it recurs",
+    );
+    // Its first call: another script's simulator answered in the run, or none did.
+    const first = script('first', 1, drop);
+    expect(groupCauses([script('also-first', 1, drop), first], URL_)[0]?.hint).toMatch(/^check simulator\.baseUrl/);
+    const answered = { ...first, label: 'other', verdict: 'pass', checks: [], simulation: { calls: 2, retries: 0, endedBy: 'simulator', fault: null } } as unknown as PersonaRecord;
+    expect(groupCauses([answered, first], URL_)[0]?.hint).toMatch(/^the simulator answered other calls of this run/);
+    // Reached, answered in a form no cause names: its address works, so its log is the fix, not its settings.
+    const unread = causeOf(script('unread', 1, 'simulator gave no usable answer: a form of answer no client names yet'), URL_);
+    expect(unread?.hint).toMatch(/^the simulator answered, so its address works: see the reason on each item, and the simulator's log/);
+    expect(unread?.hint).not.toMatch(/check simulator\.baseUrl/);
+  });
 });
 
 describe('the default gate: a regression, or a run that was not verified', () => {

@@ -264,7 +264,7 @@ describe('k/N in every report', () => {
     expect(terminal).toContain(`attempt 2's turn ${lastIndex} vs attempt 1's (- attempt 1, + attempt 2`);
     expect(terminal).toContain('+ Refunds take 90 days.');
     // The diff has attempt 1's last reply already: it is not shown a second time as "last reply".
-    expect(terminal).not.toContain('last reply (turn');
+    expect(terminal).not.toContain('last reply,');
     const junit = renderJUnit(record);
     expect(junit).toContain(`attempt 2&apos;s turn ${lastIndex}: Refunds take 90 days.`);
     expect(junit).toContain('transcript (attempt 1):');

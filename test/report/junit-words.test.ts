@@ -66,3 +66,15 @@ describe("JUnit's types, which dorny/test-reporter shows before the message", ()
     expect(typeOf(renderJUnit(run([], { personas: [unmocked] })), 'error')).toBe('unmocked tool');
   });
 });
+
+describe("a not-evaluated fixture's cause in JUnit, as the gate reads it", () => {
+  it('a connection the judge dropped after it scored another item of the run: run again, not its settings', () => {
+    const dropped = fixture('dropped', { verdict: 'not_evaluated', detail: 'judge unreachable: the connection to 127.0.0.1:9 was closed without an answer (ECONNRESET) after 3 attempts', drift: { reply: 'same', route: 'same', verdict: 'not_evaluated' } } as Partial<FixtureRecord>);
+    const judged = fixture('judged', { judgeFingerprint: { model: 'openai/gpt-4o-mini' } } as Partial<FixtureRecord>);
+    const xml = renderJUnit(run([judged, dropped]));
+    // The item's <skipped> says the cause as the run's cause property does, never the settings to check.
+    expect(xml).toMatch(/<skipped message="[^"]*; cause: judge unreachable: [^"]*: the judge answered other calls of this run, so judge-base-url \(judge\.baseUrl\), judge\.model and the judge key work/);
+    expect(xml).not.toContain('check judge-base-url');
+    expect(renderJUnit(run([dropped]))).toContain('check judge-base-url (judge.baseUrl), judge.model and the judge key');
+  });
+});

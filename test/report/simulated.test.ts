@@ -10,8 +10,9 @@ import { personaData } from '../../src/report/html/data.js';
 import { spendText } from '../../src/report/spend.js';
 import { costWords } from '../../src/report/simulation.js';
 import { causeOf, groupCauses, verificationOf } from '../../src/evaluate/index.js';
-import type { PersonaRecord, ReplayedPersonaRecord, RunRecord } from '../../src/types.js';
-import { ctx, HOSTILE, persona, personaScripts, run, simulatedRun, simulatedScripts } from './fixtures.js';
+import type { FixtureRecord, PersonaRecord, ReplayedPersonaRecord, RunRecord } from '../../src/types.js';
+import { ctx, fixture, HOSTILE, persona, personaScripts, run, simulatedRun, simulatedScripts, turn } from './fixtures.js';
+import { WELCOME_TURN } from '../../src/report/model.js';
 import { count, decodeEntities, deepFreeze, expectGolden, githubHtml, itemHtml, outsideCode, visibleText } from './helpers.js';
 
 /** What a reader sees, tags dropped without adding spaces. */
@@ -127,6 +128,28 @@ describe("a repeated script's simulator calls", () => {
   });
 });
 
+describe("the footer's word when nothing is to accept", () => {
+  const fault = (): PersonaRecord => simulatedScripts().find((s) => s.label === 'refund-simulated-fault') as PersonaRecord;
+  const newErrored = (label: string): FixtureRecord =>
+    fixture(label, { reply: null, route: null, verdict: null, errored: true, error: 'message turn: agent returned HTTP 503 after 1 attempt', errorKind: 'http', detail: 'x', drift: null, baseline: null } as Partial<FixtureRecord>);
+  const footer = (r: RunRecord): string => renderComment(r, ctx).split('\n').find((l) => l.startsWith('Nothing')) ?? '';
+
+  it('a new script that was not evaluated has no baseline to differ from: said as such, never "no reply differs from its baseline"', () => {
+    expect(footer(run([], { personas: [fault()] }))).toBe('Nothing to accept: `refund-simulated-fault` is new and was not evaluated, and a baseline is stored only for a pass or fail.');
+    expect(renderSummary(run([], { personas: [fault()] }), ctx)).toContain('Nothing to accept: `refund-simulated-fault` is new and was not evaluated, and a baseline is stored only for a pass or fail.');
+  });
+
+  it('beside items whose replies are their baselines, both are said; new items counted, errored ones as errored', () => {
+    expect(footer(run([fixture('refund-policy')], { personas: [fault()] }))).toBe(
+      'Nothing to accept: `refund-simulated-fault` is new and was not evaluated, and a baseline is stored only for a pass or fail; no pass or fail reply differs from its baseline.',
+    );
+    expect(footer(run([newErrored('a'), newErrored('b')]))).toBe('Nothing to accept: the 2 new fixtures errored, and a baseline is stored only for a pass or fail.');
+    expect(footer(run([newErrored('a')], { personas: [fault()] }))).toBe('Nothing to accept: the 2 new items were not evaluated or errored, and a baseline is stored only for a pass or fail.');
+    // Every item with its baseline: the words as before.
+    expect(footer(run([fixture('refund-policy')]))).toBe('Nothing to accept: no pass or fail reply differs from its baseline.');
+  });
+});
+
 describe('the terminal, JUnit and report.html', () => {
   it('the terminal names the live turn, the ending and the calls; a fault is grey', () => {
     const t = renderTerminal(simulatedRun(), { color: false });
@@ -136,6 +159,29 @@ describe('the terminal, JUnit and report.html', () => {
     const coloured = renderTerminal(simulatedRun(), { color: true });
     expect(coloured.split('\n')[0]).toContain('\u001b[90m');
     expect(coloured.split('\n')[0]).not.toContain('\u001b[31m');
+  });
+
+  it('a conversation ended by the turn limit names the setting and where it is set, on every surface', () => {
+    const live = script('refund-simulated-live');
+    const p: PersonaRecord = { ...live, simulation: { ...(live.simulation as NonNullable<PersonaRecord['simulation']>), endedBy: 'max_turns', doneReason: null } };
+    const said = `ended: the turn limit was reached on turn 4 (user.maxTurns: 4 in ${p.file}:${p.line})`;
+    const r = run([], { personas: [p] });
+    expect(renderTerminal(r, { color: false })).toContain(said);
+    expect(words(itemHtml(githubHtml(renderComment(r, ctx)), 'refund-simulated-live'))).toContain(said);
+    expect(renderJUnit(r)).toContain(said);
+    expect(personaData(p).simulation?.facts).toContain(said);
+  });
+
+  it("a conversation that got no further than the welcome turn names its last reply as every surface names that turn: Turn 0 (welcome)", () => {
+    // The simulator could not write the first message (no opening): only the agent's welcome was answered.
+    const fault = simulatedScripts().find((s) => s.label === 'refund-simulated-fault') as ReplayedPersonaRecord;
+    const p: PersonaRecord = { ...fault, turns: [turn(0, null, 'Welcome to Example Outfitters! How can I help?', null)], simulation: { ...(fault.simulation as NonNullable<PersonaRecord['simulation']>), calls: 1 } };
+    const t = renderTerminal(run([], { personas: [p] }), { color: false });
+    expect(t).toContain(`      last reply, ${WELCOME_TURN}:\n        Welcome to Example Outfitters! How can I help?\n`);
+    expect(t).not.toContain('(turn 0)');
+    expect(renderComment(run([], { personas: [p] }), ctx)).toContain(`**${WELCOME_TURN} · Agent**`);
+    // A message turn keeps its number, in the same words.
+    expect(renderTerminal(simulatedRun(), { color: false })).toContain('      last reply, Turn 1:\n');
   });
 
   it('the turn that changed in meaning shows the message it answered and who wrote it, in the comment as in the terminal', () => {
