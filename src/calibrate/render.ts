@@ -14,7 +14,8 @@ import { plural, shellWord, thousands } from '../words.js';
 import { hideEndpointTokens } from '../endpoint.js';
 import { docsUrl } from '../version.js';
 import { cliWords } from '../report/terminal.js';
-import { CALL_FAILED_HINT, JUDGE_CUT_HINT, judgeFixes, JUDGE_NO_SCORE_HINT, PANEL_CUT_HINT } from '../evaluate/index.js';
+import { CALL_FAILED_HINT, causeLine, JUDGE_CUT_HINT, judgeFixes, JUDGE_NO_SCORE_HINT, judgeReasonCause, PANEL_CUT_HINT } from '../evaluate/index.js';
+import { mostShared, sharedLine } from '../report/cause-details.js';
 import { unmeasured, type Calibration } from './schema.js';
 
 type Criterion = Calibration['criteria'][number];
@@ -213,6 +214,131 @@ function unusableText(item: Item): string {
   return cliWords(item.notUsable[0] ?? 'no answer');
 }
 
+type Listed = { criterion: Criterion; item: Item };
+
+/**
+ * A list's baselines (No usable score, Answers without a usable score) under one cause, the one a
+ * run's report groups the same reason under (judgeReasonCause of the first reason, the one
+ * shown), in the CLI's words.
+ */
+interface ReasonGroup {
+  what: string;
+  entries: Listed[];
+}
+
+/** The list grouped by cause, largest group first (ties: first met first), as a run groups its items (src/evaluate/causes.ts, groupCauses). */
+function reasonGroups(list: readonly Listed[]): ReasonGroup[] {
+  const groups = new Map<string, ReasonGroup>();
+  for (const entry of list) {
+    const reason = entry.item.notUsable[0] ?? 'no answer';
+    const cause = judgeReasonCause(reason);
+    const what = cliWords(cause?.what ?? reason);
+    // The cause's key and its words: a timeout and a connection refused share a key, not what they say.
+    const key = `${cause?.key ?? ''}\n${what}`;
+    const group = groups.get(key);
+    if (group) group.entries.push(entry);
+    else groups.set(key, { what, entries: [entry] });
+  }
+  return [...groups.values()].sort((a, b) => b.entries.length - a.entries.length);
+}
+
+/** Baselines listed on a line of their own under a cause; the rest with a text of their own are named in one line. */
+const OWN_SHOWN = 20;
+
+/**
+ * One cause's part of a list, as a run's report shows a cause's items (src/report/cause-details.ts):
+ * the cause with how many of the list it holds ("all 500: judge unreachable: HTTP 503"; none when
+ * the list is one baseline), the text most of them share said once ("each: HTTP 503: overloaded",
+ * when two or more share it), the baselines that share it named compactly per criterion and folder,
+ * and each other one on its line with its own text (the first OWN_SHOWN; the rest named in one line).
+ */
+interface GroupLayout {
+  head: string | null;
+  shared: string | null;
+  together: { criterion: Criterion; files: string[] }[];
+  own: { entry: Listed; text: string }[];
+  rest: { criterion: Criterion; files: string[] }[];
+}
+
+function groupLayout(group: ReasonGroup, of: number, text: (item: Item) => string): GroupLayout {
+  const texts = group.entries.map((e) => text(e.item));
+  const [body, sharing] = mostShared(texts);
+  const shared = sharing >= 2 ? body : null;
+  // Said once, unless the cause says it already ("judge unreachable: <it>").
+  const said = shared !== null && shared !== group.what && !group.what.endsWith(`: ${shared}`);
+  const head = of === 1 ? null : causeLine({ key: '', what: group.what, hint: null, labels: group.entries.map((e) => e.item.label) }, of);
+  const together: GroupLayout['together'] = [];
+  const own: GroupLayout['own'] = [];
+  const rest: GroupLayout['rest'] = [];
+  const add = (into: GroupLayout['together'], e: Listed): void => {
+    const at = into.find((x) => x.criterion === e.criterion);
+    if (at) at.files.push(e.item.baselineFile);
+    else into.push({ criterion: e.criterion, files: [e.item.baselineFile] });
+  };
+  group.entries.forEach((e, i) => {
+    const t = texts[i] as string;
+    if (shared !== null && t === shared) add(together, e);
+    else if (own.length < OWN_SHOWN) own.push({ entry: e, text: t });
+    else add(rest, e);
+  });
+  return { head, shared: said ? sharedLine({ shared, sharing }, group.entries.length) : null, together, own, rest };
+}
+
+/**
+ * Baseline files named compactly: their folder once, then their names (the first 20, then how many
+ * more), ".agent-replay/baselines/: f0.json, f1.json, +480 more"; folders apart, "; " between.
+ */
+function filesText(files: readonly string[], shown: (text: string) => string): string {
+  const byDir = new Map<string, string[]>();
+  for (const file of files) {
+    const cut = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1;
+    const dir = file.slice(0, cut);
+    const names = byDir.get(dir);
+    if (names) names.push(file.slice(cut));
+    else byDir.set(dir, [file.slice(cut)]);
+  }
+  return [...byDir].map(([dir, names]) => `${dir === '' ? '' : `${shown(dir)}: `}${firstLabels(names, shown)}`).join('; ');
+}
+
+/** The rest with a text of their own, beyond OWN_SHOWN: "… and 480 more, each with a reason of its own". */
+function restText(rest: GroupLayout['rest']): string {
+  const n = rest.reduce((k, r) => k + r.files.length, 0);
+  return `… and ${thousands(n)} more, each with a reason of its own (calibration.json, written with --out, keeps every reason)`;
+}
+
+/** A list grouped by cause on the terminal: each cause's lines under it, indented (groupLayout). */
+function groupedText(list: readonly Listed[], text: (item: Item) => string): string[] {
+  const out: string[] = [];
+  const criterionText = (c: Criterion): string => `"${clipShown(terminalLine(c.criterion), 60)}"`;
+  for (const group of reasonGroups(list)) {
+    const g = groupLayout(group, list.length, text);
+    const indent = g.head === null ? '  ' : '    ';
+    if (g.head !== null) out.push(`  ${clipShown(terminalLine(g.head), 300)}`);
+    if (g.shared !== null) out.push(`    ${clipShown(terminalLine(g.shared), 300)}`);
+    for (const t of g.together) out.push(`    ${criterionText(t.criterion)}: ${filesText(t.files, terminalLine)}`);
+    for (const { entry, text: own } of g.own) out.push(`${indent}${terminalLine(entry.item.baselineFile)}  ${criterionText(entry.criterion)}: ${clipShown(terminalLine(own), 160)}`);
+    if (g.rest.length > 0) {
+      out.push(`    ${restText(g.rest)}:`);
+      for (const r of g.rest) out.push(`      ${criterionText(r.criterion)}: ${filesText(r.files, terminalLine)}`);
+    }
+  }
+  return out;
+}
+
+/** The same in markdown: each cause in bold with the text shared below it, then its baselines as a list. */
+function groupedMarkdown(list: readonly Listed[], text: (item: Item) => string): string[] {
+  const out: string[] = [];
+  const name = (file: string): string => codeSpan(file);
+  for (const group of reasonGroups(list)) {
+    const g = groupLayout(group, list.length, text);
+    if (g.head !== null) out.push('', `**${escapeInline(clip(oneLine(g.head), 300))}**${g.shared === null ? '' : `<br>\n${escapeInline(clip(oneLine(g.shared), 300))}`}`, '');
+    for (const t of g.together) out.push(`- ${cell(t.criterion.criterion)}: ${filesText(t.files, name)}`);
+    for (const { entry, text: own } of g.own) out.push(`- ${codeSpan(entry.item.baselineFile)}: ${cell(entry.criterion.criterion)}: ${cell(clip(oneLine(own), 200))}`);
+    if (g.rest.length > 0) out.push(`- ${escapeInline(restText(g.rest))}: ${g.rest.map((r) => `${cell(r.criterion.criterion)}: ${filesText(r.files, name)}`).join('; ')}`);
+  }
+  return out;
+}
+
 function calmLine(c: Calibration): string | null {
   const scored = scoredAnswers(c);
   if (scored === 0 || disagreements(c).length > 0) return null;
@@ -268,14 +394,13 @@ export function renderCalibrationText(c: Calibration, context: { suite?: string 
   }
   const u = unscored(c);
   if (u.length > 0) {
-    out.push('', `No usable score (${u.length}): counted, never a score; left out of the agreement`);
-    for (const { criterion, item } of u) out.push(`  ${item.baselineFile}  "${clipShown(terminalLine(criterion.criterion), 60)}": ${clipShown(terminalLine(unusableText(item)), 160)}`);
+    out.push('', `No usable score (${thousands(u.length)}): counted, never a score; left out of the agreement`, ...groupedText(u, unusableText));
     for (const fix of noScoreFixes(u)) out.push(`  fix: ${fix}`);
   }
   const p = partlyScored(c);
   if (p.length > 0) {
     out.push('', `Answers without a usable score (${partlyText(p)}): counted, never a score; those baselines' median and spread are of the others`);
-    for (const { criterion, item } of p) out.push(`  ${item.baselineFile}  "${clipShown(terminalLine(criterion.criterion), 60)}": ${clipShown(terminalLine(partlyItem(item)), 160)}`);
+    out.push(...groupedText(p, partlyItem));
     // Each fix once over both lists: the No usable score list's are not said again.
     const said = new Set(noScoreFixes(u));
     for (const fix of noScoreFixes(p)) if (!said.has(fix)) out.push(`  fix: ${fix}`);
@@ -330,14 +455,12 @@ export function renderCalibrationMarkdown(c: Calibration, context: { suite?: str
   }
   const u = unscored(c);
   if (u.length > 0) {
-    out.push('', `### No usable score (${u.length})`, '');
-    for (const { criterion, item } of u) out.push(`- ${codeSpan(item.baselineFile)}: ${cell(criterion.criterion)}: ${cell(clip(oneLine(unusableText(item)), 200))}`);
+    out.push('', `### No usable score (${thousands(u.length)})`, ...(u.length === 1 ? [''] : []), ...groupedMarkdown(u, unusableText));
     for (const fix of noScoreFixes(u)) out.push('', `Fix: ${escapeInline(fix)}`);
   }
   const p = partlyScored(c);
   if (p.length > 0) {
-    out.push('', `### Answers without a usable score (${escapeInline(partlyText(p))})`, '', "Counted, never a score; those baselines' median and spread are of the others.", '');
-    for (const { criterion, item } of p) out.push(`- ${codeSpan(item.baselineFile)}: ${cell(criterion.criterion)}: ${cell(clip(oneLine(partlyItem(item)), 200))}`);
+    out.push('', `### Answers without a usable score (${escapeInline(partlyText(p))})`, '', "Counted, never a score; those baselines' median and spread are of the others.", ...(p.length === 1 ? [''] : []), ...groupedMarkdown(p, partlyItem));
     const said = new Set(noScoreFixes(u));
     for (const fix of noScoreFixes(p)) if (!said.has(fix)) out.push('', `Fix: ${escapeInline(fix)}`);
   }
