@@ -23,9 +23,19 @@ type Item = Criterion['items'][number];
 
 const CRITERION_WIDTH = 48;
 
-/** 0.7, 0.75, 0.333 (at most three decimals). */
+/**
+ * `n` to `decimals` places, its half rounded up as written: 0.305 to two is 0.31, a median of
+ * 0.1235 to three 0.124 (toFixed rounds the binary double, and both are stored a hair under: 0.30,
+ * 0.123). Medians, thresholds and spreads alike.
+ */
+function halfUp(n: number, decimals: number): number {
+  const scale = 10 ** decimals;
+  return Math.round(Number((n * scale).toFixed(6))) / scale;
+}
+
+/** 0.7, 0.75, 0.333 (at most three decimals, a half rounded up: halfUp). */
 function num(n: number): string {
-  return String(Number(n.toFixed(3)));
+  return String(halfUp(n, 3));
 }
 
 /**
@@ -67,12 +77,9 @@ function agreementText(c: Criterion, min: number | null): string {
   return `${agreementPercent(c.agreeing, c.scored, min)}% (${c.agreeing}/${c.scored})`;
 }
 
-/**
- * A spread to two decimals, its half rounded up as written: 0.305 reads 0.31 and 0.125 0.13
- * (toFixed rounds the binary double, and 0.305 is stored a hair under it: 0.30, below "above 0.3").
- */
+/** A spread to two decimals, its half rounded up as written (halfUp): 0.305 reads 0.31, not 0.30 below "above 0.3". */
 function spreadText(spread: number): string {
-  return (Math.round(Number((spread * 100).toFixed(6))) / 100).toFixed(2);
+  return halfUp(spread, 2).toFixed(2);
 }
 
 function thresholdText(c: Criterion): string {

@@ -274,6 +274,15 @@ describe('the figures', () => {
     expect(renderCalibrationMarkdown(calibrationOf(figures, 1, null))).toContain('| C | 1 | 100% \\(1/1\\) | 0.31 | 1 |');
   });
 
+  it('a median is rounded half up as the spread is: (0.123 + 0.124) / 2 = 0.1235 reads 0.124 (toFixed gave 0.123)', () => {
+    const b = calibrateBaseline(target('a', 'C', 'pass'), [ok(0.123), ok(0.124)]);
+    expect(b.median).toBe(0.1235);
+    const [c] = groupByCriterion([{ criterion: 'C', result: b }], null);
+    const figures = { criteria: [c as NonNullable<typeof c>], skipped: [], withoutBaseline: [] };
+    expect(renderCalibrationText(calibrationOf(figures, 1, null))).toContain('accepted pass, judged fail: median 0.124 (2 scores, 0.123 .. 0.124) against 0.7\n');
+    expect(renderCalibrationMarkdown(calibrationOf(figures, 1, null))).toContain('accepted pass, judged fail\\: median 0.124 \\(2 scores, 0.123 .. 0.124\\) against 0.7');
+  });
+
   it("the Straddling list's count is the table's: a straddling baseline that disagrees is counted there and listed under Disagreements", () => {
     // a: accepted pass, judged 0.75 (straddles, agrees); b: accepted fail, judged 0.72 (straddles, disagrees).
     const targets = [target('a', 'C', 'pass'), target('b', 'C', 'fail')];
