@@ -366,6 +366,38 @@ function acceptStep(c: Calibration): string {
   return `replay the suite and accept its results: npx agent-replay run${dir}, then npx agent-replay accept${dir}`;
 }
 
+/**
+ * What gives skipped baselines a known verdict, one step per reason (docs/calibration.md, "What is
+ * re-judged"): accepted again from a run with the judge, a baseline keeps the judge's result for
+ * each criterion. A reply or transcript accepted unchanged leaves a baseline that keeps none as it
+ * is (src/evaluate/acceptance.ts, decideAcceptance), so the baseline is removed first. The first
+ * LABELS_SHOWN of a reason's baselines are in its commands; the others, listed above, likewise.
+ */
+function skippedSteps(c: Calibration): string[] {
+  const byReason = new Map<string, Calibration['skipped']>();
+  for (const x of c.skipped) {
+    const list = byReason.get(x.reason);
+    if (list) list.push(x);
+    else byReason.set(x.reason, [x]);
+  }
+  const dir = c.suite === '.agent-replay' ? '' : ` --dir ${shellWord(c.suite)}`;
+  return [...byReason.values()].map((list) => {
+    // A script skipped for two criteria is one baseline: once.
+    const baselines = [...new Map(list.map((x) => [x.label, x.baselineFile])).entries()];
+    const shown = baselines.slice(0, LABELS_SHOWN);
+    const one = baselines.length === 1;
+    const what = list[0]?.kind === 'persona' ? 'transcript' : 'reply';
+    const more = baselines.length > LABELS_SHOWN ? ` (the first ${LABELS_SHOWN} of ${thousands(baselines.length)}; the others, listed above, likewise)` : '';
+    // A fixture's baseline keeps a judge result only when it agrees with the fixture's verdict (src/suite/baselines.ts refuses one that does not).
+    const limit = what === 'reply' ? `; while another check fails and the judge passes, accept refuses ${one ? 'it' : 'those'}, since a fixture's baseline keeps only a judge result that agrees with its verdict` : '';
+    return (
+      `to calibrate against ${one ? 'it' : 'them'}, remove ${one ? 'its baseline' : 'their baselines'} and accept ${one ? 'it' : 'them'} again from a run with the judge, ` +
+      `so that ${one ? 'its new baseline keeps' : 'their new baselines keep'} the judge's result for each criterion (a ${what} accepted unchanged leaves a baseline as it is; read the run's ${one ? 'result' : 'results'} first: accepting says ${one ? 'its verdict is' : 'their verdicts are'} right${limit}): ` +
+      `rm ${shown.map(([, file]) => shellWord(file)).join(' ')}, then npx agent-replay run${dir} --only ${shellWord(shown.map(([label]) => label).join(','))}, then npx agent-replay accept${dir}${more}`
+    );
+  });
+}
+
 /** The terminal form: reads in ten seconds, details below the table. */
 export function renderCalibrationText(c: Calibration, context: { suite?: string | null } = {}): string {
   const fallback = fallbackLine(c, (reason) => clipShown(terminalLine(reason), 300));
@@ -415,6 +447,7 @@ export function renderCalibrationText(c: Calibration, context: { suite?: string 
   if (c.skipped.length > 0) {
     out.push('', `Skipped (${c.skipped.length}): the accepted verdict is not known, nothing was asked`);
     for (const x of c.skipped) out.push(`  ${x.baselineFile}  "${clipShown(terminalLine(x.criterion), 60)}": ${terminalLine(x.reason)}`);
+    for (const step of skippedSteps(c)) out.push(`  next: ${terminalLine(step)}`);
   }
   if (c.withoutBaseline.length > 0) {
     const labels = [...new Set(c.withoutBaseline.map((x) => x.label))];
@@ -474,6 +507,7 @@ export function renderCalibrationMarkdown(c: Calibration, context: { suite?: str
   if (c.skipped.length > 0) {
     out.push('', `### Skipped: accepted verdict unknown (${c.skipped.length})`, '');
     for (const x of c.skipped) out.push(`- ${codeSpan(x.baselineFile)}: ${cell(x.criterion)}: ${cell(x.reason)}`);
+    for (const step of skippedSteps(c)) out.push('', `Next: ${escapeInline(step)}`);
   }
   if (c.withoutBaseline.length > 0) {
     const labels = [...new Set(c.withoutBaseline.map((x) => x.label))];

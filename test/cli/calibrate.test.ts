@@ -212,6 +212,49 @@ describe('calibrate against an OpenAI-compatible judge', () => {
     expect(c.estimate.calls).toBe(0);
   });
 
+  it('each reason a baseline is skipped for gives its next step, and following it gives the baseline a known verdict', async () => {
+    // The fixture's new reply fails its judge too (a fixture's baseline keeps only a judge result that agrees with its verdict, as the step says).
+    const judge = await openaiJudge((q) => (q.material.includes('echo: hello') ? 0.2 : 0.9));
+    const agent = await serve();
+    const cwd = await makeProject({
+      config: config(agent.url, `${judge.url}/v1`),
+      fixtures: { 'list.yml': 'fixtures:\n  - { label: listed, message: hello, assert: [ { contains: "refund" }, { judge: "Stayed calm" } ] }\n' },
+      // The echo agent's route is "echo": the conversations check fails, and the criterion is judged.
+      personas: { 'p.yml': 'label: two-checks\nopening: hi\nexpect:\n  conversations: [ refunds ]\n  criteria: [ "Stayed calm" ]\n' },
+      baselines: [baseline('listed', 'echo hello', null, 'fail')],
+    });
+    await writeFile(join(cwd, '.agent-replay', 'baselines', 'two-checks.json'), serializePersonaBaseline({ ...personaBaseline('two-checks', ['Calm down.'], 'fail'), label: 'two-checks' }));
+    const r = await cli(['calibrate', '--markdown', 'c.md'], cwd);
+    expect(r.code).toBe(0);
+    const steps = r.stdout.split('\n').filter((l) => l.startsWith('  next: '));
+    const step = (file: string, label: string, what: string, limit = ''): string =>
+      `  next: to calibrate against it, remove its baseline and accept it again from a run with the judge, so that its new baseline keeps the judge's result for each criterion (a ${what} accepted unchanged leaves a baseline as it is; read the run's result first: accepting says its verdict is right${limit}): rm ${file}, then npx agent-replay run --only ${label}, then npx agent-replay accept`;
+    // One per reason (the fixture's, the script's), each after the list, in the list's order.
+    expect(steps).toEqual([
+      step('.agent-replay/baselines/listed.json', 'listed', 'reply', "; while another check fails and the judge passes, accept refuses it, since a fixture's baseline keeps only a judge result that agrees with its verdict"),
+      step('.agent-replay/baselines/two-checks.json', 'two-checks', 'transcript'),
+    ]);
+    const md = await readFile(join(cwd, 'c.md'), 'utf8');
+    expect(md.split('\n').filter((l) => l.startsWith('Next: '))).toEqual(steps.map((l) => `Next: ${escapeInline(l.slice('  next: '.length))}`));
+    // Followed as written (in process): both baselines get a known verdict, and are re-judged.
+    for (const line of steps) {
+      const [, file = '', label = ''] = /: rm (\S+), then npx agent-replay run --only (\S+), then npx agent-replay accept$/.exec(line) ?? [];
+      await rm(join(cwd, file));
+      await cli(['run', '--only', label], cwd);
+      const accepted = await cli(['accept'], cwd);
+      expect(accepted.stdout).toContain(`accepted  ${label} (fail)`);
+    }
+    const again = await cli(['calibrate', '--out', 'c.json'], cwd);
+    expect(again.code).toBe(0);
+    expect(again.stdout).not.toContain('Skipped');
+    const c = parseCalibration(await readFile(join(cwd, 'c.json'), 'utf8'), 'c.json');
+    expect(c.skipped).toEqual([]);
+    expect(c.criteria[0]?.items.map((i) => [i.label, i.acceptedFrom])).toEqual([
+      ['listed', 'stored_result'],
+      ['two-checks', 'stored_result'],
+    ]);
+  });
+
   it('--repeat N: the median of N scores that differ per call, the spread, and straddling', async () => {
     const varying = [0.6, 0.9, 0.75];
     const judge = await openaiJudge((q, nth) => (q.material.startsWith('Thank you') ? (varying[nth] as number) : politeness(q, 0)));
