@@ -283,6 +283,20 @@ describe('the figures', () => {
     expect(renderCalibrationMarkdown(calibrationOf(figures, 1, null))).toContain('accepted pass, judged fail\\: median 0.124 \\(2 scores, 0.123 .. 0.124\\) against 0.7');
   });
 
+  it('baselines under one cause each with a text of its own: the first 20 on their lines, the rest named in one line, on the terminal and in markdown', () => {
+    const targets = Array.from({ length: 23 }, (_, i) => target(`t${i}`, 'C', 'pass'));
+    const prose = (i: number): JudgeResult => ({ ok: false, reason: `no usable score in output: "prose ${i}"`, answered: true });
+    const c = calibrationOf(summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, targets.map((_, i) => [prose(i)]), null), 23, null);
+    const lines = renderCalibrationText(c).split('\n');
+    const from = lines.indexOf('No usable score (23): counted, never a score; left out of the agreement');
+    expect(lines.slice(from + 1, from + 3)).toEqual(['  all 23: the judge answered without a usable score', `    ${fileOf('t0')}  "C": no usable score in output: "prose 0"`]);
+    expect(lines.filter((l) => l.includes(': no usable score in output: "prose '))).toHaveLength(20);
+    expect(lines.slice(from + 22, from + 24)).toEqual(['    … and 3 more, each with a reason of its own (calibration.json, written with --out, keeps every reason):', '      "C": .agent-replay/baselines/: t20.json, t21.json, t22.json']);
+    const md = renderCalibrationMarkdown(c);
+    expect(md).toContain('### No usable score (23)\n\n**all 23\\: the judge answered without a usable score**\n\n- `.agent-replay/baselines/t0.json`: C: no usable score in output\\: "prose 0"\n');
+    expect(md).toContain('\n- … and 3 more, each with a reason of its own \\(calibration.json, written with --out, keeps every reason\\): C: `.agent-replay/baselines/`: `t20.json`, `t21.json`, `t22.json`\n');
+  });
+
   it("the Straddling list's count is the table's: a straddling baseline that disagrees is counted there and listed under Disagreements", () => {
     // a: accepted pass, judged 0.75 (straddles, agrees); b: accepted fail, judged 0.72 (straddles, disagrees).
     const targets = [target('a', 'C', 'pass'), target('b', 'C', 'fail')];
