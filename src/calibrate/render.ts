@@ -373,7 +373,7 @@ function acceptStep(c: Calibration): string {
  * is (src/evaluate/acceptance.ts, decideAcceptance), so the baseline is removed first. The first
  * LABELS_SHOWN of a reason's baselines are in its commands; the others, listed above, likewise.
  */
-function skippedSteps(c: Calibration): string[] {
+function skippedGroups(c: Calibration): { reason: string; list: Calibration['skipped']; step: string }[] {
   const byReason = new Map<string, Calibration['skipped']>();
   for (const x of c.skipped) {
     const list = byReason.get(x.reason);
@@ -381,7 +381,7 @@ function skippedSteps(c: Calibration): string[] {
     else byReason.set(x.reason, [x]);
   }
   const dir = c.suite === '.agent-replay' ? '' : ` --dir ${shellWord(c.suite)}`;
-  return [...byReason.values()].map((list) => {
+  return [...byReason].map(([reason, list]) => {
     // A script skipped for two criteria is one baseline: once.
     const baselines = [...new Map(list.map((x) => [x.label, x.baselineFile])).entries()];
     const shown = baselines.slice(0, LABELS_SHOWN);
@@ -390,12 +390,28 @@ function skippedSteps(c: Calibration): string[] {
     const more = baselines.length > LABELS_SHOWN ? ` (the first ${LABELS_SHOWN} of ${thousands(baselines.length)}; the others, listed above, likewise)` : '';
     // A fixture's baseline keeps a judge result only when it agrees with the fixture's verdict (src/suite/baselines.ts refuses one that does not).
     const limit = what === 'reply' ? `; while another check fails and the judge passes, accept refuses ${one ? 'it' : 'those'}, since a fixture's baseline keeps only a judge result that agrees with its verdict` : '';
-    return (
+    const step =
       `to calibrate against ${one ? 'it' : 'them'}, remove ${one ? 'its baseline' : 'their baselines'} and accept ${one ? 'it' : 'them'} again from a run with the judge, ` +
       `so that ${one ? 'its new baseline keeps' : 'their new baselines keep'} the judge's result for each criterion (a ${what} accepted unchanged leaves a baseline as it is; read the run's ${one ? 'result' : 'results'} first: accepting says ${one ? 'its verdict is' : 'their verdicts are'} right${limit}): ` +
-      `rm ${shown.map(([, file]) => shellWord(file)).join(' ')}, then npx agent-replay run${dir} --only ${shellWord(shown.map(([label]) => label).join(','))}, then npx agent-replay accept${dir}${more}`
-    );
+      `rm ${shown.map(([, file]) => shellWord(file)).join(' ')}, then npx agent-replay run${dir} --only ${shellWord(shown.map(([label]) => label).join(','))}, then npx agent-replay accept${dir}${more}`;
+    return { reason, list, step };
   });
+}
+
+/** A reason's skipped baselines per criterion, in the order met (filesText names them compactly). */
+function skippedByCriterion(list: Calibration['skipped']): { criterion: string; files: string[] }[] {
+  const out: { criterion: string; files: string[] }[] = [];
+  for (const x of list) {
+    const at = out.find((o) => o.criterion === x.criterion);
+    if (at) at.files.push(x.baselineFile);
+    else out.push({ criterion: x.criterion, files: [x.baselineFile] });
+  }
+  return out;
+}
+
+/** The head of a reason's skipped baselines, as a cause's: "all 500: <reason>", "2 of 3: <reason>". */
+function skippedHead(g: { reason: string; list: Calibration['skipped'] }, of: number): string {
+  return causeLine({ key: '', what: g.reason, hint: null, labels: g.list.map((x) => x.label) }, of);
 }
 
 /** The terminal form: reads in ten seconds, details below the table. */
@@ -446,8 +462,16 @@ export function renderCalibrationText(c: Calibration, context: { suite?: string 
   }
   if (c.skipped.length > 0) {
     out.push('', `Skipped (${c.skipped.length}): the accepted verdict is not known, nothing was asked`);
-    for (const x of c.skipped) out.push(`  ${x.baselineFile}  "${clipShown(terminalLine(x.criterion), 60)}": ${terminalLine(x.reason)}`);
-    for (const step of skippedSteps(c)) out.push(`  next: ${terminalLine(step)}`);
+    // One baseline: its line; more: grouped by reason as the lists above are by cause, the reason said once.
+    const one = c.skipped.length === 1 ? c.skipped[0] : undefined;
+    if (one !== undefined) out.push(`  ${one.baselineFile}  "${clipShown(terminalLine(one.criterion), 60)}": ${terminalLine(one.reason)}`);
+    for (const g of skippedGroups(c)) {
+      if (one === undefined) {
+        out.push(`  ${terminalLine(skippedHead(g, c.skipped.length))}`);
+        for (const x of skippedByCriterion(g.list)) out.push(`    "${clipShown(terminalLine(x.criterion), 60)}": ${filesText(x.files, terminalLine)}`);
+      }
+      out.push(`${one === undefined ? '    ' : '  '}next: ${terminalLine(g.step)}`);
+    }
   }
   if (c.withoutBaseline.length > 0) {
     const labels = [...new Set(c.withoutBaseline.map((x) => x.label))];
@@ -506,8 +530,15 @@ export function renderCalibrationMarkdown(c: Calibration, context: { suite?: str
   }
   if (c.skipped.length > 0) {
     out.push('', `### Skipped: accepted verdict unknown (${c.skipped.length})`, '');
-    for (const x of c.skipped) out.push(`- ${codeSpan(x.baselineFile)}: ${cell(x.criterion)}: ${cell(x.reason)}`);
-    for (const step of skippedSteps(c)) out.push('', `Next: ${escapeInline(step)}`);
+    const one = c.skipped.length === 1 ? c.skipped[0] : undefined;
+    if (one !== undefined) out.push(`- ${codeSpan(one.baselineFile)}: ${cell(one.criterion)}: ${cell(one.reason)}`);
+    skippedGroups(c).forEach((g, i) => {
+      if (one === undefined) {
+        out.push(...(i === 0 ? [] : ['']), `**${escapeInline(skippedHead(g, c.skipped.length))}**`, '');
+        for (const x of skippedByCriterion(g.list)) out.push(`- ${cell(x.criterion)}: ${filesText(x.files, (file) => codeSpan(file))}`);
+      }
+      out.push('', `Next: ${escapeInline(g.step)}`);
+    });
   }
   if (c.withoutBaseline.length > 0) {
     const labels = [...new Set(c.withoutBaseline.map((x) => x.label))];
