@@ -86,11 +86,25 @@ function thresholdText(c: Criterion): string {
   return c.thresholds.length === 1 ? `threshold ${num(c.thresholds[0] as number)}` : `thresholds ${c.thresholds.map(num).join(', ')}`;
 }
 
+/**
+ * A median beside its threshold, never on the other side of it than it is: 0.6999 against 0.7 reads
+ * 0.6999, not 0.7 beside "judged fail". More decimals where three would cross it, up to the
+ * millionth a median is kept to (src/calibrate/summary.ts, median).
+ */
+function medianText(median: number, threshold: number): string {
+  const shownThreshold = Number(num(threshold));
+  for (let d = 3; d < 6; d++) {
+    const shown = halfUp(median, d);
+    if (shown < shownThreshold === median < threshold) return String(shown);
+  }
+  return String(halfUp(median, 6));
+}
+
 /** "accepted pass, judged fail: median 0.2 (0.1 .. 0.3) against 0.7". */
 function scoreText(b: Item): string {
   if (b.median === null) return `accepted ${b.accepted}, no usable score: ${b.notUsable[0] ?? 'no answer'}`;
   const range = b.scores.length > 1 ? ` (${b.scores.length} scores, ${num(Math.min(...b.scores))} .. ${num(Math.max(...b.scores))})` : '';
-  return `accepted ${b.accepted}, judged ${b.judged}: ${b.scores.length > 1 ? 'median ' : ''}${num(b.median)}${range} against ${num(b.threshold)}`;
+  return `accepted ${b.accepted}, judged ${b.judged}: ${b.scores.length > 1 ? 'median ' : ''}${medianText(b.median, b.threshold)}${range} against ${num(b.threshold)}`;
 }
 
 /**

@@ -283,6 +283,17 @@ describe('the figures', () => {
     expect(renderCalibrationMarkdown(calibrationOf(figures, 1, null))).toContain('accepted pass, judged fail\\: median 0.124 \\(2 scores, 0.123 .. 0.124\\) against 0.7');
   });
 
+  it('a median is never shown on the other side of its threshold: 0.6999 against 0.7 reads 0.6999, not 0.7 beside "judged fail"', () => {
+    const targets = [target('a', 'C', 'pass'), target('b', 'C', 'pass'), target('c', 'C', 'pass')];
+    const figures = summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, [[ok(0.6999)], [ok(0.69999)], [ok(0.69949)]], null);
+    const text = renderCalibrationText(calibrationOf(figures, 3, null));
+    expect(text).toContain(`    ${fileOf('a')}  accepted pass, judged fail: 0.6999 against 0.7\n`);
+    expect(text).toContain(`    ${fileOf('b')}  accepted pass, judged fail: 0.69999 against 0.7\n`);
+    // Three decimals where they stay below it.
+    expect(text).toContain(`    ${fileOf('c')}  accepted pass, judged fail: 0.699 against 0.7\n`);
+    expect(renderCalibrationMarkdown(calibrationOf(figures, 3, null))).toContain('accepted pass, judged fail\\: 0.6999 against 0.7');
+  });
+
   it('baselines under one cause each with a text of its own: the first 20 on their lines, the rest named in one line, on the terminal and in markdown', () => {
     const targets = Array.from({ length: 23 }, (_, i) => target(`t${i}`, 'C', 'pass'));
     const prose = (i: number): JudgeResult => ({ ok: false, reason: `no usable score in output: "prose ${i}"`, answered: true });
