@@ -1,7 +1,8 @@
 // The calibration's two readable forms (docs/calibration.md, "How to read it"), pure: the terminal
 // table (criterion, baselines, agreement, spread, straddling; then the disagreements with their
-// baseline files and scores; a calm line when the judge agrees with every accepted verdict) and the
-// same as markdown. Criteria, rationales, labels and reasons are untrusted text: one line each,
+// baseline files and scores; the baselines without a usable score grouped by cause, and the skipped
+// ones by reason with their next step, as a run's report groups its items; a calm line when the
+// judge agrees with every accepted verdict) and the same as markdown. Criteria, rationales, labels and reasons are untrusted text: one line each,
 // their control characters shown as escapes on the terminal (`\u001b`, as the run's summary shows
 // them: docs/security.md, "Agent text is data"), dropped and escaped in markdown.
 
