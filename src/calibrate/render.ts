@@ -1,7 +1,8 @@
 // The calibration's two readable forms (docs/calibration.md, "How to read it"), pure: the terminal
 // table (criterion, baselines, agreement, spread, straddling; then the disagreements with their
-// baseline files and scores; a calm line when the judge agrees with every accepted verdict) and the
-// same as markdown. Criteria, rationales, labels and reasons are untrusted text: one line each,
+// baseline files and scores; the baselines without a usable score grouped by cause, and the skipped
+// ones by reason with their next step, as a run's report groups its items; a calm line when the
+// judge agrees with every accepted verdict) and the same as markdown. Criteria, rationales, labels and reasons are untrusted text: one line each,
 // their control characters shown as escapes on the terminal (`\u001b`, as the run's summary shows
 // them: docs/security.md, "Agent text is data"), dropped and escaped in markdown.
 
@@ -14,7 +15,8 @@ import { plural, shellWord, thousands } from '../words.js';
 import { hideEndpointTokens } from '../endpoint.js';
 import { docsUrl } from '../version.js';
 import { cliWords } from '../report/terminal.js';
-import { CALL_FAILED_HINT, JUDGE_CUT_HINT, judgeFixes, JUDGE_NO_SCORE_HINT, PANEL_CUT_HINT } from '../evaluate/index.js';
+import { CALL_FAILED_HINT, causeLine, JUDGE_CUT_HINT, judgeFixes, JUDGE_NO_SCORE_HINT, judgeReasonCause, PANEL_CUT_HINT } from '../evaluate/index.js';
+import { mostShared, sharedLine } from '../report/cause-details.js';
 import { unmeasured, type Calibration } from './schema.js';
 
 type Criterion = Calibration['criteria'][number];
@@ -22,9 +24,19 @@ type Item = Criterion['items'][number];
 
 const CRITERION_WIDTH = 48;
 
-/** 0.7, 0.75, 0.333 (at most three decimals). */
+/**
+ * `n` to `decimals` places, its half rounded up as written: 0.305 to two is 0.31, a median of
+ * 0.1235 to three 0.124 (toFixed rounds the binary double, and both are stored a hair under: 0.30,
+ * 0.123). Medians, thresholds and spreads alike.
+ */
+function halfUp(n: number, decimals: number): number {
+  const scale = 10 ** decimals;
+  return Math.round(Number((n * scale).toFixed(6))) / scale;
+}
+
+/** 0.7, 0.75, 0.333 (at most three decimals, a half rounded up: halfUp). */
 function num(n: number): string {
-  return String(Number(n.toFixed(3)));
+  return String(halfUp(n, 3));
 }
 
 /**
@@ -66,23 +78,34 @@ function agreementText(c: Criterion, min: number | null): string {
   return `${agreementPercent(c.agreeing, c.scored, min)}% (${c.agreeing}/${c.scored})`;
 }
 
-/**
- * A spread to two decimals, its half rounded up as written: 0.305 reads 0.31 and 0.125 0.13
- * (toFixed rounds the binary double, and 0.305 is stored a hair under it: 0.30, below "above 0.3").
- */
+/** A spread to two decimals, its half rounded up as written (halfUp): 0.305 reads 0.31, not 0.30 below "above 0.3". */
 function spreadText(spread: number): string {
-  return (Math.round(Number((spread * 100).toFixed(6))) / 100).toFixed(2);
+  return halfUp(spread, 2).toFixed(2);
 }
 
 function thresholdText(c: Criterion): string {
   return c.thresholds.length === 1 ? `threshold ${num(c.thresholds[0] as number)}` : `thresholds ${c.thresholds.map(num).join(', ')}`;
 }
 
+/**
+ * A median beside its threshold, never on the other side of it than it is: 0.6999 against 0.7 reads
+ * 0.6999, not 0.7 beside "judged fail". More decimals where three would cross it, up to the
+ * millionth a median is kept to (src/calibrate/summary.ts, median).
+ */
+function medianText(median: number, threshold: number): string {
+  const shownThreshold = Number(num(threshold));
+  for (let d = 3; d < 6; d++) {
+    const shown = halfUp(median, d);
+    if (shown < shownThreshold === median < threshold) return String(shown);
+  }
+  return String(halfUp(median, 6));
+}
+
 /** "accepted pass, judged fail: median 0.2 (0.1 .. 0.3) against 0.7". */
 function scoreText(b: Item): string {
   if (b.median === null) return `accepted ${b.accepted}, no usable score: ${b.notUsable[0] ?? 'no answer'}`;
   const range = b.scores.length > 1 ? ` (${b.scores.length} scores, ${num(Math.min(...b.scores))} .. ${num(Math.max(...b.scores))})` : '';
-  return `accepted ${b.accepted}, judged ${b.judged}: ${b.scores.length > 1 ? 'median ' : ''}${num(b.median)}${range} against ${num(b.threshold)}`;
+  return `accepted ${b.accepted}, judged ${b.judged}: ${b.scores.length > 1 ? 'median ' : ''}${medianText(b.median, b.threshold)}${range} against ${num(b.threshold)}`;
 }
 
 /**
@@ -213,6 +236,131 @@ function unusableText(item: Item): string {
   return cliWords(item.notUsable[0] ?? 'no answer');
 }
 
+type Listed = { criterion: Criterion; item: Item };
+
+/**
+ * A list's baselines (No usable score, Answers without a usable score) under one cause, the one a
+ * run's report groups the same reason under (judgeReasonCause of the first reason, the one
+ * shown), in the CLI's words.
+ */
+interface ReasonGroup {
+  what: string;
+  entries: Listed[];
+}
+
+/** The list grouped by cause, largest group first (ties: first met first), as a run groups its items (src/evaluate/causes.ts, groupCauses). */
+function reasonGroups(list: readonly Listed[]): ReasonGroup[] {
+  const groups = new Map<string, ReasonGroup>();
+  for (const entry of list) {
+    const reason = entry.item.notUsable[0] ?? 'no answer';
+    const cause = judgeReasonCause(reason);
+    const what = cliWords(cause?.what ?? reason);
+    // The cause's key and its words: a timeout and a connection refused share a key, not what they say.
+    const key = `${cause?.key ?? ''}\n${what}`;
+    const group = groups.get(key);
+    if (group) group.entries.push(entry);
+    else groups.set(key, { what, entries: [entry] });
+  }
+  return [...groups.values()].sort((a, b) => b.entries.length - a.entries.length);
+}
+
+/** Baselines listed on a line of their own under a cause; the rest with a text of their own are named in one line. */
+const OWN_SHOWN = 20;
+
+/**
+ * One cause's part of a list, as a run's report shows a cause's items (src/report/cause-details.ts):
+ * the cause with how many of the list it holds ("all 500: judge unreachable: HTTP 503"; none when
+ * the list is one baseline), the text most of them share said once ("each: HTTP 503: overloaded",
+ * when two or more share it), the baselines that share it named compactly per criterion and folder,
+ * and each other one on its line with its own text (the first OWN_SHOWN; the rest named in one line).
+ */
+interface GroupLayout {
+  head: string | null;
+  shared: string | null;
+  together: { criterion: Criterion; files: string[] }[];
+  own: { entry: Listed; text: string }[];
+  rest: { criterion: Criterion; files: string[] }[];
+}
+
+function groupLayout(group: ReasonGroup, of: number, text: (item: Item) => string): GroupLayout {
+  const texts = group.entries.map((e) => text(e.item));
+  const [body, sharing] = mostShared(texts);
+  const shared = sharing >= 2 ? body : null;
+  // Said once, unless the cause says it already ("judge unreachable: <it>").
+  const said = shared !== null && shared !== group.what && !group.what.endsWith(`: ${shared}`);
+  const head = of === 1 ? null : causeLine({ key: '', what: group.what, hint: null, labels: group.entries.map((e) => e.item.label) }, of);
+  const together: GroupLayout['together'] = [];
+  const own: GroupLayout['own'] = [];
+  const rest: GroupLayout['rest'] = [];
+  const add = (into: GroupLayout['together'], e: Listed): void => {
+    const at = into.find((x) => x.criterion === e.criterion);
+    if (at) at.files.push(e.item.baselineFile);
+    else into.push({ criterion: e.criterion, files: [e.item.baselineFile] });
+  };
+  group.entries.forEach((e, i) => {
+    const t = texts[i] as string;
+    if (shared !== null && t === shared) add(together, e);
+    else if (own.length < OWN_SHOWN) own.push({ entry: e, text: t });
+    else add(rest, e);
+  });
+  return { head, shared: said ? sharedLine({ shared, sharing }, group.entries.length) : null, together, own, rest };
+}
+
+/**
+ * Baseline files named compactly: their folder once, then their names (the first 20, then how many
+ * more), ".agent-replay/baselines/: f0.json, f1.json, +480 more"; folders apart, "; " between.
+ */
+function filesText(files: readonly string[], shown: (text: string) => string): string {
+  const byDir = new Map<string, string[]>();
+  for (const file of files) {
+    const cut = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1;
+    const dir = file.slice(0, cut);
+    const names = byDir.get(dir);
+    if (names) names.push(file.slice(cut));
+    else byDir.set(dir, [file.slice(cut)]);
+  }
+  return [...byDir].map(([dir, names]) => `${dir === '' ? '' : `${shown(dir)}: `}${firstLabels(names, shown)}`).join('; ');
+}
+
+/** The rest with a text of their own, beyond OWN_SHOWN: "… and 480 more, each with a reason of its own". */
+function restText(rest: GroupLayout['rest']): string {
+  const n = rest.reduce((k, r) => k + r.files.length, 0);
+  return `… and ${thousands(n)} more, each with a reason of its own (calibration.json, written with --out, keeps every reason)`;
+}
+
+/** A list grouped by cause on the terminal: each cause's lines under it, indented (groupLayout). */
+function groupedText(list: readonly Listed[], text: (item: Item) => string): string[] {
+  const out: string[] = [];
+  const criterionText = (c: Criterion): string => `"${clipShown(terminalLine(c.criterion), 60)}"`;
+  for (const group of reasonGroups(list)) {
+    const g = groupLayout(group, list.length, text);
+    const indent = g.head === null ? '  ' : '    ';
+    if (g.head !== null) out.push(`  ${clipShown(terminalLine(g.head), 300)}`);
+    if (g.shared !== null) out.push(`    ${clipShown(terminalLine(g.shared), 300)}`);
+    for (const t of g.together) out.push(`    ${criterionText(t.criterion)}: ${filesText(t.files, terminalLine)}`);
+    for (const { entry, text: own } of g.own) out.push(`${indent}${terminalLine(entry.item.baselineFile)}  ${criterionText(entry.criterion)}: ${clipShown(terminalLine(own), 160)}`);
+    if (g.rest.length > 0) {
+      out.push(`    ${restText(g.rest)}:`);
+      for (const r of g.rest) out.push(`      ${criterionText(r.criterion)}: ${filesText(r.files, terminalLine)}`);
+    }
+  }
+  return out;
+}
+
+/** The same in markdown: each cause in bold with the text shared below it, then its baselines as a list. */
+function groupedMarkdown(list: readonly Listed[], text: (item: Item) => string): string[] {
+  const out: string[] = [];
+  const name = (file: string): string => codeSpan(file);
+  for (const group of reasonGroups(list)) {
+    const g = groupLayout(group, list.length, text);
+    if (g.head !== null) out.push('', `**${escapeInline(clip(oneLine(g.head), 300))}**${g.shared === null ? '' : `<br>\n${escapeInline(clip(oneLine(g.shared), 300))}`}`, '');
+    for (const t of g.together) out.push(`- ${cell(t.criterion.criterion)}: ${filesText(t.files, name)}`);
+    for (const { entry, text: own } of g.own) out.push(`- ${codeSpan(entry.item.baselineFile)}: ${cell(entry.criterion.criterion)}: ${cell(clip(oneLine(own), 200))}`);
+    if (g.rest.length > 0) out.push(`- ${escapeInline(restText(g.rest))}: ${g.rest.map((r) => `${cell(r.criterion.criterion)}: ${filesText(r.files, name)}`).join('; ')}`);
+  }
+  return out;
+}
+
 function calmLine(c: Calibration): string | null {
   const scored = scoredAnswers(c);
   if (scored === 0 || disagreements(c).length > 0) return null;
@@ -231,6 +379,54 @@ function firstLabels(labels: readonly string[], shown: (label: string) => string
 function acceptStep(c: Calibration): string {
   const dir = c.suite === '.agent-replay' ? '' : ` --dir ${shellWord(c.suite)}`;
   return `replay the suite and accept its results: npx agent-replay run${dir}, then npx agent-replay accept${dir}`;
+}
+
+/**
+ * What gives skipped baselines a known verdict, one step per reason (docs/calibration.md, "What is
+ * re-judged"): accepted again from a run with the judge, a baseline keeps the judge's result for
+ * each criterion. A reply or transcript accepted unchanged leaves a baseline that keeps none as it
+ * is (src/evaluate/acceptance.ts, decideAcceptance), so the baseline is removed first. The first
+ * LABELS_SHOWN of a reason's baselines are in its commands; the others, listed above, likewise.
+ */
+function skippedGroups(c: Calibration): { reason: string; list: Calibration['skipped']; step: string }[] {
+  const byReason = new Map<string, Calibration['skipped']>();
+  for (const x of c.skipped) {
+    const list = byReason.get(x.reason);
+    if (list) list.push(x);
+    else byReason.set(x.reason, [x]);
+  }
+  const dir = c.suite === '.agent-replay' ? '' : ` --dir ${shellWord(c.suite)}`;
+  return [...byReason].map(([reason, list]) => {
+    // A script skipped for two criteria is one baseline: once.
+    const baselines = [...new Map(list.map((x) => [x.label, x.baselineFile])).entries()];
+    const shown = baselines.slice(0, LABELS_SHOWN);
+    const one = baselines.length === 1;
+    const what = list[0]?.kind === 'persona' ? 'transcript' : 'reply';
+    const more = baselines.length > LABELS_SHOWN ? ` (the first ${LABELS_SHOWN} of ${thousands(baselines.length)}; the others, listed above, likewise)` : '';
+    // A fixture's baseline keeps a judge result only when it agrees with the fixture's verdict (src/suite/baselines.ts refuses one that does not).
+    const limit = what === 'reply' ? `; while another check fails and the judge passes, accept refuses ${one ? 'it' : 'those'}, since a fixture's baseline keeps only a judge result that agrees with its verdict` : '';
+    const step =
+      `to calibrate against ${one ? 'it' : 'them'}, remove ${one ? 'its baseline' : 'their baselines'} and accept ${one ? 'it' : 'them'} again from a run with the judge, ` +
+      `so that ${one ? 'its new baseline keeps' : 'their new baselines keep'} the judge's result for each criterion (a ${what} accepted unchanged leaves a baseline as it is; read the run's ${one ? 'result' : 'results'} first: accepting says ${one ? 'its verdict is' : 'their verdicts are'} right${limit}): ` +
+      `rm ${shown.map(([, file]) => shellWord(file)).join(' ')}, then npx agent-replay run${dir} --only ${shellWord(shown.map(([label]) => label).join(','))}, then npx agent-replay accept${dir}${more}`;
+    return { reason, list, step };
+  });
+}
+
+/** A reason's skipped baselines per criterion, in the order met (filesText names them compactly). */
+function skippedByCriterion(list: Calibration['skipped']): { criterion: string; files: string[] }[] {
+  const out: { criterion: string; files: string[] }[] = [];
+  for (const x of list) {
+    const at = out.find((o) => o.criterion === x.criterion);
+    if (at) at.files.push(x.baselineFile);
+    else out.push({ criterion: x.criterion, files: [x.baselineFile] });
+  }
+  return out;
+}
+
+/** The head of a reason's skipped baselines, as a cause's: "all 500: <reason>", "2 of 3: <reason>". */
+function skippedHead(g: { reason: string; list: Calibration['skipped'] }, of: number): string {
+  return causeLine({ key: '', what: g.reason, hint: null, labels: g.list.map((x) => x.label) }, of);
 }
 
 /** The terminal form: reads in ten seconds, details below the table. */
@@ -268,21 +464,29 @@ export function renderCalibrationText(c: Calibration, context: { suite?: string 
   }
   const u = unscored(c);
   if (u.length > 0) {
-    out.push('', `No usable score (${u.length}): counted, never a score; left out of the agreement`);
-    for (const { criterion, item } of u) out.push(`  ${item.baselineFile}  "${clipShown(terminalLine(criterion.criterion), 60)}": ${clipShown(terminalLine(unusableText(item)), 160)}`);
+    out.push('', `No usable score (${thousands(u.length)}): counted, never a score; left out of the agreement`, ...groupedText(u, unusableText));
     for (const fix of noScoreFixes(u)) out.push(`  fix: ${fix}`);
   }
   const p = partlyScored(c);
   if (p.length > 0) {
     out.push('', `Answers without a usable score (${partlyText(p)}): counted, never a score; those baselines' median and spread are of the others`);
-    for (const { criterion, item } of p) out.push(`  ${item.baselineFile}  "${clipShown(terminalLine(criterion.criterion), 60)}": ${clipShown(terminalLine(partlyItem(item)), 160)}`);
+    out.push(...groupedText(p, partlyItem));
     // Each fix once over both lists: the No usable score list's are not said again.
     const said = new Set(noScoreFixes(u));
     for (const fix of noScoreFixes(p)) if (!said.has(fix)) out.push(`  fix: ${fix}`);
   }
   if (c.skipped.length > 0) {
     out.push('', `Skipped (${c.skipped.length}): the accepted verdict is not known, nothing was asked`);
-    for (const x of c.skipped) out.push(`  ${x.baselineFile}  "${clipShown(terminalLine(x.criterion), 60)}": ${terminalLine(x.reason)}`);
+    // One baseline: its line; more: grouped by reason as the lists above are by cause, the reason said once.
+    const one = c.skipped.length === 1 ? c.skipped[0] : undefined;
+    if (one !== undefined) out.push(`  ${one.baselineFile}  "${clipShown(terminalLine(one.criterion), 60)}": ${terminalLine(one.reason)}`);
+    for (const g of skippedGroups(c)) {
+      if (one === undefined) {
+        out.push(`  ${terminalLine(skippedHead(g, c.skipped.length))}`);
+        for (const x of skippedByCriterion(g.list)) out.push(`    "${clipShown(terminalLine(x.criterion), 60)}": ${filesText(x.files, terminalLine)}`);
+      }
+      out.push(`${one === undefined ? '    ' : '  '}next: ${terminalLine(g.step)}`);
+    }
   }
   if (c.withoutBaseline.length > 0) {
     const labels = [...new Set(c.withoutBaseline.map((x) => x.label))];
@@ -330,20 +534,26 @@ export function renderCalibrationMarkdown(c: Calibration, context: { suite?: str
   }
   const u = unscored(c);
   if (u.length > 0) {
-    out.push('', `### No usable score (${u.length})`, '');
-    for (const { criterion, item } of u) out.push(`- ${codeSpan(item.baselineFile)}: ${cell(criterion.criterion)}: ${cell(clip(oneLine(unusableText(item)), 200))}`);
+    out.push('', `### No usable score (${thousands(u.length)})`, ...(u.length === 1 ? [''] : []), ...groupedMarkdown(u, unusableText));
     for (const fix of noScoreFixes(u)) out.push('', `Fix: ${escapeInline(fix)}`);
   }
   const p = partlyScored(c);
   if (p.length > 0) {
-    out.push('', `### Answers without a usable score (${escapeInline(partlyText(p))})`, '', "Counted, never a score; those baselines' median and spread are of the others.", '');
-    for (const { criterion, item } of p) out.push(`- ${codeSpan(item.baselineFile)}: ${cell(criterion.criterion)}: ${cell(clip(oneLine(partlyItem(item)), 200))}`);
+    out.push('', `### Answers without a usable score (${escapeInline(partlyText(p))})`, '', "Counted, never a score; those baselines' median and spread are of the others.", ...(p.length === 1 ? [''] : []), ...groupedMarkdown(p, partlyItem));
     const said = new Set(noScoreFixes(u));
     for (const fix of noScoreFixes(p)) if (!said.has(fix)) out.push('', `Fix: ${escapeInline(fix)}`);
   }
   if (c.skipped.length > 0) {
     out.push('', `### Skipped: accepted verdict unknown (${c.skipped.length})`, '');
-    for (const x of c.skipped) out.push(`- ${codeSpan(x.baselineFile)}: ${cell(x.criterion)}: ${cell(x.reason)}`);
+    const one = c.skipped.length === 1 ? c.skipped[0] : undefined;
+    if (one !== undefined) out.push(`- ${codeSpan(one.baselineFile)}: ${cell(one.criterion)}: ${cell(one.reason)}`);
+    skippedGroups(c).forEach((g, i) => {
+      if (one === undefined) {
+        out.push(...(i === 0 ? [] : ['']), `**${escapeInline(skippedHead(g, c.skipped.length))}**`, '');
+        for (const x of skippedByCriterion(g.list)) out.push(`- ${cell(x.criterion)}: ${filesText(x.files, (file) => codeSpan(file))}`);
+      }
+      out.push('', `Next: ${escapeInline(g.step)}`);
+    });
   }
   if (c.withoutBaseline.length > 0) {
     const labels = [...new Set(c.withoutBaseline.map((x) => x.label))];

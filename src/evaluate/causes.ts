@@ -883,10 +883,25 @@ function judgeCheckCause(detail: string, answered = false): JudgeCause | null {
  * unreachable: ...".
  */
 export function judgeFixes(reason: string): string[] {
+  return judgeReasonCheckCause(reason)?.fixes ?? [];
+}
+
+/**
+ * The cause a run's report groups a judge's reason under (its key and what it says; judgeFixes
+ * gives its fixes apart), read from the same detail: calibrate groups its answers without a usable
+ * score by it, as a run groups its items (src/calibrate/render.ts). Null for a reason no cause reads.
+ */
+export function judgeReasonCause(reason: string): Cause | null {
+  const cause = judgeReasonCheckCause(reason);
+  return cause === null ? null : { key: cause.key, what: cause.what, hint: cause.hint };
+}
+
+/** The detail a run writes for a judge's reason (judgeFixes), read as its check's cause. */
+function judgeReasonCheckCause(reason: string): JudgeCause | null {
   const panel = panelCounts(reason);
   const answered = panel === null ? isNoScoreReason(reason) || isCutReason(reason) : panel.unreachable === 0;
   const detail = reason.startsWith(CALL_FAILED_WORDS) ? reason : `judge ${answered ? 'gave no usable answer' : 'unreachable'}: ${reason}`;
-  return judgeCheckCause(detail)?.fixes ?? [];
+  return judgeCheckCause(detail);
 }
 
 /**

@@ -24,7 +24,7 @@ export function causeTextOf(item: Item): string | null {
 const TURN = /^((?:welcome turn|message turn|turn \d+)(?: \(welcome\))?): /;
 
 /** The text most of `texts` are (the first of equals) and how many are it; [null, 0] for none. */
-function mostShared(texts: readonly string[]): [string | null, number] {
+export function mostShared(texts: readonly string[]): [string | null, number] {
   const counts = new Map<string, number>();
   for (const t of texts) counts.set(t, (counts.get(t) ?? 0) + 1);
   let best: string | null = null;
@@ -108,7 +108,7 @@ function sharedText(items: readonly Item[]): GroupText {
 }
 
 /** The shared line's words: "each: TEXT", or "5 of them: TEXT" when some items differ (each shown with its own). */
-export function sharedLine(g: GroupText, of: number): string | null {
+export function sharedLine(g: Pick<GroupText, 'shared' | 'sharing'>, of: number): string | null {
   if (g.shared === null) return null;
   return g.sharing === of ? `each: ${g.shared}` : `${g.sharing} of them: ${g.shared}`;
 }

@@ -274,6 +274,40 @@ describe('the figures', () => {
     expect(renderCalibrationMarkdown(calibrationOf(figures, 1, null))).toContain('| C | 1 | 100% \\(1/1\\) | 0.31 | 1 |');
   });
 
+  it('a median is rounded half up as the spread is: (0.123 + 0.124) / 2 = 0.1235 reads 0.124 (toFixed gave 0.123)', () => {
+    const b = calibrateBaseline(target('a', 'C', 'pass'), [ok(0.123), ok(0.124)]);
+    expect(b.median).toBe(0.1235);
+    const [c] = groupByCriterion([{ criterion: 'C', result: b }], null);
+    const figures = { criteria: [c as NonNullable<typeof c>], skipped: [], withoutBaseline: [] };
+    expect(renderCalibrationText(calibrationOf(figures, 1, null))).toContain('accepted pass, judged fail: median 0.124 (2 scores, 0.123 .. 0.124) against 0.7\n');
+    expect(renderCalibrationMarkdown(calibrationOf(figures, 1, null))).toContain('accepted pass, judged fail\\: median 0.124 \\(2 scores, 0.123 .. 0.124\\) against 0.7');
+  });
+
+  it('a median is never shown on the other side of its threshold: 0.6999 against 0.7 reads 0.6999, not 0.7 beside "judged fail"', () => {
+    const targets = [target('a', 'C', 'pass'), target('b', 'C', 'pass'), target('c', 'C', 'pass')];
+    const figures = summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, [[ok(0.6999)], [ok(0.69999)], [ok(0.69949)]], null);
+    const text = renderCalibrationText(calibrationOf(figures, 3, null));
+    expect(text).toContain(`    ${fileOf('a')}  accepted pass, judged fail: 0.6999 against 0.7\n`);
+    expect(text).toContain(`    ${fileOf('b')}  accepted pass, judged fail: 0.69999 against 0.7\n`);
+    // Three decimals where they stay below it.
+    expect(text).toContain(`    ${fileOf('c')}  accepted pass, judged fail: 0.699 against 0.7\n`);
+    expect(renderCalibrationMarkdown(calibrationOf(figures, 3, null))).toContain('accepted pass, judged fail\\: 0.6999 against 0.7');
+  });
+
+  it('baselines under one cause each with a text of its own: the first 20 on their lines, the rest named in one line, on the terminal and in markdown', () => {
+    const targets = Array.from({ length: 23 }, (_, i) => target(`t${i}`, 'C', 'pass'));
+    const prose = (i: number): JudgeResult => ({ ok: false, reason: `no usable score in output: "prose ${i}"`, answered: true });
+    const c = calibrationOf(summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, targets.map((_, i) => [prose(i)]), null), 23, null);
+    const lines = renderCalibrationText(c).split('\n');
+    const from = lines.indexOf('No usable score (23): counted, never a score; left out of the agreement');
+    expect(lines.slice(from + 1, from + 3)).toEqual(['  all 23: the judge answered without a usable score', `    ${fileOf('t0')}  "C": no usable score in output: "prose 0"`]);
+    expect(lines.filter((l) => l.includes(': no usable score in output: "prose '))).toHaveLength(20);
+    expect(lines.slice(from + 22, from + 24)).toEqual(['    … and 3 more, each with a reason of its own (calibration.json, written with --out, keeps every reason):', '      "C": .agent-replay/baselines/: t20.json, t21.json, t22.json']);
+    const md = renderCalibrationMarkdown(c);
+    expect(md).toContain('### No usable score (23)\n\n**all 23\\: the judge answered without a usable score**\n\n- `.agent-replay/baselines/t0.json`: C: no usable score in output\\: "prose 0"\n');
+    expect(md).toContain('\n- … and 3 more, each with a reason of its own \\(calibration.json, written with --out, keeps every reason\\): C: `.agent-replay/baselines/`: `t20.json`, `t21.json`, `t22.json`\n');
+  });
+
   it("the Straddling list's count is the table's: a straddling baseline that disagrees is counted there and listed under Disagreements", () => {
     // a: accepted pass, judged 0.75 (straddles, agrees); b: accepted fail, judged 0.72 (straddles, disagrees).
     const targets = [target('a', 'C', 'pass'), target('b', 'C', 'fail')];

@@ -205,7 +205,16 @@ describe('calibrate, walked as a team adopting it', () => {
     // The documented contract: a criterion with some usable scores is measured on them (3/3), exit 0.
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/ {2}The reply is polite {2}6 {10}100% \(3\/3\) /);
-    expect(r.stdout).toContain('No usable score (3): counted, never a score; left out of the agreement\n  .agent-replay/baselines/f3.json  "The reply is polite": HTTP 503: overloaded\n');
+    // Under their cause, as a run groups its items: the text they share once, then their files.
+    expect(r.stdout).toContain(
+      [
+        'No usable score (3): counted, never a score; left out of the agreement',
+        '  all 3: judge unreachable: HTTP 503',
+        '    each: HTTP 503: overloaded',
+        '    "The reply is polite": .agent-replay/baselines/: f3.json, f4.json, f5.json',
+        '',
+      ].join('\n'),
+    );
     expect(r.stdout).toContain("  fix: the judge's endpoint failed: see its status or log, and run it again\n");
     expect(r.stdout).toContain('Every criterion with a score agrees at least 90% (--min-agreement 0.9). 3 of 6 baselines got no usable score and are not counted in the agreement: see No usable score above.\n');
     const c = parseCalibration(await readFile(join(cwd, 'c.json'), 'utf8'), 'c.json');
@@ -218,11 +227,59 @@ describe('calibrate, walked as a team adopting it', () => {
     const dropped = await suite(dropping.url, 4, { judge: ', concurrency: 1' });
     const d = await cli(['calibrate', '--markdown', 'c.md'], dropped);
     expect(d.code).toBe(0);
-    expect(d.stdout).toContain(`.agent-replay/baselines/f2.json  "The reply is polite": the connection to 127.0.0.1:${new URL(dropping.url).port} was closed without an answer (UND_ERR_SOCKET)\n`);
+    // The cause says their shared text already: not said again.
+    expect(d.stdout).toContain(`  all 2: judge unreachable: the connection to 127.0.0.1:${new URL(dropping.url).port} was closed without an answer (UND_ERR_SOCKET)\n    "The reply is polite": .agent-replay/baselines/: f2.json, f3.json\n`);
     expect(d.stdout).toContain('  fix: check --judge-url (judge.baseUrl), judge.model and the judge key\n');
     const md = await readFile(join(dropped, 'c.md'), 'utf8');
     expect(md).toContain('Fix: check --judge-url \\(judge.baseUrl\\), judge.model and the judge key');
     expect(d.stdout + md).not.toContain('judge-base-url');
+  });
+
+  it('a judge down for 500 baselines: grouped under its cause, the shared text once and the files named compactly, not 500 lines', async () => {
+    // Every request an HTTP 503, but the reply "rude 13", answered in prose: two causes.
+    const judge = await judgeServer((reply, _nth, res) => {
+      if (reply === 'rude 13') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'Seems fine to me.' } }] }));
+        return;
+      }
+      res.writeHead(503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'overloaded' } }));
+    });
+    const cwd = await suite(judge.url, 500, { judge: ', concurrency: 16' });
+    const r = await cli(['calibrate', '--markdown', 'c.md'], cwd);
+    expect(r.code).toBe(0);
+    const first20 = [...Array.from({ length: 13 }, (_, i) => `f${i}.json`), ...Array.from({ length: 7 }, (_, i) => `f${i + 14}.json`)].join(', ');
+    const section = r.stdout.split('\n\n').find((p) => p.startsWith('No usable score'));
+    expect(section).toBe(
+      [
+        'No usable score (500): counted, never a score; left out of the agreement',
+        '  499 of 500: judge unreachable: HTTP 503',
+        '    each: HTTP 503: overloaded',
+        `    "The reply is polite": .agent-replay/baselines/: ${first20}, +479 more`,
+        '  1 of 500: the judge answered without a usable score',
+        '    .agent-replay/baselines/f13.json  "The reply is polite": no usable score in output: "Seems fine to me."',
+        `  fix: use a judge model that follows the prompt, or an endpoint with structured output (${docsUrl('judges.md', 'Structured output and its fallback')})`,
+        "  fix: the judge's endpoint failed: see its status or log, and run it again",
+      ].join('\n'),
+    );
+    const md = await readFile(join(cwd, 'c.md'), 'utf8');
+    const mdSection = md.slice(md.indexOf('### No usable score (500)'), md.indexOf('\nFix: '));
+    expect(mdSection).toBe(
+      [
+        '### No usable score (500)',
+        '',
+        '**499 of 500\\: judge unreachable\\: HTTP 503**<br>',
+        'each\\: HTTP 503\\: overloaded',
+        '',
+        `- The reply is polite: \`.agent-replay/baselines/\`: ${first20.split(', ').map((f) => `\`${f}\``).join(', ')}, +479 more`,
+        '',
+        '**1 of 500\\: the judge answered without a usable score**',
+        '',
+        '- `.agent-replay/baselines/f13.json`: The reply is polite: no usable score in output\\: "Seems fine to me."',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('a judge down for some answers of a --repeat: the answers lost are said, though every baseline scored', async () => {
@@ -238,8 +295,9 @@ describe('calibrate, walked as a team adopting it', () => {
     expect(r.stdout).toContain(
       [
         "Answers without a usable score (2 of 6 answers to 2 baselines that got a usable score from the others): counted, never a score; those baselines' median and spread are of the others",
-        '  .agent-replay/baselines/f0.json  "The reply is polite": 1 of 3: HTTP 503: overloaded',
-        '  .agent-replay/baselines/f1.json  "The reply is polite": 1 of 3: HTTP 503: overloaded',
+        '  all 2: judge unreachable: HTTP 503',
+        '    each: 1 of 3: HTTP 503: overloaded',
+        '    "The reply is polite": .agent-replay/baselines/: f0.json, f1.json',
         "  fix: the judge's endpoint failed: see its status or log, and run it again",
         '',
       ].join('\n'),
@@ -252,7 +310,7 @@ describe('calibrate, walked as a team adopting it', () => {
     ]);
     const md = await readFile(join(cwd, 'c.md'), 'utf8');
     expect(md).toContain('### Answers without a usable score (2 of 6 answers to 2 baselines that got a usable score from the others)\n');
-    expect(md).toContain('- `.agent-replay/baselines/f0.json`: The reply is polite: 1 of 3\\: HTTP 503\\: overloaded\n');
+    expect(md).toContain('**all 2\\: judge unreachable\\: HTTP 503**<br>\neach\\: 1 of 3\\: HTTP 503\\: overloaded\n\n- The reply is polite: `.agent-replay/baselines/`: `f0.json`, `f1.json`\n');
   });
 
   it('a judge answering malformed JSON: each answer named, never a score, with the fix; none usable fails the minimum', async () => {

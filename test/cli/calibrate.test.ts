@@ -212,6 +212,57 @@ describe('calibrate against an OpenAI-compatible judge', () => {
     expect(c.estimate.calls).toBe(0);
   });
 
+  it('each reason a baseline is skipped for gives its next step, and following it gives the baseline a known verdict', async () => {
+    // The fixture's new reply fails its judge too (a fixture's baseline keeps only a judge result that agrees with its verdict, as the step says).
+    const judge = await openaiJudge((q) => (q.material.includes('echo: hello') ? 0.2 : 0.9));
+    const agent = await serve();
+    const cwd = await makeProject({
+      config: config(agent.url, `${judge.url}/v1`),
+      fixtures: { 'list.yml': 'fixtures:\n  - { label: listed, message: hello, assert: [ { contains: "refund" }, { judge: "Stayed calm" } ] }\n' },
+      // The echo agent's route is "echo": the conversations check fails, and the criterion is judged.
+      personas: { 'p.yml': 'label: two-checks\nopening: hi\nexpect:\n  conversations: [ refunds ]\n  criteria: [ "Stayed calm" ]\n' },
+      baselines: [baseline('listed', 'echo hello', null, 'fail')],
+    });
+    await writeFile(join(cwd, '.agent-replay', 'baselines', 'two-checks.json'), serializePersonaBaseline({ ...personaBaseline('two-checks', ['Calm down.'], 'fail'), label: 'two-checks' }));
+    const r = await cli(['calibrate', '--markdown', 'c.md'], cwd);
+    expect(r.code).toBe(0);
+    // Grouped by reason, each said once with its baselines, then its next step.
+    expect(r.stdout).toContain(
+      'Skipped (2): the accepted verdict is not known, nothing was asked\n' +
+        '  1 of 2: the fixture failed when accepted and its baseline keeps no judge result for this criterion, so which check failed is not known\n' +
+        '    "Stayed calm": .agent-replay/baselines/: listed.json\n    next: ',
+    );
+    expect(r.stdout).toContain('  1 of 2: the script failed when accepted and its baseline keeps no judge result for this criterion, so which check failed is not known\n    "Stayed calm": .agent-replay/baselines/: two-checks.json\n    next: ');
+    const steps = r.stdout.split('\n').filter((l) => l.startsWith('    next: '));
+    const step = (file: string, label: string, what: string, limit = ''): string =>
+      `    next: to calibrate against it, remove its baseline and accept it again from a run with the judge, so that its new baseline keeps the judge's result for each criterion (a ${what} accepted unchanged leaves a baseline as it is; read the run's result first: accepting says its verdict is right${limit}): rm ${file}, then npx agent-replay run --only ${label}, then npx agent-replay accept`;
+    // One per reason (the fixture's, the script's), each after the list, in the list's order.
+    expect(steps).toEqual([
+      step('.agent-replay/baselines/listed.json', 'listed', 'reply', "; while another check fails and the judge passes, accept refuses it, since a fixture's baseline keeps only a judge result that agrees with its verdict"),
+      step('.agent-replay/baselines/two-checks.json', 'two-checks', 'transcript'),
+    ]);
+    const md = await readFile(join(cwd, 'c.md'), 'utf8');
+    expect(md.split('\n').filter((l) => l.startsWith('Next: '))).toEqual(steps.map((l) => `Next: ${escapeInline(l.slice('    next: '.length))}`));
+    expect(md).toContain('### Skipped: accepted verdict unknown (2)\n\n**1 of 2\\: the fixture failed when accepted and its baseline keeps no judge result for this criterion, so which check failed is not known**\n\n- Stayed calm: `.agent-replay/baselines/`: `listed.json`\n\nNext: ');
+    // Followed as written (in process): both baselines get a known verdict, and are re-judged.
+    for (const line of steps) {
+      const [, file = '', label = ''] = /: rm (\S+), then npx agent-replay run --only (\S+), then npx agent-replay accept$/.exec(line) ?? [];
+      await rm(join(cwd, file));
+      await cli(['run', '--only', label], cwd);
+      const accepted = await cli(['accept'], cwd);
+      expect(accepted.stdout).toContain(`accepted  ${label} (fail)`);
+    }
+    const again = await cli(['calibrate', '--out', 'c.json'], cwd);
+    expect(again.code).toBe(0);
+    expect(again.stdout).not.toContain('Skipped');
+    const c = parseCalibration(await readFile(join(cwd, 'c.json'), 'utf8'), 'c.json');
+    expect(c.skipped).toEqual([]);
+    expect(c.criteria[0]?.items.map((i) => [i.label, i.acceptedFrom])).toEqual([
+      ['listed', 'stored_result'],
+      ['two-checks', 'stored_result'],
+    ]);
+  });
+
   it('--repeat N: the median of N scores that differ per call, the spread, and straddling', async () => {
     const varying = [0.6, 0.9, 0.75];
     const judge = await openaiJudge((q, nth) => (q.material.startsWith('Thank you') ? (varying[nth] as number) : politeness(q, 0)));
@@ -520,7 +571,17 @@ describe('calibrate on the demo suite against the demo judge', () => {
     expect(row(before.stdout, 'The reply acknowledges the problem')).toMatch(/1 +100% \(1\/1\)/);
     expect(row(before.stdout, 'Gives an honest opinion of the handover')).toMatch(/1 +no score +- +-$/);
     expect(before.stdout).toContain('The judge agrees with every accepted verdict it scored (3 of 3).');
-    expect(before.stdout).toContain('.agent-replay/baselines/broken-item-replacement.json  "Offered a replacement before refunding": the script failed when accepted');
+    // One script skipped for two criteria: its reason once, its baseline per criterion, one next step.
+    expect(before.stdout).toContain(
+      [
+        'Skipped (2): the accepted verdict is not known, nothing was asked',
+        '  all 2: the script failed when accepted and its baseline keeps no judge result for this criterion, so which check failed is not known',
+        '    "Stayed empathetic": .agent-replay/baselines/: broken-item-replacement.json',
+        '    "Offered a replacement before refunding": .agent-replay/baselines/: broken-item-replacement.json',
+        '    next: to calibrate against it, remove its baseline and accept it again from a run with the judge, so that its new baseline keeps the judge\'s result for each criterion (a transcript accepted unchanged leaves a baseline as it is; read the run\'s result first: accepting says its verdict is right): rm .agent-replay/baselines/broken-item-replacement.json, then npx agent-replay run --only broken-item-replacement, then npx agent-replay accept',
+        '',
+      ].join('\n'),
+    );
 
     // Plant: the accepted refund conversation no longer apologises, but stays accepted as a pass.
     const file = join(cwd, '.agent-replay', 'baselines', 'refund-broken-item.json');
