@@ -90,36 +90,36 @@ export function tenthsText(n: number): string {
 }
 
 /** The conversations an item counts in (see AgreementReport.byConversation), normalised and unique. */
-function itemConversations(item: Item): string[] {
-  let names: string[];
-  if (isScript(item)) {
-    names = item.baseline !== null ? item.baseline.visited : item.visited;
-  } else {
-    const route = item.baseline?.route ?? item.route;
-    names = route === null ? [] : [route.conversation];
-  }
-  return [...new Set(names.map(conversationName))];
+function itemConversations(item: Item): readonly string[] {
+  if (isScript(item)) return [...new Set((item.baseline !== null ? item.baseline.visited : item.visited).map(conversationName))];
+  const route = item.baseline?.route ?? item.route;
+  return route === null ? [] : [conversationName(route.conversation)];
 }
 
-function grouped(items: readonly Item[], keys: (item: Item) => readonly string[]): AgreementGroup[] {
-  const groups = new Map<string, Item[]>();
-  for (const item of items) {
-    for (const key of keys(item)) {
-      const list = groups.get(key) ?? [];
-      list.push(item);
-      groups.set(key, list);
-    }
-  }
+/** `item` added to the group `key` of `groups`. */
+function addTo(groups: Map<string, Item[]>, key: string, item: Item): void {
+  const list = groups.get(key);
+  if (list === undefined) groups.set(key, [item]);
+  else list.push(item);
+}
+
+function groupsOf(groups: ReadonlyMap<string, Item[]>): AgreementGroup[] {
   return [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, list]) => ({ key, ...agreement(list) }));
 }
 
-/** Overall agreement and per group, for a whole run (fixtures and persona scripts). */
+/**
+ * Overall agreement and per group, for a whole run (fixtures and persona scripts). The three
+ * groupings in one pass: a run's summary reads every item of a large run here (docs/performance.md).
+ */
 export function agreementReport(run: Pick<RunRecord, 'fixtures' | 'personas'>): AgreementReport {
   const items: Item[] = [...run.fixtures, ...run.personas];
-  return {
-    overall: agreement(items),
-    byConversation: grouped(items, itemConversations),
-    byFile: grouped(items, (i) => [i.file]),
-    byPersona: grouped(items, (i) => (i.persona === null ? [] : [i.persona])),
-  };
+  const byConversation = new Map<string, Item[]>();
+  const byFile = new Map<string, Item[]>();
+  const byPersona = new Map<string, Item[]>();
+  for (const item of items) {
+    for (const name of itemConversations(item)) addTo(byConversation, name, item);
+    addTo(byFile, item.file, item);
+    if (item.persona !== null) addTo(byPersona, item.persona, item);
+  }
+  return { overall: agreement(items), byConversation: groupsOf(byConversation), byFile: groupsOf(byFile), byPersona: groupsOf(byPersona) };
 }
