@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-KEWZN5ZW.js";import"./chunk-FJKGEHMZ.js";import"./chunk-Y2VQHIQ2.js";import"./chunk-MXHU4D6Q.js";import"./chunk-JH4CMIU5.js";import"./chunk-VFJ3KZRC.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};
