@@ -452,7 +452,7 @@ export function renderCalibrationText(c: Calibration, context: { suite?: string 
     for (const { criterion, items } of d) {
       out.push(`  "${terminalLine(criterion.criterion)}" (${thresholdText(criterion)})`);
       for (const b of items) {
-        out.push(`    ${b.baselineFile}  ${scoreText(b)}`);
+        out.push(`    ${terminalLine(b.baselineFile)}  ${scoreText(b)}`);
         if (b.rationale !== null) out.push(`      judge: ${clipShown(terminalLine(b.rationale), 160)}`);
       }
     }
@@ -460,7 +460,7 @@ export function renderCalibrationText(c: Calibration, context: { suite?: string 
   const s = straddlers(c);
   if (s.length > 0 || straddlingElsewhere(c) > 0) {
     out.push('', `Straddling (${s.length + straddlingElsewhere(c)}): the score sits within 0.1 of the threshold, so a small change flips it${straddlingNote(c)}`);
-    for (const { criterion, item } of s) out.push(`  ${item.baselineFile}  "${clipShown(terminalLine(criterion.criterion), 60)}"  ${scoreText(item)}`);
+    for (const { criterion, item } of s) out.push(`  ${terminalLine(item.baselineFile)}  "${clipShown(terminalLine(criterion.criterion), 60)}"  ${scoreText(item)}`);
   }
   const u = unscored(c);
   if (u.length > 0) {
@@ -479,7 +479,7 @@ export function renderCalibrationText(c: Calibration, context: { suite?: string 
     out.push('', `Skipped (${c.skipped.length}): the accepted verdict is not known, nothing was asked`);
     // One baseline: its line; more: grouped by reason as the lists above are by cause, the reason said once.
     const one = c.skipped.length === 1 ? c.skipped[0] : undefined;
-    if (one !== undefined) out.push(`  ${one.baselineFile}  "${clipShown(terminalLine(one.criterion), 60)}": ${terminalLine(one.reason)}`);
+    if (one !== undefined) out.push(`  ${terminalLine(one.baselineFile)}  "${clipShown(terminalLine(one.criterion), 60)}": ${terminalLine(one.reason)}`);
     for (const g of skippedGroups(c)) {
       if (one === undefined) {
         out.push(`  ${terminalLine(skippedHead(g, c.skipped.length))}`);

@@ -14,7 +14,7 @@ import { MEANING_WORDS } from '../evaluate/meaning/index.js';
 import { attemptStanding, fixtureAttemptViews, personaAttemptViews, type AttemptStanding, type AttemptView } from '../evaluate/variants.js';
 import { meaningWords } from '../evaluate/changes.js';
 import type { Profile } from './profile.js';
-import { CONTINUATION, NBSP, wrapBlock } from './wrap.js';
+import { CONTINUATION, jsonText, NBSP, wrapBlock } from './wrap.js';
 
 /** Detail of an item shown in full: everything, without the full replies, or its line only. */
 export type Level = 'full' | 'diff' | 'brief';
@@ -54,20 +54,14 @@ const BEGUN_NAMED = 5;
 const BEGUN_INPUT = 120;
 
 /**
- * The calls an errored item's cut stream had begun, on one line (`refund {"order":"A1"}, lookup
- * {"q":"A1"}`, its inputs clipped, then "and 2 more"), each call said as the surface says text
- * (`say`: a code span, a terminal's escapes); null when there are none.
+ * The calls an errored item's cut stream had begun, on one line (`refund {"order": "A1"}, lookup
+ * {"q": "A1"}`, its inputs in the comment's one form of JSON, jsonText, clipped, then "and 2 more"),
+ * each call said as the surface says text (`say`: a code span, a terminal's escapes); null when
+ * there are none.
  */
 export function begunCalls(calls: readonly ToolCall[] | null | undefined, say: (call: string) => string): string | null {
   if (!calls || calls.length === 0) return null;
-  const input = (c: ToolCall): string => {
-    try {
-      return JSON.stringify(c.input) ?? 'null';
-    } catch {
-      return String(c.input);
-    }
-  };
-  const named = calls.slice(0, BEGUN_NAMED).map((c) => say(`${clip(c.tool, LIMITS.label)} ${clip(input(c), BEGUN_INPUT)}`));
+  const named = calls.slice(0, BEGUN_NAMED).map((c) => say(`${clip(c.tool, LIMITS.label)} ${clip(jsonText(c.input), BEGUN_INPUT)}`));
   const more = calls.length - named.length;
   return `${named.join(', ')}${more > 0 ? `, and ${thousands(more)} more` : ''}`;
 }

@@ -9,6 +9,7 @@
 import type { Check, DriftVerdict, ErrorKind, PersonaErrorKind, RunRecord, ToolCall } from '../types.js';
 import { answeredInRun, causeLine, causeOf, incompleteParts, modelsAnsweredInRun, spansInRun, incompleteText, tallies, unverifiedText, type Cause, type CauseItem } from '../evaluate/index.js';
 import { clip, oneLine } from './escape.js';
+import { jsonText } from './wrap.js';
 import { suiteFolderNamedBy } from '../suite/suite-folder.js';
 import { buildModel, DRIFT_WORDS, ERROR_KIND_WORDS, routeText, viewOf, type FixtureView, type ReportModel, type ScriptView } from './model.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
@@ -98,9 +99,9 @@ function body(v: FixtureView, cause: Cause | null): string {
   return xmlText(lines.join('\n'));
 }
 
-/** `tool refund {"order":"A1"}`: a tool call as a JUnit body names it, a fixture's and a script's alike. */
+/** `tool refund {"order": "A1"}`: a tool call as a JUnit body names it, a fixture's and a script's alike, its input as its checks write JSON (jsonText). */
 function callText(call: ToolCall): string {
-  return `tool ${call.tool} ${JSON.stringify(call.input)}`;
+  return `tool ${call.tool} ${jsonText(call.input)}`;
 }
 
 /**

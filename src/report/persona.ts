@@ -24,7 +24,7 @@ import { errorTurn, type Own } from './cause-details.js';
 import { faultLine, liveWords, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
 import { capitalized } from '../words.js';
-import { breakableJson, keepQuantitiesWhole } from './wrap.js';
+import { jsonText, keepQuantitiesWhole } from './wrap.js';
 
 const CELL = { expected: 160, why: 300, json: 80, calls: 3 } as const;
 
@@ -57,22 +57,10 @@ export function checkSubject(c: Check): string {
 
 const STATUS_ICON: Record<Check['status'], string> = { pass: '✅', fail: '❌', not_evaluated: '⚪' };
 
-/**
- * A JSON value as the comment writes it, in one form wherever it is (the checks table, a turn's
- * tool calls, its off-track values): a space after each comma and colon between its values,
- * `{"orderId": "1234"}`, so that a narrow column wraps it (wrap.ts).
- */
-function json(value: unknown): string {
-  try {
-    return breakableJson(JSON.stringify(value) ?? 'null');
-  } catch {
-    return String(value);
-  }
-}
 
 /** JSON in a table cell: one code span, clipped. */
 function jsonCell(value: unknown): string {
-  return codeSpan(clip(json(value), CELL.json), { table: true });
+  return codeSpan(clip(jsonText(value), CELL.json), { table: true });
 }
 
 function namesCell(names: readonly string[], sep: string): string {
@@ -464,7 +452,7 @@ function toolCallsBlock(t: Turn, live: boolean): string | null {
 function callsBlock(title: string, calls: readonly ToolCall[] | null | undefined, live: boolean): string | null {
   if (!calls || calls.length === 0) return null;
   const lines = calls.map(
-    (c) => `${clip(c.tool, LIMITS.label)} ${clip(json(c.input), 1000)} → ${clip(json(c.output), 1000)}${c.mocked || live ? '' : '  (NOT MOCKED)'}${sourceMark(c)}`,
+    (c) => `${clip(c.tool, LIMITS.label)} ${clip(jsonText(c.input), 1000)} → ${clip(jsonText(c.output), 1000)}${c.mocked || live ? '' : '  (NOT MOCKED)'}${sourceMark(c)}`,
   );
   return labelled(`${title} (${thousands(lines.length)})`, lines.join('\n'), LIMITS.detailBlock);
 }
@@ -473,7 +461,7 @@ function agentLine(t: Turn): string {
   const parts = [`**${turnName(t.index)} · Agent**`, routeBadge(t.route)];
   if (t.outcome !== null) parts.push(`outcome ${codeSpan(clip(t.outcome, LIMITS.label))}`);
   if (t.offTrack.length > 0) {
-    const shown = t.offTrack.slice(0, 3).map((o) => codeSpan(clip(typeof o === 'string' ? o : json(o), CELL.json)));
+    const shown = t.offTrack.slice(0, 3).map((o) => codeSpan(clip(typeof o === 'string' ? o : jsonText(o), CELL.json)));
     parts.push(`off-track ${shown.join(', ')}${t.offTrack.length > 3 ? ` and ${thousands(t.offTrack.length - 3)} more` : ''}`);
   }
   return parts.join(' · ');

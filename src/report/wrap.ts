@@ -119,3 +119,16 @@ export function breakableJson(json: string): string {
   }
   return out;
 }
+
+/**
+ * A JSON value as every report surface writes it (the comment, the terminal, JUnit), in one form
+ * wherever it is (a persona script's checks, a turn's tool calls, the calls a cut stream had begun,
+ * JUnit's tool lines): breakableJson's `{"orderId": "1234"}`; a value JSON cannot write, as text.
+ */
+export function jsonText(value: unknown): string {
+  try {
+    return breakableJson(JSON.stringify(value) ?? 'null');
+  } catch {
+    return String(value);
+  }
+}

@@ -5,7 +5,7 @@ import type { PathSegment, Position, SourceFile } from './yaml/source.js';
 import type * as z from 'zod';
 import { citingCut, docsUrl } from '../version.js';
 import { plural, thousands } from '../words.js';
-import { splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './yaml/split-number.js';
+import { splitNumberAs, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './yaml/split-number.js';
 
 export interface ConfigIssue {
   /** Path relative to cwd, forward slashes (or a pseudo-source such as `command-line options`). */
@@ -741,6 +741,9 @@ function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name:
     const grouped = /^\d{1,3}(?:([_,])\d{3})+$/.exec(text);
     const ungrouped = grouped === null ? null : Number(text.replace(/[_,]/g, ''));
     if (grouped !== null && takes(ungrouped)) return `write the number without its ${grouped[1] === '_' ? 'underscores' : 'commas'}, which make it text in YAML: ${lead}${String(ungrouped)}`;
+    // `threshold: 0,5`: a decimal comma, which YAML reads as text too, where the setting takes a fraction.
+    const decimal = /^-?\d+,\d+$/.test(text) ? Number(text.replace(',', '.')) : null;
+    if (decimal !== null && !Number.isInteger(decimal) && takes(decimal)) return `write the number with a decimal point in place of the comma, which makes it text in YAML: ${lead}${text.replace(',', '.')}`;
     const duration = /^(\d+(?:\.\d+)?)\s*(ms|s|sec|m|min)$/i.exec(text);
     const last = rel[rel.length - 1];
     // `capUsd: $1.00`, `agentTurnUsd: 0.01 USD`: an amount in USD written with its currency.
@@ -983,13 +986,22 @@ function splitNumberIssue(
   pos: Position,
   at: (pos: Position, message: string, fix: string) => ConfigIssue,
 ): ConfigIssue | 'said' | null {
-  const split = splitNumberAt(lineOf(ctx.src, pos.line), pos.column);
+  const text = lineOf(ctx.src, pos.line);
+  const found = splitNumberAt(text, pos.column);
   const parent = valueAt(ctx.data, rel);
-  if (split === null || parent === null || typeof parent !== 'object' || typeof (parent as Record<string, unknown>)[split.key] !== 'number') return null;
-  const path = [...rel, split.key];
-  // The number meant, when the setting does not take it: what it takes, so that the fix is not the next error.
-  const meant = Number(split.meant);
-  const range = split.meant === null || takesNumber(ctx, path, meant) ? null : (numberRange(ctx, path) ?? refusedRange(ctx, path, meant));
+  if (found === null || text === null || parent === null || typeof parent !== 'object' || typeof (parent as Record<string, unknown>)[found.key] !== 'number') return null;
+  const path = [...rel, found.key];
+  // `maxLatencyMs: 0,500`: 0.500 or 500, the one the setting takes (both said when it takes both).
+  const taken = found.meant === null ? found.readings.filter((r) => takesNumber(ctx, path, Number(r))) : [];
+  const split = taken.length === 1 ? splitNumberAs(found, text, taken[0] as string) : found;
+  if (taken.length === 2) {
+    const both = splitNumberWords(split, pos.line);
+    return at({ line: pos.line, column: split.column }, both.message, both.fix);
+  }
+  // The number meant (the decimal, of two the setting takes neither of), when the setting does not
+  // take it: what it takes, so that the fix is not the next error.
+  const meant = Number(split.meant ?? split.readings[0]);
+  const range = split.readings.length === 0 || (split.meant !== null && takesNumber(ctx, path, meant)) ? null : (numberRange(ctx, path) ?? refusedRange(ctx, path, meant));
   // `1,000,000`: 0 twice, a key written twice, which the YAML syntax check has said as this slip;
   // said again here only with the range it did not know (`max: 1,000,000` is past 20), in its place (index.ts, oneSplitNumber).
   if (splitWritesKeyTwice(split) && range === null) return 'said';

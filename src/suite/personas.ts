@@ -12,7 +12,7 @@ import { itemFileRule, itemsOfFile, soundItemsOfFile, type ItemFileFindings } fr
 import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
 import { COMPILE_FIX, inlineFlagsFix, regexSlashesNote } from './regex-advice.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
-import { isSplitNumberMessage, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './yaml/split-number.js';
+import { isSplitNumberMessage, splitNumberAs, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './yaml/split-number.js';
 
 const DEFAULT_MAX_TURNS = 20;
 /** The most message turns a simulated user may take (`user.maxTurns`). */
@@ -245,14 +245,17 @@ function splitTurnFix(src: SourceFile, turn: unknown, path: PathSegment[], prefi
   const line = lineOf(src, pos.line);
   const read = line === null ? null : /^-?\d+,\d/.exec(line.slice(pos.column - 1));
   if (read === null) return;
-  const split = splitNumberAt(line, pos.column + read[0].length - 1);
-  if (split === null || split.meant === null || split.column !== pos.column) return;
-  const meant = Number(split.meant);
+  const found = line === null ? null : splitNumberAt(line, pos.column + read[0].length - 1);
+  if (line === null || found === null || found.readings.length === 0 || found.column !== pos.column) return;
   const isTurn = (v: number): boolean => Number.isInteger(v) && v >= 0 && v <= turns;
-  if (isTurn(meant)) return;
+  // `turn: 0,500`: 0.500 or 500, the one that is a turn of this script, as the checker chose by the schema alone.
+  const turnsMeant = found.readings.filter((r) => isTurn(Number(r)));
+  const split = found.meant === null && turnsMeant.length === 1 ? splitNumberAs(found, line, turnsMeant[0] as string) : found;
+  const meant = Number(split.meant ?? split.readings[0]);
+  if (split.meant !== null && isTurn(meant) && split === found) return;
   const either = [...new Set([Math.floor(meant), Math.ceil(meant)])].filter(isTurn);
   const instead = Number.isInteger(meant) ? null : either.length > 0 ? either : [turns];
-  const words = splitNumberWords(split, pos.line, { name, words: `a turn from 0 to ${turns}, last, or any`, instead });
+  const words = split.meant !== null && isTurn(meant) ? splitNumberWords(split, pos.line) : splitNumberWords(split, pos.line, { name, words: `a turn from 0 to ${turns}, last, or any`, instead });
   const issue = errors.find((x) => x.file === src.file && x.line === pos.line && x.column === pos.column && isSplitNumberMessage(x.message));
   if (issue !== undefined) issue.fix = words.fix;
   else if (splitWritesKeyTwice(split)) errors.push({ file: src.file, ...pos, message: prefix + words.message, fix: words.fix });

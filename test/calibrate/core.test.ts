@@ -353,6 +353,27 @@ describe('the figures', () => {
     expect(md).toContain('rude\\[2J');
   });
 
+  it("a baseline's path with control characters is escaped on every line that names it: Disagreements, Straddling and a single Skipped, as the grouped lists escape it", () => {
+    // A folder name is the repository's text: an escape in it must not clear the screen or turn the terminal red.
+    const odd = (label: string): string => `.agent-replay/baselines/\u001b[2J${label}\u202e.json`;
+    const at = (t: CalibrationTarget): CalibrationTarget => ({ ...t, baselineFile: odd(t.label) });
+    // a disagrees (accepted pass, 0.1); b straddles (accepted pass, 0.75); one skipped.
+    const targets = [at(target('a', 'C', 'pass')), at(target('b', 'C', 'pass'))];
+    const skipped = [{ criterion: 'C', kind: 'fixture' as const, label: 's', file: 'f.yml', line: 1, baselineFile: odd('s'), reason: 'which check failed is not known' }];
+    const c = calibrationOf(summarizeCalibration({ targets, skipped, withoutBaseline: [] }, [[ok(0.1)], [ok(0.75)]], null), 2, null);
+    const text = renderCalibrationText(c);
+    expect(text).not.toContain('\u001b');
+    expect(text).not.toContain('\u202e');
+    const shown = (label: string): string => `.agent-replay/baselines/\\u001b[2J${label}\\u202e.json`;
+    expect(text).toContain(`\n    ${shown('a')}  accepted pass, judged fail: 0.1 against 0.7\n`);
+    expect(text).toContain(`\n  ${shown('b')}  "C"  accepted pass, judged pass: 0.75 against 0.7\n`);
+    expect(text).toContain(`\n  ${shown('s')}  "C": which check failed is not known\n`);
+    const md = renderCalibrationMarkdown(c);
+    expect(md).not.toContain('\u001b');
+    expect(md).not.toContain('\u202e');
+    for (const label of ['a', 'b', 's']) expect(md).toContain(`- \`.agent-replay/baselines/[2J${label}.json\`: `);
+  });
+
   it('a clipped rationale never ends in half an escape', () => {
     // The rationale is cut at 160 characters as shown; its escape straddles the cut.
     const rationale = `${'x'.repeat(155)}\u001b[2J and more`;

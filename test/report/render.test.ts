@@ -422,25 +422,27 @@ describe('an errored fixture whose stream was cut short', () => {
     fixture('refund-policy', { reply: null, route: null, verdict: null, errored: true, error: 'the stream ended early', errorKind: 'network', detail: 'the stream ended early', drift: null, ...over } as Partial<FixtureRecord>);
 
   it('lists the tool calls its record keeps, as report.html does: those a cut stream had begun, or those beside the reply its spans errored', () => {
-    const cut = renderJUnit(run([errored({ toolCalls: [toolCall('refund', { order: 'A1' }, null), toolCall('track_order', { id: 7 }, null)] })]));
+    const cut = renderJUnit(run([errored({ toolCalls: [toolCall('refund', { order: 'A1', amount: 5 }, null), toolCall('track_order', { id: 7 }, null)] })]));
+    // JSON as the comment writes it, and JUnit's checks lines: a space after each comma and colon.
     expect(cut).toContain(
-      'the stream ended early\n\ntool calls begun before the answer was cut short:\n  tool refund {&quot;order&quot;:&quot;A1&quot;}\n  tool track_order {&quot;id&quot;:7}</error>',
+      'the stream ended early\n\ntool calls begun before the answer was cut short:\n  tool refund {&quot;order&quot;: &quot;A1&quot;, &quot;amount&quot;: 5}\n  tool track_order {&quot;id&quot;: 7}</error>',
     );
     const traced = renderJUnit(run([errored({ errorKind: 'agent_error', reply: 'Refunded.', route: route('refunds', 'done'), toolCalls: [{ ...toolCall('refund', { order: 'A1' }, { ok: true }), source: 'trace' }] })]));
-    expect(traced).toContain('reply:\nRefunded.\n\ntool calls:\n  tool refund {&quot;order&quot;:&quot;A1&quot;} (from trace)</error>');
+    expect(traced).toContain('reply:\nRefunded.\n\ntool calls:\n  tool refund {&quot;order&quot;: &quot;A1&quot;} (from trace)</error>');
     // None kept: no heading.
     expect(renderJUnit(run([errored({})]))).not.toContain('tool calls');
   });
 
   it('the comment and the terminal name the calls a cut stream had begun, with their inputs, on one line under its error (docs/presets.md, "Streamed replies")', () => {
     const error = "the agent's answer (HTTP 200) broke off before its end, after 1 attempt: the connection was closed (UND_ERR_SOCKET) (not retried: the agent had the turn; anthropic stream, 9 characters received, 7 tool calls begun: refund, lookup, a, b, c, …)";
-    const calls = [toolCall('refund', { order: 'A1' }, null), toolCall('lookup', '{"q": "A`1", "fie', null), ...['a', 'b', 'c', 'd', 'e'].map((t) => toolCall(t, {}, null))];
+    const calls = [toolCall('refund', { order: 'A1', amount: 5 }, null), toolCall('lookup', '{"q": "A`1", "fie', null), ...['a', 'b', 'c', 'd', 'e'].map((t) => toolCall(t, {}, null))];
     const r = run([errored({ error, detail: error, toolCalls: calls })]);
     const md = renderComment(r, ctx);
-    expect(md).toContain('**Tool calls begun before the answer was cut short**: `refund {"order":"A1"}`, ``lookup "{\\"q\\": \\"A`1\\", \\"fie"``, `a {}`, `b {}`, `c {}`, and 2 more\n');
+    // JSON in the comment's one form (a persona script's checks, its turns' tool calls): `{"order": "A1"}`.
+    expect(md).toContain('**Tool calls begun before the answer was cut short**: `refund {"order": "A1", "amount": 5}`, ``lookup "{\\"q\\": \\"A`1\\", \\"fie"``, `a {}`, `b {}`, `c {}`, and 2 more\n');
     // The terminal clips the error's line (300 characters): the calls have their own.
     const t = renderTerminal(r, { color: false });
-    expect(t).toContain('\n        tool calls begun before the answer was cut short: refund {"order":"A1"}, lookup "{\\"q\\": \\"A`1\\", \\"fie", a {}, b {}, c {}, and 2 more\n');
+    expect(t).toContain('\n        tool calls begun before the answer was cut short: refund {"order": "A1", "amount": 5}, lookup "{\\"q\\": \\"A`1\\", \\"fie", a {}, b {}, c {}, and 2 more\n');
     // None kept, or the calls beside a reply its spans errored (shown in report.html and JUnit): no such line.
     expect(renderComment(run([errored({ error, detail: error })]), ctx)).not.toContain('Tool calls begun');
     const traced = run([errored({ errorKind: 'agent_error', reply: 'Refunded.', route: route('refunds', 'done'), toolCalls: [toolCall('refund', { order: 'A1' }, { ok: true })] })]);

@@ -46,8 +46,8 @@ describe('spans in the surfaces (goldens)', () => {
     // A number and its unit joined by a no-break space: the line wraps on a phone (wrap.ts).
     expect(md).toContain('slower: 1.4\u00a0s → 3.2\u00a0s (tool issue_refund 0\u00a0ms → 1.5\u00a0s)');
     const xml = renderJUnit(RUN);
-    expect(xml).toContain('[1] tool issue_refund {&quot;orderId&quot;:&quot;1234&quot;,&quot;amount&quot;:40} (not mocked) (from trace)');
-    expect(xml).toContain('[1] tool find_order {&quot;orderId&quot;:&quot;1234&quot;}\n');
+    expect(xml).toContain('[1] tool issue_refund {&quot;orderId&quot;: &quot;1234&quot;, &quot;amount&quot;: 40} (not mocked) (from trace)');
+    expect(xml).toContain('[1] tool find_order {&quot;orderId&quot;: &quot;1234&quot;}\n');
   });
 });
 
@@ -63,7 +63,7 @@ describe('a live script\'s calls (docs/personas.md, "Mocks and real tool calls")
     expect(section('live-refund')).not.toContain('NOT MOCKED');
     expect(section('mocked-refund')).toContain('(NOT MOCKED) (from trace)');
     const xml = renderJUnit(both);
-    expect(xml).toContain('[1] tool issue_refund {&quot;orderId&quot;:&quot;1234&quot;,&quot;amount&quot;:40} (from trace)');
+    expect(xml).toContain('[1] tool issue_refund {&quot;orderId&quot;: &quot;1234&quot;, &quot;amount&quot;: 40} (from trace)');
     expect(xml.match(/\(not mocked\)/g)).toHaveLength(1);
     // The checks table's observed calls likewise ("other inputs only: turn 1 {...}").
     const calledElsewhere: Check = { ...check.toolCalled('issue_refund', { orderId: '9' }, [], null), observed: [{ tool: 'issue_refund', input: { orderId: '1234' }, output: null, mocked: false, turn: 1 }] } as Check;
@@ -92,7 +92,7 @@ describe('JUnit: a tool call read from spans is agent text (docs/security.md, "A
     slowerFixture.slower = { baselineMs: 1200, latencyMs: 2900, step: { kind: 'tool', name: 'issue\u202erefund', baselineMs: 0, latencyMs: 1500 } };
     const xml = renderJUnit(run([slowerFixture], { personas: [tracedScript(), script] }));
     expect(xml).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/u);
-    expect(xml).toContain('[1] tool checkstock {&quot;sku&quot;:&quot;kettle-1&quot;} (not mocked) (from trace)');
+    expect(xml).toContain('[1] tool checkstock {&quot;sku&quot;: &quot;kettle-1&quot;} (not mocked) (from trace)');
     expect(xml).toContain('\nturn 1: span execute_tool checkstock failed: timeout\n');
     expect(xml).toContain('(tool issuerefund 0 ms → 1.5 s)');
   });

@@ -353,6 +353,52 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('a 0 before three digits split by a comma (0,500) is told the reading the setting takes: 500 ms, a 0.500 score, both for USD, neither for a count', async () => {
+    const r = await load({
+      [C]: 'agent: { url: "http://127.0.0.1:9/chat" }\njudge: { provider: openai, model: m, apiKey: k }\ncost: { capUsd: 0,500 }\n',
+      // A whole number of milliseconds: 500, not 0500 (an odd leading 0) nor 0.500.
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: { maxLatencyMs: 0,500 }\n',
+      // A score between 0 and 1: 0.500; a count of passes takes neither.
+      [`${F}/c.yml`]: 'label: c\nmessage: hi\nassert: { judge: polite, threshold: 0,500 }\nrepeat: { count: 3, minPass: 0,500 }\n',
+      '.agent-replay/personas/p.yml': 'label: p\nopening: hi\nfollowUps: [a, b]\nexpect:\n  reply:\n    - { contains: x, turn: 0,500 }\n    - { contains: x, turn: 0,002 }\n',
+    });
+    const said = (file: string): string[] => r.errors.filter((e) => e.file === file).map((e) => `${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`);
+    expect(said(C)).toEqual([
+      // USD takes both: both are said.
+      '3:17: capUsd: 0,500 reads as 0 and another key "500" inside { }, where a comma ends a value\n  fix: write capUsd: 0.500 or capUsd: 500, whichever is meant: with a decimal point in place of the comma, or without the 0 and the comma',
+    ]);
+    expect(said(`${F}/a.yml`)).toEqual([
+      '3:25: fixture "a": maxLatencyMs: 0,500 reads as 0 and another key "500" inside { }, where a comma ends a value\n  fix: write maxLatencyMs: 500, without the 0 and the comma, so that line 3 reads\n    assert: { maxLatencyMs: 500 }',
+    ]);
+    expect(said(`${F}/c.yml`)).toEqual([
+      '3:37: fixture "c": threshold: 0,500 reads as 0 and another key "500" inside { }, where a comma ends a value\n  fix: write threshold: 0.500, with a decimal point in place of the comma, so that line 3 reads\n    assert: { judge: polite, threshold: 0.500 }',
+      '4:30: fixture "c": minPass: 0,500 reads as 0 and another key "500" inside { }, where a comma ends a value\n  fix: write a whole number in place of 0,500 (repeat.minPass is a whole number from 1 to count, which neither 0.500 nor 500 is), e.g. minPass: 1',
+    ]);
+    expect(said('.agent-replay/personas/p.yml')).toEqual([
+      '6:28: persona script "p": turn: 0,500 reads as 0 and another key "500" inside { }, where a comma ends a value\n  fix: write a whole number in place of 0,500 (expect.reply[0].turn is a turn from 0 to 3, last, or any, which neither 0.500 nor 500 is), e.g. turn: 0 or turn: 1',
+      '7:28: persona script "p": turn: 0,002 reads as 0 and another key "002" inside { }, where a comma ends a value\n  fix: write turn: 2, without the 0 and the comma, so that line 7 reads\n        - { contains: x, turn: 2 }',
+    ]);
+  });
+
+  it('a decimal comma outside { } (threshold: 0,5, text in YAML) is told the decimal where the setting takes a fraction, not its example', async () => {
+    const r = await load({
+      [C]: 'agent: { url: "http://127.0.0.1:9/chat" }\njudge: { provider: openai, model: m, apiKey: k }\n',
+      [`${F}/d.yml`]: 'label: d\nmessage: hi\nassert:\n  - judge: polite\n    threshold: 0,75\n',
+      // A count takes no fraction: its range and example, as before.
+      [`${F}/e.yml`]: 'label: e\nmessage: hi\nrepeat:\n  count: 2,5\n',
+      '.agent-replay/personas/p.yml': 'label: p\nopening: hi\nfollowUps: [a, b]\nthreshold: 0,5\nexpect: { reply: [{ contains: x }] }\n',
+    });
+    const said = (file: string): string[] => r.errors.filter((e) => e.file === file).map((e) => `${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`);
+    expect(said(`${F}/d.yml`)).toEqual([
+      '5:16: fixture "d": assert[0].threshold must be a number, found the string "0,75"\n  fix: write the number with a decimal point in place of the comma, which makes it text in YAML: threshold: 0.75',
+    ]);
+    expect(said(`${F}/e.yml`)).toHaveLength(1);
+    expect(said(`${F}/e.yml`)[0]).not.toMatch(/decimal point/);
+    expect(said('.agent-replay/personas/p.yml')).toEqual([
+      '4:12: persona script "p": threshold must be a number, found the string "0,5"\n  fix: write the number with a decimal point in place of the comma, which makes it text in YAML: threshold: 0.5',
+    ]);
+  });
+
   it('a key left without its value, and headers written as one line of text, get what to write', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'label: a\nmessage:\n',
