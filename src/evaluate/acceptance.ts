@@ -3,6 +3,7 @@
 
 import type { Baseline, BaselineJudge, FixtureRecord, PersonaBaseline, PersonaRecord, RunRecord, TimeSplit } from '../types.js';
 import { sameJudge } from './definition.js';
+import { keptJudgeContradicts } from '../assertions/judge.js';
 import { isRewordedApartFromLatency, rewritesBaseline } from './changes.js';
 import { answeredAnotherMessage, sameRoute } from './drift.js';
 import { decidePersonaAcceptance } from './personas.js';
@@ -41,15 +42,21 @@ function refusalOf(item: CauseItem, reason: string): string {
 /**
  * The judge result an acceptance keeps with the reply: only a real score (0..1) with its
  * rationale and a one-criterion fingerprint; anything else (not judged, not evaluated, an older
- * record without a fingerprint) keeps none.
+ * record without a fingerprint) keeps none. The judge's own pass or fail is kept as it is beside
+ * the accepted verdict (an assertion list's judge that passed beside a check that failed: the next
+ * run reuses it, docs/fixtures.md, "Judge reuse"), save a judge that did not pass beside a pass,
+ * which the loader refuses (keptJudgeContradicts): a repeated item passed by its tally while the
+ * shown attempt's judge did not. That one keeps none, and the next run calls the judge.
  */
-export function baselineJudgeOf(record: Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint' | 'members'>>): BaselineJudge | null {
-  const { score, rationale, judgeFingerprint, members } = record;
+export function baselineJudgeOf(record: Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint' | 'members' | 'verdict'>>): BaselineJudge | null {
+  const { score, rationale, judgeFingerprint, members, verdict } = record;
   if (score === null || score === undefined || !Number.isFinite(score) || score < 0 || score > 1) return null;
   if (rationale === null || rationale === undefined || judgeFingerprint === null || judgeFingerprint === undefined) return null;
-  if (judgeFingerprint.criteria.length !== 1) return null;
+  const criterion = judgeFingerprint.criteria[0];
+  if (judgeFingerprint.criteria.length !== 1 || criterion === undefined) return null;
   // A panel's result keeps every member's answer: a reuse decides the verdict from them again.
-  return { score, rationale, fingerprint: judgeFingerprint, ...(members != null ? { members } : {}) };
+  const judge = { score, rationale, fingerprint: judgeFingerprint, ...(members != null ? { members } : {}) };
+  return verdict === 'pass' && keptJudgeContradicts(judge, criterion.threshold, verdict) ? null : judge;
 }
 
 /**
