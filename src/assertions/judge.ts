@@ -95,9 +95,15 @@ export function panelVerdict(members: readonly PanelMember[], threshold: number)
  * other check failed (`[{ contains: "30 days" }, { judge: ... }]`), or a repeated item whose shown
  * attempt passed and whose tally did not. A panel's result is its members' majority, a lone score's the threshold.
  */
-export function keptJudgeContradicts(judge: { score: number; members?: readonly PanelMember[] | undefined }, threshold: number, verdict: 'pass' | 'fail'): boolean {
-  if (verdict !== 'pass') return false;
-  return judge.members !== undefined ? panelVerdict(judge.members, threshold).verdict !== 'pass' : judge.score < threshold;
+export function keptJudgeContradicts(judge: KeptJudge, threshold: number, verdict: 'pass' | 'fail'): boolean {
+  return verdict === 'pass' && !keptJudgePasses(judge, threshold);
+}
+
+type KeptJudge = { score: number; members?: readonly PanelMember[] | undefined };
+
+/** A kept judge result's own verdict is pass: a panel's by its members' majority, a lone score's against the threshold. */
+export function keptJudgePasses(judge: KeptJudge, threshold: number): boolean {
+  return judge.members !== undefined ? panelVerdict(judge.members, threshold).verdict === 'pass' : judge.score >= threshold;
 }
 
 /**

@@ -79,9 +79,13 @@ describe('what acceptance keeps loads', () => {
 
   it("keeps a list's passing judge beside its failed check, and the loader reads it", () => {
     // assert: [{ contains: "30 days" }, { judge: polite }]: contains failed, the judge passed.
-    const b = written({ ...record, verdict: 'fail', score: 0.9 });
+    const list = { kind: 'all' as const, assertions: [{ kind: 'contains' as const, value: '30 days' }, { kind: 'judge' as const, criterion: 'polite', threshold: 0.7 }] };
+    const b = written({ ...record, assertion: list, verdict: 'fail', score: 0.9 });
     expect(b.judge?.score).toBe(0.9);
     expect(loadErrors(b)).toEqual([]);
+    // A lone judge that passed beside a fail is a repeated item's shown attempt, not its verdict: none is kept.
+    const lone = written({ ...record, assertion: list.assertions[1], verdict: 'fail', score: 0.9, repeat: { count: 3, minPass: 2, passed: 1, flaky: true } } as never);
+    expect(lone.judge).toBeUndefined();
   });
 
   it("keeps no judge for a repeated item passed by its tally while its shown attempt's judge failed", () => {
