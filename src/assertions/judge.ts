@@ -89,6 +89,24 @@ export function panelVerdict(members: readonly PanelMember[], threshold: number)
 }
 
 /**
+ * Whether a judge result kept with an accepted verdict (a fixture baseline's `judge` block) contradicts it
+ * (docs/fixtures.md, "Judge reuse"): only a pass the judge did not give. The judge is one check of the
+ * fixture, and a list passes only when every check passes; a fail beside a passing judge is a list whose
+ * other check failed (`[{ contains: "30 days" }, { judge: ... }]`), or a repeated item whose shown
+ * attempt passed and whose tally did not. A panel's result is its members' majority, a lone score's the threshold.
+ */
+export function keptJudgeContradicts(judge: KeptJudge, threshold: number, verdict: 'pass' | 'fail'): boolean {
+  return verdict === 'pass' && !keptJudgePasses(judge, threshold);
+}
+
+type KeptJudge = { score: number; members?: readonly PanelMember[] | undefined };
+
+/** A kept judge result's own verdict is pass: a panel's by its members' majority, a lone score's against the threshold. */
+export function keptJudgePasses(judge: KeptJudge, threshold: number): boolean {
+  return judge.members !== undefined ? panelVerdict(judge.members, threshold).verdict === 'pass' : judge.score >= threshold;
+}
+
+/**
  * Maps a judge's answer to a verdict: pass iff score >= threshold; no answer is not evaluated.
  * `source` names where a reused answer came from ("reused from abc1234"): it goes into the detail
  * before the rationale, so that a clipped detail line still says it. A panel's answer (with

@@ -7,7 +7,7 @@ import type { Assertion, AssertionCheck, SingleAssertion, Verdict } from '../typ
 export type JudgeAssertion = Extract<SingleAssertion, { kind: 'judge' }>;
 
 /** The checks of an assertion in order: none for a probe, the list's for a list, else the one. */
-function checksOf(assertion: Assertion | null): readonly SingleAssertion[] {
+export function checksOf(assertion: Assertion | null): readonly SingleAssertion[] {
   if (assertion === null) return [];
   return assertion.kind === 'all' ? assertion.assertions : [assertion];
 }

@@ -3,6 +3,8 @@
 
 import type { Baseline, BaselineJudge, FixtureRecord, PersonaBaseline, PersonaRecord, RunRecord, TimeSplit } from '../types.js';
 import { sameJudge } from './definition.js';
+import { keptJudgeContradicts, keptJudgePasses } from '../assertions/judge.js';
+import { checksOf } from '../assertions/list.js';
 import { isRewordedApartFromLatency, rewritesBaseline } from './changes.js';
 import { answeredAnotherMessage, sameRoute } from './drift.js';
 import { decidePersonaAcceptance } from './personas.js';
@@ -41,15 +43,24 @@ function refusalOf(item: CauseItem, reason: string): string {
 /**
  * The judge result an acceptance keeps with the reply: only a real score (0..1) with its
  * rationale and a one-criterion fingerprint; anything else (not judged, not evaluated, an older
- * record without a fingerprint) keeps none.
+ * record without a fingerprint) keeps none. It keeps one that says what the accepted verdict says,
+ * and an assertion list's judge that passed beside a check that failed (the next run reuses it:
+ * docs/fixtures.md, "Judge reuse"). A repeated item's shown attempt may say otherwise than its
+ * tally (a judge that did not pass beside a pass, which the loader refuses: keptJudgeContradicts;
+ * a lone judge that passed beside a fail): that one keeps none, and the next run calls the judge.
  */
-export function baselineJudgeOf(record: Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint' | 'members'>>): BaselineJudge | null {
-  const { score, rationale, judgeFingerprint, members } = record;
+export function baselineJudgeOf(record: Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint' | 'members' | 'verdict' | 'assertion'>>): BaselineJudge | null {
+  const { score, rationale, judgeFingerprint, members, verdict } = record;
   if (score === null || score === undefined || !Number.isFinite(score) || score < 0 || score > 1) return null;
   if (rationale === null || rationale === undefined || judgeFingerprint === null || judgeFingerprint === undefined) return null;
-  if (judgeFingerprint.criteria.length !== 1) return null;
+  const criterion = judgeFingerprint.criteria[0];
+  if (judgeFingerprint.criteria.length !== 1 || criterion === undefined) return null;
   // A panel's result keeps every member's answer: a reuse decides the verdict from them again.
-  return { score, rationale, fingerprint: judgeFingerprint, ...(members != null ? { members } : {}) };
+  const judge = { score, rationale, fingerprint: judgeFingerprint, ...(members != null ? { members } : {}) };
+  if (verdict === 'pass' && keptJudgeContradicts(judge, criterion.threshold, verdict)) return null;
+  // A lone judge decided each attempt: one that passed beside a fail is a repeated item's shown attempt, not its verdict.
+  const alone = checksOf(record.assertion ?? null).length <= 1;
+  return verdict === 'fail' && alone && keptJudgePasses(judge, criterion.threshold) ? null : judge;
 }
 
 /**
@@ -92,7 +103,7 @@ export function acceptanceKind(record: Parameters<typeof decideAcceptance>[0], c
 
 export function decideAcceptance(
   record: Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'reply' | 'route' | 'baseline' | 'attempts'> &
-    Partial<Pick<FixtureRecord, 'message' | 'persona' | 'score' | 'rationale' | 'judgeFingerprint' | 'members' | 'latencyMs' | 'slower' | 'usage' | 'repeat' | 'drift' | 'stats' | 'time'>>,
+    Partial<Pick<FixtureRecord, 'message' | 'persona' | 'assertion' | 'score' | 'rationale' | 'judgeFingerprint' | 'members' | 'latencyMs' | 'slower' | 'usage' | 'repeat' | 'drift' | 'stats' | 'time'>>,
   acceptedAt: string,
   commit: string | null,
   stored: Baseline | null = record.baseline,

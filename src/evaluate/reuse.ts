@@ -5,6 +5,7 @@
 import type { Baseline, BaselineJudge, Check, FixtureRecord, JudgeFingerprint, JudgeReuse, PanelMember, PersonaBaseline, PersonaBaselineJudge, PersonaRecord, Turn } from '../types.js';
 import { canonicalJson, sameJudge } from './definition.js';
 import { sameEndpoint } from '../endpoint.js';
+import { keptJudgeContradicts } from '../assertions/judge.js';
 
 /**
  * The baseline's judge result when it may be reused for this reply: the reply as recorded is
@@ -83,8 +84,13 @@ export function reusableCriterion(
   return { score: kept.score, rationale: kept.rationale, ...(kept.members !== undefined ? { members: kept.members } : {}) };
 }
 
-/** The judge results an acceptance keeps with a persona transcript: the criteria that were scored. */
-export function personaBaselineJudgeOf(record: Pick<PersonaRecord, 'checks'> & Partial<Pick<PersonaRecord, 'judgeFingerprint' | 'transcriptHash'>>): PersonaBaselineJudge | null {
+/**
+ * The judge results an acceptance keeps with a persona transcript: the criteria that were scored, a
+ * passing one beside a check that failed included (the next run reuses it). A criterion that did not
+ * pass beside an accepted pass (a repeated script passed by its tally, its shown attempt's criterion
+ * failed) is left out, as the loader refuses it (keptJudgeContradicts): the next run judges it anew.
+ */
+export function personaBaselineJudgeOf(record: Pick<PersonaRecord, 'checks'> & Partial<Pick<PersonaRecord, 'judgeFingerprint' | 'transcriptHash' | 'verdict'>>): PersonaBaselineJudge | null {
   const fp = record.judgeFingerprint;
   const hash = record.transcriptHash;
   if (fp === null || fp === undefined || hash === null || hash === undefined) return null;
@@ -92,7 +98,7 @@ export function personaBaselineJudgeOf(record: Pick<PersonaRecord, 'checks'> & P
     c.kind === 'criterion' && typeof c.score === 'number' && Number.isFinite(c.score) && c.score >= 0 && c.score <= 1 && c.rationale !== null
       ? [{ criterion: c.expected, threshold: c.threshold, score: c.score, rationale: c.rationale, ...(c.members !== undefined ? { members: c.members } : {}) }]
       : [],
-  );
+  ).filter((c) => record.verdict !== 'pass' || !keptJudgeContradicts(c, c.threshold, 'pass'));
   if (criteria.length === 0) return null;
   return { model: fp.model, ...(fp.endpoint !== undefined ? { endpoint: fp.endpoint } : {}), promptVersion: fp.promptVersion, transcriptHash: hash, criteria };
 }

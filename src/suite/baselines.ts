@@ -2,7 +2,7 @@
 
 import * as z from 'zod';
 import { MAX_VARIANTS, type Baseline, type BaselineJudge, type PanelMember, type PersonaBaseline, type TimeSplit } from '../types.js';
-import { panelVerdict } from '../assertions/judge.js';
+import { keptJudgeContradicts, panelVerdict } from '../assertions/judge.js';
 import { nearestName, quote, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
 import { documentSource, type Position, type SourceFile } from './yaml/index.js';
 import { isValidLabel, LABEL_RULE } from './labels.js';
@@ -406,8 +406,8 @@ export function checkBaselineFile(file: string, fileLabel: string, written: stri
   if ('kind' in parsed.data) {
     // A criterion kept under its threshold failed the script: a passing baseline with one was edited by hand.
     const criteria = parsed.data.judge?.criteria ?? [];
-    const failed = criteria.findIndex((c) => (c.members !== undefined ? panelVerdict(c.members, c.threshold).verdict !== 'pass' : c.score < c.threshold));
-    if (parsed.data.verdict === 'pass' && failed >= 0) {
+    const failed = criteria.findIndex((c) => keptJudgeContradicts(c, c.threshold, parsed.data.verdict));
+    if (failed >= 0) {
       const c = criteria[failed] as (typeof criteria)[number];
       const pos = src.valueAt(['judge', 'criteria', failed, 'score']);
       errors.push({
@@ -434,30 +434,41 @@ export function checkBaselineFile(file: string, fileLabel: string, written: stri
     });
     return { baseline: null, errors };
   }
-  // A kept judge result decided the accepted verdict: one that says otherwise was edited by hand.
+  // A kept judge result that did not pass beside an accepted pass was edited by hand: a list passes only when
+  // every check passes. A passing one beside a fail is a list whose other check failed (keptJudgeContradicts).
   const threshold = judge?.fingerprint.criteria[0]?.threshold;
-  if (judge !== undefined && threshold !== undefined && judge.members !== undefined && panelVerdict(judge.members, threshold).verdict !== parsed.data.verdict) {
+  if (judge !== undefined && threshold !== undefined && keptJudgeContradicts(judge, threshold, parsed.data.verdict)) {
     // A panel's result: the verdict is its members' majority, not the median against the threshold.
-    const v = panelVerdict(judge.members, threshold);
+    const v = judge.members !== undefined ? panelVerdict(judge.members, threshold) : null;
     errors.push({
       file,
-      ...src.valueAt(['judge', 'members']),
-      message: `baseline: judge.members (a panel) give ${v.verdict === 'pass' ? 'pass' : v.verdict === 'fail' ? 'fail' : 'no verdict'} (${v.passed} of ${judge.members.length} pass at threshold ${threshold}), which contradicts the accepted verdict ${quote(parsed.data.verdict)}`,
-      fix: `remove the judge block (the next run calls the judge), or ${rewriteFix(file)}`,
-    });
-    return { baseline: null, errors };
-  }
-  if (judge !== undefined && threshold !== undefined && judge.members === undefined && (judge.score >= threshold ? 'pass' : 'fail') !== parsed.data.verdict) {
-    const pos = src.valueAt(['judge', 'score']);
-    errors.push({
-      file,
-      ...pos,
-      message: `baseline: judge.score ${judge.score} ${judge.score >= threshold ? '>=' : '<'} threshold ${threshold} contradicts the accepted verdict ${quote(parsed.data.verdict)}`,
+      ...src.valueAt(v !== null ? ['judge', 'members'] : ['judge', 'score']),
+      message:
+        v !== null
+          ? `baseline: judge.members (a panel) give ${v.verdict === 'fail' ? 'fail' : 'no verdict'} (${v.passed} of ${(judge.members ?? []).length} pass at threshold ${threshold}), which contradicts the accepted verdict ${quote(parsed.data.verdict)}`
+          : `baseline: judge.score ${judge.score} < threshold ${threshold} contradicts the accepted verdict ${quote(parsed.data.verdict)}`,
       fix: `remove the judge block (the next run calls the judge), or ${rewriteFix(file)}`,
     });
     return { baseline: null, errors };
   }
   return { baseline: parsed.data, errors };
+}
+
+/** A pass from no passing attempt, or a fail from attempts that all passed (docs/statistics.md, "A baseline's attempts"). */
+function attemptsContradict(verdict: 'pass' | 'fail', a: { passed: number; total: number }): boolean {
+  return (verdict === 'pass' && a.passed === 0) || (verdict === 'fail' && a.passed === a.total);
+}
+
+/**
+ * Whether a baseline's own tally or kept judge result does not stand behind its verdict: what the loader
+ * refuses as edited by hand (checkBaselineFile). Acceptance, which writes neither so, says of a record
+ * that gives one that it contradicts itself (src/accept/screen.ts).
+ */
+export function verdictContradicted(b: Baseline | PersonaBaseline): boolean {
+  if (b.attempts !== undefined && (b.attempts.passed > b.attempts.total || attemptsContradict(b.verdict, b.attempts))) return true;
+  if ('kind' in b) return (b.judge?.criteria ?? []).some((c) => keptJudgeContradicts(c, c.threshold, b.verdict));
+  const threshold = b.judge?.fingerprint.criteria[0]?.threshold;
+  return b.judge !== undefined && threshold !== undefined && keptJudgeContradicts(b.judge, threshold, b.verdict);
 }
 
 /**
@@ -472,7 +483,7 @@ function attemptsContradiction(file: string, src: SourceFile, data: { verdict: '
   if (a.passed > a.total) {
     return { file, ...src.valueAt(['attempts', 'passed']), message: `${prefix}: attempts.passed ${a.passed} is more than attempts.total ${a.total}`, fix };
   }
-  if ((data.verdict === 'pass' && a.passed === 0) || (data.verdict === 'fail' && a.passed === a.total)) {
+  if (attemptsContradict(data.verdict, a)) {
     return {
       file,
       ...src.valueAt(['attempts', 'passed']),

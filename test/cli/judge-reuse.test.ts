@@ -228,6 +228,28 @@ describe('judge reuse', () => {
   });
 });
 
+describe('judge reuse in an assertion list', () => {
+  it('accepts a fail whose judge passed beside a check that failed; the next run reuses the score and the suite loads', async () => {
+    const answers: Record<string, string> = { refund: 'Happy to help, please ask the store.' };
+    const agent = await serve((req) => scriptedAgent(answers)(req));
+    const judge = await startJudge();
+    const fixtures = 'fixtures:\n  - { label: refund, message: refund, assert: [{ contains: "30 days" }, { judge: "Is it polite?", threshold: 0.5 }] }\n';
+    const cwd = await makeProject({ config: config(agent.url, judge.url), fixtures: { 'f.yml': fixtures } });
+    const first = item(await run(cwd, 'r1.json', C1), 'refund');
+    expect([first.verdict, first.score]).toEqual(['fail', 0.9]);
+    const accepted = await cli(['accept', '--results', 'r1.json'], cwd);
+    // Refused before as "its record contradicts itself ... was the results file edited?".
+    expect(accepted.stdout).toContain('1 accepted, 0 refused, 0 unchanged');
+    const stored = JSON.parse(await readFile(baselinePath(cwd, 'refund'), 'utf8')) as Baseline;
+    expect([stored.verdict, stored.judge?.score]).toEqual(['fail', 0.9]);
+    expect(judge.received.length).toBe(1);
+    const second = item(await run(cwd, 'r2.json', C2), 'refund');
+    expect(judge.received.length).toBe(1); // the kept score stood for the same reply: no call
+    expect([second.verdict, second.judgeReused]).toEqual(['fail', { commit: C1, acceptedAt: NOW }]);
+    expect((await cli(['accept', '--results', 'r2.json'], cwd)).stdout).toContain('0 accepted, 0 refused, 1 unchanged');
+  });
+});
+
 describe('a hostile baseline file', () => {
   const fingerprint = { model: 'openai/m1', promptVersion: JUDGE_PROMPT_VERSION, criteria: [{ criterion: 'The reply is polite', threshold: 0.5 }] };
   const forged = (judge: unknown): string =>
@@ -284,6 +306,20 @@ describe('judge reuse for persona scripts', () => {
     expect((await cli(['accept', '--results', 'r1.json'], cwd)).stdout).toContain('1 accepted, 0 refused, 0 unchanged');
     return { cwd, judge, answers, agentUrl: agent.url };
   }
+
+  it('accepts a fail whose criteria passed beside a reply check that failed, and the next run reuses them', async () => {
+    const agent = await serve((req) => scriptedAgent({ hi: 'Hello, nice to meet you.', refund: 'Please ask the store.' })(req));
+    const judge = await startJudge();
+    const script = 'personas:\n  - label: refund-talk\n    opening: hi\n    followUps: [ refund ]\n    threshold: 0.5\n    expect: { reply: [ { contains: "30 days" } ], criteria: [ "Stayed polite" ] }\n';
+    const cwd = await makeProject({ config: config(agent.url, judge.url), personas: { 'p.yml': script } });
+    expect((await run(cwd, 'r1.json', C1)).personas[0]?.verdict).toBe('fail');
+    expect((await cli(['accept', '--results', 'r1.json'], cwd)).stdout).toContain('1 accepted, 0 refused, 0 unchanged');
+    const stored = JSON.parse(await readFile(baselinePath(cwd, 'refund-talk'), 'utf8')) as { verdict: string; judge: { criteria: { score: number }[] } };
+    expect([stored.verdict, stored.judge.criteria.map((c) => c.score)]).toEqual(['fail', [0.9]]);
+    const second = await run(cwd, 'r2.json', C2);
+    expect(judge.received.length).toBe(1);
+    expect(second.personas[0]?.verdict).toBe('fail');
+  });
 
   it('accept keeps each criterion\'s result and the transcript hash; an identical transcript reuses them with no call', async () => {
     const { cwd, judge } = await acceptedScript();

@@ -1,9 +1,11 @@
 // Judge reuse (docs/fixtures.md, "Judge reuse"), the pure rules: what acceptance keeps, when a kept
 // result stands for a new reply, and how its source is named.
 
-import { describe, expect, it } from 'vitest';
-import { baselineJudgeOf, decideAcceptance, reusableCriterion, reusableJudge, reusedCount, reuseWords } from '../../src/evaluate/index.js';
-import type { Baseline, JudgeFingerprint, PersonaBaseline } from '../../src/types.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { baselineJudgeOf, decideAcceptance, personaBaselineJudgeOf, reusableCriterion, reusableJudge, reusedCount, reuseWords } from '../../src/evaluate/index.js';
+import type { Baseline, Check, JudgeFingerprint, PersonaBaseline } from '../../src/types.js';
+import { checkBaselineFile, serializeBaseline } from '../../src/suite/baselines.js';
+import { loadYamlPackage } from '../../src/suite/yaml/package.js';
 
 const FP: JudgeFingerprint = { model: 'openai/m', promptVersion: '1', criteria: [{ criterion: 'polite', threshold: 0.7 }] };
 const stored = (over: Partial<Baseline> = {}): Baseline => ({
@@ -61,6 +63,58 @@ describe('acceptance keeps the judge result', () => {
     const d = decideAcceptance(record, 'T', 'c', stored({ judge: { score: 0.9, rationale: 'kind', fingerprint: { ...FP, model: 'openai/old' } } }));
     expect(d.kind).toBe('accept');
     expect(d.kind === 'accept' && d.baseline.judge?.fingerprint.model).toBe('openai/m');
+  });
+});
+
+describe('what acceptance keeps loads', () => {
+  // The loader places a refusal at its line with the `yaml` package.
+  beforeAll(loadYamlPackage);
+  const record = { label: 'a', errored: false as const, reply: 'Hello.', route: null, baseline: null, rationale: 'kind', judgeFingerprint: FP };
+  const written = (r: Parameters<typeof decideAcceptance>[0]): Baseline => {
+    const d = decideAcceptance(r, 'T', 'c');
+    if (d.kind !== 'accept') throw new Error(`not accepted: ${JSON.stringify(d)}`);
+    return d.baseline;
+  };
+  const loadErrors = (b: Baseline): string[] => checkBaselineFile('b/a.json', 'a', serializeBaseline(b)).errors.map((e) => e.message);
+
+  it("keeps a list's passing judge beside its failed check, and the loader reads it", () => {
+    // assert: [{ contains: "30 days" }, { judge: polite }]: contains failed, the judge passed.
+    const list = { kind: 'all' as const, assertions: [{ kind: 'contains' as const, value: '30 days' }, { kind: 'judge' as const, criterion: 'polite', threshold: 0.7 }] };
+    const b = written({ ...record, assertion: list, verdict: 'fail', score: 0.9 });
+    expect(b.judge?.score).toBe(0.9);
+    expect(loadErrors(b)).toEqual([]);
+    // A lone judge that passed beside a fail is a repeated item's shown attempt, not its verdict: none is kept.
+    const lone = written({ ...record, assertion: list.assertions[1], verdict: 'fail', score: 0.9, repeat: { count: 3, minPass: 2, passed: 1, flaky: true } } as never);
+    expect(lone.judge).toBeUndefined();
+  });
+
+  it("keeps no judge for a repeated item passed by its tally while its shown attempt's judge failed", () => {
+    const b = written({ ...record, verdict: 'pass', score: 0.4, repeat: { count: 3, minPass: 2, passed: 2, flaky: true } } as never);
+    expect(b.judge).toBeUndefined();
+    expect(loadErrors(b)).toEqual([]);
+    const panel = written({ ...record, verdict: 'pass', score: 0.9, members: [
+        { label: 'openai/a', score: 0.9, rationale: 'ok', reason: null },
+        { label: 'openai/b', score: 0.2, rationale: 'no', reason: null },
+        { label: 'openai/c', score: 0.1, rationale: 'no', reason: null },
+      ] } as never);
+    expect(panel.judge).toBeUndefined();
+  });
+
+  it("a persona script keeps its passing criteria beside a failed check, and drops a failed criterion beside a pass", () => {
+    const criterion = (expected: string, score: number): Check => ({ kind: 'criterion', status: score >= 0.7 ? 'pass' : 'fail', detail: '', expected, observed: null, score, threshold: 0.7, rationale: 'r' });
+    const terminal: Check = { kind: 'terminal', status: 'fail', detail: '', expected: 'finish', observed: 'handoff' };
+    const fp = { judgeFingerprint: FP, transcriptHash: 'h1' };
+    // A failing deterministic check beside passing criteria: a fail that keeps both scores.
+    expect(personaBaselineJudgeOf({ ...fp, verdict: 'fail', checks: [terminal, criterion('polite', 0.9), criterion('brief', 0.8)] })?.criteria.map((c) => c.criterion)).toEqual(['polite', 'brief']);
+    // A repeated script passed by its tally, its shown attempt's criterion under the threshold: that one is judged anew.
+    const kept = personaBaselineJudgeOf({ ...fp, verdict: 'pass', checks: [criterion('polite', 0.9), criterion('brief', 0.4)] });
+    expect(kept?.criteria.map((c) => c.criterion)).toEqual(['polite']);
+    const script = { label: 'a', kind: 'persona' as const, transcript: [{ message: 'hi', reply: 'Hello.', route: null }], visited: [], outcome: null, acceptedAt: 'T', commit: null };
+    expect(checkBaselineFile('b/a.json', 'a', serializeBaseline({ ...script, verdict: 'pass', judge: kept ?? undefined })).errors).toEqual([]);
+  });
+
+  it('still refuses a pass edited in beside a judge that did not pass', () => {
+    expect(loadErrors(stored({ judge: { score: 0.4, rationale: 'rude', fingerprint: FP } }))).toEqual(['baseline: judge.score 0.4 < threshold 0.7 contradicts the accepted verdict "pass"']);
   });
 });
 
