@@ -3,7 +3,7 @@
 // judge keeps, said before any call, and where the calls really go (a real judge server).
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJudge } from '../../src/judge/index.js';
-import { JUDGE_DEFAULTS } from '../../src/config.js';
+import { JUDGE_DEFAULTS, panelMembers } from '../../src/config.js';
 import { C, OK_FIXTURE, brief, load } from './helpers.js';
 import { json, startServer, type TestServer } from '../judge/server.js';
 
@@ -80,6 +80,23 @@ describe('the judge-provider input switches the judge to another provider', () =
     expect(await createJudge(judge).score('polite', 'hello')).toMatchObject({ ok: true });
     expect(server.received[0]!.headers['x-api-key']).toBeUndefined();
     expect(JSON.stringify(server.received[0]!.headers)).not.toContain('sk-openai-only-2');
+  });
+
+  it('a panel member that names config.yml\'s provider keeps the address, model and key it took from config.yml\'s judge; the others follow the new judge', async () => {
+    const r = await load(
+      {
+        [`${F}/a.yml`]: OK_FIXTURE,
+        [C]: 'judge:\n  model: gpt-4.1-mini\n  apiKey: ${OPENAI_API_KEY}\n  panel:\n    - { model: claude-a }\n    - { model: claude-b }\n    - { provider: openai }\n',
+      },
+      { env: { OPENAI_API_KEY: 'sk-openai-only-3' }, overrides: { judge: { provider: 'anthropic', apiKey: 'sk-ant-3' } } },
+    );
+    expect(r.warnings).toEqual([]);
+    const members = panelMembers(r.suite!.config.judge!)!.map((m) => ({ provider: m.provider, baseUrl: m.baseUrl, model: m.model, apiKey: m.apiKey }));
+    expect(members).toEqual([
+      { provider: 'anthropic', baseUrl: JUDGE_DEFAULTS.anthropic.baseUrl, model: 'claude-a', apiKey: 'sk-ant-3' },
+      { provider: 'anthropic', baseUrl: JUDGE_DEFAULTS.anthropic.baseUrl, model: 'claude-b', apiKey: 'sk-ant-3' },
+      { provider: 'openai', baseUrl: JUDGE_DEFAULTS.openai.baseUrl, model: 'gpt-4.1-mini', apiKey: 'sk-openai-only-3' },
+    ]);
   });
 
   it('config.yml\'s judge at its provider\'s own API and no key: the new provider\'s own API, and the warning names the provider in use', async () => {
