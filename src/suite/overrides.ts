@@ -1,6 +1,6 @@
 // Command-line flags and action inputs, applied after the config file: they win.
 
-import { JUDGE_CLIENT_DEFAULTS, JUDGE_DEFAULTS, MAX_WAIT_MS, type AgentPreset, type Config, type CostConfig, type JudgeConfig, type PanelMemberSettings } from '../config.js';
+import { JUDGE_CLIENT_DEFAULTS, JUDGE_DEFAULTS, MAX_WAIT_MS, type AgentPreset, type Config, type CostConfig, type JudgeConfig, type SimulatorSettings } from '../config.js';
 import { JUDGE_PROVIDERS } from '../types.js';
 import { droppedKeyWords, keptAddressWords } from './config/judge.js';
 import { issueMaker, msRange, urlProblem, urlWithScheme, type IssueAt } from './config/shared.js';
@@ -131,7 +131,7 @@ export function applyOverrides(config: Config, overrides: ConfigOverrides, sourc
             concurrency: from?.concurrency ?? JUDGE_CLIENT_DEFAULTS.concurrency,
             label: from?.label ?? null,
             // A panel comes only from config.yml and survives a change of the judge's provider.
-            ...(from?.panel ? { panel: switchedPanel(from, from.panel) } : {}),
+            ...(from?.panel ? { panel: from.panel.map((m) => keptForOldProvider(m, from)) } : {}),
           };
     const judge: JudgeConfig = { ...base, provider };
     if (given(j.baseUrl)) {
@@ -156,18 +156,24 @@ export function applyOverrides(config: Config, overrides: ConfigOverrides, sourc
     int('judge retries', j.retries, 0, (v) => (judge.retries = v));
     millis('judge backoff (ms)', j.backoffMs, 0, (v) => (judge.backoffMs = v));
     config.judge = judge;
+    if (switched) {
+      if (config.meaning) config.meaning = keptForOldProvider(config.meaning, from);
+      if (config.simulator) config.simulator = keptForOldProvider(config.simulator, from);
+    }
   }
   return { errors, warnings };
 }
 
 /**
- * config.yml's panel under a judge of another provider (docs/judges.md, "The judge-provider input"):
- * a member that names config.yml's provider keeps the address, model and key it took from
- * config.yml's judge (a member of another provider than the judge's takes none of them); the
- * others follow the judge, as written.
+ * A panel member, the meaning judge or the simulator of config.yml under a judge of another
+ * provider (docs/judges.md, "The judge-provider input"): one that names config.yml's provider keeps
+ * the address, model and key it took from config.yml's judge (one of another provider than the
+ * judge's takes none of them); the others follow the judge, as written.
  */
-function switchedPanel(from: JudgeConfig, panel: readonly PanelMemberSettings[]): PanelMemberSettings[] {
-  return panel.map((m) => (m.provider === from.provider ? { baseUrl: from.baseUrl, model: from.model, apiKey: from.apiKey, ...m } : m));
+function keptForOldProvider<T extends SimulatorSettings>(settings: T, from: JudgeConfig): T {
+  if (settings.provider !== from.provider) return settings;
+  const own = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
+  return { baseUrl: from.baseUrl, model: from.model, apiKey: from.apiKey, ...own } as T;
 }
 
 /**

@@ -3,6 +3,8 @@
 // judge keeps, said before any call, and where the calls really go (a real judge server).
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJudge } from '../../src/judge/index.js';
+import { meaningRunConfig } from '../../src/judge/meaning-config.js';
+import { simulatorConfig } from '../../src/simulator/config.js';
 import { JUDGE_DEFAULTS, panelMembers } from '../../src/config.js';
 import { C, OK_FIXTURE, brief, load } from './helpers.js';
 import { json, startServer, type TestServer } from '../judge/server.js';
@@ -97,6 +99,20 @@ describe('the judge-provider input switches the judge to another provider', () =
       { provider: 'anthropic', baseUrl: JUDGE_DEFAULTS.anthropic.baseUrl, model: 'claude-b', apiKey: 'sk-ant-3' },
       { provider: 'openai', baseUrl: JUDGE_DEFAULTS.openai.baseUrl, model: 'gpt-4.1-mini', apiKey: 'sk-openai-only-3' },
     ]);
+  });
+
+  it('the meaning judge and the simulator that name config.yml\'s provider keep its address, model and key; without a provider of their own they follow the new judge', async () => {
+    const files = (section: string) => ({ [`${F}/a.yml`]: OK_FIXTURE, [C]: `judge:\n  model: gpt-4.1-mini\n  apiKey: \${OPENAI_API_KEY}\n${section}` });
+    const opts = { env: { OPENAI_API_KEY: 'sk-openai-only-4' }, overrides: { judge: { provider: 'anthropic' as const, apiKey: 'sk-ant-4' } } };
+    const pick = (j: { provider: string; baseUrl: string; model: string; apiKey: string | null } | null) => j && { provider: j.provider, baseUrl: j.baseUrl, model: j.model, apiKey: j.apiKey };
+    const openai = { provider: 'openai', baseUrl: JUDGE_DEFAULTS.openai.baseUrl, model: 'gpt-4.1-mini', apiKey: 'sk-openai-only-4' };
+    const named = await load(files('meaning:\n  check: judge\n  provider: openai\nsimulator:\n  provider: openai\n'), opts);
+    expect(named.errors).toEqual([]);
+    expect(pick(meaningRunConfig(named.suite!.config).judge)).toEqual(openai);
+    expect(pick(simulatorConfig(named.suite!.config))).toEqual(openai);
+    const following = await load(files('meaning:\n  check: judge\nsimulator:\n  model: claude-sim\n'), opts);
+    expect(pick(meaningRunConfig(following.suite!.config).judge)).toEqual({ provider: 'anthropic', baseUrl: JUDGE_DEFAULTS.anthropic.baseUrl, model: JUDGE_DEFAULTS.anthropic.model, apiKey: 'sk-ant-4' });
+    expect(pick(simulatorConfig(following.suite!.config))).toEqual({ provider: 'anthropic', baseUrl: JUDGE_DEFAULTS.anthropic.baseUrl, model: 'claude-sim', apiKey: 'sk-ant-4' });
   });
 
   it('config.yml\'s judge at its provider\'s own API and no key: the new provider\'s own API, and the warning names the provider in use', async () => {
