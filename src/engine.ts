@@ -60,6 +60,8 @@ export interface CheckOptions {
   cwd?: string;
   env: Record<string, string | undefined>;
   overrides?: ConfigOverrides;
+  /** Shown as the "file" of an issue about an override (the Action: OVERRIDES_SOURCE); default `command-line options`. */
+  overridesSource?: string;
   confirmCost: boolean;
   failOn: readonly FailOnCondition[];
   commit: string | null;
@@ -295,7 +297,14 @@ interface PreparedRun {
 
 /** Loads the suite, checks the cost cap, replays, evaluates. Nothing is spent when the suite has errors or the cap refuses. */
 export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Promise<CheckResult> {
-  const loaded = await loadSuite({ dir: options.dir, env: options.env, overrides: options.overrides, cwd: options.cwd, untrustedSuite: options.untrustedSuite ?? null });
+  const loaded = await loadSuite({
+    dir: options.dir,
+    env: options.env,
+    overrides: options.overrides,
+    overridesSource: options.overridesSource,
+    cwd: options.cwd,
+    untrustedSuite: options.untrustedSuite ?? null,
+  });
   if (loaded.errors.length > 0 || loaded.suite === null) {
     return { kind: 'config_errors', errors: loaded.errors, warnings: loaded.warnings };
   }

@@ -11,7 +11,7 @@ import type { ActionDeps } from './deps.js';
 import { planCheck } from './plan.js';
 import { checkedOutCommit, checkoutMismatch } from './checkout.js';
 import { UserError } from '../errors.js';
-import { htmlReportFile, overridesFrom, publisher, publishSettings, setRunOutputs, summaryWithNote } from './publish.js';
+import { htmlReportFile, OVERRIDES_SOURCE, overridesFrom, publisher, publishSettings, setRunOutputs, summaryWithNote } from './publish.js';
 import { defaultBranchTimings, defaultBranchTrend, previousRun } from './history.js';
 import { runCheck } from '../engine.js';
 import { formatIssue, issueCount, type ConfigIssue } from '../suite/index.js';
@@ -36,8 +36,10 @@ import { runSuiteEdits, suiteRepoPath } from './suite-edits.js';
 const FORK_CONTEXT_EVENTS: ReadonlySet<string> = new Set(['pull_request', 'pull_request_review', 'pull_request_review_comment']);
 
 function annotateConfigIssues(errors: readonly ConfigIssue[], warnings: readonly ConfigIssue[]): void {
-  for (const w of warnings) core.warning(formatIssue(w), { file: w.file, startLine: w.line ?? undefined, startColumn: w.column ?? undefined });
-  for (const e of errors) core.error(formatIssue(e), { file: e.file, startLine: e.line ?? undefined, startColumn: e.column ?? undefined });
+  // An issue about an input is in no file of the repository: its annotation names none (its text says the Action's inputs).
+  const at = (i: ConfigIssue): core.AnnotationProperties => (i.file === OVERRIDES_SOURCE ? {} : { file: i.file, startLine: i.line ?? undefined, startColumn: i.column ?? undefined });
+  for (const w of warnings) core.warning(formatIssue(w), at(w));
+  for (const e of errors) core.error(formatIssue(e), at(e));
 }
 
 /**
@@ -155,6 +157,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
         cwd: deps.cwd,
         env: deps.env,
         overrides: { ...overridesFrom(inputs), ...(plan.agentUrl ? { agentUrl: plan.agentUrl } : {}) },
+        overridesSource: OVERRIDES_SOURCE,
         confirmCost,
         failOn: inputs.failOn,
         commit: ctx.sha,

@@ -50,6 +50,9 @@ export type OverrideInputs = Pick<
   'agentUrl' | 'agentHeaders' | 'concurrency' | 'costCap' | 'judgeProvider' | 'judgeBaseUrl' | 'judgeModel' | 'judgeApiKey' | 'repeat' | 'repeatMax'
 >;
 
+/** The "file" an issue about an overriding input names (the loader's default is the CLI's `command-line options`). */
+export const OVERRIDES_SOURCE = "the Action's inputs";
+
 export function overridesFrom(inputs: OverrideInputs): ConfigOverrides {
   const judge: NonNullable<ConfigOverrides['judge']> = {};
   if (inputs.judgeProvider) judge.provider = inputs.judgeProvider;

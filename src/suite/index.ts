@@ -15,6 +15,7 @@ import type { Baseline, Fixture, PersonaBaseline, PersonaScript, RemovedBaseline
 import { checkBaselineFile } from './baselines.js';
 import { resolveConfigFile, soundSections, writtenSecretsInText } from './config-file.js';
 import { containsPlaceholder } from './config/agent.js';
+import { issueMaker, type IssueAt } from './config/shared.js';
 import { NO_JUDGE_KEY, noJudgeKeyWords } from './config/judge.js';
 import { checkFixtureFile } from './fixtures.js';
 import { checkPersonaFile } from './personas.js';
@@ -173,6 +174,8 @@ interface Findings {
   secrets: string[];
   /** Display order of files: config, fixtures, baselines; issues are grouped by it. */
   fileOrder: string[];
+  /** Places an issue at a key of config.yml as read (the overrides' warnings about its judge). */
+  configAt: IssueAt;
 }
 
 /** Where the suite's files really are: the real suite folder, and how it is shown. */
@@ -255,7 +258,7 @@ function notAFolderIssue(paths: SuitePaths, shown: string): ConfigIssue | null {
 }
 
 function newFindings(): Findings {
-  return { errors: [], warnings: [], secrets: [], fileOrder: [] };
+  return { errors: [], warnings: [], secrets: [], fileOrder: [], configAt: issueMaker('config.yml', null) };
 }
 
 /**
@@ -327,6 +330,7 @@ function loadConfig(paths: SuitePaths, root: SuiteRoot, env: LoadOptions['env'],
     }
     return null;
   }
+  found.configAt = issueMaker(paths.configShown, loaded.src);
   const resolved = resolveConfigFile(loaded.src, paths.configShown, withPreset(loaded.data, preset), env, untrustedSuite, [], preset !== undefined, unsetVariables);
   found.errors.push(...resolved.errors);
   found.warnings.push(...resolved.warnings);
@@ -347,7 +351,11 @@ function withPreset(data: unknown, preset: AgentPreset | undefined): unknown {
 function overrideConfig(config: Config | null, overrides: ConfigOverrides, source: string, found: Findings): void {
   found.secrets.push(...overrideSecrets(overrides));
   const written = config?.judge?.provider;
-  if (config) found.errors.push(...applyOverrides(config, overrides, source));
+  if (config) {
+    const applied = applyOverrides(config, overrides, source, found.configAt);
+    found.errors.push(...applied.errors);
+    found.warnings.push(...applied.warnings);
+  }
   // config.yml's judge without a key, given one by the judge-api-key input (or another address by
   // --judge-url, judge-base-url): the calls carry it, so the warning that they will be refused is not said.
   const judge = config?.judge;

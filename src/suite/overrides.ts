@@ -1,9 +1,11 @@
 // Command-line flags and action inputs, applied after the config file: they win.
 
-import { JUDGE_CLIENT_DEFAULTS, JUDGE_DEFAULTS, MAX_WAIT_MS, type AgentPreset, type Config, type CostConfig, type JudgeConfig } from '../config.js';
+import { JUDGE_CLIENT_DEFAULTS, JUDGE_DEFAULTS, MAX_WAIT_MS, type AgentPreset, type Config, type CostConfig, type JudgeConfig, type SimulatorSettings } from '../config.js';
 import { JUDGE_PROVIDERS } from '../types.js';
-import { msRange, urlProblem, urlWithScheme } from './config/shared.js';
+import { droppedKeyWords, keptAddressWords } from './config/judge.js';
+import { issueMaker, msRange, urlProblem, urlWithScheme, type IssueAt } from './config/shared.js';
 import { quote, type ConfigIssue } from './issues.js';
+import type { PathSegment } from './yaml/index.js';
 import { MAX_REPEAT } from './repeat.js';
 
 /**
@@ -47,9 +49,16 @@ function schemeExample(given: string, example: string): string {
   return write === null ? `e.g. ${example}` : `with its scheme: ${write}`;
 }
 
-/** Mutates `config` (a fresh object owned by the loader) and returns the problems found. */
-export function applyOverrides(config: Config, overrides: ConfigOverrides, source: string): ConfigIssue[] {
+/**
+ * Mutates `config` (a fresh object owned by the loader) and returns the problems found: errors at
+ * `source` (the overrides' origin), and warnings about config.yml's judge placed by `at`.
+ */
+export function applyOverrides(config: Config, overrides: ConfigOverrides, source: string, at: IssueAt = issueMaker('config.yml', null)): { errors: ConfigIssue[]; warnings: ConfigIssue[] } {
   const errors: ConfigIssue[] = [];
+  const warnings: ConfigIssue[] = [];
+  const warn = (path: readonly PathSegment[], words: { message: string; fix: string }): void => {
+    warnings.push(at(path, words.message, words.fix));
+  };
   const fail = (message: string, fix: string): void => {
     errors.push({ file: source, line: null, column: null, message, fix });
   };
@@ -102,23 +111,27 @@ export function applyOverrides(config: Config, overrides: ConfigOverrides, sourc
     const provider = given(j.provider) ? j.provider : (config.judge?.provider ?? 'openai');
     if (!(JUDGE_PROVIDERS as readonly string[]).includes(provider)) {
       fail(`judge provider ${quote(provider)} is not supported; allowed: ${JUDGE_PROVIDERS.join(', ')}`, `use one of: ${JUDGE_PROVIDERS.join(', ')}`);
-      return errors;
+      return { errors, warnings };
     }
+    const from = config.judge;
+    const switched = from !== null && from.provider !== provider;
     const base: JudgeConfig =
-      config.judge && config.judge.provider === provider
-        ? config.judge
+      from && !switched
+        ? from
         : {
             provider,
-            baseUrl: JUDGE_DEFAULTS[provider].baseUrl,
+            // Another provider's judge keeps config.yml's address only when it is not the old provider's own API (a proxy, a gateway).
+            baseUrl: from && from.baseUrl !== JUDGE_DEFAULTS[from.provider].baseUrl ? from.baseUrl : JUDGE_DEFAULTS[provider].baseUrl,
             model: JUDGE_DEFAULTS[provider].model,
-            apiKey: config.judge?.apiKey ?? null,
-            timeoutMs: config.judge?.timeoutMs ?? JUDGE_CLIENT_DEFAULTS.timeoutMs,
-            retries: config.judge?.retries ?? JUDGE_CLIENT_DEFAULTS.retries,
-            backoffMs: config.judge?.backoffMs ?? JUDGE_CLIENT_DEFAULTS.backoffMs,
-            concurrency: config.judge?.concurrency ?? JUDGE_CLIENT_DEFAULTS.concurrency,
-            label: config.judge?.label ?? null,
+            // config.yml's key is carried only to config.yml's address, below.
+            apiKey: null,
+            timeoutMs: from?.timeoutMs ?? JUDGE_CLIENT_DEFAULTS.timeoutMs,
+            retries: from?.retries ?? JUDGE_CLIENT_DEFAULTS.retries,
+            backoffMs: from?.backoffMs ?? JUDGE_CLIENT_DEFAULTS.backoffMs,
+            concurrency: from?.concurrency ?? JUDGE_CLIENT_DEFAULTS.concurrency,
+            label: from?.label ?? null,
             // A panel comes only from config.yml and survives a change of the judge's provider.
-            ...(config.judge?.panel ? { panel: config.judge.panel } : {}),
+            ...(from?.panel ? { panel: from.panel.map((m) => keptForOldProvider(m, from)) } : {}),
           };
     const judge: JudgeConfig = { ...base, provider };
     if (given(j.baseUrl)) {
@@ -130,14 +143,37 @@ export function applyOverrides(config: Config, overrides: ConfigOverrides, sourc
     if (given(j.apiKey)) {
       judge.apiKey = j.apiKey;
       config.secrets.push(j.apiKey);
+    } else if (switched && from.apiKey !== null) {
+      // A key goes only to the address it was written for (docs/judges.md, "The judge-provider input").
+      if (judge.baseUrl === from.baseUrl) judge.apiKey = from.apiKey;
+      else warn(['judge', 'apiKey'], droppedKeyWords(provider, from.provider, judge.baseUrl, judge.panel !== undefined));
+    }
+    if (switched && !given(j.baseUrl) && judge.baseUrl === from.baseUrl && judge.baseUrl !== JUDGE_DEFAULTS[provider].baseUrl) {
+      warn(['judge', 'baseUrl'], keptAddressWords(provider, from.provider, judge.baseUrl));
     }
     if (given(j.label)) judge.label = j.label;
     millis('judge timeout (ms)', j.timeoutMs, 1, (v) => (judge.timeoutMs = v));
     int('judge retries', j.retries, 0, (v) => (judge.retries = v));
     millis('judge backoff (ms)', j.backoffMs, 0, (v) => (judge.backoffMs = v));
     config.judge = judge;
+    if (switched) {
+      if (config.meaning) config.meaning = keptForOldProvider(config.meaning, from);
+      if (config.simulator) config.simulator = keptForOldProvider(config.simulator, from);
+    }
   }
-  return errors;
+  return { errors, warnings };
+}
+
+/**
+ * A panel member, the meaning judge or the simulator of config.yml under a judge of another
+ * provider (docs/judges.md, "The judge-provider input"): one that names config.yml's provider keeps
+ * the address, model and key it took from config.yml's judge (one of another provider than the
+ * judge's takes none of them); the others follow the judge, as written.
+ */
+function keptForOldProvider<T extends SimulatorSettings>(settings: T, from: JudgeConfig): T {
+  if (settings.provider !== from.provider) return settings;
+  const own = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
+  return { baseUrl: from.baseUrl, model: from.model, apiKey: from.apiKey, ...own } as T;
 }
 
 /**

@@ -361,10 +361,15 @@ describe('check mode, end to end', () => {
 
   it('reports configuration errors with file and line, in the log and the comment, and sends nothing', async () => {
     const before = agent.requests.length;
-    const run = await check({ fixtures: 'fixtures:\n  - { label: ok, message: hi }\n  - { label: "bad label!", message: hi }\n  - { label: x, mesage: hi }\n' });
+    const run = await check({
+      fixtures: 'fixtures:\n  - { label: ok, message: hi }\n  - { label: "bad label!", message: hi }\n  - { label: x, mesage: hi }\n',
+      inputs: { 'judge-base-url': 'judge.example/v1' },
+    });
     expect(agent.requests.length).toBe(before);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/::error file=\.agent-replay\/fixtures\/suite\.yml,line=3[^:]*::/);
+    // An input's error is in no file of the repository: its annotation names none, its text the Action's inputs.
+    expect(run.stdout).toContain('::error::the Action\'s inputs: judge base URL "judge.example/v1" has no scheme (http:// or https://)');
     expect(run.stdout).toMatch(/::error file=\.agent-replay\/fixtures\/suite\.yml,line=4[^:]*::/);
     expect(run.stdout).toContain('configuration errors in .agent-replay; nothing was sent to the agent');
     const body = gh.comments('octo', 'shop', 7)[0]?.body as string;

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { envInputGetter, inputSecrets, parseHeaders, readInputs } from '../../src/action/inputs.js';
 import { TOOL } from '../../src/version.js';
-import { overridesFrom } from '../../src/action/publish.js';
+import { OVERRIDES_SOURCE, overridesFrom } from '../../src/action/publish.js';
+import { runCheck } from '../../src/engine.js';
+import { formatIssue } from '../../src/suite/index.js';
+import { repo } from '../suite/helpers.js';
 
 interface ActionYml {
   name: string;
@@ -135,6 +138,15 @@ describe('readInputs', () => {
   it('judge-base-url and judge-api-key override config.yml\'s judge address and key (the address a fork\'s config.yml may not choose: test/engine/untrusted-panel.test.ts)', () => {
     expect(overridesFrom(readInputs(env({ 'judge-base-url': 'https://judge.example/v1', 'judge-api-key': 'sk-1' })))).toMatchObject({ judge: { baseUrl: 'https://judge.example/v1', apiKey: 'sk-1' } });
     expect(overridesFrom(readInputs(env({})))).not.toHaveProperty('judge');
+  });
+  it('an input the suite refuses (judge-base-url without its scheme) is said to be in the Action\'s inputs, not the CLI\'s command-line options; nothing is sent', async () => {
+    const cwd = await repo({ '.agent-replay/fixtures/a.yml': 'label: a\nmessage: hi\n', '.agent-replay/config.yml': 'agent:\n  url: http://127.0.0.1:9/chat\n' });
+    const overrides = overridesFrom(readInputs(env({ 'judge-base-url': 'judge.example/v1' })));
+    const result = await runCheck({ dir: '.agent-replay', cwd, env: {}, overrides, overridesSource: OVERRIDES_SOURCE, confirmCost: false, failOn: [], commit: null });
+    expect(result.kind).toBe('config_errors');
+    expect(result.kind === 'config_errors' ? result.errors.map(formatIssue) : []).toEqual([
+      'the Action\'s inputs: judge base URL "judge.example/v1" has no scheme (http:// or https://): write https://judge.example/v1\n  fix: give the API base address, with its scheme: https://judge.example/v1',
+    ]);
   });
   it('shard: i/n for check mode only; timings only with shard; allow-incomplete a boolean', () => {
     expect(readInputs(env({})).shard).toBeNull();

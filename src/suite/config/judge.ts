@@ -102,6 +102,43 @@ export function noJudgeKeyWords(provider: JudgeProvider, switchedFrom?: JudgePro
   };
 }
 
+/** An address as a warning shows it: its origin, never a path or a user and password (either may hold a token). */
+function originOf(url: string): string {
+  return URL.canParse(url) ? new URL(url).origin : url;
+}
+
+/**
+ * The judge-provider input chose another provider than config.yml's judge (`from`), and config.yml's
+ * judge.baseUrl, not `from`'s own API, is kept (docs/judges.md, "The judge-provider input"): said
+ * before any call, with the input that chooses the address as the fix.
+ */
+export function keptAddressWords(provider: JudgeProvider, from: JudgeProvider, baseUrl: string): { message: string; fix: string } {
+  return {
+    message: `judge.baseUrl ${originOf(baseUrl)} is kept for ${provider}, the judge-provider input's provider (config.yml's judge is ${from}): the judge's calls go there in ${provider}'s API form, not to ${provider}'s own API`,
+    fix: `give the judge's address with the judge-base-url input (${JUDGE_DEFAULTS[provider].baseUrl} is ${provider}'s own API), or remove the judge-provider input if that address serves only ${from}`,
+  };
+}
+
+/**
+ * config.yml's judge.apiKey, written for `from` at config.yml's address, is not sent to the
+ * provider the judge-provider input chose at another address (a key belongs to one vendor):
+ * said before any call, with the judge-api-key input as the fix. `baseUrl` is the address the calls go to.
+ */
+export function droppedKeyWords(provider: JudgeProvider, from: JudgeProvider, baseUrl: string, panel: boolean): { message: string; fix: string } {
+  const own = baseUrl === JUDGE_DEFAULTS[provider].baseUrl;
+  const refused = panel ? `will refuse the judge's calls and those of the panel members that take its key` : 'will refuse the calls, so judge assertions are not evaluated';
+  const key = `judge-api-key: \${{ secrets.${provider.toUpperCase()}_API_KEY }}`;
+  return own
+    ? {
+        message: `judge.apiKey of config.yml is ${from}'s key: it is not sent to ${provider}, the judge-provider input's provider (config.yml's judge is ${from}), and ${provider} ${refused}`,
+        fix: `give ${provider}'s key with the judge-api-key input (${key}), or remove the judge-provider input to judge with ${from}`,
+      }
+    : {
+        message: `judge.apiKey of config.yml is ${from}'s key: it is not sent to ${originOf(baseUrl)} (the judge-provider input's ${provider}, at the judge-base-url input's address), so the judge's calls carry no key`,
+        fix: `give the key that address expects with the judge-api-key input; an address that needs no key (a local model server) needs nothing more`,
+      };
+}
+
 type PanelSection = NonNullable<JudgeSection['panel']>;
 
 /**
