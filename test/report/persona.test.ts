@@ -562,7 +562,7 @@ describe('terminal', () => {
     expect(t).toContain('        ○ criterion "Stayed empathetic": judge unreachable: HTTP 503 after 3 retries');
     expect(t).toContain('        turn 3: HTTP 500 from the agent: Internal Server Error · on the turns that completed: 1 of 3 checks passed');
     // A changed script shows its first differing reply as a word diff.
-    expect(t).toContain('      turn 1 reply vs baseline (- baseline, + new, changed words in ⟦ ⟧):\n        @@ 1 unchanged sentence @@\n        - ⟦What is ⟧your order number?\n');
+    expect(t).toContain('      Turn 1 reply vs baseline (- baseline, + new, changed words in ⟦ ⟧):\n        @@ 1 unchanged sentence @@\n        - ⟦What is ⟧your order number?\n');
     // Passing checks are not listed; unchanged items are only counted.
     expect(t).not.toContain('✓');
     expect(t).toContain('Unchanged (3): not listed; every item is in results.json');
