@@ -81,7 +81,7 @@ describe('surfaces (goldens)', () => {
     const script = md.slice(md.indexOf('<b>refund-dialog</b>'));
     const decided = script.indexOf('**Turn 3 changed in meaning');
     expect(decided).toBeGreaterThan(-1);
-    expect(script.indexOf('**First difference from the baseline: turn 1** (reworded)')).toBeGreaterThan(decided);
+    expect(script.indexOf('**First difference from the baseline: Turn 1** (reworded)')).toBeGreaterThan(decided);
     const t = renderTerminal(MEANING, { color: false });
     const lines = t.slice(t.indexOf('refund-dialog'));
     expect(lines.indexOf('turn 3 changed in meaning: numbers 50 → 90')).toBeGreaterThan(-1);
@@ -124,7 +124,7 @@ describe('surfaces (goldens)', () => {
     expect(renderTerminal(run([], { personas: [routed] }), { color: false })).toContain('\n      first difference from the baseline: Turn 1: route refunds / identify → refunds / lookup, the reply the same\n');
     // The comment, from the same record: the same turn first, the first difference after.
     const md = renderComment(run([], { personas: [script] }), ctx);
-    expect(md.indexOf('**First difference from the baseline: turn 1**')).toBeGreaterThan(md.indexOf('**Turn 3 changed in meaning'));
+    expect(md.indexOf('**First difference from the baseline: Turn 1**')).toBeGreaterThan(md.indexOf('**Turn 3 changed in meaning'));
   });
 
   it('a script whose line names no turn of its first difference: that difference says its meaning, and an edited message is shown where the line names it (comment and terminal)', () => {
@@ -149,8 +149,8 @@ describe('surfaces (goldens)', () => {
     const one = md.slice(md.indexOf('<b>refund-edited</b>'), md.indexOf('<b>refund-shorter</b>'));
     const decided = one.indexOf("**Turn 2: the user's message is not the baseline's**\n\n**Turn 2 · User**: Order 1234 please\n\nThe script's message changed; the baseline sent: Order 1234");
     expect(decided).toBeGreaterThan(-1);
-    expect(one.indexOf('**First difference from the baseline: turn 0** (reworded)')).toBeGreaterThan(decided);
-    expect(md.slice(md.indexOf('<b>refund-shorter</b>'))).toContain('**First difference from the baseline: turn 0** (reworded)');
+    expect(one.indexOf(`**First difference from the baseline: ${WELCOME_TURN}** (reworded)`)).toBeGreaterThan(decided);
+    expect(md.slice(md.indexOf('<b>refund-shorter</b>'))).toContain(`**First difference from the baseline: ${WELCOME_TURN}** (reworded)`);
     const t = renderTerminal(r, { color: false });
     const lines = t.slice(t.indexOf('refund-edited')).split('\n').map((l) => l.trim());
     const said = lines.indexOf("turn 2: the script's message changed; the baseline sent: Order 1234");
@@ -162,12 +162,12 @@ describe('surfaces (goldens)', () => {
     const both = renderTerminal(run([], { personas: [at2] }), { color: false });
     expect(both).toContain("Turn 2 reply vs baseline, the script's message changed (- baseline, + new");
     expect(both).not.toContain('turn 2: the script');
-    expect(renderComment(run([], { personas: [at2] }), ctx)).toContain("**First difference from the baseline: turn 2**\n\n**Turn 2 · User**: Order 1234 please\n\nThe script's message changed; the baseline sent: Order 1234");
+    expect(renderComment(run([], { personas: [at2] }), ctx)).toContain("**First difference from the baseline: Turn 2**\n\n**Turn 2 · User**: Order 1234 please\n\nThe script's message changed; the baseline sent: Order 1234");
     // A line that names the turn already does not say it twice.
     const atTurn3 = scriptChangedAtTurn3();
     const first3 = { ...atTurn3, turns: atTurn3.turns.map((x, i) => (x.index === 1 ? (base[i] as typeof x) : x)) } as PersonaRecord;
     expect(renderTerminal(run([], { personas: [first3] }), { color: false })).toContain('Turn 3 reply vs baseline (- baseline, + new');
-    expect(renderComment(run([], { personas: [first3] }), ctx)).toContain('**First difference from the baseline: turn 3**\n');
+    expect(renderComment(run([], { personas: [first3] }), ctx)).toContain('**First difference from the baseline: Turn 3**\n');
   });
 
   it('the terminal gives a reworded item one line', () => {

@@ -53,7 +53,7 @@ describe('the comment', () => {
     const transcript = live.slice(live.indexOf('<summary>Transcript'));
     expect(userLabels(transcript)).toEqual(['1 script', '2 from the baseline', '3 simulated', '4 simulated']);
     // The first difference is the reply of turn 2, whose message was the baseline's, word for word.
-    expect(live).toContain('First difference from the baseline: turn 2');
+    expect(live).toContain('First difference from the baseline: Turn 2');
   });
 
   it('says from which turn the user was simulated live, how it ended and what it cost', () => {
