@@ -670,7 +670,7 @@ function noScoreCause(): Cause {
 
 /**
  * The cause of a judge check's detail, "judge <kind>: <reason>" (kind: unreachable, gave no usable
- * answer). `answered`: the judge answered other calls of this run (a single judge's; a panel's members are each their own).
+ * answer). `answeredIn`: the judge answered other calls of this run or calibration (a single judge's; a panel's members are each their own).
  */
 function judgeCause(kind: string, reason: string, answeredIn: AnsweredIn = null): JudgeCause {
   const panel = panelCounts(reason, kind);
