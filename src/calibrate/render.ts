@@ -220,10 +220,13 @@ const FIX_ORDER = [JUDGE_NO_SCORE_HINT, JUDGE_CUT_HINT, PANEL_CUT_HINT, CALL_FAI
 /**
  * The fixes a run's causes give the unusable answers listed (src/evaluate/causes.ts, judgeFixes:
  * one derivation for both), each once however many baselines need it: a panel's members that
- * failed in more than one way get each way's fix (docs/calibration.md, "How to read it").
+ * failed in more than one way get each way's fix (docs/calibration.md, "How to read it"). A
+ * connection the judge dropped, when it gave a usable score to another answer of the calibration,
+ * gets a run's fix for it (run again), not its settings: they worked.
  */
-function noScoreFixes(u: ReturnType<typeof unscored>): string[] {
-  const fixes = [...new Set(u.flatMap(({ item }) => item.notUsable.flatMap(judgeFixes)))];
+function noScoreFixes(u: ReturnType<typeof unscored>, c: Calibration): string[] {
+  const answeredIn = scoredAnswers(c) > 0 ? 'calibration' : null;
+  const fixes = [...new Set(u.flatMap(({ item }) => item.notUsable.flatMap((reason) => judgeFixes(reason, answeredIn))))];
   const rank = (fix: string): number => (FIX_ORDER.includes(fix) ? FIX_ORDER.indexOf(fix) : FIX_ORDER.length);
   // In the CLI's words, as a run's terminal says them (cliWords): calibrate runs only from the
   // command line (the Action has no calibrate mode), where the judge's address is --judge-url, not
@@ -465,15 +468,15 @@ export function renderCalibrationText(c: Calibration, context: { suite?: string 
   const u = unscored(c);
   if (u.length > 0) {
     out.push('', `No usable score (${thousands(u.length)}): counted, never a score; left out of the agreement`, ...groupedText(u, unusableText));
-    for (const fix of noScoreFixes(u)) out.push(`  fix: ${fix}`);
+    for (const fix of noScoreFixes(u, c)) out.push(`  fix: ${fix}`);
   }
   const p = partlyScored(c);
   if (p.length > 0) {
     out.push('', `Answers without a usable score (${partlyText(p)}): counted, never a score; those baselines' median and spread are of the others`);
     out.push(...groupedText(p, partlyItem));
     // Each fix once over both lists: the No usable score list's are not said again.
-    const said = new Set(noScoreFixes(u));
-    for (const fix of noScoreFixes(p)) if (!said.has(fix)) out.push(`  fix: ${fix}`);
+    const said = new Set(noScoreFixes(u, c));
+    for (const fix of noScoreFixes(p, c)) if (!said.has(fix)) out.push(`  fix: ${fix}`);
   }
   if (c.skipped.length > 0) {
     out.push('', `Skipped (${c.skipped.length}): the accepted verdict is not known, nothing was asked`);
@@ -535,13 +538,13 @@ export function renderCalibrationMarkdown(c: Calibration, context: { suite?: str
   const u = unscored(c);
   if (u.length > 0) {
     out.push('', `### No usable score (${thousands(u.length)})`, ...(u.length === 1 ? [''] : []), ...groupedMarkdown(u, unusableText));
-    for (const fix of noScoreFixes(u)) out.push('', `Fix: ${escapeInline(fix)}`);
+    for (const fix of noScoreFixes(u, c)) out.push('', `Fix: ${escapeInline(fix)}`);
   }
   const p = partlyScored(c);
   if (p.length > 0) {
     out.push('', `### Answers without a usable score (${escapeInline(partlyText(p))})`, '', "Counted, never a score; those baselines' median and spread are of the others.", ...(p.length === 1 ? [''] : []), ...groupedMarkdown(p, partlyItem));
-    const said = new Set(noScoreFixes(u));
-    for (const fix of noScoreFixes(p)) if (!said.has(fix)) out.push('', `Fix: ${escapeInline(fix)}`);
+    const said = new Set(noScoreFixes(u, c));
+    for (const fix of noScoreFixes(p, c)) if (!said.has(fix)) out.push('', `Fix: ${escapeInline(fix)}`);
   }
   if (c.skipped.length > 0) {
     out.push('', `### Skipped: accepted verdict unknown (${c.skipped.length})`, '');

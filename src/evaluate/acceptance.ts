@@ -13,7 +13,7 @@ import { baselineLatency, itemTimeSplit } from './latency.js';
 import { attemptsOnly, attemptsToWrite, storedAttemptsStand } from './attempts.js';
 import { usagePerAttempt } from './usage.js';
 import { onlyPatterns } from './selection.js';
-import { causeOf, type CauseItem } from './causes.js';
+import { causeOf, NO_EVIDENCE, runEvidence, type CauseItem, type RunEvidence } from './causes.js';
 
 export type AcceptDecision =
   | { kind: 'accept'; baseline: Baseline }
@@ -27,17 +27,19 @@ export const REFUSE_ERRORED = 'errored: no reply to accept';
  * The refusal of a not evaluated item with its cause's fix, "not evaluated (regex does not compile):
  * fix the pattern ...; then run it again": run again as it is, a pattern that does not compile, a
  * missing judge or a judge that answers in prose is not evaluated again (docs/semantics.md,
- * "Baselines and acceptance"). REFUSE_NOT_EVALUATED when the cause names no fix.
+ * "Baselines and acceptance"). REFUSE_NOT_EVALUATED when the cause names no fix. `evidence`: the
+ * run's, read over all its items (runEvidence), so the fix is the one the run's report gives the
+ * same item (a connection the judge dropped after answering other calls of the run: run it again).
  */
-export function notEvaluatedRefusal(item: CauseItem): string {
-  const cause = causeOf(item, null);
+export function notEvaluatedRefusal(item: CauseItem, evidence: RunEvidence = NO_EVIDENCE): string {
+  const cause = causeOf(item, null, evidence.answered, evidence.spansCame, evidence.models);
   if (cause === null || cause.hint === null) return REFUSE_NOT_EVALUATED;
   return `not evaluated (${cause.what}): ${cause.hint}${/\brun it again\b/.test(cause.hint) ? '' : '; then run it again'}`;
 }
 
 /** A decision's refusal, with the fix for a not evaluated item. */
-function refusalOf(item: CauseItem, reason: string): string {
-  return reason === REFUSE_NOT_EVALUATED ? notEvaluatedRefusal(item) : reason;
+function refusalOf(item: CauseItem, reason: string, evidence: RunEvidence): string {
+  return reason === REFUSE_NOT_EVALUATED ? notEvaluatedRefusal(item, evidence) : reason;
 }
 
 /**
@@ -222,6 +224,8 @@ export function planAcceptance(
   const patterns = options.only === null ? null : onlyPatterns(options.only);
   const skipped = (label: string): boolean => patterns !== null && !patterns.some((p) => p.matches(label));
   const plan: AcceptPlan = { accepted: [], refused: [], unchanged: [], unknown: [] };
+  // Over the whole run, whatever --only selects: the run's report read each cause so.
+  const evidence = runEvidence([...run.fixtures, ...(run.personas ?? [])]);
   for (const f of run.fixtures) {
     if (skipped(f.label)) continue;
     const stored = current.get(f.label) ?? null;
@@ -231,7 +235,7 @@ export function planAcceptance(
       plan.refused.push({ label: f.label, reason: notInSuite(f.label, 'fixture', options.suite.personas.has(f.label) ? 'persona script' : null, options.suite.dir) });
     } else if (changed !== null) plan.refused.push({ label: f.label, reason: changed });
     else if (decision.kind === 'accept') plan.accepted.push(decision.baseline);
-    else if (decision.kind === 'refuse') plan.refused.push({ label: f.label, reason: refusalOf(f, decision.reason) });
+    else if (decision.kind === 'refuse') plan.refused.push({ label: f.label, reason: refusalOf(f, decision.reason, evidence) });
     else plan.unchanged.push(f.label);
   }
   for (const p of run.personas ?? []) {
@@ -243,7 +247,7 @@ export function planAcceptance(
       plan.refused.push({ label: p.label, reason: notInSuite(p.label, 'persona script', options.suite.fixtures.has(p.label) ? 'fixture' : null, options.suite.dir) });
     } else if (changed !== null) plan.refused.push({ label: p.label, reason: changed });
     else if (decision.kind === 'accept') plan.accepted.push(decision.baseline);
-    else if (decision.kind === 'refuse') plan.refused.push({ label: p.label, reason: refusalOf(p, decision.reason) });
+    else if (decision.kind === 'refuse') plan.refused.push({ label: p.label, reason: refusalOf(p, decision.reason, evidence) });
     else plan.unchanged.push(p.label);
   }
   if (patterns !== null) {

@@ -28,8 +28,12 @@ export interface CauseItem {
   checks?: readonly Pick<Check, 'status' | 'detail'>[];
   /** A fixture's message turn spans, counted (docs/traces.md); absent without `traces:`. */
   spans?: { count: number } | null;
-  /** A script's turns, for their spans. */
-  turns?: readonly { spans?: { count: number } | null }[];
+  /** A script's turns, for their spans and their meaning (modelsAnsweredInRun). */
+  turns?: readonly { spans?: { count: number } | null; meaning?: MeaningBy | null }[];
+  /** The reply's meaning against its baseline: a meaning judge that answered this run (modelsAnsweredInRun). */
+  drift?: { meaning?: MeaningBy | null } | null;
+  /** A repeated item's attempts, each with its meaning against attempt 1's (modelsAnsweredInRun). */
+  attempts?: readonly { meaning?: MeaningBy | null }[];
   /** The judge as it judged a fixture, and whether its score was reused (no call): a judge that answered this run (modelsAnsweredInRun). */
   judgeFingerprint?: unknown;
   judgeReused?: unknown;
@@ -37,16 +41,39 @@ export interface CauseItem {
   simulation?: { calls: number; endedBy: string } | null;
 }
 
+/** What decided a meaning, as far as the causes read it: the meaning judge answered when it did (modelsAnsweredInRun). */
+type MeaningBy = { by: string | null };
+
 /**
  * Which model clients answered a call of this run (modelsAnsweredInRun): a connection one of them
- * dropped is then a passing fault, not a setting to check (dropHint).
+ * dropped is then a passing fault, not a setting to check (downHint).
  */
 export interface ModelsAnswered {
   judge: boolean;
   simulator: boolean;
+  /** The meaning judge (docs/meaning.md): a meaning it decided, on any item, turn or attempt of the run. */
+  meaning: boolean;
 }
 
-const NONE_ANSWERED: ModelsAnswered = { judge: false, simulator: false };
+const NONE_ANSWERED: ModelsAnswered = { judge: false, simulator: false, meaning: false };
+
+/**
+ * Where a model client answered other calls (downHint): this run's, or this calibration's
+ * (src/calibrate/render.ts); null when none is known to have answered.
+ */
+export type AnsweredIn = 'run' | 'calibration' | null;
+
+/** What a run's items tell about each one's cause (causeOf): read once over all of them, by every reader of a cause. */
+export interface RunEvidence {
+  /** The agent replied to other items (answeredInRun). */
+  answered: boolean;
+  /** Other turns had spans (spansInRun). */
+  spansCame: boolean;
+  /** The model clients that answered calls (modelsAnsweredInRun). */
+  models: ModelsAnswered;
+}
+
+export const NO_EVIDENCE: RunEvidence = { answered: false, spansCame: false, models: NONE_ANSWERED };
 
 export interface Cause {
   /** The grouping key: error class, HTTP status, URL. */
@@ -560,9 +587,9 @@ function settingsFix(s: ModelSettings): string {
  * agent's, httpCause and errorCause): refused the key (401, 403), found no such path or model
  * (404), rate limited (429), failed (5xx), did not answer in time; else its settings to check.
  * `s` names its settings (the time limit, retries and concurrency are the judge's for all).
- * `answered`: it answered other calls of this run (modelsAnsweredInRun), so a dropped connection is no setting's fault.
+ * `answeredIn`: it answered other calls of this run (modelsAnsweredInRun) or calibration, so a dropped connection is no setting's fault.
  */
-export function downHint(status: string | undefined, reason: string, s: ModelSettings = JUDGE_SETTINGS, answered = false): string {
+export function downHint(status: string | undefined, reason: string, s: ModelSettings = JUDGE_SETTINGS, answeredIn: AnsweredIn = null): string {
   const judges = s.who === 'judge' ? '' : ` (the ${s.who} takes the judge's)`;
   if (status === '401' || status === '403') return `the ${s.who} refused the request: check ${s.key} (${s.keyAt === null ? '' : `${s.keyAt}; `}the key or token its endpoint expects) and that it may use ${s.model}`;
   if (status === '404') return `check ${s.url} and ${s.model}: the path (it is the API's base URL) or the model's name is probably wrong`;
@@ -575,9 +602,9 @@ export function downHint(status: string | undefined, reason: string, s: ModelSet
     return `the host never completed the connection (a host that is down, or a firewall that drops packets, looks like this): check ${s.url} and that the ${s.who} is up; raise judge.timeoutMs if it is only slow`;
   }
   if (status === undefined && new RegExp(`(?:^|: )no answer from the ${s.who} within \\d[\\d,]* ms`).test(reason)) return `raise judge.timeoutMs in config.yml if the ${s.who} is slow, or check ${s.url} and that it is up`;
-  // Its address and key worked for other calls of this run: a connection it closed is a passing fault, not a setting.
-  if (status === undefined && answered && DROPPED.test(reason)) {
-    return `the ${s.who} answered other calls of this run, so ${s.url}, ${s.model} and ${s.key} work: it, or a gateway or proxy in front of it, closed these connections (a restart, or connections dropped under load): run it again, and lower judge.concurrency${judges} if it recurs`;
+  // Its address and key worked for other calls of this run (calibration): a connection it closed is a passing fault, not a setting.
+  if (status === undefined && answeredIn !== null && DROPPED.test(reason)) {
+    return `the ${s.who} answered other calls of this ${answeredIn}, so ${s.url}, ${s.model} and ${s.key} work: it, or a gateway or proxy in front of it, closed these connections (a restart, or connections dropped under load): run it again, and lower judge.concurrency${judges} if it recurs`;
   }
   return settingsFix(s);
 }
@@ -599,10 +626,11 @@ function downStatus(reason: string): string | undefined {
 
 /**
  * What to do about a meaning judge or simulator not reached (its reason, without "meaning judge
- * unreachable: "): a proxy's refusal or fault is the proxy's (proxyCause); else downHint, with its settings.
+ * unreachable: "): a proxy's refusal or fault is the proxy's (proxyCause); else downHint, with its
+ * settings. `answered`: it answered other calls of this run (modelsAnsweredInRun).
  */
-export function modelDownHint(reason: string, s: ModelSettings): string {
-  return proxyCause(reason, s.who, `on the way to the ${s.who}`)?.hint ?? downHint(downStatus(reason), reason, s);
+export function modelDownHint(reason: string, s: ModelSettings, answered = false): string {
+  return proxyCause(reason, s.who, `on the way to the ${s.who}`)?.hint ?? downHint(downStatus(reason), reason, s, answered ? 'run' : null);
 }
 
 /**
@@ -612,19 +640,27 @@ export function modelDownHint(reason: string, s: ModelSettings): string {
  * from a label, another member's words, or a server's answer ("HTTP 500: ...") that quote one.
  * `said`: a panel's first member not reached, its own reason, quoted when no status is: what it hit, without the members' labels.
  */
-function judgeDown(reason: string, first?: string, own?: readonly string[], said?: string, answered = false): Cause {
+function judgeDown(reason: string, first?: string, own?: readonly string[], said?: string, answeredIn: AnsweredIn = null): Cause {
   // A member's status begins its reason ("openai m1: HTTP 401: ..."), never one said in another's ("an error in the HTTP 200 answer").
   const status = downStatus(first ?? reason);
   // The reason of the first item (without its attempt count) says what the judge did.
   const shown = (said ?? reason).replace(/ after \d+(?:,\d{3})* (?:attempts?|retries)/, '').trim();
   const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}` : ''}`;
   const proxy = own === undefined ? proxyCause(reason, 'judge', 'on the way to the judge') : own.reduce<Cause | null>((found, r) => found ?? (/^HTTP \d{3}\b/.test(r) ? null : proxyCause(r, 'judge', 'on the way to the judge')), null);
-  return proxy ?? { key: `judge:${status ?? 'unreachable'}`, what, hint: downHint(status, first ?? reason, JUDGE_SETTINGS, answered) };
+  return proxy ?? { key: `judge:${status ?? 'unreachable'}`, what, hint: downHint(status, first ?? reason, JUDGE_SETTINGS, answeredIn) };
 }
 
-/** An HTTP 200 that carries an error (src/judge/structured.ts, ERROR_IN_200): the endpoint's fault, said in its words; not the model's prompt-following. */
-function error200Cause(): Cause {
-  return { key: 'judge:error-200', what: "the judge's endpoint answered HTTP 200 with an error in place of an answer", hint: JUDGE_ERROR_200_HINT };
+/**
+ * An HTTP 200 that carries an error (src/judge/structured.ts, ERROR_IN_200), the judge's or the
+ * simulator's (their one client): the endpoint's fault, said in its words; not the model's prompt-following.
+ */
+function error200Cause(s: ModelSettings): Cause {
+  return { key: `${s.who}:error-200`, what: `the ${s.who}'s endpoint answered HTTP 200 with an error in place of an answer`, hint: error200Hint(s) };
+}
+
+/** Does a client's reason say its HTTP 200 carried an error (ERROR_IN_200: "unexpected response: no choices[0].message.content: an error in the HTTP 200 answer: ...")? */
+function isError200(reason: string): boolean {
+  return reason.includes(`: ${ERROR_IN_200}: `);
 }
 
 /** A judge that answered without a usable score: its address and key work; its model or mechanism does not. */
@@ -634,9 +670,9 @@ function noScoreCause(): Cause {
 
 /**
  * The cause of a judge check's detail, "judge <kind>: <reason>" (kind: unreachable, gave no usable
- * answer). `answered`: the judge answered other calls of this run (a single judge's; a panel's members are each their own).
+ * answer). `answeredIn`: the judge answered other calls of this run or calibration (a single judge's; a panel's members are each their own).
  */
-function judgeCause(kind: string, reason: string, answered = false): JudgeCause {
+function judgeCause(kind: string, reason: string, answeredIn: AnsweredIn = null): JudgeCause {
   const panel = panelCounts(reason, kind);
   if (panel !== null) return panelCause(panel);
   // Something answered at the judge's address and not in a form read (not HTTP, an answer that did
@@ -644,14 +680,14 @@ function judgeCause(kind: string, reason: string, answered = false): JudgeCause 
   // unreachable: ..." before; one cause either way.
   const unfinished = unfinishedAnswer(reason, 'judge') ?? refusedCertificate(reason, 'judge');
   if (unfinished !== null) return alone(unfinished);
-  if (reason.includes(`: ${ERROR_IN_200}: `)) return alone(error200Cause());
+  if (isError200(reason)) return alone(error200Cause(JUDGE_SETTINGS));
   // The model stopped at its token limit (src/judge/structured.ts, cutWords): its limit, not its prompt-following, is the fix.
   if (isCutReason(reason)) {
     return alone({ key: 'judge:cut', what: "the judge's answer was cut at its token limit", hint: JUDGE_CUT_HINT });
   }
   // The judge answered, but not with a score: its address and key work; its model or mechanism does not.
   if (kind === 'gave no usable answer' || /^no usable score\b/.test(reason)) return alone(noScoreCause());
-  return alone(judgeDown(reason, undefined, undefined, undefined, answered));
+  return alone(judgeDown(reason, undefined, undefined, undefined, answeredIn));
 }
 
 /**
@@ -682,7 +718,7 @@ function panelCause(panel: PanelCounts): JudgeCause {
     kinds.push({ cause, members: `${n} whose answer could not be read` });
   }
   if (panel.error200 > 0) {
-    const cause = error200Cause();
+    const cause = error200Cause(JUDGE_SETTINGS);
     kinds.push({ cause: panel.error200 === panel.failed ? { ...cause, what: `${cause.what} (panel: ${panel.failed} of ${panel.size} members)` } : cause, members: `${panel.error200} that answered HTTP 200 with an error` });
   }
   const [first, ...others] = kinds;
@@ -862,7 +898,7 @@ function withPanelCallsFailed(cause: JudgeCause, reason: string): JudgeCause {
  * ...", "judge unreachable: ...", "judge gave no usable answer: ..."), its fixes apart; null for
  * any other detail.
  */
-function judgeCheckCause(detail: string, answered = false): JudgeCause | null {
+function judgeCheckCause(detail: string, answeredIn: AnsweredIn = null): JudgeCause | null {
   // A fault of ours (a request body that could not be made, src/judge/client.ts): nothing was sent, so no setting of the judge's is at fault.
   // Records written before 2026-12-06 said "judge unreachable: " before it.
   const callFailed = /^(?:judge unreachable: )?(judge call failed: .*)$/.exec(detail)?.[1];
@@ -870,7 +906,7 @@ function judgeCheckCause(detail: string, answered = false): JudgeCause | null {
   const judge = /^judge (unreachable|gave no usable answer): (.*)$/.exec(detail);
   if (judge === null) return null;
   const reason = judge[2] ?? '';
-  return withPanelCut(withPanelCallsFailed(judgeCause(judge[1] ?? '', reason, answered), reason), reason);
+  return withPanelCut(withPanelCallsFailed(judgeCause(judge[1] ?? '', reason, answeredIn), reason), reason);
 }
 
 /**
@@ -880,10 +916,11 @@ function judgeCheckCause(detail: string, answered = false): JudgeCause | null {
  * reason (src/assertions/judge.ts): "judge call failed: ..." as it is; "judge gave no usable answer:
  * ..." when the judge answered (without a usable score, or cut at its token limit), or a panel's
  * members did that no other way than by a request agent-replay could not make; else "judge
- * unreachable: ...".
+ * unreachable: ...". `answeredIn`: `'calibration'` when the judge gave a usable score to another
+ * answer of the calibration (a connection it dropped then reads run-again, as a run's).
  */
-export function judgeFixes(reason: string): string[] {
-  return judgeReasonCheckCause(reason)?.fixes ?? [];
+export function judgeFixes(reason: string, answeredIn: AnsweredIn = null): string[] {
+  return judgeReasonCheckCause(reason, answeredIn)?.fixes ?? [];
 }
 
 /**
@@ -897,11 +934,11 @@ export function judgeReasonCause(reason: string): Cause | null {
 }
 
 /** The detail a run writes for a judge's reason (judgeFixes), read as its check's cause. */
-function judgeReasonCheckCause(reason: string): JudgeCause | null {
+function judgeReasonCheckCause(reason: string, answeredIn: AnsweredIn = null): JudgeCause | null {
   const panel = panelCounts(reason);
   const answered = panel === null ? isNoScoreReason(reason) || isCutReason(reason) : panel.unreachable === 0;
   const detail = reason.startsWith(CALL_FAILED_WORDS) ? reason : `judge ${answered ? 'gave no usable answer' : 'unreachable'}: ${reason}`;
-  return judgeCheckCause(detail);
+  return judgeCheckCause(detail, answeredIn);
 }
 
 /**
@@ -974,7 +1011,7 @@ function notEvaluatedCause(detail: string, spansCame = false, answered: ModelsAn
   if (/^(?:judge unreachable: )?no judge configured/.test(detail)) {
     return { key: 'judge:none', what: 'no judge configured', hint: 'add a judge section to config.yml (judge assertions and criteria need one)' };
   }
-  const judge = judgeCheckCause(detail, answered.judge);
+  const judge = judgeCheckCause(detail, answered.judge ? 'run' : null);
   if (judge !== null) return { key: judge.key, what: judge.what, hint: judge.hint };
   // A simulated user's simulator could not play the user (docs/personas.md, "Simulated users").
   // "simulator gave no usable answer": something answered at its address, not in a form read (since 2026-12-06; "simulator unreachable" before).
@@ -982,6 +1019,9 @@ function notEvaluatedCause(detail: string, spansCame = false, answered: ModelsAn
   if (/^(?:simulator unreachable: )?no simulator (?:is )?configured/.test(detail)) {
     return { key: 'simulator:none', what: 'no simulator configured', hint: `add a simulator section to config.yml, or a judge section (the simulator then takes the judge's model): a simulated script whose agent no longer answers as its baseline did needs one (${docsUrl('simulated-users.md', 'The simulator and its redaction')})` };
   }
+  // Its endpoint answered HTTP 200 with an error in place of an answer (a gateway's upstream failed):
+  // the endpoint's fault, as the judge's (error200Cause), not its model's prompt-following.
+  if (/^simulator answered no usable JSON: /.test(detail) && isError200(detail)) return error200Cause(SIMULATOR_SETTINGS);
   // It answered, and its model did not follow the prompt (prose, an empty message, a refusal, an
   // answer that says two things): its address and key work, its model does not, as a judge's answer
   // with no usable score (src/simulator/parse.ts, src/simulator/client.ts).
@@ -1006,7 +1046,7 @@ function notEvaluatedCause(detail: string, spansCame = false, answered: ModelsAn
     // Not reached: the fix for what it did (a refused key, a timeout, a 5xx, a connection dropped after
     // other calls it answered), with the simulator's settings. Reached, with an answer in a form no
     // cause above names: its address answered, so its log says more than its settings.
-    const hint = simulator[1] === 'unreachable' ? downHint(status, simulator[2] ?? '', SIMULATOR_SETTINGS, answered.simulator) : SIMULATOR_UNREAD_HINT;
+    const hint = simulator[1] === 'unreachable' ? downHint(status, simulator[2] ?? '', SIMULATOR_SETTINGS, answered.simulator ? 'run' : null) : SIMULATOR_UNREAD_HINT;
     return { key: `simulator:${status ?? simulator[1]}`, what, hint };
   }
   if (/^(?:regex\b.*|pattern) does not compile/.test(detail)) {
@@ -1037,9 +1077,16 @@ function callFailedCause(who: 'judge' | 'simulator', detail: string): Cause {
   return { key: `${who}:call-failed`, what: detail.length > 160 ? `${detail.slice(0, 159)}\u2026` : detail, hint: CALL_FAILED_HINT };
 }
 
-/** What to do about a judge that answered without a usable score: its address and key work; its model or mechanism does not. */
-/** A judge endpoint's HTTP 200 with an error (a gateway's upstream failed): its message says what; a passing one goes on a run again. */
-export const JUDGE_ERROR_200_HINT = `read the error the item quotes: check judge.model and the judge key at the endpoint; an upstream that failed behind a gateway (OpenRouter, a proxy) passes: run again`;
+/**
+ * A model endpoint's HTTP 200 with an error (a gateway's upstream failed), the judge's, the meaning
+ * judge's or the simulator's, with its settings: its message says what; a passing one goes on a run again.
+ */
+export function error200Hint(s: ModelSettings): string {
+  return `read the error the item quotes: check ${s.model} and ${s.key}${s.keyAt === null ? '' : ` (${s.keyAt})`} at the endpoint; an upstream that failed behind a gateway (OpenRouter, a proxy) passes: run again`;
+}
+
+/** The judge's (error200Hint). */
+export const JUDGE_ERROR_200_HINT = error200Hint(JUDGE_SETTINGS);
 
 /** A judge's answer cut at its token limit: a reasoning model may spend it thinking (docs/judges.md, "What the judge reads"). */
 export const JUDGE_CUT_HINT = `raise the output-token limit of judge.model at its endpoint (agent-replay asks Anthropic for 256 tokens and sets none for OpenAI-compatible endpoints), or choose a model that answers with the JSON alone, without long reasoning (${docsUrl('judges.md', 'What the judge reads')})`;
@@ -1091,17 +1138,29 @@ export function causeOf(item: CauseItem, endpoint: string | null, answered = fal
   if (item.errored) return errorCause(item.errorKind ?? 'internal', item.error ?? 'the replay did not complete', endpoint, answered, item.errorAddress ?? null);
   if (item.verdict !== 'not_evaluated') return null;
   const check = item.checks?.find((c) => c.status === 'not_evaluated');
-  const own = { judge: models.judge, simulator: models.simulator || simulatorAnswered(item) };
+  const own = { ...models, simulator: models.simulator || simulatorAnswered(item) };
   return notEvaluatedCause(check?.detail ?? item.detail ?? 'the check did not run', spansCame, own);
 }
 
 /**
- * Did the judge or the simulator answer a call of the run: a fixture's judge score it asked for (not
- * reused), a script's criterion judged (not reused); a simulated script's simulator call that came
- * back with a message or done (one before the call that failed, in a script it failed in).
+ * Did the judge, the simulator or the meaning judge answer a call of the run: a fixture's judge score
+ * it asked for (not reused), a script's criterion judged (not reused); a simulated script's simulator
+ * call that came back with a message or done (one before the call that failed, in a script it failed
+ * in); a meaning the meaning judge decided (an item's, a script's turn's or an attempt's: one it
+ * reused came from an earlier call of the same run).
  */
 export function modelsAnsweredInRun(items: readonly CauseItem[]): ModelsAnswered {
-  return { judge: items.some(judgeAnswered), simulator: items.some(simulatorAnswered) };
+  return { judge: items.some(judgeAnswered), simulator: items.some(simulatorAnswered), meaning: items.some(meaningJudged) };
+}
+
+/** What a run's items tell about each one's cause (RunEvidence). */
+export function runEvidence(items: readonly CauseItem[]): RunEvidence {
+  return { answered: answeredInRun(items), spansCame: spansInRun(items), models: modelsAnsweredInRun(items) };
+}
+
+function meaningJudged(i: CauseItem): boolean {
+  const judged = (m: MeaningBy | null | undefined): boolean => m?.by === 'judge';
+  return judged(i.drift?.meaning) || i.turns?.some((t) => judged(t.meaning)) === true || i.attempts?.some((a) => judged(a.meaning)) === true;
 }
 
 function judgeAnswered(i: CauseItem): boolean {
@@ -1133,9 +1192,7 @@ export function spansInRun(items: readonly CauseItem[]): boolean {
 /** Unverified items grouped by cause, largest group first (ties: first seen first). */
 export function groupCauses(items: readonly CauseItem[], endpoint: string | null): CauseGroup[] {
   const groups = new Map<string, CauseGroup>();
-  const answered = answeredInRun(items);
-  const spansCame = spansInRun(items);
-  const models = modelsAnsweredInRun(items);
+  const { answered, spansCame, models } = runEvidence(items);
   for (const item of items) {
     const cause = causeOf(item, endpoint, answered, spansCame, models);
     if (cause === null) continue;

@@ -6,7 +6,7 @@
 // markdown reports both use it.
 
 import { isPersona, type Item, type ItemView, type ReportModel, type SectionKey } from './model.js';
-import { CALL_FAILED_HINT, ERROR_IN_200, JUDGE_CUT_HINT, JUDGE_ERROR_200_HINT, MEANING_SETTINGS, modelDownHint, unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
+import { CALL_FAILED_HINT, ERROR_IN_200, error200Hint, JUDGE_CUT_HINT, MEANING_SETTINGS, modelDownHint, modelsAnsweredInRun, unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
 import { showLookalikes } from './lookalike.js';
 import { FACTS_ONLY_CAUSE, FACTS_ONLY_FIX } from '../evaluate/meaning/ladder.js';
 import { thousands } from '../words.js';
@@ -153,9 +153,11 @@ export interface SharedMeaning {
 
 /**
  * The meaning cause most items of `items` share, when at least two do; null otherwise. `judged`:
- * the run had a judge configured (its record's `judge.name`), which decides what the fix says.
+ * the run had a judge configured (its record's `judge.name`), which decides what the fix says;
+ * `answered`: the meaning judge decided another meaning of the run (modelsAnsweredInRun), which
+ * changes the fix a dropped connection reads.
  */
-export function sharedMeaning(items: readonly Item[], judged: boolean): SharedMeaning | null {
+export function sharedMeaning(items: readonly Item[], judged: boolean, answered = false): SharedMeaning | null {
   const parts = new Map<Item, { head: string; cause: string }>();
   for (const item of items) {
     const m = item.errored ? null : (item.drift?.meaning ?? null);
@@ -179,11 +181,11 @@ export function sharedMeaning(items: readonly Item[], judged: boolean): SharedMe
       : reached !== null
         ? reached.hint
         : down
-          ? modelDownHint(cause.replace(MEANING_JUDGE_DOWN, ''), MEANING_SETTINGS)
+          ? modelDownHint(cause.replace(MEANING_JUDGE_DOWN, ''), MEANING_SETTINGS, answered)
           : MEANING_JUDGE_CUT.test(cause)
             ? MEANING_JUDGE_CUT_FIX
             : MEANING_JUDGE_ASKED.test(cause) && cause.includes(`: ${ERROR_IN_200}: `)
-            ? JUDGE_ERROR_200_HINT.replace('judge.model', 'meaning.model (else judge.model)')
+            ? error200Hint(MEANING_SETTINGS)
             : MEANING_JUDGE_NO_SCORE.test(cause)
             ? MEANING_JUDGE_NO_SCORE_FIX
             : MEANING_JUDGE_CALL_FAILED.test(cause)
@@ -241,10 +243,12 @@ export interface SharedMeanings {
 export function sharedMeanings(model: Pick<ReportModel, 'sections'>, judged: boolean): SharedMeanings {
   const bySection = new Map<SectionKey, SharedMeaning>();
   const heads = new Map<Item, string>();
+  // Over every item of the run, a reworded one's meaning the judge decided among them.
+  const answered = modelsAnsweredInRun(Object.values(model.sections).flat()).meaning;
   for (const [key, items] of Object.entries(model.sections) as [SectionKey, Item[]][]) {
     // Reworded items have no unchecked meaning; unchanged items are only counted.
     if (key === 'reworded' || key === 'unchanged') continue;
-    const s = sharedMeaning(items, judged);
+    const s = sharedMeaning(items, judged, answered);
     if (s === null) continue;
     bySection.set(key, s);
     for (const [item, head] of s.heads) heads.set(item, head);

@@ -7,7 +7,7 @@
 // Every text is XML-escaped and characters XML 1.0 cannot carry are removed.
 
 import type { Check, DriftVerdict, ErrorKind, PersonaErrorKind, RunRecord, ToolCall } from '../types.js';
-import { answeredInRun, causeLine, causeOf, incompleteParts, modelsAnsweredInRun, spansInRun, incompleteText, tallies, unverifiedText, type Cause, type CauseItem } from '../evaluate/index.js';
+import { causeLine, causeOf, incompleteParts, runEvidence, incompleteText, tallies, unverifiedText, type Cause, type CauseItem } from '../evaluate/index.js';
 import { clip, oneLine } from './escape.js';
 import { jsonText } from './wrap.js';
 import { suiteFolderNamedBy } from '../suite/suite-folder.js';
@@ -245,8 +245,7 @@ export function renderJUnit(run: RunRecord): string {
   const endpoint = run.agent.endpoint ?? null;
   // As the gate reads each cause: whether the agent replied to other items changes a 5xx's fix, and
   // whether the judge or the simulator answered other calls a dropped connection's.
-  const items = [...run.fixtures, ...personas];
-  const [answered, spansCame, models] = [answeredInRun(items), spansInRun(items), modelsAnsweredInRun(items)];
+  const { answered, spansCame, models } = runEvidence([...run.fixtures, ...personas]);
   const causeOfItem: CauseOfItem = (item) => causeOf(item, endpoint, answered, spansCame, models);
   const model = buildModel(run);
   const t = personas.length === 0 ? model.tallies : tallies([...run.fixtures, ...personas]);

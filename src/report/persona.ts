@@ -420,7 +420,7 @@ export function sameReplyWords(b: BaselineTurn, t: Turn): string {
   return [...parts, 'the reply the same'].join(', ');
 }
 
-function differenceBlock(d: FirstDifference, p: Profile, was: string | null, title = `**First difference from the baseline: turn ${d.turn}**`): string {
+function differenceBlock(d: FirstDifference, p: Profile, was: string | null, title = `**First difference from the baseline: ${turnName(d.turn)}**`): string {
   const parts = [`${title}${was === null ? '' : ` (${was})`}`];
   const { baseline: b, current: t } = d;
   const message = t?.message ?? b?.message ?? null;

@@ -453,12 +453,13 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   if (d !== null && d.baseline && d.current && d.baseline.reply !== d.current.reply) {
     const was = shown.firstWas;
     const asked = d.baseline.message !== d.current.message ? `, ${messageChanged(d.current).replace(/^T/, 't')}` : '';
-    const what = `turn ${d.turn} reply vs baseline${was === null ? '' : `, ${was}`}${asked}`;
+    // The turn as every surface names it (turnName): the welcome turn "Turn 0 (welcome)".
+    const what = `${turnName(d.turn)} reply vs baseline${was === null ? '' : `, ${was}`}${asked}`;
     const source = d.current.source;
     lines.push(...diffLines(d.baseline.reply, d.current.reply, what, (marks) => `${what} ${baselineKey(marks, source)}`, `${indent}    `, o.where, paint, fit));
   } else if (d !== null) {
     const what = d.current === null ? ' (this run has no such turn)' : d.baseline === null ? ' (the baseline has no such turn)' : `: ${terminalLine(clip(sameReplyWords(d.baseline, d.current), 300))}`;
-    lines.push(paint('grey', fit(`${indent}    first difference from the baseline: turn ${d.turn}${what}`)));
+    lines.push(paint('grey', fit(`${indent}    first difference from the baseline: ${turnName(d.turn)}${what}`)));
   } else if (!p.errored && p.baseline === null && last && v.section !== 'unchanged' && !(dt !== null && dt.shown !== null && dt.index === last.index)) {
     const whose = dt === null ? '' : `attempt ${dt.shownNumber}'s `;
     lines.push(paint('grey', fit(`${indent}    ${whose}last reply, ${turnName(last.index)}:`)), ...textLines(last.reply, `${indent}      `, o.where, () => null, paint, fit));

@@ -121,7 +121,7 @@ describe('persona scripts through the Action', () => {
     expect(body).toContain("### ⚪ Not verified: 1 changed · 1 new · 1 errored\n**Cause**: a call to issue_refund that no mock answered: add a mock for it to the script's mocks");
     const changedSection = body.slice(body.indexOf('#### 🟡 Changed (1)'));
     expect(changedSection).toMatch(/^#### 🟡 Changed \(1\)[\s\S]*<b>refund-broken-item<\/b> · pass · still passing · transcript changed/);
-    expect(body).toContain('First difference from the baseline: turn 3');
+    expect(body).toContain('First difference from the baseline: Turn 3');
     expect(body).toContain('- I have refunded 40⟦.00⟧ EUR for order 1234 (refund R-1).');
     expect(body).toContain('+ I have refunded 40 EUR for order 1234 (refund R-1).');
     expect(body).toContain('refund-unmocked');

@@ -453,6 +453,22 @@ describe('the figures', () => {
     }
   });
 
+  it('a connection the judge dropped after it gave another baseline a usable score reads run-again, not its settings; with no score at all, its settings', () => {
+    const dropped: JudgeResult = { ok: false, reason: 'the connection to 127.0.0.1:9 was closed without an answer (ECONNRESET) after 3 attempts' };
+    const targets = [target('a', 'C', 'pass'), target('b', 'C', 'pass')];
+    const answered = renderCalibrationText(calibrationOf(summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, [[ok(0.9)], [dropped]], null), 2, null));
+    expect(answered).toContain(
+      '  fix: the judge answered other calls of this calibration, so --judge-url (judge.baseUrl), judge.model and the judge key work: it, or a gateway or proxy in front of it, closed these connections (a restart, or connections dropped under load): run it again, and lower judge.concurrency if it recurs\n',
+    );
+    expect(answered).not.toContain('fix: check --judge-url');
+    const md = renderCalibrationMarkdown(calibrationOf(summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, [[ok(0.9)], [dropped]], null), 2, null));
+    expect(md).toContain(`Fix: ${escapeInline('the judge answered other calls of this calibration, so --judge-url (judge.baseUrl)')}`);
+    // No usable score anywhere: nothing says its settings work.
+    const none = renderCalibrationText(calibrationOf(summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, [[dropped], [dropped]], null), 2, null));
+    expect(none).toContain('  fix: check --judge-url (judge.baseUrl), judge.model and the judge key\n');
+    expect(none).not.toContain('answered other calls');
+  });
+
   it('answers agent-replay could not ask for ("judge call failed: ...") are listed with the fix a run gives them, on the terminal and in markdown', () => {
     const failed: JudgeResult = { ok: false, reason: 'judge call failed: no boundary could be drawn' };
     const figures = summarizeCalibration({ targets: [target('a', 'C', 'pass'), target('b', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[failed], [bad]], null);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureRecord } from '../support/fixture-record.js';
-import { causeLine, causeOf, gate, gateMerged, gateRun, groupCauses, parseFailOn, verificationOf, DEFAULT_FAIL_ON } from '../../src/evaluate/index.js';
+import { causeLine, causeOf, gate, gateMerged, gateRun, groupCauses, parseFailOn, planAcceptance, verificationOf, DEFAULT_FAIL_ON } from '../../src/evaluate/index.js';
 import { FAIL_ON_CONDITIONS, type FixtureRecord, type PersonaRecord } from '../../src/types.js';
 import { CLOSED_FIX, HEADERS_FIX, NOT_HTTP_FIX } from '../../src/agent-fixes.js';
 
@@ -315,6 +315,18 @@ describe('causes', () => {
     // A refused connection is no drop: its settings, whatever answered.
     const refused = rec({ label: 'refused', verdict: 'not_evaluated', detail: 'judge unreachable: connection refused at 127.0.0.1:9 (ECONNREFUSED) after 3 attempts' });
     expect(groupCauses([judged, refused], URL_)[0]?.hint).toBe('check judge-base-url (judge.baseUrl), judge.model and the judge key');
+  });
+
+  it("accept's refusal of an item whose judge dropped the connection gives the run's fix, read over the whole run whatever --only selects", () => {
+    const dropped = rec({ label: 'dropped', verdict: 'not_evaluated', detail: 'judge unreachable: the connection to 127.0.0.1:9 was closed without an answer (ECONNRESET) after 3 attempts' });
+    const judged = rec({ label: 'judged', verdict: 'pass', judgeFingerprint: { model: 'openai/gpt-4o-mini' } as FixtureRecord['judgeFingerprint'] });
+    const refusal = (fixtures: FixtureRecord[]): string | undefined =>
+      planAcceptance({ fixtures, commit: null }, new Map(), { only: ['dropped'], acceptedAt: 'T' }).refused.find((r) => r.label === 'dropped')?.reason;
+    const hint = groupCauses([judged, dropped], URL_)[0]?.hint;
+    expect(hint).toMatch(/^the judge answered other calls of this run/);
+    // The words of the run's cause, as the comment and the terminal give them: never the settings that just worked.
+    expect(refusal([judged, dropped])).toBe(`not evaluated (judge unreachable: the connection to 127.0.0.1:9 was closed without an answer (ECONNRESET)): ${hint}`);
+    expect(refusal([dropped])).toBe('not evaluated (judge unreachable: the connection to 127.0.0.1:9 was closed without an answer (ECONNRESET)): check judge-base-url (judge.baseUrl), judge.model and the judge key; then run it again');
   });
 
   it("a simulator that dropped the connection after answering the script's earlier turns: run again; an answer in a form no cause names: its log, not its settings", () => {

@@ -15,7 +15,7 @@ import { cliWords } from '../../src/report/terminal.js';
 import { escapeInline } from '../../src/report/escape.js';
 import type { JudgeConfig } from '../../src/config.js';
 import type { Clock, SimulatorRequest } from '../../src/types.js';
-import { silence, startServer, type TestServer } from '../judge/server.js';
+import { hangUp, silence, startServer, type TestServer } from '../judge/server.js';
 import { ctx, resetLines, run } from '../report/fixtures.js';
 import { differing } from '../report/meaning-fixtures.js';
 
@@ -42,6 +42,13 @@ beforeAll(async () => {
         res.writeHead(200, { 'content-type': 'text/html' });
         return res.end('<html><body>Sign in</body></html>');
       }
+      // A gateway whose upstream failed: HTTP 200 with an error in place of an answer.
+      if (model === 'error200') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ error: { message: 'Overloaded' } }));
+      }
+      // A connection closed with no answer (a restart, a drop under load).
+      if (model === 'drops') return hangUp(res, req);
       const answer = answers[model];
       if (answer !== undefined) {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -102,8 +109,11 @@ async function simulatorFix(model: string): Promise<{ fault: string; hint: strin
   }
 }
 
-/** Two reworded replies whose meaning the meaning judge could not check: the shared line under the section, on the terminal. */
-async function meaningLine(model: string): Promise<{ terminal: string; comment: string }> {
+/**
+ * Two reworded replies whose meaning the meaning judge could not check: the shared line under the
+ * section, on the terminal. `judgedToo`: a third reply of the run whose meaning the judge decided.
+ */
+async function meaningLine(model: string, judgedToo = false): Promise<{ terminal: string; comment: string }> {
   const judge = createMeaningJudge(config(model), { clock });
   try {
     const answer = await judge.ask({ before: [], message: 'When can I return items?', baseline: 'You can return items within 30 days.', now: 'Within 30 days you may send items back.' });
@@ -112,6 +122,7 @@ async function meaningLine(model: string): Promise<{ terminal: string; comment: 
     const record = run([
       differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', meaning),
       differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', meaning),
+      ...(judgedToo ? [differing('judged', 'Ships in 2 days.', 'It ships within 2 days.', { value: 'reworded', by: 'judge', detail: null, score: 0.95, reused: false })] : []),
     ]);
     const terminal = renderTerminal(record, { color: false }).split('\n').find((l) => l.startsWith('  Meaning not checked for all 2: ')) ?? '';
     const comment = renderComment(record, ctx).split('\n').find((l) => l.includes('Meaning not checked for all 2')) ?? '';
@@ -190,5 +201,35 @@ describe("a meaning judge that answered in a form not read: the fix names meanin
     const { terminal } = await meaningLine('badkey');
     expect(terminal).toContain("the meaning judge's key (meaning.apiKey, else the judge's) holds a line break");
     expect(terminal).not.toContain('judge.apiKey');
+  });
+});
+
+describe('a connection the meaning judge dropped: run again when it decided another meaning of the run, else its settings', () => {
+  it('drops', async () => {
+    const dropped = `the meaning judge answered other calls of this run, so ${MEANING_URL}, meaning.model (else judge.model) and the meaning judge's key work: it, or a gateway or proxy in front of it, closed these connections (a restart, or connections dropped under load): run it again, and lower judge.concurrency (the meaning judge takes the judge's) if it recurs`;
+    const after = await meaningLine('drops', true);
+    expect(after.terminal).toMatch(/^ {2}Meaning not checked for all 2: meaning judge unreachable: the connection to 127\.0\.0\.1:\d+ was closed without an answer \(UND_ERR_SOCKET\); /);
+    expect(after.terminal.endsWith(`; ${cliWords(dropped)}`), after.terminal).toBe(true);
+    expect(after.comment.endsWith(`; ${escapeInline(dropped)}.`), after.comment).toBe(true);
+    // Nothing the meaning judge decided in the run: its settings, as before.
+    const alone = await meaningLine('drops');
+    expect(alone.terminal.endsWith(`; ${cliWords(`check ${MEANING_URL}, meaning.model (else judge.model) and the meaning judge's key (meaning.apiKey, else the judge's)`)}`), alone.terminal).toBe(true);
+  });
+});
+
+describe('an endpoint that answered HTTP 200 with an error: the simulator and the meaning judge get the fix the judge gets, with their own settings', () => {
+  it('the simulator', async () => {
+    const { fault, cause } = await simulatorFix('error200');
+    expect(fault).toMatch(/^simulator answered no usable JSON: .*an error in the HTTP 200 answer: "Overloaded"/);
+    expect(cause).toMatchObject({
+      key: 'simulator:error-200',
+      what: "the simulator's endpoint answered HTTP 200 with an error in place of an answer",
+      hint: "read the error the item quotes: check simulator.model (else judge.model) and the simulator's key (simulator.apiKey, else the judge's) at the endpoint; an upstream that failed behind a gateway (OpenRouter, a proxy) passes: run again",
+    });
+  });
+
+  it('the meaning judge', async () => {
+    const { comment } = await meaningLine('error200');
+    expect(comment.endsWith(`; ${escapeInline("read the error the item quotes: check meaning.model (else judge.model) and the meaning judge's key (meaning.apiKey, else the judge's) at the endpoint; an upstream that failed behind a gateway (OpenRouter, a proxy) passes: run again")}.`), comment).toBe(true);
   });
 });

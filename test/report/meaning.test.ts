@@ -11,7 +11,7 @@ import { renderHtml } from '../../src/report/html.js';
 import { itemsData, type PersonaData } from '../../src/report/html/data.js';
 import { SCRIPT } from '../../src/report/html/assets.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
-import { buildModel, headlineText, meaningModelShown, namesModel } from '../../src/report/model.js';
+import { buildModel, headlineText, meaningModelShown, namesModel, WELCOME_TURN } from '../../src/report/model.js';
 import { COMMENT_MAX_CHARS, COMMENT_REWORDED_ROWS } from '../../src/report/profile.js';
 import type { FixtureRecord, Meaning, PersonaRecord, RunRecord } from '../../src/types.js';
 import { ctx, fixture, persona, personaBaseline, refundTurns, resetLines, route, run, turn } from './fixtures.js';
@@ -81,11 +81,11 @@ describe('surfaces (goldens)', () => {
     const script = md.slice(md.indexOf('<b>refund-dialog</b>'));
     const decided = script.indexOf('**Turn 3 changed in meaning');
     expect(decided).toBeGreaterThan(-1);
-    expect(script.indexOf('**First difference from the baseline: turn 1** (reworded)')).toBeGreaterThan(decided);
+    expect(script.indexOf('**First difference from the baseline: Turn 1** (reworded)')).toBeGreaterThan(decided);
     const t = renderTerminal(MEANING, { color: false });
     const lines = t.slice(t.indexOf('refund-dialog'));
     expect(lines.indexOf('turn 3 changed in meaning: numbers 50 → 90')).toBeGreaterThan(-1);
-    expect(lines.indexOf('turn 1 reply vs baseline, reworded (- baseline, + new')).toBeGreaterThan(lines.indexOf('turn 3 changed in meaning: numbers 50 → 90'));
+    expect(lines.indexOf('Turn 1 reply vs baseline, reworded (- baseline, + new')).toBeGreaterThan(lines.indexOf('turn 3 changed in meaning: numbers 50 → 90'));
     // report.html's transcript says each differing turn's meaning, so the turn that decided is told from the rewording.
     const turns = (itemsData([scriptChangedAtTurn3()])[0] as PersonaData).turns;
     expect(turns.map((x) => x.baseline?.meaning ?? null)).toEqual([null, 'reworded', null, 'changed in meaning: numbers 50 → 90']);
@@ -117,14 +117,14 @@ describe('surfaces (goldens)', () => {
     expect(decided).toBeGreaterThan(-1);
     // The diff shows the 50 and the 90 the line names.
     expect(lines.slice(decided + 1, decided + 4)).toEqual(['        @@ 1 unchanged sentence @@', '        - A colleague will refund ⟦50⟧ EUR within 5 days.', '        + A colleague will refund ⟦90⟧ EUR within 5 days.']);
-    const first = lines.findIndex((l) => l.trim() === "first difference from the baseline: turn 1: the script's message changed, the reply the same");
+    const first = lines.findIndex((l) => l.trim() === "first difference from the baseline: Turn 1: the script's message changed, the reply the same");
     expect(first).toBeGreaterThan(decided);
     // Only its route: which route, from which.
     const routed = { ...changed, turns: changed.turns.map((x) => (x.index === 1 ? { ...turns[1], message: x.message, route: route('refunds', 'lookup') } : x)) } as PersonaRecord;
-    expect(renderTerminal(run([], { personas: [routed] }), { color: false })).toContain('\n      first difference from the baseline: turn 1: route refunds / identify → refunds / lookup, the reply the same\n');
+    expect(renderTerminal(run([], { personas: [routed] }), { color: false })).toContain('\n      first difference from the baseline: Turn 1: route refunds / identify → refunds / lookup, the reply the same\n');
     // The comment, from the same record: the same turn first, the first difference after.
     const md = renderComment(run([], { personas: [script] }), ctx);
-    expect(md.indexOf('**First difference from the baseline: turn 1**')).toBeGreaterThan(md.indexOf('**Turn 3 changed in meaning'));
+    expect(md.indexOf('**First difference from the baseline: Turn 1**')).toBeGreaterThan(md.indexOf('**Turn 3 changed in meaning'));
   });
 
   it('a script whose line names no turn of its first difference: that difference says its meaning, and an edited message is shown where the line names it (comment and terminal)', () => {
@@ -149,25 +149,25 @@ describe('surfaces (goldens)', () => {
     const one = md.slice(md.indexOf('<b>refund-edited</b>'), md.indexOf('<b>refund-shorter</b>'));
     const decided = one.indexOf("**Turn 2: the user's message is not the baseline's**\n\n**Turn 2 · User**: Order 1234 please\n\nThe script's message changed; the baseline sent: Order 1234");
     expect(decided).toBeGreaterThan(-1);
-    expect(one.indexOf('**First difference from the baseline: turn 0** (reworded)')).toBeGreaterThan(decided);
-    expect(md.slice(md.indexOf('<b>refund-shorter</b>'))).toContain('**First difference from the baseline: turn 0** (reworded)');
+    expect(one.indexOf(`**First difference from the baseline: ${WELCOME_TURN}** (reworded)`)).toBeGreaterThan(decided);
+    expect(md.slice(md.indexOf('<b>refund-shorter</b>'))).toContain(`**First difference from the baseline: ${WELCOME_TURN}** (reworded)`);
     const t = renderTerminal(r, { color: false });
     const lines = t.slice(t.indexOf('refund-edited')).split('\n').map((l) => l.trim());
     const said = lines.indexOf("turn 2: the script's message changed; the baseline sent: Order 1234");
     expect(said).toBeGreaterThan(-1);
-    expect(lines.findIndex((l) => l.startsWith('turn 0 reply vs baseline, reworded (- baseline, + new'))).toBeGreaterThan(said);
-    expect(t.slice(t.indexOf('refund-shorter'))).toContain('turn 0 reply vs baseline, reworded (- baseline, + new');
+    expect(lines.findIndex((l) => l.startsWith(`${WELCOME_TURN} reply vs baseline, reworded (- baseline, + new`))).toBeGreaterThan(said);
+    expect(t.slice(t.indexOf('refund-shorter'))).toContain(`${WELCOME_TURN} reply vs baseline, reworded (- baseline, + new`);
     // The edited turn is the first difference, its reply another: the terminal's diff says the message changed, as the comment does.
     const at2 = { ...edited, turns: edited.turns.map((x, i) => (x.index === 0 ? (base[i] as typeof x) : x.index === 2 ? { ...x, reply: 'Order 1234: a kettle. What went wrong?' } : x)) } as PersonaRecord;
     const both = renderTerminal(run([], { personas: [at2] }), { color: false });
-    expect(both).toContain("turn 2 reply vs baseline, the script's message changed (- baseline, + new");
+    expect(both).toContain("Turn 2 reply vs baseline, the script's message changed (- baseline, + new");
     expect(both).not.toContain('turn 2: the script');
-    expect(renderComment(run([], { personas: [at2] }), ctx)).toContain("**First difference from the baseline: turn 2**\n\n**Turn 2 · User**: Order 1234 please\n\nThe script's message changed; the baseline sent: Order 1234");
+    expect(renderComment(run([], { personas: [at2] }), ctx)).toContain("**First difference from the baseline: Turn 2**\n\n**Turn 2 · User**: Order 1234 please\n\nThe script's message changed; the baseline sent: Order 1234");
     // A line that names the turn already does not say it twice.
     const atTurn3 = scriptChangedAtTurn3();
     const first3 = { ...atTurn3, turns: atTurn3.turns.map((x, i) => (x.index === 1 ? (base[i] as typeof x) : x)) } as PersonaRecord;
-    expect(renderTerminal(run([], { personas: [first3] }), { color: false })).toContain('turn 3 reply vs baseline (- baseline, + new');
-    expect(renderComment(run([], { personas: [first3] }), ctx)).toContain('**First difference from the baseline: turn 3**\n');
+    expect(renderTerminal(run([], { personas: [first3] }), { color: false })).toContain('Turn 3 reply vs baseline (- baseline, + new');
+    expect(renderComment(run([], { personas: [first3] }), ctx)).toContain('**First difference from the baseline: Turn 3**\n');
   });
 
   it('the terminal gives a reworded item one line', () => {

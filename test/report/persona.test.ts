@@ -136,7 +136,7 @@ describe('one script in full', () => {
       ['✅', 'tool called', 'find_order {"orderId": "1234"} (subset)', 'called on turn 2'],
       ['✅', 'criterion', 'Mentioned the order number', 'score 0.90 (threshold 0.70): Order 1234 is named on turn 2.'],
     ]);
-    expect(text(item)).toContain('First difference from the baseline: turn 3');
+    expect(text(item)).toContain('First difference from the baseline: Turn 3');
     expect(text(item)).toContain('Route : handoff / queue → refunds / closing');
     const diff = allCodeBlocks(item.slice(0, item.indexOf('Transcript:')));
     expect(diff).toEqual([
@@ -296,7 +296,7 @@ describe('one script in full', () => {
 
   it('a reworded reply: the first differing turn with its words marked', () => {
     const item = itemHtml(html, 'refund-reworded');
-    expect(text(item)).toContain('First difference from the baseline: turn 1');
+    expect(text(item)).toContain('First difference from the baseline: Turn 1');
     expect(allCodeBlocks(item)[0]).toBe('@@ 1 unchanged sentence @@\n- ⟦What is ⟧your order number?\n+ ⟦Could you tell me ⟧your order number?\n');
   });
 
@@ -315,10 +315,10 @@ describe('one script in full', () => {
     });
     const h = githubHtml(renderComment(run([], { personas: [shorter, longer] }), ctx));
     const a = text(itemHtml(h, 'shorter'));
-    expect(a).toContain('First difference from the baseline: turn 3');
+    expect(a).toContain('First difference from the baseline: Turn 3');
     expect(a).toContain('This run has no turn 3. Baseline reply · route handoff / queue');
     const b = text(itemHtml(h, 'longer'));
-    expect(b).toContain('First difference from the baseline: turn 4');
+    expect(b).toContain('First difference from the baseline: Turn 4');
     expect(b).toContain('4 · User : Thanks');
     expect(b).toContain('The baseline has no turn 4. New reply · route main / bye');
   });
@@ -562,7 +562,7 @@ describe('terminal', () => {
     expect(t).toContain('        ○ criterion "Stayed empathetic": judge unreachable: HTTP 503 after 3 retries');
     expect(t).toContain('        turn 3: HTTP 500 from the agent: Internal Server Error · on the turns that completed: 1 of 3 checks passed');
     // A changed script shows its first differing reply as a word diff.
-    expect(t).toContain('      turn 1 reply vs baseline (- baseline, + new, changed words in ⟦ ⟧):\n        @@ 1 unchanged sentence @@\n        - ⟦What is ⟧your order number?\n');
+    expect(t).toContain('      Turn 1 reply vs baseline (- baseline, + new, changed words in ⟦ ⟧):\n        @@ 1 unchanged sentence @@\n        - ⟦What is ⟧your order number?\n');
     // Passing checks are not listed; unchanged items are only counted.
     expect(t).not.toContain('✓');
     expect(t).toContain('Unchanged (3): not listed; every item is in results.json');

@@ -90,8 +90,8 @@ describe('simulated users from the CLI, on every surface', () => {
       expect(third.code, third.stdout).toBe(0);
       expect(userLabels(third.md)).toEqual(['2 from the baseline', '1 script', '2 from the baseline', '3 simulated']);
       expect(third.md).toContain('the check passed · user simulated from turn 3');
-      expect(third.md).toContain('First difference from the baseline: turn 2');
-      expect(third.stdout).toContain('turn 2 reply vs baseline (- baseline, + new, user message from the baseline):');
+      expect(third.md).toContain('First difference from the baseline: Turn 2');
+      expect(third.stdout).toContain('Turn 2 reply vs baseline (- baseline, + new, user message from the baseline):');
       expect(third.junit).toContain('tests="1" failures="0" errors="0" skipped="0"');
 
       // 4. The simulator is gone when it is needed: not evaluated, grey, its cause named; never a failure.

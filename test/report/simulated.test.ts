@@ -11,7 +11,7 @@ import { spendText } from '../../src/report/spend.js';
 import { costWords } from '../../src/report/simulation.js';
 import { causeOf, groupCauses, verificationOf } from '../../src/evaluate/index.js';
 import type { FixtureRecord, PersonaRecord, ReplayedPersonaRecord, RunRecord } from '../../src/types.js';
-import { ctx, fixture, HOSTILE, persona, personaScripts, run, simulatedRun, simulatedScripts, turn } from './fixtures.js';
+import { ctx, fixture, HOSTILE, persona, personaBaseline, personaScripts, refundTurns, run, simulatedRun, simulatedScripts, turn } from './fixtures.js';
 import { WELCOME_TURN } from '../../src/report/model.js';
 import { count, decodeEntities, deepFreeze, expectGolden, githubHtml, itemHtml, outsideCode, visibleText } from './helpers.js';
 
@@ -53,7 +53,7 @@ describe('the comment', () => {
     const transcript = live.slice(live.indexOf('<summary>Transcript'));
     expect(userLabels(transcript)).toEqual(['1 script', '2 from the baseline', '3 simulated', '4 simulated']);
     // The first difference is the reply of turn 2, whose message was the baseline's, word for word.
-    expect(live).toContain('First difference from the baseline: turn 2');
+    expect(live).toContain('First difference from the baseline: Turn 2');
   });
 
   it('says from which turn the user was simulated live, how it ended and what it cost', () => {
@@ -154,7 +154,7 @@ describe('the terminal, JUnit and report.html', () => {
   it('the terminal names the live turn, the ending and the calls; a fault is grey', () => {
     const t = renderTerminal(simulatedRun(), { color: false });
     expect(t).toContain('simulated user: user simulated from turn 3 · ended: the simulated user was done: The agent refunded order 1234 to my card. · 3 simulator calls (1 retry)');
-    expect(t).toContain('turn 2 reply vs baseline (- baseline, + new, changed words in ⟦ ⟧, user message from the baseline):');
+    expect(t).toContain('Turn 2 reply vs baseline (- baseline, + new, changed words in ⟦ ⟧, user message from the baseline):');
     expect(t).toContain('simulator unreachable: HTTP 503 from https://llm.example.com/v1/chat/completions after 3 attempts: Service Unavailable · 0 of 2 checks passed');
     const coloured = renderTerminal(simulatedRun(), { color: true });
     expect(coloured.split('\n')[0]).toContain('\u001b[90m');
@@ -184,6 +184,19 @@ describe('the terminal, JUnit and report.html', () => {
     expect(renderTerminal(simulatedRun(), { color: false })).toContain('      last reply, Turn 1:\n');
   });
 
+  it('a first difference at the welcome turn is named as every surface names it, Turn 0 (welcome), in both of the terminal\'s lines', () => {
+    const base = personaBaseline('refund-dialog', refundTurns());
+    const drift = { transcript: 'different', route: 'same', verdict: 'still_passing' } as PersonaRecord['drift'];
+    // Its reply differs: the diff's head.
+    const reworded = persona('refund-dialog', { baseline: base, drift, turns: refundTurns().map((t) => (t.index === 0 ? { ...t, reply: `${t.reply} We are here 24/7.` } : t)) });
+    const t = renderTerminal(run([], { personas: [reworded] }), { color: false });
+    expect(t).toContain(`      ${WELCOME_TURN} reply vs baseline (- baseline, + new`);
+    expect(t).not.toContain('turn 0 reply');
+    // Its reply the same, its route another: the first difference's line.
+    const rerouted = persona('refund-dialog', { baseline: base, drift, turns: refundTurns().map((t) => (t.index === 0 ? { ...t, route: { conversation: 'main', stage: 'greet' } } : t)) });
+    expect(renderTerminal(run([], { personas: [rerouted] }), { color: false })).toContain(`      first difference from the baseline: ${WELCOME_TURN}: route main / welcome → main / greet, the reply the same\n`);
+  });
+
   it('the turn that changed in meaning shows the message it answered and who wrote it, in the comment as in the terminal', () => {
     const live = script('refund-simulated-live');
     const changed = { value: 'changed' as const, by: 'judge' as const, detail: 'the order is now lost', score: 0.1, reused: false };
@@ -207,7 +220,7 @@ describe('the terminal, JUnit and report.html', () => {
     const p = { ...live, turns: live.turns.map((t) => (t.source === 'script' ? { ...t, reply: `${t.reply} Anything else?` } : t)) } as PersonaRecord;
     const opening = p.turns.find((t) => t.source === 'script')?.index;
     const t = renderTerminal(run([], { personas: [p] }), { color: false });
-    expect(t).toContain(`turn ${String(opening)} reply vs baseline (- baseline, + new, user message from the script):`);
+    expect(t).toContain(`Turn ${String(opening)} reply vs baseline (- baseline, + new, user message from the script):`);
     expect(t).not.toContain('user message script');
   });
 
@@ -218,7 +231,7 @@ describe('the terminal, JUnit and report.html', () => {
     const p = { ...live, turns: live.turns.map((t, i) => (i === 1 ? { ...t, reply: base[1]?.reply as string } : t)) } as PersonaRecord;
     const md = renderComment(run([], { personas: [p] }), ctx);
     expect(md).toContain('The simulated user wrote another message; the baseline sent: Yes, refund it to my card please.');
-    expect(renderTerminal(run([], { personas: [p] }), { color: false })).toContain('\n      first difference from the baseline: turn 3: the simulated user wrote another message, the reply the same\n');
+    expect(renderTerminal(run([], { personas: [p] }), { color: false })).toContain('\n      first difference from the baseline: Turn 3: the simulated user wrote another message, the reply the same\n');
     const turn3 = personaData(p).turns.find((t) => t.index === 3);
     expect(turn3?.baseline).toMatchObject({ message: 'Yes, refund it to my card please.', messageChanged: 'The simulated user wrote another message' });
     // JUnit says it in its own form, under the message (found walking persona scripts: it said nothing).
