@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-7AKNX43H.js";import"./chunk-3FDF64LD.js";import"./chunk-SF7ZVDJR.js";import"./chunk-B7UNDBDI.js";import"./chunk-JH4CMIU5.js";import"./chunk-VFJ3KZRC.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};
