@@ -38,3 +38,15 @@ export function attemptEndingChange(attempt: EndedConversation, first: EndedConv
   if (!same || attempt.endedBy === undefined) return null;
   return endingChange(attempt.endedBy, first.endedBy, attempt.turns.at(-1)?.index ?? 0, `attempt ${n}'s`);
 }
+
+/** attemptEndingChange's words, wherever a text quotes them. */
+const ATTEMPT_ENDING = /the agent (?:ended the conversation on turn [\d,]+, where attempt [\d,]+'s agent did not end it|did not end the conversation, where attempt [\d,]+'s agent ended it on turn [\d,]+)/;
+
+/**
+ * Does acceptance's refusal ("replies differ in meaning across 3 attempts: attempt 2: the agent
+ * ended the conversation on turn 3, where attempt 1's agent did not end it") name an attempt whose
+ * conversation ended otherwise than the one shown (attemptEndingChange)?
+ */
+export function refusedForEnding(reason: string): boolean {
+  return ATTEMPT_ENDING.test(reason);
+}

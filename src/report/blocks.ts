@@ -2,6 +2,7 @@
 // was left out, tallies, facts, footer. Each returns finished markdown.
 
 import { judgeFallbackText } from './judge-mode.js';
+import { refusedForEnding } from '../evaluate/ending.js';
 import { baselineAttemptsOf, incompleteText, REFUSE_ERRORED, REFUSE_NOT_EVALUATED, REFUSE_PERSONA_ERRORED } from '../evaluate/index.js';
 import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import type { AcceptanceView, ReportContext } from './context.js';
@@ -398,12 +399,17 @@ function rewordedWrites(items: readonly Refreshed[], counted: boolean): string {
 /** The unchanged items the "To accept" line names before counting the rest. */
 const REFRESHED_NAMED = 5;
 
-/** The items with a pass or fail result the label would refuse, named with accept's reason (docs/meaning.md, "Repeats"). */
+/**
+ * The items with a pass or fail result the label would refuse, named with accept's reason, and
+ * what agreeing attempts are (docs/meaning.md, "Repeats"): a script's attempts that replied alike
+ * but whose agent ended the conversation in some only are refused too, said when one is.
+ */
 function refusedWords(refused: CallToAction['refused']): string {
   if (refused.length === 0) return '';
   const named = refused.slice(0, REFRESHED_NAMED).map(({ item, reason }) => `${codeSpan(clip(item.label, LIMITS.label))} (${escapeInline(clip(reason, LIMITS.detail))})`);
   const more = refused.length > REFRESHED_NAMED ? `; and ${thousands(refused.length - REFRESHED_NAMED)} more` : '';
-  return ` The label would refuse ${named.join('; ')}${more}: a repeated item is accepted only when its attempts agree (the same reply, or the same meaning).`;
+  const ending = refused.some(({ reason }) => refusedForEnding(reason)) ? ', and for a script the agent ending the conversation in all of them or in none' : '';
+  return ` The label would refuse ${named.join('; ')}${more}: a repeated item is accepted only when its attempts agree (the same reply, or the same meaning${ending}).`;
 }
 
 /**

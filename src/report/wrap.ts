@@ -121,7 +121,7 @@ export function breakableJson(json: string): string {
 }
 
 /**
- * A JSON value as every report surface writes it (the comment, the terminal, JUnit), in one form
+ * A JSON value as every report surface writes it (the comment, the terminal, JUnit, report.html), in one form
  * wherever it is (a persona script's checks, a turn's tool calls, the calls a cut stream had begun,
  * JUnit's tool lines): breakableJson's `{"orderId": "1234"}`; a value JSON cannot write, as text.
  */

@@ -1,6 +1,6 @@
 // The pure core of persona scripts: tool-input matching, checks, verdict, drift, acceptance, cost.
 import { describe, expect, it } from 'vitest';
-import { attemptEndingChange } from '../../src/evaluate/ending.js';
+import { attemptEndingChange, refusedForEnding } from '../../src/evaluate/ending.js';
 import {
   callMatches,
   conversationsCheck,
@@ -269,6 +269,12 @@ describe('drift', () => {
     // An older record's attempts do not say who ended them.
     expect(attemptEndingChange({ turns: ts(null, 'a', 'b') }, shown, 1)).toBeNull();
     expect(attemptEndingChange({ turns: ts(null, 'a', 'b'), endedBy: 'script' }, { turns: shown.turns }, 1)).toBeNull();
+    // Acceptance's refusal quoting either wording names an ending (the comment's "To accept" rule says so); a meaning alone does not.
+    const refusal = (words: string | null) => `replies differ in meaning across 3 attempts: attempt 2: turn 1 changed in meaning: numbers 3 → 4; attempt 3: ${words}`;
+    expect(refusedForEnding(refusal(attemptEndingChange({ turns: ts(null, 'a', 'b'), endedBy: 'script' }, shown, 1)))).toBe(true);
+    expect(refusedForEnding(refusal(attemptEndingChange({ turns: ts(null, 'a', 'b'), endedBy: 'both' }, { ...shown, endedBy: 'script' }, 1)))).toBe(true);
+    expect(refusedForEnding('replies differ in meaning across 3 attempts: attempt 2: turn 1 changed in meaning: numbers 3 → 4')).toBe(false);
+    expect(refusedForEnding('replies vary across 3 attempts')).toBe(false);
   });
 
   it("how a scripted conversation ended, against its baseline's: the agent ending it or not is the change; the script's part is not", () => {

@@ -12,7 +12,7 @@ import { attemptsHead } from '../../src/report/item-parts.js';
 import { itemBlock } from '../../src/report/items.js';
 import { itemView } from '../../src/report/model.js';
 import { profile } from '../../src/report/profile.js';
-import type { FixtureAttempt, FixtureRecord, PersonaRecord, ReplayedPersonaRecord, RunRecord } from '../../src/types.js';
+import type { FixtureAttempt, FixtureRecord, PersonaAttempt, PersonaRecord, ReplayedPersonaRecord, RunRecord } from '../../src/types.js';
 import { baseline, ctx, decisiveScript, fixture, persona, resetLines, route, run } from '../report/fixtures.js';
 import { expectGolden, toHtml } from '../report/helpers.js';
 
@@ -545,6 +545,27 @@ describe('k/N in every report', () => {
     const alone = renderComment(run([shipping]), ctx);
     expect(alone).toContain(`Nothing the label would accept. ${said}`);
     expect(alone).not.toContain('Nothing to accept: no pass or fail reply differs from its baseline.');
+  });
+
+  it("the footer's rule of agreement names who ended the conversation when it refuses a script for that, and only then (docs/meaning.md, \"Repeats\")", () => {
+    // Every attempt replied alike; the agent ended attempt 2's conversation on the script's last message, not attempt 1's or 3's.
+    const { script } = decisiveScript(() => 'unused');
+    const [same] = script.attempts as PersonaAttempt[];
+    const ending = {
+      ...script,
+      label: 'refund-ending',
+      verdict: 'pass',
+      endedBy: 'script',
+      repeat: { count: 3, minPass: 3, passed: 3, flaky: false },
+      attempts: [{ ...same, endedBy: 'script' }, { ...same, endedBy: 'both' }, { ...same, endedBy: 'script' }],
+    } as PersonaRecord;
+    const md = renderComment(run([], { personas: [ending] }), ctx);
+    expect(md).toContain(
+      "The label would refuse `refund-ending` (replies differ in meaning across 3 attempts\\: attempt 2\\: the agent ended the conversation on turn 3, where attempt 1's agent did not end it): " +
+        'a repeated item is accepted only when its attempts agree (the same reply, or the same meaning, and for a script the agent ending the conversation in all of them or in none).',
+    );
+    // A refusal for replies alone keeps the short rule.
+    expect(renderComment(run([], { personas: [{ ...script, verdict: 'fail' } as PersonaRecord] }), ctx)).toMatch(/accepted only when its attempts agree \(the same reply, or the same meaning\)\./);
   });
 
   it('a run without repeated items renders no k/N and no flaky line', () => {

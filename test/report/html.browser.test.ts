@@ -473,7 +473,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     await row.locator('table.checks').waitFor();
     const cells = await row.locator('table.checks tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
     expect(cells).toEqual([
-      ['1', 'errored', 'HTTP 500 from the agent', 'tool calls begun before the answer was cut short:⚙ refund {"order":"A1"} → null'],
+      ['1', 'errored', 'HTTP 500 from the agent', 'tool calls begun before the answer was cut short:⚙ refund {"order": "A1"} → null'],
       ['2 (shown)', 'pass', 'reply contains "30 days"', 'the reply above'],
       // No meaning recorded (meaning.check off): said so above the reply (docs/meaning.md, "Repeats").
       ['3', 'fail', 'reply does not contain "30 days"', `Against attempt 2: replied otherwise, meaning not compared${no}`],

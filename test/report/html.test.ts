@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { OPEN_ROWS, renderHtml } from '../../src/report/html.js';
-import { FULL_PAGE_TEXT_CHARS, itemsData, MAX_PAGE_TEXT_CHARS, scriptJson, sideBySide, type FixtureData, type PersonaData } from '../../src/report/html/data.js';
+import { FULL_PAGE_TEXT_CHARS, fixtureData, itemsData, personaData, MAX_PAGE_TEXT_CHARS, scriptJson, sideBySide, type FixtureData, type PersonaData } from '../../src/report/html/data.js';
 import { SCRIPT } from '../../src/report/html/assets.js';
 import { trendSvg } from '../../src/report/html/chart.js';
 import type { Check, PersonaRecord } from '../../src/types.js';
@@ -205,6 +205,28 @@ describe("a persona script's row", () => {
     });
     const why = /<span class="why">([^<]*)<\/span>/.exec(renderHtml(run([], { personas: [script] })))?.[1];
     expect(why).toBe('1 of 3 checks passed · ❌ tool not called: issue_refund must not be called, but was at turn 3 (+1 more)');
+  });
+});
+
+describe('JSON in the data is written as the comment, the terminal and JUnit write it (wrap.ts, jsonText)', () => {
+  it("a fixture's assertion and tool calls, a script's checks and its turns' calls: `{\"orderId\": \"1234\"}`, never the compact form", () => {
+    const input = { orderId: '1234', items: [1, 2] };
+    const shown = '{"orderId": "1234", "items": [1, 2]}';
+    const f = fixtureData(
+      fixture('refund-call', {
+        assertion: { kind: 'toolCalled', tool: 'find_order', input, match: 'exact' },
+        toolCalls: [toolCall('find_order', input, { status: 'delivered', note: 'a:b,c' })],
+      }),
+    );
+    expect(f.assertion).toBe(`tool called: find_order ${shown} (exact)`);
+    // A colon or comma inside a string stays as written.
+    expect(f.toolCalls).toEqual([{ tool: 'find_order', input: shown, output: '{"status": "delivered", "note": "a:b,c"}', mocked: true }]);
+    const script = persona('refund-lookup', { verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'newly_failing' }, checks: [check.toolCalled('find_order', input, [{ turn: 2, input: { orderId: '1234' } }], null)] });
+    const p = personaData(script);
+    expect(p.checks[0]).toMatchObject({ expected: `find_order ${shown} (subset)`, observed: 'other inputs only: turn 2 {"orderId": "1234"}' });
+    expect(p.turns[2]?.toolCalls?.[0]).toMatchObject({ input: '{"orderId": "1234"}', output: '{"status": "delivered", "item": "kettle"}' });
+    // The comment's checks table writes the same expectation in the same form.
+    expect(renderComment(run([], { personas: [script] }), ctx)).toContain(`\`${shown}\``);
   });
 });
 

@@ -63,7 +63,7 @@ describe('fixture tool assertions in the surfaces', () => {
 
   it('report.html names the assertion and shows its detail', () => {
     const html = renderHtml(TOOLS, {});
-    expect(html).toContain('tool called: find_order {\\"orderId\\":\\"1234\\"}');
+    expect(html).toContain('tool called: find_order {\\"orderId\\": \\"1234\\"}');
     expect(html).toContain('tool not called: issue_refund');
     expect(html).toContain('issue_refund must not be called, but was');
     expect(html).toContain('the agent does not report tool calls: map agent.response.toolCalls');

@@ -70,8 +70,8 @@ describe('a live script\'s calls (docs/personas.md, "Mocks and real tool calls")
     const otherInput = (p: PersonaRecord): PersonaRecord => ({ ...p, checks: [calledElsewhere] });
     const cells = renderComment(run([], { personas: [otherInput(live), otherInput(mocked)] }), ctx).match(/other inputs only: turn 1 `[^`]*`[^|]*/g);
     expect(cells).toEqual(['other inputs only: turn 1 `{"orderId": "1234"}` ', 'other inputs only: turn 1 `{"orderId": "1234"}` (not mocked) ']);
-    expect(personaData(otherInput(live)).checks[0]?.observed).toBe('other inputs only: turn 1 {"orderId":"1234"}');
-    expect(personaData(otherInput(mocked)).checks[0]?.observed).toBe('other inputs only: turn 1 {"orderId":"1234"} (not mocked)');
+    expect(personaData(otherInput(live)).checks[0]?.observed).toBe('other inputs only: turn 1 {"orderId": "1234"}');
+    expect(personaData(otherInput(mocked)).checks[0]?.observed).toBe('other inputs only: turn 1 {"orderId": "1234"} (not mocked)');
     expect(personaData(live).live).toBe(true);
     expect(personaData(mocked).live).toBe(false);
     expect(personaData({ ...mocked, toolMode: undefined }).live).toBe(false);
@@ -114,7 +114,7 @@ describe('JUnit: a tool call read from spans is agent text (docs/security.md, "A
 describe('report.html data for spans', () => {
   it("a fixture: its calls marked, its counts, its split and its waterfall's bars", () => {
     const d = fixtureData(tracedFixture());
-    expect(d.toolCalls).toEqual([{ tool: 'lookup_order', input: '{"orderId":"1234"}', output: '{"status":"delivered"}', mocked: false, trace: true }]);
+    expect(d.toolCalls).toEqual([{ tool: 'lookup_order', input: '{"orderId": "1234"}', output: '{"status": "delivered"}', mocked: false, trace: true }]);
     expect(d.trace?.spans).toBe('7 spans (2 ignored, 1 late)');
     expect(d.trace?.split).toBe('model 900 ms · tool 1.9 s · other 140 ms');
     expect(d.trace?.latencyMs).toBe(2940);

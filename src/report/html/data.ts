@@ -8,13 +8,13 @@
 import type { Check, FixtureRecord, PersonaAttempt, JsonValue, ObservedToolCall, PanelMember, PersonaBaseline, PersonaRecord, SingleAssertion, SpanCounts, TimeSplit, ToolCall, Turn, WaterfallSpan } from '../../types.js';
 import { sourceMark, spanCountsText, timeSplitText } from '../trace.js';
 import { judgeAssertionOf } from '../../assertions/list.js';
-import { describeCall } from '../../assertions/tools.js';
 import { memberWords, panelCount } from '../item-parts.js';
 import { MAX_DIFF_CHARS, MAX_UNIT_EDITS, replyDiff, type Segment } from '../diff.js';
 
 export { MAX_DIFF_CHARS };
 import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from '../lookalike.js';
 import { clip, normalizeBlock, stripControl } from '../escape.js';
+import { jsonText } from '../wrap.js';
 import { CHECK_NAMES, checkSubject, decisiveTurn, matchMark, messageChanged, notSent, replyWords, scriptEndedWords, stoppedOn, turnMeaningWords, unsentWhy } from '../persona.js';
 import { attemptStandings, decisiveAttempt, otherAttemptsWords } from '../item-parts.js';
 import { isPersona, routeText, type Item } from '../model.js';
@@ -327,12 +327,9 @@ export function sideBySide(baseline: string, reply: string): SideBySide | null {
   return { whitespaceOnly: d.whitespaceOnly, rows, ...(named ? { legend: CHARACTER_NAME_LEGEND } : {}) };
 }
 
+/** A JSON value in the one form the comment, the terminal and JUnit write it (wrap.ts's jsonText, `{"order": "A1"}`), clipped. */
 function json(value: JsonValue | undefined): string {
-  try {
-    return clip(JSON.stringify(value ?? null) ?? 'null', 2000);
-  } catch {
-    return String(value);
-  }
+  return clip(jsonText(value ?? null), 2000);
 }
 
 function assertionText(f: FixtureRecord): string {
@@ -346,7 +343,7 @@ function checkText(a: SingleAssertion): string {
   if (a.kind === 'contains') return `contains ${JSON.stringify(a.value)}`;
   if (a.kind === 'regex') return `regex /${a.pattern}/${a.flags}`;
   if (a.kind === 'maxLatency') return `latency at most ${thousands(a.ms)} ms`;
-  if (a.kind === 'toolCalled' || a.kind === 'toolNotCalled') return `${a.kind === 'toolCalled' ? 'tool called' : 'tool not called'}: ${describeCall(a.tool, a.input, a.match)}`;
+  if (a.kind === 'toolCalled' || a.kind === 'toolNotCalled') return `${a.kind === 'toolCalled' ? 'tool called' : 'tool not called'}: ${a.tool}${a.input === undefined ? '' : ` ${json(a.input)}`}${a.match === 'exact' ? ' (exact)' : ''}`;
   return `judge: ${a.criterion} (threshold ${a.threshold.toFixed(2)})`;
 }
 
