@@ -53,6 +53,27 @@ export function shellWord(text: string): string {
   return /^[A-Za-z0-9._/@%+=:,-]+$/.test(text) ? text : shellQuote(text);
 }
 
+/** What a terminal or a markdown line shows otherwise than it is (src/report/escape.ts): controls, tab, line breaks, bidi overrides. */
+// eslint-disable-next-line no-control-regex
+const UNSHOWN_RE = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+
+/**
+ * `text` as one shell word that still names it once printed on one line (a terminal shows a control
+ * character as `\u001b`, markdown drops it): shellWord, but a word with such a character is written
+ * in $'...' (POSIX dollar-single-quotes), each of those characters as its UTF-8 bytes in three-digit
+ * octal (`\033`), so that the printed command, pasted into a POSIX shell, names the real file.
+ */
+export function shownShellWord(text: string): string {
+  if (!UNSHOWN_RE.test(text)) return shellWord(text);
+  let out = '';
+  for (const ch of text) {
+    if (ch === '\\' || ch === "'") out += `\\${ch}`;
+    else if (UNSHOWN_RE.test(ch)) for (const byte of new TextEncoder().encode(ch)) out += `\\${byte.toString(8).padStart(3, '0')}`;
+    else out += ch;
+  }
+  return `$'${out}'`;
+}
+
 /**
  * A count as a person types it (a flag's or an Action input's value): decimal digits only, else
  * null. `Number` alone reads "1e1" as 10, "0x5" as 5 and "" as 0, so `--repeat 1e1` ran ten

@@ -129,6 +129,15 @@ export function acceptedCriterion(
   return { unknown: 'the script failed when accepted and its baseline keeps no judge result for this criterion, so which check failed is not known' };
 }
 
+/** The verdict of a fixture baseline's kept judge result for `criterion`: its score against the threshold it was judged with (a panel's, its members' majority); null when it keeps none for it, or a panel's gives none. */
+function keptVerdict(baseline: Pick<Baseline, 'judge'>, criterion: string): BaselineVerdict | null {
+  const stored = baseline.judge;
+  const judged = stored?.fingerprint.criteria[0];
+  if (stored === undefined || judged === undefined || judged.criterion !== criterion) return null;
+  const verdict = stored.members !== undefined ? panelVerdict(stored.members, judged.threshold).verdict : stored.score >= judged.threshold ? 'pass' : 'fail';
+  return verdict === 'pass' || verdict === 'fail' ? verdict : null;
+}
+
 /**
  * The accepted verdict of the judge check in a fixture's list of checks (docs/calibration.md, "What
  * is re-judged"): the baseline's stored judge result for this criterion (its score against the
@@ -137,20 +146,38 @@ export function acceptedCriterion(
  * result does not say which check failed.
  */
 export function acceptedListJudge(baseline: Pick<Baseline, 'verdict' | 'judge'>, criterion: string): { accepted: BaselineVerdict; from: AcceptedFrom } | { unknown: string } {
-  const stored = baseline.judge;
-  const judged = stored?.fingerprint.criteria[0];
-  if (stored !== undefined && judged !== undefined && judged.criterion === criterion) {
-    const verdict = stored.members !== undefined ? panelVerdict(stored.members, judged.threshold).verdict : stored.score >= judged.threshold ? 'pass' : 'fail';
-    if (verdict === 'pass' || verdict === 'fail') return { accepted: verdict, from: 'stored_result' };
-  }
+  const verdict = keptVerdict(baseline, criterion);
+  if (verdict !== null) return { accepted: verdict, from: 'stored_result' };
   if (baseline.verdict === 'pass') return { accepted: 'pass', from: 'baseline_verdict' };
   return { unknown: 'the fixture failed when accepted and its baseline keeps no judge result for this criterion, so which check failed is not known' };
+}
+
+/** Why a judged fixture's baseline is skipped when its verdict and the judge result it keeps say otherwise (acceptedSingleJudge). */
+export const SINGLE_JUDGE_CONTRADICTION =
+  'the baseline says "fail" beside a kept judge result for this criterion that passes, and the judge is the fixture\'s only check, so the two contradict (a verdict corrected by hand, or a fixture that had other checks when accepted) and the accepted verdict is not known';
+
+/**
+ * The accepted verdict of a fixture whose only check is a judge (docs/calibration.md, "What is
+ * re-judged"): its baseline's verdict is the judge's, and the judge result it keeps for this
+ * criterion says the same (acceptance keeps only one that agrees; the loader refuses a pass beside
+ * one that does not pass). A fail beside a kept result that passes, the loader cannot tell from a
+ * list's whose other check failed; with the fixture known it is a contradiction: unknown, not a
+ * stored agreement. But a repeated item whose attempts passed in part failed by its tally while its
+ * shown attempt, the reply kept, passed: the kept result is that reply's verdict.
+ */
+export function acceptedSingleJudge(baseline: Pick<Baseline, 'verdict' | 'judge' | 'attempts'>, criterion: string): { accepted: BaselineVerdict; from: AcceptedFrom } | { unknown: string } {
+  const verdict = keptVerdict(baseline, criterion);
+  if (verdict === null) return { accepted: baseline.verdict, from: 'baseline_verdict' };
+  if (verdict === baseline.verdict) return { accepted: verdict, from: 'stored_result' };
+  const a = baseline.attempts;
+  if (verdict === 'pass' && a !== undefined && a.passed > 0 && a.passed < a.total) return { accepted: 'pass', from: 'stored_result' };
+  return { unknown: SINGLE_JUDGE_CONTRADICTION };
 }
 
 /**
  * Everything to re-judge, in suite order (fixtures, then persona scripts, each as loaded). A fixture
  * counts when its assertion is a judge: its single check, so its baseline's verdict is the judge's
- * verdict (the stored judge result, when kept, says the same: the loader refuses one that does not);
+ * verdict, unless the judge result it keeps says otherwise (acceptedSingleJudge);
  * or when its list of checks holds a judge, whose accepted verdict `acceptedListJudge` tells.
  * A persona script counts once per criterion (a criterion listed twice, once).
  */
@@ -174,15 +201,10 @@ export function planCalibration(input: PlanInput): CalibrationPlan {
       else targets.push({ ...where, threshold: a.threshold, baselineFile, accepted: verdict.accepted, acceptedFrom: verdict.from, material: { kind: 'reply', reply: b.reply } });
       continue;
     }
-    const storedSame = b.judge !== undefined && b.judge.fingerprint.criteria[0]?.criterion === a.criterion;
-    targets.push({
-      ...where,
-      threshold: a.threshold,
-      baselineFile: input.baselineFile(f.label),
-      accepted: b.verdict,
-      acceptedFrom: storedSame ? 'stored_result' : 'baseline_verdict',
-      material: { kind: 'reply', reply: b.reply },
-    });
+    const baselineFile = input.baselineFile(f.label);
+    const verdict = acceptedSingleJudge(b, a.criterion);
+    if ('unknown' in verdict) skipped.push({ ...where, baselineFile, reason: verdict.unknown });
+    else targets.push({ ...where, threshold: a.threshold, baselineFile, accepted: verdict.accepted, acceptedFrom: verdict.from, material: { kind: 'reply', reply: b.reply } });
   }
   for (const p of input.personas) {
     const criteria = [...new Set(p.expect.criteria)];

@@ -11,13 +11,14 @@ import { columnsOf, padColumns } from '../report/columns.js';
 import { formatUsd } from '../report/money.js';
 import { judgeFallbackText } from '../report/judge-mode.js';
 import { suiteLine } from '../report/blocks.js';
-import { plural, shellWord, thousands } from '../words.js';
+import { plural, shownShellWord, thousands } from '../words.js';
 import { hideEndpointTokens } from '../endpoint.js';
 import { docsUrl } from '../version.js';
 import { cliWords } from '../report/terminal.js';
 import { CALL_FAILED_HINT, causeLine, JUDGE_CUT_HINT, judgeFixes, JUDGE_NO_SCORE_HINT, judgeReasonCause, PANEL_CUT_HINT } from '../evaluate/index.js';
 import { mostShared, sharedLine } from '../report/cause-details.js';
 import { unmeasured, type Calibration } from './schema.js';
+import { SINGLE_JUDGE_CONTRADICTION } from './plan.js';
 
 type Criterion = Calibration['criteria'][number];
 type Item = Criterion['items'][number];
@@ -378,9 +379,30 @@ function firstLabels(labels: readonly string[], shown: (label: string) => string
   return `${labels.slice(0, LABELS_SHOWN).map(shown).join(', ')}${more}`;
 }
 
+/**
+ * The Disagreements and Straddling lists, one line a baseline, cut as the other lists are: the first
+ * LABELS_SHOWN baselines (each with its own score), then how many more and where each of them is.
+ * `out`: the calibration.json written (--out), as shown; null when none was.
+ */
+function shownFirst<T>(items: readonly T[]): { shown: T[]; more: number } {
+  return { shown: items.slice(0, LABELS_SHOWN), more: Math.max(0, items.length - LABELS_SHOWN) };
+}
+
+function moreText(more: number, out: string | null): string {
+  return `+${thousands(more)} more, each with its score in ${out ?? 'calibration.json: --out calibration.json writes it'}`;
+}
+
+/** The disagreements per criterion, but no more than LABELS_SHOWN baselines over all of them. */
+function disagreementsShown(c: Calibration): { groups: { criterion: Criterion; items: Item[] }[]; more: number } {
+  const d = disagreements(c);
+  const { shown, more } = shownFirst(d.flatMap(({ criterion, items }) => items.map((item) => ({ criterion, item }))));
+  const groups = d.map(({ criterion }) => ({ criterion, items: shown.filter((x) => x.criterion === criterion).map((x) => x.item) })).filter((g) => g.items.length > 0);
+  return { groups, more };
+}
+
 /** How items without a baseline get one: the suite replayed and its results accepted, with the suite's folder when it is not the default. */
 function acceptStep(c: Calibration): string {
-  const dir = c.suite === '.agent-replay' ? '' : ` --dir ${shellWord(c.suite)}`;
+  const dir = c.suite === '.agent-replay' ? '' : ` --dir ${shownShellWord(c.suite)}`;
   return `replay the suite and accept its results: npx agent-replay run${dir}, then npx agent-replay accept${dir}`;
 }
 
@@ -398,7 +420,7 @@ function skippedGroups(c: Calibration): { reason: string; list: Calibration['ski
     if (list) list.push(x);
     else byReason.set(x.reason, [x]);
   }
-  const dir = c.suite === '.agent-replay' ? '' : ` --dir ${shellWord(c.suite)}`;
+  const dir = c.suite === '.agent-replay' ? '' : ` --dir ${shownShellWord(c.suite)}`;
   return [...byReason].map(([reason, list]) => {
     // A script skipped for two criteria is one baseline: once.
     const baselines = [...new Map(list.map((x) => [x.label, x.baselineFile])).entries()];
@@ -407,11 +429,14 @@ function skippedGroups(c: Calibration): { reason: string; list: Calibration['ski
     const what = list[0]?.kind === 'persona' ? 'transcript' : 'reply';
     const more = baselines.length > LABELS_SHOWN ? ` (the first ${LABELS_SHOWN} of ${thousands(baselines.length)}; the others, listed above, likewise)` : '';
     // A fixture's baseline keeps a judge result only when it agrees with the fixture's verdict (src/suite/baselines.ts refuses one that does not).
-    const limit = what === 'reply' ? `; while another check fails and the judge passes, accept refuses ${one ? 'it' : 'those'}, since a fixture's baseline keeps only a judge result that agrees with its verdict` : '';
+    // A judged fixture whose verdict and kept judge result contradict (src/calibrate/plan.ts): the judge is its only check, so no other check limits accept.
+    const contradiction = reason === SINGLE_JUDGE_CONTRADICTION;
+    const limit = what === 'reply' && !contradiction ? `; while another check fails and the judge passes, accept refuses ${one ? 'it' : 'those'}, since a fixture's baseline keeps only a judge result that agrees with its verdict` : '';
+    const corrected = contradiction ? `if "fail" is right (a baseline corrected by hand), remove the judge block from ${one ? 'its baseline' : 'their baselines'} and calibrate reads ${one ? 'its verdict' : 'their verdicts'}; else, ` : '';
     const step =
-      `to calibrate against ${one ? 'it' : 'them'}, remove ${one ? 'its baseline' : 'their baselines'} and accept ${one ? 'it' : 'them'} again from a run with the judge, ` +
+      `${corrected}to calibrate against ${one ? 'it' : 'them'}, remove ${one ? 'its baseline' : 'their baselines'} and accept ${one ? 'it' : 'them'} again from a run with the judge, ` +
       `so that ${one ? 'its new baseline keeps' : 'their new baselines keep'} the judge's result for each criterion (a ${what} accepted unchanged leaves a baseline as it is; read the run's ${one ? 'result' : 'results'} first: accepting says ${one ? 'its verdict is' : 'their verdicts are'} right${limit}): ` +
-      `rm ${shown.map(([, file]) => shellWord(file)).join(' ')}, then npx agent-replay run${dir} --only ${shellWord(shown.map(([label]) => label).join(','))}, then npx agent-replay accept${dir}${more}`;
+      `rm ${shown.map(([, file]) => shownShellWord(file)).join(' ')}, then npx agent-replay run${dir} --only ${shownShellWord(shown.map(([label]) => label).join(','))}, then npx agent-replay accept${dir}${more}`;
     return { reason, list, step };
   });
 }
@@ -433,7 +458,8 @@ function skippedHead(g: { reason: string; list: Calibration['skipped'] }, of: nu
 }
 
 /** The terminal form: reads in ten seconds, details below the table. */
-export function renderCalibrationText(c: Calibration, context: { suite?: string | null } = {}): string {
+export function renderCalibrationText(c: Calibration, context: { suite?: string | null; out?: string | null } = {}): string {
+  const out_ = context.out === undefined || context.out === null ? null : terminalLine(context.out);
   const fallback = fallbackLine(c, (reason) => clipShown(terminalLine(reason), 300));
   // The suite's folder in its repository when it is not the default one, as its markdown and compare's terminal name it.
   const suite = context.suite ? [`suite: ${terminalLine(clip(context.suite, 200))}`] : [];
@@ -452,18 +478,22 @@ export function renderCalibrationText(c: Calibration, context: { suite?: string 
   const d = disagreements(c);
   if (d.length > 0) {
     out.push('', `Disagreements (${d.reduce((n, x) => n + x.items.length, 0)}): the judge's verdict is not the accepted one`);
-    for (const { criterion, items } of d) {
+    const cut = disagreementsShown(c);
+    for (const { criterion, items } of cut.groups) {
       out.push(`  "${terminalLine(criterion.criterion)}" (${thresholdText(criterion)})`);
       for (const b of items) {
         out.push(`    ${terminalLine(b.baselineFile)}  ${scoreText(b)}`);
         if (b.rationale !== null) out.push(`      judge: ${clipShown(terminalLine(b.rationale), 160)}`);
       }
     }
+    if (cut.more > 0) out.push(`  ${moreText(cut.more, out_)}`);
   }
   const s = straddlers(c);
   if (s.length > 0 || straddlingElsewhere(c) > 0) {
     out.push('', `Straddling (${s.length + straddlingElsewhere(c)}): the score sits within 0.1 of the threshold, so a small change flips it${straddlingNote(c)}`);
-    for (const { criterion, item } of s) out.push(`  ${terminalLine(item.baselineFile)}  "${clipShown(terminalLine(criterion.criterion), 60)}"  ${scoreText(item)}`);
+    const cut = shownFirst(s);
+    for (const { criterion, item } of cut.shown) out.push(`  ${terminalLine(item.baselineFile)}  "${clipShown(terminalLine(criterion.criterion), 60)}"  ${scoreText(item)}`);
+    if (cut.more > 0) out.push(`  ${moreText(cut.more, out_)}`);
   }
   const u = unscored(c);
   if (u.length > 0) {
@@ -509,7 +539,8 @@ function cell(text: string): string {
  * suite's folder in its repository when it is not the default one, named above the heading as a
  * run's report names it (docs/action.md, "Two suites in one repository").
  */
-export function renderCalibrationMarkdown(c: Calibration, context: { suite?: string | null } = {}): string {
+export function renderCalibrationMarkdown(c: Calibration, context: { suite?: string | null; out?: string | null } = {}): string {
+  const out_ = context.out === undefined || context.out === null ? null : oneLine(context.out);
   const fallback = fallbackLine(c, (reason) => codeSpan(clip(oneLine(reason), 300)));
   const suite = suiteLine({ suite: context.suite ?? null });
   const out: string[] = [...(suite === null ? [] : [suite, '']), '## Judge calibration', '', escapeInline(headline(c, oneLine).replace(/^calibrate: /, '')), ...(fallback === null ? [] : ['', fallback]), ''];
@@ -524,16 +555,20 @@ export function renderCalibrationMarkdown(c: Calibration, context: { suite?: str
   const d = disagreements(c);
   if (d.length > 0) {
     out.push('', `### Disagreements (${d.reduce((n, x) => n + x.items.length, 0)})`, '');
-    for (const { criterion, items } of d) {
+    const cut = disagreementsShown(c);
+    for (const { criterion, items } of cut.groups) {
       out.push(`- **${cell(criterion.criterion)}** (${cell(thresholdText(criterion))})`);
       for (const b of items) out.push(`  - ${codeSpan(b.baselineFile)}: ${cell(scoreText(b))}${b.rationale === null ? '' : `; judge: ${cell(clip(oneLine(b.rationale), 200))}`}`);
     }
+    if (cut.more > 0) out.push(`- ${cell(moreText(cut.more, out_))}`);
   }
   const s = straddlers(c);
   if (s.length > 0 || straddlingElsewhere(c) > 0) {
     out.push('', `### Straddling (${s.length + straddlingElsewhere(c)})`, '');
     if (straddlingElsewhere(c) > 0) out.push(`The score sits within 0.1 of the threshold${straddlingNote(c)}.`, '');
-    for (const { criterion, item } of s) out.push(`- ${codeSpan(item.baselineFile)}: ${cell(criterion.criterion)}: ${cell(scoreText(item))}`);
+    const cut = shownFirst(s);
+    for (const { criterion, item } of cut.shown) out.push(`- ${codeSpan(item.baselineFile)}: ${cell(criterion.criterion)}: ${cell(scoreText(item))}`);
+    if (cut.more > 0) out.push(`- ${cell(moreText(cut.more, out_))}`);
   }
   const u = unscored(c);
   if (u.length > 0) {

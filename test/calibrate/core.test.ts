@@ -1,7 +1,10 @@
 // The calibration's pure core: which baselines are re-judged with which accepted verdict, and the
 // figures made of the judge's answers (median, spread, agreement, straddling, grouping by text).
 
-import { readFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { calibrationSchema, parseCalibration, type Calibration } from '../../src/calibrate/schema.js';
 import { acceptedCriterion, baselineTurns, otherChecks, planCalibration, type CalibrationTarget } from '../../src/calibrate/plan.js';
@@ -372,6 +375,30 @@ describe('the figures', () => {
     expect(md).not.toContain('\u001b');
     expect(md).not.toContain('\u202e');
     for (const label of ['a', 'b', 's']) expect(md).toContain(`- \`.agent-replay/baselines/[2J${label}.json\`: `);
+  });
+
+  it("the Skipped next step's rm names a path with control characters as it is: pasted into bash it removes that file, in the terminal and in markdown", async () => {
+    // Before, the path was quoted for the shell and then escaped for the terminal: rm '.../\u001b[2Js.json' named no file.
+    const dir = await mkdtemp(join(tmpdir(), 'calib3-'));
+    try {
+      const odd = `.agent-replay/base\tlines/\u001b[2Js\u202e it's \\ é.json`;
+      await mkdir(join(dir, '.agent-replay', 'base\tlines'), { recursive: true });
+      await writeFile(join(dir, odd), '{}');
+      const skipped = [{ criterion: 'C', kind: 'fixture' as const, label: 's', file: 'f.yml', line: 1, baselineFile: odd, reason: 'which check failed is not known' }];
+      const c = { ...calibrationOf(summarizeCalibration({ targets: [], skipped, withoutBaseline: [] }, [], null), 0, null), suite: 'suites/\u001bx' };
+      const text = renderCalibrationText(c);
+      expect(text).not.toContain('\u001b');
+      const word = String.raw`$'.agent-replay/base\011lines/\033[2Js\342\200\256 it\'s \\ é.json'`;
+      expect(text).toContain(`: rm ${word}, then npx agent-replay run --dir $'suites/\\033x' --only s, then npx agent-replay accept --dir $'suites/\\033x'\n`);
+      // Pasted as printed, the command removes the real file.
+      const rmLine = /: (rm .*), then npx agent-replay run/.exec(text)?.[1] ?? '';
+      execFileSync('bash', ['-c', rmLine], { cwd: dir });
+      await expect(readFile(join(dir, odd))).rejects.toThrow(/ENOENT/);
+      // Markdown escapes the same word for display (its backslashes and quotes shown as written), nothing dropped.
+      expect(renderCalibrationMarkdown(c)).toContain(escapeInline(`rm ${word}, then`));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('a clipped rationale never ends in half an escape', () => {

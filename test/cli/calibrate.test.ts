@@ -13,7 +13,8 @@ import { baselineTurns } from '../../src/calibrate/plan.js';
 import { calibrationSchema, parseCalibration } from '../../src/calibrate/schema.js';
 import { escapeInline } from '../../src/report/escape.js';
 import { startDemoServer, type DemoServer } from '../../src/demo/server.js';
-import type { PersonaBaseline } from '../../src/types.js';
+import type { Baseline, PersonaBaseline } from '../../src/types.js';
+import { SINGLE_JUDGE_CONTRADICTION } from '../../src/calibrate/plan.js';
 import type { AgentServer } from '../support/agent-server.js';
 import { startServer, type Received, type TestServer } from '../judge/server.js';
 import { agentConfig, baseline, cli, makeProject, serve, useCleanup } from './helpers.js';
@@ -261,6 +262,80 @@ describe('calibrate against an OpenAI-compatible judge', () => {
       ['listed', 'stored_result'],
       ['two-checks', 'stored_result'],
     ]);
+  });
+
+  it('a judged fixture whose baseline says fail beside a kept judge result that passes is skipped as a contradiction, not a stored agreement; its tally-failed repeat calibrates against the kept result', async () => {
+    const judge = await openaiJudge(() => 0.9);
+    const agent = await serve();
+    const kept = (score: number): Baseline['judge'] => ({ score, rationale: 'kind', fingerprint: { model: 'openai/m1', promptVersion: '2', criteria: [{ criterion: 'Stayed calm', threshold: 0.5 }] } });
+    const cwd = await makeProject({
+      config: config(agent.url, `${judge.url}/v1`),
+      fixtures: { 'f.yml': 'fixtures:\n  - { label: edited, message: a, assert: { judge: "Stayed calm", threshold: 0.5 } }\n  - { label: tallied, message: b, assert: { judge: "Stayed calm", threshold: 0.5 } }\n  - { label: agreed, message: c, assert: { judge: "Stayed calm", threshold: 0.5 } }\n' },
+      baselines: [
+        // The verdict typed "fail" by hand beside the judge's passing result: the loader cannot tell it from a list's whose other check failed.
+        { ...baseline('edited', 'Calm reply.', null, 'fail'), judge: kept(0.9) },
+        // Repeated: 1 of 3 attempts passed, and the shown one, the reply kept, passed its judge.
+        { ...baseline('tallied', 'Calm too.', null, 'fail'), attempts: { passed: 1, total: 3 }, judge: kept(0.8) },
+        { ...baseline('agreed', 'Calm three.', null, 'fail'), judge: kept(0.2) },
+      ],
+    });
+    const r = await cli(['calibrate', '--out', 'c.json'], cwd);
+    expect(r.code).toBe(0);
+    // edited is never sent; tallied and agreed are.
+    expect(judge.received.map((q) => asked(q).material)).toEqual(['Calm too.', 'Calm three.']);
+    expect(r.stdout).toContain(
+      'Skipped (1): the accepted verdict is not known, nothing was asked\n' +
+        `  .agent-replay/baselines/edited.json  "Stayed calm": ${SINGLE_JUDGE_CONTRADICTION}\n` +
+        '  next: if "fail" is right (a baseline corrected by hand), remove the judge block from its baseline and calibrate reads its verdict; else, to calibrate against it, remove its baseline and accept it again',
+    );
+    const c = parseCalibration(await readFile(join(cwd, 'c.json'), 'utf8'), 'c.json');
+    expect(c.skipped).toMatchObject([{ label: 'edited', reason: SINGLE_JUDGE_CONTRADICTION }]);
+    expect(c.criteria[0]?.items.map((i) => [i.label, i.accepted, i.acceptedFrom, i.agrees])).toEqual([
+      ['tallied', 'pass', 'stored_result', true],
+      ['agreed', 'fail', 'stored_result', false],
+    ]);
+  });
+
+  it('the Disagreements and Straddling lists show their first 20 baselines, each with its own score, then how many more and where each is', async () => {
+    // 22 accepted pass that the judge fails (0.10 .. 0.31), 21 that it passes within 0.1 of the threshold (0.500 .. 0.520).
+    const judge = await openaiJudge((q) => {
+      const [, kind = '', n = '0'] = /^(rude|near) (\d+)$/.exec(q.material) ?? [];
+      return kind === 'rude' ? 0.1 + Number(n) / 100 : 0.5 + Number(n) / 1000;
+    });
+    const agent = await serve();
+    const names = [...Array.from({ length: 22 }, (_, i) => `rude ${String(i).padStart(2, '0')}`), ...Array.from({ length: 21 }, (_, i) => `near ${String(i).padStart(2, '0')}`)];
+    const label = (name: string): string => name.replace(' ', '-');
+    const cwd = await makeProject({
+      config: config(agent.url, `${judge.url}/v1`),
+      fixtures: { 'f.yml': `fixtures:\n${names.map((n) => `  - { label: ${label(n)}, message: m, assert: { judge: "Stayed calm", threshold: 0.5 } }\n`).join('')}` },
+      baselines: names.map((n) => baseline(label(n), n, null, 'pass')),
+    });
+    const r = await cli(['calibrate', '--out', 'c.json', '--markdown', 'c.md'], cwd);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    const at = lines.indexOf("Disagreements (22): the judge's verdict is not the accepted one");
+    expect(lines.slice(at + 1, at + 2)).toEqual(['  "Stayed calm" (threshold 0.5)']);
+    // Each shown baseline with its own score and the judge's rationale, then the two more.
+    const shown = lines.slice(at + 2, at + 42).filter((l) => l.startsWith('    .agent-replay'));
+    expect(shown).toEqual(Array.from({ length: 20 }, (_, i) => `    .agent-replay/baselines/rude-${String(i).padStart(2, '0')}.json  accepted pass, judged fail: ${Number((0.1 + i / 100).toFixed(3))} against 0.5`));
+    expect(lines[at + 42]).toBe('  +2 more, each with its score in c.json');
+    expect(r.stdout).not.toContain('rude-20.json');
+    const st = lines.findIndex((l) => l.startsWith('Straddling (21): '));
+    expect(lines.slice(st + 1, st + 21)).toEqual(Array.from({ length: 20 }, (_, i) => `  .agent-replay/baselines/near-${String(i).padStart(2, '0')}.json  "Stayed calm"  accepted pass, judged pass: ${Number((0.5 + i / 1000).toFixed(3))} against 0.5`));
+    expect(lines[st + 21]).toBe('  +1 more, each with its score in c.json');
+    expect(lines[st + 22]).toBe('');
+    const md = await readFile(join(cwd, 'c.md'), 'utf8');
+    expect(md.split('\n').filter((l) => l.startsWith('  - `.agent-replay/baselines/rude-'))).toHaveLength(20);
+    expect(md).toContain(`\n- ${escapeInline('+2 more, each with its score in c.json')}\n`);
+    expect(md.split('\n').filter((l) => l.startsWith('- `.agent-replay/baselines/near-'))).toHaveLength(20);
+    expect(md).toContain(`\n- ${escapeInline('+1 more, each with its score in c.json')}\n`);
+    // Every one of them, with its score, in calibration.json.
+    const c = parseCalibration(await readFile(join(cwd, 'c.json'), 'utf8'), 'c.json');
+    expect(c.criteria[0]?.items.filter((i) => i.agrees === false)).toHaveLength(22);
+    expect(c.criteria[0]?.items.find((i) => i.label === 'rude-21')?.median).toBe(0.31);
+    // Without --out, the line says how to get the file.
+    const plain = await cli(['calibrate'], cwd);
+    expect(plain.stdout).toContain('\n  +2 more, each with its score in calibration.json: --out calibration.json writes it\n');
   });
 
   it('--repeat N: the median of N scores that differ per call, the spread, and straddling', async () => {
