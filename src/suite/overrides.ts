@@ -157,6 +157,12 @@ export function applyOverrides(config: Config, overrides: ConfigOverrides, sourc
     millis('judge backoff (ms)', j.backoffMs, 0, (v) => (judge.backoffMs = v));
     config.judge = judge;
     if (switched) {
+      const keptAt = [
+        ...(from.panel ?? []).flatMap((m, i) => (keepsJudgeAddress(m, from) ? [`judge.panel[${i}].baseUrl`] : [])),
+        ...(config.simulator && keepsJudgeAddress(config.simulator, from) ? ['simulator.baseUrl'] : []),
+        ...(config.meaning && keepsJudgeAddress(config.meaning, from) ? ['meaning.baseUrl'] : []),
+      ];
+      if (keptAt.length > 0) config.judgeBaseUrlKeptAt = keptAt;
       if (config.meaning) config.meaning = keptForOldProvider(config.meaning, from);
       if (config.simulator) config.simulator = keptForOldProvider(config.simulator, from);
     }
@@ -174,6 +180,11 @@ function keptForOldProvider<T extends SimulatorSettings>(settings: T, from: Judg
   if (settings.provider !== from.provider) return settings;
   const own = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
   return { baseUrl: from.baseUrl, model: from.model, apiKey: from.apiKey, ...own } as T;
+}
+
+/** Whether keptForOldProvider gives `settings` config.yml's judge address (it names none of its own). */
+function keepsJudgeAddress(settings: SimulatorSettings, from: JudgeConfig): boolean {
+  return settings.provider === from.provider && settings.baseUrl === undefined;
 }
 
 /**
