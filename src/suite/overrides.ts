@@ -15,6 +15,12 @@ import { MAX_REPEAT } from './repeat.js';
 export interface ConfigOverrides {
   agentUrl?: string | null;
   /**
+   * Where agentUrl came from when no flag or input gave it as written (a deployment's
+   * environment_url + the agent-path input: docs/action.md, "Preview deployments"): the "file" of
+   * its issue when it is no address, and the fix; absent: the overrides' source and its fix.
+   */
+  agentUrlFrom?: { source: string; fix: string };
+  /**
    * Replaces `agent.preset` of config.yml before the agent section is resolved, so the preset's
    * request body, response mapping, welcome turn and headers follow it (`probe --preset`).
    */
@@ -80,7 +86,9 @@ export function applyOverrides(config: Config, overrides: ConfigOverrides, sourc
 
   if (given(overrides.agentUrl)) {
     const problem = urlProblem(overrides.agentUrl);
-    if (problem) fail(`agent URL ${quote(overrides.agentUrl)} ${problem}`, `give the full address of the agent, ${schemeExample(overrides.agentUrl, 'https://preview.example.com/api/chat')}`);
+    const from = overrides.agentUrlFrom;
+    const fix = from?.fix ?? `give the full address of the agent, ${schemeExample(overrides.agentUrl, 'https://preview.example.com/api/chat')}`;
+    if (problem) errors.push({ file: from?.source ?? source, line: null, column: null, message: `agent URL ${quote(overrides.agentUrl)} ${problem}`, fix });
     else config.agent.url = overrides.agentUrl;
   }
   if (overrides.agentHeaders) {
