@@ -212,6 +212,13 @@ export interface Config {
   repeatFlags?: { count?: number; max?: number };
   /** `traces` of config.yml (docs/traces.md): where a turn's spans come from; null without the section. */
   traces?: TracesConfig | null;
+  /**
+   * The keys that hold config.yml's `judge.baseUrl` only because they name config.yml's judge
+   * provider, which the judge-provider input changed (`judge.panel[2].baseUrl`, `simulator.baseUrl`,
+   * `meaning.baseUrl`: docs/judges.md, "The judge-provider input"); absent: none. A refusal of such
+   * an address names `judge.baseUrl`, the key the file wrote (engine.ts, keySteered).
+   */
+  judgeBaseUrlKeptAt?: string[];
 }
 
 /** The false alarm rate of the pass-rate tiers (docs/statistics.md, "The tier"). */

@@ -234,7 +234,7 @@ function panelSteered(config: Config, options: CheckOptions): ConfigIssue | null
   if (!options.untrustedSuite || !judge?.panel) return null;
   for (const [i, settings] of judge.panel.entries()) {
     if (settings.baseUrl === undefined) continue;
-    const issue = keySteered(options, `judge.panel[${i}].baseUrl`, "the panel member's key", panelMemberConfig(judge, settings), 'remove baseUrl from the panel member (it then uses the judge address the workflow gives), or run the suite from a trusted commit');
+    const issue = keySteered(options, config, `judge.panel[${i}].baseUrl`, "the panel member's key", panelMemberConfig(judge, settings), 'remove baseUrl from the panel member (it then uses the judge address the workflow gives), or run the suite from a trusted commit');
     if (issue !== null) return issue;
   }
   return null;
@@ -248,7 +248,7 @@ function simulatorSteered(config: Config, options: CheckOptions): ConfigIssue | 
   if (!options.untrustedSuite || config.simulator === undefined) return null;
   const sim = simulatorConfig(config);
   if (sim === null) return null;
-  return keySteered(options, 'simulator.baseUrl', "the simulator's key", sim, 'remove simulator.baseUrl from config.yml (the simulator then uses the judge address the workflow gives), or run the suite from a trusted commit');
+  return keySteered(options, config, 'simulator.baseUrl', "the simulator's key", sim, 'remove simulator.baseUrl from config.yml (the simulator then uses the judge address the workflow gives), or run the suite from a trusted commit');
 }
 
 /**
@@ -260,26 +260,35 @@ function meaningSteered(config: Config, options: CheckOptions): ConfigIssue | nu
   if (!options.untrustedSuite || config.meaning?.baseUrl === undefined) return null;
   const judge = meaningRunConfig(config).judge;
   if (judge === null) return null;
-  return keySteered(options, 'meaning.baseUrl', "the meaning judge's key", judge, 'remove meaning.baseUrl from config.yml (the meaning judge then uses the judge address the workflow gives), or run the suite from a trusted commit');
+  return keySteered(options, config, 'meaning.baseUrl', "the meaning judge's key", judge, 'remove meaning.baseUrl from config.yml (the meaning judge then uses the judge address the workflow gives), or run the suite from a trusted commit');
 }
 
 /**
  * A key the commit's config.yml would send (`whose`) to an address (`key` in config.yml) that is
  * neither its provider's own API nor the judge address the caller gave; null when there is no key.
+ * An address `key` holds only because it names config.yml's judge provider, which the
+ * judge-provider input changed, is config.yml's `judge.baseUrl`: the refusal names that key, the
+ * one the file wrote (docs/judges.md, "The judge-provider input").
  */
-function keySteered(options: CheckOptions, key: string, whose: string, to: { baseUrl: string; provider: keyof typeof JUDGE_DEFAULTS; apiKey: string | null }, fix: string): ConfigIssue | null {
+function keySteered(options: CheckOptions, config: Config, key: string, whose: string, to: { baseUrl: string; provider: keyof typeof JUDGE_DEFAULTS; apiKey: string | null }, fix: string): ConfigIssue | null {
   if (to.apiKey === null) return null;
   const at = to.baseUrl.replace(/\/+$/, '');
   const own = JUDGE_DEFAULTS[to.provider].baseUrl;
   const given = options.overrides?.judge?.baseUrl?.replace(/\/+$/, '');
   if (at === own || (given !== undefined && at === given)) return null;
-  return {
-    file: `${options.dir}/config.yml`,
-    line: null,
-    column: null,
-    message: `${key} in this commit's config.yml is ${new URL(to.baseUrl).origin}, but the commit is ${options.untrustedSuite}: its config.yml may not choose where ${whose} is sent (only to ${own}, the ${to.provider} API)`,
-    fix,
-  };
+  const refused = `but the commit is ${options.untrustedSuite}: its config.yml may not choose where ${whose} is sent (only to ${own}, the ${to.provider} API)`;
+  const file = `${options.dir}/config.yml`;
+  if (config.judgeBaseUrlKeptAt?.includes(key) === true && config.judge !== null) {
+    const member = key.replace(/\.baseUrl$/, '');
+    return {
+      file,
+      line: null,
+      column: null,
+      message: `judge.baseUrl in this commit's config.yml is ${new URL(to.baseUrl).origin}, kept for ${member} (provider: ${to.provider}, config.yml's judge provider, which the judge-provider input changed to ${config.judge.provider}), ${refused}`,
+      fix: `remove judge.baseUrl from config.yml (${member} then uses ${own}, the ${to.provider} API), or remove the judge-provider input (${member} then uses the judge-base-url address), or run the suite from a trusted commit`,
+    };
+  }
+  return { file, line: null, column: null, message: `${key} in this commit's config.yml is ${new URL(to.baseUrl).origin}, ${refused}`, fix };
 }
 
 /** What a run replays, once the suite is loaded, selected, sharded and its cost allowed. */

@@ -8,7 +8,7 @@ import type { Inputs } from './inputs.js';
 import { inputSecrets } from './inputs.js';
 import { sameLabel, suiteName, type ActionContext, type PullContext } from './context.js';
 import type { ActionDeps } from './deps.js';
-import { planCheck } from './plan.js';
+import { DEPLOYMENT_URL_SOURCE, planCheck, planOverrides } from './plan.js';
 import { checkedOutCommit, checkoutMismatch } from './checkout.js';
 import { UserError } from '../errors.js';
 import { htmlReportFile, OVERRIDES_SOURCE, overridesFrom, publisher, publishSettings, setRunOutputs, summaryWithNote } from './publish.js';
@@ -36,8 +36,8 @@ import { runSuiteEdits, suiteRepoPath } from './suite-edits.js';
 const FORK_CONTEXT_EVENTS: ReadonlySet<string> = new Set(['pull_request', 'pull_request_review', 'pull_request_review_comment']);
 
 function annotateConfigIssues(errors: readonly ConfigIssue[], warnings: readonly ConfigIssue[]): void {
-  // An issue about an input is in no file of the repository: its annotation names none (its text says the Action's inputs).
-  const at = (i: ConfigIssue): core.AnnotationProperties => (i.file === OVERRIDES_SOURCE ? {} : { file: i.file, startLine: i.line ?? undefined, startColumn: i.column ?? undefined });
+  // An issue about an input, or a deployment's address, is in no file of the repository: its annotation names none (its text says where it came from).
+  const at = (i: ConfigIssue): core.AnnotationProperties => (i.file === OVERRIDES_SOURCE || i.file === DEPLOYMENT_URL_SOURCE ? {} : { file: i.file, startLine: i.line ?? undefined, startColumn: i.column ?? undefined });
   for (const w of warnings) core.warning(formatIssue(w), at(w));
   for (const e of errors) core.error(formatIssue(e), at(e));
 }
@@ -156,7 +156,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
         dir: inputs.dir,
         cwd: deps.cwd,
         env: deps.env,
-        overrides: { ...overridesFrom(inputs), ...(plan.agentUrl ? { agentUrl: plan.agentUrl } : {}) },
+        overrides: { ...overridesFrom(inputs), ...planOverrides(plan) },
         overridesSource: OVERRIDES_SOURCE,
         confirmCost,
         failOn: inputs.failOn,

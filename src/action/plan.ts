@@ -9,6 +9,8 @@ import type { GitHubApi } from '../github/api.js';
 import { gitHubFailure } from './github-words.js';
 import { UserError } from '../errors.js';
 import { docsUrl } from '../version.js';
+import { urlWithScheme } from '../suite/config/shared.js';
+import type { ConfigOverrides } from '../suite/overrides.js';
 
 /** The inputs event planning reads: an agent-url input wins over a deployment's URL, which agent-path extends. */
 export type PlanInputs = Pick<Inputs, 'agentUrl' | 'agentPath'>;
@@ -72,6 +74,21 @@ export type CheckPlan =
       /** Said at the top of the job summary (and logged): why there is no comment. */
       note: string | null;
     };
+
+/** The "file" of an issue about the agent URL a deployment gives, which is in no file of the repository. */
+export const DEPLOYMENT_URL_SOURCE = "the deployment's environment_url + the agent-path input";
+
+/**
+ * The overrides a plan adds to the inputs': the agent URL a deployment announced, an issue about it
+ * (an address that is none: `shop.vercel.app/api/chat`) named from where it came, with the fix
+ * there (docs/action.md, "Preview deployments").
+ */
+export function planOverrides(plan: { agentUrl: string | null }): ConfigOverrides {
+  if (plan.agentUrl === null) return {};
+  const write = urlWithScheme(plan.agentUrl) ?? 'https://preview.example.com/api/chat, for example';
+  const fix = `set the agent-url input to the agent's full address (${write}), or have the host report an environment_url that starts with https://`;
+  return { agentUrl: plan.agentUrl, agentUrlFrom: { source: DEPLOYMENT_URL_SOURCE, fix } };
+}
 
 /** `environment_url` without its trailing slashes + `agent-path` (which starts with "/"). */
 export function deploymentAgentUrl(environmentUrl: string, agentPath: string | null): string {

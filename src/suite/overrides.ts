@@ -15,6 +15,12 @@ import { MAX_REPEAT } from './repeat.js';
 export interface ConfigOverrides {
   agentUrl?: string | null;
   /**
+   * Where agentUrl came from when no flag or input gave it as written (a deployment's
+   * environment_url + the agent-path input: docs/action.md, "Preview deployments"): the "file" of
+   * its issue when it is no address, and the fix; absent: the overrides' source and its fix.
+   */
+  agentUrlFrom?: { source: string; fix: string };
+  /**
    * Replaces `agent.preset` of config.yml before the agent section is resolved, so the preset's
    * request body, response mapping, welcome turn and headers follow it (`probe --preset`).
    */
@@ -80,7 +86,9 @@ export function applyOverrides(config: Config, overrides: ConfigOverrides, sourc
 
   if (given(overrides.agentUrl)) {
     const problem = urlProblem(overrides.agentUrl);
-    if (problem) fail(`agent URL ${quote(overrides.agentUrl)} ${problem}`, `give the full address of the agent, ${schemeExample(overrides.agentUrl, 'https://preview.example.com/api/chat')}`);
+    const from = overrides.agentUrlFrom;
+    const fix = from?.fix ?? `give the full address of the agent, ${schemeExample(overrides.agentUrl, 'https://preview.example.com/api/chat')}`;
+    if (problem) errors.push({ file: from?.source ?? source, line: null, column: null, message: `agent URL ${quote(overrides.agentUrl)} ${problem}`, fix });
     else config.agent.url = overrides.agentUrl;
   }
   if (overrides.agentHeaders) {
@@ -157,6 +165,12 @@ export function applyOverrides(config: Config, overrides: ConfigOverrides, sourc
     millis('judge backoff (ms)', j.backoffMs, 0, (v) => (judge.backoffMs = v));
     config.judge = judge;
     if (switched) {
+      const keptAt = [
+        ...(from.panel ?? []).flatMap((m, i) => (keepsJudgeAddress(m, from) ? [`judge.panel[${i}].baseUrl`] : [])),
+        ...(config.simulator && keepsJudgeAddress(config.simulator, from) ? ['simulator.baseUrl'] : []),
+        ...(config.meaning && keepsJudgeAddress(config.meaning, from) ? ['meaning.baseUrl'] : []),
+      ];
+      if (keptAt.length > 0) config.judgeBaseUrlKeptAt = keptAt;
       if (config.meaning) config.meaning = keptForOldProvider(config.meaning, from);
       if (config.simulator) config.simulator = keptForOldProvider(config.simulator, from);
     }
@@ -174,6 +188,11 @@ function keptForOldProvider<T extends SimulatorSettings>(settings: T, from: Judg
   if (settings.provider !== from.provider) return settings;
   const own = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
   return { baseUrl: from.baseUrl, model: from.model, apiKey: from.apiKey, ...own } as T;
+}
+
+/** Whether keptForOldProvider gives `settings` config.yml's judge address (it names none of its own). */
+function keepsJudgeAddress(settings: SimulatorSettings, from: JudgeConfig): boolean {
+  return settings.provider === from.provider && settings.baseUrl === undefined;
 }
 
 /**

@@ -13,7 +13,9 @@ import { gitHubApiOf, makeWorkspace, runAction, useServers } from './harness.js'
 import type { GitHubApi } from '../../src/github/api.js';
 import { parseRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
-import { deploymentAgentUrl, planCheck, type CheckPlan } from '../../src/action/plan.js';
+import { deploymentAgentUrl, planCheck, planOverrides, type CheckPlan } from '../../src/action/plan.js';
+import { OVERRIDES_SOURCE } from '../../src/action/publish.js';
+import { runCheck } from '../../src/engine.js';
 import { readActionContext } from '../../src/action/context.js';
 import { tempDir } from '../support/temp.js';
 import { escapeInline } from '../../src/report/escape.js';
@@ -293,6 +295,39 @@ describe('deployment_status', () => {
     const given = await check({ name: 'deployment_status', payload: deploymentStatus('success', null, DEPLOYED) }, { 'agent-url': agent.url });
     expect(given.code, given.stdout).toBe(0);
     expect(given.outputs.passed).toBe('1');
+  });
+
+  it("an environment_url that makes no address with agent-path is an error named after them, not after the Action's inputs", async () => {
+    // The plan's overrides go to the run as the Action gives them (check.ts); the run, in process:
+    // where the decision is made (docs/contributing.md, "Speed").
+    const before = agent.requests.length;
+    const plan = await planOf({ name: 'deployment_status', payload: deploymentStatus('success', 'shop-git-fix.vercel.app/', DEPLOYED) });
+    if (plan.kind !== 'run') throw new Error(`planned ${plan.kind}`);
+    // An input's own issue beside it is still the Action's inputs'.
+    const judged = { judge: { baseUrl: 'gw.example/v1' } };
+    const result = await runCheck({
+      dir: '.agent-replay',
+      cwd: await makeWorkspace({ fixtures: FIXTURES, config: CONFIG }),
+      env: {},
+      overrides: { ...judged, ...planOverrides(plan) },
+      overridesSource: OVERRIDES_SOURCE,
+      confirmCost: false,
+      failOn: ['failed'],
+      commit: DEPLOYED,
+    });
+    expect(result.kind).toBe('config_errors');
+    if (result.kind !== 'config_errors') return;
+    expect(result.errors).toEqual([
+      {
+        file: "the deployment's environment_url + the agent-path input",
+        line: null,
+        column: null,
+        message: 'agent URL "shop-git-fix.vercel.app/chat" has no scheme (http:// or https://): write https://shop-git-fix.vercel.app/chat',
+        fix: "set the agent-url input to the agent's full address (https://shop-git-fix.vercel.app/chat), or have the host report an environment_url that starts with https://",
+      },
+      expect.objectContaining({ file: "the Action's inputs", message: 'judge base URL "gw.example/v1" has no scheme (http:// or https://): write https://gw.example/v1' }),
+    ]);
+    expect(agent.requests.length).toBe(before);
   });
 });
 

@@ -115,3 +115,45 @@ describe('a judge from untrusted code', () => {
     expect(thief.received.map((r) => r.headers.authorization)).toEqual([`Bearer ${KEY}`]);
   });
 });
+
+describe("config.yml's judge.baseUrl kept by the judge-provider input for what names its provider, from untrusted code", () => {
+  // The fork wrote judge.baseUrl (the thief) and a panel member, simulator or meaning judge naming
+  // openai without an address; the workflow switches the judge to anthropic and gives the judge's
+  // address. The one naming openai keeps the fork's judge.baseUrl (docs/judges.md, "The
+  // judge-provider input"): refused, and the refusal names judge.baseUrl, the key the fork wrote.
+  const sections = {
+    'judge.panel[2]': { section: '  panel:\n    - { model: m0 }\n    - { model: m1 }\n    - { provider: openai, model: m2 }\n', whose: "the panel member's key" },
+    simulator: { section: 'simulator: { provider: openai, model: s }\n', whose: "the simulator's key" },
+    meaning: { section: 'meaning: { provider: openai, model: q }\n', whose: "the meaning judge's key" },
+  };
+  for (const [member, { section, whose }] of Object.entries(sections)) {
+    it(`${member} naming config.yml's provider: the refusal names judge.baseUrl, and nothing is sent`, async () => {
+      const agent = await startAgentServer();
+      const judge = await startPanelJudge();
+      const thief = await startPanelJudge();
+      servers.push(agent, judge, thief);
+      const cwd = await mkdtemp(join(tmpdir(), 'agent-replay-untrusted-kept-'));
+      dirs.push(cwd);
+      await mkdir(join(cwd, '.agent-replay', 'fixtures'), { recursive: true });
+      const judgeSection = `judge:\n  provider: openai\n  baseUrl: "${thief.url}"\n  model: m0\n  apiKey: "\${JUDGE_KEY}"\n  retries: 0\n`;
+      await writeFile(join(cwd, '.agent-replay', 'config.yml'), `agent:\n  url: ${agent.url}\n  retries: 0\n${judgeSection}${section}cost: { capUsd: 5 }\n`);
+      await writeFile(join(cwd, '.agent-replay', 'fixtures', 'f.yml'), 'label: polite\nmessage: hello\nassert: { judge: "split PPP" }\n');
+      const result = await runCheck({ ...options(cwd, judge.url), overrides: { judge: { provider: 'anthropic', baseUrl: judge.url } } }, { clock });
+      expect(result.kind).toBe('config_errors');
+      if (result.kind !== 'config_errors') return;
+      expect(result.errors).toEqual([
+        {
+          file: '.agent-replay/config.yml',
+          line: null,
+          column: null,
+          message: `judge.baseUrl in this commit's config.yml is ${new URL(thief.url).origin}, kept for ${member} (provider: openai, config.yml's judge provider, which the judge-provider input changed to anthropic), but the commit is ${FORK}: its config.yml may not choose where ${whose} is sent (only to https://api.openai.com/v1, the openai API)`,
+          fix: `remove judge.baseUrl from config.yml (${member} then uses https://api.openai.com/v1, the openai API), or remove the judge-provider input (${member} then uses the judge-base-url address), or run the suite from a trusted commit`,
+        },
+      ]);
+      expect(JSON.stringify(result.errors)).not.toContain(KEY);
+      expect(thief.received).toHaveLength(0);
+      expect(judge.received).toHaveLength(0);
+      expect(agent.requests).toHaveLength(0);
+    });
+  }
+});
