@@ -153,7 +153,8 @@ describe('surfaces (goldens)', () => {
     expect(md.slice(md.indexOf('<b>refund-shorter</b>'))).toContain(`**First difference from the baseline: ${WELCOME_TURN}** (reworded)`);
     const t = renderTerminal(r, { color: false });
     const lines = t.slice(t.indexOf('refund-edited')).split('\n').map((l) => l.trim());
-    const said = lines.indexOf("turn 2: the script's message changed; the baseline sent: Order 1234");
+    // Named as the diff below it names its turn ("Turn 2 reply vs baseline"): turnName.
+    const said = lines.indexOf("Turn 2: the script's message changed; the baseline sent: Order 1234");
     expect(said).toBeGreaterThan(-1);
     expect(lines.findIndex((l) => l.startsWith(`${WELCOME_TURN} reply vs baseline, reworded (- baseline, + new`))).toBeGreaterThan(said);
     expect(t.slice(t.indexOf('refund-shorter'))).toContain(`${WELCOME_TURN} reply vs baseline, reworded (- baseline, + new`);
@@ -161,7 +162,7 @@ describe('surfaces (goldens)', () => {
     const at2 = { ...edited, turns: edited.turns.map((x, i) => (x.index === 0 ? (base[i] as typeof x) : x.index === 2 ? { ...x, reply: 'Order 1234: a kettle. What went wrong?' } : x)) } as PersonaRecord;
     const both = renderTerminal(run([], { personas: [at2] }), { color: false });
     expect(both).toContain("Turn 2 reply vs baseline, the script's message changed (- baseline, + new");
-    expect(both).not.toContain('turn 2: the script');
+    expect(both).not.toContain('Turn 2: the script');
     expect(renderComment(run([], { personas: [at2] }), ctx)).toContain("**First difference from the baseline: Turn 2**\n\n**Turn 2 · User**: Order 1234 please\n\nThe script's message changed; the baseline sent: Order 1234");
     // A line that names the turn already does not say it twice.
     const atTurn3 = scriptChangedAtTurn3();
