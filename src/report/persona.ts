@@ -331,7 +331,9 @@ export function meaningTurn(pr: PersonaRecord): { turn: Turn; baseline: Baseline
   const turn = pr.turns[worst];
   const baseline = pr.baseline.transcript[worst];
   if (turn === undefined || baseline === undefined || !turn.meaning) return null;
-  return { turn, baseline, words: `turn ${turn.index} ${turnMeaningWords(turn) as string}` };
+  // Worded from the turn's own fields, its name as every surface says it (turnName): "Turn 0 (welcome)
+  // changed in meaning: ...", where the item's stored detail reads "turn 0 ..." (docs/meaning.md, "On every surface").
+  return { turn, baseline, words: `${turnName(turn.index)} ${turnMeaningWords(turn) as string}` };
 }
 
 /**
