@@ -119,12 +119,21 @@ export function meaningWords(m: Meaning, script: boolean): string {
   // A reply to another message than the baseline's was not compared in meaning: its cause, plainly.
   if (m.by === 'message' && m.detail !== null) return `changed: ${m.detail}`;
   const head = m.value === 'changed' ? 'changed in meaning' : 'meaning not checked';
-  if (script && m.by !== 'turns' && m.detail !== null && TURN_NAMED.test(m.detail)) return m.detail;
+  if (script && m.by !== 'turns' && m.detail !== null && TURN_NAMED.test(m.detail)) return welcomeNamed(m.detail);
   return m.detail === null || m.detail === '' ? head : `${head}: ${m.detail}`;
 }
 
 /** A script's "turn 3 meaning not checked: <cause>" (evaluate/meaning/ladder.ts scriptMeaning), or a repeated script's attempt's: "attempt 2: turn 3 ...". */
 const TURN_UNCHECKED = /^((?:attempt \d+: )?turn \d+ meaning not checked): /;
+
+/**
+ * A script's detail as every surface says it: the welcome turn named as they name it, "turn 0
+ * (welcome) changed in meaning: ..." (docs/meaning.md, "On every surface"). The record keeps the
+ * detail it stored ("turn 0 changed in meaning: ..."): what reads it back reads that.
+ */
+function welcomeNamed(detail: string): string {
+  return detail.replace(/^((?:attempt \d+: )?turn 0) /, '$1 (welcome) ');
+}
 
 /** A script's detail that names its turn, "turn 3 changed in meaning: ...", or a repeated script's attempt's: "attempt 2: turn 3 changed in meaning: ..." (evaluate/finish.ts). */
 const TURN_NAMED = /^(attempt \d+: )?turn \d+ /;
@@ -137,7 +146,7 @@ const TURN_NAMED = /^(attempt \d+: )?turn \d+ /;
 export function uncheckedParts(m: Meaning, script: boolean): { head: string; cause: string } | null {
   if (m.value !== 'unchecked' || m.by === 'message' || m.detail === null || m.detail === '') return null;
   const turn = script ? TURN_UNCHECKED.exec(m.detail) : null;
-  if (turn !== null) return { head: turn[1] as string, cause: m.detail.slice(turn[0].length) };
+  if (turn !== null) return { head: welcomeNamed(turn[1] as string), cause: m.detail.slice(turn[0].length) };
   if (script && TURN_NAMED.test(m.detail)) return null;
   return { head: 'meaning not checked', cause: m.detail };
 }

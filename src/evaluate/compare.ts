@@ -213,7 +213,7 @@ function side(i: Item): ItemSide {
 function errorWords(i: Item): string | null {
   if (!i.errored) return null;
   const what = causeOf(i, null)?.what ?? '';
-  const turn = kindOf(i) === 'script' ? /^(turn \d+)(?: \(welcome\))?: /.exec(i.error ?? '')?.[1] : undefined;
+  const turn = kindOf(i) === 'script' ? /^(turn \d+(?: \(welcome\))?): /.exec(i.error ?? '')?.[1] : undefined;
   const words = [turn, what].filter((x): x is string => x !== undefined && x !== '').join(': ');
   return words === '' ? null : words;
 }
@@ -269,7 +269,7 @@ export function verdictMoveDetail(c: Pick<ItemChange, 'before' | 'after' | 'deta
   if (isJudgeFlip(c.detail)) return c.detail;
   if (c.after?.error !== undefined) return c.after.error;
   if (c.before?.error === undefined) return '';
-  const turn = /^(turn \d+): (.*)$/s.exec(c.before.error);
+  const turn = /^(turn \d+(?: \(welcome\))?): (.*)$/s.exec(c.before.error);
   return turn === null ? `before: ${c.before.error}` : `before, on ${turn[1] as string}: ${turn[2] as string}`;
 }
 

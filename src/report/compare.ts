@@ -58,7 +58,7 @@ function detailWithoutCause(c: ItemChange): string {
   if (c.detail === title) return '';
   // A script's detail names its turn before the cause ("turn 3 changed in meaning: ..."): the turn stays, the cause goes.
   if (c.detail.startsWith('turn ')) {
-    const turn = /^(turn \d+) (.*)$/.exec(c.detail);
+    const turn = /^(turn \d+(?: \(welcome\))?) (.*)$/.exec(c.detail);
     if (turn !== null && (turn[2] === title || (turn[2] as string).startsWith(`${title}: `))) return turn[2] === title ? (turn[1] as string) : `${turn[1]}: ${(turn[2] as string).slice(title.length + 2)}`;
   }
   // A verdict's move is the before and after beside it ("pass → errored"): the detail says only

@@ -331,7 +331,9 @@ export function meaningTurn(pr: PersonaRecord): { turn: Turn; baseline: Baseline
   const turn = pr.turns[worst];
   const baseline = pr.baseline.transcript[worst];
   if (turn === undefined || baseline === undefined || !turn.meaning) return null;
-  return { turn, baseline, words: `turn ${turn.index} ${turnMeaningWords(turn) as string}` };
+  // Worded from the turn's own fields, its name as every surface says it (turnName): "Turn 0 (welcome)
+  // changed in meaning: ...", where the item's stored detail reads "turn 0 ..." (docs/meaning.md, "On every surface").
+  return { turn, baseline, words: `${turnName(turn.index)} ${turnMeaningWords(turn) as string}` };
 }
 
 /**
@@ -387,11 +389,11 @@ export function shownTurns(pr: PersonaRecord): {
   };
 }
 
-/** The terminal's line for that turn: "turn 2: the script's message changed; the baseline sent: Order 1234". */
+/** The terminal's line for that turn, named as every surface names it (turnName): "Turn 2: the script's message changed; the baseline sent: Order 1234". */
 export function messageTurnWords(d: FirstDifference): string {
   const who = d.current === null ? "the user's message is not the baseline's" : messageChanged(d.current).replace(/^T/, 't');
   const sent = d.baseline?.message ?? null;
-  return `turn ${d.turn}: ${who}${sent === null ? '' : `; the baseline sent: ${clip(normalizeBlock(sent).replace(/\s+/g, ' '), LIMITS.messageInline)}`}`;
+  return `${turnName(d.turn)}: ${who}${sent === null ? '' : `; the baseline sent: ${clip(normalizeBlock(sent).replace(/\s+/g, ' '), LIMITS.messageInline)}`}`;
 }
 
 /** The first turn whose user message is not the baseline's at the same place, with the baseline's turn; null when none. */

@@ -226,6 +226,10 @@ describe('compare: persona scripts are items like fixtures', () => {
     expect(renderCompareText(fixed)).toMatch(/^ {2}p {2}errored → pass {2}verdict changed: before, on turn 2: HTTP 503 from the agent$/m);
     const later = { ...stopped, turns: turns.slice(0, 3), error: 'turn 3: agent returned HTTP 503 after 1 attempt' } as PersonaRecord;
     expect(causeOf(stopped, later)).toBeNull();
+    // An error on the welcome turn keeps its name, "turn 0 (welcome)", before and after.
+    const atWelcome = { ...stopped, turns: turns.slice(0, 1), error: 'turn 0 (welcome): the agent reported an error (crm_down): CRM unreachable', errorKind: 'agent_error' } as PersonaRecord;
+    expect(compareRuns(at(T1, [], [pr('p')]), at(T2, [], [atWelcome])).changes[0]?.detail).toMatch(/^verdict pass → errored \(turn 0 \(welcome\): /);
+    expect(renderCompareText(compareRuns(at(T1, [], [atWelcome]), at(T2, [], [pr('p')])))).toMatch(/verdict changed: before, on turn 0 \(welcome\): the agent reported an error \(crm_down\): CRM unreachable$/m);
   });
 
   it('a label that was a fixture and is now a script: definition changed', () => {

@@ -173,6 +173,9 @@ describe('verdict and errors', () => {
       errorKind: 'agent_error',
       error: 'turn 2: the agent reported an error (timeout, tool crm): took too long',
     });
+    // The welcome turn is named as every surface names it, "(welcome)" included.
+    expect(reportedError([turn(0, { errors: [{ kind: 'timeout', tool: null, message: 'took too long' }] })])?.error).toBe('turn 0 (welcome): the agent reported an error (timeout): took too long');
+    expect(reportedError([turn(0, { toolCalls: [call('issue_refund', {}, false)] })], mocked)?.error).toMatch(/^turn 0 \(welcome\): the agent reported a call to issue_refund \{\} that no mock answered/);
   });
 
   it('a call counts as answered by a mock when the agent says so, when nothing ran, or when a matching mock has the same output', () => {

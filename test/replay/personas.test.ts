@@ -10,6 +10,9 @@ import { NO_BASELINES, replay, type Progress } from '../../src/replay/index.js';
 import type { AgentClient, Fixture, PersonaScript } from '../../src/types.js';
 import { startAgentServer } from '../support/agent-server.js';
 import { replayOptions } from '../support/replay-options.js';
+import { renderHtml } from '../../src/report/html.js';
+import { renderComment, renderJUnit, renderTerminal } from '../../src/report/index.js';
+import { ctx } from '../report/fixtures.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -137,6 +140,7 @@ describe('replay with persona scripts', () => {
   it('a conversation that ends in its welcome turn is errored with every message unsent; an errors entry errors the script', async () => {
     const server = await startAgentServer((req) => {
       const b = req.json as { start?: boolean; persona: string | null };
+      if (b.start && b.persona === 'welcome-error') return { json: { reply: 'Hello!', route: { conversation: 'main', stage: 'welcome' }, errors: [{ kind: 'crm_down', message: 'CRM unreachable' }] } };
       if (b.start) return { json: { reply: 'Closed today.', route: { conversation: 'closed', stage: 'bye' }, ended: b.persona === 'closed' } };
       return { json: { reply: 'ok', route: { conversation: 'c', stage: 's' }, toolCalls: [], errors: [{ kind: 'crm_down', message: 'CRM unreachable' }] } };
     });
@@ -146,12 +150,24 @@ describe('replay with persona scripts', () => {
     const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
     cleanups.push(() => regex.close());
     const closed = { ...script('closed', 2), persona: 'closed' };
-    const record = await replay({ fixtures: [], personas: [closed, script('open', 1)], baselines: NO_BASELINES }, { agent: client, regex, judge: null }, OPTIONS);
-    const [a, b] = record.personas;
+    const welcomeError = { ...script('welcome-error', 1), persona: 'welcome-error' };
+    const record = await replay({ fixtures: [], personas: [closed, script('open', 1), welcomeError], baselines: NO_BASELINES }, { agent: client, regex, judge: null }, OPTIONS);
+    const [a, b, w] = record.personas;
     expect(a).toMatchObject({ errored: true, errorKind: 'ended_in_welcome', verdict: null, unsent: ['closed-1', 'closed-2'], visited: ['closed'] });
     expect(a!.turns.map((t) => [t.index, t.message, t.reply])).toEqual([[0, null, 'Closed today.']]);
     expect(b).toMatchObject({ errored: true, errorKind: 'agent_error', error: 'turn 1: the agent reported an error (crm_down): CRM unreachable', unsent: [] });
     expect(b!.checks.map((c) => c.status)).toEqual(['pass']);
+    // The welcome turn's error names that turn as every surface does ("Turn 0 (welcome)"), not "turn 0".
+    expect(w).toMatchObject({ errored: true, errorKind: 'agent_error', error: 'turn 0 (welcome): the agent reported an error (crm_down): CRM unreachable' });
+    // Under their shared error, each script's line gives its turn: the terminal, the comment, JUnit.
+    const terminal = renderTerminal(record, { color: false });
+    expect(terminal).toMatch(/welcome-error[^\n]*turn 0 \(welcome\)/);
+    expect(terminal).not.toMatch(/turn 0(?! \(welcome\))/);
+    const comment = renderComment(record, ctx);
+    expect(comment).toMatch(/welcome-error[^\n]*turn 0 \(welcome\)/);
+    expect(comment).not.toMatch(/turn 0(?! \\?\(welcome\\?\))/); // its markdown escapes the parentheses
+    expect(renderJUnit(record)).toContain('turn 0 (welcome): the agent reported an error (crm_down): CRM unreachable');
+    expect(renderHtml(record, {})).toContain('turn 0 (welcome): the agent reported an error (crm_down): CRM unreachable');
   });
 
   it('an AgentClient that throws errors that script only (internal)', async () => {

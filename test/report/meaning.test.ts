@@ -113,7 +113,7 @@ describe('surfaces (goldens)', () => {
     const script = { ...changed, turns } as PersonaRecord;
     const t = renderTerminal(run([], { personas: [script] }), { color: false });
     const lines = t.slice(t.indexOf('refund-dialog')).split('\n');
-    const decided = lines.findIndex((l) => l.trim() === 'turn 3 changed in meaning: numbers 50 → 90 (- baseline, + new, changed words in ⟦ ⟧):');
+    const decided = lines.findIndex((l) => l.trim() === 'Turn 3 changed in meaning: numbers 50 → 90 (- baseline, + new, changed words in ⟦ ⟧):');
     expect(decided).toBeGreaterThan(-1);
     // The diff shows the 50 and the 90 the line names.
     expect(lines.slice(decided + 1, decided + 4)).toEqual(['        @@ 1 unchanged sentence @@', '        - A colleague will refund ⟦50⟧ EUR within 5 days.', '        + A colleague will refund ⟦90⟧ EUR within 5 days.']);
@@ -153,7 +153,8 @@ describe('surfaces (goldens)', () => {
     expect(md.slice(md.indexOf('<b>refund-shorter</b>'))).toContain(`**First difference from the baseline: ${WELCOME_TURN}** (reworded)`);
     const t = renderTerminal(r, { color: false });
     const lines = t.slice(t.indexOf('refund-edited')).split('\n').map((l) => l.trim());
-    const said = lines.indexOf("turn 2: the script's message changed; the baseline sent: Order 1234");
+    // Named as the diff below it names its turn ("Turn 2 reply vs baseline"): turnName.
+    const said = lines.indexOf("Turn 2: the script's message changed; the baseline sent: Order 1234");
     expect(said).toBeGreaterThan(-1);
     expect(lines.findIndex((l) => l.startsWith(`${WELCOME_TURN} reply vs baseline, reworded (- baseline, + new`))).toBeGreaterThan(said);
     expect(t.slice(t.indexOf('refund-shorter'))).toContain(`${WELCOME_TURN} reply vs baseline, reworded (- baseline, + new`);
@@ -161,7 +162,7 @@ describe('surfaces (goldens)', () => {
     const at2 = { ...edited, turns: edited.turns.map((x, i) => (x.index === 0 ? (base[i] as typeof x) : x.index === 2 ? { ...x, reply: 'Order 1234: a kettle. What went wrong?' } : x)) } as PersonaRecord;
     const both = renderTerminal(run([], { personas: [at2] }), { color: false });
     expect(both).toContain("Turn 2 reply vs baseline, the script's message changed (- baseline, + new");
-    expect(both).not.toContain('turn 2: the script');
+    expect(both).not.toContain('Turn 2: the script');
     expect(renderComment(run([], { personas: [at2] }), ctx)).toContain("**First difference from the baseline: Turn 2**\n\n**Turn 2 · User**: Order 1234 please\n\nThe script's message changed; the baseline sent: Order 1234");
     // A line that names the turn already does not say it twice.
     const atTurn3 = scriptChangedAtTurn3();
@@ -435,6 +436,36 @@ describe('the call to accept', () => {
       "**Nothing needs accepting**: the 2 reworded items mean the same as their baselines. To store their new wording as their baseline replies, the baselines' wordings kept as known variants where they differ by more than formatting, so that later runs decide their wordings with no meaning call, apply the `accept-baseline` label to this pull request.",
     );
     expect(md).not.toContain('new or changed');
+  });
+});
+
+describe('a script whose welcome turn changed in meaning', () => {
+  // Its record keeps the detail stored, "turn 0 changed in meaning: ..."; every surface names that turn as it names it elsewhere.
+  const welcomeChanged = (): PersonaRecord => {
+    const base = refundTurns().map((t) => (t.index === 0 ? { ...t, reply: 'Hello! Refunds take 5 days.' } : t));
+    const now = base.map((t) => (t.index === 0 ? { ...t, reply: 'Hello! Refunds take 9 days.', meaning: { value: 'changed' as const, by: 'facts' as const, detail: 'numbers 5 → 9' } } : t));
+    return persona('welcome-changed', {
+      turns: now,
+      baseline: personaBaseline('welcome-changed', base),
+      drift: { transcript: 'different', route: 'same', verdict: 'still_passing', meaning: { value: 'changed', by: 'facts', detail: 'turn 0 changed in meaning: numbers 5 → 9' } },
+    } as Partial<PersonaRecord>);
+  };
+
+  it('reads "turn 0 (welcome) changed in meaning" on its line in the terminal, the comment, report.html, JUnit and compare', () => {
+    const p = welcomeChanged();
+    const r = run([], { personas: [p] });
+    const said = 'turn 0 (welcome) changed in meaning: numbers 5 → 9';
+    const terminal = renderTerminal(r, { color: false });
+    expect(terminal).toContain(said);
+    expect(renderComment(r, ctx)).toContain(`· ${said} ·`);
+    expect(renderJUnit(r)).toContain(said);
+    expect(renderHtml(r, {})).toContain(said);
+    for (const text of [terminal, renderJUnit(r)]) expect(text).not.toMatch(/turn 0(?! \(welcome\))/);
+    // The stored detail is left as it was written: what reads it back reads that.
+    expect(p.drift?.meaning?.detail).toBe('turn 0 changed in meaning: numbers 5 → 9');
+    const earlier = { ...p, turns: p.baseline!.transcript.map((b, i) => ({ ...p.turns[i]!, reply: b.reply, meaning: null })), drift: { ...p.drift!, transcript: 'same' as const, meaning: null } } as PersonaRecord;
+    const c = compareRuns(run([], { startedAt: '2026-11-30T00:00:00.000Z', personas: [earlier] }), r);
+    expect(renderCompareText(c)).toContain('changed in meaning: turn 0 (welcome): numbers 5 → 9');
   });
 });
 

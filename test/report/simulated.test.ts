@@ -211,7 +211,7 @@ describe('the terminal, JUnit and report.html', () => {
     const turn2 = p.turns.find((t) => t.source === 'baseline');
     const md = renderComment(run([], { personas: [p] }), ctx);
     expect(md).toContain(`**Turn 2 changed in meaning\\: the order is now lost**\n\n**Turn 2 · User** (from the baseline): ${String(turn2?.message)}\n\n**Baseline → new reply**`);
-    expect(renderTerminal(run([], { personas: [p] }), { color: false })).toContain('turn 2 changed in meaning: the order is now lost (- baseline, + new, changed words in ⟦ ⟧, user message from the baseline):');
+    expect(renderTerminal(run([], { personas: [p] }), { color: false })).toContain('Turn 2 changed in meaning: the order is now lost (- baseline, + new, changed words in ⟦ ⟧, user message from the baseline):');
   });
 
   it("a diff's key names who wrote its turn's user message in words that read: from the script, from the baseline, simulated", () => {
