@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-4ODVIC7O.js";import"./chunk-SCMGO2HY.js";import"./chunk-UDLGTYZL.js";import"./chunk-L54LFQJ4.js";import"./chunk-JH4CMIU5.js";import"./chunk-VFJ3KZRC.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};
