@@ -90,9 +90,22 @@ export function planOverrides(plan: { agentUrl: string | null }): ConfigOverride
   return { agentUrl: plan.agentUrl, agentUrlFrom: { source: DEPLOYMENT_URL_SOURCE, fix } };
 }
 
-/** `environment_url` without its trailing slashes + `agent-path` (which starts with "/"). */
+/**
+ * `environment_url` without its trailing slashes + `agent-path` (which starts with "/"). The path goes
+ * before the environment_url's query or fragment (a share link's `?_vercel_share=...`), which stays
+ * after it, joined with the path's own query by "&" (docs/action.md, "Preview deployments").
+ */
 export function deploymentAgentUrl(environmentUrl: string, agentPath: string | null): string {
-  return `${environmentUrl.replace(/\/+$/, '')}${agentPath ?? ''}`;
+  const cut = environmentUrl.search(/[?#]/);
+  const base = (cut === -1 ? environmentUrl : environmentUrl.slice(0, cut)).replace(/\/+$/, '');
+  const after = cut === -1 ? '' : environmentUrl.slice(cut);
+  const path = agentPath ?? '';
+  if (after.startsWith('?') && path.includes('?')) {
+    const hash = path.indexOf('#');
+    const pathEnd = hash === -1 ? path : path.slice(0, hash);
+    return `${base}${pathEnd}&${after.slice(1)}`;
+  }
+  return `${base}${path}${after}`;
 }
 
 /**

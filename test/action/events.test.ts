@@ -94,6 +94,12 @@ describe('deployment_status', () => {
     expect(deploymentAgentUrl('https://shop-git-fix.vercel.app/', '/api/chat')).toBe('https://shop-git-fix.vercel.app/api/chat');
     expect(deploymentAgentUrl('https://deploy-preview-7--shop.netlify.app', '/api/chat')).toBe('https://deploy-preview-7--shop.netlify.app/api/chat');
     expect(deploymentAgentUrl('https://x.example//', null)).toBe('https://x.example');
+    // A query (a share link) or fragment stays after the path, not inside it: was https://x.example?p=1/chat.
+    expect(deploymentAgentUrl('https://x.example?p=1', '/chat')).toBe('https://x.example/chat?p=1');
+    expect(deploymentAgentUrl('https://shop.vercel.app/?_vercel_share=abc', '/api/chat')).toBe('https://shop.vercel.app/api/chat?_vercel_share=abc');
+    expect(deploymentAgentUrl('https://x.example/#top', '/chat')).toBe('https://x.example/chat#top');
+    expect(deploymentAgentUrl('https://x.example?p=1', '/chat?v=2')).toBe('https://x.example/chat?v=2&p=1');
+    expect(deploymentAgentUrl('https://x.example?p=1', null)).toBe('https://x.example?p=1');
   });
 
   it('success: replays at environment_url + agent-path and comments on each open pull request whose head is the commit, each with its own suite edits', async () => {
