@@ -100,7 +100,8 @@ export interface FastRefusal {
  */
 export function fastSource(file: string, text: string, lastKeyWins = false, byLines = true): { src: SourceFile; data: unknown } | { refused: FastRefusal } {
   // The common file, read line by line (suite/yaml/lines.ts): the same data and node starts as js-yaml's.
-  const read = byLines ? readLines(text) : null;
+  // Not again for a text read a second time with lastKeyWins: a key written twice is js-yaml's to read.
+  const read = byLines && !lastKeyWins ? readLines(text) : null;
   if (read !== null) return { src: sourceOf(file, text, read.root), data: read.data };
   const stack: Frame[] = [];
   let root: Closed | null = null;

@@ -4,8 +4,9 @@
 // plain scalars on one line, or one-line flow mappings (`assert: { contains: "30 days" }`). This
 // reader takes exactly that shape, with regular expressions and indexOf doing the character work,
 // and gives the same data and the same node positions as js-yaml with the suite schema
-// (suite/yaml/schema.ts): about a sixth of js-yaml's cost on a first, unoptimized pass, which is
-// what a suite of 5,000 fixtures in 500 files pays (docs/performance.md). Anything else (block
+// (suite/yaml/schema.ts), in about two thirds of js-yaml's instructions on a first, unoptimized
+// pass, which is what a suite of 5,000 fixtures in 500 files pays (docs/performance.md, "2026-12-06
+// (late): the common fixture file read line by line"). Anything else (block
 // scalars, a value continued on the next line, anchors, aliases, tags, tabs, CR line ends,
 // document markers, a key written twice, an empty value, a quoted key, a nested flow list, an
 // escape it does not know) makes it return null, and js-yaml reads the file as before: it never
