@@ -4,7 +4,7 @@ import { constants } from 'node:fs';
 import { posix } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { lstat, open, type FileHandle } from 'node:fs/promises';
-import type { Incomplete, RunRecord, RunRepeat, Selection, ShardInfo, Spend } from '../types.js';
+import type { Incomplete, RunRecord, RunRepeat, Selection, ShardInfo, Spend, SuiteEdits } from '../types.js';
 import { coverage, runLatency, runStatsOf, runUsage, runVisited, statsSeed, tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
 import { MAX_RECORD_DEPTH, pathDeeperThan } from './depth.js';
@@ -576,6 +576,14 @@ function mergedRepeat(records: readonly RunRecord[]): Pick<RunRecord, 'repeat'> 
   return { repeat: { ...ran, flags: { ...given, ...changed } } };
 }
 
+/** Whether version `a` is newer than `b` (major.minor.patch; one that does not read as a version is the oldest). */
+function newerVersion(a: string, b: string): boolean {
+  const [x, y] = [versionParts(a), versionParts(b)];
+  if (x === null || y === null) return x !== null && y === null;
+  for (let k = 0; k < 3; k++) if (x[k] !== y[k]) return (x[k] as number) > (y[k] as number);
+  return false;
+}
+
 /**
  * Who wrote the shards and what they called (docs/results-json.md; docs/action.md, "Report: combine shards, or comment for a fork"): the
  * merged record says the newest agent-replay that wrote one of them, never an older shard's version
@@ -584,14 +592,8 @@ function mergedRepeat(records: readonly RunRecord[]): Pick<RunRecord, 'repeat'> 
  */
 function mergedWriters(records: readonly RunRecord[], shard: (i: number) => string, log: (line: string) => void): Pick<RunRecord, 'tool' | 'agent'> {
   const first = records[0] as RunRecord;
-  const newer = (a: string, b: string): boolean => {
-    const [x, y] = [versionParts(a), versionParts(b)];
-    if (x === null || y === null) return x !== null && y === null;
-    for (let k = 0; k < 3; k++) if (x[k] !== y[k]) return (x[k] as number) > (y[k] as number);
-    return false;
-  };
   const versions = [...new Set(records.map((r) => r.tool.version))];
-  const version = versions.reduce((best, v) => (newer(v, best) ? v : best));
+  const version = versions.reduce((best, v) => (newerVersion(v, best) ? v : best));
   if (versions.length > 1) {
     const said = records.map((r, i) => `${shard(i)}: ${r.tool.version}`).join('; ');
     log(`the shards were written by several versions of agent-replay (${said}): the merged record says the newest, ${version}; replay every shard with one version to compare like with like`);
@@ -608,14 +610,22 @@ function mergedWriters(records: readonly RunRecord[], shard: (i: number) => stri
 
 /**
  * The suite edits of a merge: the shards of one commit compare the same suite with the same base,
- * so their records say the same edits, which the merged run says. Records that say different
- * ones (another --base, another working tree, a shard without --base, GitHub's answer lost for
- * one) cannot tell which is the suite's: the merged run says none, and `log` says why, with what
+ * so their records say the same edits, which the merged run says (records written by several
+ * versions of agent-replay, in the newest one's words where they word them differently). Records
+ * that say different ones (another --base, another working tree, a shard without --base, GitHub's
+ * answer lost for one) cannot tell which is the suite's: the merged run says none, and `log` says why, with what
  * each record said (docs/cli.md, "What each command does").
  */
 function mergedSuiteEdits(records: readonly RunRecord[], shard: (i: number) => string, log: (line: string) => void): Pick<RunRecord, 'suiteEdits'> {
   const edits = (records[0] as RunRecord).suiteEdits;
   if (records.every((r) => isDeepStrictEqual(r.suiteEdits, edits))) return edits === undefined ? {} : { suiteEdits: edits };
+  // Shards written by several versions may word the same edits each its own way (a tool check's
+  // input `{"id": 1}`, where an older version wrote `{"id":1}`): records of one version say the
+  // same words, and those of another the same items, files and settings changed the same way; the
+  // merged run says them in the newest version's words.
+  const newest = records.reduce((best, r) => (newerVersion(r.tool.version, best.tool.version) ? r : best));
+  const sameWords = records.every((r) => records.every((o) => o.tool.version !== r.tool.version || isDeepStrictEqual(o.suiteEdits, r.suiteEdits)));
+  if (sameWords && records.every((r) => isDeepStrictEqual(editsShape(r.suiteEdits), editsShape(newest.suiteEdits)))) return newest.suiteEdits === undefined ? {} : { suiteEdits: newest.suiteEdits };
   const said = records.map((r, i) => {
     const e = r.suiteEdits;
     const what = e === undefined ? 'none' : `${plural(e.fixtures.length, 'item', 'items')} and ${plural(e.baselines.length, 'baseline', 'baselines')} edited${e.unknown === null ? '' : ', in part'}`;
@@ -623,6 +633,18 @@ function mergedSuiteEdits(records: readonly RunRecord[], shard: (i: number) => s
   });
   log(`the records say different suite edits (${said.join('; ')}): the merged run says none, as it cannot tell which is the suite's; replay every shard with the same --base`);
   return {};
+}
+
+/** Suite edits without their words (a check, a setting's value, why not all was compared): which items, files and settings changed, and how. */
+function editsShape(e: SuiteEdits | undefined): unknown {
+  if (e === undefined) return undefined;
+  const said = (words: string | null): boolean => words !== null;
+  return {
+    ...e,
+    fixtures: e.fixtures.map((f) => ({ ...f, before: said(f.before), after: said(f.after) })),
+    config: e.config?.map((c) => ({ ...c, before: said(c.before), after: said(c.after) })),
+    unknown: said(e.unknown),
+  };
 }
 
 /** Items by file (compared as the suite loader sorts its files) then by line; a stable sort keeps the rest as given. */

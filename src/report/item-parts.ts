@@ -14,7 +14,8 @@ import { MEANING_WORDS } from '../evaluate/meaning/index.js';
 import { attemptStanding, fixtureAttemptViews, personaAttemptViews, type AttemptStanding, type AttemptView } from '../evaluate/variants.js';
 import { meaningWords } from '../evaluate/changes.js';
 import type { Profile } from './profile.js';
-import { CONTINUATION, jsonText, NBSP, wrapBlock } from './wrap.js';
+import { CONTINUATION, NBSP, wrapBlock } from './wrap.js';
+import { jsonText } from '../assertions/format.js';
 
 /** Detail of an item shown in full: everything, without the full replies, or its line only. */
 export type Level = 'full' | 'diff' | 'brief';

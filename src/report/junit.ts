@@ -9,7 +9,7 @@
 import type { Check, DriftVerdict, ErrorKind, PersonaErrorKind, RunRecord, ToolCall } from '../types.js';
 import { causeLine, causeOf, incompleteParts, runEvidence, incompleteText, tallies, unverifiedText, type Cause, type CauseItem } from '../evaluate/index.js';
 import { clip, oneLine } from './escape.js';
-import { jsonText } from './wrap.js';
+import { jsonText } from '../assertions/format.js';
 import { suiteFolderNamedBy } from '../suite/suite-folder.js';
 import { buildModel, DRIFT_WORDS, ERROR_KIND_WORDS, routeText, viewOf, type FixtureView, type ReportModel, type ScriptView } from './model.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';

@@ -12,7 +12,7 @@
 import { callMatches, reuseWords, sameRoute, scriptEndingWords } from '../evaluate/index.js';
 import { MEANING_WORDS } from '../evaluate/meaning/index.js';
 import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpectation, Route, ToolCall, Turn, TurnSource, Verdict } from '../types.js';
-import { quote, showPattern } from '../assertions/format.js';
+import { jsonText, quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
 import { attemptsHead, ATTEMPT_WORDS, BEGUN_TITLE, decisiveAttempt, otherAttemptsWords, firstThat, diffBlock, fileRefHtml, labelled, LIMITS, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
@@ -24,7 +24,7 @@ import { errorTurn, type Own } from './cause-details.js';
 import { faultLine, liveWords, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
 import { capitalized } from '../words.js';
-import { jsonText, keepQuantitiesWhole } from './wrap.js';
+import { keepQuantitiesWhole } from './wrap.js';
 
 const CELL = { expected: 160, why: 300, json: 80, calls: 3 } as const;
 

@@ -98,37 +98,3 @@ const P_VALUE = /\bp ([=<>\u2264\u2265]) (?=\d)/g;
 export function keepQuantitiesWhole(text: string): string {
   return text.replace(NUMBER_UNIT(), `$1${NBSP}$2`).replace(P_VALUE, `p${NBSP}$1${NBSP}`);
 }
-
-/**
- * Compact JSON (JSON.stringify's) with a space after each comma and colon between its values,
- * `{"orderId": "1234", "items": [1, 2]}`, and none inside its strings: a table cell's code span
- * wraps only at a space, so on a 390 px phone `{"orderId":"1234","customer":{...}}` pushed a
- * persona script's checks table sideways (docs/action.md#the-pr-comment). Still JSON, as written.
- */
-export function breakableJson(json: string): string {
-  let out = '';
-  let inString = false;
-  for (let i = 0; i < json.length; i++) {
-    const ch = json[i] as string;
-    out += ch;
-    if (inString) {
-      if (ch === '\\') out += json[++i] ?? '';
-      else if (ch === '"') inString = false;
-    } else if (ch === '"') inString = true;
-    else if ((ch === ',' || ch === ':') && json[i + 1] !== ' ') out += ' ';
-  }
-  return out;
-}
-
-/**
- * A JSON value as every report surface writes it (the comment, the terminal, JUnit, report.html), in one form
- * wherever it is (a persona script's checks, a turn's tool calls, the calls a cut stream had begun,
- * JUnit's tool lines): breakableJson's `{"orderId": "1234"}`; a value JSON cannot write, as text.
- */
-export function jsonText(value: unknown): string {
-  try {
-    return breakableJson(JSON.stringify(value) ?? 'null');
-  } catch {
-    return String(value);
-  }
-}

@@ -5,7 +5,7 @@
 // base and at the head come in, the edits go out.
 
 import type { Assertion, Fixture, FixtureEdit, PersonaScript, Repeat, SingleAssertion } from '../types.js';
-import { line, quote, showPattern } from '../assertions/format.js';
+import { jsonText, line, quote, showPattern } from '../assertions/format.js';
 import { describeCall } from '../assertions/tools.js';
 import { checkFixtureFile } from './fixtures.js';
 import { checkPersonaFile } from './personas.js';
@@ -77,7 +77,7 @@ export function scriptChecks(p: Pick<PersonaScript, 'expect' | 'threshold'>): Sc
 
 /**
  * What a script replays, part by part, in the order it is sent (`opening "..."`, `follow-up "..."
- * (turn 2)`, `mock find_order {"id":1} answers {...}`): the agent is sent these, so an edit to one
+ * (turn 2)`, `mock find_order {"id": 1} answers {...}`): the agent is sent these, so an edit to one
  * changes what the script measures as a changed check does. The persona handle, the opening, each
  * follow-up (by its turn), the simulated user (its goal, instructions and turns, whole), each mock
  * (its call and its answer, whole) and `unmockedTools`. Compared by `key`, as checks are.
@@ -97,7 +97,7 @@ export function scriptReplay(p: Pick<PersonaScript, 'persona' | 'opening' | 'fol
     if (u.instructions !== null) add(['userInstructions', u.instructions], `simulated user instructions ${quote(u.instructions)}`);
     add(['userMaxTurns', u.maxTurns], `simulated user maxTurns ${u.maxTurns}`);
   }
-  for (const m of p.mocks) add(['mock', m], `mock ${describeCall(m.tool, m.input, m.match)} answers ${line(JSON.stringify(m.output))}`);
+  for (const m of p.mocks) add(['mock', m], `mock ${describeCall(m.tool, m.input, m.match)} answers ${line(jsonText(m.output))}`);
   if (p.unmockedTools !== undefined) add(['unmockedTools', p.unmockedTools], `unmockedTools ${p.unmockedTools}`);
   return out;
 }

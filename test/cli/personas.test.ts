@@ -144,7 +144,7 @@ describe('agent-replay run with persona scripts', () => {
       errors: [],
     });
     expect(statuses(p.passes!)).toEqual(['conversations:pass', 'terminal:pass', 'toolCalled:pass', 'toolNotCalled:pass', 'criterion:pass']);
-    expect(p.passes!.checks[2]).toMatchObject({ turn: 2, detail: 'called find_order {"orderId":"1234","fields":["items"]} at turn 2' });
+    expect(p.passes!.checks[2]).toMatchObject({ turn: 2, detail: 'called find_order {"orderId": "1234", "fields": ["items"]} at turn 2' });
     expect(p.passes!.checks[4]).toMatchObject({ score: 0.9, threshold: 0.7, rationale: 'It named order 1234.' });
     expect(p.passes!.drift).toEqual({ transcript: null, route: null, verdict: 'no_baseline' });
 
@@ -166,8 +166,8 @@ describe('agent-replay run with persona scripts', () => {
     expect(p['fails-every-check']!.checks.map((c) => c.detail)).toEqual([
       'visited: conversations:welcome, conversations:refunds, refunds, handoff; missing: billing',
       'expected finish, ended with handoff',
-      'expected a call of find_order {"orderId":1234}: find_order was called with {"orderId":"1234","fields":["status","items"],"meta":{"channel":"chat","depth":2}}',
-      'find_order {"orderId":"1234"} must not be called, but was at turn 2',
+      'expected a call of find_order {"orderId": 1234}: find_order was called with {"orderId": "1234", "fields": ["status", "items"], "meta": {"channel": "chat", "depth": 2}}',
+      'find_order {"orderId": "1234"} must not be called, but was at turn 2',
       'score 0.20 < threshold 0.70: No discount was offered.',
     ]);
 

@@ -3,6 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { F, load } from '../suite/helpers.js';
+import { evaluateToolAssertion } from '../../src/assertions/tools.js';
+import type { ToolAssertion } from '../../src/types.js';
 
 const page = readFileSync(new URL('../../docs/traces.md', import.meta.url), 'utf8');
 const section = page.slice(page.indexOf('## Fixtures'));
@@ -28,5 +30,13 @@ describe('docs/traces.md, Fixtures', () => {
       },
       { kind: 'toolCalled', tool: 'find_order', input: { orderId: '1234' }, match: 'subset' },
     ]);
+  });
+
+  it("quotes a tool check's lines as a fixture's check writes them, its JSON spaced as on every surface", () => {
+    const flat = section.replace(/\s*\n\s*/g, ' ');
+    const check: ToolAssertion = { kind: 'toolCalled', tool: 'find_order', input: { orderId: '1234' }, match: 'subset' };
+    const said = (input: Record<string, unknown>): string => evaluateToolAssertion(check, [{ tool: 'find_order', input: input as never, output: null, mocked: false }]).detail;
+    expect(flat).toContain(`\`${said({ orderId: '1234' })}\``);
+    expect(flat).toContain(`\`${said({ orderId: '1234', verbose: true })}\``);
   });
 });

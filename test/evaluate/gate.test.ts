@@ -280,6 +280,9 @@ describe('causes', () => {
     const two = causeOf(script('b', 'turn 2: the agent reported a call to issue_refund {"orderId":"2","amount":12} that no mock answered (no mock is declared for it; mocked: false)'), URL_);
     expect(one?.what).toBe('a call to issue_refund that no mock answered');
     expect(one?.key).toBe(two?.key);
+    // Its input written with spaces (as since agent-replay writes every JSON value), beside a record written before: one cause.
+    const spaced = causeOf(script('c', 'turn 2: the agent reported a call to issue_refund {"orderId": "3", "amount": 12} that no mock answered (no mock is declared for it; mocked: false)'), URL_);
+    expect(spaced?.key).toBe(one?.key);
   });
 
   it("reads a persona script's first check that did not run", () => {

@@ -118,13 +118,13 @@ describe('checks', () => {
   it('toolCalled records the turn of the first match; toolNotCalled fails on any match', () => {
     const turns = [turn(1), turn(2, { toolCalls: [call('find_order', { orderId: '9' })] }), turn(3, { toolCalls: [call('find_order', { orderId: '1234' })] })];
     const called = toolCheck('toolCalled', { tool: 'find_order', input: { orderId: '1234' }, match: 'subset' }, turns);
-    expect(called).toMatchObject({ status: 'pass', turn: 3, detail: 'called find_order {"orderId":"1234"} at turn 3' });
+    expect(called).toMatchObject({ status: 'pass', turn: 3, detail: 'called find_order {"orderId": "1234"} at turn 3' });
     expect(called.kind === 'toolCalled' && called.observed.map((c) => c.turn)).toEqual([2, 3]);
     const any = toolCheck('toolCalled', { tool: 'find_order', match: 'subset' }, turns);
     expect(any).toMatchObject({ status: 'pass', turn: 2 });
     const missing = toolCheck('toolCalled', { tool: 'find_order', input: { orderId: 1234 }, match: 'subset' }, turns);
     expect(missing).toMatchObject({ status: 'fail', turn: null });
-    expect(missing.detail).toBe('expected a call of find_order {"orderId":1234}: find_order was called with {"orderId":"9"}; {"orderId":"1234"}');
+    expect(missing.detail).toBe('expected a call of find_order {"orderId": 1234}: find_order was called with {"orderId": "9"}; {"orderId": "1234"}');
     expect(toolCheck('toolNotCalled', { tool: 'issue_refund', match: 'subset' }, turns)).toMatchObject({ status: 'pass', turn: null });
     expect(toolCheck('toolNotCalled', { tool: 'find_order', input: { orderId: '9' }, match: 'exact' }, turns)).toMatchObject({ status: 'fail', turn: 2 });
   });
@@ -186,7 +186,7 @@ describe('verdict and errors', () => {
     expect(at(call('find_order', { orderId: '9' }))).toBeNull(); // a client-side call: nothing ran (decoded as mocked)
     expect(at(ran({ orderId: '1234', verbose: true }, { status: 'delivered' }))).toBeNull(); // subset input, equal output
     expect(at(ran({ orderId: '1234' }, '{"status":"delivered"}'))).toBeNull(); // the same JSON as text (a tool message)
-    expect(at(ran({ orderId: '1234' }, { status: 'lost' }))?.error).toContain('the agent reported a call to find_order {"orderId":"1234"} that no mock answered (its output {"status":"lost"} is not the mock\'s output; mocked: false)');
+    expect(at(ran({ orderId: '1234' }, { status: 'lost' }))?.error).toContain('the agent reported a call to find_order {"orderId": "1234"} that no mock answered (its output {"status": "lost"} is not the mock\'s output; mocked: false)');
     expect(at(ran({ orderId: '9' }, { status: 'delivered' }))?.error).toContain("(no mock's input matches it; mocked: false)");
     expect(markMockedCalls([turn(1, { toolCalls: [ran({ orderId: '1234' }, { status: 'delivered' }), ran({ orderId: '9' }, null)] })], mocks)[0]!.toolCalls).toEqual([
       { tool: 'find_order', input: { orderId: '1234' }, output: { status: 'delivered' }, mocked: true },
@@ -200,7 +200,7 @@ describe('verdict and errors', () => {
     expect(unmockedToolsOf({ mocks: [] })).toBe('allow');
     expect(unmockedToolsOf({ mocks: [{ tool: 't', match: 'subset', output: null }] })).toBe('error');
     expect(reportedError(real, { mocks: [], unmockedTools: 'error' })?.error).toBe(
-      "turn 1: the agent reported a call to find_order {\"orderId\":\"1\"} that no mock answered (no mock is declared for it; mocked: false); the script sets unmockedTools: error: declare a mock for find_order in mocks (or make the agent answer find_order from the request's mocks), or set unmockedTools: allow to test the agent's tools live",
+      "turn 1: the agent reported a call to find_order {\"orderId\": \"1\"} that no mock answered (no mock is declared for it; mocked: false); the script sets unmockedTools: error: declare a mock for find_order in mocks (or make the agent answer find_order from the request's mocks), or set unmockedTools: allow to test the agent's tools live",
     );
     expect(reportedError(real, { mocks: [] }, 'error')?.error).toContain('config.yml sets personas.unmockedTools: error');
     expect(reportedError(real, { mocks: [{ tool: 'x', match: 'subset', output: null }], unmockedTools: 'allow' })).toBeNull();

@@ -522,6 +522,30 @@ describe('mergeRecords with shards', () => {
     expect('suiteEdits' in mergeRecords([withEdits(2, ['b'], null), withEdits(1, ['a']), withEdits(3, ['c'])])).toBe(false);
   });
 
+  it("shards written by several versions that word the same suite edits differently (a tool check's JSON spaced since) say them once, in the newest one's words", () => {
+    const script = (before: string, after: string): SuiteEdits => ({
+      base: 'b'.repeat(40),
+      fixtures: [{ label: 'refund', kind: 'persona', file: '.agent-replay/personas/refund.yml', change: 'script', before, after }],
+      config: [{ file: '.agent-replay/config.yml', setting: 'judge.model', change: 'setting', before: '"gpt-4o"', after: '"gpt-4o-mini"' }],
+      baselines: [],
+      unknown: null,
+    });
+    const older = script('mock find_order {"id":1} answers {"status":"shipped"}', 'mock find_order {"id":1} answers {"status":"lost"}');
+    const newer = script('mock find_order {"id": 1} answers {"status": "shipped"}', 'mock find_order {"id": 1} answers {"status": "lost"}');
+    const by = (index: number, labels: string[], version: string, e: SuiteEdits): RunRecord => {
+      const r = shardRun(index, 3, labels);
+      return { ...r, tool: { ...r.tool, version }, suiteEdits: structuredClone(e) };
+    };
+    const logged: string[] = [];
+    const merged = mergeRecords([by(1, ['a'], '1.9.0', older), by(2, ['b'], '1.10.0', newer), by(3, ['c'], '1.9.0', older)], ['1.json', '2.json', '3.json'], (l) => logged.push(l));
+    expect(merged.suiteEdits).toEqual(newer);
+    expect(logged.filter((l) => l.includes('suite edits'))).toEqual([]);
+    // Other edits are still other edits: another mock's answer, across versions or within one.
+    const other = script('mock find_order {"id": 1} answers {"status": "shipped"}', 'mock find_order {"id": 1} answers {"status": "delivered"}');
+    expect(mergeRecords([by(1, ['a'], '1.9.0', older), by(2, ['b'], '1.10.0', { ...newer, fixtures: [] }), by(3, ['c'], '1.10.0', newer)]).suiteEdits).toBeUndefined();
+    expect(mergeRecords([by(1, ['a'], '1.9.0', older), by(2, ['b'], '1.10.0', newer), by(3, ['c'], '1.10.0', other)]).suiteEdits).toBeUndefined();
+  });
+
   it('a hand-edited incomplete (a missing shard beyond the total, listed twice, or nothing lacking) is refused, naming the file', () => {
     const merged = mergeRecords([shardRun(1, 4, ['a']), shardRun(3, 4, ['c'])], ['1.json', '3.json']);
     const edited = (incomplete: object): string => JSON.stringify({ ...merged, incomplete: { ...merged.incomplete, ...incomplete } });

@@ -217,7 +217,7 @@ describe('replay with persona scripts', () => {
     expect(m!.turns[0]!.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234' }, output: { status: 'delivered' }, mocked: true }]);
     expect(w).toMatchObject({ errored: true, errorKind: 'unmocked_tool', verdict: null });
     expect(w!.error).toBe(
-      "turn 1: the agent reported a call to find_order {\"orderId\":\"1234\"} that no mock answered (no mock is declared for it; mocked: false); the script declares mocks, so it runs in mocked mode and every tool call must be answered by a mock: declare a mock for find_order in mocks (or make the agent answer find_order from the request's mocks), or remove the script's mocks to test the agent's tools live",
+      "turn 1: the agent reported a call to find_order {\"orderId\": \"1234\"} that no mock answered (no mock is declared for it; mocked: false); the script declares mocks, so it runs in mocked mode and every tool call must be answered by a mock: declare a mock for find_order in mocks (or make the agent answer find_order from the request's mocks), or remove the script's mocks to test the agent's tools live",
     );
     // Its deterministic checks still ran on the turns that completed.
     expect(w!.checks.map((c) => c.status)).toEqual(['pass']);

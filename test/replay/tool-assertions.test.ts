@@ -65,18 +65,18 @@ describe('fixture tool assertions', () => {
       fixture('none-not', 'Hi', NOT_CALLED),
       fixture('listed', 'Where is order 1234?', { kind: 'all', assertions: [CALLED as never, { kind: 'toolNotCalled', tool: 'issue_refund', match: 'subset' }] }),
     ]);
-    expect(called).toMatchObject({ verdict: 'pass', detail: 'called find_order {"orderId":"1234"} (input {"orderId":"1234","verbose":true})' });
+    expect(called).toMatchObject({ verdict: 'pass', detail: 'called find_order {"orderId": "1234"} (input {"orderId": "1234", "verbose": true})' });
     // The call as the record keeps it: the message turn's, in the engine's shape.
     expect(called!.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234', verbose: true }, output: null, mocked: true }]);
-    expect(exact).toMatchObject({ verdict: 'fail', detail: 'expected a call of find_order {"orderId":"1234"} (exact): find_order was called with {"orderId":"1234","verbose":true}' });
-    expect(notCalled).toMatchObject({ verdict: 'fail', detail: 'find_order must not be called, but was (input {"orderId":"1234","verbose":true})' });
+    expect(exact).toMatchObject({ verdict: 'fail', detail: 'expected a call of find_order {"orderId": "1234"} (exact): find_order was called with {"orderId": "1234", "verbose": true}' });
+    expect(notCalled).toMatchObject({ verdict: 'fail', detail: 'find_order must not be called, but was (input {"orderId": "1234", "verbose": true})' });
     // OpenAI leaves tool_calls out when the model calls none: "no calls", so the checks are decided.
-    expect(none).toMatchObject({ verdict: 'fail', detail: 'expected a call of find_order {"orderId":"1234"}: find_order was not called' });
+    expect(none).toMatchObject({ verdict: 'fail', detail: 'expected a call of find_order {"orderId": "1234"}: find_order was not called' });
     expect(none!.toolCalls).toBeUndefined();
     expect(noneNot).toMatchObject({ verdict: 'pass', detail: 'not called: find_order' });
     expect(listed).toMatchObject({ verdict: 'pass' });
     expect(listed!.checks!.map((c) => [c.assertion.kind, c.status, c.detail])).toEqual([
-      ['toolCalled', 'pass', 'called find_order {"orderId":"1234"} (input {"orderId":"1234","verbose":true})'],
+      ['toolCalled', 'pass', 'called find_order {"orderId": "1234"} (input {"orderId": "1234", "verbose": true})'],
       ['toolNotCalled', 'pass', 'not called: issue_refund'],
     ]);
   });
@@ -102,7 +102,7 @@ describe('fixture tool assertions', () => {
     ]);
     expect(called).toMatchObject({ verdict: 'pass', reply: 'It has shipped.' });
     expect(called!.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234' }, output: { status: 'shipped' }, mocked: false }]);
-    expect(notCalled).toMatchObject({ verdict: 'fail', detail: 'find_order {"orderId":"1234"} (exact) must not be called, but was' });
+    expect(notCalled).toMatchObject({ verdict: 'fail', detail: 'find_order {"orderId": "1234"} (exact) must not be called, but was' });
   });
 
   it('a turn that reports no tool calls leaves the check not evaluated, never failed, and says how to fix it', async () => {

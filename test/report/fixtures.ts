@@ -3,6 +3,7 @@
 import type { Baseline, Check, FixtureRecord, PersonaBaseline, PersonaRecord, ReplayedPersonaRecord, Route, RunRecord, ToolCall, Turn } from '../../src/types.js';
 import type { ReportContext } from '../../src/report/index.js';
 import { fixtureRecord } from '../support/fixture-record.js';
+import { jsonText } from '../../src/assertions/format.js';
 
 export const SHA = '3f5e2a9c8b7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f';
 
@@ -471,7 +472,7 @@ export const check = {
     observed: calls.map((c) => ({ tool, input: c.input, output: null, mocked: true, turn: c.turn })),
     turn: matchTurn,
     status: matchTurn === null ? 'fail' : 'pass',
-    detail: matchTurn === null ? `expected a call of ${tool}: ${tool} was not called` : `called ${tool} ${JSON.stringify(input)} at turn ${matchTurn}`,
+    detail: matchTurn === null ? `expected a call of ${tool}: ${tool} was not called` : `called ${tool} ${jsonText(input)} at turn ${matchTurn}`,
   }),
   toolNotCalled: (tool: string, calls: { turn: number; input: ToolCall['input'] }[]): Check => ({
     kind: 'toolNotCalled',

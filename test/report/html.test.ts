@@ -208,7 +208,7 @@ describe("a persona script's row", () => {
   });
 });
 
-describe('JSON in the data is written as the comment, the terminal and JUnit write it (wrap.ts, jsonText)', () => {
+describe('JSON in the data is written as the comment, the terminal and JUnit write it (assertions/format.ts, jsonText)', () => {
   it("a fixture's assertion and tool calls, a script's checks and its turns' calls: `{\"orderId\": \"1234\"}`, never the compact form", () => {
     const input = { orderId: '1234', items: [1, 2] };
     const shown = '{"orderId": "1234", "items": [1, 2]}';

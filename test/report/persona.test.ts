@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { personaData } from '../../src/report/html/data.js';
-import { breakableJson } from '../../src/report/wrap.js';
+import { breakableJson } from '../../src/assertions/format.js';
 import { NOTICE_RESERVE_CHARS, renderCapRefusal, renderCapRefusalText, renderComment, renderJUnit, renderMarkdownReport, renderSummary, renderTerminal, type ReportContext } from '../../src/report/index.js';
 import type { PersonaRecord, RunRecord, Turn } from '../../src/types.js';
 import {
@@ -156,7 +156,7 @@ describe('one script in full', () => {
     expect(transcript).toContain('<code>refunds / lookup</code>');
     const blocks = allCodeBlocks(transcript);
     expect(blocks).toContain("Hi! I'm Shop Bot. How can I help?\n");
-    // JSON in one form across the comment: the tool calls as the checks table writes them (wrap.ts breakableJson).
+    // JSON in one form across the comment: the tool calls as the checks table writes them (assertions/format.ts's breakableJson).
     expect(blocks).toContain('find_order {"orderId": "1234"} → {"status": "delivered", "item": "kettle"}\n');
     // The user turn precedes the agent's reply to it.
     expect(t.indexOf('2 · User : Order 1234')).toBeLessThan(t.indexOf('2 · Agent'));
@@ -174,7 +174,7 @@ describe('one script in full', () => {
     expect(item).not.toContain('First difference');
   });
 
-  it('a long JSON value in the checks table wraps in its column on a phone, as the other long values do (wrap.ts)', () => {
+  it('a long JSON value in the checks table wraps in its column on a phone, as the other long values do (breakableJson, assertions/format.ts)', () => {
     const input = { orderId: '1234', customer: { email: 'pat@example.com', name: 'Pat Example' }, note: 'a, b: "c"' };
     const failing = persona('long-input', {
       checks: [check.toolCalled('create_refund', input, [{ turn: 2, input: { orderId: '1234', customer: { email: 'pat@example.com' } } }], null)],

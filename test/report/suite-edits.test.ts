@@ -74,7 +74,7 @@ describe('the suite edits of what a persona script replays', () => {
       fixtures: [
         EDITS.fixtures[2]!,
         { label: 'refund-dialog', kind: 'persona', file, change: 'script', before: 'opening "I want my money back"', after: 'opening "Hi"' },
-        { label: 'hours', kind: 'persona', file, change: 'script', before: 'mock find_order answers {"status":"shipped"}', after: null },
+        { label: 'hours', kind: 'persona', file, change: 'script', before: 'mock find_order answers {"status": "shipped"}', after: null },
         { label: 'late', kind: 'persona', file, change: 'script', before: null, after: 'follow-up "thanks" (turn 2)' },
       ],
       baselines: [],
@@ -84,7 +84,7 @@ describe('the suite edits of what a persona script replays', () => {
       '  3 persona scripts with checks or what is replayed changed:\n' +
         `    - refund-dialog in ${file}: check toolNotCalled issue_refund removed\n` +
         `    - refund-dialog in ${file}: replayed opening "I want my money back" is now opening "Hi"\n` +
-        `    - hours in ${file}: replays mock find_order answers {"status":"shipped"} no more\n` +
+        `    - hours in ${file}: replays mock find_order answers {"status": "shipped"} no more\n` +
         `    - late in ${file}: replays follow-up "thanks" (turn 2) now too\n`,
     );
     const comment = renderComment(edited({ ...e, fixtures: e.fixtures.slice(1, 2) }), ctx);

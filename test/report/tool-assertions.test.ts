@@ -43,15 +43,34 @@ describe('fixture tool assertions in the surfaces', () => {
   it('decide as persona scripts do, and say why a check did not run', () => {
     expect(TOOLS.fixtures.map((f) => [f.label, f.verdict, f.detail])).toEqual([
       // The input said once: the expectation already says it as the call had it.
-      ['order-status', 'pass', 'called find_order {"orderId":"1234"}'],
-      ['refund-guard', 'fail', 'issue_refund must not be called, but was (input {"orderId":"1234","amount":40})'],
+      ['order-status', 'pass', 'called find_order {"orderId": "1234"}'],
+      ['refund-guard', 'fail', 'issue_refund must not be called, but was (input {"orderId": "1234", "amount": 40})'],
       ['plain-text-agent', 'not_evaluated', FIXTURE_NO_TOOL_CALLS],
     ]);
     // A call that matched with more input than expected (subset) still shows what it was called with.
     const more: ToolCall = { tool: 'find_order', input: { orderId: '1234', verbose: true }, output: null, mocked: false };
     expect(evaluateToolAssertion({ kind: 'toolCalled', tool: 'find_order', input: { orderId: '1234' }, match: 'subset' }, [more]).detail).toBe(
-      'called find_order {"orderId":"1234"} (input {"orderId":"1234","verbose":true})',
+      'called find_order {"orderId": "1234"} (input {"orderId": "1234", "verbose": true})',
     );
+  });
+
+  it("a long input is written as every surface writes JSON, so that the comment's detail wraps between its values, not inside an address", () => {
+    const input = { orderId: '1234-5678-9012', customer: { email: 'someone.with.a.long.name@example.com', country: 'DE' }, items: ['kettle', 'toaster'] };
+    const expected: ToolAssertion = { kind: 'toolCalled', tool: 'find_order', input, match: 'subset' };
+    const call: ToolCall = { tool: 'find_order', input: { ...input, orderId: '1234-5678-9099' }, output: null, mocked: false };
+    const out = evaluateToolAssertion(expected, [call]);
+    expect(out.detail).toBe(
+      'expected a call of find_order {"orderId": "1234-5678-9012", "customer": {"email": "someone.with.a.long.name@example.com", "country": "DE"}, "items": ["kettle", "toaster"]}: ' +
+        'find_order was called with {"orderId": "1234-5678-9099", "customer": {"email": "someone.with.a.long.name@example.com", "country": "DE"}, "items": ["kettle", "toaster"]}',
+    );
+    resetLines();
+    const record = run([fixture('long-input', { assertion: expected, reply: 'Found it.', verdict: out.verdict, detail: out.detail, toolCalls: [call], baseline: baseline('long-input', 'Found it.'), drift: { reply: 'same', route: 'same', verdict: 'newly_failing' } })]);
+    const comment = renderComment(record, ctx);
+    // The detail's code block wraps at 100 columns at a space: compact JSON had none, and cut the address in two.
+    const block = /\*\*Detail\*\*:\n\n```text\n([\s\S]*?)\n```/.exec(comment)?.[1] ?? '';
+    expect(block.split('\n').length).toBeGreaterThan(1);
+    expect(block.split('\n').filter((l) => l.includes('someone.with.a.long.name@example.com'))).toHaveLength(2);
+    expect(renderTerminal(record, { color: false })).toContain('"email": "someone.with.a.long.name@example.com"');
   });
 
   it('PR comment, job summary, terminal and JUnit show each detail as for any fixture check (goldens)', () => {

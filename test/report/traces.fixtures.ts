@@ -29,7 +29,7 @@ export function tracedFixture(): FixtureRecord {
     reply: 'Order 1234 was delivered on 28 November.',
     route: route('orders', 'status'),
     verdict: 'pass',
-    detail: 'called lookup_order {"orderId":"1234"}',
+    detail: 'called lookup_order {"orderId": "1234"}',
     score: null,
     rationale: null,
     threshold: null,

@@ -104,8 +104,8 @@ describe('fixtureEdits of persona scripts', () => {
         kind: 'persona',
         file: 's/personas/r.yml',
         change: 'script',
-        before: 'opening "I want my money back" and mock find_order {"id":1234} answers {"status":"shipped"}',
-        after: 'opening "I want a refund" and mock find_order {"id":1234} answers {"status":"delivered"} and mock issue_refund answers {"ok":true}',
+        before: 'opening "I want my money back" and mock find_order {"id": 1234} answers {"status": "shipped"}',
+        after: 'opening "I want a refund" and mock find_order {"id": 1234} answers {"status": "delivered"} and mock issue_refund answers {"ok": true}',
       },
     ]);
     // A follow-up taken out: the ones after it are sent at another turn. With a check changed too, two entries, checks first.
@@ -145,7 +145,7 @@ describe('fixtureEdits of persona scripts', () => {
       'simulated user goal "get a refund"',
       'simulated user instructions "be curt"',
       'simulated user maxTurns 6',
-      'mock find_order {"id":1} (exact) answers "shipped"',
+      'mock find_order {"id": 1} (exact) answers "shipped"',
       'unmockedTools allow',
     ]);
   });
@@ -166,7 +166,7 @@ describe('fixtureEdits of persona scripts', () => {
     expect(checks.map((c) => c.words)).toEqual([
       'conversations "refund", "goodbye"',
       'terminal handoff',
-      'toolCalled lookup {"id":1} (exact)',
+      'toolCalled lookup {"id": 1} (exact)',
       'toolNotCalled refund',
       'reply contains "30 days" (turn last)',
       'reply regex /x+/i (turn 2)',

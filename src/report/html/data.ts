@@ -14,7 +14,7 @@ import { MAX_DIFF_CHARS, MAX_UNIT_EDITS, replyDiff, type Segment } from '../diff
 export { MAX_DIFF_CHARS };
 import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from '../lookalike.js';
 import { clip, normalizeBlock, stripControl } from '../escape.js';
-import { jsonText } from '../wrap.js';
+import { jsonText } from '../../assertions/format.js';
 import { CHECK_NAMES, checkSubject, decisiveTurn, matchMark, messageChanged, notSent, replyWords, scriptEndedWords, stoppedOn, turnMeaningWords, unsentWhy } from '../persona.js';
 import { attemptStandings, decisiveAttempt, otherAttemptsWords } from '../item-parts.js';
 import { isPersona, routeText, type Item } from '../model.js';
@@ -327,7 +327,7 @@ export function sideBySide(baseline: string, reply: string): SideBySide | null {
   return { whitespaceOnly: d.whitespaceOnly, rows, ...(named ? { legend: CHARACTER_NAME_LEGEND } : {}) };
 }
 
-/** A JSON value in the one form the comment, the terminal and JUnit write it (wrap.ts's jsonText, `{"order": "A1"}`), clipped. */
+/** A JSON value in the one form the comment, the terminal and JUnit write it (assertions/format.ts's jsonText, `{"order": "A1"}`), clipped. */
 function json(value: JsonValue | undefined): string {
   return clip(jsonText(value ?? null), 2000);
 }
