@@ -333,15 +333,23 @@ export function reportSuiteDir(dir: string, cwd: string, recorded: string | unde
   return { dir: null, refused: `this step's dir input, ${shown(dir)}, is no folder of the repository, and ${named}: give dir the suite folder in the repository, as its check step does` };
 }
 
-/** What a workflow_run event says about the run it reports: its head commit and repository (GitHub's, not the artifact's). */
-function workflowRunHead(ctx: ActionContext): { sha: string; repo: string | null } | null {
+/** What a workflow_run event says about the run it reports: its head commit and repository (GitHub's, not the artifact's), and the run in words ("workflow run 1001"). */
+function workflowRunHead(ctx: ActionContext): { sha: string; repo: string | null; run: string } | null {
   if (ctx.eventName !== 'workflow_run') return null;
   const run = ctx.payload.workflow_run;
   if (run === null || typeof run !== 'object') return null;
-  const { head_sha: sha, head_repository: headRepo } = run as { head_sha?: unknown; head_repository?: unknown };
+  const { head_sha: sha, head_repository: headRepo, id } = run as { head_sha?: unknown; head_repository?: unknown; id?: unknown };
   if (typeof sha !== 'string' || !/^[0-9a-f]{40}$/i.test(sha)) return null;
   const repo = headRepo !== null && typeof headRepo === 'object' ? (headRepo as { full_name?: unknown }).full_name : undefined;
-  return { sha: sha.toLowerCase(), repo: typeof repo === 'string' && repo !== '' ? repo : null };
+  return { sha: sha.toLowerCase(), repo: typeof repo === 'string' && repo !== '' ? repo : null, run: typeof id === 'number' ? `workflow run ${id}` : 'workflow run' };
+}
+
+/**
+ * The log's line when records that name no commit are reported, on workflow_run, as of the head
+ * commit of the run GitHub says completed (`workflow_run.head_sha`): the event's, never a file's.
+ */
+function runCommitWords(head: { sha: string; run: string }): string {
+  return `the results name no commit they were recorded at: they are reported as of ${head.sha.slice(0, 7)}, the commit the ${head.run} ran on (the event's workflow_run.head_sha, never a results file's)`;
 }
 
 /**
@@ -380,7 +388,7 @@ export async function pullForReport(
   if (head !== null && (pull.headSha.toLowerCase() !== head.sha || (head.repo !== null && pull.headRepoFullName?.toLowerCase() !== head.repo.toLowerCase()))) {
     const where = head.repo !== null ? ` of ${head.repo}` : '';
     const now = `${short(pull.headSha)}${pull.headRepoFullName && head.repo !== null ? ` of ${pull.headRepoFullName}` : ''}`;
-    return { ctx: found, refused: `its head is ${now}, but the workflow run ${String((ctx.payload.workflow_run as { id?: unknown }).id ?? '')} ran on ${short(head.sha)}${where} (another pull request, or a head that moved since: the check of the new head reports it)` };
+    return { ctx: found, refused: `its head is ${now}, but the ${head.run} ran on ${short(head.sha)}${where} (another pull request, or a head that moved since: the check of the new head reports it)` };
   }
   // No commit to hold its head to: never posted, whatever the event (pr-number and the records may be a fork's to write).
   if (run.commit === null) return { ctx: found, refused: `${noCommit}: nothing shows that they are of its head, ${short(pull.headSha)}`, noCommit: true };
@@ -395,13 +403,14 @@ const NO_COMMIT = 'the results name no commit they were recorded at (a run outsi
 
 /**
  * The failure when a comment was asked for (the comment input) on a pull request found by
- * pr-number or workflow_run, and the results name no commit to hold its head to (pullForReport's
- * `noCommit`): it is never posted, on any event, and so it is an error with the fix rather than a
- * warning beside a passed check (docs/action.md, "Report: combine shards, or comment for a fork").
+ * pr-number, and the results name no commit to hold its head to (pullForReport's `noCommit`; on
+ * workflow_run the run's head commit is taken, reportMode): it is never posted, and so it is an
+ * error with the fix rather than a warning beside a passed check (docs/action.md, "Report: combine
+ * shards, or comment for a fork").
  */
 export function noCommitWords(number: number, refused: string, where: string): string {
   return (
-    `comment: not posted on #${number}: ${refused}. A pull request the event does not give (pr-number, a workflow_run's) gets the comment only when its head is the commit the results were recorded at, since pr-number and the records may be a fork's to write. ` +
+    `comment: not posted on #${number}: ${refused}. A pull request found by pr-number gets the comment only when its head is the commit the results were recorded at (or, on workflow_run, when they name none, the commit the run ran on), since pr-number and the records may be a fork's to write. ` +
     `Record the commit with the results: replay in a checkout of the repository (the run records its HEAD, or GITHUB_SHA), or give run --commit SHA; the Action's check mode records it. ${where}`
   );
 }
@@ -475,6 +484,18 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     // With every file set aside, those are the files the refusal is of: none could be read.
     if (e instanceof UserError) await postMergeRefused(e.message, read, inputs, ctx, deps, read.length === 0 ? aside.length : 0);
     throw e;
+  }
+  // Records that name no commit, on workflow_run: reported as of the commit the run GitHub says
+  // completed ran on, as a refused merge's comment is (postRefusal). pullForReport holds a pull
+  // request to it, and to the run's head repository, as to a commit the records name: that one is
+  // the fork's to write, as is leaving it out, so the event is what holds the comment to its pull
+  // request either way. The record saved, its artifact's name and the comment's metadata carry it,
+  // and the accept flow holds the reviewed head to it (docs/action.md, "Report: combine shards, or
+  // comment for a fork").
+  const runHead = merged.commit === null ? workflowRunHead(ctx) : null;
+  if (runHead !== null) {
+    log.info(`report: ${runCommitWords(runHead)}`);
+    merged = { ...merged, commit: runHead.sha };
   }
   if (merged.incomplete != null) core.warning(`report: ${incompleteText(merged.incomplete)}${inputs.allowIncomplete ? ' (allow-incomplete: true, so the gate ignores it)' : ''}`);
   log.info(`report: ${combinedWords(kept.length, merged)}`);

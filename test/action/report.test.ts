@@ -386,7 +386,7 @@ describe('report mode', () => {
     const log = logged.join('');
     expect(log).toContain(
       '::error::comment: not posted on #7: the results name no commit they were recorded at (a run outside a git repository, given no --commit): nothing shows that they are of its head, 1111111. ' +
-        "A pull request the event does not give (pr-number, a workflow_run's) gets the comment only when its head is the commit the results were recorded at, since pr-number and the records may be a fork's to write. " +
+        "A pull request found by pr-number gets the comment only when its head is the commit the results were recorded at (or, on workflow_run, when they name none, the commit the run ran on), since pr-number and the records may be a fork's to write. " +
         'Record the commit with the results: replay in a checkout of the repository (the run records its HEAD, or GITHUB_SHA), or give run --commit SHA; the Action\'s check mode records it. The results are in the job summary',
     );
     expect(log).not.toContain('::warning::comment: not posted');
@@ -406,6 +406,44 @@ describe('report mode', () => {
       '::warning::comment: not posted on #7: no results file was read, so none names the commit the results were recorded at: nothing shows that they are of its head, 1111111. The refusal is in the job summary and the error below.',
     );
     expect(gh.comments('octo', 'shop', 7)).toEqual([]);
+    expect(gh.violations).toEqual([]);
+  });
+
+  it("records that name no commit, on workflow_run: reported as of the run's head commit (the event's), on the pull request whose head it is; the record saved and its artifact carry it; another pull request gets nothing", async () => {
+    // Was: "::error::comment: not posted on #7: the results name no commit ...", the job failed, though GitHub says which commit the run ran on.
+    const workspace = await shards();
+    for (const name of ['shard-0.json', 'shard-1.json']) {
+      const path = join(workspace, 'shards', name);
+      writeFileSync(path, serializeRecord({ ...parseRecord(readFileSync(path, 'utf8'), name), commit: null }));
+    }
+    const { logged } = runnerFiles(workspace);
+    const uploads: string[] = [];
+    const deps = inProcessDeps(workspace, uploads);
+    const event = await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop'));
+    const inputs = (pr: string) => readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards', 'INPUT_PR-NUMBER': pr, 'INPUT_FAIL-ON': 'none' }));
+    try {
+      await reportMode(inputs('7'), event, deps);
+      expect(process.exitCode, logged.join('')).toBeUndefined();
+    } finally {
+      process.exitCode = undefined;
+    }
+    const log = logged.join('');
+    expect(log).toContain(
+      "report: the results name no commit they were recorded at: they are reported as of 1111111, the commit the workflow run 1001 ran on (the event's workflow_run.head_sha, never a results file's)",
+    );
+    expect(log).not.toContain('comment: not posted');
+    const comments = gh.comments('octo', 'shop', 7);
+    expect(comments).toHaveLength(1);
+    expect(parseCommentMetadata(comments[0]!.body)).toMatchObject({ headSha: HEAD });
+    // The accept flow downloads this artifact and holds the reviewed head to the record's commit.
+    expect(uploads).toEqual([`agent-replay-results-${HEAD}`]);
+    const saved = /^results-path<<([^\n]*)\n([^\n]*)\n/m.exec(readFileSync(join(workspace, 'outputs.txt'), 'utf8'))![2]!;
+    expect(parseRecord(readFileSync(saved, 'utf8'), 'merged').commit).toBe(HEAD);
+    // A fork's pr-number naming another pull request: its head is not the run's, so nothing there.
+    gh.addPull('octo', 'shop', { number: 5, headSha: '2'.repeat(40), headRef: 'victim' });
+    await reportMode(inputs('5'), event, deps);
+    expect(logged.join('')).toContain('::warning::comment: not posted on #5: its head is 2222222 of octo/shop, but the workflow run 1001 ran on 1111111 of stranger/shop');
+    expect(gh.comments('octo', 'shop', 5)).toEqual([]);
     expect(gh.violations).toEqual([]);
   });
 
