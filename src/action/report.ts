@@ -109,6 +109,8 @@ export interface ReadResults {
 export interface UnreadResults {
   file: string;
   why: string;
+  /** The suite folder it says it is of, where it is JSON of schema version 1 that names one (RecordError's). */
+  suitePath?: string;
 }
 
 /**
@@ -126,15 +128,19 @@ export async function readResults(files: readonly string[], cwd: string): Promis
     } catch (e) {
       if (!(e instanceof RecordError)) throw e;
       // RecordError's message starts with the path it was given, here the absolute one.
-      unread.push({ file, why: e.message.startsWith(`${e.file}: `) ? e.message.slice(e.file.length + 2) : e.message });
+      const why = e.message.startsWith(`${e.file}: `) ? e.message.slice(e.file.length + 2) : e.message;
+      unread.push({ file, why, ...(e.suitePath === undefined ? {} : { suitePath: e.suitePath }) });
     }
   }
   return { read, unread };
 }
 
-/** A results file that could not be read, set aside as another suite's: the artifact folder it is in (otherSuitesUnread). */
+/**
+ * A results file that could not be read, set aside as another suite's (otherSuitesUnread): the
+ * artifact folder of another suite it is in, or, in none, null, and `suitePath` names the other suite.
+ */
 export interface AsideResults extends UnreadResults {
-  artifact: string;
+  artifact: string | null;
 }
 
 /**
@@ -143,28 +149,45 @@ export interface AsideResults extends UnreadResults {
  * artifact in a folder of its name, and a file whose nearest such folder is a results artifact of
  * another suite than the dir input's (`agent-replay-results-apps-sales-.agent-replay-<sha>` beside
  * the default suite's, taken by `agent-replay-results-*`) is that suite's, which its own report step
- * reads. The rest are `unread` and still refuse (unreadWords): a file in this suite's artifact, in
- * no artifact's folder (a download by `name`, or `merge-multiple`), or with a dir input that is no
- * folder inside the repository, cannot be told to be another suite's.
+ * reads. A file in no artifact's folder (a download by `name`, or `merge-multiple`) is another
+ * suite's when it says so as a record that is read says it: JSON of schema version 1 whose
+ * `suitePath` is another folder inside the repository (ownSuiteResults skips such a record, and a
+ * fork's run could as well write one that is read, or leave the file out). The rest are `unread`
+ * and still refuse (unreadWords): a file in this suite's artifact, one in no artifact's folder that
+ * names this suite or none, or every file with a dir input that is no folder inside the repository,
+ * cannot be told to be another suite's.
  */
 export function otherSuitesUnread(unread: readonly UnreadResults[], dir: string): { aside: AsideResults[]; unread: UnreadResults[] } {
-  if (suiteRepoPath(undefined, dir) === null) return { aside: [], unread: [...unread] };
+  const ownPath = suiteRepoPath(undefined, dir);
+  if (ownPath === null) return { aside: [], unread: [...unread] };
   const own = suiteName(dir);
   const aside: AsideResults[] = [];
   const left: UnreadResults[] = [];
   for (const u of unread) {
     const artifact = u.file.split(/[\\/]/).slice(0, -1).reverse().find(isResultsArtifact);
-    if (artifact === undefined || isResultsArtifactOf(artifact, own)) left.push(u);
-    else aside.push({ ...u, artifact });
+    const named = artifact === undefined && u.suitePath !== undefined ? suiteRepoPath(undefined, u.suitePath) : null;
+    if (artifact !== undefined && !isResultsArtifactOf(artifact, own)) aside.push({ ...u, artifact });
+    else if (named !== null && named !== ownPath) aside.push({ ...u, suitePath: named, artifact: null });
+    else left.push(u);
   }
   return { aside, unread: left };
 }
 
-/** The warning for a file set aside as another suite's (otherSuitesUnread): the file, what is wrong, the artifact and the fix. */
+/**
+ * Why a file set aside is another suite's (otherSuitesUnread), after its name: the artifact it is
+ * in, or the suite its suitePath names; `own`, the step's suite, said as what it is another than.
+ */
+function whoseWords(a: AsideResults, own: string | null): string {
+  const than = own === null ? '' : ` than ${shown(own)}`;
+  if (a.artifact !== null) return `is in ${shown(a.artifact)}, a results artifact of another suite${than}`;
+  return `is a run of the suite in ${shown(a.suitePath ?? '')} (its suitePath)${own === null ? '' : `, another suite${than}`}`;
+}
+
+/** The warning for a file set aside as another suite's (otherSuitesUnread): the file, what is wrong, whose it is and the fix. */
 export function asideWords(a: AsideResults, dir: string): string {
   const own = suiteRepoPath(undefined, dir) ?? dir;
   return (
-    `report: set aside ${shown(a.file)}, which could not be read (${clip(terminalLine(a.why), 600)}): it is in ${shown(a.artifact)}, a results artifact of another suite than ${shown(own)}, this step's dir input, ` +
+    `report: set aside ${shown(a.file)}, which could not be read (${clip(terminalLine(a.why), 600)}): it ${whoseWords(a, own)}, this step's dir input, ` +
     `and that suite's own report step reads it; the rest are reported without it. To download this suite's results artifacts only: ${ownPatternWords(dir)}`
   );
 }
@@ -235,9 +258,9 @@ export function ownSuiteResults(read: readonly ReadResults[], dir: string): { ke
 function onlyAsideWords(aside: readonly AsideResults[], dir: string): string {
   const own = suiteRepoPath(undefined, dir) ?? dir;
   const first = aside[0] as AsideResults;
-  const more = aside.length > 1 ? ` (${aside.length} files in all, each in another suite's results artifact)` : '';
+  const more = aside.length > 1 ? ` (${aside.length} files in all, each ${aside.every((a) => a.artifact !== null) ? "in another suite's results artifact" : "another suite's"})` : '';
   return (
-    `report mode: no results file is a run of ${shown(own)}, this step's dir input: ${shown(first.file)} is in ${shown(first.artifact)}, a results artifact of another suite, and could not be read${more}. ` +
+    `report mode: no results file is a run of ${shown(own)}, this step's dir input: ${shown(first.file)} ${whoseWords(first, null)}, and could not be read${more}. ` +
     `Set dir on this step to the suite's folder when it reports that suite (as its check step's dir), or download this suite's results artifacts only (${ownPatternWords(dir)})`
   );
 }

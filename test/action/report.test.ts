@@ -62,6 +62,16 @@ async function shards(shardFixtures: readonly string[] = SHARD_FIXTURES): Promis
   return report;
 }
 
+/** The two shards, their records naming no commit (a CLI run outside a git repository, given no --commit). */
+async function commitlessShards(): Promise<string> {
+  const workspace = await shards();
+  for (const name of ['shard-0.json', 'shard-1.json']) {
+    const path = join(workspace, 'shards', name);
+    writeFileSync(path, serializeRecord({ ...parseRecord(readFileSync(path, 'utf8'), name), commit: null }));
+  }
+  return workspace;
+}
+
 /** One job summary file for the in-process runs: @actions/core keeps the first path it is given. */
 const stepSummary = join(await mkdtemp(join(tmpdir(), 'report-summary-')), 'summary.md');
 
@@ -366,13 +376,33 @@ describe('report mode', () => {
     expect(gh.violations).toEqual([]);
   });
 
+  it("another suite's results file that cannot be read, in no artifact's folder (a download by name, or merge-multiple), is set aside by the suitePath it names; alone, the error says whose it is", async () => {
+    // Was: "report mode: 1 of 3 results files could not be read, so nothing was merged ...": only an artifact's folder told another suite's file.
+    const workspace = await shards();
+    const sales = JSON.parse(readFileSync(join(workspace, 'shards', 'shard-1.json'), 'utf8')) as Record<string, unknown>;
+    // The sales suite's step runs a newer agent-replay, whose record this one cannot read.
+    writeFileSync(join(workspace, 'shards', 'sales.json'), JSON.stringify({ ...sales, suitePath: 'apps/sales/.agent-replay', fixtures: 'a newer form' }));
+    const { logged } = runnerFiles(workspace);
+    const deps = inProcessDeps(workspace);
+    const ctx = await actionContextOf('pull_request', pullPayload());
+    await reportMode(readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards', 'INPUT_FAIL-ON': 'none' })), ctx, deps);
+    const log = logged.join('');
+    expect(log).toContain('::warning::report: set aside shards/sales.json, which could not be read (is not a valid agent-replay results file (schema version 1): fixtures: ');
+    expect(log).toContain("): it is a run of the suite in apps/sales/.agent-replay (its suitePath), another suite than .agent-replay, this step's dir input, and that suite's own report step reads it; the rest are reported without it.");
+    expect(log).toContain('report: combined 2 results files, 2 fixtures');
+    const comments = gh.comments('octo', 'shop', 7);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body).not.toContain('results not merged');
+    for (const own of ['shard-0.json', 'shard-1.json']) await rm(join(workspace, 'shards', own));
+    await expect(reportMode(reportInputs(), ctx, deps)).rejects.toThrow(
+      "report mode: no results file is a run of .agent-replay, this step's dir input: shards/sales.json is a run of the suite in apps/sales/.agent-replay (its suitePath), and could not be read. Set dir on this step",
+    );
+    expect(gh.violations).toEqual([]);
+  });
+
   it("pr-number on an event that names no run, with results that name no commit: no comment, and the job fails saying why and how to record the commit", async () => {
     // Was: a warning "its head is 1111111, but the results were recorded at an unknown commit" beside a passed check, and no comment, ever.
-    const workspace = await shards();
-    for (const name of ['shard-0.json', 'shard-1.json']) {
-      const path = join(workspace, 'shards', name);
-      writeFileSync(path, serializeRecord({ ...parseRecord(readFileSync(path, 'utf8'), name), commit: null }));
-    }
+    const workspace = await commitlessShards();
     const { logged } = runnerFiles(workspace);
     const deps = inProcessDeps(workspace);
     const ctx = await actionContextOf('workflow_dispatch', { ref: 'refs/heads/main' });
@@ -411,11 +441,7 @@ describe('report mode', () => {
 
   it("records that name no commit, on workflow_run: reported as of the run's head commit (the event's), on the pull request whose head it is; the record saved and its artifact carry it; another pull request gets nothing", async () => {
     // Was: "::error::comment: not posted on #7: the results name no commit ...", the job failed, though GitHub says which commit the run ran on.
-    const workspace = await shards();
-    for (const name of ['shard-0.json', 'shard-1.json']) {
-      const path = join(workspace, 'shards', name);
-      writeFileSync(path, serializeRecord({ ...parseRecord(readFileSync(path, 'utf8'), name), commit: null }));
-    }
+    const workspace = await commitlessShards();
     const { logged } = runnerFiles(workspace);
     const uploads: string[] = [];
     const deps = inProcessDeps(workspace, uploads);
