@@ -630,6 +630,7 @@ describe('report mode on workflow_run: the pull request must be the run\'s own',
 
   it('records that name no commit say so, not a cut word', async () => {
     // Was: "the results were recorded at an unkn" (the words cut to a commit's seven characters).
+    // pullForReport never posts without a commit; on workflow_run reportMode gives records that name none the run's head commit first.
     const ctx = await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop'));
     const found = await pullForReport(7, ctx, { commit: null }, { github: gitHubApiOf(gh) });
     expect(found.refused).toBe('the results name no commit they were recorded at (a run outside a git repository, given no --commit): nothing shows that they are of its head, 1111111');
