@@ -109,6 +109,8 @@ export interface ReadResults {
 export interface UnreadResults {
   file: string;
   why: string;
+  /** The suite folder it says it is of, where it is JSON of schema version 1 that names one (RecordError's). */
+  suitePath?: string;
 }
 
 /**
@@ -126,15 +128,19 @@ export async function readResults(files: readonly string[], cwd: string): Promis
     } catch (e) {
       if (!(e instanceof RecordError)) throw e;
       // RecordError's message starts with the path it was given, here the absolute one.
-      unread.push({ file, why: e.message.startsWith(`${e.file}: `) ? e.message.slice(e.file.length + 2) : e.message });
+      const why = e.message.startsWith(`${e.file}: `) ? e.message.slice(e.file.length + 2) : e.message;
+      unread.push({ file, why, ...(e.suitePath === undefined ? {} : { suitePath: e.suitePath }) });
     }
   }
   return { read, unread };
 }
 
-/** A results file that could not be read, set aside as another suite's: the artifact folder it is in (otherSuitesUnread). */
+/**
+ * A results file that could not be read, set aside as another suite's (otherSuitesUnread): the
+ * artifact folder of another suite it is in, or, in none, null, and `suitePath` names the other suite.
+ */
 export interface AsideResults extends UnreadResults {
-  artifact: string;
+  artifact: string | null;
 }
 
 /**
@@ -143,28 +149,45 @@ export interface AsideResults extends UnreadResults {
  * artifact in a folder of its name, and a file whose nearest such folder is a results artifact of
  * another suite than the dir input's (`agent-replay-results-apps-sales-.agent-replay-<sha>` beside
  * the default suite's, taken by `agent-replay-results-*`) is that suite's, which its own report step
- * reads. The rest are `unread` and still refuse (unreadWords): a file in this suite's artifact, in
- * no artifact's folder (a download by `name`, or `merge-multiple`), or with a dir input that is no
- * folder inside the repository, cannot be told to be another suite's.
+ * reads. A file in no artifact's folder (a download by `name`, or `merge-multiple`) is another
+ * suite's when it says so as a record that is read says it: JSON of schema version 1 whose
+ * `suitePath` is another folder inside the repository (ownSuiteResults skips such a record, and a
+ * fork's run could as well write one that is read, or leave the file out). The rest are `unread`
+ * and still refuse (unreadWords): a file in this suite's artifact, one in no artifact's folder that
+ * names this suite or none, or every file with a dir input that is no folder inside the repository,
+ * cannot be told to be another suite's.
  */
 export function otherSuitesUnread(unread: readonly UnreadResults[], dir: string): { aside: AsideResults[]; unread: UnreadResults[] } {
-  if (suiteRepoPath(undefined, dir) === null) return { aside: [], unread: [...unread] };
+  const ownPath = suiteRepoPath(undefined, dir);
+  if (ownPath === null) return { aside: [], unread: [...unread] };
   const own = suiteName(dir);
   const aside: AsideResults[] = [];
   const left: UnreadResults[] = [];
   for (const u of unread) {
     const artifact = u.file.split(/[\\/]/).slice(0, -1).reverse().find(isResultsArtifact);
-    if (artifact === undefined || isResultsArtifactOf(artifact, own)) left.push(u);
-    else aside.push({ ...u, artifact });
+    const named = artifact === undefined && u.suitePath !== undefined ? suiteRepoPath(undefined, u.suitePath) : null;
+    if (artifact !== undefined && !isResultsArtifactOf(artifact, own)) aside.push({ ...u, artifact });
+    else if (named !== null && named !== ownPath) aside.push({ ...u, suitePath: named, artifact: null });
+    else left.push(u);
   }
   return { aside, unread: left };
 }
 
-/** The warning for a file set aside as another suite's (otherSuitesUnread): the file, what is wrong, the artifact and the fix. */
+/**
+ * Why a file set aside is another suite's (otherSuitesUnread), after its name: the artifact it is
+ * in, or the suite its suitePath names; `own`, the step's suite, said as what it is another than.
+ */
+function whoseWords(a: AsideResults, own: string | null): string {
+  const than = own === null ? '' : ` than ${shown(own)}`;
+  if (a.artifact !== null) return `is in ${shown(a.artifact)}, a results artifact of another suite${than}`;
+  return `is a run of the suite in ${shown(a.suitePath ?? '')} (its suitePath)${own === null ? '' : `, another suite${than}`}`;
+}
+
+/** The warning for a file set aside as another suite's (otherSuitesUnread): the file, what is wrong, whose it is and the fix. */
 export function asideWords(a: AsideResults, dir: string): string {
   const own = suiteRepoPath(undefined, dir) ?? dir;
   return (
-    `report: set aside ${shown(a.file)}, which could not be read (${clip(terminalLine(a.why), 600)}): it is in ${shown(a.artifact)}, a results artifact of another suite than ${shown(own)}, this step's dir input, ` +
+    `report: set aside ${shown(a.file)}, which could not be read (${clip(terminalLine(a.why), 600)}): it ${whoseWords(a, own)}, this step's dir input, ` +
     `and that suite's own report step reads it; the rest are reported without it. To download this suite's results artifacts only: ${ownPatternWords(dir)}`
   );
 }
@@ -235,9 +258,9 @@ export function ownSuiteResults(read: readonly ReadResults[], dir: string): { ke
 function onlyAsideWords(aside: readonly AsideResults[], dir: string): string {
   const own = suiteRepoPath(undefined, dir) ?? dir;
   const first = aside[0] as AsideResults;
-  const more = aside.length > 1 ? ` (${aside.length} files in all, each in another suite's results artifact)` : '';
+  const more = aside.length > 1 ? ` (${aside.length} files in all, each ${aside.every((a) => a.artifact !== null) ? "in another suite's results artifact" : "another suite's"})` : '';
   return (
-    `report mode: no results file is a run of ${shown(own)}, this step's dir input: ${shown(first.file)} is in ${shown(first.artifact)}, a results artifact of another suite, and could not be read${more}. ` +
+    `report mode: no results file is a run of ${shown(own)}, this step's dir input: ${shown(first.file)} ${whoseWords(first, null)}, and could not be read${more}. ` +
     `Set dir on this step to the suite's folder when it reports that suite (as its check step's dir), or download this suite's results artifacts only (${ownPatternWords(dir)})`
   );
 }
@@ -333,15 +356,23 @@ export function reportSuiteDir(dir: string, cwd: string, recorded: string | unde
   return { dir: null, refused: `this step's dir input, ${shown(dir)}, is no folder of the repository, and ${named}: give dir the suite folder in the repository, as its check step does` };
 }
 
-/** What a workflow_run event says about the run it reports: its head commit and repository (GitHub's, not the artifact's). */
-function workflowRunHead(ctx: ActionContext): { sha: string; repo: string | null } | null {
+/** What a workflow_run event says about the run it reports: its head commit and repository (GitHub's, not the artifact's), and the run in words ("workflow run 1001"). */
+function workflowRunHead(ctx: ActionContext): { sha: string; repo: string | null; run: string } | null {
   if (ctx.eventName !== 'workflow_run') return null;
   const run = ctx.payload.workflow_run;
   if (run === null || typeof run !== 'object') return null;
-  const { head_sha: sha, head_repository: headRepo } = run as { head_sha?: unknown; head_repository?: unknown };
+  const { head_sha: sha, head_repository: headRepo, id } = run as { head_sha?: unknown; head_repository?: unknown; id?: unknown };
   if (typeof sha !== 'string' || !/^[0-9a-f]{40}$/i.test(sha)) return null;
   const repo = headRepo !== null && typeof headRepo === 'object' ? (headRepo as { full_name?: unknown }).full_name : undefined;
-  return { sha: sha.toLowerCase(), repo: typeof repo === 'string' && repo !== '' ? repo : null };
+  return { sha: sha.toLowerCase(), repo: typeof repo === 'string' && repo !== '' ? repo : null, run: typeof id === 'number' ? `workflow run ${id}` : 'workflow run' };
+}
+
+/**
+ * The log's line when records that name no commit are reported, on workflow_run, as of the head
+ * commit of the run GitHub says completed (`workflow_run.head_sha`): the event's, never a file's.
+ */
+function runCommitWords(head: { sha: string; run: string }): string {
+  return `the results name no commit they were recorded at: they are reported as of ${head.sha.slice(0, 7)}, the commit the ${head.run} ran on (the event's workflow_run.head_sha, never a results file's)`;
 }
 
 /**
@@ -380,7 +411,7 @@ export async function pullForReport(
   if (head !== null && (pull.headSha.toLowerCase() !== head.sha || (head.repo !== null && pull.headRepoFullName?.toLowerCase() !== head.repo.toLowerCase()))) {
     const where = head.repo !== null ? ` of ${head.repo}` : '';
     const now = `${short(pull.headSha)}${pull.headRepoFullName && head.repo !== null ? ` of ${pull.headRepoFullName}` : ''}`;
-    return { ctx: found, refused: `its head is ${now}, but the workflow run ${String((ctx.payload.workflow_run as { id?: unknown }).id ?? '')} ran on ${short(head.sha)}${where} (another pull request, or a head that moved since: the check of the new head reports it)` };
+    return { ctx: found, refused: `its head is ${now}, but the ${head.run} ran on ${short(head.sha)}${where} (another pull request, or a head that moved since: the check of the new head reports it)` };
   }
   // No commit to hold its head to: never posted, whatever the event (pr-number and the records may be a fork's to write).
   if (run.commit === null) return { ctx: found, refused: `${noCommit}: nothing shows that they are of its head, ${short(pull.headSha)}`, noCommit: true };
@@ -395,13 +426,14 @@ const NO_COMMIT = 'the results name no commit they were recorded at (a run outsi
 
 /**
  * The failure when a comment was asked for (the comment input) on a pull request found by
- * pr-number or workflow_run, and the results name no commit to hold its head to (pullForReport's
- * `noCommit`): it is never posted, on any event, and so it is an error with the fix rather than a
- * warning beside a passed check (docs/action.md, "Report: combine shards, or comment for a fork").
+ * pr-number, and the results name no commit to hold its head to (pullForReport's `noCommit`; on
+ * workflow_run the run's head commit is taken, reportMode): it is never posted, and so it is an
+ * error with the fix rather than a warning beside a passed check (docs/action.md, "Report: combine
+ * shards, or comment for a fork").
  */
 export function noCommitWords(number: number, refused: string, where: string): string {
   return (
-    `comment: not posted on #${number}: ${refused}. A pull request the event does not give (pr-number, a workflow_run's) gets the comment only when its head is the commit the results were recorded at, since pr-number and the records may be a fork's to write. ` +
+    `comment: not posted on #${number}: ${refused}. A pull request found by pr-number gets the comment only when its head is the commit the results were recorded at (or, on workflow_run, when they name none, the commit the run ran on), since pr-number and the records may be a fork's to write. ` +
     `Record the commit with the results: replay in a checkout of the repository (the run records its HEAD, or GITHUB_SHA), or give run --commit SHA; the Action's check mode records it. ${where}`
   );
 }
@@ -475,6 +507,18 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     // With every file set aside, those are the files the refusal is of: none could be read.
     if (e instanceof UserError) await postMergeRefused(e.message, read, inputs, ctx, deps, read.length === 0 ? aside.length : 0);
     throw e;
+  }
+  // Records that name no commit, on workflow_run: reported as of the commit the run GitHub says
+  // completed ran on, as a refused merge's comment is (postRefusal). pullForReport holds a pull
+  // request to it, and to the run's head repository, as to a commit the records name: that one is
+  // the fork's to write, as is leaving it out, so the event is what holds the comment to its pull
+  // request either way. The record saved, its artifact's name and the comment's metadata carry it,
+  // and the accept flow holds the reviewed head to it (docs/action.md, "Report: combine shards, or
+  // comment for a fork").
+  const runHead = merged.commit === null ? workflowRunHead(ctx) : null;
+  if (runHead !== null) {
+    log.info(`report: ${runCommitWords(runHead)}`);
+    merged = { ...merged, commit: runHead.sha };
   }
   if (merged.incomplete != null) core.warning(`report: ${incompleteText(merged.incomplete)}${inputs.allowIncomplete ? ' (allow-incomplete: true, so the gate ignores it)' : ''}`);
   log.info(`report: ${combinedWords(kept.length, merged)}`);

@@ -21,6 +21,13 @@ export { openRecordStream, RecordWriteError, writeRecordFile, type ItemKind, typ
 export { runRecordSchema, judgeFingerprintSchema } from './schema.js';
 
 export class RecordError extends UserError {
+  /**
+   * The suite folder the file says it is of (its `suitePath`), where it is JSON of schema version 1
+   * that is not a record this agent-replay reads (parseRecord): what report mode sets another
+   * suite's file aside by (docs/action.md, "Report: combine shards, or comment for a fork").
+   */
+  suitePath?: string;
+
   constructor(
     readonly file: string,
     message: string,
@@ -28,6 +35,16 @@ export class RecordError extends UserError {
     super(`${file}: ${message}`);
     this.name = 'RecordError';
   }
+}
+
+/**
+ * A record's `suitePath` as JSON that failed to be read as one says it: of schema version 1 only,
+ * whose fields this agent-replay knows (another version's may mean another thing), and a string.
+ */
+function suitePathSaid(data: unknown): string | undefined {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
+  const { schemaVersion, suitePath } = data as { schemaVersion?: unknown; suitePath?: unknown };
+  return schemaVersion === 1 && typeof suitePath === 'string' && suitePath !== '' ? suitePath : undefined;
 }
 
 /** Stable, readable JSON with a trailing newline. */
@@ -103,6 +120,17 @@ export function parseRecord(text: string, file: string): RunRecord {
     const where = offset === null ? '' : (({ line, column }) => `, at line ${String(line)}, column ${String(column)}`)(lineColumnAt(text, offset));
     throw new RecordError(file, `not valid JSON (${jsonErrorWords(message)}${where}): ${fix}`);
   }
+  try {
+    return recordOf(data, text, file);
+  } catch (e) {
+    const said = suitePathSaid(data);
+    if (e instanceof RecordError && said !== undefined) e.suitePath = said;
+    throw e;
+  }
+}
+
+/** The record that parsed JSON holds (parseRecord), checked as one: else a RecordError naming the file, what is wrong and the fix. */
+function recordOf(data: unknown, text: string, file: string): RunRecord {
   const version = (data as { schemaVersion?: unknown } | null)?.schemaVersion;
   if (typeof version === 'number' && version !== 1) {
     const writer = (data as { tool?: { version?: unknown } }).tool?.version;

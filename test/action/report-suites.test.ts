@@ -4,8 +4,11 @@
 // step with both suites' artifacts).
 
 import { describe, expect, it } from 'vitest';
-import { mergeReportResults, otherSuitesUnread, ownSuiteResults, reportSuiteDir, unreadWords, type ReadResults } from '../../src/action/report.js';
-import { mergeRecords } from '../../src/record/index.js';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { asideWords, mergeReportResults, otherSuitesUnread, ownSuiteResults, readResults, reportSuiteDir, unreadWords, type ReadResults } from '../../src/action/report.js';
+import { mergeRecords, serializeRecord } from '../../src/record/index.js';
+import { tempDir } from '../support/temp.js';
 import type { RunRecord } from '../../src/types.js';
 import { fixture, run } from '../report/fixtures.js';
 
@@ -194,6 +197,47 @@ describe('otherSuitesUnread: a results file that cannot be read, set aside only 
     expect(otherSuitesUnread(files, '/abs/suite')).toEqual({ aside: [], unread: files });
     // What is left is counted alone: the other suite's files are not "of" this report.
     expect(unreadWords(def.unread, 2)).toMatch(/^report mode: 2 of 4 results files could not be read, so nothing was merged/);
+  });
+});
+
+describe("otherSuitesUnread: a file in no artifact's folder (a download by name, or merge-multiple) that says it is another suite's", () => {
+  it("is set aside by the suitePath it names, as a record that is read is skipped: JSON of schema version 1 only, another folder inside the repository; this suite's, none, or another version's still refuses", async () => {
+    // Was: "report mode: 1 of 3 results files could not be read, so nothing was merged", for a file its own suite's report step reads.
+    const cwd = await tempDir('report-aside-');
+    const sales = JSON.parse(serializeRecord(run([fixture('a')], { suitePath: 'apps/sales/.agent-replay' }))) as Record<string, unknown> & { fixtures: Record<string, unknown>[] };
+    // Written by a newer agent-replay whose verdicts this one does not know: schema version 1, not read here.
+    const newer = (suitePath: unknown, schemaVersion = 1) => JSON.stringify({ ...sales, schemaVersion, suitePath, tool: { ...(sales.tool as object), version: '9.0.0' }, fixtures: [{ ...sales.fixtures[0], verdict: 'flaky' }] });
+    const files = {
+      'sales.json': newer('apps/sales/.agent-replay/'),
+      'own.json': newer('.agent-replay'),
+      'outside.json': newer('../elsewhere'),
+      'v2.json': newer('apps/sales/.agent-replay', 2),
+      'cut.json': newer('apps/sales/.agent-replay').slice(0, 200),
+      'in-own-artifact.json': newer('apps/sales/.agent-replay'),
+    };
+    for (const [name, text] of Object.entries(files)) await writeFile(join(cwd, name), text);
+    const { read, unread } = await readResults(Object.keys(files).map((name) => join(cwd, name)), cwd);
+    expect(read).toEqual([]);
+    expect(unread.map((u) => u.suitePath)).toEqual(['apps/sales/.agent-replay/', '.agent-replay', '../elsewhere', undefined, undefined, 'apps/sales/.agent-replay']);
+    // The last one as if in the default suite's artifact's folder (a download by pattern): the folder decides, as for any file.
+    const placed = unread.map((u) => (u.file === 'in-own-artifact.json' ? { ...u, file: 'shards/agent-replay-results-1111111/results.json' } : u));
+    const def = otherSuitesUnread(placed, '.agent-replay');
+    expect(def.aside.map((a) => [a.file, a.artifact, a.suitePath])).toEqual([['sales.json', null, 'apps/sales/.agent-replay']]);
+    expect(def.unread.map((u) => u.file)).toEqual(['own.json', 'outside.json', 'v2.json', 'cut.json', 'shards/agent-replay-results-1111111/results.json']);
+    expect(asideWords(def.aside[0]!, '.agent-replay')).toBe(
+      `report: set aside sales.json, which could not be read (${unread[0]!.why}): it is a run of the suite in apps/sales/.agent-replay (its suitePath), another suite than .agent-replay, this step's dir input, ` +
+        "and that suite's own report step reads it; the rest are reported without it. To download this suite's results artifacts only: pattern: agent-replay-results-<commit>*, the commit the runs recorded, such as agent-replay-results-${{ github.event.workflow_run.head_sha }}*: the default folder's artifacts are named by the commit alone, and agent-replay-results-* takes every suite's",
+    );
+    expect(unread[0]!.why).toMatch(/^is not a valid agent-replay results file \(schema version 1\): fixtures\.0\.verdict: .*written by agent-replay 9\.0\.0, newer than this one/);
+    // From the sales suite's step, the default suite's are the other suite's (by suitePath, by artifact); its own still refuses.
+    const salesStep = otherSuitesUnread(placed, 'apps/sales/.agent-replay');
+    expect(salesStep.aside.map((a) => [a.file, a.artifact])).toEqual([
+      ['own.json', null],
+      ['shards/agent-replay-results-1111111/results.json', 'agent-replay-results-1111111'],
+    ]);
+    expect(salesStep.unread.map((u) => u.file)).toEqual(['sales.json', 'outside.json', 'v2.json', 'cut.json']);
+    // A dir input outside the repository cannot tell a suite from another: every file refuses, as before.
+    expect(otherSuitesUnread(placed, '/abs/suite').aside).toEqual([]);
   });
 });
 

@@ -62,6 +62,16 @@ async function shards(shardFixtures: readonly string[] = SHARD_FIXTURES): Promis
   return report;
 }
 
+/** The two shards, their records naming no commit (a CLI run outside a git repository, given no --commit). */
+async function commitlessShards(): Promise<string> {
+  const workspace = await shards();
+  for (const name of ['shard-0.json', 'shard-1.json']) {
+    const path = join(workspace, 'shards', name);
+    writeFileSync(path, serializeRecord({ ...parseRecord(readFileSync(path, 'utf8'), name), commit: null }));
+  }
+  return workspace;
+}
+
 /** One job summary file for the in-process runs: @actions/core keeps the first path it is given. */
 const stepSummary = join(await mkdtemp(join(tmpdir(), 'report-summary-')), 'summary.md');
 
@@ -366,13 +376,33 @@ describe('report mode', () => {
     expect(gh.violations).toEqual([]);
   });
 
+  it("another suite's results file that cannot be read, in no artifact's folder (a download by name, or merge-multiple), is set aside by the suitePath it names; alone, the error says whose it is", async () => {
+    // Was: "report mode: 1 of 3 results files could not be read, so nothing was merged ...": only an artifact's folder told another suite's file.
+    const workspace = await shards();
+    const sales = JSON.parse(readFileSync(join(workspace, 'shards', 'shard-1.json'), 'utf8')) as Record<string, unknown>;
+    // The sales suite's step runs a newer agent-replay, whose record this one cannot read.
+    writeFileSync(join(workspace, 'shards', 'sales.json'), JSON.stringify({ ...sales, suitePath: 'apps/sales/.agent-replay', fixtures: 'a newer form' }));
+    const { logged } = runnerFiles(workspace);
+    const deps = inProcessDeps(workspace);
+    const ctx = await actionContextOf('pull_request', pullPayload());
+    await reportMode(readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards', 'INPUT_FAIL-ON': 'none' })), ctx, deps);
+    const log = logged.join('');
+    expect(log).toContain('::warning::report: set aside shards/sales.json, which could not be read (is not a valid agent-replay results file (schema version 1): fixtures: ');
+    expect(log).toContain("): it is a run of the suite in apps/sales/.agent-replay (its suitePath), another suite than .agent-replay, this step's dir input, and that suite's own report step reads it; the rest are reported without it.");
+    expect(log).toContain('report: combined 2 results files, 2 fixtures');
+    const comments = gh.comments('octo', 'shop', 7);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body).not.toContain('results not merged');
+    for (const own of ['shard-0.json', 'shard-1.json']) await rm(join(workspace, 'shards', own));
+    await expect(reportMode(reportInputs(), ctx, deps)).rejects.toThrow(
+      "report mode: no results file is a run of .agent-replay, this step's dir input: shards/sales.json is a run of the suite in apps/sales/.agent-replay (its suitePath), and could not be read. Set dir on this step",
+    );
+    expect(gh.violations).toEqual([]);
+  });
+
   it("pr-number on an event that names no run, with results that name no commit: no comment, and the job fails saying why and how to record the commit", async () => {
     // Was: a warning "its head is 1111111, but the results were recorded at an unknown commit" beside a passed check, and no comment, ever.
-    const workspace = await shards();
-    for (const name of ['shard-0.json', 'shard-1.json']) {
-      const path = join(workspace, 'shards', name);
-      writeFileSync(path, serializeRecord({ ...parseRecord(readFileSync(path, 'utf8'), name), commit: null }));
-    }
+    const workspace = await commitlessShards();
     const { logged } = runnerFiles(workspace);
     const deps = inProcessDeps(workspace);
     const ctx = await actionContextOf('workflow_dispatch', { ref: 'refs/heads/main' });
@@ -386,7 +416,7 @@ describe('report mode', () => {
     const log = logged.join('');
     expect(log).toContain(
       '::error::comment: not posted on #7: the results name no commit they were recorded at (a run outside a git repository, given no --commit): nothing shows that they are of its head, 1111111. ' +
-        "A pull request the event does not give (pr-number, a workflow_run's) gets the comment only when its head is the commit the results were recorded at, since pr-number and the records may be a fork's to write. " +
+        "A pull request found by pr-number gets the comment only when its head is the commit the results were recorded at (or, on workflow_run, when they name none, the commit the run ran on), since pr-number and the records may be a fork's to write. " +
         'Record the commit with the results: replay in a checkout of the repository (the run records its HEAD, or GITHUB_SHA), or give run --commit SHA; the Action\'s check mode records it. The results are in the job summary',
     );
     expect(log).not.toContain('::warning::comment: not posted');
@@ -406,6 +436,40 @@ describe('report mode', () => {
       '::warning::comment: not posted on #7: no results file was read, so none names the commit the results were recorded at: nothing shows that they are of its head, 1111111. The refusal is in the job summary and the error below.',
     );
     expect(gh.comments('octo', 'shop', 7)).toEqual([]);
+    expect(gh.violations).toEqual([]);
+  });
+
+  it("records that name no commit, on workflow_run: reported as of the run's head commit (the event's), on the pull request whose head it is; the record saved and its artifact carry it; another pull request gets nothing", async () => {
+    // Was: "::error::comment: not posted on #7: the results name no commit ...", the job failed, though GitHub says which commit the run ran on.
+    const workspace = await commitlessShards();
+    const { logged } = runnerFiles(workspace);
+    const uploads: string[] = [];
+    const deps = inProcessDeps(workspace, uploads);
+    const event = await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop'));
+    const inputs = (pr: string) => readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards', 'INPUT_PR-NUMBER': pr, 'INPUT_FAIL-ON': 'none' }));
+    try {
+      await reportMode(inputs('7'), event, deps);
+      expect(process.exitCode, logged.join('')).toBeUndefined();
+    } finally {
+      process.exitCode = undefined;
+    }
+    const log = logged.join('');
+    expect(log).toContain(
+      "report: the results name no commit they were recorded at: they are reported as of 1111111, the commit the workflow run 1001 ran on (the event's workflow_run.head_sha, never a results file's)",
+    );
+    expect(log).not.toContain('comment: not posted');
+    const comments = gh.comments('octo', 'shop', 7);
+    expect(comments).toHaveLength(1);
+    expect(parseCommentMetadata(comments[0]!.body)).toMatchObject({ headSha: HEAD });
+    // The accept flow downloads this artifact and holds the reviewed head to the record's commit.
+    expect(uploads).toEqual([`agent-replay-results-${HEAD}`]);
+    const saved = /^results-path<<([^\n]*)\n([^\n]*)\n/m.exec(readFileSync(join(workspace, 'outputs.txt'), 'utf8'))![2]!;
+    expect(parseRecord(readFileSync(saved, 'utf8'), 'merged').commit).toBe(HEAD);
+    // A fork's pr-number naming another pull request: its head is not the run's, so nothing there.
+    gh.addPull('octo', 'shop', { number: 5, headSha: '2'.repeat(40), headRef: 'victim' });
+    await reportMode(inputs('5'), event, deps);
+    expect(logged.join('')).toContain('::warning::comment: not posted on #5: its head is 2222222 of octo/shop, but the workflow run 1001 ran on 1111111 of stranger/shop');
+    expect(gh.comments('octo', 'shop', 5)).toEqual([]);
     expect(gh.violations).toEqual([]);
   });
 
@@ -566,6 +630,7 @@ describe('report mode on workflow_run: the pull request must be the run\'s own',
 
   it('records that name no commit say so, not a cut word', async () => {
     // Was: "the results were recorded at an unkn" (the words cut to a commit's seven characters).
+    // pullForReport never posts without a commit; on workflow_run reportMode gives records that name none the run's head commit first.
     const ctx = await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop'));
     const found = await pullForReport(7, ctx, { commit: null }, { github: gitHubApiOf(gh) });
     expect(found.refused).toBe('the results name no commit they were recorded at (a run outside a git repository, given no --commit): nothing shows that they are of its head, 1111111');
