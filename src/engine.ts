@@ -5,6 +5,8 @@ import { resolve as resolvePath } from 'node:path';
 import { JUDGE_DEFAULTS, panelMemberConfig, type Config, type JudgeConfig } from './config.js';
 import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, JudgeProvider, RegexEvaluator, RemovedBaseline, RunRecord, Simulator, Spend, TurnObserver } from './types.js';
 import { loadSuite, noAgentUrlIssue, removedBaselines, repoPathOf, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
+import type { IssueAt } from './suite/config/shared.js';
+import { pathText, withYamlPackage, type PathSegment } from './suite/yaml/index.js';
 import { personaTurns } from './evaluate/personas.js';
 import { agentTurnsOf, criteriaCount, estimateCost, withAdaptiveRange, meaningCallsAtMost, simulatorCalls, gateRun, mayRun, judgeCalls, rerunLabels, reusedCount, runCoverage, selectLabels, unmatchedOnlyText, type GateResult, type SelectionResult } from './evaluate/index.js';
 import { replay, type Progress, type ReplayDeps } from './replay/index.js';
@@ -209,18 +211,16 @@ function narrowSelection(selected: ReturnType<typeof selectSuite>, keep: Readonl
  * another judge address than the provider's own API is refused (nothing is sent anywhere), unless
  * the caller gave the address (the judge-base-url input, from the workflow file of the default branch).
  */
-function judgeSteered(config: Config, options: CheckOptions): ConfigIssue | null {
+function judgeSteered(config: Config, options: CheckOptions, at: IssueAt): ConfigIssue | null {
   const judge = config.judge;
   if (!options.untrustedSuite || judge === null || options.overrides?.judge?.baseUrl) return null;
   const own = JUDGE_DEFAULTS[judge.provider].baseUrl;
   if (judge.baseUrl.replace(/\/+$/, '') === own) return null;
-  return {
-    file: `${options.dir}/config.yml`,
-    line: null,
-    column: null,
-    message: `judge.baseUrl in this commit's config.yml is ${new URL(judge.baseUrl).origin}, but the commit is ${options.untrustedSuite}: its config.yml may not choose where the judge key is sent (only to ${own}, the ${judge.provider} API)`,
-    fix: 'give the judge address with the judge-base-url input of the workflow (the workflow file comes from the default branch), or remove judge.baseUrl from config.yml',
-  };
+  return at(
+    ['judge', 'baseUrl'],
+    `judge.baseUrl in this commit's config.yml is ${new URL(judge.baseUrl).origin}, but the commit is ${options.untrustedSuite}: its config.yml may not choose where the judge key is sent (only to ${own}, the ${judge.provider} API)`,
+    'give the judge address with the judge-base-url input of the workflow (the workflow file comes from the default branch), or remove judge.baseUrl from config.yml',
+  );
 }
 
 /**
@@ -229,12 +229,12 @@ function judgeSteered(config: Config, options: CheckOptions): ConfigIssue | null
  * own API, or the judge address the caller gave. A member without an address of its own takes the
  * judge's, which judgeSteered checks.
  */
-function panelSteered(config: Config, options: CheckOptions): ConfigIssue | null {
+function panelSteered(config: Config, options: CheckOptions, at: IssueAt): ConfigIssue | null {
   const judge = config.judge;
   if (!options.untrustedSuite || !judge?.panel) return null;
   for (const [i, settings] of judge.panel.entries()) {
     if (settings.baseUrl === undefined) continue;
-    const issue = keySteered(options, config, `judge.panel[${i}].baseUrl`, "the panel member's key", panelMemberConfig(judge, settings), 'remove baseUrl from the panel member (it then uses the judge address the workflow gives), or run the suite from a trusted commit');
+    const issue = keySteered(options, config, at, ['judge', 'panel', i, 'baseUrl'], "the panel member's key", panelMemberConfig(judge, settings), 'remove baseUrl from the panel member (it then uses the judge address the workflow gives), or run the suite from a trusted commit');
     if (issue !== null) return issue;
   }
   return null;
@@ -244,11 +244,11 @@ function panelSteered(config: Config, options: CheckOptions): ConfigIssue | null
  * The same rule for the simulator, which may carry the judge's key: from untrusted code, its
  * address must be its provider's own API, or the judge address the caller gave.
  */
-function simulatorSteered(config: Config, options: CheckOptions): ConfigIssue | null {
+function simulatorSteered(config: Config, options: CheckOptions, at: IssueAt): ConfigIssue | null {
   if (!options.untrustedSuite || config.simulator === undefined) return null;
   const sim = simulatorConfig(config);
   if (sim === null) return null;
-  return keySteered(options, config, 'simulator.baseUrl', "the simulator's key", sim, 'remove simulator.baseUrl from config.yml (the simulator then uses the judge address the workflow gives), or run the suite from a trusted commit');
+  return keySteered(options, config, at, ['simulator', 'baseUrl'], "the simulator's key", sim, 'remove simulator.baseUrl from config.yml (the simulator then uses the judge address the workflow gives), or run the suite from a trusted commit');
 }
 
 /**
@@ -256,39 +256,51 @@ function simulatorSteered(config: Config, options: CheckOptions): ConfigIssue | 
  * own (docs/meaning.md, "Configuration"): from untrusted code, its address must be its provider's
  * own API, or the judge address the caller gave.
  */
-function meaningSteered(config: Config, options: CheckOptions): ConfigIssue | null {
+function meaningSteered(config: Config, options: CheckOptions, at: IssueAt): ConfigIssue | null {
   if (!options.untrustedSuite || config.meaning?.baseUrl === undefined) return null;
   const judge = meaningRunConfig(config).judge;
   if (judge === null) return null;
-  return keySteered(options, config, 'meaning.baseUrl', "the meaning judge's key", judge, 'remove meaning.baseUrl from config.yml (the meaning judge then uses the judge address the workflow gives), or run the suite from a trusted commit');
+  return keySteered(options, config, at, ['meaning', 'baseUrl'], "the meaning judge's key", judge, 'remove meaning.baseUrl from config.yml (the meaning judge then uses the judge address the workflow gives), or run the suite from a trusted commit');
 }
 
 /**
- * A key the commit's config.yml would send (`whose`) to an address (`key` in config.yml) that is
- * neither its provider's own API nor the judge address the caller gave; null when there is no key.
- * An address `key` holds only because it names config.yml's judge provider, which the
+ * A key the commit's config.yml would send (`whose`) to an address (at `path` in config.yml) that
+ * is neither its provider's own API nor the judge address the caller gave; null when there is no
+ * key. An address `path` holds only because it names config.yml's judge provider, which the
  * judge-provider input changed, is config.yml's `judge.baseUrl`: the refusal names that key, the
- * one the file wrote (docs/judges.md, "The judge-provider input").
+ * one the file wrote, at its line (docs/judges.md, "The judge-provider input").
  */
-function keySteered(options: CheckOptions, config: Config, key: string, whose: string, to: { baseUrl: string; provider: keyof typeof JUDGE_DEFAULTS; apiKey: string | null }, fix: string): ConfigIssue | null {
+function keySteered(options: CheckOptions, config: Config, at: IssueAt, path: readonly PathSegment[], whose: string, to: { baseUrl: string; provider: keyof typeof JUDGE_DEFAULTS; apiKey: string | null }, fix: string): ConfigIssue | null {
   if (to.apiKey === null) return null;
-  const at = to.baseUrl.replace(/\/+$/, '');
+  const base = to.baseUrl.replace(/\/+$/, '');
   const own = JUDGE_DEFAULTS[to.provider].baseUrl;
   const given = options.overrides?.judge?.baseUrl?.replace(/\/+$/, '');
-  if (at === own || (given !== undefined && at === given)) return null;
+  if (base === own || (given !== undefined && base === given)) return null;
+  const key = pathText(path);
   const refused = `but the commit is ${options.untrustedSuite}: its config.yml may not choose where ${whose} is sent (only to ${own}, the ${to.provider} API)`;
-  const file = `${options.dir}/config.yml`;
   if (config.judgeBaseUrlKeptAt?.includes(key) === true && config.judge !== null) {
     const member = key.replace(/\.baseUrl$/, '');
-    return {
-      file,
-      line: null,
-      column: null,
-      message: `judge.baseUrl in this commit's config.yml is ${new URL(to.baseUrl).origin}, kept for ${member} (provider: ${to.provider}, config.yml's judge provider, which the judge-provider input changed to ${config.judge.provider}), ${refused}`,
-      fix: `remove judge.baseUrl from config.yml (${member} then uses ${own}, the ${to.provider} API), or remove the judge-provider input (${member} then uses the judge-base-url address), or run the suite from a trusted commit`,
-    };
+    return at(
+      ['judge', 'baseUrl'],
+      `judge.baseUrl in this commit's config.yml is ${new URL(to.baseUrl).origin}, kept for ${member} (provider: ${to.provider}, config.yml's judge provider, which the judge-provider input changed to ${config.judge.provider}), ${refused}`,
+      `remove judge.baseUrl from config.yml (${member} then uses ${own}, the ${to.provider} API), or remove the judge-provider input (${member} then uses the judge-base-url address), or run the suite from a trusted commit`,
+    );
   }
-  return { file, line: null, column: null, message: `${key} in this commit's config.yml is ${new URL(to.baseUrl).origin}, ${refused}`, fix };
+  return at(path, `${key} in this commit's config.yml is ${new URL(to.baseUrl).origin}, ${refused}`, fix);
+}
+
+/**
+ * The first key of the suite's config.yml that would send a key where a fork's commit may not
+ * (docs/security.md, "Forks and deployment_status"), placed at its line in config.yml; null when
+ * none does, or the suite is trusted.
+ */
+async function steeredKey(suite: Suite, options: CheckOptions): Promise<ConfigIssue | null> {
+  if (!options.untrustedSuite) return null;
+  const { config, configAt } = suite;
+  // Placing reads the file's positions, which may need the `yaml` package (never for a valid suite).
+  return withYamlPackage(
+    () => judgeSteered(config, options, configAt) ?? panelSteered(config, options, configAt) ?? simulatorSteered(config, options, configAt) ?? meaningSteered(config, options, configAt),
+  );
 }
 
 /** What a run replays, once the suite is loaded, selected, sharded and its cost allowed. */
@@ -318,11 +330,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     return { kind: 'config_errors', errors: loaded.errors, warnings: loaded.warnings };
   }
   if (loaded.warnings.length > 0) options.onLoadWarnings?.(loaded.warnings);
-  const steered =
-    judgeSteered(loaded.suite.config, options) ??
-    panelSteered(loaded.suite.config, options) ??
-    simulatorSteered(loaded.suite.config, options) ??
-    meaningSteered(loaded.suite.config, options);
+  const steered = await steeredKey(loaded.suite, options);
   if (steered !== null) return { kind: 'config_errors', errors: [steered], warnings: loaded.warnings };
   // The selection is taken on the whole suite (a pattern is checked against every label), then
   // narrowed to the shard: shards partition the whole suite whatever is selected.

@@ -540,7 +540,7 @@ function commitMessage(plan: AcceptPlan, found: Found, suite: string | null): { 
  * others (a network or server failure).
  */
 export function commitRefusal(e: GitHubError, branch: string): string | null {
-  const answer = clip(e.message.slice(e.message.indexOf(' -> ') + 4).replace(/\s+/g, ' ').trim(), 300);
+  const answer = clip(e.answer.replace(/\s+/g, ' '), 300);
   switch (e.kind) {
     case 'forbidden':
       return `GitHub refused the commit on the branch ${branch} (${answer}): the accept job needs the contents: write permission, so nothing was written. Add it to the accept workflow's permissions, then apply the label again.`;
@@ -735,7 +735,7 @@ function noCheckOn(short: string): string {
 
 /** Why GitHub did not start the check workflow `wf`, with what to change: the permission, the file, its trigger. */
 export function dispatchFailure(e: GitHubError, wf: string): string {
-  const answer = e.message.slice(e.message.indexOf(' -> ') + 4);
+  const { answer } = e;
   return e.status === 403
     ? `GitHub answered ${answer}: the accept job needs the actions: write permission`
     : e.status === 404

@@ -1,5 +1,5 @@
 // What a failed GitHub call did, said in words with what to do about it, for the warnings and
-// refusals the Action prints: never the raw request line (`DELETE /repos/o/r/issues/5/labels/x ->
+// refusals the Action prints: never the raw request line (`DELETE /repos/o/r/issues/5/labels/x →
 // 403 ...`), which names an endpoint rather than the fix (docs/action.md, "GitHub's rate limits").
 
 import { isGitHubError, networkWords, type GitHubError } from '../github/errors.js';

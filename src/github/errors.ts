@@ -1,5 +1,5 @@
 // The one error type that leaves `src/github/`. Its message names the request and what GitHub
-// said (`POST /repos/o/r/issues/5/comments -> 403 Resource not accessible by integration`),
+// said (`POST /repos/o/r/issues/5/comments → 403 Resource not accessible by integration`),
 // never the token.
 
 import { badAnswerText, connectionFailureText, networkAddress, networkErrorCode, otherNetworkFailureText } from '../http/error-code.js';
@@ -24,6 +24,12 @@ export class GitHubError extends Error {
   readonly graphqlTypes: readonly string[];
   /** What GitHub said, or what became of the connection in our words, without the request: `Bad Gateway`, `GitHub's API closed the connection without answering (UND_ERR_SOCKET)`. */
   readonly detail: string;
+  /**
+   * The message after the request: the status (else the GraphQL types, else the kind) and the
+   * detail, `403 Resource not accessible by integration`, `STALE_DATA Expected branch ...`,
+   * `network: no answer from GitHub's API within 30 s ...`. Read it, never the message's text.
+   */
+  readonly answer: string;
 
   constructor(init: {
     request: string;
@@ -33,9 +39,11 @@ export class GitHubError extends Error {
     graphqlTypes?: readonly string[];
     cause?: unknown;
   }) {
-    // A kind stands where a status would, with a colon before its words: "-> network: no answer from GitHub's API within 30 s".
+    // A kind stands where a status would, with a colon before its words: "→ network: no answer from GitHub's API within 30 s".
     const outcome = init.status !== null ? String(init.status) : init.graphqlTypes?.length ? init.graphqlTypes.join(',') : init.detail.trim() === '' ? init.kind : `${init.kind}:`;
-    super(`${init.request} -> ${outcome} ${init.detail}`.trim(), init.cause !== undefined ? { cause: init.cause } : undefined);
+    const answer = `${outcome} ${init.detail.trim()}`.trim();
+    super(`${init.request} → ${answer}`, init.cause !== undefined ? { cause: init.cause } : undefined);
+    this.answer = answer;
     this.request = init.request;
     this.status = init.status;
     this.kind = init.kind;

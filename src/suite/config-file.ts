@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { defaultConfig, type Config } from '../config.js';
 import { substituteEnv, type EnvLimit } from './env.js';
 import { allowedKeysAt, quotedNumber, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
-import type { PathSegment, SourceFile } from './yaml/index.js';
+import { pathText, type PathSegment, type SourceFile } from './yaml/index.js';
 import * as agent from './config/agent.js';
 import * as cost from './config/cost.js';
 import * as coverage from './config/coverage.js';
@@ -323,9 +323,3 @@ function untrustedEnvLimit(untrustedSuite: string): EnvLimit {
     }),
   };
 }
-
-/** `agent.headers.X-Token`, `judge.panel[1].apiKey`. */
-function pathText(path: readonly PathSegment[]): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
-}
-

@@ -7,7 +7,7 @@
 // is read, so the file cannot put the runner's tokens or the workflow's secrets where it likes.
 
 import type { ConfigIssue } from './issues.js';
-import type { PathSegment, SourceFile } from './yaml/index.js';
+import { pathText, type PathSegment, type SourceFile } from './yaml/index.js';
 
 /** `$${NAME}` is a literal `${NAME}`; `${NAME}` is substituted. */
 const REFERENCE_RE = /\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -37,11 +37,6 @@ export interface EnvLimit {
 /** `${{ secrets.NAME }}`: the workflow's expression syntax, which only GitHub reads (in the workflow file). */
 const WORKFLOW_EXPRESSION_RE = /^\$\{\{([^}]*)\}\}/;
 
-/** How a path is named in an issue (`agent.headers.Authorization`). */
-function pathName(path: readonly PathSegment[]): string {
-  return path.map((seg, i) => (typeof seg === 'number' ? `[${String(seg)}]` : i === 0 ? seg : `.${seg}`)).join('');
-}
-
 /**
  * A `${` in `text` that starts no reference and is not written `$${` (the literal): GitHub's
  * `${{ secrets.X }}`, a name with spaces or a dash, a reference never closed. Each would be sent as
@@ -52,7 +47,7 @@ function brokenReference(text: string, path: readonly PathSegment[]): { message:
     if (text[i - 1] === '$') continue;
     const rest = text.slice(i);
     if (/^\$\{[A-Za-z_][A-Za-z0-9_]*\}/.test(rest)) continue;
-    const name = pathName(path);
+    const name = pathText(path);
     const expression = WORKFLOW_EXPRESSION_RE.exec(rest);
     if (expression !== null) {
       const shown = `\${{${(expression[1] as string).slice(0, 60)}}}`;

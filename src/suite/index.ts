@@ -54,6 +54,12 @@ export interface Suite {
   baselines: Map<string, Baseline>;
   /** Valid persona baselines (`kind: "persona"`) by label. */
   personaBaselines: Map<string, PersonaBaseline>;
+  /**
+   * Places an issue at a value of config.yml (its line and column; none without the file), for a
+   * check made after the load (engine.ts, the keys a fork's config.yml may not steer). Placing may
+   * need the `yaml` package: call it inside withYamlPackage (suite/yaml/package.ts).
+   */
+  configAt: IssueAt;
 }
 
 export interface LoadResult {
@@ -948,7 +954,7 @@ function finish(paths: SuitePaths, found: Findings, config: Config | null, items
     );
   const result: LoadResult = { suite: null, errors: tidy(found.errors, 'errors'), warnings: tidy(found.warnings, 'warnings') };
   if (result.errors.length === 0 && config) {
-    result.suite = { dir: paths.dir, baselinesDir: paths.baselinesDir, config, ...items };
+    result.suite = { dir: paths.dir, baselinesDir: paths.baselinesDir, config, ...items, configAt: found.configAt };
   }
   return result;
 }

@@ -1,7 +1,7 @@
 // Configuration issues with file:line:column, and the translation of YAML and zod problems into
 // messages that say what was observed and what to change.
 
-import type { PathSegment, Position, SourceFile } from './yaml/source.js';
+import { pathText, type PathSegment, type Position, type SourceFile } from './yaml/source.js';
 import type * as z from 'zod';
 import { citingCut, docsUrl } from '../version.js';
 import { plural, thousands } from '../words.js';
@@ -34,16 +34,6 @@ export function lineOf(src: SourceFile, line: number | null): string | null {
   if (line === null) return null;
   const lines = src.text.split(/\r?\n/);
   return lines[line - 1] ?? null;
-}
-
-/** `agent.headers.Authorization`, `fixtures[2].assert`. */
-function formatPath(path: readonly PathSegment[]): string {
-  let out = '';
-  for (const seg of path) {
-    if (typeof seg === 'number') out += `[${seg}]`;
-    else out += out === '' ? seg : `.${seg}`;
-  }
-  return out;
 }
 
 export function quote(value: string, max = 60): string {
@@ -399,9 +389,9 @@ function itemKeysFix(ctx: TranslateContext, full: readonly PathSegment[], rel: r
   const asList = line === null ? `start line ${String(pos.line)} with "- " and indent the item's other lines by two more spaces` : 'put the mapping in [ ]';
   if (unknown.length > 0) {
     // What is left is no item either (`{ text: refund }`: nothing the reply must contain): the keys an item takes.
-    if (!keys.takes) return `${unknown.map((k) => quote(k)).join(' and ')} ${unknown.length === 1 ? 'is not a key' : 'are not keys'} an item of ${formatPath(rel)} takes: make it a list of mappings of ${keys.allowed.join(', ')}`;
+    if (!keys.takes) return `${unknown.map((k) => quote(k)).join(' and ')} ${unknown.length === 1 ? 'is not a key' : 'are not keys'} an item of ${pathText(rel)} takes: make it a list of mappings of ${keys.allowed.join(', ')}`;
     const rename = renames.map(([k, hint]) => `, rename ${quote(k)} to ${quote(hint)}`).join('');
-    return `remove ${unknown.map((k) => quote(k)).join(' and ')} (an item of ${formatPath(rel)} takes ${keys.allowed.join(', ')})${rename}, and make it a list of one: ${asList}`;
+    return `remove ${unknown.map((k) => quote(k)).join(' and ')} (an item of ${pathText(rel)} takes ${keys.allowed.join(', ')})${rename}, and make it a list of one: ${asList}`;
   }
   // The keys renamed on the line, right to left so that the columns of those before hold; then the value in [ ].
   const at = renames.map(([k, hint]) => ({ k, hint, pos: ctx.src.keyAt(full, k) })).sort((a, b) => (b.pos?.column ?? 0) - (a.pos?.column ?? 0));
@@ -1010,7 +1000,7 @@ function splitNumberIssue(
   const either = /Ms$/.test(split.key) ? [] : [Math.floor(meant), Math.ceil(meant)].filter((v) => takesNumber(ctx, path, v));
   const example = range === null ? null : numberExample(ctx, path, range);
   const instead = range === null || !range.whole || Number.isInteger(meant) ? null : either.length > 0 ? either : example === null ? [] : [example.value];
-  const { message, fix } = splitNumberWords(split, pos.line, range === null ? null : { name: formatPath([...shown, split.key]), words: range.words, instead });
+  const { message, fix } = splitNumberWords(split, pos.line, range === null ? null : { name: pathText([...shown, split.key]), words: range.words, instead });
   return at({ line: pos.line, column: split.column }, message, fix);
 }
 
@@ -1018,7 +1008,7 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
   const full = [...ctx.base, ...rel];
   // With a prefix (`fixture "x": `) paths are relative to the item; otherwise to the file.
   const shown = ctx.prefix ? rel : full;
-  const name = formatPath(shown) || (ctx.prefix ? 'it' : 'the file');
+  const name = pathText(shown) || (ctx.prefix ? 'it' : 'the file');
   const prefix = ctx.prefix ?? '';
   const value = valueAt(ctx.data, rel);
   const at = (pos: Position, message: string, fix: string): ConfigIssue => ({
@@ -1032,7 +1022,7 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
   switch (issue.code) {
     case 'unrecognized_keys': {
       const allowed = allowedKeysAt(ctx.schema, rel);
-      const where = formatPath(shown) === '' ? (ctx.prefix ? '' : 'at the top level') : `in ${formatPath(shown)}`;
+      const where = pathText(shown) === '' ? (ctx.prefix ? '' : 'at the top level') : `in ${pathText(shown)}`;
       const candidates = rel.length === 0 && ctx.suggestAlso ? [...allowed, ...ctx.suggestAlso] : allowed;
       /** The numbers split by a comma already said (their columns), one issue for all their keys. */
       const splits = new Set<string>();
@@ -1064,7 +1054,7 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
         // The keys under it that the key it stands for does not take either (costs: { cap: 1 }).
         const inner = hint !== null && given === null ? innerSlips(ctx, rel, full, key, hint) : { slips: [], keys: [] };
         const own = inner.slips.filter((i) => !i.sameLine);
-        const section = formatPath([...shown, hint ?? key]);
+        const section = pathText([...shown, hint ?? key]);
         return [
           at(
             pos,
@@ -1096,7 +1086,7 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
         return [
           at(
             ctx.src.valueAt(full.slice(0, -1)),
-            `missing required key ${quote(String(key))}${parentShown.length ? ` in ${formatPath(parentShown)}` : ''}`,
+            `missing required key ${quote(String(key))}${parentShown.length ? ` in ${pathText(parentShown)}` : ''}`,
             `add ${written}: <${issue.expected ?? 'value'}>${orNull}`,
           ),
         ];

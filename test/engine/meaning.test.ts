@@ -632,6 +632,8 @@ describe('the meaning judge from untrusted code', () => {
     expect(result.errors.map((e) => e.message)).toEqual([
       `meaning.baseUrl in this commit's config.yml is ${new URL(thief.url).origin}, but the commit is the head of #12, from a fork: its config.yml may not choose where the meaning judge's key is sent (only to https://api.openai.com/v1, the openai API)`,
     ]);
+    // Said at meaning.baseUrl (line 4: `meaning: { baseUrl: "..." }`).
+    expect(result.errors.map((e) => [e.file, e.line, e.column])).toEqual([['.agent-replay/config.yml', 4, 21]]);
     expect(thief.received).toHaveLength(0);
     expect(agent.requests).toHaveLength(0);
     // From trusted code the same config.yml runs, and the meaning judge is asked at that address.

@@ -67,6 +67,8 @@ describe('a judge panel from untrusted code', () => {
     expect(result.errors.map((e) => e.message)).toEqual([
       `judge.panel[1].baseUrl in this commit's config.yml is ${new URL(thief.url).origin}, but the commit is ${FORK}: its config.yml may not choose where the panel member's key is sent (only to https://api.openai.com/v1, the openai API)`,
     ]);
+    // Said at the member's baseUrl (line 12: `    - { model: m1, baseUrl: "..." }`).
+    expect(result.errors.map((e) => [e.file, e.line, e.column])).toEqual([['.agent-replay/config.yml', 12, 29]]);
     expect(JSON.stringify(result.errors)).not.toContain(KEY);
     expect(thief.received).toHaveLength(0);
     expect(judge.received).toHaveLength(0);
@@ -105,6 +107,8 @@ describe('a judge from untrusted code', () => {
     expect(refused.errors.map((e) => e.message)).toEqual([
       `judge.baseUrl in this commit's config.yml is ${new URL(thief.url).origin}, but the commit is ${FORK}: its config.yml may not choose where the judge key is sent (only to https://api.openai.com/v1, the openai API)`,
     ]);
+    // Said at judge.baseUrl (line 4: `judge: { provider: openai, baseUrl: "..." }`).
+    expect(refused.errors.map((e) => [e.file, e.line, e.column])).toEqual([['.agent-replay/config.yml', 4, 37]]);
     expect(thief.received).toHaveLength(0);
     expect(agent.requests).toHaveLength(0);
 
@@ -143,9 +147,10 @@ describe("config.yml's judge.baseUrl kept by the judge-provider input for what n
       if (result.kind !== 'config_errors') return;
       expect(result.errors).toEqual([
         {
+          // At the judge.baseUrl the fork wrote (line 6), not at the member, which names no address.
           file: '.agent-replay/config.yml',
-          line: null,
-          column: null,
+          line: 6,
+          column: 12,
           message: `judge.baseUrl in this commit's config.yml is ${new URL(thief.url).origin}, kept for ${member} (provider: openai, config.yml's judge provider, which the judge-provider input changed to anthropic), but the commit is ${FORK}: its config.yml may not choose where ${whose} is sent (only to https://api.openai.com/v1, the openai API)`,
           fix: `remove judge.baseUrl from config.yml (${member} then uses https://api.openai.com/v1, the openai API), or remove the judge-provider input (${member} then uses the judge-base-url address), or run the suite from a trusted commit`,
         },

@@ -34,7 +34,9 @@ describe('errors and retries', () => {
     h.gh.failNext({ method: 'POST', path: COMMENTS, status: 403, times: 5, body: { message: 'Resource not accessible by integration' } });
     const error = await caught(h.api.createComment(O, R, 5, 'hello'));
     expect(error).toMatchObject({ kind: 'forbidden', status: 403 });
-    expect(error.message).toBe(`POST /repos/${O}/${R}/issues/5/comments -> 403 Resource not accessible by integration`);
+    expect(error.message).toBe(`POST /repos/${O}/${R}/issues/5/comments → 403 Resource not accessible by integration`);
+    // The parts are fields, read by what words the answer (src/action/accept.ts), never parsed from the message.
+    expect([error.request, error.answer]).toEqual([`POST /repos/${O}/${R}/issues/5/comments`, '403 Resource not accessible by integration']);
     expect(posts(h)).toHaveLength(1);
     expect(h.gh.violations).toEqual([]);
   });
@@ -56,7 +58,7 @@ describe('errors and retries', () => {
     h.gh.failNext({ method: 'POST', path: COMMENTS, status: 502, times: 10, body: { message: 'Bad Gateway' } });
     const error = await caught(h.api.createComment(O, R, 5, 'hello'));
     expect(error).toMatchObject({ kind: 'server', status: 502 });
-    expect(error.message).toBe(`POST /repos/${O}/${R}/issues/5/comments -> 502 Bad Gateway`);
+    expect(error.message).toBe(`POST /repos/${O}/${R}/issues/5/comments → 502 Bad Gateway`);
     expect(posts(h)).toHaveLength(3);
   });
 
@@ -68,7 +70,8 @@ describe('errors and retries', () => {
     const error = await caught(h.api.listIssueComments(O, R, 5));
     expect(error).toMatchObject({ kind: 'network', status: null });
     // In our words, as the agent's client says its own, never undici's ("other side closed").
-    expect(error.message).toBe(`GET /repos/${O}/${R}/issues/5/comments -> network: GitHub's API closed the connection without answering (UND_ERR_SOCKET)`);
+    expect(error.message).toBe(`GET /repos/${O}/${R}/issues/5/comments → network: GitHub's API closed the connection without answering (UND_ERR_SOCKET)`);
+    expect(error.answer).toBe("network: GitHub's API closed the connection without answering (UND_ERR_SOCKET)");
     expect(gitHubTrouble(error)).toBe("GitHub's API closed the connection without answering (UND_ERR_SOCKET)");
     expect(h.gh.violations).toEqual([]);
   });
@@ -105,7 +108,7 @@ describe('errors and retries', () => {
     const error = await caught(h.api.listIssueComments(O, R, 5));
     expect(error).toMatchObject({ kind: 'network', status: null });
     expect(error.message).toBe(
-      `GET /repos/${O}/${R}/issues/5/comments -> network: no answer from GitHub's API within 20 ms (each of the 3 tries waits 20 ms): GitHub is slow or down; see https://www.githubstatus.com and re-run the job once it answers`,
+      `GET /repos/${O}/${R}/issues/5/comments → network: no answer from GitHub's API within 20 ms (each of the 3 tries waits 20 ms): GitHub is slow or down; see https://www.githubstatus.com and re-run the job once it answers`,
     );
     expect(h.gh.requests.filter((r) => r.method === 'GET' && r.path === `/repos/${O}/${R}/issues/5/comments`)).toHaveLength(3);
   });
@@ -132,7 +135,7 @@ describe('errors and retries', () => {
     h.gh.failNext({ path: '/graphql', operation: 'agentReplayBranchHistory', status: 'hang', times: 2 });
     const error = await caught(h.api.getBranchHistory(`${O}/${R}`, 'feature', 5));
     expect(error).toMatchObject({ kind: 'network', status: null });
-    expect(error.message).toMatch(/^POST \/graphql ref history octo\/shop@feature -> network: no answer from GitHub's API within 250 ms \(each of the 2 tries/);
+    expect(error.message).toMatch(/^POST \/graphql ref history octo\/shop@feature → network: no answer from GitHub's API within 250 ms \(each of the 2 tries/);
     expect(h.gh.requests.filter((r) => r.operationName === 'agentReplayBranchHistory')).toHaveLength(2);
   });
 
@@ -365,7 +368,7 @@ describe('errors and retries', () => {
     h.gh.failNext({ method: 'POST', path: COMMENTS, status: 422, body: { message: `Validation Failed for ${h.gh.token}` } });
     const error = await caught(h.api.createComment(O, R, 5, 'hello'));
     expect(error.kind).toBe('other');
-    expect(error.message).toBe(`POST /repos/${O}/${R}/issues/5/comments -> 422 Validation Failed for ***`);
+    expect(error.message).toBe(`POST /repos/${O}/${R}/issues/5/comments → 422 Validation Failed for ***`);
     expect(JSON.stringify(error.message)).not.toContain(h.gh.token);
   });
 
@@ -375,7 +378,7 @@ describe('errors and retries', () => {
     const api = createGitHubApi({ token: 'wrong-token', baseUrl: h.gh.url, retryAfterBaseMs: 0, throttleWrites: false });
     const error = await caught(api.listIssueComments(O, R, 5));
     expect(error).toMatchObject({ kind: 'forbidden', status: 401 });
-    expect(error.message).toBe(`GET /repos/${O}/${R}/issues/5/comments -> 401 Bad credentials`);
+    expect(error.message).toBe(`GET /repos/${O}/${R}/issues/5/comments → 401 Bad credentials`);
     expect(h.gh.requests).toHaveLength(1);
   });
 });
@@ -453,7 +456,7 @@ describe('createCommitOnBranch', () => {
     );
     expect(error).toMatchObject({ kind: 'conflict', status: null, graphqlTypes: ['STALE_DATA'] });
     expect(error.message).toBe(
-      `POST /graphql createCommitOnBranch octo/shop@feature -> STALE_DATA Expected branch to point to "${HEAD}" but it did not. Pull and try again.`,
+      `POST /graphql createCommitOnBranch octo/shop@feature → STALE_DATA Expected branch to point to "${HEAD}" but it did not. Pull and try again.`,
     );
     expect(h.gh.commits).toEqual([]);
     expect(h.gh.requests.filter((r) => r.path === '/graphql')).toHaveLength(1);
@@ -579,7 +582,7 @@ describe('lookups', () => {
     h.gh.failNext({ method: 'POST', path: '/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', status: 403, body: { message: 'Resource not accessible by integration' } });
     const forbidden = await caught(h.api.dispatchWorkflow(O, R, 'agent-replay.yml', 'fix-refunds'));
     expect(forbidden).toMatchObject({ kind: 'forbidden', status: 403 });
-    expect(forbidden.message).toBe(`POST /repos/${O}/${R}/actions/workflows/agent-replay.yml/dispatches -> 403 Resource not accessible by integration`);
+    expect(forbidden.message).toBe(`POST /repos/${O}/${R}/actions/workflows/agent-replay.yml/dispatches → 403 Resource not accessible by integration`);
     expect((await caught(h.api.dispatchWorkflow(O, R, 'missing.yml', 'fix-refunds'))).kind).toBe('not_found');
     expect(h.gh.dispatches).toHaveLength(1);
     expect(h.gh.violations).toEqual([]);

@@ -201,7 +201,7 @@ describe('the clients, at a TLS server that requires a client certificate (it an
       // Asked with retries: an alert is the same answer on every try, so none is made (src/github/octokit.ts).
       const github = createGitHubApi({ token: 't', baseUrl: `https://${host}`, retries: 2, retryAfterBaseMs: 0, throttleWrites: false });
       await expect(github.listIssueComments('o', 'r', 5)).rejects.toThrow(
-        `GET /repos/o/r/issues/5/comments -> network: GitHub's API answered the TLS handshake with an alert: ${alert}; ${fix('GITHUB_API_URL', "GitHub's API, or a proxy on its way (HTTPS_PROXY),")}`,
+        `GET /repos/o/r/issues/5/comments → network: GitHub's API answered the TLS handshake with an alert: ${alert}; ${fix('GITHUB_API_URL', "GitHub's API, or a proxy on its way (HTTPS_PROXY),")}`,
       );
       const store = createQuerySource({ kind: 'tempo', url: `https://${host}`, apiKey: null, waitMs: 60_000, clock: instantClock() });
       try {
@@ -224,7 +224,7 @@ describe("GitHub's API at a server whose certificate Node refuses", () => {
     const front = await tlsFront(1);
     try {
       const github = createGitHubApi({ token: 't', baseUrl: `https://127.0.0.1:${front.port}`, retries: 2, retryAfterBaseMs: 0, throttleWrites: false });
-      await expect(github.listIssueComments('o', 'r', 5)).rejects.toThrow(/^GET \/repos\/o\/r\/issues\/5\/comments -> network: .*DEPTH_ZERO_SELF_SIGNED_CERT/);
+      await expect(github.listIssueComments('o', 'r', 5)).rejects.toThrow(/^GET \/repos\/o\/r\/issues\/5\/comments → network: .*DEPTH_ZERO_SELF_SIGNED_CERT/);
       expect(front.connections()).toBe(1);
     } finally {
       await front.close();
@@ -278,7 +278,7 @@ describe("GitHub's API reached with https:// at a port that speaks plain HTTP", 
       );
       // The code as this machine's OpenSSL names a plain-HTTP answer to the handshake (src/http/tls.ts, NOT_TLS).
       expect((error as Error).message).toMatch(
-        /^GET \/repos\/o\/r\/issues\/5\/comments -> network: GitHub's API answered without TLS \((?:ERR_SSL_WRONG_VERSION_NUMBER|ERR_SSL_PACKET_LENGTH_TOO_LONG)\); the server speaks plain HTTP at that address, not HTTPS: write the URL with http:\/\/ in GITHUB_API_URL$/,
+        /^GET \/repos\/o\/r\/issues\/5\/comments → network: GitHub's API answered without TLS \((?:ERR_SSL_WRONG_VERSION_NUMBER|ERR_SSL_PACKET_LENGTH_TOO_LONG)\); the server speaks plain HTTP at that address, not HTTPS: write the URL with http:\/\/ in GITHUB_API_URL$/,
       );
       expect(connections).toBe(1);
     } finally {

@@ -577,6 +577,8 @@ describe('simulated users from untrusted code', () => {
     expect(result.errors.map((e) => e.message)).toEqual([
       `simulator.baseUrl in this commit's config.yml is ${new URL(sim.url).origin}, but the commit is the head of #12, from a fork: its config.yml may not choose where the simulator's key is sent (only to https://api.openai.com/v1, the openai API)`,
     ]);
+    // Said at simulator.baseUrl (line 6: `simulator: { baseUrl: "..." }`).
+    expect(result.errors.map((e) => [e.file, e.line, e.column])).toEqual([['.agent-replay/config.yml', 6, 23]]);
     expect(sim.received).toHaveLength(0);
     expect(agent.requests).toHaveLength(0);
   });

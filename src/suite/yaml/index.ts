@@ -5,5 +5,5 @@
 // "where is this key, this value, this item?".
 
 export { readYaml, type LoadedYaml } from './read.js';
-export { documentSource, lazyParses, type PathSegment, type Position, type SourceEntry, type SourceFile } from './source.js';
+export { documentSource, lazyParses, pathText, type PathSegment, type Position, type SourceEntry, type SourceFile } from './source.js';
 export { loadYamlPackage, withYamlPackage, yamlPackage, YamlNotLoaded } from './package.js';

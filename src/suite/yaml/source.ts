@@ -11,6 +11,16 @@ import { splitNumberAt, splitWritesKeyTwice } from './split-number.js';
 /** A key of a mapping or the index of a list item. */
 export type PathSegment = string | number;
 
+/** How a path is named in an issue (`agent.headers.Authorization`, `judge.panel[1].baseUrl`, `fixtures[2].assert`). */
+export function pathText(path: readonly PathSegment[]): string {
+  let out = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${String(seg)}]`;
+    else out += out === '' ? seg : `.${seg}`;
+  }
+  return out;
+}
+
 export interface Position {
   /** 1-based; null when unknown. */
   line: number | null;
