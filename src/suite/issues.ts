@@ -856,15 +856,19 @@ function checkedRange(schema: z.ZodType): NumberRange | null {
 }
 
 /** The mapping a setting at `path` is a key of (its siblings' values), or an empty one. */
-function siblingsAt(data: unknown, path: readonly PathSegment[]): Readonly<Record<string, unknown>> {
+export function siblingsAt(data: unknown, path: readonly PathSegment[]): Readonly<Record<string, unknown>> {
   const parent = valueAt(data, path.slice(0, -1));
   return parent !== null && typeof parent === 'object' && !Array.isArray(parent) ? (parent as Record<string, unknown>) : {};
 }
 
-/** The bounds of a checked range where `siblings` are the keys beside the setting: its own, narrowed by a sibling's number. */
+/**
+ * The bounds of a checked range where `siblings` are the keys beside the setting: its own, narrowed
+ * by a sibling's number, also one in quotes (`count: "3"`), which its own fix writes as that number.
+ */
 function boundsOf(range: NumberRange, siblings: Readonly<Record<string, unknown>>): { min: number; max: number } {
   const sibling = (key: string | undefined): number | null => {
-    const v = key === undefined ? undefined : siblings[key];
+    const written = key === undefined ? undefined : siblings[key];
+    const v = typeof written === 'string' && /^\d+$/.test(written.trim()) ? Number(written.trim()) : written;
     return typeof v === 'number' && Number.isInteger(v) && v >= range.min && v <= range.max ? v : null;
   };
   return { min: sibling(range.atLeast) ?? range.min, max: sibling(range.atMost) ?? range.max };
