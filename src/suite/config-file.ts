@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { defaultConfig, type Config } from '../config.js';
 import { substituteEnv, type EnvLimit } from './env.js';
-import { allowedKeysAt, quotedNumber, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
+import { allowedKeysAt, quotedNumber, siblingsAt, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
 import { pathText, type PathSegment, type SourceFile } from './yaml/index.js';
 import * as agent from './config/agent.js';
 import * as cost from './config/cost.js';
@@ -246,10 +246,12 @@ function soundPart(schema: z.ZodType, key: string, written: unknown, resolved: u
       }
       // A number in quotes (`count: "3"`), already said with its fix: read as that number, so that
       // the checks beside it (`minPass: 5` against that count) are said with it, not after the fix.
-      // (Both values' parses name it: the second finds it replaced already.)
+      // (Both values' parses name it: the second finds it replaced already.) Only a number its fix
+      // writes, within the bound of a key beside it: `minPass: "5"` beside `count: 3` was told the
+      // range, and is not said again as `minPass 5` with another example.
       if (issue.code === 'invalid_type' && path.length > 0) {
         if (replaced.has(JSON.stringify(path))) continue;
-        const meant = quotedNumber(schema, path, valueAtPath(values[0], path));
+        const meant = quotedNumber(schema, path, valueAtPath(values[0], path), siblingsAt(values[0], path));
         if (meant !== null && values.every((v) => valueAtPath(v, path) === valueAtPath(values[0], path))) {
           for (const v of values) (valueAtPath(v, path.slice(0, -1)) as Record<string, unknown>)[String(path.at(-1))] = meant;
           replaced.add(JSON.stringify(path));

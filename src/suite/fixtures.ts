@@ -6,7 +6,7 @@ import * as z from 'zod';
 import type { Assertion, Fixture, SingleAssertion } from '../types.js';
 import { describeValue, flowYaml, quote, rangeCheckedAfter, REFUSED_AFTER, translateZodIssues, type NumberRange } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
-import { itemFileRule, itemsOfFile, soundItemsOfFile, type ItemFileFindings } from './item-file.js';
+import { itemFileRule, itemsOfFile, soundItemsOfFile, splitNumbersOfOneItem, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 import { toExpectation, toolExpectationSchema } from './tools.js';
@@ -111,6 +111,14 @@ export function checkFixtureFile(src: SourceFile, data: unknown, partly = false)
   const result: FixtureFileResult = { fixtures: [], errors: [], warnings: [], labels: [] };
   const items = partly ? soundItemsOfFile(src, FIXTURE_FILE) : itemsOfFile(src, data, FIXTURE_FILE, result);
   for (const item of items) checkItem(src, item.data, item.path, result);
+  if (partly) {
+    const split = splitNumbersOfOneItem(src, FIXTURE_FILE, (part) => {
+      const scratch: FixtureFileResult = { fixtures: [], errors: [], warnings: [], labels: [] };
+      checkItem(src, part, [], scratch);
+      return scratch.errors;
+    });
+    for (const issue of split) result.errors.push(issue);
+  }
   return result;
 }
 

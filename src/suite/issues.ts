@@ -732,8 +732,10 @@ function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name:
     const ungrouped = grouped === null ? null : Number(text.replace(/[_,]/g, ''));
     if (grouped !== null && takes(ungrouped)) return `write the number without its ${grouped[1] === '_' ? 'underscores' : 'commas'}, which make it text in YAML: ${lead}${String(ungrouped)}`;
     // `threshold: 0,5`: a decimal comma, which YAML reads as text too, where the setting takes a fraction.
+    // A whole number so written is a thousand (`count: 1,000` is no count of 1), except where the
+    // setting takes nothing past 1 (a score): `threshold: 1,000` is 1.000.
     const decimal = /^-?\d+,\d+$/.test(text) ? Number(text.replace(',', '.')) : null;
-    if (decimal !== null && !Number.isInteger(decimal) && takes(decimal)) return `write the number with a decimal point in place of the comma, which makes it text in YAML: ${lead}${text.replace(',', '.')}`;
+    if (decimal !== null && (!Number.isInteger(decimal) || takesFractionsOnly(ctx, rel)) && takes(decimal)) return `write the number with a decimal point in place of the comma, which makes it text in YAML: ${lead}${text.replace(',', '.')}`;
     const duration = /^(\d+(?:\.\d+)?)\s*(ms|s|sec|m|min)$/i.exec(text);
     const last = rel[rel.length - 1];
     // `capUsd: $1.00`, `agentTurnUsd: 0.01 USD`: an amount in USD written with its currency.
@@ -856,15 +858,19 @@ function checkedRange(schema: z.ZodType): NumberRange | null {
 }
 
 /** The mapping a setting at `path` is a key of (its siblings' values), or an empty one. */
-function siblingsAt(data: unknown, path: readonly PathSegment[]): Readonly<Record<string, unknown>> {
+export function siblingsAt(data: unknown, path: readonly PathSegment[]): Readonly<Record<string, unknown>> {
   const parent = valueAt(data, path.slice(0, -1));
   return parent !== null && typeof parent === 'object' && !Array.isArray(parent) ? (parent as Record<string, unknown>) : {};
 }
 
-/** The bounds of a checked range where `siblings` are the keys beside the setting: its own, narrowed by a sibling's number. */
+/**
+ * The bounds of a checked range where `siblings` are the keys beside the setting: its own, narrowed
+ * by a sibling's number, also one in quotes (`count: "3"`), which its own fix writes as that number.
+ */
 function boundsOf(range: NumberRange, siblings: Readonly<Record<string, unknown>>): { min: number; max: number } {
   const sibling = (key: string | undefined): number | null => {
-    const v = key === undefined ? undefined : siblings[key];
+    const written = key === undefined ? undefined : siblings[key];
+    const v = typeof written === 'string' && /^\d+$/.test(written.trim()) ? Number(written.trim()) : written;
     return typeof v === 'number' && Number.isInteger(v) && v >= range.min && v <= range.max ? v : null;
   };
   return { min: sibling(range.atLeast) ?? range.min, max: sibling(range.atMost) ?? range.max };
@@ -918,6 +924,18 @@ function refusedRange(ctx: TranslateContext, rel: readonly PathSegment[], value:
     }
   }
   return null;
+}
+
+/**
+ * Does the setting at `rel` take fractions, and no number past 1 (a score from 0 to 1, a
+ * probability): its range, as numberRange reads it, checked after the schema or stated by it.
+ */
+function takesFractionsOnly(ctx: TranslateContext, rel: readonly PathSegment[]): boolean {
+  const num = schemasAt(ctx.schema, rel).find((sch) => defOf(sch).type === 'number') as (z.ZodType & { maxValue?: number | null; isInt?: boolean }) | undefined;
+  if (num === undefined) return false;
+  const later = checkedRange(num);
+  if (later !== null) return later.whole !== true && later.max <= 1;
+  return num.isInt !== true && typeof num.maxValue === 'number' && num.maxValue <= 1;
 }
 
 /** Does the setting at `rel` take the number `v`: its schema, and a range checked after it (with the keys beside it)? */
@@ -983,7 +1001,10 @@ function splitNumberIssue(
   const path = [...rel, found.key];
   // `maxLatencyMs: 0,500`: 0.500 or 500, the one the setting takes (both said when it takes both).
   const taken = found.meant === null ? found.readings.filter((r) => takesNumber(ctx, path, Number(r))) : [];
-  const split = taken.length === 1 ? splitNumberAs(found, text, taken[0] as string) : found;
+  // `threshold: 1,000` where the setting takes nothing past 1 (a score): the decimal comma's 1.000, not a thousand.
+  const decimal = found.keys.length === 1 ? `${found.read}.${found.keys[0] as string}` : null;
+  const fraction = found.meant !== null && decimal !== null && !takesNumber(ctx, path, Number(found.meant)) && takesFractionsOnly(ctx, path) && takesNumber(ctx, path, Number(decimal));
+  const split = fraction ? splitNumberAs(found, text, decimal) : taken.length === 1 ? splitNumberAs(found, text, taken[0] as string) : found;
   if (taken.length === 2) {
     const both = splitNumberWords(split, pos.line);
     return at({ line: pos.line, column: split.column }, both.message, both.fix);

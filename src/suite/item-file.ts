@@ -3,8 +3,9 @@
 // their paths in the file; what is wrong with the file as a whole is pushed as issues.
 
 import * as z from 'zod';
-import { describeValue, meantKey, quote, translateZodIssues, type ConfigIssue } from './issues.js';
+import { describeValue, lineOf, meantKey, quote, translateZodIssues, type ConfigIssue } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
+import { isSplitNumberMessage, splitNumberAt, splitWritesKeyTwice } from './yaml/split-number.js';
 
 export interface ItemFileRule {
   /** The key of the list form (`fixtures`). */
@@ -92,7 +93,7 @@ function misspeltListKey(data: unknown, rule: ItemFileRule): string | null {
 /**
  * The items of a list file that YAML could not read whole, as far as its syntax errors leave them
  * as written (SourceFile.entriesAt; docs/configuration.md, "How YAML is read"): checked, so that
- * their errors are said in the same run, and never run. None for a file that is one item.
+ * their errors are said in the same run, and never run. None for a file that is one item (splitNumbersOfOneItem).
  */
 export function soundItemsOfFile(src: SourceFile, rule: ItemFileRule): FileItem[] {
   const top = src.entriesAt([]);
@@ -101,4 +102,29 @@ export function soundItemsOfFile(src: SourceFile, rule: ItemFileRule): FileItem[
   const base: PathSegment[] = listed ? [] : top.some((e) => e.key === rule.key) ? [rule.key] : [];
   if (!listed && base.length === 0) return [];
   return (listed ? top : (src.entriesAt(base) ?? [])).filter((e) => e.sound && typeof e.key === 'number').map((e) => ({ data: e.value, path: [...base, e.key] }));
+}
+
+/**
+ * A file that is one item, with syntax errors, which are said alone (docs/configuration.md, "How
+ * YAML is read"), but for one slip the YAML syntax check says without the setting's range: a number
+ * split by commas into keys written twice (`max: 1,000,000`: the key 000 twice), whose fix would
+ * write a number the setting refuses (`max: 1000000`, past 20). Its entries the syntax errors leave
+ * as written are checked as the item (`check`, which returns its errors), and of what it finds only
+ * such numbers are said, with the range the next run takes (index.ts, oneSplitNumber, keeps these
+ * words in place of the syntax check's): anything else may be only a consequence of the entries left
+ * out (a label missing). None for a list file, or a file with no key written twice.
+ */
+export function splitNumbersOfOneItem(src: SourceFile, rule: ItemFileRule, check: (part: Record<string, unknown>) => readonly ConfigIssue[]): ConfigIssue[] {
+  if (!src.syntaxErrors().some((e) => e.code === 'DUPLICATE_KEY')) return [];
+  const top = src.entriesAt([]);
+  if (top === null || top.length === 0 || top.some((e) => typeof e.key !== 'string' || e.key === rule.key)) return [];
+  const part = Object.fromEntries(top.filter((e) => e.sound).map((e) => [e.key, e.value]));
+  return check(part).filter((i) => {
+    if (!isSplitNumberMessage(i.message) || i.column === null) return false;
+    // The number's first key of digits: just past the digits YAML read and their comma.
+    const line = lineOf(src, i.line);
+    const read = line === null ? null : /^-?\d+,/.exec(line.slice(i.column - 1));
+    const split = read === null ? null : splitNumberAt(line, i.column + read[0].length);
+    return split !== null && split.column === i.column && splitWritesKeyTwice(split);
+  });
 }

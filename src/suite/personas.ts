@@ -8,7 +8,7 @@ import { checkFlags, DEFAULT_THRESHOLD, REGEX_FLAGS, THRESHOLD_FIX, THRESHOLD_RA
 import { jsonValue, matchMode, toExpectation, toolExpectationSchema } from './tools.js';
 import { describeValue, lineOf, quote, rangeCheckedAfter, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
-import { itemFileRule, itemsOfFile, soundItemsOfFile, type ItemFileFindings } from './item-file.js';
+import { itemFileRule, itemsOfFile, soundItemsOfFile, splitNumbersOfOneItem, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
 import { COMPILE_FIX, inlineFlagsFix, regexSlashesNote } from './regex-advice.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
@@ -85,6 +85,18 @@ export function checkPersonaFile(src: SourceFile, data: unknown, partly = false)
   const result: PersonaFileResult = { personas: [], errors: [], warnings: [], labels: [] };
   const items = partly ? soundItemsOfFile(src, PERSONA_FILE) : itemsOfFile(src, data, PERSONA_FILE, result);
   for (const item of items) checkScript(src, item.data, item.path, result);
+  if (partly) {
+    const split = splitNumbersOfOneItem(src, PERSONA_FILE, (part) => {
+      const scratch: PersonaFileResult = { personas: [], errors: [], warnings: [], labels: [] };
+      // A reply's turn is told the turns of the script, counted from followUps and user, which a
+      // syntax error may have left out or swallowed: its split number keeps the syntax check's words.
+      const expect = part.expect;
+      const script = expect !== null && typeof expect === 'object' && !Array.isArray(expect) ? { ...part, expect: { ...expect, reply: undefined } } : part;
+      checkScript(src, script, [], scratch);
+      return scratch.errors;
+    });
+    for (const issue of split) result.errors.push(issue);
+  }
   return result;
 }
 

@@ -5,7 +5,7 @@
 
 import * as z from 'zod';
 import type { Repeat } from '../types.js';
-import { rangeCheckedAfter, type NumberRange } from './issues.js';
+import { quotedNumber, rangeCheckedAfter, type NumberRange } from './issues.js';
 import type { PathSegment } from './yaml/index.js';
 
 /** The most attempts one item may ask for: a repeat multiplies the run's cost. */
@@ -46,13 +46,16 @@ export function repeatOf(item: { repeat?: Repeat }, global: Repeat | null | unde
 type Err = (path: PathSegment[], message: string, fix: string) => void;
 
 /**
- * A number as its fix writes it: `count: "3"` is said by the schema ("write the number without
- * quotes: count: 3") and checked here as 3, so that `minPass: 5` beside it is said at once, not
- * after the quotes are gone (docs/troubleshooting.md, "Configuration errors"). Other text: undefined.
+ * The number at `key` of `written` as its fix writes it: `count: "3"` is said by the schema ("write
+ * the number without quotes: count: 3") and checked here as 3, so that `minPass: 5` beside it is said
+ * at once, not after the quotes are gone (docs/troubleshooting.md, "Configuration errors"). A number
+ * in quotes that its fix does not write (`minPass: "5"` beside `count: 3`, told the range and an
+ * example by the schema) and other text: undefined, not said twice.
  */
-function asNumber(value: unknown): number | undefined {
+function asNumber(written: Record<string, unknown>, key: 'count' | 'minPass' | 'max'): number | undefined {
+  const value = written[key];
   if (typeof value === 'number') return value;
-  return typeof value === 'string' && /^-?\d+(?:\.\d+)?$/.test(value.trim()) ? Number(value.trim()) : undefined;
+  return quotedNumber(repeatSchema, [key], value, written) ?? undefined;
 }
 
 /**
@@ -64,7 +67,7 @@ function asNumber(value: unknown): number | undefined {
 export function checkRepeat(raw: unknown, at: PathSegment[], prefix: string, err: Err): Repeat | null {
   if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) return null;
   const written = raw as Record<string, unknown>;
-  const r = { count: asNumber(written.count), minPass: written.minPass === undefined ? undefined : (asNumber(written.minPass) ?? written.minPass), max: written.max === undefined ? undefined : (asNumber(written.max) ?? written.max) };
+  const r = { count: asNumber(written, 'count'), minPass: written.minPass === undefined ? undefined : (asNumber(written, 'minPass') ?? written.minPass), max: written.max === undefined ? undefined : (asNumber(written, 'max') ?? written.max) };
   // A value in quotes was an error of the schema's: the repeat is not resolved, whatever else holds.
   let ok = typeof written.count === 'number' && (written.minPass === undefined || typeof written.minPass === 'number') && (written.max === undefined || typeof written.max === 'number');
   if (r.count === undefined) return null;

@@ -399,6 +399,26 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('1,000 where the setting takes a score from 0 to 1 is 1.000, not a thousand: in { } and outside; a count of 1,000 is not told 1', async () => {
+    const r = await load({
+      [C]: 'agent: { url: "http://127.0.0.1:9/chat" }\njudge: { provider: openai, model: m, apiKey: k }\nmeaning:\n  check: facts\n  threshold: 1,000\n',
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert:\n  judge: polite\n  threshold: 1,000\n',
+      [`${F}/b.yml`]: 'label: b\nmessage: hi\nassert: { judge: polite, threshold: 1,000 }\n',
+      // Past 1 either way: the range and its example, as before.
+      [`${F}/c.yml`]: 'label: c\nmessage: hi\nassert:\n  judge: polite\n  threshold: 2,000\n',
+      [`${F}/d.yml`]: 'label: d\nmessage: hi\nrepeat:\n  count: 1,000\n',
+      '.agent-replay/personas/p.yml': 'label: p\nopening: hi\nthreshold: 1,000\nexpect: { criteria: [polite] }\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      `${C}:5:14: meaning.threshold must be a number, found the string "1,000"\n  fix: write the number with a decimal point in place of the comma, which makes it text in YAML: threshold: 1.000`,
+      `${F}/a.yml:5:14: fixture "a": assert.threshold must be a number, found the string "1,000"\n  fix: write the number with a decimal point in place of the comma, which makes it text in YAML: threshold: 1.000`,
+      `${F}/b.yml:3:37: fixture "b": threshold: 1,000 reads as 1 and another key "000" inside { }, where a comma ends a value\n  fix: write threshold: 1.000, with a decimal point in place of the comma, so that line 3 reads\n    assert: { judge: polite, threshold: 1.000 }`,
+      `${F}/c.yml:5:14: fixture "c": assert.threshold must be a number, found the string "2,000"\n  fix: change assert.threshold to a score between 0 and 1, e.g. threshold: 0.7`,
+      `${F}/d.yml:4:10: fixture "d": repeat.count must be a number, found the string "1,000"\n  fix: change repeat.count to a whole number from 1 to 20, e.g. count: 3`,
+      `.agent-replay/personas/p.yml:3:12: persona script "p": threshold must be a number, found the string "1,000"\n  fix: write the number with a decimal point in place of the comma, which makes it text in YAML: threshold: 1.000`,
+    ]);
+  });
+
   it('a key left without its value, and headers written as one line of text, get what to write', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'label: a\nmessage:\n',

@@ -30,6 +30,24 @@ describe('a quoted number: the checks read it as the number its fix writes', () 
       '5: judge.concurrency must be a number, found the string "0"',
     ]);
   });
+
+  it('a quoted number its fix does not write (minPass: "5" beside count: 3) is said once, with one example within count', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nrepeat: { count: 3, minPass: "5" }\n',
+      [`${F}/b.yml`]: 'label: b\nmessage: hi\nrepeat: { count: "3", minPass: "5", max: "2" }\n',
+      ['.agent-replay/personas/s.yml']: 'label: s\nopening: hi\nexpect: { terminal: finish }\nrepeat: { count: "30", minPass: "2.5" }\n',
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\nrepeat:\n  count: 3\n  minPass: "5"\n',
+    });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${C}:5:12: repeat.minPass must be a number, found the string "5"\n  fix: change repeat.minPass to a whole number from 1 to count, e.g. minPass: 2`,
+      `${F}/a.yml:3:30: fixture "a": repeat.minPass must be a number, found the string "5"\n  fix: change repeat.minPass to a whole number from 1 to count, e.g. minPass: 2`,
+      `${F}/b.yml:3:18: fixture "b": repeat.count must be a number, found the string "3"\n  fix: write the number without quotes: count: 3`,
+      `${F}/b.yml:3:32: fixture "b": repeat.minPass must be a number, found the string "5"\n  fix: change repeat.minPass to a whole number from 1 to count, e.g. minPass: 2`,
+      `${F}/b.yml:3:42: fixture "b": repeat.max must be a number, found the string "2"\n  fix: change repeat.max to a whole number from count to 20, e.g. max: 10`,
+      `.agent-replay/personas/s.yml:4:18: persona script "s": repeat.count must be a number, found the string "30"\n  fix: change repeat.count to a whole number from 1 to 20, e.g. count: 3`,
+      `.agent-replay/personas/s.yml:4:33: persona script "s": repeat.minPass must be a number, found the string "2.5"\n  fix: change repeat.minPass to a whole number from 1 to count, e.g. minPass: 2`,
+    ]);
+  });
 });
 
 describe('one value where a list belongs: the list that was meant, when it is valid', () => {

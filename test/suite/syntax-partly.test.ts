@@ -120,6 +120,50 @@ describe('config.yml with a syntax error: the sections it leaves as written are 
   });
 });
 
+describe('a file that is one item, with a syntax error: a number split into keys written twice is said with its range', () => {
+  const said = (r: Awaited<ReturnType<typeof load>>, file: string): string[] => r.errors.filter((e) => e.file === file).map((e) => `${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`);
+  const MAX = 'max: 1,000,000 reads as 1 and the keys "000" and "000" inside { }, where a comma ends a value';
+
+  it('max: 1,000,000 beside another slip is told the range, not max: 1000000; nothing else of the file is said', async () => {
+    const P = '.agent-replay/personas';
+    const r = await load({
+      [C]: AGENT,
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nrepeat: { count: 3, max: 1,000,000 }\npersona: x: y\n',
+      // The label's line is next to the slip: no "missing label", and no label in the message.
+      [`${F}/b.yml`]: 'repeat: { count: 3, max: 1,000,000 }\nmessage: hi\nlabel: "b\\q"\n',
+      [`${P}/s.yml`]: 'label: s\nopening: hi\nrepeat: { count: 3, max: 1,000,000 }\nexpect: { terminal: finish }\npersona: x: y\n',
+    });
+    expect(said(r, `${F}/a.yml`)).toEqual([
+      `3:26: fixture "a": ${MAX}\n  fix: write the number without the commas; repeat.max is a whole number from count to 20, which 1000000 is not`,
+      expect.stringMatching(/^4:10: invalid YAML: the value "x: y" holds ": "/),
+    ]);
+    expect(said(r, `${F}/b.yml`)).toEqual([
+      `1:26: ${MAX}\n  fix: write the number without the commas; repeat.max is a whole number from count to 20, which 1000000 is not`,
+      expect.stringMatching(/^3:\d+: invalid YAML: \\q inside double quotes/),
+    ]);
+    expect(said(r, `${P}/s.yml`)).toEqual([
+      `3:26: persona script "s": ${MAX}\n  fix: write the number without the commas; repeat.max is a whole number from count to 20, which 1000000 is not`,
+      expect.stringMatching(/^5:10: invalid YAML: the value "x: y" holds ": "/),
+    ]);
+  });
+
+  it('a split number in the entry the syntax error is in, or a reply\'s turn (the script\'s turns may be left out), keeps the syntax check\'s words', async () => {
+    const r = await load({
+      [C]: AGENT,
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nrepeat: { count: 3, max: 1,000,000, x: "\\q" }\n',
+      '.agent-replay/personas/s.yml': 'label: s\nopening: hi\nfollowUps: [a, b]\nexpect:\n  reply:\n    - { contains: x, turn: 1,000,000 }\npersona: x: y\n',
+    });
+    expect(said(r, `${F}/a.yml`)).toEqual([
+      `3:26: ${MAX}\n  fix: write max: 1000000, without the commas, so that line 3 reads\n    repeat: { count: 3, max: 1000000, x: "\\q" }`,
+      expect.stringMatching(/^3:\d+: invalid YAML: \\q inside double quotes/),
+    ]);
+    expect(said(r, '.agent-replay/personas/s.yml').map((e) => e.split('\n')[0])).toEqual([
+      '6:28: turn: 1,000,000 reads as 1 and the keys "000" and "000" inside { }, where a comma ends a value',
+      expect.stringMatching(/^7:10: invalid YAML: the value "x: y" holds ": "/),
+    ]);
+  });
+});
+
 describe('no error is only a consequence of a syntax error: each slip, at each place in a list', () => {
   // Six fixtures, each with an error of its own; one of them replaced by a slip. What is said
   // beside the slip must be said of the same file with that fixture written well.
