@@ -11,36 +11,12 @@ import { describe, expect, it } from 'vitest';
 import { causeLine, groupCauses } from '../../src/evaluate/causes.js';
 import { runRecordSchema } from '../../src/record/schema.js';
 import { tempDir } from '../support/temp.js';
+import { quotedAndSaid, says, TROUBLESHOOTING } from '../support/troubleshooting.js';
 import { agentConfig, cli, makeProject, serve, useCleanup } from '../cli/helpers.js';
 
 useCleanup();
 
-const PAGE = readFileSync('docs/troubleshooting.md', 'utf8');
-
-/** Is `quoted` said in `text`: its parts between `<...>` and `...`, in order, each where the one before it ends when nothing stands between them. */
-function says(text: string, quoted: string): boolean {
-  const parts = quoted.split(/(\s*\.\.\.\s*|<[^>]+>)/);
-  let from = 0;
-  let free = false;
-  for (const part of parts) {
-    if (part === '') continue;
-    if (/^\s*\.\.\.\s*$|^<[^>]+>$/.test(part)) {
-      free = true;
-      continue;
-    }
-    const at = text.indexOf(part, from);
-    if (at < 0 || (!free && from > 0 && at !== from)) return false;
-    from = at + part.length;
-    free = false;
-  }
-  return true;
-}
-
-/** The page quotes `quoted`, and `text` says it. */
-function quotedAndSaid(text: string, quoted: string): void {
-  expect(PAGE, 'docs/troubleshooting.md quotes it').toContain(`\`${quoted}\``);
-  expect(says(text, quoted), `the tool does not say\n  ${quoted}\nin\n${text}`).toBe(true);
-}
+const PAGE = TROUBLESHOOTING;
 
 describe('the matcher', () => {
   it('reads <...> and ... as any words, and nothing else', () => {
