@@ -242,6 +242,7 @@ describe('retries', () => {
       error:
         "message turn: agent returned HTTP 429 after 1 attempt (rate limited: the server's Retry-After asks for 3,600,000 ms, more than the 90,000 ms left of the time budget of 90,000 ms, timeoutMs x attempts; given up at once instead of waiting): come back in an hour",
     });
+    quotedAndSaid(outcome.kind === 'errored' ? outcome.error : '', "agent returned HTTP 429 after <n> attempts (rate limited: the server's Retry-After asks for <ms> ms, more than the <ms> ms left of the time budget ...)", { '<n> attempts': '1 attempt' });
     // Within the budget the wait stays capped at 60 s, as before (docs/presets.md, "Retries and timeouts").
     const soon = await serve((req) => (req.index === 0 ? { status: 429, headers: { 'retry-after': '75' } } : { json: { reply: 'ok' } }));
     const clock2 = fakeClock();
