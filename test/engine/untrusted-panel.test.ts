@@ -12,6 +12,7 @@ import type { Clock } from '../../src/types.js';
 import { startAgentServer, type AgentServer } from '../support/agent-server.js';
 import { startPanelJudge } from '../judge/panel-server.js';
 import { json, startServer, type TestServer } from '../judge/server.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 const dirs: string[] = [];
 const servers: (AgentServer | TestServer)[] = [];
@@ -150,6 +151,11 @@ describe("config.yml's judge.baseUrl kept by the judge-provider input for what n
           fix: `remove judge.baseUrl from config.yml (${member} then uses https://api.openai.com/v1, the openai API), or remove the judge-provider input (${member} then uses the judge-base-url address), or run the suite from a trusted commit`,
         },
       ]);
+      const quoted =
+        member === 'judge.panel[2]'
+          ? "judge.baseUrl in this commit's config.yml is <origin>, kept for judge.panel[<i>] (provider: openai, config.yml's judge provider, which the judge-provider input changed to anthropic), but the commit is <a fork's pull request>: ..."
+          : `kept for ${member}`;
+      quotedAndSaid(result.errors[0]?.message ?? '', quoted);
       expect(JSON.stringify(result.errors)).not.toContain(KEY);
       expect(thief.received).toHaveLength(0);
       expect(judge.received).toHaveLength(0);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatIssue, loadSuite, type LoadResult } from '../../src/suite/index.js';
 import { B, C, F, OK_FIXTURE, brief, repo } from './helpers.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 const SECRET = 'ghp_SECRETVALUEfromOUTSIDEthe_suite_0123';
 const OUTSIDE_YAML = `label: stolen\nmessage: ${SECRET}\ntoken: ${SECRET}\n[unclosed ${SECRET}\n`;
@@ -220,6 +221,7 @@ describe('an error about a file is clipped', () => {
       fix: 'fix the ones above and run validate again to see the rest',
       more: 15980,
     });
+    quotedAndSaid(many[20]?.message ?? '', 'and N more errors in this file', { N: '15,980' });
     const tag = r.errors.filter((e) => e.file === `${F}/tag.yml`);
     expect(tag).toHaveLength(1);
     expect(tag[0]!.message.length).toBeLessThanOrEqual(300);
