@@ -216,6 +216,8 @@ describe('openai judge', () => {
       });
       expect(clock.sleeps).toEqual([]);
       expect(s.received).toEqual([]);
+      // The item's detail leaves the fix to its cause, below.
+      quotedAndSaid(judgeOutcome(r, 0.7).detail, 'judge unreachable: its TLS certificate is refused: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT)');
       // Its cause says the certificate's fix, as the client does, not the judge's settings (check judge-base-url, judge.model and the key).
       expect(causeOf({ label: 'refunds', errored: false, verdict: 'not_evaluated', detail: judgeOutcome(r, 0.7).detail }, null)).toEqual({
         key: 'judge:tls:DEPTH_ZERO_SELF_SIGNED_CERT',
@@ -248,6 +250,7 @@ describe('openai judge', () => {
     const r = await judge(config('openai', s.url)).score('c', 'r');
     expect(r).toEqual({ ok: false, reason: 'response is not JSON: "<html>sign in</html>"', answered: true });
     expect(judgeOutcome(r, 0.7).detail).toBe('judge gave no usable answer: response is not JSON: "<html>sign in</html>"');
+    quotedAndSaid(judgeOutcome(r, 0.7).detail, 'judge gave no usable answer: response is not JSON: "<html>..."');
     expect(s.received).toHaveLength(1);
   });
 
