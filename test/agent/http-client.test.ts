@@ -659,11 +659,13 @@ describe('content-encoding (RFC 9110: a request without Accept-Encoding accepts 
 
   it('says what is wrong with a coding it cannot decode, a body that is not what its coding says, or one that unpacks past the limit', async () => {
     const zstd = await serve(() => ({ headers: { 'content-encoding': 'zstd' }, body: 'whatever' }));
-    expect(await client({ url: zstd.url, start: null }).converse(request)).toEqual({
+    const undecoded = await client({ url: zstd.url, start: null }).converse(request);
+    expect(undecoded).toEqual({
       kind: 'errored',
       errorKind: 'http',
       error: 'message turn: the agent\'s answer is encoded as "zstd" (its Content-Encoding), which agent-replay cannot decode: answer uncompressed, or with gzip, deflate or br',
     });
+    quotedAndSaid(undecoded.kind === 'errored' ? undecoded.error : '', 'the agent\'s answer is encoded as "zstd" (its Content-Encoding), which agent-replay cannot decode ...');
     const lying = await serve(() => ({ headers: { 'content-encoding': 'gzip' }, body: '{"reply":"plain"}' }));
     expect(await client({ url: lying.url, start: null, retries: 2 }).converse(request)).toEqual({
       kind: 'errored',
