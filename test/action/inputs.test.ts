@@ -156,6 +156,7 @@ describe('readInputs', () => {
     const overrides = overridesFrom(readInputs(env({ 'judge-base-url': 'judge.example/v1' })));
     const result = await runCheck({ dir: '.agent-replay', cwd, env: {}, overrides, overridesSource: OVERRIDES_SOURCE, confirmCost: false, failOn: [], commit: null });
     expect(result.kind).toBe('config_errors');
+    quotedAndSaid(result.kind === 'config_errors' ? result.errors.map(formatIssue).join('\n') : '', 'the Action\'s inputs: judge base URL "judge.example/v1" has no scheme (http:// or https://): ...');
     expect(result.kind === 'config_errors' ? result.errors.map(formatIssue) : []).toEqual([
       'the Action\'s inputs: judge base URL "judge.example/v1" has no scheme (http:// or https://): write https://judge.example/v1\n  fix: give the API base address, with its scheme: https://judge.example/v1',
     ]);

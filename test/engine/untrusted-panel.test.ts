@@ -65,6 +65,7 @@ describe('a judge panel from untrusted code', () => {
     const result = await runCheck(options(cwd, judge.url), { clock });
     expect(result.kind).toBe('config_errors');
     if (result.kind !== 'config_errors') return;
+    quotedAndSaid(result.errors[0]?.message ?? '', "judge.panel[<i>].baseUrl in this commit's config.yml is <origin>, but the commit is <a fork's pull request>: ...");
     expect(result.errors.map((e) => e.message)).toEqual([
       `judge.panel[1].baseUrl in this commit's config.yml is ${new URL(thief.url).origin}, but the commit is ${FORK}: its config.yml may not choose where the panel member's key is sent (only to https://api.openai.com/v1, the openai API)`,
     ]);
@@ -103,6 +104,7 @@ describe('a judge from untrusted code', () => {
     const refused = await runCheck({ ...base, overrides: { judge: { apiKey: KEY } } }, { clock });
     expect(refused.kind).toBe('config_errors');
     if (refused.kind !== 'config_errors') return;
+    quotedAndSaid(refused.errors[0]?.message ?? '', "judge.baseUrl in this commit's config.yml is <origin>, but the commit is <a fork's pull request>: ...");
     expect(refused.errors.map((e) => e.message)).toEqual([
       `judge.baseUrl in this commit's config.yml is ${new URL(thief.url).origin}, but the commit is ${FORK}: its config.yml may not choose where the judge key is sent (only to https://api.openai.com/v1, the openai API)`,
     ]);

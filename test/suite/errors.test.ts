@@ -1570,6 +1570,7 @@ describe('loadSuite: warnings', () => {
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [`${B}/gone.json`]: BASELINE('gone') });
     expect(r.errors).toEqual([]);
     expect(brief(r.warnings)).toEqual([`${B}/gone.json:-: orphan baseline: no fixture or persona script is labelled "gone"`]);
+    quotedAndSaid(r.warnings[0]?.message ?? '', 'orphan baseline: no fixture or persona script is labelled "<label>"');
     expect(r.suite!.baselines.has('gone')).toBe(true);
   });
 
@@ -1762,6 +1763,7 @@ describe('a key indented between two mappings\' columns: both places it can go, 
       [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n   # a comment\n timeoutMs: 5\n',
       [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert:\n    regex: x\n  "flags": i\n',
     });
+    quotedAndSaid(r.errors.map(formatIssue).join('\n'), 'invalid YAML: "timeoutMs" on line 4 is indented by 1 space, more than "agent" on line 1 and less than the keys under it (2), ...');
     expect(r.errors.map(formatIssue)).toEqual([
       `${C}:4:2: invalid YAML: "timeoutMs" on line 4 is indented by 1 space, more than "agent" on line 1 and less than the keys under it (2), so YAML cannot tell which mapping it belongs to\n` +
         '  fix: indent it by 2 spaces, as "url" on line 2, for a key under "agent"; or start it at the beginning of the line, as "agent", for a key beside it',

@@ -53,6 +53,7 @@ describe('the judge-provider input switches the judge to another provider', () =
     expect(brief(r.warnings)).toEqual([
       `${C}:3: judge.apiKey of config.yml is openai's key: it is not sent to anthropic, the judge-provider input's provider (config.yml's judge is openai), and anthropic will refuse the calls, so judge assertions are not evaluated`,
     ]);
+    quotedAndSaid(r.warnings[0]!.message, "judge.apiKey of config.yml is openai's key: it is not sent to anthropic, the judge-provider input's provider (config.yml's judge is openai), and anthropic will refuse the calls, ...");
     expect(r.warnings[0]!.fix).toBe('give anthropic\'s key with the judge-api-key input (judge-api-key: ${{ secrets.ANTHROPIC_API_KEY }}), or remove the judge-provider input to judge with openai');
 
     // With the judge-api-key input: the input's key, nothing to say.
