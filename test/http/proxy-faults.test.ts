@@ -338,6 +338,7 @@ describe('a connection that does not open in time', () => {
     const started = Date.now();
     const direct = await agentClient({ url: `https://127.0.0.1:${port}/chat`, timeoutMs: 200 }, await networkFrom({})).converse();
     expect(direct).toMatchObject({ kind: 'errored', errorKind: 'timeout', error: 'message turn: no connection to the agent opened within 200 ms (agent.timeoutMs bounds connecting too)' });
+    quotedAndSaid(errorOf(direct), 'no connection to the agent opened within <ms> ms (agent.timeoutMs bounds connecting too)');
     expect(causeText('timeout', errorOf(direct), `https://127.0.0.1:${port}/chat`)).toMatch(new RegExp(`^no connection to https://127\\.0\\.0\\.1:${port}/chat opened within 200 ms: the host never completed the connection`));
 
     const network = await networkFrom({ HTTPS_PROXY: `http://ci-user:${PASSWORD}@127.0.0.1:${port}` });

@@ -433,6 +433,7 @@ describe('agent rate limits (default retries)', () => {
     const record = await replay({ fixtures: fixtures(3), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
     expect(record.tallies).toMatchObject({ errored: 3 });
     expect(agent.requests).toHaveLength(3 * 8);
+    quotedAndSaid(record.fixtures[0]?.error ?? '', 'agent returned HTTP 429 after <n> attempts (429s that asked for no wait: the first <k> spent no retry while the limit on requests in flight came down, ...)');
     for (const f of record.fixtures) {
       expect(f.error).toBe(
         'message turn: agent returned HTTP 429 after 8 attempts (429s that asked for no wait: the first 5 spent no retry while the limit on requests in flight came down, the next spent the 2 retries; given up rather than send more: lower the concurrency, or raise retries and backoffMs): {"error":"slow down"}',
