@@ -171,7 +171,7 @@ describe('a repeated item', () => {
 
   it('attempts that differ with no meaning recorded (check off, older records) are refused as before', () => {
     expect(written(repeated([attempt(A1), attempt(A2, null), attempt(A1)]))).toBe('refused: replies vary across 3 attempts');
-    quotedAndSaid(written(repeated([attempt(A1), attempt(A2, null), attempt(A1)])), 'replies vary across <N> attempts');
+    quotedAndSaid(String(written(repeated([attempt(A1), attempt(A2, null), attempt(A1)]))), 'replies vary across <N> attempts');
     expect(written(repeated([attempt(A1), attempt(A2)]))).toBe('refused: replies vary across 2 attempts');
   });
 
