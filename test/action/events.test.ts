@@ -256,6 +256,7 @@ describe('deployment_status', () => {
     const run = await check({ name: 'deployment_status', payload: deploymentStatus('success', origin(), DEPLOYED) }, { 'agent-path': '/chat' });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.summary).toContain(`no open pull request for ${DEPLOYED}`);
+    quotedAndSaid(run.summary, 'no open pull request for <sha>');
     expect(run.summary).toContain('greeting');
     expect(run.stdout).toContain(`no open pull request for ${DEPLOYED}`);
     expect(run.outputs['comment-status']).toBe('skipped');

@@ -114,6 +114,7 @@ describe("the agent's answers (docs/troubleshooting.md, \"The agent\")", () => {
     quotedAndSaid(causes, 'an HTML page instead of JSON from <url>: the URL serves a web page (a site or an SPA), not the agent: check agent-path or agent.url');
     quotedAndSaid(causes, 'no reply at "reply" in the agent\'s answers: the answer\'s text may be at "message": set agent.response.reply: message in config.yml if that is the reply, or check agent.preset');
     expect(error('locked')).toBe('message turn: agent returned HTTP 401 after 1 attempt: {"error":"invalid api key"}');
+    quotedAndSaid(error('locked'), 'agent returned HTTP <status> after <n> attempts: <body>', { '<n> attempts': '1 attempt' });
     quotedAndSaid(causes, 'HTTP 401 from <url>: the agent refused the request: check the key or token it expects in agent-headers (agent.headers)');
     expect(r.stdout).toContain('the agent refused the request: check the key or token it expects in agent.headers in config.yml');
     quotedAndSaid(r.stdout, 'check --agent-url (agent.url)');
