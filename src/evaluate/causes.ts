@@ -602,6 +602,8 @@ export function downHint(status: string | undefined, reason: string, s: ModelSet
     return `the host never completed the connection (a host that is down, or a firewall that drops packets, looks like this): check ${s.url} and that the ${s.who} is up; raise judge.timeoutMs if it is only slow`;
   }
   if (status === undefined && new RegExp(`(?:^|: )no answer from the ${s.who} within \\d[\\d,]* ms`).test(reason)) return `raise judge.timeoutMs in config.yml if the ${s.who} is slow, or check ${s.url} and that it is up`;
+  // A key no HTTP header can carry (src/judge/http.ts, notSentWords): nothing was sent, and the key is the one setting at fault.
+  if (status === undefined && KEY_NOT_SENT.test(reason)) return `set ${s.key} (${s.keyAt ?? 'judge.apiKey'}) again without the line break or the character outside Latin-1, where it is written or in the variable it is read from (a secret pasted with a line break)`;
   // Its address and key worked for other calls of this run (calibration): a connection it closed is a passing fault, not a setting.
   if (status === undefined && answeredIn !== null && DROPPED.test(reason)) {
     return `the ${s.who} answered other calls of this ${answeredIn}, so ${s.url}, ${s.model} and ${s.key} work: it, or a gateway or proxy in front of it, closed these connections (a restart, or connections dropped under load): run it again, and lower judge.concurrency${judges} if it recurs`;
@@ -615,6 +617,9 @@ export function downHint(status: string | undefined, reason: string, s: ModelSet
  * "the connection was closed (UND_ERR_CLOSED)"; at the reason's start or a panel member's.
  */
 const DROPPED = /(?:^|: )the connection(?: to \S+)? was closed(?: without an answer)? \((?:ECONNRESET|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)\)/;
+
+/** A request not sent because its key holds what no HTTP header can carry, as a client says it (src/judge/http.ts), at its start or a panel member's. */
+const KEY_NOT_SENT = /(?:^|: )the request was not sent: \S.* key \([^)]+\) holds a line break or a character outside Latin-1/;
 
 /** A client's certificate Node refused, as its reason says it (src/judge/http.ts), at its start or a panel member's; its code. */
 const TLS_REFUSED = /(?:^|: )its TLS certificate is refused: [^;]+? \(([A-Z_]+)\)/;

@@ -182,7 +182,9 @@ function describeNetworkError(err: unknown, route: ProxyRoute | null, url: strin
 
 /**
  * Why undici refused to send a request (InvalidArgumentError, `invalid authorization header`): the
- * key's header is the only one of a user's making, so that is the fix; any other argument by its name.
+ * key's header is the only one of a user's making, so that is the fix, after "; " as every fix of a
+ * reason is (src/assertions/format.ts, FIX_START): an item's detail over its bound then leaves it
+ * whole to the cause line instead of cutting it mid-sentence; any other argument by its name.
  */
 function notSentWords(err: unknown, peer: string): string {
   const header = /^invalid (\S+) header$/.exec(err instanceof Error ? err.message : '')?.[1];
@@ -193,7 +195,7 @@ function notSentWords(err: unknown, peer: string): string {
         : peer === 'the meaning judge'
           ? "the meaning judge's key (meaning.apiKey, else the judge's)"
           : 'the judge key (judge.apiKey)';
-    return `${key} holds a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG): check its value, or that of the variable it is read from`;
+    return `${key} holds a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG); check its value, or that of the variable it is read from`;
   }
   return `undici refused ${header === undefined ? 'one of its arguments' : `its ${header} header`} (UND_ERR_INVALID_ARG)`;
 }

@@ -15,6 +15,7 @@ import { docsUrl } from '../../src/version.js';
 import { serializeBaseline } from '../../src/suite/index.js';
 import { acceptTrigger, commitRefusal, dispatchFailure, findReviewedRun, labelRefusal, recordRefusal, type Found } from '../../src/action/accept.js';
 import { downloadRunRecord } from '../../src/action/download.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 /** docs/troubleshooting.md quotes `quoted`, and `text` says it with the quote's `<...>` values as `values` gives them. */
 function saidAsTroubleshootingQuotes(text: string, quoted: string, values: Record<string, string>): void {
@@ -255,6 +256,7 @@ describe('accept mode, end to end', () => {
     const moved = ourComment()!.body;
     expect(moved).toContain('Baselines not accepted');
     expect(moved).toContain('head has moved since the run the comment shows (reviewed 1111111, head is now 4444444)');
+    quotedAndSaid(third.stdout, "the pull request's head has moved since the run the comment shows (...)");
     expect(moved).toContain('refund-policy'); // the results stay visible under the notice
     expect(gh.labels('octo', 'shop', 7)).toEqual([]);
     expect(gh.violations).toEqual([]);
@@ -614,7 +616,10 @@ describe('accept mode, end to end', () => {
     [{ artifact: 'missing' as const }, (name: string) => `the results artifact ${name} of run 1001 is missing. Re-run the check, then apply the label again.`],
   ])('refuses, saying what to do, when %o', async (opts, message) => {
     const { run: check } = await reviewedCheck(opts);
-    expect(await recordRefusalNow(check)).toBe(message(check.outputs['artifact-name'] as string));
+    const refusal = await recordRefusalNow(check);
+    expect(refusal).toBe(message(check.outputs['artifact-name'] as string));
+    if ('runStatus' in opts) quotedAndSaid(refusal ?? '', 'the workflow run <id> is still running');
+    else if (opts.artifact === 'expired') quotedAndSaid(refusal ?? '', 'the results artifact <name> of run <id> has expired. Re-run the check, then apply the label again.');
     expect(gh.violations).toEqual([]);
   });
 

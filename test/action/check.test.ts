@@ -13,6 +13,7 @@ import { capSource } from '../../src/action/check.js';
 import { envInputGetter, readInputs } from '../../src/action/inputs.js';
 import { ctx as reportCtx } from '../report/fixtures.js';
 import { gateRun } from '../../src/evaluate/gate.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 const REPLIES: Record<string, string> = {
   hello: 'Welcome to the shop!',
@@ -248,6 +249,7 @@ describe('check mode, end to end', () => {
     gh.failNext({ method: 'POST', path: '/repos/{owner}/{repo}/issues/{issue_number}/comments', status: 429, body: { message: 'Too many requests' }, headers: { 'retry-after': '3' } });
     const run = await check({ payload: pullPayload({ number: 8 }) });
     expect(run.stdout).toContain(`GitHub rate limit (429 Too Many Requests) hit by POST ${gh.url}/repos/octo/shop/issues/8/comments; retrying in 3s (1/2).`);
+    quotedAndSaid(run.stdout, 'GitHub rate limit (429 Too Many Requests) hit by ...; retrying in <n>s');
     expect(first.outputs['comment-status']).toBe('created');
     expect(run.outputs['comment-status']).toBe('created');
     const on8 = gh.comments('octo', 'shop', 8);

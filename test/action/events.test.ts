@@ -22,6 +22,7 @@ import { escapeInline } from '../../src/report/escape.js';
 import { artifactZip } from '../support/zip.js';
 import { startServer } from '../judge/server.js';
 import { docsUrl } from '../../src/version.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 interface WebhookExamples {
   name: string;
@@ -255,6 +256,7 @@ describe('deployment_status', () => {
     const run = await check({ name: 'deployment_status', payload: deploymentStatus('success', origin(), DEPLOYED) }, { 'agent-path': '/chat' });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.summary).toContain(`no open pull request for ${DEPLOYED}`);
+    quotedAndSaid(run.summary, 'no open pull request for <sha>');
     expect(run.summary).toContain('greeting');
     expect(run.stdout).toContain(`no open pull request for ${DEPLOYED}`);
     expect(run.outputs['comment-status']).toBe('skipped');
@@ -333,6 +335,11 @@ describe('deployment_status', () => {
       },
       expect.objectContaining({ file: "the Action's inputs", message: 'judge base URL "gw.example/v1" has no scheme (http:// or https://): write https://gw.example/v1' }),
     ]);
+    quotedAndSaid(
+      result.errors.map((e) => `${e.file}: ${e.message}`).join('\n'),
+      'the deployment\'s environment_url + the agent-path input: agent URL "shop.vercel.app/api/chat" has no scheme (http:// or https://): ...',
+      { 'shop.vercel.app/api/chat': 'shop-git-fix.vercel.app/chat' },
+    );
     expect(agent.requests.length).toBe(before);
   });
 });
@@ -480,6 +487,7 @@ describe('events check mode does not replay (GitHub\'s example payloads)', () =>
     expect(error).toContain(`agent-replay: ${said(first.name)[0]}`);
     expect(error).toContain(said(first.name)[1]);
     expect(error).toContain(first.instead);
+    quotedAndSaid(error, 'check mode does not run on issue_comment events: ...');
     expect(agent.requests.length).toBe(before);
     expect(gh.requests).toEqual([]);
     expect(run.outputs['results-path']).toBeUndefined();

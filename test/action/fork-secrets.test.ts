@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { forkSecretFixes } from '../../src/action/fork-secrets.js';
 import { loadSuite } from '../../src/suite/index.js';
 import { tempDir } from '../support/temp.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 describe("a fork's pull request with a variable its secret gives", () => {
   it('says the fork gets no secrets, with where a fork is checked with them; other errors as they are', async () => {
@@ -19,6 +20,7 @@ describe("a fork's pull request with a variable its secret gives", () => {
     const loaded = await loadSuite({ dir: '.agent-replay', cwd, env: { AGENT_TOKEN: '' } });
     const fixed = forkSecretFixes(loaded.errors);
     expect(fixed.map((e) => e.message)).toEqual(['environment variable AGENT_TOKEN is set but empty', 'environment variable TENANT is not set']);
+    quotedAndSaid(fixed[0]!.message, 'environment variable <NAME> is set but empty');
     const quoted = "this pull request comes from a fork, and GitHub gives a fork's pull_request run none of the repository's secrets, so AGENT_TOKEN is empty whatever its secret holds";
     expect(fixed[0]!.fix).toContain(`${quoted}: check a fork's pull request on deployment_status, which runs with them (`);
     expect(readFileSync('docs/troubleshooting.md', 'utf8')).toContain(quoted.replace('AGENT_TOKEN', '<NAME>'));

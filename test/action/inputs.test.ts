@@ -7,6 +7,7 @@ import { OVERRIDES_SOURCE, overridesFrom } from '../../src/action/publish.js';
 import { runCheck } from '../../src/engine.js';
 import { formatIssue } from '../../src/suite/index.js';
 import { repo } from '../suite/helpers.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 interface ActionYml {
   name: string;
@@ -73,6 +74,16 @@ describe('action.yml and docs/action.md agree', () => {
   });
 });
 
+/** The message `fn` throws ('' when it does not). */
+function thrownBy(fn: () => unknown): string {
+  try {
+    fn();
+    return '';
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
 describe('readInputs', () => {
   const env = (vars: Record<string, string>) => envInputGetter(Object.fromEntries(Object.entries(vars).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])));
   it('refuses a path written for Windows (a drive letter, a network share) on this runner, with the fix', () => {
@@ -93,6 +104,7 @@ describe('readInputs', () => {
   });
   it('rejects bad enum values quoting the value and the allowed set', () => {
     expect(() => readInputs(env({ mode: 'deploy' }))).toThrow('input mode: "deploy" is not allowed; use one of: check, accept, report');
+    quotedAndSaid(thrownBy(() => readInputs(env({ mode: 'deploy' }))), 'input <name>: "<value>" is not allowed; use one of: ...');
     expect(() => readInputs(env({ 'judge-provider': 'gemini' }))).toThrow('use one of: openai, anthropic');
     // Another case, or a misspelling, is refused as written (values are lower case), naming the spelling meant as fail-on does.
     expect(() => readInputs(env({ mode: 'Check' }))).toThrow('input mode: "Check" is not allowed: did you mean "check"? Use one of: check, accept, report');
@@ -144,6 +156,7 @@ describe('readInputs', () => {
     const overrides = overridesFrom(readInputs(env({ 'judge-base-url': 'judge.example/v1' })));
     const result = await runCheck({ dir: '.agent-replay', cwd, env: {}, overrides, overridesSource: OVERRIDES_SOURCE, confirmCost: false, failOn: [], commit: null });
     expect(result.kind).toBe('config_errors');
+    quotedAndSaid(result.kind === 'config_errors' ? result.errors.map(formatIssue).join('\n') : '', 'the Action\'s inputs: judge base URL "judge.example/v1" has no scheme (http:// or https://): ...');
     expect(result.kind === 'config_errors' ? result.errors.map(formatIssue) : []).toEqual([
       'the Action\'s inputs: judge base URL "judge.example/v1" has no scheme (http:// or https://): write https://judge.example/v1\n  fix: give the API base address, with its scheme: https://judge.example/v1',
     ]);
@@ -153,6 +166,7 @@ describe('readInputs', () => {
     expect(readInputs(env({ shard: '2/4', timings: 'prev/results.json' }))).toMatchObject({ shard: { index: 2, total: 4 }, timings: 'prev/results.json', allowIncomplete: false });
     for (const bad of ['0/4', '5/4', '2', '1/257', '${{ matrix.shard }}/4']) {
       expect(() => readInputs(env({ shard: bad }))).toThrow(`input shard must be i/n with whole numbers 1 <= i <= n <= 256 (e.g. 2/4), got "${bad}"`);
+      quotedAndSaid(thrownBy(() => readInputs(env({ shard: bad }))), 'input shard must be i/n with whole numbers 1 <= i <= n <= 256 (e.g. 2/4), got "<value>"');
     }
     expect(() => readInputs(env({ shard: '1/2', mode: 'report' }))).toThrow('input shard: only check mode replays a shard; mode report reads recorded results');
     expect(() => readInputs(env({ timings: 'r.json' }))).toThrow('input timings: balances the shards of a check; set shard too');

@@ -22,6 +22,7 @@ import { parseRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
 import { serializeBaseline } from '../../src/suite/index.js';
 import { checkoutMismatch } from '../../src/action/checkout.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 const run = promisify(execFile);
 const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_NOSYSTEM: '1', HOME: '/nonexistent' };
@@ -159,6 +160,7 @@ describe('check mode at a checkout that is not the pull request head', () => {
     expect(error).toContain(`checked out ${repo.merge.slice(0, 7)}`);
     expect(error).toContain(`merge of the pull request's head ${repo.head.slice(0, 7)} into its base`);
     expect(error).toContain('ref: ${{ github.event.pull_request.head.sha }}');
+    quotedAndSaid(error ?? '', "this job checked out <sha> (GitHub's merge of the pull request's head <sha> into its base, ...)");
     expect(result.outputs).toMatchObject({ gate: 'failed', verified: 'false', 'comment-status': 'skipped' });
     expect(result.outputs['results-path']).toBeUndefined();
     expect(gh.comments('octo', 'shop', 7)).toEqual([]);
@@ -175,6 +177,7 @@ describe('check mode at a checkout that is not the pull request head', () => {
     expect(sent).toBe(0);
     const [error] = errors(result.stdout);
     expect(error).toContain(`checked out ${repo.base.slice(0, 7)}, not the pull request's head ${repo.head.slice(0, 7)}`);
+    quotedAndSaid(error ?? '', "checked out <sha>, not the pull request's head");
     expect(gh.comments('octo', 'shop', 7)).toEqual([]);
   });
 
@@ -255,6 +258,7 @@ describe('checkoutMismatch', () => {
   it('a deployment_status run at another commit than the deployed one names deployment.sha; the commit GITHUB_SHA names (push, workflow_dispatch, schedule) is never refused', () => {
     const deployment = { sha: A, state: 'success', environmentUrl: null, environment: null };
     expect(checkoutMismatch({ eventName: 'deployment_status', sha: A, pull: null, deployment }, at(B))).toContain('ref: ${{ github.event.deployment.sha }}');
+    quotedAndSaid(checkoutMismatch({ eventName: 'deployment_status', sha: A, pull: null, deployment }, at(B)) ?? '', 'not the deployed commit');
     expect(checkoutMismatch({ eventName: 'deployment_status', sha: A, pull: null, deployment }, at(A))).toBeNull();
     for (const eventName of ['push', 'workflow_dispatch', 'schedule', 'merge_group']) expect(checkoutMismatch({ eventName, sha: A, pull: null, deployment: null }, at(B, [A]))).toBeNull();
     // outside a git repository nothing is known, and nothing refused

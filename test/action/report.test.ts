@@ -19,6 +19,7 @@ import { artifactZip } from '../support/zip.js';
 import { githubHtml, visibleText } from '../report/helpers.js';
 import { createGitHubApi } from '../../src/github/api.js';
 import { gitHubFailure } from '../../src/action/github-words.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 let agent: AgentServer;
 let gh: FakeGitHub;
@@ -491,6 +492,8 @@ describe('report mode', () => {
     // The decision without a start of the Action (docs/contributing.md, "Speed"): real folders in a temp dir.
     const cwd = await mkdtemp(join(tmpdir(), 'report-none-'));
     const words = async (results: string[]): Promise<string | null> => noResultsWords(results, await expandResults(results, cwd));
+    quotedAndSaid((await words(['shards/*.json'])) ?? '', 'report mode: no results files match shards/*.json (no folder shards in the workspace: ...)');
+    quotedAndSaid((await words(['shards'])) ?? '', 'nothing at shards');
     // The recipe's `results: shards` when the download wrote nothing: was "shards: does not exist; give the path of a results.json".
     expect(await words(['shards'])).toBe(
       'report mode: no results files match shards (nothing at shards in the workspace: check that the step that downloads the results artifacts ran before this one and wrote there)',
@@ -500,6 +503,7 @@ describe('report mode', () => {
     expect(await words(['shards'])).toBe(
       "report mode: no results files match shards (shards holds no .json file: no results artifact was downloaded there; when every shard's job failed before it uploaded its results, their logs say why)",
     );
+    quotedAndSaid((await words(['shards/*.json'])) ?? '', 'shards holds no .json file');
     expect(await words(['shards/*.json'])).toBe(
       "report mode: no results files match shards/*.json (shards holds no .json file: no results artifact was downloaded there; when every shard's job failed before it uploaded its results, their logs say why)",
     );

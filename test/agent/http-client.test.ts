@@ -11,6 +11,7 @@ import type { AgentClient, Clock } from '../../src/types.js';
 import { nativeEcho, startAgentServer } from '../support/agent-server.js';
 import { clientCertServer, HANDSHAKE_FAILURE_CODE } from '../support/proxy-server.js';
 import type { AgentHandler, AgentServer } from '../support/agent-server.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 /** A clock that records every requested sleep and never waits. */
 function fakeClock(now = Date.parse('2026-01-01T00:00:00Z')): Clock & { sleeps: number[] } {
@@ -241,6 +242,7 @@ describe('retries', () => {
       error:
         "message turn: agent returned HTTP 429 after 1 attempt (rate limited: the server's Retry-After asks for 3,600,000 ms, more than the 90,000 ms left of the time budget of 90,000 ms, timeoutMs x attempts; given up at once instead of waiting): come back in an hour",
     });
+    quotedAndSaid(outcome.kind === 'errored' ? outcome.error : '', "agent returned HTTP 429 after <n> attempts (rate limited: the server's Retry-After asks for <ms> ms, more than the <ms> ms left of the time budget ...)", { '<n> attempts': '1 attempt' });
     // Within the budget the wait stays capped at 60 s, as before (docs/presets.md, "Retries and timeouts").
     const soon = await serve((req) => (req.index === 0 ? { status: 429, headers: { 'retry-after': '75' } } : { json: { reply: 'ok' } }));
     const clock2 = fakeClock();
@@ -331,6 +333,7 @@ describe('retries', () => {
     if (outcome.kind !== 'errored') throw new Error('expected errored');
     // In our words, not undici's ("other side closed").
     expect(outcome.error).toBe("message turn: the agent's answer (HTTP 200) broke off before its end, after 1 attempt: the connection was closed (UND_ERR_SOCKET) (not retried: the agent had the turn)");
+    quotedAndSaid(outcome.error, "the agent's answer (HTTP 200) broke off before its end, after <n> attempts: the connection was closed (UND_ERR_SOCKET) (not retried: the agent had the turn)", { '<n> attempts': '1 attempt' });
     expect(json.requests).toHaveLength(1);
     expect(clock.sleeps).toEqual([]);
     const stream = await serve(() => ({ headers: { 'content-type': 'text/event-stream' }, body: 'data: {"choices":[{"delta":{"content":"Within"}}]}\n\n', breakOff: true }));
@@ -364,6 +367,14 @@ describe('retries', () => {
           : `message turn: the agent at 127.0.0.1:${port} closed the connection without answering (UND_ERR_SOCKET), after 3 attempts; ${fix}`,
       );
       expect(outcome.address).toBe(close === 'reset' ? undefined : `127.0.0.1:${port}`);
+      if (close === 'reset') quotedAndSaid(outcome.error, 'the agent closed the connection without answering (ECONNRESET), ...');
+      else {
+        quotedAndSaid(
+          outcome.error,
+          "the agent at 127.0.0.1:3000 closed the connection without answering (UND_ERR_SOCKET), after <n> attempts; see the agent's log for a crash on the request, or a proxy in front of it that closes connections",
+          { '127.0.0.1:3000': `127.0.0.1:${port}` },
+        );
+      }
       expect(requests).toBe(3);
       expect(clock.sleeps).toHaveLength(2);
     }
@@ -377,6 +388,7 @@ describe('retries', () => {
     expect(outcome).toMatchObject({ kind: 'errored', errorKind: 'network' });
     if (outcome.kind !== 'errored') throw new Error('expected errored');
     expect(outcome.error).toBe(`message turn: the agent at 127.0.0.1:${garbage.port} gave an answer that is not valid HTTP, after 1 attempt; something other than the agent's HTTP server answers there: check the port in agent-url (agent.url)`);
+    quotedAndSaid(outcome.error, "the agent at 127.0.0.1:3000 gave an answer that is not valid HTTP, after 1 attempt; something other than the agent's HTTP server answers there: check the port in agent-url (agent.url)", { '127.0.0.1:3000': `127.0.0.1:${garbage.port}` });
     expect(outcome.address).toBe(`127.0.0.1:${garbage.port}`);
     expect(garbage.connections()).toBe(1);
   });
@@ -388,6 +400,11 @@ describe('retries', () => {
     if (outcome.kind !== 'errored') throw new Error('expected errored');
     expect(outcome.error).toBe(
       `message turn: the agent at 127.0.0.1:${big.port} gave an answer with headers of more than 16 KB, the most read (UND_ERR_HEADERS_OVERFLOW), after 1 attempt; see what makes the agent, or a proxy in front of it, send that many headers (a cookie set on every answer, a header that grows)`,
+    );
+    quotedAndSaid(
+      outcome.error,
+      'the agent at 127.0.0.1:3000 gave an answer with headers of more than 16 KB, the most read (UND_ERR_HEADERS_OVERFLOW), after 1 attempt; see what makes the agent, or a proxy in front of it, send that many headers (a cookie set on every answer, a header that grows)',
+      { '127.0.0.1:3000': `127.0.0.1:${big.port}` },
     );
     expect(big.connections()).toBe(1);
   });
@@ -402,6 +419,11 @@ describe('retries', () => {
       expect(outcome.error).toBe(
         `message turn: the agent answered the TLS handshake with an alert, after 1 attempt: handshake failure (${HANDSHAKE_FAILURE_CODE}); check whether the server asks for a client certificate (agent-replay presents none), which TLS versions it accepts (agent-replay offers TLS 1.2 and 1.3), and that the URL in agent-url (agent.url) is its https:// port (http:// for a plain HTTP one)`,
       );
+      quotedAndSaid(
+        outcome.error,
+        'the agent answered the TLS handshake with an alert, after 1 attempt: handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE); check whether the server asks for a client certificate (agent-replay presents none), which TLS versions it accepts (agent-replay offers TLS 1.2 and 1.3), and that the URL in agent-url (agent.url) is its https:// port (http:// for a plain HTTP one)',
+        { ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE: HANDSHAKE_FAILURE_CODE },
+      );
       expect(mtls.connections()).toBe(1);
     } finally {
       await mtls.close();
@@ -411,6 +433,7 @@ describe('retries', () => {
     const other = await client({ url: `https://127.0.0.1:${version.port}/chat`, start: null, retries: 1 }).converse(request);
     if (other.kind !== 'errored') throw new Error('expected errored');
     expect(other.error).toMatch(/^message turn: the agent answered the TLS handshake with an alert, after 1 attempt: protocol version \(ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION\); /);
+    quotedAndSaid(other.error, 'protocol version (ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION)');
     expect(version.connections()).toBe(1);
   });
 
@@ -636,11 +659,13 @@ describe('content-encoding (RFC 9110: a request without Accept-Encoding accepts 
 
   it('says what is wrong with a coding it cannot decode, a body that is not what its coding says, or one that unpacks past the limit', async () => {
     const zstd = await serve(() => ({ headers: { 'content-encoding': 'zstd' }, body: 'whatever' }));
-    expect(await client({ url: zstd.url, start: null }).converse(request)).toEqual({
+    const undecoded = await client({ url: zstd.url, start: null }).converse(request);
+    expect(undecoded).toEqual({
       kind: 'errored',
       errorKind: 'http',
       error: 'message turn: the agent\'s answer is encoded as "zstd" (its Content-Encoding), which agent-replay cannot decode: answer uncompressed, or with gzip, deflate or br',
     });
+    quotedAndSaid(undecoded.kind === 'errored' ? undecoded.error : '', 'the agent\'s answer is encoded as "zstd" (its Content-Encoding), which agent-replay cannot decode ...');
     const lying = await serve(() => ({ headers: { 'content-encoding': 'gzip' }, body: '{"reply":"plain"}' }));
     expect(await client({ url: lying.url, start: null, retries: 2 }).converse(request)).toEqual({
       kind: 'errored',

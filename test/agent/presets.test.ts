@@ -9,6 +9,7 @@ import { createHttpAgentClient } from '../../src/agent/index.js';
 import { AGENT_PRESET_NAMES } from '../../src/config.js';
 import { resolveConfigFile } from '../../src/suite/config-file.js';
 import type { AgentClient, Clock } from '../../src/types.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 interface Seen {
   path: string;
@@ -638,11 +639,13 @@ describe('anthropic-messages', () => {
       error: 'message turn: the stream sent an error event: overloaded_error: Overloaded',
     });
     const cut = await serve(() => ({ type: 'text/event-stream', body: named(stream.slice(0, 5)) }));
-    expect(await clientFor({ url: cut.url, preset: 'anthropic-messages', model: 'm', stream: true }).converse(request)).toEqual({
+    const ended = await clientFor({ url: cut.url, preset: 'anthropic-messages', model: 'm', stream: true }).converse(request);
+    expect(ended).toEqual({
       kind: 'errored',
       errorKind: 'http',
       error: 'message turn: the stream ended early: no message_stop event (anthropic stream, 13 characters received)',
     });
+    quotedAndSaid(ended.kind === 'errored' ? ended.error : '', 'the stream ended early: no message_stop event (...)');
   });
 });
 
@@ -878,11 +881,15 @@ describe('a stream with nothing to read names why the model stopped, when it say
   it('vercel-ai: a finish part with finishReason content-filter', async () => {
     const filtered = [{ type: 'start' }, { type: 'start-step' }, { type: 'finish-step' }, { type: 'finish', finishReason: 'content-filter', messageMetadata: { usage: { inputTokens: 10, outputTokens: 0 } } }];
     const server = await serve(() => ({ type: 'text/event-stream', body: [...sse(filtered), 'data: [DONE]\n\n'] }));
-    expect(await clientFor({ url: server.url, preset: 'vercel-ai' }).converse(request)).toMatchObject({
+    const filteredOut = await clientFor({ url: server.url, preset: 'vercel-ai' }).converse(request);
+    expect(filteredOut).toMatchObject({
       kind: 'errored',
       errorKind: 'missing_reply',
       error: 'message turn: no reply text and no tool call could be read from the stream (a vercel-ai stream that stopped with reason "content-filter" (a content filter), 4 events: start, start-step, finish-step, finish)',
     });
+    const unread = filteredOut.kind === 'errored' ? filteredOut.error : '';
+    quotedAndSaid(unread, 'no reply text and no tool call could be read from the stream (a <format> stream, <n> events: ...)', { '<format> stream, <n> events': 'vercel-ai stream that stopped with reason "content-filter" (a content filter), 4 events' });
+    quotedAndSaid(unread, 'stopped with reason "content-filter"');
   });
 
   it('openai-chat: a reasoning model that spent its output tokens before any text (finish_reason length); a usual stop is not named', async () => {

@@ -11,6 +11,7 @@ import { createJudge } from '../../src/judge/index.js';
 import { Interrupted } from '../../src/interrupt.js';
 import { cli, makeProject, useCleanup } from '../cli/helpers.js';
 import { tlsFront } from '../support/proxy-server.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 interface Seen {
   method: string;
@@ -86,6 +87,7 @@ describe('waitForAgent', () => {
     expect(e.polls).toBe(7);
     expect(clock.now()).toBe(20_000);
     expect(e.message).toMatch(/^agent not ready after 20 s: 7 polls \(GET\), the last one got HTTP 503; nothing was replayed and nothing was spent\./);
+    quotedAndSaid(e.message, 'agent not ready after <N> s: ... nothing was replayed and nothing was spent');
     expect(agent.seen.every((s) => s.method === 'GET')).toBe(true);
   });
 

@@ -7,6 +7,7 @@
 // (openai ChatCompletionChunk tool_calls deltas, ai UIMessageChunk, @mastra/core ChunkType, Ollama /api/chat).
 import { afterEach, describe, expect, it } from 'vitest';
 import { configClients } from './config-client.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 const { clientFor, closeAll } = configClients();
 afterEach(closeAll);
@@ -111,12 +112,14 @@ describe('a stream of only keep-alives carried no events', () => {
   it('comments or ping events alone: said so, with no advice about agent.response.reply', async () => {
     const comments = await clientFor('  response: { reply: delta.content }\n', stream(': ping\n\n: ping\n\n: ping\n\n'));
     // The native preset's welcome turn streams the same: a welcome with no greeting, then the message turn.
-    expect(await comments.converse(request)).toEqual({
+    const kept = await comments.converse(request);
+    expect(kept).toEqual({
       kind: 'errored',
       errorKind: 'missing_reply',
       answered: 2,
       error: 'message turn: no reply text and no tool call could be read from the stream: it carried no events (only keep-alives: 3 comments); the agent ended the stream without answering',
     });
+    quotedAndSaid(kept.kind === 'errored' ? kept.error : '', 'no reply text and no tool call could be read from the stream: it carried no events (only keep-alives: 3 comments); ...');
     const pings = await clientFor('', stream('event: ping\ndata: {}\n\n: keep-alive\n\nevent: ping\ndata: {}\n\ndata: [DONE]\n\n'));
     expect(await pings.converse(request)).toMatchObject({
       kind: 'errored',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeEventStream, parseEventStream, streamSoFar, watchFirstText } from '../../src/agent/stream.js';
 import { decodeToolCalls } from '../../src/agent/tool-calls.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 describe('decodeEventStream: Anthropic usage from the agent', () => {
   it('a message_delta usage key named __proto__ is a key, never the prototype whose counts would be read as sent', () => {
@@ -40,7 +41,9 @@ describe('decodeEventStream', () => {
   // toTextStream()): a chunk holding a newline leaves its next lines without `data:`, lines every
   // reader drops. The reply would lack them (a list's items, a paragraph): said, not read short.
   it('plain data: a line of the text sent without its own data: errors the stream, naming it; each line as data: joins with a newline', () => {
-    expect(decodeEventStream('data: Order 1234:\n- shipped\n- paid\n\ndata:  Thanks.\n\n')).toEqual({
+    const stray = decodeEventStream('data: Order 1234:\n- shipped\n- paid\n\ndata:  Thanks.\n\n');
+    quotedAndSaid(stray.ok ? 'read' : stray.error, 'stream event 1 holds a line that is no event-stream field ("- shipped"): a text chunk with a newline sent on one data: line, ...');
+    expect(stray).toEqual({
       ok: false,
       error: 'stream event 1 holds a line that is no event-stream field ("- shipped"): a text chunk with a newline sent on one data: line, whose next lines every event-stream reader (agent-replay\'s, a browser\'s EventSource) drops, so the reply would lack them; send each line of a chunk as its own data: line',
     });

@@ -6,6 +6,7 @@ import { clipKeepingFix, fixStart, reasonLine } from '../../src/assertions/forma
 import { judgedMeaning } from '../../src/evaluate/meaning/ladder.js';
 import { docsUrl } from '../../src/version.js';
 import { JUDGE_URL_SETTING } from '../../src/evaluate/causes.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 const regex = createRegexPool({ size: 2, timeoutMs: 100 });
 const brokenRegex = createRegexPool({ size: 1, timeoutMs: 100, workerSource: "throw new Error('cannot start')" });
@@ -59,11 +60,13 @@ describe('regex', () => {
     const out = await evaluateAssertion({ kind: 'regex', pattern: '(30 days', flags: '' }, '30 days', deps);
     expect(out.verdict).toBe('not_evaluated');
     expect(out.detail).toMatch(/^pattern does not compile: Invalid regular expression: .*Unterminated group/);
+    quotedAndSaid(out.detail, 'pattern does not compile: <reason>');
   });
 
   it('is not evaluated when the pattern runs over its budget, and the pool keeps working', async () => {
     const out = await evaluateAssertion({ kind: 'regex', pattern: '^(a+)+$', flags: '' }, `${'a'.repeat(40)}!`, deps);
     expect(out).toEqual({ verdict: 'not_evaluated', detail: 'regex did not finish within its 100 ms budget' });
+    quotedAndSaid(out.detail, 'regex did not finish within its <ms> ms budget');
     const after = await evaluateAssertion({ kind: 'regex', pattern: 'days', flags: '' }, '30 days', deps);
     expect(after).toEqual({ verdict: 'pass', detail: '/days/ matched "days"' });
   });
@@ -71,6 +74,8 @@ describe('regex', () => {
   it('is not evaluated when the worker fails to start', async () => {
     const out = await evaluateAssertion({ kind: 'regex', pattern: 'a', flags: '' }, 'a', { regex: brokenRegex, judge: null });
     expect(out).toEqual({ verdict: 'not_evaluated', detail: 'regex worker failed: worker did not start: cannot start' });
+    quotedAndSaid(out.detail, 'regex worker failed: <reason>');
+    quotedAndSaid(out.detail, 'worker did not start: <reason>');
   });
 
   it('is not evaluated when the evaluator itself throws', async () => {

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { serializeBaseline } from '../../src/suite/index.js';
 import { acceptRunStep, commitBaselinesStep } from '../../src/cli/main.js';
 import { agentConfig, cli, listTree, makeProject, readResults, scriptedAgent, serve, useCleanup } from './helpers.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 useCleanup();
 
@@ -355,5 +356,6 @@ describe('accept', () => {
     const missing = await cli(['accept', '--results', 'nope.json'], cwd);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('nope.json: does not exist; give the path of a results.json written by agent-replay');
+    quotedAndSaid(missing.stderr, '<file>: does not exist; give the path of a results.json written by agent-replay');
   });
 });

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { agentConfig, cli, makeProject, readResults, serve, useCleanup } from './helpers.js';
 import { serializeRecord } from '../../src/record/index.js';
 import { fixture, run } from '../report/fixtures.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 useCleanup();
 
@@ -90,6 +91,7 @@ describe('the default gate fails a broken preview as Not verified, with one caus
     const to = `${new URL(url).origin}/api/chat`;
     expect(r.stdout.split('\n')[1]).toBe(`  cause: all 5: HTTP 308 from ${url} to ${to}: redirects are not followed (a message is never sent on to another address): set --agent-url (agent.url) to that address`);
     expect(r.stdout).toContain(`agent returned HTTP 308 after 1 attempt (redirects to ${to}): Redirecting...`);
+    quotedAndSaid(r.stdout, 'agent returned HTTP 308 after <n> attempts (redirects to <address>): ...', { '<n> attempts': '1 attempt' });
     // Nothing was sent to the address redirected to: each fixture's one POST went to the URL given.
     expect(moved.requests.map((q) => q.path)).toEqual(Array(5).fill('/api/chat/'));
     const signIn = await serve(() => ({ status: 307, headers: { location: 'https://vercel.com/sso-api?url=https%3A%2F%2Fpreview&nonce=abc123' } }));

@@ -19,6 +19,7 @@ import { readYaml } from '../../src/suite/yaml/index.js';
 import { TOOL } from '../../src/version.js';
 import { envInputGetter, readInputs } from '../../src/action/inputs.js';
 import { artifactNameFor } from '../../src/action/context.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 useCleanup();
 
@@ -422,6 +423,10 @@ describe('agent-replay init', () => {
     expect(run.stdout).not.toContain('Next:');
     for (const w of WORKFLOWS) expect(run.stderr).toMatch(new RegExp(`not written  \\.github/workflows/${w.replace('.', '\\.')}: a part of the path is a file, not a folder \\(ENOTDIR`));
     expect(run.stderr).toContain('fix: run init at the root of a repository you can write to, or make the folders named above writable');
+    quotedAndSaid(run.stderr, 'not written  .agent-replay/config.yml: permission denied (EACCES: ...)', {
+      '.agent-replay/config.yml': '.github/workflows/agent-replay.yml',
+      'permission denied (EACCES': 'a part of the path is a file, not a folder (ENOTDIR',
+    });
     expect(await readFile(join(cwd, '.github'), 'utf8')).toBe('not a folder');
     expect((await cli(['validate'], cwd)).code).toBe(0);
   });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { parseRecord } from '../../src/record/index.js';
 import { endWithTest } from '../support/children.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 import { agentConfig, makeProject, serve, useCleanup } from './helpers.js';
 
 useCleanup();
@@ -56,6 +57,7 @@ describe.each([
 
     expect({ code, stderr }).toMatchObject({ code: expectedCode });
     expect(stderr).toMatch(new RegExp(`interrupted by ${signal}: 3 of 7 items finished; the record lists only those and is marked interrupted. The other 4 were not recorded`));
+    quotedAndSaid(stderr, 'interrupted by SIGTERM: 3 of 6 fixtures finished ...', { SIGTERM: signal, '3 of 6 fixtures': '3 of 7 items' });
     expect(stdout).toMatch(/results: .*results\.json/);
     const record = parseRecord(await readFile(join(cwd, 'results.json'), 'utf8'), 'results.json');
     expect(record.interrupted).toBe(true);

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { cli, makeProject, serve, useCleanup } from './helpers.js';
 import { startProxy, tlsFront } from '../support/proxy-server.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 useCleanup();
 
@@ -96,6 +97,7 @@ describe('a certificate Node refuses', () => {
         `  cause: all 2: the TLS certificate of ${url} is refused: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT): point NODE_EXTRA_CA_CERTS at that CA's certificate (a PEM file) in the environment agent-replay runs in`,
       );
       expect(r.stdout).toContain("the agent's TLS certificate is refused, after 1 attempt: ");
+      quotedAndSaid(r.stdout, "the agent's TLS certificate is refused, after 1 attempt: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT); ...");
       expect(r.stdout + r.stderr).not.toMatch(/NODE_TLS_REJECT_UNAUTHORIZED|rejectUnauthorized|insecure/i);
       expect(agent.requests).toEqual([]);
     } finally {
@@ -114,6 +116,7 @@ describe('an https:// URL to a server that speaks plain HTTP (https://localhost:
       `  cause: all 2: ${url} answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER): the server speaks plain HTTP there, not HTTPS: write the URL with http:// in --agent-url (agent.url): ${agent.url}/chat`,
     );
     expect(r.stdout).toContain('the agent answered without TLS, after 1 attempt (ERR_SSL_WRONG_VERSION_NUMBER)');
+    quotedAndSaid(r.stdout, 'the agent answered without TLS, after 1 attempt (ERR_SSL_WRONG_VERSION_NUMBER); the server speaks plain HTTP at that address, not HTTPS: write the URL with http://');
     expect(r.stdout).not.toContain('SSL routines');
     expect(r.stdout).not.toContain('agent is running');
   });

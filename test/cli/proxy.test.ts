@@ -14,6 +14,7 @@ import { startProxy, tlsFront, TEST_CA_FILE, type ProxyServer } from '../support
 import { instantClock } from '../../src/agent/ready.js';
 import { agentConfig, byLabel, cli, makeProject, readResults, scriptedAgent, serve, spawnCli, useCleanup } from './helpers.js';
 import { docsUrl } from '../../src/version.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 useCleanup();
 
@@ -174,6 +175,11 @@ describe('a proxy that cannot be reached', () => {
     );
     const item = byLabel(await readResults(join(cwd, 'results.json'))).get('refund');
     expect(item?.error).toBe(`message turn: could not reach the proxy http://${dead} (HTTP_PROXY) after 1 attempt: connection refused at ${dead} (ECONNREFUSED); check HTTP_PROXY, or NO_PROXY for hosts to reach directly`);
+    quotedAndSaid(
+      item?.error ?? '',
+      'could not reach the proxy http://proxy.corp:3128 (HTTPS_PROXY) after <n> attempts: connection refused at <proxy address> (ECONNREFUSED); check HTTPS_PROXY, or NO_PROXY for hosts to reach directly',
+      { 'proxy.corp:3128': dead, HTTPS_PROXY: 'HTTP_PROXY', '<n> attempts': '1 attempt' },
+    );
     expect(item?.errorAddress).toBe(dead);
     const written = await readFile(join(cwd, 'results.json'), 'utf8');
     for (const text of [r.stdout, r.stderr, written]) expect(text).not.toContain('pr0xy-pw');

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { serializeRecord } from '../../src/record/index.js';
 import type { RunRecord } from '../../src/types.js';
 import { agentConfig, baseline, cli, makeProject, readResults, scriptedAgent, serve, useCleanup } from './helpers.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 useCleanup();
 
@@ -119,6 +120,7 @@ describe('validate', () => {
     expect(compare.code).toBe(2);
     // Said before reading either run, as run and report say it (test/cli/output-paths.test.ts).
     expect(compare.stderr).toContain('--markdown notes.txt/c.md: notes.txt is a file, not a folder, so nothing can be written under it');
+    quotedAndSaid(compare.stderr, '--markdown <path>: <file> is a file, not a folder, so nothing can be written under it');
     const demo = await cli(['demo', '--out', 'notes.txt/demo'], cwd);
     expect(demo.code).toBe(2);
     expect(demo.stderr).toContain(`--out notes.txt/demo: ${join(cwd, 'notes.txt')} is a file, not a folder: give a folder`);

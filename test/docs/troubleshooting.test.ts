@@ -2,45 +2,28 @@
 // agent that answers a web page or its text under another key, an agent not running), each got
 // from the tool as the page says it: the page's quote, with `<...>` for a value of the run and
 // `...` for words left out, must be in what the tool prints, so that neither changes alone.
-// The CLI in-process against real loopback servers and temp folders; no child process.
+// The CLI in-process against real loopback servers and temp folders; no child process. A message
+// a tested run already makes is held there instead (test/support/troubleshooting.ts); one built by
+// a function alone is held at that function, below.
 
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readyLine } from '../../src/agent/ready.js';
+import { decodeEventStream } from '../../src/agent/stream.js';
 import { causeLine, groupCauses } from '../../src/evaluate/causes.js';
+import { writeFailureWords } from '../../src/fs-safe.js';
+import { deadlineText } from '../../src/http/network.js';
+import { renderCapRefusalText } from '../../src/report/cap.js';
 import { runRecordSchema } from '../../src/record/schema.js';
 import { tempDir } from '../support/temp.js';
+import { quotedAndSaid, says, TROUBLESHOOTING } from '../support/troubleshooting.js';
 import { agentConfig, cli, makeProject, serve, useCleanup } from '../cli/helpers.js';
 
 useCleanup();
 
-const PAGE = readFileSync('docs/troubleshooting.md', 'utf8');
-
-/** Is `quoted` said in `text`: its parts between `<...>` and `...`, in order, each where the one before it ends when nothing stands between them. */
-function says(text: string, quoted: string): boolean {
-  const parts = quoted.split(/(\s*\.\.\.\s*|<[^>]+>)/);
-  let from = 0;
-  let free = false;
-  for (const part of parts) {
-    if (part === '') continue;
-    if (/^\s*\.\.\.\s*$|^<[^>]+>$/.test(part)) {
-      free = true;
-      continue;
-    }
-    const at = text.indexOf(part, from);
-    if (at < 0 || (!free && from > 0 && at !== from)) return false;
-    from = at + part.length;
-    free = false;
-  }
-  return true;
-}
-
-/** The page quotes `quoted`, and `text` says it. */
-function quotedAndSaid(text: string, quoted: string): void {
-  expect(PAGE, 'docs/troubleshooting.md quotes it').toContain(`\`${quoted}\``);
-  expect(says(text, quoted), `the tool does not say\n  ${quoted}\nin\n${text}`).toBe(true);
-}
+const PAGE = TROUBLESHOOTING;
 
 describe('the matcher', () => {
   it('reads <...> and ... as any words, and nothing else', () => {
@@ -131,6 +114,7 @@ describe("the agent's answers (docs/troubleshooting.md, \"The agent\")", () => {
     quotedAndSaid(causes, 'an HTML page instead of JSON from <url>: the URL serves a web page (a site or an SPA), not the agent: check agent-path or agent.url');
     quotedAndSaid(causes, 'no reply at "reply" in the agent\'s answers: the answer\'s text may be at "message": set agent.response.reply: message in config.yml if that is the reply, or check agent.preset');
     expect(error('locked')).toBe('message turn: agent returned HTTP 401 after 1 attempt: {"error":"invalid api key"}');
+    quotedAndSaid(error('locked'), 'agent returned HTTP <status> after <n> attempts: <body>', { '<n> attempts': '1 attempt' });
     quotedAndSaid(causes, 'HTTP 401 from <url>: the agent refused the request: check the key or token it expects in agent-headers (agent.headers)');
     expect(r.stdout).toContain('the agent refused the request: check the key or token it expects in agent.headers in config.yml');
     quotedAndSaid(r.stdout, 'check --agent-url (agent.url)');
@@ -172,5 +156,42 @@ describe('the suite init writes, run before its url line is set (docs/troublesho
     expect(r.code).toBe(2);
     quotedAndSaid(r.stderr, '.agent-replay/config.yml:8:3: no agent URL is configured: the url line under agent: is commented out (# url: http://localhost:3000/api/chat)');
     quotedAndSaid(r.stderr, "uncomment line 8 and set it to your agent's address ...");
+  });
+});
+
+describe('messages built by one function, held at it (docs/troubleshooting.md, "The agent", "Cost", "Results and exit statuses")', () => {
+  it("--wait-for-agent's answers that end the wait: a 404, a redirect, a 401", () => {
+    quotedAndSaid(readyLine(404, 3), 'agent answered HTTP 404 after <n> polls: the server is up, but the path is probably wrong ...');
+    quotedAndSaid(readyLine(302, 3), 'agent answered HTTP 302 after <n> polls: the server is up, but redirects, and redirects are not followed ...');
+    quotedAndSaid(readyLine(401, 3), 'agent answered HTTP 401 after <n> polls: the server is up, but refuses a request without the header it expects ...');
+  });
+
+  it("a turn's deadline through a proxy's tunnel, the connection open and no answer back", () => {
+    // The agent's client says its deadline in this function's words alone (src/agent/http-client.ts).
+    const route = { proxy: 'http://proxy.corp:3128', variable: 'HTTPS_PROXY', host: 'agent.example.com', forwarded: false };
+    quotedAndSaid(
+      deadlineText({ at: 'answer' }, 'the agent', '30,000 ms', route),
+      'no answer from the agent within <ms> ms through the proxy http://proxy.corp:3128 (HTTPS_PROXY): the tunnel to <host> opened, and no answer came through it',
+    );
+    quotedAndSaid(deadlineText({ at: 'answer' }, 'the agent', '30,000 ms', { ...route, forwarded: true }), 'the proxy took the request, and no answer came back');
+  });
+
+  it("the AI SDK's masked error, sent as a UI message stream's error part", () => {
+    const decoded = decodeEventStream('data: {"type":"start"}\n\ndata: {"type":"error","errorText":"An error occurred."}\n\n');
+    quotedAndSaid(decoded.ok ? 'read' : decoded.error, 'the stream sent an error event: An error occurred.');
+  });
+
+  it("the cost cap's refusal, with fixtures, persona scripts, judge and meaning calls", () => {
+    const estimate = { usd: 0.42, capUsd: 0.1, aboveCap: true, confirmed: false, meaningCalls: 2 };
+    quotedAndSaid(
+      renderCapRefusalText(estimate, 3, 4, '.agent-replay', 2, 0, 9),
+      'not run: the estimated cost <usd> for <n> agent turns (<n> fixtures, <n> persona scripts), <n> judge calls and <n> meaning calls at most is above the cost cap <cap>.',
+    );
+  });
+
+  it("init's file it could not write, with the reason in words and Node's beside it", () => {
+    // As init prints it (src/cli/init.ts): `not written  <path>: <writeFailureWords>`; test/cli/init.test.ts makes one with a file where a folder goes.
+    const denied = Object.assign(new Error("EACCES: permission denied, open '.agent-replay/config.yml'"), { code: 'EACCES', syscall: 'open' });
+    quotedAndSaid(`not written  .agent-replay/config.yml: ${writeFailureWords(denied)}`, 'not written  .agent-replay/config.yml: permission denied (EACCES: ...)');
   });
 });

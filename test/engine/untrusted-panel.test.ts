@@ -12,6 +12,7 @@ import type { Clock } from '../../src/types.js';
 import { startAgentServer, type AgentServer } from '../support/agent-server.js';
 import { startPanelJudge } from '../judge/panel-server.js';
 import { json, startServer, type TestServer } from '../judge/server.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 const dirs: string[] = [];
 const servers: (AgentServer | TestServer)[] = [];
@@ -64,6 +65,7 @@ describe('a judge panel from untrusted code', () => {
     const result = await runCheck(options(cwd, judge.url), { clock });
     expect(result.kind).toBe('config_errors');
     if (result.kind !== 'config_errors') return;
+    quotedAndSaid(result.errors[0]?.message ?? '', "judge.panel[<i>].baseUrl in this commit's config.yml is <origin>, but the commit is <a fork's pull request>: ...");
     expect(result.errors.map((e) => e.message)).toEqual([
       `judge.panel[1].baseUrl in this commit's config.yml is ${new URL(thief.url).origin}, but the commit is ${FORK}: its config.yml may not choose where the panel member's key is sent (only to https://api.openai.com/v1, the openai API)`,
     ]);
@@ -104,6 +106,7 @@ describe('a judge from untrusted code', () => {
     const refused = await runCheck({ ...base, overrides: { judge: { apiKey: KEY } } }, { clock });
     expect(refused.kind).toBe('config_errors');
     if (refused.kind !== 'config_errors') return;
+    quotedAndSaid(refused.errors[0]?.message ?? '', "judge.baseUrl in this commit's config.yml is <origin>, but the commit is <a fork's pull request>: ...");
     expect(refused.errors.map((e) => e.message)).toEqual([
       `judge.baseUrl in this commit's config.yml is ${new URL(thief.url).origin}, but the commit is ${FORK}: its config.yml may not choose where the judge key is sent (only to https://api.openai.com/v1, the openai API)`,
     ]);
@@ -155,6 +158,11 @@ describe("config.yml's judge.baseUrl kept by the judge-provider input for what n
           fix: `remove judge.baseUrl from config.yml (${member} then uses https://api.openai.com/v1, the openai API), or remove the judge-provider input (${member} then uses the judge-base-url address), or run the suite from a trusted commit`,
         },
       ]);
+      const quoted =
+        member === 'judge.panel[2]'
+          ? "judge.baseUrl in this commit's config.yml is <origin>, kept for judge.panel[<i>] (provider: openai, config.yml's judge provider, which the judge-provider input changed to anthropic), but the commit is <a fork's pull request>: ..."
+          : `kept for ${member}`;
+      quotedAndSaid(result.errors[0]?.message ?? '', quoted);
       expect(JSON.stringify(result.errors)).not.toContain(KEY);
       expect(thief.received).toHaveLength(0);
       expect(judge.received).toHaveLength(0);

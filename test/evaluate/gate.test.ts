@@ -3,6 +3,7 @@ import { fixtureRecord } from '../support/fixture-record.js';
 import { causeLine, causeOf, gate, gateMerged, gateRun, groupCauses, parseFailOn, planAcceptance, verificationOf, DEFAULT_FAIL_ON } from '../../src/evaluate/index.js';
 import { FAIL_ON_CONDITIONS, type FixtureRecord, type PersonaRecord } from '../../src/types.js';
 import { CLOSED_FIX, HEADERS_FIX, NOT_HTTP_FIX } from '../../src/agent-fixes.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 const URL_ = 'https://preview-42.example.com/api/chat';
 
@@ -330,6 +331,7 @@ describe('causes', () => {
     // The words of the run's cause, as the comment and the terminal give them: never the settings that just worked.
     expect(refusal([judged, dropped])).toBe(`not evaluated (judge unreachable: the connection to 127.0.0.1:9 was closed without an answer (ECONNRESET)): ${hint}`);
     expect(refusal([dropped])).toBe('not evaluated (judge unreachable: the connection to 127.0.0.1:9 was closed without an answer (ECONNRESET)): check judge-base-url (judge.baseUrl), judge.model and the judge key; then run it again');
+    quotedAndSaid(refusal([dropped]) ?? '', 'not evaluated (<cause>): <fix>; then run it again');
   });
 
   it("a simulator that dropped the connection after answering the script's earlier turns: run again; an answer in a form no cause names: its log, not its settings", () => {

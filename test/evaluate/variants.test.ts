@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { decideAcceptance, decidePersonaAcceptance, knownWordings, planAcceptance, variantsFor } from '../../src/evaluate/index.js';
 import type { Baseline, FixtureAttempt, FixtureRecord, Meaning, PersonaAttempt, PersonaBaseline, PersonaRecord, Turn } from '../../src/types.js';
 import { fixtureRecord } from '../support/fixture-record.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 const NOW = '2026-12-02T00:00:00.000Z';
 const OLD = 'Refunds are accepted within 30 days.';
@@ -170,6 +171,7 @@ describe('a repeated item', () => {
 
   it('attempts that differ with no meaning recorded (check off, older records) are refused as before', () => {
     expect(written(repeated([attempt(A1), attempt(A2, null), attempt(A1)]))).toBe('refused: replies vary across 3 attempts');
+    quotedAndSaid(String(written(repeated([attempt(A1), attempt(A2, null), attempt(A1)]))), 'replies vary across <N> attempts');
     expect(written(repeated([attempt(A1), attempt(A2)]))).toBe('refused: replies vary across 2 attempts');
   });
 

@@ -5,6 +5,7 @@ import { createGitHubApi } from '../../src/github/api.js';
 import { GitHubError } from '../../src/github/errors.js';
 import { retryAfterSeconds } from '../../src/github/octokit.js';
 import { startHarness, type Harness } from './helpers.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 const O = 'octo';
 const R = 'shop';
@@ -167,6 +168,7 @@ describe('errors and retries', () => {
       `info: GitHub rate limit hit by POST ${h.gh.url}/repos/${O}/${R}/issues/5/comments; retrying in Ns (1/2).`,
       `info: GitHub secondary rate limit hit by GET ${h.gh.url}/repos/${O}/${R}/pulls/5; retrying in 2s (1/2).`,
     ]);
+    quotedAndSaid(h.logs.join('\n'), 'GitHub secondary rate limit hit by ...; retrying in <n>s');
     expect(h.gh.violations).toEqual([]);
   });
 

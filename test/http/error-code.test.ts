@@ -15,6 +15,7 @@ import { networkErrorCode, networkErrorText, otherNetworkFailureText } from '../
 import type { Network } from '../../src/http/network.js';
 import { Agent } from '../../src/http/undici.js';
 import { judgeOutcome } from '../../src/assertions/judge.js';
+import { causeLine, causeOf } from '../../src/evaluate/causes.js';
 import { createJudge } from '../../src/judge/index.js';
 import { createMeaningJudge } from '../../src/judge/meaning.js';
 import { createSimulator } from '../../src/simulator/index.js';
@@ -24,6 +25,7 @@ import { httpsProxyOf } from '../../src/github/proxy.js';
 import { createQuerySource } from '../../src/traces/query.js';
 import { clientCertServer, HANDSHAKE_FAILURE_CODE, tlsFront } from '../support/proxy-server.js';
 import type { Clock } from '../../src/types.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 const clock: Clock = { now: () => 0, sleep: async () => undefined };
 
@@ -183,6 +185,13 @@ describe('the clients, at a TLS server that requires a client certificate (it an
       expect(judged).toEqual({ ok: false, reason: `it answered the TLS handshake with an alert: ${alert}; ${fix('judge-base-url (judge.baseUrl)')}`, answered: true });
       // Over its 200 characters, the item's detail keeps what happened, not a fix cut mid-sentence; its cause says the fix whole (src/evaluate/causes.ts).
       expect(judgeOutcome(judged, 0.7).detail).toBe(`judge gave no usable answer: it answered the TLS handshake with an alert: ${alert}`);
+      quotedAndSaid(judgeOutcome(judged, 0.7).detail, 'judge gave no usable answer: it answered the TLS handshake with an alert: handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE)', {
+        ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE: HANDSHAKE_FAILURE_CODE,
+      });
+      const judgeCause = causeOf({ label: 'f', errored: false, verdict: 'not_evaluated', checks: [{ status: 'not_evaluated', detail: judgeOutcome(judged, 0.7).detail }] }, null);
+      const judgeLine = judgeCause === null ? 'no cause' : causeLine({ ...judgeCause, labels: ['f'] }, 1);
+      quotedAndSaid(judgeLine, 'the judge answered the TLS handshake with an alert: ...');
+      quotedAndSaid(judgeLine, 'check whether the server asks for a client certificate ...');
       expect(await meaning.ask({ before: [], message: 'm', baseline: 'a', now: 'b' })).toEqual({
         ok: false,
         reason: `meaning judge gave no usable answer: it answered the TLS handshake with an alert: ${alert}; ${fix('meaning.baseUrl (else judge-base-url (judge.baseUrl))')}`,

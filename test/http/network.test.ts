@@ -8,6 +8,7 @@ import { request } from '../../src/http/undici.js';
 import { DIRECT, isLoopback, networkFrom, ProxyConnectError, proxyFor, proxyName, proxySettings } from '../../src/http/network.js';
 import { networkErrorCode } from '../../src/http/error-code.js';
 import { UserError } from '../../src/errors.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 const via = (env: Record<string, string>, target: string): string | null => {
   const settings = proxySettings(env);
@@ -99,6 +100,8 @@ describe('proxySettings and proxyFor', () => {
       expect(thrown).toBeInstanceOf(UserError);
       expect((thrown as Error).message).toMatch(message);
       expect((thrown as Error).message).not.toContain('pw-in-value');
+      if ('HTTPS_PROXY' in env) quotedAndSaid((thrown as Error).message, 'HTTPS_PROXY names a socks5 proxy; ...');
+      else quotedAndSaid((thrown as Error).message, 'HTTPS_PROXY is not a proxy address agent-replay can read ...', { HTTPS_PROXY: 'http_proxy' });
     }
   });
 });

@@ -19,6 +19,7 @@ import type { AgentOutcome, Judge } from '../../src/types.js';
 import { startAgentServer } from '../support/agent-server.js';
 import { judgeOutcome } from '../../src/assertions/judge.js';
 import { docsUrl } from '../../src/version.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 import { clientCertServer, HANDSHAKE_FAILURE_CODE, startProxy, tlsFront, type ProxyOptions, type ProxyServer } from '../support/proxy-server.js';
 
 const PASSWORD = 'pr0xy-s3cret';
@@ -129,6 +130,7 @@ describe("the proxy's own certificate, and one refused through it", () => {
       `message turn: the TLS certificate of the proxy ${shown} (HTTPS_PROXY) is refused: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT), after 1 attempt; ` +
         "point NODE_EXTRA_CA_CERTS at the proxy's CA certificate (a PEM file), or name agent.test in NO_PROXY to reach it directly",
     );
+    quotedAndSaid(error, "the TLS certificate of the proxy https://proxy.corp:3128 (HTTPS_PROXY) is refused: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT), after 1 attempt; point NODE_EXTRA_CA_CERTS at the proxy's CA certificate ...", { 'https://proxy.corp:3128': shown });
     const cause = causeText('network', error, 'https://agent.test:8443/chat');
     expect(cause).toBe(
       `the TLS certificate of the proxy ${shown} (HTTPS_PROXY) is refused, on the way to https://agent.test:8443/chat: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT): ` +
@@ -144,6 +146,7 @@ describe("the proxy's own certificate, and one refused through it", () => {
     // The item's detail keeps what happened and leaves the fix out; its cause says the certificate's fix, not the general one.
     const detail = judgeOutcome(scored, 0.7).detail;
     expect(detail).toBe(`judge unreachable: the TLS certificate of the proxy ${shown} (HTTPS_PROXY) is refused: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT)`);
+    quotedAndSaid(detail, 'judge unreachable: the TLS certificate of the proxy https://proxy.corp:3128 (HTTPS_PROXY) is refused: ...', { 'https://proxy.corp:3128': shown });
     const judgeCause = causeOf({ label: 'refund', errored: false, verdict: 'not_evaluated', detail }, null);
     expect(judgeCause === null ? 'no cause' : causeLine({ ...judgeCause, labels: ['refund'] }, 1)).toBe(
       `the TLS certificate of the proxy ${shown} (HTTPS_PROXY) is refused, on the way to the judge: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT): ` +
@@ -185,6 +188,11 @@ describe("the proxy's own certificate, and one refused through it", () => {
       `or name ${host} in NO_PROXY to reach it directly`;
 
     const { error, detail, seen } = await refusedEverywhere(network, what, fix);
+    quotedAndSaid(
+      error,
+      'the proxy https://proxy.corp:3128 (HTTPS_PROXY) answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER), after 1 attempt; the proxy speaks plain HTTP at that address, not HTTPS: write its URL with http:// in HTTPS_PROXY, or turn TLS on at the proxy if it should speak HTTPS there, or name <host> in NO_PROXY to reach it directly',
+      { 'https://proxy.corp:3128': shown },
+    );
     // One handshake each: the proxy answers in plain HTTP on every attempt, so none is retried or waited on; no CONNECT was ever read.
     expect(p.connections()).toBe(4);
     expect(p.seen).toEqual([]);
@@ -201,6 +209,7 @@ describe("the proxy's own certificate, and one refused through it", () => {
         "a proxy that inspects TLS presents its own: point NODE_EXTRA_CA_CERTS at the proxy's CA certificate (a PEM file), or name agent.test in NO_PROXY to reach it directly; " +
         "if it is agent.test's own certificate: point NODE_EXTRA_CA_CERTS at that CA's certificate (a PEM file) in the environment agent-replay runs in",
     );
+    quotedAndSaid(error, 'the TLS certificate for agent.example.com, through the proxy http://proxy.corp:3128 (HTTPS_PROXY), is refused: ...', { 'agent.example.com': 'agent.test', 'http://proxy.corp:3128': p.url });
     expect(causeText('network', error, `https://agent.test:${port}/chat`)).toMatch(
       new RegExp(`^the TLS certificate for agent\\.test, through the proxy ${p.url.replace(/[.:/]/g, '\\$&')} \\(HTTPS_PROXY\\), is refused, on the way to .*: a proxy that inspects TLS presents its own: point NODE_EXTRA_CA_CERTS`),
     );
@@ -216,6 +225,7 @@ describe('a proxy that resets or closes the connection', () => {
     const fix = 'see the proxy\'s log (it may refuse agent.test, or limit connections), or name agent.test in NO_PROXY to reach it directly';
     const tunnelled = errorOf(await agentClient({ url: 'https://agent.test/chat', retries: 0 }, network).converse());
     expect(tunnelled).toBe(`message turn: the proxy ${p.url} (HTTPS_PROXY) closed the connection without answering (ECONNRESET), after 1 attempt; ${fix}`);
+    quotedAndSaid(tunnelled, 'the proxy http://proxy.corp:3128 (HTTPS_PROXY) closed the connection without answering (ECONNRESET), after <n> attempts; ...', { 'http://proxy.corp:3128': p.url, '<n> attempts': '1 attempt' });
     const forwarded = errorOf(await agentClient({ url: 'http://agent.test/chat', retries: 0 }, network).converse());
     expect(forwarded).toBe(`message turn: the proxy ${p.url} (HTTP_PROXY) closed the connection without answering (ECONNRESET), after 1 attempt; ${fix}`);
     expect(causeText('network', forwarded, 'http://agent.test/chat')).toBe(`the proxy ${p.url} (HTTP_PROXY) closed the connection without answering, on the way to http://agent.test/chat: ${fix}`);
@@ -273,6 +283,7 @@ describe('a proxy that resets or closes the connection', () => {
     const network = await networkFrom({ HTTPS_PROXY: `http://ci-user:${PASSWORD}@127.0.0.1:${portOf(p.url)}` });
     const error = errorOf(await agentClient({ url: `https://agent.test:${port}/chat`, retries: 0 }, network).converse());
     expect(error).toMatch(new RegExp(`^message turn: the connection to the agent, through the proxy ${p.url.replace(/[.:/]/g, '\\$&')} \\(HTTPS_PROXY\\), was closed without an answer, after 1 attempt \\(ECONNRESET\\)$`));
+    quotedAndSaid(error, 'the connection to the agent, through the proxy http://proxy.corp:3128 (HTTPS_PROXY), was closed without an answer, after <n> attempts (ECONNRESET)', { 'http://proxy.corp:3128': p.url, '<n> attempts': '1 attempt' });
     expect(causeText('network', error, `https://agent.test:${port}/chat`)).toBe(
       `the connection to https://agent.test:${port}/chat, through the proxy ${p.url} (HTTPS_PROXY), was closed without an answer: see the agent's log for a crash on the request, and the proxy's log for a connection it closed`,
     );
@@ -301,6 +312,11 @@ describe('a connection that does not open in time', () => {
     expect(error).toBe(
       `message turn: the proxy http://127.0.0.1:${port} (HTTPS_PROXY) did not answer CONNECT within 150 ms (the connect timeout), after 1 attempt; check that the proxy is up and lets agent.test through, or name agent.test in NO_PROXY to reach it directly`,
     );
+    quotedAndSaid(error, 'the proxy http://proxy.corp:3128 (HTTPS_PROXY) did not answer CONNECT within 10,000 ms (the connect timeout), after <n> attempts; ...', {
+      'http://proxy.corp:3128': `http://127.0.0.1:${port}`,
+      '10,000': '150',
+      '<n> attempts': '1 attempt',
+    });
     expect(causeText('network', error, 'https://agent.test/chat')).toBe(
       `the proxy http://127.0.0.1:${port} (HTTPS_PROXY) did not answer CONNECT within 150 ms, on the way to https://agent.test/chat: check that the proxy is up and lets agent.test through, or name agent.test in NO_PROXY to reach it directly`,
     );
@@ -322,6 +338,7 @@ describe('a connection that does not open in time', () => {
     const started = Date.now();
     const direct = await agentClient({ url: `https://127.0.0.1:${port}/chat`, timeoutMs: 200 }, await networkFrom({})).converse();
     expect(direct).toMatchObject({ kind: 'errored', errorKind: 'timeout', error: 'message turn: no connection to the agent opened within 200 ms (agent.timeoutMs bounds connecting too)' });
+    quotedAndSaid(errorOf(direct), 'no connection to the agent opened within <ms> ms (agent.timeoutMs bounds connecting too)');
     expect(causeText('timeout', errorOf(direct), `https://127.0.0.1:${port}/chat`)).toMatch(new RegExp(`^no connection to https://127\\.0\\.0\\.1:${port}/chat opened within 200 ms: the host never completed the connection`));
 
     const network = await networkFrom({ HTTPS_PROXY: `http://ci-user:${PASSWORD}@127.0.0.1:${port}` });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { AdaptiveLimiter } from '../../src/http/limiter.js';
 import { askedRetryAfterOf, attemptsText, MAX_RETRY_AFTER_MS, rateLimitOf, retryAfterOf, systemClock, throttleAllowance, withRetries, type AttemptResult } from '../../src/http/retry.js';
 import type { Clock } from '../../src/types.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 function fakeClock(): Clock & { sleeps: number[] } {
   const sleeps: number[] = [];
@@ -86,6 +87,8 @@ describe('withRetries', () => {
     expect(clock.sleeps).toEqual([500, 1000, 2000, 4000]);
     expect(r).toEqual({ ok: false, failure: '429', attempts: 5, throttled: { elapsedMs: 7500, waitMs: 8000, budgetMs: 10_000 } });
     expect(attemptsText(r as { attempts: number })).toBe('5 attempts (rate limited: 7,500 ms spent, waiting 8,000 ms more would pass the time budget of 10,000 ms, timeoutMs x attempts)');
+    // As the agent's client says it (src/agent/http-client.ts: `agent returned HTTP <status> after <attemptsText>`).
+    quotedAndSaid(`agent returned HTTP 429 after ${attemptsText(r as { attempts: number })}`, 'agent returned HTTP 429 after <n> attempts (rate limited: ... would pass the time budget of <ms> ms, timeoutMs x attempts)');
   });
 
   it('429s that ask for no wait spend no retry only up to freeThrottles, then spend retries; never a wait under 100 ms, even at backoffMs 0', async () => {
@@ -191,6 +194,10 @@ describe('withRetries', () => {
       '1 attempt (the next attempt waited 29,000 ms for a free slot (at most 4 requests in flight, all taken) until the time budget of 30,000 ms, timeoutMs x attempts, was spent; given up unsent: raise timeoutMs or retries to cover the wait)',
     );
     expect(attemptsText({ attempts: 2, throttled: { elapsedMs: 6000, waitMs: 5000, budgetMs: 6000, slot: 1 } })).toContain('(at most 1 request in flight, taken)');
+    quotedAndSaid(
+      `agent returned HTTP 503 after ${attemptsText({ attempts: 3, throttled: { elapsedMs: 0, waitMs: 29_000, budgetMs: 30_000, slot: 4 } })}`,
+      'agent returned HTTP <status> after <n> attempts (the next attempt waited <ms> ms for a free slot (at most <n> requests in flight, all taken) until the time budget of <ms> ms ...)',
+    );
   });
 
   it('without a budget a throttled failure spends a retry like any other', async () => {

@@ -14,6 +14,7 @@ import { hangUp, json, serversPerTest, silence, startServer, type Responder } fr
 import { noTranscripts } from '../support/fakes.js';
 import { tlsFront } from '../support/proxy-server.js';
 import { cliWords } from '../../src/report/terminal.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 const API_KEY = 'sk-test-very-secret-key-123';
 
@@ -215,6 +216,8 @@ describe('openai judge', () => {
       });
       expect(clock.sleeps).toEqual([]);
       expect(s.received).toEqual([]);
+      // The item's detail leaves the fix to its cause, below.
+      quotedAndSaid(judgeOutcome(r, 0.7).detail, 'judge unreachable: its TLS certificate is refused: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT)');
       // Its cause says the certificate's fix, as the client does, not the judge's settings (check judge-base-url, judge.model and the key).
       expect(causeOf({ label: 'refunds', errored: false, verdict: 'not_evaluated', detail: judgeOutcome(r, 0.7).detail }, null)).toEqual({
         key: 'judge:tls:DEPTH_ZERO_SELF_SIGNED_CERT',
@@ -247,6 +250,7 @@ describe('openai judge', () => {
     const r = await judge(config('openai', s.url)).score('c', 'r');
     expect(r).toEqual({ ok: false, reason: 'response is not JSON: "<html>sign in</html>"', answered: true });
     expect(judgeOutcome(r, 0.7).detail).toBe('judge gave no usable answer: response is not JSON: "<html>sign in</html>"');
+    quotedAndSaid(judgeOutcome(r, 0.7).detail, 'judge gave no usable answer: response is not JSON: "<html>..."');
     expect(s.received).toHaveLength(1);
   });
 
@@ -289,8 +293,16 @@ describe('openai judge', () => {
       const r = await judge(config(provider, s.url, { apiKey }), clock).score('c', 'r');
       expect(r).toEqual({
         ok: false,
-        reason: 'the request was not sent: the judge key (judge.apiKey) holds a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG): check its value, or that of the variable it is read from',
+        reason: 'the request was not sent: the judge key (judge.apiKey) holds a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG); check its value, or that of the variable it is read from',
       });
+      // The item's detail keeps what happened whole, not its fix cut mid-sentence ("check its value, or that of the…"); its cause says the fix.
+      const detail = judgeOutcome(r, 0.7).detail;
+      quotedAndSaid(detail, 'judge unreachable: the request was not sent: the judge key (judge.apiKey) holds a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG)');
+      expect(detail).not.toContain('\u2026');
+      expect(causeOf({ label: 'f', errored: false, verdict: 'not_evaluated', checks: [{ status: 'not_evaluated', detail }] }, null)).toMatchObject({
+        hint: 'set the judge key (judge.apiKey) again without the line break or the character outside Latin-1, where it is written or in the variable it is read from (a secret pasted with a line break)',
+      });
+      quotedAndSaid(causeOf({ label: 'f', errored: false, verdict: 'not_evaluated', checks: [{ status: 'not_evaluated', detail }] }, null)?.hint ?? '', 'set the judge key (judge.apiKey) again without the line break or the character outside Latin-1, ...');
     }
     expect(s.received).toHaveLength(0);
     // Not retried: no backoff was waited.
@@ -314,6 +326,11 @@ describe('openai judge', () => {
     expect(connections).toBe(1);
     // The item's line: something answered, so not "judge unreachable".
     expect(judgeOutcome(r, 0.7).detail).toBe(`judge gave no usable answer: ${reason}`);
+    quotedAndSaid(
+      judgeOutcome(r, 0.7).detail,
+      "judge gave no usable answer: the judge at 127.0.0.1:11434 gave an answer that is not valid HTTP; something other than the judge's HTTP server answers there: check the port in judge-base-url (judge.baseUrl)",
+      { '127.0.0.1:11434': host },
+    );
   });
 
   it("reports a server that never answers in the agent client's words: no answer from the judge within the timeout", async () => {
@@ -490,7 +507,8 @@ describe('a compressed answer (docs/judges.md, "Compressed answers")', () => {
       reason: 'response is encoded as "zstd" (its Content-Encoding), which agent-replay cannot decode: answer uncompressed, or with gzip, deflate or br',
       answered: true,
     });
-    expect(zstd.received).toHaveLength(1);
+    quotedAndSaid(judgeOutcome(await judge(config('openai', zstd.url)).score('c', 'r'), 0.7).detail, 'judge gave no usable answer: response is encoded as "zstd" ...');
+    expect(zstd.received).toHaveLength(2);
     const lying = await serve(encoded(200, 'gzip', answer));
     const r = await judge(config('openai', lying.url)).score('c', 'r');
     expect(r.ok === false && r.reason).toMatch(/^response says it is encoded as gzip, but it is not \(/);
@@ -607,6 +625,7 @@ describe('answers as real models give them (docs/judges.md, "What the judge read
     expect(overloaded).toEqual({ ok: false, reason: 'unexpected response: no choices[0].message.content: an error in the HTTP 200 answer: "The model is overloaded"', answered: true });
     expect(await j.score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no choices[0].message.content: an error in the HTTP 200 answer: "Upstream provider error"', answered: true });
     const detail = judgeOutcome(overloaded, 0.7).detail;
+    quotedAndSaid(detail, 'judge gave no usable answer: unexpected response: no choices[0].message.content: an error in the HTTP 200 answer: "The model is overloaded"');
     expect(causeOf({ label: 'f', errored: false, verdict: 'not_evaluated', checks: [{ status: 'not_evaluated', detail }] }, null)).toMatchObject({ key: 'judge:error-200', hint: JUDGE_ERROR_200_HINT });
     expect(await j.score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no choices[0].message.content: finish_reason "content_filter"', answered: true });
     const a = await serve(json(200, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }));
@@ -644,6 +663,7 @@ describe('answers as real models give them (docs/judges.md, "What the judge read
     const r = await j.score('c', 'r');
     expect(r).toMatchObject({ ok: false, reason: expect.stringMatching(/^response is a stream of server-sent events \(text\/event-stream\), not one JSON answer, which agent-replay does not ask for: "data: /) as unknown, answered: true });
     const detail = judgeOutcome(r, 0.7).detail;
+    quotedAndSaid(detail, 'judge gave no usable answer: response is a stream of server-sent events (text/event-stream), not one JSON answer, which agent-replay does not ask for: "data: ..."');
     expect(causeOf({ label: 'f', errored: false, verdict: 'not_evaluated', checks: [{ status: 'not_evaluated', detail }] }, null)).toMatchObject({ key: 'judge:stream', hint: expect.stringContaining('turn streaming off') as unknown });
     expect(s.received).toHaveLength(1);
     expect(await j.score('c', 'r')).toEqual({ ok: true, score: 0.8, rationale: 'Gives the window.' });

@@ -11,6 +11,7 @@ import { fixtureRecord } from '../support/fixture-record.js';
 import { persona } from '../report/fixtures.js';
 import { jsonValueOffset } from '../../src/suite/json-depth.js';
 import { docsUrl } from '../../src/version.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 function fixture(label: string, over: Partial<FixtureRecord> = {}): FixtureRecord {
   return fixtureRecord(over, {
@@ -335,6 +336,7 @@ describe('readRecord and writeRecord', () => {
         `${link}: is a symbolic link: refused, nothing was read from it (a results file may come from a pull request's artifact, and a link there could point at any file on the runner); give the file itself`,
       );
       expect((err as Error).message).not.toContain('ghp_');
+      quotedAndSaid((err as Error).message, '<results file>: is a symbolic link: refused, nothing was read from it ...');
     }
     // The file itself is read as before.
     expect((await readRecord(real)).fixtures.map((f) => f.label)).toEqual(['a']);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentHandler } from '../support/agent-server.js';
 import { agentConfig, cli, listTree, makeProject, readResults, serve, useCleanup } from '../cli/helpers.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 useCleanup();
 
@@ -46,6 +47,7 @@ describe('accept a repeated run', () => {
     expect(r.code).toBe(0);
     // "answer 1" / "answer 2" / "answer 3": the numbers differ, so the facts rule refuses with no model call.
     expect(r.stdout).toContain('refused   wobbly: replies differ in meaning across 3 attempts: attempt 2: numbers 1 → 2; attempt 3: numbers 1 → 3');
+    quotedAndSaid(r.stdout, 'replies differ in meaning across <N> attempts: attempt 2: numbers 30 → 14', { '30 → 14': '1 → 2' });
     expect(r.stdout).toContain('refused   jumpy: replies differ in meaning across 2 attempts: attempt 2: turn 1 changed in meaning: numbers 1 → 2');
     expect(r.stdout).toContain('2 accepted, 2 refused, 0 unchanged');
     expect(await listTree(join(cwd, '.agent-replay', 'baselines'))).toEqual(['calm.json', 'steady.json']);

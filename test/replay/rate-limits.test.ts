@@ -21,6 +21,7 @@ import { nativeEcho, startAgentServer, type AgentReply } from '../support/agent-
 import type { ServerResponse } from 'node:http';
 import { json, startServer, type Responder } from '../judge/server.js';
 import { replayOptions } from '../support/replay-options.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -361,6 +362,7 @@ describe('agent rate limits (default retries)', () => {
     expect(record.fixtures[0]?.error).toBe(
       'message turn: agent returned HTTP 429 after 1 attempt (rate limited: the server\'s quota is spent until its X-RateLimit-Reset, 3,600,000 ms away, more than the 30,000 ms left of the time budget of 30,000 ms, timeoutMs x attempts; given up at once instead of waiting): {"error":"slow down"}',
     );
+    quotedAndSaid(record.fixtures[0]?.error ?? '', "agent returned HTTP 429 after <n> attempts (rate limited: the server's quota is spent until its X-RateLimit-Reset, <ms> ms away, more than the <ms> ms left of the time budget ...)", { '<n> attempts': '1 attempt' });
     expect(agent.requests).toHaveLength(1);
     expect(clock.now()).toBe(0);
   });
@@ -406,6 +408,11 @@ describe('agent rate limits (default retries)', () => {
     expect(record.tallies).toMatchObject({ errored: 1, passed: 2 });
     const m = /^message turn: agent returned HTTP 429 after 1 attempt \(rate limited: the requests are paced at 2 starts per 20,000 ms since the server's rate limit, so the next attempt would start (\d{1,3}(?:,\d{3})*) ms from now, more than the (\d{1,3}(?:,\d{3})*) ms left of the time budget of 30,000 ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait\): \{"error":"slow down"\}$/.exec(record.fixtures[0]?.error ?? '');
     expect(m, record.fixtures[0]?.error ?? 'no error').not.toBeNull();
+    quotedAndSaid(
+      record.fixtures[0]?.error ?? '',
+      "agent returned HTTP 429 after <n> attempts (rate limited: the requests are paced at <n> starts per <ms> ms since the server's rate limit, so the next attempt would start <ms> ms from now, more than the <ms> ms left of the time budget ...)",
+      { '<n> attempts': '1 attempt' },
+    );
     // f2's retry (at 21 s and its jitter j2) made two successes in the window: 2 per 20 s, so f0's
     // start would be 10 s after it, at 31 s + j2, 1 s + j2 past the 30 s the budget ends at.
     expect(limiter.pace).toEqual({ perWindow: 2, windowMs: 20_000 });
@@ -426,6 +433,7 @@ describe('agent rate limits (default retries)', () => {
     const record = await replay({ fixtures: fixtures(3), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
     expect(record.tallies).toMatchObject({ errored: 3 });
     expect(agent.requests).toHaveLength(3 * 8);
+    quotedAndSaid(record.fixtures[0]?.error ?? '', 'agent returned HTTP 429 after <n> attempts (429s that asked for no wait: the first <k> spent no retry while the limit on requests in flight came down, ...)');
     for (const f of record.fixtures) {
       expect(f.error).toBe(
         'message turn: agent returned HTTP 429 after 8 attempts (429s that asked for no wait: the first 5 spent no retry while the limit on requests in flight came down, the next spent the 2 retries; given up rather than send more: lower the concurrency, or raise retries and backoffMs): {"error":"slow down"}',

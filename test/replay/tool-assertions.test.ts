@@ -13,6 +13,7 @@ import type { Assertion, Fixture } from '../../src/types.js';
 import { startAgentServer, type AgentHandler } from '../support/agent-server.js';
 import { docsUrl } from '../../src/version.js';
 import { replayOptions } from '../support/replay-options.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -143,6 +144,7 @@ describe('fixture tool assertions', () => {
     expect(nul).toMatchObject({ verdict: 'not_evaluated', detail: FIXTURE_NO_TOOL_CALLS });
     expect(odd!.verdict).toBe('not_evaluated');
     expect(odd!.detail).toMatch(/^the agent's tool calls could not be read: "toolCalls\.0" is not a tool call: expected /);
+    quotedAndSaid(odd!.detail ?? '', '"<path>.<n>" is not a tool call: expected ... (found ...)');
     expect(secret).toMatchObject({ verdict: 'pass' });
     expect(secret!.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234', token: '***' }, output: null, mocked: false }]);
     expect(serializeRecord(record)).not.toContain('sk-secret-value');

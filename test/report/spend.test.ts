@@ -7,6 +7,7 @@ import { renderComment, renderSummary, renderTerminal } from '../../src/report/i
 import { spendText } from '../../src/report/spend.js';
 import { renderHtml } from '../../src/report/html.js';
 import { ctx, mixed } from './fixtures.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 describe('spend beside the estimate', () => {
   it('reads as counts of requests, retries and reuse only when there were some', () => {
@@ -21,6 +22,7 @@ describe('spend beside the estimate', () => {
   it("says the agent's requests and their retries beside the turns answered when they differ", () => {
     const base = { judgeCalls: 0, judgeReused: 0 };
     expect(spendText({ ...base, agentTurns: 0, agentRetries: 2, agentRequests: 3 })).toBe('0 agent turns answered in 3 requests (2 retries)');
+    quotedAndSaid(spendText({ ...base, agentTurns: 0, agentRetries: 2, agentRequests: 3 }) ?? '', '<n> agent turns answered in <n> requests (<n> retries)');
     expect(spendText({ ...base, agentTurns: 24, agentRetries: 3, agentRequests: 27 })).toBe('24 agent turns answered in 27 requests (3 retries)');
     // A 400 is not retried and not a turn answered.
     expect(spendText({ ...base, agentTurns: 5, agentRetries: 0, agentRequests: 6 })).toBe('5 agent turns answered in 6 requests');

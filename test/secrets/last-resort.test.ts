@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadSuite } from '../../src/suite/index.js';
 import { reportFailure } from '../../src/main.js';
 import { cli, makeProject, useCleanup } from '../cli/helpers.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 useCleanup();
 
@@ -56,6 +57,7 @@ describe("the Action's last-resort handler", () => {
     const bug = new TypeError(`cannot send header Authorization: Bearer ${HEADER_TOKEN} to the store with ${TRACES_KEY.split(':')[1]!}`);
     const out = stdoutOf(() => reportFailure(bug, { 'INPUT_GITHUB-TOKEN': 'ghs_inputtoken123' }));
     expect(out).toContain('::error::agent-replay: internal error: cannot send header Authorization: Bearer *** to the store with ***');
+    quotedAndSaid(out, 'internal error: ...');
     expect(out).toContain('::debug::TypeError: cannot send header Authorization: Bearer *** to the store with ***');
     expect(out).not.toContain(HEADER_TOKEN);
     expect(out).not.toContain('sk-lf-91c4d7a0');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../../src/suite/index.js';
 import { B, C, F, OK_FIXTURE, brief, load } from './helpers.js';
 import { docsUrl } from '../../src/version.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 const BASELINE = (label: string, extra = ''): string =>
   `{"label": "${label}", "reply": "r", "route": null, "verdict": "pass", "acceptedAt": "2026-01-01T00:00:00Z", "commit": null${extra}}\n`;
@@ -728,6 +729,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(baselines.errors.map((e) => `${e.file}: ${e.message} | ${e.fix}`)).toEqual([
       `${B}: a file, not a folder: baselines are read from the .json files in that folder, one <label>.json per fixture or persona script, written by acceptance, so none was read | rename or move the file, then make ${B} a folder`,
     ]);
+    quotedAndSaid(baselines.errors.map((e) => `${e.file}: ${e.message}`).join('\n'), '.agent-replay/baselines: a file, not a folder: baselines are read from the .json files in that folder, ...');
     const personas = await load({ [`${F}/a.yml`]: OK_FIXTURE, '.agent-replay/personas': 'label: p\n' });
     expect(brief(personas.errors)).toEqual([`.agent-replay/personas:-: a file, not a folder: persona scripts are read from the .yml and .yaml files in that folder, so none was read`]);
     expect(personas.errors[0]!.fix).toBe('rename or move the file, then make .agent-replay/personas a folder and move the persona scripts there');
@@ -1260,6 +1262,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       `${B}/comma.json:6:3: invalid JSON: Expected ',' or '}' after property value`,
       `${B}/cut.json:3:11: invalid JSON: the file ends here, with a string, list or object not closed (cut short, or a closing quote or bracket left out)`,
     ]);
+    quotedAndSaid(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`).join('\n'), '.agent-replay/baselines/<label>.json:3:28: invalid JSON: the file ends here, with a string, list or object not closed (cut short, ...)', { '3:28': '3:11' });
   });
 
   it('a baseline cut short is said where its text stops, not in the words of the token the parser expected next, nor at a line past the text; an empty one is said empty', async () => {
@@ -1587,6 +1590,7 @@ describe('loadSuite: warnings', () => {
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [`${B}/gone.json`]: BASELINE('gone') });
     expect(r.errors).toEqual([]);
     expect(brief(r.warnings)).toEqual([`${B}/gone.json:-: orphan baseline: no fixture or persona script is labelled "gone"`]);
+    quotedAndSaid(r.warnings[0]?.message ?? '', 'orphan baseline: no fixture or persona script is labelled "<label>"');
     expect(r.suite!.baselines.has('gone')).toBe(true);
   });
 
@@ -1779,6 +1783,7 @@ describe('a key indented between two mappings\' columns: both places it can go, 
       [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n   # a comment\n timeoutMs: 5\n',
       [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert:\n    regex: x\n  "flags": i\n',
     });
+    quotedAndSaid(r.errors.map(formatIssue).join('\n'), 'invalid YAML: "timeoutMs" on line 4 is indented by 1 space, more than "agent" on line 1 and less than the keys under it (2), ...');
     expect(r.errors.map(formatIssue)).toEqual([
       `${C}:4:2: invalid YAML: "timeoutMs" on line 4 is indented by 1 space, more than "agent" on line 1 and less than the keys under it (2), so YAML cannot tell which mapping it belongs to\n` +
         '  fix: indent it by 2 spaces, as "url" on line 2, for a key under "agent"; or start it at the beginning of the line, as "agent", for a key beside it',

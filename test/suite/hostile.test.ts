@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatIssue, loadSuite, type LoadResult } from '../../src/suite/index.js';
 import { B, C, F, OK_FIXTURE, brief, repo } from './helpers.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 const SECRET = 'ghp_SECRETVALUEfromOUTSIDEthe_suite_0123';
 const OUTSIDE_YAML = `label: stolen\nmessage: ${SECRET}\ntoken: ${SECRET}\n[unclosed ${SECRET}\n`;
@@ -33,6 +34,7 @@ describe('symbolic links that lead out of the suite are refused, and not read', 
     await fs.symlink(target, path.join(cwd, F, 'env.yml'));
     const r = await loadAt(cwd);
     expect(r.suite).toBeNull();
+    quotedAndSaid(r.errors.map(formatIssue).join('\n'), '<file>: the file resolves outside the suite folder <dir> (a symbolic link): refused, nothing was read from it');
     expect(r.errors.map(formatIssue)).toEqual([
       `${F}/env.yml: the file resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it\n  fix: replace the link with the file itself, inside the suite folder .agent-replay`,
     ]);
@@ -101,6 +103,7 @@ describe('symbolic links that lead out of the suite are refused, and not read', 
     await fs.symlink('../shared/b.json', path.join(cwd, B, 'ok.json'));
     await fs.symlink('shared', path.join(cwd, '.agent-replay/personas'));
     const r = await loadAt(cwd);
+    quotedAndSaid(r.errors.map(formatIssue).join('\n'), '<file>: the file is a symbolic link (to <file>): refused, nothing was read from it');
     expect(r.errors.map(formatIssue)).toEqual([
       `${C}: the file is a symbolic link (to .agent-replay/shared/c.yml): refused, nothing was read from it\n  fix: replace the link with the file itself: a pull request's change to the file a link leads to is not compared with its base`,
       `${F}/linked.yml: the file is a symbolic link (to .agent-replay/shared/greeting.yml): refused, nothing was read from it\n  fix: replace the link with the file itself: a pull request's change to the file a link leads to is not compared with its base`,
@@ -140,6 +143,7 @@ describe('symbolic links that lead out of the suite are refused, and not read', 
     const cwd = await repo({ [`${F}/ok.yml`]: OK_FIXTURE, [`${F}/shared/refund.yml`]: 'label: refund\nmessage: hi\n', [`${B}/ok.json`]: '{}' });
     execFileSync('git', ['init', '-q', path.join(cwd, F, 'shared')]);
     await fs.writeFile(path.join(cwd, B, '.git'), 'gitdir: ../../.git/modules/baselines\n');
+    quotedAndSaid(brief((await loadAt(cwd)).errors).join('\n'), 'the fixtures folder <dir> holds a git repository of its own (a submodule) in <folder>: refused, nothing was read from it');
     expect(brief((await loadAt(cwd)).errors)).toEqual([
       `${F}:-: the fixtures folder ${F} holds a git repository of its own (a submodule) in ${F}/shared: refused, nothing was read from it`,
       `${B}:-: the baselines folder ${B} holds a git repository of its own (a submodule) in ${B}: refused, nothing was read from it`,
@@ -220,6 +224,7 @@ describe('an error about a file is clipped', () => {
       fix: 'fix the ones above and run validate again to see the rest',
       more: 15980,
     });
+    quotedAndSaid(many[20]?.message ?? '', 'and N more errors in this file', { N: '15,980' });
     const tag = r.errors.filter((e) => e.file === `${F}/tag.yml`);
     expect(tag).toHaveLength(1);
     expect(tag[0]!.message.length).toBeLessThanOrEqual(300);

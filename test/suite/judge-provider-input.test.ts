@@ -8,6 +8,7 @@ import { simulatorConfig } from '../../src/simulator/config.js';
 import { JUDGE_DEFAULTS, panelMembers } from '../../src/config.js';
 import { C, OK_FIXTURE, brief, load } from './helpers.js';
 import { json, startServer, type TestServer } from '../judge/server.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 const F = '.agent-replay/fixtures';
 const anthropicAnswer = json(200, { content: [{ type: 'text', text: '{"rationale": "ok", "score": 0.9}' }], stop_reason: 'end_turn' });
@@ -28,6 +29,7 @@ describe('the judge-provider input switches the judge to another provider', () =
     expect(brief(r.warnings)).toEqual([
       `${C}:3: judge.baseUrl ${origin} is kept for anthropic, the judge-provider input's provider (config.yml's judge is openai): the judge's calls go there in anthropic's API form, not to anthropic's own API`,
     ]);
+    quotedAndSaid(r.warnings[0]!.message, "judge.baseUrl https://gw.example is kept for anthropic, the judge-provider input's provider (config.yml's judge is openai): ...", { 'https://gw.example': origin });
     expect(r.warnings[0]!.fix).toBe('give the judge\'s address with the judge-base-url input (https://api.anthropic.com/v1 is anthropic\'s own API), or remove the judge-provider input if that address serves only openai');
     const judge = r.suite!.config.judge!;
     expect(judge).toMatchObject({ provider: 'anthropic', baseUrl: `${server.url}/v1`, apiKey: 'proxy-key-1', model: JUDGE_DEFAULTS.anthropic.model });
@@ -51,6 +53,7 @@ describe('the judge-provider input switches the judge to another provider', () =
     expect(brief(r.warnings)).toEqual([
       `${C}:3: judge.apiKey of config.yml is openai's key: it is not sent to anthropic, the judge-provider input's provider (config.yml's judge is openai), and anthropic will refuse the calls, so judge assertions are not evaluated`,
     ]);
+    quotedAndSaid(r.warnings[0]!.message, "judge.apiKey of config.yml is openai's key: it is not sent to anthropic, the judge-provider input's provider (config.yml's judge is openai), and anthropic will refuse the calls, ...");
     expect(r.warnings[0]!.fix).toBe('give anthropic\'s key with the judge-api-key input (judge-api-key: ${{ secrets.ANTHROPIC_API_KEY }}), or remove the judge-provider input to judge with openai');
 
     // With the judge-api-key input: the input's key, nothing to say.

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatIssue, loadSuite } from '../../src/suite/index.js';
 import { B, F, OK_FIXTURE, brief, load, repo } from './helpers.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 const P = '.agent-replay/personas';
 
@@ -183,6 +184,11 @@ describe('loadSuite: persona scripts', () => {
     ]);
     for (const e of r.errors) expect(e.fix.length).toBeGreaterThan(10);
     expect(r.errors[2]!.fix).toBe('set maxTurns: 4, or remove 1 follow-up');
+    quotedAndSaid(r.errors[2]!.message, 'persona script "<label>": the script has 3 message turns (the opening and 2 follow-ups), more than maxTurns 2', {
+      '3 message turns': '4 message turns',
+      '2 follow-ups': '3 follow-ups',
+      'maxTurns 2': 'maxTurns 3',
+    });
   });
 
   it('bad turns: an empty "-" is said at its own line, the items after it at theirs, a number in quotes as a list item', async () => {

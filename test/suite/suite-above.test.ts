@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { suiteAboveIssue } from '../../src/suite/suite-above.js';
 import { tempDir } from '../support/temp.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 async function repo(): Promise<string> {
   const root = await tempDir('agent-replay-above-');
@@ -25,6 +26,11 @@ describe('a command run from inside the suite folder (cd .agent-replay)', () => 
       message: `no suite folder here: this folder (${root}/.agent-replay) is the suite folder itself, and commands look for .agent-replay in the folder they run from; it was not read`,
       fix: `run from ${root} (cd ..), where .agent-replay is, or give --dir .`,
     });
+    // As a command prints it: `<file>: <message>` (src/suite/issues.ts).
+    quotedAndSaid(
+      `${issue?.file ?? ''}: ${issue?.message ?? ''}`,
+      '.agent-replay: no suite folder here: this folder (<folder>) is the suite folder itself, and commands look for .agent-replay in the folder they run from; it was not read',
+    );
   });
 
   it('from a folder inside it (cd .agent-replay/fixtures): the suite is named as .., not as a parent folder holding one', async () => {
@@ -39,6 +45,7 @@ describe('a command run from inside the suite folder (cd .agent-replay)', () => 
     await mkdir(join(root, 'src'));
     const issue = suiteAboveIssue(join(root, 'src'), '.agent-replay', '.agent-replay');
     expect(issue?.message).toBe(`no suite folder here (${root}/src), but a parent folder holds one: ../.agent-replay; it was not read`);
+    quotedAndSaid(`${issue?.file ?? ''}: ${issue?.message ?? ''}`, '.agent-replay: no suite folder here (<folder>), but a parent folder holds one: ../.agent-replay; it was not read');
     expect(issue?.fix).toBe(`run from ${root} (cd ..), where .agent-replay is, or give --dir ../.agent-replay (the dir input in the Action)`);
   });
 });
