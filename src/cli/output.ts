@@ -15,7 +15,7 @@ import type { GateView, ReportModel } from '../report/model.js';
 import type { Progress } from '../replay/index.js';
 import { interruptedBy, interruptExitCode } from '../interrupt.js';
 import { isSystemError, UserError } from '../errors.js';
-import { shellWord } from '../words.js';
+import { shownShellWord } from '../words.js';
 import { formatIssue, issueCount, type ConfigIssue } from '../suite/index.js';
 
 export interface CliIO {
@@ -123,7 +123,7 @@ export function checkOutputPaths(
     if (sep === '/' && given.includes('\\') && lstatSync(resolvePath(io, given), { throwIfNoEntry: false }) === undefined) {
       const slashed = given.split('\\').join('/');
       throw new UserError(
-        `--${flag} ${shellWord(given)}: on this system a backslash is part of a file's name, not a separator, so this would write one file named ${shellWord(given)}: give --${flag} ${shellWord(slashed)}, with slashes`,
+        `--${flag} ${shownShellWord(given)}: on this system a backslash is part of a file's name, not a separator, so this would write one file named ${shownShellWord(given)}: give --${flag} ${shownShellWord(slashed)}, with slashes`,
       );
     }
     if (isFolder(resolvePath(io, given))) {
