@@ -81,8 +81,8 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
     return await dispatch(parsed.command, parsed.values, parsed.positionals, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      // One line (the message), then where the fix is: never the whole help.
-      io.stderr(`agent-replay: ${e.message}\n${helpHint(e instanceof ArgvError ? e.command : command)}\n`);
+      // One line (the message), then where the fix is: never the whole help. A flag's value in it is shown, never sent to the terminal (docs/security.md, "Agent text is data").
+      io.stderr(`agent-replay: ${terminalBlock(e.message)}\n${helpHint(e instanceof ArgvError ? e.command : command)}\n`);
       return EXIT.usage;
     }
     // A bug is said to be one, with its own exit status; the stack only when asked for.
@@ -436,7 +436,7 @@ async function compareLatency(dir: string, io: CliIO): Promise<LatencyThresholds
   // says it (docs/troubleshooting.md); validate, which the line below sends to, would only say the same.
   const above = suiteAboveIssue(io.cwd, dir, relative(io.cwd, resolvePath(io, dir)).split(sep).join('/') || '.');
   if (above !== null) {
-    io.stderr(`compare: ${above.file}: ${above.message}, so ${defaults}\n  fix: ${above.fix}\n`);
+    io.stderr(`compare: ${terminalBlock(`${above.file}: ${above.message}, so ${defaults}\n  fix: ${above.fix}`)}\n`);
     return DEFAULT_LATENCY;
   }
   const loaded = await loadSuiteConfig({ dir, env: io.env, cwd: io.cwd, unsetVariables: 'ignore' });
@@ -444,7 +444,7 @@ async function compareLatency(dir: string, io: CliIO): Promise<LatencyThresholds
   const n = issueCount(loaded.errors);
   // The command as typed, as accept's "run the suite first, npx agent-replay run" is said (docs/cli.md).
   const validate = `npx agent-replay validate${dir === DEFAULT_SUITE_DIR ? '' : ` --dir ${shownShellWord(dir)}`}`;
-  io.stderr(`compare: ${dir}'s config.yml not read (${n} ${n === 1 ? 'error' : 'errors'}: see ${n === 1 ? 'it' : 'them'} with ${validate}); ${defaults}\n`);
+  io.stderr(`compare: ${terminalLine(dir)}'s config.yml not read (${n} ${n === 1 ? 'error' : 'errors'}: see ${n === 1 ? 'it' : 'them'} with ${validate}); ${defaults}\n`);
   return DEFAULT_LATENCY;
 }
 

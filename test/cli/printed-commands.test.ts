@@ -22,6 +22,9 @@ import { loadYamlPackage } from '../../src/suite/yaml/package.js';
 import { suiteAboveIssue } from '../../src/suite/suite-above.js';
 import { windowsPathRefusal } from '../../src/windows-path.js';
 import { tempDir } from '../support/temp.js';
+import { agentConfig, cli, makeProject, useCleanup } from './helpers.js';
+
+useCleanup();
 
 /** A folder whose name holds an escape sequence, and one whose name holds a line break, as printed. */
 const ESC = 's\u001b[2Jx';
@@ -90,5 +93,24 @@ describe('a printed command names a path with a control character or a line brea
     const issue = suiteAboveIssue(cwd, `bots\\${ESC}`, 'x');
     expect(issue?.message).toBe(String.raw`no folder named $'bots\\s\033[2Jx' here, nor $'bots/s\033[2Jx': on this system a backslash is part of a folder's name, not a separator`);
     expect(issue?.fix).toContain(String.raw`npx agent-replay init --dir $'bots/s\033[2Jx' writes one`);
+  });
+
+  it("the CLI's usage errors and configuration issues show such a name escaped: nothing of it reaches the terminal as a control character", async () => {
+    const cwd = await makeProject({ config: agentConfig('http://127.0.0.1:9') });
+    // A usage error quotes the argument as given: before, its escape sequence was written to the terminal as it is.
+    const usage = await cli(['report', '--results', 'r.json', `x${ESC}`], cwd);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain(String.raw`unexpected argument "xs\u001b[2Jx": --results takes one file; give each its own --results: --results r.json --results $'xs\033[2Jx'`);
+    // A suite in such a folder, with a damaged baseline: its path escaped where the issue names it, and the fix's command as bash reads it.
+    await mkdir(join(cwd, ESC, 'fixtures'), { recursive: true });
+    await mkdir(join(cwd, ESC, 'baselines'));
+    await writeFile(join(cwd, ESC, 'config.yml'), agentConfig('http://127.0.0.1:9'));
+    await writeFile(join(cwd, ESC, 'fixtures', 'f.yml'), 'fixtures:\n  - { label: a, message: hi, assert: { contains: x } }\n');
+    await writeFile(join(cwd, ESC, 'baselines', 'a.json'), '{bad');
+    const issues = await cli(['validate', '--dir', ESC], cwd);
+    expect(issues.code).toBe(2);
+    expect(issues.stderr).toContain(String.raw`error: s\u001b[2Jx/baselines/a.json:1:2: invalid JSON`);
+    expect(issues.stderr).toContain(String.raw`committed before the edit? ` + "`git checkout -- $'s\\033[2Jx/baselines/a.json'`");
+    for (const r of [usage, issues]) expect(r.stderr).not.toContain('\u001b');
   });
 });
