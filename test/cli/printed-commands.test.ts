@@ -21,6 +21,8 @@ import { formatIssue } from '../../src/suite/issues.js';
 import { loadYamlPackage } from '../../src/suite/yaml/package.js';
 import { suiteAboveIssue } from '../../src/suite/suite-above.js';
 import { windowsPathRefusal } from '../../src/windows-path.js';
+import { serializeRecord } from '../../src/record/index.js';
+import { fixture, run } from '../report/fixtures.js';
 import { tempDir } from '../support/temp.js';
 import { agentConfig, cli, makeProject, useCleanup } from './helpers.js';
 
@@ -112,5 +114,16 @@ describe('a printed command names a path with a control character or a line brea
     expect(issues.stderr).toContain(String.raw`error: s\u001b[2Jx/baselines/a.json:1:2: invalid JSON`);
     expect(issues.stderr).toContain(String.raw`committed before the edit? ` + "`git checkout -- $'s\\033[2Jx/baselines/a.json'`");
     for (const r of [usage, issues]) expect(r.stderr).not.toContain('\u001b');
+  });
+
+  it("report's refusal of two suites' records gives each suite's command with the file as bash reads it", async () => {
+    const cwd = await makeProject({});
+    const at = (suitePath: string, label: string): string => serializeRecord(run([fixture(label, { file: `${suitePath}/fixtures/suite.yml` })], { suitePath }));
+    await writeFile(join(cwd, `sup${ESC}.json`), at('apps/support/.agent-replay', 'refund'));
+    await writeFile(join(cwd, 'sales.json'), at('apps/sales/.agent-replay', 'pricing'));
+    const r = await cli(['report', '--results', `sup${ESC}.json`, '--results', 'sales.json'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(String.raw`report each suite on its own: agent-replay report --results $'sups\033[2Jx.json', then agent-replay report --results sales.json`);
+    expect(r.stderr).not.toContain('\u001b');
   });
 });
