@@ -20,7 +20,7 @@ import { resolveConfigFile } from '../suite/config-file.js';
 import { TRACES_DEFAULTS } from '../suite/config/traces.js';
 import { loadYamlPackage, readYaml, yamlPackage } from '../suite/yaml/index.js';
 import { DEFAULT_SUITE_DIR, reportArtifactsPattern, resultsArtifactsPattern, suiteName, suiteSlug } from '../action/context.js';
-import { clip, terminalLine } from '../report/escape.js';
+import { clip, terminalBlock, terminalLine } from '../report/escape.js';
 
 /**
  * Every preset init has a config template for. Which of them it offers is decided at run time by
@@ -827,7 +827,11 @@ function keptCheckNameAt(cwd: string, workflows: string, skipped: readonly strin
   return kept === null ? null : checkNameWarning(check, kept, { accept: written.includes(accept) ? accept : null, report: written.includes(report) ? report : null });
 }
 
-export async function runInit(given: InitOptions, io: CliIO): Promise<number> {
+export async function runInit(given: InitOptions, terminal: CliIO): Promise<number> {
+  // A folder's name is printed in nearly every line: a control character in it is shown as an
+  // escape, never sent to the terminal (docs/security.md, "Agent text is data"); the commands name
+  // it as the shell reads it (shownShellWord).
+  const io = { ...terminal, stdout: (t: string) => terminal.stdout(terminalBlock(t)), stderr: (t: string) => terminal.stderr(terminalBlock(t)) };
   // The templates are checked by the config loader (offeredPresets), which places a problem with
   // the `yaml` package: imported here, before that synchronous check (suite/yaml/package.ts).
   await loadYamlPackage();

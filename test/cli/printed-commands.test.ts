@@ -126,4 +126,14 @@ describe('a printed command names a path with a control character or a line brea
     expect(r.stderr).toContain(String.raw`report each suite on its own: agent-replay report --results $'sups\033[2Jx.json', then agent-replay report --results sales.json`);
     expect(r.stderr).not.toContain('\u001b');
   });
+
+  it("init in such a folder: each line names it escaped, each command as bash reads it", async () => {
+    const cwd = await tempDir('agent-replay-printed-');
+    const r = await cli(['init', '--dir', ESC], cwd);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(String.raw`created  s\u001b[2Jx/config.yml`);
+    expect(r.stdout).toContain(`Check the suite:          npx agent-replay validate --dir ${ESC_WORD}\n`);
+    expect(r.stdout).not.toContain('\u001b');
+    expect(await readFile(join(cwd, ESC, 'config.yml'), 'utf8')).toContain('agent:');
+  });
 });
