@@ -494,7 +494,7 @@ async function cmdValidate(values: Values, io: CliIO): Promise<number> {
   const scripts = p > 0 ? `, ${p} persona ${p === 1 ? 'script' : 'scripts'}` : '';
   const baselineCount = loaded.suite.baselines.size + loaded.suite.personaBaselines.size;
   const w = issueCount(loaded.warnings);
-  io.stdout(`${dir}: ${plural(n, 'fixture', 'fixtures')}${scripts}, ${plural(baselineCount, 'baseline', 'baselines')}, no configuration errors${w > 0 ? ` (${plural(w, 'warning', 'warnings')})` : ''}\n`);
+  io.stdout(`${terminalLine(dir)}: ${plural(n, 'fixture', 'fixtures')}${scripts}, ${plural(baselineCount, 'baseline', 'baselines')}, no configuration errors${w > 0 ? ` (${plural(w, 'warning', 'warnings')})` : ''}\n`);
   return EXIT.ok;
 }
 

@@ -6,7 +6,7 @@
 // pasted into bash as printed.
 
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acceptRunStep, commitBaselinesStep, interruptedAcceptText } from '../../src/cli/main.js';
@@ -114,6 +114,10 @@ describe('a printed command names a path with a control character or a line brea
     expect(issues.stderr).toContain(String.raw`error: s\u001b[2Jx/baselines/a.json:1:2: invalid JSON`);
     expect(issues.stderr).toContain(String.raw`committed before the edit? ` + "`git checkout -- $'s\\033[2Jx/baselines/a.json'`");
     for (const r of [usage, issues]) expect(r.stderr).not.toContain('\u001b');
+    // Without it, the suite is valid: validate's line names the folder escaped.
+    await rm(join(cwd, ESC, 'baselines', 'a.json'));
+    const valid = await cli(['validate', '--dir', ESC], cwd);
+    expect(valid.stdout, valid.stderr).toBe(String.raw`s\u001b[2Jx: 1 fixture, 0 baselines, no configuration errors` + '\n');
   });
 
   it("report's refusal of two suites' records gives each suite's command with the file as bash reads it", async () => {
