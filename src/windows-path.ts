@@ -5,7 +5,7 @@
 // Windows such a path is an ordinary one and is never refused.
 
 import path from 'node:path';
-import { shellWord } from './words.js';
+import { shownShellWord } from './words.js';
 
 /**
  * Why `given`, the value of `name` (`--dir`, `input dir`), cannot be used on this system, as one
@@ -19,10 +19,10 @@ export function windowsPathRefusal(given: string, name: string, example: string,
     const letter = (drive[1] as string).toUpperCase();
     const rest = given.slice(2).split('\\').join('/').replace(/^\/+/, '').replace(/\/+$/, '');
     const wsl = `/mnt/${letter.toLowerCase()}${rest === '' ? '' : `/${rest}`}`;
-    return `${name} ${shellWord(given)} is a Windows path (drive ${letter}:), and this system is not Windows: here it is a name in the working folder, not drive ${letter}:. Give the path as this system writes it: relative to the working folder (${example}), or absolute (${wsl} under WSL)`;
+    return `${name} ${shownShellWord(given)} is a Windows path (drive ${letter}:), and this system is not Windows: here it is a name in the working folder, not drive ${letter}:. Give the path as this system writes it: relative to the working folder (${example}), or absolute (${wsl} under WSL)`;
   }
   if (given.startsWith('\\\\')) {
-    return `${name} ${shellWord(given)} is a Windows network path (UNC), which this system does not open: mount the share and give the path under its mount point, or a path relative to the working folder (${example})`;
+    return `${name} ${shownShellWord(given)} is a Windows network path (UNC), which this system does not open: mount the share and give the path under its mount point, or a path relative to the working folder (${example})`;
   }
   return null;
 }

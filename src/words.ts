@@ -1,5 +1,5 @@
 // Words for counts that every layer shares (evaluate/, report/, calibrate/): "3 fixtures", "1,234";
-// a shell word, for the commands a fix or a notice gives to paste; a sentence's capital.
+// a shell word, for the commands a fix or a notice gives to paste (shownShellWord); a sentence's capital.
 // Pure; written once here so the layers cannot drift apart on how a count reads.
 
 /** "1234567" -> "1,234,567": a comma between groups of three digits of an integer written in digits. */
@@ -44,12 +44,12 @@ export function capitalized(s: string): string {
 }
 
 /** `text` as one single-quoted shell word (a quote inside it closes, escapes and reopens the word). */
-export function shellQuote(text: string): string {
+function shellQuote(text: string): string {
   return `'${text.replace(/'/g, "'\\''")}'`;
 }
 
-/** `text` as one shell word to paste: as it is when the shell reads it so (a path of plain characters), else quoted. */
-export function shellWord(text: string): string {
+/** `text` as one shell word: as it is when the shell reads it so (a path of plain characters), else quoted. Printed, it is shownShellWord's. */
+function shellWord(text: string): string {
   return /^[A-Za-z0-9._/@%+=:,-]+$/.test(text) ? text : shellQuote(text);
 }
 
@@ -58,13 +58,24 @@ export function shellWord(text: string): string {
 const UNSHOWN_RE = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
 
 /**
- * `text` as one shell word that still names it once printed on one line (a terminal shows a control
- * character as `\u001b`, markdown drops it): shellWord, but a word with such a character is written
- * in $'...' (POSIX dollar-single-quotes), each of those characters as its UTF-8 bytes in three-digit
- * octal (`\033`), so that the printed command, pasted into a POSIX shell, names the real file.
+ * `text` as one shell word to paste, in every command a fix, a refusal, a next step or a report
+ * prints: one that still names it once printed on one line (a terminal shows a control character
+ * as `\u001b`, markdown drops it): shellWord, but a word with such a character is written in $'...'
+ * (POSIX dollar-single-quotes), each of those characters as its UTF-8 bytes in three-digit octal
+ * (`\033`), so that the printed command, pasted into bash, zsh or ksh, names the real file, and the
+ * printed line holds no control character for the terminal to act on.
  */
 export function shownShellWord(text: string): string {
-  if (!UNSHOWN_RE.test(text)) return shellWord(text);
+  return UNSHOWN_RE.test(text) ? dollarQuote(text) : shellWord(text);
+}
+
+/** shellQuote, for a script's word (always quoted), but $'...' as shownShellWord writes it when `text` has a character a printed line does not show. */
+export function shownShellQuote(text: string): string {
+  return UNSHOWN_RE.test(text) ? dollarQuote(text) : shellQuote(text);
+}
+
+/** `text` in $'...': a backslash and a quote escaped, each character UNSHOWN_RE matches as its UTF-8 bytes in octal. */
+function dollarQuote(text: string): string {
   let out = '';
   for (const ch of text) {
     if (ch === '\\' || ch === "'") out += `\\${ch}`;

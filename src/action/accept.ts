@@ -15,7 +15,7 @@ import type { GitHubApi, IssueComment, LabelEvent, LabelEventsPage } from '../gi
 import { ACTIONS_BOT_LOGIN, commentPastBound, findStickyComment, isOwnComment } from '../github/sticky.js';
 import { isGitHubError, type GitHubError } from '../github/errors.js';
 import { deadlineWords, gitHubAnswer, gitHubFailure, gitHubTrouble } from './github-words.js';
-import { capitalized, shellQuote, thousands } from '../words.js';
+import { capitalized, shownShellQuote, thousands } from '../words.js';
 import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSummary, renderComment, type AcceptanceView, type AcceptSummary, type AcceptSummaryComment, type ReportContext } from '../report/index.js';
 import type { GateView } from '../report/model.js';
 import { clip, escapeInline, inertText } from '../report/escape.js';
@@ -643,16 +643,17 @@ export interface ForkCommandsInput {
  * (gh refuses to overwrite files, and most baselines already exist), then copy the files into the
  * baselines folder. Without it: the files' contents inline, each written in its style (a CRLF or
  * marked file gets its line endings and mark from awk and printf, which every POSIX system has:
- * the comment's text keeps neither).
+ * the comment's text keeps neither). Each word single-quoted, but a folder with a control character
+ * in $'...' (words.ts shownShellQuote), which the comment shows as it is and bash or zsh reads.
  */
 export function forkCommands(input: ForkCommandsInput): string {
-  const dir = shellQuote(input.baselinesDir);
-  const lines = [`git checkout ${shellQuote(input.headRef)}`, `mkdir -p ${dir}`];
+  const dir = shownShellQuote(input.baselinesDir);
+  const lines = [`git checkout ${shownShellQuote(input.headRef)}`, `mkdir -p ${dir}`];
   if (input.download) {
     const d = input.download;
     lines.push(
       'tmp="$(mktemp -d)"',
-      `gh run download ${d.runId} -R ${shellQuote(d.repo)} -n ${shellQuote(d.artifactName)} -D "$tmp"`,
+      `gh run download ${d.runId} -R ${shownShellQuote(d.repo)} -n ${shownShellQuote(d.artifactName)} -D "$tmp"`,
       `cp "$tmp"/*.json ${dir}/`,
       'rm -r "$tmp"',
     );
@@ -660,8 +661,8 @@ export function forkCommands(input: ForkCommandsInput): string {
     const r = input.results;
     lines.push(
       'tmp="$(mktemp -d)"',
-      `gh run download ${r.runId} -R ${shellQuote(r.repo)} -n ${shellQuote(r.artifactName)} -D "$tmp"`,
-      `npx agent-replay accept --results "$tmp/results.json" --dir ${shellQuote(r.suiteDir)}`,
+      `gh run download ${r.runId} -R ${shownShellQuote(r.repo)} -n ${shownShellQuote(r.artifactName)} -D "$tmp"`,
+      `npx agent-replay accept --results "$tmp/results.json" --dir ${shownShellQuote(r.suiteDir)}`,
       'rm -r "$tmp"',
     );
   } else {
@@ -677,7 +678,7 @@ export function forkCommands(input: ForkCommandsInput): string {
 
 /** The command that writes the here-document's text (LF, ending with a line break) to the file, in the file's style. */
 function writeCommand(f: ForkFile): string {
-  const target = shellQuote(f.path);
+  const target = shownShellQuote(f.path);
   const style = f.style ?? LF_NO_BOM;
   if (!style.crlf && !style.bom) return `cat > ${target}`;
   const mark = style.bom ? "printf '\\357\\273\\277'; " : '';

@@ -6,7 +6,7 @@ import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { createFileExclusively, writeFailureWords } from '../fs-safe.js';
 import { docsUrl, TOOL } from '../version.js';
-import { shellWord } from '../words.js';
+import { shownShellWord } from '../words.js';
 import { EXIT, isSystemError, UserError } from '../errors.js';
 import { UsageError } from '../engine.js';
 import type { CliIO } from './output.js';
@@ -20,7 +20,7 @@ import { resolveConfigFile } from '../suite/config-file.js';
 import { TRACES_DEFAULTS } from '../suite/config/traces.js';
 import { loadYamlPackage, readYaml, yamlPackage } from '../suite/yaml/index.js';
 import { DEFAULT_SUITE_DIR, reportArtifactsPattern, resultsArtifactsPattern, suiteName, suiteSlug } from '../action/context.js';
-import { clip, terminalLine } from '../report/escape.js';
+import { clip, terminalBlock, terminalLine } from '../report/escape.js';
 
 /**
  * Every preset init has a config template for. Which of them it offers is decided at run time by
@@ -416,7 +416,7 @@ function checkInside(cwd: string, flag: string, value: string): void {
   // Inside it but absolute: the workflows read dir from the repository's root on GitHub's runner,
   // where this machine's path does not exist; said as such, with the relative path (docs/cli.md, "init").
   if (isAbsolute(value)) {
-    throw new UsageError(`--${flag} "${value}" is an absolute path; init takes folders relative to the working directory (the workflows name the suite folder from the repository's root, on GitHub's runner): give --${flag} ${shellWord(slash(rel) || '.')}`);
+    throw new UsageError(`--${flag} "${value}" is an absolute path; init takes folders relative to the working directory (the workflows name the suite folder from the repository's root, on GitHub's runner): give --${flag} ${shownShellWord(slash(rel) || '.')}`);
   }
 }
 
@@ -718,7 +718,7 @@ export function agentSecretStep(preset: InitPreset): string {
 function nextSteps(o: { dir: string; workflows: string; preset: InitPreset }, written: readonly string[], others: ReadonlySet<WorkflowRole> = new Set(), unread: ReadonlyMap<WorkflowRole, string> = new Map()): string {
   const check = `${slash(o.workflows).replace(/\/+$/, '')}/agent-replay.yml`;
   // The commands are pasted into a shell: a folder with a space or a quote is one quoted word.
-  const dir = shellWord(o.dir);
+  const dir = shownShellWord(o.dir);
   // A check workflow that was already there is not init's: its agent-path is whatever it says; one
   // of another suite takes this suite's step (docs/action.md, "Two suites in one repository").
   const first = written.includes(check)
@@ -765,7 +765,7 @@ function subfolderWarning(o: { dir: string }, cwd: string): string {
   const there = Object.values(WORKFLOW_FILES).filter((f) => existsSync(join(root, '.github', 'workflows', f)));
   return (
     `warning: ${cwd} is inside the git repository ${root}: GitHub runs only the workflows in .github/workflows at the root of the repository, and reads the check's dir from there, so the workflows written here will not run.\n` +
-    `  fix: run init at the root instead:  cd ${shellWord(root)} && npx agent-replay init --dir ${shellWord(dirFromRoot)}\n` +
+    `  fix: run init at the root instead:  cd ${shownShellWord(root)} && npx agent-replay init --dir ${shownShellWord(dirFromRoot)}\n` +
     (there.length > 0
       ? `  (the root already has ${there.map((f) => `.github/workflows/${f}`).join(', ')}: init at the root leaves ${there.length === 1 ? 'it' : 'them'} as ${there.length === 1 ? 'it is' : 'they are'} and says which steps to add for this suite; do not move the files written here over ${there.length === 1 ? 'it' : 'them'})\n`
       : `  (or move the workflow files to ${slash(join(root, '.github', 'workflows'))} and set dir: ${yamlWord(dirFromRoot)} in agent-replay.yml)\n`)
@@ -804,7 +804,7 @@ function keptPresetAt(path: string): string | null {
  */
 export function keptPresetWarning(o: { dir: string }, asked: string, kept: string): string {
   const config = `${slash(o.dir).replace(/\/+$/, '')}/config.yml`;
-  const dir = slash(o.dir) === DEFAULT_SUITE_DIR ? '' : ` --dir ${shellWord(slash(o.dir))}`;
+  const dir = slash(o.dir) === DEFAULT_SUITE_DIR ? '' : ` --dir ${shownShellWord(slash(o.dir))}`;
   return (
     `warning: ${config} was already there and is left as it is: its agent.preset is ${terminalLine(clip(kept, 80))}, not ${asked}, so runs speak ${terminalLine(clip(kept, 80))}'s protocol; the next steps above are for ${asked}.\n` +
     `  fix: set preset: ${asked} under agent: in ${config}, with the settings ${asked} takes (${docsUrl('presets.md', 'Presets')}), or move ${config} aside and run init again: npx agent-replay init${dir} --preset ${asked}\n`
@@ -827,7 +827,11 @@ function keptCheckNameAt(cwd: string, workflows: string, skipped: readonly strin
   return kept === null ? null : checkNameWarning(check, kept, { accept: written.includes(accept) ? accept : null, report: written.includes(report) ? report : null });
 }
 
-export async function runInit(given: InitOptions, io: CliIO): Promise<number> {
+export async function runInit(given: InitOptions, terminal: CliIO): Promise<number> {
+  // A folder's name is printed in nearly every line: a control character in it is shown as an
+  // escape, never sent to the terminal (docs/security.md, "Agent text is data"); the commands name
+  // it as the shell reads it (shownShellWord).
+  const io = { ...terminal, stdout: (t: string) => terminal.stdout(terminalBlock(t)), stderr: (t: string) => terminal.stderr(terminalBlock(t)) };
   // The templates are checked by the config loader (offeredPresets), which places a problem with
   // the `yaml` package: imported here, before that synchronous check (suite/yaml/package.ts).
   await loadYamlPackage();

@@ -43,7 +43,7 @@ import { isFolder } from '../fs-safe.js';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import { describeFailure, EXIT, stackOf, UserError } from '../errors.js';
 import { redactorOfKnown } from '../secrets.js';
-import { plural, shellWord, thousands } from '../words.js';
+import { plural, shownShellWord, thousands } from '../words.js';
 import { checkOutputPaths, emitRun, printConfigIssues, interruptedExit, progressPrinter, reportContext, resolvePath, withProgressLine, writeRenderings, writeText, writtenText, type CliIO } from './output.js';
 import type { ReportContext } from '../report/context.js';
 
@@ -81,8 +81,8 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
     return await dispatch(parsed.command, parsed.values, parsed.positionals, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      // One line (the message), then where the fix is: never the whole help.
-      io.stderr(`agent-replay: ${e.message}\n${helpHint(e instanceof ArgvError ? e.command : command)}\n`);
+      // One line (the message), then where the fix is: never the whole help. A flag's value in it is shown, never sent to the terminal (docs/security.md, "Agent text is data").
+      io.stderr(`agent-replay: ${terminalBlock(e.message)}\n${helpHint(e instanceof ArgvError ? e.command : command)}\n`);
       return EXIT.usage;
     }
     // A bug is said to be one, with its own exit status; the stack only when asked for.
@@ -436,15 +436,15 @@ async function compareLatency(dir: string, io: CliIO): Promise<LatencyThresholds
   // says it (docs/troubleshooting.md); validate, which the line below sends to, would only say the same.
   const above = suiteAboveIssue(io.cwd, dir, relative(io.cwd, resolvePath(io, dir)).split(sep).join('/') || '.');
   if (above !== null) {
-    io.stderr(`compare: ${above.file}: ${above.message}, so ${defaults}\n  fix: ${above.fix}\n`);
+    io.stderr(`compare: ${terminalBlock(`${above.file}: ${above.message}, so ${defaults}\n  fix: ${above.fix}`)}\n`);
     return DEFAULT_LATENCY;
   }
   const loaded = await loadSuiteConfig({ dir, env: io.env, cwd: io.cwd, unsetVariables: 'ignore' });
   if (loaded.config !== null) return loaded.config.latency ?? DEFAULT_LATENCY;
   const n = issueCount(loaded.errors);
   // The command as typed, as accept's "run the suite first, npx agent-replay run" is said (docs/cli.md).
-  const validate = `npx agent-replay validate${dir === DEFAULT_SUITE_DIR ? '' : ` --dir ${shellWord(terminalLine(dir))}`}`;
-  io.stderr(`compare: ${dir}'s config.yml not read (${n} ${n === 1 ? 'error' : 'errors'}: see ${n === 1 ? 'it' : 'them'} with ${validate}); ${defaults}\n`);
+  const validate = `npx agent-replay validate${dir === DEFAULT_SUITE_DIR ? '' : ` --dir ${shownShellWord(dir)}`}`;
+  io.stderr(`compare: ${terminalLine(dir)}'s config.yml not read (${n} ${n === 1 ? 'error' : 'errors'}: see ${n === 1 ? 'it' : 'them'} with ${validate}); ${defaults}\n`);
   return DEFAULT_LATENCY;
 }
 
@@ -494,7 +494,7 @@ async function cmdValidate(values: Values, io: CliIO): Promise<number> {
   const scripts = p > 0 ? `, ${p} persona ${p === 1 ? 'script' : 'scripts'}` : '';
   const baselineCount = loaded.suite.baselines.size + loaded.suite.personaBaselines.size;
   const w = issueCount(loaded.warnings);
-  io.stdout(`${dir}: ${plural(n, 'fixture', 'fixtures')}${scripts}, ${plural(baselineCount, 'baseline', 'baselines')}, no configuration errors${w > 0 ? ` (${plural(w, 'warning', 'warnings')})` : ''}\n`);
+  io.stdout(`${terminalLine(dir)}: ${plural(n, 'fixture', 'fixtures')}${scripts}, ${plural(baselineCount, 'baseline', 'baselines')}, no configuration errors${w > 0 ? ` (${plural(w, 'warning', 'warnings')})` : ''}\n`);
   return EXIT.ok;
 }
 
@@ -531,7 +531,7 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     const ran = terminalLine(record.suitePath);
     const there = relative(io.cwd, join(repo.root, ...posix.normalize(record.suitePath).split('/'))).split(sep).join('/') || '.';
     throw new UsageError(
-      `${files[0] as string}: it is a run of the suite in ${ran} of the repository (its suitePath), not of ${repo.path}; its replies would be written where that suite does not read them, so nothing was written: give --dir ${shellWord(terminalLine(there))}`,
+      `${files[0] as string}: it is a run of the suite in ${ran} of the repository (its suitePath), not of ${repo.path}; its replies would be written where that suite does not read them, so nothing was written: give --dir ${shownShellWord(there)}`,
     );
   }
   const foreign = aFile || repo !== null ? null : foreignSuite(record, suiteDir, suitePath);
@@ -540,7 +540,7 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     const first = terminalLine(foreign.first);
     const ranIn = foreign.ranIn === null ? null : terminalLine(foreign.ranIn);
     const where = ranIn === null ? `its items are not files of ${suiteDir} (the first is ${first})` : `it is a run of the suite in ${ranIn} (its first item is ${first}), not of ${suiteDir}`;
-    const fix = ranIn === null ? 'give --dir the folder the run replayed' : `give --dir ${shellWord(ranIn)}`;
+    const fix = foreign.ranIn === null ? 'give --dir the folder the run replayed' : `give --dir ${shownShellWord(foreign.ranIn)}`;
     throw new UsageError(`${files[0] as string}: ${where}; its replies would be written where that suite does not read them, so nothing was written: ${fix}`);
   }
   // accept sends nothing anywhere: a secret only a run needs (the judge's key) is not asked for.
@@ -613,7 +613,7 @@ export function acceptTallyText(accepted: number, refused: number, unchanged: nu
 
 /** accept's line on the record of an interrupted run (docs/cli.md, "accept"): the `finished` items it holds, grouped ("1,200 items"). */
 export function interruptedAcceptText(file: string, finished: number, dir = '.agent-replay'): string {
-  return `${file} is the record of an interrupted run: only the ${finished === 1 ? 'item' : plural(finished, 'item', 'items')} it finished could be accepted; the others keep their baselines; to replay them, run the suite again: npx agent-replay run${dir === '.agent-replay' ? '' : ` --dir ${shellWord(dir)}`}`;
+  return `${file} is the record of an interrupted run: only the ${finished === 1 ? 'item' : plural(finished, 'item', 'items')} it finished could be accepted; the others keep their baselines; to replay them, run the suite again: npx agent-replay run${dir === '.agent-replay' ? '' : ` --dir ${shownShellWord(dir)}`}`;
 }
 
 /**
@@ -625,7 +625,7 @@ export function interruptedAcceptText(file: string, finished: number, dir = '.ag
 export function acceptRunStep(results: number, dir: string, out: string | undefined, gateFailed = false): string | null {
   if (results === 0) return null;
   const what = results === 1 ? 'the new or changed pass/fail result as a baseline' : `the ${thousands(results)} new or changed pass/fail results as baselines`;
-  const flags = `${dir === '.agent-replay' ? '' : ` --dir ${shellWord(dir)}`}${out === undefined ? '' : ` --results ${shellWord(out)}`}`;
+  const flags = `${dir === '.agent-replay' ? '' : ` --dir ${shownShellWord(dir)}`}${out === undefined ? '' : ` --results ${shownShellWord(out)}`}`;
   // A failed gate is not to be accepted away unread: the step says it is for changes that are meant.
   return `next: ${gateFailed ? 'if what the gate failed on is intended, ' : ''}to accept ${what}: npx agent-replay accept${flags}`;
 }
@@ -638,7 +638,7 @@ export function acceptRunStep(results: number, dir: string, out: string | undefi
  */
 export function commitBaselinesStep(suiteDir: string, written: number): string | null {
   if (written === 0) return null;
-  const folder = shellWord(suiteDir === '.' ? 'baselines' : `${suiteDir}/baselines`);
+  const folder = shownShellWord(suiteDir === '.' ? 'baselines' : `${suiteDir}/baselines`);
   return `next: commit ${written === 1 ? 'it' : 'them'} (git add ${folder}): the check on a pull request compares with the baselines of the commit it replays`;
 }
 
@@ -679,7 +679,7 @@ function mixedSuitesText(records: readonly RunRecord[], files: readonly string[]
   const mixed = mixedSuites(records, files, terminalLine);
   if (mixed === null) return null;
   const { suites, unnamed, which } = mixed;
-  const commands = suites.map(({ files: of }) => `agent-replay report ${of.map((f) => `--results ${shellWord(terminalLine(f))}`).join(' ')}`).join(', then ');
+  const commands = suites.map(({ files: of }) => `agent-replay report ${of.map((f) => `--results ${shownShellWord(f)}`).join(' ')}`).join(', then ');
   const loose = unnamed.length === 0 ? '' : ` (${unnamed.map(terminalLine).join(', ')} ${unnamed.length === 1 ? 'does' : 'do'} not say ${unnamed.length === 1 ? 'its' : 'their'} suite: add ${unnamed.length === 1 ? 'it' : 'them'} to the command of ${unnamed.length === 1 ? 'its' : 'their'} suite)`;
   return (
     `the --results files are runs of ${suites.length} suites (their suitePath): ${which}. A report is of one suite, and these would be merged as one run, so nothing was written: ` +

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { FAIL_ON_CONDITIONS } from '../types.js';
 import { DEFAULT_FAIL_ON } from '../evaluate/index.js';
 import { docsUrl, TOOL } from '../version.js';
-import { shellWord, wholeNumberText } from '../words.js';
+import { shownShellWord, wholeNumberText } from '../words.js';
 import { UsageError } from '../engine.js';
 import { editDistance, nearestName } from '../suite/issues.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
@@ -334,7 +334,7 @@ export function parseArgv(argv: readonly string[]): Parsed {
     // one file; say how to give each, as a command to paste (docs/cli.md, "Commands").
     const repeated = Object.entries(spec.flags).find(([name, f]: [string, FlagHelp]) => f.repeats === true && Array.isArray(values[name]))?.[0];
     if (repeated !== undefined && spec.positionals.max === 0) {
-      const files = [...(values[repeated] as string[]), ...args].map((a) => `--${repeated} ${shellWord(a)}`).join(' ');
+      const files = [...(values[repeated] as string[]), ...args].map((a) => `--${repeated} ${shownShellWord(a)}`).join(' ');
       throw new ArgvError(`unexpected argument "${extra}": --${repeated} takes one file; give each its own --${repeated}: ${files}`, command);
     }
     const hint = command === 'probe' ? ' (quote the message: it is one argument)' : spec.positionals.max === 0 ? ` (${command} takes no arguments, only flags)` : '';

@@ -11,11 +11,12 @@ import { openRecordStream, RecordWriteError, type RecordStream } from '../record
 import { DEFAULT_CONTEXT, type ReportContext } from '../report/context.js';
 import { suiteName } from '../action/context.js';
 import { renderTerminal } from '../report/terminal.js';
+import { terminalBlock } from '../report/escape.js';
 import type { GateView, ReportModel } from '../report/model.js';
 import type { Progress } from '../replay/index.js';
 import { interruptedBy, interruptExitCode } from '../interrupt.js';
 import { isSystemError, UserError } from '../errors.js';
-import { shellWord } from '../words.js';
+import { shownShellWord } from '../words.js';
 import { formatIssue, issueCount, type ConfigIssue } from '../suite/index.js';
 
 export interface CliIO {
@@ -123,7 +124,7 @@ export function checkOutputPaths(
     if (sep === '/' && given.includes('\\') && lstatSync(resolvePath(io, given), { throwIfNoEntry: false }) === undefined) {
       const slashed = given.split('\\').join('/');
       throw new UserError(
-        `--${flag} ${shellWord(given)}: on this system a backslash is part of a file's name, not a separator, so this would write one file named ${shellWord(given)}: give --${flag} ${shellWord(slashed)}, with slashes`,
+        `--${flag} ${shownShellWord(given)}: on this system a backslash is part of a file's name, not a separator, so this would write one file named ${shownShellWord(given)}: give --${flag} ${shownShellWord(slashed)}, with slashes`,
       );
     }
     if (isFolder(resolvePath(io, given))) {
@@ -231,8 +232,9 @@ export function reportContext(record: RunRecord | null, env: Record<string, stri
  * judge for calibrate; nothing was accepted for accept). Shared by run, validate, probe, calibrate and accept.
  */
 export function printConfigIssues(io: CliIO, errors: readonly ConfigIssue[], warnings: readonly ConfigIssue[], nothing = 'nothing was sent to the agent'): void {
-  for (const w of warnings) io.stderr(`warning: ${formatIssue(w)}\n`);
-  for (const e of errors) io.stderr(`error: ${formatIssue(e)}\n`);
+  // A file's or folder's name, or the text an issue quotes, is shown, never sent to the terminal (docs/security.md, "Agent text is data").
+  for (const w of warnings) io.stderr(`warning: ${terminalBlock(formatIssue(w))}\n`);
+  for (const e of errors) io.stderr(`error: ${terminalBlock(formatIssue(e))}\n`);
   const n = issueCount(errors);
   if (n > 0) io.stderr(`\n${n} configuration ${n === 1 ? 'error' : 'errors'}; ${nothing}.\n`);
 }

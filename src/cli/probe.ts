@@ -29,7 +29,7 @@ import { createConfiguredJudge } from '../judge/index.js';
 import { NO_BASELINES, replay } from '../replay/index.js';
 import { makeRedactor } from '../secrets.js';
 import { TOOL } from '../version.js';
-import { durationText, shellWord } from '../words.js';
+import { durationText, shownShellWord } from '../words.js';
 import { EXIT, UserError } from '../errors.js';
 import { createFileExclusively } from '../fs-safe.js';
 import { formatIssue, isValidLabel, LABEL_RULE, loadSuite, loadSuiteConfig, noAgentUrlIssue, type ConfigOverrides } from '../suite/index.js';
@@ -277,7 +277,7 @@ async function checkSave(label: string, o: ProbeOptions, io: CliIO): Promise<{ t
   if (!isValidLabel(label)) {
     // The fix a fixture's label gets (docs/fixtures.md, "A fixture"): a valid one close to it the suite does not use, as the flag to paste.
     const close = freeSuggestion(label, await savedLabels(o, io, suiteDir));
-    throw new UsageError(`--save ${JSON.stringify(label)} is not a valid label: a label is ${LABEL_RULE} (it names the fixture and its baseline file)${close === null ? '' : `; use --save ${shellWord(close.label)}${close.note}`}`);
+    throw new UsageError(`--save ${JSON.stringify(label)} is not a valid label: a label is ${LABEL_RULE} (it names the fixture and its baseline file)${close === null ? '' : `; use --save ${shownShellWord(close.label)}${close.note}`}`);
   }
   // A name Windows refuses (docs/fixtures.md, "A fixture"): the suite would not check out there.
   if (windowsNameIssue(label) !== null) {
@@ -295,7 +295,7 @@ async function checkSave(label: string, o: ProbeOptions, io: CliIO): Promise<{ t
   const blocking = loaded.errors.filter((e) => !e.message.startsWith('no fixtures'));
   if (blocking.length > 0) {
     printConfigIssues(io, blocking, []);
-    throw new UserError(`--save adds a fixture to ${o.dir}, which has configuration errors (above); fix them first (npx agent-replay validate --dir ${shellWord(o.dir)})`);
+    throw new UserError(`--save adds a fixture to ${o.dir}, which has configuration errors (above); fix them first (npx agent-replay validate --dir ${shownShellWord(o.dir)})`);
   }
   const taken = [...(loaded.suite?.fixtures ?? []), ...(loaded.suite?.personas ?? [])].find((f) => f.label.toLowerCase() === label.toLowerCase());
   if (taken) {
@@ -383,9 +383,9 @@ function keepReplyStep(o: ProbeOptions, label: string): string {
     } catch {
       plain = false;
     }
-    return ` ${flag} ${plain ? shellWord(url) : `<the ${flag} you gave probe>`}`;
+    return ` ${flag} ${plain ? shownShellWord(url) : `<the ${flag} you gave probe>`}`;
   };
-  const dir = ` --dir ${shellWord(o.dir)} --only ${label}`;
+  const dir = ` --dir ${shownShellWord(o.dir)} --only ${label}`;
   const urls = `${o.agentUrl ? shown('--agent-url', o.agentUrl) : ''}${o.judgeUrl ? shown('--judge-url', o.judgeUrl) : ''}`;
   const preset = o.preset === undefined ? '' : `\nrun has no --preset: set agent.preset: ${o.preset} in config.yml first.`;
   return `It has no baseline yet; to keep a reply, run it, then accept it:\n  npx agent-replay run${dir}${urls}\n  npx agent-replay accept${dir}${preset}`;

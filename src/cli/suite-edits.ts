@@ -12,7 +12,7 @@ import { configEdits } from '../suite/config-edits.js';
 import { CONFIG_NAMES } from '../suite/index.js';
 import { UsageError } from '../engine.js';
 import { runGit } from '../git-command.js';
-import { shellWord } from '../words.js';
+import { shownShellWord } from '../words.js';
 
 /**
  * What `run --base` compares with: the repository's root, the suite folder in it (`.agent-replay/`,
@@ -40,13 +40,13 @@ function gitWords(e: unknown): string {
  */
 export async function resolveBase(rev: string, suiteDir: string, env: Record<string, string | undefined>): Promise<GitBase> {
   const git = (cwd: string, args: readonly string[]): Promise<Buffer> => runGit(cwd, args, { env });
-  if (rev.startsWith('-')) throw new UsageError(`--base ${shellWord(rev)}: a revision does not start with "-": give a branch, tag or commit (--base main)`);
+  if (rev.startsWith('-')) throw new UsageError(`--base ${shownShellWord(rev)}: a revision does not start with "-": give a branch, tag or commit (--base main)`);
   let top: string;
   try {
     top = (await git(suiteDir, ['rev-parse', '--show-toplevel', '--show-prefix'])).toString('utf8');
   } catch (e) {
     const why = gitWords(e);
-    throw new UsageError(`--base ${shellWord(rev)}: the suite folder ${suiteDir} is not read with git (${why}): --base compares the suite with a git revision, so run in a git repository or leave --base out`);
+    throw new UsageError(`--base ${shownShellWord(rev)}: the suite folder ${suiteDir} is not read with git (${why}): --base compares the suite with a git revision, so run in a git repository or leave --base out`);
   }
   const [root = '', prefix = ''] = top.split('\n');
   let sha: string;
@@ -56,7 +56,7 @@ export async function resolveBase(rev: string, suiteDir: string, env: Record<str
     sha = '';
   }
   if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha)) {
-    throw new UsageError(`--base ${shellWord(rev)}: no commit of that name in the repository at ${root} (git rev-parse ${shellWord(rev)}): give a branch, tag or commit it has, e.g. fetch it first (git fetch origin main, then --base origin/main)`);
+    throw new UsageError(`--base ${shownShellWord(rev)}: no commit of that name in the repository at ${root} (git rev-parse ${shownShellWord(rev)}): give a branch, tag or commit it has, e.g. fetch it first (git fetch origin main, then --base origin/main)`);
   }
   return { root, prefix, rev, sha, env };
 }

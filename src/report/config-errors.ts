@@ -5,7 +5,7 @@ import type { ReportContext } from './context.js';
 import { markerLine, metaLine } from './metadata.js';
 import { suiteLine } from './blocks.js';
 import { codeSpan, escapeInline, fencedBlock } from './escape.js';
-import { shellWord } from '../words.js';
+import { shownShellWord } from '../words.js';
 
 export function renderConfigErrors(errors: readonly ConfigIssue[], ctx: ReportContext): string {
   const shown = errors.slice(0, 50);
@@ -26,7 +26,7 @@ export function renderConfigErrors(errors: readonly ConfigIssue[], ctx: ReportCo
     ...(errors.length > shown.length ? [`- … and ${errors.length - shown.length} more (see the job log)`] : []),
     '',
     // The command as typed, with the suite's folder when it is not the default one (docs/cli.md).
-    `Run ${codeSpan(`npx agent-replay validate${ctx.suite ? ` --dir ${shellWord(ctx.suite)}` : ''}`)} locally to check the suite before pushing.`,
+    `Run ${codeSpan(`npx agent-replay validate${ctx.suite ? ` --dir ${shownShellWord(ctx.suite)}` : ''}`)} locally to check the suite before pushing.`,
     '',
   ];
   return lines.join('\n');

@@ -6,7 +6,7 @@ import { keptJudgeContradicts, panelVerdict } from '../assertions/judge.js';
 import { nearestName, quote, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
 import { documentSource, type Position, type SourceFile } from './yaml/index.js';
 import { isValidLabel, LABEL_RULE } from './labels.js';
-import { shellWord } from '../words.js';
+import { shownShellWord } from '../words.js';
 import { namedRecord } from './named-record.js';
 import { hideEndpointTokens } from '../endpoint.js';
 import { controlCharacterError, cutShortAt, deepJsonOffset, jsonErrorOffset, jsonErrorWords, lineColumnAt, MAX_JSON_DEPTH, trailingCommaError } from './json-depth.js';
@@ -273,7 +273,7 @@ export interface BaselineFileResult {
  */
 function rewriteFix(file: string, first = 'fix it by hand'): string {
   // The command as it can be pasted: the file's own path, quoted for the shell when it needs it.
-  const path = shellWord(file);
+  const path = shownShellWord(file);
   // After a line shown as it should read, on a line of its own, not on the end of that line.
   return `${first}${first.includes('\n') ? '\n  ' : '; '}committed before the edit? \`git checkout -- ${path}\` brings back the committed version`;
 }

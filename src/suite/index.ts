@@ -27,7 +27,7 @@ import { readYaml, withYamlPackage, type LoadedYaml } from './yaml/index.js';
 import { isSplitNumberMessage } from './yaml/split-number.js';
 import { judgeAssertionOf } from '../assertions/list.js';
 import { suiteAboveIssue } from './suite-above.js';
-import { shellWord, thousands } from '../words.js';
+import { shownShellWord, thousands } from '../words.js';
 
 export { baselineSchema, personaBaselineSchema, routeSchema, serializeBaseline, serializePersonaBaseline } from './baselines.js';
 export { AGENT_PRESETS } from './config/agent.js';
@@ -777,7 +777,7 @@ function namesDifferingInCase(shown: readonly string[], what: string, found: Fin
       line: null,
       column: null,
       message: `file name differs only in case from ${earlier}: on macOS and Windows they are one file, and a checkout there keeps only one of them, whose ${what} alone would run`,
-      fix: `rename one of them (git mv ${shellWord(file)} <new name>), or move its ${what} into the other`,
+      fix: `rename one of them (git mv ${shownShellWord(file)} <new name>), or move its ${what} into the other`,
     });
   }
 }
@@ -811,7 +811,7 @@ function caseCollisions(listed: readonly { path: string }[], items: ItemsRead, p
         column: null,
         message: `baseline file ${path.basename(ref.path)} differs only in case from ${path.basename(keeper.path)}: on macOS and Windows they are one file, and a checkout there keeps only one of them`,
         fix: isItem
-          ? `delete ${shown} (git rm ${shellWord(shown)}): no fixture or persona script is labelled ${JSON.stringify(labelOf(ref))}, and ${kept} is the baseline of ${JSON.stringify(labelOf(keeper))}`
+          ? `delete ${shown} (git rm ${shownShellWord(shown)}): no fixture or persona script is labelled ${JSON.stringify(labelOf(ref))}, and ${kept} is the baseline of ${JSON.stringify(labelOf(keeper))}`
           : `keep the one whose label is a fixture's or persona script's and delete the other (${shown} or ${kept})`,
       });
     }

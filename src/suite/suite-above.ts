@@ -7,7 +7,7 @@
 
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { shellWord } from '../words.js';
+import { shownShellWord } from '../words.js';
 import { isFolder } from '../fs-safe.js';
 import type { ConfigIssue } from './issues.js';
 
@@ -61,8 +61,8 @@ export function suiteAboveIssue(cwd: string, dir: string, shown: string): Config
       file: shown,
       line: null,
       column: null,
-      message: `no folder named ${shellWord(dir)} here: on this system a backslash is part of a folder's name, not a separator, and ${shellWord(slashed)} is the suite folder`,
-      fix: `give --dir ${shellWord(slashed)} (the dir input in the Action), with slashes`,
+      message: `no folder named ${shownShellWord(dir)} here: on this system a backslash is part of a folder's name, not a separator, and ${shownShellWord(slashed)} is the suite folder`,
+      fix: `give --dir ${shownShellWord(slashed)} (the dir input in the Action), with slashes`,
     };
   }
   const above = suiteAbove(cwd, dir);
@@ -79,7 +79,7 @@ export function suiteAboveIssue(cwd: string, dir: string, shown: string): Config
       line: null,
       column: null,
       message: `no suite folder here: this folder (${slash(path.resolve(cwd))}) ${where}, and commands look for ${shown} in the folder they run from; it was not read`,
-      fix: `run from ${shellWord(slash(above.folder))} (cd ${shellWord(up)}), where ${shown} is, or give --dir ${suite === '' ? '.' : shellWord(suite)}`,
+      fix: `run from ${shownShellWord(slash(above.folder))} (cd ${shownShellWord(up)}), where ${shown} is, or give --dir ${suite === '' ? '.' : shownShellWord(suite)}`,
     };
   }
   return {
@@ -87,7 +87,7 @@ export function suiteAboveIssue(cwd: string, dir: string, shown: string): Config
     line: null,
     column: null,
     message: `no suite folder here (${slash(path.resolve(cwd))}), but a parent folder holds one: ${suite}; it was not read`,
-    fix: `run from ${shellWord(slash(above.folder))} (cd ${shellWord(up)}), where ${shown} is, or give --dir ${shellWord(suite)} (the dir input in the Action)`,
+    fix: `run from ${shownShellWord(slash(above.folder))} (cd ${shownShellWord(up)}), where ${shown} is, or give --dir ${shownShellWord(suite)} (the dir input in the Action)`,
   };
 }
 
@@ -104,7 +104,7 @@ function backslashedNowhere(cwd: string, dir: string, shown: string): ConfigIssu
     file: shown,
     line: null,
     column: null,
-    message: `no folder named ${shellWord(dir)} here, nor ${shellWord(slashed)}: on this system a backslash is part of a folder's name, not a separator`,
-    fix: `give --dir the suite folder with slashes, as in ${shellWord(slashed)} (the dir input in the Action); none yet? npx agent-replay init --dir ${shellWord(slashed)} writes one`,
+    message: `no folder named ${shownShellWord(dir)} here, nor ${shownShellWord(slashed)}: on this system a backslash is part of a folder's name, not a separator`,
+    fix: `give --dir the suite folder with slashes, as in ${shownShellWord(slashed)} (the dir input in the Action); none yet? npx agent-replay init --dir ${shownShellWord(slashed)} writes one`,
   };
 }

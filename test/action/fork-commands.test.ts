@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { forkCommands, stageBaselineFiles } from '../../src/action/accept.js';
+import { commandsBlock } from '../../src/report/blocks.js';
 import { git, pushed, runCommands, setUpFork as setUp } from '../support/fork-clone.js';
 import { execFileSync } from 'node:child_process';
 import { inStyleOf, LF_NO_BOM, type FileStyle } from '../../src/accept/file-style.js';
@@ -60,6 +61,20 @@ describe('fork instructions, run in a real clone', () => {
     // The bytes as pushed, not as a checkout shows them.
     for (const f of inline) expect(execFileSync('git', ['cat-file', 'blob', `refs/heads/o'brien/fix:${f.path}`], { cwd: s.origin, encoding: 'utf8' })).toBe(inStyleOf(f.style ?? LF_NO_BOM, f.contents));
     expect(readFileSync(s.ghLog, 'utf8')).toBe(''); // gh was not needed
+  });
+
+  it('a suite folder with a control character and a line break: the commands as the comment shows them write the files into that folder', async () => {
+    // Before, the folder was single-quoted with the character in it, and the comment's code block drops a control character: `mkdir -p 's[2J...'` made another folder.
+    const folder = 's\u001b[2J\nx';
+    const s = await setUp('feature', { [`${folder}/config.yml`]: 'agent: {}\n' });
+    const inline = files.map((f) => ({ ...f, path: f.path.replace('.agent-replay', folder) }));
+    const block = commandsBlock(forkCommands({ files: inline, headRef: 'feature', baselinesDir: `${folder}/baselines`, download: null }));
+    // The block holds the folder's name with neither character in it, each written in octal.
+    expect(block).not.toContain('\u001b');
+    expect(block).toContain(String.raw`mkdir -p $'s\033[2J\012x/baselines'`);
+    const r = runCommands(s, block.split('\n').slice(1, -1).join('\n'));
+    expect(r.code, r.stderr).toBe(0);
+    for (const f of inline) expect(execFileSync('git', ['cat-file', 'blob', `refs/heads/feature:${f.path}`], { cwd: s.origin, encoding: 'utf8' })).toBe(f.contents);
   });
 
   it('the artifact holds the files flat, named by label, each in its style (the commands copy them as they are)', async () => {

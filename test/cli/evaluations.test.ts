@@ -256,5 +256,11 @@ describe('compare reads config.yml\'s latency thresholds', () => {
     const o = await cli(['compare', 'a.json', 'b.json', '--dir', 'suites/a'], other);
     expect(o.code).toBe(0);
     expect(o.stderr).toContain("compare: suites/a's config.yml not read (2 errors: see them with npx agent-replay validate --dir suites/a); \"slower\" uses");
+    // A folder with an escape sequence in its name: shown escaped, and the command names it as bash reads it (docs/cli.md, "Paths in the commands it prints").
+    await mkdir(join(other, 's\u001b[2Jx'), { recursive: true });
+    await writeFile(join(other, 's\u001b[2Jx', 'config.yml'), 'latency:\n  slowerBy: -1\n');
+    const e = await cli(['compare', 'a.json', 'b.json', '--dir', 's\u001b[2Jx'], other);
+    expect(e.stderr).toContain(String.raw`compare: s\u001b[2Jx's config.yml not read (1 error: see it with npx agent-replay validate --dir $'s\033[2Jx'); "slower" uses`);
+    expect(e.stderr).not.toContain('\u001b');
   });
 });
