@@ -23,7 +23,7 @@ import type { Profile } from './profile.js';
 import { errorTurn, type Own } from './cause-details.js';
 import { faultLine, liveWords, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
-import { capitalized } from '../words.js';
+import { capitalized, turnWords } from '../words.js';
 import { keepQuantitiesWhole } from './wrap.js';
 
 const CELL = { expected: 160, why: 300, json: 80, calls: 3 } as const;
@@ -435,9 +435,9 @@ function differenceBlock(d: FirstDifference, p: Profile, was: string | null, tit
     if (b.reply !== t.reply) parts.push(diffBlock(b.reply, t.reply, p));
     else parts.push('_Same reply as the baseline._');
   } else if (b) {
-    parts.push(replyBlock(`This run has no turn ${d.turn}. **Baseline reply** · route ${routeBadge(b.route)}`, b.reply, p.maxReplyChars));
+    parts.push(replyBlock(`This run has no ${turnWords(d.turn)}. **Baseline reply** · route ${routeBadge(b.route)}`, b.reply, p.maxReplyChars));
   } else if (t) {
-    parts.push(replyBlock(`The baseline has no turn ${d.turn}. **New reply** · route ${routeBadge(t.route)}`, t.reply, p.maxReplyChars));
+    parts.push(replyBlock(`The baseline has no ${turnWords(d.turn)}. **New reply** · route ${routeBadge(t.route)}`, t.reply, p.maxReplyChars));
   }
   return parts.join('\n\n');
 }
@@ -663,12 +663,12 @@ function bodyParts(pr: PersonaRecord, level: Level, p: Profile): string[] {
 
 /** "**Attempt 2, turn 2**, against attempt 1's" and the two replies' diff, or the one reply when the other attempt has no such turn. */
 function decisiveTurnBlock(d: AttemptTurn, p: Profile): string {
-  const head = `**Attempt ${d.number}, turn ${d.index}**`;
+  const head = `**Attempt ${d.number}, ${turnWords(d.index)}**`;
   if (d.shown !== null && d.turn !== null) {
     return diffBlock(d.shown.reply, d.turn.reply, p, { title: `${head}, against attempt ${d.shownNumber}'s`, sides: `\`-\` attempt ${d.shownNumber}, \`+\` attempt ${d.number}` });
   }
-  if (d.turn !== null) return replyBlock(`${head} (attempt ${d.shownNumber} has no turn ${d.index}) · route ${routeBadge(d.turn.route)}`, d.turn.reply, p.maxReplyChars);
-  return `${head}: attempt ${d.number} has no turn ${d.index} (attempt ${d.shownNumber}'s is in the transcript).`;
+  if (d.turn !== null) return replyBlock(`${head} (attempt ${d.shownNumber} has no ${turnWords(d.index)}) · route ${routeBadge(d.turn.route)}`, d.turn.reply, p.maxReplyChars);
+  return `${head}: attempt ${d.number} has no ${turnWords(d.index)} (attempt ${d.shownNumber}'s is in the transcript).`;
 }
 
 /**
@@ -685,7 +685,7 @@ function attemptsLine(pr: PersonaRecord, level: Level, turnShown: boolean): stri
   const others = otherAttemptsWords(pr, 'it');
   const decisive = pr.errored ? null : decisiveAttempt(pr);
   const dt = turnShown ? decisiveTurn(pr) : null;
-  const then = decisive === null ? '' : `, then attempt ${decisive.number}'s checks, ${firstThat(decisive.verdict)}${dt === null ? '' : `, and its turn ${dt.index}`}`;
+  const then = decisive === null ? '' : `, then attempt ${decisive.number}'s checks, ${firstThat(decisive.verdict)}${dt === null ? '' : `, and its ${turnWords(dt.index)}`}`;
   const which = level === 'full' ? 'the checks and transcript shown' : 'the checks shown and the transcript';
   const tail = shown === -1 ? '' : `; ${which} are attempt ${shown + 1}'s${others === null ? '' : ` (${others})`}${then}`;
   // Every attempt had the same transcript and the judge moved the verdict (docs/judges.md, "A judge that answers differently").

@@ -39,6 +39,7 @@ import {
   type ReportModel,
   type SectionKey,
 } from './model.js';
+import { turnWords } from '../words.js';
 import { checkSubject, checksCount, decisiveTurn, lineChecks, matchMark, messageChanged, messageTurnWords, namedAttemptTurn, sameReplyWords, scriptEndedWords, shownTurns, CHECK_NAMES, type AttemptTurn } from './persona.js';
 import { spendText } from './spend.js';
 import { faultLine, MESSAGE_SOURCE_WORDS, simulationFacts } from './simulation.js';
@@ -329,10 +330,10 @@ function otherAttemptsLine(item: Item, indent: string, paint: Paint, fit: Fit): 
 function attemptTurnLines(dt: AttemptTurn, indent: string, where: string, paint: Paint, fit: Fit): string[] {
   if (dt.turn === null) return [];
   if (dt.shown !== null) {
-    const what = `attempt ${dt.number}'s turn ${dt.index} vs attempt ${dt.shownNumber}'s`;
+    const what = `attempt ${dt.number}'s ${turnWords(dt.index)} vs attempt ${dt.shownNumber}'s`;
     return diffLines(dt.shown.reply, dt.turn.reply, what, (marks) => `${what} (- attempt ${dt.shownNumber}, + attempt ${dt.number}${marks})`, `${indent}    `, where, paint, fit);
   }
-  return [paint('grey', fit(`${indent}    attempt ${dt.number}'s turn ${dt.index} (attempt ${dt.shownNumber} has no turn ${dt.index}):`)), ...textLines(dt.turn.reply, `${indent}      `, where, () => null, paint, fit)];
+  return [paint('grey', fit(`${indent}    attempt ${dt.number}'s ${turnWords(dt.index)} (attempt ${dt.shownNumber} has no ${turnWords(dt.index)}):`)), ...textLines(dt.turn.reply, `${indent}      `, where, () => null, paint, fit)];
 }
 
 /** A fixture: its line (mark, label, status, file), its detail, then its reply or diff. */

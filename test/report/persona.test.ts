@@ -321,6 +321,12 @@ describe('one script in full', () => {
     expect(b).toContain('First difference from the baseline: Turn 4');
     expect(b).toContain('4 · User : Thanks');
     expect(b).toContain('The baseline has no turn 4. New reply · route main / bye');
+    // The welcome turn only one side has is named as the heading above names it: "turn 0 (welcome)".
+    const ungreeted = persona('ungreeted', { turns: [], drift: { transcript: 'different', route: 'different', verdict: 'still_passing' }, baseline: personaBaseline('ungreeted', turns.slice(0, 1)) });
+    const greeted = persona('greeted', { turns: turns.slice(0, 1), drift: { transcript: 'different', route: 'different', verdict: 'still_passing' }, baseline: personaBaseline('greeted', []) });
+    const w = githubHtml(renderComment(run([], { personas: [ungreeted, greeted] }), ctx));
+    expect(text(itemHtml(w, 'ungreeted'))).toContain('First difference from the baseline: Turn 0 (welcome) This run has no turn 0 (welcome). Baseline reply · route main / welcome');
+    expect(text(itemHtml(w, 'greeted'))).toContain('The baseline has no turn 0 (welcome). New reply · route main / welcome');
   });
 
   it('names the check data the agent does not report as not evaluated, with the reason', () => {

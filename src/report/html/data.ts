@@ -22,7 +22,7 @@ import { reuseWords } from '../../evaluate/reuse.js';
 import { changesOf } from '../../evaluate/changes.js';
 import { editedSinceBaseline, sameRoute } from '../../evaluate/drift.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from '../simulation.js';
-import { capitalized, thousands } from '../../words.js';
+import { capitalized, thousands, turnWords } from '../../words.js';
 import { judgeAcrossAttempts } from '../../evaluate/judge-flip.js';
 
 /** Any text in the data is clipped to this many characters (a note says so). */
@@ -200,10 +200,11 @@ export interface PersonaData {
   shownAttempt?: number;
   /**
    * The first attempt with the script's verdict, when it is not the one shown (docs/fixtures.md,
-   * "Reports"): its checks, then its first turn that replied otherwise than the attempt shown
-   * (`shown` / `reply` null: that attempt has no such turn; `diff` null: one is missing or too long).
+   * "Reports"): its checks, then its first turn that replied otherwise than the attempt shown, named
+   * as every surface names it ("turn 0 (welcome)", "turn 3") (`shown` / `reply` null: that attempt has
+   * no such turn; `diff` null: one is missing or too long).
    */
-  decisive?: { n: number; verdict: 'pass' | 'fail' | 'not_evaluated'; checks: CheckData[]; turn: { index: number; diff: SideBySide | null; note?: string; shown: string | null; reply: string | null } | null };
+  decisive?: { n: number; verdict: 'pass' | 'fail' | 'not_evaluated'; checks: CheckData[]; turn: { name: string; diff: SideBySide | null; note?: string; shown: string | null; reply: string | null } | null };
   /** A simulated user (docs/simulated-users.md): the goal, from which turn it was live, how it ended, its calls, a fault. */
   simulation?: { goal: string; facts: string[]; fault: string | null };
 }
@@ -578,7 +579,7 @@ function unlikeShown(p: PersonaRecord, a: PersonaAttempt): Pick<AttemptData, 'no
     const mine = a.turns[i];
     const theirs = p.turns[i];
     if (mine !== undefined && theirs !== undefined && mine.reply === theirs.reply) continue;
-    return mine === undefined ? { note: `no turn ${theirs?.index ?? i}` } : { note: `turn ${mine.index}`, reply: text(mine.reply) };
+    return mine === undefined ? { note: `no ${turnWords(theirs?.index ?? i)}` } : { note: turnWords(mine.index), reply: text(mine.reply) };
   }
   return { note: `the same replies as attempt ${shown}'s` };
 }
@@ -607,7 +608,7 @@ function decisiveData(p: PersonaRecord): Pick<PersonaData, 'shownAttempt' | 'dec
     t === null
       ? null
       : {
-          index: t.index,
+          name: turnWords(t.index),
           diff,
           ...(note === null ? {} : { note }),
           shown: t.shown === null ? null : text(t.shown.reply),
