@@ -15,7 +15,7 @@ import { turnWords } from '../words.js';
 import { buildModel, DRIFT_WORDS, ERROR_KIND_WORDS, routeText, viewOf, type FixtureView, type ReportModel, type ScriptView } from './model.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
-import { decisiveTurn, lineChecks, matchMark, messageChanged, namedAttemptTurn, notSent, scriptEndedWords, stoppedOn } from './persona.js';
+import { checkDetail, decisiveTurn, lineChecks, matchMark, messageChanged, namedAttemptTurn, notSent, scriptEndedWords, stoppedOn } from './persona.js';
 import { BEGUN_WORDS, decisiveAttempt, decisiveReply, namedAttemptReply } from './item-parts.js';
 
 // Not allowed in XML 1.0 (incl. lone surrogates), plus C1 controls and DEL which are discouraged.
@@ -146,7 +146,7 @@ function testcase(v: FixtureView, causeOf: CauseOfItem): string {
 
 function checkLine(c: Check): string {
   const mark = c.kind === 'toolCalled' || c.kind === 'toolNotCalled' ? matchMark(c) : '';
-  return `${c.kind}${c.kind === 'criterion' ? ` "${c.expected}"` : ''}: ${c.status === 'not_evaluated' ? 'not evaluated' : c.status} (${c.detail})${mark}`;
+  return `${c.kind}${c.kind === 'criterion' ? ` "${c.expected}"` : ''}: ${c.status === 'not_evaluated' ? 'not evaluated' : c.status} (${checkDetail(c)})${mark}`;
 }
 
 function personaBody(v: ScriptView, cause: Cause | null): string {

@@ -40,7 +40,7 @@ import {
   type SectionKey,
 } from './model.js';
 import { turnWords } from '../words.js';
-import { checkSubject, checksCount, decisiveTurn, lineChecks, matchMark, messageChanged, messageTurnWords, namedAttemptTurn, sameReplyWords, scriptEndedWords, shownTurns, CHECK_NAMES, type AttemptTurn } from './persona.js';
+import { checkDetail, checkSubject, checksCount, decisiveTurn, lineChecks, matchMark, messageChanged, messageTurnWords, namedAttemptTurn, sameReplyWords, scriptEndedWords, shownTurns, CHECK_NAMES, type AttemptTurn } from './persona.js';
 import { spendText } from './spend.js';
 import { faultLine, MESSAGE_SOURCE_WORDS, simulationFacts } from './simulation.js';
 import { usageText } from './usage.js';
@@ -401,7 +401,7 @@ const CHECK_MARK: Record<Check['status'], { mark: string; colour: Colour }> = {
  */
 function withoutTurn(c: Check, detail: string): string {
   if (c.kind !== 'reply' || typeof c.expected.turn !== 'number') return detail;
-  const prefix = `turn ${c.expected.turn}: `;
+  const prefix = `${turnWords(c.expected.turn)}: `;
   return detail.startsWith(prefix) ? detail.slice(prefix.length) : detail;
 }
 
@@ -432,7 +432,7 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
     const subject = checkSubject(c);
     // The call that decided a tool check, when it was seen only in spans (docs/traces.md, "In the reports").
     const mark = c.kind === 'toolCalled' || c.kind === 'toolNotCalled' ? matchMark(c) : '';
-    const text = `${indent}    ${CHECK_MARK[c.status].mark} ${CHECK_NAMES[c.kind]}${subject ? ` ${terminalLine(clip(subject, 120))}` : ''}: ${terminalLine(clip(cliWords(withoutTurn(c, c.detail)), 300))}${mark}`;
+    const text = `${indent}    ${CHECK_MARK[c.status].mark} ${CHECK_NAMES[c.kind]}${subject ? ` ${terminalLine(clip(subject, 120))}` : ''}: ${terminalLine(clip(cliWords(withoutTurn(c, checkDetail(c))), 300))}${mark}`;
     lines.push(paint(CHECK_MARK[c.status].colour, fit(text)));
   }
   // A repeated script's checks above may be another attempt's than the transcript's: the reply they read, where it differs.

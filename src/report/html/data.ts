@@ -15,7 +15,7 @@ export { MAX_DIFF_CHARS };
 import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from '../lookalike.js';
 import { clip, normalizeBlock, stripControl } from '../escape.js';
 import { jsonText } from '../../assertions/format.js';
-import { CHECK_NAMES, checkSubject, decisiveTurn, matchMark, messageChanged, notSent, replyWords, scriptEndedWords, stoppedOn, turnMeaningWords, unsentWhy } from '../persona.js';
+import { CHECK_NAMES, checkDetail, checkSubject, decisiveTurn, matchMark, messageChanged, notSent, replyWords, scriptEndedWords, stoppedOn, turnMeaningWords, unsentWhy } from '../persona.js';
 import { attemptStandings, decisiveAttempt, otherAttemptsWords } from '../item-parts.js';
 import { isPersona, routeText, type Item } from '../model.js';
 import { reuseWords } from '../../evaluate/reuse.js';
@@ -410,7 +410,7 @@ export function fixtureData(f: FixtureRecord): FixtureData {
 
 /** `live`: a live script's calls ran for real by design, and are not marked (docs/personas.md, "Mocks and real tool calls"). */
 function callsText(calls: readonly ObservedToolCall[], live: boolean): string {
-  return calls.map((c) => `turn ${c.turn} ${json(c.input)}${c.mocked || live ? '' : ' (not mocked)'}${sourceMark(c)}`).join('; ');
+  return calls.map((c) => `${turnWords(c.turn)} ${json(c.input)}${c.mocked || live ? '' : ' (not mocked)'}${sourceMark(c)}`).join('; ');
 }
 
 function expectedText(c: Check): string {
@@ -439,11 +439,11 @@ function observedText(c: Check, live: boolean): string {
       return c.observed ?? 'no outcome';
     case 'toolCalled':
     case 'toolNotCalled':
-      if (c.turn !== null) return `called on turn ${c.turn}${matchMark(c)}`;
+      if (c.turn !== null) return `called on ${turnWords(c.turn)}${matchMark(c)}`;
       return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed, live)}`;
     case 'reply':
     case 'maxTurnLatency':
-      return c.detail;
+      return checkDetail(c);
     case 'criterion':
       return typeof c.score === 'number' && Number.isFinite(c.score)
         ? `score ${c.score.toFixed(2)} (threshold ${c.threshold.toFixed(2)})${c.reused ? `, ${reuseWords(c.reused)}` : ''}${c.rationale ? `: ${c.rationale}` : ''}`
@@ -458,7 +458,7 @@ function checkData(c: Check, live: boolean): CheckData {
     name: CHECK_NAMES[c.kind] + (subject && c.kind !== 'criterion' ? ` ${subject}` : ''),
     expected: clip(expectedText(c), 2000),
     observed: clip(observedText(c, live), 2000),
-    detail: clip(normalizeBlock(c.detail), 4000),
+    detail: clip(normalizeBlock(checkDetail(c)), 4000),
     ...(c.kind === 'criterion' && c.members !== undefined ? { members: memberLines(c.members, c.threshold) } : {}),
   };
 }
@@ -558,7 +558,7 @@ export function personaData(p: PersonaRecord): PersonaData {
     ...attemptsData(
       p,
       p.attempts,
-      (a) => a.error ?? (a.checks.filter((c) => c.status !== 'pass').map((c) => `${CHECK_NAMES[c.kind]}: ${c.detail}`).join('; ') || 'every check passed'),
+      (a) => a.error ?? (a.checks.filter((c) => c.status !== 'pass').map((c) => `${CHECK_NAMES[c.kind]}: ${checkDetail(c)}`).join('; ') || 'every check passed'),
       (a) => unlikeShown(p, a),
     ),
     ...decisiveData(p),
