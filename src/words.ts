@@ -38,6 +38,15 @@ export function durationText(ms: number): string {
   return `${thousands(tenths / 10)}.${tenths % 10} s`;
 }
 
+/**
+ * A persona script's turn inside a sentence: "turn 3", the welcome turn "turn 0 (welcome)"; a
+ * heading's is capitalized ("Turn 0 (welcome)", src/report/model.ts turnName), so the welcome turn
+ * reads the same on every surface and in every error (docs/meaning.md, "In the comment").
+ */
+export function turnWords(index: number): string {
+  return index === 0 ? 'turn 0 (welcome)' : `turn ${index}`;
+}
+
 /** `s` with its first letter a capital: words written to follow a colon, opening a sentence of their own (a refusal under its heading, a line's head). */
 export function capitalized(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);

@@ -45,7 +45,7 @@ import { bodyUsage, NO_USAGE, type UsageRead } from './usage.js';
 import { plusUsage } from '../evaluate/usage.js';
 import { docsUrl } from '../version.js';
 import { interruptedBy } from '../interrupt.js';
-import { thousands } from '../words.js';
+import { thousands, turnWords } from '../words.js';
 
 export interface AgentClientDeps {
   /** Used for backoff waits and Retry-After dates; defaults to real time. */
@@ -413,7 +413,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     }
   }
 
-  /** `name` starts error messages: "welcome turn", "message turn", "turn 3". */
+  /** `name` starts error messages: a fixture's "welcome turn", "message turn"; a script's "turn 0 (welcome)", "turn 3". */
   async function postTurn(turn: Turn, mapping: AgentMapping, values: TemplateValues, name = `${turn} turn`): Promise<PostedTurn> {
     const body = JSON.stringify(renderTemplate(mapping.body, values));
     if (deps.signal?.aborted) return { ok: false, errorKind: 'internal', error: `${name}: not sent, the run was interrupted`, trace: null };
@@ -613,9 +613,11 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       }
     };
     return {
-      // The welcome turn has no user message: {{message}} is '' in its template.
-      welcome: async () => (config.start === null ? null : turn(config.start, 'welcome', '', 'welcome turn')),
-      send: async (message, n) => turn(config.mapping, 'message', message, `turn ${n}`),
+      // The welcome turn has no user message: {{message}} is '' in its template. A script's errors name
+      // its turns as every surface does (turnWords): "turn 0 (welcome): ...", "turn 3: ..." (a fixture's
+      // two are its "welcome turn" and "message turn").
+      welcome: async () => (config.start === null ? null : turn(config.start, 'welcome', '', turnWords(0))),
+      send: async (message, n) => turn(config.mapping, 'message', message, turnWords(n)),
     };
   }
 

@@ -14,7 +14,7 @@ import { DEFAULT_LATENCY } from '../config.js';
 import { runsStatsOf } from './run-stats.js';
 import { mcnemarExact } from './stats.js';
 import { incompleteParts } from './shard.js';
-import { plural, thousands } from '../words.js';
+import { plural, thousands, turnWords } from '../words.js';
 
 /** An item's result in one run. */
 export type ItemResult = 'pass' | 'fail' | 'not_evaluated' | 'errored';
@@ -213,9 +213,19 @@ function side(i: Item): ItemSide {
 function errorWords(i: Item): string | null {
   if (!i.errored) return null;
   const what = causeOf(i, null)?.what ?? '';
-  const turn = kindOf(i) === 'script' ? /^(turn \d+(?: \(welcome\))?): /.exec(i.error ?? '')?.[1] : undefined;
+  const turn = kindOf(i) === 'script' ? scriptErrorTurn(i.error ?? '') : undefined;
   const words = [turn, what].filter((x): x is string => x !== undefined && x !== '').join(': ');
   return words === '' ? null : words;
+}
+
+/**
+ * The turn a script's error names before its colon, as every surface names it (turnWords): "turn 2",
+ * "turn 0 (welcome)"; a record written before 2026-12-06 named its welcome turn "welcome turn" (the
+ * agent client's errors) or "turn 0" (an errors entry), read as that turn too.
+ */
+function scriptErrorTurn(error: string): string | undefined {
+  const m = /^(?:welcome turn|turn (\d+))(?: \(welcome\))?: /.exec(error);
+  return m === null ? undefined : turnWords(Number(m[1] ?? 0));
 }
 
 /** An item's result, an error named: "pass", "errored (HTTP 503 from the agent)". */

@@ -25,7 +25,7 @@ import type {
 } from '../types.js';
 import { callMatches, jsonEqual } from './match.js';
 import { jsonText, line, quote, showPattern } from '../assertions/format.js';
-import { msWords, plural, thousands } from '../words.js';
+import { msWords, plural, thousands, turnWords } from '../words.js';
 import { judgeOutcome } from '../assertions/judge.js';
 import { toolMatch } from '../assertions/tools.js';
 import { isRewordedApartFromLatency, rewritesBaseline } from './changes.js';
@@ -303,25 +303,17 @@ export function reportedError(
   configured: UnmockedTools | null = null,
 ): { errorKind: PersonaErrorKind; error: string } | null {
   const mode = unmockedToolsOf(script, configured);
+  // Named before the colon as every surface names the turn (turnWords: "turn 0 (welcome)"); the causes and compare read it off that prefix.
   for (const t of turns) {
     const real = mode === 'error' ? (t.toolCalls ?? []).find((c) => !answeredByMock(script.mocks, c)) : undefined;
-    if (real) return { errorKind: 'unmocked_tool', error: `${turnInError(t.index)}: ${unmockedWords(real, script, configured)}` };
+    if (real) return { errorKind: 'unmocked_tool', error: `${turnWords(t.index)}: ${unmockedWords(real, script, configured)}` };
     const entry = t.errors[0];
     if (entry) {
       const what = [entry.kind, entry.tool === null ? null : `tool ${entry.tool}`].filter(Boolean).join(', ');
-      return { errorKind: entry.kind === 'unmocked_tool' ? 'unmocked_tool' : 'agent_error', error: `${turnInError(t.index)}: the agent reported an error (${what})${entry.message ? `: ${line(entry.message)}` : ''}` };
+      return { errorKind: entry.kind === 'unmocked_tool' ? 'unmocked_tool' : 'agent_error', error: `${turnWords(t.index)}: the agent reported an error (${what})${entry.message ? `: ${line(entry.message)}` : ''}` };
     }
   }
   return null;
-}
-
-/**
- * A turn as a script's error names it before its colon: "turn 3", the welcome turn "turn 0
- * (welcome)", as every surface names that turn ("Turn 0 (welcome)", docs/meaning.md, "In the
- * comment"); the causes and compare read the turn off that prefix, "(welcome)" included.
- */
-export function turnInError(index: number): string {
-  return index === 0 ? 'turn 0 (welcome)' : `turn ${index}`;
 }
 
 /** What the unmocked call was, which mode said it is an error, and the two ways out. */

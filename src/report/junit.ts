@@ -11,10 +11,11 @@ import { causeLine, causeOf, incompleteParts, runEvidence, incompleteText, talli
 import { clip, oneLine } from './escape.js';
 import { jsonText } from '../assertions/format.js';
 import { suiteFolderNamedBy } from '../suite/suite-folder.js';
+import { turnWords } from '../words.js';
 import { buildModel, DRIFT_WORDS, ERROR_KIND_WORDS, routeText, viewOf, type FixtureView, type ReportModel, type ScriptView } from './model.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
-import { decisiveTurn, lineChecks, matchMark, messageChanged, namedAttemptTurn, notSent, scriptEndedWords, stoppedOn } from './persona.js';
+import { checkDetail, decisiveTurn, lineChecks, matchMark, messageChanged, namedAttemptTurn, notSent, scriptEndedWords, stoppedOn } from './persona.js';
 import { BEGUN_WORDS, decisiveAttempt, decisiveReply, namedAttemptReply } from './item-parts.js';
 
 // Not allowed in XML 1.0 (incl. lone surrogates), plus C1 controls and DEL which are discouraged.
@@ -145,7 +146,7 @@ function testcase(v: FixtureView, causeOf: CauseOfItem): string {
 
 function checkLine(c: Check): string {
   const mark = c.kind === 'toolCalled' || c.kind === 'toolNotCalled' ? matchMark(c) : '';
-  return `${c.kind}${c.kind === 'criterion' ? ` "${c.expected}"` : ''}: ${c.status === 'not_evaluated' ? 'not evaluated' : c.status} (${c.detail})${mark}`;
+  return `${c.kind}${c.kind === 'criterion' ? ` "${c.expected}"` : ''}: ${c.status === 'not_evaluated' ? 'not evaluated' : c.status} (${checkDetail(c)})${mark}`;
 }
 
 function personaBody(v: ScriptView, cause: Cause | null): string {
@@ -165,10 +166,10 @@ function personaBody(v: ScriptView, cause: Cause | null): string {
   if (decisive !== null) lines.push('', `attempt ${decisive.number}'s checks:`, ...decisive.attempt.checks.map((c) => `  ${checkLine(c)}`));
   // The reply those checks read, where it is not the transcript's below.
   const dt = decisiveTurn(p);
-  if (dt !== null && dt.turn !== null) lines.push(`attempt ${dt.number}'s turn ${dt.index}: ${dt.turn.reply}`);
+  if (dt !== null && dt.turn !== null) lines.push(`attempt ${dt.number}'s ${turnWords(dt.index)}: ${dt.turn.reply}`);
   // The attempt's turn the line's meaning names ("attempt 2: turn 3 changed in meaning: ..."), where it is another (docs/meaning.md, "Repeats").
   const named = p.errored ? null : namedAttemptTurn(p);
-  if (named !== null && named.turn !== null) lines.push(`attempt ${named.number}'s turn ${named.index}: ${named.turn.reply}`);
+  if (named !== null && named.turn !== null) lines.push(`attempt ${named.number}'s ${turnWords(named.index)}: ${named.turn.reply}`);
   const shownNumber = dt?.shownNumber ?? named?.shownNumber ?? null;
   lines.push('', shownNumber === null ? 'transcript:' : `transcript (attempt ${shownNumber}):`);
   for (const [i, t] of p.turns.entries()) {

@@ -9,7 +9,7 @@ import type { DriftVerdict, ErrorKind, Estimate, FailOnCondition, FixtureRecord,
 import { causeLine, causeOf, changesOf, isReworded, decideAcceptance, decidePersonaAcceptance, isScript, asAccepted, offenderText, tallies, verificationOf, type CauseGroup, type Change, type GateResult, type ItemKind, type Verification } from '../evaluate/index.js';
 import { formatUsdPair } from './money.js';
 import { runRateParts, runRateSaysSomething, tierCountsText, tierWords, tooFewOfRun, type RunRateParts, type TooFew } from './rates.js';
-import { plural, thousands } from '../words.js';
+import { capitalized, plural, thousands, turnWords } from '../words.js';
 import { showInvisible } from './diff.js';
 import { showLookalikes } from './lookalike.js';
 import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
@@ -553,11 +553,11 @@ export const SCRIPT_MARK = '🎭';
  * agent line, report.html's and a reworded script's diff head, the terminal's last reply, so the
  * same turn reads the same.
  */
-export const WELCOME_TURN = 'Turn 0 (welcome)';
+export const WELCOME_TURN = turnName(0);
 
-/** A turn as every surface names it: "Turn 3", and the welcome turn WELCOME_TURN. */
+/** A turn as every surface names it: "Turn 3", and the welcome turn "Turn 0 (welcome)"; inside a sentence turnWords' "turn 3". */
 export function turnName(index: number): string {
-  return index === 0 ? WELCOME_TURN : `Turn ${index}`;
+  return capitalized(turnWords(index));
 }
 
 /**

@@ -23,7 +23,7 @@ import type { Profile } from './profile.js';
 import { errorTurn, type Own } from './cause-details.js';
 import { faultLine, liveWords, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
-import { capitalized } from '../words.js';
+import { capitalized, turnWords } from '../words.js';
 import { keepQuantitiesWhole } from './wrap.js';
 
 const CELL = { expected: 160, why: 300, json: 80, calls: 3 } as const;
@@ -44,7 +44,7 @@ export const CHECK_NAMES: Record<Check['kind'], string> = {
 /** An `expect.reply` entry in words: `contains "30 days", turn 2`, `matches /refund/i, any turn`. */
 export function replyWords(e: ReplyExpectation): string {
   const what = 'contains' in e ? `contains ${quote(e.contains)}` : `matches ${showPattern(e.regex, e.flags)}`;
-  return `${what}, ${e.turn === 'any' ? 'any turn' : e.turn === 'last' ? 'last turn' : `turn ${e.turn}`}`;
+  return `${what}, ${e.turn === 'any' ? 'any turn' : e.turn === 'last' ? 'last turn' : turnWords(e.turn)}`;
 }
 
 /** What a check is about, in plain text: the tool, the criterion; nothing for the others. */
@@ -103,9 +103,34 @@ export function matchMark(c: Extract<Check, { kind: 'toolCalled' | 'toolNotCalle
   return first ? sourceMark(first) : '';
 }
 
+/**
+ * A check's detail as every surface shows it, the welcome turn named as everywhere, "turn 0
+ * (welcome)" (docs/personas.md, "The checks"), read off the check's own fields: a reply check's turn
+ * ("turn 0 (welcome): reply does not contain ..."), the numbered turn not sent and the turn the
+ * conversation stopped at ("turn 2 was not sent: the conversation ended at turn 0 (welcome)"), a
+ * tool call's turn ("... but was at turn 0 (welcome)") and the turn whose calls are unknown.
+ * results.json keeps the words the check was stored with ("turn 0: ..."), as records written before.
+ */
+export function checkDetail(c: Check): string {
+  const d = c.detail;
+  const welcome = turnWords(0);
+  if (c.kind === 'reply') {
+    if (c.turn === 0 && d.startsWith('turn 0: ')) return `${welcome}: ${d.slice('turn 0: '.length)}`;
+    const unsent = `turn ${String(c.expected.turn)} was not sent: `;
+    if (c.turn !== null || !d.startsWith(unsent)) return d;
+    const head = c.expected.turn === 0 ? `${welcome} was not sent: ` : unsent;
+    return `${head}${d.slice(unsent.length).replace(/ at turn 0$/, ` at ${welcome}`)}`;
+  }
+  if (c.kind === 'toolCalled' || c.kind === 'toolNotCalled') {
+    if (c.turn === 0 && d.endsWith(' at turn 0')) return `${d.slice(0, -'turn 0'.length)}${welcome}`;
+    if (c.turn === null && c.status === 'not_evaluated' && d.startsWith('turn 0: ')) return `${welcome}: ${d.slice('turn 0: '.length)}`;
+  }
+  return d;
+}
+
 /** `live`: a live script's calls ran for real by design, and are not marked (docs/personas.md, "Mocks and real tool calls"). */
 function callsText(calls: readonly ObservedToolCall[], live: boolean): string {
-  const shown = calls.slice(0, CELL.calls).map((call) => `turn ${call.turn} ${jsonCell(call.input)}${call.mocked || live ? '' : ' (not mocked)'}${sourceMark(call)}`);
+  const shown = calls.slice(0, CELL.calls).map((call) => `${turnWords(call.turn)} ${jsonCell(call.input)}${call.mocked || live ? '' : ' (not mocked)'}${sourceMark(call)}`);
   const more = calls.length - shown.length;
   return `${shown.join('; ')}${more > 0 ? ` and ${thousands(more)} more` : ''}`;
 }
@@ -116,7 +141,7 @@ function callsText(calls: readonly ObservedToolCall[], live: boolean): string {
  * rationale; for a check that did not run, the reason.
  */
 function observedCell(c: Check, live: boolean): string {
-  if (c.status === 'not_evaluated') return escapeInline(clip(c.detail, CELL.why));
+  if (c.status === 'not_evaluated') return escapeInline(clip(checkDetail(c), CELL.why));
   switch (c.kind) {
     case 'conversations': {
       const visited = `visited ${namesCell(c.observed, ' → ')}`;
@@ -124,21 +149,21 @@ function observedCell(c: Check, live: boolean): string {
       return missing.length > 0 ? `${visited} · **missing** ${namesCell(missing, ', ')}` : visited;
     }
     case 'terminal':
-      return c.observed === null ? escapeInline(clip(c.detail, CELL.why)) : codeSpan(clip(c.observed, LIMITS.label), { table: true });
+      return c.observed === null ? escapeInline(clip(checkDetail(c), CELL.why)) : codeSpan(clip(c.observed, LIMITS.label), { table: true });
     case 'toolCalled':
-      if (c.turn !== null) return `called on turn ${c.turn}${matchMark(c)}`;
+      if (c.turn !== null) return `called on ${turnWords(c.turn)}${matchMark(c)}`;
       return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed, live)}`;
     case 'toolNotCalled':
       if (c.turn !== null) {
         const matching = c.observed.filter((o) => callMatches(c.expected, o));
         const [first, ...rest] = matching;
         const input = first ? ` ${jsonCell(first.input)}${sourceMark(first)}` : '';
-        return `**called on turn ${c.turn}**${input}${rest.length > 0 ? `; then ${callsText(rest, live)}` : ''}`;
+        return `**called on ${turnWords(c.turn)}**${input}${rest.length > 0 ? `; then ${callsText(rest, live)}` : ''}`;
       }
       return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed, live)}`;
     case 'reply':
     case 'maxTurnLatency':
-      return escapeInline(clip(c.detail, CELL.why));
+      return escapeInline(clip(checkDetail(c), CELL.why));
     case 'criterion': {
       const scored = typeof c.score === 'number' && Number.isFinite(c.score) ? `score ${c.score.toFixed(2)} (threshold ${c.threshold.toFixed(2)})` : '_no score_';
       // A score kept from the baseline says where it came from (no judge call was made).
@@ -269,7 +294,7 @@ export function checksLine(checks: readonly Check[]): string {
   const open = failed.length > 0 ? failed : checks.filter((c) => c.status === 'not_evaluated');
   const first = open[0];
   if (!first) return count;
-  const firstLine = normalizeBlock(first.detail).trim().split('\n')[0] ?? '';
+  const firstLine = normalizeBlock(checkDetail(first)).trim().split('\n')[0] ?? '';
   const more = open.length > 1 ? ` (+${thousands(open.length - 1)} more)` : '';
   return `${count} · ${STATUS_ICON[first.status]} ${CHECK_NAMES[first.kind]}: ${firstLine}${more}`;
 }
@@ -435,9 +460,9 @@ function differenceBlock(d: FirstDifference, p: Profile, was: string | null, tit
     if (b.reply !== t.reply) parts.push(diffBlock(b.reply, t.reply, p));
     else parts.push('_Same reply as the baseline._');
   } else if (b) {
-    parts.push(replyBlock(`This run has no turn ${d.turn}. **Baseline reply** · route ${routeBadge(b.route)}`, b.reply, p.maxReplyChars));
+    parts.push(replyBlock(`This run has no ${turnWords(d.turn)}. **Baseline reply** · route ${routeBadge(b.route)}`, b.reply, p.maxReplyChars));
   } else if (t) {
-    parts.push(replyBlock(`The baseline has no turn ${d.turn}. **New reply** · route ${routeBadge(t.route)}`, t.reply, p.maxReplyChars));
+    parts.push(replyBlock(`The baseline has no ${turnWords(d.turn)}. **New reply** · route ${routeBadge(t.route)}`, t.reply, p.maxReplyChars));
   }
   return parts.join('\n\n');
 }
@@ -663,12 +688,12 @@ function bodyParts(pr: PersonaRecord, level: Level, p: Profile): string[] {
 
 /** "**Attempt 2, turn 2**, against attempt 1's" and the two replies' diff, or the one reply when the other attempt has no such turn. */
 function decisiveTurnBlock(d: AttemptTurn, p: Profile): string {
-  const head = `**Attempt ${d.number}, turn ${d.index}**`;
+  const head = `**Attempt ${d.number}, ${turnWords(d.index)}**`;
   if (d.shown !== null && d.turn !== null) {
     return diffBlock(d.shown.reply, d.turn.reply, p, { title: `${head}, against attempt ${d.shownNumber}'s`, sides: `\`-\` attempt ${d.shownNumber}, \`+\` attempt ${d.number}` });
   }
-  if (d.turn !== null) return replyBlock(`${head} (attempt ${d.shownNumber} has no turn ${d.index}) · route ${routeBadge(d.turn.route)}`, d.turn.reply, p.maxReplyChars);
-  return `${head}: attempt ${d.number} has no turn ${d.index} (attempt ${d.shownNumber}'s is in the transcript).`;
+  if (d.turn !== null) return replyBlock(`${head} (attempt ${d.shownNumber} has no ${turnWords(d.index)}) · route ${routeBadge(d.turn.route)}`, d.turn.reply, p.maxReplyChars);
+  return `${head}: attempt ${d.number} has no ${turnWords(d.index)} (attempt ${d.shownNumber}'s is in the transcript).`;
 }
 
 /**
@@ -685,7 +710,7 @@ function attemptsLine(pr: PersonaRecord, level: Level, turnShown: boolean): stri
   const others = otherAttemptsWords(pr, 'it');
   const decisive = pr.errored ? null : decisiveAttempt(pr);
   const dt = turnShown ? decisiveTurn(pr) : null;
-  const then = decisive === null ? '' : `, then attempt ${decisive.number}'s checks, ${firstThat(decisive.verdict)}${dt === null ? '' : `, and its turn ${dt.index}`}`;
+  const then = decisive === null ? '' : `, then attempt ${decisive.number}'s checks, ${firstThat(decisive.verdict)}${dt === null ? '' : `, and its ${turnWords(dt.index)}`}`;
   const which = level === 'full' ? 'the checks and transcript shown' : 'the checks shown and the transcript';
   const tail = shown === -1 ? '' : `; ${which} are attempt ${shown + 1}'s${others === null ? '' : ` (${others})`}${then}`;
   // Every attempt had the same transcript and the judge moved the verdict (docs/judges.md, "A judge that answers differently").

@@ -39,7 +39,8 @@ import {
   type ReportModel,
   type SectionKey,
 } from './model.js';
-import { checkSubject, checksCount, decisiveTurn, lineChecks, matchMark, messageChanged, messageTurnWords, namedAttemptTurn, sameReplyWords, scriptEndedWords, shownTurns, CHECK_NAMES, type AttemptTurn } from './persona.js';
+import { turnWords } from '../words.js';
+import { checkDetail, checkSubject, checksCount, decisiveTurn, lineChecks, matchMark, messageChanged, messageTurnWords, namedAttemptTurn, sameReplyWords, scriptEndedWords, shownTurns, CHECK_NAMES, type AttemptTurn } from './persona.js';
 import { spendText } from './spend.js';
 import { faultLine, MESSAGE_SOURCE_WORDS, simulationFacts } from './simulation.js';
 import { usageText } from './usage.js';
@@ -329,10 +330,10 @@ function otherAttemptsLine(item: Item, indent: string, paint: Paint, fit: Fit): 
 function attemptTurnLines(dt: AttemptTurn, indent: string, where: string, paint: Paint, fit: Fit): string[] {
   if (dt.turn === null) return [];
   if (dt.shown !== null) {
-    const what = `attempt ${dt.number}'s turn ${dt.index} vs attempt ${dt.shownNumber}'s`;
+    const what = `attempt ${dt.number}'s ${turnWords(dt.index)} vs attempt ${dt.shownNumber}'s`;
     return diffLines(dt.shown.reply, dt.turn.reply, what, (marks) => `${what} (- attempt ${dt.shownNumber}, + attempt ${dt.number}${marks})`, `${indent}    `, where, paint, fit);
   }
-  return [paint('grey', fit(`${indent}    attempt ${dt.number}'s turn ${dt.index} (attempt ${dt.shownNumber} has no turn ${dt.index}):`)), ...textLines(dt.turn.reply, `${indent}      `, where, () => null, paint, fit)];
+  return [paint('grey', fit(`${indent}    attempt ${dt.number}'s ${turnWords(dt.index)} (attempt ${dt.shownNumber} has no ${turnWords(dt.index)}):`)), ...textLines(dt.turn.reply, `${indent}      `, where, () => null, paint, fit)];
 }
 
 /** A fixture: its line (mark, label, status, file), its detail, then its reply or diff. */
@@ -400,7 +401,7 @@ const CHECK_MARK: Record<Check['status'], { mark: string; colour: Colour }> = {
  */
 function withoutTurn(c: Check, detail: string): string {
   if (c.kind !== 'reply' || typeof c.expected.turn !== 'number') return detail;
-  const prefix = `turn ${c.expected.turn}: `;
+  const prefix = `${turnWords(c.expected.turn)}: `;
   return detail.startsWith(prefix) ? detail.slice(prefix.length) : detail;
 }
 
@@ -431,7 +432,7 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
     const subject = checkSubject(c);
     // The call that decided a tool check, when it was seen only in spans (docs/traces.md, "In the reports").
     const mark = c.kind === 'toolCalled' || c.kind === 'toolNotCalled' ? matchMark(c) : '';
-    const text = `${indent}    ${CHECK_MARK[c.status].mark} ${CHECK_NAMES[c.kind]}${subject ? ` ${terminalLine(clip(subject, 120))}` : ''}: ${terminalLine(clip(cliWords(withoutTurn(c, c.detail)), 300))}${mark}`;
+    const text = `${indent}    ${CHECK_MARK[c.status].mark} ${CHECK_NAMES[c.kind]}${subject ? ` ${terminalLine(clip(subject, 120))}` : ''}: ${terminalLine(clip(cliWords(withoutTurn(c, checkDetail(c))), 300))}${mark}`;
     lines.push(paint(CHECK_MARK[c.status].colour, fit(text)));
   }
   // A repeated script's checks above may be another attempt's than the transcript's: the reply they read, where it differs.

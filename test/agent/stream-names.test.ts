@@ -177,7 +177,8 @@ describe('a stream cut early keeps the tool calls it had begun', () => {
     const client = await clientFor(`${ANTHROPIC}  start: { body: { start: true } }\n`, () => ({ headers: { 'content-type': 'text/event-stream' }, body: named(events), breakOff: true }));
     const error = "welcome turn: the agent's answer (HTTP 200) broke off before its end, after 1 attempt: the connection was closed (UND_ERR_SOCKET) (not retried: the agent had the turn; anthropic stream, 9 characters received, 2 tool calls begun: track_order, refund)";
     expect(await client.converse(request)).toEqual({ kind: 'errored', errorKind: 'network', error, toolCalls: BEGUN });
-    expect(await client.session({ session: 's', persona: null, mocks: [] }).welcome()).toMatchObject({ kind: 'errored', error, toolCalls: BEGUN });
+    // A script's error names the turn as its other errors do: "turn 0 (welcome)".
+    expect(await client.session({ session: 's', persona: null, mocks: [] }).welcome()).toMatchObject({ kind: 'errored', error: error.replace(/^welcome turn/, 'turn 0 (welcome)'), toolCalls: BEGUN });
   });
 
   it("the fixture's errored record keeps them, and results.json reads them back", async () => {

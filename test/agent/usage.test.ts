@@ -203,7 +203,8 @@ describe('token usage from every preset', () => {
       ]);
       expect(scriptUsagePartial(turns)).toBe(true);
       expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toContain('welcome turn: the agent\'s response reports token usage in a shape agent-replay does not read (found an object with tokens)');
+      // A script's welcome turn, named as its errors name it.
+      expect(warnings[0]).toContain('turn 0 (welcome): the agent\'s response reports token usage in a shape agent-replay does not read (found an object with tokens)');
       // Its spans' tokens, when a span reader finds some, are the turn's: it is no longer unread.
       const fromSpans = { toolCalls: null, errors: [], usage: { inputTokens: 3, outputTokens: 1 }, latencyMs: null };
       const spanned = await observeTurn(welcome, { beforeSend: () => undefined, afterReply: async () => fromSpans });

@@ -230,6 +230,12 @@ describe('compare: persona scripts are items like fixtures', () => {
     const atWelcome = { ...stopped, turns: turns.slice(0, 1), error: 'turn 0 (welcome): the agent reported an error (crm_down): CRM unreachable', errorKind: 'agent_error' } as PersonaRecord;
     expect(compareRuns(at(T1, [], [pr('p')]), at(T2, [], [atWelcome])).changes[0]?.detail).toMatch(/^verdict pass → errored \(turn 0 \(welcome\): /);
     expect(renderCompareText(compareRuns(at(T1, [], [atWelcome]), at(T2, [], [pr('p')])))).toMatch(/verdict changed: before, on turn 0 \(welcome\): the agent reported an error \(crm_down\): CRM unreachable$/m);
+    // The agent client's own error on the welcome turn names it so too; a record written before read "welcome turn: " (or "turn 0: ") and is named the same.
+    for (const error of ['turn 0 (welcome): agent returned HTTP 503 after 1 attempt', 'welcome turn: agent returned HTTP 503 after 1 attempt', 'turn 0: agent returned HTTP 503 after 1 attempt']) {
+      const refused = { ...stopped, turns: [], error, errorKind: 'http' } as PersonaRecord;
+      expect(compareRuns(at(T1, [], [pr('p')]), at(T2, [], [refused])).changes[0]?.detail).toBe('verdict pass → errored (turn 0 (welcome): HTTP 503 from the agent)');
+      expect(renderCompareText(compareRuns(at(T1, [], [refused]), at(T2, [], [pr('p')])))).toMatch(/^ {2}p {2}errored → pass {2}verdict changed: before, on turn 0 \(welcome\): HTTP 503 from the agent$/m);
+    }
   });
 
   it('a label that was a fixture and is now a script: definition changed', () => {

@@ -270,6 +270,25 @@ describe('k/N in every report', () => {
     expect(junit).toContain('transcript (attempt 1):');
   });
 
+  it("a repeated script whose failing attempt greeted otherwise names that turn 'turn 0 (welcome)', as every surface names it: the comment, the terminal, JUnit and report.html", () => {
+    const { script } = decisiveScript(() => 'the greeting does not name Shop Bot');
+    const attempts = script.attempts as PersonaAttempt[];
+    const second = attempts[1] as PersonaAttempt;
+    // Attempt 2 greeted otherwise (its other turns as attempt 1's): the turn its checks read is the welcome turn.
+    const greeted = { ...second, turns: (attempts[0] as PersonaAttempt).turns.map((t) => (t.index === 0 ? { ...t, reply: 'Hello, I am Kettle Bot.' } : t)) };
+    const record = run([], { personas: [{ ...script, attempts: [attempts[0], greeted, attempts[2]] } as PersonaRecord] });
+    const md = renderComment(record, ctx);
+    expect(md).toContain("then attempt 2's checks, the first that failed, and its turn 0 (welcome)");
+    expect(md).toContain("**Attempt 2, turn 0 (welcome)**, against attempt 1's");
+    const terminal = renderTerminal(record, { color: false });
+    expect(terminal).toContain("attempt 2's turn 0 (welcome) vs attempt 1's (- attempt 1, + attempt 2");
+    expect(renderJUnit(record)).toContain('attempt 2&apos;s turn 0 (welcome): Hello, I am Kettle Bot.');
+    const data = itemsData(record.personas)[0] as PersonaData;
+    expect(data.decisive?.turn?.name).toBe('turn 0 (welcome)');
+    expect(data.attempts?.[1]).toMatchObject({ note: 'turn 0 (welcome)', reply: 'Hello, I am Kettle Bot.' });
+    for (const out of [md, terminal, renderJUnit(record)]) expect(out).not.toMatch(/turn 0(?! \\?\(welcome)/);
+  });
+
   it('with an agent that rewords every reply, the failing attempt\'s turn shown is the one that changed in meaning, not the first reworded one: every surface', () => {
     const { script, lastIndex } = decisiveScript((turn) => `turn ${turn}: reply does not contain "30 days"`);
     const attempts = script.attempts as NonNullable<ReplayedPersonaRecord['attempts']>;

@@ -170,6 +170,32 @@ describe('replay with persona scripts', () => {
     expect(renderHtml(record, {})).toContain('turn 0 (welcome): the agent reported an error (crm_down): CRM unreachable');
   });
 
+  it("a script whose welcome turn the agent refused names that turn as every surface does, beside one refused on turn 1", async () => {
+    const server = await startAgentServer((req) => {
+      const b = req.json as { start?: boolean; persona: string | null };
+      if (b.start && b.persona === 'greets') return { json: { reply: 'Hello!', route: { conversation: 'c', stage: 's' } } };
+      return { status: 503, body: 'busy' };
+    });
+    cleanups.push(() => server.close());
+    const client = createHttpAgentClient({ ...defaultConfig().agent, url: server.url, retries: 0 });
+    cleanups.push(() => client.close());
+    const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
+    cleanups.push(() => regex.close());
+    const personas = [{ ...script('refused-welcome', 1), persona: 'refuses' }, { ...script('refused-opening', 1), persona: 'greets' }];
+    const record = await replay({ fixtures: [], personas, baselines: NO_BASELINES }, { agent: client, regex, judge: null }, OPTIONS);
+    const [w, o] = record.personas;
+    // The welcome turn's HTTP error names it "turn 0 (welcome)", as an errors entry on it does, not "welcome turn".
+    expect(w!.error).toMatch(/^turn 0 \(welcome\): agent returned HTTP 503/);
+    expect(o!.error).toMatch(/^turn 1: agent returned HTTP 503/);
+    // Under their shared cause, each script's line gives its turn: the terminal, the comment; JUnit and report.html the error whole.
+    const terminal = renderTerminal(record, { color: false });
+    expect(terminal).toMatch(/refused-welcome[^\n]*turn 0 \(welcome\)/);
+    expect(terminal).toMatch(/refused-opening[^\n]*turn 1/);
+    const comment = renderComment(record, ctx);
+    expect(comment).toMatch(/refused-welcome[^\n]*turn 0 \\?\(welcome\\?\)/);
+    for (const out of [terminal, comment, renderJUnit(record), renderHtml(record, {})]) expect(out).not.toContain('welcome turn:');
+  });
+
   it('an AgentClient that throws errors that script only (internal)', async () => {
     const agent: AgentClient = {
       converse: () => Promise.reject(new Error('unused')),

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { personaData } from '../../src/report/html/data.js';
 import { breakableJson } from '../../src/assertions/format.js';
+import { replyCheck, toolCheck } from '../../src/evaluate/personas.js';
 import { NOTICE_RESERVE_CHARS, renderCapRefusal, renderCapRefusalText, renderComment, renderJUnit, renderMarkdownReport, renderSummary, renderTerminal, type ReportContext } from '../../src/report/index.js';
 import type { PersonaRecord, RunRecord, Turn } from '../../src/types.js';
 import {
@@ -23,6 +24,7 @@ import {
   route,
   run,
   SHA,
+  toolCall,
   turn,
 } from './fixtures.js';
 import { allCodeBlocks, count, decodeEntities, deepFreeze, expectGolden, githubHtml, itemHtml, outsideCode, structure, toHtml, visibleText } from './helpers.js';
@@ -321,6 +323,12 @@ describe('one script in full', () => {
     expect(b).toContain('First difference from the baseline: Turn 4');
     expect(b).toContain('4 · User : Thanks');
     expect(b).toContain('The baseline has no turn 4. New reply · route main / bye');
+    // The welcome turn only one side has is named as the heading above names it: "turn 0 (welcome)".
+    const ungreeted = persona('ungreeted', { turns: [], drift: { transcript: 'different', route: 'different', verdict: 'still_passing' }, baseline: personaBaseline('ungreeted', turns.slice(0, 1)) });
+    const greeted = persona('greeted', { turns: turns.slice(0, 1), drift: { transcript: 'different', route: 'different', verdict: 'still_passing' }, baseline: personaBaseline('greeted', []) });
+    const w = githubHtml(renderComment(run([], { personas: [ungreeted, greeted] }), ctx));
+    expect(text(itemHtml(w, 'ungreeted'))).toContain('First difference from the baseline: Turn 0 (welcome) This run has no turn 0 (welcome). Baseline reply · route main / welcome');
+    expect(text(itemHtml(w, 'greeted'))).toContain('The baseline has no turn 0 (welcome). New reply · route main / welcome');
   });
 
   it('names the check data the agent does not report as not evaluated, with the reason', () => {
@@ -665,5 +673,46 @@ describe('expect.reply checks in every surface', () => {
   it('the HTML report data names them the same way', () => {
     const data = personaData(p);
     expect(JSON.stringify(data)).toContain('reply matches /a|b/i, turn 3');
+  });
+});
+
+describe("a check on the welcome turn names it 'turn 0 (welcome)' on every surface, from the check's own fields (results.json keeps 'turn 0: ...')", () => {
+  it('a reply check on turn 0, a tool called there, a turn 0 the agent never had and a turn not sent after the welcome', async () => {
+    const turns = refundTurns().map((t) => (t.index === 0 ? { ...t, toolCalls: [toolCall('greet', {}, null)] } : t));
+    const missing = async (): Promise<{ verdict: 'fail'; detail: string }> => ({ verdict: 'fail', detail: 'reply does not contain "Kettle Bot"' });
+    const onWelcome = await replyCheck({ contains: 'Kettle Bot', turn: 0 }, turns, 'complete', missing);
+    const greeted = toolCheck('toolNotCalled', { tool: 'greet', match: 'subset' }, turns);
+    const noWelcome = await replyCheck({ contains: 'Kettle Bot', turn: 0 }, turns.slice(1), 'complete', missing);
+    const ended = await replyCheck({ contains: 'Kettle Bot', turn: 2 }, turns.slice(0, 1), 'ended', missing);
+    // What results.json keeps: the words written when the check ran.
+    expect([onWelcome, greeted, noWelcome, ended].map((c) => c.detail)).toEqual([
+      'turn 0: reply does not contain "Kettle Bot"',
+      'greet must not be called, but was at turn 0',
+      'turn 0 was not sent: the agent has no welcome turn',
+      'turn 2 was not sent: the conversation ended at turn 0',
+    ]);
+    const script = persona('welcome-checks', { turns, checks: [onWelcome, greeted, noWelcome, ended], verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'newly_failing' } });
+    const record = run([], { personas: [script] });
+    const shown = [
+      'turn 0 (welcome): reply does not contain "Kettle Bot"',
+      'greet must not be called, but was at turn 0 (welcome)',
+      'turn 0 (welcome) was not sent: the agent has no welcome turn',
+      'turn 2 was not sent: the conversation ended at turn 0 (welcome)',
+    ];
+    const terminal = renderTerminal(record, { color: false });
+    // The terminal says a reply check's turn once, in its subject.
+    expect(terminal).toContain('✗ reply contains "Kettle Bot", turn 0 (welcome): reply does not contain "Kettle Bot"');
+    for (const words of shown.slice(1)) expect(terminal).toContain(words);
+    const junit = decodeEntities(renderJUnit(record));
+    const comment = visibleText(githubHtml(renderComment(record, ctx)));
+    const html = personaData(script);
+    for (const words of shown) {
+      expect(junit).toContain(words);
+      expect(html.checks.map((c) => c.detail)).toContain(words);
+    }
+    // The comment's table says a tool check by what it observed: the call's turn.
+    for (const words of [shown[0], 'called on turn 0 (welcome)', shown[2], shown[3]]) expect(comment).toContain(words);
+    expect(html.checks.map((c) => c.observed)).toContain('called on turn 0 (welcome)');
+    for (const out of [terminal, junit, comment]) expect(out).not.toMatch(/turn 0(?! \(welcome\))/);
   });
 });

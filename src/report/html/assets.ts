@@ -506,13 +506,13 @@ function decisiveBlock(body, p) {
   checksTable(body, d.checks);
   var t = d.turn;
   if (!t) return;
-  var head = 'Attempt ' + d.n + ', turn ' + t.index;
+  var head = 'Attempt ' + d.n + ', ' + t.name;
   if (t.diff) {
     add(body, el('h3', null, head + ', against ' + was + "'s"));
     add(body, sideBySide(t.diff, 'Attempt ' + p.shownAttempt, 'Attempt ' + d.n));
   } else if (t.reply != null) {
-    block(body, head + (t.shown == null ? ' (' + was + ' has no turn ' + t.index + ')' : ', against ' + was + "'s (not diffed: " + (t.note || 'too long') + ')'), t.reply);
-  } else add(body, el('p', 'drift', head + ': attempt ' + d.n + ' has no turn ' + t.index + ' (' + was + "'s is in the transcript)."));
+    block(body, head + (t.shown == null ? ' (' + was + ' has no ' + t.name + ')' : ', against ' + was + "'s (not diffed: " + (t.note || 'too long') + ')'), t.reply);
+  } else add(body, el('p', 'drift', head + ': attempt ' + d.n + ' has no ' + t.name + ' (' + was + "'s is in the transcript)."));
 }
 function personaBody(body, p) {
   dl(body, [
@@ -573,7 +573,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'h2N9QGacIpuQ2TBaAriPJHo3rvvSl1NibWtvK7pcz7A=';
+const SCRIPT_SHA256 = 'pgcTZw2bX/N1ROA1SH9LJEb48isxhMV8tmP/2wNLtUY=';
 const STYLE_SHA256 = 'B/rnitHBWgWgECZ32A6HzFvhlX/z0Qn9XMAmzrFhTbQ=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */

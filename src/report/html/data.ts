@@ -15,14 +15,14 @@ export { MAX_DIFF_CHARS };
 import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from '../lookalike.js';
 import { clip, normalizeBlock, stripControl } from '../escape.js';
 import { jsonText } from '../../assertions/format.js';
-import { CHECK_NAMES, checkSubject, decisiveTurn, matchMark, messageChanged, notSent, replyWords, scriptEndedWords, stoppedOn, turnMeaningWords, unsentWhy } from '../persona.js';
+import { CHECK_NAMES, checkDetail, checkSubject, decisiveTurn, matchMark, messageChanged, notSent, replyWords, scriptEndedWords, stoppedOn, turnMeaningWords, unsentWhy } from '../persona.js';
 import { attemptStandings, decisiveAttempt, otherAttemptsWords } from '../item-parts.js';
 import { isPersona, routeText, type Item } from '../model.js';
 import { reuseWords } from '../../evaluate/reuse.js';
 import { changesOf } from '../../evaluate/changes.js';
 import { editedSinceBaseline, sameRoute } from '../../evaluate/drift.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from '../simulation.js';
-import { capitalized, thousands } from '../../words.js';
+import { capitalized, thousands, turnWords } from '../../words.js';
 import { judgeAcrossAttempts } from '../../evaluate/judge-flip.js';
 
 /** Any text in the data is clipped to this many characters (a note says so). */
@@ -200,10 +200,11 @@ export interface PersonaData {
   shownAttempt?: number;
   /**
    * The first attempt with the script's verdict, when it is not the one shown (docs/fixtures.md,
-   * "Reports"): its checks, then its first turn that replied otherwise than the attempt shown
-   * (`shown` / `reply` null: that attempt has no such turn; `diff` null: one is missing or too long).
+   * "Reports"): its checks, then its first turn that replied otherwise than the attempt shown, named
+   * as every surface names it ("turn 0 (welcome)", "turn 3") (`shown` / `reply` null: that attempt has
+   * no such turn; `diff` null: one is missing or too long).
    */
-  decisive?: { n: number; verdict: 'pass' | 'fail' | 'not_evaluated'; checks: CheckData[]; turn: { index: number; diff: SideBySide | null; note?: string; shown: string | null; reply: string | null } | null };
+  decisive?: { n: number; verdict: 'pass' | 'fail' | 'not_evaluated'; checks: CheckData[]; turn: { name: string; diff: SideBySide | null; note?: string; shown: string | null; reply: string | null } | null };
   /** A simulated user (docs/simulated-users.md): the goal, from which turn it was live, how it ended, its calls, a fault. */
   simulation?: { goal: string; facts: string[]; fault: string | null };
 }
@@ -409,7 +410,7 @@ export function fixtureData(f: FixtureRecord): FixtureData {
 
 /** `live`: a live script's calls ran for real by design, and are not marked (docs/personas.md, "Mocks and real tool calls"). */
 function callsText(calls: readonly ObservedToolCall[], live: boolean): string {
-  return calls.map((c) => `turn ${c.turn} ${json(c.input)}${c.mocked || live ? '' : ' (not mocked)'}${sourceMark(c)}`).join('; ');
+  return calls.map((c) => `${turnWords(c.turn)} ${json(c.input)}${c.mocked || live ? '' : ' (not mocked)'}${sourceMark(c)}`).join('; ');
 }
 
 function expectedText(c: Check): string {
@@ -438,11 +439,11 @@ function observedText(c: Check, live: boolean): string {
       return c.observed ?? 'no outcome';
     case 'toolCalled':
     case 'toolNotCalled':
-      if (c.turn !== null) return `called on turn ${c.turn}${matchMark(c)}`;
+      if (c.turn !== null) return `called on ${turnWords(c.turn)}${matchMark(c)}`;
       return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed, live)}`;
     case 'reply':
     case 'maxTurnLatency':
-      return c.detail;
+      return checkDetail(c);
     case 'criterion':
       return typeof c.score === 'number' && Number.isFinite(c.score)
         ? `score ${c.score.toFixed(2)} (threshold ${c.threshold.toFixed(2)})${c.reused ? `, ${reuseWords(c.reused)}` : ''}${c.rationale ? `: ${c.rationale}` : ''}`
@@ -457,7 +458,7 @@ function checkData(c: Check, live: boolean): CheckData {
     name: CHECK_NAMES[c.kind] + (subject && c.kind !== 'criterion' ? ` ${subject}` : ''),
     expected: clip(expectedText(c), 2000),
     observed: clip(observedText(c, live), 2000),
-    detail: clip(normalizeBlock(c.detail), 4000),
+    detail: clip(normalizeBlock(checkDetail(c)), 4000),
     ...(c.kind === 'criterion' && c.members !== undefined ? { members: memberLines(c.members, c.threshold) } : {}),
   };
 }
@@ -557,7 +558,7 @@ export function personaData(p: PersonaRecord): PersonaData {
     ...attemptsData(
       p,
       p.attempts,
-      (a) => a.error ?? (a.checks.filter((c) => c.status !== 'pass').map((c) => `${CHECK_NAMES[c.kind]}: ${c.detail}`).join('; ') || 'every check passed'),
+      (a) => a.error ?? (a.checks.filter((c) => c.status !== 'pass').map((c) => `${CHECK_NAMES[c.kind]}: ${checkDetail(c)}`).join('; ') || 'every check passed'),
       (a) => unlikeShown(p, a),
     ),
     ...decisiveData(p),
@@ -578,7 +579,7 @@ function unlikeShown(p: PersonaRecord, a: PersonaAttempt): Pick<AttemptData, 'no
     const mine = a.turns[i];
     const theirs = p.turns[i];
     if (mine !== undefined && theirs !== undefined && mine.reply === theirs.reply) continue;
-    return mine === undefined ? { note: `no turn ${theirs?.index ?? i}` } : { note: `turn ${mine.index}`, reply: text(mine.reply) };
+    return mine === undefined ? { note: `no ${turnWords(theirs?.index ?? i)}` } : { note: turnWords(mine.index), reply: text(mine.reply) };
   }
   return { note: `the same replies as attempt ${shown}'s` };
 }
@@ -607,7 +608,7 @@ function decisiveData(p: PersonaRecord): Pick<PersonaData, 'shownAttempt' | 'dec
     t === null
       ? null
       : {
-          index: t.index,
+          name: turnWords(t.index),
           diff,
           ...(note === null ? {} : { note }),
           shown: t.shown === null ? null : text(t.shown.reply),
