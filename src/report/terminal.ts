@@ -397,12 +397,14 @@ const CHECK_MARK: Record<Check['status'], { mark: string; colour: Colour }> = {
 
 /**
  * A check's detail after its subject: a reply check on a numbered turn says "turn 2" in its subject
- * (`reply contains "$50", turn 2`), so its detail's own "turn 2: " is not said again.
+ * (`reply contains "$50", turn 2`), so its detail's own "turn 2: " is not said again, nor the turn
+ * of "turn 2 was not sent: ..." (`reply contains "$50", turn 2: not sent: ...`).
  */
 function withoutTurn(c: Check, detail: string): string {
   if (c.kind !== 'reply' || typeof c.expected.turn !== 'number') return detail;
-  const prefix = `${turnWords(c.expected.turn)}: `;
-  return detail.startsWith(prefix) ? detail.slice(prefix.length) : detail;
+  const turn = turnWords(c.expected.turn);
+  if (detail.startsWith(`${turn}: `)) return detail.slice(turn.length + 2);
+  return detail.startsWith(`${turn} was not sent: `) ? `not sent: ${detail.slice(turn.length + ' was not sent: '.length)}` : detail;
 }
 
 /** The script's line (its section's mark, label, status, file, checks or error), its open checks, then its first difference. */
