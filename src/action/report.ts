@@ -253,15 +253,18 @@ export function ownSuiteResults(read: readonly ReadResults[], dir: string): { ke
 
 /**
  * The error when every results file was set aside as another suite's (otherSuitesUnread), as
- * ownSuiteResults says it of another suite's records: the first file, its artifact, and the fix.
+ * ownSuiteResults says it of another suite's records: the first file, its artifact or the suite
+ * its suitePath names, and the fix, with that suite's folder as the dir to set when it is known.
  */
 function onlyAsideWords(aside: readonly AsideResults[], dir: string): string {
   const own = suiteRepoPath(undefined, dir) ?? dir;
   const first = aside[0] as AsideResults;
   const more = aside.length > 1 ? ` (${aside.length} files in all, each ${aside.every((a) => a.artifact !== null) ? "in another suite's results artifact" : "another suite's"})` : '';
+  // The folder is named where the file's suitePath told the suite, as ownSuiteResults names it; an artifact's name does not give it back.
+  const setDir = first.artifact === null && first.suitePath !== undefined ? `Set dir: ${shown(first.suitePath)} on this step` : "Set dir on this step to the suite's folder";
   return (
     `report mode: no results file is a run of ${shown(own)}, this step's dir input: ${shown(first.file)} ${whoseWords(first, null)}, and could not be read${more}. ` +
-    `Set dir on this step to the suite's folder when it reports that suite (as its check step's dir), or download this suite's results artifacts only (${ownPatternWords(dir)})`
+    `${setDir} when it reports that suite (as its check step's dir), or download this suite's results artifacts only (${ownPatternWords(dir)})`
   );
 }
 
@@ -434,7 +437,8 @@ const NO_COMMIT = 'the results name no commit they were recorded at (a run outsi
 export function noCommitWords(number: number, refused: string, where: string): string {
   return (
     `comment: not posted on #${number}: ${refused}. A pull request found by pr-number gets the comment only when its head is the commit the results were recorded at (or, on workflow_run, when they name none, the commit the run ran on), since pr-number and the records may be a fork's to write. ` +
-    `Record the commit with the results: replay in a checkout of the repository (the run records its HEAD, or GITHUB_SHA), or give run --commit SHA; the Action's check mode records it. ${where}`
+    "Record the pull request's head commit with the results: replay in the pull request's own job (on its pull_request event the Action's check mode and the CLI's run record the head the event names), " +
+    `or give run --commit SHA, its head commit (not the merge commit a pull_request job checks out, which is no pull request's head). ${where}`
   );
 }
 

@@ -28,7 +28,7 @@ import { windowsPathRefusal } from '../windows-path.js';
 import { DEFAULT_SUITE_DIR, suiteName } from '../action/context.js';
 import { ArgvError, commandHelp, globalHelp, helpHint, parseArgv, wholeNumberFlag, type CommandName, type Values } from './options.js';
 import { defaultOut, ensureIgnoredFolder, noResultsGiven } from './results-dir.js';
-import { gitHead } from './git.js';
+import { runCommit } from './commit.js';
 import { gitSuiteEdits, resolveBase } from './suite-edits.js';
 import { runDemo } from './demo.js';
 import { runInit } from './init.js';
@@ -178,38 +178,6 @@ function parseWaitForAgent(text: string | undefined): number | undefined {
   return text === undefined ? undefined : wholeNumberFlag('wait-for-agent', text, 0, MAX_WAIT_FOR_AGENT_S, 'seconds');
 }
 
-/** A commit as git and GitHub give it: 7 to 40 hex digits (docs/cli.md, "What each command does"). */
-const COMMIT_SHA = /^[0-9a-f]{7,40}$/i;
-
-/**
- * `--commit SHA` of run: the commit results.json, the comment and accepted baselines record, so
- * only a SHA (recorded in lower case); anything else is a usage error before anything is sent.
- */
-function parseCommit(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  if (!COMMIT_SHA.test(text)) {
-    throw new UsageError(
-      `--commit must be a commit SHA of 7 to 40 hex digits (0-9, a-f), got ${JSON.stringify(text)}: give the commit the replies are recorded at (git rev-parse HEAD), or leave --commit out to use GITHUB_SHA, else git HEAD`,
-    );
-  }
-  return text.toLowerCase();
-}
-
-/**
- * GITHUB_SHA when --commit is not given: held to the same rule, since it is recorded the same way
- * (docs/cli.md, "What each command does"). Empty is unset (a CI that exports every variable); a
- * value that is not a SHA is a usage error that names the variable, not a commit recorded as typed.
- */
-function commitOfEnv(text: string | undefined): string | undefined {
-  if (text === undefined || text.trim() === '') return undefined;
-  if (!COMMIT_SHA.test(text)) {
-    throw new UsageError(
-      `GITHUB_SHA must be a commit SHA of 7 to 40 hex digits (0-9, a-f), got ${JSON.stringify(text)}: unset it to use git HEAD, or give --commit SHA`,
-    );
-  }
-  return text.toLowerCase();
-}
-
 function failOnOf(values: Values): FailOnCondition[] {
   const given = values['fail-on'];
   // Given, it names at least one condition: `--fail-on ,` is a typo, not the default (the Action's
@@ -251,7 +219,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   const repeatMax = parseAttempts('repeat-max', values['repeat-max']);
   const waitForAgent = parseWaitForAgent(values['wait-for-agent']);
   const dir = values.dir ?? '.agent-replay';
-  const commit = parseCommit(values.commit) ?? commitOfEnv(io.env.GITHUB_SHA) ?? (await gitHead(io.cwd));
+  const commit = await runCommit(values.commit, io.env, io.cwd);
   // --base: checked before anything is sent (git, the repository, the revision); a suite folder
   // that is not there gets its configuration error from the load instead.
   const base = values.base === undefined || !isFolder(resolvePath(io, dir)) ? null : await resolveBase(values.base, resolvePath(io, dir), io.env);

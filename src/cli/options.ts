@@ -108,7 +108,7 @@ export const COMMANDS = {
       html: HTML,
       'confirm-cost': { help: 'run even when the estimated cost is above the cost cap' },
       'fail-on': FAIL_ON_HELP,
-      commit: { value: 'SHA', help: 'the commit recorded with the results, 7 to 40 hex digits (default GITHUB_SHA, else git HEAD)' },
+      commit: { value: 'SHA', help: 'the commit recorded with the results, 7 to 40 hex digits (default: on a pull request event in GitHub Actions its head, else GITHUB_SHA, else git HEAD)' },
       base: { value: 'REV', help: 'say what the working tree changed in the suite since this git revision (main, origin/main)' },
       'wait-for-agent': WAIT,
       rerun: { value: 'FILE', help: 'replay only what failed, was not evaluated or errored in that results file' },

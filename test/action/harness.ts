@@ -5,11 +5,11 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
 import { endWithTest } from '../support/children.js';
 import { tempDir } from '../support/temp.js';
+import { webhookExample } from '../support/webhooks.js';
 import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
 import { startAgentServer, type AgentHandler, type AgentServer } from '../support/agent-server.js';
 import { serializeBaseline } from '../../src/suite/index.js';
@@ -131,19 +131,7 @@ export async function makeWorkspace(suite: SuiteFile): Promise<string> {
   return ws;
 }
 
-interface WebhookExamples {
-  name: string;
-  examples: Record<string, unknown>[];
-}
-/** GitHub's own event payloads (@octokit/webhooks-examples, api.github.com). */
-const webhookExamples = createRequire(import.meta.url)('@octokit/webhooks-examples/api.github.com/index.json') as WebhookExamples[];
-
-/** A copy of GitHub's own example of `event`, the first that `pick` takes. */
-export function webhookExample(event: string, pick: (e: Record<string, unknown>) => boolean = () => true): Record<string, unknown> {
-  const found = webhookExamples.find((e) => e.name === event)?.examples.find(pick);
-  if (!found) throw new Error(`no ${event} example in @octokit/webhooks-examples`);
-  return structuredClone(found);
-}
+export { webhookExample };
 
 type Json = Record<string, unknown>;
 const renamed = (repo: unknown, fullName: string): Json => {

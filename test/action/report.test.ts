@@ -371,7 +371,7 @@ describe('report mode', () => {
     // Only the other suite's file: none of this suite's, said as such with the fix (not the merge's "nothing to merge").
     for (const gone of ['shards/shard-0.json', 'shards/shard-1.json', attempt]) await rm(join(workspace, gone), { recursive: true });
     await expect(reportMode(reportInputs(), ctx, deps)).rejects.toThrow(
-      `report mode: no results file is a run of .agent-replay, this step's dir input: ${sales}/results.json is in agent-replay-results-apps-sales-.agent-replay-${HEAD}-shard-1-of-2, a results artifact of another suite, and could not be read. Set dir on this step`,
+      `report mode: no results file is a run of .agent-replay, this step's dir input: ${sales}/results.json is in agent-replay-results-apps-sales-.agent-replay-${HEAD}-shard-1-of-2, a results artifact of another suite, and could not be read. Set dir on this step to the suite's folder when it reports that suite`,
     );
     expect(gh.comments('octo', 'shop', 7)[0]!.body).toContain('## agent-replay: results not reported');
     expect(gh.violations).toEqual([]);
@@ -396,7 +396,8 @@ describe('report mode', () => {
     expect(comments[0]!.body).not.toContain('results not merged');
     for (const own of ['shard-0.json', 'shard-1.json']) await rm(join(workspace, 'shards', own));
     await expect(reportMode(reportInputs(), ctx, deps)).rejects.toThrow(
-      "report mode: no results file is a run of .agent-replay, this step's dir input: shards/sales.json is a run of the suite in apps/sales/.agent-replay (its suitePath), and could not be read. Set dir on this step",
+      "report mode: no results file is a run of .agent-replay, this step's dir input: shards/sales.json is a run of the suite in apps/sales/.agent-replay (its suitePath), and could not be read. " +
+        "Set dir: apps/sales/.agent-replay on this step when it reports that suite (as its check step's dir), or download this suite's results artifacts only (pattern: agent-replay-results-<commit>*,",
     );
     expect(gh.violations).toEqual([]);
   });
@@ -418,7 +419,8 @@ describe('report mode', () => {
     expect(log).toContain(
       '::error::comment: not posted on #7: the results name no commit they were recorded at (a run outside a git repository, given no --commit): nothing shows that they are of its head, 1111111. ' +
         "A pull request found by pr-number gets the comment only when its head is the commit the results were recorded at (or, on workflow_run, when they name none, the commit the run ran on), since pr-number and the records may be a fork's to write. " +
-        'Record the commit with the results: replay in a checkout of the repository (the run records its HEAD, or GITHUB_SHA), or give run --commit SHA; the Action\'s check mode records it. The results are in the job summary',
+        "Record the pull request's head commit with the results: replay in the pull request's own job (on its pull_request event the Action's check mode and the CLI's run record the head the event names), " +
+        "or give run --commit SHA, its head commit (not the merge commit a pull_request job checks out, which is no pull request's head). The results are in the job summary",
     );
     expect(log).not.toContain('::warning::comment: not posted');
     expect(log).not.toContain('no pull request to comment on');

@@ -2,9 +2,11 @@
 // --fail-on a list of known conditions, `none` alone. Each refusal names the flag, the value and
 // the fix, and exits 2 with the agent never called.
 
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentConfig, cli, makeProject, readResults, scriptedAgent, serve, useCleanup } from './helpers.js';
+import { webhookExample } from '../support/webhooks.js';
 
 useCleanup();
 
@@ -21,12 +23,12 @@ describe('run --commit', () => {
       const r = await cli(['run', '--out', 'r.json', '--commit', bad], cwd);
       expect(r.code, bad).toBe(2);
       expect(r.stderr).toContain(`agent-replay: --commit must be a commit SHA of 7 to 40 hex digits (0-9, a-f), got ${JSON.stringify(bad)}`);
-      expect(r.stderr).toContain('(git rev-parse HEAD), or leave --commit out to use GITHUB_SHA, else git HEAD');
+      expect(r.stderr).toContain("(git rev-parse HEAD), or leave --commit out to use the pull request's head on its event in GitHub Actions, else GITHUB_SHA, else git HEAD");
       expect(requests(), bad).toBe(0);
     }
   });
 
-  it('records a short or full SHA (in lower case), and GITHUB_SHA when --commit is not given', async () => {
+  it("records a short or full SHA (in lower case), GITHUB_SHA when --commit is not given, and the pull request's head on its event", async () => {
     const { cwd } = await project();
     expect((await cli(['run', '--out', 'short.json', '--commit', '3F5E2A9'], cwd)).code).toBe(0);
     expect((await readResults(join(cwd, 'short.json'))).commit).toBe('3f5e2a9');
@@ -37,6 +39,12 @@ describe('run --commit', () => {
     expect((await readResults(join(cwd, 'env.json'))).commit).toBe('d'.repeat(40));
     expect((await cli(['run', '--out', 'upper.json'], cwd, { GITHUB_SHA: 'E'.repeat(40) })).code).toBe(0);
     expect((await readResults(join(cwd, 'upper.json'))).commit).toBe('e'.repeat(40));
+    // A pull_request job: the pull request's head from the event's payload (GitHub's example), not GITHUB_SHA, the merge commit (test/cli/commit.test.ts).
+    const payload = webhookExample('pull_request', (e) => e.action === 'synchronize');
+    const event = join(cwd, 'event.json');
+    await writeFile(event, JSON.stringify(payload));
+    expect((await cli(['run', '--out', 'pull.json'], cwd, { GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event, GITHUB_SHA: 'f'.repeat(40) })).code).toBe(0);
+    expect((await readResults(join(cwd, 'pull.json'))).commit).toBe((payload.pull_request as { head: { sha: string } }).head.sha);
   });
 
   it('holds GITHUB_SHA to the same rule when --commit is not given: empty is unset, anything else not a SHA is refused; nothing is sent', async () => {

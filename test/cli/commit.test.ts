@@ -1,0 +1,106 @@
+// The commit `run` records (docs/cli.md, "What each command does"): --commit, else on a pull
+// request event in GitHub Actions the pull request's head from the event's payload (GitHub's own
+// examples, @octokit/webhooks-examples), else GITHUB_SHA, else git HEAD, a merge commit included.
+// The checkout is real git: a merge commit as actions/checkout leaves on pull_request.
+
+import { execFileSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCommit } from '../../src/cli/commit.js';
+import { UsageError } from '../../src/engine.js';
+import { tempDir } from '../support/temp.js';
+import { webhookExample } from '../support/webhooks.js';
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8' }).trim();
+
+const example = (event: string, action?: string): Record<string, unknown> => webhookExample(event, (e) => action === undefined || e.action === action);
+const headOf = (payload: Record<string, unknown>) => ((payload.pull_request as { head: { sha: string } }).head.sha);
+
+/** A checkout whose HEAD is a merge commit of main and a feature branch, as refs/pull/N/merge is; its merge commit and the branch's head. */
+let checkout: { cwd: string; merge: string; feature: string };
+
+beforeAll(async () => {
+  const cwd = await tempDir('agent-replay-commit-');
+  git(cwd, 'init', '-q');
+  git(cwd, 'commit', '-q', '--allow-empty', '-m', 'base');
+  git(cwd, 'checkout', '-q', '-b', 'feature');
+  git(cwd, 'commit', '-q', '--allow-empty', '-m', 'the change');
+  const feature = git(cwd, 'rev-parse', 'HEAD');
+  git(cwd, 'checkout', '-q', 'main');
+  git(cwd, 'commit', '-q', '--allow-empty', '-m', 'main moved on');
+  git(cwd, 'merge', '-q', '--no-ff', '-m', 'Merge feature into main', 'feature');
+  git(cwd, 'checkout', '-q', '--detach', 'HEAD');
+  checkout = { cwd, merge: git(cwd, 'rev-parse', 'HEAD'), feature };
+});
+
+async function eventFile(payload: unknown): Promise<string> {
+  const path = join(await tempDir('agent-replay-event-'), 'event.json');
+  await writeFile(path, typeof payload === 'string' ? payload : JSON.stringify(payload));
+  return path;
+}
+
+describe('runCommit', () => {
+  it("records the pull request's head on a pull request event in GitHub Actions, not GITHUB_SHA's merge commit that HEAD also is", async () => {
+    // Was: GITHUB_SHA, the merge commit, which report mode on workflow_run refuses ("its head is ..., but the results were recorded at <merge>").
+    for (const [event, payload] of [
+      ['pull_request', example('pull_request', 'synchronize')],
+      ['pull_request_target', example('pull_request', 'opened')],
+      ['pull_request_review', example('pull_request_review', 'submitted')],
+      ['pull_request_review_comment', example('pull_request_review_comment', 'created')],
+    ] as const) {
+      const env = { GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: event, GITHUB_EVENT_PATH: await eventFile(payload), GITHUB_SHA: checkout.merge };
+      expect(headOf(payload)).toMatch(/^[0-9a-f]{40}$/);
+      expect(await runCommit(undefined, env, checkout.cwd), event).toBe(headOf(payload));
+    }
+    // The payload's head as the checkout's branch names it, given in upper case: recorded in lower case.
+    const payload = example('pull_request', 'synchronize');
+    (payload.pull_request as { head: { sha: string } }).head.sha = checkout.feature.toUpperCase();
+    const env = { GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: await eventFile(payload), GITHUB_SHA: checkout.merge };
+    expect(await runCommit(undefined, env, checkout.cwd)).toBe(checkout.feature);
+    // --commit first, whatever the event says.
+    expect(await runCommit('ABCDEF1', env, checkout.cwd)).toBe('abcdef1');
+  });
+
+  it('records GITHUB_SHA on another event, whose payload names no pull request, and git HEAD without either, a merge commit as it is', async () => {
+    const push = example('push');
+    const sha = (push.after as string).toLowerCase();
+    expect(await runCommit(undefined, { GITHUB_EVENT_NAME: 'push', GITHUB_EVENT_PATH: await eventFile(push), GITHUB_SHA: sha }, checkout.cwd)).toBe(sha);
+    // A workflow_run's payload is not read for a pull request's head (GITHUB_SHA is the default branch's there).
+    const run = example('workflow_run', 'completed');
+    expect(await runCommit(undefined, { GITHUB_EVENT_NAME: 'workflow_run', GITHUB_EVENT_PATH: await eventFile(run), GITHUB_SHA: sha }, checkout.cwd)).toBe(sha);
+    // Outside GitHub Actions: HEAD, the merge commit checked out, is the commit whose suite is replayed.
+    expect(await runCommit(undefined, {}, checkout.cwd)).toBe(checkout.merge);
+    // An event named with no payload's path (set but empty): as outside Actions.
+    expect(await runCommit(undefined, { GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: '' }, checkout.cwd)).toBe(checkout.merge);
+  });
+
+  it("refuses a pull request event's payload it cannot read the head from, naming the file and the fix, rather than recording the merge commit", async () => {
+    const missing = join(await tempDir('agent-replay-event-'), 'gone.json');
+    const noHead = example('pull_request', 'synchronize');
+    delete (noHead.pull_request as { head: Record<string, unknown> }).head.sha;
+    const shortHead = example('pull_request', 'synchronize');
+    (shortHead.pull_request as { head: { sha: string } }).head.sha = 'abcdef1';
+    const fix = "give run --commit SHA, the pull request's head (--commit ${{ github.event.pull_request.head.sha }} in the workflow)";
+    const noHeadWords = `the pull_request event's payload at GITHUB_EVENT_PATH (@) names no pull request's head commit (pull_request.head.sha, 40 hex digits), which the run records on that event: ${fix}`;
+    const cases: [string, string][] = [
+      [missing, `cannot read the pull_request event's payload at GITHUB_EVENT_PATH (@): ENOENT. On that event the run records the pull request's head commit the payload names: ${fix}`],
+      [await eventFile('{"pull_request": '), `the pull_request event's payload at GITHUB_EVENT_PATH (@) is not JSON. On that event the run records the pull request's head commit the payload names: ${fix}`],
+      [await eventFile(noHead), noHeadWords],
+      [await eventFile(shortHead), noHeadWords],
+      [await eventFile(example('push')), noHeadWords],
+    ];
+    for (const [path, words] of cases) {
+      const env = { GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: path, GITHUB_SHA: checkout.merge };
+      const refused = await runCommit(undefined, env, checkout.cwd).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(refused, path).toBeInstanceOf(UsageError);
+      expect((refused as Error).message).toBe(words.replace('(@)', `(${path})`));
+      // --commit needs no payload.
+      expect(await runCommit(checkout.feature, env, checkout.cwd)).toBe(checkout.feature);
+    }
+  });
+});
