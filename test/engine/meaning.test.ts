@@ -15,6 +15,9 @@ import { planAcceptance } from '../../src/evaluate/acceptance.js';
 import { decidePersonaAcceptance } from '../../src/evaluate/personas.js';
 import { MEANING_PROMPT_VERSION } from '../../src/judge/meaning.js';
 import { renderComment, renderJUnit, renderTerminal } from '../../src/report/index.js';
+import { attemptsRefusalFix, refusedList } from '../../src/report/blocks.js';
+import { escapeInline } from '../../src/report/escape.js';
+import { attemptStandings } from '../../src/report/item-parts.js';
 import { xmlText } from '../../src/report/junit.js';
 import { renderHtml } from '../../src/report/html.js';
 import { personaData } from '../../src/report/html/data.js';
@@ -579,11 +582,17 @@ describe('a reply to another user message than the baseline\'s is not compared w
         expect(p.attempts?.map((a) => a.endedBy)).toEqual(['script', 'both', 'script']);
         // Every reply of attempt 2 is only reworded; how it ended is what differs.
         expect(p.attempts?.map((a) => a.meaning ?? null)).toEqual([null, { value: 'changed', by: 'turns', detail }, expect.objectContaining({ value: 'reworded' })]);
-        const reason = `replies differ in meaning across 3 attempts: attempt 2: ${detail}`;
+        // Refused for how the conversations ended, in those words: not "replies differ in meaning", which they do not.
+        const reason = `conversations ended differently across 3 attempts: attempt 2: ${detail}`;
         expect(decidePersonaAcceptance(p, '2026-01-01T00:00:00.000Z', 'abc')).toEqual({ kind: 'refuse', reason });
-        expect(renderTerminal(record, { color: false })).toContain('the other attempts, compared with attempt 1: 1 changed in meaning, 1 reworded');
+        expect(renderTerminal(record, { color: false })).toContain('the other attempts, compared with attempt 1: 1 whose conversation ended otherwise, 1 reworded');
+        expect(attemptStandings(p).get(2)).toBe(detail);
         const plan = planAcceptance(record, new Map(), { only: null, acceptedAt: '2026-01-01T00:00:00.000Z' });
         expect(plan.accepted).toEqual([]);
+        // The CLI's fix, and the comment's sentence once the label is handled: no "reply to store" of replies that agree.
+        const fix = 'find out why the agent ends the conversation in some attempts only, or accept after a run whose attempts agree';
+        expect(attemptsRefusalFix(reason)).toBe(fix);
+        expect(refusedList({ refused: plan.refused })).toContain(`- \`hours-dialog\`: ${escapeInline(`${reason}. There is no one ending to store: ${fix}.`)}`);
       });
 
       it('against a baseline the agent did not end, a run whose attempt 1 ends it alike and attempt 2 not is changed, not reworded', async () => {
@@ -608,8 +617,9 @@ describe('a reply to another user message than the baseline\'s is not compared w
         ending.seeded = true;
         const p = (await ran(cwd)).personas[0] as PersonaRecord;
         expect(p.attempts?.map((a) => a.meaning)).toEqual([undefined, undefined, undefined]);
-        // With every reply the same (`same`), nothing but the ending tells the attempts apart.
-        expect(decidePersonaAcceptance(p, '2026-01-01T00:00:00.000Z', 'abc')).toEqual({ kind: 'refuse', reason: `replies differ in meaning across 3 attempts: attempt 2: ${detail}` });
+        // With every reply the same (`same`), nothing but the ending tells the attempts apart; reworded replies vary, unmeasured.
+        const head = mode === 'same' ? 'conversations ended differently' : 'replies vary, and conversations ended differently,';
+        expect(decidePersonaAcceptance(p, '2026-01-01T00:00:00.000Z', 'abc')).toEqual({ kind: 'refuse', reason: `${head} across 3 attempts: attempt 2: ${detail}` });
         expect(judge.meaningCalls).toEqual([]);
       });
     });
