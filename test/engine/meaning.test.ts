@@ -626,6 +626,53 @@ describe('a reply to another user message than the baseline\'s is not compared w
   });
 });
 
+describe('judge reuse of a repeated script failed by its attempts whose attempt shown passed (docs/fixtures.md, "Judge reuse")', () => {
+  const POLITE = `label: polite-dialog\nopening: hours\nfollowUps: [ "Thanks" ]\nexpect: { criteria: [ "Was polite" ] }\nrepeat: { count: 3 }\n`;
+
+  /** A judge whose criterion calls score `scores` in order (then 0.9); meaning calls as judgeServer's. */
+  async function flakyJudge(scores: number[]): Promise<{ url: string; criterionCalls: () => number }> {
+    let calls = 0;
+    const server = await startServer([
+      (res, req: Received) => {
+        const body = req.body as { response_format?: { json_schema?: { name?: string } } };
+        const meaning = body.response_format?.json_schema?.name === 'meaning_verdict';
+        const score = meaning ? 0.95 : (scores[calls] ?? 0.9);
+        if (!meaning) calls += 1;
+        const content = meaning ? `{"difference": "", "score": ${score}}` : `{"rationale": "polite enough", "score": ${score}}`;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }));
+      },
+    ]);
+    servers.push(server);
+    return { url: server.url, criterionCalls: () => calls };
+  }
+
+  it.each(['same', 'reword'] as const)(
+    'a fail accepted from attempts the judge scored 0.9, 0.2, 0.9 keeps no passing score: the next run calls the judge, and fails as accepted (agent: %s)',
+    async (mode) => {
+      const agent = await agentServer(() => mode);
+      // Run 1: attempt 2 scored under the threshold, so 2 of 3 passed (minPass 3): fail. Run 2: 0.2 for attempt 1 this time.
+      const judge = await flakyJudge([0.9, 0.2, 0.9, 0.2, 0.9, 0.9]);
+      const cwd = await project(agent.url, judge.url, { fixtures: '', script: POLITE });
+      const first = (await ran(cwd)).personas[0] as PersonaRecord;
+      expect(first.verdict).toBe('fail');
+      expect(first.attempts?.map((a) => a.verdict)).toEqual(['pass', 'fail', 'pass']);
+      const plan = planAcceptance({ fixtures: [], personas: [first], commit: null }, new Map(), { only: null, acceptedAt: '2026-01-01T00:00:00.000Z' });
+      await writeBaselines(join(cwd, '.agent-replay', 'baselines'), plan.accepted);
+      const stored = JSON.parse(await readFile(join(cwd, '.agent-replay', 'baselines', 'polite-dialog.json'), 'utf8')) as { verdict: string; judge?: unknown };
+      expect(stored.verdict).toBe('fail');
+      // Attempt 1's pass is not what the script's verdict says: kept, it would pass every attempt that replies attempt 1's transcript again.
+      expect(stored.judge).toBeUndefined();
+      const record = await ran(cwd);
+      const again = record.personas[0] as PersonaRecord;
+      expect(judge.criterionCalls()).toBe(6);
+      expect(again.attempts?.flatMap((a) => a.checks.filter((c) => c.kind === 'criterion' && c.reused != null))).toEqual([]);
+      expect(again.verdict).toBe('fail');
+      expect(again.repeat).toMatchObject({ passed: 2, count: 3 });
+    },
+  );
+});
+
 describe('the meaning judge from untrusted code', () => {
   it("a fork's config.yml may not send the judge's key to a meaning address of its choosing; nothing is asked", async () => {
     const agent = await agentServer(() => 'reword');

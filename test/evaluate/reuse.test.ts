@@ -111,6 +111,12 @@ describe('what acceptance keeps loads', () => {
     expect(kept?.criteria.map((c) => c.criterion)).toEqual(['polite']);
     const script = { label: 'a', kind: 'persona' as const, transcript: [{ message: 'hi', reply: 'Hello.', route: null }], visited: [], outcome: null, acceptedAt: 'T', commit: null };
     expect(checkBaselineFile('b/a.json', 'a', serializeBaseline({ ...script, verdict: 'pass', judge: kept ?? undefined })).errors).toEqual([]);
+    // A repeated script failed by its tally whose shown attempt (the first that did not error) passed every check keeps none;
+    // one whose shown attempt failed a check keeps its passing criteria, as a run once does.
+    const attempt = (verdict: 'pass' | 'fail' | null, errored = false) => ({ errored, verdict }) as NonNullable<Parameters<typeof personaBaselineJudgeOf>[0]['attempts']>[number];
+    const checks = [criterion('polite', 0.9)];
+    expect(personaBaselineJudgeOf({ ...fp, verdict: 'fail', checks, attempts: [attempt(null, true), attempt('pass'), attempt('fail')] })).toBeNull();
+    expect(personaBaselineJudgeOf({ ...fp, verdict: 'fail', checks: [terminal, ...checks], attempts: [attempt('fail'), attempt('fail'), attempt('pass')] })?.criteria.map((c) => c.criterion)).toEqual(['polite']);
   });
 
   it('still refuses a pass edited in beside a judge that did not pass', () => {
