@@ -18,6 +18,7 @@ import { renderComment, renderJUnit, renderTerminal } from '../../src/report/ind
 import { attemptsRefusalFix, refusedList } from '../../src/report/blocks.js';
 import { escapeInline } from '../../src/report/escape.js';
 import { attemptStandings } from '../../src/report/item-parts.js';
+import { meets } from '../../src/evaluate/gate.js';
 import { xmlText } from '../../src/report/junit.js';
 import { renderHtml } from '../../src/report/html.js';
 import { personaData } from '../../src/report/html/data.js';
@@ -593,6 +594,27 @@ describe('a reply to another user message than the baseline\'s is not compared w
         const fix = 'find out why the agent ends the conversation in some attempts only, or accept after a run whose attempts agree';
         expect(attemptsRefusalFix(reason)).toBe(fix);
         expect(refusedList({ refused: plan.refused })).toContain(`- \`hours-dialog\`: ${escapeInline(`${reason}. There is no one ending to store: ${fix}.`)}`);
+      });
+
+      it('against a baseline its attempt 1 replays word for word, attempt 2 ending it otherwise is changed, not unchanged beside the refusal', async () => {
+        // An agent that answers the same every time: only who ended attempt 2's conversation differs.
+        const { cwd, judge, ending } = await endingSometimes('', 'same');
+        expect((await accepted(cwd)).endedBy).toBe('script');
+        ending.seeded = true;
+        const record = await ran(cwd);
+        const p = record.personas[0] as PersonaRecord;
+        expect(p.attempts?.map((a) => a.endedBy)).toEqual(['script', 'both', 'script']);
+        expect(p.drift).toMatchObject({ transcript: 'same', meaning: { value: 'changed', by: 'turns', detail: `attempt 2: ${detail}` } });
+        expect(judge.meaningCalls).toEqual([]);
+        // The comment shows it changed and names the refusal the label would give; accept refuses it in those words.
+        const md = renderComment(record, ctx);
+        expect(md).not.toContain('No regressions: 1 unchanged');
+        expect(md).not.toContain('Nothing to accept: no pass or fail reply differs from its baseline.');
+        const reason = `conversations ended differently across 3 attempts: attempt 2: ${detail}`;
+        expect(md).toContain(`The label would refuse \`hours-dialog\` (${escapeInline(reason)})`);
+        expect(decidePersonaAcceptance(p, '2026-01-01T00:00:00.000Z', 'abc')).toEqual({ kind: 'refuse', reason });
+        expect(renderTerminal(record, { color: false })).toContain(`changed in meaning: attempt 2: ${detail}`);
+        expect(meets(p, 'meaning_changed')).toBe(true);
       });
 
       it('against a baseline the agent did not end, a run whose attempt 1 ends it alike and attempt 2 not is changed, not reworded', async () => {
