@@ -114,7 +114,7 @@ export function otherChecks(expect: PersonaScript['expect']): number {
  * results: which check failed is not recorded).
  */
 export function acceptedCriterion(
-  baseline: Pick<PersonaBaseline, 'verdict' | 'judge'>,
+  baseline: Pick<PersonaBaseline, 'verdict' | 'judge'> & Partial<Pick<PersonaBaseline, 'attempts'>>,
   criterion: string,
   onlyCheck: boolean,
 ): { accepted: BaselineVerdict; from: AcceptedFrom } | { unknown: string } {
@@ -125,6 +125,7 @@ export function acceptedCriterion(
     if (verdict === 'pass' || verdict === 'fail') return { accepted: verdict, from: 'stored_result' };
   }
   if (baseline.verdict === 'pass') return { accepted: 'pass', from: 'baseline_verdict' };
+  if (passedInPart(baseline)) return { unknown: FAILED_BY_ATTEMPTS };
   if (onlyCheck) return { accepted: 'fail', from: 'baseline_verdict' };
   return { unknown: 'the script failed when accepted and its baseline keeps no judge result for this criterion, so which check failed is not known' };
 }
@@ -152,6 +153,19 @@ export function acceptedListJudge(baseline: Pick<Baseline, 'verdict' | 'judge'>,
   return { unknown: 'the fixture failed when accepted and its baseline keeps no judge result for this criterion, so which check failed is not known' };
 }
 
+/**
+ * A repeated item accepted as fail whose attempts passed in part: its verdict is its tally's, not
+ * its kept reply's or transcript's, which may be an attempt that passed; acceptance keeps no judge
+ * result then (docs/fixtures.md, "Judge reuse"), so the judge's accepted verdict on it is not known.
+ */
+function passedInPart(baseline: { verdict: BaselineVerdict; attempts?: { passed: number; total: number } | undefined }): boolean {
+  const a = baseline.attempts;
+  return baseline.verdict === 'fail' && a !== undefined && a.passed > 0;
+}
+
+/** Why such a baseline is skipped (passedInPart). */
+export const FAILED_BY_ATTEMPTS = 'it failed by its attempts when accepted, some of which passed, and its baseline keeps no judge result for this criterion, so whether the one it keeps passed is not known';
+
 /** Why a judged fixture's baseline is skipped when its verdict and the judge result it keeps say otherwise (acceptedSingleJudge). */
 export const SINGLE_JUDGE_CONTRADICTION =
   'the baseline says "fail" beside a kept judge result for this criterion that passes, and the judge is the fixture\'s only check, so the two contradict (a verdict corrected by hand, or a fixture that had other checks when accepted) and the accepted verdict is not known';
@@ -167,7 +181,7 @@ export const SINGLE_JUDGE_CONTRADICTION =
  */
 export function acceptedSingleJudge(baseline: Pick<Baseline, 'verdict' | 'judge' | 'attempts'>, criterion: string): { accepted: BaselineVerdict; from: AcceptedFrom } | { unknown: string } {
   const verdict = keptVerdict(baseline, criterion);
-  if (verdict === null) return { accepted: baseline.verdict, from: 'baseline_verdict' };
+  if (verdict === null) return baseline.verdict === 'fail' && passedInPart(baseline) ? { unknown: FAILED_BY_ATTEMPTS } : { accepted: baseline.verdict, from: 'baseline_verdict' };
   if (verdict === baseline.verdict) return { accepted: verdict, from: 'stored_result' };
   const a = baseline.attempts;
   if (verdict === 'pass' && a !== undefined && a.passed > 0 && a.passed < a.total) return { accepted: 'pass', from: 'stored_result' };

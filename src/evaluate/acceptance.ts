@@ -49,9 +49,10 @@ function refusalOf(item: CauseItem, reason: string, evidence: RunEvidence): stri
  * and an assertion list's judge that passed beside a check that failed (the next run reuses it:
  * docs/fixtures.md, "Judge reuse"). A repeated item's shown attempt may say otherwise than its
  * tally (a judge that did not pass beside a pass, which the loader refuses: keptJudgeContradicts;
- * a lone judge that passed beside a fail): that one keeps none, and the next run calls the judge.
+ * a lone judge that passed beside a fail, or a list's whose shown attempt passed every check):
+ * that one keeps none, and the next run calls the judge.
  */
-export function baselineJudgeOf(record: Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint' | 'members' | 'verdict' | 'assertion'>>): BaselineJudge | null {
+export function baselineJudgeOf(record: Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint' | 'members' | 'verdict' | 'assertion' | 'attempts'>>): BaselineJudge | null {
   const { score, rationale, judgeFingerprint, members, verdict } = record;
   if (score === null || score === undefined || !Number.isFinite(score) || score < 0 || score > 1) return null;
   if (rationale === null || rationale === undefined || judgeFingerprint === null || judgeFingerprint === undefined) return null;
@@ -62,7 +63,9 @@ export function baselineJudgeOf(record: Partial<Pick<FixtureRecord, 'score' | 'r
   if (verdict === 'pass' && keptJudgeContradicts(judge, criterion.threshold, verdict)) return null;
   // A lone judge decided each attempt: one that passed beside a fail is a repeated item's shown attempt, not its verdict.
   const alone = checksOf(record.assertion ?? null).length <= 1;
-  return verdict === 'fail' && alone && keptJudgePasses(judge, criterion.threshold) ? null : judge;
+  // So is a list's whose shown attempt (the first that replied) passed every check: no other check failed beside it.
+  const shownPassed = record.attempts?.find((a) => !a.errored)?.verdict === 'pass';
+  return verdict === 'fail' && (alone || shownPassed) && keptJudgePasses(judge, criterion.threshold) ? null : judge;
 }
 
 /**

@@ -34,6 +34,7 @@ import { repeatOf } from '../suite/repeat.js';
 import { computeDrift } from './drift.js';
 import { fasterThanBaseline, itemLatencyMs, itemTimeSplit, medianAttempt, scriptTimeSplits, slowerStep, slowerThanBaseline } from './latency.js';
 import { personaDrift } from './personas.js';
+import { attemptEndingChange } from './ending.js';
 import { attemptMeaningDetail, attemptOutcome, attemptsDetailHead, combineAttempts, scaledMinPass } from './repeat.js';
 import { plusUsage } from './usage.js';
 
@@ -379,7 +380,26 @@ export function combinePersonaAttempts(records: readonly PersonaRecord[], repeat
   const drift = personaDrift(verdict, shown.turns, baseline, null, shown.simulation?.endedBy === 'simulator_fault');
   // The transcript comparison is the shown attempt's own: a simulated user's ending, or its user written anew, included.
   const transcript = shown.drift?.transcript ?? drift.transcript;
-  return { ...shown, verdict, drift: withMeaning({ ...drift, transcript }, itemMeaning(shown.drift?.meaning, meanings)), ...extra };
+  return { ...shown, verdict, drift: withMeaning({ ...drift, transcript }, itemMeaning(shown.drift?.meaning ?? endedOtherwise(records, shownIndex(records), baseline), meanings)), ...extra };
+}
+
+/**
+ * A repeated script whose shown attempt is its baseline's (no meaning against it) while another
+ * attempt's agent ended the conversation where the shown one's did not, or the reverse (docs/meaning.md,
+ * "Repeats"): that attempt ended it otherwise than the baseline, which keeps who ended it, too. The
+ * first such attempt's words, named ("attempt 2: the agent ended the conversation on turn 3, where
+ * attempt 1's agent did not end it"), are the item's meaning, `changed` by `turns`: not unchanged
+ * while acceptance refuses it for that. Undefined when none did, or the baseline does not say who
+ * ended it (accepted before it was kept).
+ */
+function endedOtherwise(records: readonly PersonaRecord[], shown: number, baseline: PersonaBaseline | null): Meaning | undefined {
+  const first = records[shown];
+  if (first === undefined || baseline?.endedBy === undefined) return undefined;
+  for (const [k, r] of records.entries()) {
+    const ended = k === shown || r.errored ? null : attemptEndingChange(r, first, shown + 1);
+    if (ended !== null) return { value: 'changed', by: 'turns', detail: attemptMeaningDetail(k + 1, ended) };
+  }
+  return undefined;
 }
 
 /** The time a split accounts for: model, tool and other together. */

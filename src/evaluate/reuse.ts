@@ -89,11 +89,18 @@ export function reusableCriterion(
  * passing one beside a check that failed included (the next run reuses it). A criterion that did not
  * pass beside an accepted pass (a repeated script passed by its tally, its shown attempt's criterion
  * failed) is left out, as the loader refuses it (keptJudgeContradicts): the next run judges it anew.
+ * So is every criterion of a repeated script failed by its tally whose shown attempt passed every
+ * check (docs/fixtures.md, "Judge reuse"): no check failed beside those passes, which are that
+ * attempt's, not the accepted verdict; kept, they would pass every later attempt that replays the
+ * transcript with no judge call (a deterministic agent's: the accepted fail read as a pass).
  */
-export function personaBaselineJudgeOf(record: Pick<PersonaRecord, 'checks'> & Partial<Pick<PersonaRecord, 'judgeFingerprint' | 'transcriptHash' | 'verdict'>>): PersonaBaselineJudge | null {
+export function personaBaselineJudgeOf(
+  record: Pick<PersonaRecord, 'checks'> & Partial<Pick<PersonaRecord, 'judgeFingerprint' | 'transcriptHash' | 'verdict' | 'attempts'>>,
+): PersonaBaselineJudge | null {
   const fp = record.judgeFingerprint;
   const hash = record.transcriptHash;
   if (fp === null || fp === undefined || hash === null || hash === undefined) return null;
+  if (record.verdict === 'fail' && record.attempts?.find((a) => !a.errored)?.verdict === 'pass') return null;
   const criteria = record.checks.flatMap((c) =>
     c.kind === 'criterion' && typeof c.score === 'number' && Number.isFinite(c.score) && c.score >= 0 && c.score <= 1 && c.rationale !== null
       ? [{ criterion: c.expected, threshold: c.threshold, score: c.score, rationale: c.rationale, ...(c.members !== undefined ? { members: c.members } : {}) }]

@@ -102,6 +102,11 @@ export interface AttemptView {
   number: number;
   differs: boolean;
   meaning: Meaning | null | undefined;
+  /**
+   * A script's attempt whose only difference from attempt 1 that stands in the way is who ended the
+   * conversation (its `meaning` then says so, `changed` by `turns`): its replies may be the same.
+   */
+  ended?: boolean;
 }
 
 /**
@@ -110,10 +115,11 @@ export interface AttemptView {
  * meaning; meaning not checked; or different with no meaning recorded (`meaning.check: off`, an
  * older record). The last three refuse acceptance.
  */
-export type AttemptStanding = 'same' | 'reworded' | 'changed' | 'unchecked' | 'unmeasured';
+export type AttemptStanding = 'same' | 'reworded' | 'changed' | 'ended' | 'unchecked' | 'unmeasured';
 
 export function attemptStanding(v: AttemptView): AttemptStanding {
   if (!v.differs) return 'same';
+  if (v.ended === true) return 'ended';
   if (v.meaning == null) return 'unmeasured';
   return meansTheSame(v.meaning) ? 'reworded' : v.meaning.value === 'changed' ? 'changed' : 'unchecked';
 }
@@ -130,17 +136,27 @@ function attemptWords(meaning: Meaning, script: boolean): string {
  * The refusal for attempts that differ (docs/meaning.md, "Repeats"): any whose meaning against
  * attempt 1 is changed or unchecked are named ("replies differ in meaning across 3 attempts:
  * attempt 2: numbers 30 → 14"); without a meaning (check off, older records), differing attempts
- * are refused as "replies vary across N attempts". Null: no attempt stands in the way.
+ * are refused as "replies vary across N attempts". A script's attempt whose conversation ended
+ * otherwise is named in its own words, and the head says what differs: "conversations ended
+ * differently across 3 attempts: attempt 2: the agent ended ..." when nothing else does (its
+ * replies may be the same), "replies differ in meaning, and conversations ended differently,
+ * across 3 attempts: ..." or "replies vary, and conversations ended differently, across 3
+ * attempts: ..." beside the others. Null: no attempt stands in the way.
  */
 function attemptsRefusal(views: readonly AttemptView[], total: number, script: boolean): string | null {
   const differing = views.filter((v) => v.differs);
   const meaningful = differing.filter((v) => v.meaning != null && !meansTheSame(v.meaning));
-  if (meaningful.length > 0) {
-    return `replies differ in meaning across ${total} attempts: ${meaningful.map((v) => `attempt ${v.number}: ${attemptWords(v.meaning as Meaning, script)}`).join('; ')}`;
-  }
-  if (differing.some((v) => v.meaning == null)) return repliesVary(total);
-  return null;
+  const unmeasured = differing.some((v) => v.meaning == null);
+  if (meaningful.length === 0) return unmeasured ? repliesVary(total) : null;
+  const named = meaningful.map((v) => `attempt ${v.number}: ${attemptWords(v.meaning as Meaning, script)}`).join('; ');
+  if (!meaningful.some((v) => v.ended === true)) return `${REPLIES_DIFFER} across ${total} attempts: ${named}`;
+  const replies = meaningful.some((v) => v.ended !== true) ? REPLIES_DIFFER : unmeasured ? 'replies vary' : null;
+  return `${replies === null ? ENDINGS_DIFFER : `${replies}, and ${ENDINGS_DIFFER},`} across ${total} attempts: ${named}`;
 }
+
+/** The heads of attemptsRefusal's words (report/blocks.ts attemptsRefusalFix reads them back for the fix). */
+const REPLIES_DIFFER = 'replies differ in meaning';
+const ENDINGS_DIFFER = 'conversations ended differently';
 
 /**
  * A repeated fixture's attempts against the reply accepted (the first that replied): agreed when
@@ -216,8 +232,10 @@ export function personaAttemptViews(turns: readonly TurnText[], attempts: readon
     const ended = first === undefined ? null : attemptEndingChange(a, first, ref + 1);
     const differs = ended !== null || (apart === -1 && a.turns.length !== turns.length) || compared.some((t, k) => t.reply !== turns[k]?.reply);
     // A turn changed in meaning is named before the ending, as against the baseline (replay/personas.ts conversationMeaning).
-    const meaning: Meaning | null | undefined = ended !== null && a.meaning?.value !== 'changed' ? { value: 'changed', by: 'turns', detail: ended } : a.meaning;
-    return [{ number: i + 1, differs, meaning }];
+    // The run records that meaning already (evaluate/finish.ts); an older record or meaning off, not.
+    const byEnding = ended !== null && (a.meaning?.value !== 'changed' || a.meaning.detail === ended);
+    const meaning: Meaning | null | undefined = byEnding ? { value: 'changed', by: 'turns', detail: ended } : a.meaning;
+    return [{ number: i + 1, differs, meaning, ...(byEnding ? { ended: true } : {}) }];
   });
 }
 

@@ -200,10 +200,16 @@ export function labelList(labels: readonly string[]): string {
  * "Repeats"): the fix the comment's sentence and the CLI's `accept` give; null for another reason.
  */
 export function attemptsRefusalFix(reason: string): string | null {
-  if (/^replies vary across \d+ attempts$/.test(reason)) return 'make the agent answer consistently, or accept after a run whose attempts agree';
-  if (/^replies differ in meaning across \d+ attempts: /.test(reason)) return 'find out why the agent answers differently, or accept after a run whose attempts agree';
+  const again = 'or accept after a run whose attempts agree';
+  if (/^replies vary(?: across \d+ attempts$|, and conversations ended differently, across \d+ attempts: )/.test(reason)) return `make the agent answer consistently, ${again}`;
+  if (/^replies differ in meaning(?:, and conversations ended differently,)? across \d+ attempts: /.test(reason)) return `find out why the agent answers differently, ${again}`;
+  // A script refused for who ended its conversations alone: its replies may be the same.
+  if (endingsAlone(reason)) return `find out why the agent ends the conversation in some attempts only, ${again}`;
   return null;
 }
+
+/** A repeated script's refusal for who ended its attempts' conversations, and nothing else (evaluate/variants.ts). */
+const endingsAlone = (reason: string): boolean => /^conversations ended differently across \d+ attempts: /.test(reason);
 
 /** A refusal reason as a plain sentence. */
 export function refusalSentence(reason: string): string {
@@ -216,7 +222,7 @@ export function refusalSentence(reason: string): string {
   // A repeated item's attempts that disagree (docs/meaning.md, "Repeats"): accept's own words, each
   // attempt that differs in meaning named as the CLI and the commit message name it, then the consequence and the fix.
   const fix = attemptsRefusalFix(reason);
-  if (fix !== null) return `${sentence(reason)} There is no one reply to store: ${fix}.`;
+  if (fix !== null) return `${sentence(reason)} There is no one ${endingsAlone(reason) ? 'ending' : 'reply'} to store: ${fix}.`;
   return sentence(reason.trim().replace(/_/g, ' '));
 }
 

@@ -232,6 +232,8 @@ function erroredAttempt(kind: ErrorKind | PersonaErrorKind | null): string {
 
 const STANDING_WORDS: Record<AttemptStanding, string> = {
   changed: MEANING_WORDS.changed,
+  // A script's attempt that differs by who ended its conversation alone: its replies may be the same.
+  ended: 'whose conversation ended otherwise',
   unchecked: 'not checked for meaning',
   unmeasured: 'replied otherwise, meaning not compared',
   reworded: MEANING_WORDS.reworded,
@@ -247,7 +249,7 @@ const STANDING_WORDS: Record<AttemptStanding, string> = {
 export function otherAttemptsWords(item: Item, shown: string): string | null {
   const others = attemptViews(item).slice(1).map(attemptStanding);
   if (others.every((s) => s === 'same')) return null;
-  const order: readonly AttemptStanding[] = ['changed', 'unchecked', 'unmeasured', 'reworded', 'same'];
+  const order: readonly AttemptStanding[] = ['changed', 'ended', 'unchecked', 'unmeasured', 'reworded', 'same'];
   const counted = order.flatMap((s) => {
     const n = others.filter((o) => o === s).length;
     return n === 0 ? [] : [`${thousands(n)} ${STANDING_WORDS[s]}`];
@@ -272,7 +274,8 @@ export function attemptStandings(item: Item): Map<number, string> {
   for (const v of attemptViews(item).slice(1)) {
     const s = attemptStanding(v);
     if (s === 'same') continue;
-    words.set(v.number, v.meaning == null ? STANDING_WORDS[s] : meaningWords(v.meaning, isPersona(item)));
+    // An ending alone is said in its own words ("the agent ended the conversation on turn 3, where attempt 1's agent did not end it"), not as a meaning.
+    words.set(v.number, v.meaning == null ? STANDING_WORDS[s] : s === 'ended' && v.meaning.detail !== null ? v.meaning.detail : meaningWords(v.meaning, isPersona(item)));
   }
   return words;
 }

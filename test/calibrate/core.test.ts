@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { calibrationSchema, parseCalibration, type Calibration } from '../../src/calibrate/schema.js';
-import { acceptedCriterion, baselineTurns, otherChecks, planCalibration, type CalibrationTarget } from '../../src/calibrate/plan.js';
+import { acceptedCriterion, acceptedSingleJudge, baselineTurns, FAILED_BY_ATTEMPTS, otherChecks, planCalibration, type CalibrationTarget } from '../../src/calibrate/plan.js';
 import { renderCalibrationMarkdown, renderCalibrationText } from '../../src/calibrate/render.js';
 import { calibrateBaseline, estimateCalibration, groupByCriterion, median, summarizeCalibration } from '../../src/calibrate/summary.js';
 import type { Baseline, Fixture, JudgeResult, PersonaBaseline, PersonaScript } from '../../src/types.js';
@@ -157,6 +157,15 @@ describe('planCalibration', () => {
     const b = personaBaseline('x', 'pass', { model: null, promptVersion: '2', transcriptHash: 'h', criteria: [{ criterion: 'A', threshold: 0.5, score: 0.5, rationale: '' }] });
     expect(acceptedCriterion(b, 'A', false)).toEqual({ accepted: 'pass', from: 'stored_result' });
     expect(acceptedCriterion({ verdict: 'fail' }, 'A', false)).toHaveProperty('unknown');
+  });
+
+  it('a repeated item accepted as fail by attempts that passed in part, with no judge result kept, is not read as a fail of the one it keeps (docs/fixtures.md, "Judge reuse")', () => {
+    // Acceptance keeps none when its shown attempt passed: the transcript or reply kept may be one the judge passed.
+    expect(acceptedCriterion({ verdict: 'fail', attempts: { passed: 2, total: 3 } }, 'A', true)).toEqual({ unknown: FAILED_BY_ATTEMPTS });
+    expect(acceptedSingleJudge({ verdict: 'fail', attempts: { passed: 2, total: 3 } }, 'A')).toEqual({ unknown: FAILED_BY_ATTEMPTS });
+    // No attempt passed, or run once: the fail is the judge's, as before.
+    expect(acceptedCriterion({ verdict: 'fail', attempts: { passed: 0, total: 3 } }, 'A', true)).toEqual({ accepted: 'fail', from: 'baseline_verdict' });
+    expect(acceptedSingleJudge({ verdict: 'fail' }, 'A')).toEqual({ accepted: 'fail', from: 'baseline_verdict' });
   });
 
   it("acceptedCriterion reads a panel's stored result by its members' majority, as the run decided it (docs/judges.md, \"Panels\")", () => {

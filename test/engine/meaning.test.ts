@@ -15,6 +15,10 @@ import { planAcceptance } from '../../src/evaluate/acceptance.js';
 import { decidePersonaAcceptance } from '../../src/evaluate/personas.js';
 import { MEANING_PROMPT_VERSION } from '../../src/judge/meaning.js';
 import { renderComment, renderJUnit, renderTerminal } from '../../src/report/index.js';
+import { attemptsRefusalFix, refusedList } from '../../src/report/blocks.js';
+import { escapeInline } from '../../src/report/escape.js';
+import { attemptStandings } from '../../src/report/item-parts.js';
+import { meets } from '../../src/evaluate/gate.js';
 import { xmlText } from '../../src/report/junit.js';
 import { renderHtml } from '../../src/report/html.js';
 import { personaData } from '../../src/report/html/data.js';
@@ -579,11 +583,38 @@ describe('a reply to another user message than the baseline\'s is not compared w
         expect(p.attempts?.map((a) => a.endedBy)).toEqual(['script', 'both', 'script']);
         // Every reply of attempt 2 is only reworded; how it ended is what differs.
         expect(p.attempts?.map((a) => a.meaning ?? null)).toEqual([null, { value: 'changed', by: 'turns', detail }, expect.objectContaining({ value: 'reworded' })]);
-        const reason = `replies differ in meaning across 3 attempts: attempt 2: ${detail}`;
+        // Refused for how the conversations ended, in those words: not "replies differ in meaning", which they do not.
+        const reason = `conversations ended differently across 3 attempts: attempt 2: ${detail}`;
         expect(decidePersonaAcceptance(p, '2026-01-01T00:00:00.000Z', 'abc')).toEqual({ kind: 'refuse', reason });
-        expect(renderTerminal(record, { color: false })).toContain('the other attempts, compared with attempt 1: 1 changed in meaning, 1 reworded');
+        expect(renderTerminal(record, { color: false })).toContain('the other attempts, compared with attempt 1: 1 whose conversation ended otherwise, 1 reworded');
+        expect(attemptStandings(p).get(2)).toBe(detail);
         const plan = planAcceptance(record, new Map(), { only: null, acceptedAt: '2026-01-01T00:00:00.000Z' });
         expect(plan.accepted).toEqual([]);
+        // The CLI's fix, and the comment's sentence once the label is handled: no "reply to store" of replies that agree.
+        const fix = 'find out why the agent ends the conversation in some attempts only, or accept after a run whose attempts agree';
+        expect(attemptsRefusalFix(reason)).toBe(fix);
+        expect(refusedList({ refused: plan.refused })).toContain(`- \`hours-dialog\`: ${escapeInline(`${reason}. There is no one ending to store: ${fix}.`)}`);
+      });
+
+      it('against a baseline its attempt 1 replays word for word, attempt 2 ending it otherwise is changed, not unchanged beside the refusal', async () => {
+        // An agent that answers the same every time: only who ended attempt 2's conversation differs.
+        const { cwd, judge, ending } = await endingSometimes('', 'same');
+        expect((await accepted(cwd)).endedBy).toBe('script');
+        ending.seeded = true;
+        const record = await ran(cwd);
+        const p = record.personas[0] as PersonaRecord;
+        expect(p.attempts?.map((a) => a.endedBy)).toEqual(['script', 'both', 'script']);
+        expect(p.drift).toMatchObject({ transcript: 'same', meaning: { value: 'changed', by: 'turns', detail: `attempt 2: ${detail}` } });
+        expect(judge.meaningCalls).toEqual([]);
+        // The comment shows it changed and names the refusal the label would give; accept refuses it in those words.
+        const md = renderComment(record, ctx);
+        expect(md).not.toContain('No regressions: 1 unchanged');
+        expect(md).not.toContain('Nothing to accept: no pass or fail reply differs from its baseline.');
+        const reason = `conversations ended differently across 3 attempts: attempt 2: ${detail}`;
+        expect(md).toContain(`The label would refuse \`hours-dialog\` (${escapeInline(reason)})`);
+        expect(decidePersonaAcceptance(p, '2026-01-01T00:00:00.000Z', 'abc')).toEqual({ kind: 'refuse', reason });
+        expect(renderTerminal(record, { color: false })).toContain(`changed in meaning: attempt 2: ${detail}`);
+        expect(meets(p, 'meaning_changed')).toBe(true);
       });
 
       it('against a baseline the agent did not end, a run whose attempt 1 ends it alike and attempt 2 not is changed, not reworded', async () => {
@@ -608,12 +639,60 @@ describe('a reply to another user message than the baseline\'s is not compared w
         ending.seeded = true;
         const p = (await ran(cwd)).personas[0] as PersonaRecord;
         expect(p.attempts?.map((a) => a.meaning)).toEqual([undefined, undefined, undefined]);
-        // With every reply the same (`same`), nothing but the ending tells the attempts apart.
-        expect(decidePersonaAcceptance(p, '2026-01-01T00:00:00.000Z', 'abc')).toEqual({ kind: 'refuse', reason: `replies differ in meaning across 3 attempts: attempt 2: ${detail}` });
+        // With every reply the same (`same`), nothing but the ending tells the attempts apart; reworded replies vary, unmeasured.
+        const head = mode === 'same' ? 'conversations ended differently' : 'replies vary, and conversations ended differently,';
+        expect(decidePersonaAcceptance(p, '2026-01-01T00:00:00.000Z', 'abc')).toEqual({ kind: 'refuse', reason: `${head} across 3 attempts: attempt 2: ${detail}` });
         expect(judge.meaningCalls).toEqual([]);
       });
     });
   });
+});
+
+describe('judge reuse of a repeated script failed by its attempts whose attempt shown passed (docs/fixtures.md, "Judge reuse")', () => {
+  const POLITE = `label: polite-dialog\nopening: hours\nfollowUps: [ "Thanks" ]\nexpect: { criteria: [ "Was polite" ] }\nrepeat: { count: 3 }\n`;
+
+  /** A judge whose criterion calls score `scores` in order (then 0.9); meaning calls as judgeServer's. */
+  async function flakyJudge(scores: number[]): Promise<{ url: string; criterionCalls: () => number }> {
+    let calls = 0;
+    const server = await startServer([
+      (res, req: Received) => {
+        const body = req.body as { response_format?: { json_schema?: { name?: string } } };
+        const meaning = body.response_format?.json_schema?.name === 'meaning_verdict';
+        const score = meaning ? 0.95 : (scores[calls] ?? 0.9);
+        if (!meaning) calls += 1;
+        const content = meaning ? `{"difference": "", "score": ${score}}` : `{"rationale": "polite enough", "score": ${score}}`;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }));
+      },
+    ]);
+    servers.push(server);
+    return { url: server.url, criterionCalls: () => calls };
+  }
+
+  it.each(['same', 'reword'] as const)(
+    'a fail accepted from attempts the judge scored 0.9, 0.2, 0.9 keeps no passing score: the next run calls the judge, and fails as accepted (agent: %s)',
+    async (mode) => {
+      const agent = await agentServer(() => mode);
+      // Run 1: attempt 2 scored under the threshold, so 2 of 3 passed (minPass 3): fail. Run 2: 0.2 for attempt 1 this time.
+      const judge = await flakyJudge([0.9, 0.2, 0.9, 0.2, 0.9, 0.9]);
+      const cwd = await project(agent.url, judge.url, { fixtures: '', script: POLITE });
+      const first = (await ran(cwd)).personas[0] as PersonaRecord;
+      expect(first.verdict).toBe('fail');
+      expect(first.attempts?.map((a) => a.verdict)).toEqual(['pass', 'fail', 'pass']);
+      const plan = planAcceptance({ fixtures: [], personas: [first], commit: null }, new Map(), { only: null, acceptedAt: '2026-01-01T00:00:00.000Z' });
+      await writeBaselines(join(cwd, '.agent-replay', 'baselines'), plan.accepted);
+      const stored = JSON.parse(await readFile(join(cwd, '.agent-replay', 'baselines', 'polite-dialog.json'), 'utf8')) as { verdict: string; judge?: unknown };
+      expect(stored.verdict).toBe('fail');
+      // Attempt 1's pass is not what the script's verdict says: kept, it would pass every attempt that replies attempt 1's transcript again.
+      expect(stored.judge).toBeUndefined();
+      const record = await ran(cwd);
+      const again = record.personas[0] as PersonaRecord;
+      expect(judge.criterionCalls()).toBe(6);
+      expect(again.attempts?.flatMap((a) => a.checks.filter((c) => c.kind === 'criterion' && c.reused != null))).toEqual([]);
+      expect(again.verdict).toBe('fail');
+      expect(again.repeat).toMatchObject({ passed: 2, count: 3 });
+    },
+  );
 });
 
 describe('the meaning judge from untrusted code', () => {

@@ -278,6 +278,7 @@ describe('drift', () => {
     expect(refusedForEnding(refusal(attemptEndingChange({ turns: ts(null, 'a', 'b'), endedBy: 'both' }, { ...shown, endedBy: 'script' }, 1)))).toBe(true);
     expect(refusedForEnding('replies differ in meaning across 3 attempts: attempt 2: turn 1 changed in meaning: numbers 3 → 4')).toBe(false);
     expect(refusedForEnding('replies vary across 3 attempts')).toBe(false);
+    expect(refusedForEnding(`conversations ended differently across 3 attempts: attempt 2: ${attemptEndingChange({ turns: ts(null, 'a', 'b'), endedBy: 'script' }, shown, 1)}`)).toBe(true);
   });
 
   it("how a scripted conversation ended, against its baseline's: the agent ending it or not is the change; the script's part is not", () => {

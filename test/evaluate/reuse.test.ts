@@ -86,6 +86,13 @@ describe('what acceptance keeps loads', () => {
     // A lone judge that passed beside a fail is a repeated item's shown attempt, not its verdict: none is kept.
     const lone = written({ ...record, assertion: list.assertions[1], verdict: 'fail', score: 0.9, repeat: { count: 3, minPass: 2, passed: 1, flaky: true } } as never);
     expect(lone.judge).toBeUndefined();
+    // Nor does a list failed by its attempts whose shown attempt passed every check: the judge's pass
+    // stands beside no failed check, and kept it would pass every later attempt that replies it again.
+    const attempt = (verdict: 'pass' | 'fail' | null, errored = false) => ({ errored, verdict, reply: errored ? null : 'Hello.' });
+    const tallied = written({ ...record, assertion: list, verdict: 'fail', score: 0.9, attempts: [attempt(null, true), attempt('pass'), attempt('fail')] } as never);
+    expect(tallied.judge).toBeUndefined();
+    // One whose shown attempt failed its other check keeps the judge's pass, as a list run once does.
+    expect(written({ ...record, assertion: list, verdict: 'fail', score: 0.9, attempts: [attempt('fail'), attempt('pass'), attempt('fail')] } as never).judge?.score).toBe(0.9);
   });
 
   it("keeps no judge for a repeated item passed by its tally while its shown attempt's judge failed", () => {
@@ -111,6 +118,12 @@ describe('what acceptance keeps loads', () => {
     expect(kept?.criteria.map((c) => c.criterion)).toEqual(['polite']);
     const script = { label: 'a', kind: 'persona' as const, transcript: [{ message: 'hi', reply: 'Hello.', route: null }], visited: [], outcome: null, acceptedAt: 'T', commit: null };
     expect(checkBaselineFile('b/a.json', 'a', serializeBaseline({ ...script, verdict: 'pass', judge: kept ?? undefined })).errors).toEqual([]);
+    // A repeated script failed by its tally whose shown attempt (the first that did not error) passed every check keeps none;
+    // one whose shown attempt failed a check keeps its passing criteria, as a run once does.
+    const attempt = (verdict: 'pass' | 'fail' | null, errored = false) => ({ errored, verdict }) as NonNullable<Parameters<typeof personaBaselineJudgeOf>[0]['attempts']>[number];
+    const checks = [criterion('polite', 0.9)];
+    expect(personaBaselineJudgeOf({ ...fp, verdict: 'fail', checks, attempts: [attempt(null, true), attempt('pass'), attempt('fail')] })).toBeNull();
+    expect(personaBaselineJudgeOf({ ...fp, verdict: 'fail', checks: [terminal, ...checks], attempts: [attempt('fail'), attempt('fail'), attempt('pass')] })?.criteria.map((c) => c.criterion)).toEqual(['polite']);
   });
 
   it('still refuses a pass edited in beside a judge that did not pass', () => {

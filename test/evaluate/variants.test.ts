@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { decideAcceptance, decidePersonaAcceptance, knownWordings, planAcceptance, variantsFor } from '../../src/evaluate/index.js';
 import type { Baseline, FixtureAttempt, FixtureRecord, Meaning, PersonaAttempt, PersonaBaseline, PersonaRecord, Turn } from '../../src/types.js';
 import { fixtureRecord } from '../support/fixture-record.js';
+import { refusalSentence } from '../../src/report/blocks.js';
 import { quotedAndSaid } from '../support/troubleshooting.js';
 
 const NOW = '2026-12-02T00:00:00.000Z';
@@ -324,6 +325,28 @@ describe('a persona script keeps variants per turn', () => {
     const turnsDiffer = script({ turns, attempts: [pAttempt(turns), pAttempt([turn(0), turn(1)], { value: 'changed', by: 'turns', detail: 'turns 3 → 2' })] });
     expect(turnVariants(turnsDiffer)).toBe('refused: replies differ in meaning across 2 attempts: attempt 2: turns 3 → 2');
     expect(turnVariants(script({ turns, attempts: [pAttempt(turns), pAttempt(other)] }))).toBe('refused: replies vary across 2 attempts');
+  });
+
+  it('a repeat refused for who ended its conversations says so: alone, beside replies that differ in meaning, or beside replies that vary unmeasured (docs/meaning.md, "Repeats")', () => {
+    const turns = [turn(0), turn(1), turn(2)];
+    const ended = (a: PersonaAttempt, endedBy: 'script' | 'both'): PersonaAttempt => ({ ...a, endedBy });
+    const ending = "the agent ended the conversation on turn 2, where attempt 1's agent did not end it";
+    const refused = (...others: PersonaAttempt[]) => turnVariants(script({ turns, attempts: [ended(pAttempt(turns), 'script'), ...others] }));
+    // The same replies, its agent ending it: nothing but the ending differs.
+    expect(refused(ended(pAttempt(turns), 'both'), ended(pAttempt(turns), 'script'))).toBe(`refused: conversations ended differently across 3 attempts: attempt 2: ${ending}`);
+    // As the run records it: the attempt's meaning is the ending already.
+    expect(refused(ended(pAttempt(turns, { value: 'changed', by: 'turns', detail: ending }), 'both'))).toBe(`refused: conversations ended differently across 2 attempts: attempt 2: ${ending}`);
+    const other = [turn(0), turn(1), turn(2, { reply: 'changed' })];
+    expect(refused(ended(pAttempt(turns), 'both'), ended(pAttempt(other, { ...CHANGED, detail: 'turn 2 changed in meaning: numbers 30 → 14' }), 'script'))).toBe(
+      `refused: replies differ in meaning, and conversations ended differently, across 3 attempts: attempt 2: ${ending}; attempt 3: turn 2 changed in meaning: numbers 30 → 14`,
+    );
+    expect(refused(ended(pAttempt(turns), 'both'), ended(pAttempt(other), 'script'))).toBe(`refused: replies vary, and conversations ended differently, across 3 attempts: attempt 2: ${ending}`);
+    // Each says its own consequence and fix.
+    expect(refusalSentence(`conversations ended differently across 3 attempts: attempt 2: ${ending}`)).toBe(
+      `conversations ended differently across 3 attempts: attempt 2: ${ending}. There is no one ending to store: find out why the agent ends the conversation in some attempts only, or accept after a run whose attempts agree.`,
+    );
+    expect(refusalSentence(`replies differ in meaning, and conversations ended differently, across 3 attempts: attempt 2: ${ending}`)).toMatch(/\. There is no one reply to store: find out why the agent answers differently, or accept after a run whose attempts agree\.$/);
+    expect(refusalSentence(`replies vary, and conversations ended differently, across 3 attempts: attempt 2: ${ending}`)).toMatch(/\. There is no one reply to store: make the agent answer consistently, or accept after a run whose attempts agree\.$/);
   });
 
   it('planAcceptance writes them for fixtures and scripts alike', () => {

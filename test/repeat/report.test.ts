@@ -580,9 +580,11 @@ describe('k/N in every report', () => {
     } as PersonaRecord;
     const md = renderComment(run([], { personas: [ending] }), ctx);
     expect(md).toContain(
-      "The label would refuse `refund-ending` (replies differ in meaning across 3 attempts\\: attempt 2\\: the agent ended the conversation on turn 3, where attempt 1's agent did not end it): " +
+      "The label would refuse `refund-ending` (conversations ended differently across 3 attempts\\: attempt 2\\: the agent ended the conversation on turn 3, where attempt 1's agent did not end it): " +
         'a repeated item is accepted only when its attempts agree (the same reply, or the same meaning, and for a script the agent ending the conversation in all of them or in none).',
     );
+    // Its attempts line counts attempt 2 by its ending, not as changed in meaning: its replies are attempt 1's.
+    expect(md).toContain('(the other attempts, compared with it: 1 whose conversation ended otherwise, 1 replied the same)');
     // A refusal for replies alone keeps the short rule.
     expect(renderComment(run([], { personas: [{ ...script, verdict: 'fail' } as PersonaRecord] }), ctx)).toMatch(/accepted only when its attempts agree \(the same reply, or the same meaning\)\./);
   });
