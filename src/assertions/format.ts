@@ -91,6 +91,32 @@ export function clipAtWord(text: string, max: number): string {
   return `${text.slice(0, end).trimEnd()}\u2026`;
 }
 
+/** Where a clause ends: before "; ", ", ", ": ", " (" or " — ". */
+const CLAUSE_END = /^(?:[;,:] | \(| — )/;
+
+/**
+ * `text` shortened to at most `max` UTF-16 units including the ellipsis, cut where its last clause
+ * within them ends (CLAUSE_END, outside a parenthesis and a quoted text) past half of it, so that
+ * what is kept reads as said, never a word cut ("...which no HTTP…"); at a word (clipAtWord) when
+ * no clause ends there. Not inside the address of a page it cites (citingCut), which is not
+ * counted. Returns the text unchanged when it fits. A cause's words (src/evaluate/causes.ts).
+ */
+export function clipAtClause(text: string, max: number): string {
+  const end = citingCut(text, max, 1);
+  if (end === null) return text;
+  let depth = 0;
+  let quoted = false;
+  let clause = -1;
+  for (let i = 0; i < end; i++) {
+    const c = text[i];
+    if (c === '"' && text[i - 1] !== '\\') quoted = !quoted;
+    else if (!quoted && c === '(') depth += 1;
+    else if (!quoted && c === ')') depth = Math.max(0, depth - 1);
+    else if (!quoted && depth === 0 && CLAUSE_END.test(text.slice(i, i + 3))) clause = i;
+  }
+  return clause > end / 2 ? `${text.slice(0, clause)}\u2026` : clipAtWord(text, max);
+}
+
 /** Whitespace runs as one space, none at either end: a line that no newline can break. */
 function flatten(text: string): string {
   return text.replace(/\s+/g, ' ').trim();

@@ -13,7 +13,7 @@ import { proxyPlainHttpFix } from '../tls-plain.js';
 import { baseUrlSetting, ERROR_IN_200, JUDGE_URL_SETTING, MEANING_URL_SETTING, SIMULATOR_URL_SETTING, STREAMED } from '../judge-url-setting.js';
 import { docsUrl } from '../version.js';
 import { groupDigits } from '../words.js';
-import { FIX_START, fixStart } from '../assertions/format.js';
+import { clipAtClause, FIX_START, fixStart } from '../assertions/format.js';
 
 /** What a cause is read from: a fixture or persona record (the gate may hold only part of one). */
 export interface CauseItem {
@@ -281,6 +281,21 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
   return null;
 }
 
+/** The most characters of a reason a cause's words say: an item's reason line's (reasonLine), so that one an item shows whole its cause says whole. */
+const CAUSE_REASON_CHARS = 200;
+
+/**
+ * A reason as a cause's words say it, once for all its items on every surface: whole when it fits
+ * CAUSE_REASON_CHARS; else what happened alone when that fits (its own fix, after "; ", left to the
+ * cause's, as an item's reason line leaves it: reasonLine); else cut where a clause ends
+ * (clipAtClause), never in a word: "which no HTTP…" was a key's cause cut at 120 (docs/troubleshooting.md).
+ */
+function causeWords(reason: string): string {
+  if (reason.length <= CAUSE_REASON_CHARS) return reason;
+  const fix = fixStart(reason);
+  return fix > 0 && fix <= CAUSE_REASON_CHARS ? reason.slice(0, fix) : clipAtClause(reason, CAUSE_REASON_CHARS);
+}
+
 /** The cause of an errored replay, from its error class and message. */
 function errorCause(errorKind: string, error: string, endpoint: string | null, answered: boolean, address: string | null): Cause {
   const text = withoutTurn(error);
@@ -442,7 +457,7 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
   // cause; the key leaves out what differs from item to item (a quoted body, numbers: a count grouped,
   // "1,500", is one number, as "1500" in a record written before 2026-12-06 is).
   const first = (text.split('\n')[0] ?? '').replace(/ after \d+(?:,\d{3})* attempts?/, '').split('; ')[0]?.replace(/:\s*$/, '').trim() ?? '';
-  const what = first.length > 160 ? `${first.slice(0, 159)}…` : first;
+  const what = causeWords(first);
   const stem = first.includes(': ') ? first.slice(0, first.lastIndexOf(': ')) : first;
   return { key: `${errorKind}:${stem.replace(/\d+(?:,\d{3})*/g, '#')}`, what, hint: null };
 }
@@ -650,7 +665,7 @@ function judgeDown(reason: string, first?: string, own?: readonly string[], said
   const status = downStatus(first ?? reason);
   // The reason of the first item (without its attempt count) says what the judge did.
   const shown = (said ?? reason).replace(/ after \d+(?:,\d{3})* (?:attempts?|retries)/, '').trim();
-  const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}` : ''}`;
+  const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${causeWords(shown)}` : ''}`;
   const proxy = own === undefined ? proxyCause(reason, 'judge', 'on the way to the judge') : own.reduce<Cause | null>((found, r) => found ?? (/^HTTP \d{3}\b/.test(r) ? null : proxyCause(r, 'judge', 'on the way to the judge')), null);
   return proxy ?? { key: `judge:${status ?? 'unreachable'}`, what, hint: downHint(status, first ?? reason, JUDGE_SETTINGS, answeredIn) };
 }
@@ -1047,7 +1062,7 @@ function notEvaluatedCause(detail: string, spansCame = false, answered: ModelsAn
     if (unfinished !== null) return unfinished;
     const status = downStatus(simulator[2] ?? '');
     const kind = simulator[1] === 'unreachable' ? `unreachable${status ? `: HTTP ${status}` : ''}` : (simulator[1] ?? '');
-    const what = status || simulator[1] !== 'unreachable' ? `simulator ${kind}` : detail.length > 160 ? `${detail.slice(0, 159)}…` : detail;
+    const what = status || simulator[1] !== 'unreachable' ? `simulator ${kind}` : simulator[2] === undefined ? detail : `simulator unreachable: ${causeWords(simulator[2])}`;
     // Not reached: the fix for what it did (a refused key, a timeout, a 5xx, a connection dropped after
     // other calls it answered), with the simulator's settings. Reached, with an answer in a form no
     // cause above names: its address answered, so its log says more than its settings.
@@ -1079,7 +1094,7 @@ export const CALL_FAILED_HINT = 'agent-replay could not make the request, and se
 
 /** A call agent-replay could not make, one cause for each client's: its first item's words, with CALL_FAILED_HINT. */
 function callFailedCause(who: 'judge' | 'simulator', detail: string): Cause {
-  return { key: `${who}:call-failed`, what: detail.length > 160 ? `${detail.slice(0, 159)}\u2026` : detail, hint: CALL_FAILED_HINT };
+  return { key: `${who}:call-failed`, what: causeWords(detail), hint: CALL_FAILED_HINT };
 }
 
 /**

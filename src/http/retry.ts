@@ -189,6 +189,8 @@ export function attemptsText(result: { attempts: number; throttled?: ThrottledOu
     if (t.resetBy !== undefined) return `${n} (rate limited: the server's quota is spent until its ${t.resetBy}, ${thousands(t.retryAfterMs)} ms away, more than the ${thousands(left)} ms left of the time budget of ${thousands(t.budgetMs)} ms, timeoutMs x attempts; given up at once instead of waiting)`;
     return `${n} (rate limited: the server's Retry-After asks for ${thousands(t.retryAfterMs)} ms, more than the ${thousands(left)} ms left of the time budget of ${thousands(t.budgetMs)} ms, timeoutMs x attempts; given up at once instead of waiting)`;
   }
+  // 429s slow to come (each near timeoutMs) may have spent the budget before any wait: said so, not that a wait would pass it.
+  if (t.elapsedMs >= t.budgetMs) return `${n} (rate limited: ${thousands(t.elapsedMs)} ms spent, past the time budget of ${thousands(t.budgetMs)} ms, timeoutMs x attempts)`;
   return `${n} (rate limited: ${thousands(t.elapsedMs)} ms spent, waiting ${thousands(t.waitMs)} ms more would pass the time budget of ${thousands(t.budgetMs)} ms, timeoutMs x attempts)`;
 }
 

@@ -250,6 +250,39 @@ describe('retries', () => {
     expect(clock2.sleeps).toEqual([60_125]);
   });
 
+  // The throttled backoff (a 429 without Retry-After spends no retry) that would end past the time
+  // budget is not begun: the turn is given up with the time spent and the wait that did not fit
+  // (docs/troubleshooting.md, "The agent"; docs/configuration.md, "Adaptive concurrency").
+  it('429s without a Retry-After until the next backoff would pass the time budget: given up, saying the time spent and the wait', async () => {
+    const server = await serve(() => ({ status: 429, body: 'too many requests' }));
+    const clock = fakeClock();
+    // Budget 5000 ms x 2 attempts; backoffs at random 0.5: 2000, 4000, then 8000, past it. Concurrency 4: 3 free 429s.
+    const outcome = await client({ url: server.url, start: null, timeoutMs: 5000, retries: 1, backoffMs: 4000 }, clock).converse(request);
+    expect(server.requests).toHaveLength(3);
+    expect(clock.sleeps).toEqual([2000, 4000]);
+    expect(outcome).toEqual({
+      kind: 'errored',
+      errorKind: 'http',
+      error: 'message turn: agent returned HTTP 429 after 3 attempts (rate limited: 6,000 ms spent, waiting 8,000 ms more would pass the time budget of 10,000 ms, timeoutMs x attempts): too many requests',
+    });
+    quotedAndSaid(outcome.kind === 'errored' ? outcome.error : '', 'agent returned HTTP 429 after <n> attempts (rate limited: ... would pass the time budget of <ms> ms, timeoutMs x attempts)');
+    // 429s that each take 29 s of a 30 s timeout: the time spent is past the budget before any wait.
+    let t = 0;
+    const slow = await serve(() => {
+      t += 29_000;
+      return { status: 429, body: 'too many requests' };
+    });
+    const moving: Clock & { sleeps: number[] } = { sleeps: [], now: () => t, sleep: async (ms) => void (moving.sleeps.push(ms), (t += ms)) };
+    const late = await client({ url: slow.url, start: null, timeoutMs: 30_000, retries: 1 }, moving).converse(request);
+    expect(slow.requests).toHaveLength(3);
+    // It said "87,375 ms spent, waiting 500 ms more would pass the time budget of 60,000 ms": passed already.
+    expect(late).toMatchObject({
+      kind: 'errored',
+      error: 'message turn: agent returned HTTP 429 after 3 attempts (rate limited: 87,375 ms spent, past the time budget of 60,000 ms, timeoutMs x attempts): too many requests',
+    });
+    quotedAndSaid(late.kind === 'errored' ? late.error : '', 'agent returned HTTP 429 after <n> attempts (rate limited: <ms> ms spent, past the time budget of <ms> ms, timeoutMs x attempts)', { '<n> attempts': '3 attempts' });
+  });
+
   it('counts a retry as it is sent: one an interrupted run stops while it waits for a slot is not counted', async () => {
     // One slot: the first session's 503 frees it for the second session, which hangs in it; the first one's retry waits for it.
     let hung: () => void = () => undefined;

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRegexPool, evaluateAssertion, formatPair, quote, type AssertionDeps } from '../../src/assertions/index.js';
 import type { Assertion, Judge, JudgeResult } from '../../src/types.js';
 import { noTranscripts } from '../support/fakes.js';
-import { clipKeepingFix, fixStart, reasonLine } from '../../src/assertions/format.js';
+import { clipAtClause, clipKeepingFix, fixStart, reasonLine } from '../../src/assertions/format.js';
 import { judgedMeaning } from '../../src/evaluate/meaning/ladder.js';
 import { docsUrl } from '../../src/version.js';
 import { JUDGE_URL_SETTING } from '../../src/evaluate/causes.js';
@@ -179,6 +179,25 @@ describe("a client's reason in an item's detail (reasonLine)", () => {
     const clipped = reasonLine(members);
     expect(clipped.length).toBeLessThanOrEqual(201);
     expect(clipped).toMatch(/; openai m2: no usable score in output: "(?:more )*more…$/);
+  });
+});
+
+describe("a cause's words over their bound cut where a clause ends (clipAtClause), never in a word", () => {
+  const key = 'the request was not sent: the judge key (judge.apiKey) holds a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG)';
+  it('whole when they fit; over the bound, up to the last clause that ends within it, with the mark', () => {
+    expect(clipAtClause(key, key.length)).toBe(key);
+    // A cut at 120 read "...outside Latin-1, which no HTTP…".
+    expect(clipAtClause(key, 120)).toBe('the request was not sent: the judge key (judge.apiKey) holds a line break or a character outside Latin-1\u2026');
+    for (let max = 100; max <= key.length - 1; max++) expect(clipAtClause(key, max).length).toBeLessThanOrEqual(max);
+  });
+  it('never inside a parenthesis or a quoted text: a clause there is not one of the whole', () => {
+    const text = `the agent at 127.0.0.1:3000 gave an answer that is not HTTP (it wrote "a; b, c: d, e, f, g, h, i" and then, ${'more words '.repeat(6).trim()}) and closed`;
+    expect(clipAtClause(text, 100)).toBe('the agent at 127.0.0.1:3000 gave an answer that is not HTTP\u2026');
+  });
+  it('at a word when no clause ends past half of the bound', () => {
+    const text = `judge call failed: ${'the model x '.repeat(20).trim()}`;
+    expect(clipAtClause(text, 100)).toMatch(/^judge call failed: (?:the model x )+the(?: model)?\u2026$/);
+    expect(clipAtClause(text, 100).length).toBeLessThanOrEqual(100);
   });
 });
 

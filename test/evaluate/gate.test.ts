@@ -117,6 +117,21 @@ describe('causes', () => {
     expect(groups.map((g) => g.labels)).toEqual([['a', 'b', 'c', 'd']]);
   });
 
+  // A cause is read once for all its items (docs/troubleshooting.md): its words whole up to 200
+  // characters, an item's reason line's bound; past it, cut where a clause ends, never in a word.
+  it("an error's own words, a simulator's or a call that failed: said whole up to 200 characters, past it cut where a clause ends", () => {
+    const hook = `message turn: the reply hook threw an error, ${'the hook read the session state '.repeat(4).trim()}, ${'then wrote the reply '.repeat(3).trim()}, and stopped`;
+    expect(hook.length).toBeGreaterThan(200);
+    // It was its first 159 characters (the turn's name left out): "...then wrote the reply then wr…".
+    expect(causeOf(errored('a', 'internal', hook), URL_)?.what).toBe(`the reply hook threw an error, ${'the hook read the session state '.repeat(4).trim()}\u2026`);
+    // Each was its first 159 characters, cut in a word.
+    const failed = `judge call failed: the request body could not be made: ${'the rubric holds a value JSON cannot write '.repeat(2).trim()}, ${'and more '.repeat(3).trim()}`;
+    expect(failed.length).toBeGreaterThan(160);
+    expect(causeOf(rec({ verdict: 'not_evaluated', detail: failed }), URL_)?.what).toBe(failed);
+    const simulator = `simulator unreachable: ${'the connection to the simulator stalled '.repeat(4).trim()}, and was closed (UND_ERR_SOCKET)`;
+    expect(causeOf(rec({ verdict: 'not_evaluated', detail: simulator }), URL_)?.what).toBe(simulator);
+  });
+
   it('connection refused at localhost names the address tried, and the other one, where a dev server may listen alone', () => {
     const local = 'http://localhost:3000/api/chat';
     // The address is the record's, kept from the error: the message is not read for it.

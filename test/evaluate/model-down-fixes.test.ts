@@ -150,6 +150,19 @@ describe("a simulator not reached: the fix for what it did, with the simulator's
   });
 });
 
+describe("a simulator whose key no header can carry: its cause says what happened whole, its fix after", () => {
+  it('badkey', async () => {
+    const { fault, cause } = await simulatorFix('badkey');
+    expect(fault).toMatch(/; check its value, or that of the variable it is read from$/);
+    // It was the fault's first 159 characters: "...outside Latin-1, wh…", the reason's own fix in it had it fit.
+    expect(cause).toMatchObject({
+      key: 'simulator:unreachable',
+      what: "simulator unreachable: the request was not sent: the simulator's key (simulator.apiKey, else the judge's) holds a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG)",
+      hint: "set the simulator's key (simulator.apiKey, else the judge's) again without the line break or the character outside Latin-1, where it is written or in the variable it is read from (a secret pasted with a line break)",
+    });
+  });
+});
+
 describe('a simulator that answered, but not with one message or done: its model is the fix, never its address or key', () => {
   const fix = "use a simulator model (simulator.model, else judge.model) that follows the prompt and answers with the JSON alone, or an endpoint with structured output (";
   it.each([

@@ -299,7 +299,9 @@ describe('openai judge', () => {
       const detail = judgeOutcome(r, 0.7).detail;
       quotedAndSaid(detail, 'judge unreachable: the request was not sent: the judge key (judge.apiKey) holds a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG)');
       expect(detail).not.toContain('\u2026');
+      // The cause says what happened whole, once for all its items: it was cut at 120 characters, "...which no HTTP…".
       expect(causeOf({ label: 'f', errored: false, verdict: 'not_evaluated', checks: [{ status: 'not_evaluated', detail }] }, null)).toMatchObject({
+        what: 'judge unreachable: the request was not sent: the judge key (judge.apiKey) holds a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG)',
         hint: 'set the judge key (judge.apiKey) again without the line break or the character outside Latin-1, where it is written or in the variable it is read from (a secret pasted with a line break)',
       });
       quotedAndSaid(causeOf({ label: 'f', errored: false, verdict: 'not_evaluated', checks: [{ status: 'not_evaluated', detail }] }, null)?.hint ?? '', 'set the judge key (judge.apiKey) again without the line break or the character outside Latin-1, ...');
