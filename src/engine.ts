@@ -207,19 +207,40 @@ function narrowSelection(selected: ReturnType<typeof selectSuite>, keep: Readonl
 }
 
 /**
- * A suite from untrusted code may not choose where the judge key goes: its config.yml naming
+ * What a check of a key a fork's config file may not steer reads: the config, the options, how to
+ * place an issue at a key of the file, and the file's name as the suite has it (config.yml, or
+ * config.yaml: docs/configuration.md).
+ */
+interface SteerCheck {
+  config: Config;
+  options: CheckOptions;
+  at: IssueAt;
+  file: string;
+}
+
+/**
+ * The fix of a steered-key refusal: its `ways` (what to change in the file or the workflow), then
+ * the way every such refusal shares, running the suite from a trusted commit (docs/security.md,
+ * "Forks and deployment_status").
+ */
+function steeredFix(...ways: string[]): string {
+  return [...ways, 'run the suite from a trusted commit'].join(', or ');
+}
+
+/**
+ * A suite from untrusted code may not choose where the judge key goes: its config file naming
  * another judge address than the provider's own API is refused (nothing is sent anywhere), unless
  * the caller gave the address (the judge-base-url input, from the workflow file of the default branch).
  */
-function judgeSteered(config: Config, options: CheckOptions, at: IssueAt): ConfigIssue | null {
+function judgeSteered({ config, options, at, file }: SteerCheck): ConfigIssue | null {
   const judge = config.judge;
   if (!options.untrustedSuite || judge === null || options.overrides?.judge?.baseUrl) return null;
   const own = JUDGE_DEFAULTS[judge.provider].baseUrl;
   if (judge.baseUrl.replace(/\/+$/, '') === own) return null;
   return at(
     ['judge', 'baseUrl'],
-    `judge.baseUrl in this commit's config.yml is ${new URL(judge.baseUrl).origin}, but the commit is ${options.untrustedSuite}: its config.yml may not choose where the judge key is sent (only to ${own}, the ${judge.provider} API)`,
-    'give the judge address with the judge-base-url input of the workflow (the workflow file comes from the default branch), or remove judge.baseUrl from config.yml',
+    `judge.baseUrl in this commit's ${file} is ${new URL(judge.baseUrl).origin}, but the commit is ${options.untrustedSuite}: its ${file} may not choose where the judge key is sent (only to ${own}, the ${judge.provider} API)`,
+    steeredFix('give the judge address with the judge-base-url input of the workflow (the workflow file comes from the default branch)', `remove judge.baseUrl from ${file}`),
   );
 }
 
@@ -229,12 +250,12 @@ function judgeSteered(config: Config, options: CheckOptions, at: IssueAt): Confi
  * own API, or the judge address the caller gave. A member without an address of its own takes the
  * judge's, which judgeSteered checks.
  */
-function panelSteered(config: Config, options: CheckOptions, at: IssueAt): ConfigIssue | null {
-  const judge = config.judge;
-  if (!options.untrustedSuite || !judge?.panel) return null;
+function panelSteered(check: SteerCheck): ConfigIssue | null {
+  const judge = check.config.judge;
+  if (!check.options.untrustedSuite || !judge?.panel) return null;
   for (const [i, settings] of judge.panel.entries()) {
     if (settings.baseUrl === undefined) continue;
-    const issue = keySteered(options, config, at, ['judge', 'panel', i, 'baseUrl'], "the panel member's key", panelMemberConfig(judge, settings), 'remove baseUrl from the panel member (it then uses the judge address the workflow gives), or run the suite from a trusted commit');
+    const issue = keySteered(check, ['judge', 'panel', i, 'baseUrl'], 'the panel member', panelMemberConfig(judge, settings));
     if (issue !== null) return issue;
   }
   return null;
@@ -244,11 +265,11 @@ function panelSteered(config: Config, options: CheckOptions, at: IssueAt): Confi
  * The same rule for the simulator, which may carry the judge's key: from untrusted code, its
  * address must be its provider's own API, or the judge address the caller gave.
  */
-function simulatorSteered(config: Config, options: CheckOptions, at: IssueAt): ConfigIssue | null {
-  if (!options.untrustedSuite || config.simulator === undefined) return null;
-  const sim = simulatorConfig(config);
+function simulatorSteered(check: SteerCheck): ConfigIssue | null {
+  if (!check.options.untrustedSuite || check.config.simulator === undefined) return null;
+  const sim = simulatorConfig(check.config);
   if (sim === null) return null;
-  return keySteered(options, config, at, ['simulator', 'baseUrl'], "the simulator's key", sim, 'remove simulator.baseUrl from config.yml (the simulator then uses the judge address the workflow gives), or run the suite from a trusted commit');
+  return keySteered(check, ['simulator', 'baseUrl'], 'the simulator', sim);
 }
 
 /**
@@ -256,51 +277,49 @@ function simulatorSteered(config: Config, options: CheckOptions, at: IssueAt): C
  * own (docs/meaning.md, "Configuration"): from untrusted code, its address must be its provider's
  * own API, or the judge address the caller gave.
  */
-function meaningSteered(config: Config, options: CheckOptions, at: IssueAt): ConfigIssue | null {
-  if (!options.untrustedSuite || config.meaning?.baseUrl === undefined) return null;
-  const judge = meaningRunConfig(config).judge;
+function meaningSteered(check: SteerCheck): ConfigIssue | null {
+  if (!check.options.untrustedSuite || check.config.meaning?.baseUrl === undefined) return null;
+  const judge = meaningRunConfig(check.config).judge;
   if (judge === null) return null;
-  return keySteered(options, config, at, ['meaning', 'baseUrl'], "the meaning judge's key", judge, 'remove meaning.baseUrl from config.yml (the meaning judge then uses the judge address the workflow gives), or run the suite from a trusted commit');
+  return keySteered(check, ['meaning', 'baseUrl'], 'the meaning judge', judge);
 }
 
 /**
- * A key the commit's config.yml would send (`whose`) to an address (at `path` in config.yml) that
+ * A key the commit's config file would send (`who`'s) to an address (at `path` in the file) that
  * is neither its provider's own API nor the judge address the caller gave; null when there is no
- * key. An address `path` holds only because it names config.yml's judge provider, which the
- * judge-provider input changed, is config.yml's `judge.baseUrl`: the refusal names that key, the
+ * key. An address `path` holds only because it names the file's judge provider, which the
+ * judge-provider input changed, is the file's `judge.baseUrl`: the refusal names that key, the
  * one the file wrote, at its line (docs/judges.md, "The judge-provider input").
  */
-function keySteered(options: CheckOptions, config: Config, at: IssueAt, path: readonly PathSegment[], whose: string, to: { baseUrl: string; provider: keyof typeof JUDGE_DEFAULTS; apiKey: string | null }, fix: string): ConfigIssue | null {
+function keySteered({ config, options, at, file }: SteerCheck, path: readonly PathSegment[], who: string, to: { baseUrl: string; provider: keyof typeof JUDGE_DEFAULTS; apiKey: string | null }): ConfigIssue | null {
   if (to.apiKey === null) return null;
   const base = to.baseUrl.replace(/\/+$/, '');
   const own = JUDGE_DEFAULTS[to.provider].baseUrl;
   const given = options.overrides?.judge?.baseUrl?.replace(/\/+$/, '');
   if (base === own || (given !== undefined && base === given)) return null;
   const key = pathText(path);
-  const refused = `but the commit is ${options.untrustedSuite}: its config.yml may not choose where ${whose} is sent (only to ${own}, the ${to.provider} API)`;
+  const refused = `but the commit is ${options.untrustedSuite}: its ${file} may not choose where ${who}'s key is sent (only to ${own}, the ${to.provider} API)`;
   if (config.judgeBaseUrlKeptAt?.includes(key) === true && config.judge !== null) {
     const member = key.replace(/\.baseUrl$/, '');
     return at(
       ['judge', 'baseUrl'],
-      `judge.baseUrl in this commit's config.yml is ${new URL(to.baseUrl).origin}, kept for ${member} (provider: ${to.provider}, config.yml's judge provider, which the judge-provider input changed to ${config.judge.provider}), ${refused}`,
-      `remove judge.baseUrl from config.yml (${member} then uses ${own}, the ${to.provider} API), or remove the judge-provider input (${member} then uses the judge-base-url address), or run the suite from a trusted commit`,
+      `judge.baseUrl in this commit's ${file} is ${new URL(to.baseUrl).origin}, kept for ${member} (provider: ${to.provider}, ${file}'s judge provider, which the judge-provider input changed to ${config.judge.provider}), ${refused}`,
+      steeredFix(`remove judge.baseUrl from ${file} (${member} then uses ${own}, the ${to.provider} API)`, `remove the judge-provider input (${member} then uses the judge-base-url address)`),
     );
   }
-  return at(path, `${key} in this commit's config.yml is ${new URL(to.baseUrl).origin}, ${refused}`, fix);
+  return at(path, `${key} in this commit's ${file} is ${new URL(to.baseUrl).origin}, ${refused}`, steeredFix(`remove ${key} from ${file} (${who} then uses the judge address the workflow gives)`));
 }
 
 /**
- * The first key of the suite's config.yml that would send a key where a fork's commit may not
- * (docs/security.md, "Forks and deployment_status"), placed at its line in config.yml; null when
+ * The first key of the suite's config file that would send a key where a fork's commit may not
+ * (docs/security.md, "Forks and deployment_status"), placed at its line in the file; null when
  * none does, or the suite is trusted.
  */
 async function steeredKey(suite: Suite, options: CheckOptions): Promise<ConfigIssue | null> {
   if (!options.untrustedSuite) return null;
-  const { config, configAt } = suite;
+  const check: SteerCheck = { config: suite.config, options, at: suite.configAt, file: suite.configName };
   // Placing reads the file's positions, which may need the `yaml` package (never for a valid suite).
-  return withYamlPackage(
-    () => judgeSteered(config, options, configAt) ?? panelSteered(config, options, configAt) ?? simulatorSteered(config, options, configAt) ?? meaningSteered(config, options, configAt),
-  );
+  return withYamlPackage(() => judgeSteered(check) ?? panelSteered(check) ?? simulatorSteered(check) ?? meaningSteered(check));
 }
 
 /** What a run replays, once the suite is loaded, selected, sharded and its cost allowed. */

@@ -540,7 +540,7 @@ function commitMessage(plan: AcceptPlan, found: Found, suite: string | null): { 
  * others (a network or server failure).
  */
 export function commitRefusal(e: GitHubError, branch: string): string | null {
-  const answer = clip(e.answer.replace(/\s+/g, ' '), 300);
+  const answer = gitHubAnswer(e);
   switch (e.kind) {
     case 'forbidden':
       return `GitHub refused the commit on the branch ${branch} (${answer}): the accept job needs the contents: write permission, so nothing was written. Add it to the accept workflow's permissions, then apply the label again.`;
@@ -736,16 +736,14 @@ function noCheckOn(short: string): string {
 
 /** Why GitHub did not start the check workflow `wf`, with what to change: the permission, the file, its trigger. */
 export function dispatchFailure(e: GitHubError, wf: string): string {
-  const { answer } = e;
+  const trouble = gitHubTrouble(e);
   return e.status === 403
-    ? `GitHub answered ${answer}: the accept job needs the actions: write permission`
+    ? `${trouble}: the accept job needs the actions: write permission`
     : e.status === 404
-      ? `GitHub answered ${answer}: there is no workflow ${wf} in this repository (the check-workflow input names its file in .github/workflows)`
+      ? `${trouble}: there is no workflow ${wf} in this repository (the check-workflow input names its file in .github/workflows)`
       : e.status === 422
-        ? `GitHub answered ${answer}: the workflow ${wf} needs a workflow_dispatch trigger`
-        : e.kind === 'network'
-          ? gitHubTrouble(e)
-          : `GitHub answered ${gitHubAnswer(e)}`;
+        ? `${trouble}: the workflow ${wf} needs a workflow_dispatch trigger`
+        : trouble;
 }
 
 /** A failure of GitHub itself rather than an answer about the request: the connection, a 5xx, a rate limit not waited out. */

@@ -5,12 +5,15 @@
 import { isGitHubError, networkWords, type GitHubError } from '../github/errors.js';
 import { clip } from '../report/escape.js';
 
-/** GitHub's answer (`502 Bad Gateway`, `FORBIDDEN Resource not accessible...`), or what became of the connection (`GitHub's API closed the connection without answering (UND_ERR_SOCKET)`). */
+/**
+ * GitHub's answer as the error's request line says it (its `answer`: `502 Bad Gateway`, `FORBIDDEN
+ * Resource not accessible...`, `other: GraphQL error` for an answer with no status and no type), on
+ * one line; or what became of the connection, in words (`GitHub's API closed the connection
+ * without answering (UND_ERR_SOCKET)`), without the `network:` the request line puts before them.
+ */
 export function gitHubAnswer(e: GitHubError): string {
-  const detail = clip(e.detail.replace(/\s+/g, ' ').trim(), 300);
-  if (e.kind === 'network') return detail || 'no answer';
-  const outcome = e.status !== null ? String(e.status) : e.graphqlTypes.join(',');
-  return `${outcome} ${detail}`.trim();
+  if (e.kind === 'network') return clip(e.detail.replace(/\s+/g, ' '), 300) || 'no answer';
+  return clip(e.answer.replace(/\s+/g, ' '), 300);
 }
 
 /**

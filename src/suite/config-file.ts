@@ -3,6 +3,7 @@
 // the `Config` of src/config.ts, whose defaults live there (defaultConfig, DEFAULT_COST,
 // DEFAULT_LATENCY, JUDGE_DEFAULTS, ...). Command-line and action-input overrides live in overrides.ts.
 
+import { posix } from 'node:path';
 import * as z from 'zod';
 import { defaultConfig, type Config } from '../config.js';
 import { substituteEnv, type EnvLimit } from './env.js';
@@ -120,6 +121,8 @@ export function resolveConfigFile(
   unsetVariables: 'error' | 'ignore' = 'error',
 ): ConfigFileResult {
   const r: Resolution = { src, issueAt: issueMaker(file, src), errors: [], warnings: [], presetFromFlag };
+  // The file's own name (config.yml, or config.yaml) in what a fork's commit is refused or held to.
+  const name = posix.basename(file);
   const raw = data === null || data === undefined ? {} : data;
   if (!isMapping(raw)) {
     r.errors.push(notAMappingIssue(r.issueAt, raw));
@@ -134,7 +137,7 @@ export function resolveConfigFile(
   // says a reference gives text): the variable is not also read, nor said to be unset.
   const notText = new Set(parsed.success ? [] : parsed.error.issues.filter((i) => i.code === 'invalid_type' && i.expected !== 'string').map((i) => JSON.stringify(i.path)));
   const skip = (path: readonly PathSegment[]): boolean => notText.has(JSON.stringify(path));
-  const substituted = src ? substituteEnv(raw, env, src, [], untrustedSuite === null ? null : untrustedEnvLimit(untrustedSuite), skip) : { value: raw, issues: [] as ConfigIssue[], secrets: [] as string[], unread: [] as PathSegment[][], unset: [] as ConfigIssue[] };
+  const substituted = src ? substituteEnv(raw, env, src, [], untrustedSuite === null ? null : untrustedEnvLimit(untrustedSuite, name), skip) : { value: raw, issues: [] as ConfigIssue[], secrets: [] as string[], unread: [] as PathSegment[][], unset: [] as ConfigIssue[] };
   // A key or header written into the file itself (not from `${ENV}`) is a secret all the same:
   // redacted wherever the run or its errors would show it, a misspelt key's line included.
   substituted.secrets.push(...writtenSecrets(raw));
@@ -161,7 +164,7 @@ export function resolveConfigFile(
   judge.resolve(config, resolved.judge, written.judge, r);
   regex.resolve(config, resolved.regex, written.regex, r);
   cost.resolve(config, resolved.cost, written.cost, r);
-  if (untrustedSuite !== null) cost.holdForUntrusted(config, resolved.cost, untrustedSuite, r);
+  if (untrustedSuite !== null) cost.holdForUntrusted(config, resolved.cost, untrustedSuite, name, r);
   coverage.resolve(config, resolved.coverage, written.coverage, r);
   repeat.resolve(config, resolved.repeat, written.repeat, r);
   personas.resolve(config, resolved.personas, written.personas, r);
@@ -305,13 +308,13 @@ function notAMappingIssue(issueAt: IssueAt, raw: unknown): ConfigIssue {
 }
 
 /**
- * What a config.yml from untrusted code may read from the environment (docs/security.md, "Forks and
- * deployment_status"): the keys whose destination the run holds to the provider's own API or the
- * workflow's judge-base-url (the judge's, a panel member's, the simulator's, the meaning judge's
- * apiKey). Anywhere else (an agent header, a request body, a trace store's key or headers) the
+ * What a config file (`file`: config.yml, or config.yaml) from untrusted code may read from the
+ * environment (docs/security.md, "Forks and deployment_status"): the keys whose destination the
+ * run holds to the provider's own API or the workflow's judge-base-url (the judge's, a panel
+ * member's, the simulator's, the meaning judge's apiKey). Anywhere else (an agent header, a request body, a trace store's key or headers) the
  * file would choose who receives the value.
  */
-function untrustedEnvLimit(untrustedSuite: string): EnvLimit {
+function untrustedEnvLimit(untrustedSuite: string, file: string): EnvLimit {
   const keyPaths = (path: readonly PathSegment[]): boolean => {
     const [section, a, b, c] = path;
     if (path.length === 2 && a === 'apiKey') return section === 'judge' || section === 'simulator' || section === 'meaning';
@@ -320,7 +323,7 @@ function untrustedEnvLimit(untrustedSuite: string): EnvLimit {
   return {
     allowed: keyPaths,
     refused: (name, path) => ({
-      message: `\${${name}} in ${pathText(path)} was not read: the commit is ${untrustedSuite}, whose config.yml may read the environment only for the apiKey of a judge, panel member, simulator or meaning judge (sent only to its provider)`,
+      message: `\${${name}} in ${pathText(path)} was not read: the commit is ${untrustedSuite}, whose ${file} may read the environment only for the apiKey of a judge, panel member, simulator or meaning judge (sent only to its provider)`,
       fix: 'give the value from the workflow instead (the agent-headers input for an agent header), or run the suite from a trusted commit',
     }),
   };

@@ -60,6 +60,8 @@ export interface Suite {
    * need the `yaml` package: call it inside withYamlPackage (suite/yaml/package.ts).
    */
   configAt: IssueAt;
+  /** The config file's name as messages say it: config.yml, or config.yaml when that is the file read (CONFIG_NAMES). */
+  configName: string;
 }
 
 export interface LoadResult {
@@ -165,10 +167,12 @@ interface SuitePaths {
   fixturesDir: string;
   personasDir: string;
   baselinesDir: string;
-  /** The config file as shown in issues (config.yml when there is none). */
   /** The config file read (config.yml, else config.yaml); null when there is none. */
   configPath: string | null;
+  /** The config file as shown in issues (config.yml when there is none). */
   configShown: string;
+  /** The config file's name, without its folder: config.yml, or config.yaml when that is the file read. */
+  configName: string;
   /** A path as shown in issues: relative to cwd, forward slashes. */
   show: (p: string) => string;
 }
@@ -208,6 +212,7 @@ function suitePaths(opts: LoadOptions): SuitePaths {
     baselinesDir: path.join(dir, 'baselines'),
     configPath,
     configShown: show(configPath ?? path.join(dir, CONFIG_NAMES[0] as string)),
+    configName: path.basename(configPath ?? (CONFIG_NAMES[0] as string)),
     show,
   };
 }
@@ -954,7 +959,7 @@ function finish(paths: SuitePaths, found: Findings, config: Config | null, items
     );
   const result: LoadResult = { suite: null, errors: tidy(found.errors, 'errors'), warnings: tidy(found.warnings, 'warnings') };
   if (result.errors.length === 0 && config) {
-    result.suite = { dir: paths.dir, baselinesDir: paths.baselinesDir, config, ...items, configAt: found.configAt };
+    result.suite = { dir: paths.dir, baselinesDir: paths.baselinesDir, config, ...items, configAt: found.configAt, configName: paths.configName };
   }
   return result;
 }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCheck, type CheckOptions } from '../../src/engine.js';
+import { formatIssue } from '../../src/suite/index.js';
 import type { Clock } from '../../src/types.js';
 import { startAgentServer, type AgentServer } from '../support/agent-server.js';
 import { startPanelJudge } from '../judge/panel-server.js';
@@ -65,7 +66,7 @@ describe('a judge panel from untrusted code', () => {
     const result = await runCheck(options(cwd, judge.url), { clock });
     expect(result.kind).toBe('config_errors');
     if (result.kind !== 'config_errors') return;
-    quotedAndSaid(result.errors[0]?.message ?? '', "judge.panel[<i>].baseUrl in this commit's config.yml is <origin>, but the commit is <a fork's pull request>: ...");
+    quotedAndSaid(result.errors.map(formatIssue).join('\n'), ".agent-replay/config.yml:<line>:<column>: judge.panel[<i>].baseUrl in this commit's config.yml is <origin>, but the commit is <a fork's pull request>: ...");
     expect(result.errors.map((e) => e.message)).toEqual([
       `judge.panel[1].baseUrl in this commit's config.yml is ${new URL(thief.url).origin}, but the commit is ${FORK}: its config.yml may not choose where the panel member's key is sent (only to https://api.openai.com/v1, the openai API)`,
     ]);
@@ -106,12 +107,16 @@ describe('a judge from untrusted code', () => {
     const refused = await runCheck({ ...base, overrides: { judge: { apiKey: KEY } } }, { clock });
     expect(refused.kind).toBe('config_errors');
     if (refused.kind !== 'config_errors') return;
-    quotedAndSaid(refused.errors[0]?.message ?? '', "judge.baseUrl in this commit's config.yml is <origin>, but the commit is <a fork's pull request>: ...");
+    quotedAndSaid(refused.errors.map(formatIssue).join('\n'), ".agent-replay/config.yml:<line>:<column>: judge.baseUrl in this commit's config.yml is <origin>, but the commit is <a fork's pull request>: ...");
     expect(refused.errors.map((e) => e.message)).toEqual([
       `judge.baseUrl in this commit's config.yml is ${new URL(thief.url).origin}, but the commit is ${FORK}: its config.yml may not choose where the judge key is sent (only to https://api.openai.com/v1, the openai API)`,
     ]);
     // Said at judge.baseUrl (line 4: `judge: { provider: openai, baseUrl: "..." }`).
     expect(refused.errors.map((e) => [e.file, e.line, e.column])).toEqual([['.agent-replay/config.yml', 4, 37]]);
+    // Its fix ends as every steered key's does (the panel member's, the simulator's, the meaning judge's).
+    expect(refused.errors.map((e) => e.fix)).toEqual([
+      'give the judge address with the judge-base-url input of the workflow (the workflow file comes from the default branch), or remove judge.baseUrl from config.yml, or run the suite from a trusted commit',
+    ]);
     expect(thief.received).toHaveLength(0);
     expect(agent.requests).toHaveLength(0);
 
@@ -120,6 +125,57 @@ describe('a judge from untrusted code', () => {
     if (allowed.kind !== 'ran') return;
     expect(allowed.record.fixtures[0]?.verdict).toBe('pass');
     expect(thief.received.map((r) => r.headers.authorization)).toEqual([`Bearer ${KEY}`]);
+  });
+});
+
+describe('a suite whose config file is config.yaml, from untrusted code', () => {
+  it('every steered-key refusal names config.yaml, the file the suite has, in its words and its fix', async () => {
+    const agent = await startAgentServer();
+    const judge = await startPanelJudge();
+    const thief = await startPanelJudge();
+    servers.push(agent, judge, thief);
+    const origin = new URL(thief.url).origin;
+    const cwd = await mkdtemp(join(tmpdir(), 'agent-replay-untrusted-yaml-'));
+    dirs.push(cwd);
+    await mkdir(join(cwd, '.agent-replay', 'fixtures'), { recursive: true });
+    await writeFile(join(cwd, '.agent-replay', 'fixtures', 'f.yml'), 'label: polite\nmessage: hello\nassert: { judge: "split PPP" }\n');
+    const refusal = async (config: string, overrides: CheckOptions['overrides']) => {
+      await writeFile(join(cwd, '.agent-replay', 'config.yaml'), `agent:\n  url: ${agent.url}\n  retries: 0\n${config}cost: { capUsd: 5 }\n`);
+      const result = await runCheck({ ...options(cwd, judge.url), overrides }, { clock });
+      expect(result.kind).toBe('config_errors');
+      return result.kind === 'config_errors' ? result.errors : [];
+    };
+    const judgeAt = (baseUrl: string) => `judge:\n  provider: openai\n  baseUrl: "${baseUrl}"\n  model: m0\n  apiKey: "\${JUDGE_KEY}"\n  retries: 0\n`;
+
+    expect(await refusal(judgeAt(thief.url), { judge: { apiKey: KEY } })).toEqual([
+      {
+        file: '.agent-replay/config.yaml',
+        line: 6,
+        column: 12,
+        message: `judge.baseUrl in this commit's config.yaml is ${origin}, but the commit is ${FORK}: its config.yaml may not choose where the judge key is sent (only to https://api.openai.com/v1, the openai API)`,
+        fix: 'give the judge address with the judge-base-url input of the workflow (the workflow file comes from the default branch), or remove judge.baseUrl from config.yaml, or run the suite from a trusted commit',
+      },
+    ]);
+    const panel = `judge:\n  provider: openai\n  model: m0\n  apiKey: "\${JUDGE_KEY}"\n  panel:\n    - { model: m0 }\n    - { model: m1, baseUrl: "${thief.url}" }\n    - { model: m2 }\n`;
+    expect(await refusal(panel, { judge: { baseUrl: judge.url } })).toEqual([
+      {
+        file: '.agent-replay/config.yaml',
+        line: 10,
+        column: 29,
+        message: `judge.panel[1].baseUrl in this commit's config.yaml is ${origin}, but the commit is ${FORK}: its config.yaml may not choose where the panel member's key is sent (only to https://api.openai.com/v1, the openai API)`,
+        fix: 'remove judge.panel[1].baseUrl from config.yaml (the panel member then uses the judge address the workflow gives), or run the suite from a trusted commit',
+      },
+    ]);
+    const kept = await refusal(`${judgeAt(thief.url)}simulator: { provider: openai, model: s }\n`, { judge: { provider: 'anthropic', baseUrl: judge.url } });
+    expect(kept.map((e) => [e.file, e.line, e.message, e.fix])).toEqual([
+      [
+        '.agent-replay/config.yaml',
+        6,
+        `judge.baseUrl in this commit's config.yaml is ${origin}, kept for simulator (provider: openai, config.yaml's judge provider, which the judge-provider input changed to anthropic), but the commit is ${FORK}: its config.yaml may not choose where the simulator's key is sent (only to https://api.openai.com/v1, the openai API)`,
+        'remove judge.baseUrl from config.yaml (simulator then uses https://api.openai.com/v1, the openai API), or remove the judge-provider input (simulator then uses the judge-base-url address), or run the suite from a trusted commit',
+      ],
+    ]);
+    expect(JSON.stringify([thief.received, judge.received, agent.requests])).toBe('[[],[],[]]');
   });
 });
 
@@ -160,9 +216,9 @@ describe("config.yml's judge.baseUrl kept by the judge-provider input for what n
       ]);
       const quoted =
         member === 'judge.panel[2]'
-          ? "judge.baseUrl in this commit's config.yml is <origin>, kept for judge.panel[<i>] (provider: openai, config.yml's judge provider, which the judge-provider input changed to anthropic), but the commit is <a fork's pull request>: ..."
+          ? ".agent-replay/config.yml:<line>:<column>: judge.baseUrl in this commit's config.yml is <origin>, kept for judge.panel[<i>] (provider: openai, config.yml's judge provider, which the judge-provider input changed to anthropic), but the commit is <a fork's pull request>: ..."
           : `kept for ${member}`;
-      quotedAndSaid(result.errors[0]?.message ?? '', quoted);
+      quotedAndSaid(result.errors.map(formatIssue).join('\n'), quoted);
       expect(JSON.stringify(result.errors)).not.toContain(KEY);
       expect(thief.received).toHaveLength(0);
       expect(judge.received).toHaveLength(0);

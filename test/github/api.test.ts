@@ -1,6 +1,7 @@
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { gitHubTrouble } from '../../src/action/github-words.js';
+import { commitRefusal } from '../../src/action/accept.js';
+import { gitHubFailure, gitHubTrouble } from '../../src/action/github-words.js';
 import { createGitHubApi } from '../../src/github/api.js';
 import { GitHubError } from '../../src/github/errors.js';
 import { retryAfterSeconds } from '../../src/github/octokit.js';
@@ -471,6 +472,26 @@ describe('createCommitOnBranch', () => {
       h.api.createCommitOnBranch({ repoWithOwner: `${O}/${R}`, branch: 'gone', expectedHeadOid: HEAD, message: { headline: 'x' }, additions: [] }),
     );
     expect(error.kind).toBe('not_found');
+    expect(h.gh.violations).toEqual([]);
+  });
+
+  it('a GraphQL error with no type is said with its kind, in the same words on every surface', async () => {
+    h = await startHarness();
+    h.gh.setBranch(`${O}/${R}`, 'feature', HEAD);
+    h.gh.failNext({ path: '/graphql', operation: 'agentReplayCommit', status: 200, body: { data: null, errors: [{ message: 'Resource not accessible by integration' }] } });
+    const error = await caught(
+      h.api.createCommitOnBranch({ repoWithOwner: `${O}/${R}`, branch: 'feature', expectedHeadOid: HEAD, message: { headline: 'x' }, additions: [{ path: 'x.json', contents: '{}' }] }),
+    );
+    expect(error).toMatchObject({ kind: 'forbidden', status: null, graphqlTypes: [] });
+    // The log's line (a failed job says the error's message), the warnings' words and the accept
+    // job's refusal (its summary and the comment's notice) read the one answer, kind included.
+    const answer = 'forbidden: Resource not accessible by integration';
+    expect(error.message).toBe(`POST /graphql createCommitOnBranch octo/shop@feature → ${answer}`);
+    expect(error.answer).toBe(answer);
+    expect(gitHubTrouble(error)).toBe(`GitHub answered ${answer}`);
+    expect(gitHubFailure(error, 'contents: write')).toBe(`GitHub answered ${answer}: the job's token lacks the contents: write permission; add it to the workflow's permissions`);
+    expect(commitRefusal(error, 'feature')).toContain(`GitHub refused the commit on the branch feature (${answer}):`);
+    expect(h.gh.commits).toEqual([]);
     expect(h.gh.violations).toEqual([]);
   });
 });

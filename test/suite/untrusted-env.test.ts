@@ -70,6 +70,15 @@ describe('${VAR} in an untrusted config.yml', () => {
     expect((await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: withKey }, { env: ENV })).suite!.config.traces?.query?.apiKey).toBe(ENV.TENANT);
   });
 
+  it('a suite whose file is config.yaml is told config.yaml, the file it has', async () => {
+    const Y = '.agent-replay/config.yaml';
+    const file = 'agent:\n  url: https://preview.example.com/chat\n  headers: { X-Runtime: "${RUNTIME}" }\ncost: { capUsd: 500 }\n';
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [Y]: file }, { env: ENV, untrustedSuite: FORK });
+    expect(brief(r.errors)).toEqual([`${Y}:3: \${RUNTIME} in agent.headers.X-Runtime ${REFUSED.replace('whose config.yml', 'whose config.yaml')}`]);
+    const held = await load({ [`${F}/a.yml`]: OK_FIXTURE, [Y]: file.replace('  headers: { X-Runtime: "${RUNTIME}" }\n', '') }, { env: ENV, untrustedSuite: FORK });
+    expect(brief(held.warnings)).toEqual([`${Y}:3: cost.capUsd 500 is not applied (above the default cap): the commit is ${FORK}, whose config.yaml may make the estimate stricter, not looser; the cap is 0.1`]);
+  });
+
   it('an escaped $${VAR} is text, not a reference, and stays allowed', async () => {
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: https://preview.example.com/chat\n  headers: { X-Template: "$${NOT_READ}" }\n' }, { env: ENV, untrustedSuite: FORK });
     expect(brief(r.errors)).toEqual([]);

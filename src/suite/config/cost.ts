@@ -30,9 +30,10 @@ export function resolve(config: Config, resolved: CostSection | null | undefined
  * From untrusted code (a fork's commit run with the workflow's keys, docs/security.md, "Forks and
  * deployment_status") the section may make the estimate stricter, never looser: a price below its
  * default, fewer agent turns per fixture than are sent, or a cap above the default is not applied,
- * with a warning at its line. The workflow's `cost-cap` input, applied after, still sets the cap.
+ * with a warning at its line, naming the file (`file`: config.yml, or config.yaml). The workflow's
+ * `cost-cap` input, applied after, still sets the cap.
  */
-export function holdForUntrusted(config: Config, resolved: CostSection | null | undefined, untrustedSuite: string, r: Resolution): void {
+export function holdForUntrusted(config: Config, resolved: CostSection | null | undefined, untrustedSuite: string, file: string, r: Resolution): void {
   if (!resolved) return;
   const held = (key: keyof CostSection, given: number, why: string, kept: string): void => {
     // The number as written (0.0000001, not 1e-7).
@@ -40,7 +41,7 @@ export function holdForUntrusted(config: Config, resolved: CostSection | null | 
     r.warnings.push(
       r.issueAt(
         ['cost', key],
-        `cost.${key} ${shown} is not applied (${why}): the commit is ${untrustedSuite}, whose config.yml may make the estimate stricter, not looser; ${kept}`,
+        `cost.${key} ${shown} is not applied (${why}): the commit is ${untrustedSuite}, whose ${file} may make the estimate stricter, not looser; ${kept}`,
         'raise the cap with the cost-cap input in the workflow file, or apply the confirm-cost label (the confirm-label input) to the pull request after reading the estimate',
       ),
     );
