@@ -1683,6 +1683,9 @@ describe('loadSuite: secrets', () => {
     ['no space after the colon', '  apiKey:sk-live-abc123secret\n  model: m\n'],
     ['a value holding ": "', '  apiKey: sk-live: abc123secret\n'],
     ['a line indented deeper than the key', '  apiKey: sk-live-abc123secret\n    model: m\n'],
+    ['a { closed by ]', '  panel: [ { apiKey: sk-live-abc123secret ] ]\n'],
+    ['a { never closed', '  panel: [ { model: m, apiKey: sk-live-abc123secret\n'],
+    ['a closing bracket left of its key', '  panel: [ { model: m,\n    apiKey: sk-live-abc123secret }\n]\n  model: [m }\n'],
   ])('a credential on a line whose error shows the line as it should read (%s) is not quoted by it', async (_what, lines) => {
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: `agent:\n  url: http://127.0.0.1:9/chat\njudge:\n${lines}` });
     expect(r.errors.some((i) => i.file === C && i.line !== null)).toBe(true);

@@ -90,13 +90,16 @@ describe('a flow collection never closed', () => {
       [C]: AGENT,
       [`${F}/c.yml`]: 'label: c\nmessage: hi\nassert: { contains: "30 days"\n',
       [`${P}/r.yml`]: 'label: r\npersona: x\nopening: hi\nfollowUps: [ "a", "b" # the last two\nmaxTurns: 3\n',
+      [`${F}/q.yml`]: 'label: q\nmessage: hi\nassert: [ { contains: x }, { contains: y\n',
       [`${F}/n.yml`]: 'fixtures:\n  - label: n\n    assert: { any: [ { contains: x }, { contains: y }\n  - label: o\n    message: hi\n',
     });
     expect(said(r.errors)).toEqual([
       `${F}/c.yml:3:9: invalid YAML: the { opened here (a mapping, as in { contains: "x" }) is never closed\n` +
         '  fix: close it with } at the end of the line, so that line 3 reads\n    assert: { contains: "30 days" }\n  or, if the { is part of the text, put the whole value in quotes',
       `${F}/n.yml:3:20: invalid YAML: the [ opened here (a list, as in [a, b]) is never closed\n` +
-        '  fix: close it and the brackets around it at the end of the line (] }), so that line 3 reads\n        assert: { any: [ { contains: x }, { contains: y } ] }\n  or, if the [ is part of the text, put the whole value in quotes',
+        '  fix: close it at the end of the line, with every bracket still open there (] }), so that line 3 reads\n        assert: { any: [ { contains: x }, { contains: y } ] }\n  or, if the [ is part of the text, put the whole value in quotes',
+      `${F}/q.yml:3:9: invalid YAML: the [ opened here (a list, as in [a, b]) is never closed\n` +
+        '  fix: close it at the end of the line, with every bracket still open there (} ]), so that line 3 reads\n    assert: [ { contains: x }, { contains: y } ]\n  or, if the [ is part of the text, put the whole value in quotes',
       `${P}/r.yml:4:12: invalid YAML: the [ opened here (a list, as in [a, b]) is never closed\n` +
         '  fix: close it with ] at the end of the line, so that line 4 reads\n    followUps: [ "a", "b" ] # the last two\n  or, if the [ is part of the text, put the whole value in quotes',
     ]);

@@ -679,7 +679,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
         // On its line alone: closed at the line's end, the line as it then reads.
         const closed = closedAtLineEnd(src.text, opened);
         if (closed !== null) {
-          const how = closed.closers.length === 1 ? `close it with ${closed.closers} at the end of the line` : `close it and the brackets around it at the end of the line (${closed.closers})`;
+          const how = closed.closers.length === 1 ? `close it with ${closed.closers} at the end of the line` : `close it at the end of the line, with every bracket still open there (${closed.closers})`;
           issue.fix = `${how}, so that line ${String(at.line)} reads\n    ${closed.line}\n  or, if the ${list ? '[' : '{'} is part of the text, put the whole value in quotes`;
         }
         // One bracket, one issue: the parser may say it once per collection it was in.
