@@ -85,6 +85,16 @@ describe('a flow collection closed on a later line, left of its key', () => {
 });
 
 describe('a flow collection never closed', () => {
+  it('is not taken as closed by a bracket of a later item: each is said at its own bracket', async () => {
+    const r = await load({ [C]: AGENT, [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    assert: { contains: x\n  - label: b\n    message: [a }\n' });
+    expect(said(r.errors)).toEqual([
+      `${F}/a.yml:3:13: invalid YAML: the { opened here (a mapping, as in { contains: "x" }) is never closed\n` +
+        '  fix: close it with } at the end of the line, so that line 3 reads\n        assert: { contains: x }\n  or, if the { is part of the text, put the whole value in quotes',
+      `${F}/a.yml:5:17: invalid YAML: the [ opened at line 5, column 14 is closed here by }, not by ]\n  fix: write ] in place of the }, so that line 5 reads\n        message: [a ]`,
+    ]);
+  });
+
+
   it('on its line alone: closed at the line\'s end (before a comment), with every bracket still open', async () => {
     const r = await load({
       [C]: AGENT,

@@ -71,7 +71,7 @@ export function unclosedFlow(text: string, end: number): number | null {
   for (let m = starts.exec(text); m !== null && m.index < end; m = starts.exec(text)) {
     const at = m.index + m[0].length - 1;
     if (at >= end) break;
-    const scan = scanFlow(text, at);
+    const scan = scanHere(text, at);
     if (scan.kind === 'open') found = at;
     else if (scan.kind === 'mismatched') return null;
     else starts.lastIndex = scan.end + 1;
@@ -143,6 +143,29 @@ export function closedAtLineEnd(text: string, opener: number): { line: string; c
   return null;
 }
 
+/**
+ * The flow collection opened at `start`, read no further than YAML reads it: up to the first line
+ * after its own indented less than its key (or its item's "-"), unless that line starts with a
+ * closing bracket (one left of its key, which flowSlip tells to indent).
+ */
+function scanHere(text: string, start: number): FlowScan {
+  const whole = scanFlow(text, start);
+  const edge = leftEdge(text, start);
+  if (edge === null) return whole;
+  // Only the lines the collection would take are looked at.
+  const bound = whole.kind === 'closed' ? whole.end : whole.kind === 'mismatched' ? whole.closer : text.length;
+  let at = lineSpan(text, start).end;
+  for (let next = text.indexOf('\n', at); next !== -1 && next < bound; next = text.indexOf('\n', at)) {
+    at = next + 1;
+    const { end } = lineSpan(text, at);
+    const line = text.slice(at, end);
+    if (/^\s*(?:#.*)?$/.test(line) || /^ */.exec(line)![0].length >= edge.indent) continue;
+    if (/^\s*[\]}]/.test(line)) break;
+    return scanFlow(text.slice(0, at), start);
+  }
+  return whole;
+}
+
 /** Does the flow collection opened at `opener` end on the line it ends on, with nothing after it but a comment? */
 function closesCleanly(text: string, opener: number): boolean {
   const scan = scanFlow(text, opener);
@@ -175,7 +198,7 @@ export function flowSlip(text: string, offset: number, locate: Locate): FlowSlip
   for (let m = starts.exec(text); m !== null && m.index <= offset; m = starts.exec(text)) {
     const start = m.index + m[0].length - 1;
     if (start >= offset) break;
-    const scan = scanFlow(text, start);
+    const scan = scanHere(text, start);
     if (scan.kind === 'open') continue;
     const closer = scan.kind === 'closed' ? scan.end : scan.closer;
     const line = lineSpan(text, closer);
