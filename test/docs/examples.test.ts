@@ -332,6 +332,11 @@ describe("docs/troubleshooting.md's configuration errors", () => {
     ['pattern does not compile with the u flag: \\q is not an escape in Unicode mode', { [`${F}/a.yml`]: "label: a\nmessage: hi\nassert: { regex: '\\q', flags: u }\n" }],
     ['invalid YAML: line 2 has no ":" after its key "message", so YAML cannot read "hi" as its value', { [`${F}/a.yml`]: 'label: a\nmessage hi\n' }],
     ['invalid YAML: "contains" is written on the line of "assert", which YAML does not read as a key under it', { [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: contains: "30 days"\n' }],
+    ['invalid YAML: the { opened at line 3, column 9 is closed here by ], not by }', { [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: { contains: "30 days" ]\n' }],
+    [
+      'invalid YAML: the } on line 5 closes the { opened at line 3, column 12 but is indented less than "headers" on line 3, ...',
+      { [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  headers: { A: b,\n    C: d\n}\ncost: { capUsd: 1 ]\n', [`${F}/a.yml`]: SMALLEST.fixture },
+    ],
     ['unknown key "cap" in cost (written "costs" on line 3)', { [C]: 'agent: { url: https://preview.example.com/api/chat }\n\ncosts:\n  cap: 1\n', [`${F}/a.yml`]: SMALLEST.fixture }],
   ];
 

@@ -65,11 +65,12 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       `${F}/b.yml:3:9: invalid YAML: the { opened here (a mapping, as in { contains: "x" }) is never closed`,
       `${F}/c.yml:4:5: invalid YAML: the [ opened here (a list, as in [a, b]) is never closed`,
     ]);
-    expect(r.errors[0]!.fix).toBe('close it with ]; if the [ is part of the text, put the whole value in quotes');
-    // A bracket closed by one of the other kind is left as the parser says it, where it says it.
+    // On its line alone, closed at the line's end: the line as it then reads.
+    expect(r.errors[0]!.fix).toBe('close it with ] at the end of the line, so that line 2 reads\n    message: [unclosed]\n  or, if the [ is part of the text, put the whole value in quotes');
+    // A bracket closed by one of the other kind is said where it closes it (test/suite/syntax-flow.test.ts).
     const mismatched = await load({ [`${F}/m.yml`]: 'label: m\nmessage: {x: [1, 2}\n' });
     expect(mismatched.errors[0]).toMatchObject({ line: 2, column: 19 });
-    expect(mismatched.errors[0]!.message).toMatch(/^invalid YAML: Flow sequence in block collection/);
+    expect(mismatched.errors[0]!.message).toBe('invalid YAML: the [ opened at line 2, column 14 is never closed: the } here closes the { opened at line 2, column 10');
   });
 
   it('a line indented deeper than the key above it is one error, at that line, with the line as it should read', async () => {
@@ -1682,6 +1683,9 @@ describe('loadSuite: secrets', () => {
     ['no space after the colon', '  apiKey:sk-live-abc123secret\n  model: m\n'],
     ['a value holding ": "', '  apiKey: sk-live: abc123secret\n'],
     ['a line indented deeper than the key', '  apiKey: sk-live-abc123secret\n    model: m\n'],
+    ['a { closed by ]', '  panel: [ { apiKey: sk-live-abc123secret ] ]\n'],
+    ['a { never closed', '  panel: [ { model: m, apiKey: sk-live-abc123secret\n'],
+    ['a closing bracket left of its key', '  panel: [ { model: m,\n    apiKey: sk-live-abc123secret }\n]\n  model: [m }\n'],
   ])('a credential on a line whose error shows the line as it should read (%s) is not quoted by it', async (_what, lines) => {
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: `agent:\n  url: http://127.0.0.1:9/chat\njudge:\n${lines}` });
     expect(r.errors.some((i) => i.file === C && i.line !== null)).toBe(true);

@@ -4,6 +4,7 @@
 import { lineOf, type ConfigIssue } from '../issues.js';
 import { plural } from '../../words.js';
 import type { Position, SourceFile, YamlSyntaxError } from './source.js';
+import { closedAtLineEnd, flowSlip, unclosedFlow } from './flow.js';
 import { isSplitNumberMessage, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
 
 /** A key written twice in one mapping, when the key cannot be named. */
@@ -60,65 +61,8 @@ function unclosedQuote(text: string, quote: string, end: number): number | null 
   return null;
 }
 
-/**
- * Where a flow collection ends, from its opening `[` or `{` at `start`: the offset of its closing
- * bracket; 'open' when the text ends first, 'mismatched' when a bracket of the other kind closes it.
- * Quoted scalars (a quote right after `[`, `{`, `,` or `:`) and comments are skipped.
- */
-function flowEnd(text: string, start: number): number | 'open' | 'mismatched' {
-  const stack: string[] = [text[start] === '[' ? ']' : '}'];
-  let prev = text[start] as string;
-  for (let i = start + 1; i < text.length; i += 1) {
-    const c = text[i] as string;
-    if (c === '#' && /\s/.test(text[i - 1] ?? '')) {
-      const eol = text.indexOf('\n', i);
-      if (eol === -1) return 'open';
-      i = eol;
-      continue;
-    }
-    if ((c === '"' || c === "'") && '[{,:'.includes(prev)) {
-      // A double-quoted scalar ends at a `"` not escaped by a backslash; a single-quoted one at a
-      // `'` not doubled.
-      let j = i + 1;
-      while (j < text.length) {
-        if (c === '"' && text[j] === '\\') j += 2;
-        else if (text[j] !== c) j += 1;
-        else if (c === "'" && text[j + 1] === "'") j += 2;
-        else break;
-      }
-      if (j >= text.length) return 'open';
-      i = j;
-      prev = c;
-      continue;
-    }
-    if (c === '[' || c === '{') stack.push(c === '[' ? ']' : '}');
-    else if (c === ']' || c === '}') {
-      if (stack.pop() !== c) return 'mismatched';
-      if (stack.length === 0) return i;
-    }
-    if (!/\s/.test(c)) prev = c;
-  }
-  return 'open';
-}
-
-/**
- * The offset of the last `[` or `{` before `end` that starts a value (after `key: `, `- ` or an
- * indentation) and is never closed; null when there is none. The parser says so where the flow
- * collection had to end (often the next line, or the end of the file); the bracket is where to look.
- */
-function unclosedFlow(text: string, end: number): number | null {
-  let found: number | null = null;
-  const starts = /(?:^[ \t]*|[:?-][ \t]+)([[{])/gm;
-  for (let m = starts.exec(text); m !== null && m.index < end; m = starts.exec(text)) {
-    const at = m.index + m[0].length - 1;
-    if (at >= end) break;
-    const close = flowEnd(text, at);
-    if (close === 'open') found = at;
-    else if (close === 'mismatched') return null;
-    else starts.lastIndex = close + 1;
-  }
-  return found;
-}
+/** The parser's words where a flow collection (`[ ]`, `{ }`) does not end where YAML looks for its end. */
+const FLOW_END = /^Flow (sequence|map) in block collection must be sufficiently indented and end with a/;
 
 /** `key:value` at a line's start: a key with no space after its colon, which YAML reads as text. */
 const NO_SPACE_AFTER_COLON = /^(\s*(?:-\s+)?)([A-Za-z_][\w-]*):(\S.*)$/;
@@ -619,6 +563,17 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   let flowShadow: { from: number; to: number } | null = null;
   // Where the parser left the document: one issue for all it says after (leftDocument).
   const left = errors.length === 0 ? null : leftDocument(src, errors, (err) => tabAt(err) !== undefined);
+  // A flow collection closed by the wrong bracket, or left of its key: one issue, at that bracket
+  // (flowSlip); when the parser then leaves the document there, what it says after is that issue too.
+  const flowSlips = new Map<number, ConfigIssue>();
+  for (const err of errors) {
+    if (err.code !== 'BAD_INDENT' || !FLOW_END.test(err.message)) continue;
+    const slip = flowSlip(src.text, err.offset, (o) => src.offsetAt(o));
+    if (slip === null) continue;
+    const issue = [...flowSlips.values()].find((i) => i.message === slip.message) ?? { file: src.file, ...src.offsetAt(slip.at), message: slip.message, fix: slip.fix };
+    flowSlips.set(err.offset, issue);
+    if (left !== null && !left.whole && left.at.offset >= slip.from && left.at.offset <= slip.to + 1) left.issue = issue;
+  }
   const nested = errors.length === 0 ? [] : nestedItems(src);
   const nestedAt = (err: YamlSyntaxError): NestedItem | undefined => (isNestingError(err) ? nested.find((m) => err.offset >= m.from && err.offset <= m.to) : undefined);
   // A key the parser had to read over several lines is one slip, said once (implicitKeySlip); the
@@ -702,7 +657,12 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
         out.push({ file: src.file, line: at.line, column: at.column, message: `invalid YAML: the ${quote === '"' ? 'double' : 'single'} quote opened here is never closed`, fix: `close the value with ${quote} on this line (a ${quote} inside it is written ${quote === '"' ? '\\"' : "''"})` });
         continue;
       }
-    } else if (err.code === 'BAD_INDENT' && /^Flow (sequence|map) in block collection must be sufficiently indented and end with a/.test(err.message)) {
+    } else if (err.code === 'BAD_INDENT' && FLOW_END.test(err.message)) {
+      const slip = flowSlips.get(err.offset);
+      if (slip !== undefined) {
+        if (!out.includes(slip)) out.push(slip);
+        continue;
+      }
       // Said where the collection had to end (the next key's line, or past the file's last line);
       // the bracket that was never closed is where to look.
       const opened = unclosedFlow(src.text, err.offset);
@@ -716,6 +676,12 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
           message: `invalid YAML: the ${list ? '[' : '{'} opened here (${list ? 'a list, as in [a, b]' : 'a mapping, as in { contains: "x" }'}) is never closed`,
           fix: `close it with ${list ? ']' : '}'}; if the ${list ? '[' : '{'} is part of the text, put the whole value in quotes`,
         };
+        // On its line alone: closed at the line's end, the line as it then reads.
+        const closed = closedAtLineEnd(src.text, opened);
+        if (closed !== null) {
+          const how = closed.closers.length === 1 ? `close it with ${closed.closers} at the end of the line` : `close it at the end of the line, with every bracket still open there (${closed.closers})`;
+          issue.fix = `${how}, so that line ${String(at.line)} reads\n    ${closed.line}\n  or, if the ${list ? '[' : '{'} is part of the text, put the whole value in quotes`;
+        }
         // One bracket, one issue: the parser may say it once per collection it was in.
         if (!out.some((o) => o.line === issue.line && o.column === issue.column && o.message === issue.message)) out.push(issue);
         // The parser then misreads the lines where it had to end, up to the next line as little

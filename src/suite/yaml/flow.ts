@@ -1,0 +1,255 @@
+// Flow collections (`[a, b]`, `{ contains: "x" }`) read from a file's text, bracket by bracket, for
+// the words of the parser's "Flow map in block collection must be sufficiently indented and end
+// with a }": which bracket was never closed, or closed by the other kind, or closed left of where
+// YAML looks for it, and the line as it should read where that is certain.
+
+import { plural } from '../../words.js';
+
+/** How a flow collection opened at an offset ends (scanFlow). */
+export type FlowScan =
+  | { kind: 'closed'; end: number }
+  /** The text ends first: the brackets still open there (offsets), and whether it ends inside a quoted value. */
+  | { kind: 'open'; open: number[]; quoted: boolean }
+  /** A `]` closes a `{` (or a `}` a `[`): the innermost bracket still open, the next one out (null: none), the closing bracket. */
+  | { kind: 'mismatched'; opener: number; outer: number | null; closer: number };
+
+const CLOSER: Record<string, string> = { '[': ']', '{': '}' };
+
+/**
+ * Where the flow collection opened by the `[` or `{` at `start` ends. Quoted scalars (a quote right
+ * after `[`, `{`, `,` or `:`) and comments are skipped.
+ */
+export function scanFlow(text: string, start: number): FlowScan {
+  const open: number[] = [start];
+  let prev = text[start] as string;
+  for (let i = start + 1; i < text.length; i += 1) {
+    const c = text[i] as string;
+    if (c === '#' && /\s/.test(text[i - 1] ?? '')) {
+      const eol = text.indexOf('\n', i);
+      if (eol === -1) return { kind: 'open', open, quoted: false };
+      i = eol;
+      continue;
+    }
+    if ((c === '"' || c === "'") && '[{,:'.includes(prev)) {
+      // A double-quoted scalar ends at a `"` not escaped by a backslash; a single-quoted one at a
+      // `'` not doubled.
+      let j = i + 1;
+      while (j < text.length) {
+        if (c === '"' && text[j] === '\\') j += 2;
+        else if (text[j] !== c) j += 1;
+        else if (c === "'" && text[j + 1] === "'") j += 2;
+        else break;
+      }
+      if (j >= text.length) return { kind: 'open', open, quoted: true };
+      i = j;
+      prev = c;
+      continue;
+    }
+    if (c === '[' || c === '{') open.push(i);
+    else if (c === ']' || c === '}') {
+      const opener = open.pop() as number;
+      if (CLOSER[text[opener] as string] !== c) return { kind: 'mismatched', opener, outer: open.at(-1) ?? null, closer: i };
+      if (open.length === 0) return { kind: 'closed', end: i };
+    }
+    if (!/\s/.test(c)) prev = c;
+  }
+  return { kind: 'open', open, quoted: false };
+}
+
+/** A `[` or `{` that starts a value: after `key: `, `- ` or a line's indentation. */
+const FLOW_STARTS = /(?:^[ \t]*|[:?-][ \t]+)([[{])/gm;
+
+/**
+ * The offset of the last `[` or `{` before `end` that starts a value and is never closed; null when
+ * there is none (or a bracket of the other kind closes one first: flowSlip's case). The parser says
+ * so where the flow collection had to end (often the next line, or the end of the file); the
+ * bracket is where to look.
+ */
+export function unclosedFlow(text: string, end: number): number | null {
+  let found: number | null = null;
+  const starts = new RegExp(FLOW_STARTS);
+  for (let m = starts.exec(text); m !== null && m.index < end; m = starts.exec(text)) {
+    const at = m.index + m[0].length - 1;
+    if (at >= end) break;
+    const scan = scanHere(text, at);
+    if (scan.kind === 'open') found = at;
+    else if (scan.kind === 'mismatched') return null;
+    else starts.lastIndex = scan.end + 1;
+  }
+  return found;
+}
+
+/** The offsets where the line holding `offset` starts and ends (before its line break and any `\r`). */
+function lineSpan(text: string, offset: number): { start: number; end: number } {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  const eol = text.indexOf('\n', offset);
+  let end = eol === -1 ? text.length : eol;
+  if (text[end - 1] === '\r') end -= 1;
+  return { start, end };
+}
+
+/** 1-based line and column of an offset. */
+export type Locate = (offset: number) => { line: number | null; column: number | null };
+
+/**
+ * The column (0-based) left of which no line of a flow collection opened at `opener` may start,
+ * and what sets it: the key the collection is the value of, or the "-" of the list item it is; null
+ * when the opening line shows neither.
+ */
+function leftEdge(text: string, opener: number): { indent: number; what: string } | null {
+  const { start } = lineSpan(text, opener);
+  const before = text.slice(start, opener);
+  const lead = /^( *)((?:- +)*)/.exec(before) as RegExpExecArray;
+  const rest = before.slice(lead[0].length);
+  const key = /^("[^"]*"|'[^']*'|[^\s#:[\]{},][^:#]*?)\s*:\s+$/.exec(rest);
+  if (key !== null) return { indent: lead[0].length, what: JSON.stringify((key[1] as string).replace(/^["']|["']$/g, '')) };
+  if (rest === '' && lead[2] !== '') return { indent: lead[0].trimEnd().length - 1, what: 'the "-"' };
+  return null;
+}
+
+/**
+ * The line of a `[` or `{` never closed, closed at its end (before a comment) with a bracket for
+ * each one still open there, outermost last (`assert: { contains: x` reads `assert: { contains: x }`),
+ * when the collection it is in is on that line alone: the next line that is not blank is indented
+ * no deeper than the collection's key (or there is none). null otherwise, or when the line ends
+ * inside a quoted value.
+ */
+export function closedAtLineEnd(text: string, opener: number): { line: string; closers: string } | null {
+  const line = lineSpan(text, opener);
+  const written = text.slice(line.start, line.end);
+  const comment = /\s#/.exec(written.slice(opener - line.start));
+  const upTo = comment === null ? written.length : opener - line.start + comment.index;
+  const body = written.slice(0, upTo);
+  // The outermost collection of the line that holds the bracket still open at the line's end.
+  const starts = new RegExp(FLOW_STARTS);
+  for (let m = starts.exec(body); m !== null; m = starts.exec(body)) {
+    const start = m.index + m[0].length - 1;
+    if (start > opener - line.start) return null;
+    const scan = scanFlow(body, start);
+    if (scan.kind === 'closed') {
+      starts.lastIndex = scan.end + 1;
+      continue;
+    }
+    if (scan.kind === 'mismatched' || scan.quoted || !scan.open.includes(opener - line.start)) return null;
+    const edge = leftEdge(text, line.start + start);
+    const after = text.slice(line.end).split('\n').slice(1).find((l) => !/^\s*(?:#.*)?$/.test(l));
+    if (edge === null || (after !== undefined && (/^ */.exec(after)?.[0].length ?? 0) > edge.indent)) return null;
+    // Each bracket closed as it is opened: `{ ` with ` }`, `[` with `]`.
+    const open = [...scan.open].reverse();
+    const closing = open.map((o) => `${body[o + 1] === ' ' ? ' ' : ''}${CLOSER[body[o] as string] as string}`).join('');
+    const closers = open.map((o) => CLOSER[body[o] as string] as string).join(' ');
+    return { line: `${body.trimEnd()}${closing}${written.slice(upTo)}`.trimEnd(), closers };
+  }
+  return null;
+}
+
+/**
+ * The flow collection opened at `start`, read no further than YAML reads it: up to the first line
+ * after its own indented less than its key (or its item's "-"), unless that line starts with a
+ * closing bracket (one left of its key, which flowSlip tells to indent).
+ */
+function scanHere(text: string, start: number): FlowScan {
+  const whole = scanFlow(text, start);
+  const edge = leftEdge(text, start);
+  if (edge === null) return whole;
+  // Only the lines the collection would take are looked at.
+  const bound = whole.kind === 'closed' ? whole.end : whole.kind === 'mismatched' ? whole.closer : text.length;
+  let at = lineSpan(text, start).end;
+  for (let next = text.indexOf('\n', at); next !== -1 && next < bound; next = text.indexOf('\n', at)) {
+    at = next + 1;
+    const { end } = lineSpan(text, at);
+    const line = text.slice(at, end);
+    if (/^\s*(?:#.*)?$/.test(line) || /^ */.exec(line)![0].length >= edge.indent) continue;
+    if (/^\s*[\]}]/.test(line)) break;
+    return scanFlow(text.slice(0, at), start);
+  }
+  return whole;
+}
+
+/** Does the flow collection opened at `opener` end on the line it ends on, with nothing after it but a comment? */
+function closesCleanly(text: string, opener: number): boolean {
+  const scan = scanFlow(text, opener);
+  if (scan.kind !== 'closed') return false;
+  const { end } = lineSpan(text, scan.end);
+  return /^\s*(?:#.*)?$/.test(text.slice(scan.end + 1, end));
+}
+
+/** One flow collection closed by the wrong bracket, or closed left of its key: said at that bracket. */
+export interface FlowSlip {
+  /** The closing bracket, where the issue is said. */
+  at: number;
+  /** The offset of the flow collection's first bracket and the end of the closing bracket's line: what the slip covers. */
+  from: number;
+  to: number;
+  message: string;
+  fix: string;
+}
+
+/**
+ * The flow collection the parser's "must be sufficiently indented and end with a ..." at `offset`
+ * is about, when a bracket closes it: a bracket of the other kind (`{ contains: "x" ]`, `[a, b }`,
+ * `{ a: [1, 2 }`), or the right one on a later line indented less than the collection's key (YAML
+ * looks for it at the key's column or deeper). Said at that bracket, with the line as it should
+ * read where one change makes the collection whole; null when no bracket closes it there (a
+ * bracket never closed: unclosedFlow).
+ */
+export function flowSlip(text: string, offset: number, locate: Locate): FlowSlip | null {
+  const starts = new RegExp(FLOW_STARTS);
+  for (let m = starts.exec(text); m !== null && m.index <= offset; m = starts.exec(text)) {
+    const start = m.index + m[0].length - 1;
+    if (start >= offset) break;
+    const scan = scanHere(text, start);
+    if (scan.kind === 'open') continue;
+    const closer = scan.kind === 'closed' ? scan.end : scan.closer;
+    const line = lineSpan(text, closer);
+    // The parser says it at the closing bracket, or just after it on its line.
+    if (scan.kind === 'closed' && offset > line.end + 1) {
+      starts.lastIndex = scan.end + 1;
+      continue;
+    }
+    if (offset < closer || offset > line.end + 1) return null;
+    const edge = leftEdge(text, start);
+    const lineNo = locate(closer).line;
+    const written = text.slice(line.start, line.end);
+    const indent = (/^ */.exec(written)?.[0] ?? '').length;
+    // The closing bracket first on its line, left of the key: moved to the key's column.
+    const leftOf = edge !== null && line.start + indent === closer && indent < edge.indent && lineNo !== locate(start).line ? edge : null;
+    const moved = (s: string): string => (leftOf === null ? s : ' '.repeat(leftOf.indent) + s.trimStart());
+    const where = (o: number): string => {
+      const p = locate(o);
+      return `line ${String(p.line)}, column ${String(p.column)}`;
+    };
+    const shift = leftOf === null ? '' : `indent it by ${plural(leftOf.indent, 'space', 'spaces')} (not ${String(indent)}), as ${leftOf.what}${leftOf.what === 'the "-"' ? '' : ' is'} on line ${String(locate(start).line)}`;
+    const reads = (fixed: string): string => `so that line ${String(lineNo)} reads\n    ${moved(fixed).trimEnd()}`;
+    const whole = (fixed: string): boolean => closesCleanly(text.slice(0, line.start) + moved(fixed) + text.slice(line.end), start);
+    const slip = (message: string, fix: string): FlowSlip => ({ at: closer, from: start, to: line.end, message: `invalid YAML: ${message}`, fix });
+    if (scan.kind === 'closed') {
+      if (leftOf === null) return null;
+      return slip(
+        `the ${text[closer] as string} on line ${String(lineNo)} closes the ${text[start] as string} opened at ${where(start)} but is indented less than ${leftOf.what} on line ${String(locate(start).line)}, so YAML does not read it as part of the ${text[start] === '[' ? '[ ]' : '{ }'}, and reads nothing of the file after it`,
+        `${shift}, ${reads(written)}`,
+      );
+    }
+    const opened = text[scan.opener] as string;
+    const wrong = text[closer] as string;
+    const right = CLOSER[opened] as string;
+    const local = closer - line.start;
+    const replaced = written.slice(0, local) + right + written.slice(local + 1);
+    // The bracket meant for the one around it (`{ a: [1, 2 }`): the inner one's closing bracket left out.
+    const [head, tail] = [written.slice(0, local), written.slice(local + 1)];
+    const inserted = `${head.trimEnd()}${right}${head.slice(head.trimEnd().length)}${written.slice(local)}`;
+    const removed = head.endsWith(' ') && tail.startsWith(' ') ? head + tail.slice(1) : head + tail;
+    const also = leftOf === null ? '' : ` and ${shift}`;
+    if (scan.outer !== null && text[scan.outer] !== undefined && CLOSER[text[scan.outer] as string] === wrong && whole(inserted)) {
+      return slip(
+        `the ${opened} opened at ${where(scan.opener)} is never closed: the ${wrong} here closes the ${text[scan.outer] as string} opened at ${where(scan.outer)}`,
+        `close the ${opened} with ${right} before the ${wrong}${also}, ${reads(inserted)}`,
+      );
+    }
+    const message = `the ${opened} opened at ${where(scan.opener)} is closed here by ${wrong}, not by ${right}`;
+    if (whole(replaced)) return slip(message, `write ${right} in place of the ${wrong}${also}, ${reads(replaced)}`);
+    if (whole(removed)) return slip(`this ${wrong} closes nothing that is open: the ${opened} opened at ${where(scan.opener)} is closed by a ${right}`, `remove the ${wrong}${also}, ${reads(removed)}`);
+    return slip(message, `write ${right} where the ${opened} is meant to end, and remove the ${wrong} or open it with ${wrong === ']' ? '[' : '{'}; if a bracket is part of a value, put the whole value in quotes`);
+  }
+  return null;
+}
