@@ -13,7 +13,7 @@ function errored(label: string, error: string): FixtureRecord {
 }
 
 function notEvaluated(label: string, detail: string): FixtureRecord {
-  return fixture(label, { verdict: 'not_evaluated', detail, checks: [{ name: 'judge', status: 'not_evaluated', detail }] as FixtureRecord['checks'] });
+  return fixture(label, { verdict: 'not_evaluated', detail });
 }
 
 /** The run's cause as its group line says it: on the terminal (after "cause: ") and in the comment (after "**Cause**: "). */
