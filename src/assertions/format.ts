@@ -117,6 +117,31 @@ export function clipAtClause(text: string, max: number): string {
   return clause > end / 2 ? `${text.slice(0, clause)}\u2026` : clipAtWord(text, max);
 }
 
+/** Whether `index` of `text` stands outside a parenthesis and a quoted text (as clipAtClause reads them). */
+export function atTopLevel(text: string, index: number): boolean {
+  let depth = 0;
+  let quoted = false;
+  for (let i = 0; i < index; i++) {
+    const c = text[i];
+    if (c === '"' && text[i - 1] !== '\\') quoted = !quoted;
+    else if (!quoted && c === '(') depth += 1;
+    else if (!quoted && c === ')') depth = Math.max(0, depth - 1);
+  }
+  return depth === 0 && !quoted;
+}
+
+/**
+ * `text` up to its first "; " outside a parenthesis and a quoted text (atTopLevel): what happened,
+ * without the advice after it, never with a parenthesis left open ("(rate limited: ...; given up at
+ * once ...)" is one clause). The whole text when it has none.
+ */
+export function firstClause(text: string): string {
+  for (let at = text.indexOf('; '); at >= 0; at = text.indexOf('; ', at + 1)) {
+    if (atTopLevel(text, at)) return text.slice(0, at);
+  }
+  return text;
+}
+
 /** Whitespace runs as one space, none at either end: a line that no newline can break. */
 function flatten(text: string): string {
   return text.replace(/\s+/g, ' ').trim();

@@ -13,7 +13,7 @@ import { proxyPlainHttpFix } from '../tls-plain.js';
 import { baseUrlSetting, ERROR_IN_200, JUDGE_URL_SETTING, MEANING_URL_SETTING, SIMULATOR_URL_SETTING, STREAMED } from '../judge-url-setting.js';
 import { docsUrl } from '../version.js';
 import { groupDigits } from '../words.js';
-import { clipAtClause, FIX_START, fixStart } from '../assertions/format.js';
+import { atTopLevel, clipAtClause, firstClause, FIX_START, fixStart } from '../assertions/format.js';
 
 /** What a cause is read from: a fixture or persona record (the gate may hold only part of one). */
 export interface CauseItem {
@@ -285,15 +285,16 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
 const CAUSE_REASON_CHARS = 200;
 
 /**
- * A reason as a cause's words say it, once for all its items on every surface: whole when it fits
- * CAUSE_REASON_CHARS; else what happened alone when that fits (its own fix, after "; ", left to the
- * cause's, as an item's reason line leaves it: reasonLine); else cut where a clause ends
- * (clipAtClause), never in a word: "which no HTTP…" was a key's cause cut at 120 (docs/troubleshooting.md).
+ * A reason as a cause's words say it, once for all its items on every surface: what happened, its
+ * own fix (after "; ", outside its parentheses) left out at any length, since the cause says its own
+ * after it (a cause has one fix: a reason of 175 characters kept its "; check its value" before the
+ * cause's "set the judge key (judge.apiKey) again ..."); whole when that fits CAUSE_REASON_CHARS, else
+ * cut where a clause ends (clipAtClause), never in a word: "which no HTTP…" was a key's cause cut at 120 (docs/troubleshooting.md).
  */
 function causeWords(reason: string): string {
-  if (reason.length <= CAUSE_REASON_CHARS) return reason;
   const fix = fixStart(reason);
-  return fix > 0 && fix <= CAUSE_REASON_CHARS ? reason.slice(0, fix) : clipAtClause(reason, CAUSE_REASON_CHARS);
+  const happened = fix > 0 && atTopLevel(reason, fix) ? reason.slice(0, fix) : reason;
+  return clipAtClause(happened, CAUSE_REASON_CHARS);
 }
 
 /** The cause of an errored replay, from its error class and message. */
@@ -453,10 +454,12 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     const tool = /a call to (\S+)(?: .*?)? that no mock answered/.exec(text)?.[1];
     if (tool !== undefined) return { key: `unmocked_tool:${tool}`, what: `a call to ${tool} that no mock answered`, hint: "add a mock for it to the script's mocks" };
   }
-  // Anything else: the message itself (its first line, without the advice after "; ") is the
-  // cause; the key leaves out what differs from item to item (a quoted body, numbers: a count grouped,
+  // Anything else: the message itself (its first line, without the advice after a "; " outside its
+  // parentheses: firstClause) is the cause; the key leaves out what differs from item to item (a quoted body, numbers: a count grouped,
   // "1,500", is one number, as "1500" in a record written before 2026-12-06 is).
-  const first = (text.split('\n')[0] ?? '').replace(/ after \d+(?:,\d{3})* attempts?/, '').split('; ')[0]?.replace(/:\s*$/, '').trim() ?? '';
+  const first = firstClause((text.split('\n')[0] ?? '').replace(/ after \d+(?:,\d{3})* attempts?/, ''))
+    .replace(/:\s*$/, '')
+    .trim();
   const what = causeWords(first);
   const stem = first.includes(': ') ? first.slice(0, first.lastIndexOf(': ')) : first;
   return { key: `${errorKind}:${stem.replace(/\d+(?:,\d{3})*/g, '#')}`, what, hint: null };

@@ -9,7 +9,9 @@
 // small jitter; without one, a backoff growing up to a cap and never under MIN_THROTTLE_WAIT_MS, so a
 // server that says "Retry-After: 0" is not hammered) holding no limiter slot, and goes again. It gives up when its own time budget is spent (or the retries, on 429s past freeThrottles): the time the
 // attempts could have taken had each one timed out (timeoutMs x attempts), counted from when the first
-// was sent: its wait for a slot or its paced start is the queue's, not the request's.
+// was sent: its wait for a slot or its paced start is the queue's, not the request's. The budget bounds when
+// a retry is sent, not how long it runs: one sent within it has its whole timeoutMs, so the time spent can
+// end past it (docs/configuration.md, "Adaptive concurrency"), and the error then says what was left at its send.
 
 import type { Clock } from '../types.js';
 import { httpDate, serverNow } from './http-date.js';
@@ -120,8 +122,8 @@ export interface RetryOptions {
    */
   onRetry?: () => void;
   /**
-   * How long throttled attempts may go on, from when the first attempt was sent (timeoutMs x
-   * attempts); without it a throttled attempt spends a retry like any other failure.
+   * How long throttled attempts may go on being sent, from when the first attempt was sent (timeoutMs x
+   * attempts): one sent within it runs its whole timeoutMs; without it a throttled attempt spends a retry like any other failure.
    */
   budgetMs?: number;
   /**
@@ -158,6 +160,11 @@ export interface ThrottledOut {
   pace?: Pace;
   /** Present when the next attempt waited for a free slot until its deadline (`waitMs`, how long): the limit on requests in flight. */
   slot?: number;
+  /**
+   * What was left of the budget when the last attempt was sent: one sent within it has its whole
+   * timeoutMs, so `elapsedMs` can be past the budget (docs/configuration.md, "Adaptive concurrency").
+   */
+  leftAtSendMs?: number;
 }
 
 /** How many attempts the loop made, in words, and why it stopped when a rate limit outlasted the budget. */
@@ -190,7 +197,11 @@ export function attemptsText(result: { attempts: number; throttled?: ThrottledOu
     return `${n} (rate limited: the server's Retry-After asks for ${thousands(t.retryAfterMs)} ms, more than the ${thousands(left)} ms left of the time budget of ${thousands(t.budgetMs)} ms, timeoutMs x attempts; given up at once instead of waiting)`;
   }
   // 429s slow to come (each near timeoutMs) may have spent the budget before any wait: said so, not that a wait would pass it.
-  if (t.elapsedMs >= t.budgetMs) return `${n} (rate limited: ${thousands(t.elapsedMs)} ms spent, past the time budget of ${thousands(t.budgetMs)} ms, timeoutMs x attempts)`;
+  if (t.elapsedMs >= t.budgetMs) {
+    // The budget bounds when a retry is sent, not how long it runs: the last one, sent within it, had its whole timeoutMs.
+    const sent = t.leftAtSendMs === undefined ? '' : `, which the last attempt ran past: sent with ${thousands(t.leftAtSendMs)} ms of it left, it had its whole timeoutMs`;
+    return `${n} (rate limited: ${thousands(t.elapsedMs)} ms spent, past the time budget of ${thousands(t.budgetMs)} ms, timeoutMs x attempts${sent})`;
+  }
   return `${n} (rate limited: ${thousands(t.elapsedMs)} ms spent, waiting ${thousands(t.waitMs)} ms more would pass the time budget of ${thousands(t.budgetMs)} ms, timeoutMs x attempts)`;
 }
 
@@ -219,8 +230,11 @@ export async function withRetries<T, F>(
   const queued = options.clock.now();
   /** When the first attempt was sent: the budget's start (docs/configuration.md, "Adaptive concurrency"). */
   let sentAt: number | null = null;
+  /** The time spent when the latest attempt was sent (the budget bounds when a retry is sent, not how long it runs). */
+  let sentLast: number | null = null;
   const sending = (): void => {
     sentAt ??= options.clock.now();
+    sentLast = Math.max(since(), waitedMs);
   };
   const since = (): number => options.clock.now() - (sentAt ?? queued);
   /** Failures that spent a retry, rate limits, and the waits asked for while rate limited. */
@@ -231,7 +245,9 @@ export async function withRetries<T, F>(
   for (let n = 1; ; n++) {
     const isLast = spent >= retries;
     // The clock may stand still (an injected one): the waits asked for count as time spent.
-    const deadline = n === 1 || options.budgetMs === undefined ? undefined : options.clock.now() + options.budgetMs - Math.max(since(), waitedMs);
+    const begun = Math.max(since(), waitedMs);
+    const deadline = n === 1 || options.budgetMs === undefined ? undefined : options.clock.now() + options.budgetMs - begun;
+    sentLast = null;
     const result = await attempt(isLast, deadline, sending);
     if (result.ok) return result;
     if (result.unsent === true && last !== null) {
@@ -278,7 +294,9 @@ export async function withRetries<T, F>(
         // A wait that does not fit is not begun: the request could only fail at the end of it
         // (docs/configuration.md, "Adaptive concurrency"). The failure names the Retry-After when it set the wait.
         const retryAfter = asked > 0 ? { retryAfterMs: asked, ...(result.resetBy === undefined ? {} : { resetBy: result.resetBy }) } : {};
-        return { ok: false, failure: result.failure, attempts: n, throttled: { elapsedMs: elapsed, waitMs: asked > 0 ? asked : wait, budgetMs: options.budgetMs, ...retryAfter } };
+        // Past the budget already: what was left of it when the last attempt was sent (one not told its send: when it was begun).
+        const leftAtSend = elapsed >= options.budgetMs ? { leftAtSendMs: Math.max(0, options.budgetMs - (sentLast ?? begun)) } : {};
+        return { ok: false, failure: result.failure, attempts: n, throttled: { elapsedMs: elapsed, waitMs: asked > 0 ? asked : wait, budgetMs: options.budgetMs, ...retryAfter, ...leftAtSend } };
       }
       wait = Math.min(wait, options.budgetMs - elapsed);
       waitedMs += wait;
