@@ -104,41 +104,40 @@ const CLAUSE_END = /^(?:[;,:] | \(| — )/;
 export function clipAtClause(text: string, max: number): string {
   const end = citingCut(text, max, 1);
   if (end === null) return text;
+  let clause = -1;
+  for (const i of topLevel(text, end)) if (CLAUSE_END.test(text.slice(i, i + 3))) clause = i;
+  return clause > end / 2 ? `${text.slice(0, clause)}\u2026` : clipAtWord(text, max);
+}
+
+/**
+ * The indices of `text` before `end` that stand outside a parenthesis and a quoted text (a
+ * double quote not after a backslash opens or closes one), a bracket or quote itself excluded.
+ */
+function* topLevel(text: string, end: number): Generator<number> {
   let depth = 0;
   let quoted = false;
-  let clause = -1;
   for (let i = 0; i < end; i++) {
     const c = text[i];
     if (c === '"' && text[i - 1] !== '\\') quoted = !quoted;
     else if (!quoted && c === '(') depth += 1;
     else if (!quoted && c === ')') depth = Math.max(0, depth - 1);
-    else if (!quoted && depth === 0 && CLAUSE_END.test(text.slice(i, i + 3))) clause = i;
+    else if (!quoted && depth === 0) yield i;
   }
-  return clause > end / 2 ? `${text.slice(0, clause)}\u2026` : clipAtWord(text, max);
 }
 
 /** Whether `index` of `text` stands outside a parenthesis and a quoted text (as clipAtClause reads them). */
 export function atTopLevel(text: string, index: number): boolean {
-  let depth = 0;
-  let quoted = false;
-  for (let i = 0; i < index; i++) {
-    const c = text[i];
-    if (c === '"' && text[i - 1] !== '\\') quoted = !quoted;
-    else if (!quoted && c === '(') depth += 1;
-    else if (!quoted && c === ')') depth = Math.max(0, depth - 1);
-  }
-  return depth === 0 && !quoted;
+  for (const i of topLevel(text, index + 1)) if (i === index) return true;
+  return false;
 }
 
 /**
- * `text` up to its first "; " outside a parenthesis and a quoted text (atTopLevel): what happened,
+ * `text` up to its first "; " outside a parenthesis and a quoted text (topLevel): what happened,
  * without the advice after it, never with a parenthesis left open ("(rate limited: ...; given up at
  * once ...)" is one clause). The whole text when it has none.
  */
 export function firstClause(text: string): string {
-  for (let at = text.indexOf('; '); at >= 0; at = text.indexOf('; ', at + 1)) {
-    if (atTopLevel(text, at)) return text.slice(0, at);
-  }
+  for (const i of topLevel(text, text.length)) if (text.startsWith('; ', i)) return text.slice(0, i);
   return text;
 }
 
