@@ -144,6 +144,22 @@ describe('the paths a command was given, in the lines it prints after it started
     noRaw(text);
   });
 
+  it("run's cost refusal and calibrate's missing judge name the suite's config.yml with the escape shown", async () => {
+    const cwd = await makeProject({});
+    const dir = 's\u001b[2Jx';
+    await mkdir(join(cwd, dir, 'fixtures'), { recursive: true });
+    await writeFile(join(cwd, dir, 'config.yml'), `${agentConfig('http://127.0.0.1:9')}cost: { agentTurnUsd: 1, capUsd: 0.5 }\n`);
+    await writeFile(join(cwd, dir, 'fixtures', 'f.yml'), 'fixtures:\n  - { label: a, message: hi }\n');
+    const refused = await cli(['run', '--dir', dir, '--out', 'r.json'], cwd);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`raise cost.capUsd in ${shown(dir)}/config.yml.\n`);
+    noRaw(refused.stdout + refused.stderr);
+    const calibrate = await cli(['calibrate', '--dir', dir], cwd);
+    expect(calibrate.code).toBe(2);
+    expect(calibrate.stderr).toContain(`error: ${shown(dir)}/config.yml: no judge is configured: `);
+    noRaw(calibrate.stdout + calibrate.stderr);
+  });
+
   it('errorLine: one line, a control character and a line break shown as escapes', () => {
     expect(errorLine('could not write a\u001b[2Jb\nc: no')).toBe('agent-replay: could not write a\\u001b[2Jb ⏎ c: no\n');
   });
