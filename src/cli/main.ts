@@ -596,7 +596,7 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   const acceptedOf = new Map(plan.accepted.map((b) => [b.label, b]));
   // A reworded item says which wording it stores, an unchanged one what moved (cli/accept-line.ts).
   for (const w of writes.written) io.stdout(acceptedLine(items.get(w.label), stored.get(w.label) ?? null, acceptedOf.get(w.label) as StoredBaseline, w.path));
-  for (const f of writes.failed) io.stderr(`not written ${f.label}: ${f.reason}\n`);
+  for (const f of writes.failed) io.stderr(`not written ${f.label}: ${terminalLine(f.reason)}\n`);
   io.stdout(`\n${acceptTallyText(writes.written.length, plan.refused.length, plan.unchanged.length, writes.failed.length)}\n`);
   // An interrupted run holds only the items it finished (docs/cli.md, "accept"): the count above is
   // not the suite's, and the others were never looked at.

@@ -160,6 +160,20 @@ describe('the paths a command was given, in the lines it prints after it started
     noRaw(calibrate.stdout + calibrate.stderr);
   });
 
+  it("accept in a suite folder named with an escape sequence: each baseline's line names its file with the escape shown", async () => {
+    const agent = await serve();
+    const cwd = await makeProject({});
+    const dir = 's\u001b[2Jx';
+    await mkdir(join(cwd, dir, 'fixtures'), { recursive: true });
+    await writeFile(join(cwd, dir, 'config.yml'), agentConfig(agent.url, '  start: false\n'));
+    await writeFile(join(cwd, dir, 'fixtures', 'f.yml'), 'fixtures:\n  - { label: a, message: hi, assert: { contains: hi } }\n');
+    expect((await cli(['run', '--dir', dir], cwd)).code).toBe(0);
+    const accepted = await cli(['accept', '--dir', dir], cwd);
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(accepted.stdout).toContain(`→ ${join(cwd, shown(dir), 'baselines', 'a.json')}\n`);
+    noRaw(accepted.stdout + accepted.stderr);
+  });
+
   it('errorLine: one line, a control character and a line break shown as escapes', () => {
     expect(errorLine('could not write a\u001b[2Jb\nc: no')).toBe('agent-replay: could not write a\\u001b[2Jb ⏎ c: no\n');
   });
