@@ -6,6 +6,7 @@ import type { Baseline, PersonaBaseline } from '../types.js';
 import { sectionOf, type Item } from '../report/model.js';
 import { measurementsMoved } from '../report/blocks.js';
 import { meansTheSame } from '../evaluate/variants.js';
+import { terminalLine } from '../report/escape.js';
 
 /**
  * "accepted  faq (pass; reworded: its earlier wording kept as a known variant) → path". `item` is the
@@ -14,7 +15,8 @@ import { meansTheSame } from '../evaluate/variants.js';
  * what moved, in the comment's "To refresh" words (report/blocks.ts measurementsMoved).
  */
 export function acceptedLine(item: Item | undefined, stored: Baseline | PersonaBaseline | null, written: Baseline | PersonaBaseline, path: string): string {
-  return `accepted  ${written.label} (${written.verdict}${item === undefined ? '' : whyWritten(item, stored, written)}) → ${path}\n`;
+  // The baseline's path names the suite folder as given: a control character in it shown as an escape (docs/security.md, "Agent text is data").
+  return `accepted  ${written.label} (${written.verdict}${item === undefined ? '' : whyWritten(item, stored, written)}) → ${terminalLine(path)}\n`;
 }
 
 function whyWritten(item: Item, stored: Baseline | PersonaBaseline | null, written: Baseline | PersonaBaseline): string {

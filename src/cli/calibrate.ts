@@ -15,6 +15,7 @@ import { JUDGE_PROMPT_VERSION } from '../judge/prompt.js';
 import { makeRedactor } from '../secrets.js';
 import { TOOL } from '../version.js';
 import { formatUsdPair } from '../report/money.js';
+import { terminalLine } from '../report/escape.js';
 import { planCalibration } from '../calibrate/plan.js';
 import { estimateCalibration, summarizeCalibration, type CalibrationEstimate } from '../calibrate/summary.js';
 import { rejudge } from '../calibrate/run.js';
@@ -42,7 +43,7 @@ function calibrateRefusalText(e: CalibrationEstimate, dir: string): string {
   return (
     `not run: the estimated cost ${est} for ${e.calls} judge ${e.calls === 1 ? 'call' : 'calls'} (${e.baselines} ${e.baselines === 1 ? 'baseline' : 'baselines'} x --repeat ${e.repeat}${e.members !== undefined ? ` x ${e.members} panel members` : ''} x ${formatUsdPair(e.judgeCallUsd, 0)[0]} a call) is above the cost cap ${cap}.\n` +
     'Nothing was sent to the judge and nothing was spent. The estimate is a flat guess per call, not a bill.\n' +
-    `To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in ${dir}/config.yml.\n`
+    `To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in ${terminalLine(`${dir}/config.yml`)}.\n`
   );
 }
 
@@ -105,7 +106,9 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
   const suite = loaded.suite;
   const config: Config = suite.config;
   if (config.judge === null) {
-    io.stderr(`error: ${dir}/config.yml: no judge is configured: calibrate re-judges the baselines with the judge a run uses\n  fix: add a judge section (provider, model, apiKey) to ${dir}/config.yml\n`);
+    // The suite folder as given: a control character in its name shown as an escape (docs/security.md, "Agent text is data").
+    const config = terminalLine(`${dir}/config.yml`);
+    io.stderr(`error: ${config}: no judge is configured: calibrate re-judges the baselines with the judge a run uses\n  fix: add a judge section (provider, model, apiKey) to ${config}\n`);
     return EXIT.usage;
   }
   const plan = planCalibration({

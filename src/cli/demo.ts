@@ -8,10 +8,9 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { runCheck } from '../engine.js';
 import { CONDITION_WORDS, DEFAULT_FAIL_ON, unverifiedCounts, type GateResult } from '../evaluate/index.js';
 import { startDemoServer, DEMO_JUDGE_LABEL } from '../demo/server.js';
-import { checkOutputFolder, emitRun, interruptedExit, progressPrinter, type CliIO } from './output.js';
-import { formatIssue } from '../suite/index.js';
+import { checkOutputFolder, emitRun, interruptedExit, printConfigIssues, progressPrinter, type CliIO } from './output.js';
 import { UserError } from '../errors.js';
-import { oneLine } from '../report/escape.js';
+import { oneLine, terminalLine } from '../report/escape.js';
 
 /** The folder of the running script: dist/ when bundled, src/ in development. */
 function scriptDir(): string {
@@ -36,14 +35,16 @@ export function findDemoSuite(from: string = scriptDir()): string {
   }
 }
 
-export async function runDemo(options: { out: string | null }, io: CliIO): Promise<number> {
-  const suiteDir = findDemoSuite();
+/** `suite`: the demo suite's folder (a test's copy); by default the installation's (findDemoSuite). */
+export async function runDemo(options: { out: string | null; suite?: string }, io: CliIO): Promise<number> {
+  const suiteDir = options.suite ?? findDemoSuite();
   if (options.out) checkOutputFolder(options.out, io);
   const outDir = options.out ? resolve(io.cwd, options.out) : await mkdtemp(join(tmpdir(), 'agent-replay-demo-'));
   const server = await startDemoServer();
   try {
     io.stdout(`agent-replay demo: example agent at ${server.agentUrl}, ${DEMO_JUDGE_LABEL} at ${server.judgeBaseUrl}\n`);
-    io.stdout(`suite: ${suiteDir}\n\n`);
+    // The installation's folder, whatever its name holds: a control character shown as an escape (docs/security.md, "Agent text is data").
+    io.stdout(`suite: ${terminalLine(suiteDir)}\n\n`);
     // Run from the example project's root (examples/demo), as a real run from a repository's root:
     // its files then read ".agent-replay/fixtures/store.yml" in every part of the report, wherever
     // the demo was started (docs/cli.md, "demo"); relative to the working folder they read
@@ -61,7 +62,8 @@ export async function runDemo(options: { out: string | null }, io: CliIO): Promi
       { onProgress: progressPrinter(io), signal: io.signal, ...io.engine },
     );
     if (result.kind === 'config_errors') {
-      for (const e of result.errors) io.stderr(`error: ${formatIssue(e)}\n`);
+      // As every command says them: each name they quote shown, never sent to the terminal.
+      printConfigIssues(io, result.errors, []);
       return 2;
     }
     if (result.kind === 'refused') {
@@ -85,7 +87,7 @@ export async function runDemo(options: { out: string | null }, io: CliIO): Promi
 export function closingWords(gate: GateResult, suiteDir: string): string {
   const lines = [
     '',
-    `The demo shows every verdict and drift value on purpose, for fixtures and persona scripts alike; the comments in its files say why: ${oneLine(suiteDir)}`,
+    `The demo shows every verdict and drift value on purpose, for fixtures and persona scripts alike; the comments in its files say why: ${terminalLine(suiteDir)}`,
     `With the default gate, --fail-on ${DEFAULT_FAIL_ON.join(',')}, a real run would exit ${gate.failed ? '1:' : '0.'}`,
   ];
   if (gate.failed) {

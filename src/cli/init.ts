@@ -270,13 +270,18 @@ message: Hello! What can you help me with?
 assert: { regex: "help", flags: "i" }
 `;
 
+/** What JSON.stringify leaves as it is and a workflow file must not hold raw: DEL and the C1 controls (which YAML does not allow), U+2028 and U+2029, bidi overrides and isolates. */
+const YAML_UNSHOWN_RE = /[\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;
+
 /**
  * A folder as a workflow's YAML value: as it is when YAML reads it so, else double-quoted (a
- * ` #` would start a comment, a leading `*`, `&` or `!` is YAML syntax), so that the check reads
- * the suite folder init wrote (docs/cli.md, "init").
+ * ` #` would start a comment, a leading `*`, `&` or `!` is YAML syntax), each control character,
+ * line break and bidi override as its escape (`\u001b`, `\n`, `\u202e`), so that the check reads
+ * the suite folder init wrote and the file shows every character of it (docs/cli.md, "init").
  */
 function yamlWord(text: string): string {
-  return /^[A-Za-z0-9._/-]+$/.test(text) ? text : JSON.stringify(text);
+  if (/^[A-Za-z0-9._/-]+$/.test(text)) return text;
+  return JSON.stringify(text).replace(YAML_UNSHOWN_RE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** The check workflow: a preview announced by the host (deployment_status) is replayed. */

@@ -44,7 +44,7 @@ import { dirname, join, posix, relative, sep } from 'node:path';
 import { describeFailure, EXIT, stackOf, UserError } from '../errors.js';
 import { redactorOfKnown } from '../secrets.js';
 import { plural, shownShellWord, thousands } from '../words.js';
-import { checkOutputPaths, emitRun, printConfigIssues, interruptedExit, progressPrinter, reportContext, resolvePath, withProgressLine, writeRenderings, writeText, writtenText, type CliIO } from './output.js';
+import { checkOutputPaths, emitRun, errorLine, printConfigIssues, interruptedExit, progressPrinter, reportContext, resolvePath, withProgressLine, writeRenderings, writeText, writtenText, type CliIO } from './output.js';
 import type { ReportContext } from '../report/context.js';
 
 export { emitRun, interruptedExit, progressPrinter, reportContext, type CliIO } from './output.js';
@@ -275,7 +275,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
     throw e;
   });
   if (result.kind === 'wait_interrupted') {
-    io.stderr(`agent-replay: ${result.message}\n`);
+    io.stderr(errorLine(result.message));
     return result.code;
   }
   if (result.kind !== 'ran') await stream.discard();
@@ -338,7 +338,7 @@ async function writeRefusalMarkdown(path: string, commit: string | null, dir: st
     io.stdout(writtenText(null, { markdown: path }, io));
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
-    io.stderr(`agent-replay: ${e.message}\n`);
+    io.stderr(errorLine(e.message));
   }
 }
 
@@ -385,12 +385,13 @@ function printShard(s: ShardRun, io: CliIO): void {
 function printSelection(record: RunRecord, missing: readonly string[], io: CliIO): void {
   const sel = record.selection;
   if (!sel) return;
-  const why = [sel.rerunOf === null ? null : `what failed, was not evaluated or errored in ${sel.rerunOf}`, sel.only === null ? null : `labels matching ${sel.only.join(', ')}`]
+  // --rerun's file and --only's patterns as given: a control character in one shown as an escape (docs/security.md, "Agent text is data").
+  const why = [sel.rerunOf === null ? null : `what failed, was not evaluated or errored in ${terminalLine(sel.rerunOf)}`, sel.only === null ? null : `labels matching ${terminalLine(sel.only.join(', '))}`]
     .filter((x): x is string => x !== null)
     .join(', among them ');
   const n = sel.labels.length;
   io.stderr(`partial run: ${n} ${n === 1 ? 'item' : 'items'} replayed (${why}); the record lists only ${n === 1 ? 'it' : 'those'}.\n`);
-  if (missing.length > 0) io.stderr(`not replayed: ${missing.join(', ')} (in ${sel.rerunOf ?? 'the record'} but no longer in the suite)\n`);
+  if (missing.length > 0) io.stderr(`not replayed: ${missing.join(', ')} (in ${sel.rerunOf === null ? 'the record' : terminalLine(sel.rerunOf)} but no longer in the suite)\n`);
 }
 
 /**
@@ -470,6 +471,8 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   const dir = values.dir ?? '.agent-replay';
   const files = values.results ?? [defaultOut(dir)];
   if (files.length !== 1) throw new UsageError(`accept takes one --results file, got ${files.length}`);
+  // The results file as given, in every line that names it: a control character or line break in its name shown as an escape (docs/security.md, "Agent text is data").
+  const results = terminalLine(files[0] as string);
   // From a subfolder of the repository: the suite (and its results) are in a parent folder; said
   // before "no run to accept", which would send the user to run there (docs/troubleshooting.md).
   const above = suiteAboveIssue(io.cwd, dir, relative(io.cwd, resolvePath(io, dir)).split(sep).join('/') || '.');
@@ -480,7 +483,7 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   // Accepting before any run is a newcomer's first misstep: say what comes first (docs/cli.md, accept reads run's default output).
   if (values.results === undefined && !existsSync(resolvePath(io, files[0] as string))) {
     // The command as typed, `npx` and all, as accept's other lines give it: "run agent-replay run" reads as a run of "agent-replay".
-    throw new UsageError(`no run to accept: ${files[0] as string} does not exist; run the suite first, npx agent-replay run${dir === '.agent-replay' ? '' : ` --dir ${dir}`} (it writes the results there), or give --results FILE`);
+    throw new UsageError(`no run to accept: ${results} does not exist; run the suite first, npx agent-replay run${dir === '.agent-replay' ? '' : ` --dir ${shownShellWord(dir)}`} (it writes the results there), or give --results FILE`);
   }
   const record = await readRecord(resolvePath(io, files[0] as string));
   // A run of another suite folder (run --dir elsewhere, accept without it) would write its replies
@@ -499,7 +502,7 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     const ran = terminalLine(record.suitePath);
     const there = relative(io.cwd, join(repo.root, ...posix.normalize(record.suitePath).split('/'))).split(sep).join('/') || '.';
     throw new UsageError(
-      `${files[0] as string}: it is a run of the suite in ${ran} of the repository (its suitePath), not of ${repo.path}; its replies would be written where that suite does not read them, so nothing was written: give --dir ${shownShellWord(there)}`,
+      `${results}: it is a run of the suite in ${ran} of the repository (its suitePath), not of ${repo.path}; its replies would be written where that suite does not read them, so nothing was written: give --dir ${shownShellWord(there)}`,
     );
   }
   const foreign = aFile || repo !== null ? null : foreignSuite(record, suiteDir, suitePath);
@@ -509,7 +512,7 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     const ranIn = foreign.ranIn === null ? null : terminalLine(foreign.ranIn);
     const where = ranIn === null ? `its items are not files of ${suiteDir} (the first is ${first})` : `it is a run of the suite in ${ranIn} (its first item is ${first}), not of ${suiteDir}`;
     const fix = foreign.ranIn === null ? 'give --dir the folder the run replayed' : `give --dir ${shownShellWord(foreign.ranIn)}`;
-    throw new UsageError(`${files[0] as string}: ${where}; its replies would be written where that suite does not read them, so nothing was written: ${fix}`);
+    throw new UsageError(`${results}: ${where}; its replies would be written where that suite does not read them, so nothing was written: ${fix}`);
   }
   // accept sends nothing anywhere: a secret only a run needs (the judge's key) is not asked for.
   const loaded = await loadSuite({ dir, env: io.env, cwd: io.cwd, unsetVariables: 'ignore' });
@@ -541,8 +544,8 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   );
   if (plan.unknown.length > 0) {
     // A typo in --only must not half-apply: nothing is written until every pattern matches an item.
-    for (const pattern of plan.unknown) io.stderr(`not found ${pattern}: no fixture or persona script label in ${files[0]} matches it\n`);
-    io.stderr(`nothing was accepted; labels in ${files[0]}: ${[...record.fixtures, ...record.personas].map((f) => f.label).join(', ') || '(none)'}\n`);
+    for (const pattern of plan.unknown) io.stderr(`not found ${terminalLine(pattern)}: no fixture or persona script label in ${results} matches it\n`);
+    io.stderr(`nothing was accepted; labels in ${results}: ${[...record.fixtures, ...record.personas].map((f) => f.label).join(', ') || '(none)'}\n`);
     return EXIT.usage;
   }
   // Unchanged and refused first: a write that fails below never hides them.
@@ -561,7 +564,7 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   const acceptedOf = new Map(plan.accepted.map((b) => [b.label, b]));
   // A reworded item says which wording it stores, an unchanged one what moved (cli/accept-line.ts).
   for (const w of writes.written) io.stdout(acceptedLine(items.get(w.label), stored.get(w.label) ?? null, acceptedOf.get(w.label) as StoredBaseline, w.path));
-  for (const f of writes.failed) io.stderr(`not written ${f.label}: ${f.reason}\n`);
+  for (const f of writes.failed) io.stderr(`not written ${f.label}: ${terminalLine(f.reason)}\n`);
   io.stdout(`\n${acceptTallyText(writes.written.length, plan.refused.length, plan.unchanged.length, writes.failed.length)}\n`);
   // An interrupted run holds only the items it finished (docs/cli.md, "accept"): the count above is
   // not the suite's, and the others were never looked at.
@@ -581,7 +584,7 @@ export function acceptTallyText(accepted: number, refused: number, unchanged: nu
 
 /** accept's line on the record of an interrupted run (docs/cli.md, "accept"): the `finished` items it holds, grouped ("1,200 items"). */
 export function interruptedAcceptText(file: string, finished: number, dir = '.agent-replay'): string {
-  return `${file} is the record of an interrupted run: only the ${finished === 1 ? 'item' : plural(finished, 'item', 'items')} it finished could be accepted; the others keep their baselines; to replay them, run the suite again: npx agent-replay run${dir === '.agent-replay' ? '' : ` --dir ${shownShellWord(dir)}`}`;
+  return `${terminalLine(file)} is the record of an interrupted run: only the ${finished === 1 ? 'item' : plural(finished, 'item', 'items')} it finished could be accepted; the others keep their baselines; to replay them, run the suite again: npx agent-replay run${dir === '.agent-replay' ? '' : ` --dir ${shownShellWord(dir)}`}`;
 }
 
 /**
@@ -634,7 +637,7 @@ async function readShards(files: readonly string[], io: CliIO): Promise<RunRecor
       if (first.get(resolvePath(io, files[i] as string)) === i) problems.push(r.reason.message);
     } else throw r.reason;
   });
-  for (const p of problems) io.stderr(`agent-replay: ${p}\n`);
+  for (const p of problems) io.stderr(errorLine(p));
   return problems.length > 0 ? null : records;
 }
 
@@ -664,10 +667,11 @@ async function cmdReport(values: Values, io: CliIO): Promise<number> {
   if (records === null) return EXIT.usage;
   const mixed = mixedSuitesText(records, files);
   if (mixed !== null) {
-    io.stderr(`agent-replay: ${mixed}\n`);
+    io.stderr(errorLine(mixed));
     return EXIT.usage;
   }
-  const merged = mergeRecords(records, files, (line) => io.stderr(`${line}\n`));
+  // Its notes name the files as given and quote the records (their agents, judges): shown, never sent to the terminal.
+  const merged = mergeRecords(records, files, (line) => io.stderr(`${terminalLine(line)}\n`));
   const allowIncomplete = values['allow-incomplete'] === true;
   if (values.out) await writeRecord(resolvePath(io, values.out), merged);
   // The gate before the reports, which say what it fails on that their headline does not.
@@ -676,7 +680,7 @@ async function cmdReport(values: Values, io: CliIO): Promise<number> {
   io.stdout(renderTerminal(merged, { color: io.color, where: values.out ?? files.join(', '), gate: g }));
   io.stdout(writtenText(values.out ? resolvePath(io, values.out) : null, rendered.written, io));
   if (rendered.failed.length > 0) {
-    for (const e of rendered.failed) io.stderr(`agent-replay: ${e.message}\n`);
+    for (const e of rendered.failed) io.stderr(errorLine(e.message));
     return EXIT.usage;
   }
   if (g.failed) {

@@ -11,7 +11,7 @@ import { openRecordStream, RecordWriteError, type RecordStream } from '../record
 import { DEFAULT_CONTEXT, type ReportContext } from '../report/context.js';
 import { suiteName } from '../action/context.js';
 import { renderTerminal } from '../report/terminal.js';
-import { terminalBlock } from '../report/escape.js';
+import { terminalBlock, terminalLine } from '../report/escape.js';
 import type { GateView, ReportModel } from '../report/model.js';
 import type { Progress } from '../replay/index.js';
 import { interruptedBy, interruptExitCode } from '../interrupt.js';
@@ -313,9 +313,19 @@ export async function emitRun(
   io.stdout(renderTerminal(record, { color: io.color, where: failure === null ? (values.out ?? 'results.json') : 'the record named below', gate, onModel }));
   const rendered = await writeRenderings(record, values, io, gate);
   io.stdout(writtenText(resultsWhere(out, failure), rendered.written, io));
-  if (failure !== null) io.stderr(`agent-replay: ${failure.message}\n`);
-  for (const e of rendered.failed) io.stderr(`agent-replay: ${e.message}\n`);
+  if (failure !== null) io.stderr(errorLine(failure.message));
+  for (const e of rendered.failed) io.stderr(errorLine(e.message));
   return failure === null && rendered.failed.length === 0;
+}
+
+/**
+ * A refusal or failure the CLI says after it has started (a file not read or not written, a merge
+ * refused, a wait interrupted) as its one line: the message names paths as given (`--results`,
+ * `--out`, `--markdown`), and a control character or line break in one is shown as an escape, never
+ * sent to the terminal (docs/security.md, "Agent text is data").
+ */
+export function errorLine(message: string): string {
+  return `agent-replay: ${terminalLine(message)}\n`;
 }
 
 /**
@@ -338,7 +348,8 @@ export function writtenText(results: string | null, values: { markdown?: string;
     ['junit', values.junit],
     ['html', values.html],
   ];
-  const lines = written.filter((w): w is [string, string] => w[1] !== undefined).map(([what, p]) => `${what}: ${what === out ? p : resolvePath(io, p)}`);
+  // A path as given, or where it went: a control character in its name shown as an escape (docs/security.md, "Agent text is data").
+  const lines = written.filter((w): w is [string, string] => w[1] !== undefined).map(([what, p]) => `${what}: ${terminalLine(what === out ? p : resolvePath(io, p))}`);
   return lines.length === 0 ? '' : `\n${lines.join('\n')}\n`;
 }
 

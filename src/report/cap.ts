@@ -4,7 +4,7 @@
 
 import type { Estimate } from '../types.js';
 import type { ReportContext } from './context.js';
-import { clip, codeSpan } from './escape.js';
+import { clip, codeSpan, terminalLine } from './escape.js';
 import { markerLine, metaLine } from './metadata.js';
 import { suiteLine } from './blocks.js';
 import { formatUsdPair } from './money.js';
@@ -80,6 +80,7 @@ export function renderCapRefusalText(estimate: Estimate, fixtureCount: number, j
   return (
     `not run: the estimated cost ${est} for ${capScope(fixtureCount, judgeCalls, personaCount, simulatorCalls, estimate.meaningCalls ?? 0, agentTurns)} is above the cost cap ${cap}${rangeNote(estimate)}.\n` +
     'Nothing was sent to the agent and nothing was spent. The estimate is a flat guess per call, not a bill.\n' +
-    `To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in ${dir}/config.yml.\n`
+    // The suite folder as given: a control character in its name shown as an escape (docs/security.md, "Agent text is data").
+    `To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in ${terminalLine(`${dir}/config.yml`)}.\n`
   );
 }

@@ -151,7 +151,8 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
 
   // The comment's sections, in its order, persona scripts in them; errored and not evaluated
   // items under their cause. Unchanged items are only counted.
-  const where = opts.where ?? 'results.json';
+  // The results file as the user named it (--out, --results): a control character in its name shown as an escape.
+  const where = terminalLine(opts.where ?? 'results.json');
   const more = { where };
   const meanings = sharedMeanings(model, run.judge.name !== null);
   for (const key of ATTENTION_ORDER) {
