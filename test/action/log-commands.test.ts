@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import type { AgentServer } from '../support/agent-server.js';
 import type { FakeGitHub } from '../support/github-server.js';
-import { runnerCommands } from '../support/runner-commands.js';
+import { annotations, runnerCommands, stdoutOf } from '../support/runner-commands.js';
 import { artifactZip, renameEntry } from '../support/zip.js';
 import { fixture, run as record } from '../report/fixtures.js';
 import { serializeRecord } from '../../src/record/index.js';
@@ -49,47 +49,6 @@ function foreignCommands(run: ActionRun): string[] {
 
 /** What a reader of the log sees: the guard adds only invisible word joiners. */
 const seen = (run: ActionRun): string => run.stdout.replace(/\u2060/g, '');
-
-/** A workflow command's text or property as the runner reads it (ActionCommand.Unescape). */
-const unescaped = (text: string): string => text.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%25/g, '%');
-
-interface Annotation {
-  name: string;
-  /** The text the runner writes into the log. */
-  text: string;
-  properties: Record<string, string>;
-}
-
-/** The annotations (warning, error, notice) of an output, as the runner reads them. */
-function annotations(output: string): Annotation[] {
-  return runnerCommands(output)
-    .filter((c) => c.form === '::' && ['warning', 'error', 'notice'].includes(c.name))
-    .map((c) => {
-      const head = c.line.trimStart().slice(2, c.line.trimStart().length - c.data.length - 2);
-      const properties: Record<string, string> = {};
-      for (const p of head.slice(c.name.length + 1).split(',').filter((x) => x !== '')) {
-        const at = p.indexOf('=');
-        properties[p.slice(0, at)] = unescaped(p.slice(at + 1));
-      }
-      return { name: c.name, text: unescaped(c.data), properties };
-    });
-}
-
-/** What @actions/core writes to stdout while `fn` runs (its workflow commands). */
-function stdoutOf(fn: () => void): string {
-  let out = '';
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    fn();
-  } finally {
-    process.stdout.write = write;
-  }
-  return out;
-}
 
 /** C0 and C1 controls but tab and line feed, and bidi overrides: what the log must not get from outside text. */
 // eslint-disable-next-line no-control-regex
