@@ -3,7 +3,7 @@
 
 import * as core from '@actions/core';
 import * as log from './log.js';
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { Inputs } from './inputs.js';
 import { inputSecrets } from './inputs.js';
 import { sameLabel, suiteName, type ActionContext, type PullContext } from './context.js';
@@ -35,16 +35,24 @@ import { runSuiteEdits, suiteRepoPath } from './suite-edits.js';
  */
 const FORK_CONTEXT_EVENTS: ReadonlySet<string> = new Set(['pull_request', 'pull_request_review', 'pull_request_review_comment']);
 
+/** A path (relative to the workspace, forward slashes) that names no file in it: `../x`, `/x`, `C:/x`. */
+function outsideWorkspace(file: string): boolean {
+  return file === '..' || file.startsWith('../') || isAbsolute(file) || /^[A-Za-z]:\//.test(file);
+}
+
 /**
  * The suite's issues as annotations. Each names its file by its real path (the `file` property,
- * which GitHub links to the file whatever characters the path holds); its text shows the path,
+ * which GitHub links to the file whatever characters the path holds; none for a path outside the
+ * workspace, which names no file of the repository); its text shows the path,
  * the message and the fix as the terminal does (terminalIssue), so a control character of a file's
  * name or of the line an issue quotes reaches the log as its escape (docs/security.md, "Agent text is data").
  * Exported for the tests.
  */
 export function annotateConfigIssues(errors: readonly ConfigIssue[], warnings: readonly ConfigIssue[]): void {
   // An issue about an input, or a deployment's address, is in no file of the repository: its annotation names none (its text says where it came from).
-  const at = (i: ConfigIssue): core.AnnotationProperties => (i.file === OVERRIDES_SOURCE || i.file === DEPLOYMENT_URL_SOURCE ? {} : { file: i.file, startLine: i.line ?? undefined, startColumn: i.column ?? undefined });
+  // Nor does one whose path leaves the workspace (a dir input of ../ or an absolute path): GitHub has no file there to link.
+  const at = (i: ConfigIssue): core.AnnotationProperties =>
+    i.file === OVERRIDES_SOURCE || i.file === DEPLOYMENT_URL_SOURCE || outsideWorkspace(i.file) ? {} : { file: i.file, startLine: i.line ?? undefined, startColumn: i.column ?? undefined };
   for (const w of warnings) log.warning(terminalIssue(w), at(w));
   for (const e of errors) log.error(terminalIssue(e), at(e));
 }

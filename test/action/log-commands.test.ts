@@ -145,3 +145,14 @@ it("every annotation and the step's failure the Action writes shows a control ch
   ]);
   process.exitCode = exitCode; // log.failed set it to 1
 });
+
+it('a configuration issue in a file outside the workspace (a dir input of ../ or an absolute path) is annotated without a file: its text names it', () => {
+  const issue = (file: string): ConfigIssue => ({ file, line: 1, column: 1, message: 'unknown key "mesage"', fix: 'rename it' });
+  const out = stdoutOf(() => annotateConfigIssues([], [issue('../shared/.agent-replay/fixtures/a.yml'), issue('/srv/suite/fixtures/a.yml'), issue('..x/fixtures/a.yml')]));
+  // Before, each was given as the annotation's file, which GitHub cannot link.
+  expect(annotations(out).map((a) => [a.text.split('\n')[0], a.properties])).toEqual([
+    ['../shared/.agent-replay/fixtures/a.yml:1:1: unknown key "mesage"', {}],
+    ['/srv/suite/fixtures/a.yml:1:1: unknown key "mesage"', {}],
+    ['..x/fixtures/a.yml:1:1: unknown key "mesage"', { file: '..x/fixtures/a.yml', line: '1', col: '1' }],
+  ]);
+});
