@@ -23,6 +23,10 @@ const SRC_SYNTAX = [
 ];
 const UNGUARDED_LOG = [
   { selector: "CallExpression[callee.object.name='core'][callee.property.name='info']", message: 'Log with info() of src/action/log.ts: core.info writes its text raw, and a line of it could be a workflow command.' },
+  {
+    selector: "CallExpression[callee.object.name='core'][callee.property.name=/^(warning|error|notice|setFailed)$/]",
+    message: 'Annotate with warning(), error(), notice() or failed() of src/action/log.ts: @actions/core escapes only %, \\r and \\n of the text, and a control character of outside text would reach the log.',
+  },
   { selector: "CallExpression[callee.object.name='console']", message: 'No console in src/: the CLI writes through its guarded writers, the Action through src/action/log.ts (a line of outside text could be a workflow command).' },
 ];
 

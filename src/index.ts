@@ -1,6 +1,6 @@
 // The Action's entry (action.yml runs dist/index.js, bundled from this file).
 import { reportFailure, run } from './main.js';
-import * as core from '@actions/core';
+import * as log from './action/log.js';
 import { recordWritesSettled } from './action/record-writes.js';
 
 // The step's log gone (the runner's pipe closed: a cancelled job, a killed parent): writes to it
@@ -39,7 +39,7 @@ const crash = (e: unknown): void => {
     const waitMs = recordWaitMs();
     void recordWritesSettled(waitMs).then((unfinished) => {
       for (const file of unfinished) {
-        core.warning(`agent-replay: ${file} was still being written ${waitMs / 1000} s after the internal error; the step ends without waiting longer (a slow or hung disk?): the record may be missing or incomplete`);
+        log.warning(`agent-replay: ${file} was still being written ${waitMs / 1000} s after the internal error; the step ends without waiting longer (a slow or hung disk?): the record may be missing or incomplete`);
       }
       process.exit(code);
     });

@@ -4,7 +4,7 @@ import * as core from '@actions/core';
 import { envInputGetter, inputSecrets, readInputs } from './action/inputs.js';
 import { readActionContext } from './action/context.js';
 import { githubArtifactStore } from './action/artifacts.js';
-import { gitHubLog } from './action/log.js';
+import * as log from './action/log.js';
 import { checkMode } from './action/check.js';
 import { acceptMode } from './action/accept.js';
 import { reportMode } from './action/report.js';
@@ -28,7 +28,7 @@ async function runMode(): Promise<void> {
         baseUrl: ctx.apiUrl,
         graphqlUrl: ctx.graphqlUrl,
         // A wait for a rate limit is said in the job's log (docs/action.md, "GitHub's rate limits").
-        log: gitHubLog,
+        log: log.gitHubLog,
         ...(fast ? { retryAfterBaseMs: 0, throttleWrites: false } : {}),
       })
     : null;
@@ -48,7 +48,7 @@ async function checkInterruptibly(check: (signal: AbortSignal) => Promise<'inter
     // The next signal gets Node's default: the process ends at once.
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    core.warning(`agent-replay: ${signal} received: no new fixture is started; what finished is recorded, marked interrupted`);
+    log.warning(`agent-replay: ${signal} received: no new fixture is started; what finished is recorded, marked interrupted`);
     interrupt.abort(new Interrupted(signal));
   };
   process.on('SIGINT', onSignal);
@@ -61,7 +61,7 @@ async function checkInterruptibly(check: (signal: AbortSignal) => Promise<'inter
       process.exitCode = interruptExitCode(by);
       return;
     }
-    core.setFailed(`agent-replay: the run was interrupted by ${by}; the results of the fixtures that finished were recorded, marked interrupted`);
+    log.failed(`agent-replay: the run was interrupted by ${by}; the results of the fixtures that finished were recorded, marked interrupted`);
     process.exitCode = interruptExitCode(by);
   }
 }
@@ -87,8 +87,8 @@ export function reportFailure(e: unknown, env: Record<string, string | undefined
   const redact = redactorOfKnown([env['INPUT_GITHUB-TOKEN'] ?? '', env['INPUT_JUDGE-API-KEY'] ?? '']);
   const failure = describeFailure(e, 'rerun the job with debug logging enabled to see the stack trace');
   // A message can quote an agent or a file: its control characters are shown as escapes, as on the
-  // terminal (docs/security.md, "Agent text is data").
-  core.setFailed(redact(`agent-replay: ${terminalBlock(failure.message)}`));
+  // terminal (log.failed; docs/security.md, "Agent text is data").
+  log.failed(redact(`agent-replay: ${failure.message}`));
   if (failure.internal) {
     // A bug: "internal error" in the annotation, the stack only in the debug log.
     core.debug(redact(terminalBlock(stackOf(e))));

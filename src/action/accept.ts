@@ -587,7 +587,7 @@ async function addNotice(github: GitHubApi, ctx: ActionContext, prNumber: number
     if (ours) await github.updateComment(ctx.owner, ctx.repo, ours.id, withNotice(ours.body, notice, reportUpdatedAt(ours), dropMetadata));
     else await github.createComment(ctx.owner, ctx.repo, prNumber, withNotice(markerLine(marker), notice));
   } catch (e) {
-    core.warning(`comment: the notice was not added: ${gitHubFailure(e, 'pull-requests: write')}`);
+    log.warning(`comment: the notice was not added: ${gitHubFailure(e, 'pull-requests: write')}`);
   }
 }
 
@@ -720,7 +720,7 @@ async function dispatchCheck(github: GitHubApi, inputs: Inputs, ctx: ActionConte
   } catch (e) {
     if (!isGitHubError(e)) throw e;
     const why = dispatchFailure(e, wf);
-    core.warning(`accept: the baselines were committed in ${short}, but the check workflow ${wf} was not dispatched on ${branch}: ${why}`);
+    log.warning(`accept: the baselines were committed in ${short}, but the check workflow ${wf} was not dispatched on ${branch}: ${why}`);
     return `The check workflow ${wf} could not be started on ${branch} (${why}), ${noCheckOn(short)}.`;
   }
 }
@@ -925,7 +925,7 @@ async function showAcceptance(
     return commentState(outcome);
   } catch (e) {
     if (!isGitHubError(e) && !(e instanceof Refusal)) throw e;
-    core.warning(`accept: the comment does not show the acceptance in ${short} and could not be updated: ${isGitHubError(e) ? gitHubTrouble(e) : e.message}; it still shows the reviewed run until the next check replaces it.`);
+    log.warning(`accept: the comment does not show the acceptance in ${short} and could not be updated: ${isGitHubError(e) ? gitHubTrouble(e) : e.message}; it still shows the reviewed run until the next check replaces it.`);
     return { kind: 'failed' };
   }
 }
@@ -977,7 +977,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     try {
       await github.removeLabel(ctx.owner, ctx.repo, pr, labelName); // as the repository spells it
     } catch (e) {
-      core.warning(`label ${inputs.acceptLabel} not removed from #${pr}: ${gitHubFailure(e, 'pull-requests: write')}, or remove the label by hand`);
+      log.warning(`label ${inputs.acceptLabel} not removed from #${pr}: ${gitHubFailure(e, 'pull-requests: write')}, or remove the label by hand`);
     }
   };
   // The job's summary page says what the label did, whatever it was (docs/action.md, "Accept"); no secret in it.
@@ -991,7 +991,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   if (ctx.eventName === 'pull_request' && labelledPull.isFork) {
     const reason = `this pull request comes from a fork, and the accept job ran on pull_request, whose token GitHub makes read-only for a fork's pull request: it cannot update the comment or remove the label, so nothing was written. Run the accept workflow on pull_request_target (${docsUrl('action.md', 'Accept: the label commits the reviewed replies')}), then remove the label and apply it again.`;
     await summarize({ kind: 'refused', pr, reason });
-    core.setFailed(`baselines not accepted: ${reason}`);
+    log.failed(`baselines not accepted: ${reason}`);
     return;
   }
   core.setOutput('accepted', ''); // replaced when a commit lands
@@ -1136,7 +1136,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       step = `updating the comment on pull request #${pr}`;
       const comment = await updateReviewedComment(github, ctx, pr, reviewedRun, shown(null, null, note, commands));
       await removeLabel();
-      core.warning(`accept: fork pull request: baselines not committed; ${uploaded.kind === 'uploaded' ? `artifact ${artifactName} uploaded` : uploaded.reason}; the ${comment.kind === 'updated' ? 'comment' : 'job summary'} has the commands to apply them`);
+      log.warning(`accept: fork pull request: baselines not committed; ${uploaded.kind === 'uploaded' ? `artifact ${artifactName} uploaded` : uploaded.reason}; the ${comment.kind === 'updated' ? 'comment' : 'job summary'} has the commands to apply them`);
       await summarize({ kind: 'acceptance', run: acceptedRun, acceptance: acceptanceView(null, null, note, commands), comment: commentState(comment) });
       return;
     }
@@ -1185,7 +1185,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     } catch (e) {
       if (!isGitHubError(e)) throw e;
       comment = { kind: 'failed' };
-      core.warning(`accept: the baselines were committed in ${commit.oid.slice(0, 7)}, but the comment could not be updated: ${gitHubTrouble(e)}; it still shows the reviewed run until the next check replaces it.`);
+      log.warning(`accept: the baselines were committed in ${commit.oid.slice(0, 7)}, but the comment could not be updated: ${gitHubTrouble(e)}; it still shows the reviewed run until the next check replaces it.`);
     }
     await summarize({ kind: 'acceptance', run: acceptedRun, acceptance: acceptanceView(commit.oid, commit.url, note), comment });
   } catch (caught) {
@@ -1197,10 +1197,10 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       await summarize({ kind: 'stopped', pr, committedSha: committed?.oid ?? null });
       throw e;
     }
-    core.warning(`accept: refused: ${e.message}`);
+    log.warning(`accept: refused: ${e.message}`);
     await addNotice(github, ctx, pr, marker, refusalNotice(e.message), e.dropMetadata);
     await removeLabel();
     await summarize({ kind: 'refused', pr, reason: e.message });
-    core.setFailed(`baselines not accepted: ${e.message}`);
+    log.failed(`baselines not accepted: ${e.message}`);
   }
 }

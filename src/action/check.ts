@@ -3,7 +3,7 @@
 
 import * as core from '@actions/core';
 import * as log from './log.js';
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { Inputs } from './inputs.js';
 import { inputSecrets } from './inputs.js';
 import { sameLabel, suiteName, type ActionContext, type PullContext } from './context.js';
@@ -14,13 +14,13 @@ import { UserError } from '../errors.js';
 import { htmlReportFile, OVERRIDES_SOURCE, overridesFrom, publisher, publishSettings, setRunOutputs, summaryWithNote } from './publish.js';
 import { defaultBranchTimings, defaultBranchTrend, previousRun } from './history.js';
 import { runCheck } from '../engine.js';
-import { formatIssue, issueCount, type ConfigIssue } from '../suite/index.js';
+import { issueCount, type ConfigIssue } from '../suite/index.js';
 import { openRecordStream, readRecord } from '../record/index.js';
 import { timingsOf } from '../evaluate/index.js';
 import { shardLine } from '../report/shard.js';
 import { formatUsdPair, renderCapRefusal, renderComment, usdDecimal, type ReportContext, terminalLine } from '../report/index.js';
 import type { CapSource } from '../report/cap.js';
-import { renderConfigErrors } from '../report/config-errors.js';
+import { renderConfigErrors, terminalIssue } from '../report/config-errors.js';
 import { forkSecretFixes } from './fork-secrets.js';
 import { suiteLine } from '../report/blocks.js';
 import { markerLine, metaLine } from '../report/metadata.js';
@@ -35,11 +35,26 @@ import { runSuiteEdits, suiteRepoPath } from './suite-edits.js';
  */
 const FORK_CONTEXT_EVENTS: ReadonlySet<string> = new Set(['pull_request', 'pull_request_review', 'pull_request_review_comment']);
 
-function annotateConfigIssues(errors: readonly ConfigIssue[], warnings: readonly ConfigIssue[]): void {
+/** A path (relative to the workspace, forward slashes) that names no file in it: `../x`, `/x`, `C:/x`. */
+function outsideWorkspace(file: string): boolean {
+  return file === '..' || file.startsWith('../') || isAbsolute(file) || /^[A-Za-z]:\//.test(file);
+}
+
+/**
+ * The suite's issues as annotations. Each names its file by its real path (the `file` property,
+ * which GitHub links to the file whatever characters the path holds; none for a path outside the
+ * workspace, which names no file of the repository); its text shows the path,
+ * the message and the fix as the terminal does (terminalIssue), so a control character of a file's
+ * name or of the line an issue quotes reaches the log as its escape (docs/security.md, "Agent text is data").
+ * Exported for the tests.
+ */
+export function annotateConfigIssues(errors: readonly ConfigIssue[], warnings: readonly ConfigIssue[]): void {
   // An issue about an input, or a deployment's address, is in no file of the repository: its annotation names none (its text says where it came from).
-  const at = (i: ConfigIssue): core.AnnotationProperties => (i.file === OVERRIDES_SOURCE || i.file === DEPLOYMENT_URL_SOURCE ? {} : { file: i.file, startLine: i.line ?? undefined, startColumn: i.column ?? undefined });
-  for (const w of warnings) core.warning(formatIssue(w), at(w));
-  for (const e of errors) core.error(formatIssue(e), at(e));
+  // Nor does one whose path leaves the workspace (a dir input of ../ or an absolute path): GitHub has no file there to link.
+  const at = (i: ConfigIssue): core.AnnotationProperties =>
+    i.file === OVERRIDES_SOURCE || i.file === DEPLOYMENT_URL_SOURCE || outsideWorkspace(i.file) ? {} : { file: i.file, startLine: i.line ?? undefined, startColumn: i.column ?? undefined };
+  for (const w of warnings) log.warning(terminalIssue(w), at(w));
+  for (const e of errors) log.error(terminalIssue(e), at(e));
 }
 
 /**
@@ -117,7 +132,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   if (inputsIn.shard !== null) log.info(`shard ${inputsIn.shard.index}/${inputsIn.shard.total}: no pull request comment from this job; the merge job (mode: report) posts it`);
   const plan = await planCheck(inputs, ctxIn, deps.github);
   if (plan.kind === 'skip') {
-    if (plan.notice === true) core.notice(plan.reason);
+    if (plan.notice === true) log.notice(plan.reason);
     else log.info(plan.reason);
     // Nothing ran: no gate to pass or fail, no comment (docs/action.md, "Events").
     core.setOutput('gate', 'skipped');
@@ -166,7 +181,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
         onWaitLog: (line) => log.info(line),
         onLog: (line) => log.info(line),
         // A warning may quote what the agent sent (the keys of its answer): controls shown escaped (docs/security.md).
-        onWarning: (message) => core.warning(terminalLine(message)),
+        onWarning: (message) => log.warning(terminalLine(message)),
         onLoadWarnings: (warnings) => {
           warned = true;
           annotateConfigIssues([], warnings);
@@ -197,7 +212,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
     await out.comment(body, { readOnlyToken, pulls });
     core.setOutput('gate', 'failed');
     core.setOutput('verified', 'false');
-    core.setFailed(e.message);
+    log.failed(e.message);
     // The cancellation is said here, once: nothing was replayed, so nothing was recorded either.
     return e instanceof AgentWaitInterrupted ? 'interruption reported' : undefined;
   }
@@ -214,7 +229,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
     core.setOutput('gate', 'failed');
     core.setOutput('verified', 'false');
     const n = issueCount(result.errors);
-    core.setFailed(`${n} configuration ${n === 1 ? 'error' : 'errors'} in ${inputs.dir}; nothing was sent to the agent`);
+    log.failed(`${n} configuration ${n === 1 ? 'error' : 'errors'} in ${inputs.dir}; nothing was sent to the agent`);
     return;
   }
   if (!warned) annotateConfigIssues([], result.warnings);
@@ -230,7 +245,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
     core.setOutput('gate', 'failed');
     core.setOutput('verified', 'false');
     const [estimated, cap] = formatUsdPair(result.estimate.usd, result.estimate.capUsd);
-    core.setFailed(
+    log.failed(
       `estimated cost ${estimated} is above the cap ${cap}; nothing was spent. Apply the ${inputs.confirmLabel} label or set confirm-cost: true to run it.`,
     );
     return;
@@ -241,7 +256,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   // commit's and say none (docs/action.md, "The PR comment", "Suite edited").
   const several = pulls.length > 1;
   // With comment: false GitHub is asked nothing of it.
-  const edits = await runSuiteEdits(inputs.comment ? deps.github : null, ctx, pulls, suiteRepoPath(result.record.suitePath, inputs.dir), (line) => core.warning(line));
+  const edits = await runSuiteEdits(inputs.comment ? deps.github : null, ctx, pulls, suiteRepoPath(result.record.suitePath, inputs.dir), (line) => log.warning(line));
   if (edits.note !== null) log.info(`suite edits: ${edits.note}`);
   const run = edits.run === null ? result.record : { ...result.record, suiteEdits: edits.run };
   if (result.shard) log.info(shardLine(result.shard));
@@ -276,13 +291,13 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   const redact = makeRedactor(inputSecrets(inputs));
   for (const f of run.fixtures) {
     if (f.drift?.verdict === 'newly_failing') {
-      core.error(redact(`${f.label}: newly failing: ${terminalLine(f.detail)}`), { title: `agent-replay: ${f.label} newly failing`, file: f.file, startLine: f.line });
+      log.error(redact(`${f.label}: newly failing: ${terminalLine(f.detail)}`), { title: `agent-replay: ${f.label} newly failing`, file: f.file, startLine: f.line });
     }
   }
   for (const p of run.personas) {
     if (p.drift?.verdict === 'newly_failing') {
       const failed = p.checks.filter((c) => c.status === 'fail').map((c) => `${c.kind}: ${c.detail}`).join('; ');
-      core.error(redact(`${p.label}: newly failing: ${terminalLine(failed)}`), { title: `agent-replay: ${p.label} newly failing`, file: p.file, startLine: p.line });
+      log.error(redact(`${p.label}: newly failing: ${terminalLine(failed)}`), { title: `agent-replay: ${p.label} newly failing`, file: p.file, startLine: p.line });
     }
   }
 
@@ -299,6 +314,6 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   await out.comment(several ? commentFor : renderComment(run, rctx), { readOnlyToken, pulls });
 
   // 6. Gate.
-  if (result.gate.failed) core.setFailed(`agent-replay gate failed: ${terminalLine(result.gate.reason)}`);
+  if (result.gate.failed) log.failed(`agent-replay gate failed: ${terminalLine(result.gate.reason)}`);
 }
 

@@ -5,7 +5,6 @@
 //   `push`), found through the workflow's runs and their artifacts.
 // Both read artifacts with the same download as accept mode (download.ts), as untrusted data.
 
-import * as core from '@actions/core';
 import * as log from './log.js';
 import { agreementReport, compareRuns, timingsOf } from '../evaluate/index.js';
 import { MAX_COMMENT_PAGES, type ArtifactInfo, type GitHubApi, type WorkflowRunSummary } from '../github/api.js';
@@ -61,7 +60,7 @@ export async function previousRun(github: GitHubApi, ctx: ActionContext, marker:
     // figure of the same name, and a bootstrap on every check for nothing shown.
     return { runId: meta.runId, comparison: compareRuns(d.record, run, {}, { ...(latency === undefined ? {} : { latency }), passRate: false }) };
   } catch (e) {
-    core.warning(`since the previous run: not looked up (${why(e)}); the comment shows this run only`);
+    log.warning(`since the previous run: not looked up (${why(e)}); the comment shows this run only`);
     return null;
   }
 }
@@ -192,7 +191,7 @@ export async function defaultBranchTrend(github: GitHubApi, ctx: ActionContext, 
     if (found.length === 0 || (thisRunOnBranch && found.length === 1)) return null;
     return { branch, points: found, includesThisRun: thisRunOnBranch };
   } catch (e) {
-    core.warning(`trend: left out (${why(e)})`);
+    log.warning(`trend: left out (${why(e)})`);
     return null;
   }
 }

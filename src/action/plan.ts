@@ -1,7 +1,6 @@
 // Event planning for check mode: what an event asks for (nothing, or a run), which commit, which
 // pull requests to comment on and, for a deployment, where the agent is.
 
-import * as core from '@actions/core';
 import * as log from './log.js';
 import type { Inputs } from './inputs.js';
 import type { ActionContext, PullContext } from './context.js';
@@ -36,7 +35,7 @@ async function withDispatchedPull(github: GitHubApi | null, ctx: ActionContext):
   try {
     pulls = await github.listOpenPullsForBranch(ctx.owner, ctx.repo, branch);
   } catch (e) {
-    core.warning(`workflow_dispatch on ${branch}: the pull request could not be looked up: ${gitHubFailure(e, 'pull-requests: read')}; no comment is posted (where the results are is said once they are written)`);
+    log.warning(`workflow_dispatch on ${branch}: the pull request could not be looked up: ${gitHubFailure(e, 'pull-requests: read')}; no comment is posted (where the results are is said once they are written)`);
     return ctx;
   }
   const pull = pulls[0];
@@ -47,7 +46,7 @@ async function withDispatchedPull(github: GitHubApi | null, ctx: ActionContext):
   if (pulls.length > 1) log.info(`workflow_dispatch on ${branch}: ${pulls.length} open pull requests have this head; commenting on #${pull.number}`);
   const sha = ctx.sha ?? pull.headSha;
   if (sha !== pull.headSha) {
-    core.warning(
+    log.warning(
       `workflow_dispatch on ${branch}: this run checked out ${sha.slice(0, 7)}, but the head of #${pull.number} is now ${pull.headSha.slice(0, 7)}; the comment shows ${sha.slice(0, 7)}, and the check of the new head will replace it`,
     );
   }
@@ -148,7 +147,7 @@ async function openPullsForCommit(github: GitHubApi | null, ctx: ActionContext, 
     const pulls = await github.listPullsForCommit(ctx.owner, ctx.repo, sha);
     return pulls.filter((p) => p.state === 'open' && p.headSha === sha).map(({ state: _state, ...info }) => info);
   } catch (e) {
-    core.warning(`deployment_status: the pull requests of ${sha.slice(0, 7)} could not be looked up: ${gitHubFailure(e, 'pull-requests: read')}`);
+    log.warning(`deployment_status: the pull requests of ${sha.slice(0, 7)} could not be looked up: ${gitHubFailure(e, 'pull-requests: read')}`);
     return [];
   }
 }

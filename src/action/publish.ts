@@ -109,7 +109,7 @@ export async function writeSummary(markdown: string): Promise<boolean> {
     await core.summary.addRaw(markdown, true).write();
     return true;
   } catch (e) {
-    core.warning(`job summary not written: ${(e as Error).message}`);
+    log.warning(`job summary not written: ${(e as Error).message}`);
     return false;
   }
 }
@@ -223,7 +223,7 @@ export function publisher(settings: PublishSettings, ctx: ActionContext, deps: P
       await recordWrite(target, (stream ?? openRecordStream(target)).finish(run));
     } catch (e) {
       if (!(e instanceof RecordWriteError) || e.fallback === null) throw e;
-      core.setFailed(e.message);
+      log.failed(e.message);
       resultsPath = e.fallback;
     }
     core.setOutput('results-path', resultsPath);
@@ -241,7 +241,7 @@ export function publisher(settings: PublishSettings, ctx: ActionContext, deps: P
     const artifactName = artifactNameFor(run.commit, ctx.runAttempt, run.shard, suite);
     const uploaded = await deps.artifacts.upload(artifactName, files);
     if (uploaded.kind === 'uploaded') log.info(`artifact: ${artifactName}`);
-    else core.warning(`artifact ${artifactName} not uploaded: ${uploaded.reason}`);
+    else log.warning(`artifact ${artifactName} not uploaded: ${uploaded.reason}`);
     artifact = uploaded.kind === 'uploaded' ? 'uploaded' : 'not-uploaded';
     core.setOutput('artifact-name', artifactName);
     return { artifactName, uploaded: uploaded.kind === 'uploaded' };
@@ -292,7 +292,7 @@ async function postComment(
   }
   if (readOnlyToken) {
     // Names the page that holds the workflow to add, as the other refusals do (docs/action.md, "Report: combine shards, or comment for a fork").
-    core.warning(
+    log.warning(
       `comment: not posted: this pull request comes from a fork, so the token is read-only. ${where}; to comment, add the workflow_run workflow of mode: report (${docsUrl('action.md', 'Report: combine shards, or comment for a fork')}).`,
     );
     return { status: 'skipped-fork', url: null };
@@ -317,7 +317,7 @@ async function postComment(
     log.info(`comment: ${res.status} ${res.url}`);
     return { status: res.status, url: res.url };
   } catch (e) {
-    core.warning(`comment: not posted: ${gitHubFailure(e, 'pull-requests: write')}. ${where}.`);
+    log.warning(`comment: not posted: ${gitHubFailure(e, 'pull-requests: write')}. ${where}.`);
     return { status: 'failed', url: null };
   }
 }

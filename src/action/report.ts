@@ -453,7 +453,7 @@ export function noCommitWords(number: number, refused: string, where: string): s
  */
 export async function postMergeRefused(reason: string, read: readonly ReadResults[], inputs: Inputs, ctx: ActionContext, deps: ActionDeps, unread = 0): Promise<void> {
   // The refusal fails the job whatever its comment meets.
-  await postRefusal(reason, read, inputs, ctx, deps, unread).catch((failure: unknown) => core.warning(`comment: the refusal was not posted: ${terminalLine(failure instanceof Error ? failure.message : String(failure))}`));
+  await postRefusal(reason, read, inputs, ctx, deps, unread).catch((failure: unknown) => log.warning(`comment: the refusal was not posted: ${terminalLine(failure instanceof Error ? failure.message : String(failure))}`));
 }
 
 async function postRefusal(reason: string, read: readonly ReadResults[], inputs: Inputs, ctx: ActionContext, deps: ActionDeps, unread: number): Promise<void> {
@@ -470,7 +470,7 @@ async function postRefusal(reason: string, read: readonly ReadResults[], inputs:
   const shards = read.some((r) => r.record.shard !== undefined || r.record.incomplete != null);
   const body = renderMergeRefused(reason, out.reportContext(at, null), { shards, files: read.length, unread });
   await out.summary(body);
-  if (found.refused !== null) core.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}. The refusal is in the job summary and the error below.`);
+  if (found.refused !== null) log.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}. The refusal is in the job summary and the error below.`);
   core.setOutput('gate', 'failed');
   core.setOutput('verified', 'false');
   if (here.pull !== null) return out.comment(body, { at: here });
@@ -489,7 +489,7 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   // Another suite's file that cannot be read is set aside, with a warning; one of this suite's, or
   // one that cannot be told to be another's, is refused as a merge is, with the one comment (postMergeRefused).
   const { aside, unread } = otherSuitesUnread(all.unread, inputs.dir);
-  for (const a of aside) core.warning(asideWords(a, inputs.dir));
+  for (const a of aside) log.warning(asideWords(a, inputs.dir));
   const notRead = unreadWords(unread, read.length);
   if (notRead !== null) {
     await postMergeRefused(notRead, read, inputs, ctx, deps, unread.length);
@@ -524,7 +524,7 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     log.info(`report: ${runCommitWords(runHead)}`);
     merged = { ...merged, commit: runHead.sha };
   }
-  if (merged.incomplete != null) core.warning(`report: ${incompleteText(merged.incomplete)}${inputs.allowIncomplete ? ' (allow-incomplete: true, so the gate ignores it)' : ''}`);
+  if (merged.incomplete != null) log.warning(`report: ${incompleteText(merged.incomplete)}${inputs.allowIncomplete ? ' (allow-incomplete: true, so the gate ignores it)' : ''}`);
   log.info(`report: ${combinedWords(kept.length, merged)}`);
   const found = await pullForReport(inputs.prNumber, ctx, merged, deps);
   // A refused pull request is not commented on, nor compared with its comment: its head is not this run's.
@@ -539,11 +539,11 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     { ...here, sha: merged.commit },
     here.pull === null ? [] : [here.pull],
     suite.dir,
-    (line) => core.warning(line),
+    (line) => log.warning(line),
   );
   // Not compared, and said: never read as a pull request that edits nothing.
   const notCompared = suite.refused !== null && inputs.comment && here.pull?.baseSha ? { base: here.pull.baseSha, fixtures: [], baselines: [], unknown: `${suite.refused}.` } : null;
-  if (notCompared !== null) core.warning(`suite edits: ${notCompared.unknown}`);
+  if (notCompared !== null) log.warning(`suite edits: ${notCompared.unknown}`);
   const runEdits = edits.run ?? notCompared;
   const run: RunRecord = runEdits === null ? merged : { ...merged, suiteEdits: runEdits };
   const out = publisher(publishSettings(inputs), ctx, deps);
@@ -567,11 +567,11 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   // Said once the upload is known, so that it names the artifact only when there is one. A comment
   // that can never be posted (no commit to hold the pull request to) fails the job (noCommitWords).
   const failNoCommit = found.noCommit === true && inputs.comment;
-  if (found.refused !== null && !failNoCommit) core.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}. ${out.resultsWhere()}.`);
+  if (found.refused !== null && !failNoCommit) log.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}. ${out.resultsWhere()}.`);
   setRunOutputs(run, g);
   // A refused pull request has its warning (or failure) above: not also "no pull request to comment on".
   if (found.refused === null) await out.comment(renderComment(run, rctx), { at: here });
   else core.setOutput('comment-status', 'skipped');
-  if (failNoCommit) core.setFailed(noCommitWords(found.ctx.pull?.number ?? 0, found.refused ?? '', `${out.resultsWhere()}.`));
-  if (g.failed) core.setFailed(`agent-replay gate failed: ${terminalLine(g.reason)}`);
+  if (failNoCommit) log.failed(noCommitWords(found.ctx.pull?.number ?? 0, found.refused ?? '', `${out.resultsWhere()}.`));
+  if (g.failed) log.failed(`agent-replay gate failed: ${terminalLine(g.reason)}`);
 }

@@ -12,12 +12,13 @@ import { DEFAULT_CONTEXT, type ReportContext } from '../report/context.js';
 import { suiteName } from '../action/context.js';
 import { renderTerminal } from '../report/terminal.js';
 import { terminalBlock, terminalLine } from '../report/escape.js';
+import { terminalIssue } from '../report/config-errors.js';
 import type { GateView, ReportModel } from '../report/model.js';
 import type { Progress } from '../replay/index.js';
 import { interruptedBy, interruptExitCode } from '../interrupt.js';
 import { isSystemError, UserError } from '../errors.js';
 import { shownShellWord } from '../words.js';
-import { formatIssue, issueCount, type ConfigIssue } from '../suite/index.js';
+import { issueCount, type ConfigIssue } from '../suite/index.js';
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -233,8 +234,8 @@ export function reportContext(record: RunRecord | null, env: Record<string, stri
  */
 export function printConfigIssues(io: CliIO, errors: readonly ConfigIssue[], warnings: readonly ConfigIssue[], nothing = 'nothing was sent to the agent'): void {
   // A file's or folder's name, or the text an issue quotes, is shown, never sent to the terminal (docs/security.md, "Agent text is data").
-  for (const w of warnings) io.stderr(`warning: ${terminalBlock(formatIssue(w))}\n`);
-  for (const e of errors) io.stderr(`error: ${terminalBlock(formatIssue(e))}\n`);
+  for (const w of warnings) io.stderr(`warning: ${terminalIssue(w)}\n`);
+  for (const e of errors) io.stderr(`error: ${terminalIssue(e)}\n`);
   const n = issueCount(errors);
   if (n > 0) io.stderr(`\n${n} configuration ${n === 1 ? 'error' : 'errors'}; ${nothing}.\n`);
 }

@@ -1,10 +1,10 @@
 // The comment and summary shown when the suite has configuration errors: nothing was replayed.
 
-import { issueCount, type ConfigIssue } from '../suite/issues.js';
+import { formatIssue, issueCount, type ConfigIssue } from '../suite/issues.js';
 import type { ReportContext } from './context.js';
 import { markerLine, metaLine } from './metadata.js';
 import { suiteLine } from './blocks.js';
-import { codeSpan, escapeInline, fencedBlock } from './escape.js';
+import { codeSpan, escapeInline, fencedBlock, terminalBlock, terminalLine } from './escape.js';
 import { shownShellWord } from '../words.js';
 
 export function renderConfigErrors(errors: readonly ConfigIssue[], ctx: ReportContext): string {
@@ -61,4 +61,13 @@ function fixMarkdown(fix: string): string {
   }
   if (para !== '') out.push(out.length === 0 ? para : `  ${para}`);
   return out.join('\n');
+}
+
+/**
+ * An issue as the terminal and the Action's log show it (formatIssue, `file:line:column: message`
+ * and its fix): the file's name on its one line (a line break in it as ` ⏎ `), and each control
+ * character as its escape, `\u001b` (docs/security.md, "Agent text is data").
+ */
+export function terminalIssue(issue: ConfigIssue): string {
+  return terminalBlock(formatIssue({ ...issue, file: terminalLine(issue.file) }));
 }

@@ -831,11 +831,14 @@ const NUMBER_WORDS: Record<string, number> = Object.fromEntries(
  * A number's range, in words, and a value in it the fix gives as its example. `whole`: whole
  * numbers only. `atMost` / `atLeast`: a key beside it whose number bounds it too (repeat's minPass
  * is at most its count, max at least it), when that key holds a whole number in this range.
+ * `wordsBy`: the words with that key as they name it, `count (3)` where its number is known (as
+ * checkRepeat's own message says it); `words` are `wordsBy('count')`.
  */
 export interface NumberRange {
   readonly min: number;
   readonly max: number;
   readonly words: string;
+  readonly wordsBy?: (bound: string) => string;
   readonly example: number;
   readonly whole?: boolean;
   readonly atMost?: string;
@@ -867,13 +870,17 @@ export function siblingsAt(data: unknown, path: readonly PathSegment[]): Readonl
  * The bounds of a checked range where `siblings` are the keys beside the setting: its own, narrowed
  * by a sibling's number, also one in quotes (`count: "3"`), which its own fix writes as that number.
  */
-function boundsOf(range: NumberRange, siblings: Readonly<Record<string, unknown>>): { min: number; max: number } {
+function boundsOf(range: NumberRange, siblings: Readonly<Record<string, unknown>>): { min: number; max: number; words: string } {
   const sibling = (key: string | undefined): number | null => {
     const written = key === undefined ? undefined : siblings[key];
     const v = typeof written === 'string' && /^\d+$/.test(written.trim()) ? Number(written.trim()) : written;
     return typeof v === 'number' && Number.isInteger(v) && v >= range.min && v <= range.max ? v : null;
   };
-  return { min: sibling(range.atLeast) ?? range.min, max: sibling(range.atMost) ?? range.max };
+  const atLeast = sibling(range.atLeast);
+  const atMost = sibling(range.atMost);
+  // The key that bounds it named with its number, as the range's own check names it ("from 1 to count (3)").
+  const key = atMost !== null ? `${range.atMost} (${atMost})` : atLeast !== null ? `${range.atLeast} (${atLeast})` : null;
+  return { min: atLeast ?? range.min, max: atMost ?? range.max, words: key !== null && range.wordsBy !== undefined ? range.wordsBy(key) : range.words };
 }
 
 function withinCheckedRange(schema: z.ZodType, value: number, siblings: Readonly<Record<string, unknown>>): boolean {
@@ -893,8 +900,8 @@ function numberRange(ctx: TranslateContext, rel: readonly PathSegment[]): { word
   const later = checkedRange(num);
   // Its example kept within a sibling's bound (minPass: 2 beside count: 1 is minPass: 1).
   if (later !== null) {
-    const { min, max } = boundsOf(later, siblingsAt(ctx.data, rel));
-    return { words: later.words, example: Math.min(max, Math.max(min, later.example)), whole: later.whole === true };
+    const { min, max, words } = boundsOf(later, siblingsAt(ctx.data, rel));
+    return { words, example: Math.min(max, Math.max(min, later.example)), whole: later.whole === true };
   }
   // An unbounded side reads as ±Infinity, or as the largest safe integer for a whole number.
   const bound = (v: number | null | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) < Number.MAX_SAFE_INTEGER ? v : null);

@@ -12,13 +12,16 @@ import type { PathSegment } from './yaml/index.js';
 export const MAX_REPEAT = 20;
 
 const COUNT_RULE = `a whole number from 1 to ${MAX_REPEAT}`;
-const MIN_PASS_RULE = 'a whole number from 1 to count';
-const MAX_RULE = `a whole number from count to ${MAX_REPEAT}`;
+/** minPass's and max's ranges, their count named as it is known: `count`, or `count (3)` beside a count of 3. */
+const minPassRule = (count: string): string => `a whole number from 1 to ${count}`;
+const maxRule = (count: string): string => `a whole number from ${count} to ${MAX_REPEAT}`;
+const MIN_PASS_RULE = minPassRule('count');
+const MAX_RULE = maxRule('count');
 
 /** The ranges checkRepeat checks; their examples are the docs' (count: 3, minPass: 2) and checkRepeat's (max: 10). */
 const COUNT_RANGE: NumberRange = { min: 1, max: MAX_REPEAT, whole: true, words: COUNT_RULE, example: 3 };
-const MIN_PASS_RANGE: NumberRange = { min: 1, max: MAX_REPEAT, whole: true, atMost: 'count', words: MIN_PASS_RULE, example: 2 };
-const MAX_RANGE: NumberRange = { min: 1, max: MAX_REPEAT, whole: true, atLeast: 'count', words: MAX_RULE, example: 10 };
+const MIN_PASS_RANGE: NumberRange = { min: 1, max: MAX_REPEAT, whole: true, atMost: 'count', words: MIN_PASS_RULE, wordsBy: minPassRule, example: 2 };
+const MAX_RANGE: NumberRange = { min: 1, max: MAX_REPEAT, whole: true, atLeast: 'count', words: MAX_RULE, wordsBy: maxRule, example: 10 };
 
 /** The shape as written; the numbers' ranges are checked by `checkRepeat` (one message for each problem). */
 export const repeatSchema = z.strictObject({
@@ -86,7 +89,7 @@ export function checkRepeat(raw: unknown, at: PathSegment[], prefix: string, err
   if (minPass !== null && (!Number.isInteger(minPass) || minPass < 1 || (countOk && minPass > count))) {
     err(
       [...at, 'minPass'],
-      `${prefix}repeat.minPass ${String(minPass)} is not ${MIN_PASS_RULE}${countOk ? ` (${count})` : ''}`,
+      `${prefix}repeat.minPass ${String(minPass)} is not ${minPassRule(countOk ? `count (${count})` : 'count')}`,
       countOk ? `use minPass: ${Math.max(1, Math.min(count, Math.floor(Math.abs(minPass)) || 1))}, or raise count` : 'use e.g. minPass: 2',
     );
     ok = false;
@@ -96,7 +99,7 @@ export function checkRepeat(raw: unknown, at: PathSegment[], prefix: string, err
   if (max !== null && (!Number.isInteger(max) || max < 1 || max > MAX_REPEAT || (countOk && max < count))) {
     err(
       [...at, 'max'],
-      `${prefix}repeat.max ${String(max)} is not a whole number from count${countOk ? ` (${count})` : ''} to ${MAX_REPEAT}`,
+      `${prefix}repeat.max ${String(max)} is not ${maxRule(countOk ? `count (${count})` : 'count')}`,
       max > MAX_REPEAT ? `use max: ${MAX_REPEAT} or fewer (each attempt is a full replay and is paid for)` : countOk ? `use max: ${Math.min(MAX_REPEAT, Math.max(count, 10))}, or remove max (no extra attempts)` : 'use e.g. max: 10',
     );
     ok = false;

@@ -3,18 +3,24 @@
 // GitHub's runner (test/support/runner-commands.ts). Its own commands come from @actions/core
 // (annotations, ::add-mask:: of its token): what the tests look for are the hostile texts' commands,
 // a `##[` command (the Action writes none), a stop-commands, or a mask of anything but its token.
+// The annotations' own texts are read in this process too, from what @actions/core writes (no
+// child): each shows a control character of outside text as its escape, and names its file by its
+// real path.
 
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import type { AgentServer } from '../support/agent-server.js';
 import type { FakeGitHub } from '../support/github-server.js';
-import { runnerCommands } from '../support/runner-commands.js';
+import { annotations, runnerCommands, stdoutOf } from '../support/runner-commands.js';
 import { artifactZip, renameEntry } from '../support/zip.js';
 import { fixture, run as record } from '../report/fixtures.js';
 import { serializeRecord } from '../../src/record/index.js';
 import { markerLine, metaLine } from '../../src/report/metadata.js';
 import { HEAD, makeWorkspace, pullPayload, runAction, useServers, type ActionRun } from './harness.js';
+import { annotateConfigIssues } from '../../src/action/check.js';
+import * as log from '../../src/action/log.js';
+import type { ConfigIssue } from '../../src/suite/issues.js';
 
 /** Lines that would mask "secret", stop the runner's commands, and add an error annotation. */
 const HOSTILE = 'ok\n::add-mask::secret\n  ::stop-commands::x\n##[error]pwned\n';
@@ -44,9 +50,15 @@ function foreignCommands(run: ActionRun): string[] {
 /** What a reader of the log sees: the guard adds only invisible word joiners. */
 const seen = (run: ActionRun): string => run.stdout.replace(/\u2060/g, '');
 
+/** C0 and C1 controls but tab and line feed, and bidi overrides: what the log must not get from outside text. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
+
 it('check mode: a reply, an error body, a fixture file name, a deployment\'s environment and the previous run\'s artifact entry name are logged with no command in them', async () => {
   const workspace = await makeWorkspace({ fixtures: 'fixtures:\n  - { label: a, message: hi, assert: { contains: nope } }\n  - { label: b, message: fail }\n', config: 'agent: { retries: 0 }\n' });
   await writeFile(join(workspace, '.agent-replay', 'fixtures', `x${HOSTILE}.yml`), 'fixtures:\n  - { label: c, message: hi }\n');
+  // A file of comments only: a warning, whose annotation quotes the file's name.
+  await writeFile(join(workspace, '.agent-replay', 'fixtures', 'y\u001b[2J.yml'), '# - { label: d, message: hi }\n');
   // The comment the previous run posted names its run and artifact; the artifact's one entry has a
   // name that is not a plain relative path, which the log line quotes.
   const artifactName = `agent-replay-results-${HEAD}`;
@@ -64,6 +76,10 @@ it('check mode: a reply, an error body, a fixture file name, a deployment\'s env
   // ... and none of them is a command.
   expect(foreignCommands(run)).toEqual([]);
   expect(run.stdout).toContain(`::add-mask::${gh.token}`);
+  // The warning names the file by its real path, and its text shows the name's ESC as its escape.
+  const empty = annotations(run.stdout).find((a) => a.properties.file === '.agent-replay/fixtures/y\u001b[2J.yml');
+  expect(empty?.text).toMatch(/^\.agent-replay\/fixtures\/y\\u001b\[2J\.yml:1:1: the file holds only comments/);
+  for (const a of annotations(run.stdout)) expect(a.text).not.toMatch(CONTROL);
 });
 
 it('report mode: the names of results files given twice are logged with no command in them', async () => {
@@ -92,4 +108,51 @@ it("accept mode: a label's name from the event is logged with no command in it",
   expect(run.code, run.stdout + run.stderr).toBe(0);
   expect(seen(run)).toContain(`accept: the label "bug${HOSTILE}" is not accept-baseline; nothing to do.`);
   expect(foreignCommands(run)).toEqual([]);
+});
+
+it("a configuration issue's annotation shows a control character of its file's name and of the line it quotes as its escape, and names the file by its real path", () => {
+  const file = '.agent-replay/fixtures/x\u001b[2J\nred\u009b31m.yml';
+  const warning: ConfigIssue = { file, line: 3, column: 5, message: 'unknown key "mesage" (\u202eright-to-left)', fix: 'rename the key, so that line 3 reads\n    message: "\u001b[31mhi"' };
+  const error: ConfigIssue = { file: '.agent-replay/config.yml', line: 2, column: null, message: 'invalid value \u0007', fix: 'write a number' };
+  const out = stdoutOf(() => annotateConfigIssues([error], [warning]));
+  const [w, e] = annotations(out);
+  // Before, the ESC, the C1 CSI, the bidi override and the bell reached the log as they are, and the
+  // name's line break split the annotation's first line.
+  expect(w).toEqual({
+    name: 'warning',
+    text: String.raw`.agent-replay/fixtures/x\u001b[2J ⏎ red\u009b31m.yml:3:5: unknown key "mesage" (\u202eright-to-left)` + '\n  fix: rename the key, so that line 3 reads\n' + String.raw`    message: "\u001b[31mhi"`,
+    properties: { file, line: '3', col: '5' },
+  });
+  expect(e).toEqual({ name: 'error', text: '.agent-replay/config.yml:2: invalid value \\u0007\n  fix: write a number', properties: { file: '.agent-replay/config.yml', line: '2' } });
+  for (const a of [w, e]) expect(a?.text).not.toMatch(CONTROL);
+});
+
+it("every annotation and the step's failure the Action writes shows a control character as its escape; its file stays the real path", () => {
+  const hostile = 'a\u001b[2Jb\u0085c\u009b1m\rd';
+  const exitCode = process.exitCode;
+  const out = stdoutOf(() => {
+    log.warning(`artifact ${hostile} not uploaded`);
+    log.error(`${hostile}: newly failing`, { title: `agent-replay: ${hostile} newly failing`, file: `f/${hostile}.yml`, startLine: 4 });
+    log.notice(`skipped: ${hostile}`);
+    log.failed(`baselines not accepted: ${hostile}`);
+  });
+  const shown = String.raw`a\u001b[2Jb\u0085c\u009b1m\u000dd`;
+  expect(annotations(out)).toEqual([
+    { name: 'warning', text: `artifact ${shown} not uploaded`, properties: {} },
+    { name: 'error', text: `${shown}: newly failing`, properties: { title: `agent-replay: ${shown} newly failing`, file: `f/${hostile}.yml`, line: '4' } },
+    { name: 'notice', text: `skipped: ${shown}`, properties: {} },
+    { name: 'error', text: `baselines not accepted: ${shown}`, properties: {} },
+  ]);
+  process.exitCode = exitCode; // log.failed set it to 1
+});
+
+it('a configuration issue in a file outside the workspace (a dir input of ../ or an absolute path) is annotated without a file: its text names it', () => {
+  const issue = (file: string): ConfigIssue => ({ file, line: 1, column: 1, message: 'unknown key "mesage"', fix: 'rename it' });
+  const out = stdoutOf(() => annotateConfigIssues([], [issue('../shared/.agent-replay/fixtures/a.yml'), issue('/srv/suite/fixtures/a.yml'), issue('..x/fixtures/a.yml')]));
+  // Before, each was given as the annotation's file, which GitHub cannot link.
+  expect(annotations(out).map((a) => [a.text.split('\n')[0], a.properties])).toEqual([
+    ['../shared/.agent-replay/fixtures/a.yml:1:1: unknown key "mesage"', {}],
+    ['/srv/suite/fixtures/a.yml:1:1: unknown key "mesage"', {}],
+    ['..x/fixtures/a.yml:1:1: unknown key "mesage"', { file: '..x/fixtures/a.yml', line: '1', col: '1' }],
+  ]);
 });

@@ -2,7 +2,7 @@
 // keeps its indentation on GitHub, and stays inert data whatever the file held.
 
 import { describe, expect, it } from 'vitest';
-import { renderConfigErrors } from '../../src/report/config-errors.js';
+import { renderConfigErrors, terminalIssue } from '../../src/report/config-errors.js';
 import { DEFAULT_CONTEXT } from '../../src/report/context.js';
 import type { ConfigIssue } from '../../src/suite/issues.js';
 import { allCodeBlocks, githubHtml, outsideCode, visibleText } from './helpers.js';
@@ -42,5 +42,13 @@ describe('renderConfigErrors: the line as it should read', () => {
     expect(outsideCode(html)).not.toMatch(/<img|@octocat|```/);
     expect(visibleText(html)).toContain('then check it');
     expect(html.match(/<li>/g)).toHaveLength(1);
+  });
+});
+
+describe('terminalIssue: an issue as the terminal and the Action log show it', () => {
+  it("keeps the file's name on its line, a line break in it as ⏎, and shows each control character as its escape", () => {
+    // Was terminalBlock(formatIssue(issue)): the name's line break split `file:line:column: message` over two lines.
+    const shown = terminalIssue({ file: 'my\nsuite/s\u001b[2Jx.yml', line: 2, column: 3, message: 'unknown key "\u009b1m"', fix: 'rename it, so that line 2 reads\n    message: hi\u0007' });
+    expect(shown).toBe(String.raw`my ⏎ suite/s\u001b[2Jx.yml:2:3: unknown key "\u009b1m"` + '\n  fix: rename it, so that line 2 reads\n' + String.raw`    message: hi\u0007`);
   });
 });

@@ -8,6 +8,7 @@ import { loadSuite } from '../../src/suite/index.js';
 import { reportFailure } from '../../src/main.js';
 import { cli, makeProject, useCleanup } from '../cli/helpers.js';
 import { quotedAndSaid } from '../support/troubleshooting.js';
+import { stdoutOf } from '../support/runner-commands.js';
 
 useCleanup();
 
@@ -26,22 +27,6 @@ traces:
 `;
 const FIXTURES = { 'f.yml': 'fixtures:\n  - { label: a, message: hello }\n' };
 const ENV = { AGENT_TOKEN: HEADER_TOKEN, LANGFUSE_KEYS: TRACES_KEY };
-
-/** What @actions/core writes to stdout while `fn` runs (workflow commands: ::error::, ::debug::). */
-function stdoutOf(fn: () => void): string {
-  let out = '';
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    fn();
-  } finally {
-    process.stdout.write = write;
-  }
-  return out;
-}
 
 const exitCode = process.exitCode;
 afterEach(() => {

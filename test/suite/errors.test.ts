@@ -236,7 +236,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       `${C}:2:17: capUsd: 1,000 reads as 1 and another key "000" inside { }, where a comma ends a value\n  fix: write capUsd: 1000, without the comma, so that line 2 reads\n    cost: { capUsd: 1000, judgeCallUsd: 0.01 }`,
       `${C}:3:24: minDeltaMs: 1,500,250 reads as 1 and the keys "500" and "250" inside { }, where a comma ends a value\n  fix: write the number without the commas; latency.minDeltaMs is a whole number from 0 to 600000, which 1500250 is not`,
       // A part that is not three digits: a decimal comma, where a whole number belongs: not minPass: 2.5, which is refused next.
-      `${F}/a.yml:3:30: fixture "a": minPass: 2,5 reads as 2 and another key "5" inside { }, where a comma ends a value\n  fix: write a whole number in place of 2,5 (repeat.minPass is a whole number from 1 to count, which 2.5 is not), e.g. minPass: 2 or minPass: 3`,
+      `${F}/a.yml:3:30: fixture "a": minPass: 2,5 reads as 2 and another key "5" inside { }, where a comma ends a value\n  fix: write a whole number in place of 2,5 (repeat.minPass is a whole number from 1 to count (3), which 2.5 is not), e.g. minPass: 2 or minPass: 3`,
       // A range checked after the schema (repeat's count, at most 20): said too, not count: 1000.
       `${F}/b.yml:3:18: fixture "b": count: 1,000 reads as 1 and another key "000" inside { }, where a comma ends a value\n  fix: write the number without the comma; repeat.count is a whole number from 1 to 20, which 1000 is not`,
     ]);
@@ -265,28 +265,28 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     const said = (file: string): string[] => r.errors.filter((e) => e.file === file).map((e) => `${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`);
     // A decimal comma where a whole number belongs: the whole numbers either side, each one count takes.
     expect(said(C)).toEqual([
-      '2:30: minPass: 2,5 reads as 2 and another key "5" inside { }, where a comma ends a value\n  fix: write a whole number in place of 2,5 (repeat.minPass is a whole number from 1 to count, which 2.5 is not), e.g. minPass: 2 or minPass: 3',
+      '2:30: minPass: 2,5 reads as 2 and another key "5" inside { }, where a comma ends a value\n  fix: write a whole number in place of 2,5 (repeat.minPass is a whole number from 1 to count (5), which 2.5 is not), e.g. minPass: 2 or minPass: 3',
     ]);
     // Past 20: the range, not max: 1000; and not the 1 YAML read (below count), at the same place, beside it.
     expect(said(`${F}/a.yml`)).toEqual([
-      '3:26: fixture "a": max: 1,000 reads as 1 and another key "000" inside { }, where a comma ends a value\n  fix: write the number without the comma; repeat.max is a whole number from count to 20, which 1000 is not',
+      '3:26: fixture "a": max: 1,000 reads as 1 and another key "000" inside { }, where a comma ends a value\n  fix: write the number without the comma; repeat.max is a whole number from count (3) to 20, which 1000 is not',
     ]);
     expect(said(`${F}/b.yml`)).toEqual([
       '3:18: fixture "b": count: 2,5 reads as 2 and another key "5" inside { }, where a comma ends a value\n  fix: write a whole number in place of 2,5 (repeat.count is a whole number from 1 to 20, which 2.5 is not), e.g. count: 2 or count: 3',
     ]);
     // Bounded by the count beside it: minPass at most 1 (not minPass: 2), max at least 12.
     expect(said(`${F}/c.yml`)).toEqual([
-      '3:30: fixture "c": minPass: 1,5 reads as 1 and another key "5" inside { }, where a comma ends a value\n  fix: write a whole number in place of 1,5 (repeat.minPass is a whole number from 1 to count, which 1.5 is not), e.g. minPass: 1',
+      '3:30: fixture "c": minPass: 1,5 reads as 1 and another key "5" inside { }, where a comma ends a value\n  fix: write a whole number in place of 1,5 (repeat.minPass is a whole number from 1 to count (1), which 1.5 is not), e.g. minPass: 1',
     ]);
     expect(said(`${F}/d.yml`)).toEqual([
-      '3:27: fixture "d": max: 12,5 reads as 12 and another key "5" inside { }, where a comma ends a value\n  fix: write a whole number in place of 12,5 (repeat.max is a whole number from count to 20, which 12.5 is not), e.g. max: 12 or max: 13',
+      '3:27: fixture "d": max: 12,5 reads as 12 and another key "5" inside { }, where a comma ends a value\n  fix: write a whole number in place of 12,5 (repeat.max is a whole number from count (12) to 20, which 12.5 is not), e.g. max: 12 or max: 13',
     ]);
     // 3.0 is 3, which count takes; 5.0 is past count.
     expect(said(`${F}/e.yml`)).toEqual([
       '3:30: fixture "e": minPass: 3,0 reads as 3 and another key "0" inside { }, where a comma ends a value\n  fix: write minPass: 3.0, with a decimal point in place of the comma, so that line 3 reads\n    repeat: { count: 3, minPass: 3.0 }',
     ]);
     expect(said(`${F}/f.yml`)).toEqual([
-      '3:30: fixture "f": minPass: 5,0 reads as 5 and another key "0" inside { }, where a comma ends a value\n  fix: write the number with a decimal point in place of the comma; repeat.minPass is a whole number from 1 to count, which 5.0 is not',
+      '3:30: fixture "f": minPass: 5,0 reads as 5 and another key "0" inside { }, where a comma ends a value\n  fix: write the number with a decimal point in place of the comma; repeat.minPass is a whole number from 1 to count (3), which 5.0 is not',
     ]);
     // A budget in whole ms: its example (2 seconds), not 2 or 3 ms.
     expect(said(`${F}/g.yml`)).toEqual([
@@ -294,7 +294,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
     // 1,000,000 reads 0 twice, which the YAML syntax check says without the range: said once, with it.
     expect(said(`${F}/i.yml`)).toEqual([
-      '3:26: fixture "i": max: 1,000,000 reads as 1 and the keys "000" and "000" inside { }, where a comma ends a value\n  fix: write the number without the commas; repeat.max is a whole number from count to 20, which 1000000 is not',
+      '3:26: fixture "i": max: 1,000,000 reads as 1 and the keys "000" and "000" inside { }, where a comma ends a value\n  fix: write the number without the commas; repeat.max is a whole number from count (3) to 20, which 1000000 is not',
     ]);
     // A reply's turn, a check of its own (no range its schema states): the turns this script has.
     expect(said('.agent-replay/personas/p.yml')).toEqual([
@@ -302,8 +302,8 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
     // Not in { }: a number word within count, and grouped digits past 20, told the range with an example count takes.
     expect(said(`${F}/h.yml`)).toEqual([
-      '5:12: fixture "h": repeat.minPass must be a number, found the string "two"\n  fix: change repeat.minPass to a whole number from 1 to count, e.g. minPass: 1',
-      '6:8: fixture "h": repeat.max must be a number, found the string "1_000"\n  fix: change repeat.max to a whole number from count to 20, e.g. max: 10',
+      '5:12: fixture "h": repeat.minPass must be a number, found the string "two"\n  fix: change repeat.minPass to a whole number from 1 to count (1), e.g. minPass: 1',
+      '6:8: fixture "h": repeat.max must be a number, found the string "1_000"\n  fix: change repeat.max to a whole number from count (1) to 20, e.g. max: 10',
     ]);
   });
 
@@ -321,7 +321,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     });
     const said = (file: string): string[] => r.errors.filter((e) => e.file === file).map((e) => `${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`);
     expect(said(C)).toEqual([
-      '2:30: minPass: 1,000,000 reads as 1 and the keys "000" and "000" inside { }, where a comma ends a value\n  fix: write the number without the commas; repeat.minPass is a whole number from 1 to count, which 1000000 is not',
+      '2:30: minPass: 1,000,000 reads as 1 and the keys "000" and "000" inside { }, where a comma ends a value\n  fix: write the number without the commas; repeat.minPass is a whole number from 1 to count (3), which 1000000 is not',
       expect.stringMatching(/^3:8: invalid YAML: "x" is written on the line of "judge"/),
     ]);
     expect(said(`${F}/a.yml`)).toEqual([
@@ -330,7 +330,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(said(`${F}/b.yml`)).toHaveLength(1);
     expect(said(`${F}/b.yml`)[0]).toMatch(/^3:43: fixture "b": maxLatencyMs: 0,250 reads as 0 /);
     expect(said(`${F}/c.yml`)).toEqual([
-      '3:28: fixture "c": max: 1,000,000 reads as 1 and the keys "000" and "000" inside { }, where a comma ends a value\n  fix: write the number without the commas; repeat.max is a whole number from count to 20, which 1000000 is not',
+      '3:28: fixture "c": max: 1,000,000 reads as 1 and the keys "000" and "000" inside { }, where a comma ends a value\n  fix: write the number without the commas; repeat.max is a whole number from count (3) to 20, which 1000000 is not',
       '5:12: invalid YAML: the value "x: y" holds ": ", which YAML reads as one more key on the same line\n  fix: put the value in quotes, so that line 5 reads\n      message: "x: y"',
     ]);
     expect(said('.agent-replay/personas/p.yml')).toEqual([
@@ -374,7 +374,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
     expect(said(`${F}/c.yml`)).toEqual([
       '3:37: fixture "c": threshold: 0,500 reads as 0 and another key "500" inside { }, where a comma ends a value\n  fix: write threshold: 0.500, with a decimal point in place of the comma, so that line 3 reads\n    assert: { judge: polite, threshold: 0.500 }',
-      '4:30: fixture "c": minPass: 0,500 reads as 0 and another key "500" inside { }, where a comma ends a value\n  fix: write a whole number in place of 0,500 (repeat.minPass is a whole number from 1 to count, which neither 0.500 nor 500 is), e.g. minPass: 1',
+      '4:30: fixture "c": minPass: 0,500 reads as 0 and another key "500" inside { }, where a comma ends a value\n  fix: write a whole number in place of 0,500 (repeat.minPass is a whole number from 1 to count (3), which neither 0.500 nor 500 is), e.g. minPass: 1',
     ]);
     expect(said('.agent-replay/personas/p.yml')).toEqual([
       '6:28: persona script "p": turn: 0,500 reads as 0 and another key "500" inside { }, where a comma ends a value\n  fix: write a whole number in place of 0,500 (expect.reply[0].turn is a turn from 0 to 3, last, or any, which neither 0.500 nor 500 is), e.g. turn: 0 or turn: 1',

@@ -39,11 +39,13 @@ describe('a quoted number: the checks read it as the number its fix writes', () 
       [C]: 'agent:\n  url: http://127.0.0.1:9/chat\nrepeat:\n  count: 3\n  minPass: "5"\n',
     });
     expect(r.errors.map(formatIssue)).toEqual([
-      `${C}:5:12: repeat.minPass must be a number, found the string "5"\n  fix: change repeat.minPass to a whole number from 1 to count, e.g. minPass: 2`,
-      `${F}/a.yml:3:30: fixture "a": repeat.minPass must be a number, found the string "5"\n  fix: change repeat.minPass to a whole number from 1 to count, e.g. minPass: 2`,
+      // The count's value, as repeat's own check says it (repeat.minPass 5 is not a whole number from 1 to count (3)).
+      `${C}:5:12: repeat.minPass must be a number, found the string "5"\n  fix: change repeat.minPass to a whole number from 1 to count (3), e.g. minPass: 2`,
+      `${F}/a.yml:3:30: fixture "a": repeat.minPass must be a number, found the string "5"\n  fix: change repeat.minPass to a whole number from 1 to count (3), e.g. minPass: 2`,
       `${F}/b.yml:3:18: fixture "b": repeat.count must be a number, found the string "3"\n  fix: write the number without quotes: count: 3`,
-      `${F}/b.yml:3:32: fixture "b": repeat.minPass must be a number, found the string "5"\n  fix: change repeat.minPass to a whole number from 1 to count, e.g. minPass: 2`,
-      `${F}/b.yml:3:42: fixture "b": repeat.max must be a number, found the string "2"\n  fix: change repeat.max to a whole number from count to 20, e.g. max: 10`,
+      `${F}/b.yml:3:32: fixture "b": repeat.minPass must be a number, found the string "5"\n  fix: change repeat.minPass to a whole number from 1 to count (3), e.g. minPass: 2`,
+      `${F}/b.yml:3:42: fixture "b": repeat.max must be a number, found the string "2"\n  fix: change repeat.max to a whole number from count (3) to 20, e.g. max: 10`,
+      // A count past its range bounds nothing: its value is not said.
       `.agent-replay/personas/s.yml:4:18: persona script "s": repeat.count must be a number, found the string "30"\n  fix: change repeat.count to a whole number from 1 to 20, e.g. count: 3`,
       `.agent-replay/personas/s.yml:4:33: persona script "s": repeat.minPass must be a number, found the string "2.5"\n  fix: change repeat.minPass to a whole number from 1 to count, e.g. minPass: 2`,
     ]);

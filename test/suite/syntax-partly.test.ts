@@ -134,15 +134,15 @@ describe('a file that is one item, with a syntax error: a number split into keys
       [`${P}/s.yml`]: 'label: s\nopening: hi\nrepeat: { count: 3, max: 1,000,000 }\nexpect: { terminal: finish }\npersona: x: y\n',
     });
     expect(said(r, `${F}/a.yml`)).toEqual([
-      `3:26: fixture "a": ${MAX}\n  fix: write the number without the commas; repeat.max is a whole number from count to 20, which 1000000 is not`,
+      `3:26: fixture "a": ${MAX}\n  fix: write the number without the commas; repeat.max is a whole number from count (3) to 20, which 1000000 is not`,
       expect.stringMatching(/^4:10: invalid YAML: the value "x: y" holds ": "/),
     ]);
     expect(said(r, `${F}/b.yml`)).toEqual([
-      `1:26: ${MAX}\n  fix: write the number without the commas; repeat.max is a whole number from count to 20, which 1000000 is not`,
+      `1:26: ${MAX}\n  fix: write the number without the commas; repeat.max is a whole number from count (3) to 20, which 1000000 is not`,
       expect.stringMatching(/^3:\d+: invalid YAML: \\q inside double quotes/),
     ]);
     expect(said(r, `${P}/s.yml`)).toEqual([
-      `3:26: persona script "s": ${MAX}\n  fix: write the number without the commas; repeat.max is a whole number from count to 20, which 1000000 is not`,
+      `3:26: persona script "s": ${MAX}\n  fix: write the number without the commas; repeat.max is a whole number from count (3) to 20, which 1000000 is not`,
       expect.stringMatching(/^5:10: invalid YAML: the value "x: y" holds ": "/),
     ]);
   });

@@ -37,3 +37,44 @@ export function runnerCommands(output: string): RunnerCommand[] {
   }
   return found;
 }
+
+/** A workflow command's text or property as the runner reads it (ActionCommand.Unescape). */
+const unescaped = (text: string): string => text.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%25/g, '%');
+
+export interface Annotation {
+  name: string;
+  /** The text the runner writes into the log. */
+  text: string;
+  properties: Record<string, string>;
+}
+
+/** The annotations (warning, error, notice) of an output, as the runner reads them. */
+export function annotations(output: string): Annotation[] {
+  return runnerCommands(output)
+    .filter((c) => c.form === '::' && ['warning', 'error', 'notice'].includes(c.name))
+    .map((c) => {
+      const head = c.line.trimStart().slice(2, c.line.trimStart().length - c.data.length - 2);
+      const properties: Record<string, string> = {};
+      for (const p of head.slice(c.name.length + 1).split(',').filter((x) => x !== '')) {
+        const at = p.indexOf('=');
+        properties[p.slice(0, at)] = unescaped(p.slice(at + 1));
+      }
+      return { name: c.name, text: unescaped(c.data), properties };
+    });
+}
+
+/** What @actions/core writes to stdout while `fn` runs (its workflow commands). */
+export function stdoutOf(fn: () => void): string {
+  let out = '';
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    out += String(chunk);
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    fn();
+  } finally {
+    process.stdout.write = write;
+  }
+  return out;
+}
