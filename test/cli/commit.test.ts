@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCommit } from '../../src/cli/commit.js';
+import { commitWarning, runCommit } from '../../src/cli/commit.js';
 import { UsageError } from '../../src/engine.js';
 import { tempDir } from '../support/temp.js';
 import { webhookExample } from '../support/webhooks.js';
@@ -102,5 +102,27 @@ describe('runCommit', () => {
       // --commit needs no payload.
       expect(await runCommit(checkout.feature, env, checkout.cwd)).toBe(checkout.feature);
     }
+  });
+
+  it("warns when --commit is GITHUB_SHA on a pull request event whose head is another commit: the merge commit, with which report mode never comments", async () => {
+    const payload = example('pull_request', 'synchronize');
+    (payload.pull_request as { head: { sha: string } }).head.sha = checkout.feature;
+    const path = await eventFile(payload);
+    const env = { GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: path, GITHUB_SHA: checkout.merge };
+    const fix = "report mode never comments with results recorded at it. Leave --commit out (the run records the head the event names), or give --commit ${{ github.event.pull_request.head.sha }}";
+    const head = checkout.feature.slice(0, 7);
+    // --commit ${{ github.sha }}, whole, short or in upper case.
+    for (const given of [checkout.merge, checkout.merge.slice(0, 7), checkout.merge.toUpperCase()]) {
+      expect(await commitWarning(given, env, checkout.cwd)).toBe(`--commit ${checkout.merge.slice(0, 7)} is GITHUB_SHA, the merge commit GitHub made for this pull_request event, not the pull request's head (${head}): ${fix}`);
+    }
+    expect(await commitWarning(checkout.merge, { ...env, GITHUB_EVENT_NAME: 'pull_request_target' }, checkout.cwd)).toBe(
+      `--commit ${checkout.merge.slice(0, 7)} is GITHUB_SHA, the base branch's last commit on this pull_request_target event, not the pull request's head (${head}): ${fix}`,
+    );
+    // The head itself, another commit, no --commit, another event, no payload to read: nothing to say.
+    expect(await commitWarning(checkout.feature, env, checkout.cwd)).toBeNull();
+    expect(await commitWarning('abcdef1', env, checkout.cwd)).toBeNull();
+    expect(await commitWarning(undefined, env, checkout.cwd)).toBeNull();
+    expect(await commitWarning(checkout.merge, { ...env, GITHUB_EVENT_NAME: 'push' }, checkout.cwd)).toBeNull();
+    expect(await commitWarning(checkout.merge, { ...env, GITHUB_EVENT_PATH: join(checkout.cwd, 'gone.json') }, checkout.cwd)).toBeNull();
   });
 });
