@@ -19,6 +19,7 @@ import { actionContextOf, gitHubApiOf, parseOutputs, useServers, webhookExample 
 import { reportMode } from '../../src/action/report.js';
 import { envInputGetter, readInputs } from '../../src/action/inputs.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
+import { UserError } from '../../src/errors.js';
 import { cli } from '../cli/helpers.js';
 import { tempDir } from '../support/temp.js';
 
@@ -234,6 +235,50 @@ describe("a fork's pull request, from init to the comment", () => {
     expect(log).toContain('report: combined 2 results files, 2 fixtures');
     expect(outputs).toMatchObject({ 'comment-status': 'created', passed: '2', gate: 'passed' });
     expect(gh.comments('octo', 'shop', pullNumber)).toHaveLength(1);
+    expect(gh.violations).toEqual([]);
+  });
+
+  it("shards and the fork's merge job's whole record, all taken by init's pattern: refused, naming the whole record and the pattern of the shards", async () => {
+    const one = await forkRun(HEAD, ['--shard', '1/2']);
+    const two = await forkRun(HEAD, ['--shard', '2/2']);
+    const merged = await tempDir('forkwalk-merged-');
+    const m = await cli(['report', '--results', join(one, 'results.json'), '--results', join(two, 'results.json'), '--out', join(merged, 'results.json')], repo);
+    expect(m.code, m.stderr).toBe(0);
+    const names = [`agent-replay-results-${HEAD}`, `agent-replay-results-${HEAD}-shard-1-of-2`, `agent-replay-results-${HEAD}-shard-2-of-2`];
+    expect(names.every((n) => takes(n, HEAD))).toBe(true);
+    gh.addPull('octo', 'shop', { number: pullNumber, headSha: HEAD, headRef: 'feature', headRepo: FORK });
+    const ws = await downloaded({ [names[0]!]: merged, [names[1]!]: one, [names[2]!]: two });
+    const refused = await reportStep(ws, forkWorkflowRun(HEAD)).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(UserError);
+    const whole = `shards/agent-replay-results-${HEAD}/results.json`;
+    expect((refused as Error).message).toContain(`${whole} is a whole run, not a shard: give either it or the shard records, not both (download the shards' artifacts only, agent-replay-results-<commit>-shard-*)`);
+    // Said on the fork's pull request too (was: no pull request found, so only in the job's log and summary).
+    const comments = gh.comments('octo', 'shop', pullNumber);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body).toContain('## agent-replay: results not merged');
+    expect(parseCommentMetadata(comments[0]!.body)?.headSha).toBe(HEAD);
+    expect(gh.violations).toEqual([]);
+  });
+
+  it("a fork that edits the check workflow (to upload results of its choosing): the comment on its pull request names the workflow file it changed, read from GitHub, never from the records", async () => {
+    const results = await forkRun(HEAD);
+    const BASE = '0'.repeat(40);
+    const files = Object.fromEntries(
+      await Promise.all(['.agent-replay/config.yml', '.agent-replay/fixtures/example-greeting.yml', '.agent-replay/fixtures/second.yml', '.github/workflows/agent-replay.yml'].map(async (f) => [f, await readFile(join(repo, f), 'utf8')] as const)),
+    );
+    gh.setBranch('octo/shop', 'main', BASE, files);
+    gh.setBranch(FORK, 'feature', BASE, files);
+    gh.pushOnTop(FORK, 'feature', HEAD, 'Replay with the CLI', { files: { '.github/workflows/agent-replay.yml': `${files['.github/workflows/agent-replay.yml']}# edited by the fork\n` } });
+    gh.addPull('octo', 'shop', { number: pullNumber, headSha: HEAD, headRef: 'feature', headRepo: FORK });
+    const { log, outputs } = await reportStep(await downloaded({ [`agent-replay-results-${HEAD}`]: results }), forkWorkflowRun(HEAD));
+    expect(outputs['comment-status'], log).toBe('created');
+    const body = gh.comments('octo', 'shop', pullNumber)[0]!.body;
+    expect(body).toContain('This pull request edits the workflows that run the check');
+    expect(body).toContain('`.github/workflows/agent-replay.yml` changed');
+    expect(body).not.toContain('No regressions');
     expect(gh.violations).toEqual([]);
   });
 });
