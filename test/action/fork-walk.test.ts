@@ -16,7 +16,7 @@ import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser'
 import type { FakeGitHub } from '../support/github-server.js';
 import { nativeEcho, type AgentServer } from '../support/agent-server.js';
 import { actionContextOf, gitHubApiOf, parseOutputs, useServers, webhookExample } from './harness.js';
-import { reportMode } from '../../src/action/report.js';
+import { pullForReport, reportMode } from '../../src/action/report.js';
 import { envInputGetter, readInputs } from '../../src/action/inputs.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
 import { UserError } from '../../src/errors.js';
@@ -279,6 +279,26 @@ describe("a fork's pull request, from init to the comment", () => {
     expect(body).toContain('This pull request edits the workflows that run the check');
     expect(body).toContain('`.github/workflows/agent-replay.yml` changed');
     expect(body).not.toContain('No regressions');
+    expect(gh.violations).toEqual([]);
+  });
+
+  // Where the lookup of the run's pull request finds none it can name: decided in pullForReport, without a report run each.
+  it("a fork's branch that heads two open pull requests, or a lookup GitHub does not answer: no pull request, said with the fix (pr-number)", async () => {
+    const ctx = await actionContextOf('workflow_run', forkWorkflowRun(HEAD));
+    gh.addPull('octo', 'shop', { number: 8, headSha: HEAD, headRef: 'feature', headRepo: FORK });
+    gh.addPull('octo', 'shop', { number: 9, headSha: HEAD, headRef: 'feature', headRepo: FORK, baseRef: 'release' });
+    const logged: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => logged.push(String(chunk)) > 0);
+    const found = await pullForReport(null, ctx, { commit: HEAD }, { github: gitHubApiOf(gh) });
+    expect(found).toEqual({ ctx, refused: null });
+    expect(logged.join('')).toContain('comment: the workflow run 1001 ran on branch feature of stranger/shop, the head of 2 open pull requests (#9, #8): give pr-number to name the one to comment on\n');
+    // pr-number names one of them: that one, held to the run's head as ever.
+    expect((await pullForReport(8, ctx, { commit: HEAD }, { github: gitHubApiOf(gh) })).ctx.pull?.number).toBe(8);
+    logged.length = 0;
+    gh.failNext({ method: 'GET', path: '/repos/octo/shop/pulls', status: 403, body: { message: 'Resource not accessible by integration' } });
+    expect(await pullForReport(null, ctx, { commit: HEAD }, { github: gitHubApiOf(gh) })).toEqual({ ctx, refused: null });
+    expect(logged.join('')).toContain('::warning::comment: the pull request of the workflow run 1001 (branch feature of stranger/shop) could not be looked up: ');
+    expect(logged.join('')).toContain('. Give pr-number to name it\n');
     expect(gh.violations).toEqual([]);
   });
 });
