@@ -91,6 +91,26 @@ export async function commitWarning(given: string | undefined, env: Record<strin
 }
 
 /**
+ * The warning when, without --commit, a GitHub Actions job of a pull request event records the
+ * pull request's head but replays a checkout whose git HEAD is another commit: actions/checkout
+ * without `ref` checks out GitHub's merge commit (on pull_request_target, the base branch), whose
+ * suite is not the head's that the results, the comment and accepted baselines are of (check mode
+ * refuses such a checkout; docs/cli.md, "What each command does"). null when nothing is wrong, or
+ * HEAD cannot be read (no git repository).
+ */
+export async function checkoutWarning(given: string | undefined, env: Record<string, string | undefined>, cwd: string): Promise<string | null> {
+  if (given !== undefined) return null;
+  const head = await pullRequestHead(env, cwd).catch(() => undefined);
+  if (head === undefined) return null;
+  const checkedOut = (await gitHead(cwd))?.toLowerCase();
+  if (checkedOut === undefined || checkedOut === head) return null;
+  return (
+    `this checkout's HEAD is ${checkedOut.slice(0, 7)}, not the pull request's head ${head.slice(0, 7)} that the run records (actions/checkout without ref checks out GitHub's merge commit on pull_request, the base branch on pull_request_target), so the suite replayed is not the head's: ` +
+    'add ref: ${{ github.event.pull_request.head.sha }} under the checkout\'s with:'
+  );
+}
+
+/**
  * GITHUB_SHA when --commit is not given and no pull request's head is: held to the same rule,
  * since it is recorded the same way (docs/cli.md, "What each command does"). Empty is unset (a CI
  * that exports every variable); a value that is not a SHA is a usage error that names the

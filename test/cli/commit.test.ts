@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { commitWarning, runCommit } from '../../src/cli/commit.js';
+import { checkoutWarning, commitWarning, runCommit } from '../../src/cli/commit.js';
 import { UsageError } from '../../src/engine.js';
 import { tempDir } from '../support/temp.js';
 import { webhookExample } from '../support/webhooks.js';
@@ -124,5 +124,25 @@ describe('runCommit', () => {
     expect(await commitWarning(undefined, env, checkout.cwd)).toBeNull();
     expect(await commitWarning(checkout.merge, { ...env, GITHUB_EVENT_NAME: 'push' }, checkout.cwd)).toBeNull();
     expect(await commitWarning(checkout.merge, { ...env, GITHUB_EVENT_PATH: join(checkout.cwd, 'gone.json') }, checkout.cwd)).toBeNull();
+  });
+
+  it("warns when the run records the pull request's head but the checkout is another commit (actions/checkout's merge commit): the suite replayed is not the head's", async () => {
+    const payload = example('pull_request', 'synchronize');
+    (payload.pull_request as { head: { sha: string } }).head.sha = checkout.feature;
+    const env = { GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: await eventFile(payload), GITHUB_SHA: checkout.merge };
+    expect(await checkoutWarning(undefined, env, checkout.cwd)).toBe(
+      `this checkout's HEAD is ${checkout.merge.slice(0, 7)}, not the pull request's head ${checkout.feature.slice(0, 7)} that the run records (actions/checkout without ref checks out GitHub's merge commit on pull_request, the base branch on pull_request_target), so the suite replayed is not the head's: ` +
+        "add ref: ${{ github.event.pull_request.head.sha }} under the checkout's with:",
+    );
+    // The head checked out, --commit given (the run records what it says), another event, no git repository: nothing to say.
+    git(checkout.cwd, 'checkout', '-q', '--detach', checkout.feature);
+    try {
+      expect(await checkoutWarning(undefined, env, checkout.cwd)).toBeNull();
+    } finally {
+      git(checkout.cwd, 'checkout', '-q', '--detach', checkout.merge);
+    }
+    expect(await checkoutWarning(checkout.feature, env, checkout.cwd)).toBeNull();
+    expect(await checkoutWarning(undefined, { ...env, GITHUB_EVENT_NAME: 'push' }, checkout.cwd)).toBeNull();
+    expect(await checkoutWarning(undefined, env, await tempDir('agent-replay-nogit-'))).toBeNull();
   });
 });
