@@ -22,6 +22,7 @@ import { parseCommentMetadata } from '../../src/report/index.js';
 import { UserError } from '../../src/errors.js';
 import { cli } from '../cli/helpers.js';
 import { tempDir } from '../support/temp.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 let agent: AgentServer;
 let gh: FakeGitHub;
@@ -202,6 +203,10 @@ describe("a fork's pull request, from init to the comment", () => {
       "warning: --commit cdcdcdc is GITHUB_SHA, the merge commit GitHub made for this pull_request event, not the pull request's head (abababa): report mode never comments with results recorded at it. " +
         'Leave --commit out (the run records the head the event names), or give --commit ${{ github.event.pull_request.head.sha }}\n',
     );
+    quotedAndSaid(
+      runStderr,
+      "warning: --commit <sha> is GITHUB_SHA, the merge commit GitHub made for this pull_request event, not the pull request's head (<sha>): report mode never comments with results recorded at it. ...",
+    );
     gh.addPull('octo', 'shop', { number: pullNumber, headSha: HEAD, headRef: 'feature', headRepo: FORK });
     const { log, outputs } = await reportStep(await downloaded({ [`agent-replay-results-${HEAD}`]: results }), forkWorkflowRun(HEAD));
     expect(outputs['comment-status']).toBe('skipped');
@@ -292,6 +297,7 @@ describe("a fork's pull request, from init to the comment", () => {
     const found = await pullForReport(null, ctx, { commit: HEAD }, { github: gitHubApiOf(gh) });
     expect(found).toEqual({ ctx, refused: null });
     expect(logged.join('')).toContain('comment: the workflow run 1001 ran on branch feature of stranger/shop, the head of 2 open pull requests (#9, #8): give pr-number to name the one to comment on\n');
+    quotedAndSaid(logged.join(''), '..., the head of 2 open pull requests (#<n>, #<n>): give pr-number to name the one to comment on');
     // pr-number names one of them: that one, held to the run's head as ever.
     expect((await pullForReport(8, ctx, { commit: HEAD }, { github: gitHubApiOf(gh) })).ctx.pull?.number).toBe(8);
     logged.length = 0;
@@ -299,6 +305,7 @@ describe("a fork's pull request, from init to the comment", () => {
     expect(await pullForReport(null, ctx, { commit: HEAD }, { github: gitHubApiOf(gh) })).toEqual({ ctx, refused: null });
     expect(logged.join('')).toContain('::warning::comment: the pull request of the workflow run 1001 (branch feature of stranger/shop) could not be looked up: ');
     expect(logged.join('')).toContain('. Give pr-number to name it\n');
+    quotedAndSaid(logged.join(''), 'comment: the pull request of the workflow run <id> (branch <branch> of <owner/repo>) could not be looked up: ...');
     expect(gh.violations).toEqual([]);
   });
 });

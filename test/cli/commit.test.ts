@@ -11,6 +11,7 @@ import { checkoutWarning, commitWarning, runCommit } from '../../src/cli/commit.
 import { UsageError } from '../../src/engine.js';
 import { tempDir } from '../support/temp.js';
 import { webhookExample } from '../support/webhooks.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8' }).trim();
@@ -134,6 +135,7 @@ describe('runCommit', () => {
       `this checkout's HEAD is ${checkout.merge.slice(0, 7)}, not the pull request's head ${checkout.feature.slice(0, 7)} that the run records (actions/checkout without ref checks out GitHub's merge commit on pull_request, the base branch on pull_request_target), so the suite replayed is not the head's: ` +
         "add ref: ${{ github.event.pull_request.head.sha }} under the checkout's with:",
     );
+    quotedAndSaid(`warning: ${(await checkoutWarning(undefined, env, checkout.cwd))!}`, "warning: this checkout's HEAD is <sha>, not the pull request's head <sha> that the run records (...)");
     // The head checked out, --commit given (the run records what it says), another event, no git repository: nothing to say.
     git(checkout.cwd, 'checkout', '-q', '--detach', checkout.feature);
     try {
