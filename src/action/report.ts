@@ -438,18 +438,19 @@ async function pullOfRunBranch(ctx: ActionContext, github: NonNullable<ActionDep
   const head = workflowRunHead(ctx);
   const branch = (ctx.payload.workflow_run as { head_branch?: unknown }).head_branch;
   if (head === null || head.repo === null || typeof branch !== 'string' || branch === '') return null;
+  // The branch is the fork's to name (GitHub's ref rules keep control characters out): shown as text all the same.
   const [headOwner = ''] = head.repo.split('/');
   let pulls;
   try {
     pulls = await github.listOpenPullsForBranch(ctx.owner, ctx.repo, branch, headOwner);
   } catch (e) {
     if (!isGitHubError(e)) throw e;
-    core.warning(`comment: the pull request of the ${head.run} (branch ${branch} of ${head.repo}) could not be looked up: ${gitHubFailure(e, 'pull-requests: read')}. Give pr-number to name it`);
+    core.warning(`comment: the pull request of the ${head.run} (branch ${shown(branch)} of ${shown(head.repo)}) could not be looked up: ${gitHubFailure(e, 'pull-requests: read')}. Give pr-number to name it`);
     return null;
   }
   const own = pulls.filter((p) => p.headRepoFullName?.toLowerCase() === head.repo?.toLowerCase());
   if (own.length <= 1) return own[0]?.number ?? null;
-  log.info(`comment: the ${head.run} ran on branch ${branch} of ${head.repo}, the head of ${own.length} open pull requests (${own.map((p) => `#${p.number}`).join(', ')}): give pr-number to name the one to comment on`);
+  log.info(`comment: the ${head.run} ran on branch ${shown(branch)} of ${shown(head.repo)}, the head of ${own.length} open pull requests (${own.map((p) => `#${p.number}`).join(', ')}): give pr-number to name the one to comment on`);
   return null;
 }
 
