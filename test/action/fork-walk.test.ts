@@ -8,7 +8,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
@@ -120,7 +120,8 @@ function forkWorkflowRun(head: string): Record<string, unknown> {
  */
 async function reportStep(ws: string, event: Record<string, unknown>): Promise<{ log: string; outputs: Record<string, string>; uploads: string[] }> {
   const step = reportWorkflow.jobs.report!.steps.find((s) => s.uses?.startsWith('agent-replay/agent-replay@'))!.with!;
-  const prNumber = execFileSync('sh', ['-c', 'cat shards/*/pr-number 2>/dev/null | head -1'], { cwd: ws, encoding: 'utf8' }).trim();
+  // `cat shards/*/pr-number 2>/dev/null | head -1`, in this process.
+  const prNumber = (readdirSync(join(ws, 'shards')).sort().flatMap((a) => (existsSync(join(ws, 'shards', a, 'pr-number')) ? [readFileSync(join(ws, 'shards', a, 'pr-number'), 'utf8')] : [])).join('').split('\n')[0] ?? '').trim();
   const env: Record<string, string> = { 'INPUT_PR-NUMBER': prNumber };
   for (const [k, v] of Object.entries(step)) if (k !== 'pr-number') env[`INPUT_${k.toUpperCase()}`] = v;
   const summary = join(ws, 'summary.md');
