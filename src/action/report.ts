@@ -380,7 +380,8 @@ function runCommitWords(head: { sha: string; run: string }): string {
 
 /**
  * The pull request to comment on: the event's own, else the pr-number input, else the one a
- * workflow_run names. A fork's pull request is not named by workflow_run: pass pr-number. Both
+ * workflow_run names, else (a fork's, which workflow_run does not name) the open one of the run's
+ * head branch and repository (pullOfRunBranch). Both
  * pr-number (read from the artifact a fork's run uploaded) and the records are the fork's to write,
  * so a pull request found this way gets the comment only when its head is the commit the records
  * show, and on workflow_run also the head commit and repository of the run GitHub says it reports
@@ -395,8 +396,9 @@ export async function pullForReport(
 ): Promise<{ ctx: ActionContext; refused: string | null; noCommit?: true }> {
   if (ctx.pull !== null) return { ctx, refused: null };
   const fromRun = (ctx.payload.workflow_run as { pull_requests?: { number?: unknown }[] } | undefined)?.pull_requests?.[0]?.number;
-  const number = prNumber ?? (typeof fromRun === 'number' ? fromRun : null);
-  if (number === null || deps.github === null) return { ctx, refused: null };
+  if (deps.github === null) return { ctx, refused: null };
+  const number = prNumber ?? (typeof fromRun === 'number' ? fromRun : await pullOfRunBranch(ctx, deps.github));
+  if (number === null) return { ctx, refused: null };
   let read;
   try {
     read = await deps.github.getPull(ctx.owner, ctx.repo, number);
@@ -422,6 +424,34 @@ export async function pullForReport(
     return { ctx: found, refused: `its head is ${short(pull.headSha)}, but the results were recorded at ${short(run.commit)}` };
   }
   return { ctx: found, refused: null };
+}
+
+/**
+ * The pull request of a workflow_run that does not name it (a fork's: its pull_requests is empty)
+ * and was given no pr-number (a CLI run's artifact holds no pr-number file): the open pull request
+ * whose head is the run's head branch in the run's head repository, both GitHub's, never an
+ * artifact's; pullForReport then holds it to the run's head commit as any other. null when there
+ * is none, when there are several (one branch into two base branches, said with the fix), or when
+ * GitHub did not answer (a warning) (docs/action.md, "Report: combine shards, or comment for a fork").
+ */
+async function pullOfRunBranch(ctx: ActionContext, github: NonNullable<ActionDeps['github']>): Promise<number | null> {
+  const head = workflowRunHead(ctx);
+  const branch = (ctx.payload.workflow_run as { head_branch?: unknown }).head_branch;
+  if (head === null || head.repo === null || typeof branch !== 'string' || branch === '') return null;
+  // The branch is the fork's to name (GitHub's ref rules keep control characters out): shown as text all the same.
+  const [headOwner = ''] = head.repo.split('/');
+  let pulls;
+  try {
+    pulls = await github.listOpenPullsForBranch(ctx.owner, ctx.repo, branch, headOwner);
+  } catch (e) {
+    if (!isGitHubError(e)) throw e;
+    core.warning(`comment: the pull request of the ${head.run} (branch ${shown(branch)} of ${shown(head.repo)}) could not be looked up: ${gitHubFailure(e, 'pull-requests: read')}. Give pr-number to name it`);
+    return null;
+  }
+  const own = pulls.filter((p) => p.headRepoFullName?.toLowerCase() === head.repo?.toLowerCase());
+  if (own.length <= 1) return own[0]?.number ?? null;
+  log.info(`comment: the ${head.run} ran on branch ${shown(branch)} of ${shown(head.repo)}, the head of ${own.length} open pull requests (${own.map((p) => `#${p.number}`).join(', ')}): give pr-number to name the one to comment on`);
+  return null;
 }
 
 /** Why pullForReport has no commit to hold a pull request's head to, of a run's results: they name none. */

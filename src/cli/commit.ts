@@ -69,6 +69,48 @@ async function pullRequestHead(env: Record<string, string | undefined>, cwd: str
 }
 
 /**
+ * The warning when `--commit` is GITHUB_SHA in a GitHub Actions job of a pull request event whose
+ * payload names another head: the merge commit GitHub made (on pull_request_target, the base
+ * branch's last commit), which is no pull request's head, so report mode on workflow_run never
+ * comments with results recorded at it (docs/cli.md, "What each command does"). The run records
+ * what --commit says; null when nothing is wrong, or the payload cannot be read (--commit needs none).
+ */
+export async function commitWarning(given: string | undefined, env: Record<string, string | undefined>, cwd: string): Promise<string | null> {
+  const sha = (env.GITHUB_SHA ?? '').toLowerCase();
+  if (given === undefined || !COMMIT_SHA.test(given) || !COMMIT_SHA.test(sha)) return null;
+  const commit = given.toLowerCase();
+  if (!sha.startsWith(commit) && !commit.startsWith(sha)) return null;
+  const head = await pullRequestHead(env, cwd).catch(() => undefined);
+  if (head === undefined || head.startsWith(commit)) return null;
+  const event = env.GITHUB_EVENT_NAME ?? '';
+  const what = event === 'pull_request_target' ? `the base branch's last commit on this ${event} event` : `the merge commit GitHub made for this ${event} event`;
+  return (
+    `--commit ${commit.slice(0, 7)} is GITHUB_SHA, ${what}, not the pull request's head (${head.slice(0, 7)}): report mode never comments with results recorded at it. ` +
+    'Leave --commit out (the run records the head the event names), or give --commit ${{ github.event.pull_request.head.sha }}'
+  );
+}
+
+/**
+ * The warning when, without --commit, a GitHub Actions job of a pull request event records the
+ * pull request's head but replays a checkout whose git HEAD is another commit: actions/checkout
+ * without `ref` checks out GitHub's merge commit (on pull_request_target, the base branch), whose
+ * suite is not the head's that the results, the comment and accepted baselines are of (check mode
+ * refuses such a checkout; docs/cli.md, "What each command does"). null when nothing is wrong, or
+ * HEAD cannot be read (no git repository).
+ */
+export async function checkoutWarning(given: string | undefined, env: Record<string, string | undefined>, cwd: string): Promise<string | null> {
+  if (given !== undefined) return null;
+  const head = await pullRequestHead(env, cwd).catch(() => undefined);
+  if (head === undefined) return null;
+  const checkedOut = (await gitHead(cwd))?.toLowerCase();
+  if (checkedOut === undefined || checkedOut === head) return null;
+  return (
+    `this checkout's HEAD is ${checkedOut.slice(0, 7)}, not the pull request's head ${head.slice(0, 7)} that the run records (actions/checkout without ref checks out GitHub's merge commit on pull_request, the base branch on pull_request_target), so the suite replayed is not the head's: ` +
+    'add ref: ${{ github.event.pull_request.head.sha }} under the checkout\'s with:'
+  );
+}
+
+/**
  * GITHUB_SHA when --commit is not given and no pull request's head is: held to the same rule,
  * since it is recorded the same way (docs/cli.md, "What each command does"). Empty is unset (a CI
  * that exports every variable); a value that is not a SHA is a usage error that names the

@@ -28,7 +28,7 @@ import { windowsPathRefusal } from '../windows-path.js';
 import { DEFAULT_SUITE_DIR, suiteName } from '../action/context.js';
 import { ArgvError, commandHelp, globalHelp, helpHint, parseArgv, wholeNumberFlag, type CommandName, type Values } from './options.js';
 import { defaultOut, ensureIgnoredFolder, noResultsGiven } from './results-dir.js';
-import { runCommit } from './commit.js';
+import { checkoutWarning, commitWarning, runCommit } from './commit.js';
 import { gitSuiteEdits, resolveBase } from './suite-edits.js';
 import { runDemo } from './demo.js';
 import { runInit } from './init.js';
@@ -220,6 +220,9 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   const waitForAgent = parseWaitForAgent(values['wait-for-agent']);
   const dir = values.dir ?? '.agent-replay';
   const commit = await runCommit(values.commit, io.env, io.cwd);
+  for (const warned of [await commitWarning(values.commit, io.env, io.cwd), await checkoutWarning(values.commit, io.env, io.cwd)]) {
+    if (warned !== null) io.stderr(`warning: ${terminalLine(warned)}\n`);
+  }
   // --base: checked before anything is sent (git, the repository, the revision); a suite folder
   // that is not there gets its configuration error from the load instead.
   const base = values.base === undefined || !isFolder(resolvePath(io, dir)) ? null : await resolveBase(values.base, resolvePath(io, dir), io.env);

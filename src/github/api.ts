@@ -167,8 +167,8 @@ export interface GitHubApi {
   removeLabel(owner: string, repo: string, issueNumber: number, name: string): Promise<void>;
   /** The pull request with its labels as they are now. */
   getPull(owner: string, repo: string, pullNumber: number): Promise<PullWithLabels>;
-  /** Open pull requests whose head is the branch `branch` of this repository, all pages. */
-  listOpenPullsForBranch(owner: string, repo: string, branch: string): Promise<PullWithLabels[]>;
+  /** Open pull requests whose head is the branch `branch` of this repository, or of `headOwner`'s fork of it, all pages. */
+  listOpenPullsForBranch(owner: string, repo: string, branch: string, headOwner?: string): Promise<PullWithLabels[]>;
   /** Pull requests (open and closed) that contain the commit, all pages (`GET /repos/{o}/{r}/commits/{sha}/pulls`). */
   listPullsForCommit(owner: string, repo: string, sha: string): Promise<PullWithLabels[]>;
   /**
@@ -487,9 +487,9 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
       });
     },
 
-    listOpenPullsForBranch(owner, repo, branch) {
-      return call(`GET /repos/${owner}/${repo}/pulls?head=${owner}:${branch}`, async () => {
-        const pulls = await octokit.paginate(octokit.rest.pulls.list, { owner, repo, head: `${owner}:${branch}`, state: 'open', per_page: 100 });
+    listOpenPullsForBranch(owner, repo, branch, headOwner = owner) {
+      return call(`GET /repos/${owner}/${repo}/pulls?head=${headOwner}:${branch}`, async () => {
+        const pulls = await octokit.paginate(octokit.rest.pulls.list, { owner, repo, head: `${headOwner}:${branch}`, state: 'open', per_page: 100 });
         return pulls.map((p) => ({ ...pullInfo(p), labels: p.labels.map((l) => l.name) }));
       });
     },

@@ -7,10 +7,11 @@ import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCommit } from '../../src/cli/commit.js';
+import { checkoutWarning, commitWarning, runCommit } from '../../src/cli/commit.js';
 import { UsageError } from '../../src/engine.js';
 import { tempDir } from '../support/temp.js';
 import { webhookExample } from '../support/webhooks.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8' }).trim();
@@ -102,5 +103,48 @@ describe('runCommit', () => {
       // --commit needs no payload.
       expect(await runCommit(checkout.feature, env, checkout.cwd)).toBe(checkout.feature);
     }
+  });
+
+  it("warns when --commit is GITHUB_SHA on a pull request event whose head is another commit: the merge commit, with which report mode never comments", async () => {
+    const payload = example('pull_request', 'synchronize');
+    (payload.pull_request as { head: { sha: string } }).head.sha = checkout.feature;
+    const path = await eventFile(payload);
+    const env = { GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: path, GITHUB_SHA: checkout.merge };
+    const fix = "report mode never comments with results recorded at it. Leave --commit out (the run records the head the event names), or give --commit ${{ github.event.pull_request.head.sha }}";
+    const head = checkout.feature.slice(0, 7);
+    // --commit ${{ github.sha }}, whole, short or in upper case.
+    for (const given of [checkout.merge, checkout.merge.slice(0, 7), checkout.merge.toUpperCase()]) {
+      expect(await commitWarning(given, env, checkout.cwd)).toBe(`--commit ${checkout.merge.slice(0, 7)} is GITHUB_SHA, the merge commit GitHub made for this pull_request event, not the pull request's head (${head}): ${fix}`);
+    }
+    expect(await commitWarning(checkout.merge, { ...env, GITHUB_EVENT_NAME: 'pull_request_target' }, checkout.cwd)).toBe(
+      `--commit ${checkout.merge.slice(0, 7)} is GITHUB_SHA, the base branch's last commit on this pull_request_target event, not the pull request's head (${head}): ${fix}`,
+    );
+    // The head itself, another commit, no --commit, another event, no payload to read: nothing to say.
+    expect(await commitWarning(checkout.feature, env, checkout.cwd)).toBeNull();
+    expect(await commitWarning('abcdef1', env, checkout.cwd)).toBeNull();
+    expect(await commitWarning(undefined, env, checkout.cwd)).toBeNull();
+    expect(await commitWarning(checkout.merge, { ...env, GITHUB_EVENT_NAME: 'push' }, checkout.cwd)).toBeNull();
+    expect(await commitWarning(checkout.merge, { ...env, GITHUB_EVENT_PATH: join(checkout.cwd, 'gone.json') }, checkout.cwd)).toBeNull();
+  });
+
+  it("warns when the run records the pull request's head but the checkout is another commit (actions/checkout's merge commit): the suite replayed is not the head's", async () => {
+    const payload = example('pull_request', 'synchronize');
+    (payload.pull_request as { head: { sha: string } }).head.sha = checkout.feature;
+    const env = { GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: await eventFile(payload), GITHUB_SHA: checkout.merge };
+    expect(await checkoutWarning(undefined, env, checkout.cwd)).toBe(
+      `this checkout's HEAD is ${checkout.merge.slice(0, 7)}, not the pull request's head ${checkout.feature.slice(0, 7)} that the run records (actions/checkout without ref checks out GitHub's merge commit on pull_request, the base branch on pull_request_target), so the suite replayed is not the head's: ` +
+        "add ref: ${{ github.event.pull_request.head.sha }} under the checkout's with:",
+    );
+    quotedAndSaid(`warning: ${(await checkoutWarning(undefined, env, checkout.cwd))!}`, "warning: this checkout's HEAD is <sha>, not the pull request's head <sha> that the run records (...)");
+    // The head checked out, --commit given (the run records what it says), another event, no git repository: nothing to say.
+    git(checkout.cwd, 'checkout', '-q', '--detach', checkout.feature);
+    try {
+      expect(await checkoutWarning(undefined, env, checkout.cwd)).toBeNull();
+    } finally {
+      git(checkout.cwd, 'checkout', '-q', '--detach', checkout.merge);
+    }
+    expect(await checkoutWarning(checkout.feature, env, checkout.cwd)).toBeNull();
+    expect(await checkoutWarning(undefined, { ...env, GITHUB_EVENT_NAME: 'push' }, checkout.cwd)).toBeNull();
+    expect(await checkoutWarning(undefined, env, await tempDir('agent-replay-nogit-'))).toBeNull();
   });
 });

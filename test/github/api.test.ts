@@ -576,7 +576,7 @@ describe('lookups', () => {
     expect(h.gh.responseViolations).toEqual([]);
   });
 
-  it('listOpenPullsForBranch: the open pull requests of a branch of this repository, with labels', async () => {
+  it('listOpenPullsForBranch: the open pull requests of a branch of this repository, or of a fork, with labels', async () => {
     h = await startHarness();
     h.gh.addPull(O, R, { number: 5, headSha: 'c'.repeat(40), headRef: 'fix-refunds' });
     h.gh.setLabels(O, R, 5, ['accept-baseline', 'bug']);
@@ -589,6 +589,8 @@ describe('lookups', () => {
     ]);
     expect(await h.api.listOpenPullsForBranch(O, R, 'nobody')).toEqual([]);
     expect(h.gh.requests.find((r) => r.method === 'GET' && r.path === `/repos/${O}/${R}/pulls`)?.query).toMatchObject({ head: `${O}:fix-refunds`, state: 'open' });
+    // A fork's branch of that name: asked of its owner (head=stranger:fix-refunds).
+    expect((await h.api.listOpenPullsForBranch(O, R, 'fix-refunds', 'stranger')).map((p) => [p.number, p.headRepoFullName])).toEqual([[6, 'stranger/shop']]);
     expect(h.gh.violations).toEqual([]);
     expect(h.gh.responseViolations).toEqual([]);
   });
