@@ -445,7 +445,7 @@ async function pullOfRunBranch(ctx: ActionContext, github: NonNullable<ActionDep
     pulls = await github.listOpenPullsForBranch(ctx.owner, ctx.repo, branch, headOwner);
   } catch (e) {
     if (!isGitHubError(e)) throw e;
-    core.warning(`comment: the pull request of the ${head.run} (branch ${shown(branch)} of ${shown(head.repo)}) could not be looked up: ${gitHubFailure(e, 'pull-requests: read')}. Give pr-number to name it`);
+    log.warning(`comment: the pull request of the ${head.run} (branch ${shown(branch)} of ${shown(head.repo)}) could not be looked up: ${gitHubFailure(e, 'pull-requests: read')}. Give pr-number to name it`);
     return null;
   }
   const own = pulls.filter((p) => p.headRepoFullName?.toLowerCase() === head.repo?.toLowerCase());

@@ -11,7 +11,7 @@ import { openRecordStream, RecordWriteError, type RecordStream } from '../record
 import { DEFAULT_CONTEXT, type ReportContext } from '../report/context.js';
 import { suiteName } from '../action/context.js';
 import { renderTerminal } from '../report/terminal.js';
-import { terminalBlock, terminalLine } from '../report/escape.js';
+import { terminalLine } from '../report/escape.js';
 import { terminalIssue } from '../report/config-errors.js';
 import type { GateView, ReportModel } from '../report/model.js';
 import type { Progress } from '../replay/index.js';
