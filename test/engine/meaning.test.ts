@@ -747,7 +747,9 @@ describe('a reply to another user message than the baseline\'s is not compared w
         expect(p.attempts?.map((a) => a.meaning)).toEqual([undefined, undefined, undefined]);
         // With every reply the same (`same`), nothing but the ending tells the attempts apart; reworded replies vary, unmeasured.
         const head = mode === 'same' ? 'conversations ended differently' : 'replies vary, and conversations ended differently,';
-        expect(decidePersonaAcceptance(p, '2026-01-01T00:00:00.000Z', 'abc')).toEqual({ kind: 'refuse', reason: `${head} across 3 attempts: attempt 2: ${detail}` });
+        // Attempt 3, reworded with no meaning recorded, is named too: it replied otherwise.
+        const rest = mode === 'same' ? '' : '; attempt 3 replied otherwise than attempt 1';
+        expect(decidePersonaAcceptance(p, '2026-01-01T00:00:00.000Z', 'abc')).toEqual({ kind: 'refuse', reason: `${head} across 3 attempts: attempt 2: ${detail}${rest}` });
         expect(judge.meaningCalls).toEqual([]);
       });
     });
