@@ -431,7 +431,8 @@ function skippedGroups(c: Calibration): { reason: string; list: Calibration['ski
     // A fixture's baseline keeps a judge result only when it agrees with the fixture's verdict (src/suite/baselines.ts refuses one that does not).
     // A judged fixture whose verdict and kept judge result contradict (src/calibrate/plan.ts): the judge is its only check, so no other check limits accept.
     const contradiction = reason === SINGLE_JUDGE_CONTRADICTION;
-    const limit = what === 'reply' && !contradiction ? `; while another check fails and the judge passes, accept refuses ${one ? 'it' : 'those'}, since a fixture's baseline keeps only a judge result that agrees with its verdict` : '';
+    // A fixture skipped as failed by its attempts is a lone judge's (plan.ts, acceptedSingleJudge): no other check to fail beside it.
+    const limit = what === 'reply' && !contradiction && reason !== FAILED_BY_ATTEMPTS ? `; while another check fails and the judge passes, accept refuses ${one ? 'it' : 'those'}, since a fixture's baseline keeps only a judge result that agrees with its verdict` : '';
     const corrected = contradiction ? `if "fail" is right (a baseline corrected by hand), remove the judge block from ${one ? 'its baseline' : 'their baselines'} and calibrate reads ${one ? 'its verdict' : 'their verdicts'}; else, ` : '';
     // A repeated item failed by its attempts while the attempt shown passed keeps none again (src/evaluate/acceptance.ts, baselineJudgeOf; src/evaluate/reuse.ts).
     const shownFirst = `the attempt shown (the first that ${what === 'transcript' ? 'completed' : 'replied'})`;

@@ -178,8 +178,10 @@ describe('planCalibration', () => {
     const words =
       `(a ${what} accepted unchanged leaves a baseline as it is; a ${what} accepted from a run that again fails by its attempts while the attempt shown (the first that ${first}) passes keeps none either: ` +
       'accept from a run whose attempt shown fails where its attempts fail, or passes where they pass; read the run\'s result first: accepting says its verdict is right';
-    expect(renderCalibrationText(c)).toContain(words);
+    expect(renderCalibrationText(c)).toContain(`${words}): rm .agent-replay/baselines/s.json, then`);
     expect(renderCalibrationMarkdown(c)).toContain(escapeInline(words));
+    // Such a fixture's judge is its only check (acceptedSingleJudge): no "another check fails" beside it.
+    expect(renderCalibrationText(c)).not.toContain('another check fails');
     // Another reason's step is as it was.
     const other = calibrationOf(summarizeCalibration({ targets: [], skipped: [{ ...one, reason: 'which check failed is not known' }], withoutBaseline: [] }, [], null), 0, null);
     expect(renderCalibrationText(other)).not.toContain('fails by its attempts');
