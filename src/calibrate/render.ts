@@ -18,7 +18,7 @@ import { cliWords } from '../report/terminal.js';
 import { CALL_FAILED_HINT, causeLine, JUDGE_CUT_HINT, judgeFixes, JUDGE_NO_SCORE_HINT, judgeReasonCause, PANEL_CUT_HINT } from '../evaluate/index.js';
 import { mostShared, sharedLine } from '../report/cause-details.js';
 import { unmeasured, type Calibration } from './schema.js';
-import { SINGLE_JUDGE_CONTRADICTION } from './plan.js';
+import { FAILED_BY_ATTEMPTS, SINGLE_JUDGE_CONTRADICTION } from './plan.js';
 
 type Criterion = Calibration['criteria'][number];
 type Item = Criterion['items'][number];
@@ -431,11 +431,18 @@ function skippedGroups(c: Calibration): { reason: string; list: Calibration['ski
     // A fixture's baseline keeps a judge result only when it agrees with the fixture's verdict (src/suite/baselines.ts refuses one that does not).
     // A judged fixture whose verdict and kept judge result contradict (src/calibrate/plan.ts): the judge is its only check, so no other check limits accept.
     const contradiction = reason === SINGLE_JUDGE_CONTRADICTION;
-    const limit = what === 'reply' && !contradiction ? `; while another check fails and the judge passes, accept refuses ${one ? 'it' : 'those'}, since a fixture's baseline keeps only a judge result that agrees with its verdict` : '';
+    // A fixture skipped as failed by its attempts is a lone judge's (plan.ts, acceptedSingleJudge): no other check to fail beside it.
+    const limit = what === 'reply' && !contradiction && reason !== FAILED_BY_ATTEMPTS ? `; while another check fails and the judge passes, accept refuses ${one ? 'it' : 'those'}, since a fixture's baseline keeps only a judge result that agrees with its verdict` : '';
     const corrected = contradiction ? `if "fail" is right (a baseline corrected by hand), remove the judge block from ${one ? 'its baseline' : 'their baselines'} and calibrate reads ${one ? 'its verdict' : 'their verdicts'}; else, ` : '';
+    // A repeated item failed by its attempts while the attempt shown passed keeps none again (src/evaluate/acceptance.ts, baselineJudgeOf; src/evaluate/reuse.ts).
+    const shownFirst = `the attempt shown (the first that ${what === 'transcript' ? 'completed' : 'replied'})`;
+    const byAttempts =
+      reason === FAILED_BY_ATTEMPTS
+        ? `; a ${what} accepted from a run that again fails by its attempts while ${shownFirst} passes keeps none either: accept from a run whose attempt shown fails where its attempts fail, or passes where they pass`
+        : '';
     const step =
       `${corrected}to calibrate against ${one ? 'it' : 'them'}, remove ${one ? 'its baseline' : 'their baselines'} and accept ${one ? 'it' : 'them'} again from a run with the judge, ` +
-      `so that ${one ? 'its new baseline keeps' : 'their new baselines keep'} the judge's result for each criterion (a ${what} accepted unchanged leaves a baseline as it is; read the run's ${one ? 'result' : 'results'} first: accepting says ${one ? 'its verdict is' : 'their verdicts are'} right${limit}): ` +
+      `so that ${one ? 'its new baseline keeps' : 'their new baselines keep'} the judge's result for each criterion (a ${what} accepted unchanged leaves a baseline as it is${byAttempts}; read the run's ${one ? 'result' : 'results'} first: accepting says ${one ? 'its verdict is' : 'their verdicts are'} right${limit}): ` +
       `rm ${shown.map(([, file]) => shownShellWord(file)).join(' ')}, then npx agent-replay run${dir} --only ${shownShellWord(shown.map(([label]) => label).join(','))}, then npx agent-replay accept${dir}${more}`;
     return { reason, list, step };
   });

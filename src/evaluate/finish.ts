@@ -37,6 +37,7 @@ import { personaDrift } from './personas.js';
 import { attemptEndingChange } from './ending.js';
 import { attemptMeaningDetail, attemptOutcome, attemptsDetailHead, combineAttempts, scaledMinPass } from './repeat.js';
 import { plusUsage } from './usage.js';
+import { meansTheSame } from './variants.js';
 
 /** How the run finishes its items: config.yml's knobs, read once (`policyOf`). */
 export interface FinishPolicy {
@@ -166,19 +167,29 @@ function meaningField(meanings: AttemptMeanings, k: number): { meaning?: Meaning
  * unless another attempt's reply is worse against it (each attempt is compared with the first that
  * replied, the one shown): then that one, named ("attempt 2: numbers 30 → 14"), so that one attempt
  * that changed a fact keeps the item out of Reworded and meets `meaning_changed`. Null (the shown
- * reply is the baseline's) stays null: the attempts' disagreement is the repeat's to show.
+ * reply is the baseline's, `baselineShown`) is the baseline's too: an attempt changed in meaning
+ * against it, or whose meaning was not checked, is so against the baseline, and that one, named, is
+ * the item's meaning, as acceptance refuses it; one only reworded leaves it null, the attempts'
+ * wordings the repeat's to show. `against` leaves out an attempt's meaning that does not speak of
+ * the baseline (a script's ending, where the baseline does not keep who ended it).
  */
-function itemMeaning(shown: Meaning | null | undefined, meanings: AttemptMeanings): Meaning | null | undefined {
-  if (shown == null || meanings === null) return shown;
-  let worst: Meaning = shown;
+function itemMeaning(
+  shown: Meaning | null | undefined,
+  meanings: AttemptMeanings,
+  baselineShown = false,
+  against: (m: Meaning, k: number) => boolean = () => true,
+): Meaning | null | undefined {
+  if (meanings === null || (shown == null && !baselineShown)) return shown;
+  let worst: Meaning | null = shown ?? null;
   let at = -1;
-  meanings.forEach((m, k) => {
-    if (m !== null && MEANING_RANK[m.value] > MEANING_RANK[worst.value]) {
+  for (const [k, m] of meanings.entries()) {
+    if (m === null || (shown == null && (meansTheSame(m) || !against(m, k)))) continue;
+    if (worst === null || MEANING_RANK[m.value] > MEANING_RANK[worst.value]) {
       worst = m;
       at = k;
     }
-  });
-  return at === -1 ? shown : { ...worst, detail: attemptMeaningDetail(at + 1, worst.detail) };
+  }
+  return at === -1 || worst === null ? shown : { ...worst, detail: attemptMeaningDetail(at + 1, worst.detail) };
 }
 
 /** The shown attempt's drift with the verdict of all attempts; its meaning against the baseline never depends on the verdict. */
@@ -344,7 +355,8 @@ export function combineFixtureAttempts(records: readonly FixtureRecord[], repeat
   const usagePartial = records.some((r) => !r.errored && r.usagePartial === true) ? (true as const) : undefined;
   const extra = { repeat: summary, attempts, durationMs: sum(records), usage: usageOfAttempts(records), usagePartial };
   if (verdict === null || shown.errored) return { ...shown, detail, ...extra };
-  return { ...shown, verdict, detail, drift: withMeaning(computeDrift(verdict, shown.reply, shown.route, baseline), itemMeaning(shown.drift?.meaning, meanings)), ...extra };
+  const drift = computeDrift(verdict, shown.reply, shown.route, baseline);
+  return { ...shown, verdict, detail, drift: withMeaning(drift, itemMeaning(shown.drift?.meaning, meanings, drift.reply === 'same')), ...extra };
 }
 
 /** The record of a persona script replayed `records.length` times (each record one attempt, in order). */
@@ -380,7 +392,11 @@ export function combinePersonaAttempts(records: readonly PersonaRecord[], repeat
   const drift = personaDrift(verdict, shown.turns, baseline, null, shown.simulation?.endedBy === 'simulator_fault');
   // The transcript comparison is the shown attempt's own: a simulated user's ending, or its user written anew, included.
   const transcript = shown.drift?.transcript ?? drift.transcript;
-  return { ...shown, verdict, drift: withMeaning({ ...drift, transcript }, itemMeaning(shown.drift?.meaning ?? endedOtherwise(records, shownIndex(records), baseline), meanings)), ...extra };
+  const k = shownIndex(records);
+  // An attempt's ending speaks of the baseline's only where the baseline keeps who ended it (endedOtherwise).
+  const against = (m: Meaning, at: number): boolean => baseline?.endedBy !== undefined || !(m.by === 'turns' && m.detail === attemptEndingChange(records[at] as PersonaRecord, shown, k + 1));
+  const meaning = itemMeaning(shown.drift?.meaning, meanings, transcript === 'same', against) ?? endedOtherwise(records, k, baseline);
+  return { ...shown, verdict, drift: withMeaning({ ...drift, transcript }, meaning), ...extra };
 }
 
 /**

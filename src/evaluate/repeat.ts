@@ -113,7 +113,17 @@ export function attemptMeaningDetail(number: number, detail: string | null): str
   return `attempt ${number}${detail === null || detail === '' ? '' : `: ${detail}`}`;
 }
 
-/** The reason acceptance gives for an item whose attempts replied differently with no meaning recorded (docs/meaning.md, "Repeats"). */
-export function repliesVary(attempts: number): string {
-  return `replies vary across ${attempts} attempts`;
+/**
+ * The reason acceptance gives for an item whose attempts replied differently with no meaning
+ * recorded (docs/meaning.md, "Repeats"), naming them: "replies vary across 3 attempts: attempts 2
+ * and 3 replied otherwise than attempt 1" (`otherwise`: repliedOtherwise's words).
+ */
+export function repliesVary(attempts: number, otherwise: string): string {
+  return `replies vary across ${attempts} attempts: ${otherwise}`;
+}
+
+/** The attempts numbered `numbers` replied otherwise than attempt `reference` (the one accepted and shown): "attempts 2 and 3 replied otherwise than attempt 1". */
+export function repliedOtherwise(numbers: readonly number[], reference: number): string {
+  const named = numbers.length === 1 ? `attempt ${numbers[0]}` : `attempts ${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1)}`;
+  return `${named} replied otherwise than attempt ${reference}`;
 }

@@ -14,7 +14,7 @@
 import { MAX_VARIANTS, type Meaning, type MeaningValue, type ScriptEnding } from '../types.js';
 import { attemptEndingChange } from './ending.js';
 import { MEANING_WORDS, normalizeReply, sameFacts } from './meaning/index.js';
-import { repliesVary } from './repeat.js';
+import { repliedOtherwise, repliesVary } from './repeat.js';
 
 /** The meanings that say a reply tells the user the same as the one it was compared with. */
 const SAME_MEANING: ReadonlySet<MeaningValue> = new Set<MeaningValue>(['formatting', 'variant', 'reworded']);
@@ -136,22 +136,26 @@ function attemptWords(meaning: Meaning, script: boolean): string {
  * The refusal for attempts that differ (docs/meaning.md, "Repeats"): any whose meaning against
  * attempt 1 is changed or unchecked are named ("replies differ in meaning across 3 attempts:
  * attempt 2: numbers 30 → 14"); without a meaning (check off, older records), differing attempts
- * are refused as "replies vary across N attempts". A script's attempt whose conversation ended
- * otherwise is named in its own words, and the head says what differs: "conversations ended
+ * are refused as "replies vary across 3 attempts: attempts 2 and 3 replied otherwise than attempt
+ * 1", named too. A script's attempt whose conversation ended otherwise is named in its own words,
+ * and the head says what differs: "conversations ended
  * differently across 3 attempts: attempt 2: the agent ended ..." when nothing else does (its
  * replies may be the same), "replies differ in meaning, and conversations ended differently,
  * across 3 attempts: ..." or "replies vary, and conversations ended differently, across 3
- * attempts: ..." beside the others. Null: no attempt stands in the way.
+ * attempts: ...; attempt 3 replied otherwise than attempt 1" beside the others. Null: no attempt
+ * stands in the way.
  */
 function attemptsRefusal(views: readonly AttemptView[], total: number, script: boolean): string | null {
   const differing = views.filter((v) => v.differs);
   const meaningful = differing.filter((v) => v.meaning != null && !meansTheSame(v.meaning));
-  const unmeasured = differing.some((v) => v.meaning == null);
-  if (meaningful.length === 0) return unmeasured ? repliesVary(total) : null;
+  const unmeasured = differing.filter((v) => v.meaning == null).map((v) => v.number);
+  // The attempts that replied otherwise with no meaning, named against the first that replied (the one accepted and shown).
+  const otherwise = unmeasured.length === 0 ? null : repliedOtherwise(unmeasured, views[0]?.number ?? 1);
+  if (meaningful.length === 0) return otherwise === null ? null : repliesVary(total, otherwise);
   const named = meaningful.map((v) => `attempt ${v.number}: ${attemptWords(v.meaning as Meaning, script)}`).join('; ');
   if (!meaningful.some((v) => v.ended === true)) return `${REPLIES_DIFFER} across ${total} attempts: ${named}`;
-  const replies = meaningful.some((v) => v.ended !== true) ? REPLIES_DIFFER : unmeasured ? 'replies vary' : null;
-  return `${replies === null ? ENDINGS_DIFFER : `${replies}, and ${ENDINGS_DIFFER},`} across ${total} attempts: ${named}`;
+  if (meaningful.some((v) => v.ended !== true)) return `${REPLIES_DIFFER}, and ${ENDINGS_DIFFER}, across ${total} attempts: ${named}`;
+  return otherwise === null ? `${ENDINGS_DIFFER} across ${total} attempts: ${named}` : `replies vary, and ${ENDINGS_DIFFER}, across ${total} attempts: ${named}; ${otherwise}`;
 }
 
 /** The heads of attemptsRefusal's words (report/blocks.ts attemptsRefusalFix reads them back for the fix). */

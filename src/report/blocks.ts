@@ -201,7 +201,7 @@ export function labelList(labels: readonly string[]): string {
  */
 export function attemptsRefusalFix(reason: string): string | null {
   const again = 'or accept after a run whose attempts agree';
-  if (/^replies vary(?: across \d+ attempts$|, and conversations ended differently, across \d+ attempts: )/.test(reason)) return `make the agent answer consistently, ${again}`;
+  if (/^replies vary(?: across \d+ attempts(?:$|: )|, and conversations ended differently, across \d+ attempts: )/.test(reason)) return `make the agent answer consistently, ${again}`;
   if (/^replies differ in meaning(?:, and conversations ended differently,)? across \d+ attempts: /.test(reason)) return `find out why the agent answers differently, ${again}`;
   // A script refused for who ended its conversations alone: its replies may be the same.
   if (endingsAlone(reason)) return `find out why the agent ends the conversation in some attempts only, ${again}`;

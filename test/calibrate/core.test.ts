@@ -168,6 +168,25 @@ describe('planCalibration', () => {
     expect(acceptedSingleJudge({ verdict: 'fail' }, 'A')).toEqual({ accepted: 'fail', from: 'baseline_verdict' });
   });
 
+  it.each([
+    ['fixture', 'reply', 'replied'],
+    ['persona', 'transcript', 'completed'],
+  ] as const)("the %s skipped for it: its next step says what run's acceptance keeps a judge result, not any run with the judge", (kind, what, first) => {
+    // Accepted from a run failed by its attempts again while the attempt shown passed, the new baseline keeps none either.
+    const one = { criterion: 'C', kind, label: 's', file: 'f.yml', line: 1, baselineFile: '.agent-replay/baselines/s.json', reason: FAILED_BY_ATTEMPTS };
+    const c = calibrationOf(summarizeCalibration({ targets: [], skipped: [one], withoutBaseline: [] }, [], null), 0, null);
+    const words =
+      `(a ${what} accepted unchanged leaves a baseline as it is; a ${what} accepted from a run that again fails by its attempts while the attempt shown (the first that ${first}) passes keeps none either: ` +
+      'accept from a run whose attempt shown fails where its attempts fail, or passes where they pass; read the run\'s result first: accepting says its verdict is right';
+    expect(renderCalibrationText(c)).toContain(`${words}): rm .agent-replay/baselines/s.json, then`);
+    expect(renderCalibrationMarkdown(c)).toContain(escapeInline(words));
+    // Such a fixture's judge is its only check (acceptedSingleJudge): no "another check fails" beside it.
+    expect(renderCalibrationText(c)).not.toContain('another check fails');
+    // Another reason's step is as it was.
+    const other = calibrationOf(summarizeCalibration({ targets: [], skipped: [{ ...one, reason: 'which check failed is not known' }], withoutBaseline: [] }, [], null), 0, null);
+    expect(renderCalibrationText(other)).not.toContain('fails by its attempts');
+  });
+
   it("acceptedCriterion reads a panel's stored result by its members' majority, as the run decided it (docs/judges.md, \"Panels\")", () => {
     // 0.9, 0.5 and a member with no score: the median 0.7 meets the threshold, but 1 of 3 passed: the run failed it.
     const members = [

@@ -275,6 +275,70 @@ describe('meaning of fixtures', () => {
   });
 });
 
+describe('a repeated fixture whose attempt 1 replays its baseline word for word (docs/meaning.md, "Repeats")', () => {
+  /** An agent whose attempt n (its session ends in -n) answers `reply(n)` to "refund". */
+  async function byAttempt(reply: (n: number) => string): Promise<AgentServer> {
+    const agent = await startAgentServer((req) => {
+      const n = Number(/-(\d+)$/.exec(String((req.json as { session?: string }).session))?.[1]);
+      return { json: { reply: reply(n), route: { conversation: 'shop', stage: 'answer' }, offTrack: [], ended: false } };
+    });
+    servers.push(agent);
+    return agent;
+  }
+
+  const REFUND = 'fixtures:\n  - { label: refund, message: refund, assert: { regex: "efund" }, repeat: { count: 3 } }\n';
+  const reason = 'replies differ in meaning across 3 attempts: attempt 3: numbers 30 → 14';
+
+  /** The refund fixture's record, its baseline the reply `stored`, against `agent`. */
+  async function refundRun(agent: AgentServer, judge: MeaningServer, stored: string): Promise<RunRecord> {
+    const cwd = await project(agent.url, judge.url, { fixtures: REFUND });
+    const b: Baseline = { label: 'refund', reply: stored, route: { conversation: 'shop', stage: 'answer' }, verdict: 'pass', acceptedAt: '2026-01-01T00:00:00.000Z', commit: 'abc' };
+    await writeFile(join(cwd, '.agent-replay', 'baselines', 'refund.json'), serializeBaseline(b));
+    return ran(cwd);
+  }
+
+  /** The record's one fixture is changed in meaning by its attempt 3, on every surface, and refused in those words. */
+  function changedByAttempt3(record: RunRecord): void {
+    const f = byLabel(record, 'refund');
+    expect(f.drift).toMatchObject({ reply: 'same', meaning: { value: 'changed', by: 'facts', detail: 'attempt 3: numbers 30 → 14' } });
+    const md = renderComment(record, ctx);
+    expect(md).not.toContain('No regressions: 1 unchanged');
+    expect(md).not.toContain('Nothing to accept: no pass or fail reply differs from its baseline.');
+    expect(md).toContain(`The label would refuse \`refund\` (${escapeInline(reason)})`);
+    expect(planAcceptance(record, new Map(), { only: null, acceptedAt: '2026-01-01T00:00:00.000Z' }).refused).toEqual([{ label: 'refund', reason }]);
+    expect(renderTerminal(record, { color: false })).toContain('changed in meaning: attempt 3: numbers 30 → 14');
+    expect(meets(f, 'meaning_changed')).toBe(true);
+  }
+
+  it('an agent that answers the same but for a fact in attempt 3 is changed in meaning by that attempt, not unchanged beside the refusal', async () => {
+    const agent = await byAttempt((n) => (n === 3 ? 'Refunds are accepted within 14 days.' : (WORDINGS.refund?.[0] as string)));
+    const judge = await judgeServer();
+    const record = await refundRun(agent, judge, WORDINGS.refund?.[0] as string);
+    expect(byLabel(record, 'refund').attempts?.map((a) => a.meaning ?? null)).toEqual([null, null, expect.objectContaining({ value: 'changed', by: 'facts' })]);
+    changedByAttempt3(record);
+    expect(judge.meaningCalls).toEqual([]);
+  });
+
+  it('a rewording agent whose attempt 3 changes a fact: changed by that attempt; one that only rewords stays unchanged, accepted with its wordings', async () => {
+    // Attempt n gets wording n mod 3, except that attempt 3 promises 14 days; the baseline is attempt 1's wording.
+    const judge = await judgeServer();
+    const fact = await byAttempt((n) => (n === 3 ? 'Refunds are accepted within 14 days.' : (WORDINGS.refund?.[n % 3] as string)));
+    const record = await refundRun(fact, judge, WORDINGS.refund?.[1] as string);
+    expect(byLabel(record, 'refund').attempts?.map((a) => a.meaning?.value ?? null)).toEqual([null, 'reworded', 'changed']);
+    changedByAttempt3(record);
+    // The project's rewording agent: attempts 2 and 3 only reworded against attempt 1, the baseline's reply.
+    const reword = await agentServer(() => 'reword');
+    const quiet = await refundRun(reword, judge, WORDINGS.refund?.[1] as string);
+    const f = byLabel(quiet, 'refund');
+    expect(f.attempts?.map((a) => a.meaning?.value ?? null)).toEqual([null, 'reworded', 'reworded']);
+    expect(f.drift?.reply).toBe('same');
+    expect(f.drift?.meaning).toBeUndefined();
+    expect(meets(f, 'meaning_changed')).toBe(false);
+    expect(renderComment(quiet, ctx)).toContain('No regressions: 1 unchanged');
+    expect(planAcceptance(quiet, new Map(), { only: null, acceptedAt: '2026-01-01T00:00:00.000Z' }).refused).toEqual([]);
+  });
+});
+
 describe('meaning of persona scripts and simulated users', () => {
   it('an accepted simulated script replayed against a rewording agent makes zero simulator calls; each reworded turn has its meaning', async () => {
     let mode: Mode = 'same';
@@ -486,6 +550,48 @@ describe('a reply to another user message than the baseline\'s is not compared w
     expect(judge.meaningCalls).toEqual([]);
   });
 
+  it.each(['same', 'reword'] as const)(
+    'a repeated script whose attempt 1 replays its baseline while attempt 2 changes a fact on a turn is changed in meaning by that attempt; one only reworded stays unchanged (agent: %s)',
+    async (mode) => {
+      // Once `changing` is set, attempt 2 (its session ends in -2) says 18 where the others say 17 to "hours".
+      let changing = false;
+      const calls = new Map<string, number>();
+      const agent = await startAgentServer((req) => {
+        const body = (req.json ?? {}) as { message?: string; session?: string };
+        const message = String(body.message);
+        const words = WORDINGS[message] ?? [`echo: ${message}`];
+        const n = (calls.get(message) ?? 0) + 1;
+        calls.set(message, n);
+        let reply = mode === 'same' ? (words[0] as string) : (words[n % words.length] as string);
+        if (changing && message === 'hours' && /-2$/.test(String(body.session))) reply = reply.replace('17', '18');
+        return { json: { reply, route: { conversation: 'shop', stage: 'answer' }, offTrack: [], ended: false } };
+      });
+      servers.push(agent);
+      const judge = await judgeServer();
+      const cwd = await project(agent.url, judge.url, { fixtures: '', script: `${DIALOG}repeat: { count: 3 }\n` });
+      await accepted(cwd);
+      // The rewording agent words each attempt as it did when accepted (wording n mod 3 of its n-th call): attempt 1 replays the baseline.
+      const quiet = await ran(cwd);
+      const q = quiet.personas[0] as PersonaRecord;
+      expect(q.drift?.transcript).toBe('same');
+      expect(q.drift?.meaning).toBeUndefined();
+      expect(q.attempts?.map((a) => a.meaning?.value ?? null)).toEqual(mode === 'same' ? [null, null, null] : [null, 'variant', 'variant']);
+      expect(renderComment(quiet, ctx)).toContain('No regressions: 1 unchanged');
+      changing = true;
+      const record = await ran(cwd);
+      const p = record.personas[0] as PersonaRecord;
+      const detail = 'attempt 2: turn 1 changed in meaning: numbers 17 → 18';
+      expect(p.drift).toMatchObject({ transcript: 'same', meaning: { value: 'changed', by: 'facts', detail } });
+      const md = renderComment(record, ctx);
+      expect(md).not.toContain('No regressions: 1 unchanged');
+      const reason = 'replies differ in meaning across 3 attempts: attempt 2: turn 1 changed in meaning: numbers 17 → 18';
+      expect(md).toContain(`The label would refuse \`hours-dialog\` (${escapeInline(reason)})`);
+      expect(decidePersonaAcceptance(p, '2026-01-01T00:00:00.000Z', 'abc')).toEqual({ kind: 'refuse', reason });
+      expect(renderTerminal(record, { color: false })).toContain(detail);
+      expect(meets(p, 'meaning_changed')).toBe(true);
+    },
+  );
+
   describe('who ended a scripted conversation (docs/personas.md, "Baselines and drift"), with a rewording agent', () => {
     /** DIALOG with an agent that rewords its replies, ending the conversation on the message `ending.on` (null: never). */
     async function rewording(): Promise<{ cwd: string; judge: MeaningServer; ending: { on: string | null } }> {
@@ -641,7 +747,9 @@ describe('a reply to another user message than the baseline\'s is not compared w
         expect(p.attempts?.map((a) => a.meaning)).toEqual([undefined, undefined, undefined]);
         // With every reply the same (`same`), nothing but the ending tells the attempts apart; reworded replies vary, unmeasured.
         const head = mode === 'same' ? 'conversations ended differently' : 'replies vary, and conversations ended differently,';
-        expect(decidePersonaAcceptance(p, '2026-01-01T00:00:00.000Z', 'abc')).toEqual({ kind: 'refuse', reason: `${head} across 3 attempts: attempt 2: ${detail}` });
+        // Attempt 3, reworded with no meaning recorded, is named too: it replied otherwise.
+        const rest = mode === 'same' ? '' : '; attempt 3 replied otherwise than attempt 1';
+        expect(decidePersonaAcceptance(p, '2026-01-01T00:00:00.000Z', 'abc')).toEqual({ kind: 'refuse', reason: `${head} across 3 attempts: attempt 2: ${detail}${rest}` });
         expect(judge.meaningCalls).toEqual([]);
       });
     });

@@ -158,3 +158,23 @@ describe('runStatsOf', () => {
     expect(statsSeed(a, { suiteHash: 'whole' })).toBe('whole');
   });
 });
+
+describe('a repeated fixture whose shown reply is its baseline\'s (docs/meaning.md, "Repeats")', () => {
+  const policy = policyOf({});
+  const repeat = { repeat: { count: 3, minPass: 1 } };
+  const replies = (...r: string[]): FixtureRecord[] => r.map((reply) => attempt('pass', { reply }));
+  const unchecked = { value: 'unchecked' as const, by: null, detail: 'meaning judge unreachable: HTTP 503' };
+  const changed = { value: 'changed' as const, by: 'facts' as const, detail: 'numbers 30 → 14' };
+  const reworded = { value: 'reworded' as const, by: 'judge' as const, detail: null, score: 0.93 };
+
+  it('takes the worst attempt not the same in meaning, named; attempts only reworded leave it with none', () => {
+    const b = baseline({ reply: 'a' });
+    expect(finishFixture(repeat, replies('a', 'b', 'c'), b, policy, [null, unchecked, changed]).drift?.meaning).toEqual({ ...changed, detail: 'attempt 3: numbers 30 → 14' });
+    expect(finishFixture(repeat, replies('a', 'b', 'c'), b, policy, [null, reworded, unchecked]).drift?.meaning).toEqual({ ...unchecked, detail: 'attempt 3: meaning judge unreachable: HTTP 503' });
+    expect(finishFixture(repeat, replies('a', 'b', 'c'), b, policy, [null, reworded, reworded]).drift?.meaning).toBeUndefined();
+  });
+
+  it('says nothing of attempts without a baseline: the item is new, attempt 1 no earlier reply', () => {
+    expect(finishFixture(repeat, replies('a', 'b', 'c'), null, policy, [null, null, changed]).drift?.meaning).toBeUndefined();
+  });
+});

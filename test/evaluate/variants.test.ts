@@ -170,10 +170,17 @@ describe('a repeated item', () => {
     );
   });
 
-  it('attempts that differ with no meaning recorded (check off, older records) are refused as before', () => {
-    expect(written(repeated([attempt(A1), attempt(A2, null), attempt(A1)]))).toBe('refused: replies vary across 3 attempts');
-    quotedAndSaid(String(written(repeated([attempt(A1), attempt(A2, null), attempt(A1)]))), 'replies vary across <N> attempts');
-    expect(written(repeated([attempt(A1), attempt(A2)]))).toBe('refused: replies vary across 2 attempts');
+  it('attempts that differ with no meaning recorded (check off, older records) are refused, each named against attempt 1 as the meaning-on words name them', () => {
+    expect(written(repeated([attempt(A1), attempt(A2, null), attempt(A1)]))).toBe('refused: replies vary across 3 attempts: attempt 2 replied otherwise than attempt 1');
+    quotedAndSaid(String(written(repeated([attempt(A1), attempt(A2, null), attempt(A3, null)]))), 'replies vary across <N> attempts: attempts 2 and 3 replied otherwise than attempt 1');
+    expect(written(repeated([attempt(A1), attempt(A2)]))).toBe('refused: replies vary across 2 attempts: attempt 2 replied otherwise than attempt 1');
+    expect(written(repeated([attempt(A1), attempt(A2), attempt(A1), attempt(A3), attempt(A2)]))).toBe('refused: replies vary across 5 attempts: attempts 2, 4 and 5 replied otherwise than attempt 1');
+    // Attempt 1 errored: the first that replied is the one the others are named against.
+    expect(written(repeated([attempt(null), attempt(A1), attempt(A2)]))).toBe('refused: replies vary across 3 attempts: attempt 3 replied otherwise than attempt 2');
+    // Its consequence and fix, as before the attempts were named.
+    expect(refusalSentence('replies vary across 3 attempts: attempts 2 and 3 replied otherwise than attempt 1')).toBe(
+      'replies vary across 3 attempts: attempts 2 and 3 replied otherwise than attempt 1. There is no one reply to store: make the agent answer consistently, or accept after a run whose attempts agree.',
+    );
   });
 
   it('errored attempts are left out: attempt 1 may be the second attempt', () => {
@@ -324,7 +331,7 @@ describe('a persona script keeps variants per turn', () => {
     expect(turnVariants(withMeaning)).toBe('refused: replies differ in meaning across 2 attempts: attempt 2: turn 2 changed in meaning: numbers 30 → 14');
     const turnsDiffer = script({ turns, attempts: [pAttempt(turns), pAttempt([turn(0), turn(1)], { value: 'changed', by: 'turns', detail: 'turns 3 → 2' })] });
     expect(turnVariants(turnsDiffer)).toBe('refused: replies differ in meaning across 2 attempts: attempt 2: turns 3 → 2');
-    expect(turnVariants(script({ turns, attempts: [pAttempt(turns), pAttempt(other)] }))).toBe('refused: replies vary across 2 attempts');
+    expect(turnVariants(script({ turns, attempts: [pAttempt(turns), pAttempt(other)] }))).toBe('refused: replies vary across 2 attempts: attempt 2 replied otherwise than attempt 1');
   });
 
   it('a repeat refused for who ended its conversations says so: alone, beside replies that differ in meaning, or beside replies that vary unmeasured (docs/meaning.md, "Repeats")', () => {
@@ -340,7 +347,9 @@ describe('a persona script keeps variants per turn', () => {
     expect(refused(ended(pAttempt(turns), 'both'), ended(pAttempt(other, { ...CHANGED, detail: 'turn 2 changed in meaning: numbers 30 → 14' }), 'script'))).toBe(
       `refused: replies differ in meaning, and conversations ended differently, across 3 attempts: attempt 2: ${ending}; attempt 3: turn 2 changed in meaning: numbers 30 → 14`,
     );
-    expect(refused(ended(pAttempt(turns), 'both'), ended(pAttempt(other), 'script'))).toBe(`refused: replies vary, and conversations ended differently, across 3 attempts: attempt 2: ${ending}`);
+    expect(refused(ended(pAttempt(turns), 'both'), ended(pAttempt(other), 'script'))).toBe(
+      `refused: replies vary, and conversations ended differently, across 3 attempts: attempt 2: ${ending}; attempt 3 replied otherwise than attempt 1`,
+    );
     // Each says its own consequence and fix.
     expect(refusalSentence(`conversations ended differently across 3 attempts: attempt 2: ${ending}`)).toBe(
       `conversations ended differently across 3 attempts: attempt 2: ${ending}. There is no one ending to store: find out why the agent ends the conversation in some attempts only, or accept after a run whose attempts agree.`,
