@@ -36,13 +36,13 @@ function parseMinAgreement(text: string | undefined): number | null {
   return n;
 }
 
-/** The terminal's refusal: the figures and how to confirm; nothing was sent. */
-function calibrateRefusalText(e: CalibrationEstimate, dir: string): string {
+/** The terminal's refusal: the figures and how to confirm; nothing was sent. `config`: the suite's config file (`.agent-replay/config.yaml`). */
+function calibrateRefusalText(e: CalibrationEstimate, config: string): string {
   const [est, cap] = formatUsdPair(e.usd, e.capUsd);
   return (
     `not run: the estimated cost ${est} for ${e.calls} judge ${e.calls === 1 ? 'call' : 'calls'} (${e.baselines} ${e.baselines === 1 ? 'baseline' : 'baselines'} x --repeat ${e.repeat}${e.members !== undefined ? ` x ${e.members} panel members` : ''} x ${formatUsdPair(e.judgeCallUsd, 0)[0]} a call) is above the cost cap ${cap}.\n` +
     'Nothing was sent to the judge and nothing was spent. The estimate is a flat guess per call, not a bill.\n' +
-    `To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in ${dir}/config.yml.\n`
+    `To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in ${config}.\n`
   );
 }
 
@@ -104,8 +104,10 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
   printConfigIssues(io, [], loaded.warnings);
   const suite = loaded.suite;
   const config: Config = suite.config;
+  // The config file by the name the suite has it (config.yml, or config.yaml: docs/configuration.md).
+  const configFile = `${dir}/${suite.configName}`;
   if (config.judge === null) {
-    io.stderr(`error: ${dir}/config.yml: no judge is configured: calibrate re-judges the baselines with the judge a run uses\n  fix: add a judge section (provider, model, apiKey) to ${dir}/config.yml\n`);
+    io.stderr(`error: ${configFile}: no judge is configured: calibrate re-judges the baselines with the judge a run uses\n  fix: add a judge section (provider, model, apiKey) to ${configFile}\n`);
     return EXIT.usage;
   }
   const plan = planCalibration({
@@ -117,7 +119,7 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
   });
   const estimate = estimateCalibration(plan.targets.length, repeat, config.cost, values['confirm-cost'] === true, callsPerCriterion(config.judge));
   if (estimate.aboveCap && !estimate.confirmed) {
-    io.stderr(calibrateRefusalText(estimate, dir));
+    io.stderr(calibrateRefusalText(estimate, configFile));
     return EXIT.usage;
   }
   const spend = { calls: 0, retries: 0 };

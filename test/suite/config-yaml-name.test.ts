@@ -1,12 +1,12 @@
 // A suite whose configuration file is config.yaml (docs/configuration.md): every message that names
 // the suite's file names config.yaml, the file it has, not a config.yml it does not have: the
-// loader's words (an expression it does not read, the judge-provider input's warnings) and the cost
-// cap's refusal, in the terminal and the --markdown report (in process: no child started).
+// loader's words (an expression it does not read, the judge-provider input's warnings), the cost
+// cap's refusal, in the terminal and the --markdown report, and calibrate's (in process: no child started).
 import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OK_FIXTURE, F, brief, load } from './helpers.js';
-import { cli, makeProject, useCleanup } from '../cli/helpers.js';
+import { baseline, cli, makeProject, useCleanup } from '../cli/helpers.js';
 
 useCleanup();
 
@@ -47,5 +47,19 @@ describe('a config.yaml suite is told of config.yaml', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in .agent-replay/config.yaml.\n');
     expect(await readFile(join(cwd, 'refused.md'), 'utf8')).toContain('Or raise the cap (`cost.capUsd` in `.agent-replay/config.yaml`).');
+  });
+
+  it("calibrate's refusal and its missing judge name config.yaml", async () => {
+    const yaml = async (config: string): Promise<string> => {
+      const cwd = await makeProject({ config, fixtures: { 'f.yml': 'label: a\nmessage: a\nassert: { judge: polite }\n' }, baselines: [baseline('a', 'reply a', null, 'pass')] });
+      await rename(join(cwd, '.agent-replay', 'config.yml'), join(cwd, '.agent-replay', 'config.yaml'));
+      return cwd;
+    };
+    const noJudge = await cli(['calibrate'], await yaml('agent:\n  url: http://127.0.0.1:9/chat\n'));
+    expect(noJudge.code).toBe(2);
+    expect(noJudge.stderr).toContain('error: .agent-replay/config.yaml: no judge is configured: calibrate re-judges the baselines with the judge a run uses\n  fix: add a judge section (provider, model, apiKey) to .agent-replay/config.yaml\n');
+    const refused = await cli(['calibrate'], await yaml('agent:\n  url: http://127.0.0.1:9/chat\njudge: { baseUrl: "http://127.0.0.1:9/v1", apiKey: k }\ncost: { capUsd: 0.0001, judgeCallUsd: 0.005 }\n'));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in .agent-replay/config.yaml.\n');
   });
 });
