@@ -412,7 +412,7 @@ async function compareLatency(dir: string, io: CliIO): Promise<LatencyThresholds
   const n = issueCount(loaded.errors);
   // The command as typed, as accept's "run the suite first, npx agent-replay run" is said (docs/cli.md).
   const validate = `npx agent-replay validate${dir === DEFAULT_SUITE_DIR ? '' : ` --dir ${shownShellWord(dir)}`}`;
-  io.stderr(`compare: ${terminalLine(dir)}'s config.yml not read (${n} ${n === 1 ? 'error' : 'errors'}: see ${n === 1 ? 'it' : 'them'} with ${validate}); ${defaults}\n`);
+  io.stderr(`compare: ${terminalLine(dir)}'s ${loaded.configName} not read (${n} ${n === 1 ? 'error' : 'errors'}: see ${n === 1 ? 'it' : 'them'} with ${validate}); ${defaults}\n`);
   return DEFAULT_LATENCY;
 }
 

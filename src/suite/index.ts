@@ -144,11 +144,20 @@ async function loadSuiteOnce(opts: LoadOptions): Promise<LoadResult> {
  * replaying the suite (`agent-replay probe`): the fixtures are not read, so a suite with no
  * fixture yet, or with errors in them, can still be probed. Issues are redacted as loadSuite's.
  */
-export async function loadSuiteConfig(opts: LoadOptions): Promise<{ config: Config | null; errors: ConfigIssue[]; warnings: ConfigIssue[] }> {
+export async function loadSuiteConfig(opts: LoadOptions): Promise<SuiteConfigResult> {
   return withYamlPackage(() => loadSuiteConfigOnce(opts));
 }
 
-function loadSuiteConfigOnce(opts: LoadOptions): { config: Config | null; errors: ConfigIssue[]; warnings: ConfigIssue[] } {
+/** loadSuiteConfig's answer: the config (null on errors), its issues, and the file's name as messages say it (Suite.configName). */
+export interface SuiteConfigResult {
+  config: Config | null;
+  errors: ConfigIssue[];
+  warnings: ConfigIssue[];
+  /** config.yml, or config.yaml when that is the file read; config.yml, the one to create, when there is none. */
+  configName: string;
+}
+
+function loadSuiteConfigOnce(opts: LoadOptions): SuiteConfigResult {
   const paths = suitePaths(opts);
   const found = newFindings(paths);
   const root = suiteRoot(paths, found, opts.dir);
@@ -156,7 +165,7 @@ function loadSuiteConfigOnce(opts: LoadOptions): { config: Config | null; errors
   if (opts.overrides) overrideConfig(config, opts.overrides, opts.overridesSource ?? 'command-line options', paths, found);
   agentUrlSecrets(config, opts.overrides, found);
   const result = finish(paths, found, config, { fixtures: [], personas: [], baselines: new Map(), personaBaselines: new Map() });
-  return { config: result.suite?.config ?? null, errors: result.errors, warnings: result.warnings };
+  return { config: result.suite?.config ?? null, errors: result.errors, warnings: result.warnings, configName: paths.configName };
 }
 
 // --- the steps, in order ---------------------------------------------------------------------------
