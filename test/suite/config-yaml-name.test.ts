@@ -6,7 +6,7 @@ import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OK_FIXTURE, F, brief, load } from './helpers.js';
-import { baseline, cli, makeProject, useCleanup } from '../cli/helpers.js';
+import { baseline, cli, makeProject, serve, useCleanup } from '../cli/helpers.js';
 
 useCleanup();
 
@@ -61,5 +61,14 @@ describe('a config.yaml suite is told of config.yaml', () => {
     const refused = await cli(['calibrate'], await yaml('agent:\n  url: http://127.0.0.1:9/chat\njudge: { baseUrl: "http://127.0.0.1:9/v1", apiKey: k }\ncost: { capUsd: 0.0001, judgeCallUsd: 0.005 }\n'));
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in .agent-replay/config.yaml.\n');
+  });
+
+  it("probe --save --preset: the preset to set for run is set in config.yaml", async () => {
+    const agent = await serve(() => ({ json: { id: 'c1', object: 'chat.completion', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'hello' } }] } }));
+    const cwd = await makeProject({ config: `agent:\n  url: ${agent.url}\n`, fixtures: { 'a.yml': OK_FIXTURE } });
+    await rename(join(cwd, '.agent-replay', 'config.yml'), join(cwd, '.agent-replay', 'config.yaml'));
+    const r = await cli(['probe', 'hi', '--preset', 'openai-chat', '--save', 'greeting'], cwd);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('\nrun has no --preset: set agent.preset: openai-chat in config.yaml first.');
   });
 });
