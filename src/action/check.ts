@@ -115,9 +115,13 @@ function renderNotReady(e: AgentNotReady, rctx: ReportContext): string {
   ].join('\n');
 }
 
-/** Where the cap a refused run was held to is set, for the refusal's "raise the cap" (docs/action.md, "Inputs"): the cost-cap input when given, else the dir input's config.yml. */
-export function capSource(inputs: Pick<Inputs, 'dir' | 'costCap'>): CapSource {
-  return { dir: inputs.dir, fromInput: inputs.costCap !== null };
+/**
+ * Where the cap a refused run was held to is set, for the refusal's "raise the cap" (docs/action.md,
+ * "Inputs"): the cost-cap input when given, else the dir input's config file, by the name the suite
+ * has it (`file`, Suite.configName: config.yml, or config.yaml).
+ */
+export function capSource(inputs: Pick<Inputs, 'dir' | 'costCap'>, file: string): CapSource {
+  return { dir: inputs.dir, file, fromInput: inputs.costCap !== null };
 }
 
 /**
@@ -238,7 +242,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
 
   if (result.kind === 'refused') {
     const rctx = out.reportContext(ctx, null);
-    const body = renderCapRefusal(result.estimate, result.fixtureCount, result.judgeCalls, rctx, result.personaCount, result.simulatorCalls, capSource(inputs), result.agentTurns);
+    const body = renderCapRefusal(result.estimate, result.fixtureCount, result.judgeCalls, rctx, result.personaCount, result.simulatorCalls, capSource(inputs, result.suite.configName), result.agentTurns);
     await out.summary(summaryNote + body);
     await out.comment(body, { readOnlyToken, pulls });
     core.setOutput('estimated-cost', usdDecimal(result.estimate.usd));

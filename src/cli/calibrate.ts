@@ -37,13 +37,13 @@ function parseMinAgreement(text: string | undefined): number | null {
   return n;
 }
 
-/** The terminal's refusal: the figures and how to confirm; nothing was sent. */
-function calibrateRefusalText(e: CalibrationEstimate, dir: string): string {
+/** The terminal's refusal: the figures and how to confirm; nothing was sent. `config`: the suite's config file (`.agent-replay/config.yaml`). */
+function calibrateRefusalText(e: CalibrationEstimate, config: string): string {
   const [est, cap] = formatUsdPair(e.usd, e.capUsd);
   return (
     `not run: the estimated cost ${est} for ${e.calls} judge ${e.calls === 1 ? 'call' : 'calls'} (${e.baselines} ${e.baselines === 1 ? 'baseline' : 'baselines'} x --repeat ${e.repeat}${e.members !== undefined ? ` x ${e.members} panel members` : ''} x ${formatUsdPair(e.judgeCallUsd, 0)[0]} a call) is above the cost cap ${cap}.\n` +
     'Nothing was sent to the judge and nothing was spent. The estimate is a flat guess per call, not a bill.\n' +
-    `To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in ${terminalLine(`${dir}/config.yml`)}.\n`
+    `To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in ${config}.\n`
   );
 }
 
@@ -105,10 +105,11 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
   printConfigIssues(io, [], loaded.warnings);
   const suite = loaded.suite;
   const config: Config = suite.config;
+  // The config file by the name the suite has it (config.yml, or config.yaml: docs/configuration.md), the
+  // suite folder as given: a control character in its name shown as an escape (docs/security.md, "Agent text is data").
+  const configFile = terminalLine(`${dir}/${suite.configName}`);
   if (config.judge === null) {
-    // The suite folder as given: a control character in its name shown as an escape (docs/security.md, "Agent text is data").
-    const config = terminalLine(`${dir}/config.yml`);
-    io.stderr(`error: ${config}: no judge is configured: calibrate re-judges the baselines with the judge a run uses\n  fix: add a judge section (provider, model, apiKey) to ${config}\n`);
+    io.stderr(`error: ${configFile}: no judge is configured: calibrate re-judges the baselines with the judge a run uses\n  fix: add a judge section (provider, model, apiKey) to ${configFile}\n`);
     return EXIT.usage;
   }
   const plan = planCalibration({
@@ -120,7 +121,7 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
   });
   const estimate = estimateCalibration(plan.targets.length, repeat, config.cost, values['confirm-cost'] === true, callsPerCriterion(config.judge));
   if (estimate.aboveCap && !estimate.confirmed) {
-    io.stderr(calibrateRefusalText(estimate, dir));
+    io.stderr(calibrateRefusalText(estimate, configFile));
     return EXIT.usage;
   }
   const spend = { calls: 0, retries: 0 };

@@ -10,7 +10,7 @@ import { issueCount, loadSuite, loadSuiteConfig, repoPathOf, suiteAboveIssue, ty
 import { DEFAULT_LATENCY } from '../config.js';
 import { mergeRecords, mixedSuites, openRecordStream, readRecord, RecordError, writeRecord } from '../record/index.js';
 import { shardLine } from '../report/shard.js';
-import { renderCapRefusalText } from '../report/cap.js';
+import { renderCapRefusalText, type CapSource } from '../report/cap.js';
 import { renderCompareMarkdown, renderCompareText, type CompareSuites } from '../report/compare.js';
 import { terminalBlock, terminalLine } from '../report/escape.js';
 import { attemptsRefusalFix } from '../report/blocks.js';
@@ -194,15 +194,15 @@ function failOnOf(values: Values): FailOnCondition[] {
 }
 
 
-/** The terminal's refusal (src/report/cap.ts). */
-export function capRefusalText(estimate: Estimate, fixtureCount: number, judgeCalls: number, dir: string, personaCount = 0, simulatorCalls = 0, agentTurns?: number): string {
-  return renderCapRefusalText(estimate, fixtureCount, judgeCalls, dir, personaCount, simulatorCalls, agentTurns);
+/** The terminal's refusal (src/report/cap.ts); `source` the suite folder and its config file's name (Suite.configName). */
+export function capRefusalText(estimate: Estimate, fixtureCount: number, judgeCalls: number, source: CapSource, personaCount = 0, simulatorCalls = 0, agentTurns?: number): string {
+  return renderCapRefusalText(estimate, fixtureCount, judgeCalls, source, personaCount, simulatorCalls, agentTurns);
 }
 
 function exitFor(result: CheckResult, io: CliIO, dir = '.agent-replay'): number {
   if (result.kind === 'config_errors') return EXIT.usage;
   if (result.kind === 'refused') {
-    io.stderr(capRefusalText(result.estimate, result.fixtureCount, result.judgeCalls, dir, result.personaCount, result.simulatorCalls, result.agentTurns));
+    io.stderr(capRefusalText(result.estimate, result.fixtureCount, result.judgeCalls, { dir, file: result.suite.configName }, result.personaCount, result.simulatorCalls, result.agentTurns));
     return EXIT.usage;
   }
   if (result.gate.failed) {
@@ -296,7 +296,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
     const refused = result;
     await writeRefusalMarkdown(values.markdown, commit, dir, io, async (ctx) => {
       const { renderCapRefusal } = await import('../report/cap.js');
-      return renderCapRefusal(refused.estimate, refused.fixtureCount, refused.judgeCalls, ctx, refused.personaCount, refused.simulatorCalls, { dir }, refused.agentTurns);
+      return renderCapRefusal(refused.estimate, refused.fixtureCount, refused.judgeCalls, ctx, refused.personaCount, refused.simulatorCalls, { dir, file: refused.suite.configName }, refused.agentTurns);
     });
   }
   printConfigIssues(io, [], warnings);
@@ -416,7 +416,7 @@ async function compareLatency(dir: string, io: CliIO): Promise<LatencyThresholds
   const n = issueCount(loaded.errors);
   // The command as typed, as accept's "run the suite first, npx agent-replay run" is said (docs/cli.md).
   const validate = `npx agent-replay validate${dir === DEFAULT_SUITE_DIR ? '' : ` --dir ${shownShellWord(dir)}`}`;
-  io.stderr(`compare: ${terminalLine(dir)}'s config.yml not read (${n} ${n === 1 ? 'error' : 'errors'}: see ${n === 1 ? 'it' : 'them'} with ${validate}); ${defaults}\n`);
+  io.stderr(`compare: ${terminalLine(dir)}'s ${loaded.configName} not read (${n} ${n === 1 ? 'error' : 'errors'}: see ${n === 1 ? 'it' : 'them'} with ${validate}); ${defaults}\n`);
   return DEFAULT_LATENCY;
 }
 

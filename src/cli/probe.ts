@@ -372,9 +372,10 @@ async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps, net
 /**
  * What keeps a reply of the fixture just saved: the two commands as they paste, with the suite
  * folder and the agent and judge this probe reached (docs/cli.md, probe). A URL that carries
- * credentials or a query is not echoed; its place is named.
+ * credentials or a query is not echoed; its place is named. `configName`: the suite's config file
+ * (config.yml, or config.yaml), where a --preset run does not take must be set.
  */
-function keepReplyStep(o: ProbeOptions, label: string): string {
+function keepReplyStep(o: ProbeOptions, label: string, configName: string): string {
   const shown = (flag: string, url: string): string => {
     let plain = false;
     try {
@@ -387,7 +388,7 @@ function keepReplyStep(o: ProbeOptions, label: string): string {
   };
   const dir = ` --dir ${shownShellWord(o.dir)} --only ${label}`;
   const urls = `${o.agentUrl ? shown('--agent-url', o.agentUrl) : ''}${o.judgeUrl ? shown('--judge-url', o.judgeUrl) : ''}`;
-  const preset = o.preset === undefined ? '' : `\nrun has no --preset: set agent.preset: ${o.preset} in config.yml first.`;
+  const preset = o.preset === undefined ? '' : `\nrun has no --preset: set agent.preset: ${o.preset} in ${configName} first.`;
   return `It has no baseline yet; to keep a reply, run it, then accept it:\n  npx agent-replay run${dir}${urls}\n  npx agent-replay accept${dir}${preset}`;
 }
 
@@ -437,7 +438,7 @@ export async function runProbe(o: ProbeOptions, io: CliIO): Promise<number> {
       io.stderr(`\nnot saved: ${save.shown} appeared while probing; probe never overwrites a file.\n`);
       return EXIT.usage;
     } else {
-      io.stdout(`\nsaved ${save.shown} (label ${label}). ${keepReplyStep(o, label)}\n`);
+      io.stdout(`\nsaved ${save.shown} (label ${label}). ${keepReplyStep(o, label, loaded.configName)}\n`);
     }
   }
   return failed ? EXIT.gate : EXIT.ok;

@@ -9,6 +9,7 @@ import { markerLine, metaLine } from './metadata.js';
 import { suiteLine } from './blocks.js';
 import { formatUsdPair } from './money.js';
 import { plural } from './model.js';
+import { NEW_CONFIG_NAME } from '../suite/config-names.js';
 
 /**
  * What the estimate covers: "12 fixtures, 3 persona scripts, 4 judge calls, 8 meaning calls at most
@@ -42,19 +43,26 @@ function rangeNote(estimate: Estimate): string {
 
 /**
  * Where the cap that refused the run is set, so that the comment names the setting that raises it:
- * the suite folder's config.yml, or the Action's `cost-cap` input, which overrides it
- * (docs/action.md, "Inputs").
+ * the suite folder's config file (config.yml, or config.yaml: docs/configuration.md), or the
+ * Action's `cost-cap` input, which overrides it (docs/action.md, "Inputs").
  */
 export interface CapSource {
   /** The suite folder (the `dir` input), `.agent-replay` by default. */
   dir?: string;
+  /** The suite's config file name (Suite.configName): config.yml, or config.yaml; absent: config.yml, the one to create. */
+  file?: string;
   /** True when the `cost-cap` input set the cap: raising cost.capUsd would change nothing. */
   fromInput?: boolean;
 }
 
+/** The config file whose cost.capUsd raises the cap, as the user reaches it (`.agent-replay/config.yaml`); `fit` shortens the folder. */
+function capFile(source: CapSource, fit: (dir: string) => string = (dir) => dir): string {
+  return `${fit(source.dir ?? '.agent-replay')}/${source.file ?? NEW_CONFIG_NAME}`;
+}
+
 /** `personaCount`: persona scripts in the run besides the fixtures (each script is an item: docs/personas.md). */
 export function renderCapRefusal(estimate: Estimate, fixtureCount: number, judgeCalls: number, ctx: ReportContext, personaCount = 0, simulatorCalls = 0, source: CapSource = {}, agentTurns?: number): string {
-  const where = source.fromInput === true ? 'the `cost-cap` input in the workflow file' : `${codeSpan('cost.capUsd')} in ${codeSpan(`${clip(source.dir ?? '.agent-replay', 200)}/config.yml`)}`;
+  const where = source.fromInput === true ? 'the `cost-cap` input in the workflow file' : `${codeSpan('cost.capUsd')} in ${codeSpan(capFile(source, (dir) => clip(dir, 200)))}`;
   const label = codeSpan(clip(ctx.confirmLabel, 100));
   const [estimated, cap] = formatUsdPair(estimate.usd, estimate.capUsd);
   return [
@@ -74,13 +82,13 @@ export function renderCapRefusal(estimate: Estimate, fixtureCount: number, judge
   ].join('\n\n') + '\n';
 }
 
-/** The terminal's refusal: plain text (the PR comment's markdown is for GitHub, not a terminal); `dir` the suite folder. */
-export function renderCapRefusalText(estimate: Estimate, fixtureCount: number, judgeCalls: number, dir: string, personaCount = 0, simulatorCalls = 0, agentTurns?: number): string {
+/** The terminal's refusal: plain text (the PR comment's markdown is for GitHub, not a terminal); `source` the suite folder and its config file. */
+export function renderCapRefusalText(estimate: Estimate, fixtureCount: number, judgeCalls: number, source: CapSource, personaCount = 0, simulatorCalls = 0, agentTurns?: number): string {
   const [est, cap] = formatUsdPair(estimate.usd, estimate.capUsd);
   return (
     `not run: the estimated cost ${est} for ${capScope(fixtureCount, judgeCalls, personaCount, simulatorCalls, estimate.meaningCalls ?? 0, agentTurns)} is above the cost cap ${cap}${rangeNote(estimate)}.\n` +
     'Nothing was sent to the agent and nothing was spent. The estimate is a flat guess per call, not a bill.\n' +
     // The suite folder as given: a control character in its name shown as an escape (docs/security.md, "Agent text is data").
-    `To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in ${terminalLine(`${dir}/config.yml`)}.\n`
+    `To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in ${terminalLine(capFile(source))}.\n`
   );
 }

@@ -4,9 +4,8 @@
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { CONFIG_NAMES } from './config-names.js';
 import type { ConfigIssue } from './issues.js';
-
-const CONFIG_NAMES = ['config.yml', 'config.yaml'];
 
 /** The line (1-based) and column of a commented `# url: ...` line under the top-level `agent:` key; null when there is none. */
 export function commentedUrlLine(text: string): { line: number; column: number; written: string } | null {

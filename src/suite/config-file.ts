@@ -121,7 +121,7 @@ export function resolveConfigFile(
   unsetVariables: 'error' | 'ignore' = 'error',
 ): ConfigFileResult {
   const r: Resolution = { src, issueAt: issueMaker(file, src), errors: [], warnings: [], presetFromFlag };
-  // The file's own name (config.yml, or config.yaml) in what a fork's commit is refused or held to.
+  // The file's own name (config.yml, or config.yaml) in what it does not read, or a fork's commit is refused or held to.
   const name = posix.basename(file);
   const raw = data === null || data === undefined ? {} : data;
   if (!isMapping(raw)) {
@@ -137,7 +137,7 @@ export function resolveConfigFile(
   // says a reference gives text): the variable is not also read, nor said to be unset.
   const notText = new Set(parsed.success ? [] : parsed.error.issues.filter((i) => i.code === 'invalid_type' && i.expected !== 'string').map((i) => JSON.stringify(i.path)));
   const skip = (path: readonly PathSegment[]): boolean => notText.has(JSON.stringify(path));
-  const substituted = src ? substituteEnv(raw, env, src, [], untrustedSuite === null ? null : untrustedEnvLimit(untrustedSuite, name), skip) : { value: raw, issues: [] as ConfigIssue[], secrets: [] as string[], unread: [] as PathSegment[][], unset: [] as ConfigIssue[] };
+  const substituted = src ? substituteEnv(raw, env, src, name, [], untrustedSuite === null ? null : untrustedEnvLimit(untrustedSuite, name), skip) : { value: raw, issues: [] as ConfigIssue[], secrets: [] as string[], unread: [] as PathSegment[][], unset: [] as ConfigIssue[] };
   // A key or header written into the file itself (not from `${ENV}`) is a secret all the same:
   // redacted wherever the run or its errors would show it, a misspelt key's line included.
   substituted.secrets.push(...writtenSecrets(raw));

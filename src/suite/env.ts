@@ -2,7 +2,7 @@
 // is a secret: it is collected so that it can be redacted everywhere, and never quoted in an issue;
 // except a `model` (a judge's, a panel member's, the simulator's): an identifier that every surface
 // shows and a baseline's judge fingerprint keeps, not a credential (docs/security.md, "Secrets").
-// A config.yml from untrusted code (a fork's commit run with the workflow's secrets, docs/security.md)
+// A config file from untrusted code (a fork's commit run with the workflow's secrets, docs/security.md)
 // may read the environment only where `only` allows: elsewhere a reference is an issue and nothing
 // is read, so the file cannot put the runner's tokens or the workflow's secrets where it likes.
 
@@ -41,8 +41,9 @@ const WORKFLOW_EXPRESSION_RE = /^\$\{\{([^}]*)\}\}/;
  * A `${` in `text` that starts no reference and is not written `$${` (the literal): GitHub's
  * `${{ secrets.X }}`, a name with spaces or a dash, a reference never closed. Each would be sent as
  * written, which is never what was meant: an issue with the reference to write instead, or null.
+ * `file`: the config file's name (config.yml, or config.yaml), said of what it does not read.
  */
-function brokenReference(text: string, path: readonly PathSegment[]): { message: string; fix: string } | null {
+function brokenReference(text: string, path: readonly PathSegment[], file: string): { message: string; fix: string } | null {
   for (let i = text.indexOf('${'); i !== -1; i = text.indexOf('${', i + 2)) {
     if (text[i - 1] === '$') continue;
     const rest = text.slice(i);
@@ -54,7 +55,7 @@ function brokenReference(text: string, path: readonly PathSegment[]): { message:
       const inner = /^\s*(?:secrets|vars|env)\.([A-Za-z_][A-Za-z0-9_]*)\s*$/.exec(expression[1] as string)?.[1];
       const variable = inner ?? 'NAME';
       return {
-        message: `${name} holds ${shown}, the workflow's expression syntax, which config.yml does not read: it would be sent as written`,
+        message: `${name} holds ${shown}, the workflow's expression syntax, which ${file} does not read: it would be sent as written`,
         fix: `write \${${variable}} here, and give the step that runs agent-replay env: ${variable}: ${inner === undefined ? shown : `\${{ ${(expression[1] as string).trim()} }}`}`,
       };
     }
@@ -73,6 +74,8 @@ export function substituteEnv<T>(
   value: T,
   env: Record<string, string | undefined>,
   src: SourceFile,
+  /** The config file's name as messages say it (config.yml, or config.yaml). */
+  file: string,
   base: readonly PathSegment[] = [],
   only: EnvLimit | null = null,
   /** Values left as written: the schema refused them already (a reference where a number belongs). */
@@ -85,7 +88,7 @@ export function substituteEnv<T>(
 
   const substituteString = (text: string, path: PathSegment[]): string => {
     if (skip(path)) return text;
-    const broken = brokenReference(text, path);
+    const broken = brokenReference(text, path, file);
     if (broken !== null) {
       const pos = src.valueAt(path);
       issues.push({ file: src.file, line: pos.line, column: pos.column, ...broken });

@@ -13,6 +13,7 @@ import { makeRedactor, rememberSecrets } from '../secrets.js';
 import { urlCredentialSecrets } from './url-credentials.js';
 import type { Baseline, Fixture, PersonaBaseline, PersonaScript, RemovedBaseline } from '../types.js';
 import { checkBaselineFile } from './baselines.js';
+import { CONFIG_NAMES, NEW_CONFIG_NAME } from './config-names.js';
 import { resolveConfigFile, soundSections, writtenSecretsInText } from './config-file.js';
 import { containsPlaceholder } from './config/agent.js';
 import { issueMaker, type IssueAt } from './config/shared.js';
@@ -93,8 +94,7 @@ export interface LoadOptions {
   unsetVariables?: 'error' | 'ignore';
 }
 
-/** The names a suite folder's configuration file may have, the first preferred. */
-export const CONFIG_NAMES = ['config.yml', 'config.yaml'];
+export { CONFIG_NAMES } from './config-names.js';
 const EXAMPLE_FIXTURE = 'label: greeting\nmessage: hello';
 
 /**
@@ -107,12 +107,12 @@ export async function loadSuite(opts: LoadOptions): Promise<LoadResult> {
 
 async function loadSuiteOnce(opts: LoadOptions): Promise<LoadResult> {
   const paths = suitePaths(opts);
-  const found = newFindings();
+  const found = newFindings(paths);
   const root = suiteRoot(paths, found, opts.dir);
   if (root === null) return finish(paths, found, null, { fixtures: [], personas: [], baselines: new Map(), personaBaselines: new Map() });
 
   const config = loadConfig(paths, root, opts.env, found, opts.overrides?.agentPreset, opts.untrustedSuite ?? null, opts.unsetVariables);
-  if (opts.overrides) overrideConfig(config, opts.overrides, opts.overridesSource ?? 'command-line options', found);
+  if (opts.overrides) overrideConfig(config, opts.overrides, opts.overridesSource ?? 'command-line options', paths, found);
   agentUrlSecrets(config, opts.overrides, found);
   const errorsBeforeItems = found.errors.length;
   const fixtureFiles = await loadFixtures(paths, root, found);
@@ -144,19 +144,28 @@ async function loadSuiteOnce(opts: LoadOptions): Promise<LoadResult> {
  * replaying the suite (`agent-replay probe`): the fixtures are not read, so a suite with no
  * fixture yet, or with errors in them, can still be probed. Issues are redacted as loadSuite's.
  */
-export async function loadSuiteConfig(opts: LoadOptions): Promise<{ config: Config | null; errors: ConfigIssue[]; warnings: ConfigIssue[] }> {
+export async function loadSuiteConfig(opts: LoadOptions): Promise<SuiteConfigResult> {
   return withYamlPackage(() => loadSuiteConfigOnce(opts));
 }
 
-function loadSuiteConfigOnce(opts: LoadOptions): { config: Config | null; errors: ConfigIssue[]; warnings: ConfigIssue[] } {
+/** loadSuiteConfig's answer: the config (null on errors), its issues, and the file's name as messages say it (Suite.configName). */
+export interface SuiteConfigResult {
+  config: Config | null;
+  errors: ConfigIssue[];
+  warnings: ConfigIssue[];
+  /** config.yml, or config.yaml when that is the file read; config.yml, the one to create, when there is none. */
+  configName: string;
+}
+
+function loadSuiteConfigOnce(opts: LoadOptions): SuiteConfigResult {
   const paths = suitePaths(opts);
-  const found = newFindings();
+  const found = newFindings(paths);
   const root = suiteRoot(paths, found, opts.dir);
   const config = root === null ? null : loadConfig(paths, root, opts.env, found, opts.overrides?.agentPreset, null, opts.unsetVariables);
-  if (opts.overrides) overrideConfig(config, opts.overrides, opts.overridesSource ?? 'command-line options', found);
+  if (opts.overrides) overrideConfig(config, opts.overrides, opts.overridesSource ?? 'command-line options', paths, found);
   agentUrlSecrets(config, opts.overrides, found);
   const result = finish(paths, found, config, { fixtures: [], personas: [], baselines: new Map(), personaBaselines: new Map() });
-  return { config: result.suite?.config ?? null, errors: result.errors, warnings: result.warnings };
+  return { config: result.suite?.config ?? null, errors: result.errors, warnings: result.warnings, configName: paths.configName };
 }
 
 // --- the steps, in order ---------------------------------------------------------------------------
@@ -211,8 +220,8 @@ function suitePaths(opts: LoadOptions): SuitePaths {
     personasDir: path.join(dir, 'personas'),
     baselinesDir: path.join(dir, 'baselines'),
     configPath,
-    configShown: show(configPath ?? path.join(dir, CONFIG_NAMES[0] as string)),
-    configName: path.basename(configPath ?? (CONFIG_NAMES[0] as string)),
+    configShown: show(configPath ?? path.join(dir, NEW_CONFIG_NAME)),
+    configName: configPath === null ? NEW_CONFIG_NAME : path.basename(configPath),
     show,
   };
 }
@@ -268,8 +277,9 @@ function notAFolderIssue(paths: SuitePaths, shown: string): ConfigIssue | null {
   };
 }
 
-function newFindings(): Findings {
-  return { errors: [], warnings: [], secrets: [], fileOrder: [], configAt: issueMaker('config.yml', null) };
+/** `configAt` places at the config file as shown (the one to create when there is none), until loadConfig reads it. */
+function newFindings(paths: SuitePaths): Findings {
+  return { errors: [], warnings: [], secrets: [], fileOrder: [], configAt: issueMaker(paths.configShown, null) };
 }
 
 /**
@@ -359,11 +369,11 @@ function withPreset(data: unknown, preset: AgentPreset | undefined): unknown {
 }
 
 /** Flags and action inputs win over the file; their secrets are redacted even when the file has errors. */
-function overrideConfig(config: Config | null, overrides: ConfigOverrides, source: string, found: Findings): void {
+function overrideConfig(config: Config | null, overrides: ConfigOverrides, source: string, paths: SuitePaths, found: Findings): void {
   found.secrets.push(...overrideSecrets(overrides));
   const written = config?.judge?.provider;
   if (config) {
-    const applied = applyOverrides(config, overrides, source, found.configAt);
+    const applied = applyOverrides(config, overrides, source, { at: found.configAt, name: paths.configName });
     found.errors.push(...applied.errors);
     found.warnings.push(...applied.warnings);
   }
@@ -374,8 +384,8 @@ function overrideConfig(config: Config | null, overrides: ConfigOverrides, sourc
     const kept = found.warnings.filter((w) => !w.message.startsWith(NO_JUDGE_KEY));
     found.warnings.splice(0, found.warnings.length, ...kept);
   } else if (judge && written !== undefined && judge.provider !== written) {
-    // Still no key, for the provider the judge-provider input chose: the warning names that one, not config.yml's.
-    const words = noJudgeKeyWords(judge.provider, written);
+    // Still no key, for the provider the judge-provider input chose: the warning names that one, not the file's.
+    const words = noJudgeKeyWords(judge.provider, { provider: written, file: paths.configName });
     for (const [i, w] of found.warnings.entries()) if (w.message.startsWith(NO_JUDGE_KEY)) found.warnings[i] = { ...w, ...words };
   }
 }

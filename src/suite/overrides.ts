@@ -3,7 +3,7 @@
 import { JUDGE_CLIENT_DEFAULTS, JUDGE_DEFAULTS, MAX_WAIT_MS, type AgentPreset, type Config, type CostConfig, type JudgeConfig, type SimulatorSettings } from '../config.js';
 import { JUDGE_PROVIDERS } from '../types.js';
 import { droppedKeyWords, keptAddressWords } from './config/judge.js';
-import { issueMaker, msRange, urlProblem, urlWithScheme, type IssueAt } from './config/shared.js';
+import { msRange, urlProblem, urlWithScheme, type IssueAt } from './config/shared.js';
 import { quote, type ConfigIssue } from './issues.js';
 import type { PathSegment } from './yaml/index.js';
 import { MAX_REPEAT } from './repeat.js';
@@ -57,9 +57,11 @@ function schemeExample(given: string, example: string): string {
 
 /**
  * Mutates `config` (a fresh object owned by the loader) and returns the problems found: errors at
- * `source` (the overrides' origin), and warnings about config.yml's judge placed by `at`.
+ * `source` (the overrides' origin), and warnings about the config file's judge placed by `file.at`
+ * and naming the file as the suite has it (`file.name`: config.yml, or config.yaml).
  */
-export function applyOverrides(config: Config, overrides: ConfigOverrides, source: string, at: IssueAt = issueMaker('config.yml', null)): { errors: ConfigIssue[]; warnings: ConfigIssue[] } {
+export function applyOverrides(config: Config, overrides: ConfigOverrides, source: string, file: { at: IssueAt; name: string }): { errors: ConfigIssue[]; warnings: ConfigIssue[] } {
+  const at = file.at;
   const errors: ConfigIssue[] = [];
   const warnings: ConfigIssue[] = [];
   const warn = (path: readonly PathSegment[], words: { message: string; fix: string }): void => {
@@ -154,10 +156,10 @@ export function applyOverrides(config: Config, overrides: ConfigOverrides, sourc
     } else if (switched && from.apiKey !== null) {
       // A key goes only to the address it was written for (docs/judges.md, "The judge-provider input").
       if (judge.baseUrl === from.baseUrl) judge.apiKey = from.apiKey;
-      else warn(['judge', 'apiKey'], droppedKeyWords(provider, from.provider, judge.baseUrl, judge.panel !== undefined));
+      else warn(['judge', 'apiKey'], droppedKeyWords(provider, from.provider, judge.baseUrl, judge.panel !== undefined, file.name));
     }
     if (switched && !given(j.baseUrl) && judge.baseUrl === from.baseUrl && judge.baseUrl !== JUDGE_DEFAULTS[provider].baseUrl) {
-      warn(['judge', 'baseUrl'], keptAddressWords(provider, from.provider, judge.baseUrl));
+      warn(['judge', 'baseUrl'], keptAddressWords(provider, from.provider, judge.baseUrl, file.name));
     }
     if (given(j.label)) judge.label = j.label;
     millis('judge timeout (ms)', j.timeoutMs, 1, (v) => (judge.timeoutMs = v));

@@ -351,14 +351,16 @@ describe('check mode, end to end', () => {
     expect(record.estimate).toMatchObject({ aboveCap: true, confirmed: true });
   });
 
-  it('above a cap set in config.yml, the comment names the config.yml of the dir input (capSource)', () => {
+  it('above a cap set in config.yml, the comment names the config file of the dir input, as the suite has it (capSource)', () => {
     // The refusal end to end, its cap from the cost-cap input: the test above. Which setting it names is capSource's.
     const env = (vars: Record<string, string>) => envInputGetter(Object.fromEntries(Object.entries(vars).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])));
-    const fromConfig = capSource(readInputs(env({ dir: 'packages/bot/.agent-replay' })));
-    expect(fromConfig).toEqual({ dir: 'packages/bot/.agent-replay', fromInput: false });
+    const fromConfig = capSource(readInputs(env({ dir: 'packages/bot/.agent-replay' })), 'config.yml');
+    expect(fromConfig).toEqual({ dir: 'packages/bot/.agent-replay', file: 'config.yml', fromInput: false });
     const estimate = { usd: 0.06, capUsd: 0.01, aboveCap: true, confirmed: false };
     expect(renderCapRefusal(estimate, 3, 0, reportCtx, 0, 0, fromConfig)).toContain('Or raise the cap (`cost.capUsd` in `packages/bot/.agent-replay/config.yml`).');
-    expect(capSource(readInputs(env({ dir: 'packages/bot/.agent-replay', 'cost-cap': '0.01' })))).toEqual({ dir: 'packages/bot/.agent-replay', fromInput: true });
+    // A suite whose file is config.yaml (Suite.configName, docs/configuration.md): that file is named, not a config.yml it does not have.
+    expect(renderCapRefusal(estimate, 3, 0, reportCtx, 0, 0, capSource(readInputs(env({ dir: 'bot' })), 'config.yaml'))).toContain('Or raise the cap (`cost.capUsd` in `bot/config.yaml`).');
+    expect(capSource(readInputs(env({ dir: 'packages/bot/.agent-replay', 'cost-cap': '0.01' })), 'config.yml')).toEqual({ dir: 'packages/bot/.agent-replay', file: 'config.yml', fromInput: true });
   });
 
   it('reports configuration errors with file and line, in the log and the comment, and sends nothing', async () => {

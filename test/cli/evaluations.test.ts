@@ -262,5 +262,10 @@ describe('compare reads config.yml\'s latency thresholds', () => {
     const e = await cli(['compare', 'a.json', 'b.json', '--dir', 's\u001b[2Jx'], other);
     expect(e.stderr).toContain(String.raw`compare: s\u001b[2Jx's config.yml not read (1 error: see it with npx agent-replay validate --dir $'s\033[2Jx'); "slower" uses`);
     expect(e.stderr).not.toContain('\u001b');
+    // A suite whose file is config.yaml (docs/configuration.md): that file is named, not a config.yml it does not have.
+    await mkdir(join(other, 'y'), { recursive: true });
+    await writeFile(join(other, 'y', 'config.yaml'), 'latency:\n  slowerBy: -1\n');
+    const y = await cli(['compare', 'a.json', 'b.json', '--dir', 'y'], other);
+    expect(y.stderr).toContain("compare: y's config.yaml not read (1 error: see it with npx agent-replay validate --dir y); \"slower\" uses");
   });
 });

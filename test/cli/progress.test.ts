@@ -61,9 +61,9 @@ describe('cost cap text', () => {
   it('shows the estimate and the cap with enough decimals to tell them apart', () => {
     expect(formatUsdPair(0.04, 0.01)).toEqual(['$0.04', '$0.01']);
     expect(formatUsdPair(0.1004, 0.1)).toEqual(['$0.1004', '$0.10']);
-    const text = capRefusalText({ usd: 0.125, capUsd: 0.1, aboveCap: true, confirmed: false }, 5, 5, 'suite');
+    const text = capRefusalText({ usd: 0.125, capUsd: 0.1, aboveCap: true, confirmed: false }, 5, 5, { dir: 'suite' });
     expect(text).toContain('the estimated cost $0.125 for 5 fixtures and 5 judge calls is above the cost cap $0.10.');
-    const justAbove = capRefusalText({ usd: 0.105, capUsd: 0.1, aboveCap: true, confirmed: false }, 5, 1, 'suite');
+    const justAbove = capRefusalText({ usd: 0.105, capUsd: 0.1, aboveCap: true, confirmed: false }, 5, 1, { dir: 'suite' });
     expect(justAbove).toContain('the estimated cost $0.105 for 5 fixtures and 1 judge call is above the cost cap $0.10.');
     expect(text).toContain('--confirm-cost');
     expect(text).toContain('cost.capUsd in suite/config.yml');

@@ -184,7 +184,7 @@ describe('messages built by one function, held at it (docs/troubleshooting.md, "
   it("the cost cap's refusal, with fixtures, persona scripts, judge and meaning calls", () => {
     const estimate = { usd: 0.42, capUsd: 0.1, aboveCap: true, confirmed: false, meaningCalls: 2 };
     quotedAndSaid(
-      renderCapRefusalText(estimate, 3, 4, '.agent-replay', 2, 0, 9),
+      renderCapRefusalText(estimate, 3, 4, { dir: '.agent-replay' }, 2, 0, 9),
       'not run: the estimated cost <usd> for <n> agent turns (<n> fixtures, <n> persona scripts), <n> judge calls and <n> meaning calls at most is above the cost cap <cap>.',
     );
   });

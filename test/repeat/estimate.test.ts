@@ -77,7 +77,7 @@ describe('repeat: estimate and spend', () => {
     if (result.kind !== 'refused') throw new Error(`expected a refusal, got ${result.kind}`);
     expect(result.estimate.usd).toBeCloseTo(worstCase, 9);
     // Every count the estimate priced, so that the figure adds up by hand: 16 turns, not "2 fixtures and 1 persona script" alone.
-    const text = capRefusalText(result.estimate, result.fixtureCount, result.judgeCalls, 'suite', result.personaCount, result.simulatorCalls, result.agentTurns);
+    const text = capRefusalText(result.estimate, result.fixtureCount, result.judgeCalls, { dir: 'suite' }, result.personaCount, result.simulatorCalls, result.agentTurns);
     expect(text).toContain('the estimated cost $0.215 for 16 agent turns (2 fixtures, 1 persona script), 5 judge calls and 6 meaning calls at most is above the cost cap $0.17.');
     expect(agent.requests).toHaveLength(0);
     expect(judge.received).toHaveLength(0);

@@ -31,7 +31,7 @@ describe('a count of a thousand or more is written 1,234', () => {
     const estimate = { usd: 61.7, capUsd: 10, aboveCap: true, confirmed: false, meaningCalls: 1_100 };
     const words = 'for 4,500 agent turns (1,234 fixtures, 2,000 persona scripts), 1,500 judge calls, 1,100 meaning calls at most and 3,000 simulator calls';
     expect(renderCapRefusal(estimate, 1_234, 1_500, ctx, 2_000, 3_000, {}, 4_500)).toContain(`**≈ $61.70 estimated** ${words}; the cap`);
-    expect(renderCapRefusalText(estimate, 1_234, 1_500, 'suite', 2_000, 3_000, 4_500)).toContain(`the estimated cost $61.70 ${words} is above`);
+    expect(renderCapRefusalText(estimate, 1_234, 1_500, { dir: 'suite' }, 2_000, 3_000, 4_500)).toContain(`the estimated cost $61.70 ${words} is above`);
   });
 
   it("compare's agreement, McNemar, fixed and broken and unchanged counts", () => {

@@ -629,20 +629,20 @@ describe('cap refusal', () => {
   it('names the meaning calls the estimate prices (docs/meaning.md, "Costs")', () => {
     const estimate = { usd: 0.055, capUsd: 0.01, aboveCap: true, confirmed: false, meaningCalls: 2 };
     expect(renderCapRefusal(estimate, 2, 1, ctx)).toContain('for 2 fixtures, 1 judge call and 2 meaning calls at most; the cap');
-    expect(renderCapRefusalText(estimate, 2, 1, 'suite')).toContain('for 2 fixtures, 1 judge call and 2 meaning calls at most is above');
+    expect(renderCapRefusalText(estimate, 2, 1, { dir: 'suite' })).toContain('for 2 fixtures, 1 judge call and 2 meaning calls at most is above');
   });
 
   it('with adaptive attempts, says the estimate is the high end and gives the low end', () => {
     const estimate = { usd: 0.18, capUsd: 0.1, aboveCap: true, confirmed: false, adaptive: { items: 1, lowUsd: 0.06 } };
     expect(renderCapRefusal(estimate, 1, 0, ctx)).toContain('the cap is **$0.10** (the most it can cost: 1 item may take extra attempts up to repeat.max; $0.06 without any). Nothing');
-    expect(renderCapRefusalText(estimate, 1, 0, 'suite')).toContain('is above the cost cap $0.10 (the most it can cost: 1 item may take extra attempts up to repeat.max; $0.06 without any).\n');
+    expect(renderCapRefusalText(estimate, 1, 0, { dir: 'suite' })).toContain('is above the cost cap $0.10 (the most it can cost: 1 item may take extra attempts up to repeat.max; $0.06 without any).\n');
   });
 
   it('the terminal says the same count in the same words', () => {
     const estimate = { usd: 0.36, capUsd: 0.1, aboveCap: true, confirmed: false };
-    expect(renderCapRefusalText(estimate, 12, 4, 'suite', 3)).toContain('the estimated cost $0.36 for 12 fixtures, 3 persona scripts and 4 judge calls is above the cost cap $0.10.');
+    expect(renderCapRefusalText(estimate, 12, 4, { dir: 'suite' }, 3)).toContain('the estimated cost $0.36 for 12 fixtures, 3 persona scripts and 4 judge calls is above the cost cap $0.10.');
     // Without judge calls the scripts are joined with "and", as in the comment (the terminal said "12 fixtures, 1 persona script").
-    expect(renderCapRefusalText(estimate, 12, 0, 'suite', 1)).toContain('for 12 fixtures and 1 persona script is above');
+    expect(renderCapRefusalText(estimate, 12, 0, { dir: 'suite' }, 1)).toContain('for 12 fixtures and 1 persona script is above');
   });
 });
 

@@ -91,13 +91,14 @@ function resolveJudge(j: JudgeSection, written: JudgeSection, r: Resolution): Ju
 /**
  * The warning of a judge with no key at its provider's own address (docs/troubleshooting.md,
  * "Configuration errors"): the provider in use named; when the judge-provider input chose it over
- * config.yml's (`switchedFrom`), said so, with that input's neighbour judge-api-key as the fix.
+ * the config file's (`switchedFrom`: its provider, and the file's name, config.yml or config.yaml),
+ * said so, with that input's neighbour judge-api-key as the fix.
  */
-export function noJudgeKeyWords(provider: JudgeProvider, switchedFrom?: JudgeProvider): { message: string; fix: string } {
+export function noJudgeKeyWords(provider: JudgeProvider, switchedFrom?: { provider: JudgeProvider; file: string }): { message: string; fix: string } {
   const fix = 'add apiKey: ${JUDGE_API_KEY} under judge and export JUDGE_API_KEY (a repository secret in a workflow)';
   if (switchedFrom === undefined) return { message: `${NO_JUDGE_KEY}${provider} will refuse the calls, so judge assertions are not evaluated`, fix };
   return {
-    message: `${NO_JUDGE_KEY}${provider} (the judge-provider input; config.yml's judge is ${switchedFrom}) will refuse the calls, so judge assertions are not evaluated`,
+    message: `${NO_JUDGE_KEY}${provider} (the judge-provider input; ${switchedFrom.file}'s judge is ${switchedFrom.provider}) will refuse the calls, so judge assertions are not evaluated`,
     fix: `give ${provider}'s key with the judge-api-key input (judge-api-key: \${{ secrets.${provider.toUpperCase()}_API_KEY }}), or ${fix}`,
   };
 }
@@ -108,33 +109,35 @@ function originOf(url: string): string {
 }
 
 /**
- * The judge-provider input chose another provider than config.yml's judge (`from`), and config.yml's
- * judge.baseUrl, not `from`'s own API, is kept (docs/judges.md, "The judge-provider input"): said
- * before any call, with the input that chooses the address as the fix.
+ * The judge-provider input chose another provider than the config file's judge (`from`; `file`
+ * the file's name, config.yml or config.yaml), and the file's judge.baseUrl, not `from`'s own API,
+ * is kept (docs/judges.md, "The judge-provider input"): said before any call, with the input that
+ * chooses the address as the fix.
  */
-export function keptAddressWords(provider: JudgeProvider, from: JudgeProvider, baseUrl: string): { message: string; fix: string } {
+export function keptAddressWords(provider: JudgeProvider, from: JudgeProvider, baseUrl: string, file: string): { message: string; fix: string } {
   return {
-    message: `judge.baseUrl ${originOf(baseUrl)} is kept for ${provider}, the judge-provider input's provider (config.yml's judge is ${from}): the judge's calls go there in ${provider}'s API form, not to ${provider}'s own API`,
+    message: `judge.baseUrl ${originOf(baseUrl)} is kept for ${provider}, the judge-provider input's provider (${file}'s judge is ${from}): the judge's calls go there in ${provider}'s API form, not to ${provider}'s own API`,
     fix: `give the judge's address with the judge-base-url input (${JUDGE_DEFAULTS[provider].baseUrl} is ${provider}'s own API), or remove the judge-provider input if that address serves only ${from}`,
   };
 }
 
 /**
- * config.yml's judge.apiKey, written for `from` at config.yml's address, is not sent to the
- * provider the judge-provider input chose at another address (a key belongs to one vendor):
- * said before any call, with the judge-api-key input as the fix. `baseUrl` is the address the calls go to.
+ * The config file's judge.apiKey (`file`: config.yml, or config.yaml), written for `from` at the
+ * file's address, is not sent to the provider the judge-provider input chose at another address (a
+ * key belongs to one vendor): said before any call, with the judge-api-key input as the fix.
+ * `baseUrl` is the address the calls go to.
  */
-export function droppedKeyWords(provider: JudgeProvider, from: JudgeProvider, baseUrl: string, panel: boolean): { message: string; fix: string } {
+export function droppedKeyWords(provider: JudgeProvider, from: JudgeProvider, baseUrl: string, panel: boolean, file: string): { message: string; fix: string } {
   const own = baseUrl === JUDGE_DEFAULTS[provider].baseUrl;
   const refused = panel ? `will refuse the judge's calls and those of the panel members that take its key` : 'will refuse the calls, so judge assertions are not evaluated';
   const key = `judge-api-key: \${{ secrets.${provider.toUpperCase()}_API_KEY }}`;
   return own
     ? {
-        message: `judge.apiKey of config.yml is ${from}'s key: it is not sent to ${provider}, the judge-provider input's provider (config.yml's judge is ${from}), and ${provider} ${refused}`,
+        message: `judge.apiKey of ${file} is ${from}'s key: it is not sent to ${provider}, the judge-provider input's provider (${file}'s judge is ${from}), and ${provider} ${refused}`,
         fix: `give ${provider}'s key with the judge-api-key input (${key}), or remove the judge-provider input to judge with ${from}`,
       }
     : {
-        message: `judge.apiKey of config.yml is ${from}'s key: it is not sent to ${originOf(baseUrl)} (the judge-provider input's ${provider}, at the judge-base-url input's address), so the judge's calls carry no key`,
+        message: `judge.apiKey of ${file} is ${from}'s key: it is not sent to ${originOf(baseUrl)} (the judge-provider input's ${provider}, at the judge-base-url input's address), so the judge's calls carry no key`,
         fix: `give the key that address expects with the judge-api-key input; an address that needs no key (a local model server) needs nothing more`,
       };
 }

@@ -1,0 +1,74 @@
+// A suite whose configuration file is config.yaml (docs/configuration.md): every message that names
+// the suite's file names config.yaml, the file it has, not a config.yml it does not have: the
+// loader's words (an expression it does not read, the judge-provider input's warnings), the cost
+// cap's refusal, in the terminal and the --markdown report, and calibrate's (in process: no child started).
+import { readFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { OK_FIXTURE, F, brief, load } from './helpers.js';
+import { baseline, cli, makeProject, serve, useCleanup } from '../cli/helpers.js';
+
+useCleanup();
+
+const Y = '.agent-replay/config.yaml';
+
+describe('a config.yaml suite is told of config.yaml', () => {
+  it("the workflow's expression syntax in a value: config.yaml does not read it", async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [Y]: 'agent:\n  url: http://127.0.0.1:9/chat\n  headers:\n    Authorization: "Bearer ${{ secrets.AGENT_TOKEN }}"\n' });
+    expect(brief(r.errors)).toEqual([
+      `${Y}:4: agent.headers.Authorization holds \${{ secrets.AGENT_TOKEN }}, the workflow's expression syntax, which config.yaml does not read: it would be sent as written`,
+    ]);
+  });
+
+  it("the judge-provider input's warnings name config.yaml's judge, address and key", async () => {
+    const kept = await load({ [`${F}/a.yml`]: OK_FIXTURE, [Y]: 'judge:\n  provider: openai\n  baseUrl: https://gw.example/v1\n' }, { overrides: { judge: { provider: 'anthropic' } } });
+    expect(brief(kept.warnings)).toEqual([
+      `${Y}:3: judge.baseUrl https://gw.example is kept for anthropic, the judge-provider input's provider (config.yaml's judge is openai): the judge's calls go there in anthropic's API form, not to anthropic's own API`,
+    ]);
+    const env = { OPENAI_API_KEY: 'sk-openai-only-9' };
+    const dropped = await load({ [`${F}/a.yml`]: OK_FIXTURE, [Y]: 'judge:\n  provider: openai\n  apiKey: ${OPENAI_API_KEY}\n' }, { env, overrides: { judge: { provider: 'anthropic' } } });
+    expect(brief(dropped.warnings)).toEqual([
+      `${Y}:3: judge.apiKey of config.yaml is openai's key: it is not sent to anthropic, the judge-provider input's provider (config.yaml's judge is openai), and anthropic will refuse the calls, so judge assertions are not evaluated`,
+    ]);
+    const elsewhere = await load({ [`${F}/a.yml`]: OK_FIXTURE, [Y]: 'judge:\n  apiKey: ${OPENAI_API_KEY}\n' }, { env, overrides: { judge: { provider: 'anthropic', baseUrl: 'http://127.0.0.1:9/v1' } } });
+    expect(elsewhere.warnings.map((w) => w.message)).toEqual([
+      "judge.apiKey of config.yaml is openai's key: it is not sent to http://127.0.0.1:9 (the judge-provider input's anthropic, at the judge-base-url input's address), so the judge's calls carry no key",
+    ]);
+    const keyless = await load({ [`${F}/a.yml`]: 'label: ok\nmessage: hi\nassert: { judge: polite }\n', [Y]: 'judge:\n  provider: openai\n' }, { overrides: { judge: { provider: 'anthropic' } } });
+    expect(keyless.warnings.map((w) => w.message)).toEqual([
+      "judge.apiKey is not set: anthropic (the judge-provider input; config.yaml's judge is openai) will refuse the calls, so judge assertions are not evaluated",
+    ]);
+  });
+
+  it("the cost cap's refusal names config.yaml's cost.capUsd, in the terminal and the --markdown report", async () => {
+    const cwd = await makeProject({ config: 'agent:\n  url: http://127.0.0.1:9/chat\ncost: { capUsd: 0.0001, agentTurnUsd: 0.01 }\n', fixtures: { 'a.yml': OK_FIXTURE } });
+    await rename(join(cwd, '.agent-replay', 'config.yml'), join(cwd, '.agent-replay', 'config.yaml'));
+    const run = await cli(['run', '--markdown', 'refused.md'], cwd);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in .agent-replay/config.yaml.\n');
+    expect(await readFile(join(cwd, 'refused.md'), 'utf8')).toContain('Or raise the cap (`cost.capUsd` in `.agent-replay/config.yaml`).');
+  });
+
+  it("calibrate's refusal and its missing judge name config.yaml", async () => {
+    const yaml = async (config: string): Promise<string> => {
+      const cwd = await makeProject({ config, fixtures: { 'f.yml': 'label: a\nmessage: a\nassert: { judge: polite }\n' }, baselines: [baseline('a', 'reply a', null, 'pass')] });
+      await rename(join(cwd, '.agent-replay', 'config.yml'), join(cwd, '.agent-replay', 'config.yaml'));
+      return cwd;
+    };
+    const noJudge = await cli(['calibrate'], await yaml('agent:\n  url: http://127.0.0.1:9/chat\n'));
+    expect(noJudge.code).toBe(2);
+    expect(noJudge.stderr).toContain('error: .agent-replay/config.yaml: no judge is configured: calibrate re-judges the baselines with the judge a run uses\n  fix: add a judge section (provider, model, apiKey) to .agent-replay/config.yaml\n');
+    const refused = await cli(['calibrate'], await yaml('agent:\n  url: http://127.0.0.1:9/chat\njudge: { baseUrl: "http://127.0.0.1:9/v1", apiKey: k }\ncost: { capUsd: 0.0001, judgeCallUsd: 0.005 }\n'));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in .agent-replay/config.yaml.\n');
+  });
+
+  it("probe --save --preset: the preset to set for run is set in config.yaml", async () => {
+    const agent = await serve(() => ({ json: { id: 'c1', object: 'chat.completion', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'hello' } }] } }));
+    const cwd = await makeProject({ config: `agent:\n  url: ${agent.url}\n`, fixtures: { 'a.yml': OK_FIXTURE } });
+    await rename(join(cwd, '.agent-replay', 'config.yml'), join(cwd, '.agent-replay', 'config.yaml'));
+    const r = await cli(['probe', 'hi', '--preset', 'openai-chat', '--save', 'greeting'], cwd);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('\nrun has no --preset: set agent.preset: openai-chat in config.yaml first.');
+  });
+});
