@@ -71,7 +71,16 @@ export function readYaml(shown: string, written: string, options: { mergeKeys?: 
  * and other YAML tools refuse the file (docs/configuration.md, "How YAML is read").
  */
 function flowIndentWarnings(src: SourceFile): ConfigIssue[] {
-  return flowIndentSlips(src.text).map((slip) => ({ file: src.file, ...src.offsetAt(slip.at), ...flowIndentWords(src.text, slip, (o) => src.offsetAt(o), false) }));
+  const slips = flowIndentSlips(src.text);
+  if (slips.length === 0) return [];
+  // Brackets in a block scalar's text or a comment are text: a line is said only where the `yaml`
+  // document refuses the collection it is in.
+  const errors = src.syntaxErrors();
+  const refused = (slip: (typeof slips)[number]): boolean => {
+    const eol = src.text.indexOf('\n', slip.closer);
+    return errors.some((e) => e.offset >= slip.opener && e.offset <= (eol === -1 ? src.text.length : eol + 1));
+  };
+  return slips.filter(refused).map((slip) => ({ file: src.file, ...src.offsetAt(slip.at), ...flowIndentWords(src.text, slip, (o) => src.offsetAt(o), false) }));
 }
 
 const MERGE_MESSAGE = 'invalid YAML: "<<" here is a YAML 1.1 merge key, which agent-replay does not read (in YAML 1.2 it is an ordinary key)';
