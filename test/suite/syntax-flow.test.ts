@@ -90,6 +90,8 @@ describe('a line of a multi-line [ ] or { } left of its key', () => {
       [C]: AGENT,
       [`${F}/a.yml`]: 'label: a\nmessage: [x,\ny]\npersona: p\nextra: 1\n',
       [`${F}/b.yml`]: 'fixtures:\n  - label: b\n    message: hi\n    assert: { contains: x,\n  regex: y\n    }\n    mesage: 1\n',
+      // Brackets in a block scalar's text are text: nothing said.
+      [`${F}/c.yml`]: 'label: c\nmessage: |\n  Write: [a,\n  b]\n',
     });
     expect(said(r.warnings.filter((w) => w.file.startsWith(F)))).toEqual([
       `${F}/a.yml:3:1: line 3, inside the [ ] opened on line 2, is indented by no spaces, no deeper than the key "message": agent-replay reads it as part of the [ ], but YAML 1.2 ends the [ ] before it, and other YAML tools (editors, linters) refuse the file\n` +
