@@ -991,6 +991,7 @@ function readYamlFile(ref: SuiteFileRef, shown: string, root: SuiteRoot, found: 
   }
   const loaded = readYaml(shown, read.text);
   found.errors.push(...loaded.errors);
+  if (loaded.warnings !== undefined) found.warnings.push(...loaded.warnings);
   return { ...loaded, text: read.text };
 }
 

@@ -84,6 +84,53 @@ describe('a flow collection closed on a later line, left of its key', () => {
   });
 });
 
+describe('a line of a multi-line [ ] or { } left of its key', () => {
+  it('in a file with no other slip: read as written, with a warning at the line, and the keys after it still placed', async () => {
+    const r = await load({
+      [C]: AGENT,
+      [`${F}/a.yml`]: 'label: a\nmessage: [x,\ny]\npersona: p\nextra: 1\n',
+      [`${F}/b.yml`]: 'fixtures:\n  - label: b\n    message: hi\n    assert: { contains: x,\n  regex: y\n    }\n    mesage: 1\n',
+      // Brackets in a block scalar's text are text: nothing said.
+      [`${F}/c.yml`]: 'label: c\nmessage: |\n  Write: [a,\n  b]\n',
+    });
+    expect(said(r.warnings.filter((w) => w.file.startsWith(F)))).toEqual([
+      `${F}/a.yml:3:1: line 3, inside the [ ] opened on line 2, is indented by no spaces, no deeper than the key "message": agent-replay reads it as part of the [ ], but YAML 1.2 ends the [ ] before it, and other YAML tools (editors, linters) refuse the file\n` +
+        '  fix: indent it by 2 spaces, so that line 3 reads\n      y]',
+      `${F}/b.yml:5:3: line 5, inside the { } opened on line 4, is indented by 2 spaces, less than the key "assert": agent-replay reads it as part of the { }, but YAML 1.2 ends the { } before it, and other YAML tools (editors, linters) refuse the file\n` +
+        '  fix: indent it by 6 spaces, so that line 5 reads\n          regex: y',
+    ]);
+    // The values and keys after the line, which the `yaml` document does not read, are said where js-yaml read them.
+    expect(said(r.errors).map((e) => e.split('\n')[0])).toEqual([
+      `${F}/a.yml:2:10: fixture "a": message must be a string, found a list`,
+      `${F}/a.yml:5:1: fixture "a": unknown key "extra"; allowed keys: label, message, persona, assert, repeat`,
+      `${F}/b.yml:5:3: fixture "b": the assertion has 2 kinds (contains and regex): a fixture has one assertion`,
+      `${F}/b.yml:7:5: fixture "b": unknown key "mesage"; allowed keys: label, message, persona, assert, repeat`,
+    ]);
+  });
+
+  it('in a file refused for another reason: said at the line in our words, not the parser\'s', async () => {
+    const r = await load({ [C]: AGENT, [`${F}/c.yml`]: 'fixtures:\n  - label: a\n    assert: { contains: x,\n  regex: y }\n    message: hi\n  - label: b\n    message: [x, y]]\n' });
+    expect(said(r.errors)).toEqual([
+      `${F}/c.yml:4:3: invalid YAML: line 4, inside the { } opened on line 3, is indented by 2 spaces, less than the key "assert", so YAML ends the { } before it\n` +
+        '  fix: indent it by 6 spaces, so that line 4 reads\n          regex: y }',
+      `${F}/c.yml:7:20: invalid YAML: this ] closes nothing that is open, and YAML reads nothing of the file after it\n` +
+        '  fix: remove it, so that line 7 reads\n        message: [x, y]\n  or, if it is part of a value, put the whole value in quotes',
+    ]);
+  });
+});
+
+describe('one closing bracket too many', () => {
+  it('is said with the line as it reads without it; a bracket alone on its line gets no line', async () => {
+    const r = await load({ [C]: AGENT, [`${F}/a.yml`]: 'label: a\nmessage: [a, b]] # two\n', [`${F}/b.yml`]: 'label: b\nmessage: hi\nassert: { contains: x }}\n' });
+    expect(said(r.errors)).toEqual([
+      `${F}/a.yml:2:16: invalid YAML: this ] closes nothing that is open, and YAML reads nothing of the file after it\n` +
+        '  fix: remove it, so that line 2 reads\n    message: [a, b] # two\n  or, if it is part of a value, put the whole value in quotes',
+      `${F}/b.yml:3:24: invalid YAML: this } closes nothing that is open, and YAML reads nothing of the file after it\n` +
+        '  fix: remove it, so that line 3 reads\n    assert: { contains: x }\n  or, if it is part of a value, put the whole value in quotes',
+    ]);
+  });
+});
+
 describe('a flow collection never closed', () => {
   it('is not taken as closed by a bracket of a later item: each is said at its own bracket', async () => {
     const r = await load({ [C]: AGENT, [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    assert: { contains: x\n  - label: b\n    message: [a }\n' });

@@ -88,14 +88,35 @@ function anchorOrAlias(ctx: Ctx): { prefix: string; alias: string | null } {
   return { prefix: '', alias: null };
 }
 
-function flowValue(ctx: Ctx, depth: number): string {
+/**
+ * How a flow collection's items are laid out over lines: each after a line break and `items`, the
+ * closing bracket after one and `close` (null: all on one line).
+ */
+interface FlowLayout {
+  items: string;
+  close: string;
+}
+
+function flowValue(ctx: Ctx, depth: number, layout: FlowLayout | null = null): string {
   const x = ctx.r();
   if (depth > 2 || x < 0.6) return scalar(ctx.r, true);
   const n = Math.floor(ctx.r() * 4);
-  if (x < 0.8) return `[${Array.from({ length: n }, () => flowValue(ctx, depth + 1)).join(', ')}]`;
+  const join = (parts: string[]): string => (layout === null ? parts.join(', ') : parts.map((p) => `\n${layout.items}${p}`).join(',') + `\n${layout.close}`);
+  if (x < 0.8) return `[${join(Array.from({ length: n }, () => flowValue(ctx, depth + 1)))}]`;
   const used = new Set<string>();
   const keys = Array.from({ length: n }, () => key(ctx.r, used)).filter((k) => !/[:\s]/.test(k) || k.startsWith('"'));
-  return `{${keys.map((k) => `${k}: ${flowValue(ctx, depth + 1)}`).join(', ')}}`;
+  return `{${join(keys.map((k) => `${k}: ${flowValue(ctx, depth + 1)}`))}}`;
+}
+
+/**
+ * A flow value after a key (or "-") at column `edge`: one in three over several lines, its items
+ * and closing bracket each on a line indented deeper than the key, at its column or (one in three)
+ * left of it, where YAML 1.2 ends the collection and js-yaml reads on.
+ */
+function flowLayout(ctx: Ctx, edge: number): FlowLayout | null {
+  if (edge < 0 || ctx.r() < 0.67) return null;
+  const at = (deep: number): string => ' '.repeat(ctx.r() < 0.33 ? Math.floor(ctx.r() * (edge + 1)) : deep);
+  return { items: at(edge + 2), close: at(edge) };
 }
 
 /** Lines of a block node at `indent`, or a one-line value (flow or scalar). */
@@ -110,7 +131,7 @@ function blockValue(ctx: Ctx, depth: number, indent: number): Rendered {
     const comment = ctx.r() < 0.1 ? ' # note' : '';
     return { inline: `${prefix}${scalar(ctx.r, false)}${comment}` };
   }
-  if (x < 0.55) return { inline: flowValue(ctx, 0) };
+  if (x < 0.55) return { inline: flowValue(ctx, 0, flowLayout(ctx, indent - 2)) };
   if (x < 0.62) {
     const lines = ['hello', '  indented', '', 'é 😀 "q"'].slice(0, 1 + Math.floor(ctx.r() * 4));
     return { inline: `${pick(ctx.r, ['|', '>', '|-', '>+'])}\n${lines.map((l) => (l === '' ? '' : pad + l)).join('\n')}` };

@@ -154,5 +154,21 @@ function sourceOf(file: string, text: string, tree: Closed | null): SourceFile {
     starts ??= lineStarts(text);
     return positionOf(starts, at);
   };
-  return documentSource(file, text, {}, knownPosition);
+  const src = documentSource(file, text, {}, knownPosition);
+  // A key the `yaml` document does not read where js-yaml does (a line of a multi-line `[ ]` left
+  // of its key, read as written: flowIndentSlips): where js-yaml read it.
+  const knownKey = (path: readonly PathSegment[], key: PathSegment): Position | null => {
+    const node = tree === null ? null : nodeAtPath(tree, path);
+    const map = node === null ? null : unwrap(node);
+    if (map === null || map.kind !== 'mapping') return null;
+    for (let i = 0; i + 1 < map.children.length; i += 2) {
+      const k = map.children[i] as Closed;
+      if ((typeof k.result === 'string' || typeof k.result === 'number') && String(k.result) === String(key)) {
+        starts ??= lineStarts(text);
+        return positionOf(starts, contentStart(text, k.start));
+      }
+    }
+    return null;
+  };
+  return { ...src, keyAt: (path, key) => src.keyAt(path, key) ?? knownKey(path, key) };
 }

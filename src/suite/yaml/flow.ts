@@ -253,3 +253,88 @@ export function flowSlip(text: string, offset: number, locate: Locate): FlowSlip
   }
   return null;
 }
+
+/** A line of a flow collection that YAML reads as ending it (flowIndentSlips). */
+export interface FlowIndentSlip {
+  /** The offset where the line's text starts. */
+  at: number;
+  /** The collection's first bracket and its closing bracket. */
+  opener: number;
+  closer: number;
+  /** The line's indentation, the key's (or "-"'s) column, and the indentation the fix writes. */
+  indent: number;
+  edge: number;
+  fixedIndent: number;
+  /** The key (quoted) or `the "-"` the collection's lines must be indented past. */
+  what: string;
+  /** The line as it should read. */
+  fixed: string;
+}
+
+/**
+ * The lines of multi-line flow collections (`message: [a,` then `b]`) indented no deeper than the
+ * collection's key or "-": js-yaml reads them as part of the collection (the brackets say where
+ * it ends), YAML 1.2 and the `yaml` package end the collection before them and refuse the file. A
+ * line that starts with the bracket closing the collection may stand at the key's column.
+ */
+export function flowIndentSlips(text: string): FlowIndentSlip[] {
+  const out: FlowIndentSlip[] = [];
+  const starts = new RegExp(FLOW_STARTS);
+  for (let m = starts.exec(text); m !== null; m = starts.exec(text)) {
+    const start = m.index + m[0].length - 1;
+    const scan = scanFlow(text, start);
+    if (scan.kind !== 'closed') continue;
+    starts.lastIndex = scan.end + 1;
+    const edge = leftEdge(text, start);
+    if (edge === null) continue;
+    for (let next = text.indexOf('\n', start); next !== -1 && next < scan.end; next = text.indexOf('\n', next + 1)) {
+      const line = lineSpan(text, next + 1);
+      const written = text.slice(line.start, line.end);
+      const indent = (/^ */.exec(written) as RegExpExecArray)[0].length;
+      if (indent > edge.indent || /^\s*(?:#.*)?$/.test(written)) continue;
+      // Inside a quoted value the line's indentation is part of the text.
+      const before = scanFlow(text.slice(0, line.start), start);
+      if (before.kind !== 'open' || before.quoted) continue;
+      const closesAll = before.open.length === 1 && /^[\]}]$/.test(written[indent] ?? '');
+      if (closesAll && indent === edge.indent) continue;
+      // The closing bracket at the key's column, as the key's own line starts; any other line two deeper.
+      const fixedIndent = closesAll ? edge.indent : edge.indent + 2;
+      out.push({ at: line.start + indent, opener: start, closer: scan.end, indent, edge: edge.indent, fixedIndent, what: edge.what, fixed: ' '.repeat(fixedIndent) + written.trimStart() });
+    }
+  }
+  return out;
+}
+
+/**
+ * The words for a FlowIndentSlip: a warning in a file read as written (`refused` false), an error
+ * in one the `yaml` document's words are said for.
+ */
+export function flowIndentWords(text: string, slip: FlowIndentSlip, locate: Locate, refused: boolean): { message: string; fix: string } {
+  const line = String(locate(slip.at).line);
+  const pair = text[slip.opener] === '[' ? '[ ]' : '{ }';
+  const edge = slip.what === 'the "-"' ? 'the "-"' : `the key ${slip.what}`;
+  const where = `line ${line}, inside the ${pair} opened on line ${String(locate(slip.opener).line)}, is indented ${slip.indent === 0 ? 'by no spaces' : `by ${plural(slip.indent, 'space', 'spaces')}`}, ${slip.indent < slip.edge ? 'less than' : 'no deeper than'} ${edge}`;
+  return {
+    message: refused
+      ? `invalid YAML: ${where}, so YAML ends the ${pair} before it`
+      : `${where}: agent-replay reads it as part of the ${pair}, but YAML 1.2 ends the ${pair} before it, and other YAML tools (editors, linters) refuse the file`,
+    fix: `indent it by ${plural(slip.fixedIndent, 'space', 'spaces')}, so that line ${line} reads\n    ${slip.fixed.trimEnd()}`,
+  };
+}
+
+/**
+ * The line holding a `]` or `}` that closes nothing (`message: [a, b]]`) as it reads without it,
+ * when a collection opened on that line then ends cleanly there; null otherwise (the bracket alone
+ * on its line, or more than one change needed).
+ */
+export function withoutStrayCloser(text: string, offset: number): string | null {
+  const line = lineSpan(text, offset);
+  const written = text.slice(line.start, line.end);
+  const local = offset - line.start;
+  const [head, tail] = [written.slice(0, local), written.slice(local + 1)];
+  const fixed = head.endsWith(' ') && (tail === '' || tail.startsWith(' ')) ? head.trimEnd() + tail : head + tail;
+  const m = new RegExp(FLOW_STARTS).exec(fixed);
+  if (m === null) return null;
+  const after = text.slice(0, line.start) + fixed + text.slice(line.end);
+  return closesCleanly(after, line.start + m.index + m[0].length - 1) ? fixed.trimEnd() : null;
+}

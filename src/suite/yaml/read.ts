@@ -8,6 +8,7 @@ import { aliasExpansion, MAX_ALIAS_VALUES } from './schema.js';
 import { documentSource, type PathSegment, type Position, type SourceFile } from './source.js';
 import { onlyDuplicateKeys, yamlSyntaxIssues } from './syntax.js';
 import { deepJsonOffset } from '../json-depth.js';
+import { flowIndentSlips, flowIndentWords } from './flow.js';
 
 /** The most levels of lists and mappings js-yaml reads (its maxDepth), and so a suite file. */
 const MAX_YAML_DEPTH = 100;
@@ -17,6 +18,8 @@ export interface LoadedYaml {
   src: SourceFile | null;
   data: unknown;
   errors: ConfigIssue[];
+  /** What is read as written but that YAML 1.2 reads otherwise (flowIndentWarnings); absent when none. */
+  warnings?: ConfigIssue[];
   /**
    * A file with syntax errors (src null): its document, from which the loader checks the entries
    * the errors leave as written (SourceFile.entriesAt), never to run them.
@@ -58,7 +61,26 @@ export function readYaml(shown: string, written: string, options: { mergeKeys?: 
     const errors = at.map((pos): ConfigIssue => ({ file: shown, ...pos, message: MERGE_MESSAGE, fix: MERGE_FIX }));
     return { src: null, data: undefined, errors, partly: { ...src, entriesAt: (path, problems = []) => src.entriesAt(path, [...offsets, ...problems]) } };
   }
-  return { src: fast.src, data: fast.data, errors: [] };
+  const warnings = /[[{]/.test(text) ? flowIndentWarnings(fast.src) : [];
+  return warnings.length === 0 ? { src: fast.src, data: fast.data, errors: [] } : { src: fast.src, data: fast.data, errors: [], warnings };
+}
+
+/**
+ * A line of a multi-line `[ ]` or `{ }` indented no deeper than its key: read as written (the
+ * brackets say where the collection ends), and said, since YAML 1.2 ends the collection before it
+ * and other YAML tools refuse the file (docs/configuration.md, "How YAML is read").
+ */
+function flowIndentWarnings(src: SourceFile): ConfigIssue[] {
+  const slips = flowIndentSlips(src.text);
+  if (slips.length === 0) return [];
+  // Brackets in a block scalar's text or a comment are text: a line is said only where the `yaml`
+  // document refuses the collection it is in.
+  const errors = src.syntaxErrors();
+  const refused = (slip: (typeof slips)[number]): boolean => {
+    const eol = src.text.indexOf('\n', slip.closer);
+    return errors.some((e) => e.offset >= slip.opener && e.offset <= (eol === -1 ? src.text.length : eol + 1));
+  };
+  return slips.filter(refused).map((slip) => ({ file: src.file, ...src.offsetAt(slip.at), ...flowIndentWords(src.text, slip, (o) => src.offsetAt(o), false) }));
 }
 
 const MERGE_MESSAGE = 'invalid YAML: "<<" here is a YAML 1.1 merge key, which agent-replay does not read (in YAML 1.2 it is an ordinary key)';

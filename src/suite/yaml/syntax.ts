@@ -4,7 +4,7 @@
 import { lineOf, type ConfigIssue } from '../issues.js';
 import { plural } from '../../words.js';
 import type { Position, SourceFile, YamlSyntaxError } from './source.js';
-import { closedAtLineEnd, flowSlip, unclosedFlow } from './flow.js';
+import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, unclosedFlow, withoutStrayCloser, type FlowIndentSlip } from './flow.js';
 import { isSplitNumberMessage, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
 
 /** A key written twice in one mapping, when the key cannot be named. */
@@ -527,6 +527,8 @@ function leftDocument(src: SourceFile, errors: readonly YamlSyntaxError[], skip:
     };
   }
   const bracket = /^Unexpected flow-(map|seq)-end token/.exec(at.message);
+  // One bracket too many at the end of a collection (`message: [a, b]]`): the line without it.
+  const stray = bracket === null || pos.line === null ? null : withoutStrayCloser(src.text, at.offset);
   return {
     at,
     whole: false,
@@ -535,7 +537,10 @@ function leftDocument(src: SourceFile, errors: readonly YamlSyntaxError[], skip:
           file: src.file,
           ...pos,
           message: `invalid YAML: this ${bracket[1] === 'map' ? '}' : ']'} closes nothing that is open, and YAML reads nothing of the file after it`,
-          fix: `remove it, or put it where the ${bracket[1] === 'map' ? '{' : '['} it closes is meant to end; if it is part of a value, put the whole value in quotes`,
+          fix:
+            stray === null
+              ? `remove it, or put it where the ${bracket[1] === 'map' ? '{' : '['} it closes is meant to end; if it is part of a value, put the whole value in quotes`
+              : `remove it, so that line ${String(pos.line)} reads\n    ${stray}\n  or, if it is part of a value, put the whole value in quotes`,
         }
       : {
           file: src.file,
@@ -574,6 +579,23 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     flowSlips.set(err.offset, issue);
     if (left !== null && !left.whole && left.at.offset >= slip.from && left.at.offset <= slip.to + 1) left.issue = issue;
   }
+  // A line of a multi-line `[ ]` or `{ }` left of its key (not its closing bracket: flowSlip's):
+  // said at that line, for what the parser says inside the collection (flowIndentSlips).
+  const indentSlips = errors.length === 0 ? [] : flowIndentSlips(src.text).filter((s) => s.at !== s.closer);
+  const slipIssues = indentSlips.map((slip): ConfigIssue => ({ file: src.file, ...src.offsetAt(slip.at), ...flowIndentWords(src.text, slip, (o) => src.offsetAt(o), true) }));
+  const slipSpan = (slip: FlowIndentSlip): [number, number] => {
+    const eol = src.text.indexOf('\n', slip.closer);
+    return [slip.opener, eol === -1 ? src.text.length : eol + 1];
+  };
+  const slipsAt = (offset: number): ConfigIssue[] =>
+    slipIssues.filter((_, i) => {
+      const [from, to] = slipSpan(indentSlips[i] as FlowIndentSlip);
+      return offset >= from && offset <= to;
+    });
+  if (left !== null && !left.whole) {
+    const first = slipsAt(left.at.offset)[0];
+    if (first !== undefined) left.issue = first;
+  }
   const nested = errors.length === 0 ? [] : nestedItems(src);
   const nestedAt = (err: YamlSyntaxError): NestedItem | undefined => (isNestingError(err) ? nested.find((m) => err.offset >= m.from && err.offset <= m.to) : undefined);
   // A key the parser had to read over several lines is one slip, said once (implicitKeySlip); the
@@ -594,6 +616,19 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     const tab = tabAt(err);
     if (tab !== undefined) {
       if (!out.includes(tab.issue)) out.push(tab.issue);
+      continue;
+    }
+    const inSlip = slipsAt(err.offset);
+    if (inSlip.length > 0 && (left === null || left.whole || err.offset < left.at.offset)) {
+      for (const issue of inSlip) if (!out.includes(issue)) out.push(issue);
+      // The parser then misreads the rest of the top-level entry ("Implicit keys need to be on a
+      // single line" on its next keys): said with the line.
+      const above = src.text.slice(0, src.text.lastIndexOf('\n', err.offset) + 1).split('\n');
+      let top = above.length;
+      while (top > 0 && !/^[^\s#]/.test(above[top - 1] as string)) top -= 1;
+      if (top > 0 && flowShadow === null) flowShadow = { from: top, to: shadowEnd(src, top) };
+      const closer = err.code === 'BAD_INDENT' && FLOW_END.test(err.message) ? flowSlips.get(err.offset) : undefined;
+      if (closer !== undefined && !out.includes(closer)) out.push(closer);
       continue;
     }
     const line = pos0(err);
