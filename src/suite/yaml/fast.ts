@@ -98,11 +98,12 @@ export interface FastRefusal {
  * js-yaml where it knows them. A refusal carries js-yaml's reason and position; the caller asks
  * the `yaml` document for its better-worded syntax errors first.
  */
-export function fastSource(file: string, text: string, lastKeyWins = false, byLines = true): { src: SourceFile; data: unknown } | { refused: FastRefusal } {
+export function fastSource(file: string, text: string, lastKeyWins = false, byLines = true): { src: SourceFile; data: unknown; byLines?: true } | { refused: FastRefusal } {
   // The common file, read line by line (suite/yaml/lines.ts): the same data and node starts as js-yaml's.
   // Not again for a text read a second time with lastKeyWins: a key written twice is js-yaml's to read.
   const read = byLines && !lastKeyWins ? readLines(text) : null;
-  if (read !== null) return { src: sourceOf(file, text, read.root), data: read.data };
+  // `byLines`: the line reader read it, so every value is on its key's line (no multi-line [ ] or { }).
+  if (read !== null) return { src: sourceOf(file, text, read.root), data: read.data, byLines: true };
   const stack: Frame[] = [];
   let root: Closed | null = null;
   let data: unknown;

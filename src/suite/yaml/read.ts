@@ -61,7 +61,9 @@ export function readYaml(shown: string, written: string, options: { mergeKeys?: 
     const errors = at.map((pos): ConfigIssue => ({ file: shown, ...pos, message: MERGE_MESSAGE, fix: MERGE_FIX }));
     return { src: null, data: undefined, errors, partly: { ...src, entriesAt: (path, problems = []) => src.entriesAt(path, [...offsets, ...problems]) } };
   }
-  const warnings = /[[{]/.test(text) ? flowIndentWarnings(fast.src) : [];
+  // A file the line reader read has no multi-line [ ] or { } (each value is on its key's line), so
+  // no line of one to say: the scan is skipped, about a sixth of a 5,000-fixture suite's load.
+  const warnings = fast.byLines !== true && /[[{]/.test(text) ? flowIndentWarnings(fast.src) : [];
   return warnings.length === 0 ? { src: fast.src, data: fast.data, errors: [] } : { src: fast.src, data: fast.data, errors: [], warnings };
 }
 
