@@ -92,7 +92,7 @@ export function clipAtWord(text: string, max: number): string {
 }
 
 /** Where a clause ends: before "; ", ", ", ": ", " (" or " — ". */
-const CLAUSE_END = /^(?:[;,:] | \(| — )/;
+const CLAUSE_END = /^(?:[;,:] | \(| \u2014 )/;
 
 /**
  * `text` shortened to at most `max` UTF-16 units including the ellipsis, cut where its last clause

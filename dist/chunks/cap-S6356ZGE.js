@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-6WL3OYHI.js";import"./chunk-ZS6IE6AB.js";import"./chunk-45DKKSPU.js";import"./chunk-OEB7CD2X.js";import"./chunk-JH4CMIU5.js";import"./chunk-TCIDSMP2.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};
