@@ -6,7 +6,11 @@
 // above one built earlier (a shard merge, which keeps suite order, then came out reordered in one
 // full run of three).
 // The child processes its hooks started end before the folders go (test/support/children.ts; those
-// a test started end with it).
+// a test started end with it). @actions/core's job summary keeps the GITHUB_STEP_SUMMARY path it read
+// on its first write (its private `_filePath`) and what was added but not written: a file that ran
+// the Action in this process left the next file's summaries going to its own path, removed by then
+// ("job summary not written: ENOENT", test/action/report.test.ts after fork-walk.test.ts).
+import * as core from '@actions/core';
 import { afterAll, beforeEach } from 'vitest';
 import { endChildren } from './children.js';
 import { removeTempDirs } from './temp.js';
@@ -14,6 +18,8 @@ import { resetLines } from '../report/fixtures.js';
 
 beforeEach(resetLines);
 afterAll(async () => {
+  (core.summary as unknown as { _filePath?: string })._filePath = undefined;
+  core.summary.emptyBuffer();
   await endChildren();
   await removeTempDirs();
 });
