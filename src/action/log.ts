@@ -49,9 +49,13 @@ export function failed(text: string): void {
   core.setFailed(terminalBlock(text));
 }
 
-/** What the GitHub client says: its waits for rate limits in the log, its own warnings (Octokit's) on stderr, all guarded. */
+/**
+ * What the GitHub client says: its waits for rate limits in the log, its own warnings (Octokit's) on
+ * stderr, all guarded; its debug lines (a request's method and address, a server's message: the
+ * runner writes them into the log when debug logging is on) shown as the terminal shows them.
+ */
 export const gitHubLog: OctokitLog = {
-  debug: (message) => core.debug(message),
+  debug: (message) => core.debug(terminalBlock(message)),
   info,
   warn: (message) => console.warn(inertText(message)),
   error: (message) => console.error(inertText(message)),

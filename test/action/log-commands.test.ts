@@ -156,3 +156,11 @@ it('a configuration issue in a file outside the workspace (a dir input of ../ or
     ['..x/fixtures/a.yml:1:1: unknown key "mesage"', { file: '..x/fixtures/a.yml', line: '1', col: '1' }],
   ]);
 });
+
+it("the GitHub client's debug lines show a control character as their escape", () => {
+  const out = stdoutOf(() => log.gitHubLog.debug('GET /repos/o/r/pulls/7 - 404 x\u001b[2Jy\u009b31m\rz\u202e'));
+  const debug = runnerCommands(out).filter((c) => c.name === 'debug');
+  // Before, the ESC, the C1 CSI, the carriage return and the bidi override reached the log as they are.
+  expect(debug.map((c) => c.data)).toEqual([String.raw`GET /repos/o/r/pulls/7 - 404 x\u001b[2Jy\u009b31m\u000dz\u202e`]);
+  expect(debug[0]?.line).not.toMatch(CONTROL);
+});
