@@ -32,11 +32,12 @@ import { TOOL } from '../version.js';
 import { durationText, shownShellWord } from '../words.js';
 import { EXIT, UserError } from '../errors.js';
 import { createFileExclusively } from '../fs-safe.js';
-import { formatIssue, isValidLabel, LABEL_RULE, loadSuite, loadSuiteConfig, noAgentUrlIssue, type ConfigOverrides } from '../suite/index.js';
+import { isValidLabel, LABEL_RULE, loadSuite, loadSuiteConfig, noAgentUrlIssue, type ConfigOverrides } from '../suite/index.js';
 import { checkFixtureFile, DEFAULT_THRESHOLD } from '../suite/fixtures.js';
 import { freeSuggestion, takenLabels, windowsNameIssue, type TakenLabels } from '../suite/labels.js';
 import { loadYamlPackage, readYaml, yamlPackage } from '../suite/yaml/index.js';
 import { terminalBlock, terminalLine } from '../report/escape.js';
+import { terminalIssue } from '../report/config-errors.js';
 import { printConfigIssues, type CliIO } from './output.js';
 import { networkFrom, type Network } from '../http/network.js';
 
@@ -145,13 +146,17 @@ export function fixtureYaml(f: ProbeFixture, savedAt: string): string {
   return `# Saved by agent-replay probe at ${savedAt}. It has no baseline yet: run the suite and accept\n# the reply you want to keep (agent-replay run, then agent-replay accept).\n${body}`;
 }
 
-/** The probe as the suite loader reads it from the text --save writes; a usage error lists what it refuses. */
-function loadProbeFixture(shown: string, text: string): Fixture {
+/**
+ * The probe as the suite loader reads it from the text --save writes; a usage error lists what it
+ * refuses, each issue as the terminal shows it (terminalIssue: a line break in the file's name as
+ * ` ⏎ `, not a second line).
+ */
+export function loadProbeFixture(shown: string, text: string): Fixture {
   const parsed = readYaml(shown, text);
   const checked = parsed.src === null ? { fixtures: [], errors: parsed.errors } : checkFixtureFile(parsed.src, parsed.data);
   const fixture = checked.fixtures[0];
   if (checked.errors.length > 0 || fixture === undefined) {
-    throw new UsageError(`the probe is not a valid fixture:\n${checked.errors.map((e) => `  ${formatIssue(e).replace(/\n/g, '\n  ')}`).join('\n')}`);
+    throw new UsageError(`the probe is not a valid fixture:\n${checked.errors.map((e) => `  ${terminalIssue(e).replace(/\n/g, '\n  ')}`).join('\n')}`);
   }
   return fixture;
 }

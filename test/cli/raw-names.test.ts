@@ -12,6 +12,8 @@ import { envInputGetter, readInputs } from '../../src/action/inputs.js';
 import { tempDir } from '../support/temp.js';
 import { findDemoSuite, runDemo } from '../../src/cli/demo.js';
 import { errorLine } from '../../src/cli/output.js';
+import { loadProbeFixture } from '../../src/cli/probe.js';
+import { loadYamlPackage } from '../../src/suite/yaml/index.js';
 import { renderTerminal } from '../../src/report/terminal.js';
 import { mixed } from '../report/fixtures.js';
 import { agentConfig, cli, makeProject, serve, useCleanup } from './helpers.js';
@@ -172,6 +174,20 @@ describe('the paths a command was given, in the lines it prints after it started
     expect(accepted.code, accepted.stderr).toBe(0);
     expect(accepted.stdout).toContain(`→ ${join(cwd, shown(dir), 'baselines', 'a.json')}\n`);
     noRaw(accepted.stdout + accepted.stderr);
+  });
+
+  it("probe's refusal of a probe the loader refuses: each issue's file on its one line, its escape shown", async () => {
+    await loadYamlPackage();
+    let thrown: unknown;
+    try {
+      loadProbeFixture('my\nsu\u001bite/fixtures/probe.yml', 'label: probe\nmessage: " "\n');
+    } catch (e) {
+      thrown = e;
+    }
+    // Before, the name's line break split the issue's first line in two, the ESC sent as it is.
+    expect((thrown as Error).message).toBe(
+      'the probe is not a valid fixture:\n  my ⏎ su\\u001bite/fixtures/probe.yml:2:10: fixture "probe": message is empty\n    fix: write the user message to send to the agent',
+    );
   });
 
   it('errorLine: one line, a control character and a line break shown as escapes', () => {
