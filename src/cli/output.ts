@@ -129,7 +129,9 @@ export function checkOutputPaths(
       );
     }
     if (isFolder(resolvePath(io, given))) {
-      throw new UserError(`--${flag} ${given} is a folder: give a file path, e.g. --${flag} ${join(given, flag === 'out' ? 'results.json' : `report.${flag === 'markdown' ? 'md' : flag === 'junit' ? 'xml' : 'html'}`)}`);
+      // Each path as a word to paste, on its one line (a line break in it as $'\012'), as above.
+      const example = join(given, flag === 'out' ? 'results.json' : `report.${flag === 'markdown' ? 'md' : flag === 'junit' ? 'xml' : 'html'}`);
+      throw new UserError(`--${flag} ${shownShellWord(given)} is a folder: give a file path, e.g. --${flag} ${shownShellWord(example)}`);
     }
     // A report under a file (`--markdown notes.txt/report.md`) could never be written: said now,
     // before anything is sent, not as the system's EEXIST after the run. results.json (--out) is

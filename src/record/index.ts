@@ -10,6 +10,7 @@ import { runRecordSchema } from './schema.js';
 import { MAX_RECORD_DEPTH, pathDeeperThan } from './depth.js';
 import { controlCharacterError, cutShortAt, jsonErrorOffset, jsonErrorWords, jsonValueOffset, lineColumnAt, trailingCommaError, unclosedStringAt } from '../suite/json-depth.js';
 import { UserError } from '../errors.js';
+import { terminalLine } from '../report/escape.js';
 import { writeRecordFile } from './stream.js';
 import { docsUrl, TOOL } from '../version.js';
 import { hideEndpointTokens, sameEndpoint } from '../endpoint.js';
@@ -28,11 +29,17 @@ export class RecordError extends UserError {
    */
   suitePath?: string;
 
+  /**
+   * `file: why`, the file's name on its one line as the terminal shows it (terminalLine: a line
+   * break as ` ⏎ `, a control character as its escape), wherever the message is printed
+   * (docs/security.md, "Agent text is data"); `file` stays the path as given.
+   */
   constructor(
     readonly file: string,
-    message: string,
+    /** What is wrong with the file, and the fix. */
+    readonly why: string,
   ) {
-    super(`${file}: ${message}`);
+    super(`${terminalLine(file)}: ${why}`);
     this.name = 'RecordError';
   }
 }

@@ -176,6 +176,19 @@ describe('the paths a command was given, in the lines it prints after it started
     noRaw(accepted.stdout + accepted.stderr);
   });
 
+  it("an error a command stops with names each path on its one line: a --rerun file that does not exist, an --out that is a folder", async () => {
+    const cwd = await makeProject({ config: agentConfig('http://127.0.0.1:9'), fixtures: { 'f.yml': 'fixtures:\n  - { label: a, message: hi }\n' } });
+    const rerun = await cliIn(cwd, ['run', '--rerun', 'a\nb\u001b[2J.json']);
+    expect(rerun.code).toBe(2);
+    // Before, the name's line break was a line break of the error: "agent-replay: .../a" then "b.json: does not exist".
+    expect(rerun.stderr).toContain(`agent-replay: ${join(cwd, 'a ⏎ b\\u001b[2J.json')}: does not exist; give the path of a results.json written by agent-replay\n`);
+    await mkdir(join(cwd, 'my\nout'));
+    const folder = await cliIn(cwd, ['run', '--out', 'my\nout']);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toContain(`agent-replay: --out $'my\\012out' is a folder: give a file path, e.g. --out $'my\\012out/results.json'\n`);
+    noRaw(rerun.stderr + folder.stderr);
+  });
+
   it("probe's refusal of a probe the loader refuses: each issue's file on its one line, its escape shown", async () => {
     await loadYamlPackage();
     let thrown: unknown;
