@@ -10,7 +10,6 @@ import { runRecordSchema } from './schema.js';
 import { MAX_RECORD_DEPTH, pathDeeperThan } from './depth.js';
 import { controlCharacterError, cutShortAt, jsonErrorOffset, jsonErrorWords, jsonValueOffset, lineColumnAt, trailingCommaError, unclosedStringAt } from '../suite/json-depth.js';
 import { UserError } from '../errors.js';
-import { terminalLine } from '../report/escape.js';
 import { writeRecordFile } from './stream.js';
 import { docsUrl, TOOL } from '../version.js';
 import { hideEndpointTokens, sameEndpoint } from '../endpoint.js';
@@ -29,17 +28,13 @@ export class RecordError extends UserError {
    */
   suitePath?: string;
 
-  /**
-   * `file: why`, the file's name on its one line as the terminal shows it (terminalLine: a line
-   * break as ` ⏎ `, a control character as its escape), wherever the message is printed
-   * (docs/security.md, "Agent text is data"); `file` stays the path as given.
-   */
+  /** `file: why`; the CLI shows the file's name on its one line (cli/main.ts). */
   constructor(
     readonly file: string,
     /** What is wrong with the file, and the fix. */
     readonly why: string,
   ) {
-    super(`${terminalLine(file)}: ${why}`);
+    super(`${file}: ${why}`);
     this.name = 'RecordError';
   }
 }

@@ -55,7 +55,7 @@ const seen = (run: ActionRun): string => run.stdout.replace(/\u2060/g, '');
 const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
 
 it('check mode: a reply, an error body, a fixture file name, a deployment\'s environment and the previous run\'s artifact entry name are logged with no command in them', async () => {
-  const workspace = await makeWorkspace({ fixtures: 'fixtures:\n  - { label: a, message: hi, assert: { contains: nope } }\n  - { label: b, message: fail }\n', config: 'agent: { retries: 0 }\n' });
+  const workspace = await makeWorkspace({ fixtures: 'fixtures:\n  - { label: a, message: hi, assert: { contains: nope } }\n  - { label: b, message: fail }\n', config: 'agent: { retries: 0 }\ntraces: { query: { kind: tempo, url: "http://127.0.0.1:9/t\\e[2J" }, waitMs: 0 }\n' });
   await writeFile(join(workspace, '.agent-replay', 'fixtures', `x${HOSTILE}.yml`), 'fixtures:\n  - { label: c, message: hi }\n');
   // A file of comments only: a warning, whose annotation quotes the file's name.
   await writeFile(join(workspace, '.agent-replay', 'fixtures', 'y\u001b[2J.yml'), '# - { label: d, message: hi }\n');
@@ -73,6 +73,8 @@ it('check mode: a reply, an error body, a fixture file name, a deployment\'s env
   // The lines were logged, as written but for the invisible word joiners ...
   expect(seen(run)).toContain(`deployment_status: the preview${HOSTILE} deployment of ${HEAD.slice(0, 7)} is the head of #7`);
   expect(seen(run)).toContain('since the previous run: run 1001 not compared: the results artifact could not be read (corrupt zip archive: the entry name "../##[add-mask]secret.json"');
+  // The trace store's address from config.yml, its ESC shown as its escape (before, it reached the log as it is).
+  expect(seen(run)).toContain('traces: reading spans from tempo at http://127.0.0.1:9/t\\u001b[2J\n');
   // ... and none of them is a command.
   expect(foreignCommands(run)).toEqual([]);
   expect(run.stdout).toContain(`::add-mask::${gh.token}`);

@@ -189,6 +189,19 @@ describe('the paths a command was given, in the lines it prints after it started
     noRaw(rerun.stderr + folder.stderr);
   });
 
+  it("run's log line names a trace store's address from config.yml with its escape shown", async () => {
+    const agent = await serve();
+    const store = await serve(() => ({ status: 404, body: '' }));
+    const cwd = await makeProject({
+      config: `agent:\n  url: ${agent.url}\n  start: false\n  retries: 0\ntraces:\n  query: { kind: tempo, url: "${store.url.replace(/\/chat$/, '')}/t\\e[2J" }\n  waitMs: 0\n`,
+      fixtures: { 'f.yml': 'fixtures:\n  - { label: a, message: hi }\n' },
+    });
+    const r = await cliIn(cwd, ['run', '--fail-on', 'none']);
+    // Before, the ESC of config.yml's address reached the terminal as it is.
+    expect(r.stderr).toContain(`traces: reading spans from tempo at ${store.url.replace(/\/chat$/, '')}/t\\u001b[2J\n`);
+    noRaw(r.stdout + r.stderr);
+  });
+
   it("probe's refusal of a probe the loader refuses: each issue's file on its one line, its escape shown", async () => {
     await loadYamlPackage();
     let thrown: unknown;
