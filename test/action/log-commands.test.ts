@@ -166,3 +166,24 @@ it("the GitHub client's debug lines show a control character as their escape", (
   expect(debug.map((c) => c.data)).toEqual([String.raw`GET /repos/o/r/pulls/7 - 404 x\u001b[2Jy\u009b31m\u000dz\u202e`]);
   expect(debug[0]?.line).not.toMatch(CONTROL);
 });
+
+it("a log line and the GitHub client's warnings show a control character of outside text as its escape", () => {
+  const hostile = 'label a\u001b[2Jb\u009b1m\rc\u202ed';
+  const shown = String.raw`label a\u001b[2Jb\u009b1m\u000dc\u202ed`;
+  const out = stdoutOf(() => log.info(`accept: the label "${hostile}" is not accept-baseline`));
+  // Before, the ESC, the C1 CSI, the bidi override and the carriage return (a second line to the runner) reached the log as they are.
+  expect(out).toBe(`accept: the label "${shown}" is not accept-baseline\n`);
+  const warned: string[] = [];
+  const warn = console.warn;
+  const error = console.error;
+  console.warn = (text: string) => void warned.push(text);
+  console.error = (text: string) => void warned.push(text);
+  try {
+    log.gitHubLog.warn(`deprecated: ${hostile}`);
+    log.gitHubLog.error(`failed: ${hostile}`);
+  } finally {
+    console.warn = warn;
+    console.error = error;
+  }
+  expect(warned).toEqual([`deprecated: ${shown}`, `failed: ${shown}`]);
+});
