@@ -186,7 +186,15 @@ describe('the paths a command was given, in the lines it prints after it started
     const folder = await cliIn(cwd, ['run', '--out', 'my\nout']);
     expect(folder.code).toBe(2);
     expect(folder.stderr).toContain(`agent-replay: --out $'my\\012out' is a folder: give a file path, e.g. --out $'my\\012out/results.json'\n`);
-    noRaw(rerun.stderr + folder.stderr);
+    // A report under a file, and one path given to two flags.
+    await writeFile(join(cwd, 'no\ntes'), 'a file\n');
+    const under = await cliIn(cwd, ['run', '--markdown', 'no\ntes/r.md']);
+    expect(under.code).toBe(2);
+    expect(under.stderr).toContain(`agent-replay: --markdown $'no\\012tes/r.md': no ⏎ tes is a file, not a folder, so nothing can be written under it: give a path in a folder\n`);
+    const twice = await cliIn(cwd, ['run', '--out', 'r\n.json', '--markdown', 'r\n.json']);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain(`agent-replay: --markdown $'r\\012.json' is also --out: `);
+    noRaw(rerun.stderr + folder.stderr + under.stderr + twice.stderr);
   });
 
   it("run's log line names a trace store's address from config.yml with its escape shown", async () => {
