@@ -292,7 +292,7 @@ async function checkSave(label: string, o: ProbeOptions, io: CliIO): Promise<{ t
   const target = path.join(suiteDir, 'fixtures', `${label}.yml`);
   const shown = path.relative(io.cwd, target).split(path.sep).join('/');
   if (await lstat(target).then(() => true, () => false)) {
-    throw new UserError(`--save ${label}: ${shown} exists; probe never overwrites a file. Choose another label (nothing was sent)`);
+    throw new UserError(`--save ${label}: ${terminalLine(shown)} exists; probe never overwrites a file. Choose another label (nothing was sent)`);
   }
   const loaded = await loadSuite({ dir: o.dir, env: io.env, cwd: io.cwd });
   // A suite with no fixture yet is where a first probe is saved; any other error must be fixed first,
@@ -300,11 +300,11 @@ async function checkSave(label: string, o: ProbeOptions, io: CliIO): Promise<{ t
   const blocking = loaded.errors.filter((e) => !e.message.startsWith('no fixtures'));
   if (blocking.length > 0) {
     printConfigIssues(io, blocking, []);
-    throw new UserError(`--save adds a fixture to ${o.dir}, which has configuration errors (above); fix them first (npx agent-replay validate --dir ${shownShellWord(o.dir)})`);
+    throw new UserError(`--save adds a fixture to ${terminalLine(o.dir)}, which has configuration errors (above); fix them first (npx agent-replay validate --dir ${shownShellWord(o.dir)})`);
   }
   const taken = [...(loaded.suite?.fixtures ?? []), ...(loaded.suite?.personas ?? [])].find((f) => f.label.toLowerCase() === label.toLowerCase());
   if (taken) {
-    throw new UserError(`--save ${label}: the label ${JSON.stringify(taken.label)} is already used at ${taken.file}:${taken.line}; labels are unique across the suite, choose another (nothing was sent)`);
+    throw new UserError(`--save ${label}: the label ${JSON.stringify(taken.label)} is already used at ${terminalLine(taken.file)}:${taken.line}; labels are unique across the suite, choose another (nothing was sent)`);
   }
   return { target, shown, suiteDir };
 }

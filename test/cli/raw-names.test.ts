@@ -210,6 +210,23 @@ describe('the paths a command was given, in the lines it prints after it started
     noRaw(r.stdout + r.stderr);
   });
 
+  it("probe --save's refusals name the suite's files on their one line", async () => {
+    const agent = await serve();
+    const cwd = await makeProject({});
+    const dir = 'my\nsuite';
+    await mkdir(join(cwd, dir, 'fixtures'), { recursive: true });
+    await writeFile(join(cwd, dir, 'config.yml'), agentConfig(agent.url, '  start: false\n'));
+    await writeFile(join(cwd, dir, 'fixtures', 'hello.yml'), 'fixtures:\n  - { label: hello, message: hi }\n  - { label: other, message: hi }\n');
+    const exists = await cliIn(cwd, ['probe', 'hi', '--dir', dir, '--save', 'hello']);
+    expect(exists.code).toBe(2);
+    // Before, the folder's line break split each error over two lines.
+    expect(exists.stderr).toContain('agent-replay: --save hello: my ⏎ suite/fixtures/hello.yml exists; probe never overwrites a file.');
+    const taken = await cliIn(cwd, ['probe', 'hi', '--dir', dir, '--save', 'OTHER']);
+    expect(taken.code).toBe(2);
+    expect(taken.stderr).toContain('agent-replay: --save OTHER: the label "other" is already used at my ⏎ suite/fixtures/hello.yml:3;');
+    expect(agent.requests).toHaveLength(0);
+  });
+
   it("probe's refusal of a probe the loader refuses: each issue's file on its one line, its escape shown", async () => {
     await loadYamlPackage();
     let thrown: unknown;
