@@ -79,6 +79,16 @@ const BLOCKED = 'blk\u001b[2J';
 const LINK = 'lnk\u001b[31m';
 const shown = (name: string): string => name.replaceAll('\u001b', '\\u001b');
 
+/** A project whose suite is in `dir`, a real agent's config.yml and one fixture file. */
+async function suiteIn(dir: string, fixtures: string, file = 'f.yml'): Promise<{ agent: Awaited<ReturnType<typeof serve>>; cwd: string }> {
+  const agent = await serve();
+  const cwd = await makeProject({});
+  await mkdir(join(cwd, dir, 'fixtures'), { recursive: true });
+  await writeFile(join(cwd, dir, 'config.yml'), agentConfig(agent.url, '  start: false\n'));
+  await writeFile(join(cwd, dir, 'fixtures', file), fixtures);
+  return { agent, cwd };
+}
+
 describe('the paths a command was given, in the lines it prints after it started', () => {
   it('run, accept and report: a results file, --out, --markdown and --rerun named with an escape sequence are shown, never sent', async () => {
     const agent = await serve();
@@ -163,12 +173,8 @@ describe('the paths a command was given, in the lines it prints after it started
   });
 
   it("accept in a suite folder named with an escape sequence: each baseline's line names its file with the escape shown", async () => {
-    const agent = await serve();
-    const cwd = await makeProject({});
     const dir = 's\u001b[2Jx';
-    await mkdir(join(cwd, dir, 'fixtures'), { recursive: true });
-    await writeFile(join(cwd, dir, 'config.yml'), agentConfig(agent.url, '  start: false\n'));
-    await writeFile(join(cwd, dir, 'fixtures', 'f.yml'), 'fixtures:\n  - { label: a, message: hi, assert: { contains: hi } }\n');
+    const { cwd } = await suiteIn(dir, 'fixtures:\n  - { label: a, message: hi, assert: { contains: hi } }\n');
     expect((await cli(['run', '--dir', dir], cwd)).code).toBe(0);
     const accepted = await cli(['accept', '--dir', dir], cwd);
     expect(accepted.code, accepted.stderr).toBe(0);
@@ -211,12 +217,8 @@ describe('the paths a command was given, in the lines it prints after it started
   });
 
   it("probe --save's refusals name the suite's files on their one line", async () => {
-    const agent = await serve();
-    const cwd = await makeProject({});
     const dir = 'my\nsuite';
-    await mkdir(join(cwd, dir, 'fixtures'), { recursive: true });
-    await writeFile(join(cwd, dir, 'config.yml'), agentConfig(agent.url, '  start: false\n'));
-    await writeFile(join(cwd, dir, 'fixtures', 'hello.yml'), 'fixtures:\n  - { label: hello, message: hi }\n  - { label: other, message: hi }\n');
+    const { agent, cwd } = await suiteIn(dir, 'fixtures:\n  - { label: hello, message: hi }\n  - { label: other, message: hi }\n', 'hello.yml');
     const exists = await cliIn(cwd, ['probe', 'hi', '--dir', dir, '--save', 'hello']);
     expect(exists.code).toBe(2);
     // Before, the folder's line break split each error over two lines.
