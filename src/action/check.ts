@@ -182,8 +182,9 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
         commit: ctx.sha,
         untrustedSuite,
         waitForAgent: inputs.waitForAgent,
-        onWaitLog: (line) => log.info(line),
-        onLog: (line) => log.info(line),
+        // A log line names addresses from config.yml and the environment (a trace store's, a proxy's): controls shown escaped (docs/security.md).
+        onWaitLog: (line) => log.info(terminalLine(line)),
+        onLog: (line) => log.info(terminalLine(line)),
         // A warning may quote what the agent sent (the keys of its answer): controls shown escaped (docs/security.md).
         onWarning: (message) => log.warning(terminalLine(message)),
         onLoadWarnings: (warnings) => {

@@ -5,7 +5,8 @@
 // `core.info` writes its text as it is, and a line that quotes outside text (a label, a branch or
 // a deployment's name from the event, a file name from the pull request or an artifact, an
 // artifact's entry name, a server's message) goes through the CLI's guard here (../workflow-commands.ts;
-// docs/security.md, "Agent text is data"). An ordinary line is written as it is.
+// docs/security.md, "Agent text is data"), each control character of it shown as the terminal
+// shows it (terminalBlock, as below). An ordinary line is written as it is.
 //
 // An annotation's text (a warning, an error, a notice, the step's failure) is written by the runner
 // into the log as it is, but for @actions/core's escapes of %, \r and \n: an ESC or another control
@@ -21,7 +22,7 @@ import type { OctokitLog } from '../github/octokit.js';
 
 /** A line of the step's log (a text with line breaks: several lines). */
 export function info(text: string): void {
-  core.info(inertText(text));
+  core.info(inertText(terminalBlock(text)));
 }
 
 /** An annotation's properties, its title shown as its text is. */
@@ -49,10 +50,14 @@ export function failed(text: string): void {
   core.setFailed(terminalBlock(text));
 }
 
-/** What the GitHub client says: its waits for rate limits in the log, its own warnings (Octokit's) on stderr, all guarded. */
+/**
+ * What the GitHub client says: its waits for rate limits in the log, its own warnings (Octokit's) on
+ * stderr, all guarded; its debug lines (a request's method and address, a server's message: the
+ * runner writes them into the log when debug logging is on) shown as the terminal shows them.
+ */
 export const gitHubLog: OctokitLog = {
-  debug: (message) => core.debug(message),
+  debug: (message) => core.debug(terminalBlock(message)),
   info,
-  warn: (message) => console.warn(inertText(message)),
-  error: (message) => console.error(inertText(message)),
+  warn: (message) => console.warn(inertText(terminalBlock(message))),
+  error: (message) => console.error(inertText(terminalBlock(message))),
 };

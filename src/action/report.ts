@@ -127,9 +127,8 @@ export async function readResults(files: readonly string[], cwd: string): Promis
       read.push({ file, record: await readRecord(f) });
     } catch (e) {
       if (!(e instanceof RecordError)) throw e;
-      // RecordError's message starts with the path it was given, here the absolute one.
-      const why = e.message.startsWith(`${e.file}: `) ? e.message.slice(e.file.length + 2) : e.message;
-      unread.push({ file, why, ...(e.suitePath === undefined ? {} : { suitePath: e.suitePath }) });
+      // RecordError's message starts with the path it was given, here the absolute one: its why alone.
+      unread.push({ file, why: e.why, ...(e.suitePath === undefined ? {} : { suitePath: e.suitePath }) });
     }
   }
   return { read, unread };

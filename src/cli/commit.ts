@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import * as z from 'zod';
 import { UsageError } from '../engine.js';
 import { gitHead } from './git.js';
+import { terminalLine } from '../report/escape.js';
 
 /** A commit as git and GitHub give it: 7 to 40 hex digits (docs/cli.md, "What each command does"). */
 const COMMIT_SHA = /^[0-9a-f]{7,40}$/i;
@@ -49,7 +50,8 @@ async function pullRequestHead(env: Record<string, string | undefined>, cwd: str
   const event = env.GITHUB_EVENT_NAME ?? '';
   const path = env.GITHUB_EVENT_PATH ?? '';
   if (!PULL_REQUEST_EVENTS.has(event) || path.trim() === '') return undefined;
-  const at = `the ${event} event's payload at GITHUB_EVENT_PATH (${path})`;
+  // The path on its one line, as the terminal shows it (docs/security.md, "Agent text is data").
+  const at = `the ${event} event's payload at GITHUB_EVENT_PATH (${terminalLine(path)})`;
   let text: string;
   try {
     text = await readFile(resolve(cwd, path), 'utf8');

@@ -91,7 +91,8 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
     // Every secret the run read (config.yml's ${NAME} values once the suite is loaded), whatever threw (src/secrets.ts).
     const redact = redactorOfKnown();
     // An agent that never got ready names its fix in the CLI's words (--wait-for-agent), as the summary's causes do.
-    const message = e instanceof AgentNotReady ? cliWords(failure.message) : failure.message;
+    // A results file that cannot be read (--rerun, --timings, accept's, compare's) is named on its one line, a line break in its name as ` ⏎ `.
+    const message = e instanceof AgentNotReady ? cliWords(failure.message) : e instanceof RecordError ? `${terminalLine(e.file)}: ${e.why}` : failure.message;
     // A message can quote an agent or a file: its control characters shown as escapes (docs/security.md, "Agent text is data").
     io.stderr(redact(`agent-replay: ${terminalBlock(message)}\n`));
     if (failure.internal && debug) io.stderr(redact(`${terminalBlock(stackOf(e))}\n`));
@@ -258,8 +259,9 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
       failOn,
       commit,
       waitForAgent,
-      onWaitLog: (line) => io.stderr(`${cliWords(line)}\n`),
-      onLog: (line) => io.stderr(`${line}\n`),
+      // A log line names addresses from config.yml and the environment (a trace store's, a proxy's): shown, never sent (docs/security.md, "Agent text is data").
+      onWaitLog: (line) => io.stderr(`${terminalLine(cliWords(line))}\n`),
+      onLog: (line) => io.stderr(`${terminalLine(line)}\n`),
       // A warning may quote what the agent sent (the keys of its answer): controls shown escaped (docs/security.md).
       onWarning: (message) => io.stderr(`warning: ${terminalLine(message)}\n`),
       onLoadWarnings: (warnings) => {

@@ -129,7 +129,9 @@ export function checkOutputPaths(
       );
     }
     if (isFolder(resolvePath(io, given))) {
-      throw new UserError(`--${flag} ${given} is a folder: give a file path, e.g. --${flag} ${join(given, flag === 'out' ? 'results.json' : `report.${flag === 'markdown' ? 'md' : flag === 'junit' ? 'xml' : 'html'}`)}`);
+      // Each path as a word to paste, on its one line (a line break in it as $'\012'), as above.
+      const example = join(given, flag === 'out' ? 'results.json' : `report.${flag === 'markdown' ? 'md' : flag === 'junit' ? 'xml' : 'html'}`);
+      throw new UserError(`--${flag} ${shownShellWord(given)} is a folder: give a file path, e.g. --${flag} ${shownShellWord(example)}`);
     }
     // A report under a file (`--markdown notes.txt/report.md`) could never be written: said now,
     // before anything is sent, not as the system's EEXIST after the run. results.json (--out) is
@@ -138,7 +140,7 @@ export function checkOutputPaths(
     const file = flag === 'out' ? null : fileInPath(resolvePath(io, given));
     if (file !== null) {
       const shown = relative(io.cwd, file) || file;
-      throw new UserError(`--${flag} ${given}: ${shown.startsWith('..') ? file : shown} is a file, not a folder, so nothing can be written under it: give a path in a folder`);
+      throw new UserError(`--${flag} ${shownShellWord(given)}: ${terminalLine(shown.startsWith('..') ? file : shown)} is a file, not a folder, so nothing can be written under it: give a path in a folder`);
     }
   }
   const taken = new Map<string, string>();
@@ -148,11 +150,11 @@ export function checkOutputPaths(
     if (given === undefined) continue;
     const full = resolvePath(io, given);
     const other = taken.get(full);
-    if (other !== undefined) throw new UserError(`--${flag} ${given} is also ${other}: each file written needs its own path (the later write would replace the earlier)`);
+    if (other !== undefined) throw new UserError(`--${flag} ${shownShellWord(given)} is also ${other}: each file written needs its own path (the later write would replace the earlier)`);
     taken.set(full, `--${flag}`);
     if (flag === 'out' && options.outIsRecord !== false) continue;
     const read = options.reads?.find((r) => resolvePath(io, r.path) === full);
-    if (read !== undefined) throw new UserError(`--${flag} ${given} is ${read.what}, a results file this command reads: writing there would replace it; give another path`);
+    if (read !== undefined) throw new UserError(`--${flag} ${shownShellWord(given)} is ${read.what}, a results file this command reads: writing there would replace it; give another path`);
   }
 }
 
@@ -163,7 +165,7 @@ export function checkOutputPaths(
 export function checkOutputFolder(given: string, io: CliIO): void {
   const dir = resolvePath(io, given);
   const file = isFolder(dir) ? null : existsSync(dir) ? dir : fileInPath(dir);
-  if (file !== null) throw new UserError(`--out ${given}: ${file} is a file, not a folder: give a folder (it is created when missing)`);
+  if (file !== null) throw new UserError(`--out ${shownShellWord(given)}: ${terminalLine(file)} is a file, not a folder: give a folder (it is created when missing)`);
 }
 
 /** The nearest existing ancestor of `p` when it is a file, not a folder; null when it is a folder or none can be looked at. */

@@ -32,11 +32,12 @@ import { TOOL } from '../version.js';
 import { durationText, shownShellWord } from '../words.js';
 import { EXIT, UserError } from '../errors.js';
 import { createFileExclusively } from '../fs-safe.js';
-import { formatIssue, isValidLabel, LABEL_RULE, loadSuite, loadSuiteConfig, noAgentUrlIssue, type ConfigOverrides } from '../suite/index.js';
+import { isValidLabel, LABEL_RULE, loadSuite, loadSuiteConfig, noAgentUrlIssue, type ConfigOverrides } from '../suite/index.js';
 import { checkFixtureFile, DEFAULT_THRESHOLD } from '../suite/fixtures.js';
 import { freeSuggestion, takenLabels, windowsNameIssue, type TakenLabels } from '../suite/labels.js';
 import { loadYamlPackage, readYaml, yamlPackage } from '../suite/yaml/index.js';
 import { terminalBlock, terminalLine } from '../report/escape.js';
+import { terminalIssue } from '../report/config-errors.js';
 import { printConfigIssues, type CliIO } from './output.js';
 import { networkFrom, type Network } from '../http/network.js';
 
@@ -145,13 +146,17 @@ export function fixtureYaml(f: ProbeFixture, savedAt: string): string {
   return `# Saved by agent-replay probe at ${savedAt}. It has no baseline yet: run the suite and accept\n# the reply you want to keep (agent-replay run, then agent-replay accept).\n${body}`;
 }
 
-/** The probe as the suite loader reads it from the text --save writes; a usage error lists what it refuses. */
-function loadProbeFixture(shown: string, text: string): Fixture {
+/**
+ * The probe as the suite loader reads it from the text --save writes; a usage error lists what it
+ * refuses, each issue as the terminal shows it (terminalIssue: a line break in the file's name as
+ * ` ⏎ `, not a second line).
+ */
+export function loadProbeFixture(shown: string, text: string): Fixture {
   const parsed = readYaml(shown, text);
   const checked = parsed.src === null ? { fixtures: [], errors: parsed.errors } : checkFixtureFile(parsed.src, parsed.data);
   const fixture = checked.fixtures[0];
   if (checked.errors.length > 0 || fixture === undefined) {
-    throw new UsageError(`the probe is not a valid fixture:\n${checked.errors.map((e) => `  ${formatIssue(e).replace(/\n/g, '\n  ')}`).join('\n')}`);
+    throw new UsageError(`the probe is not a valid fixture:\n${checked.errors.map((e) => `  ${terminalIssue(e).replace(/\n/g, '\n  ')}`).join('\n')}`);
   }
   return fixture;
 }
@@ -287,7 +292,7 @@ async function checkSave(label: string, o: ProbeOptions, io: CliIO): Promise<{ t
   const target = path.join(suiteDir, 'fixtures', `${label}.yml`);
   const shown = path.relative(io.cwd, target).split(path.sep).join('/');
   if (await lstat(target).then(() => true, () => false)) {
-    throw new UserError(`--save ${label}: ${shown} exists; probe never overwrites a file. Choose another label (nothing was sent)`);
+    throw new UserError(`--save ${label}: ${terminalLine(shown)} exists; probe never overwrites a file. Choose another label (nothing was sent)`);
   }
   const loaded = await loadSuite({ dir: o.dir, env: io.env, cwd: io.cwd });
   // A suite with no fixture yet is where a first probe is saved; any other error must be fixed first,
@@ -295,11 +300,11 @@ async function checkSave(label: string, o: ProbeOptions, io: CliIO): Promise<{ t
   const blocking = loaded.errors.filter((e) => !e.message.startsWith('no fixtures'));
   if (blocking.length > 0) {
     printConfigIssues(io, blocking, []);
-    throw new UserError(`--save adds a fixture to ${o.dir}, which has configuration errors (above); fix them first (npx agent-replay validate --dir ${shownShellWord(o.dir)})`);
+    throw new UserError(`--save adds a fixture to ${terminalLine(o.dir)}, which has configuration errors (above); fix them first (npx agent-replay validate --dir ${shownShellWord(o.dir)})`);
   }
   const taken = [...(loaded.suite?.fixtures ?? []), ...(loaded.suite?.personas ?? [])].find((f) => f.label.toLowerCase() === label.toLowerCase());
   if (taken) {
-    throw new UserError(`--save ${label}: the label ${JSON.stringify(taken.label)} is already used at ${taken.file}:${taken.line}; labels are unique across the suite, choose another (nothing was sent)`);
+    throw new UserError(`--save ${label}: the label ${JSON.stringify(taken.label)} is already used at ${terminalLine(taken.file)}:${taken.line}; labels are unique across the suite, choose another (nothing was sent)`);
   }
   return { target, shown, suiteDir };
 }

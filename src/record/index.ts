@@ -28,11 +28,13 @@ export class RecordError extends UserError {
    */
   suitePath?: string;
 
+  /** `file: why`; the CLI shows the file's name on its one line (cli/main.ts). */
   constructor(
     readonly file: string,
-    message: string,
+    /** What is wrong with the file, and the fix. */
+    readonly why: string,
   ) {
-    super(`${file}: ${message}`);
+    super(`${file}: ${why}`);
     this.name = 'RecordError';
   }
 }

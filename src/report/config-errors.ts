@@ -21,7 +21,8 @@ export function renderConfigErrors(errors: readonly ConfigIssue[], ctx: ReportCo
     '',
     ...shown.map((e) => {
       const where = `${e.file}${e.line !== null ? `:${e.line}` : ''}${e.column !== null ? `:${e.column}` : ''}`;
-      return `- \`${where.replace(/`/g, "'")}\`: ${escapeInline(e.message)}<br>fix: ${fixMarkdown(e.fix)}`;
+      // One code span whatever the name holds (a backtick, a line break as ` ⏎ `): the name as written.
+      return `- ${codeSpan(where)}: ${escapeInline(e.message)}<br>fix: ${fixMarkdown(e.fix)}`;
     }),
     ...(errors.length > shown.length ? [`- … and ${errors.length - shown.length} more (see the job log)`] : []),
     '',

@@ -55,7 +55,7 @@ const seen = (run: ActionRun): string => run.stdout.replace(/\u2060/g, '');
 const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
 
 it('check mode: a reply, an error body, a fixture file name, a deployment\'s environment and the previous run\'s artifact entry name are logged with no command in them', async () => {
-  const workspace = await makeWorkspace({ fixtures: 'fixtures:\n  - { label: a, message: hi, assert: { contains: nope } }\n  - { label: b, message: fail }\n', config: 'agent: { retries: 0 }\n' });
+  const workspace = await makeWorkspace({ fixtures: 'fixtures:\n  - { label: a, message: hi, assert: { contains: nope } }\n  - { label: b, message: fail }\n', config: 'agent: { retries: 0 }\ntraces: { query: { kind: tempo, url: "http://127.0.0.1:9/t\\e[2J" }, waitMs: 0 }\n' });
   await writeFile(join(workspace, '.agent-replay', 'fixtures', `x${HOSTILE}.yml`), 'fixtures:\n  - { label: c, message: hi }\n');
   // A file of comments only: a warning, whose annotation quotes the file's name.
   await writeFile(join(workspace, '.agent-replay', 'fixtures', 'y\u001b[2J.yml'), '# - { label: d, message: hi }\n');
@@ -73,6 +73,8 @@ it('check mode: a reply, an error body, a fixture file name, a deployment\'s env
   // The lines were logged, as written but for the invisible word joiners ...
   expect(seen(run)).toContain(`deployment_status: the preview${HOSTILE} deployment of ${HEAD.slice(0, 7)} is the head of #7`);
   expect(seen(run)).toContain('since the previous run: run 1001 not compared: the results artifact could not be read (corrupt zip archive: the entry name "../##[add-mask]secret.json"');
+  // The trace store's address from config.yml, its ESC shown as its escape (before, it reached the log as it is).
+  expect(seen(run)).toContain('traces: reading spans from tempo at http://127.0.0.1:9/t\\u001b[2J\n');
   // ... and none of them is a command.
   expect(foreignCommands(run)).toEqual([]);
   expect(run.stdout).toContain(`::add-mask::${gh.token}`);
@@ -155,4 +157,33 @@ it('a configuration issue in a file outside the workspace (a dir input of ../ or
     ['/srv/suite/fixtures/a.yml:1:1: unknown key "mesage"', {}],
     ['..x/fixtures/a.yml:1:1: unknown key "mesage"', { file: '..x/fixtures/a.yml', line: '1', col: '1' }],
   ]);
+});
+
+it("the GitHub client's debug lines show a control character as their escape", () => {
+  const out = stdoutOf(() => log.gitHubLog.debug('GET /repos/o/r/pulls/7 - 404 x\u001b[2Jy\u009b31m\rz\u202e'));
+  const debug = runnerCommands(out).filter((c) => c.name === 'debug');
+  // Before, the ESC, the C1 CSI, the carriage return and the bidi override reached the log as they are.
+  expect(debug.map((c) => c.data)).toEqual([String.raw`GET /repos/o/r/pulls/7 - 404 x\u001b[2Jy\u009b31m\u000dz\u202e`]);
+  expect(debug[0]?.line).not.toMatch(CONTROL);
+});
+
+it("a log line and the GitHub client's warnings show a control character of outside text as its escape", () => {
+  const hostile = 'label a\u001b[2Jb\u009b1m\rc\u202ed';
+  const shown = String.raw`label a\u001b[2Jb\u009b1m\u000dc\u202ed`;
+  const out = stdoutOf(() => log.info(`accept: the label "${hostile}" is not accept-baseline`));
+  // Before, the ESC, the C1 CSI, the bidi override and the carriage return (a second line to the runner) reached the log as they are.
+  expect(out).toBe(`accept: the label "${shown}" is not accept-baseline\n`);
+  const warned: string[] = [];
+  const warn = console.warn;
+  const error = console.error;
+  console.warn = (text: string) => void warned.push(text);
+  console.error = (text: string) => void warned.push(text);
+  try {
+    log.gitHubLog.warn(`deprecated: ${hostile}`);
+    log.gitHubLog.error(`failed: ${hostile}`);
+  } finally {
+    console.warn = warn;
+    console.error = error;
+  }
+  expect(warned).toEqual([`deprecated: ${shown}`, `failed: ${shown}`]);
 });

@@ -5,7 +5,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkoutWarning, commitWarning, runCommit } from '../../src/cli/commit.js';
 import { UsageError } from '../../src/engine.js';
@@ -103,6 +103,10 @@ describe('runCommit', () => {
       // --commit needs no payload.
       expect(await runCommit(checkout.feature, env, checkout.cwd)).toBe(checkout.feature);
     }
+    // A path with a line break is named on its one line (before, the error was split there).
+    const broken = join(dirname(missing), 'go\nne.json');
+    const said = await runCommit(undefined, { GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: broken }, checkout.cwd).catch((e: unknown) => (e as Error).message);
+    expect(said).toBe(cases[0]?.[1].replace('(@)', `(${dirname(missing)}/go ⏎ ne.json)`));
   });
 
   it("warns when --commit is GITHUB_SHA on a pull request event whose head is another commit: the merge commit, with which report mode never comments", async () => {

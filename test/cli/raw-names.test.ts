@@ -12,6 +12,8 @@ import { envInputGetter, readInputs } from '../../src/action/inputs.js';
 import { tempDir } from '../support/temp.js';
 import { findDemoSuite, runDemo } from '../../src/cli/demo.js';
 import { errorLine } from '../../src/cli/output.js';
+import { loadProbeFixture } from '../../src/cli/probe.js';
+import { loadYamlPackage } from '../../src/suite/yaml/index.js';
 import { renderTerminal } from '../../src/report/terminal.js';
 import { mixed } from '../report/fixtures.js';
 import { agentConfig, cli, makeProject, serve, useCleanup } from './helpers.js';
@@ -76,6 +78,16 @@ const RESULTS = 'r\u001b[2J.json';
 const BLOCKED = 'blk\u001b[2J';
 const LINK = 'lnk\u001b[31m';
 const shown = (name: string): string => name.replaceAll('\u001b', '\\u001b');
+
+/** A project whose suite is in `dir`, a real agent's config.yml and one fixture file. */
+async function suiteIn(dir: string, fixtures: string, file = 'f.yml'): Promise<{ agent: Awaited<ReturnType<typeof serve>>; cwd: string }> {
+  const agent = await serve();
+  const cwd = await makeProject({});
+  await mkdir(join(cwd, dir, 'fixtures'), { recursive: true });
+  await writeFile(join(cwd, dir, 'config.yml'), agentConfig(agent.url, '  start: false\n'));
+  await writeFile(join(cwd, dir, 'fixtures', file), fixtures);
+  return { agent, cwd };
+}
 
 describe('the paths a command was given, in the lines it prints after it started', () => {
   it('run, accept and report: a results file, --out, --markdown and --rerun named with an escape sequence are shown, never sent', async () => {
@@ -161,17 +173,74 @@ describe('the paths a command was given, in the lines it prints after it started
   });
 
   it("accept in a suite folder named with an escape sequence: each baseline's line names its file with the escape shown", async () => {
-    const agent = await serve();
-    const cwd = await makeProject({});
     const dir = 's\u001b[2Jx';
-    await mkdir(join(cwd, dir, 'fixtures'), { recursive: true });
-    await writeFile(join(cwd, dir, 'config.yml'), agentConfig(agent.url, '  start: false\n'));
-    await writeFile(join(cwd, dir, 'fixtures', 'f.yml'), 'fixtures:\n  - { label: a, message: hi, assert: { contains: hi } }\n');
+    const { cwd } = await suiteIn(dir, 'fixtures:\n  - { label: a, message: hi, assert: { contains: hi } }\n');
     expect((await cli(['run', '--dir', dir], cwd)).code).toBe(0);
     const accepted = await cli(['accept', '--dir', dir], cwd);
     expect(accepted.code, accepted.stderr).toBe(0);
     expect(accepted.stdout).toContain(`→ ${join(cwd, shown(dir), 'baselines', 'a.json')}\n`);
     noRaw(accepted.stdout + accepted.stderr);
+  });
+
+  it("an error a command stops with names each path on its one line: a --rerun file that does not exist, an --out that is a folder", async () => {
+    const cwd = await makeProject({ config: agentConfig('http://127.0.0.1:9'), fixtures: { 'f.yml': 'fixtures:\n  - { label: a, message: hi }\n' } });
+    const rerun = await cliIn(cwd, ['run', '--rerun', 'a\nb\u001b[2J.json']);
+    expect(rerun.code).toBe(2);
+    // Before, the name's line break was a line break of the error: "agent-replay: .../a" then "b.json: does not exist".
+    expect(rerun.stderr).toContain(`agent-replay: ${join(cwd, 'a ⏎ b\\u001b[2J.json')}: does not exist; give the path of a results.json written by agent-replay\n`);
+    await mkdir(join(cwd, 'my\nout'));
+    const folder = await cliIn(cwd, ['run', '--out', 'my\nout']);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toContain(`agent-replay: --out $'my\\012out' is a folder: give a file path, e.g. --out $'my\\012out/results.json'\n`);
+    // A report under a file, and one path given to two flags.
+    await writeFile(join(cwd, 'no\ntes'), 'a file\n');
+    const under = await cliIn(cwd, ['run', '--markdown', 'no\ntes/r.md']);
+    expect(under.code).toBe(2);
+    expect(under.stderr).toContain(`agent-replay: --markdown $'no\\012tes/r.md': no ⏎ tes is a file, not a folder, so nothing can be written under it: give a path in a folder\n`);
+    const twice = await cliIn(cwd, ['run', '--out', 'r\n.json', '--markdown', 'r\n.json']);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain(`agent-replay: --markdown $'r\\012.json' is also --out: `);
+    noRaw(rerun.stderr + folder.stderr + under.stderr + twice.stderr);
+  });
+
+  it("run's log line names a trace store's address from config.yml with its escape shown", async () => {
+    const agent = await serve();
+    const store = await serve(() => ({ status: 404, body: '' }));
+    const cwd = await makeProject({
+      config: `agent:\n  url: ${agent.url}\n  start: false\n  retries: 0\ntraces:\n  query: { kind: tempo, url: "${store.url.replace(/\/chat$/, '')}/t\\e[2J" }\n  waitMs: 0\n`,
+      fixtures: { 'f.yml': 'fixtures:\n  - { label: a, message: hi }\n' },
+    });
+    const r = await cliIn(cwd, ['run', '--fail-on', 'none']);
+    // Before, the ESC of config.yml's address reached the terminal as it is.
+    expect(r.stderr).toContain(`traces: reading spans from tempo at ${store.url.replace(/\/chat$/, '')}/t\\u001b[2J\n`);
+    noRaw(r.stdout + r.stderr);
+  });
+
+  it("probe --save's refusals name the suite's files on their one line", async () => {
+    const dir = 'my\nsuite';
+    const { agent, cwd } = await suiteIn(dir, 'fixtures:\n  - { label: hello, message: hi }\n  - { label: other, message: hi }\n', 'hello.yml');
+    const exists = await cliIn(cwd, ['probe', 'hi', '--dir', dir, '--save', 'hello']);
+    expect(exists.code).toBe(2);
+    // Before, the folder's line break split each error over two lines.
+    expect(exists.stderr).toContain('agent-replay: --save hello: my ⏎ suite/fixtures/hello.yml exists; probe never overwrites a file.');
+    const taken = await cliIn(cwd, ['probe', 'hi', '--dir', dir, '--save', 'OTHER']);
+    expect(taken.code).toBe(2);
+    expect(taken.stderr).toContain('agent-replay: --save OTHER: the label "other" is already used at my ⏎ suite/fixtures/hello.yml:3;');
+    expect(agent.requests).toHaveLength(0);
+  });
+
+  it("probe's refusal of a probe the loader refuses: each issue's file on its one line, its escape shown", async () => {
+    await loadYamlPackage();
+    let thrown: unknown;
+    try {
+      loadProbeFixture('my\nsu\u001bite/fixtures/probe.yml', 'label: probe\nmessage: " "\n');
+    } catch (e) {
+      thrown = e;
+    }
+    // Before, the name's line break split the issue's first line in two, the ESC sent as it is.
+    expect((thrown as Error).message).toBe(
+      'the probe is not a valid fixture:\n  my ⏎ su\\u001bite/fixtures/probe.yml:2:10: fixture "probe": message is empty\n    fix: write the user message to send to the agent',
+    );
   });
 
   it('errorLine: one line, a control character and a line break shown as escapes', () => {

@@ -45,6 +45,17 @@ describe('renderConfigErrors: the line as it should read', () => {
   });
 });
 
+describe("renderConfigErrors: the issue's file", () => {
+  it('is one code span whatever its name holds: a backtick as written, a line break as ⏎, no heading started', () => {
+    const md = renderConfigErrors([{ file: '.agent-replay/fixtures/a`b\n\n# c <i>.yml', line: 2, column: 1, message: 'unknown key "mesage"', fix: 'rename it' }], DEFAULT_CONTEXT);
+    const html = githubHtml(md);
+    // Before, the backtick became ' and the blank line ended the item: "# c <i>.yml:2:1`" was a heading.
+    expect(html).toContain('<li><code>.agent-replay/fixtures/a`b ⏎  ⏎ # c &lt;i&gt;.yml:2:1</code>: unknown key');
+    expect(html).not.toMatch(/<h1/);
+    expect(html.match(/<li>/g)).toHaveLength(1);
+  });
+});
+
 describe('terminalIssue: an issue as the terminal and the Action log show it', () => {
   it("keeps the file's name on its line, a line break in it as ⏎, and shows each control character as its escape", () => {
     // Was terminalBlock(formatIssue(issue)): the name's line break split `file:line:column: message` over two lines.
