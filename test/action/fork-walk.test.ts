@@ -23,6 +23,7 @@ import { UserError } from '../../src/errors.js';
 import { cli } from '../cli/helpers.js';
 import { tempDir } from '../support/temp.js';
 import { quotedAndSaid } from '../support/troubleshooting.js';
+import { downloadsTake } from '../support/download-pattern.js';
 
 let agent: AgentServer;
 let gh: FakeGitHub;
@@ -40,6 +41,7 @@ const git = (cwd: string, ...args: string[]) =>
 
 interface Step {
   id?: string;
+  if?: string;
   uses?: string;
   run?: string;
   with?: Record<string, string>;
@@ -143,11 +145,9 @@ async function reportStep(ws: string, event: Record<string, unknown>): Promise<{
   return { log: logged.join(''), outputs: parseOutputs(readFileSync(join(ws, 'outputs.txt'), 'utf8')), uploads };
 }
 
-/** The artifact name the report workflow's download takes, of a commit: its pattern with the run's head_sha. */
+/** Whether the report workflow's downloads take the artifact `name`, of a commit, alone: their patterns with the run's head_sha. */
 function takes(name: string, head: string): boolean {
-  const step = reportWorkflow.jobs.report!.steps.find((s) => s.uses?.startsWith('actions/download-artifact@'))!.with!;
-  const pattern = step.pattern!.split('${{ github.event.workflow_run.head_sha }}').join(head);
-  return new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(name);
+  return downloadsTake(reportWorkflow.jobs.report!.steps, [name], head).length === 1;
 }
 
 describe("a fork's pull request, from init to the comment", () => {
@@ -244,15 +244,20 @@ describe("a fork's pull request, from init to the comment", () => {
     expect(gh.violations).toEqual([]);
   });
 
-  it("shards and the fork's merge job's whole record, all taken by init's pattern: refused, naming the whole record and the pattern of the shards", async () => {
+  it("shards and the fork's merge job's whole record: init's downloads take the shards only, merged into one comment; both downloaded (one pattern for all), refused, and the comment says the fix is the pattern", async () => {
     const one = await forkRun(HEAD, ['--shard', '1/2']);
     const two = await forkRun(HEAD, ['--shard', '2/2']);
     const merged = await tempDir('forkwalk-merged-');
     const m = await cli(['report', '--results', join(one, 'results.json'), '--results', join(two, 'results.json'), '--out', join(merged, 'results.json')], repo);
     expect(m.code, m.stderr).toBe(0);
     const names = [`agent-replay-results-${HEAD}`, `agent-replay-results-${HEAD}-shard-1-of-2`, `agent-replay-results-${HEAD}-shard-2-of-2`];
-    expect(names.every((n) => takes(n, HEAD))).toBe(true);
+    // Was: agent-replay-results-<head>* took all three, and the report refused them.
+    expect(downloadsTake(reportWorkflow.jobs.report!.steps, names, HEAD)).toEqual(names.slice(1));
     gh.addPull('octo', 'shop', { number: pullNumber, headSha: HEAD, headRef: 'feature', headRepo: FORK });
+    const taken = await reportStep(await downloaded({ [names[1]!]: one, [names[2]!]: two }), forkWorkflowRun(HEAD));
+    expect(taken.log).toContain('report: combined 2 results files, 2 fixtures');
+    expect(taken.outputs).toMatchObject({ 'comment-status': 'created', gate: 'passed' });
+    // All three, as a pattern that takes every results artifact of the commit downloads them.
     const ws = await downloaded({ [names[0]!]: merged, [names[1]!]: one, [names[2]!]: two });
     const refused = await reportStep(ws, forkWorkflowRun(HEAD)).then(
       () => null,
@@ -260,11 +265,16 @@ describe("a fork's pull request, from init to the comment", () => {
     );
     expect(refused).toBeInstanceOf(UserError);
     const whole = `shards/agent-replay-results-${HEAD}/results.json`;
-    expect((refused as Error).message).toContain(`${whole} is a whole run, not a shard: give either it or the shard records, not both (download the shards' artifacts only, agent-replay-results-<commit>-shard-*)`);
+    expect((refused as Error).message).toContain(
+      `${whole} is a whole run, not a shard: give either it or the shard records, not both (download the whole run's artifacts or the shards', not both: in the download step, pattern: agent-replay-results-<commit>?(-attempt-*) (init's) takes the whole runs only, agent-replay-results-<commit>-shard-* the shards only)`,
+    );
     // Said on the fork's pull request too (was: no pull request found, so only in the job's log and summary).
     const comments = gh.comments('octo', 'shop', pullNumber);
     expect(comments).toHaveLength(1);
     expect(comments[0]!.body).toContain('## agent-replay: results not merged');
+    // The fix is the report workflow's download pattern (was: "run the check again (every shard, then this report)").
+    expect(comments[0]!.body).toContain("A whole run's record (a matrix's merge job's) was downloaded beside shards, which it holds: the fix is the download step's pattern, not the check.");
+    expect(comments[0]!.body).not.toContain('Fix what it names');
     expect(parseCommentMetadata(comments[0]!.body)?.headSha).toBe(HEAD);
     expect(gh.violations).toEqual([]);
   });
