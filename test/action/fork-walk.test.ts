@@ -99,7 +99,7 @@ async function downloaded(artifacts: Record<string, string>): Promise<string> {
   const ws = await tempDir('forkwalk-report-');
   for (const [name, folder] of Object.entries(artifacts)) {
     await mkdir(join(ws, 'shards', name), { recursive: true });
-    await copyFile(join(folder, 'results.json'), join(ws, 'shards', name, 'results.json'));
+    for (const file of ['results.json', 'pr-number']) if (existsSync(join(folder, file))) await copyFile(join(folder, file), join(ws, 'shards', name, file));
   }
   return ws;
 }
@@ -194,6 +194,21 @@ describe("a fork's pull request, from init to the comment", () => {
     expect(gh.comments('octo', 'shop', pullNumber + 2)).toEqual([]);
     expect(uploads).toEqual([name]);
     expect(gh.requests.find((r) => r.method === 'GET' && r.path === '/repos/octo/shop/pulls')?.query).toMatchObject({ head: 'stranger:feature', state: 'open' });
+    expect(gh.violations).toEqual([]);
+  });
+
+  it("a fork's artifact whose pr-number file is no number: ignored with a warning, and the pull request found from the run's head branch is commented on", async () => {
+    // Was: the report step failed, "input pr-number: ... is not a whole number of at least 1", and
+    // nothing was posted: the file is the fork's to write, and the event decides the pull request anyway.
+    const results = await forkRun(HEAD);
+    await writeFile(join(results, 'pr-number'), 'seven\n');
+    gh.addPull('octo', 'shop', { number: pullNumber, headSha: HEAD, headRef: 'feature', headRepo: FORK });
+    const { log, outputs } = await reportStep(await downloaded({ [`agent-replay-results-${HEAD}`]: results }), forkWorkflowRun(HEAD));
+    expect(log).toContain(
+      `::warning::input pr-number: "seven" is not a pull request's number, so it is ignored: the pull request is the one the workflow_run event names, else the open one of the run's head branch. In a workflow_run report it is read from the pr-number file of the checked run's artifact, which check mode writes with its pull request's number`,
+    );
+    expect(outputs['comment-status'], log).toBe('created');
+    expect(gh.comments('octo', 'shop', pullNumber)).toHaveLength(1);
     expect(gh.violations).toEqual([]);
   });
 
