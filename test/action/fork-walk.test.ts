@@ -64,8 +64,9 @@ let repo: string;
 let reportWorkflow: Workflow;
 /** GitHub's own pull_request payload (synchronize), the fork's: its number, and the head the run records. */
 let pullNumber: number;
-/** What the fork's last run printed on stderr. */
+/** What the fork's last run printed on stderr, and on stdout. */
 let runStderr: string;
+let runStdout: string;
 
 beforeAll(async () => {
   repo = await tempDir('forkwalk-');
@@ -91,6 +92,7 @@ async function forkRun(head: string, args: string[] = []): Promise<string> {
   const run = await cli(['run', '--agent-url', agent.url, '--out', join(out, 'results.json'), ...args], repo, env);
   expect(run.code, run.stderr).toBe(0);
   runStderr = run.stderr;
+  runStdout = run.stdout;
   return out;
 }
 
@@ -176,6 +178,9 @@ describe("a fork's pull request, from init to the comment", () => {
     // names no fork's pull request, and the CLI's run writes no pr-number file (check mode's artifact holds one).
     const results = await forkRun(HEAD);
     expect(runStderr).not.toContain('warning');
+    // A pull request's job: the label accepts, not accept in a checkout no one commits (was: next: ... npx agent-replay accept).
+    expect(runStdout).toContain('next: to accept the 2 new or changed pass/fail results as baselines, a reviewer applies the accept-baseline label to the pull request once its comment is read');
+    expect(runStdout).not.toContain('npx agent-replay accept');
     expect(JSON.parse(readFileSync(join(results, 'results.json'), 'utf8')).commit).toBe(HEAD); // the head the event names, not GITHUB_SHA's merge commit
     const name = `agent-replay-results-${HEAD}`;
     expect(takes(name, HEAD)).toBe(true);
