@@ -652,6 +652,16 @@ function suiteSteps(dir: string, preset: InitPreset): Record<WorkflowRole, strin
   const folder = `shards-${suiteSlug(suiteName(dir) ?? dir)}`;
   const shards = yamlWord(folder);
   const step = (lines: string[]): string[] => ['      - if: ${{ !cancelled() }}', ...lines];
+  // The report job's downloads into the suite's folder: a matrix's shards, else the whole run's (reportArtifactsPatterns).
+  const patterns = reportArtifactsPatterns(dir);
+  const download = (pattern: string): string[] => [
+    `        uses: ${PINNED.downloadArtifact}`,
+    '        with:',
+    '          run-id: ${{ github.event.workflow_run.id }}',
+    '          github-token: ${{ github.token }}',
+    `          pattern: ${pattern}`,
+    `          path: ${shards}`,
+  ];
   return {
     check: step([
       `        uses: ${ACTION_USES}`,
@@ -663,21 +673,9 @@ function suiteSteps(dir: string, preset: InitPreset): Record<WorkflowRole, strin
     ]),
     accept: step([`        uses: ${ACTION_USES}`, '        with:', '          mode: accept', `          dir: ${d}`, '          comment-key: agent-replay   # the check workflow\'s name, as the step before']),
     report: [
-      ...step([
-        `        uses: ${PINNED.downloadArtifact}`,
-        '        with:',
-        '          run-id: ${{ github.event.workflow_run.id }}',
-        '          github-token: ${{ github.token }}',
-        `          pattern: ${reportArtifactsPatterns(dir).shards}`,
-        `          path: ${shards}`,
-      ]),
+      ...step(download(patterns.shards)),
       `      - if: \${{ !cancelled() && hashFiles('${folder}/**') == '' }}   # no shard: the whole run's`,
-      `        uses: ${PINNED.downloadArtifact}`,
-      '        with:',
-      '          run-id: ${{ github.event.workflow_run.id }}',
-      '          github-token: ${{ github.token }}',
-      `          pattern: ${reportArtifactsPatterns(dir).run}`,
-      `          path: ${shards}`,
+      ...download(patterns.run),
       ...step([`        uses: ${ACTION_USES}`, '        with:', '          mode: report', `          dir: ${d}`, `          results: ${shards}`, '          pr-number: ${{ steps.pr.outputs.number }}', '          comment-key: agent-replay']),
     ],
   };
