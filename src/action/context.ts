@@ -194,13 +194,34 @@ export function resultsArtifactsPattern(dir: string, commit: string): string {
 }
 
 /**
- * The pattern a `workflow_run` report job downloads its suite's results artifacts with: those of
- * the commit the run recorded (`${{ github.event.workflow_run.head_sha }}`), by resultsArtifactsPattern,
- * so that it takes no other suite's, a record of which that does not say its suite (an older run's)
- * would be merged (docs/action.md, "Two suites in one repository").
+ * The whole-run results artifacts of the suite in `dir` made at `commit`, never a shard's: a check
+ * job's, or a matrix's merge job's, with their attempts (`agent-replay-results-<sha>?(-attempt-*)`,
+ * download-artifact's minimatch pattern). resultsArtifactsPattern's would take a matrix's shards
+ * beside its merge job's record, which holds them, and the report refuses the two as overlapping
+ * (docs/action.md, "Report: combine shards, or comment for a fork").
  */
-export function reportArtifactsPattern(dir: string): string {
-  return resultsArtifactsPattern(dir, '${{ github.event.workflow_run.head_sha }}');
+export function runArtifactsPattern(dir: string, commit: string): string {
+  return `${resultsArtifactsPattern(dir, commit).slice(0, -1)}?(-attempt-*)`;
+}
+
+/** The shards' results artifacts of the suite in `dir` made at `commit` (`agent-replay-results-<sha>-shard-*`, with their attempts). */
+export function shardArtifactsPattern(dir: string, commit: string): string {
+  return `${resultsArtifactsPattern(dir, commit).slice(0, -1)}-shard-*`;
+}
+
+/** The commit a `workflow_run` report job downloads the artifacts of: the run's, GitHub's. */
+const RUN_HEAD = '${{ github.event.workflow_run.head_sha }}';
+
+/**
+ * The patterns a `workflow_run` report job downloads its suite's results artifacts with, those of
+ * the commit the run recorded, so that it takes no other suite's, a record of which that does not
+ * say its suite (an older run's) would be merged (docs/action.md, "Two suites in one repository"):
+ * first a matrix's shards, then, only when there was none, the whole run's (runArtifactsPattern):
+ * never both, since a matrix's merge job's record holds its shards, and the report refuses the two
+ * as overlapping (docs/action.md, "Report: combine shards, or comment for a fork").
+ */
+export function reportArtifactsPatterns(dir: string): { shards: string; run: string } {
+  return { shards: shardArtifactsPattern(dir, RUN_HEAD), run: runArtifactsPattern(dir, RUN_HEAD) };
 }
 
 /** What follows the suite's folder in a results artifact's name (artifactNameFor's): the commit, then the shard and the attempt. */

@@ -11,6 +11,8 @@ import { MAX_CONCURRENCY } from '../suite/config/shared.js';
 import { windowsPathRefusal } from '../windows-path.js';
 import { wholeNumberText } from '../words.js';
 import { suiteName, suiteSlug } from './context.js';
+import { clip } from '../report/escape.js';
+import * as log from './log.js';
 
 const MODES = ['check', 'accept', 'report'] as const;
 export type Mode = (typeof MODES)[number];
@@ -90,6 +92,24 @@ function positiveNumber(name: string, value: string, integer: boolean): number |
     throw new InputError(`input ${name}: "${value}" is not ${integer ? 'a whole number of at least 1' : 'a non-negative number'}`);
   }
   return n;
+}
+
+/**
+ * `pr-number`: report mode's pull request, a whole number of at least 1; null when empty. init's
+ * report workflow and docs/action.md's recipe give it from the `pr-number` file of the artifact the
+ * checked run uploaded, a fork's to write: one that is no such number is ignored with a warning
+ * rather than fail the report, and the pull request is found as without it, from the event and
+ * GitHub, and held to the run's head either way (docs/security.md).
+ */
+function prNumberInput(value: string): number | null {
+  if (value === '') return null;
+  const n = wholeNumberText(value);
+  if (n !== null && n >= 1) return n;
+  log.warning(
+    `input pr-number: ${JSON.stringify(clip(value, 80))} is not a pull request's number, so it is ignored: the pull request is the one the workflow_run event names, else the open one of the run's head branch. ` +
+      "In a workflow_run report it is read from the pr-number file of the checked run's artifact, which check mode writes with its pull request's number",
+  );
+  return null;
 }
 
 /** `concurrency`: a whole number from 1 to MAX_CONCURRENCY, as agent.concurrency; null when empty. */
@@ -248,7 +268,7 @@ export function readInputs(get: Get): Inputs {
     confirmLabel: get('confirm-label') || 'confirm-cost',
     commentKey: orNull(get('comment-key')),
     resultsPath: resultsPathInput(pathInput('results-path', get('results-path'), DEFAULT_RESULTS_PATH), dir),
-    prNumber: positiveNumber('pr-number', get('pr-number'), true),
+    prNumber: prNumberInput(get('pr-number')),
     checkWorkflow,
     shard,
     timings: orNull(pathInput('timings', get('timings'), 'timings/results.json')),

@@ -6,7 +6,7 @@ import * as log from './log.js';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import type { Inputs } from './inputs.js';
-import { isResultsArtifact, isResultsArtifactOf, reportArtifactsPattern, resultsArtifactsPattern, suiteName, type ActionContext, type PullContext } from './context.js';
+import { isResultsArtifact, isResultsArtifactOf, resultsArtifactsPattern, runArtifactsPattern, suiteName, type ActionContext, type PullContext } from './context.js';
 import { runSuiteEdits, suiteRepoPath } from './suite-edits.js';
 import { gitHubFailure } from './github-words.js';
 import { isGitHubError } from '../github/errors.js';
@@ -83,11 +83,16 @@ export async function expandResults(patterns: readonly string[], cwd: string): P
 /**
  * The error when the results input leaves no file to read (docs/action.md, "Report: combine
  * shards, or comment for a fork"): every shard's job failed before it uploaded its results, or the
- * download step did not run or wrote elsewhere. Null when some file exists to be read.
+ * download step did not run, wrote elsewhere, or matched no artifact's name (the pattern and the
+ * name the upload must have, of the suite in `dir`). Null when some file exists to be read.
  */
-export function noResultsWords(results: readonly string[], found: ExpandedResults): string | null {
+export function noResultsWords(results: readonly string[], found: ExpandedResults, dir: string): string | null {
   if (found.existing > 0) return null;
-  const download = 'check that the step that downloads the results artifacts ran before this one and wrote there';
+  // A wrongly named artifact is not downloaded either: the name the upload must have, and the pattern init's workflow downloads with.
+  const name = resultsArtifactsPattern(dir, '<commit>').slice(0, -1);
+  const download =
+    `check that the step that downloads the results artifacts ran before this one and wrote there, and that its pattern takes their names: ` +
+    `pattern: ${runArtifactsPattern(dir, '<commit>')} (init's) takes the artifact named ${name}, the name check mode uploads with, which a job that replays with the CLI must give its upload (the full commit)`;
   const why = [
     ...(found.missing.length === 0 ? [] : [`no folder ${found.missing.join(', ')} in the workspace: ${download}`]),
     ...(found.absent.length === 0 ? [] : [`nothing at ${found.absent.join(', ')} in the workspace: ${download}`]),
@@ -281,7 +286,7 @@ const REPORT_MERGE_FIXES: MergeFixes = {
   rerunBeside: "report one record of each run: download the run's artifact or the re-run's, not both (narrow the download step's pattern, or the results input, to it)",
   // No input of the Action replays part of the suite: such a record was made by the CLI's run.
   part: (flags) => `by the CLI's run ${flags}`,
-  shardsOnly: "download the shards' artifacts only, agent-replay-results-<commit>-shard-*",
+  shardsOnly: "download the whole run's artifacts or the shards', not both: in the download step, pattern: agent-replay-results-<commit>?(-attempt-*) (init's) takes the whole runs only, agent-replay-results-<commit>-shard-* the shards only",
   wholeShard: (shard) => `re-run the shard's job, whose artifact holds the whole shard (or replay it whole with the CLI's run --shard ${shard}, without --rerun or --only)`,
 };
 
@@ -338,7 +343,7 @@ function ownPatternWords(dir: string): string {
     suite === null
       ? `the default folder's artifacts are named by the commit alone, and ${broad} takes every suite's`
       : `the commit ends the folder's name, and ${broad} also takes the artifacts of a folder whose name goes on from this one's (${shown(`${suite}-v2`)})`;
-  return `pattern: ${resultsArtifactsPattern(dir, '<commit>')}, the commit the runs recorded, such as ${reportArtifactsPattern(dir)}: ${why}`;
+  return `pattern: ${resultsArtifactsPattern(dir, '<commit>')}, the commit the runs recorded, such as ${resultsArtifactsPattern(dir, '${{ github.event.workflow_run.head_sha }}')}: ${why}`;
 }
 
 /**
@@ -497,7 +502,8 @@ async function postRefusal(reason: string, read: readonly ReadResults[], inputs:
   const out = publisher(publishSettings(inputs), ctx, deps);
   const at = { ...here, sha: commit ?? ctx.sha };
   const shards = read.some((r) => r.record.shard !== undefined || r.record.incomplete != null);
-  const body = renderMergeRefused(reason, out.reportContext(at, null), { shards, files: read.length, unread });
+  const wholeBeside = shards && read.some((r) => r.record.shard === undefined && r.record.incomplete == null);
+  const body = renderMergeRefused(reason, out.reportContext(at, null), { shards, files: read.length, unread, wholeBeside });
   await out.summary(body);
   if (found.refused !== null) log.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}. The refusal is in the job summary and the error below.`);
   core.setOutput('gate', 'failed');
@@ -511,7 +517,7 @@ async function postRefusal(reason: string, read: readonly ReadResults[], inputs:
 export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
   if (inputs.results.length === 0) throw new UserError('report mode needs the results input: one results file, folder or pattern per line');
   const expanded = await expandResults(inputs.results, deps.cwd);
-  const none = noResultsWords(inputs.results, expanded);
+  const none = noResultsWords(inputs.results, expanded, inputs.dir);
   if (none !== null) throw new UserError(none);
   const all = await readResults(expanded.files, deps.cwd);
   const read = all.read;

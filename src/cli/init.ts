@@ -19,7 +19,7 @@ import { estimateCost, turnsPerFixture } from '../evaluate/estimate.js';
 import { resolveConfigFile } from '../suite/config-file.js';
 import { TRACES_DEFAULTS } from '../suite/config/traces.js';
 import { loadYamlPackage, readYaml, yamlPackage } from '../suite/yaml/index.js';
-import { DEFAULT_SUITE_DIR, reportArtifactsPattern, resultsArtifactsPattern, suiteName, suiteSlug } from '../action/context.js';
+import { DEFAULT_SUITE_DIR, reportArtifactsPatterns, resultsArtifactsPattern, suiteName, suiteSlug } from '../action/context.js';
 import { clip, terminalBlock, terminalLine } from '../report/escape.js';
 
 /**
@@ -370,7 +370,14 @@ jobs:
         with:
           run-id: \${{ github.event.workflow_run.id }}
           github-token: \${{ github.token }}
-          pattern: ${reportArtifactsPattern(dir)}   # this suite's results artifacts only, by the run's commit (${suiteName(dir) === null ? "agent-replay-results-* takes every suite's" : `${resultsArtifactsPattern(dir, '')} takes a folder's whose name goes on from this one's`}): report mode reads every .json file below shards
+          pattern: ${reportArtifactsPatterns(dir).shards}   # a matrix's shards, when the check ran one
+          path: shards
+      - if: hashFiles('shards/**') == ''   # no shard: the whole run's (never beside shards: a matrix's merge job's record holds them)
+        uses: ${PINNED.downloadArtifact}
+        with:
+          run-id: \${{ github.event.workflow_run.id }}
+          github-token: \${{ github.token }}
+          pattern: ${reportArtifactsPatterns(dir).run}   # this suite's results artifacts only, by the run's commit (${suiteName(dir) === null ? "agent-replay-results-* takes every suite's" : `${resultsArtifactsPattern(dir, '')} takes a folder's whose name goes on from this one's`}): report mode reads every .json file below shards
           path: shards
       - id: pr
         run: echo "number=$(cat shards/*/pr-number 2>/dev/null | head -1)" >> "$GITHUB_OUTPUT"
@@ -642,8 +649,19 @@ export function checkNameWarning(check: string, kept: KeptCheck, written: { acce
  */
 function suiteSteps(dir: string, preset: InitPreset): Record<WorkflowRole, string[]> {
   const d = yamlWord(dir);
-  const shards = yamlWord(`shards-${suiteSlug(suiteName(dir) ?? dir)}`);
+  const folder = `shards-${suiteSlug(suiteName(dir) ?? dir)}`;
+  const shards = yamlWord(folder);
   const step = (lines: string[]): string[] => ['      - if: ${{ !cancelled() }}', ...lines];
+  // The report job's downloads into the suite's folder: a matrix's shards, else the whole run's (reportArtifactsPatterns).
+  const patterns = reportArtifactsPatterns(dir);
+  const download = (pattern: string): string[] => [
+    `        uses: ${PINNED.downloadArtifact}`,
+    '        with:',
+    '          run-id: ${{ github.event.workflow_run.id }}',
+    '          github-token: ${{ github.token }}',
+    `          pattern: ${pattern}`,
+    `          path: ${shards}`,
+  ];
   return {
     check: step([
       `        uses: ${ACTION_USES}`,
@@ -655,14 +673,9 @@ function suiteSteps(dir: string, preset: InitPreset): Record<WorkflowRole, strin
     ]),
     accept: step([`        uses: ${ACTION_USES}`, '        with:', '          mode: accept', `          dir: ${d}`, '          comment-key: agent-replay   # the check workflow\'s name, as the step before']),
     report: [
-      ...step([
-        `        uses: ${PINNED.downloadArtifact}`,
-        '        with:',
-        '          run-id: ${{ github.event.workflow_run.id }}',
-        '          github-token: ${{ github.token }}',
-        `          pattern: ${reportArtifactsPattern(dir)}`,
-        `          path: ${shards}`,
-      ]),
+      ...step(download(patterns.shards)),
+      `      - if: \${{ !cancelled() && hashFiles('${folder}/**') == '' }}   # no shard: the whole run's`,
+      ...download(patterns.run),
       ...step([`        uses: ${ACTION_USES}`, '        with:', '          mode: report', `          dir: ${d}`, `          results: ${shards}`, '          pr-number: ${{ steps.pr.outputs.number }}', '          comment-key: agent-replay']),
     ],
   };

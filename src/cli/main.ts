@@ -23,7 +23,7 @@ import { foreignSuite } from '../accept/suite-dir.js';
 import { acceptedLine } from './accept-line.js';
 import { fixtureDefinitionHash, personaDefinitionHash } from '../evaluate/definition.js';
 import { SIMULATOR_PROMPT_VERSION } from '../simulator/index.js';
-import { TOOL } from '../version.js';
+import { docsUrl, TOOL } from '../version.js';
 import { windowsPathRefusal } from '../windows-path.js';
 import { DEFAULT_SUITE_DIR, suiteName } from '../action/context.js';
 import { ArgvError, commandHelp, globalHelp, helpHint, parseArgv, wholeNumberFlag, type CommandName, type Values } from './options.js';
@@ -316,7 +316,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
     // The results are in the summary and the temporary file the error named, but not where asked.
     if (!written) return EXIT.usage;
     // The new or changed results a review would accept.
-    const next = acceptRunStep(toAccept, dir, values.out, result.gate.failed);
+    const next = acceptRunStep(toAccept, dir, values.out, result.gate.failed, io.env);
     if (next !== null) io.stdout(`\n${next}\n`);
   }
   return exitFor(result, io, dir);
@@ -593,14 +593,35 @@ export function interruptedAcceptText(file: string, finished: number, dir = '.ag
 }
 
 /**
+ * Whether the CLI runs in a CI job (CI set, as CI services set it, or GITHUB_ACTIONS=true): a
+ * GitHub Actions job of a pull request's event, another CI job, or neither (null: a terminal).
+ */
+export function ciJob(env: Readonly<Record<string, string | undefined>>): 'pull-request' | 'other' | null {
+  const ci = env.CI;
+  const github = env.GITHUB_ACTIONS === 'true';
+  if (!github && (ci === undefined || ci === '' || ci === 'false' || ci === '0')) return null;
+  return github && (env.GITHUB_EVENT_NAME === 'pull_request' || env.GITHUB_EVENT_NAME === 'pull_request_target') ? 'pull-request' : 'other';
+}
+
+/**
  * What comes after a run with new or changed pass/fail results (docs/cli.md, "What each command
  * does"): the command that accepts them as baselines, as the report's "To accept" line says it
  * (report/blocks.ts), with the suite folder and results file the run used, and after a failed gate
  * only for what is intended; null when there are none.
  */
-export function acceptRunStep(results: number, dir: string, out: string | undefined, gateFailed = false): string | null {
+export function acceptRunStep(results: number, dir: string, out: string | undefined, gateFailed = false, env: Readonly<Record<string, string | undefined>> = {}): string | null {
   if (results === 0) return null;
+  // In CI, accept would write into a checkout that no one commits: a pull request's job says the
+  // label (the accept workflow commits the reviewed replies), another CI job nothing (docs/cli.md, "What each command does").
+  const where = ciJob(env);
+  if (where === 'other') return null;
   const what = results === 1 ? 'the new or changed pass/fail result as a baseline' : `the ${thousands(results)} new or changed pass/fail results as baselines`;
+  if (where === 'pull-request') {
+    return (
+      `next: ${gateFailed ? 'if what the gate failed on is intended, ' : ''}to accept ${what}, a reviewer applies the accept-baseline label to the pull request once its comment is read ` +
+      `(${docsUrl('action.md', 'Accept: the label commits the reviewed replies')}): accept in this job would write them into a checkout no one commits`
+    );
+  }
   const flags = `${dir === '.agent-replay' ? '' : ` --dir ${shownShellWord(dir)}`}${out === undefined ? '' : ` --results ${shownShellWord(out)}`}`;
   // A failed gate is not to be accepted away unread: the step says it is for changes that are meant.
   return `next: ${gateFailed ? 'if what the gate failed on is intended, ' : ''}to accept ${what}: npx agent-replay accept${flags}`;

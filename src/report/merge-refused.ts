@@ -22,6 +22,8 @@ export interface RefusedRecords {
   files: number;
   /** The results files that could not be read (reportMode's unreadWords): nothing was merged for them. */
   unread?: number;
+  /** A whole run's record (a matrix's merge job's) was given beside shards: the download step's pattern took both. */
+  wholeBeside?: boolean;
 }
 
 /**
@@ -42,8 +44,15 @@ function unreadLine(given: RefusedRecords & { unread: number }): string {
   );
 }
 
-/** Where the results are, and what to run again, for the records at hand: "every shard" only of shards. */
+/** Where the results are, and what to run again, for the records at hand: "every shard" only of shards; the download pattern when it took a whole run beside its shards. */
 function againLine(given: RefusedRecords): string {
+  if (given.wholeBeside) {
+    return (
+      "A whole run's record (a matrix's merge job's) was downloaded beside shards, which it holds: the fix is the download step's pattern, not the check. " +
+      "Take one or the other: `pattern: agent-replay-results-<commit>?(-attempt-*)` (init's) takes the whole runs only, `agent-replay-results-<commit>-shard-*` the shards only (a suite in another folder names its folder before the commit). " +
+      "Then run the check again (a re-run of this report reads its workflow as it was): each run's results are still in its own artifact."
+    );
+  }
   if (given.shards) return "Fix what it names, then run the check again (every shard, then this report): each shard's results are still in its own artifact.";
   const where = given.files === 1 ? "the run's results are still in its artifact" : "each run's results are still in its own artifact";
   return `Fix what it names, then run the check again, then this report: ${where}.`;

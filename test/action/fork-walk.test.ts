@@ -12,6 +12,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
+import * as core from '@actions/core';
 import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
 import type { FakeGitHub } from '../support/github-server.js';
 import { nativeEcho, type AgentServer } from '../support/agent-server.js';
@@ -23,6 +24,7 @@ import { UserError } from '../../src/errors.js';
 import { cli } from '../cli/helpers.js';
 import { tempDir } from '../support/temp.js';
 import { quotedAndSaid } from '../support/troubleshooting.js';
+import { downloadsTake } from '../support/download-pattern.js';
 
 let agent: AgentServer;
 let gh: FakeGitHub;
@@ -40,6 +42,7 @@ const git = (cwd: string, ...args: string[]) =>
 
 interface Step {
   id?: string;
+  if?: string;
   uses?: string;
   run?: string;
   with?: Record<string, string>;
@@ -62,8 +65,9 @@ let repo: string;
 let reportWorkflow: Workflow;
 /** GitHub's own pull_request payload (synchronize), the fork's: its number, and the head the run records. */
 let pullNumber: number;
-/** What the fork's last run printed on stderr. */
+/** What the fork's last run printed on stderr, and on stdout. */
 let runStderr: string;
+let runStdout: string;
 
 beforeAll(async () => {
   repo = await tempDir('forkwalk-');
@@ -89,6 +93,7 @@ async function forkRun(head: string, args: string[] = []): Promise<string> {
   const run = await cli(['run', '--agent-url', agent.url, '--out', join(out, 'results.json'), ...args], repo, env);
   expect(run.code, run.stderr).toBe(0);
   runStderr = run.stderr;
+  runStdout = run.stdout;
   return out;
 }
 
@@ -97,7 +102,7 @@ async function downloaded(artifacts: Record<string, string>): Promise<string> {
   const ws = await tempDir('forkwalk-report-');
   for (const [name, folder] of Object.entries(artifacts)) {
     await mkdir(join(ws, 'shards', name), { recursive: true });
-    await copyFile(join(folder, 'results.json'), join(ws, 'shards', name, 'results.json'));
+    for (const file of ['results.json', 'pr-number']) if (existsSync(join(folder, file))) await copyFile(join(folder, file), join(ws, 'shards', name, file));
   }
   return ws;
 }
@@ -139,15 +144,15 @@ async function reportStep(ws: string, event: Record<string, unknown>): Promise<{
   } finally {
     process.exitCode = undefined;
     vi.restoreAllMocks();
+    // @actions/core's summary keeps the path it read first (its private `_filePath`): the next file's report, in this worker, writes its own.
+    (core.summary as unknown as { _filePath?: string })._filePath = undefined;
   }
   return { log: logged.join(''), outputs: parseOutputs(readFileSync(join(ws, 'outputs.txt'), 'utf8')), uploads };
 }
 
-/** The artifact name the report workflow's download takes, of a commit: its pattern with the run's head_sha. */
+/** Whether the report workflow's downloads take the artifact `name`, of a commit, alone: their patterns with the run's head_sha. */
 function takes(name: string, head: string): boolean {
-  const step = reportWorkflow.jobs.report!.steps.find((s) => s.uses?.startsWith('actions/download-artifact@'))!.with!;
-  const pattern = step.pattern!.split('${{ github.event.workflow_run.head_sha }}').join(head);
-  return new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(name);
+  return downloadsTake(reportWorkflow.jobs.report!.steps, [name], head).length === 1;
 }
 
 describe("a fork's pull request, from init to the comment", () => {
@@ -176,6 +181,9 @@ describe("a fork's pull request, from init to the comment", () => {
     // names no fork's pull request, and the CLI's run writes no pr-number file (check mode's artifact holds one).
     const results = await forkRun(HEAD);
     expect(runStderr).not.toContain('warning');
+    // A pull request's job: the label accepts, not accept in a checkout no one commits (was: next: ... npx agent-replay accept).
+    expect(runStdout).toContain('next: to accept the 2 new or changed pass/fail results as baselines, a reviewer applies the accept-baseline label to the pull request once its comment is read');
+    expect(runStdout).not.toContain('npx agent-replay accept');
     expect(JSON.parse(readFileSync(join(results, 'results.json'), 'utf8')).commit).toBe(HEAD); // the head the event names, not GITHUB_SHA's merge commit
     const name = `agent-replay-results-${HEAD}`;
     expect(takes(name, HEAD)).toBe(true);
@@ -194,6 +202,21 @@ describe("a fork's pull request, from init to the comment", () => {
     expect(gh.comments('octo', 'shop', pullNumber + 2)).toEqual([]);
     expect(uploads).toEqual([name]);
     expect(gh.requests.find((r) => r.method === 'GET' && r.path === '/repos/octo/shop/pulls')?.query).toMatchObject({ head: 'stranger:feature', state: 'open' });
+    expect(gh.violations).toEqual([]);
+  });
+
+  it("a fork's artifact whose pr-number file is no number: ignored with a warning, and the pull request found from the run's head branch is commented on", async () => {
+    // Was: the report step failed, "input pr-number: ... is not a whole number of at least 1", and
+    // nothing was posted: the file is the fork's to write, and the event decides the pull request anyway.
+    const results = await forkRun(HEAD);
+    await writeFile(join(results, 'pr-number'), 'seven\n');
+    gh.addPull('octo', 'shop', { number: pullNumber, headSha: HEAD, headRef: 'feature', headRepo: FORK });
+    const { log, outputs } = await reportStep(await downloaded({ [`agent-replay-results-${HEAD}`]: results }), forkWorkflowRun(HEAD));
+    expect(log).toContain(
+      `::warning::input pr-number: "seven" is not a pull request's number, so it is ignored: the pull request is the one the workflow_run event names, else the open one of the run's head branch. In a workflow_run report it is read from the pr-number file of the checked run's artifact, which check mode writes with its pull request's number`,
+    );
+    expect(outputs['comment-status'], log).toBe('created');
+    expect(gh.comments('octo', 'shop', pullNumber)).toHaveLength(1);
     expect(gh.violations).toEqual([]);
   });
 
@@ -244,15 +267,20 @@ describe("a fork's pull request, from init to the comment", () => {
     expect(gh.violations).toEqual([]);
   });
 
-  it("shards and the fork's merge job's whole record, all taken by init's pattern: refused, naming the whole record and the pattern of the shards", async () => {
+  it("shards and the fork's merge job's whole record: init's downloads take the shards only, merged into one comment; both downloaded (one pattern for all), refused, and the comment says the fix is the pattern", async () => {
     const one = await forkRun(HEAD, ['--shard', '1/2']);
     const two = await forkRun(HEAD, ['--shard', '2/2']);
     const merged = await tempDir('forkwalk-merged-');
     const m = await cli(['report', '--results', join(one, 'results.json'), '--results', join(two, 'results.json'), '--out', join(merged, 'results.json')], repo);
     expect(m.code, m.stderr).toBe(0);
     const names = [`agent-replay-results-${HEAD}`, `agent-replay-results-${HEAD}-shard-1-of-2`, `agent-replay-results-${HEAD}-shard-2-of-2`];
-    expect(names.every((n) => takes(n, HEAD))).toBe(true);
+    // Was: agent-replay-results-<head>* took all three, and the report refused them.
+    expect(downloadsTake(reportWorkflow.jobs.report!.steps, names, HEAD)).toEqual(names.slice(1));
     gh.addPull('octo', 'shop', { number: pullNumber, headSha: HEAD, headRef: 'feature', headRepo: FORK });
+    const taken = await reportStep(await downloaded({ [names[1]!]: one, [names[2]!]: two }), forkWorkflowRun(HEAD));
+    expect(taken.log).toContain('report: combined 2 results files, 2 fixtures');
+    expect(taken.outputs).toMatchObject({ 'comment-status': 'created', gate: 'passed' });
+    // All three, as a pattern that takes every results artifact of the commit downloads them.
     const ws = await downloaded({ [names[0]!]: merged, [names[1]!]: one, [names[2]!]: two });
     const refused = await reportStep(ws, forkWorkflowRun(HEAD)).then(
       () => null,
@@ -260,11 +288,16 @@ describe("a fork's pull request, from init to the comment", () => {
     );
     expect(refused).toBeInstanceOf(UserError);
     const whole = `shards/agent-replay-results-${HEAD}/results.json`;
-    expect((refused as Error).message).toContain(`${whole} is a whole run, not a shard: give either it or the shard records, not both (download the shards' artifacts only, agent-replay-results-<commit>-shard-*)`);
+    expect((refused as Error).message).toContain(
+      `${whole} is a whole run, not a shard: give either it or the shard records, not both (download the whole run's artifacts or the shards', not both: in the download step, pattern: agent-replay-results-<commit>?(-attempt-*) (init's) takes the whole runs only, agent-replay-results-<commit>-shard-* the shards only)`,
+    );
     // Said on the fork's pull request too (was: no pull request found, so only in the job's log and summary).
     const comments = gh.comments('octo', 'shop', pullNumber);
     expect(comments).toHaveLength(1);
     expect(comments[0]!.body).toContain('## agent-replay: results not merged');
+    // The fix is the report workflow's download pattern (was: "run the check again (every shard, then this report)").
+    expect(comments[0]!.body).toContain("A whole run's record (a matrix's merge job's) was downloaded beside shards, which it holds: the fix is the download step's pattern, not the check.");
+    expect(comments[0]!.body).not.toContain('Fix what it names');
     expect(parseCommentMetadata(comments[0]!.body)?.headSha).toBe(HEAD);
     expect(gh.violations).toEqual([]);
   });

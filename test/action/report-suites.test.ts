@@ -102,7 +102,7 @@ describe('ownSuiteResults', () => {
     expect(() => mergeRecords(kept.map((r) => r.record), kept.map((r) => r.file))).toThrow(/; shards\/only\/results\.json is a run of part of the suite \(--only b\), not a shard: /);
   });
 
-  it("a whole run beside the shards it holds: report mode's fix downloads the shards' artifacts only, the CLI's gives the shards' files", () => {
+  it("a whole run beside the shards it holds: report mode's fix downloads the whole runs' or the shards' artifacts (init's pattern named), the CLI's gives the shards' files", () => {
     // Was: "download the shards' artifacts only, agent-replay-results-<commit>-shard-*" from the CLI's report too, which is given files.
     const whole = run([fixture('a'), fixture('b')]);
     const shard = (index: number, label: string): RunRecord => run([fixture(label)], { shard: { index, total: 2, suiteHash: 'h' } });
@@ -112,7 +112,7 @@ describe('ownSuiteResults', () => {
       { file: 'shards/s2/results.json', record: shard(2, 'b') },
     ];
     expect(() => mergeReportResults(kept, () => {})).toThrow(
-      /; shards\/merged\/results\.json is a whole run, not a shard: give either it or the shard records, not both \(download the shards' artifacts only, agent-replay-results-<commit>-shard-\*\)$/,
+      "; shards/merged/results.json is a whole run, not a shard: give either it or the shard records, not both (download the whole run's artifacts or the shards', not both: in the download step, pattern: agent-replay-results-<commit>?(-attempt-*) (init's) takes the whole runs only, agent-replay-results-<commit>-shard-* the shards only)",
     );
     expect(() => mergeRecords(kept.map((r) => r.record), kept.map((r) => r.file))).toThrow(
       /; shards\/merged\/results\.json is a whole run, not a shard: give either it or the shard records, not both \(give the shards' results files only, those run --shard wrote\)$/,

@@ -493,12 +493,16 @@ describe('report mode', () => {
   it('no results file at all (every shard failed before it uploaded, or no download): the folder given, absent or empty, is named with the fix', async () => {
     // The decision without a start of the Action (docs/contributing.md, "Speed"): real folders in a temp dir.
     const cwd = await mkdtemp(join(tmpdir(), 'report-none-'));
-    const words = async (results: string[]): Promise<string | null> => noResultsWords(results, await expandResults(results, cwd));
+    const words = async (results: string[]): Promise<string | null> => noResultsWords(results, await expandResults(results, cwd), '.agent-replay');
     quotedAndSaid((await words(['shards/*.json'])) ?? '', 'report mode: no results files match shards/*.json (no folder shards in the workspace: ...)');
     quotedAndSaid((await words(['shards'])) ?? '', 'nothing at shards');
     // The recipe's `results: shards` when the download wrote nothing: was "shards: does not exist; give the path of a results.json".
     expect(await words(['shards'])).toBe(
-      'report mode: no results files match shards (nothing at shards in the workspace: check that the step that downloads the results artifacts ran before this one and wrote there)',
+      "report mode: no results files match shards (nothing at shards in the workspace: check that the step that downloads the results artifacts ran before this one and wrote there, and that its pattern takes their names: pattern: agent-replay-results-<commit>?(-attempt-*) (init's) takes the artifact named agent-replay-results-<commit>, the name check mode uploads with, which a job that replays with the CLI must give its upload (the full commit))",
+    );
+    // A wrongly named artifact is not downloaded either: the words name the pattern and the upload's name, of the step's suite (was: neither).
+    expect(noResultsWords(['shards'], await expandResults(['shards'], cwd), 'apps/sales/.agent-replay')).toContain(
+      'pattern: agent-replay-results-apps-sales-.agent-replay-<commit>?(-attempt-*) (init\'s) takes the artifact named agent-replay-results-apps-sales-.agent-replay-<commit>, the name check mode uploads with',
     );
     // The folder is there, but holds no record: was "no results files match shards" and no more.
     await mkdir(join(cwd, 'shards', 'agent-replay-results-abc-shard-1-of-2'), { recursive: true });
@@ -512,7 +516,7 @@ describe('report mode', () => {
     // One shard's record there: read, and a missing file beside it is read (and refused) as before.
     writeFileSync(join(cwd, 'shards', 'agent-replay-results-abc-shard-1-of-2', 'results.json'), '{}');
     const some = await expandResults(['shards', 'gone.json'], cwd);
-    expect(noResultsWords(['shards', 'gone.json'], some)).toBeNull();
+    expect(noResultsWords(['shards', 'gone.json'], some, '.agent-replay')).toBeNull();
     expect(some.files.map((f) => relative(cwd, f))).toEqual([join('shards', 'agent-replay-results-abc-shard-1-of-2', 'results.json'), 'gone.json']);
   });
 
@@ -521,7 +525,7 @@ describe('report mode', () => {
     const run = await runAction({ gh, workspace, inputs: { mode: 'report', results: 'shards/*.json' }, event: { name: 'workflow_run', payload: {} } });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
-      '::error::agent-replay: report mode: no results files match shards/*.json (no folder shards in the workspace: check that the step that downloads the results artifacts ran before this one and wrote there)',
+      "::error::agent-replay: report mode: no results files match shards/*.json (no folder shards in the workspace: check that the step that downloads the results artifacts ran before this one and wrote there, and that its pattern takes their names: pattern: agent-replay-results-<commit>?(-attempt-*) (init's) takes the artifact named agent-replay-results-<commit>, the name check mode uploads with, which a job that replays with the CLI must give its upload (the full commit))",
     );
     expect(run.stdout).not.toContain('ENOENT');
     expect(gh.requests.filter((r) => r.method !== 'GET')).toHaveLength(0);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serializeBaseline } from '../../src/suite/index.js';
 import { acceptRunStep, commitBaselinesStep } from '../../src/cli/main.js';
+import { docsUrl } from '../../src/version.js';
 import { agentConfig, cli, listTree, makeProject, readResults, scriptedAgent, serve, useCleanup } from './helpers.js';
 import { quotedAndSaid } from '../support/troubleshooting.js';
 
@@ -165,6 +166,18 @@ describe('accept', () => {
     expect(acceptRunStep(0, '.agent-replay', undefined)).toBeNull();
     // After a failed gate (a newly failing item), not advice to accept it unread.
     expect(acceptRunStep(2, '.agent-replay', undefined, true)).toBe('next: if what the gate failed on is intended, to accept the 2 new or changed pass/fail results as baselines: npx agent-replay accept');
+  });
+
+  it('in CI, says what applies there: the label in a pull request\'s GitHub Actions job, nothing in another CI job (was: npx agent-replay accept, into a checkout no one commits)', () => {
+    const label =
+      `next: to accept the 3 new or changed pass/fail results as baselines, a reviewer applies the accept-baseline label to the pull request once its comment is read (${docsUrl('action.md', 'Accept: the label commits the reviewed replies')}): accept in this job would write them into a checkout no one commits`;
+    for (const event of ['pull_request', 'pull_request_target']) expect(acceptRunStep(3, '.agent-replay', 'r.json', false, { GITHUB_ACTIONS: 'true', CI: 'true', GITHUB_EVENT_NAME: event })).toBe(label);
+    expect(acceptRunStep(3, '.agent-replay', 'r.json', true, { GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'pull_request' })).toMatch(/^next: if what the gate failed on is intended, to accept the 3 .* accept-baseline label/);
+    for (const env of [{ CI: 'true' }, { CI: '1' }, { GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'push' }, { GITHUB_ACTIONS: 'true', CI: 'true', GITHUB_EVENT_NAME: 'deployment_status' }]) {
+      expect(acceptRunStep(3, '.agent-replay', 'r.json', false, env), JSON.stringify(env)).toBeNull();
+    }
+    // Not CI: the command, as before.
+    for (const env of [{}, { CI: 'false' }, { CI: '0' }, { CI: '' }]) expect(acceptRunStep(3, '.agent-replay', 'r.json', false, env)).toBe('next: to accept the 3 new or changed pass/fail results as baselines: npx agent-replay accept --results r.json');
   });
 
   it('the record of an interrupted run: its finished items are accepted, and a line says the others were not in it', async () => {

@@ -20,6 +20,7 @@ import { TOOL } from '../../src/version.js';
 import { envInputGetter, readInputs } from '../../src/action/inputs.js';
 import { artifactNameFor } from '../../src/action/context.js';
 import { quotedAndSaid } from '../support/troubleshooting.js';
+import { downloadsTake } from '../support/download-pattern.js';
 
 useCleanup();
 
@@ -41,7 +42,7 @@ interface Workflow {
   name: string;
   on: Record<string, unknown>;
   permissions: Record<string, string>;
-  jobs: Record<string, { if?: string; steps: { uses?: string; with?: Record<string, unknown> }[] }>;
+  jobs: Record<string, { if?: string; steps: { if?: string; uses?: string; with?: Record<string, unknown> }[] }>;
 }
 
 describe('agent-replay init', () => {
@@ -542,7 +543,11 @@ describe('init for a second suite of the repository (docs/action.md, "Two suites
     const expected: Record<string, Record<string, unknown>[]> = {
       'agent-replay.yml': [{ dir: 'packages/x/.agent-replay', 'agent-path': '/api/chat' }],
       'agent-replay-accept.yml': [{ mode: 'accept', dir: 'packages/x/.agent-replay', 'comment-key': 'agent-replay' }],
-      'agent-replay-report.yml': [{ pattern: 'agent-replay-results-packages-x-.agent-replay-${{ github.event.workflow_run.head_sha }}*', path: 'shards-packages-x-.agent-replay' }, { mode: 'report', dir: 'packages/x/.agent-replay', results: 'shards-packages-x-.agent-replay' }],
+      'agent-replay-report.yml': [
+        { pattern: 'agent-replay-results-packages-x-.agent-replay-${{ github.event.workflow_run.head_sha }}-shard-*', path: 'shards-packages-x-.agent-replay' },
+        { pattern: 'agent-replay-results-packages-x-.agent-replay-${{ github.event.workflow_run.head_sha }}?(-attempt-*)', path: 'shards-packages-x-.agent-replay' },
+        { mode: 'report', dir: 'packages/x/.agent-replay', results: 'shards-packages-x-.agent-replay' },
+      ],
     };
     for (const w of WORKFLOWS) {
       const steps = stepsFor(run.stdout, `.github/workflows/${w}`);
@@ -565,7 +570,7 @@ describe('init for a second suite of the repository (docs/action.md, "Two suites
     const other = await emptyProject();
     expect((await initIn(other, ['--dir', 'packages/x/.agent-replay'])).code).toBe(0);
     const root = await initIn(other);
-    expect(stepsFor(root.stdout, '.github/workflows/agent-replay-report.yml')).toContain('          pattern: agent-replay-results-${{ github.event.workflow_run.head_sha }}*\n');
+    expect(stepsFor(root.stdout, '.github/workflows/agent-replay-report.yml')).toContain('          pattern: agent-replay-results-${{ github.event.workflow_run.head_sha }}?(-attempt-*)\n');
   });
 
   it('a workflow whose dir is an expression (a matrix over the suites): nothing to add when its list names the folder, else it says it cannot tell and where the folder goes', async () => {
@@ -634,27 +639,26 @@ describe('init for a second suite of the repository (docs/action.md, "Two suites
     await initIn(cwd, ['--dir', 'apps/sales/.agent-replay']);
     const text = await readFile(join(cwd, '.github/workflows/agent-replay-report.yml'), 'utf8');
     const steps = Object.values((parse(text) as Workflow).jobs)[0]!.steps;
-    const pattern = steps.find((st) => st.uses?.startsWith('actions/download-artifact@'))?.with?.pattern as string;
+    const patterns = steps.filter((st) => st.uses?.startsWith('actions/download-artifact@')).map((st) => st.with?.pattern as string);
     // The run's commit ends the folder: apps/sales/.agent-replay-v2's artifacts start as this suite's do.
-    expect(pattern).toBe('agent-replay-results-apps-sales-.agent-replay-${{ github.event.workflow_run.head_sha }}*');
+    expect(patterns).toEqual(['agent-replay-results-apps-sales-.agent-replay-${{ github.event.workflow_run.head_sha }}-shard-*', 'agent-replay-results-apps-sales-.agent-replay-${{ github.event.workflow_run.head_sha }}?(-attempt-*)']);
     expect(text).toContain(
-      "pattern: agent-replay-results-apps-sales-.agent-replay-${{ github.event.workflow_run.head_sha }}*   # this suite's results artifacts only, by the run's commit (agent-replay-results-apps-sales-.agent-replay-* takes a folder's whose name goes on from this one's): report mode reads every .json file below shards\n",
+      "pattern: agent-replay-results-apps-sales-.agent-replay-${{ github.event.workflow_run.head_sha }}?(-attempt-*)   # this suite's results artifacts only, by the run's commit (agent-replay-results-apps-sales-.agent-replay-* takes a folder's whose name goes on from this one's): report mode reads every .json file below shards\n",
     );
     const sha = 'a'.repeat(40);
     const sales = 'apps/sales/.agent-replay';
-    const given = pattern.replace('${{ github.event.workflow_run.head_sha }}', sha);
-    // download-artifact matches names with minimatch; this pattern uses only `*` (any characters but /).
-    expect(given).toMatch(/^[\w.*-]+$/);
-    const matches = (name: string): boolean => new RegExp(`^${given.replace(/[.-]/g, '\\$&').replace(/\*/g, '[^/]*')}$`).test(name);
-    for (const name of [artifactNameFor(sha, 1, undefined, sales), artifactNameFor(sha, 2, { index: 1, total: 2 }, sales)]) expect(matches(name), name).toBe(true);
-    for (const name of [
+    for (const name of [artifactNameFor(sha, 1, undefined, sales), artifactNameFor(sha, 2, undefined, sales)]) expect(downloadsTake(steps, [name], sha), name).toEqual([name]);
+    // A matrix's shards, and never its merge job's record beside them, which holds them (was: both, and the report refused them as overlapping).
+    const matrix = [artifactNameFor(sha, 1, undefined, sales), artifactNameFor(sha, 1, { index: 1, total: 2 }, sales), artifactNameFor(sha, 2, { index: 2, total: 2 }, sales)];
+    expect(downloadsTake(steps, matrix, sha)).toEqual(matrix.slice(1));
+    const others = [
       artifactNameFor(sha, 1),
       artifactNameFor(sha, 1, undefined, 'apps/support/.agent-replay'),
       artifactNameFor(sha, 1, undefined, 'apps/sales/.agent-replay-v2'),
       artifactNameFor(sha, 1, { index: 1, total: 2 }, 'apps/sales/.agent-replay-v2'),
       artifactNameFor('b'.repeat(40), 1, undefined, sales),
-    ])
-      expect(matches(name), name).toBe(false);
+    ];
+    expect(downloadsTake(steps, others, sha)).toEqual([]);
     expect(steps.find((st) => st.with?.mode === 'report')?.with).toMatchObject({ dir: sales });
   });
 });
@@ -691,25 +695,23 @@ describe('the workflows init writes', () => {
     // The default suite's artifacts are named by the commit alone: its pattern names the run's commit,
     // so that it takes no other suite's (agent-replay-results-* would, and an older record of theirs,
     // without suitePath, would be merged).
-    expect(text).toContain("pattern: agent-replay-results-${{ github.event.workflow_run.head_sha }}*   # this suite's results artifacts only, by the run's commit (agent-replay-results-* takes every suite's): report mode reads every .json file below shards\n");
+    expect(text).toContain("pattern: agent-replay-results-${{ github.event.workflow_run.head_sha }}?(-attempt-*)   # this suite's results artifacts only, by the run's commit (agent-replay-results-* takes every suite's): report mode reads every .json file below shards\n");
     const doc = await readFile('docs/action.md', 'utf8');
     const recipe = /```yaml\n(# \.github\/workflows\/agent-replay-report\.yml[\s\S]*?)```/.exec(doc)?.[1] ?? '';
     expect(recipe).toContain('actions/download-artifact@');
     for (const workflow of [text, recipe]) {
       const wf = parse(workflow) as Workflow;
-      const download = Object.values(wf.jobs).flatMap((j) => j.steps).find((s) => s.uses?.startsWith('actions/download-artifact@'));
-      const pattern = download?.with?.pattern;
-      expect(typeof pattern, workflow).toBe('string');
-      // download-artifact matches names with minimatch; this pattern uses only `*` (any characters but /),
-      // after the run's commit, which GitHub puts in for the expression.
+      const steps = Object.values(wf.jobs).flatMap((j) => j.steps);
+      // download-artifact matches names with minimatch, after the run's commit, which GitHub puts in for the expression.
       const sha = 'a'.repeat(40);
-      const given = (pattern as string).replace('${{ github.event.workflow_run.head_sha }}', sha);
-      expect(given).toMatch(/^[\w.*-]+$/);
-      const matches = (name: string): boolean => new RegExp(`^${given.replace(/[.-]/g, '\\$&').replace(/\*/g, '[^/]*')}$`).test(name);
-      for (const name of [artifactNameFor(sha, 1), artifactNameFor(sha, 2), artifactNameFor(sha, 1, { index: 2, total: 4 }), artifactNameFor(sha, 2, { index: 1, total: 4 })]) expect(matches(name), name).toBe(true);
-      for (const name of [`agent-replay-baselines-${sha}`, 'coverage-report', 'build-output']) expect(matches(name), name).toBe(false);
-      // Not another suite's of the same run, nor another commit's.
-      for (const name of [artifactNameFor(sha, 1, undefined, 'apps/sales/.agent-replay'), artifactNameFor(sha, 1, { index: 1, total: 2 }, 'apps/sales/.agent-replay'), artifactNameFor('b'.repeat(40), 1)]) expect(matches(name), name).toBe(false);
+      for (const name of [artifactNameFor(sha, 1), artifactNameFor(sha, 2)]) expect(downloadsTake(steps, [name], sha), name).toEqual([name]);
+      // A matrix: its shards, with their attempts, and not its merge job's record, which holds them
+      // (was: all of them, and the report refused them: "... is a whole run, not a shard").
+      const shards = [artifactNameFor(sha, 1, { index: 2, total: 4 }), artifactNameFor(sha, 2, { index: 1, total: 4 })];
+      expect(downloadsTake(steps, [artifactNameFor(sha, 1), ...shards, artifactNameFor(sha, 2)], sha), workflow).toEqual(shards);
+      // Not another suite's of the same run, nor another commit's, nor another artifact.
+      const others = [`agent-replay-baselines-${sha}`, 'coverage-report', 'build-output', artifactNameFor(sha, 1, undefined, 'apps/sales/.agent-replay'), artifactNameFor(sha, 1, { index: 1, total: 2 }, 'apps/sales/.agent-replay'), artifactNameFor('b'.repeat(40), 1)];
+      expect(downloadsTake(steps, others, sha), workflow).toEqual([]);
     }
   });
 
