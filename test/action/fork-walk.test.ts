@@ -12,7 +12,6 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
-import * as core from '@actions/core';
 import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
 import type { FakeGitHub } from '../support/github-server.js';
 import { nativeEcho, type AgentServer } from '../support/agent-server.js';
@@ -144,8 +143,6 @@ async function reportStep(ws: string, event: Record<string, unknown>): Promise<{
   } finally {
     process.exitCode = undefined;
     vi.restoreAllMocks();
-    // @actions/core's summary keeps the path it read first (its private `_filePath`): the next file's report, in this worker, writes its own.
-    (core.summary as unknown as { _filePath?: string })._filePath = undefined;
   }
   return { log: logged.join(''), outputs: parseOutputs(readFileSync(join(ws, 'outputs.txt'), 'utf8')), uploads };
 }
