@@ -491,7 +491,7 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
     // Readiness: throws AgentNotReady (nothing replayed, nothing spent) when the agent never answers.
     const wait = options.waitForAgent ?? config.agent.waitForAgent;
     if (wait > 0 && config.agent.url !== null) {
-      await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: options.waitClock ?? deps.clock, signal: deps.signal, log: options.onWaitLog, network, redact });
+      await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: options.waitClock ?? deps.clock, signal: deps.signal, log: options.onWaitLog, network, redact, configName: suite.configName });
     }
     const meter = spendMeter(deps.makeAgent === undefined);
     // Where tool calls come from (docs/traces.md): applied to the client's turns, then metered.
