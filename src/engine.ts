@@ -14,6 +14,7 @@ import { createHttpAgentClient, observeTurns, responseOnly } from './agent/index
 import { fillLateSpans, startSpanSource, traceObserver } from './traces/index.js';
 import { networkFrom, type Network } from './http/network.js';
 import { waitForAgent } from './agent/ready.js';
+import { NEW_CONFIG_NAME } from './suite/config-names.js';
 import { createRegexPool } from './assertions/index.js';
 import { poolPatternCount, withInlineRegex } from './assertions/regex-inline.js';
 import { callsPerCriterion, configuredJudgeName, createConfiguredJudge, judgeEndpointOf, judgeModelOf } from './judge/index.js';
@@ -568,6 +569,8 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
     const full: RunRecord = {
       ...record,
       ...(repo !== null ? { suitePath: repo.path } : {}),
+      // The config file the causes' fixes name (docs/results-json.md): written when it is not config.yml.
+      ...(suite.configName !== NEW_CONFIG_NAME ? { configName: suite.configName } : {}),
       ...(stats !== null ? { stats } : {}),
       ...(listed !== null ? { coverage: listed } : {}),
       meaning: { check: meaningSettings.check, model: meaningJudge?.model ?? null, ...meaningJudgeWhere(meaningSettings.judge, meaningJudge !== null, redact), promptVersion: MEANING_PROMPT_VERSION },

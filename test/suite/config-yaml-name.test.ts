@@ -6,7 +6,10 @@ import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OK_FIXTURE, F, brief, load } from './helpers.js';
-import { baseline, cli, makeProject, serve, useCleanup } from '../cli/helpers.js';
+import { agentConfig, baseline, cli, makeProject, readResults, scriptedAgent, serve, useCleanup } from '../cli/helpers.js';
+import { planAcceptance } from '../../src/evaluate/acceptance.js';
+import { causeOf } from '../../src/evaluate/causes.js';
+import { runRecordSchema } from '../../src/record/schema.js';
 
 useCleanup();
 
@@ -71,4 +74,25 @@ describe('a config.yaml suite is told of config.yaml', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('\nrun has no --preset: set agent.preset: openai-chat in config.yaml first.');
   });
+
+  it("a cause's fix names config.yaml: the terminal, the --markdown report, JUnit, results.json's configName and accept's refusal", async () => {
+    const agent = await serve(scriptedAgent({ hi: 'hello there' }));
+    const cwd = await makeProject({ config: agentConfig(agent.url), fixtures: { 'a.yml': 'label: polite\nmessage: hi\nassert: { judge: polite }\n' }, baselines: [baseline('polite', 'hello there', null, 'pass')] });
+    await rename(join(cwd, '.agent-replay', 'config.yml'), join(cwd, '.agent-replay', 'config.yaml'));
+    const run = await cli(['run', '--markdown', 'report.md', '--junit', 'junit.xml'], cwd);
+    const fix = 'add a judge section to config.yaml (judge assertions and criteria need one)';
+    expect(run.stdout, run.stderr).toContain(`no judge configured: ${fix}`);
+    expect(await readFile(join(cwd, 'report.md'), 'utf8')).toContain('**Cause**: no judge configured\\: add a judge section to config.yaml \\(judge assertions and criteria need one\\)');
+    expect(await readFile(join(cwd, 'junit.xml'), 'utf8')).toContain(`cause: no judge configured: ${fix}`);
+    const record = await readResults(join(cwd, '.agent-replay', 'results', 'results.json'));
+    expect(record.configName).toBe('config.yaml');
+    const refused = planAcceptance(record, new Map(), { only: null, acceptedAt: '2026-12-06T00:00:00.000Z' }).refused;
+    expect(refused).toEqual([{ label: 'polite', reason: `not evaluated (no judge configured): ${fix}; then run it again` }]);
+    // A record written without configName (config.yml, or an older one) reads, and its fixes name config.yml.
+    const { configName: _name, ...older } = record;
+    const read = runRecordSchema.parse(older);
+    expect(causeOf(read.fixtures[0]!, null, false, false, undefined, read.configName)?.hint).toBe('add a judge section to config.yml (judge assertions and criteria need one)');
+    expect(runRecordSchema.safeParse({ ...record, configName: 'settings.yml' }).success).toBe(false);
+  });
 });
+
