@@ -114,7 +114,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   }
   // What the pull request changed in its own suite (docs/action.md, "The PR comment", "Suite edited"), as the comment says it.
   if (run.suiteEdits !== undefined) {
-    const p = suiteEditsParts(run.suiteEdits, (text, max) => terminalLine(clip(text, max)));
+    const p = suiteEditsParts(run.suiteEdits, (text, max) => terminalLine(clip(text, max)), file);
     lines.push(paint('yellow', fit(`${p.title}.`)), fit(`  ${p.intro}`));
     for (const g of p.groups) lines.push(fit(`  ${g.head}:`), ...g.lines.map((l) => fit(`    - ${l}`)), ...(g.note === undefined ? [] : [fit(`    ${g.note}`)]));
     if (p.unknown !== null) lines.push(fit(`  Not everything could be compared: ${terminalLine(clip(p.unknown, 2000))}`));

@@ -10,6 +10,10 @@ import { agentConfig, baseline, cli, makeProject, readResults, scriptedAgent, se
 import { planAcceptance } from '../../src/evaluate/acceptance.js';
 import { causeOf } from '../../src/evaluate/causes.js';
 import { runRecordSchema } from '../../src/record/schema.js';
+import { renderComment, renderTerminal } from '../../src/report/index.js';
+import { renderHtml } from '../../src/report/html.js';
+import type { SuiteEdits } from '../../src/types.js';
+import { ctx, mixed, run as runOf } from '../report/fixtures.js';
 
 useCleanup();
 
@@ -93,6 +97,27 @@ describe('a config.yaml suite is told of config.yaml', () => {
     const read = runRecordSchema.parse(older);
     expect(causeOf(read.fixtures[0]!, null, false, false, undefined, read.configName)?.hint).toBe('add a judge section to config.yml (judge assertions and criteria need one)');
     expect(runRecordSchema.safeParse({ ...record, configName: 'settings.yml' }).success).toBe(false);
+  });
+
+  it("the suite-edited block names config.yaml: a repeat of none of its own, the inputs over its settings, what a workflow's steps rewrite", () => {
+    const edits: SuiteEdits = {
+      base: 'b'.repeat(40),
+      fixtures: [{ label: 'hours', file: '.agent-replay/fixtures/suite.yml', change: 'repeat', before: null, after: 'repeat count 5, minPass 1' }],
+      config: [{ file: Y, setting: 'judge.model', change: 'setting', before: '"gpt-4o-mini"', after: '"gpt-4o"' }],
+      baselines: [],
+      workflows: [{ file: '.github/workflows/agent-replay.yml', status: 'modified' }],
+      unknown: null,
+    };
+    const record = runOf(mixed().fixtures, { suiteEdits: edits, configName: 'config.yaml' });
+    const comment = renderComment(record, ctx);
+    expect(comment).toContain("- `hours` in `.agent-replay/fixtures/suite.yml`: config.yaml's repeat (none of its own) is now `repeat count 5, minPass 1`");
+    expect(comment).toContain('An input of the workflow step sets its setting over `config.yaml` when a step gives it (`judge-model` over `judge.model`)');
+    expect(comment).toContain('rewrite the checked-out suite (fixtures, baselines, `config.yaml`)');
+    const text = renderTerminal(record, { color: false });
+    expect(text).toContain("    - hours in .agent-replay/fixtures/suite.yml: config.yaml's repeat (none of its own) is now repeat count 5, minPass 1\n");
+    expect(text).toContain('rewrite the checked-out suite (fixtures, baselines, config.yaml)');
+    expect(renderHtml(record)).toContain('<code>config.yaml</code>) or the agent');
+    for (const surface of [comment, text]) expect(surface).not.toContain('config.yml');
   });
 });
 
