@@ -14,6 +14,9 @@ import { renderComment, renderTerminal } from '../../src/report/index.js';
 import { renderHtml } from '../../src/report/html.js';
 import type { SuiteEdits } from '../../src/types.js';
 import { ctx, mixed, run as runOf } from '../report/fixtures.js';
+import { startSpanSource } from '../../src/traces/index.js';
+import { startReceiver } from '../../src/traces/receiver.js';
+import { UserError } from '../../src/errors.js';
 
 useCleanup();
 
@@ -118,6 +121,21 @@ describe('a config.yaml suite is told of config.yaml', () => {
     expect(text).toContain('rewrite the checked-out suite (fixtures, baselines, config.yaml)');
     expect(renderHtml(record)).toContain('<code>config.yaml</code>) or the agent');
     for (const surface of [comment, text]) expect(surface).not.toContain('config.yml');
+  });
+
+  it("traces: a default port in use is told to set another in config.yaml", async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [Y]: 'agent:\n  url: http://127.0.0.1:9/chat\ntraces:\n  receive: {}\n' });
+    const traces = r.suite?.config.traces;
+    expect(traces?.receive).toEqual({ port: 4318, configName: 'config.yaml' });
+    // The default port taken: a receiver on a free one stands in for it, as the suite's receive reads it.
+    const taken = await startReceiver({ port: 0, waitMs: 10 });
+    try {
+      const started = startSpanSource({ ...traces!, receive: { ...traces!.receive!, port: taken.port } });
+      await expect(started).rejects.toThrow(UserError);
+      await expect(started).rejects.toThrow(`the default traces port ${String(taken.port)} is in use on 127.0.0.1: another process (perhaps another OTLP receiver or collector) listens there; set another in config.yaml with traces: { receive: { port: N } }, or port: 0 for any free one`);
+    } finally {
+      await taken.close();
+    }
   });
 });
 
