@@ -13,7 +13,7 @@ import { runRecordSchema } from '../../src/record/schema.js';
 import { renderComment, renderTerminal } from '../../src/report/index.js';
 import { renderHtml } from '../../src/report/html.js';
 import type { SuiteEdits } from '../../src/types.js';
-import { ctx, mixed, run as runOf } from '../report/fixtures.js';
+import { baseline as stored, ctx, fixture, mixed, run as runOf } from '../report/fixtures.js';
 import { startSpanSource } from '../../src/traces/index.js';
 import { startReceiver } from '../../src/traces/receiver.js';
 import { UserError } from '../../src/errors.js';
@@ -136,6 +136,14 @@ describe('a config.yaml suite is told of config.yaml', () => {
     } finally {
       await taken.close();
     }
+  });
+
+  it("the terminal's fix for a key in agent.headers names config.yaml, as the record's configName says", () => {
+    const errored = fixture('order-status', { errored: true, errorKind: 'http', error: 'message turn: agent returned HTTP 401 after 1 attempt: {"error":"missing key"}', reply: null, route: null, verdict: null, drift: null, detail: '', baseline: stored('order-status', 'Stored.') });
+    const endpoint = 'https://preview-42.shop-bot.example.com/api/chat';
+    const text = (configName?: string): string => renderTerminal(runOf([errored], { agent: { host: 'preview-42.shop-bot.example.com', endpoint }, ...(configName === undefined ? {} : { configName }) }), { color: false });
+    expect(text('config.yaml')).toContain(`HTTP 401 from ${endpoint}: the agent refused the request: check the key or token it expects in agent.headers in config.yaml`);
+    expect(text()).toContain('check the key or token it expects in agent.headers in config.yml');
   });
 });
 
