@@ -80,6 +80,11 @@ describe('a config.yaml suite is told of config.yaml', () => {
     const r = await cli(['probe', 'hi', '--preset', 'openai-chat', '--save', 'greeting'], cwd);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('\nrun has no --preset: set agent.preset: openai-chat in config.yaml first.');
+    // Its cause line for an agent that refuses the request: the key is set in agent.headers of config.yaml.
+    const refusing = await serve(() => ({ status: 401, json: { error: 'missing key' } }));
+    const cwd401 = await makeProject({ config: agentConfig(refusing.url), fixtures: { 'a.yml': OK_FIXTURE } });
+    await rename(join(cwd401, '.agent-replay', 'config.yml'), join(cwd401, '.agent-replay', 'config.yaml'));
+    expect((await cli(['probe', 'hi'], cwd401)).stdout).toContain('check the key or token it expects in agent.headers in config.yaml');
   });
 
   it("a cause's fix names config.yaml: the terminal, the --markdown report, JUnit, results.json's configName and accept's refusal", async () => {
