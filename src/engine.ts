@@ -14,6 +14,7 @@ import { createHttpAgentClient, observeTurns, responseOnly } from './agent/index
 import { fillLateSpans, startSpanSource, traceObserver } from './traces/index.js';
 import { networkFrom, type Network } from './http/network.js';
 import { waitForAgent } from './agent/ready.js';
+import { NEW_CONFIG_NAME } from './suite/config-names.js';
 import { createRegexPool } from './assertions/index.js';
 import { poolPatternCount, withInlineRegex } from './assertions/regex-inline.js';
 import { callsPerCriterion, configuredJudgeName, createConfiguredJudge, judgeEndpointOf, judgeModelOf } from './judge/index.js';
@@ -491,7 +492,7 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
     // Readiness: throws AgentNotReady (nothing replayed, nothing spent) when the agent never answers.
     const wait = options.waitForAgent ?? config.agent.waitForAgent;
     if (wait > 0 && config.agent.url !== null) {
-      await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: options.waitClock ?? deps.clock, signal: deps.signal, log: options.onWaitLog, network, redact });
+      await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: options.waitClock ?? deps.clock, signal: deps.signal, log: options.onWaitLog, network, redact, configName: suite.configName });
     }
     const meter = spendMeter(deps.makeAgent === undefined);
     // Where tool calls come from (docs/traces.md): applied to the client's turns, then metered.
@@ -568,6 +569,8 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
     const full: RunRecord = {
       ...record,
       ...(repo !== null ? { suitePath: repo.path } : {}),
+      // The config file the causes' fixes name (docs/results-json.md): written when it is not config.yml.
+      ...(suite.configName !== NEW_CONFIG_NAME ? { configName: suite.configName } : {}),
       ...(stats !== null ? { stats } : {}),
       ...(listed !== null ? { coverage: listed } : {}),
       meaning: { check: meaningSettings.check, model: meaningJudge?.model ?? null, ...meaningJudgeWhere(meaningSettings.judge, meaningJudge !== null, redact), promptVersion: MEANING_PROMPT_VERSION },

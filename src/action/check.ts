@@ -110,7 +110,7 @@ function renderNotReady(e: AgentNotReady, rctx: ReportContext): string {
     '',
     e instanceof ProxyNotReached
       ? escapeInline(proxyAdvice(e.proxy))
-      : 'Check that the preview deployed and that the agent URL is right, or raise `wait-for-agent` (`agent.waitForAgent` in config.yml) if the agent starts slowly.',
+      : `Check that the preview deployed and that the agent URL is right, or raise \`wait-for-agent\` (\`agent.waitForAgent\` in ${e.configName}) if the agent starts slowly.`,
     '',
   ].join('\n');
 }

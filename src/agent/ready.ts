@@ -14,6 +14,7 @@ import { HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
 import { basicAuthOf } from '../suite/url-credentials.js';
 import { docsUrl } from '../version.js';
 import { thousands } from '../words.js';
+import { NEW_CONFIG_NAME } from '../suite/config-names.js';
 
 /** The longest `wait-for-agent` allowed: 10 minutes, in seconds. */
 export const MAX_WAIT_FOR_AGENT_S = 600;
@@ -29,6 +30,8 @@ const MIN_POLL_TIMEOUT_MS = 2_000;
 /** The agent never answered within the wait: the run stops before the first fixture. */
 export class AgentNotReady extends UserError {
   override name = 'AgentNotReady';
+  /** The suite's config file, where agent.waitForAgent is set (Suite.configName: config.yml, or config.yaml). */
+  configName: string = NEW_CONFIG_NAME;
   constructor(
     readonly seconds: number,
     readonly polls: number,
@@ -88,6 +91,8 @@ export interface WaitForAgentOptions {
   redact?: (text: string) => string;
   /** One poll's longest wait; default: 10 s, at least 2 s, the rest of the wait when that is shorter (tests give a short one). */
   pollTimeoutMs?: number;
+  /** The suite's config file (Suite.configName), named by the fix of an agent not ready; default: config.yml. */
+  configName?: string;
 }
 
 export interface Ready {
@@ -242,7 +247,7 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
     }
     const remaining = deadline - clock.now();
     if (interrupted()) throw new AgentWaitInterrupted(Math.round((clock.now() - start) / 1000), polls, observed, o.signal);
-    if (remaining <= 0) throw unreached === null ? new AgentNotReady(o.seconds, polls, observed) : new ProxyNotReached(o.seconds, polls, observed, unreached);
+    if (remaining <= 0) throw Object.assign(unreached === null ? new AgentNotReady(o.seconds, polls, observed) : new ProxyNotReached(o.seconds, polls, observed, unreached), { configName: o.configName ?? NEW_CONFIG_NAME });
     o.log?.(`agent not ready yet (${observed}); next poll in ${(Math.min(delay, remaining) / 1000).toFixed(1)} s`);
     await sleepUnlessAborted(clock, Math.min(delay, remaining), o.signal);
     if (interrupted()) throw new AgentWaitInterrupted(Math.round((clock.now() - start) / 1000), polls, observed, o.signal);

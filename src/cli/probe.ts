@@ -21,7 +21,7 @@ import type { AgentClient, AgentOutcome, Assertion, Fixture, FixtureRecord, Json
 import { agentHost, judgeName, UsageError, type EngineDeps } from '../engine.js';
 import { urlEndpoint } from '../endpoint.js';
 import { causeLine, causeOf } from '../evaluate/causes.js';
-import { cliWords } from '../report/terminal.js';
+import { cliWords, cliWordsOf } from '../report/terminal.js';
 import { createHttpAgentClient, toolCallsHint } from '../agent/index.js';
 import { waitForAgent } from '../agent/ready.js';
 import { createRegexPool, PROBE_DETAIL } from '../assertions/index.js';
@@ -203,15 +203,15 @@ export function probeFacts(r: Pick<ProbeResult, 'session' | 'agentHost' | 'recor
   return [`session ${terminalLine(r.session)}`, ...(r.agentHost ? [`agent ${terminalLine(r.agentHost)}`] : []), time].join(' · ');
 }
 
-function renderProbe(r: ProbeResult, opts: { color: boolean; preset: string | undefined }): string {
+function renderProbe(r: ProbeResult, opts: { color: boolean; preset: string | undefined; configName: string }): string {
   const paint = (c: keyof typeof ANSI, t: string): string => (opts.color ? `${ANSI[c]}${t}${ANSI.reset}` : t);
   const f = r.record;
   const lines = [paint('bold', `probe: ${terminalLine(f.message)}`), paint('grey', probeFacts(r)), ''];
   if (f.errored) {
     lines.push(`${paint('bold', 'errored')}: ${terminalLine(cliWords(f.error ?? ''))}`);
     // The cause and its fix, as run's summary says them for the same error (evaluate/causes.ts), in the CLI's words.
-    const cause = causeOf(f, r.agentEndpoint);
-    if (cause !== null) lines.push(paint('grey', `  cause: ${terminalLine(presetWords(cliWords(causeLine({ ...cause, labels: [f.label] }, 1)), opts.preset))}`));
+    const cause = causeOf(f, r.agentEndpoint, false, false, undefined, opts.configName);
+    if (cause !== null) lines.push(paint('grey', `  cause: ${terminalLine(presetWords(cliWordsOf(causeLine({ ...cause, labels: [f.label] }, 1), opts.configName), opts.preset))}`));
     lines.push('no reply, so no route trace and no verdict; probe exits 1 (in a run, an errored fixture is not verified, and the default gate fails on it).');
     return `${lines.join('\n')}\n`;
   }
@@ -325,7 +325,7 @@ function parsePreset(value: string): AgentPreset {
 }
 
 /** `warn`: what the agent client says once for the probe (a welcome with nothing at its own reply path), redacted. */
-async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps, network: Network, warn: (message: string) => void): Promise<ProbeResult> {
+async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps, network: Network, warn: (message: string) => void, configName: string): Promise<ProbeResult> {
   const redact = makeRedactor(config.secrets);
   const seen: AgentOutcome[] = [];
   const session = `agent-replay-probe-${randomUUID().slice(0, 8)}`;
@@ -338,7 +338,7 @@ async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps, net
     const hint = toolCallsHint(a.json, a.mapping);
     // An agent traced for its tool calls (docs/traces.md, "Fixtures") reports none in its response:
     // a run reads them from its spans, which probe, with no receiver of its own, does not.
-    toolCalls = config.traces != null && hint.startsWith('not reported') ? `${hint}; a run reads the calls from the agent's spans (traces: in config.yml), which probe does not read` : hint;
+    toolCalls = config.traces != null && hint.startsWith('not reported') ? `${hint}; a run reads the calls from the agent's spans (traces: in ${configName}), which probe does not read` : hint;
   };
   try {
     agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock, observe, network, onWarning: (m) => warn(redact(m)) });
@@ -432,8 +432,8 @@ export async function runProbe(o: ProbeOptions, io: CliIO): Promise<number> {
     await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: deps.clock, log: (line) => io.stderr(`${cliWords(line)}\n`), network, redact: makeRedactor(config.secrets) });
   }
   // As run says them (src/cli/main.ts): agent text in a warning is shown with its controls escaped.
-  const result = await probeOnce(config, fixture, deps, network, (m) => io.stderr(`warning: ${terminalLine(m)}\n`));
-  io.stdout(renderProbe(result, { color: io.color, preset: o.preset }));
+  const result = await probeOnce(config, fixture, deps, network, (m) => io.stderr(`warning: ${terminalLine(m)}\n`), loaded.configName);
+  io.stdout(renderProbe(result, { color: io.color, preset: o.preset, configName: loaded.configName }));
 
   const failed = result.record.errored || result.record.verdict === 'fail';
   if (save !== null) {

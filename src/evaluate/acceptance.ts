@@ -14,6 +14,7 @@ import { attemptsOnly, attemptsToWrite, storedAttemptsStand } from './attempts.j
 import { usagePerAttempt } from './usage.js';
 import { onlyPatterns } from './selection.js';
 import { causeOf, NO_EVIDENCE, runEvidence, type CauseItem, type RunEvidence } from './causes.js';
+import { NEW_CONFIG_NAME } from '../suite/config-names.js';
 
 export type AcceptDecision =
   | { kind: 'accept'; baseline: Baseline }
@@ -31,15 +32,15 @@ export const REFUSE_ERRORED = 'errored: no reply to accept';
  * run's, read over all its items (runEvidence), so the fix is the one the run's report gives the
  * same item (a connection the judge dropped after answering other calls of the run: run it again).
  */
-export function notEvaluatedRefusal(item: CauseItem, evidence: RunEvidence = NO_EVIDENCE): string {
-  const cause = causeOf(item, null, evidence.answered, evidence.spansCame, evidence.models);
+export function notEvaluatedRefusal(item: CauseItem, evidence: RunEvidence = NO_EVIDENCE, file: string = NEW_CONFIG_NAME): string {
+  const cause = causeOf(item, null, evidence.answered, evidence.spansCame, evidence.models, file);
   if (cause === null || cause.hint === null) return REFUSE_NOT_EVALUATED;
   return `not evaluated (${cause.what}): ${cause.hint}${/\brun it again\b/.test(cause.hint) ? '' : '; then run it again'}`;
 }
 
 /** A decision's refusal, with the fix for a not evaluated item. */
-function refusalOf(item: CauseItem, reason: string, evidence: RunEvidence): string {
-  return reason === REFUSE_NOT_EVALUATED ? notEvaluatedRefusal(item, evidence) : reason;
+function refusalOf(item: CauseItem, reason: string, evidence: RunEvidence, file: string): string {
+  return reason === REFUSE_NOT_EVALUATED ? notEvaluatedRefusal(item, evidence, file) : reason;
 }
 
 /**
@@ -205,7 +206,7 @@ function notInSuite(label: string, kind: string, now: string | null, dir: string
  * baselines stored now (which may differ from those the run compared against).
  */
 export function planAcceptance(
-  run: Pick<RunRecord, 'fixtures' | 'commit'> & { personas?: readonly PersonaRecord[] },
+  run: Pick<RunRecord, 'fixtures' | 'commit' | 'configName'> & { personas?: readonly PersonaRecord[] },
   current: ReadonlyMap<string, StoredBaseline>,
   options: {
     /** --only's patterns (labels, `*` and `?` globs: the matcher of run --only), or null for every item. */
@@ -229,6 +230,8 @@ export function planAcceptance(
   const plan: AcceptPlan = { accepted: [], refused: [], unchanged: [], unknown: [] };
   // Over the whole run, whatever --only selects: the run's report read each cause so.
   const evidence = runEvidence([...run.fixtures, ...(run.personas ?? [])]);
+  // The fixes name the suite's config file (docs/results-json.md, `configName`).
+  const file = run.configName ?? NEW_CONFIG_NAME;
   for (const f of run.fixtures) {
     if (skipped(f.label)) continue;
     const stored = current.get(f.label) ?? null;
@@ -238,7 +241,7 @@ export function planAcceptance(
       plan.refused.push({ label: f.label, reason: notInSuite(f.label, 'fixture', options.suite.personas.has(f.label) ? 'persona script' : null, options.suite.dir) });
     } else if (changed !== null) plan.refused.push({ label: f.label, reason: changed });
     else if (decision.kind === 'accept') plan.accepted.push(decision.baseline);
-    else if (decision.kind === 'refuse') plan.refused.push({ label: f.label, reason: refusalOf(f, decision.reason, evidence) });
+    else if (decision.kind === 'refuse') plan.refused.push({ label: f.label, reason: refusalOf(f, decision.reason, evidence, file) });
     else plan.unchanged.push(f.label);
   }
   for (const p of run.personas ?? []) {
@@ -250,7 +253,7 @@ export function planAcceptance(
       plan.refused.push({ label: p.label, reason: notInSuite(p.label, 'persona script', options.suite.fixtures.has(p.label) ? 'fixture' : null, options.suite.dir) });
     } else if (changed !== null) plan.refused.push({ label: p.label, reason: changed });
     else if (decision.kind === 'accept') plan.accepted.push(decision.baseline);
-    else if (decision.kind === 'refuse') plan.refused.push({ label: p.label, reason: refusalOf(p, decision.reason, evidence) });
+    else if (decision.kind === 'refuse') plan.refused.push({ label: p.label, reason: refusalOf(p, decision.reason, evidence, file) });
     else plan.unchanged.push(p.label);
   }
   if (patterns !== null) {

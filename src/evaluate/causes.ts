@@ -14,6 +14,7 @@ import { baseUrlSetting, ERROR_IN_200, JUDGE_URL_SETTING, MEANING_URL_SETTING, S
 import { docsUrl } from '../version.js';
 import { groupDigits } from '../words.js';
 import { atTopLevel, clipAtClause, firstClause, FIX_START, fixStart } from '../assertions/format.js';
+import { NEW_CONFIG_NAME } from '../suite/config-names.js';
 
 /** What a cause is read from: a fixture or persona record (the gate may hold only part of one). */
 export interface CauseItem {
@@ -1157,12 +1158,27 @@ export function isCutReason(reason: string): boolean {
  * `models`: the judge and the simulator answered calls of the run (`modelsAnsweredInRun`), which
  * changes the fix a dropped connection reads. A simulated script's own earlier simulator calls count too.
  */
-export function causeOf(item: CauseItem, endpoint: string | null, answered = false, spansCame = false, models: ModelsAnswered = NONE_ANSWERED): Cause | null {
-  if (item.errored) return errorCause(item.errorKind ?? 'internal', item.error ?? 'the replay did not complete', endpoint, answered, item.errorAddress ?? null);
+export function causeOf(item: CauseItem, endpoint: string | null, answered = false, spansCame = false, models: ModelsAnswered = NONE_ANSWERED, file: string = NEW_CONFIG_NAME): Cause | null {
+  if (item.errored) return inConfigFile(errorCause(item.errorKind ?? 'internal', item.error ?? 'the replay did not complete', endpoint, answered, item.errorAddress ?? null), file);
   if (item.verdict !== 'not_evaluated') return null;
   const check = item.checks?.find((c) => c.status === 'not_evaluated');
   const own = { ...models, simulator: models.simulator || simulatorAnswered(item) };
-  return notEvaluatedCause(check?.detail ?? item.detail ?? 'the check did not run', spansCame, own);
+  return inConfigFile(notEvaluatedCause(check?.detail ?? item.detail ?? 'the check did not run', spansCame, own), file);
+}
+
+/**
+ * A cause whose fix sets a key "in config.yml" ("to config.yml") names `file` instead, the suite's
+ * config file (the record's `configName`, docs/results-json.md): a config.yaml suite is not told of a
+ * file it does not have. Only the fix's own words are changed, not a name quoted from the agent.
+ */
+export function inConfigFile(cause: Cause, file: string): Cause {
+  if (file === NEW_CONFIG_NAME || cause.hint === null) return cause;
+  return { ...cause, hint: configFileWords(cause.hint, file) };
+}
+
+/** "in config.yml" and "to config.yml" in a fix's words, said of `file` (inConfigFile). */
+export function configFileWords(text: string, file: string): string {
+  return file === NEW_CONFIG_NAME ? text : text.replace(/\b(in|to) config\.yml\b/g, `$1 ${file}`);
 }
 
 /**
@@ -1213,11 +1229,11 @@ export function spansInRun(items: readonly CauseItem[]): boolean {
 }
 
 /** Unverified items grouped by cause, largest group first (ties: first seen first). */
-export function groupCauses(items: readonly CauseItem[], endpoint: string | null): CauseGroup[] {
+export function groupCauses(items: readonly CauseItem[], endpoint: string | null, file: string = NEW_CONFIG_NAME): CauseGroup[] {
   const groups = new Map<string, CauseGroup>();
   const { answered, spansCame, models } = runEvidence(items);
   for (const item of items) {
-    const cause = causeOf(item, endpoint, answered, spansCame, models);
+    const cause = causeOf(item, endpoint, answered, spansCame, models, file);
     if (cause === null) continue;
     const group = groups.get(cause.key);
     if (group) group.labels.push(item.label);

@@ -65,7 +65,7 @@ export interface Verification {
 }
 
 /** The run facts the verification reads besides its items. */
-export type VerifiedRun = { fixtures: readonly GateItem[]; personas?: readonly GateItem[] } & Partial<Pick<RunRecord, 'interrupted' | 'incomplete' | 'agent'>>;
+export type VerifiedRun = { fixtures: readonly GateItem[]; personas?: readonly GateItem[] } & Partial<Pick<RunRecord, 'interrupted' | 'incomplete' | 'agent' | 'configName'>>;
 
 export function verificationOf(run: VerifiedRun, options: { allowIncomplete?: boolean } = {}): Verification {
   const items: readonly CauseItem[] = [...run.fixtures, ...(Array.isArray(run.personas) ? run.personas : [])];
@@ -73,7 +73,7 @@ export function verificationOf(run: VerifiedRun, options: { allowIncomplete?: bo
   const notEvaluated = items.filter((i) => !i.errored && i.verdict === 'not_evaluated').length;
   const interrupted = run.interrupted === true;
   const incomplete = run.incomplete != null && options.allowIncomplete !== true;
-  const causes = groupCauses(items, run.agent?.endpoint ?? null);
+  const causes = groupCauses(items, run.agent?.endpoint ?? null, run.configName);
   return { verified: errored + notEvaluated === 0 && !interrupted && !incomplete, errored, notEvaluated, interrupted, incomplete, causes };
 }
 

@@ -6,6 +6,7 @@ import { toolOutput } from './tool-output.js';
 import { JUDGE_PROVIDERS, TIERS, type RunRecord } from '../types.js';
 // One label rule, one route and one baseline schema: the suite's.
 import { LABEL_RE, LABEL_RULE } from '../suite/labels.js';
+import { CONFIG_NAMES } from '../suite/config-names.js';
 import { hideEndpointTokens } from '../endpoint.js';
 import { baselineSchema, judgeFingerprintSchema, panelMemberSchema, personaBaselineSchema, routeSchema, timeSplitSchema, tokenUsageSchema, turnSourceSchema } from '../suite/baselines.js';
 
@@ -482,6 +483,8 @@ function buildRunRecordSchema() {
     commit: z.string().nullable(),
     // Within schema version 1 (docs/results-json.md): absent outside a git repository and in older records.
     suitePath: z.string().min(1).optional(),
+    // Within schema version 1: the suite's config file when it is not config.yml; absent: config.yml (and older records).
+    configName: z.enum(CONFIG_NAMES as [string, ...string[]]).optional(),
     agent: z.strictObject({ host: z.string().nullable(), endpoint: z.string().nullable().optional() }),
     // structured / structuredFallback added within schema version 1: older records have neither.
     // names: within schema version 1, a merge's judges listed (absent for one judge).

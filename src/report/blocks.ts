@@ -84,7 +84,7 @@ export function removedBlock(model: ReportModel): string | null {
 export function suiteEditsBlock(run: RunRecord): string | null {
   const e = run.suiteEdits;
   if (e === undefined) return null;
-  const p = suiteEditsParts(e, (text, max) => codeSpan(clip(text, max)));
+  const p = suiteEditsParts(e, (text, max) => codeSpan(clip(text, max)), run.configName);
   const parts = [`#### ✏️ ${p.title}`, p.intro, ...p.groups.map((g) => `**${g.head}**\n\n${g.lines.map((l) => `- ${l}`).join('\n')}${g.note === undefined ? '' : `\n\n${g.note}`}`)];
   if (p.unknown !== null) parts.push(`Not everything could be compared: ${escapeInline(clip(p.unknown, LIMITS.detailBlock))}`);
   return parts.join('\n\n');

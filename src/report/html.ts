@@ -353,7 +353,7 @@ function notices(run: RunRecord, total: number): string {
  */
 function suiteEditsNotice(run: RunRecord): string {
   if (run.suiteEdits === undefined) return '';
-  const p = suiteEditsParts(run.suiteEdits, (text, max) => `<code>${h(clip(text, max))}</code>`);
+  const p = suiteEditsParts(run.suiteEdits, (text, max) => `<code>${h(clip(text, max))}</code>`, run.configName);
   const groups = p.groups.map((g) => `<p>${g.head}:</p><ul>${g.lines.map((l) => `<li>${l}</li>`).join('')}</ul>${g.note === undefined ? '' : `<p>${g.note}</p>`}`).join('');
   const unknown = p.unknown === null ? '' : `<p>Not everything could be compared: ${h(clip(p.unknown, LIMITS.detail))}</p>`;
   return `<div class="notice suite-edits"><p><b>${p.title}.</b> ${p.intro}</p>${groups}${unknown}</div>`;

@@ -247,7 +247,7 @@ export function renderJUnit(run: RunRecord): string {
   // As the gate reads each cause: whether the agent replied to other items changes a 5xx's fix, and
   // whether the judge or the simulator answered other calls a dropped connection's.
   const { answered, spansCame, models } = runEvidence([...run.fixtures, ...personas]);
-  const causeOfItem: CauseOfItem = (item) => causeOf(item, endpoint, answered, spansCame, models);
+  const causeOfItem: CauseOfItem = (item) => causeOf(item, endpoint, answered, spansCame, models, run.configName);
   const model = buildModel(run);
   const t = personas.length === 0 ? model.tallies : tallies([...run.fixtures, ...personas]);
   // An incomplete merge (a shard missing or excluded) is a test case of its own, in error: as a

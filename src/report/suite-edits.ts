@@ -7,6 +7,7 @@
 import type { BaselineEdit, ConfigEdit, FixtureEdit, SuiteEdits, WorkflowEdit } from '../types.js';
 import { LIMITS } from './item-parts.js';
 import { plural, thousands } from '../words.js';
+import { NEW_CONFIG_NAME } from '../suite/config-names.js';
 
 /** The most fixtures, scripts and baselines named in each group; the rest are counted. */
 export const SUITE_EDITS_SHOWN = 20;
@@ -51,7 +52,7 @@ export interface SuiteEditsParts {
 /** `code(text, max)`: the pull request's text, clipped to `max` and escaped for the surface. */
 export type CodeOf = (text: string, max: number) => string;
 
-function fixtureLine(f: FixtureEdit, code: CodeOf): string {
+function fixtureLine(f: FixtureEdit, code: CodeOf, configName: string): string {
   const check = (words: string | null): string => (words === null ? 'none (a probe)' : code(words, LIMITS.detail));
   const label = code(f.label, LIMITS.label);
   const file = code(f.file, LIMITS.file);
@@ -63,7 +64,7 @@ function fixtureLine(f: FixtureEdit, code: CodeOf): string {
     return `${label} in ${file}: replayed ${part(f.before)} is now ${part(f.after)}`;
   }
   if (f.change === 'repeat') {
-    const repeat = (words: string | null): string => (words === null ? "config.yml's repeat (none of its own)" : code(words, LIMITS.detail));
+    const repeat = (words: string | null): string => (words === null ? `${configName}'s repeat (none of its own)` : code(words, LIMITS.detail));
     return `${label} in ${file}: ${repeat(f.before)} is now ${repeat(f.after)}`;
   }
   if (f.kind === 'persona') {
@@ -133,13 +134,13 @@ const OVERRIDDEN_BY: readonly { setting: string; inputs: readonly string[]; flag
  * flag, from git): `An input of the workflow step sets its setting over config.yml when a step
  * gives it (judge-model over judge.model); ...`; null when none can.
  */
-function overriddenLine(config: readonly ConfigEdit[], git: boolean, code: CodeOf): string | null {
+function overriddenLine(config: readonly ConfigEdit[], git: boolean, code: CodeOf, configName: string): string | null {
   const edited = config.map((c) => c.setting).filter((s): s is string => s !== null);
   const over = OVERRIDDEN_BY.filter((o) => (git ? o.flags : o.inputs).length > 0 && edited.some((s) => s === o.setting || s.startsWith(`${o.setting}.`)));
   if (over.length === 0) return null;
   const names = over.map((o) => `${(git ? o.flags : o.inputs).map((n) => code(n, LIMITS.label)).join(' or ')} over ${code(o.setting, LIMITS.label)}`);
   // Whether this run's step (or command) gave one is not recorded: said as the rule it is, not as what this run did.
-  const file = code('config.yml', LIMITS.file);
+  const file = code(configName, LIMITS.file);
   return git
     ? `A flag of the command sets its setting over ${file} when a command gives it (${names.join(', ')}); the run does not record its flags, and flags are not compared.`
     : `An input of the workflow step sets its setting over ${file} when a step gives it (${names.join(', ')}); the run does not record its step's inputs, and inputs are not compared.`;
@@ -161,10 +162,10 @@ function baselineLine(b: BaselineEdit, code: CodeOf, git: boolean): string {
  * compared: the inputs, and the suite and agent's address a step rewrites before the check reads them
  * (docs/security.md, "A pull request that edits its own check").
  */
-function workflowsHead(workflows: readonly WorkflowEdit[], code: CodeOf): string {
+function workflowsHead(workflows: readonly WorkflowEdit[], code: CodeOf, configName: string): string {
   const inputs = `(${code('fail-on', LIMITS.label)}, ${code('repeat', LIMITS.label)}, the judge)`;
   // The comparison reads the suite from GitHub: a step that rewrites the checked-out copy (or exports another agent's address) is not seen by it.
-  const rewrite = `rewrite the checked-out suite (fixtures, baselines, ${code('config.yml', LIMITS.file)}) or the agent's address before the check reads them`;
+  const rewrite = `rewrite the checked-out suite (fixtures, baselines, ${code(configName, LIMITS.file)}) or the agent's address before the check reads them`;
   const files = workflows.filter((w) => w.by === undefined).length;
   const actions = workflows.filter((w) => w.action !== undefined).length;
   const scripts = workflows.length - files - actions;
@@ -204,7 +205,7 @@ function shown<T>(items: readonly T[], line: (x: T) => string): string[] {
 }
 
 /** The block's parts, in its order: fixtures, persona scripts, config.yml, baselines, workflows; then why not everything was compared. */
-export function suiteEditsParts(e: SuiteEdits, code: CodeOf): SuiteEditsParts {
+export function suiteEditsParts(e: SuiteEdits, code: CodeOf, configName: string = NEW_CONFIG_NAME): SuiteEditsParts {
   const fixtures = e.fixtures.filter((f) => f.kind !== 'persona');
   const scripts = e.fixtures.filter((f) => f.kind === 'persona');
   const groups: SuiteEditsGroup[] = [];
@@ -215,12 +216,12 @@ export function suiteEditsParts(e: SuiteEdits, code: CodeOf): SuiteEditsParts {
     const head = fixtures.every((f) => f.change === 'assertion' || f.change === 'deleted')
       ? `${plural(fixtures.length, 'fixture check', 'fixture checks')} changed or removed`
       : `${plural(new Set(fixtures.map((f) => f.label)).size, 'fixture', 'fixtures')} with ${whatChanged(fixtures)}`;
-    groups.push({ head, lines: shown(fixtures, (f) => fixtureLine(f, code)) });
+    groups.push({ head, lines: shown(fixtures, (f) => fixtureLine(f, code, configName)) });
   }
   if (scripts.length > 0) {
     // A script can have several lines (its checks, what it replays, its repeat): counted once.
     const count = new Set(scripts.map((f) => f.label)).size;
-    groups.push({ head: `${plural(count, 'persona script', 'persona scripts')} with ${whatChanged(scripts)}`, lines: shown(scripts, (f) => fixtureLine(f, code)) });
+    groups.push({ head: `${plural(count, 'persona script', 'persona scripts')} with ${whatChanged(scripts)}`, lines: shown(scripts, (f) => fixtureLine(f, code, configName)) });
   }
   const config = e.config ?? [];
   if (config.length > 0) {
@@ -229,7 +230,7 @@ export function suiteEditsParts(e: SuiteEdits, code: CodeOf): SuiteEditsParts {
     const head = config.every((c) => c.change === 'unreadable')
       ? `${name} not compared`
       : `${plural(config.filter((c) => c.change !== 'unreadable').length, 'setting', 'settings')} of ${name} changed (every item's replay or verdict can differ)`;
-    const over = overriddenLine(config, git, code);
+    const over = overriddenLine(config, git, code, configName);
     groups.push({ head, lines: shown(config, (c) => configLine(c, code)), ...(over === null ? {} : { note: over }) });
   }
   if (e.baselines.length > 0) {
@@ -241,7 +242,7 @@ export function suiteEditsParts(e: SuiteEdits, code: CodeOf): SuiteEditsParts {
   const workflows = e.workflows ?? [];
   if (workflows.length > 0) {
     // The inputs and steps of the run are not recorded: a changed workflow is said, never compared.
-    groups.push({ head: workflowsHead(workflows, code), lines: shown(workflows, (w) => workflowLine(w, code)) });
+    groups.push({ head: workflowsHead(workflows, code, configName), lines: shown(workflows, (w) => workflowLine(w, code)) });
   }
   const base = code(e.base.slice(0, 7), LIMITS.ref);
   // From git there is no pull request: the checkout (its working tree) is compared with the revision given to --base.

@@ -40,6 +40,7 @@ import {
   type SectionKey,
 } from './model.js';
 import { turnWords } from '../words.js';
+import { NEW_CONFIG_NAME } from '../suite/config-names.js';
 import { checkDetail, checkSubject, checksCount, decisiveTurn, lineChecks, matchMark, messageChanged, messageTurnWords, namedAttemptTurn, sameReplyWords, scriptEndedWords, shownTurns, CHECK_NAMES, type AttemptTurn } from './persona.js';
 import { spendText } from './spend.js';
 import { faultLine, MESSAGE_SOURCE_WORDS, simulationFacts } from './simulation.js';
@@ -92,6 +93,8 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   const h = headlineParts(model, gate);
   const t = model.tallies;
   const lines: string[] = [];
+  // The fixes name the suite's config file (docs/results-json.md, `configName`).
+  const file = run.configName ?? NEW_CONFIG_NAME;
 
   // Red for a regression; grey when not verified (never a failure); yellow when the gate fails on what
   // the headline does not say (the line under it says what); green otherwise.
@@ -100,7 +103,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   const fails = gateFailsText(model, gate, terminalLine);
   if (fails !== null) lines.push(paint('yellow', fit(`  ${fails}`)));
   const cause = topCauseText(model);
-  if (cause !== null) lines.push(paint('grey', fit(`  cause: ${terminalLine(clip(cliWords(cause), 2000))}`)));
+  if (cause !== null) lines.push(paint('grey', fit(`  cause: ${terminalLine(clip(cliWordsOf(cause, file), 2000))}`)));
   if (run.incomplete != null) lines.push(paint('yellow', fit(terminalLine(incompleteText(run.incomplete)))));
   const flaky = flakyText(model);
   if (flaky !== null) lines.push(paint('yellow', fit(flaky)));
@@ -111,7 +114,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   }
   // What the pull request changed in its own suite (docs/action.md, "The PR comment", "Suite edited"), as the comment says it.
   if (run.suiteEdits !== undefined) {
-    const p = suiteEditsParts(run.suiteEdits, (text, max) => terminalLine(clip(text, max)));
+    const p = suiteEditsParts(run.suiteEdits, (text, max) => terminalLine(clip(text, max)), file);
     lines.push(paint('yellow', fit(`${p.title}.`)), fit(`  ${p.intro}`));
     for (const g of p.groups) lines.push(fit(`  ${g.head}:`), ...g.lines.map((l) => fit(`    - ${l}`)), ...(g.note === undefined ? [] : [fit(`    ${g.note}`)]));
     if (p.unknown !== null) lines.push(fit(`  Not everything could be compared: ${terminalLine(clip(p.unknown, 2000))}`));
@@ -153,7 +156,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   // items under their cause. Unchanged items are only counted.
   // The results file as the user named it (--out, --results): a control character in its name shown as an escape.
   const where = terminalLine(opts.where ?? 'results.json');
-  const more = { where };
+  const more = { where, file };
   const meanings = sharedMeanings(model, run.judge.name !== null);
   for (const key of ATTENTION_ORDER) {
     const items = model.sections[key];
@@ -162,7 +165,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
     lines.push('', paint('bold', `${SECTION_WORDS[key].title} (${thousands(items.length)})${SECTION_WORDS[key].suffix}`));
     // A reason the meaning was not checked that several items share: once, under the title.
     const meaning = meanings.bySection.get(key);
-    if (meaning !== undefined) lines.push(paint('grey', fit(`  ${terminalLine(cliWords(sharedMeaningLine(meaning)))}`)));
+    if (meaning !== undefined) lines.push(paint('grey', fit(`  ${terminalLine(cliWordsOf(sharedMeaningLine(meaning), file))}`)));
     let group: CauseGroup | undefined;
     const texts = groupTexts(model, items);
     for (const item of items.slice(0, TERMINAL_ITEMS)) {
@@ -170,10 +173,10 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
       const text = g === undefined ? undefined : texts.get(g);
       if (g !== undefined && g !== group) {
         const n = items.filter((x) => model.causeOf.get(x) === g).length;
-        lines.push(paint('grey', fit(`  ${terminalLine(clip(cliWords(causeLine({ ...g, labels: g.labels.slice(0, n) }, items.length)), 2000))}`)));
+        lines.push(paint('grey', fit(`  ${terminalLine(clip(cliWordsOf(causeLine({ ...g, labels: g.labels.slice(0, n) }, items.length), file), 2000))}`)));
         // The text the group's items share, once; each item below shows only what differs.
         const shared = text === undefined ? null : sharedLine(text, n);
-        if (shared !== null) lines.push(fit(`    ${terminalLine(clipKeepingFix(cliWords(shared), 300))}`));
+        if (shared !== null) lines.push(fit(`    ${terminalLine(clipKeepingFix(cliWordsOf(shared, file), 300))}`));
       }
       group = g;
       const indent = g === undefined ? '  ' : '    ';
@@ -292,10 +295,15 @@ function replyLines(f: FixtureRecord, indent: string, paint: Paint, fit: Fit, wh
  * instead, and the inputs the CLI has no flag for are left to config.yml (docs/cli.md).
  */
 export function cliWords(text: string): string {
+  return cliWordsOf(text, NEW_CONFIG_NAME);
+}
+
+/** cliWords, where `file` is the suite's config file (the record's `configName`), named by the fix that sets agent.headers in it. */
+export function cliWordsOf(text: string, file: string): string {
   return text
     .replace(/\bagent-url \(agent\.url\)/g, AGENT_URL_FLAG)
     .replace(/\bwait-for-agent \(agent\.waitForAgent\)/g, '--wait-for-agent (agent.waitForAgent)')
-    .replace(/\bagent-headers \(agent\.headers\)/g, 'agent.headers in config.yml')
+    .replace(/\bagent-headers \(agent\.headers\)/g, `agent.headers in ${file}`)
     // The CLI has no agent-path: the path is in the agent's URL.
     .replace(/\bcheck agent-path or agent\.url\b/g, `check ${AGENT_URL_FLAG}`)
     // The judge's address: config.yml's key, or the flag given over it (the meaning judge's too: it is the judge's);
@@ -338,14 +346,14 @@ function attemptTurnLines(dt: AttemptTurn, indent: string, where: string, paint:
 }
 
 /** A fixture: its line (mark, label, status, file), its detail, then its reply or diff. */
-function fixtureLines(v: FixtureView, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string }, own?: Own): string[] {
+function fixtureLines(v: FixtureView, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string; file: string }, own?: Own): string[] {
   const f = v.item;
-  const head = `${indent}${style.mark} ${terminalLine(v.label)} · ${terminalLine(cliWords(v.status.join(' · ')))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
+  const head = `${indent}${style.mark} ${terminalLine(v.label)} · ${terminalLine(cliWordsOf(v.status.join(' · '), o.file))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
   const lines = [paint(style.colour, fit(head))];
   // Under a cause: its own text, or (too long for a line, the comment's block holds it) bounded as the item's own detail is.
   const said = own === undefined ? (f.errored ? f.error : f.detail) : (own.text ?? own.long);
   // An error's fix, or a check's (a judge's: "in judge-base-url (judge.baseUrl)"), is said in the CLI's words, as its cause above (cliWords).
-  const detail = said ? cliWords(said) : said;
+  const detail = said ? cliWordsOf(said, o.file) : said;
   if (detail) lines.push(fit(`${indent}    ${terminalLine(clipKeepingFix(detail, 300))}`));
   // The calls its stream had begun when it was cut short, with their inputs (docs/presets.md, "Streamed replies").
   if (f.errored && f.reply === null) lines.push(...begunLine(f.toolCalls, indent, fit));
@@ -409,21 +417,21 @@ function withoutTurn(c: Check, detail: string): string {
 }
 
 /** The script's line (its section's mark, label, status, file, checks or error), its open checks, then its first difference. */
-function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string }, own?: Own): string[] {
+function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string; file: string }, own?: Own): string[] {
   const p = v.item;
   // An errored script's checks ran on the turns that completed (docs/personas.md, "How verdicts combine"): not the script's result.
   // A repeated script's line names the first attempt with its verdict, and lists that attempt's open checks below.
   const named = lineChecks(p);
-  const checks = `${p.errored ? 'on the turns that completed: ' : ''}${named.prefix}${named.error === null ? checksCount(named.checks) : clipKeepingFix(cliWords(named.error), 300)}`;
+  const checks = `${p.errored ? 'on the turns that completed: ' : ''}${named.prefix}${named.error === null ? checksCount(named.checks) : clipKeepingFix(cliWordsOf(named.error, o.file), 300)}`;
   const last = p.turns[p.turns.length - 1];
   // Who ended a scripted conversation, in the comment's words (persona.ts, scriptEndedWords), and what it left unsent.
   const ended = scriptEndedWords(p);
   const unsent = ended === null ? '' : ` · ended: ${ended}${p.unsent.length > 0 ? `, ${thousands(p.unsent.length)} not sent` : ''}`;
   const fault = p.errored ? null : faultLine(p.simulation);
   const said = own === undefined ? p.error : (own.text ?? own.long);
-  const error = said ? cliWords(said) : said;
+  const error = said ? cliWordsOf(said, o.file) : said;
   const detail = p.errored ? (error ? `${terminalLine(clipKeepingFix(error, 300))} · ${checks}` : checks) : fault !== null ? `${terminalLine(clip(fault, 300))} · ${checks}` : `${checks}${unsent}`;
-  const head = `${indent}${style.mark} ${SCRIPT_MARK} ${terminalLine(v.label)} · ${terminalLine(cliWords(v.status.join(' · ')))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
+  const head = `${indent}${style.mark} ${SCRIPT_MARK} ${terminalLine(v.label)} · ${terminalLine(cliWordsOf(v.status.join(' · '), o.file))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
   const lines = [paint(style.colour, fit(head)), fit(`${indent}    ${terminalLine(detail)}`)];
   // The calls the turn it stopped on had begun when its stream was cut short, as a fixture's (docs/presets.md, "Streamed replies").
   if (p.errored) lines.push(...begunLine(p.errorToolCalls, indent, fit));
@@ -435,7 +443,7 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
     const subject = checkSubject(c);
     // The call that decided a tool check, when it was seen only in spans (docs/traces.md, "In the reports").
     const mark = c.kind === 'toolCalled' || c.kind === 'toolNotCalled' ? matchMark(c) : '';
-    const text = `${indent}    ${CHECK_MARK[c.status].mark} ${CHECK_NAMES[c.kind]}${subject ? ` ${terminalLine(clip(subject, 120))}` : ''}: ${terminalLine(clip(cliWords(withoutTurn(c, checkDetail(c))), 300))}${mark}`;
+    const text = `${indent}    ${CHECK_MARK[c.status].mark} ${CHECK_NAMES[c.kind]}${subject ? ` ${terminalLine(clip(subject, 120))}` : ''}: ${terminalLine(clip(cliWordsOf(withoutTurn(c, checkDetail(c)), o.file), 300))}${mark}`;
     lines.push(paint(CHECK_MARK[c.status].colour, fit(text)));
   }
   // A repeated script's checks above may be another attempt's than the transcript's: the reply they read, where it differs.

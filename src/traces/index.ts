@@ -28,7 +28,7 @@ export interface StartedSource {
 export async function startSpanSource(config: TracesConfig, deps: { timers?: Timers; clock?: PollClock; network?: Network } = {}): Promise<StartedSource> {
   if (config.receive) {
     const { startReceiver } = await import('./receiver.js');
-    const receiver = await startReceiver({ port: config.receive.port, ...(config.receive.portAt === undefined ? {} : { portAt: config.receive.portAt }), waitMs: config.waitMs, ...(deps.timers ? { timers: deps.timers } : {}) });
+    const receiver = await startReceiver({ port: config.receive.port, ...(config.receive.portAt === undefined ? {} : { portAt: config.receive.portAt }), ...(config.receive.configName === undefined ? {} : { configName: config.receive.configName }), waitMs: config.waitMs, ...(deps.timers ? { timers: deps.timers } : {}) });
     return {
       source: receiver,
       where: `traces: receiving OTLP/HTTP on ${receiver.endpoint} (set OTEL_EXPORTER_OTLP_ENDPOINT to it)`,

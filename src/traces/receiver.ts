@@ -16,6 +16,7 @@ import type { RefusedExports, Span, SpanSource, TurnSpans } from '../types.js';
 import { exportResponse, OtlpFormatError, spansOfOtlp, spansOfProtobuf, statusBody, type SpansRead } from './otlp.js';
 import { MAX_TURN_SPANS, spansOfAttempt } from './map.js';
 import { thousands } from '../words.js';
+import { NEW_CONFIG_NAME } from '../suite/config-names.js';
 
 /** The largest body accepted, after decompression (docs/traces.md, "Receive: an OTLP/HTTP receiver"). */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -38,6 +39,8 @@ export interface ReceiverOptions {
   port: number;
   /** Where config.yml sets the port ("config.yml:12"), named when it is in use; absent: the default port. */
   portAt?: string;
+  /** The suite's config file (config.yml, or config.yaml), where a default port in use is told to set another; absent: config.yml. */
+  configName?: string;
   waitMs: number;
   timers?: Timers;
   /** The body limit after decompression (tests lower it); default MAX_BODY_BYTES. */
@@ -134,7 +137,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   // A slow or stalled exporter must not hold a socket for ever.
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
-  await listen(server, opts.port, opts.portAt ?? null);
+  await listen(server, opts.port, opts.portAt ?? null, opts.configName ?? NEW_CONFIG_NAME);
   const port = (server.address() as AddressInfo).port;
 
   const stateOf = (traceId: string, sentSpanId: string): TraceState => {
@@ -208,15 +211,15 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
  * when it sets the port (`portAt`), else says the default port is taken and how to set another
  * (docs/traces.md, "Set-up").
  */
-function listen(server: Server, port: number, portAt: string | null): Promise<void> {
+function listen(server: Server, port: number, portAt: string | null, configName: string): Promise<void> {
   const setting = portAt === null ? `the default traces port ${String(port)}` : `traces.receive.port ${String(port)} (${portAt})`;
-  const change = portAt === null ? 'set another in config.yml with traces: { receive: { port: N } }' : `choose another port at ${portAt}`;
+  const change = portAt === null ? `set another in ${configName} with traces: { receive: { port: N } }` : `choose another port at ${portAt}`;
   return new Promise((resolve, reject) => {
     const failed = (e: NodeJS.ErrnoException): void => {
       if (e.code === 'EADDRINUSE') {
         reject(new UserError(`${setting} is in use on 127.0.0.1: another process (perhaps another OTLP receiver or collector) listens there; ${change}, or port: 0 for any free one`));
       } else if (e.code === 'EACCES') {
-        reject(new UserError(`${setting} may not be opened by this user: ${portAt === null ? 'set' : 'choose'} a port above 1023${portAt === null ? ' in config.yml with traces: { receive: { port: N } }' : ` at ${portAt}`}, or port: 0 for any free one`));
+        reject(new UserError(`${setting} may not be opened by this user: ${portAt === null ? 'set' : 'choose'} a port above 1023${portAt === null ? ` in ${configName} with traces: { receive: { port: N } }` : ` at ${portAt}`}, or port: 0 for any free one`));
       } else reject(e);
     };
     server.once('error', failed);

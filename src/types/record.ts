@@ -25,6 +25,11 @@ export interface RunRecord {
    */
   suitePath?: string;
   /**
+   * The suite's config file when it is config.yaml (Suite.configName), named by the causes' fixes
+   * (docs/results-json.md); absent: config.yml (and in older records).
+   */
+  configName?: string;
+  /**
    * Where the agent was called: `endpoint` is its URL without credentials, query or fragment (the
    * causes of errors name it); absent in older records.
    */

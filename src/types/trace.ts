@@ -79,7 +79,13 @@ export interface WaterfallSpan {
 /** config.yml `traces:` (docs/traces.md). Exactly one of receive and query is set. */
 export interface TracesConfig {
   /** An OTLP/HTTP receiver on 127.0.0.1 for the run; port 0 picks a free port. */
-  receive: { port: number; /** Where config.yml sets the port ("config.yml:12"), for its errors; absent: the default. */ portAt?: string } | null;
+  receive: {
+    port: number;
+    /** Where config.yml sets the port ("config.yml:12"), for its errors; absent: the default. */
+    portAt?: string;
+    /** The suite's config file when it is not config.yml (config.yaml), where its errors say to set another port. */
+    configName?: string;
+  } | null;
   /** A trace store queried by trace id after each turn; `headers` are sent with every request (a Tempo tenant's X-Scope-OrgID). */
   query: {
     kind: 'tempo' | 'jaeger' | 'langfuse';

@@ -4,7 +4,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentConfig, cli, makeProject, serve, useCleanup } from './helpers.js';
@@ -80,6 +80,10 @@ describe('agent-replay probe: what it prints', () => {
     const r = await cli(['probe', 'hello'], await project(agent.url, 'traces:\n  receive: { port: 0 }\n'));
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`  tool calls   not reported ("toolCalls" is not in the response); nothing in the response is a list of tool calls, so no path would read one; a run reads the calls from the agent's spans (traces: in config.yml), which probe does not read\n`);
+    // A suite whose file is config.yaml is told of config.yaml.
+    const yaml = await project(agent.url, 'traces:\n  receive: { port: 0 }\n');
+    await rename(join(yaml, '.agent-replay', 'config.yml'), join(yaml, '.agent-replay', 'config.yaml'));
+    expect((await cli(['probe', 'hello'], yaml)).stdout).toContain("a run reads the calls from the agent's spans (traces: in config.yaml), which probe does not read\n");
   });
 
   it('sends one message in one fresh session and prints the reply, the route trace (welcome turn included) and the verdict', async () => {

@@ -6,7 +6,17 @@ import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OK_FIXTURE, F, brief, load } from './helpers.js';
-import { baseline, cli, makeProject, serve, useCleanup } from '../cli/helpers.js';
+import { agentConfig, baseline, cli, makeProject, readResults, scriptedAgent, serve, useCleanup } from '../cli/helpers.js';
+import { planAcceptance } from '../../src/evaluate/acceptance.js';
+import { causeOf } from '../../src/evaluate/causes.js';
+import { runRecordSchema } from '../../src/record/schema.js';
+import { renderComment, renderTerminal } from '../../src/report/index.js';
+import { renderHtml } from '../../src/report/html.js';
+import type { SuiteEdits } from '../../src/types.js';
+import { baseline as stored, ctx, fixture, mixed, run as runOf } from '../report/fixtures.js';
+import { startSpanSource } from '../../src/traces/index.js';
+import { startReceiver } from '../../src/traces/receiver.js';
+import { UserError } from '../../src/errors.js';
 
 useCleanup();
 
@@ -70,5 +80,75 @@ describe('a config.yaml suite is told of config.yaml', () => {
     const r = await cli(['probe', 'hi', '--preset', 'openai-chat', '--save', 'greeting'], cwd);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('\nrun has no --preset: set agent.preset: openai-chat in config.yaml first.');
+    // Its cause line for an agent that refuses the request: the key is set in agent.headers of config.yaml.
+    const refusing = await serve(() => ({ status: 401, json: { error: 'missing key' } }));
+    const cwd401 = await makeProject({ config: agentConfig(refusing.url), fixtures: { 'a.yml': OK_FIXTURE } });
+    await rename(join(cwd401, '.agent-replay', 'config.yml'), join(cwd401, '.agent-replay', 'config.yaml'));
+    expect((await cli(['probe', 'hi'], cwd401)).stdout).toContain('check the key or token it expects in agent.headers in config.yaml');
+  });
+
+  it("a cause's fix names config.yaml: the terminal, the --markdown report, JUnit, results.json's configName and accept's refusal", async () => {
+    const agent = await serve(scriptedAgent({ hi: 'hello there' }));
+    const cwd = await makeProject({ config: agentConfig(agent.url), fixtures: { 'a.yml': 'label: polite\nmessage: hi\nassert: { judge: polite }\n' }, baselines: [baseline('polite', 'hello there', null, 'pass')] });
+    await rename(join(cwd, '.agent-replay', 'config.yml'), join(cwd, '.agent-replay', 'config.yaml'));
+    const run = await cli(['run', '--markdown', 'report.md', '--junit', 'junit.xml'], cwd);
+    const fix = 'add a judge section to config.yaml (judge assertions and criteria need one)';
+    expect(run.stdout, run.stderr).toContain(`no judge configured: ${fix}`);
+    expect(await readFile(join(cwd, 'report.md'), 'utf8')).toContain('**Cause**: no judge configured\\: add a judge section to config.yaml \\(judge assertions and criteria need one\\)');
+    expect(await readFile(join(cwd, 'junit.xml'), 'utf8')).toContain(`cause: no judge configured: ${fix}`);
+    const record = await readResults(join(cwd, '.agent-replay', 'results', 'results.json'));
+    expect(record.configName).toBe('config.yaml');
+    const refused = planAcceptance(record, new Map(), { only: null, acceptedAt: '2026-12-06T00:00:00.000Z' }).refused;
+    expect(refused).toEqual([{ label: 'polite', reason: `not evaluated (no judge configured): ${fix}; then run it again` }]);
+    // A record written without configName (config.yml, or an older one) reads, and its fixes name config.yml.
+    const { configName: _name, ...older } = record;
+    const read = runRecordSchema.parse(older);
+    expect(causeOf(read.fixtures[0]!, null, false, false, undefined, read.configName)?.hint).toBe('add a judge section to config.yml (judge assertions and criteria need one)');
+    expect(runRecordSchema.safeParse({ ...record, configName: 'settings.yml' }).success).toBe(false);
+  });
+
+  it("the suite-edited block names config.yaml: a repeat of none of its own, the inputs over its settings, what a workflow's steps rewrite", () => {
+    const edits: SuiteEdits = {
+      base: 'b'.repeat(40),
+      fixtures: [{ label: 'hours', file: '.agent-replay/fixtures/suite.yml', change: 'repeat', before: null, after: 'repeat count 5, minPass 1' }],
+      config: [{ file: Y, setting: 'judge.model', change: 'setting', before: '"gpt-4o-mini"', after: '"gpt-4o"' }],
+      baselines: [],
+      workflows: [{ file: '.github/workflows/agent-replay.yml', status: 'modified' }],
+      unknown: null,
+    };
+    const record = runOf(mixed().fixtures, { suiteEdits: edits, configName: 'config.yaml' });
+    const comment = renderComment(record, ctx);
+    expect(comment).toContain("- `hours` in `.agent-replay/fixtures/suite.yml`: config.yaml's repeat (none of its own) is now `repeat count 5, minPass 1`");
+    expect(comment).toContain('An input of the workflow step sets its setting over `config.yaml` when a step gives it (`judge-model` over `judge.model`)');
+    expect(comment).toContain('rewrite the checked-out suite (fixtures, baselines, `config.yaml`)');
+    const text = renderTerminal(record, { color: false });
+    expect(text).toContain("    - hours in .agent-replay/fixtures/suite.yml: config.yaml's repeat (none of its own) is now repeat count 5, minPass 1\n");
+    expect(text).toContain('rewrite the checked-out suite (fixtures, baselines, config.yaml)');
+    expect(renderHtml(record)).toContain('<code>config.yaml</code>) or the agent');
+    for (const surface of [comment, text]) expect(surface).not.toContain('config.yml');
+  });
+
+  it("traces: a default port in use is told to set another in config.yaml", async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [Y]: 'agent:\n  url: http://127.0.0.1:9/chat\ntraces:\n  receive: {}\n' });
+    const traces = r.suite?.config.traces;
+    expect(traces?.receive).toEqual({ port: 4318, configName: 'config.yaml' });
+    // The default port taken: a receiver on a free one stands in for it, as the suite's receive reads it.
+    const taken = await startReceiver({ port: 0, waitMs: 10 });
+    try {
+      const started = startSpanSource({ ...traces!, receive: { ...traces!.receive!, port: taken.port } });
+      await expect(started).rejects.toThrow(UserError);
+      await expect(started).rejects.toThrow(`the default traces port ${String(taken.port)} is in use on 127.0.0.1: another process (perhaps another OTLP receiver or collector) listens there; set another in config.yaml with traces: { receive: { port: N } }, or port: 0 for any free one`);
+    } finally {
+      await taken.close();
+    }
+  });
+
+  it("the terminal's fix for a key in agent.headers names config.yaml, as the record's configName says", () => {
+    const errored = fixture('order-status', { errored: true, errorKind: 'http', error: 'message turn: agent returned HTTP 401 after 1 attempt: {"error":"missing key"}', reply: null, route: null, verdict: null, drift: null, detail: '', baseline: stored('order-status', 'Stored.') });
+    const endpoint = 'https://preview-42.shop-bot.example.com/api/chat';
+    const text = (configName?: string): string => renderTerminal(runOf([errored], { agent: { host: 'preview-42.shop-bot.example.com', endpoint }, ...(configName === undefined ? {} : { configName }) }), { color: false });
+    expect(text('config.yaml')).toContain(`HTTP 401 from ${endpoint}: the agent refused the request: check the key or token it expects in agent.headers in config.yaml`);
+    expect(text()).toContain('check the key or token it expects in agent.headers in config.yml');
   });
 });
+

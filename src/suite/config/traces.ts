@@ -10,6 +10,8 @@ import type { TracesConfig } from '../../types.js';
 import { quote } from '../issues.js';
 import { headerValue, ms, unsure, urlIssue, type Resolution } from './shared.js';
 import { referencedNames } from '../env.js';
+import { NEW_CONFIG_NAME } from '../config-names.js';
+import { posix } from 'node:path';
 
 export const TRACE_STORES = ['tempo', 'jaeger', 'langfuse'] as const satisfies ReadonlyArray<NonNullable<TracesConfig['query']>['kind']>;
 
@@ -76,7 +78,9 @@ export function resolve(config: Config, resolved: TracesSection | null | undefin
     // Where the file sets the port, for the error of a port in use (src/traces/receiver.ts).
     const at = receive.port === undefined || r.src === null ? null : r.issueAt(['traces', 'receive', 'port'], '', '');
     const portAt = at === null ? {} : { portAt: at.line === null ? at.file : `${at.file}:${String(at.line)}` };
-    config.traces = { receive: { port: receive.port ?? TRACES_DEFAULTS.port, ...portAt }, query: null, waitMs };
+    // The file's name, where a default port in use is told to set another (config.yaml when that is the suite's).
+    const name = r.src === null ? NEW_CONFIG_NAME : posix.basename(r.issueAt(['traces'], '', '').file);
+    config.traces = { receive: { port: receive.port ?? TRACES_DEFAULTS.port, ...portAt, ...(name === NEW_CONFIG_NAME ? {} : { configName: name }) }, query: null, waitMs };
     return;
   }
   const q = query!;
