@@ -14,7 +14,7 @@
 import { MAX_VARIANTS, type Meaning, type MeaningValue, type ScriptEnding } from '../types.js';
 import { attemptEndingChange } from './ending.js';
 import { MEANING_WORDS, normalizeReply, sameFacts } from './meaning/index.js';
-import { repliedOtherwise, repliesVary } from './repeat.js';
+import { attemptMeaningDetail, repliedOtherwise, repliesVary } from './repeat.js';
 
 /** The meanings that say a reply tells the user the same as the one it was compared with. */
 const SAME_MEANING: ReadonlySet<MeaningValue> = new Set<MeaningValue>(['formatting', 'variant', 'reworded']);
@@ -156,6 +156,23 @@ function attemptsRefusal(views: readonly AttemptView[], total: number, script: b
   if (!meaningful.some((v) => v.ended === true)) return `${REPLIES_DIFFER} across ${total} attempts: ${named}`;
   if (meaningful.some((v) => v.ended !== true)) return `${REPLIES_DIFFER}, and ${ENDINGS_DIFFER}, across ${total} attempts: ${named}`;
   return otherwise === null ? `${ENDINGS_DIFFER} across ${total} attempts: ${named}` : `replies vary, and ${ENDINGS_DIFFER}, across ${total} attempts: ${named}; ${otherwise}`;
+}
+
+/**
+ * A repeated item's meaning when its shown reply (transcript) is its baseline's and another attempt
+ * replied otherwise with no meaning recorded (`meaning.check: off`; docs/meaning.md, "Repeats"):
+ * the first such attempt, named as acceptance names it, `unchecked` ("meaning not checked: attempt
+ * 2: replied otherwise than attempt 1"), so that the item reads Changed as acceptance refuses it.
+ * Null when no attempt did. `views`: the attempts that replied, the shown one first.
+ */
+export function unmeasuredAttemptMeaning(views: readonly AttemptView[]): Meaning | null {
+  const v = views.slice(1).find((a) => attemptStanding(a) === 'unmeasured');
+  return v === undefined ? null : { value: 'unchecked', by: null, detail: repliedOtherwiseDetail(v.number, views[0]?.number ?? 1) };
+}
+
+/** That meaning's detail: "attempt 2: replied otherwise than attempt 1" (report/item-parts.ts reads it back to show that attempt's reply). */
+export function repliedOtherwiseDetail(number: number, reference: number): string {
+  return attemptMeaningDetail(number, `replied otherwise than attempt ${reference}`);
 }
 
 /** The heads of attemptsRefusal's words (report/blocks.ts attemptsRefusalFix reads them back for the fix). */
