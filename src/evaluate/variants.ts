@@ -137,7 +137,9 @@ function attemptWords(meaning: Meaning, script: boolean): string {
  * attempt 1 is changed or unchecked are named ("replies differ in meaning across 3 attempts:
  * attempt 2: numbers 30 → 14"); without a meaning (check off, older records), differing attempts
  * are refused as "replies vary across 3 attempts: attempts 2 and 3 replied otherwise than attempt
- * 1", named too. A script's attempt whose conversation ended otherwise is named in its own words,
+ * 1", named too; beside attempts named for their meaning (an older record whose attempts carry a
+ * meaning or not), after them: "...: attempt 2: numbers 30 → 14; attempt 3 replied otherwise than
+ * attempt 1". A script's attempt whose conversation ended otherwise is named in its own words,
  * and the head says what differs: "conversations ended
  * differently across 3 attempts: attempt 2: the agent ended ..." when nothing else does (its
  * replies may be the same), "replies differ in meaning, and conversations ended differently,
@@ -152,10 +154,11 @@ function attemptsRefusal(views: readonly AttemptView[], total: number, script: b
   // The attempts that replied otherwise with no meaning, named against the first that replied (the one accepted and shown).
   const otherwise = unmeasured.length === 0 ? null : repliedOtherwise(unmeasured, views[0]?.number ?? 1);
   if (meaningful.length === 0) return otherwise === null ? null : repliesVary(total, otherwise);
-  const named = meaningful.map((v) => `attempt ${v.number}: ${attemptWords(v.meaning as Meaning, script)}`).join('; ');
+  // Beside them, the attempts of an older record that carry no meaning and replied otherwise are named after, as every attempt that stands in the way is.
+  const named = `${meaningful.map((v) => `attempt ${v.number}: ${attemptWords(v.meaning as Meaning, script)}`).join('; ')}${otherwise === null ? '' : `; ${otherwise}`}`;
   if (!meaningful.some((v) => v.ended === true)) return `${REPLIES_DIFFER} across ${total} attempts: ${named}`;
   if (meaningful.some((v) => v.ended !== true)) return `${REPLIES_DIFFER}, and ${ENDINGS_DIFFER}, across ${total} attempts: ${named}`;
-  return otherwise === null ? `${ENDINGS_DIFFER} across ${total} attempts: ${named}` : `replies vary, and ${ENDINGS_DIFFER}, across ${total} attempts: ${named}; ${otherwise}`;
+  return otherwise === null ? `${ENDINGS_DIFFER} across ${total} attempts: ${named}` : `replies vary, and ${ENDINGS_DIFFER}, across ${total} attempts: ${named}`;
 }
 
 /**
