@@ -37,7 +37,7 @@ import { personaDrift } from './personas.js';
 import { attemptEndingChange } from './ending.js';
 import { attemptMeaningDetail, attemptOutcome, attemptsDetailHead, combineAttempts, scaledMinPass } from './repeat.js';
 import { plusUsage } from './usage.js';
-import { meansTheSame } from './variants.js';
+import { fixtureAttemptViews, meansTheSame, personaAttemptViews, unmeasuredAttemptMeaning } from './variants.js';
 
 /** How the run finishes its items: config.yml's knobs, read once (`policyOf`). */
 export interface FinishPolicy {
@@ -356,7 +356,9 @@ export function combineFixtureAttempts(records: readonly FixtureRecord[], repeat
   const extra = { repeat: summary, attempts, durationMs: sum(records), usage: usageOfAttempts(records), usagePartial };
   if (verdict === null || shown.errored) return { ...shown, detail, ...extra };
   const drift = computeDrift(verdict, shown.reply, shown.route, baseline);
-  return { ...shown, verdict, detail, drift: withMeaning(drift, itemMeaning(shown.drift?.meaning, meanings, drift.reply === 'same')), ...extra };
+  // The baseline's reply shown while an attempt replied otherwise with no meaning (meaning.check off): that attempt, named.
+  const otherwise = drift.reply === 'same' ? unmeasuredAttemptMeaning(fixtureAttemptViews(shown.reply, attempts)) : null;
+  return { ...shown, verdict, detail, drift: withMeaning(drift, itemMeaning(shown.drift?.meaning, meanings, drift.reply === 'same') ?? otherwise), ...extra };
 }
 
 /** The record of a persona script replayed `records.length` times (each record one attempt, in order). */
@@ -395,7 +397,8 @@ export function combinePersonaAttempts(records: readonly PersonaRecord[], repeat
   const k = shownIndex(records);
   // An attempt's ending speaks of the baseline's only where the baseline keeps who ended it (endedOtherwise).
   const against = (m: Meaning, at: number): boolean => baseline?.endedBy !== undefined || !(m.by === 'turns' && m.detail === attemptEndingChange(records[at] as PersonaRecord, shown, k + 1));
-  const meaning = itemMeaning(shown.drift?.meaning, meanings, transcript === 'same', against) ?? endedOtherwise(records, k, baseline);
+  const otherwise = transcript === 'same' ? unmeasuredAttemptMeaning(personaAttemptViews(shown.turns, attempts)) : null;
+  const meaning = itemMeaning(shown.drift?.meaning, meanings, transcript === 'same', against) ?? endedOtherwise(records, k, baseline) ?? otherwise;
   return { ...shown, verdict, drift: withMeaning({ ...drift, transcript }, meaning), ...extra };
 }
 

@@ -14,7 +14,7 @@
 import { MAX_VARIANTS, type Meaning, type MeaningValue, type ScriptEnding } from '../types.js';
 import { attemptEndingChange } from './ending.js';
 import { MEANING_WORDS, normalizeReply, sameFacts } from './meaning/index.js';
-import { repliedOtherwise, repliesVary } from './repeat.js';
+import { attemptMeaningDetail, repliedOtherwise, repliesVary } from './repeat.js';
 
 /** The meanings that say a reply tells the user the same as the one it was compared with. */
 const SAME_MEANING: ReadonlySet<MeaningValue> = new Set<MeaningValue>(['formatting', 'variant', 'reworded']);
@@ -137,7 +137,9 @@ function attemptWords(meaning: Meaning, script: boolean): string {
  * attempt 1 is changed or unchecked are named ("replies differ in meaning across 3 attempts:
  * attempt 2: numbers 30 → 14"); without a meaning (check off, older records), differing attempts
  * are refused as "replies vary across 3 attempts: attempts 2 and 3 replied otherwise than attempt
- * 1", named too. A script's attempt whose conversation ended otherwise is named in its own words,
+ * 1", named too; beside attempts named for their meaning (an older record whose attempts carry a
+ * meaning or not), after them: "...: attempt 2: numbers 30 → 14; attempt 3 replied otherwise than
+ * attempt 1". A script's attempt whose conversation ended otherwise is named in its own words,
  * and the head says what differs: "conversations ended
  * differently across 3 attempts: attempt 2: the agent ended ..." when nothing else does (its
  * replies may be the same), "replies differ in meaning, and conversations ended differently,
@@ -152,10 +154,28 @@ function attemptsRefusal(views: readonly AttemptView[], total: number, script: b
   // The attempts that replied otherwise with no meaning, named against the first that replied (the one accepted and shown).
   const otherwise = unmeasured.length === 0 ? null : repliedOtherwise(unmeasured, views[0]?.number ?? 1);
   if (meaningful.length === 0) return otherwise === null ? null : repliesVary(total, otherwise);
-  const named = meaningful.map((v) => `attempt ${v.number}: ${attemptWords(v.meaning as Meaning, script)}`).join('; ');
+  // Beside them, the attempts of an older record that carry no meaning and replied otherwise are named after, as every attempt that stands in the way is.
+  const named = `${meaningful.map((v) => `attempt ${v.number}: ${attemptWords(v.meaning as Meaning, script)}`).join('; ')}${otherwise === null ? '' : `; ${otherwise}`}`;
   if (!meaningful.some((v) => v.ended === true)) return `${REPLIES_DIFFER} across ${total} attempts: ${named}`;
   if (meaningful.some((v) => v.ended !== true)) return `${REPLIES_DIFFER}, and ${ENDINGS_DIFFER}, across ${total} attempts: ${named}`;
-  return otherwise === null ? `${ENDINGS_DIFFER} across ${total} attempts: ${named}` : `replies vary, and ${ENDINGS_DIFFER}, across ${total} attempts: ${named}; ${otherwise}`;
+  return otherwise === null ? `${ENDINGS_DIFFER} across ${total} attempts: ${named}` : `replies vary, and ${ENDINGS_DIFFER}, across ${total} attempts: ${named}`;
+}
+
+/**
+ * A repeated item's meaning when its shown reply (transcript) is its baseline's and another attempt
+ * replied otherwise with no meaning recorded (`meaning.check: off`; docs/meaning.md, "Repeats"):
+ * the first such attempt, named as acceptance names it, `unchecked` ("meaning not checked: attempt
+ * 2: replied otherwise than attempt 1"), so that the item reads Changed as acceptance refuses it.
+ * Null when no attempt did. `views`: the attempts that replied, the shown one first.
+ */
+export function unmeasuredAttemptMeaning(views: readonly AttemptView[]): Meaning | null {
+  const v = views.slice(1).find((a) => attemptStanding(a) === 'unmeasured');
+  return v === undefined ? null : { value: 'unchecked', by: null, detail: repliedOtherwiseDetail(v.number, views[0]?.number ?? 1) };
+}
+
+/** That meaning's detail: "attempt 2: replied otherwise than attempt 1" (report/item-parts.ts reads it back to show that attempt's reply). */
+export function repliedOtherwiseDetail(number: number, reference: number): string {
+  return attemptMeaningDetail(number, `replied otherwise than attempt ${reference}`);
 }
 
 /** The heads of attemptsRefusal's words (report/blocks.ts attemptsRefusalFix reads them back for the fix). */

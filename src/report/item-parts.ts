@@ -11,7 +11,7 @@ import { clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock
 import { validSha } from './metadata.js';
 import { ERROR_KIND_WORDS, isPersona, thousands, type Item } from './model.js';
 import { MEANING_WORDS } from '../evaluate/meaning/index.js';
-import { attemptStanding, fixtureAttemptViews, personaAttemptViews, type AttemptStanding, type AttemptView } from '../evaluate/variants.js';
+import { attemptStanding, fixtureAttemptViews, personaAttemptViews, repliedOtherwiseDetail, type AttemptStanding, type AttemptView } from '../evaluate/variants.js';
 import { meaningWords } from '../evaluate/changes.js';
 import type { Profile } from './profile.js';
 import { CONTINUATION, NBSP, wrapBlock } from './wrap.js';
@@ -312,8 +312,9 @@ export function namedAttemptReply(f: {
   const meaning = f.errored ? null : (f.drift?.meaning ?? null);
   if (meaning === null || f.reply === null || f.attempts === undefined) return null;
   const shownNumber = f.attempts.findIndex((a) => !a.errored) + 1;
-  // The attempt whose own meaning the item's is, named as evaluate/finish.ts names it: not a detail that only reads so.
-  const number = f.attempts.findIndex((a, k) => a.meaning != null && a.meaning.value === meaning.value && attemptMeaningDetail(k + 1, a.meaning.detail) === meaning.detail) + 1;
+  // The attempt whose own meaning the item's is, named as evaluate/finish.ts names it: not a detail that only reads so;
+  // or, with none (meaning.check off), the one it names as having replied otherwise than the shown one.
+  const number = f.attempts.findIndex((a, k) => (a.meaning != null ? a.meaning.value === meaning.value && attemptMeaningDetail(k + 1, a.meaning.detail) === meaning.detail : meaning.value === 'unchecked' && meaning.by === null && repliedOtherwiseDetail(k + 1, shownNumber) === meaning.detail)) + 1;
   const reply = f.attempts[number - 1]?.reply ?? null;
   if (number === 0 || number === shownNumber || reply === null || reply === f.reply) return null;
   return decisiveReply(f)?.number === number ? null : { number, shownNumber, shown: f.reply, reply };

@@ -29,7 +29,8 @@ export interface Drift {
   verdict: DriftVerdict;
   /**
    * When the reply differs from the baseline's: what it means for the user (docs/meaning.md); null
-   * when not computed (no baseline reply, the same reply, meaning.check off). Absent in older records.
+   * when not computed (no baseline reply, the same reply, meaning.check off; but a repeated item's
+   * attempt that replied otherwise than the baseline reply shown: docs/meaning.md, "Repeats"). Absent in older records.
    */
   meaning?: Meaning | null;
 }

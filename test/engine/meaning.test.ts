@@ -4,7 +4,7 @@
 // answers the meaning judge's calls (and counts them); a real loopback simulator that counts its
 // calls. Baselines are real files.
 
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -290,8 +290,8 @@ describe('a repeated fixture whose attempt 1 replays its baseline word for word 
   const reason = 'replies differ in meaning across 3 attempts: attempt 3: numbers 30 → 14';
 
   /** The refund fixture's record, its baseline the reply `stored`, against `agent`. */
-  async function refundRun(agent: AgentServer, judge: MeaningServer, stored: string): Promise<RunRecord> {
-    const cwd = await project(agent.url, judge.url, { fixtures: REFUND });
+  async function refundRun(agent: AgentServer, judge: MeaningServer, stored: string, config = ''): Promise<RunRecord> {
+    const cwd = await project(agent.url, judge.url, { fixtures: REFUND, config });
     const b: Baseline = { label: 'refund', reply: stored, route: { conversation: 'shop', stage: 'answer' }, verdict: 'pass', acceptedAt: '2026-01-01T00:00:00.000Z', commit: 'abc' };
     await writeFile(join(cwd, '.agent-replay', 'baselines', 'refund.json'), serializeBaseline(b));
     return ran(cwd);
@@ -336,6 +336,33 @@ describe('a repeated fixture whose attempt 1 replays its baseline word for word 
     expect(meets(f, 'meaning_changed')).toBe(false);
     expect(renderComment(quiet, ctx)).toContain('No regressions: 1 unchanged');
     expect(planAcceptance(quiet, new Map(), { only: null, acceptedAt: '2026-01-01T00:00:00.000Z' }).refused).toEqual([]);
+  });
+
+  it('with meaning.check off, a rewording agent whose attempts 2 and 3 reply otherwise is changed by attempt 2, named as acceptance refuses it, not unchanged', async () => {
+    const judge = await judgeServer();
+    const reword = await agentServer(() => 'reword');
+    const record = await refundRun(reword, judge, WORDINGS.refund?.[1] as string, 'meaning: { check: "off" }\n');
+    const f = byLabel(record, 'refund');
+    // No meaning is compared: the attempts carry none, and nothing is asked.
+    expect(f.attempts?.map((a) => a.meaning)).toEqual([undefined, undefined, undefined]);
+    expect(f.attempts?.map((a) => a.reply)).toEqual([WORDINGS.refund?.[1], WORDINGS.refund?.[2], WORDINGS.refund?.[0]]);
+    expect(judge.meaningCalls).toEqual([]);
+    expect(f.drift).toMatchObject({ reply: 'same', meaning: { value: 'unchecked', by: null, detail: 'attempt 2: replied otherwise than attempt 1' } });
+    const otherwise = 'replies vary across 3 attempts: attempts 2 and 3 replied otherwise than attempt 1';
+    expect(planAcceptance(record, new Map(), { only: null, acceptedAt: '2026-01-01T00:00:00.000Z' }).refused).toEqual([{ label: 'refund', reason: otherwise }]);
+    const md = renderComment(record, ctx);
+    expect(md).not.toContain('No regressions: 1 unchanged');
+    expect(md).not.toContain('Nothing to accept: no pass or fail reply differs from its baseline.');
+    expect(md).toContain('meaning not checked: attempt 2: replied otherwise than attempt 1');
+    expect(md).toContain(`The label would refuse \`refund\` (${escapeInline(otherwise)})`);
+    // Attempt 2's reply is shown against attempt 1's, as a named attempt's meaning shows it.
+    expect(md).toContain("**Attempt 2's reply**, against attempt 1's");
+    expect(md).toContain(`+ ${WORDINGS.refund?.[2]}`);
+    const terminal = renderTerminal(record, { color: false });
+    expect(terminal).toContain('meaning not checked: attempt 2: replied otherwise than attempt 1');
+    expect(terminal).toContain("attempt 2's reply vs attempt 1's");
+    // Not a change of meaning: `fail-on: meaning_changed` is not met, as for an attempt whose meaning was not checked.
+    expect(meets(f, 'meaning_changed')).toBe(false);
   });
 });
 
@@ -591,6 +618,29 @@ describe('a reply to another user message than the baseline\'s is not compared w
       expect(meets(p, 'meaning_changed')).toBe(true);
     },
   );
+
+  it('with meaning.check off, a repeated script whose attempt 1 replays its baseline while attempts 2 and 3 reword is changed by attempt 2, named as acceptance refuses it', async () => {
+    const judge = await judgeServer();
+    const agent = await agentServer(() => 'reword');
+    const cwd = await project(agent.url, judge.url, { fixtures: '', script: `${DIALOG}repeat: { count: 3 }\n` });
+    await accepted(cwd);
+    // The rewording agent words each attempt as it did when accepted: attempt 1 replays the baseline, the others reword it.
+    await appendFile(join(cwd, '.agent-replay', 'config.yml'), 'meaning: { check: "off" }\n');
+    const calls = judge.meaningCalls.length;
+    const record = await ran(cwd);
+    const p = record.personas[0] as PersonaRecord;
+    expect(p.attempts?.map((a) => a.meaning)).toEqual([undefined, undefined, undefined]);
+    expect(judge.meaningCalls.length).toBe(calls);
+    const detail = 'attempt 2: replied otherwise than attempt 1';
+    expect(p.drift).toMatchObject({ transcript: 'same', meaning: { value: 'unchecked', by: null, detail } });
+    const reason = 'replies vary across 3 attempts: attempts 2 and 3 replied otherwise than attempt 1';
+    expect(decidePersonaAcceptance(p, '2026-01-01T00:00:00.000Z', 'abc')).toEqual({ kind: 'refuse', reason });
+    const md = renderComment(record, ctx);
+    expect(md).not.toContain('No regressions: 1 unchanged');
+    expect(md).toContain(`The label would refuse \`hours-dialog\` (${escapeInline(reason)})`);
+    expect(renderTerminal(record, { color: false })).toContain(`meaning not checked: ${detail}`);
+    expect(meets(p, 'meaning_changed')).toBe(false);
+  });
 
   describe('who ended a scripted conversation (docs/personas.md, "Baselines and drift"), with a rewording agent', () => {
     /** DIALOG with an agent that rewords its replies, ending the conversation on the message `ending.on` (null: never). */

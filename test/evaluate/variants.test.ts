@@ -8,6 +8,9 @@ import type { Baseline, FixtureAttempt, FixtureRecord, Meaning, PersonaAttempt, 
 import { fixtureRecord } from '../support/fixture-record.js';
 import { refusalSentence } from '../../src/report/blocks.js';
 import { quotedAndSaid } from '../support/troubleshooting.js';
+import { renderComment } from '../../src/report/index.js';
+import { escapeInline } from '../../src/report/escape.js';
+import { ctx, run } from '../report/fixtures.js';
 
 const NOW = '2026-12-02T00:00:00.000Z';
 const OLD = 'Refunds are accepted within 30 days.';
@@ -168,6 +171,20 @@ describe('a repeated item', () => {
     expect(written(record)).toBe(
       'refused: replies differ in meaning across 4 attempts: attempt 2: meaning not checked: the facts are the same and meaning.check is facts, which asks no model; attempt 3: now refuses refunds',
     );
+  });
+
+  it('an older record whose attempts carry a meaning or none: those without one that differ are named after those that differ in meaning', () => {
+    const base = baseline({ reply: 'Refunds: thirty days.' });
+    const record = repeated([attempt(A1), attempt('Refunds are accepted within 14 days.', CHANGED), attempt(A3, null), attempt(A1, null), attempt(A2, null)], {
+      baseline: base,
+      drift: { reply: 'different', route: 'same', verdict: 'still_passing' },
+    });
+    const reason = 'replies differ in meaning across 5 attempts: attempt 2: numbers 30 → 14; attempts 3 and 5 replied otherwise than attempt 1';
+    expect(written(record)).toBe(`refused: ${reason}`);
+    // What the record's reader is told to do is the meaning's: the head is unchanged.
+    expect(refusalSentence(reason)).toBe(`${reason}. There is no one reply to store: find out why the agent answers differently, or accept after a run whose attempts agree.`);
+    // A report made from that results.json says it before the label is applied, in the same words.
+    expect(renderComment(run([record]), ctx)).toContain(`The label would refuse \`f\` (${escapeInline(reason)})`);
   });
 
   it('attempts that differ with no meaning recorded (check off, older records) are refused, each named against attempt 1 as the meaning-on words name them', () => {
