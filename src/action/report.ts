@@ -6,7 +6,7 @@ import * as log from './log.js';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import type { Inputs } from './inputs.js';
-import { isResultsArtifact, isResultsArtifactOf, resultsArtifactsPattern, runArtifactsPattern, suiteName, type ActionContext, type PullContext } from './context.js';
+import { DEFAULT_SUITE_DIR, isResultsArtifact, isResultsArtifactOf, resultsArtifactSlug, resultsArtifactsPattern, runArtifactsPattern, suiteName, suiteSlug, type ActionContext, type PullContext } from './context.js';
 import { runSuiteEdits, suiteRepoPath } from './suite-edits.js';
 import { gitHubFailure } from './github-words.js';
 import { isGitHubError } from '../github/errors.js';
@@ -256,6 +256,22 @@ export function ownSuiteResults(read: readonly ReadResults[], dir: string): { ke
 }
 
 /**
+ * The folder of the suite a file set aside is of (otherSuitesUnread), for the fix's `dir`: the one
+ * its suitePath names, in no artifact's folder, or in one whose name agrees with it (suiteSlug's);
+ * `.agent-replay` for the default folder's artifact (`agent-replay-results-<sha>`). Else the
+ * artifact's name gives only the folder as written there (`apps-sales-.agent-replay`: `apps/sales`
+ * and `apps-sales` read alike), `slug`; null when there is none.
+ */
+function asideFolder(a: AsideResults): string | { slug: string } | null {
+  if (a.artifact === null) return a.suitePath ?? null;
+  const slug = resultsArtifactSlug(a.artifact);
+  if (slug === undefined) return null;
+  if (slug === null) return DEFAULT_SUITE_DIR;
+  const named = a.suitePath === undefined ? null : suiteRepoPath(undefined, a.suitePath);
+  return named !== null && suiteSlug(named) === slug ? named : { slug };
+}
+
+/**
  * The error when every results file was set aside as another suite's (otherSuitesUnread), as
  * ownSuiteResults says it of another suite's records: the first file, its artifact or the suite
  * its suitePath names, and the fix, with that suite's folder as the dir to set when it is known.
@@ -264,8 +280,11 @@ function onlyAsideWords(aside: readonly AsideResults[], dir: string): string {
   const own = suiteRepoPath(undefined, dir) ?? dir;
   const first = aside[0] as AsideResults;
   const more = aside.length > 1 ? ` (${aside.length} files in all, each ${aside.every((a) => a.artifact !== null) ? "in another suite's results artifact" : "another suite's"})` : '';
-  // The folder is named where the file's suitePath told the suite, as ownSuiteResults names it; an artifact's name does not give it back.
-  const setDir = first.artifact === null && first.suitePath !== undefined ? `Set dir: ${shown(first.suitePath)} on this step` : "Set dir on this step to the suite's folder";
+  const folder = asideFolder(first);
+  const setDir =
+    typeof folder === 'string'
+      ? `Set dir: ${shown(folder)} on this step`
+      : `Set dir on this step to that suite's folder${folder === null ? '' : ` (${shown(folder.slug)} in the artifact's name, its path with each / written -)`}`;
   return (
     `report mode: no results file is a run of ${shown(own)}, this step's dir input: ${shown(first.file)} ${whoseWords(first, null)}, and could not be read${more}. ` +
     `${setDir} when it reports that suite (as its check step's dir), or download this suite's results artifacts only (${ownPatternWords(dir)})`

@@ -371,9 +371,41 @@ describe('report mode', () => {
     // Only the other suite's file: none of this suite's, said as such with the fix (not the merge's "nothing to merge").
     for (const gone of ['shards/shard-0.json', 'shards/shard-1.json', attempt]) await rm(join(workspace, gone), { recursive: true });
     await expect(reportMode(reportInputs(), ctx, deps)).rejects.toThrow(
-      `report mode: no results file is a run of .agent-replay, this step's dir input: ${sales}/results.json is in agent-replay-results-apps-sales-.agent-replay-${HEAD}-shard-1-of-2, a results artifact of another suite, and could not be read. Set dir on this step to the suite's folder when it reports that suite`,
+      `report mode: no results file is a run of .agent-replay, this step's dir input: ${sales}/results.json is in agent-replay-results-apps-sales-.agent-replay-${HEAD}-shard-1-of-2, a results artifact of another suite, and could not be read. Set dir on this step to that suite's folder (apps-sales-.agent-replay in the artifact's name, its path with each / written -) when it reports that suite`,
     );
     expect(gh.comments('octo', 'shop', 7)[0]!.body).toContain('## agent-replay: results not reported');
+    expect(gh.violations).toEqual([]);
+  });
+
+  it("a file set aside in another suite's artifact folder names the folder to set as dir: the suitePath its artifact's name agrees with, .agent-replay for the default folder's artifact", async () => {
+    // Was: "Set dir on this step to the suite's folder", naming none.
+    const workspace = await shards();
+    const record = JSON.parse(readFileSync(join(workspace, 'shards', 'shard-1.json'), 'utf8')) as Record<string, unknown>;
+    for (const own of ['shard-0.json', 'shard-1.json']) await rm(join(workspace, 'shards', own));
+    const sales = `shards/agent-replay-results-apps-sales-.agent-replay-${HEAD}-shard-1-of-2`;
+    await mkdir(join(workspace, sales), { recursive: true });
+    // The sales suite's step runs a newer agent-replay, whose record this one cannot read; it names its suite.
+    const newer = (suitePath: string): string => JSON.stringify({ ...record, suitePath, fixtures: 'a newer form' });
+    writeFileSync(join(workspace, sales, 'results.json'), newer('apps/sales/.agent-replay'));
+    runnerFiles(workspace);
+    const deps = inProcessDeps(workspace);
+    const ctx = await actionContextOf('pull_request', pullPayload());
+    const fix = (setDir: string): string => `, and could not be read. ${setDir} when it reports that suite (as its check step's dir), or download this suite's results artifacts only (`;
+    await expect(reportMode(reportInputs(), ctx, deps)).rejects.toThrow(fix('Set dir: apps/sales/.agent-replay on this step'));
+    // A suitePath the artifact's name does not agree with is not taken: the name's folder, as written there.
+    writeFileSync(join(workspace, sales, 'results.json'), newer('bots/.agent-replay'));
+    await expect(reportMode(reportInputs(), ctx, deps)).rejects.toThrow(
+      fix("Set dir on this step to that suite's folder (apps-sales-.agent-replay in the artifact's name, its path with each / written -)"),
+    );
+    // The default folder's artifact, beside a step of apps/sales/.agent-replay: its folder is .agent-replay.
+    await rm(join(workspace, sales), { recursive: true });
+    const plain = `shards/agent-replay-results-${HEAD}`;
+    await mkdir(join(workspace, plain), { recursive: true });
+    writeFileSync(join(workspace, plain, 'results.json'), '{"cut off');
+    const salesStep = readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards', INPUT_DIR: 'apps/sales/.agent-replay' }));
+    await expect(reportMode(salesStep, ctx, deps)).rejects.toThrow(
+      `report mode: no results file is a run of apps/sales/.agent-replay, this step's dir input: ${plain}/results.json is in agent-replay-results-${HEAD}, a results artifact of another suite, and could not be read. Set dir: .agent-replay on this step`,
+    );
     expect(gh.violations).toEqual([]);
   });
 
