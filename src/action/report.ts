@@ -11,7 +11,7 @@ import { runSuiteEdits, suiteRepoPath } from './suite-edits.js';
 import { gitHubFailure } from './github-words.js';
 import { isGitHubError } from '../github/errors.js';
 import type { ActionDeps } from './deps.js';
-import { htmlReportFile, publisher, publishSettings, setRunOutputs, summaryWithNote } from './publish.js';
+import { htmlReportFile, prNumberFile, publisher, publishSettings, setRunOutputs, summaryWithNote } from './publish.js';
 import { defaultBranchTrend, previousRun } from './history.js';
 import { mergeRecords, mixedSuites, readRecord, RecordError, type MergeFixes } from '../record/index.js';
 import { renderComment, terminalLine } from '../report/index.js';
@@ -459,7 +459,8 @@ export async function pullForReport(
  */
 async function pullOfRunBranch(ctx: ActionContext, github: NonNullable<ActionDeps['github']>): Promise<number | null> {
   const head = workflowRunHead(ctx);
-  const branch = (ctx.payload.workflow_run as { head_branch?: unknown }).head_branch;
+  // Another event has no workflow_run (a push's matrix merge job): nothing to look up.
+  const branch = (ctx.payload.workflow_run as { head_branch?: unknown } | undefined)?.head_branch;
   if (head === null || head.repo === null || typeof branch !== 'string' || branch === '') return null;
   // The branch is the fork's to name (GitHub's ref rules keep control characters out): shown as text all the same.
   const [headOwner = ''] = head.repo.split('/');
@@ -612,10 +613,12 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       ? [null, null]
       : await Promise.all([inputs.comment ? previousRun(gh, at, out.marker, run) : Promise.resolve(null), defaultBranchTrend(gh, at, run, suiteName(inputs.dir))]);
   // The merged record is this run's record: saved and uploaded like check mode's, so the
-  // comment's metadata points at an artifact the accept flow can download.
+  // comment's metadata points at an artifact the accept flow can download, with the pr-number file
+  // of the pull request it comments on, as a shard's holds its own, for a workflow_run report that
+  // reads it (none of a pull request refused: its head is not this run's).
   // The gate before the reports, which say what it fails on that their headline does not (docs/action.md, "The PR comment", "A check that fails").
   const g = gateMerged(run, inputs.failOn, inputs.allowIncomplete);
-  const { artifactName, uploaded } = await out.save(run, [htmlReportFile(run, { ...out.reportContext(at, null), gate: g }, trend?.points)]);
+  const { artifactName, uploaded } = await out.save(run, [...prNumberFile(here.pull), htmlReportFile(run, { ...out.reportContext(at, null), gate: g }, trend?.points)]);
   const rctx = { ...out.reportContext(at, artifactName, uploaded), previous, trend, gate: g };
   await out.summary(summaryWithNote('', run, rctx));
   // Said once the upload is known, so that it names the artifact only when there is one. A comment

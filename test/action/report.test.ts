@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { FakeGitHub } from '../support/github-server.js';
 import { nativeEcho, type AgentServer } from '../support/agent-server.js';
-import { actionContextOf, gitHubApiOf, HEAD, makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
+import { actionContextOf, gitHubApiOf, HEAD, makeWorkspace, pullPayload, runAction, useServers, webhookExample } from './harness.js';
 import { expandResults, noResultsWords, pullForReport, reportMode } from '../../src/action/report.js';
 import { envInputGetter, readInputs, type Inputs } from '../../src/action/inputs.js';
 import type { ActionContext } from '../../src/action/context.js';
@@ -583,6 +583,51 @@ describe('report mode', () => {
     expect(text).toContain('Since the previous run (run 3003): 1 fixed');
     expect(gh.violations).toEqual([]);
     expect(gh.responseViolations).toEqual([]);
+  });
+
+  it("a merge job's artifact holds the pr-number file of the pull request it comments on, as each shard's does; none of a pull request refused, nor without one", async () => {
+    // Was: the merged record and report.html only, so a workflow_run report reading `*/pr-number` of it found no pull request.
+    const workspace = await shards();
+    runnerFiles(workspace);
+    /** What each upload held: its files' names, and the pr-number file's text, read as the upload is asked. */
+    const uploaded: { name: string; files: string[]; prNumber: string | null }[] = [];
+    const deps: ActionDeps = {
+      env: {},
+      cwd: workspace,
+      github: gitHubApiOf(gh),
+      artifacts: {
+        upload: async (name: string, files: readonly string[]) => {
+          const pr = files.find((f) => f.endsWith('/pr-number'));
+          uploaded.push({ name, files: files.map((f) => relative(workspace, f)), prNumber: pr === undefined ? null : readFileSync(pr, 'utf8') });
+          return { kind: 'skipped' as const, name, reason: 'not here' };
+        },
+      },
+    };
+    const steps = (pr: string) => readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards', 'INPUT_FAIL-ON': 'none', 'INPUT_PR-NUMBER': pr }));
+    // The merge job of a pull request's matrix: the event's pull request, as a shard's check step writes it.
+    await reportMode(reportInputs(), await actionContextOf('pull_request', pullPayload()), deps);
+    expect(uploaded.pop()).toEqual({ name: `agent-replay-results-${HEAD}`, files: ['agent-replay-results/results.json', 'agent-replay-results/pr-number', 'agent-replay-results/report.html'], prNumber: '7\n' });
+    // A fork's workflow_run report: the pull request pr-number found, its head the run's.
+    await reportMode(steps('7'), await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop')), deps);
+    expect(uploaded.pop()?.prNumber).toBe('7\n');
+    // Refused (pr-number names another pull request, whose head is not the run's): no number of it.
+    gh.addPull('octo', 'shop', { number: 5, headSha: 'a'.repeat(40), headRef: 'maintainer-work' });
+    await reportMode(steps('5'), await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop')), deps);
+    expect(uploaded.pop()).toMatchObject({ files: ['agent-replay-results/results.json', 'agent-replay-results/report.html'], prNumber: null });
+    expect(gh.comments('octo', 'shop', 5)).toEqual([]);
+    expect(gh.violations).toEqual([]);
+  });
+
+  it("a push's merge job (a matrix on the default branch: no pull request) merges and uploads, with no pr-number file", async () => {
+    // Was: TypeError: Cannot read properties of undefined (reading 'head_branch'), the pull request of a workflow_run looked up on a push.
+    const workspace = await shards();
+    const { logged } = runnerFiles(workspace);
+    const uploads: string[] = [];
+    await reportMode(reportInputs(), await actionContextOf('push', webhookExample('push', () => true)), inProcessDeps(workspace, uploads));
+    expect(logged.join('')).toContain('report: combined 2 results files, 2 fixtures');
+    expect(uploads).toEqual([`agent-replay-results-${HEAD}`]);
+    expect(existsSync(join(workspace, 'agent-replay-results', 'pr-number'))).toBe(false);
+    expect(gh.violations).toEqual([]);
   });
 });
 
