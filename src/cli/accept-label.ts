@@ -28,7 +28,7 @@ function input(step: Record<string, unknown>, name: string): unknown {
  * each its `accept-label`, else the default; null for one written with an expression or not as text,
  * which only the run knows.
  */
-export function workflowAcceptLabels(data: unknown): (string | null)[] {
+function workflowAcceptLabels(data: unknown): (string | null)[] {
   const labels: (string | null)[] = [];
   for (const job of Object.values(record(record(data)?.jobs) ?? {})) {
     const steps = record(job)?.steps;
@@ -38,8 +38,10 @@ export function workflowAcceptLabels(data: unknown): (string | null)[] {
       if (step === null || typeof step.uses !== 'string' || !step.uses.trim().toLowerCase().startsWith('agent-replay/agent-replay@')) continue;
       const mode = input(step, 'mode');
       if (typeof mode !== 'string' || mode.trim() !== 'accept') continue;
-      const label = input(step, 'accept-label');
-      if (label === undefined || label === null || label === '') labels.push(DEFAULT_ACCEPT_LABEL);
+      // GitHub gives every input as text (`accept-label: 2024` is "2024"), trimmed as the Action reads it (inputs.ts).
+      const given = input(step, 'accept-label');
+      const label = typeof given === 'number' || typeof given === 'boolean' ? String(given) : given;
+      if (label === undefined || label === null) labels.push(DEFAULT_ACCEPT_LABEL);
       else labels.push(typeof label === 'string' && !label.includes('${{') ? label.trim() || DEFAULT_ACCEPT_LABEL : null);
     }
   }
