@@ -11,7 +11,7 @@ import type { ActionDeps } from './deps.js';
 import { DEPLOYMENT_URL_SOURCE, planCheck, planOverrides } from './plan.js';
 import { checkedOutCommit, checkoutMismatch } from './checkout.js';
 import { UserError } from '../errors.js';
-import { htmlReportFile, OVERRIDES_SOURCE, overridesFrom, publisher, publishSettings, setRunOutputs, summaryWithNote } from './publish.js';
+import { htmlReportFile, OVERRIDES_SOURCE, overridesFrom, prNumberFile, publisher, publishSettings, setRunOutputs, summaryWithNote } from './publish.js';
 import { defaultBranchTimings, defaultBranchTrend, previousRun } from './history.js';
 import { runCheck } from '../engine.js';
 import { issueCount, type ConfigIssue } from '../suite/index.js';
@@ -286,11 +286,10 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   // 4. The artifact: the record, report.html (with the trend) and, for a workflow_run report, the
   // pull request's number (a fork's pull request is not named by workflow_run). Then the summary
   // and annotations.
-  const prNumber = ctx.pull ? [{ name: 'pr-number', text: `${ctx.pull.number}\n` }] : [];
   // Every report says what the gate fails on that its headline does not (docs/action.md, "The PR comment", "A check that fails").
   const gate = result.gate;
   const html = htmlReportFile(run, { ...out.reportContext(ctx, null), gate }, trend?.points);
-  const { artifactName, uploaded } = await out.upload(run, resultsPath, [...prNumber, html]);
+  const { artifactName, uploaded } = await out.upload(run, resultsPath, [...prNumberFile(ctx.pull), html]);
   const rctx: ReportContext = { ...out.reportContext(ctx, artifactName, uploaded), previous, trend, gate };
   await out.summary(summaryWithNote(summaryNote, run, rctx));
   const redact = makeRedactor(inputSecrets(inputs));

@@ -237,6 +237,17 @@ export function isResultsArtifactOf(name: string, suite: string | null): boolean
   return name.startsWith(prefix) && new RegExp(`^${ARTIFACT_TAIL}$`).test(name.slice(prefix.length));
 }
 
+/**
+ * The suite a results artifact's name is of (artifactNameFor's names): null for the default
+ * folder's (`agent-replay-results-<sha>`), else the folder as its name writes it, suiteSlug's
+ * (`apps-sales-.agent-replay`), which does not give the folder back (`apps/sales` and `apps-sales`
+ * read alike); undefined when `name` is no results artifact's.
+ */
+export function resultsArtifactSlug(name: string): string | null | undefined {
+  const m = new RegExp(`^agent-replay-results-(?:(.+)-)?${ARTIFACT_TAIL}$`).exec(name);
+  return m === null ? undefined : (m[1] ?? null);
+}
+
 /** Whether `name` is a results artifact of some suite, any folder (artifactNameFor's names): isResultsArtifactOf's, the suite left open. */
 export function isResultsArtifact(name: string): boolean {
   return new RegExp(`^agent-replay-results-(?:.+-)?${ARTIFACT_TAIL}$`).test(name);

@@ -116,6 +116,16 @@ export async function writeSummary(markdown: string): Promise<boolean> {
 
 type ExtraFile = { name: string; text: string };
 
+/**
+ * The `pr-number` file of a results artifact: the pull request whose results it holds, for a
+ * workflow_run report, which workflow_run does not name for a fork's pull request (docs/action.md,
+ * "Report: combine shards, or comment for a fork"). Check mode's event's, report mode's the one it
+ * comments on, a merge job's as a shard's; none without one.
+ */
+export function prNumberFile(pull: Pick<PullContext, 'number'> | null): ExtraFile[] {
+  return pull === null ? [] : [{ name: 'pr-number', text: `${pull.number}\n` }];
+}
+
 export interface CommentOptions {
   /** The context to comment from (its pull request); default: the publisher's. */
   at?: ActionContext;

@@ -6,12 +6,12 @@ import * as log from './log.js';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import type { Inputs } from './inputs.js';
-import { isResultsArtifact, isResultsArtifactOf, resultsArtifactsPattern, runArtifactsPattern, suiteName, type ActionContext, type PullContext } from './context.js';
+import { DEFAULT_SUITE_DIR, isResultsArtifact, isResultsArtifactOf, resultsArtifactSlug, resultsArtifactsPattern, runArtifactsPattern, suiteName, suiteSlug, type ActionContext, type PullContext } from './context.js';
 import { runSuiteEdits, suiteRepoPath } from './suite-edits.js';
 import { gitHubFailure } from './github-words.js';
 import { isGitHubError } from '../github/errors.js';
 import type { ActionDeps } from './deps.js';
-import { htmlReportFile, publisher, publishSettings, setRunOutputs, summaryWithNote } from './publish.js';
+import { htmlReportFile, prNumberFile, publisher, publishSettings, setRunOutputs, summaryWithNote } from './publish.js';
 import { defaultBranchTrend, previousRun } from './history.js';
 import { mergeRecords, mixedSuites, readRecord, RecordError, type MergeFixes } from '../record/index.js';
 import { renderComment, terminalLine } from '../report/index.js';
@@ -256,6 +256,22 @@ export function ownSuiteResults(read: readonly ReadResults[], dir: string): { ke
 }
 
 /**
+ * The folder of the suite a file set aside is of (otherSuitesUnread), for the fix's `dir`: the one
+ * its suitePath names, in no artifact's folder, or in one whose name agrees with it (suiteSlug's);
+ * `.agent-replay` for the default folder's artifact (`agent-replay-results-<sha>`). Else the
+ * artifact's name gives only the folder as written there (`apps-sales-.agent-replay`: `apps/sales`
+ * and `apps-sales` read alike), `slug`; null when there is none.
+ */
+function asideFolder(a: AsideResults): string | { slug: string } | null {
+  if (a.artifact === null) return a.suitePath ?? null;
+  const slug = resultsArtifactSlug(a.artifact);
+  if (slug === undefined) return null;
+  if (slug === null) return DEFAULT_SUITE_DIR;
+  const named = a.suitePath === undefined ? null : suiteRepoPath(undefined, a.suitePath);
+  return named !== null && suiteSlug(named) === slug ? named : { slug };
+}
+
+/**
  * The error when every results file was set aside as another suite's (otherSuitesUnread), as
  * ownSuiteResults says it of another suite's records: the first file, its artifact or the suite
  * its suitePath names, and the fix, with that suite's folder as the dir to set when it is known.
@@ -264,8 +280,11 @@ function onlyAsideWords(aside: readonly AsideResults[], dir: string): string {
   const own = suiteRepoPath(undefined, dir) ?? dir;
   const first = aside[0] as AsideResults;
   const more = aside.length > 1 ? ` (${aside.length} files in all, each ${aside.every((a) => a.artifact !== null) ? "in another suite's results artifact" : "another suite's"})` : '';
-  // The folder is named where the file's suitePath told the suite, as ownSuiteResults names it; an artifact's name does not give it back.
-  const setDir = first.artifact === null && first.suitePath !== undefined ? `Set dir: ${shown(first.suitePath)} on this step` : "Set dir on this step to the suite's folder";
+  const folder = asideFolder(first);
+  const setDir =
+    typeof folder === 'string'
+      ? `Set dir: ${shown(folder)} on this step`
+      : `Set dir on this step to that suite's folder${folder === null ? '' : ` (${shown(folder.slug)} in the artifact's name, its path with each / written -)`}`;
   return (
     `report mode: no results file is a run of ${shown(own)}, this step's dir input: ${shown(first.file)} ${whoseWords(first, null)}, and could not be read${more}. ` +
     `${setDir} when it reports that suite (as its check step's dir), or download this suite's results artifacts only (${ownPatternWords(dir)})`
@@ -440,7 +459,8 @@ export async function pullForReport(
  */
 async function pullOfRunBranch(ctx: ActionContext, github: NonNullable<ActionDeps['github']>): Promise<number | null> {
   const head = workflowRunHead(ctx);
-  const branch = (ctx.payload.workflow_run as { head_branch?: unknown }).head_branch;
+  // Another event has no workflow_run (a push's matrix merge job): nothing to look up.
+  const branch = (ctx.payload.workflow_run as { head_branch?: unknown } | undefined)?.head_branch;
   if (head === null || head.repo === null || typeof branch !== 'string' || branch === '') return null;
   // The branch is the fork's to name (GitHub's ref rules keep control characters out): shown as text all the same.
   const [headOwner = ''] = head.repo.split('/');
@@ -593,10 +613,12 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       ? [null, null]
       : await Promise.all([inputs.comment ? previousRun(gh, at, out.marker, run) : Promise.resolve(null), defaultBranchTrend(gh, at, run, suiteName(inputs.dir))]);
   // The merged record is this run's record: saved and uploaded like check mode's, so the
-  // comment's metadata points at an artifact the accept flow can download.
+  // comment's metadata points at an artifact the accept flow can download, with the pr-number file
+  // of the pull request it comments on, as a shard's holds its own, for a workflow_run report that
+  // reads it (none of a pull request refused: its head is not this run's).
   // The gate before the reports, which say what it fails on that their headline does not (docs/action.md, "The PR comment", "A check that fails").
   const g = gateMerged(run, inputs.failOn, inputs.allowIncomplete);
-  const { artifactName, uploaded } = await out.save(run, [htmlReportFile(run, { ...out.reportContext(at, null), gate: g }, trend?.points)]);
+  const { artifactName, uploaded } = await out.save(run, [...prNumberFile(here.pull), htmlReportFile(run, { ...out.reportContext(at, null), gate: g }, trend?.points)]);
   const rctx = { ...out.reportContext(at, artifactName, uploaded), previous, trend, gate: g };
   await out.summary(summaryWithNote('', run, rctx));
   // Said once the upload is known, so that it names the artifact only when there is one. A comment

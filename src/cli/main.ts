@@ -316,7 +316,9 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
     // The results are in the summary and the temporary file the error named, but not where asked.
     if (!written) return EXIT.usage;
     // The new or changed results a review would accept.
-    const next = acceptRunStep(toAccept, dir, values.out, result.gate.failed, io.env);
+    // The label only where the line names it: a pull request's job, the workflows read then alone.
+    const label = toAccept > 0 && ciJob(io.env) === 'pull-request' ? await (await import('./accept-label.js')).repositoryAcceptLabel(resolvePath(io, dir)) : null;
+    const next = acceptRunStep(toAccept, dir, values.out, result.gate.failed, io.env, label);
     if (next !== null) io.stdout(`\n${next}\n`);
   }
   return exitFor(result, io, dir);
@@ -607,9 +609,18 @@ export function ciJob(env: Readonly<Record<string, string | undefined>>): 'pull-
  * What comes after a run with new or changed pass/fail results (docs/cli.md, "What each command
  * does"): the command that accepts them as baselines, as the report's "To accept" line says it
  * (report/blocks.ts), with the suite folder and results file the run used, and after a failed gate
- * only for what is intended; null when there are none.
+ * only for what is intended; null when there are none. In a pull request's job, the label:
+ * `acceptLabel`, the repository's accept workflow's (repositoryAcceptLabel), else, null, the accept
+ * workflow's, unnamed, since the repository may have renamed it.
  */
-export function acceptRunStep(results: number, dir: string, out: string | undefined, gateFailed = false, env: Readonly<Record<string, string | undefined>> = {}): string | null {
+export function acceptRunStep(
+  results: number,
+  dir: string,
+  out: string | undefined,
+  gateFailed = false,
+  env: Readonly<Record<string, string | undefined>> = {},
+  acceptLabel: string | null = null,
+): string | null {
   if (results === 0) return null;
   // In CI, accept would write into a checkout that no one commits: a pull request's job says the
   // label (the accept workflow commits the reviewed replies), another CI job nothing (docs/cli.md, "What each command does").
@@ -618,13 +629,20 @@ export function acceptRunStep(results: number, dir: string, out: string | undefi
   const what = results === 1 ? 'the new or changed pass/fail result as a baseline' : `the ${thousands(results)} new or changed pass/fail results as baselines`;
   if (where === 'pull-request') {
     return (
-      `next: ${gateFailed ? 'if what the gate failed on is intended, ' : ''}to accept ${what}, a reviewer applies the accept-baseline label to the pull request once its comment is read ` +
+      `next: ${gateFailed ? 'if what the gate failed on is intended, ' : ''}to accept ${what}, a reviewer applies ${acceptLabelWords(acceptLabel)} to the pull request once its comment is read ` +
       `(${docsUrl('action.md', 'Accept: the label commits the reviewed replies')}): accept in this job would write them into a checkout no one commits`
     );
   }
   const flags = `${dir === '.agent-replay' ? '' : ` --dir ${shownShellWord(dir)}`}${out === undefined ? '' : ` --results ${shownShellWord(out)}`}`;
   // A failed gate is not to be accepted away unread: the step says it is for changes that are meant.
   return `next: ${gateFailed ? 'if what the gate failed on is intended, ' : ''}to accept ${what}: npx agent-replay accept${flags}`;
+}
+
+/** The label named in the step: `the accept-baseline label` (one with a space in quotes), or, not known, the accept workflow's by its input. */
+function acceptLabelWords(label: string | null): string {
+  if (label === null) return "the accept workflow's label (the accept-label input of its agent-replay step)";
+  const shown = terminalLine(label);
+  return `the ${/\s/.test(shown) ? JSON.stringify(shown) : shown} label`;
 }
 
 /**

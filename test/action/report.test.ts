@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { FakeGitHub } from '../support/github-server.js';
 import { nativeEcho, type AgentServer } from '../support/agent-server.js';
-import { actionContextOf, gitHubApiOf, HEAD, makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
+import { actionContextOf, gitHubApiOf, HEAD, makeWorkspace, pullPayload, runAction, useServers, webhookExample } from './harness.js';
 import { expandResults, noResultsWords, pullForReport, reportMode } from '../../src/action/report.js';
 import { envInputGetter, readInputs, type Inputs } from '../../src/action/inputs.js';
 import type { ActionContext } from '../../src/action/context.js';
@@ -371,9 +371,41 @@ describe('report mode', () => {
     // Only the other suite's file: none of this suite's, said as such with the fix (not the merge's "nothing to merge").
     for (const gone of ['shards/shard-0.json', 'shards/shard-1.json', attempt]) await rm(join(workspace, gone), { recursive: true });
     await expect(reportMode(reportInputs(), ctx, deps)).rejects.toThrow(
-      `report mode: no results file is a run of .agent-replay, this step's dir input: ${sales}/results.json is in agent-replay-results-apps-sales-.agent-replay-${HEAD}-shard-1-of-2, a results artifact of another suite, and could not be read. Set dir on this step to the suite's folder when it reports that suite`,
+      `report mode: no results file is a run of .agent-replay, this step's dir input: ${sales}/results.json is in agent-replay-results-apps-sales-.agent-replay-${HEAD}-shard-1-of-2, a results artifact of another suite, and could not be read. Set dir on this step to that suite's folder (apps-sales-.agent-replay in the artifact's name, its path with each / written -) when it reports that suite`,
     );
     expect(gh.comments('octo', 'shop', 7)[0]!.body).toContain('## agent-replay: results not reported');
+    expect(gh.violations).toEqual([]);
+  });
+
+  it("a file set aside in another suite's artifact folder names the folder to set as dir: the suitePath its artifact's name agrees with, .agent-replay for the default folder's artifact", async () => {
+    // Was: "Set dir on this step to the suite's folder", naming none.
+    const workspace = await shards();
+    const record = JSON.parse(readFileSync(join(workspace, 'shards', 'shard-1.json'), 'utf8')) as Record<string, unknown>;
+    for (const own of ['shard-0.json', 'shard-1.json']) await rm(join(workspace, 'shards', own));
+    const sales = `shards/agent-replay-results-apps-sales-.agent-replay-${HEAD}-shard-1-of-2`;
+    await mkdir(join(workspace, sales), { recursive: true });
+    // The sales suite's step runs a newer agent-replay, whose record this one cannot read; it names its suite.
+    const newer = (suitePath: string): string => JSON.stringify({ ...record, suitePath, fixtures: 'a newer form' });
+    writeFileSync(join(workspace, sales, 'results.json'), newer('apps/sales/.agent-replay'));
+    runnerFiles(workspace);
+    const deps = inProcessDeps(workspace);
+    const ctx = await actionContextOf('pull_request', pullPayload());
+    const fix = (setDir: string): string => `, and could not be read. ${setDir} when it reports that suite (as its check step's dir), or download this suite's results artifacts only (`;
+    await expect(reportMode(reportInputs(), ctx, deps)).rejects.toThrow(fix('Set dir: apps/sales/.agent-replay on this step'));
+    // A suitePath the artifact's name does not agree with is not taken: the name's folder, as written there.
+    writeFileSync(join(workspace, sales, 'results.json'), newer('bots/.agent-replay'));
+    await expect(reportMode(reportInputs(), ctx, deps)).rejects.toThrow(
+      fix("Set dir on this step to that suite's folder (apps-sales-.agent-replay in the artifact's name, its path with each / written -)"),
+    );
+    // The default folder's artifact, beside a step of apps/sales/.agent-replay: its folder is .agent-replay.
+    await rm(join(workspace, sales), { recursive: true });
+    const plain = `shards/agent-replay-results-${HEAD}`;
+    await mkdir(join(workspace, plain), { recursive: true });
+    writeFileSync(join(workspace, plain, 'results.json'), '{"cut off');
+    const salesStep = readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards', INPUT_DIR: 'apps/sales/.agent-replay' }));
+    await expect(reportMode(salesStep, ctx, deps)).rejects.toThrow(
+      `report mode: no results file is a run of apps/sales/.agent-replay, this step's dir input: ${plain}/results.json is in agent-replay-results-${HEAD}, a results artifact of another suite, and could not be read. Set dir: .agent-replay on this step`,
+    );
     expect(gh.violations).toEqual([]);
   });
 
@@ -551,6 +583,51 @@ describe('report mode', () => {
     expect(text).toContain('Since the previous run (run 3003): 1 fixed');
     expect(gh.violations).toEqual([]);
     expect(gh.responseViolations).toEqual([]);
+  });
+
+  it("a merge job's artifact holds the pr-number file of the pull request it comments on, as each shard's does; none of a pull request refused, nor without one", async () => {
+    // Was: the merged record and report.html only, so a workflow_run report reading `*/pr-number` of it found no pull request.
+    const workspace = await shards();
+    runnerFiles(workspace);
+    /** What each upload held: its files' names, and the pr-number file's text, read as the upload is asked. */
+    const uploaded: { name: string; files: string[]; prNumber: string | null }[] = [];
+    const deps: ActionDeps = {
+      env: {},
+      cwd: workspace,
+      github: gitHubApiOf(gh),
+      artifacts: {
+        upload: async (name: string, files: readonly string[]) => {
+          const pr = files.find((f) => f.endsWith('/pr-number'));
+          uploaded.push({ name, files: files.map((f) => relative(workspace, f)), prNumber: pr === undefined ? null : readFileSync(pr, 'utf8') });
+          return { kind: 'skipped' as const, name, reason: 'not here' };
+        },
+      },
+    };
+    const steps = (pr: string) => readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards', 'INPUT_FAIL-ON': 'none', 'INPUT_PR-NUMBER': pr }));
+    // The merge job of a pull request's matrix: the event's pull request, as a shard's check step writes it.
+    await reportMode(reportInputs(), await actionContextOf('pull_request', pullPayload()), deps);
+    expect(uploaded.pop()).toEqual({ name: `agent-replay-results-${HEAD}`, files: ['agent-replay-results/results.json', 'agent-replay-results/pr-number', 'agent-replay-results/report.html'], prNumber: '7\n' });
+    // A fork's workflow_run report: the pull request pr-number found, its head the run's.
+    await reportMode(steps('7'), await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop')), deps);
+    expect(uploaded.pop()?.prNumber).toBe('7\n');
+    // Refused (pr-number names another pull request, whose head is not the run's): no number of it.
+    gh.addPull('octo', 'shop', { number: 5, headSha: 'a'.repeat(40), headRef: 'maintainer-work' });
+    await reportMode(steps('5'), await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop')), deps);
+    expect(uploaded.pop()).toMatchObject({ files: ['agent-replay-results/results.json', 'agent-replay-results/report.html'], prNumber: null });
+    expect(gh.comments('octo', 'shop', 5)).toEqual([]);
+    expect(gh.violations).toEqual([]);
+  });
+
+  it("a push's merge job (a matrix on the default branch: no pull request) merges and uploads, with no pr-number file", async () => {
+    // Was: TypeError: Cannot read properties of undefined (reading 'head_branch'), the pull request of a workflow_run looked up on a push.
+    const workspace = await shards();
+    const { logged } = runnerFiles(workspace);
+    const uploads: string[] = [];
+    await reportMode(reportInputs(), await actionContextOf('push', webhookExample('push', () => true)), inProcessDeps(workspace, uploads));
+    expect(logged.join('')).toContain('report: combined 2 results files, 2 fixtures');
+    expect(uploads).toEqual([`agent-replay-results-${HEAD}`]);
+    expect(existsSync(join(workspace, 'agent-replay-results', 'pr-number'))).toBe(false);
+    expect(gh.violations).toEqual([]);
   });
 });
 

@@ -171,8 +171,8 @@ describe('accept', () => {
   it('in CI, says what applies there: the label in a pull request\'s GitHub Actions job, nothing in another CI job (was: npx agent-replay accept, into a checkout no one commits)', () => {
     const label =
       `next: to accept the 3 new or changed pass/fail results as baselines, a reviewer applies the accept-baseline label to the pull request once its comment is read (${docsUrl('action.md', 'Accept: the label commits the reviewed replies')}): accept in this job would write them into a checkout no one commits`;
-    for (const event of ['pull_request', 'pull_request_target']) expect(acceptRunStep(3, '.agent-replay', 'r.json', false, { GITHUB_ACTIONS: 'true', CI: 'true', GITHUB_EVENT_NAME: event })).toBe(label);
-    expect(acceptRunStep(3, '.agent-replay', 'r.json', true, { GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'pull_request' })).toMatch(/^next: if what the gate failed on is intended, to accept the 3 .* accept-baseline label/);
+    for (const event of ['pull_request', 'pull_request_target']) expect(acceptRunStep(3, '.agent-replay', 'r.json', false, { GITHUB_ACTIONS: 'true', CI: 'true', GITHUB_EVENT_NAME: event }, 'accept-baseline')).toBe(label);
+    expect(acceptRunStep(3, '.agent-replay', 'r.json', true, { GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'pull_request' }, 'accept-baseline')).toMatch(/^next: if what the gate failed on is intended, to accept the 3 .* accept-baseline label/);
     for (const env of [{ CI: 'true' }, { CI: '1' }, { GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'push' }, { GITHUB_ACTIONS: 'true', CI: 'true', GITHUB_EVENT_NAME: 'deployment_status' }]) {
       expect(acceptRunStep(3, '.agent-replay', 'r.json', false, env), JSON.stringify(env)).toBeNull();
     }
