@@ -80,9 +80,10 @@ interface DimensionRule {
   settle<T extends ReplayedItem>(item: T): T;
   /**
    * How the Changed section's introduction names the change: a `subject` that "differs from the
-   * baseline", or a `clause` after "the check passes now"; `when` the section's items call for it.
+   * baseline", or a `clause` after "the check passes now"; `when` the section's items call for it
+   * (`present`: an item has the change; a function: an item of which it is true, the subject after the others).
    */
-  intro: { subject: string; when: 'always' | 'scripts' } | { clause: string; when: 'present' } | null;
+  intro: { subject: string; when: 'always' | 'scripts' | ((item: ChangeSubject) => boolean) } | { clause: string; when: 'present' } | null;
 }
 
 function scriptDrift(d: Drift | PersonaDrift): d is PersonaDrift {
@@ -390,7 +391,8 @@ export const DIMENSIONS = {
     },
     rewritesBaseline: false,
     settle: (item) => ({ ...item, drift: { ...item.drift, meaning: null } }),
-    intro: null,
+    // Changed by another attempt only, the reply shown being the baseline's: that attempt is what differs.
+    intro: { subject: 'an attempt other than the one shown', when: byAnotherAttempt },
   },
   route: {
     kinds: ['fixture', 'script'],
@@ -519,18 +521,37 @@ export function changeBetween(before: Item, after: Item, stage: DimensionRule['c
  */
 export function changedIntro(items: readonly ChangeSubject[], hasScripts: boolean): string {
   const subjects: string[] = [];
+  const later: string[] = [];
   const clauses = ['the check passes now'];
   for (const d of DIMENSION_ORDER) {
     const intro = ruleOf(d).intro;
     if (intro === null) continue;
     if ('subject' in intro) {
-      if (intro.when === 'always' || hasScripts) subjects.push(intro.subject);
+      if (typeof intro.when === 'function') {
+        if (items.some(intro.when)) later.push(intro.subject);
+      } else if (intro.when === 'always' || hasScripts) subjects.push(intro.subject);
     } else if (items.some((i) => changesOf(i).some((c) => c.dimension === d))) {
       clauses.push(intro.clause);
     }
   }
-  return `${capitalized(orList(subjects))} differs from the baseline, ${clauses.length === 1 ? 'or ' : ''}${orList(clauses, ', or ')}.`;
+  return `${capitalized(orList([...subjects, ...later]))} differs from the baseline, ${clauses.length === 1 ? 'or ' : ''}${orList(clauses, ', or ')}.`;
 }
+
+/**
+ * A repeated item whose reply (a script: transcript) shown is its baseline's and whose meaning is
+ * another attempt's, named ("attempt 2: numbers 30 → 14", "attempt 2: replied otherwise than
+ * attempt 1"; evaluate/finish.ts): it is Changed for that attempt alone (docs/meaning.md, "Repeats").
+ */
+function byAnotherAttempt(item: ChangeSubject): boolean {
+  const d = replayed(item);
+  const m = d?.meaning ?? null;
+  if (d === null || m === null || m.detail === null) return false;
+  const shownIsBaseline = scriptDrift(d) ? d.transcript === 'same' : d.reply === 'same';
+  return shownIsBaseline && ATTEMPT_NAMED.test(m.detail);
+}
+
+/** A meaning's detail that names the attempt it is (evaluate/repeat.ts, attemptMeaningDetail). */
+const ATTEMPT_NAMED = /^attempt \d+(?::|$)/;
 
 /** "a", "a or b", "a, b or c" (`last` joins the last two). */
 function orList(parts: readonly string[], last = ' or '): string {

@@ -162,7 +162,8 @@ export function sharedMeaning(items: readonly Item[], judged: boolean, answered 
   for (const item of items) {
     const m = item.errored ? null : (item.drift?.meaning ?? null);
     const p = m === null ? null : uncheckedParts(m, isPersona(item));
-    if (p !== null) parts.set(item, p);
+    const own = p === null || item.repeat == null ? p : attemptApart(p);
+    if (own !== null) parts.set(item, own);
   }
   const [cause, sharing] = mostShared([...parts.values()].map((p) => p.cause));
   if (cause === null || sharing < 2) return null;
@@ -192,6 +193,23 @@ export function sharedMeaning(items: readonly Item[], judged: boolean, answered 
               ? CALL_FAILED_HINT
               : null;
   return { cause: showLookalikes(reached?.what ?? cause), heads, of: items.length, fix };
+}
+
+/** The attempt a repeated item's meaning is (evaluate/finish.ts, attemptMeaningDetail), named before its cause: "attempt 2: ". */
+const ATTEMPT_NAMED = /^(attempt \d+)(?:: |$)/;
+
+/**
+ * A repeated item's unchecked meaning with the attempt it names kept on the item's line (its head,
+ * "meaning not checked: attempt 2"), so that the cause items share is the cause alone: each item's
+ * own attempt, not the first's, and one item's attempt 2 shares it with another's attempt 4 or with
+ * an item run once. The head and cause still read as the item's words ("meaning not checked:
+ * attempt 2: <cause>"). Null when the attempt is all it names: nothing to share.
+ */
+function attemptApart(p: { head: string; cause: string }): { head: string; cause: string } | null {
+  const m = ATTEMPT_NAMED.exec(p.cause);
+  if (m === null) return p;
+  const cause = p.cause.slice(m[0].length);
+  return cause === '' ? null : { head: `${p.head}: ${m[1] as string}`, cause };
 }
 
 /** A meaning judge that could not be reached (judge/meaning.ts): the fix for what it did, with its settings (evaluate/causes.ts, downHint). */

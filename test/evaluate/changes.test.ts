@@ -65,6 +65,17 @@ describe('changedIntro', () => {
     expect(changedIntro([], true)).toBe("The reply, a script's transcript or the route differs from the baseline, or the check passes now.");
     expect(changedIntro([fixture('a', { slower })], false)).toBe('The reply or the route differs from the baseline, the check passes now, or the item is slower than its baseline.');
   });
+
+  it('names another attempt only when an item is Changed by an attempt other than the one shown, whose reply is the baseline\'s', () => {
+    const otherwise: Meaning = { value: 'unchecked', by: null, detail: 'attempt 2: replied otherwise than attempt 1' };
+    const byAttempt = fixture('a', { drift: { ...same, meaning: otherwise }, repeat: { count: 3, minPass: 3, passed: 3, flaky: false } });
+    expect(changedIntro([fixture('b', { drift: { ...same, reply: 'different' } }), byAttempt], false)).toBe('The reply, the route or an attempt other than the one shown differs from the baseline, or the check passes now.');
+    const script = persona('p', { drift: { transcript: 'same', route: 'same', verdict: 'still_passing', meaning: { value: 'changed', by: 'facts', detail: 'attempt 2: turn 3 changed in meaning: numbers 50 → 90' } } });
+    expect(changedIntro([script, fixture('c', { slower })], true)).toBe("The reply, a script's transcript, the route or an attempt other than the one shown differs from the baseline, the check passes now, or the item is slower than its baseline.");
+    // The reply shown differs too: it is what the reply names, and the usual introduction says it.
+    const shownDiffers = fixture('d', { drift: { ...same, reply: 'different', meaning: { value: 'changed', by: 'facts', detail: 'attempt 2: numbers 30 → 14' } } });
+    expect(changedIntro([shownDiffers], false)).toBe('The reply or the route differs from the baseline, or the check passes now.');
+  });
 });
 
 describe('compare reads the same dimensions', () => {

@@ -415,6 +415,37 @@ describe('k/N in every report', () => {
     expect(renderJUnit(run([judged]))).not.toContain('attempt 2&apos;s reply');
   });
 
+  it('with meaning.check off, repeated fixtures changed only by another attempt: the introduction names that attempt, and the shared cause names each item\'s own attempt on its line (docs/meaning.md, "Repeats")', () => {
+    resetLines();
+    const yes = 'Returns are accepted within 30 days.';
+    const no = 'Returns are accepted within thirty days.';
+    // Attempt 1 replayed the baseline word for word; a later one replied otherwise (evaluate/variants.ts, unmeasuredAttemptMeaning).
+    const otherwise = (label: string, number: number): FixtureRecord =>
+      fixture(label, {
+        reply: yes,
+        baseline: baseline(label, yes),
+        detail: '3/3 attempts passed (minPass 3); attempt 1: contains "Reply": found',
+        drift: { reply: 'same', route: 'same', verdict: 'still_passing', meaning: { value: 'unchecked', by: null, detail: `attempt ${number}: replied otherwise than attempt 1` } },
+        repeat: { count: 3, minPass: 3, passed: 3, flaky: false },
+        attempts: [1, 2, 3].map((n) => attempt(n === number ? no : yes, 'pass', 'contains "Reply": found')),
+      });
+    const record = run([otherwise('refund-window', 2), otherwise('return-window', 3)]);
+    const md = renderComment(record, ctx);
+    // The reply shown is the baseline's: what differs is another attempt, and the introduction says so.
+    expect(md).toContain('#### 🟡 Changed (2)\n\nThe reply, the route or an attempt other than the one shown differs from the baseline, or the check passes now.');
+    // One cause, said once with no attempt in it; each item's line names its own.
+    expect(md).toContain('Meaning not checked for all 2\\: replied otherwise than attempt 1.');
+    expect(md).toContain('<b>refund-window</b> · pass 3/3 · still passing · meaning not checked: attempt 2 · ');
+    expect(md).toContain('<b>return-window</b> · pass 3/3 · still passing · meaning not checked: attempt 3 · ');
+    const terminal = renderTerminal(record, { color: false });
+    expect(terminal).toContain('Changed (2)\n  Meaning not checked for all 2: replied otherwise than attempt 1\n');
+    expect(terminal).toContain('~ return-window · pass 3/3 · still passing · meaning not checked: attempt 3 · ');
+    // An item whose reply shown differs keeps the usual introduction.
+    resetLines();
+    const usual = renderComment(run([fixture('hours', { reply: 'Open 9 to 6.', baseline: baseline('hours', 'Open 9 to 5.'), drift: { reply: 'different', route: 'same', verdict: 'still_passing' } })]), ctx);
+    expect(usual).toContain('\n\nThe reply or the route differs from the baseline, or the check passes now.\n');
+  });
+
   it("a reply check on a numbered turn does not say the turn twice in the terminal: `reply contains \"$50\", turn 2: reply does not contain`", () => {
     const base = persona('refund-chat') as ReplayedPersonaRecord;
     const check = { kind: 'reply' as const, status: 'fail' as const, expected: { contains: '$50', turn: 2 }, detail: 'turn 2: reply does not contain "$50"' };

@@ -311,6 +311,44 @@ describe('a reason the meaning was not checked, shared by several items', () => 
     expect(renderComment(record, ctx)).toContain("overloaded; the meaning judge's endpoint failed\\: see its status or log, and run it again.");
   });
 
+  it("repeated items whose attempts' meanings were not checked share the cause, each naming its own attempt on its line, with the cause's fix", () => {
+    resetLines();
+    const reason = 'meaning judge unreachable: HTTP 503 after 3 attempts: overloaded';
+    const repeat = { repeat: { count: 4, minPass: 4, passed: 4, flaky: false } };
+    // The same cause in attempt 2 of one item, attempt 4 of another, and an item run once: one cause, its fix said once.
+    const record = run([
+      differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', unchecked(`attempt 2: ${reason}`), repeat),
+      differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', unchecked(`attempt 4: ${reason}`), repeat),
+      differing('greeting', 'Hi!', 'Hello!', unchecked(reason)),
+    ]);
+    const fix = "the meaning judge's endpoint failed: see its status or log, and run it again";
+    const text = renderTerminal(record, { color: false });
+    expect(text).toContain(`Changed (3)\n  Meaning not checked for all 3: ${reason}; ${fix}\n`);
+    expect(text).toContain('~ refund · pass 4/4 · still passing · reply changed · meaning not checked: attempt 2 · ');
+    expect(text).toContain('~ hours · pass 4/4 · still passing · reply changed · meaning not checked: attempt 4 · ');
+    expect(text).toContain('~ greeting · pass · still passing · reply changed · meaning not checked · ');
+    const md = renderComment(record, ctx);
+    expect(md).toContain(`Meaning not checked for all 3\\: ${reason.replaceAll(':', '\\:')}; ${fix.replace(':', '\\:')}.`);
+    expect(md).toContain('<b>hours</b> · pass 4/4 · still passing · reply changed · meaning not checked: attempt 4 · ');
+    // Two items whose attempt 2 names it: the shared line names no attempt, which would read as one attempt of the run.
+    resetLines();
+    const both = run([
+      differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', unchecked(`attempt 2: ${reason}`), repeat),
+      differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', unchecked(`attempt 2: ${reason}`), repeat),
+    ]);
+    const two = renderTerminal(both, { color: false });
+    expect(two).toContain(`Changed (2)\n  Meaning not checked for all 2: ${reason}; ${fix}\n`);
+    expect(two).not.toContain('Meaning not checked for all 2: attempt');
+    // An attempt named with no cause has nothing to share: each item keeps its words.
+    resetLines();
+    const bare = renderTerminal(run([
+      differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', { value: 'unchecked', by: null, detail: 'attempt 2' }, repeat),
+      differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', { value: 'unchecked', by: null, detail: 'attempt 2' }, repeat),
+    ]), { color: false });
+    expect(bare).not.toContain('Meaning not checked for');
+    expect(bare).toContain('~ hours · pass 4/4 · still passing · reply changed · meaning not checked: attempt 2 · ');
+  });
+
   it("a meaning judge that could not be reached whose reason says its own fix: the shared line says that fix alone, not the general one after it", () => {
     resetLines();
     const own = "point NODE_EXTRA_CA_CERTS at that CA's certificate (a PEM file) in the environment agent-replay runs in";
