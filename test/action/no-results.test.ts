@@ -4,12 +4,11 @@
 // mode's is in report.test.ts.
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { FakeGitHub } from '../support/github-server.js';
 import { nativeEcho } from '../support/agent-server.js';
+import { git } from '../support/fork-clone.js';
 import { actionContextOf, gitHubApiOf, HEAD, makeWorkspace, pullPayload, useServers } from './harness.js';
 import { checkMode } from '../../src/action/check.js';
 import { envInputGetter, readInputs } from '../../src/action/inputs.js';
@@ -28,15 +27,13 @@ useServers(
 );
 
 const NEWER = 'b'.repeat(40);
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_NOSYSTEM: '1', HOME: '/nonexistent' };
-const git = (cwd: string, ...args: string[]) => promisify(execFile)('git', ['-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], { cwd, env: GIT_ENV });
 
 /** The check's workspace: a suite committed in a git repository, whose commit is not the pull request's head (a checkout without `ref`). */
 async function otherCheckout(): Promise<string> {
   const ws = await makeWorkspace({ fixtures: 'fixtures:\n  - { label: a, message: one }\n' });
-  await git(ws, 'init', '-q');
-  await git(ws, 'add', '-A');
-  await git(ws, 'commit', '-qm', 'suite');
+  git(ws, 'init', '-q');
+  git(ws, 'add', '-A');
+  git(ws, '-c', 'commit.gpgsign=false', 'commit', '-qm', 'suite');
   return ws;
 }
 
