@@ -27,6 +27,7 @@ import { foreignSuite } from '../accept/suite-dir.js';
 import { baselinePath, CONFIG_NAMES, serializeBaseline } from '../suite/index.js';
 import { FILE_STYLES, gitBlobSha, inStyleOf, LF_NO_BOM, styleOfBytes, styleOfNewBaseline, type FileStyle } from '../accept/file-style.js';
 import { downloadRunRecord, type RecordDownload } from './download.js';
+import { NOTICE_END, NOTICE_START_MAX, reportUpdatedAt, withNotice } from './notice.js';
 import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
 import { redactorOfKnown } from '../secrets.js';
@@ -42,62 +43,6 @@ class Refusal extends Error {
     super(message);
     this.dropMetadata = options.dropMetadata ?? false;
   }
-}
-
-const NOTICE_START = '<!-- agent-replay:notice -->';
-const NOTICE_END = '<!-- /agent-replay:notice -->';
-/** GitHub's time of a change, as its REST API gives it (to the second; to the millisecond is kept too). */
-const GITHUB_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
-/**
- * A notice's opening line. It carries when the report under it was last written (`report-updated`,
- * GitHub's time), so that the notice, the comment's newest change, does not pass for the report's
- * (docs/action.md, "Accept"). Without a time (none known, or older notices): NOTICE_START.
- */
-function noticeOpen(reportUpdatedAt: string | null): string {
-  return reportUpdatedAt !== null && GITHUB_TIME.test(reportUpdatedAt) ? `<!-- agent-replay:notice report-updated=${reportUpdatedAt} -->` : NOTICE_START;
-}
-/** A notice's opening line, with its time when it has one, at the start of `text`. */
-const NOTICE_OPEN = /^<!-- agent-replay:notice(?: report-updated=(\S+))? -->(?:\n|$)/;
-/** The longest opening line a notice is written with (the time to the millisecond). */
-const NOTICE_START_MAX = noticeOpen('0000-00-00T00:00:00.000Z');
-
-/** A comment's hidden marker and metadata lines (its head), and what follows them, leading blank lines dropped. */
-function splitHead(body: string): { head: string[]; rest: string } {
-  const lines = body.split('\n');
-  let headCount = 0;
-  if ((lines[0] ?? '').startsWith('<!-- agent-replay:marker=')) {
-    headCount = (lines[1] ?? '').startsWith('<!-- agent-replay:meta ') ? 2 : 1;
-  }
-  return { head: lines.slice(0, headCount), rest: lines.slice(headCount).join('\n').replace(/^\n+/, '') };
-}
-
-/**
- * Puts a notice right under the hidden marker and metadata lines, keeping them (the marker alone
- * with `dropMetadata`) and the report below, and replacing the notices already there (only at that
- * place: a notice-like text inside the report is left alone).
- */
-export function withNotice(body: string, notice: string, reportUpdatedAt: string | null = null, dropMetadata = false): string {
-  const split = splitHead(body);
-  if (dropMetadata) split.head = split.head.slice(0, 1);
-  let rest = split.rest;
-  while (NOTICE_OPEN.test(rest)) {
-    const end = rest.indexOf(NOTICE_END);
-    if (end < 0) break;
-    rest = rest.slice(end + NOTICE_END.length).replace(/^\n+/, '');
-  }
-  return [...split.head, noticeOpen(reportUpdatedAt), notice, NOTICE_END, '', rest].join('\n');
-}
-
-/**
- * When the report a comment shows was last written: its updated_at, unless it opens with a notice
- * of ours (an accept job wrote that last and left the report as it was), whose own line says when
- * the report under it was written; null for an older notice that does not say.
- */
-function reportUpdatedAt(comment: Pick<IssueComment, 'body' | 'updated_at'>): string | null {
-  const open = NOTICE_OPEN.exec(splitHead(comment.body).rest);
-  if (open === null) return comment.updated_at;
-  const time = open[1] ?? null;
-  return time !== null && GITHUB_TIME.test(time) ? time : null;
 }
 
 /**

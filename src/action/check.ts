@@ -8,10 +8,10 @@ import type { Inputs } from './inputs.js';
 import { inputSecrets } from './inputs.js';
 import { sameLabel, suiteName, type ActionContext, type PullContext } from './context.js';
 import type { ActionDeps } from './deps.js';
-import { DEPLOYMENT_URL_SOURCE, planCheck, planOverrides } from './plan.js';
+import { DEPLOYMENT_URL_SOURCE, planCheck, planOverrides, type CheckPlan } from './plan.js';
 import { checkedOutCommit, checkoutMismatch } from './checkout.js';
 import { UserError } from '../errors.js';
-import { htmlReportFile, OVERRIDES_SOURCE, overridesFrom, prNumberFile, publisher, publishSettings, setRunOutputs, summaryWithNote } from './publish.js';
+import { htmlReportFile, OVERRIDES_SOURCE, overridesFrom, prNumberFile, publisher, publishSettings, sayNoResults, setRunOutputs, summaryWithNote } from './publish.js';
 import { defaultBranchTimings, defaultBranchTrend, previousRun } from './history.js';
 import { runCheck } from '../engine.js';
 import { issueCount, type ConfigIssue } from '../suite/index.js';
@@ -143,6 +143,33 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
     core.setOutput('comment-status', 'skipped');
     return;
   }
+  try {
+    return await replayPlanned(inputs, plan, deps);
+  } catch (e) {
+    await stoppedBeforeResults(inputs, plan, deps);
+    throw e;
+  }
+}
+
+/** A fork's pull_request run (and a review's, which GitHub runs the same way): a read-only token and no secrets, so no comment. */
+const readOnlyTokenOf = (ctx: ActionContext): boolean => ctx.pull?.isFork === true && FORK_CONTEXT_EVENTS.has(ctx.eventName);
+
+/**
+ * A check that stopped before it reported any results (the checkout refused, an error thrown):
+ * on each pull request whose newest commit it is, a comment that reports an older commit gets a
+ * line at its top saying that this one has none (docs/action.md, "The PR comment"), rather than
+ * show the older commit's report under the newer commit, named only in its footer. The agent not
+ * ready, a configuration error and the cost cap are reported in the comment instead: those return.
+ */
+async function stoppedBeforeResults(inputs: Inputs, plan: Extract<CheckPlan, { kind: 'run' }>, deps: ActionDeps): Promise<void> {
+  const { ctx, pulls } = plan;
+  if (ctx.sha === null || readOnlyTokenOf(ctx)) return;
+  const url = ctx.runId === null ? null : `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`;
+  for (const pull of pulls) await sayNoResults(publishSettings(inputs), { ...ctx, pull }, ctx.sha, { id: ctx.runId, url, how: 'stopped' }, deps.github);
+}
+
+/** The check of a plan that runs: replay, then record, artifact, summary, annotations, comment and gate. */
+async function replayPlanned(inputs: Inputs, plan: Extract<CheckPlan, { kind: 'run' }>, deps: ActionDeps): Promise<'interruption reported' | undefined> {
   const { ctx, pulls, note } = plan;
   // The run is recorded, commented and accepted as ctx.sha: the suite must be that commit's, not
   // the merge commit pull_request checks out by default (docs/action.md, "Check: replay on every pull request").
@@ -157,7 +184,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   // A pull_request run for a fork's pull request (and a review's, which GitHub runs the same way)
   // has a read-only token and no secrets: it cannot comment.
   const forkContext = FORK_CONTEXT_EVENTS.has(ctx.eventName);
-  const readOnlyToken = ctx.pull?.isFork === true && forkContext;
+  const readOnlyToken = readOnlyTokenOf(ctx);
   const confirmCost = inputs.confirmCost || pulls.some((p) => p.labels.some((l) => sameLabel(l, inputs.confirmLabel)));
   // Outside those (pull_request_target, deployment_status), a fork's code runs with the workflow's secrets.
   const forks = forkContext ? [] : pulls.filter((p) => p.isFork);

@@ -20,6 +20,8 @@ import { utf8Length } from '../report/escape.js';
 import { renderHtml, type HtmlTrendPoint } from '../report/html.js';
 import type { GitHubApi } from '../github/api.js';
 import { upsertStickyComment } from '../github/sticky.js';
+import { noteNoResults } from './notice.js';
+import type { NoResultsRun } from '../report/no-results.js';
 import { gitHubFailure } from './github-words.js';
 import { docsUrl } from '../version.js';
 import type { RunRecord } from '../types.js';
@@ -73,6 +75,32 @@ export function overridesFrom(inputs: OverrideInputs): ConfigOverrides {
 /** One sticky comment per key (the comment-key input, else the workflow's name) and suite folder. */
 export function commentMarker(settings: Pick<PublishSettings, 'commentKey' | 'dir'>, ctx: Pick<ActionContext, 'workflow'>): string {
   return markerFor(settings.commentKey ?? ctx.workflow, suiteName(settings.dir));
+}
+
+/**
+ * The comment's marker, and the one it had before (formerMarker): a suite's comment from before its
+ * key named the suite's folder is taken over, not left behind (docs/action.md, "Two suites in one repository").
+ */
+function commentMarkers(settings: Pick<PublishSettings, 'commentKey' | 'dir'>, ctx: Pick<ActionContext, 'workflow'>): { marker: string; formerMarker?: string } {
+  return { marker: commentMarker(settings, ctx), ...(suiteName(settings.dir) !== null ? { formerMarker: markerFor(settings.commentKey ?? ctx.workflow) } : {}) };
+}
+
+/**
+ * When a run leaves no results for `head`, the newest commit of `at`'s pull request, and the
+ * pull request's comment reports an older commit: a line at the comment's top says so, above the
+ * report it keeps (noteNoResults; docs/action.md, "The PR comment"), said in the log. Never thrown:
+ * the step fails with its own error, and a failure to write the line is a warning.
+ */
+export async function sayNoResults(settings: Pick<PublishSettings, 'comment' | 'commentKey' | 'dir'>, at: ActionContext, head: string, run: NoResultsRun, github: GitHubApi | null): Promise<void> {
+  if (!settings.comment || github === null || at.pull === null) return;
+  const short = head.slice(0, 7);
+  try {
+    const noted = await noteNoResults(github, { owner: at.owner, repo: at.repo, pull: at.pull.number, ...commentMarkers(settings, at) }, head, run);
+    if (noted.kind === 'noted') log.info(`comment: the newest commit, ${short}, has no results: a line at the top of the comment now says so, above its report of ${noted.shown.slice(0, 7)} ${noted.url}`);
+    else if (noted.kind === 'already') log.info(`comment: its top already says that the newest commit, ${short}, has no results ${noted.url}`);
+  } catch (e) {
+    log.warning(`comment: the line saying that the newest commit, ${short}, has no results was not added: ${gitHubFailure(e, 'pull-requests: write')}`);
+  }
 }
 
 /** report.html for the results artifact, written next to results.json (docs/action.md, "report.html"). */
@@ -313,9 +341,7 @@ async function postComment(
       owner: ctx.owner,
       repo: ctx.repo,
       issueNumber: ctx.pull.number,
-      marker: commentMarker(settings, ctx),
-      // A suite's comment from before its key named the suite's folder is taken over, not left behind (docs/action.md, "Two suites in one repository").
-      ...(suiteName(settings.dir) !== null ? { formerMarker: markerFor(settings.commentKey ?? ctx.workflow) } : {}),
+      ...commentMarkers(settings, ctx),
       body,
       hasMarker,
       keep: (existing) => newerComment(github, ctx, existing.body, body),

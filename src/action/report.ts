@@ -11,7 +11,7 @@ import { runSuiteEdits, suiteRepoPath } from './suite-edits.js';
 import { gitHubFailure } from './github-words.js';
 import { isGitHubError } from '../github/errors.js';
 import type { ActionDeps } from './deps.js';
-import { htmlReportFile, prNumberFile, publisher, publishSettings, setRunOutputs, summaryWithNote } from './publish.js';
+import { htmlReportFile, prNumberFile, publisher, publishSettings, sayNoResults, setRunOutputs, summaryWithNote } from './publish.js';
 import { defaultBranchTrend, previousRun } from './history.js';
 import { mergeRecords, mixedSuites, readRecord, RecordError, type MergeFixes } from '../record/index.js';
 import { renderComment, terminalLine } from '../report/index.js';
@@ -383,14 +383,15 @@ export function reportSuiteDir(dir: string, cwd: string, recorded: string | unde
 }
 
 /** What a workflow_run event says about the run it reports: its head commit and repository (GitHub's, not the artifact's), and the run in words ("workflow run 1001"). */
-function workflowRunHead(ctx: ActionContext): { sha: string; repo: string | null; run: string } | null {
+function workflowRunHead(ctx: ActionContext): { sha: string; repo: string | null; run: string; id: number | null } | null {
   if (ctx.eventName !== 'workflow_run') return null;
   const run = ctx.payload.workflow_run;
   if (run === null || typeof run !== 'object') return null;
   const { head_sha: sha, head_repository: headRepo, id } = run as { head_sha?: unknown; head_repository?: unknown; id?: unknown };
   if (typeof sha !== 'string' || !/^[0-9a-f]{40}$/i.test(sha)) return null;
   const repo = headRepo !== null && typeof headRepo === 'object' ? (headRepo as { full_name?: unknown }).full_name : undefined;
-  return { sha: sha.toLowerCase(), repo: typeof repo === 'string' && repo !== '' ? repo : null, run: typeof id === 'number' ? `workflow run ${id}` : 'workflow run' };
+  const runId = typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : null;
+  return { sha: sha.toLowerCase(), repo: typeof repo === 'string' && repo !== '' ? repo : null, run: runId !== null ? `workflow run ${runId}` : 'workflow run', id: runId };
 }
 
 /**
@@ -534,11 +535,35 @@ async function postRefusal(reason: string, read: readonly ReadResults[], inputs:
   if (inputs.comment && found.refused === null) log.info('comment: no pull request to comment on. The refusal is in the job summary');
 }
 
+/**
+ * No results file to read, of the run a workflow_run reports (its jobs failed before they uploaded
+ * their results, or were skipped) or of this run's shards: when the pull request's comment reports
+ * an older commit, a line at its top says that the newest one has no results (sayNoResults;
+ * docs/action.md, "Report: combine shards, or comment for a fork"). The pull request is found as a
+ * report's is and held to the run's head commit and repository, GitHub's, never an artifact's: one
+ * whose head moved since gets nothing (the newer head's run reports it).
+ */
+async function noResultsOnPull(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
+  if (!inputs.comment || deps.github === null) return;
+  const runHead = workflowRunHead(ctx);
+  const head = runHead?.sha ?? ctx.pull?.headSha.toLowerCase() ?? null;
+  if (head === null || !/^[0-9a-f]{40}$/.test(head)) return;
+  const found = await pullForReport(inputs.prNumber, ctx, { commit: head }, deps);
+  if (found.refused !== null || found.ctx.pull === null) return;
+  const id = runHead !== null ? runHead.id : ctx.runId;
+  const url = id === null ? null : `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${id}`;
+  await sayNoResults(publishSettings(inputs), found.ctx, head, { id, url, how: 'none' }, deps.github);
+}
+
 export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
   if (inputs.results.length === 0) throw new UserError('report mode needs the results input: one results file, folder or pattern per line');
   const expanded = await expandResults(inputs.results, deps.cwd);
   const none = noResultsWords(inputs.results, expanded, inputs.dir);
-  if (none !== null) throw new UserError(none);
+  if (none !== null) {
+    // The step fails with its own error, whatever the line meets.
+    await noResultsOnPull(inputs, ctx, deps).catch((failure: unknown) => log.warning(`comment: the line saying that the newest commit has no results was not added: ${terminalLine(failure instanceof Error ? failure.message : String(failure))}`));
+    throw new UserError(none);
+  }
   const all = await readResults(expanded.files, deps.cwd);
   const read = all.read;
   // Another suite's file that cannot be read is set aside, with a warning; one of this suite's, or

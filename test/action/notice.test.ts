@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { refusalNotice, runStateSentence, withNotice } from '../../src/action/accept.js';
+import { refusalNotice, runStateSentence } from '../../src/action/accept.js';
+import { withNotice } from '../../src/action/notice.js';
 import { NOTICE_RESERVE_CHARS, renderComment } from '../../src/report/index.js';
 import { ctx, many } from '../report/fixtures.js';
 

@@ -552,6 +552,55 @@ describe('report mode', () => {
     expect(some.files.map((f) => relative(cwd, f))).toEqual([join('shards', 'agent-replay-results-abc-shard-1-of-2', 'results.json'), 'gone.json']);
   });
 
+  it("a later push whose run left no results: the comment's top says, in one line, that the newest commit has none and whose report is below; the report and its metadata are kept", async () => {
+    // Was: the earlier commit's report left as it was, named only in its footer, read as the newest commit's.
+    const workspace = await shards();
+    const { logged } = runnerFiles(workspace);
+    const deps = inProcessDeps(workspace);
+    const inputs = readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards', 'INPUT_COMMENT-KEY': 'agent-replay', 'INPUT_FAIL-ON': 'none' }));
+    // The fork's first push, 1111111: reported (its pull request found by the run's head branch: the artifact held no pr-number).
+    await reportMode(inputs, await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop')), deps);
+    const [first] = gh.comments('octo', 'shop', 7);
+    expect(parseCommentMetadata(first!.body)?.headSha, logged.join('')).toBe(HEAD);
+    // A second push, bbbbbbb, whose check failed before it uploaded anything: nothing downloaded.
+    const NEWER = 'b'.repeat(40);
+    gh.addPull('octo', 'shop', { number: 7, headSha: NEWER, headRef: 'feature', headRepo: 'stranger/shop' });
+    await rm(join(workspace, 'shards'), { recursive: true });
+    const newer = await actionContextOf('workflow_run', forkWorkflowRun(NEWER, 'stranger/shop'));
+    await expect(reportMode(inputs, newer, deps)).rejects.toThrow(/^report mode: no results files match shards \(nothing at shards in the workspace/);
+    const [noted] = gh.comments('octo', 'shop', 7);
+    const line = '> The newest commit, `bbbbbbb`, has no results: [workflow run 1001](https://github.com/octo/shop/actions/runs/1001) left none to report. The report below is of `1111111`.';
+    const [marker, meta, open, said, end, blank, ...rest] = noted!.body.split('\n');
+    expect([marker, meta, said, end, blank]).toEqual([...first!.body.split('\n').slice(0, 2), line, '<!-- /agent-replay:notice -->', '']);
+    // When the report under it was written, for the accept flow: the line is not the report's change.
+    expect(open).toBe(`<!-- agent-replay:notice report-updated=${first!.updatedAt} -->`);
+    expect(rest.join('\n')).toBe(first!.body.split('\n').slice(2).join('\n').replace(/^\n+/, ''));
+    // GitHub shows it first, one quoted line above the report's heading.
+    expect(githubHtml(noted!.body)).toMatch(
+      /^<!--[^\n]*-->\n<!--[^\n]*-->\n<!--[^\n]*-->\n<blockquote>\n<p>The newest commit, <code>bbbbbbb<\/code>, has no results: <a href="https:\/\/github.com\/octo\/shop\/actions\/runs\/1001">workflow run 1001<\/a> left none to report\. The report below is of <code>1111111<\/code>\.<\/p>\n<\/blockquote>\n<!--[^\n]*-->\n<h3>/,
+    );
+    const url = `https://github.com/octo/shop/pull/7#issuecomment-${noted!.id}`;
+    expect(logged.join('')).toContain(`comment: the newest commit, bbbbbbb, has no results: a line at the top of the comment now says so, above its report of 1111111 ${url}`);
+    // The report step re-run: the comment is not written again.
+    const writes = () => gh.requests.filter((r) => r.method === 'PATCH').length;
+    const before = writes();
+    await expect(reportMode(inputs, newer, deps)).rejects.toThrow(UserError);
+    expect(writes()).toBe(before);
+    expect(logged.join('')).toContain(`comment: its top already says that the newest commit, bbbbbbb, has no results ${url}`);
+    // A run of a head that moved on since (ccccccc pushed): nothing written, the newer head's run reports it.
+    gh.addPull('octo', 'shop', { number: 7, headSha: 'c'.repeat(40), headRef: 'feature', headRepo: 'stranger/shop' });
+    gh.editComment(noted!.id, first!.body);
+    await expect(reportMode(inputs, newer, deps)).rejects.toThrow(UserError);
+    expect(gh.comments('octo', 'shop', 7)[0]!.body).toBe(first!.body);
+    // With comment: false GitHub is not written to.
+    gh.addPull('octo', 'shop', { number: 7, headSha: NEWER, headRef: 'feature', headRepo: 'stranger/shop' });
+    const silent = readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards', 'INPUT_COMMENT-KEY': 'agent-replay', INPUT_COMMENT: 'false' }));
+    const all = writes();
+    await expect(reportMode(silent, newer, deps)).rejects.toThrow(UserError);
+    expect(writes()).toBe(all);
+    expect(gh.violations).toEqual([]);
+  });
+
   it('a pattern whose folder does not exist (no artifact downloaded there) says so, not ENOENT', async () => {
     const workspace = await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' });
     const run = await runAction({ gh, workspace, inputs: { mode: 'report', results: 'shards/*.json' }, event: { name: 'workflow_run', payload: {} } });
