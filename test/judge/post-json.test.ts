@@ -102,6 +102,27 @@ describe("postJson: a retry the limiter's pace would start past its time budget"
   });
 });
 
+describe("postJson: a 5xx's retry is held to the time budget too", () => {
+  it('a 503 whose Retry-After, as asked, would end past the budget: not waited, not sent again, the wait, the budget and the fix said', async () => {
+    let t = 0;
+    const clock = { now: () => t, sleep: async (ms: number) => void (t += ms) };
+    let n = 0;
+    server = createServer((req, res) => {
+      n++;
+      req.resume();
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '30' }).end('{"error":{"message":"overloaded"}}');
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
+    // Budget 2000 ms x 3 attempts; it waited 30 s twice and sent the call again each time.
+    const r = await postJson({ ...options(url, () => ({ model: 'm' })), clock, limiter: new AdaptiveLimiter(1, clock) });
+    expect([n, t]).toEqual([1, 0]);
+    expect(r.ok === false && r.reason).toBe(
+      "HTTP 503 after 1 attempt (the server's Retry-After asks for 30,000 ms, more than the 6,000 ms left of the time budget of 6,000 ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait): overloaded",
+    );
+  });
+});
+
 describe('postJson: the time budget counts from when the call was first sent', () => {
   it("a first attempt's wait for a slot does not spend its retries' budget: a Retry-After that fits after the send is waited", async () => {
     let t = 0;
