@@ -226,19 +226,26 @@ describe('withRetries', () => {
   it("a 5xx or network error's backoff is cut to what is left of the budget; past it, no retry is sent and the time spent is said", async () => {
     let t = 0;
     const clock: Clock & { sleeps: number[] } = { sleeps: [], now: () => t, sleep: async (ms) => void (clock.sleeps.push(ms), (t += ms)) };
-    // Each attempt takes its whole 5 s timeout; backoffs at random 0.5 of 4000 x 2^n: 2000, then 4000 cut to the 3,000 ms left.
+    // Each attempt takes its whole 5 s timeout (timeoutMs 5000, retries 3: a budget of 20 s); backoffs at
+    // random 0.5 of 4000 x 2^n: 2000, 4000, then 8000, which would start the fourth past it.
     const attempt = async (_isLast: boolean, _deadline: number | undefined, sending: () => void): Promise<AttemptResult<string, string>> => {
       sending();
       t += 5000;
       return retryable('ECONNRESET');
     };
-    const r = await withRetries(attempt, { retries: 5, backoffMs: 4000, clock, random: () => 0.5, budgetMs: 15_000 });
-    expect(clock.sleeps).toEqual([2000, 3000]);
-    // The third attempt, sent at 15,000 ms with nothing left, ended at 20,000 ms: no fourth.
-    expect(r).toEqual({ ok: false, failure: 'ECONNRESET', attempts: 3, budget: { elapsedMs: 20_000, budgetMs: 15_000, leftAtSendMs: 0 } });
+    const r = await withRetries(attempt, { retries: 3, backoffMs: 4000, clock, random: () => 0.5, budgetMs: 20_000 });
+    expect(clock.sleeps).toEqual([2000, 4000]);
+    // The third attempt, sent at 16,000 ms, ended at 21,000 ms: no fourth, though a retry was left.
+    expect(r).toEqual({ ok: false, failure: 'ECONNRESET', attempts: 3, budget: { elapsedMs: 21_000, budgetMs: 20_000, leftAtSendMs: 4000 } });
     expect(attemptsText(r as { attempts: number })).toBe(
-      '3 attempts (20,000 ms spent, past the time budget of 15,000 ms, timeoutMs x attempts, which the last attempt ran past: sent with 0 ms of it left, it had its whole timeoutMs; given up rather than send another: raise timeoutMs or retries)',
+      '3 attempts (21,000 ms spent, past the time budget of 20,000 ms, timeoutMs x attempts, which the last attempt ran past: sent with 4,000 ms of it left, it had its whole timeoutMs; given up rather than send another: raise timeoutMs or retries)',
     );
+    // A backoff longer than what is left is cut to it: the retry is still sent within the budget.
+    t = 0;
+    clock.sleeps.length = 0;
+    const cut = scripted([retryable('503'), retryable('503'), { ok: true, value: 'done' }]);
+    expect(await withRetries(cut.attempt, { retries: 3, backoffMs: 4000, clock, random: () => 0.5, budgetMs: 3000 })).toEqual({ ok: true, value: 'done' });
+    expect(clock.sleeps).toEqual([2000, 1000]);
     quotedAndSaid(`could not reach the agent after ${attemptsText(r as { attempts: number })}`, '(<ms> ms spent, past the time budget of <ms> ms, timeoutMs x attempts ...; given up rather than send another: raise timeoutMs or retries)');
     // Without a budget (a caller that gives none) the retries alone bound it, as before.
     t = 0;
