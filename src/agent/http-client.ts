@@ -182,7 +182,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   };
   deps.signal?.addEventListener('abort', onInterrupt, { once: true });
 
-  async function attempt(body: string, turn: Turn, mapping: AgentMapping, isLast: boolean, sent: Record<string, string>): Promise<Attempt> {
+  async function attempt(body: string, turn: Turn, mapping: AgentMapping, sent: Record<string, string>): Promise<Attempt> {
     const controller = new TurnAbort();
     if (deps.signal?.aborted) controller.abort(deps.signal.reason);
     inFlight.add(controller);
@@ -251,16 +251,11 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       }
       const retryable = status === 429 || status >= 500;
       const retryAfterMs = retryable ? askedRetryAfterOf(response.headers, clock.now()) : null;
-      let text = '';
-      // A 429 may be the last attempt whatever `isLast` says (its time budget decides): keep it.
-      if (retryable && !isLast && status !== 429) {
-        // Not quoted: drain it so the connection goes back to the pool.
-        await response.body.dump().catch(() => undefined);
-      } else {
-        // Quoted as sent: a compressed error page is decoded too (an unknown coding is not quoted).
-        const quoted = decodedBody(response.body, response.headers['content-encoding'], MAX_RESPONSE_BYTES);
-        text = 'unknown' in quoted ? await response.body.dump().then(() => `(a body encoded as "${quoted.unknown}")`, () => '') : await bodyText(quoted).catch(() => '');
-      }
+      // Kept whether or not retries are left: the time budget may give up before they are spent
+      // (http/retry.ts), and the error quotes it. Quoted as sent: a compressed error page is decoded
+      // too (an unknown coding is not quoted).
+      const kept = decodedBody(response.body, response.headers['content-encoding'], MAX_RESPONSE_BYTES);
+      const text = 'unknown' in kept ? await response.body.dump().then(() => `(a body encoded as "${kept.unknown}")`, () => '') : await bodyText(kept).catch(() => '');
       // A redirect is not followed: a turn's body and headers go only where agent.url says. Where it
       // points is said, so that the fix (that address as agent.url) is in the message.
       const redirect = status >= 300 && status < 400 ? redirectTarget(response.headers.location, url) : null;
@@ -425,7 +420,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     // The latest attempt's trace context: the answered attempt's once the retries are over.
     const latest: Traced = { trace: null };
     let attempts = 0;
-    const gated = (isLast: boolean, deadline: number | undefined, sending: () => void): Promise<Attempt> =>
+    const gated = (_isLast: boolean, deadline: number | undefined, sending: () => void): Promise<Attempt> =>
       limiter.run(
         () => {
           // On the wire from here: the time budget counts from the first attempt's send, not its wait for a slot.
@@ -437,7 +432,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
           // waits for one is not a retry made (docs/semantics.md, "Cost").
           deps.onRequest?.();
           if (attempts > 1) deps.onRetry?.();
-          return attempt(body, turn, mapping, isLast, header === null ? headers : { ...headers, traceparent: header });
+          return attempt(body, turn, mapping, header === null ? headers : { ...headers, traceparent: header });
         },
         outcomeOf,
         {

@@ -38,34 +38,46 @@ export function line(text: string, max = 200): string {
 /** How the fix after a client's failure begins (src/judge/http.ts, src/http/network.ts): "; check whether ...", "; point NODE_EXTRA_CA_CERTS ...", "; the proxy speaks plain HTTP ...". */
 export const FIX_START = /; (?:check|point|see|give|raise|use|write|name|something other than|a proxy that inspects|the proxy's certificate must|the proxy speaks plain HTTP) /;
 
+/** An HTTP status in a client's reason, after which the answer it quotes may follow (serverText). */
+const STATUS = /\bHTTP \d{3}\b/g;
+
 /**
  * Where a server's own text begins in a client's reason: the answer quoted after its status (`HTTP
- * 500: <its message>`, `agent returned HTTP 500 after 3 attempts: <its body>`), which runs to the
- * end of the reason (a panel's: to the end of its members' reasons).
+ * 500: <its message>`, `agent returned HTTP 500 after 3 attempts: <its body>`), after the first ": "
+ * that follows the status with no ";" or other ":" before it, the status and it outside a parenthesis and a quoted text
+ * (topLevel): `HTTP 429 after 1 attempt (rate limited: ...; given up at once ...): <its message>`.
+ * It runs to the end of the reason (a panel's: to the end of its members' reasons); -1: none.
  */
-const SERVER_TEXT = /\bHTTP \d{3}\b[^:;]*?: /;
+function serverText(text: string): number {
+  for (const status of text.matchAll(STATUS)) {
+    // A status inside a quoted text (a model's output) is not one the client said.
+    if (!atTopLevel(text, status.index)) continue;
+    for (const i of topLevel(text, text.length)) {
+      if (i < status.index + status[0].length) continue;
+      if (text.startsWith(': ', i)) return i + 2;
+      if (text[i] === ':' || text[i] === ';') break;
+    }
+  }
+  return -1;
+}
 
 /** FIX_START, for each of its places in a text. */
 const FIX_STARTS = new RegExp(FIX_START.source, 'g');
-
-/** An unescaped double quote: a quoted text (a model's output, `in output: "..."`; a JSON body's strings) opens or closes there. */
-const QUOTE = /(?<!\\)"/g;
 
 /**
  * Where the fix of a client's reason, written `<what happened>; <the fix>`, begins (the index of
  * its "; "), or -1 when it has none: a shared line or the terminal keeps the fix whole, and a
  * shared line adds no general fix after it (src/report/cause-details.ts, src/report/terminal.ts).
  * Only a fix agent-replay wrote counts: the first "; check ..." (see FIX_START) that is neither in
- * a server's text (SERVER_TEXT: no fix of ours follows the answer a reason quotes) nor inside a
- * quoted text (an odd number of double quotes before it). A server's `{"error":"bad input; see
- * logs"}` is never taken for a fix, so that clipping keeps what happened, not the server's words.
+ * a server's text (serverText: no fix of ours follows the answer a reason quotes) nor inside a
+ * parenthesis or a quoted text (atTopLevel). A server's `{"error":"bad input; see logs"}` is never
+ * taken for a fix, nor a "; see ..." of a parenthesis, so that clipping keeps what happened, not
+ * the server's words, and never cuts inside a parenthesis.
  */
 export function fixStart(text: string): number {
-  const server = SERVER_TEXT.exec(text);
-  const ours = server === null ? text : text.slice(0, server.index + server[0].length);
-  for (const m of ours.matchAll(FIX_STARTS)) {
-    if ((text.slice(0, m.index).match(QUOTE)?.length ?? 0) % 2 === 0) return m.index;
-  }
+  const server = serverText(text);
+  const ours = server < 0 ? text : text.slice(0, server);
+  for (const m of ours.matchAll(FIX_STARTS)) if (atTopLevel(text, m.index)) return m.index;
   return -1;
 }
 

@@ -12,6 +12,8 @@
 // was sent: its wait for a slot or its paced start is the queue's, not the request's. The budget bounds when
 // a retry is sent, not how long it runs: one sent within it has its whole timeoutMs, so the time spent can
 // end past it (docs/configuration.md, "Adaptive concurrency"), and the error then says what was left at its send.
+// A failure that spends a retry (a 5xx, a network error) is held to the same budget: its retry is sent
+// within it or not at all, a Retry-After that would end past it given up at once, a backoff cut to what is left.
 
 import type { Clock } from '../types.js';
 import { httpDate, serverNow } from './http-date.js';
@@ -122,8 +124,10 @@ export interface RetryOptions {
    */
   onRetry?: () => void;
   /**
-   * How long throttled attempts may go on being sent, from when the first attempt was sent (timeoutMs x
-   * attempts): one sent within it runs its whole timeoutMs; without it a throttled attempt spends a retry like any other failure.
+   * How long attempts may go on being sent, from when the first attempt was sent (timeoutMs x attempts):
+   * one sent within it runs its whole timeoutMs; a throttled one spends no retry within it, and a retry
+   * of any failure is sent within it or not at all. Without it a throttled attempt spends a retry like
+   * any other failure, and no retry is bounded by time.
    */
   budgetMs?: number;
   /**
@@ -134,8 +138,21 @@ export interface RetryOptions {
   freeThrottles?: number;
 }
 
-/** Why the loop stopped on a failure: the retries were spent, or the time budget while rate limited. */
-export type RetryFailure<F> = { ok: false; failure: F; attempts: number; throttled?: ThrottledOut; unwaited?: UnwaitedOut };
+/** Why the loop stopped on a failure: the retries were spent, the time budget while rate limited, or the time budget before the next retry. */
+export type RetryFailure<F> = { ok: false; failure: F; attempts: number; throttled?: ThrottledOut; unwaited?: UnwaitedOut; budget?: BudgetOut };
+
+/**
+ * A request given up on a failure that spends a retry (a 5xx, a network error, a 429 past the free
+ * ones) with retries left: its next attempt would start past the time budget (docs/configuration.md, "Adaptive concurrency").
+ */
+export interface BudgetOut {
+  elapsedMs: number;
+  budgetMs: number;
+  /** Present when the server's Retry-After, as asked, would end past the budget. */
+  retryAfterMs?: number;
+  /** Present when the budget was spent already: what was left of it when the last attempt was sent. */
+  leftAtSendMs?: number;
+}
 
 /** A request given up on 429s that asked for no wait: the ones that spent no retry, and the retries spent after them. */
 export interface UnwaitedOut {
@@ -167,9 +184,19 @@ export interface ThrottledOut {
   leftAtSendMs?: number;
 }
 
-/** How many attempts the loop made, in words, and why it stopped when a rate limit outlasted the budget. */
-export function attemptsText(result: { attempts: number; throttled?: ThrottledOut; unwaited?: UnwaitedOut }): string {
+/** How many attempts the loop made, in words, and why it stopped when a rate limit, or a retry's wait, outlasted the budget. */
+export function attemptsText(result: { attempts: number; throttled?: ThrottledOut; unwaited?: UnwaitedOut; budget?: BudgetOut }): string {
   const n = plural(result.attempts, 'attempt', 'attempts');
+  const b = result.budget;
+  if (b !== undefined) {
+    const budget = `the time budget of ${thousands(b.budgetMs)} ms, timeoutMs x attempts`;
+    if (b.retryAfterMs !== undefined) {
+      const left = Math.max(0, b.budgetMs - b.elapsedMs);
+      return `${n} (the server's Retry-After asks for ${thousands(b.retryAfterMs)} ms, more than the ${thousands(left)} ms left of ${budget}; given up at once instead of waiting: raise timeoutMs or retries to cover the wait)`;
+    }
+    const sent = b.leftAtSendMs === undefined ? '' : `, which the last attempt ran past: sent with ${thousands(b.leftAtSendMs)} ms of it left, it had its whole timeoutMs`;
+    return `${n} (${thousands(b.elapsedMs)} ms spent, past ${budget}${sent}; given up rather than send another: raise timeoutMs or retries)`;
+  }
   const u = result.unwaited;
   if (u !== undefined) {
     const free = u.free === 1 ? 'the first spent' : `the first ${thousands(u.free)} spent`;
@@ -209,7 +236,8 @@ export function attemptsText(result: { attempts: number; throttled?: ThrottledOu
  * Runs `attempt` until it succeeds, fails in a way not worth retrying, or `retries` more attempts
  * were made; between two attempts it waits the server's Retry-After, else a full-jitter backoff.
  * A throttled failure (with `budgetMs`) spends no retry: it waits at least the Retry-After and
- * goes again until the budget is spent. `attempt` is told whether a failure of the kind that
+ * goes again until the budget is spent; a retry after any other failure is not sent past it either
+ * (its Retry-After, as asked, would pass it, or the budget is spent). `attempt` is told whether a failure of the kind that
  * spends retries would be the last one (so it can keep the body to quote in an error), and, after
  * the first, when its time budget ends on the clock (`deadline`): an attempt the server's spent quota
  * holds past it is not sent (`unsent`), and the loop gives up as for a Retry-After beyond the budget.
@@ -303,8 +331,20 @@ export async function withRetries<T, F>(
     } else {
       // The last failure a 429 past the free ones: the error says why it was not sent again (a 5xx's does not).
       if (isLast) return { ok: false, failure: result.failure, attempts: n, ...(capped ? { unwaited: { free: unwaited + rateFree, retries, ...(result.rateLimited === true ? { rateLimited: true, windowMs: result.windowMs ?? RATE_LIMIT_WAIT_MS } : {}) } } : {}) };
-      wait = result.retryAfterMs === null ? backoffDelay(spent, options.backoffMs, options.random) : Math.min(MAX_RETRY_AFTER_MS, result.retryAfterMs);
+      const asked = result.retryAfterMs;
+      wait = asked === null ? backoffDelay(spent, options.backoffMs, options.random) : Math.min(MAX_RETRY_AFTER_MS, asked);
       if (noWait) wait = Math.max(MIN_THROTTLE_WAIT_MS, wait);
+      if (options.budgetMs !== undefined) {
+        // A retry that spends one is sent within the time budget too, or not at all: the server's
+        // Retry-After is held against it as asked (a 503's of 60 s was waited and the retry sent
+        // past a budget of 15 s), the backoff, ours, is cut to what is left (docs/configuration.md, "Adaptive concurrency").
+        // The clock may stand still (an injected one): the waits count as time spent.
+        const elapsed = Math.max(since(), waitedMs);
+        if (asked !== null && asked > 0 && elapsed + asked > options.budgetMs) return { ok: false, failure: result.failure, attempts: n, budget: { elapsedMs: elapsed, budgetMs: options.budgetMs, retryAfterMs: asked } };
+        if (elapsed > options.budgetMs) return { ok: false, failure: result.failure, attempts: n, budget: { elapsedMs: elapsed, budgetMs: options.budgetMs, leftAtSendMs: Math.max(0, options.budgetMs - (sentLast ?? begun)) } };
+        wait = Math.min(wait, options.budgetMs - elapsed);
+      }
+      waitedMs += wait;
       spent += 1;
     }
     const waited = await sleepUnlessAborted(options.clock, wait, options.signal);

@@ -299,7 +299,7 @@ function retryable(a: Attempt): boolean {
 
 function describe(a: Attempt, result: Parameters<typeof attemptsText>[0], timeoutMs: number, proxy: ProxyRoute | null, peer: string): string {
   const attempts = result.attempts;
-  const times = attempts === 1 && result.throttled === undefined ? '' : ` after ${attemptsText(result)}`;
+  const times = attempts === 1 && result.throttled === undefined && result.budget === undefined ? '' : ` after ${attemptsText(result)}`;
   switch (a.kind) {
     case 'http':
       return `HTTP ${a.status}${times}${a.message ? `: ${a.message}` : ''}`;
@@ -310,9 +310,9 @@ function describe(a: Attempt, result: Parameters<typeof attemptsText>[0], timeou
       // answer, and an answer whose body stopped after its headers from both, in the agent client's
       // words (through a proxy, the proxy, or the judge behind it, did not answer).
       const cut: DeadlineCut = a.status !== undefined ? { at: 'body', status: a.status } : a.connecting === true ? { at: 'connecting', step: a.step ?? null } : { at: 'answer' };
-      // A retry given up for a rate limit (a spent quota holding it past the time budget) says that
-      // cause, as an HTTP or network failure does (docs/troubleshooting.md, "Not evaluated").
-      if (result.throttled !== undefined) return `${deadlineText(cut, peer, `${thousands(timeoutMs)} ms`, proxy)}, given up after ${attemptsText(result)}`;
+      // A retry given up for a rate limit (a spent quota holding it past the time budget), or for its
+      // wait passing the budget, says that cause, as an HTTP or network failure does (docs/troubleshooting.md, "Not evaluated").
+      if (result.throttled !== undefined || result.budget !== undefined) return `${deadlineText(cut, peer, `${thousands(timeoutMs)} ms`, proxy)}, given up after ${attemptsText(result)}`;
       return `${deadlineText(cut, peer, `${thousands(timeoutMs)} ms`, proxy)}${attempts === 1 ? '' : ` (${attempts} attempts)`}`;
     }
     case 'fatal':

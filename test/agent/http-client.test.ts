@@ -250,6 +250,23 @@ describe('retries', () => {
     expect(clock2.sleeps).toEqual([60_125]);
   });
 
+  // A 5xx spends a retry, yet its retry is held to the time budget too: a 503 asking for 60 s was
+  // waited and sent again twice, ending 120 s into a budget of 15 s (docs/configuration.md, "Adaptive concurrency").
+  it("a 503 whose Retry-After would end past the time budget is given up at once, its body quoted, no retry sent past it", async () => {
+    const server = await serve(() => ({ status: 503, headers: { 'retry-after': '60' }, body: 'down for maintenance' }));
+    const clock = fakeClock();
+    const outcome = await client({ url: server.url, start: null, timeoutMs: 5000, retries: 2 }, clock).converse(request);
+    expect(server.requests).toHaveLength(1);
+    expect(clock.sleeps).toEqual([]);
+    // The body is kept though retries were left: the budget, not the retries, ended it.
+    expect(outcome).toEqual({
+      kind: 'errored',
+      errorKind: 'http',
+      error:
+        "message turn: agent returned HTTP 503 after 1 attempt (the server's Retry-After asks for 60,000 ms, more than the 15,000 ms left of the time budget of 15,000 ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait): down for maintenance",
+    });
+  });
+
   // The throttled backoff (a 429 without Retry-After spends no retry) that would end past the time
   // budget is not begun: the turn is given up with the time spent and the wait that did not fit
   // (docs/troubleshooting.md, "The agent"; docs/configuration.md, "Adaptive concurrency").

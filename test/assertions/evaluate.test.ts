@@ -174,6 +174,20 @@ describe("a client's reason in an item's detail (reasonLine)", () => {
     const ours = `response is encoded as "x; see y" (its Content-Encoding); check ${JUDGE_URL_SETTING}`;
     expect(ours.slice(fixStart(ours))).toBe(`; check ${JUDGE_URL_SETTING}`);
   });
+  // fixStart read neither parenthesis: a "; " inside ours hid where the server's text begins, and a
+  // "; see" inside one was taken for the fix, the line then cut with the parenthesis left open.
+  it('a parenthesis is read as one: its "; " neither hides the server\'s text after it nor starts the fix', () => {
+    // The judge's words for a retry still waiting for a slot at its deadline (src/http/retry.ts): the
+    // server's "; see" was our fix, and the detail read "...cover the wait): overloaded", the rest dropped.
+    const slot = `HTTP 503 after 1 attempt (the next attempt waited 29,000 ms for a free slot (at most 4 requests in flight, all taken) until the time budget of 30,000 ms, timeoutMs x attempts, was spent; given up unsent: raise timeoutMs or retries to cover the wait): overloaded; see https://status.example.com`;
+    expect(fixStart(slot)).toBe(-1);
+    expect(reasonLine(slot)).toMatch(/\u2026$/);
+    // Our fix after a parenthesis that holds a "; see" of its own is the one found, never one inside it.
+    const what = `the agent at 127.0.0.1:3000 gave an answer that is not HTTP (e.g. a TLS port spoken to in plain HTTP; see its first bytes) ${'and more words '.repeat(3).trim()}`;
+    const fix = 'check that agent.url names the port the agent serves HTTP on';
+    expect(fixStart(`${what}; ${fix}`)).toBe(what.length);
+    expect(reasonLine(`${what}; ${fix}`)).toBe(what);
+  });
   it('a reason with no fix (a panel\'s members) or a long what: clipped at a word boundary', () => {
     const members = `panel: 2 of 3 members gave no usable score: openai m1: no usable score in output: "${'word '.repeat(10)}"; openai m2: no usable score in output: "${'more '.repeat(20)}"`;
     const clipped = reasonLine(members);

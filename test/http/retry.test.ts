@@ -189,7 +189,8 @@ describe('withRetries', () => {
     const unsent: AttemptResult<string, string> = { ok: false, failure: 'not sent', retryable: true, retryAfterMs: 29_000, throttled: true, unsent: true, slot: 4 };
     const s = scripted([retryable('503'), unsent, { ok: true, value: 'never' }]);
     const r = await withRetries(s.attempt, { retries: 2, backoffMs: 1000, clock, random: () => 0.5, budgetMs: 30_000 });
-    expect(r).toEqual({ ok: false, failure: '503', attempts: 1, throttled: { elapsedMs: 0, waitMs: 29_000, budgetMs: 30_000, slot: 4 } });
+    // The 503's backoff (500 ms) counts as time spent on a clock that stands still.
+    expect(r).toEqual({ ok: false, failure: '503', attempts: 1, throttled: { elapsedMs: 500, waitMs: 29_000, budgetMs: 30_000, slot: 4 } });
     expect(attemptsText(r as { attempts: number })).toBe(
       '1 attempt (the next attempt waited 29,000 ms for a free slot (at most 4 requests in flight, all taken) until the time budget of 30,000 ms, timeoutMs x attempts, was spent; given up unsent: raise timeoutMs or retries to cover the wait)',
     );
@@ -198,6 +199,59 @@ describe('withRetries', () => {
       `agent returned HTTP 503 after ${attemptsText({ attempts: 3, throttled: { elapsedMs: 0, waitMs: 29_000, budgetMs: 30_000, slot: 4 } })}`,
       'agent returned HTTP <status> after <n> attempts (the next attempt waited <ms> ms for a free slot (at most <n> requests in flight, all taken) until the time budget of <ms> ms ...)',
     );
+  });
+
+  // A failure that spends a retry (a 5xx, a network error) was never held to the budget: a 503 asking
+  // for 60 s had it waited and the retry sent past a budget of 15 s (docs/configuration.md, "Adaptive concurrency").
+  it('a 5xx whose Retry-After, as asked, would pass the time budget: its retry is not sent, the wait and the budget said', async () => {
+    const clock = fakeClock();
+    const s = scripted([retryable('503', 4000), retryable('503', 60_000), { ok: true, value: 'never' }]);
+    const r = await withRetries(s.attempt, { retries: 2, backoffMs: 100, clock, random: () => 0.5, budgetMs: 15_000 });
+    // The first Retry-After fits (4 s of 15 s); the second would end at 64 s.
+    expect(clock.sleeps).toEqual([4000]);
+    expect(r).toEqual({ ok: false, failure: '503', attempts: 2, budget: { elapsedMs: 4000, budgetMs: 15_000, retryAfterMs: 60_000 } });
+    expect(attemptsText(r as { attempts: number })).toBe(
+      "2 attempts (the server's Retry-After asks for 60,000 ms, more than the 11,000 ms left of the time budget of 15,000 ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait)",
+    );
+    // One of an hour is held as asked, not as the 60 s cap: given up at once, the retries unspent.
+    const hour = scripted([retryable('502', 3_600_000), { ok: true, value: 'never' }]);
+    expect(await withRetries(hour.attempt, { retries: 2, backoffMs: 100, clock, random: () => 0.5, budgetMs: 90_000 })).toEqual({ ok: false, failure: '502', attempts: 1, budget: { elapsedMs: 0, budgetMs: 90_000, retryAfterMs: 3_600_000 } });
+    quotedAndSaid(
+      `agent returned HTTP 502 after ${attemptsText({ attempts: 1, budget: { elapsedMs: 0, budgetMs: 90_000, retryAfterMs: 3_600_000 } })}: down for maintenance`,
+      "agent returned HTTP <status> after <n> attempts (the server's Retry-After asks for <ms> ms, more than the <ms> ms left of the time budget ...)",
+      { '<n> attempts': '1 attempt' },
+    );
+  });
+
+  it("a 5xx or network error's backoff is cut to what is left of the budget; past it, no retry is sent and the time spent is said", async () => {
+    let t = 0;
+    const clock: Clock & { sleeps: number[] } = { sleeps: [], now: () => t, sleep: async (ms) => void (clock.sleeps.push(ms), (t += ms)) };
+    // Each attempt takes its whole 5 s timeout (timeoutMs 5000, retries 3: a budget of 20 s); backoffs at
+    // random 0.5 of 4000 x 2^n: 2000, 4000, then 8000, which would start the fourth past it.
+    const attempt = async (_isLast: boolean, _deadline: number | undefined, sending: () => void): Promise<AttemptResult<string, string>> => {
+      sending();
+      t += 5000;
+      return retryable('ECONNRESET');
+    };
+    const r = await withRetries(attempt, { retries: 3, backoffMs: 4000, clock, random: () => 0.5, budgetMs: 20_000 });
+    expect(clock.sleeps).toEqual([2000, 4000]);
+    // The third attempt, sent at 16,000 ms, ended at 21,000 ms: no fourth, though a retry was left.
+    expect(r).toEqual({ ok: false, failure: 'ECONNRESET', attempts: 3, budget: { elapsedMs: 21_000, budgetMs: 20_000, leftAtSendMs: 4000 } });
+    expect(attemptsText(r as { attempts: number })).toBe(
+      '3 attempts (21,000 ms spent, past the time budget of 20,000 ms, timeoutMs x attempts, which the last attempt ran past: sent with 4,000 ms of it left, it had its whole timeoutMs; given up rather than send another: raise timeoutMs or retries)',
+    );
+    // A backoff longer than what is left is cut to it: the retry is still sent within the budget.
+    t = 0;
+    clock.sleeps.length = 0;
+    const cut = scripted([retryable('503'), retryable('503'), { ok: true, value: 'done' }]);
+    expect(await withRetries(cut.attempt, { retries: 3, backoffMs: 4000, clock, random: () => 0.5, budgetMs: 3000 })).toEqual({ ok: true, value: 'done' });
+    expect(clock.sleeps).toEqual([2000, 1000]);
+    quotedAndSaid(`could not reach the agent after ${attemptsText(r as { attempts: number })}`, '(<ms> ms spent, past the time budget of <ms> ms, timeoutMs x attempts ...; given up rather than send another: raise timeoutMs or retries)');
+    // Without a budget (a caller that gives none) the retries alone bound it, as before.
+    t = 0;
+    clock.sleeps.length = 0;
+    expect(await withRetries(attempt, { retries: 3, backoffMs: 4000, clock, random: () => 0.5 })).toMatchObject({ ok: false, attempts: 4 });
+    expect(clock.sleeps).toEqual([2000, 4000, 8000]);
   });
 
   it('without a budget a throttled failure spends a retry like any other', async () => {

@@ -6,6 +6,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { postJson, type PostOptions } from '../../src/judge/http.js';
+import { fixStart } from '../../src/assertions/format.js';
+import { judgeOutcome } from '../../src/assertions/judge.js';
 import { AdaptiveLimiter } from '../../src/http/limiter.js';
 import { Agent } from '../../src/http/undici.js';
 
@@ -99,6 +101,49 @@ describe("postJson: a retry the limiter's pace would start past its time budget"
     expect(r.ok === false && r.reason).toBe(
       "HTTP 429 after 1 attempt (rate limited: the requests are paced at 1 start per 60,000 ms since the server's rate limit, so the next attempt would start 59,000 ms from now, more than the 5,000 ms left of the time budget of 6,000 ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait): slow down",
     );
+  });
+});
+
+describe("postJson: a 5xx's retry is held to the time budget too", () => {
+  it('a 503 whose Retry-After, as asked, would end past the budget: not waited, not sent again, the wait, the budget and the fix said', async () => {
+    let t = 0;
+    const clock = { now: () => t, sleep: async (ms: number) => void (t += ms) };
+    let n = 0;
+    server = createServer((req, res) => {
+      n++;
+      req.resume();
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '30' }).end('{"error":{"message":"overloaded"}}');
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
+    // Budget 2000 ms x 3 attempts; it waited 30 s twice and sent the call again each time.
+    const r = await postJson({ ...options(url, () => ({ model: 'm' })), clock, limiter: new AdaptiveLimiter(1, clock) });
+    expect([n, t]).toEqual([1, 0]);
+    expect(r.ok === false && r.reason).toBe(
+      "HTTP 503 after 1 attempt (the server's Retry-After asks for 30,000 ms, more than the 6,000 ms left of the time budget of 6,000 ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait): overloaded",
+    );
+  });
+});
+
+describe("postJson: a server's \"; see\" after a parenthesis of ours is the server's, not our fix", () => {
+  it("a 503 given up on its Retry-After quotes the server's message: an item's detail over its bound clips it with its mark, never drops its \"; see\" silently", async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '3600' }).end('{"error":{"message":"Service overloaded; see https://status.example.com for updates"}}');
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
+    const r = await postJson(options(url, () => ({ model: 'm' })));
+    const reason = r.ok === false ? r.reason : '';
+    expect(reason).toBe(
+      "HTTP 503 after 1 attempt (the server's Retry-After asks for 3,600,000 ms, more than the 6,000 ms left of the time budget of 6,000 ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait): Service overloaded; see https://status.example.com for updates",
+    );
+    // The "; " inside our parenthesis hid where the server's message begins: its "; see" was taken for
+    // our fix, and the detail read "...cover the wait): Service overloaded", whole to the eye, the rest dropped.
+    expect(fixStart(reason)).toBe(-1);
+    const detail = judgeOutcome({ ok: false, reason }, 0.7).detail;
+    expect(detail.endsWith('\u2026')).toBe(true);
+    expect(detail).not.toMatch(/: Service overloaded$/);
   });
 });
 
