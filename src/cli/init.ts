@@ -415,20 +415,22 @@ function checkPreset(value: string): InitPreset {
   const all = presets.join(', ');
   throw new UsageError(
     guess.length === 0
-      ? `--preset "${value}" is not one init can write; use one of: ${all}`
-      : `--preset "${value}" is not one init can write; did you mean ${guess.map((p) => `"${p}"`).join(' or ')}? The presets: ${all}`,
+      ? `--preset ${shownShellWord(value)} is not one init can write; use one of: ${all}`
+      : `--preset ${shownShellWord(value)} is not one init can write; did you mean ${guess.map((p) => `"${p}"`).join(' or ')}? The presets: ${all}`,
   );
 }
 
+// A refused value is named as the shell reads it (shownShellWord), as --base's and --out's are: on one line,
+// a line break or control character in $'...' (a quote around it showed them raw and could not say where a quote in it ended).
 function checkInside(cwd: string, flag: string, value: string): void {
   const rel = relative(cwd, resolve(cwd, value));
   if (rel.startsWith('..') || isAbsolute(rel)) {
-    throw new UsageError(`--${flag} "${value}" is outside the working directory; give a folder inside the repository, for example ${flag === 'dir' ? '.agent-replay' : '.github/workflows'}`);
+    throw new UsageError(`--${flag} ${shownShellWord(value)} is outside the working directory; give a folder inside the repository, for example ${flag === 'dir' ? '.agent-replay' : '.github/workflows'}`);
   }
   // Inside it but absolute: the workflows read dir from the repository's root on GitHub's runner,
   // where this machine's path does not exist; said as such, with the relative path (docs/cli.md, "init").
   if (isAbsolute(value)) {
-    throw new UsageError(`--${flag} "${value}" is an absolute path; init takes folders relative to the working directory (the workflows name the suite folder from the repository's root, on GitHub's runner): give --${flag} ${shownShellWord(slash(rel) || '.')}`);
+    throw new UsageError(`--${flag} ${shownShellWord(value)} is an absolute path; init takes folders relative to the working directory (the workflows name the suite folder from the repository's root, on GitHub's runner): give --${flag} ${shownShellWord(slash(rel) || '.')}`);
   }
 }
 

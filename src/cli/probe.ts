@@ -320,7 +320,7 @@ function overridesOf(o: ProbeOptions): ConfigOverrides {
 /** `--preset NAME`: one of the agent presets, else a usage error listing them (nothing is sent). */
 function parsePreset(value: string): AgentPreset {
   const found = AGENT_PRESET_NAMES.find((p) => p === value);
-  if (found === undefined) throw new UsageError(`--preset "${value}" is not an agent preset; use one of: ${AGENT_PRESET_NAMES.join(', ')}`);
+  if (found === undefined) throw new UsageError(`--preset ${shownShellWord(value)} is not an agent preset; use one of: ${AGENT_PRESET_NAMES.join(', ')}`);
   return found;
 }
 
