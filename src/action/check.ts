@@ -125,6 +125,14 @@ export function capSource(inputs: Pick<Inputs, 'dir' | 'costCap'>, file: string)
 }
 
 /**
+ * The step's failure when the suite has configuration errors: the dir input on its one line, a line
+ * break or control character in the folder's name shown (terminalLine), so the annotation is not split.
+ */
+export function configErrorsFailure(n: number, dir: string): string {
+  return `${n} configuration ${n === 1 ? 'error' : 'errors'} in ${terminalLine(dir)}; nothing was sent to the agent`;
+}
+
+/**
  * The check. 'interruption reported': a job cancelled while it waited for the agent, already said
  * (main.ts adds nothing); otherwise nothing.
  */
@@ -233,8 +241,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
     await out.comment(body, { readOnlyToken, pulls });
     core.setOutput('gate', 'failed');
     core.setOutput('verified', 'false');
-    const n = issueCount(result.errors);
-    log.failed(`${n} configuration ${n === 1 ? 'error' : 'errors'} in ${inputs.dir}; nothing was sent to the agent`);
+    log.failed(configErrorsFailure(issueCount(result.errors), inputs.dir));
     return;
   }
   if (!warned) annotateConfigIssues([], result.warnings);
