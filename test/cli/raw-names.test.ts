@@ -46,6 +46,12 @@ describe("init's workflows for a folder whose name YAML or a terminal would not 
     expect(run.code, run.stderr).toBe(0);
     noRaw(run.stdout);
     noRaw(run.stderr);
+    // Each line that names the folder names it on that line (a line break shown as ` ⏎ `), the commands as the shell reads it.
+    // eslint-disable-next-line no-control-regex
+    const oneLine = dir.replace(/[\n\u2028]/gu, ' ⏎ ').replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    expect(run.stdout).toContain(`created  ${oneLine}/config.yml\n`);
+    expect(run.stdout).toContain(`(${oneLine}/fixtures/*.yml)`);
+    expect(run.stdout).toContain(`the header in ${oneLine}/config.yml`);
     for (const name of ['agent-replay.yml', 'agent-replay-accept.yml', 'agent-replay-report.yml']) {
       const text = await readFile(join(cwd, '.github/workflows', name), 'utf8');
       const parsed = parseWorkflow({ name, content: text }, new NoOperationTraceWriter());
