@@ -107,7 +107,7 @@ function parseAssert(text: string, threshold: string | undefined): Assertion {
 function parseThreshold(text: string | undefined): number {
   if (text === undefined) return DEFAULT_THRESHOLD;
   const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--threshold must be a score from 0 to 1, got "${text}"`);
+  if (text.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--threshold must be a score from 0 to 1, got "${terminalLine(text)}"`);
   return n;
 }
 
