@@ -68,9 +68,13 @@ it('check mode: a reply, an error body, a fixture file name, a deployment\'s env
   const zip = renameEntry(await artifactZip([{ name: `${'r'.repeat(21)}.json`, data: '{}' }]), `${'r'.repeat(21)}.json`, '../##[add-mask]secret.json');
   gh.addArtifact('octo', 'shop', 1001, { name: artifactName, zip });
   const deployment = { deployment: { sha: HEAD, environment: 'preview' }, deployment_status: { state: 'success', environment: `preview${HOSTILE}` } };
-  const run = await runAction({ gh, workspace, inputs: { 'agent-url': agent.url }, event: { name: 'deployment_status', payload: deployment } });
+  // A results path whose folder's name holds a line break and an ESC: its `results:` line names it on that line.
+  const results = 'out\nr\u001b[2J/results.json';
+  const run = await runAction({ gh, workspace, inputs: { 'agent-url': agent.url, 'results-path': results }, event: { name: 'deployment_status', payload: deployment } });
 
   expect(run.code, run.stdout + run.stderr).toBe(1); // a fails, b errors
+  expect(run.outputs['results-path']).toBe(join(workspace, results));
+  expect(seen(run)).toContain(`results: ${join(workspace, 'out ⏎ r\\u001b[2J', 'results.json')}\n`);
   // The lines were logged, as written but for the invisible word joiners ...
   expect(seen(run)).toContain(`deployment_status: the preview${HOSTILE} deployment of ${HEAD.slice(0, 7)} is the head of #7`);
   expect(seen(run)).toContain('since the previous run: run 1001 not compared: the results artifact could not be read (corrupt zip archive: the entry name "../##[add-mask]secret.json"');
