@@ -64,7 +64,7 @@ export function annotateConfigIssues(errors: readonly ConfigIssue[], warnings: r
 async function shardTimings(timingsInput: string | null, suite: string | null, ctx: ActionContext, deps: ActionDeps): Promise<Map<string, number> | null> {
   if (timingsInput !== null) {
     const timings = timingsOf(await readRecord(resolve(deps.cwd, timingsInput)));
-    log.info(`timings: ${timings.size} durations from ${timingsInput}`);
+    log.info(`timings: ${timings.size} durations from ${terminalLine(timingsInput)}`);
     return timings;
   }
   if (deps.github === null) {
