@@ -11,7 +11,7 @@ import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser'
 import { envInputGetter, readInputs } from '../../src/action/inputs.js';
 import { tempDir } from '../support/temp.js';
 import { findDemoSuite, runDemo } from '../../src/cli/demo.js';
-import { errorLine } from '../../src/cli/output.js';
+import { errorLine, writeText } from '../../src/cli/output.js';
 import { loadProbeFixture } from '../../src/cli/probe.js';
 import { loadYamlPackage } from '../../src/suite/yaml/index.js';
 import { renderTerminal } from '../../src/report/terminal.js';
@@ -251,6 +251,15 @@ describe('the paths a command was given, in the lines it prints after it started
 
   it('errorLine: one line, a control character and a line break shown as escapes', () => {
     expect(errorLine('could not write a\u001b[2Jb\nc: no')).toBe('agent-replay: could not write a\\u001b[2Jb ⏎ c: no\n');
+  });
+
+  it("writeText (compare's and calibrate's --out and --markdown): a path that cannot be written is named on the error's one line", async () => {
+    // The error reaches the CLI's catch, which shows control characters but keeps line breaks: before, the name split it.
+    const dir = await tempDir('agent-replay-rawnames-');
+    await writeFile(join(dir, 'blk\nx'), 'a file where a folder should be\n');
+    const error = await writeText(join(dir, 'blk\nx', 'r.md'), 'text', 'markdown').catch((e: unknown) => e);
+    expect((error as Error).message).toContain(`could not write --markdown ${join(dir, 'blk ⏎ x', 'r.md')}: `);
+    expect((error as Error).message).not.toMatch(/[\r\n]/);
   });
 });
 
