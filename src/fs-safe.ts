@@ -10,6 +10,7 @@ import { constants, statSync, unlinkSync } from 'node:fs';
 import { link, mkdir, open, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from './errors.js';
+import { terminalLine } from './words.js';
 
 /** True when `p` is a folder (a link to one counts); false when it is not, or cannot be looked at. */
 export function isFolder(p: string): boolean {
@@ -261,8 +262,16 @@ async function createDirectly(target: string, text: string): Promise<'created' |
   return 'created';
 }
 
-/** What a failure to write means, in words, with the system's message. */
+/**
+ * What a failure to write means, in words, with the system's message, on one line: the path the
+ * system names (its message quotes it) with a line break or control character shown as ` ⏎ ` or
+ * its escape (terminalLine), as every message that quotes it prints it.
+ */
 export function writeFailureWords(reason: unknown): string {
+  return terminalLine(failureWords(reason));
+}
+
+function failureWords(reason: unknown): string {
   const e = reason as NodeJS.ErrnoException;
   const said = reason instanceof Error ? reason.message : String(reason);
   const words: Record<string, string> = {

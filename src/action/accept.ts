@@ -18,7 +18,7 @@ import { deadlineWords, gitHubAnswer, gitHubFailure, gitHubTrouble } from './git
 import { capitalized, shownShellQuote, thousands } from '../words.js';
 import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSummary, renderComment, type AcceptanceView, type AcceptSummary, type AcceptSummaryComment, type ReportContext } from '../report/index.js';
 import type { GateView } from '../report/model.js';
-import { clip, escapeInline, inertText } from '../report/escape.js';
+import { clip, escapeInline, inertText, terminalLine } from '../report/escape.js';
 import { markerLine, sanitizeMarker } from '../report/metadata.js';
 import { MAX_COMMANDS_CHARS } from '../report/blocks.js';
 import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
@@ -130,11 +130,11 @@ export function runStateSentence(status: string | null): string {
   }
 }
 
-/** The suite folder inside the repository, as a clean relative POSIX path. */
-function repoSuiteDir(dir: string): string {
+/** The suite folder inside the repository, as a clean relative POSIX path; refused otherwise, the input quoted on its line (terminalLine). */
+export function repoSuiteDir(dir: string): string {
   const clean = posix.normalize(dir.replace(/\\/g, '/')).replace(/\/+$/, '');
   if (clean.startsWith('/') || clean === '..' || clean.startsWith('../') || clean === '') {
-    throw new Refusal(`the dir input "${dir}" must be a relative path inside the repository`);
+    throw new Refusal(`the dir input "${terminalLine(dir)}" must be a relative path inside the repository`);
   }
   return clean;
 }

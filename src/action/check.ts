@@ -64,7 +64,7 @@ export function annotateConfigIssues(errors: readonly ConfigIssue[], warnings: r
 async function shardTimings(timingsInput: string | null, suite: string | null, ctx: ActionContext, deps: ActionDeps): Promise<Map<string, number> | null> {
   if (timingsInput !== null) {
     const timings = timingsOf(await readRecord(resolve(deps.cwd, timingsInput)));
-    log.info(`timings: ${timings.size} durations from ${timingsInput}`);
+    log.info(`timings: ${timings.size} durations from ${terminalLine(timingsInput)}`);
     return timings;
   }
   if (deps.github === null) {
@@ -122,6 +122,14 @@ function renderNotReady(e: AgentNotReady, rctx: ReportContext): string {
  */
 export function capSource(inputs: Pick<Inputs, 'dir' | 'costCap'>, file: string): CapSource {
   return { dir: inputs.dir, file, fromInput: inputs.costCap !== null };
+}
+
+/**
+ * The step's failure when the suite has configuration errors: the dir input on its one line, a line
+ * break or control character in the folder's name shown (terminalLine), so the annotation is not split.
+ */
+export function configErrorsFailure(n: number, dir: string): string {
+  return `${n} configuration ${n === 1 ? 'error' : 'errors'} in ${terminalLine(dir)}; nothing was sent to the agent`;
 }
 
 /**
@@ -260,8 +268,7 @@ async function replayPlanned(inputs: Inputs, plan: Extract<CheckPlan, { kind: 'r
     await out.comment(body, { readOnlyToken, pulls });
     core.setOutput('gate', 'failed');
     core.setOutput('verified', 'false');
-    const n = issueCount(result.errors);
-    log.failed(`${n} configuration ${n === 1 ? 'error' : 'errors'} in ${inputs.dir}; nothing was sent to the agent`);
+    log.failed(configErrorsFailure(issueCount(result.errors), inputs.dir));
     return;
   }
   if (!warned) annotateConfigIssues([], result.warnings);

@@ -9,7 +9,7 @@ import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { MAX_REPEAT } from '../suite/repeat.js';
 import { MAX_CONCURRENCY } from '../suite/config/shared.js';
 import { windowsPathRefusal } from '../windows-path.js';
-import { wholeNumberText } from '../words.js';
+import { terminalLine, wholeNumberText } from '../words.js';
 import { suiteName, suiteSlug } from './context.js';
 import { clip } from '../report/escape.js';
 import * as log from './log.js';
@@ -64,6 +64,12 @@ export class InputError extends UserError {
 
 type Get = (name: string) => string;
 
+/**
+ * An input's value as a refusal quotes it: on the annotation's one line, a line break of a block
+ * scalar (`fail-on: |`) shown as ` ⏎ ` and a control character as its escape (terminalLine).
+ */
+const quoted = (value: string): string => `"${terminalLine(value)}"`;
+
 /** Reads `INPUT_<NAME>` the way @actions/core does (spaces become underscores, upper case, trimmed). */
 export function envInputGetter(env: Record<string, string | undefined>): Get {
   return (name) => (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
@@ -75,21 +81,21 @@ function oneOf<T extends string>(name: string, value: string, allowed: readonly 
   // A value written in another case (`mode: Check`) or misspelt names the one meant, by the rule of
   // every hint (nearestName, as fail-on's conditions); the value stays refused as written: values are lower case.
   const meant = nearestName(value, allowed);
-  throw new InputError(`input ${name}: "${value}" is not allowed${meant === null ? '; use' : `: did you mean "${meant}"? Use`} one of: ${allowed.join(', ')}`);
+  throw new InputError(`input ${name}: ${quoted(value)} is not allowed${meant === null ? '; use' : `: did you mean "${meant}"? Use`} one of: ${allowed.join(', ')}`);
 }
 
 function bool(name: string, value: string, fallback: boolean): boolean {
   if (value === '') return fallback;
   if (/^(true|yes|on|1)$/i.test(value)) return true;
   if (/^(false|no|off|0)$/i.test(value)) return false;
-  throw new InputError(`input ${name}: "${value}" is not a boolean; use true or false`);
+  throw new InputError(`input ${name}: ${quoted(value)} is not a boolean; use true or false`);
 }
 
 function positiveNumber(name: string, value: string, integer: boolean): number | null {
   if (value === '') return null;
   const n = integer ? (wholeNumberText(value) ?? Number.NaN) : Number(value);
   if (!Number.isFinite(n) || n < 0 || (integer && n < 1)) {
-    throw new InputError(`input ${name}: "${value}" is not ${integer ? 'a whole number of at least 1' : 'a non-negative number'}`);
+    throw new InputError(`input ${name}: ${quoted(value)} is not ${integer ? 'a whole number of at least 1' : 'a non-negative number'}`);
   }
   return n;
 }
@@ -116,7 +122,7 @@ function prNumberInput(value: string): number | null {
 function concurrencyInput(value: string): number | null {
   if (value === '') return null;
   const n = wholeNumberText(value);
-  if (n === null || n < 1 || n > MAX_CONCURRENCY) throw new InputError(`input concurrency: "${value}" is not a whole number from 1 to ${MAX_CONCURRENCY}`);
+  if (n === null || n < 1 || n > MAX_CONCURRENCY) throw new InputError(`input concurrency: ${quoted(value)} is not a whole number from 1 to ${MAX_CONCURRENCY}`);
   return n;
 }
 
@@ -124,7 +130,7 @@ function concurrencyInput(value: string): number | null {
 function attemptsInput(name: string, value: string): number | null {
   if (value === '') return null;
   const n = wholeNumberText(value);
-  if (n === null || n < 1 || n > MAX_REPEAT) throw new InputError(`input ${name}: "${value}" is not a whole number from 1 to ${MAX_REPEAT}`);
+  if (n === null || n < 1 || n > MAX_REPEAT) throw new InputError(`input ${name}: ${quoted(value)} is not a whole number from 1 to ${MAX_REPEAT}`);
   return n;
 }
 
@@ -132,7 +138,7 @@ function attemptsInput(name: string, value: string): number | null {
 function agentPathInput(value: string): string | null {
   if (value === '') return null;
   if (/[\s?#]/.test(value) || /^[a-z][a-z0-9+.-]*:/i.test(value)) {
-    throw new InputError(`input agent-path: "${value}" is not a path; give the path of the agent under the deployment's address, for example /api/chat`);
+    throw new InputError(`input agent-path: ${quoted(value)} is not a path; give the path of the agent under the deployment's address, for example /api/chat`);
   }
   return value.startsWith('/') ? value : `/${value}`;
 }
@@ -142,7 +148,7 @@ function waitForAgentInput(value: string): number | null {
   if (value === '') return null;
   const n = wholeNumberText(value);
   if (n === null || n > MAX_WAIT_FOR_AGENT_S) {
-    throw new InputError(`input wait-for-agent: "${value}" is not a whole number of seconds from 0 to ${MAX_WAIT_FOR_AGENT_S}`);
+    throw new InputError(`input wait-for-agent: ${quoted(value)} is not a whole number of seconds from 0 to ${MAX_WAIT_FOR_AGENT_S}`);
   }
   return n;
 }
@@ -168,7 +174,7 @@ function workflowFileInput(name: string, value: string): string | null {
   if (value === '') return null;
   const file = value.replace(/^\.?\/?\.github\/workflows\//, '');
   if (/^[A-Za-z0-9._-]+\.ya?ml$/.test(file)) return file;
-  throw new InputError(`input ${name}: "${value}" is not a workflow file name; use the check workflow's file name in .github/workflows, for example agent-replay.yml`);
+  throw new InputError(`input ${name}: ${quoted(value)} is not a workflow file name; use the check workflow's file name in .github/workflows, for example agent-replay.yml`);
 }
 
 /** `i/n` (for example `${{ matrix.shard }}/4`); empty: no shard. */

@@ -16,7 +16,7 @@ import { recordWrite } from './record-writes.js';
 import { driftedCount, type GateResult } from '../evaluate/index.js';
 import { writeFileSafely } from '../fs-safe.js';
 import { hasMarker, parseCommentMetadata, renderSummary, usdDecimal, type ReportContext } from '../report/index.js';
-import { utf8Length } from '../report/escape.js';
+import { terminalLine, utf8Length } from '../report/escape.js';
 import { renderHtml, type HtmlTrendPoint } from '../report/html.js';
 import type { GitHubApi } from '../github/api.js';
 import { upsertStickyComment } from '../github/sticky.js';
@@ -265,7 +265,8 @@ export function publisher(settings: PublishSettings, ctx: ActionContext, deps: P
       resultsPath = e.fallback;
     }
     core.setOutput('results-path', resultsPath);
-    log.info(`results: ${resultsPath}`);
+    // Its path on its line, a line break in a folder's name shown as ` ⏎ ` (terminalLine); the output keeps the real path.
+    log.info(`results: ${terminalLine(resultsPath)}`);
     return resultsPath;
   };
 

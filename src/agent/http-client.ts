@@ -468,15 +468,16 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   /**
    * A welcome answer with fields but nothing at the reply path config.yml sets for it: read as a
    * welcome with no greeting, as a silent one is, and said once for the whole client, since the path
-   * is most likely mistyped (docs/presets.md, "Any JSON API").
+   * is most likely mistyped (docs/presets.md, "Any JSON API"). `name` is the turn as its caller's errors
+   * name it (a fixture's "welcome turn", a script's "turn 0 (welcome)"), as the once-told usage warning's is.
    */
-  function checkWelcomeReply(json: unknown, mapping: AgentMapping): void {
+  function checkWelcomeReply(json: unknown, mapping: AgentMapping, name: string): void {
     if (welcomeWarned) return;
     const missed = welcomeReplyMissed(json, mapping);
     if (missed === null) return;
     welcomeWarned = true;
     deps.onWarning?.(
-      `welcome turn: ${missed}. The welcome is read as having no greeting; correct the path, or have the agent answer null or "" there when it greets no one ` +
+      `${name}: ${missed}. The welcome is read as having no greeting; correct the path, or have the agent answer null or "" there when it greets no one ` +
         `(${docsUrl('presets.md', 'Any JSON API: templates and paths')}). Told once per run.`,
     );
   }
@@ -513,7 +514,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         }
         turns++;
         req.onAnswered?.();
-        checkWelcomeReply(welcome.json, welcome.mapping);
+        checkWelcomeReply(welcome.json, welcome.mapping, 'welcome turn');
         const signals = mapSignals(welcome.json, welcome.mapping);
         if (signals.ended) {
           return errored('ended_in_welcome', 'conversation ended during the welcome turn; there is no reply', turns, welcome.usage);
@@ -591,7 +592,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
           if (withoutReply === undefined) return failed;
           return { ...failed, withoutReply: { ...withoutReply, reply: '', timing: unread.timing, ...usageOrNothing(spent), ...traced } };
         }
-        if (kind === 'welcome') checkWelcomeReply(posted.json, posted.mapping);
+        if (kind === 'welcome') checkWelcomeReply(posted.json, posted.mapping, name);
         const answered = sessionTurn(posted.json, posted.mapping, kind, name);
         if (answered.kind !== 'replied') {
           if (answered.withoutReply === undefined) return { ...answered, ...traced, answered: true, ...usageOrNothing(posted.usage) };

@@ -33,7 +33,7 @@ function parseRepeat(text: string | undefined): number {
 function parseMinAgreement(text: string | undefined): number | null {
   if (text === undefined) return null;
   const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--min-agreement must be a fraction from 0 to 1 (0.9 for 90%), got "${text}"`);
+  if (text.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--min-agreement must be a fraction from 0 to 1 (0.9 for 90%), got "${terminalLine(text)}"`);
   return n;
 }
 

@@ -415,20 +415,22 @@ function checkPreset(value: string): InitPreset {
   const all = presets.join(', ');
   throw new UsageError(
     guess.length === 0
-      ? `--preset "${value}" is not one init can write; use one of: ${all}`
-      : `--preset "${value}" is not one init can write; did you mean ${guess.map((p) => `"${p}"`).join(' or ')}? The presets: ${all}`,
+      ? `--preset ${shownShellWord(value)} is not one init can write; use one of: ${all}`
+      : `--preset ${shownShellWord(value)} is not one init can write; did you mean ${guess.map((p) => `"${p}"`).join(' or ')}? The presets: ${all}`,
   );
 }
 
+// A refused value is named as the shell reads it (shownShellWord), as --base's and --out's are: on one line,
+// a line break or control character in $'...' (a quote around it showed them raw and could not say where a quote in it ended).
 function checkInside(cwd: string, flag: string, value: string): void {
   const rel = relative(cwd, resolve(cwd, value));
   if (rel.startsWith('..') || isAbsolute(rel)) {
-    throw new UsageError(`--${flag} "${value}" is outside the working directory; give a folder inside the repository, for example ${flag === 'dir' ? '.agent-replay' : '.github/workflows'}`);
+    throw new UsageError(`--${flag} ${shownShellWord(value)} is outside the working directory; give a folder inside the repository, for example ${flag === 'dir' ? '.agent-replay' : '.github/workflows'}`);
   }
   // Inside it but absolute: the workflows read dir from the repository's root on GitHub's runner,
   // where this machine's path does not exist; said as such, with the relative path (docs/cli.md, "init").
   if (isAbsolute(value)) {
-    throw new UsageError(`--${flag} "${value}" is an absolute path; init takes folders relative to the working directory (the workflows name the suite folder from the repository's root, on GitHub's runner): give --${flag} ${shownShellWord(slash(rel) || '.')}`);
+    throw new UsageError(`--${flag} ${shownShellWord(value)} is an absolute path; init takes folders relative to the working directory (the workflows name the suite folder from the repository's root, on GitHub's runner): give --${flag} ${shownShellWord(slash(rel) || '.')}`);
   }
 }
 
@@ -723,7 +725,7 @@ function unreadWorkflows(o: { dir: string; workflows: string }, unread: Readonly
 function headers(o: { dir: string; preset: InitPreset }, written: readonly string[], check: string): string {
   const config = `${slash(o.dir).replace(/\/+$/, '')}/config.yml`;
   const workflow = written.includes(check) ? 'uncomment\n     agent-headers / judge-api-key in the workflow' : `set the agent-replay step's\n     agent-headers / judge-api-key inputs in ${check}`;
-  const local = written.includes(config) ? `the header in ${config}` : `the ${TEMPLATES[o.preset].key.header} header under agent.headers in ${config}`;
+  const local = written.includes(config) ? `the header in ${terminalLine(config)}` : `the ${TEMPLATES[o.preset].key.header} header under agent.headers in ${terminalLine(config)}`;
   return `${workflow}, and ${local} to run it locally`;
 }
 
@@ -754,8 +756,8 @@ ${add.length > 0 ? `${add.join('\n')}\n` : ''}     No preview host? Trigger it o
   3. Check the suite:          npx agent-replay validate --dir ${dir}
      Try it on your machine:   npx agent-replay run --dir ${dir} --agent-url ${TEMPLATES[o.preset].exampleUrl}
      Probe one message:        npx agent-replay probe "Hello!" --dir ${dir} --agent-url ${TEMPLATES[o.preset].exampleUrl}
-     A run writes its results to ${slash(defaultOut(o.dir))}, a folder git ignores.
-  4. Write fixtures for what your agent must keep doing (${o.dir}/fixtures/*.yml), commit${written.length > 0 ? ' the new files' : ''}, and
+     A run writes its results to ${terminalLine(slash(defaultOut(o.dir)))}, a folder git ignores.
+  4. Write fixtures for what your agent must keep doing (${terminalLine(o.dir)}/fixtures/*.yml), commit${written.length > 0 ? ' the new files' : ''}, and
      open a pull request: the preview's deployment runs the check and comments.
 `;
 }
@@ -782,11 +784,11 @@ function subfolderWarning(o: { dir: string }, cwd: string): string {
   // The root's workflows already there (another suite's) take this suite's steps: moving these over them would lose that suite (docs/action.md, "Two suites in one repository").
   const there = Object.values(WORKFLOW_FILES).filter((f) => existsSync(join(root, '.github', 'workflows', f)));
   return (
-    `warning: ${cwd} is inside the git repository ${root}: GitHub runs only the workflows in .github/workflows at the root of the repository, and reads the check's dir from there, so the workflows written here will not run.\n` +
+    `warning: ${terminalLine(cwd)} is inside the git repository ${terminalLine(root)}: GitHub runs only the workflows in .github/workflows at the root of the repository, and reads the check's dir from there, so the workflows written here will not run.\n` +
     `  fix: run init at the root instead:  cd ${shownShellWord(root)} && npx agent-replay init --dir ${shownShellWord(dirFromRoot)}\n` +
     (there.length > 0
       ? `  (the root already has ${there.map((f) => `.github/workflows/${f}`).join(', ')}: init at the root leaves ${there.length === 1 ? 'it' : 'them'} as ${there.length === 1 ? 'it is' : 'they are'} and says which steps to add for this suite; do not move the files written here over ${there.length === 1 ? 'it' : 'them'})\n`
-      : `  (or move the workflow files to ${slash(join(root, '.github', 'workflows'))} and set dir: ${yamlWord(dirFromRoot)} in agent-replay.yml)\n`)
+      : `  (or move the workflow files to ${terminalLine(slash(join(root, '.github', 'workflows')))} and set dir: ${yamlWord(dirFromRoot)} in agent-replay.yml)\n`)
   );
 }
 
@@ -821,7 +823,7 @@ function keptPresetAt(path: string): string | null {
  * runs speak the kept one's protocol, so it is said, with the two ways to the one asked for.
  */
 export function keptPresetWarning(o: { dir: string }, asked: string, kept: string): string {
-  const config = `${slash(o.dir).replace(/\/+$/, '')}/config.yml`;
+  const config = terminalLine(`${slash(o.dir).replace(/\/+$/, '')}/config.yml`);
   const dir = slash(o.dir) === DEFAULT_SUITE_DIR ? '' : ` --dir ${shownShellWord(slash(o.dir))}`;
   return (
     `warning: ${config} was already there and is left as it is: its agent.preset is ${terminalLine(clip(kept, 80))}, not ${asked}, so runs speak ${terminalLine(clip(kept, 80))}'s protocol; the next steps above are for ${asked}.\n` +
@@ -848,7 +850,7 @@ function keptCheckNameAt(cwd: string, workflows: string, skipped: readonly strin
 export async function runInit(given: InitOptions, terminal: CliIO): Promise<number> {
   // A folder's name is printed in nearly every line: a control character in it is shown as an
   // escape, never sent to the terminal (docs/security.md, "Agent text is data"); the commands name
-  // it as the shell reads it (shownShellWord).
+  // it as the shell reads it (shownShellWord), the prose on its line (terminalLine: a line break as ` ⏎ `).
   const io = { ...terminal, stdout: (t: string) => terminal.stdout(terminalBlock(t)), stderr: (t: string) => terminal.stderr(terminalBlock(t)) };
   // The templates are checked by the config loader (offeredPresets), which places a problem with
   // the `yaml` package: imported here, before that synchronous check (suite/yaml/package.ts).
@@ -880,15 +882,15 @@ export async function runInit(given: InitOptions, terminal: CliIO): Promise<numb
       // folder goes): this file is named with the reason, and the others are still written.
       if (!isSystemError(e) && !(e instanceof UserError)) throw e;
       failed.push(f.path);
-      io.stderr(`not written  ${f.path}: ${writeFailureWords(e)}\n`);
+      io.stderr(`not written  ${terminalLine(f.path)}: ${writeFailureWords(e)}\n`);
       continue;
     }
     if (outcome === 'created') {
       written.push(f.path);
-      io.stdout(`created  ${f.path}\n`);
+      io.stdout(`created  ${terminalLine(f.path)}\n`);
     } else {
       skipped.push(f.path);
-      io.stdout(`skipped  ${f.path} (it exists; left as it is)\n`);
+      io.stdout(`skipped  ${terminalLine(f.path)} (it exists; left as it is)\n`);
     }
   }
   if (failed.length > 0) {

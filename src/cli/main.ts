@@ -509,7 +509,7 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     const ran = terminalLine(record.suitePath);
     const there = relative(io.cwd, join(repo.root, ...posix.normalize(record.suitePath).split('/'))).split(sep).join('/') || '.';
     throw new UsageError(
-      `${results}: it is a run of the suite in ${ran} of the repository (its suitePath), not of ${repo.path}; its replies would be written where that suite does not read them, so nothing was written: give --dir ${shownShellWord(there)}`,
+      `${results}: it is a run of the suite in ${ran} of the repository (its suitePath), not of ${terminalLine(repo.path)}; its replies would be written where that suite does not read them, so nothing was written: give --dir ${shownShellWord(there)}`,
     );
   }
   const foreign = aFile || repo !== null ? null : foreignSuite(record, suiteDir, suitePath);
@@ -517,7 +517,7 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     // The record's file names are untrusted text: one line, no control sequences (docs/security.md).
     const first = terminalLine(foreign.first);
     const ranIn = foreign.ranIn === null ? null : terminalLine(foreign.ranIn);
-    const where = ranIn === null ? `its items are not files of ${suiteDir} (the first is ${first})` : `it is a run of the suite in ${ranIn} (its first item is ${first}), not of ${suiteDir}`;
+    const where = ranIn === null ? `its items are not files of ${terminalLine(suiteDir)} (the first is ${first})` : `it is a run of the suite in ${ranIn} (its first item is ${first}), not of ${terminalLine(suiteDir)}`;
     const fix = foreign.ranIn === null ? 'give --dir the folder the run replayed' : `give --dir ${shownShellWord(foreign.ranIn)}`;
     throw new UsageError(`${results}: ${where}; its replies would be written where that suite does not read them, so nothing was written: ${fix}`);
   }

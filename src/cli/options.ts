@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { FAIL_ON_CONDITIONS } from '../types.js';
 import { DEFAULT_FAIL_ON } from '../evaluate/index.js';
 import { docsUrl, TOOL } from '../version.js';
-import { shownShellWord, wholeNumberText } from '../words.js';
+import { shownShellWord, terminalLine, wholeNumberText } from '../words.js';
 import { UsageError } from '../engine.js';
 import { editDistance, nearestName } from '../suite/issues.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
@@ -301,7 +301,7 @@ export function parseArgv(argv: readonly string[]): Parsed {
   if (options.some((t) => VERSION_NAMES.has(t.name))) return { kind: 'version' };
   if (command === null) {
     const option = options[0];
-    if (option !== undefined) throw new ArgvError(`${option.rawName} comes after a command: agent-replay <command> ${option.rawName} ...; commands: ${COMMAND_NAMES.join(', ')}`, null);
+    if (option !== undefined) throw new ArgvError(`${terminalLine(option.rawName)} comes after a command: agent-replay <command> ${terminalLine(option.rawName)} ...; commands: ${COMMAND_NAMES.join(', ')}`, null);
     return { kind: 'help', command: null };
   }
   const spec: CommandSpec = COMMANDS[command];
@@ -311,7 +311,7 @@ export function parseArgv(argv: readonly string[]): Parsed {
     if (flagHelp === undefined) throw unknownFlag(t.rawName, t.name, command);
     const type: FlagType = FLAGS[t.name as FlagName];
     if (type.type === 'boolean') {
-      if (t.value !== undefined) throw new ArgvError(`--${t.name} takes no value, got "${t.value}"`, command);
+      if (t.value !== undefined) throw new ArgvError(`--${t.name} takes no value, got "${terminalLine(t.value)}"`, command);
       values[t.name] = true;
       continue;
     }
@@ -321,7 +321,7 @@ export function parseArgv(argv: readonly string[]): Parsed {
     // A negative number (`--concurrency -1`) is a value, not an option: no option is named by
     // digits, and the flag's own check then says the range (docs/cli.md).
     if (!t.inlineValue && t.value.startsWith('-') && t.value.length > 1 && !/^-\.?\d/.test(t.value)) {
-      throw new ArgvError(`--${t.name} needs a value, got the option "${t.value}"; for a value that starts with "-" write --${t.name}=${t.value}`, command);
+      throw new ArgvError(`--${t.name} needs a value, got the option "${terminalLine(t.value)}"; for a value that starts with "-" write --${t.name}=${shownShellWord(t.value)}`, command);
     }
     if ('multiple' in type) values[t.name] = [...((values[t.name] as string[] | undefined) ?? []), t.value];
     else values[t.name] = t.value;
@@ -335,10 +335,10 @@ export function parseArgv(argv: readonly string[]): Parsed {
     const repeated = Object.entries(spec.flags).find(([name, f]: [string, FlagHelp]) => f.repeats === true && Array.isArray(values[name]))?.[0];
     if (repeated !== undefined && spec.positionals.max === 0) {
       const files = [...(values[repeated] as string[]), ...args].map((a) => `--${repeated} ${shownShellWord(a)}`).join(' ');
-      throw new ArgvError(`unexpected argument "${extra}": --${repeated} takes one file; give each its own --${repeated}: ${files}`, command);
+      throw new ArgvError(`unexpected argument "${terminalLine(extra)}": --${repeated} takes one file; give each its own --${repeated}: ${files}`, command);
     }
     const hint = command === 'probe' ? ' (quote the message: it is one argument)' : spec.positionals.max === 0 ? ` (${command} takes no arguments, only flags)` : '';
-    throw new ArgvError(`unexpected argument "${extra}"${hint}`, command);
+    throw new ArgvError(`unexpected argument "${terminalLine(extra)}"${hint}`, command);
   }
   return { kind: 'command', command, values: values as Values, positionals: args };
 }
@@ -348,7 +348,7 @@ function unknownCommand(name: string): ArgvError {
   // `agent-replay version`, as git and npm take it: the flag that does it, not a list of commands.
   if (name === 'version') return new ArgvError(`unknown command "version": agent-replay --version prints the version; commands: ${list}`, null);
   const guess = closest(name, COMMAND_NAMES);
-  return new ArgvError(guess === null ? `unknown command "${name}"; commands: ${list}` : `unknown command "${name}"; did you mean "${guess}"? Commands: ${list}`, null);
+  return new ArgvError(guess === null ? `unknown command "${terminalLine(name)}"; commands: ${list}` : `unknown command "${terminalLine(name)}"; did you mean "${guess}"? Commands: ${list}`, null);
 }
 
 function unknownFlag(raw: string, name: string, command: CommandName): ArgvError {
@@ -359,7 +359,7 @@ function unknownFlag(raw: string, name: string, command: CommandName): ArgvError
   }
   const guess = closest(name, [...own, 'help']);
   const dym = guess === null ? '' : `; did you mean --${guess}?`;
-  return new ArgvError(`unknown option ${raw} for "${command}"${dym}`, command);
+  return new ArgvError(`unknown option ${terminalLine(raw)} for "${command}"${dym}`, command);
 }
 
 function singleDash(word: string, command: CommandName): ArgvError {
@@ -367,7 +367,7 @@ function singleDash(word: string, command: CommandName): ArgvError {
   const own = Object.keys(COMMANDS[command].flags);
   const guess = own.includes(name) ? name : closest(name, [...own, 'help']);
   const dym = guess === null ? '' : `; did you mean --${guess}? (a long option takes two dashes)`;
-  return new ArgvError(`unknown option ${word.split('=')[0] as string} for "${command}"${dym}`, command);
+  return new ArgvError(`unknown option ${terminalLine(word.split('=')[0] as string)} for "${command}"${dym}`, command);
 }
 
 /** The one edit distance of every "did you mean" (suite/issues.ts). */
@@ -381,7 +381,7 @@ export { editDistance };
  */
 export function wholeNumberFlag(flag: string, text: string, min: number, max: number, unit?: string): number {
   const n = wholeNumberText(text);
-  if (n === null || n < min || n > max) throw new UsageError(`--${flag} must be a whole number${unit === undefined ? '' : ` of ${unit}`} from ${min} to ${max}, got "${text}"`);
+  if (n === null || n < min || n > max) throw new UsageError(`--${flag} must be a whole number${unit === undefined ? '' : ` of ${unit}`} from ${min} to ${max}, got "${terminalLine(text)}"`);
   return n;
 }
 

@@ -251,7 +251,8 @@ export async function writeText(path: string, text: string, flag?: string): Prom
     await writeFileSafely(path, text, { within: repositoryFor(path) }); // never through a planted link
   } catch (e) {
     if (!isSystemError(e)) throw e;
-    const named = flag === undefined ? path : `--${flag} ${path}`;
+    // The path on the message's one line (terminalLine): the CLI's catch keeps a message's line breaks.
+    const named = terminalLine(flag === undefined ? path : `--${flag} ${path}`);
     throw new UserError(`could not write ${named}: ${writeFailureWords(e)}. Check that its folder exists or can be created and is writable, or give another path${flag === undefined ? '' : ` with --${flag}`}.`);
   }
 }

@@ -107,7 +107,7 @@ function parseAssert(text: string, threshold: string | undefined): Assertion {
 function parseThreshold(text: string | undefined): number {
   if (text === undefined) return DEFAULT_THRESHOLD;
   const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--threshold must be a score from 0 to 1, got "${text}"`);
+  if (text.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--threshold must be a score from 0 to 1, got "${terminalLine(text)}"`);
   return n;
 }
 
@@ -320,7 +320,7 @@ function overridesOf(o: ProbeOptions): ConfigOverrides {
 /** `--preset NAME`: one of the agent presets, else a usage error listing them (nothing is sent). */
 function parsePreset(value: string): AgentPreset {
   const found = AGENT_PRESET_NAMES.find((p) => p === value);
-  if (found === undefined) throw new UsageError(`--preset "${value}" is not an agent preset; use one of: ${AGENT_PRESET_NAMES.join(', ')}`);
+  if (found === undefined) throw new UsageError(`--preset ${shownShellWord(value)} is not an agent preset; use one of: ${AGENT_PRESET_NAMES.join(', ')}`);
   return found;
 }
 

@@ -12,7 +12,7 @@ import { configEdits } from '../suite/config-edits.js';
 import { CONFIG_NAMES } from '../suite/index.js';
 import { UsageError } from '../engine.js';
 import { runGit } from '../git-command.js';
-import { shownShellWord } from '../words.js';
+import { shownShellWord, terminalLine } from '../words.js';
 
 /**
  * What `run --base` compares with: the repository's root, the suite folder in it (`.agent-replay/`,
@@ -45,8 +45,9 @@ export async function resolveBase(rev: string, suiteDir: string, env: Record<str
   try {
     top = (await git(suiteDir, ['rev-parse', '--show-toplevel', '--show-prefix'])).toString('utf8');
   } catch (e) {
-    const why = gitWords(e);
-    throw new UsageError(`--base ${shownShellWord(rev)}: the suite folder ${suiteDir} is not read with git (${why}): --base compares the suite with a git revision, so run in a git repository or leave --base out`);
+    // The folder and git's words (which may quote it) on the message's one line (terminalLine).
+    const why = terminalLine(gitWords(e));
+    throw new UsageError(`--base ${shownShellWord(rev)}: the suite folder ${terminalLine(suiteDir)} is not read with git (${why}): --base compares the suite with a git revision, so run in a git repository or leave --base out`);
   }
   const [root = '', prefix = ''] = top.split('\n');
   let sha: string;
@@ -56,7 +57,7 @@ export async function resolveBase(rev: string, suiteDir: string, env: Record<str
     sha = '';
   }
   if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha)) {
-    throw new UsageError(`--base ${shownShellWord(rev)}: no commit of that name in the repository at ${root} (git rev-parse ${shownShellWord(rev)}): give a branch, tag or commit it has, e.g. fetch it first (git fetch origin main, then --base origin/main)`);
+    throw new UsageError(`--base ${shownShellWord(rev)}: no commit of that name in the repository at ${terminalLine(root)} (git rev-parse ${shownShellWord(rev)}): give a branch, tag or commit it has, e.g. fetch it first (git fetch origin main, then --base origin/main)`);
   }
   return { root, prefix, rev, sha, env };
 }

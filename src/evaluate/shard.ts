@@ -12,6 +12,7 @@
 // `partition` names the split itself (every shard's labels), equal for the shards that used the same
 // timings, so a merge can tell a shard balanced by other timings (an item then in no shard, or two).
 
+import { terminalLine } from '../words.js';
 import { stableHash } from './definition.js';
 import type { RunRecord, ShardInfo } from '../types.js';
 
@@ -32,7 +33,7 @@ export function parseShard(text: string, source = '--shard'): { index: number; t
   const index = m ? Number(m[1]) : NaN;
   const total = m ? Number(m[2]) : NaN;
   if (!m || total < 1 || total > MAX_SHARDS || index < 1 || index > total) {
-    throw new Error(`${source} must be i/n with whole numbers 1 <= i <= n <= ${MAX_SHARDS} (e.g. 2/4), got "${text}"`);
+    throw new Error(`${source} must be i/n with whole numbers 1 <= i <= n <= ${MAX_SHARDS} (e.g. 2/4), got "${terminalLine(text)}"`);
   }
   return { index, total };
 }

@@ -13,7 +13,7 @@ import { UserError } from '../errors.js';
 import { writeRecordFile } from './stream.js';
 import { docsUrl, TOOL } from '../version.js';
 import { hideEndpointTokens, sameEndpoint } from '../endpoint.js';
-import { plural, thousands } from '../words.js';
+import { plural, terminalLine, thousands } from '../words.js';
 import { MIXED_SELECTION } from '../evaluate/shard.js';
 
 export { openRecordStream, RecordWriteError, writeRecordFile, type ItemKind, type RecordStream } from './stream.js';
@@ -28,13 +28,13 @@ export class RecordError extends UserError {
    */
   suitePath?: string;
 
-  /** `file: why`; the CLI shows the file's name on its one line (cli/main.ts). */
+  /** `file: why`, the file's name on its one line (terminalLine: the Action's failure quotes the message; the CLI's line names `file` so too, cli/main.ts). */
   constructor(
     readonly file: string,
     /** What is wrong with the file, and the fix. */
     readonly why: string,
   ) {
-    super(`${file}: ${why}`);
+    super(`${terminalLine(file)}: ${why}`);
     this.name = 'RecordError';
   }
 }

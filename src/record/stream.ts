@@ -24,13 +24,19 @@ import path from 'node:path';
 import { openStagedFile, repositoryFor, writeFailureWords, type StagedFile, type WriteOptions } from '../fs-safe.js';
 import type { FixtureRecord, PersonaRecord, RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
+import { terminalLine } from '../words.js';
 
 export type ItemKind = 'fixture' | 'persona';
 
 /** Text is handed to the file system in pieces of about this many characters. */
 const CHUNK_CHARS = 64 * 1024;
 
-/** The record could not be written where asked; `fallback` is where it was written instead (null: nowhere). */
+/**
+ * The record could not be written where asked; `fallback` is where it was written instead (null:
+ * nowhere). Its message names both on one line, a line break or control character in a path shown
+ * as ` ⏎ ` or its escape (terminalLine), on the CLI's line and in the Action's failure annotation
+ * alike (docs/security.md, "Agent text is data"); `target` and `fallback` are the real paths.
+ */
 export class RecordWriteError extends UserError {
   constructor(
     readonly target: string,
@@ -38,10 +44,10 @@ export class RecordWriteError extends UserError {
     readonly fallback: string | null,
   ) {
     super(
-      `could not write the results to ${target}: ${writeFailureWords(reason)}; ` +
+      `could not write the results to ${terminalLine(target)}: ${writeFailureWords(reason)}; ` +
         (fallback === null
           ? 'nor to a file in the temporary folder: the results are only in the report above. '
-          : `the record was written to ${fallback} instead. `) +
+          : `the record was written to ${terminalLine(fallback)} instead. `) +
         'Check that the folder exists or can be created and is writable (or choose another path with --out / the results-path input).',
     );
     this.name = 'RecordWriteError';

@@ -49,34 +49,9 @@ export function oneLine(text: string): string {
   return stripControl(text.replace(NEWLINE_RE, ' ⏎ ').replace(/\t/g, ' '));
 }
 
-/** CONTROL_RE and the carriage return (U+000D), for a terminal once its line breaks are read. */
-// eslint-disable-next-line no-control-regex
-const TERMINAL_CONTROL_RE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
-
-/** Line breaks on a terminal: `\r\n` is one, a lone `\r` is a control character (shownControl). */
-const TERMINAL_NEWLINE_RE = /\r\n|\n|\u2028|\u2029/g;
-
-/**
- * Text for a terminal (the CLI's summary, probe, accept's refusals, the `gate failed:` line):
- * each control character and bidi override shown as its escape (`\u001b`), so that the reader
- * sees it is there and the terminal never acts on it (docs/security.md, "Agent text is data");
- * tab and newlines as in oneLine and normalizeBlock, but for a carriage return not followed by a
- * line feed, which is shown as `\u000d` too: read as a line break, a reply's "a\rb" was printed
- * on two lines, as if the agent had sent a newline.
- */
-function shownControl(text: string): string {
-  return text.replace(TERMINAL_CONTROL_RE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-/** oneLine for a terminal: newlines shown as ` ⏎ `, tabs as spaces, controls shown escaped. */
-export function terminalLine(text: string): string {
-  return shownControl(text.replace(TERMINAL_NEWLINE_RE, ' ⏎ ').replace(/\t/g, ' '));
-}
-
-/** normalizeBlock for a terminal: newlines normalized to `\n`, controls shown escaped. */
-export function terminalBlock(text: string): string {
-  return shownControl(text.replace(TERMINAL_NEWLINE_RE, '\n'));
-}
+// A terminal's line and block (terminalLine, terminalBlock) are words.ts's, which every layer may use
+// (a results file's path in the record layer's RecordWriteError); the report's surfaces import them from here.
+export { terminalBlock, terminalLine } from '../words.js';
 
 const INLINE_RE = /[&<>@#\\`*_[\]()!|~:$.{}-]/g;
 

@@ -42,6 +42,10 @@ describe('accept in a repository with two suite folders of the same name', () =>
     expect(fromB.code).toBe(2);
     expect(fromB.stderr).toContain('not of apps/b/.agent-replay; its replies would be written where that suite does not read them, so nothing was written: give --dir ../a/.agent-replay\n');
     expect(existsSync(baselineOf('b'))).toBe(false);
+    // A --dir with a line break in its name is named on the message's one line.
+    const broken = await cli(['accept', '--results', 'apps/a/.agent-replay/results/results.json', '--dir', 'apps/b\nx'], root);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toContain('(its suitePath), not of apps/b ⏎ x; its replies would be written where that suite does not read them');
 
     // Into apps/a: accepted from the root, from apps/a and from a folder inside it.
     expect((await cli(['accept', '--results', 'apps/a/.agent-replay/results/results.json', '--dir', 'apps/a/.agent-replay'], root)).code).toBe(0);
@@ -55,5 +59,8 @@ describe('accept in a repository with two suite folders of the same name', () =>
     delete old.suitePath;
     await writeFile(join(root, 'old.json'), JSON.stringify(old));
     expect((await cli(['accept', '--results', '../../old.json'], a)).stdout).toContain('1 unchanged');
+    const oldBroken = await cli(['accept', '--results', 'old.json', '--dir', 'apps/b\nx'], root);
+    expect(oldBroken.code).toBe(2);
+    expect(oldBroken.stderr).toContain('(its first item is .agent-replay/fixtures/f.yml), not of apps/b ⏎ x; its replies');
   });
 });

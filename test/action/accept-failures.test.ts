@@ -10,7 +10,7 @@ import type { AgentHandler, AgentServer } from '../support/agent-server.js';
 import { artifactZip } from '../support/zip.js';
 import { git } from '../support/fork-clone.js';
 import { acceptMarker, commitOnFeature, gitHubApiOf, gitHubErrorOf, HEAD, makeWorkspace, pullPayload, runAction, runAcceptLabel, seedPullForAccept, useServers, type ActionRun } from './harness.js';
-import { commitRefusal, dispatchFailure, findReviewedRun } from '../../src/action/accept.js';
+import { commitRefusal, dispatchFailure, findReviewedRun, repoSuiteDir } from '../../src/action/accept.js';
 import type { Baseline } from '../../src/types.js';
 
 const handler: AgentHandler = (req) => {
@@ -384,5 +384,14 @@ describe('a pull request whose head repository was deleted', () => {
     expect(ourComment()).not.toContain('git push');
     expect(run.summary).toContain('baselines not accepted');
     expect(gh.violations).toEqual([]);
+  });
+});
+
+describe('the dir input of accept mode', () => {
+  it('outside the repository is refused, the input quoted on the failure\'s one line', () => {
+    expect(repoSuiteDir('bots/shop/')).toBe('bots/shop');
+    expect(() => repoSuiteDir('../a')).toThrow('the dir input "../a" must be a relative path inside the repository');
+    // A line break and an escape sequence shown, as the step's failure and the comment show them.
+    expect(() => repoSuiteDir('../a\nb\u001b[2J')).toThrow(String.raw`the dir input "../a ⏎ b\u001b[2J" must be a relative path inside the repository`);
   });
 });

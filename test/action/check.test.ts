@@ -124,18 +124,20 @@ describe('check mode, the repeat input', () => {
 describe('check mode, a results path that cannot be written', () => {
   it('fails the step saying where the record went instead, and still writes the summary and the comment', async () => {
     const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG, baselines: BASELINES });
-    writeFileSync(join(workspace, 'blocked'), 'a file where a folder should be\n');
+    // A folder named with a line break: the failure annotation names it on its one line (`blocked ⏎ x`), not split by %0A.
+    const blocked = 'blocked\nx';
+    writeFileSync(join(workspace, blocked), 'a file where a folder should be\n');
     const run = await runAction({
       gh,
       workspace,
-      inputs: { 'agent-url': agent.url, 'results-path': 'blocked/results.json' },
+      inputs: { 'agent-url': agent.url, 'results-path': `${blocked}/results.json` },
       event: { name: 'pull_request', payload: pullPayload() },
       env: { AGENT_TOKEN: 's3cr3t-agent-token' },
     });
     const fallback = run.outputs['results-path'] as string;
     try {
       expect(run.code, run.stdout + run.stderr).toBe(1);
-      expect(run.stdout).toContain(`::error::could not write the results to ${join(workspace, 'blocked', 'results.json')}: ${join(workspace, 'blocked')} is a file, not a folder`);
+      expect(run.stdout).toContain(`::error::could not write the results to ${join(workspace, 'blocked ⏎ x', 'results.json')}: ${join(workspace, 'blocked ⏎ x')} is a file, not a folder`);
       expect(run.stdout).toContain(`the record was written to ${fallback} instead`);
       expect(fallback).toMatch(new RegExp(`^${tmpdir()}/agent-replay-results-[^/]+/results\\.json$`));
       // report.html and pr-number went with it, not loose in the temporary folder.
@@ -144,7 +146,7 @@ describe('check mode, a results path that cannot be written', () => {
       expect(record.fixtures.map((f) => f.label)).toEqual(['greeting', 'refund-policy', 'opening-hours']);
       expect(run.summary).toContain('refund-policy');
       expect(run.outputs['comment-status']).toBe('created');
-      expect(readFileSync(join(workspace, 'blocked'), 'utf8')).toBe('a file where a folder should be\n');
+      expect(readFileSync(join(workspace, blocked), 'utf8')).toBe('a file where a folder should be\n');
     } finally {
       rmSync(dirname(fallback), { recursive: true, force: true });
     }

@@ -108,6 +108,10 @@ describe('readInputs', () => {
     expect(() => readInputs(env({ 'judge-provider': 'gemini' }))).toThrow('use one of: openai, anthropic');
     // Another case, or a misspelling, is refused as written (values are lower case), naming the spelling meant as fail-on does.
     expect(() => readInputs(env({ mode: 'Check' }))).toThrow('input mode: "Check" is not allowed: did you mean "check"? Use one of: check, accept, report');
+    // A value written over two lines (a block scalar) is quoted on the annotation's one line, an escape sequence shown.
+    expect(() => readInputs(env({ mode: 'check\nreport' }))).toThrow('input mode: "check ⏎ report" is not allowed; use one of: check, accept, report');
+    expect(() => readInputs(env({ 'agent-path': '/api\nchat\u001b[2J' }))).toThrow(String.raw`input agent-path: "/api ⏎ chat\u001b[2J" is not a path;`);
+    expect(() => readInputs(env({ comment: 'yes\r\nplease' }))).toThrow('input comment: "yes ⏎ please" is not a boolean');
     expect(() => readInputs(env({ 'judge-provider': 'OpenAI' }))).toThrow('input judge-provider: "OpenAI" is not allowed: did you mean "openai"? Use one of: openai, anthropic');
     expect(() => readInputs(env({ mode: 'acept' }))).toThrow('input mode: "acept" is not allowed: did you mean "accept"? Use one of: check, accept, report');
     expect(() => readInputs(env({ 'fail-on': 'newly_failing,slow' }))).toThrow(/"slow" is not a known condition: did you mean "slower"\? Allowed: newly_failing/);

@@ -18,7 +18,8 @@ import { fixture, run as record } from '../report/fixtures.js';
 import { serializeRecord } from '../../src/record/index.js';
 import { markerLine, metaLine } from '../../src/report/metadata.js';
 import { HEAD, makeWorkspace, pullPayload, runAction, useServers, type ActionRun } from './harness.js';
-import { annotateConfigIssues } from '../../src/action/check.js';
+import { annotateConfigIssues, configErrorsFailure } from '../../src/action/check.js';
+import { RecordWriteError } from '../../src/record/index.js';
 import * as log from '../../src/action/log.js';
 import type { ConfigIssue } from '../../src/suite/issues.js';
 
@@ -67,9 +68,13 @@ it('check mode: a reply, an error body, a fixture file name, a deployment\'s env
   const zip = renameEntry(await artifactZip([{ name: `${'r'.repeat(21)}.json`, data: '{}' }]), `${'r'.repeat(21)}.json`, '../##[add-mask]secret.json');
   gh.addArtifact('octo', 'shop', 1001, { name: artifactName, zip });
   const deployment = { deployment: { sha: HEAD, environment: 'preview' }, deployment_status: { state: 'success', environment: `preview${HOSTILE}` } };
-  const run = await runAction({ gh, workspace, inputs: { 'agent-url': agent.url }, event: { name: 'deployment_status', payload: deployment } });
+  // A results path whose folder's name holds a line break and an ESC: its `results:` line names it on that line.
+  const results = 'out\nr\u001b[2J/results.json';
+  const run = await runAction({ gh, workspace, inputs: { 'agent-url': agent.url, 'results-path': results }, event: { name: 'deployment_status', payload: deployment } });
 
   expect(run.code, run.stdout + run.stderr).toBe(1); // a fails, b errors
+  expect(run.outputs['results-path']).toBe(join(workspace, results));
+  expect(seen(run)).toContain(`results: ${join(workspace, 'out ⏎ r\\u001b[2J', 'results.json')}\n`);
   // The lines were logged, as written but for the invisible word joiners ...
   expect(seen(run)).toContain(`deployment_status: the preview${HOSTILE} deployment of ${HEAD.slice(0, 7)} is the head of #7`);
   expect(seen(run)).toContain('since the previous run: run 1001 not compared: the results artifact could not be read (corrupt zip archive: the entry name "../##[add-mask]secret.json"');
@@ -186,4 +191,20 @@ it("a log line and the GitHub client's warnings show a control character of outs
     console.error = error;
   }
   expect(warned).toEqual([`deprecated: ${shown}`, `failed: ${shown}`]);
+});
+
+it("the step's failure that names a folder (the dir input, the results path) keeps a line break of its name on the annotation's one line", () => {
+  // An annotation keeps the line breaks of its text (@actions/core escapes them as %0A): a folder's
+  // name is shown on its line as the terminal shows it (terminalLine), its escape sequence too.
+  const dir = 'my\nsuite\u001b[2J';
+  const exitCode = process.exitCode;
+  const out = stdoutOf(() => {
+    log.failed(configErrorsFailure(2, dir));
+    log.failed(new RecordWriteError(`/w/${dir}/results.json`, new Error('EACCES'), `/tmp/r\n/results.json`).message);
+  });
+  const [config, record] = annotations(out);
+  expect(config?.text).toBe(String.raw`2 configuration errors in my ⏎ suite\u001b[2J; nothing was sent to the agent`);
+  expect(record?.text).toMatch(/^could not write the results to \/w\/my ⏎ suite\\u001b\[2J\/results\.json: EACCES; the record was written to \/tmp\/r ⏎ \/results\.json instead\. /);
+  for (const a of [config, record]) expect(a?.text).not.toMatch(/[\r\n]/);
+  process.exitCode = exitCode; // log.failed set it to 1
 });

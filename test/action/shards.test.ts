@@ -114,12 +114,13 @@ describe('check mode with the shard input', () => {
   // A bad shard input ("5/4") fails the step quoting it: readInputs (test/action/inputs.test.ts), as every bad input (test/action/check.test.ts).
   it('the timings input names a results file', async () => {
     const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG });
-    await mkdir(join(workspace, 'prev'), { recursive: true });
+    // A folder whose name holds a line break: the log line names it on that line.
+    await mkdir(join(workspace, 'prev\nx'), { recursive: true });
     const durations = record(LABELS.map((l, i) => fixture(l, { durationMs: i === 5 ? 9000 : 10 })));
-    await writeFile(join(workspace, 'prev', 'results.json'), JSON.stringify(durations));
-    const r = await runAction({ gh, workspace, inputs: { 'agent-url': agent.url, shard: '1/2', timings: 'prev/results.json' }, event: { name: 'pull_request', payload } });
+    await writeFile(join(workspace, 'prev\nx', 'results.json'), JSON.stringify(durations));
+    const r = await runAction({ gh, workspace, inputs: { 'agent-url': agent.url, shard: '1/2', timings: 'prev\nx/results.json' }, event: { name: 'pull_request', payload } });
     expect(r.code, r.stdout).toBe(0);
-    expect(r.stdout).toContain('timings: 8 durations from prev/results.json');
+    expect(r.stdout).toContain('timings: 8 durations from prev ⏎ x/results.json\n');
     expect(recordOf(r).fixtures.map((f) => f.label)).toEqual(['item-5']);
     expect(agent.requests.length).toBeGreaterThan(0);
   });

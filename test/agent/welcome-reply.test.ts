@@ -37,9 +37,20 @@ describe('the welcome turn reply path of ones own', () => {
     expect(await session.welcome()).toMatchObject({ kind: 'replied', reply: '' });
     expect(await client.session({ session: 's3', persona: null, mocks: [] }).welcome()).toMatchObject({ kind: 'replied', reply: '' });
     expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^welcome turn: /);
     expect(warnings[0]).toContain('welcome turn: response has no string at "greting" (found nothing; the response is an object (keys: greeting, ended); its text may be at "greeting"); agent.start.response.reply is set at .agent-replay/config.yml:5.');
     expect(warnings[0]).toContain('The welcome is read as having no greeting');
     expect(warnings[0]).toContain('Told once per run.');
+  });
+
+  it('told first for a persona script, the warning names the turn as the script\'s errors do: turn 0 (welcome)', async () => {
+    // A fixture's errors name it "welcome turn", a script's "turn 0 (welcome)" (words.ts turnWords): the
+    // warning, told once, names it as the item that met it first does, as the unread-usage warning does.
+    const { client, warnings } = await clientFor(OWN_PATH, () => ({ json: { greeting: 'Welcome!' } }));
+    expect(await client.session({ session: 's', persona: null, mocks: [] }).welcome()).toMatchObject({ kind: 'replied', reply: '' });
+    expect(await client.converse(request)).toMatchObject({ kind: 'replied', reply: 'echo' });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^turn 0 \(welcome\): response has no string at "greting" /);
   });
 
   it('null or "" at the path, no body, or an empty object is a welcome with no greeting, silent; so is a welcome read by the message turns path', async () => {

@@ -486,16 +486,36 @@ describe('agent-replay init', () => {
     const cwd = await emptyProject();
     const preset = await initIn(cwd, ['--preset', 'soap']);
     expect(preset.code).toBe(2);
-    expect(preset.stderr).toContain(`--preset "soap" is not one init can write; use one of: ${offeredPresets().join(', ')}`);
+    expect(preset.stderr).toContain(`--preset soap is not one init can write; use one of: ${offeredPresets().join(', ')}`);
     // A family's name names its forms; a misspelling its closest preset.
     const family = await initIn(cwd, ['--preset', 'openai']);
     expect(family.code).toBe(2);
-    expect(family.stderr).toContain(`--preset "openai" is not one init can write; did you mean "openai-chat" or "openai-responses"? The presets: ${offeredPresets().join(', ')}`);
+    expect(family.stderr).toContain(`--preset openai is not one init can write; did you mean "openai-chat" or "openai-responses"? The presets: ${offeredPresets().join(', ')}`);
     const typo = await initIn(cwd, ['--preset', 'langraph']);
-    expect(typo.stderr).toContain('--preset "langraph" is not one init can write; did you mean "langgraph"?');
+    expect(typo.stderr).toContain('--preset langraph is not one init can write; did you mean "langgraph"?');
     const outside = await initIn(cwd, ['--dir', '../elsewhere']);
     expect(outside.code).toBe(2);
-    expect(outside.stderr).toContain('--dir "../elsewhere" is outside the working directory');
+    expect(outside.stderr).toContain('--dir ../elsewhere is outside the working directory');
+    expect(await readdir(cwd)).toEqual([]);
+  });
+
+  it('a refused --dir, --workflows or --preset with a line break or an escape sequence is named on one line, as the shell reads it', async () => {
+    // The value as one shell word, $'...' with each such character in octal (words.ts shownShellWord), as --base's
+    // and --out's are: a quote around it could not say where a value with a quote ends, nor show a line break.
+    const cwd = await emptyProject();
+    for (const [args, said] of [
+      [['--dir', '../a\nb'], "--dir $'../a\\012b' is outside the working directory;"],
+      [['--workflows', '../w\u001b[2J'], "--workflows $'../w\\033[2J' is outside the working directory;"],
+      [['--dir', join(cwd, 'x\ny')], `--dir $'${join(cwd, 'x')}\\012y' is an absolute path;`],
+      [['--preset', 'so\nap'], "--preset $'so\\012ap' is not one init can write;"],
+      [['--preset', 'it"s'], `--preset 'it"s' is not one init can write;`],
+    ] as const) {
+      const run = await initIn(cwd, [...args]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`agent-replay: ${said}`);
+      // One line of the message, then where the help is.
+      expect(run.stderr.split('\n')).toHaveLength(3);
+    }
     expect(await readdir(cwd)).toEqual([]);
   });
 
@@ -506,7 +526,7 @@ describe('agent-replay init', () => {
     const absolute = await initIn(cwd, ['--dir', join(cwd, 'bots', 'shop suite')]);
     expect(absolute.code).toBe(2);
     expect(absolute.stderr).toContain(
-      `--dir "${join(cwd, 'bots', 'shop suite')}" is an absolute path; init takes folders relative to the working directory (the workflows name the suite folder from the repository's root, on GitHub's runner): give --dir 'bots/shop suite'`,
+      `--dir '${join(cwd, 'bots', 'shop suite')}' is an absolute path; init takes folders relative to the working directory (the workflows name the suite folder from the repository's root, on GitHub's runner): give --dir 'bots/shop suite'`,
     );
     expect(absolute.stderr).not.toContain('outside');
     const workflows = await initIn(cwd, ['--workflows', join(cwd, '.github', 'workflows')]);

@@ -90,6 +90,9 @@ describe('a printed command names a path with a control character or a line brea
     const io = { cwd } as CliIO;
     expect(() => checkOutputPaths({ out: 'out\\r\u001b.json' }, io)).toThrow(String.raw`--out $'out\\r\033.json': on this system a backslash is part of a file's name, not a separator, so this would write one file named $'out\\r\033.json': give --out $'out/r\033.json', with slashes`);
     await expect(resolveBase(`-${ESC}`, cwd, {})).rejects.toThrow(String.raw`--base $'-s\033[2Jx': a revision does not start with "-"`);
+    // A suite folder outside a repository: named on the message's one line, a line break in its name shown as ` ⏎ `.
+    await mkdir(join(cwd, 'a\nb'));
+    await expect(resolveBase('main', join(cwd, 'a\nb'), {})).rejects.toThrow(`--base main: the suite folder ${join(cwd, 'a ⏎ b')} is not read with git (`);
     expect(keptPresetWarning({ dir: NL }, 'openai', 'native')).toContain(`run init again: npx agent-replay init --dir ${NL_WORD} --preset openai\n`);
     // A suite folder typed with backslashes that is nowhere: both names, each as bash reads it.
     const issue = suiteAboveIssue(cwd, `bots\\${ESC}`, 'x');

@@ -355,7 +355,11 @@ describe('agent-replay probe: usage errors send nothing', () => {
     expect(tool.code, tool.stderr).toBe(0);
     const unknown = await cli(['probe', 'hi', '--preset', 'openai'], cwd);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('--preset "openai" is not an agent preset; use one of: native, openai-chat, openai-responses, anthropic-messages, rasa-rest, vercel-ai, langgraph, mastra');
+    expect(unknown.stderr).toContain('--preset openai is not an agent preset; use one of: native, openai-chat, openai-responses, anthropic-messages, rasa-rest, vercel-ai, langgraph, mastra');
+    // A value with a line break is named on one line, as the shell reads it (words.ts shownShellWord).
+    const broken = await cli(['probe', 'hi', '--preset', 'open\nai'], cwd);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toContain("agent-replay: --preset $'open\\012ai' is not an agent preset; use one of:");
     expect(agent.requests).toHaveLength(2);
   });
 

@@ -11,7 +11,7 @@ import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser'
 import { envInputGetter, readInputs } from '../../src/action/inputs.js';
 import { tempDir } from '../support/temp.js';
 import { findDemoSuite, runDemo } from '../../src/cli/demo.js';
-import { errorLine } from '../../src/cli/output.js';
+import { errorLine, writeText } from '../../src/cli/output.js';
 import { loadProbeFixture } from '../../src/cli/probe.js';
 import { loadYamlPackage } from '../../src/suite/yaml/index.js';
 import { renderTerminal } from '../../src/report/terminal.js';
@@ -46,6 +46,12 @@ describe("init's workflows for a folder whose name YAML or a terminal would not 
     expect(run.code, run.stderr).toBe(0);
     noRaw(run.stdout);
     noRaw(run.stderr);
+    // Each line that names the folder names it on that line (a line break shown as ` ⏎ `), the commands as the shell reads it.
+    // eslint-disable-next-line no-control-regex
+    const oneLine = dir.replace(/[\n\u2028]/gu, ' ⏎ ').replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    expect(run.stdout).toContain(`created  ${oneLine}/config.yml\n`);
+    expect(run.stdout).toContain(`(${oneLine}/fixtures/*.yml)`);
+    expect(run.stdout).toContain(`the header in ${oneLine}/config.yml`);
     for (const name of ['agent-replay.yml', 'agent-replay-accept.yml', 'agent-replay-report.yml']) {
       const text = await readFile(join(cwd, '.github/workflows', name), 'utf8');
       const parsed = parseWorkflow({ name, content: text }, new NoOperationTraceWriter());
@@ -245,6 +251,15 @@ describe('the paths a command was given, in the lines it prints after it started
 
   it('errorLine: one line, a control character and a line break shown as escapes', () => {
     expect(errorLine('could not write a\u001b[2Jb\nc: no')).toBe('agent-replay: could not write a\\u001b[2Jb ⏎ c: no\n');
+  });
+
+  it("writeText (compare's and calibrate's --out and --markdown): a path that cannot be written is named on the error's one line", async () => {
+    // The error reaches the CLI's catch, which shows control characters but keeps line breaks: before, the name split it.
+    const dir = await tempDir('agent-replay-rawnames-');
+    await writeFile(join(dir, 'blk\nx'), 'a file where a folder should be\n');
+    const error = await writeText(join(dir, 'blk\nx', 'r.md'), 'text', 'markdown').catch((e: unknown) => e);
+    expect((error as Error).message).toContain(`could not write --markdown ${join(dir, 'blk ⏎ x', 'r.md')}: `);
+    expect((error as Error).message).not.toMatch(/[\r\n]/);
   });
 });
 

@@ -61,6 +61,16 @@ describe('usage errors', () => {
     [['run', '--wait-for-agent', '6e1'], '--wait-for-agent must be a whole number of seconds from 0 to 600, got "6e1"', "Run 'agent-replay run --help' for its options."],
     [['run', '--wait-for-agent', '-5'], '--wait-for-agent must be a whole number of seconds from 0 to 600, got "-5"', "Run 'agent-replay run --help' for its options."],
     [['probe', 'hi', '--assert', 'judge:kind', '--threshold', '-.5'], '--threshold must be a score from 0 to 1, got "-.5"', "Run 'agent-replay probe --help' for its options."],
+    // A value or an argument with a line break is quoted on the message's one line (terminalLine); before, it split the line.
+    [['run', 'no\nw'], 'unexpected argument "no ⏎ w" (run takes no arguments, only flags)', "Run 'agent-replay run --help' for its options."],
+    [['ru\nn'], 'unknown command "ru ⏎ n"', "Run 'agent-replay --help' for the commands."],
+    [['run', '--confirm-cost=y\nes'], '--confirm-cost takes no value, got "y ⏎ es"', "Run 'agent-replay run --help' for its options."],
+    [['run', '--out', '-a\nb'], `--out needs a value, got the option "-a ⏎ b"; for a value that starts with "-" write --out=$'-a\\012b'`, "Run 'agent-replay run --help' for its options."],
+    [['run', '--fro\nb'], 'unknown option --fro ⏎ b for "run"', "Run 'agent-replay run --help' for its options."],
+    [['run', '--concurrency', '4\n'], '--concurrency must be a whole number from 1 to 256, got "4 ⏎ "', "Run 'agent-replay run --help' for its options."],
+    [['run', '--shard', '1/\nx'], '--shard must be i/n with whole numbers 1 <= i <= n <= 256 (e.g. 2/4), got "1/ ⏎ x"', "Run 'agent-replay run --help' for its options."],
+    [['calibrate', '--min-agreement', '0.\n9'], '--min-agreement must be a fraction from 0 to 1 (0.9 for 90%), got "0. ⏎ 9"', "Run 'agent-replay calibrate --help' for its options."],
+    [['probe', 'hi', '--assert', 'judge:kind', '--threshold', '.\n5'], '--threshold must be a score from 0 to 1, got ". ⏎ 5"', "Run 'agent-replay probe --help' for its options."],
   ])('%j: one line, then the hint', async (argv, message, hint) => {
     const cwd = await makeProject({});
     const r = await cli(argv, cwd);

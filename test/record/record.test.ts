@@ -316,6 +316,10 @@ describe('readRecord and writeRecord', () => {
 
   it('a missing file is a RecordError naming the file and the reason', async () => {
     await expect(readRecord('/nonexistent/results.json')).rejects.toThrow('/nonexistent/results.json: does not exist; give the path of a results.json written by agent-replay');
+    // A line break in its name is shown on the message's one line (the Action's failure annotation quotes the message), the file kept as given.
+    const err = await readRecord('/nonexistent/a\nb.json').catch((e: unknown) => e);
+    expect((err as Error).message).toBe('/nonexistent/a ⏎ b.json: does not exist; give the path of a results.json written by agent-replay');
+    expect((err as { file: string }).file).toBe('/nonexistent/a\nb.json');
   });
 
   it('a symbolic link is refused and nothing of its target is read or quoted, even when the target is a valid record', async () => {

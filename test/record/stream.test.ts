@@ -209,6 +209,26 @@ describe('openRecordStream', () => {
     expect(await readdir(dir)).toEqual(['not-a-folder']);
   });
 
+  it('a path with a line break and an escape sequence: the error names it on one line, each shown (the CLI\'s line, the Action\'s failure annotation)', async () => {
+    const dir = await folder();
+    const blocked = 'blocked\nx\u001b[2J';
+    await writeFile(join(dir, blocked), 'a file\n');
+    const stream = openRecordStream(join(dir, blocked, 'results.json'));
+    const error = await stream.finish(record([fixture(1)], [])).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(RecordWriteError);
+    const failure = error as RecordWriteError;
+    if (failure.fallback !== null) made.push(dirname(failure.fallback));
+    const shown = join(dir, 'blocked ⏎ x\\u001b[2J');
+    expect(failure.message).toContain(`could not write the results to ${join(shown, 'results.json')}: ${shown} is a file, not a folder (EEXIST`);
+    // eslint-disable-next-line no-control-regex
+    expect(failure.message).not.toMatch(/[\u0000-\u001f]/);
+    // The real paths stay as they are, for the code that writes elsewhere.
+    expect(failure.target).toBe(join(dir, blocked, 'results.json'));
+  });
+
   it('discard: the run did not happen, nothing is written and no temporary file is left', async () => {
     const dir = await folder();
     const target = join(dir, 'results.json');
