@@ -6,7 +6,7 @@
 // markdown reports both use it.
 
 import { isPersona, type Item, type ItemView, type ReportModel, type SectionKey } from './model.js';
-import { CALL_FAILED_HINT, ERROR_IN_200, error200Hint, JUDGE_CUT_HINT, MEANING_SETTINGS, modelDownHint, modelsAnsweredInRun, unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
+import { CALL_FAILED_HINT, configFileWords, ERROR_IN_200, error200Hint, JUDGE_CUT_HINT, MEANING_SETTINGS, modelDownHint, modelsAnsweredInRun, unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
 import { showLookalikes } from './lookalike.js';
 import { FACTS_ONLY_CAUSE, factsOnlyFix } from '../evaluate/meaning/ladder.js';
 import { thousands } from '../words.js';
@@ -192,7 +192,8 @@ export function sharedMeaning(items: readonly Item[], judged: boolean, answered 
             : MEANING_JUDGE_CALL_FAILED.test(cause)
               ? CALL_FAILED_HINT
               : null;
-  return { cause: showLookalikes(reached?.what ?? cause), heads, of: items.length, fix };
+  // A key set in the suite's config file is named in it ("raise judge.timeoutMs in config.yaml"), as the causes' fixes (inConfigFile).
+  return { cause: showLookalikes(reached?.what ?? cause), heads, of: items.length, fix: fix === null || file === undefined ? fix : configFileWords(fix, file) };
 }
 
 /** A meaning judge that could not be reached (judge/meaning.ts): the fix for what it did, with its settings (evaluate/causes.ts, downHint). */

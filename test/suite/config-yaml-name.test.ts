@@ -206,7 +206,7 @@ describe('a config.yaml suite is told of config.yaml', () => {
     }
   });
 
-  it("meaning not checked by the facts alone, with no judge: the fix beside it adds a judge to config.yaml, on the comment and the terminal", () => {
+  it("meaning not checked, the fix said once for the items that share it names config.yaml: a judge to add (the facts alone, no judge), judge.timeoutMs to raise (a meaning judge not answering in time)", () => {
     const unchecked = (label: string): ReturnType<typeof fixture> =>
       fixture(label, { reply: `Now ${label}.`, drift: { reply: 'different', route: 'same', verdict: 'still_passing', meaning: { value: 'unchecked', by: null, detail: FACTS_ONLY_CAUSE } }, baseline: stored(label, `Before ${label}.`) });
     const items = [unchecked('a'), unchecked('b')];
@@ -215,6 +215,12 @@ describe('a config.yaml suite is told of config.yaml', () => {
     expect(renderComment(record, ctx)).toContain(fix);
     expect(renderTerminal(record, { color: false })).toContain(fix);
     expect(renderTerminal(runOf(items, { judge: { name: null } }), { color: false })).toContain('add a judge to config.yml, which makes meaning.check judge');
+    // A meaning judge that did not answer in time: its fix raises judge.timeoutMs in config.yaml.
+    const slow = (label: string): ReturnType<typeof fixture> =>
+      fixture(label, { reply: `Now ${label}.`, drift: { reply: 'different', route: 'same', verdict: 'still_passing', meaning: { value: 'unchecked', by: null, detail: 'meaning judge unreachable: no answer from the meaning judge within 250 ms' } }, baseline: stored(label, `Before ${label}.`) });
+    const timedOut = runOf([slow('a'), slow('b')], { configName: 'config.yaml' });
+    expect(renderTerminal(timedOut, { color: false })).toContain('raise judge.timeoutMs in config.yaml if the meaning judge is slow');
+    expect(renderComment(timedOut, ctx)).toContain('raise judge.timeoutMs in config.yaml if the meaning judge is slow');
   });
 
   it("calibrate's fix for a judge that did not answer in time raises judge.timeoutMs in config.yaml, on the terminal and in its markdown", () => {
