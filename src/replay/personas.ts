@@ -118,7 +118,7 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
   }
   // A call whose output is a mock's was answered by that mock: recorded as mocked.
   const marked = markMockedCalls(transcript.turns, script.mocks);
-  const failure = transcript.failure ?? reportedError(marked, script, deps.unmockedTools ?? null);
+  const failure = transcript.failure ?? reportedError(marked, script, deps.unmockedTools ?? null, deps.configName);
   // Each turn whose reply differs from the baseline's gets its meaning (docs/meaning.md, "Persona
   // scripts"), asked while the checks run; a simulated script's compared turns have theirs already.
   // Only while the user said what the baseline's user said: from the first turn whose message is

@@ -13,7 +13,7 @@ import { runRecordSchema } from '../../src/record/schema.js';
 import { renderComment, renderTerminal } from '../../src/report/index.js';
 import { renderHtml } from '../../src/report/html.js';
 import type { SuiteEdits } from '../../src/types.js';
-import { baseline as stored, ctx, fixture, mixed, run as runOf } from '../report/fixtures.js';
+import { baseline as stored, ctx, fixture, mixed, run as runOf, toolCall, turn } from '../report/fixtures.js';
 import { startSpanSource } from '../../src/traces/index.js';
 import { startReceiver } from '../../src/traces/receiver.js';
 import { UserError } from '../../src/errors.js';
@@ -27,6 +27,7 @@ import { replayOptions } from '../support/replay-options.js';
 import { renderCalibrationMarkdown, renderCalibrationText } from '../../src/calibrate/render.js';
 import { summarizeCalibration } from '../../src/calibrate/summary.js';
 import { calibrationOf } from '../calibrate/calibration.js';
+import { reportedError } from '../../src/evaluate/personas.js';
 
 useCleanup();
 
@@ -231,5 +232,12 @@ describe('a config.yaml suite is told of config.yaml', () => {
     expect(renderCalibrationText(c, { configName: 'config.yaml' })).toContain(`  fix: ${fix}\n`);
     expect(renderCalibrationMarkdown(c, { configName: 'config.yaml' })).toContain('Fix: raise judge.timeoutMs in config.yaml if the judge is slow');
     expect(renderCalibrationText(c)).toContain('  fix: raise judge.timeoutMs in config.yml if the judge is slow');
+  });
+
+  it("a script's tool call no mock answered, an error by config.yaml's personas.unmockedTools: the error names config.yaml", () => {
+    const turns = [turn(1, 'refund?', 'Done.', null, { toolCalls: [toolCall('refund', { order: 1 }, { ok: true }, false)] })];
+    const words = (file?: string): string => reportedError(turns, { mocks: [] }, 'error', file)?.error ?? '';
+    expect(words('config.yaml')).toContain('; config.yaml sets personas.unmockedTools: error: declare a mock for refund in mocks');
+    expect(words()).toContain('; config.yml sets personas.unmockedTools: error:');
   });
 });
