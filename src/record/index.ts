@@ -676,11 +676,16 @@ function mergedSuiteEdits(records: readonly RunRecord[], shard: (i: number) => s
  */
 function mergedConfigName(records: readonly RunRecord[], shard: (i: number) => string, log: (line: string) => void): Pick<RunRecord, 'configName'> {
   const named = records.flatMap((r, i) => (r.configName === undefined ? [] : [{ name: r.configName, i }]));
-  const other = named.find((n) => n.name !== NEW_CONFIG_NAME)?.name;
+  const file = configFileOf(records);
   if (new Set(named.map((n) => n.name)).size > 1) {
-    log(`the records name different config files (${named.map((n) => `${shard(n.i)}: ${n.name}`).join('; ')}): the merged run's fixes name ${other ?? NEW_CONFIG_NAME}; the shards of one run are of one suite, with one config file: merge the records of one run only`);
+    log(`the records name different config files (${named.map((n) => `${shard(n.i)}: ${n.name}`).join('; ')}): the merged run's fixes name ${file}; the shards of one run are of one suite, with one config file: merge the records of one run only`);
   }
-  return other === undefined ? {} : { configName: other };
+  return file === NEW_CONFIG_NAME ? {} : { configName: file };
+}
+
+/** The suite's config file the records say (mergedConfigName): config.yaml when one says it, else config.yml. */
+function configFileOf(records: readonly RunRecord[]): string {
+  return records.map((r) => r.configName).find((n) => n !== undefined && n !== NEW_CONFIG_NAME) ?? NEW_CONFIG_NAME;
 }
 
 /** Suite edits without their words (a check, a setting's value, why not all was compared): which items, files and settings changed, and how. */
@@ -1048,7 +1053,7 @@ function mergedMeaning(records: readonly RunRecord[], shard: (i: number) => stri
   const checks = distinct((m) => m.check);
   const named = checks.length > 1 ? 'says none, as no one check was the run\'s' : 'names every meaning judge';
   log(
-    `the shards checked meaning differently (${records.map((r, i) => `${shard(i)}: ${words(r.meaning)}`).join('; ')}): the merged run ${named}; give every shard's job the same meaning settings (config.yml's meaning, and the judge it asks: the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`,
+    `the shards checked meaning differently (${records.map((r, i) => `${shard(i)}: ${words(r.meaning)}`).join('; ')}): the merged run ${named}; give every shard's job the same meaning settings (${configFileOf(records)}'s meaning, and the judge it asks: the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`,
   );
   if (checks.length > 1) return {};
   const models = [...new Set(said.flatMap(judgesOf))];

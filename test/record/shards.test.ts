@@ -725,6 +725,10 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     expect(mergeRecords([part(2, ['b'], yaml), part(1, ['a'])], [], (l) => quiet.push(l)).configName).toBe('config.yaml');
     expect(quiet).toEqual([]);
     expect(mergeRecords([part(1, ['a']), part(2, ['b'])]).configName).toBeUndefined();
+    // The log's fix for shards that checked meaning otherwise names config.yaml's meaning too.
+    const meaningLines: string[] = [];
+    mergeRecords([part(1, ['a'], { meaning: { check: 'facts', model: null, promptVersion: '1' } }), part(2, ['b'], { ...yaml, meaning: { check: 'off', model: null, promptVersion: '1' } })], [], (l) => meaningLines.push(l));
+    expect(meaningLines.find((l) => l.startsWith('the shards checked meaning differently'))).toContain("the same meaning settings (config.yaml's meaning, and the judge it asks");
     // Named otherwise by a record edited by hand: said, with each shard's.
     const lines: string[] = [];
     expect(mergeRecords([part(1, ['a'], { configName: 'config.yml' }), part(2, ['b'], yaml)], ['1.json', '2.json'], (l) => lines.push(l)).configName).toBe('config.yaml');
