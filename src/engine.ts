@@ -527,7 +527,9 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
     // beside the judge, so that its calls (at judge.concurrency) overlap the agent calls.
     meaningJudge =
       meaningSettings.judge === null ? null : createMeaningJudge(meaningSettings.judge, { clock: deps.clock, onRetry: meter.judgeRetry, signal: deps.signal, redact, network });
-    const meaning: MeaningRung | null = meter.meaning(meaningSettings.check, meaningSettings.threshold, meaningJudge);
+    const rung: MeaningRung | null = meter.meaning(meaningSettings.check, meaningSettings.threshold, meaningJudge);
+    // The cause with no meaning judge configured names the suite's config file.
+    const meaning = rung === null ? null : { ...rung, configName: suite.configName };
     const record = await replay(
       { fixtures: suite.fixtures, personas: suite.personas, baselines: { fixtures: suite.baselines, personas: suite.personaBaselines } },
       {
@@ -536,6 +538,7 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
         judge,
         simulator,
         onBaselineTurn: meter.baselineTurn,
+        configName: suite.configName,
         wallClock: deps.wallClock,
         onProgress: deps.onProgress,
         onItem: deps.onItem,

@@ -13,6 +13,8 @@ import { evaluateToolAssertion } from './tools.js';
 export interface AssertionDeps {
   regex: RegexEvaluator;
   judge: Judge | null;
+  /** The suite's config file (Suite.configName), named by the reason with no judge configured; absent: config.yml. */
+  configName?: string;
 }
 
 /** What the checks read. */
@@ -74,7 +76,7 @@ async function evaluateOne(a: SingleAssertion, input: CheckInput, deps: Assertio
     case 'regex':
       return evaluateRegex(a.pattern, a.flags, input.reply, deps.regex);
     case 'judge':
-      return input.reusedJudge ?? evaluateJudge(a.criterion, a.threshold, input.recorded, deps.judge);
+      return input.reusedJudge ?? evaluateJudge(a.criterion, a.threshold, input.recorded, deps.judge, deps.configName);
     case 'maxLatency':
       return evaluateMaxLatency(a.ms, input.latencyMs);
     case 'toolCalled':

@@ -1,7 +1,20 @@
 import type { Judge, JudgeResult, Outcome, PanelMember, Verdict } from '../types.js';
 import { formatPair, reasonLine } from './format.js';
+import { NEW_CONFIG_NAME } from '../suite/config-names.js';
 
-export const NO_JUDGE_REASON = 'no judge configured (add a judge section to config.yml)';
+/** How the reason with no judge configured begins (noJudgeReason). */
+const NO_JUDGE = 'no judge configured';
+
+/**
+ * A judge check's reason with no judge configured, naming the suite's config file (Suite.configName:
+ * config.yml, or config.yaml), as results.json keeps it and every report shows it (docs/judges.md).
+ */
+export function noJudgeReason(file: string = NEW_CONFIG_NAME): string {
+  return `${NO_JUDGE} (add a judge section to ${file})`;
+}
+
+/** The reason of a suite with config.yml (noJudgeReason). */
+export const NO_JUDGE_REASON = noJudgeReason();
 
 /**
  * A not evaluated judge check's detail (docs/judges.md): "judge unreachable: <reason>" when the
@@ -12,7 +25,7 @@ export const NO_JUDGE_REASON = 'no judge configured (add a judge section to conf
  * is configured.
  */
 function unusableDetail(result: Extract<JudgeResult, { ok: false }> | { reason: string; answered: true }, members: readonly PanelMember[] = []): string {
-  if (result.reason === NO_JUDGE_REASON) return NO_JUDGE_REASON;
+  if (result.reason.startsWith(`${NO_JUDGE} (`)) return result.reason;
   const line = panelReasonLine(result.reason, members) ?? reasonLine(result.reason);
   // A request agent-replay could not make (src/judge/client.ts): nothing was sent, so the judge was not "unreachable".
   if (result.reason.startsWith(`${CALL_FAILED}: `)) return line;
@@ -164,8 +177,9 @@ function panelOutcome(result: JudgeResult, members: PanelMember[], threshold: nu
   };
 }
 
-export async function evaluateJudge(criterion: string, threshold: number, reply: string, judge: Judge | null): Promise<Outcome> {
-  if (judge === null) return judgeOutcome({ ok: false, reason: NO_JUDGE_REASON }, threshold);
+/** The judge's outcome for one reply; `file`: the suite's config file, which the reason with no judge names. */
+export async function evaluateJudge(criterion: string, threshold: number, reply: string, judge: Judge | null, file: string = NEW_CONFIG_NAME): Promise<Outcome> {
+  if (judge === null) return judgeOutcome({ ok: false, reason: noJudgeReason(file) }, threshold);
   let result: JudgeResult;
   try {
     result = await judge.score(criterion, reply);

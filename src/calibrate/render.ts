@@ -14,8 +14,9 @@ import { suiteLine } from '../report/blocks.js';
 import { plural, shownShellWord, thousands } from '../words.js';
 import { hideEndpointTokens } from '../endpoint.js';
 import { docsUrl } from '../version.js';
-import { cliWords } from '../report/terminal.js';
-import { CALL_FAILED_HINT, causeLine, JUDGE_CUT_HINT, judgeFixes, JUDGE_NO_SCORE_HINT, judgeReasonCause, PANEL_CUT_HINT } from '../evaluate/index.js';
+import { cliWords, cliWordsOf } from '../report/terminal.js';
+import { NEW_CONFIG_NAME } from '../suite/config-names.js';
+import { CALL_FAILED_HINT, causeLine, configFileWords, JUDGE_CUT_HINT, judgeFixes, JUDGE_NO_SCORE_HINT, judgeReasonCause, PANEL_CUT_HINT } from '../evaluate/index.js';
 import { mostShared, sharedLine } from '../report/cause-details.js';
 import { unmeasured, type Calibration } from './schema.js';
 import { FAILED_BY_ATTEMPTS, SINGLE_JUDGE_CONTRADICTION } from './plan.js';
@@ -225,14 +226,15 @@ const FIX_ORDER = [JUDGE_NO_SCORE_HINT, JUDGE_CUT_HINT, PANEL_CUT_HINT, CALL_FAI
  * connection the judge dropped, when it gave a usable score to another answer of the calibration,
  * gets a run's fix for it (run again), not its settings: they worked.
  */
-function noScoreFixes(u: ReturnType<typeof unscored>, c: Calibration): string[] {
+function noScoreFixes(u: ReturnType<typeof unscored>, c: Calibration, file: string = NEW_CONFIG_NAME): string[] {
   const answeredIn = scoredAnswers(c) > 0 ? 'calibration' : null;
   const fixes = [...new Set(u.flatMap(({ item }) => item.notUsable.flatMap((reason) => judgeFixes(reason, answeredIn))))];
   const rank = (fix: string): number => (FIX_ORDER.includes(fix) ? FIX_ORDER.indexOf(fix) : FIX_ORDER.length);
   // In the CLI's words, as a run's terminal says them (cliWords): calibrate runs only from the
   // command line (the Action has no calibrate mode), where the judge's address is --judge-url, not
-  // the Action's judge-base-url input; its markdown (a step summary) likewise.
-  return [...new Set(fixes.sort((a, b) => rank(a) - rank(b)).map(cliWords))];
+  // the Action's judge-base-url input; its markdown (a step summary) likewise. A key is set in the
+  // suite's config file (`file`), as a run's causes name it (inConfigFile).
+  return [...new Set(fixes.sort((a, b) => rank(a) - rank(b)).map((fix) => cliWordsOf(configFileWords(fix, file), file)))];
 }
 
 /** Why a baseline got no usable score: the judge client's reason, in the CLI's words (noScoreFixes). */
@@ -464,8 +466,19 @@ function skippedHead(g: { reason: string; list: Calibration['skipped'] }, of: nu
   return causeLine({ key: '', what: g.reason, hint: null, labels: g.list.map((x) => x.label) }, of);
 }
 
+/**
+ * What the forms say of where the calibration ran: `suite`, the suite's folder in its repository when
+ * it is not the default one; `out`, the --out file; `configName`, the suite's config file
+ * (Suite.configName), which the fixes name; absent: config.yml.
+ */
+export interface CalibrationContext {
+  suite?: string | null;
+  out?: string | null;
+  configName?: string;
+}
+
 /** The terminal form: reads in ten seconds, details below the table. */
-export function renderCalibrationText(c: Calibration, context: { suite?: string | null; out?: string | null } = {}): string {
+export function renderCalibrationText(c: Calibration, context: CalibrationContext = {}): string {
   const out_ = context.out === undefined || context.out === null ? null : terminalLine(context.out);
   const fallback = fallbackLine(c, (reason) => clipShown(terminalLine(reason), 300));
   // The suite's folder in its repository when it is not the default one, as its markdown and compare's terminal name it.
@@ -505,15 +518,15 @@ export function renderCalibrationText(c: Calibration, context: { suite?: string 
   const u = unscored(c);
   if (u.length > 0) {
     out.push('', `No usable score (${thousands(u.length)}): counted, never a score; left out of the agreement`, ...groupedText(u, unusableText));
-    for (const fix of noScoreFixes(u, c)) out.push(`  fix: ${fix}`);
+    for (const fix of noScoreFixes(u, c, context.configName)) out.push(`  fix: ${fix}`);
   }
   const p = partlyScored(c);
   if (p.length > 0) {
     out.push('', `Answers without a usable score (${partlyText(p)}): counted, never a score; those baselines' median and spread are of the others`);
     out.push(...groupedText(p, partlyItem));
     // Each fix once over both lists: the No usable score list's are not said again.
-    const said = new Set(noScoreFixes(u, c));
-    for (const fix of noScoreFixes(p, c)) if (!said.has(fix)) out.push(`  fix: ${fix}`);
+    const said = new Set(noScoreFixes(u, c, context.configName));
+    for (const fix of noScoreFixes(p, c, context.configName)) if (!said.has(fix)) out.push(`  fix: ${fix}`);
   }
   if (c.skipped.length > 0) {
     out.push('', `Skipped (${c.skipped.length}): the accepted verdict is not known, nothing was asked`);
@@ -546,7 +559,7 @@ function cell(text: string): string {
  * suite's folder in its repository when it is not the default one, named above the heading as a
  * run's report names it (docs/action.md, "Two suites in one repository").
  */
-export function renderCalibrationMarkdown(c: Calibration, context: { suite?: string | null; out?: string | null } = {}): string {
+export function renderCalibrationMarkdown(c: Calibration, context: CalibrationContext = {}): string {
   const out_ = context.out === undefined || context.out === null ? null : oneLine(context.out);
   const fallback = fallbackLine(c, (reason) => codeSpan(clip(oneLine(reason), 300)));
   const suite = suiteLine({ suite: context.suite ?? null });
@@ -580,13 +593,13 @@ export function renderCalibrationMarkdown(c: Calibration, context: { suite?: str
   const u = unscored(c);
   if (u.length > 0) {
     out.push('', `### No usable score (${thousands(u.length)})`, ...(u.length === 1 ? [''] : []), ...groupedMarkdown(u, unusableText));
-    for (const fix of noScoreFixes(u, c)) out.push('', `Fix: ${escapeInline(fix)}`);
+    for (const fix of noScoreFixes(u, c, context.configName)) out.push('', `Fix: ${escapeInline(fix)}`);
   }
   const p = partlyScored(c);
   if (p.length > 0) {
     out.push('', `### Answers without a usable score (${escapeInline(partlyText(p))})`, '', "Counted, never a score; those baselines' median and spread are of the others.", ...(p.length === 1 ? [''] : []), ...groupedMarkdown(p, partlyItem));
-    const said = new Set(noScoreFixes(u, c));
-    for (const fix of noScoreFixes(p, c)) if (!said.has(fix)) out.push('', `Fix: ${escapeInline(fix)}`);
+    const said = new Set(noScoreFixes(u, c, context.configName));
+    for (const fix of noScoreFixes(p, c, context.configName)) if (!said.has(fix)) out.push('', `Fix: ${escapeInline(fix)}`);
   }
   if (c.skipped.length > 0) {
     out.push('', `### Skipped: accepted verdict unknown (${c.skipped.length})`, '');

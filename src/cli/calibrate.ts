@@ -173,8 +173,8 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
   // Under the suite's folder in its repository when it is not the default one, as run's --markdown names it.
   const repo = await repoPathOf(resolvePath(io, dir));
   const suiteShown = repo === null ? null : suiteName(repo.path);
-  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCalibrationMarkdown(calibration, { suite: suiteShown, out: values.out || null }), 'markdown');
-  io.stdout(renderCalibrationText(calibration, { suite: suiteShown, out: values.out || null }));
+  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCalibrationMarkdown(calibration, { suite: suiteShown, out: values.out || null, configName: suite.configName }), 'markdown');
+  io.stdout(renderCalibrationText(calibration, { suite: suiteShown, out: values.out || null, configName: suite.configName }));
   // Where the files went, as run and report say it after their summary.
   io.stdout(writtenText(values.out ? resolvePath(io, values.out) : null, values.markdown ? { markdown: values.markdown } : {}, io, 'calibration'));
   return belowMinimum(calibration).length > 0 || unmeasured(calibration).length > 0 ? EXIT.gate : EXIT.ok;

@@ -345,7 +345,7 @@ async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps, net
     regex = deps.makeRegex ? deps.makeRegex(config) : createRegexPool({ size: 1, timeoutMs: config.regex.timeoutMs });
     judge = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createConfiguredJudge(config.judge, { clock: deps.clock, network }) : null;
     const estimate = { usd: 0, capUsd: config.cost.capUsd, aboveCap: false, confirmed: false };
-    const run = await replay({ fixtures: [fixture], personas: [], baselines: NO_BASELINES }, { agent: tap(agent, seen), regex, judge, redact, wallClock: deps.wallClock, sessionId: () => session }, {
+    const run = await replay({ fixtures: [fixture], personas: [], baselines: NO_BASELINES }, { agent: tap(agent, seen), regex, judge, configName, redact, wallClock: deps.wallClock, sessionId: () => session }, {
       concurrency: 1,
       estimate,
       commit: null,

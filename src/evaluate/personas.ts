@@ -36,6 +36,7 @@ import { personaBaselineJudgeOf, reuseWords, samePersonaJudge } from './reuse.js
 import { baselineLatency, medianAttempt } from './latency.js';
 import { attemptsOnly, attemptsToWrite, storedAttemptsStand } from './attempts.js';
 import { usagePerAttempt } from './usage.js';
+import { NEW_CONFIG_NAME } from '../suite/config-names.js';
 
 // Matching tool calls lives in src/evaluate/match.ts (shared with the agent-side mocks helpers).
 
@@ -296,17 +297,19 @@ export function markMockedCalls(turns: readonly Turn[], mocks: readonly Mock[]):
  * Errors override a pass: a tool call no mock answered (when unmocked calls are errors: mocked
  * mode) or an `errors` entry makes the script errored whatever its checks say. The first one found,
  * in turn order, is the error. In live mode real calls are recorded and checked, not errors.
+ * `file`: the suite's config file, named when its personas.unmockedTools makes a call an error.
  */
 export function reportedError(
   turns: readonly Turn[],
   script: Pick<PersonaScript, 'mocks' | 'unmockedTools'> = { mocks: [] },
   configured: UnmockedTools | null = null,
+  file: string = NEW_CONFIG_NAME,
 ): { errorKind: PersonaErrorKind; error: string } | null {
   const mode = unmockedToolsOf(script, configured);
   // Named before the colon as every surface names the turn (turnWords: "turn 0 (welcome)"); the causes and compare read it off that prefix.
   for (const t of turns) {
     const real = mode === 'error' ? (t.toolCalls ?? []).find((c) => !answeredByMock(script.mocks, c)) : undefined;
-    if (real) return { errorKind: 'unmocked_tool', error: `${turnWords(t.index)}: ${unmockedWords(real, script, configured)}` };
+    if (real) return { errorKind: 'unmocked_tool', error: `${turnWords(t.index)}: ${unmockedWords(real, script, configured, file)}` };
     const entry = t.errors[0];
     if (entry) {
       const what = [entry.kind, entry.tool === null ? null : `tool ${entry.tool}`].filter(Boolean).join(', ');
@@ -317,7 +320,7 @@ export function reportedError(
 }
 
 /** What the unmocked call was, which mode said it is an error, and the two ways out. */
-function unmockedWords(call: ToolCall, script: Pick<PersonaScript, 'mocks' | 'unmockedTools'>, configured: UnmockedTools | null): string {
+function unmockedWords(call: ToolCall, script: Pick<PersonaScript, 'mocks' | 'unmockedTools'>, configured: UnmockedTools | null, file: string): string {
   const tool = line(call.tool);
   const input = line(jsonText(call.input));
   const sameTool = script.mocks.filter((m) => m.tool === call.tool);
@@ -330,7 +333,7 @@ function unmockedWords(call: ToolCall, script: Pick<PersonaScript, 'mocks' | 'un
   const head = `the agent reported a call to ${tool} ${input} that no mock answered (${why}; mocked: false)`;
   const declare = `declare a mock for ${tool} in mocks (or make the agent answer ${tool} from the request's mocks)`;
   if (script.unmockedTools === 'error') return `${head}; the script sets unmockedTools: error: ${declare}, or set unmockedTools: allow to test the agent's tools live`;
-  if (script.unmockedTools === undefined && configured === 'error') return `${head}; config.yml sets personas.unmockedTools: error: ${declare}, or set unmockedTools: allow on the script to test the agent's tools live`;
+  if (script.unmockedTools === undefined && configured === 'error') return `${head}; ${file} sets personas.unmockedTools: error: ${declare}, or set unmockedTools: allow on the script to test the agent's tools live`;
   return `${head}; the script declares mocks, so it runs in mocked mode and every tool call must be answered by a mock: ${declare}, or remove the script's mocks to test the agent's tools live`;
 }
 

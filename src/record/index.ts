@@ -15,6 +15,7 @@ import { docsUrl, TOOL } from '../version.js';
 import { hideEndpointTokens, sameEndpoint } from '../endpoint.js';
 import { plural, terminalLine, thousands } from '../words.js';
 import { MIXED_SELECTION } from '../evaluate/shard.js';
+import { NEW_CONFIG_NAME } from '../suite/config-names.js';
 
 export { openRecordStream, RecordWriteError, writeRecordFile, type ItemKind, type RecordStream } from './stream.js';
 
@@ -468,7 +469,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   const finishedAt = records.map((r) => r.finishedAt).sort().at(-1) as string;
   const usd = Math.round(records.reduce((s, r) => s + r.estimate.usd, 0) * 1e6) / 1e6;
   // The shards' own latency figures are taken again over every merged turn (docs/latency.md).
-  const { latency: _shardLatency, usage: _shardUsage, stats: _shardStats, removed: _shardRemoved, suiteEdits: _shardEdits, spend: _shardSpend, meaning: _shardMeaning, ...shared } = first;
+  const { latency: _shardLatency, usage: _shardUsage, stats: _shardStats, removed: _shardRemoved, suiteEdits: _shardEdits, spend: _shardSpend, meaning: _shardMeaning, configName: _shardConfig, ...shared } = first;
   // Every shard loads the whole suite, so each names the same removed baselines: said once.
   const removed = [...new Map(records.flatMap((r) => r.removed ?? []).map((b) => [b.label, b])).values()].sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
   const latency = runLatency(fixtures, personas);
@@ -502,6 +503,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     ...mergedWriters(records, shard, log),
     ...(removed.length > 0 ? { removed } : {}),
     ...mergedSuiteEdits(records, shard, log),
+    ...mergedConfigName(records, shard, log),
     ...incomplete,
   };
 }
@@ -663,6 +665,27 @@ function mergedSuiteEdits(records: readonly RunRecord[], shard: (i: number) => s
   });
   log(`the records say different suite edits (${said.join('; ')}): the merged run says none, as it cannot tell which is the suite's; replay every shard with the same --base`);
   return {};
+}
+
+/**
+ * The suite's config file the merged run names in its fixes (docs/results-json.md, `configName`):
+ * config.yaml when a shard says it, whichever shard comes first. Every shard is of one suite at one
+ * commit, which has one config file, so a shard that does not say it was written by an older
+ * agent-replay (or of a suite with config.yml, when none says config.yaml). Two shards that name
+ * different files (a record edited by hand) are said in the log, and the merged run names config.yaml.
+ */
+function mergedConfigName(records: readonly RunRecord[], shard: (i: number) => string, log: (line: string) => void): Pick<RunRecord, 'configName'> {
+  const named = records.flatMap((r, i) => (r.configName === undefined ? [] : [{ name: r.configName, i }]));
+  const file = configFileOf(records);
+  if (new Set(named.map((n) => n.name)).size > 1) {
+    log(`the records name different config files (${named.map((n) => `${shard(n.i)}: ${n.name}`).join('; ')}): the merged run's fixes name ${file}; the shards of one run are of one suite, with one config file: merge the records of one run only`);
+  }
+  return file === NEW_CONFIG_NAME ? {} : { configName: file };
+}
+
+/** The suite's config file the records say (mergedConfigName): config.yaml when one says it, else config.yml. */
+function configFileOf(records: readonly RunRecord[]): string {
+  return records.map((r) => r.configName).find((n) => n !== undefined && n !== NEW_CONFIG_NAME) ?? NEW_CONFIG_NAME;
 }
 
 /** Suite edits without their words (a check, a setting's value, why not all was compared): which items, files and settings changed, and how. */
@@ -1030,7 +1053,7 @@ function mergedMeaning(records: readonly RunRecord[], shard: (i: number) => stri
   const checks = distinct((m) => m.check);
   const named = checks.length > 1 ? 'says none, as no one check was the run\'s' : 'names every meaning judge';
   log(
-    `the shards checked meaning differently (${records.map((r, i) => `${shard(i)}: ${words(r.meaning)}`).join('; ')}): the merged run ${named}; give every shard's job the same meaning settings (config.yml's meaning, and the judge it asks: the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`,
+    `the shards checked meaning differently (${records.map((r, i) => `${shard(i)}: ${words(r.meaning)}`).join('; ')}): the merged run ${named}; give every shard's job the same meaning settings (${configFileOf(records)}'s meaning, and the judge it asks: the Action's judge-provider, judge-base-url and judge-model inputs; the CLI's --judge-url)`,
   );
   if (checks.length > 1) return {};
   const models = [...new Set(said.flatMap(judgesOf))];

@@ -27,6 +27,8 @@ export interface FixtureReplayDeps {
   judgeEndpoint?: string | null;
   /** How a reply that differs from its baseline gets its meaning (docs/meaning.md); absent or null: none. */
   meaning?: MeaningRung | null;
+  /** The suite's config file (Suite.configName), named by the reason with no judge configured (the meaning rung carries its own); absent: config.yml. */
+  configName?: string;
   /** Awaited once the agent answered, before the reply is checked (the runner's "replies first"); absent: none. */
   afterReply?: () => Promise<void>;
 }
@@ -233,7 +235,7 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     const evaluated = await evaluateChecks(
       fixture.assertion,
       { reply: outcome.reply, recorded: reply, latencyMs: timing?.latencyMs ?? null, reusedJudge, toolCalls, toolCallsProblem: outcome.toolCallsProblem ?? null },
-      { regex: deps.regex, judge: deps.judge },
+      { regex: deps.regex, judge: deps.judge, ...(deps.configName !== undefined ? { configName: deps.configName } : {}) },
     );
     result = evaluated.outcome;
     checks = evaluated.checks;

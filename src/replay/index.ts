@@ -73,6 +73,8 @@ export interface ReplayDeps {
   onBaselineTurn?: () => void;
   /** How a reply that differs from its baseline gets its meaning (docs/meaning.md); absent or null: none. */
   meaning?: MeaningRung | null;
+  /** The suite's config file (Suite.configName), named by the reason with no judge configured (the meaning rung carries its own); absent: config.yml. */
+  configName?: string;
   /** Monotonic milliseconds, for durations. */
   now?: () => number;
   /** Wall clock, for startedAt / finishedAt. */
@@ -252,6 +254,7 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
       judgeModel,
       judgeEndpoint,
       meaning: deps.meaning ?? null,
+      ...(deps.configName !== undefined ? { configName: deps.configName } : {}),
       ...(afterReply !== undefined ? { afterReply } : {}),
     });
 
@@ -268,6 +271,7 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
       regex: deps.regex,
       simulator: deps.simulator ?? null,
       meaning: deps.meaning ?? null,
+      ...(deps.configName !== undefined ? { configName: deps.configName } : {}),
       ...(deps.onBaselineTurn ? { onBaselineTurn: deps.onBaselineTurn } : {}),
     });
   };

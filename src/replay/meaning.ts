@@ -4,7 +4,7 @@
 // the agent calls of the other items. Never throws.
 
 import type { MeaningCheck } from '../config.js';
-import { judgedMeaning, meaningWithoutModel, NO_MEANING_JUDGE_CAUSE } from '../evaluate/meaning/index.js';
+import { judgedMeaning, meaningWithoutModel, noMeaningJudgeCause } from '../evaluate/meaning/index.js';
 import type { ConversationTurn, MeaningAnswer, MeaningRequest } from '../judge/meaning.js';
 import type { Meaning } from '../types/meaning.js';
 
@@ -15,6 +15,8 @@ export interface MeaningRung {
   ask: ((request: MeaningRequest) => Promise<MeaningAnswer>) | null;
   /** Told when normalize, a variant or the facts decided, with no call (spend: meaningAvoided). */
   onAvoided?: () => void;
+  /** The suite's config file (Suite.configName), named by the cause with no meaning judge configured; absent: config.yml. */
+  configName?: string;
 }
 
 /** What the replies answer: the conversation before and the user's message (null for a welcome turn). */
@@ -42,7 +44,7 @@ export async function meaningOf(
     if (cheap !== null && (cheap.by === 'normalize' || cheap.by === 'variant' || cheap.by === 'facts')) rung.onAvoided?.();
     return cheap;
   }
-  if (rung.ask === null) return { value: 'unchecked', by: null, detail: NO_MEANING_JUDGE_CAUSE };
+  if (rung.ask === null) return { value: 'unchecked', by: null, detail: noMeaningJudgeCause(rung.configName) };
   let answer: MeaningAnswer;
   try {
     answer = await rung.ask({ before: context.before, message: context.message, baseline: baseline as string, now: now as string });

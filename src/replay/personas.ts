@@ -35,7 +35,7 @@ import {
   toolModeOf,
   visitedConversations,
 } from '../evaluate/personas.js';
-import { NO_JUDGE_REASON } from '../assertions/judge.js';
+import { noJudgeReason } from '../assertions/judge.js';
 import { redactMembers } from './fixture.js';
 import { evaluateContains } from '../assertions/contains.js';
 import { evaluateRegex } from '../assertions/regex.js';
@@ -69,6 +69,8 @@ export interface PersonaReplayDeps {
   onBaselineTurn?: () => void;
   /** How a reply that differs from the baseline's turn gets its meaning (docs/meaning.md); absent or null: none. */
   meaning?: MeaningRung | null;
+  /** The suite's config file (Suite.configName), named by the reason with no judge configured (the meaning rung carries its own); absent: config.yml. */
+  configName?: string;
 }
 
 export async function replayPersona(script: PersonaScript, baseline: PersonaBaseline | null, deps: PersonaReplayDeps): Promise<PersonaRecord> {
@@ -116,7 +118,7 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
   }
   // A call whose output is a mock's was answered by that mock: recorded as mocked.
   const marked = markMockedCalls(transcript.turns, script.mocks);
-  const failure = transcript.failure ?? reportedError(marked, script, deps.unmockedTools ?? null);
+  const failure = transcript.failure ?? reportedError(marked, script, deps.unmockedTools ?? null, deps.configName);
   // Each turn whose reply differs from the baseline's gets its meaning (docs/meaning.md, "Persona
   // scripts"), asked while the checks run; a simulated script's compared turns have theirs already.
   // Only while the user said what the baseline's user said: from the first turn whose message is
@@ -384,7 +386,7 @@ async function criteria(
   for (const criterion of script.expect.criteria) {
     const kept = judged === null ? null : reusableCriterion(baseline, judged, deps.fingerprint ?? null, { criterion, threshold: script.threshold });
     if (!completed) out.push(criterionNotSent(criterion, script.threshold, RUN_DID_NOT_COMPLETE));
-    else if (deps.judge === null) out.push(criterionNotSent(criterion, script.threshold, NO_JUDGE_REASON));
+    else if (deps.judge === null) out.push(criterionNotSent(criterion, script.threshold, noJudgeReason(deps.configName)));
     else if (kept !== null && baseline !== null) {
       const check = criterionCheck(criterion, script.threshold, { ok: true, ...kept }, judgeReuseOf(baseline));
       out.push(check.kind === 'criterion' ? redactCriterion(check, deps.redact) : check);

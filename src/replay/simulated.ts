@@ -13,6 +13,7 @@ import type { AgentClient, PersonaBaseline, PersonaScript, SimulatedUser, Simula
 import type { Transcript } from './turns.js';
 import { converse, type MessageSource, type NextMessage } from './conversation.js';
 import { meaningOf, meaningOn, type MeaningRung } from './meaning.js';
+import { NEW_CONFIG_NAME } from '../suite/config-names.js';
 
 export interface SimulationDeps {
   agent: AgentClient;
@@ -25,10 +26,17 @@ export interface SimulationDeps {
   onBaselineTurn?: () => void;
   /** With a meaning check, the agent diverges on meaning, not on bytes (docs/meaning.md, "Simulated users"). */
   meaning?: MeaningRung | null;
+  /** The suite's config file (Suite.configName), named by the fault with no simulator configured; absent: config.yml. */
+  configName?: string;
 }
 
-/** Nothing to reach, so never "unreachable" ("simulator unreachable: no simulator is configured (...)" before 2026-12-06; src/evaluate/causes.ts reads both). */
-const NO_SIMULATOR = 'no simulator configured (set simulator: or judge: in config.yml)';
+/**
+ * Nothing to reach, so never "unreachable" ("simulator unreachable: no simulator is configured (...)"
+ * before 2026-12-06; src/evaluate/causes.ts reads both), naming the suite's config file as results.json keeps it.
+ */
+function noSimulator(file: string = NEW_CONFIG_NAME): string {
+  return `no simulator configured (set simulator: or judge: in ${file})`;
+}
 
 type BaselineTurn = PersonaBaseline['transcript'][number];
 
@@ -118,7 +126,7 @@ export async function converseSimulated(
       live = true;
       if (deps.simulator === null) {
         sim.endedBy = 'simulator_fault';
-        sim.fault = NO_SIMULATOR;
+        sim.fault = noSimulator(deps.configName);
         return end;
       }
       sim.calls += 1;

@@ -6,9 +6,9 @@
 // markdown reports both use it.
 
 import { isPersona, type Item, type ItemView, type ReportModel, type SectionKey } from './model.js';
-import { CALL_FAILED_HINT, ERROR_IN_200, error200Hint, JUDGE_CUT_HINT, MEANING_SETTINGS, modelDownHint, modelsAnsweredInRun, unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
+import { CALL_FAILED_HINT, configFileWords, ERROR_IN_200, error200Hint, JUDGE_CUT_HINT, MEANING_SETTINGS, modelDownHint, modelsAnsweredInRun, unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
 import { showLookalikes } from './lookalike.js';
-import { FACTS_ONLY_CAUSE, FACTS_ONLY_FIX } from '../evaluate/meaning/ladder.js';
+import { FACTS_ONLY_CAUSE, factsOnlyFix } from '../evaluate/meaning/ladder.js';
 import { thousands } from '../words.js';
 import { docsUrl } from '../version.js';
 import { needsBlock } from './item-parts.js';
@@ -155,9 +155,10 @@ export interface SharedMeaning {
  * The meaning cause most items of `items` share, when at least two do; null otherwise. `judged`:
  * the run had a judge configured (its record's `judge.name`), which decides what the fix says;
  * `answered`: the meaning judge decided another meaning of the run (modelsAnsweredInRun), which
- * changes the fix a dropped connection reads.
+ * changes the fix a dropped connection reads; `file`: the suite's config file (the record's
+ * `configName`), where a judge is added.
  */
-export function sharedMeaning(items: readonly Item[], judged: boolean, answered = false): SharedMeaning | null {
+export function sharedMeaning(items: readonly Item[], judged: boolean, answered = false, file?: string): SharedMeaning | null {
   const parts = new Map<Item, { head: string; cause: string }>();
   for (const item of items) {
     const m = item.errored ? null : (item.drift?.meaning ?? null);
@@ -178,7 +179,7 @@ export function sharedMeaning(items: readonly Item[], judged: boolean, answered 
   const down = MEANING_JUDGE_DOWN.test(cause) && fixStart(cause) <= 0;
   const fix =
     cause === FACTS_ONLY_CAUSE
-      ? FACTS_ONLY_FIX[judged ? 'judged' : 'unjudged']
+      ? factsOnlyFix(judged, file)
       : reached !== null
         ? reached.hint
         : down
@@ -192,7 +193,8 @@ export function sharedMeaning(items: readonly Item[], judged: boolean, answered 
             : MEANING_JUDGE_CALL_FAILED.test(cause)
               ? CALL_FAILED_HINT
               : null;
-  return { cause: showLookalikes(reached?.what ?? cause), heads, of: items.length, fix };
+  // A key set in the suite's config file is named in it ("raise judge.timeoutMs in config.yaml"), as the causes' fixes (inConfigFile).
+  return { cause: showLookalikes(reached?.what ?? cause), heads, of: items.length, fix: fix === null || file === undefined ? fix : configFileWords(fix, file) };
 }
 
 /** The attempt a repeated item's meaning is (evaluate/finish.ts, attemptMeaningDetail), named before its cause: "attempt 2: ". */
@@ -257,8 +259,8 @@ export interface SharedMeanings {
   heads: ReadonlyMap<Item, string>;
 }
 
-/** The shared meaning causes of every section of the model; `judged` as sharedMeaning's. */
-export function sharedMeanings(model: Pick<ReportModel, 'sections'>, judged: boolean): SharedMeanings {
+/** The shared meaning causes of every section of the model; `judged` and `file` as sharedMeaning's. */
+export function sharedMeanings(model: Pick<ReportModel, 'sections'>, judged: boolean, file?: string): SharedMeanings {
   const bySection = new Map<SectionKey, SharedMeaning>();
   const heads = new Map<Item, string>();
   // Over every item of the run, a reworded one's meaning the judge decided among them.
@@ -266,7 +268,7 @@ export function sharedMeanings(model: Pick<ReportModel, 'sections'>, judged: boo
   for (const [key, items] of Object.entries(model.sections) as [SectionKey, Item[]][]) {
     // Reworded items have no unchecked meaning; unchanged items are only counted.
     if (key === 'reworded' || key === 'unchanged') continue;
-    const s = sharedMeaning(items, judged, answered);
+    const s = sharedMeaning(items, judged, answered, file);
     if (s === null) continue;
     bySection.set(key, s);
     for (const [item, head] of s.heads) heads.set(item, head);

@@ -717,6 +717,24 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     expect(same.filter((l) => l.includes('versions'))).toEqual([]);
   });
 
+  it("the suite's config file a shard names (configName), whichever shard comes first; two that name different files said in the log", () => {
+    const yaml: Partial<RunRecord> = { configName: 'config.yaml' };
+    const quiet: string[] = [];
+    // A shard written before configName was kept, given first, beside one that says config.yaml: the fixes name config.yaml.
+    expect(mergeRecords([part(1, ['a']), part(2, ['b'], yaml), part(3, ['c'])], [], (l) => quiet.push(l)).configName).toBe('config.yaml');
+    expect(mergeRecords([part(2, ['b'], yaml), part(1, ['a'])], [], (l) => quiet.push(l)).configName).toBe('config.yaml');
+    expect(quiet).toEqual([]);
+    expect(mergeRecords([part(1, ['a']), part(2, ['b'])]).configName).toBeUndefined();
+    // The log's fix for shards that checked meaning otherwise names config.yaml's meaning too.
+    const meaningLines: string[] = [];
+    mergeRecords([part(1, ['a'], { meaning: { check: 'facts', model: null, promptVersion: '1' } }), part(2, ['b'], { ...yaml, meaning: { check: 'off', model: null, promptVersion: '1' } })], [], (l) => meaningLines.push(l));
+    expect(meaningLines.find((l) => l.startsWith('the shards checked meaning differently'))).toContain("the same meaning settings (config.yaml's meaning, and the judge it asks");
+    // Named otherwise by a record edited by hand: said, with each shard's.
+    const lines: string[] = [];
+    expect(mergeRecords([part(1, ['a'], { configName: 'config.yml' }), part(2, ['b'], yaml)], ['1.json', '2.json'], (l) => lines.push(l)).configName).toBe('config.yaml');
+    expect(lines).toContain("the records name different config files (shard 1/3 (1.json): config.yml; shard 2/3 (2.json): config.yaml): the merged run's fixes name config.yaml; the shards of one run are of one suite, with one config file: merge the records of one run only");
+  });
+
   it('every agent the shards called, without one endpoint, and a log line naming each shard\'s', () => {
     const lines: string[] = [];
     const at = (host: string): Partial<RunRecord> => ({ agent: { host, endpoint: `https://${host}/chat` } });

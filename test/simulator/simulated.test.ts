@@ -3,7 +3,7 @@
 // (test/simulator/server.ts) that answers from what it is sent and records every call. A baseline
 // is accepted with the product's own acceptance rule and written with its own serializer.
 
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -423,6 +423,11 @@ describe('simulated users: faults', () => {
     // A record written before said "simulator unreachable: no simulator is configured (...)": the same cause.
     const old = { ...p, checks: p.checks.map((c) => ({ ...c, detail: 'simulator unreachable: no simulator is configured (set simulator: or judge: in config.yml)' })) };
     expect(groupCauses([old], null)[0]?.key).toBe('simulator:none');
+    // A suite whose file is config.yaml: the fault results.json keeps names it, beside the cause's fix that does.
+    await rename(config, join(cwd, '.agent-replay', 'config.yaml'));
+    const yaml = await ran(cwd);
+    expect(only(yaml).simulation?.fault).toBe('no simulator configured (set simulator: or judge: in config.yaml)');
+    expect(groupCauses(yaml.personas, null, yaml.configName)[0]?.hint).toMatch(/^add a simulator section to config\.yaml,/);
   });
 
   it('an agent fault stays errored', async () => {

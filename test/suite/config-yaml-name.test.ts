@@ -13,10 +13,21 @@ import { runRecordSchema } from '../../src/record/schema.js';
 import { renderComment, renderTerminal } from '../../src/report/index.js';
 import { renderHtml } from '../../src/report/html.js';
 import type { SuiteEdits } from '../../src/types.js';
-import { baseline as stored, ctx, fixture, mixed, run as runOf } from '../report/fixtures.js';
+import { baseline as stored, ctx, fixture, mixed, run as runOf, toolCall, turn } from '../report/fixtures.js';
 import { startSpanSource } from '../../src/traces/index.js';
 import { startReceiver } from '../../src/traces/receiver.js';
 import { UserError } from '../../src/errors.js';
+import { createHttpAgentClient } from '../../src/agent/index.js';
+import { createRegexPool } from '../../src/assertions/index.js';
+import { defaultConfig } from '../../src/config.js';
+import { NO_BASELINES, replay } from '../../src/replay/index.js';
+import { FACTS_ONLY_CAUSE } from '../../src/evaluate/meaning/index.js';
+import type { Fixture, PersonaScript } from '../../src/types.js';
+import { replayOptions } from '../support/replay-options.js';
+import { renderCalibrationMarkdown, renderCalibrationText } from '../../src/calibrate/render.js';
+import { summarizeCalibration } from '../../src/calibrate/summary.js';
+import { calibrationOf } from '../calibrate/calibration.js';
+import { reportedError } from '../../src/evaluate/personas.js';
 
 useCleanup();
 
@@ -98,6 +109,9 @@ describe('a config.yaml suite is told of config.yaml', () => {
     expect(await readFile(join(cwd, 'junit.xml'), 'utf8')).toContain(`cause: no judge configured: ${fix}`);
     const record = await readResults(join(cwd, '.agent-replay', 'results', 'results.json'));
     expect(record.configName).toBe('config.yaml');
+    // The reason stored beside the cause names it too: results.json keeps it, and the reports show it.
+    expect(record.fixtures[0]?.detail).toBe('no judge configured (add a judge section to config.yaml)');
+    expect(await readFile(join(cwd, 'report.md'), 'utf8')).not.toContain('config.yml');
     const refused = planAcceptance(record, new Map(), { only: null, acceptedAt: '2026-12-06T00:00:00.000Z' }).refused;
     expect(refused).toEqual([{ label: 'polite', reason: `not evaluated (no judge configured): ${fix}; then run it again` }]);
     // A record written without configName (config.yml, or an older one) reads, and its fixes name config.yml.
@@ -150,5 +164,80 @@ describe('a config.yaml suite is told of config.yaml', () => {
     expect(text('config.yaml')).toContain(`HTTP 401 from ${endpoint}: the agent refused the request: check the key or token it expects in agent.headers in config.yaml`);
     expect(text()).toContain('check the key or token it expects in agent.headers in config.yml');
   });
-});
 
+  it("the reasons stored with no judge or meaning judge configured name config.yaml: a fixture's judge check, a script's criterion, a meaning not checked", async () => {
+    const agent = await serve(scriptedAgent({ hi: 'Hello, how can I help you today?' }));
+    const client = createHttpAgentClient({ ...defaultConfig().agent, url: agent.url, retries: 0 });
+    const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
+    const fixtureOf: Fixture = { label: 'polite', message: 'hi', persona: null, assertion: { kind: 'judge', criterion: 'polite', threshold: 0.7 }, file: '.agent-replay/fixtures/f.yml', line: 1 };
+    const script: PersonaScript = {
+      label: 'script',
+      file: '.agent-replay/personas/p.yml',
+      line: 1,
+      persona: null,
+      opening: 'hi',
+      followUps: [],
+      maxTurns: 20,
+      threshold: 0.7,
+      mocks: [],
+      expect: { conversations: [], terminal: null, toolCalled: [], toolNotCalled: [], criteria: ['polite'] },
+    };
+    // A baseline other words with the same facts: only a meaning judge could decide, and there is none.
+    const baselines = { ...NO_BASELINES, fixtures: new Map([['polite', stored('polite', 'Hi, what can I do for you?')]]) };
+    const reasons = async (configName?: string): Promise<string[]> => {
+      const record = await replay({ fixtures: [fixtureOf], personas: [script], baselines }, { agent: client, regex, judge: null, meaning: { check: 'judge', threshold: 0.8, ask: null, ...(configName === undefined ? {} : { configName }) }, ...(configName === undefined ? {} : { configName }) }, replayOptions({ concurrency: 1 }));
+      const [f] = record.fixtures;
+      const criterion = record.personas[0]?.checks.find((c) => c.kind === 'criterion');
+      return [f?.detail ?? '', criterion?.detail ?? '', f?.drift?.meaning?.detail ?? ''];
+    };
+    try {
+      expect(await reasons('config.yaml')).toEqual([
+        'no judge configured (add a judge section to config.yaml)',
+        'no judge configured (add a judge section to config.yaml)',
+        'no meaning judge configured (add a judge or a meaning section with a model to config.yaml)',
+      ]);
+      // A suite with config.yml, and a caller that does not say its file: config.yml, as before.
+      expect(await reasons()).toEqual([
+        'no judge configured (add a judge section to config.yml)',
+        'no judge configured (add a judge section to config.yml)',
+        'no meaning judge configured (add a judge or a meaning section with a model to config.yml)',
+      ]);
+    } finally {
+      await Promise.all([client.close(), regex.close()]);
+    }
+  });
+
+  it("meaning not checked, the fix said once for the items that share it names config.yaml: a judge to add (the facts alone, no judge), judge.timeoutMs to raise (a meaning judge not answering in time)", () => {
+    const unchecked = (label: string): ReturnType<typeof fixture> =>
+      fixture(label, { reply: `Now ${label}.`, drift: { reply: 'different', route: 'same', verdict: 'still_passing', meaning: { value: 'unchecked', by: null, detail: FACTS_ONLY_CAUSE } }, baseline: stored(label, `Before ${label}.`) });
+    const items = [unchecked('a'), unchecked('b')];
+    const fix = 'add a judge to config.yaml, which makes meaning.check judge';
+    const record = runOf(items, { judge: { name: null }, configName: 'config.yaml' });
+    expect(renderComment(record, ctx)).toContain(fix);
+    expect(renderTerminal(record, { color: false })).toContain(fix);
+    expect(renderTerminal(runOf(items, { judge: { name: null } }), { color: false })).toContain('add a judge to config.yml, which makes meaning.check judge');
+    // A meaning judge that did not answer in time: its fix raises judge.timeoutMs in config.yaml.
+    const slow = (label: string): ReturnType<typeof fixture> =>
+      fixture(label, { reply: `Now ${label}.`, drift: { reply: 'different', route: 'same', verdict: 'still_passing', meaning: { value: 'unchecked', by: null, detail: 'meaning judge unreachable: no answer from the meaning judge within 250 ms' } }, baseline: stored(label, `Before ${label}.`) });
+    const timedOut = runOf([slow('a'), slow('b')], { configName: 'config.yaml' });
+    expect(renderTerminal(timedOut, { color: false })).toContain('raise judge.timeoutMs in config.yaml if the meaning judge is slow');
+    expect(renderComment(timedOut, ctx)).toContain('raise judge.timeoutMs in config.yaml if the meaning judge is slow');
+  });
+
+  it("calibrate's fix for a judge that did not answer in time raises judge.timeoutMs in config.yaml, on the terminal and in its markdown", () => {
+    const target = { criterion: 'polite', threshold: 0.7, kind: 'fixture' as const, label: 'a', file: 'f.yml', line: 1, baselineFile: '.agent-replay/baselines/a.json', accepted: 'pass' as const, acceptedFrom: 'baseline_verdict' as const, material: { kind: 'reply' as const, reply: 'a' } };
+    const figures = summarizeCalibration({ targets: [target], skipped: [], withoutBaseline: [] }, [[{ ok: false, reason: 'no answer from the judge within 250 ms' }]], null);
+    const c = calibrationOf(figures, 1, null);
+    const fix = 'raise judge.timeoutMs in config.yaml if the judge is slow, or check --judge-url (judge.baseUrl) and that it is up';
+    expect(renderCalibrationText(c, { configName: 'config.yaml' })).toContain(`  fix: ${fix}\n`);
+    expect(renderCalibrationMarkdown(c, { configName: 'config.yaml' })).toContain('Fix: raise judge.timeoutMs in config.yaml if the judge is slow');
+    expect(renderCalibrationText(c)).toContain('  fix: raise judge.timeoutMs in config.yml if the judge is slow');
+  });
+
+  it("a script's tool call no mock answered, an error by config.yaml's personas.unmockedTools: the error names config.yaml", () => {
+    const turns = [turn(1, 'refund?', 'Done.', null, { toolCalls: [toolCall('refund', { order: 1 }, { ok: true }, false)] })];
+    const words = (file?: string): string => reportedError(turns, { mocks: [] }, 'error', file)?.error ?? '';
+    expect(words('config.yaml')).toContain('; config.yaml sets personas.unmockedTools: error: declare a mock for refund in mocks');
+    expect(words()).toContain('; config.yml sets personas.unmockedTools: error:');
+  });
+});

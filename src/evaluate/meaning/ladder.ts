@@ -10,6 +10,7 @@ import { compareFacts, factsDetail, factsOf, noFactsDiffer, sameFacts } from './
 import { mayNormalizeAlike, normalizeReply, sameUrlPaths } from './normalize.js';
 import { docsUrl } from '../../version.js';
 import { clipKeepingFix } from '../../assertions/format.js';
+import { NEW_CONFIG_NAME } from '../../suite/config-names.js';
 
 export type { Meaning, MeaningBy, MeaningValue };
 export type { MeaningCheck };
@@ -32,15 +33,23 @@ export interface LadderOptions {
 export const FACTS_ONLY_CAUSE = 'the facts are the same and meaning.check is facts, which asks no model';
 /**
  * What to do about FACTS_ONLY_CAUSE, said once beside it where several items share it
- * (docs/meaning.md, "Configuration"): with a judge configured, `check: facts` was chosen; without
- * one it is the default, and a judge makes `judge` the default.
+ * (docs/meaning.md, "Configuration"): with a judge configured (`judged`), `check: facts` was chosen;
+ * without one it is the default, and a judge added to `file`, the suite's config file, makes `judge` the default.
  */
-export const FACTS_ONLY_FIX = {
-  judged: `set meaning.check: judge to have the judge tell rewording from a change in meaning (${docsUrl('meaning.md', 'Configuration')})`,
-  unjudged: `add a judge to config.yml, which makes meaning.check judge, to have a model tell rewording from a change in meaning (${docsUrl('meaning.md', 'Configuration')})`,
-} as const;
-/** Why it is `unchecked` when the ladder needs a judge and none is configured. */
-export const NO_MEANING_JUDGE_CAUSE = 'no meaning judge configured (add a judge or a meaning section with a model to config.yml)';
+export function factsOnlyFix(judged: boolean, file: string = NEW_CONFIG_NAME): string {
+  const judge = judged ? 'set meaning.check: judge to have the judge' : `add a judge to ${file}, which makes meaning.check judge, to have a model`;
+  return `${judge} tell rewording from a change in meaning (${docsUrl('meaning.md', 'Configuration')})`;
+}
+/**
+ * Why it is `unchecked` when the ladder needs a judge and none is configured, naming the suite's
+ * config file (Suite.configName: config.yml, or config.yaml), as results.json keeps it.
+ */
+export function noMeaningJudgeCause(file: string = NEW_CONFIG_NAME): string {
+  return `no meaning judge configured (add a judge or a meaning section with a model to ${file})`;
+}
+
+/** The cause of a suite with config.yml (noMeaningJudgeCause). */
+export const NO_MEANING_JUDGE_CAUSE = noMeaningJudgeCause();
 
 /**
  * The meaning the cheap rungs decide, without a model: null when there is none to give (a reply
