@@ -4,8 +4,11 @@
 import { lineOf, type ConfigIssue } from '../issues.js';
 import { plural } from '../../words.js';
 import type { Position, SourceFile, YamlSyntaxError } from './source.js';
-import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, unclosedFlow, withoutStrayCloser, type FlowIndentSlip } from './flow.js';
+import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, unclosedFlow, withoutStrayCloser, type FlowIndentSlip } from './flow.js';
 import { isSplitNumberMessage, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
+
+/** The fix of an error said in the parser's own words (nothing in the text said more). */
+export const SYNTAX_FIX = 'fix the YAML syntax here (check indentation, quotes, brackets and that every key is followed by ": ")';
 
 /** A key written twice in one mapping, when the key cannot be named. */
 const DUPLICATE_KEY_MESSAGE = 'invalid YAML: the same key appears twice in one mapping';
@@ -47,16 +50,17 @@ export function onlyDuplicateKeys(issues: readonly ConfigIssue[]): boolean {
 /**
  * The offset of the first quote (`"` or `'`) before `end` that opens a value and is not closed on
  * its line; null when there is none. A quoted value may go on over lines in YAML, so this is where
- * a reader looks first, not a proof.
+ * a reader looks first, not a proof. Quotes closed on their line, and those in comments or inside
+ * another quoted value, are skipped (`message: "Can I get a refund?"` closes its quote).
  */
 function unclosedQuote(text: string, quote: string, end: number): number | null {
-  const opens = quote === '"' ? /(?:^|[:\-?,[{]\s*|\s)"/gm : /(?:^|[:\-?,[{]\s*|\s)'/gm;
-  for (const m of text.slice(0, end).matchAll(opens)) {
-    const at = (m.index as number) + m[0].length - 1;
-    const lineEnd = text.indexOf('\n', at);
-    const rest = text.slice(at + 1, lineEnd === -1 ? text.length : lineEnd);
-    const closed = quote === '"' ? /(?:^|[^\\])(?:\\\\)*"/.test(rest) : /'/.test(rest.replace(/''/g, ''));
-    if (!closed) return at;
+  for (let start = 0; start < end; ) {
+    const eol = text.indexOf('\n', start);
+    const lineEnd = eol === -1 ? text.length : eol;
+    const { open } = lineQuotes(text, start, lineEnd);
+    if (open !== null && open < end && text[open] === quote) return open;
+    if (eol === -1) break;
+    start = eol + 1;
   }
   return null;
 }
@@ -608,11 +612,16 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     const slip = implicitKeySlip(src, err);
     if (slip !== null) slips.set(err.offset, slip);
   }
+  // A quote never closed takes the rest of the file as its value: what the parser says after it
+  // is about that text, said with the quote.
+  const quoteEnd = errors.find((e) => e.code === 'MISSING_CHAR' && /^Missing closing ["']quote/.test(e.message));
+  const quoteOpened = quoteEnd === undefined ? null : unclosedQuote(src.text, quoteEnd.message.startsWith('Missing closing "') ? '"' : "'", quoteEnd.offset);
   /** Bad escapes by line: the issue already made for that line, and the escapes it names. */
   const escapesByLine = new Map<number, { issue: ConfigIssue; escapes: string[] }>();
   /** First items of a list indented deeper than the next ones (deeperFirstItems): one issue each. */
   const deeperLists: DeeperItems[] = [];
   for (const err of errors) {
+    if (quoteOpened !== null && err !== quoteEnd && err.offset > quoteOpened) continue;
     const tab = tabAt(err);
     if (tab !== undefined) {
       if (!out.includes(tab.issue)) out.push(tab.issue);
@@ -667,7 +676,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     // says each is "Sequence item without - indicator". One slip, said once, at the item's "-".
     if (err.code === 'MISSING_CHAR' && /^Sequence item without - indicator/.test(err.message) && misplacedItem !== null && continuesItem(src, misplacedItem, pos.line)) continue;
     let message = `invalid YAML: ${err.message}`;
-    let fix = 'fix the YAML syntax here (check indentation, quotes, brackets and that every key is followed by ": ")';
+    let fix = SYNTAX_FIX;
     if (err.code === 'MULTIPLE_DOCS') {
       message = 'invalid YAML: the file contains more than one document (a --- separator)';
       fix = 'keep one document per file: remove the --- line or split the file in two';
@@ -756,7 +765,25 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     }
     out.push({ file: src.file, line: pos.line, column: pos.column, message, fix });
   }
-  return out;
+  return followOnsLeftOut(out);
+}
+
+/**
+ * The issues without the parser's own words for what it misread after the first mistake: an
+ * error said as the parser words it (SYNTAX_FIX) is kept only when it is the file's first, on a
+ * line before every other issue's; the others follow from a mistake said above them, and wait for
+ * its fix (docs/troubleshooting.md).
+ */
+function followOnsLeftOut(issues: ConfigIssue[]): ConfigIssue[] {
+  const line = (i: ConfigIssue): number => i.line ?? Infinity;
+  const first = Math.min(...issues.map(line));
+  let kept = false;
+  return issues.filter((i) => {
+    if (i.fix !== SYNTAX_FIX) return true;
+    if (kept || line(i) > first) return false;
+    kept = true;
+    return true;
+  });
 }
 
 /** `"\d+"`: in double quotes a backslash starts a YAML escape; a regex's backslash wants single quotes. */
