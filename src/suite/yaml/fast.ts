@@ -114,6 +114,8 @@ export function fastSource(
   let data: unknown;
   /** A `[ ]` or `{ }` js-yaml read over more than one line: the only place a line can slip left of its key (flowIndentSlips). */
   let multiLineFlow = false;
+  /** No bracket in the text: nothing to look at when a node closes. */
+  const flowless = !/[[{]/.test(text);
   try {
     data = jsyaml.load(text, {
       schema: SUITE_SCHEMA,
@@ -126,7 +128,7 @@ export function fastSource(
         }
         const frame = stack.pop();
         if (!frame) return;
-        if (!multiLineFlow && (state.kind === 'sequence' || state.kind === 'mapping')) {
+        if (!flowless && !multiLineFlow && (state.kind === 'sequence' || state.kind === 'mapping')) {
           const at = contentStart(text, frame.start);
           const c = text[at];
           if (c === '[' || c === '{') {
