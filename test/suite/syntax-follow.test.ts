@@ -101,4 +101,11 @@ describe("the parser's words after the first mistake", () => {
     const text = 'fixtures:\n  - label: a\n    message: hi\n    followUps: [ "Order 5521" ]\n   mocks:\n      - { tool: find_order }\n    expect:\n      terminal: finish\n';
     expect(said(text)).toEqual(['5:4: invalid YAML: "mocks" on line 5 is indented by 3 spaces, less than "label" on line 2 (4), so YAML does not read it as a key of that list item\n  fix: indent it by 4 spaces (not 3), as "label" on line 2, so that line 5 reads\n        mocks:']);
   });
+
+  it('are said after a key written twice, which loses the parser nothing (the file is not read past a syntax error)', () => {
+    expect(said('label: a\nlabel: b\nmessage: hi\nregex: { timeoutMs: 100 }\n cost: { capUsd: 1 }\n').map((s) => s.split('\n')[0])).toEqual([
+      '2:1: invalid YAML: the key "label" appears twice in one mapping (first on line 1)',
+      '5:1: invalid YAML: All mapping items must start at the same column',
+    ]);
+  });
 });

@@ -959,12 +959,13 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
 /**
  * The issues without the parser's own words for what it misread after the first mistake: an
  * error said as the parser words it (SYNTAX_FIX) is kept only when it is the file's first, on a
- * line before every other issue's; the others follow from a mistake said above them, and wait for
- * its fix (docs/troubleshooting.md).
+ * line before every other issue's (but a key written twice); the others follow from a mistake
+ * said above them, and wait for its fix (docs/troubleshooting.md).
  */
 function followOnsLeftOut(issues: ConfigIssue[]): ConfigIssue[] {
   const line = (i: ConfigIssue): number => i.line ?? Infinity;
-  const first = Math.min(...issues.map(line));
+  // A key written twice loses the parser nothing: what it says after one is not its consequence.
+  const first = Math.min(...issues.filter((i) => !onlyDuplicateKeys([i])).map(line));
   let kept = false;
   return issues.filter((i) => {
     if (i.fix !== SYNTAX_FIX) return true;
