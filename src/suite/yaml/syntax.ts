@@ -3,7 +3,7 @@
 
 import { lineOf, type ConfigIssue } from '../issues.js';
 import { plural } from '../../words.js';
-import type { Position, SourceFile, YamlSyntaxError } from './source.js';
+import { documentSource, type Position, type SourceFile, type YamlSyntaxError } from './source.js';
 import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, unclosedFlow, withoutStrayCloser, type FlowIndentSlip } from './flow.js';
 import { isSplitNumberMessage, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
 
@@ -654,6 +654,11 @@ function keyShortOfItem(src: SourceFile, n: number): { issue: ConfigIssue; from:
   return null;
 }
 
+/** Whether a line as a fix writes it reads as YAML on its own (its indentation and "- " left out). */
+function readsAlone(line: string): boolean {
+  return documentSource('', line.replace(/^\s*(?:-\s+)?/, '')).syntaxErrors().length === 0;
+}
+
 /** `assert { contains: x }`, `toolCalled:[ x ]`: a key, then its [ ] or { } with no ": " between. */
 const FLOW_WITHOUT_COLON = /^(\s*(?:-\s+)?)([A-Za-z_][\w-]*)(?:[ \t]+|:)([[{].*)$/;
 
@@ -669,6 +674,7 @@ function flowWithoutColon(src: SourceFile, n: number): ConfigIssue | null {
   const [, lead = '', key = '', value = ''] = m;
   const pair = value.startsWith('[') ? '[ ]' : '{ }';
   const noSpace = (line as string).slice(lead.length + key.length).startsWith(':');
+  if (!readsAlone(`${key}: ${value}`)) return null;
   return {
     file: src.file,
     line: n,
@@ -701,19 +707,22 @@ function quoteEndsEarly(src: SourceFile, n: number): ConfigIssue | null {
     else end += 1;
   }
   const after = line.slice(end + 1);
-  if (end >= line.length || /^\s*(?:#.*)?$/.test(after) || /^\s*[,\]}]/.test(after)) return null;
+  // Nothing after it, a comment, the next item of a [ ] or { }, or a quoted key's colon: the value ends there as meant.
+  if (end >= line.length || /^\s*(?:#.*)?$/.test(after) || /^\s*[,\]}:]/.test(after)) return null;
   const comment = /\s#/.exec(after.slice(after.lastIndexOf(quote)));
   const last = line.lastIndexOf(quote, comment === null ? line.length : end + 1 + after.lastIndexOf(quote) + comment.index);
   if (last <= end || !/^\s*(?:#.*)?$/.test(line.slice(last + 1))) return null;
   const inner = line.slice(start + 1, last);
   const written = quote === "'" ? inner.replace(/'/g, "''") : inner.replace(/(^|[^\\])"/g, '$1\\"');
   const word = line.slice(start + 1, end).trimEnd();
+  const fixed = `${line.slice(0, start)}${quote}${written}${quote}${line.slice(last + 1).trimEnd()}`;
+  if (!readsAlone(fixed)) return null;
   return {
     file: src.file,
     line: n,
     column: start + 1,
     message: `invalid YAML: the value on line ${String(n)} ends at the ${quote} after ${JSON.stringify(word.slice(-30))}, so YAML cannot read the rest of the line (${JSON.stringify(after.trimEnd().slice(0, 40))})`,
-    fix: `${quote === "'" ? "write each ' inside the value twice ('')" : 'write each " inside the value as \\"'}, so that line ${String(n)} reads\n    ${line.slice(0, start)}${quote}${written}${quote}${line.slice(last + 1).trimEnd()}`,
+    fix: `${quote === "'" ? "write each ' inside the value twice ('')" : 'write each " inside the value as \\"'}, so that line ${String(n)} reads\n    ${fixed}`,
   };
 }
 
