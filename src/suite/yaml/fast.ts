@@ -98,7 +98,12 @@ export interface FastRefusal {
  * js-yaml where it knows them. A refusal carries js-yaml's reason and position; the caller asks
  * the `yaml` document for its better-worded syntax errors first.
  */
-export function fastSource(file: string, text: string, lastKeyWins = false, byLines = true): { src: SourceFile; data: unknown; byLines?: true } | { refused: FastRefusal } {
+export function fastSource(
+  file: string,
+  text: string,
+  lastKeyWins = false,
+  byLines = true,
+): { src: SourceFile; data: unknown; byLines?: true; multiLineFlow?: true } | { refused: FastRefusal } {
   // The common file, read line by line (suite/yaml/lines.ts): the same data and node starts as js-yaml's.
   // Not again for a text read a second time with lastKeyWins: a key written twice is js-yaml's to read.
   const read = byLines && !lastKeyWins ? readLines(text) : null;
@@ -107,6 +112,10 @@ export function fastSource(file: string, text: string, lastKeyWins = false, byLi
   const stack: Frame[] = [];
   let root: Closed | null = null;
   let data: unknown;
+  /** A `[ ]` or `{ }` js-yaml read over more than one line: the only place a line can slip left of its key (flowIndentSlips). */
+  let multiLineFlow = false;
+  /** No bracket in the text: nothing to look at when a node closes. */
+  const flowless = !/[[{]/.test(text);
   try {
     data = jsyaml.load(text, {
       schema: SUITE_SCHEMA,
@@ -119,6 +128,14 @@ export function fastSource(file: string, text: string, lastKeyWins = false, byLi
         }
         const frame = stack.pop();
         if (!frame) return;
+        if (!flowless && !multiLineFlow && (state.kind === 'sequence' || state.kind === 'mapping')) {
+          const at = contentStart(text, frame.start);
+          const c = text[at];
+          if (c === '[' || c === '{') {
+            const eol = text.indexOf('\n', at);
+            multiLineFlow = eol !== -1 && eol < state.position;
+          }
+        }
         const closed: Closed = { start: frame.start, kind: state.kind, result: state.result, children: frame.children };
         const parent = stack[stack.length - 1];
         if (parent) parent.children.push(closed);
@@ -140,7 +157,8 @@ export function fastSource(file: string, text: string, lastKeyWins = false, byLi
     const offset = typeof err.mark?.position === 'number' ? err.mark.position : undefined;
     return { refused: { reason, position: { line, column }, ...(offset === undefined ? {} : { offset }) } };
   }
-  return { src: sourceOf(file, text, root as Closed | null), data };
+  const src = sourceOf(file, text, root as Closed | null);
+  return multiLineFlow ? { src, data, multiLineFlow } : { src, data };
 }
 
 /** The source of a file read by js-yaml or line by line: positions known from `tree`, the rest from the `yaml` document. */

@@ -60,6 +60,54 @@ export function scanFlow(text: string, start: number): FlowScan {
 const FLOW_STARTS = /(?:^[ \t]*|[:?-][ \t]+)([[{])/gm;
 
 /**
+ * A line's text from `start` up to `end`, read for its comment and quoted scalars: where a comment
+ * starts (a `#` after a space), or where a quote is opened and not closed by `end`; null for each
+ * when there is none. A quote counts where it starts a value (at the line's indentation, or after
+ * `[`, `{`, `,`, or `: `, `- `, `? `): the `'` of `don't` is text.
+ */
+export function lineQuotes(text: string, start: number, end: number): { comment: number | null; open: number | null } {
+  let open: number | null = null;
+  /** The last character that is not a space, and whether spaces followed it. */
+  let prev = '';
+  let spaced = true;
+  for (let i = start; i < end; i += 1) {
+    const c = text[i] as string;
+    if (open !== null) {
+      const quote = text[open];
+      if (quote === '"' && c === '\\') i += 1;
+      else if (c === quote && quote === "'" && text[i + 1] === "'") i += 1;
+      else if (c === quote) {
+        open = null;
+        prev = c;
+        spaced = false;
+      }
+      continue;
+    }
+    if (c === ' ' || c === '\t') {
+      spaced = true;
+      continue;
+    }
+    if (c === '#' && spaced) return { comment: i, open: null };
+    if ((c === '"' || c === "'") && (prev === '' || '[{,'.includes(prev) || (spaced && ':-?'.includes(prev)))) open = i;
+    prev = c;
+    spaced = false;
+  }
+  return { comment: null, open };
+}
+
+/** Whether the offset `at` is inside a comment or a quoted scalar of its line (`# e.g. tags: [`, `message: 'see: [x'`): its text, not a bracket. */
+function inTextOfLine(text: string, at: number): boolean {
+  const { comment, open } = lineQuotes(text, text.lastIndexOf('\n', at - 1) + 1, at);
+  return comment !== null || open !== null;
+}
+
+/** The next match of FLOW_STARTS (a `g` copy) in `text` whose bracket is not in a comment or a quoted scalar; null at the end. */
+function nextFlowStart(starts: RegExp, text: string): RegExpExecArray | null {
+  for (let m = starts.exec(text); m !== null; m = starts.exec(text)) if (!inTextOfLine(text, m.index + m[0].length - 1)) return m;
+  return null;
+}
+
+/**
  * The offset of the last `[` or `{` before `end` that starts a value and is never closed; null when
  * there is none (or a bracket of the other kind closes one first: flowSlip's case). The parser says
  * so where the flow collection had to end (often the next line, or the end of the file); the
@@ -68,7 +116,7 @@ const FLOW_STARTS = /(?:^[ \t]*|[:?-][ \t]+)([[{])/gm;
 export function unclosedFlow(text: string, end: number): number | null {
   let found: number | null = null;
   const starts = new RegExp(FLOW_STARTS);
-  for (let m = starts.exec(text); m !== null && m.index < end; m = starts.exec(text)) {
+  for (let m = nextFlowStart(starts, text); m !== null && m.index < end; m = nextFlowStart(starts, text)) {
     const at = m.index + m[0].length - 1;
     if (at >= end) break;
     const scan = scanHere(text, at);
@@ -122,7 +170,7 @@ export function closedAtLineEnd(text: string, opener: number): { line: string; c
   const body = written.slice(0, upTo);
   // The outermost collection of the line that holds the bracket still open at the line's end.
   const starts = new RegExp(FLOW_STARTS);
-  for (let m = starts.exec(body); m !== null; m = starts.exec(body)) {
+  for (let m = nextFlowStart(starts, body); m !== null; m = nextFlowStart(starts, body)) {
     const start = m.index + m[0].length - 1;
     if (start > opener - line.start) return null;
     const scan = scanFlow(body, start);
@@ -195,7 +243,7 @@ export interface FlowSlip {
  */
 export function flowSlip(text: string, offset: number, locate: Locate): FlowSlip | null {
   const starts = new RegExp(FLOW_STARTS);
-  for (let m = starts.exec(text); m !== null && m.index <= offset; m = starts.exec(text)) {
+  for (let m = nextFlowStart(starts, text); m !== null && m.index <= offset; m = nextFlowStart(starts, text)) {
     const start = m.index + m[0].length - 1;
     if (start >= offset) break;
     const scan = scanHere(text, start);
@@ -280,7 +328,7 @@ export interface FlowIndentSlip {
 export function flowIndentSlips(text: string): FlowIndentSlip[] {
   const out: FlowIndentSlip[] = [];
   const starts = new RegExp(FLOW_STARTS);
-  for (let m = starts.exec(text); m !== null; m = starts.exec(text)) {
+  for (let m = nextFlowStart(starts, text); m !== null; m = nextFlowStart(starts, text)) {
     const start = m.index + m[0].length - 1;
     const scan = scanFlow(text, start);
     if (scan.kind !== 'closed') continue;
@@ -333,7 +381,7 @@ export function withoutStrayCloser(text: string, offset: number): string | null 
   const local = offset - line.start;
   const [head, tail] = [written.slice(0, local), written.slice(local + 1)];
   const fixed = head.endsWith(' ') && (tail === '' || tail.startsWith(' ')) ? head.trimEnd() + tail : head + tail;
-  const m = new RegExp(FLOW_STARTS).exec(fixed);
+  const m = nextFlowStart(new RegExp(FLOW_STARTS), fixed);
   if (m === null) return null;
   const after = text.slice(0, line.start) + fixed + text.slice(line.end);
   return closesCleanly(after, line.start + m.index + m[0].length - 1) ? fixed.trimEnd() : null;

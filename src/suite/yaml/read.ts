@@ -6,7 +6,7 @@ import type { ConfigIssue } from '../issues.js';
 import { fastSource, type FastRefusal } from './fast.js';
 import { aliasExpansion, MAX_ALIAS_VALUES } from './schema.js';
 import { documentSource, type PathSegment, type Position, type SourceFile } from './source.js';
-import { onlyDuplicateKeys, yamlSyntaxIssues } from './syntax.js';
+import { onlyDuplicateKeys, SYNTAX_FIX, yamlSyntaxIssues } from './syntax.js';
 import { deepJsonOffset } from '../json-depth.js';
 import { flowIndentSlips, flowIndentWords } from './flow.js';
 
@@ -61,9 +61,11 @@ export function readYaml(shown: string, written: string, options: { mergeKeys?: 
     const errors = at.map((pos): ConfigIssue => ({ file: shown, ...pos, message: MERGE_MESSAGE, fix: MERGE_FIX }));
     return { src: null, data: undefined, errors, partly: { ...src, entriesAt: (path, problems = []) => src.entriesAt(path, [...offsets, ...problems]) } };
   }
-  // A file the line reader read has no multi-line [ ] or { } (each value is on its key's line), so
-  // no line of one to say: the scan is skipped, about a sixth of a 5,000-fixture suite's load.
-  const warnings = fast.byLines !== true && /[[{]/.test(text) ? flowIndentWarnings(fast.src) : [];
+  // Only a [ ] or { } over several lines can have a line left of its key: js-yaml says whether it
+  // read one (a file the line reader read has none, each value on its key's line, about a sixth of
+  // a 5,000-fixture suite's load). Brackets in a block scalar's text or a comment are not one, and
+  // a file with only those pays neither the scan nor the `yaml` document it would ask for.
+  const warnings = fast.multiLineFlow === true ? flowIndentWarnings(fast.src) : [];
   return warnings.length === 0 ? { src: fast.src, data: fast.data, errors: [] } : { src: fast.src, data: fast.data, errors: [], warnings };
 }
 
@@ -138,7 +140,7 @@ function refusalIssues(shown: string, text: string, refused: FastRefusal): { err
     ? TAG_FIX
     : /^unidentified alias/.test(reason)
       ? 'a value that starts with * is an alias of a value marked &name above: put the value in quotes to keep it as text'
-      : 'fix the YAML syntax here (check indentation, quotes, brackets and that every key is followed by ": ")';
+      : SYNTAX_FIX;
   // What the `yaml` document read of the rest is checked, js-yaml's place being a problem too.
   const at = refused.offset;
   const partly: SourceFile | null =

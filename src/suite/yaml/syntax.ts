@@ -3,9 +3,12 @@
 
 import { lineOf, type ConfigIssue } from '../issues.js';
 import { plural } from '../../words.js';
-import type { Position, SourceFile, YamlSyntaxError } from './source.js';
-import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, unclosedFlow, withoutStrayCloser, type FlowIndentSlip } from './flow.js';
+import { documentSource, type Position, type SourceFile, type YamlSyntaxError } from './source.js';
+import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, unclosedFlow, withoutStrayCloser, type FlowIndentSlip } from './flow.js';
 import { isSplitNumberMessage, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
+
+/** The fix of an error said in the parser's own words (nothing in the text said more). */
+export const SYNTAX_FIX = 'fix the YAML syntax here (check indentation, quotes, brackets and that every key is followed by ": ")';
 
 /** A key written twice in one mapping, when the key cannot be named. */
 const DUPLICATE_KEY_MESSAGE = 'invalid YAML: the same key appears twice in one mapping';
@@ -47,16 +50,17 @@ export function onlyDuplicateKeys(issues: readonly ConfigIssue[]): boolean {
 /**
  * The offset of the first quote (`"` or `'`) before `end` that opens a value and is not closed on
  * its line; null when there is none. A quoted value may go on over lines in YAML, so this is where
- * a reader looks first, not a proof.
+ * a reader looks first, not a proof. Quotes closed on their line, and those in comments or inside
+ * another quoted value, are skipped (`message: "Can I get a refund?"` closes its quote).
  */
 function unclosedQuote(text: string, quote: string, end: number): number | null {
-  const opens = quote === '"' ? /(?:^|[:\-?,[{]\s*|\s)"/gm : /(?:^|[:\-?,[{]\s*|\s)'/gm;
-  for (const m of text.slice(0, end).matchAll(opens)) {
-    const at = (m.index as number) + m[0].length - 1;
-    const lineEnd = text.indexOf('\n', at);
-    const rest = text.slice(at + 1, lineEnd === -1 ? text.length : lineEnd);
-    const closed = quote === '"' ? /(?:^|[^\\])(?:\\\\)*"/.test(rest) : /'/.test(rest.replace(/''/g, ''));
-    if (!closed) return at;
+  for (let start = 0; start < end; ) {
+    const eol = text.indexOf('\n', start);
+    const lineEnd = eol === -1 ? text.length : eol;
+    const { open } = lineQuotes(text, start, lineEnd);
+    if (open !== null && open < end && text[open] === quote) return open;
+    if (eol === -1) break;
+    start = eol + 1;
   }
   return null;
 }
@@ -551,6 +555,177 @@ function leftDocument(src: SourceFile, errors: readonly YamlSyntaxError[], skip:
   };
 }
 
+/** `-label: a` or `-{ label: a }`: a list item's "-" with no space after it. */
+const DASH_NO_SPACE = /^( *)-([A-Za-z_][\w-]*:(?:\s|$)|[[{])/;
+
+/**
+ * The first line, at or above line `upTo`, that starts a list item with no space after its "-"
+ * (`-label: a`): YAML reads `-label` as a key (`-{` as text), not as an item, and then misreads
+ * every line after it. Said once there, with the line as it should read; null when there is none.
+ */
+function dashWithoutSpace(src: SourceFile, upTo: number): { issue: ConfigIssue; offset: number } | null {
+  let offset = 0;
+  const lines = src.text.split('\n');
+  for (let n = 1; n <= Math.min(upTo, lines.length); n += 1) {
+    const line = (lines[n - 1] as string).replace(/\r$/, '');
+    const m = DASH_NO_SPACE.exec(line);
+    if (m !== null && inList(lines, n, (m[1] as string).length)) {
+      const [, indent = '', rest = ''] = m;
+      const what = /^[[{]/.test(rest) ? `reads the line as text` : `reads "-${rest.replace(/:\s*$/, '')}" as a key`;
+      return {
+        offset,
+        issue: {
+          file: src.file,
+          line: n,
+          column: indent.length + 1,
+          message: `invalid YAML: line ${String(n)} has no space after its "-", so YAML ${what}, not as a list item`,
+          fix: `put a space after the "-", so that line ${String(n)} reads\n    ${indent}- ${line.slice(indent.length + 1).trimEnd()}`,
+        },
+      };
+    }
+    offset += (lines[n - 1] as string).length + 1;
+  }
+  return null;
+}
+
+/**
+ * Whether a line `n` whose "-" is at column `dash` (0-based) stands where a list's item does: the
+ * nearest line above indented no deeper is an item of that list (`- ` at the same column) or the
+ * key that holds it (`fixtures:`, less indented), or there is none (a list at the file's top
+ * level); not a block scalar's key or text.
+ */
+function inList(lines: readonly string[], n: number, dash: number): boolean {
+  for (let k = n - 1; k >= 1; k -= 1) {
+    const text = (lines[k - 1] as string).replace(/\r$/, '');
+    if (isBlank(text)) continue;
+    const indent = (/^ */.exec(text)?.[0] ?? '').length;
+    if (indent > dash) continue;
+    return indent === dash ? /^ *-(?:[ \t]|$)/.test(text) : /:\s*(?:#.*)?$/.test(text);
+  }
+  // The file's first line: a list at the top level.
+  return dash === 0;
+}
+
+/**
+ * A key of a list item indented less than the item's first key but more than its "-" (`- label: a`,
+ * `    message: hi`, then `   mocks:`): YAML reads it as neither ("Sequence item without -
+ * indicator"), and misreads the item's lines after it. Said once at the key, with the line as it
+ * should read, for every error from its line to the item's end (1-based lines); null when line
+ * `n` is not one, or no line between or next shows the item's column (its "-" line may be the one moved).
+ */
+function keyShortOfItem(src: SourceFile, n: number): { issue: ConfigIssue; from: number; to: number } | null {
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const here = KEY_LINE.exec(lines[n - 1] ?? '');
+  if (here === null || /^ *-/.test(lines[n - 1] as string)) return null;
+  const indent = (here[1] as string).length;
+  for (let k = n - 1; k >= 1; k -= 1) {
+    const text = lines[k - 1] as string;
+    if (isBlank(text) || (/^ */.exec(text)?.[0] ?? '').length > indent) continue;
+    const item = /^( *)(- +)("[^"]*"|'[^']*'|[^\s#:-][^:#]*?)\s*:(?:\s|$)/.exec(text);
+    if (item === null) return null;
+    const dash = (item[1] as string).length;
+    const column = dash + (item[2] as string).length;
+    if (dash >= indent || column <= indent) return null;
+    // The item's keys are at its first key's column: a line between or the next one says so (else the item's line may be the one misplaced).
+    const next = lines.slice(n).find((l) => !isBlank(l));
+    const atColumn = (l: string): boolean => !isBlank(l) && (/^ */.exec(l)?.[0] ?? '').length === column;
+    if (!lines.slice(k, n - 1).some(atColumn) && (next === undefined || !atColumn(next))) return null;
+    let to = n;
+    for (let m = n + 1; m <= lines.length; m += 1) {
+      const next = lines[m - 1] as string;
+      if (isBlank(next)) continue;
+      if ((/^ */.exec(next)?.[0] ?? '').length <= dash) break;
+      to = m;
+    }
+    const key = JSON.stringify((here[2] as string).replace(/^["']|["']$/g, ''));
+    const first = JSON.stringify((item[3] as string).replace(/^["']|["']$/g, ''));
+    return {
+      from: n,
+      to,
+      issue: {
+        file: src.file,
+        line: n,
+        column: indent + 1,
+        message: `invalid YAML: ${key} on line ${String(n)} is indented by ${plural(indent, 'space', 'spaces')}, less than ${first} on line ${String(k)} (${String(column)}), so YAML does not read it as a key of that list item`,
+        fix: `indent it by ${plural(column, 'space', 'spaces')} (not ${String(indent)}), as ${first} on line ${String(k)}, so that line ${String(n)} reads\n    ${' '.repeat(column)}${(lines[n - 1] as string).trimStart()}`,
+      },
+    };
+  }
+  return null;
+}
+
+/** Whether a line as a fix writes it reads as YAML on its own (its indentation and "- " left out). */
+function readsAlone(line: string): boolean {
+  return documentSource('', line.replace(/^\s*(?:-\s+)?/, '')).syntaxErrors().length === 0;
+}
+
+/** `assert { contains: x }`, `toolCalled:[ x ]`: a key, then its [ ] or { } with no ": " between. */
+const FLOW_WITHOUT_COLON = /^(\s*(?:-\s+)?)([A-Za-z_][\w-]*)(?:[ \t]+|:)([[{].*)$/;
+
+/**
+ * A key written without the ": " before its `[ ]` or `{ }`: YAML reads the key and the bracket's
+ * text as one plain key or text, and the parser then says something of each ": " inside the
+ * brackets. Said once at the key, with the line as it should read; null when line `n` is not one.
+ */
+function flowWithoutColon(src: SourceFile, n: number): ConfigIssue | null {
+  const line = lineOf(src, n);
+  const m = line === null ? null : FLOW_WITHOUT_COLON.exec(line);
+  if (m === null) return null;
+  const [, lead = '', key = '', value = ''] = m;
+  const pair = value.startsWith('[') ? '[ ]' : '{ }';
+  const noSpace = (line as string).slice(lead.length + key.length).startsWith(':');
+  if (!readsAlone(`${key}: ${value}`)) return null;
+  return {
+    file: src.file,
+    line: n,
+    column: lead.length + 1,
+    message: noSpace
+      ? `invalid YAML: line ${String(n)} has no space after the colon of ${JSON.stringify(key)}, so YAML does not read the ${pair} after it as its value`
+      : `invalid YAML: line ${String(n)} has no ":" after its key ${JSON.stringify(key)}, so YAML does not read the ${pair} after it as its value`,
+    fix: `${noSpace ? 'put a space after the colon' : `write ": " after ${JSON.stringify(key)}`}, so that line ${String(n)} reads\n    ${`${lead}${key}: ${value}`.trimEnd()}`,
+  };
+}
+
+/**
+ * `message: 'don't do it'` or `message: "say "hi" now"`: a quote inside a quoted value ends the
+ * value there, and YAML cannot read the rest of the line. Said at the value, with the quotes inside
+ * it written as YAML reads them (`''` in single quotes, `\"` in double ones), when the line's last
+ * quote closes it; null when line `n` is not one.
+ */
+function quoteEndsEarly(src: SourceFile, n: number): ConfigIssue | null {
+  const line = lineOf(src, n);
+  const m = line === null ? null : /^(\s*(?:-\s+)?(?:[^\s#:"'][^:#]*?:\s+)?)(["'])/.exec(line);
+  if (line === null || m === null) return null;
+  const start = (m[1] as string).length;
+  const quote = m[2] as string;
+  // Where the quoted value ends as YAML reads it, and the line's last quote of that kind.
+  let end = start + 1;
+  while (end < line.length) {
+    if (quote === '"' && line[end] === '\\') end += 2;
+    else if (quote === "'" && line[end] === "'" && line[end + 1] === "'") end += 2;
+    else if (line[end] === quote) break;
+    else end += 1;
+  }
+  const after = line.slice(end + 1);
+  // Nothing after it, a comment, the next item of a [ ] or { }, or a quoted key's colon: the value ends there as meant.
+  if (end >= line.length || /^\s*(?:#.*)?$/.test(after) || /^\s*[,\]}:]/.test(after)) return null;
+  const comment = /\s#/.exec(after.slice(after.lastIndexOf(quote)));
+  const last = line.lastIndexOf(quote, comment === null ? line.length : end + 1 + after.lastIndexOf(quote) + comment.index);
+  if (last <= end || !/^\s*(?:#.*)?$/.test(line.slice(last + 1))) return null;
+  const inner = line.slice(start + 1, last);
+  const written = quote === "'" ? inner.replace(/'/g, "''") : inner.replace(/(^|[^\\])"/g, '$1\\"');
+  const word = line.slice(start + 1, end).trimEnd();
+  const fixed = `${line.slice(0, start)}${quote}${written}${quote}${line.slice(last + 1).trimEnd()}`;
+  if (!readsAlone(fixed)) return null;
+  return {
+    file: src.file,
+    line: n,
+    column: start + 1,
+    message: `invalid YAML: the value on line ${String(n)} ends at the ${quote} after ${JSON.stringify(word.slice(-30))}, so YAML cannot read the rest of the line (${JSON.stringify(after.trimEnd().slice(0, 40))})`,
+    fix: `${quote === "'" ? "write each ' inside the value twice ('')" : 'write each " inside the value as \\"'}, so that line ${String(n)} reads\n    ${fixed}`,
+  };
+}
+
 /** Syntax problems reported by the YAML parser, one issue each (escapes refused on one line: one issue). */
 export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   const out: ConfigIssue[] = [];
@@ -596,6 +771,18 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     const first = slipsAt(left.at.offset)[0];
     if (first !== undefined) left.issue = first;
   }
+  // A line the parser cannot read past for a slip of its own (a quote inside a quoted value, a
+  // key's ": " left out before its brackets): said once, for each error on it and what follows.
+  const lineSlips = new Map<number, ConfigIssue | null>();
+  const lineSlip = (n: number): ConfigIssue | null => {
+    if (!lineSlips.has(n)) lineSlips.set(n, n === 0 ? null : (quoteEndsEarly(src, n) ?? flowWithoutColon(src, n)));
+    return lineSlips.get(n) ?? null;
+  };
+  if (left !== null && !left.whole) left.issue = lineSlip(pos0(left.at)) ?? left.issue;
+  // A key short of its list item's keys: one issue for the rest of the item (keyShortOfItem).
+  const shortKeys = errors.flatMap((e) => (e.code === 'MISSING_CHAR' && /^Sequence item without - indicator/.test(e.message) ? [keyShortOfItem(src, pos0(e))] : [])).filter((k) => k !== null);
+  // A list item's "-" with no space after it, at or above the first error: every error after it follows from it.
+  const dash = errors.length === 0 ? null : dashWithoutSpace(src, pos0(errors.reduce((a, b) => (b.offset < a.offset ? b : a))));
   const nested = errors.length === 0 ? [] : nestedItems(src);
   const nestedAt = (err: YamlSyntaxError): NestedItem | undefined => (isNestingError(err) ? nested.find((m) => err.offset >= m.from && err.offset <= m.to) : undefined);
   // A key the parser had to read over several lines is one slip, said once (implicitKeySlip); the
@@ -608,14 +795,33 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     const slip = implicitKeySlip(src, err);
     if (slip !== null) slips.set(err.offset, slip);
   }
+  // A quote never closed takes the rest of the file as its value: what the parser says after it
+  // is about that text, said with the quote.
+  const quoteEnd = errors.find((e) => e.code === 'MISSING_CHAR' && /^Missing closing ["']quote/.test(e.message));
+  const quoteOpened = quoteEnd === undefined ? null : unclosedQuote(src.text, quoteEnd.message.startsWith('Missing closing "') ? '"' : "'", quoteEnd.offset);
   /** Bad escapes by line: the issue already made for that line, and the escapes it names. */
   const escapesByLine = new Map<number, { issue: ConfigIssue; escapes: string[] }>();
   /** First items of a list indented deeper than the next ones (deeperFirstItems): one issue each. */
   const deeperLists: DeeperItems[] = [];
   for (const err of errors) {
+    if (quoteOpened !== null && err !== quoteEnd && err.offset > quoteOpened) continue;
+    if (dash !== null && err.offset >= dash.offset) {
+      if (!out.includes(dash.issue)) out.push(dash.issue);
+      continue;
+    }
     const tab = tabAt(err);
     if (tab !== undefined) {
       if (!out.includes(tab.issue)) out.push(tab.issue);
+      continue;
+    }
+    const short = shortKeys.find((k) => pos0(err) >= k.from && pos0(err) <= k.to);
+    if (short !== undefined) {
+      if (!out.includes(short.issue)) out.push(short.issue);
+      continue;
+    }
+    const own = lineSlip(pos0(err));
+    if (own !== null) {
+      if (!out.includes(own)) out.push(own);
       continue;
     }
     const inSlip = slipsAt(err.offset);
@@ -667,7 +873,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     // says each is "Sequence item without - indicator". One slip, said once, at the item's "-".
     if (err.code === 'MISSING_CHAR' && /^Sequence item without - indicator/.test(err.message) && misplacedItem !== null && continuesItem(src, misplacedItem, pos.line)) continue;
     let message = `invalid YAML: ${err.message}`;
-    let fix = 'fix the YAML syntax here (check indentation, quotes, brackets and that every key is followed by ": ")';
+    let fix = SYNTAX_FIX;
     if (err.code === 'MULTIPLE_DOCS') {
       message = 'invalid YAML: the file contains more than one document (a --- separator)';
       fix = 'keep one document per file: remove the --- line or split the file in two';
@@ -756,7 +962,26 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     }
     out.push({ file: src.file, line: pos.line, column: pos.column, message, fix });
   }
-  return out;
+  return followOnsLeftOut(out);
+}
+
+/**
+ * The issues without the parser's own words for what it misread after the first mistake: an
+ * error said as the parser words it (SYNTAX_FIX) is kept only when it is the file's first, on a
+ * line before every other issue's (but a key written twice); the others follow from a mistake
+ * said above them, and wait for its fix (docs/troubleshooting.md).
+ */
+function followOnsLeftOut(issues: ConfigIssue[]): ConfigIssue[] {
+  const line = (i: ConfigIssue): number => i.line ?? Infinity;
+  // A key written twice loses the parser nothing: what it says after one is not its consequence.
+  const first = Math.min(...issues.filter((i) => !onlyDuplicateKeys([i])).map(line));
+  let kept = false;
+  return issues.filter((i) => {
+    if (i.fix !== SYNTAX_FIX) return true;
+    if (kept || line(i) > first) return false;
+    kept = true;
+    return true;
+  });
 }
 
 /** `"\d+"`: in double quotes a backslash starts a YAML escape; a regex's backslash wants single quotes. */

@@ -1,0 +1,111 @@
+// What a refused YAML file is told: its first real mistake, at its line, with the fix, in our
+// words, not the parser's words for what it then misreads (docs/troubleshooting.md); and brackets
+// in a comment or a quoted value, which are text, never taken for a list or mapping
+// (docs/configuration.md, "How YAML is read").
+
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lazyParses, loadYamlPackage } from '../../src/suite/yaml/index.js';
+import { readYaml } from '../../src/suite/yaml/read.js';
+
+beforeAll(async () => {
+  await loadYamlPackage();
+});
+
+/** `line:column: message` and the fix of each error, then of each warning. */
+function said(text: string): string[] {
+  const r = readYaml('f.yml', text);
+  return [...r.errors, ...(r.warnings ?? [])].map((e) => `${String(e.line)}:${String(e.column)}: ${e.message}\n  fix: ${e.fix}`);
+}
+
+describe('brackets in a comment or a quoted value are text', () => {
+  it('a [ in a comment after a { never closed: the { is said, not the comment', () => {
+    const lines = said('label: a\nassert: { contains: x\n# note: [draft\nmessage: hi\n');
+    expect(lines).toEqual([expect.stringMatching(/^2:9: invalid YAML: the \{ opened here \(a mapping, as in \{ contains: "x" \}\) is never closed\n {2}fix: close it with \} at the end of the line, so that line 2 reads\n {4}assert: \{ contains: x \}/)]);
+  });
+
+  it('a [ in a comment or in quotes, closed by a ] further on, hides no line left of its key', () => {
+    const warning = (line: number, opened: number): string =>
+      `${String(line)}:1: line ${String(line)}, inside the [ ] opened on line ${String(opened)}, is indented by no spaces, no deeper than the key "followUps": agent-replay reads it as part of the [ ], but YAML 1.2 ends the [ ] before it, and other YAML tools (editors, linters) refuse the file\n  fix: indent it by 2 spaces, so that line ${String(line)} reads\n      two]`;
+    expect(said('label: a\npersona: p # e.g. a list: [\nfollowUps: [one,\ntwo]\nmessage: hi ]\n')).toEqual([warning(4, 3)]);
+    expect(said("label: a\nmessage: 'tags: [x'\nfollowUps: [one,\ntwo]\npersona: p]\n")).toEqual([warning(4, 3)]);
+  });
+});
+
+describe('a file js-yaml reads with no [ ] or { } over several lines', () => {
+  it('is not scanned for a line left of its key, nor parsed again, whatever brackets its block text or comments hold', () => {
+    const before = lazyParses.count;
+    const text = 'label: a\nmessage: |\n  tags: [a,\n  b]\n# e.g. followUps: [one,\n# two]\nfollowUps: [one, two]\n';
+    expect(readYaml('f.yml', text)).toMatchObject({ errors: [], data: { message: 'tags: [a,\nb]\n' } });
+    expect(readYaml('f.yml', text).warnings).toBeUndefined();
+    expect(lazyParses.count).toBe(before);
+  });
+});
+
+describe('a quote never closed, followed by more keys', () => {
+  it('is said where it opens, past the quotes closed on their lines above it (a "?" before a closing quote is no opening)', () => {
+    expect(said('label: refund\nmessage: "Can I get a refund?"\nassert:\n  contains: "30 days\n  notContains: \'sorry\'\n')).toEqual([
+      '4:13: invalid YAML: the double quote opened here is never closed\n  fix: close the value with " on this line (a " inside it is written \\")',
+    ]);
+  });
+
+  it('what the parser says of the text it swallows (a \\d in the next item) is not said', () => {
+    const text = "fixtures:\n  - label: a\n    message: hi\n  - label: b\n    message: \"where is my order\n    assert:\n      regex: '\\d+'\n  - label: c\n    message: bye\n";
+    expect(said(text)).toEqual(['5:14: invalid YAML: the double quote opened here is never closed\n  fix: close the value with " on this line (a " inside it is written \\")']);
+  });
+});
+
+describe('a quote inside a quoted value', () => {
+  it("'don't' and \"say \"hi\"\": said at the value, with the quotes inside it written as YAML reads them", () => {
+    expect(said("fixtures:\n  - label: a\n    message: 'I can't log in'\n  - label: b\n    message: hi\n")).toEqual([
+      `3:14: invalid YAML: the value on line 3 ends at the ' after "I can", so YAML cannot read the rest of the line ("t log in'")\n  fix: write each ' inside the value twice (''), so that line 3 reads\n        message: 'I can''t log in'`,
+    ]);
+    expect(said('label: a\nmessage: "say "hi" now"\nassert:\n  contains: x\n')).toEqual([
+      `2:10: invalid YAML: the value on line 2 ends at the " after "say", so YAML cannot read the rest of the line ("hi\\" now\\"")\n  fix: write each " inside the value as \\", so that line 2 reads\n    message: "say \\"hi\\" now"`,
+    ]);
+  });
+});
+
+describe('a list item with no space after its "-"', () => {
+  it('-label: and -{: one error at that line, not the parser\'s words for every line after it', () => {
+    expect(said('fixtures:\n  - label: a\n    message: hi\n  -label: b\n    message: hi\n    assert:\n      contains: x\n  - label: c\n    message: hi\n')).toEqual([
+      '4:3: invalid YAML: line 4 has no space after its "-", so YAML reads "-label" as a key, not as a list item\n  fix: put a space after the "-", so that line 4 reads\n      - label: b',
+    ]);
+    expect(said('fixtures:\n  - { label: a, message: hi }\n  -{ label: b, message: hi, assert: { contains: x } }\n  - { label: c, message: hi }\n')).toEqual([
+      '3:3: invalid YAML: line 3 has no space after its "-", so YAML reads the line as text, not as a list item\n  fix: put a space after the "-", so that line 3 reads\n      - { label: b, message: hi, assert: { contains: x } }',
+    ]);
+  });
+
+  it('a "-note:" line in a block scalar\'s text is text', () => {
+    expect(said('label: a\nmessage: |\n  -note: x\n  more\nassert: x: y\n').map((s) => s.split('\n')[0])).toEqual([
+      '5:9: invalid YAML: "x" is written on the line of "assert", which YAML does not read as a key under it',
+    ]);
+  });
+});
+
+describe('a key written without ": " before its [ ] or { }', () => {
+  it('assert { ... }, assert:{ ... } and followUps [ ... ]: one error at the key, with the line as it should read', () => {
+    expect(said('label: a\nmessage: hi\nassert { regex: "30 days", flags: "i" }\n')).toEqual([
+      '3:1: invalid YAML: line 3 has no ":" after its key "assert", so YAML does not read the { } after it as its value\n  fix: write ": " after "assert", so that line 3 reads\n    assert: { regex: "30 days", flags: "i" }',
+    ]);
+    expect(said('label: a\nmessage: hi\nassert:{ judge: "Polite?", threshold: 0.7 }\npersona: p\n')).toEqual([
+      '3:1: invalid YAML: line 3 has no space after the colon of "assert", so YAML does not read the { } after it as its value\n  fix: put a space after the colon, so that line 3 reads\n    assert: { judge: "Polite?", threshold: 0.7 }',
+    ]);
+    expect(said('label: a\nopening: hi\nfollowUps [ "Order 5521", "The screen" ]\nmaxTurns: 3\n')).toEqual([
+      '3:1: invalid YAML: line 3 has no ":" after its key "followUps", so YAML does not read the [ ] after it as its value\n  fix: write ": " after "followUps", so that line 3 reads\n    followUps: [ "Order 5521", "The screen" ]',
+    ]);
+  });
+});
+
+describe("the parser's words after the first mistake", () => {
+  it('are not said: a key indented one space short in a list item, then the lines after it', () => {
+    const text = 'fixtures:\n  - label: a\n    message: hi\n    followUps: [ "Order 5521" ]\n   mocks:\n      - { tool: find_order }\n    expect:\n      terminal: finish\n';
+    expect(said(text)).toEqual(['5:4: invalid YAML: "mocks" on line 5 is indented by 3 spaces, less than "label" on line 2 (4), so YAML does not read it as a key of that list item\n  fix: indent it by 4 spaces (not 3), as "label" on line 2, so that line 5 reads\n        mocks:']);
+  });
+
+  it('are said after a key written twice, which loses the parser nothing (the file is not read past a syntax error)', () => {
+    expect(said('label: a\nlabel: b\nmessage: hi\nregex: { timeoutMs: 100 }\n cost: { capUsd: 1 }\n').map((s) => s.split('\n')[0])).toEqual([
+      '2:1: invalid YAML: the key "label" appears twice in one mapping (first on line 1)',
+      '5:1: invalid YAML: All mapping items must start at the same column',
+    ]);
+  });
+});
