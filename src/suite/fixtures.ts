@@ -137,7 +137,8 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
   }
   const raw = data as Record<string, unknown>;
   const labelText = typeof raw.label === 'string' ? raw.label : null;
-  const prefix = labelText !== null ? `fixture ${quote(labelText)}: ` : path.length ? `${name()}: ` : '';
+  // Said before each message about this fixture: made when there is one, not for every fixture.
+  const prefix = (): string => (labelText !== null ? `fixture ${quote(labelText)}: ` : path.length ? `${name()}: ` : '');
 
   // The common fixture (label, message, perhaps a persona and one text or number assertion) is
   // checked without the schema, which it is certain to pass (isPlainFixture); the schema reads the rest.
@@ -145,7 +146,7 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
   if (!parsed.success) {
     // A file read as one fixture may be a misspelt list (`fixture:` for `fixtures:`).
     const suggestAlso = path.length === 0 ? ['fixtures'] : undefined;
-    const issues = translateZodIssues({ src, schema: fixtureSchema, data: raw, base: path, prefix, suggestAlso }, parsed.error.issues);
+    const issues = translateZodIssues({ src, schema: fixtureSchema, data: raw, base: path, prefix: prefix(), suggestAlso }, parsed.error.issues);
     const assertAt = typeof raw.assert === 'string' ? src.valueAt([...path, 'assert']) : null;
     for (const issue of issues) {
       // `assert: contains 30 days`: a check written as text; the fix writes it as the mapping it
@@ -169,10 +170,11 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
       if (windows !== null) err([...path, 'label'], windows.message, windows.fix);
     }
     const issue = result.errors[before];
-    result.labels.push({ label: labelText, file: src.file, ...labelPos, ...(issue === undefined ? {} : { issue }) });
+    const seen = { label: labelText, file: src.file, line: labelPos.line, column: labelPos.column };
+    result.labels.push(issue === undefined ? seen : { ...seen, issue });
   }
   if (typeof raw.message === 'string' && raw.message.trim() === '') {
-    err([...path, 'message'], `${prefix}message is empty`, 'write the user message to send to the agent');
+    err([...path, 'message'], `${prefix()}message is empty`, 'write the user message to send to the agent');
   }
 
   let assertion: Assertion | null = null;
@@ -183,7 +185,7 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
     assertion = checkAssertionList(src, a, [...path, 'assert'], prefix, result, err);
   }
 
-  const repeat = checkRepeat(raw.repeat, [...path, 'repeat'], prefix, err);
+  const repeat = raw.repeat === undefined || raw.repeat === null ? null : checkRepeat(raw.repeat, [...path, 'repeat'], prefix(), err);
 
   if (result.errors.length === errorsBefore && parsed.success) {
     result.fixtures.push({
@@ -207,12 +209,12 @@ function checkAssertionList(
   src: SourceFile,
   list: unknown[],
   path: PathSegment[],
-  prefix: string,
+  prefix: () => string,
   result: FixtureFileResult,
   err: (p: PathSegment[], message: string, fix: string) => void,
 ): Assertion | null {
   if (list.length === 0) {
-    err(path, `${prefix}assert is an empty list`, 'list at least one check, e.g. assert: [{ contains: "30 days" }], or remove assert to make the fixture a probe');
+    err(path, `${prefix()}assert is an empty list`, 'list at least one check, e.g. assert: [{ contains: "30 days" }], or remove assert to make the fixture a probe');
     return null;
   }
   const checks: SingleAssertion[] = [];
@@ -223,7 +225,7 @@ function checkAssertionList(
       ok = false;
       return;
     }
-    const one = checkAssertion(src, item as Record<string, unknown>, [...path, i], `${prefix}check #${i + 1}: `, result, i);
+    const one = checkAssertion(src, item as Record<string, unknown>, [...path, i], () => `${prefix()}check #${i + 1}: `, result, i);
     if (one === null || one.kind === 'all') ok = false;
     else checks.push(one);
   });
@@ -231,7 +233,7 @@ function checkAssertionList(
   if (judges.length > 1) {
     err(
       [...path, judges[1] as number],
-      `${prefix}the list has ${judges.length} judge assertions (checks ${judges.map((i) => `#${i + 1}`).join(', ')}): a fixture has at most one`,
+      `${prefix()}the list has ${judges.length} judge assertions (checks ${judges.map((i) => `#${i + 1}`).join(', ')}): a fixture has at most one`,
       'keep one judge check and put the other criteria into it, or split the fixture in two with different labels',
     );
     return null;
@@ -243,26 +245,27 @@ function checkAssertion(
   src: SourceFile,
   a: Record<string, unknown>,
   path: PathSegment[],
-  prefix: string,
+  /** Made only for a message (checkItem's prefix). */
+  prefix: () => string,
   result: FixtureFileResult,
   /** Where `a` is in its assertion list, if it is in one. */
   index: number | null = null,
 ): Assertion | null {
   const at = (key: string | null) => src.keyAt(path, key ?? '') ?? src.valueAt(path);
   const err = (key: string | null, message: string, fix: string): void => {
-    result.errors.push({ file: src.file, ...at(key), message: prefix + message, fix });
+    result.errors.push({ file: src.file, ...at(key), message: prefix() + message, fix });
   };
   // A number out of its range, said at the number, as the schema says a value's type: one split by
   // a comma (`maxLatencyMs: 0,5`, `threshold: 2,5`) is then said once, as the split number, not also
   // as the part YAML read, at its key (index.ts, oneSplitNumber).
   const valueErr = (key: string, message: string, fix: string): void => {
-    result.errors.push({ file: src.file, ...src.valueAt([...path, key]), message: prefix + message, fix });
+    result.errors.push({ file: src.file, ...src.valueAt([...path, key]), message: prefix() + message, fix });
   };
-  const unknownKeys = Object.keys(a).some((k) => !Object.hasOwn(assertionSchema.shape, k));
   const kinds = ASSERTION_KINDS.filter((k) => a[k] !== undefined && a[k] !== null);
 
   if (kinds.length === 0) {
     // An unknown key (`equals: ...`) was already reported by the schema, with the allowed keys.
+    const unknownKeys = Object.keys(a).some((k) => !Object.hasOwn(assertionSchema.shape, k));
     if (!unknownKeys) {
       err(
         null,
@@ -340,7 +343,7 @@ function checkAssertion(
     } catch (e) {
       note = regexCompileAdvice(value, flags, (e as Error).message);
     }
-    if (note !== null) result.warnings.push({ file: src.file, ...at('regex'), message: prefix + note.message, fix: note.fix });
+    if (note !== null) result.warnings.push({ file: src.file, ...at('regex'), message: prefix() + note.message, fix: note.fix });
     return { kind, pattern: value, flags };
   }
 

@@ -56,8 +56,9 @@ export function itemsOfFile(src: SourceFile, data: unknown, rule: ItemFileRule, 
     return data.map((d, i) => ({ data: d, path: [i] }));
   }
   if (typeof data === 'object' && rule.key in data) {
-    const parsed = rule.listSchema.safeParse(data);
-    if (!parsed.success) {
+    // `fixtures:` over a list and no other key, which the schema is certain to pass: not parsed.
+    const parsed = isListOnly(data as Record<string, unknown>, rule.key) ? null : rule.listSchema.safeParse(data);
+    if (parsed !== null && !parsed.success) {
       out.errors.push(...translateZodIssues({ src, schema: rule.listSchema, data, base: [] }, parsed.error.issues));
       if (!Array.isArray((data as Record<string, unknown>)[rule.key])) return [];
     }
@@ -79,6 +80,12 @@ export function itemsOfFile(src: SourceFile, data: unknown, rule: ItemFileRule, 
   if (typeof data === 'object') return [{ data, path: [] }];
   out.errors.push({ file: src.file, ...src.valueAt([]), ...rule.neither(describeValue(data)) });
   return [];
+}
+
+/** Whether `data` holds a list under `key` and no other key (a parsed mapping: its prototype adds no key to for...in). */
+function isListOnly(data: Record<string, unknown>, key: string): boolean {
+  for (const k in data) if (k !== key) return false;
+  return Array.isArray(data[key]);
 }
 
 /** The one key of a mapping that holds a list under a misspelling of the list form's key (`fixture:`, `Fixtures:`); null otherwise. */

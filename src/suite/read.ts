@@ -107,16 +107,17 @@ export interface SuiteFileRef {
  */
 export function readSuiteText(ref: SuiteFileRef, shown: string, realRoot: string, rootShown: string): { text: string } | { issue: ConfigIssue } {
   let real = ref.real;
+  // Listed with its real path: inside the suite folder and no link, by construction (the walk
+  // checked its folder and followed no link). Else (a link entry, config.yml) asked.
   if (real === null) {
     try {
       real = realpathSync.native(ref.path);
     } catch (e) {
       return { issue: unresolvedLinkIssue(ref.path, shown, realRoot, rootShown, e) ?? readError(shown, e) };
     }
+    if (!isInside(realRoot, real)) return { issue: outsideIssue(shown, 'the file', `the suite folder ${rootShown}`, 'file') };
+    if (isLink(ref.path)) return { issue: linkIssue(shown, 'the file', shownInSuite(real, realRoot, rootShown), 'file') };
   }
-  if (!isInside(realRoot, real)) return { issue: outsideIssue(shown, 'the file', `the suite folder ${rootShown}`, 'file') };
-  // Known not a link when listed with its real path; else (a link entry, config.yml) asked.
-  if (ref.real === null && isLink(ref.path)) return { issue: linkIssue(shown, 'the file', shownInSuite(real, realRoot, rootShown), 'file') };
   let bytes: Buffer;
   try {
     const read = readRegularFile(real);

@@ -30,9 +30,10 @@ function nodeAtPath(root: Closed, path: readonly PathSegment[]): Closed | null {
     const n = unwrap(node);
     let next: Closed | undefined;
     if (n.kind === 'mapping') {
+      const name = String(seg);
       for (let i = 0; i + 1 < n.children.length; i += 2) {
         const key = (n.children[i] as Closed).result;
-        if ((typeof key === 'string' || typeof key === 'number') && String(key) === String(seg)) next = n.children[i + 1];
+        if (typeof key === 'string' ? key === name : typeof key === 'number' && String(key) === name) next = n.children[i + 1];
       }
     } else if (n.kind === 'sequence' && typeof seg === 'number') {
       // js-yaml opens no node for an empty item (a "-" and nothing after it): its children are
