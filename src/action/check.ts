@@ -153,7 +153,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
     core.setOutput('comment-status', 'skipped');
     throw new UserError(mismatch);
   }
-  // The label the comment names: the accept workflow's, which accepts (docs/action.md, "The label's name").
+  // The label the comment names: the accept workflow's, which accepts (docs/action.md, "Accept: the label commits the reviewed replies").
   const acceptLabel = await commentAcceptLabel(inputs.acceptLabel, resolve(deps.cwd, inputs.dir));
   const out = publisher(publishSettings({ ...inputs, acceptLabel }), ctx, deps);
   // A pull_request run for a fork's pull request (and a review's, which GitHub runs the same way)

@@ -49,12 +49,12 @@ export function publishSettings(inputs: PublishSettings): PublishSettings {
 const labelWord = (label: string): string => (/\s/.test(label) ? JSON.stringify(label) : label);
 
 /**
- * The accept label a check's or report's comment names (docs/action.md, "The label's name"): the
- * accept workflow's `accept-label`, read from the checkout's `.github/workflows` above the suite
- * folder `suiteDir` (absolute), since it is the label that accepts; this step's own (`own`) when
- * they do not tell one. Said in the log when it is not this step's (a warning when this step's is
- * not the default, so set on purpose), and warned when an accept job's `if:` runs it for another
- * label than its step accepts.
+ * The accept label a check's or report's comment names (docs/action.md, "Accept: the label commits
+ * the reviewed replies"): the accept workflow's `accept-label`, read from the checkout's
+ * `.github/workflows` above the suite folder `suiteDir` (absolute), since it is the label that
+ * accepts; this step's own (`own`) when they do not tell one. Said in the log when it is not this
+ * step's (a warning when this step's is not the default, so set on purpose), and warned when an
+ * accept job's `if:` runs it for another label than its step accepts.
  */
 export async function commentAcceptLabel(own: string, suiteDir: string): Promise<string> {
   const found = await acceptWorkflowLabel(suiteDir);

@@ -601,7 +601,7 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   if (notCompared !== null) log.warning(`suite edits: ${notCompared.unknown}`);
   const runEdits = edits.run ?? notCompared;
   const run: RunRecord = runEdits === null ? merged : { ...merged, suiteEdits: runEdits };
-  // The label the comment names: the accept workflow's, when this job checked it out (docs/action.md, "The label's name").
+  // The label the comment names: the accept workflow's, when this job checked it out (docs/action.md, "Accept: the label commits the reviewed replies").
   const acceptLabel = await commentAcceptLabel(inputs.acceptLabel, resolve(deps.cwd, inputs.dir));
   const out = publisher(publishSettings({ ...inputs, acceptLabel }), ctx, deps);
   const at = { ...here, sha: run.commit ?? ctx.sha };

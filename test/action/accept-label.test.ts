@@ -1,4 +1,4 @@
-// The label a check's or report's comment names (docs/action.md, "The label's name"): the accept
+// The label a check's or report's comment names (docs/action.md, "Accept: the label commits the reviewed replies"): the accept
 // workflow's accept-label, read from the checkout's .github/workflows, since it is the label that
 // accepts. It was this step's own accept-label, so a repository that renamed the label in its accept
 // workflow alone was told to apply accept-baseline, which accepts nothing. In process: real files
