@@ -36,10 +36,10 @@ function ifLabels(condition: unknown): string[] {
   return [...condition.matchAll(pattern)].map((m) => (m[1] ?? m[2] ?? '').replaceAll("''", "'"));
 }
 
-/** An accept step: its label (null: only the run knows it), and the labels its job's `if:` names (ifLabels). */
+/** An accept step: its label (null: only the run knows it), and the labels its job's `if:` and its own name (ifLabels), each that names one. */
 interface AcceptStep {
   label: string | null;
-  runsFor: string[];
+  runsFor: string[][];
 }
 
 /**
@@ -61,7 +61,7 @@ function workflowAcceptSteps(data: unknown): AcceptStep[] {
       // GitHub gives every input as text (`accept-label: 2024` is "2024"), trimmed as the Action reads it (inputs.ts).
       const given = input(step, 'accept-label');
       const label = typeof given === 'number' || typeof given === 'boolean' ? String(given) : given;
-      const runsFor = ifLabels(job?.if);
+      const runsFor = [ifLabels(job?.if), ifLabels(step.if)].filter((l) => l.length > 0);
       if (label === undefined || label === null) found.push({ label: DEFAULT_ACCEPT_LABEL, runsFor });
       else found.push({ label: typeof label === 'string' && !label.includes('${{') ? label.trim() || DEFAULT_ACCEPT_LABEL : null, runsFor });
     }
@@ -86,7 +86,7 @@ export interface AcceptWorkflowLabel {
   /** The first workflow file that gives it, from the repository's root: `.github/workflows/agent-replay-accept.yml`. */
   file: string;
   /**
-   * An accept job whose `if:` runs it only for other labels than its accept step's (GitHub compares
+   * An accept job or step whose `if:` runs it only for other labels than the step's (GitHub compares
    * them ignoring case): its file and the first label it names; null when none. Neither label then
    * accepts anything.
    */
@@ -121,8 +121,11 @@ export async function acceptWorkflowLabel(suiteDir: string): Promise<AcceptWorkf
   if (first === undefined || first.label === null) return null;
   const label = first.label.toLowerCase();
   if (!steps.every((s) => s.label !== null && s.label.toLowerCase() === label)) return null;
-  const other = steps.find((s) => s.runsFor.length > 0 && !s.runsFor.some((l) => l.toLowerCase() === label));
-  return { label: first.label, file: first.file, runsFor: other === undefined ? null : { file: other.file, label: other.runsFor[0] ?? '' } };
+  // An if: that names labels, none of them the step's: the step never runs for its own.
+  const blocks = (labels: string[]): boolean => !labels.some((l) => l.toLowerCase() === label);
+  const other = steps.find((s) => s.runsFor.some(blocks));
+  const waits = other?.runsFor.find(blocks)?.[0];
+  return { label: first.label, file: first.file, runsFor: other === undefined || waits === undefined ? null : { file: other.file, label: waits } };
 }
 
 /**

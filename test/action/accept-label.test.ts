@@ -74,6 +74,9 @@ describe("the accept label a check's comment names", () => {
     expect(r.lines).toEqual([
       "::warning file=.github/workflows/agent-replay-accept.yml::accept label: the accept job of .github/workflows/agent-replay-accept.yml runs only for the accept-baseline label (its if:), and its agent-replay step accepts the approve-replies label (its accept-label): neither accepts anything. Rename them together: if: github.event.label.name == 'approve-replies'",
     ]);
+    // The step's own if: the same.
+    const step = await checkout(acceptWorkflow('x', 'approve-replies').replace("    if: github.event.label.name == 'x'\n", '').replace('      - uses:', "      - if: ${{ github.event.label.name == 'accept-baseline' }}\n        uses:"));
+    expect((await logged(() => commentAcceptLabel('approve-replies', step))).lines).toEqual([expect.stringContaining('runs only for the accept-baseline label (its if:)')]);
     // The if: in another case is the same label (GitHub's == compares text ignoring case).
     const cased = await checkout(acceptWorkflow('Approve-Replies', 'approve-replies'));
     expect(await logged(() => commentAcceptLabel('approve-replies', cased))).toEqual({ value: 'approve-replies', lines: [] });
