@@ -11,7 +11,7 @@ import type { ActionDeps } from './deps.js';
 import { DEPLOYMENT_URL_SOURCE, planCheck, planOverrides, type CheckPlan } from './plan.js';
 import { checkedOutCommit, checkoutMismatch } from './checkout.js';
 import { UserError } from '../errors.js';
-import { htmlReportFile, OVERRIDES_SOURCE, overridesFrom, prNumberFile, publisher, publishSettings, sayNoResults, setRunOutputs, summaryWithNote } from './publish.js';
+import { commentAcceptLabel, htmlReportFile, OVERRIDES_SOURCE, overridesFrom, prNumberFile, publisher, publishSettings, sayNoResults, setRunOutputs, summaryWithNote } from './publish.js';
 import { defaultBranchTimings, defaultBranchTrend, previousRun } from './history.js';
 import { runCheck } from '../engine.js';
 import { issueCount, type ConfigIssue } from '../suite/index.js';
@@ -188,7 +188,9 @@ async function replayPlanned(inputs: Inputs, plan: Extract<CheckPlan, { kind: 'r
     core.setOutput('comment-status', 'skipped');
     throw new UserError(mismatch);
   }
-  const out = publisher(publishSettings(inputs), ctx, deps);
+  // The label the comment names: the accept workflow's, which accepts (docs/action.md, "Accept: the label commits the reviewed replies").
+  const acceptLabel = await commentAcceptLabel(inputs.acceptLabel, resolve(deps.cwd, inputs.dir));
+  const out = publisher(publishSettings({ ...inputs, acceptLabel }), ctx, deps);
   // A pull_request run for a fork's pull request (and a review's, which GitHub runs the same way)
   // has a read-only token and no secrets: it cannot comment.
   const forkContext = FORK_CONTEXT_EVENTS.has(ctx.eventName);

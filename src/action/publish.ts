@@ -11,6 +11,7 @@ import type { ActionContext, PullContext } from './context.js';
 import { artifactNameFor, markerFor, suiteName } from './context.js';
 import type { ActionDeps } from './deps.js';
 import type { ConfigOverrides } from '../suite/index.js';
+import { acceptWorkflowLabel, DEFAULT_ACCEPT_LABEL } from '../suite/accept-label.js';
 import { openRecordStream, RecordWriteError, type RecordStream } from '../record/index.js';
 import { recordWrite } from './record-writes.js';
 import { driftedCount, type GateResult } from '../evaluate/index.js';
@@ -44,6 +45,34 @@ export function publishSettings(inputs: PublishSettings): PublishSettings {
     confirmLabel: inputs.confirmLabel,
     resultsPath: inputs.resultsPath,
   };
+}
+
+/** A label in a log line: as it is, or in quotes when it holds a space. */
+const labelWord = (label: string): string => (/\s/.test(label) ? JSON.stringify(label) : label);
+
+/**
+ * The accept label a check's or report's comment names (docs/action.md, "Accept: the label commits
+ * the reviewed replies"): the accept workflow's `accept-label`, read from the checkout's
+ * `.github/workflows` above the suite folder `suiteDir` (absolute), since it is the label that
+ * accepts; this step's own (`own`) when they do not tell one. Said in the log when it is not this
+ * step's (a warning when this step's is not the default, so set on purpose), and warned when an
+ * accept job's `if:` runs it for another label than its step accepts.
+ */
+export async function commentAcceptLabel(own: string, suiteDir: string): Promise<string> {
+  const found = await acceptWorkflowLabel(suiteDir);
+  if (found === null) return own;
+  if (found.runsFor !== null) {
+    log.warning(
+      `accept label: the accept job of ${found.runsFor.file} runs only for the ${labelWord(found.runsFor.label)} label (its if:), and its agent-replay step accepts the ${labelWord(found.label)} label (its accept-label): neither accepts anything. ` +
+        `Rename them together: if: github.event.label.name == '${found.label.replaceAll("'", "''")}'`,
+      { file: found.runsFor.file },
+    );
+  }
+  if (found.label.toLowerCase() === own.toLowerCase()) return own;
+  const words = `accept label: the comment names ${labelWord(found.label)}, the accept-label of the accept step in ${found.file}`;
+  if (own === DEFAULT_ACCEPT_LABEL) log.info(`${words} (this step's is the default, ${own})`);
+  else log.warning(`${words}, not this step's ${labelWord(own)}: give every step that names the label the same accept-label`, { file: found.file });
+  return found.label;
 }
 
 /** The inputs that override config.yml. */

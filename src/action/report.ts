@@ -11,7 +11,7 @@ import { runSuiteEdits, suiteRepoPath } from './suite-edits.js';
 import { gitHubFailure } from './github-words.js';
 import { isGitHubError } from '../github/errors.js';
 import type { ActionDeps } from './deps.js';
-import { htmlReportFile, prNumberFile, publisher, publishSettings, sayNoResults, setRunOutputs, summaryWithNote } from './publish.js';
+import { commentAcceptLabel, htmlReportFile, prNumberFile, publisher, publishSettings, sayNoResults, setRunOutputs, summaryWithNote } from './publish.js';
 import { defaultBranchTrend, previousRun } from './history.js';
 import { mergeRecords, mixedSuites, readRecord, RecordError, type MergeFixes } from '../record/index.js';
 import { renderComment, terminalLine } from '../report/index.js';
@@ -626,7 +626,9 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   if (notCompared !== null) log.warning(`suite edits: ${notCompared.unknown}`);
   const runEdits = edits.run ?? notCompared;
   const run: RunRecord = runEdits === null ? merged : { ...merged, suiteEdits: runEdits };
-  const out = publisher(publishSettings(inputs), ctx, deps);
+  // The label the comment names: the accept workflow's, when this job checked it out (docs/action.md, "Accept: the label commits the reviewed replies").
+  const acceptLabel = await commentAcceptLabel(inputs.acceptLabel, resolve(deps.cwd, inputs.dir));
+  const out = publisher(publishSettings({ ...inputs, acceptLabel }), ctx, deps);
   const at = { ...here, sha: run.commit ?? ctx.sha };
   // What earlier runs say (docs/evaluations.md, "In the PR comment and job summary"), as in check
   // mode: the run the sticky comment shows now, and the default branch's trend. Read-only lookups

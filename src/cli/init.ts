@@ -333,7 +333,7 @@ permissions:
   actions: read           # download the results artifact of the check
 jobs:
   accept:
-    if: github.event.label.name == 'accept-baseline'
+    if: github.event.label.name == 'accept-baseline'   # the label, as accept-label below and in agent-replay-report.yml names it: rename all together
     concurrency:   # on the job, not the workflow: a run that if skips joins no group, cancels nothing
       group: agent-replay-accept-\${{ github.event.pull_request.number }}
       cancel-in-progress: false
@@ -342,6 +342,7 @@ jobs:
       - uses: ${ACTION_USES}
         with:
           mode: accept
+          accept-label: accept-baseline   # the label the if: above runs for; the check's comment names this one
           dir: ${yamlWord(dir)}   # the check workflow's: the baselines are committed in its baselines/ folder
           comment-key: agent-replay   # the check workflow's name: its comment shows the run
 `;
@@ -388,6 +389,7 @@ jobs:
           results: shards
           pr-number: \${{ steps.pr.outputs.number }}
           comment-key: agent-replay
+          accept-label: accept-baseline   # the accept workflow's, which its comment names: this job checks out nothing to read it from
 `;
 }
 

@@ -317,7 +317,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
     if (!written) return EXIT.usage;
     // The new or changed results a review would accept.
     // The label only where the line names it: a pull request's job, the workflows read then alone.
-    const label = toAccept > 0 && ciJob(io.env) === 'pull-request' ? await (await import('./accept-label.js')).repositoryAcceptLabel(resolvePath(io, dir)) : null;
+    const label = toAccept > 0 && ciJob(io.env) === 'pull-request' ? await (await import('../suite/accept-label.js')).repositoryAcceptLabel(resolvePath(io, dir)) : null;
     const next = acceptRunStep(toAccept, dir, values.out, result.gate.failed, io.env, label);
     if (next !== null) io.stdout(`\n${next}\n`);
   }

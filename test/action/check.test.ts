@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -53,8 +53,12 @@ useServers(
   },
 );
 
-async function check(extra: { inputs?: Record<string, string>; payload?: unknown; config?: string; fixtures?: string } = {}) {
+async function check(extra: { inputs?: Record<string, string>; payload?: unknown; config?: string; fixtures?: string; acceptWorkflow?: string } = {}) {
   const workspace = await makeWorkspace({ fixtures: extra.fixtures ?? FIXTURES, config: extra.config ?? CONFIG, baselines: BASELINES });
+  if (extra.acceptWorkflow !== undefined) {
+    mkdirSync(join(workspace, '.github', 'workflows'), { recursive: true });
+    writeFileSync(join(workspace, '.github', 'workflows', 'agent-replay-accept.yml'), extra.acceptWorkflow);
+  }
   return runAction({
     gh,
     workspace,
@@ -107,8 +111,16 @@ describe('check mode, the suite\'s warnings', () => {
 describe('check mode, the repeat input', () => {
   it('repeat: 3 attempts every fixture three times, as --repeat does: the agent sees three message turns each, the record says 3 of 3', async () => {
     const before = agent.requests.length;
-    const run = await check({ inputs: { repeat: '3', 'fail-on': 'none' } });
+    // The checkout's accept workflow renamed the label (this step's accept-label is the default).
+    const acceptWorkflow = "on: { pull_request_target: { types: [labeled] } }\njobs:\n  accept:\n    if: github.event.label.name == 'approve-replies'\n    runs-on: ubuntu-latest\n    steps:\n      - uses: agent-replay/agent-replay@v0.1.0\n        with: { mode: accept, accept-label: approve-replies }\n";
+    const run = await check({ inputs: { repeat: '3', 'fail-on': 'none' }, acceptWorkflow });
     expect(run.code, run.stdout + run.stderr).toBe(0);
+    // The comment names the label that accepts, the accept workflow's (was: this step's, accept-baseline), and the log says whence.
+    const [comment] = gh.comments('octo', 'shop', 7).map((c) => c.body);
+    expect(comment).toContain('apply the `approve-replies` label to this pull request');
+    expect(comment).not.toContain('accept-baseline');
+    expect(run.summary).toContain('apply the `approve-replies` label to the pull request');
+    expect(run.stdout).toContain("\naccept label: the comment names approve-replies, the accept-label of the accept step in .github/workflows/agent-replay-accept.yml (this step's is the default, accept-baseline)\n");
     const messages = agent.requests.slice(before).map((r) => (r.json as { message?: unknown }).message).filter((m) => typeof m === 'string');
     expect(messages.filter((m) => m === 'hello')).toHaveLength(3);
     expect(messages.filter((m) => m === 'refund')).toHaveLength(3);

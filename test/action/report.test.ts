@@ -346,11 +346,20 @@ describe('report mode', () => {
     const sales = `shards/agent-replay-results-apps-sales-.agent-replay-${HEAD}-shard-1-of-2`;
     await mkdir(join(workspace, sales), { recursive: true });
     writeFileSync(join(workspace, sales, 'results.json'), text.slice(0, 300));
+    // The job checked out its repository, whose accept workflow renamed the label.
+    await mkdir(join(workspace, '.github', 'workflows'), { recursive: true });
+    writeFileSync(
+      join(workspace, '.github', 'workflows', 'accept.yml'),
+      "jobs:\n  accept:\n    if: github.event.label.name == 'approve-replies'\n    steps:\n      - uses: agent-replay/agent-replay@v0.1.0\n        with: { mode: accept, accept-label: approve-replies }\n",
+    );
     const { logged } = runnerFiles(workspace);
     const deps = inProcessDeps(workspace);
     const ctx = await actionContextOf('pull_request', pullPayload());
     await reportMode(reportInputs(), ctx, deps);
     const log = logged.join('');
+    // The comment names the label that accepts, the accept workflow's (was: this step's, accept-baseline).
+    expect(gh.comments('octo', 'shop', 7)[0]?.body).toContain('apply the `approve-replies` label to this pull request');
+    expect(log).toContain("accept label: the comment names approve-replies, the accept-label of the accept step in .github/workflows/accept.yml (this step's is the default, accept-baseline)");
     expect(log).toContain(`::warning::report: set aside ${sales}/results.json, which could not be read (not valid JSON (`);
     expect(log).toContain(
       `): it is in agent-replay-results-apps-sales-.agent-replay-${HEAD}-shard-1-of-2, a results artifact of another suite than .agent-replay, this step's dir input, and that suite's own report step reads it; the rest are reported without it. ` +

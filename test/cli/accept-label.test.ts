@@ -5,7 +5,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repositoryAcceptLabel } from '../../src/cli/accept-label.js';
+import { acceptWorkflowLabel, repositoryAcceptLabel } from '../../src/suite/accept-label.js';
 import { acceptRunStep } from '../../src/cli/main.js';
 import { agentConfig, cli, makeProject, scriptedAgent, serve, useCleanup } from './helpers.js';
 import { tempDir } from '../support/temp.js';
@@ -15,14 +15,12 @@ useCleanup();
 /** GitHub Actions, a pull request's job. */
 const PULL_JOB = { GITHUB_ACTIONS: 'true', CI: 'true', GITHUB_EVENT_NAME: 'pull_request' };
 
-/** init's accept workflow, with `with:` lines added to its agent-replay step. */
-async function initAccept(root: string, withLines: string[]): Promise<string> {
+/** init's accept workflow, its step's accept-label renamed (init writes the default, beside its job's if:). */
+async function initAccept(root: string, label: string): Promise<string> {
   const file = join(root, '.github', 'workflows', 'agent-replay-accept.yml');
   const text = await readFile(file, 'utf8');
-  const at = text.indexOf('          mode: accept\n');
-  expect(at).toBeGreaterThan(0);
-  const next = at + '          mode: accept\n'.length;
-  await writeFile(file, `${text.slice(0, next)}${withLines.map((l) => `          ${l}\n`).join('')}${text.slice(next)}`);
+  expect(text.match(/^ {10}accept-label: accept-baseline /gm)).toHaveLength(1);
+  await writeFile(file, text.replace(/^( {10}accept-label:) accept-baseline /m, `$1 ${label} `));
   return file;
 }
 
@@ -32,10 +30,17 @@ describe("the accept label in run's next step", () => {
     await mkdir(join(root, '.git'));
     expect((await cli(['init'], root)).code).toBe(0);
     const suite = join(root, '.agent-replay');
-    // init's accept workflow gives no accept-label: the default.
+    // init's accept workflow: the default, in its step's accept-label and its job's if:.
     expect(await repositoryAcceptLabel(suite)).toBe('accept-baseline');
-    const file = await initAccept(root, ['accept-label: approve-replies']);
-    const renamed = await readFile(file, 'utf8');
+    const file = await initAccept(root, 'approve-replies');
+    let renamed = await readFile(file, 'utf8');
+    // accept-label renamed, init's if: left waiting for accept-baseline: neither label accepts, none is named.
+    expect(renamed).toContain("if: github.event.label.name == 'accept-baseline'");
+    expect(await repositoryAcceptLabel(suite)).toBeNull();
+    expect(await acceptWorkflowLabel(suite)).toEqual({ label: 'approve-replies', file: '.github/workflows/agent-replay-accept.yml', runsFor: { file: '.github/workflows/agent-replay-accept.yml', label: 'accept-baseline' } });
+    // Renamed together (the if: in another case, as GitHub's == compares text): the label.
+    renamed = renamed.replace("github.event.label.name == 'accept-baseline'", "${{ 'Approve-Replies' == github.event.label.name }}");
+    await writeFile(file, renamed);
     expect(await repositoryAcceptLabel(suite)).toBe('approve-replies');
     // A suite in a folder below the root: the root's workflows.
     await mkdir(join(root, 'apps', 'sales', '.agent-replay'), { recursive: true });

@@ -442,6 +442,12 @@ describe('agent-replay init', () => {
     // The accept job commits into the same suite folder (its default, .agent-replay, is not the suite's).
     const accept = parse(await readFile(join(cwd, 'ci/wf/agent-replay-accept.yml'), 'utf8')) as Workflow;
     expect(accept.jobs.accept!.steps[0]!.with).toMatchObject({ mode: 'accept', dir: 'qa/suite' });
+    // The label in both places that name it, side by side: renaming one alone accepts nothing (docs/action.md, "Accept: the label commits the reviewed replies").
+    expect(accept.jobs.accept!.if).toBe("github.event.label.name == 'accept-baseline'");
+    expect(accept.jobs.accept!.steps[0]!.with).toMatchObject({ 'accept-label': 'accept-baseline' });
+    // The report step's comment names it too, and its job has no checkout to read the accept workflow from.
+    const report = parse(await readFile(join(cwd, 'ci/wf/agent-replay-report.yml'), 'utf8')) as Workflow;
+    expect(report.jobs.report!.steps.find((s) => s.uses?.startsWith('agent-replay/'))!.with).toMatchObject({ mode: 'report', 'accept-label': 'accept-baseline' });
     expect((await cli(['validate', '--dir', 'qa/suite'], cwd)).code).toBe(0);
   });
 

@@ -1,0 +1,139 @@
+// The label a pull request's reviewer applies to accept its results: the accept workflow's
+// `accept-label` input, read from the repository's workflow files, since a repository may rename
+// it. The CLI reads it only when run's `next:` line names it, in a pull request's GitHub Actions job
+// (docs/cli.md, "What each command does"); the Action's check and report steps, for the label their
+// comment names (docs/action.md, "Accept: the label commits the reviewed replies"). One folder's
+// listing and the few files that use the Action.
+
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { readYaml, withYamlPackage } from './yaml/index.js';
+
+/** The accept-label input's default (action.yml). */
+export const DEFAULT_ACCEPT_LABEL = 'accept-baseline';
+
+/** The most workflow files read: a repository with more is read no further, and its label not named. */
+const MAX_WORKFLOWS = 40;
+
+const record = (v: unknown): Record<string, unknown> | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+
+/** A step's `with` value by its input's name, which GitHub matches ignoring case (@actions/core's INPUT_<NAME>). */
+function input(step: Record<string, unknown>, name: string): unknown {
+  const given = record(step.with);
+  if (given === null) return undefined;
+  const key = Object.keys(given).find((k) => k.toLowerCase() === name);
+  return key === undefined ? undefined : given[key];
+}
+
+/**
+ * The labels a job's `if:` lets it run for (`github.event.label.name == 'accept-baseline'`, either
+ * side, `''` a quote in the label as GitHub's expressions write it); empty when it names none.
+ */
+function ifLabels(condition: unknown): string[] {
+  if (typeof condition !== 'string') return [];
+  const text = "'((?:[^']|'')*)'";
+  const pattern = new RegExp(`github\\.event\\.label\\.name\\s*==\\s*${text}|${text}\\s*==\\s*github\\.event\\.label\\.name`, 'gi');
+  return [...condition.matchAll(pattern)].map((m) => (m[1] ?? m[2] ?? '').replaceAll("''", "'"));
+}
+
+/** An accept step: its label (null: only the run knows it), and the labels its job's `if:` and its own name (ifLabels), each that names one. */
+interface AcceptStep {
+  label: string | null;
+  runsFor: string[][];
+}
+
+/**
+ * The accept steps of a workflow (`uses: agent-replay/agent-replay@...` with `mode: accept`):
+ * each its `accept-label`, else the default; null for one written with an expression or not as text,
+ * which only the run knows.
+ */
+function workflowAcceptSteps(data: unknown): AcceptStep[] {
+  const found: AcceptStep[] = [];
+  for (const j of Object.values(record(record(data)?.jobs) ?? {})) {
+    const job = record(j);
+    const steps = job?.steps;
+    if (!Array.isArray(steps)) continue;
+    for (const s of steps) {
+      const step = record(s);
+      if (step === null || typeof step.uses !== 'string' || !step.uses.trim().toLowerCase().startsWith('agent-replay/agent-replay@')) continue;
+      const mode = input(step, 'mode');
+      if (typeof mode !== 'string' || mode.trim() !== 'accept') continue;
+      // GitHub gives every input as text (`accept-label: 2024` is "2024"), trimmed as the Action reads it (inputs.ts).
+      const given = input(step, 'accept-label');
+      const label = typeof given === 'number' || typeof given === 'boolean' ? String(given) : given;
+      const runsFor = [ifLabels(job?.if), ifLabels(step.if)].filter((l) => l.length > 0);
+      if (label === undefined || label === null) found.push({ label: DEFAULT_ACCEPT_LABEL, runsFor });
+      else found.push({ label: typeof label === 'string' && !label.includes('${{') ? label.trim() || DEFAULT_ACCEPT_LABEL : null, runsFor });
+    }
+  }
+  return found;
+}
+
+/** The `.github/workflows` folder of the repository `from` is in: the nearest above it, up to the repository's root (a `.git`); null when there is none. */
+async function workflowsFolder(from: string): Promise<string | null> {
+  for (let at = from; ; at = dirname(at)) {
+    const folder = join(at, '.github', 'workflows');
+    if (await stat(folder).then((s) => s.isDirectory(), () => false)) return folder;
+    if (await stat(join(at, '.git')).then(() => true, () => false)) return null;
+    if (dirname(at) === at) return null;
+  }
+}
+
+/** The accept label as the repository's accept workflows give it (acceptWorkflowLabel). */
+export interface AcceptWorkflowLabel {
+  /** The accept steps' one label. */
+  label: string;
+  /** The first workflow file that gives it, from the repository's root: `.github/workflows/agent-replay-accept.yml`. */
+  file: string;
+  /**
+   * An accept job or step whose `if:` runs it only for other labels than the step's (GitHub compares
+   * them ignoring case): its file and the first label it names; null when none. Neither label then
+   * accepts anything.
+   */
+  runsFor: { file: string; label: string } | null;
+}
+
+/**
+ * The accept label of the repository the suite folder `suiteDir` (absolute) is in, as its accept
+ * workflows give it (workflowAcceptSteps); null when it cannot be told: no accept step found, one
+ * whose label is an expression, two that differ (two suites' accept workflows), a file that does not
+ * read, or more workflow files than are read. GitHub matches labels ignoring case: two that differ
+ * only in case are one label.
+ */
+export async function acceptWorkflowLabel(suiteDir: string): Promise<AcceptWorkflowLabel | null> {
+  const folder = await workflowsFolder(suiteDir);
+  if (folder === null) return null;
+  const names = await readdir(folder).catch(() => null);
+  if (names === null) return null;
+  const files = names.filter((n) => /\.ya?ml$/i.test(n)).sort();
+  if (files.length > MAX_WORKFLOWS) return null;
+  const steps: (AcceptStep & { file: string })[] = [];
+  for (const name of files) {
+    const text = await readFile(join(folder, name), 'utf8').catch(() => null);
+    // Only a file that names the Action is read as YAML: the others cannot hold its accept step.
+    if (text === null || !text.toLowerCase().includes('agent-replay/agent-replay@')) continue;
+    const file = `.github/workflows/${name}`;
+    const data = await withYamlPackage(() => readYaml(file, text, { mergeKeys: 'ordinary' }).data).catch(() => undefined);
+    if (data === undefined) return null;
+    steps.push(...workflowAcceptSteps(data).map((s) => ({ ...s, file })));
+  }
+  const first = steps[0];
+  if (first === undefined || first.label === null) return null;
+  const label = first.label.toLowerCase();
+  if (!steps.every((s) => s.label !== null && s.label.toLowerCase() === label)) return null;
+  // An if: that names labels, none of them the step's: the step never runs for its own.
+  const blocks = (labels: string[]): boolean => !labels.some((l) => l.toLowerCase() === label);
+  const other = steps.find((s) => s.runsFor.some(blocks));
+  const waits = other?.runsFor.find(blocks)?.[0];
+  return { label: first.label, file: first.file, runsFor: other === undefined || waits === undefined ? null : { file: other.file, label: waits } };
+}
+
+/**
+ * The label run's `next:` line names (docs/cli.md, "What each command does"): the accept
+ * workflows' (acceptWorkflowLabel); null when they do not tell it, or when an accept job's `if:`
+ * waits for another label, so that neither accepts.
+ */
+export async function repositoryAcceptLabel(suiteDir: string): Promise<string | null> {
+  const found = await acceptWorkflowLabel(suiteDir);
+  return found === null || found.runsFor !== null ? null : found.label;
+}
