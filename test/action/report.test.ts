@@ -112,6 +112,21 @@ function oneRefusal(logged: readonly string[]): string {
   return body;
 }
 
+/**
+ * The fork's first push, 1111111, reported by the report workflow in this process (its pull request
+ * found by the run's head branch: the artifact held no pr-number): #7's comment, of that commit.
+ */
+async function reportedAtHead(): Promise<{ workspace: string; logged: string[]; deps: ActionDeps; inputs: Inputs; first: ReturnType<FakeGitHub['comments']>[number] }> {
+  const workspace = await shards();
+  const { logged } = runnerFiles(workspace);
+  const deps = inProcessDeps(workspace);
+  const inputs = readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards', 'INPUT_COMMENT-KEY': 'agent-replay', 'INPUT_FAIL-ON': 'none' }));
+  await reportMode(inputs, await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop')), deps);
+  const [first] = gh.comments('octo', 'shop', 7);
+  expect(parseCommentMetadata(first!.body)?.headSha, logged.join('')).toBe(HEAD);
+  return { workspace, logged, deps, inputs, first: first! };
+}
+
 describe('report mode', () => {
   // Undoes runnerFiles' (reportMode run in this process).
   afterEach(() => {
@@ -554,14 +569,8 @@ describe('report mode', () => {
 
   it("a later push whose run left no results: the comment's top says, in one line, that the newest commit has none and whose report is below; the report and its metadata are kept", async () => {
     // Was: the earlier commit's report left as it was, named only in its footer, read as the newest commit's.
-    const workspace = await shards();
-    const { logged } = runnerFiles(workspace);
-    const deps = inProcessDeps(workspace);
-    const inputs = readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards', 'INPUT_COMMENT-KEY': 'agent-replay', 'INPUT_FAIL-ON': 'none' }));
     // The fork's first push, 1111111: reported (its pull request found by the run's head branch: the artifact held no pr-number).
-    await reportMode(inputs, await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop')), deps);
-    const [first] = gh.comments('octo', 'shop', 7);
-    expect(parseCommentMetadata(first!.body)?.headSha, logged.join('')).toBe(HEAD);
+    const { workspace, logged, deps, inputs, first } = await reportedAtHead();
     // A second push, bbbbbbb, whose check failed before it uploaded anything: nothing downloaded.
     const NEWER = 'b'.repeat(40);
     gh.addPull('octo', 'shop', { number: 7, headSha: NEWER, headRef: 'feature', headRepo: 'stranger/shop' });
@@ -603,13 +612,8 @@ describe('report mode', () => {
 
   it("the newest commit's run whose results name another commit (the merge commit, given as --commit): the comment's top says so, in one line, and the warning names the fix", async () => {
     // Was: the earlier commit's report left as it was, named only in its footer, and "its head is bbbbbbb, but the results were recorded at ddddddd" in the log alone, with no fix.
-    const workspace = await shards();
-    const { logged } = runnerFiles(workspace);
-    const deps = inProcessDeps(workspace);
-    const inputs = readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards', 'INPUT_COMMENT-KEY': 'agent-replay', 'INPUT_FAIL-ON': 'none' }));
-    await reportMode(inputs, await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop')), deps);
-    const [first] = gh.comments('octo', 'shop', 7);
-    expect(parseCommentMetadata(first!.body)?.headSha, logged.join('')).toBe(HEAD);
+    // The fork's first push, 1111111: reported (its pull request found by the run's head branch: the artifact held no pr-number).
+    const { workspace, logged, deps, inputs, first } = await reportedAtHead();
     // A second push, bbbbbbb, whose run replayed GitHub's merge commit, ddddddd, and recorded it.
     const NEWER = 'b'.repeat(40);
     const MERGE = 'd'.repeat(40);
@@ -648,14 +652,8 @@ describe('report mode', () => {
 
   it("a merge job on a fork's pull_request event (a read-only token) writes nothing to the pull request: one line says the report workflow comments, as check mode's", async () => {
     // Was: the comment asked for with the read-only token, and GitHub's 403 in a warning; so the refusal's comment and the no-results line.
-    const workspace = await shards();
-    const { logged } = runnerFiles(workspace);
-    const deps = inProcessDeps(workspace);
-    const inputs = readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards', 'INPUT_COMMENT-KEY': 'agent-replay', 'INPUT_FAIL-ON': 'none' }));
-    // The comment the report workflow wrote of 1111111.
-    await reportMode(inputs, await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop')), deps);
-    const [first] = gh.comments('octo', 'shop', 7);
-    expect(parseCommentMetadata(first!.body)?.headSha, logged.join('')).toBe(HEAD);
+    // The fork's first push, 1111111: reported (its pull request found by the run's head branch: the artifact held no pr-number).
+    const { workspace, logged, deps, inputs, first } = await reportedAtHead();
     const writes = () => gh.requests.filter((r) => r.method !== 'GET' && r.path !== '/graphql').length;
     const before = writes();
     const fork = await actionContextOf('pull_request', pullPayload({ headRepo: 'stranger/shop' }));
