@@ -6,7 +6,7 @@ import * as log from './log.js';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import type { Inputs } from './inputs.js';
-import { DEFAULT_SUITE_DIR, readOnlyTokenOf, isResultsArtifact, isResultsArtifactOf, resultsArtifactSlug, resultsArtifactsPattern, runArtifactsPattern, suiteName, suiteSlug, type ActionContext, type PullContext } from './context.js';
+import { DEFAULT_SUITE_DIR, isResultsArtifact, isResultsArtifactOf, readOnlyTokenOf, resultsArtifactSlug, resultsArtifactsPattern, runArtifactsPattern, suiteName, suiteSlug, type ActionContext, type PullContext } from './context.js';
 import { runSuiteEdits, suiteRepoPath } from './suite-edits.js';
 import { gitHubFailure } from './github-words.js';
 import { isGitHubError } from '../github/errors.js';
