@@ -6,7 +6,7 @@ import * as log from './log.js';
 import { isAbsolute, resolve } from 'node:path';
 import type { Inputs } from './inputs.js';
 import { inputSecrets } from './inputs.js';
-import { sameLabel, suiteName, type ActionContext, type PullContext } from './context.js';
+import { FORK_CONTEXT_EVENTS, readOnlyTokenOf, sameLabel, suiteName, type ActionContext, type PullContext } from './context.js';
 import type { ActionDeps } from './deps.js';
 import { DEPLOYMENT_URL_SOURCE, planCheck, planOverrides, type CheckPlan } from './plan.js';
 import { checkedOutCommit, checkoutMismatch } from './checkout.js';
@@ -28,12 +28,6 @@ import { escapeInline } from '../report/escape.js';
 import { AgentNotReady, AgentWaitInterrupted, instantClock, ProxyNotReached, proxyAdvice } from '../agent/ready.js';
 import { makeRedactor, maskForms } from '../secrets.js';
 import { runSuiteEdits, suiteRepoPath } from './suite-edits.js';
-
-/**
- * The events GitHub runs, for a fork's pull request, with a read-only token and without the
- * workflow's secrets (docs/action.md, "Check: replay on every pull request").
- */
-const FORK_CONTEXT_EVENTS: ReadonlySet<string> = new Set(['pull_request', 'pull_request_review', 'pull_request_review_comment']);
 
 /** A path (relative to the workspace, forward slashes) that names no file in it: `../x`, `/x`, `C:/x`. */
 function outsideWorkspace(file: string): boolean {
@@ -158,9 +152,6 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
     throw e;
   }
 }
-
-/** A fork's pull_request run (and a review's, which GitHub runs the same way): a read-only token and no secrets, so no comment. */
-const readOnlyTokenOf = (ctx: ActionContext): boolean => ctx.pull?.isFork === true && FORK_CONTEXT_EVENTS.has(ctx.eventName);
 
 /**
  * A check that stopped before it reported any results (the checkout refused, an error thrown):

@@ -51,6 +51,19 @@ export interface ActionContext {
   graphqlUrl: string;
 }
 
+/**
+ * The events GitHub runs, for a fork's pull request, with a read-only token and without the
+ * workflow's secrets (docs/action.md, "Check: replay on every pull request").
+ */
+export const FORK_CONTEXT_EVENTS: ReadonlySet<string> = new Set(['pull_request', 'pull_request_review', 'pull_request_review_comment']);
+
+/**
+ * A fork's pull_request run (and a review's, which GitHub runs the same way): a read-only token and
+ * no secrets, so it writes nothing to the pull request, in check mode and in a report mode merge
+ * job alike; the report workflow (workflow_run) comments for it.
+ */
+export const readOnlyTokenOf = (ctx: Pick<ActionContext, 'pull' | 'eventName'>): boolean => ctx.pull?.isFork === true && FORK_CONTEXT_EVENTS.has(ctx.eventName);
+
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);

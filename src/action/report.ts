@@ -6,7 +6,7 @@ import * as log from './log.js';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import type { Inputs } from './inputs.js';
-import { DEFAULT_SUITE_DIR, isResultsArtifact, isResultsArtifactOf, resultsArtifactSlug, resultsArtifactsPattern, runArtifactsPattern, suiteName, suiteSlug, type ActionContext, type PullContext } from './context.js';
+import { DEFAULT_SUITE_DIR, isResultsArtifact, isResultsArtifactOf, readOnlyTokenOf, resultsArtifactSlug, resultsArtifactsPattern, runArtifactsPattern, suiteName, suiteSlug, type ActionContext, type PullContext } from './context.js';
 import { runSuiteEdits, suiteRepoPath } from './suite-edits.js';
 import { gitHubFailure } from './github-words.js';
 import { isGitHubError } from '../github/errors.js';
@@ -409,7 +409,8 @@ function runCommitWords(head: { sha: string; run: string }): string {
  * pr-number (read from the artifact a fork's run uploaded) and the records are the fork's to write,
  * so a pull request found this way gets the comment only when its head is the commit the records
  * show, and on workflow_run also the head commit and repository of the run GitHub says it reports
- * (docs/action.md, "Report: combine shards, or comment for a fork"). Otherwise `refused` says why.
+ * (docs/action.md, "Report: combine shards, or comment for a fork"). Otherwise `refused` says why;
+ * `elsewhere` when, on workflow_run, its head is the run's and the records name another commit.
  */
 export async function pullForReport(
   prNumber: number | null,
@@ -417,7 +418,7 @@ export async function pullForReport(
   run: Pick<RunRecord, 'commit'>,
   deps: Pick<ActionDeps, 'github'>,
   noCommit = NO_COMMIT,
-): Promise<{ ctx: ActionContext; refused: string | null; noCommit?: true }> {
+): Promise<{ ctx: ActionContext; refused: string | null; noCommit?: true; elsewhere?: true }> {
   if (ctx.pull !== null) return { ctx, refused: null };
   const fromRun = (ctx.payload.workflow_run as { pull_requests?: { number?: unknown }[] } | undefined)?.pull_requests?.[0]?.number;
   if (deps.github === null) return { ctx, refused: null };
@@ -445,7 +446,8 @@ export async function pullForReport(
   // No commit to hold its head to: never posted, whatever the event (pr-number and the records may be a fork's to write).
   if (run.commit === null) return { ctx: found, refused: `${noCommit}: nothing shows that they are of its head, ${short(pull.headSha)}`, noCommit: true };
   if (run.commit.toLowerCase() !== pull.headSha.toLowerCase()) {
-    return { ctx: found, refused: `its head is ${short(pull.headSha)}, but the results were recorded at ${short(run.commit)}` };
+    // On workflow_run its head is the run's: the newest commit's run recorded its results at another commit (recordedElsewhere).
+    return { ctx: found, refused: `its head is ${short(pull.headSha)}, but the results were recorded at ${short(run.commit)}`, ...(head !== null ? { elsewhere: true as const } : {}) };
   }
   return { ctx: found, refused: null };
 }
@@ -492,9 +494,27 @@ const NO_COMMIT = 'the results name no commit they were recorded at (a run outsi
 export function noCommitWords(number: number, refused: string, where: string): string {
   return (
     `comment: not posted on #${number}: ${refused}. A pull request found by pr-number gets the comment only when its head is the commit the results were recorded at (or, on workflow_run, when they name none, the commit the run ran on), since pr-number and the records may be a fork's to write. ` +
-    "Record the pull request's head commit with the results: replay in the pull request's own job (on its pull_request event the Action's check mode and the CLI's run record the head the event names), " +
-    `or give run --commit SHA, its head commit (not the merge commit a pull_request job checks out, which is no pull request's head). ${where}`
+    `${RECORD_HEAD} ${where}`
   );
+}
+
+/** The fix when the results name no commit, or another than the pull request's head: record its head with them. */
+const RECORD_HEAD =
+  "Record the pull request's head commit with the results: replay in the pull request's own job (on its pull_request event the Action's check mode and the CLI's run record the head the event names), " +
+  "or give run --commit SHA, its head commit (not the merge commit a pull_request job checks out, which is no pull request's head).";
+
+/**
+ * On workflow_run, the run of the pull request's newest commit whose results name another commit
+ * (pullForReport's `elsewhere`: the merge commit a pull_request job checks out, given as the CLI's
+ * --commit): they are not reported on it, and when its comment reports an older commit, a line at
+ * its top says that the newest one has no results, and why (sayNoResults; docs/action.md, "Report:
+ * combine shards, or comment for a fork"), rather than leave the older report there, named only in
+ * its footer, with a warning in the job's log alone. `recorded` is the records' commit.
+ */
+async function recordedElsewhere(inputs: Inputs, ctx: ActionContext, found: { ctx: ActionContext; elsewhere?: true }, recorded: string | null, github: ActionDeps['github']): Promise<void> {
+  const runHead = workflowRunHead(ctx);
+  if (found.elsewhere !== true || runHead === null) return;
+  await sayNoResults(publishSettings(inputs), found.ctx, runHead.sha, { id: runHead.id, url: runUrl(ctx, runHead.id), how: 'elsewhere', recorded }, github);
 }
 
 /**
@@ -520,16 +540,19 @@ async function postRefusal(reason: string, read: readonly ReadResults[], inputs:
   const none = read.length === 0 ? 'no results file was read, so none names the commit the results were recorded at' : commits.length > 1 ? 'the results files were not all recorded at one commit' : undefined;
   const found = await pullForReport(inputs.prNumber, ctx, { commit }, deps, none);
   const here = found.refused === null ? found.ctx : { ...found.ctx, pull: null };
+  const readOnlyToken = readOnlyTokenOf(ctx);
   const out = publisher(publishSettings(inputs), ctx, deps);
   const at = { ...here, sha: commit ?? ctx.sha };
   const shards = read.some((r) => r.record.shard !== undefined || r.record.incomplete != null);
   const wholeBeside = shards && read.some((r) => r.record.shard === undefined && r.record.incomplete == null);
   const body = renderMergeRefused(reason, out.reportContext(at, null), { shards, files: read.length, unread, wholeBeside });
   await out.summary(body);
-  if (found.refused !== null) log.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}. The refusal is in the job summary and the error below.`);
+  if (found.refused !== null) log.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}.${found.elsewhere === true ? ` ${RECORD_HEAD}` : ''} The refusal is in the job summary and the error below.`);
   core.setOutput('gate', 'failed');
   core.setOutput('verified', 'false');
-  if (here.pull !== null) return out.comment(body, { at: here });
+  await recordedElsewhere(inputs, ctx, found, commit, deps.github);
+  // A fork's pull_request run (a matrix's merge job) has a read-only token: one line says the report workflow comments, as check mode's.
+  if (here.pull !== null) return out.comment(body, { at: here, readOnlyToken });
   // The publisher's line would say the results are in the job summary: here nothing was merged.
   core.setOutput('comment-status', 'skipped');
   if (inputs.comment && found.refused === null) log.info('comment: no pull request to comment on. The refusal is in the job summary');
@@ -544,16 +567,19 @@ async function postRefusal(reason: string, read: readonly ReadResults[], inputs:
  * whose head moved since gets nothing (the newer head's run reports it).
  */
 async function noResultsOnPull(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
-  if (!inputs.comment || deps.github === null) return;
+  // A fork's pull_request run (a matrix's merge job) writes nothing: its token is read-only, and the report workflow writes the line.
+  if (!inputs.comment || deps.github === null || readOnlyTokenOf(ctx)) return;
   const runHead = workflowRunHead(ctx);
   const head = runHead?.sha ?? ctx.pull?.headSha.toLowerCase() ?? null;
   if (head === null || !/^[0-9a-f]{40}$/.test(head)) return;
   const found = await pullForReport(inputs.prNumber, ctx, { commit: head }, deps);
   if (found.refused !== null || found.ctx.pull === null) return;
   const id = runHead !== null ? runHead.id : ctx.runId;
-  const url = id === null ? null : `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${id}`;
-  await sayNoResults(publishSettings(inputs), found.ctx, head, { id, url, how: 'none' }, deps.github);
+  await sayNoResults(publishSettings(inputs), found.ctx, head, { id, url: runUrl(ctx, id), how: 'none' }, deps.github);
 }
+
+/** A workflow run's page on GitHub, by its id; null without one. */
+const runUrl = (ctx: Pick<ActionContext, 'serverUrl' | 'owner' | 'repo'>, id: number | string | null): string | null => (id === null ? null : `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${id}`);
 
 export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
   if (inputs.results.length === 0) throw new UserError('report mode needs the results input: one results file, folder or pattern per line');
@@ -651,11 +677,16 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   // Said once the upload is known, so that it names the artifact only when there is one. A comment
   // that can never be posted (no commit to hold the pull request to) fails the job (noCommitWords).
   const failNoCommit = found.noCommit === true && inputs.comment;
-  if (found.refused !== null && !failNoCommit) log.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}. ${out.resultsWhere()}.`);
+  if (found.refused !== null && !failNoCommit) {
+    log.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}.${found.elsewhere === true ? ` ${RECORD_HEAD}` : ''} ${out.resultsWhere()}.`);
+  }
   setRunOutputs(run, g);
   // A refused pull request has its warning (or failure) above: not also "no pull request to comment on".
-  if (found.refused === null) await out.comment(renderComment(run, rctx), { at: here });
+  // A fork's pull_request run (a matrix's merge job) has a read-only token: nothing is written, and
+  // one line says the report workflow comments (docs/action.md, "Check: replay on every pull request").
+  if (found.refused === null) await out.comment(renderComment(run, rctx), { at: here, readOnlyToken: readOnlyTokenOf(ctx) });
   else core.setOutput('comment-status', 'skipped');
+  await recordedElsewhere(inputs, ctx, found, run.commit, deps.github);
   if (failNoCommit) log.failed(noCommitWords(found.ctx.pull?.number ?? 0, found.refused ?? '', `${out.resultsWhere()}.`));
   if (g.failed) log.failed(`agent-replay gate failed: ${terminalLine(g.reason)}`);
 }

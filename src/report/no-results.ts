@@ -10,18 +10,32 @@ export interface NoResultsRun {
   id: number | string | null;
   /** Its page on GitHub, when known. */
   url: string | null;
-  /** `stopped`: it failed before it reported any (check mode). `none`: the report step found none of it to read (report mode). */
-  how: 'stopped' | 'none';
+  /**
+   * `stopped`: it failed before it reported any (check mode). `none`: the report step found none of
+   * it to read (report mode). `elsewhere`: its results were recorded at another commit (report mode
+   * on workflow_run, such as the merge commit a pull_request job checks out), so they are not reported.
+   */
+  how: 'stopped' | 'none' | 'elsewhere';
+  /** Of `elsewhere`: the commit the results name, a file's to write, said only when it is a full commit. */
+  recorded?: string | null;
+}
+
+/** What the run did, after its name: `recorded` is the results' commit, a file's to write, named only as a full commit. */
+function whatRun(run: NoResultsRun): string {
+  if (run.how === 'stopped') return 'stopped before reporting any';
+  if (run.how === 'none') return 'left none to report';
+  const at = run.recorded != null && /^[0-9a-f]{40}$/i.test(run.recorded) ? `\`${run.recorded.slice(0, 7).toLowerCase()}\`, another commit` : 'another commit';
+  return `recorded its results at ${at}, so they are not reported`;
 }
 
 /**
  * "> The newest commit, `bbbbbbb`, has no results: [workflow run 1001](...) left none to report.
- * The report below is of `1111111`." `head` and `shown` are full commits.
+ * The report below is of `1111111`." (`... recorded its results at `ccccccc`, another commit, so
+ * they are not reported.` of `elsewhere`). `head` and `shown` are full commits.
  */
 export function noResultsLine(head: string, shown: string, run: NoResultsRun): string {
   const url = safeUrl(run.url);
   const name = run.id !== null && /^[0-9]{1,20}$/.test(String(run.id)) ? `workflow run ${run.id}` : 'its run';
   const linked = url === null ? name : `[${name}](${url})`;
-  const what = run.how === 'stopped' ? 'stopped before reporting any' : 'left none to report';
-  return `> The newest commit, \`${head.slice(0, 7)}\`, has no results: ${linked} ${what}. The report below is of \`${shown.slice(0, 7)}\`.`;
+  return `> The newest commit, \`${head.slice(0, 7)}\`, has no results: ${linked} ${whatRun(run)}. The report below is of \`${shown.slice(0, 7)}\`.`;
 }

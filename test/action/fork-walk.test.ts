@@ -231,7 +231,10 @@ describe("a fork's pull request, from init to the comment", () => {
     gh.addPull('octo', 'shop', { number: pullNumber, headSha: HEAD, headRef: 'feature', headRepo: FORK });
     const { log, outputs } = await reportStep(await downloaded({ [`agent-replay-results-${HEAD}`]: results }), forkWorkflowRun(HEAD));
     expect(outputs['comment-status']).toBe('skipped');
-    expect(log).toContain(`::warning::comment: not posted on #${pullNumber}: its head is abababa, but the results were recorded at cdcdcdc. The results are in the job summary`);
+    expect(log).toContain(
+      `::warning::comment: not posted on #${pullNumber}: its head is abababa, but the results were recorded at cdcdcdc. Record the pull request's head commit with the results: replay in the pull request's own job ` +
+        "(on its pull_request event the Action's check mode and the CLI's run record the head the event names), or give run --commit SHA, its head commit (not the merge commit a pull_request job checks out, which is no pull request's head). The results are in the job summary",
+    );
     expect(gh.comments('octo', 'shop', pullNumber)).toEqual([]);
   });
 

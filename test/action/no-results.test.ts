@@ -99,6 +99,13 @@ describe('noResultsLine', () => {
       '> The newest commit, `bbbbbbb`, has no results: [workflow run 1001](https://github.com/octo/shop/actions/runs/1001) left none to report. The report below is of `1111111`.',
     );
     expect(noResultsLine(NEWER, HEAD, { id: null, url: null, how: 'stopped' })).toBe('> The newest commit, `bbbbbbb`, has no results: its run stopped before reporting any. The report below is of `1111111`.');
+    // Results recorded at another commit: named only when it is a full commit (a file's to write).
+    expect(noResultsLine(NEWER, HEAD, { id: 1001, url: null, how: 'elsewhere', recorded: 'D'.repeat(40) })).toBe(
+      '> The newest commit, `bbbbbbb`, has no results: workflow run 1001 recorded its results at `ddddddd`, another commit, so they are not reported. The report below is of `1111111`.',
+    );
+    expect(noResultsLine(NEWER, HEAD, { id: 1001, url: null, how: 'elsewhere', recorded: 'dd` [x](javascript:alert(1))' })).toBe(
+      '> The newest commit, `bbbbbbb`, has no results: workflow run 1001 recorded its results at another commit, so they are not reported. The report below is of `1111111`.',
+    );
     expect(noResultsLine(NEWER, HEAD, { id: '1 [x](javascript:alert(1))', url: 'javascript:alert(1)', how: 'none' })).toBe(
       '> The newest commit, `bbbbbbb`, has no results: its run left none to report. The report below is of `1111111`.',
     );

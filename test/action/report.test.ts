@@ -112,6 +112,21 @@ function oneRefusal(logged: readonly string[]): string {
   return body;
 }
 
+/**
+ * The fork's first push, 1111111, reported by the report workflow in this process (its pull request
+ * found by the run's head branch: the artifact held no pr-number): #7's comment, of that commit.
+ */
+async function reportedAtHead(): Promise<{ workspace: string; logged: string[]; deps: ActionDeps; inputs: Inputs; first: ReturnType<FakeGitHub['comments']>[number] }> {
+  const workspace = await shards();
+  const { logged } = runnerFiles(workspace);
+  const deps = inProcessDeps(workspace);
+  const inputs = readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards', 'INPUT_COMMENT-KEY': 'agent-replay', 'INPUT_FAIL-ON': 'none' }));
+  await reportMode(inputs, await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop')), deps);
+  const [first] = gh.comments('octo', 'shop', 7);
+  expect(parseCommentMetadata(first!.body)?.headSha, logged.join('')).toBe(HEAD);
+  return { workspace, logged, deps, inputs, first: first! };
+}
+
 describe('report mode', () => {
   // Undoes runnerFiles' (reportMode run in this process).
   afterEach(() => {
@@ -563,14 +578,8 @@ describe('report mode', () => {
 
   it("a later push whose run left no results: the comment's top says, in one line, that the newest commit has none and whose report is below; the report and its metadata are kept", async () => {
     // Was: the earlier commit's report left as it was, named only in its footer, read as the newest commit's.
-    const workspace = await shards();
-    const { logged } = runnerFiles(workspace);
-    const deps = inProcessDeps(workspace);
-    const inputs = readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards', 'INPUT_COMMENT-KEY': 'agent-replay', 'INPUT_FAIL-ON': 'none' }));
     // The fork's first push, 1111111: reported (its pull request found by the run's head branch: the artifact held no pr-number).
-    await reportMode(inputs, await actionContextOf('workflow_run', forkWorkflowRun(HEAD, 'stranger/shop')), deps);
-    const [first] = gh.comments('octo', 'shop', 7);
-    expect(parseCommentMetadata(first!.body)?.headSha, logged.join('')).toBe(HEAD);
+    const { workspace, logged, deps, inputs, first } = await reportedAtHead();
     // A second push, bbbbbbb, whose check failed before it uploaded anything: nothing downloaded.
     const NEWER = 'b'.repeat(40);
     gh.addPull('octo', 'shop', { number: 7, headSha: NEWER, headRef: 'feature', headRepo: 'stranger/shop' });
@@ -607,6 +616,74 @@ describe('report mode', () => {
     const all = writes();
     await expect(reportMode(silent, newer, deps)).rejects.toThrow(UserError);
     expect(writes()).toBe(all);
+    expect(gh.violations).toEqual([]);
+  });
+
+  it("the newest commit's run whose results name another commit (the merge commit, given as --commit): the comment's top says so, in one line, and the warning names the fix", async () => {
+    // Was: the earlier commit's report left as it was, named only in its footer, and "its head is bbbbbbb, but the results were recorded at ddddddd" in the log alone, with no fix.
+    // The fork's first push, 1111111: reported (its pull request found by the run's head branch: the artifact held no pr-number).
+    const { workspace, logged, deps, inputs, first } = await reportedAtHead();
+    // A second push, bbbbbbb, whose run replayed GitHub's merge commit, ddddddd, and recorded it.
+    const NEWER = 'b'.repeat(40);
+    const MERGE = 'd'.repeat(40);
+    gh.addPull('octo', 'shop', { number: 7, headSha: NEWER, headRef: 'feature', headRepo: 'stranger/shop' });
+    for (const name of ['shard-0.json', 'shard-1.json']) {
+      const path = join(workspace, 'shards', name);
+      writeFileSync(path, serializeRecord({ ...parseRecord(readFileSync(path, 'utf8'), name), commit: MERGE }));
+    }
+    const newer = await actionContextOf('workflow_run', forkWorkflowRun(NEWER, 'stranger/shop'));
+    await reportMode(inputs, newer, deps);
+    const line = '> The newest commit, `bbbbbbb`, has no results: [workflow run 1001](https://github.com/octo/shop/actions/runs/1001) recorded its results at `ddddddd`, another commit, so they are not reported. The report below is of `1111111`.';
+    const [noted] = gh.comments('octo', 'shop', 7);
+    const [marker, meta, open, said, end, blank, ...rest] = noted!.body.split('\n');
+    expect([marker, meta, open, said, end, blank]).toEqual([...first!.body.split('\n').slice(0, 2), `<!-- agent-replay:notice report-updated=${first!.updatedAt} -->`, line, '<!-- /agent-replay:notice -->', '']);
+    expect(rest.join('\n')).toBe(first!.body.split('\n').slice(2).join('\n').replace(/^\n+/, ''));
+    const log = logged.join('');
+    expect(log).toContain(
+      "::warning::comment: not posted on #7: its head is bbbbbbb, but the results were recorded at ddddddd. Record the pull request's head commit with the results: replay in the pull request's own job (on its pull_request event the Action's check mode and the CLI's run record the head the event names), " +
+        "or give run --commit SHA, its head commit (not the merge commit a pull_request job checks out, which is no pull request's head). The results are in the job summary; the artifact was not uploaded (see the warning above).",
+    );
+    expect(log).toContain(`comment: the newest commit, bbbbbbb, has no results: a line at the top of the comment now says so, above its report of 1111111 https://github.com/octo/shop/pull/7#issuecomment-${noted!.id}`);
+    expect(readFileSync(join(workspace, 'outputs.txt'), 'utf8')).toMatch(/^comment-status<<[^\n]*\nskipped\n/m);
+    // A refused report of those records (a file cut off beside them) says so too, with the same fix.
+    gh.editComment(noted!.id, first!.body);
+    writeFileSync(join(workspace, 'shards', 'shard-1.json'), '{"schemaVersion": 1,');
+    await expect(reportMode(inputs, newer, deps)).rejects.toThrow(/^report mode: 1 of 2 results files could not be read/);
+    expect(gh.comments('octo', 'shop', 7)[0]!.body.split('\n')[3]).toBe(line);
+    expect(logged.join('')).toContain("::warning::comment: not posted on #7: its head is bbbbbbb, but the results were recorded at ddddddd. Record the pull request's head commit with the results: ");
+    // The pull request's head moved past the run (ccccccc pushed): nothing written (the newer head's run reports it).
+    gh.addPull('octo', 'shop', { number: 7, headSha: 'c'.repeat(40), headRef: 'feature', headRepo: 'stranger/shop' });
+    gh.editComment(noted!.id, first!.body);
+    await expect(reportMode(inputs, newer, deps)).rejects.toThrow(UserError);
+    expect(gh.comments('octo', 'shop', 7)[0]!.body).toBe(first!.body);
+    expect(gh.violations).toEqual([]);
+  });
+
+  it("a merge job on a fork's pull_request event (a read-only token) writes nothing to the pull request: one line says the report workflow comments, as check mode's", async () => {
+    // Was: the comment asked for with the read-only token, and GitHub's 403 in a warning; so the refusal's comment and the no-results line.
+    // The fork's first push, 1111111: reported (its pull request found by the run's head branch: the artifact held no pr-number).
+    const { workspace, logged, deps, inputs, first } = await reportedAtHead();
+    const writes = () => gh.requests.filter((r) => r.method !== 'GET' && r.path !== '/graphql').length;
+    const before = writes();
+    const fork = await actionContextOf('pull_request', pullPayload({ headRepo: 'stranger/shop' }));
+    const said = 'comment: not posted: this pull request comes from a fork, so the token is read-only. The results are in the job summary; the artifact was not uploaded (see the warning above); to comment, add the workflow_run workflow of mode: report (';
+    await reportMode(inputs, fork, deps);
+    expect(logged.join('')).toContain(`::warning::${said}`);
+    expect(readFileSync(join(workspace, 'outputs.txt'), 'utf8')).toMatch(/^comment-status<<[^\n]*\nskipped-fork\n/m);
+    // A refused merge: the refusal is in the job summary, the same one line.
+    const shard1 = readFileSync(join(workspace, 'shards', 'shard-1.json'), 'utf8');
+    writeFileSync(join(workspace, 'shards', 'shard-1.json'), '{"schemaVersion": 1,');
+    await expect(reportMode(inputs, fork, deps)).rejects.toThrow(/^report mode: 1 of 2 results files could not be read/);
+    expect(logged.join('')).toContain('::warning::comment: not posted: this pull request comes from a fork, so the token is read-only. The results are in the job summary; to comment, add the workflow_run workflow of mode: report (');
+    expect(logged.join('').match(/comment: not posted/g)).toHaveLength(2);
+    writeFileSync(join(workspace, 'shards', 'shard-1.json'), shard1);
+    // A newer head whose shards left no results: no line written (the report workflow writes it).
+    gh.addPull('octo', 'shop', { number: 7, headSha: 'b'.repeat(40), headRef: 'feature', headRepo: 'stranger/shop' });
+    await rm(join(workspace, 'shards'), { recursive: true });
+    await expect(reportMode(inputs, await actionContextOf('pull_request', pullPayload({ headRepo: 'stranger/shop', headSha: 'b'.repeat(40) })), deps)).rejects.toThrow(/^report mode: no results files match shards/);
+    expect(writes()).toBe(before);
+    expect(gh.comments('octo', 'shop', 7)[0]!.body).toBe(first!.body);
+    expect(logged.join('')).not.toMatch(/403|Resource not accessible/);
     expect(gh.violations).toEqual([]);
   });
 
