@@ -6,7 +6,7 @@
 // markdown reports both use it.
 
 import { isPersona, type Item, type ItemView, type ReportModel, type SectionKey } from './model.js';
-import { CALL_FAILED_HINT, ERROR_IN_200, error200Hint, JUDGE_CUT_HINT, MEANING_SETTINGS, modelDownHint, modelsAnsweredInRun, unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
+import { attemptNamed, CALL_FAILED_HINT, ERROR_IN_200, error200Hint, JUDGE_CUT_HINT, MEANING_SETTINGS, modelDownHint, modelsAnsweredInRun, unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
 import { showLookalikes } from './lookalike.js';
 import { FACTS_ONLY_CAUSE, FACTS_ONLY_FIX } from '../evaluate/meaning/ladder.js';
 import { thousands } from '../words.js';
@@ -195,9 +195,6 @@ export function sharedMeaning(items: readonly Item[], judged: boolean, answered 
   return { cause: showLookalikes(reached?.what ?? cause), heads, of: items.length, fix };
 }
 
-/** The attempt a repeated item's meaning is (evaluate/finish.ts, attemptMeaningDetail), named before its cause: "attempt 2: ". */
-const ATTEMPT_NAMED = /^(attempt \d+)(?:: |$)/;
-
 /**
  * A repeated item's unchecked meaning with the attempt it names kept on the item's line (its head,
  * "meaning not checked: attempt 2"), so that the cause items share is the cause alone: each item's
@@ -206,10 +203,9 @@ const ATTEMPT_NAMED = /^(attempt \d+)(?:: |$)/;
  * attempt 2: <cause>"). Null when the attempt is all it names: nothing to share.
  */
 function attemptApart(p: { head: string; cause: string }): { head: string; cause: string } | null {
-  const m = ATTEMPT_NAMED.exec(p.cause);
-  if (m === null) return p;
-  const cause = p.cause.slice(m[0].length);
-  return cause === '' ? null : { head: `${p.head}: ${m[1] as string}`, cause };
+  const named = attemptNamed(p.cause);
+  if (named === null) return p;
+  return named.rest === '' ? null : { head: `${p.head}: ${named.attempt}`, cause: named.rest };
 }
 
 /** A meaning judge that could not be reached (judge/meaning.ts): the fix for what it did, with its settings (evaluate/causes.ts, downHint). */
