@@ -539,6 +539,18 @@ describe('compare', () => {
     expect(text).not.toContain('changed in meaning: turn 3 changed in meaning');
   });
 
+  // A repeated script's meaning may be another attempt's, named before the turn (evaluate/finish.ts attemptMeaningDetail).
+  it("says a repeated script's attempt and turn once: \"changed in meaning: attempt 2: turn 3: ...\"", () => {
+    const script = MEANING.personas.find((p) => p.drift?.meaning?.value === 'changed')!;
+    const meaning = { ...script.drift!.meaning!, detail: `attempt 2: ${script.drift!.meaning!.detail}` };
+    const later = { ...script, drift: { ...script.drift!, meaning } } as PersonaRecord;
+    const earlier = { ...script, turns: script.turns.map((t, i) => ({ ...t, reply: script.baseline?.transcript[i]?.reply ?? t.reply })), drift: { ...script.drift!, transcript: 'same' as const, meaning: null } };
+    const before: RunRecord = { ...MEANING, startedAt: '2026-11-30T00:00:00.000Z', fixtures: [], personas: [earlier as PersonaRecord] };
+    const text = renderCompareText(compareRuns(before, { ...MEANING, fixtures: [], personas: [later] }));
+    expect(text).toContain('changed in meaning: attempt 2: turn 3: numbers 50 → 90');
+    expect(text).not.toContain('turn 3 changed in meaning');
+  });
+
   it('names "reply changed" when the later run had other baselines than the earlier run\'s replies', () => {
     const before: RunRecord = { ...MEANING, startedAt: '2026-11-30T00:00:00.000Z', fixtures: MEANING.fixtures.map((f) => ({ ...f, reply: `${f.reply ?? ''} (older)` }) as FixtureRecord), personas: [] };
     const c = compareRuns(before, { ...MEANING, personas: [] });
