@@ -13,6 +13,8 @@ import { thousands } from '../words.js';
 import { docsUrl } from '../version.js';
 import { needsBlock } from './item-parts.js';
 import { clipKeepingFix, fixStart } from '../assertions/format.js';
+import { NEW_CONFIG_NAME } from '../suite/config-names.js';
+import type { RunRecord } from '../types.js';
 
 /** The text an item's cause was read from: its error, or a not evaluated fixture's detail; null otherwise. */
 export function causeTextOf(item: Item): string | null {
@@ -147,7 +149,11 @@ export interface SharedMeaning {
   heads: Map<Item, string>;
   /** How many items of the section are listed (the denominator of "3 of the 5"). */
   of: number;
-  /** What to do about the cause, when it is ours to say (meaning.check facts, a meaning judge unreachable or whose request could not be made); null otherwise. */
+  /**
+   * What to do about the cause, when it is ours to say (meaning.check facts, a meaning judge
+   * unreachable or whose request could not be made); with meaning.check off, that it is, the user's
+   * own choice (meaningOffWords); null otherwise.
+   */
   fix: string | null;
 }
 
@@ -155,9 +161,10 @@ export interface SharedMeaning {
  * The meaning cause most items of `items` share, when at least two do; null otherwise. `judged`:
  * the run had a judge configured (its record's `judge.name`), which decides what the fix says;
  * `answered`: the meaning judge decided another meaning of the run (modelsAnsweredInRun), which
- * changes the fix a dropped connection reads.
+ * changes the fix a dropped connection reads; `off`: the suite's config file when the run had
+ * meaning.check off (meaningOffIn), said in place of a fix.
  */
-export function sharedMeaning(items: readonly Item[], judged: boolean, answered = false): SharedMeaning | null {
+export function sharedMeaning(items: readonly Item[], judged: boolean, answered = false, off: string | null = null): SharedMeaning | null {
   const parts = new Map<Item, { head: string; cause: string }>();
   for (const item of items) {
     const m = item.errored ? null : (item.drift?.meaning ?? null);
@@ -192,7 +199,8 @@ export function sharedMeaning(items: readonly Item[], judged: boolean, answered 
             : MEANING_JUDGE_CALL_FAILED.test(cause)
               ? CALL_FAILED_HINT
               : null;
-  return { cause: showLookalikes(reached?.what ?? cause), heads, of: items.length, fix };
+  // meaning.check off: the user's choice, said as it is; nothing to fix.
+  return { cause: showLookalikes(reached?.what ?? cause), heads, of: items.length, fix: off === null ? fix : meaningOffWords(off) };
 }
 
 /**
@@ -206,6 +214,20 @@ function attemptApart(p: { head: string; cause: string }): { head: string; cause
   const named = attemptNamed(p.cause);
   if (named === null) return p;
   return named.rest === '' ? null : { head: `${p.head}: ${named.attempt}`, cause: named.rest };
+}
+
+/**
+ * The suite's config file when the run had meaning.check off (its record's `meaning`; an older
+ * record that has none: null), whose shared line then says so: the meaning of every attempt that
+ * replied otherwise was left out by the user's choice, and there is nothing to fix.
+ */
+export function meaningOffIn(run: Pick<RunRecord, 'meaning' | 'configName'>): string | null {
+  return run.meaning?.check === 'off' ? (run.configName ?? NEW_CONFIG_NAME) : null;
+}
+
+/** The shared line's words for it, after the cause: "meaning.check is off in config.yml". */
+function meaningOffWords(file: string): string {
+  return `meaning.check is off in ${file}`;
 }
 
 /** A meaning judge that could not be reached (judge/meaning.ts): the fix for what it did, with its settings (evaluate/causes.ts, downHint). */
@@ -253,8 +275,8 @@ export interface SharedMeanings {
   heads: ReadonlyMap<Item, string>;
 }
 
-/** The shared meaning causes of every section of the model; `judged` as sharedMeaning's. */
-export function sharedMeanings(model: Pick<ReportModel, 'sections'>, judged: boolean): SharedMeanings {
+/** The shared meaning causes of every section of the model, for `run` (its judge, and meaning.check: sharedMeaning's `judged` and `off`). */
+export function sharedMeanings(model: Pick<ReportModel, 'sections'>, run: Pick<RunRecord, 'judge' | 'meaning' | 'configName'>): SharedMeanings {
   const bySection = new Map<SectionKey, SharedMeaning>();
   const heads = new Map<Item, string>();
   // Over every item of the run, a reworded one's meaning the judge decided among them.
@@ -262,7 +284,7 @@ export function sharedMeanings(model: Pick<ReportModel, 'sections'>, judged: boo
   for (const [key, items] of Object.entries(model.sections) as [SectionKey, Item[]][]) {
     // Reworded items have no unchecked meaning; unchanged items are only counted.
     if (key === 'reworded' || key === 'unchanged') continue;
-    const s = sharedMeaning(items, judged, answered);
+    const s = sharedMeaning(items, run.judge.name !== null, answered, meaningOffIn(run));
     if (s === null) continue;
     bySection.set(key, s);
     for (const [item, head] of s.heads) heads.set(item, head);
