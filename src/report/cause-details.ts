@@ -6,7 +6,7 @@
 // markdown reports both use it.
 
 import { isPersona, type Item, type ItemView, type ReportModel, type SectionKey } from './model.js';
-import { attemptNamed, CALL_FAILED_HINT, ERROR_IN_200, error200Hint, JUDGE_CUT_HINT, MEANING_SETTINGS, modelDownHint, modelsAnsweredInRun, unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
+import { attemptNamed, CALL_FAILED_HINT, configFileWords, ERROR_IN_200, error200Hint, JUDGE_CUT_HINT, MEANING_SETTINGS, modelDownHint, modelsAnsweredInRun, unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
 import { showLookalikes } from './lookalike.js';
 import { FACTS_ONLY_CAUSE, FACTS_ONLY_FIX } from '../evaluate/meaning/ladder.js';
 import { thousands } from '../words.js';
@@ -161,10 +161,10 @@ export interface SharedMeaning {
  * The meaning cause most items of `items` share, when at least two do; null otherwise. `judged`:
  * the run had a judge configured (its record's `judge.name`), which decides what the fix says;
  * `answered`: the meaning judge decided another meaning of the run (modelsAnsweredInRun), which
- * changes the fix a dropped connection reads; `off`: the suite's config file when the run had
- * meaning.check off (meaningOffIn), said in place of a fix.
+ * changes the fix a dropped connection reads; `file`: the suite's config file (the record's
+ * `configName`), which the fix names; `off`: the run had meaning.check off, said in place of a fix.
  */
-export function sharedMeaning(items: readonly Item[], judged: boolean, answered = false, off: string | null = null): SharedMeaning | null {
+export function sharedMeaning(items: readonly Item[], judged: boolean, answered = false, file = NEW_CONFIG_NAME, off = false): SharedMeaning | null {
   const parts = new Map<Item, { head: string; cause: string }>();
   for (const item of items) {
     const m = item.errored ? null : (item.drift?.meaning ?? null);
@@ -200,7 +200,7 @@ export function sharedMeaning(items: readonly Item[], judged: boolean, answered 
               ? CALL_FAILED_HINT
               : null;
   // meaning.check off: the user's choice, said as it is; nothing to fix.
-  return { cause: showLookalikes(reached?.what ?? cause), heads, of: items.length, fix: off === null ? fix : meaningOffWords(off) };
+  return { cause: showLookalikes(reached?.what ?? cause), heads, of: items.length, fix: off ? meaningOffWords(file) : fix === null ? null : configFileWords(fix, file) };
 }
 
 /**
@@ -217,15 +217,10 @@ function attemptApart(p: { head: string; cause: string }): { head: string; cause
 }
 
 /**
- * The suite's config file when the run had meaning.check off (its record's `meaning`; an older
- * record that has none: null), whose shared line then says so: the meaning of every attempt that
- * replied otherwise was left out by the user's choice, and there is nothing to fix.
+ * The shared line's words when the run had meaning.check off (its record's `meaning`; an older
+ * record has none), after the cause: "meaning.check is off in config.yml". The meaning of every
+ * attempt that replied otherwise was left out by the user's choice, and there is nothing to fix.
  */
-export function meaningOffIn(run: Pick<RunRecord, 'meaning' | 'configName'>): string | null {
-  return run.meaning?.check === 'off' ? (run.configName ?? NEW_CONFIG_NAME) : null;
-}
-
-/** The shared line's words for it, after the cause: "meaning.check is off in config.yml". */
 function meaningOffWords(file: string): string {
   return `meaning.check is off in ${file}`;
 }
@@ -275,7 +270,7 @@ export interface SharedMeanings {
   heads: ReadonlyMap<Item, string>;
 }
 
-/** The shared meaning causes of every section of the model, for `run` (its judge, and meaning.check: sharedMeaning's `judged` and `off`). */
+/** The shared meaning causes of every section of the model, for `run` (its judge, config file and meaning.check: sharedMeaning's `judged`, `file` and `off`). */
 export function sharedMeanings(model: Pick<ReportModel, 'sections'>, run: Pick<RunRecord, 'judge' | 'meaning' | 'configName'>): SharedMeanings {
   const bySection = new Map<SectionKey, SharedMeaning>();
   const heads = new Map<Item, string>();
@@ -284,7 +279,7 @@ export function sharedMeanings(model: Pick<ReportModel, 'sections'>, run: Pick<R
   for (const [key, items] of Object.entries(model.sections) as [SectionKey, Item[]][]) {
     // Reworded items have no unchecked meaning; unchanged items are only counted.
     if (key === 'reworded' || key === 'unchanged') continue;
-    const s = sharedMeaning(items, run.judge.name !== null, answered, meaningOffIn(run));
+    const s = sharedMeaning(items, run.judge.name !== null, answered, run.configName ?? NEW_CONFIG_NAME, run.meaning?.check === 'off');
     if (s === null) continue;
     bySection.set(key, s);
     for (const [item, head] of s.heads) heads.set(item, head);

@@ -300,6 +300,13 @@ describe('a reason the meaning was not checked, shared by several items', () => 
     expect(text).toContain('~ hours · pass · still passing · reply changed · meaning not checked · ');
   });
 
+  it("names the suite's config file in the fix: a config.yaml suite is told to add a judge to config.yaml", () => {
+    const yaml = { ...sharedRun(), judge: { name: null }, configName: 'config.yaml' };
+    const fix = 'add a judge to config.yaml, which makes meaning.check judge';
+    expect(renderTerminal(yaml, { color: false })).toContain(`Meaning not checked for 4 of the 5: ${FACTS}; ${fix}`);
+    expect(renderComment(yaml, ctx)).toContain(`Meaning not checked for 4 of the 5\\: ${FACTS}; ${fix}`);
+  });
+
   it('a meaning judge that could not be reached, shared by an agent\'s reworded replies: the line says which settings to check', () => {
     resetLines();
     const down = unchecked('meaning judge unreachable: HTTP 503 after 3 attempts: overloaded');
