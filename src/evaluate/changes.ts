@@ -13,6 +13,7 @@ import { sameRoute, sameRoutes } from './drift.js';
 import { kindOf, type ItemKind } from './kind.js';
 import { judgeFlipLine } from './judge-flip.js';
 import { meaningJudgeGaveNone } from './meaning/ladder.js';
+import { attemptNamed } from './repeat.js';
 import { itemLatencyMs, slowerText, slowerThanBaseline } from './latency.js';
 import { capitalized } from '../words.js';
 
@@ -228,6 +229,20 @@ function differentWords(before: Item, after: Item): boolean {
   return b.length !== a.length || b.some((t, i) => t.reply !== a[i]?.reply);
 }
 
+/**
+ * A repeated item's attempts (a script's: their turns) replied the same in both runs, attempt by
+ * attempt; true for two items run once. Another attempt's meaning may be the item's ("attempt 2:
+ * ..."): its replies are among those compared.
+ */
+function sameAttemptReplies(before: Item, after: Item): boolean {
+  const replies = (item: Item): (string | null)[] | null => {
+    if (kindOf(item) === 'fixture') return (item as FixtureRecord).attempts?.map((a) => a.reply) ?? null;
+    return (item as PersonaRecord).attempts?.map((a) => JSON.stringify(a.turns.map((t) => t.reply))) ?? null;
+  };
+  const [b, a] = [replies(before), replies(after)];
+  return b === null || a === null ? b === a : b.length === a.length && b.every((r, i) => r === a[i]);
+}
+
 /** Does the item tell the user what its baseline does: the baseline's reply (transcript) itself, or one the same in meaning? */
 function meansBaseline(item: Item): boolean {
   const d = replayed(item);
@@ -272,21 +287,23 @@ function changedAgainstOneBaseline(before: Item, after: Item): string {
 }
 
 /**
- * Both runs compared the same replies with one baseline and the meaning judge answered them
- * differently, one the same in meaning and the other changed, or gave an answer in one run and
- * none it could use in the other (unreachable, no usable answer: `unchecked`): the judge disagreed
- * with itself, the agent did not change (docs/meaning.md, "A judge that answers differently"). The
- * cause is the later answer's ("reworded", "changed in meaning"; a later answer not given: "reply
- * changed", "transcript changed", as an item whose meaning was not checked reads); the detail says both.
+ * Both runs compared the same replies (a repeated item's: each attempt's) with one baseline and
+ * the meaning judge answered them differently, one the same in meaning and the other changed, or
+ * gave an answer in one run and none it could use in the other (unreachable, no usable answer:
+ * `unchecked`): the judge disagreed with itself, the agent did not change (docs/meaning.md, "A
+ * judge that answers differently"). The cause is the later answer's ("reworded", "changed in
+ * meaning"; a later answer not given: "reply changed", "transcript changed", as an item whose
+ * meaning was not checked reads); the detail says both.
  */
 function judgeDisagreed(before: Item, after: Item): { cause: DimensionCause; detail: string } | null {
-  if (before.errored || after.errored || !sameBaselineOf(before, after) || differentWords(before, after)) return null;
+  if (before.errored || after.errored || !sameBaselineOf(before, after) || differentWords(before, after) || !sameAttemptReplies(before, after)) return null;
   const [mb, ma] = [replayed(before)?.meaning ?? null, replayed(after)?.meaning ?? null];
   const script = kindOf(after) === 'script';
-  // The judge gave no answer it could use: its cause in two parts ("turn 2 meaning not checked", "meaning judge unreachable: ...").
+  // The judge gave no answer it could use: its cause in two parts ("turn 2 meaning not checked", "meaning judge unreachable: ...");
+  // a repeated fixture's names its attempt first ("attempt 2: meaning judge unreachable: ..."), kept in the words.
   const none = (m: Meaning): { head: string; cause: string } | null => {
     const parts = uncheckedParts(m, script);
-    return parts !== null && meaningJudgeGaveNone(parts.cause) ? parts : null;
+    return parts !== null && meaningJudgeGaveNone(attemptNamed(parts.cause)?.rest ?? parts.cause) ? parts : null;
   };
   if (mb === null || ma === null || (mb.by !== 'judge' && none(mb) === null) || (ma.by !== 'judge' && none(ma) === null)) return null;
   if (mb.by !== 'judge' && ma.by !== 'judge') return null;
@@ -547,11 +564,8 @@ function byAnotherAttempt(item: ChangeSubject): boolean {
   const m = d?.meaning ?? null;
   if (d === null || m === null || m.detail === null) return false;
   const shownIsBaseline = scriptDrift(d) ? d.transcript === 'same' : d.reply === 'same';
-  return shownIsBaseline && ATTEMPT_NAMED.test(m.detail);
+  return shownIsBaseline && attemptNamed(m.detail) !== null;
 }
-
-/** A meaning's detail that names the attempt it is (evaluate/repeat.ts, attemptMeaningDetail). */
-const ATTEMPT_NAMED = /^attempt \d+(?::|$)/;
 
 /** "a", "a or b", "a, b or c" (`last` joins the last two). */
 function orList(parts: readonly string[], last = ' or '): string {

@@ -113,6 +113,19 @@ export function attemptMeaningDetail(number: number, detail: string | null): str
   return `attempt ${number}${detail === null || detail === '' ? '' : `: ${detail}`}`;
 }
 
+/** The attempt attemptMeaningDetail names before a detail: "attempt 2: " (or "attempt 2" alone). */
+const ATTEMPT_NAMED = /^(attempt \d+)(?:: |$)/;
+
+/**
+ * A detail that attemptMeaningDetail wrote, in its two parts: the attempt ("attempt 2") and its own
+ * detail ("meaning judge unreachable: ...", '' when it has none); null for a detail that names no
+ * attempt. What recognises a cause by its start reads `rest`, as it reads an item run once.
+ */
+export function attemptNamed(detail: string): { attempt: string; rest: string } | null {
+  const m = ATTEMPT_NAMED.exec(detail);
+  return m === null ? null : { attempt: m[1] as string, rest: detail.slice(m[0].length) };
+}
+
 /**
  * The reason acceptance gives for an item whose attempts replied differently with no meaning
  * recorded (docs/meaning.md, "Repeats"), naming them: "replies vary across 3 attempts: attempts 2

@@ -6,13 +6,15 @@
 // markdown reports both use it.
 
 import { isPersona, type Item, type ItemView, type ReportModel, type SectionKey } from './model.js';
-import { CALL_FAILED_HINT, configFileWords, ERROR_IN_200, error200Hint, JUDGE_CUT_HINT, MEANING_SETTINGS, modelDownHint, modelsAnsweredInRun, unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
+import { attemptNamed, CALL_FAILED_HINT, configFileWords, ERROR_IN_200, error200Hint, JUDGE_CUT_HINT, MEANING_SETTINGS, modelDownHint, modelsAnsweredInRun, unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
 import { showLookalikes } from './lookalike.js';
 import { FACTS_ONLY_CAUSE, factsOnlyFix } from '../evaluate/meaning/ladder.js';
 import { thousands } from '../words.js';
 import { docsUrl } from '../version.js';
 import { needsBlock } from './item-parts.js';
 import { clipKeepingFix, fixStart } from '../assertions/format.js';
+import { NEW_CONFIG_NAME } from '../suite/config-names.js';
+import type { RunRecord } from '../types.js';
 
 /** The text an item's cause was read from: its error, or a not evaluated fixture's detail; null otherwise. */
 export function causeTextOf(item: Item): string | null {
@@ -147,7 +149,11 @@ export interface SharedMeaning {
   heads: Map<Item, string>;
   /** How many items of the section are listed (the denominator of "3 of the 5"). */
   of: number;
-  /** What to do about the cause, when it is ours to say (meaning.check facts, a meaning judge unreachable or whose request could not be made); null otherwise. */
+  /**
+   * What to do about the cause, when it is ours to say (meaning.check facts, a meaning judge
+   * unreachable or whose request could not be made); with meaning.check off, that it is, the user's
+   * own choice (meaningOffWords); null otherwise.
+   */
   fix: string | null;
 }
 
@@ -156,9 +162,9 @@ export interface SharedMeaning {
  * the run had a judge configured (its record's `judge.name`), which decides what the fix says;
  * `answered`: the meaning judge decided another meaning of the run (modelsAnsweredInRun), which
  * changes the fix a dropped connection reads; `file`: the suite's config file (the record's
- * `configName`), where a judge is added.
+ * `configName`), which the fix names; `off`: the run had meaning.check off, said in place of a fix.
  */
-export function sharedMeaning(items: readonly Item[], judged: boolean, answered = false, file?: string): SharedMeaning | null {
+export function sharedMeaning(items: readonly Item[], judged: boolean, answered = false, file = NEW_CONFIG_NAME, off = false): SharedMeaning | null {
   const parts = new Map<Item, { head: string; cause: string }>();
   for (const item of items) {
     const m = item.errored ? null : (item.drift?.meaning ?? null);
@@ -193,12 +199,9 @@ export function sharedMeaning(items: readonly Item[], judged: boolean, answered 
             : MEANING_JUDGE_CALL_FAILED.test(cause)
               ? CALL_FAILED_HINT
               : null;
-  // A key set in the suite's config file is named in it ("raise judge.timeoutMs in config.yaml"), as the causes' fixes (inConfigFile).
-  return { cause: showLookalikes(reached?.what ?? cause), heads, of: items.length, fix: fix === null || file === undefined ? fix : configFileWords(fix, file) };
+  // meaning.check off: the user's choice, said as it is; nothing to fix.
+  return { cause: showLookalikes(reached?.what ?? cause), heads, of: items.length, fix: off ? meaningOffWords(file) : fix === null ? null : configFileWords(fix, file) };
 }
-
-/** The attempt a repeated item's meaning is (evaluate/finish.ts, attemptMeaningDetail), named before its cause: "attempt 2: ". */
-const ATTEMPT_NAMED = /^(attempt \d+)(?:: |$)/;
 
 /**
  * A repeated item's unchecked meaning with the attempt it names kept on the item's line (its head,
@@ -208,10 +211,18 @@ const ATTEMPT_NAMED = /^(attempt \d+)(?:: |$)/;
  * attempt 2: <cause>"). Null when the attempt is all it names: nothing to share.
  */
 function attemptApart(p: { head: string; cause: string }): { head: string; cause: string } | null {
-  const m = ATTEMPT_NAMED.exec(p.cause);
-  if (m === null) return p;
-  const cause = p.cause.slice(m[0].length);
-  return cause === '' ? null : { head: `${p.head}: ${m[1] as string}`, cause };
+  const named = attemptNamed(p.cause);
+  if (named === null) return p;
+  return named.rest === '' ? null : { head: `${p.head}: ${named.attempt}`, cause: named.rest };
+}
+
+/**
+ * The shared line's words when the run had meaning.check off (its record's `meaning`; an older
+ * record has none), after the cause: "meaning.check is off in config.yml". The meaning of every
+ * attempt that replied otherwise was left out by the user's choice, and there is nothing to fix.
+ */
+function meaningOffWords(file: string): string {
+  return `meaning.check is off in ${file}`;
 }
 
 /** A meaning judge that could not be reached (judge/meaning.ts): the fix for what it did, with its settings (evaluate/causes.ts, downHint). */
@@ -259,8 +270,8 @@ export interface SharedMeanings {
   heads: ReadonlyMap<Item, string>;
 }
 
-/** The shared meaning causes of every section of the model; `judged` and `file` as sharedMeaning's. */
-export function sharedMeanings(model: Pick<ReportModel, 'sections'>, judged: boolean, file?: string): SharedMeanings {
+/** The shared meaning causes of every section of the model, for `run` (its judge, config file and meaning.check: sharedMeaning's `judged`, `file` and `off`). */
+export function sharedMeanings(model: Pick<ReportModel, 'sections'>, run: Pick<RunRecord, 'judge' | 'meaning' | 'configName'>): SharedMeanings {
   const bySection = new Map<SectionKey, SharedMeaning>();
   const heads = new Map<Item, string>();
   // Over every item of the run, a reworded one's meaning the judge decided among them.
@@ -268,7 +279,7 @@ export function sharedMeanings(model: Pick<ReportModel, 'sections'>, judged: boo
   for (const [key, items] of Object.entries(model.sections) as [SectionKey, Item[]][]) {
     // Reworded items have no unchecked meaning; unchanged items are only counted.
     if (key === 'reworded' || key === 'unchanged') continue;
-    const s = sharedMeaning(items, judged, answered, file);
+    const s = sharedMeaning(items, run.judge.name !== null, answered, run.configName ?? NEW_CONFIG_NAME, run.meaning?.check === 'off');
     if (s === null) continue;
     bySection.set(key, s);
     for (const [item, head] of s.heads) heads.set(item, head);

@@ -53,14 +53,16 @@ function detailOnly(c: ItemChange): string {
   return showLookalikes(showInvisible(detailWithoutCause(c)));
 }
 
+/** A script's detail that names its turn first, or a repeated script's attempt and turn (evaluate/repeat.ts, attemptMeaningDetail), and the rest. */
+const SCRIPT_TURN_NAMED = /^((?:attempt \d+: )?turn \d+(?: \(welcome\))?) (.*)$/;
+
 function detailWithoutCause(c: ItemChange): string {
   const title = CAUSE_WORDS[c.cause].title;
   if (c.detail === title) return '';
-  // A script's detail names its turn before the cause ("turn 3 changed in meaning: ..."): the turn stays, the cause goes.
-  if (c.detail.startsWith('turn ')) {
-    const turn = /^(turn \d+(?: \(welcome\))?) (.*)$/.exec(c.detail);
-    if (turn !== null && (turn[2] === title || (turn[2] as string).startsWith(`${title}: `))) return turn[2] === title ? (turn[1] as string) : `${turn[1]}: ${(turn[2] as string).slice(title.length + 2)}`;
-  }
+  // A script's detail names its turn before the cause ("turn 3 changed in meaning: ...", a repeated
+  // script's another attempt's: "attempt 2: turn 3 changed in meaning: ..."): the turn stays, the cause goes.
+  const turn = SCRIPT_TURN_NAMED.exec(c.detail);
+  if (turn !== null && (turn[2] === title || (turn[2] as string).startsWith(`${title}: `))) return turn[2] === title ? (turn[1] as string) : `${turn[1]}: ${(turn[2] as string).slice(title.length + 2)}`;
   // A verdict's move is the before and after beside it ("pass → errored"): the detail says only
   // what they do not, the error ("HTTP 503 from the agent"; "before: ..." for one fixed since).
   if (c.cause === 'verdict_changed' && c.before !== null && c.after !== null) return verdictMoveDetail(c);

@@ -44,7 +44,7 @@ function render(record: RunRecord, ctx: ReportContext, p: Profile): string {
   const run = a && a.commitSha && a.accepted.length > 0 ? afterAcceptance(record, a.accepted, a.commitSha) : record;
   const { acceptable, refused } = acceptDecisions(run);
   const model = buildModel(run);
-  const doc: Doc = { run, ctx, model, p, pieces: new Pieces(ctx, p, model, ownTexts(model), sharedMeanings(model, run.judge.name !== null, run.configName)), acceptable, refused, evaluations: evaluationsOf(run, ctx, p) };
+  const doc: Doc = { run, ctx, model, p, pieces: new Pieces(ctx, p, model, ownTexts(model), sharedMeanings(model, run)), acceptable, refused, evaluations: evaluationsOf(run, ctx, p) };
   const fitted = fit(doc);
   // The last resort's line counts the items it left out (docs/cli.md, "What each command does").
   const items = SECTION_ORDER.flatMap((k) => model.sections[k]);

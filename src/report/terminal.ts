@@ -157,7 +157,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   // The results file as the user named it (--out, --results): a control character in its name shown as an escape.
   const where = terminalLine(opts.where ?? 'results.json');
   const more = { where, file };
-  const meanings = sharedMeanings(model, run.judge.name !== null, run.configName);
+  const meanings = sharedMeanings(model, run);
   for (const key of ATTENTION_ORDER) {
     const items = model.sections[key];
     if (items.length === 0) continue;

@@ -19,6 +19,30 @@ useCleanup();
 
 const BASELINE = 'Returns are accepted within 30 days. The full price goes back to the card or account you paid with.';
 
+/** The line of compare's output that names the item. */
+const line = (out: string): string => out.split('\n').find((l) => l.includes('returns')) ?? '';
+
+/**
+ * Three runs, a.json, b.json and c.json, of `fixtures` (the item `returns`) against one baseline:
+ * the agent and the judge answer as `agent` and `answer` say for the run (0, 1, 2). The project's folder.
+ */
+async function threeRuns(fixtures: string, agent: (run: number) => AgentHandler, answer: (run: number) => Responder): Promise<string> {
+  let run = 0;
+  const judge = await startServer([(res, req) => answer(run)(res, req)]);
+  const server = await serve((req) => agent(run)(req));
+  const cwd = await makeProject({
+    config: `${agentConfig(server.url)}judge: { provider: openai, baseUrl: "${judge.url}", model: m, apiKey: k, retries: 0 }\ncost: { capUsd: 1 }\n`,
+    fixtures: { 'f.yml': fixtures },
+    baselines: [baseline('returns', BASELINE, null, 'pass')],
+  });
+  for (const out of ['a.json', 'b.json', 'c.json']) {
+    await cli(['run', '--out', out, '--fail-on', 'none'], cwd);
+    run += 1;
+  }
+  await judge.close();
+  return cwd;
+}
+
 describe('compare, two runs against one baseline', () => {
   it('names the fact the later run changed against the baseline, not only a snippet of the replies', async () => {
     let days = 30;
@@ -101,20 +125,8 @@ describe('compare, two runs against one baseline', () => {
       json(503, { error: { message: 'overloaded' } }),
       completion(JSON.stringify({ difference: 'drops <b>the card</b>', score: 0.55 })),
     ];
-    let run = 0;
-    const judge = await startServer([(res, req) => (answers[run] as Responder)(res, req)]);
-    const server = await serve(() => ({ json: { reply: 'You have 30 days from delivery, and the full price goes back to your card.', route: null, ended: false } }));
-    const cwd = await makeProject({
-      config: `${agentConfig(server.url)}judge: { provider: openai, baseUrl: "${judge.url}", model: m, apiKey: k, retries: 0 }\ncost: { capUsd: 1 }\n`,
-      fixtures: { 'f.yml': 'fixtures:\n  - { label: returns, message: returns? }\n' },
-      baselines: [baseline('returns', BASELINE, null, 'pass')],
-    });
-    for (const out of ['a.json', 'b.json', 'c.json']) {
-      await cli(['run', '--out', out, '--fail-on', 'none'], cwd);
-      run += 1;
-    }
-    await judge.close();
-    const line = (out: string): string => out.split('\n').find((l) => l.includes('returns')) ?? '';
+    const reply = { json: { reply: 'You have 30 days from delivery, and the full price goes back to your card.', route: null, ended: false } };
+    const cwd = await threeRuns('fixtures:\n  - { label: returns, message: returns? }\n', () => () => reply, (run) => answers[run] as Responder);
     const down = await cli(['compare', 'a.json', 'b.json'], cwd);
     expect(line(down.stdout)).toContain('reply changed: the meaning judge did not judge the same replies both times: reworded (judge 0.90) → meaning not checked (meaning judge unreachable: HTTP 503');
     expect(down.stdout).toContain('why: 1 reply changed');
@@ -125,6 +137,35 @@ describe('compare, two runs against one baseline', () => {
     const comment = renderComment(c, { ...DEFAULT_CONTEXT, previous: { runId: '41', comparison: compareRuns(b, c) } });
     expect(comment).toContain('- `returns`: ' + String.raw`the meaning judge did not judge the same replies both times\: meaning not checked \(meaning judge unreachable\: HTTP 503`);
     expect(comment).toContain('drops &lt;b&gt;the card&lt;/b&gt;');
+  });
+
+  // A repeated item's meaning is its worst attempt's, named ("attempt 2: meaning judge unreachable:
+  // ..."; docs/meaning.md, "Repeats"): the judge that could not be reached for attempt 2's reply on
+  // the later run, having judged the very same replies on the earlier one, is named as for one
+  // attempt; an attempt 2 that replied otherwise on the later run is no judge disagreeing with itself.
+  it('names a meaning judge that gave no usable answer for a repeated item\u2019s attempt it judged on the earlier run', async () => {
+    const first = 'You have 30 days from delivery, and the full price goes back to your card.';
+    // Attempt 2's reply on each run: the same on the first two, another on the third.
+    const seconds = ['Within 30 days from delivery, the full price goes back to your card.', 'Within 30 days from delivery, the full price goes back to your card.', 'Refunds take 30 days from delivery, to your card.'];
+    // Attempt 2 is compared with attempt 1: on the second run that pair gets no answer; on the third, a low score.
+    const answer = (run: number): Responder => (res, req) => {
+      const pair = JSON.stringify(req.body).includes('Within 30 days') ? 'same' : JSON.stringify(req.body).includes('Refunds take') ? 'other' : 'shown';
+      if (run === 1 && pair === 'same') return json(503, { error: { message: 'overloaded' } })(res, req);
+      completion(JSON.stringify(pair === 'other' ? { difference: 'drops the full price', score: 0.55 } : { difference: '', score: 0.9 }))(res, req);
+    };
+    const agent = (run: number): AgentHandler => (req) => {
+      const body = (req.json ?? {}) as Record<string, unknown>;
+      if (body.start === true) return { json: { reply: 'Welcome!', route: null, ended: false } };
+      return { json: { reply: String(body.session).endsWith('-2') ? (seconds[run] as string) : first, route: null, ended: false } };
+    };
+    const cwd = await threeRuns('fixtures:\n  - { label: returns, message: returns?, repeat: { count: 2 } }\n', agent, answer);
+    const down = await cli(['compare', 'a.json', 'b.json'], cwd);
+    expect(line(down.stdout)).toContain('reply changed: the meaning judge did not judge the same replies both times: reworded (judge 0.90) → meaning not checked (attempt 2: meaning judge unreachable: HTTP 503');
+    // Attempt 2 replied otherwise: the judge was asked of other replies, and is not said to have disagreed.
+    const other = await cli(['compare', 'b.json', 'c.json'], cwd);
+    expect(other.stdout).not.toContain('the meaning judge did not judge the same replies');
+    const answered = await cli(['compare', 'a.json', 'c.json'], cwd);
+    expect(answered.stdout).not.toContain('the meaning judge answered the same replies differently');
   });
 
   // The record names the meaning judge's provider (docs/results-json.md): a run that asks another

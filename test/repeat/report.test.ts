@@ -440,6 +440,13 @@ describe('k/N in every report', () => {
     const terminal = renderTerminal(record, { color: false });
     expect(terminal).toContain('Changed (2)\n  Meaning not checked for all 2: replied otherwise than attempt 1\n');
     expect(terminal).toContain('~ return-window · pass 3/3 · still passing · meaning not checked: attempt 3 · ');
+    // The run says meaning.check was off (its record's meaning): the line says so once, in the suite's config file's name.
+    resetLines();
+    const off = run([otherwise('refund-window', 2), otherwise('return-window', 3)], { meaning: { check: 'off', model: null, promptVersion: '1' }, configName: 'config.yaml' });
+    const offMd = renderComment(off, ctx);
+    expect(offMd).toContain('Meaning not checked for all 2\\: replied otherwise than attempt 1; meaning.check is off in config.yaml.');
+    expect(offMd.split('meaning.check is off')).toHaveLength(2);
+    expect(renderTerminal(off, { color: false })).toContain('Changed (2)\n  Meaning not checked for all 2: replied otherwise than attempt 1; meaning.check is off in config.yaml\n');
     // An item whose reply shown differs keeps the usual introduction.
     resetLines();
     const usual = renderComment(run([fixture('hours', { reply: 'Open 9 to 6.', baseline: baseline('hours', 'Open 9 to 5.'), drift: { reply: 'different', route: 'same', verdict: 'still_passing' } })]), ctx);

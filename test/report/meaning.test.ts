@@ -300,6 +300,13 @@ describe('a reason the meaning was not checked, shared by several items', () => 
     expect(text).toContain('~ hours · pass · still passing · reply changed · meaning not checked · ');
   });
 
+  it("names the suite's config file in the fix: a config.yaml suite is told to add a judge to config.yaml", () => {
+    const yaml = { ...sharedRun(), judge: { name: null }, configName: 'config.yaml' };
+    const fix = 'add a judge to config.yaml, which makes meaning.check judge';
+    expect(renderTerminal(yaml, { color: false })).toContain(`Meaning not checked for 4 of the 5: ${FACTS}; ${fix}`);
+    expect(renderComment(yaml, ctx)).toContain(`Meaning not checked for 4 of the 5\\: ${FACTS}; ${fix}`);
+  });
+
   it('a meaning judge that could not be reached, shared by an agent\'s reworded replies: the line says which settings to check', () => {
     resetLines();
     const down = unchecked('meaning judge unreachable: HTTP 503 after 3 attempts: overloaded');
@@ -537,6 +544,18 @@ describe('compare', () => {
     const text = renderCompareText(compareRuns(before, { ...MEANING, fixtures: [], personas: [script] }));
     expect(text).toContain('changed in meaning: turn 3: numbers 50 → 90');
     expect(text).not.toContain('changed in meaning: turn 3 changed in meaning');
+  });
+
+  // A repeated script's meaning may be another attempt's, named before the turn (evaluate/finish.ts attemptMeaningDetail).
+  it("says a repeated script's attempt and turn once: \"changed in meaning: attempt 2: turn 3: ...\"", () => {
+    const script = MEANING.personas.find((p) => p.drift?.meaning?.value === 'changed')!;
+    const meaning = { ...script.drift!.meaning!, detail: `attempt 2: ${script.drift!.meaning!.detail}` };
+    const later = { ...script, drift: { ...script.drift!, meaning } } as PersonaRecord;
+    const earlier = { ...script, turns: script.turns.map((t, i) => ({ ...t, reply: script.baseline?.transcript[i]?.reply ?? t.reply })), drift: { ...script.drift!, transcript: 'same' as const, meaning: null } };
+    const before: RunRecord = { ...MEANING, startedAt: '2026-11-30T00:00:00.000Z', fixtures: [], personas: [earlier as PersonaRecord] };
+    const text = renderCompareText(compareRuns(before, { ...MEANING, fixtures: [], personas: [later] }));
+    expect(text).toContain('changed in meaning: attempt 2: turn 3: numbers 50 → 90');
+    expect(text).not.toContain('turn 3 changed in meaning');
   });
 
   it('names "reply changed" when the later run had other baselines than the earlier run\'s replies', () => {
