@@ -179,6 +179,15 @@ export interface HeadMove {
 }
 
 /**
+ * The log line for a head moved since the review only by other suites' acceptances: the suite
+ * folder (the dir input) named on its one line (terminalLine), as the refusals name it (log.info
+ * writes a line break in it as one).
+ */
+export function movedByOthersLine(reviewedSha: string, headSha: string, suiteDir: string): string {
+  return `accept: the head moved from the reviewed ${reviewedSha.slice(0, 7)} to ${headSha.slice(0, 7)} only by baseline commits of other suites: ${terminalLine(suiteDir)} is as reviewed, so its baselines are committed on ${headSha.slice(0, 7)}`;
+}
+
+/**
  * How the branch moved from the reviewed head to `head`: only by agent-replay's baseline commits of
  * the replies recorded at the reviewed head, the accept steps of other suites on the same label and
  * this suite's own step in an earlier attempt of the job (a re-run) (docs/action.md, "Two suites in
@@ -1012,7 +1021,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
         return;
       }
       if (move.byOthers) {
-        log.info(`accept: the head moved from the reviewed ${found.headSha.slice(0, 7)} to ${pull.headSha.slice(0, 7)} only by baseline commits of other suites: ${suiteDir} is as reviewed, so its baselines are committed on ${pull.headSha.slice(0, 7)}`);
+        log.info(movedByOthersLine(found.headSha, pull.headSha, suiteDir));
         onto = pull.headSha;
       }
     }
