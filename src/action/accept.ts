@@ -884,8 +884,12 @@ async function showAcceptance(
   }
 }
 
-/** A GitHub failure before the commit, with the step it stopped: what state things are in, and the fix. */
-function failureBeforeCommit(e: GitHubError, step: string, branch: string, found: Found | null): string {
+/**
+ * A GitHub failure before the commit, with the step it stopped: what state things are in, and the
+ * fix. The step (which may name the suite folder, the dir input) and the branch on the failure's one
+ * line (terminalLine: log.failed writes a line break of its text as one).
+ */
+export function failureBeforeCommit(e: GitHubError, step: string, branch: string, found: Found | null): string {
   const kept = found ? `the reviewed results are kept (workflow run ${found.runId} and its results artifact)` : 'the comment and the results artifact of the check run are as they were';
   const permissions = 'the permissions of the accept workflow in the documentation (contents: write, pull-requests: write, actions: write)';
   const fix =
@@ -894,7 +898,7 @@ function failureBeforeCommit(e: GitHubError, step: string, branch: string, found
       : e.kind === 'not_found'
         ? `GitHub answers 404 for what is gone and for what the job's token cannot see: give the accept job ${permissions}, then re-run this job or apply the label again.`
         : 'Re-run this job, or apply the label again.';
-  return `${gitHubTrouble(e)} while ${step}, before anything was committed: the branch ${branch} is unchanged and ${kept}. ${fix}`;
+  return `${gitHubTrouble(e)} while ${terminalLine(step)}, before anything was committed: the branch ${terminalLine(branch)} is unchanged and ${kept}. ${fix}`;
 }
 
 /**
