@@ -1,6 +1,7 @@
 // Words for counts that every layer shares (evaluate/, report/, calibrate/): "3 fixtures", "1,234";
 // a shell word, for the commands a fix or a notice gives to paste (shownShellWord); a sentence's capital;
-// a text on a terminal's line (terminalLine: a path a message names, whatever layer writes it).
+// a text on a terminal's line (terminalLine: a path a message names, whatever layer writes it); a
+// value quoted as JSON inside a message (shownJson).
 // Pure; written once here so the layers cannot drift apart on how a count reads.
 
 /** "1234567" -> "1,234,567": a comma between groups of three digits of an integer written in digits. */
@@ -93,6 +94,20 @@ function dollarQuote(text: string): string {
     else out += ch;
   }
   return `$'${out}'`;
+}
+
+/** What JSON.stringify leaves as it is and a printed line does not show as it is: DEL and the C1 controls, U+2028 and U+2029 (a line break to a log, a terminal and terminalBlock), bidi overrides and isolates. */
+const JSON_UNSHOWN_RE = /[\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * `value` as JSON.stringify writes it, to quote a name or a value inside a message (`--commit
+ * "a\u2028b"`, `the entry "a\nb"`): each character JSON.stringify leaves raw that a line would not
+ * show as it is (JSON_UNSHOWN_RE) written as its escape too, as `\n` is, so that the quoted value
+ * stays on the message's one line and reads as the JSON it is (docs/security.md, "Agent text is data").
+ */
+export function shownJson(value: unknown): string {
+  // JSON.stringify's undefined (of undefined, a function) passes through, as its callers' `?? 'null'` expect.
+  return (JSON.stringify(value) as string | undefined)?.replace(JSON_UNSHOWN_RE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) as string;
 }
 
 /**

@@ -179,6 +179,15 @@ export interface HeadMove {
 }
 
 /**
+ * The log line for a head moved since the review only by other suites' acceptances: the suite
+ * folder (the dir input) named on its one line (terminalLine), as the refusals name it (log.info
+ * writes a line break in it as one).
+ */
+export function movedByOthersLine(reviewedSha: string, headSha: string, suiteDir: string): string {
+  return `accept: the head moved from the reviewed ${reviewedSha.slice(0, 7)} to ${headSha.slice(0, 7)} only by baseline commits of other suites: ${terminalLine(suiteDir)} is as reviewed, so its baselines are committed on ${headSha.slice(0, 7)}`;
+}
+
+/**
  * How the branch moved from the reviewed head to `head`: only by agent-replay's baseline commits of
  * the replies recorded at the reviewed head, the accept steps of other suites on the same label and
  * this suite's own step in an earlier attempt of the job (a re-run) (docs/action.md, "Two suites in
@@ -875,8 +884,12 @@ async function showAcceptance(
   }
 }
 
-/** A GitHub failure before the commit, with the step it stopped: what state things are in, and the fix. */
-function failureBeforeCommit(e: GitHubError, step: string, branch: string, found: Found | null): string {
+/**
+ * A GitHub failure before the commit, with the step it stopped: what state things are in, and the
+ * fix. The step (which may name the suite folder, the dir input) and the branch on the failure's one
+ * line (terminalLine: log.failed writes a line break of its text as one).
+ */
+export function failureBeforeCommit(e: GitHubError, step: string, branch: string, found: Found | null): string {
   const kept = found ? `the reviewed results are kept (workflow run ${found.runId} and its results artifact)` : 'the comment and the results artifact of the check run are as they were';
   const permissions = 'the permissions of the accept workflow in the documentation (contents: write, pull-requests: write, actions: write)';
   const fix =
@@ -885,7 +898,7 @@ function failureBeforeCommit(e: GitHubError, step: string, branch: string, found
       : e.kind === 'not_found'
         ? `GitHub answers 404 for what is gone and for what the job's token cannot see: give the accept job ${permissions}, then re-run this job or apply the label again.`
         : 'Re-run this job, or apply the label again.';
-  return `${gitHubTrouble(e)} while ${step}, before anything was committed: the branch ${branch} is unchanged and ${kept}. ${fix}`;
+  return `${gitHubTrouble(e)} while ${terminalLine(step)}, before anything was committed: the branch ${terminalLine(branch)} is unchanged and ${kept}. ${fix}`;
 }
 
 /**
@@ -1012,7 +1025,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
         return;
       }
       if (move.byOthers) {
-        log.info(`accept: the head moved from the reviewed ${found.headSha.slice(0, 7)} to ${pull.headSha.slice(0, 7)} only by baseline commits of other suites: ${suiteDir} is as reviewed, so its baselines are committed on ${pull.headSha.slice(0, 7)}`);
+        log.info(movedByOthersLine(found.headSha, pull.headSha, suiteDir));
         onto = pull.headSha;
       }
     }

@@ -9,6 +9,7 @@
 
 import { basename, dirname } from 'node:path';
 import { inertText } from '../workflow-commands.js';
+import { shownJson } from '../words.js';
 
 export type UploadResult = { kind: 'uploaded'; name: string; id: number | null } | { kind: 'skipped'; name: string; reason: string };
 
@@ -45,11 +46,11 @@ const ARTIFACT_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /** Why @actions/artifact must not be given this name or these paths (it would log them unguarded), or null. */
 function unloggable(name: string, paths: readonly string[]): string | null {
   if (!ARTIFACT_NAME_RE.test(name)) {
-    return `the artifact name ${JSON.stringify(name)} holds other characters than letters, digits, '.', '_' and '-': @actions/artifact writes it to the step's log as it is, where a workflow command could be read in it, so nothing was uploaded. This is a bug in agent-replay: please report it`;
+    return `the artifact name ${shownJson(name)} holds other characters than letters, digits, '.', '_' and '-': @actions/artifact writes it to the step's log as it is, where a workflow command could be read in it, so nothing was uploaded. This is a bug in agent-replay: please report it`;
   }
   const path = paths.find((p) => /[\r\n]/.test(p) || inertText(p) !== p);
   if (path !== undefined) {
-    return `the path ${JSON.stringify(path)} holds "##[" or a line break: @actions/artifact may write it to the step's log as it is, where the runner would read a workflow command in it, so nothing was uploaded. Give the results-path input (or the dir input) a folder without them`;
+    return `the path ${shownJson(path)} holds "##[" or a line break: @actions/artifact may write it to the step's log as it is, where the runner would read a workflow command in it, so nothing was uploaded. Give the results-path input (or the dir input) a folder without them`;
   }
   return null;
 }

@@ -9,7 +9,7 @@ import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { MAX_REPEAT } from '../suite/repeat.js';
 import { MAX_CONCURRENCY } from '../suite/config/shared.js';
 import { windowsPathRefusal } from '../windows-path.js';
-import { terminalLine, wholeNumberText } from '../words.js';
+import { shownJson, terminalLine, wholeNumberText } from '../words.js';
 import { suiteName, suiteSlug } from './context.js';
 import { clip } from '../report/escape.js';
 import * as log from './log.js';
@@ -112,7 +112,7 @@ function prNumberInput(value: string): number | null {
   const n = wholeNumberText(value);
   if (n !== null && n >= 1) return n;
   log.warning(
-    `input pr-number: ${JSON.stringify(clip(value, 80))} is not a pull request's number, so it is ignored: the pull request is the one the workflow_run event names, else the open one of the run's head branch. ` +
+    `input pr-number: ${shownJson(clip(value, 80))} is not a pull request's number, so it is ignored: the pull request is the one the workflow_run event names, else the open one of the run's head branch. ` +
       "In a workflow_run report it is read from the pr-number file of the checked run's artifact, which check mode writes with its pull request's number",
   );
   return null;

@@ -7,7 +7,7 @@
 
 import { crc32 } from 'node:zlib';
 import yauzl from 'yauzl';
-import { thousands } from '../words.js';
+import { shownJson, thousands } from '../words.js';
 
 const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 const MAX_ENTRIES = 1000;
@@ -32,7 +32,7 @@ export interface ZipLimits {
   maxTotalBytes: number;
 }
 
-const shown = (name: string) => JSON.stringify(name.length > 100 ? `${name.slice(0, 100)}…` : name);
+const shown = (name: string) => shownJson(name.length > 100 ? `${name.slice(0, 100)}…` : name);
 
 /** yauzl's reasons, said as what was wrong with the archive. */
 function describe(error: unknown): string {

@@ -5,6 +5,7 @@ import type { AgentErrorEntry, Route, ToolCall } from '../types.js';
 import { describeFound, readPath } from './template.js';
 import { likelyTextPath } from './text-path.js';
 import { decodeToolCalls, describeShape, findToolCallPaths, MAX_TOOL_CALL_DEPTH, nestsDeeperThan, TOOL_CALL_SHAPES } from './tool-calls.js';
+import { shownJson } from '../words.js';
 
 export interface MappedTurn {
   reply: string;
@@ -57,12 +58,12 @@ export function noReplyAt(json: unknown, path: string, found: unknown, mapping?:
     const read = json !== null && typeof json === 'object' ? (json as { last?: unknown; textAt?: unknown }) : {};
     const [lines, line] = mapping?.replyPerEvent === true ? ['stream events', 'event'] : ['NDJSON lines', 'line'];
     // Where the lines' or events' text is (the likeliest over them all, stream.ts textAtOf), named as a JSON answer's is.
-    const lineTextAt = typeof read.textAt === 'string' ? `; its text may be at ${JSON.stringify(read.textAt)}` : '';
+    const lineTextAt = typeof read.textAt === 'string' ? `; its text may be at ${shownJson(read.textAt)}` : '';
     return `response has no string at "${perLine}" on any of its ${lines} (the last ${line} is ${describeShape(read.last)}${stoppedAt(read.last, perLine)}${lineTextAt})${at}`;
   }
   // Nothing at the path: where the answer's text is, so that the path to write is named (`{message: "..."}` read at "reply").
   const text = found === undefined ? likelyTextPath(json, path) : null;
-  const textAt = text === null ? '' : `; its text may be at ${JSON.stringify(text)}`;
+  const textAt = text === null ? '' : `; its text may be at ${shownJson(text)}`;
   return `response has no string at "${path}" (found ${describeFound(found)}${found === undefined ? stoppedAt(json, path) : ''}; the response is ${describeShape(json)}${textAt})${at}`;
 }
 
@@ -88,7 +89,7 @@ function stoppedAt(json: unknown, path: string): string {
   for (let n = parts.length - 1; n >= 1; n--) {
     const prefix = parts.slice(0, n).join('.');
     const value = readPath(json, prefix);
-    if (value !== undefined) return `: "${prefix}" is ${describeShape(value)}, with no ${JSON.stringify(parts[n])}`;
+    if (value !== undefined) return `: "${prefix}" is ${describeShape(value)}, with no ${shownJson(parts[n])}`;
   }
   return '';
 }

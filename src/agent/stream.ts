@@ -15,7 +15,7 @@ import { ANTHROPIC_NOT_TOOLS, anthropicRefusal, decodeLangGraph, errorText, isRe
 import { NO_USAGE, readUsage, type UsageRead } from './usage.js';
 import { decodeEachToolCall, deniedOutput, TOOL_CALL_SHAPES } from './tool-calls.js';
 import type { ToolCallOrigin, ToolCallsFrom } from '../config.js';
-import { plural } from '../words.js';
+import { plural, shownJson } from '../words.js';
 import { betterText, likelyText, type LikelyText } from './text-path.js';
 
 export interface SseEvent {
@@ -613,7 +613,7 @@ function onEvent(state: StreamState, ev: SseEvent): void {
   // A line of the text sent without its own `data:` (a chunk holding a newline written as one
   // `data: ${chunk}` line): every reader drops it, so the reply would lack it (docs/presets.md, "Streamed replies").
   if (ev.stray !== undefined && !isRecord(obj) && (state.format === null || state.format === 'plain')) {
-    state.error = `stream event ${state.eventNumber} holds a line that is no event-stream field (${JSON.stringify(ev.stray.length <= 60 ? ev.stray : `${ev.stray.slice(0, 59)}…`)}): a text chunk with a newline sent on one data: line, whose next lines every event-stream reader (agent-replay's, a browser's EventSource) drops, so the reply would lack them; send each line of a chunk as its own data: line`;
+    state.error = `stream event ${state.eventNumber} holds a line that is no event-stream field (${shownJson(ev.stray.length <= 60 ? ev.stray : `${ev.stray.slice(0, 59)}…`)}): a text chunk with a newline sent on one data: line, whose next lines every event-stream reader (agent-replay's, a browser's EventSource) drops, so the reply would lack them; send each line of a chunk as its own data: line`;
     return;
   }
   if (ev.event !== 'error' && !(isRecord(obj) && obj.type === 'error') && isKeepAlive(ev, obj)) {

@@ -29,6 +29,7 @@
 
 import type { JsonValue, ToolCall } from '../types.js';
 import { pathDeeperThan } from '../record/depth.js';
+import { shownJson } from '../words.js';
 
 /** Longest tool name kept: a name is an identifier, not a document. */
 const MAX_TOOL_NAME = 200;
@@ -271,7 +272,7 @@ export function decodeToolCalls(items: readonly unknown[]): ToolCallsResult {
   while (itemOf.length < calls.length) itemOf.push(items.length - 1);
   for (const [i, c] of calls.entries()) {
     const part = nestsDeeperThan(c.input, MAX_TOOL_CALL_DEPTH) ? 'input' : nestsDeeperThan(c.output, MAX_TOOL_CALL_DEPTH) ? 'output' : null;
-    if (part !== null) return { ok: false, index: itemOf[i] ?? 0, found: `a call of ${JSON.stringify(c.tool)} whose ${part} nests deeper than ${MAX_TOOL_CALL_DEPTH} levels` };
+    if (part !== null) return { ok: false, index: itemOf[i] ?? 0, found: `a call of ${shownJson(c.tool)} whose ${part} nests deeper than ${MAX_TOOL_CALL_DEPTH} levels` };
   }
   return { ok: true, value: calls };
 }

@@ -1,6 +1,7 @@
 import type { Judge, JudgeResult, Outcome, PanelMember, Verdict } from '../types.js';
 import { formatPair, reasonLine } from './format.js';
 import { NEW_CONFIG_NAME } from '../suite/config-names.js';
+import { shownJson } from '../words.js';
 
 /** How the reason with no judge configured begins (noJudgeReason). */
 const NO_JUDGE = 'no judge configured';
@@ -39,7 +40,7 @@ function unusableDetail(result: Extract<JudgeResult, { ok: false }> | { reason: 
  * (src/evaluate/causes.ts, memberReasons).
  */
 export function memberLabel(label: string): string {
-  return /: |; |^"/.test(label) ? JSON.stringify(label) : label;
+  return /: |; |^"/.test(label) ? shownJson(label) : label;
 }
 
 /** The most of one panel member's reason a detail line shows: what happened, its fix left to the cause line (reasonLine). */

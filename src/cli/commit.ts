@@ -8,6 +8,7 @@ import * as z from 'zod';
 import { UsageError } from '../engine.js';
 import { gitHead } from './git.js';
 import { terminalLine } from '../report/escape.js';
+import { shownJson } from '../words.js';
 
 /** A commit as git and GitHub give it: 7 to 40 hex digits (docs/cli.md, "What each command does"). */
 const COMMIT_SHA = /^[0-9a-f]{7,40}$/i;
@@ -34,7 +35,7 @@ function parseCommit(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
   if (!COMMIT_SHA.test(text)) {
     throw new UsageError(
-      `--commit must be a commit SHA of 7 to 40 hex digits (0-9, a-f), got ${JSON.stringify(text)}: give the commit the replies are recorded at (git rev-parse HEAD), or leave --commit out to use the pull request's head on its event in GitHub Actions, else GITHUB_SHA, else git HEAD`,
+      `--commit must be a commit SHA of 7 to 40 hex digits (0-9, a-f), got ${shownJson(text)}: give the commit the replies are recorded at (git rev-parse HEAD), or leave --commit out to use the pull request's head on its event in GitHub Actions, else GITHUB_SHA, else git HEAD`,
     );
   }
   return text.toLowerCase();
@@ -122,7 +123,7 @@ function commitOfEnv(text: string | undefined): string | undefined {
   if (text === undefined || text.trim() === '') return undefined;
   if (!COMMIT_SHA.test(text)) {
     throw new UsageError(
-      `GITHUB_SHA must be a commit SHA of 7 to 40 hex digits (0-9, a-f), got ${JSON.stringify(text)}: unset it to use git HEAD, or give --commit SHA`,
+      `GITHUB_SHA must be a commit SHA of 7 to 40 hex digits (0-9, a-f), got ${shownJson(text)}: unset it to use git HEAD, or give --commit SHA`,
     );
   }
   return text.toLowerCase();

@@ -6,7 +6,7 @@ import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { createFileExclusively, writeFailureWords } from '../fs-safe.js';
 import { docsUrl, TOOL } from '../version.js';
-import { shownShellWord } from '../words.js';
+import { shownJson, shownShellWord } from '../words.js';
 import { EXIT, isSystemError, UserError } from '../errors.js';
 import { UsageError } from '../engine.js';
 import type { CliIO } from './output.js';
@@ -270,9 +270,6 @@ message: Hello! What can you help me with?
 assert: { regex: "help", flags: "i" }
 `;
 
-/** What JSON.stringify leaves as it is and a workflow file must not hold raw: DEL and the C1 controls (which YAML does not allow), U+2028 and U+2029, bidi overrides and isolates. */
-const YAML_UNSHOWN_RE = /[\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;
-
 /**
  * A folder as a workflow's YAML value: as it is when YAML reads it so, else double-quoted (a
  * ` #` would start a comment, a leading `*`, `&` or `!` is YAML syntax), each control character,
@@ -281,7 +278,8 @@ const YAML_UNSHOWN_RE = /[\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g
  */
 function yamlWord(text: string): string {
   if (/^[A-Za-z0-9._/-]+$/.test(text)) return text;
-  return JSON.stringify(text).replace(YAML_UNSHOWN_RE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  // shownJson: also DEL and the C1 controls, which YAML does not allow raw, U+2028, U+2029 and bidi overrides, which a workflow file must not hold raw.
+  return shownJson(text);
 }
 
 /** The check workflow: a preview announced by the host (deployment_status) is replayed. */

@@ -43,7 +43,7 @@ import { isFolder } from '../fs-safe.js';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import { describeFailure, EXIT, stackOf, UserError } from '../errors.js';
 import { redactorOfKnown } from '../secrets.js';
-import { plural, shownShellWord, thousands } from '../words.js';
+import { plural, shownJson, shownShellWord, thousands } from '../words.js';
 import { checkOutputPaths, emitRun, errorLine, printConfigIssues, interruptedExit, progressPrinter, reportContext, resolvePath, withProgressLine, writeRenderings, writeText, writtenText, type CliIO } from './output.js';
 import type { ReportContext } from '../report/context.js';
 
@@ -642,7 +642,7 @@ export function acceptRunStep(
 function acceptLabelWords(label: string | null): string {
   if (label === null) return "the accept workflow's label (the accept-label input of its agent-replay step)";
   const shown = terminalLine(label);
-  return `the ${/\s/.test(shown) ? JSON.stringify(shown) : shown} label`;
+  return `the ${/\s/.test(shown) ? shownJson(shown) : shown} label`;
 }
 
 /**

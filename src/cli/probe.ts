@@ -29,7 +29,7 @@ import { createConfiguredJudge } from '../judge/index.js';
 import { NO_BASELINES, replay } from '../replay/index.js';
 import { makeRedactor } from '../secrets.js';
 import { TOOL } from '../version.js';
-import { durationText, shownShellWord } from '../words.js';
+import { durationText, shownJson, shownShellWord } from '../words.js';
 import { EXIT, UserError } from '../errors.js';
 import { createFileExclusively } from '../fs-safe.js';
 import { isValidLabel, LABEL_RULE, loadSuite, loadSuiteConfig, noAgentUrlIssue, type ConfigOverrides } from '../suite/index.js';
@@ -76,7 +76,7 @@ function parseAssert(text: string, threshold: string | undefined): Assertion {
   const colon = text.indexOf(':');
   const kind = colon === -1 ? text : text.slice(0, colon);
   const value = colon === -1 ? '' : text.slice(colon + 1);
-  const bad = (why: string): UsageError => new UsageError(`--assert ${JSON.stringify(text)} ${why}; use ${ASSERT_FORMS}`);
+  const bad = (why: string): UsageError => new UsageError(`--assert ${shownJson(text)} ${why}; use ${ASSERT_FORMS}`);
   if (kind !== 'judge' && threshold !== undefined) throw new UsageError('--threshold only applies to a judge assertion (--assert judge:"CRITERION")');
   if (kind === 'contains') {
     const needle = unquote(value);
@@ -282,7 +282,7 @@ async function checkSave(label: string, o: ProbeOptions, io: CliIO): Promise<{ t
   if (!isValidLabel(label)) {
     // The fix a fixture's label gets (docs/fixtures.md, "A fixture"): a valid one close to it the suite does not use, as the flag to paste.
     const close = freeSuggestion(label, await savedLabels(o, io, suiteDir));
-    throw new UsageError(`--save ${JSON.stringify(label)} is not a valid label: a label is ${LABEL_RULE} (it names the fixture and its baseline file)${close === null ? '' : `; use --save ${shownShellWord(close.label)}${close.note}`}`);
+    throw new UsageError(`--save ${shownJson(label)} is not a valid label: a label is ${LABEL_RULE} (it names the fixture and its baseline file)${close === null ? '' : `; use --save ${shownShellWord(close.label)}${close.note}`}`);
   }
   // A name Windows refuses (docs/fixtures.md, "A fixture"): the suite would not check out there.
   if (windowsNameIssue(label) !== null) {
@@ -304,7 +304,7 @@ async function checkSave(label: string, o: ProbeOptions, io: CliIO): Promise<{ t
   }
   const taken = [...(loaded.suite?.fixtures ?? []), ...(loaded.suite?.personas ?? [])].find((f) => f.label.toLowerCase() === label.toLowerCase());
   if (taken) {
-    throw new UserError(`--save ${label}: the label ${JSON.stringify(taken.label)} is already used at ${terminalLine(taken.file)}:${taken.line}; labels are unique across the suite, choose another (nothing was sent)`);
+    throw new UserError(`--save ${label}: the label ${shownJson(taken.label)} is already used at ${terminalLine(taken.file)}:${taken.line}; labels are unique across the suite, choose another (nothing was sent)`);
   }
   return { target, shown, suiteDir };
 }

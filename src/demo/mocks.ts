@@ -7,6 +7,7 @@
 
 import { callMatches } from '../evaluate/match.js';
 import type { JsonValue } from '../types.js';
+import { shownJson } from '../words.js';
 
 export type Json = JsonValue;
 
@@ -49,6 +50,6 @@ export function readMocks(value: unknown): Mock[] {
 export function callTool(mocks: readonly Mock[], tool: string, input: Json, errors: AgentError[]): ToolCall {
   const mock = mocks.find((m) => mockMatches(m, tool, input));
   if (mock !== undefined) return { tool, input, output: mock.output ?? null, mocked: true };
-  errors.push({ kind: 'unmocked_tool', tool, message: `no mock answers ${tool} with input ${JSON.stringify(input)}; the demo agent calls no real system, so the call returned nothing` });
+  errors.push({ kind: 'unmocked_tool', tool, message: `no mock answers ${tool} with input ${shownJson(input)}; the demo agent calls no real system, so the call returned nothing` });
   return { tool, input, output: null, mocked: false };
 }

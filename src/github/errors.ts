@@ -4,6 +4,7 @@
 
 import { badAnswerText, connectionFailureText, networkAddress, networkErrorCode, otherNetworkFailureText } from '../http/error-code.js';
 import { NOT_TLS_FIX, notTls, proxyPlainHttpFix, tlsAlert, tlsAlertFix, tlsAlertText } from '../http/tls.js';
+import { shownJson } from '../words.js';
 
 /** An https:// proxy on the way to GitHub's API, named without credentials, with the variable that names it (src/github/proxy.ts). */
 export interface HttpsProxy {
@@ -114,7 +115,7 @@ function dataMessage(data: unknown): string | null {
   if (typeof data === 'object' && data !== null) {
     const { message, errors } = data as { message?: unknown; errors?: unknown };
     if (typeof message === 'string') {
-      const extra = Array.isArray(errors) && errors.length > 0 ? `: ${JSON.stringify(errors).slice(0, 300)}` : '';
+      const extra = Array.isArray(errors) && errors.length > 0 ? `: ${shownJson(errors).slice(0, 300)}` : '';
       return `${message}${extra}`;
     }
   }

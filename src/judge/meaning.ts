@@ -17,6 +17,7 @@ import type { JudgeProvider, JudgeStructuredOutput } from '../types.js';
 import { ambiguousScores, field, formatScoreValue, keyedCandidates, scoredObjects, snippet, toNumber } from './parse.js';
 import { MEANING_PROMPT_VERSION, MEANING_SYSTEM_PROMPT, meaningBoundary, meaningUserMessage, type MeaningRequest } from './meaning-prompt.js';
 import { createStructuredClient, cutWords, noAnswerWords, type StructuredAnswer, type StructuredDeps } from './structured.js';
+import { shownJson } from '../words.js';
 
 export { MEANING_PROMPT_VERSION, type ConversationTurn, type MeaningRequest } from './meaning-prompt.js';
 
@@ -64,7 +65,7 @@ function fromObject(obj: Record<string, unknown>): Parsed | null {
   const raw = field(obj, 'score');
   if (raw === undefined) return null;
   const score = toNumber(raw);
-  if (score === null) return { ok: false, reason: `meaning judge gave no usable answer: score ${JSON.stringify(raw) ?? String(raw)} is not a number` };
+  if (score === null) return { ok: false, reason: `meaning judge gave no usable answer: score ${shownJson(raw) ?? String(raw)} is not a number` };
   if (score < 0 || score > 1) return { ok: false, reason: `meaning judge gave no usable answer: score ${score} is outside [0,1]` };
   const difference = field(obj, 'difference');
   return { ok: true, score, difference: typeof difference === 'string' ? difference : '' };
@@ -76,7 +77,7 @@ function answerOf(answer: StructuredAnswer, provider: JudgeConfig['provider']): 
     case 'object': {
       const v = answer.value;
       const parsed = v !== null && typeof v === 'object' && !Array.isArray(v) ? fromObject(v as Record<string, unknown>) : null;
-      return parsed ?? { ok: false, reason: `meaning judge gave no usable answer: "${snippet(JSON.stringify(v) ?? String(v))}"` };
+      return parsed ?? { ok: false, reason: `meaning judge gave no usable answer: "${snippet(shownJson(v) ?? String(v))}"` };
     }
     case 'text': {
       // An answer with more than one score is not read (parse.ts): a judge that quoted the reply's own "score" must not decide by it.

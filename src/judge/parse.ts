@@ -13,6 +13,7 @@
 // pass it (docs/judges.md, "What the judge reads").
 
 import type { JudgeResult } from '../types.js';
+import { shownJson } from '../words.js';
 
 const MAX_RATIONALE_CHARS = 200;
 const NO_RATIONALE = '(no rationale given)';
@@ -224,7 +225,7 @@ export function snippet(text: string, max = SNIPPET_CHARS): string {
 
 /** A score as the answer wrote it, for a reason: `1.5`, `"high"`, `null`. */
 export function formatScoreValue(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value) ?? value);
+  return typeof value === 'string' ? shownJson(value) : String(shownJson(value) ?? value);
 }
 
 /** A score from one object, or the problem with it; null when the object carries no score. */
@@ -276,5 +277,5 @@ export function parseJudgeOutput(text: string): JudgeResult {
 /** A score from an object the provider already decoded (an Anthropic tool call's `input`). */
 export function parseJudgeObject(value: unknown): JudgeResult {
   const result = isObject(value) ? fromObject(value) : null;
-  return result ?? { ok: false, reason: `no usable score in output: "${snippet(JSON.stringify(value) ?? String(value))}"` };
+  return result ?? { ok: false, reason: `no usable score in output: "${snippet(shownJson(value) ?? String(value))}"` };
 }

@@ -16,6 +16,7 @@ import { AdaptiveLimiter } from '../http/limiter.js';
 import { closeDispatcher } from '../http/undici.js';
 import { snippet, splitThinking } from './parse.js';
 import { ERROR_IN_200 } from '../judge-url-setting.js';
+import { shownJson } from '../words.js';
 
 const ANTHROPIC_VERSION = '2023-06-01';
 
@@ -140,7 +141,7 @@ function textOf(content: unknown): unknown {
 /** The words of an error a body carries (`"Overloaded"`, `{"message": "..."}`), quoted; null when it carries none. */
 function errorWords(error: unknown): string | null {
   const message = typeof error === 'string' ? error : get(error, 'message');
-  return typeof message === 'string' && message.trim() !== '' ? JSON.stringify(snippet(message)) : null;
+  return typeof message === 'string' && message.trim() !== '' ? shownJson(snippet(message)) : null;
 }
 
 /**
@@ -155,7 +156,7 @@ function openaiNoContent(json: unknown): string | null {
   const choices = get(json, 'choices');
   if (Array.isArray(choices) && choices.length === 0) return 'an empty choices array';
   const finish = get(json, 'choices', 0, 'finish_reason');
-  return typeof finish === 'string' && finish !== 'stop' && finish !== 'length' ? `finish_reason ${JSON.stringify(finish)}` : null;
+  return typeof finish === 'string' && finish !== 'stop' && finish !== 'length' ? `finish_reason ${shownJson(finish)}` : null;
 }
 
 /** A tool call's arguments as the object they encode (OpenAI sends them as a JSON string), else as written. */
@@ -183,8 +184,8 @@ function openaiToolAnswer(calls: readonly unknown[], shape: StructuredRequestSha
     const value = toolArguments(first);
     return typeof value === 'string' ? { kind: 'text', text: value, calls: 1 } : { kind: 'object', value };
   }
-  const names = calls.map((c) => get(c, 'function', 'name')).map((n) => JSON.stringify(typeof n === 'string' ? n : null));
-  return { kind: 'none', instead: `${calls.length === 1 ? 'a tool call' : `${calls.length} tool calls`} ${names.join(', ')}, not ${JSON.stringify(shape.name)}` };
+  const names = calls.map((c) => get(c, 'function', 'name')).map((n) => shownJson(typeof n === 'string' ? n : null));
+  return { kind: 'none', instead: `${calls.length === 1 ? 'a tool call' : `${calls.length} tool calls`} ${names.join(', ')}, not ${shownJson(shape.name)}` };
 }
 
 const anthropic: Provider = {

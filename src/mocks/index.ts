@@ -18,6 +18,7 @@
 // script errored ("unmocked tool"), the way it would if the tool had run.
 
 import { callMatches } from '../evaluate/match.js';
+import { shownJson } from '../words.js';
 
 /** A JSON value (the package's own name for it: the declarations ship without the engine's types). */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -39,7 +40,7 @@ export class UnmockedToolError extends Error {
   readonly tool: string;
   readonly input: JsonValue;
   constructor(tool: string, input: JsonValue) {
-    super(`agent-replay: no mock answers ${tool}(${JSON.stringify(input)}); add a mock for it to the persona script, or drop the script's mocks to run its tools for real`);
+    super(`agent-replay: no mock answers ${tool}(${shownJson(input)}); add a mock for it to the persona script, or drop the script's mocks to run its tools for real`);
     this.name = 'UnmockedToolError';
     this.tool = tool;
     this.input = input;
@@ -65,7 +66,7 @@ export function readMocks(value: unknown): Mock[] {
   return value.map((m: unknown, i) => {
     if (!isRecord(m) || typeof m['tool'] !== 'string') throw new TypeError(`agent-replay mocks: entry ${i} must be an object with a string "tool"`);
     const match = m['match'] ?? 'subset';
-    if (match !== 'exact' && match !== 'subset') throw new TypeError(`agent-replay mocks: entry ${i} (${m['tool']}): match must be "exact" or "subset", got ${JSON.stringify(match)}`);
+    if (match !== 'exact' && match !== 'subset') throw new TypeError(`agent-replay mocks: entry ${i} (${m['tool']}): match must be "exact" or "subset", got ${shownJson(match)}`);
     if (!Object.hasOwn(m, 'output')) throw new TypeError(`agent-replay mocks: entry ${i} (${m['tool']}) has no "output"`);
     const mock: Mock = { tool: m['tool'], match, output: asJson(m['output']) };
     if (m['input'] !== undefined) mock.input = asJson(m['input']);

@@ -13,7 +13,7 @@ import { UserError } from '../errors.js';
 import { writeRecordFile } from './stream.js';
 import { docsUrl, TOOL } from '../version.js';
 import { hideEndpointTokens, sameEndpoint } from '../endpoint.js';
-import { plural, terminalLine, thousands } from '../words.js';
+import { plural, shownJson, terminalLine, thousands } from '../words.js';
 import { MIXED_SELECTION } from '../evaluate/shard.js';
 import { NEW_CONFIG_NAME } from '../suite/config-names.js';
 
@@ -200,7 +200,7 @@ function listsAgree(record: RunRecord, file: string): void {
     if (listed === undefined || shown === quotedList(listed)) continue;
     throw new RecordError(
       file,
-      `${key} (${JSON.stringify(shown)}) does not agree with ${list} (${JSON.stringify(listed)}): agent-replay writes ${key} as ${list}'s entries, each quoted, comma-separated (here ${quotedList(listed)}); give the results.json the run wrote (its --out, or its results artifact); in a file edited by hand, make the two agree`,
+      `${key} (${shownJson(shown)}) does not agree with ${list} (${shownJson(listed)}): agent-replay writes ${key} as ${list}'s entries, each quoted, comma-separated (here ${quotedList(listed)}); give the results.json the run wrote (its --out, or its results artifact); in a file edited by hand, make the two agree`,
     );
   }
 }
@@ -264,7 +264,8 @@ export async function readRecord(path: string, readText: (handle: FileHandle) =>
     // O_NOFOLLOW on a link fails with ELOOP (Linux, macOS) or EMLINK (FreeBSD).
     if (code === 'ELOOP' || code === 'EMLINK') throw new RecordError(path, LINK_REFUSED);
     if (code === 'ENOENT') throw new RecordError(path, 'does not exist; give the path of a results.json written by agent-replay');
-    throw new RecordError(path, `cannot be read (${code ?? (e as Error).message})`);
+    // The system's words when it gives no code quote the path as it is: on the message's one line (terminalLine).
+    throw new RecordError(path, `cannot be read (${code ?? terminalLine((e as Error).message)})`);
   } finally {
     await handle?.close();
   }

@@ -3,6 +3,7 @@
 // the balanced objects of prose that carry either; more than one answer is a fault). Pure.
 
 import { keyedCandidates, snippet } from '../judge/parse.js';
+import { shownJson } from '../words.js';
 
 export type ParsedAnswer = { kind: 'message'; message: string } | { kind: 'done'; reason: string } | { kind: 'fault'; fault: string };
 
@@ -28,7 +29,7 @@ function fromObject(obj: Record<string, unknown>): ParsedAnswer | null {
 /** From an object the provider decoded (an Anthropic tool call's input, an OpenAI strict JSON content). */
 export function parseSimulatorObject(value: unknown): ParsedAnswer {
   const obj = value !== null && typeof value === 'object' && !Array.isArray(value) ? fromObject(value as Record<string, unknown>) : null;
-  return obj ?? noJson(JSON.stringify(value) ?? String(value));
+  return obj ?? noJson(shownJson(value) ?? String(value));
 }
 
 /** What an answer says, to tell two answers apart: done (whatever the reason), a message, a fault. */

@@ -6,7 +6,7 @@ import { keptJudgeContradicts, panelVerdict } from '../assertions/judge.js';
 import { nearestName, quote, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
 import { documentSource, type Position, type SourceFile } from './yaml/index.js';
 import { isValidLabel, LABEL_RULE } from './labels.js';
-import { shownShellWord } from '../words.js';
+import { shownJson, shownShellWord } from '../words.js';
 import { namedRecord } from './named-record.js';
 import { hideEndpointTokens } from '../endpoint.js';
 import { controlCharacterError, cutShortAt, deepJsonOffset, jsonErrorOffset, jsonErrorWords, lineColumnAt, MAX_JSON_DEPTH, trailingCommaError } from './json-depth.js';
@@ -334,7 +334,7 @@ export function checkBaselineFile(file: string, fileLabel: string, written: stri
     // An empty file, or one cut short, said so at where it stops, not in the parser's words for
     // the token it expected next ("Expected double-quoted property name", at a line past the text).
     if (text.trim() === '') {
-      errors.push({ file, line: 1, column: 1, message: 'invalid JSON: the file is empty', fix: rewriteFix(file, `an empty file holds no baseline: delete it and accept ${JSON.stringify(fileLabel)} again`) });
+      errors.push({ file, line: 1, column: 1, message: 'invalid JSON: the file is empty', fix: rewriteFix(file, `an empty file holds no baseline: delete it and accept ${shownJson(fileLabel)} again`) });
       return { baseline: null, errors };
     }
     const cut = cutShortAt(text, message);
@@ -361,7 +361,7 @@ export function checkBaselineFile(file: string, fileLabel: string, written: stri
           file,
           ...src.valueAt(['label']),
           message: `baseline label ${quote(writtenLabel)} does not match its file name ${quote(`${fileLabel}.json`)}`,
-          fix: `rename the file to ${writtenLabel}.json or set "label": ${JSON.stringify(fileLabel)}`,
+          fix: `rename the file to ${writtenLabel}.json or set "label": ${shownJson(fileLabel)}`,
         }
       : null;
   if (mismatch !== null) errors.push(mismatch);
@@ -382,7 +382,7 @@ export function checkBaselineFile(file: string, fileLabel: string, written: stri
           errors.push({
             file,
             ...pos,
-            message: `verdict ${typeof verdict === 'string' ? quote(verdict) : JSON.stringify(verdict)} cannot be a baseline: only pass or fail is ever accepted`,
+            message: `verdict ${typeof verdict === 'string' ? quote(verdict) : shownJson(verdict)} cannot be a baseline: only pass or fail is ever accepted`,
             fix: rewriteFix(file, meantVerdict(verdict) === null ? undefined : `write "verdict": "${meantVerdict(verdict) as string}"`),
           });
           continue;

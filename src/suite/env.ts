@@ -8,6 +8,7 @@
 
 import type { ConfigIssue } from './issues.js';
 import { pathText, type PathSegment, type SourceFile } from './yaml/index.js';
+import { shownJson } from '../words.js';
 
 /** `$${NAME}` is a literal `${NAME}`; `${NAME}` is substituted. */
 const REFERENCE_RE = /\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -63,7 +64,7 @@ function brokenReference(text: string, path: readonly PathSegment[], file: strin
     const inner = written.replace(/^\$\{/, '').replace(/\}$/, '').trim();
     const meant = /^[A-Za-z_][A-Za-z0-9_]*$/.test(inner) ? `write \${${inner}}` : 'export the variable under a name of letters, digits and _ and write ${THAT_NAME}';
     return {
-      message: `${name} holds ${JSON.stringify(written)}, which is not a \${NAME} reference (a name of letters, digits and _ in \${...}, no spaces): it would be sent as written`,
+      message: `${name} holds ${shownJson(written)}, which is not a \${NAME} reference (a name of letters, digits and _ in \${...}, no spaces): it would be sent as written`,
       fix: `${meant}, or ${meant.startsWith('write') ? '' : 'write '}$\${ to send the text as written`,
     };
   }

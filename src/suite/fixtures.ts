@@ -12,6 +12,7 @@ import { checkRepeat, repeatSchema } from './repeat.js';
 import { toExpectation, toolExpectationSchema } from './tools.js';
 import { regexCompileAdvice, regexMeaningNote, regexSlashesNote } from './regex-advice.js';
 import { docsUrl } from '../version.js';
+import { shownJson } from '../words.js';
 
 const ASSERTION_KINDS = ['contains', 'regex', 'judge', 'maxLatencyMs', 'toolCalled', 'toolNotCalled'] as const;
 export const DEFAULT_THRESHOLD = 0.7;
@@ -370,8 +371,8 @@ export function checkFlags(flags: string): string | null {
 /** The fix for `assert: <text>`: the check as a mapping, with the kind the text starts with when it names one. */
 function assertTextFix(text: string): string {
   const m = /^(contains|regex|judge|maxLatencyMs)\b\s*[:=]?\s*(.*)$/.exec(text.trim());
-  if (m === null || m[2] === '') return `write the check as a mapping, e.g. assert: { contains: ${JSON.stringify(text.trim())} } (the reply contains that text); the kinds are in ${docsUrl('fixtures.md', 'Assertions')}`;
+  if (m === null || m[2] === '') return `write the check as a mapping, e.g. assert: { contains: ${shownJson(text.trim())} } (the reply contains that text); the kinds are in ${docsUrl('fixtures.md', 'Assertions')}`;
   const [, kind = '', rest = ''] = m;
-  const value = kind === 'maxLatencyMs' && /^\d+$/.test(rest) ? rest : JSON.stringify(rest.replace(/^(["'])(.*)\1$/, '$2'));
+  const value = kind === 'maxLatencyMs' && /^\d+$/.test(rest) ? rest : shownJson(rest.replace(/^(["'])(.*)\1$/, '$2'));
   return `write the check as a mapping: assert: { ${kind}: ${value} }`;
 }

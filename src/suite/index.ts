@@ -28,7 +28,7 @@ import { readYaml, withYamlPackage, type LoadedYaml } from './yaml/index.js';
 import { isSplitNumberMessage } from './yaml/split-number.js';
 import { judgeAssertionOf } from '../assertions/list.js';
 import { suiteAboveIssue } from './suite-above.js';
-import { shownShellWord, thousands } from '../words.js';
+import { shownJson, shownShellWord, thousands } from '../words.js';
 
 export { baselineSchema, personaBaselineSchema, routeSchema, serializeBaseline, serializePersonaBaseline } from './baselines.js';
 export { AGENT_PRESETS } from './config/agent.js';
@@ -656,8 +656,8 @@ function checkLabelsUnique(labels: readonly SeenLabel[], found: Findings): void 
       column: seen.column,
       message:
         first.label === seen.label
-          ? `duplicate label ${JSON.stringify(seen.label)}: used at ${at(first)} and at ${at(seen)}`
-          : `labels ${JSON.stringify(first.label)} at ${at(first)} and ${JSON.stringify(seen.label)} at ${at(seen)} differ only in case: their baseline files would collide on macOS and Windows`,
+          ? `duplicate label ${shownJson(seen.label)}: used at ${at(first)} and at ${at(seen)}`
+          : `labels ${shownJson(first.label)} at ${at(first)} and ${shownJson(seen.label)} at ${at(seen)} differ only in case: their baseline files would collide on macOS and Windows`,
       fix: 'rename one of them; labels are unique across the suite because each names its baseline file',
     });
   }
@@ -768,8 +768,8 @@ function kindWarning(shown: string, label: string, persona: boolean): ConfigIssu
     file: shown,
     line: null,
     column: null,
-    message: `${shown} is a ${persona ? 'persona script' : 'fixture'} baseline, but ${JSON.stringify(label)} is a ${persona ? 'fixture' : 'persona script'} now: it is not compared against`,
-    fix: `delete ${shown} and accept ${JSON.stringify(label)} again`,
+    message: `${shown} is a ${persona ? 'persona script' : 'fixture'} baseline, but ${shownJson(label)} is a ${persona ? 'fixture' : 'persona script'} now: it is not compared against`,
+    fix: `delete ${shown} and accept ${shownJson(label)} again`,
   };
 }
 
@@ -826,7 +826,7 @@ function caseCollisions(listed: readonly { path: string }[], items: ItemsRead, p
         column: null,
         message: `baseline file ${path.basename(ref.path)} differs only in case from ${path.basename(keeper.path)}: on macOS and Windows they are one file, and a checkout there keeps only one of them`,
         fix: isItem
-          ? `delete ${shown} (git rm ${shownShellWord(shown)}): no fixture or persona script is labelled ${JSON.stringify(labelOf(ref))}, and ${kept} is the baseline of ${JSON.stringify(labelOf(keeper))}`
+          ? `delete ${shown} (git rm ${shownShellWord(shown)}): no fixture or persona script is labelled ${shownJson(labelOf(ref))}, and ${kept} is the baseline of ${shownJson(labelOf(keeper))}`
           : `keep the one whose label is a fixture's or persona script's and delete the other (${shown} or ${kept})`,
       });
     }
@@ -839,7 +839,7 @@ function orphanWarning(shown: string, label: string): ConfigIssue {
     file: shown,
     line: null,
     column: null,
-    message: `orphan baseline: no fixture or persona script is labelled ${JSON.stringify(label)}`,
+    message: `orphan baseline: no fixture or persona script is labelled ${shownJson(label)}`,
     fix: `delete ${shown} if the fixture (or script) was removed, or restore one with label: ${label} (a renamed fixture needs its baseline renamed too)`,
   };
 }
@@ -853,7 +853,7 @@ function warnJudgeNotConfigured(config: Config | null, fixtures: readonly Fixtur
       file: first.file,
       line: first.line,
       column: null,
-      message: `${judged.length} fixture${judged.length === 1 ? ' uses a judge assertion' : 's use judge assertions'} (first: ${JSON.stringify(first.label)}) but no judge is configured: ${judged.length === 1 ? 'it is' : 'they are'} not evaluated`,
+      message: `${judged.length} fixture${judged.length === 1 ? ' uses a judge assertion' : 's use judge assertions'} (first: ${shownJson(first.label)}) but no judge is configured: ${judged.length === 1 ? 'it is' : 'they are'} not evaluated`,
       fix: JUDGE_FIX(configShown),
     });
   }
@@ -864,7 +864,7 @@ function warnJudgeNotConfigured(config: Config | null, fixtures: readonly Fixtur
       file: firstScript.file,
       line: firstScript.line,
       column: null,
-      message: `${withCriteria.length} persona script${withCriteria.length === 1 ? ' has' : 's have'} criteria (first: ${JSON.stringify(firstScript.label)}) but no judge is configured: the criteria are not evaluated`,
+      message: `${withCriteria.length} persona script${withCriteria.length === 1 ? ' has' : 's have'} criteria (first: ${shownJson(firstScript.label)}) but no judge is configured: the criteria are not evaluated`,
       fix: JUDGE_FIX(configShown),
     });
   }
@@ -883,7 +883,7 @@ function warnSimulatorNotConfigured(config: Config | null, personas: readonly Pe
     file: first.file,
     line: first.line,
     column: null,
-    message: `${simulated.length} persona script${simulated.length === 1 ? ' has' : 's have'} a simulated user (first: ${JSON.stringify(first.label)}) but no simulator is configured: a turn the baseline cannot replay is not evaluated`,
+    message: `${simulated.length} persona script${simulated.length === 1 ? ' has' : 's have'} a simulated user (first: ${shownJson(first.label)}) but no simulator is configured: a turn the baseline cannot replay is not evaluated`,
     fix: `add a simulator section to ${configShown} (provider, baseUrl, model, apiKey), or a judge section, whose model then plays the user too`,
   });
 }
@@ -902,7 +902,7 @@ function warnPersonaMapping(config: Config | null, personas: readonly PersonaScr
     if (first) found.warnings.push({ file: first.file, line: first.line, column: null, message: message(first, scripts.length), fix });
   };
   const those = (n: number): string => (n === 1 ? 'script' : `${n} scripts`);
-  const head = (p: PersonaScript, n: number, verb: [string, string]): string => `persona ${those(n)} (first: ${JSON.stringify(p.label)}) ${n === 1 ? verb[0] : verb[1]}`;
+  const head = (p: PersonaScript, n: number, verb: [string, string]): string => `persona ${those(n)} (first: ${shownJson(p.label)}) ${n === 1 ? verb[0] : verb[1]}`;
   // A vendor API behind a preset's own body: its response has only what that API reports.
   const presetBody = PRESETS[preset].mapping.body;
   const streamBody = PRESETS[preset].streamBody?.(presetBody) ?? null;

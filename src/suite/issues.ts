@@ -4,7 +4,7 @@
 import { pathText, type PathSegment, type Position, type SourceFile } from './yaml/source.js';
 import type * as z from 'zod';
 import { citingCut, docsUrl } from '../version.js';
-import { plural, thousands } from '../words.js';
+import { plural, shownJson, thousands } from '../words.js';
 import { splitNumberAs, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './yaml/split-number.js';
 
 export interface ConfigIssue {
@@ -38,7 +38,7 @@ export function lineOf(src: SourceFile, line: number | null): string | null {
 
 export function quote(value: string, max = 60): string {
   const shown = value.length > max ? `${value.slice(0, max)}...` : value;
-  return JSON.stringify(shown);
+  return shownJson(shown);
 }
 
 /**
@@ -47,7 +47,7 @@ export function quote(value: string, max = 60): string {
  * `true`, `null`, a space, `: ` or `#`), a list in [ ], a mapping in { }.
  */
 export function flowYaml(value: unknown): string {
-  if (typeof value === 'string') return /^[A-Za-z_][A-Za-z0-9_.-]*$/.test(value) && !/^(?:true|false|null|yes|no|on|off)$/i.test(value) ? value : JSON.stringify(value);
+  if (typeof value === 'string') return /^[A-Za-z_][A-Za-z0-9_.-]*$/.test(value) && !/^(?:true|false|null|yes|no|on|off)$/i.test(value) ? value : shownJson(value);
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : Number.isNaN(value) ? '.nan' : value > 0 ? '.inf' : '-.inf';
   if (Array.isArray(value)) return `[${value.map(flowYaml).join(', ')}]`;
   if (value !== null && typeof value === 'object') {
@@ -329,7 +329,7 @@ function listOfOneFix(ctx: TranslateContext, full: readonly PathSegment[], rel: 
   if (keys !== null) return itemKeysFix(ctx, full, rel, pos, oneLine ? line : null, keys);
   if (oneLine && itemKey !== null) {
     // Inside { } a plain value is read up to a `,` `}` `]` or `: `: one that would read otherwise is quoted.
-    const inner = /^["']/.test(written) || /^[A-Za-z0-9_./-]+$/.test(written) ? written : JSON.stringify(value);
+    const inner = /^["']/.test(written) || /^[A-Za-z0-9_./-]+$/.test(written) ? written : shownJson(value);
     const fixed = `${line.slice(0, start)}[ { ${itemKey}: ${inner} } ]${line.slice(start + written.length)}`;
     const keys = allowedKeysAt(ctx.schema, [...rel, 0]);
     return `make it a list of one mapping, with ${inner} as its ${itemKey} (the keys an item takes: ${keys.join(', ')}), so that line ${String(pos.line)} reads\n    ${fixed.trimEnd()}`;
@@ -480,7 +480,7 @@ function mappingFix(ctx: TranslateContext, rel: PathSegment[], name: string, val
   const single = (typeof value === 'string' && value.trim() !== '') || (typeof value === 'number' && Number.isFinite(value) && key !== 'repeat');
   const only = single ? keys.filter((k) => schemasAt(ctx.schema, rel).some((sch) => sch.safeParse({ [k]: value }).success)) : [];
   if (only.length === 1) {
-    const inner = typeof value === 'number' || /^[A-Za-z0-9_./-]+$/.test(value as string) ? String(value) : JSON.stringify(value);
+    const inner = typeof value === 'number' || /^[A-Za-z0-9_./-]+$/.test(value as string) ? String(value) : shownJson(value);
     return `write it as a mapping with ${inner} as its ${only[0] as string}: { ${only[0] as string}: ${inner} } (the keys it takes: ${keys.join(', ')})`;
   }
   return keys.length > 0 ? `change ${name} to a mapping of ${keys.join(', ')}` : null;
@@ -672,7 +672,7 @@ function nonFinite(
   const read = Number.isNaN(value) ? 'NaN ("not a number")' : value > 0 ? 'infinity' : 'minus infinity';
   const key = rel[rel.length - 1];
   // Where text is taken too (a header's value), the words may have been meant as text.
-  const quoted = takesText && key !== undefined ? `, or put the value in quotes: ${String(key)}: ${JSON.stringify(written)}` : '';
+  const quoted = takesText && key !== undefined ? `, or put the value in quotes: ${String(key)}: ${shownJson(written)}` : '';
   const remove = key !== undefined && !isRequired(ctx.schema, rel) ? `, or remove ${quote(String(key))} to use its default` : '';
   return at(
     ctx.src.valueAt(full),
@@ -715,7 +715,7 @@ const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, sec: 1000, m: 60000, m
 function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name: string, expected: string | undefined, value: unknown, lead: string): string | null {
   // `model: [gpt-4o]`: a list of one value the setting takes, where one value belongs.
   if (Array.isArray(value) && value.length === 1 && (typeof value[0] === 'string' || typeof value[0] === 'number') && schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(value[0]).success)) {
-    const one = typeof value[0] === 'string' && !/^[A-Za-z0-9_./-]+$/.test(value[0]) ? JSON.stringify(value[0]) : String(value[0]);
+    const one = typeof value[0] === 'string' && !/^[A-Za-z0-9_./-]+$/.test(value[0]) ? shownJson(value[0]) : String(value[0]);
     return `write the one value without [ ]: ${lead}${one}`;
   }
   if (typeof value !== 'string') return null;
@@ -1136,7 +1136,7 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       const lead = item ? (before === null || before === undefined || before.endsWith('-') ? '- ' : '') : yaml ? `${String(last ?? 'value')}: ` : `"${String(last ?? 'value')}": `;
       const quoteFix =
         written !== null
-          ? `put the value in quotes: ${lead}${JSON.stringify(written)}`
+          ? `put the value in quotes: ${lead}${shownJson(written)}`
           : item && value === null && yaml && pos.line !== null
             ? `write the item after the "-" on line ${String(pos.line)}, or remove that line`
             : ((issue.expected === 'array' ? listOfOneFix(ctx, full, rel, name, value) : null) ??
@@ -1148,7 +1148,7 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       return [at(pos, `${name} must be ${expected}, found ${found}`, quoteFix)];
     }
     case 'invalid_value': {
-      const allowed = (issue.values ?? []).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+      const allowed = (issue.values ?? []).map((v) => (typeof v === 'string' ? v : shownJson(v)));
       const pos = ctx.src.valueAt(full);
       // `provider: OpenAI`: the value meant, written as the setting takes it; `preset: openai_chat`,
       // the closest; `preset: openai`, a family's name: each of its forms (as init --preset says them).

@@ -2,6 +2,7 @@
 
 import path from 'node:path';
 import { unicodePattern } from '../patterns.js';
+import { shownJson, terminalLine } from '../words.js';
 
 export const LABEL_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/;
 
@@ -98,7 +99,7 @@ export function labelFix(s: string, taken: TakenLabels = NONE_TAKEN): string {
   const free = freeSuggestion(s, taken);
   if (free !== null) return `rename it, e.g. label: ${free.label}${free.note}`;
   const letter = [...s.normalize('NFKD')].find((c) => LETTER_OR_DIGIT().test(c) && hasNonAscii(c) && !Object.hasOwn(LATIN_ASCII, c)) ?? '';
-  return `rename it in the characters a label allows (A-Z a-z 0-9 . _ -): ${JSON.stringify(letter)} and the other letters outside A-Z have no form there to suggest`;
+  return `rename it in the characters a label allows (A-Z a-z 0-9 . _ -): ${shownJson(letter)} and the other letters outside A-Z have no form there to suggest`;
 }
 
 /**
@@ -118,7 +119,7 @@ export function windowsNameIssue(label: string, taken: TakenLabels = NONE_TAKEN)
   const suggestion = numbered(1);
   const free = freeLabel(suggestion, taken, numbered);
   return {
-    message: `label ${JSON.stringify(label)} names its baseline file ${label}.json, which cannot be created on Windows (nor checked out there by git): ${device} is one of the names Windows keeps for devices (CON, PRN, AUX, NUL, COM0-COM9, LPT0-LPT9), alone or before a dot`,
+    message: `label ${shownJson(label)} names its baseline file ${label}.json, which cannot be created on Windows (nor checked out there by git): ${device} is one of the names Windows keeps for devices (CON, PRN, AUX, NUL, COM0-COM9, LPT0-LPT9), alone or before a dot`,
     fix: `rename it, e.g. label: ${free}${takenWords(suggestion, free, taken)}`,
   };
 }
@@ -128,7 +129,7 @@ export function windowsNameIssue(label: string, taken: TakenLabels = NONE_TAKEN)
  * Throws on an invalid label, one that names a file Windows refuses, or a path outside `baselinesDir`. */
 export function baselinePath(baselinesDir: string, label: string): string {
   if (!isValidLabel(label)) {
-    throw new Error(`invalid label ${JSON.stringify(label)}: a label is ${LABEL_RULE}`);
+    throw new Error(`invalid label ${shownJson(label)}: a label is ${LABEL_RULE}`);
   }
   const windows = windowsNameIssue(label);
   if (windows !== null) throw new Error(`${windows.message}; ${windows.fix}`);
@@ -137,8 +138,11 @@ export function baselinePath(baselinesDir: string, label: string): string {
   const fileName = `${label}.json`;
   const file = path.normalize(root + path.sep + fileName);
   const rel = path.relative(root, file);
+  // Never met by a label from a suite, a record or a pull request: LABEL_RE admits no separator and
+  // begins with a letter or digit (no `..`), so `<label>.json` is one name inside `baselinesDir`.
+  // Kept as the last guard before a file is written, a bug in agent-replay if it ever throws.
   if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel) || rel.includes(path.sep)) {
-    throw new Error(`baseline path for label ${JSON.stringify(label)} escapes ${baselinesDir}`);
+    throw new Error(`baseline path for label ${shownJson(label)} escapes ${terminalLine(baselinesDir)}`);
   }
   return path.join(baselinesDir, fileName);
 }

@@ -7,6 +7,8 @@
 // flag is told to drop the backslash or the flag, never to add more backslashes; one that compiles
 // but holds an ignored backslash is told what it means.
 
+import { shownJson } from '../words.js';
+
 /** Letters that begin an escape in a JavaScript pattern (in either mode); any other letter after `\` is ignored without u. */
 const ESCAPE_LETTERS = new Set('dDwWsSbBfnrtvcxu0kpP'.split(''));
 /** Characters a backslash may precede in Unicode mode (outside the v flag's class syntax). */
@@ -61,7 +63,7 @@ export function regexCompileAdvice(pattern: string, flags: string, error: string
       const what = stray.length === 1 ? `${shown(stray)} is not an escape` : `${shown(stray)} are not escapes`;
       return {
         message: `pattern does not compile with the ${unicodeFlag} flag: ${what} in Unicode mode (with u or v, a backslash before a character that has no escape meaning is a syntax error); the fixture is not evaluated at run time`,
-        fix: `remove the ${stray.length === 1 ? 'backslash' : 'backslashes'} (regex: ${yamlSingle(plain)}), or remove the ${unicodeFlag} flag (${otherFlags === '' ? 'remove flags' : `flags: "${otherFlags}"`}), without which ${shown(stray)} ${stray.length === 1 ? 'stands' : 'stand'} for ${stray.map((e) => JSON.stringify(e.char)).join(' and ')}`,
+        fix: `remove the ${stray.length === 1 ? 'backslash' : 'backslashes'} (regex: ${yamlSingle(plain)}), or remove the ${unicodeFlag} flag (${otherFlags === '' ? 'remove flags' : `flags: "${otherFlags}"`}), without which ${shown(stray)} ${stray.length === 1 ? 'stands' : 'stand'} for ${stray.map((e) => shownJson(e.char)).join(' and ')}`,
       };
     }
   }
@@ -100,14 +102,14 @@ export function regexMeaningNote(pattern: string, flags: string): RegexNote | nu
     const end = pattern.indexOf('}', property.index);
     const written = pattern.slice(property.index, end === -1 ? undefined : end + 1);
     return {
-      message: `without the u flag ${written} matches the text ${JSON.stringify(written.slice(1))}, not a Unicode property`,
+      message: `without the u flag ${written} matches the text ${shownJson(written.slice(1))}, not a Unicode property`,
       fix: `add the u flag (flags: "${flags}u") to match by Unicode property`,
     };
   }
   const ignored = escapes.filter((e) => /[A-Za-z]/.test(e.char) && !ESCAPE_LETTERS.has(e.char));
   if (ignored.length === 0) return null;
   return {
-    message: `without the u flag ${shown(ignored)} ${ignored.length === 1 ? 'is the letter' : 'are the letters'} ${ignored.map((e) => JSON.stringify(e.char)).join(' and ')} (the backslash does nothing)`,
+    message: `without the u flag ${shown(ignored)} ${ignored.length === 1 ? 'is the letter' : 'are the letters'} ${ignored.map((e) => shownJson(e.char)).join(' and ')} (the backslash does nothing)`,
     fix: `write regex: ${yamlSingle(withoutBackslashes(pattern, ignored))} to say so; for a class of characters use \\d (digit), \\w (word character) or \\s (space)`,
   };
 }
@@ -144,7 +146,7 @@ function slashForm(pattern: string): { body: string; flags: string } | null {
  * quote (kept as written there); a control character (a line break) only as a double-quoted escape.
  */
 function yamlText(text: string): string {
-  if ([...text].some((c) => c < ' ')) return JSON.stringify(text);
+  if ([...text].some((c) => c < ' ')) return shownJson(text);
   return /[\\"]/.test(text) ? yamlSingle(text) : `"${text}"`;
 }
 

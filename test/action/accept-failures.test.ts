@@ -10,7 +10,8 @@ import type { AgentHandler, AgentServer } from '../support/agent-server.js';
 import { artifactZip } from '../support/zip.js';
 import { git } from '../support/fork-clone.js';
 import { acceptMarker, commitOnFeature, gitHubApiOf, gitHubErrorOf, HEAD, makeWorkspace, pullPayload, runAction, runAcceptLabel, seedPullForAccept, useServers, type ActionRun } from './harness.js';
-import { commitRefusal, dispatchFailure, findReviewedRun, repoSuiteDir } from '../../src/action/accept.js';
+import { commitRefusal, dispatchFailure, failureBeforeCommit, findReviewedRun, repoSuiteDir } from '../../src/action/accept.js';
+import { GitHubError } from '../../src/github/errors.js';
 import type { Baseline } from '../../src/types.js';
 
 const handler: AgentHandler = (req) => {
@@ -393,5 +394,15 @@ describe('the dir input of accept mode', () => {
     expect(() => repoSuiteDir('../a')).toThrow('the dir input "../a" must be a relative path inside the repository');
     // A line break and an escape sequence shown, as the step's failure and the comment show them.
     expect(() => repoSuiteDir('../a\nb\u001b[2J')).toThrow(String.raw`the dir input "../a ⏎ b\u001b[2J" must be a relative path inside the repository`);
+  });
+});
+
+describe('a GitHub failure before the commit', () => {
+  it("names the step's suite folder and the branch on the failure's one line", () => {
+    const e = new GitHubError({ request: 'GET /repos/octo/shop/contents/x', status: 403, kind: 'forbidden', detail: 'Resource not accessible by integration' });
+    // The dir input in the step, a U+2028 in the branch (git allows it in a ref name): log.failed wrote each as a line break.
+    const said = failureBeforeCommit(e, 'reading the stored baselines of apps/a\nb/baselines at 1234567', 'feature\u2028x', null);
+    expect(said).toContain('while reading the stored baselines of apps/a ⏎ b/baselines at 1234567, before anything was committed: the branch feature ⏎ x is unchanged and');
+    for (const c of ['\n', '\u2028']) expect(said).not.toContain(c);
   });
 });

@@ -4,7 +4,7 @@
 // (a config.yml or config.yaml, a fixtures or personas folder), whatever the commit's message says.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptanceDiffers, movedByAcceptances } from '../../src/action/accept.js';
+import { acceptanceDiffers, movedByAcceptances, movedByOthersLine } from '../../src/action/accept.js';
 import { serializeBaseline } from '../../src/suite/index.js';
 import type { AcceptPlan } from '../../src/evaluate/index.js';
 import type { Baseline } from '../../src/types.js';
@@ -118,5 +118,18 @@ describe('acceptanceDiffers: the head against the reviewed run\'s acceptance', (
     expect(await acceptanceDiffers(h.api, ctx, head, SALES, [path('greeting')], plan(baseline('greeting', 'Welcome!')))).toBe(
       `${path('greeting')} at ${head.slice(0, 7)} is not the baseline of the reply the run recorded for greeting`,
     );
+  });
+});
+
+describe('movedByOthersLine: the log line of a head moved only by other suites', () => {
+  it('names the suite folder on its one line: a line break in the dir input shown as ⏎, an escape sequence as its escape', () => {
+    const head = '2'.repeat(40);
+    expect(movedByOthersLine(HEAD, head, SALES)).toBe(
+      `accept: the head moved from the reviewed 1111111 to 2222222 only by baseline commits of other suites: ${SALES} is as reviewed, so its baselines are committed on 2222222`,
+    );
+    // log.info writes a line break of its text as one: the folder's name had split the line.
+    const line = movedByOthersLine(HEAD, head, 'apps/a\nb\u2028c\u001b[2J/.agent-replay');
+    expect(line).toContain(String.raw`other suites: apps/a ⏎ b ⏎ c\u001b[2J/.agent-replay is as reviewed`);
+    for (const c of ['\n', '\u2028', '\u001b']) expect(line).not.toContain(c);
   });
 });

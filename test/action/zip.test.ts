@@ -58,6 +58,14 @@ describe('readZip: the results artifact as GitHub serves it', () => {
     expect((await refused(many, { maxEntryBytes: 1000, maxEntries: 10, maxTotalBytes: 10_000 })).message).toBe('the archive has 11 entries, at most 10 are read');
   });
 
+  it("names an entry as JSON on the message's one line: a U+2028 or U+2029 in its name as its escape, as a line break is", async () => {
+    // JSON.stringify leaves them as they are, and the step's log shows each as a line break.
+    const zip = await artifactZip([{ name: 'a\u2028b\u2029\nc.json', data: RESULTS }]);
+    expect((await refused(zip, { maxEntryBytes: 1000, maxEntries: 10, maxTotalBytes: 10_000 })).message).toBe(
+      String.raw`the entry "a\u2028b\u2029\nc.json" is too large (${Buffer.byteLength(RESULTS).toLocaleString('en-US')} bytes, at most 1,000)`,
+    );
+  });
+
   it('refuses entries each within the size limit that are too large together (many deflated zeros), before inflating the one over', async () => {
     const zeros = '\0'.repeat(1000);
     const zip = await artifactZip([{ name: 'a', data: zeros }, { name: 'b', data: zeros }, { name: 'results.json', data: zeros }]);

@@ -43,6 +43,13 @@ async function eventFile(payload: unknown): Promise<string> {
 }
 
 describe('runCommit', () => {
+  it('quotes a --commit or GITHUB_SHA that is not a SHA as JSON on its one line, a U+2028 or U+2029 in it as its escape', async () => {
+    // JSON.stringify leaves U+2028 and U+2029 as they are: the CLI's line (terminalBlock) and a log broke the message there.
+    const said = (given: string | undefined, env: Record<string, string>): Promise<string> => runCommit(given, env, checkout.cwd).then(() => 'no refusal', (e: unknown) => (e as Error).message);
+    expect(await said('abc\u2028def', {})).toContain(String.raw`--commit must be a commit SHA of 7 to 40 hex digits (0-9, a-f), got "abc\u2028def": give the commit`);
+    expect(await said(undefined, { GITHUB_SHA: 'HEAD\u2029x\u202e' })).toBe(String.raw`GITHUB_SHA must be a commit SHA of 7 to 40 hex digits (0-9, a-f), got "HEAD\u2029x\u202e": unset it to use git HEAD, or give --commit SHA`);
+  });
+
   it("records the pull request's head on a pull request event in GitHub Actions, not GITHUB_SHA's merge commit that HEAD also is", async () => {
     // Was: GITHUB_SHA, the merge commit, which report mode on workflow_run refuses ("its head is ..., but the results were recorded at <merge>").
     for (const [event, payload] of [

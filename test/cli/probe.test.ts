@@ -284,7 +284,8 @@ describe('agent-replay probe: usage errors send nothing', () => {
     ['an empty criterion', ['--assert', 'judge:""'], /has no criterion/],
     ['a threshold without a judge', ['--assert', 'contains:x', '--threshold', '0.5'], /--threshold only applies to a judge assertion/],
     ['a threshold outside [0, 1]', ['--assert', 'judge:polite', '--threshold', '1.5'], /--threshold must be a score from 0 to 1, got "1.5"/],
-    ['an invalid label', ['--save', '../escape'], /--save "..\/escape" is not a valid label: a label is 1-80 characters/],
+    // Quoted as JSON on its one line: a U+2028 in it as its escape (JSON.stringify left it raw, and the line broke there).
+    ['an invalid label', ['--save', '../esc\u2028ape'], /--save "..\/esc\\u2028ape" is not a valid label: a label is 1-80 characters/],
     // The fix a fixture's label gets (docs/fixtures.md, "A fixture"), as a flag to paste.
     ['a label with a space', ['--save', 'refund policy'], /--save "refund policy" is not a valid label: a label is 1-80 characters.*; use --save refund-policy$/m],
     ['a label with accents', ['--save', 'rückgabe'], /; use --save ruckgabe$/m],

@@ -322,6 +322,22 @@ describe('readRecord and writeRecord', () => {
     expect((err as { file: string }).file).toBe('/nonexistent/a\nb.json');
   });
 
+  it("a read that fails without a code quotes the system's words, the path in them, on the message's one line", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agent-replay-record-'));
+    dirs.push(dir);
+    const path = join(dir, 'results.json');
+    await writeRecord(path, record([fixture('a')]));
+    // An error with no code (a stream's, a decoder's) whose message names the file as it is, a line break and an escape sequence in it.
+    const named = 'out\nx\u001b[2J/results.json';
+    const noCode = async (): Promise<string> => {
+      throw new Error(`could not read ${named}`);
+    };
+    const err = await readRecord(path, noCode).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RecordError);
+    expect((err as RecordError).why).toBe(String.raw`cannot be read (could not read out ⏎ x\u001b[2J/results.json)`);
+    for (const c of ['\n', '\u001b']) expect((err as Error).message).not.toContain(c);
+  });
+
   it('a symbolic link is refused and nothing of its target is read or quoted, even when the target is a valid record', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'agent-replay-record-'));
     dirs.push(dir);

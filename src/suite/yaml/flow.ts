@@ -3,7 +3,7 @@
 // with a }": which bracket was never closed, or closed by the other kind, or closed left of where
 // YAML looks for it, and the line as it should read where that is certain.
 
-import { plural } from '../../words.js';
+import { plural, shownJson } from '../../words.js';
 
 /** How a flow collection opened at an offset ends (scanFlow). */
 export type FlowScan =
@@ -150,7 +150,7 @@ function leftEdge(text: string, opener: number): { indent: number; what: string 
   const lead = /^( *)((?:- +)*)/.exec(before) as RegExpExecArray;
   const rest = before.slice(lead[0].length);
   const key = /^("[^"]*"|'[^']*'|[^\s#:[\]{},][^:#]*?)\s*:\s+$/.exec(rest);
-  if (key !== null) return { indent: lead[0].length, what: JSON.stringify((key[1] as string).replace(/^["']|["']$/g, '')) };
+  if (key !== null) return { indent: lead[0].length, what: shownJson((key[1] as string).replace(/^["']|["']$/g, '')) };
   if (rest === '' && lead[2] !== '') return { indent: lead[0].trimEnd().length - 1, what: 'the "-"' };
   return null;
 }

@@ -4,6 +4,8 @@
 // twice (`1,000,000`). Said as the one slip it is, at the number, with the line as it should read
 // (docs/configuration.md, "How YAML is read"). Pure: reads one line of text.
 
+import { shownJson } from '../../words.js';
+
 /** A number written with commas after a key in `{ }`, as the line shows it. */
 export interface SplitNumber {
   /** The key whose value it is (`capUsd`). */
@@ -90,7 +92,7 @@ export function splitWritesKeyTwice(split: SplitNumber): boolean {
  * `range`, that the setting takes neither.
  */
 export function splitNumberWords(split: SplitNumber, line: number | null, range: { name: string; words: string; instead: readonly number[] | null } | null = null): { message: string; fix: string } {
-  const more = split.keys.length === 1 ? `another key ${JSON.stringify(split.keys[0])}` : `the keys ${split.keys.map((k) => JSON.stringify(k)).join(' and ')}`;
+  const more = split.keys.length === 1 ? `another key ${shownJson(split.keys[0])}` : `the keys ${split.keys.map((k) => shownJson(k)).join(' and ')}`;
   const message = `${split.key}: ${split.written} reads as ${split.read} and ${more}${SPLIT_TAIL}`;
   const two = split.meant === null && split.readings.length === 2 ? (split.readings as [string, string]) : null;
   if (two !== null && range === null) {

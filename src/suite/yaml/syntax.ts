@@ -2,7 +2,7 @@
 // regex's backslash inside double quotes) the line as it should read.
 
 import { lineOf, type ConfigIssue } from '../issues.js';
-import { plural } from '../../words.js';
+import { plural, shownJson } from '../../words.js';
 import { documentSource, type Position, type SourceFile, type YamlSyntaxError } from './source.js';
 import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, unclosedFlow, withoutStrayCloser, type FlowIndentSlip } from './flow.js';
 import { isSplitNumberMessage, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
@@ -82,7 +82,7 @@ function missingSpace(src: SourceFile, first: number, last: number): ConfigIssue
       file: src.file,
       line: n,
       column: indent.length + 1,
-      message: `invalid YAML: ${JSON.stringify(`${key}:${rest}`.slice(0, 60))} has no space after the colon, so YAML reads it as text, not as the key ${JSON.stringify(key)}`,
+      message: `invalid YAML: ${shownJson(`${key}:${rest}`.slice(0, 60))} has no space after the colon, so YAML reads it as text, not as the key ${shownJson(key)}`,
       fix: `put a space after the colon, so that line ${String(n)} reads\n    ${key}: ${rest}`,
     };
   }
@@ -110,8 +110,8 @@ function missingColon(src: SourceFile, n: number | null): ConfigIssue | null {
       file: src.file,
       line: n,
       column: lead.length + 1,
-      message: `invalid YAML: line ${String(n)} has no ":" after its key ${JSON.stringify(key)}, so YAML cannot read the lines indented under it as its value`,
-      fix: `write ":" after ${JSON.stringify(key)}, so that line ${String(n)} reads\n    ${lead}${key}:`,
+      message: `invalid YAML: line ${String(n)} has no ":" after its key ${shownJson(key)}, so YAML cannot read the lines indented under it as its value`,
+      fix: `write ":" after ${shownJson(key)}, so that line ${String(n)} reads\n    ${lead}${key}:`,
     };
   }
   const m = NO_COLON_AFTER_KEY.exec(line);
@@ -123,8 +123,8 @@ function missingColon(src: SourceFile, n: number | null): ConfigIssue | null {
     file: src.file,
     line: n,
     column: lead.length + 1,
-    message: `invalid YAML: line ${String(n)} has no ":" after its key ${JSON.stringify(key)}, so YAML cannot read ${JSON.stringify(value.slice(0, 60))} as its value`,
-    fix: `write ": " after ${JSON.stringify(key)}, so that line ${String(n)} reads\n    ${`${lead}${key}: ${rest}`.trimEnd()}`,
+    message: `invalid YAML: line ${String(n)} has no ":" after its key ${shownJson(key)}, so YAML cannot read ${shownJson(value.slice(0, 60))} as its value`,
+    fix: `write ": " after ${shownJson(key)}, so that line ${String(n)} reads\n    ${`${lead}${key}: ${rest}`.trimEnd()}`,
   };
 }
 
@@ -164,8 +164,8 @@ function implicitKeySlip(src: SourceFile, err: YamlSyntaxError): ConfigIssue | n
     file: src.file,
     line: last,
     column: indent.length + 1,
-    message: `invalid YAML: line ${String(last)} is indented deeper than ${JSON.stringify(key)} on line ${String(first)}, so YAML reads it as more of ${JSON.stringify(key)}'s value, not as a key of its own`,
-    fix: `${keyIndent.length === 0 ? `start it at the beginning of the line (not after ${plural(indent.length, 'space', 'spaces')})` : `indent it by ${plural(keyIndent.length, 'space', 'spaces')} (not ${String(indent.length)})`}, as ${JSON.stringify(key)} is on line ${String(first)}, so that line ${String(last)} reads\n    ${' '.repeat(keyIndent.length)}${content}`,
+    message: `invalid YAML: line ${String(last)} is indented deeper than ${shownJson(key)} on line ${String(first)}, so YAML reads it as more of ${shownJson(key)}'s value, not as a key of its own`,
+    fix: `${keyIndent.length === 0 ? `start it at the beginning of the line (not after ${plural(indent.length, 'space', 'spaces')})` : `indent it by ${plural(keyIndent.length, 'space', 'spaces')} (not ${String(indent.length)})`}, as ${shownJson(key)} is on line ${String(first)}, so that line ${String(last)} reads\n    ${' '.repeat(keyIndent.length)}${content}`,
   };
 }
 
@@ -207,8 +207,8 @@ function colonInValue(src: SourceFile, err: YamlSyntaxError, flow = false): Conf
       file: src.file,
       line: pos.line,
       column: pos.column,
-      message: `invalid YAML: ${JSON.stringify(nested.inner)} is written on the line of ${JSON.stringify(nested.outer)}, which YAML does not read as a key under it`,
-      fix: `put it in { }, so that line ${String(pos.line)} reads\n    ${fixed.trimEnd()}\n  or write it on a line of its own, indented under ${JSON.stringify(nested.outer)}`,
+      message: `invalid YAML: ${shownJson(nested.inner)} is written on the line of ${shownJson(nested.outer)}, which YAML does not read as a key under it`,
+      fix: `put it in { }, so that line ${String(pos.line)} reads\n    ${fixed.trimEnd()}\n  or write it on a line of its own, indented under ${shownJson(nested.outer)}`,
     };
   }
   const quoted = value.includes('"') ? `'${value.replace(/'/g, "''")}'` : `"${value.replace(/\\/g, '\\\\')}"`;
@@ -217,7 +217,7 @@ function colonInValue(src: SourceFile, err: YamlSyntaxError, flow = false): Conf
     file: src.file,
     line: pos.line,
     column: pos.column,
-    message: `invalid YAML: the value ${JSON.stringify(value.slice(0, 60))} holds ": ", which YAML reads as one more key on the same line`,
+    message: `invalid YAML: the value ${shownJson(value.slice(0, 60))} holds ": ", which YAML reads as one more key on the same line`,
     fix: `put the value in quotes, so that line ${String(pos.line)} reads\n    ${fixed.trimEnd()}`,
   };
 }
@@ -248,7 +248,7 @@ function misalignedKey(src: SourceFile, line: number | null): ConfigIssue | null
     }
     if (at === indent || m === null || sibling === null) return null;
     const parent = { line: n, indent: at, key: m[2] as string };
-    const named = (k: string): string => JSON.stringify(k.replace(/^["']|["']$/g, ''));
+    const named = (k: string): string => shownJson(k.replace(/^["']|["']$/g, ''));
     const key = named(here[2] as string);
     parent.key = named(parent.key);
     sibling.key = named(sibling.key);
@@ -637,8 +637,8 @@ function keyShortOfItem(src: SourceFile, n: number): { issue: ConfigIssue; from:
       if ((/^ */.exec(next)?.[0] ?? '').length <= dash) break;
       to = m;
     }
-    const key = JSON.stringify((here[2] as string).replace(/^["']|["']$/g, ''));
-    const first = JSON.stringify((item[3] as string).replace(/^["']|["']$/g, ''));
+    const key = shownJson((here[2] as string).replace(/^["']|["']$/g, ''));
+    const first = shownJson((item[3] as string).replace(/^["']|["']$/g, ''));
     return {
       from: n,
       to,
@@ -680,9 +680,9 @@ function flowWithoutColon(src: SourceFile, n: number): ConfigIssue | null {
     line: n,
     column: lead.length + 1,
     message: noSpace
-      ? `invalid YAML: line ${String(n)} has no space after the colon of ${JSON.stringify(key)}, so YAML does not read the ${pair} after it as its value`
-      : `invalid YAML: line ${String(n)} has no ":" after its key ${JSON.stringify(key)}, so YAML does not read the ${pair} after it as its value`,
-    fix: `${noSpace ? 'put a space after the colon' : `write ": " after ${JSON.stringify(key)}`}, so that line ${String(n)} reads\n    ${`${lead}${key}: ${value}`.trimEnd()}`,
+      ? `invalid YAML: line ${String(n)} has no space after the colon of ${shownJson(key)}, so YAML does not read the ${pair} after it as its value`
+      : `invalid YAML: line ${String(n)} has no ":" after its key ${shownJson(key)}, so YAML does not read the ${pair} after it as its value`,
+    fix: `${noSpace ? 'put a space after the colon' : `write ": " after ${shownJson(key)}`}, so that line ${String(n)} reads\n    ${`${lead}${key}: ${value}`.trimEnd()}`,
   };
 }
 
@@ -721,7 +721,7 @@ function quoteEndsEarly(src: SourceFile, n: number): ConfigIssue | null {
     file: src.file,
     line: n,
     column: start + 1,
-    message: `invalid YAML: the value on line ${String(n)} ends at the ${quote} after ${JSON.stringify(word.slice(-30))}, so YAML cannot read the rest of the line (${JSON.stringify(after.trimEnd().slice(0, 40))})`,
+    message: `invalid YAML: the value on line ${String(n)} ends at the ${quote} after ${shownJson(word.slice(-30))}, so YAML cannot read the rest of the line (${shownJson(after.trimEnd().slice(0, 40))})`,
     fix: `${quote === "'" ? "write each ' inside the value twice ('')" : 'write each " inside the value as \\"'}, so that line ${String(n)} reads\n    ${fixed}`,
   };
 }
@@ -887,7 +887,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       }
       const key = duplicateKeyAt(src, pos);
       const first = key === null ? null : firstKeyLine(src, pos, key);
-      message = key === null ? DUPLICATE_KEY_MESSAGE : `invalid YAML: the key ${JSON.stringify(key)} appears twice in one mapping${first === null ? '' : ` (first on line ${String(first)})`}`;
+      message = key === null ? DUPLICATE_KEY_MESSAGE : `invalid YAML: the key ${shownJson(key)} appears twice in one mapping${first === null ? '' : ` (first on line ${String(first)})`}`;
       fix = 'remove or rename one of the two keys';
     } else if (err.code === 'MISSING_CHAR' && /^Missing closing ["']quote/.test(err.message)) {
       // The parser says so at the end of the file; the quote that was never closed is where to look.
