@@ -103,9 +103,52 @@ describe("the parser's words after the first mistake", () => {
   });
 
   it('are said after a key written twice, which loses the parser nothing (the file is not read past a syntax error)', () => {
+    expect(said('label: a\nlabel: b\nmessage: hi\nfollowUps:\n  - text: one\n   two: x\n').map((s) => s.split('\n')[0])).toEqual([
+      '2:1: invalid YAML: the key "label" appears twice in one mapping (first on line 1)',
+      '6:1: invalid YAML: Sequence item without - indicator',
+    ]);
+  });
+});
+
+describe('a key one space off the keys beside it', () => {
+  it('deeper than the key above, whose value ends on its line: said at the key with the line as it should read, also after a key written twice', () => {
+    expect(said('label: a\nmessage: "hi"\n cost: { capUsd: 1 }\n')).toEqual([
+      '3:2: invalid YAML: "cost" on line 3 is indented by 1 space, more than "message" on line 2, whose value ends on its line: YAML reads it neither as more of that value nor as a key beside "message"\n  fix: start it at the beginning of the line (not after 1 space), as "message" on line 2, so that line 3 reads\n    cost: { capUsd: 1 }',
+    ]);
+    expect(said('fixtures:\n  - label: a\n    message: [hi]\n     persona: p\n')).toEqual([
+      '4:6: invalid YAML: "persona" on line 4 is indented by 5 spaces, more than "message" on line 3, whose value ends on its line: YAML reads it neither as more of that value nor as a key beside "message"\n  fix: indent it by 4 spaces (not 5), as "message" on line 3, so that line 4 reads\n        persona: p',
+    ]);
     expect(said('label: a\nlabel: b\nmessage: hi\nregex: { timeoutMs: 100 }\n cost: { capUsd: 1 }\n').map((s) => s.split('\n')[0])).toEqual([
       '2:1: invalid YAML: the key "label" appears twice in one mapping (first on line 1)',
-      '5:1: invalid YAML: All mapping items must start at the same column',
+      '5:2: invalid YAML: "cost" on line 5 is indented by 1 space, more than "regex" on line 4, whose value ends on its line: YAML reads it neither as more of that value nor as a key beside "regex"',
+    ]);
+  });
+
+  it('one short, as the last key of the last list item: said at the key, the list\'s "-" placed by the item above or the line\'s start', () => {
+    expect(said('fixtures:\n  - label: a\n    message: hi\n  - label: b\n   message: hi\n')).toEqual([
+      '5:4: invalid YAML: "message" on line 5 is indented by 3 spaces, less than "label" on line 4 (4), so YAML does not read it as a key of that list item\n  fix: indent it by 4 spaces (not 3), as "label" on line 4, so that line 5 reads\n        message: hi',
+    ]);
+    expect(said('- label: a\n message: hi\n').map((s) => s.split('\n')[0])).toEqual([
+      '2:2: invalid YAML: "message" on line 2 is indented by 1 space, less than "label" on line 1 (2), so YAML does not read it as a key of that list item',
+    ]);
+  });
+});
+
+describe('a line indented with a tab', () => {
+  it('after a blank line: one error at the tab, not the parser\'s words at the blank line above it', () => {
+    expect(said('fixtures:\n  - label: a\n    message: hi\n\n\t- label: b\n\t  message: hi\n')).toEqual([
+      '5:1: invalid YAML: lines 5 and 6 are indented with a tab, which YAML does not allow\n  fix: indent with spaces, not tabs (set the editor to insert spaces for this file)',
+    ]);
+  });
+});
+
+describe('a quote inside a quoted value in [ ] or { }', () => {
+  it('is said at the value, closed by the quote before the , ] or } that ends it', () => {
+    expect(said('label: a\nmessage: hi\nassert: { regex: "boots "x" (in", flags: "i" }\npersona: p\n')).toEqual([
+      `3:18: invalid YAML: the value on line 3 ends at the " after "boots", so YAML cannot read the rest of the line ("x\\" (in\\", flags: \\"i\\" }")\n  fix: write each " inside the value as \\", so that line 3 reads\n    assert: { regex: "boots \\"x\\" (in", flags: "i" }`,
+    ]);
+    expect(said("label: a\nmessage: hi\nfollowUps: [ \"ok\", 'I can't', \"b\" ]\n")).toEqual([
+      `3:20: invalid YAML: the value on line 3 ends at the ' after "I can", so YAML cannot read the rest of the line ("t', \\"b\\" ]")\n  fix: write each ' inside the value twice (''), so that line 3 reads\n    followUps: [ "ok", 'I can''t', "b" ]`,
     ]);
   });
 });
