@@ -75,6 +75,13 @@ describe('a list item with no space after its "-"', () => {
     ]);
   });
 
+  it('-x after an item at its column: said at it, not as a ":" left out of the item above (`- see [docs]` is text)', () => {
+    expect(said('followUps:\n  - see [docs]\n  -x\n  - y\npersona: p\n')).toEqual([
+      '3:3: invalid YAML: line 3 has no space after its "-", so YAML reads "-x" as text, not as a list item\n  fix: put a space after the "-", so that line 3 reads\n      - x',
+    ]);
+    expect(said('- see [docs]\n-x\n').map((s) => s.split('\n')[0])).toEqual(['2:1: invalid YAML: line 2 has no space after its "-", so YAML reads "-x" as text, not as a list item']);
+  });
+
   it('a "-note:" line in a block scalar\'s text is text', () => {
     expect(said('label: a\nmessage: |\n  -note: x\n  more\nassert: x: y\n').map((s) => s.split('\n')[0])).toEqual([
       '5:9: invalid YAML: "x" is written on the line of "assert", which YAML does not read as a key under it',

@@ -605,9 +605,11 @@ function dashWithoutSpace(src: SourceFile, upTo: number): { issue: ConfigIssue; 
   for (let n = 1; n <= Math.min(upTo, lines.length); n += 1) {
     const line = (lines[n - 1] as string).replace(/\r$/, '');
     const m = DASH_NO_SPACE.exec(line);
-    if (m !== null && inList(lines, n, (m[1] as string).length)) {
-      const [, indent = '', rest = ''] = m;
-      const what = /^[[{]/.test(rest) ? `reads the line as text` : `reads "-${rest.replace(/:\s*$/, '')}" as a key`;
+    // `-x` after an item at its column (`- see [docs]`): the next item, which YAML reads as text.
+    const text = m === null ? DASH_NO_SPACE_TEXT.exec(line) : null;
+    if ((m !== null && inList(lines, n, (m[1] as string).length)) || (text !== null && afterItem(lines, n, (text[1] as string).length))) {
+      const [, indent = '', rest = ''] = m ?? text ?? [];
+      const what = m === null ? `reads ${JSON.stringify(line.trim().slice(0, 40))} as text` : /^[[{]/.test(rest) ? `reads the line as text` : `reads "-${rest.replace(/:\s*$/, '')}" as a key`;
       return {
         offset,
         issue: {
@@ -622,6 +624,19 @@ function dashWithoutSpace(src: SourceFile, upTo: number): { issue: ConfigIssue; 
     offset += (lines[n - 1] as string).length + 1;
   }
   return null;
+}
+
+/** `-x` or `-"x"`: a list item's "-" with no space before its text. */
+const DASH_NO_SPACE_TEXT = /^( *)-([A-Za-z_"'])/;
+
+/** Whether the nearest line above line `n` indented no deeper than `dash` is a list item whose "-" is at column `dash`. */
+function afterItem(lines: readonly string[], n: number, dash: number): boolean {
+  for (let k = n - 1; k >= 1; k -= 1) {
+    const text = (lines[k - 1] as string).replace(/\r$/, '');
+    if (isBlank(text) || (/^ */.exec(text)?.[0] ?? '').length > dash) continue;
+    return ITEM_LINE.exec(text)?.[1]?.length === dash;
+  }
+  return false;
 }
 
 /**
