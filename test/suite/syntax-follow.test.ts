@@ -31,6 +31,16 @@ describe('brackets in a comment or a quoted value are text', () => {
   });
 });
 
+describe('a [ in a quoted value begun on a line above', () => {
+  it('is text: the { closed by ] after it is said, not taken for the [ it closes', () => {
+    expect(said('label: a\nmessage: "see the\n  [docs first"\nassert: { contains: x ]\n')).toEqual([
+      '4:23: invalid YAML: the { opened at line 4, column 9 is closed here by ], not by }\n  fix: write } in place of the ], so that line 4 reads\n    assert: { contains: x }',
+    ]);
+    // A block scalar's text opens no quote: the brackets after it are read.
+    expect(said('label: a\nmessage: |\n  "Hello\nassert: { contains: x ]\n').map((s) => s.split('\n')[0])).toEqual(['4:23: invalid YAML: the { opened at line 4, column 9 is closed here by ], not by }']);
+  });
+});
+
 describe('a file js-yaml reads with no [ ] or { } over several lines', () => {
   it('is not scanned for a line left of its key, nor parsed again, whatever brackets its block text or comments hold', () => {
     const before = lazyParses.count;

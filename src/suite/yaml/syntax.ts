@@ -848,7 +848,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   }
   // A line of a multi-line `[ ]` or `{ }` left of its key (not its closing bracket: flowSlip's):
   // said at that line, for what the parser says inside the collection (flowIndentSlips).
-  const indentSlips = errors.length === 0 ? [] : flowIndentSlips(src.text).filter((s) => s.at !== s.closer);
+  const indentSlips = errors.length === 0 ? [] : flowIndentSlips(src.text, true).filter((s) => s.at !== s.closer);
   const slipIssues = indentSlips.map((slip): ConfigIssue => ({ file: src.file, ...src.offsetAt(slip.at), ...flowIndentWords(src.text, slip, (o) => src.offsetAt(o), true) }));
   const slipSpan = (slip: FlowIndentSlip): [number, number] => {
     const eol = src.text.indexOf('\n', slip.closer);
