@@ -167,5 +167,11 @@ describe('a quote inside a quoted value in [ ] or { }', () => {
     expect(said("label: a\nmessage: hi\nfollowUps: [ \"ok\", 'I can't', \"b\" ]\n")).toEqual([
       `3:20: invalid YAML: the value on line 3 ends at the ' after "I can", so YAML cannot read the rest of the line ("t', \\"b\\" ]")\n  fix: write each ' inside the value twice (''), so that line 3 reads\n    followUps: [ "ok", 'I can''t', "b" ]`,
     ]);
+    // No fix that takes the next key into the value (`"x"a"b, flags: "i"` read as one regex).
+    expect(said('label: a\nmessage: hi\nassert: { regex: "x"a"b, flags: "i" }\n').join('\n')).not.toMatch(/ends at the|so that line/);
+  });
+
+  it('a key deeper than the key above, with the keys after it at its column, is not told to move (the key above may be the one out of place)', () => {
+    expect(said('agent:\n url: "http://x"\n  timeoutMs: 5\n  headers: { X-A: b }\n').join('\n')).not.toMatch(/indent it by 1 space/);
   });
 });

@@ -283,6 +283,9 @@ function deeperKey(src: SourceFile, line: number | null): ConfigIssue | null {
     const lead = (/^ *(?:- +)?/.exec(above)?.[0] ?? '').length;
     // The key above and its value on its line (after the colon, something other than a comment).
     if (m === null || lead >= indent || isBlank(above.slice(m[0].length))) return null;
+    // The next key at this line's column too: the key above may be the one out of place.
+    const next = src.text.split('\n').slice(line).find((l) => !isBlank(l));
+    if (next !== undefined && (/^ */.exec(next)?.[0] ?? '').length === indent) return null;
     const key = JSON.stringify((m[2] as string).replace(/^["']|["']$/g, ''));
     const named = JSON.stringify((here[2] as string).replace(/^["']|["']$/g, ''));
     const where = lead === 0 ? `start it at the beginning of the line (not after ${plural(indent, 'space', 'spaces')})` : `indent it by ${plural(lead, 'space', 'spaces')} (not ${String(indent)})`;
@@ -805,6 +808,8 @@ function quoteSlip(src: SourceFile, n: number, line: string, start: number, end:
   }
   if (last <= end) return null;
   const inner = line.slice(start + 1, last);
+  // Inside brackets, a next item or key taken into the value (`"a"b, flags: "i"`) is no quote of its text.
+  if (inFlow && /,\s*(?:["']|[\w-]+:\s)/.test(inner)) return null;
   const written = quote === "'" ? inner.replace(/'/g, "''") : inner.replace(/(^|[^\\])"/g, '$1\\"');
   const word = line.slice(start + 1, end).trimEnd();
   const fixed = `${line.slice(0, start)}${quote}${written}${quote}${line.slice(last + 1).trimEnd()}`;
