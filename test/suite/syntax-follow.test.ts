@@ -31,6 +31,16 @@ describe('brackets in a comment or a quoted value are text', () => {
   });
 });
 
+describe('a [ in a quoted value begun on a line above', () => {
+  it('is text: the { closed by ] after it is said, not taken for the [ it closes', () => {
+    expect(said('label: a\nmessage: "see the\n  [docs first"\nassert: { contains: x ]\n')).toEqual([
+      '4:23: invalid YAML: the { opened at line 4, column 9 is closed here by ], not by }\n  fix: write } in place of the ], so that line 4 reads\n    assert: { contains: x }',
+    ]);
+    // A block scalar's text opens no quote: the brackets after it are read.
+    expect(said('label: a\nmessage: |\n  "Hello\nassert: { contains: x ]\n').map((s) => s.split('\n')[0])).toEqual(['4:23: invalid YAML: the { opened at line 4, column 9 is closed here by ], not by }']);
+  });
+});
+
 describe('a file js-yaml reads with no [ ] or { } over several lines', () => {
   it('is not scanned for a line left of its key, nor parsed again, whatever brackets its block text or comments hold', () => {
     const before = lazyParses.count;
@@ -75,6 +85,13 @@ describe('a list item with no space after its "-"', () => {
     ]);
   });
 
+  it('-x after an item at its column: said at it, not as a ":" left out of the item above (`- see [docs]` is text)', () => {
+    expect(said('followUps:\n  - see [docs]\n  -x\n  - y\npersona: p\n')).toEqual([
+      '3:3: invalid YAML: line 3 has no space after its "-", so YAML reads "-x" as text, not as a list item\n  fix: put a space after the "-", so that line 3 reads\n      - x',
+    ]);
+    expect(said('- see [docs]\n-x\n').map((s) => s.split('\n')[0])).toEqual(['2:1: invalid YAML: line 2 has no space after its "-", so YAML reads "-x" as text, not as a list item']);
+  });
+
   it('a "-note:" line in a block scalar\'s text is text', () => {
     expect(said('label: a\nmessage: |\n  -note: x\n  more\nassert: x: y\n').map((s) => s.split('\n')[0])).toEqual([
       '5:9: invalid YAML: "x" is written on the line of "assert", which YAML does not read as a key under it',
@@ -103,9 +120,58 @@ describe("the parser's words after the first mistake", () => {
   });
 
   it('are said after a key written twice, which loses the parser nothing (the file is not read past a syntax error)', () => {
+    expect(said('label: a\nlabel: b\nmessage: hi\nfollowUps:\n  - text: one\n   two: x\n').map((s) => s.split('\n')[0])).toEqual([
+      '2:1: invalid YAML: the key "label" appears twice in one mapping (first on line 1)',
+      '6:1: invalid YAML: Sequence item without - indicator',
+    ]);
+  });
+});
+
+describe('a key one space off the keys beside it', () => {
+  it('deeper than the key above, whose value ends on its line: said at the key with the line as it should read, also after a key written twice', () => {
+    expect(said('label: a\nmessage: "hi"\n cost: { capUsd: 1 }\n')).toEqual([
+      '3:2: invalid YAML: "cost" on line 3 is indented by 1 space, more than "message" on line 2, whose value ends on its line: YAML reads it neither as more of that value nor as a key beside "message"\n  fix: start it at the beginning of the line (not after 1 space), as "message" on line 2, so that line 3 reads\n    cost: { capUsd: 1 }',
+    ]);
+    expect(said('fixtures:\n  - label: a\n    message: [hi]\n     persona: p\n')).toEqual([
+      '4:6: invalid YAML: "persona" on line 4 is indented by 5 spaces, more than "message" on line 3, whose value ends on its line: YAML reads it neither as more of that value nor as a key beside "message"\n  fix: indent it by 4 spaces (not 5), as "message" on line 3, so that line 4 reads\n        persona: p',
+    ]);
     expect(said('label: a\nlabel: b\nmessage: hi\nregex: { timeoutMs: 100 }\n cost: { capUsd: 1 }\n').map((s) => s.split('\n')[0])).toEqual([
       '2:1: invalid YAML: the key "label" appears twice in one mapping (first on line 1)',
-      '5:1: invalid YAML: All mapping items must start at the same column',
+      '5:2: invalid YAML: "cost" on line 5 is indented by 1 space, more than "regex" on line 4, whose value ends on its line: YAML reads it neither as more of that value nor as a key beside "regex"',
     ]);
+  });
+
+  it('one short, as the last key of the last list item: said at the key, the list\'s "-" placed by the item above or the line\'s start', () => {
+    expect(said('fixtures:\n  - label: a\n    message: hi\n  - label: b\n   message: hi\n')).toEqual([
+      '5:4: invalid YAML: "message" on line 5 is indented by 3 spaces, less than "label" on line 4 (4), so YAML does not read it as a key of that list item\n  fix: indent it by 4 spaces (not 3), as "label" on line 4, so that line 5 reads\n        message: hi',
+    ]);
+    expect(said('- label: a\n message: hi\n').map((s) => s.split('\n')[0])).toEqual([
+      '2:2: invalid YAML: "message" on line 2 is indented by 1 space, less than "label" on line 1 (2), so YAML does not read it as a key of that list item',
+    ]);
+  });
+});
+
+describe('a line indented with a tab', () => {
+  it('after a blank line: one error at the tab, not the parser\'s words at the blank line above it', () => {
+    expect(said('fixtures:\n  - label: a\n    message: hi\n\n\t- label: b\n\t  message: hi\n')).toEqual([
+      '5:1: invalid YAML: lines 5 and 6 are indented with a tab, which YAML does not allow\n  fix: indent with spaces, not tabs (set the editor to insert spaces for this file)',
+    ]);
+  });
+});
+
+describe('a quote inside a quoted value in [ ] or { }', () => {
+  it('is said at the value, closed by the quote before the , ] or } that ends it', () => {
+    expect(said('label: a\nmessage: hi\nassert: { regex: "boots "x" (in", flags: "i" }\npersona: p\n')).toEqual([
+      `3:18: invalid YAML: the value on line 3 ends at the " after "boots", so YAML cannot read the rest of the line ("x\\" (in\\", flags: \\"i\\" }")\n  fix: write each " inside the value as \\", so that line 3 reads\n    assert: { regex: "boots \\"x\\" (in", flags: "i" }`,
+    ]);
+    expect(said("label: a\nmessage: hi\nfollowUps: [ \"ok\", 'I can't', \"b\" ]\n")).toEqual([
+      `3:20: invalid YAML: the value on line 3 ends at the ' after "I can", so YAML cannot read the rest of the line ("t', \\"b\\" ]")\n  fix: write each ' inside the value twice (''), so that line 3 reads\n    followUps: [ "ok", 'I can''t', "b" ]`,
+    ]);
+    // No fix that takes the next key into the value (`"x"a"b, flags: "i"` read as one regex).
+    expect(said('label: a\nmessage: hi\nassert: { regex: "x"a"b, flags: "i" }\n').join('\n')).not.toMatch(/ends at the|so that line/);
+  });
+
+  it('a key deeper than the key above, with the keys after it at its column, is not told to move (the key above may be the one out of place)', () => {
+    expect(said('agent:\n url: "http://x"\n  timeoutMs: 5\n  headers: { X-A: b }\n').join('\n')).not.toMatch(/indent it by 1 space/);
   });
 });

@@ -101,9 +101,75 @@ function inTextOfLine(text: string, at: number): boolean {
   return comment !== null || open !== null;
 }
 
-/** The next match of FLOW_STARTS (a `g` copy) in `text` whose bracket is not in a comment or a quoted scalar; null at the end. */
-function nextFlowStart(starts: RegExp, text: string): RegExpExecArray | null {
-  for (let m = starts.exec(text); m !== null; m = starts.exec(text)) if (!inTextOfLine(text, m.index + m[0].length - 1)) return m;
+/** The last text read by quotedLines, and what it found. */
+let quotedLinesOf: { text: string; starts: Map<number, string> } | null = null;
+
+/** The offset of the quote that closes a `quote` scalar, looked for from `from` up to `end`; null when not there. */
+function closingQuote(text: string, quote: string, from: number, end: number): number | null {
+  for (let i = from; i < end; i += 1) {
+    if (quote === '"' && text[i] === '\\') i += 1;
+    else if (text[i] === quote && quote === "'" && text[i + 1] === "'") i += 1;
+    else if (text[i] === quote) return i;
+  }
+  return null;
+}
+
+/**
+ * The lines of `text` that start inside a quoted scalar begun on a line above (`message: "see the`
+ * then `  [docs first"`): their offsets and the quote. A block scalar's lines (after `key: |` or
+ * `>`) are text and open no quote. Read once per text, and only for a refused file's brackets.
+ */
+function quotedLines(text: string): Map<number, string> {
+  if (quotedLinesOf?.text === text) return quotedLinesOf.starts;
+  const starts = new Map<number, string>();
+  let quote: string | null = null;
+  /** The indentation of a block scalar's key while its lines are read, else null. */
+  let block: number | null = null;
+  for (let start = 0; start < text.length; ) {
+    const eol = text.indexOf('\n', start);
+    const end = eol === -1 ? text.length : eol;
+    const line = text.slice(start, end);
+    const indent = (/^ */.exec(line) as RegExpExecArray)[0].length;
+    if (quote !== null) {
+      starts.set(start, quote);
+      const closed = closingQuote(text, quote, start, end);
+      if (closed !== null) {
+        const { open } = lineQuotes(text, closed + 1, end);
+        quote = open === null ? null : (text[open] as string);
+      }
+    } else if (block === null || (!/^\s*$/.test(line) && indent <= block)) {
+      const { open } = lineQuotes(text, start, end);
+      quote = open === null ? null : (text[open] as string);
+      block = quote === null && /(?:^|[:-][ \t]+)[|>][-+0-9]*[ \t]*(?:#.*)?\r?$/.test(line) ? indent : null;
+    }
+    if (eol === -1) break;
+    start = eol + 1;
+  }
+  quotedLinesOf = { text, starts };
+  return starts;
+}
+
+/** Whether the offset `at` is in a quoted scalar begun on a line above its own (quotedLines), or in a comment or quoted scalar after it closes. */
+function inQuoteFromAbove(text: string, at: number): boolean {
+  const start = text.lastIndexOf('\n', at - 1) + 1;
+  const quote = quotedLines(text).get(start);
+  if (quote === undefined) return false;
+  const closed = closingQuote(text, quote, start, at);
+  if (closed === null) return true;
+  const { comment, open } = lineQuotes(text, closed + 1, at);
+  return comment !== null || open !== null;
+}
+
+/**
+ * The next match of FLOW_STARTS (a `g` copy) in `text` whose bracket is not in a comment or a
+ * quoted scalar; null at the end. `above`: a quoted scalar begun on a line above counts too (a
+ * refused file's brackets; a file read as written is not read for it, see docs/configuration.md).
+ */
+function nextFlowStart(starts: RegExp, text: string, above = true): RegExpExecArray | null {
+  for (let m = starts.exec(text); m !== null; m = starts.exec(text)) {
+    const at = m.index + m[0].length - 1;
+    if (!inTextOfLine(text, at) && !(above && inQuoteFromAbove(text, at))) return m;
+  }
   return null;
 }
 
@@ -170,7 +236,7 @@ export function closedAtLineEnd(text: string, opener: number): { line: string; c
   const body = written.slice(0, upTo);
   // The outermost collection of the line that holds the bracket still open at the line's end.
   const starts = new RegExp(FLOW_STARTS);
-  for (let m = nextFlowStart(starts, body); m !== null; m = nextFlowStart(starts, body)) {
+  for (let m = nextFlowStart(starts, body, false); m !== null; m = nextFlowStart(starts, body, false)) {
     const start = m.index + m[0].length - 1;
     if (start > opener - line.start) return null;
     const scan = scanFlow(body, start);
@@ -324,11 +390,12 @@ export interface FlowIndentSlip {
  * collection's key or "-": js-yaml reads them as part of the collection (the brackets say where
  * it ends), YAML 1.2 and the `yaml` package end the collection before them and refuse the file. A
  * line that starts with the bracket closing the collection may stand at the key's column.
+ * `above`: as nextFlowStart's (a refused file's).
  */
-export function flowIndentSlips(text: string): FlowIndentSlip[] {
+export function flowIndentSlips(text: string, above = false): FlowIndentSlip[] {
   const out: FlowIndentSlip[] = [];
   const starts = new RegExp(FLOW_STARTS);
-  for (let m = nextFlowStart(starts, text); m !== null; m = nextFlowStart(starts, text)) {
+  for (let m = nextFlowStart(starts, text, above); m !== null; m = nextFlowStart(starts, text, above)) {
     const start = m.index + m[0].length - 1;
     const scan = scanFlow(text, start);
     if (scan.kind !== 'closed') continue;
@@ -381,7 +448,7 @@ export function withoutStrayCloser(text: string, offset: number): string | null 
   const local = offset - line.start;
   const [head, tail] = [written.slice(0, local), written.slice(local + 1)];
   const fixed = head.endsWith(' ') && (tail === '' || tail.startsWith(' ')) ? head.trimEnd() + tail : head + tail;
-  const m = nextFlowStart(new RegExp(FLOW_STARTS), fixed);
+  const m = nextFlowStart(new RegExp(FLOW_STARTS), fixed, false);
   if (m === null) return null;
   const after = text.slice(0, line.start) + fixed + text.slice(line.end);
   return closesCleanly(after, line.start + m.index + m[0].length - 1) ? fixed.trimEnd() : null;

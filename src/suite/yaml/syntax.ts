@@ -264,6 +264,42 @@ function misalignedKey(src: SourceFile, line: number | null): ConfigIssue | null
   return null;
 }
 
+/**
+ * A key indented deeper than the key above it, whose value ends on its line (`message: "hi"`, then
+ * ` cost: 1`): YAML cannot read it as more of that value, as it does after a plain one
+ * (implicitKeySlip), nor as a key beside it ("All mapping items must start at the same column").
+ * Said at the key with the line as it should read; null when the lines say otherwise (the key
+ * above has no value on its line, so the line may start its value).
+ */
+function deeperKey(src: SourceFile, line: number | null): ConfigIssue | null {
+  const text = lineOf(src, line);
+  const here = text === null || /^ *-(?:\s|$)/.test(text) ? null : KEY_LINE.exec(text);
+  if (line === null || text === null || here === null) return null;
+  const indent = (here[1] as string).length;
+  for (let n = line - 1; n >= 1; n -= 1) {
+    const above = lineOf(src, n) ?? '';
+    if (isBlank(above)) continue;
+    const m = KEY_LINE.exec(above);
+    const lead = (/^ *(?:- +)?/.exec(above)?.[0] ?? '').length;
+    // The key above and its value on its line (after the colon, something other than a comment).
+    if (m === null || lead >= indent || isBlank(above.slice(m[0].length))) return null;
+    // The next key at this line's column too: the key above may be the one out of place.
+    const next = src.text.split('\n').slice(line).find((l) => !isBlank(l));
+    if (next !== undefined && (/^ */.exec(next)?.[0] ?? '').length === indent) return null;
+    const key = JSON.stringify((m[2] as string).replace(/^["']|["']$/g, ''));
+    const named = JSON.stringify((here[2] as string).replace(/^["']|["']$/g, ''));
+    const where = lead === 0 ? `start it at the beginning of the line (not after ${plural(indent, 'space', 'spaces')})` : `indent it by ${plural(lead, 'space', 'spaces')} (not ${String(indent)})`;
+    return {
+      file: src.file,
+      line,
+      column: indent + 1,
+      message: `invalid YAML: ${named} on line ${String(line)} is indented by ${plural(indent, 'space', 'spaces')}, more than ${key} on line ${String(n)}, whose value ends on its line: YAML reads it neither as more of that value nor as a key beside ${key}`,
+      fix: `${where}, as ${key} on line ${String(n)}, so that line ${String(line)} reads\n    ${' '.repeat(lead)}${text.slice(indent).trimEnd()}`,
+    };
+  }
+  return null;
+}
+
 /** A line that starts a list item: its indentation and what follows the indentation. */
 const ITEM_LINE = /^( *)-(?:[ \t]|$)/;
 
@@ -481,14 +517,17 @@ function tabIndents(src: SourceFile, errors: readonly YamlSyntaxError[]): TabStr
   const out: TabStretch[] = [];
   for (let n = 1; n <= lines.length; n += 1) {
     if (!TAB_INDENT.test(lines[n - 1] as string) || !errorLines.has(n)) continue;
-    // The stretch ends before the next line that starts a key at the beginning of the line.
+    // The stretch ends before the next line that starts a key at the beginning of the line; it
+    // starts at the blank lines above the tab, where the parser may say the item it misreads.
+    let first = n;
+    while (first > 1 && /^\s*$/.test(lines[first - 2] as string)) first -= 1;
     let last = n;
     while (last < lines.length && !/^[^\s#-]|^-[^\s-]/.test(lines[last] as string)) last += 1;
     const tabbed: number[] = [];
     for (let k = n; k <= last; k += 1) if (TAB_INDENT.test(lines[k - 1] as string)) tabbed.push(k);
     const named = tabbed.length === 1 ? `line ${String(n)} is` : `lines ${tabbed.slice(0, -1).join(', ')} and ${String(tabbed.at(-1))} are`;
     out.push({
-      first: n,
+      first,
       last,
       issue: {
         file: src.file,
@@ -569,9 +608,11 @@ function dashWithoutSpace(src: SourceFile, upTo: number): { issue: ConfigIssue; 
   for (let n = 1; n <= Math.min(upTo, lines.length); n += 1) {
     const line = (lines[n - 1] as string).replace(/\r$/, '');
     const m = DASH_NO_SPACE.exec(line);
-    if (m !== null && inList(lines, n, (m[1] as string).length)) {
-      const [, indent = '', rest = ''] = m;
-      const what = /^[[{]/.test(rest) ? `reads the line as text` : `reads "-${rest.replace(/:\s*$/, '')}" as a key`;
+    // `-x` after an item at its column (`- see [docs]`): the next item, which YAML reads as text.
+    const text = m === null ? DASH_NO_SPACE_TEXT.exec(line) : null;
+    if ((m !== null && inList(lines, n, (m[1] as string).length)) || (text !== null && afterItem(lines, n, (text[1] as string).length))) {
+      const [, indent = '', rest = ''] = m ?? text ?? [];
+      const what = m === null ? `reads ${JSON.stringify(line.trim().slice(0, 40))} as text` : /^[[{]/.test(rest) ? `reads the line as text` : `reads "-${rest.replace(/:\s*$/, '')}" as a key`;
       return {
         offset,
         issue: {
@@ -586,6 +627,19 @@ function dashWithoutSpace(src: SourceFile, upTo: number): { issue: ConfigIssue; 
     offset += (lines[n - 1] as string).length + 1;
   }
   return null;
+}
+
+/** `-x` or `-"x"`: a list item's "-" with no space before its text. */
+const DASH_NO_SPACE_TEXT = /^( *)-([A-Za-z_"'])/;
+
+/** Whether the nearest line above line `n` indented no deeper than `dash` is a list item whose "-" is at column `dash`. */
+function afterItem(lines: readonly string[], n: number, dash: number): boolean {
+  for (let k = n - 1; k >= 1; k -= 1) {
+    const text = (lines[k - 1] as string).replace(/\r$/, '');
+    if (isBlank(text) || (/^ */.exec(text)?.[0] ?? '').length > dash) continue;
+    return ITEM_LINE.exec(text)?.[1]?.length === dash;
+  }
+  return false;
 }
 
 /**
@@ -626,10 +680,14 @@ function keyShortOfItem(src: SourceFile, n: number): { issue: ConfigIssue; from:
     const dash = (item[1] as string).length;
     const column = dash + (item[2] as string).length;
     if (dash >= indent || column <= indent) return null;
-    // The item's keys are at its first key's column: a line between or the next one says so (else the item's line may be the one misplaced).
+    // The item's keys are at its first key's column: a line between or the next one says so, or
+    // its "-" is where the list's is, an item above at its column or the line's start (else the
+    // item's line may be the one misplaced).
     const next = lines.slice(n).find((l) => !isBlank(l));
     const atColumn = (l: string): boolean => !isBlank(l) && (/^ */.exec(l)?.[0] ?? '').length === column;
-    if (!lines.slice(k, n - 1).some(atColumn) && (next === undefined || !atColumn(next))) return null;
+    const listAbove = lines.slice(0, k - 1).reverse().find((l) => !isBlank(l) && (/^ */.exec(l)?.[0] ?? '').length <= dash);
+    const placed = dash === 0 || (listAbove !== undefined && ITEM_LINE.exec(listAbove)?.[1]?.length === dash);
+    if (!placed && !lines.slice(k, n - 1).some(atColumn) && (next === undefined || !atColumn(next))) return null;
     let to = n;
     for (let m = n + 1; m <= lines.length; m += 1) {
       const next = lines[m - 1] as string;
@@ -686,19 +744,9 @@ function flowWithoutColon(src: SourceFile, n: number): ConfigIssue | null {
   };
 }
 
-/**
- * `message: 'don't do it'` or `message: "say "hi" now"`: a quote inside a quoted value ends the
- * value there, and YAML cannot read the rest of the line. Said at the value, with the quotes inside
- * it written as YAML reads them (`''` in single quotes, `\"` in double ones), when the line's last
- * quote closes it; null when line `n` is not one.
- */
-function quoteEndsEarly(src: SourceFile, n: number): ConfigIssue | null {
-  const line = lineOf(src, n);
-  const m = line === null ? null : /^(\s*(?:-\s+)?(?:[^\s#:"'][^:#]*?:\s+)?)(["'])/.exec(line);
-  if (line === null || m === null) return null;
-  const start = (m[1] as string).length;
-  const quote = m[2] as string;
-  // Where the quoted value ends as YAML reads it, and the line's last quote of that kind.
+/** The offset of the quote that ends the quoted value opened at `start` of `line`, as YAML reads it (line.length: not on the line). */
+function quotedEnd(line: string, start: number): number {
+  const quote = line[start];
   let end = start + 1;
   while (end < line.length) {
     if (quote === '"' && line[end] === '\\') end += 2;
@@ -706,13 +754,62 @@ function quoteEndsEarly(src: SourceFile, n: number): ConfigIssue | null {
     else if (line[end] === quote) break;
     else end += 1;
   }
+  return Math.min(end, line.length);
+}
+
+/**
+ * `message: 'don't do it'`, `message: "say "hi" now"` or `assert: { regex: "boots "x" (in" }`: a
+ * quote inside a quoted value ends the value there, and YAML cannot read the rest of the line. Said
+ * at the value, with the quotes inside it written as YAML reads them (`''` in single quotes, `\"` in
+ * double ones), when a later quote closes it: the line's last one, or inside `[ ]` or `{ }` the first
+ * one followed by the `,`, `]` or `}` that ends the value there. null when line `n` is not one.
+ */
+function quoteEndsEarly(src: SourceFile, n: number): ConfigIssue | null {
+  const line = lineOf(src, n);
+  if (line === null) return null;
+  const block = /^(\s*(?:-\s+)?(?:[^\s#:"'][^:#]*?:\s+)?)(["'])/.exec(line);
+  // A quote that starts a value: the line's value, or inside brackets one after `[`, `{`, `,` or `: `.
+  let depth = 0;
+  let prev = '';
+  for (let i = 0; i < line.length; i += 1) {
+    const c = line[i] as string;
+    if (c === '#' && (i === 0 || /\s/.test(line[i - 1] as string))) return null;
+    const opens = (c === '"' || c === "'") && (block?.[1]?.length === i || (depth > 0 && ('[{,'.includes(prev) || (prev === ':' && /\s/.test(line[i - 1] as string)))));
+    if (opens) {
+      const end = quotedEnd(line, i);
+      if (end >= line.length) return null;
+      const after = line.slice(end + 1);
+      // Nothing after it, a comment, the next item of a [ ] or { }, or a quoted key's colon: the value ends there as meant.
+      if (/^\s*(?:#.*)?$/.test(after) || /^\s*[,\]}:]/.test(after)) {
+        i = end;
+        prev = c;
+        continue;
+      }
+      return quoteSlip(src, n, line, i, end, depth > 0);
+    }
+    if (c === '[' || c === '{') depth += 1;
+    else if ((c === ']' || c === '}') && depth > 0) depth -= 1;
+    if (!/\s/.test(c)) prev = c;
+  }
+  return null;
+}
+
+/** quoteEndsEarly's issue for the value opened at `start` that YAML ends at `end`; null when no later quote closes it as meant. */
+function quoteSlip(src: SourceFile, n: number, line: string, start: number, end: number, inFlow: boolean): ConfigIssue | null {
+  const quote = line[start] as string;
   const after = line.slice(end + 1);
-  // Nothing after it, a comment, the next item of a [ ] or { }, or a quoted key's colon: the value ends there as meant.
-  if (end >= line.length || /^\s*(?:#.*)?$/.test(after) || /^\s*[,\]}:]/.test(after)) return null;
-  const comment = /\s#/.exec(after.slice(after.lastIndexOf(quote)));
-  const last = line.lastIndexOf(quote, comment === null ? line.length : end + 1 + after.lastIndexOf(quote) + comment.index);
-  if (last <= end || !/^\s*(?:#.*)?$/.test(line.slice(last + 1))) return null;
+  let last = -1;
+  if (inFlow) {
+    for (let q = line.indexOf(quote, end + 1); q !== -1 && last === -1; q = line.indexOf(quote, q + 1)) if (/^\s*[,\]}]/.test(line.slice(q + 1))) last = q;
+  } else {
+    const comment = /\s#/.exec(after.slice(after.lastIndexOf(quote)));
+    last = line.lastIndexOf(quote, comment === null ? line.length : end + 1 + after.lastIndexOf(quote) + comment.index);
+    if (!/^\s*(?:#.*)?$/.test(line.slice(last + 1))) return null;
+  }
+  if (last <= end) return null;
   const inner = line.slice(start + 1, last);
+  // Inside brackets, a next item or key taken into the value (`"a"b, flags: "i"`) is no quote of its text.
+  if (inFlow && /,\s*(?:["']|[\w-]+:\s)/.test(inner)) return null;
   const written = quote === "'" ? inner.replace(/'/g, "''") : inner.replace(/(^|[^\\])"/g, '$1\\"');
   const word = line.slice(start + 1, end).trimEnd();
   const fixed = `${line.slice(0, start)}${quote}${written}${quote}${line.slice(last + 1).trimEnd()}`;
@@ -756,7 +853,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   }
   // A line of a multi-line `[ ]` or `{ }` left of its key (not its closing bracket: flowSlip's):
   // said at that line, for what the parser says inside the collection (flowIndentSlips).
-  const indentSlips = errors.length === 0 ? [] : flowIndentSlips(src.text).filter((s) => s.at !== s.closer);
+  const indentSlips = errors.length === 0 ? [] : flowIndentSlips(src.text, true).filter((s) => s.at !== s.closer);
   const slipIssues = indentSlips.map((slip): ConfigIssue => ({ file: src.file, ...src.offsetAt(slip.at), ...flowIndentWords(src.text, slip, (o) => src.offsetAt(o), true) }));
   const slipSpan = (slip: FlowIndentSlip): [number, number] => {
     const eol = src.text.indexOf('\n', slip.closer);
@@ -938,7 +1035,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       }
     } else if (err.code === 'BAD_INDENT' && /^All mapping items must start at the same column/.test(err.message)) {
       // A key line after one whose colon was left out and that ends in a comment (`url http://... # local`).
-      const key = misalignedKey(src, pos.line) ?? missingColonAbove(src, pos.line);
+      const key = misalignedKey(src, pos.line) ?? deeperKey(src, pos.line) ?? missingColonAbove(src, pos.line);
       if (key !== null) {
         if (!out.some((o) => o.line === key.line && o.message === key.message)) out.push(key);
         continue;
