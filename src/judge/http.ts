@@ -68,6 +68,18 @@ export interface PostOptions {
   failedOk?: (json: unknown) => boolean;
   /** The server, as a deadline's words name it ("the judge", "the simulator"; src/http/network.ts, deadlineText). */
   peer: string;
+  /**
+   * Starts an attempt's timeoutMs: `cut` is called when it has passed, unless the stop it returns is
+   * called first. A real timer when absent; a test fires `cut` itself once its server holds the
+   * request, so that no timer races the server's handler (docs/architecture.md, "The shape").
+   */
+  timer?: (ms: number, cut: () => void) => () => void;
+}
+
+/** timeoutMs on the real clock. */
+function realTimer(ms: number, cut: () => void): () => void {
+  const timer = setTimeout(cut, ms);
+  return () => clearTimeout(timer);
 }
 
 /** The largest answer read from a judge, simulator or meaning judge: received, and decoded (docs/judges.md, "Compressed answers"). */
@@ -212,10 +224,10 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
   if (opts.signal?.aborted) return INTERRUPTED;
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const stop = (opts.timer ?? realTimer)(opts.timeoutMs, () => {
     timedOut = true;
     controller.abort();
-  }, opts.timeoutMs);
+  });
   /** The answer's status, once its headers came: a deadline after that cut its body, not the wait for an answer. */
   let status: number | null = null;
   try {
@@ -283,7 +295,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     if (status !== null && code !== undefined && CLOSED_CODES.has(code)) return { kind: 'network', reason: `${opts.peer}'s answer (HTTP ${status}) broke off before its end: the connection was closed (${code})`, reached: true };
     return describeNetworkError(err, opts.proxy ?? null, opts.url, opts.peer);
   } finally {
-    clearTimeout(timer);
+    stop();
   }
 }
 
