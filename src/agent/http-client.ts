@@ -420,7 +420,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     // The latest attempt's trace context: the answered attempt's once the retries are over.
     const latest: Traced = { trace: null };
     let attempts = 0;
-    const gated = (_isLast: boolean, deadline: number | undefined, sending: () => void): Promise<Attempt> =>
+    const gated = (deadline: number | undefined, sending: () => void): Promise<Attempt> =>
       limiter.run(
         () => {
           // On the wire from here: the time budget counts from the first attempt's send, not its wait for a slot.

@@ -341,7 +341,7 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
   // A spent quota's reset the limiter holds the starts for: one beyond the time budget fails the 429 that says it at once instead (withRetries).
   const holdable = (spent: Spent | null | undefined): Spent | null => (spent != null && spent.waitMs <= budgetMs ? spent : null);
   const result = await withRetries(
-    async (_isLast, deadline, sending) => {
+    async (deadline, sending) => {
       // Held past the time budget by a quota another call's answer said is spent, by the pace, or by every slot taken: not sent (withRetries gives up).
       let held: Held | null = null;
       const a = await opts.limiter.run(
