@@ -33,6 +33,24 @@ export const hangUp: Responder = (res) => {
 /** Never answers. */
 export const silence: Responder = () => undefined;
 
+/**
+ * A call's timeout that the server fires once it holds the request (postJson's `timer`, given to the
+ * client's deps), instead of a short real timer racing the server's handler, which a loaded machine
+ * can lose before the request arrives, or even before its connection opens. `held` never answers.
+ */
+export function heldTimeout(): { timer: (ms: number, cut: () => void) => () => void; held: Responder } {
+  let cuts: (() => void)[] = [];
+  return {
+    timer: (_ms, cut) => {
+      cuts.push(cut);
+      return () => void (cuts = cuts.filter((c) => c !== cut));
+    },
+    held: () => {
+      for (const cut of cuts.splice(0)) cut();
+    },
+  };
+}
+
 /** Serves the responders in order; the last one repeats. */
 export async function startServer(responders: Responder[]): Promise<TestServer> {
   const received: Received[] = [];
