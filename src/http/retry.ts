@@ -39,6 +39,19 @@ export const systemClock: Clock = {
     }),
 };
 
+/**
+ * Starts a request's timeoutMs: `cut` is called when it has passed, unless the stop it returns is
+ * called first. The clients' deps take one so that a test fires `cut` itself once its server holds
+ * the request, and no short real timer races the server's handler (docs/architecture.md, "The shape").
+ */
+export type Timer = (ms: number, cut: () => void) => () => void;
+
+/** timeoutMs on the real clock. */
+export const realTimer: Timer = (ms, cut) => {
+  const timer = setTimeout(cut, ms);
+  return () => clearTimeout(timer);
+};
+
 /** Longest wait we accept from a Retry-After header. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 /** Longest computed backoff between two attempts. */

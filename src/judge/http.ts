@@ -18,7 +18,7 @@ import { answersTheSame, badAnswerText, connectionFailureText, NOT_HTTP, network
 import { abortedConnecting, request } from '../http/undici.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import type { Clock } from '../types.js';
-import { askedRetryAfterOf, attemptsText, rateLimitOf, throttleAllowance, withRetries } from '../http/retry.js';
+import { askedRetryAfterOf, attemptsText, rateLimitOf, realTimer, throttleAllowance, withRetries, type Timer } from '../http/retry.js';
 import { heldAttempt, type AdaptiveLimiter, type Held, type Pace } from '../http/limiter.js';
 import { advertisedPace, spentQuota, type Spent } from '../http/ratelimit-policy.js';
 import { baseUrlSetting, STREAMED } from '../judge-url-setting.js';
@@ -68,18 +68,8 @@ export interface PostOptions {
   failedOk?: (json: unknown) => boolean;
   /** The server, as a deadline's words name it ("the judge", "the simulator"; src/http/network.ts, deadlineText). */
   peer: string;
-  /**
-   * Starts an attempt's timeoutMs: `cut` is called when it has passed, unless the stop it returns is
-   * called first. A real timer when absent; a test fires `cut` itself once its server holds the
-   * request, so that no timer races the server's handler (docs/architecture.md, "The shape").
-   */
-  timer?: (ms: number, cut: () => void) => () => void;
-}
-
-/** timeoutMs on the real clock. */
-function realTimer(ms: number, cut: () => void): () => void {
-  const timer = setTimeout(cut, ms);
-  return () => clearTimeout(timer);
+  /** Starts each attempt's timeoutMs (http/retry.ts, Timer): a real timer when absent. */
+  timer?: Timer;
 }
 
 /** The largest answer read from a judge, simulator or meaning judge: received, and decoded (docs/judges.md, "Compressed answers"). */

@@ -15,7 +15,8 @@ import { cliWords } from '../../src/report/terminal.js';
 import { escapeInline } from '../../src/report/escape.js';
 import type { JudgeConfig } from '../../src/config.js';
 import type { Clock, SimulatorRequest } from '../../src/types.js';
-import { hangUp, heldTimeout, silence, startServer, type TestServer } from '../judge/server.js';
+import { hangUp, silence, startServer, type TestServer } from '../judge/server.js';
+import { heldTimeout } from '../support/held-timeout.js';
 import { ctx, resetLines, run } from '../report/fixtures.js';
 import { differing } from '../report/meaning-fixtures.js';
 
@@ -56,7 +57,7 @@ beforeAll(async () => {
         return res.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', ...answer }, finish_reason: 'stop' }] }));
       }
       // Never answers: its call's timeout fired once the server holds it (no 60 ms timer racing the connection).
-      if (model === 'slow') return slow.held(res, req);
+      if (model === 'slow') return slow.fire();
       const status = statuses[model];
       if (status === undefined) return silence(res, req);
       // A rate limit that asks for more than the time budget left: given up at once (src/judge/http.ts).

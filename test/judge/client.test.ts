@@ -10,7 +10,8 @@ import { evaluateAssertion } from '../../src/assertions/index.js';
 import { createJudge, dataTag, JUDGE_SYSTEM_PROMPT, TRANSCRIPT_SYSTEM_PROMPT } from '../../src/judge/index.js';
 import { AdaptiveLimiter } from '../../src/http/limiter.js';
 import type { Clock, Judge, RegexEvaluator } from '../../src/types.js';
-import { hangUp, heldTimeout, json, serversPerTest, silence, startServer, type Responder } from './server.js';
+import { hangUp, json, serversPerTest, silence, startServer, type Responder } from './server.js';
+import { heldTimeout } from '../support/held-timeout.js';
 import { noTranscripts } from '../support/fakes.js';
 import { tlsFront } from '../support/proxy-server.js';
 import { cliWords } from '../../src/report/terminal.js';
@@ -338,8 +339,8 @@ describe('openai judge', () => {
   it("reports a server that never answers in the agent client's words: no answer from the judge within the timeout", async () => {
     // The timeout fired once the server holds the request, not a real 200 ms (undici's connect and
     // headers timeouts too) that a loaded machine lost before the request arrived, or its connection opened.
-    const { timer, held } = heldTimeout();
-    const s = await serve(held);
+    const { timer, fire } = heldTimeout();
+    const s = await serve(fire);
     const j = createJudge(config('openai', s.url, { retries: 0, timeoutMs: 5000 }), { clock: fakeClock(), random: () => 0.5, timer });
     closeAfter(() => j.close());
     expect(await j.score('c', 'r')).toEqual({ ok: false, reason: 'no answer from the judge within 5,000 ms' });

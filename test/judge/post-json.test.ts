@@ -10,7 +10,7 @@ import { fixStart } from '../../src/assertions/format.js';
 import { judgeOutcome } from '../../src/assertions/judge.js';
 import { AdaptiveLimiter } from '../../src/http/limiter.js';
 import { Agent } from '../../src/http/undici.js';
-import { heldTimeout } from './server.js';
+import { heldTimeout } from '../support/held-timeout.js';
 
 let server: Server | null = null;
 const agents: Agent[] = [];

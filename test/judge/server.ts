@@ -33,30 +33,6 @@ export const hangUp: Responder = (res) => {
 /** Never answers. */
 export const silence: Responder = () => undefined;
 
-/**
- * A call's timeout that the server fires once it holds the request (postJson's `timer`, given to the
- * client's deps), instead of a short real timer racing the server's handler, which a loaded machine
- * can lose before the request arrives, or even before its connection opens. `held` never answers;
- * `fire` is for a handler of its own; `started` lists each timeout begun (its ms).
- */
-export function heldTimeout(): { timer: (ms: number, cut: () => void) => () => void; held: Responder; fire: () => void; started: number[] } {
-  let cuts: (() => void)[] = [];
-  const started: number[] = [];
-  const fire = (): void => {
-    for (const cut of cuts.splice(0)) cut();
-  };
-  return {
-    timer: (ms, cut) => {
-      started.push(ms);
-      cuts.push(cut);
-      return () => void (cuts = cuts.filter((c) => c !== cut));
-    },
-    held: fire,
-    fire,
-    started,
-  };
-}
-
 /** Serves the responders in order; the last one repeats. */
 export async function startServer(responders: Responder[]): Promise<TestServer> {
   const received: Received[] = [];
