@@ -1,4 +1,6 @@
 // A client's timeout that the test's server fires, never a short real timer racing it.
+import type { Dispatcher } from 'undici';
+import { DIRECT, type Network } from '../../src/http/network.js';
 import type { Timer } from '../../src/http/retry.js';
 
 /**
@@ -22,4 +24,27 @@ export function heldTimeout(): { timer: Timer; fire: () => void; started: number
     fire,
     started,
   };
+}
+
+/**
+ * The direct network, each dispatcher telling `received` once the client has the first bytes of an
+ * answer's body (after its headers: its request() has resolved): a test of a body that stalls fires
+ * its timeout then, not a real one that could cut the wait for the headers on a loaded machine.
+ */
+export function bodyBegun(received: () => void): Network {
+  const told = (handler: Dispatcher.DispatchHandler): Dispatcher.DispatchHandler =>
+    new Proxy(handler, {
+      get(target, key) {
+        const value: unknown = Reflect.get(target, key);
+        if (typeof value !== 'function') return value;
+        if (key !== 'onData' && key !== 'onResponseData') return value.bind(target);
+        return (...args: unknown[]) => {
+          const kept: unknown = value.apply(target, args);
+          // After the client's own continuation (the status it keeps) has run.
+          setImmediate(received);
+          return kept;
+        };
+      },
+    });
+  return { ...DIRECT, dispatcher: (target, options) => DIRECT.dispatcher(target, options).compose((dispatch) => (opts, handler) => dispatch(opts, told(handler))) };
 }
