@@ -27,24 +27,29 @@ export function heldTimeout(): { timer: Timer; fire: () => void; started: number
 }
 
 /**
- * The direct network, each dispatcher telling `received` once the client has the first bytes of an
- * answer's body (after its headers: its request() has resolved): a test of a body that stalls fires
- * its timeout then, not a real one that could cut the wait for the headers on a loaded machine.
+ * The direct network, each dispatcher telling `received` once the client has `bytes` of an answer's
+ * body (after its headers: its request() has resolved): a test of a body that stalls fires its
+ * timeout then, not a real one that could cut the wait for the headers, or for the bytes a stream
+ * sent before it stalled, on a loaded machine.
  */
-export function bodyBegun(received: () => void): Network {
-  const told = (handler: Dispatcher.DispatchHandler): Dispatcher.DispatchHandler =>
-    new Proxy(handler, {
+export function bodyBegun(received: () => void, bytes = 1): Network {
+  const told = (handler: Dispatcher.DispatchHandler): Dispatcher.DispatchHandler => {
+    let got = 0;
+    return new Proxy(handler, {
       get(target, key) {
         const value: unknown = Reflect.get(target, key);
         if (typeof value !== 'function') return value;
         if (key !== 'onData' && key !== 'onResponseData') return value.bind(target);
         return (...args: unknown[]) => {
           const kept: unknown = value.apply(target, args);
-          // After the client's own continuation (the status it keeps) has run.
-          setImmediate(received);
+          const before = got;
+          got += (args.at(-1) as Buffer).length;
+          // After the client's own continuation (the status it keeps, the text it reads) has run.
+          if (before < bytes && got >= bytes) setImmediate(received);
           return kept;
         };
       },
     });
+  };
   return { ...DIRECT, dispatcher: (target, options) => DIRECT.dispatcher(target, options).compose((dispatch) => (opts, handler) => dispatch(opts, told(handler))) };
 }
