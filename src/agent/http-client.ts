@@ -31,7 +31,7 @@ import { basicAuthOf } from '../suite/url-credentials.js';
 import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue, type ToolCallsFrom } from '../config.js';
 import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SentTrace, SessionRequest, SessionTurn, TokenUsage, ToolCall, TurnTiming } from '../types.js';
 import { traceContext } from './trace-context.js';
-import { askedRetryAfterOf, attemptsText, rateLimitOf, systemClock, throttleAllowance, withRetries, type AttemptResult } from '../http/retry.js';
+import { askedRetryAfterOf, attemptsText, rateLimitOf, realTimer, systemClock, throttleAllowance, withRetries, type AttemptResult, type Timer } from '../http/retry.js';
 import { AdaptiveLimiter, heldAttempt, type Answered, type Outcome, type Pace } from '../http/limiter.js';
 import { advertisedPace, spentQuota, type Spent } from '../http/ratelimit-policy.js';
 import { TurnAbort } from '../http/turn-abort.js';
@@ -72,6 +72,8 @@ export interface AgentClientDeps {
   network?: Network;
   /** The connect timeout (to the agent, or to its proxy and its answer to CONNECT); default 10 s, or agent.timeoutMs when shorter. */
   connectTimeoutMs?: number;
+  /** Starts each attempt's timeoutMs (http/retry.ts, Timer): a real timer when absent. */
+  timer?: Timer;
 }
 
 /** undici's own connect timeout, the most a connection is given to open. */
@@ -191,10 +193,10 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     let answered: number | null = null;
     /** An event stream's text as far as it came: what a stream that broke off or outlived the deadline had sent (cutShort). */
     let streamed: string[] | null = null;
-    const timer = setTimeout(() => {
+    const stop = (deps.timer ?? realTimer)(config.timeoutMs, () => {
       timedOut = true;
       controller.abort(new Error('agent-replay: turn deadline'));
-    }, config.timeoutMs);
+    });
     try {
       const sentAt = clock.now();
       const response = await request(url, {
@@ -403,7 +405,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       const other = failed === null ? (refusalOf(err) ?? otherNetworkFailureText(err)) : null;
       return triedAt(fail('network', true, null, (n) => `could not reach the agent after ${n}: ${failed === null ? (other ?? words) : `${failed}; ${unreachedFix(code)}`}`), address);
     } finally {
-      clearTimeout(timer);
+      stop();
       inFlight.delete(controller);
     }
   }
@@ -420,7 +422,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     // The latest attempt's trace context: the answered attempt's once the retries are over.
     const latest: Traced = { trace: null };
     let attempts = 0;
-    const gated = (_isLast: boolean, deadline: number | undefined, sending: () => void): Promise<Attempt> =>
+    const gated = (deadline: number | undefined, sending: () => void): Promise<Attempt> =>
       limiter.run(
         () => {
           // On the wire from here: the time budget counts from the first attempt's send, not its wait for a slot.

@@ -122,19 +122,34 @@ export function clipAtClause(text: string, max: number): string {
 }
 
 /**
- * The indices of `text` before `end` that stand outside a parenthesis and a quoted text (a
- * double quote not after a backslash opens or closes one), a bracket or quote itself excluded.
+ * How many parentheses are open before `end` of `text`, outside a quoted text (a double quote not
+ * after a backslash opens or closes one), and whether one is: at each index `at` that is neither a
+ * bracket nor a quote (`mark` false), and past `end` (`at` = `end`).
  */
-function* topLevel(text: string, end: number): Generator<number> {
+function* levels(text: string, end: number): Generator<{ at: number; depth: number; quoted: boolean; mark: boolean }> {
   let depth = 0;
   let quoted = false;
   for (let i = 0; i < end; i++) {
     const c = text[i];
-    if (c === '"' && text[i - 1] !== '\\') quoted = !quoted;
+    const quote = c === '"' && text[i - 1] !== '\\';
+    if (quote) quoted = !quoted;
     else if (!quoted && c === '(') depth += 1;
     else if (!quoted && c === ')') depth = Math.max(0, depth - 1);
-    else if (!quoted && depth === 0) yield i;
+    yield { at: i, depth, quoted, mark: quote || (!quoted && (c === '(' || c === ')')) };
   }
+  yield { at: end, depth, quoted, mark: false };
+}
+
+/** The indices of `text` before `end` that stand outside a parenthesis and a quoted text (levels), a bracket or quote itself excluded. */
+function* topLevel(text: string, end: number): Generator<number> {
+  for (const l of levels(text, end)) if (l.at < end && !l.mark && !l.quoted && l.depth === 0) yield l.at;
+}
+
+/** Whether a parenthesis of `text` opened before `end` is still open there (outside a quoted text: levels). */
+function inParenthesis(text: string, end: number): boolean {
+  let depth = 0;
+  for (const l of levels(text, end)) depth = l.depth;
+  return depth > 0;
 }
 
 /** Whether `index` of `text` stands outside a parenthesis and a quoted text (as clipAtClause reads them). */
@@ -163,14 +178,18 @@ function flatten(text: string): string {
  * flattened and bounded: whole when it fits; else what happened alone, the fix left to the item's
  * cause line, which says it whole (src/evaluate/causes.ts; docs/troubleshooting.md, "Not
  * evaluated"), so that no fix is cut mid-sentence; else (no fix, as a panel's list of members, or
- * what happened over the bound) clipped at a word (clipAtWord).
+ * what happened over the bound) clipped at a word (clipAtWord), or, where that cut falls inside a
+ * parenthesis opened past half of the bound, where its clause ends, before it (clipAtClause, as the
+ * cause line cuts): "...is not HTTP…", never an aside left open, "...(e.g. a TLS port spoken…". A
+ * quoted text (a model's output) is cut at a word still: what it said is kept as far as it fits.
  */
 export function reasonLine(text: string, max = 200): string {
   const flat = flatten(text);
   if (flat.length <= max) return flat;
   const fix = fixStart(flat);
   if (fix > 0 && fix <= max) return flat.slice(0, fix);
-  return clipAtWord(flat, max);
+  const cut = clipAtWord(flat, max);
+  return inParenthesis(flat, cut.length - 1) ? clipAtClause(flat, max) : cut;
 }
 
 /**

@@ -39,6 +39,19 @@ export const systemClock: Clock = {
     }),
 };
 
+/**
+ * Starts a request's timeoutMs: `cut` is called when it has passed, unless the stop it returns is
+ * called first. The clients' deps take one so that a test fires `cut` itself once its server holds
+ * the request, and no short real timer races the server's handler (docs/architecture.md, "The shape").
+ */
+export type Timer = (ms: number, cut: () => void) => () => void;
+
+/** timeoutMs on the real clock. */
+export const realTimer: Timer = (ms, cut) => {
+  const timer = setTimeout(cut, ms);
+  return () => clearTimeout(timer);
+};
+
 /** Longest wait we accept from a Retry-After header. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 /** Longest computed backoff between two attempts. */
@@ -237,15 +250,14 @@ export function attemptsText(result: { attempts: number; throttled?: ThrottledOu
  * were made; between two attempts it waits the server's Retry-After, else a full-jitter backoff.
  * A throttled failure (with `budgetMs`) spends no retry: it waits at least the Retry-After and
  * goes again until the budget is spent; a retry after any other failure is not sent past it either
- * (its Retry-After, as asked, would pass it, or the budget is spent). `attempt` is told whether a failure of the kind that
- * spends retries would be the last one (so it can keep the body to quote in an error), and, after
- * the first, when its time budget ends on the clock (`deadline`): an attempt the server's spent quota
+ * (its Retry-After, as asked, would pass it, or the budget is spent). `attempt` is told, after the
+ * first, when its time budget ends on the clock (`deadline`): an attempt the server's spent quota
  * holds past it is not sent (`unsent`), and the loop gives up as for a Retry-After beyond the budget.
  * `attempt` calls `sending` when its request goes on the wire (its slot taken): the budget counts from
  * the first one's, not from a wait for a slot before it (from the first attempt when none is told).
  */
 export async function withRetries<T, F>(
-  attempt: (isLast: boolean, deadline: number | undefined, sending: () => void) => Promise<AttemptResult<T, F>>,
+  attempt: (deadline: number | undefined, sending: () => void) => Promise<AttemptResult<T, F>>,
   options: RetryOptions,
 ): Promise<{ ok: true; value: T } | RetryFailure<F>> {
   const retries = Math.max(0, Math.floor(options.retries));
@@ -276,7 +288,7 @@ export async function withRetries<T, F>(
     const begun = Math.max(since(), waitedMs);
     const deadline = n === 1 || options.budgetMs === undefined ? undefined : options.clock.now() + options.budgetMs - begun;
     sentLast = null;
-    const result = await attempt(isLast, deadline, sending);
+    const result = await attempt(deadline, sending);
     if (result.ok) return result;
     if (result.unsent === true && last !== null) {
       // Held past the budget by a spent quota another answer said: not sent, given up at once, the

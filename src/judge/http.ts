@@ -18,7 +18,7 @@ import { answersTheSame, badAnswerText, connectionFailureText, NOT_HTTP, network
 import { abortedConnecting, request } from '../http/undici.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import type { Clock } from '../types.js';
-import { askedRetryAfterOf, attemptsText, rateLimitOf, throttleAllowance, withRetries } from '../http/retry.js';
+import { askedRetryAfterOf, attemptsText, rateLimitOf, realTimer, throttleAllowance, withRetries, type Timer } from '../http/retry.js';
 import { heldAttempt, type AdaptiveLimiter, type Held, type Pace } from '../http/limiter.js';
 import { advertisedPace, spentQuota, type Spent } from '../http/ratelimit-policy.js';
 import { baseUrlSetting, STREAMED } from '../judge-url-setting.js';
@@ -68,6 +68,8 @@ export interface PostOptions {
   failedOk?: (json: unknown) => boolean;
   /** The server, as a deadline's words name it ("the judge", "the simulator"; src/http/network.ts, deadlineText). */
   peer: string;
+  /** Starts each attempt's timeoutMs (http/retry.ts, Timer): a real timer when absent. */
+  timer?: Timer;
 }
 
 /** The largest answer read from a judge, simulator or meaning judge: received, and decoded (docs/judges.md, "Compressed answers"). */
@@ -212,10 +214,10 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
   if (opts.signal?.aborted) return INTERRUPTED;
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const stop = (opts.timer ?? realTimer)(opts.timeoutMs, () => {
     timedOut = true;
     controller.abort();
-  }, opts.timeoutMs);
+  });
   /** The answer's status, once its headers came: a deadline after that cut its body, not the wait for an answer. */
   let status: number | null = null;
   try {
@@ -283,7 +285,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     if (status !== null && code !== undefined && CLOSED_CODES.has(code)) return { kind: 'network', reason: `${opts.peer}'s answer (HTTP ${status}) broke off before its end: the connection was closed (${code})`, reached: true };
     return describeNetworkError(err, opts.proxy ?? null, opts.url, opts.peer);
   } finally {
-    clearTimeout(timer);
+    stop();
   }
 }
 
@@ -329,7 +331,7 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
   // A spent quota's reset the limiter holds the starts for: one beyond the time budget fails the 429 that says it at once instead (withRetries).
   const holdable = (spent: Spent | null | undefined): Spent | null => (spent != null && spent.waitMs <= budgetMs ? spent : null);
   const result = await withRetries(
-    async (_isLast, deadline, sending) => {
+    async (deadline, sending) => {
       // Held past the time budget by a quota another call's answer said is spent, by the pace, or by every slot taken: not sent (withRetries gives up).
       let held: Held | null = null;
       const a = await opts.limiter.run(

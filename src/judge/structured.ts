@@ -11,6 +11,7 @@ import { DIRECT, type Network } from '../http/network.js';
 import type { JudgeConfig } from '../config.js';
 import type { Clock, JudgeStructuredOutput } from '../types.js';
 import { MAX_RESPONSE_BYTES, postJson, type PostResult } from './http.js';
+import type { Timer } from '../http/retry.js';
 import { systemClock } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
 import { closeDispatcher } from '../http/undici.js';
@@ -31,6 +32,8 @@ export interface StructuredDeps {
   signal?: AbortSignal;
   /** How the provider is reached: directly (the default) or through the environment's proxy (http/network.ts). */
   network?: Network;
+  /** Starts each call's timeoutMs (http/retry.ts, Timer): a real timer when absent. */
+  timer?: Timer;
 }
 
 /** What the client asks for: the schema mechanism's name, description and schema, and the sampling. */
@@ -356,6 +359,7 @@ export function createStructuredClient(config: JudgeConfig, shape: StructuredReq
       },
       dispatcher,
       timeoutMs: config.timeoutMs,
+      timer: deps.timer,
       retries: config.retries,
       backoffMs: config.backoffMs,
       clock,

@@ -12,6 +12,7 @@ import { nativeEcho, startAgentServer } from '../support/agent-server.js';
 import { clientCertServer, HANDSHAKE_FAILURE_CODE } from '../support/proxy-server.js';
 import type { AgentHandler, AgentServer } from '../support/agent-server.js';
 import { quotedAndSaid } from '../support/troubleshooting.js';
+import { heldTimeout } from '../support/held-timeout.js';
 
 /** A clock that records every requested sleep and never waits. */
 function fakeClock(now = Date.parse('2026-01-01T00:00:00Z')): Clock & { sleeps: number[] } {
@@ -613,13 +614,19 @@ describe('latency of a streamed reply led by keep-alives (docs/latency.md)', () 
 
 describe('errored replays', () => {
   it('times out on an agent that never answers, without retrying', async () => {
-    const server = await serve(() => 'hang');
+    // The turn's timeout fired once the server holds the request: a real 200 ms, then 600 ms, lost
+    // the race to a loaded machine (a load of 24), which gave up before the server had recorded it.
+    const { timer, fire, started } = heldTimeout();
+    const server = await serve(() => {
+      fire();
+      return 'hang';
+    });
     const clock = fakeClock();
-    const started = Date.now();
-    // 600 ms: at 200 a loaded machine (a load of 24) gave up before the server had recorded the request.
-    const outcome = await client({ url: server.url, start: null, timeoutMs: 600, retries: 2 }, clock).converse(request);
-    expect(outcome).toEqual({ kind: 'errored', errorKind: 'timeout', error: 'message turn: no answer from the agent within 600 ms' });
-    expect(Date.now() - started).toBeLessThan(2000);
+    const c = createHttpAgentClient({ ...defaultConfig().agent, url: server.url, start: null, timeoutMs: 5000, retries: 2 }, { clock, random: () => 0.5, timer });
+    cleanups.push(() => c.close());
+    const outcome = await c.converse(request);
+    expect(outcome).toEqual({ kind: 'errored', errorKind: 'timeout', error: 'message turn: no answer from the agent within 5,000 ms' });
+    expect(started).toEqual([5000]);
     expect(server.requests).toHaveLength(1);
     expect(clock.sleeps).toEqual([]);
   });

@@ -5,10 +5,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpAgentClient } from '../../src/agent/index.js';
+import { createHttpAgentClient, type AgentClientDeps } from '../../src/agent/index.js';
 import { AGENT_PRESET_NAMES } from '../../src/config.js';
 import { resolveConfigFile } from '../../src/suite/config-file.js';
 import type { AgentClient, Clock } from '../../src/types.js';
+import { bodyBegun, heldTimeout } from '../support/held-timeout.js';
 import { quotedAndSaid } from '../support/troubleshooting.js';
 
 interface Seen {
@@ -54,10 +55,10 @@ async function serve(respond: (seen: Seen) => Reply): Promise<{ url: string; see
 const clock: Clock = { now: () => 0, sleep: async () => undefined };
 
 /** The agent section of a config.yml, resolved as `loadSuite` does, and a client for it. */
-function clientFor(agent: Record<string, unknown>): AgentClient {
+function clientFor(agent: Record<string, unknown>, deps: AgentClientDeps = {}): AgentClient {
   const resolved = resolveConfigFile(null, 'config.yml', { agent: { start: false, retries: 0, ...agent } }, {});
   expect(resolved.errors).toEqual([]);
-  const c = createHttpAgentClient(resolved.config!.agent, { clock, random: () => 0 });
+  const c = createHttpAgentClient(resolved.config!.agent, { clock, random: () => 0, ...deps });
   cleanups.push(() => c.close());
   return c;
 }
@@ -1155,10 +1156,12 @@ describe('native and any mapping', () => {
 
   it('a stream that stalls is cut at the turn deadline, not retried, said as an answer that did not end (the agent is up)', async () => {
     const server = await serve(() => ({ type: 'text/event-stream', body: 'data: Within\n\n', hold: true }));
-    expect(await clientFor({ url: server.url, timeoutMs: 300, retries: 2 }).converse(request)).toEqual({
+    // The deadline fired once the client has the stream's first bytes: a real 300 ms could come before its headers on a loaded machine.
+    const { timer, fire } = heldTimeout();
+    expect(await clientFor({ url: server.url, timeoutMs: 5000, retries: 2 }, { timer, network: bodyBegun(fire) }).converse(request)).toEqual({
       kind: 'errored',
       errorKind: 'timeout',
-      error: "message turn: the agent's answer (HTTP 200) did not end within 300 ms (agent.timeoutMs bounds the whole answer, a stream to its end)",
+      error: "message turn: the agent's answer (HTTP 200) did not end within 5,000 ms (agent.timeoutMs bounds the whole answer, a stream to its end)",
     });
     expect(server.seen).toHaveLength(1);
   });

@@ -12,6 +12,7 @@ import { Interrupted } from '../../src/interrupt.js';
 import { parseRecord, serializeRecord } from '../../src/record/index.js';
 import { NO_BASELINES, replay } from '../../src/replay/index.js';
 import type { Fixture, PersonaScript } from '../../src/types.js';
+import { bodyBegun, heldTimeout } from '../support/held-timeout.js';
 import { replayOptions } from '../support/replay-options.js';
 import { configClients } from './config-client.js';
 
@@ -149,7 +150,9 @@ describe('a stream cut early keeps the tool calls it had begun', () => {
       toolCalls: BEGUN,
     });
     // The deadline, well after the events are sent: the stream is still open when it comes.
-    const held = await clientFor(`${ANTHROPIC}  timeoutMs: 400\n`, () => ({ headers: { 'content-type': 'text/event-stream' }, body: named(events), hold: true }));
+    // Fired once the client has every event's bytes: a real 400 ms could come before they did on a loaded machine.
+    const { timer, fire } = heldTimeout();
+    const held = await clientFor(`${ANTHROPIC}  timeoutMs: 5000\n`, () => ({ headers: { 'content-type': 'text/event-stream' }, body: named(events), hold: true }), { timer, network: bodyBegun(fire, Buffer.byteLength(named(events))) });
     expect(await held.converse(request)).toEqual({
       kind: 'errored',
       errorKind: 'timeout',

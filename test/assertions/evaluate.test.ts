@@ -192,7 +192,19 @@ describe("a client's reason in an item's detail (reasonLine)", () => {
     const members = `panel: 2 of 3 members gave no usable score: openai m1: no usable score in output: "${'word '.repeat(10)}"; openai m2: no usable score in output: "${'more '.repeat(20)}"`;
     const clipped = reasonLine(members);
     expect(clipped.length).toBeLessThanOrEqual(201);
+    // A quoted text (the model's output) is cut at a word, not where the clause before it ends: what it said is kept as far as it fits.
     expect(clipped).toMatch(/; openai m2: no usable score in output: "(?:more )*more…$/);
+  });
+  // The judge's words for a timeout whose retry's Retry-After passed the budget (src/judge/http.ts):
+  // the word cut left the aside open, "...given up after 2 attempts (the…".
+  it('a cut that would fall inside a parenthesis opened past half of the bound is made where its clause ends, before it, as the cause line cuts', () => {
+    const why = "(the server's Retry-After asks for 60,000 ms, more than the 59,000 ms left of the time budget of 90,000 ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait)";
+    const what = 'no answer from the judge within 30,000 ms through the proxy http://proxy:3128 (HTTPS_PROXY): the tunnel to api.openai.com opened, and no answer came through it, given up after 2 attempts';
+    expect(reasonLine(`${what} ${why}`)).toBe(`${what}\u2026`);
+    expect(reasonLine(`${what} ${why}`)).toBe(clipAtClause(`${what} ${why}`, 200));
+    // One opened before half of the bound is cut at a word still: a clause cut would keep too little.
+    const early = `no answer from the judge within 30,000 ms, given up after 2 attempts ${why}`;
+    expect(reasonLine(early)).toBe(`no answer from the judge within 30,000 ms, given up after 2 attempts (the server's Retry-After asks for 60,000 ms, more than the 59,000 ms left of the time budget of 90,000 ms, timeoutMs x attempts;\u2026`);
   });
 });
 

@@ -16,6 +16,7 @@ import { escapeInline } from '../../src/report/escape.js';
 import type { JudgeConfig } from '../../src/config.js';
 import type { Clock, SimulatorRequest } from '../../src/types.js';
 import { hangUp, silence, startServer, type TestServer } from '../judge/server.js';
+import { heldTimeout } from '../support/held-timeout.js';
 import { ctx, resetLines, run } from '../report/fixtures.js';
 import { differing } from '../report/meaning-fixtures.js';
 
@@ -32,6 +33,7 @@ const answers: Record<string, { content: string | null; refusal?: string }> = {
 };
 
 let server: TestServer;
+const slow = heldTimeout();
 /** A port nothing listens on (a server started and closed). */
 let closedUrl: string;
 beforeAll(async () => {
@@ -54,6 +56,8 @@ beforeAll(async () => {
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', ...answer }, finish_reason: 'stop' }] }));
       }
+      // Never answers: its call's timeout fired once the server holds it (no 60 ms timer racing the connection).
+      if (model === 'slow') return slow.fire();
       const status = statuses[model];
       if (status === undefined) return silence(res, req);
       // A rate limit that asks for more than the time budget left: given up at once (src/judge/http.ts).
@@ -91,14 +95,14 @@ function baseUrlOf(model: string): string {
 const clock: Clock = { now: () => 0, sleep: async () => undefined };
 
 function config(model: string): JudgeConfig {
-  return { provider: 'openai', baseUrl: baseUrlOf(model), model, apiKey: model === 'badkey' ? 'sk-\nk' : 'sk-k', timeoutMs: model === 'slow' ? 60 : 5_000, retries: 0, backoffMs: 0, concurrency: 2, label: null };
+  return { provider: 'openai', baseUrl: baseUrlOf(model), model, apiKey: model === 'badkey' ? 'sk-\nk' : 'sk-k', timeoutMs: 5_000, retries: 0, backoffMs: 0, concurrency: 2, label: null };
 }
 
 const REQUEST: SimulatorRequest = { goal: 'Get a refund', instructions: null, persona: 'impatient', turn: 1, maxTurns: 3, transcript: [] };
 
 /** The simulator's fault, as a script's check detail keeps it (src/replay/personas.ts), and its cause's fix. */
 async function simulatorFix(model: string): Promise<{ fault: string; hint: string | null | undefined; cause: ReturnType<typeof causeOf> }> {
-  const sim = createSimulator(config(model), { clock });
+  const sim = createSimulator(config(model), { clock, ...(model === 'slow' ? { timer: slow.timer } : {}) });
   try {
     const answer = await sim.next(REQUEST);
     if (answer.kind !== 'fault') throw new Error(`no fault: ${answer.kind}`);
@@ -114,7 +118,7 @@ async function simulatorFix(model: string): Promise<{ fault: string; hint: strin
  * section, on the terminal. `judgedToo`: a third reply of the run whose meaning the judge decided.
  */
 async function meaningLine(model: string, judgedToo = false): Promise<{ terminal: string; comment: string }> {
-  const judge = createMeaningJudge(config(model), { clock });
+  const judge = createMeaningJudge(config(model), { clock, ...(model === 'slow' ? { timer: slow.timer } : {}) });
   try {
     const answer = await judge.ask({ before: [], message: 'When can I return items?', baseline: 'You can return items within 30 days.', now: 'Within 30 days you may send items back.' });
     const meaning = judgedMeaning(answer, 0.8);

@@ -20,6 +20,8 @@ import { startAgentServer } from '../support/agent-server.js';
 import { judgeOutcome } from '../../src/assertions/judge.js';
 import { docsUrl } from '../../src/version.js';
 import { quotedAndSaid } from '../support/troubleshooting.js';
+import { heldTimeout } from '../support/held-timeout.js';
+import type { Timer } from '../../src/http/retry.js';
 import { clientCertServer, HANDSHAKE_FAILURE_CODE, startProxy, tlsFront, type ProxyOptions, type ProxyServer } from '../support/proxy-server.js';
 
 const PASSWORD = 'pr0xy-s3cret';
@@ -63,15 +65,15 @@ const silent = async (): Promise<number> => (await silentServer()).port;
 
 const portOf = (url: string): number => Number(new URL(url).port);
 
-function agentClient(over: Partial<AgentConfig>, network: Network, connectTimeoutMs?: number): { converse: () => Promise<AgentOutcome> } {
-  const c = createHttpAgentClient({ ...defaultConfig().agent, start: null, retries: 2, backoffMs: 0, ...over }, { network, ...(connectTimeoutMs === undefined ? {} : { connectTimeoutMs }) });
+function agentClient(over: Partial<AgentConfig>, network: Network, connectTimeoutMs?: number, timer?: Timer): { converse: () => Promise<AgentOutcome> } {
+  const c = createHttpAgentClient({ ...defaultConfig().agent, start: null, retries: 2, backoffMs: 0, ...over }, { network, timer, ...(connectTimeoutMs === undefined ? {} : { connectTimeoutMs }) });
   cleanups.push(() => c.close());
   return { converse: () => c.converse({ session: 's', message: 'refund?', persona: 'p' }) };
 }
 
-function judge(over: Partial<JudgeConfig>, network: Network): Judge {
+function judge(over: Partial<JudgeConfig>, network: Network, timer?: Timer): Judge {
   const config: JudgeConfig = { provider: 'openai', baseUrl: 'https://judge.test/v1', model: 'm', apiKey: 'k', timeoutMs: 5000, retries: 2, backoffMs: 0, concurrency: 1, label: null, ...over };
-  const j = createJudge(config, { network, clock: { now: () => 0, sleep: async () => undefined }, random: () => 0.5 });
+  const j = createJudge(config, { network, clock: { now: () => 0, sleep: async () => undefined }, random: () => 0.5, timer });
   cleanups.push(() => j.close());
   return j;
 }
@@ -385,28 +387,39 @@ describe('a connection that does not open in time', () => {
     const waited = await waitForAgent({ url: 'https://agent.test/chat', headers: {}, seconds: 0.001, clock: instantClock(), network: through, pollTimeoutMs: TLS_MS }).catch((e: unknown) => e);
     expect((waited as AgentNotReady).lastObserved).toBe(`no connection through the proxy ${tunnel.url} (HTTPS_PROXY) to the agent opened within ${TLS_MS} ms, stalled in the TLS handshake with agent.test through the tunnel`);
 
-    // A forwarded request (http:// through HTTP_PROXY) the agent behind the proxy never answers.
-    const agent = await startAgentServer(() => 'hang');
+    // A forwarded request (http:// through HTTP_PROXY) the agent behind the proxy never answers: its
+    // deadline fired once the agent holds it, not a real 150 ms that a loaded machine could let cut it before the proxy forwarded it.
+    const held = heldTimeout();
+    const agent = await startAgentServer(() => {
+      held.fire();
+      return 'hang';
+    });
     cleanups.push(() => agent.close());
     const forward = await proxy({ hosts: { 'agent.test': portOf(agent.url) } });
     const forwarded = await networkFrom({ HTTP_PROXY: `http://127.0.0.1:${portOf(forward.url)}` });
-    const atAnswer = errorOf(await agentClient({ url: `http://agent.test:${portOf(agent.url)}/chat`, timeoutMs: 150, retries: 0 }, forwarded).converse());
-    expect(atAnswer).toBe(`message turn: no answer from the agent within 150 ms through the proxy ${forward.url} (HTTP_PROXY): the proxy took the request, and no answer came back`);
-    expect(causeText('timeout', atAnswer, `http://agent.test:${portOf(agent.url)}/chat`)).toMatch(new RegExp(`^no answer from http://agent\\.test:\\d+/chat within 150 ms through the proxy ${forward.url.replace(/\./g, '\\.')} \\(HTTP_PROXY\\): the proxy took the request`));
+    const atAnswer = errorOf(await agentClient({ url: `http://agent.test:${portOf(agent.url)}/chat`, timeoutMs: 5000, retries: 0 }, forwarded, undefined, held.timer).converse());
+    expect(atAnswer).toBe(`message turn: no answer from the agent within 5,000 ms through the proxy ${forward.url} (HTTP_PROXY): the proxy took the request, and no answer came back`);
+    expect(causeText('timeout', atAnswer, `http://agent.test:${portOf(agent.url)}/chat`)).toMatch(new RegExp(`^no answer from http://agent\\.test:\\d+/chat within 5,000 ms through the proxy ${forward.url.replace(/\./g, '\\.')} \\(HTTP_PROXY\\): the proxy took the request`));
     for (const text of [atProxy, atTls, atAnswer]) expect(text).not.toContain(PASSWORD);
   });
 
   it("the judge behind a forwarding proxy whose request is never answered: the agent client's words, and judge.timeoutMs in its cause", { timeout: 5_000 }, async () => {
-    const server = await startAgentServer(() => 'hang');
+    // Each attempt's deadline fired once the judge holds it: a real 250 ms could cut one before the proxy forwarded it on a loaded machine.
+    const held = heldTimeout();
+    const server = await startAgentServer(() => {
+      held.fire();
+      return 'hang';
+    });
     cleanups.push(() => server.close());
     const forward = await proxy({ hosts: { 'judge.test': portOf(server.url) } });
     const forwarded = await networkFrom({ HTTP_PROXY: `http://ci-user:${PASSWORD}@127.0.0.1:${portOf(forward.url)}` });
-    const unanswered = await judge({ baseUrl: `http://judge.test:${portOf(server.url)}/v1`, timeoutMs: 250, retries: 1 }, forwarded).score('polite', 'Within 30 days.');
+    const unanswered = await judge({ baseUrl: `http://judge.test:${portOf(server.url)}/v1`, timeoutMs: 5000, retries: 1 }, forwarded, held.timer).score('polite', 'Within 30 days.');
     const reason = unanswered.ok ? 'scored' : unanswered.reason;
-    expect(reason).toBe(`no answer from the judge within 250 ms through the proxy ${forward.url} (HTTP_PROXY): the proxy took the request, and no answer came back (2 attempts)`);
+    expect(held.started).toEqual([5000, 5000]);
+    expect(reason).toBe(`no answer from the judge within 5,000 ms through the proxy ${forward.url} (HTTP_PROXY): the proxy took the request, and no answer came back (2 attempts)`);
     const judged = causeOf({ label: 'refund', errored: false, verdict: 'not_evaluated', detail: `judge unreachable: ${reason}` }, null);
     expect(judged).toMatchObject({
-      what: `no answer from the judge within 250 ms through the proxy ${forward.url} (HTTP_PROXY): the proxy took the request, and no answer came back`,
+      what: `no answer from the judge within 5,000 ms through the proxy ${forward.url} (HTTP_PROXY): the proxy took the request, and no answer came back`,
       hint: "raise judge.timeoutMs in config.yml if the judge is slow; else see the proxy's log for the request it holds",
     });
     expect(reason).not.toContain(PASSWORD);

@@ -11,14 +11,11 @@ function fakeClock(): Clock & { sleeps: number[] } {
   return { sleeps, now: () => 0, sleep: async (ms) => void sleeps.push(ms) };
 }
 
-/** Attempts that answer from a script, recording whether each was told it is the last. */
+/** Attempts that answer from a script, in turn. */
 function scripted(results: AttemptResult<string, string>[]) {
-  const lastFlags: boolean[] = [];
-  const attempt = async (isLast: boolean) => {
-    lastFlags.push(isLast);
-    return results[lastFlags.length - 1] as AttemptResult<string, string>;
-  };
-  return { attempt, lastFlags };
+  let n = 0;
+  const attempt = async () => results[n++] as AttemptResult<string, string>;
+  return { attempt };
 }
 
 const retryable = (failure: string, retryAfterMs: number | null = null): AttemptResult<string, string> => ({ ok: false, failure, retryable: true, retryAfterMs });
@@ -27,11 +24,10 @@ const throttled = (retryAfterMs: number | null): AttemptResult<string, string> =
 describe('withRetries', () => {
   it('retries retryable failures with backoff, or the server\'s Retry-After, until one succeeds', async () => {
     const clock = fakeClock();
-    const { attempt, lastFlags } = scripted([retryable('503'), retryable('429', 7000), { ok: true, value: 'done' }]);
+    const { attempt } = scripted([retryable('503'), retryable('429', 7000), { ok: true, value: 'done' }]);
     const r = await withRetries(attempt, { retries: 3, backoffMs: 100, clock, random: () => 0.5 });
     expect(r).toEqual({ ok: true, value: 'done' });
     expect(clock.sleeps).toEqual([50, 7000]);
-    expect(lastFlags).toEqual([false, false, false]);
   });
 
   it('stops at once on a failure not worth retrying, and after `retries` more attempts otherwise', async () => {
@@ -40,7 +36,6 @@ describe('withRetries', () => {
     expect(await withRetries(fatal.attempt, { retries: 3, backoffMs: 100, clock, random: () => 0 })).toEqual({ ok: false, failure: 'bad json', attempts: 1 });
     const always = scripted([retryable('a'), retryable('b'), retryable('c'), retryable('d')]);
     expect(await withRetries(always.attempt, { retries: 2, backoffMs: 100, clock, random: () => 0 })).toEqual({ ok: false, failure: 'c', attempts: 3 });
-    expect(always.lastFlags).toEqual([false, false, true]);
   });
 
   it('makes no further attempt once the run is interrupted', async () => {
@@ -68,14 +63,12 @@ describe('withRetries', () => {
   it('a throttled failure spends no retry: it waits its Retry-After and a jitter, or a growing backoff, until it succeeds', async () => {
     const clock = fakeClock();
     const results = [throttled(0), throttled(0), throttled(5000), retryable('503'), throttled(0), { ok: true as const, value: 'done' }];
-    const { attempt, lastFlags } = scripted(results);
+    const { attempt } = scripted(results);
     let retried = 0;
     const r = await withRetries(attempt, { retries: 1, backoffMs: 100, clock, random: () => 0.5, budgetMs: 60_000, onRetry: () => void (retried += 1) });
     expect(r).toEqual({ ok: true, value: 'done' });
     // Throttles: backoff(0) = 50, raised to the floor of 100, backoff(1) = 100, 5000 + backoff(0) = 5050, backoff(3) = 400; the 503: backoff(0) = 50.
     expect(clock.sleeps).toEqual([100, 100, 5050, 50, 400]);
-    // Only the 503 spent the one retry: after it, a failure of that kind would be the last.
-    expect(lastFlags).toEqual([false, false, false, false, true, true]);
     expect(retried).toBe(5);
   });
 
@@ -98,7 +91,6 @@ describe('withRetries', () => {
     // The 429 that asked for 2 s is not one of the two free ones; the 4th spends the 1 retry, the 5th is the last.
     expect(r).toEqual({ ok: false, failure: '429', attempts: 5, unwaited: { free: 2, retries: 1 } });
     expect(clock.sleeps).toEqual([100, 2000, 100, 100]);
-    expect(s.lastFlags).toEqual([false, false, false, false, true]);
     expect(attemptsText(r as { attempts: number })).toBe(
       '5 attempts (429s that asked for no wait: the first 2 spent no retry while the limit on requests in flight came down, the next spent the 1 retry; given up rather than send more: lower the concurrency, or raise retries and backoffMs)',
     );
@@ -165,7 +157,7 @@ describe('withRetries', () => {
     const clock: Clock = { now: () => t, sleep: async (ms) => void (t += ms) };
     const results = [throttled(10_000), { ok: true as const, value: 'done' }];
     let n = 0;
-    const attempt = async (_isLast: boolean, deadline: number | undefined, sending: () => void): Promise<AttemptResult<string, string>> => {
+    const attempt = async (deadline: number | undefined, sending: () => void): Promise<AttemptResult<string, string>> => {
       if (n === 0) t += 25_000; // waited for a slot
       else expect(deadline).toBe(25_000 + 30_000);
       sending();
@@ -228,7 +220,7 @@ describe('withRetries', () => {
     const clock: Clock & { sleeps: number[] } = { sleeps: [], now: () => t, sleep: async (ms) => void (clock.sleeps.push(ms), (t += ms)) };
     // Each attempt takes its whole 5 s timeout (timeoutMs 5000, retries 3: a budget of 20 s); backoffs at
     // random 0.5 of 4000 x 2^n: 2000, 4000, then 8000, which would start the fourth past it.
-    const attempt = async (_isLast: boolean, _deadline: number | undefined, sending: () => void): Promise<AttemptResult<string, string>> => {
+    const attempt = async (_deadline: number | undefined, sending: () => void): Promise<AttemptResult<string, string>> => {
       sending();
       t += 5000;
       return retryable('ECONNRESET');

@@ -11,6 +11,7 @@ import { createJudge, dataTag, JUDGE_SYSTEM_PROMPT, TRANSCRIPT_SYSTEM_PROMPT } f
 import { AdaptiveLimiter } from '../../src/http/limiter.js';
 import type { Clock, Judge, RegexEvaluator } from '../../src/types.js';
 import { hangUp, json, serversPerTest, silence, startServer, type Responder } from './server.js';
+import { bodyBegun, heldTimeout } from '../support/held-timeout.js';
 import { noTranscripts } from '../support/fakes.js';
 import { tlsFront } from '../support/proxy-server.js';
 import { cliWords } from '../../src/report/terminal.js';
@@ -336,20 +337,29 @@ describe('openai judge', () => {
   });
 
   it("reports a server that never answers in the agent client's words: no answer from the judge within the timeout", async () => {
-    const s = await serve(silence);
-    const r = await judge(config('openai', s.url, { retries: 0, timeoutMs: 200 })).score('c', 'r');
-    expect(r).toEqual({ ok: false, reason: 'no answer from the judge within 200 ms' });
+    // The timeout fired once the server holds the request, not a real 200 ms (undici's connect and
+    // headers timeouts too) that a loaded machine lost before the request arrived, or its connection opened.
+    const { timer, fire } = heldTimeout();
+    const s = await serve(fire);
+    const j = createJudge(config('openai', s.url, { retries: 0, timeoutMs: 5000 }), { clock: fakeClock(), random: () => 0.5, timer });
+    closeAfter(() => j.close());
+    expect(await j.score('c', 'r')).toEqual({ ok: false, reason: 'no answer from the judge within 5,000 ms' });
+    expect(s.received).toHaveLength(1);
   });
 
   it('reports a server that sent its headers and stalled the body as an answer that did not end, not as no answer', async () => {
     // Headers and the first bytes of the body, then nothing: the judge's timeout cuts the body.
+    // The timeout fired once the client has the body's first bytes: a real 200 ms could come before its headers on a loaded machine.
     const s = await serve((res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"choices": [');
     });
-    const r = await judge(config('openai', s.url, { retries: 0, timeoutMs: 200 })).score('c', 'r');
-    expect(r).toEqual({ ok: false, reason: "the judge's answer (HTTP 200) did not end within 200 ms", answered: true });
-    expect(judgeOutcome(r, 0.7).detail).toBe("judge gave no usable answer: the judge's answer (HTTP 200) did not end within 200 ms");
+    const { timer, fire } = heldTimeout();
+    const j = createJudge(config('openai', s.url, { retries: 0, timeoutMs: 5000 }), { clock: fakeClock(), random: () => 0.5, timer, network: bodyBegun(fire) });
+    closeAfter(() => j.close());
+    const r = await j.score('c', 'r');
+    expect(r).toEqual({ ok: false, reason: "the judge's answer (HTTP 200) did not end within 5,000 ms", answered: true });
+    expect(judgeOutcome(r, 0.7).detail).toBe("judge gave no usable answer: the judge's answer (HTTP 200) did not end within 5,000 ms");
   });
 
   it('reports an answer whose connection closed after its headers as an answer that broke off, not as closed without an answer', async () => {

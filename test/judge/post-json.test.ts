@@ -10,6 +10,7 @@ import { fixStart } from '../../src/assertions/format.js';
 import { judgeOutcome } from '../../src/assertions/judge.js';
 import { AdaptiveLimiter } from '../../src/http/limiter.js';
 import { Agent } from '../../src/http/undici.js';
+import { heldTimeout } from '../support/held-timeout.js';
 
 let server: Server | null = null;
 const agents: Agent[] = [];
@@ -58,16 +59,22 @@ describe('postJson: a timeout given up for a rate limit says why', () => {
     const clock = { now: () => 0, sleep: async () => undefined };
     const limiter = new AdaptiveLimiter(2, clock);
     let n = 0;
+    // The attempt's timeout is fired by the server once it holds the request: no real 100 ms timer races its handler.
+    const { timer, fire, started } = heldTimeout();
     // The first call is never answered; while it waits, another call's answer says the quota is spent for a minute.
     server = createServer((req) => {
       n++;
       req.resume();
-      void limiter.acquire().then((t) => limiter.release(t as Parameters<typeof limiter.release>[0], 'success', null, null, { waitMs: 60_000, header: 'x-ratelimit-reset-requests' }));
+      void limiter.acquire().then((t) => {
+        limiter.release(t as Parameters<typeof limiter.release>[0], 'success', null, null, { waitMs: 60_000, header: 'x-ratelimit-reset-requests' });
+        fire();
+      });
     });
     await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
-    const r = await postJson({ ...options(url, () => ({ model: 'm' })), timeoutMs: 100, retries: 2, clock, limiter });
-    expect(n).toBe(1);
+    const r = await postJson({ ...options(url, () => ({ model: 'm' })), timeoutMs: 100, retries: 2, clock, limiter, timer });
+    // The retry, held past its budget, was not sent: no second request, no second timeout begun.
+    expect([n, started]).toEqual([1, [100]]);
     expect(r.ok).toBe(false);
     expect(r.ok === false && r.reason).toMatch(
       /^no answer from the judge within 100 ms, given up after 1 attempt \(rate limited: the server's quota is spent until its x-ratelimit-reset-requests, 60,000 ms away, more than the 300 ms left of the time budget of 300 ms, timeoutMs x attempts; given up at once instead of waiting\)$/,
