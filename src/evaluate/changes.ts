@@ -185,8 +185,10 @@ function meaningComparable(before: Item, after: Item): boolean {
   const m = after.drift?.meaning ?? null;
   if (m === null || m.value === 'unchecked') return false;
   // Another attempt's meaning (docs/meaning.md, "Repeats") beside a shown reply that did not change
-  // speaks of that attempt, not of the earlier run's reply: anotherAttemptMoved compares the attempts.
-  if (m.detail !== null && attemptNamed(m.detail) !== null && !differentWords(before, after)) return false;
+  // speaks of that attempt, not of the earlier run's reply: nothing changed where every attempt
+  // replied the same, and anotherAttemptMoved names the attempt where both had one baseline.
+  const another = m.detail !== null && attemptNamed(m.detail) !== null && !differentWords(before, after);
+  if (another && (sameAttemptReplies(before, after) || sameBaselineOf(before, after))) return false;
   if (kindOf(before) === 'fixture' && kindOf(after) === 'fixture') return (after as FixtureRecord).baseline?.reply === (before as FixtureRecord).reply;
   if (kindOf(before) !== 'script' || kindOf(after) !== 'script') return false;
   const base = (after as PersonaRecord).baseline?.transcript ?? null;

@@ -104,6 +104,9 @@ describe('compare reads the same dimensions', () => {
     expect(firstCause(script(other, moved), script(turns, undefined))).toEqual({ cause: 'transcript_changed', detail: "attempt 2's transcript changed; the item before: attempt 2: turn 2 changed in meaning: dates 28 November → 30 November; now: the same as the baseline" });
     // Every attempt the same in both runs: unchanged, not the later's meaning as if it were new.
     expect(firstCause(script(other, moved), script(other, moved))).toBeNull();
+    // The earlier run's replies accepted between the runs (the later's baseline): its meaning names attempt 2, as before.
+    const earlier = { ...script(turns, undefined), baseline: personaBaseline('p', other) };
+    expect(firstCause(earlier, script(other, moved))).toEqual({ cause: 'meaning_changed', detail: moved.detail });
   });
 });
 
