@@ -184,6 +184,11 @@ function meaningComparable(before: Item, after: Item): boolean {
   // `unchecked` says nothing of the meaning: the reply (transcript) changed, as before.
   const m = after.drift?.meaning ?? null;
   if (m === null || m.value === 'unchecked') return false;
+  // Another attempt's meaning (docs/meaning.md, "Repeats") beside a shown reply that did not change
+  // speaks of that attempt, not of the earlier run's reply: nothing changed where every attempt
+  // replied the same, and anotherAttemptMoved names the attempt where both had one baseline.
+  const another = m.detail !== null && attemptNamed(m.detail) !== null && !differentWords(before, after);
+  if (another && (sameAttemptReplies(before, after) || sameBaselineOf(before, after))) return false;
   if (kindOf(before) === 'fixture' && kindOf(after) === 'fixture') return (after as FixtureRecord).baseline?.reply === (before as FixtureRecord).reply;
   if (kindOf(before) !== 'script' || kindOf(after) !== 'script') return false;
   const base = (after as PersonaRecord).baseline?.transcript ?? null;
@@ -235,12 +240,55 @@ function differentWords(before: Item, after: Item): boolean {
  * ..."): its replies are among those compared.
  */
 function sameAttemptReplies(before: Item, after: Item): boolean {
-  const replies = (item: Item): (string | null)[] | null => {
-    if (kindOf(item) === 'fixture') return (item as FixtureRecord).attempts?.map((a) => a.reply) ?? null;
-    return (item as PersonaRecord).attempts?.map((a) => JSON.stringify(a.turns.map((t) => t.reply))) ?? null;
-  };
-  const [b, a] = [replies(before), replies(after)];
+  const [b, a] = [attemptReplies(before), attemptReplies(after)];
   return b === null || a === null ? b === a : b.length === a.length && b.every((r, i) => r === a[i]);
+}
+
+/** A repeated item's attempts' replies (a script's: each attempt's turns' replies, as one string), in attempt order; null for an item run once. */
+function attemptReplies(item: Item): (string | null)[] | null {
+  if (kindOf(item) === 'fixture') return (item as FixtureRecord).attempts?.map((a) => a.reply) ?? null;
+  return (item as PersonaRecord).attempts?.map((a) => JSON.stringify(a.turns.map((t) => t.reply))) ?? null;
+}
+
+/** Where an item's meaning puts it: same in meaning (Reworded) whatever the decider, else its value and words; none without one. */
+function meaningStanding(m: Meaning | null): string {
+  if (m === null) return 'none';
+  return REWORDED.has(m.value) ? 'reworded' : `${m.value}: ${m.detail ?? ''}`;
+}
+
+/**
+ * Both runs of a repeated item compared with one baseline, the reply (a script: transcript) shown
+ * the same in both, while another attempt replied otherwise and the item's meaning, which may be
+ * that attempt's (docs/meaning.md, "Repeats"), moved with it: that attempt is what changed, named
+ * as the repeat names it, with the item's meaning before and after (docs/evaluations.md#compare):
+ * `attempt 2's reply changed: "…30 days…" → "…14 days…"; the item before: reworded (judge 0.95);
+ * now: changed in meaning: attempt 2: numbers 30 → 14` ("the same as the baseline" without a meaning). The attempt is the one the later meaning names (else the
+ * earlier's) when its reply changed, else the first whose reply changed. The cause is the later
+ * meaning's: "changed in meaning", "reworded", else "reply changed" ("transcript changed").
+ * Null otherwise: every attempt the same is judgeDisagreed's, a shown reply that changed the reply's.
+ */
+function anotherAttemptMoved(before: Item, after: Item): { cause: DimensionCause; detail: string } | null {
+  if (before.errored || after.errored || !sameBaselineOf(before, after) || differentWords(before, after) || sameAttemptReplies(before, after)) return null;
+  const [rb, ra] = [attemptReplies(before), attemptReplies(after)];
+  const [mb, ma] = [replayed(before)?.meaning ?? null, replayed(after)?.meaning ?? null];
+  if (rb === null || ra === null || meaningStanding(mb) === meaningStanding(ma)) return null;
+  const differs = (k: number): boolean => k >= 0 && k < Math.max(rb.length, ra.length) && rb[k] !== ra[k];
+  const named = [ma, mb].map((m) => Number(attemptNamed(m?.detail ?? '')?.attempt.slice('attempt '.length) ?? 0) - 1).find(differs);
+  const k = named ?? rb.findIndex((_, i) => differs(i));
+  if (!differs(k)) return null;
+  const script = kindOf(after) === 'script';
+  const what = `attempt ${k + 1}'s ${script ? 'transcript' : 'reply'} changed`;
+  let head = what;
+  if (script) {
+    const [tb, ta] = [(before as PersonaRecord).attempts?.[k]?.turns.length, (after as PersonaRecord).attempts?.[k]?.turns.length];
+    if (tb !== undefined && ta !== undefined && tb !== ta) head = `${what} (${tb} → ${ta} turns)`;
+  } else {
+    const [b, a] = [rb[k] ?? null, ra[k] ?? null];
+    if (b !== null && a !== null) head = `${what}: ${changeSnippet(b, a)}`;
+  }
+  const words = (m: Meaning | null): string => (m === null ? 'the same as the baseline' : meaningWords(m, script));
+  const cause: DimensionCause = ma === null || ma.value === 'unchecked' ? (script ? 'transcript_changed' : 'reply_changed') : REWORDED.has(ma.value) ? 'reworded' : 'meaning_changed';
+  return { cause, detail: `${head}; the item before: ${words(mb)}; now: ${words(ma)}` };
 }
 
 /** Does the item tell the user what its baseline does: the baseline's reply (transcript) itself, or one the same in meaning? */
@@ -325,6 +373,27 @@ function sharedRewordedWords(before: Item, after: Item): string {
 }
 
 /**
+ * The meaning dimension's change between two runs of one item (docs/evaluations.md#compare): a
+ * judge that answered the same replies differently, a rewording against one baseline, or the later
+ * run's meaning where it was compared with the earlier run's replies; null otherwise.
+ */
+function meaningBetween(before: Item, after: Item): string | { cause: DimensionCause; detail: string } | null {
+  const disagreed = judgeDisagreed(before, after);
+  if (disagreed !== null) return disagreed;
+  // Both compared with one baseline, each the same in meaning as it: reworded, when the words differ.
+  if (!meaningComparable(before, after) && rewordedAgainstOneBaseline(before, after)) {
+    return differentWords(before, after) ? { cause: 'reworded', detail: sharedRewordedWords(before, after) } : null;
+  }
+  if (!meaningComparable(before, after)) return null;
+  const d = replayed(after);
+  const m = d?.meaning ?? null;
+  if (d === null || m === null) return null;
+  const words = meaningWords(m, scriptDrift(d));
+  if (REWORDED.has(m.value)) return { cause: 'reworded', detail: words };
+  return m.value === 'changed' ? words : null;
+}
+
+/**
  * The change dimensions, in the order every surface lists them (a fixture: reply, route, slower; a
  * script: transcript, routes, slower). Adding a dimension is one entry here (docs/architecture.md).
  */
@@ -389,23 +458,11 @@ export const DIMENSIONS = {
     causeWords: { title: 'changed in meaning', one: 'changed in meaning', many: 'changed in meaning' },
     otherCause: { cause: 'reworded', words: { title: 'reworded', one: 'reworded', many: 'reworded' } },
     compared: 'content',
-    // Only where the later run was compared with the earlier run's replies (its baselines); else
-    // the reply or transcript dimension names "reply changed" as before (docs/evaluations.md#compare).
-    between: (before, after) => {
-      const disagreed = judgeDisagreed(before, after);
-      if (disagreed !== null) return disagreed;
-      // Both compared with one baseline, each the same in meaning as it: reworded, when the words differ.
-      if (!meaningComparable(before, after) && rewordedAgainstOneBaseline(before, after)) {
-        return differentWords(before, after) ? { cause: 'reworded', detail: sharedRewordedWords(before, after) } : null;
-      }
-      if (!meaningComparable(before, after)) return null;
-      const d = replayed(after);
-      const m = d?.meaning ?? null;
-      if (d === null || m === null) return null;
-      const words = meaningWords(m, scriptDrift(d));
-      if (REWORDED.has(m.value)) return { cause: 'reworded', detail: words };
-      return m.value === 'changed' ? words : null;
-    },
+    // Only where the later run was compared with the earlier run's replies (its baselines), or both
+    // with one baseline; else the reply or transcript dimension names "reply changed" as before
+    // (docs/evaluations.md#compare). A repeated item's shown reply the same while another attempt's
+    // moved its meaning: that attempt, named.
+    between: (before, after) => meaningBetween(before, after) ?? anotherAttemptMoved(before, after),
     rewritesBaseline: false,
     settle: (item) => ({ ...item, drift: { ...item.drift, meaning: null } }),
     // Changed by another attempt only, the reply shown being the baseline's: that attempt is what differs.

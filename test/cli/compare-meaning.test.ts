@@ -164,8 +164,39 @@ describe('compare, two runs against one baseline', () => {
     // Attempt 2 replied otherwise: the judge was asked of other replies, and is not said to have disagreed.
     const other = await cli(['compare', 'b.json', 'c.json'], cwd);
     expect(other.stdout).not.toContain('the meaning judge did not judge the same replies');
+    // It moved the item, attempt 2's reply named: "nothing changed" before.
+    expect(line(other.stdout)).toContain(`changed in meaning: attempt 2's reply changed: "Within 30 days from delivery, the full price goes back to your card." → "Refunds take 30 days from delivery, to your card."; the item before: meaning not checked: attempt 2: meaning judge unreachable: HTTP 503`);
+    expect(line(other.stdout)).toContain('; now: changed in meaning: attempt 2: drops the full price');
     const answered = await cli(['compare', 'a.json', 'c.json'], cwd);
     expect(answered.stdout).not.toContain('the meaning judge answered the same replies differently');
+    expect(line(answered.stdout)).toContain("attempt 2's reply changed: ");
+    expect(line(answered.stdout)).toContain('; the item before: reworded (judge 0.90); now: changed in meaning: attempt 2: drops the full price');
+  });
+
+  // A repeated item's meaning may be another attempt's (docs/meaning.md, "Repeats"): attempt 2 that
+  // changed a fact on the second run moves the item from Reworded to Changed while the reply shown
+  // (attempt 1's) stays the very same; compare names that attempt, both ways, not "nothing changed".
+  it('names another attempt whose reply moved a repeated item\u2019s meaning, the reply shown the same', async () => {
+    const first = 'You have 30 days from delivery, and the full price goes back to your card.';
+    const seconds = ['Within 30 days from delivery, the full price goes back to your card.', 'Within 14 days from delivery, the full price goes back to your card.'];
+    const agent = (run: number): AgentHandler => (req) => {
+      const body = (req.json ?? {}) as Record<string, unknown>;
+      if (body.start === true) return { json: { reply: 'Welcome!', route: null, ended: false } };
+      return { json: { reply: String(body.session).endsWith('-2') ? (seconds[run % 2] as string) : first, route: null, ended: false } };
+    };
+    const cwd = await threeRuns('fixtures:\n  - { label: returns, message: returns?, repeat: { count: 2 } }\n', agent, () => completion(JSON.stringify({ difference: '', score: 0.9 })));
+    const [a, b] = [await readResults(join(cwd, 'a.json')), await readResults(join(cwd, 'b.json'))];
+    expect(a.fixtures[0]?.drift?.meaning).toMatchObject({ value: 'reworded' });
+    expect(b.fixtures[0]?.drift?.meaning).toMatchObject({ value: 'changed', detail: 'attempt 2: numbers 30 → 14' });
+    const worse = await cli(['compare', 'a.json', 'b.json', '--markdown', 'ab.md'], cwd);
+    expect(worse.stdout).not.toContain('nothing changed');
+    expect(line(worse.stdout)).toContain('changed in meaning: attempt 2\'s reply changed: "Within 30 days from delivery, the…" → "Within 14 days from delivery, the…"; the item before: reworded (judge 0.90); now: changed in meaning: attempt 2: numbers 30 → 14');
+    expect(worse.stdout).toContain('1 changed in meaning');
+    expect(await readFile(join(cwd, 'ab.md'), 'utf8')).toContain("attempt 2's reply changed");
+    const better = await cli(['compare', 'b.json', 'c.json'], cwd);
+    expect(line(better.stdout)).toContain('reworded: attempt 2\'s reply changed: "Within 14 days from delivery, the…" → "Within 30 days from delivery, the…"; the item before: changed in meaning: attempt 2: numbers 30 → 14; now: reworded (judge 0.90)');
+    // Every attempt the same in both runs: nothing changed.
+    expect((await cli(['compare', 'a.json', 'c.json'], cwd)).stdout).not.toContain('returns');
   });
 
   // The record names the meaning judge's provider (docs/results-json.md): a run that asks another

@@ -86,6 +86,28 @@ describe('compare reads the same dimensions', () => {
     expect(firstCause(before, fixture('a', { latencyMs: 2000 }))).toEqual({ cause: 'slower', detail: 'slower: 1.0 s → 2.0 s' });
     expect(firstCause(before, fixture('a', { latencyMs: 1000, baseline: baseline('a', 'x') }))).toBeNull();
   });
+
+  // A repeated script's meaning may be another attempt's (docs/meaning.md, "Repeats"): its transcript
+  // shown the same in both runs, attempt 2's changed and moved the item; compare names attempt 2.
+  it("names a repeated script's other attempt whose transcript moved the item's meaning", () => {
+    const turns = refundTurns();
+    const other = turns.map((t) => (t.index === 2 ? { ...t, reply: 'I found order 1234: a kettle, delivered on 30 November. What went wrong?' } : t));
+    const attempt = (ts: typeof turns): NonNullable<PersonaRecord['attempts']>[number] => ({ errored: false, error: null, errorKind: null, verdict: 'pass', turns: ts, unsent: [], visited: [], outcome: null, checks: [], durationMs: 1 });
+    const script = (second: typeof turns, meaning: Meaning | undefined): PersonaRecord =>
+      persona('p', { attempts: [attempt(turns), attempt(second)], repeat: { count: 2, minPass: 2, passed: 2, flaky: false }, drift: { transcript: 'same', route: 'same', verdict: 'still_passing', ...(meaning ? { meaning } : {}) } });
+    const moved: Meaning = { value: 'changed', by: 'facts', detail: 'attempt 2: turn 2 changed in meaning: dates 28 November → 30 November' };
+    expect(firstCause(script(turns, undefined), script(other, moved))).toEqual({
+      cause: 'meaning_changed',
+      detail: "attempt 2's transcript changed; the item before: the same as the baseline; now: attempt 2: turn 2 changed in meaning: dates 28 November → 30 November",
+    });
+    // The reverse said nothing: attempt 2 is what changed, back to the baseline.
+    expect(firstCause(script(other, moved), script(turns, undefined))).toEqual({ cause: 'transcript_changed', detail: "attempt 2's transcript changed; the item before: attempt 2: turn 2 changed in meaning: dates 28 November → 30 November; now: the same as the baseline" });
+    // Every attempt the same in both runs: unchanged, not the later's meaning as if it were new.
+    expect(firstCause(script(other, moved), script(other, moved))).toBeNull();
+    // The earlier run's replies accepted between the runs (the later's baseline): its meaning names attempt 2, as before.
+    const earlier = { ...script(turns, undefined), baseline: personaBaseline('p', other) };
+    expect(firstCause(earlier, script(other, moved))).toEqual({ cause: 'meaning_changed', detail: moved.detail });
+  });
 });
 
 describe('the meaning dimension (docs/meaning.md, "On every surface")', () => {
