@@ -230,6 +230,15 @@ function meaningOffWords(file: string): string {
   return `meaning.check is off in ${file}`;
 }
 
+/**
+ * With meaning.check off, what an item whose meaning was not checked says after its meaning's words
+ * where no shared line says it (withMeaningHead's `after`): the comment's and the terminal's item
+ * alone in its section, report.html's and JUnit's every item. Undefined otherwise.
+ */
+export function meaningOffAfter(item: Item, run: Pick<RunRecord, 'meaning' | 'configName'>): string | undefined {
+  return run.meaning?.check === 'off' && uncheckedOf(item) !== null ? meaningOffWords(run.configName ?? NEW_CONFIG_NAME) : undefined;
+}
+
 /** A meaning judge that could not be reached (judge/meaning.ts): the fix for what it did, with its settings (evaluate/causes.ts, downHint). */
 const MEANING_JUDGE_DOWN = /^meaning judge unreachable: /;
 /** A meaning judge request agent-replay could not make (judge/meaning.ts): nothing was sent, so no setting is at fault. */
@@ -292,13 +301,14 @@ export function sharedMeanings(model: Pick<ReportModel, 'sections'>, run: Pick<R
   for (const [key, items] of Object.entries(model.sections) as [SectionKey, Item[]][]) {
     // Reworded items have no unchecked meaning; unchanged items are only counted.
     if (key === 'reworded' || key === 'unchanged') continue;
-    const file = run.configName ?? NEW_CONFIG_NAME;
-    const off = run.meaning?.check === 'off';
-    const s = sharedMeaning(items, run.judge.name !== null, answered, file, off);
+    const s = sharedMeaning(items, run.judge.name !== null, answered, run.configName ?? NEW_CONFIG_NAME, run.meaning?.check === 'off');
     if (s !== null) bySection.set(key, s);
     for (const [item, head] of s?.heads ?? []) heads.set(item, head);
     // meaning.check off: an item whose meaning was not checked and that no shared line speaks for says so on its own line.
-    if (off) for (const item of items) if (!heads.has(item) && uncheckedOf(item)) after.set(item, meaningOffWords(file));
+    for (const item of items) {
+      const words = heads.has(item) ? undefined : meaningOffAfter(item, run);
+      if (words !== undefined) after.set(item, words);
+    }
   }
   return { bySection, heads, after };
 }

@@ -458,6 +458,13 @@ describe('k/N in every report', () => {
     const aloneTerminal = renderTerminal(alone, { color: false });
     expect(aloneTerminal).toContain('~ refund-window · pass 3/3 · still passing · meaning not checked: attempt 2: replied otherwise than attempt 1; meaning.check is off in config.yaml · ');
     expect(aloneTerminal.split('meaning.check is off')).toHaveLength(2);
+    // report.html and JUnit have no shared line: each such item says it on its own.
+    for (const record of [off, alone]) {
+      const n = record.fixtures.length;
+      expect(renderHtml(record).split('meaning not checked: attempt ')).toHaveLength(n + 1);
+      expect(renderHtml(record).split('replied otherwise than attempt 1; meaning.check is off in config.yaml')).toHaveLength(n + 1);
+      expect(renderJUnit(record).split('replied otherwise than attempt 1; meaning.check is off in config.yaml')).toHaveLength(n + 1);
+    }
     // An item whose reply shown differs keeps the usual introduction.
     resetLines();
     const usual = renderComment(run([fixture('hours', { reply: 'Open 9 to 6.', baseline: baseline('hours', 'Open 9 to 5.'), drift: { reply: 'different', route: 'same', verdict: 'still_passing' } })]), ctx);
