@@ -501,7 +501,7 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
       (traces !== null && config.traces != null ? traceObserver(traces.source, { endpoint: traces.endpoint, receiving: traces.receiving, waitMs: config.traces.waitMs }) : responseOnly);
     const client = deps.makeAgent
       ? deps.makeAgent(config)
-      : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal, onRetry: meter.agentRetry, onRequest: meter.agentRequest, onWarning, onTraceSent: (trace) => observer.beforeSend(trace), network });
+      : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal, onRetry: meter.agentRetry, onRequest: meter.agentRequest, onWarning, onTraceSent: (trace) => observer.beforeSend(trace), network, configName: suite.configName });
     agent = meter.agent(observeTurns(client, observer));
     // A pattern whose matching time has a small bound is matched on the main thread; the others in the pool.
     regex = deps.makeRegex ? deps.makeRegex(config) : withInlineRegex(createRegexPool({ size: config.regex.workers, timeoutMs: config.regex.timeoutMs }));

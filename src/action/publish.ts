@@ -11,7 +11,7 @@ import type { ActionContext, PullContext } from './context.js';
 import { artifactNameFor, markerFor, suiteName } from './context.js';
 import type { ActionDeps } from './deps.js';
 import type { ConfigOverrides } from '../suite/index.js';
-import { acceptWorkflowLabel, DEFAULT_ACCEPT_LABEL } from '../suite/accept-label.js';
+import { acceptWorkflowLabel, DEFAULT_ACCEPT_LABEL, reportWorkflowFile } from '../suite/accept-label.js';
 import { openRecordStream, RecordWriteError, type RecordStream } from '../record/index.js';
 import { recordWrite } from './record-writes.js';
 import { driftedCount, type GateResult } from '../evaluate/index.js';
@@ -190,6 +190,8 @@ export interface CommentOptions {
   readOnlyToken?: boolean;
   /** The pull requests to comment on (a deployed commit can be the head of several); default: `at`'s. */
   pulls?: readonly PullContext[];
+  /** The body is a refused merge's: a comment not posted says where the refusal is (refusalWhere), not the results. */
+  refusal?: boolean;
 }
 
 export interface Publisher {
@@ -219,6 +221,8 @@ export interface Publisher {
   summary(markdown: string): Promise<void>;
   /** Where a reader finds the results when the comment is not posted: "The results are in the job summary and the artifact", the artifact only once uploaded, the job summary unless its writing failed (resultsWhere). */
   resultsWhere(): string;
+  /** Where a reader finds a refused merge when its comment is not posted (refusalWhere). */
+  refusalWhere(): string;
 }
 
 /**
@@ -237,6 +241,14 @@ export function resultsWhere(artifact: 'uploaded' | 'not-uploaded' | 'none', sum
   if (artifact === 'uploaded') return 'The results are in the job summary and the artifact';
   if (artifact === 'not-uploaded') return 'The results are in the job summary; the artifact was not uploaded (see the warning above)';
   return 'The results are in the job summary';
+}
+
+/**
+ * Where a refused merge is when its comment is not posted: the job summary holds the refusal
+ * (renderMergeRefused), unless its writing failed, and the job's error says it.
+ */
+export function refusalWhere(summary: 'written' | 'not-written' = 'written'): string {
+  return summary === 'written' ? 'The refusal is in the job summary and the error below' : 'The refusal is in the error below; the job summary was not written (see the warning above)';
 }
 
 export function publisher(settings: PublishSettings, ctx: ActionContext, deps: Pick<ActionDeps, 'cwd' | 'github' | 'artifacts'>): Publisher {
@@ -269,14 +281,17 @@ export function publisher(settings: PublishSettings, ctx: ActionContext, deps: P
     const at = options.at ?? ctx;
     const readOnlyToken = options.readOnlyToken ?? false;
     const pulls = options.pulls ?? (at.pull ? [at.pull] : []);
+    const where = options.refusal === true ? refusalWhere(summary) : resultsWhere(artifact, summary);
+    // A read-only token's line names the workflow that comments instead, when the checkout has it.
+    const forFork = { dir: resolve(deps.cwd, settings.dir), workflow: at.workflow };
     if (pulls.length === 0) {
-      const posted = await postComment(deps.github, settings, { ...at, pull: null }, typeof body === 'string' ? body : '', readOnlyToken, resultsWhere(artifact, summary));
+      const posted = await postComment(deps.github, settings, { ...at, pull: null }, typeof body === 'string' ? body : '', readOnlyToken, where, forFork);
       core.setOutput('comment-status', posted.status);
       return;
     }
     let first: { status: CommentStatus; url: string | null } | null = null;
     for (const pull of pulls) {
-      const posted = await postComment(deps.github, settings, { ...at, pull }, typeof body === 'string' ? body : await body(pull), readOnlyToken, resultsWhere(artifact, summary));
+      const posted = await postComment(deps.github, settings, { ...at, pull }, typeof body === 'string' ? body : await body(pull), readOnlyToken, where, forFork);
       first ??= posted;
     }
     core.setOutput('comment-status', first?.status ?? 'skipped');
@@ -326,6 +341,7 @@ export function publisher(settings: PublishSettings, ctx: ActionContext, deps: P
       summary = (await writeSummary(markdown)) ? 'written' : 'not-written';
     },
     resultsWhere: () => resultsWhere(artifact, summary),
+    refusalWhere: () => refusalWhere(summary),
   };
 }
 
@@ -345,6 +361,18 @@ async function newerComment(github: GitHubApi, ctx: ActionContext, shown: string
   return `it reports ${theirs.slice(0, 7)}, the pull request's head now, and this run checked ${ours.slice(0, 7)}, an older commit`;
 }
 
+/**
+ * Who comments for a fork's pull request (docs/action.md, "Report: combine shards, or comment for a
+ * fork"): the checkout's workflow_run workflow of mode: report that runs after `workflow`, named by
+ * its file, when there is one; else the workflow to add, with the page that holds it, as the other
+ * refusals name theirs. `dir`: the suite folder (absolute), in the repository whose workflows are read.
+ */
+export async function forkCommentWords(dir: string, workflow: string): Promise<string> {
+  const file = await reportWorkflowFile(dir, workflow).catch(() => null);
+  if (file !== null) return `${file}, the workflow_run workflow of mode: report, comments once this run completes`;
+  return `to comment, add the workflow_run workflow of mode: report (${docsUrl('action.md', 'Report: combine shards, or comment for a fork')})`;
+}
+
 async function postComment(
   github: GitHubApi | null,
   settings: Pick<PublishSettings, 'comment' | 'commentKey' | 'dir'>,
@@ -352,6 +380,7 @@ async function postComment(
   body: string,
   readOnlyToken: boolean,
   where: string,
+  forFork: { dir: string; workflow: string },
 ): Promise<{ status: CommentStatus; url: string | null }> {
   if (!settings.comment) return { status: 'skipped', url: null };
   if (ctx.pull === null) {
@@ -359,10 +388,7 @@ async function postComment(
     return { status: 'skipped', url: null };
   }
   if (readOnlyToken) {
-    // Names the page that holds the workflow to add, as the other refusals do (docs/action.md, "Report: combine shards, or comment for a fork").
-    log.warning(
-      `comment: not posted: this pull request comes from a fork, so the token is read-only. ${where}; to comment, add the workflow_run workflow of mode: report (${docsUrl('action.md', 'Report: combine shards, or comment for a fork')}).`,
-    );
+    log.warning(`comment: not posted: this pull request comes from a fork, so the token is read-only. ${where}; ${await forkCommentWords(forFork.dir, forFork.workflow)}.`);
     return { status: 'skipped-fork', url: null };
   }
   if (github === null) return { status: 'skipped', url: null };

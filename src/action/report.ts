@@ -547,12 +547,12 @@ async function postRefusal(reason: string, read: readonly ReadResults[], inputs:
   const wholeBeside = shards && read.some((r) => r.record.shard === undefined && r.record.incomplete == null);
   const body = renderMergeRefused(reason, out.reportContext(at, null), { shards, files: read.length, unread, wholeBeside });
   await out.summary(body);
-  if (found.refused !== null) log.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}.${found.elsewhere === true ? ` ${RECORD_HEAD}` : ''} The refusal is in the job summary and the error below.`);
+  if (found.refused !== null) log.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}.${found.elsewhere === true ? ` ${RECORD_HEAD}` : ''} ${out.refusalWhere()}.`);
   core.setOutput('gate', 'failed');
   core.setOutput('verified', 'false');
   await recordedElsewhere(inputs, ctx, found, commit, deps.github);
   // A fork's pull_request run (a matrix's merge job) has a read-only token: one line says the report workflow comments, as check mode's.
-  if (here.pull !== null) return out.comment(body, { at: here, readOnlyToken });
+  if (here.pull !== null) return out.comment(body, { at: here, readOnlyToken, refusal: true });
   // The publisher's line would say the results are in the job summary: here nothing was merged.
   core.setOutput('comment-status', 'skipped');
   if (inputs.comment && found.refused === null) log.info('comment: no pull request to comment on. The refusal is in the job summary');

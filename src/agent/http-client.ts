@@ -74,6 +74,8 @@ export interface AgentClientDeps {
   connectTimeoutMs?: number;
   /** Starts each attempt's timeoutMs (http/retry.ts, Timer): a real timer when absent. */
   timer?: Timer;
+  /** The suite's config file (Suite.configName: config.yml, or config.yaml), named by a stored error's fix; default: config.yml. */
+  configName?: string;
 }
 
 /** undici's own connect timeout, the most a connection is given to open. */
@@ -457,7 +459,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     const { trace } = latest;
     if (result.ok) {
       // Retries are load, not speed: the timing is the answered attempt's.
-      const decoded = decodeReceived(result.value, turn, mapping, name);
+      const decoded = decodeReceived(result.value, turn, mapping, name, deps.configName);
       if (!decoded.ok) return decoded.unread === undefined ? { ...decoded, trace } : { ...decoded, unread: { ...decoded.unread, timing: result.value.timing }, trace };
       deps.observe?.({ turn, json: decoded.json, mapping: decoded.mapping });
       // A usage in a shape not read (usageUnread) is told apart from none: beside another turn's tokens, theirs are some turns' alone.
@@ -654,13 +656,13 @@ function mediaTypeOf(header: string | string[] | undefined): string {
  * A 2xx body into JSON and the mapping that reads it: an event stream is decoded whatever the
  * mapping (DECODED_MAPPING reads it), NDJSON concatenates the reply path over its lines (the other
  * paths read the last line), JSON is parsed and, for a preset that decodes (mapping.decode),
- * decoded. Every failure names the turn and is not retried.
+ * decoded. Every failure names the turn and is not retried; a fix names `file`, the suite's config file.
  */
-function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, name: string): TurnResult {
+function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, name: string, file?: string): TurnResult {
   const { mediaType, text } = received;
   const failed = (errorKind: ErrorKind, error: string): TurnResult => ({ ok: false, errorKind, error: `${name}: ${error}` });
   if (mediaType === 'text/event-stream') {
-    const decoded = decodeEventStream(text, eventReplyPath(mapping), toolCallsPath(mapping));
+    const decoded = decodeEventStream(text, eventReplyPath(mapping), toolCallsPath(mapping), file);
     // Events of the agent's own JSON, read by config.yml's reply path: as an NDJSON answer's lines.
     if ('byPath' in decoded) return { ok: true, json: decoded.byPath, mapping: onLastLine(mapping, 'event', decoded.toolCallsFrom), usage: bodyUsage(decoded.byPath.last) };
     if (!decoded.ok) {

@@ -17,6 +17,7 @@ import { decodeEachToolCall, deniedOutput, TOOL_CALL_SHAPES } from './tool-calls
 import type { ToolCallOrigin, ToolCallsFrom } from '../config.js';
 import { plural, shownJson } from '../words.js';
 import { betterText, likelyText, type LikelyText } from './text-path.js';
+import { NEW_CONFIG_NAME } from '../suite/config-names.js';
 
 export interface SseEvent {
   event: string | null;
@@ -342,11 +343,12 @@ export interface CutStream {
 /**
  * Decodes an event-stream body into `{reply, toolCalls}`, or says why the stream failed. With
  * `replyPath` (config.yml gives `agent.response.reply`), a stream whose events are JSON objects of
- * no known format is read by that path on each event (docs/presets.md, "Streamed replies").
+ * no known format is read by that path on each event (docs/presets.md, "Streamed replies");
+ * without one, the error's fix names `file`, the suite's config file (Suite.configName).
  */
 export function decodeEventStream(text: string): StreamDecoded;
-export function decodeEventStream(text: string, replyPath: ReplyPath | undefined, toolCallsPath?: ReplyPath): StreamDecoded | ReadByPath;
-export function decodeEventStream(text: string, replyPath?: ReplyPath, toolCallsPath?: ReplyPath): StreamDecoded | ReadByPath {
+export function decodeEventStream(text: string, replyPath: ReplyPath | undefined, toolCallsPath?: ReplyPath, file?: string): StreamDecoded | ReadByPath;
+export function decodeEventStream(text: string, replyPath?: ReplyPath, toolCallsPath?: ReplyPath, file: string = NEW_CONFIG_NAME): StreamDecoded | ReadByPath {
   const state = new StreamState();
   state.replyPath = replyPath ?? null;
   state.toolCallsPath = toolCallsPath ?? null;
@@ -391,7 +393,7 @@ export function decodeEventStream(text: string, replyPath?: ReplyPath, toolCalls
     }
     // Every event a JSON object of no known format: the agent's own, which a reply path of config.yml's reads (docs/presets.md, "Streamed replies").
     if (state.format === null && state.events > 0) {
-      return { ok: false, error: `no reply text and no tool call could be read from the stream (JSON events of no known format, ${arrived(state)}): set agent.response.reply in config.yml to the path of the text in each event`, read };
+      return { ok: false, error: `no reply text and no tool call could be read from the stream (JSON events of no known format, ${arrived(state)}): set agent.response.reply in ${file} to the path of the text in each event`, read };
     }
     const what = format === 'plain' ? 'a stream of plain data' : `a ${format} stream${stoppedBecause(state.stopReason)}`;
     return { ok: false, error: `no reply text and no tool call could be read from the stream (${what}, ${arrived(state)})`, read };

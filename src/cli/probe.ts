@@ -341,7 +341,7 @@ async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps, net
     toolCalls = config.traces != null && hint.startsWith('not reported') ? `${hint}; a run reads the calls from the agent's spans (traces: in ${configName}), which probe does not read` : hint;
   };
   try {
-    agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock, observe, network, onWarning: (m) => warn(redact(m)) });
+    agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock, observe, network, onWarning: (m) => warn(redact(m)), configName });
     regex = deps.makeRegex ? deps.makeRegex(config) : createRegexPool({ size: 1, timeoutMs: config.regex.timeoutMs });
     judge = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createConfiguredJudge(config.judge, { clock: deps.clock, network }) : null;
     const estimate = { usd: 0, capUsd: config.cost.capUsd, aboveCap: false, confirmed: false };

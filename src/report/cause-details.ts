@@ -167,8 +167,7 @@ export interface SharedMeaning {
 export function sharedMeaning(items: readonly Item[], judged: boolean, answered = false, file = NEW_CONFIG_NAME, off = false): SharedMeaning | null {
   const parts = new Map<Item, { head: string; cause: string }>();
   for (const item of items) {
-    const m = item.errored ? null : (item.drift?.meaning ?? null);
-    const p = m === null ? null : uncheckedParts(m, isPersona(item));
+    const p = uncheckedOf(item);
     const own = p === null || item.repeat == null ? p : attemptApart(p);
     if (own !== null) parts.set(item, own);
   }
@@ -203,6 +202,12 @@ export function sharedMeaning(items: readonly Item[], judged: boolean, answered 
   return { cause: showLookalikes(reached?.what ?? cause), heads, of: items.length, fix: off ? meaningOffWords(file) : fix === null ? null : configFileWords(fix, file) };
 }
 
+/** The item's unchecked meaning as its line says it, head and cause (uncheckedParts); null when it has none. */
+function uncheckedOf(item: Item): { head: string; cause: string } | null {
+  const m = item.errored ? null : (item.drift?.meaning ?? null);
+  return m === null ? null : uncheckedParts(m, isPersona(item));
+}
+
 /**
  * A repeated item's unchecked meaning with the attempt it names kept on the item's line (its head,
  * "meaning not checked: attempt 2"), so that the cause items share is the cause alone: each item's
@@ -223,6 +228,15 @@ function attemptApart(p: { head: string; cause: string }): { head: string; cause
  */
 function meaningOffWords(file: string): string {
   return `meaning.check is off in ${file}`;
+}
+
+/**
+ * With meaning.check off, what an item whose meaning was not checked says after its meaning's words
+ * where no shared line says it (withMeaningHead's `after`): the comment's and the terminal's item
+ * alone in its section, report.html's and JUnit's every item. Undefined otherwise.
+ */
+export function meaningOffAfter(item: Item, run: Pick<RunRecord, 'meaning' | 'configName'>): string | undefined {
+  return run.meaning?.check === 'off' && uncheckedOf(item) !== null ? meaningOffWords(run.configName ?? NEW_CONFIG_NAME) : undefined;
 }
 
 /** A meaning judge that could not be reached (judge/meaning.ts): the fix for what it did, with its settings (evaluate/causes.ts, downHint). */
@@ -254,35 +268,47 @@ export function sharedMeaningLine(s: SharedMeaning, max = 300): string {
 }
 
 /**
- * The item's view with its meaning's words cut to `head` (the cause is said above it); the view
+ * The item's view with its meaning's words cut to `head` (the cause is said above it), or, for an
+ * item whose cause no shared line says, with `after` said after them (meaningOffWords); the view
  * itself when it has no meaning words.
  */
-export function withMeaningHead(v: ItemView, head: string | undefined): ItemView {
-  const c = head === undefined ? undefined : v.changes.find((x) => x.dimension === 'meaning');
-  if (c === undefined || head === undefined) return v;
-  const swap = (w: string): string => (w === c.words ? head : w);
-  return { ...v, changes: v.changes.map((x) => (x === c ? { ...x, words: head } : x)), drift: v.drift.map(swap), status: v.status.map(swap) };
+export function withMeaningHead(v: ItemView, head: string | undefined, after?: string): ItemView {
+  const c = head === undefined && after === undefined ? undefined : v.changes.find((x) => x.dimension === 'meaning');
+  if (c === undefined) return v;
+  const words = head ?? `${c.words}; ${after as string}`;
+  const swap = (w: string): string => (w === c.words ? words : w);
+  return { ...v, changes: v.changes.map((x) => (x === c ? { ...x, words } : x)), drift: v.drift.map(swap), status: v.status.map(swap) };
 }
 
-/** Per section, its shared meaning cause; and per item, the head it shows instead of its words. */
+/**
+ * Per section, its shared meaning cause; per item, the head it shows instead of its words; and per
+ * item whose unchecked meaning no shared line says, what its line says after its words (with
+ * meaning.check off, meaningOffWords: an item alone reads as truly as a group's line).
+ */
 export interface SharedMeanings {
   bySection: ReadonlyMap<SectionKey, SharedMeaning>;
   heads: ReadonlyMap<Item, string>;
+  after: ReadonlyMap<Item, string>;
 }
 
 /** The shared meaning causes of every section of the model, for `run` (its judge, config file and meaning.check: sharedMeaning's `judged`, `file` and `off`). */
 export function sharedMeanings(model: Pick<ReportModel, 'sections'>, run: Pick<RunRecord, 'judge' | 'meaning' | 'configName'>): SharedMeanings {
   const bySection = new Map<SectionKey, SharedMeaning>();
   const heads = new Map<Item, string>();
+  const after = new Map<Item, string>();
   // Over every item of the run, a reworded one's meaning the judge decided among them.
   const answered = modelsAnsweredInRun(Object.values(model.sections).flat()).meaning;
   for (const [key, items] of Object.entries(model.sections) as [SectionKey, Item[]][]) {
     // Reworded items have no unchecked meaning; unchanged items are only counted.
     if (key === 'reworded' || key === 'unchanged') continue;
     const s = sharedMeaning(items, run.judge.name !== null, answered, run.configName ?? NEW_CONFIG_NAME, run.meaning?.check === 'off');
-    if (s === null) continue;
-    bySection.set(key, s);
-    for (const [item, head] of s.heads) heads.set(item, head);
+    if (s !== null) bySection.set(key, s);
+    for (const [item, head] of s?.heads ?? []) heads.set(item, head);
+    // meaning.check off: an item whose meaning was not checked and that no shared line speaks for says so on its own line.
+    for (const item of items) {
+      const words = heads.has(item) ? undefined : meaningOffAfter(item, run);
+      if (words !== undefined) after.set(item, words);
+    }
   }
-  return { bySection, heads };
+  return { bySection, heads, after };
 }

@@ -39,6 +39,7 @@ import { capitalized } from '../words.js';
 import { validSha } from './metadata.js';
 import { judgeFallbackText } from './judge-mode.js';
 import { docsLinks } from '../version.js';
+import { meaningOffAfter, withMeaningHead } from './cause-details.js';
 import { durationText } from '../words.js';
 import {
   buildModel,
@@ -428,7 +429,7 @@ export function renderHtml(run: RunRecord, extras: HtmlExtras = {}): string {
     const w = SECTION_WORDS[k];
     const first = FIRST_SECTIONS.has(k);
     const list = model.sections[k];
-    const rowOf = (f: Item, i: number): string => row(viewOf(model, f), index++, ctx, first && i < OPEN_ROWS);
+    const rowOf = (f: Item, i: number): string => row(withMeaningHead(viewOf(model, f), undefined, meaningOffAfter(f, run)), index++, ctx, first && i < OPEN_ROWS);
     const rows = k === 'errored' || k === 'not_evaluated' ? rowsByCause(model, list, rowOf) : list.map(rowOf).join('\n');
     const closed = first && list.length > OPEN_ROWS ? `<p class="meta">The first ${OPEN_ROWS} are open; click a row to open the other ${thousands(list.length - OPEN_ROWS)}.</p>` : '';
     return `<section class="section${first ? ' first' : ''}" data-section="${k}"><h2>${h(w.title + w.suffix)} <span class="n">${thousands(list.length)}</span></h2>\n${closed}${rows}\n</section>`;

@@ -13,6 +13,7 @@ import { jsonText } from '../assertions/format.js';
 import { suiteFolderNamedBy } from '../suite/suite-folder.js';
 import { turnWords } from '../words.js';
 import { buildModel, DRIFT_WORDS, ERROR_KIND_WORDS, routeText, viewOf, type FixtureView, type ReportModel, type ScriptView } from './model.js';
+import { meaningOffAfter, withMeaningHead } from './cause-details.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
 import { checkDetail, decisiveTurn, lineChecks, matchMark, messageChanged, namedAttemptTurn, notSent, scriptEndedWords, stoppedOn } from './persona.js';
@@ -273,7 +274,7 @@ export function renderJUnit(run: RunRecord): string {
     `  <testsuite name="${name}" ${counts} skipped="${t.notEvaluated}" ${time} timestamp="${xmlAttr(run.startedAt)}">`,
     ...properties(run, model),
     ...[...run.fixtures, ...personas].map((item) => {
-      const v = viewOf(model, item);
+      const v = withMeaningHead(viewOf(model, item), undefined, meaningOffAfter(item, run));
       return v.kind === 'script' ? personaTestcase(v, causeOfItem) : testcase(v, causeOfItem);
     }),
     ...(incomplete === null

@@ -53,7 +53,7 @@ export class Pieces {
     /** Items under a cause whose text is said once (cause-details.ts): what each shows instead. */
     private readonly owns: ReadonlyMap<Item, Own> = new Map(),
     /** A reason the meaning was not checked, said once per section (cause-details.ts). */
-    readonly meanings: SharedMeanings = { bySection: new Map(), heads: new Map() },
+    readonly meanings: SharedMeanings = { bySection: new Map(), heads: new Map(), after: new Map() },
   ) {}
 
   /**
@@ -68,7 +68,7 @@ export class Pieces {
 
   /** The item's view as its section shows it: its meaning's cause cut when the section says it once. */
   private view(f: Item): ItemView {
-    return withMeaningHead(viewOf(this.model, f), this.meanings.heads.get(f));
+    return withMeaningHead(viewOf(this.model, f), this.meanings.heads.get(f), this.meanings.after.get(f));
   }
 
   block(f: Item, level: Level, open = false): string {

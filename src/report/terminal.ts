@@ -181,7 +181,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
       group = g;
       const indent = g === undefined ? '  ' : '    ';
       const own = text?.own.get(item);
-      const v = withMeaningHead(viewOf(model, item), meanings.heads.get(item));
+      const v = withMeaningHead(viewOf(model, item), meanings.heads.get(item), meanings.after.get(item));
       // A reworded item: one line at most (docs/meaning.md, "In the terminal, JUnit and report.html").
       if (key === 'reworded') {
         const extra = rewordedRepeatWords(v).map((w) => ` · ${w}`).join('');

@@ -25,6 +25,13 @@ function input(step: Record<string, unknown>, name: string): unknown {
   return key === undefined ? undefined : given[key];
 }
 
+/** Is a step one of the Action's (`uses: agent-replay/agent-replay@...`) in `mode`? */
+function stepInMode(step: Record<string, unknown>, mode: string): boolean {
+  if (typeof step.uses !== 'string' || !step.uses.trim().toLowerCase().startsWith('agent-replay/agent-replay@')) return false;
+  const given = input(step, 'mode');
+  return typeof given === 'string' && given.trim() === mode;
+}
+
 /**
  * The labels a job's `if:` lets it run for (`github.event.label.name == 'accept-baseline'`, either
  * side, `''` a quote in the label as GitHub's expressions write it); empty when it names none.
@@ -55,9 +62,7 @@ function workflowAcceptSteps(data: unknown): AcceptStep[] {
     if (!Array.isArray(steps)) continue;
     for (const s of steps) {
       const step = record(s);
-      if (step === null || typeof step.uses !== 'string' || !step.uses.trim().toLowerCase().startsWith('agent-replay/agent-replay@')) continue;
-      const mode = input(step, 'mode');
-      if (typeof mode !== 'string' || mode.trim() !== 'accept') continue;
+      if (step === null || !stepInMode(step, 'accept')) continue;
       // GitHub gives every input as text (`accept-label: 2024` is "2024"), trimmed as the Action reads it (inputs.ts).
       const given = input(step, 'accept-label');
       const label = typeof given === 'number' || typeof given === 'boolean' ? String(given) : given;
@@ -77,6 +82,30 @@ async function workflowsFolder(from: string): Promise<string | null> {
     if (await stat(join(at, '.git')).then(() => true, () => false)) return null;
     if (dirname(at) === at) return null;
   }
+}
+
+/**
+ * The workflow files of the repository `from` is in that name the Action, each from the
+ * repository's root (`.github/workflows/agent-replay.yml`) with its YAML (undefined: it does not
+ * read), in name order; `holds`, words every file read must hold besides. Null when there is no
+ * folder, it cannot be read, or it has more files than are read. Only a file that names the Action
+ * is read as YAML: the others cannot hold its steps.
+ */
+async function actionWorkflows(from: string, holds: readonly string[] = []): Promise<{ file: string; data: unknown }[] | null> {
+  const folder = await workflowsFolder(from);
+  if (folder === null) return null;
+  const names = await readdir(folder).catch(() => null);
+  if (names === null) return null;
+  const files = names.filter((n) => /\.ya?ml$/i.test(n)).sort();
+  if (files.length > MAX_WORKFLOWS) return null;
+  const read: { file: string; data: unknown }[] = [];
+  for (const name of files) {
+    const text = await readFile(join(folder, name), 'utf8').catch(() => null);
+    if (text === null || !text.toLowerCase().includes('agent-replay/agent-replay@') || !holds.every((w) => text.includes(w))) continue;
+    const file = `.github/workflows/${name}`;
+    read.push({ file, data: await withYamlPackage(() => readYaml(file, text, { mergeKeys: 'ordinary' }).data).catch(() => undefined) });
+  }
+  return read;
 }
 
 /** The accept label as the repository's accept workflows give it (acceptWorkflowLabel). */
@@ -101,19 +130,10 @@ export interface AcceptWorkflowLabel {
  * only in case are one label.
  */
 export async function acceptWorkflowLabel(suiteDir: string): Promise<AcceptWorkflowLabel | null> {
-  const folder = await workflowsFolder(suiteDir);
-  if (folder === null) return null;
-  const names = await readdir(folder).catch(() => null);
-  if (names === null) return null;
-  const files = names.filter((n) => /\.ya?ml$/i.test(n)).sort();
-  if (files.length > MAX_WORKFLOWS) return null;
+  const workflows = await actionWorkflows(suiteDir);
+  if (workflows === null) return null;
   const steps: (AcceptStep & { file: string })[] = [];
-  for (const name of files) {
-    const text = await readFile(join(folder, name), 'utf8').catch(() => null);
-    // Only a file that names the Action is read as YAML: the others cannot hold its accept step.
-    if (text === null || !text.toLowerCase().includes('agent-replay/agent-replay@')) continue;
-    const file = `.github/workflows/${name}`;
-    const data = await withYamlPackage(() => readYaml(file, text, { mergeKeys: 'ordinary' }).data).catch(() => undefined);
+  for (const { file, data } of workflows) {
     if (data === undefined) return null;
     steps.push(...workflowAcceptSteps(data).map((s) => ({ ...s, file })));
   }
@@ -136,4 +156,35 @@ export async function acceptWorkflowLabel(suiteDir: string): Promise<AcceptWorkf
 export async function repositoryAcceptLabel(suiteDir: string): Promise<string | null> {
   const found = await acceptWorkflowLabel(suiteDir);
   return found === null || found.runsFor !== null ? null : found.label;
+}
+
+/** Does a workflow's `on:` run it on `workflow_run` of the workflow named `workflow` (its `workflows:` list names it)? YAML 1.1 reads a bare `on` key as true. */
+function runsAfter(data: unknown, workflow: string): boolean {
+  const top = record(data);
+  const on = record(top?.on ?? top?.true);
+  const names = record(on?.workflow_run)?.workflows;
+  return Array.isArray(names) && names.some((n) => typeof n === 'string' && n.trim() === workflow);
+}
+
+/** Has a workflow a step of the Action with `mode: report`? */
+function hasReportStep(data: unknown): boolean {
+  return Object.values(record(record(data)?.jobs) ?? {}).some((j) => {
+    const steps = record(j)?.steps;
+    return Array.isArray(steps) && steps.some((s) => {
+      const step = record(s);
+      return step !== null && stepInMode(step, 'report');
+    });
+  });
+}
+
+/**
+ * The workflow file of the repository the folder `from` (absolute) is in that comments for a run of
+ * `workflow` (its name, GITHUB_WORKFLOW): on `workflow_run` of it, with a step of the Action in
+ * `mode: report` (docs/action.md, "Report: combine shards, or comment for a fork"), from the
+ * repository's root: `.github/workflows/agent-replay-report.yml`. Null when none is found, or when
+ * the folder cannot be read.
+ */
+export async function reportWorkflowFile(from: string, workflow: string): Promise<string | null> {
+  const found = (await actionWorkflows(from, ['workflow_run']))?.find(({ data }) => data !== undefined && runsAfter(data, workflow) && hasReportStep(data));
+  return found?.file ?? null;
 }

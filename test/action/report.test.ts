@@ -670,12 +670,27 @@ describe('report mode', () => {
     await reportMode(inputs, fork, deps);
     expect(logged.join('')).toContain(`::warning::${said}`);
     expect(readFileSync(join(workspace, 'outputs.txt'), 'utf8')).toMatch(/^comment-status<<[^\n]*\nskipped-fork\n/m);
-    // A refused merge: the refusal is in the job summary, the same one line.
+    // A refused merge: the job summary holds the refusal, not results (was: "The results are in the job summary"), in the same one line.
     const shard1 = readFileSync(join(workspace, 'shards', 'shard-1.json'), 'utf8');
     writeFileSync(join(workspace, 'shards', 'shard-1.json'), '{"schemaVersion": 1,');
     await expect(reportMode(inputs, fork, deps)).rejects.toThrow(/^report mode: 1 of 2 results files could not be read/);
-    expect(logged.join('')).toContain('::warning::comment: not posted: this pull request comes from a fork, so the token is read-only. The results are in the job summary; to comment, add the workflow_run workflow of mode: report (');
+    expect(logged.join('')).toContain('::warning::comment: not posted: this pull request comes from a fork, so the token is read-only. The refusal is in the job summary and the error below; to comment, add the workflow_run workflow of mode: report (');
     expect(logged.join('').match(/comment: not posted/g)).toHaveLength(2);
+    // The checkout has the workflow_run report workflow (init's, for this workflow, agent-replay): the line names it rather than asking to add it.
+    await mkdir(join(workspace, '.github', 'workflows'), { recursive: true });
+    writeFileSync(
+      join(workspace, '.github', 'workflows', 'agent-replay-report.yml'),
+      'name: agent-replay-report\non:\n  workflow_run:\n    workflows: [agent-replay]\n    types: [completed]\njobs:\n  report:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: agent-replay/agent-replay@v0\n        with:\n          mode: report\n          results: shards\n',
+    );
+    await expect(reportMode(inputs, fork, deps)).rejects.toThrow(/^report mode: 1 of 2 results files could not be read/);
+    expect(logged.join('')).toContain(
+      '::warning::comment: not posted: this pull request comes from a fork, so the token is read-only. The refusal is in the job summary and the error below; .github/workflows/agent-replay-report.yml, the workflow_run workflow of mode: report, comments once this run completes.',
+    );
+    // One that runs after another workflow does not comment for this one: the line asks for it.
+    writeFileSync(join(workspace, '.github', 'workflows', 'agent-replay-report.yml'), readFileSync(join(workspace, '.github', 'workflows', 'agent-replay-report.yml'), 'utf8').replace('[agent-replay]', '[deploy]'));
+    await expect(reportMode(inputs, fork, deps)).rejects.toThrow(/^report mode: 1 of 2 results files could not be read/);
+    expect(logged.join('').match(/to comment, add the workflow_run workflow of mode: report \(/g)).toHaveLength(3);
+    await rm(join(workspace, '.github'), { recursive: true });
     writeFileSync(join(workspace, 'shards', 'shard-1.json'), shard1);
     // A newer head whose shards left no results: no line written (the report workflow writes it).
     gh.addPull('octo', 'shop', { number: 7, headSha: 'b'.repeat(40), headRef: 'feature', headRepo: 'stranger/shop' });

@@ -58,6 +58,9 @@ describe('a stream of the agent\'s own JSON, read by agent.response.reply', () =
   it('without a path of config.yml\'s, such events are skipped and named (the preset\'s path is not read on them); a known format is read by its format', async () => {
     const native = await clientFor('', () => ({ headers: { 'content-type': 'text/event-stream' }, body: sse([{ reply: 'Hi' }]) }));
     expect(await native.converse(request)).toMatchObject({ kind: 'errored', errorKind: 'missing_reply', error: 'message turn: no reply text and no tool call could be read from the stream (JSON events of no known format, 1 event: {reply}): set agent.response.reply in config.yml to the path of the text in each event' });
+    // A config.yaml suite's client is told its file (AgentClientDeps.configName): the stored error names it.
+    const yamlSuite = await clientFor('', () => ({ headers: { 'content-type': 'text/event-stream' }, body: sse([{ reply: 'Hi' }]) }), { configName: 'config.yaml' });
+    expect(await yamlSuite.converse(request)).toMatchObject({ error: 'message turn: no reply text and no tool call could be read from the stream (JSON events of no known format, 1 event: {reply}): set agent.response.reply in config.yaml to the path of the text in each event' });
     const openai = await clientFor(OWN_PATH, () => ({ headers: { 'content-type': 'text/event-stream' }, body: sse([{ choices: [{ delta: { content: 'Hi' } }] }, { choices: [{ delta: {}, finish_reason: 'stop' }] }]) }));
     expect(await openai.converse(request)).toMatchObject({ kind: 'replied', reply: 'Hi' });
   });

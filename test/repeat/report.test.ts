@@ -447,6 +447,24 @@ describe('k/N in every report', () => {
     expect(offMd).toContain('Meaning not checked for all 2\\: replied otherwise than attempt 1; meaning.check is off in config.yaml.');
     expect(offMd.split('meaning.check is off')).toHaveLength(2);
     expect(renderTerminal(off, { color: false })).toContain('Changed (2)\n  Meaning not checked for all 2: replied otherwise than attempt 1; meaning.check is off in config.yaml\n');
+    // Grouped, each item's line does not say it again.
+    expect(renderTerminal(off, { color: false }).split('meaning.check is off')).toHaveLength(2);
+    // One item alone has no shared line: its own line says meaning.check is off, once.
+    resetLines();
+    const alone = run([otherwise('refund-window', 2)], { meaning: { check: 'off', model: null, promptVersion: '1' }, configName: 'config.yaml' });
+    const aloneMd = renderComment(alone, ctx);
+    expect(aloneMd).toContain('<b>refund-window</b> · pass 3/3 · still passing · meaning not checked: attempt 2: replied otherwise than attempt 1; meaning.check is off in config.yaml · ');
+    expect(aloneMd.split('meaning.check is off')).toHaveLength(2);
+    const aloneTerminal = renderTerminal(alone, { color: false });
+    expect(aloneTerminal).toContain('~ refund-window · pass 3/3 · still passing · meaning not checked: attempt 2: replied otherwise than attempt 1; meaning.check is off in config.yaml · ');
+    expect(aloneTerminal.split('meaning.check is off')).toHaveLength(2);
+    // report.html and JUnit have no shared line: each such item says it on its own.
+    for (const record of [off, alone]) {
+      const n = record.fixtures.length;
+      expect(renderHtml(record).split('meaning not checked: attempt ')).toHaveLength(n + 1);
+      expect(renderHtml(record).split('replied otherwise than attempt 1; meaning.check is off in config.yaml')).toHaveLength(n + 1);
+      expect(renderJUnit(record).split('replied otherwise than attempt 1; meaning.check is off in config.yaml')).toHaveLength(n + 1);
+    }
     // An item whose reply shown differs keeps the usual introduction.
     resetLines();
     const usual = renderComment(run([fixture('hours', { reply: 'Open 9 to 6.', baseline: baseline('hours', 'Open 9 to 5.'), drift: { reply: 'different', route: 'same', verdict: 'still_passing' } })]), ctx);
