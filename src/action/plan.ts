@@ -8,6 +8,7 @@ import type { GitHubApi } from '../github/api.js';
 import { gitHubFailure } from './github-words.js';
 import { UserError } from '../errors.js';
 import { docsUrl } from '../version.js';
+import { terminalLine } from '../words.js';
 import { urlWithScheme } from '../suite/config/shared.js';
 import type { ConfigOverrides } from '../suite/overrides.js';
 
@@ -22,18 +23,20 @@ export type PlanInputs = Pick<Inputs, 'agentUrl' | 'agentPath'>;
  * step says it once they are: publish.ts, resultsWhere).
  */
 async function withDispatchedPull(github: GitHubApi | null, ctx: ActionContext): Promise<ActionContext> {
-  const branch = ctx.ref?.startsWith('refs/heads/') ? ctx.ref.slice('refs/heads/'.length) : null;
-  if (branch === null) {
-    log.info(`workflow_dispatch on ${ctx.ref ?? 'an unknown ref'}: not a branch, so there is no pull request to comment on`);
+  const name = ctx.ref?.startsWith('refs/heads/') ? ctx.ref.slice('refs/heads/'.length) : null;
+  if (name === null) {
+    log.info(`workflow_dispatch on ${ctx.ref === null ? 'an unknown ref' : terminalLine(ctx.ref)}: not a branch, so there is no pull request to comment on`);
     return ctx;
   }
+  // The branch named on each line's one line (git allows U+2028 in a ref name; log.info writes it as a line break).
+  const branch = terminalLine(name);
   if (github === null) {
     log.info(`workflow_dispatch on ${branch}: no github-token, so the pull request cannot be looked up, and no comment is posted`);
     return ctx;
   }
   let pulls;
   try {
-    pulls = await github.listOpenPullsForBranch(ctx.owner, ctx.repo, branch);
+    pulls = await github.listOpenPullsForBranch(ctx.owner, ctx.repo, name);
   } catch (e) {
     log.warning(`workflow_dispatch on ${branch}: the pull request could not be looked up: ${gitHubFailure(e, 'pull-requests: read')}; no comment is posted (where the results are is said once they are written)`);
     return ctx;
