@@ -118,7 +118,8 @@ export function deploymentAgentUrl(environmentUrl: string, agentPath: string | n
 async function planDeployment(inputs: PlanInputs, ctx: ActionContext, github: GitHubApi | null): Promise<CheckPlan> {
   const d = ctx.deployment;
   if (d === null) return { kind: 'skip', reason: 'deployment_status without a deployment in the event payload: nothing to do' };
-  const where = `${d.environment ? `${d.environment} ` : ''}deployment of ${d.sha?.slice(0, 7) ?? 'an unknown commit'}`;
+  // The environment's name (a host may name it after the branch) on each line's one line (terminalLine).
+  const where = `${d.environment ? `${terminalLine(d.environment)} ` : ''}deployment of ${d.sha?.slice(0, 7) ?? 'an unknown commit'}`;
   if (d.state !== 'success') {
     return { kind: 'skip', reason: `deployment_status: the ${where} is "${d.state}", not "success": nothing to do (agent-replay replays when a deployment succeeds)` };
   }

@@ -439,8 +439,18 @@ describe('workflow_dispatch (GitHub\'s example payload)', () => {
   });
 });
 
-describe('workflow_dispatch on a branch whose name holds a line break', () => {
-  it('names the branch, or the ref that is not one, on its one line: a U+2028 (git allows it) as ⏎, an escape sequence as its escape', async () => {
+describe('a name from the event that holds a line break', () => {
+  it("deployment_status: the environment's name (a host may name it after the branch) on the skip's one line", async () => {
+    const payload = deploymentStatus('failure', 'https://shop.example', DEPLOYED);
+    (payload.deployment_status as Record<string, unknown>).environment = 'preview/fix\u2028x\u001b[2J';
+    (payload.deployment as Record<string, unknown>).environment = 'preview/fix\u2028x\u001b[2J';
+    expect(await planOf({ name: 'deployment_status', payload })).toEqual({
+      kind: 'skip',
+      reason: String.raw`deployment_status: the preview/fix ⏎ x\u001b[2J deployment of ddddddd is "failure", not "success": nothing to do (agent-replay replays when a deployment succeeds)`,
+    });
+  });
+
+  it('workflow_dispatch: names the branch, or the ref that is not one, on its one line: a U+2028 (git allows it) as ⏎, an escape sequence as its escape', async () => {
     const lines: string[] = [];
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
       lines.push(...String(chunk).split(/\r?\n/).filter((l) => l !== ''));
