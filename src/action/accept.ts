@@ -15,7 +15,7 @@ import type { GitHubApi, IssueComment, LabelEvent, LabelEventsPage } from '../gi
 import { ACTIONS_BOT_LOGIN, commentPastBound, findStickyComment, isOwnComment } from '../github/sticky.js';
 import { isGitHubError, type GitHubError } from '../github/errors.js';
 import { deadlineWords, gitHubAnswer, gitHubFailure, gitHubTrouble } from './github-words.js';
-import { capitalized, shownShellQuote, thousands } from '../words.js';
+import { capitalized, shownJson, shownShellQuote, thousands } from '../words.js';
 import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSummary, renderComment, type AcceptanceView, type AcceptSummary, type AcceptSummaryComment, type ReportContext } from '../report/index.js';
 import type { GateView } from '../report/model.js';
 import { clip, escapeInline, inertText, terminalLine } from '../report/escape.js';
@@ -493,8 +493,9 @@ function commitMessage(plan: AcceptPlan, found: Found, suite: string | null): { 
  * branch is gone, another GraphQL answer said as it is (docs/action.md, "Accept"). Null for the
  * others (a network or server failure).
  */
-export function commitRefusal(e: GitHubError, branch: string): string | null {
+export function commitRefusal(e: GitHubError, branchName: string): string | null {
   const answer = gitHubAnswer(e);
+  const branch = terminalLine(branchName);
   switch (e.kind) {
     case 'forbidden':
       return `GitHub refused the commit on the branch ${branch} (${answer}): the accept job needs the contents: write permission, so nothing was written. Add it to the accept workflow's permissions, then apply the label again.`;
@@ -669,14 +670,24 @@ async function dispatchCheck(github: GitHubApi, inputs: Inputs, ctx: ActionConte
   const wf = inputs.checkWorkflow;
   try {
     const res = await github.dispatchWorkflow(ctx.owner, ctx.repo, wf, branch);
-    log.info(`accept: dispatched ${wf} on ${branch}${res.runUrl ? ` (${res.runUrl})` : ''}`);
+    log.info(dispatchedLine(wf, branch, res.runUrl));
     return `The check workflow ${wf} was started on ${branch}: its run compares ${short} with the new baselines and updates this comment.`;
   } catch (e) {
     if (!isGitHubError(e)) throw e;
     const why = dispatchFailure(e, wf);
-    log.warning(`accept: the baselines were committed in ${short}, but the check workflow ${wf} was not dispatched on ${branch}: ${why}`);
+    log.warning(notDispatchedLine(short, wf, branch, why));
     return `The check workflow ${wf} could not be started on ${branch} (${why}), ${noCheckOn(short)}.`;
   }
+}
+
+/** accept's log line of the check workflow dispatched on the branch: the branch on its one line (terminalLine: log.info writes a line break of its text as one). */
+export function dispatchedLine(wf: string, branch: string, runUrl: string | null): string {
+  return `accept: dispatched ${wf} on ${terminalLine(branch)}${runUrl ? ` (${runUrl})` : ''}`;
+}
+
+/** accept's warning of the check workflow not dispatched on the branch after the commit, and why: the branch on its one line, as dispatchedLine. */
+export function notDispatchedLine(short: string, wf: string, branch: string, why: string): string {
+  return `accept: the baselines were committed in ${short}, but the check workflow ${wf} was not dispatched on ${terminalLine(branch)}: ${why}`;
 }
 
 /**
@@ -719,7 +730,7 @@ const sameText = (a: string, b: string): boolean => a.replace(/\s+/g, ' ').trim(
 export function unreadBranchText(what: string, branch: string, readError: GitHubError, headline: string, kept: string): string {
   const read = readError.kind === 'network' ? (deadlineWords(readError.detail) ?? gitHubAnswer(readError)) : `GitHub answered ${gitHubAnswer(readError)}`;
   return (
-    `${what}, and the branch ${branch} could not be read back: ${read}. Whether the commit landed is unknown. Look at the branch: if its newest commit is "${headline}", ` +
+    `${what}, and the branch ${terminalLine(branch)} could not be read back: ${read}. Whether the commit landed is unknown. Look at the branch: if its newest commit is "${headline}", ` +
     `the baselines are in and the next check compares with them; if not, nothing was written: re-run this job, or apply the label again. ${kept}.`
   );
 }
@@ -730,14 +741,16 @@ export function unreadBranchText(what: string, branch: string, readError: GitHub
  * the branch is read back to tell whether our commit landed, nothing was written, or someone
  * else pushed. Returns the commit when it landed, else throws the refusal that says which.
  */
-async function afterCommitFailure(
+export async function afterCommitFailure(
   github: GitHubApi,
   e: GitHubError,
   target: { repoWithOwner: string; branch: string; serverUrl: string; onto: string },
-  found: Found,
+  found: Pick<Found, 'headSha' | 'runId'>,
   message: { headline: string; body: string },
 ): Promise<{ oid: string; url: string }> {
   const { repoWithOwner, branch, onto } = target;
+  // The branch named on the refusal's one line (log.failed writes a line break of its text as one; git allows U+2028 in a ref name).
+  const shownBranch = terminalLine(branch);
   const reviewed = onto.slice(0, 7);
   // The commit went on the reviewed head, or on another suite's baseline commit on top of it
   // (docs/action.md, "Two suites in one repository"): the words name which.
@@ -745,7 +758,7 @@ async function afterCommitFailure(
   const other = `${reviewed}, another suite's baseline commit on top of the reviewed head ${found.headSha.slice(0, 7)}`;
   const base = onOther ? other : `the reviewed head ${reviewed}`;
   const kept = `The reviewed results are kept (workflow run ${found.runId} and its results artifact)`;
-  const what = e.kind === 'conflict' ? `GitHub said the branch ${branch} moved while the baselines were being committed` : `${gitHubTrouble(e)} while committing the baselines`;
+  const what = e.kind === 'conflict' ? `GitHub said the branch ${shownBranch} moved while the baselines were being committed` : `${gitHubTrouble(e)} while committing the baselines`;
   let history;
   try {
     history = await github.getBranchHistory(repoWithOwner, branch, HISTORY_DEPTH);
@@ -755,29 +768,29 @@ async function afterCommitFailure(
   }
   const head = history?.[0];
   if (history === null || head === undefined) {
-    throw new Refusal(`${what}, and there is no branch ${branch} any more (deleted or renamed), so nothing was written. Push the branch again, then apply the label again. ${kept}.`);
+    throw new Refusal(`${what}, and there is no branch ${shownBranch} any more (deleted or renamed), so nothing was written. Push the branch again, then apply the label again. ${kept}.`);
   }
   // Ours: on `onto`, with our message; the head itself, or under a push made since.
   const ours = history.find((c) => c.parent === onto && sameText(c.headline, message.headline) && sameText(c.body, message.body));
   if (ours !== undefined) {
     const since = ours.oid === head.oid ? '' : `, and ${head.oid.slice(0, 7)} was pushed on top of it since`;
-    log.info(`accept: ${what}, but the baseline commit ${ours.oid.slice(0, 7)} is on the branch ${branch}${since}: it landed`);
+    log.info(`accept: ${what}, but the baseline commit ${ours.oid.slice(0, 7)} is on the branch ${shownBranch}${since}: it landed`);
     return { oid: ours.oid, url: `${target.serverUrl.replace(/\/+$/, '')}/${repoWithOwner}/commit/${ours.oid}` };
   }
   if (head.oid === onto) {
-    throw new Refusal(`${what}, and the branch ${branch} still points at ${onOther ? other : `${reviewed}, the reviewed head`}, so nothing was written. ${kept}: re-run this job, or apply the label again, to commit them.`);
+    throw new Refusal(`${what}, and the branch ${shownBranch} still points at ${onOther ? other : `${reviewed}, the reviewed head`}, so nothing was written. ${kept}: re-run this job, or apply the label again, to commit them.`);
   }
   // The newest HISTORY_DEPTH commits, none ours, and `onto` not among them: ours may be
   // further down, under the pushes made since, so whether it landed is not known (docs/action.md, "Accept").
   if (history.length >= HISTORY_DEPTH && !history.some((c) => c.oid === onto)) {
     throw new Refusal(
-      `${what}, and the branch ${branch} is now at ${head.oid.slice(0, 7)}, more than ${String(HISTORY_DEPTH)} commits past ${base} (only the newest ${String(HISTORY_DEPTH)} are read back), so whether the baseline commit landed under them is unknown. Look at the branch's history (git log ${branch}): if a commit "${message.headline}" on ${reviewed} is there, the baselines are in; if not, nothing was written: wait for the check on the new head, review its comment, then apply the label again. ${kept}.`,
+      `${what}, and the branch ${shownBranch} is now at ${head.oid.slice(0, 7)}, more than ${String(HISTORY_DEPTH)} commits past ${base} (only the newest ${String(HISTORY_DEPTH)} are read back), so whether the baseline commit landed under them is unknown. Look at the branch's history (git log ${shownBranch}): if a commit "${message.headline}" on ${reviewed} is there, the baselines are in; if not, nothing was written: wait for the check on the new head, review its comment, then apply the label again. ${kept}.`,
     );
   }
   throw new Refusal(
     e.kind === 'conflict'
-      ? `the branch ${branch} moved to ${head.oid.slice(0, 7)} (another push) while the baselines were being committed, so nothing was written. Wait for the check on the new head, review its comment, then apply the label again.`
-      : `${what}, and the branch ${branch} has moved to ${head.oid.slice(0, 7)} since ${base} (another push), so nothing was written. Wait for the check on the new head, review its comment, then apply the label again.`,
+      ? `the branch ${shownBranch} moved to ${head.oid.slice(0, 7)} (another push) while the baselines were being committed, so nothing was written. Wait for the check on the new head, review its comment, then apply the label again.`
+      : `${what}, and the branch ${shownBranch} has moved to ${head.oid.slice(0, 7)} since ${base} (another push), so nothing was written. Wait for the check on the new head, review its comment, then apply the label again.`,
   );
 }
 
@@ -901,10 +914,16 @@ export function failureBeforeCommit(e: GitHubError, step: string, branch: string
   return `${gitHubTrouble(e)} while ${terminalLine(step)}, before anything was committed: the branch ${terminalLine(branch)} is unchanged and ${kept}. ${fix}`;
 }
 
+/** The refusal for a pull request whose head repository (a fork) was deleted: the branch named on the refusal's one line (terminalLine). */
+export function deletedHeadRepoText(pr: number, branch: string, runId: number): string {
+  return `the head repository of pull request #${pr} was deleted, so no one can push to its branch ${terminalLine(branch)} and nothing was written. The reviewed results are kept (workflow run ${runId} and its results artifact): to keep these replies as baselines, push the pull request's changes to a branch of a repository that exists, open a pull request from it, and accept its check.`;
+}
+
 /**
  * Whether the event is the accept label applied to a pull request: its label (as the repository
  * spells it) and pull request, or what the log says when there is nothing to do (another event,
- * another action, another label).
+ * another action, another label: any label applied starts a job without an if:, so its name is
+ * quoted as JSON, a U+2028 or an escape sequence in it as its escape: shownJson).
  */
 export function acceptTrigger(acceptLabel: string, ctx: Pick<ActionContext, 'eventName' | 'payload' | 'pull'>): { label: string; pull: PullContext } | { skip: string } {
   const action = typeof ctx.payload.action === 'string' ? ctx.payload.action : '';
@@ -912,7 +931,7 @@ export function acceptTrigger(acceptLabel: string, ctx: Pick<ActionContext, 'eve
   if (!['pull_request', 'pull_request_target'].includes(ctx.eventName) || action !== 'labeled' || ctx.pull === null) {
     return { skip: `accept: nothing to do for the ${ctx.eventName || 'unknown'} event${action ? ` (${action})` : ''}; accept mode runs when the ${acceptLabel} label is applied to a pull request.` };
   }
-  if (labelName === null || !sameLabel(labelName, acceptLabel)) return { skip: `accept: the label "${labelName ?? ''}" is not ${acceptLabel}; nothing to do.` };
+  if (labelName === null || !sameLabel(labelName, acceptLabel)) return { skip: `accept: the label ${shownJson(labelName ?? '')} is not ${acceptLabel}; nothing to do.` };
   return { label: labelName, pull: ctx.pull };
 }
 
@@ -979,9 +998,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     }
     // A deleted fork: its branch takes no push from anyone, so there are no commands to give either (docs/action.md, "Accept").
     if (pull.headRepoFullName === null) {
-      throw new Refusal(
-        `the head repository of pull request #${pr} was deleted, so no one can push to its branch ${pull.headRef} and nothing was written. The reviewed results are kept (workflow run ${found.runId} and its results artifact): to keep these replies as baselines, push the pull request's changes to a branch of a repository that exists, open a pull request from it, and accept its check.`,
-      );
+      throw new Refusal(deletedHeadRepoText(pr, pull.headRef, found.runId));
     }
     // The head is the commit that accepted this very run (a second label event, a re-run of the
     // job): there is nothing left to do, and a refusal would contradict the comment (docs/action.md, "Accept").

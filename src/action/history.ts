@@ -17,6 +17,7 @@ import type { LatencyThresholds, RunRecord } from '../types.js';
 import { isResultsArtifactOf, type ActionContext } from './context.js';
 import { downloadProblem, downloadRunRecord } from './download.js';
 import { docsUrl } from '../version.js';
+import { terminalLine } from '../words.js';
 
 /** At most this many runs of the default branch make the trend (and so at most this many downloads). */
 const TREND_RUNS = 10;
@@ -130,7 +131,7 @@ export async function defaultBranchTimings(github: GitHubApi, ctx: ActionContext
       }
       if (timings.size > 0) return { timings, runId: r.id };
     }
-    log.info(`timings: no readable results in the last successful ${branch} runs of ${file}; shards are chosen by a hash of each label`);
+    log.info(`timings: no readable results in the last successful ${terminalLine(branch)} runs of ${file}; shards are chosen by a hash of each label`);
     return null;
   } catch (e) {
     log.info(`timings: not looked up (${why(e)}); shards are chosen by a hash of each label`);

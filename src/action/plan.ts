@@ -8,6 +8,7 @@ import type { GitHubApi } from '../github/api.js';
 import { gitHubFailure } from './github-words.js';
 import { UserError } from '../errors.js';
 import { docsUrl } from '../version.js';
+import { terminalLine } from '../words.js';
 import { urlWithScheme } from '../suite/config/shared.js';
 import type { ConfigOverrides } from '../suite/overrides.js';
 
@@ -22,18 +23,20 @@ export type PlanInputs = Pick<Inputs, 'agentUrl' | 'agentPath'>;
  * step says it once they are: publish.ts, resultsWhere).
  */
 async function withDispatchedPull(github: GitHubApi | null, ctx: ActionContext): Promise<ActionContext> {
-  const branch = ctx.ref?.startsWith('refs/heads/') ? ctx.ref.slice('refs/heads/'.length) : null;
-  if (branch === null) {
-    log.info(`workflow_dispatch on ${ctx.ref ?? 'an unknown ref'}: not a branch, so there is no pull request to comment on`);
+  const name = ctx.ref?.startsWith('refs/heads/') ? ctx.ref.slice('refs/heads/'.length) : null;
+  if (name === null) {
+    log.info(`workflow_dispatch on ${ctx.ref === null ? 'an unknown ref' : terminalLine(ctx.ref)}: not a branch, so there is no pull request to comment on`);
     return ctx;
   }
+  // The branch named on each line's one line (git allows U+2028 in a ref name; log.info writes it as a line break).
+  const branch = terminalLine(name);
   if (github === null) {
     log.info(`workflow_dispatch on ${branch}: no github-token, so the pull request cannot be looked up, and no comment is posted`);
     return ctx;
   }
   let pulls;
   try {
-    pulls = await github.listOpenPullsForBranch(ctx.owner, ctx.repo, branch);
+    pulls = await github.listOpenPullsForBranch(ctx.owner, ctx.repo, name);
   } catch (e) {
     log.warning(`workflow_dispatch on ${branch}: the pull request could not be looked up: ${gitHubFailure(e, 'pull-requests: read')}; no comment is posted (where the results are is said once they are written)`);
     return ctx;
@@ -115,7 +118,8 @@ export function deploymentAgentUrl(environmentUrl: string, agentPath: string | n
 async function planDeployment(inputs: PlanInputs, ctx: ActionContext, github: GitHubApi | null): Promise<CheckPlan> {
   const d = ctx.deployment;
   if (d === null) return { kind: 'skip', reason: 'deployment_status without a deployment in the event payload: nothing to do' };
-  const where = `${d.environment ? `${d.environment} ` : ''}deployment of ${d.sha?.slice(0, 7) ?? 'an unknown commit'}`;
+  // The environment's name (a host may name it after the branch) on each line's one line (terminalLine).
+  const where = `${d.environment ? `${terminalLine(d.environment)} ` : ''}deployment of ${d.sha?.slice(0, 7) ?? 'an unknown commit'}`;
   if (d.state !== 'success') {
     return { kind: 'skip', reason: `deployment_status: the ${where} is "${d.state}", not "success": nothing to do (agent-replay replays when a deployment succeeds)` };
   }

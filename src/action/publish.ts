@@ -25,6 +25,7 @@ import { noteNoResults } from './notice.js';
 import type { NoResultsRun } from '../report/no-results.js';
 import { gitHubFailure } from './github-words.js';
 import { docsUrl } from '../version.js';
+import { shownJson } from '../words.js';
 import type { RunRecord } from '../types.js';
 
 export type CommentStatus = 'created' | 'updated' | 'kept-newer' | 'skipped' | 'skipped-fork' | 'failed';
@@ -47,8 +48,11 @@ export function publishSettings(inputs: PublishSettings): PublishSettings {
   };
 }
 
-/** A label in a log line: as it is, or in quotes when it holds a space. */
-const labelWord = (label: string): string => (/\s/.test(label) ? JSON.stringify(label) : label);
+/**
+ * A label in a log line: as it is, or quoted as JSON when it holds a space (shownJson: a U+2028 in
+ * it, a space to /\s/, its escape, not a line break in the log; docs/security.md, "Agent text is data").
+ */
+const labelWord = (label: string): string => (/\s/.test(label) ? shownJson(label) : label);
 
 /**
  * The accept label a check's or report's comment names (docs/action.md, "Accept: the label commits
@@ -64,7 +68,7 @@ export async function commentAcceptLabel(own: string, suiteDir: string): Promise
   if (found.runsFor !== null) {
     log.warning(
       `accept label: the accept job of ${found.runsFor.file} runs only for the ${labelWord(found.runsFor.label)} label (its if:), and its agent-replay step accepts the ${labelWord(found.label)} label (its accept-label): neither accepts anything. ` +
-        `Rename them together: if: github.event.label.name == '${found.label.replaceAll("'", "''")}'`,
+        `Rename them together: if: github.event.label.name == '${terminalLine(found.label.replaceAll("'", "''"))}'`,
       { file: found.runsFor.file },
     );
   }

@@ -612,7 +612,8 @@ function commentKeyInputs(data: unknown): { given: string | null; dir: string | 
  * that differs when there are several; null when neither file init wrote misses it.
  */
 export function checkNameWarning(check: string, kept: KeptCheck, written: { accept: string | null; report: string | null }): string | null {
-  const shown = (value: string): string => JSON.stringify(terminalLine(clip(value, 80)));
+  // Quoted as JSON, its controls as their escapes (shownJson): JSON.stringify of terminalLine's `\u001b` doubled its backslash.
+  const shown = (value: string): string => shownJson(clip(value, 80));
   const accept = written.accept !== null && kept.keys.length > 0 ? written.accept : null;
   const report = written.report !== null && kept.name !== null ? { file: written.report, name: kept.name } : null;
   if (accept === null && report === null) return null;

@@ -641,8 +641,8 @@ export function acceptRunStep(
 /** The label named in the step: `the accept-baseline label` (one with a space in quotes), or, not known, the accept workflow's by its input. */
 function acceptLabelWords(label: string | null): string {
   if (label === null) return "the accept workflow's label (the accept-label input of its agent-replay step)";
-  const shown = terminalLine(label);
-  return `the ${/\s/.test(shown) ? shownJson(shown) : shown} label`;
+  // Quoted as JSON (shownJson: its controls as their escapes) when it holds a space, else on its one line: shownJson of terminalLine's `\u001b` doubled its backslash.
+  return `the ${/\s/.test(label) ? shownJson(label) : terminalLine(label)} label`;
 }
 
 /**

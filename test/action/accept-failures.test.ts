@@ -1,7 +1,7 @@
 // Accept mode when GitHub does not answer, and what the job summary says: the Action in a child
 // process against the OpenAPI- and schema-checked fake GitHub, whose connection is dropped before a
 // request is carried out (nothing happened) or after (the write landed, the answer was lost).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,8 +9,8 @@ import type { FakeGitHub } from '../support/github-server.js';
 import type { AgentHandler, AgentServer } from '../support/agent-server.js';
 import { artifactZip } from '../support/zip.js';
 import { git } from '../support/fork-clone.js';
-import { acceptMarker, commitOnFeature, gitHubApiOf, gitHubErrorOf, HEAD, makeWorkspace, pullPayload, runAction, runAcceptLabel, seedPullForAccept, useServers, type ActionRun } from './harness.js';
-import { commitRefusal, dispatchFailure, failureBeforeCommit, findReviewedRun, repoSuiteDir } from '../../src/action/accept.js';
+import { acceptMarker, actionContextOf, commitOnFeature, gitHubApiOf, gitHubErrorOf, HEAD, makeWorkspace, pullPayload, runAction, runAcceptLabel, seedPullForAccept, useServers, type ActionRun } from './harness.js';
+import { acceptTrigger, afterCommitFailure, commitRefusal, deletedHeadRepoText, dispatchedLine, dispatchFailure, failureBeforeCommit, findReviewedRun, notDispatchedLine, repoSuiteDir, unreadBranchText } from '../../src/action/accept.js';
 import { GitHubError } from '../../src/github/errors.js';
 import type { Baseline } from '../../src/types.js';
 
@@ -404,5 +404,72 @@ describe('a GitHub failure before the commit', () => {
     const said = failureBeforeCommit(e, 'reading the stored baselines of apps/a\nb/baselines at 1234567', 'feature\u2028x', null);
     expect(said).toContain('while reading the stored baselines of apps/a ⏎ b/baselines at 1234567, before anything was committed: the branch feature ⏎ x is unchanged and');
     for (const c of ['\n', '\u2028']) expect(said).not.toContain(c);
+  });
+});
+
+describe('the branch and the label in the log and the refusals, each on its one line', () => {
+  // git allows U+2028 in a ref name (and GitHub in a label's): log.info, log.warning and log.failed wrote each as a line break.
+  const BRANCH = 'feature\u2028x\u001b[2J';
+  const SHOWN = String.raw`feature ⏎ x\u001b[2J`;
+  const oneLine = (text: string): void => {
+    for (const c of ['\n', '\u2028', '\u001b']) expect(text).not.toContain(c);
+  };
+
+  it('the check workflow dispatched on the branch after the commit, or not, and why', () => {
+    expect(dispatchedLine('agent-replay.yml', BRANCH, null)).toBe(`accept: dispatched agent-replay.yml on ${SHOWN}`);
+    expect(dispatchedLine('agent-replay.yml', 'feature', 'https://github.com/octo/shop/actions/runs/5')).toBe('accept: dispatched agent-replay.yml on feature (https://github.com/octo/shop/actions/runs/5)');
+    const why = dispatchFailure(new GitHubError({ request: 'POST /repos/octo/shop/actions/workflows/agent-replay.yml/dispatches', status: 403, kind: 'forbidden', detail: 'Resource not accessible by integration' }), 'agent-replay.yml');
+    const not = notDispatchedLine('2222222', 'agent-replay.yml', BRANCH, why);
+    expect(not).toBe(`accept: the baselines were committed in 2222222, but the check workflow agent-replay.yml was not dispatched on ${SHOWN}: ${why}`);
+    oneLine(not);
+  });
+
+  it('the refusals of a commit GitHub refused, of a deleted head repository, of a branch not read back', () => {
+    const answer = (kind: 'forbidden' | 'not_found', status: number): GitHubError => new GitHubError({ request: 'POST /graphql createCommitOnBranch', status, kind, detail: 'Resource not accessible by integration' });
+    const said = [
+      commitRefusal(answer('forbidden', 403), BRANCH) ?? '',
+      commitRefusal(answer('not_found', 404), BRANCH) ?? '',
+      deletedHeadRepoText(7, BRANCH, 1001),
+      unreadBranchText('GitHub answered 502 Bad Gateway while committing the baselines', BRANCH, new GitHubError({ request: 'POST /graphql agentReplayBranchHistory', status: 502, kind: 'server', detail: 'Bad Gateway' }), 'h', 'kept'),
+    ];
+    expect(said[0]).toContain(`GitHub refused the commit on the branch ${SHOWN} (403 `);
+    expect(said[1]).toContain(`GitHub found no branch ${SHOWN} to commit to (404 `);
+    expect(said[2]).toContain(`no one can push to its branch ${SHOWN} and nothing was written`);
+    expect(said[3]).toContain(`and the branch ${SHOWN} could not be read back: GitHub answered 502 Bad Gateway.`);
+    for (const text of said) oneLine(text);
+  });
+
+  it('the branch read back after the commit said it moved: the refusal and the landed line', async () => {
+    const api = gitHubApiOf(gh);
+    const moved = new GitHubError({ request: 'POST /graphql createCommitOnBranch', status: null, kind: 'conflict', detail: 'Expected branch to point to 1111111' });
+    const message = { headline: 'Accept agent-replay baselines: greeting', body: 'Accepted the replies recorded at 1111111 (workflow run 1001):\n\n- greeting (pass)' };
+    const target = { repoWithOwner: 'octo/shop', branch: BRANCH, serverUrl: 'https://github.com', onto: HEAD };
+    const found = { headSha: HEAD, runId: 1001 };
+    gh.setBranch('octo/shop', BRANCH, HEAD);
+    const refused = await afterCommitFailure(api, moved, target, found, message).then(
+      () => 'committed',
+      (e: unknown) => (e as Error).message,
+    );
+    expect(refused).toBe(
+      `GitHub said the branch ${SHOWN} moved while the baselines were being committed, and the branch ${SHOWN} still points at 1111111, the reviewed head, so nothing was written. The reviewed results are kept (workflow run 1001 and its results artifact): re-run this job, or apply the label again, to commit them.`,
+    );
+    // The commit did land (a retry's answer was the conflict): said in the step's log.
+    gh.pushOnTop('octo/shop', BRANCH, '3'.repeat(40), message.headline, { body: message.body });
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(...String(chunk).split(/\r?\n/).filter((l) => l !== ''));
+      return true;
+    });
+    try {
+      expect((await afterCommitFailure(api, moved, target, found, message)).oid).toBe('3'.repeat(40));
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(lines).toEqual([`accept: GitHub said the branch ${SHOWN} moved while the baselines were being committed, but the baseline commit 3333333 is on the branch ${SHOWN}: it landed`]);
+  });
+
+  it('another label applied: its name quoted on the log line, a U+2028 in it as its escape', async () => {
+    const ctx = await actionContextOf('pull_request_target', pullPayload({ action: 'labeled', label: 'needs\u2028review', sender: 'maintainer' }));
+    expect(acceptTrigger('accept-baseline', ctx)).toEqual({ skip: String.raw`accept: the label "needs\u2028review" is not accept-baseline; nothing to do.` });
   });
 });

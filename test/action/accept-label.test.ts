@@ -57,6 +57,20 @@ describe("the accept label a check's comment names", () => {
     expect(await logged(() => commentAcceptLabel('Approve-Replies', suite))).toEqual({ value: 'Approve-Replies', lines: [] });
   });
 
+  it('names a label on its one line: a U+2028 in it (a space to /\\s/, so quoted) as its escape, not a line break of the warning', async () => {
+    // The accept workflow's label from its YAML (a double-quoted escape), this step's from its input.
+    const suite = await checkout(acceptWorkflow('approve\\u2028replies', '"approve\\u2028replies"'));
+    const r = await logged(() => commentAcceptLabel('ok\u2028to accept', suite));
+    expect(r.value).toBe('approve\u2028replies');
+    // JSON.stringify left U+2028 as it is: @actions/core escapes only \r and \n, so the log showed the label over two lines.
+    // The if:'s '...' holds no escape (its label is the six characters \u2028), so neither accepts: the fix names the label on its line.
+    expect(r.lines).toEqual([
+      String.raw`::warning file=.github/workflows/agent-replay-accept.yml::accept label: the accept job of .github/workflows/agent-replay-accept.yml runs only for the approve\u2028replies label (its if:), and its agent-replay step accepts the "approve\u2028replies" label (its accept-label): neither accepts anything. Rename them together: if: github.event.label.name == 'approve ⏎ replies'`,
+      String.raw`::warning file=.github/workflows/agent-replay-accept.yml::accept label: the comment names "approve\u2028replies", the accept-label of the accept step in .github/workflows/agent-replay-accept.yml, not this step's "ok\u2028to accept": give every step that names the label the same accept-label`,
+    ]);
+    for (const line of r.lines) expect(line).not.toMatch(/[\u2028\u2029]/);
+  });
+
   it("is this step's own where the workflows do not tell one, and the default when the accept step gives none", async () => {
     const bare = await checkout(null);
     expect(await logged(() => commentAcceptLabel('approve-replies', bare))).toEqual({ value: 'approve-replies', lines: [] });

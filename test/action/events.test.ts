@@ -439,6 +439,40 @@ describe('workflow_dispatch (GitHub\'s example payload)', () => {
   });
 });
 
+describe('a name from the event that holds a line break', () => {
+  it("deployment_status: the environment's name (a host may name it after the branch) on the skip's one line", async () => {
+    const payload = deploymentStatus('failure', 'https://shop.example', DEPLOYED);
+    (payload.deployment_status as Record<string, unknown>).environment = 'preview/fix\u2028x\u001b[2J';
+    (payload.deployment as Record<string, unknown>).environment = 'preview/fix\u2028x\u001b[2J';
+    expect(await planOf({ name: 'deployment_status', payload })).toEqual({
+      kind: 'skip',
+      reason: String.raw`deployment_status: the preview/fix ⏎ x\u001b[2J deployment of ddddddd is "failure", not "success": nothing to do (agent-replay replays when a deployment succeeds)`,
+    });
+  });
+
+  it('workflow_dispatch: names the branch, or the ref that is not one, on its one line: a U+2028 (git allows it) as ⏎, an escape sequence as its escape', async () => {
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(...String(chunk).split(/\r?\n/).filter((l) => l !== ''));
+      return true;
+    });
+    try {
+      for (const ref of ['refs/heads/fix\u2028x\u001b[2J', 'refs/tags/v1\u2028x']) {
+        const payload = { ...example('workflow_dispatch', (e) => typeof e.ref === 'string'), ref };
+        // No github-token: the plan needs no GitHub to say so.
+        await planOf({ name: 'workflow_dispatch', payload }, { GITHUB_SHA: 'd'.repeat(40), GITHUB_REF: ref }, { agentUrl: agent.url });
+      }
+    } finally {
+      vi.restoreAllMocks();
+    }
+    // log.info wrote the U+2028 as a line break: "x\u001b[2J: no github-token ..." read as a line of its own.
+    expect(lines.filter((l) => l.includes('workflow_dispatch on'))).toEqual([
+      String.raw`workflow_dispatch on fix ⏎ x\u001b[2J: no github-token, so the pull request cannot be looked up, and no comment is posted`,
+      'workflow_dispatch on refs/tags/v1 ⏎ x: not a branch, so there is no pull request to comment on',
+    ]);
+  });
+});
+
 describe('events check mode does not replay (GitHub\'s example payloads)', () => {
   it('a closed pull request: nothing replayed or asked of GitHub, a notice says why, and the outputs say skipped', async () => {
     const payload = example('pull_request', (e) => e.action === 'closed');

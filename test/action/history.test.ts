@@ -11,7 +11,7 @@ import type { FakeGitHub } from '../support/github-server.js';
 import type { AgentHandler, AgentServer } from '../support/agent-server.js';
 import { artifactZip } from '../support/zip.js';
 import { actionContextOf, gitHubApiOf, HEAD, makeWorkspace, pullPayload, runAction, useServers, type ActionRun } from './harness.js';
-import { defaultBranchTrend, previousRun } from '../../src/action/history.js';
+import { defaultBranchTimings, defaultBranchTrend, previousRun } from '../../src/action/history.js';
 import type { ActionContext } from '../../src/action/context.js';
 import { parseRecord } from '../../src/record/index.js';
 import { ctx as reportCtx, fixture, run as record } from '../report/fixtures.js';
@@ -288,5 +288,14 @@ describe('the trend of the default branch', () => {
     expect(r.summary).toContain('📈 **Agreement on `main`** (last 2 recorded runs, this one last): 50% → 75%');
     expect(r.summary).toContain(`  x-axis ["5555555", "${'f'.repeat(7)}"]\n  y-axis "agreement (%)" 0 --> 100\n  line [50, 75]`);
     expect(gh.violations).toEqual([]);
+  });
+});
+
+describe("the default branch's name in the timings line", () => {
+  it('is on its one line: a U+2028 in it (git allows it in a ref name) as ⏎, not a line break of the log', async () => {
+    const ctx = await actionContextOf('push', { ref: 'refs/heads/main', repository: { default_branch: 'main\u2028x' } }, { GITHUB_WORKFLOW_REF: WORKFLOW_REF, GITHUB_RUN_ID: '1001' });
+    const { value, printed } = await printedBy(() => defaultBranchTimings(gitHubApiOf(gh), ctx));
+    expect(value).toBeNull();
+    expect(printed).toBe('timings: no readable results in the last successful main ⏎ x runs of agent-replay.yml; shards are chosen by a hash of each label\n');
   });
 });

@@ -68,6 +68,9 @@ describe("the accept label in run's next step", () => {
   it('names the label it is given, else the accept workflow\'s by its input, never a wrong name (was: always accept-baseline)', () => {
     expect(acceptRunStep(3, '.agent-replay', 'r.json', false, PULL_JOB, 'approve-replies')).toContain(', a reviewer applies the approve-replies label to the pull request once its comment is read (');
     expect(acceptRunStep(1, '.agent-replay', 'r.json', false, PULL_JOB, 'ok to accept')).toContain('a reviewer applies the "ok to accept" label to the pull request');
+    // An escape sequence and a U+2028 in it: each as its escape, one backslash (was "ok\\u001b ⏎ x", the backslash doubled); without a space, on its line.
+    expect(acceptRunStep(1, '.agent-replay', 'r.json', false, PULL_JOB, 'ok\u001b[2J to\u2028accept')).toContain(String.raw`a reviewer applies the "ok\u001b[2J to\u2028accept" label to the pull request`);
+    expect(acceptRunStep(1, '.agent-replay', 'r.json', false, PULL_JOB, 'ok\u001b[2J')).toContain(String.raw`a reviewer applies the ok\u001b[2J label to the pull request`);
     const unknown = acceptRunStep(3, '.agent-replay', 'r.json', false, PULL_JOB, null);
     expect(unknown).toContain("a reviewer applies the accept workflow's label (the accept-label input of its agent-replay step) to the pull request once its comment is read (");
     expect(unknown).not.toContain('accept-baseline');

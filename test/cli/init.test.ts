@@ -326,6 +326,8 @@ describe('agent-replay init', () => {
     // Named otherwise, with comment-key: agent-replay: only the report workflow misses it.
     const renamed = keptCheckName(named('agent-replay').replace('name: agent-replay', 'name: mine'), path);
     expect(renamed).toEqual({ name: 'mine', keys: [] });
+    // A name with an escape sequence, a line break and a U+2028: each as its JSON escape, one backslash (was \\u001b, the backslash doubled).
+    expect(checkNameWarning(path, { name: 'mine\u001b[2J\n\u2028x', keys: [] }, { accept, report })).toContain(String.raw`is named "mine\u001b[2J\n\u2028x", not agent-replay`);
     expect(checkNameWarning(path, renamed!, { accept, report })).toBe(
       'warning: .github/workflows/agent-replay.yml was already there and is named "mine", not agent-replay: .github/workflows/agent-replay-report.yml (workflows: [agent-replay]) never runs after it.\n' +
         '  fix: if it is the check, set name: agent-replay in it; else set workflows to "mine" in .github/workflows/agent-replay-report.yml\n',
