@@ -46,10 +46,16 @@ async function tlsAgent(): Promise<number> {
   return front.port;
 }
 
-/** A server that takes connections and never says a word (no TLS handshake, no answer to CONNECT); `drop` ends those it took. */
-async function silentServer(): Promise<{ port: number; drop: () => void }> {
+/**
+ * A server that takes connections and never says a word (no TLS handshake, no answer to CONNECT); `drop` ends those it took.
+ * `heard`, called at each connection's first bytes (a CONNECT, a TLS hello): the client is at the step that waits for its answer.
+ */
+async function silentServer(heard?: () => void): Promise<{ port: number; drop: () => void }> {
   const sockets: Socket[] = [];
-  const server: Server = createServer((s) => void sockets.push(s));
+  const server: Server = createServer((s) => {
+    sockets.push(s);
+    if (heard !== undefined) s.once('data', heard);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const drop = (): void => {
     for (const s of sockets) s.destroy();
@@ -61,7 +67,7 @@ async function silentServer(): Promise<{ port: number; drop: () => void }> {
   return { port: (server.address() as { port: number }).port, drop };
 }
 
-const silent = async (): Promise<number> => (await silentServer()).port;
+const silent = async (heard?: () => void): Promise<number> => (await silentServer(heard)).port;
 
 const portOf = (url: string): number => Number(new URL(url).port);
 
@@ -334,7 +340,8 @@ describe('a connection that does not open in time', () => {
   });
 
   // undici's connect timeout is 10 s, and an abort only noted until the connection opened; this
-  // test's budget is 5 s, so it fails unless the deadline (200 ms) cuts the connection opening.
+  // test's budget is 5 s, so it fails unless the deadline (200 ms; through the proxy, fired once it
+  // has the CONNECT) cuts the connection opening.
   it('the deadline covers connecting: a host that never completes the handshake, directly and through a proxy that never answers CONNECT', { timeout: 5_000 }, async () => {
     const port = await silent();
     const started = Date.now();
@@ -343,19 +350,25 @@ describe('a connection that does not open in time', () => {
     quotedAndSaid(errorOf(direct), 'no connection to the agent opened within <ms> ms (agent.timeoutMs bounds connecting too)');
     expect(causeText('timeout', errorOf(direct), `https://127.0.0.1:${port}/chat`)).toMatch(new RegExp(`^no connection to https://127\\.0\\.0\\.1:${port}/chat opened within 200 ms: the host never completed the connection`));
 
-    const network = await networkFrom({ HTTPS_PROXY: `http://ci-user:${PASSWORD}@127.0.0.1:${port}` });
-    const proxied = await agentClient({ url: 'https://agent.test/chat', timeoutMs: 200 }, network).converse();
+    // Through a proxy that never answers CONNECT: the deadline fired once the proxy has the CONNECT, not a
+    // real 200 ms that a loaded machine could let cut the connection to the proxy still opening (the step
+    // then read "connecting to the proxy"). The connect timeout is the deadline (5,000 ms), past the cut.
+    const held = heldTimeout();
+    const proxyPort = await silent(held.fire);
+    const network = await networkFrom({ HTTPS_PROXY: `http://ci-user:${PASSWORD}@127.0.0.1:${proxyPort}` });
+    const proxied = await agentClient({ url: 'https://agent.test/chat', timeoutMs: 5000 }, network, undefined, held.timer).converse();
     expect(proxied).toMatchObject({
       kind: 'errored',
       errorKind: 'timeout',
-      error: `message turn: no connection through the proxy http://127.0.0.1:${port} (HTTPS_PROXY) to the agent opened within 200 ms, stalled waiting for the proxy's answer to CONNECT (agent.timeoutMs bounds connecting too)`,
+      error: `message turn: no connection through the proxy http://127.0.0.1:${proxyPort} (HTTPS_PROXY) to the agent opened within 5,000 ms, stalled waiting for the proxy's answer to CONNECT (agent.timeoutMs bounds connecting too)`,
     });
     expect(causeText('timeout', errorOf(proxied), 'https://agent.test/chat')).toMatch(
-      /^no connection through the proxy http:\/\/127\.0\.0\.1:\d+ \(HTTPS_PROXY\) to https:\/\/agent\.test\/chat opened within 200 ms, stalled waiting for the proxy's answer to CONNECT: the proxy took the connection and did not answer its CONNECT/,
+      /^no connection through the proxy http:\/\/127\.0\.0\.1:\d+ \(HTTPS_PROXY\) to https:\/\/agent\.test\/chat opened within 5,000 ms, stalled waiting for the proxy's answer to CONNECT: the proxy took the connection and did not answer its CONNECT/,
     );
     // The judge: its deadline (judge.timeoutMs) is its connect timeout too; the proxy is named, not a slow judge.
-    const scored = await judge({ timeoutMs: 200, retries: 0 }, network).score('polite', 'Within 30 days.');
-    expect(scored).toEqual({ ok: false, reason: `no connection through the proxy http://127.0.0.1:${port} (HTTPS_PROXY) to the judge opened within 200 ms, stalled waiting for the proxy's answer to CONNECT` });
+    const scored = await judge({ timeoutMs: 5000, retries: 0 }, network, held.timer).score('polite', 'Within 30 days.');
+    expect(scored).toEqual({ ok: false, reason: `no connection through the proxy http://127.0.0.1:${proxyPort} (HTTPS_PROXY) to the judge opened within 5,000 ms, stalled waiting for the proxy's answer to CONNECT` });
+    expect(held.started).toEqual([5000, 5000]);
     expect(Date.now() - started).toBeLessThan(4_000);
   });
 
