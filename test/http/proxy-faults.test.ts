@@ -381,24 +381,28 @@ describe('a connection that does not open in time', () => {
     expect(causeText('timeout', atProxy, 'https://agent.test/chat')).toMatch(/ to https:\/\/agent\.test\/chat opened within 150 ms, stalled connecting to the proxy: the proxy did not take the connection/);
 
     // The proxy answers CONNECT 200; the server behind it never completes the TLS handshake. The
-    // deadline leaves the proxy (in this process) time to answer CONNECT on a loaded machine: at
-    // 150 ms it had not yet answered in full runs at load 20, and the step read "the proxy's answer".
-    const TLS_MS = 500;
-    // This
+    // deadline fired once that server has the TLS hello, not a real one that a loaded machine could
+    // let cut the tunnel before the proxy (in this process) answered CONNECT (the step then read
+    // "the proxy's answer"). This
     // step is counted through ProxyAgent's public options (src/http/proxy-agent.ts): an undici that
     // stops calling them fails here, instead of the step silently leaving the message.
-    const tunnel = await proxy({ hosts: { 'agent.test': quiet, 'judge.test': quiet } });
+    const TLS_MS = 5000;
+    const hello = heldTimeout();
+    const behind = await silent(hello.fire);
+    const tunnel = await proxy({ hosts: { 'agent.test': behind, 'judge.test': behind } });
     const through = await networkFrom({ HTTPS_PROXY: `http://ci-user:${PASSWORD}@127.0.0.1:${portOf(tunnel.url)}` });
-    const atTls = errorOf(await agentClient({ url: 'https://agent.test/chat', timeoutMs: TLS_MS, retries: 0 }, through, 10_000).converse());
+    const atTls = errorOf(await agentClient({ url: 'https://agent.test/chat', timeoutMs: TLS_MS, retries: 0 }, through, 10_000, hello.timer).converse());
     expect(atTls).toBe(
-      `message turn: no connection through the proxy ${tunnel.url} (HTTPS_PROXY) to the agent opened within ${TLS_MS} ms, stalled in the TLS handshake with agent.test through the tunnel (agent.timeoutMs bounds connecting too)`,
+      `message turn: no connection through the proxy ${tunnel.url} (HTTPS_PROXY) to the agent opened within 5,000 ms, stalled in the TLS handshake with agent.test through the tunnel (agent.timeoutMs bounds connecting too)`,
     );
     expect(causeText('timeout', atTls, 'https://agent.test/chat')).toMatch(/: the proxy opened the tunnel, and agent\.test did not complete the TLS handshake/);
-    const scored = await judge({ timeoutMs: TLS_MS, retries: 0 }, through).score('polite', 'Within 30 days.');
-    expect(scored).toEqual({ ok: false, reason: `no connection through the proxy ${tunnel.url} (HTTPS_PROXY) to the judge opened within ${TLS_MS} ms, stalled in the TLS handshake with judge.test through the tunnel` });
+    const scored = await judge({ timeoutMs: TLS_MS, retries: 0 }, through, hello.timer).score('polite', 'Within 30 days.');
+    expect(scored).toEqual({ ok: false, reason: `no connection through the proxy ${tunnel.url} (HTTPS_PROXY) to the judge opened within 5,000 ms, stalled in the TLS handshake with judge.test through the tunnel` });
     // --wait-for-agent's poll, in the same words.
-    const waited = await waitForAgent({ url: 'https://agent.test/chat', headers: {}, seconds: 0.001, clock: instantClock(), network: through, pollTimeoutMs: TLS_MS }).catch((e: unknown) => e);
-    expect((waited as AgentNotReady).lastObserved).toBe(`no connection through the proxy ${tunnel.url} (HTTPS_PROXY) to the agent opened within ${TLS_MS} ms, stalled in the TLS handshake with agent.test through the tunnel`);
+    const waited = await waitForAgent({ url: 'https://agent.test/chat', headers: {}, seconds: 0.001, clock: instantClock(), network: through, pollTimeoutMs: TLS_MS, timer: hello.timer }).catch((e: unknown) => e);
+    expect((waited as AgentNotReady).lastObserved).toBe(`no connection through the proxy ${tunnel.url} (HTTPS_PROXY) to the agent opened within 5,000 ms, stalled in the TLS handshake with agent.test through the tunnel`);
+    // Each deadline (the agent's, the judge's, the wait's two polls) was the one fired at the TLS hello, none a real timer.
+    expect(hello.started).toEqual([TLS_MS, TLS_MS, TLS_MS, TLS_MS]);
 
     // A forwarded request (http:// through HTTP_PROXY) the agent behind the proxy never answers: its
     // deadline fired once the agent holds it, not a real 150 ms that a loaded machine could let cut it before the proxy forwarded it.
