@@ -471,13 +471,17 @@ describe("a connect timeout's limit, as its client writes it", () => {
 });
 
 describe('closing a client whose connection is still opening', () => {
-  /** A server that takes connections and never answers; `ended` resolves when the first one is closed by the client. */
-  async function watchedServer(): Promise<{ port: number; ended: Promise<void> }> {
+  /**
+   * A server that takes connections and never answers; `ended` resolves when the first one is closed by the client.
+   * `heard`, called at each connection's first bytes (a TLS hello).
+   */
+  async function watchedServer(heard?: () => void): Promise<{ port: number; ended: Promise<void> }> {
     const sockets: Socket[] = [];
     let end = (): void => undefined;
     const ended = new Promise<void>((resolve) => (end = resolve));
     const server = createServer((s) => {
       sockets.push(s);
+      if (heard !== undefined) s.once('data', heard);
       // Read (and drop) what comes, so that the client's close is seen.
       s.resume();
       s.on('close', end);
@@ -499,11 +503,14 @@ describe('closing a client whose connection is still opening', () => {
     await client.close();
     await direct.ended;
 
-    const behind = await watchedServer();
+    // The deadline fired once the server behind the tunnel has the TLS hello: a real 150 ms could cut
+    // the tunnel before the proxy (in this process) answered CONNECT on a loaded machine.
+    const hello = heldTimeout();
+    const behind = await watchedServer(hello.fire);
     const tunnel = await proxy({ hosts: { 'agent.test': behind.port } });
     const through = createHttpAgentClient(
       { ...defaultConfig().agent, start: null, url: 'https://agent.test/chat', timeoutMs: 150, retries: 0 },
-      { network: await networkFrom({ HTTPS_PROXY: tunnel.url }), connectTimeoutMs: 60_000 },
+      { network: await networkFrom({ HTTPS_PROXY: tunnel.url }), connectTimeoutMs: 60_000, timer: hello.timer },
     );
     expect(errorOf(await through.converse({ session: 's', message: 'refund?', persona: 'p' }))).toMatch(/stalled in the TLS handshake with agent\.test through the tunnel/);
     await through.close();
