@@ -4,7 +4,7 @@
 
 import { abortedConnecting, closeDispatcher, request } from '../http/undici.js';
 import { cutStep, deadlineText, DIRECT, lastingFault, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network, type ProxyRoute } from '../http/network.js';
-import { sleepUnlessAborted, systemClock } from '../http/retry.js';
+import { realTimer, sleepUnlessAborted, systemClock, type Timer } from '../http/retry.js';
 import { UserError } from '../errors.js';
 import type { Clock } from '../types.js';
 import { interruptedBy } from '../interrupt.js';
@@ -72,8 +72,8 @@ export function instantClock(start = 0): Clock {
   };
 }
 
-/** One GET: the HTTP status, or a thrown error when no answer came (connection error, timeout). */
-export type Probe = (url: string, headers: Record<string, string>, timeoutMs: number, network?: Network) => Promise<number>;
+/** One GET: the HTTP status, or a thrown error when no answer came (connection error, timeout); `timer` starts its timeoutMs (a real timer when absent). */
+export type Probe = (url: string, headers: Record<string, string>, timeoutMs: number, network?: Network, timer?: Timer) => Promise<number>;
 
 export interface WaitForAgentOptions {
   url: string;
@@ -91,6 +91,8 @@ export interface WaitForAgentOptions {
   redact?: (text: string) => string;
   /** One poll's longest wait; default: 10 s, at least 2 s, the rest of the wait when that is shorter (tests give a short one). */
   pollTimeoutMs?: number;
+  /** Starts each poll's timeout (http/retry.ts, Timer): a real timer when absent. */
+  timer?: Timer;
   /** The suite's config file (Suite.configName), named by the fix of an agent not ready; default: config.yml. */
   configName?: string;
 }
@@ -184,7 +186,7 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
     const timeoutMs = o.pollTimeoutMs ?? Math.max(MIN_POLL_TIMEOUT_MS, Math.min(POLL_TIMEOUT_MS, deadline - clock.now()));
     let observed: string;
     try {
-      const status = await probe(o.url, headers, timeoutMs, o.network);
+      const status = await probe(o.url, headers, timeoutMs, o.network, o.timer);
       if (!NOT_READY_STATUSES.has(status)) {
         o.log?.(readyLine(status, polls));
         return { polls, waitedMs: clock.now() - start, status };
@@ -275,13 +277,17 @@ export function readyLine(status: number, polls: number): string {
 }
 
 /** A real GET through its own connection pool, closed afterwards; the body is discarded. */
-export const httpProbe: Probe = async (url, headers, timeoutMs, network = DIRECT) => {
+export const httpProbe: Probe = async (url, headers, timeoutMs, network = DIRECT, timer = realTimer) => {
   const dispatcher = network.dispatcher(url, { connectTimeout: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  // Aborted as AbortSignal.timeout aborts: a TimeoutError, which pollTimeout reads.
+  const timeout = new AbortController();
+  const stop = timer(timeoutMs, () => timeout.abort(new DOMException('The operation timed out.', 'TimeoutError')));
   try {
-    const res = await request(url, { dispatcher, method: 'GET', headers, signal: AbortSignal.timeout(timeoutMs) });
+    const res = await request(url, { dispatcher, method: 'GET', headers, signal: timeout.signal });
     await res.body.dump().catch(() => undefined);
     return res.statusCode;
   } finally {
+    stop();
     await closeDispatcher(dispatcher).catch(() => undefined);
   }
 };

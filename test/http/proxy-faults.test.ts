@@ -46,10 +46,16 @@ async function tlsAgent(): Promise<number> {
   return front.port;
 }
 
-/** A server that takes connections and never says a word (no TLS handshake, no answer to CONNECT); `drop` ends those it took. */
-async function silentServer(): Promise<{ port: number; drop: () => void }> {
+/**
+ * A server that takes connections and never says a word (no TLS handshake, no answer to CONNECT); `drop` ends those it took.
+ * `heard`, called at each connection's first bytes (a CONNECT, a TLS hello): the client is at the step that waits for its answer.
+ */
+async function silentServer(heard?: () => void): Promise<{ port: number; drop: () => void }> {
   const sockets: Socket[] = [];
-  const server: Server = createServer((s) => void sockets.push(s));
+  const server: Server = createServer((s) => {
+    sockets.push(s);
+    if (heard !== undefined) s.once('data', heard);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const drop = (): void => {
     for (const s of sockets) s.destroy();
@@ -61,7 +67,7 @@ async function silentServer(): Promise<{ port: number; drop: () => void }> {
   return { port: (server.address() as { port: number }).port, drop };
 }
 
-const silent = async (): Promise<number> => (await silentServer()).port;
+const silent = async (heard?: () => void): Promise<number> => (await silentServer(heard)).port;
 
 const portOf = (url: string): number => Number(new URL(url).port);
 
@@ -334,7 +340,8 @@ describe('a connection that does not open in time', () => {
   });
 
   // undici's connect timeout is 10 s, and an abort only noted until the connection opened; this
-  // test's budget is 5 s, so it fails unless the deadline (200 ms) cuts the connection opening.
+  // test's budget is 5 s, so it fails unless the deadline (200 ms; through the proxy, fired once it
+  // has the CONNECT) cuts the connection opening.
   it('the deadline covers connecting: a host that never completes the handshake, directly and through a proxy that never answers CONNECT', { timeout: 5_000 }, async () => {
     const port = await silent();
     const started = Date.now();
@@ -343,19 +350,25 @@ describe('a connection that does not open in time', () => {
     quotedAndSaid(errorOf(direct), 'no connection to the agent opened within <ms> ms (agent.timeoutMs bounds connecting too)');
     expect(causeText('timeout', errorOf(direct), `https://127.0.0.1:${port}/chat`)).toMatch(new RegExp(`^no connection to https://127\\.0\\.0\\.1:${port}/chat opened within 200 ms: the host never completed the connection`));
 
-    const network = await networkFrom({ HTTPS_PROXY: `http://ci-user:${PASSWORD}@127.0.0.1:${port}` });
-    const proxied = await agentClient({ url: 'https://agent.test/chat', timeoutMs: 200 }, network).converse();
+    // Through a proxy that never answers CONNECT: the deadline fired once the proxy has the CONNECT, not a
+    // real 200 ms that a loaded machine could let cut the connection to the proxy still opening (the step
+    // then read "connecting to the proxy"). The connect timeout is the deadline (5,000 ms), past the cut.
+    const held = heldTimeout();
+    const proxyPort = await silent(held.fire);
+    const network = await networkFrom({ HTTPS_PROXY: `http://ci-user:${PASSWORD}@127.0.0.1:${proxyPort}` });
+    const proxied = await agentClient({ url: 'https://agent.test/chat', timeoutMs: 5000 }, network, undefined, held.timer).converse();
     expect(proxied).toMatchObject({
       kind: 'errored',
       errorKind: 'timeout',
-      error: `message turn: no connection through the proxy http://127.0.0.1:${port} (HTTPS_PROXY) to the agent opened within 200 ms, stalled waiting for the proxy's answer to CONNECT (agent.timeoutMs bounds connecting too)`,
+      error: `message turn: no connection through the proxy http://127.0.0.1:${proxyPort} (HTTPS_PROXY) to the agent opened within 5,000 ms, stalled waiting for the proxy's answer to CONNECT (agent.timeoutMs bounds connecting too)`,
     });
     expect(causeText('timeout', errorOf(proxied), 'https://agent.test/chat')).toMatch(
-      /^no connection through the proxy http:\/\/127\.0\.0\.1:\d+ \(HTTPS_PROXY\) to https:\/\/agent\.test\/chat opened within 200 ms, stalled waiting for the proxy's answer to CONNECT: the proxy took the connection and did not answer its CONNECT/,
+      /^no connection through the proxy http:\/\/127\.0\.0\.1:\d+ \(HTTPS_PROXY\) to https:\/\/agent\.test\/chat opened within 5,000 ms, stalled waiting for the proxy's answer to CONNECT: the proxy took the connection and did not answer its CONNECT/,
     );
     // The judge: its deadline (judge.timeoutMs) is its connect timeout too; the proxy is named, not a slow judge.
-    const scored = await judge({ timeoutMs: 200, retries: 0 }, network).score('polite', 'Within 30 days.');
-    expect(scored).toEqual({ ok: false, reason: `no connection through the proxy http://127.0.0.1:${port} (HTTPS_PROXY) to the judge opened within 200 ms, stalled waiting for the proxy's answer to CONNECT` });
+    const scored = await judge({ timeoutMs: 5000, retries: 0 }, network, held.timer).score('polite', 'Within 30 days.');
+    expect(scored).toEqual({ ok: false, reason: `no connection through the proxy http://127.0.0.1:${proxyPort} (HTTPS_PROXY) to the judge opened within 5,000 ms, stalled waiting for the proxy's answer to CONNECT` });
+    expect(held.started).toEqual([5000, 5000]);
     expect(Date.now() - started).toBeLessThan(4_000);
   });
 
@@ -368,24 +381,28 @@ describe('a connection that does not open in time', () => {
     expect(causeText('timeout', atProxy, 'https://agent.test/chat')).toMatch(/ to https:\/\/agent\.test\/chat opened within 150 ms, stalled connecting to the proxy: the proxy did not take the connection/);
 
     // The proxy answers CONNECT 200; the server behind it never completes the TLS handshake. The
-    // deadline leaves the proxy (in this process) time to answer CONNECT on a loaded machine: at
-    // 150 ms it had not yet answered in full runs at load 20, and the step read "the proxy's answer".
-    const TLS_MS = 500;
-    // This
+    // deadline fired once that server has the TLS hello, not a real one that a loaded machine could
+    // let cut the tunnel before the proxy (in this process) answered CONNECT (the step then read
+    // "the proxy's answer"). This
     // step is counted through ProxyAgent's public options (src/http/proxy-agent.ts): an undici that
     // stops calling them fails here, instead of the step silently leaving the message.
-    const tunnel = await proxy({ hosts: { 'agent.test': quiet, 'judge.test': quiet } });
+    const TLS_MS = 5000;
+    const hello = heldTimeout();
+    const behind = await silent(hello.fire);
+    const tunnel = await proxy({ hosts: { 'agent.test': behind, 'judge.test': behind } });
     const through = await networkFrom({ HTTPS_PROXY: `http://ci-user:${PASSWORD}@127.0.0.1:${portOf(tunnel.url)}` });
-    const atTls = errorOf(await agentClient({ url: 'https://agent.test/chat', timeoutMs: TLS_MS, retries: 0 }, through, 10_000).converse());
+    const atTls = errorOf(await agentClient({ url: 'https://agent.test/chat', timeoutMs: TLS_MS, retries: 0 }, through, 10_000, hello.timer).converse());
     expect(atTls).toBe(
-      `message turn: no connection through the proxy ${tunnel.url} (HTTPS_PROXY) to the agent opened within ${TLS_MS} ms, stalled in the TLS handshake with agent.test through the tunnel (agent.timeoutMs bounds connecting too)`,
+      `message turn: no connection through the proxy ${tunnel.url} (HTTPS_PROXY) to the agent opened within 5,000 ms, stalled in the TLS handshake with agent.test through the tunnel (agent.timeoutMs bounds connecting too)`,
     );
     expect(causeText('timeout', atTls, 'https://agent.test/chat')).toMatch(/: the proxy opened the tunnel, and agent\.test did not complete the TLS handshake/);
-    const scored = await judge({ timeoutMs: TLS_MS, retries: 0 }, through).score('polite', 'Within 30 days.');
-    expect(scored).toEqual({ ok: false, reason: `no connection through the proxy ${tunnel.url} (HTTPS_PROXY) to the judge opened within ${TLS_MS} ms, stalled in the TLS handshake with judge.test through the tunnel` });
+    const scored = await judge({ timeoutMs: TLS_MS, retries: 0 }, through, hello.timer).score('polite', 'Within 30 days.');
+    expect(scored).toEqual({ ok: false, reason: `no connection through the proxy ${tunnel.url} (HTTPS_PROXY) to the judge opened within 5,000 ms, stalled in the TLS handshake with judge.test through the tunnel` });
     // --wait-for-agent's poll, in the same words.
-    const waited = await waitForAgent({ url: 'https://agent.test/chat', headers: {}, seconds: 0.001, clock: instantClock(), network: through, pollTimeoutMs: TLS_MS }).catch((e: unknown) => e);
-    expect((waited as AgentNotReady).lastObserved).toBe(`no connection through the proxy ${tunnel.url} (HTTPS_PROXY) to the agent opened within ${TLS_MS} ms, stalled in the TLS handshake with agent.test through the tunnel`);
+    const waited = await waitForAgent({ url: 'https://agent.test/chat', headers: {}, seconds: 0.001, clock: instantClock(), network: through, pollTimeoutMs: TLS_MS, timer: hello.timer }).catch((e: unknown) => e);
+    expect((waited as AgentNotReady).lastObserved).toBe(`no connection through the proxy ${tunnel.url} (HTTPS_PROXY) to the agent opened within 5,000 ms, stalled in the TLS handshake with agent.test through the tunnel`);
+    // Each deadline (the agent's, the judge's, the wait's two polls) was the one fired at the TLS hello, none a real timer.
+    expect(hello.started).toEqual([TLS_MS, TLS_MS, TLS_MS, TLS_MS]);
 
     // A forwarded request (http:// through HTTP_PROXY) the agent behind the proxy never answers: its
     // deadline fired once the agent holds it, not a real 150 ms that a loaded machine could let cut it before the proxy forwarded it.
@@ -454,13 +471,17 @@ describe("a connect timeout's limit, as its client writes it", () => {
 });
 
 describe('closing a client whose connection is still opening', () => {
-  /** A server that takes connections and never answers; `ended` resolves when the first one is closed by the client. */
-  async function watchedServer(): Promise<{ port: number; ended: Promise<void> }> {
+  /**
+   * A server that takes connections and never answers; `ended` resolves when the first one is closed by the client.
+   * `heard`, called at each connection's first bytes (a TLS hello).
+   */
+  async function watchedServer(heard?: () => void): Promise<{ port: number; ended: Promise<void> }> {
     const sockets: Socket[] = [];
     let end = (): void => undefined;
     const ended = new Promise<void>((resolve) => (end = resolve));
     const server = createServer((s) => {
       sockets.push(s);
+      if (heard !== undefined) s.once('data', heard);
       // Read (and drop) what comes, so that the client's close is seen.
       s.resume();
       s.on('close', end);
@@ -482,11 +503,14 @@ describe('closing a client whose connection is still opening', () => {
     await client.close();
     await direct.ended;
 
-    const behind = await watchedServer();
+    // The deadline fired once the server behind the tunnel has the TLS hello: a real 150 ms could cut
+    // the tunnel before the proxy (in this process) answered CONNECT on a loaded machine.
+    const hello = heldTimeout();
+    const behind = await watchedServer(hello.fire);
     const tunnel = await proxy({ hosts: { 'agent.test': behind.port } });
     const through = createHttpAgentClient(
       { ...defaultConfig().agent, start: null, url: 'https://agent.test/chat', timeoutMs: 150, retries: 0 },
-      { network: await networkFrom({ HTTPS_PROXY: tunnel.url }), connectTimeoutMs: 60_000 },
+      { network: await networkFrom({ HTTPS_PROXY: tunnel.url }), connectTimeoutMs: 60_000, timer: hello.timer },
     );
     expect(errorOf(await through.converse({ session: 's', message: 'refund?', persona: 'p' }))).toMatch(/stalled in the TLS handshake with agent\.test through the tunnel/);
     await through.close();
