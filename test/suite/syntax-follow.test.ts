@@ -184,6 +184,13 @@ describe('a key one space deeper, its [ ] or { } over several lines closed at th
     expect(said('label: a\nmessage: [hi]\n followUps: {\n  a: 1\n}\n')).toEqual([key(3, 2, '', 'followUps: {')]);
     expect(said('fixtures:\n  - label: a\n    message: "hi"\n     followUps: [\n      one\n    ]\n')).toEqual([key(4, 3, 'indent it by 4 spaces (not 5)', '    followUps: [')]);
   });
+
+  it("a closing bracket still wrong once the key is moved: its fix is the file's with the key moved, said at the columns as written", () => {
+    expect(said('fixtures:\n  - label: a\n    message: "hi"\n     followUps: [\n      one\n  ]\n').map((s) => s.split('\n').slice(0, 3).join('\n'))[1]).toBe(
+      '6:3: invalid YAML: the ] on line 6 closes the [ opened at line 4, column 17 but is indented less than "followUps" on line 4, so YAML does not read it as part of the [ ], and reads nothing of the file after it\n  fix: indent it by 4 spaces (not 2), as "followUps" is on line 4, so that line 6 reads\n        ]',
+    );
+    expect(said('label: a\nmessage: "hi"\n followUps: [\n  one,\n  two\n}\n')[1]).toBe('6:1: invalid YAML: the [ opened at line 3, column 13 is closed here by }, not by ]\n  fix: write ] in place of the }, so that line 6 reads\n    ]');
+  });
 });
 
 describe('a quoted value that starts with its quote twice', () => {

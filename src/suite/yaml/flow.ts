@@ -297,8 +297,6 @@ export interface FlowSlip {
   to: number;
   message: string;
   fix: string;
-  /** The right bracket, its one slip being left of its key (not a bracket of the other kind). */
-  onlyIndent: boolean;
 }
 
 /**
@@ -338,7 +336,7 @@ export function flowSlip(text: string, offset: number, locate: Locate): FlowSlip
     const shift = leftOf === null ? '' : `indent it by ${plural(leftOf.indent, 'space', 'spaces')} (not ${String(indent)}), as ${leftOf.what}${leftOf.what === 'the "-"' ? '' : ' is'} on line ${String(locate(start).line)}`;
     const reads = (fixed: string): string => `so that line ${String(lineNo)} reads\n    ${moved(fixed).trimEnd()}`;
     const whole = (fixed: string): boolean => closesCleanly(text.slice(0, line.start) + moved(fixed) + text.slice(line.end), start);
-    const slip = (message: string, fix: string): FlowSlip => ({ at: closer, from: start, to: line.end, message: `invalid YAML: ${message}`, fix, onlyIndent: scan.kind === 'closed' });
+    const slip = (message: string, fix: string): FlowSlip => ({ at: closer, from: start, to: line.end, message: `invalid YAML: ${message}`, fix });
     if (scan.kind === 'closed') {
       if (leftOf === null) return null;
       return slip(

@@ -4,7 +4,7 @@
 import { lineOf, type ConfigIssue } from '../issues.js';
 import { plural, shownJson } from '../../words.js';
 import { documentSource, type Position, type SourceFile, type YamlSyntaxError } from './source.js';
-import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, unclosedFlow, withoutStrayCloser, type FlowIndentSlip } from './flow.js';
+import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, unclosedFlow, withoutStrayCloser, type FlowIndentSlip, type FlowSlip } from './flow.js';
 import { isSplitNumberMessage, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
 
 /** The fix of an error said in the parser's own words (nothing in the text said more). */
@@ -838,6 +838,20 @@ function quoteSlip(src: SourceFile, n: number, line: string, start: number, end:
   };
 }
 
+/**
+ * flowSlip at the parser's `offset`, said of the file as it reads with line `keyLine`'s key moved
+ * to `lead` spaces (deeperKey's fix), its lines and columns those of the file as written.
+ */
+function movedKeySlip(src: SourceFile, offset: number, keyLine: number, lead: number): FlowSlip | null {
+  const lines = src.text.split('\n');
+  const start = lines.slice(0, keyLine - 1).reduce((n, l) => n + l.length + 1, 0);
+  const written = lines[keyLine - 1] ?? '';
+  const delta = (/^ */.exec(written)?.[0] ?? '').length - lead;
+  const text = src.text.slice(0, start) + written.slice(delta) + src.text.slice(start + written.length);
+  const back = (o: number): number => (o >= start + lead ? o + delta : o);
+  return flowSlip(text, offset - delta, (o) => src.offsetAt(back(o)));
+}
+
 /** Syntax problems reported by the YAML parser, one issue each (escapes refused on one line: one issue). */
 export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   const out: ConfigIssue[] = [];
@@ -871,12 +885,15 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     if (slip === null) continue;
     // The key one space deeper than the key above, its closing bracket at the column the key's fix
     // moves it to: one mistake, the key's, said once with its one fix (not "indent the bracket").
-    const key = slip.onlyIndent ? deeperKeyAt(src.offsetAt(slip.from).line) : null;
-    const closerIndent = slip.at - (src.text.lastIndexOf('\n', slip.at) + 1);
+    // Any other slip of that bracket is said as the file reads once the key is moved, so that its
+    // fix does not undo the key's (`indent it by 1 space` of a bracket at the key's new column).
+    const keyLine = src.offsetAt(slip.from).line;
+    const key = deeperKeyAt(keyLine);
+    const said = key === null ? slip : movedKeySlip(src, err.offset, keyLine as number, key.lead);
     const issue =
-      key !== null && closerIndent >= key.lead
+      key !== null && said === null
         ? key.issue
-        : ([...flowSlips.values()].find((i) => i.message === slip.message) ?? { file: src.file, ...src.offsetAt(slip.at), message: slip.message, fix: slip.fix });
+        : ([...flowSlips.values()].find((i) => i.message === (said ?? slip).message) ?? { file: src.file, ...src.offsetAt(slip.at), message: (said ?? slip).message, fix: (said ?? slip).fix });
     flowSlips.set(err.offset, issue);
     if (left !== null && !left.whole && left.at.offset >= slip.from && left.at.offset <= slip.to + 1) left.issue = issue;
   }
