@@ -175,3 +175,35 @@ describe('a quote inside a quoted value in [ ] or { }', () => {
     expect(said('agent:\n url: "http://x"\n  timeoutMs: 5\n  headers: { X-A: b }\n').join('\n')).not.toMatch(/indent it by 1 space/);
   });
 });
+
+describe('a key one space deeper, its [ ] or { } over several lines closed at the column its fix moves it to', () => {
+  it('is one mistake, said once at the key: the closing bracket is not told to move', () => {
+    const key = (line: number, above: number, fix: string, reads: string): string =>
+      `${String(line)}:${String(fix === '' ? 2 : 6)}: invalid YAML: "followUps" on line ${String(line)} is indented by ${fix === '' ? '1 space' : '5 spaces'}, more than "message" on line ${String(above)}, whose value ends on its line: YAML reads it neither as more of that value nor as a key beside "message"\n  fix: ${fix === '' ? 'start it at the beginning of the line (not after 1 space)' : fix}, as "message" on line ${String(above)}, so that line ${String(line)} reads\n    ${reads}`;
+    expect(said('label: a\nmessage: "hi"\n followUps: [\n  one,\n  two\n]\npersona: p\n')).toEqual([key(3, 2, '', 'followUps: [')]);
+    expect(said('label: a\nmessage: [hi]\n followUps: {\n  a: 1\n}\n')).toEqual([key(3, 2, '', 'followUps: {')]);
+    expect(said('fixtures:\n  - label: a\n    message: "hi"\n     followUps: [\n      one\n    ]\n')).toEqual([key(4, 3, 'indent it by 4 spaces (not 5)', '    followUps: [')]);
+  });
+
+  it("a closing bracket still wrong once the key is moved: its fix is the file's with the key moved, said at the columns as written", () => {
+    expect(said('fixtures:\n  - label: a\n    message: "hi"\n     followUps: [\n      one\n  ]\n').map((s) => s.split('\n').slice(0, 3).join('\n'))[1]).toBe(
+      '6:3: invalid YAML: the ] on line 6 closes the [ opened at line 4, column 17 but is indented less than "followUps" on line 4, so YAML does not read it as part of the [ ], and reads nothing of the file after it\n  fix: indent it by 4 spaces (not 2), as "followUps" is on line 4, so that line 6 reads\n        ]',
+    );
+    expect(said('label: a\nmessage: "hi"\n followUps: [\n  one,\n  two\n}\n')[1]).toBe('6:1: invalid YAML: the [ opened at line 3, column 13 is closed here by }, not by ]\n  fix: write ] in place of the }, so that line 6 reads\n    ]');
+  });
+});
+
+describe('a quoted value that starts with its quote twice', () => {
+  it('is said as an empty quoted text followed by the rest, with the line as it should read', () => {
+    expect(said('label: a\nmessage: ""x"\n')).toEqual([
+      '2:10: invalid YAML: the value on line 2 is an empty quoted text ("") followed by "x\\"", which YAML cannot read after its closing quote\n  fix: write each " inside the value as \\", so that line 2 reads\n    message: "\\"x"\n  or, if the first " is one too many, remove it, so that line 2 reads\n    message: "x"',
+    ]);
+    expect(said("label: a\nmessage: ''x'\n")).toEqual([
+      `2:10: invalid YAML: the value on line 2 is an empty quoted text ('') followed by "x'", which YAML cannot read after its closing quote\n  fix: write each ' inside the value twice (''), so that line 2 reads\n    message: '''x'\n  or, if the first ' is one too many, remove it, so that line 2 reads\n    message: 'x'`,
+    ]);
+    // Removing the first quote leaves a quote inside: only the escape is offered.
+    expect(said('label: a\nmessage: ""hello" he said"\n')).toEqual([
+      '2:10: invalid YAML: the value on line 2 is an empty quoted text ("") followed by "hello\\" he said\\"", which YAML cannot read after its closing quote\n  fix: write each " inside the value as \\", so that line 2 reads\n    message: "\\"hello\\" he said"',
+    ]);
+  });
+});

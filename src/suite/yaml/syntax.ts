@@ -4,7 +4,7 @@
 import { lineOf, type ConfigIssue } from '../issues.js';
 import { plural, shownJson } from '../../words.js';
 import { documentSource, type Position, type SourceFile, type YamlSyntaxError } from './source.js';
-import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, unclosedFlow, withoutStrayCloser, type FlowIndentSlip } from './flow.js';
+import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, unclosedFlow, withoutStrayCloser, type FlowIndentSlip, type FlowSlip } from './flow.js';
 import { isSplitNumberMessage, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
 
 /** The fix of an error said in the parser's own words (nothing in the text said more). */
@@ -268,10 +268,11 @@ function misalignedKey(src: SourceFile, line: number | null): ConfigIssue | null
  * A key indented deeper than the key above it, whose value ends on its line (`message: "hi"`, then
  * ` cost: 1`): YAML cannot read it as more of that value, as it does after a plain one
  * (implicitKeySlip), nor as a key beside it ("All mapping items must start at the same column").
- * Said at the key with the line as it should read; null when the lines say otherwise (the key
- * above has no value on its line, so the line may start its value).
+ * Said at the key with the line as it should read, with the indentation that line then takes;
+ * null when the lines say otherwise (the key above has no value on its line, so the line may start
+ * its value).
  */
-function deeperKey(src: SourceFile, line: number | null): ConfigIssue | null {
+function deeperKey(src: SourceFile, line: number | null): { issue: ConfigIssue; lead: number } | null {
   const text = lineOf(src, line);
   const here = text === null || /^ *-(?:\s|$)/.test(text) ? null : KEY_LINE.exec(text);
   if (line === null || text === null || here === null) return null;
@@ -289,13 +290,14 @@ function deeperKey(src: SourceFile, line: number | null): ConfigIssue | null {
     const key = JSON.stringify((m[2] as string).replace(/^["']|["']$/g, ''));
     const named = JSON.stringify((here[2] as string).replace(/^["']|["']$/g, ''));
     const where = lead === 0 ? `start it at the beginning of the line (not after ${plural(indent, 'space', 'spaces')})` : `indent it by ${plural(lead, 'space', 'spaces')} (not ${String(indent)})`;
-    return {
+    const issue: ConfigIssue = {
       file: src.file,
       line,
       column: indent + 1,
       message: `invalid YAML: ${named} on line ${String(line)} is indented by ${plural(indent, 'space', 'spaces')}, more than ${key} on line ${String(n)}, whose value ends on its line: YAML reads it neither as more of that value nor as a key beside ${key}`,
       fix: `${where}, as ${key} on line ${String(n)}, so that line ${String(line)} reads\n    ${' '.repeat(lead)}${text.slice(indent).trimEnd()}`,
     };
+    return { issue, lead };
   }
   return null;
 }
@@ -814,13 +816,40 @@ function quoteSlip(src: SourceFile, n: number, line: string, start: number, end:
   const word = line.slice(start + 1, end).trimEnd();
   const fixed = `${line.slice(0, start)}${quote}${written}${quote}${line.slice(last + 1).trimEnd()}`;
   if (!readsAlone(fixed)) return null;
+  const rest = shownJson(after.trimEnd().slice(0, 40));
+  const fix = `${quote === "'" ? "write each ' inside the value twice ('')" : 'write each " inside the value as \\"'}, so that line ${String(n)} reads\n    ${fixed}`;
+  if (word === '' && end === start + 1) {
+    // `""x"`: two quotes first, an empty text YAML has closed before the rest.
+    const once = `${line.slice(0, start)}${line.slice(start + 1).trimEnd()}`;
+    return {
+      file: src.file,
+      line: n,
+      column: start + 1,
+      message: `invalid YAML: the value on line ${String(n)} is an empty quoted text (${quote}${quote}) followed by ${rest}, which YAML cannot read after its closing quote`,
+      fix: readsAlone(once) ? `${fix}\n  or, if the first ${quote} is one too many, remove it, so that line ${String(n)} reads\n    ${once}` : fix,
+    };
+  }
   return {
     file: src.file,
     line: n,
     column: start + 1,
-    message: `invalid YAML: the value on line ${String(n)} ends at the ${quote} after ${shownJson(word.slice(-30))}, so YAML cannot read the rest of the line (${shownJson(after.trimEnd().slice(0, 40))})`,
-    fix: `${quote === "'" ? "write each ' inside the value twice ('')" : 'write each " inside the value as \\"'}, so that line ${String(n)} reads\n    ${fixed}`,
+    message: `invalid YAML: the value on line ${String(n)} ends at the ${quote} after ${shownJson(word.slice(-30))}, so YAML cannot read the rest of the line (${rest})`,
+    fix,
   };
+}
+
+/**
+ * flowSlip at the parser's `offset`, said of the file as it reads with line `keyLine`'s key moved
+ * to `lead` spaces (deeperKey's fix), its lines and columns those of the file as written.
+ */
+function movedKeySlip(src: SourceFile, offset: number, keyLine: number, lead: number): FlowSlip | null {
+  const lines = src.text.split('\n');
+  const start = lines.slice(0, keyLine - 1).reduce((n, l) => n + l.length + 1, 0);
+  const written = lines[keyLine - 1] ?? '';
+  const delta = (/^ */.exec(written)?.[0] ?? '').length - lead;
+  const text = src.text.slice(0, start) + written.slice(delta) + src.text.slice(start + written.length);
+  const back = (o: number): number => (o >= start + lead ? o + delta : o);
+  return flowSlip(text, offset - delta, (o) => src.offsetAt(back(o)));
 }
 
 /** Syntax problems reported by the YAML parser, one issue each (escapes refused on one line: one issue). */
@@ -843,11 +872,28 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   // A flow collection closed by the wrong bracket, or left of its key: one issue, at that bracket
   // (flowSlip); when the parser then leaves the document there, what it says after is that issue too.
   const flowSlips = new Map<number, ConfigIssue>();
+  // A key deeper than the key above (deeperKey): one issue per line, however often it is asked for.
+  const deeperKeys = new Map<number, ReturnType<typeof deeperKey>>();
+  const deeperKeyAt = (line: number | null): ReturnType<typeof deeperKey> => {
+    if (line === null) return null;
+    if (!deeperKeys.has(line)) deeperKeys.set(line, deeperKey(src, line));
+    return deeperKeys.get(line) ?? null;
+  };
   for (const err of errors) {
     if (err.code !== 'BAD_INDENT' || !FLOW_END.test(err.message)) continue;
     const slip = flowSlip(src.text, err.offset, (o) => src.offsetAt(o));
     if (slip === null) continue;
-    const issue = [...flowSlips.values()].find((i) => i.message === slip.message) ?? { file: src.file, ...src.offsetAt(slip.at), message: slip.message, fix: slip.fix };
+    // The key one space deeper than the key above, its closing bracket at the column the key's fix
+    // moves it to: one mistake, the key's, said once with its one fix (not "indent the bracket").
+    // Any other slip of that bracket is said as the file reads once the key is moved, so that its
+    // fix does not undo the key's (`indent it by 1 space` of a bracket at the key's new column).
+    const keyLine = src.offsetAt(slip.from).line;
+    const key = deeperKeyAt(keyLine);
+    const said = key === null ? slip : movedKeySlip(src, err.offset, keyLine as number, key.lead);
+    const issue =
+      key !== null && said === null
+        ? key.issue
+        : ([...flowSlips.values()].find((i) => i.message === (said ?? slip).message) ?? { file: src.file, ...src.offsetAt(slip.at), message: (said ?? slip).message, fix: (said ?? slip).fix });
     flowSlips.set(err.offset, issue);
     if (left !== null && !left.whole && left.at.offset >= slip.from && left.at.offset <= slip.to + 1) left.issue = issue;
   }
@@ -1035,7 +1081,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       }
     } else if (err.code === 'BAD_INDENT' && /^All mapping items must start at the same column/.test(err.message)) {
       // A key line after one whose colon was left out and that ends in a comment (`url http://... # local`).
-      const key = misalignedKey(src, pos.line) ?? deeperKey(src, pos.line) ?? missingColonAbove(src, pos.line);
+      const key = misalignedKey(src, pos.line) ?? deeperKeyAt(pos.line)?.issue ?? missingColonAbove(src, pos.line);
       if (key !== null) {
         if (!out.some((o) => o.line === key.line && o.message === key.message)) out.push(key);
         continue;
