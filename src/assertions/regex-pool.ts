@@ -19,6 +19,7 @@
 // file by ncc, so there is no separate worker file to resolve at run time.
 
 import { Worker, type WorkerOptions } from 'node:worker_threads';
+import type { Timer } from '../http/retry.js';
 import type { RegexEvaluator, RegexResult } from '../types.js';
 import { thousands } from '../words.js';
 
@@ -92,6 +93,11 @@ export interface RegexPoolOptions {
   startupTimeoutMs?: number;
   /** Heap limit of each worker, so a huge match cannot exhaust the process. */
   maxOldGenerationSizeMb?: number;
+  /**
+   * Arms the watchdog of an evaluation (default: an unref'd real timer). Tests: a watchdog they fire
+   * themselves, so that a pattern that finishes is never timed out by a loaded machine.
+   */
+  watchdog?: Timer;
 }
 
 interface Job {
@@ -112,7 +118,8 @@ interface Slot {
   progress: BigInt64Array;
   state: 'starting' | 'idle' | 'busy' | 'dead';
   job: (Job & { id: number }) | null;
-  timer: NodeJS.Timeout | null;
+  /** Cancels the slot's armed timer: its start-up deadline or its job's watchdog. */
+  stop: (() => void) | null;
   /** The last 'error' event, reported when the worker then exits. */
   lastError: string | null;
 }
@@ -133,6 +140,13 @@ function msBetween(from: bigint, to: bigint): number {
   return Number(to - from) / 1e6;
 }
 
+/** A real timer that does not keep the process alive on its own (a busy worker does). */
+const unrefTimer: Timer = (ms, cut) => {
+  const timer = setTimeout(cut, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+};
+
 function errorText(err: unknown): string {
   if (err instanceof Error) return err.message || err.name;
   return String(err);
@@ -144,6 +158,7 @@ export function createRegexPool(opts: RegexPoolOptions): RegexEvaluator {
   const source = opts.workerSource ?? REGEX_WORKER_SOURCE;
   const spawnWorker = opts.spawnWorker ?? ((src: string, options: WorkerOptions) => new Worker(src, options));
   const startupTimeoutMs = opts.startupTimeoutMs ?? 10_000;
+  const watchdog = opts.watchdog ?? unrefTimer;
   // A watchdog that fires later than this after its due time was itself delayed; it then grants the
   // worker `lateGraceMs` of running time before judging it.
   const lateToleranceMs = Math.min(timeoutMs, 20);
@@ -171,8 +186,8 @@ export function createRegexPool(opts: RegexPoolOptions): RegexEvaluator {
 
   function retire(slot: Slot): void {
     slot.state = 'dead';
-    if (slot.timer) clearTimeout(slot.timer);
-    slot.timer = null;
+    slot.stop?.();
+    slot.stop = null;
     slots.delete(slot);
     slot.worker.removeAllListeners('message');
     const done = slot.worker.terminate().catch(() => undefined);
@@ -217,18 +232,17 @@ export function createRegexPool(opts: RegexPoolOptions): RegexEvaluator {
       });
       return;
     }
-    const slot: Slot = { worker, progress: new BigInt64Array(shared), state: 'starting', job: null, timer: null, lastError: null };
+    const slot: Slot = { worker, progress: new BigInt64Array(shared), state: 'starting', job: null, stop: null, lastError: null };
     slots.add(slot);
     worker.ref();
-    slot.timer = setTimeout(() => died(slot, `no ready signal within ${thousands(startupTimeoutMs)} ms`), startupTimeoutMs);
-    slot.timer.unref();
+    slot.stop = unrefTimer(startupTimeoutMs, () => died(slot, `no ready signal within ${thousands(startupTimeoutMs)} ms`));
 
     worker.on('message', (msg: WorkerMessage) => {
       if (slot.state === 'dead') return;
       if ('ready' in msg) {
         if (slot.state !== 'starting') return;
-        if (slot.timer) clearTimeout(slot.timer);
-        slot.timer = null;
+        slot.stop?.();
+        slot.stop = null;
         slot.state = 'idle';
         worker.unref();
         pump();
@@ -236,8 +250,8 @@ export function createRegexPool(opts: RegexPoolOptions): RegexEvaluator {
       }
       const job = slot.job;
       if (slot.state !== 'busy' || !job || msg.id !== job.id) return;
-      if (slot.timer) clearTimeout(slot.timer);
-      slot.timer = null;
+      slot.stop?.();
+      slot.stop = null;
       slot.job = null;
       slot.state = 'idle';
       worker.unref();
@@ -285,13 +299,12 @@ export function createRegexPool(opts: RegexPoolOptions): RegexEvaluator {
   /** Arms the watchdog of job `id` to look again in `delayMs`. */
   function watch(slot: Slot, id: number, handedAt: bigint, delayMs: number): void {
     const dueAt = nowNs() + BigInt(Math.ceil(delayMs * 1e6));
-    slot.timer = setTimeout(() => check(slot, id, handedAt, dueAt), delayMs);
-    slot.timer.unref();
+    slot.stop = watchdog(delayMs, () => check(slot, id, handedAt, dueAt));
   }
 
   /** The watchdog: decides from the worker's own record whether job `id` is over its budget. */
   function check(slot: Slot, id: number, handedAt: bigint, dueAt: bigint): void {
-    slot.timer = null;
+    slot.stop = null;
     const job = slot.job;
     if (job?.id !== id) return;
     const now = nowNs();

@@ -3,22 +3,30 @@ import { Worker as RealWorker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRegexPool, MAX_MATCH_CHARS } from '../../src/assertions/index.js';
 import type { RegexEvaluator } from '../../src/types.js';
+import { switchableWatchdog } from '../support/held-timeout.js';
 
 const RUNAWAY = '^(a+)+$';
 const RUNAWAY_TEXT = `${'a'.repeat(40)}!`;
+/**
+ * The budget of a pool whose every pattern finishes: so long that no loaded machine turns one into a
+ * timeout. The short budgets below are only for a runaway, which can never finish, whatever the load.
+ */
+const AMPLE_MS = 60_000;
 
 /**
- * Blocks the main thread, as a loaded machine or a stopped process would. It runs in the event
- * loop's check phase, so that the next loop iteration runs expired timers before it reads the
- * workers' answers: the order in which a watchdog that only looks at its own clock goes wrong.
+ * Blocks the main thread, as a loaded machine or a stopped process would, then fires the held
+ * watchdogs (`fire`) before the workers' answers are read: the order in which a watchdog that only
+ * looks at its own clock goes wrong. Held, a watchdog fires only then, so a pattern that finishes
+ * is never timed out by a worker thread the machine left waiting.
  */
-function stallMainThread(ms: number): Promise<void> {
+function stallMainThread(ms: number, fire: () => void): Promise<void> {
   return new Promise((resolve) =>
     setImmediate(() => {
       const until = performance.now() + ms;
       while (performance.now() < until) {
         // busy: timers and worker messages wait
       }
+      fire();
       resolve();
     }),
   );
@@ -37,7 +45,7 @@ afterEach(async () => {
 
 describe('regex pool', () => {
   it('reports matched text, no match and compile errors', async () => {
-    const p = pool({ size: 2, timeoutMs: 1000 });
+    const p = pool({ size: 2, timeoutMs: AMPLE_MS });
     expect(await p.test('30 days', 'i', 'Refunds within 30 Days.')).toEqual({ kind: 'matched', match: '30 Days' });
     expect(await p.test('30 days', '', 'Refunds within 30 Days.')).toEqual({ kind: 'no_match' });
     const bad = await p.test('(', '', 'x');
@@ -48,53 +56,61 @@ describe('regex pool', () => {
   });
 
   it('truncates long matches', async () => {
-    const p = pool({ size: 1, timeoutMs: 1000 });
+    const p = pool({ size: 1, timeoutMs: AMPLE_MS });
     const r = await p.test('x+', '', 'x'.repeat(5000));
     expect(r.kind).toBe('matched');
     if (r.kind === 'matched') expect(r.match.length).toBeLessThanOrEqual(MAX_MATCH_CHARS + 1);
   });
 
   it('evaluates global and sticky patterns from the start every time (no lastIndex carried over)', async () => {
-    const p = pool({ size: 1, timeoutMs: 1000 });
+    const p = pool({ size: 1, timeoutMs: AMPLE_MS });
     for (let i = 0; i < 3; i++) expect(await p.test('ab', 'g', 'ab')).toEqual({ kind: 'matched', match: 'ab' });
     for (let i = 0; i < 3; i++) expect(await p.test('ab', 'y', 'ab')).toEqual({ kind: 'matched', match: 'ab' });
   });
 
   it('times out a runaway pattern, replaces the worker, and keeps working', async () => {
-    const p = pool({ size: 1, timeoutMs: 100 });
+    const watchdog = switchableWatchdog();
+    const p = pool({ size: 1, timeoutMs: 100, watchdog: watchdog.timer });
     // The second job is queued behind the runaway and must be served by the replacement worker.
-    const [runaway, next] = await Promise.all([p.test(RUNAWAY, '', RUNAWAY_TEXT), p.test('days', '', '30 days')]);
-    expect(runaway).toEqual({ kind: 'timeout', budgetMs: 100 });
-    expect(next).toEqual({ kind: 'matched', match: 'days' });
+    const [runaway, next] = [p.test(RUNAWAY, '', RUNAWAY_TEXT), p.test('days', '', '30 days')];
+    expect(await runaway).toEqual({ kind: 'timeout', budgetMs: 100 });
+    // The replacement is not ready yet: from here only an answer can end a job.
+    watchdog.hold();
+    expect(await next).toEqual({ kind: 'matched', match: 'days' });
     expect(await p.test('^a+$', '', 'aaaa')).toEqual({ kind: 'matched', match: 'aaaa' });
   });
 
   it('never times out a trivial pattern because the main thread was late, and still stops a runaway', async () => {
-    const p = pool({ size: 3, timeoutMs: 100 });
+    const watchdog = switchableWatchdog(true);
+    const p = pool({ size: 3, timeoutMs: 100, watchdog: watchdog.timer });
     // Warm: every worker has started, so the jobs below are handed out at once.
     await Promise.all([p.test('a', '', 'a'), p.test('b', '', 'b'), p.test('c', '', 'c')]);
     const trivial = [p.test('question \\d+', '', 'question 12'), p.test('question \\d+', '', 'no number here')];
     const runaway = p.test(RUNAWAY, '', RUNAWAY_TEXT);
-    // The main thread stalls for three budgets while the workers run (a loaded machine, a SIGSTOP).
-    await stallMainThread(300);
+    // The main thread stalls for three budgets while the workers run (a loaded machine, a SIGSTOP),
+    // and every watchdog fires before an answer is read.
+    await stallMainThread(300, watchdog.fire);
     expect(await Promise.all(trivial)).toEqual([{ kind: 'matched', match: 'question 12' }, { kind: 'no_match' }]);
+    // Only the runaway is left: its watchdog runs on the real clock again.
+    watchdog.release();
     expect(await runaway).toEqual({ kind: 'timeout', budgetMs: 100 });
     // The replacement worker serves the next job.
     expect(await p.test('days', '', '30 days')).toEqual({ kind: 'matched', match: 'days' });
   });
 
   it('times out none of the jobs queued on one worker when the main thread stalls', async () => {
-    const p = pool({ size: 1, timeoutMs: 100 });
+    const watchdog = switchableWatchdog(true);
+    const p = pool({ size: 1, timeoutMs: 100, watchdog: watchdog.timer });
     await p.test('a', '', 'a');
     // Queued behind one another on a single worker: each is handed over when the previous answers.
     const jobs = Array.from({ length: 20 }, (_, i) => p.test(`item-${i}`, '', `this is item-${i}`));
-    await stallMainThread(300);
+    await stallMainThread(300, watchdog.fire);
     const results = await Promise.all(jobs);
     results.forEach((r, i) => expect(r).toEqual({ kind: 'matched', match: `item-${i}` }));
   });
 
   it('answers 50 concurrent evaluations on a pool of 2 correctly', async () => {
-    const p = pool({ size: 2, timeoutMs: 2000 });
+    const p = pool({ size: 2, timeoutMs: AMPLE_MS });
     const jobs = Array.from({ length: 50 }, (_, i) => ({
       pattern: `item-${i}\\b`,
       text: i % 3 === 0 ? `no such thing ${i}` : `this is item-${i} here`,
@@ -145,7 +161,7 @@ describe('regex pool', () => {
       const { parentPort } = require('node:worker_threads');
       parentPort.on('message', () => process.exit(3));
       parentPort.postMessage({ ready: true });`;
-    const p = pool({ size: 1, timeoutMs: 1000, workerSource: source });
+    const p = pool({ size: 1, timeoutMs: AMPLE_MS, workerSource: source });
     expect(await p.test('a', '', 'a')).toEqual({ kind: 'worker_failed', message: 'worker exited with code 3' });
   });
 

@@ -257,10 +257,12 @@ describe('agent-replay probe: an errored probe names its cause and fix, as run d
     ['boom', 'HTTP 500 from {url}: the agent failed: see its logs'],
     // In the CLI's words (report/terminal.ts cliWords): the flag, not the Action's input.
     ['gone', 'HTTP 404 from {url}: check --agent-url (agent.url): the path is probably wrong'],
-    ['slow', 'no answer from {url} within 300 ms: raise agent.timeoutMs in config.yml if the agent is slow, or check that it is up'],
+    ['slow', 'no answer from {url} within 1,500 ms: raise agent.timeoutMs in config.yml if the agent is slow, or check that it is up'],
   ])('message %s: the cause line of run, under the error', async (message, cause) => {
     const agent = await serve(handler);
-    const cwd = await project(agent.url, '  timeoutMs: 300\n');
+    // Only 'slow' needs a timeout, and only its message turn (never answered) can reach it: the welcome
+    // turn, which answers, has ample time on a loaded machine. The others keep the default.
+    const cwd = await project(agent.url, message === 'slow' ? '  timeoutMs: 1500\n' : '');
     const shown = cause.replace('{url}', agent.url);
     const probe = await cli(['probe', message], cwd);
     expect(probe.code).toBe(1);

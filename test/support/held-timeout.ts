@@ -53,3 +53,28 @@ export function bodyBegun(received: () => void, bytes = 1): Network {
   };
   return { ...DIRECT, dispatcher: (target, options) => DIRECT.dispatcher(target, options).compose((dispatch) => (opts, handler) => dispatch(opts, told(handler))) };
 }
+
+/**
+ * A regex pool's watchdog (assertions/regex-pool.ts, `watchdog`: a Timer) that is real until the test
+ * holds it. A held one fires only when the test calls `fire` (every one armed then), so a pattern
+ * that should finish is ended by its answer, never by a loaded machine's false timeout; `release`
+ * makes it real again and fires the held ones (a runaway's, which must time out).
+ */
+export function switchableWatchdog(held = false): { timer: Timer; hold: () => void; fire: () => void; release: () => void } {
+  const kept = heldTimeout();
+  let holding = held;
+  const real: Timer = (ms, cut) => {
+    const timer = setTimeout(cut, ms);
+    timer.unref();
+    return () => clearTimeout(timer);
+  };
+  return {
+    timer: (ms, cut) => (holding ? kept.timer(ms, cut) : real(ms, cut)),
+    hold: () => void (holding = true),
+    fire: kept.fire,
+    release: () => {
+      holding = false;
+      kept.fire();
+    },
+  };
+}
