@@ -555,7 +555,7 @@ async function postRefusal(reason: string, read: readonly ReadResults[], inputs:
   if (here.pull !== null) return out.comment(body, { at: here, readOnlyToken, refusal: true });
   // The publisher's line would say the results are in the job summary: here nothing was merged.
   core.setOutput('comment-status', 'skipped');
-  if (inputs.comment && found.refused === null) log.info('comment: no pull request to comment on. The refusal is in the job summary');
+  if (inputs.comment && found.refused === null) log.info(`comment: no pull request to comment on. ${out.refusalWhere()}`);
 }
 
 /**
