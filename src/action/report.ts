@@ -16,7 +16,7 @@ import { defaultBranchTrend, previousRun } from './history.js';
 import { mergeRecords, mixedSuites, readRecord, RecordError, type MergeFixes } from '../record/index.js';
 import { renderComment, terminalLine } from '../report/index.js';
 import { renderMergeRefused } from '../report/merge-refused.js';
-import { clip } from '../report/escape.js';
+import { clipShown } from '../report/escape.js';
 import { gateMerged, incompleteText } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
@@ -101,8 +101,8 @@ export function noResultsWords(results: readonly string[], found: ExpandedResult
   return `report mode: no results files match ${results.join(', ')}${why.length === 0 ? '' : ` (${why.join('; ')})`}`;
 }
 
-/** A folder or file named by an artifact (a fork's run writes it), shown on one line and clipped. */
-const shown = (text: string): string => clip(terminalLine(text), 200);
+/** A folder or file named by an artifact (a fork's run writes it), shown on one line and clipped (never half an escape). */
+const shown = (text: string): string => clipShown(terminalLine(text), 200);
 
 /** A results file read, by the name the log and the errors give it (relative to the workspace). */
 export interface ReadResults {
@@ -191,7 +191,7 @@ function whoseWords(a: AsideResults, own: string | null): string {
 export function asideWords(a: AsideResults, dir: string): string {
   const own = suiteRepoPath(undefined, dir) ?? dir;
   return (
-    `report: set aside ${shown(a.file)}, which could not be read (${clip(terminalLine(a.why), 600)}): it ${whoseWords(a, own)}, this step's dir input, ` +
+    `report: set aside ${shown(a.file)}, which could not be read (${clipShown(terminalLine(a.why), 600)}): it ${whoseWords(a, own)}, this step's dir input, ` +
     `and that suite's own report step reads it; the rest are reported without it. To download this suite's results artifacts only: ${ownPatternWords(dir)}`
   );
 }
@@ -207,7 +207,7 @@ export function unreadWords(unread: readonly UnreadResults[], read: number): str
   if (unread.length === 0) return null;
   const each = unread
     .slice(0, 5)
-    .map((u) => `${shown(u.file)}: ${clip(terminalLine(u.why), 600)}`)
+    .map((u) => `${shown(u.file)}: ${clipShown(terminalLine(u.why), 600)}`)
     .join('; ');
   const more = unread.length > 5 ? `; +${unread.length - 5} more` : '';
   const total = unread.length + read;
@@ -555,7 +555,7 @@ async function postRefusal(reason: string, read: readonly ReadResults[], inputs:
   if (here.pull !== null) return out.comment(body, { at: here, readOnlyToken, refusal: true });
   // The publisher's line would say the results are in the job summary: here nothing was merged.
   core.setOutput('comment-status', 'skipped');
-  if (inputs.comment && found.refused === null) log.info('comment: no pull request to comment on. The refusal is in the job summary');
+  if (inputs.comment && found.refused === null) log.info(`comment: no pull request to comment on. ${out.refusalWhere()}`);
 }
 
 /**

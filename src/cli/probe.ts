@@ -182,7 +182,6 @@ function signals(list: readonly string[]): string {
   return list.length === 0 ? 'none' : list.map((s) => terminalLine(s)).join('; ');
 }
 
-/** The probe as the terminal shows it. Pure; agent text is flattened and stripped of controls. */
 /**
  * A cause that says to check agent.preset, when the flag --preset gave the preset: the flag the
  * user gave is named, as config.yml's agent.preset was not used (docs/cli.md, probe).
@@ -203,6 +202,7 @@ export function probeFacts(r: Pick<ProbeResult, 'session' | 'agentHost' | 'recor
   return [`session ${terminalLine(r.session)}`, ...(r.agentHost ? [`agent ${terminalLine(r.agentHost)}`] : []), time].join(' · ');
 }
 
+/** The probe as the terminal shows it. Pure; agent text is flattened and stripped of controls. */
 function renderProbe(r: ProbeResult, opts: { color: boolean; preset: string | undefined; configName: string }): string {
   const paint = (c: keyof typeof ANSI, t: string): string => (opts.color ? `${ANSI[c]}${t}${ANSI.reset}` : t);
   const f = r.record;
@@ -356,7 +356,7 @@ async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps, net
     });
     const record = run.fixtures[0] as FixtureRecord;
     const answered = seen[0];
-    const json = (v: unknown): string => redact(JSON.stringify(v) ?? String(v));
+    const json = (v: unknown): string => redact(shownJson(v) ?? String(v));
     const replied = answered?.kind === 'replied' ? answered : null;
     const w = replied?.welcome ?? null;
     return {

@@ -3,13 +3,15 @@
 // artifact" right after the log's "artifact ... not uploaded: ...". In process: the publisher with
 // a fake GitHub on 127.0.0.1 that refuses the comment, and an artifact store that uploads, or not.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as core from '@actions/core';
-import { publisher, publishSettings, resultsWhere } from '../../src/action/publish.js';
+import { publisher, publishSettings, refusalWhere, resultsWhere } from '../../src/action/publish.js';
+import { postMergeRefused } from '../../src/action/report.js';
+import { envInputGetter, readInputs } from '../../src/action/inputs.js';
 import type { ActionContext } from '../../src/action/context.js';
 import type { ArtifactStore, UploadResult } from '../../src/action/artifacts.js';
 import { createGitHubApi } from '../../src/github/api.js';
@@ -138,6 +140,37 @@ describe('a comment not posted says where the results are, only as far as it is 
       vi.unstubAllEnvs();
     }
     expect(resultsWhere('none', 'not-written')).toBe('The job summary was not written (see the warning above)');
+  });
+});
+
+describe('a refused merge with no pull request to comment on says where the refusal is, only as far as it is true', () => {
+  const noPull = (): ActionContext => ({ ...ctx(), eventName: 'push', pull: null, ref: 'refs/heads/main' });
+  const inputs = readInputs(envInputGetter({ INPUT_MODE: 'report', INPUT_RESULTS: 'shards' }));
+  const refused = (): Promise<string[]> => logged(() => postMergeRefused('shards were recorded at different commits', [], inputs, noPull(), { env: {}, cwd, github: null, artifacts: store('skipped') }));
+
+  it('names the job summary only when it was written', async () => {
+    // Was: "comment: no pull request to comment on. The refusal is in the job summary" after "job summary not written".
+    vi.stubEnv('GITHUB_STEP_SUMMARY', '');
+    forgetSummaryPath();
+    try {
+      const lines = await refused();
+      expect(lines.filter((l) => l.startsWith('::warning::'))).toEqual([expect.stringMatching(/^::warning::job summary not written: /)]);
+      expect(lines).toContain(`comment: no pull request to comment on. ${refusalWhere('not-written')}`);
+      expect(lines.join('\n')).not.toContain('The refusal is in the job summary');
+    } finally {
+      vi.unstubAllEnvs();
+      forgetSummaryPath();
+    }
+    const summary = join(cwd, 'refusal-summary.md');
+    writeFileSync(summary, '');
+    vi.stubEnv('GITHUB_STEP_SUMMARY', summary);
+    try {
+      expect(await refused()).toContain('comment: no pull request to comment on. The refusal is in the job summary and the error below');
+      expect(readFileSync(summary, 'utf8')).toContain('shards were recorded at different commits');
+    } finally {
+      vi.unstubAllEnvs();
+      forgetSummaryPath();
+    }
   });
 });
 

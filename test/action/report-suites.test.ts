@@ -262,3 +262,16 @@ describe('reportSuiteDir: the suite folder a pull request is compared for in rep
     });
   });
 });
+
+describe('asideWords and unreadWords: a file name or reason clipped as shown, never half an escape', () => {
+  it('drops a \\uXXXX escape the clip would cut, rather than print its first characters', () => {
+    // Was: "…aaaa\u0…" (the clip kept the escape's first three characters, which read as nothing).
+    const file = `${'a'.repeat(196)}\u001bb.json`;
+    const why = `${'x'.repeat(596)}\u0007 and more`;
+    const words = asideWords({ file, why, suitePath: 'apps/sales/.agent-replay', artifact: null }, '.agent-replay');
+    expect(words).toContain(`report: set aside ${'a'.repeat(196)}…, which could not be read (${'x'.repeat(596)}…): it is a run of the suite in apps/sales/.agent-replay`);
+    expect(unreadWords([{ file, why }], 0)).toContain(`${'a'.repeat(196)}…: ${'x'.repeat(596)}…`);
+    // A name that fits is shown whole, its escape written out.
+    expect(unreadWords([{ file: 'a\u001bb.json', why: 'bad' }], 0)).toContain('a\\u001bb.json: bad');
+  });
+});

@@ -15,7 +15,7 @@ import { RESULTS_GITIGNORE } from '../../src/cli/results-dir.js';
 import { ACTION_USES, agentSecretStep, checkNameWarning, INIT_COST, INIT_TEMPLATES, keptCheckName, keptPreset, offeredPresets } from '../../src/cli/init.js';
 import { AGENT_PRESETS } from '../../src/suite/index.js';
 import { resolveConfigFile } from '../../src/suite/config-file.js';
-import { readYaml } from '../../src/suite/yaml/index.js';
+import { loadYamlPackage, readYaml } from '../../src/suite/yaml/index.js';
 import { TOOL } from '../../src/version.js';
 import { envInputGetter, readInputs } from '../../src/action/inputs.js';
 import { artifactNameFor } from '../../src/action/context.js';
@@ -295,7 +295,9 @@ describe('agent-replay init', () => {
     expect(await readFile(join(cwd, '.github/workflows/agent-replay.yml'), 'utf8')).toContain('agent-path: /v1/chat/completions');
   });
 
-  it("reads the name GitHub gives a check workflow already there: its name:, else its path; none when it is agent-replay or cannot be read", () => {
+  it("reads the name GitHub gives a check workflow already there: its name:, else its path; none when it is agent-replay or cannot be read", async () => {
+    // keptCheckName reads YAML with the package init loads first: loaded here, so the test stands alone (-t).
+    await loadYamlPackage();
     const path = '.github/workflows/agent-replay.yml';
     expect(keptCheckName('name: mine\non: push\n', path)).toEqual({ name: 'mine', keys: [{ key: 'mine', set: false, step: null }] });
     expect(keptCheckName('on: push\n', path)).toEqual({ name: path, keys: [{ key: path, set: false, step: null }] });
@@ -307,7 +309,9 @@ describe('agent-replay init', () => {
     );
   });
 
-  it("reads the key a check workflow already there posts its comment under: its step's comment-key, else its name, and warns when it is not agent-replay", () => {
+  it("reads the key a check workflow already there posts its comment under: its step's comment-key, else its name, and warns when it is not agent-replay", async () => {
+    // keptCheckName reads YAML with the package init loads first: loaded here, so the test stands alone (-t).
+    await loadYamlPackage();
     const path = '.github/workflows/agent-replay.yml';
     const accept = '.github/workflows/agent-replay-accept.yml';
     const report = '.github/workflows/agent-replay-report.yml';
@@ -334,7 +338,9 @@ describe('agent-replay init', () => {
     );
   });
 
-  it('compares the comment-key of every agent-replay step of a check workflow already there (two suites, two keys), and names the step that differs', () => {
+  it('compares the comment-key of every agent-replay step of a check workflow already there (two suites, two keys), and names the step that differs', async () => {
+    // keptCheckName reads YAML with the package init loads first: loaded here, so the test stands alone (-t).
+    await loadYamlPackage();
     const path = '.github/workflows/agent-replay.yml';
     const accept = '.github/workflows/agent-replay-accept.yml';
     const report = '.github/workflows/agent-replay-report.yml';

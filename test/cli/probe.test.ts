@@ -153,7 +153,7 @@ describe('agent-replay probe: what it prints', () => {
     const agent = await serve((req) => {
       const body = (req.json ?? {}) as Record<string, unknown>;
       if (body.start === true) return { json: { reply: '', route: { conversation: `w-${token}`, stage: 's' } } };
-      return { json: { reply: `header was ${String(req.headers.authorization)}\u001b[31m red`, route: { conversation: token, stage: 'x' }, offTrack: [`leak ${token}`] } };
+      return { json: { reply: `header was ${String(req.headers.authorization)}\u001b[31m red`, route: { conversation: token, stage: 'x' }, offTrack: [`leak ${token}`, 'line\u2028sep'] } };
     });
     const cwd = await project(agent.url, '  headers:\n    Authorization: "Bearer ${AGENT_TOKEN}"\n');
     const r = await cli(['probe', 'hi'], cwd, { AGENT_TOKEN: token });
@@ -164,7 +164,8 @@ describe('agent-replay probe: what it prints', () => {
     expect(r.stdout).not.toContain('\u001b');
     expect(r.stdout).toContain('  welcome      w-*** / s\n');
     expect(r.stdout).toContain('  conversation ***\n');
-    expect(r.stdout).toContain('  off-track    "leak ***"\n');
+    // A signal is shown as the JSON it is: U+2028 as its escape, as shownJson writes it (was: "line ⏎ sep").
+    expect(r.stdout).toContain('  off-track    "leak ***"; "line\\u2028sep"\n');
   });
 });
 

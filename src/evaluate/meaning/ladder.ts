@@ -18,17 +18,6 @@ export type { MeaningCheck };
 /** The meaning judge's answer for one ordered pair of replies (src/judge/meaning.ts asks it). */
 export type MeaningJudgeAnswer = { ok: true; score: number; difference: string; reused: boolean } | { ok: false; reason: string; reused: boolean };
 
-/** Asks the meaning judge whether `now` tells the user the same as `baseline`; the caller binds the user's message. */
-export type MeaningJudgeStep = (baseline: string, now: string) => Promise<MeaningJudgeAnswer>;
-
-export interface LadderOptions {
-  check: MeaningCheck;
-  /** The judge's score needed for `reworded` (`meaning.threshold`). */
-  threshold: number;
-  /** null: no meaning judge configured (an item that needs one is `unchecked`). */
-  judge: MeaningJudgeStep | null;
-}
-
 /** Why an item the facts cannot decide is `unchecked` under `meaning.check: facts`. */
 export const FACTS_ONLY_CAUSE = 'the facts are the same and meaning.check is facts, which asks no model';
 /**
@@ -98,7 +87,7 @@ const MEANING_JUDGE_GAVE_NONE = /^meaning judge (?:unreachable|gave no usable an
  * Was a meaning left `unchecked` by the meaning judge (docs/meaning.md, "A judge that answers
  * differently"): it was asked and could not be reached, gave no usable answer or declined (not: no
  * meaning judge configured, `check: facts`)? Read from the cause, as src/judge/meaning.ts and
- * decideMeaning write it.
+ * meaningOf (src/replay/meaning.ts) write it.
  */
 export function meaningJudgeGaveNone(cause: string): boolean {
   return MEANING_JUDGE_GAVE_NONE.test(cause);
@@ -110,23 +99,6 @@ export function judgedMeaning(answer: MeaningJudgeAnswer, threshold: number): Me
   if (!answer.ok) return { value: 'unchecked', by: null, detail: clipKeepingFix(answer.reason, 200, { flat: true }) || null, reused: answer.reused };
   const value = answer.score >= threshold ? 'reworded' : 'changed';
   return { value, by: 'judge', detail: line(answer.difference), score: answer.score, reused: answer.reused };
-}
-
-/**
- * The meaning of a reply that may differ from its baseline (docs/meaning.md, "The ladder"); null
- * when there is none to give. Never throws: a judge step that throws is an `unchecked` meaning.
- */
-export async function decideMeaning(baseline: string | null, now: string | null, variants: readonly string[], options: LadderOptions): Promise<Meaning | null> {
-  const cheap = meaningWithoutModel(baseline, now, variants, options.check);
-  if (cheap !== 'judge') return cheap;
-  if (options.judge === null) return { value: 'unchecked', by: null, detail: NO_MEANING_JUDGE_CAUSE };
-  let answer: MeaningJudgeAnswer;
-  try {
-    answer = await options.judge(baseline as string, now as string);
-  } catch (err) {
-    answer = { ok: false, reason: `meaning judge failed: ${err instanceof Error ? err.message : String(err)}`, reused: false };
-  }
-  return judgedMeaning(answer, options.threshold);
 }
 
 /** Worse first: a change outranks a doubt, a doubt outranks a rewording (docs/meaning.md, "Persona scripts"). */
