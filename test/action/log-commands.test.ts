@@ -21,6 +21,7 @@ import { HEAD, makeWorkspace, pullPayload, runAction, useServers, type ActionRun
 import { annotateConfigIssues, configErrorsFailure } from '../../src/action/check.js';
 import { RecordWriteError } from '../../src/record/index.js';
 import * as log from '../../src/action/log.js';
+import { shownJson, terminalLine } from '../../src/words.js';
 import type { ConfigIssue } from '../../src/suite/issues.js';
 
 /** Lines that would mask "secret", stop the runner's commands, and add an error annotation. */
@@ -75,8 +76,8 @@ it('check mode: a reply, an error body, a fixture file name, a deployment\'s env
   expect(run.code, run.stdout + run.stderr).toBe(1); // a fails, b errors
   expect(run.outputs['results-path']).toBe(join(workspace, results));
   expect(seen(run)).toContain(`results: ${join(workspace, 'out ⏎ r\\u001b[2J', 'results.json')}\n`);
-  // The lines were logged, as written but for the invisible word joiners ...
-  expect(seen(run)).toContain(`deployment_status: the preview${HOSTILE} deployment of ${HEAD.slice(0, 7)} is the head of #7`);
+  // The lines were logged, each on its one line (the environment's line breaks as ⏎) ...
+  expect(seen(run)).toContain(`deployment_status: the ${terminalLine(`preview${HOSTILE}`)} deployment of ${HEAD.slice(0, 7)} is the head of #7`);
   expect(seen(run)).toContain('since the previous run: run 1001 not compared: the results artifact could not be read (corrupt zip archive: the entry name "../##[add-mask]secret.json"');
   // The trace store's address from config.yml, its ESC shown as its escape (before, it reached the log as it is).
   expect(seen(run)).toContain('traces: reading spans from tempo at http://127.0.0.1:9/t\\u001b[2J\n');
@@ -113,7 +114,8 @@ it("accept mode: a label's name from the event is logged with no command in it",
   const run = await runAction({ gh, workspace, inputs: { mode: 'accept' }, event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: `bug${HOSTILE}` }) } });
 
   expect(run.code, run.stdout + run.stderr).toBe(0);
-  expect(seen(run)).toContain(`accept: the label "bug${HOSTILE}" is not accept-baseline; nothing to do.`);
+  // The label quoted as JSON, its line breaks as their escapes: one line.
+  expect(seen(run)).toContain(`accept: the label ${shownJson(`bug${HOSTILE}`)} is not accept-baseline; nothing to do.\n`);
   expect(foreignCommands(run)).toEqual([]);
 });
 

@@ -3,8 +3,10 @@
 // suite, `repeat: {count: 3, minPass: 2, max: 6}` against a 10-attempt baseline. In the first the
 // item passes its 3 attempts and settles; in the second only attempt 1 passes, 1/3 leaves the drop
 // unclear (p = 11/286 = 0.0385, not below 0.05 / 2 looks), so it makes 6. Nothing in the suite
-// changed: the cause is the verdict, not "definition changed (repeat 3, minPass 2 → repeat 6,
-// minPass 4)". A record written before plans (no `repeat.plan`) says no definition change either.
+// changed: the cause is what the item told the user, attempt 2's reply ("yes" → "no", named
+// before the verdict as any reply is: docs/evaluations.md#compare), not "definition changed
+// (repeat 3, minPass 2 → repeat 6, minPass 4)". A record written before plans (no `repeat.plan`)
+// says no definition change either.
 
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,7 +17,7 @@ import { attemptAgent, tenOfTen } from './support.js';
 useCleanup();
 
 describe('compare of two runs whose adaptive attempts differ', () => {
-  it('names the verdict, never a definition change, when the suite is the same', async () => {
+  it('names the attempt whose reply changed, never a definition change, when the suite is the same', async () => {
     let run = 1;
     const server = await attemptAgent((t) => (run === 1 || t.attempt === 1 ? 'yes' : 'no'));
     const cwd = await makeProject({
@@ -34,9 +36,9 @@ describe('compare of two runs whose adaptive attempts differ', () => {
 
     const r = await cli(['compare', 'first.json', 'second.json', '--out', 'diff.json'], cwd);
     expect(r.stdout).not.toContain('definition changed');
-    expect(r.stdout).toMatch(/refund +pass 3\/3 → fail 1\/6 \(flaky\) +verdict changed/);
+    expect(r.stdout).toMatch(/refund +pass 3\/3 → fail 1\/6 \(flaky\) +reply changed: attempt 2's reply changed: "yes" → "no"/);
     const diff = JSON.parse(await readFile(join(cwd, 'diff.json'), 'utf8')) as { changes: { label: string; cause: string }[] };
-    expect(diff.changes.map((i) => [i.label, i.cause])).toEqual([['refund', 'verdict_changed']]);
+    expect(diff.changes.map((i) => [i.label, i.cause])).toEqual([['refund', 'reply_changed']]);
 
     // Records written before plans: the run that made extra attempts cannot say what it ran with.
     for (const name of ['first.json', 'second.json']) {
@@ -46,7 +48,7 @@ describe('compare of two runs whose adaptive attempts differ', () => {
     }
     const old = await cli(['compare', 'old-first.json', 'old-second.json'], cwd);
     expect(old.stdout).not.toContain('definition changed');
-    expect(old.stdout).toMatch(/refund +pass 3\/3 → fail 1\/6 \(flaky\) +verdict changed/);
+    expect(old.stdout).toMatch(/refund +pass 3\/3 → fail 1\/6 \(flaky\) +reply changed: attempt 2's reply changed: "yes" → "no"/);
 
     // A batch that did change is still said, from the plans.
     await writeFile(join(cwd, '.agent-replay/config.yml'), agentConfig(server.url) + 'repeat:\n  count: 2\n  minPass: 2\n  max: 6\n');
