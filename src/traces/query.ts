@@ -11,7 +11,7 @@
 // not yet indexed with 200 and an empty trace, and a truncated one with `status: "PARTIAL"`; an
 // unknown route is its router's `404 page not found` (a gateway's: an HTML page).
 
-import { parseRetryAfter } from '../http/retry.js';
+import { parseRetryAfter, type Timer } from '../http/retry.js';
 import { serverNow } from '../http/http-date.js';
 import { cutStep, deadlineText, DIRECT, lastingFault, proxyFault, proxyFaultText, proxyRefusal, unreachedProxy, type Network } from '../http/network.js';
 import { NOT_TLS_FIX, notTls, tlsAlert, tlsAlertFix, tlsAlertText, tlsProblem } from '../http/tls.js';
@@ -69,7 +69,16 @@ export interface QuerySourceOptions extends StoreQuery {
   graceMs?: number;
   /** undici's wait for an answer, and between the bytes of its body; default 10 s (tests give a short one). */
   requestTimeoutMs?: number;
+  /** Starts each collect's cut-off (waitMs and its grace): a real timer by default; a test fires it once its server (or proxy) holds the request (http/retry.ts, Timer). */
+  timer?: Timer;
 }
+
+/** The cut-off on the real clock; unref'd, so that it keeps no process alive. */
+const realCutOff: Timer = (ms, cut) => {
+  const t = setTimeout(cut, ms);
+  t.unref?.();
+  return () => clearTimeout(t);
+};
 
 export { TraceStoreError };
 
@@ -259,15 +268,14 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
       const deadline = clock.now() + opts.waitMs;
       // No request outlives the wait by more than a second: a store that answers a byte at a time,
       // or never, is cut off there (undici's own timeouts only bound the gaps between bytes).
-      // A real timer, whatever the poll clock: it bounds what the network takes, not the polling.
+      // A timer, not the poll clock: it bounds what the network takes, not the polling.
       const cutOff = new AbortController();
-      const timer = setTimeout(() => cutOff.abort(), opts.waitMs + graceMs);
-      timer.unref?.();
+      const stop = (opts.timer ?? realCutOff)(opts.waitMs + graceMs, () => cutOff.abort());
       const signal = given === undefined ? cutOff.signal : AbortSignal.any([given, cutOff.signal]);
       try {
         return await collectUntil(traceId, sentSpanId, signal, deadline, cutOff.signal);
       } finally {
-        clearTimeout(timer);
+        stop();
       }
     },
     late() {

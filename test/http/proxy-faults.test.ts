@@ -587,17 +587,29 @@ describe('a trace store', () => {
     expect(unanswered).toBe(
       `GET ${url} failed: the proxy http://127.0.0.1:${quiet} (HTTPS_PROXY) did not answer CONNECT within 100 ms (the connect timeout); check that the proxy is up and lets tempo.test through, or name tempo.test in NO_PROXY to reach it directly, until traces.waitMs (2,000 ms) passed`,
     );
-    // The cut-off (waitMs and its grace, long enough for a loaded machine to reach the proxy) first: the step the tunnel stalled at.
-    const cut = await failure(createQuerySource({ kind: 'tempo', url: 'https://tempo.test', apiKey: null, headers: {}, waitMs: 50, graceMs: 200, connectTimeoutMs: 60_000, clock: counting(), network }));
+    // The cut-off (waitMs and its grace) first: the step the tunnel stalled at. Fired once the proxy
+    // has the CONNECT, not a real 250 ms that a loaded machine could let cut the connection to the
+    // proxy still opening (the step then read "connecting to the proxy").
+    const connect = heldTimeout();
+    const holding = await silent(connect.fire);
+    const toHolding = await networkFrom({ HTTPS_PROXY: `http://u:${PASSWORD}@127.0.0.1:${holding}` });
+    const cut = await failure(createQuerySource({ kind: 'tempo', url: 'https://tempo.test', apiKey: null, headers: {}, waitMs: 50, graceMs: 200, connectTimeoutMs: 60_000, clock: counting(), network: toHolding, timer: connect.timer }));
     expect(cut).toBe(
-      `GET ${url} failed: no connection through the proxy http://127.0.0.1:${quiet} (HTTPS_PROXY) to the store opened within traces.waitMs (50 ms) and 200 ms more (the cut-off of each request), stalled waiting for the proxy's answer to CONNECT`,
+      `GET ${url} failed: no connection through the proxy http://127.0.0.1:${holding} (HTTPS_PROXY) to the store opened within traces.waitMs (50 ms) and 200 ms more (the cut-off of each request), stalled waiting for the proxy's answer to CONNECT`,
     );
-    // A forwarded request (http:// through HTTP_PROXY) the store behind the proxy never answers.
-    const store = await startAgentServer(() => 'hang');
+    expect(connect.started).toEqual([250]);
+    // A forwarded request (http:// through HTTP_PROXY) the store behind the proxy never answers: its
+    // cut-off fired once the store holds it, not a real 250 ms that could cut it before the proxy forwarded it.
+    const answer = heldTimeout();
+    const store = await startAgentServer(() => {
+      answer.fire();
+      return 'hang';
+    });
     cleanups.push(() => store.close());
     const forward = await proxy({ hosts: { 'tempo.test': portOf(store.url) } });
     const forwarded = await networkFrom({ HTTP_PROXY: `http://u:${PASSWORD}@127.0.0.1:${portOf(forward.url)}` });
-    const held = await failure(createQuerySource({ kind: 'jaeger', url: `http://tempo.test:${portOf(store.url)}`, apiKey: null, headers: {}, waitMs: 50, graceMs: 200, clock: counting(), network: forwarded }));
+    const held = await failure(createQuerySource({ kind: 'jaeger', url: `http://tempo.test:${portOf(store.url)}`, apiKey: null, headers: {}, waitMs: 50, graceMs: 200, clock: counting(), network: forwarded, timer: answer.timer }));
+    expect(answer.started).toEqual([250]);
     expect(held).toBe(
       `GET http://tempo.test:${portOf(store.url)}/api/v3/traces/4bf92f3577b34da6a3ce929d0e0e4736 failed: no answer from the store within traces.waitMs (50 ms) and 200 ms more (the cut-off of each request) through the proxy ${forward.url} (HTTP_PROXY): the proxy took the request, and no answer came back`,
     );
