@@ -25,6 +25,25 @@ describe('the yaml package, imported when a problem needs it', () => {
     expect(typeof yamlPackage().parseDocument).toBe('function');
   });
 
+  it("a refused file's words (syntax.ts) are loaded with the package, also when the package was loaded before the reader", async () => {
+    // A list item's "-" with no space: said in our words by syntax.ts, not in the parser's.
+    const text = 'fixtures:\n  - label: a\n    message: hi\n  -label: b\n';
+    const said = /^invalid YAML: line 4 has no space after its "-"/;
+    vi.resetModules();
+    const first = await import('../../src/suite/yaml/index.js');
+    expect(() => first.readYaml('a.yml', text)).toThrow(first.YamlNotLoaded);
+    const read = await first.withYamlPackage(() => first.readYaml('a.yml', text));
+    expect(read.errors.map((e) => e.message)).toEqual([expect.stringMatching(said)]);
+
+    // The package loaded in a module graph before the reader was imported: the words load at the next need.
+    vi.resetModules();
+    const pkg = await import('../../src/suite/yaml/package.js');
+    await pkg.loadYamlPackage();
+    const late = await import('../../src/suite/yaml/index.js');
+    const again = await late.withYamlPackage(() => late.readYaml('a.yml', text));
+    expect(again.errors.map((e) => e.message)).toEqual([expect.stringMatching(said)]);
+  });
+
   it('a syntax error in config.yml is worded by the yaml package, through loadSuiteConfig too', async () => {
     const cwd = await repo({ [C]: 'agent:\n  url: "http://127.0.0.1:9/chat\n' });
     const loaded = await loadSuiteConfig({ dir: '.agent-replay', cwd, env: {} });

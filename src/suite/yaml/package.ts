@@ -3,11 +3,25 @@
 // "Reading YAML"), which a valid suite never asks for, so a run does not compile it at start
 // (in dist/ it is a chunk of its own). Reading is synchronous; placing a problem is the one thing
 // that needs the package: a reading that needs it before it is loaded throws YamlNotLoaded, and
-// `withYamlPackage` loads it and reads again.
+// `withYamlPackage` loads it and reads again. What else only such a reading runs is loaded with it
+// (`loadWithPackage`: read.ts's words of a refused file's syntax errors).
 
 import type * as Yaml from 'yaml';
 
 let loaded: typeof Yaml | null = null;
+const companions: (() => Promise<void>)[] = [];
+/** How many of `companions` have run (one added after the package was loaded runs at the next need). */
+let ran = 0;
+
+/** Has `load` run with the package's import, on the same first need (before any reading retried). */
+export function loadWithPackage(load: () => Promise<void>): void {
+  companions.push(load);
+}
+
+/** The package and every companion loaded. */
+function ready(): boolean {
+  return loaded !== null && ran === companions.length;
+}
 
 /** Thrown by a reading that needed the `yaml` package before it was loaded; `withYamlPackage` catches it. */
 export class YamlNotLoaded extends Error {
@@ -17,16 +31,19 @@ export class YamlNotLoaded extends Error {
   }
 }
 
-/** Imports the `yaml` package (once). */
+/** Imports the `yaml` package (once), with its companions. */
 export async function loadYamlPackage(): Promise<typeof Yaml> {
-  if (loaded === null) {
-    const mod = (await import('yaml')) as typeof Yaml & { default?: typeof Yaml };
+  if (!ready()) {
+    const upTo = companions.length;
+    const [mod] = await Promise.all([import('yaml') as Promise<typeof Yaml & { default?: typeof Yaml }>, ...companions.slice(ran, upTo).map((load) => load())]);
     // Under Node's loader the names are on the namespace; bundled (esbuild's chunk of the package's
     // CommonJS build, dist/chunks/) only on its default export.
     loaded = typeof mod.parseDocument === 'function' ? mod : mod.default ?? mod;
+    ran = Math.max(ran, upTo);
   }
-  return loaded;
+  return loaded as typeof Yaml;
 }
+
 
 /** The `yaml` package; throws YamlNotLoaded when it is not loaded yet. */
 export function yamlPackage(): typeof Yaml {
@@ -40,7 +57,7 @@ export function yamlPackage(): typeof Yaml {
  * no effect but its result (the suite loader reads files and returns what it found).
  */
 export async function withYamlPackage<T>(read: () => T | Promise<T>): Promise<T> {
-  if (loaded !== null) return read();
+  if (ready()) return read();
   try {
     return await read();
   } catch (e) {

@@ -6,9 +6,22 @@ import type { ConfigIssue } from '../issues.js';
 import { fastSource, type FastRefusal } from './fast.js';
 import { aliasExpansion, MAX_ALIAS_VALUES } from './schema.js';
 import { documentSource, type PathSegment, type Position, type SourceFile } from './source.js';
-import { onlyDuplicateKeys, SYNTAX_FIX, yamlSyntaxIssues } from './syntax.js';
+import { onlyDuplicateKeys, SYNTAX_FIX } from './syntax-kinds.js';
+import { loadWithPackage, YamlNotLoaded } from './package.js';
 import { deepJsonOffset } from '../json-depth.js';
 import { flowIndentSlips, flowIndentWords } from './flow.js';
+
+// The words of a refused file's syntax errors (syntax.ts): only a refused file runs them, and it
+// asks for the `yaml` package first (source.ts documentSource), so they are loaded with it, not
+// parsed at every start (docs/performance.md, "2026-12-07 (small hours): the session's figures").
+let syntax: typeof import('./syntax.js') | null = null;
+loadWithPackage(async () => {
+  syntax = await import('./syntax.js');
+});
+function yamlSyntax(): typeof import('./syntax.js') {
+  if (syntax === null) throw new YamlNotLoaded();
+  return syntax;
+}
 
 /** The most levels of lists and mappings js-yaml reads (its maxDepth), and so a suite file. */
 const MAX_YAML_DEPTH = 100;
@@ -134,7 +147,7 @@ function refusalIssues(shown: string, text: string, refused: FastRefusal): { err
   // "Maximum call stack size exceeded". Brackets are counted outside double quotes, which is enough
   // to choose whose words to give.
   const src = deepJsonOffset(text, MAX_YAML_DEPTH) === null ? documentSource(shown, text) : null;
-  if (src !== null && src.syntaxErrors().length > 0) return { errors: yamlSyntaxIssues(src), partly: src };
+  if (src !== null && src.syntaxErrors().length > 0) return { errors: yamlSyntax().yamlSyntaxIssues(src), partly: src };
   // What only js-yaml refuses: tags outside the schema, which `yaml` merely warns about.
   const fix = /tag/.test(reason)
     ? TAG_FIX

@@ -5,13 +5,11 @@ import { lineOf, type ConfigIssue } from '../issues.js';
 import { plural, shownJson } from '../../words.js';
 import { documentSource, type Position, type SourceFile, type YamlSyntaxError } from './source.js';
 import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, unclosedFlow, withoutStrayCloser, type FlowIndentSlip, type FlowSlip } from './flow.js';
-import { isSplitNumberMessage, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
+import { splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
 
-/** The fix of an error said in the parser's own words (nothing in the text said more). */
-export const SYNTAX_FIX = 'fix the YAML syntax here (check indentation, quotes, brackets and that every key is followed by ": ")';
+import { DUPLICATE_KEY_MESSAGE, onlyDuplicateKeys, SYNTAX_FIX } from './syntax-kinds.js';
 
-/** A key written twice in one mapping, when the key cannot be named. */
-const DUPLICATE_KEY_MESSAGE = 'invalid YAML: the same key appears twice in one mapping';
+export { onlyDuplicateKeys, SYNTAX_FIX };
 
 /** The key written at `pos` (the second of the two), read from its line; null when the line says otherwise. */
 function duplicateKeyAt(src: SourceFile, pos: Position): string | null {
@@ -40,11 +38,6 @@ function firstKeyLine(src: SourceFile, pos: Position, key: string): number | nul
     if (indent + 1 < pos.column) return null;
   }
   return null;
-}
-
-/** Is every issue a key written twice, or a number split into keys written twice (the rest of the file can still be read and checked)? */
-export function onlyDuplicateKeys(issues: readonly ConfigIssue[]): boolean {
-  return issues.length > 0 && issues.every((i) => i.message === DUPLICATE_KEY_MESSAGE || isSplitNumberMessage(i.message) || /^invalid YAML: the key .* appears twice in one mapping(?: \(first on line \d+\))?$/.test(i.message));
 }
 
 /**
