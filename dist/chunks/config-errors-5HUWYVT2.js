@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderConfigErrors,terminalIssue}from"./chunk-RTDXSKTC.js";import"./chunk-V6YSRAXM.js";import"./chunk-IXFXF54D.js";import"./chunk-D33S3ZAW.js";import"./chunk-FOFYCZHO.js";import"./chunk-3M2NDFGC.js";import"./chunk-HR3YGMDT.js";import"./chunk-YUHHTBIL.js";import"./chunk-6BPKDHAS.js";export{renderConfigErrors,terminalIssue};
