@@ -122,7 +122,7 @@ describe("the parser's words after the first mistake", () => {
   it('are said after a key written twice, which loses the parser nothing (the file is not read past a syntax error)', () => {
     expect(said('label: a\nlabel: b\nmessage: hi\nfollowUps:\n  - text: one\n   two: x\n').map((s) => s.split('\n')[0])).toEqual([
       '2:1: invalid YAML: the key "label" appears twice in one mapping (first on line 1)',
-      '6:1: invalid YAML: Sequence item without - indicator',
+      '6:4: invalid YAML: "two" on line 6 is indented by 3 spaces, less than "text" on line 5 (4), so YAML does not read it as a key of that list item',
     ]);
   });
 });
@@ -151,10 +151,38 @@ describe('a key one space off the keys beside it', () => {
   });
 });
 
+describe('a key one space short of a one-item list\'s keys', () => {
+  it('is said at the key, the "-" placed by the list\'s key an even number of spaces above it, with the item\'s next keys at that column', () => {
+    expect(said('fixtures:\n  - label: a\n   message: hi\n')).toEqual([
+      '3:4: invalid YAML: "message" on line 3 is indented by 3 spaces, less than "label" on line 2 (4), so YAML does not read it as a key of that list item\n  fix: indent it by 4 spaces (not 3), as "label" on line 2, so that line 3 reads\n        message: hi',
+    ]);
+    expect(said('suite:\n  fixtures:\n    - label: a\n     message: hi\n     persona: p\n     assert:\n       contains: x\n').join('\n')).toBe(
+      '4:6: invalid YAML: "message" on line 4 is indented by 5 spaces, less than "label" on line 3 (6), so YAML does not read it as a key of that list item\n  fix: indent it by 6 spaces (not 5), as "label" on line 3, so that line 4 reads\n          message: hi\n  and indent lines 5 and 6 by 6 spaces too',
+    );
+    expect(said('fixtures: # one\r\n  - label: a\r\n   message: hi\r\nconcurrency: 2\r\n').map((s) => s.split('\n')[0])).toEqual([
+      '3:4: invalid YAML: "message" on line 3 is indented by 3 spaces, less than "label" on line 2 (4), so YAML does not read it as a key of that list item',
+    ]);
+    // The "-" an odd number of spaces in: it may be the line out of place (the parser's words stay).
+    expect(said('fixtures:\n   - label: a\n    message: hi\n').map((s) => s.split('\n')[0])).toEqual(['3:1: invalid YAML: Sequence item without - indicator']);
+  });
+});
+
 describe('a line indented with a tab', () => {
   it('after a blank line: one error at the tab, not the parser\'s words at the blank line above it', () => {
     expect(said('fixtures:\n  - label: a\n    message: hi\n\n\t- label: b\n\t  message: hi\n')).toEqual([
       '5:1: invalid YAML: lines 5 and 6 are indented with a tab, which YAML does not allow\n  fix: indent with spaces, not tabs (set the editor to insert spaces for this file)',
+    ]);
+  });
+});
+
+describe('a quoted value with text after its closing quote, never closed at the line\'s end', () => {
+  it('is said at the value, with the line as it reads quoted whole', () => {
+    expect(said('label: a\nmessage: "say "hi" now\npersona: p\n')).toEqual([
+      `2:10: invalid YAML: the value on line 2 ends at the " after "say", so YAML cannot read the rest of the line ("hi\\" now")\n  fix: put the whole value in single quotes, so that line 2 reads\n    message: 'say "hi" now'\n  or write each " inside the value as \\" and close it with ", so that line 2 reads\n    message: "say \\"hi\\" now"`,
+    ]);
+    // Its quotes not in pairs: the value as written, its first quote part of the text.
+    expect(said('label: a\nmessage: "Hello" he said # greeting\n')).toEqual([
+      `2:10: invalid YAML: the value on line 2 ends at the " after "Hello", so YAML cannot read the rest of the line (" he said")\n  fix: if the quotes are part of the text, put the whole value in single quotes, so that line 2 reads\n    message: '"Hello" he said' # greeting\n  or put the whole value in double quotes, with each " inside it written as \\", so that line 2 reads\n    message: "\\"Hello\\" he said" # greeting`,
     ]);
   });
 });
@@ -200,6 +228,13 @@ describe('a quoted value that starts with its quote twice', () => {
     ]);
     expect(said("label: a\nmessage: ''x'\n")).toEqual([
       `2:10: invalid YAML: the value on line 2 is an empty quoted text ('') followed by "x'", which YAML cannot read after its closing quote\n  fix: write each ' inside the value twice (''), so that line 2 reads\n    message: '''x'\n  or, if the first ' is one too many, remove it, so that line 2 reads\n    message: 'x'`,
+    ]);
+    // Text after the closing quote: the text after the first quote is the value, quoted whole.
+    expect(said('label: a\nmessage: ""x" more\n')).toEqual([
+      `2:10: invalid YAML: the value on line 2 is an empty quoted text ("") followed by "x\\" more", which YAML cannot read after its closing quote\n  fix: put the whole value in single quotes, so that line 2 reads\n    message: '"x" more'\n  or write each " inside the value as \\" and close it with ", so that line 2 reads\n    message: "\\"x\\" more"`,
+    ]);
+    expect(said("fixtures:\n  - label: a\n    message: ''it' more # note\n")).toEqual([
+      `3:14: invalid YAML: the value on line 3 is an empty quoted text ('') followed by "it' more", which YAML cannot read after its closing quote\n  fix: put the whole value in double quotes, so that line 3 reads\n        message: "'it' more" # note\n  or write each ' inside the value twice ('') and close it with ', so that line 3 reads\n        message: '''it'' more' # note`,
     ]);
     // Removing the first quote leaves a quote inside: only the escape is offered.
     expect(said('label: a\nmessage: ""hello" he said"\n')).toEqual([

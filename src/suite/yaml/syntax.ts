@@ -681,15 +681,24 @@ function keyShortOfItem(src: SourceFile, n: number): { issue: ConfigIssue; from:
     const next = lines.slice(n).find((l) => !isBlank(l));
     const atColumn = (l: string): boolean => !isBlank(l) && (/^ */.exec(l)?.[0] ?? '').length === column;
     const listAbove = lines.slice(0, k - 1).reverse().find((l) => !isBlank(l) && (/^ */.exec(l)?.[0] ?? '').length <= dash);
-    const placed = dash === 0 || (listAbove !== undefined && ITEM_LINE.exec(listAbove)?.[1]?.length === dash);
+    // Or the list's key holds it (`fixtures:` at `p`, the "-" an even number of spaces deeper) and
+    // the key is an odd number short: the "-" line moved instead would stand at an odd offset from
+    // that key, or left of it (a one-item list, `fixtures:` / `  - label: a` / `   message: hi`).
+    const holder = listAbove === undefined ? null : /^( *)[^\s#:-][^:#]*:\s*(?:#.*)?$/.exec(listAbove);
+    const held = holder !== null && ((dash - (holder[1] as string).length) % 2 === 0 && (column - indent) % 2 === 1);
+    const placed = dash === 0 || held || (listAbove !== undefined && ITEM_LINE.exec(listAbove)?.[1]?.length === dash);
     if (!placed && !lines.slice(k, n - 1).some(atColumn) && (next === undefined || !atColumn(next))) return null;
     let to = n;
+    /** The item's next keys written at the same column, short as well: moved with it. */
+    const alike: number[] = [];
     for (let m = n + 1; m <= lines.length; m += 1) {
       const next = lines[m - 1] as string;
       if (isBlank(next)) continue;
       if ((/^ */.exec(next)?.[0] ?? '').length <= dash) break;
+      if (KEY_LINE.exec(next)?.[1]?.length === indent && !/^ *-/.test(next)) alike.push(m);
       to = m;
     }
+    const also = alike.length === 0 ? '' : `\n  and indent ${alike.length === 1 ? `line ${String(alike[0])}` : `lines ${alike.slice(0, -1).join(', ')} and ${String(alike.at(-1))}`} by ${plural(column, 'space', 'spaces')} too`;
     const key = shownJson((here[2] as string).replace(/^["']|["']$/g, ''));
     const first = shownJson((item[3] as string).replace(/^["']|["']$/g, ''));
     return {
@@ -700,7 +709,7 @@ function keyShortOfItem(src: SourceFile, n: number): { issue: ConfigIssue; from:
         line: n,
         column: indent + 1,
         message: `invalid YAML: ${key} on line ${String(n)} is indented by ${plural(indent, 'space', 'spaces')}, less than ${first} on line ${String(k)} (${String(column)}), so YAML does not read it as a key of that list item`,
-        fix: `indent it by ${plural(column, 'space', 'spaces')} (not ${String(indent)}), as ${first} on line ${String(k)}, so that line ${String(n)} reads\n    ${' '.repeat(column)}${(lines[n - 1] as string).trimStart()}`,
+        fix: `indent it by ${plural(column, 'space', 'spaces')} (not ${String(indent)}), as ${first} on line ${String(k)}, so that line ${String(n)} reads\n    ${' '.repeat(column)}${(lines[n - 1] as string).trimStart()}${also}`,
       },
     };
   }
@@ -799,7 +808,7 @@ function quoteSlip(src: SourceFile, n: number, line: string, start: number, end:
   } else {
     const comment = /\s#/.exec(after.slice(after.lastIndexOf(quote)));
     last = line.lastIndexOf(quote, comment === null ? line.length : end + 1 + after.lastIndexOf(quote) + comment.index);
-    if (!/^\s*(?:#.*)?$/.test(line.slice(last + 1))) return null;
+    if (!/^\s*(?:#.*)?$/.test(line.slice(last + 1))) return unclosedQuotedText(src, n, line, start, end);
   }
   if (last <= end) return null;
   const inner = line.slice(start + 1, last);
@@ -828,6 +837,55 @@ function quoteSlip(src: SourceFile, n: number, line: string, start: number, end:
     column: start + 1,
     message: `invalid YAML: the value on line ${String(n)} ends at the ${quote} after ${shownJson(word.slice(-30))}, so YAML cannot read the rest of the line (${rest})`,
     fix,
+  };
+}
+
+/**
+ * `message: "say "hi" now` or `message: ""x" more`: a quoted value whose last quote is not at the
+ * line's end, the text after its opening quote holding quotes in pairs, as when a value with a
+ * quoted word in it is never closed. Said at the value, with the line as it reads with that text
+ * quoted (in the other quote, where the text holds none of it; or in its quote, with those inside
+ * it written as YAML reads them); null when the text's quotes are not in pairs or neither line
+ * reads on its own.
+ */
+function unclosedQuotedText(src: SourceFile, n: number, line: string, start: number, end: number): ConfigIssue | null {
+  const quote = line[start] as string;
+  // The text after the opening quote; or, its quotes not in pairs, the value as written, its first
+  // quote part of the text (`message: "Hello" he said`).
+  const after1 = line.slice(start + 1);
+  const paired = after1.slice(0, /\s#/.exec(after1.slice(after1.lastIndexOf(quote)))?.index ?? after1.length).split(quote).length % 2 === 1;
+  const rest = paired ? after1 : line.slice(start);
+  // A comment after the text's last quote is no part of it.
+  const comment = /\s#/.exec(rest.slice(rest.lastIndexOf(quote)));
+  const text = (comment === null ? rest : rest.slice(0, rest.lastIndexOf(quote) + comment.index)).trimEnd();
+  if (text.split(quote).length % 2 === 0) return null;
+  const after = comment === null ? '' : rest.slice(text.length);
+  const other = quote === '"' ? "'" : '"';
+  const lines = [
+    ...(text.includes(other) ? [] : [`${other}${text}${other}`]),
+    quote === "'" ? `'${text.replace(/'/g, "''")}'` : `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`,
+  ]
+    .map((value) => `${line.slice(0, start)}${value}${after}`.trimEnd())
+    .filter(readsAlone);
+  if (lines.length === 0) return null;
+  const how = (fixed: string): string =>
+    fixed.slice(start).startsWith(other)
+      ? `put the whole value in ${other === '"' ? 'double' : 'single'} quotes, so that line ${String(n)} reads\n    ${fixed}`
+      : `${
+          paired
+            ? `${quote === "'" ? "write each ' inside the value twice ('')" : 'write each " inside the value as \\"'} and close it with ${quote}`
+            : `put the whole value in ${quote === '"' ? 'double quotes, with each " inside it written as \\"' : "single quotes, with each ' inside it written twice ('')"}`
+        }, so that line ${String(n)} reads\n    ${fixed}`;
+  const word = line.slice(start + 1, end).trimEnd();
+  return {
+    file: src.file,
+    line: n,
+    column: start + 1,
+    message:
+      end === start + 1
+        ? `invalid YAML: the value on line ${String(n)} is an empty quoted text (${quote}${quote}) followed by ${shownJson(text.slice(1, 41))}, which YAML cannot read after its closing quote`
+        : `invalid YAML: the value on line ${String(n)} ends at the ${quote} after ${shownJson(word.slice(-30))}, so YAML cannot read the rest of the line (${shownJson(line.slice(end + 1, start + (paired ? 1 : 0) + text.length).trimEnd().slice(0, 40))})`,
+    fix: `${paired ? '' : 'if the quotes are part of the text, '}${lines.map(how).join('\n  or ')}`,
   };
 }
 
