@@ -242,3 +242,44 @@ describe('a quoted value that starts with its quote twice', () => {
     ]);
   });
 });
+
+describe('a value meant as text that starts with a character YAML reads otherwise', () => {
+  it('@, `, %, "- ", [ ] or { } with text after it: said at the value with the line in quotes', () => {
+    const first = (text: string): string[] => said(text).map((s) => s.split('\n').slice(0, 3).join('\n'));
+    expect(first('label: a\nmessage: @support can you help? # ping\n')).toEqual([
+      '2:10: invalid YAML: the value "@support can you help?" on line 2 starts with @, which YAML does not allow at the start of unquoted text\n  fix: put the value in quotes, so that line 2 reads\n    message: "@support can you help?" # ping',
+    ]);
+    expect(first('label: a\nmessage: `npm ci` fails\n')[0]).toMatch(/^2:10: .* starts with `, .*\n.*\n {4}message: "`npm ci` fails"$/);
+    expect(first('label: a\nmessage: %d items\n')[0]).toMatch(/\n {4}message: "%d items"$/);
+    expect(first('label: a\nmessage: - cancel my order\n')).toEqual([
+      '2:10: invalid YAML: the value "- cancel my order" on line 2 starts with "- ", which YAML reads as a list item, and a list cannot start on its key\'s line\n  fix: put the value in quotes, so that line 2 reads\n    message: "- cancel my order"',
+    ]);
+    expect(first('fixtures:\n  - label: a\n    message: [urgent] my order is late\n    followUps:\n      - {{name}} here\n')).toEqual([
+      '3:14: invalid YAML: the value "[urgent] my order is late" on line 3 starts with [, so YAML reads "[urgent]" as a list and cannot read the text after it\n  fix: put the value in quotes, so that line 3 reads\n        message: "[urgent] my order is late"',
+      '5:9: invalid YAML: the value "{{name}} here" on line 5 starts with {, so YAML reads "{{name}}" as a mapping and cannot read the text after it\n  fix: put the value in quotes, so that line 5 reads\n          - "{{name}} here"',
+    ]);
+  });
+
+  it('a block\'s | or > with text after it on its line: quoted, or the text on the line below', () => {
+    expect(said('label: a\nmessage: | Hello, I need help\n')).toEqual([
+      '2:10: invalid YAML: the value "| Hello, I need help" on line 2 starts with |, which YAML reads as the start of a block of text on the lines below, with nothing but a comment after it on its line\n  fix: put the value in quotes, so that line 2 reads\n    message: "| Hello, I need help"\n  or, for a block of text, end line 2 with the | and write the text on the lines below it, indented under the key:\n    message: |\n      Hello, I need help',
+    ]);
+  });
+});
+
+describe('a line of a | or > block left of its text', () => {
+  it('no deeper than its key: said at the line, indented under the key, not as a key whose ":" is left out', () => {
+    expect(said('label: a\nmessage: |\nHello there\nHow are you\nassert: { contains: x }\n')).toEqual([
+      '3:1: invalid YAML: line 3, the text of the | block of "message" on line 2, is indented by no spaces, no deeper than "message", so YAML reads the block as empty and line 3 as a key written wrong\n  fix: indent the block\'s text deeper than "message": by 2 spaces, so that line 3 reads\n      Hello there\n  and each line of the text after it too',
+    ]);
+  });
+
+  it('less than the block\'s first line: said at the line (not at the blank line above it), indented as that first line', () => {
+    expect(said('fixtures:\n  - label: a\n    message: >-\n      Hello\n\n        there\n     Bye\n')).toEqual([
+      '7:6: invalid YAML: line 7 is indented by 5 spaces, less than line 4, the first of the >- block of "message" on line 3 (6), so YAML ends the block before it and reads it as a key written wrong\n  fix: indent it by 6 spaces (not 5), as line 4, so that line 7 reads\n          Bye',
+    ]);
+    expect(said('label: a\nmessage: |\n\n  Hello\n\n Bye\n')).toEqual([
+      '6:2: invalid YAML: line 6 is indented by 1 space, less than line 4, the first of the | block of "message" on line 2 (2), so YAML ends the block before it and reads it as a key written wrong\n  fix: indent it by 2 spaces (not 1), as line 4, so that line 6 reads\n      Bye',
+    ]);
+  });
+});

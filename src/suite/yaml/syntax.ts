@@ -4,7 +4,7 @@
 import { lineOf, type ConfigIssue } from '../issues.js';
 import { plural, shownJson } from '../../words.js';
 import { documentSource, type Position, type SourceFile, type YamlSyntaxError } from './source.js';
-import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, unclosedFlow, withoutStrayCloser, type FlowIndentSlip, type FlowSlip } from './flow.js';
+import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, scanFlow, unclosedFlow, withoutStrayCloser, type FlowIndentSlip, type FlowSlip } from './flow.js';
 import { splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
 
 import { DUPLICATE_KEY_MESSAGE, onlyDuplicateKeys, SYNTAX_FIX } from './syntax-kinds.js';
@@ -748,6 +748,100 @@ function flowWithoutColon(src: SourceFile, n: number): ConfigIssue | null {
   };
 }
 
+/** A key whose value is a block of text (`message: |`, `note: >-`): its indentation, "- " included, its key and its indicator. */
+const BLOCK_HEADER = /^( *(?:- +)?)("[^"]*"|'[^']*'|[^\s#:-][^:#]*?)\s*:\s+([|>][-+0-9]*)\s*(?:#.*)?$/;
+
+/**
+ * A line of a `|` or `>` block's text indented no deeper than its key (`message: |`, then `Hello`
+ * at the line's start), or less than the block's first line (`  Hello`, then ` Bye`): YAML ends
+ * the block before it, and reads it as a key written wrong. Said at the line, with the line as it
+ * should read, indented as the block's first line (under the key, by 2 spaces, when the block has
+ * none above it); null when line `n` is not one.
+ */
+function blockTextSlip(src: SourceFile, n: number): ConfigIssue | null {
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const here = lines[n - 1] ?? '';
+  if (isBlank(here) || /^ *-(?:\s|$)/.test(here)) return null;
+  const indentOf = (l: string): number => (/^ */.exec(l)?.[0] ?? '').length;
+  const at = indentOf(here);
+  let first: number | null = null;
+  for (let k = n - 1; k >= 1; k -= 1) {
+    const text = lines[k - 1] as string;
+    if (/^\s*$/.test(text)) continue;
+    const header = BLOCK_HEADER.exec(text);
+    if (header !== null) {
+      const keyIndent = (header[1] as string).length;
+      const textIndent = first === null ? keyIndent + 2 : indentOf(lines[first - 1] as string);
+      // No line of text above it: one at the key's column or left of it; else one left of the first.
+      if (first === null ? at > keyIndent : at >= textIndent || at <= keyIndent) return null;
+      const key = shownJson((header[2] as string).replace(/^["']|["']$/g, ''));
+      const indicator = header[3] as string;
+      const spaces = (k2: number): string => plural(k2, 'space', 'spaces');
+      return {
+        file: src.file,
+        line: n,
+        column: at + 1,
+        message:
+          first === null
+            ? `invalid YAML: line ${String(n)}, the text of the ${indicator} block of ${key} on line ${String(k)}, is indented by ${at === 0 ? 'no spaces' : spaces(at)}, no deeper than ${key}, so YAML reads the block as empty and line ${String(n)} as a key written wrong`
+            : `invalid YAML: line ${String(n)} is indented by ${spaces(at)}, less than line ${String(first)}, the first of the ${indicator} block of ${key} on line ${String(k)} (${String(textIndent)}), so YAML ends the block before it and reads it as a key written wrong`,
+        fix:
+          first === null
+            ? `indent the block's text deeper than ${key}: by ${spaces(textIndent)}, so that line ${String(n)} reads\n    ${' '.repeat(textIndent)}${here.trimStart()}\n  and each line of the text after it too`
+            : `indent it by ${spaces(textIndent)} (not ${String(at)}), as line ${String(first)}, so that line ${String(n)} reads\n    ${' '.repeat(textIndent)}${here.trimStart()}`,
+      };
+    }
+    // A line of the block's text: deeper than the line `n` is, or, the block's first, anything deeper than its key.
+    if (indentOf(text) <= at) return null;
+    first = k;
+  }
+  return null;
+}
+
+/** A key and its value (or a list item's `- ` and its value): the text before the value, the value, and a comment after it. */
+const KEY_AND_VALUE = /^(\s*(?:-\s+)?(?:[^\s#:"'@`%[{|>*&!-][^:#]*?:\s+)?)(\S.*?)(\s+#.*)?$/;
+
+/**
+ * `message: @user hi`, `` message: `code` ``, `message: - no`, `message: [urgent] help`, `message:
+ * | hello`: a value meant as text that starts with a character YAML reads otherwise (one it
+ * reserves, a list item's "- ", a `[ ]` or `{ }` with text after its closing bracket, a block's
+ * `|` or `>` with text after it on its line), so the parser cannot read it. Said at the value with
+ * the line as it reads in quotes; null when line `n` is not one, or that line does not read alone.
+ */
+function valueStartSlip(src: SourceFile, n: number): ConfigIssue | null {
+  const line = lineOf(src, n);
+  const m = line === null ? null : KEY_AND_VALUE.exec(line);
+  if (m === null) return null;
+  const [, lead = '', value = '', comment = ''] = m;
+  const keyed = /:\s+$/.test(lead);
+  if (lead.trim() === '') return null;
+  const c = value[0] as string;
+  let why: string;
+  if ('@`%'.includes(c)) why = `starts with ${c}, which YAML does not allow at the start of unquoted text`;
+  else if (keyed && /^-(?:\s|$)/.test(value)) why = 'starts with "- ", which YAML reads as a list item, and a list cannot start on its key\'s line';
+  else if (c === '[' || c === '{') {
+    const scan = scanFlow(value, 0);
+    // Nothing after it, or a closing bracket too many (withoutStrayCloser's): not text.
+    if (scan.kind !== 'closed' || /^\s*(?:[\]}]|$)/.test(value.slice(scan.end + 1))) return null;
+    why = `starts with ${c}, so YAML reads ${shownJson(value.slice(0, scan.end + 1).slice(0, 40))} as a ${c === '[' ? 'list' : 'mapping'} and cannot read the text after it`;
+  } else if (keyed && /^[|>][-+0-9]*\s+\S/.test(value)) why = `starts with ${c}, which YAML reads as the start of a block of text on the lines below, with nothing but a comment after it on its line`;
+  else return null;
+  const quoted = value.includes('"') ? `'${value.replace(/'/g, "''")}'` : `"${value.replace(/\\/g, '\\\\')}"`;
+  const fixed = `${lead}${quoted}${comment}`;
+  if (!readsAlone(fixed)) return null;
+  // A block's text, written on its line: the line as a block, its text on the next line.
+  const block = keyed && (c === '|' || c === '>') ? /^([|>][-+0-9]*)\s+(.*)$/.exec(value) : null;
+  const indent = ' '.repeat((/^ */.exec(lead)?.[0] ?? '').length + (/^ *-\s+/.exec(lead)?.[0].length ?? 0));
+  const asBlock = block === null ? '' : `\n  or, for a block of text, end line ${String(n)} with the ${c} and write the text on the lines below it, indented under the key:\n    ${lead}${block[1] as string}${comment}\n    ${indent}  ${block[2] as string}`;
+  return {
+    file: src.file,
+    line: n,
+    column: lead.length + 1,
+    message: `invalid YAML: the value ${shownJson(value.slice(0, 60))} on line ${String(n)} ${why}`,
+    fix: `put the value in quotes, so that line ${String(n)} reads\n    ${fixed}${asBlock}`,
+  };
+}
+
 /** The offset of the quote that ends the quoted value opened at `start` of `line`, as YAML reads it (line.length: not on the line). */
 function quotedEnd(line: string, start: number): number {
   const quote = line[start];
@@ -969,8 +1063,14 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   // key's ": " left out before its brackets): said once, for each error on it and what follows.
   const lineSlips = new Map<number, ConfigIssue | null>();
   const lineSlip = (n: number): ConfigIssue | null => {
-    if (!lineSlips.has(n)) lineSlips.set(n, n === 0 ? null : (quoteEndsEarly(src, n) ?? flowWithoutColon(src, n)));
+    if (!lineSlips.has(n)) lineSlips.set(n, n === 0 ? null : (quoteEndsEarly(src, n) ?? flowWithoutColon(src, n) ?? blockText(n) ?? valueStartSlip(src, n)));
     return lineSlips.get(n) ?? null;
+  };
+  // A block's line left of its text (blockTextSlip), which the parser may say at the blank line above it too.
+  const blockText = (n: number): ConfigIssue | null => {
+    let line = n;
+    while (/^\s*$/.test(lineOf(src, line) ?? 'end')) line += 1;
+    return line === n ? blockTextSlip(src, n) : blockTextSlip(src, line) === null ? null : lineSlip(line);
   };
   if (left !== null && !left.whole) left.issue = lineSlip(pos0(left.at)) ?? left.issue;
   // A key short of its list item's keys: one issue for the rest of the item (keyShortOfItem).
