@@ -716,6 +716,40 @@ function keyShortOfItem(src: SourceFile, n: number): { issue: ConfigIssue; from:
   return null;
 }
 
+/**
+ * The fix of a list item whose "-" is deeper than the item's above (`  - judge: polite`, its keys,
+ * then `   - regex: y`): its "-" at their column, with the line as it then reads and its next lines
+ * moved as much; null when the line above it is not that item's (or the item is less indented).
+ */
+function misplacedItemFix(src: SourceFile, n: number | null): string | null {
+  if (n === null) return null;
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const here = ITEM_LINE.exec(lines[n - 1] ?? '');
+  if (here === null) return null;
+  const dash = (here[1] as string).length;
+  const indentOf = (k: number): number => (/^ */.exec(lines[k - 1] as string)?.[0] ?? '').length;
+  let above = n - 1;
+  while (above >= 1 && (isBlank(lines[above - 1] as string) || indentOf(above) > dash)) above -= 1;
+  const item = above < 1 ? null : ITEM_LINE.exec(lines[above - 1] as string);
+  if (item === null || (item[1] as string).length >= dash) return null;
+  const to = (item[1] as string).length;
+  // Its next lines at its keys' column or deeper move with it (one at the column its keys move to stays).
+  const keys = (/^ *-[ \t]*/.exec(lines[n - 1] as string)?.[0] ?? '').length;
+  const next: number[] = [];
+  for (let k = n + 1; k <= lines.length; k += 1) {
+    if (isBlank(lines[k - 1] as string)) continue;
+    if (indentOf(k) <= dash) break;
+    if (indentOf(k) >= keys) next.push(k);
+  }
+  const shift = dash - to;
+  const where = to === 0 ? `start its "-" at the beginning of the line (not after ${plural(dash, 'space', 'spaces')})` : `indent its "-" by ${plural(to, 'space', 'spaces')} (not ${String(dash)})`;
+  const rest =
+    next.length === 0
+      ? ''
+      : `\n  and move ${next.length === 1 ? `line ${String(next[0])}` : `lines ${String(next[0])} to ${String(next[next.length - 1])}`} left by ${plural(shift, 'space', 'spaces')} too`;
+  return `${where}, as the "-" on line ${String(above)}, so that line ${String(n)} reads\n    ${' '.repeat(to)}${(lines[n - 1] as string).slice(dash)}${rest}`;
+}
+
 /** Whether a line as a fix writes it reads as YAML on its own (its indentation and "- " left out). */
 function readsAlone(line: string): boolean {
   return documentSource('', line.replace(/^\s*(?:-\s+)?/, '')).syntaxErrors().length === 0;
@@ -1240,7 +1274,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     } else if (err.code === 'BAD_INDENT' && /^All sequence items must start at the same column/.test(err.message)) {
       misplacedItem = pos.line;
       message = `invalid YAML: the list item on line ${String(pos.line)} starts at another column than the list's items above it`;
-      fix = 'start its "-" at the column of the other items\' "-", and its other lines at the column of the item above\'s keys: indentation is part of YAML\'s structure';
+      fix = misplacedItemFix(src, pos.line) ?? 'start its "-" at the column of the other items\' "-", and its other lines at the column of the item above\'s keys: indentation is part of YAML\'s structure';
     } else if (err.code === 'BAD_DQ_ESCAPE') {
       const escape = /Invalid escape sequence (\S+)/.exec(err.message)?.[1] ?? '\\';
       const seen = pos.line === null ? undefined : escapesByLine.get(pos.line);
