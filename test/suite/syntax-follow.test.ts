@@ -283,3 +283,22 @@ describe('a line of a | or > block left of its text', () => {
     ]);
   });
 });
+
+describe('keys at the column of the list item\'s "-" above them', () => {
+  it('are said once, at the first, as a new item whose "- " is left out or keys of the item above', () => {
+    expect(said('fixtures:\n  - label: a\n    message: hi\n  label: b\n  message: x\n')).toEqual([
+      '4:3: invalid YAML: "label" on line 4 is at the column of the "-" of the list item on line 2, so YAML reads it neither as a key of that item nor as an item of the list\n  fix: for a new item of the list, write "- " before it, so that line 4 reads\n      - label: b\n  and indent line 5 by 4 spaces too\n  or, for keys of the item on line 2, indent lines 4 and 5 by 4 spaces, as "label" on line 2',
+    ]);
+    expect(said('label: a\nmessage: hi\nassert:\n  - contains: x\n  judge: polite\n')).toEqual([
+      '5:3: invalid YAML: "judge" on line 5 is at the column of the "-" of the list item on line 4, so YAML reads it neither as a key of that item nor as an item of the list\n  fix: for a new item of the list, write "- " before it, so that line 5 reads\n      - judge: polite\n  or, for a key of the item on line 4, indent line 5 by 4 spaces, as "contains" on line 4',
+    ]);
+  });
+});
+
+describe('a key followed by a full-width colon', () => {
+  it('is said at the colon, with the line as it reads with ": "', () => {
+    expect(said('fixtures:\n  - label: a\n    message：你好\n')).toEqual([
+      '3:12: invalid YAML: line 3 writes "：" (a full-width colon) after the key "message", which YAML reads as a letter, not as the ":" after a key\n  fix: write ":" (and a space) in its place, so that line 3 reads\n        message: 你好',
+    ]);
+  });
+});

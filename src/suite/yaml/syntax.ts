@@ -750,6 +750,72 @@ function misplacedItemFix(src: SourceFile, n: number | null): string | null {
   return `${where}, as the "-" on line ${String(above)}, so that line ${String(n)} reads\n    ${' '.repeat(to)}${(lines[n - 1] as string).slice(dash)}${rest}`;
 }
 
+/**
+ * Keys written at the column of the "-" of the list item above them (`  - label: a`, its keys, then
+ * `  label: b`): YAML reads them neither as keys of that item nor as an item of the list ("All
+ * mapping items must start at the same column", at each). A new item whose "- " was left out, or
+ * keys of the item above: said once, at the first of them, with both fixes; null when line `n` is
+ * not one of them.
+ */
+function keyAtItemColumn(src: SourceFile, n: number | null): ConfigIssue | null {
+  if (n === null) return null;
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const indentOf = (k: number): number => (/^ */.exec(lines[k - 1] as string)?.[0] ?? '').length;
+  const isKey = (k: number): boolean => !/^ *-(?:\s|$)/.test(lines[k - 1] as string) && KEY_LINE.test(lines[k - 1] as string);
+  if (!isKey(n)) return null;
+  const column = indentOf(n);
+  // Up to the item: the keys at this column (the first is said) and the lines under them.
+  let first = n;
+  let k = n - 1;
+  for (; k >= 1; k -= 1) {
+    if (isBlank(lines[k - 1] as string) || indentOf(k) > column) continue;
+    if (indentOf(k) === column && isKey(k)) first = k;
+    else break;
+  }
+  const item = k < 1 ? null : /^( *)(- +)("[^"]*"|'[^']*'|[^\s#:-][^:#]*?)\s*:(?:\s|$)/.exec(lines[k - 1] as string);
+  if (item === null || (item[1] as string).length !== column) return null;
+  const keys = column + (item[2] as string).length;
+  // Down: the keys at this column after the first, up to a line less indented or the next item.
+  const more: number[] = [];
+  for (let m = first + 1; m <= lines.length; m += 1) {
+    if (isBlank(lines[m - 1] as string) || indentOf(m) > column) continue;
+    if (indentOf(m) === column && isKey(m)) more.push(m);
+    else break;
+  }
+  const named = shownJson((KEY_LINE.exec(lines[first - 1] as string)?.[2] as string).replace(/^["']|["']$/g, ''));
+  const firstKey = shownJson((item[3] as string).replace(/^["']|["']$/g, ''));
+  const spaces = plural(keys, 'space', 'spaces');
+  const lineList = (ls: number[]): string => (ls.length === 1 ? `line ${String(ls[0])}` : `lines ${ls.slice(0, -1).join(', ')} and ${String(ls.at(-1))}`);
+  const written = (lines[first - 1] as string).slice(column);
+  return {
+    file: src.file,
+    line: first,
+    column: column + 1,
+    message: `invalid YAML: ${named} on line ${String(first)} is at the column of the "-" of the list item on line ${String(k)}, so YAML reads it neither as a key of that item nor as an item of the list`,
+    fix: `for a new item of the list, write "- " before it, so that line ${String(first)} reads\n    ${' '.repeat(column)}- ${written}${more.length === 0 ? '' : `\n  and indent ${lineList(more)} by ${spaces} too`}\n  or, for ${more.length === 0 ? 'a key' : 'keys'} of the item on line ${String(k)}, indent ${lineList([first, ...more])} by ${spaces}, as ${firstKey} on line ${String(k)}`,
+  };
+}
+
+/**
+ * `message：hi`: a key followed by a full-width colon (U+FF1A, as a Chinese or Japanese keyboard
+ * types it), which YAML reads as a letter, not as the ":" after a key. Said at the key with the
+ * line as it should read; null when line `n` is not one.
+ */
+function fullWidthColon(src: SourceFile, n: number): ConfigIssue | null {
+  const m = /^(\s*(?:-\s+)?)([A-Za-z_][\w-]*)[ \t]*\uFF1A[ \t]*(.*)$/.exec(lineOf(src, n) ?? '');
+  if (m === null) return null;
+  const [, lead = '', key = '', rest = ''] = m;
+  const fixed = `${lead}${key}: ${rest}`.trimEnd();
+  if (!readsAlone(fixed)) return null;
+  return {
+    file: src.file,
+    line: n,
+    column: lead.length + key.length + 1,
+    message: `invalid YAML: line ${String(n)} writes "\uFF1A" (a full-width colon) after the key ${shownJson(key)}, which YAML reads as a letter, not as the ":" after a key`,
+    fix: `write ":" (and a space) in its place, so that line ${String(n)} reads\n    ${fixed}`,
+  };
+}
+
 /** Whether a line as a fix writes it reads as YAML on its own (its indentation and "- " left out). */
 function readsAlone(line: string): boolean {
   return documentSource('', line.replace(/^\s*(?:-\s+)?/, '')).syntaxErrors().length === 0;
@@ -1097,7 +1163,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   // key's ": " left out before its brackets): said once, for each error on it and what follows.
   const lineSlips = new Map<number, ConfigIssue | null>();
   const lineSlip = (n: number): ConfigIssue | null => {
-    if (!lineSlips.has(n)) lineSlips.set(n, n === 0 ? null : (quoteEndsEarly(src, n) ?? flowWithoutColon(src, n) ?? blockText(n) ?? valueStartSlip(src, n)));
+    if (!lineSlips.has(n)) lineSlips.set(n, n === 0 ? null : (quoteEndsEarly(src, n) ?? flowWithoutColon(src, n) ?? blockText(n) ?? valueStartSlip(src, n) ?? fullWidthColon(src, n)));
     return lineSlips.get(n) ?? null;
   };
   // A block's line left of its text (blockTextSlip), which the parser may say at the blank line above it too.
@@ -1266,7 +1332,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       }
     } else if (err.code === 'BAD_INDENT' && /^All mapping items must start at the same column/.test(err.message)) {
       // A key line after one whose colon was left out and that ends in a comment (`url http://... # local`).
-      const key = misalignedKey(src, pos.line) ?? deeperKeyAt(pos.line)?.issue ?? missingColonAbove(src, pos.line);
+      const key = misalignedKey(src, pos.line) ?? deeperKeyAt(pos.line)?.issue ?? missingColonAbove(src, pos.line) ?? keyAtItemColumn(src, pos.line);
       if (key !== null) {
         if (!out.some((o) => o.line === key.line && o.message === key.message)) out.push(key);
         continue;
