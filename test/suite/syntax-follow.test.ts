@@ -302,3 +302,17 @@ describe('a key followed by a full-width colon', () => {
     ]);
   });
 });
+
+describe('commas outside [ ] or { }', () => {
+  it('after a quoted list item, as in JSON: said at the comma, with the line without it', () => {
+    expect(said('label: a\nmessage: hi\nfollowUps:\n  - "Order 5521",\n  - "The screen"\n')).toEqual([
+      '4:17: invalid YAML: the "," after the quoted value on line 4 is outside any [ ] or { }, where YAML cannot read it (a list\'s items on lines of their own, each after "- ", need no commas)\n  fix: remove it, so that line 4 reads\n      - "Order 5521"',
+    ]);
+  });
+
+  it('between mappings written on a key\'s line: a list without its [ ], not text to quote', () => {
+    expect(said('label: a\nmessage: hi\nassert: { contains: "x" }, { judge: "Polite?" }\n')).toEqual([
+      '3:9: invalid YAML: the value on line 3 is mappings separated by commas, which YAML reads as one list only inside [ ]\n  fix: put them in [ ], so that line 3 reads\n    assert: [ { contains: "x" }, { judge: "Polite?" } ]',
+    ]);
+  });
+});

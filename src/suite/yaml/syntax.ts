@@ -816,6 +816,27 @@ function fullWidthColon(src: SourceFile, n: number): ConfigIssue | null {
   };
 }
 
+/**
+ * `- "Order 5521",`: a quoted value followed by a comma, as in a JSON list, outside any `[ ]` or
+ * `{ }`, where YAML cannot read it. Said at the comma with the line without it; null when line
+ * `n` is not one.
+ */
+function commaAfterQuoted(src: SourceFile, n: number): ConfigIssue | null {
+  const line = lineOf(src, n) ?? '';
+  const m = /^(\s*(?:-\s+)?(?:[^\s#:"'[{][^:#]*?:\s+)?)("(?:[^"\\]|\\.)*"|'(?:[^']|'')*')(\s*),(\s*(?:#.*)?)$/.exec(line);
+  if (m === null || (m[1] as string).trim() === '') return null;
+  const [, lead = '', value = '', space = '', rest = ''] = m;
+  const fixed = `${lead}${value}${rest.trim() === '' ? '' : ` ${rest.trim()}`}`;
+  if (!readsAlone(fixed)) return null;
+  return {
+    file: src.file,
+    line: n,
+    column: lead.length + value.length + space.length + 1,
+    message: `invalid YAML: the "," after the quoted value on line ${String(n)} is outside any [ ] or { }, where YAML cannot read it (a list's items on lines of their own, each after "- ", need no commas)`,
+    fix: `remove it, so that line ${String(n)} reads\n    ${fixed}`,
+  };
+}
+
 /** Whether a line as a fix writes it reads as YAML on its own (its indentation and "- " left out). */
 function readsAlone(line: string): boolean {
   return documentSource('', line.replace(/^\s*(?:-\s+)?/, '')).syntaxErrors().length === 0;
@@ -923,6 +944,17 @@ function valueStartSlip(src: SourceFile, n: number): ConfigIssue | null {
     const scan = scanFlow(value, 0);
     // Nothing after it, or a closing bracket too many (withoutStrayCloser's): not text.
     if (scan.kind !== 'closed' || /^\s*(?:[\]}]|$)/.test(value.slice(scan.end + 1))) return null;
+    // `{ contains: "x" }, { judge: "y" }`: collections separated by commas, a list without its [ ].
+    const list = `${lead}[ ${value} ]${comment}`;
+    if (/^\s*,\s*[[{]/.test(value.slice(scan.end + 1)) && readsAlone(list)) {
+      return {
+        file: src.file,
+        line: n,
+        column: lead.length + 1,
+        message: `invalid YAML: the value on line ${String(n)} is ${c === '[' ? 'lists' : 'mappings'} separated by commas, which YAML reads as one list only inside [ ]`,
+        fix: `put them in [ ], so that line ${String(n)} reads\n    ${list}`,
+      };
+    }
     why = `starts with ${c}, so YAML reads ${shownJson(value.slice(0, scan.end + 1).slice(0, 40))} as a ${c === '[' ? 'list' : 'mapping'} and cannot read the text after it`;
   } else if (keyed && /^[|>][-+0-9]*\s+\S/.test(value)) why = `starts with ${c}, which YAML reads as the start of a block of text on the lines below, with nothing but a comment after it on its line`;
   else return null;
@@ -1163,7 +1195,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   // key's ": " left out before its brackets): said once, for each error on it and what follows.
   const lineSlips = new Map<number, ConfigIssue | null>();
   const lineSlip = (n: number): ConfigIssue | null => {
-    if (!lineSlips.has(n)) lineSlips.set(n, n === 0 ? null : (quoteEndsEarly(src, n) ?? flowWithoutColon(src, n) ?? blockText(n) ?? valueStartSlip(src, n) ?? fullWidthColon(src, n)));
+    if (!lineSlips.has(n)) lineSlips.set(n, n === 0 ? null : (quoteEndsEarly(src, n) ?? flowWithoutColon(src, n) ?? blockText(n) ?? valueStartSlip(src, n) ?? fullWidthColon(src, n) ?? commaAfterQuoted(src, n)));
     return lineSlips.get(n) ?? null;
   };
   // A block's line left of its text (blockTextSlip), which the parser may say at the blank line above it too.
