@@ -303,6 +303,13 @@ function isBlank(line: string): boolean {
   return /^\s*(?:#.*)?$/.test(line);
 }
 
+/** A fix's last line naming the item's next lines (1-based, in order) to move left as its "-" does; '' when none. */
+function alsoMovedLeft(next: readonly number[], shift: number): string {
+  if (next.length === 0) return '';
+  const named = next.length === 1 ? `line ${String(next[0])}` : `lines ${String(next[0])} to ${String(next[next.length - 1])}`;
+  return `\n  and move ${named} left by ${plural(shift, 'space', 'spaces')} too`;
+}
+
 /** A list item indented under the item above it, and the text its slip covers. */
 interface NestedItem {
   issue: ConfigIssue;
@@ -376,10 +383,7 @@ function nestedItems(src: SourceFile): NestedItem[] {
       parentDash === 0
         ? `start its "-" at the beginning of the line (not after ${plural(dash, 'space', 'spaces')})`
         : `indent its "-" by ${plural(parentDash, 'space', 'spaces')} (not ${String(dash)})`;
-    const rest =
-      next.length === 0
-        ? ''
-        : `\n  and move ${next.length === 1 ? `line ${String(next[0])}` : `lines ${String(next[0])} to ${String(next[next.length - 1])}`} left by ${plural(shift, 'space', 'spaces')} too`;
+    const rest = alsoMovedLeft(next, shift);
     out.push({
       issue: {
         file: src.file,
@@ -444,10 +448,7 @@ function deeperFirstItems(src: SourceFile, said: number): DeeperItems | null {
     if (indentOf(k) <= keyIndent) break;
     end = k + 1;
   }
-  const rest =
-    moved.length === 0
-      ? ''
-      : `\n  and move ${moved.length === 1 ? `line ${String(moved[0])}` : `lines ${String(moved[0])} to ${String(moved[moved.length - 1])}`} left by ${plural(shift, 'space', 'spaces')} too`;
+  const rest = alsoMovedLeft(moved, shift);
   const where = dash === 0 ? `start its "-" at the beginning of the line (not after ${plural(deepDash, 'space', 'spaces')})` : `indent its "-" by ${plural(dash, 'space', 'spaces')} (not ${String(deepDash)})`;
   return {
     issue: {
@@ -743,10 +744,7 @@ function misplacedItemFix(src: SourceFile, n: number | null): string | null {
   }
   const shift = dash - to;
   const where = to === 0 ? `start its "-" at the beginning of the line (not after ${plural(dash, 'space', 'spaces')})` : `indent its "-" by ${plural(to, 'space', 'spaces')} (not ${String(dash)})`;
-  const rest =
-    next.length === 0
-      ? ''
-      : `\n  and move ${next.length === 1 ? `line ${String(next[0])}` : `lines ${String(next[0])} to ${String(next[next.length - 1])}`} left by ${plural(shift, 'space', 'spaces')} too`;
+  const rest = alsoMovedLeft(next, shift);
   return `${where}, as the "-" on line ${String(above)}, so that line ${String(n)} reads\n    ${' '.repeat(to)}${(lines[n - 1] as string).slice(dash)}${rest}`;
 }
 
