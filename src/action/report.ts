@@ -659,12 +659,14 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   // What earlier runs say (docs/evaluations.md, "In the PR comment and job summary"), as in check
   // mode: the run the sticky comment shows now, and the default branch's trend. Read-only lookups
   // that never fail the job. Items of a missing shard are never "removed": compareRuns knows the
-  // merge is incomplete.
+  // merge is incomplete. A fork's pull_request run (a read-only token) writes no comment, so, as a
+  // fork's check, it reads none to compare with: the report workflow, which comments, compares.
   const gh = deps.github;
+  const readOnlyToken = readOnlyTokenOf(ctx);
   const [previous, trend] =
     gh === null
       ? [null, null]
-      : await Promise.all([inputs.comment ? previousRun(gh, at, out.marker, run) : Promise.resolve(null), defaultBranchTrend(gh, at, run, suiteName(inputs.dir))]);
+      : await Promise.all([inputs.comment && !readOnlyToken ? previousRun(gh, at, out.marker, run) : Promise.resolve(null), defaultBranchTrend(gh, at, run, suiteName(inputs.dir))]);
   // The merged record is this run's record: saved and uploaded like check mode's, so the
   // comment's metadata points at an artifact the accept flow can download, with the pr-number file
   // of the pull request it comments on, as a shard's holds its own, for a workflow_run report that
@@ -684,7 +686,7 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   // A refused pull request has its warning (or failure) above: not also "no pull request to comment on".
   // A fork's pull_request run (a matrix's merge job) has a read-only token: nothing is written, and
   // one line says the report workflow comments (docs/action.md, "Check: replay on every pull request").
-  if (found.refused === null) await out.comment(renderComment(run, rctx), { at: here, readOnlyToken: readOnlyTokenOf(ctx) });
+  if (found.refused === null) await out.comment(renderComment(run, rctx), { at: here, readOnlyToken });
   else core.setOutput('comment-status', 'skipped');
   await recordedElsewhere(inputs, ctx, found, run.commit, deps.github);
   if (failNoCommit) log.failed(noCommitWords(found.ctx.pull?.number ?? 0, found.refused ?? '', `${out.resultsWhere()}.`));
