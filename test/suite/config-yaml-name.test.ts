@@ -82,6 +82,10 @@ describe('a config.yaml suite is told of config.yaml', () => {
     const refused = await cli(['calibrate'], await yaml('agent:\n  url: http://127.0.0.1:9/chat\njudge: { baseUrl: "http://127.0.0.1:9/v1", apiKey: k }\ncost: { capUsd: 0.0001, judgeCallUsd: 0.005 }\n'));
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in .agent-replay/config.yaml.\n');
+    // A judge section no judge could be made from (an injected maker, in process) names config.yaml too.
+    const unmade = await cli(['calibrate'], await yaml('agent:\n  url: http://127.0.0.1:9/chat\njudge: { baseUrl: "http://127.0.0.1:9/v1", apiKey: k }\n'), {}, { engine: { makeJudge: () => null } });
+    expect(unmade.code).toBe(2);
+    expect(unmade.stderr).toContain('agent-replay: no judge could be made from .agent-replay/config.yaml\n');
   });
 
   it("probe --save --preset: the preset to set for run is set in config.yaml", async () => {
