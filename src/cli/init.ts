@@ -261,10 +261,11 @@ ${capComment(preset).map((l) => `  # ${l}`).join('\n')}
 `;
 }
 
-const EXAMPLE_FIXTURE = `# One fixture: a message sent in a fresh session, and what the reply must show.
+/** The example fixture; its comment names the suite's config file, `configName`, where a judge is set. */
+const exampleFixture = (configName: string): string => `# One fixture: a message sent in a fresh session, and what the reply must show.
 # Replace it with what your agent must keep doing. Other assertion forms:
 #   assert: { contains: "30 days" }                             literal, case-sensitive
-#   assert: { judge: "The reply offers to help.", threshold: 0.7 }   needs a judge in config.yml
+#   assert: { judge: "The reply offers to help.", threshold: 0.7 }   needs a judge in ${configName}
 #   (no assert: a probe: the reply is recorded and compared with its baseline)
 label: example-greeting
 message: Hello! What can you help me with?
@@ -400,7 +401,7 @@ function initFiles(o: { dir: string; preset: InitPreset; workflows: string; conf
   const wf = slash(o.workflows).replace(/\/+$/, '') || '.';
   return [
     { path: `${dir}/${o.configName}`, text: configYml(o.preset) },
-    { path: `${dir}/fixtures/example-greeting.yml`, text: EXAMPLE_FIXTURE },
+    { path: `${dir}/fixtures/example-greeting.yml`, text: exampleFixture(o.configName) },
     { path: `${wf}/agent-replay.yml`, text: checkWorkflow(dir, o.preset) },
     { path: `${wf}/agent-replay-accept.yml`, text: acceptWorkflow(dir) },
     { path: `${wf}/agent-replay-report.yml`, text: reportWorkflow(dir) },

@@ -309,6 +309,8 @@ describe('agent-replay init', () => {
     expect(run.stderr).toContain('warning: .agent-replay/config.yaml was already there and is left as it is: its agent.preset is openai-chat, not anthropic-messages');
     expect(run.stderr).toContain('or move .agent-replay/config.yaml aside and run init again');
     expect(`${run.stdout}${run.stderr}`).not.toContain('config.yml');
+    // The example fixture it writes says a judge is set in config.yaml.
+    expect(await readFile(join(cwd, '.agent-replay/fixtures/example-greeting.yml'), 'utf8')).toContain('threshold: 0.7 }   needs a judge in config.yaml\n');
   });
 
   it("reads the name GitHub gives a check workflow already there: its name:, else its path; none when it is agent-replay or cannot be read", async () => {
