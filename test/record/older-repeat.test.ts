@@ -9,8 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { combineFixtureAttempts, combinePersonaAttempts, planAcceptance, readAsStoredNow } from '../../src/evaluate/index.js';
 import { olderRecordNote, parseRecord, serializeRecord } from '../../src/record/index.js';
 import { sectionOf } from '../../src/report/model.js';
+import { renderComment } from '../../src/report/markdown.js';
+import { escapeInline } from '../../src/report/escape.js';
 import type { FixtureRecord, PersonaRecord, RunRecord } from '../../src/types.js';
-import { baseline, fixture, persona, personaBaseline, refundTurns, run } from '../report/fixtures.js';
+import { baseline, ctx, fixture, persona, personaBaseline, refundTurns, run } from '../report/fixtures.js';
 import { cli } from '../cli/helpers.js';
 import { tempDir } from '../support/temp.js';
 
@@ -50,6 +52,11 @@ describe('a repeated fixture recorded with meaning.check off before its other at
     expect(olderRecordNote(read)).toBeNull();
     // Accept mode refuses it, as it did, and the report made from it names the same attempts.
     expect(planAcceptance(read, new Map(), { only: null, acceptedAt: at }).refused).toEqual([{ label: 'refund', reason: 'replies vary across 3 attempts: attempts 2 and 3 replied otherwise than attempt 1' }]);
+    // The comment accept mode writes over the reviewed one (renderComment) says so too, not "1 unchanged".
+    const md = renderComment(read, ctx);
+    expect(md).not.toContain('No regressions: 1 unchanged');
+    expect(md).toContain('meaning not checked: attempt 2: replied otherwise than attempt 1');
+    expect(md).toContain(`The label would refuse \`refund\` (${escapeInline('replies vary across 3 attempts: attempts 2 and 3 replied otherwise than attempt 1')})`);
   });
 
   it("is left as it is where no attempt replied otherwise, and today's record reads as written", () => {
@@ -70,6 +77,11 @@ describe('a repeated fixture recorded with meaning.check off before its other at
     for (const meaning of [judged, undefined]) {
       const read = reread(run([old, fixture('plain'), second], meaning === undefined ? {} : { meaning }));
       expect(read.fixtures[0]?.drift?.meaning).toBeUndefined();
+      // Never accepted: the refusal the note names.
+      expect(planAcceptance(read, new Map(), { only: null, acceptedAt: at }).refused.map((r) => r.reason)).toEqual([
+        'replies vary across 3 attempts: attempts 2 and 3 replied otherwise than attempt 1',
+        'replies vary across 3 attempts: attempts 2 and 3 replied otherwise than attempt 1',
+      ]);
       expect(olderRecordNote(read)).toBe(
         "results.json: written by an older agent-replay: 2 repeated items (refund, shipping) show the baseline's reply while another attempt replied otherwise, and the record lacks what a run now keeps of that attempt (its meaning; a script's: who ended its conversation), so they read as recorded, with no word of that attempt, and accept refuses them (replies vary); run them again to see them as a run does now (run --only refund,shipping)",
       );
