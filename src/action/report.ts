@@ -594,7 +594,7 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   const read = all.read;
   // A record's items that read as written though a run now stores them otherwise: said once per file (docs/results-json.md, "Records of an older agent-replay").
   for (const r of read) {
-    const note = olderRecordNote(r.record);
+    const note = olderRecordNote(r.record, r.file);
     if (note !== null) log.warning(note);
   }
   // Another suite's file that cannot be read is set aside, with a warning; one of this suite's, or

@@ -179,20 +179,22 @@ function recordOf(data: unknown, text: string, file: string): RunRecord {
   listsAgree(record, file);
   // Read as a run stores it now where the record holds all it takes; the items it cannot be are said once (olderRecordNote).
   const now = readAsStoredNow(record);
-  if (now.unsure.length > 0) unsureNotes.set(now.record, unsureWords(file, now.unsure));
+  if (now.unsure.length > 0) unsureNotes.set(now.record, { file, labels: now.unsure });
   return now.record;
 }
 
 /** The note of a record read with items a run now stores otherwise than it can tell (readAsStoredNow's `unsure`), by record. */
-const unsureNotes = new WeakMap<RunRecord, string>();
+const unsureNotes = new WeakMap<RunRecord, { file: string; labels: readonly string[] }>();
 
 /**
  * The one line a reader of `record` says (docs/results-json.md, "Records of an older agent-replay"):
  * which repeated items of it were written before a run stored what it does now of an attempt that
  * replied otherwise than the one shown, why they read as written, and the fix; null for every other record.
+ * `file`: the file as the reader names it (the path it was read from by default).
  */
-export function olderRecordNote(record: RunRecord): string | null {
-  return unsureNotes.get(record) ?? null;
+export function olderRecordNote(record: RunRecord, file?: string): string | null {
+  const unsure = unsureNotes.get(record);
+  return unsure === undefined ? null : unsureWords(file ?? unsure.file, unsure.labels);
 }
 
 /** The most labels the note names; the rest are counted. */
