@@ -107,6 +107,13 @@ describe('compare reads the same dimensions', () => {
     // The earlier run's replies accepted between the runs (the later's baseline): its meaning names attempt 2, as before.
     const earlier = { ...script(turns, undefined), baseline: personaBaseline('p', other) };
     expect(firstCause(earlier, script(other, moved))).toEqual({ cause: 'meaning_changed', detail: moved.detail });
+    // Another transcript accepted between the runs: attempt 2, which the earlier meaning names, is what changed, and the baseline's change is said.
+    const reworded = turns.map((t) => (t.index === 1 ? { ...t, reply: 'Sorry to hear that. Your order number?' } : t));
+    const before = { ...script(other, moved), baseline: personaBaseline('p', reworded), drift: { transcript: 'different', route: 'same', verdict: 'still_passing', meaning: moved } } as PersonaRecord;
+    expect(firstCause(before, script(turns, undefined))).toEqual({
+      cause: 'transcript_changed',
+      detail: "attempt 2's transcript changed; the item before: attempt 2: turn 2 changed in meaning: dates 28 November → 30 November; now: the same as the baseline; the baseline changed between the runs",
+    });
   });
 
   // A baseline accepted between the runs (docs/evaluations.md#compare): the reply shown the same in
