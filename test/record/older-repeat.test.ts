@@ -3,6 +3,7 @@
 // record holds all it takes, and named once where it does not (src/evaluate/older-records.ts;
 // docs/results-json.md, "Records of an older agent-replay").
 
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -86,6 +87,9 @@ describe('a repeated fixture recorded with meaning.check off before its other at
         "results.json: written by an older agent-replay: 2 repeated items (refund, shipping) show the baseline's reply while another attempt replied otherwise, and the record lacks what a run now keeps of that attempt (its meaning; a script's: who ended its conversation), so they read as recorded, with no word of that attempt, and accept refuses them (replies vary); run them again to see them as a run does now (run --only refund,shipping)",
       );
     }
+    // docs/results-json.md quotes the line as a reader says it of one item (its line breaks aside).
+    const page = readFileSync('docs/results-json.md', 'utf8').replace(/\s*\n\s*/g, ' ');
+    expect(page).toContain(`\`warning: ${olderRecordNote(reread(run([old], { meaning: judged })), 'results.json') ?? ''}\``);
   });
 });
 
