@@ -27,6 +27,7 @@ import { foreignSuite } from '../accept/suite-dir.js';
 import { baselinePath, CONFIG_NAMES, serializeBaseline } from '../suite/index.js';
 import { FILE_STYLES, gitBlobSha, inStyleOf, LF_NO_BOM, styleOfBytes, styleOfNewBaseline, type FileStyle } from '../accept/file-style.js';
 import { downloadRunRecord, type RecordDownload } from './download.js';
+import { olderRecordNote } from '../record/index.js';
 import { NOTICE_END, NOTICE_START_MAX, reportUpdatedAt, withNotice } from './notice.js';
 import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
@@ -447,7 +448,11 @@ async function downloadRecord(github: GitHubApi, ctx: ActionContext, found: Foun
   const d = await downloadRunRecord(github, { owner: ctx.owner, repo: ctx.repo, runId: found.runId, artifact: found.artifactName });
   const refusal = recordRefusal(d, found);
   if (refusal !== null) throw new Refusal(refusal);
-  return (d as Extract<RecordDownload, { kind: 'ok' }>).record;
+  const record = (d as Extract<RecordDownload, { kind: 'ok' }>).record;
+  // Items that read as written though a run now stores them otherwise (accept refuses them): said once (docs/results-json.md, "Records of an older agent-replay").
+  const note = olderRecordNote(record);
+  if (note !== null) log.warning(note);
+  return record;
 }
 
 /** How every baseline commit's message starts (the headline), and what its body says first: `movedByAcceptances` reads them back. */

@@ -13,7 +13,7 @@ import { isGitHubError } from '../github/errors.js';
 import type { ActionDeps } from './deps.js';
 import { commentAcceptLabel, htmlReportFile, prNumberFile, publisher, publishSettings, sayNoResults, setRunOutputs, summaryWithNote } from './publish.js';
 import { defaultBranchTrend, previousRun } from './history.js';
-import { mergeRecords, mixedSuites, readRecord, RecordError, type MergeFixes } from '../record/index.js';
+import { mergeRecords, mixedSuites, olderRecordNote, readRecord, RecordError, type MergeFixes } from '../record/index.js';
 import { renderComment, terminalLine } from '../report/index.js';
 import { renderMergeRefused } from '../report/merge-refused.js';
 import { clipShown } from '../report/escape.js';
@@ -592,6 +592,11 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   }
   const all = await readResults(expanded.files, deps.cwd);
   const read = all.read;
+  // A record's items that read as written though a run now stores them otherwise: said once per file (docs/results-json.md, "Records of an older agent-replay").
+  for (const r of read) {
+    const note = olderRecordNote(r.record, r.file);
+    if (note !== null) log.warning(note);
+  }
   // Another suite's file that cannot be read is set aside, with a warning; one of this suite's, or
   // one that cannot be told to be another's, is refused as a merge is, with the one comment (postMergeRefused).
   const { aside, unread } = otherSuitesUnread(all.unread, inputs.dir);
