@@ -19,7 +19,7 @@ import { NEW_CONFIG_NAME } from '../suite/config-names.js';
 
 export { openRecordStream, RecordWriteError, writeRecordFile, type ItemKind, type RecordStream } from './stream.js';
 
-export { runRecordSchema, judgeFingerprintSchema } from './schema.js';
+export { runRecordSchema } from './schema.js';
 
 export class RecordError extends UserError {
   /**
