@@ -20,7 +20,7 @@ import { readAsStoredNow } from '../evaluate/index.js';
 
 export { openRecordStream, RecordWriteError, writeRecordFile, type ItemKind, type RecordStream } from './stream.js';
 
-export { runRecordSchema, judgeFingerprintSchema } from './schema.js';
+export { runRecordSchema } from './schema.js';
 
 export class RecordError extends UserError {
   /**
